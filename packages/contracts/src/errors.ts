@@ -1,0 +1,87 @@
+// One catalogue of every error code the API can answer, with its HTTP status.
+// Domain code throws AppError(code, ...); the gateway renders the contract's envelope.
+
+export const ERROR_CATALOGUE = {
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'This operation requires an Idempotency-Key header.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'Unknown or malformed operator key.' },
+  TIMESTAMP_OUT_OF_RANGE: { status: 401, message: 'X-Timestamp is missing or more than 300 seconds from the server clock.' },
+  INVALID_SIGNATURE: { status: 401, message: 'X-Signature does not match the request.' },
+  UNAUTHORIZED: { status: 401, message: 'Missing or invalid admin bearer token.' },
+  OPERATOR_SUSPENDED: { status: 403, message: 'The operator is suspended.' },
+  FORBIDDEN_IP: { status: 403, message: 'The caller address is not in the operator allow-list.' },
+  SANDBOX_ONLY: { status: 403, message: 'This route is only available with a sandbox (bk_test_) key.' },
+  KYC_NOT_APPROVED: { status: 403, message: 'The player KYC status is not aprovado.' },
+  PLAYER_NOT_ACTIVE: { status: 403, message: 'The player status does not allow this operation.' },
+  RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },
+  NOT_FOUND: { status: 404, message: 'No such route.' },
+  OPERATOR_NOT_FOUND: { status: 404, message: 'Operator not found.' },
+  PLAYER_NOT_FOUND: { status: 404, message: 'Player not found.' },
+  DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },
+  WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },
+  GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
+  IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
+  PLAYER_ALREADY_EXISTS: { status: 409, message: 'A player with this externalId already exists in the brand.' },
+  DEPOSIT_ALREADY_EXISTS: { status: 409, message: 'A deposit with this externalReference already exists.' },
+  DEPOSIT_NOT_PENDING: { status: 409, message: 'The deposit is not pending.' },
+  WITHDRAWAL_NOT_CANCELLABLE: { status: 409, message: 'Only a withdrawal under review can be cancelled.' },
+  WITHDRAWAL_INVALID_TRANSITION: { status: 409, message: 'The withdrawal state does not allow this decision.' },
+  KYC_ALREADY_APPROVED: { status: 409, message: 'The player KYC is already approved.' },
+  WEBHOOK_NOT_CONFIGURED: { status: 409, message: 'No webhook URL is configured for this environment.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 100 KiB.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request bodies must be application/json.' },
+  VALIDATION_ERROR: { status: 422, message: 'The request is not valid.' },
+  CURRENCY_MISMATCH: { status: 422, message: 'The currency differs from the player currency.' },
+  INSUFFICIENT_FUNDS: { status: 422, message: 'The amount is larger than the withdrawable balance.' },
+  RATE_LIMITED: { status: 429, message: 'Request rate exceeded.' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal error.' },
+  PROVIDER_UNAVAILABLE: { status: 502, message: 'An upstream provider is unavailable.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service did not answer in time.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ValidationIssue { path: string; message: string }
+export type ErrorDetails = Record<string, unknown>;
+
+/** The error shape that travels in NATS replies and is rendered by the gateway. */
+export interface ErrorBody { code: ErrorCode; message: string; details?: ErrorDetails }
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetails;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, details?: ErrorDetails, headers?: Record<string, string>) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
+  }
+
+  get status(): number { return ERROR_CATALOGUE[this.code].status; }
+
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+
+  static fromBody(body: ErrorBody): AppError {
+    return new AppError(body.code, body.message, body.details);
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CATALOGUE[code].status;
+}
+
+/** 422 VALIDATION_ERROR with the contract's details shape. */
+export function validationError(where: 'body' | 'query' | 'path' | 'header', issues: ValidationIssue[], message?: string): AppError {
+  return new AppError('VALIDATION_ERROR', message ?? ERROR_CATALOGUE.VALIDATION_ERROR.message, { in: where, issues });
+}

@@ -1,0 +1,62 @@
+// Formats the contract needs beyond plain JSON Schema, registered once with TypeBox so the
+// gateway's validator reports them like any other issue.
+import { FormatRegistry } from '@sinclair/typebox';
+
+export function normaliseCpf(value: string): string {
+  return value.replace(/[.\-\s]/g, '');
+}
+
+/** CPF with real check digits; accepts `123.456.789-09` or `12345678909`. */
+export function isValidCpf(value: string): boolean {
+  if (!/^(\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})$/.test(value)) return false;
+  const d = normaliseCpf(value);
+  if (/^(\d)\1{10}$/.test(d)) return false;
+  const digit = (len: number): number => {
+    let sum = 0;
+    for (let i = 0; i < len; i++) sum += Number(d[i]) * (len + 1 - i);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  return digit(9) === Number(d[9]) && digit(10) === Number(d[10]);
+}
+
+/** A real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** True when someone born on `birthDate` has had an 18th birthday on or before `today` (UTC). */
+export function isAdult(birthDate: string, today: Date = new Date()): boolean {
+  if (!isCalendarDate(birthDate)) return false;
+  const [y, m, d] = birthDate.split('-').map(Number);
+  const ty = today.getUTCFullYear(), tm = today.getUTCMonth() + 1, td = today.getUTCDate();
+  const age = ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
+  return age >= 18;
+}
+
+// Pragmatic e-mail check (what most payment APIs accept): one @, no spaces, a dotted domain.
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+export function isEmail(value: string): boolean {
+  return value.length <= 254 && EMAIL.test(value) && !value.includes('..');
+}
+
+export function isIsoDateTime(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+let registered = false;
+export function registerFormats(): void {
+  if (registered) return;
+  registered = true;
+  FormatRegistry.Set('cpf', isValidCpf);
+  FormatRegistry.Set('calendar-date', isCalendarDate);
+  FormatRegistry.Set('adult-birth-date', (v) => isAdult(v));
+  FormatRegistry.Set('email', isEmail);
+  FormatRegistry.Set('date-time', isIsoDateTime);
+  FormatRegistry.Set('uri', (v) => { try { new URL(v); return true; } catch { return false; } });
+}
+registerFormats();

@@ -1,0 +1,12 @@
+import { uuidv7 } from 'uuidv7';
+
+export const ID_PREFIXES = {
+  operator: 'op', brand: 'brd', player: 'plr', kycSubmission: 'kyc', deposit: 'dep', withdrawal: 'wd',
+  ledgerEntry: 'le', gameSession: 'gs', event: 'evt', request: 'req', audit: 'aud', hold: 'hld', delivery: 'dlv',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Opaque, time-sortable id: `<prefix>_` + the 32 hex digits of a UUIDv7. */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${uuidv7().replaceAll('-', '')}`;
+}

@@ -1,0 +1,29 @@
+// Every NATS name is namespaced by NATS_PREFIX so several systems share one server safely.
+
+export const DEFAULT_NATS_PREFIX = 'bo';
+
+/** Request-reply subject of an operation: `<prefix>.rpc.<subject>`. */
+export function rpcSubject(prefix: string, subject: string): string {
+  return `${prefix}.rpc.${subject}`;
+}
+
+/** Events stream and its subjects: `<prefix>.events.<environment>.<type>`. */
+export function eventsStreamName(prefix: string): string {
+  return `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}_EVENTS`;
+}
+export function eventSubject(prefix: string, environment: string, type: string): string {
+  return `${prefix}.events.${environment}.${type}`;
+}
+export function eventsWildcard(prefix: string): string {
+  return `${prefix}.events.>`;
+}
+
+/** Cache invalidation broadcasts (core NATS) between gateway replicas. */
+export function gatewayInvalidateSubject(prefix: string): string {
+  return `${prefix}.gateway.invalidate`;
+}
+
+/** The queue group every replica of a service joins. */
+export function queueGroup(service: string): string {
+  return `${service}-workers`;
+}

@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Currency, Money, Page, Timestamp, idOf } from './common.ts';
+import { defineOperations } from './operations.ts';
+import { PlayerIdParams } from './players.ts';
+
+export const WalletSchema = Type.Object({
+  playerId: idOf('plr'), currency: Currency, available: Money, withdrawable: Money,
+}, { additionalProperties: false, $id: 'Wallet' });
+export type Wallet = Static<typeof WalletSchema>;
+
+export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL'] as const;
+export const LedgerItemSchema = Type.Object({
+  id: idOf('le'), type: Type.String({ description: 'DEPOSIT (positive) or WITHDRAWAL (negative); more types may come' }),
+  amount: Money, balanceAfter: Money, currency: Currency, referenceId: Type.String(), createdAt: Timestamp,
+}, { additionalProperties: false, $id: 'LedgerItem' });
+export type LedgerItem = Static<typeof LedgerItemSchema>;
+
+export const TransactionsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
+export const walletOperations = defineOperations({
+  getWallet: {
+    id: 'getWallet', method: 'GET', path: '/players/:playerId/wallet', subject: 'wallet.get', tag: 'Wallet',
+    summary: 'Balances of a player', params: PlayerIdParams, response: WalletSchema, status: 200, errors: ['PLAYER_NOT_FOUND'],
+  },
+  listTransactions: {
+    id: 'listTransactions', method: 'GET', path: '/players/:playerId/transactions', subject: 'wallet.transactions', tag: 'Wallet',
+    summary: 'Ledger of a player, newest first', params: PlayerIdParams, query: TransactionsQuery,
+    response: Page(LedgerItemSchema), status: 200, errors: ['PLAYER_NOT_FOUND'],
+  },
+});
+
+// ---- internal: payments asks the wallet to move money. Every command is keyed by the
+// payment's id, so a repeat returns what the first one did. ----
+export const WALLET_SUBJECTS = {
+  credit: 'wallet.credit',   // deposit confirm: DEPOSIT entry
+  hold: 'wallet.hold',       // withdrawal request: reserve
+  release: 'wallet.release', // reject or cancel: drop the reservation
+  capture: 'wallet.capture', // pay: drop the reservation and debit (WITHDRAWAL entry)
+} as const;
+export interface WalletCredit { brandId: string; playerId: string; currency: string; amount: string; depositId: string }
+export interface WalletHold { brandId: string; playerId: string; currency: string; amount: string; withdrawalId: string }
+export interface WalletHoldRef { brandId: string; withdrawalId: string }
+export interface WalletMoveResult { entryId?: string; available: string; held: string }
