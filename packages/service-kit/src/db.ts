@@ -1,0 +1,44 @@
+// One MikroORM per service, bound to that service's own Postgres schema. Migrations are SQL
+// classes listed in code (no file discovery), run on start; their bookkeeping table lives in
+// the service's schema so services never touch each other's tables.
+import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
+import { Migrator, Migration } from '@mikro-orm/migrations';
+
+export { Migration };
+export type { MikroORM };
+
+export interface DatabaseOptions {
+  databaseUrl: string;
+  /** The Postgres schema this service owns. */
+  schema: string;
+  entities: EntitySchema<any, any>[];
+  migrations: { name: string; class: Constructor<Migration> }[];
+  poolMax?: number;
+  debug?: boolean;
+}
+
+/** Creates the ORM and brings the service's schema up to date. */
+export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init({
+    clientUrl: opts.databaseUrl,
+    entities: opts.entities,
+    schema: opts.schema,
+    extensions: [Migrator],
+    debug: opts.debug ?? false,
+    forceUtcTimezone: true,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    migrations: {
+      migrationsList: opts.migrations,
+      tableName: 'schema_migrations',
+      schema: opts.schema,
+      snapshot: false,
+      silent: true,
+      allOrNothing: true,
+    },
+    ensureDatabase: false,
+    allowGlobalContext: false,
+  });
+  await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
+  await orm.migrator.up();
+  return orm;
+}

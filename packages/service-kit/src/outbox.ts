@@ -1,0 +1,124 @@
+// Transactional outbox: a service writes its domain event in the same transaction as the change;
+// the relay publishes pending rows to JetStream with msgID = event id (so a re-send after a crash
+// between publish and mark is dropped by JetStream's duplicate window) and marks them published.
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
+import {
+  EVENT_HEADERS, eventSubject, eventsStreamName, eventsWildcard, newId,
+  type DomainEvent, type Environment, type EventDataByType, type EventType,
+} from '@bo/contracts';
+import { crashPoint } from './crash.ts';
+import type { Logger } from './log.ts';
+
+export function outboxTableSql(schema: string): string {
+  return `create table if not exists "${schema}".outbox (
+    seq bigserial primary key,
+    event_id text not null unique,
+    subject_type text not null,
+    environment text not null,
+    operator_id text not null,
+    brand_id text not null,
+    payload text not null,
+    created_at timestamptz not null default now(),
+    published_at timestamptz
+  );
+  create index if not exists outbox_pending on "${schema}".outbox (seq) where published_at is null`;
+}
+
+export interface EventRouting { operatorId: string; brandId: string; environment: Environment }
+
+/** Writes an event into the outbox inside the caller's transaction; returns the event. */
+export async function writeEvent<T extends EventType>(
+  em: EntityManager, schema: string, routing: EventRouting, type: T, data: EventDataByType[T],
+): Promise<DomainEvent<T>> {
+  const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
+  await em.execute(
+    `insert into "${schema}".outbox (event_id, subject_type, environment, operator_id, brand_id, payload) values (?, ?, ?, ?, ?, ?)`,
+    [event.id, type, routing.environment, routing.operatorId, routing.brandId, JSON.stringify(event)]);
+  return event;
+}
+
+/** The events stream: file storage, a 2-minute duplicate window for msgID dedupe. */
+export async function ensureEventsStream(nc: NatsConnection, prefix: string): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const name = eventsStreamName(prefix);
+  const config = {
+    name, subjects: [eventsWildcard(prefix)], storage: StorageType.File, retention: RetentionPolicy.Limits,
+    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000,
+  };
+  try {
+    await jsm.streams.info(name);
+  } catch {
+    try { await jsm.streams.add(config); } catch (e) {
+      // Another replica may have created it in the meantime.
+      await jsm.streams.info(name).catch(() => { throw e; });
+    }
+  }
+}
+
+export interface OutboxRelay { poke(): void; stop(): Promise<void>; drainOnce(): Promise<number> }
+
+interface OutboxRow { seq: string; event_id: string; subject_type: string; environment: string; operator_id: string; brand_id: string; payload: string }
+
+export function startOutboxRelay(opts: {
+  orm: MikroORM; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
+}): OutboxRelay {
+  const js: JetStreamClient = jetstream(opts.nc);
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let again = false;
+
+  async function publishBatch(): Promise<number> {
+    // Rows are locked while published so two replicas do not publish the same batch.
+    return opts.orm.em.fork().transactional(async (tx) => {
+      const rows = await tx.execute<OutboxRow[]>(
+        `select seq, event_id, subject_type, environment, operator_id, brand_id, payload from "${opts.schema}".outbox
+         where published_at is null order by seq limit 100 for update skip locked`);
+      for (const row of rows) {
+        const h = natsHeaders();
+        h.set(EVENT_HEADERS.operatorId, row.operator_id);
+        h.set(EVENT_HEADERS.brandId, row.brand_id);
+        await js.publish(eventSubject(opts.prefix, row.environment, row.subject_type), row.payload, { msgID: row.event_id, headers: h });
+        crashPoint(`${opts.service}.outbox.after-publish`);
+      }
+      if (rows.length > 0) {
+        await tx.execute(`update "${opts.schema}".outbox set published_at = now() where seq in (${rows.map(() => '?').join(',')})`, rows.map((r) => r.seq));
+      }
+      return rows.length;
+    });
+  }
+
+  async function drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await publishBatch();
+      total += n;
+      if (n < 100) return total;
+    }
+  }
+
+  function run(): void {
+    if (stopped) return;
+    if (running) { again = true; return; }
+    running = drain().catch((err) => { opts.log.warn({ err }, 'outbox relay failed; will retry'); return 0; });
+    void running.finally(() => {
+      running = undefined;
+      if (again) { again = false; run(); }
+    });
+  }
+
+  const tick = () => { run(); if (!stopped) timer = setTimeout(tick, opts.pollMs ?? 250); };
+  timer = setTimeout(tick, 0);
+
+  return {
+    poke: run,
+    drainOnce: drain,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,60 @@
+// Serves request-reply operations on `<prefix>.rpc.<subject>` in a queue group, so every replica
+// of a service shares the load. Handlers return a reply or throw AppError; anything else is
+// logged and answered as INTERNAL_ERROR without internals.
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { AppError, isAppError, queueGroup, rpcSubject, type OperationReply, type OperationRequest, type AuditTrail } from '@bo/contracts';
+import type { Logger } from './log.ts';
+
+export interface HandlerResult<R = unknown> { status?: number; body: R; audit?: AuditTrail }
+export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
+
+export interface ServeOptions {
+  nc: NatsConnection;
+  prefix: string;
+  service: string;
+  handlers: Record<string, Handler>;
+  log: Logger;
+}
+
+export interface Server { stop(): Promise<void>; inFlight(): number }
+
+export function serveOperations(opts: ServeOptions): Server {
+  const subs: Subscription[] = [];
+  const running = new Set<Promise<void>>();
+  for (const [subject, handler] of Object.entries(opts.handlers)) {
+    const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
+      queue: queueGroup(opts.service),
+      callback: (err, msg) => {
+        if (err) { opts.log.error({ err, subject }, 'subscription error'); return; }
+        const work = (async () => {
+          let reply: OperationReply;
+          let req: OperationRequest | undefined;
+          try {
+            req = msg.json<OperationRequest>();
+            const result = await handler(req);
+            reply = { ok: true, status: result.status ?? 200, body: result.body, ...(result.audit ? { audit: result.audit } : {}) };
+          } catch (e) {
+            if (isAppError(e)) {
+              reply = { ok: false, error: e.toBody() };
+            } else {
+              opts.log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');
+              reply = { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
+            }
+          }
+          if (msg.reply) msg.respond(JSON.stringify(reply));
+        })();
+        running.add(work);
+        void work.finally(() => running.delete(work));
+      },
+    });
+    subs.push(sub);
+  }
+  return {
+    inFlight: () => running.size,
+    async stop() {
+      // Stop taking new requests, then let the ones under way finish.
+      await Promise.all(subs.map((s) => s.drain()));
+      await Promise.allSettled([...running]);
+    },
+  };
+}

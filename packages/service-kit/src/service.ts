@@ -1,0 +1,65 @@
+// Builds a domain service from its parts: database (own schema, migrations on start), NATS
+// request-reply handlers in a queue group, the outbox relay, and background loops. Tests start it
+// in-process; main.ts starts it as a process and stops it gracefully.
+import type { MikroORM, EntitySchema, Constructor } from '@mikro-orm/postgresql';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { callOperation, type RequestContext } from '@bo/contracts';
+import { openDatabase, type Migration } from './db.ts';
+import { connectNats } from './nats.ts';
+import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
+import { serveOperations, type Handler, type Server } from './serve.ts';
+import { createLogger, type Logger } from './log.ts';
+import type { BaseConfig } from './config.ts';
+
+export interface ServiceDeps {
+  orm: MikroORM;
+  nc: NatsConnection;
+  prefix: string;
+  schema: string;
+  log: Logger;
+  config: BaseConfig;
+  /** Wake the outbox relay after a commit that wrote events. */
+  outbox: OutboxRelay;
+  /** Ask another service (internal scope). */
+  call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
+}
+
+export interface ServiceDefinition {
+  name: string;
+  schema: string;
+  entities: EntitySchema<any, any>[];
+  migrations: { name: string; class: Constructor<Migration> }[];
+  handlers(deps: ServiceDeps): Record<string, Handler>;
+  /** Loops that run beside the handlers (reconcilers, delivery workers); each returns its stop. */
+  background?(deps: ServiceDeps): Array<() => Promise<void>>;
+}
+
+export interface RunningService extends ServiceDeps { stop(): Promise<void> }
+
+export async function startService(def: ServiceDefinition, config: BaseConfig, opts: { log?: Logger } = {}): Promise<RunningService> {
+  const log = opts.log ?? createLogger(def.name);
+  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
+  const nc = await connectNats(config.NATS_URL, def.name);
+  await ensureEventsStream(nc, config.NATS_PREFIX);
+  const outbox = startOutboxRelay({ orm, schema: def.schema, nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: def.name });
+  const deps: ServiceDeps = {
+    orm, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox,
+    call: (subject, body, ctx) => callOperation(nc, subject, {
+      ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
+      params: {}, query: {}, body,
+    }, { prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
+  };
+  const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log });
+  const stops = def.background?.(deps) ?? [];
+  log.info({ prefix: config.NATS_PREFIX }, `${def.name} service started`);
+  return {
+    ...deps,
+    async stop() {
+      await server.stop();
+      await Promise.allSettled(stops.map((s) => s()));
+      await outbox.stop();
+      await nc.drain().catch(() => undefined);
+      await orm.close();
+    },
+  };
+}

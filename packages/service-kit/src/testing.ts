@@ -1,0 +1,67 @@
+// Test resources: every test file gets its own database and NATS prefix and removes them after.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { eventsStreamName } from '@bo/contracts';
+
+export function serverDatabaseUrl(): string {
+  return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+export function testNatsUrl(): string {
+  return process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+}
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+export interface TestDatabase { url: string; name: string; drop(): Promise<void> }
+
+export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
+  const name = `bo_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
+  await admin.connect();
+  try { await admin.query(`create database "${name}"`); } finally { await admin.end(); }
+  return {
+    url: withDatabase(serverDatabaseUrl(), name),
+    name,
+    async drop() {
+      const c = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
+      await c.connect();
+      try { await c.query(`drop database if exists "${name}" with (force)`); } finally { await c.end(); }
+    },
+  };
+}
+
+export function testPrefix(label = 't'): string {
+  return `t${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 12)}${randomBytes(4).toString('hex')}`;
+}
+
+/** Removes the stream, consumers and KV buckets a test prefix created. */
+export async function cleanupNatsPrefix(prefix: string): Promise<void> {
+  const nc = await connect({ servers: testNatsUrl() });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.delete(eventsStreamName(prefix)).catch(() => undefined);
+    const kvm = new Kvm(nc);
+    for await (const status of kvm.list()) {
+      if (status.bucket.startsWith(prefix)) await jsm.streams.delete(`KV_${status.bucket}`).catch(() => undefined);
+    }
+  } finally {
+    await nc.close();
+  }
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'}`);
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
+  }
+}
