@@ -36,6 +36,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
       allOrNothing: true,
     },
     ensureDatabase: false,
+    discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
   });
   await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);

@@ -9,4 +9,5 @@ export * from './outbox.ts';
 export * from './nats.ts';
 export * from './service.ts';
 export * from './main.ts';
+export * from './secrets.ts';
 export * from './testing.ts';

@@ -1,0 +1,82 @@
+import t from 'tap';
+import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
+import { requestOperation, eventsStreamName, type RequestContext, AppError } from '@bo/contracts';
+import {
+  Migration, startService, outboxTableSql, processedRequestsTableSql, writeEvent, runOnce,
+  createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor, type ServiceDefinition,
+} from '../src/index.ts';
+
+class Init extends Migration {
+  override async up() {
+    this.addSql(outboxTableSql('kit'));
+    this.addSql(processedRequestsTableSql('kit'));
+    this.addSql('create table kit.counter (id int primary key, n int not null)');
+    this.addSql('insert into kit.counter values (1, 0)');
+  }
+}
+
+const ctx = (key?: string): RequestContext => ({
+  requestId: 'req_1', idempotencyKey: key,
+  scope: { kind: 'operator', operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox', currency: 'BRL' },
+});
+
+const def: ServiceDefinition = {
+  name: 'kit', schema: 'kit', entities: [], migrations: [{ name: 'Init', class: Init }],
+  handlers: (deps) => ({
+    'kit.bump': async (req) => runOnce(deps.orm.em, 'kit', req.ctx, 'bump', async (tx) => {
+      await tx.execute('update kit.counter set n = n + 1 where id = 1');
+      const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
+      await writeEvent(tx, 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row.n}` });
+      return { status: 201, body: { n: row.n } };
+    }),
+    'kit.fail': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
+    'kit.boom': async () => { throw new Error('secret internals'); },
+  }),
+};
+
+t.test('service kit against real Postgres and NATS', async (t) => {
+  const db = await createTestDatabase('kit');
+  const prefix = testPrefix('kit');
+  const svc = await startService(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
+  t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
+  const send = (subject: string, key?: string) => requestOperation(svc.nc, subject, { ctx: ctx(key), params: {}, query: {}, body: {} }, { prefix });
+
+  t.test('errors travel as the catalogue body; unknown errors hide internals', async (t) => {
+    const a = await send('kit.fail');
+    t.same(a, { ok: false, error: { code: 'PLAYER_NOT_FOUND', message: 'Player not found.' } });
+    const b = await send('kit.boom');
+    t.equal(b.ok, false);
+    t.equal(!b.ok && b.error.code, 'INTERNAL_ERROR');
+    t.notMatch(JSON.stringify(b), /secret internals/);
+  });
+
+  t.test('one key, twenty racing requests: one effect, one result', async (t) => {
+    const replies = await Promise.all(Array.from({ length: 20 }, () => send('kit.bump', 'key-race-0001')));
+    for (const r of replies) t.same(r, { ok: true, status: 201, body: { n: 1 } });
+    const [row] = await svc.orm.em.fork().execute<{ n: number }[]>('select n from kit.counter');
+    t.equal(row.n, 1);
+    const again = await send('kit.bump', 'key-race-0002');
+    t.same(again.ok && again.body, { n: 2 });
+  });
+
+  t.test('outbox rows reach JetStream once, with msgID = event id', async (t) => {
+    const em = svc.orm.em.fork();
+    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0].c === '0', { what: 'outbox drained' });
+    const jsm = await jetstreamManager(svc.nc);
+    const info = await jsm.streams.info(eventsStreamName(prefix));
+    t.equal(info.state.messages, 2);
+    // A re-send of a published row (a crash between publish and mark) is a duplicate, dropped.
+    await em.execute('update kit.outbox set published_at = null');
+    await svc.outbox.drainOnce();
+    const after = await jsm.streams.info(eventsStreamName(prefix));
+    t.equal(after.state.messages, 2);
+    const js = jetstream(svc.nc);
+    const c = await js.consumers.get(eventsStreamName(prefix), { deliver_policy: DeliverPolicy.All });
+    const m = await c.next({ expires: 2000 });
+    t.ok(m);
+    const body = m!.json<{ id: string; type: string; environment: string }>();
+    t.equal(m!.headers?.get('Nats-Msg-Id'), body.id);
+    t.equal(body.type, 'webhook.test');
+    t.equal(body.environment, 'sandbox');
+  });
+});
