@@ -63,3 +63,17 @@ export async function startService(def: ServiceDefinition, config: BaseConfig, o
     },
   };
 }
+
+/** A part of a service (e.g. the wallet's ledger and its games) contributing tables and handlers. */
+export type ServiceModule = Omit<ServiceDefinition, 'name' | 'schema'>;
+
+/** One service made of several modules sharing its schema, database and NATS connection. */
+export function composeService(name: string, schema: string, modules: ServiceModule[]): ServiceDefinition {
+  return {
+    name, schema,
+    entities: modules.flatMap((m) => m.entities),
+    migrations: modules.flatMap((m) => m.migrations),
+    handlers: (deps) => Object.assign({}, ...modules.map((m) => m.handlers(deps))),
+    background: (deps) => modules.flatMap((m) => m.background?.(deps) ?? []),
+  };
+}
