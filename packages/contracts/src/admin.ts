@@ -6,6 +6,7 @@ import { defineOperations } from './operations.ts';
 import { playerAdminOperations } from './players.ts';
 import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
+import { walletAdminOperations } from './wallet.ts';
 
 export const OperatorSchema = Type.Object({
   id: Type.String(), name: Type.String(), status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
@@ -79,4 +80,5 @@ export const adminOperations = {
   ...playerAdminOperations,
   ...paymentAdminOperations,
   ...webhookAdminOperations,
+  ...walletAdminOperations,
 };

@@ -33,7 +33,7 @@ export const walletOperations = defineOperations({
 });
 
 // ---- internal: payments asks the wallet to move money. Every command is keyed by the
-// payment's id, so a repeat returns what the first one did. ----
+// payment's id, so a repeat returns what the first one did (docs/money.md). ----
 export const WALLET_SUBJECTS = {
   credit: 'wallet.credit',   // deposit confirm: DEPOSIT entry
   hold: 'wallet.hold',       // withdrawal request: reserve
@@ -43,4 +43,28 @@ export const WALLET_SUBJECTS = {
 export interface WalletCredit { brandId: string; playerId: string; currency: string; amount: string; depositId: string }
 export interface WalletHold { brandId: string; playerId: string; currency: string; amount: string; withdrawalId: string }
 export interface WalletHoldRef { brandId: string; withdrawalId: string }
-export interface WalletMoveResult { entryId?: string; available: string; held: string }
+export type HoldStatus = 'open' | 'released' | 'captured' | 'declined';
+/** `entryId` for credit and capture (the player's ledger entry); balances as they are now. */
+export interface WalletMoveResult { entryId?: string; holdStatus?: HoldStatus; available: string; held: string }
+
+// ---- admin (our team) ----
+export const LedgerMismatchSchema = Type.Object({
+  accountId: Type.String(),
+  check: Type.String({ description: 'available (stored vs sum of entries), balanceAfter (chain), held (stored vs open holds)' }),
+  stored: Type.String(), computed: Type.String(),
+});
+export const LedgerVerificationSchema = Type.Object({
+  ok: Type.Boolean(),
+  accounts: Type.Integer(),
+  mismatches: Type.Array(LedgerMismatchSchema),
+  unbalancedTransactions: Type.Array(Type.Object({ transactionId: Type.String(), sum: Type.String() })),
+  sumOfAllBalances: Type.String(),
+}, { $id: 'LedgerVerification' });
+export type LedgerVerification = Static<typeof LedgerVerificationSchema>;
+
+export const walletAdminOperations = defineOperations({
+  adminVerifyLedger: {
+    id: 'adminVerifyLedger', method: 'GET', path: '/admin/ledger/verify', subject: 'wallet.admin.verifyLedger', tag: 'Admin',
+    summary: 'Recompute every balance from the ledger and report differences', response: LedgerVerificationSchema, status: 200,
+  },
+});
