@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { List, Timestamp, idOf } from './common.ts';
+import { List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -8,13 +8,18 @@ export const GameSchema = Type.Object({
 }, { additionalProperties: false, $id: 'Game' });
 export type Game = Static<typeof GameSchema>;
 
+export const GAME_MODES = ['demo', 'real'] as const;
+export type GameMode = (typeof GAME_MODES)[number];
+
 export const GameSessionSchema = Type.Object({
   id: idOf('gs'), playerId: idOf('plr'), gameId: Type.String(), gameUrl: Type.String({ format: 'uri' }),
-  mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]), expiresAt: Timestamp, createdAt: Timestamp,
+  mode: Type.Union([Type.Literal('demo'), Type.Literal('real')], { description: 'demo in sandbox (fictitious balance), real in production' }),
+  expiresAt: Timestamp, createdAt: Timestamp,
 }, { additionalProperties: false, $id: 'GameSession' });
 export type GameSession = Static<typeof GameSessionSchema>;
 
 export const CreateGameSessionSchema = Type.Object({ gameId: Type.String({ minLength: 1, maxLength: 64 }) }, { $id: 'CreateGameSession' });
+export type CreateGameSession = Static<typeof CreateGameSessionSchema>;
 
 export const gameOperations = defineOperations({
   listGames: {
@@ -28,3 +33,64 @@ export const gameOperations = defineOperations({
     errors: ['PLAYER_NOT_FOUND', 'GAME_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE', 'PROVIDER_UNAVAILABLE'],
   },
 });
+
+// ---- internal: the gateway's launch page (GET /play/:token, POST /play/:token/rounds) asks the
+// wallet's games module. Not in the public operation table: the signed launch token in the URL
+// is the credential, verified by the wallet (the only holder of GAME_LAUNCH_SECRET). Requests
+// carry ctx.scope { kind: 'internal', service: 'gateway' } and params { token }. ----
+export const GAME_PLAY_SUBJECTS = {
+  /** params { token } → PlaySessionView; LAUNCH_TOKEN_INVALID (403) / LAUNCH_TOKEN_EXPIRED (410). */
+  session: 'games.play.session',
+  /** params { token }, body PlayRoundInput → 201 PlayRoundResult. */
+  round: 'games.play.round',
+} as const;
+export interface PlayParams { token: string }
+
+/** How the built-in games decide a round; `external` games run at their provider. */
+export const GAME_KINDS = ['crash', 'dice', 'roulette', 'slots', 'external'] as const;
+export type GameKind = (typeof GAME_KINDS)[number];
+export const ROULETTE_PICKS = ['red', 'black', 'odd', 'even', 'low', 'high'] as const;
+
+export const PlaySessionViewSchema = Type.Object({
+  sessionId: idOf('gs'),
+  mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
+  currency: Type.String(),
+  /** The session's fictitious balance in demo mode; null in real mode. */
+  balance: Nullable(Money),
+  expiresAt: Timestamp,
+  /** False while real-money rounds are not wired to the ledger (see docs/games.md). */
+  playable: Type.Boolean(),
+  notice: Nullable(Type.String()),
+  game: Type.Object({
+    id: Type.String(), name: Type.String(), provider: Type.String(), category: Type.String(),
+    kind: Type.Union(GAME_KINDS.map((k) => Type.Literal(k))),
+  }),
+  /** `page`: the gateway renders the built-in game; `redirect`: the provider's own page. */
+  launch: Type.Union([
+    Type.Object({ type: Type.Literal('page') }),
+    Type.Object({ type: Type.Literal('redirect'), url: Type.String({ format: 'uri' }) }),
+  ]),
+  limits: Type.Object({ minBet: Money, maxBet: Money }),
+}, { $id: 'PlaySessionView' });
+export type PlaySessionView = Static<typeof PlaySessionViewSchema>;
+
+export const PlayRoundInputSchema = Type.Object({
+  amount: MoneyInput,
+  /** crash: cash-out multiplier (1.01–100.00); dice: roll-under number (2–96). */
+  target: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]{1,2})?$' })),
+  /** roulette: red, black, odd, even, low (1–18) or high (19–36). */
+  pick: Type.Optional(Type.Union(ROULETTE_PICKS.map((k) => Type.Literal(k)))),
+  /** Set by the page per click: a retried POST with the same id returns the same round. */
+  clientRoundId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
+}, { $id: 'PlayRoundInput' });
+export type PlayRoundInput = Static<typeof PlayRoundInputSchema>;
+
+export const PlayRoundResultSchema = Type.Object({
+  id: idOf('gr'), sessionId: idOf('gs'), gameId: Type.String(),
+  amount: Money, payout: Money, win: Type.Boolean(),
+  /** Kind-specific: crash { crashPoint, target }, dice { roll, target, multiplier }, roulette { number, color, pick }, slots { reels, multiplier }. */
+  outcome: Type.Record(Type.String(), Type.Unknown()),
+  balanceAfter: Nullable(Money),
+  createdAt: Timestamp,
+}, { $id: 'PlayRoundResult' });
+export type PlayRoundResult = Static<typeof PlayRoundResultSchema>;
