@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { EmptyObject, List, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 
@@ -7,12 +7,15 @@ export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'document
 export const DOCUMENT_TYPES = ['rg', 'cnh', 'passaporte', 'rne', 'selfie', 'comprovante_residencia'] as const;
 export type PlayerStatus = (typeof PLAYER_STATUSES)[number];
 export type KycStatus = (typeof KYC_STATUSES)[number];
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+// Typed so that Static<> gives the union of the values, not `string`.
+const literals = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<TLiteral<T[number]>[]>;
 export const PlayerStatusSchema = literals(PLAYER_STATUSES);
 export const KycStatusSchema = literals(KYC_STATUSES);
 /** Every KYC status a decision may set (all but nao_iniciado). */
-export const KycDecisionStatusSchema = literals(KYC_STATUSES.filter((s) => s !== 'nao_iniciado'));
+export const KycDecisionStatusSchema = literals(KYC_STATUSES.filter((s): s is Exclude<KycStatus, 'nao_iniciado'> => s !== 'nao_iniciado'));
 export const DocumentTypeSchema = literals(DOCUMENT_TYPES);
 
 export const PlayerSchema = Type.Object({
@@ -89,7 +92,8 @@ export const playerOperations = defineOperations({
 
 // ---- admin (our team) ----
 export const PlayerLimitsSchema = Type.Object({
-  dailyDepositLimit: Nullable(Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$' })),
+  // maxLength keeps the value inside the NUMERIC(20,2) column.
+  dailyDepositLimit: Nullable(Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', maxLength: 16 })),
   selfExcludedUntil: Nullable(Type.String({ format: 'date-time' })),
 }, { $id: 'PlayerLimits' });
 export const PlayerLimitsResultSchema = Type.Object({
@@ -118,6 +122,10 @@ export const playerAdminOperations = defineOperations({
 // ---- internal: other services ask the players service ----
 /** `players.state`: what deposits, withdrawals and game sessions need to apply their rules. */
 export const PLAYER_STATE_SUBJECT = 'players.state';
+export const PlayerStateRequestSchema = Type.Object({
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+});
 export interface PlayerStateRequest { brandId: string; playerId: string }
 export interface PlayerState {
   exists: boolean;

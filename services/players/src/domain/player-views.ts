@@ -1,0 +1,45 @@
+// Rows → the contract's shapes. Only the contract's fields leave the service (the Player object
+// is closed), timestamps as ISO 8601 UTC with milliseconds, money with exactly 2 decimals.
+import type { KycRecord, Player } from '@bo/contracts';
+import { formatMoney } from '@bo/service-kit';
+import type { KycSubmissionRow, PlayerRow } from '../persistence/entities.ts';
+
+export function toPlayer(row: PlayerRow): Player {
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    name: row.name,
+    email: row.email,
+    cpf: row.cpf,
+    phone: row.phone ?? null,
+    birthDate: row.birthDate ?? null,
+    status: row.status,
+    kycStatus: row.kycStatus,
+    currency: row.currency,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toKycSubmission(row: KycSubmissionRow): KycRecord['submissions'][number] {
+  return { id: row.id, documentType: row.documentType, reference: row.reference, createdAt: row.createdAt.toISOString() };
+}
+
+/** Submissions must already be newest first. */
+export function toKycRecord(player: PlayerRow, submissions: KycSubmissionRow[]): KycRecord {
+  return {
+    playerId: player.id,
+    status: player.kycStatus,
+    submissions: submissions.map(toKycSubmission),
+    updatedAt: player.kycUpdatedAt.toISOString(),
+  };
+}
+
+export interface PlayerLimits { playerId: string; dailyDepositLimit: string | null; selfExcludedUntil: string | null }
+
+export function toLimits(row: PlayerRow): PlayerLimits {
+  return {
+    playerId: row.id,
+    dailyDepositLimit: row.dailyDepositLimit == null ? null : formatMoney(row.dailyDepositLimit),
+    selfExcludedUntil: row.selfExcludedUntil ? row.selfExcludedUntil.toISOString() : null,
+  };
+}

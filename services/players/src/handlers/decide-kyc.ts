@@ -1,0 +1,47 @@
+// KYC decisions: the sandbox route (operator scope, own brand, sandbox only) and the admin route
+// (any brand). Both lock the player, set the status, and write kyc.status_changed on a change.
+import { AppError, AdminPlayerIdParams, KycDecisionSchema, PlayerIdParams, type KycStatus } from '@bo/contracts';
+import { crashPoint, type Handler, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import { changeKycStatus, listKycSubmissions, lockPlayer, type PlayerAddress } from '../persistence/player-store.ts';
+import { toKycRecord } from '../domain/player-views.ts';
+import { adminScope, operatorScope } from './request-scope.ts';
+import { parseInput } from './parse-input.ts';
+
+async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): Promise<HandlerResult> {
+  const result = await deps.orm.em.fork().transactional(async (tx) => {
+    const player = await lockPlayer(tx, at);
+    const previous = player.kycStatus;
+    await changeKycStatus(tx, deps.schema, player, status, new Date());
+    await tx.flush();
+    const record = toKycRecord(player, await listKycSubmissions(tx, player.id));
+    return {
+      status: 200,
+      body: record,
+      audit: { target: `player:${player.id}`, before: { kycStatus: previous }, after: { kycStatus: player.kycStatus } },
+    };
+  });
+  crashPoint('players.kyc.after-commit');
+  deps.outbox.poke();
+  return result;
+}
+
+export function sandboxKycDecision(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    // The gateway refuses live keys first; this keeps production data safe if it ever did not.
+    if (scope.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
+    const params = parseInput(PlayerIdParams, req.params, 'path');
+    const input = parseInput(KycDecisionSchema, req.body, 'body');
+    const { body } = await decide(deps, { id: params.playerId, brandId: scope.brandId }, input.status);
+    return { status: 200, body };
+  };
+}
+
+export function adminKycDecision(deps: ServiceDeps): Handler {
+  return async (req) => {
+    adminScope(req);
+    const params = parseInput(AdminPlayerIdParams, req.params, 'path');
+    const input = parseInput(KycDecisionSchema, req.body, 'body');
+    return decide(deps, { id: params.id }, input.status);
+  };
+}

@@ -1,0 +1,17 @@
+// players.kyc.get (GET /players/:playerId/kyc).
+import { PlayerIdParams } from '@bo/contracts';
+import type { Handler, ServiceDeps } from '@bo/service-kit';
+import { listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
+import { toKycRecord } from '../domain/player-views.ts';
+import { operatorScope } from './request-scope.ts';
+import { parseInput } from './parse-input.ts';
+
+export function getKyc(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const params = parseInput(PlayerIdParams, req.params, 'path');
+    const em = deps.orm.em.fork();
+    const player = await requirePlayer(em, { id: params.playerId, brandId: scope.brandId });
+    return { status: 200, body: toKycRecord(player, await listKycSubmissions(em, player.id)) };
+  };
+}

@@ -1,0 +1,32 @@
+// players.state (internal): what deposits, withdrawals and game sessions need to apply their
+// rules. Unknown players and players of another brand both answer { exists: false }.
+import { PlayerStateRequestSchema, type PlayerState } from '@bo/contracts';
+import type { Handler, ServiceDeps } from '@bo/service-kit';
+import { findPlayer } from '../persistence/player-store.ts';
+import { toLimits } from '../domain/player-views.ts';
+import { isSelfExcluded } from '../domain/responsible-gaming.ts';
+import { parseInput } from './parse-input.ts';
+
+export function playerState(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const input = parseInput(PlayerStateRequestSchema, req.body, 'body');
+    const scope = req.ctx?.scope;
+    // An operator credential may only ever see its own brand.
+    const brandAllowed = scope?.kind !== 'operator' || scope.brandId === input.brandId;
+    const player = brandAllowed ? await findPlayer(deps.orm.em.fork(), { id: input.playerId, brandId: input.brandId }) : null;
+    if (!player) return { status: 200, body: { exists: false, playerId: input.playerId } satisfies PlayerState };
+    const limits = toLimits(player);
+    const state: PlayerState = {
+      exists: true,
+      playerId: player.id,
+      externalId: player.externalId,
+      currency: player.currency,
+      status: player.status,
+      kycStatus: player.kycStatus,
+      selfExcluded: isSelfExcluded(player.status, player.selfExcludedUntil),
+      selfExcludedUntil: limits.selfExcludedUntil,
+      dailyDepositLimit: limits.dailyDepositLimit,
+    };
+    return { status: 200, body: state };
+  };
+}

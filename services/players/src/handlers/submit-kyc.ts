@@ -1,0 +1,41 @@
+// players.kyc.submit (POST /players/:playerId/kyc/submissions, idempotent). The player row is
+// locked so a submission and a decision never interleave; the status change and its event commit
+// together, and the relay publishes after the commit.
+import { CreateKycSubmissionSchema, PlayerIdParams, newId } from '@bo/contracts';
+import { crashPoint, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { KycSubmissionEntity } from '../persistence/entities.ts';
+import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
+import { statusAfterSubmission } from '../domain/kyc-rules.ts';
+import { operatorScope } from './request-scope.ts';
+import { parseInput } from './parse-input.ts';
+import { runIdempotent } from './run-idempotent.ts';
+
+export function submitKyc(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const params = parseInput(PlayerIdParams, req.params, 'path');
+    const input = parseInput(CreateKycSubmissionSchema, req.body, 'body');
+    const result = await runIdempotent(deps, req.ctx, 'players.kyc.submit', async (tx) => {
+      const player = await lockPlayer(tx, { id: params.playerId, brandId: scope.brandId });
+      const next = statusAfterSubmission(player.kycStatus);
+      const now = new Date();
+      const submission = tx.create(KycSubmissionEntity, {
+        id: newId('kycSubmission'), playerId: player.id, documentType: input.documentType, reference: input.reference, createdAt: now,
+      });
+      await changeKycStatus(tx, deps.schema, player, next, now);
+      // A new submission changes the KYC record even when the status stays em_analise.
+      player.kycUpdatedAt = now;
+      player.updatedAt = now;
+      return {
+        status: 201,
+        body: {
+          id: submission.id, playerId: player.id, documentType: submission.documentType, reference: submission.reference,
+          createdAt: now.toISOString(), kycStatus: player.kycStatus,
+        },
+      };
+    });
+    crashPoint('players.kyc.after-commit');
+    deps.outbox.poke();
+    return result;
+  };
+}

@@ -1,0 +1,2 @@
+export { playersService } from './service.ts';
+export { PlayersConfigSchema, type PlayersConfig } from './config.ts';

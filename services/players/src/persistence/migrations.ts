@@ -1,0 +1,44 @@
+// Schema `players`, listed in code and run on start. Invariants the database can hold are
+// CHECK constraints; uniqueness of externalId per brand is a unique index (races included).
+import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+import { DOCUMENT_TYPES, KYC_STATUSES, PLAYER_STATUSES } from '@bo/contracts';
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+export class CreatePlayersSchema extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table players.players (
+      id text primary key,
+      operator_id text not null,
+      brand_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      external_id text not null,
+      name text not null,
+      email text not null,
+      cpf text not null check (cpf ~ '^[0-9]{11}$'),
+      phone text,
+      birth_date date,
+      currency text not null check (currency ~ '^[A-Z]{3}$'),
+      status text not null check (status in (${list(PLAYER_STATUSES)})),
+      kyc_status text not null check (kyc_status in (${list(KYC_STATUSES)})),
+      kyc_updated_at timestamptz not null,
+      daily_deposit_limit numeric(20,2) check (daily_deposit_limit >= 0),
+      self_excluded_until timestamptz,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    )`);
+    this.addSql('create unique index players_brand_external_id on players.players (brand_id, external_id)');
+    this.addSql(`create table players.kyc_submissions (
+      id text primary key,
+      player_id text not null references players.players (id),
+      document_type text not null check (document_type in (${list(DOCUMENT_TYPES)})),
+      reference text not null check (length(reference) between 1 and 500),
+      created_at timestamptz not null
+    )`);
+    this.addSql('create index kyc_submissions_by_player on players.kyc_submissions (player_id, created_at desc, id desc)');
+    this.addSql(outboxTableSql('players'));
+    this.addSql(processedRequestsTableSql('players'));
+  }
+}
+
+export const playerMigrations = [{ name: '0001_create_players_schema', class: CreatePlayersSchema }];
