@@ -7,6 +7,8 @@ export * from './operations.ts';
 export * from './messages.ts';
 export * from './subjects.ts';
 export * from './rpc.ts';
+export * from './signing.ts';
+export * from './client.ts';
 export * from './me.ts';
 export * from './players.ts';
 export * from './payments.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from './common.ts';
+import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
 
 export const WebhookTestResultSchema = Type.Object({
@@ -16,27 +16,57 @@ export const webhookOperations = defineOperations({
   },
 });
 
+/**
+ * The webhooks service answers `webhooks.test` within this deadline (it caps the test attempt's
+ * own HTTP timeout below it), so the gateway must wait at least this long for that subject.
+ */
+export const WEBHOOK_TEST_RPC_TIMEOUT_MS = 15_000;
+
+/** How one attempt ended; `in_flight` until its result is recorded, `interrupted` when the worker died first. */
+export const ATTEMPT_OUTCOMES = ['in_flight', 'delivered', 'failed', 'interrupted'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
 export const DeliveryLogItemSchema = Type.Object({
   eventId: Type.String(), attempt: Type.Integer(), url: Type.String(), statusCode: Nullable(Type.Integer()),
   error: Nullable(Type.String()), at: Timestamp, durationMs: Type.Optional(Type.Integer()),
+  deliveryId: Type.Optional(Type.String()),
+  outcome: Type.Optional(Type.Union(ATTEMPT_OUTCOMES.map((o) => Type.Literal(o)))),
 });
+export type DeliveryLogItem = Static<typeof DeliveryLogItemSchema>;
+
 export const webhookAdminOperations = defineOperations({
   adminListDeliveries: {
     id: 'adminListDeliveries', method: 'GET', path: '/admin/webhook-deliveries', subject: 'webhooks.admin.deliveries', tag: 'Admin',
-    summary: 'Delivery log by event or operator', query: Type.Object({
+    summary: 'Delivery log by event or operator, newest attempt first', query: Type.Object({
       eventId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     }), response: Type.Object({ data: Type.Array(DeliveryLogItemSchema) }), status: 200,
   },
   adminRedeliver: {
     id: 'adminRedeliver', method: 'POST', path: '/admin/webhook-deliveries/:eventId/redeliver', subject: 'webhooks.admin.redeliver', tag: 'Admin',
     summary: 'Schedule a fresh delivery of an event', params: Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) }),
-    response: Type.Object({ eventId: Type.String(), scheduled: Type.Boolean() }), status: 200, errors: ['NOT_FOUND'],
+    response: Type.Object({ eventId: Type.String(), scheduled: Type.Boolean(), deliveryId: Type.Optional(Type.String()) }), status: 200, errors: ['NOT_FOUND'],
   },
 });
 
 // ---- internal: the gateway tells the webhooks service about endpoints (URL + secret). ----
 export const WEBHOOK_SUBJECTS = { upsertEndpoint: 'webhooks.endpoints.upsert' } as const;
-export interface UpsertEndpoint {
-  operatorId: string; environment: 'sandbox' | 'production'; brandId: string;
-  url?: string | null; secret?: string;
-}
+
+/**
+ * Absent `url` / `secret` keep the stored value; `url: null` removes the URL. The gateway sends the
+ * secret when it creates the operator and the URL when our team sets it.
+ */
+export const UpsertEndpointSchema = Type.Object({
+  operatorId: Type.String({ minLength: 1, maxLength: 64 }),
+  environment: EnvironmentSchema,
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  url: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
+  /** `whsec_` + base64 of the key bytes (32 random bytes). */
+  secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$', maxLength: 200 })),
+});
+export type UpsertEndpoint = Static<typeof UpsertEndpointSchema>;
+
+export const UpsertEndpointResultSchema = Type.Object({
+  operatorId: Type.String(), environment: EnvironmentSchema, brandId: Type.String(),
+  url: Nullable(Type.String()), hasSecret: Type.Boolean(),
+});
+export type UpsertEndpointResult = Static<typeof UpsertEndpointResultSchema>;

@@ -21,7 +21,9 @@ export interface Server { stop(): Promise<void>; inFlight(): number }
 export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
-  for (const [subject, handler] of Object.entries(opts.handlers)) {
+  // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
+  const handlers: Record<string, Handler> = { [`${opts.service}.ping`]: async () => ({ body: { ok: true } }), ...opts.handlers };
+  for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
       callback: (err, msg) => {

@@ -1,0 +1,66 @@
+// The admin API of our own team (decisions.md), on its own port with a bearer token. Operator
+// management is local; the rest is forwarded to the owning service, and whatever a service
+// reports as changed is written to the audit log.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { AppError, adminOperations, type Environment, type Operation, type RequestContext } from '@bo/contracts';
+import { safeEqual } from '@bo/service-kit';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { forwarder, registerOperations, type ForwardDeps } from '../routes/operations.ts';
+import { recordAudit } from './audit.ts';
+import { parseJsonObject } from '../http/raw-body.ts';
+import type { OperatorAdmin } from './operators.ts';
+
+export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; adminToken: string; operators: OperatorAdmin }
+
+function actorOf(req: FastifyRequest): string {
+  const who = req.headers['x-admin-actor'];
+  return typeof who === 'string' && /^[\w.@:-]{1,128}$/.test(who) ? who : 'admin';
+}
+
+export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
+  app.addHook('preValidation', async (req) => {
+    if (!req.routeOptions.config.op) return;
+    const auth = req.headers.authorization ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+    if (!token || !safeEqual(token, deps.adminToken)) throw new AppError('UNAUTHORIZED');
+    if (req.routeOptions.config.op.body) req.body = parseJsonObject(req.rawBody);
+  });
+
+  const context = (req: FastifyRequest): RequestContext => ({ requestId: req.id, scope: { kind: 'admin', actor: actorOf(req) } });
+  const ops = deps.operators;
+  type P = { id: string; environment: Environment };
+  const local: Record<string, RouteHandlerMethod> = {
+    adminCreateOperator: async (req, reply) => reply.code(201).send(await ops.create(req.body as never, actorOf(req), req.id)),
+    adminListOperators: async (_req, reply) => reply.send({ data: await ops.list() }),
+    adminGetOperator: async (req, reply) => reply.send(await ops.get((req.params as P).id)),
+    adminSuspendOperator: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminSuspendOperator', actorOf(req), req.id, (o) => { o.status = 'suspended'; })),
+    adminResumeOperator: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminResumeOperator', actorOf(req), req.id, (o) => { o.status = 'active'; })),
+    adminSetAllowedIps: async (req, reply) => reply.send(await ops.setAllowedIps((req.params as P).id, (req.body as { ips: string[] }).ips, actorOf(req), req.id)),
+    adminSetRateLimit: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminSetRateLimit', actorOf(req), req.id, (o) => { o.rateLimitPerMinute = (req.body as { perMinute: number }).perMinute; })),
+    adminSetWebhookUrl: async (req, reply) => {
+      const p = req.params as P;
+      return reply.send(await ops.setWebhookUrl(p.id, p.environment, (req.body as { url: string | null }).url, actorOf(req), req.id));
+    },
+    adminListAudit: async (req, reply) => {
+      const q = req.query as { target?: string; limit?: number };
+      const rows = await deps.orm.em.fork().execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(
+        `select * from gateway.audit_log ${q.target ? 'where target = ?' : ''} order by at desc, id desc limit ?`,
+        q.target ? [q.target, q.limit ?? 50] : [q.limit ?? 50]);
+      return reply.send({ data: rows.map((r) => ({ id: r.id, actor: r.actor, action: r.action, target: r.target, before: r.before, after: r.after, requestId: r.request_id, at: new Date(r.at).toISOString() })) });
+    },
+  };
+  // Forwarded admin operations: audit what the owning service says it changed.
+  for (const op of Object.values(adminOperations) as Operation[]) {
+    if (local[op.id] || !op.subject) continue;
+    local[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { result } = await forwarder(op, deps, context)(req, reply);
+      if (result.ok && result.audit) {
+        const em = deps.orm.em.fork();
+        recordAudit(em, { actor: actorOf(req), action: op.id, target: result.audit.target, before: result.audit.before, after: result.audit.after, requestId: req.id });
+        await em.flush();
+      }
+      return reply.send(result.ok ? result.body : undefined);
+    };
+  }
+  registerOperations(app, adminOperations, deps, local, context);
+}

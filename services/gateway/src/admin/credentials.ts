@@ -1,0 +1,20 @@
+// Issuing credentials: keys identify, secrets sign. Both are random; secrets are shown once.
+import { randomBytes, randomInt } from 'node:crypto';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+function base62(length: number): string {
+  let s = '';
+  for (let i = 0; i < length; i++) s += BASE62[randomInt(62)];
+  return s;
+}
+
+export function issueOperatorKey(environment: 'sandbox' | 'production'): string {
+  return `bk_${environment === 'sandbox' ? 'test' : 'live'}_${base62(32)}`;
+}
+export function issueOperatorSecret(environment: 'sandbox' | 'production'): string {
+  return `sk_${environment === 'sandbox' ? 'test' : 'live'}_${base62(48)}`;
+}
+/** whsec_ + base64 of 32 random bytes, so Standard Webhooks libraries can use it too. */
+export function issueWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}

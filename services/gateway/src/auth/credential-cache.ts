@@ -1,0 +1,95 @@
+// Credentials and operator state, cached in memory per replica. A change made through the admin
+// API is broadcast on core NATS and drops the operator's entries on every replica at once; the
+// short TTL is the fallback if a broadcast is missed.
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { gatewayInvalidateSubject, type Environment } from '@bo/contracts';
+import { openSecret } from '@bo/service-kit';
+import { compileAllowList } from './ip-allow-list.ts';
+
+export interface CachedCredential {
+  operatorId: string;
+  operatorName: string;
+  operatorStatus: 'active' | 'suspended';
+  environment: Environment;
+  brand: { id: string; name: string; currency: string };
+  rateLimitPerMinute: number;
+  isAllowedIp: (address: string) => boolean;
+  key: KeyObject;
+}
+
+const KEY_FORMAT = /^bk_(test|live)_[A-Za-z0-9]{16,64}$/;
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+interface Entry { value: CachedCredential | undefined; loadedAt: number; operatorId?: string }
+
+export class CredentialCache {
+  readonly #orm: MikroORM;
+  readonly #masterKey: string;
+  readonly #ttlMs: number;
+  readonly #entries = new Map<string, Entry>();
+  #sub?: Subscription;
+
+  constructor(orm: MikroORM, masterKey: string, ttlMs: number) {
+    this.#orm = orm;
+    this.#masterKey = masterKey;
+    this.#ttlMs = ttlMs;
+  }
+
+  listen(nc: NatsConnection, prefix: string): void {
+    this.#sub = nc.subscribe(gatewayInvalidateSubject(prefix), {
+      callback: (_err, msg) => {
+        const { operatorId } = msg.json<{ operatorId: string }>();
+        this.invalidateOperator(operatorId);
+      },
+    });
+  }
+
+  stop(): void { this.#sub?.unsubscribe(); }
+
+  invalidateOperator(operatorId: string): void {
+    for (const [k, e] of this.#entries) if (e.operatorId === operatorId || e.value === undefined) this.#entries.delete(k);
+  }
+
+  /** The credential for a key, or undefined when the key is malformed, unknown or revoked. */
+  async lookup(key: string | undefined): Promise<CachedCredential | undefined> {
+    if (!key || !KEY_FORMAT.test(key)) return undefined;
+    const keyHash = hashKey(key);
+    const cached = this.#entries.get(keyHash);
+    if (cached && Date.now() - cached.loadedAt < this.#ttlMs) return cached.value;
+    const value = await this.#load(keyHash, key.startsWith('bk_test_') ? 'sandbox' : 'production');
+    if (this.#entries.size > 100_000) this.#entries.clear();
+    this.#entries.set(keyHash, { value, loadedAt: Date.now(), operatorId: value?.operatorId });
+    return value;
+  }
+
+  async #load(keyHash: string, environment: Environment): Promise<CachedCredential | undefined> {
+    const rows = await this.#orm.em.fork().execute<{
+      operator_id: string; operator_name: string; status: 'active' | 'suspended'; rate_limit_per_minute: number; allowed_ips: string[];
+      brand_id: string; brand_name: string; currency: string; environment: Environment; secret_sealed: string;
+    }[]>(
+      `select o.id operator_id, o.name operator_name, o.status, o.rate_limit_per_minute, o.allowed_ips,
+              b.id brand_id, b.name brand_name, b.currency, c.environment, c.secret_sealed
+         from gateway.credentials c
+         join gateway.operators o on o.id = c.operator_id
+         join gateway.brands b on b.id = c.brand_id
+        where c.key_hash = ? and c.revoked_at is null`, [keyHash]);
+    const r = rows[0];
+    // A bk_test_ key must belong to a sandbox credential and bk_live_ to production.
+    if (!r || r.environment !== environment) return undefined;
+    return {
+      operatorId: r.operator_id,
+      operatorName: r.operator_name,
+      operatorStatus: r.status,
+      environment: r.environment,
+      brand: { id: r.brand_id, name: r.brand_name, currency: r.currency },
+      rateLimitPerMinute: r.rate_limit_per_minute,
+      isAllowedIp: compileAllowList(r.allowed_ips),
+      key: createSecretKey(Buffer.from(openSecret(r.secret_sealed, this.#masterKey), 'utf8')),
+    };
+  }
+}

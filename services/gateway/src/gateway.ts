@@ -1,0 +1,122 @@
+// Builds the gateway: the public API (PORT, base path /api/v1) and the admin API (ADMIN_PORT).
+// Tests start it in-process (several replicas at once); main.ts starts it as a process.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { newId, publicOperations } from '@bo/contracts';
+import { connectNats, createLogger, openDatabase, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import type { GatewayConfig } from './config.ts';
+import './http/types.ts';
+import { gatewayEntities } from './persistence/entities.ts';
+import { gatewayMigrations } from './persistence/migrations.ts';
+import { CredentialCache } from './auth/credential-cache.ts';
+import { SharedRateLimiter } from './rate-limit/shared-rate-limiter.ts';
+import { IdempotencyStore } from './idempotency/idempotency-store.ts';
+import { idempotencyRecorder, operatorGuard } from './auth/operator-guard.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { keepRawBodies, BODY_LIMIT_BYTES } from './http/raw-body.ts';
+import { typeboxValidatorCompiler } from './http/validation.ts';
+import { createMetrics, observabilityRoutes } from './http/observability.ts';
+import { operatorContext, registerOperations } from './routes/operations.ts';
+import { getMe } from './routes/me.ts';
+import { publicDocsRoutes } from './routes/public-docs.ts';
+import { playRoutes } from './routes/play.ts';
+import { adminRoutes } from './admin/admin-routes.ts';
+import { OperatorAdmin } from './admin/operators.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export interface RunningGateway {
+  publicApp: FastifyInstance;
+  adminApp: FastifyInstance;
+  publicUrl: string;
+  adminUrl: string;
+  orm: MikroORM;
+  nc: NatsConnection;
+  operators: OperatorAdmin;
+  idempotency: IdempotencyStore;
+  credentials: CredentialCache;
+  stop(): Promise<void>;
+}
+
+/** TRUST_PROXY: true/false, a hop count, or comma-separated proxy addresses. */
+function parseTrustProxy(v: string): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  if (/^\d+$/.test(v)) { const hops = Number(v); return (_addr, hop) => hop < hops; }
+  return v.split(',').map((s) => s.trim());
+}
+
+function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
+  const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: log as FastifyBaseLogger,
+    disableRequestLogging: true,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+    trustProxy: parseTrustProxy(config.TRUST_PROXY),
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(typeboxValidatorCompiler);
+  keepRawBodies(app);
+  installErrorHandling(app);
+  app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
+  return app as unknown as FastifyInstance;
+}
+
+export async function startGateway(config: GatewayConfig, opts: { log?: Logger; listen?: boolean } = {}): Promise<RunningGateway> {
+  const log = opts.log ?? createLogger('gateway');
+  if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
+  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations });
+  const nc = await connectNats(config.NATS_URL, 'gateway');
+  const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
+  credentials.listen(nc, config.NATS_PREFIX);
+  const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log);
+  const idempotency = new IdempotencyStore(orm, config.IDEMPOTENCY_TTL_SECONDS, Math.ceil((config.RPC_TIMEOUT_MS * 3) / 1000) + 5);
+  const forward = { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
+  const operators = new OperatorAdmin({
+    orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE, log,
+  });
+  const metrics = createMetrics();
+
+  const publicApp = baseApp(log, config);
+  observabilityRoutes(publicApp, { orm, nc, prefix: config.NATS_PREFIX, metrics });
+  await publicApp.register(async (api) => {
+    api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency }));
+    api.addHook('onSend', idempotencyRecorder(idempotency));
+    registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
+    await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
+  }, { prefix: API_PREFIX });
+  await publicApp.register(playRoutes, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL });
+
+  const adminApp = baseApp(log, config);
+  adminApp.get('/healthz', async () => ({ status: 'ok' }));
+  await adminApp.register(adminRoutes, { ...forward, orm, adminToken: config.ADMIN_TOKEN, operators });
+
+  const loops = [
+    setInterval(() => { idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed')); }, 60_000),
+    setInterval(() => { operators.syncWebhookEndpoints().catch(() => undefined); }, 5_000),
+  ];
+  let publicUrl = '';
+  let adminUrl = '';
+  if (opts.listen !== false) {
+    publicUrl = await publicApp.listen({ port: config.PORT, host: config.HOST });
+    adminUrl = await adminApp.listen({ port: config.ADMIN_PORT, host: config.ADMIN_HOST });
+  } else {
+    await Promise.all([publicApp.ready(), adminApp.ready()]);
+  }
+  log.info({ publicUrl, adminUrl }, 'gateway started');
+  return {
+    publicApp, adminApp, publicUrl, adminUrl, orm, nc, operators, idempotency, credentials,
+    async stop() {
+      loops.forEach(clearInterval);
+      await Promise.allSettled([publicApp.close(), adminApp.close()]);
+      credentials.stop();
+      await nc.drain().catch(() => undefined);
+      await orm.close();
+    },
+  };
+}

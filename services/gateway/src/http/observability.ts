@@ -1,0 +1,36 @@
+// /healthz, /readyz and /metrics on the gateway root (outside /api/v1).
+import type { FastifyInstance } from 'fastify';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { Registry, collectDefaultMetrics, Histogram } from 'prom-client';
+import { rpcSubject } from '@bo/contracts';
+
+export const BACKING_SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
+  });
+  return { registry, httpDuration };
+}
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM; nc: NatsConnection; prefix: string; metrics: Metrics }): void {
+  app.addHook('onResponse', async (req, reply) => {
+    deps.metrics.httpDuration.observe({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const checks: Record<string, boolean> = { nats: !deps.nc.isClosed() };
+    checks.postgres = await deps.orm.em.fork().execute('select 1').then(() => true, () => false);
+    await Promise.all(BACKING_SERVICES.map(async (svc) => {
+      checks[svc] = await deps.nc.request(rpcSubject(deps.prefix, `${svc}.ping`), '{}', { timeout: 1000 }).then(() => true, () => false);
+    }));
+    const ready = Object.values(checks).every(Boolean);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+  });
+  app.get('/metrics', async (_req, reply) => reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()));
+}

@@ -1,0 +1,81 @@
+// HTTP idempotency (decisions.md): a Postgres row per (operator, environment, key) holding the
+// request fingerprint and, once done, the stored response. It answers replays, conflicts and
+// in-progress without touching a service. 2xx and 4xx are stored; a 5xx deletes the row so the
+// same key may be retried (the owning service dedupes money effects itself).
+import { createHash } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+export const IDEMPOTENCY_KEY_FORMAT = /^[A-Za-z0-9_\-:.]{8,128}$/;
+
+export interface IdemScope { operatorId: string; environment: string; key: string }
+export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
+
+export type ClaimResult =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'conflict' }
+  | { kind: 'in_progress' };
+
+export function fingerprint(method: string, rawPath: string, body: Buffer | undefined): string {
+  const h = createHash('sha256');
+  h.update(`${method.toUpperCase()}\n${rawPath}\n`);
+  if (body) h.update(body);
+  return h.digest('hex');
+}
+
+export class IdempotencyStore {
+  readonly #orm: MikroORM;
+  readonly #ttlSeconds: number;
+  /** An in_progress claim older than this is taken over (its gateway died mid-request). */
+  readonly #lockSeconds: number;
+
+  constructor(orm: MikroORM, ttlSeconds: number, lockSeconds: number) {
+    this.#orm = orm;
+    this.#ttlSeconds = ttlSeconds;
+    this.#lockSeconds = lockSeconds;
+  }
+
+  async claim(scope: IdemScope, fp: string): Promise<ClaimResult> {
+    const em = this.#orm.em.fork();
+    // Expired rows behave as absent; a stale in_progress row is taken over by the same fingerprint.
+    const rows = await em.execute<{ inserted: boolean; fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }[]>(
+      `insert into gateway.idempotency_keys as k (operator_id, environment, idempotency_key, fingerprint, state, locked_until, expires_at)
+       values (?, ?, ?, ?, 'in_progress', now() + make_interval(secs => ?), now() + make_interval(secs => ?))
+       on conflict (operator_id, environment, idempotency_key) do update
+         set fingerprint = excluded.fingerprint, state = 'in_progress', status = null, headers = null, body = null,
+             locked_until = excluded.locked_until, created_at = now(), expires_at = excluded.expires_at
+         where k.expires_at < now()
+            or (k.state = 'in_progress' and k.locked_until < now() and k.fingerprint = excluded.fingerprint)
+       returning (xmax = 0) as inserted, fingerprint, state, status, headers, body`,
+      [scope.operatorId, scope.environment, scope.key, fp, this.#lockSeconds, this.#ttlSeconds]);
+    if (rows.length > 0) return { kind: 'claimed' };
+    const existing = await em.execute<{ fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }[]>(
+      `select fingerprint, state, status, headers, body from gateway.idempotency_keys
+        where operator_id = ? and environment = ? and idempotency_key = ?`, [scope.operatorId, scope.environment, scope.key]);
+    const row = existing[0];
+    if (!row) return this.claim(scope, fp); // deleted (a 5xx released it) between our two statements
+    if (row.fingerprint !== fp) return { kind: 'conflict' };
+    if (row.state === 'in_progress') return { kind: 'in_progress' };
+    return { kind: 'replay', response: { status: row.status ?? 200, headers: row.headers ?? {}, body: row.body ?? '' } };
+  }
+
+  async complete(scope: IdemScope, response: StoredResponse): Promise<void> {
+    await this.#orm.em.fork().execute(
+      `update gateway.idempotency_keys set state = 'completed', status = ?, headers = ?, body = ?
+        where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+      [response.status, JSON.stringify(response.headers), response.body, scope.operatorId, scope.environment, scope.key]);
+  }
+
+  async release(scope: IdemScope): Promise<void> {
+    await this.#orm.em.fork().execute(
+      `delete from gateway.idempotency_keys where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+      [scope.operatorId, scope.environment, scope.key]);
+  }
+
+  /** Removes keys past their 24 h memory; returns how many. */
+  async deleteExpired(): Promise<number> {
+    const rows = await this.#orm.em.fork().execute<{ n: string }[]>(
+      `with d as (delete from gateway.idempotency_keys where expires_at < now() returning 1) select count(*) n from d`);
+    return Number(rows[0]?.n ?? 0);
+  }
+}

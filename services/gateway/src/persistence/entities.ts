@@ -1,0 +1,59 @@
+import { defineEntity, p } from '@mikro-orm/postgresql';
+
+export const OperatorEntity = defineEntity({
+  name: 'Operator', tableName: 'operators', schema: 'gateway',
+  properties: {
+    id: p.string().primary(),
+    name: p.string(),
+    status: p.string(),
+    rateLimitPerMinute: p.integer().fieldName('rate_limit_per_minute'),
+    allowedIps: p.json<string[]>().fieldName('allowed_ips'),
+    createdAt: p.datetime().fieldName('created_at'),
+    updatedAt: p.datetime().fieldName('updated_at'),
+  },
+});
+
+export const BrandEntity = defineEntity({
+  name: 'Brand', tableName: 'brands', schema: 'gateway',
+  properties: {
+    id: p.string().primary(),
+    operatorId: p.string().fieldName('operator_id'),
+    name: p.string(),
+    environment: p.string(),
+    currency: p.string(),
+    webhookUrl: p.string().nullable().fieldName('webhook_url'),
+    webhookSecretSealed: p.string().fieldName('webhook_secret_sealed'),
+    webhookSyncedAt: p.datetime().nullable().fieldName('webhook_synced_at'),
+    createdAt: p.datetime().fieldName('created_at'),
+  },
+});
+
+export const CredentialEntity = defineEntity({
+  name: 'Credential', tableName: 'credentials', schema: 'gateway',
+  properties: {
+    keyHash: p.string().primary().fieldName('key_hash'),
+    keyPrefix: p.string().fieldName('key_prefix'),
+    operatorId: p.string().fieldName('operator_id'),
+    brandId: p.string().fieldName('brand_id'),
+    environment: p.string(),
+    secretSealed: p.string().fieldName('secret_sealed'),
+    revokedAt: p.datetime().nullable().fieldName('revoked_at'),
+    createdAt: p.datetime().fieldName('created_at'),
+  },
+});
+
+export const AuditEntity = defineEntity({
+  name: 'Audit', tableName: 'audit_log', schema: 'gateway',
+  properties: {
+    id: p.string().primary(),
+    actor: p.string(),
+    action: p.string(),
+    target: p.string(),
+    before: p.json<unknown>().nullable(),
+    after: p.json<unknown>().nullable(),
+    requestId: p.string().fieldName('request_id'),
+    at: p.datetime(),
+  },
+});
+
+export const gatewayEntities = [OperatorEntity, BrandEntity, CredentialEntity, AuditEntity];

@@ -1,0 +1,68 @@
+import { Migration } from '@bo/service-kit';
+
+export class Gateway0001Init extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table gateway.operators (
+      id text primary key,
+      name text not null,
+      status text not null check (status in ('active', 'suspended')),
+      rate_limit_per_minute integer not null check (rate_limit_per_minute > 0),
+      allowed_ips jsonb not null default '[]',
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    )`);
+    this.addSql(`create table gateway.brands (
+      id text primary key,
+      operator_id text not null references gateway.operators(id),
+      name text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      currency text not null,
+      -- The webhook endpoint of this environment. The webhooks service keeps its own sealed copy
+      -- for delivery; this one is the issuer's, pushed again until webhook_synced_at is set.
+      webhook_url text,
+      webhook_secret_sealed text not null,
+      webhook_synced_at timestamptz,
+      created_at timestamptz not null default now(),
+      unique (operator_id, environment)
+    )`);
+    // Keys are looked up by their SHA-256; the secret is sealed (AES-GCM under SECRETS_MASTER_KEY).
+    this.addSql(`create table gateway.credentials (
+      key_hash text primary key,
+      key_prefix text not null,
+      operator_id text not null references gateway.operators(id),
+      brand_id text not null references gateway.brands(id),
+      environment text not null check (environment in ('sandbox', 'production')),
+      secret_sealed text not null,
+      revoked_at timestamptz,
+      created_at timestamptz not null default now()
+    )`);
+    this.addSql(`create table gateway.idempotency_keys (
+      operator_id text not null,
+      environment text not null,
+      idempotency_key text not null,
+      fingerprint text not null,
+      state text not null check (state in ('in_progress', 'completed')),
+      status integer,
+      headers jsonb,
+      body text,
+      locked_until timestamptz not null,
+      created_at timestamptz not null default now(),
+      expires_at timestamptz not null,
+      primary key (operator_id, environment, idempotency_key)
+    )`);
+    this.addSql(`create index idempotency_keys_expiry on gateway.idempotency_keys (expires_at)`);
+    this.addSql(`create table gateway.audit_log (
+      id text primary key,
+      actor text not null,
+      action text not null,
+      target text not null,
+      before jsonb,
+      after jsonb,
+      request_id text not null,
+      at timestamptz not null default now()
+    )`);
+    this.addSql(`create index audit_log_target on gateway.audit_log (target, at desc)`);
+  }
+}
+
+export const gatewayMigrations = [{ name: 'Gateway0001Init', class: Gateway0001Init }];

@@ -1,0 +1,50 @@
+// Registers every operation of the contract table: a gateway-local handler where one exists
+// (GET /me), otherwise a forwarder to the owning service over NATS request-reply.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
+
+export interface ForwardDeps { nc: NatsConnection; prefix: string; rpcTimeoutMs: number }
+
+export function operatorContext(req: FastifyRequest): RequestContext {
+  const c = req.credential!;
+  return {
+    requestId: req.id,
+    scope: { kind: 'operator', operatorId: c.operatorId, brandId: c.brand.id, environment: c.environment, currency: c.brand.currency },
+    ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
+  };
+}
+
+export function forwarder(op: Operation, deps: ForwardDeps, context: (req: FastifyRequest) => RequestContext) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const result = await requestOperation(deps.nc, op.subject!, {
+      ctx: context(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
+    }, { prefix: deps.prefix, timeoutMs: deps.rpcTimeoutMs });
+    if (!result.ok) throw AppError.fromBody(result.error);
+    return { result, reply: reply.code(result.status) };
+  };
+}
+
+export function registerOperations(
+  app: FastifyInstance, operations: Record<string, Operation>, deps: ForwardDeps,
+  local: Record<string, RouteHandlerMethod>, context: (req: FastifyRequest) => RequestContext,
+): void {
+  for (const op of Object.values(operations)) {
+    const handler = local[op.id] ?? (async (req: FastifyRequest, reply: FastifyReply) => {
+      const { result } = await forwarder(op, deps, context)(req, reply);
+      return reply.send(result.body);
+    });
+    if (!op.subject && !local[op.id]) throw new Error(`operation ${op.id} has neither a subject nor a local handler`);
+    app.route({
+      method: op.method,
+      url: op.path,
+      config: { op },
+      schema: {
+        ...(op.params ? { params: op.params } : {}),
+        ...(op.query ? { querystring: op.query } : {}),
+        ...(op.body ? { body: op.body } : {}),
+      },
+      handler,
+    });
+  }
+}
