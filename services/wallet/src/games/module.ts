@@ -1,4 +1,48 @@
+// The games module of the wallet service: catalogue, game sessions and the rounds played on the
+// launch page. It lives in the wallet because real-money play moves money and must share the
+// ledger's transactions (docs/games.md). Configuration is read when the service starts.
+import { GAME_PLAY_SUBJECTS, gameOperations } from '@bo/contracts';
 import type { ServiceModule } from '@bo/service-kit';
+import { loadGamesConfig, type GamesConfig } from './config.ts';
+import { createLaunchTokenSigner } from './domain/launch-token.ts';
+import { cryptoRng, type Rng } from './domain/rounds.ts';
+import { remoteProvider, type GameProvider } from './providers/game-provider.ts';
+import { gameEntities } from './persistence/entities.ts';
+import { gameMigrations } from './persistence/migrations.ts';
+import type { GamesContext } from './handlers/context.ts';
+import { listGames } from './handlers/list-games.ts';
+import { createGameSession } from './handlers/create-session.ts';
+import { playSession } from './handlers/play-session.ts';
+import { playRound } from './handlers/play-round.ts';
 
-// Placeholder: the games module (catalogue, game sessions) is built in issue #6.
-export const gamesModule: ServiceModule = { entities: [], migrations: [], handlers: () => ({}) };
+export interface GamesModuleOptions {
+  /** Defaults to the environment (GAME_*, PUBLIC_BASE_URL) read at start. */
+  config?: GamesConfig;
+  /** Replaces the external provider adapter. */
+  remote?: GameProvider;
+  rng?: Rng;
+}
+
+export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule {
+  return {
+    entities: gameEntities,
+    migrations: gameMigrations,
+    handlers: (deps) => {
+      const config = opts.config ?? loadGamesConfig();
+      const ctx: GamesContext = {
+        deps, config,
+        tokens: createLaunchTokenSigner(config.GAME_LAUNCH_SECRET),
+        remote: opts.remote ?? remoteProvider({ defaultBaseUrl: config.GAME_PROVIDER_URL, timeoutMs: config.GAME_PROVIDER_TIMEOUT_MS }),
+        rng: opts.rng ?? cryptoRng,
+      };
+      return {
+        [gameOperations.listGames.subject]: listGames(ctx),
+        [gameOperations.createGameSession.subject]: createGameSession(ctx),
+        [GAME_PLAY_SUBJECTS.session]: playSession(ctx),
+        [GAME_PLAY_SUBJECTS.round]: playRound(ctx),
+      };
+    },
+  };
+}
+
+export const gamesModule: ServiceModule = createGamesModule();

@@ -1,0 +1,50 @@
+// games.sessions.create (POST /players/{playerId}/game-sessions). Not idempotent: each call opens
+// a new session. Check order (decisions.md): validation → player 404 → game 404 → KYC → RG →
+// status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
+// wallet; production sessions are real.
+import {
+  AppError, CreateGameSessionSchema, PLAYER_STATE_SUBJECT, PlayerIdParams, newId,
+  type GameMode, type PlayerState, type PlayerStateRequest,
+} from '@bo/contracts';
+import type { Handler } from '@bo/service-kit';
+import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
+import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
+import { toGameSession } from '../domain/views.ts';
+import { providerFor } from '../providers/game-provider.ts';
+import { operatorScope, type GamesContext } from './context.ts';
+import { parseInput } from './parse-input.ts';
+
+export function createGameSession(ctx: GamesContext): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
+    const { gameId } = parseInput(CreateGameSessionSchema, req.body, 'body');
+
+    const player = await ctx.deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: scope.brandId, playerId } satisfies PlayerStateRequest, { requestId: req.ctx.requestId });
+    assertPlayerExists(player);
+    const em = ctx.deps.orm.em.fork();
+    const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
+    if (!game) throw new AppError('GAME_NOT_FOUND');
+    assertPlayerMayPlay(player);
+
+    const mode: GameMode = scope.environment === 'sandbox' ? 'demo' : 'real';
+    const now = new Date();
+    // Whole seconds: the token carries the expiry in seconds and must agree with the row.
+    const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + ctx.config.GAME_SESSION_TTL_SECONDS * 1000);
+    const sessionId = newId('gameSession');
+    const currency = player.currency ?? scope.currency;
+    // The provider is asked before anything is stored: an unavailable provider leaves no session.
+    const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
+
+    const row = em.create(GameSessionEntity, {
+      id: sessionId, operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+      playerId, gameId, mode, currency,
+      demoBalance: mode === 'demo' ? ctx.config.GAME_DEMO_BALANCE : null,
+      providerUrl: launch.type === 'redirect' ? launch.url : null,
+      expiresAt, createdAt: now,
+    });
+    await em.flush();
+    const gameUrl = `${ctx.config.PUBLIC_BASE_URL}/play/${ctx.tokens.sign({ sessionId, expiresAt })}`;
+    return { status: 201, body: toGameSession(row, gameUrl) };
+  };
+}

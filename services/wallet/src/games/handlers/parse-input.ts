@@ -1,0 +1,13 @@
+// Checks a message part against its contract schema; the gateway validates public operations
+// first, so this guards the service against wiring bugs and internal callers. Unknown fields are
+// ignored, nothing is coerced.
+import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { validationError } from '@bo/contracts';
+
+export function parseInput<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'path' | 'query'): Static<T> {
+  const input = value ?? (where === 'body' ? {} : value);
+  if (Value.Check(schema, input)) return input;
+  const issues = [...Value.Errors(schema, input)].map((e) => ({ path: e.path || '/', message: e.message }));
+  throw validationError(where, issues);
+}

@@ -1,0 +1,88 @@
+// Games tables in schema `wallet`. Names start with Games so they never clash with the ledger
+// module's migrations in the same bookkeeping table. Invariants the database can hold are
+// CHECK constraints: a demo session (and only one) has a fictitious balance that never goes
+// negative, and a round's balance moves by exactly payout − amount. Rounds are append-only.
+import { Migration } from '@bo/service-kit';
+import { GAME_KINDS } from '@bo/contracts';
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+export class Games0001CreateTables extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table wallet.games (
+      id text primary key check (id ~ '^gm_[a-z0-9_]+$'),
+      name text not null,
+      provider text not null,
+      category text not null,
+      kind text not null check (kind in (${list(GAME_KINDS)})),
+      adapter text not null check (adapter in ('local', 'remote')),
+      launch_url text check (launch_url is null or launch_url ~ '^https?://'),
+      enabled boolean not null default true,
+      sort_order integer not null default 0,
+      created_at timestamptz not null default now(),
+      check ((adapter = 'local') = (kind <> 'external'))
+    )`);
+    this.addSql(`create table wallet.game_sessions (
+      id text primary key,
+      operator_id text not null,
+      brand_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      player_id text not null,
+      game_id text not null references wallet.games (id),
+      mode text not null check (mode in ('demo', 'real')),
+      currency text not null check (currency ~ '^[A-Z]{3}$'),
+      demo_balance numeric(20,2) check (demo_balance >= 0),
+      provider_url text,
+      expires_at timestamptz not null,
+      created_at timestamptz not null,
+      check ((mode = 'demo') = (environment = 'sandbox')),
+      check ((mode = 'demo') = (demo_balance is not null)),
+      check (expires_at > created_at)
+    )`);
+    this.addSql('create index game_sessions_player on wallet.game_sessions (brand_id, player_id, created_at desc)');
+    this.addSql(`create table wallet.game_rounds (
+      id text primary key,
+      session_id text not null references wallet.game_sessions (id),
+      seq integer not null check (seq > 0),
+      client_round_id text,
+      amount numeric(20,2) not null check (amount > 0),
+      payout numeric(20,2) not null check (payout >= 0),
+      win boolean not null,
+      outcome jsonb not null,
+      balance_before numeric(20,2),
+      balance_after numeric(20,2) check (balance_after >= 0),
+      created_at timestamptz not null,
+      unique (session_id, seq),
+      unique (session_id, client_round_id),
+      check ((balance_before is null) = (balance_after is null)),
+      check (balance_after is null or balance_after = balance_before - amount + payout),
+      check (win = (payout > 0))
+    )`);
+    this.addSql(`create function wallet.game_rounds_append_only() returns trigger language plpgsql as $$
+      begin raise exception 'game_rounds is append-only'; end $$`);
+    this.addSql(`create trigger game_rounds_append_only before update or delete on wallet.game_rounds
+      for each row execute function wallet.game_rounds_append_only()`);
+  }
+}
+
+/** The catalogue. Ids are stable: operators store them. */
+export class Games0002SeedCatalogue extends Migration {
+  override async up(): Promise<void> {
+    const games: Array<[id: string, name: string, provider: string, category: string, kind: string, adapter: string, order: number]> = [
+      ['gm_aviator_demo', 'Aviator', 'bo-studio', 'crash', 'crash', 'local', 10],
+      ['gm_dice_classic', 'Classic Dice', 'bo-studio', 'dice', 'dice', 'local', 20],
+      ['gm_roulette_demo', 'European Roulette', 'bo-studio', 'table', 'roulette', 'local', 30],
+      ['gm_slots_fruit', 'Fruit Slots', 'bo-studio', 'slots', 'slots', 'local', 40],
+      ['gm_blackjack_live', 'Live Blackjack', 'northwind-live', 'live', 'external', 'remote', 50],
+    ];
+    for (const [id, name, provider, category, kind, adapter, order] of games) {
+      this.addSql(
+        `insert into wallet.games (id, name, provider, category, kind, adapter, sort_order) values ('${id}', '${name}', '${provider}', '${category}', '${kind}', '${adapter}', ${order})`);
+    }
+  }
+}
+
+export const gameMigrations = [
+  { name: 'Games0001CreateTables', class: Games0001CreateTables },
+  { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
+];

@@ -1,0 +1,66 @@
+// Every game is launched through a provider adapter. The built-in provider serves the game on our
+// own launch page; an external provider is asked over HTTP for its page for this session. A
+// provider that cannot be reached, is too slow or answers nonsense is 502 PROVIDER_UNAVAILABLE.
+import { AppError, type GameMode } from '@bo/contracts';
+import type { GameRow } from '../persistence/entities.ts';
+
+export interface LaunchSession {
+  sessionId: string;
+  gameId: string;
+  playerId: string;
+  brandId: string;
+  mode: GameMode;
+  currency: string;
+  expiresAt: Date;
+}
+
+/** `page`: our launch page plays the game; `redirect`: the launch page sends the player to `url`. */
+export type LaunchResult = { type: 'page' } | { type: 'redirect'; url: string };
+
+export interface GameProvider {
+  launch(game: GameRow, session: LaunchSession): Promise<LaunchResult>;
+}
+
+/** Built-in games: nothing to ask anyone, the launch page renders them. */
+export const localProvider: GameProvider = {
+  async launch() { return { type: 'page' }; },
+};
+
+/**
+ * An external provider reached at `<base>/launch`: POST { sessionId, gameId, playerId, mode,
+ * currency, expiresAt } → 2xx { url } (an absolute http(s) URL of its game page for the session).
+ */
+export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number }): GameProvider {
+  return {
+    async launch(game, session) {
+      const base = (game.launchUrl ?? opts.defaultBaseUrl).replace(/\/+$/, '');
+      if (!base) throw new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} is not configured.`, { provider: game.provider });
+      let res: Response;
+      try {
+        res = await fetch(`${base}/launch`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({
+            sessionId: session.sessionId, gameId: session.gameId, playerId: session.playerId,
+            mode: session.mode, currency: session.currency, expiresAt: session.expiresAt.toISOString(),
+          }),
+          signal: AbortSignal.timeout(opts.timeoutMs),
+          redirect: 'error',
+        });
+      } catch (e) {
+        const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
+        throw new AppError('PROVIDER_UNAVAILABLE', timedOut ? `The provider of ${game.id} did not answer in time.` : `The provider of ${game.id} could not be reached.`, { provider: game.provider });
+      }
+      const body = res.ok ? await res.json().catch(() => undefined) as { url?: unknown } | undefined : undefined;
+      const url = typeof body?.url === 'string' ? body.url : undefined;
+      if (!res.ok || !url || !/^https?:\/\//.test(url) || !URL.canParse(url)) {
+        throw new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} refused the launch.`, { provider: game.provider, providerStatus: res.status });
+      }
+      return { type: 'redirect', url };
+    },
+  };
+}
+
+export function providerFor(game: GameRow, remote: GameProvider): GameProvider {
+  return game.adapter === 'remote' ? remote : localProvider;
+}
