@@ -1,4 +1,7 @@
+// The ledger module of the wallet: accounts, holds, the append-only double-entry ledger, and the
+// commands payments uses to move money (docs/money.md).
 import type { ServiceModule } from '@bo/service-kit';
+import { ledgerMigrations } from './migrations.ts';
+import { ledgerHandlers } from './handlers.ts';
 
-// Placeholder: the ledger module (balances, holds, append-only ledger) is built in issue #4.
-export const ledgerModule: ServiceModule = { entities: [], migrations: [], handlers: () => ({}) };
+export const ledgerModule: ServiceModule = { entities: [], migrations: ledgerMigrations, handlers: ledgerHandlers };

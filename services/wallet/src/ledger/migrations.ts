@@ -1,0 +1,113 @@
+// The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
+// shares this schema and its migration list (see docs/money.md).
+import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+
+export const WALLET_SCHEMA = 'wallet';
+
+export class Ledger0001Accounts extends Migration {
+  override async up(): Promise<void> {
+    // Player accounts never go below zero nor hold more than they have; brand clearing accounts
+    // are the other side of every posting and may go negative, but never hold.
+    this.addSql(`create table wallet.accounts (
+      id text primary key,
+      kind text not null check (kind in ('player', 'deposit_clearing', 'payout_clearing')),
+      brand_id text not null,
+      player_id text,
+      currency text not null,
+      available numeric(20,2) not null default 0,
+      held numeric(20,2) not null default 0,
+      entry_count bigint not null default 0,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      constraint accounts_player_id_iff_player check ((kind = 'player') = (player_id is not null)),
+      constraint accounts_player_balances check (kind <> 'player' or (available >= 0 and held >= 0 and held <= available)),
+      constraint accounts_clearing_never_holds check (kind = 'player' or held = 0)
+    )`);
+    this.addSql(`create unique index accounts_player_unique on wallet.accounts (brand_id, player_id, currency) where kind = 'player'`);
+    this.addSql(`create unique index accounts_clearing_unique on wallet.accounts (brand_id, kind, currency) where kind <> 'player'`);
+  }
+}
+
+export class Ledger0002Ledger extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table wallet.ledger_transactions (
+      id text primary key,
+      source text not null unique,
+      type text not null,
+      brand_id text not null,
+      currency text not null,
+      reference_id text not null,
+      created_at timestamptz not null
+    )`);
+    this.addSql(`create table wallet.ledger_entries (
+      id text primary key,
+      transaction_id text not null references wallet.ledger_transactions (id),
+      account_id text not null references wallet.accounts (id),
+      account_seq bigint not null,
+      type text not null,
+      amount numeric(20,2) not null check (amount <> 0),
+      balance_after numeric(20,2) not null,
+      currency text not null,
+      reference_id text not null,
+      created_at timestamptz not null,
+      unique (account_id, account_seq)
+    )`);
+    this.addSql('create index ledger_entries_by_account_time on wallet.ledger_entries (account_id, created_at desc, id desc)');
+    this.addSql('create index ledger_entries_by_transaction on wallet.ledger_entries (transaction_id)');
+
+    // Append-only: corrections are new entries, never edits.
+    this.addSql(`create function wallet.refuse_ledger_change() returns trigger language plpgsql as $fn$
+      begin
+        raise exception 'the ledger is append-only: % on wallet.% refused', tg_op, tg_table_name using errcode = 'P0001';
+      end
+    $fn$`);
+    for (const table of ['ledger_entries', 'ledger_transactions']) {
+      this.addSql(`create trigger ${table}_append_only before update or delete on wallet.${table}
+        for each row execute function wallet.refuse_ledger_change()`);
+      this.addSql(`create trigger ${table}_no_truncate before truncate on wallet.${table}
+        for each statement execute function wallet.refuse_ledger_change()`);
+    }
+
+    // Double entry: a transaction whose postings do not sum to zero cannot commit.
+    this.addSql(`create function wallet.check_transaction_balanced() returns trigger language plpgsql as $fn$
+      declare total numeric;
+      begin
+        select coalesce(sum(amount), 0) into total from wallet.ledger_entries where transaction_id = new.transaction_id;
+        if total <> 0 then
+          raise exception 'ledger transaction % does not balance (sum %)', new.transaction_id, total using errcode = 'P0001';
+        end if;
+        return null;
+      end
+    $fn$`);
+    this.addSql(`create constraint trigger ledger_entries_balanced after insert on wallet.ledger_entries
+      deferrable initially deferred for each row execute function wallet.check_transaction_balanced()`);
+  }
+}
+
+export class Ledger0003Holds extends Migration {
+  override async up(): Promise<void> {
+    // One hold per withdrawal. `declined` records a refusal so a repeated hold answers the same.
+    this.addSql(`create table wallet.holds (
+      id text primary key,
+      withdrawal_id text not null unique,
+      account_id text not null references wallet.accounts (id),
+      brand_id text not null,
+      amount numeric(20,2) not null check (amount > 0),
+      status text not null check (status in ('open', 'released', 'captured', 'declined')),
+      transaction_id text references wallet.ledger_transactions (id),
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      constraint holds_captured_has_transaction check ((status = 'captured') = (transaction_id is not null))
+    )`);
+    this.addSql(`create index holds_open_by_account on wallet.holds (account_id) where status = 'open'`);
+    // The kit's outbox relay polls wallet.outbox; `if not exists` lets the games module add it too.
+    this.addSql(outboxTableSql(WALLET_SCHEMA));
+    this.addSql(processedRequestsTableSql(WALLET_SCHEMA));
+  }
+}
+
+export const ledgerMigrations = [
+  { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
+  { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
+  { name: 'Ledger0003Holds', class: Ledger0003Holds },
+];

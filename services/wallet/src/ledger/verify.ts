@@ -1,0 +1,43 @@
+// Recomputes every balance from the ledger (admin `verifyLedger`, run by the tests after every
+// money test). Reads one snapshot so concurrent postings cannot show up as false mismatches.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LedgerVerification } from '@bo/contracts';
+import { compareMoney, formatMoney } from '@bo/service-kit';
+
+export async function verifyLedger(em: EntityManager): Promise<LedgerVerification> {
+  return em.fork().transactional(async (tx) => {
+    await tx.execute('set transaction isolation level repeatable read, read only');
+    const mismatches: LedgerVerification['mismatches'] = [];
+
+    const balances = await tx.execute<{ id: string; available: string; held: string; entries_sum: string; open_holds: string }[]>(
+      `select a.id, a.available, a.held,
+         coalesce((select sum(e.amount) from wallet.ledger_entries e where e.account_id = a.id), 0) as entries_sum,
+         coalesce((select sum(h.amount) from wallet.holds h where h.account_id = a.id and h.status = 'open'), 0) as open_holds
+       from wallet.accounts a order by a.id`);
+    for (const a of balances) {
+      if (compareMoney(a.available, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'available', stored: formatMoney(a.available), computed: formatMoney(a.entries_sum) });
+      if (compareMoney(a.held, a.open_holds) !== 0) mismatches.push({ accountId: a.id, check: 'held', stored: formatMoney(a.held), computed: formatMoney(a.open_holds) });
+    }
+
+    // Each entry's balance_after must be the running sum of its account's entries, in sequence.
+    const chain = await tx.execute<{ account_id: string; id: string; balance_after: string; running: string }[]>(
+      `select account_id, id, balance_after, running from (
+         select account_id, id, balance_after, sum(amount) over (partition by account_id order by account_seq) as running,
+                account_seq, row_number() over (partition by account_id order by account_seq) as n
+         from wallet.ledger_entries) s
+       where balance_after <> running or account_seq <> n`);
+    for (const c of chain) mismatches.push({ accountId: c.account_id, check: `balanceAfter:${c.id}`, stored: formatMoney(c.balance_after), computed: formatMoney(c.running) });
+
+    const unbalanced = await tx.execute<{ transaction_id: string; total: string }[]>(
+      'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
+    const [{ total }] = await tx.execute<{ total: string }[]>('select coalesce(sum(available), 0) as total from wallet.accounts');
+    const sumOfAllBalances = formatMoney(total);
+    return {
+      ok: mismatches.length === 0 && unbalanced.length === 0 && compareMoney(total, 0) === 0,
+      accounts: balances.length,
+      mismatches,
+      unbalancedTransactions: unbalanced.map((u) => ({ transactionId: u.transaction_id, sum: formatMoney(u.total) })),
+      sumOfAllBalances,
+    };
+  });
+}

@@ -1,0 +1,25 @@
+// Calls an operation over NATS exactly as the gateway does (same envelope, same subject).
+import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { requestOperation, type OperationReply, type Scope } from '@bo/contracts';
+
+export interface CallOptions { scope: Scope; params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; key?: string; timeoutMs?: number }
+
+export type Caller = <R = any>(subject: string, opts: CallOptions) => Promise<OperationReply<R>>;
+
+export function caller(nc: NatsConnection, prefix: string): Caller {
+  return (subject, opts) => requestOperation(nc, subject, {
+    ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
+    params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
+  }, { prefix, timeoutMs: opts.timeoutMs ?? 10_000 });
+}
+
+/** The body of a success reply; fails loudly on an error reply. */
+export function ok<R>(reply: OperationReply<R>): R {
+  if (!reply.ok) throw new Error(`expected success, got ${JSON.stringify(reply.error)}`);
+  return reply.body;
+}
+/** The error code of a failure reply (undefined for a success). */
+export function errorOf(reply: OperationReply): { code: string; details?: unknown } | undefined {
+  return reply.ok ? undefined : reply.error;
+}

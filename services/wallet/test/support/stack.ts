@@ -1,0 +1,73 @@
+// A fresh database and NATS prefix with the real services started in-process, torn down after.
+// Payments tests reuse it (they add the payments service the same way).
+import type { Test } from 'tap';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix,
+  type BaseConfig, type RunningService, type ServiceDefinition,
+} from '@bo/service-kit';
+import { playersService } from '../../../players/src/service.ts';
+import { walletService } from '../../src/service.ts';
+import { caller, ok, type Caller } from './rpc.ts';
+import { adminScope } from './scopes.ts';
+import type { LedgerVerification } from '@bo/contracts';
+
+export interface Stack {
+  config: BaseConfig;
+  prefix: string;
+  databaseUrl: string;
+  nc: NatsConnection;
+  call: Caller;
+  services: Map<string, RunningService>;
+  start(def: ServiceDefinition, extra?: Record<string, unknown>): Promise<RunningService>;
+  stop(name: string): Promise<void>;
+  verifyLedger(): Promise<LedgerVerification>;
+}
+
+export async function startStack(t: Test, label: string, opts: { wallet?: boolean; players?: boolean } = {}): Promise<Stack> {
+  const db = await createTestDatabase(label);
+  const prefix = testPrefix(label);
+  const config: BaseConfig = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 5000, OUTBOX_POLL_MS: 50 };
+  const nc = await connect({ servers: testNatsUrl(), name: `test-${label}` });
+  const services = new Map<string, RunningService>();
+  const stack: Stack = {
+    config, prefix, databaseUrl: db.url, nc, call: caller(nc, prefix), services,
+    async start(def, extra = {}) {
+      const svc = await startService(def, { ...config, ...extra } as BaseConfig);
+      services.set(def.name, svc);
+      return svc;
+    },
+    async stop(name) {
+      const svc = services.get(name);
+      services.delete(name);
+      await svc?.stop();
+    },
+    async verifyLedger() {
+      return ok<LedgerVerification>(await stack.call('wallet.admin.verifyLedger', { scope: adminScope }));
+    },
+  };
+  t.teardown(async () => {
+    for (const name of [...services.keys()]) await stack.stop(name);
+    await nc.close();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  if (opts.players ?? true) await stack.start(playersService);
+  if (opts.wallet ?? true) await stack.start(walletService);
+  return stack;
+}
+
+/** Asserts the ledger invariants (issue #4, invariant 1); call after every money test. */
+export async function assertLedgerSound(t: Test, stack: Stack): Promise<void> {
+  const v = await stack.verifyLedger();
+  t.same({ ok: v.ok, mismatches: v.mismatches, unbalanced: v.unbalancedTransactions, sum: v.sumOfAllBalances },
+    { ok: true, mismatches: [], unbalanced: [], sum: '0.00' }, 'ledger verifies: balances = sum of entries, held = open holds, sum of all balances = 0');
+}
+
+/** `t.test` that ends with the ledger check, so no money test can skip it. */
+export function moneyTest(parent: Test, stack: Stack) {
+  return (name: string, fn: (t: Test) => Promise<void>) => parent.test(name, async (t) => {
+    await fn(t);
+    await assertLedgerSound(t, stack);
+  });
+}
