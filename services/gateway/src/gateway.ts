@@ -75,7 +75,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   credentials.listen(nc, config.NATS_PREFIX);
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log);
   const idempotency = new IdempotencyStore(orm, config.IDEMPOTENCY_TTL_SECONDS, Math.ceil((config.RPC_TIMEOUT_MS * 3) / 1000) + 5);
-  const forward = { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
+  const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = new OperatorAdmin({
     orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE, log,
@@ -90,7 +90,9 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
     await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
   }, { prefix: API_PREFIX });
-  await publicApp.register(playRoutes, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL });
+  // Called directly rather than through register(): its `prefix` option is the NATS prefix,
+  // which register() would take for a route prefix.
+  await publicApp.register(async (app) => playRoutes(app, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL }));
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));

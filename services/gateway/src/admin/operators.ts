@@ -55,6 +55,8 @@ export class OperatorAdmin {
         id: operatorId, name: input.name, status: 'active', rateLimitPerMinute: input.rateLimitPerMinute ?? this.#d.defaultRateLimit,
         allowedIps: [], createdAt: now, updatedAt: now,
       });
+      // No ORM relations are declared, so flush in foreign-key order.
+      await tx.flush();
       for (const environment of ENVIRONMENTS) {
         const brandId = newId('brand');
         const key = issueOperatorKey(environment);
@@ -65,6 +67,7 @@ export class OperatorAdmin {
           name: environment === 'sandbox' ? `${input.name} (sandbox)` : input.name,
           webhookUrl: null, webhookSecretSealed: sealSecret(webhookSecret, this.#d.masterKey), webhookSyncedAt: null, createdAt: now,
         });
+        await tx.flush();
         tx.create(CredentialEntity, {
           keyHash: hashKey(key), keyPrefix: key.slice(0, 12), operatorId, brandId, environment,
           secretSealed: sealSecret(secret, this.#d.masterKey), revokedAt: null, createdAt: now,

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 
-export interface ForwardDeps { nc: NatsConnection; prefix: string; rpcTimeoutMs: number }
+export interface ForwardDeps { nc: NatsConnection; natsPrefix: string; rpcTimeoutMs: number }
 
 export function operatorContext(req: FastifyRequest): RequestContext {
   const c = req.credential!;
@@ -19,7 +19,7 @@ export function forwarder(op: Operation, deps: ForwardDeps, context: (req: Fasti
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const result = await requestOperation(deps.nc, op.subject!, {
       ctx: context(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
-    }, { prefix: deps.prefix, timeoutMs: deps.rpcTimeoutMs });
+    }, { prefix: deps.natsPrefix, timeoutMs: deps.rpcTimeoutMs });
     if (!result.ok) throw AppError.fromBody(result.error);
     return { result, reply: reply.code(result.status) };
   };
