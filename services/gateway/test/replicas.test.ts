@@ -1,0 +1,71 @@
+// Two gateway replicas on one database and one NATS: the rate limit is shared, an idempotent
+// request racing on both has one effect, and a suspension made on one is seen by the other.
+import t from 'tap';
+import { startHarness } from './support/harness.ts';
+import { fakeService, sleep } from './support/fake-service.ts';
+import { waitFor } from '@bo/service-kit';
+
+t.test('two replicas', async (t) => {
+  // A long cache TTL shows that the broadcast, not the TTL, carries the suspension.
+  const h = await startHarness({ CREDENTIAL_CACHE_TTL_MS: '600000' });
+  const b = await h.startReplica();
+  const a = h.gateways[0];
+  const fake = await fakeService(h.prefix, 'players.create');
+  t.teardown(async () => { await fake.close(); await h.close(); });
+
+  t.test('the rate limit is shared by every replica', async (t) => {
+    const op = await h.createOperator({ name: 'Limited', rateLimitPerMinute: 10 });
+    const onA = h.clientFor(op.sandbox, a);
+    const onB = h.clientFor(op.sandbox, b);
+    // Both environments count against the one operator limit.
+    const onBLive = h.clientFor(op.production, b);
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await onA.get('/me'), await (i % 2 ? onB : onBLive).get('/me'));
+    const ok = results.filter((r) => r.status === 200);
+    const limited = results.filter((r) => r.status === 429);
+    t.equal(ok.length, 10, 'exactly the limit passes across both replicas');
+    t.equal(limited.length, 2);
+    for (const r of limited) {
+      t.equal(r.body.error.code, 'RATE_LIMITED');
+      t.match(r.headers.get('retry-after'), /^\d+$/);
+      t.ok(Number(r.headers.get('retry-after')) >= 1 && Number(r.headers.get('retry-after')) <= 60);
+      t.equal(r.headers.get('ratelimit-remaining'), '0');
+    }
+    t.equal(ok[0].headers.get('ratelimit-limit'), '10');
+    t.match(ok[0].headers.get('ratelimit-reset'), /^\d+$/);
+    // Another operator is not affected.
+    const other = await h.createOperator({ name: 'Other' });
+    t.equal((await h.clientFor(other.sandbox, b).get('/me')).status, 200);
+  });
+
+  t.test('an idempotent request racing on both replicas has one effect', async (t) => {
+    const op = await h.createOperator({ name: 'Racer' });
+    fake.respond = async (req) => { await sleep(200); return { ok: true, status: 201, body: { got: req.body } }; };
+    const body = { externalId: 'race', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' };
+    const before = fake.calls.length;
+    const clients = [h.clientFor(op.sandbox, a), h.clientFor(op.sandbox, b)];
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 2].post('/players', body, { 'idempotency-key': 'cross-replica-1' })));
+    t.equal(results.filter((r) => r.status === 201).length, 1);
+    t.equal(results.filter((r) => r.status === 409 && r.body.error.code === 'IDEMPOTENCY_IN_PROGRESS').length, 9);
+    t.equal(fake.calls.length - before, 1, 'one request reached the service');
+    const replayOnOther = await clients[1].post('/players', body, { 'idempotency-key': 'cross-replica-1' });
+    const replayOnFirst = await clients[0].post('/players', body, { 'idempotency-key': 'cross-replica-1' });
+    t.equal(replayOnOther.headers.get('idempotent-replayed'), 'true');
+    t.same(replayOnOther.body, replayOnFirst.body);
+  });
+
+  t.test('a suspension made through one replica is seen on the other at once', async (t) => {
+    const op = await h.createOperator({ name: 'Suspendable' });
+    const onB = h.clientFor(op.sandbox, b);
+    t.equal((await onB.get('/me')).status, 200, 'replica B has the operator cached');
+    t.equal((await h.admin('POST', `/admin/operators/${op.operator.id}/suspend`, undefined, a)).status, 200);
+    const seen = await waitFor(async () => {
+      const r = await onB.get('/me');
+      return r.status === 403 ? r : undefined;
+    }, { timeoutMs: 1000, intervalMs: 20, what: 'suspension on replica B' });
+    t.equal(seen.body.error.code, 'OPERATOR_SUSPENDED');
+    t.equal((await h.admin('POST', `/admin/operators/${op.operator.id}/resume`, undefined, b)).status, 200);
+    await waitFor(async () => (await h.clientFor(op.sandbox, a).get('/me')).status === 200, { timeoutMs: 1000, what: 'resume on replica A' });
+    t.pass('resume seen on the other replica');
+  });
+});
