@@ -8,6 +8,8 @@ import { validationError } from '@bo/contracts';
 export function parseInput<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'path' | 'query'): Static<T> {
   const input = value ?? (where === 'body' ? {} : value);
   if (Value.Check(schema, input)) return input;
-  const issues = [...Value.Errors(schema, input)].map((e) => ({ path: e.path || '/', message: e.message }));
-  throw validationError(where, issues);
+  // One issue per path: a missing property would otherwise also report its wrong type.
+  const byPath = new Map<string, string>();
+  for (const e of Value.Errors(schema, input)) if (!byPath.has(e.path || '/')) byPath.set(e.path || '/', e.message);
+  throw validationError(where, [...byPath].map(([path, message]) => ({ path, message })));
 }

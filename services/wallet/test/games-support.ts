@@ -1,0 +1,154 @@
+// Test stack for the games module: a fresh database and NATS prefix, the real players service and
+// the real wallet service (ledger + games) started in-process, helpers that make players in a
+// given state over NATS, and small HTTP servers that play an external game provider.
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { randomInt } from 'node:crypto';
+import type { Test } from 'tap';
+import {
+  requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus,
+} from '@bo/contracts';
+import {
+  BaseConfigSchema, cleanupNatsPrefix, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
+  type RunningService, type TestDatabase,
+} from '@bo/service-kit';
+import { playersService } from '../../players/src/service.ts';
+import { walletService } from '../src/service.ts';
+
+export const LAUNCH_SECRET = 'test-launch-secret-0123456789abcdef';
+
+export const scopes = {
+  sandbox: { kind: 'operator', operatorId: 'op_A', brandId: 'brd_A_sandbox', environment: 'sandbox', currency: 'BRL' } as OperatorScope,
+  production: { kind: 'operator', operatorId: 'op_A', brandId: 'brd_A_live', environment: 'production', currency: 'BRL' } as OperatorScope,
+  otherBrand: { kind: 'operator', operatorId: 'op_B', brandId: 'brd_B_sandbox', environment: 'sandbox', currency: 'BRL' } as OperatorScope,
+};
+export const gatewayScope: Scope = { kind: 'internal', service: 'gateway' };
+const adminScope: Scope = { kind: 'admin', actor: 'test' };
+
+export interface GamesStack {
+  db: TestDatabase;
+  prefix: string;
+  players: RunningService;
+  wallet: RunningService;
+  call(subject: string, scope: Scope, part?: { params?: Record<string, string>; body?: unknown }): Promise<OperationReply<any>>;
+  createPlayer(scope: OperatorScope, state?: { kyc?: KycStatus; status?: PlayerStatus; selfExcludedUntil?: string }): Promise<string>;
+  /** Opens a session and returns its body (fails the test if it is not 201). */
+  openSession(t: Test, scope: OperatorScope, playerId: string, gameId: string): Promise<{ id: string; gameUrl: string; mode: string; expiresAt: string; createdAt: string }>;
+  sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
+}
+
+/** A valid CPF (check digits computed), unique enough for one test database. */
+export function randomCpf(): string {
+  const d = Array.from({ length: 9 }, () => randomInt(0, 10));
+  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  const digit = (len: number) => {
+    let sum = 0;
+    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  d.push(digit(9));
+  d.push(digit(10));
+  return d.join('');
+}
+
+/**
+ * Starts players + wallet with the games settings in `env` (they are read from process.env when
+ * the wallet starts, as in production) and tears everything down with the test.
+ */
+export async function startGamesStack(t: Test, env: Record<string, string> = {}, opts: { prefix?: string } = {}): Promise<GamesStack> {
+  const db = await createTestDatabase('games');
+  const prefix = opts.prefix ?? testPrefix('games');
+  const config = loadConfig(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' });
+  const gamesEnv: Record<string, string> = { GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env };
+  const saved = Object.fromEntries(Object.keys(gamesEnv).map((k) => [k, process.env[k]]));
+  const players = await startService(playersService, config);
+  let wallet: RunningService;
+  try {
+    Object.assign(process.env, gamesEnv);
+    wallet = await startService(walletService, config);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  }
+  t.teardown(async () => {
+    await wallet.stop();
+    await players.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+
+  let seq = 0;
+  const stack: GamesStack = {
+    db, prefix, players, wallet,
+    call: (subject, scope, part = {}) => requestOperation(wallet.nc, subject, {
+      ctx: { requestId: `req_test_${++seq}`, scope, ...(scope.kind === 'operator' ? { idempotencyKey: `test-key-${prefix}-${seq}` } : {}) },
+      params: part.params ?? {}, query: {}, body: part.body ?? {},
+    }, { prefix, timeoutMs: 10_000 }),
+    async createPlayer(scope, state = {}) {
+      const n = ++seq;
+      const created = await stack.call('players.create', scope, {
+        body: { externalId: `ext-${n}`, name: `Player ${n}`, email: `p${n}@example.com`, cpf: randomCpf(), birthDate: '1990-01-15' },
+      });
+      if (!created.ok) throw new Error(`players.create: ${JSON.stringify(created)}`);
+      const id = created.body.id as string;
+      const must = async (subject: string, body: unknown) => {
+        const r = await stack.call(subject, adminScope, { params: { id }, body });
+        if (!r.ok) throw new Error(`${subject}: ${JSON.stringify(r)}`);
+      };
+      if (state.kyc && state.kyc !== 'nao_iniciado') await must('players.admin.kycDecision', { status: state.kyc });
+      if (state.selfExcludedUntil) await must('players.admin.limits', { dailyDepositLimit: null, selfExcludedUntil: state.selfExcludedUntil });
+      if (state.status && state.status !== 'ativo') await must('players.admin.status', { status: state.status });
+      return id;
+    },
+    async openSession(t, scope, playerId, gameId) {
+      const r = await stack.call('games.sessions.create', scope, { params: { playerId }, body: { gameId } });
+      if (!r.ok || r.status !== 201) t.fail(`session not opened: ${JSON.stringify(r)}`);
+      return (r as any).body;
+    },
+    sql: (query, params = []) => wallet.orm.em.fork().execute(query, params as any[]),
+  };
+  return stack;
+}
+
+/** The token part of a gameUrl. */
+export function tokenOf(gameUrl: string): string {
+  return new URL(gameUrl).pathname.split('/').pop()!;
+}
+
+export interface FakeProvider { url: string; requests: Array<{ path: string; body: any }>; close(): Promise<void> }
+
+/** An external provider that answers each launch with a page URL of its own, or hangs. */
+export async function startFakeProvider(t: Test, behaviour: 'answer' | 'hang' | 'error' = 'answer'): Promise<FakeProvider> {
+  const requests: FakeProvider['requests'] = [];
+  const hanging: http.ServerResponse[] = [];
+  const server = http.createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const body = raw ? JSON.parse(raw) : undefined;
+    requests.push({ path: req.url ?? '', body });
+    if (behaviour === 'hang') { hanging.push(res); return; }
+    if (behaviour === 'error') { res.writeHead(500).end('boom'); return; }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `https://provider.example/tables/${body.sessionId}?lang=pt` }));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    for (const r of hanging) r.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  t.teardown(close);
+  return { url, requests, close };
+}
+
+/** A local port nobody listens on: bound, noted, released. */
+export async function deadPort(): Promise<number> {
+  const server = http.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
