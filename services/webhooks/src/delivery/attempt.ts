@@ -1,0 +1,28 @@
+// One delivery attempt of a claimed delivery: open the secret, sign with this attempt's
+// timestamp, POST the stored bytes. Never throws: every problem is a failed attempt.
+import { openSecret } from '@bo/service-kit';
+import type { AttemptResult } from '../domain/retry-schedule.ts';
+import { webhookHeaders } from '../domain/signing.ts';
+import { mustGuardAddresses, urlShapeProblem, type UrlPolicy } from '../domain/url-policy.ts';
+import type { ClaimedAttempt } from '../persistence/delivery-queue.ts';
+import { postWebhook } from './http-sender.ts';
+
+export interface AttemptSettings { masterKey: string; timeoutMs: number; policy: UrlPolicy }
+
+export async function performAttempt(c: ClaimedAttempt, s: AttemptSettings): Promise<AttemptResult> {
+  // The URL was checked when it was set; configuration may have become stricter since.
+  const problem = urlShapeProblem(c.url, c.environment, s.policy);
+  if (problem) return { delivered: false, statusCode: null, error: `destination refused: URL ${problem}`, durationMs: 0 };
+  let secret: string;
+  try {
+    secret = openSecret(c.secretSealed, s.masterKey);
+  } catch {
+    return { delivered: false, statusCode: null, error: 'the webhook secret cannot be opened with SECRETS_MASTER_KEY', durationMs: 0 };
+  }
+  const timestamp = Math.floor(Date.now() / 1000);
+  return postWebhook({
+    url: c.url, body: c.body, timeoutMs: s.timeoutMs,
+    headers: webhookHeaders(secret, c.eventId, timestamp, c.body),
+    guardAddresses: mustGuardAddresses(c.environment, s.policy),
+  });
+}

@@ -1,0 +1,84 @@
+// The delivery loop: claims due deliveries from Postgres (several replicas share the queue via
+// SKIP LOCKED), runs them concurrently in a bounded pool, records each attempt and schedules the
+// next. It wakes on a timer, when an event was stored, and whenever a slot frees up.
+import { crashPoint, type Logger } from '@bo/service-kit';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { nextStepAfter } from '../domain/retry-schedule.ts';
+import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
+import { performAttempt, type AttemptSettings } from './attempt.ts';
+
+export interface DeliveryWorkerOptions {
+  orm: MikroORM;
+  log: Logger;
+  attempt: AttemptSettings;
+  schedule: number[];
+  concurrency: number;
+  perEndpoint: number;
+  pollMs: number;
+  /** How long a claim stays with this worker before another may take it over. */
+  leaseMs: number;
+}
+
+export interface DeliveryWorker { poke(): void; stop(): Promise<void> }
+
+export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function runAttempt(c: ClaimedAttempt): Promise<void> {
+    crashPoint('webhooks.deliver.after-claim');
+    const result = await performAttempt(c, o.attempt);
+    crashPoint('webhooks.deliver.before-record');
+    const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
+    try {
+      const kept = await recordAttemptResult(o.orm.em, c, result, next);
+      if (!kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
+    } catch (err) {
+      // The lease will expire and the delivery be retried; the attempt shows as interrupted.
+      o.log.error({ err, deliveryId: c.deliveryId, attempt: c.attempt }, 'could not record a webhook attempt');
+    }
+    o.log.debug({ eventId: c.eventId, attempt: c.attempt, statusCode: result.statusCode, error: result.error, next: next.status }, 'webhook attempt');
+  }
+
+  async function claimAndStart(): Promise<boolean> {
+    const free = o.concurrency - inFlight.size;
+    if (free <= 0) return false;
+    const claimed = await claimDueAttempts(o.orm.em, { slots: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    for (const c of claimed) {
+      const p: Promise<void> = runAttempt(c)
+        .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
+        .finally(() => { inFlight.delete(p); pump(); });
+      inFlight.add(p);
+    }
+    return claimed.length === free;
+  }
+
+  function pump(): void {
+    if (stopped) return;
+    if (claiming) { again = true; return; }
+    claiming = claimAndStart()
+      .then((maybeMore) => { if (maybeMore) again = true; })
+      .catch((err) => o.log.warn({ err }, 'claiming webhook deliveries failed; will retry'))
+      .finally(() => {
+        claiming = undefined;
+        if (again) { again = false; pump(); }
+      });
+  }
+
+  const tick = () => { pump(); if (!stopped) timer = setTimeout(tick, o.pollMs); };
+  timer = setTimeout(tick, 0);
+
+  return {
+    poke: pump,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await claiming;
+      // Attempts under way end within their HTTP timeout; let them record their result.
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Intake of domain events: a durable JetStream pull consumer over every event subject. Each event
+// is stored with its delivery in one Postgres transaction, and only then acked; a crash between
+// the two redelivers the message, and the insert dedupes on the event id. A message that can
+// never be stored (not an event, no routing headers) is logged and terminated, not retried.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
+import { crashPoint, ensureEventsStream, type Logger } from '@bo/service-kit';
+import { insertEvent, scheduleDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
+
+export function webhooksConsumerName(prefix: string): string {
+  return `${prefix}_webhooks`;
+}
+
+export interface EventConsumerOptions {
+  nc: NatsConnection;
+  prefix: string;
+  orm: MikroORM;
+  log: Logger;
+  maxAttempts: number;
+  /** Called after an event and its delivery were committed. */
+  onStored(): void;
+  /** Events stored concurrently. */
+  parallel?: number;
+}
+
+const ACK_WAIT_NS = 30_000_000_000;
+
+/** Reads the routing and identity of an event message; a string when it is not a usable event. */
+export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: string): string } }): EventToStore | string {
+  const body = Buffer.from(m.data);
+  let parsed: unknown;
+  try { parsed = JSON.parse(body.toString('utf8')); } catch { return 'body is not JSON'; }
+  const e = parsed as { id?: unknown; type?: unknown; createdAt?: unknown; environment?: unknown };
+  if (typeof e !== 'object' || e === null) return 'body is not a JSON object';
+  if (typeof e.id !== 'string' || e.id.length === 0 || e.id.length > 64) return 'event id missing';
+  if (typeof e.type !== 'string' || e.type.length === 0) return 'event type missing';
+  if (!ENVIRONMENTS.includes(e.environment as Environment)) return 'event environment missing';
+  const createdAt = typeof e.createdAt === 'string' && !Number.isNaN(Date.parse(e.createdAt)) ? e.createdAt : new Date().toISOString();
+  const operatorId = m.headers?.get(EVENT_HEADERS.operatorId) ?? '';
+  const brandId = m.headers?.get(EVENT_HEADERS.brandId) ?? '';
+  if (!operatorId || !brandId) return 'routing headers missing';
+  return { id: e.id, type: e.type, environment: e.environment as Environment, operatorId, brandId, body, createdAt, source: 'stream' };
+}
+
+export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string): Promise<void> {
+  await ensureEventsStream(nc, prefix);
+  const jsm = await jetstreamManager(nc);
+  const stream = eventsStreamName(prefix);
+  const name = webhooksConsumerName(prefix);
+  const config = {
+    durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
+    filter_subject: eventsWildcard(prefix), ack_wait: ACK_WAIT_NS, max_deliver: -1, max_ack_pending: 1000,
+  };
+  try {
+    await jsm.consumers.add(stream, config);
+  } catch (e) {
+    // Another replica created it first (or it exists from an earlier run).
+    await jsm.consumers.info(stream, name).catch(() => { throw e; });
+  }
+}
+
+export function startEventConsumer(o: EventConsumerOptions): () => Promise<void> {
+  const js = jetstream(o.nc);
+  const parallel = o.parallel ?? 16;
+  const handling = new Set<Promise<void>>();
+  let stopped = false;
+  let messages: ConsumerMessages | undefined;
+  let wake: (() => void) | undefined;
+
+  async function store(m: JsMsg): Promise<void> {
+    const event = parseEventMessage(m);
+    if (typeof event === 'string') {
+      o.log.error({ subject: m.subject, seq: m.seq, problem: event }, 'unusable event message dropped');
+      m.term(event);
+      return;
+    }
+    try {
+      await o.orm.em.fork().transactional(async (tx) => {
+        if (await insertEvent(tx, event)) {
+          await scheduleDelivery(tx, { eventId: event.id, operatorId: event.operatorId, environment: event.environment, kind: 'event', maxAttempts: o.maxAttempts });
+        }
+      });
+    } catch (err) {
+      o.log.warn({ err, eventId: event.id }, 'could not store event; it will be redelivered');
+      m.nak(1000);
+      return;
+    }
+    crashPoint('webhooks.ingest.after-commit');
+    m.ack();
+    o.onStored();
+  }
+
+  async function consumeOnce(): Promise<void> {
+    await ensureWebhooksConsumer(o.nc, o.prefix);
+    const consumer = await js.consumers.get(eventsStreamName(o.prefix), webhooksConsumerName(o.prefix));
+    messages = await consumer.consume({ max_messages: 64 });
+    const current = messages;
+    void (async () => {
+      for await (const s of await current.status()) {
+        if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') {
+          o.log.warn({ status: s.type }, 'events consumer lost; recreating');
+          current.stop();
+          return;
+        }
+      }
+    })().catch(() => undefined);
+    for await (const m of current) {
+      if (handling.size >= parallel) await Promise.race(handling);
+      const p: Promise<void> = store(m).finally(() => handling.delete(p));
+      handling.add(p);
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await consumeOnce();
+      } catch (err) {
+        if (!stopped) o.log.warn({ err }, 'events consumer failed; restarting');
+      }
+      if (!stopped) await new Promise<void>((r) => { wake = r; setTimeout(r, 1000); });
+    }
+  })();
+
+  return async () => {
+    stopped = true;
+    messages?.stop();
+    wake?.();
+    await loop;
+    await Promise.allSettled([...handling]);
+  };
+}

@@ -1,0 +1,35 @@
+// `webhooks.admin.deliveries`: the attempt log of one event and/or one operator, newest first.
+// Without a filter, the most recent attempts overall.
+import type { DeliveryLogItem, AttemptOutcome } from '@bo/contracts';
+import type { Handler } from '@bo/service-kit';
+import type { WebhooksRuntime } from '../runtime.ts';
+import { teamScopeOf } from './request-scope.ts';
+
+const LIMIT = 500;
+
+interface AttemptLogRow {
+  event_id: string; attempt: number; url: string; status_code: number | null; error: string | null;
+  started_at: Date; duration_ms: number | null; delivery_id: string; outcome: AttemptOutcome;
+}
+
+export function adminListDeliveries(rt: WebhooksRuntime): Handler {
+  return async (req) => {
+    teamScopeOf(req);
+    const q = (req.query ?? {}) as { eventId?: string; operatorId?: string };
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.eventId) { where.push('event_id = ?'); params.push(q.eventId); }
+    if (q.operatorId) { where.push('operator_id = ?'); params.push(q.operatorId); }
+    const rows = await rt.deps.orm.em.fork().execute<AttemptLogRow[]>(
+      `select event_id, attempt, url, status_code, error, started_at, duration_ms, delivery_id, outcome
+       from webhooks.attempts ${where.length ? `where ${where.join(' and ')}` : ''}
+       order by id desc limit ${LIMIT}`, params);
+    const data: DeliveryLogItem[] = rows.map((r) => ({
+      eventId: r.event_id, attempt: r.attempt, url: r.url, statusCode: r.status_code, error: r.error,
+      at: new Date(r.started_at).toISOString(),
+      ...(r.duration_ms !== null ? { durationMs: r.duration_ms } : {}),
+      deliveryId: r.delivery_id, outcome: r.outcome,
+    }));
+    return { status: 200, body: { data } };
+  };
+}

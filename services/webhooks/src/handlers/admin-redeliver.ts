@@ -1,0 +1,35 @@
+// `webhooks.admin.redeliver`: a fresh delivery (a full set of attempts, due now) of a stored
+// event, with the same event id and body. Deliveries already under way are left alone.
+import { AppError } from '@bo/contracts';
+import type { Handler } from '@bo/service-kit';
+import { scheduleDelivery } from '../persistence/delivery-queue.ts';
+import type { WebhooksRuntime } from '../runtime.ts';
+import { teamScopeOf } from './request-scope.ts';
+
+export function adminRedeliver(rt: WebhooksRuntime): Handler {
+  return async (req) => {
+    teamScopeOf(req);
+    const eventId = String((req.params as { eventId?: string })?.eventId ?? '');
+    const out = await rt.deps.orm.em.fork().transactional(async (tx) => {
+      const [event] = await tx.execute<{ id: string; operator_id: string; environment: 'sandbox' | 'production' }[]>(
+        'select id, operator_id, environment from webhooks.events where id = ? for share', [eventId]);
+      if (!event) throw new AppError('NOT_FOUND', 'Event not found.');
+      const before = await tx.execute<{ id: string; status: string; attempts: number }[]>(
+        'select id, status, attempts from webhooks.deliveries where event_id = ? order by created_at, id', [eventId]);
+      const deliveryId = await scheduleDelivery(tx, {
+        eventId, operatorId: event.operator_id, environment: event.environment, kind: 'redelivery', maxAttempts: rt.maxAttempts,
+      });
+      return { deliveryId, before };
+    });
+    rt.pokeWorker();
+    return {
+      status: 200,
+      body: { eventId, scheduled: true, deliveryId: out.deliveryId },
+      audit: {
+        target: `webhook_event:${eventId}`,
+        before: { deliveries: out.before },
+        after: { deliveries: [...out.before, { id: out.deliveryId, status: 'pending', attempts: 0 }] },
+      },
+    };
+  };
+}

@@ -1,0 +1,78 @@
+// The webhooks schema. Events are kept as the exact bytes received (signatures are computed over
+// them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
+// short by a crash still shows in the log (as `interrupted`).
+import { Migration, outboxTableSql } from '@bo/service-kit';
+
+class CreateWebhooksSchema extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table webhooks.endpoints (
+      operator_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      brand_id text not null,
+      url text,
+      -- sealSecret(whsec_..., SECRETS_MASTER_KEY); never the plain secret
+      secret_sealed text check (secret_sealed is null or secret_sealed like 'v1.%'),
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      primary key (operator_id, environment)
+    )`);
+    this.addSql(`create table webhooks.events (
+      id text primary key,
+      type text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      operator_id text not null,
+      brand_id text not null,
+      body bytea not null,
+      created_at timestamptz not null,
+      received_at timestamptz not null default now(),
+      source text not null check (source in ('stream', 'test'))
+    )`);
+    this.addSql('create index events_operator on webhooks.events (operator_id, received_at desc)');
+    this.addSql(`create table webhooks.deliveries (
+      id text primary key,
+      event_id text not null references webhooks.events (id),
+      operator_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      kind text not null check (kind in ('event', 'redelivery', 'test')),
+      status text not null check (status in ('pending', 'delivered', 'failed', 'no_endpoint')),
+      attempts integer not null default 0 check (attempts >= 0),
+      max_attempts integer not null check (max_attempts >= 1),
+      -- due time while pending; while an attempt is in flight, the end of its lease
+      next_attempt_at timestamptz,
+      lease_token text,
+      last_status_code integer,
+      last_error text,
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now(),
+      completed_at timestamptz,
+      check ((status = 'pending') = (next_attempt_at is not null)),
+      check (status = 'pending' or lease_token is null),
+      check (attempts <= max_attempts)
+    )`);
+    this.addSql(`create index deliveries_due on webhooks.deliveries (next_attempt_at) where status = 'pending'`);
+    this.addSql(`create index deliveries_endpoint_due on webhooks.deliveries (operator_id, environment, next_attempt_at) where status = 'pending'`);
+    this.addSql('create index deliveries_event on webhooks.deliveries (event_id)');
+    this.addSql(`create table webhooks.attempts (
+      id bigserial primary key,
+      delivery_id text not null references webhooks.deliveries (id),
+      event_id text not null references webhooks.events (id),
+      operator_id text not null,
+      attempt integer not null check (attempt >= 1),
+      url text not null,
+      outcome text not null check (outcome in ('in_flight', 'delivered', 'failed', 'interrupted')),
+      status_code integer,
+      error text,
+      duration_ms integer check (duration_ms >= 0),
+      started_at timestamptz not null default now(),
+      finished_at timestamptz,
+      unique (delivery_id, attempt)
+    )`);
+    this.addSql('create index attempts_event on webhooks.attempts (event_id, id)');
+    this.addSql('create index attempts_operator on webhooks.attempts (operator_id, id)');
+    // The kit's outbox relay runs in every service; this service publishes no events of its own.
+    this.addSql(outboxTableSql('webhooks'));
+    this.addSql(`create index attempts_in_flight on webhooks.attempts (delivery_id) where outcome = 'in_flight'`);
+  }
+}
+
+export const webhookMigrations = [{ name: 'CreateWebhooksSchema', class: CreateWebhooksSchema }];

@@ -1,0 +1,71 @@
+// The webhooks service: endpoints (URL + sealed secret per operator and environment, pushed by
+// the gateway), intake of every domain event from JetStream into Postgres, and delivery of each
+// event to the operator with signatures, retries and a complete attempt log.
+import { WEBHOOK_SUBJECTS, webhookAdminOperations, webhookOperations } from '@bo/contracts';
+import { DEV_MASTER_KEY, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
+import { retryScheduleOf, type WebhooksConfig } from './config.ts';
+import { maxAttemptsOf } from './domain/retry-schedule.ts';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-worker.ts';
+import { startEventConsumer } from './delivery/event-consumer.ts';
+import { adminListDeliveries } from './handlers/admin-deliveries.ts';
+import { adminRedeliver } from './handlers/admin-redeliver.ts';
+import { testWebhook } from './handlers/test-webhook.ts';
+import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
+import { WEBHOOKS_SCHEMA, webhookEntities } from './persistence/entities.ts';
+import { webhookMigrations } from './persistence/migrations.ts';
+import type { WebhooksRuntime } from './runtime.ts';
+
+export function webhooksService(config: WebhooksConfig): ServiceDefinition {
+  const schedule = retryScheduleOf(config);
+  const runtimes = new WeakMap<ServiceDeps, WebhooksRuntime & { worker?: DeliveryWorker }>();
+  const runtimeOf = (deps: ServiceDeps) => {
+    let rt = runtimes.get(deps);
+    if (!rt) {
+      if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) {
+        deps.log.warn('SECRETS_MASTER_KEY is the development default; set a real key outside local development');
+      }
+      const self: WebhooksRuntime & { worker?: DeliveryWorker } = {
+        deps, config, schedule, maxAttempts: maxAttemptsOf(schedule),
+        policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+        attempt: {
+          masterKey: config.SECRETS_MASTER_KEY, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+        },
+        leaseMs: config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_LEASE_GRACE_MS,
+        pokeWorker: () => self.worker?.poke(),
+      };
+      rt = self;
+      runtimes.set(deps, rt);
+    }
+    return rt;
+  };
+
+  return {
+    name: 'webhooks',
+    schema: WEBHOOKS_SCHEMA,
+    entities: webhookEntities,
+    migrations: webhookMigrations,
+    handlers: (deps) => {
+      const rt = runtimeOf(deps);
+      return {
+        [webhookOperations.testWebhook.subject]: testWebhook(rt),
+        [webhookAdminOperations.adminListDeliveries.subject]: adminListDeliveries(rt),
+        [webhookAdminOperations.adminRedeliver.subject]: adminRedeliver(rt),
+        [WEBHOOK_SUBJECTS.upsertEndpoint]: upsertEndpoint(rt),
+      };
+    },
+    background: (deps) => {
+      const rt = runtimeOf(deps);
+      const worker = startDeliveryWorker({
+        orm: deps.orm, log: deps.log, attempt: rt.attempt, schedule, concurrency: config.WEBHOOK_CONCURRENCY,
+        perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
+      });
+      rt.worker = worker;
+      const stopConsumer = startEventConsumer({
+        nc: deps.nc, prefix: deps.prefix, orm: deps.orm, log: deps.log, maxAttempts: rt.maxAttempts, onStored: () => worker.poke(),
+      });
+      // Intake stops first so nothing new is stored while the worker winds down.
+      return [async () => { await stopConsumer(); await worker.stop(); }];
+    },
+  };
+}
