@@ -1,6 +1,39 @@
+// Public, unauthenticated routes: the OpenAPI document, the changelog, a Postman collection with
+// a signing pre-request script, signing snippets, test vectors and an HTML documentation page.
+// All generated from the contracts' operation table, so they cannot drift from the API.
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
+import { buildPostmanCollection } from '../docs/postman.ts';
+import { SIGNING_SNIPPETS } from '../docs/signing-snippets.ts';
+import { buildTestVectors } from '../docs/test-vectors.ts';
+import { renderDocsPage } from '../docs/docs-page.ts';
 
 export interface PublicDocsOptions { publicBaseUrl: string; apiPrefix: string }
 
-// Placeholder until the docs routes land (openapi, changelog, postman, snippets, vectors, docs page).
-export async function publicDocsRoutes(_app: FastifyInstance, _opts: PublicDocsOptions): Promise<void> {}
+const CHANGELOG_URL = new URL('../../../../docs/CHANGELOG.md', import.meta.url);
+
+export const WEBHOOK_EVENTS = [
+  { name: 'webhook_kyc_status_changed', type: 'kyc.status_changed', summary: 'A player KYC status changed' },
+  { name: 'webhook_deposit_confirmed', type: 'deposit.confirmed', summary: 'A deposit was confirmed' },
+  { name: 'webhook_withdrawal_status_changed', type: 'withdrawal.status_changed', summary: 'A withdrawal changed status' },
+  { name: 'webhook_webhook_test', type: 'webhook.test', summary: 'A test delivery from POST /webhooks/test' },
+];
+
+export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOptions): Promise<void> {
+  const serverUrl = `${opts.publicBaseUrl.replace(/\/$/, '')}${opts.apiPrefix}`;
+  const operations = publicOperations as Record<string, Operation>;
+  const openapi = JSON.stringify(buildOpenApi(operations, { serverUrl, webhookEvents: WEBHOOK_EVENTS }));
+  const changelog = readFileSync(CHANGELOG_URL, 'utf8');
+  const postman = JSON.stringify(buildPostmanCollection(operations, serverUrl));
+  const snippets = JSON.stringify(SIGNING_SNIPPETS);
+  const vectors = JSON.stringify(buildTestVectors(opts.apiPrefix));
+  const page = renderDocsPage({ serverUrl, apiPrefix: opts.apiPrefix, operations });
+
+  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));
+  app.get('/changelog', async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(changelog));
+  app.get('/postman.json', async (_req, reply) => reply.type('application/json').send(postman));
+  app.get('/signing-snippets.json', async (_req, reply) => reply.type('application/json').send(snippets));
+  app.get('/test-vectors.json', async (_req, reply) => reply.type('application/json').send(vectors));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+}

@@ -1,0 +1,29 @@
+// Fixed inputs and the signatures they must produce, computed with the same code the gateway
+// verifies with, so an operator can check their own signing against them.
+import { bodyDigest, canonicalString, signRequest, signStandardWebhook, signWebhook } from '@bo/contracts';
+
+const SECRET = 'sk_test_VectorSecretDoNotUseInProduction000000000000';
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+export function buildTestVectors(apiPrefix: string) {
+  const requests = [
+    { method: 'GET', path: `${apiPrefix}/me`, timestamp: '1763719200', body: '' },
+    { method: 'GET', path: `${apiPrefix}/players?externalId=user-42`, timestamp: '1763719200', body: '' },
+    { method: 'POST', path: `${apiPrefix}/players`, timestamp: '1763719260', body: '{"externalId":"user-42","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}' },
+  ].map((r) => ({
+    ...r, secret: SECRET, key: 'bk_test_VectorKey0000000000000000000',
+    bodySha256: bodyDigest(r.body), canonicalString: canonicalString(r.method, r.path, r.timestamp, r.body),
+    signature: signRequest(SECRET, r.method, r.path, r.timestamp, r.body),
+  }));
+  const whBody = '{"id":"evt_01934b7e8c8e7c3a9f2d1b0a99887766","type":"deposit.confirmed","createdAt":"2026-11-21T10:00:00.000Z","environment":"sandbox","data":{"id":"dep_1"}}';
+  const webhooks = [{
+    secret: WEBHOOK_SECRET, id: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', timestamp: '1763719200', body: whBody,
+    signedContent: `1763719200.${whBody}`,
+    signature: signWebhook(WEBHOOK_SECRET, '1763719200', whBody),
+    standardWebhooksSignature: signStandardWebhook(WEBHOOK_SECRET, 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', '1763719200', whBody),
+  }];
+  return {
+    description: 'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
+    requests, webhooks,
+  };
+}

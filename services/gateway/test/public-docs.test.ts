@@ -1,0 +1,46 @@
+// Public routes answer without authentication and describe the API the gateway really serves.
+import t from 'tap';
+import { publicOperations, signRequest, signWebhook } from '@bo/contracts';
+import { startHarness } from './support/harness.ts';
+
+t.test('public documentation routes', async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const base = `${h.gateways[0].publicUrl}/api/v1`;
+  const get = async (p: string) => { const r = await fetch(`${base}${p}`); return { status: r.status, type: r.headers.get('content-type'), text: await r.text(), rid: r.headers.get('x-request-id') }; };
+
+  const openapi = await get('/openapi.json');
+  t.equal(openapi.status, 200);
+  t.match(openapi.rid, /^req_/);
+  const doc = JSON.parse(openapi.text);
+  t.equal(doc.openapi, '3.1.0');
+  t.equal(doc.info.version, '1.1.0');
+  const opIds = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
+  t.same(opIds.sort(), Object.values(publicOperations).map((o) => o.id).sort(), 'every operation is documented once');
+  t.same(Object.values(doc.webhooks).map((w: any) => w.post.operationId).sort(),
+    ['webhook_deposit_confirmed', 'webhook_kyc_status_changed', 'webhook_webhook_test', 'webhook_withdrawal_status_changed']);
+  t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
+  t.ok(doc.components.schemas.Player, 'named schemas are components');
+
+  const changelog = await get('/changelog');
+  t.match(changelog.type, /^text\/markdown/);
+  t.match(changelog.text, /## 1\.1\.0/);
+
+  const postman = JSON.parse((await get('/postman.json')).text);
+  t.equal(postman.info.schema, 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+  t.equal(postman.item.length, Object.keys(publicOperations).length);
+  t.match(postman.event[0].script.exec.join('\n'), /HmacSHA256/);
+
+  const snippets = JSON.parse((await get('/signing-snippets.json')).text);
+  t.ok(snippets.requestSigning.node && snippets.requestSigning.python && snippets.webhookVerification.node);
+
+  const vectors = JSON.parse((await get('/test-vectors.json')).text);
+  for (const v of vectors.requests) t.equal(signRequest(v.secret, v.method, v.path, v.timestamp, v.body), v.signature);
+  for (const w of vectors.webhooks) t.equal(signWebhook(w.secret, w.timestamp, w.body), w.signature);
+  t.equal(vectors.requests[0].canonicalString.split('\n').length, 4);
+
+  const page = await get('/docs');
+  t.match(page.type, /^text\/html/);
+  t.match(page.text, /bk_test_/);
+  t.match(page.text, /only accepts sandbox keys/);
+});
