@@ -1,0 +1,46 @@
+// Deposits as the API shows them, and the rules of creating one (decisions.md check order).
+import { AppError, MAX_AMOUNT, type Deposit, type PlayerState } from '@bo/contracts';
+import { compareMoney, formatMoney, addMoney, isPositiveWithin } from '@bo/service-kit';
+
+export type DepositRowStatus = 'pending' | 'confirming' | 'confirmed' | 'failed';
+
+export interface DepositRow {
+  id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production';
+  playerId: string; amount: string; currency: string; method: string; externalReference: string;
+  status: DepositRowStatus; confirmScope: string | null; confirmKey: string | null;
+  createdAt: Date; updatedAt: Date; confirmedAt: Date | null; failedAt: Date | null; failureReason: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+
+/** `confirming` is shown as `pending`: the wallet is not credited yet (docs/money.md). */
+export function depositView(row: DepositRow): Deposit {
+  return {
+    id: row.id, playerId: row.playerId, amount: formatMoney(row.amount), currency: row.currency, method: row.method,
+    externalReference: row.externalReference, status: row.status === 'confirming' ? 'pending' : row.status,
+    createdAt: iso(row.createdAt)!, updatedAt: iso(row.updatedAt)!, confirmedAt: iso(row.confirmedAt),
+    failedAt: iso(row.failedAt), failureReason: row.failureReason,
+  };
+}
+
+/** 422 before anything else: the amount bound the schema cannot express. */
+export function checkAmount(amount: string): void {
+  if (!isPositiveWithin(amount, MAX_AMOUNT)) {
+    throw new AppError('VALIDATION_ERROR', undefined, { in: 'body', issues: [{ path: '/amount', message: `must be greater than 0 and at most ${MAX_AMOUNT}` }] });
+  }
+}
+
+/** Exists (404) → currency (422); the caller then checks duplicates before `checkDepositAllowed`. */
+export function checkPlayerAndCurrency(player: PlayerState, currency: string): asserts player is PlayerState & { currency: string } {
+  if (!player.exists) throw new AppError('PLAYER_NOT_FOUND');
+  if (player.currency !== currency) throw new AppError('CURRENCY_MISMATCH', undefined, { playerCurrency: player.currency });
+}
+
+/** RG (403) → player status (403), after the duplicate check. */
+export function checkDepositAllowed(player: PlayerState, amount: string, todaysTotal: string): void {
+  if (player.selfExcluded || player.status === 'autoexcluido') throw new AppError('RG_BLOCKED', 'The player is self-excluded.');
+  if (player.dailyDepositLimit != null && compareMoney(addMoney(todaysTotal, amount), player.dailyDepositLimit) > 0) {
+    throw new AppError('RG_BLOCKED', 'The deposit would pass the player daily deposit limit.', { dailyDepositLimit: formatMoney(player.dailyDepositLimit) });
+  }
+  if (player.status === 'bloqueado' || player.status === 'encerrado') throw new AppError('PLAYER_NOT_ACTIVE');
+}

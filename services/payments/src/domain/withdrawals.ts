@@ -1,0 +1,64 @@
+// Withdrawals as the API shows them: internal statuses map onto the contract's, and the moves a
+// decision or a cancel may start.
+import { AppError, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
+import { formatMoney } from '@bo/service-kit';
+
+export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
+
+export interface WithdrawalRow {
+  id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production';
+  playerId: string; amount: string; currency: string; method: string; destination: string;
+  status: WithdrawalRowStatus; requestScope: string | null; requestKey: string | null;
+  actionScope: string | null; actionKey: string | null; createdAt: Date; updatedAt: Date;
+}
+
+/** Rows the API never shows: the request is not answered yet, or was answered with a 422. */
+export const INVISIBLE: readonly WithdrawalRowStatus[] = ['reserving', 'declined'];
+
+/** A move under way is shown as the state it leaves: it has not happened yet. */
+export function visibleStatus(status: WithdrawalRowStatus): WithdrawalStatus {
+  switch (status) {
+    case 'cancelling': case 'rejecting': return 'under_review';
+    case 'paying': return 'approved';
+    case 'reserving': case 'declined': throw new Error(`a ${status} withdrawal has no visible status`);
+    default: return status;
+  }
+}
+
+/** The internal statuses that the API shows as `status` (the review queue filter). */
+export function rowStatusesShownAs(status: WithdrawalStatus): WithdrawalRowStatus[] {
+  if (status === 'under_review') return ['under_review', 'cancelling', 'rejecting'];
+  if (status === 'approved') return ['approved', 'paying'];
+  return [status];
+}
+
+export function withdrawalView(row: WithdrawalRow): Withdrawal {
+  return {
+    id: row.id, playerId: row.playerId, amount: formatMoney(row.amount), currency: row.currency, method: row.method,
+    destination: row.destination, status: visibleStatus(row.status),
+    createdAt: new Date(row.createdAt).toISOString(), updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+/** exists (404) → currency (422) → KYC (403) → player status (403); funds are the wallet's answer. */
+export function checkWithdrawalAllowed(player: PlayerState, currency: string): void {
+  if (!player.exists) throw new AppError('PLAYER_NOT_FOUND');
+  if (player.currency !== currency) throw new AppError('CURRENCY_MISMATCH', undefined, { playerCurrency: player.currency });
+  if (player.kycStatus !== 'aprovado') throw new AppError('KYC_NOT_APPROVED');
+  if (player.status === 'bloqueado') throw new AppError('PLAYER_NOT_ACTIVE');
+}
+
+/** What a decision does from a status: start a move, finish the same move, or refuse. */
+export type DecisionPlan =
+  | { kind: 'move'; to: 'approved' }
+  | { kind: 'start'; to: 'rejecting' | 'paying' }
+  | { kind: 'resume' };
+
+export function planDecision(decision: WithdrawalDecision, status: WithdrawalRowStatus): DecisionPlan {
+  if (decision === 'approve' && status === 'under_review') return { kind: 'move', to: 'approved' };
+  if (decision === 'reject' && status === 'under_review') return { kind: 'start', to: 'rejecting' };
+  if (decision === 'pay' && status === 'approved') return { kind: 'start', to: 'paying' };
+  // A repeat of a decision whose wallet step is under way finishes it (safe admin retries).
+  if ((decision === 'reject' && status === 'rejecting') || (decision === 'pay' && status === 'paying')) return { kind: 'resume' };
+  throw new AppError('WITHDRAWAL_INVALID_TRANSITION', `Cannot ${decision} a withdrawal that is ${visibleStatus(status)}.`);
+}

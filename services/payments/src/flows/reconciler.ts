@@ -1,0 +1,69 @@
+// Finishes what a crash (or a wallet that did not answer) interrupted: deposits left `confirming`
+// and withdrawals left `reserving`, `cancelling`, `rejecting` or `paying`. Runs in every replica;
+// `for update skip locked` keeps two replicas (or a replica and a live request) off the same row.
+// Each row is repeated and completed in one transaction that holds its lock throughout.
+import { AppError } from '@bo/contracts';
+import type { Logger } from '@bo/service-kit';
+import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
+import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
+import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
+import { applyWalletStep, completeMove, isTransitional } from './withdrawal-moves.ts';
+import { inTransaction, type FlowDeps } from './context.ts';
+
+export interface ReconcilerOptions { intervalMs: number; afterMs: number; batch?: number }
+
+/** One pass; returns how many rows it finished. */
+export async function reconcileOnce(deps: FlowDeps & { log: Logger }, opts: ReconcilerOptions): Promise<number> {
+  let finished = 0;
+  const batch = opts.batch ?? 50;
+  for (const id of await staleDeposits(deps.orm.em.fork(), 'confirming', opts.afterMs, batch)) {
+    finished += await attempt(deps, 'deposit', id, () => inTransaction(deps, async (tx) => {
+      const row = await lockDeposit(tx, id, undefined, { skipLocked: true });
+      if (!row || row.status !== 'confirming') return false;
+      await creditWallet(deps, row);
+      await completeConfirmation(tx, row);
+      return true;
+    }));
+  }
+  for (const id of await staleWithdrawals(deps.orm.em.fork(), opts.afterMs, batch)) {
+    finished += await attempt(deps, 'withdrawal', id, () => inTransaction(deps, async (tx) => {
+      const row = await lockWithdrawal(tx, id, undefined, { skipLocked: true });
+      if (!row || !isTransitional(row.status)) return false;
+      await completeMove(tx, row, await applyWalletStep(deps, row));
+      return true;
+    }));
+  }
+  return finished;
+}
+
+async function attempt(deps: FlowDeps & { log: Logger }, kind: string, id: string, fn: () => Promise<boolean>): Promise<number> {
+  try {
+    const done = await fn();
+    if (done) deps.log.info({ [kind]: id }, `reconciler finished an interrupted ${kind}`);
+    return done ? 1 : 0;
+  } catch (err) {
+    // Left as it is for the next pass; an unavailable wallet is expected, anything else is not.
+    const expected = err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE';
+    deps.log[expected ? 'warn' : 'error']({ err, [kind]: id }, `reconciler could not finish a ${kind}; will retry`);
+    return 0;
+  }
+}
+
+/** Starts the loop; returns its stop. */
+export function startReconciler(deps: FlowDeps & { log: Logger }, opts: ReconcilerOptions): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  const tick = () => {
+    if (stopped) return;
+    running = reconcileOnce(deps, opts)
+      .catch((err) => deps.log.warn({ err }, 'reconciler pass failed'))
+      .finally(() => { running = undefined; if (!stopped) timer = setTimeout(tick, opts.intervalMs); });
+  };
+  timer = setTimeout(tick, opts.intervalMs);
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+}

@@ -1,0 +1,98 @@
+// The wallet step and the completion of every withdrawal move that touches money (docs/money.md):
+//   reserving  --hold-->    under_review (or declined: stored 422)
+//   cancelling --release--> cancelled
+//   rejecting  --release--> rejected
+//   paying     --capture--> paid
+// Used by the request that recorded the intent, by a retry with its key, and by the reconciler.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
+import { crashPoint, writeEvent } from '@bo/service-kit';
+import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
+import { lockWithdrawal, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
+import { errorResponse, keyFromRow, storeResponse } from '../persistence/stored-responses.ts';
+import { inTransaction, type FlowDeps } from './context.ts';
+
+export const CREATE_OPERATION = 'payments.withdrawals.create';
+export const CANCEL_OPERATION = 'payments.withdrawals.cancel';
+
+/** What the wallet answered: the hold is in place, or it was refused for funds. */
+export type WalletOutcome = { kind: 'done' } | { kind: 'declined'; error: AppError };
+
+export function isTransitional(status: WithdrawalRowStatus): boolean {
+  return status === 'reserving' || status === 'cancelling' || status === 'rejecting' || status === 'paying';
+}
+
+/** The wallet step of a transitional row; idempotent by the withdrawal id. */
+export async function applyWalletStep(deps: FlowDeps, row: WithdrawalRow): Promise<WalletOutcome> {
+  const ref: WalletHoldRef = { brandId: row.brandId, withdrawalId: row.id };
+  switch (row.status) {
+    case 'reserving': {
+      const cmd: WalletHold = { ...ref, playerId: row.playerId, currency: row.currency, amount: row.amount };
+      try {
+        await deps.call(WALLET_SUBJECTS.hold, cmd);
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'INSUFFICIENT_FUNDS') {
+          crashPoint('payments.withdraw.after-hold');
+          return { kind: 'declined', error: new AppError('INSUFFICIENT_FUNDS') };
+        }
+        throw e;
+      }
+      crashPoint('payments.withdraw.after-hold');
+      return { kind: 'done' };
+    }
+    case 'cancelling':
+    case 'rejecting':
+      await deps.call(WALLET_SUBJECTS.release, ref);
+      crashPoint(row.status === 'cancelling' ? 'payments.cancel.after-release' : 'payments.reject.after-release');
+      return { kind: 'done' };
+    case 'paying':
+      await deps.call(WALLET_SUBJECTS.capture, ref);
+      crashPoint('payments.pay.after-capture');
+      return { kind: 'done' };
+    default:
+      throw new Error(`withdrawal ${row.id} is ${row.status}: no wallet step`);
+  }
+}
+
+const FINAL: Partial<Record<WithdrawalRowStatus, WithdrawalRowStatus>> = {
+  reserving: 'under_review', cancelling: 'cancelled', rejecting: 'rejected', paying: 'paid',
+};
+
+/** The completion on a row locked by the caller and still in its transitional state. */
+export async function completeMove(tx: EntityManager, row: WithdrawalRow, outcome: WalletOutcome): Promise<WithdrawalRow> {
+  const at = new Date();
+  if (outcome.kind === 'declined') {
+    // Invisible to the API: the request's answer is the stored 422.
+    const declined = await markStatus(tx, row, 'declined', at);
+    const stored = errorResponse(outcome.error);
+    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, stored.status, stored.body);
+    return declined;
+  }
+  const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);
+  const done = await markStatus(tx, row, FINAL[row.status]!, at);
+  const view = withdrawalView(done);
+  await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment },
+    'withdrawal.status_changed', { withdrawal: view, previousStatus });
+  if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, 201, view);
+  if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), CANCEL_OPERATION, 200, view);
+  return done;
+}
+
+/** Wallet step and completion for a withdrawal whose intent is recorded; returns the row as it ends. */
+export async function finishMove(deps: FlowDeps, id: string): Promise<WithdrawalRow> {
+  const row = await readWithdrawal(deps.orm.em.fork(), id);
+  if (!row) throw new Error(`withdrawal ${id} vanished`);
+  if (!isTransitional(row.status)) return row;
+  const outcome = await applyWalletStep(deps, row);
+  const done = await inTransaction(deps, async (tx) => {
+    const locked = (await lockWithdrawal(tx, id, undefined))!;
+    // Finished meanwhile by the reconciler or a retry: nothing left to do.
+    return locked.status === row.status ? completeMove(tx, locked, outcome) : locked;
+  });
+  crashPoint(`payments.${moveName(row.status)}.after-complete`);
+  return done;
+}
+
+function moveName(status: WithdrawalRowStatus): string {
+  return status === 'reserving' ? 'withdraw' : status === 'cancelling' ? 'cancel' : status === 'rejecting' ? 'reject' : 'pay';
+}

@@ -1,0 +1,86 @@
+// payments.deposits.create / confirm / fail.
+import {
+  AppError, CreateDepositSchema, DepositIdParams, FailDepositSchema, PlayerIdParams, newId,
+} from '@bo/contracts';
+import { crashPoint, formatMoney, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
+import {
+  findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markFailed, todaysDepositTotal,
+} from '../persistence/deposit-store.ts';
+import { findStored, requestKeyOf, runOnceStored } from '../persistence/stored-responses.ts';
+import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
+import { operatorScope, parseInput, playerState } from './request.ts';
+
+const CREATE = 'payments.deposits.create';
+const FAIL = 'payments.deposits.fail';
+
+const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXISTS', undefined, { depositId });
+
+export function createDeposit(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const ref = requestKeyOf(req.ctx);
+    // A replay answers what the first request did, whatever the player's state is now.
+    const stored = await findStored(deps.orm.em.fork(), ref, CREATE);
+    if (stored) return stored;
+    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
+    const input = parseInput(CreateDepositSchema, req.body, 'body');
+    checkAmount(input.amount);
+    const player = await playerState(deps, scope.brandId, playerId);
+    checkPlayerAndCurrency(player, input.currency);
+    return runOnceStored(deps.orm.em, ref, CREATE, async (tx) => {
+      await lockPlayerDeposits(tx, scope.brandId, playerId);
+      const existing = await findByExternalReference(tx, scope.brandId, input.externalReference);
+      if (existing) throw alreadyExists(existing);
+      const now = new Date();
+      checkDepositAllowed(player, input.amount, await todaysDepositTotal(tx, scope.brandId, playerId, now));
+      const row: DepositRow = {
+        id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+        playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
+        externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
+        createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
+      };
+      // Another player's deposit may take the reference between the check and here.
+      if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
+      return { status: 201, body: depositView(row) };
+    });
+  };
+}
+
+export function confirmDeposit(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const ref = requestKeyOf(req.ctx);
+    const stored = await findStored(deps.orm.em.fork(), ref, CONFIRM_OPERATION);
+    if (stored) return stored;
+    const { depositId } = parseInput(DepositIdParams, req.params, 'path');
+    // Step 1: the intent. From `confirming` the deposit can only end confirmed.
+    await deps.orm.em.fork().transactional(async (tx) => {
+      const row = await lockDeposit(tx, depositId, scope.brandId);
+      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+      if (row.status === 'pending') return markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null);
+      const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
+      if (!mine) throw new AppError('DEPOSIT_NOT_PENDING');
+      // Our own earlier attempt recorded the intent: finish it below.
+    });
+    crashPoint('payments.confirm.after-intent');
+    const done = await finishConfirmation(deps, depositId);
+    if (done.status !== 'confirmed') throw new Error(`deposit ${depositId} ended ${done.status} after its confirm`);
+    return { status: 200, body: depositView(done) };
+  };
+}
+
+export function failDeposit(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const ref = requestKeyOf(req.ctx);
+    const { depositId } = parseInput(DepositIdParams, req.params, 'path');
+    const input = parseInput(FailDepositSchema, req.body, 'body');
+    return runOnceStored(deps.orm.em, ref, FAIL, async (tx) => {
+      const row = await lockDeposit(tx, depositId, scope.brandId);
+      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+      if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');
+      return { status: 200, body: depositView(await markFailed(tx, row, new Date(), input.reason ?? null)) };
+    });
+  };
+}

@@ -1,0 +1,167 @@
+// payments.withdrawals.create / get / cancel, the sandbox decision, and the admin review queue
+// and decision.
+import { Type } from '@sinclair/typebox';
+import {
+  AppError, CreateWithdrawalSchema, PlayerIdParams, ReviewQueueQuery, WithdrawalDecisionSchema, WithdrawalIdParams, newId,
+  validationError, type WithdrawalDecision, type WithdrawalStatus,
+} from '@bo/contracts';
+import { crashPoint, formatMoney, writeEvent, type Handler, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import {
+  INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow,
+} from '../domain/withdrawals.ts';
+import { checkAmount } from '../domain/deposits.ts';
+import {
+  findByRequestKey, insertReserving, listWithdrawals, lockWithdrawal, markIntent, markStatus, readWithdrawal,
+} from '../persistence/withdrawal-store.ts';
+import { findStored, replay, requestKeyOf, type RequestKey } from '../persistence/stored-responses.ts';
+import { CANCEL_OPERATION, CREATE_OPERATION, finishMove } from '../flows/withdrawal-moves.ts';
+import { inTransaction } from '../flows/context.ts';
+import { adminActor, operatorScope, parseInput, playerState, type Req } from './request.ts';
+
+/** The answer to a create whose row exists: its stored response, once the hold was answered. */
+async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
+  const done = row.status === 'reserving' ? await finishMove(deps, row.id) : row;
+  const stored = await findStored(deps.orm.em.fork(), ref, CREATE_OPERATION);
+  if (stored) return stored;
+  if (done.status === 'declined') return replay(422, { error: new AppError('INSUFFICIENT_FUNDS').toBody() });
+  return { status: 201, body: withdrawalView(done) };
+}
+
+export function createWithdrawal(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const ref = requestKeyOf(req.ctx);
+    const stored = await findStored(deps.orm.em.fork(), ref, CREATE_OPERATION);
+    if (stored) return stored;
+    // An earlier attempt with this key recorded its intent and was interrupted: finish that one.
+    const earlier = ref && await findByRequestKey(deps.orm.em.fork(), ref.scope, ref.key);
+    if (earlier) return answerCreate(deps, earlier, ref);
+
+    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
+    const input = parseInput(CreateWithdrawalSchema, req.body, 'body');
+    checkAmount(input.amount);
+    checkWithdrawalAllowed(await playerState(deps, scope.brandId, playerId), input.currency);
+
+    // Step 1: the intent, invisible to the API until the wallet answers.
+    const now = new Date();
+    const id = await deps.orm.em.fork().transactional((tx) => insertReserving(tx, {
+      id: newId('withdrawal'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+      playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination: input.destination,
+      status: 'reserving', requestScope: ref?.scope ?? null, requestKey: ref?.key ?? null, actionScope: null, actionKey: null,
+      createdAt: now, updatedAt: now,
+    }));
+    crashPoint('payments.withdraw.after-intent');
+    return answerCreate(deps, (await readWithdrawal(deps.orm.em.fork(), id))!, ref);
+  };
+}
+
+async function visibleWithdrawal(deps: ServiceDeps, id: string, brandId: string | undefined): Promise<WithdrawalRow> {
+  const row = await readWithdrawal(deps.orm.em.fork(), id, brandId);
+  if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
+  return row;
+}
+
+export function getWithdrawal(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
+    return { status: 200, body: withdrawalView(await visibleWithdrawal(deps, withdrawalId, scope.brandId)) };
+  };
+}
+
+export function cancelWithdrawal(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const ref = requestKeyOf(req.ctx);
+    const stored = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
+    if (stored) return stored;
+    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
+    // Step 1: the intent. From `cancelling` the withdrawal can only end cancelled.
+    await deps.orm.em.fork().transactional(async (tx) => {
+      const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
+      if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
+      if (row.status === 'under_review') return markIntent(tx, row.id, 'cancelling', ref);
+      const mine = ref && row.status === 'cancelling' && row.actionScope === ref.scope && row.actionKey === ref.key;
+      if (!mine) throw new AppError('WITHDRAWAL_NOT_CANCELLABLE');
+    });
+    crashPoint('payments.cancel.after-intent');
+    const done = await finishMove(deps, withdrawalId);
+    const again = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
+    return again ?? { status: 200, body: withdrawalView(done) };
+  };
+}
+
+/** A decision of the team (admin) or its sandbox simulation; `brandId` undefined = any brand. */
+async function decide(deps: ServiceDeps, id: string, brandId: string | undefined, decision: WithdrawalDecision): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
+  const { before, started } = await inTransaction(deps, async (tx) => {
+    const row = await lockWithdrawal(tx, id, brandId);
+    if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
+    const plan = planDecision(decision, row.status);
+    if (plan.kind === 'move') {
+      const moved = await markStatus(tx, row, plan.to, new Date());
+      await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment },
+        'withdrawal.status_changed', { withdrawal: withdrawalView(moved), previousStatus: 'under_review' });
+      return { before: row, started: false };
+    }
+    if (plan.kind === 'start') await markIntent(tx, row.id, plan.to);
+    return { before: row, started: true };
+  });
+  if (!started) return { before, after: (await readWithdrawal(deps.orm.em.fork(), id))! };
+  crashPoint(`payments.${decision}.after-intent`);
+  return { before, after: await finishMove(deps, id) };
+}
+
+export function sandboxDecision(deps: ServiceDeps): Handler {
+  return async (req) => {
+    const scope = operatorScope(req);
+    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
+    const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
+    const { after } = await decide(deps, withdrawalId, scope.brandId, decision);
+    return { status: 200, body: withdrawalView(after) };
+  };
+}
+
+export function adminDecision(deps: ServiceDeps): Handler {
+  return async (req) => {
+    adminActor(req);
+    const { id } = parseInput(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), req.params, 'path');
+    const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
+    const { before, after } = await decide(deps, id, undefined, decision);
+    const view = withdrawalView(after);
+    return { status: 200, body: view, audit: { target: `withdrawal:${id}`, before: withdrawalView(before), after: view } };
+  };
+}
+
+// The review queue's cursor carries a position and the filter; it is not a secret (admin only)
+// but a malformed one is a 422 like any other bad query.
+function encodeQueueCursor(status: WithdrawalStatus, row: WithdrawalRow): string {
+  return Buffer.from(JSON.stringify([status, new Date(row.createdAt).toISOString(), row.id])).toString('base64url');
+}
+function decodeQueueCursor(cursor: string, status: WithdrawalStatus): { createdAt: string; id: string } {
+  const invalid = validationError('query', [{ path: '/cursor', message: 'must be a nextCursor returned by this list, with the same status filter' }]);
+  let v: unknown;
+  try { v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')); } catch { throw invalid; }
+  if (!Array.isArray(v) || v.length !== 3 || v[0] !== status || typeof v[1] !== 'string' || Number.isNaN(Date.parse(v[1])) || typeof v[2] !== 'string') throw invalid;
+  return { createdAt: v[1], id: v[2] };
+}
+
+export function adminListWithdrawals(deps: ServiceDeps): Handler {
+  return async (req: Req) => {
+    adminActor(req);
+    const query = { ...(req.query ?? {}) };
+    if (typeof query.limit === 'string' && /^[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
+    const q = parseInput(ReviewQueueQuery, query, 'query');
+    const status = (q.status ?? 'under_review') as WithdrawalStatus;
+    const limit = q.limit ?? 50;
+    const after = q.cursor ? decodeQueueCursor(q.cursor, status) : undefined;
+    const rows = await listWithdrawals(deps.orm.em.fork(), rowStatusesShownAs(status), limit, after);
+    const page = rows.slice(0, limit);
+    return {
+      status: 200,
+      body: {
+        data: page.map((r) => ({ ...withdrawalView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment })),
+        nextCursor: rows.length > limit ? encodeQueueCursor(status, page[page.length - 1]) : null,
+      },
+    };
+  };
+}

@@ -1,0 +1,2 @@
+export { paymentsService } from './service.ts';
+export { PaymentsConfigSchema, type PaymentsConfig } from './config.ts';

@@ -1,0 +1,74 @@
+// The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
+// paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
+import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+
+export const PAYMENTS_SCHEMA = 'payments';
+
+export class Payments0001Deposits extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table payments.deposits (
+      id text primary key,
+      operator_id text not null,
+      brand_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      player_id text not null,
+      amount numeric(20,2) not null check (amount > 0 and amount <= 1000000),
+      currency text not null,
+      method text not null,
+      external_reference text not null,
+      status text not null check (status in ('pending', 'confirming', 'confirmed', 'failed')),
+      -- who asked for the confirm (operator:environment + Idempotency-Key), to answer it later
+      confirm_scope text,
+      confirm_key text,
+      created_at timestamptz not null,
+      updated_at timestamptz not null,
+      touched_at timestamptz not null default now(),
+      confirmed_at timestamptz,
+      failed_at timestamptz,
+      failure_reason text,
+      constraint deposits_confirmed_has_time check ((status = 'confirmed') = (confirmed_at is not null)),
+      constraint deposits_failed_has_time check ((status = 'failed') = (failed_at is not null))
+    )`);
+    this.addSql('create unique index deposits_brand_external_reference on payments.deposits (brand_id, external_reference)');
+    this.addSql('create index deposits_by_player_day on payments.deposits (brand_id, player_id, created_at)');
+    this.addSql(`create index deposits_confirming on payments.deposits (touched_at) where status = 'confirming'`);
+    this.addSql(outboxTableSql(PAYMENTS_SCHEMA));
+    this.addSql(processedRequestsTableSql(PAYMENTS_SCHEMA));
+  }
+}
+
+export class Payments0002Withdrawals extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table payments.withdrawals (
+      id text primary key,
+      operator_id text not null,
+      brand_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      player_id text not null,
+      amount numeric(20,2) not null check (amount > 0 and amount <= 1000000),
+      currency text not null,
+      method text not null,
+      destination text not null,
+      status text not null check (status in (
+        'reserving', 'declined', 'under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed',
+        'cancelling', 'rejecting', 'paying')),
+      -- the create request's key, and the key of an in-flight cancel, to answer them later
+      request_scope text,
+      request_key text,
+      action_scope text,
+      action_key text,
+      created_at timestamptz not null,
+      updated_at timestamptz not null,
+      touched_at timestamptz not null default now()
+    )`);
+    this.addSql('create unique index withdrawals_request_key on payments.withdrawals (request_scope, request_key)');
+    this.addSql('create index withdrawals_queue on payments.withdrawals (status, created_at, id)');
+    this.addSql(`create index withdrawals_transitional on payments.withdrawals (touched_at)
+      where status in ('reserving', 'cancelling', 'rejecting', 'paying')`);
+  }
+}
+
+export const paymentsMigrations = [
+  { name: 'Payments0001Deposits', class: Payments0001Deposits },
+  { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
+];
