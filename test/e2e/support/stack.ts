@@ -1,0 +1,124 @@
+// The whole system as real processes (gateway + every service), on a fresh database and NATS
+// prefix, for end-to-end tests. Processes can be killed and restarted to test crashes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { OperatorClient, type CreatedOperator } from '@bo/contracts';
+import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit';
+import { infrastructure } from './infrastructure.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'gateway'] as const;
+export type Component = (typeof COMPONENTS)[number];
+export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface Stack {
+  publicUrl: string;
+  adminUrl: string;
+  db: TestDatabase;
+  prefix: string;
+  env: Record<string, string>;
+  logs: Map<Component, string[]>;
+  start(c: Component, extraEnv?: Record<string, string>): Promise<ChildProcess>;
+  kill(c: Component, signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves when the process exits by itself (e.g. at a crash point). */
+  exited(c: Component): Promise<number | null>;
+  waitReady(): Promise<void>;
+  admin(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }>;
+  createOperator(name?: string): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
+  close(): Promise<void>;
+}
+
+export async function startStack(extraEnv: Record<string, string> = {}, components: readonly Component[] = COMPONENTS): Promise<Stack> {
+  const infra = await infrastructure();
+  const db = await createTestDatabase('e2e');
+  const prefix = testPrefix('e2e');
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp',
+    DATABASE_URL: db.url, NATS_URL: infra.natsUrl, NATS_PREFIX: prefix,
+    PORT: String(port), ADMIN_PORT: String(adminPort), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ADMIN_TOKEN, SECRETS_MASTER_KEY: 'e2e-master-key-0123456789abcdef', GAME_LAUNCH_SECRET: 'e2e-game-launch-secret-0123456789',
+    WALLET_CURSOR_SECRET: 'e2e-cursor-secret-0123456789abcdef',
+    WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE_MS: '50,100,150,200,250,300,350',
+    RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50', LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const procs = new Map<Component, ChildProcess>();
+  const exits = new Map<Component, Promise<number | null>>();
+  const logs = new Map<Component, string[]>();
+
+  const stack: Stack = {
+    publicUrl: `http://127.0.0.1:${port}`, adminUrl: `http://127.0.0.1:${adminPort}`, db, prefix, env, logs,
+    async start(c, more = {}) {
+      const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], { cwd: ROOT, env: { ...env, ...more }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const lines = logs.get(c) ?? [];
+      logs.set(c, lines);
+      const keep = (d: Buffer) => { lines.push(...d.toString().split('\n').filter(Boolean)); if (lines.length > 500) lines.splice(0, lines.length - 500); };
+      child.stdout!.on('data', keep);
+      child.stderr!.on('data', keep);
+      procs.set(c, child);
+      exits.set(c, new Promise((r) => child.once('exit', (code) => r(code))));
+      return child;
+    },
+    async kill(c, signal = 'SIGKILL') {
+      const child = procs.get(c);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      await exits.get(c);
+    },
+    exited: (c) => exits.get(c) ?? Promise.resolve(null),
+    async waitReady() {
+      await waitFor(async () => {
+        const res = await fetch(`${stack.publicUrl}/readyz`).catch(() => undefined);
+        if (!res) return false;
+        const body = await res.json() as { checks: Record<string, boolean> };
+        // Ready when every started component answers (a test may run a subset).
+        return components.filter((c) => c !== 'gateway').every((c) => body.checks[c]);
+      }, { timeoutMs: 30_000, intervalMs: 100, what: 'the stack to be ready' });
+    },
+    async admin(method, p, body) {
+      const res = await fetch(`${stack.adminUrl}${p}`, {
+        method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async createOperator(name = 'E2E Operator') {
+      const res = await stack.admin('POST', '/admin/operators', { name });
+      if (res.status !== 201) throw new Error(`operator creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+      const op = res.body as CreatedOperator;
+      const client = (c: { key: string; secret: string }) => new OperatorClient({ baseUrl: `${stack.publicUrl}/api/v1`, key: c.key, secret: c.secret });
+      return { ...op, sandboxClient: client(op.sandbox), productionClient: client(op.production) };
+    },
+    async close() {
+      await Promise.all([...procs.keys()].map((c) => stack.kill(c, 'SIGTERM')));
+      await cleanupNatsPrefix(prefix);
+      await db.drop();
+    },
+  };
+  // Services first: each runs its own migrations; then the gateway.
+  for (const c of components) await stack.start(c);
+  try {
+    await stack.waitReady();
+  } catch (e) {
+    for (const [c, lines] of logs) console.error(`--- ${c}\n${lines.slice(-30).join('\n')}`);
+    await stack.close();
+    throw e;
+  }
+  return stack;
+}
+
+export const uniq = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}`;
