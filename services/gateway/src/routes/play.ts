@@ -8,6 +8,7 @@
 //   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AppError, ERROR_CATALOGUE, GAME_PLAY_SUBJECTS, isAppError, requestOperation,
@@ -29,7 +30,17 @@ export interface PlayRoutesOptions {
 const TOKEN_SHAPE = /^[A-Za-z0-9._-]{10,200}$/;
 const GATEWAY_SCOPE = { kind: 'internal', service: 'gateway' } as const;
 
-export async function playRoutes(app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> {
+/**
+ * Registered on the public server, outside /api/v1: `app.register(playRoutes, { nc, prefix, ... })`.
+ * `prefix` here is the NATS prefix, but Fastify reads a `prefix` register option as a route
+ * prefix; wrapped with fastify-plugin the option is not applied to routes, and the routes live in
+ * an encapsulated child (its own body parser) registered without one, so they stay at /play/...
+ */
+export const playRoutes = fp(async (app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> => {
+  await app.register(playRoutesScope, { play: opts });
+}, { name: 'play-routes', fastify: '5.x' });
+
+async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: PlayRoutesOptions }): Promise<void> {
   const limit = opts.roundBodyLimitBytes ?? 4096;
   // Own body parsing in this scope: bodies arrive as bytes whatever the parent app registered,
   // and become a JSON object here (the gateway's public app parses nothing by itself).

@@ -1,0 +1,191 @@
+// The gateway's launch-page plugin in isolation: a bare Fastify with only playRoutes, real NATS,
+// the real wallet and players services in-process; HTTP through inject, then a real browser
+// (Chromium through playwright-core) on a real listening socket.
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { chromium } from 'playwright-core';
+import { connectNats, testNatsUrl, testPrefix } from '@bo/service-kit';
+import { playRoutes } from '../../gateway/src/routes/play.ts';
+import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
+import { LAUNCH_SECRET, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+t.test('launch page plugin', async (t) => {
+  const prefix = testPrefix('play');
+  const nc = await connectNats(testNatsUrl(), 'play-test');
+  const app: FastifyInstance = Fastify();
+  t.teardown(async () => { await app.close(); await nc.drain().catch(() => undefined); });
+  await app.register(playRoutes, { nc, prefix, rpcTimeoutMs: 3000, publicBaseUrl: 'http://127.0.0.1' });
+  // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
+  const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+  const provider = await startFakeProvider(t);
+  const h = await startGamesStack(t, { PUBLIC_BASE_URL: baseUrl, GAME_PROVIDER_URL: provider.url }, { prefix });
+  const player = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
+  const pathOf = (gameUrl: string) => new URL(gameUrl).pathname;
+
+  t.test('GET /play/:token renders the game, self-contained and uncached', async (t) => {
+    const s = await h.openSession(t, scopes.sandbox, player, 'gm_aviator_demo');
+    t.ok(s.gameUrl.startsWith(`${baseUrl}/play/`), 'gameUrl points at this server');
+    const res = await app.inject({ method: 'GET', url: pathOf(s.gameUrl) });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /^text\/html; charset=utf-8/);
+    t.equal(res.headers['cache-control'], 'no-store');
+    t.equal(res.headers['referrer-policy'], 'no-referrer');
+    const csp = String(res.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    t.ok(nonce, 'scripts only by nonce');
+    t.match(csp, /default-src 'none'/);
+    t.match(res.body, `<script nonce="${nonce}">`);
+    t.match(res.body, /<h1 id="game-name">Aviator<\/h1>/);
+    t.match(res.body, /<strong id="balance">1000\.00<\/strong>/);
+    t.match(res.body, /DEMO · fictitious balance/);
+    t.notMatch(res.body, /(src|href)=["']?https?:/, 'no external assets');
+  });
+
+  t.test('POST /play/:token/rounds plays a round and answers what was recorded', async (t) => {
+    const s = await h.openSession(t, scopes.sandbox, player, 'gm_roulette_demo');
+    const url = `${pathOf(s.gameUrl)}/rounds`;
+    const res = await app.inject({ method: 'POST', url, payload: { amount: '10.00', pick: 'red' } });
+    t.equal(res.statusCode, 201);
+    t.equal(res.headers['cache-control'], 'no-store');
+    const round = res.json();
+    const [row] = await h.sql(`select payout, balance_after from wallet.game_rounds where id = ?`, [round.id]);
+    t.same(row, { payout: round.payout, balance_after: round.balanceAfter });
+
+    const bad = await app.inject({ method: 'POST', url, payload: '{not json', headers: { 'content-type': 'application/json' } });
+    t.equal(bad.statusCode, 422);
+    t.match(bad.json(), { error: { code: 'VALIDATION_ERROR', requestId: String, details: { in: 'body' } } });
+    const arr = await app.inject({ method: 'POST', url, payload: '[1]', headers: { 'content-type': 'application/json' } });
+    t.equal(arr.statusCode, 422);
+    const missing = await app.inject({ method: 'POST', url, payload: { amount: '10.00' } });
+    t.equal(missing.statusCode, 422);
+    t.match(missing.json(), { error: { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/pick' }] } } });
+    const big = await app.inject({ method: 'POST', url, payload: { amount: '1.00', pick: 'red', pad: 'x'.repeat(5000) } });
+    t.equal(big.statusCode, 413, 'round bodies are small');
+  });
+
+  t.test('forged, expired and malformed links get a clear HTML error page', async (t) => {
+    const s = await h.openSession(t, scopes.sandbox, player, 'gm_dice_classic');
+    const token = tokenOf(s.gameUrl);
+    const forged = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    const f = await app.inject({ method: 'GET', url: `/play/${forged}` });
+    t.equal(f.statusCode, 403);
+    t.match(f.headers['content-type'], /^text\/html/);
+    t.match(f.body, /<h1 id="error-title">This game link is not valid<\/h1>/);
+    t.match(f.body, /LAUNCH_TOKEN_INVALID/);
+
+    const expired = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: s.id, expiresAt: new Date(Date.now() - 60_000) });
+    const e = await app.inject({ method: 'GET', url: `/play/${expired}` });
+    t.equal(e.statusCode, 410);
+    t.match(e.body, /This game session has expired/);
+    t.match(e.body, /open the game again/);
+    const er = await app.inject({ method: 'POST', url: `/play/${expired}/rounds`, payload: { amount: '1.00', target: '50' } });
+    t.equal(er.statusCode, 410);
+    t.match(er.json(), { error: { code: 'LAUNCH_TOKEN_EXPIRED' } });
+
+    const weird = await app.inject({ method: 'GET', url: '/play/%3Cscript%3Ealert(1)%3C%2Fscript%3E' });
+    t.equal(weird.statusCode, 403);
+    t.notMatch(weird.body, /<script>alert/);
+  });
+
+  t.test('names from the catalogue are escaped on the page', async (t) => {
+    await h.sql(`insert into wallet.games (id, name, provider, category, kind, adapter) values ('gm_xss', '<img src=x onerror=alert(1)>', 'p"q', '</style>', 'dice', 'local')`);
+    const s = await h.openSession(t, scopes.sandbox, player, 'gm_xss');
+    const res = await app.inject({ method: 'GET', url: pathOf(s.gameUrl) });
+    t.equal(res.statusCode, 200);
+    t.notMatch(res.body, /<img/);
+    t.match(res.body, /&lt;img src=x onerror=alert\(1\)&gt;/);
+    t.match(res.body, /p&quot;q · &lt;\/style&gt;/);
+  });
+
+  t.test('an external game redirects to the provider page, a real session explains itself', async (t) => {
+    const ext = await h.openSession(t, scopes.sandbox, player, 'gm_blackjack_live');
+    const r = await app.inject({ method: 'GET', url: pathOf(ext.gameUrl) });
+    t.equal(r.statusCode, 302);
+    t.equal(r.headers.location, `https://provider.example/tables/${ext.id}?lang=pt`);
+    t.equal(r.headers['referrer-policy'], 'no-referrer', 'the token does not leak to the provider');
+
+    const live = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    const real = await h.openSession(t, scopes.production, live, 'gm_slots_fruit');
+    const page = await app.inject({ method: 'GET', url: pathOf(real.gameUrl) });
+    t.equal(page.statusCode, 200);
+    t.match(page.body, /<p class="notice" id="notice">Real-money play is not available yet\.<\/p>/);
+    t.match(page.body, /<button id="play" type="submit" disabled>/);
+    const round = await app.inject({ method: 'POST', url: `${pathOf(real.gameUrl)}/rounds`, payload: { amount: '1.00' } });
+    t.equal(round.statusCode, 501);
+    t.match(round.json(), { error: { code: 'REAL_PLAY_UNAVAILABLE', message: 'Real-money play is not available yet.' } });
+  });
+
+  t.test('no wallet answering: 503 page and JSON, with Retry-After', async (t) => {
+    const lonely = Fastify();
+    t.teardown(() => lonely.close());
+    await lonely.register(playRoutes, { nc, prefix: testPrefix('nobody'), rpcTimeoutMs: 300, publicBaseUrl: baseUrl });
+    const token = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: 'gs_0123456789abcdef0123456789abcdef', expiresAt: new Date(Date.now() + 60_000) });
+    const page = await lonely.inject({ method: 'GET', url: `/play/${token}` });
+    t.equal(page.statusCode, 503);
+    t.equal(page.headers['retry-after'], '1');
+    t.match(page.body, /temporarily unavailable/);
+    const json = await lonely.inject({ method: 'POST', url: `/play/${token}/rounds`, payload: { amount: '1.00' } });
+    t.equal(json.statusCode, 503);
+    t.match(json.json(), { error: { code: 'SERVICE_UNAVAILABLE' } });
+  });
+
+  t.test('in a real browser: the page renders, one round plays, the balance follows the recorded outcome', async (t) => {
+    t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium)`);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 560, height: 720 } });
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+
+    const s = await h.openSession(t, scopes.sandbox, player, 'gm_dice_classic');
+    const res = await page.goto(s.gameUrl);
+    t.equal(res?.status(), 200);
+    t.equal(await page.textContent('#game-name'), 'Classic Dice');
+    t.equal(await page.textContent('#balance'), '1000.00');
+    t.equal(await page.textContent('#currency'), 'BRL');
+
+    await page.fill('#amount', '5.00');
+    await page.fill('#target', '50');
+    await page.click('#play');
+    await page.waitForSelector('#outcome[data-round-id]', { timeout: 15_000 });
+    const roundId = await page.getAttribute('#outcome', 'data-round-id');
+    const shownBalance = await page.textContent('#balance');
+    const shownWin = await page.getAttribute('#outcome', 'data-win');
+    const outcomeText = await page.textContent('#outcome');
+
+    const [row] = await h.sql(`select amount, payout, win, balance_before, balance_after, outcome from wallet.game_rounds where id = ?`, [roundId]);
+    t.ok(row, `round ${roundId} was recorded server-side`);
+    t.same({ amount: row.amount, balance_before: row.balance_before }, { amount: '5.00', balance_before: '1000.00' });
+    t.equal(shownBalance, row.balance_after, 'the page shows the balance the server recorded');
+    t.equal(Math.round(Number(row.balance_after) * 100), 100_000 - 500 + Math.round(Number(row.payout) * 100), 'balance = 1000.00 − 5.00 + payout');
+    t.equal(shownWin, String(row.win));
+    t.equal(row.win, row.outcome.roll < 50, 'the recorded outcome decides the win');
+    t.match(outcomeText, row.win ? `You won ${row.payout}` : 'No win this time');
+    t.match(outcomeText, `Rolled ${row.outcome.roll}`);
+    const [sess] = await h.sql(`select demo_balance from wallet.game_sessions where id = ?`, [s.id]);
+    t.equal(sess.demo_balance, row.balance_after);
+    t.equal(await page.locator('#history li').count(), 1);
+
+    const shot = path.join(t.testdir(), 'dice-round.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    const png = fs.readFileSync(shot);
+    t.ok(png.length > 1000, `screenshot written (${png.length} bytes)`);
+    t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'it is a PNG');
+
+    t.same(consoleErrors, [], 'no script errors and no CSP violations while playing');
+
+    const expired = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: s.id, expiresAt: new Date(Date.now() - 1000) });
+    const gone = await page.goto(`${baseUrl}/play/${expired}`);
+    t.equal(gone?.status(), 410);
+    t.equal(await page.textContent('#error-title'), 'This game session has expired');
+    t.same(consoleErrors.filter((e) => !/status of 410/.test(e)), [], 'the error page renders without script or CSP errors');
+  });
+});
