@@ -1,0 +1,82 @@
+// The operator's view: games through the real gateway (signed requests, validation, envelope)
+// to the real players and wallet services, and the gameUrl opened on the gateway's public port.
+import t from 'tap';
+import { startHarness } from '../../gateway/test/support/harness.ts';
+import { deadPort, randomCpf, startGamesStack } from './games-support.ts';
+
+t.test('games through the gateway', async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const gw = h.gateways[0];
+  const port = await deadPort();
+  await startGamesStack(t, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
+  const op = await h.createOperator();
+  let n = 0;
+  const newPlayer = async (client: typeof op.sandboxClient) => {
+    const r = await client.post('/players', { externalId: `gw-${++n}`, name: 'Ana Souza', email: `ana${n}@example.com`, cpf: randomCpf(), birthDate: '1990-01-01' }, { 'idempotency-key': `games-gw-player-${n}` });
+    t.equal(r.status, 201, `player created: ${r.text}`);
+    return r.body.id as string;
+  };
+
+  t.test('catalogue', async (t) => {
+    const r = await op.sandboxClient.get('/games');
+    t.equal(r.status, 200);
+    t.equal(r.body.data.length, 5);
+    t.match(r.body.data[0], { id: 'gm_aviator_demo', name: 'Aviator', provider: 'bo-studio', category: 'crash' });
+  });
+
+  t.test('sandbox: the rules, then a demo session whose gameUrl plays on the gateway', async (t) => {
+    const c = op.sandboxClient;
+    const id = await newPlayer(c);
+    const open = (playerId: string, body: unknown) => c.post(`/players/${playerId}/game-sessions`, body);
+
+    const invalid = await open(id, { gameId: 7 });
+    t.equal(invalid.status, 422);
+    t.match(invalid.body.error, { code: 'VALIDATION_ERROR', details: { in: 'body' } });
+    const nobody = await open('plr_nobody', { gameId: 'gm_aviator_demo' });
+    t.equal(nobody.status, 404);
+    t.equal(nobody.body.error.code, 'PLAYER_NOT_FOUND');
+    t.equal(nobody.body.error.requestId, nobody.headers.get('x-request-id'));
+    t.equal((await open(id, { gameId: 'gm_nope' })).body.error.code, 'GAME_NOT_FOUND');
+    const kyc = await open(id, { gameId: 'gm_aviator_demo' });
+    t.equal(kyc.status, 403);
+    t.equal(kyc.body.error.code, 'KYC_NOT_APPROVED');
+
+    t.equal((await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' })).status, 200);
+    const unavailable = await open(id, { gameId: 'gm_blackjack_live' });
+    t.equal(unavailable.status, 502);
+    t.equal(unavailable.body.error.code, 'PROVIDER_UNAVAILABLE');
+
+    const created = await open(id, { gameId: 'gm_roulette_demo' });
+    t.equal(created.status, 201);
+    t.match(created.body, { id: /^gs_/, playerId: id, gameId: 'gm_roulette_demo', mode: 'demo' });
+    t.ok(created.body.gameUrl.startsWith(`${gw.publicUrl}/play/`), created.body.gameUrl);
+    const again = await open(id, { gameId: 'gm_roulette_demo' });
+    t.not(again.body.id, created.body.id, 'not idempotent');
+
+    const page = await fetch(created.body.gameUrl);
+    t.equal(page.status, 200);
+    t.match(page.headers.get('content-type'), /^text\/html/);
+    t.ok(page.headers.get('x-request-id'), 'the page has a request id like every gateway response');
+    const html = await page.text();
+    t.match(html, /<h1 id="game-name">European Roulette<\/h1>/);
+    t.match(html, /<strong id="balance">1000\.00<\/strong>/);
+
+    const round = await fetch(`${created.body.gameUrl}/rounds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '50.00', pick: 'even' }) });
+    t.equal(round.status, 201);
+    const r = await round.json() as any;
+    t.equal(Number(r.balanceAfter), 950 + Number(r.payout));
+  });
+
+  t.test('production: a real session', async (t) => {
+    const c = op.productionClient;
+    const id = await newPlayer(c);
+    t.equal((await h.admin('POST', `/admin/players/${id}/kyc/decision`, { status: 'aprovado' })).status, 200);
+    const created = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_slots_fruit' });
+    t.equal(created.status, 201);
+    t.equal(created.body.mode, 'real');
+    const page = await fetch(created.body.gameUrl);
+    t.equal(page.status, 200);
+    t.match(await page.text(), /Real-money play is not available yet/);
+  });
+});
