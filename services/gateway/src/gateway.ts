@@ -1,6 +1,6 @@
 // Builds the gateway: the public API (PORT, base path /api/v1) and the admin API (ADMIN_PORT).
 // Tests start it in-process (several replicas at once); main.ts starts it as a process.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -52,7 +52,8 @@ function parseTrustProxy(v: string): boolean | string[] | ((addr: string, hop: n
 function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: log as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request log lines are off; metrics and error logs carry what operations need.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('request'),
     requestIdHeader: false,
     trustProxy: parseTrustProxy(config.TRUST_PROXY),

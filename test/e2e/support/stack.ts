@@ -50,7 +50,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
     DATABASE_URL: db.url, NATS_URL: infra.natsUrl, NATS_PREFIX: prefix,
     PORT: String(port), ADMIN_PORT: String(adminPort), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     ADMIN_TOKEN, SECRETS_MASTER_KEY: 'e2e-master-key-0123456789abcdef', GAME_LAUNCH_SECRET: 'e2e-game-launch-secret-0123456789',
-    WALLET_CURSOR_SECRET: 'e2e-cursor-secret-0123456789abcdef',
+    LEDGER_CURSOR_SECRET: 'e2e-cursor-secret-0123456789abcdef',
     WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE_MS: '50,100,150,200,250,300,350',
     RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50', LOG_LEVEL: 'warn',
     ...extraEnv,
