@@ -1,0 +1,132 @@
+// The operator's whole journey through the real processes: register, KYC, deposit, wallet,
+// ledger, game session, withdrawal with the team's decisions, and the signed webhooks of each step.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { waitFor } from '@bo/service-kit';
+import { startStack, ADMIN_TOKEN } from './support/stack.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
+
+const key = () => ({ 'idempotency-key': `j-${Math.random().toString(36).slice(2, 12)}` });
+
+t.test('operator journey', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Journey Bets');
+  const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
+  t.teardown(() => receiver.close());
+  const set = await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url });
+  t.equal(set.status, 200);
+  t.equal(set.body.webhookUrls.sandbox, receiver.url);
+  const c = op.sandboxClient;
+
+  const test = await c.post('/webhooks/test');
+  t.equal(test.status, 200);
+  t.equal(test.body.delivered, true);
+  t.equal(test.body.statusCode, 204);
+
+  const player = await c.post('/players', { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17' }, key());
+  t.equal(player.status, 201);
+  t.same(Object.keys(player.body).sort(), ['birthDate', 'cpf', 'createdAt', 'currency', 'email', 'externalId', 'id', 'kycStatus', 'name', 'phone', 'status']);
+  const id = player.body.id;
+
+  const earlyWithdrawal = await c.post(`/players/${id}/withdrawals`, { amount: '1.00', currency: 'BRL', method: 'pix', destination: 'key' }, key());
+  t.equal(earlyWithdrawal.body.error.code, 'KYC_NOT_APPROVED');
+  const earlyGame = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_aviator_demo' });
+  t.equal(earlyGame.body.error.code, 'KYC_NOT_APPROVED');
+
+  t.equal((await c.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/1' }, key())).body.kycStatus, 'em_analise');
+  t.equal((await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' })).body.status, 'aprovado');
+
+  const deposit = await c.post(`/players/${id}/deposits`, { amount: '100.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' }, key());
+  t.equal(deposit.status, 201);
+  t.equal(deposit.body.status, 'pending');
+  const wrongCurrency = await c.post(`/players/${id}/deposits`, { amount: '1.00', currency: 'USD', method: 'pix', externalReference: 'psp-x' }, key());
+  t.equal(wrongCurrency.body.error.code, 'CURRENCY_MISMATCH');
+  const dup = await c.post(`/players/${id}/deposits`, { amount: '5.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' }, key());
+  t.equal(dup.status, 409);
+  t.equal(dup.body.error.details.depositId, deposit.body.id);
+  const confirmKey = key();
+  const confirmed = await c.post(`/deposits/${deposit.body.id}/confirm`, {}, confirmKey);
+  t.equal(confirmed.status, 200);
+  t.equal(confirmed.body.status, 'confirmed');
+  const replay = await c.post(`/deposits/${deposit.body.id}/confirm`, {}, confirmKey);
+  t.equal(replay.headers.get('idempotent-replayed'), 'true');
+  t.equal((await c.post(`/deposits/${deposit.body.id}/fail`, {}, key())).body.error.code, 'DEPOSIT_NOT_PENDING');
+
+  t.same((await c.get(`/players/${id}/wallet`)).body, { playerId: id, currency: 'BRL', available: '100.00', withdrawable: '100.00' });
+
+  const session = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_aviator_demo' });
+  t.equal(session.status, 201);
+  t.equal(session.body.mode, 'demo');
+  t.ok(session.body.gameUrl.startsWith(stack.publicUrl), 'gameUrl is under PUBLIC_BASE_URL');
+  const page = await fetch(session.body.gameUrl);
+  t.equal(page.status, 200);
+  t.match(page.headers.get('content-type'), /text\/html/);
+
+  const w = await c.post(`/players/${id}/withdrawals`, { amount: '30.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' }, key());
+  t.equal(w.status, 201);
+  t.equal(w.body.status, 'under_review');
+  t.same((await c.get(`/players/${id}/wallet`)).body, { playerId: id, currency: 'BRL', available: '100.00', withdrawable: '70.00' });
+  const tooMuch = await c.post(`/players/${id}/withdrawals`, { amount: '70.01', currency: 'BRL', method: 'pix', destination: 'x' }, key());
+  t.equal(tooMuch.body.error.code, 'INSUFFICIENT_FUNDS');
+  t.equal((await c.post(`/sandbox/withdrawals/${w.body.id}/decision`, { decision: 'pay' })).body.error.code, 'WITHDRAWAL_INVALID_TRANSITION');
+  t.equal((await c.post(`/sandbox/withdrawals/${w.body.id}/decision`, { decision: 'approve' })).body.status, 'approved');
+  t.equal((await c.post(`/withdrawals/${w.body.id}/cancel`, {}, key())).body.error.code, 'WITHDRAWAL_NOT_CANCELLABLE');
+  t.equal((await c.post(`/sandbox/withdrawals/${w.body.id}/decision`, { decision: 'pay' })).body.status, 'paid');
+  t.same((await c.get(`/players/${id}/wallet`)).body, { playerId: id, currency: 'BRL', available: '70.00', withdrawable: '70.00' });
+
+  const tx = await c.get(`/players/${id}/transactions?limit=1`);
+  t.equal(tx.status, 200);
+  t.equal(tx.body.data.length, 1);
+  t.match(tx.body.data[0], { type: 'WITHDRAWAL', amount: '-30.00', balanceAfter: '70.00', referenceId: w.body.id });
+  t.ok(tx.body.nextCursor);
+  const page2 = await c.get(`/players/${id}/transactions?limit=1&cursor=${encodeURIComponent(tx.body.nextCursor)}`);
+  t.match(page2.body.data[0], { type: 'DEPOSIT', amount: '100.00', balanceAfter: '100.00', referenceId: deposit.body.id });
+  t.equal(page2.body.nextCursor, null);
+  const badCursor = await c.get(`/players/${id}/transactions?cursor=${encodeURIComponent(tx.body.nextCursor + 'x')}`);
+  t.equal(badCursor.status, 422);
+  t.equal(badCursor.body.error.details.in, 'query');
+
+  // Webhooks: every step arrives, signed over the raw bytes.
+  const expected = ['webhook.test', 'kyc.status_changed', 'kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'withdrawal.status_changed', 'withdrawal.status_changed'];
+  await waitFor(async () => receiver.received.length >= expected.length, { timeoutMs: 15_000, what: 'all webhooks' });
+  t.same(receiver.received.map((r) => r.type).sort(), [...expected].sort());
+  t.ok(receiver.received.every((r) => r.verified), 'every signature verifies');
+  t.ok(receiver.received.every((r) => r.body.environment === 'sandbox'));
+  const kyc = receiver.received.filter((r) => r.type === 'kyc.status_changed').map((r) => `${r.body.data.previousStatus}->${r.body.data.status}`);
+  t.same(kyc.sort(), ['em_analise->aprovado', 'nao_iniciado->em_analise']);
+  const moves = receiver.received.filter((r) => r.type === 'withdrawal.status_changed').map((r) => `${r.body.data.previousStatus}->${r.body.data.withdrawal.status}`);
+  t.same(moves.sort(), ['approved->paid', 'null->under_review', 'under_review->approved']);
+  const dep = receiver.received.find((r) => r.type === 'deposit.confirmed')!;
+  t.equal(dep.body.data.id, deposit.body.id);
+  t.equal(dep.id, dep.body.id, 'X-Webhook-Id is the event id');
+
+  // Production: the team decides through the admin API and its review queue.
+  const live = op.productionClient;
+  const lp = await live.post('/players', { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' }, key());
+  t.equal(lp.status, 201, 'the same externalId in production is another player');
+  t.equal((await stack.admin('POST', `/admin/players/${lp.body.id}/kyc/decision`, { status: 'aprovado' })).status, 200);
+  const ld = await live.post(`/players/${lp.body.id}/deposits`, { amount: '50.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' }, key());
+  t.equal(ld.status, 201, 'externalReference is unique per brand');
+  t.equal((await live.post(`/deposits/${ld.body.id}/confirm`, {}, key())).body.status, 'confirmed');
+  const lw = await live.post(`/players/${lp.body.id}/withdrawals`, { amount: '20.00', currency: 'BRL', method: 'pix', destination: 'x' }, key());
+  const queue = await stack.admin('GET', '/admin/withdrawals?status=under_review');
+  t.ok(queue.body.data.some((x: { id: string }) => x.id === lw.body.id), 'the withdrawal is in the review queue');
+  t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'approve' })).body.status, 'approved');
+  t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'pay' })).body.status, 'paid');
+  t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, '30.00');
+  const liveSession = await live.post(`/players/${lp.body.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
+  t.equal(liveSession.body.mode, 'real');
+  const audit = await stack.admin('GET', '/admin/audit?limit=50');
+  t.ok(audit.body.data.some((a: { action: string; target: string }) => a.action === 'adminWithdrawalDecision' && a.target.includes(lw.body.id)), 'team decisions are audited');
+
+  // The team's CLI: the ledger reconciles.
+  const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {
+    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN }, encoding: 'utf8',
+  });
+  t.equal(cli.status, 0, cli.stderr);
+  const verify = JSON.parse(cli.stdout);
+  t.equal(verify.ok, true);
+  t.same(verify.mismatches, []);
+});
