@@ -97,6 +97,8 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
     const consumer = await js.consumers.get(eventsStreamName(o.prefix), webhooksConsumerName(o.prefix));
     messages = await consumer.consume({ max_messages: 64 });
     const current = messages;
+    // stop() may have run while the consumer was being set up.
+    if (stopped) current.stop();
     void (async () => {
       for await (const s of await current.status()) {
         if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') {
