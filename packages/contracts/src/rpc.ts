@@ -1,10 +1,11 @@
 // Typed request-reply over NATS, used by the gateway and by services calling each other.
-import type { NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { AppError } from './errors.ts';
 import type { OperationReply, OperationRequest } from './messages.ts';
 import { rpcSubject } from './subjects.ts';
 
-export interface RpcOptions { prefix: string; timeoutMs?: number }
+/** headers: extra NATS headers, e.g. the W3C trace context. */
+export interface RpcOptions { prefix: string; timeoutMs?: number; headers?: Record<string, string> }
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5000;
 
@@ -19,7 +20,12 @@ export async function requestOperation<R = unknown>(
   const timeout = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   let msg;
   try {
-    msg = await nc.request(rpcSubject(opts.prefix, subject), JSON.stringify(request), { timeout });
+    let h: MsgHdrs | undefined;
+    if (opts.headers && Object.keys(opts.headers).length > 0) {
+      h = natsHeaders();
+      for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
+    }
+    msg = await nc.request(rpcSubject(opts.prefix, subject), JSON.stringify(request), { timeout, ...(h ? { headers: h } : {}) });
   } catch (e) {
     throw new AppError('SERVICE_UNAVAILABLE', `The ${subject.split('.')[0]} service did not answer in time.`, undefined, { 'retry-after': '1' });
   }

@@ -10,4 +10,5 @@ export * from './nats.ts';
 export * from './service.ts';
 export * from './main.ts';
 export * from './secrets.ts';
+export * from './telemetry.ts';
 export * from './testing.ts';

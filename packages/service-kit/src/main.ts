@@ -1,9 +1,11 @@
 // Process entry helper: start, then on SIGINT/SIGTERM stop gracefully (drain NATS, finish
 // in-flight work, close the pool) and exit.
 import { createLogger } from './log.ts';
+import { startTelemetry } from './telemetry.ts';
 
 export async function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>): Promise<void> {
   const log = createLogger(name);
+  const telemetry = startTelemetry(name);
   let running: { stop(): Promise<void> };
   try {
     running = await start();
@@ -19,6 +21,7 @@ export async function runMain(name: string, start: () => Promise<{ stop(): Promi
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     try { await running.stop(); } catch (err) { log.error({ err }, 'error while stopping'); }
+    await telemetry.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

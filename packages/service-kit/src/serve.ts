@@ -4,6 +4,7 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { AppError, isAppError, queueGroup, rpcSubject, type OperationReply, type OperationRequest, type AuditTrail } from '@bo/contracts';
 import type { Logger } from './log.ts';
+import { withServerSpan } from './telemetry.ts';
 
 export interface HandlerResult<R = unknown> { status?: number; body: R; audit?: AuditTrail }
 export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
@@ -33,7 +34,13 @@ export function serveOperations(opts: ServeOptions): Server {
           let req: OperationRequest | undefined;
           try {
             req = msg.json<OperationRequest>();
-            const result = await handler(req);
+            const carrier: Record<string, string> = {};
+            for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
+            const request = req;
+            const result = await withServerSpan(`rpc ${subject}`, carrier, async (span) => {
+              span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+              return handler(request);
+            });
             reply = { ok: true, status: result.status ?? 200, body: result.body, ...(result.audit ? { audit: result.audit } : {}) };
           } catch (e) {
             if (isAppError(e)) {

@@ -10,6 +10,7 @@ import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { BaseConfig } from './config.ts';
+import { traceHeaders } from './telemetry.ts';
 
 export interface ServiceDeps {
   orm: MikroORM;
@@ -47,7 +48,7 @@ export async function startService(def: ServiceDefinition, config: BaseConfig, o
     call: (subject, body, ctx) => callOperation(nc, subject, {
       ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
       params: {}, query: {}, body,
-    }, { prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
+    }, { prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS, headers: traceHeaders() }),
   };
   const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log });
   const stops = def.background?.(deps) ?? [];

@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId, publicOperations } from '@bo/contracts';
-import { connectNats, createLogger, openDatabase, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { connectNats, createLogger, openDatabase, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './http/types.ts';
 import { gatewayEntities } from './persistence/entities.ts';
@@ -63,7 +64,15 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   app.setValidatorCompiler(typeboxValidatorCompiler);
   keepRawBodies(app);
   installErrorHandling(app);
-  app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    req.span = tracer.startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'bo.request_id': req.id, 'url.path': req.url.split('?')[0] } });
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.span?.setAttribute('http.response.status_code', reply.statusCode);
+    if (req.routeOptions.url) req.span?.updateName(`HTTP ${req.method} ${req.routeOptions.url}`);
+    req.span?.end();
+  });
   return app as unknown as FastifyInstance;
 }
 

@@ -1,4 +1,5 @@
 import type { Operation } from '@bo/contracts';
+import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
 import type { IdemScope } from '../idempotency/idempotency-store.ts';
 
@@ -8,6 +9,8 @@ declare module 'fastify' {
     credential?: CachedCredential;
     /** Set when this request claimed an idempotency key: its response is stored (or released on 5xx). */
     idempotency?: IdemScope;
+    /** The request's server span; its context travels to the services in NATS headers. */
+    span?: Span;
   }
   interface FastifyContextConfig {
     op?: Operation;

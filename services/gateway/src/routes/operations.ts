@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
+import { traceHeaders } from '@bo/service-kit';
+import { context, trace } from '@opentelemetry/api';
 
 export interface ForwardDeps { nc: NatsConnection; natsPrefix: string; rpcTimeoutMs: number }
 
@@ -15,11 +17,11 @@ export function operatorContext(req: FastifyRequest): RequestContext {
   };
 }
 
-export function forwarder(op: Operation, deps: ForwardDeps, context: (req: FastifyRequest) => RequestContext) {
+export function forwarder(op: Operation, deps: ForwardDeps, contextOf: (req: FastifyRequest) => RequestContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const result = await requestOperation(deps.nc, op.subject!, {
-      ctx: context(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
-    }, { prefix: deps.natsPrefix, timeoutMs: deps.rpcTimeoutMs });
+      ctx: contextOf(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
+    }, { prefix: deps.natsPrefix, timeoutMs: deps.rpcTimeoutMs, headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined });
     if (!result.ok) throw AppError.fromBody(result.error);
     return { result, reply: reply.code(result.status) };
   };
