@@ -190,3 +190,30 @@ t.test('a hanging endpoint does not hold up another operator', async (t) => {
   }, { what: 'slow endpoint drained', timeoutMs: 20_000 });
   t.same(new Set(slow.requests.map((r) => r.webhookId)), new Set(slowEvents.map((e) => e.id)));
 });
+
+t.test('two replicas share the queue: every event is sent exactly once when nothing fails', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_CONCURRENCY: 3, WEBHOOK_ENDPOINT_CONCURRENCY: 8 });
+  // A second replica on the same database and prefix: same durable consumer, same delivery queue.
+  const { startService } = await import('@bo/service-kit');
+  const { webhooksService } = await import('../src/index.ts');
+  const replica = await startService(webhooksService(stack.config), stack.config);
+  t.teardown(() => replica.stop());
+  const secret = newWebhookSecret();
+  const rx = await startReceiver(secret);
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_many', rx.url, secret);
+  const ids = new Set<string>();
+  for (let i = 0; i < 40; i++) {
+    ids.add((await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_many', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_m${i}`))).event.id);
+  }
+  await rx.waitForRequests(40);
+  await waitFor(async () => {
+    const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
+    return Number(r.n) === 40;
+  }, { what: 'all recorded' });
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(rx.requests.length, 40, 'no event sent twice');
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);
+  const [a] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.attempts');
+  t.equal(Number(a.n), 40, 'one attempt each');
+});
