@@ -3,7 +3,7 @@
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { jetstream, DeliverPolicy } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { eventsStreamName, type Deposit, type DomainEvent, type OperatorScope, type Wallet, type Withdrawal } from '@bo/contracts';
 import { startStack, type Stack } from '../../../wallet/test/support/stack.ts';
 import { createPlayer, type PlayerSetup } from '../../../wallet/test/support/players.ts';
@@ -85,14 +85,16 @@ function money(stack: Stack, sql: pg.Client) {
 
 /** Every event in the prefix's stream (JetStream has already dropped duplicates by msgID). */
 export async function streamEvents(stack: Stack): Promise<DomainEvent[]> {
-  const js = jetstream(stack.nc);
-  const consumer = await js.consumers.get(eventsStreamName(stack.prefix), { deliver_policy: DeliverPolicy.All });
+  const stream = eventsStreamName(stack.prefix);
+  const { state } = await (await jetstreamManager(stack.nc)).streams.info(stream);
+  const consumer = await jetstream(stack.nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
   const out: DomainEvent[] = [];
-  for (;;) {
-    const m = await consumer.next({ expires: 1000 });
-    if (!m) return out;
+  while (out.length < state.messages) {
+    const m = await consumer.next({ expires: 5000 });
+    if (!m) throw new Error(`read ${out.length} of ${state.messages} events`);
     out.push(m.json<DomainEvent>());
   }
+  return out;
 }
 
 /** Events of the stream once the payments outbox has published everything written so far. */

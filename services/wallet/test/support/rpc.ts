@@ -1,17 +1,21 @@
 // Calls an operation over NATS exactly as the gateway does (same envelope, same subject).
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { requestOperation, type OperationReply, type Scope } from '@bo/contracts';
+import { isAppError, requestOperation, type OperationReply, type Scope } from '@bo/contracts';
 
 export interface CallOptions { scope: Scope; params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; key?: string; timeoutMs?: number }
 
 export type Caller = <R = any>(subject: string, opts: CallOptions) => Promise<OperationReply<R>>;
 
+/** No answer in time becomes the 503 reply the gateway would render, so tests can assert on it. */
 export function caller(nc: NatsConnection, prefix: string): Caller {
   return (subject, opts) => requestOperation(nc, subject, {
     ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
     params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
-  }, { prefix, timeoutMs: opts.timeoutMs ?? 10_000 });
+  }, { prefix, timeoutMs: opts.timeoutMs ?? 10_000 }).catch((e: unknown) => {
+    if (isAppError(e)) return { ok: false as const, error: e.toBody() };
+    throw e;
+  });
 }
 
 /** The body of a success reply; fails loudly on an error reply. */

@@ -1,0 +1,28 @@
+// One crash scenario step: the request runs into a crash point, the caller hears nothing, the
+// process is dead by SIGKILL; it is started again (without CRASH_AT) and must converge.
+import type { Test } from 'tap';
+import type { OperationReply } from '@bo/contracts';
+import { errorOf } from '../../../wallet/test/support/rpc.ts';
+import type { Stack } from '../../../wallet/test/support/stack.ts';
+import type { processGroup } from './processes.ts';
+import { FAST_RECONCILER } from './stack.ts';
+
+export function childEnv(stack: Stack): Record<string, string | number> {
+  return {
+    DATABASE_URL: stack.databaseUrl, NATS_URL: stack.config.NATS_URL, NATS_PREFIX: stack.prefix,
+    RPC_TIMEOUT_MS: 1500, OUTBOX_POLL_MS: 50, ...FAST_RECONCILER,
+  };
+}
+
+export async function crashAndRecover(
+  t: Test, procs: ReturnType<typeof processGroup>, side: 'wallet' | 'payments', point: string,
+  trigger: () => Promise<OperationReply>, restartEnv: Record<string, string | number> = {},
+): Promise<void> {
+  const victim = procs.get(side)!;
+  const reply = await trigger();
+  t.equal(errorOf(reply)?.code, 'SERVICE_UNAVAILABLE', `the caller gets no answer: ${side} died at ${point}`);
+  const { signal } = await victim.exited;
+  t.equal(signal, 'SIGKILL', `${side} was killed at ${point}`);
+  t.match(victim.stderrTail(), `crash point ${point}: exiting`);
+  await procs.start(side, restartEnv);
+}
