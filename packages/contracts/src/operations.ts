@@ -24,6 +24,8 @@ export interface Operation {
   status: number;
   idempotent?: boolean;
   sandboxOnly?: boolean;
+  /** The gateway's deadline for this operation when it needs more than RPC_TIMEOUT_MS. */
+  timeoutMs?: number;
   /** Errors the operation documents beyond the common ones. */
   errors?: ErrorCode[];
 }

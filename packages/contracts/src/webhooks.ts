@@ -8,19 +8,21 @@ export const WebhookTestResultSchema = Type.Object({
 }, { additionalProperties: false, $id: 'WebhookTestResult' });
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
 
-export const webhookOperations = defineOperations({
-  testWebhook: {
-    id: 'testWebhook', method: 'POST', path: '/webhooks/test', subject: 'webhooks.test', tag: 'Webhooks',
-    summary: 'Send one webhook.test delivery now to the configured URL', response: WebhookTestResultSchema, status: 200,
-    errors: ['WEBHOOK_NOT_CONFIGURED'],
-  },
-});
-
 /**
  * The webhooks service answers `webhooks.test` within this deadline (it caps the test attempt's
  * own HTTP timeout below it), so the gateway must wait at least this long for that subject.
  */
 export const WEBHOOK_TEST_RPC_TIMEOUT_MS = 15_000;
+
+export const webhookOperations = defineOperations({
+  testWebhook: {
+    id: 'testWebhook', method: 'POST', path: '/webhooks/test', subject: 'webhooks.test', tag: 'Webhooks',
+    summary: 'Send one webhook.test delivery now to the configured URL', response: WebhookTestResultSchema, status: 200,
+    errors: ['WEBHOOK_NOT_CONFIGURED'],
+    // One delivery attempt may take the full 10 s webhook timeout; the gateway waits longer.
+    timeoutMs: WEBHOOK_TEST_RPC_TIMEOUT_MS,
+  },
+});
 
 /** How one attempt ended; `in_flight` until its result is recorded, `interrupted` when the worker died first. */
 export const ATTEMPT_OUTCOMES = ['in_flight', 'delivered', 'failed', 'interrupted'] as const;

@@ -21,7 +21,7 @@ export function forwarder(op: Operation, deps: ForwardDeps, contextOf: (req: Fas
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const result = await requestOperation(deps.nc, op.subject!, {
       ctx: contextOf(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
-    }, { prefix: deps.natsPrefix, timeoutMs: deps.rpcTimeoutMs, headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined });
+    }, { prefix: deps.natsPrefix, timeoutMs: Math.max(op.timeoutMs ?? 0, deps.rpcTimeoutMs), headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined });
     if (!result.ok) throw AppError.fromBody(result.error);
     return { result, reply: reply.code(result.status) };
   };
