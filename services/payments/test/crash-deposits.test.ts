@@ -5,12 +5,12 @@ import t from 'tap';
 import { waitFor } from '@bo/service-kit';
 import { startPaymentsStack, operatorScope, ok, errorOf, key, publishedEvents, assertLedgerSound } from './support/stack.ts';
 import { processGroup } from './support/processes.ts';
-import { crashAndRecover, childEnv } from './support/crash.ts';
+import { crashAndRecover, childEnv, answers } from './support/crash.ts';
 
 t.test('confirm converges after a crash at every point', async (t) => {
   const stack = await startPaymentsStack(t, 'crashdep', { payments: false, wallet: false });
   const { money } = stack;
-  const procs = processGroup(t, childEnv(stack));
+  const procs = processGroup(t, childEnv(stack), answers(stack));
   await procs.start('wallet');
   await procs.start('payments');
   const brand = operatorScope('a');

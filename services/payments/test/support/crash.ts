@@ -3,9 +3,20 @@
 import type { Test } from 'tap';
 import type { OperationReply } from '@bo/contracts';
 import { errorOf } from '../../../wallet/test/support/rpc.ts';
+import { adminScope } from '../../../wallet/test/support/scopes.ts';
 import type { Stack } from '../../../wallet/test/support/stack.ts';
 import type { processGroup } from './processes.ts';
 import { FAST_RECONCILER } from './stack.ts';
+
+/** True once the service answers a harmless request (any reply but "no answer"). */
+export function answers(stack: Stack) {
+  return async (name: 'wallet' | 'payments'): Promise<boolean> => {
+    const reply = name === 'wallet'
+      ? await stack.call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 })
+      : await stack.call('payments.admin.withdrawals', { scope: adminScope, query: { limit: 1 }, timeoutMs: 1000 });
+    return reply.ok || reply.error.code !== 'SERVICE_UNAVAILABLE';
+  };
+}
 
 export function childEnv(stack: Stack): Record<string, string | number> {
   return {

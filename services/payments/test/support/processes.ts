@@ -43,8 +43,12 @@ export async function spawnService(name: 'wallet' | 'payments', env: Record<stri
   };
 }
 
-/** Keeps one process per service name; replaces it on restart; stops all at teardown. */
-export function processGroup(t: Test, baseEnv: Record<string, string | number>) {
+/**
+ * Keeps one process per service name; replaces it on restart; stops all at teardown. `answers`
+ * asks the service something harmless: "started" is logged before NATS has surely registered the
+ * subscriptions, so a process counts as up once it answers.
+ */
+export function processGroup(t: Test, baseEnv: Record<string, string | number>, answers: (name: 'wallet' | 'payments') => Promise<boolean>) {
   const running = new Map<string, ChildService>();
   t.teardown(async () => { for (const p of running.values()) await p.stop(); });
   return {
@@ -53,6 +57,11 @@ export function processGroup(t: Test, baseEnv: Record<string, string | number>) 
       await running.get(name)?.stop();
       const child = await spawnService(name, { ...baseEnv, ...env });
       running.set(name, child);
+      const deadline = Date.now() + 10_000;
+      while (!(await answers(name))) {
+        if (Date.now() > deadline) throw new Error(`${name} started but does not answer:\n${child.stderrTail()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       return child;
     },
   };

@@ -9,11 +9,11 @@ export type Caller = <R = any>(subject: string, opts: CallOptions) => Promise<Op
 
 /** No answer in time becomes the 503 reply the gateway would render, so tests can assert on it. */
 export function caller(nc: NatsConnection, prefix: string): Caller {
-  return (subject, opts) => requestOperation(nc, subject, {
+  return <R>(subject: string, opts: CallOptions): Promise<OperationReply<R>> => requestOperation<R>(nc, subject, {
     ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
     params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
   }, { prefix, timeoutMs: opts.timeoutMs ?? 10_000 }).catch((e: unknown) => {
-    if (isAppError(e)) return { ok: false as const, error: e.toBody() };
+    if (isAppError(e)) return { ok: false, error: e.toBody() } as OperationReply<R>;
     throw e;
   });
 }
