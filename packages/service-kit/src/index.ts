@@ -10,5 +10,6 @@ export * from './nats.ts';
 export * from './service.ts';
 export * from './main.ts';
 export * from './secrets.ts';
+export * from './scopes.ts';
 export * from './telemetry.ts';
 export * from './testing.ts';

@@ -69,7 +69,7 @@ t.test('webhooks.test is 409 WEBHOOK_NOT_CONFIGURED without a URL for the scope'
     t.equal(!r.ok && r.error.code, 'WEBHOOK_NOT_CONFIGURED', why);
   }
   const asAdmin = await call(stack.svc.nc, stack.prefix, TEST, adminScope);
-  t.equal(!asAdmin.ok && asAdmin.error.code, 'NOT_FOUND', 'operator scope required');
+  t.equal(!asAdmin.ok && asAdmin.error.code, 'UNAUTHORIZED', 'operator scope required');
 });
 
 t.test('admin log by event and operator; redeliver schedules a fresh delivery', async (t) => {
@@ -112,7 +112,7 @@ t.test('admin log by event and operator; redeliver schedules a fresh delivery', 
   const missing = await call(stack.svc.nc, stack.prefix, REDELIVER, adminScope, { params: { eventId: 'evt_missing' } });
   t.equal(!missing.ok && missing.error.code, 'NOT_FOUND');
   const asOperator = await call(stack.svc.nc, stack.prefix, REDELIVER, operatorScope('op_a', 'sandbox'), { params: { eventId: event.id } });
-  t.equal(!asOperator.ok && asOperator.error.code, 'NOT_FOUND', 'admin scope required');
+  t.equal(!asOperator.ok && asOperator.error.code, 'UNAUTHORIZED', 'admin scope required');
   const logAsOperator = await call(stack.svc.nc, stack.prefix, LOG, operatorScope('op_a', 'sandbox'), { query: {} });
-  t.equal(!logAsOperator.ok && logAsOperator.error.code, 'NOT_FOUND');
+  t.equal(!logAsOperator.ok && logAsOperator.error.code, 'UNAUTHORIZED');
 });

@@ -4,12 +4,12 @@ import { AdminPlayerIdParams, PlayerLimitsSchema } from '@bo/contracts';
 import { formatMoney, type Handler, type ServiceDeps } from '@bo/service-kit';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
-import { adminScope } from './request-scope.ts';
+import { adminScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 
 export function adminSetPlayerLimits(deps: ServiceDeps): Handler {
   return async (req) => {
-    adminScope(req);
+    adminScopeOf(req);
     const params = parseInput(AdminPlayerIdParams, req.params, 'path');
     const input = parseInput(PlayerLimitsSchema, req.body, 'body');
     return deps.orm.em.fork().transactional(async (tx) => {

@@ -4,14 +4,14 @@ import { Type } from '@sinclair/typebox';
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { adminScope } from './request-scope.ts';
+import { adminScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 
 const SetStatusBody = Type.Object({ status: PlayerStatusSchema });
 
 export function adminSetPlayerStatus(deps: ServiceDeps): Handler {
   return async (req) => {
-    adminScope(req);
+    adminScopeOf(req);
     const params = parseInput(AdminPlayerIdParams, req.params, 'path');
     const input = parseInput(SetStatusBody, req.body, 'body');
     return deps.orm.em.fork().transactional(async (tx) => {

@@ -4,13 +4,13 @@ import { AppError, CreatePlayerSchema, newId, normaliseCpf } from '@bo/contracts
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScope } from './request-scope.ts';
+import { operatorScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 import { runIdempotent } from './run-idempotent.ts';
 
 export function createPlayer(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const input = parseInput(CreatePlayerSchema, req.body, 'body');
     return runIdempotent(deps, req.ctx, 'players.create', async (tx) => {
       const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });

@@ -4,7 +4,7 @@ import { AppError, AdminPlayerIdParams, KycDecisionSchema, PlayerIdParams, type 
 import { crashPoint, type Handler, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
 import { changeKycStatus, listKycSubmissions, lockPlayer, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
-import { adminScope, operatorScope } from './request-scope.ts';
+import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 
 async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): Promise<HandlerResult> {
@@ -27,7 +27,7 @@ async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): 
 
 export function sandboxKycDecision(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     // The gateway refuses live keys first; this keeps production data safe if it ever did not.
     if (scope.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
     const params = parseInput(PlayerIdParams, req.params, 'path');
@@ -39,7 +39,7 @@ export function sandboxKycDecision(deps: ServiceDeps): Handler {
 
 export function adminKycDecision(deps: ServiceDeps): Handler {
   return async (req) => {
-    adminScope(req);
+    adminScopeOf(req);
     const params = parseInput(AdminPlayerIdParams, req.params, 'path');
     const input = parseInput(KycDecisionSchema, req.body, 'body');
     return decide(deps, { id: params.id }, input.status);

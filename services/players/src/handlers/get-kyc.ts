@@ -3,12 +3,12 @@ import { PlayerIdParams } from '@bo/contracts';
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
-import { operatorScope } from './request-scope.ts';
+import { operatorScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 
 export function getKyc(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const params = parseInput(PlayerIdParams, req.params, 'path');
     const em = deps.orm.em.fork();
     const player = await requirePlayer(em, { id: params.playerId, brandId: scope.brandId });

@@ -6,13 +6,13 @@ import { crashPoint, type Handler, type ServiceDeps } from '@bo/service-kit';
 import { KycSubmissionEntity } from '../persistence/entities.ts';
 import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
 import { statusAfterSubmission } from '../domain/kyc-rules.ts';
-import { operatorScope } from './request-scope.ts';
+import { operatorScopeOf } from '@bo/service-kit';
 import { parseInput } from './parse-input.ts';
 import { runIdempotent } from './run-idempotent.ts';
 
 export function submitKyc(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const params = parseInput(PlayerIdParams, req.params, 'path');
     const input = parseInput(CreateKycSubmissionSchema, req.body, 'body');
     const result = await runIdempotent(deps, req.ctx, 'players.kyc.submit', async (tx) => {

@@ -3,7 +3,7 @@
 import type { DeliveryLogItem, AttemptOutcome } from '@bo/contracts';
 import type { Handler } from '@bo/service-kit';
 import type { WebhooksRuntime } from '../runtime.ts';
-import { teamScopeOf } from './request-scope.ts';
+import { teamScopeOf } from '@bo/service-kit';
 
 const LIMIT = 500;
 

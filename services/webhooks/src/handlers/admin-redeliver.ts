@@ -4,7 +4,7 @@ import { AppError } from '@bo/contracts';
 import type { Handler } from '@bo/service-kit';
 import { scheduleDelivery } from '../persistence/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
-import { teamScopeOf } from './request-scope.ts';
+import { teamScopeOf } from '@bo/service-kit';
 
 export function adminRedeliver(rt: WebhooksRuntime): Handler {
   return async (req) => {

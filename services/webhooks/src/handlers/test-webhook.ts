@@ -6,7 +6,7 @@ import { performAttempt } from '../delivery/attempt.ts';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { recordAttemptResult, startTestAttempt } from '../persistence/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
-import { operatorScopeOf } from './request-scope.ts';
+import { operatorScopeOf } from '@bo/service-kit';
 
 export const TEST_MESSAGE = 'This is a test event from the back-office API.';
 

@@ -7,7 +7,7 @@ import { UpsertEndpointSchema, validationError, type UpsertEndpoint, type Upsert
 import { sealSecret, type Handler } from '@bo/service-kit';
 import { webhookUrlProblem } from '../delivery/destination-guard.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
-import { teamScopeOf } from './request-scope.ts';
+import { teamScopeOf } from '@bo/service-kit';
 
 interface EndpointState { url: string | null; hasSecret: boolean; brandId: string }
 

@@ -15,15 +15,4 @@ export interface GamesContext {
   rng: Rng;
 }
 
-export function operatorScope(req: OperationRequest<any, any, any>): OperatorScope {
-  const scope = req.ctx?.scope;
-  if (scope?.kind !== 'operator') throw new AppError('UNAUTHORIZED', 'This operation needs an operator credential.');
-  return scope;
-}
 
-/** The launch page's subjects are called by the gateway only; the token is the player's credential. */
-export function internalScope(req: OperationRequest<any, any, any>): InternalScope {
-  const scope = req.ctx?.scope;
-  if (scope?.kind !== 'internal') throw new AppError('UNAUTHORIZED', 'This operation is internal.');
-  return scope;
-}

@@ -6,17 +6,17 @@ import {
   AppError, CreateGameSessionSchema, PLAYER_STATE_SUBJECT, PlayerIdParams, newId,
   type GameMode, type PlayerState, type PlayerStateRequest,
 } from '@bo/contracts';
-import type { Handler } from '@bo/service-kit';
+import { operatorScopeOf, type Handler } from '@bo/service-kit';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
-import { operatorScope, type GamesContext } from './context.ts';
+import type { GamesContext } from './context.ts';
 import { parseInput } from './parse-input.ts';
 
 export function createGameSession(ctx: GamesContext): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
     const { gameId } = parseInput(CreateGameSessionSchema, req.body, 'body');
 

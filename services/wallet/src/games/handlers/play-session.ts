@@ -1,12 +1,12 @@
 // games.play.session (gateway launch page, GET /play/:token): what the page needs to render the
 // session. The token is verified here, the only place that holds GAME_LAUNCH_SECRET.
 import { AppError, type PlayParams, type PlaySessionView } from '@bo/contracts';
-import { formatMoney, type Handler } from '@bo/service-kit';
+import { formatMoney, type Handler, internalScopeOf } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { GameEntity, GameSessionEntity, type GameRow, type GameSessionRow } from '../persistence/entities.ts';
 import { BET_LIMITS } from '../domain/rounds.ts';
-import { internalScope, type GamesContext } from './context.ts';
+import type { GamesContext } from './context.ts';
 
 export const REAL_PLAY_NOTICE = 'Real-money play is not available yet.';
 
@@ -34,7 +34,7 @@ export async function openSessionByToken(
 
 export function playSession(ctx: GamesContext): Handler {
   return async (req) => {
-    internalScope(req);
+    internalScopeOf(req);
     const { session, game } = await openSessionByToken(ctx, ctx.deps.orm.em.fork(), (req.params as Partial<PlayParams>)?.token);
     const external = game.kind === 'external';
     const view: PlaySessionView = {
