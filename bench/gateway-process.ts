@@ -1,0 +1,26 @@
+// One gateway (startGateway, ephemeral ports) in a process of its own, so that its memory can be
+// read on its own and the load generator does not share its event loop. Config comes from env
+// exactly as in production; bench/run.ts drives it over IPC.
+import { startGateway } from '../services/gateway/src/gateway.ts';
+import { loadGatewayConfig } from '../services/gateway/src/config.ts';
+
+export interface GatewayReady { type: 'ready'; publicUrl: string; adminUrl: string; pid: number }
+export interface MemoryReport { type: 'memory'; rss: number; heapUsed: number; external: number; cpuMicros: number }
+
+const gw = await startGateway(loadGatewayConfig());
+const memory = (gc: boolean): MemoryReport => {
+  // --expose-gc is passed by run.ts: collecting first separates retained memory from garbage
+  // (twice, for what weak references and finalizers release late). heapUsed still counts compiled
+  // code and partly used pages, so it is a coarse signal; heap snapshots are the precise check.
+  if (gc) { const collect = (globalThis as { gc?: () => void }).gc; collect?.(); collect?.(); }
+  const m = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return { type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system };
+};
+process.on('message', (msg: { type?: string; gc?: boolean }) => {
+  if (msg?.type === 'memory') process.send!(memory(msg.gc === true));
+  if (msg?.type === 'stop') void gw.stop().finally(() => process.exit(0));
+});
+// The parent going away must not leave a gateway behind.
+process.on('disconnect', () => void gw.stop().finally(() => process.exit(0)));
+process.send!({ type: 'ready', publicUrl: gw.publicUrl, adminUrl: gw.adminUrl, pid: process.pid } satisfies GatewayReady);

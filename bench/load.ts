@@ -1,0 +1,87 @@
+// The load generator: one autocannon run (a warm-up, then the measured run) per process, so it
+// never shares an event loop with what it measures. Receives a LoadSpec over IPC, replies with
+// a LoadSummary and exits.
+import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
+import { createPlayerRequest, meRequest, type Credentials } from './requests.ts';
+
+export type ScenarioKind = 'hello' | 'me' | 'createPlayer';
+
+export interface LoadSpec {
+  name: string;
+  kind: ScenarioKind;
+  /** Origin only, e.g. http://127.0.0.1:41234 */
+  url: string;
+  creds?: Credentials;
+  runId: string;
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+}
+
+export interface RunFigures {
+  requestsPerSec: number;
+  /** Responses counted. */
+  total: number;
+  /** Requests sent, including those still in flight when the run stopped. */
+  sent: number;
+  latencyMs: { avg: number; p50: number; p90: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface LoadSummary extends RunFigures {
+  name: string;
+  kind: ScenarioKind;
+  connections: number;
+  durationSec: number;
+  /** The warm-up run before it (not part of the figures); null when BENCH_WARMUP=0. */
+  warmup: RunFigures | null;
+}
+
+function figures(r: AutocannonResult): RunFigures {
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = Number(s.count);
+  return {
+    requestsPerSec: r.requests.average,
+    total: r.requests.total,
+    sent: r.requests.sent,
+    latencyMs: { avg: r.latency.average, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    statusCodes,
+  };
+}
+
+function requestFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest {
+  if (spec.kind === 'hello') return { method: 'GET', path: '/' };
+  if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
+  return spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter);
+}
+
+async function run(spec: LoadSpec): Promise<LoadSummary> {
+  // One counter across warm-up and measured run: every POST is a new player and a new key.
+  const counter = { n: 0 };
+  const request = requestFor(spec, counter);
+  const once = (duration: number) => autocannon({ url: spec.url, connections: spec.connections, duration, timeout: 10, requests: [request] });
+  const warmup = spec.warmupSec > 0 ? figures(await once(spec.warmupSec)) : null;
+  // Between warm-up and run, bench/run.ts may read the gateway's settled memory; it answers `go`.
+  await new Promise<void>((resolve) => {
+    const onGo = (msg: { type?: string }) => { if (msg?.type === 'go') { process.off('message', onGo); resolve(); } };
+    process.on('message', onGo);
+    process.send!({ type: 'warmed' });
+  });
+  const measured = await once(spec.durationSec);
+  return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...figures(measured), warmup };
+}
+
+process.on('message', (msg: { type?: string; spec?: LoadSpec }) => {
+  if (msg?.type !== 'run' || !msg.spec) return;
+  run(msg.spec).then(
+    (summary) => process.send!({ type: 'result', summary }, () => process.exit(0)),
+    (err: unknown) => { console.error(err); process.exit(1); },
+  );
+});
+process.send!({ type: 'ready' });
