@@ -146,6 +146,14 @@ t.test('deposits', async (t) => {
     t.same(await money.confirm(brand, depositId, confirmKey), confirms[0], 'a later replay answers the stored result');
     t.equal(ok(confirms[0]).status, 'confirmed');
     t.same(await money.playerEntries(depositId), [{ type: 'DEPOSIT', amount: '33.00' }]);
+    // More rounds of racing retries: a late one must still get the stored answer, never a 409.
+    for (let i = 0; i < 5; i++) {
+      const d = ok(await money.createDeposit(brand, player, { amount: '1.00' }));
+      const k2 = key('confirm');
+      const replies = await Promise.all(Array.from({ length: 8 }, () => money.confirm(brand, d.id, k2)));
+      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0].ok, 'all racing retries get the one result');
+      t.equal((await money.playerEntries(d.id)).length, 1);
+    }
 
     // A replay answers what the first request did, even if the player's state changed since.
     await setStatus(stack.call, player, 'bloqueado');

@@ -136,12 +136,19 @@ t.test('withdrawals', async (t) => {
     t.equal((await money.wallet(brand, player)).withdrawable, '75.00', 'one reservation');
     const id = ok(creates[0]).id;
     const ck = key('cancel');
-    const cancels = await Promise.all([1, 2, 3].map(() => money.cancel(brand, id, ck)));
+    const cancels = await Promise.all(Array.from({ length: 8 }, () => money.cancel(brand, id, ck)));
     for (const r of cancels) t.same(r, cancels[0]);
     t.same(await money.cancel(brand, id, ck), cancels[0]);
     t.equal(ok(cancels[0]).status, 'cancelled');
     t.equal((await statusEvents(id)).length, 2, 'created and cancelled, once each');
     t.equal((await money.wallet(brand, player)).withdrawable, '100.00');
+    // More rounds of racing retries: a late one must still get the stored answer, never a 409.
+    for (let i = 0; i < 5; i++) {
+      const wd = ok(await money.createWithdrawal(brand, player, '1.00'));
+      const k2 = key('cancel');
+      const replies = await Promise.all(Array.from({ length: 8 }, () => money.cancel(brand, wd.id, k2)));
+      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0].ok, 'all racing retries get the one result');
+    }
   });
 
   test('brand isolation: another brand sees no withdrawal', async (t) => {

@@ -55,14 +55,18 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
     if (stored) return stored;
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     // Step 1: the intent. From `confirming` the deposit can only end confirmed.
-    await deps.orm.em.fork().transactional(async (tx) => {
+    const answered = await deps.orm.em.fork().transactional(async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
-      if (row.status === 'pending') return markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null);
+      if (row.status === 'pending') { await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null); return undefined; }
       const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
-      if (!mine) throw new AppError('DEPOSIT_NOT_PENDING');
-      // Our own earlier attempt recorded the intent: finish it below.
+      if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
+      // A concurrent request with our key may have finished it since we last looked.
+      const stored = await findStored(tx, ref, CONFIRM_OPERATION);
+      if (stored) return stored;
+      throw new AppError('DEPOSIT_NOT_PENDING');
     });
+    if (answered) return answered;
     crashPoint('payments.confirm.after-intent');
     const done = await finishConfirmation(deps, depositId);
     if (done.status !== 'confirmed') throw new Error(`deposit ${depositId} ended ${done.status} after its confirm`);

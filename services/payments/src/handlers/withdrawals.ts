@@ -77,13 +77,18 @@ export function cancelWithdrawal(deps: ServiceDeps): Handler {
     if (stored) return stored;
     const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
     // Step 1: the intent. From `cancelling` the withdrawal can only end cancelled.
-    await deps.orm.em.fork().transactional(async (tx) => {
+    const answered = await deps.orm.em.fork().transactional(async (tx) => {
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
       if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
-      if (row.status === 'under_review') return markIntent(tx, row.id, 'cancelling', ref);
+      if (row.status === 'under_review') { await markIntent(tx, row.id, 'cancelling', ref); return undefined; }
       const mine = ref && row.status === 'cancelling' && row.actionScope === ref.scope && row.actionKey === ref.key;
-      if (!mine) throw new AppError('WITHDRAWAL_NOT_CANCELLABLE');
+      if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
+      // A concurrent request with our key may have finished it since we last looked.
+      const stored = await findStored(tx, ref, CANCEL_OPERATION);
+      if (stored) return stored;
+      throw new AppError('WITHDRAWAL_NOT_CANCELLABLE');
     });
+    if (answered) return answered;
     crashPoint('payments.cancel.after-intent');
     const done = await finishMove(deps, withdrawalId);
     const again = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
