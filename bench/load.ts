@@ -67,12 +67,6 @@ async function run(spec: LoadSpec): Promise<LoadSummary> {
   const request = requestFor(spec, counter);
   const once = (duration: number) => autocannon({ url: spec.url, connections: spec.connections, duration, timeout: 10, requests: [request] });
   const warmup = spec.warmupSec > 0 ? figures(await once(spec.warmupSec)) : null;
-  // Between warm-up and run, bench/run.ts may read the gateway's settled memory; it answers `go`.
-  await new Promise<void>((resolve) => {
-    const onGo = (msg: { type?: string }) => { if (msg?.type === 'go') { process.off('message', onGo); resolve(); } };
-    process.on('message', onGo);
-    process.send!({ type: 'warmed' });
-  });
   const measured = await once(spec.durationSec);
   return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...figures(measured), warmup };
 }

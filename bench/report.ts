@@ -8,12 +8,6 @@ export interface ScenarioResult extends LoadSummary {
   cpuPercentOfOneCore?: { gateway: number; playersService: number };
   /** Gateway runs only: CPU time per answered request (warm-up included); steadier than req/s on a busy machine. */
   cpuMsPerRequest?: { gateway: number; playersService: number };
-  /**
-   * Gateway runs only: the gateway's memory after a forced full GC, once between warm-up and run
-   * and once after the run. Growth between the two is memory the measured requests left behind;
-   * growth before the first (JIT code, pools, buffers) is a one-time cost.
-   */
-  gatewayAfterGc?: { afterWarmup: MemoryFigures | null; afterRun: MemoryFigures };
 }
 
 export interface BenchResults {
@@ -68,11 +62,8 @@ export function formatTable(r: BenchResults): string {
     pad(widths.map((w) => '-'.repeat(w)), widths),
     ...rows.map((row) => pad(row, widths)),
     '',
-    `gateway RSS: ${m.before.rssMb} MB before load, ${m.peakRssMb} MB peak, ${m.after.rssMb} MB after, ${m.afterGc.rssMb} MB after GC`,
-    `gateway heap used after a full GC: ${[`${m.before.heapUsedMb} MB before load`, ...r.scenarios.filter((s) => s.gatewayAfterGc).map((s) => {
-      const g = s.gatewayAfterGc!;
-      return `${s.kind}: ${g.afterWarmup ? `${g.afterWarmup.heapUsedMb} MB after warm-up → ` : ''}${g.afterRun.heapUsedMb} MB after run`;
-    })].join('; ')}`,
+    `gateway RSS: ${m.before.rssMb} MB before load, ${m.peakRssMb} MB peak, ${m.after.rssMb} MB after, ${m.afterGc.rssMb} MB after gc()`,
+    `gateway heap used: ${m.before.heapUsedMb} MB before load, ${m.after.heapUsedMb} MB after, ${m.afterGc.heapUsedMb} MB after gc() (coarse)`,
     `players created: ${r.playersCheck.rowsInDatabase} rows in the database; ${r.playersCheck.created201} answered 201 of ${r.playersCheck.sent} sent (rows must lie between the two)`,
     'latency resolution is 1 ms (autocannon); CPU is a percentage of one core over warm-up and run',
   ].join('\n');

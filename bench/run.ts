@@ -47,16 +47,10 @@ async function adminCall(adminUrl: string, token: string, method: string, path: 
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** One warm-up + measured run in a fresh load-generator process; `betweenRuns` runs in the pause between them. */
-async function runLoad(spec: LoadSpec, betweenRuns: () => Promise<void> = async () => undefined): Promise<LoadSummary> {
+/** One warm-up + measured run in a fresh load-generator process. */
+async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   log(`${spec.name}: ${spec.warmupSec} s warm-up + ${spec.durationSec} s, ${spec.connections} connections`);
   const { proc } = await forkReady(new URL('./load.ts', import.meta.url), {});
-  const onWarmed = (msg: { type?: string }) => {
-    if (msg?.type !== 'warmed') return;
-    proc.off('message', onWarmed);
-    void betweenRuns().finally(() => proc.send({ type: 'go' }));
-  };
-  proc.on('message', onWarmed);
   const { summary } = await ask<{ summary: LoadSummary }>(proc, { type: 'run', spec }, 'result');
   await new Promise<void>((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', () => resolve())));
   return summary;
@@ -142,13 +136,10 @@ async function main(): Promise<void> {
       const g0 = await ask<MemoryReport>(gateway.proc, { type: 'memory' }, 'memory');
       const p0 = process.cpuUsage();
       const t0 = performance.now();
-      let warmed: MemoryReport | undefined;
-      const summary = await runLoad(s, async () => { warmed = await ask<MemoryReport>(gateway.proc, { type: 'memory', gc: true }, 'memory'); });
+      const summary = await runLoad(s);
       const wallMicros = (performance.now() - t0) * 1000;
       const g1 = await ask<MemoryReport>(gateway.proc, { type: 'memory' }, 'memory');
       const p1 = process.cpuUsage(p0);
-      // Heap left after a full collection: growth from one scenario to the next is retained memory.
-      const settled = await ask<MemoryReport>(gateway.proc, { type: 'memory', gc: true }, 'memory');
       const gatewayMicros = g1.cpuMicros - g0.cpuMicros;
       const playersMicros = p1.user + p1.system;
       const answered = summary.total + (summary.warmup?.total ?? 0);
@@ -158,7 +149,6 @@ async function main(): Promise<void> {
         ...summary,
         cpuPercentOfOneCore: { gateway: pct(gatewayMicros), playersService: pct(playersMicros) },
         cpuMsPerRequest: { gateway: perRequestMs(gatewayMicros), playersService: perRequestMs(playersMicros) },
-        gatewayAfterGc: { afterWarmup: warmed ? toMemoryFigures(warmed) : null, afterRun: toMemoryFigures(settled) },
       };
     };
 
