@@ -9,6 +9,8 @@ export const BaseConfigSchema = Type.Object({
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
+  /** JetStream replicas of the streams and buckets we create (read through natsReplicas()). */
+  NATS_REPLICAS: Type.Optional(Type.Integer({ default: 1, minimum: 1, maximum: 5 })),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 

@@ -39,13 +39,23 @@ export async function writeEvent<T extends EventType>(
   return event;
 }
 
+/**
+ * JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster.
+ * Read from the environment (validated as NATS_REPLICAS by every config schema) because the
+ * stream is ensured from places that are not handed the config.
+ */
+export function natsReplicas(): number {
+  const n = Number(process.env.NATS_REPLICAS ?? '1');
+  return Number.isInteger(n) && n >= 1 && n <= 5 ? n : 1;
+}
+
 /** The events stream: file storage, a 2-minute duplicate window for msgID dedupe. */
 export async function ensureEventsStream(nc: NatsConnection, prefix: string): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const name = eventsStreamName(prefix);
   const config = {
     name, subjects: [eventsWildcard(prefix)], storage: StorageType.File, retention: RetentionPolicy.Limits,
-    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000,
+    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000, num_replicas: natsReplicas(),
   };
   try {
     await jsm.streams.info(name);
