@@ -11,5 +11,6 @@ export * from './service.ts';
 export * from './main.ts';
 export * from './secrets.ts';
 export * from './scopes.ts';
+export * from './parse-input.ts';
 export * from './telemetry.ts';
 export * from './testing.ts';

@@ -52,6 +52,8 @@ export async function startService(def: ServiceDefinition, config: BaseConfig, o
   };
   const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log });
   const stops = def.background?.(deps) ?? [];
+  // The subscriptions are registered with the server once this returns: "started" means reachable.
+  await nc.flush();
   log.info({ prefix: config.NATS_PREFIX }, `${def.name} service started`);
   return {
     ...deps,

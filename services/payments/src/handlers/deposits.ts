@@ -2,14 +2,14 @@
 import {
   AppError, CreateDepositSchema, DepositIdParams, FailDepositSchema, PlayerIdParams, newId,
 } from '@bo/contracts';
-import { crashPoint, formatMoney, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { crashPoint, formatMoney, type Handler, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
   findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markFailed, todaysDepositTotal,
 } from '../persistence/deposit-store.ts';
 import { findStored, requestKeyOf, runOnceStored } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
-import { operatorScope, parseInput, playerState } from './request.ts';
+import { playerState } from './request.ts';
 
 const CREATE = 'payments.deposits.create';
 const FAIL = 'payments.deposits.fail';
@@ -18,7 +18,7 @@ const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXIST
 
 export function createDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     // A replay answers what the first request did, whatever the player's state is now.
     const stored = await findStored(deps.orm.em.fork(), ref, CREATE);
@@ -49,7 +49,7 @@ export function createDeposit(deps: ServiceDeps): Handler {
 
 export function confirmDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const stored = await findStored(deps.orm.em.fork(), ref, CONFIRM_OPERATION);
     if (stored) return stored;
@@ -76,7 +76,7 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
 
 export function failDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     const input = parseInput(FailDepositSchema, req.body, 'body');

@@ -5,7 +5,7 @@ import {
   AppError, CreateWithdrawalSchema, PlayerIdParams, ReviewQueueQuery, WithdrawalDecisionSchema, WithdrawalIdParams, newId,
   validationError, type WithdrawalDecision, type WithdrawalStatus,
 } from '@bo/contracts';
-import { crashPoint, formatMoney, writeEvent, type Handler, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import { crashPoint, formatMoney, writeEvent, type Handler, type HandlerResult, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import {
   INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow,
 } from '../domain/withdrawals.ts';
@@ -16,7 +16,7 @@ import {
 import { findStored, replay, requestKeyOf, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
-import { adminActor, operatorScope, parseInput, playerState, type Req } from './request.ts';
+import { adminActor, playerState, type Req } from './request.ts';
 
 /** The answer to a create whose row exists: its stored response, once the hold was answered. */
 async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
@@ -29,7 +29,7 @@ async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestK
 
 export function createWithdrawal(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const stored = await findStored(deps.orm.em.fork(), ref, CREATE_OPERATION);
     if (stored) return stored;
@@ -63,7 +63,7 @@ async function visibleWithdrawal(deps: ServiceDeps, id: string, brandId: string 
 
 export function getWithdrawal(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
     return { status: 200, body: withdrawalView(await visibleWithdrawal(deps, withdrawalId, scope.brandId)) };
   };
@@ -71,7 +71,7 @@ export function getWithdrawal(deps: ServiceDeps): Handler {
 
 export function cancelWithdrawal(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const stored = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
     if (stored) return stored;
@@ -118,7 +118,7 @@ async function decide(deps: ServiceDeps, id: string, brandId: string | undefined
 
 export function sandboxDecision(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScope(req);
+    const scope = operatorScopeOf(req);
     const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
     const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
     const { after } = await decide(deps, withdrawalId, scope.brandId, decision);

@@ -1,11 +1,10 @@
 // players.admin.limits (PUT /admin/players/:id/limits): responsible-gaming limits, replaced as a
 // whole (null clears a limit). The amount is stored as NUMERIC, never through a JS number.
 import { AdminPlayerIdParams, PlayerLimitsSchema } from '@bo/contracts';
-import { formatMoney, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { formatMoney, type Handler, type ServiceDeps, parseInput } from '@bo/service-kit';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
 import { adminScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
 
 export function adminSetPlayerLimits(deps: ServiceDeps): Handler {
   return async (req) => {

@@ -4,8 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { adminScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
+import { adminScopeOf, parseInput } from '@bo/service-kit';
 
 const SetStatusBody = Type.Object({ status: PlayerStatusSchema });
 

@@ -4,8 +4,7 @@ import { AppError, CreatePlayerSchema, newId, normaliseCpf } from '@bo/contracts
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
+import { operatorScopeOf, parseInput } from '@bo/service-kit';
 import { runIdempotent } from './run-idempotent.ts';
 
 export function createPlayer(deps: ServiceDeps): Handler {

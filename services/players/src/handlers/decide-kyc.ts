@@ -1,11 +1,10 @@
 // KYC decisions: the sandbox route (operator scope, own brand, sandbox only) and the admin route
 // (any brand). Both lock the player, set the status, and write kyc.status_changed on a change.
 import { AppError, AdminPlayerIdParams, KycDecisionSchema, PlayerIdParams, type KycStatus } from '@bo/contracts';
-import { crashPoint, type Handler, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import { crashPoint, type Handler, type HandlerResult, type ServiceDeps, parseInput } from '@bo/service-kit';
 import { changeKycStatus, listKycSubmissions, lockPlayer, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
 
 async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): Promise<HandlerResult> {
   const result = await deps.orm.em.fork().transactional(async (tx) => {

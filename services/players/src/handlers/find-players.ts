@@ -3,8 +3,7 @@ import { FindPlayersQuery } from '@bo/contracts';
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
+import { operatorScopeOf, parseInput } from '@bo/service-kit';
 
 export function findPlayers(deps: ServiceDeps): Handler {
   return async (req) => {

@@ -3,8 +3,7 @@ import { PlayerIdParams } from '@bo/contracts';
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
-import { operatorScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
+import { operatorScopeOf, parseInput } from '@bo/service-kit';
 
 export function getKyc(deps: ServiceDeps): Handler {
   return async (req) => {

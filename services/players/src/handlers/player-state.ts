@@ -5,7 +5,7 @@ import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { findPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
 import { isSelfExcluded } from '../domain/responsible-gaming.ts';
-import { parseInput } from './parse-input.ts';
+import { parseInput } from '@bo/service-kit';
 
 export function playerState(deps: ServiceDeps): Handler {
   return async (req) => {

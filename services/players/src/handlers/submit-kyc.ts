@@ -2,12 +2,11 @@
 // locked so a submission and a decision never interleave; the status change and its event commit
 // together, and the relay publishes after the commit.
 import { CreateKycSubmissionSchema, PlayerIdParams, newId } from '@bo/contracts';
-import { crashPoint, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { crashPoint, type Handler, type ServiceDeps, parseInput } from '@bo/service-kit';
 import { KycSubmissionEntity } from '../persistence/entities.ts';
 import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
 import { statusAfterSubmission } from '../domain/kyc-rules.ts';
 import { operatorScopeOf } from '@bo/service-kit';
-import { parseInput } from './parse-input.ts';
 import { runIdempotent } from './run-idempotent.ts';
 
 export function submitKyc(deps: ServiceDeps): Handler {

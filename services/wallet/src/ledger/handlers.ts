@@ -4,7 +4,7 @@ import {
   AppError, PLAYER_STATE_SUBJECT, WALLET_SUBJECTS, validationError, walletAdminOperations, walletOperations, MAX_AMOUNT,
   type OperationRequest, type OperatorScope, type PlayerState, type WalletCredit, type WalletHold, type WalletHoldRef,
 } from '@bo/contracts';
-import { isPositiveWithin, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, internalScopeOf, isPositiveWithin, operatorScopeOf, type Handler, type ServiceDeps } from '@bo/service-kit';
 import { ledgerSettings } from '../config.ts';
 import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './commands.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -13,13 +13,6 @@ import { verifyLedger } from './verify.ts';
 
 type Req = OperationRequest<any, any, any>;
 
-function operatorScope(req: Req): OperatorScope {
-  if (req.ctx?.scope?.kind !== 'operator') throw new AppError('UNAUTHORIZED', 'This operation needs an operator credential.');
-  return req.ctx.scope;
-}
-function requireScope(req: Req, kind: 'internal' | 'admin'): void {
-  if (req.ctx?.scope?.kind !== kind) throw new AppError('UNAUTHORIZED', `This operation is ${kind} only.`);
-}
 
 const MONEY = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
 const CURRENCY = /^[A-Z]{3}$/;
@@ -61,12 +54,12 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
 
   return {
     [walletOperations.getWallet.subject]: async (req) => {
-      const scope = operatorScope(req);
+      const scope = operatorScopeOf(req);
       const player = await existingPlayer(scope, req.params.playerId);
       return { status: 200, body: await readWallet(em(), scope.brandId, player.playerId, player.currency ?? scope.currency) };
     },
     [walletOperations.listTransactions.subject]: async (req) => {
-      const scope = operatorScope(req);
+      const scope = operatorScopeOf(req);
       const limit = parseLimit(req.query?.limit);
       const owner = { brandId: scope.brandId, playerId: req.params.playerId as string };
       // The cursor is checked before the player lookup: a malformed query is a 422 either way.
@@ -76,10 +69,10 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
       const last = page.items.at(-1);
       return { status: 200, body: { data: page.items, nextCursor: page.more && last ? encodeCursor(cursorSecret, owner, last) : null } };
     },
-    [WALLET_SUBJECTS.credit]: async (req) => { requireScope(req, 'internal'); return { body: await creditDeposit(deps.orm.em, creditOf(req.body)) }; },
-    [WALLET_SUBJECTS.hold]: async (req) => { requireScope(req, 'internal'); return { body: await holdWithdrawal(deps.orm.em, holdOf(req.body)) }; },
-    [WALLET_SUBJECTS.release]: async (req) => { requireScope(req, 'internal'); return { body: await releaseHold(deps.orm.em, refOf(req.body)) }; },
-    [WALLET_SUBJECTS.capture]: async (req) => { requireScope(req, 'internal'); return { body: await captureHold(deps.orm.em, refOf(req.body)) }; },
-    [walletAdminOperations.adminVerifyLedger.subject]: async (req) => { requireScope(req, 'admin'); return { body: await verifyLedger(deps.orm.em) }; },
+    [WALLET_SUBJECTS.credit]: async (req) => { internalScopeOf(req); return { body: await creditDeposit(deps.orm.em, creditOf(req.body)) }; },
+    [WALLET_SUBJECTS.hold]: async (req) => { internalScopeOf(req); return { body: await holdWithdrawal(deps.orm.em, holdOf(req.body)) }; },
+    [WALLET_SUBJECTS.release]: async (req) => { internalScopeOf(req); return { body: await releaseHold(deps.orm.em, refOf(req.body)) }; },
+    [WALLET_SUBJECTS.capture]: async (req) => { internalScopeOf(req); return { body: await captureHold(deps.orm.em, refOf(req.body)) }; },
+    [walletAdminOperations.adminVerifyLedger.subject]: async (req) => { adminScopeOf(req); return { body: await verifyLedger(deps.orm.em) }; },
   };
 }

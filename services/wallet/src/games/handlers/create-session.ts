@@ -6,13 +6,12 @@ import {
   AppError, CreateGameSessionSchema, PLAYER_STATE_SUBJECT, PlayerIdParams, newId,
   type GameMode, type PlayerState, type PlayerStateRequest,
 } from '@bo/contracts';
-import { operatorScopeOf, type Handler } from '@bo/service-kit';
+import { operatorScopeOf, type Handler, parseInput } from '@bo/service-kit';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
 import type { GamesContext } from './context.ts';
-import { parseInput } from './parse-input.ts';
 
 export function createGameSession(ctx: GamesContext): Handler {
   return async (req) => {

@@ -3,13 +3,12 @@
 // one transaction holding the session row lock, so concurrent clicks are serialised and the
 // demo balance can never go negative. Demo rounds move only the session's fictitious balance.
 import { AppError, PlayRoundInputSchema, newId, validationError, type PlayParams } from '@bo/contracts';
-import { compareMoney, formatMoney, subMoney, addMoney, type Handler, internalScopeOf } from '@bo/service-kit';
+import { compareMoney, formatMoney, subMoney, addMoney, type Handler, internalScopeOf, parseInput } from '@bo/service-kit';
 import { GameRoundEntity } from '../persistence/entities.ts';
 import { checkRoundInput, decideRound, type BuiltInKind } from '../domain/rounds.ts';
 import { toRoundResult } from '../domain/views.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken, verifyLaunchToken, REAL_PLAY_NOTICE } from './play-session.ts';
-import { parseInput } from './parse-input.ts';
 
 export function playRound(ctx: GamesContext): Handler {
   return async (req) => {

@@ -1,6 +1,6 @@
-// Checks a message part against its contract schema; the gateway validates public operations
-// first, so this guards the service against wiring bugs and internal callers. Unknown fields are
-// ignored, nothing is coerced.
+// Checks a message part against its contract schema. The gateway validates public operations
+// first; services check again because a message may come from elsewhere (another service, a
+// test, a wiring bug). Unknown fields are ignored, nothing is coerced.
 import { Value } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { validationError } from '@bo/contracts';
