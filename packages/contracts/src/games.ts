@@ -55,10 +55,10 @@ export const PlaySessionViewSchema = Type.Object({
   sessionId: idOf('gs'),
   mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
   currency: Type.String(),
-  /** The session's fictitious balance in demo mode; null in real mode. */
+  /** Demo: the session's fictitious balance. Real: the player's withdrawable balance (available − held), what a bet can take. */
   balance: Nullable(Money),
   expiresAt: Timestamp,
-  /** False while real-money rounds are not wired to the ledger (see docs/games.md). */
+  /** False for external games, and in real mode when the player may no longer play (`notice` says why). */
   playable: Type.Boolean(),
   notice: Nullable(Type.String()),
   game: Type.Object({
@@ -80,7 +80,7 @@ export const PlayRoundInputSchema = Type.Object({
   target: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]{1,2})?$' })),
   /** roulette: red, black, odd, even, low (1–18) or high (19–36). */
   pick: Type.Optional(Type.Union(ROULETTE_PICKS.map((k) => Type.Literal(k)))),
-  /** Set by the page per click: a retried POST with the same id returns the same round. */
+  /** Set by the page per click: a retried POST with the same id returns the same round. Required in real mode. */
   clientRoundId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
 }, { $id: 'PlayRoundInput' });
 export type PlayRoundInput = Static<typeof PlayRoundInputSchema>;
@@ -90,6 +90,7 @@ export const PlayRoundResultSchema = Type.Object({
   amount: Money, payout: Money, win: Type.Boolean(),
   /** Kind-specific: crash { crashPoint, target }, dice { roll, target, multiplier }, roulette { number, color, pick }, slots { reels, multiplier }. */
   outcome: Type.Record(Type.String(), Type.Unknown()),
+  /** Demo: the session balance after the round; real: the player's withdrawable balance after it. */
   balanceAfter: Nullable(Money),
   createdAt: Timestamp,
 }, { $id: 'PlayRoundResult' });

@@ -8,12 +8,14 @@ export const WalletSchema = Type.Object({
 }, { additionalProperties: false, $id: 'Wallet' });
 export type Wallet = Static<typeof WalletSchema>;
 
-export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL'] as const;
+export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN'] as const;
 export const LedgerItemSchema = Type.Object({
-  id: idOf('le'), type: Type.String({ description: 'DEPOSIT (positive) or WITHDRAWAL (negative); more types may come' }),
+  id: idOf('le'), type: Type.String({ description: 'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake) or WIN (positive, its payout); more types may come' }),
   amount: Money, balanceAfter: Money, currency: Currency, referenceId: Type.String(), createdAt: Timestamp,
 }, { additionalProperties: false, $id: 'LedgerItem' });
 export type LedgerItem = Static<typeof LedgerItemSchema>;
+/** BET (negative: the stake of a real-money game round) and WIN (positive: its payout) carry the round id (gr_…) as referenceId. */
+export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 export const TransactionsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),

@@ -5,6 +5,7 @@ import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
 import { LAUNCH_SECRET, deadPort, gatewayScope, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
 
 const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
+const internal = { kind: 'internal', service: 'payments' } as const;
 
 t.test('games over NATS', async (t) => {
   const port = await deadPort();
@@ -150,6 +151,11 @@ t.test('games over NATS', async (t) => {
     const inputs: Record<string, Record<string, string>> = {
       gm_aviator_demo: { target: '1.50' }, gm_dice_classic: { target: '50' }, gm_roulette_demo: { pick: 'red' }, gm_slots_fruit: {},
     };
+    // Money in the sandbox brand's wallet, so "untouched" is checked against a ledger that is not empty.
+    const credited = await h.call('wallet.credit', internal, { body: { brandId: scopes.sandbox.brandId, playerId: approved, currency: 'BRL', amount: '500.00', depositId: 'dep_demo_money' } });
+    t.ok(credited.ok, 'the player has real money too');
+    const [ledgerBefore] = await h.sql(`select (select count(*)::int from wallet.ledger_entries) as entries, (select count(*)::int from wallet.accounts) as accounts`);
+    t.ok(ledgerBefore.entries > 0);
     for (const [gameId, extra] of Object.entries(inputs)) {
       const s = await h.openSession(t, scopes.sandbox, approved, gameId);
       const token = tokenOf(s.gameUrl);
@@ -168,11 +174,10 @@ t.test('games over NATS', async (t) => {
       const [sess] = await h.sql(`select demo_balance from wallet.game_sessions where id = ?`, [s.id]);
       t.equal(Number(sess.demo_balance), Number(expected));
     }
-    const ledgerTables = await h.sql(`select count(*)::int as n from information_schema.tables where table_schema = 'wallet' and table_name = 'ledger_entries'`);
-    if (ledgerTables[0].n > 0) {
-      const [{ n }] = await h.sql(`select count(*)::int as n from wallet.ledger_entries`);
-      t.equal(n, 0, 'demo play never touches the wallet ledger');
-    }
+    const [after] = await h.sql(`select (select count(*)::int from wallet.ledger_entries) as entries, (select count(*)::int from wallet.accounts) as accounts`);
+    t.same(after, ledgerBefore, 'demo play never touches the wallet: no ledger entry, no account');
+    const wallet = await h.call('wallet.get', scopes.sandbox, { params: { playerId: approved } });
+    t.match((wallet as any).body, { available: '500.00', withdrawable: '500.00' }, 'and the real balance is what was deposited');
   });
 
   t.test('round outcomes follow the rules of each game', async (t) => {
@@ -194,7 +199,7 @@ t.test('games over NATS', async (t) => {
     }
   });
 
-  t.test('round refusals: validation, funds, real money, append-only', async (t) => {
+  t.test('round refusals: validation, funds, real money without funds, append-only', async (t) => {
     const s = await h.openSession(t, scopes.sandbox, approved, 'gm_aviator_demo');
     const token = tokenOf(s.gameUrl);
     const round = (body: unknown) => h.call('games.play.round', gatewayScope, { params: { token }, body });
@@ -218,9 +223,14 @@ t.test('games over NATS', async (t) => {
     const live = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
     const real = await h.openSession(t, scopes.production, live, 'gm_dice_classic');
     const realView = await h.call('games.play.session', gatewayScope, { params: { token: tokenOf(real.gameUrl) } });
-    t.match((realView as any).body, { mode: 'real', balance: null, playable: false, notice: 'Real-money play is not available yet.' });
-    const realRound = await h.call('games.play.round', gatewayScope, { params: { token: tokenOf(real.gameUrl) }, body: { amount: '1.00', target: '50' } });
-    t.equal(code(realRound), 'REAL_PLAY_UNAVAILABLE');
+    t.match((realView as any).body, { mode: 'real', balance: '0.00', playable: true, notice: null }, 'a real session shows the real (empty) wallet');
+    const realRound = (body: unknown) => h.call('games.play.round', gatewayScope, { params: { token: tokenOf(real.gameUrl) }, body });
+    t.same(issuesOf(await realRound({ amount: '1.00', target: '50' })), ['/clientRoundId'], 'real rounds need a clientRoundId');
+    const broke = await realRound({ amount: '1.00', target: '50', clientRoundId: 'real-click-0001' });
+    t.equal(code(broke), 'INSUFFICIENT_FUNDS', 'no deposit, no bet');
+    t.same((broke as any).error.details, { balance: '0.00' });
+    const [{ rounds }] = await h.sql(`select count(*)::int as rounds from wallet.game_rounds where session_id = ?`, [real.id]);
+    t.equal(rounds, 0);
 
     const played = await h.openSession(t, scopes.sandbox, approved, 'gm_slots_fruit');
     const r = await h.call('games.play.round', gatewayScope, { params: { token: tokenOf(played.gameUrl) }, body: { amount: '1.00' } });

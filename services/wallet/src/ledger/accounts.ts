@@ -1,8 +1,9 @@
 // Accounts are created lazily and locked in one order: the player's account first, then the
 // brand clearing account, so two money transactions never wait on each other in a cycle.
+// (A real-money game round locks its session row before both; nothing else locks sessions.)
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing';
+export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing';
 
 export interface LockedAccount {
   id: string;

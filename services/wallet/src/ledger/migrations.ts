@@ -106,8 +106,20 @@ export class Ledger0003Holds extends Migration {
   }
 }
 
+export class Ledger0004GameClearing extends Migration {
+  override async up(): Promise<void> {
+    // Real-money game rounds post BET and WIN against a brand game-clearing account (one per brand
+    // and currency), like deposits and payouts against theirs. Clearing accounts may go negative
+    // (players winning more than they bet) and never hold; the player CHECKs are unchanged.
+    this.addSql('alter table wallet.accounts drop constraint accounts_kind_check');
+    this.addSql(`alter table wallet.accounts add constraint accounts_kind_check
+      check (kind in ('player', 'deposit_clearing', 'payout_clearing', 'game_clearing'))`);
+  }
+}
+
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
   { name: 'Ledger0003Holds', class: Ledger0003Holds },
+  { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
 ];

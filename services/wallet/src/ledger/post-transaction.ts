@@ -1,19 +1,17 @@
 // Writes one double-entry ledger transaction: postings on locked accounts that sum to zero,
 // each entry with its balance after and its place in the account's sequence.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '@bo/contracts';
+import { newId, type LedgerType } from '@bo/contracts';
 import { Money, addMoney, formatMoney } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import type { LockedAccount } from './accounts.ts';
-
-export type LedgerType = 'DEPOSIT' | 'WITHDRAWAL';
 
 export interface Posting { account: LockedAccount; amount: string }
 
 export interface PostedTransaction { id: string; entries: { id: string; accountId: string; amount: string; balanceAfter: string }[] }
 
 export interface NewTransaction {
-  /** `deposit:<id>` / `withdrawal:<id>`: unique, so one source is posted at most once. */
+  /** `deposit:<id>` / `withdrawal:<id>` / `game-round:<id>:bet|win`: unique, so one source is posted at most once. */
   source: string;
   type: LedgerType;
   brandId: string;

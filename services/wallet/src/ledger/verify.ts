@@ -28,6 +28,28 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
        where balance_after <> running or account_seq <> n`);
     for (const c of chain) mismatches.push({ accountId: c.account_id, check: `balanceAfter:${c.id}`, stored: formatMoney(c.balance_after), computed: formatMoney(c.running) });
 
+    // Real-money game rounds (the games module's table, same schema and service): each round's
+    // BET and WIN entries are its own and move exactly −amount and +payout on the player, and no
+    // BET or WIN transaction exists without its round.
+    const rounds = await tx.execute<{ account_id: string | null; id: string; posted: string; expected: string }[]>(
+      `select coalesce(b.account_id, w.account_id) as account_id, r.id,
+              coalesce(b.amount, 0) + coalesce(w.amount, 0) as posted, r.payout - r.amount as expected
+       from wallet.game_rounds r
+       left join wallet.ledger_entries b on b.id = r.bet_entry_id
+       left join wallet.ledger_entries w on w.id = r.win_entry_id
+       where (r.bet_entry_id is not null or r.win_entry_id is not null)
+         and (b.id is null or b.type <> 'BET' or b.reference_id <> r.id or b.amount <> -r.amount
+              or (r.payout > 0) <> (w.id is not null)
+              or (w.id is not null and (w.type <> 'WIN' or w.reference_id <> r.id or w.amount <> r.payout or w.account_id <> b.account_id)))`);
+    for (const r of rounds) mismatches.push({ accountId: r.account_id ?? '', check: `round:${r.id}`, stored: formatMoney(r.posted), computed: formatMoney(r.expected) });
+    const orphans = await tx.execute<{ account_id: string; reference_id: string; total: string }[]>(
+      `select e.account_id, t.reference_id, sum(e.amount) as total
+       from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
+       join wallet.accounts a on a.id = e.account_id and a.kind = 'player'
+       where t.type in ('BET', 'WIN') and not exists (select 1 from wallet.game_rounds r where r.id = t.reference_id)
+       group by e.account_id, t.reference_id`);
+    for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
+
     const unbalanced = await tx.execute<{ transaction_id: string; total: string }[]>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
     const [{ total }] = await tx.execute<{ total: string }[]>('select coalesce(sum(available), 0) as total from wallet.accounts');

@@ -1,14 +1,16 @@
 // games.play.round (gateway launch page, POST /play/:token/rounds): plays one round of a built-in
-// game. The outcome is drawn here (crypto random) and recorded with the balance it produced, in
-// one transaction holding the session row lock, so concurrent clicks are serialised and the
-// demo balance can never go negative. Demo rounds move only the session's fictitious balance.
-import { AppError, PlayRoundInputSchema, newId, validationError, type PlayParams } from '@bo/contracts';
-import { compareMoney, formatMoney, subMoney, addMoney, type Handler, internalScopeOf, parseInput } from '@bo/service-kit';
-import { GameRoundEntity } from '../persistence/entities.ts';
-import { checkRoundInput, decideRound, type BuiltInKind } from '../domain/rounds.ts';
-import { toRoundResult } from '../domain/views.ts';
+// game. The outcome is drawn here (crypto random), never by the page. Demo rounds move only the
+// session's fictitious balance (demo-round.ts); real rounds move the player's money through the
+// ledger (real-round.ts). Both record the round in one transaction holding the session row lock,
+// so concurrent clicks on one session are serialised and a clientRoundId is played at most once.
+import { PlayRoundInputSchema, validationError, type PlayParams } from '@bo/contracts';
+import { type Handler, internalScopeOf, parseInput } from '@bo/service-kit';
+import { checkRoundInput } from '../domain/rounds.ts';
 import type { GamesContext } from './context.ts';
-import { openSessionByToken, verifyLaunchToken, REAL_PLAY_NOTICE } from './play-session.ts';
+import { openSessionByToken, verifyLaunchToken } from './play-session.ts';
+import { builtInKindOf, findPriorRound, roundReply } from './round-records.ts';
+import { playDemoRound } from './demo-round.ts';
+import { playRealRound } from './real-round.ts';
 
 export function playRound(ctx: GamesContext): Handler {
   return async (req) => {
@@ -18,37 +20,18 @@ export function playRound(ctx: GamesContext): Handler {
     verifyLaunchToken(ctx, token);
     const input = parseInput(PlayRoundInputSchema, req.body, 'body');
 
-    return ctx.deps.orm.em.fork().transactional(async (tx) => {
-      const { session, game } = await openSessionByToken(ctx, tx, token, { lock: true });
-      if (game.kind === 'external') throw new AppError('GAME_NOT_FOUND', 'This game is played at its provider, not on this page.');
-      const kind = game.kind as BuiltInKind;
+    // A first look, without locks: which game and mode, and whether this click was played already.
+    // The round's own transaction looks again under the session lock.
+    const em = ctx.deps.orm.em.fork();
+    const { session, game } = await openSessionByToken(ctx, em, token);
+    const kind = builtInKindOf(game);
+    const prior = await findPriorRound(em, session.id, input);
+    if (prior) return roundReply(prior, game);
+    const issues = checkRoundInput(kind, input);
+    if (issues.length > 0) throw validationError('body', issues);
 
-      if (input.clientRoundId) {
-        // A retried click: the round already played is the answer, nothing is drawn again.
-        const prior = await tx.findOne(GameRoundEntity, { sessionId: session.id, clientRoundId: input.clientRoundId });
-        if (prior) return { status: 201, body: toRoundResult(prior, game.id) };
-      }
-      const issues = checkRoundInput(kind, input);
-      if (issues.length > 0) throw validationError('body', issues);
-      if (session.mode === 'real' || session.demoBalance == null) throw new AppError('REAL_PLAY_UNAVAILABLE', REAL_PLAY_NOTICE);
-
-      const amount = formatMoney(input.amount);
-      const before = formatMoney(session.demoBalance);
-      if (compareMoney(amount, before) > 0) {
-        throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the session balance.', { balance: before });
-      }
-      const decision = decideRound(kind, input, ctx.rng);
-      const after = addMoney(subMoney(before, amount), decision.payout);
-      const [{ seq }] = await tx.execute<{ seq: number }[]>(
-        'select coalesce(max(seq), 0) + 1 as seq from wallet.game_rounds where session_id = ?', [session.id]);
-      const round = tx.create(GameRoundEntity, {
-        id: newId('gameRound'), sessionId: session.id, seq: Number(seq), clientRoundId: input.clientRoundId ?? null,
-        amount, payout: decision.payout, win: decision.win, outcome: decision.outcome,
-        balanceBefore: before, balanceAfter: after, createdAt: new Date(),
-      });
-      session.demoBalance = after;
-      await tx.flush();
-      return { status: 201, body: toRoundResult(round, game.id) };
-    });
+    return session.mode === 'real'
+      ? playRealRound(ctx, { token, kind, input, session, requestId: req.ctx.requestId })
+      : playDemoRound(ctx, { token, kind, input });
   };
 }

@@ -1,14 +1,14 @@
 // games.play.session (gateway launch page, GET /play/:token): what the page needs to render the
 // session. The token is verified here, the only place that holds GAME_LAUNCH_SECRET.
-import { AppError, type PlayParams, type PlaySessionView } from '@bo/contracts';
+import { AppError, isAppError, type PlayParams, type PlaySessionView } from '@bo/contracts';
 import { formatMoney, type Handler, internalScopeOf } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { GameEntity, GameSessionEntity, type GameRow, type GameSessionRow } from '../persistence/entities.ts';
 import { BET_LIMITS } from '../domain/rounds.ts';
+import { readWallet } from '../../ledger/queries.ts';
 import type { GamesContext } from './context.ts';
-
-export const REAL_PLAY_NOTICE = 'Real-money play is not available yet.';
+import { assertStillMayPlay } from './player-check.ts';
 
 /** The session id of a genuine, unexpired launch token; otherwise the page's 403 or 410. */
 export function verifyLaunchToken(ctx: GamesContext, token: unknown): string {
@@ -35,20 +35,42 @@ export async function openSessionByToken(
 export function playSession(ctx: GamesContext): Handler {
   return async (req) => {
     internalScopeOf(req);
-    const { session, game } = await openSessionByToken(ctx, ctx.deps.orm.em.fork(), (req.params as Partial<PlayParams>)?.token);
+    const em = ctx.deps.orm.em.fork();
+    const { session, game } = await openSessionByToken(ctx, em, (req.params as Partial<PlayParams>)?.token);
     const external = game.kind === 'external';
+    let balance = session.demoBalance == null ? null : formatMoney(session.demoBalance);
+    let notice: string | null = null;
+    if (session.mode === 'real' && !external) {
+      // The player's real money: what a bet can take (`available − held`, the wallet's withdrawable).
+      balance = (await readWallet(em, session.brandId, session.playerId, session.currency)).withdrawable;
+      // A player who may no longer play sees why instead of a Play button that would be refused.
+      notice = await refusalOf(() => assertStillMayPlay(ctx, session, req.ctx.requestId));
+    }
     const view: PlaySessionView = {
       sessionId: session.id,
       mode: session.mode,
       currency: session.currency,
-      balance: session.demoBalance == null ? null : formatMoney(session.demoBalance),
+      balance,
       expiresAt: session.expiresAt.toISOString(),
-      playable: !external && session.mode === 'demo',
-      notice: session.mode === 'real' && !external ? REAL_PLAY_NOTICE : null,
+      playable: !external && notice === null,
+      notice,
       game: { id: game.id, name: game.name, provider: game.provider, category: game.category, kind: game.kind },
       launch: external && session.providerUrl ? { type: 'redirect', url: session.providerUrl } : { type: 'page' },
       limits: { ...BET_LIMITS },
     };
     return { status: 200, body: view };
   };
+}
+
+const PLAYER_REFUSALS = new Set(['PLAYER_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE']);
+
+/** The message of a player refusal, or null when the check passes; anything else propagates. */
+async function refusalOf(check: () => Promise<void>): Promise<string | null> {
+  try {
+    await check();
+    return null;
+  } catch (e) {
+    if (isAppError(e) && PLAYER_REFUSALS.has(e.code)) return e.message;
+    throw e;
+  }
 }

@@ -63,8 +63,12 @@ export const GameRoundEntity = defineEntity({
     payout: p.decimal('string'),
     win: p.boolean(),
     outcome: p.json<Record<string, unknown>>(),
+    /** Demo: the session's fictitious balance; real: the player's `available − held`, around the round. */
     balanceBefore: p.decimal('string').nullable(),
     balanceAfter: p.decimal('string').nullable(),
+    /** Real rounds only: the player's BET entry, and the WIN entry when the round paid. */
+    betEntryId: p.string().nullable(),
+    winEntryId: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });

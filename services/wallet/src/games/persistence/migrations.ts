@@ -82,7 +82,34 @@ export class Games0002SeedCatalogue extends Migration {
   }
 }
 
+/**
+ * Real-money rounds: the round row names its ledger entries (BET, and WIN when it paid). A trigger
+ * makes the session's mode decide it: a real round cannot be stored without its BET entry and a
+ * demo round cannot carry one, so demo play can never reach the ledger.
+ */
+export class Games0003RealRounds extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.game_rounds
+      add column bet_entry_id text unique references wallet.ledger_entries (id),
+      add column win_entry_id text unique references wallet.ledger_entries (id),
+      add constraint game_rounds_win_entry_iff_paid check (win_entry_id is null or (bet_entry_id is not null and payout > 0)),
+      add constraint game_rounds_real_win_posted check (bet_entry_id is null or (win_entry_id is not null) = (payout > 0))`);
+    this.addSql(`create function wallet.game_rounds_money_matches_mode() returns trigger language plpgsql as $$
+      declare m text;
+      begin
+        select mode into m from wallet.game_sessions where id = new.session_id;
+        if (m = 'real') <> (new.bet_entry_id is not null) then
+          raise exception 'game round % of a % session: ledger entries must exist exactly for real rounds', new.id, m using errcode = 'P0001';
+        end if;
+        return new;
+      end $$`);
+    this.addSql(`create trigger game_rounds_money_matches_mode before insert on wallet.game_rounds
+      for each row execute function wallet.game_rounds_money_matches_mode()`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
+  { name: 'Games0003RealRounds', class: Games0003RealRounds },
 ];

@@ -1,0 +1,38 @@
+// A demo (sandbox) round: the bet and payout move only the session's fictitious balance, in one
+// transaction holding the session row lock, so that balance can never go negative. It never
+// touches the wallet's accounts or ledger (a database trigger refuses a demo round with entries).
+import { AppError, newId } from '@bo/contracts';
+import { addMoney, compareMoney, crashPoint, formatMoney, subMoney, type HandlerResult } from '@bo/service-kit';
+import { GameRoundEntity } from '../persistence/entities.ts';
+import { decideRound } from '../domain/rounds.ts';
+import type { GamesContext } from './context.ts';
+import { openSessionByToken } from './play-session.ts';
+import { builtInKindOf, findPriorRound, nextSeq, roundReply, type RoundRequest } from './round-records.ts';
+
+export async function playDemoRound(ctx: GamesContext, { token, kind, input }: RoundRequest): Promise<HandlerResult> {
+  const out = await ctx.deps.orm.em.fork().transactional(async (tx) => {
+    const { session, game } = await openSessionByToken(ctx, tx, token, { lock: true });
+    builtInKindOf(game);
+    const prior = await findPriorRound(tx, session.id, input);
+    if (prior) return { reply: roundReply(prior, game), fresh: false };
+    if (session.mode !== 'demo' || session.demoBalance == null) throw new Error(`session ${session.id} is not a demo session`);
+
+    const amount = formatMoney(input.amount);
+    const before = formatMoney(session.demoBalance);
+    if (compareMoney(amount, before) > 0) {
+      throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the session balance.', { balance: before });
+    }
+    const decision = decideRound(kind, input, ctx.rng);
+    const after = addMoney(subMoney(before, amount), decision.payout);
+    const round = tx.create(GameRoundEntity, {
+      id: newId('gameRound'), sessionId: session.id, seq: await nextSeq(tx, session.id), clientRoundId: input.clientRoundId ?? null,
+      amount, payout: decision.payout, win: decision.win, outcome: decision.outcome,
+      balanceBefore: before, balanceAfter: after, betEntryId: null, winEntryId: null, createdAt: new Date(),
+    });
+    session.demoBalance = after;
+    await tx.flush();
+    return { reply: roundReply(round, game), fresh: true };
+  });
+  if (out.fresh) crashPoint('wallet.round.after-commit');
+  return out.reply;
+}

@@ -1,0 +1,32 @@
+// What demo and real rounds share: the game's kind, the replay lookup by clientRoundId, the next
+// round number of a session and the reply.
+import { AppError, type PlayRoundInput } from '@bo/contracts';
+import type { HandlerResult } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { GameRoundEntity, type GameRoundRow, type GameRow } from '../persistence/entities.ts';
+import type { BuiltInKind } from '../domain/rounds.ts';
+import { toRoundResult } from '../domain/views.ts';
+
+export function builtInKindOf(game: GameRow): BuiltInKind {
+  if (game.kind === 'external') throw new AppError('GAME_NOT_FOUND', 'This game is played at its provider, not on this page.');
+  return game.kind as BuiltInKind;
+}
+
+/** A retried click: the round already played is the answer, nothing is drawn or paid again. */
+export async function findPriorRound(em: EntityManager, sessionId: string, input: PlayRoundInput): Promise<GameRoundRow | null> {
+  if (!input.clientRoundId) return null;
+  return em.findOne(GameRoundEntity, { sessionId, clientRoundId: input.clientRoundId });
+}
+
+export function roundReply(round: GameRoundRow, game: GameRow): HandlerResult {
+  return { status: 201, body: toRoundResult(round, game.id) };
+}
+
+/** The next round number of a session; the caller holds the session row lock. */
+export async function nextSeq(tx: EntityManager, sessionId: string): Promise<number> {
+  const [{ seq }] = await tx.execute<{ seq: number }[]>(
+    'select coalesce(max(seq), 0) + 1 as seq from wallet.game_rounds where session_id = ?', [sessionId]);
+  return Number(seq);
+}
+
+export interface RoundRequest { token: string | undefined; kind: BuiltInKind; input: PlayRoundInput }

@@ -1,0 +1,56 @@
+// The money of one real-money game round, posted inside the caller's transaction (the games
+// module's round transaction), so a round and its money commit together or not at all:
+//   BET  player −amount, brand game clearing +amount
+//   WIN  player +payout, brand game clearing −payout   (only when the round pays)
+// Sources `game-round:<roundId>:bet|win` are unique, so a round's money is posted at most once
+// whatever its caller does. The caller holds the player's account lock from the funds check to
+// the commit (docs/money.md, "Play").
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '@bo/contracts';
+import { compareMoney, formatMoney, subMoney } from '@bo/service-kit';
+import { lockClearingAccount, lockPlayerAccount, type LockedAccount } from './accounts.ts';
+import { postTransaction } from './post-transaction.ts';
+
+/** What a player can stake: `available − held`. Money reserved for open withdrawals is never bet. */
+export function stakeableOf(account: LockedAccount): string {
+  return subMoney(account.available, account.held);
+}
+
+/** Locks (creating it at 0.00 if need be) the account a round's money moves on. */
+export function lockPlayerForRound(tx: EntityManager, brandId: string, playerId: string, currency: string): Promise<LockedAccount> {
+  return lockPlayerAccount(tx, brandId, playerId, currency);
+}
+
+export interface RoundMoney { brandId: string; currency: string; roundId: string; amount: string; payout: string }
+export interface RoundEntries { betEntryId: string; winEntryId: string | null }
+
+/** Thrown when the stake is more than `available − held`; `details.balance` is what could be staked. */
+export function insufficientFunds(stakeable: string): AppError {
+  return new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the withdrawable balance.', { balance: formatMoney(stakeable) });
+}
+
+/** Posts BET (and WIN) on the locked player account; `player` is updated in place. */
+export async function postRoundMoney(tx: EntityManager, player: LockedAccount, r: RoundMoney): Promise<RoundEntries> {
+  if (player.kind !== 'player') throw new Error(`round ${r.roundId}: ${player.id} is not a player account`);
+  const amount = formatMoney(r.amount);
+  const payout = formatMoney(r.payout);
+  if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.roundId}: amount ${amount}, payout ${payout}`);
+  // The caller checked already; checked again here because this is where the money moves.
+  const stakeable = stakeableOf(player);
+  if (compareMoney(amount, stakeable) > 0) throw insufficientFunds(stakeable);
+
+  const clearing = await lockClearingAccount(tx, r.brandId, 'game_clearing', r.currency);
+  const bet = await postTransaction(tx, {
+    source: `game-round:${r.roundId}:bet`, type: 'BET', brandId: r.brandId, currency: r.currency, referenceId: r.roundId,
+    postings: [{ account: player, amount: formatMoney(`-${amount}`) }, { account: clearing, amount }],
+  });
+  let winEntryId: string | null = null;
+  if (compareMoney(payout, 0) > 0) {
+    const win = await postTransaction(tx, {
+      source: `game-round:${r.roundId}:win`, type: 'WIN', brandId: r.brandId, currency: r.currency, referenceId: r.roundId,
+      postings: [{ account: player, amount: payout }, { account: clearing, amount: formatMoney(`-${payout}`) }],
+    });
+    winEntryId = win.entries[0].id;
+  }
+  return { betEntryId: bet.entries[0].id, winEntryId };
+}
