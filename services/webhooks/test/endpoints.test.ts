@@ -62,7 +62,7 @@ t.test('malformed sync messages are 422 with every issue; operators cannot call 
   t.ok(paths.includes('/operatorId') && paths.includes('/environment') && paths.includes('/secret'), JSON.stringify(paths));
   const asOperator = await call(stack.svc.nc, stack.prefix, 'webhooks.endpoints.upsert', operatorScope('op_x', 'sandbox'),
     { body: { operatorId: 'op_x', environment: 'sandbox', brandId: 'brd_op_x', url: 'http://127.0.0.1:9/' } });
-  t.equal(!asOperator.ok && asOperator.error.code, 'NOT_FOUND');
+  t.equal(!asOperator.ok && asOperator.error.code, 'UNAUTHORIZED');
 });
 
 t.test('the secret is stored sealed; URL and secret update independently', async (t) => {
