@@ -10,11 +10,15 @@ import {
   requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus,
 } from '@bo/contracts';
 import {
-  BaseConfigSchema, cleanupNatsPrefix, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
+  BaseConfigSchema, cleanupNatsPrefix, composeService, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
   type RunningService, type TestDatabase,
 } from '@bo/service-kit';
+import type { LedgerVerification } from '@bo/contracts';
 import { playersService } from '../../players/src/service.ts';
 import { walletService } from '../src/service.ts';
+import { ledgerModule } from '../src/ledger/module.ts';
+import { createGamesModule } from '../src/games/module.ts';
+import type { Rng } from '../src/games/domain/rounds.ts';
 
 export const LAUNCH_SECRET = 'test-launch-secret-0123456789abcdef';
 
@@ -24,7 +28,8 @@ export const scopes = {
   otherBrand: { kind: 'operator', operatorId: 'op_B', brandId: 'brd_B_sandbox', environment: 'sandbox', currency: 'BRL' } as OperatorScope,
 };
 export const gatewayScope: Scope = { kind: 'internal', service: 'gateway' };
-const adminScope: Scope = { kind: 'admin', actor: 'test' };
+export const adminScope: Scope = { kind: 'admin', actor: 'test' };
+export const paymentsScope: Scope = { kind: 'internal', service: 'payments' };
 
 export interface GamesStack {
   db: TestDatabase;
@@ -36,6 +41,25 @@ export interface GamesStack {
   /** Opens a session and returns its body (fails the test if it is not 201). */
   openSession(t: Test, scope: OperatorScope, playerId: string, gameId: string): Promise<{ id: string; gameUrl: string; mode: string; expiresAt: string; createdAt: string }>;
   sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
+  /** Real money for a player, as payments' deposit confirm would credit it. */
+  credit(scope: OperatorScope, playerId: string, amount: string): Promise<void>;
+  /** A withdrawal's reservation, as payments' withdrawal request would make it; returns its id. */
+  hold(scope: OperatorScope, playerId: string, amount: string): Promise<string>;
+  verifyLedger(): Promise<LedgerVerification>;
+}
+
+/** A random source that plays the given numbers first, then crypto random. */
+export function scriptedRng(): Rng & { push(...values: number[]): void } {
+  const queue: number[] = [];
+  return {
+    push: (...values) => { queue.push(...values); },
+    int: (min, max) => {
+      const v = queue.shift();
+      if (v === undefined) return randomInt(min, max);
+      if (v < min || v >= max) throw new Error(`scripted ${v} outside [${min}, ${max})`);
+      return v;
+    },
+  };
 }
 
 /** A valid CPF (check digits computed), unique enough for one test database. */
@@ -57,7 +81,7 @@ export function randomCpf(): string {
  * Starts players + wallet with the games settings in `env` (they are read from process.env when
  * the wallet starts, as in production) and tears everything down with the test.
  */
-export async function startGamesStack(t: Test, env: Record<string, string> = {}, opts: { prefix?: string } = {}): Promise<GamesStack> {
+export async function startGamesStack(t: Test, env: Record<string, string> = {}, opts: { prefix?: string; rng?: Rng } = {}): Promise<GamesStack> {
   const db = await createTestDatabase('games');
   const prefix = opts.prefix ?? testPrefix('games');
   const config = loadConfig(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' });
@@ -67,7 +91,8 @@ export async function startGamesStack(t: Test, env: Record<string, string> = {},
   let wallet: RunningService;
   try {
     Object.assign(process.env, gamesEnv);
-    wallet = await startService(walletService, config);
+    const definition = opts.rng ? composeService('wallet', 'wallet', [ledgerModule, createGamesModule({ rng: opts.rng })]) : walletService;
+    wallet = await startService(definition, config);
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
   }
@@ -107,6 +132,21 @@ export async function startGamesStack(t: Test, env: Record<string, string> = {},
       return (r as any).body;
     },
     sql: (query, params = []) => wallet.orm.em.fork().execute(query, params as any[]),
+    async credit(scope, playerId, amount) {
+      const r = await stack.call('wallet.credit', paymentsScope, { body: { brandId: scope.brandId, playerId, currency: scope.currency, amount, depositId: `dep_test_${++seq}` } });
+      if (!r.ok) throw new Error(`wallet.credit: ${JSON.stringify(r)}`);
+    },
+    async hold(scope, playerId, amount) {
+      const withdrawalId = `wd_test_${++seq}`;
+      const r = await stack.call('wallet.hold', paymentsScope, { body: { brandId: scope.brandId, playerId, currency: scope.currency, amount, withdrawalId } });
+      if (!r.ok) throw new Error(`wallet.hold: ${JSON.stringify(r)}`);
+      return withdrawalId;
+    },
+    async verifyLedger() {
+      const r = await stack.call('wallet.admin.verifyLedger', adminScope);
+      if (!r.ok) throw new Error(`verifyLedger: ${JSON.stringify(r)}`);
+      return r.body as LedgerVerification;
+    },
   };
   return stack;
 }
