@@ -46,6 +46,8 @@ export async function playRealRound(
       betEntryId: entries.betEntryId, winEntryId: entries.winEntryId, createdAt: new Date(),
     });
     await tx.flush();
+    // Everything is written but not committed: a death here must leave no trace of the round.
+    crashPoint('wallet.round.before-commit');
     return { reply: roundReply(round, game), fresh: true };
   });
   // The round and its money are committed; the caller may never hear of it. A retry with the
