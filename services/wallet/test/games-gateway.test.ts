@@ -9,7 +9,7 @@ t.test('games through the gateway', async (t) => {
   t.teardown(() => h.close());
   const gw = h.gateways[0];
   const port = await deadPort();
-  await startGamesStack(t, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
+  const games = await startGamesStack(t, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
   const op = await h.createOperator();
   let n = 0;
   const newPlayer = async (client: typeof op.sandboxClient) => {
@@ -68,15 +68,42 @@ t.test('games through the gateway', async (t) => {
     t.equal(Number(r.balanceAfter), 950 + Number(r.payout));
   });
 
-  t.test('production: a real session', async (t) => {
+  t.test('production: a real session plays real money, seen in the wallet and the transactions', async (t) => {
     const c = op.productionClient;
     const id = await newPlayer(c);
     t.equal((await h.admin('POST', `/admin/players/${id}/kyc/decision`, { status: 'aprovado' })).status, 200);
     const created = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_slots_fruit' });
     t.equal(created.status, 201);
     t.equal(created.body.mode, 'real');
+    const round = (clientRoundId: string) => fetch(`${created.body.gameUrl}/rounds`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2.00', clientRoundId }),
+    });
+    const broke = await round('gw-real-click-1');
+    t.equal(broke.status, 422, 'no money yet');
+    t.match(await broke.json(), { error: { code: 'INSUFFICIENT_FUNDS', details: { balance: '0.00' } } });
+
+    const brandId = (await c.get('/me')).body.brand.id as string;
+    await games.credit({ kind: 'operator', operatorId: 'op', brandId, environment: 'production', currency: 'BRL' }, id, '10.00');
     const page = await fetch(created.body.gameUrl);
     t.equal(page.status, 200);
-    t.match(await page.text(), /Real-money play is not available yet/);
+    const html = await page.text();
+    t.match(html, /<strong id="balance">10\.00<\/strong>/, 'the page shows the real balance');
+    t.notMatch(html, /not available/);
+
+    const played = await round('gw-real-click-2');
+    t.equal(played.status, 201);
+    const r = await played.json() as any;
+    const replay = await round('gw-real-click-2');
+    t.equal((await replay.json() as any).id, r.id, 'a retried click is the same round');
+    const wallet = await c.get(`/players/${id}/wallet`);
+    t.equal(wallet.body.available, r.balanceAfter);
+    t.equal(Math.round(Number(wallet.body.available) * 100), 1000 - 200 + Math.round(Number(r.payout) * 100));
+    const txs = await c.get(`/players/${id}/transactions`);
+    t.equal(txs.status, 200);
+    const types = txs.body.data.map((e: any) => `${e.type} ${e.amount} ${e.referenceId === r.id ? 'round' : 'other'}`);
+    t.same(types, [...(r.win ? [`WIN ${r.payout} round`] : []), 'BET -2.00 round', 'DEPOSIT 10.00 other']);
+    const verify = await h.admin('GET', '/admin/ledger/verify');
+    t.equal(verify.status, 200);
+    t.equal(verify.body.ok, true, 'the ledger verifies');
   });
 });

@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { connectNats, testNatsUrl, testPrefix } from '@bo/service-kit';
 import { playRoutes } from '../../gateway/src/routes/play.ts';
 import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
-import { LAUNCH_SECRET, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
+import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -101,22 +101,49 @@ t.test('launch page plugin', async (t) => {
     t.match(res.body, /p&quot;q · &lt;\/style&gt;/);
   });
 
-  t.test('an external game redirects to the provider page, a real session explains itself', async (t) => {
+  t.test('an external game redirects to the provider page', async (t) => {
     const ext = await h.openSession(t, scopes.sandbox, player, 'gm_blackjack_live');
     const r = await app.inject({ method: 'GET', url: pathOf(ext.gameUrl) });
     t.equal(r.statusCode, 302);
     t.equal(r.headers.location, `https://provider.example/tables/${ext.id}?lang=pt`);
     t.equal(r.headers['referrer-policy'], 'no-referrer', 'the token does not leak to the provider');
+  });
 
+  t.test('a real session shows the real withdrawable balance and plays real rounds', async (t) => {
     const live = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    await h.credit(scopes.production, live, '20.00');
+    await h.hold(scopes.production, live, '5.00');
     const real = await h.openSession(t, scopes.production, live, 'gm_slots_fruit');
     const page = await app.inject({ method: 'GET', url: pathOf(real.gameUrl) });
     t.equal(page.statusCode, 200);
-    t.match(page.body, /<p class="notice" id="notice">Real-money play is not available yet\.<\/p>/);
-    t.match(page.body, /<button id="play" type="submit" disabled>/);
-    const round = await app.inject({ method: 'POST', url: `${pathOf(real.gameUrl)}/rounds`, payload: { amount: '1.00' } });
-    t.equal(round.statusCode, 501);
-    t.match(round.json(), { error: { code: 'REAL_PLAY_UNAVAILABLE', message: 'Real-money play is not available yet.' } });
+    t.match(page.body, /REAL MONEY/);
+    t.match(page.body, /<strong id="balance">15\.00<\/strong>/, 'available 20.00 − 5.00 reserved for a withdrawal');
+    t.notMatch(page.body, /id="notice"/, 'no notice: real play is available');
+    t.match(page.body, /<button id="play" type="submit">/, 'Play is enabled');
+
+    const url = `${pathOf(real.gameUrl)}/rounds`;
+    const noId = await app.inject({ method: 'POST', url, payload: { amount: '1.00' } });
+    t.equal(noId.statusCode, 422, 'a real round needs a clientRoundId');
+    const round = await app.inject({ method: 'POST', url, payload: { amount: '1.00', clientRoundId: 'page-real-0001' } });
+    t.equal(round.statusCode, 201);
+    const r = round.json();
+    t.equal(Math.round(Number(r.balanceAfter) * 100), 1500 - 100 + Math.round(Number(r.payout) * 100));
+    const [bet] = await h.sql(`select amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id where a.kind = 'player' and e.reference_id = ? and e.type = 'BET'`, [r.id]);
+    t.same(bet, { amount: '-1.00' }, 'the bet is in the ledger');
+    const tooMuch = await app.inject({ method: 'POST', url, payload: { amount: '100.00', clientRoundId: 'page-real-0002' } });
+    t.equal(tooMuch.statusCode, 422);
+    t.match(tooMuch.json(), { error: { code: 'INSUFFICIENT_FUNDS', details: { balance: r.balanceAfter } } });
+
+    const excluded = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    const blockedSession = await h.openSession(t, scopes.production, excluded, 'gm_slots_fruit');
+    await h.call('players.admin.limits', adminScope, { params: { id: excluded }, body: { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() } });
+    const blocked = await app.inject({ method: 'GET', url: pathOf(blockedSession.gameUrl) });
+    t.equal(blocked.statusCode, 200);
+    t.match(blocked.body, /<p class="notice" id="notice">The player is self-excluded from play\.<\/p>/);
+    t.match(blocked.body, /<button id="play" type="submit" disabled>/);
+    const refused = await app.inject({ method: 'POST', url: `${pathOf(blockedSession.gameUrl)}/rounds`, payload: { amount: '1.00', clientRoundId: 'page-real-0003' } });
+    t.equal(refused.statusCode, 403);
+    t.match(refused.json(), { error: { code: 'RG_BLOCKED' } });
   });
 
   t.test('no wallet answering: 503 page and JSON, with Retry-After', async (t) => {
@@ -187,5 +214,62 @@ t.test('launch page plugin', async (t) => {
     t.equal(gone?.status(), 410);
     t.equal(await page.textContent('#error-title'), 'This game session has expired');
     t.same(consoleErrors.filter((e) => !/status of 410/.test(e)), [], 'the error page renders without script or CSP errors');
+  });
+  t.test('in a real browser, real money: the page shows the wallet, plays, and the ledger has the round', async (t) => {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 560, height: 760 } });
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) consoleErrors.push(m.text()); });
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+
+    const live = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    await h.credit(scopes.production, live, '50.00');
+    const s = await h.openSession(t, scopes.production, live, 'gm_roulette_demo');
+    t.equal((await page.goto(s.gameUrl))?.status(), 200);
+    t.equal(await page.textContent('#mode'), 'REAL MONEY');
+    t.equal(await page.textContent('#balance'), '50.00', 'the real withdrawable balance');
+    t.equal(await page.locator('#notice').count(), 0, 'no "not available" notice');
+
+    const rounds: string[] = [];
+    for (const pick of ['red', 'odd']) {
+      await page.fill('#amount', '10.00');
+      await page.selectOption('#pick', pick);
+      await page.click('#play');
+      await page.waitForFunction((prev) => {
+        const id = document.getElementById('outcome')?.dataset.roundId;
+        return id && id !== prev && !(document.getElementById('play') as HTMLButtonElement).disabled;
+      }, rounds.at(-1) ?? '', { timeout: 15_000 });
+      rounds.push((await page.getAttribute('#outcome', 'data-round-id'))!);
+    }
+    const shown = await page.textContent('#balance');
+    const rows = await h.sql(`select id, payout, balance_after, win from wallet.game_rounds where id in (?, ?) order by seq`, rounds);
+    t.equal(rows.length, 2, 'both rounds were recorded');
+    t.equal(shown, rows[1].balance_after, 'the page shows the balance the server recorded');
+    const wallet = (await h.call('wallet.get', scopes.production, { params: { playerId: live } }) as any).body;
+    t.equal(wallet.withdrawable, shown, 'which is the wallet balance');
+    t.equal(Math.round(Number(shown) * 100), 5000 - 2000 + rows.reduce((c: number, r: any) => c + Math.round(Number(r.payout) * 100), 0));
+    const entries = await h.sql(`select e.reference_id, e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
+      where a.kind = 'player' and e.reference_id in (?, ?)`, rounds);
+    for (const r of rows) {
+      const mine = entries.filter((e: any) => e.reference_id === r.id).map((e: any) => `${e.type} ${e.amount}`).sort();
+      t.same(mine, r.win ? ['BET -10.00', `WIN ${r.payout}`] : ['BET -10.00'], `round ${r.id} has its BET${r.win ? ' and WIN' : ''}`);
+    }
+
+    await page.fill('#amount', '900.00');
+    await page.click('#play');
+    await page.waitForSelector('#outcome[data-error-code="INSUFFICIENT_FUNDS"]', { timeout: 15_000 });
+    t.match(await page.textContent('#outcome'), /larger than the withdrawable balance/);
+    t.equal(await page.textContent('#balance'), shown, 'a refused bet leaves the balance as it was');
+
+    const shot = path.join(t.testdir(), 'real-roulette.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    t.ok(fs.statSync(shot).size > 1000, 'screenshot written');
+    t.same(consoleErrors, [], 'no script errors and no CSP violations while playing');
+    const v = (await h.verifyLedger());
+    t.equal(v.ok, true, 'the ledger verifies');
   });
 });

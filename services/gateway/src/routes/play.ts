@@ -1,8 +1,10 @@
 // The game launch page (gameUrl) and its play endpoint, outside /api/v1 and without operator
 // auth: the signed launch token in the URL is the credential. The gateway never holds the
 // token's key; it forwards the token to the wallet's games module, which verifies it, decides
-// every round server-side and records it. The page is self-contained (inline CSS and JS under a
-// nonce CSP, no external assets) because operators embed it in an iframe on their own sites.
+// every round server-side and records it: demo sessions move a fictitious balance, real
+// sessions the player's money through the wallet's ledger (the page shows the withdrawable
+// balance, `available − held`, which is what a bet can take). The page is self-contained (inline
+// CSS and JS under a nonce CSP, no external assets) because operators embed it in an iframe.
 //
 //   GET  /play/:token          HTML page of the session (302 to the provider for external games)
 //   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
@@ -206,7 +208,7 @@ export function renderGamePage(view: PlaySessionView, nonce: string): string {
 <header><h1 id="game-name">${escapeHtml(g.name)}</h1>
 <span class="badge ${demo ? 'demo' : 'real'}" id="mode">${demo ? 'DEMO · fictitious balance' : 'REAL MONEY'}</span></header>
 <p class="muted">${escapeHtml(g.provider)} · ${escapeHtml(g.category)}</p>
-<section class="balance">Balance <strong id="balance">${view.balance === null ? '—' : escapeHtml(view.balance)}</strong> <span id="currency">${escapeHtml(view.currency)}</span></section>
+<section class="balance">Balance <strong id="balance">${view.balance === null ? '—' : escapeHtml(view.balance)}</strong> <span id="currency">${escapeHtml(view.currency)}</span>${demo ? '' : '<span class="muted small" id="balance-note"> · real money you can bet or withdraw</span>'}</section>
 ${view.notice ? `<p class="notice" id="notice">${escapeHtml(view.notice)}</p>` : ''}
 <form id="bet-form" autocomplete="off">
 <label>Bet <input id="amount" name="amount" inputmode="decimal" value="1.00"></label>
@@ -312,6 +314,9 @@ const CLIENT_JS = `
         var issues = err.details && err.details.issues ? ': ' + err.details.issues.map(function (i) { return i.path.replace('/', '') + ' ' + i.message; }).join('; ') : '';
         show(err.message + issues, 'err');
         outcome.dataset.errorCode = err.code;
+        // A refused bet says what can be bet now (the balance may have moved elsewhere, e.g. a withdrawal).
+        if (err.details && typeof err.details.balance === 'string') { balanceEl.textContent = err.details.balance; }
+        // Expired or forged link, or a player who may no longer play (403): no more rounds here.
         if (res.status === 410 || res.status === 403 || res.status === 501) { S.playable = false; }
         return;
       }
