@@ -239,9 +239,11 @@ t.test('launch page plugin', async (t) => {
       await page.fill('#amount', '10.00');
       await page.selectOption('#pick', pick);
       await page.click('#play');
+      // Runs in the page (no DOM types here): a new round shown and Play usable again.
       await page.waitForFunction((prev) => {
-        const id = document.getElementById('outcome')?.dataset.roundId;
-        return id && id !== prev && !(document.getElementById('play') as HTMLButtonElement).disabled;
+        const doc = (globalThis as any).document;
+        const id = doc.getElementById('outcome')?.dataset.roundId;
+        return id && id !== prev && !doc.getElementById('play').disabled;
       }, rounds.at(-1) ?? '', { timeout: 15_000 });
       rounds.push((await page.getAttribute('#outcome', 'data-round-id'))!);
     }
