@@ -129,4 +129,21 @@ t.test('operator journey', async (t) => {
   const verify = JSON.parse(cli.stdout);
   t.equal(verify.ok, true);
   t.same(verify.mismatches, []);
+
+  // Real money: a round of the production session is a BET (and, if it paid, a WIN) in the ledger.
+  const playReal = () => fetch(`${liveSession.body.gameUrl}/rounds`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '5.00', target: '2.00', clientRoundId: 'journey-real-1' }),
+  });
+  const realRound = await playReal();
+  t.equal(realRound.status, 201, 'a real-money round plays');
+  const rr = await realRound.json() as { id: string; payout: string; balanceAfter: string };
+  t.equal((await (await playReal()).json() as { id: string }).id, rr.id, 'a retried click is the same round');
+  t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, rr.balanceAfter);
+  const liveTxs = (await live.get(`/players/${lp.body.id}/transactions`)).body.data as { type: string; amount: string; referenceId: string }[];
+  t.same(liveTxs.filter((e) => e.referenceId === rr.id).map((e) => `${e.type} ${e.amount}`), [...(Number(rr.payout) > 0 ? [`WIN ${rr.payout}`] : []), 'BET -5.00']);
+  const cliAgain = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {
+    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN }, encoding: 'utf8',
+  });
+  t.equal(cliAgain.status, 0, cliAgain.stderr);
+  t.equal(JSON.parse(cliAgain.stdout).ok, true, 'the ledger still reconciles, game clearing included');
 });
