@@ -39,7 +39,6 @@ export const ERROR_CATALOGUE = {
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service did not answer in time.' },
   LAUNCH_TOKEN_INVALID: { status: 403, message: 'This game link is not valid.' },
   LAUNCH_TOKEN_EXPIRED: { status: 410, message: 'This game session has expired; open a new one from the site.' },
-  REAL_PLAY_UNAVAILABLE: { status: 501, message: 'Real-money play is not available yet.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
