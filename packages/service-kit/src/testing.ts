@@ -1,5 +1,5 @@
 // Test resources: every test file gets its own database and NATS prefix and removes them after.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -64,4 +64,19 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'}`);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
   }
+}
+
+/** A random CPF with valid check digits (never all one digit), for tests and benchmarks. */
+export function randomCpf(): string {
+  const d = Array.from({ length: 9 }, () => randomInt(0, 10));
+  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  const digit = (len: number) => {
+    let sum = 0;
+    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  d.push(digit(9));
+  d.push(digit(10));
+  return d.join('');
 }

@@ -62,20 +62,8 @@ export function scriptedRng(): Rng & { push(...values: number[]): void } {
   };
 }
 
-/** A valid CPF (check digits computed), unique enough for one test database. */
-export function randomCpf(): string {
-  const d = Array.from({ length: 9 }, () => randomInt(0, 10));
-  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
-  const digit = (len: number) => {
-    let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  d.push(digit(9));
-  d.push(digit(10));
-  return d.join('');
-}
+import { randomCpf } from '@bo/service-kit';
+export { randomCpf };
 
 /**
  * Starts players + wallet with the games settings in `env` (they are read from process.env when

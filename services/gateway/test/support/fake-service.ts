@@ -16,7 +16,7 @@ export async function fakeService(prefix: string, subject: string, service = 'fa
   const fake: FakeService = {
     calls: [],
     respond: async (req) => ({ ok: true, status: 201, body: { n: fake.calls.length, body: req.body } }),
-    close: () => nc.drain(),
+    close: async () => { if (!nc.isClosed()) await nc.drain(); },
   };
   nc.subscribe(rpcSubject(prefix, subject), {
     queue: queueGroup(service),

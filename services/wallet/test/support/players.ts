@@ -4,20 +4,8 @@ import type { KycStatus, OperatorScope, PlayerStatus } from '@bo/contracts';
 import { adminScope } from './scopes.ts';
 import { ok, type Caller } from './rpc.ts';
 
-/** A random CPF with valid check digits. */
-export function randomCpf(): string {
-  const d = Array.from(randomBytes(9), (b) => b % 10);
-  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
-  const digit = (len: number) => {
-    let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  d.push(digit(9));
-  d.push(digit(10));
-  return d.join('');
-}
+import { randomCpf } from '@bo/service-kit';
+export { randomCpf };
 
 export interface PlayerSetup { kyc?: KycStatus; status?: PlayerStatus; dailyDepositLimit?: string | null; selfExcludedUntil?: string | null }
 
