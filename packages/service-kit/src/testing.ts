@@ -1,5 +1,7 @@
 // Test resources: every test file gets its own database and NATS prefix and removes them after.
 import { randomBytes, randomInt } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -79,4 +81,48 @@ export function randomCpf(): string {
   d.push(digit(9));
   d.push(digit(10));
   return d.join('');
+}
+
+export interface ServiceProcess {
+  pid: number;
+  /** Resolves when the process ends (at a crash point: killed by SIGKILL). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last 8000 characters the process wrote to stderr (its logs). */
+  stderrTail(): string;
+  kill(signal?: NodeJS.Signals): void;
+  /** SIGTERM (graceful), SIGKILL after 10 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A service as a real child process (`node services/<svc>/src/main.ts`), for crash tests: start it
+ * with CRASH_AT=<point>, let it die there, start it again without, check the invariants. Resolves
+ * once the service logged that it started (its subscriptions are registered by then).
+ */
+export async function spawnServiceProcess(name: string, main: string | URL, env: Record<string, string | number | undefined>): Promise<ServiceProcess> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+  delete childEnv.CRASH_AT;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = String(v);
+  const proc: ChildProcess = spawn(process.execPath, [main instanceof URL ? fileURLToPath(main) : main], { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let tail = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 30_000);
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-8000);
+      if (tail.includes(`"msg":"${name} service started"`)) { clearTimeout(timer); resolve(); }
+    });
+    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${tail}`)); });
+  });
+  return {
+    pid: proc.pid!, exited, stderrTail: () => tail,
+    kill: (signal = 'SIGKILL') => { proc.kill(signal); },
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
 }

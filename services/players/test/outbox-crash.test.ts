@@ -2,29 +2,23 @@
 // crash right after the commit loses no event; a crash between publish and mark re-publishes
 // with the same msgID after restart, and JetStream keeps exactly one copy.
 import t from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AppError, requestOperation } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix, waitFor, type ServiceProcess } from '@bo/service-kit';
 import { callPlayers, newKey, readEvents, scopes, validPlayer } from './harness.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-interface Child { proc: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; stderr: () => string }
+type Child = ServiceProcess;
 
-function startChild(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  proc.stderr!.on('data', (d) => { stderr += d.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, exited, stderr: () => stderr };
+function startChild(env: Record<string, string>): Promise<Child> {
+  return spawnServiceProcess('players', MAIN, env);
 }
 
 async function waitReady(nc: NatsConnection, prefix: string, child: Child): Promise<void> {
   await waitFor(async () => {
-    if (child.proc.exitCode !== null) throw new Error(`players exited early: ${child.stderr()}`);
     try {
       const r = await requestOperation(nc, 'players.find', { ctx: { requestId: 'ready', scope: scopes.aSandbox }, params: {}, query: { externalId: 'ready' }, body: {} }, { prefix, timeoutMs: 500 });
       return r.ok;
@@ -36,8 +30,7 @@ async function waitReady(nc: NatsConnection, prefix: string, child: Child): Prom
 }
 
 async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGTERM');
-  await child.exited;
+  await child.stop();
 }
 
 t.test('outbox survives crashes of the players process', async (t) => {
@@ -55,7 +48,7 @@ t.test('outbox survives crashes of the players process', async (t) => {
   });
   const env = (extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, OUTBOX_POLL_MS: '50', ...extra });
   const start = async (extra: Record<string, string> = {}) => {
-    const child = startChild(env(extra));
+    const child = await startChild(env(extra));
     children.push(child);
     await waitReady(nc, prefix, child);
     return child;
@@ -76,7 +69,7 @@ t.test('outbox survives crashes of the players process', async (t) => {
     await t.rejects(submit(), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died');
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL', 'killed at the crash point');
-    t.match(crashing.stderr(), /crash point players\.kyc\.after-commit/);
+    t.match(crashing.stderrTail(), /crash point players\.kyc\.after-commit/);
 
     const [row] = (await sql.query('select kyc_status from players.players where id = $1', [player.id])).rows;
     t.equal(row.kyc_status, 'em_analise', 'the change committed');
@@ -112,7 +105,7 @@ t.test('outbox survives crashes of the players process', async (t) => {
     await callPlayers(nc, prefix, 'players.kyc.decide', scopes.aSandbox, { params: { playerId: player.id }, body: { status: 'aprovado' } }).catch(() => undefined);
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL');
-    t.match(crashing.stderr(), /crash point players\.outbox\.after-publish/);
+    t.match(crashing.stderrTail(), /crash point players\.outbox\.after-publish/);
     const pending = await outboxOf(player.id);
     t.equal(pending.length, 1);
     t.equal(pending[0].published_at, null, 'published but not marked');

@@ -2,35 +2,23 @@
 // (or is SIGKILLed while the receiver holds the request), is started again, and the event still
 // arrives with the same X-Webhook-Id. The attempt cut short shows in the log as interrupted.
 import t, { type Test } from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_SUBJECTS } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix, waitFor, type ServiceProcess } from '@bo/service-kit';
 import { gatewayScope, call, newWebhookSecret, publishEvent, startReceiver, type Reply } from './helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-interface Running { proc: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; stderr: string[] }
+type Running = ServiceProcess;
 
-function startProcess(env: Record<string, string>): Running {
-  const stderr: string[] = [];
-  const proc = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  proc.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, exited, stderr };
+function startProcess(env: Record<string, string>): Promise<Running> {
+  return spawnServiceProcess('webhooks', MAIN, env);
 }
 
 async function stopProcess(r: Running | undefined): Promise<void> {
-  if (!r || r.proc.exitCode !== null || r.proc.signalCode !== null) return;
-  r.proc.kill('SIGTERM');
-  const timer = setTimeout(() => r.proc.kill('SIGKILL'), 10_000);
-  await r.exited;
-  clearTimeout(timer);
+  await r?.stop();
 }
 
 async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) => Reply; killWhenHeld?: boolean }) {
@@ -55,7 +43,7 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
     await db.drop();
   });
 
-  running = startProcess({ ...env, ...(opts.crashAt ? { CRASH_AT: opts.crashAt } : {}) });
+  running = await startProcess({ ...env, ...(opts.crashAt ? { CRASH_AT: opts.crashAt } : {}) });
   // Ready when it answers; the endpoint sync is idempotent, so it is simply repeated until then.
   const endpoint = { operatorId: 'op_c', environment: 'sandbox' as const, brandId: 'brd_op_c' };
   await waitFor(async () => (await call(nc, prefix, WEBHOOK_SUBJECTS.upsertEndpoint, gatewayScope, { body: { ...endpoint, secret, url: rx.url } })
@@ -69,17 +57,17 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
 
   if (opts.killWhenHeld) {
     await waitFor(async () => rx.held() === 1, { what: 'receiver holding the request' });
-    running.proc.kill('SIGKILL');
+    running.kill('SIGKILL');
   }
   const death = await running.exited;
   t.equal(death.signal, 'SIGKILL', `the process died (${opts.crashAt ?? 'SIGKILL'})`);
-  if (opts.crashAt) t.match(running.stderr.join(''), `crash point ${opts.crashAt}`);
+  if (opts.crashAt) t.match(running.stderrTail(), `crash point ${opts.crashAt}`);
 
   const stored = await sql.query('select count(*)::int n from webhooks.events where id = $1', [event.id]);
   t.equal(stored.rows[0].n, 1, 'the event was stored before the crash');
   const before = rx.requests.length;
 
-  running = startProcess(env);
+  running = await startProcess(env);
   await waitFor(async () => {
     const r = await sql.query(`select status from webhooks.deliveries where event_id = $1`, [event.id]);
     return r.rows[0]?.status === 'delivered';

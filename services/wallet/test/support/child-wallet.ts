@@ -1,44 +1,12 @@
 // The wallet as a real child process (`node services/wallet/src/main.ts`), for crash tests: start
 // it with CRASH_AT=<point>, let it die there (SIGKILL), start it again without, check invariants.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+export type ChildWallet = ServiceProcess;
 
-export interface ChildWallet {
-  pid: number;
-  /** Resolves when the process ends (at a crash point: killed by SIGKILL). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderrTail(): string;
-  stop(): Promise<void>;
-}
-
-export async function spawnWallet(env: Record<string, string | number | undefined>): Promise<ChildWallet> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
-  delete childEnv.CRASH_AT;
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = String(v);
-  const proc: ChildProcess = spawn(process.execPath, [MAIN], { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-  let tail = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`wallet did not start in time:\n${tail}`)), 30_000);
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-8000);
-      if (tail.includes('"msg":"wallet service started"')) { clearTimeout(timer); resolve(); }
-    });
-    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`wallet exited (${code ?? signal}) before it was ready:\n${tail}`)); });
-  });
-  return {
-    pid: proc.pid!, exited, stderrTail: () => tail,
-    async stop() {
-      if (proc.exitCode !== null || proc.signalCode !== null) return;
-      proc.kill('SIGTERM');
-      const killer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
-    },
-  };
+export function spawnWallet(env: Record<string, string | number | undefined>): Promise<ChildWallet> {
+  return spawnServiceProcess('wallet', new URL('../../src/main.ts', import.meta.url), env);
 }
 
 /** One wallet process at a time; `start` replaces the running one; all stopped at teardown. */
