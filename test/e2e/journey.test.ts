@@ -102,6 +102,21 @@ t.test('operator journey', async (t) => {
   t.equal(dep.body.data.id, deposit.body.id);
   t.equal(dep.id, dep.body.id, 'X-Webhook-Id is the event id');
 
+  // Our team's delivery log and redeliver, through the admin API.
+  const log = await stack.admin('GET', `/admin/webhook-deliveries?eventId=${dep.id}`);
+  t.equal(log.status, 200);
+  t.match(log.body.data, [{ eventId: dep.id, attempt: 1, url: receiver.url, statusCode: 204, error: null }]);
+  const byOperator = await stack.admin('GET', `/admin/webhook-deliveries?operatorId=${op.operator.id}`);
+  t.equal(new Set(byOperator.body.data.map((d: { eventId: string }) => d.eventId)).size, expected.length, 'the log by operator has every event');
+  const redelivered = await stack.admin('POST', `/admin/webhook-deliveries/${dep.id}/redeliver`);
+  t.equal(redelivered.status, 200);
+  await waitFor(async () => receiver.received.filter((r) => r.id === dep.id).length === 2, { timeoutMs: 10_000, what: 'redelivery' });
+  const again = receiver.received.filter((r) => r.id === dep.id);
+  t.ok(again[1].verified, 'the redelivery is signed afresh');
+  t.same(again[1].raw, again[0].raw, 'with the same bytes and id');
+  const redeliverAudit = await stack.admin('GET', '/admin/audit?limit=50');
+  t.ok(redeliverAudit.body.data.some((a: { action: string }) => a.action === 'adminRedeliver'), 'the redeliver is audited');
+
   // Production: the team decides through the admin API and its review queue.
   const live = op.productionClient;
   const lp = await live.post('/players', { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' }, key());
@@ -140,7 +155,7 @@ t.test('operator journey', async (t) => {
   t.equal((await (await playReal()).json() as { id: string }).id, rr.id, 'a retried click is the same round');
   t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, rr.balanceAfter);
   const liveTxs = (await live.get(`/players/${lp.body.id}/transactions`)).body.data as { type: string; amount: string; referenceId: string }[];
-  t.same(liveTxs.filter((e) => e.referenceId === rr.id).map((e) => `${e.type} ${e.amount}`), [...(Number(rr.payout) > 0 ? [`WIN ${rr.payout}`] : []), 'BET -5.00']);
+  t.same(liveTxs.filter((e) => e.referenceId === rr.id).map((e) => `${e.type} ${e.amount}`), [...(rr.payout !== '0.00' ? [`WIN ${rr.payout}`] : []), 'BET -5.00']);
   const cliAgain = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {
     env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN }, encoding: 'utf8',
   });
