@@ -89,6 +89,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const operators = new OperatorAdmin({
     orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE, log,
+    onOperatorChanged: (operatorId) => credentials.invalidateOperator(operatorId),
   });
   const metrics = createMetrics();
 

@@ -16,6 +16,8 @@ import { recordAudit } from './audit.ts';
 export interface OperatorAdminDeps {
   orm: MikroORM; nc: NatsConnection; prefix: string; masterKey: string; rpcTimeoutMs: number;
   defaultRateLimit: number; log: Logger;
+  /** Drops the operator from this replica's caches before the change is answered. */
+  onOperatorChanged(operatorId: string): void;
 }
 
 const ENVIRONMENTS: Environment[] = ['sandbox', 'production'];
@@ -93,6 +95,8 @@ export class OperatorAdmin {
       recordAudit(tx, { actor, action, target: `operator:${id}`, before, after, requestId });
       return after;
     });
+    // In force on this replica before the answer; on the others when the broadcast lands.
+    this.#d.onOperatorChanged(id);
     this.#d.nc.publish(gatewayInvalidateSubject(this.#d.prefix), JSON.stringify({ operatorId: id }));
     return result;
   }

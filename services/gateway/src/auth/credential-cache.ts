@@ -32,6 +32,9 @@ export class CredentialCache {
   readonly #masterKey: string;
   readonly #ttlMs: number;
   readonly #entries = new Map<string, Entry>();
+  // Bumped by every invalidation: a load that was in flight across one must not be cached,
+  // or it would put back the state from before the change.
+  #generation = 0;
   #sub?: Subscription;
 
   constructor(orm: MikroORM, masterKey: string, ttlMs: number) {
@@ -52,6 +55,7 @@ export class CredentialCache {
   stop(): void { this.#sub?.unsubscribe(); }
 
   invalidateOperator(operatorId: string): void {
+    this.#generation++;
     for (const [k, e] of this.#entries) if (e.operatorId === operatorId || e.value === undefined) this.#entries.delete(k);
   }
 
@@ -61,7 +65,9 @@ export class CredentialCache {
     const keyHash = hashKey(key);
     const cached = this.#entries.get(keyHash);
     if (cached && Date.now() - cached.loadedAt < this.#ttlMs) return cached.value;
+    const generation = this.#generation;
     const value = await this.#load(keyHash, key.startsWith('bk_test_') ? 'sandbox' : 'production');
+    if (generation !== this.#generation) return value;
     if (this.#entries.size > 100_000) this.#entries.clear();
     this.#entries.set(keyHash, { value, loadedAt: Date.now(), operatorId: value?.operatorId });
     return value;

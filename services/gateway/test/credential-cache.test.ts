@@ -1,0 +1,54 @@
+// The credential cache never puts back state from before a change: a load in flight when the
+// operator is invalidated answers its own request but is not cached.
+import t from 'tap';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { sealSecret } from '@bo/service-kit';
+import { CredentialCache } from '../src/auth/credential-cache.ts';
+
+const MASTER = 'credential-cache-test-master-key-0123456789';
+const KEY = 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
+
+function fakeDatabase() {
+  const state = { status: 'active' as 'active' | 'suspended', reads: 0, hold: undefined as Promise<void> | undefined };
+  const row = () => ({
+    operator_id: 'op_1', operator_name: 'One', status: state.status, rate_limit_per_minute: 600, allowed_ips: [],
+    brand_id: 'br_1', brand_name: 'One (sandbox)', currency: 'BRL', environment: 'sandbox', secret_sealed: sealSecret('s3cret', MASTER),
+  });
+  const orm = { em: { fork: () => ({
+    execute: async () => {
+      state.reads++;
+      const snapshot = row(); // read before the hold: what a slow query saw when it ran
+      if (state.hold) await state.hold;
+      return [snapshot];
+    },
+  }) } } as unknown as MikroORM;
+  return { state, orm };
+}
+
+t.test('an invalidation during a load keeps the stale answer out of the cache', async (t) => {
+  const { state, orm } = fakeDatabase();
+  const cache = new CredentialCache(orm, MASTER, 600_000);
+  let release!: () => void;
+  state.hold = new Promise((r) => { release = r; });
+  const inFlight = cache.lookup(KEY);
+  await new Promise((r) => setImmediate(r));
+  state.status = 'suspended';
+  cache.invalidateOperator('op_1');
+  release();
+  state.hold = undefined;
+  t.equal((await inFlight)?.operatorStatus, 'active', 'the request that started before the change sees the old state');
+  t.equal((await cache.lookup(KEY))?.operatorStatus, 'suspended', 'the next lookup reads again and sees the change');
+  t.equal(state.reads, 2);
+  t.equal((await cache.lookup(KEY))?.operatorStatus, 'suspended');
+  t.equal(state.reads, 2, 'and that answer is cached');
+});
+
+t.test('an invalidation drops a cached operator at once', async (t) => {
+  const { state, orm } = fakeDatabase();
+  const cache = new CredentialCache(orm, MASTER, 600_000);
+  t.equal((await cache.lookup(KEY))?.operatorStatus, 'active');
+  state.status = 'suspended';
+  t.equal((await cache.lookup(KEY))?.operatorStatus, 'active', 'cached within the TTL');
+  cache.invalidateOperator('op_1');
+  t.equal((await cache.lookup(KEY))?.operatorStatus, 'suspended');
+});
