@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import pg from 'pg';
 import { assertPortFree, persistentValue, resolveInfra, StartupError } from './local-infra.ts';
+import { onStopRequest } from './stop-signals.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
@@ -37,11 +38,7 @@ function shutdown(code: number): Promise<void> {
   })();
   return stopping;
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
-// If whoever started us (npm, a shell) dies without passing a signal on, we are re-parented:
-// stop too rather than run on as orphans.
-const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) void shutdown(0); }, 500).unref();
+onStopRequest(() => void shutdown(0));
 
 /** The database the system uses on the server we were given (created on first run). */
 async function ensureDatabase(serverUrl: string): Promise<string> {

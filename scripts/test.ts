@@ -1,8 +1,20 @@
-// `npm test`: the one test command (README, .ci/run). Checks the runtime and the services the
-// tests need, typechecks, runs every workspace's tap suite through turbo, and ends with one line
-// `N passed, M failed` (test files passed and failed, the typecheck counted as one).
-import { spawnSync } from 'node:child_process';
-import net from 'node:net';
+// `npm test`: the one test command (README, .ci/run). Finds or starts Postgres and NATS the way
+// `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
+// runs every workspace's tap suite through turbo, prints a line per finished test file as it
+// finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
+// `npm test -- @bo/gateway` runs one workspace. The whole output is kept in .data/test-output.log.
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { resolveInfra, StartupError } from './local-infra.ts';
+import { onStopRequest } from './stop-signals.ts';
+import { TapProgress } from './tap-progress.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = path.join(root, '.data');
+const say = (msg: string) => console.log(`[test] ${msg}`);
+const startedAt = Date.now();
 
 if (!process.versions.node.startsWith('24.')) {
   console.error(`npm test must run on the pinned Node 24 (got ${process.versions.node}); run npm install so the node devDependency is installed.`);
@@ -10,45 +22,52 @@ if (!process.versions.node.startsWith('24.')) {
   process.exit(1);
 }
 
-function reachable(url: string, fallbackPort: number): Promise<boolean> {
-  const u = new URL(url);
-  return new Promise((resolve) => {
-    const s = net.connect({ host: u.hostname, port: Number(u.port || fallbackPort) });
-    s.setTimeout(2000);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => { s.destroy(); resolve(false); });
-  });
-}
-const dbUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const missing = [];
-if (!(await reachable(dbUrl, 5432))) missing.push(`Postgres at ${dbUrl}`);
-if (!(await reachable(natsUrl, 4222))) missing.push(`NATS at ${natsUrl}`);
-if (missing.length) {
-  console.error(`Tests need ${missing.join(' and ')} (set DATABASE_URL / NATS_URL, or run .ci/run which starts them).`);
+let infra: Awaited<ReturnType<typeof resolveInfra>> | undefined;
+let turbo: ReturnType<typeof spawn> | undefined;
+let interrupted = false;
+onStopRequest((why) => {
+  if (interrupted) return;
+  interrupted = true;
+  say(`stopping (${why})…`);
+  if (turbo && turbo.exitCode === null) turbo.kill('SIGTERM');
+  else void infra?.stop().then(() => process.exit(130));
+});
+
+try {
+  infra = await resolveInfra({ purpose: 'test', dataDir, log: say });
+} catch (err) {
+  console.error(err instanceof StartupError ? `[test] ${err.message}` : err);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+say(`using ${infra.postgres.describe}`);
+say(`using ${infra.nats.describe}`);
+const env = { ...process.env, DATABASE_URL: infra.postgres.url, NATS_URL: infra.nats.url, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
 
 let passed = 0;
 let failed = 0;
-const tc = spawnSync('tsc', ['--noEmit', '-p', '.'], { stdio: 'inherit' });
-if (tc.status === 0) passed++; else { failed++; console.error('typecheck failed'); }
+const tc = spawnSync('tsc', ['--noEmit', '-p', '.'], { cwd: root, encoding: 'utf8', env });
+if (tc.status === 0) { passed++; say('ok   typecheck'); } else { failed++; process.stdout.write(tc.stdout + tc.stderr); say('FAIL typecheck'); }
 
-const filter = process.argv.slice(2);
-const run = spawnSync('turbo', ['run', 'test', '--force', '--concurrency=2', '--log-order=grouped', '--continue', ...filter.map((f) => `--filter=${f}`)], {
-  encoding: 'utf8', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' }, maxBuffer: 1 << 30,
-});
-process.stdout.write(run.stdout ?? '');
-process.stderr.write(run.stderr ?? '');
-let summaries = 0;
-for (const m of (run.stdout ?? '').matchAll(/# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/g)) {
-  summaries++;
-  passed += Number(m[2]);
-  failed += Number(m[3] ?? 0);
-}
-if (run.status !== 0 && failed === 0) failed++; // a suite that crashed before printing its summary
-if (summaries === 0) { console.error('no test suite reported'); failed++; }
+mkdirSync(dataDir, { recursive: true });
+const logFile = path.join(dataDir, 'test-output.log');
+const raw = createWriteStream(logFile);
+const progress = new TapProgress((line) => console.log(line));
+const filters = process.argv.slice(2).map((f) => `--filter=${f}`);
+turbo = spawn('turbo', ['run', 'test', '--force', '--concurrency=2', '--log-order=stream', '--continue', ...filters], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const lines = readline.createInterface({ input: turbo.stdout! });
+lines.on('line', (line) => { raw.write(`${line}\n`); progress.line(line); });
+turbo.stderr!.on('data', (d: Buffer) => raw.write(d));
+const [code] = await new Promise<[number | null]>((resolve) => turbo!.once('close', (c) => resolve([c])));
+await new Promise<void>((resolve) => raw.end(resolve));
+
+const totals = progress.totals();
+passed += totals.passed;
+failed += totals.failed;
+if (code !== 0 && totals.failed === 0) { failed++; say(`turbo exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`); }
+if (totals.suites === 0) { failed++; say('no test suite reported a result'); }
+for (const f of progress.failedFiles()) say(`failed: ${f}`);
+await infra.stop();
+say(`${Math.round((Date.now() - startedAt) / 1000)} s; the whole output is in ${path.relative(root, logFile)}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+process.exit(interrupted ? 130 : failed === 0 ? 0 : 1);

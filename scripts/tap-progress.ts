@@ -1,0 +1,92 @@
+// Reads turbo's streamed output of the workspaces' tap runs (`@bo/x:test: <TAP line>`) and prints
+// one line per finished test file, with the failing assertions and their diagnostics when it
+// failed; keeps each workspace's summary (`# { total, pass, fail }`) for the final count.
+
+interface FileState { name: string; assertions: number; lines: string[] }
+interface Workspace { file?: FileState; total?: { pass: number; fail: number } }
+
+const PREFIX = /^(@?[\w./-]+):test: ?(.*)$/;
+const LEAF = /^(\s+)(not )?ok \d+ - (.*)$/;
+
+export class TapProgress {
+  readonly #print: (line: string) => void;
+  readonly #workspaces = new Map<string, Workspace>();
+  readonly #failedFiles: string[] = [];
+
+  constructor(print: (line: string) => void) { this.#print = print; }
+
+  line(raw: string): void {
+    const m = raw.match(PREFIX);
+    if (!m) return;
+    const [, name, text] = m;
+    let ws = this.#workspaces.get(name);
+    if (!ws) { ws = {}; this.#workspaces.set(name, ws); }
+
+    const subtest = text.match(/^# Subtest: (.*)$/);
+    if (subtest) { ws.file = { name: subtest[1], assertions: 0, lines: [] }; return; }
+    const closed = text.match(/^(not )?ok \d+ - (\S+)(?: # time=([\d.]+)ms)?(.*)$/);
+    if (closed) { this.#finishFile(name, ws, !closed[1], closed[2], Number(closed[3] ?? 0), closed[4]); return; }
+    const summary = text.match(/^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/);
+    if (summary) { ws.total = { pass: Number(summary[2]), fail: Number(summary[3] ?? 0) }; return; }
+    if (ws.file) {
+      ws.file.lines.push(text);
+      const leaf = text.match(LEAF);
+      // A closing line of a subtest carries `# time=`; an assertion does not.
+      if (leaf && !/ # time=[\d.]+m?s/.test(text)) ws.file.assertions++;
+    }
+  }
+
+  #finishFile(workspace: string, ws: Workspace, ok: boolean, file: string, ms: number, rest: string): void {
+    const state = ws.file ?? { name: file, assertions: 0, lines: [] };
+    ws.file = undefined;
+    const seconds = (ms / 1000).toFixed(1);
+    const skipped = /# SKIP/i.test(rest) ? ', skipped' : '';
+    this.#print(`[test] ${ok ? 'ok  ' : 'FAIL'} ${workspace} ${file}  (${state.assertions} assertions, ${seconds} s${skipped})`);
+    if (ok) return;
+    this.#failedFiles.push(`${workspace} ${file}`);
+    for (const detail of failureDetails(state.lines)) this.#print(`       ${detail}`);
+  }
+
+  totals(): { passed: number; failed: number; suites: number } {
+    let passed = 0; let failed = 0; let suites = 0;
+    for (const ws of this.#workspaces.values()) {
+      if (!ws.total) continue;
+      suites++;
+      passed += ws.total.pass;
+      failed += ws.total.fail;
+    }
+    return { passed, failed, suites };
+  }
+
+  failedFiles(): string[] { return [...this.#failedFiles]; }
+}
+
+/** The failing assertions of one file, each under the names of the subtests around it, with its YAML diagnostics (cut at 30 lines). */
+export function failureDetails(lines: string[]): string[] {
+  const out: string[] = [];
+  const names: Array<{ indent: number; name: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const indent = line.length - line.trimStart().length;
+    const sub = line.match(/^\s*# Subtest: (.*)$/);
+    if (sub) {
+      while (names.length && names.at(-1)!.indent >= indent) names.pop();
+      names.push({ indent, name: sub[1] });
+      continue;
+    }
+    const leaf = line.match(/^\s*not ok \d+ - (.*)$/);
+    // A failed subtest's own closing line (`# time=`) repeats what its assertions said.
+    if (!leaf || / # time=[\d.]+m?s/.test(line)) continue;
+    const path = names.filter((n) => n.indent < indent).map((n) => n.name);
+    out.push(`${path.length ? `${path.join(' › ')} › ` : ''}not ok - ${leaf[1]}`);
+    // Its YAML block follows: `---` … `...`, indented two more.
+    if (lines[i + 1]?.trim() === '---') {
+      let j = i + 2;
+      const yaml: string[] = [];
+      for (; j < lines.length && lines[j].trim() !== '...'; j++) yaml.push(lines[j].slice(indent));
+      out.push(...yaml.slice(0, 30), ...(yaml.length > 30 ? [`  … ${yaml.length - 30} more lines`] : []));
+      i = j;
+    }
+  }
+  return out.length ? out : lines.slice(-15);
+}
