@@ -83,7 +83,8 @@ export function failureDetails(lines: string[]): string[] {
     if (lines[i + 1]?.trim() === '---') {
       let j = i + 2;
       const yaml: string[] = [];
-      for (; j < lines.length && lines[j].trim() !== '...'; j++) yaml.push(lines[j].slice(indent));
+      // Frames inside the test runner's own modules say nothing about the failure.
+      for (; j < lines.length && lines[j].trim() !== '...'; j++) if (!/node_modules\//.test(lines[j])) yaml.push(lines[j].slice(indent));
       out.push(...yaml.slice(0, 30), ...(yaml.length > 30 ? [`  … ${yaml.length - 30} more lines`] : []));
       i = j;
     }

@@ -10,6 +10,7 @@ import readline from 'node:readline';
 import { resolveInfra, StartupError } from './local-infra.ts';
 import { onStopRequest } from './stop-signals.ts';
 import { TapProgress } from './tap-progress.ts';
+import { findOrInstallChromium } from './test-browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data');
@@ -42,7 +43,11 @@ try {
 }
 say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
-const env = { ...process.env, DATABASE_URL: infra.postgres.url, NATS_URL: infra.nats.url, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0' };
+const chromium = findOrInstallChromium(say);
+const env = {
+  ...process.env, DATABASE_URL: infra.postgres.url, NATS_URL: infra.nats.url, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0',
+  ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
+};
 
 let passed = 0;
 let failed = 0;

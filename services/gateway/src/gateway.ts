@@ -22,7 +22,7 @@ import { typeboxValidatorCompiler } from './http/validation.ts';
 import { createMetrics, observabilityRoutes } from './http/observability.ts';
 import { operatorContext, registerOperations } from './routes/operations.ts';
 import { getMe } from './routes/me.ts';
-import { publicDocsRoutes } from './routes/public-docs.ts';
+import { apiIndexRoute, publicDocsRoutes } from './routes/public-docs.ts';
 import { playRoutes } from './routes/play.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './admin/operators.ts';
@@ -95,6 +95,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
 
   const publicApp = baseApp(log, config);
   observabilityRoutes(publicApp, { orm, nc, prefix: config.NATS_PREFIX, metrics });
+  apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
   await publicApp.register(async (api) => {
     api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency }));
     api.addHook('onSend', idempotencyRecorder(idempotency));

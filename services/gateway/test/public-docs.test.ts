@@ -22,6 +22,13 @@ t.test('public documentation routes', async (t) => {
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
   t.ok(doc.components.schemas.Player, 'named schemas are components');
 
+  const index = await fetch(`${h.gateways[0].publicUrl}/`);
+  t.equal(index.status, 200, 'GET / answers');
+  t.match(await index.json(), { documentation: '/api/v1/docs', openapi: '/api/v1/openapi.json' }, 'and points to the documentation');
+  const fromBrowser = await fetch(`${h.gateways[0].publicUrl}/`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
+  t.equal(fromBrowser.status, 302);
+  t.equal(fromBrowser.headers.get('location'), '/api/v1/docs', 'a browser is sent to the documentation page');
+
   const changelog = await get('/changelog');
   t.match(changelog.type, /^text\/markdown/);
   t.match(changelog.text, /## 1\.1\.0/);

@@ -11,7 +11,8 @@ import { playRoutes } from '../../gateway/src/routes/play.ts';
 import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
 import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
+// `npm test` finds or installs a Chromium and names it here.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('launch page plugin', async (t) => {
   const prefix = testPrefix('play');
@@ -161,7 +162,7 @@ t.test('launch page plugin', async (t) => {
   });
 
   t.test('in a real browser: the page renders, one round plays, the balance follows the recorded outcome', async (t) => {
-    t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium)`);
+    t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

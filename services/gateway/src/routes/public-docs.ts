@@ -37,3 +37,23 @@ export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOpt
   app.get('/test-vectors.json', async (_req, reply) => reply.type('application/json').send(vectors));
   app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
 }
+
+/**
+ * `GET /` on the public port: where to start. A browser is sent to the documentation page; any
+ * other client gets a small JSON index of the public documents.
+ */
+export function apiIndexRoute(app: FastifyInstance, opts: { apiPrefix: string }): void {
+  const index = {
+    name: 'Operator Gaming Back-Office API',
+    api: opts.apiPrefix,
+    documentation: `${opts.apiPrefix}/docs`,
+    openapi: `${opts.apiPrefix}/openapi.json`,
+    changelog: `${opts.apiPrefix}/changelog`,
+    postman: `${opts.apiPrefix}/postman.json`,
+    health: '/healthz',
+  };
+  app.get('/', async (req, reply) => {
+    if (/\btext\/html\b/.test(req.headers.accept ?? '')) return reply.redirect(index.documentation, 302);
+    return reply.header('link', `<${index.documentation}>; rel="service-doc", <${index.openapi}>; rel="service-desc"`).send(index);
+  });
+}

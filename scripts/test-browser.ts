@@ -1,0 +1,26 @@
+// The browser tests drive Chromium through playwright-core (never `playwright install`, which
+// downloads a browser build): find one, or install Debian's package when we may, and hand its
+// path to the tests as CHROMIUM_PATH.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+
+const CANDIDATES = [
+  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+];
+
+export function findOrInstallChromium(say: (msg: string) => void): string | undefined {
+  const given = process.env.CHROMIUM_PATH;
+  if (given) return given;
+  const found = CANDIDATES.find((p) => existsSync(p));
+  if (found) return found;
+  const canApt = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  if (canApt) {
+    say('installing Chromium for the browser tests (apt-get install chromium)…');
+    const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'ignore' });
+    if (r.status === 0 && existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  }
+  say('No Chromium found: the browser tests will fail.\n'
+    + '  Fix: install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH.');
+  return undefined;
+}
