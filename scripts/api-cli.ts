@@ -3,14 +3,15 @@
 // text or @file.json. Credentials: OPERATOR_KEY / OPERATOR_SECRET, else the demo operator that
 // `npm start` wrote to .data/demo-operator.json (sandbox; --live for production). Idempotent
 // operations get a fresh Idempotency-Key unless --idempotency-key KEY is given (to retry).
-// Prints the answer's status and key headers on stderr, its body on stdout; exits 1 on >= 400.
+// Prints the answer's status and key headers on stderr, its body (or --field NAME of it) on
+// stdout; exits 1 on >= 400.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OperatorClient, publicOperations, type Operation } from '@bo/contracts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const usage = 'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY]\n'
+const usage = 'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY] [--field NAME]\n'
   + '  e.g. npm run api -- GET /me\n'
   + '       npm run api -- POST /players \'{"externalId":"p-1","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}\'';
 
@@ -19,6 +20,7 @@ const flag = (name: string) => { const i = args.indexOf(name); if (i < 0) return
 const live = args.includes('--live');
 if (live) args.splice(args.indexOf('--live'), 1);
 const givenKey = flag('--idempotency-key');
+const field = flag('--field');
 const [methodArg, target, bodyArg] = args;
 if (!methodArg || !target || !target.startsWith('/')) { console.error(usage); process.exit(2); }
 const method = methodArg.toUpperCase();
@@ -56,5 +58,7 @@ const res = await client.request(method, target, body ?? (method === 'GET' ? und
 });
 const shown = ['x-request-id', 'idempotent-replayed', 'retry-after', 'location'].filter((h) => res.headers.get(h));
 console.error(`${res.status}${headers['idempotency-key'] ? `  idempotency-key: ${headers['idempotency-key']}` : ''}${shown.map((h) => `  ${h}: ${res.headers.get(h)}`).join('')}`);
-console.log(typeof res.body === 'string' ? res.body : JSON.stringify(res.body, null, 2));
+// --field id prints one value of the answer (dot path), for shell variables in scripts.
+const value = field && res.status < 400 ? field.split('.').reduce<any>((v, k) => v?.[k], res.body) : res.body;
+console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 process.exit(res.status >= 400 ? 1 : 0);

@@ -30,9 +30,11 @@ interface Started { npm: ChildProcess; output: () => string; tree: Map<number, s
 
 async function startSystem(port: number): Promise<Started> {
   // Its own process group, as a terminal would make it, so "Ctrl-C" can be sent to the group.
+  // DATABASE_URL / NATS_URL (which `npm test` sets) would win over START_OWN_SERVERS.
+  const { DATABASE_URL: _db, NATS_URL: _nats, ...inherited } = process.env;
   const npm = spawn('npm', ['start'], {
     cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, START_OWN_SERVERS: '1', START_DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(port + 1), NATS_PREFIX: 'startstop', LOG_LEVEL: 'warn' },
+    env: { ...inherited, START_OWN_SERVERS: '1', START_DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(port + 1), NATS_PREFIX: 'startstop', LOG_LEVEL: 'warn' },
   });
   let out = '';
   npm.stdout!.on('data', (d: Buffer) => { out += d; });

@@ -261,16 +261,20 @@ t.test('games over NATS', async (t) => {
     t.ok(codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'), codes.join(','));
     const rounds = await h.sql(`select seq, amount, payout, balance_before, balance_after from wallet.game_rounds where session_id = ? order by seq`, [s.id]);
     t.equal(rounds.length, codes.filter((c) => c === 'ok:201').length, 'every accepted round was recorded');
+    // How many rounds were accepted depends on the draws: check them all, assert once, so every
+    // run makes the same number of assertions.
     let balance = 100_000;
+    const broken: string[] = [];
     rounds.forEach((r: any, i: number) => {
-      t.equal(r.seq, i + 1);
-      t.equal(Math.round(Number(r.balance_before) * 100), balance, 'each round starts from the previous one');
+      if (r.seq !== i + 1) broken.push(`round ${i + 1}: seq ${r.seq}`);
+      if (Math.round(Number(r.balance_before) * 100) !== balance) broken.push(`round ${i + 1}: starts from ${r.balance_before}, not the previous balance`);
       balance += Math.round(Number(r.payout) * 100) - Math.round(Number(r.amount) * 100);
-      t.equal(Math.round(Number(r.balance_after) * 100), balance);
+      if (Math.round(Number(r.balance_after) * 100) !== balance) broken.push(`round ${i + 1}: ends at ${r.balance_after}`);
     });
+    t.same(broken, [], 'rounds are numbered in order and each starts from the previous one');
     const [sess] = await h.sql(`select demo_balance from wallet.game_sessions where id = ?`, [s.id]);
     t.equal(Math.round(Number(sess.demo_balance) * 100), balance);
     t.ok(balance >= 0);
-    if (codes.includes('INSUFFICIENT_FUNDS')) t.ok(balance < 10_000, 'refused only once the balance was below the bet');
+    t.ok(!codes.includes('INSUFFICIENT_FUNDS') || balance < 10_000, 'refused only once the balance was below the bet');
   });
 });
