@@ -90,7 +90,7 @@ t.test('operator journey', async (t) => {
 
   // Webhooks: every step arrives, signed over the raw bytes.
   const expected = ['webhook.test', 'kyc.status_changed', 'kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'withdrawal.status_changed', 'withdrawal.status_changed'];
-  await waitFor(async () => receiver.received.length >= expected.length, { timeoutMs: 15_000, what: 'all webhooks' });
+  await waitFor(async () => receiver.received.length >= expected.length, { timeoutMs: 60_000, what: 'all webhooks' });
   t.same(receiver.received.map((r) => r.type).sort(), [...expected].sort());
   t.ok(receiver.received.every((r) => r.verified), 'every signature verifies');
   t.ok(receiver.received.every((r) => r.body.environment === 'sandbox'));
@@ -110,7 +110,7 @@ t.test('operator journey', async (t) => {
   t.equal(new Set(byOperator.body.data.map((d: { eventId: string }) => d.eventId)).size, expected.length, 'the log by operator has every event');
   const redelivered = await stack.admin('POST', `/admin/webhook-deliveries/${dep.id}/redeliver`);
   t.equal(redelivered.status, 200);
-  await waitFor(async () => receiver.received.filter((r) => r.id === dep.id).length === 2, { timeoutMs: 10_000, what: 'redelivery' });
+  await waitFor(async () => receiver.received.filter((r) => r.id === dep.id).length === 2, { timeoutMs: 60_000, what: 'redelivery' });
   const again = receiver.received.filter((r) => r.id === dep.id);
   t.ok(again[1].verified, 'the redelivery is signed afresh');
   t.same(again[1].raw, again[0].raw, 'with the same bytes and id');

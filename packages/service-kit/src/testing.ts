@@ -59,7 +59,8 @@ export async function cleanupNatsPrefix(prefix: string): Promise<void> {
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+  // Generous by default: a busy machine is slow, and a condition that holds returns at once.
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     const v = await fn();
     if (v) return v;
@@ -107,7 +108,7 @@ export async function spawnServiceProcess(name: string, main: string | URL, env:
   let tail = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 120_000);
     proc.stderr!.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-8000);
       if (tail.includes(`"msg":"${name} service started"`)) { clearTimeout(timer); resolve(); }

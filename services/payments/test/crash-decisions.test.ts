@@ -31,7 +31,7 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       const player = await money.fundedPlayer(brand, '100.00');
       const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
       await crashAndRecover(t, procs, side, point, () => money.adminDecide(wd.id, 'reject', 2000));
-      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'rejected', { what: 'reject finished', timeoutMs: 20_000 });
+      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'rejected', { what: 'reject finished', timeoutMs: 60_000 });
       t.equal(await money.holdOf(wd.id), 'released');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '100.00' });
       t.same(await money.playerEntries(wd.id), []);
@@ -55,7 +55,7 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
       ok(await money.adminDecide(wd.id, 'approve'));
       await crashAndRecover(t, procs, side, point, () => money.adminDecide(wd.id, 'pay', 2000));
-      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'paid', { what: 'pay finished', timeoutMs: 20_000 });
+      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'paid', { what: 'pay finished', timeoutMs: 60_000 });
       t.equal(await money.holdOf(wd.id), 'captured');
       t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-40.00' }], 'exactly one debit');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '60.00', withdrawable: '60.00' });

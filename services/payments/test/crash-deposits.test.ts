@@ -30,7 +30,7 @@ t.test('confirm converges after a crash at every point', async (t) => {
       const dep = ok(await money.createDeposit(brand, player, { amount: '42.00' }));
       const k = key('confirm');
       await crashAndRecover(t, procs, side, point, () => money.confirm(brand, dep.id, k, 2000));
-      await waitFor(async () => (await money.depositStatus(dep.id)) === 'confirmed', { what: 'deposit confirmed by the reconciler', timeoutMs: 20_000 });
+      await waitFor(async () => (await money.depositStatus(dep.id)) === 'confirmed', { what: 'deposit confirmed by the reconciler', timeoutMs: 60_000 });
       t.same(await money.playerEntries(dep.id), [{ type: 'DEPOSIT', amount: '42.00' }], 'exactly one DEPOSIT entry');
       t.equal((await money.wallet(brand, player)).available, '42.00');
       const replay = ok(await money.confirm(brand, dep.id, k));

@@ -32,7 +32,7 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
       const player = await money.fundedPlayer(brand, '100.00');
       const k = key('wd');
       await crashAndRecover(t, procs, side, point, () => money.createWithdrawal(brand, player, '30.00', k, {}, 2000));
-      const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'under_review' && r; }, { what: 'request reserved', timeoutMs: 20_000 });
+      const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'under_review' && r; }, { what: 'request reserved', timeoutMs: 60_000 });
       t.equal(await money.holdOf(row.id), 'open', 'one open hold');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '70.00' });
       const replay = await money.createWithdrawal(brand, player, '30.00', k);
@@ -49,7 +49,7 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     const player = await money.fundedPlayer(brand, '10.00');
     const k = key('wd');
     await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-hold', () => money.createWithdrawal(brand, player, '10.01', k, {}, 2000));
-    const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'declined' && r; }, { what: 'request declined', timeoutMs: 20_000 });
+    const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'declined' && r; }, { what: 'request declined', timeoutMs: 60_000 });
     t.equal(errorOf(await money.createWithdrawal(brand, player, '10.01', k))?.code, 'INSUFFICIENT_FUNDS');
     t.equal(errorOf(await money.getWithdrawal(brand, row.id))?.code, 'WITHDRAWAL_NOT_FOUND');
     t.equal((await money.wallet(brand, player)).withdrawable, '10.00');
@@ -86,7 +86,7 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
       const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
       const k = key('cancel');
       await crashAndRecover(t, procs, side, point, () => money.cancel(brand, wd.id, k, 2000));
-      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'cancelled', { what: 'cancel finished', timeoutMs: 20_000 });
+      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'cancelled', { what: 'cancel finished', timeoutMs: 60_000 });
       t.equal(await money.holdOf(wd.id), 'released');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '100.00' });
       const replay = await money.cancel(brand, wd.id, k);
@@ -108,7 +108,7 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     t.equal(errorOf(await money.adminDecide(wd.id, 'reject'))?.code, 'WITHDRAWAL_INVALID_TRANSITION');
     t.equal(errorOf(await money.cancel(brand, wd.id))?.code, 'WITHDRAWAL_NOT_CANCELLABLE', 'another key cannot cancel again');
     await procs.start('payments');
-    await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'cancelled', { what: 'cancel finished', timeoutMs: 20_000 });
+    await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'cancelled', { what: 'cancel finished', timeoutMs: 60_000 });
     t.equal((await money.wallet(brand, player)).withdrawable, '100.00');
     await assertLedgerSound(t, stack);
   });

@@ -26,7 +26,7 @@ async function waitReady(nc: NatsConnection, prefix: string, child: Child): Prom
       if (e instanceof AppError) return false;
       throw e;
     }
-  }, { timeoutMs: 30_000, intervalMs: 100, what: 'players process ready' });
+  }, { timeoutMs: 120_000, intervalMs: 100, what: 'players process ready' });
 }
 
 async function stopChild(child: Child): Promise<void> {

@@ -48,7 +48,7 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
   const endpoint = { operatorId: 'op_c', environment: 'sandbox' as const, brandId: 'brd_op_c' };
   await waitFor(async () => (await call(nc, prefix, WEBHOOK_SUBJECTS.upsertEndpoint, gatewayScope, { body: { ...endpoint, secret, url: rx.url } })
     .catch(() => ({ ok: false }))).ok,
-    { what: 'service up', timeoutMs: 20_000, intervalMs: 200 });
+    { what: 'service up', timeoutMs: 60_000, intervalMs: 200 });
 
   const { event, raw } = await publishEvent(nc, prefix, { operatorId: 'op_c', environment: 'sandbox' }, 'deposit.confirmed', {
     id: 'dep_c', playerId: 'plr_c', amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'c', status: 'confirmed',
@@ -71,7 +71,7 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
   await waitFor(async () => {
     const r = await sql.query(`select status from webhooks.deliveries where event_id = $1`, [event.id]);
     return r.rows[0]?.status === 'delivered';
-  }, { what: 'delivered after restart', timeoutMs: 20_000 });
+  }, { what: 'delivered after restart', timeoutMs: 60_000 });
 
   t.ok(rx.requests.length > before, 'a request arrived after the restart');
   t.ok(rx.requests.every((r) => r.webhookId === event.id), 'every request carries the same X-Webhook-Id');

@@ -99,7 +99,7 @@ t.test('a receiver that always fails gets exactly 8 attempts, then the delivery 
   await configure(stack, 'op_dead', rx.url, secret);
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dead', environment: 'sandbox' }, 'kyc.status_changed',
     { playerId: 'plr_9', externalId: null, previousStatus: 'nao_iniciado', status: 'em_analise' });
-  await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'failed', { what: 'delivery failed', timeoutMs: 20_000 });
+  await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'failed', { what: 'delivery failed', timeoutMs: 60_000 });
   // Nothing more is sent once failed.
   await new Promise((r) => setTimeout(r, 300));
   t.equal(rx.requests.length, 8, 'receiver saw 8 attempts');
@@ -189,7 +189,7 @@ t.test('a hanging endpoint does not hold up another operator', async (t) => {
   await waitFor(async () => {
     slow.releaseAll(200);
     return new Set(slow.requests.map((r) => r.webhookId)).size === 6;
-  }, { what: 'slow endpoint drained', timeoutMs: 20_000 });
+  }, { what: 'slow endpoint drained', timeoutMs: 60_000 });
   t.same(new Set(slow.requests.map((r) => r.webhookId)), new Set(slowEvents.map((e) => e.id)));
 });
 

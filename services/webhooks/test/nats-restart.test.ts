@@ -84,8 +84,8 @@ t.test('NATS restarts while a delivery is in flight', { skip: NATS_SERVER ? fals
   nats = startNats(port, storeDir);
   await waitFor(() => reachable(port), { what: 'nats-server back' });
   const second = await waitFor(async () => publishEvent(publisher, prefix, routing, 'webhook.test', { message: 'after the restart' }).catch(() => undefined),
-    { what: 'publish after restart', timeoutMs: 20_000, intervalMs: 250 });
-  await waitFor(async () => rx.requests.some((r) => r.webhookId === second.event.id), { what: 'second event delivered', timeoutMs: 30_000 });
+    { what: 'publish after restart', timeoutMs: 60_000, intervalMs: 250 });
+  await waitFor(async () => rx.requests.some((r) => r.webhookId === second.event.id), { what: 'second event delivered', timeoutMs: 60_000 });
   t.equal(rx.requests.filter((r) => r.webhookId === first.event.id).length, 1, 'first event sent once');
   t.equal(rx.requests.filter((r) => r.webhookId === second.event.id).length, 1, 'second event consumed and sent after the restart');
   t.ok(rx.requests.every((r) => r.contractSignatureOk));

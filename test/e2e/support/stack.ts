@@ -86,7 +86,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
         const body = await res.json() as { checks: Record<string, boolean> };
         // Ready when every started component answers (a test may run a subset).
         return components.filter((c) => c !== 'gateway').every((c) => body.checks[c]);
-      }, { timeoutMs: 30_000, intervalMs: 100, what: 'the stack to be ready' });
+      }, { timeoutMs: 120_000, intervalMs: 100, what: 'the stack to be ready' });
     },
     async admin(method, p, body) {
       const res = await fetch(`${stack.adminUrl}${p}`, {
