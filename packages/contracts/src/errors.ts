@@ -2,6 +2,7 @@
 // Domain code throws AppError(code, ...); the gateway renders the contract's envelope.
 
 export const ERROR_CATALOGUE = {
+  BAD_REQUEST: { status: 400, message: 'The HTTP request is malformed.' },
   IDEMPOTENCY_KEY_REQUIRED: { status: 400, message: 'This operation requires an Idempotency-Key header.' },
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown or malformed operator key.' },
   TIMESTAMP_OUT_OF_RANGE: { status: 401, message: 'X-Timestamp is missing or more than 300 seconds from the server clock.' },
@@ -29,11 +30,13 @@ export const ERROR_CATALOGUE = {
   KYC_ALREADY_APPROVED: { status: 409, message: 'The player KYC is already approved.' },
   WEBHOOK_NOT_CONFIGURED: { status: 409, message: 'No webhook URL is configured for this environment.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 100 KiB.' },
+  EXPECTATION_FAILED: { status: 417, message: 'Only the Expect: 100-continue expectation is supported.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Request bodies must be application/json.' },
   VALIDATION_ERROR: { status: 422, message: 'The request is not valid.' },
   CURRENCY_MISMATCH: { status: 422, message: 'The currency differs from the player currency.' },
   INSUFFICIENT_FUNDS: { status: 422, message: 'The amount is larger than the withdrawable balance.' },
   RATE_LIMITED: { status: 429, message: 'Request rate exceeded.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal error.' },
   PROVIDER_UNAVAILABLE: { status: 502, message: 'An upstream provider is unavailable.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service did not answer in time.' },

@@ -18,18 +18,32 @@ export async function requestOperation<R = unknown>(
   nc: NatsConnection, subject: string, request: OperationRequest<unknown, unknown, unknown>, opts: RpcOptions,
 ): Promise<OperationReply<R>> {
   const timeout = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  let h: MsgHdrs | undefined;
+  if (opts.headers && Object.keys(opts.headers).length > 0) {
+    h = natsHeaders();
+    for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
+  }
+  // Outside the try: a request that cannot be encoded is a fault of the request, not an outage.
+  const payload = JSON.stringify(request);
   let msg;
   try {
-    let h: MsgHdrs | undefined;
-    if (opts.headers && Object.keys(opts.headers).length > 0) {
-      h = natsHeaders();
-      for (const [k, v] of Object.entries(opts.headers)) h.set(k, v);
-    }
-    msg = await nc.request(rpcSubject(opts.prefix, subject), JSON.stringify(request), { timeout, ...(h ? { headers: h } : {}) });
+    msg = await nc.request(rpcSubject(opts.prefix, subject), payload, { timeout, ...(h ? { headers: h } : {}) });
   } catch (e) {
+    // Only real unavailability becomes a retryable 503; anything else is a fault to see as such.
+    if (!isUnavailable(e)) throw e;
     throw new AppError('SERVICE_UNAVAILABLE', `The ${subject.split('.')[0]} service did not answer in time.`, undefined, { 'retry-after': '1' });
   }
   return msg.json<OperationReply<R>>();
+}
+
+const UNAVAILABLE = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'RequestError', 'ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError']);
+
+/** No responders, no answer in time, or no connection: the service may answer a retry. */
+export function isUnavailable(err: unknown): boolean {
+  for (let e = err as { name?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.name && UNAVAILABLE.has(e.name)) return true;
+  }
+  return false;
 }
 
 /** Like requestOperation, but returns the body of a success reply and throws the AppError of a failure. */

@@ -13,6 +13,8 @@ export const GatewayConfigSchema = Type.Composite([BaseConfigSchema, Type.Object
   TRUST_PROXY: Type.String({ default: 'false' }),
   DEFAULT_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
+  /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
+  IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
   /** Cached credentials are re-read at least this often, so a change is seen within it on every replica. */
   CREDENTIAL_CACHE_TTL_MS: Type.Integer({ default: 1000, minimum: 0 }),
 })]);

@@ -1,6 +1,6 @@
 // Builds the gateway: the public API (PORT, base path /api/v1) and the admin API (ADMIN_PORT).
 // Tests start it in-process (several replicas at once); main.ts starts it as a process.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -15,8 +15,9 @@ import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './auth/credential-cache.ts';
 import { SharedRateLimiter } from './rate-limit/shared-rate-limiter.ts';
 import { IdempotencyStore } from './idempotency/idempotency-store.ts';
-import { idempotencyRecorder, operatorGuard } from './auth/operator-guard.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { operatorGuard } from './auth/operator-guard.ts';
+import { idempotencyRecorder, stopIdempotencyLease } from './idempotency/http-idempotency.ts';
+import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './http/errors.ts';
 import { keepRawBodies, BODY_LIMIT_BYTES } from './http/raw-body.ts';
 import { typeboxValidatorCompiler } from './http/validation.ts';
 import { createMetrics, observabilityRoutes } from './http/observability.ts';
@@ -60,10 +61,20 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
+    // Long path values reach schema validation (422) rather than Fastify's bare 414.
+    maxParamLength: 2048,
+    clientErrorHandler: clientErrorAnswer(() => newId('request')),
+    // A malformed URL (bad percent-encoding) is answered in the envelope, never echoed.
+    frameworkErrors: (err, req, res) => {
+      const appErr = toAppError(err);
+      const reply = res as unknown as FastifyReply;
+      void reply.code(appErr.status).header('x-request-id', req.id).type('application/json').send(envelope(appErr.toBody(), req.id));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(typeboxValidatorCompiler);
   keepRawBodies(app);
   installErrorHandling(app);
+  installProtocolErrorAnswers(app, () => newId('request'));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     req.span = tracer.startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'bo.request_id': req.id, 'url.path': req.url.split('?')[0] } });
@@ -84,7 +95,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
   credentials.listen(nc, config.NATS_PREFIX);
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log);
-  const idempotency = new IdempotencyStore(orm, config.IDEMPOTENCY_TTL_SECONDS, Math.ceil((config.RPC_TIMEOUT_MS * 3) / 1000) + 5);
+  const idempotency = new IdempotencyStore(orm, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = new OperatorAdmin({
     orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
@@ -99,6 +110,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   await publicApp.register(async (api) => {
     api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency }));
     api.addHook('onSend', idempotencyRecorder(idempotency));
+    api.addHook('onResponse', async (req) => stopIdempotencyLease(req));
     registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
     await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
   }, { prefix: API_PREFIX });
@@ -108,7 +120,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
-  await adminApp.register(adminRoutes, { ...forward, orm, adminToken: config.ADMIN_TOKEN, operators });
+  await adminApp.register(adminRoutes, { ...forward, orm, adminToken: config.ADMIN_TOKEN, operators, idempotency });
 
   const loops = [
     setInterval(() => { idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed')); }, 60_000),

@@ -7,10 +7,15 @@ import { safeEqual } from '@bo/service-kit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { forwarder, registerOperations, type ForwardDeps } from '../routes/operations.ts';
 import { recordAudit } from './audit.ts';
-import { parseJsonObject } from '../http/raw-body.ts';
+import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
+import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../idempotency/http-idempotency.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { OperatorAdmin } from './operators.ts';
 
-export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; adminToken: string; operators: OperatorAdmin }
+export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; adminToken: string; operators: OperatorAdmin; idempotency: IdempotencyStore }
+
+/** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
+const ADMIN_IDEMPOTENCY_OWNER = { operatorId: 'admin', environment: 'admin' };
 
 function actorOf(req: FastifyRequest): string {
   const who = req.headers['x-admin-actor'];
@@ -18,13 +23,23 @@ function actorOf(req: FastifyRequest): string {
 }
 
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
-  app.addHook('preValidation', async (req) => {
-    if (!req.routeOptions.config.op) return;
+  app.addHook('preValidation', async (req, reply) => {
+    const op = req.routeOptions.config.op;
+    if (!op) return;
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     if (!token || !safeEqual(token, deps.adminToken)) throw new AppError('UNAUTHORIZED');
-    if (req.routeOptions.config.op.body) req.body = parseJsonObject(req.rawBody);
+    // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics.
+    if (op.method !== 'GET') {
+      const answered = await claimIdempotencyKey(req, reply, deps.idempotency, ADMIN_IDEMPOTENCY_OWNER, false);
+      if (answered) return answered;
+    }
+    requireJsonMediaType(req);
+    if (op.body) req.body = parseJsonObject(req.rawBody);
   });
+
+  app.addHook('onSend', idempotencyRecorder(deps.idempotency));
+  app.addHook('onResponse', async (req) => stopIdempotencyLease(req));
 
   const context = (req: FastifyRequest): RequestContext => ({ requestId: req.id, scope: { kind: 'admin', actor: actorOf(req) } });
   const ops = deps.operators;
@@ -57,7 +72,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       if (result.ok && result.audit) {
         const em = deps.orm.em.fork();
         recordAudit(em, { actor: actorOf(req), action: op.id, target: result.audit.target, before: result.audit.before, after: result.audit.after, requestId: req.id });
-        await em.flush();
+        // The change is made: answer it even if the audit row cannot be written now (a 5xx would
+        // make the caller retry a decision that already happened). The loss is logged loudly.
+        await em.flush().catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target: result.audit!.target } }, 'audit row lost'));
       }
       return reply.send(result.ok ? result.body : undefined);
     };

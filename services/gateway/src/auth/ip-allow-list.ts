@@ -5,9 +5,11 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 export function parseAllowEntry(entry: string): Range | undefined {
   try {
-    if (entry.includes('/')) return ipaddr.parseCIDR(entry);
-    const addr = ipaddr.parse(entry);
-    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+    const [addr, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : ((a) => [a, a.kind() === 'ipv4' ? 32 : 128] as Range)(ipaddr.parse(entry));
+    // `::ffff:127.0.0.1` (and `::ffff:10.0.0.0/104`) are IPv4 addresses written in IPv6: peers
+    // are normalised to IPv4 (ipaddr.process), so entries are too.
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    return [addr, bits];
   } catch {
     return undefined;
   }

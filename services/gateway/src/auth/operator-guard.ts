@@ -6,8 +6,9 @@ import { AppError } from '@bo/contracts';
 import type { CredentialCache } from './credential-cache.ts';
 import { timestampInRange, verifyRequestSignature } from './signature.ts';
 import type { SharedRateLimiter } from '../rate-limit/shared-rate-limiter.ts';
-import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdempotencyStore } from '../idempotency/idempotency-store.ts';
-import { parseJsonObject } from '../http/raw-body.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import { claimIdempotencyKey } from '../idempotency/http-idempotency.ts';
+import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -40,45 +41,16 @@ export function operatorGuard(deps: GuardDeps) {
 
     if (op.sandboxOnly && cred.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
 
-    if (op.idempotent) {
-      const key = header(req, 'idempotency-key');
-      if (key === undefined || key === '') throw new AppError('IDEMPOTENCY_KEY_REQUIRED');
-      if (!IDEMPOTENCY_KEY_FORMAT.test(key)) {
-        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 8 to 128 characters of letters, digits, _ - : .', {
-          in: 'header', issues: [{ path: '/Idempotency-Key', message: 'Must be 8 to 128 characters of letters, digits, _ - : .' }],
-        });
-      }
-      const scope = { operatorId: cred.operatorId, environment: cred.environment, key };
-      const claim = await deps.idempotency.claim(scope, fingerprint(req.method, req.raw.url ?? req.url, req.rawBody));
-      if (claim.kind === 'conflict') throw new AppError('IDEMPOTENCY_CONFLICT');
-      if (claim.kind === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
-      if (claim.kind === 'replay') {
-        return reply.code(claim.response.status).headers(claim.response.headers).header('idempotent-replayed', 'true')
-          .type('application/json').send(claim.response.body);
-      }
-      req.idempotency = scope;
+    // Idempotent operations require a key; every other mutation (the sandbox decisions, game
+    // sessions, webhook tests) accepts one with the same semantics.
+    if (op.method !== 'GET') {
+      const answered = await claimIdempotencyKey(req, reply, deps.idempotency,
+        { operatorId: cred.operatorId, environment: cred.environment }, op.idempotent === true);
+      if (answered) return answered;
     }
 
+    requireJsonMediaType(req);
     if (op.body) req.body = parseJsonObject(req.rawBody);
     return undefined;
-  };
-}
-
-/** onSend: store 2xx/4xx responses of a claimed key; a 5xx releases it for a retry. */
-export function idempotencyRecorder(store: IdempotencyStore) {
-  return async function record(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-    const scope = req.idempotency;
-    if (!scope) return payload;
-    req.idempotency = undefined;
-    if (reply.statusCode >= 500) {
-      await store.release(scope);
-    } else {
-      const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : JSON.stringify(payload ?? null);
-      const headers: Record<string, string> = {};
-      const ct = reply.getHeader('content-type');
-      if (typeof ct === 'string') headers['content-type'] = ct;
-      await store.complete(scope, { status: reply.statusCode, headers, body });
-    }
-    return payload;
   };
 }

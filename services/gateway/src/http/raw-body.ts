@@ -1,7 +1,8 @@
 // Bodies are kept as the raw bytes: the signature and the idempotency fingerprint are computed
 // over exactly what was sent. JSON is parsed only after authentication (decisions.md order).
-import type { FastifyInstance } from 'fastify';
-import { validationError } from '@bo/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, validationError } from '@bo/contracts';
+import { badTextIssues, jsonDepth, MAX_JSON_DEPTH } from './text-rules.ts';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
@@ -11,6 +12,21 @@ export function keepRawBodies(app: FastifyInstance): void {
     req.rawBody = body as Buffer;
     done(null, undefined);
   });
+}
+
+/** `application/json`, with parameters (`; charset=utf-8`) or as a `+json` suffix type. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+/**
+ * A request that carries bytes must say they are JSON; checked where the body is parsed (after
+ * authentication), and for operations without a body too. No body at all needs no type.
+ */
+export function requireJsonMediaType(req: FastifyRequest): void {
+  const hasBody = (req.rawBody?.length ?? 0) > 0;
+  if (hasBody && !isJsonMediaType(req.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
 }
 
 /** An empty or absent body counts as `{}`; anything but a JSON object is a 422. */
@@ -25,5 +41,10 @@ export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw validationError('body', [{ path: '/', message: 'The body must be a JSON object.' }]);
   }
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    throw validationError('body', [{ path: '/', message: `The body must not nest deeper than ${MAX_JSON_DEPTH} levels.` }]);
+  }
+  const badText = badTextIssues(value);
+  if (badText.length) throw validationError('body', badText);
   return value as Record<string, unknown>;
 }

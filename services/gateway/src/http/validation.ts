@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationError, type ValidationIssue } from '@bo/contracts';
+import { badTextIssues } from './text-rules.ts';
 
 type Part = 'body' | 'query' | 'path' | 'header';
 const PART: Record<string, Part> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -33,12 +34,36 @@ export function collectIssues(check: TypeCheck<TSchema>, value: unknown): Valida
   return issues;
 }
 
+const STRICT_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * Query and path values are strings: convert them as the schema says, except that an integer
+ * field takes only an integer literal (TypeBox alone would turn "1.5" into 1).
+ */
+function convertWireStrings(schema: TSchema, input: unknown): unknown {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties;
+  // Taken before Value.Convert, which may convert the input in place.
+  const notIntegers = props && input !== null && typeof input === 'object'
+    ? Object.entries(props).filter(([key, prop]) => (prop as { type?: string }).type === 'integer'
+        && typeof (input as Record<string, unknown>)[key] === 'string' && !STRICT_INTEGER.test((input as Record<string, string>)[key]))
+      .map(([key]) => [key, (input as Record<string, unknown>)[key]] as const)
+    : [];
+  const converted = Value.Convert(schema, input);
+  if (notIntegers.length && converted !== null && typeof converted === 'object') {
+    for (const [key, raw] of notIntegers) (converted as Record<string, unknown>)[key] = raw;
+  }
+  return converted;
+}
+
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const check = TypeCompiler.Compile(schema);
   const part = PART[httpPart ?? 'body'] ?? 'body';
   const convert = part !== 'body';
   return (input: unknown) => {
-    const value = convert ? Value.Convert(schema, input) : input;
+    // Bodies were checked by parseJsonObject; path and query values are checked here.
+    const badText = convert ? badTextIssues(input) : [];
+    if (badText.length) return { error: validationError(part, badText) };
+    const value = convert ? convertWireStrings(schema, input) : input;
     if (check.Check(value)) return { value: convert ? Value.Default(schema, value) : value };
     return { error: validationError(part, collectIssues(check, value)) };
   };

@@ -26,13 +26,31 @@ export function fingerprint(method: string, rawPath: string, body: Buffer | unde
 export class IdempotencyStore {
   readonly #orm: MikroORM;
   readonly #ttlSeconds: number;
-  /** An in_progress claim older than this is taken over (its gateway died mid-request). */
-  readonly #lockSeconds: number;
+  /**
+   * An in_progress claim is a lease of this many seconds, renewed while its request runs; one
+   * not renewed (its gateway died mid-request) is taken over by a retry once it lapses. Safe:
+   * the retry reaches the owning service with the same key, and the service dedupes.
+   */
+  readonly #leaseSeconds: number;
 
-  constructor(orm: MikroORM, ttlSeconds: number, lockSeconds: number) {
+  constructor(orm: MikroORM, ttlSeconds: number, leaseSeconds: number) {
     this.#orm = orm;
     this.#ttlSeconds = ttlSeconds;
-    this.#lockSeconds = lockSeconds;
+    this.#leaseSeconds = leaseSeconds;
+  }
+
+  get leaseSeconds(): number { return this.#leaseSeconds; }
+
+  /** Renews the claim's lease every third of it until the returned stop is called. */
+  keepAlive(scope: IdemScope, onError: (err: unknown) => void): () => void {
+    const timer = setInterval(() => {
+      this.#orm.em.fork().execute(
+        `update gateway.idempotency_keys set locked_until = now() + make_interval(secs => ?)
+          where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
+        [this.#leaseSeconds, scope.operatorId, scope.environment, scope.key]).catch(onError);
+    }, Math.max(200, (this.#leaseSeconds * 1000) / 3));
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   async claim(scope: IdemScope, fp: string): Promise<ClaimResult> {
@@ -47,7 +65,7 @@ export class IdempotencyStore {
          where k.expires_at < now()
             or (k.state = 'in_progress' and k.locked_until < now() and k.fingerprint = excluded.fingerprint)
        returning (xmax = 0) as inserted, fingerprint, state, status, headers, body`,
-      [scope.operatorId, scope.environment, scope.key, fp, this.#lockSeconds, this.#ttlSeconds]);
+      [scope.operatorId, scope.environment, scope.key, fp, this.#leaseSeconds, this.#ttlSeconds]);
     if (rows.length > 0) return { kind: 'claimed' };
     const existing = await em.execute<{ fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }[]>(
       `select fingerprint, state, status, headers, body from gateway.idempotency_keys
