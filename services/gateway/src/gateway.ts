@@ -80,6 +80,11 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     req.span = tracer.startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'bo.request_id': req.id, 'url.path': req.url.split('?')[0] } });
   });
   app.addHook('onResponse', async (req, reply) => {
+    // One access-log line per request: what the team looks up by an operator's X-Request-Id.
+    log.info({
+      requestId: req.id, operatorId: req.credential?.operatorId, environment: req.credential?.environment,
+      method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    }, 'request');
     req.span?.setAttribute('http.response.status_code', reply.statusCode);
     if (req.routeOptions.url) req.span?.updateName(`HTTP ${req.method} ${req.routeOptions.url}`);
     req.span?.end();
