@@ -78,6 +78,8 @@ async function main() {
   const ADMIN_PORT = process.env.ADMIN_PORT ?? '3001';
   await assertPortFree(HOST, Number(PORT), 'PORT');
   await assertPortFree(process.env.ADMIN_HOST ?? HOST, Number(ADMIN_PORT), 'ADMIN_PORT');
+  const metricsBase = Number(process.env.METRICS_PORT ?? 9464);
+  for (let i = 0; i <= SERVICES.length; i++) await assertPortFree(process.env.METRICS_HOST ?? '127.0.0.1', metricsBase + i, 'METRICS_PORT');
 
   const infra = await resolveInfra({ purpose: 'start', dataDir, log, ownServers: process.env.START_OWN_SERVERS === '1' });
   stopInfra = infra.stop;
@@ -96,9 +98,11 @@ async function main() {
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? '1',
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? '1',
   };
-  // Services first (each runs its migrations), then the gateway.
-  for (const svc of SERVICES) children.set(svc, startChild(svc, `services/${svc}/src/main.ts`, env));
-  children.set('gateway', startChild('gateway', 'services/gateway/src/main.ts', env));
+  // Services first (each runs its migrations), then the gateway. Each process has its own
+  // internal metrics port: METRICS_PORT (default 9464) for the gateway, the next ones for the services.
+  const metricsPorts = Object.fromEntries(['gateway', ...SERVICES].map((name, i) => [name, metricsBase + i]));
+  for (const svc of SERVICES) children.set(svc, startChild(svc, `services/${svc}/src/main.ts`, { ...env, METRICS_PORT: String(metricsPorts[svc]) }));
+  children.set('gateway', startChild('gateway', 'services/gateway/src/main.ts', { ...env, METRICS_PORT: String(metricsPorts.gateway) }));
   for (const [name, child] of children) {
     child.on('exit', (code, signal) => {
       if (stopping) return;
@@ -139,6 +143,7 @@ async function main() {
       sandbox key:     ${demo.sandbox.key}
       sandbox secret:  ${demo.sandbox.secret}
       webhook secret:  ${demo.sandbox.webhookSecret}
+    Metrics:         ${Object.entries(metricsPorts).map(([n, p]) => `${n} :${p}`).join(', ')}   (GET /metrics)
     Credentials are kept in ${rel}. Try: npm run api -- GET /me
     Ctrl-C stops everything.
 `);

@@ -34,7 +34,7 @@ async function startSystem(port: number): Promise<Started> {
   const { DATABASE_URL: _db, NATS_URL: _nats, ...inherited } = process.env;
   const npm = spawn('npm', ['start'], {
     cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...inherited, START_OWN_SERVERS: '1', START_DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(port + 1), NATS_PREFIX: 'startstop', LOG_LEVEL: 'warn' },
+    env: { ...inherited, START_OWN_SERVERS: '1', START_DATA_DIR: dataDir, PORT: String(port), ADMIN_PORT: String(port + 1), METRICS_PORT: String(port + 500), NATS_PREFIX: 'startstop', LOG_LEVEL: 'warn' },
   });
   let out = '';
   npm.stdout!.on('data', (d: Buffer) => { out += d; });
@@ -56,6 +56,7 @@ const ways: Array<[string, (s: Started) => void]> = [
 ];
 
 let port = 3400 + (process.pid % 200) * 2;
+// Each run also takes the metrics ports port+500 … port+504.
 for (const [how, signal] of ways) {
   t.test(`npm start stops every process on ${how}`, async (t) => {
     port += 2;

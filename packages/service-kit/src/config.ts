@@ -11,6 +11,9 @@ export const BaseConfigSchema = Type.Object({
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
   /** JetStream replicas of the streams and buckets we create (read through natsReplicas()). */
   NATS_REPLICAS: Type.Optional(Type.Integer({ default: 1, minimum: 1, maximum: 5 })),
+  /** Internal port of `GET /metrics` (Prometheus text); unset: no metrics server. */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  METRICS_HOST: Type.Optional(Type.String({ default: '127.0.0.1' })),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 

@@ -15,6 +15,8 @@ export interface ServeOptions {
   service: string;
   handlers: Record<string, Handler>;
   log: Logger;
+  /** Latency and outcome of every answered request, per subject. */
+  observe?: (subject: string, outcome: string, seconds: number) => void;
 }
 
 export interface Server { stop(): Promise<void>; inFlight(): number }
@@ -30,6 +32,7 @@ export function serveOperations(opts: ServeOptions): Server {
       callback: (err, msg) => {
         if (err) { opts.log.error({ err, subject }, 'subscription error'); return; }
         const work = (async () => {
+          const started = process.hrtime.bigint();
           let reply: OperationReply;
           let req: OperationRequest | undefined;
           try {
@@ -51,6 +54,7 @@ export function serveOperations(opts: ServeOptions): Server {
             }
           }
           if (msg.reply) msg.respond(JSON.stringify(reply));
+          opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();
         running.add(work);
         void work.finally(() => running.delete(work));

@@ -11,6 +11,8 @@ import { serveOperations, type Handler, type Server } from './serve.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { BaseConfig } from './config.ts';
 import { traceHeaders } from './telemetry.ts';
+import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
+import type { Registry } from 'prom-client';
 
 export interface ServiceDeps {
   orm: MikroORM;
@@ -23,6 +25,8 @@ export interface ServiceDeps {
   outbox: OutboxRelay;
   /** Ask another service (internal scope). */
   call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
+  /** The service's Prometheus registry: register its own metrics here (served on METRICS_PORT). */
+  metrics: Registry;
 }
 
 export interface ServiceDefinition {
@@ -35,7 +39,7 @@ export interface ServiceDefinition {
   background?(deps: ServiceDeps): Array<() => Promise<void>>;
 }
 
-export interface RunningService extends ServiceDeps { stop(): Promise<void> }
+export interface RunningService extends ServiceDeps { stop(): Promise<void>; metricsPort?: number }
 
 export async function startService(def: ServiceDefinition, config: BaseConfig, opts: { log?: Logger } = {}): Promise<RunningService> {
   const log = opts.log ?? createLogger(def.name);
@@ -43,21 +47,27 @@ export async function startService(def: ServiceDefinition, config: BaseConfig, o
   const nc = await connectNats(config.NATS_URL, def.name);
   await ensureEventsStream(nc, config.NATS_PREFIX);
   const outbox = startOutboxRelay({ orm, schema: def.schema, nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: def.name });
+  const metrics = createServiceMetrics(def.name);
+  registerOutboxMetrics(metrics.registry, orm, def.schema);
   const deps: ServiceDeps = {
-    orm, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox,
+    orm, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
     call: (subject, body, ctx) => callOperation(nc, subject, {
       ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
       params: {}, query: {}, body,
     }, { prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS, headers: traceHeaders() }),
   };
-  const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log });
+  const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log, observe: metrics.observeRpc });
   const stops = def.background?.(deps) ?? [];
+  const metricsServer: MetricsServer | undefined = config.METRICS_PORT === undefined
+    ? undefined : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
   // The subscriptions are registered with the server once this returns: "started" means reachable.
   await nc.flush();
-  log.info({ prefix: config.NATS_PREFIX }, `${def.name} service started`);
+  log.info({ prefix: config.NATS_PREFIX, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, `${def.name} service started`);
   return {
     ...deps,
+    metricsPort: metricsServer?.port,
     async stop() {
+      await metricsServer?.stop();
       await server.stop();
       await Promise.allSettled(stops.map((s) => s()));
       await outbox.stop();

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId, publicOperations } from '@bo/contracts';
-import { connectNats, createLogger, openDatabase, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { connectNats, createLogger, openDatabase, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './http/types.ts';
@@ -40,6 +40,8 @@ export interface RunningGateway {
   operators: OperatorAdmin;
   idempotency: IdempotencyStore;
   credentials: CredentialCache;
+  /** `GET /metrics` on the internal METRICS_PORT, when one is set. */
+  metricsUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -113,7 +115,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   observabilityRoutes(publicApp, { orm, nc, prefix: config.NATS_PREFIX, metrics });
   apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
   await publicApp.register(async (api) => {
-    api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency }));
+    api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
     api.addHook('onSend', idempotencyRecorder(idempotency));
     api.addHook('onResponse', async (req) => stopIdempotencyLease(req));
     registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
@@ -139,11 +141,15 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   } else {
     await Promise.all([publicApp.ready(), adminApp.ready()]);
   }
-  log.info({ publicUrl, adminUrl }, 'gateway started');
+  const metricsServer = config.METRICS_PORT === undefined ? undefined
+    : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
+  log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
   return {
     publicApp, adminApp, publicUrl, adminUrl, orm, nc, operators, idempotency, credentials,
+    metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
       loops.forEach(clearInterval);
+      await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();
       await nc.drain().catch(() => undefined);

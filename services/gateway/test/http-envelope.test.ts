@@ -64,8 +64,14 @@ t.test('envelope, bodies, admin', async (t) => {
     t.equal(body.checks.postgres, true);
     t.equal(body.checks.nats, true);
     t.equal(body.checks.players, false);
-    const metrics = await (await fetch(`${gw.publicUrl}/metrics`)).text();
-    t.match(metrics, /http_request_duration_seconds_bucket/);
+    t.equal((await fetch(`${gw.publicUrl}/metrics`)).status, 404, 'metrics are not on the public port');
+    const withMetrics = await h.startReplica({ METRICS_PORT: '0' });
+    await h.clientFor(op.sandbox, withMetrics).get('/me');
+    await h.clientFor(op.sandbox, withMetrics).post('/players', {}, { 'idempotency-key': 'metrics-claim-1' });
+    const metrics = await (await fetch(withMetrics.metricsUrl!)).text();
+    t.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/me"/, 'on the internal METRICS_PORT: request durations by route');
+    t.match(metrics, /bo_idempotency_outcomes_total\{outcome="claimed"\} 1/, 'idempotency outcomes');
+    t.match(metrics, /bo_rate_limit_refusals_total 0/, 'rate-limit refusals');
   });
 
   t.test('admin API: bearer token, secrets once and sealed at rest, audit', async (t) => {

@@ -7,6 +7,7 @@ import type { CredentialCache } from './credential-cache.ts';
 import { timestampInRange, verifyRequestSignature } from './signature.ts';
 import type { SharedRateLimiter } from '../rate-limit/shared-rate-limiter.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
+import type { Metrics } from '../http/observability.ts';
 import { claimIdempotencyKey } from '../idempotency/http-idempotency.ts';
 import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
 
@@ -15,7 +16,7 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export interface GuardDeps { credentials: CredentialCache; limiter: SharedRateLimiter; idempotency: IdempotencyStore }
+export interface GuardDeps { credentials: CredentialCache; limiter: SharedRateLimiter; idempotency: IdempotencyStore; metrics: Metrics }
 
 export function operatorGuard(deps: GuardDeps) {
   return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
@@ -36,6 +37,7 @@ export function operatorGuard(deps: GuardDeps) {
     reply.header('ratelimit-limit', String(rate.limit));
     reply.header('ratelimit-remaining', String(rate.remaining));
     reply.header('ratelimit-reset', String(rate.resetSeconds));
+    if (!rate.allowed) deps.metrics.rateLimitRefusals.inc();
     if (!rate.allowed) throw new AppError('RATE_LIMITED', undefined, undefined, { 'retry-after': String(rate.resetSeconds) });
     req.credential = cred;
 
@@ -45,7 +47,7 @@ export function operatorGuard(deps: GuardDeps) {
     // sessions, webhook tests) accepts one with the same semantics.
     if (op.method !== 'GET') {
       const answered = await claimIdempotencyKey(req, reply, deps.idempotency,
-        { operatorId: cred.operatorId, environment: cred.environment }, op.idempotent === true);
+        { operatorId: cred.operatorId, environment: cred.environment }, op.idempotent === true, (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }));
       if (answered) return answered;
     }
 

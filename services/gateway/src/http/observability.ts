@@ -1,8 +1,9 @@
-// /healthz, /readyz and /metrics on the gateway root (outside /api/v1).
+// /healthz and /readyz on the gateway root (outside /api/v1); the metrics, which the public must
+// not see, are served on METRICS_PORT (the kit's metrics server).
 import type { FastifyInstance } from 'fastify';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { Registry, collectDefaultMetrics, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { rpcSubject } from '@bo/contracts';
 
 export const BACKING_SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
@@ -14,7 +15,12 @@ export function createMetrics() {
     name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
   });
-  return { registry, httpDuration };
+  const idempotencyOutcomes = new Counter({
+    name: 'bo_idempotency_outcomes_total', help: 'Idempotency-Key claims by outcome: claimed, replay, conflict, in_progress.',
+    labelNames: ['outcome'] as const, registers: [registry],
+  });
+  const rateLimitRefusals = new Counter({ name: 'bo_rate_limit_refusals_total', help: 'Requests refused with 429 RATE_LIMITED.', registers: [registry] });
+  return { registry, httpDuration, idempotencyOutcomes, rateLimitRefusals };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -32,5 +38,4 @@ export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM;
     const ready = Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
   });
-  app.get('/metrics', async (_req, reply) => reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()));
 }

@@ -14,7 +14,7 @@ const stopLease = new WeakMap<FastifyRequest, () => void>();
  */
 export async function claimIdempotencyKey(
   req: FastifyRequest, reply: FastifyReply, store: IdempotencyStore,
-  owner: { operatorId: string; environment: string }, required: boolean,
+  owner: { operatorId: string; environment: string }, required: boolean, count?: (outcome: string) => void,
 ): Promise<FastifyReply | undefined> {
   const raw = req.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
@@ -29,6 +29,7 @@ export async function claimIdempotencyKey(
   }
   const scope = { ...owner, key };
   const claim = await store.claim(scope, fingerprint(req.method, req.raw.url ?? req.url, req.rawBody));
+  count?.(claim.kind);
   if (claim.kind === 'conflict') throw new AppError('IDEMPOTENCY_CONFLICT');
   if (claim.kind === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
   if (claim.kind === 'replay') {

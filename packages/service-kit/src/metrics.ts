@@ -1,0 +1,62 @@
+// Prometheus metrics of a process, served on its own internal port (METRICS_PORT; never the
+// public API port). Every service gets RPC latency and outcome per subject and its outbox backlog;
+// a service adds its own (webhook queue, reconciler, ledger verify) to the same registry.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from './log.ts';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  /** One served request: its subject, its outcome (`ok`, or the error code) and how long it took. */
+  observeRpc(subject: string, outcome: string, seconds: number): void;
+}
+
+export function createServiceMetrics(service: string): ServiceMetrics {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'bo_rpc_duration_seconds', help: 'Time to answer a NATS request, by subject and outcome (ok or the error code).',
+    labelNames: ['subject', 'outcome'] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
+  });
+  return { registry, observeRpc: (subject, outcome, seconds) => duration.observe({ subject, outcome }, seconds) };
+}
+
+/** Gauges read from the service's outbox table when scraped: rows not yet published, and the oldest one's age. */
+export function registerOutboxMetrics(registry: Registry, orm: MikroORM, schema: string): void {
+  let last: Promise<{ backlog: number; oldest: number }> | undefined;
+  // One query per scrape feeds both gauges.
+  const read = () => (last ??= orm.em.fork().execute<{ backlog: string; oldest: number | null }[]>(
+    `select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`)
+    .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: rows[0]?.oldest ?? 0 }))
+    .finally(() => { setImmediate(() => { last = undefined; }); }));
+  new Gauge({ name: 'bo_outbox_backlog', help: 'Outbox events written but not yet published to JetStream.', registers: [registry],
+    async collect() { this.set((await read()).backlog); } });
+  new Gauge({ name: 'bo_outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox event (0 when none).', registers: [registry],
+    async collect() { this.set((await read()).oldest); } });
+}
+
+/** A counter registered once per registry (services and the gateway add their own this way). */
+export function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+export interface MetricsServer { port: number; stop(): Promise<void> }
+
+/** `GET /metrics` in Prometheus text on host:port (port 0: any free one). */
+export async function startMetricsServer(registry: Registry, host: string, port: number, log: Logger): Promise<MetricsServer> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') { res.writeHead(404).end(); return; }
+    registry.metrics().then(
+      (text) => { res.writeHead(200, { 'content-type': registry.contentType }).end(text); },
+      (err: unknown) => { log.warn({ err }, 'metrics collection failed'); res.writeHead(500).end(); },
+    );
+  });
+  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, () => resolve()); });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
