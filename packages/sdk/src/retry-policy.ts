@@ -36,6 +36,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (!value) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // An HTTP date names its day and month; Date.parse alone would read "-1" as a year.
+  if (!/[A-Za-z]{3}/.test(v)) return undefined;
   const at = Date.parse(v);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
