@@ -2,7 +2,13 @@
 // an SDK method, every failure a typed SDK error, every webhook verified by the SDK with both
 // signature schemes, and a lost response is retried by the SDK with the same Idempotency-Key.
 import t from 'tap';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { waitFor } from '@bo/service-kit';
 import {
   AuthenticationError, BackOffice, ConflictError, PermissionError, RateLimitError, ValidationError, canonicalRequestString,
@@ -189,4 +195,18 @@ t.test('operator journey through the SDK', async (t) => {
     verifyWebhook(wh.body, { 'X-Webhook-Id': wh.id, 'X-Webhook-Timestamp': wh.timestamp, 'X-Webhook-Signature': wh.signature }, { secret: wh.secret, now: at }).id,
     verifyWebhook(wh.body, { 'webhook-id': wh.id, 'webhook-timestamp': wh.timestamp, 'webhook-signature': wh.standardWebhooksSignature }, { secret: wh.secret, now: at }).id,
   ], [wh.id, wh.id], 'the webhook vector verifies with both schemes');
+
+  // The README's quick start, run as written against this system with a fresh operator's key.
+  const readme = readFileSync(path.resolve(import.meta.dirname, '../../packages/sdk/README.md'), 'utf8');
+  const quickStart = /## Quick start\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  t.equal(quickStart.trim().split('\n').length, 5, 'the README quick start is five lines');
+  const qs = await stack.createOperator('SDK Quick Start');
+  const dir = mkdtempSync(path.join(tmpdir(), 'sdk-quick-start-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const script = path.join(dir, 'quick-start.mjs');
+  writeFileSync(script, quickStart
+    .replace("from '@bo/sdk'", `from '${pathToFileURL(path.resolve(import.meta.dirname, '../../packages/sdk/src/index.ts'))}'`)
+    .replace('https://api.example.com/api/v1', baseUrl));
+  const run = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, BO_KEY: qs.sandbox.key, BO_SECRET: qs.sandbox.secret } });
+  t.match(run.stdout, /status: 'confirmed'[\s\S]*available: '100\.00'/, 'it registers, deposits, confirms and shows the credited wallet');
 });
