@@ -99,7 +99,7 @@ export function renderOperationsFile(operations: Record<string, Operation> = pub
   const types: string[] = [];
   for (const op of Object.values(operations)) {
     const pathParams = [...op.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
-    const params = op.params ? w.typeOf(op.params as Schema) : 'Record<string, never>';
+    const params = op.params ? w.typeOf(op.params as Schema) : 'undefined';
     const query = op.query ? w.typeOf(op.query as Schema) : 'undefined';
     const body = op.body ? w.typeOf(op.body as Schema) : 'undefined';
     const response = w.typeOf(op.response as Schema);

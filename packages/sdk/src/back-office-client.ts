@@ -19,11 +19,19 @@ export interface BackOfficeOptions extends TransportOptions {
 /** Options of an operation without an Idempotency-Key. */
 export type ReadOptions = Omit<RequestOptions, 'idempotencyKey'>;
 
-export interface OperationRequest<K extends OperationId> {
-  params?: OperationTypes[K]['params'];
-  query?: OperationTypes[K]['query'];
-  body?: OperationTypes[K]['body'];
-}
+type Part<Name extends string, T> = [T] extends [undefined]
+  ? { [P in Name]?: undefined }
+  // Optional when an empty object is valid (e.g. the confirm body, the transactions query).
+  : {} extends T ? { [P in Name]?: T } : { [P in Name]: T };
+
+/** `params`, `query` and `body` of an operation, each required exactly when the contract requires it. */
+export type OperationRequest<K extends OperationId> =
+  Part<'params', OperationTypes[K]['params']> & Part<'query', OperationTypes[K]['query']> & Part<'body', OperationTypes[K]['body']>;
+
+/** The request argument may be left out when nothing in it is required. */
+type RequestArgs<K extends OperationId> = {} extends OperationRequest<K>
+  ? [input?: OperationRequest<K>, opts?: RequestOptions]
+  : [input: OperationRequest<K>, opts?: RequestOptions];
 
 export type TransactionsPage = OperationTypes['listTransactions']['response'];
 
@@ -37,12 +45,12 @@ export class BackOffice {
   }
 
   /** Any operation by its operationId, with the full response. */
-  request<K extends OperationId>(id: K, input: OperationRequest<K> = {}, opts?: RequestOptions): Promise<ApiResponse<OperationTypes[K]['response']>> {
-    return this.#transport.send(OPERATIONS[id], input as OperationInput, opts);
+  request<K extends OperationId>(id: K, ...[input, opts]: RequestArgs<K>): Promise<ApiResponse<OperationTypes[K]['response']>> {
+    return this.#transport.send(OPERATIONS[id], (input ?? {}) as OperationInput, opts);
   }
 
   async #body<K extends OperationId>(id: K, input: OperationRequest<K>, opts?: RequestOptions): Promise<OperationTypes[K]['response']> {
-    return (await this.request(id, input, opts)).body;
+    return (await this.#transport.send<OperationTypes[K]['response']>(OPERATIONS[id], input as OperationInput, opts)).body;
   }
 
   readonly me = {

@@ -303,21 +303,21 @@ export type OperationId = keyof typeof OPERATIONS;
 export interface OperationTypes {
   /** GET /me: Identity of the calling credential */
   getMe: {
-    params: Record<string, never>;
+    params: undefined;
     query: undefined;
     body: undefined;
     response: Me;
   };
   /** POST /players: Register a player */
   createPlayer: {
-    params: Record<string, never>;
+    params: undefined;
     query: undefined;
     body: CreatePlayer;
     response: Player;
   };
   /** GET /players: Find players by externalId */
   findPlayers: {
-    params: Record<string, never>;
+    params: undefined;
     query: {
       /** length 1 to 128 */
       externalId: string;
@@ -457,7 +457,7 @@ export interface OperationTypes {
   };
   /** GET /games: The game catalogue */
   listGames: {
-    params: Record<string, never>;
+    params: undefined;
     query: undefined;
     body: undefined;
     response: {
@@ -476,7 +476,7 @@ export interface OperationTypes {
   };
   /** POST /webhooks/test: Send one webhook.test delivery now to the configured URL */
   testWebhook: {
-    params: Record<string, never>;
+    params: undefined;
     query: undefined;
     body: undefined;
     response: WebhookTestResult;

@@ -10,6 +10,7 @@ import type {
 import type {
   CreatePlayer, Deposit, ErrorCode, Game, GameSession, KycRecord, LedgerItem, Me, Player, Wallet, WebhookEvent, WebhookTestResult, Withdrawal,
 } from '../src/index.ts';
+import type { BackOffice } from '../src/index.ts';
 
 // Each type must be assignable both ways (a generic constraint is checked by the compiler).
 const same = <A extends B, B extends C, C = A>(ok: true) => ok;
@@ -37,3 +38,26 @@ const checks = {
 t.test('generated types equal the contracts types', async (t) => {
   t.same(Object.values(checks).every(Boolean), true, `${Object.keys(checks).length} types checked by the compiler`);
 });
+
+// What the compiler refuses (never called: the checks are the @ts-expect-error lines, which fail
+// the typecheck if the line compiles).
+export function refusedByTheCompiler(sdk: BackOffice): void {
+  // @ts-expect-error createPlayer needs a body
+  void sdk.request('createPlayer', {});
+  // @ts-expect-error getWallet needs params.playerId
+  void sdk.request('getWallet');
+  // @ts-expect-error findPlayers needs query.externalId
+  void sdk.request('findPlayers', {});
+  // @ts-expect-error getMe takes no body
+  void sdk.request('getMe', { body: {} });
+  // @ts-expect-error amounts are strings, never numbers
+  void sdk.deposits.create('plr_1', { amount: 10, currency: 'BRL', method: 'pix', externalReference: 'r' });
+  // @ts-expect-error not a KYC status
+  void sdk.sandbox.decideKyc('plr_1', { status: 'approved' });
+  // @ts-expect-error getMe has no Idempotency-Key
+  void sdk.me.get({ idempotencyKey: 'k-12345678' });
+  // Accepted: optional parts may be left out.
+  void sdk.request('getMe');
+  void sdk.request('confirmDeposit', { params: { depositId: 'dep_1' } });
+  void sdk.request('listTransactions', { params: { playerId: 'plr_1' } });
+}
