@@ -69,7 +69,7 @@ export interface ApiResponse<T> {
   attempts: number;
 }
 
-const USER_AGENT = `bo-sdk-node/${API_VERSION}`;
+const USER_AGENT = `bo-sdk-node (api ${API_VERSION})`;
 
 export class SignedTransport {
   readonly #origin: string;
@@ -113,6 +113,7 @@ export class SignedTransport {
     const retry = { ...this.#retry, ...opts.retry };
 
     for (let attempt = 1; ; attempt++) {
+      opts.signal?.throwIfAborted();
       const timestamp = String(Math.floor(this.#now() / 1000));
       const headers: Record<string, string> = {
         accept: 'application/json',
@@ -151,7 +152,10 @@ export class SignedTransport {
       }
       if (attempt >= retry.maxAttempts || !isRetryable(failure, safety)) throw error;
       if (waitMs !== undefined && waitMs > retry.maxRetryAfterMs) throw error;
-      await this.#sleep(waitMs ?? backoffDelay(attempt, retry, this.#random), opts.signal);
+      await this.#sleep(waitMs ?? backoffDelay(attempt, retry, this.#random), opts.signal).catch((e: unknown) => {
+        // An abort while waiting ends the call with the caller's own reason, as during a request.
+        throw opts.signal?.aborted ? opts.signal.reason : e;
+      });
     }
   }
 

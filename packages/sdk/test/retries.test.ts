@@ -2,6 +2,7 @@
 // 409 IDEMPOTENCY_IN_PROGRESS and 429, wait as Retry-After says, back off otherwise, and stop
 // after maxAttempts; other writes are retried only when the server surely did nothing.
 import t, { type Test } from 'tap';
+import net from 'node:net';
 import {
   BackOffice, ConflictError, ConnectionError, RateLimitError, ServerError, ValidationError, backoffDelay, parseRetryAfter,
 } from '../src/index.ts';
@@ -120,6 +121,34 @@ t.test('a refused connection is retried for any operation', async (t) => {
   api.fallback = { status: 201, body: { id: 'gs_1' } };
   t.match(await sdk.games.createSession('plr_1', { gameId: 'g' }), { id: 'gs_1' });
   t.same([calls, api.requests.length, time.sleeps], [2, 1, [125]]);
+});
+
+t.test('a real refused connection (closed port) is retried up to maxAttempts, then a ConnectionError', async (t) => {
+  const closed = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+  const time = fakeTime();
+  const sdk = new BackOffice({ baseUrl: `http://127.0.0.1:${closed}/api/v1`, key: KEY, secret: SECRET, now: time.now, sleep: time.sleep, random: () => 0 });
+  const err = await sdk.games.createSession('plr_1', { gameId: 'g' }).catch((e: unknown) => e);
+  t.ok(err instanceof ConnectionError);
+  t.match(err, { code: 'NETWORK_ERROR', status: 0, attempts: 4 });
+  t.same(time.sleeps, [125, 250, 500]);
+});
+
+t.test('an abort while waiting to retry ends the call with the caller reason', async (t) => {
+  const api = await startFakeApi();
+  t.teardown(() => api.close());
+  const controller = new AbortController();
+  const sdk = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, random: () => 0 });
+  api.script.push({ status: 503, body: envelope('SERVICE_UNAVAILABLE'), headers: { 'retry-after': '30' } });
+  const call = sdk.deposits.confirm('dep_1', { signal: controller.signal }).catch((e: unknown) => e);
+  await new Promise<void>((resolve) => { const poll = () => (api.requests.length ? resolve() : setImmediate(poll)); poll(); });
+  controller.abort(new Error('shutting down'));
+  t.match(await call, { message: 'shutting down' });
+  t.equal(api.requests.length, 1);
 });
 
 t.test('per-attempt timeout counts as a network error; the caller abort stops at once', async (t) => {
