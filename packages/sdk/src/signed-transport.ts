@@ -95,7 +95,8 @@ export class SignedTransport {
     this.#secret = prepareSecret(opts.secret);
     this.#retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.#timeoutMs = opts.timeoutMs ?? 30_000;
-    this.#fetch = opts.fetch ?? globalThis.fetch;
+    // Looked up per call, so a test or an instrumentation that replaces globalThis.fetch is seen.
+    this.#fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#now = opts.now ?? Date.now;
     this.#sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
     this.#random = opts.random ?? Math.random;
@@ -130,7 +131,8 @@ export class SignedTransport {
       let error: BackOfficeError;
       let waitMs: number | undefined;
       try {
-        const res = await this.#fetch(url, { method: op.method, headers, body: payload, signal });
+        const fetchOnce = this.#fetch; // a plain call: a caller's fetch gets no `this`
+        const res = await fetchOnce(url, { method: op.method, headers, body: payload, signal });
         const text = await res.text();
         const body = parseBody(text);
         if (res.ok) {
