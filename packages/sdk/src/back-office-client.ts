@@ -1,0 +1,134 @@
+// The operator's client: one typed method per public operation, grouped by resource. Every
+// method goes through SignedTransport (signing, Idempotency-Key, retries) and resolves with the
+// response body; `request()` gives the status, headers and replay flag as well.
+import {
+  OPERATIONS,
+  type CreateDeposit, type CreateGameSession, type CreateKycSubmission, type CreatePlayer, type CreateWithdrawal,
+  type Deposit, type FailDeposit, type Game, type GameSession, type KycDecision, type KycRecord, type KycSubmissionCreated,
+  type LedgerItem, type Me, type OperationId, type OperationTypes, type Player, type Wallet, type WebhookTestResult,
+  type Withdrawal, type WithdrawalDecision,
+} from './operations.generated.ts';
+import { SignedTransport, type ApiResponse, type OperationInput, type RequestOptions, type TransportOptions } from './signed-transport.ts';
+import { verifyWebhook, type HeaderSource, type VerifiedWebhook, type VerifyWebhookOptions } from './webhook-verification.ts';
+
+export interface BackOfficeOptions extends TransportOptions {
+  /** The webhook secret (`whsec_...`) for `webhooks.verify`; optional. */
+  webhookSecret?: string | readonly string[];
+}
+
+/** Options of an operation without an Idempotency-Key. */
+export type ReadOptions = Omit<RequestOptions, 'idempotencyKey'>;
+
+type Part<Name extends string, T> = [T] extends [undefined]
+  ? { [P in Name]?: undefined }
+  // Optional when an empty object is valid (e.g. the confirm body, the transactions query).
+  : {} extends T ? { [P in Name]?: T } : { [P in Name]: T };
+
+/** `params`, `query` and `body` of an operation, each required exactly when the contract requires it. */
+export type OperationRequest<K extends OperationId> =
+  Part<'params', OperationTypes[K]['params']> & Part<'query', OperationTypes[K]['query']> & Part<'body', OperationTypes[K]['body']>;
+
+/** The request argument may be left out when nothing in it is required. */
+type RequestArgs<K extends OperationId> = {} extends OperationRequest<K>
+  ? [input?: OperationRequest<K>, opts?: RequestOptions]
+  : [input: OperationRequest<K>, opts?: RequestOptions];
+
+export type TransactionsPage = OperationTypes['listTransactions']['response'];
+
+export class BackOffice {
+  readonly #transport: SignedTransport;
+  readonly #webhookSecret: string | readonly string[] | undefined;
+
+  constructor(opts: BackOfficeOptions) {
+    this.#transport = new SignedTransport(opts);
+    this.#webhookSecret = opts.webhookSecret;
+  }
+
+  /** Any operation by its operationId, with the full response. */
+  request<K extends OperationId>(id: K, ...[input, opts]: RequestArgs<K>): Promise<ApiResponse<OperationTypes[K]['response']>> {
+    return this.#transport.send(OPERATIONS[id], (input ?? {}) as OperationInput, opts);
+  }
+
+  async #body<K extends OperationId>(id: K, input: OperationRequest<K>, opts?: RequestOptions): Promise<OperationTypes[K]['response']> {
+    return (await this.#transport.send<OperationTypes[K]['response']>(OPERATIONS[id], input as OperationInput, opts)).body;
+  }
+
+  readonly me = {
+    /** GET /me: operator, brand and environment of this key; a cheap check of the signing set-up. */
+    get: (opts?: ReadOptions): Promise<Me> => this.#body('getMe', {}, opts),
+  };
+
+  readonly players = {
+    create: (body: CreatePlayer, opts?: RequestOptions): Promise<Player> => this.#body('createPlayer', { body }, opts),
+    /** Players with this externalId (at most one per brand); `data` is empty when none. */
+    find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
+  };
+
+  readonly kyc = {
+    get: (playerId: string, opts?: ReadOptions): Promise<KycRecord> => this.#body('getKyc', { params: { playerId } }, opts),
+    submit: (playerId: string, body: CreateKycSubmission, opts?: RequestOptions): Promise<KycSubmissionCreated> =>
+      this.#body('submitKyc', { params: { playerId }, body }, opts),
+  };
+
+  readonly wallet = {
+    get: (playerId: string, opts?: ReadOptions): Promise<Wallet> => this.#body('getWallet', { params: { playerId } }, opts),
+    /** One page of the ledger, newest first; pass `nextCursor` back as `cursor` for the next. */
+    transactions: (playerId: string, query: { limit?: number; cursor?: string } = {}, opts?: ReadOptions): Promise<TransactionsPage> =>
+      this.#body('listTransactions', { params: { playerId }, query }, opts),
+    /** Every ledger item, newest first, page by page. */
+    allTransactions: (playerId: string, query: { limit?: number } = {}, opts?: ReadOptions): AsyncGenerator<LedgerItem> =>
+      this.#allTransactions(playerId, query.limit, opts),
+  };
+
+  async *#allTransactions(playerId: string, limit: number | undefined, opts?: ReadOptions): AsyncGenerator<LedgerItem> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.wallet.transactions(playerId, { limit, cursor }, opts);
+      yield* page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  readonly deposits = {
+    create: (playerId: string, body: CreateDeposit, opts?: RequestOptions): Promise<Deposit> =>
+      this.#body('createDeposit', { params: { playerId }, body }, opts),
+    /** Credits the wallet; only while the deposit is pending. */
+    confirm: (depositId: string, opts?: RequestOptions): Promise<Deposit> =>
+      this.#body('confirmDeposit', { params: { depositId }, body: {} }, opts),
+    fail: (depositId: string, body: FailDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
+      this.#body('failDeposit', { params: { depositId }, body }, opts),
+  };
+
+  readonly withdrawals = {
+    create: (playerId: string, body: CreateWithdrawal, opts?: RequestOptions): Promise<Withdrawal> =>
+      this.#body('createWithdrawal', { params: { playerId }, body }, opts),
+    get: (withdrawalId: string, opts?: ReadOptions): Promise<Withdrawal> => this.#body('getWithdrawal', { params: { withdrawalId } }, opts),
+    cancel: (withdrawalId: string, opts?: RequestOptions): Promise<Withdrawal> =>
+      this.#body('cancelWithdrawal', { params: { withdrawalId }, body: {} }, opts),
+  };
+
+  readonly games = {
+    list: (opts?: ReadOptions): Promise<{ data: Game[] }> => this.#body('listGames', {}, opts),
+    /** Opens a session; send the player's browser to `gameUrl`. */
+    createSession: (playerId: string, body: CreateGameSession, opts?: ReadOptions): Promise<GameSession> =>
+      this.#body('createGameSession', { params: { playerId }, body }, opts),
+  };
+
+  readonly webhooks = {
+    /** Makes one delivery of a `webhook.test` event to the configured URL now, and reports how it went. */
+    test: (opts?: ReadOptions): Promise<WebhookTestResult> => this.#body('testWebhook', {}, opts),
+    /** verifyWebhook with the client's `webhookSecret`. */
+    verify: (rawBody: string | Uint8Array, headers: HeaderSource, opts: Omit<VerifyWebhookOptions, 'secret'> = {}): VerifiedWebhook => {
+      if (this.#webhookSecret === undefined) throw new TypeError('webhooks.verify needs the webhookSecret option');
+      return verifyWebhook(rawBody, headers, { ...opts, secret: this.#webhookSecret });
+    },
+  };
+
+  /** Sandbox keys only (production answers 403 SANDBOX_ONLY): stand in for the team's decisions. */
+  readonly sandbox = {
+    decideKyc: (playerId: string, body: KycDecision, opts?: ReadOptions): Promise<KycRecord> =>
+      this.#body('sandboxKycDecision', { params: { playerId }, body }, opts),
+    decideWithdrawal: (withdrawalId: string, body: WithdrawalDecision, opts?: ReadOptions): Promise<Withdrawal> =>
+      this.#body('sandboxWithdrawalDecision', { params: { withdrawalId }, body }, opts),
+  };
+}

@@ -1,0 +1,22 @@
+// Event bodies as decisions.md describes them ("Events"): `{ id, type, createdAt, environment, data }`.
+// Written by hand over the generated resource types, because the contracts describe events as a
+// TypeScript interface rather than a schema; test/types.test.ts checks they match.
+import type { Deposit, EventType, KycStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';
+
+export interface WebhookEventData {
+  'kyc.status_changed': { playerId: string; externalId: string | null; previousStatus: KycStatus; status: KycStatus };
+  'deposit.confirmed': Deposit;
+  'withdrawal.status_changed': { withdrawal: Withdrawal; previousStatus: WithdrawalStatus | null };
+  'webhook.test': { message: string };
+}
+
+interface EventOf<T extends EventType> {
+  id: string;
+  type: T;
+  createdAt: string;
+  environment: 'sandbox' | 'production';
+  data: WebhookEventData[T];
+}
+
+/** A delivery's body; narrow on `type`. Newer API versions may add types: handle the default case. */
+export type WebhookEvent = { [T in EventType]: EventOf<T> }[EventType];

@@ -1,0 +1,107 @@
+// Every public operation has a typed method, and each sends the request the contract describes:
+// method, path (with /api/v1), signature the gateway's own code accepts, Idempotency-Key exactly
+// on the idempotent operations, JSON body.
+import t from 'tap';
+import { BackOffice, OPERATIONS, type OperationId } from '../src/index.ts';
+import { KEY, SECRET, fakeTime, startFakeApi } from './support/fake-api.ts';
+
+// `satisfies Record<OperationId, ...>`: a new contract operation fails the typecheck until it has a method here.
+const callEveryOperation = {
+  getMe: (s) => s.me.get(),
+  createPlayer: (s) => s.players.create({ externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' }),
+  findPlayers: (s) => s.players.find({ externalId: 'ext 1/ç' }),
+  getKyc: (s) => s.kyc.get('plr_1'),
+  submitKyc: (s) => s.kyc.submit('plr_1', { documentType: 'rg', reference: 's3://docs/1' }),
+  sandboxKycDecision: (s) => s.sandbox.decideKyc('plr_1', { status: 'aprovado' }),
+  getWallet: (s) => s.wallet.get('plr_1'),
+  listTransactions: (s) => s.wallet.transactions('plr_1', { limit: 2, cursor: 'abc+/=' }),
+  createDeposit: (s) => s.deposits.create('plr_1', { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' }),
+  confirmDeposit: (s) => s.deposits.confirm('dep_1'),
+  failDeposit: (s) => s.deposits.fail('dep_1', { reason: 'declined' }),
+  createWithdrawal: (s) => s.withdrawals.create('plr_1', { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' }),
+  getWithdrawal: (s) => s.withdrawals.get('wd_1'),
+  cancelWithdrawal: (s) => s.withdrawals.cancel('wd_1'),
+  sandboxWithdrawalDecision: (s) => s.sandbox.decideWithdrawal('wd_1', { decision: 'approve' }),
+  listGames: (s) => s.games.list(),
+  createGameSession: (s) => s.games.createSession('plr_1', { gameId: 'gm_aviator_demo' }),
+  testWebhook: (s) => s.webhooks.test(),
+} satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
+
+const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
+  getMe: { method: 'GET', target: '/api/v1/me', body: '' },
+  createPlayer: { method: 'POST', target: '/api/v1/players', body: { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' } },
+  findPlayers: { method: 'GET', target: '/api/v1/players?externalId=ext+1%2F%C3%A7', body: '' },
+  getKyc: { method: 'GET', target: '/api/v1/players/plr_1/kyc', body: '' },
+  submitKyc: { method: 'POST', target: '/api/v1/players/plr_1/kyc/submissions', body: { documentType: 'rg', reference: 's3://docs/1' } },
+  sandboxKycDecision: { method: 'POST', target: '/api/v1/sandbox/players/plr_1/kyc/decision', body: { status: 'aprovado' } },
+  getWallet: { method: 'GET', target: '/api/v1/players/plr_1/wallet', body: '' },
+  listTransactions: { method: 'GET', target: '/api/v1/players/plr_1/transactions?limit=2&cursor=abc%2B%2F%3D', body: '' },
+  createDeposit: { method: 'POST', target: '/api/v1/players/plr_1/deposits', body: { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' } },
+  confirmDeposit: { method: 'POST', target: '/api/v1/deposits/dep_1/confirm', body: {} },
+  failDeposit: { method: 'POST', target: '/api/v1/deposits/dep_1/fail', body: { reason: 'declined' } },
+  createWithdrawal: { method: 'POST', target: '/api/v1/players/plr_1/withdrawals', body: { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' } },
+  getWithdrawal: { method: 'GET', target: '/api/v1/withdrawals/wd_1', body: '' },
+  cancelWithdrawal: { method: 'POST', target: '/api/v1/withdrawals/wd_1/cancel', body: {} },
+  sandboxWithdrawalDecision: { method: 'POST', target: '/api/v1/sandbox/withdrawals/wd_1/decision', body: { decision: 'approve' } },
+  listGames: { method: 'GET', target: '/api/v1/games', body: '' },
+  createGameSession: { method: 'POST', target: '/api/v1/players/plr_1/game-sessions', body: { gameId: 'gm_aviator_demo' } },
+  testWebhook: { method: 'POST', target: '/api/v1/webhooks/test', body: '' },
+};
+
+t.test('every operation sends the contract request, signed', async (t) => {
+  const api = await startFakeApi();
+  t.teardown(() => api.close());
+  const time = fakeTime();
+  const sdk = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, now: time.now, sleep: time.sleep });
+  t.same(Object.keys(callEveryOperation).sort(), Object.keys(OPERATIONS).sort(), 'a method for each of the operations');
+  for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+    api.fallback = { status: 200, body: { op: id } };
+    const result = await callEveryOperation[id](sdk);
+    const req = api.requests.at(-1)!;
+    const idempotent = OPERATIONS[id].idempotent;
+    t.same({
+      result, method: req.method, target: req.target, body: req.body.length ? JSON.parse(req.body.toString()) : '',
+      signatureValid: req.signatureValid, key: req.headers['x-operator-key'], timestamp: req.headers['x-timestamp'],
+      contentType: req.headers['content-type'], hasIdempotencyKey: typeof req.headers['idempotency-key'] === 'string',
+    }, {
+      result: { op: id }, ...expected[id], signatureValid: true, key: KEY, timestamp: String(time.now() / 1000),
+      contentType: expected[id].body === '' ? undefined : 'application/json', hasIdempotencyKey: idempotent,
+    }, id);
+  }
+  t.equal(api.requests.length, Object.keys(OPERATIONS).length, 'one request each, nothing retried');
+});
+
+t.test('request() gives the status, ids and the replay flag', async (t) => {
+  const api = await startFakeApi();
+  t.teardown(() => api.close());
+  const sdk = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, newIdempotencyKey: () => 'sdk-key-00000001' });
+  api.script.push({ status: 200, body: { id: 'dep_1', status: 'confirmed' }, headers: { 'idempotent-replayed': 'true' } });
+  const res = await sdk.request('confirmDeposit', { params: { depositId: 'dep_1' }, body: {} });
+  t.match(res, { status: 200, body: { id: 'dep_1' }, requestId: 'req_1', idempotencyKey: 'sdk-key-00000001', replayed: true, attempts: 1 });
+  const mine = await sdk.request('confirmDeposit', { params: { depositId: 'dep_1' }, body: {} }, { idempotencyKey: 'confirm:dep_1' });
+  t.equal(mine.idempotencyKey, 'confirm:dep_1');
+  t.same(api.requests.map((r) => r.headers['idempotency-key']), ['sdk-key-00000001', 'confirm:dep_1'], 'the caller key is sent as given');
+});
+
+t.test('base URL, path parameters and the listing helper', async (t) => {
+  const api = await startFakeApi();
+  t.teardown(() => api.close());
+  const fromOrigin = new BackOffice({ baseUrl: api.origin, key: KEY, secret: SECRET });
+  await fromOrigin.me.get();
+  const trailingSlash = new BackOffice({ baseUrl: `${api.baseUrl}/`, key: KEY, secret: SECRET });
+  await trailingSlash.wallet.get('plr/1 ?#');
+  t.same(api.requests.map((r) => [r.target, r.signatureValid]), [['/api/v1/me', true], ['/api/v1/players/plr%2F1%20%3F%23/wallet', true]],
+    'an origin gets /api/v1; ids are percent-encoded and the signature covers the encoded path');
+  await t.rejects(trailingSlash.wallet.get('..'), TypeError, 'a dot segment is refused before sending');
+  await t.rejects(trailingSlash.kyc.get(''), TypeError, 'an empty id is refused');
+  t.equal(api.requests.length, 2, 'neither was sent');
+
+  api.script.push(
+    { status: 200, body: { data: [{ id: 'le_3' }, { id: 'le_2' }], nextCursor: 'c1' } },
+    { status: 200, body: { data: [{ id: 'le_1' }], nextCursor: null } },
+  );
+  const ids: string[] = [];
+  for await (const item of trailingSlash.wallet.allTransactions('plr_1', { limit: 2 })) ids.push(item.id);
+  t.same(ids, ['le_3', 'le_2', 'le_1']);
+  t.same(api.requests.slice(2).map((r) => r.target), ['/api/v1/players/plr_1/transactions?limit=2', '/api/v1/players/plr_1/transactions?limit=2&cursor=c1']);
+});
