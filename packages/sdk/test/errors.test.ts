@@ -10,6 +10,7 @@ import { KEY, SECRET, envelope, fakeTime, startFakeApi } from './support/fake-ap
 t.test('every catalogue code maps to the class of its status', async (t) => {
   const byClass = Object.fromEntries(Object.entries(ERROR_STATUSES).map(([code, status]) => [code, errorClassFor(status).name]));
   t.same(byClass, {
+    BAD_REQUEST: 'RequestError', EXPECTATION_FAILED: 'RequestError', HEADERS_TOO_LARGE: 'RequestError',
     IDEMPOTENCY_KEY_REQUIRED: 'RequestError', INVALID_CREDENTIALS: 'AuthenticationError', TIMESTAMP_OUT_OF_RANGE: 'AuthenticationError',
     INVALID_SIGNATURE: 'AuthenticationError', UNAUTHORIZED: 'AuthenticationError', OPERATOR_SUSPENDED: 'PermissionError', FORBIDDEN_IP: 'PermissionError',
     SANDBOX_ONLY: 'PermissionError', KYC_NOT_APPROVED: 'PermissionError', PLAYER_NOT_ACTIVE: 'PermissionError', RG_BLOCKED: 'PermissionError',
