@@ -32,7 +32,12 @@ function parameters(where: 'path' | 'query', schema: TSchema | undefined, compon
   }));
 }
 
-const COMMON_ERRORS: ErrorCode[] = ['INVALID_CREDENTIALS', 'TIMESTAMP_OUT_OF_RANGE', 'INVALID_SIGNATURE', 'OPERATOR_SUSPENDED', 'FORBIDDEN_IP', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+const COMMON_ERRORS: ErrorCode[] = [
+  'BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INVALID_CREDENTIALS', 'TIMESTAMP_OUT_OF_RANGE', 'INVALID_SIGNATURE', 'OPERATOR_SUSPENDED', 'FORBIDDEN_IP',
+  'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+];
+/** What any request that may carry a body can also get. */
+const BODY_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'EXPECTATION_FAILED'];
 
 export interface OpenApiOptions { serverUrl: string; webhookEvents: { name: string; type: string; summary: string; schema?: TSchema }[] }
 
@@ -42,7 +47,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
   for (const op of Object.values(operations)) {
     const path = openApiPath(op.path);
     const errors: ErrorCode[] = [...COMMON_ERRORS, ...(op.errors ?? [])];
-    if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
+    if (op.method !== 'GET') errors.push(...BODY_ERRORS, 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
+    if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
     if (op.body || op.query || op.params) errors.push('VALIDATION_ERROR');
     if (op.sandboxOnly) errors.push('SANDBOX_ONLY');
     const byStatus = new Map<number, string[]>();
@@ -57,7 +63,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       responses[status] = { description: codes.join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
     }
     const params = [...parameters('path', op.params, components), ...parameters('query', op.query, components)];
-    if (op.idempotent) params.push({ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-:.]{8,128}$' } });
+    // Required on idempotent operations; every other mutation accepts one with the same semantics.
+    if (op.method !== 'GET') params.push({ name: 'Idempotency-Key', in: 'header', required: op.idempotent === true, schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-:.]{8,128}$' } });
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = {
       operationId: op.id, summary: op.summary, tags: [op.tag],
