@@ -11,6 +11,7 @@ import { adminListDeliveries } from './handlers/admin-deliveries.ts';
 import { adminRedeliver } from './handlers/admin-redeliver.ts';
 import { testWebhook } from './handlers/test-webhook.ts';
 import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
+import { registerDeliveryMetrics } from './delivery/delivery-metrics.ts';
 import { WEBHOOKS_SCHEMA, webhookEntities } from './persistence/entities.ts';
 import { webhookMigrations } from './persistence/migrations.ts';
 import type { WebhooksRuntime } from './runtime.ts';
@@ -59,6 +60,7 @@ export function webhooksService(config: WebhooksConfig): ServiceDefinition {
       const worker = startDeliveryWorker({
         orm: deps.orm, log: deps.log, attempt: rt.attempt, schedule, concurrency: config.WEBHOOK_CONCURRENCY,
         perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
+        countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
       });
       rt.worker = worker;
       const stopConsumer = startEventConsumer({

@@ -9,7 +9,7 @@ import {
   EVENT_HEADERS, WEBHOOK_SUBJECTS, eventSubject, newId, requestOperation,
   type DomainEvent, type Environment, type EventDataByType, type EventType, type OperationReply, type Scope, type UpsertEndpoint,
 } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type RunningService } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type Logger, type RunningService } from '@bo/service-kit';
 import { webhooksConfig, webhooksService, type WebhooksConfig } from '../src/index.ts';
 
 export interface Stack { svc: RunningService; prefix: string; dbUrl: string; config: WebhooksConfig }
@@ -17,7 +17,7 @@ export interface Stack { svc: RunningService; prefix: string; dbUrl: string; con
 type Teardown = { teardown(fn: () => Promise<void> | void): void };
 
 /** A started webhooks service with its own database and prefix, removed at teardown. */
-export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig> = {}, label = 'wh'): Promise<Stack> {
+export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig> = {}, label = 'wh', opts: { log?: Logger } = {}): Promise<Stack> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   const config = webhooksConfig({
@@ -25,7 +25,7 @@ export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig>
     WEBHOOK_RETRY_SCHEDULE_MS: '30,30,30,30,30,30,30', WEBHOOK_TIMEOUT_MS: 3000, WEBHOOK_POLL_MS: 50, WEBHOOK_LEASE_GRACE_MS: 500,
     ...overrides,
   });
-  const svc = await startService(webhooksService(config), config);
+  const svc = await startService(webhooksService(config), config, opts);
   t.teardown(async () => {
     await svc.stop();
     await cleanupNatsPrefix(prefix);

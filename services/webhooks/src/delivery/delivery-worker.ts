@@ -17,6 +17,8 @@ export interface DeliveryWorkerOptions {
   pollMs: number;
   /** How long a claim stays with this worker before another may take it over. */
   leaseMs: number;
+  /** Counts each attempt's outcome (delivered, retrying, exhausted); see registerDeliveryMetrics. */
+  countAttempt?: (outcome: 'delivered' | 'retrying' | 'exhausted') => void;
 }
 
 export interface DeliveryWorker { poke(): void; stop(): Promise<void> }
@@ -40,7 +42,13 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       // The lease will expire and the delivery be retried; the attempt shows as interrupted.
       o.log.error({ err, deliveryId: c.deliveryId, attempt: c.attempt }, 'could not record a webhook attempt');
     }
-    o.log.debug({ eventId: c.eventId, attempt: c.attempt, statusCode: result.statusCode, error: result.error, next: next.status }, 'webhook attempt');
+    const outcome = next.status === 'delivered' ? 'delivered' : next.status === 'failed' ? 'exhausted' : 'retrying';
+    o.countAttempt?.(outcome);
+    const fields = { eventId: c.eventId, deliveryId: c.deliveryId, attempt: c.attempt, maxAttempts: c.maxAttempts, statusCode: result.statusCode, error: result.error };
+    // A failed attempt is worth a look (warn); an event that will never arrive needs one (error).
+    if (outcome === 'delivered') o.log.debug(fields, 'webhook delivered');
+    else if (outcome === 'retrying') o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
+    else o.log.error(fields, 'webhook delivery failed after its last attempt');
   }
 
   async function claimAndStart(): Promise<boolean> {
