@@ -19,6 +19,8 @@ export function processedRequestsTableSql(schema: string): string {
 
 /** Operator + environment, the gateway's idempotency scope. */
 export function idempotencyScope(ctx: RequestContext): string | undefined {
+  // The admin API's keys are one namespace of their own, as at the gateway.
+  if (ctx.scope.kind === 'admin') return 'admin';
   return ctx.scope.kind === 'operator' ? `${ctx.scope.operatorId}:${ctx.scope.environment}` : undefined;
 }
 

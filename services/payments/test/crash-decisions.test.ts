@@ -65,6 +65,34 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
     });
   }
 
+  for (const [side, point] of payPoints) {
+    t.test(`pay with an Idempotency-Key: after a crash at ${point}, the retry with the key gets the answer, not a 409`, async (t) => {
+      await procs.start(side, { CRASH_AT: point });
+      const player = await money.fundedPlayer(brand, '100.00');
+      const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
+      ok(await money.adminDecide(wd.id, 'approve'));
+      const k = `pay-key-${wd.id}`;
+      await crashAndRecover(t, procs, side, point, () => money.adminDecide(wd.id, 'pay', 2000, k));
+      await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'paid', { what: 'pay finished', timeoutMs: 60_000 });
+      const retried = await money.adminDecide(wd.id, 'pay', undefined, k);
+      t.match(ok(retried), { id: wd.id, status: 'paid' }, 'the retry with the key is answered with the payment');
+      t.equal(errorOf(await money.adminDecide(wd.id, 'pay', undefined, `${k}-other`))?.code, 'WITHDRAWAL_INVALID_TRANSITION', 'another key is a new decision: refused');
+      t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-40.00' }], 'exactly one debit');
+      await assertLedgerSound(t, stack);
+    });
+  }
+
+  t.test('sandbox decisions with a key: a retry gets the stored answer', async (t) => {
+    const player = await money.fundedPlayer(brand, '100.00');
+    const wd = ok(await money.createWithdrawal(brand, player, '10.00'));
+    const approved = ok(await money.decide(brand, wd.id, 'approve', undefined, 'sbx-approve-1'));
+    t.same(ok(await money.decide(brand, wd.id, 'approve', undefined, 'sbx-approve-1')), approved, 'approve replayed');
+    const paid = ok(await money.decide(brand, wd.id, 'pay', undefined, 'sbx-pay-1'));
+    t.same(ok(await money.decide(brand, wd.id, 'pay', undefined, 'sbx-pay-1')), paid, 'pay replayed');
+    t.equal(errorOf(await money.decide(brand, wd.id, 'reject', undefined, 'sbx-pay-1'))?.code, 'IDEMPOTENCY_CONFLICT', 'the key of another decision');
+    t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-10.00' }]);
+  });
+
   t.test('pay under way: shown as approved; the same decision again finishes it', async (t) => {
     await procs.start('payments', { CRASH_AT: 'payments.pay.after-intent' });
     const player = await money.fundedPlayer(brand, '100.00');

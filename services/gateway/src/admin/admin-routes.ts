@@ -41,7 +41,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
   app.addHook('onSend', idempotencyRecorder(deps.idempotency));
   app.addHook('onResponse', async (req) => stopIdempotencyLease(req));
 
-  const context = (req: FastifyRequest): RequestContext => ({ requestId: req.id, scope: { kind: 'admin', actor: actorOf(req) } });
+  const context = (req: FastifyRequest): RequestContext => ({
+    requestId: req.id, scope: { kind: 'admin', actor: actorOf(req) },
+    // The owning service stores its answer under the key too (a retry after a lost answer).
+    ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
+  });
   const ops = deps.operators;
   type P = { id: string; environment: Environment };
   const local: Record<string, RouteHandlerMethod> = {

@@ -14,6 +14,8 @@ import { inTransaction, type FlowDeps } from './context.ts';
 
 export const CREATE_OPERATION = 'payments.withdrawals.create';
 export const CANCEL_OPERATION = 'payments.withdrawals.cancel';
+/** A decision of the team or its sandbox simulation; a retry with its key gets the stored answer (one operation per decision, so a key reused for another decision is a conflict). */
+export const decideOperation = (decision: 'approve' | 'reject' | 'pay'): string => `payments.withdrawals.decide.${decision}`;
 
 /** What the wallet answered: the hold is in place, or it was refused for funds. */
 export type WalletOutcome = { kind: 'done' } | { kind: 'declined'; error: AppError };
@@ -75,6 +77,9 @@ export async function completeMove(tx: EntityManager, row: WithdrawalRow, outcom
     'withdrawal.status_changed', { withdrawal: view, previousStatus });
   if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, 201, view);
   if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), CANCEL_OPERATION, 200, view);
+  if (row.status === 'rejecting' || row.status === 'paying') {
+    await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), decideOperation(row.status === 'paying' ? 'pay' : 'reject'), 200, view);
+  }
   return done;
 }
 

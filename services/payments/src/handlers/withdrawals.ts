@@ -13,8 +13,8 @@ import { checkAmount } from '../domain/deposits.ts';
 import {
   findByRequestKey, insertReserving, listWithdrawals, lockWithdrawal, markIntent, markStatus, readWithdrawal,
 } from '../persistence/withdrawal-store.ts';
-import { findStored, replay, requestKeyOf, type RequestKey } from '../persistence/stored-responses.ts';
-import { CANCEL_OPERATION, CREATE_OPERATION, finishMove } from '../flows/withdrawal-moves.ts';
+import { findStored, replay, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
+import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
 import { adminActor, playerState, type Req } from './request.ts';
 
@@ -96,24 +96,40 @@ export function cancelWithdrawal(deps: ServiceDeps): Handler {
   };
 }
 
-/** A decision of the team (admin) or its sandbox simulation; `brandId` undefined = any brand. */
-async function decide(deps: ServiceDeps, id: string, brandId: string | undefined, decision: WithdrawalDecision): Promise<{ before: WithdrawalRow; after: WithdrawalRow }> {
-  const { before, started } = await inTransaction(deps, async (tx) => {
+/**
+ * A decision of the team (admin) or its sandbox simulation; `brandId` undefined = any brand. With
+ * a key, the answer is stored in the transaction that makes the decision final (the move itself,
+ * or the completion of a wallet step), so a retry after a lost answer gets it instead of a 409.
+ */
+async function decide(deps: ServiceDeps, id: string, brandId: string | undefined, decision: WithdrawalDecision, ref: RequestKey | undefined)
+  : Promise<{ stored: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow }> {
+  const operation = decideOperation(decision);
+  const early = await findStored(deps.orm.em.fork(), ref, operation);
+  if (early) return { stored: early };
+  const step = await inTransaction(deps, async (tx) => {
     const row = await lockWithdrawal(tx, id, brandId);
     if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
+    // A concurrent request with our key may have finished the decision since we last looked.
+    const stored = await findStored(tx, ref, operation);
+    if (stored) return { stored };
     const plan = planDecision(decision, row.status);
     if (plan.kind === 'move') {
       const moved = await markStatus(tx, row, plan.to, new Date());
+      const view = withdrawalView(moved);
       await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment },
-        'withdrawal.status_changed', { withdrawal: withdrawalView(moved), previousStatus: 'under_review' });
-      return { before: row, started: false };
+        'withdrawal.status_changed', { withdrawal: view, previousStatus: 'under_review' });
+      await storeResponse(tx, ref, operation, 200, view);
+      return { before: row, started: false as const };
     }
-    if (plan.kind === 'start') await markIntent(tx, row.id, plan.to);
-    return { before: row, started: true };
+    if (plan.kind === 'start') await markIntent(tx, row.id, plan.to, ref);
+    return { before: row, started: true as const };
   });
-  if (!started) return { before, after: (await readWithdrawal(deps.orm.em.fork(), id))! };
+  if (step.stored) return { stored: step.stored };
+  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.orm.em.fork(), id))! };
   crashPoint(`payments.${decision}.after-intent`);
-  return { before, after: await finishMove(deps, id) };
+  const after = await finishMove(deps, id);
+  const again = await findStored(deps.orm.em.fork(), ref, operation);
+  return again ? { stored: again } : { before: step.before, after };
 }
 
 export function sandboxDecision(deps: ServiceDeps): Handler {
@@ -121,8 +137,9 @@ export function sandboxDecision(deps: ServiceDeps): Handler {
     const scope = operatorScopeOf(req);
     const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
     const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
-    const { after } = await decide(deps, withdrawalId, scope.brandId, decision);
-    return { status: 200, body: withdrawalView(after) };
+    const done = await decide(deps, withdrawalId, scope.brandId, decision, requestKeyOf(req.ctx));
+    if ('stored' in done) return done.stored;
+    return { status: 200, body: withdrawalView(done.after) };
   };
 }
 
@@ -131,9 +148,11 @@ export function adminDecision(deps: ServiceDeps): Handler {
     adminActor(req);
     const { id } = parseInput(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), req.params, 'path');
     const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
-    const { before, after } = await decide(deps, id, undefined, decision);
-    const view = withdrawalView(after);
-    return { status: 200, body: view, audit: { target: `withdrawal:${id}`, before: withdrawalView(before), after: view } };
+    const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx));
+    // A replayed answer carries no audit trail: the change was audited when it was made.
+    if ('stored' in done) return done.stored;
+    const view = withdrawalView(done.after);
+    return { status: 200, body: view, audit: { target: `withdrawal:${id}`, before: withdrawalView(done.before), after: view } };
   };
 }
 

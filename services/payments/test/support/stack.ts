@@ -52,10 +52,10 @@ function money(stack: Stack, sql: pg.Client) {
     getWithdrawal: (scope: OperatorScope, withdrawalId: string) => call<Withdrawal>('payments.withdrawals.get', { scope, params: { withdrawalId } }),
     cancel: (scope: OperatorScope, withdrawalId: string, k = key('cancel'), timeoutMs?: number) =>
       call<Withdrawal>('payments.withdrawals.cancel', { scope, key: k, params: { withdrawalId }, body: {}, timeoutMs }),
-    decide: (scope: OperatorScope, withdrawalId: string, decision: string, timeoutMs?: number) =>
-      call<Withdrawal>('payments.withdrawals.decide', { scope, params: { withdrawalId }, body: { decision }, timeoutMs }),
-    adminDecide: (withdrawalId: string, decision: string, timeoutMs?: number) =>
-      call<Withdrawal>('payments.admin.withdrawalDecision', { scope: { kind: 'admin', actor: 'reviewer@test' }, params: { id: withdrawalId }, body: { decision }, timeoutMs }),
+    decide: (scope: OperatorScope, withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
+      call<Withdrawal>('payments.withdrawals.decide', { scope, key: k, params: { withdrawalId }, body: { decision }, timeoutMs }),
+    adminDecide: (withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
+      call<Withdrawal>('payments.admin.withdrawalDecision', { scope: { kind: 'admin', actor: 'reviewer@test' }, key: k, params: { id: withdrawalId }, body: { decision }, timeoutMs }),
     wallet: async (scope: OperatorScope, playerId: string) => ok<Wallet>(await call('wallet.get', { scope, params: { playerId } })),
 
     /** A player with `amount` confirmed in the wallet (and KYC approved, so they can withdraw). */
