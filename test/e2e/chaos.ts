@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OperatorClient, ClientResponse } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit';
-import { freePort, resolveNats, resolvePostgres, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
+import { freePort, startEmbeddedPostgres, startNatsServer, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
 import { startStack, type Component, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -27,10 +27,8 @@ const money = (c: number) => (c / 100).toFixed(2);
 const dataDir = path.join(os.tmpdir(), `bo-chaos-${randomUUID().slice(0, 8)}`);
 mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 const infraOpts: InfraOptions = { purpose: 'chaos', dataDir, log: say, ownServers: true, keepData: true, ports: { postgres: await freePort(), nats: await freePort() } };
-delete process.env.DATABASE_URL;
-delete process.env.NATS_URL;
-let postgres: LocalServer = await resolvePostgres(infraOpts);
-let nats: LocalServer = await resolveNats(infraOpts);
+let postgres: LocalServer = await startEmbeddedPostgres(infraOpts);
+let nats: LocalServer = await startNatsServer(infraOpts);
 process.env.DATABASE_URL = postgres.url;
 process.env.NATS_URL = nats.url;
 say(`private ${postgres.describe}; ${nats.describe}`);
@@ -113,11 +111,11 @@ try {
       figures.kills[target] = (figures.kills[target] ?? 0) + 1;
       if (target === 'nats') {
         await nats.stop();
-        nats = await resolveNats(infraOpts);
+        nats = await startNatsServer(infraOpts);
       } else if (target === 'postgres') {
         await postgres.stop();
         await sleep(500);
-        postgres = await resolvePostgres(infraOpts);
+        postgres = await startEmbeddedPostgres(infraOpts);
       } else {
         await s.kill(target, 'SIGKILL');
         await s.start(target);
