@@ -3,7 +3,8 @@
 // `for update skip locked` keeps two replicas (or a replica and a live request) off the same row.
 // Each row is repeated and completed in one transaction that holds its lock throughout.
 import { AppError } from '@bo/contracts';
-import type { Logger } from '@bo/service-kit';
+import { counter, type Logger } from '@bo/service-kit';
+import type { Registry } from 'prom-client';
 import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
 import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
 import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
@@ -11,9 +12,10 @@ import { applyWalletStep, completeMove, isTransitional } from './withdrawal-move
 import { inTransaction, type FlowDeps } from './context.ts';
 
 export interface ReconcilerOptions { intervalMs: number; afterMs: number; batch?: number }
+type ReconcilerDeps = FlowDeps & { log: Logger; metrics?: Registry };
 
 /** One pass; returns how many rows it finished. */
-export async function reconcileOnce(deps: FlowDeps & { log: Logger }, opts: ReconcilerOptions): Promise<number> {
+export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOptions): Promise<number> {
   let finished = 0;
   const batch = opts.batch ?? 50;
   for (const id of await staleDeposits(deps.orm.em.fork(), 'confirming', opts.afterMs, batch)) {
@@ -36,13 +38,16 @@ export async function reconcileOnce(deps: FlowDeps & { log: Logger }, opts: Reco
   return finished;
 }
 
-async function attempt(deps: FlowDeps & { log: Logger }, kind: string, id: string, fn: () => Promise<boolean>): Promise<number> {
+async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () => Promise<boolean>): Promise<number> {
+  const rows = deps.metrics && counter(deps.metrics, 'bo_reconciler_rows_total', 'Interrupted moves the reconciler took up, by kind (deposit, withdrawal) and result (finished, failed: left for the next pass).', ['kind', 'result'] as const);
   try {
     const done = await fn();
+    if (done) rows?.inc({ kind, result: 'finished' });
     if (done) deps.log.info({ [kind]: id }, `reconciler finished an interrupted ${kind}`);
     return done ? 1 : 0;
   } catch (err) {
     // Left as it is for the next pass; an unavailable wallet is expected, anything else is not.
+    rows?.inc({ kind, result: 'failed' });
     const expected = err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE';
     deps.log[expected ? 'warn' : 'error']({ err, [kind]: id }, `reconciler could not finish a ${kind}; will retry`);
     return 0;
@@ -50,7 +55,7 @@ async function attempt(deps: FlowDeps & { log: Logger }, kind: string, id: strin
 }
 
 /** Starts the loop; returns its stop. */
-export function startReconciler(deps: FlowDeps & { log: Logger }, opts: ReconcilerOptions): () => Promise<void> {
+export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): () => Promise<void> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
