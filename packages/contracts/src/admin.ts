@@ -25,6 +25,50 @@ export type CreatedOperator = Static<typeof CreatedOperatorSchema>;
 
 const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/**
+ * Our team's roles: compliance (KYC, player status, limits), finance (withdrawals, ledger), support
+ * (read, redeliver webhooks), admin (operators, keys, team). Service tokens for automation carry a role too.
+ */
+export const ADMIN_ROLES = ['compliance', 'finance', 'support', 'admin'] as const;
+export type AdminRole = (typeof ADMIN_ROLES)[number];
+const AdminRoleSchema = Type.Union(ADMIN_ROLES.map((r) => Type.Literal(r)));
+export const TeamMemberSchema = Type.Object({
+  id: Type.String(), email: Type.String(), role: AdminRoleSchema, createdAt: Timestamp, disabledAt: Nullable(Timestamp),
+}, { $id: 'TeamMember' });
+export const ServiceTokenSchema = Type.Object({
+  id: Type.String(), name: Type.String(), role: AdminRoleSchema, createdAt: Timestamp, revokedAt: Nullable(Timestamp), lastUsedAt: Nullable(Timestamp),
+}, { $id: 'ServiceToken' });
+const TeamIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const teamAdminOperations = defineOperations({
+  adminCreateUser: {
+    id: 'adminCreateUser', method: 'POST', path: '/admin/users', tag: 'Admin', summary: 'Add a team member with a role (the password is shown once)',
+    body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: AdminRoleSchema }),
+    response: Type.Object({ user: TeamMemberSchema, password: Type.String() }), status: 201, errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
+  },
+  adminListUsers: {
+    id: 'adminListUsers', method: 'GET', path: '/admin/users', tag: 'Admin', summary: 'List team members',
+    response: Type.Object({ data: Type.Array(TeamMemberSchema) }), status: 200,
+  },
+  adminDisableUser: {
+    id: 'adminDisableUser', method: 'POST', path: '/admin/users/:id/disable', tag: 'Admin', summary: 'Disable a team member',
+    params: TeamIdParams, response: TeamMemberSchema, status: 200, errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
+  adminCreateToken: {
+    id: 'adminCreateToken', method: 'POST', path: '/admin/tokens', tag: 'Admin', summary: 'Create a named service token with a role (shown once)',
+    body: Type.Object({ name: Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }), role: AdminRoleSchema }),
+    response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }), status: 201, errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
+  },
+  adminListTokens: {
+    id: 'adminListTokens', method: 'GET', path: '/admin/tokens', tag: 'Admin', summary: 'List service tokens',
+    response: Type.Object({ data: Type.Array(ServiceTokenSchema) }), status: 200,
+  },
+  adminRevokeToken: {
+    id: 'adminRevokeToken', method: 'POST', path: '/admin/tokens/:id/revoke', tag: 'Admin', summary: 'Revoke a service token',
+    params: TeamIdParams, response: ServiceTokenSchema, status: 200, errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
+});
+
 export const operatorAdminOperations = defineOperations({
   adminCreateOperator: {
     id: 'adminCreateOperator', method: 'POST', path: '/admin/operators', tag: 'Admin', summary: 'Create an operator with sandbox and production credentials (secrets shown once)',
@@ -77,6 +121,7 @@ export const operatorAdminOperations = defineOperations({
 
 export const adminOperations = {
   ...operatorAdminOperations,
+  ...teamAdminOperations,
   ...playerAdminOperations,
   ...paymentAdminOperations,
   ...webhookAdminOperations,

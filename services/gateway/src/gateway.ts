@@ -27,6 +27,7 @@ import { apiIndexRoute, publicDocsRoutes } from './routes/public-docs.ts';
 import { playRoutes } from './routes/play.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './admin/operators.ts';
+import { TeamAccess } from './admin/team.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -127,7 +128,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
-  await adminApp.register(adminRoutes, { ...forward, orm, adminToken: config.ADMIN_TOKEN, operators, idempotency });
+  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN) });
 
   const loops = [
     setInterval(() => { idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed')); }, 60_000),

@@ -3,7 +3,6 @@
 // reports as changed is written to the audit log.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppError, adminOperations, type Environment, type Operation, type RequestContext } from '@bo/contracts';
-import { safeEqual } from '@bo/service-kit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { forwarder, registerOperations, type ForwardDeps } from '../routes/operations.ts';
 import { recordAudit } from './audit.ts';
@@ -11,15 +10,22 @@ import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
 import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../idempotency/http-idempotency.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { OperatorAdmin } from './operators.ts';
+import type { TeamAccess } from './team.ts';
+import { roleMayCall } from './roles.ts';
 
-export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; adminToken: string; operators: OperatorAdmin; idempotency: IdempotencyStore }
+export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; operators: OperatorAdmin; idempotency: IdempotencyStore; team: TeamAccess }
 
 /** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
 const ADMIN_IDEMPOTENCY_OWNER = { operatorId: 'admin', environment: 'admin' };
 
+/** Who the audit log names: the token's name, or the person the bootstrap token says is acting. */
 function actorOf(req: FastifyRequest): string {
+  return req.adminIdentity?.actor ?? 'admin';
+}
+
+function claimedActor(req: FastifyRequest): string | undefined {
   const who = req.headers['x-admin-actor'];
-  return typeof who === 'string' && /^[\w.@:-]{1,128}$/.test(who) ? who : 'admin';
+  return typeof who === 'string' && /^[\w.@:-]{1,128}$/.test(who) ? who : undefined;
 }
 
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
@@ -27,8 +33,10 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     const op = req.routeOptions.config.op;
     if (!op) return;
     const auth = req.headers.authorization ?? '';
-    const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
-    if (!token || !safeEqual(token, deps.adminToken)) throw new AppError('UNAUTHORIZED');
+    const identity = await deps.team.identify(auth.startsWith('Bearer ') ? auth.slice(7) : '', claimedActor(req));
+    if (!identity) throw new AppError('UNAUTHORIZED');
+    if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
+    req.adminIdentity = identity;
     // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics.
     if (op.method !== 'GET') {
       const answered = await claimIdempotencyKey(req, reply, deps.idempotency, ADMIN_IDEMPOTENCY_OWNER, false);
@@ -60,6 +68,12 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const p = req.params as P;
       return reply.send(await ops.setWebhookUrl(p.id, p.environment, (req.body as { url: string | null }).url, actorOf(req), req.id));
     },
+    adminCreateUser: async (req, reply) => reply.code(201).send(await deps.team.createMember(req.body as never, actorOf(req), req.id)),
+    adminListUsers: async (_req, reply) => reply.send({ data: await deps.team.listMembers() }),
+    adminDisableUser: async (req, reply) => reply.send(await deps.team.disableMember((req.params as P).id, actorOf(req), req.id)),
+    adminCreateToken: async (req, reply) => reply.code(201).send(await deps.team.createToken(req.body as never, actorOf(req), req.id)),
+    adminListTokens: async (_req, reply) => reply.send({ data: await deps.team.listTokens() }),
+    adminRevokeToken: async (req, reply) => reply.send(await deps.team.revokeToken((req.params as P).id, actorOf(req), req.id)),
     adminListAudit: async (req, reply) => {
       const q = req.query as { target?: string; limit?: number };
       const rows = await deps.orm.em.fork().execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(

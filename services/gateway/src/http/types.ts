@@ -2,6 +2,7 @@ import type { Operation } from '@bo/contracts';
 import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
 import type { IdemScope } from '../idempotency/idempotency-store.ts';
+import type { AdminIdentity } from '../admin/team.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     idempotency?: IdemScope;
     /** The request's server span; its context travels to the services in NATS headers. */
     span?: Span;
+    /** Admin API: who is calling, with which role (set by the admin guard). */
+    adminIdentity?: AdminIdentity;
   }
   interface FastifyContextConfig {
     op?: Operation;

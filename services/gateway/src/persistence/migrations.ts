@@ -65,4 +65,31 @@ export class Gateway0001Init extends Migration {
   }
 }
 
-export const gatewayMigrations = [{ name: 'Gateway0001Init', class: Gateway0001Init }];
+/** Our team: people with a role and a slow password hash, and named, revocable service tokens. */
+export class Gateway0002Team extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table gateway.team_members (
+      id text primary key,
+      email text not null,
+      role text not null check (role in ('compliance', 'finance', 'support', 'admin')),
+      password_hash text not null,
+      created_at timestamptz not null default now(),
+      disabled_at timestamptz
+    )`);
+    this.addSql(`create unique index team_members_email on gateway.team_members (lower(email))`);
+    this.addSql(`create table gateway.service_tokens (
+      id text primary key,
+      name text not null unique,
+      role text not null check (role in ('compliance', 'finance', 'support', 'admin')),
+      secret_hash text not null unique,
+      created_at timestamptz not null default now(),
+      revoked_at timestamptz,
+      last_used_at timestamptz
+    )`);
+  }
+}
+
+export const gatewayMigrations = [
+  { name: 'Gateway0001Init', class: Gateway0001Init },
+  { name: 'Gateway0002Team', class: Gateway0002Team },
+];

@@ -1,0 +1,115 @@
+// Our own team on the admin API: people (e-mail, role, scrypt password hash; the password is shown
+// once, at creation) and named service tokens for automation (role, SHA-256 of the secret; shown
+// once; revocable). ADMIN_TOKEN stays as the bootstrap credential with every right.
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import { AppError, newId, type AdminRole } from '@bo/contracts';
+import { safeEqual } from '@bo/service-kit';
+import { recordAudit } from './audit.ts';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const TOKEN_FORMAT = /^bo_tok_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
+
+/** `scrypt$N$r$p$salt$hash`, salt and hash base64url: slow on purpose, salted, parameters kept with it. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, 32, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const got = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  return timingSafeEqual(got, expected);
+}
+
+/** Who is calling the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN. */
+export interface AdminIdentity { actor: string; role: AdminRole; root: boolean }
+
+interface MemberRow { id: string; email: string; role: AdminRole; created_at: Date; disabled_at: Date | null }
+interface TokenRow { id: string; name: string; role: AdminRole; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const memberView = (r: MemberRow) => ({ id: r.id, email: r.email, role: r.role, createdAt: iso(r.created_at)!, disabledAt: iso(r.disabled_at) });
+const tokenView = (r: TokenRow) => ({ id: r.id, name: r.name, role: r.role, createdAt: iso(r.created_at)!, revokedAt: iso(r.revoked_at), lastUsedAt: iso(r.last_used_at) });
+const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export class TeamAccess {
+  readonly #orm: MikroORM;
+  readonly #rootToken: string;
+  constructor(orm: MikroORM, rootToken: string) { this.#orm = orm; this.#rootToken = rootToken; }
+
+  /** The identity of a bearer credential, or undefined (unknown, revoked, malformed). */
+  async identify(bearer: string, claimedActor: string | undefined): Promise<AdminIdentity | undefined> {
+    if (!bearer) return undefined;
+    // The bootstrap token may name the person acting (X-Admin-Actor), as before team members existed.
+    if (safeEqual(bearer, this.#rootToken)) return { actor: claimedActor ?? 'admin', role: 'admin', root: true };
+    const m = bearer.match(TOKEN_FORMAT);
+    if (!m) return undefined;
+    const rows = await this.#orm.em.fork().execute<{ name: string; role: AdminRole }[]>(
+      `update gateway.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
+      [`tok_${m[1]}`, sha256(bearer)]);
+    return rows[0] ? { actor: `token:${rows[0].name}`, role: rows[0].role, root: false } : undefined;
+  }
+
+  async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
+    // 18 random bytes (24 characters): a one-time password the person replaces at first sign-in.
+    const password = randomBytes(18).toString('base64url');
+    const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null };
+    const hash = await hashPassword(password);
+    await this.#orm.em.fork().transactional(async (tx) => {
+      await tx.execute(`insert into gateway.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`,
+        [row.id, row.email, row.role, hash, row.created_at]).catch((e) => { throw isUnique(e) ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+      recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
+    });
+    return { user: memberView(row), password };
+  }
+
+  async listMembers() {
+    const rows = await this.#orm.em.fork().execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members order by created_at`);
+    return rows.map(memberView);
+  }
+
+  async disableMember(id: string, actor: string, requestId: string) {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const [before] = await tx.execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members where id = ? for update`, [id]);
+      if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      const [after] = await tx.execute<MemberRow[]>(
+        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning id, email, role, created_at, disabled_at`, [id]);
+      recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
+      return memberView(after);
+    });
+  }
+
+  async createToken(input: { name: string; role: AdminRole }, actor: string, requestId: string) {
+    const hex = newId('serviceToken').slice(4);
+    const secret = `bo_tok_${hex}_${randomBytes(32).toString('base64url')}`;
+    const row: TokenRow = { id: `tok_${hex}`, name: input.name, role: input.role, created_at: new Date(), revoked_at: null, last_used_at: null };
+    await this.#orm.em.fork().transactional(async (tx: EntityManager) => {
+      await tx.execute(`insert into gateway.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`,
+        [row.id, row.name, row.role, sha256(secret), row.created_at]).catch((e) => { throw isUnique(e) ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+      recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
+    });
+    return { token: tokenView(row), secret };
+  }
+
+  async listTokens() {
+    const rows = await this.#orm.em.fork().execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens order by created_at`);
+    return rows.map(tokenView);
+  }
+
+  async revokeToken(id: string, actor: string, requestId: string) {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const [before] = await tx.execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens where id = ? for update`, [id]);
+      if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      const [after] = await tx.execute<TokenRow[]>(
+        `update gateway.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`, [id]);
+      recordAudit(tx, { actor, action: 'adminRevokeToken', target: `service_token:${id}`, before: tokenView(before), after: tokenView(after), requestId });
+      return tokenView(after);
+    });
+  }
+}

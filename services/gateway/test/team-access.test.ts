@@ -1,0 +1,67 @@
+// Our team on the admin API: people with roles (password shown once, stored as a slow salted hash),
+// named service tokens (shown once, revocable), each role allowed only its own operations, and
+// every audit row naming the token that acted.
+import t from 'tap';
+import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
+import { fakeService } from './support/fake-service.ts';
+import { verifyPassword } from '../src/admin/team.ts';
+
+t.test('team access', async (t) => {
+  const h = await startHarness();
+  const decide = await fakeService(h.prefix, 'payments.admin.withdrawalDecision');
+  decide.respond = async () => ({ ok: true, status: 200, body: { id: 'wd_1', status: 'approved' }, audit: { target: 'withdrawal:wd_1', before: { status: 'under_review' }, after: { status: 'approved' } } });
+  t.teardown(async () => { await decide.close(); await h.close(); });
+  const gw = h.gateways[0];
+  const as = (token: string) => async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${gw.adminUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
+    return { status: res.status, body: await res.json() as any };
+  };
+  const root = as(ADMIN_TOKEN);
+
+  t.test('people: a one-time password, stored only as a scrypt hash', async (t) => {
+    const created = await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'compliance' });
+    t.equal(created.status, 201);
+    t.match(created.body, { user: { id: /^usr_/, email: 'ana@ourteam.example', role: 'compliance', disabledAt: null }, password: /^[A-Za-z0-9_-]{24}$/ });
+    const [row] = await gw.orm.em.fork().execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
+    t.match(row.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');
+    t.notMatch(row.password_hash, created.body.password, 'never the password itself');
+    t.ok(await verifyPassword(created.body.password, row.password_hash), 'the shown password verifies');
+    t.notOk(await verifyPassword(`${created.body.password}x`, row.password_hash));
+    t.equal((await root('POST', '/admin/users', { email: 'ANA@ourteam.example', role: 'finance' })).body.error.code, 'TEAM_MEMBER_ALREADY_EXISTS', 'e-mails are unique whatever their case');
+    t.equal((await root('POST', '/admin/users', { email: 'nope', role: 'boss' })).status, 422);
+    const listed = await root('GET', '/admin/users');
+    t.same(listed.body.data.map((u: any) => u.email), ['ana@ourteam.example']);
+    t.notMatch(JSON.stringify(listed.body), /password/, 'listing never shows a password or hash');
+    const disabled = await root('POST', `/admin/users/${created.body.user.id}/disable`);
+    t.match(disabled.body, { disabledAt: /Z$/ });
+  });
+
+  t.test('service tokens carry a role; each role may do its own work only', async (t) => {
+    const finance = await root('POST', '/admin/tokens', { name: 'payout-bot', role: 'finance' });
+    t.equal(finance.status, 201);
+    t.match(finance.body.secret, /^bo_tok_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+    const support = await root('POST', '/admin/tokens', { name: 'helpdesk', role: 'support' });
+    const asFinance = as(finance.body.secret);
+    const asSupport = as(support.body.secret);
+
+    const paid = await asFinance('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
+    t.equal(paid.status, 200, 'finance decides withdrawals');
+    const forbidden = await asSupport('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
+    t.equal(forbidden.status, 403);
+    t.equal(forbidden.body.error.code, 'FORBIDDEN_ROLE');
+    t.equal(decide.calls.length, 1, 'a refused call never reaches the service');
+    t.equal((await asFinance('POST', '/admin/operators', { name: 'Nope' })).body.error.code, 'FORBIDDEN_ROLE', 'only admin creates operators');
+    t.equal((await asSupport('POST', '/admin/tokens', { name: 'mine', role: 'admin' })).body.error.code, 'FORBIDDEN_ROLE', 'nor tokens');
+    t.equal((await asSupport('GET', '/admin/operators')).status, 200, 'everyone on the team reads operators');
+
+    const audit = await root('GET', '/admin/audit?target=withdrawal:wd_1');
+    t.equal(audit.body.data[0].actor, 'token:payout-bot', 'the audit row names the token that acted');
+
+    t.equal((await root('POST', `/admin/tokens/${finance.body.token.id}/revoke`)).body.revokedAt !== null, true);
+    t.equal((await asFinance('GET', '/admin/operators')).status, 401, 'a revoked token is refused');
+    const tokens = await root('GET', '/admin/tokens');
+    t.match(tokens.body.data.find((x: any) => x.name === 'payout-bot'), { role: 'finance', revokedAt: /Z$/, lastUsedAt: /Z$/ });
+    t.notMatch(JSON.stringify(tokens.body), /bo_tok_/, 'secrets are never listed');
+    t.equal((await as('bo_tok_00000000000000000000000000000000_' + 'a'.repeat(43))('GET', '/admin/operators')).status, 401);
+  });
+});
