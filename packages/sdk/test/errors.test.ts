@@ -13,7 +13,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     BAD_REQUEST: 'RequestError', EXPECTATION_FAILED: 'RequestError', HEADERS_TOO_LARGE: 'RequestError',
     IDEMPOTENCY_KEY_REQUIRED: 'RequestError', INVALID_CREDENTIALS: 'AuthenticationError', TIMESTAMP_OUT_OF_RANGE: 'AuthenticationError',
     INVALID_SIGNATURE: 'AuthenticationError', UNAUTHORIZED: 'AuthenticationError', OPERATOR_SUSPENDED: 'PermissionError', FORBIDDEN_IP: 'PermissionError',
-    SANDBOX_ONLY: 'PermissionError', FORBIDDEN_ROLE: 'PermissionError', TEAM_MEMBER_NOT_FOUND: 'NotFoundError', TEAM_MEMBER_ALREADY_EXISTS: 'ConflictError',
+    SANDBOX_ONLY: 'PermissionError', FORBIDDEN_ROLE: 'PermissionError', CSRF_TOKEN_INVALID: 'PermissionError', TEAM_MEMBER_NOT_FOUND: 'NotFoundError', TEAM_MEMBER_ALREADY_EXISTS: 'ConflictError',
     KYC_NOT_APPROVED: 'PermissionError', PLAYER_NOT_ACTIVE: 'PermissionError', RG_BLOCKED: 'PermissionError',
     NOT_FOUND: 'NotFoundError', OPERATOR_NOT_FOUND: 'NotFoundError', PLAYER_NOT_FOUND: 'NotFoundError', DEPOSIT_NOT_FOUND: 'NotFoundError',
     WITHDRAWAL_NOT_FOUND: 'NotFoundError', GAME_NOT_FOUND: 'NotFoundError', IDEMPOTENCY_CONFLICT: 'ConflictError', IDEMPOTENCY_IN_PROGRESS: 'ConflictError',

@@ -15,6 +15,10 @@ export const GatewayConfigSchema = Type.Composite([BaseConfigSchema, Type.Object
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
   /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
   IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
+  /** Team console sessions: idle and absolute timeouts; cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */
+  CONSOLE_IDLE_MINUTES: Type.Integer({ default: 30, minimum: 1 }),
+  CONSOLE_ABSOLUTE_HOURS: Type.Integer({ default: 12, minimum: 1 }),
+  CONSOLE_COOKIE_SECURE: Type.Optional(Type.Boolean()),
   /** Cached credentials are re-read at least this often, so a change is seen within it on every replica. */
   CREDENTIAL_CACHE_TTL_MS: Type.Integer({ default: 1000, minimum: 0 }),
 })]);

@@ -28,6 +28,8 @@ import { playRoutes } from './routes/play.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './admin/operators.ts';
 import { TeamAccess } from './admin/team.ts';
+import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './admin/console-sessions.ts';
+import { consoleRoutes } from './console/console-routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -128,7 +130,14 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
-  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN) });
+  const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
+  const sessions = new ConsoleSessions(orm, sessionPolicy);
+  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
+  await adminApp.register(consoleRoutes, {
+    sessions, policy: sessionPolicy,
+    // Secure cookies everywhere but local development on a loopback admin port (plain http there).
+    secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
+  });
 
   const loops = [
     setInterval(() => { idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed')); }, 60_000),

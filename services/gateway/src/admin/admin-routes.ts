@@ -12,8 +12,9 @@ import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { OperatorAdmin } from './operators.ts';
 import type { TeamAccess } from './team.ts';
 import { roleMayCall } from './roles.ts';
+import { ConsoleSessions, sessionTokenOf } from './console-sessions.ts';
 
-export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; operators: OperatorAdmin; idempotency: IdempotencyStore; team: TeamAccess }
+export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; operators: OperatorAdmin; idempotency: IdempotencyStore; team: TeamAccess; sessions: ConsoleSessions }
 
 /** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
 const ADMIN_IDEMPOTENCY_OWNER = { operatorId: 'admin', environment: 'admin' };
@@ -33,7 +34,14 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     const op = req.routeOptions.config.op;
     if (!op) return;
     const auth = req.headers.authorization ?? '';
-    const identity = await deps.team.identify(auth.startsWith('Bearer ') ? auth.slice(7) : '', claimedActor(req));
+    let identity = auth ? await deps.team.identify(auth.startsWith('Bearer ') ? auth.slice(7) : '', claimedActor(req)) : undefined;
+    // No bearer token: a person signed in to the console; a change also needs the session's CSRF token.
+    if (!auth) {
+      const token = sessionTokenOf(req.headers.cookie);
+      const session = token ? await deps.sessions.identify(token) : undefined;
+      if (session && op.method !== 'GET') ConsoleSessions.checkCsrf(session, req.headers['x-csrf-token']);
+      identity = session;
+    }
     if (!identity) throw new AppError('UNAUTHORIZED');
     if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
     req.adminIdentity = identity;

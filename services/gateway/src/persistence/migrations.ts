@@ -89,7 +89,24 @@ export class Gateway0002Team extends Migration {
   }
 }
 
+/** Browser sessions of the team console, and the lock-out counters of sign-in. */
+export class Gateway0003ConsoleSessions extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table gateway.team_members add column failed_sign_ins integer not null default 0, add column locked_until timestamptz`);
+    this.addSql(`create table gateway.console_sessions (
+      token_hash text primary key,
+      member_id text not null references gateway.team_members (id),
+      csrf_token text not null,
+      created_at timestamptz not null default now(),
+      last_seen_at timestamptz not null default now(),
+      expires_at timestamptz not null
+    )`);
+    this.addSql(`create index console_sessions_member on gateway.console_sessions (member_id)`);
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
+  { name: 'Gateway0003ConsoleSessions', class: Gateway0003ConsoleSessions },
 ];

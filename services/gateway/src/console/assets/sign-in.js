@@ -1,0 +1,28 @@
+// Team console sign-in: posts the form as JSON, keeps nothing but what the server set (an
+// HttpOnly cookie), and shows who is signed in.
+const form = document.getElementById('sign-in');
+const status = document.getElementById('status');
+const signOut = document.getElementById('sign-out');
+
+function show(session) {
+  form.hidden = Boolean(session);
+  signOut.hidden = !session;
+  status.textContent = session ? `Signed in as ${session.user.email} (${session.user.role}).` : '';
+}
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const body = JSON.stringify({ email: form.email.value, password: form.password.value });
+  const res = await fetch('/console/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const data = await res.json();
+  form.password.value = '';
+  if (res.ok) show(data); else status.textContent = data.error.message;
+});
+
+signOut.addEventListener('click', async () => {
+  const session = await (await fetch('/console/session')).json();
+  await fetch('/console/session', { method: 'DELETE', headers: { 'x-csrf-token': session.csrfToken ?? '' } });
+  show(undefined);
+});
+
+fetch('/console/session').then((r) => (r.ok ? r.json() : undefined)).then(show, () => show(undefined));
