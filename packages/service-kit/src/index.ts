@@ -14,3 +14,4 @@ export * from './scopes.ts';
 export * from './parse-input.ts';
 export * from './telemetry.ts';
 export * from './testing.ts';
+export * from './player-state-cache.ts';

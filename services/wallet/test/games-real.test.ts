@@ -68,8 +68,8 @@ t.test('real-money rounds', async (t) => {
       ['BET', '-10.00', '90.00', l.id],
       ['DEPOSIT', '100.00', '100.00', list[3].referenceId],
     ], 'GET /players/{id}/transactions: newest first, signed amounts, the round id as reference');
-    const [clearing] = await h.sql(`select kind, available, held, player_id from wallet.accounts where id = ?`, [clearingId]);
-    t.same(clearing, { kind: 'game_clearing', available: '-0.20', held: '0.00', player_id: null }, 'the brand game clearing account is the other side');
+    const [clearing] = await h.sql(`select kind, available, held, player_id from wallet.account_balances where id = ?`, [clearingId]);
+    t.same(clearing, { kind: 'game_clearing', available: '-0.20', held: '0.00', player_id: null }, 'the brand game clearing account is the other side (its derived balance: append-only, docs/money.md)');
     t.match(await view(token), { balance: '100.20' }, 'a reopened page shows the new balance');
   });
 
