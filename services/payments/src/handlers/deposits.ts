@@ -5,9 +5,10 @@ import {
 import { crashPoint, formatMoney, type Handler, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
-  findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markFailed, todaysDepositTotal,
+  findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
+  referenceAndTodaysTotal,
 } from '../persistence/deposit-store.ts';
-import { findStored, requestKeyOf, runOnceStored } from '../persistence/stored-responses.ts';
+import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
 
@@ -28,12 +29,15 @@ export function createDeposit(deps: ServiceDeps): Handler {
     checkAmount(input.amount);
     const player = await playerState(deps, scope.brandId, playerId);
     checkPlayerAndCurrency(player, input.currency);
-    return runOnceStored(deps.orm.em, ref, CREATE, async (tx) => {
-      await lockPlayerDeposits(tx, scope.brandId, playerId);
-      const existing = await findByExternalReference(tx, scope.brandId, input.externalReference);
-      if (existing) throw alreadyExists(existing);
+    return runOnce(deps.orm.em, ref, CREATE, async (tx) => {
+      // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
+      // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
+      const limited = player.dailyDepositLimit != null;
+      if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
       const now = new Date();
-      checkDepositAllowed(player, input.amount, await todaysDepositTotal(tx, scope.brandId, playerId, now));
+      const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
+      if (existing) throw alreadyExists(existing);
+      checkDepositAllowed(player, input.amount, todaysTotal);
       const row: DepositRow = {
         id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
         playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
@@ -43,7 +47,7 @@ export function createDeposit(deps: ServiceDeps): Handler {
       // Another player's deposit may take the reference between the check and here.
       if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
       return { status: 201, body: depositView(row) };
-    });
+    }, { lookedUp: true });
   };
 }
 
@@ -54,8 +58,10 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
     const stored = await findStored(deps.orm.em.fork(), ref, CONFIRM_OPERATION);
     if (stored) return stored;
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
-    // Step 1: the intent. From `confirming` the deposit can only end confirmed.
-    const answered = await deps.orm.em.fork().transactional(async (tx) => {
+    // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
+    // pending deposit, is one statement; anything else is looked at under the row lock.
+    const intent = await markConfirmingIfPending(deps.orm.em.fork(), depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
+    const answered = intent ? undefined : await deps.orm.em.fork().transactional(async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status === 'pending') { await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null); return undefined; }
@@ -68,7 +74,7 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
     });
     if (answered) return answered;
     crashPoint('payments.confirm.after-intent');
-    const done = await finishConfirmation(deps, depositId);
+    const done = await finishConfirmation(deps, depositId, intent);
     if (done.status !== 'confirmed') throw new Error(`deposit ${depositId} ended ${done.status} after its confirm`);
     return { status: 200, body: depositView(done) };
   };
@@ -80,7 +86,7 @@ export function failDeposit(deps: ServiceDeps): Handler {
     const ref = requestKeyOf(req.ctx);
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     const input = parseInput(FailDepositSchema, req.body, 'body');
-    return runOnceStored(deps.orm.em, ref, FAIL, async (tx) => {
+    return runOnce(deps.orm.em, ref, FAIL, async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');

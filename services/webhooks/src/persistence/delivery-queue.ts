@@ -35,6 +35,20 @@ export async function insertEvent(tx: EntityManager, e: EventToStore): Promise<b
   return rows.length === 1;
 }
 
+/**
+ * The intake of one event in ONE statement (atomic without a transaction): the event, deduped on
+ * its id, and its delivery due now. True when the event is new.
+ */
+export async function storeEventWithDelivery(em: EntityManager, e: EventToStore, maxAttempts: number): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `with ev as (insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
+                 values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id, operator_id, environment)
+     insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
+     select ?, ev.id, ev.operator_id, ev.environment, 'event', 'pending', ?, now() from ev returning id`,
+    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source, newId('delivery'), maxAttempts]);
+  return rows.length === 1;
+}
+
 /** A delivery due now. */
 export async function scheduleDelivery(tx: EntityManager, d: {
   eventId: string; operatorId: string; environment: Environment; kind: DeliveryKind; maxAttempts: number;
@@ -204,19 +218,17 @@ export async function startTestAttempt(em: EntityManager, event: EventToStore, e
  * (another worker took the delivery over); then nothing is written.
  */
 export async function recordAttemptResult(em: EntityManager, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
-  return em.fork().transactional(async (tx) => {
-    const updated = await tx.execute<{ id: string }[]>(
-      `update ${S}.deliveries set status = ?,
+  // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
+  const [{ n }] = await em.fork().execute<{ n: number }[]>(
+    `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
          completed_at = case when ? = 'pending' then null else now() end, updated_at = now()
-       where id = ? and lease_token = ? returning id`,
-      [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken]);
-    if (updated.length === 0) return false;
-    await tx.execute(
-      `update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
-       where id = ? and outcome = 'in_flight'`,
-      [result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]);
-    return true;
-  });
+       where id = ? and lease_token = ? returning id),
+     a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
+       where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1)
+     select count(*)::int as n from d`,
+    [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken,
+      result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]);
+  return n === 1;
 }
