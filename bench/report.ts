@@ -25,6 +25,8 @@ export interface BenchResults {
   scenarios: ScenarioResult[];
   /** verifyLedger after the runs. */
   ledger: { ok: boolean; accounts: number; mismatches: number | null; sumOfAllBalances: string };
+  /** CPU each process uses with no load (background loops), measured before the runs. */
+  idleCpuPercentOfOneCore: Record<string, number>;
   rssMb: Record<string, { before: number; afterGc: number }>;
 }
 
@@ -84,7 +86,7 @@ export function formatReport(r: BenchResults): string {
   const withCpu = r.scenarios.filter((s) => s.cpuMsPerOp);
   if (withCpu.length) {
     const procs = [...new Set(withCpu.flatMap((s) => Object.keys(s.cpuMsPerOp!)))];
-    lines.push('', 'CPU ms per operation (a deposit = create + confirm), per process, warm-up included:',
+    lines.push('', 'CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:',
       ...table(['scenario', ...procs], withCpu.map((s) => [s.name, ...procs.map((p) => {
         const v = s.cpuMsPerOp![p];
         // A pid set that changed under us (a restarted server) reads negative: not a figure.
@@ -96,8 +98,9 @@ export function formatReport(r: BenchResults): string {
     const procs = Object.keys(soak.rssSamples[0].rssMb);
     lines.push('', 'soak RSS (MB) every 10 s:', ...table(['at s', ...procs], soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))])));
   }
+  lines.push(`idle CPU % of one core (taken off above): ${Object.entries(r.idleCpuPercentOfOneCore).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   lines.push('', `ledger after the runs: ${r.ledger.ok ? 'verifies' : 'DOES NOT VERIFY'} (${r.ledger.accounts} accounts, ${r.ledger.mismatches} mismatches, sum of all balances ${r.ledger.sumOfAllBalances})`,
     `RSS MB before → after gc(): ${Object.entries(r.rssMb).map(([k, v]) => `${k} ${v.before} → ${v.afterGc}`).join(', ')}`,
-    'latency resolution is 1 ms (autocannon); postgres CPU is every postgres process on the machine (other users included)');
+    'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)');
   return lines.join('\n');
 }

@@ -95,11 +95,24 @@ async function externalCpuMicros(name: string): Promise<number> {
 
 type Proc = { name: string; proc: ChildProcess };
 
-async function cpuSnapshot(procs: Proc[]): Promise<Record<string, number>> {
+/** CPU of the Postgres backends serving our database (pool connections live across a run). */
+async function backendCpuMicros(sql: pg.Client, database: string): Promise<number> {
+  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+  const tick = 1_000_000 / 100;
+  let total = 0;
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick;
+  }
+  return total;
+}
+
+async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<number>): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const p of procs) out[p.name] = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
   out['nats-server'] = await externalCpuMicros('nats-server');
-  out['postgres (all)'] = await externalCpuMicros('postgres');
+  if (pgBackends) out['postgres (our db)'] = await pgBackends();
   return out;
 }
 
@@ -127,7 +140,9 @@ async function main(): Promise<void> {
     // Services first (each runs its migrations), one at a time so migrations do not race.
     const measured: Proc[] = [];
     for (const name of SERVICES) {
-      const child = await forkReady(new URL('./service-process.ts', import.meta.url), { ...base, BENCH_SERVICE: name }, ['--expose-gc']);
+      // BENCH_CPU_PROF=wallet writes a V8 CPU profile of that service to bench/results/ when it stops.
+      const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${new URL('./results/', import.meta.url).pathname}`] : [];
+      const child = await forkReady(new URL('./service-process.ts', import.meta.url), { ...base, BENCH_SERVICE: name }, ['--expose-gc', ...profile]);
       cleanups.push(() => stopChild(child.proc));
       measured.push({ name, proc: child.proc });
     }
@@ -206,19 +221,33 @@ async function main(): Promise<void> {
       connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, ...extra,
     });
 
-    /** One run with the CPU every process used (warm-up included) per operation. */
+    const pgBackends = () => backendCpuMicros(sql, db!.name);
+    // What each process spends with no load at all (relays, reconciler, roll-up, delivery polls):
+    // taken off the per-operation figures, shown on its own.
+    const IDLE_SEC = 5;
+    const i0 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    await new Promise((r) => setTimeout(r, IDLE_SEC * 1000));
+    const i1 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    const idlePercent: Record<string, number> = {};
+    for (const k of Object.keys(i1)) idlePercent[k] = Math.round(((i1[k] - i0[k]) / (IDLE_SEC * 1e6)) * 1000) / 10;
+    log(`idle CPU % of a core: ${Object.entries(idlePercent).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+
+    /** One run with the CPU every process used (warm-up included, idle use taken off) per operation. */
     const measure = async (s: LoadSpec, procs: Proc[], requestsPerOp = 1): Promise<ScenarioResult> => {
-      const c0 = await cpuSnapshot(procs);
+      const c0 = await cpuSnapshot(procs, pgBackends);
       const t0 = performance.now();
       const summary = await runLoad(s);
       const wallMicros = (performance.now() - t0) * 1000;
-      const c1 = await cpuSnapshot(procs);
+      const c1 = await cpuSnapshot(procs, pgBackends);
       const ops = (summary.total + (summary.warmup?.total ?? 0)) / requestsPerOp;
       const cpuMsPerOp: Record<string, number> = {};
       const cpuPercent: Record<string, number> = {};
       for (const k of Object.keys(c1)) {
-        cpuMsPerOp[k] = Math.round(((c1[k] - c0[k]) / 1000 / Math.max(1, ops)) * 1000) / 1000;
-        cpuPercent[k] = Math.round(((c1[k] - c0[k]) / wallMicros) * 100);
+        const used = c1[k] - c0[k];
+        // nats-server and Postgres serve the bare reference too: nothing to take off for them.
+        const idle = procs.some((p) => p.name === k) ? (idlePercent[k] ?? 0) / 100 * wallMicros : 0;
+        cpuMsPerOp[k] = Math.round((Math.max(0, used - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
+        cpuPercent[k] = Math.round((used / wallMicros) * 100);
       }
       return { ...summary, requestsPerOp, opsPerSec: summary.requestsPerSec / requestsPerOp, cpuMsPerOp, cpuPercentOfOneCore: cpuPercent };
     };
@@ -271,6 +300,7 @@ async function main(): Promise<void> {
       settings: { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, players: PLAYERS, brands: BRANDS, loopbackOnly: true, scenarios: [...SCENARIOS], soakSec: SOAK_SEC },
       scenarios,
       ledger: { ok: verify.body?.ok === true, accounts: verify.body?.accounts, mismatches: verify.body?.mismatches?.length ?? null, sumOfAllBalances: verify.body?.sumOfAllBalances },
+      idleCpuPercentOfOneCore: idlePercent,
       rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name].rss), afterGc: mb(memoryAfter[p.name].rss) }])),
     };
     await mkdir(RESULTS_DIR, { recursive: true });
