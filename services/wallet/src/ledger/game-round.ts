@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '@bo/contracts';
 import { compareMoney, formatMoney, subMoney } from '@bo/service-kit';
 import { ensureClearingAccount, lockPlayerAccount, type LockedAccount } from './accounts.ts';
-import { postTransactions, type NewTransaction } from './post-transaction.ts';
+import { postTransactions, type AlsoInsert, type NewTransaction, type PostedTransaction } from './post-transaction.ts';
 
 /** What a player can stake: `available − held`. Money reserved for open withdrawals is never bet. */
 export function stakeableOf(account: LockedAccount): string {
@@ -34,8 +34,11 @@ export function insufficientFunds(stakeable: string): AppError {
   return new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the withdrawable balance.', { balance: formatMoney(stakeable) });
 }
 
-/** Posts BET (and WIN) on the locked player account; `player` is updated in place. */
-export async function postRoundMoney(tx: EntityManager, player: LockedAccount, r: RoundMoney): Promise<RoundEntries> {
+/**
+ * Posts BET (and WIN) on the locked player account; `player` is updated in place. The entry ids
+ * are chosen before the statement, so `roundRow(entries)` can add the round's own insert to it.
+ */
+export async function postRoundMoney(tx: EntityManager, player: LockedAccount, r: RoundMoney, roundRow?: (e: RoundEntries) => AlsoInsert): Promise<RoundEntries> {
   if (player.kind !== 'player') throw new Error(`round ${r.roundId}: ${player.id} is not a player account`);
   const amount = formatMoney(r.amount);
   const payout = formatMoney(r.payout);
@@ -55,7 +58,7 @@ export async function postRoundMoney(tx: EntityManager, player: LockedAccount, r
       postings: [{ account: player, amount: payout }, { clearingAccountId: clearing, amount: formatMoney(`-${payout}`) }],
     });
   }
-  // BET and WIN in one statement.
-  const [bet, win] = await postTransactions(tx, money);
-  return { betEntryId: bet.entries[0].id, winEntryId: win ? win.entries[0].id : null };
+  // BET, WIN and the caller's round row in one statement.
+  const entriesOf = ([bet, win]: PostedTransaction[]): RoundEntries => ({ betEntryId: bet.entries[0].id, winEntryId: win ? win.entries[0].id : null });
+  return entriesOf(await postTransactions(tx, money, roundRow ? (posted) => roundRow(entriesOf(posted)) : undefined));
 }

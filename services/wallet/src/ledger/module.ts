@@ -4,8 +4,9 @@ import type { ServiceModule } from '@bo/service-kit';
 import { ledgerMigrations } from './migrations.ts';
 import { ledgerHandlers } from './handlers.ts';
 import { startClearingRollup } from './rollup.ts';
+import { ledgerSettings } from '../config.ts';
 
 export const ledgerModule: ServiceModule = {
   entities: [], migrations: ledgerMigrations, handlers: ledgerHandlers,
-  background: (deps) => [startClearingRollup(deps, Number(process.env.CLEARING_ROLLUP_MS ?? 1000))],
+  background: (deps) => [startClearingRollup(deps, ledgerSettings(deps.config).rollupMs)],
 };

@@ -34,8 +34,11 @@ export async function postTransaction(tx: EntityManager, t: NewTransaction): Pro
   return (await postTransactions(tx, [t]))[0];
 }
 
+/** A further insert of the caller's that belongs to the same statement (a round naming its entries). */
+export interface AlsoInsert { cte: string; params: unknown[] }
+
 /** Posts several transactions (a round's BET and WIN) in one statement, in order. */
-export async function postTransactions(tx: EntityManager, ts: NewTransaction[]): Promise<PostedTransaction[]> {
+export async function postTransactions(tx: EntityManager, ts: NewTransaction[], alsoFor?: (posted: PostedTransaction[]) => AlsoInsert): Promise<PostedTransaction[]> {
   const txRows: unknown[] = [];
   const entryRows: unknown[] = [];
   const balances = new Map<string, LockedAccount>();
@@ -63,6 +66,7 @@ export async function postTransactions(tx: EntityManager, ts: NewTransaction[]):
     }
     posted.push({ id, entries });
   }
+  const also = alsoFor?.(posted);
   const accountRows = [...balances.values()].flatMap((a) => [a.id, a.available, a.entryCount]);
   const rows = (n: number, cols: string) => Array.from({ length: n }, () => `(${cols})`).join(', ');
   // created_at is taken once, after the caller's account locks, so one account's entries are
@@ -75,8 +79,9 @@ export async function postTransactions(tx: EntityManager, ts: NewTransaction[]):
        select v.*, now.at from (values ${rows(entryRows.length / 9, '?::text, ?::text, ?::text, ?::bigint, ?::text, ?::numeric, ?::numeric, ?::text, ?::text')}) v, now returning 1)
      ${accountRows.length > 0 ? `, bal as (update wallet.accounts a set available = v.available, entry_count = v.seq, updated_at = now()
        from (values ${rows(balances.size, '?::text, ?::numeric, ?::bigint')}) v(id, available, seq) where a.id = v.id returning 1)` : ''}
+     ${also ? `, also as (${also.cte})` : ''}
      select 1`,
-    [...txRows, ...entryRows, ...accountRows]);
+    [...txRows, ...entryRows, ...accountRows, ...(also?.params ?? [])]);
   return posted;
 }
 

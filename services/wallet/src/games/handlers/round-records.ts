@@ -41,17 +41,17 @@ export async function findRoundByClientId(em: EntityManager, sessionId: string, 
   return rows[0] ? withDate(rows[0]) : undefined;
 }
 
-/** Inserts a real round (numbered after the session's last; the caller holds the session lock). */
-export async function insertRealRound(tx: EntityManager, r: {
+/** The insert of a real round, for the statement that posts its money (numbered after the session's last; the caller holds the session lock). */
+export function realRoundInsert(r: {
   id: string; sessionId: string; clientRoundId: string; amount: string; payout: string; win: boolean; outcome: Record<string, unknown>;
-  balanceBefore: string; balanceAfter: string; betEntryId: string; winEntryId: string | null;
-}): Promise<RoundView> {
-  const rows = await tx.execute<RoundView[]>(
-    `insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
-     select ?, ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, now() from wallet.game_rounds where session_id = ?
-     returning ${ROUND_COLUMNS}`,
-    [r.id, r.sessionId, r.clientRoundId, r.amount, r.payout, r.win, JSON.stringify(r.outcome), r.balanceBefore, r.balanceAfter, r.betEntryId, r.winEntryId, r.sessionId]);
-  return withDate(rows[0]);
+  balanceBefore: string; balanceAfter: string; betEntryId: string; winEntryId: string | null; createdAt: Date;
+}): { cte: string; params: unknown[] } {
+  return {
+    cte: `insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
+      select ?::text, ?::text, coalesce(max(seq), 0) + 1, ?::text, ?::numeric, ?::numeric, ?::boolean, ?::jsonb, ?::numeric, ?::numeric, ?::text, ?::text, ?::timestamptz
+      from wallet.game_rounds where session_id = ? returning 1`,
+    params: [r.id, r.sessionId, r.clientRoundId, r.amount, r.payout, r.win, JSON.stringify(r.outcome), r.balanceBefore, r.balanceAfter, r.betEntryId, r.winEntryId, r.createdAt, r.sessionId],
+  };
 }
 
 export interface RoundRequest { token: string | undefined; kind: BuiltInKind; input: PlayRoundInput }
