@@ -47,8 +47,15 @@ export function formatReport(r: BenchResults): string {
   const bareSelect = mean(by('bareSelect').map((s) => s.requestsPerSec));
   const bareUpdate = mean(by('bareUpdate').map((s) => s.requestsPerSec));
   const deposits = by('deposit');
-  const oneBrand = deposits.find((s) => s.name.includes(', 1 brand'));
-  const spread = deposits.find((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak'));
+  // Repeated runs of one kind (A B B A) are averaged.
+  const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined => runs.length === 0 ? undefined : {
+    ...runs[0],
+    opsPerSec: mean(runs.map((x) => x.opsPerSec!)),
+    requestsPerSec: mean(runs.map((x) => x.requestsPerSec)),
+    latencyMs: { ...runs[0].latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
+  };
+  const oneBrand = averaged(deposits.filter((s) => s.name.includes(', 1 brand')));
+  const spread = averaged(deposits.filter((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak')));
   const wallet = by('wallet')[0];
   const rounds = by('rounds')[0];
 

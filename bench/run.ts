@@ -95,24 +95,44 @@ async function externalCpuMicros(name: string): Promise<number> {
 
 type Proc = { name: string; proc: ChildProcess };
 
-/** CPU of the Postgres backends serving our database (pool connections live across a run). */
-async function backendCpuMicros(sql: pg.Client, database: string): Promise<number> {
+/**
+ * CPU of each Postgres backend serving our database, by pid. Pools open and close connections
+ * (idle timeouts), so a difference is taken per pid: a backend present at both ends counts its
+ * delta, one that appeared counts all its CPU, one that went away is lost (an underestimate).
+ */
+async function backendCpuByPid(sql: pg.Client, database: string): Promise<Map<number, number>> {
   const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
   const tick = 1_000_000 / 100;
-  let total = 0;
+  const out = new Map<number, number>();
   for (const { pid } of rows) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick;
+    out.set(pid, (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick);
   }
+  return out;
+}
+
+function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
   return total;
 }
 
-async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<number>): Promise<Record<string, number>> {
+interface CpuSnapshot { micros: Record<string, number>; backends?: Map<number, number> }
+
+async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number, number>>): Promise<CpuSnapshot> {
+  const micros: Record<string, number> = {};
+  for (const p of procs) micros[p.name] = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
+  micros['nats-server'] = await externalCpuMicros('nats-server');
+  return { micros, backends: pgBackends ? await pgBackends() : undefined };
+}
+
+/** CPU microseconds each process used between two snapshots. */
+function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const p of procs) out[p.name] = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
-  out['nats-server'] = await externalCpuMicros('nats-server');
-  if (pgBackends) out['postgres (our db)'] = await pgBackends();
+  for (const k of Object.keys(b.micros)) out[k] = b.micros[k] - (a.micros[k] ?? 0);
+  if (a.backends && b.backends) out['postgres (our db)'] = backendCpuBetween(a.backends, b.backends);
   return out;
 }
 
@@ -221,7 +241,7 @@ async function main(): Promise<void> {
       connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, ...extra,
     });
 
-    const pgBackends = () => backendCpuMicros(sql, db!.name);
+    const pgBackends = () => backendCpuByPid(sql, db!.name);
     // What each process spends with no load at all (relays, reconciler, roll-up, delivery polls):
     // taken off the per-operation figures, shown on its own.
     const IDLE_SEC = 5;
@@ -229,7 +249,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, IDLE_SEC * 1000));
     const i1 = await cpuSnapshot([...measured, ...bare], pgBackends);
     const idlePercent: Record<string, number> = {};
-    for (const k of Object.keys(i1)) idlePercent[k] = Math.round(((i1[k] - i0[k]) / (IDLE_SEC * 1e6)) * 1000) / 10;
+    for (const [k, v] of Object.entries(cpuBetween(i0, i1))) idlePercent[k] = Math.round((v / (IDLE_SEC * 1e6)) * 1000) / 10;
     log(`idle CPU % of a core: ${Object.entries(idlePercent).map(([k, v]) => `${k} ${v}`).join(', ')}`);
 
     /** One run with the CPU every process used (warm-up included, idle use taken off) per operation. */
@@ -242,8 +262,7 @@ async function main(): Promise<void> {
       const ops = (summary.total + (summary.warmup?.total ?? 0)) / requestsPerOp;
       const cpuMsPerOp: Record<string, number> = {};
       const cpuPercent: Record<string, number> = {};
-      for (const k of Object.keys(c1)) {
-        const used = c1[k] - c0[k];
+      for (const [k, used] of Object.entries(cpuBetween(c0, c1))) {
         // nats-server and Postgres serve the bare reference too: nothing to take off for them.
         const idle = procs.some((p) => p.name === k) ? (idlePercent[k] ?? 0) / 100 * wallMicros : 0;
         cpuMsPerOp[k] = Math.round((Math.max(0, used - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
@@ -283,9 +302,13 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('hello')) scenarios.push(await runLoad(spec('baseline: Fastify hello-world', 'hello', hello.ready.url)));
       if (SCENARIOS.has('me')) scenarios.push(await measure(spec('GET /api/v1/me (auth + rate limit)', 'me', publicUrl), measured));
       if (SCENARIOS.has('createPlayer')) scenarios.push(await measure(spec('POST /api/v1/players', 'createPlayer', publicUrl), measured));
-      if (SCENARIOS.has('deposit')) scenarios.push(await depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0].sandbox.brandId]));
+      // One brand and many brands in the order A B B A, so drift on a shared machine hits both alike.
+      const oneBrandRun = () => depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0].sandbox.brandId]);
+      const spreadRun = () => depositRun(`deposit create + confirm, ${BRANDS} brands`, spread, operators.map((o) => o.sandbox.brandId));
+      if (SCENARIOS.has('deposit')) scenarios.push(await oneBrandRun());
+      if (SCENARIOS.has('spread')) scenarios.push(await spreadRun(), await spreadRun());
+      if (SCENARIOS.has('deposit') && SCENARIOS.has('spread')) scenarios.push(await oneBrandRun());
       if (SCENARIOS.has('wallet')) scenarios.push(await measure(spec('GET /players/{id}/wallet', 'wallet', publicUrl, { players: oneBrand }), measured));
-      if (SCENARIOS.has('spread')) scenarios.push(await depositRun(`deposit create + confirm, ${BRANDS} brands`, spread, operators.map((o) => o.sandbox.brandId)));
       if (SCENARIOS.has('rounds')) scenarios.push(await measure(spec('real-money game round', 'rounds', publicUrl, { sessions }), measured));
       await bareRuns(' again');
     }
