@@ -1,8 +1,10 @@
 // A per-process cache of players.state for the services that ask it on their hot paths (wallet
 // reads and real-money rounds, deposit creation). The players service broadcasts
 // `<prefix>.players.changed` after every commit that changes what players.state answers, before
-// it replies, so a caller that saw the change acknowledged is served fresh state afterwards. The
-// TTL bounds staleness if a broadcast is lost (core NATS is at most once).
+// it replies, so a caller that saw the change acknowledged is served fresh state afterwards.
+// Core NATS is at most once: a broadcast is lost only around a broken connection, so the cache
+// is emptied whenever this connection drops or reconnects, and entries live at most a minute.
+// A self-exclusion that has run out is not served from the cache (its end is a time, not an event).
 import { PLAYER_STATE_SUBJECT, playerChangedSubject, type PlayerState, type PlayerStateRequest, type RequestContext } from '@bo/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 
@@ -17,7 +19,7 @@ interface Entry { brandId: string; state: PlayerState; expiresAt: number }
 export function createPlayerStateCache(deps: {
   nc: NatsConnection; prefix: string; call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
 }, opts: { ttlMs?: number; maxEntries?: number } = {}): PlayerStateCache {
-  const ttlMs = opts.ttlMs ?? 5_000;
+  const ttlMs = opts.ttlMs ?? 60_000;
   const maxEntries = opts.maxEntries ?? 100_000;
   const entries = new Map<string, Entry>();
   // Bumped by every broadcast: an answer that was asked before a change is not stored after it.
@@ -36,10 +38,19 @@ export function createPlayerStateCache(deps: {
     },
   });
 
+  void (async () => {
+    for await (const s of deps.nc.status()) {
+      if (s.type === 'disconnect' || s.type === 'reconnect') { generation++; entries.clear(); }
+    }
+  })().catch(() => undefined);
+
+  const fresh = (e: Entry, now: number) => e.expiresAt > now
+    && !(e.state.selfExcludedUntil && Date.parse(e.state.selfExcludedUntil) <= now);
+
   return {
     async get(brandId, playerId, ctx) {
       const hit = entries.get(playerId);
-      if (hit && hit.brandId === brandId && hit.expiresAt > Date.now()) return hit.state;
+      if (hit && hit.brandId === brandId && fresh(hit, Date.now())) return hit.state;
       const asked = generation;
       const state = await deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId, playerId } satisfies PlayerStateRequest, ctx);
       if (state.exists && asked === generation) {
