@@ -79,6 +79,7 @@ export interface ClaimedAttempt {
 interface DueRow {
   id: string; event_id: string; operator_id: string; environment: Environment;
   attempts: number; max_attempts: number; busy: number;
+  url: string | null; secret_sealed: string | null; body: Buffer;
 }
 
 /**
@@ -106,7 +107,8 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
          order by first_due
          limit ?
        )
-       select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy
+       select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy,
+              ep.url, ep.secret_sealed, ev.body
        from due cross join lateral (
          select id, event_id, operator_id, environment, attempts, max_attempts, next_attempt_at from ${S}.deliveries x
          where x.operator_id = due.operator_id and x.environment = due.environment
@@ -115,6 +117,8 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
          limit ?
          for update skip locked
        ) x
+       join ${S}.events ev on ev.id = x.event_id
+       left join ${S}.endpoints ep on ep.operator_id = x.operator_id and ep.environment = x.environment
        order by due.first_due, x.next_attempt_at`,
       [opts.perEndpoint, opts.slots, opts.perEndpoint]);
 
@@ -135,49 +139,48 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
       if (!took) break;
     }
     if (chosen.length === 0) return [];
-    const ids = chosen.map((r) => r.id);
 
-    await tx.execute(
-      `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
-       where outcome = 'in_flight' and delivery_id in (${list(ids.length)})`, [INTERRUPTED, ...ids]);
-
-    const endpoints = new Map<string, { url: string | null; secret_sealed: string | null }>();
-    for (const r of chosen) {
-      const key = `${r.operator_id}\u0000${r.environment}`;
-      if (endpoints.has(key)) continue;
-      const [ep] = await tx.execute<{ url: string | null; secret_sealed: string | null }[]>(
-        `select url, secret_sealed from ${S}.endpoints where operator_id = ? and environment = ?`, [r.operator_id, r.environment]);
-      endpoints.set(key, ep ?? { url: null, secret_sealed: null });
+    // Attempts left in flight by a worker whose lease ran out (only re-claimed deliveries have any).
+    const reclaimed = chosen.filter((r) => r.attempts > 0).map((r) => r.id);
+    if (reclaimed.length > 0) {
+      await tx.execute(
+        `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
+         where outcome = 'in_flight' and delivery_id in (${list(reclaimed.length)})`, [INTERRUPTED, ...reclaimed]);
     }
 
-    const bodies = new Map<string, Buffer>();
-    const eventIds = [...new Set(chosen.map((r) => r.event_id))];
-    for (const e of await tx.execute<{ id: string; body: Buffer }[]>(
-      `select id, body from ${S}.events where id in (${list(eventIds.length)})`, eventIds)) bodies.set(e.id, e.body);
-
-    const claimed: ClaimedAttempt[] = [];
+    const leased: Array<DueRow & { leaseToken: string }> = [];
     for (const r of chosen) {
-      const ep = endpoints.get(`${r.operator_id}\u0000${r.environment}`)!;
       if (r.attempts >= r.max_attempts) {
         await closeDelivery(tx, r.id, 'failed', null, INTERRUPTED);
         continue;
       }
-      if (!ep.url || !ep.secret_sealed) {
-        await closeDelivery(tx, r.id, 'no_endpoint', null, ep.url ? 'no webhook secret configured' : 'no webhook URL configured');
+      if (!r.url || !r.secret_sealed) {
+        await closeDelivery(tx, r.id, 'no_endpoint', null, r.url ? 'no webhook secret configured' : 'no webhook URL configured');
         continue;
       }
-      const leaseToken = randomUUID();
-      const [d] = await tx.execute<{ attempts: number }[]>(
-        `update ${S}.deliveries set attempts = attempts + 1, lease_token = ?,
-           next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
-         where id = ? returning attempts`, [leaseToken, opts.leaseMs, r.id]);
-      const [a] = await tx.execute<{ id: string }[]>(
-        `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
-         values (?, ?, ?, ?, ?, 'in_flight') returning id`, [r.id, r.event_id, r.operator_id, d.attempts, ep.url]);
+      leased.push({ ...r, leaseToken: randomUUID() });
+    }
+    if (leased.length === 0) return [];
+    // Every lease and its in-flight attempt row: one statement for the whole batch.
+    const rowsOf = leased.map(() => '(?::text, ?::text, ?::text)').join(', ');
+    const started = await tx.execute<{ attempt_id: string; delivery_id: string; attempts: number }[]>(
+      `with v(id, token, url) as (values ${rowsOf}),
+       d as (update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = v.token,
+               next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
+             from v where x.id = v.id returning x.id, x.event_id, x.operator_id, x.attempts, v.url),
+       a as (insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+             select d.id, d.event_id, d.operator_id, d.attempts, d.url, 'in_flight' from d returning id, delivery_id, attempt)
+       select a.id as attempt_id, a.delivery_id, a.attempt as attempts from a`,
+      [...leased.flatMap((r) => [r.id, r.leaseToken, r.url]), opts.leaseMs]);
+    const byDelivery = new Map(started.map((x) => [x.delivery_id, x]));
+
+    const claimed: ClaimedAttempt[] = [];
+    for (const r of leased) {
+      const a = byDelivery.get(r.id)!;
       claimed.push({
         deliveryId: r.id, eventId: r.event_id, operatorId: r.operator_id, environment: r.environment,
-        attempt: d.attempts, maxAttempts: r.max_attempts, attemptId: String(a.id), leaseToken,
-        url: ep.url, secretSealed: ep.secret_sealed, body: bodies.get(r.event_id)!,
+        attempt: Number(a.attempts), maxAttempts: r.max_attempts, attemptId: String(a.attempt_id), leaseToken: r.leaseToken,
+        url: r.url!, secretSealed: r.secret_sealed!, body: r.body,
       });
     }
     return claimed;
