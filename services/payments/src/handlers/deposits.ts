@@ -5,7 +5,7 @@ import {
 import { crashPoint, formatMoney, type Handler, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
-  findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
+  findByExternalReference, insertDeposit, insertDepositWithResponse, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
   referenceAndTodaysTotal,
 } from '../persistence/deposit-store.ts';
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
@@ -16,6 +16,11 @@ const CREATE = 'payments.deposits.create';
 const FAIL = 'payments.deposits.fail';
 
 const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXISTS', undefined, { depositId });
+
+/** Whether the RG and status checks pass for this player (the limit aside). */
+function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: string): boolean {
+  try { checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0'); return true; } catch { return false; }
+}
 
 export function createDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
@@ -29,6 +34,27 @@ export function createDeposit(deps: ServiceDeps): Handler {
     checkAmount(input.amount);
     const player = await playerState(deps, scope.brandId, playerId);
     checkPlayerAndCurrency(player, input.currency);
+    const newRow = (now: Date): DepositRow => ({
+      id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+      playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
+      externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
+      createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
+    });
+    if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
+      // The usual case: no limit, nothing to serialise, and no refusal that must come after the
+      // duplicate check. One statement: the deposit (its reference unique per brand) and the
+      // stored response, or neither.
+      const row = newRow(new Date());
+      try {
+        if (await insertDepositWithResponse(deps.orm.em.fork(), row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
+        throw alreadyExists((await findByExternalReference(deps.orm.em.fork(), scope.brandId, input.externalReference))!);
+      } catch (e) {
+        // A request with our key that won the race (same reference, or the key's record) answered first.
+        const prior = await findStored(deps.orm.em.fork(), ref, CREATE);
+        if (prior) return prior;
+        throw e;
+      }
+    }
     return runOnce(deps.orm.em, ref, CREATE, async (tx) => {
       // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
       // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
@@ -38,12 +64,7 @@ export function createDeposit(deps: ServiceDeps): Handler {
       const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
       if (existing) throw alreadyExists(existing);
       checkDepositAllowed(player, input.amount, todaysTotal);
-      const row: DepositRow = {
-        id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-        playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
-        externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
-        createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
-      };
+      const row = newRow(now);
       // Another player's deposit may take the reference between the check and here.
       if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
       return { status: 201, body: depositView(row) };

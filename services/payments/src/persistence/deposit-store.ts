@@ -1,6 +1,7 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
+import type { RequestKey } from '@bo/service-kit';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
@@ -56,6 +57,23 @@ export async function referenceAndTodaysTotal(
          where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
     [brandId, externalReference, withTotal, brandId, playerId, dayStart]);
   return { existing: row.existing ?? undefined, todaysTotal: row.total };
+}
+
+/**
+ * A new deposit and the stored response for the key that asked, in one statement (atomic
+ * without a transaction); false when the brand already has the reference (nothing written).
+ * A second record for the key is a unique violation: the statement fails as a whole.
+ */
+export async function insertDepositWithResponse(em: EntityManager, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
+  const [{ n }] = await em.execute<{ n: number }[]>(
+    `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
+     ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
+       select ?, ?, ?, 201, ?::jsonb from d returning 1)` : ''}
+     select count(*)::int as n from d`,
+    [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt,
+      ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]);
+  return n === 1;
 }
 
 export async function markConfirming(tx: EntityManager, id: string, scope: string | null, key: string | null): Promise<void> {
