@@ -159,28 +159,35 @@ t.test('real-money rounds', async (t) => {
     t.ok(cents(account.available) >= cents(account.held), 'available never below held');
     const entries = await h.sql(`select type, amount, balance_after, reference_id, account_seq from wallet.ledger_entries where account_id = ? order by account_seq`, [account.id]);
     t.equal(cents(account.available), entries.reduce((sum: number, e: any) => sum + cents(e.amount), 0), 'balance = sum of its entries');
+    // Aggregated, so the number of assertions does not depend on how many rounds the draw allowed.
     let running = 0;
+    const chainBreaks: string[] = [];
+    let belowHeld = 0;
     for (const e of entries) {
       running += cents(e.amount);
-      t.equal(cents(e.balance_after), running, `entry ${e.account_seq}: balanceAfter is the running sum`);
-      t.ok(running - 4000 >= 0, 'the stakeable part never went below zero');
+      if (cents(e.balance_after) !== running) chainBreaks.push(`entry ${e.account_seq}: ${e.balance_after} ≠ ${money(running)}`);
+      if (running - 4000 < 0) belowHeld++;
     }
+    t.same(chainBreaks, [], 'every balanceAfter is the running sum');
+    t.equal(belowHeld, 0, 'the stakeable part never went below zero');
     const rounds = await h.sql(`select r.id, r.amount, r.payout, r.balance_before, r.balance_after from wallet.game_rounds r
       join wallet.game_sessions s on s.id = r.session_id where s.player_id = ?`, [player]);
     t.same(rounds.map((r: any) => r.id).sort(), accepted.map((r) => r.id).sort(), 'every accepted round is recorded, nothing else');
+    const wrongRounds: string[] = [];
     for (const r of rounds) {
       const mine = entries.filter((e: any) => e.reference_id === r.id);
       const bet = mine.filter((e: any) => e.type === 'BET');
       const win = mine.filter((e: any) => e.type === 'WIN');
-      t.same(bet.map((e: any) => e.amount), ['-10.00'], `round ${r.id}: exactly one BET`);
-      t.same(win.map((e: any) => e.amount), cents(r.payout) > 0 ? [r.payout] : [], 'a WIN exactly when it paid');
-      t.equal(cents(bet[0].balance_after) - 4000 + 1000, cents(r.balance_before), 'the round started from the stakeable balance under the lock');
+      if (JSON.stringify(bet.map((e: any) => e.amount)) !== JSON.stringify(['-10.00'])) wrongRounds.push(`${r.id}: not exactly one BET`);
+      if (JSON.stringify(win.map((e: any) => e.amount)) !== JSON.stringify(cents(r.payout) > 0 ? [r.payout] : [])) wrongRounds.push(`${r.id}: WIN not exactly when it paid`);
+      if (bet[0] && cents(bet[0].balance_after) - 4000 + 1000 !== cents(r.balance_before)) wrongRounds.push(`${r.id}: did not start from the stakeable balance under the lock`);
     }
+    t.same(wrongRounds, [], 'every round: exactly one BET, a WIN exactly when it paid, started from the stakeable balance under the lock');
     const clearing = await h.sql(`select sum(amount) as s from wallet.ledger_entries where account_id = ?`, [clearingId]);
     t.ok(clearing[0].s !== null, 'the game clearing account took the other side');
     const final = await wallet(player);
     t.equal(final.withdrawable, money(cents(account.available) - 4000));
-    if (codes.includes('INSUFFICIENT_FUNDS')) t.ok(cents(final.withdrawable) < 1000, 'refused only once less than the bet was left');
+    t.ok(!codes.includes('INSUFFICIENT_FUNDS') || cents(final.withdrawable) < 1000, 'refused only once less than the bet was left');
   });
 
   test('the database refuses a real round without its BET entry and a demo round with one', async (t) => {
