@@ -6,6 +6,7 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | null;
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers?: Record<string, string>) => void;
   }
   interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p99_9?: number; [k: string]: number | undefined }
   interface AutocannonResult {
@@ -32,6 +33,9 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     requests?: AutocannonRequest[];
+    /** Rate limit per connection (requests a second); with amount/overallRate for steady soaks. */
+    connectionRate?: number;
+    overallRate?: number;
   }
   function autocannon(opts: AutocannonOptions): Promise<AutocannonResult> & { stop?: () => void };
   export default autocannon;

@@ -3,8 +3,9 @@
 // a LoadSummary and exits.
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { createPlayerRequest, meRequest, type Credentials } from './requests.ts';
+import { bareRequest, depositRequests, roundRequest, walletRequest, type BenchPlayer, type BenchSession } from './money-requests.ts';
 
-export type ScenarioKind = 'hello' | 'me' | 'createPlayer';
+export type ScenarioKind = 'hello' | 'me' | 'createPlayer' | 'bareSelect' | 'bareUpdate' | 'deposit' | 'wallet' | 'rounds';
 
 export interface LoadSpec {
   name: string;
@@ -16,6 +17,11 @@ export interface LoadSpec {
   connections: number;
   durationSec: number;
   warmupSec: number;
+  /** Money scenarios: the players (and their brand's credentials) and the funded game sessions. */
+  players?: BenchPlayer[];
+  sessions?: BenchSession[];
+  /** Steady rate (requests a second over all connections) for the soak; unlimited when absent. */
+  overallRate?: number;
 }
 
 export interface RunFigures {
@@ -55,17 +61,27 @@ function figures(r: AutocannonResult): RunFigures {
   };
 }
 
-function requestFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest {
-  if (spec.kind === 'hello') return { method: 'GET', path: '/' };
-  if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
-  return spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter);
+function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[] {
+  switch (spec.kind) {
+    case 'hello': return [{ method: 'GET', path: '/' }];
+    case 'bareSelect': case 'bareUpdate': return [bareRequest(spec.kind)];
+    case 'deposit': return depositRequests(spec.players!, spec.runId, counter);
+    case 'wallet': return [walletRequest(spec.players!, counter)];
+    case 'rounds': return [roundRequest(spec.sessions!, spec.runId, counter)];
+    default:
+      if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
+      return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter)];
+  }
 }
 
 async function run(spec: LoadSpec): Promise<LoadSummary> {
   // One counter across warm-up and measured run: every POST is a new player and a new key.
   const counter = { n: 0 };
-  const request = requestFor(spec, counter);
-  const once = (duration: number) => autocannon({ url: spec.url, connections: spec.connections, duration, timeout: 10, requests: [request] });
+  const requests = requestsFor(spec, counter);
+  const once = (duration: number) => autocannon({
+    url: spec.url, connections: spec.connections, duration, timeout: 10, requests,
+    ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+  });
   const warmup = spec.warmupSec > 0 ? figures(await once(spec.warmupSec)) : null;
   const measured = await once(spec.durationSec);
   return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...figures(measured), warmup };

@@ -1,13 +1,18 @@
-// The printed table and the shape of bench/results/latest.json.
+// The printed report and the shape of bench/results/latest.json (not tracked: results depend on
+// the machine and its load; docs/benchmarks.md records one run with its method).
 import type { LoadSummary } from './load.ts';
 
-export interface MemoryFigures { rssMb: number; heapUsedMb: number }
-
 export interface ScenarioResult extends LoadSummary {
-  /** Gateway runs only: CPU used during the run (warm-up included) as a percentage of one core. */
-  cpuPercentOfOneCore?: { gateway: number; playersService: number };
-  /** Gateway runs only: CPU time per answered request (warm-up included); steadier than req/s on a busy machine. */
-  cpuMsPerRequest?: { gateway: number; playersService: number };
+  /** 2 for a deposit (create + confirm), else 1. */
+  requestsPerOp?: number;
+  opsPerSec?: number;
+  /** CPU time per operation (warm-up included), per process; steadier than ops/s on a busy machine. */
+  cpuMsPerOp?: Record<string, number>;
+  cpuPercentOfOneCore?: Record<string, number>;
+  /** Deposit runs: every confirmed deposit's webhook, and the lag from the event's createdAt to receipt. */
+  webhooks?: { confirmedDeposits: number; delivered: number; deliveries: number; lagMs: { p50: number; p99: number; max: number } | null };
+  /** Soak: RSS of every process every 10 s. */
+  rssSamples?: Array<{ atSec: number; rssMb: Record<string, number> }>;
 }
 
 export interface BenchResults {
@@ -16,55 +21,93 @@ export interface BenchResults {
   /** Other work on the machine shows here: the figures only compare within one run. */
   loadAverage1m: { atStart: number; atEnd: number };
   machine: { cpus: number; cpuModel: string; totalMemMb: number; node: string; platform: string };
-  settings: { connections: number; durationSec: number; warmupSec: number; loopbackOnly: true; scenarios: string[] };
+  settings: { connections: number; durationSec: number; warmupSec: number; players: number; brands: number; loopbackOnly: true; scenarios: string[]; soakSec: number };
   scenarios: ScenarioResult[];
-  /** The gateway process: before any load, highest sample during load, right after, after a forced GC. */
-  gatewayMemory: { before: MemoryFigures; peakRssMb: number; after: MemoryFigures; afterGc: MemoryFigures };
-  /**
-   * Cross-check over warm-up, measured run and the pre-check: rows must lie between the 201 answers
-   * autocannon counted and the requests it sent (requests in flight when a run stops are processed
-   * but their answers are not counted).
-   */
-  playersCheck: { rowsInDatabase: number; created201: number; sent: number };
+  /** verifyLedger after the runs. */
+  ledger: { ok: boolean; accounts: number; mismatches: number | null; sumOfAllBalances: string };
+  /** CPU each process uses with no load (background loops), measured before the runs. */
+  idleCpuPercentOfOneCore: Record<string, number>;
+  rssMb: Record<string, { before: number; afterGc: number }>;
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
-export const toMemoryFigures = (m: { rss: number; heapUsed: number }): MemoryFigures => ({ rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed) });
 export { mb };
 
-function pad(cells: string[], widths: number[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : (c ?? '').padStart(widths[i]))).join('  ');
+  return [pad(header), pad(widths.map((w) => '-'.repeat(w))), ...rows.map(pad)];
 }
 
-export function formatTable(r: BenchResults): string {
-  const baseline = r.scenarios.filter((s) => s.kind === 'hello').map((s) => s.requestsPerSec);
-  const baselineMean = baseline.length ? baseline.reduce((a, b) => a + b, 0) / baseline.length : 0;
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'requests', 'vs baseline', 'CPU % gw/players', 'CPU ms/req gw/players'];
-  const rows = r.scenarios.map((s) => [
-    s.name,
-    Math.round(s.requestsPerSec).toLocaleString('en-US'),
-    String(s.latencyMs.p50),
-    String(s.latencyMs.p99),
-    String(s.errors),
-    s.non2xx > 0 ? `${s.non2xx} (${Object.entries(s.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}:${n}`).join(' ')})` : '0',
-    s.total.toLocaleString('en-US'),
-    s.kind === 'hello' || baselineMean === 0 ? '' : `${((s.requestsPerSec / baselineMean) * 100).toFixed(1)}%`,
-    s.cpuPercentOfOneCore ? `${s.cpuPercentOfOneCore.gateway} / ${s.cpuPercentOfOneCore.playersService}` : '',
-    s.cpuMsPerRequest ? `${s.cpuMsPerRequest.gateway} / ${s.cpuMsPerRequest.playersService}` : '',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const m = r.gatewayMemory;
-  return [
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+export function formatReport(r: BenchResults): string {
+  const by = (kind: string) => r.scenarios.filter((s) => s.kind === kind);
+  const bareSelect = mean(by('bareSelect').map((s) => s.requestsPerSec));
+  const bareUpdate = mean(by('bareUpdate').map((s) => s.requestsPerSec));
+  const deposits = by('deposit');
+  // Repeated runs of one kind (A B B A) are averaged.
+  const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined => runs.length === 0 ? undefined : {
+    ...runs[0],
+    opsPerSec: mean(runs.map((x) => x.opsPerSec!)),
+    requestsPerSec: mean(runs.map((x) => x.requestsPerSec)),
+    latencyMs: { ...runs[0].latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
+  };
+  const oneBrand = averaged(deposits.filter((s) => s.name.includes(', 1 brand')));
+  const spread = averaged(deposits.filter((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak')));
+  const wallet = by('wallet')[0];
+  const rounds = by('rounds')[0];
+
+  const lines: string[] = [
     `${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}; ${r.settings.connections} connections, ${r.settings.durationSec} s per run after ${r.settings.warmupSec} s warm-up, loopback`,
     `load average (1 min): ${r.loadAverage1m.atStart} at start, ${r.loadAverage1m.atEnd} at end`,
     '',
-    pad(header, widths),
-    pad(widths.map((w) => '-'.repeat(w)), widths),
-    ...rows.map((row) => pad(row, widths)),
-    '',
-    `gateway RSS: ${m.before.rssMb} MB before load, ${m.peakRssMb} MB peak, ${m.after.rssMb} MB after, ${m.afterGc.rssMb} MB after gc()`,
-    `gateway heap used: ${m.before.heapUsedMb} MB before load, ${m.after.heapUsedMb} MB after, ${m.afterGc.heapUsedMb} MB after gc() (coarse)`,
-    `players created: ${r.playersCheck.rowsInDatabase} rows in the database; ${r.playersCheck.created201} answered 201 of ${r.playersCheck.sent} sent (rows must lie between the two)`,
-    'latency resolution is 1 ms (autocannon); CPU is a percentage of one core over warm-up and run',
-  ].join('\n');
+    ...table(['scenario', 'req/s', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'requests'], r.scenarios.map((s) => [
+      s.name, Math.round(s.requestsPerSec).toLocaleString('en-US'), s.opsPerSec !== undefined ? Math.round(s.opsPerSec).toLocaleString('en-US') : '',
+      String(s.latencyMs.p50), String(s.latencyMs.p99), String(s.errors + s.timeouts),
+      s.non2xx > 0 ? `${s.non2xx} (${Object.entries(s.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}:${n}`).join(' ')})` : '0',
+      s.total.toLocaleString('en-US'),
+    ])),
+  ];
+
+  const targets: string[][] = [];
+  const target = (what: string, value: string, goal: string, met: boolean | undefined) => targets.push([what, value, goal, met === undefined ? '' : met ? 'met' : 'NOT met']);
+  if (oneBrand && bareUpdate) target('deposit create+confirm ops/s vs bare update req/s', pct(oneBrand.opsPerSec! / bareUpdate), '>= 25%', oneBrand.opsPerSec! / bareUpdate >= 0.25);
+  if (oneBrand) target('deposit p99 per request (ms)', String(oneBrand.latencyMs.p99), '<= 100', oneBrand.latencyMs.p99 <= 100);
+  if (wallet && bareSelect) target('GET wallet req/s vs bare select req/s', pct(wallet.requestsPerSec / bareSelect), '>= 60%', wallet.requestsPerSec / bareSelect >= 0.6);
+  if (rounds && bareUpdate) target('real-money rounds/s vs bare update req/s', pct(rounds.requestsPerSec / bareUpdate), '>= 30%', rounds.requestsPerSec / bareUpdate >= 0.3);
+  if (oneBrand && spread) {
+    const ratio = spread.opsPerSec! / oneBrand.opsPerSec!;
+    target(`deposits ${r.settings.brands} brands vs 1 brand (ops/s)`, ratio.toFixed(2), '0.85 .. 1.15', Math.abs(ratio - 1) <= 0.15);
+  }
+  for (const d of deposits) {
+    if (!d.webhooks) continue;
+    const w = d.webhooks;
+    target(`webhook lag p99 (ms), ${d.name}`, w.lagMs ? String(w.lagMs.p99) : 'none', '<= 1000', w.lagMs ? w.lagMs.p99 <= 1000 : false);
+    target(`webhooks delivered / deposits confirmed, ${d.name}`, `${w.delivered} / ${w.confirmedDeposits}`, 'all', w.delivered === w.confirmedDeposits);
+  }
+  if (targets.length) lines.push('', ...table(['ratio / figure', 'measured', 'target', ''], targets));
+  if (bareSelect || bareUpdate) lines.push(`bare reference (mean of its runs): select ${Math.round(bareSelect)} req/s, update ${Math.round(bareUpdate)} req/s`);
+
+  const withCpu = r.scenarios.filter((s) => s.cpuMsPerOp);
+  if (withCpu.length) {
+    const procs = [...new Set(withCpu.flatMap((s) => Object.keys(s.cpuMsPerOp!)))];
+    lines.push('', 'CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:',
+      ...table(['scenario', ...procs], withCpu.map((s) => [s.name, ...procs.map((p) => {
+        const v = s.cpuMsPerOp![p];
+        // A pid set that changed under us (a restarted server) reads negative: not a figure.
+        return v === undefined ? '' : v < 0 ? 'n/a' : String(v);
+      })])));
+  }
+  const soak = r.scenarios.find((s) => s.rssSamples);
+  if (soak?.rssSamples?.length) {
+    const procs = Object.keys(soak.rssSamples[0].rssMb);
+    lines.push('', 'soak RSS (MB) every 10 s:', ...table(['at s', ...procs], soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))])));
+  }
+  lines.push(`idle CPU % of one core (taken off above): ${Object.entries(r.idleCpuPercentOfOneCore).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push('', `ledger after the runs: ${r.ledger.ok ? 'verifies' : 'DOES NOT VERIFY'} (${r.ledger.accounts} accounts, ${r.ledger.mismatches} mismatches, sum of all balances ${r.ledger.sumOfAllBalances})`,
+    `RSS MB before → after gc(): ${Object.entries(r.rssMb).map(([k, v]) => `${k} ${v.before} → ${v.afterGc}`).join(', ')}`,
+    'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)');
+  return lines.join('\n');
 }

@@ -1,40 +1,50 @@
-// `npm run bench`: measures the gateway on this machine against a bare Fastify baseline, back to
-// back. Starts everything it needs on a fresh database and NATS prefix and removes them after.
+// `npm run bench`: measures the system on this machine against bare references, back to back in
+// one run, as ratios. Starts everything it needs on a fresh database and NATS prefix and removes
+// them after. docs/benchmarks.md has the method and a recorded run.
 //
-// Processes: this one (orchestration and the players service, in-process via startService), the
-// gateway (bench/gateway-process.ts, startGateway on ephemeral ports), the baseline
-// (bench/hello-process.ts) and one load generator per run (bench/load.ts, autocannon). Keeping
-// the load generator out of the gateway's process keeps it off the gateway's event loop and lets
-// the gateway's memory be read alone.
+// Processes: this one (orchestration only: it does nothing while a run is under way), the gateway
+// (gateway-process.ts), each domain service (service-process.ts: players, wallet, payments,
+// webhooks), the references (hello-process.ts; bare-process.ts as a bare gateway and a bare
+// service), a local webhook receiver (webhook-receiver.ts) and one load generator per run
+// (load.ts, autocannon). Every process reports its own CPU time, so CPU per operation is read per
+// process.
 //
-// Exits non-zero only when the benchmark cannot run (startup, a failed pre-check request, a
-// crashed child), never because of a figure.
+// Exits non-zero only when the benchmark cannot run (startup, a failed setup request, a crashed
+// child), never because of a figure.
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix, waitFor, type RunningService, type TestDatabase } from '@bo/service-kit';
-import { PlayersConfigSchema, playersService } from '@bo/players';
+import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit';
 import { ask, forkReady, stopChild } from './child.ts';
+import { resolveInfrastructure } from './infrastructure.ts';
 import type { GatewayReady, MemoryReport } from './gateway-process.ts';
 import type { LoadSpec, LoadSummary, ScenarioKind } from './load.ts';
-import { formatTable, mb, toMemoryFigures, type BenchResults, type ScenarioResult } from './report.ts';
-import { cpfFor } from './requests.ts';
+import type { BenchPlayer, BenchSession } from './money-requests.ts';
+import type { ReceiverStats } from './webhook-receiver.ts';
+import { formatReport, mb, type BenchResults, type ScenarioResult } from './report.ts';
+import { cpfFor, type Credentials } from './requests.ts';
 
 const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_SEC = Number(process.env.BENCH_WARMUP ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-// Which runs to do, e.g. BENCH_SCENARIOS=me to look at one path alone; default all.
-const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? 'hello,me,createPlayer').split(',').map((s) => s.trim()));
-// The contract's maximum; 1,000,000 a minute is far above what one gateway serves here.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 200);
+const BRANDS = Number(process.env.BENCH_BRANDS ?? 32);
+/** BENCH_SOAK=600: instead of the scenarios, deposits at a steady rate for that many seconds, RSS sampled. */
+const SOAK_SEC = Number(process.env.BENCH_SOAK ?? 0);
+const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
+const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds';
+const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
-const RESULTS_FILE = new URL('./results/latest.json', import.meta.url);
+const RESULTS_DIR = new URL('./results/', import.meta.url);
+const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 
 process.env.LOG_LEVEL ??= 'warn';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-
 function log(line: string): void { process.stderr.write(`[bench] ${line}\n`); }
 
 async function adminCall(adminUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -47,7 +57,20 @@ async function adminCall(adminUrl: string, token: string, method: string, path: 
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/** One warm-up + measured run in a fresh load-generator process. */
+function expectStatus(what: string, res: { status: number; text?: string; body?: unknown }, status: number): void {
+  if (res.status !== status) throw new Error(`${what} answered ${res.status}: ${res.text ?? JSON.stringify(res.body)}`);
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight (setup only). */
+async function inBatches<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) { const i = next++; out[i] = await fn(items[i], i); }
+  }));
+  return out;
+}
+
 async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   log(`${spec.name}: ${spec.warmupSec} s warm-up + ${spec.durationSec} s, ${spec.connections} connections`);
   const { proc } = await forkReady(new URL('./load.ts', import.meta.url), {});
@@ -56,23 +79,61 @@ async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   return summary;
 }
 
-/** Samples the gateway's RSS while `work` runs; returns its result and the highest sample. */
-async function sampleRss<T>(gateway: ChildProcess, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  let peak = 0;
-  let sampling = true;
-  const loop = (async () => {
-    while (sampling) {
-      const m = await ask<MemoryReport>(gateway, { type: 'memory' }, 'memory').catch(() => undefined);
-      if (m) peak = Math.max(peak, m.rss);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  })();
-  try {
-    return { result: await work(), peak };
-  } finally {
-    sampling = false;
-    await loop;
+/** CPU seconds of processes outside ours (nats-server, every postgres process) from /proc. */
+async function externalCpuMicros(name: string): Promise<number> {
+  let pids: string[] = [];
+  try { pids = execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).trim().split('\n').filter(Boolean); } catch { return 0; }
+  const tick = 1_000_000 / 100;
+  let total = 0;
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick;
   }
+  return total;
+}
+
+type Proc = { name: string; proc: ChildProcess };
+
+/**
+ * CPU of each Postgres backend serving our database, by pid. Pools open and close connections
+ * (idle timeouts), so a difference is taken per pid: a backend present at both ends counts its
+ * delta, one that appeared counts all its CPU, one that went away is lost (an underestimate).
+ */
+async function backendCpuByPid(sql: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+  const tick = 1_000_000 / 100;
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(pid, (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick);
+  }
+  return out;
+}
+
+function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+interface CpuSnapshot { micros: Record<string, number>; backends?: Map<number, number> }
+
+async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number, number>>): Promise<CpuSnapshot> {
+  const micros: Record<string, number> = {};
+  for (const p of procs) micros[p.name] = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
+  micros['nats-server'] = await externalCpuMicros('nats-server');
+  return { micros, backends: pgBackends ? await pgBackends() : undefined };
+}
+
+/** CPU microseconds each process used between two snapshots. */
+function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k of Object.keys(b.micros)) out[k] = b.micros[k] - (a.micros[k] ?? 0);
+  if (a.backends && b.backends) out['postgres (our db)'] = backendCpuBetween(a.backends, b.backends);
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -80,113 +141,221 @@ async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0];
   const runId = randomBytes(4).toString('hex');
   const adminToken = randomBytes(24).toString('hex');
+  const masterKey = randomBytes(32).toString('base64');
   const cleanups: Array<() => Promise<unknown>> = [];
   let db: TestDatabase | undefined;
   let prefix: string | undefined;
   try {
+    const infra = await resolveInfrastructure();
+    process.env.DATABASE_URL = infra.databaseUrl;
+    process.env.NATS_URL = infra.natsUrl;
     db = await createTestDatabase('bench');
     prefix = testPrefix('bench');
-    const base = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix };
+    const base = { DATABASE_URL: db.url, NATS_URL: infra.natsUrl, NATS_PREFIX: prefix, LOG_LEVEL: process.env.LOG_LEVEL!, SECRETS_MASTER_KEY: masterKey };
     log(`database ${db.name}, NATS prefix ${prefix}`);
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    cleanups.push(() => sql.end());
 
-    const players: RunningService = await startService(playersService, loadConfig(PlayersConfigSchema, base));
-    cleanups.push(() => players.stop());
-
+    // Services first (each runs its migrations), one at a time so migrations do not race.
+    const measured: Proc[] = [];
+    for (const name of SERVICES) {
+      // BENCH_CPU_PROF=wallet writes a V8 CPU profile of that service to bench/results/ when it stops.
+      const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${new URL('./results/', import.meta.url).pathname}`] : [];
+      const child = await forkReady(new URL('./service-process.ts', import.meta.url), { ...base, BENCH_SERVICE: name }, ['--expose-gc', ...profile]);
+      cleanups.push(() => stopChild(child.proc));
+      measured.push({ name, proc: child.proc });
+    }
     const gateway = await forkReady<GatewayReady>(new URL('./gateway-process.ts', import.meta.url), {
       ...base, PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: adminToken,
-      SECRETS_MASTER_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: process.env.LOG_LEVEL!,
     }, ['--expose-gc']);
     cleanups.push(() => stopChild(gateway.proc));
+    measured.unshift({ name: 'gateway', proc: gateway.proc });
     const { publicUrl, adminUrl } = gateway.ready;
     log(`gateway pid ${gateway.ready.pid} at ${publicUrl} (admin ${adminUrl})`);
 
+    const bareService = await forkReady<{ pid: number }>(new URL('./bare-process.ts', import.meta.url), { ...base, BARE_ROLE: 'service', BARE_PREFIX: `${prefix}.bare` });
+    cleanups.push(() => stopChild(bareService.proc));
+    const bareGateway = await forkReady<{ url: string }>(new URL('./bare-process.ts', import.meta.url), { ...base, BARE_ROLE: 'gateway', BARE_PREFIX: `${prefix}.bare` });
+    cleanups.push(() => stopChild(bareGateway.proc));
+    const bare: Proc[] = [{ name: 'bare gateway', proc: bareGateway.proc }, { name: 'bare service', proc: bareService.proc }];
     const hello = await forkReady<{ type: 'ready'; url: string }>(new URL('./hello-process.ts', import.meta.url), {});
     cleanups.push(() => stopChild(hello.proc));
+    const receiver = await forkReady<{ url: string }>(new URL('./webhook-receiver.ts', import.meta.url), {});
+    cleanups.push(() => stopChild(receiver.proc));
 
-    // An operator whose limit the benchmark cannot reach, set through the admin API.
-    const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: 'Bench Operator' });
-    if (created.status !== 201) throw new Error(`creating the operator failed: ${created.status} ${JSON.stringify(created.body)}`);
-    const operator = created.body as CreatedOperator;
-    const limited = await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${operator.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE });
-    if (limited.status !== 200) throw new Error(`setting the rate limit failed: ${limited.status} ${JSON.stringify(limited.body)}`);
-    const creds = { key: operator.sandbox.key, secret: operator.sandbox.secret };
-
-    // Pre-checks: a signed request of each kind must succeed before any load is sent, and the new
-    // limit must be in force (the credential cache sees the change within its TTL).
-    const client = new OperatorClient({ baseUrl: `${publicUrl}/api/v1`, ...creds });
+    // Operators: the first one takes every single-brand scenario; BRANDS of them (the first
+    // included) take the spread deposit run. Limits out of reach, webhooks to the receiver.
+    const operatorCount = SCENARIOS.has('spread') ? BRANDS : 1;
+    const operators = await inBatches(Array.from({ length: operatorCount }, (_, i) => i), 4, async (i) => {
+      const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: `Bench Operator ${i}` });
+      expectStatus('creating an operator', created, 201);
+      const op = created.body as CreatedOperator;
+      expectStatus('setting the rate limit', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }), 200);
+      expectStatus('setting the webhook URL', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.ready.url }), 200);
+      return op;
+    });
+    const sandboxOf = (op: CreatedOperator): Credentials => ({ key: op.sandbox.key, secret: op.sandbox.secret });
+    const productionOf = (op: CreatedOperator): Credentials => ({ key: op.production.key, secret: op.production.secret });
+    const clientOf = (c: Credentials) => new OperatorClient({ baseUrl: `${publicUrl}/api/v1`, ...c });
+    const creds = sandboxOf(operators[0]);
     await waitFor(async () => {
-      const me = await client.get('/me');
-      if (me.status !== 200) throw new Error(`pre-check GET /me answered ${me.status}: ${me.text}`);
+      const me = await clientOf(creds).get('/me');
+      expectStatus('pre-check GET /me', me, 200);
       return me.headers.get('ratelimit-limit') === String(RATE_LIMIT_PER_MINUTE);
     }, { timeoutMs: 10_000, what: 'the new rate limit to be in force' });
-    const first = await client.post('/players', {
-      externalId: `bench-${runId}-precheck`, name: 'Bench Precheck', email: `precheck-${runId}@example.com`, cpf: cpfFor(999_999), birthDate: '1990-05-17',
-    }, { 'idempotency-key': `bench-${runId}-precheck` });
-    if (first.status !== 201) throw new Error(`pre-check POST /players answered ${first.status}: ${first.text}`);
 
-    const before = await ask<MemoryReport>(gateway.proc, { type: 'memory', gc: true }, 'memory');
-    const spec = (name: string, kind: ScenarioKind, url: string, idSuffix: string): LoadSpec => ({
-      name, kind, url, runId: `${runId}${idSuffix}`, creds: kind === 'hello' ? undefined : creds,
-      connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC,
+    let seq = 0;
+    const newPlayer = async (c: Credentials): Promise<BenchPlayer> => {
+      const n = seq++;
+      const res = await clientOf(c).post('/players', {
+        externalId: `bench-${runId}-setup-${n}`, name: 'Bench Player', email: `setup-${runId}-${n}@example.com`, cpf: cpfFor(900_000 + n), birthDate: '1990-05-17',
+      }, { 'idempotency-key': `setup-${runId}-${n}` });
+      expectStatus('creating a setup player', res, 201);
+      return { id: (res.body as { id: string }).id, creds: c };
+    };
+    const money = ['deposit', 'wallet', 'spread', 'rounds'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
+    const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
+    const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]))) : [];
+    // Real-money play: production players, KYC approved by the team, funded, one session each.
+    let sessions: BenchSession[] = [];
+    if (SCENARIOS.has('rounds')) {
+      const live = productionOf(operators[0]);
+      sessions = await inBatches(Array.from({ length: PLAYERS }), 16, async (_, i) => {
+        const p = await newPlayer(live);
+        expectStatus('approving KYC', await adminCall(adminUrl, adminToken, 'POST', `/admin/players/${p.id}/kyc/decision`, { status: 'aprovado' }), 200);
+        const c = clientOf(live);
+        const dep = await c.post(`/players/${p.id}/deposits`, { amount: '100000.00', currency: 'BRL', method: 'pix', externalReference: `fund-${runId}-${i}` }, { 'idempotency-key': `fund-${runId}-${i}` });
+        expectStatus('funding deposit', dep, 201);
+        expectStatus('funding confirm', await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc-${runId}-${i}` }), 200);
+        const session = await c.post(`/players/${p.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
+        expectStatus('game session', session, 201);
+        return { roundsPath: `${new URL((session.body as { gameUrl: string }).gameUrl).pathname}/rounds` };
+      });
+    }
+    log(`setup: ${operators.length} operators, ${oneBrand.length + spread.length + sessions.length} players`);
+
+    const memoryBefore = Object.fromEntries(await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)));
+    const spec = (name: string, kind: ScenarioKind, url: string, extra: Partial<LoadSpec> = {}): LoadSpec => ({
+      name, kind, url, runId: `${runId}${kind}${seq++}`, creds: kind === 'me' || kind === 'createPlayer' ? creds : undefined,
+      connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, ...extra,
     });
 
-    // CPU the gateway process and this process (the players service) used during a gateway run,
-    // warm-up included, as a share of one core: shows which side is saturated.
-    const withCpu = async (s: LoadSpec): Promise<ScenarioResult> => {
-      const g0 = await ask<MemoryReport>(gateway.proc, { type: 'memory' }, 'memory');
-      const p0 = process.cpuUsage();
+    const pgBackends = () => backendCpuByPid(sql, db!.name);
+    // What each process spends with no load at all (relays, reconciler, roll-up, delivery polls):
+    // taken off the per-operation figures, shown on its own.
+    const IDLE_SEC = 5;
+    const i0 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    await new Promise((r) => setTimeout(r, IDLE_SEC * 1000));
+    const i1 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    const idlePercent: Record<string, number> = {};
+    for (const [k, v] of Object.entries(cpuBetween(i0, i1))) idlePercent[k] = Math.round((v / (IDLE_SEC * 1e6)) * 1000) / 10;
+    log(`idle CPU % of a core: ${Object.entries(idlePercent).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+
+    /** One run with the CPU every process used (warm-up included, idle use taken off) per operation. */
+    const measure = async (s: LoadSpec, procs: Proc[], requestsPerOp = 1): Promise<ScenarioResult> => {
+      const c0 = await cpuSnapshot(procs, pgBackends);
       const t0 = performance.now();
       const summary = await runLoad(s);
       const wallMicros = (performance.now() - t0) * 1000;
-      const g1 = await ask<MemoryReport>(gateway.proc, { type: 'memory' }, 'memory');
-      const p1 = process.cpuUsage(p0);
-      const gatewayMicros = g1.cpuMicros - g0.cpuMicros;
-      const playersMicros = p1.user + p1.system;
-      const answered = summary.total + (summary.warmup?.total ?? 0);
-      const pct = (micros: number) => Math.round((micros / wallMicros) * 100);
-      const perRequestMs = (micros: number) => Math.round((micros / 1000 / Math.max(1, answered)) * 1000) / 1000;
-      return {
-        ...summary,
-        cpuPercentOfOneCore: { gateway: pct(gatewayMicros), playersService: pct(playersMicros) },
-        cpuMsPerRequest: { gateway: perRequestMs(gatewayMicros), playersService: perRequestMs(playersMicros) },
-      };
+      const c1 = await cpuSnapshot(procs, pgBackends);
+      const ops = (summary.total + (summary.warmup?.total ?? 0)) / requestsPerOp;
+      const cpuMsPerOp: Record<string, number> = {};
+      const cpuPercent: Record<string, number> = {};
+      for (const [k, used] of Object.entries(cpuBetween(c0, c1))) {
+        // nats-server and Postgres serve the bare reference too: nothing to take off for them.
+        const idle = procs.some((p) => p.name === k) ? (idlePercent[k] ?? 0) / 100 * wallMicros : 0;
+        cpuMsPerOp[k] = Math.round((Math.max(0, used - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
+        cpuPercent[k] = Math.round((used / wallMicros) * 100);
+      }
+      return { ...summary, requestsPerOp, opsPerSec: summary.requestsPerSec / requestsPerOp, cpuMsPerOp, cpuPercentOfOneCore: cpuPercent };
     };
 
-    // Baseline, gateway, baseline again: the two baselines bracket the gateway runs so drift shows.
+    /** Deposits run, then every confirmed deposit's webhook must arrive; lag from the receiver. */
+    const depositRun = async (name: string, players: BenchPlayer[], brandIds: string[]): Promise<ScenarioResult> => {
+      await ask(receiver.proc, { type: 'reset' }, 'reset');
+      const s = spec(name, 'deposit', publicUrl, { players });
+      const result = await measure(s, measured, 2);
+      const [{ n }] = (await sql.query<{ n: number }>(
+        `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
+        [brandIds, `bench-${s.runId}-%`])).rows;
+      let stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
+      const deadline = Date.now() + 120_000;
+      while ((stats.byType['deposit.confirmed'] ?? 0) < n && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
+      }
+      return { ...result, webhooks: { confirmedDeposits: n, delivered: stats.byType['deposit.confirmed'] ?? 0, deliveries: stats.received, lagMs: stats.lagMs } };
+    };
+
     const scenarios: ScenarioResult[] = [];
-    if (SCENARIOS.has('hello')) scenarios.push(await runLoad(spec('baseline: Fastify hello-world', 'hello', hello.ready.url, 'h1')));
-    const gatewayRuns = await sampleRss(gateway.proc, async () => [
-      ...(SCENARIOS.has('me') ? [await withCpu(spec('GET /api/v1/me (auth + rate limit)', 'me', publicUrl, 'me'))] : []),
-      ...(SCENARIOS.has('createPlayer') ? [await withCpu(spec('POST /api/v1/players (NATS + Postgres)', 'createPlayer', publicUrl, 'p'))] : []),
-    ]);
-    scenarios.push(...gatewayRuns.result);
-    if (SCENARIOS.has('hello')) scenarios.push(await runLoad(spec('baseline again', 'hello', hello.ready.url, 'h2')));
+    const bareRuns = async (label: string) => {
+      if (!SCENARIOS.has('bare')) return;
+      scenarios.push(await measure(spec(`bare select${label}`, 'bareSelect', bareGateway.ready.url), bare));
+      scenarios.push(await measure(spec(`bare update${label}`, 'bareUpdate', bareGateway.ready.url), bare));
+    };
 
-    const after = await ask<MemoryReport>(gateway.proc, { type: 'memory' }, 'memory');
-    const afterGc = await ask<MemoryReport>(gateway.proc, { type: 'memory', gc: true }, 'memory');
+    if (SOAK_SEC > 0) {
+      scenarios.push(...await soak(spec('soak: deposits at a steady rate', 'deposit', publicUrl, { players: oneBrand, durationSec: SOAK_SEC, warmupSec: 0, overallRate: SOAK_RATE * 2 }), measured));
+    } else {
+      await bareRuns('');
+      if (SCENARIOS.has('hello')) scenarios.push(await runLoad(spec('baseline: Fastify hello-world', 'hello', hello.ready.url)));
+      if (SCENARIOS.has('me')) scenarios.push(await measure(spec('GET /api/v1/me (auth + rate limit)', 'me', publicUrl), measured));
+      if (SCENARIOS.has('createPlayer')) scenarios.push(await measure(spec('POST /api/v1/players', 'createPlayer', publicUrl), measured));
+      // One brand and many brands in the order A B B A, so drift on a shared machine hits both alike.
+      const oneBrandRun = () => depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0].sandbox.brandId]);
+      const spreadRun = () => depositRun(`deposit create + confirm, ${BRANDS} brands`, spread, operators.map((o) => o.sandbox.brandId));
+      if (SCENARIOS.has('deposit')) scenarios.push(await oneBrandRun());
+      if (SCENARIOS.has('spread')) scenarios.push(await spreadRun(), await spreadRun());
+      if (SCENARIOS.has('deposit') && SCENARIOS.has('spread')) scenarios.push(await oneBrandRun());
+      if (SCENARIOS.has('wallet')) scenarios.push(await measure(spec('GET /players/{id}/wallet', 'wallet', publicUrl, { players: oneBrand }), measured));
+      if (SCENARIOS.has('rounds')) scenarios.push(await measure(spec('real-money game round', 'rounds', publicUrl, { sessions }), measured));
+      await bareRuns(' again');
+    }
 
-    const rows = await players.orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from players.players');
-    const post = scenarios.find((s) => s.kind === 'createPlayer');
-    const created201 = 1 + (post?.statusCodes['201'] ?? 0) + (post?.warmup?.statusCodes['201'] ?? 0);
-    const sent = 1 + (post?.sent ?? 0) + (post?.warmup?.sent ?? 0);
-
+    const verify = await adminCall(adminUrl, adminToken, 'GET', '/admin/ledger/verify');
+    const memoryAfter = Object.fromEntries(await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)));
     const results: BenchResults = {
       startedAt,
       finishedAt: new Date().toISOString(),
       loadAverage1m: { atStart: round2(loadBefore), atEnd: round2(os.loadavg()[0]) },
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', totalMemMb: Math.round(mb(os.totalmem())), node: process.versions.node, platform: `${os.platform()} ${os.release()}` },
-      settings: { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, loopbackOnly: true, scenarios: [...SCENARIOS] },
+      settings: { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, players: PLAYERS, brands: BRANDS, loopbackOnly: true, scenarios: [...SCENARIOS], soakSec: SOAK_SEC },
       scenarios,
-      gatewayMemory: { before: toMemoryFigures(before), peakRssMb: mb(Math.max(gatewayRuns.peak, after.rss)), after: toMemoryFigures(after), afterGc: toMemoryFigures(afterGc) },
-      playersCheck: { rowsInDatabase: rows[0]?.n ?? 0, created201, sent },
+      ledger: { ok: verify.body?.ok === true, accounts: verify.body?.accounts, mismatches: verify.body?.mismatches?.length ?? null, sumOfAllBalances: verify.body?.sumOfAllBalances },
+      idleCpuPercentOfOneCore: idlePercent,
+      rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name].rss), afterGc: mb(memoryAfter[p.name].rss) }])),
     };
-    await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-    await writeFile(RESULTS_FILE, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`\n${formatTable(results)}\n\nwritten to bench/results/latest.json\n`);
+    await mkdir(RESULTS_DIR, { recursive: true });
+    const file = new URL(`${SOAK_SEC > 0 ? 'soak' : 'latest'}.json`, RESULTS_DIR);
+    await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\n${formatReport(results)}\n\nwritten to bench/results/${SOAK_SEC > 0 ? 'soak' : 'latest'}.json (not tracked)\n`);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log(`cleanup failed: ${String(err)}`));
     if (prefix) await cleanupNatsPrefix(prefix).catch((err) => log(`removing NATS prefix ${prefix} failed: ${String(err)}`));
     if (db) await db.drop().catch((err) => log(`dropping database ${db!.name} failed: ${String(err)}`));
+  }
+}
+
+/** The soak: one long run at a steady rate while every process's RSS is sampled every 10 s. */
+async function soak(s: LoadSpec, procs: Proc[]): Promise<ScenarioResult[]> {
+  const samples: Array<{ atSec: number; rssMb: Record<string, number> }> = [];
+  const t0 = performance.now();
+  let sampling = true;
+  const loop = (async () => {
+    while (sampling) {
+      const rssMb: Record<string, number> = {};
+      for (const p of procs) rssMb[p.name] = mb((await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).rss);
+      samples.push({ atSec: Math.round((performance.now() - t0) / 1000), rssMb });
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  })();
+  try {
+    const summary = await runLoad(s);
+    return [{ ...summary, requestsPerOp: 2, opsPerSec: summary.requestsPerSec / 2, rssSamples: samples }];
+  } finally {
+    sampling = false;
+    await loop;
   }
 }
 

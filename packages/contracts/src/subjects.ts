@@ -27,3 +27,8 @@ export function gatewayInvalidateSubject(prefix: string): string {
 export function queueGroup(service: string): string {
   return `${service}-workers`;
 }
+
+/** Broadcast (core NATS) by the players service after a change to what players.state answers. */
+export function playerChangedSubject(prefix: string): string {
+  return `${prefix}.players.changed`;
+}

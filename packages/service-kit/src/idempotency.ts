@@ -1,8 +1,10 @@
-// Service-level idempotency: the gateway's key travels in the message and the service stores the
-// result in the same transaction as the effect. A retry after a gateway timeout (key released
-// by the 5xx) therefore finds the stored result instead of repeating the effect.
+// Service-level idempotency, one helper for every service (design.md, "Idempotency in two
+// layers"): the gateway's key travels in the message and the service stores the response in the
+// same transaction as the effect. A retry after a gateway timeout (key released by the 5xx)
+// therefore finds the stored response instead of repeating the effect. Refusals that are part of
+// an effect (a withdrawal declined for funds) are stored too and replayed as the same error.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '@bo/contracts';
+import { AppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
 
 export function processedRequestsTableSql(schema: string): string {
@@ -24,48 +26,91 @@ export function idempotencyScope(ctx: RequestContext): string | undefined {
   return ctx.scope.kind === 'operator' ? `${ctx.scope.operatorId}:${ctx.scope.environment}` : undefined;
 }
 
-export async function findProcessed(em: EntityManager, schema: string, ctx: RequestContext): Promise<HandlerResult | undefined> {
+/** The key of a request: operator + environment (the gateway's scope) and the key itself. */
+export interface RequestKey { scope: string; key: string }
+
+export function requestKeyOf(ctx: RequestContext): RequestKey | undefined {
   const scope = idempotencyScope(ctx);
-  if (!scope || !ctx.idempotencyKey) return undefined;
-  const rows = await em.execute<{ status: number; body: unknown }[]>(
-    `select status, body from "${schema}".processed_requests where scope = ? and idempotency_key = ?`, [scope, ctx.idempotencyKey]);
-  return rows[0] ? { status: rows[0].status, body: rows[0].body } : undefined;
+  return scope && ctx.idempotencyKey ? { scope, key: ctx.idempotencyKey } : undefined;
 }
 
-export async function recordProcessed(em: EntityManager, schema: string, ctx: RequestContext, operation: string, result: HandlerResult): Promise<void> {
-  const scope = idempotencyScope(ctx);
-  if (!scope || !ctx.idempotencyKey) return;
-  await em.execute(
-    `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`,
-    [scope, ctx.idempotencyKey, operation, result.status ?? 200, JSON.stringify(result.body)]);
+/** A key remembered on a row (the request that started a multi-step move). */
+export function keyFromRow(scope: string | null, key: string | null): RequestKey | undefined {
+  return scope && key ? { scope, key } : undefined;
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && ((e as { code?: string }).code === '23505' || e.constructor?.name === 'UniqueConstraintViolationException');
+/** A stored answer as the handler returns it: a result, or the stored error thrown again. */
+export function replay(status: number, body: unknown): HandlerResult {
+  if (status >= 400) throw AppError.fromBody((body as { error: ErrorBody }).error);
+  return { status, body };
+}
+
+export const errorResponse = (e: AppError): { status: number; body: { error: ErrorBody } } => ({ status: e.status, body: { error: e.toBody() } });
+
+/** The stored answer to this key, if any; a key stored for another operation is a conflict. */
+export async function findStored(em: EntityManager, schema: string, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
+  if (!ref) return undefined;
+  const rows = await em.execute<{ status: number; body: unknown; operation: string }[]>(
+    `select status, body, operation from "${schema}".processed_requests where scope = ? and idempotency_key = ?`, [ref.scope, ref.key]);
+  if (!rows[0]) return undefined;
+  // Normally the gateway catches a key reused for another request; this covers the window after
+  // it released the key.
+  if (rows[0].operation !== operation) throw new AppError('IDEMPOTENCY_CONFLICT');
+  return replay(rows[0].status, rows[0].body);
+}
+
+/** Stores the answer inside the caller's transaction; a second store for the key is a no-op. */
+export async function storeResponse(tx: EntityManager, schema: string, ref: RequestKey | undefined, operation: string, status: number, body: unknown): Promise<void> {
+  if (!ref) return;
+  await tx.execute(
+    `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)
+     on conflict (scope, idempotency_key) do nothing`,
+    [ref.scope, ref.key, operation, status, JSON.stringify(body)]);
+}
+
+function violatedConstraint(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { code, constraint } = e as { code?: string; constraint?: string };
+  return code === '23505' ? constraint : undefined;
+}
+
+export interface RunOnceOptions {
+  /** The caller looked for a stored answer just before: skip the lookup inside the transaction (the insert still guards a race). */
+  lookedUp?: boolean;
+  /** Unique constraints that are domain rules (externalId per brand) and the error each means. */
+  uniqueViolations?: Record<string, ErrorCode>;
 }
 
 /**
- * Runs `effect` in one transaction together with the record of its result, unless a result for
- * this key is already stored. Two racing requests with one key: the loser's transaction fails on
- * the primary key and rolls back its effect, then it returns the winner's result.
+ * Runs a one-transaction `effect` and stores its answer under the request's key in that same
+ * transaction, unless an answer is stored already. Two racing requests with one key: the loser
+ * (it waited on a row lock or an index entry, then failed a check or the insert of the record)
+ * rolls back and returns the winner's answer.
  */
 export async function runOnce(
-  em: EntityManager, schema: string, ctx: RequestContext, operation: string,
-  effect: (tx: EntityManager) => Promise<HandlerResult>,
+  em: EntityManager, schema: string, ref: RequestKey | undefined, operation: string,
+  effect: (tx: EntityManager) => Promise<HandlerResult>, opts: RunOnceOptions = {},
 ): Promise<HandlerResult> {
   try {
     return await em.fork().transactional(async (tx) => {
-      const prior = await findProcessed(tx, schema, ctx);
+      const prior = opts.lookedUp ? undefined : await findStored(tx, schema, ref, operation);
       if (prior) return prior;
       const result = await effect(tx);
+      // Effects written through entities are flushed before the record that claims them.
       await tx.flush();
-      await recordProcessed(tx, schema, ctx, operation, result);
+      if (ref) {
+        await tx.execute(
+          `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`,
+          [ref.scope, ref.key, operation, result.status ?? 200, JSON.stringify(result.body)]);
+      }
       return result;
     });
   } catch (e) {
-    if (!isUniqueViolation(e)) throw e;
-    const prior = await findProcessed(em.fork(), schema, ctx);
+    const prior = await findStored(em.fork(), schema, ref, operation);
     if (prior) return prior;
+    const constraint = violatedConstraint(e);
+    const code = constraint ? opts.uniqueViolations?.[constraint] : undefined;
+    if (code) throw new AppError(code);
     throw e;
   }
 }

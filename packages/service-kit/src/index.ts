@@ -15,3 +15,4 @@ export * from './parse-input.ts';
 export * from './telemetry.ts';
 export * from './testing.ts';
 export * from './metrics.ts';
+export * from './player-state-cache.ts';

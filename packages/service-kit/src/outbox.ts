@@ -28,15 +28,25 @@ export function outboxTableSql(schema: string): string {
 
 export interface EventRouting { operatorId: string; brandId: string; environment: Environment }
 
+/** A new event and its outbox row's values, for a caller that inserts it within its own statement. */
+export function newOutboxEvent<T extends EventType>(
+  routing: EventRouting, type: T, data: EventDataByType[T],
+): { event: DomainEvent<T>; columns: string; values: unknown[] } {
+  const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
+  return {
+    event,
+    columns: 'event_id, subject_type, environment, operator_id, brand_id, payload',
+    values: [event.id, type, routing.environment, routing.operatorId, routing.brandId, JSON.stringify(event)],
+  };
+}
+
 /** Writes an event into the outbox inside the caller's transaction; returns the event. */
 export async function writeEvent<T extends EventType>(
   em: EntityManager, schema: string, routing: EventRouting, type: T, data: EventDataByType[T],
 ): Promise<DomainEvent<T>> {
-  const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
-  await em.execute(
-    `insert into "${schema}".outbox (event_id, subject_type, environment, operator_id, brand_id, payload) values (?, ?, ?, ?, ?, ?)`,
-    [event.id, type, routing.environment, routing.operatorId, routing.brandId, JSON.stringify(event)]);
-  return event;
+  const row = newOutboxEvent(routing, type, data);
+  await em.execute(`insert into "${schema}".outbox (${row.columns}) values (?, ?, ?, ?, ?, ?)`, row.values);
+  return row.event;
 }
 
 /**

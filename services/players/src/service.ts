@@ -1,8 +1,8 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
 // limits. Subjects come from the contract's operation table so the gateway and this service
 // cannot disagree on a name.
-import { PLAYER_STATE_SUBJECT, playerAdminOperations, playerOperations } from '@bo/contracts';
-import type { ServiceDefinition } from '@bo/service-kit';
+import { PLAYER_STATE_SUBJECT, playerAdminOperations, playerChangedSubject, playerOperations } from '@bo/contracts';
+import type { Handler, ServiceDefinition, ServiceDeps } from '@bo/service-kit';
 import { playerEntities } from './persistence/entities.ts';
 import { playerMigrations } from './persistence/migrations.ts';
 import { createPlayer } from './handlers/create-player.ts';
@@ -16,6 +16,25 @@ import { playerState } from './handlers/player-state.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
+/**
+ * After a handler that may change what players.state answers succeeds, broadcasts the player's
+ * id so the wallet's and payments' caches drop it (service-kit player-state-cache.ts). Published
+ * before the reply on the same connection, so whoever sees the reply and then asks the wallet is
+ * answered after the wallet has dropped the entry.
+ */
+function announcesChange(deps: ServiceDeps, handler: Handler): Handler {
+  return async (req) => {
+    try {
+      return await handler(req);
+    } finally {
+      // Also after a failure: it may have come after the commit, and a needless drop costs one call.
+      const params = req.params as { id?: string; playerId?: string } | undefined;
+      const playerId = params?.id ?? params?.playerId;
+      if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId }));
+    }
+  };
+}
+
 export const playersService: ServiceDefinition = {
   name: 'players',
   schema: PLAYERS_SCHEMA,
@@ -25,11 +44,11 @@ export const playersService: ServiceDefinition = {
     [playerOperations.createPlayer.subject]: createPlayer(deps),
     [playerOperations.findPlayers.subject]: findPlayers(deps),
     [playerOperations.getKyc.subject]: getKyc(deps),
-    [playerOperations.submitKyc.subject]: submitKyc(deps),
-    [playerOperations.sandboxKycDecision.subject]: sandboxKycDecision(deps),
-    [playerAdminOperations.adminSetPlayerStatus.subject]: adminSetPlayerStatus(deps),
-    [playerAdminOperations.adminSetPlayerLimits.subject]: adminSetPlayerLimits(deps),
-    [playerAdminOperations.adminKycDecision.subject]: adminKycDecision(deps),
+    [playerOperations.submitKyc.subject]: announcesChange(deps, submitKyc(deps)),
+    [playerOperations.sandboxKycDecision.subject]: announcesChange(deps, sandboxKycDecision(deps)),
+    [playerAdminOperations.adminSetPlayerStatus.subject]: announcesChange(deps, adminSetPlayerStatus(deps)),
+    [playerAdminOperations.adminSetPlayerLimits.subject]: announcesChange(deps, adminSetPlayerLimits(deps)),
+    [playerAdminOperations.adminKycDecision.subject]: announcesChange(deps, adminKycDecision(deps)),
     [PLAYER_STATE_SUBJECT]: playerState(deps),
   }),
 };

@@ -5,9 +5,10 @@ import {
 import { crashPoint, formatMoney, type Handler, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
-  findByExternalReference, insertDeposit, lockDeposit, lockPlayerDeposits, markConfirming, markFailed, todaysDepositTotal,
+  findByExternalReference, insertDeposit, insertDepositWithResponse, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
+  referenceAndTodaysTotal,
 } from '../persistence/deposit-store.ts';
-import { findStored, requestKeyOf, runOnceStored } from '../persistence/stored-responses.ts';
+import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
 
@@ -15,6 +16,11 @@ const CREATE = 'payments.deposits.create';
 const FAIL = 'payments.deposits.fail';
 
 const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXISTS', undefined, { depositId });
+
+/** Whether the RG and status checks pass for this player (the limit aside). */
+function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: string): boolean {
+  try { checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0'); return true; } catch { return false; }
+}
 
 export function createDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
@@ -28,22 +34,41 @@ export function createDeposit(deps: ServiceDeps): Handler {
     checkAmount(input.amount);
     const player = await playerState(deps, scope.brandId, playerId);
     checkPlayerAndCurrency(player, input.currency);
-    return runOnceStored(deps.orm.em, ref, CREATE, async (tx) => {
-      await lockPlayerDeposits(tx, scope.brandId, playerId);
-      const existing = await findByExternalReference(tx, scope.brandId, input.externalReference);
-      if (existing) throw alreadyExists(existing);
+    const newRow = (now: Date): DepositRow => ({
+      id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+      playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
+      externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
+      createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
+    });
+    if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
+      // The usual case: no limit, nothing to serialise, and no refusal that must come after the
+      // duplicate check. One statement: the deposit (its reference unique per brand) and the
+      // stored response, or neither.
+      const row = newRow(new Date());
+      try {
+        if (await insertDepositWithResponse(deps.orm.em.fork(), row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
+        throw alreadyExists((await findByExternalReference(deps.orm.em.fork(), scope.brandId, input.externalReference))!);
+      } catch (e) {
+        // A request with our key that won the race (same reference, or the key's record) answered first.
+        const prior = await findStored(deps.orm.em.fork(), ref, CREATE);
+        if (prior) return prior;
+        throw e;
+      }
+    }
+    return runOnce(deps.orm.em, ref, CREATE, async (tx) => {
+      // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
+      // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
+      const limited = player.dailyDepositLimit != null;
+      if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
       const now = new Date();
-      checkDepositAllowed(player, input.amount, await todaysDepositTotal(tx, scope.brandId, playerId, now));
-      const row: DepositRow = {
-        id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-        playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
-        externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
-        createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
-      };
+      const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
+      if (existing) throw alreadyExists(existing);
+      checkDepositAllowed(player, input.amount, todaysTotal);
+      const row = newRow(now);
       // Another player's deposit may take the reference between the check and here.
       if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
       return { status: 201, body: depositView(row) };
-    });
+    }, { lookedUp: true });
   };
 }
 
@@ -54,8 +79,10 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
     const stored = await findStored(deps.orm.em.fork(), ref, CONFIRM_OPERATION);
     if (stored) return stored;
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
-    // Step 1: the intent. From `confirming` the deposit can only end confirmed.
-    const answered = await deps.orm.em.fork().transactional(async (tx) => {
+    // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
+    // pending deposit, is one statement; anything else is looked at under the row lock.
+    const intent = await markConfirmingIfPending(deps.orm.em.fork(), depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
+    const answered = intent ? undefined : await deps.orm.em.fork().transactional(async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status === 'pending') { await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null); return undefined; }
@@ -68,7 +95,7 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
     });
     if (answered) return answered;
     crashPoint('payments.confirm.after-intent');
-    const done = await finishConfirmation(deps, depositId);
+    const done = await finishConfirmation(deps, depositId, intent);
     if (done.status !== 'confirmed') throw new Error(`deposit ${depositId} ended ${done.status} after its confirm`);
     return { status: 200, body: depositView(done) };
   };
@@ -80,7 +107,7 @@ export function failDeposit(deps: ServiceDeps): Handler {
     const ref = requestKeyOf(req.ctx);
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     const input = parseInput(FailDepositSchema, req.body, 'body');
-    return runOnceStored(deps.orm.em, ref, FAIL, async (tx) => {
+    return runOnce(deps.orm.em, ref, FAIL, async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');

@@ -1,7 +1,7 @@
 // What a handler checks about its request before the domain: who calls, and that the input is the
 // contract's (the gateway validates too; a message may come from elsewhere).
-import { PLAYER_STATE_SUBJECT, type OperationRequest, type PlayerState } from '@bo/contracts';
-import { adminScopeOf, type ServiceDeps } from '@bo/service-kit';
+import type { OperationRequest, PlayerState } from '@bo/contracts';
+import { adminScopeOf, playerStatesOf, type ServiceDeps } from '@bo/service-kit';
 
 export type Req = OperationRequest<any, any, any>;
 
@@ -9,7 +9,10 @@ export function adminActor(req: Req): string {
   return adminScopeOf(req).actor;
 }
 
-/** The player as the players service sees it in this brand (`exists: false` for another brand's). */
+/**
+ * The player as the players service sees it in this brand (`exists: false` for another brand's),
+ * through the cache the players service invalidates on every change before it replies.
+ */
 export async function playerState(deps: ServiceDeps, brandId: string, playerId: string): Promise<PlayerState> {
-  return deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId, playerId });
+  return playerStatesOf(deps).get(brandId, playerId);
 }

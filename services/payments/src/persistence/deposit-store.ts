@@ -1,6 +1,7 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
+import type { RequestKey } from '@bo/service-kit';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
@@ -23,16 +24,6 @@ export async function findByExternalReference(tx: EntityManager, brandId: string
   return rows[0]?.id;
 }
 
-/** Pending, confirming and confirmed deposits of the player created today (UTC). */
-export async function todaysDepositTotal(tx: EntityManager, brandId: string, playerId: string, now: Date): Promise<string> {
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const [{ total }] = await tx.execute<{ total: string }[]>(
-    `select coalesce(sum(amount), 0) as total from payments.deposits
-     where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')`,
-    [brandId, playerId, dayStart]);
-  return total;
-}
-
 /** Serialises one player's deposit creations so two cannot both pass the daily limit. */
 export async function lockPlayerDeposits(tx: EntityManager, brandId: string, playerId: string): Promise<void> {
   await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`payments.deposit-limit:${brandId}:${playerId}`]);
@@ -45,6 +36,44 @@ export async function insertDeposit(tx: EntityManager, row: DepositRow): Promise
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`,
     [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt]);
   return inserted.length === 1;
+}
+
+/** Step 1 of a confirm in one statement: `pending → confirming` with the key; undefined if not pending (or not the brand's). */
+export async function markConfirmingIfPending(em: EntityManager, id: string, brandId: string, scope: string | null, key: string | null): Promise<DepositRow | undefined> {
+  const rows = await em.execute<DepositRow[]>(
+    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now()
+     where id = ? and brand_id = ? and status = 'pending' returning ${COLUMNS}`, [scope, key, id, brandId]);
+  return rows[0];
+}
+
+/** The deposit already holding the brand's externalReference, and (when a limit needs it) the player's total today. */
+export async function referenceAndTodaysTotal(
+  tx: EntityManager, brandId: string, playerId: string, externalReference: string, now: Date, withTotal: boolean,
+): Promise<{ existing: string | undefined; todaysTotal: string }> {
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const [row] = await tx.execute<{ existing: string | null; total: string }[]>(
+    `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
+       case when ? then (select coalesce(sum(amount), 0) from payments.deposits
+         where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
+    [brandId, externalReference, withTotal, brandId, playerId, dayStart]);
+  return { existing: row.existing ?? undefined, todaysTotal: row.total };
+}
+
+/**
+ * A new deposit and the stored response for the key that asked, in one statement (atomic
+ * without a transaction); false when the brand already has the reference (nothing written).
+ * A second record for the key is a unique violation: the statement fails as a whole.
+ */
+export async function insertDepositWithResponse(em: EntityManager, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
+  const [{ n }] = await em.execute<{ n: number }[]>(
+    `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
+     ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
+       select ?, ?, ?, 201, ?::jsonb from d returning 1)` : ''}
+     select count(*)::int as n from d`,
+    [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt,
+      ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]);
+  return n === 1;
 }
 
 export async function markConfirming(tx: EntityManager, id: string, scope: string | null, key: string | null): Promise<void> {

@@ -1,9 +1,14 @@
-// Accounts are created lazily and locked in one order: the player's account first, then the
-// brand clearing account, so two money transactions never wait on each other in a cycle.
-// (A real-money game round locks its session row before both; nothing else locks sessions.)
+// Two kinds of accounts (docs/money.md, "Hot accounts"):
+// - player accounts keep a running balance under a row lock, because their balance gates
+//   decisions (never below zero, holds must fit): lock, check, post, update;
+// - brand clearing accounts are append-only on the hot path: a posting inserts their entry and
+//   never locks or updates their row, so the money of one brand is not serialised on one row.
+//   Their balance is derived (wallet.account_balances; rolled up in the background, rollup.ts).
+// A real-money game round locks its session row before the player's; nothing else locks sessions.
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing';
+export type ClearingKind = Exclude<AccountKind, 'player'>;
 
 export interface LockedAccount {
   id: string;
@@ -17,39 +22,56 @@ export interface LockedAccount {
 export function playerAccountId(brandId: string, playerId: string, currency: string): string {
   return `acct:player:${brandId}:${playerId}:${currency}`;
 }
-export function clearingAccountId(brandId: string, kind: Exclude<AccountKind, 'player'>, currency: string): string {
+export function clearingAccountId(brandId: string, kind: ClearingKind, currency: string): string {
   return `acct:${kind}:${brandId}:${currency}`;
 }
 
 interface AccountRow { id: string; kind: AccountKind; available: string; held: string; entry_count: string | number }
 const toLocked = (r: AccountRow): LockedAccount => ({ id: r.id, kind: r.kind, available: r.available, held: r.held, entryCount: Number(r.entry_count) });
 
-async function lockAccount(tx: EntityManager, id: string): Promise<LockedAccount> {
+async function lockAccount(tx: EntityManager, id: string): Promise<LockedAccount | undefined> {
   const rows = await tx.execute<AccountRow[]>(
     'select id, kind, available, held, entry_count from wallet.accounts where id = ? for update', [id]);
-  if (!rows[0]) throw new Error(`account ${id} vanished`);
-  return toLocked(rows[0]);
+  return rows[0] ? toLocked(rows[0]) : undefined;
 }
 
+/** Locks the player's account, creating it at 0.00 first if it does not exist (one statement when it does). */
 export async function lockPlayerAccount(tx: EntityManager, brandId: string, playerId: string, currency: string): Promise<LockedAccount> {
   const id = playerAccountId(brandId, playerId, currency);
+  const found = await lockAccount(tx, id);
+  if (found) return found;
   await tx.execute(
     `insert into wallet.accounts (id, kind, brand_id, player_id, currency) values (?, 'player', ?, ?, ?) on conflict do nothing`,
     [id, brandId, playerId, currency]);
-  return lockAccount(tx, id);
+  const created = await lockAccount(tx, id);
+  if (!created) throw new Error(`account ${id} vanished`);
+  return created;
 }
 
-export async function lockClearingAccount(tx: EntityManager, brandId: string, kind: Exclude<AccountKind, 'player'>, currency: string): Promise<LockedAccount> {
+// Clearing accounts known to exist, per database (forks of one ORM share its driver). They are
+// created in their own committed statement, never inside a money transaction, so an entry in
+// this set can never be rolled back; after the first posting of a brand this costs nothing.
+const knownClearing = new WeakMap<object, Set<string>>();
+
+/** The id of the brand's clearing account, created (committed, unlocked) if it is new. */
+export async function ensureClearingAccount(em: EntityManager, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
   const id = clearingAccountId(brandId, kind, currency);
-  await tx.execute(
+  const driver = em.getDriver();
+  let known = knownClearing.get(driver);
+  if (!known) knownClearing.set(driver, known = new Set());
+  if (known.has(id)) return id;
+  await em.fork().execute(
     `insert into wallet.accounts (id, kind, brand_id, currency) values (?, ?, ?, ?) on conflict do nothing`,
     [id, kind, brandId, currency]);
-  return lockAccount(tx, id);
+  known.add(id);
+  return id;
 }
 
 /** Locks an existing account by id (holds know their account). */
 export async function lockAccountById(tx: EntityManager, id: string): Promise<LockedAccount> {
-  return lockAccount(tx, id);
+  const found = await lockAccount(tx, id);
+  if (!found) throw new Error(`account ${id} vanished`);
+  return found;
 }
 
 export async function setHeld(tx: EntityManager, account: LockedAccount, held: string): Promise<void> {

@@ -4,7 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
 import { compareMoney, crashPoint, formatMoney, subMoney, addMoney } from '@bo/service-kit';
-import { lockAccountById, lockClearingAccount, lockPlayerAccount, setHeld, type LockedAccount } from './accounts.ts';
+import { ensureClearingAccount, lockAccountById, lockPlayerAccount, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postTransaction } from './post-transaction.ts';
 
 const result = (account: LockedAccount, extra: Partial<WalletMoveResult> = {}): WalletMoveResult =>
@@ -17,6 +17,7 @@ function sameCommand(what: string, stored: string, asked: string): void {
 
 export async function creditDeposit(em: EntityManager, cmd: WalletCredit): Promise<WalletMoveResult> {
   const source = `deposit:${cmd.depositId}`;
+  const clearing = await ensureClearingAccount(em, cmd.brandId, 'deposit_clearing', cmd.currency);
   const out = await em.fork().transactional(async (tx) => {
     const player = await lockPlayerAccount(tx, cmd.brandId, cmd.playerId, cmd.currency);
     // The player's lock serialises repeats of this deposit, so this check cannot race.
@@ -27,11 +28,10 @@ export async function creditDeposit(em: EntityManager, cmd: WalletCredit): Promi
       sameCommand(source, mine.amount, cmd.amount);
       return result(player, { entryId: mine.id });
     }
-    const clearing = await lockClearingAccount(tx, cmd.brandId, 'deposit_clearing', cmd.currency);
     const amount = formatMoney(cmd.amount);
     const written = await postTransaction(tx, {
       source, type: 'DEPOSIT', brandId: cmd.brandId, currency: cmd.currency, referenceId: cmd.depositId,
-      postings: [{ account: player, amount }, { account: clearing, amount: formatMoney(`-${amount}`) }],
+      postings: [{ account: player, amount }, { clearingAccountId: clearing, amount: formatMoney(`-${amount}`) }],
     });
     return result(player, { entryId: written.entries[0].id });
   });
@@ -100,6 +100,12 @@ export async function releaseHold(em: EntityManager, ref: WalletHoldRef): Promis
 
 export async function captureHold(em: EntityManager, ref: WalletHoldRef): Promise<WalletMoveResult> {
   const source = `withdrawal:${ref.withdrawalId}`;
+  // The payout clearing account is ensured before the transaction (a committed insert of its
+  // own), so the transaction never waits for a second connection while it holds a lock.
+  const [target] = await em.fork().execute<{ currency: string }[]>(
+    `select a.currency from wallet.holds h join wallet.accounts a on a.id = h.account_id where h.withdrawal_id = ? and h.brand_id = ?`,
+    [ref.withdrawalId, ref.brandId]);
+  const payout = target ? await ensureClearingAccount(em, ref.brandId, 'payout_clearing', target.currency) : undefined;
   const out = await em.fork().transactional(async (tx) => {
     const { hold, account } = await lockHoldAndAccount(tx, ref);
     if (hold.status === 'captured') {
@@ -108,13 +114,13 @@ export async function captureHold(em: EntityManager, ref: WalletHoldRef): Promis
       return result(account, { entryId: mine.id, holdStatus: 'captured' });
     }
     if (hold.status !== 'open') throw new AppError('WITHDRAWAL_INVALID_TRANSITION', `The hold is ${hold.status}; it cannot be captured.`);
-    const [{ currency }] = await tx.execute<{ currency: string }[]>('select currency from wallet.accounts where id = ?', [account.id]);
+    if (!payout || !target) throw new Error(`hold of ${ref.withdrawalId} appeared during its capture`);
+    const { currency } = target;
     // Lower `held` before `available` so `held <= available` holds after each statement.
     await setHeld(tx, account, subMoney(account.held, hold.amount));
-    const payout = await lockClearingAccount(tx, hold.brand_id, 'payout_clearing', currency);
     const written = await postTransaction(tx, {
       source, type: 'WITHDRAWAL', brandId: hold.brand_id, currency, referenceId: ref.withdrawalId,
-      postings: [{ account, amount: formatMoney(`-${hold.amount}`) }, { account: payout, amount: formatMoney(hold.amount) }],
+      postings: [{ account, amount: formatMoney(`-${hold.amount}`) }, { clearingAccountId: payout, amount: formatMoney(hold.amount) }],
     });
     await setHoldStatus(tx, hold.id, 'captured', written.id);
     return result(account, { entryId: written.entries[0].id, holdStatus: 'captured' });

@@ -1,10 +1,10 @@
 // NATS handlers of the ledger module. Public reads need an operator scope (and answer only
 // about that brand's players), money commands an internal scope, verification an admin scope.
 import {
-  AppError, PLAYER_STATE_SUBJECT, WALLET_SUBJECTS, validationError, walletAdminOperations, walletOperations, MAX_AMOUNT,
+  AppError, WALLET_SUBJECTS, validationError, walletAdminOperations, walletOperations, MAX_AMOUNT,
   type OperationRequest, type OperatorScope, type PlayerState, type WalletCredit, type WalletHold, type WalletHoldRef,
 } from '@bo/contracts';
-import { adminScopeOf, internalScopeOf, isPositiveWithin, operatorScopeOf, type Handler, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, internalScopeOf, isPositiveWithin, operatorScopeOf, playerStatesOf, type Handler, type ServiceDeps } from '@bo/service-kit';
 import { ledgerSettings } from '../config.ts';
 import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './commands.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -44,10 +44,14 @@ function parseLimit(raw: unknown): number {
 export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
   const { cursorSecret } = ledgerSettings(deps.config);
   const em = () => deps.orm.em.fork();
+  const players = playerStatesOf(deps);
 
-  /** The player as the players service sees it; another brand's player does not exist here. */
+  /**
+   * The player as the players service sees it; another brand's player does not exist here.
+   * Cached (a player's existence and currency never change), so a wallet read is one select.
+   */
   async function existingPlayer(scope: OperatorScope, playerId: string): Promise<PlayerState> {
-    const state = await deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: scope.brandId, playerId });
+    const state = await players.get(scope.brandId, playerId);
     if (!state.exists) throw new AppError('PLAYER_NOT_FOUND');
     return state;
   }

@@ -117,9 +117,41 @@ export class Ledger0004GameClearing extends Migration {
   }
 }
 
+export class Ledger0005AppendOnlyClearing extends Migration {
+  override async up(): Promise<void> {
+    // Clearing accounts stop keeping a locked running balance (docs/money.md, "Hot accounts"):
+    // their entries carry no sequence number nor balance_after, and each entry records the
+    // transaction id that wrote it so a background roll-up can add committed entries to the
+    // stored balance exactly once (everything below the oldest running transaction is final).
+    this.addSql('alter table wallet.ledger_entries alter column account_seq drop not null, alter column balance_after drop not null');
+    this.addSql('alter table wallet.ledger_entries add column posted_xid xid8 not null default pg_current_xact_id()');
+    this.addSql(`alter table wallet.ledger_entries add constraint ledger_entries_seq_iff_balance
+      check ((account_seq is null) = (balance_after is null))`);
+    this.addSql('create index ledger_entries_unrolled on wallet.ledger_entries (posted_xid) where account_seq is null');
+    // Entries with posted_xid below `through_xid` are in the clearing accounts' stored `available`.
+    // Existing clearing balances already include every existing entry (all written by this
+    // migration's rewrite with its own xid), hence the start one past it.
+    this.addSql(`create table wallet.clearing_rollup (
+      id boolean primary key default true check (id),
+      through_xid xid8 not null,
+      rolled_at timestamptz not null default now()
+    )`);
+    this.addSql(`insert into wallet.clearing_rollup (through_xid) values (((pg_current_xact_id()::text)::bigint + 1)::text::xid8)`);
+    // What every report reads: a clearing account's balance is its rolled-up balance plus the
+    // entries not rolled up yet; a player account's is its locked running balance.
+    this.addSql(`create view wallet.account_balances as
+      select a.id, a.kind, a.brand_id, a.player_id, a.currency, a.held,
+        a.available + case when a.kind = 'player' then 0 else coalesce((
+          select sum(e.amount) from wallet.ledger_entries e, wallet.clearing_rollup r
+          where e.account_id = a.id and e.account_seq is null and e.posted_xid >= r.through_xid), 0) end as available
+      from wallet.accounts a`);
+  }
+}
+
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
   { name: 'Ledger0003Holds', class: Ledger0003Holds },
   { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
+  { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
 ];

@@ -9,22 +9,40 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
     await tx.execute('set transaction isolation level repeatable read, read only');
     const mismatches: LedgerVerification['mismatches'] = [];
 
-    const balances = await tx.execute<{ id: string; available: string; held: string; entries_sum: string; open_holds: string }[]>(
-      `select a.id, a.available, a.held,
+    // Player accounts: the locked running balance must equal the sum of their entries. Clearing
+    // accounts (append-only, docs/money.md): the rolled-up stored balance must equal the sum of
+    // the entries below the roll-up's watermark, and the derived balance (stored + entries not
+    // rolled up yet, as wallet.account_balances reads it) the sum of all their entries.
+    const balances = await tx.execute<{ id: string; kind: string; available: string; derived: string; held: string; entries_sum: string; rolled_sum: string; open_holds: string }[]>(
+      `select a.id, a.kind, a.available, b.available as derived, a.held,
          coalesce((select sum(e.amount) from wallet.ledger_entries e where e.account_id = a.id), 0) as entries_sum,
+         coalesce((select sum(e.amount) from wallet.ledger_entries e, wallet.clearing_rollup r
+                   where e.account_id = a.id and e.posted_xid < r.through_xid), 0) as rolled_sum,
          coalesce((select sum(h.amount) from wallet.holds h where h.account_id = a.id and h.status = 'open'), 0) as open_holds
-       from wallet.accounts a order by a.id`);
+       from wallet.accounts a join wallet.account_balances b on b.id = a.id order by a.id`);
     for (const a of balances) {
-      if (compareMoney(a.available, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'available', stored: formatMoney(a.available), computed: formatMoney(a.entries_sum) });
+      if (a.kind === 'player') {
+        if (compareMoney(a.available, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'available', stored: formatMoney(a.available), computed: formatMoney(a.entries_sum) });
+      } else {
+        if (compareMoney(a.available, a.rolled_sum) !== 0) mismatches.push({ accountId: a.id, check: 'rolledUp', stored: formatMoney(a.available), computed: formatMoney(a.rolled_sum) });
+        if (compareMoney(a.derived, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'derived', stored: formatMoney(a.derived), computed: formatMoney(a.entries_sum) });
+      }
       if (compareMoney(a.held, a.open_holds) !== 0) mismatches.push({ accountId: a.id, check: 'held', stored: formatMoney(a.held), computed: formatMoney(a.open_holds) });
     }
+
+    // Player entries are sequenced with a balance after; clearing entries are appended without
+    // (those written before clearing became append-only keep their sequence, all rolled up).
+    const misfiled = await tx.execute<{ account_id: string; id: string }[]>(
+      `select e.account_id, e.id from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id, wallet.clearing_rollup r
+       where case when a.kind = 'player' then e.account_seq is null else e.account_seq is not null and e.posted_xid >= r.through_xid end`);
+    for (const m of misfiled) mismatches.push({ accountId: m.account_id, check: `sequence:${m.id}`, stored: 'wrong kind of entry', computed: '' });
 
     // Each entry's balance_after must be the running sum of its account's entries, in sequence.
     const chain = await tx.execute<{ account_id: string; id: string; balance_after: string; running: string }[]>(
       `select account_id, id, balance_after, running from (
          select account_id, id, balance_after, sum(amount) over (partition by account_id order by account_seq) as running,
                 account_seq, row_number() over (partition by account_id order by account_seq) as n
-         from wallet.ledger_entries) s
+         from wallet.ledger_entries where account_seq is not null) s
        where balance_after <> running or account_seq <> n`);
     for (const c of chain) mismatches.push({ accountId: c.account_id, check: `balanceAfter:${c.id}`, stored: formatMoney(c.balance_after), computed: formatMoney(c.running) });
 
@@ -52,7 +70,11 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
 
     const unbalanced = await tx.execute<{ transaction_id: string; total: string }[]>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
-    const [{ total }] = await tx.execute<{ total: string }[]>('select coalesce(sum(available), 0) as total from wallet.accounts');
+    // Sum of every account's (derived) balance, and of every entry: both must be zero.
+    const [{ total, entries }] = await tx.execute<{ total: string; entries: string }[]>(
+      `select (select coalesce(sum(available), 0) from wallet.account_balances) as total,
+              (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`);
+    if (compareMoney(entries, 0) !== 0) mismatches.push({ accountId: '', check: 'sumOfAllEntries', stored: formatMoney(entries), computed: '0.00' });
     const sumOfAllBalances = formatMoney(total);
     return {
       ok: mismatches.length === 0 && unbalanced.length === 0 && compareMoney(total, 0) === 0,

@@ -1,5 +1,5 @@
 // Intake of domain events: a durable JetStream pull consumer over every event subject. Each event
-// is stored with its delivery in one Postgres transaction, and only then acked; a crash between
+// is stored with its delivery in one Postgres statement (atomic), and only then acked; a crash between
 // the two redelivers the message, and the insert dedupes on the event id. A message that can
 // never be stored (not an event, no routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -7,7 +7,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMes
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, type Logger } from '@bo/service-kit';
-import { insertEvent, scheduleDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
+import { storeEventWithDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
 
 export function webhooksConsumerName(prefix: string): string {
   return `${prefix}_webhooks`;
@@ -77,11 +77,7 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
       return;
     }
     try {
-      await o.orm.em.fork().transactional(async (tx) => {
-        if (await insertEvent(tx, event)) {
-          await scheduleDelivery(tx, { eventId: event.id, operatorId: event.operatorId, environment: event.environment, kind: 'event', maxAttempts: o.maxAttempts });
-        }
-      });
+      await storeEventWithDelivery(o.orm.em.fork(), event, o.maxAttempts);
     } catch (err) {
       o.log.warn({ err, eventId: event.id }, 'could not store event; it will be redelivered');
       m.nak(1000);

@@ -31,7 +31,34 @@ function describe(err: unknown, timeoutMs: number, timedOut: boolean): string {
   }
 }
 
+// Keep-alive connections per endpoint origin: a new TCP (and TLS) connection per delivery was most
+// of the webhooks service's CPU per event. A connection is checked by the address guard when it
+// is opened, so reusing it never reaches an address the guard would refuse. Idle sockets are
+// dropped after 4 s, before common servers' keep-alive timeouts (Node's 5 s), and a request that
+// fails on a reused socket before any response is sent once more on a fresh connection.
+const agents = new Map<string, http.Agent>();
+const MAX_AGENTS = 1000;
+function agentFor(url: URL, guard: boolean): http.Agent {
+  const key = `${url.protocol}//${url.host}|${guard}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    if (agents.size >= MAX_AGENTS) {
+      const [oldest, a] = agents.entries().next().value!;
+      agents.delete(oldest);
+      a.destroy();
+    }
+    const options = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 4000, scheduling: 'lifo' as const };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 export function postWebhook(opts: PostOptions): Promise<AttemptResult> {
+  return send(opts, true);
+}
+
+function send(opts: PostOptions, reuse: boolean): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
@@ -54,8 +81,7 @@ export function postWebhook(opts: PostOptions): Promise<AttemptResult> {
     const req = transport.request(url, {
       method: 'POST',
       headers: { ...opts.headers, 'content-length': String(opts.body.length) },
-      // A fresh connection per attempt: nothing shared between endpoints, nothing stale.
-      agent: false,
+      agent: reuse ? agentFor(url, opts.guardAddresses) : false,
       ...(opts.guardAddresses ? { lookup: publicOnlyLookup } : {}),
     }, (res) => {
       const status = res.statusCode ?? 0;
@@ -72,10 +98,19 @@ export function postWebhook(opts: PostOptions): Promise<AttemptResult> {
       });
       res.on('error', () => undefined);
       res.resume();
-      res.on('end', () => { clearTimeout(deadline); req.destroy(); });
+      res.on('end', () => clearTimeout(deadline));
     });
     const deadline = setTimeout(() => { timedOut = true; req.destroy(); }, opts.timeoutMs);
-    req.on('error', (err) => settle({ delivered: false, statusCode: null, error: describe(err, opts.timeoutMs, timedOut) }));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      // The server closed an idle kept-alive connection as we used it: once more, on a new one.
+      if (reuse && req.reusedSocket && !settled && !timedOut && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+        settled = true;
+        clearTimeout(deadline);
+        void send(opts, false).then(resolve);
+        return;
+      }
+      settle({ delivered: false, statusCode: null, error: describe(err, opts.timeoutMs, timedOut) });
+    });
     req.on('close', () => {
       clearTimeout(deadline);
       settle({ delivered: false, statusCode: null, error: timedOut ? describe(undefined, opts.timeoutMs, true) : 'connection closed without a response' });

@@ -35,6 +35,20 @@ export async function insertEvent(tx: EntityManager, e: EventToStore): Promise<b
   return rows.length === 1;
 }
 
+/**
+ * The intake of one event in ONE statement (atomic without a transaction): the event, deduped on
+ * its id, and its delivery due now. True when the event is new.
+ */
+export async function storeEventWithDelivery(em: EntityManager, e: EventToStore, maxAttempts: number): Promise<boolean> {
+  const rows = await em.execute<{ id: string }[]>(
+    `with ev as (insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
+                 values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id, operator_id, environment)
+     insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
+     select ?, ev.id, ev.operator_id, ev.environment, 'event', 'pending', ?, now() from ev returning id`,
+    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source, newId('delivery'), maxAttempts]);
+  return rows.length === 1;
+}
+
 /** A delivery due now. */
 export async function scheduleDelivery(tx: EntityManager, d: {
   eventId: string; operatorId: string; environment: Environment; kind: DeliveryKind; maxAttempts: number;
@@ -65,6 +79,7 @@ export interface ClaimedAttempt {
 interface DueRow {
   id: string; event_id: string; operator_id: string; environment: Environment;
   attempts: number; max_attempts: number; busy: number;
+  url: string | null; secret_sealed: string | null; body: Buffer;
 }
 
 /**
@@ -92,7 +107,8 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
          order by first_due
          limit ?
        )
-       select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy
+       select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy,
+              ep.url, ep.secret_sealed, ev.body
        from due cross join lateral (
          select id, event_id, operator_id, environment, attempts, max_attempts, next_attempt_at from ${S}.deliveries x
          where x.operator_id = due.operator_id and x.environment = due.environment
@@ -101,6 +117,8 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
          limit ?
          for update skip locked
        ) x
+       join ${S}.events ev on ev.id = x.event_id
+       left join ${S}.endpoints ep on ep.operator_id = x.operator_id and ep.environment = x.environment
        order by due.first_due, x.next_attempt_at`,
       [opts.perEndpoint, opts.slots, opts.perEndpoint]);
 
@@ -121,49 +139,48 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
       if (!took) break;
     }
     if (chosen.length === 0) return [];
-    const ids = chosen.map((r) => r.id);
 
-    await tx.execute(
-      `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
-       where outcome = 'in_flight' and delivery_id in (${list(ids.length)})`, [INTERRUPTED, ...ids]);
-
-    const endpoints = new Map<string, { url: string | null; secret_sealed: string | null }>();
-    for (const r of chosen) {
-      const key = `${r.operator_id}\u0000${r.environment}`;
-      if (endpoints.has(key)) continue;
-      const [ep] = await tx.execute<{ url: string | null; secret_sealed: string | null }[]>(
-        `select url, secret_sealed from ${S}.endpoints where operator_id = ? and environment = ?`, [r.operator_id, r.environment]);
-      endpoints.set(key, ep ?? { url: null, secret_sealed: null });
+    // Attempts left in flight by a worker whose lease ran out (only re-claimed deliveries have any).
+    const reclaimed = chosen.filter((r) => r.attempts > 0).map((r) => r.id);
+    if (reclaimed.length > 0) {
+      await tx.execute(
+        `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
+         where outcome = 'in_flight' and delivery_id in (${list(reclaimed.length)})`, [INTERRUPTED, ...reclaimed]);
     }
 
-    const bodies = new Map<string, Buffer>();
-    const eventIds = [...new Set(chosen.map((r) => r.event_id))];
-    for (const e of await tx.execute<{ id: string; body: Buffer }[]>(
-      `select id, body from ${S}.events where id in (${list(eventIds.length)})`, eventIds)) bodies.set(e.id, e.body);
-
-    const claimed: ClaimedAttempt[] = [];
+    const leased: Array<DueRow & { leaseToken: string }> = [];
     for (const r of chosen) {
-      const ep = endpoints.get(`${r.operator_id}\u0000${r.environment}`)!;
       if (r.attempts >= r.max_attempts) {
         await closeDelivery(tx, r.id, 'failed', null, INTERRUPTED);
         continue;
       }
-      if (!ep.url || !ep.secret_sealed) {
-        await closeDelivery(tx, r.id, 'no_endpoint', null, ep.url ? 'no webhook secret configured' : 'no webhook URL configured');
+      if (!r.url || !r.secret_sealed) {
+        await closeDelivery(tx, r.id, 'no_endpoint', null, r.url ? 'no webhook secret configured' : 'no webhook URL configured');
         continue;
       }
-      const leaseToken = randomUUID();
-      const [d] = await tx.execute<{ attempts: number }[]>(
-        `update ${S}.deliveries set attempts = attempts + 1, lease_token = ?,
-           next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
-         where id = ? returning attempts`, [leaseToken, opts.leaseMs, r.id]);
-      const [a] = await tx.execute<{ id: string }[]>(
-        `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
-         values (?, ?, ?, ?, ?, 'in_flight') returning id`, [r.id, r.event_id, r.operator_id, d.attempts, ep.url]);
+      leased.push({ ...r, leaseToken: randomUUID() });
+    }
+    if (leased.length === 0) return [];
+    // Every lease and its in-flight attempt row: one statement for the whole batch.
+    const rowsOf = leased.map(() => '(?::text, ?::text, ?::text)').join(', ');
+    const started = await tx.execute<{ attempt_id: string; delivery_id: string; attempts: number }[]>(
+      `with v(id, token, url) as (values ${rowsOf}),
+       d as (update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = v.token,
+               next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
+             from v where x.id = v.id returning x.id, x.event_id, x.operator_id, x.attempts, v.url),
+       a as (insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+             select d.id, d.event_id, d.operator_id, d.attempts, d.url, 'in_flight' from d returning id, delivery_id, attempt)
+       select a.id as attempt_id, a.delivery_id, a.attempt as attempts from a`,
+      [...leased.flatMap((r) => [r.id, r.leaseToken, r.url]), opts.leaseMs]);
+    const byDelivery = new Map(started.map((x) => [x.delivery_id, x]));
+
+    const claimed: ClaimedAttempt[] = [];
+    for (const r of leased) {
+      const a = byDelivery.get(r.id)!;
       claimed.push({
         deliveryId: r.id, eventId: r.event_id, operatorId: r.operator_id, environment: r.environment,
-        attempt: d.attempts, maxAttempts: r.max_attempts, attemptId: String(a.id), leaseToken,
-        url: ep.url, secretSealed: ep.secret_sealed, body: bodies.get(r.event_id)!,
+        attempt: Number(a.attempts), maxAttempts: r.max_attempts, attemptId: String(a.attempt_id), leaseToken: r.leaseToken,
+        url: r.url!, secretSealed: r.secret_sealed!, body: r.body,
       });
     }
     return claimed;
@@ -204,19 +221,17 @@ export async function startTestAttempt(em: EntityManager, event: EventToStore, e
  * (another worker took the delivery over); then nothing is written.
  */
 export async function recordAttemptResult(em: EntityManager, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
-  return em.fork().transactional(async (tx) => {
-    const updated = await tx.execute<{ id: string }[]>(
-      `update ${S}.deliveries set status = ?,
+  // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
+  const [{ n }] = await em.fork().execute<{ n: number }[]>(
+    `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
          completed_at = case when ? = 'pending' then null else now() end, updated_at = now()
-       where id = ? and lease_token = ? returning id`,
-      [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken]);
-    if (updated.length === 0) return false;
-    await tx.execute(
-      `update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
-       where id = ? and outcome = 'in_flight'`,
-      [result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]);
-    return true;
-  });
+       where id = ? and lease_token = ? returning id),
+     a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
+       where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1)
+     select count(*)::int as n from d`,
+    [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken,
+      result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]);
+  return n === 1;
 }

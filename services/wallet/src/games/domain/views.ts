@@ -14,7 +14,10 @@ export function toGameSession(row: GameSessionRow, gameUrl: string): GameSession
   };
 }
 
-export function toRoundResult(row: GameRoundRow, gameId: string): PlayRoundResult {
+/** The fields of a round the reply shows (an entity, or a row read with plain SQL). */
+export type RoundView = Pick<GameRoundRow, 'id' | 'sessionId' | 'amount' | 'payout' | 'win' | 'outcome' | 'balanceAfter' | 'createdAt'>;
+
+export function toRoundResult(row: RoundView, gameId: string): PlayRoundResult {
   return {
     id: row.id, sessionId: row.sessionId, gameId,
     amount: formatMoney(row.amount), payout: formatMoney(row.payout), win: row.win, outcome: row.outcome,

@@ -1,14 +1,15 @@
-// The player check of real-money play, asked of the players service on every round (and when the
-// page opens), so a session never outlives a self-exclusion, a suspension or a KYC revocation.
-import { PLAYER_STATE_SUBJECT, type PlayerState, type PlayerStateRequest } from '@bo/contracts';
+// The player check of real-money play, on every round (and when the page opens), so a session
+// never outlives a self-exclusion, a suspension or a KYC revocation.
+import { playerStatesOf } from '@bo/service-kit';
 import type { GamesContext } from './context.ts';
 import type { GameSessionRow } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 
 /** players.state for the session's player: exists, KYC aprovado, not self-excluded, ativo. */
 export async function assertStillMayPlay(ctx: GamesContext, session: Pick<GameSessionRow, 'brandId' | 'playerId'>, requestId: string): Promise<void> {
-  const state = await ctx.deps.call<PlayerState>(PLAYER_STATE_SUBJECT,
-    { brandId: session.brandId, playerId: session.playerId } satisfies PlayerStateRequest, { requestId });
+  // Through the cache the players service invalidates on every change (published before it
+  // replies), so a refusal is in force for the very next round.
+  const state = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
   assertPlayerExists(state);
   assertPlayerMayPlay(state);
 }

@@ -1,0 +1,41 @@
+// One domain service (players, wallet, payments, webhooks) in a process of its own, started the
+// way its main.ts starts it (config from env), so the benchmark can read each process's CPU time
+// and memory alone. bench/run.ts drives it over IPC like the gateway process.
+import { loadConfig, startService, type RunningService } from '@bo/service-kit';
+import { PlayersConfigSchema, playersService } from '@bo/players';
+import { PaymentsConfigSchema, paymentsService } from '@bo/payments';
+import { WebhooksConfigSchema, webhooksService } from '@bo/webhooks';
+import { WalletConfigSchema } from '../services/wallet/src/config.ts';
+import { walletService } from '../services/wallet/src/service.ts';
+import type { MemoryReport } from './gateway-process.ts';
+
+export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks';
+
+async function start(name: ServiceName): Promise<RunningService> {
+  switch (name) {
+    case 'players': return startService(playersService, loadConfig(PlayersConfigSchema));
+    case 'wallet': return startService(walletService, loadConfig(WalletConfigSchema));
+    case 'payments': return startService(paymentsService, loadConfig(PaymentsConfigSchema));
+    case 'webhooks': {
+      const config = loadConfig(WebhooksConfigSchema);
+      return startService(webhooksService(config), config);
+    }
+  }
+}
+
+const name = process.env.BENCH_SERVICE as ServiceName;
+const svc = await start(name);
+
+function memory(gc: boolean): MemoryReport {
+  if (gc) (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  const cpu = process.cpuUsage();
+  return { type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system };
+}
+
+process.on('message', (msg: { type?: string; gc?: boolean }) => {
+  if (msg?.type === 'memory') process.send!(memory(msg.gc === true));
+  if (msg?.type === 'stop') void svc.stop().finally(() => process.exit(0));
+});
+process.on('disconnect', () => void svc.stop().finally(() => process.exit(0)));
+process.send!({ type: 'ready', pid: process.pid });
