@@ -146,7 +146,8 @@ async function main(): Promise<void> {
   let db: TestDatabase | undefined;
   let prefix: string | undefined;
   try {
-    const infra = await resolveInfrastructure();
+    const infra = await resolveInfrastructure(log);
+    cleanups.unshift(() => infra.stop()); // runs last: the servers outlive the database and prefix cleanup
     process.env.DATABASE_URL = infra.databaseUrl;
     process.env.NATS_URL = infra.natsUrl;
     db = await createTestDatabase('bench');
@@ -331,9 +332,11 @@ async function main(): Promise<void> {
     await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
     process.stdout.write(`\n${formatReport(results)}\n\nwritten to bench/results/${SOAK_SEC > 0 ? 'soak' : 'latest'}.json (not tracked)\n`);
   } finally {
+    const stopServers = cleanups.shift();
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log(`cleanup failed: ${String(err)}`));
     if (prefix) await cleanupNatsPrefix(prefix).catch((err) => log(`removing NATS prefix ${prefix} failed: ${String(err)}`));
     if (db) await db.drop().catch((err) => log(`dropping database ${db!.name} failed: ${String(err)}`));
+    await stopServers?.().catch((err) => log(`stopping the servers failed: ${String(err)}`));
   }
 }
 
