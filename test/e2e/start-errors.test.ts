@@ -5,7 +5,7 @@ import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort, resolvePostgres } from '../../scripts/local-infra.ts';
+import { freePort, startEmbeddedPostgres } from '../../scripts/local-infra.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -18,7 +18,9 @@ function runStart(env: Record<string, string | undefined>): Promise<{ code: numb
   let out = '';
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { out += d; });
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out })));
+  // A refusal comes within seconds; a system that started instead is stopped (and the test fails on its output).
+  const guard = setTimeout(() => child.kill('SIGTERM'), 120_000);
+  return new Promise((resolve) => child.once('close', (code) => { clearTimeout(guard); resolve({ code, out }); }));
 }
 
 t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
@@ -37,7 +39,8 @@ t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
 
   t.test('a Postgres that refuses the password in DATABASE_URL', async (t) => {
     // An embedded Postgres asks for a password (the usual container does too).
-    const pg = await resolvePostgres({ purpose: 'test', dataDir: '/tmp', log: () => undefined, ownServers: true });
+    // Started directly: resolvePostgres would take the DATABASE_URL that npm test sets.
+    const pg = await startEmbeddedPostgres({ purpose: 'test', dataDir: '/tmp', log: () => undefined });
     t.teardown(() => pg.stop());
     const wrong = new URL(pg.url);
     wrong.password = 'not-the-password';
