@@ -4,6 +4,8 @@ import { API_VERSION, ErrorEnvelope } from './common.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
 
+export { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES, type OperationExample } from './openapi-examples.ts';
+
 type Json = Record<string, unknown>;
 
 /** Deep-copies a TypeBox schema to plain JSON, moving every `$id` schema into components. */

@@ -35,8 +35,15 @@ t.test('public documentation routes', async (t) => {
 
   const postman = JSON.parse((await get('/postman.json')).text);
   t.equal(postman.info.schema, 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-  t.equal(postman.item.length, Object.keys(publicOperations).length);
-  t.match(postman.event[0].script.exec.join('\n'), /HmacSHA256/);
+  const flowOps = new Set(postman.item[0].item.map((i: any) => `${i.request.method} ${i.request.url.path.join('/')}`));
+  t.equal(flowOps.size, Object.keys(publicOperations).length, 'the flow covers every operation');
+  const pre = postman.event[0].script.exec.join('\n');
+  t.match(pre, /require\('crypto-js'\)/);
+  t.notMatch(pre, /CryptoJS\./, 'not the deprecated global');
+  // confirm and cancel take an empty object; every other POST body has fields.
+  const withFields = postman.item[0].item.filter((i: any) => i.request.body && !/\/(confirm|cancel)$/.test(i.request.url.raw));
+  t.equal(withFields.length, 11);
+  for (const item of withFields) t.ok(Object.keys(JSON.parse(item.request.body.raw)).length > 0, `${item.name}: a real body`);
 
   const snippets = JSON.parse((await get('/signing-snippets.json')).text);
   t.ok(snippets.requestSigning.node && snippets.requestSigning.python && snippets.webhookVerification.node);

@@ -1,0 +1,41 @@
+// The served Postman collection runs as a flow with newman against the real processes, given only
+// baseUrl, operatorKey and operatorSecret of a fresh sandbox credential, and ends with 0 failures.
+import t from 'tap';
+import { createRequire } from 'node:module';
+import { startStack } from './support/stack.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
+
+const newman = createRequire(import.meta.url)('newman') as {
+  run(opts: Record<string, unknown>, cb: (err: Error | null, summary: any) => void): void;
+};
+
+const runNewman = (collection: unknown, envVar: { key: string; value: string }[]) =>
+  new Promise<any>((resolve, reject) => newman.run({ collection, envVar, reporters: [], timeoutRequest: 30_000 }, (err, summary) => (err ? reject(err) : resolve(summary))));
+
+t.test('newman runs the served postman.json as a flow with 0 failures', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Postman Bets');
+  const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
+  t.teardown(() => receiver.close());
+  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url })).status, 200);
+
+  const collection = await (await fetch(`${stack.publicUrl}/api/v1/postman.json`)).json() as { item: { item: unknown[] }[] };
+  const summary = await runNewman(collection, [
+    { key: 'baseUrl', value: `${stack.publicUrl}/api/v1` },
+    { key: 'operatorKey', value: op.sandbox.key },
+    { key: 'operatorSecret', value: op.sandbox.secret },
+  ]);
+  const failures = summary.run.failures.map((f: any) => `${f.source?.name}: ${f.error?.test ?? ''} ${f.error?.message}`);
+  t.same(failures, [], 'no failed request or test');
+  const journey = collection.item[0].item.length + collection.item[1].item.length;
+  t.equal(summary.run.stats.requests.total, journey, 'every request ran once');
+  t.equal(summary.run.stats.requests.failed, 0);
+  t.equal(summary.run.stats.assertions.failed, 0);
+  t.ok(summary.run.stats.assertions.total >= journey * 2, 'every response is tested');
+  const statuses = summary.run.executions.map((e: any) => e.response?.code);
+  t.notOk(statuses.includes(401), 'no request was refused for its signature');
+  const names = summary.run.executions.map((e: any) => e.item.name);
+  t.ok(names.indexOf('Register a player') < names.indexOf('Confirm the deposit'), 'runs in journey order');
+  t.equal(receiver.received.filter((r) => r.type === 'webhook.test' && r.verified).length, 1, 'the test webhook arrived, signed');
+});
