@@ -115,3 +115,25 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     data: { message: 'This is a test delivery from the back-office API.' },
   },
 };
+
+/** What each operation does, for the OpenAPI `description` (Markdown). */
+export const OPERATION_DESCRIPTIONS: Record<string, string> = {
+  getMe: 'Returns the operator, brand and environment of the calling credential, and the API version. Use it to check your signing: a correct signature answers 200.',
+  createPlayer: 'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
+  findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  getKyc: 'The KYC status of a player and the document submissions registered for it.',
+  submitKyc: 'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',
+  sandboxKycDecision: 'Sandbox only: simulates the compliance team decision (for example `aprovado`) and emits `kyc.status_changed`.',
+  getWallet: 'The player balances: `available` is the real balance, `withdrawable` is `available` minus open withdrawals.',
+  listTransactions: 'The player ledger, newest first, paginated with an opaque `cursor` taken from the previous `nextCursor`.',
+  createDeposit: 'Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
+  confirmDeposit: 'Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. The body may be empty or omitted.',
+  failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
+  createWithdrawal: 'Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`.',
+  getWithdrawal: 'Reads a withdrawal and its status.',
+  cancelWithdrawal: 'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',
+  sandboxWithdrawalDecision: 'Sandbox only: simulates the team decision on a withdrawal: `approve` or `reject` one under review, `pay` an approved one (the wallet is debited only then). Emits `withdrawal.status_changed`.',
+  listGames: 'The game catalogue available to the brand.',
+  createGameSession: 'Opens a game session and returns the `gameUrl` to open in the player browser (for example in an iframe). In sandbox it is a demonstration session with a fictitious balance. Requires KYC `aprovado` and player status `ativo`.',
+  testWebhook: 'Sends one `webhook.test` delivery now to the webhook URL configured for the environment of the key and reports how it went. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
+};
