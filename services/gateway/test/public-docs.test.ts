@@ -57,5 +57,8 @@ t.test('public documentation routes', async (t) => {
   const page = await get('/docs');
   t.match(page.type, /^text\/html/);
   t.match(page.text, /bk_test_/);
-  t.match(page.text, /only accepts sandbox keys/);
+  t.match(page.text, /sandbox keys only/);
+  t.match((await get('/docs/assets/docs.js')).text, /only accepts sandbox keys/);
+  const slash = await get('/docs/');
+  t.equal(slash.status, 200, '/docs/ answers too');
 });
