@@ -75,7 +75,7 @@ const COMMON_ERRORS: ErrorCode[] = [
   'BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INVALID_CREDENTIALS', 'TIMESTAMP_OUT_OF_RANGE', 'INVALID_SIGNATURE', 'OPERATOR_SUSPENDED', 'FORBIDDEN_IP',
   'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
 ];
-/** What any request that may carry a body can also get. */
+/** What any request carrying bytes can also get. */
 const BODY_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'EXPECTATION_FAILED'];
 
 const STATUS_TEXT: Record<number, string> = {
@@ -190,8 +190,9 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
   for (const op of Object.values(operations)) {
     const path = openApiPath(op.path);
     const example = OPERATION_EXAMPLES[op.id];
-    const errors: ErrorCode[] = [...COMMON_ERRORS, ...(op.errors ?? [])];
-    if (op.method !== 'GET') errors.push(...BODY_ERRORS, 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
+    // Any request may carry bytes (even a GET): the gateway checks their size and type on every route.
+    const errors: ErrorCode[] = [...COMMON_ERRORS, ...BODY_ERRORS, ...(op.errors ?? [])];
+    if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
     if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
     if (op.body || op.query || op.params) errors.push('VALIDATION_ERROR');
     if (op.sandboxOnly) errors.push('SANDBOX_ONLY');
