@@ -2,6 +2,8 @@
 // baseUrl, operatorKey and operatorSecret of a fresh sandbox credential, and ends with 0 failures.
 import t from 'tap';
 import { createRequire } from 'node:module';
+import { Value } from '@sinclair/typebox/value';
+import { publicOperations, type Operation } from '@bo/contracts';
 import { startStack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -37,5 +39,18 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
   t.notOk(statuses.includes(401), 'no request was refused for its signature');
   const names = summary.run.executions.map((e: any) => e.item.name);
   t.ok(names.indexOf('Register a player') < names.indexOf('Confirm the deposit'), 'runs in journey order');
+  // Every journey response matches the schema of its operation in the contract (the OpenAPI source).
+  const ops = publicOperations as Record<string, Operation>;
+  let checked = 0;
+  const mismatches = summary.run.executions.flatMap((e: any) => {
+    const id = /operationId `(\w+)`/.exec(String(e.item.request.description?.content ?? e.item.request.description ?? ''))?.[1];
+    if (!id) return [];
+    checked++;
+    const op = ops[id];
+    const body = JSON.parse(e.response.text());
+    return e.response.code === op.status && Value.Check(op.response, body) ? [] : [`${e.item.name}: ${e.response.code} ${[...Value.Errors(op.response, body)].slice(0, 2).map((x) => `${x.path} ${x.message}`).join('; ')}`];
+  });
+  t.same(mismatches, [], 'every journey response has its success status and matches its schema');
+  t.equal(checked, collection.item[0].item.length, 'checked every journey response');
   t.equal(receiver.received.filter((r) => r.type === 'webhook.test' && r.verified).length, 1, 'the test webhook arrived, signed');
 });
