@@ -47,6 +47,14 @@ t.test('API reference page in Chromium', async (t) => {
   const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth })') as { scroll: number };
   t.ok(widths.scroll <= 390, `no horizontal scrolling on a 390 px phone (scrollWidth ${widths.scroll})`);
 
+  // The floating button opens the try-it on the operation being read (Scalar's hash).
+  t.equal(await page.locator('#try-it').getAttribute('open'), null, 'the try-it starts closed');
+  await page.evaluate(`location.hash = '#tag/deposits/POST/deposits/{depositId}/confirm'`);
+  await page.click('#bo-try-button');
+  t.equal(await page.locator('#bo-op option:checked').textContent(), 'POST /deposits/{depositId}/confirm · Confirm a pending deposit and credit the wallet', 'Try it follows the operation being read');
+  t.equal(await page.locator('#try-it').getAttribute('open'), '', 'and opens the panel');
+  t.equal(await page.locator('#reference').getByText('Ask AI').count(), 0, 'no remote AI agent');
+
   const out = page.locator('#bo-out');
   const before = requests.length;
   await page.fill('#bo-key', 'bk_live_0123456789abcdef');

@@ -44,7 +44,8 @@ export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; has
   <a href="${p}/signing-snippets.json">signing-snippets.json</a> · <a href="${p}/test-vectors.json">test-vectors.json</a> ·
   <a href="${p}/changelog">changelog</a></p>
 </header>
-<details id="try-it" class="bo-try" open>
+<button id="bo-try-button" class="bo-try-button" type="button" title="Try the operation you are reading">Try it</button>
+<details id="try-it" class="bo-try">
   <summary>Try it: send a signed request (sandbox keys only)</summary>
   <p class="bo-note">Signed in this browser with WebCrypto. The secret is used only as the HMAC key: it is never sent, stored or logged.
   Production keys (<code>bk_live_</code>) are refused: never paste production credentials into a browser.</p>
@@ -81,6 +82,8 @@ code, pre, textarea { font-family: ui-monospace, monospace; }
 .bo-try button { font: inherit; padding: 8px 14px; }
 #bo-out { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f5f8; padding: 8px; border-radius: 4px; max-height: 60vh; overflow: auto; }
 #reference { min-width: 0; }
+.bo-try-button { position: fixed; right: 16px; bottom: 16px; z-index: 1000; font: 600 15px/1 system-ui, sans-serif; padding: 12px 16px;
+  border: 0; border-radius: 24px; background: #1d4ed8; color: #fff; box-shadow: 0 2px 8px rgba(0,0,0,.25); cursor: pointer; }
 `;
 
 /** The browser script: boots Scalar, builds the try-it form from the OpenAPI document, signs and sends. */
@@ -91,6 +94,9 @@ export const DOCS_SCRIPT = `'use strict';
     window.Scalar.createApiReference('#reference', {
       url: prefix + '/openapi.json', hideTestRequestButton: true, hideClientButton: true, withDefaultFonts: false,
       showDeveloperTools: 'never', telemetry: false, hideDarkModeToggle: false, documentDownloadType: 'json',
+      // No AI agent (a remote service) and no generated client code: it cannot sign; the signing
+      // snippets and the try-it do.
+      agent: { disabled: true }, hiddenClients: true,
     });
   }
   var $ = function (id) { return document.getElementById(id); };
@@ -144,6 +150,20 @@ export const DOCS_SCRIPT = `'use strict';
     sel.value = String(start);
     select(ops[start]);
     document.body.dataset.tryItReady = 'true';
+  });
+
+  // "Try it" follows what is being read: Scalar's hash is #tag/<tag>/<METHOD>/<path>.
+  function opFromHash() {
+    var m = /\\/(GET|POST|PUT|DELETE)(\\/.*)$/.exec(decodeURIComponent(location.hash));
+    if (!m) return -1;
+    return ops.findIndex(function (o) { return o.method === m[1] && o.path === m[2]; });
+  }
+  $('bo-try-button').addEventListener('click', function () {
+    var i = opFromHash();
+    if (i >= 0) { $('bo-op').value = String(i); select(ops[i]); }
+    $('try-it').open = true;
+    $('try-it').scrollIntoView({ block: 'start' });
+    $('bo-key').focus({ preventScroll: true });
   });
 
   $('bo-form').addEventListener('submit', function (ev) {
