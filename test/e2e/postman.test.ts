@@ -7,7 +7,10 @@ import { publicOperations, type Operation } from '@bo/contracts';
 import { startStack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
-const newman = createRequire(import.meta.url)('newman') as {
+const require = createRequire(import.meta.url);
+const Ajv2020 = require('ajv/dist/2020') as new (opts: Record<string, unknown>) => any;
+const addFormats = require('ajv-formats') as (ajv: unknown) => void;
+const newman = require('newman') as {
   run(opts: Record<string, unknown>, cb: (err: Error | null, summary: any) => void): void;
 };
 
@@ -52,5 +55,29 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
   });
   t.same(mismatches, [], 'every journey response has its success status and matches its schema');
   t.equal(checked, collection.item[0].item.length, 'checked every journey response');
+  // And every response of the run (journey and public documents) matches the served OpenAPI
+  // document itself: the status is documented and the JSON body validates against its schema.
+  const doc = await (await fetch(`${stack.publicUrl}/api/v1/openapi.json`)).json() as any;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'openapi', components: doc.components });
+  const resolveRefs = (node: unknown): unknown => JSON.parse(JSON.stringify(node).replaceAll('"#/components/', '"openapi#/components/'));
+  const templates = Object.keys(doc.paths).map((p) => ({ p, re: new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  let validatedJson = 0;
+  const offDocument = summary.run.executions.flatMap((e: any) => {
+    const method = e.request.method.toLowerCase();
+    const pathname = new URL(e.request.url.toString()).pathname.replace(/^\/api\/v1/, '');
+    const template = templates.find((x) => x.re.test(pathname) && doc.paths[x.p][method]);
+    const response = template && doc.paths[template.p][method].responses[String(e.response.code)];
+    if (!response) return [`${e.item.name}: ${method} ${pathname} ${e.response.code} is not documented`];
+    const media = response.content?.['application/json'];
+    if (!media) return [];
+    validatedJson++;
+    const validate = ajv.compile(resolveRefs(media.schema));
+    return validate(JSON.parse(e.response.text())) ? [] : [`${e.item.name}: ${ajv.errorsText(validate.errors)}`];
+  });
+  t.same(offDocument, [], 'every response of the run is documented and matches the OpenAPI document');
+  t.equal(validatedJson, journey - 2, 'every JSON response was validated (all but /changelog and /docs)');
+
   t.equal(receiver.received.filter((r) => r.type === 'webhook.test' && r.verified).length, 1, 'the test webhook arrived, signed');
 });
