@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { waitFor } from '@bo/service-kit';
 import { startStack, uniq } from './support/stack.ts';
 
-interface SignTask { method: string; path: string; body: string }
+interface SignTask { method: string; path: string; body: string; timestamp?: string }
 interface VerifyTask { secret: string; headers: Record<string, string>; bodyB64: string; tolerance: number; now: number | null }
 interface Task { key: string; secret: string; sign: SignTask[]; verify: VerifyTask[] }
 interface Result { sign: { ts: string; sig: string }[]; verify: boolean[] }
@@ -41,7 +41,7 @@ from verify_webhook import verify_webhook
 task = json.load(sys.stdin)
 out = {"sign": [], "verify": []}
 for s in task["sign"]:
-    h = signed_headers(task["key"], task["secret"], s["method"], s["path"], s["body"].encode("utf-8"))
+    h = signed_headers(task["key"], task["secret"], s["method"], s["path"], s["body"].encode("utf-8"), s.get("timestamp"))
     out["sign"].append({"ts": h["X-Timestamp"], "sig": h["X-Signature"]})
 for v in task["verify"]:
     kw = {"tolerance": v["tolerance"]}
@@ -58,7 +58,7 @@ $task = json_decode(file_get_contents('php://stdin'), true);
 $out = ['sign' => [], 'verify' => []];
 foreach ($task['sign'] as $s) {
   $h = [];
-  foreach (signed_headers($task['key'], $task['secret'], $s['method'], $s['path'], $s['body']) as $line) { [$k, $v] = explode(': ', $line, 2); $h[$k] = $v; }
+  foreach (signed_headers($task['key'], $task['secret'], $s['method'], $s['path'], $s['body'], $s['timestamp'] ?? null) as $line) { [$k, $v] = explode(': ', $line, 2); $h[$k] = $v; }
   $out['sign'][] = ['ts' => $h['X-Timestamp'], 'sig' => $h['X-Signature']];
 }
 foreach ($task['verify'] as $v) {
@@ -75,7 +75,7 @@ require_relative 'verify_webhook'
 task = JSON.parse($stdin.read)
 out = { 'sign' => [], 'verify' => [] }
 task['sign'].each do |s|
-  h = signed_headers(task['key'], task['secret'], s['method'], s['path'], s['body'])
+  h = signed_headers(task['key'], task['secret'], s['method'], s['path'], s['body'], s['timestamp'])
   out['sign'] << { 'ts' => h['X-Timestamp'], 'sig' => h['X-Signature'] }
 end
 task['verify'].each do |v|
@@ -93,6 +93,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"strconv"
 	"time"
 
 	"example.com/driver/bosign"
@@ -100,7 +101,7 @@ import (
 
 type task struct {
 	Key, Secret, Whsec string
-	Sign               []struct{ Method, Path, Body string }
+	Sign               []struct{ Method, Path, Body, Timestamp string }
 	Verify             []struct {
 		Secret    string
 		Headers   map[string]string
@@ -120,7 +121,12 @@ func main() {
 		Verify []bool               \`json:"verify"\`
 	}{Sign: []map[string]string{}, Verify: []bool{}}
 	for _, s := range t.Sign {
-		ts, sig := bosign.Sign(t.Secret, s.Method, s.Path, []byte(s.Body), time.Time{})
+		now := time.Time{}
+		if s.Timestamp != "" {
+			sec, _ := strconv.ParseInt(s.Timestamp, 10, 64)
+			now = time.Unix(sec, 0)
+		}
+		ts, sig := bosign.Sign(t.Secret, s.Method, s.Path, []byte(s.Body), now)
 		out.Sign = append(out.Sign, map[string]string{"ts": ts, "sig": sig})
 	}
 	for _, v := range t.Verify {
@@ -201,6 +207,9 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const sign = signTasks(lang);
     const before = deliveries.length;
     const signed = (await runTask({ key: cred.key, secret: cred.secret, sign, verify: [] })).sign;
+    // The published request vectors (percent-encoded query, empty-body POST, non-ASCII body included).
+    const reproduced = (await runTask({ key: vectors.requests[0].key, secret: vectors.requests[0].secret, sign: vectors.requests.map((v: any) => ({ method: v.method, path: v.path, body: v.body, timestamp: v.timestamp })), verify: [] })).sign;
+    t.same(reproduced.map((r) => r.sig), vectors.requests.map((v: any) => v.signature), `${lang}: reproduces all ${vectors.requests.length} request vectors`);
     const results = [];
     for (const [i, s] of sign.entries()) results.push(await send(s, signed[i].ts, signed[i].sig));
     t.equal(results[0].status, 200, `${lang}: GET /me`);
@@ -222,7 +231,7 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const { signedHeaders } = await import(pathToFileURL(path.join(work, 'sign.mjs')).href);
     const { verifyWebhook } = await import(pathToFileURL(path.join(work, 'verify-webhook.mjs')).href);
     const runTask = (task: Task): Result => ({
-      sign: task.sign.map((s) => { const h = signedHeaders(task.key, task.secret, s.method, s.path, s.body); return { ts: h['X-Timestamp'], sig: h['X-Signature'] }; }),
+      sign: task.sign.map((s) => { const h = signedHeaders(task.key, task.secret, s.method, s.path, s.body, s.timestamp); return { ts: h['X-Timestamp'], sig: h['X-Signature'] }; }),
       verify: task.verify.map((v) => verifyWebhook(v.secret, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) })),
     });
     const delivery = await exercise(t, 'node', runTask);
