@@ -16,7 +16,8 @@ t.test('public documentation routes', async (t) => {
   t.equal(doc.openapi, '3.1.0');
   t.equal(doc.info.version, '1.1.0');
   const opIds = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
-  t.same(opIds.sort(), Object.values(publicOperations).map((o) => o.id).sort(), 'every operation is documented once');
+  const publicRoutes = ['getChangelog', 'getDocs', 'getOpenApi', 'getPostmanCollection', 'getSigningSnippets', 'getTestVectors'];
+  t.same(opIds.sort(), [...Object.values(publicOperations).map((o) => o.id), ...publicRoutes].sort(), 'every operation and public route is documented once');
   t.same(Object.values(doc.webhooks).map((w: any) => w.post.operationId).sort(),
     ['webhook_deposit_confirmed', 'webhook_kyc_status_changed', 'webhook_webhook_test', 'webhook_withdrawal_status_changed']);
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
@@ -35,8 +36,15 @@ t.test('public documentation routes', async (t) => {
 
   const postman = JSON.parse((await get('/postman.json')).text);
   t.equal(postman.info.schema, 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-  t.equal(postman.item.length, Object.keys(publicOperations).length);
-  t.match(postman.event[0].script.exec.join('\n'), /HmacSHA256/);
+  const flowOps = new Set(postman.item[0].item.map((i: any) => `${i.request.method} ${i.request.url.path.join('/')}`));
+  t.equal(flowOps.size, Object.keys(publicOperations).length, 'the flow covers every operation');
+  const pre = postman.event[0].script.exec.join('\n');
+  t.match(pre, /require\('crypto-js'\)/);
+  t.notMatch(pre, /CryptoJS\./, 'not the deprecated global');
+  // confirm and cancel take an empty object; every other POST body has fields.
+  const withFields = postman.item[0].item.filter((i: any) => i.request.body && !/\/(confirm|cancel)$/.test(i.request.url.raw));
+  t.equal(withFields.length, 11);
+  for (const item of withFields) t.ok(Object.keys(JSON.parse(item.request.body.raw)).length > 0, `${item.name}: a real body`);
 
   const snippets = JSON.parse((await get('/signing-snippets.json')).text);
   t.ok(snippets.requestSigning.node && snippets.requestSigning.python && snippets.webhookVerification.node);
@@ -49,5 +57,8 @@ t.test('public documentation routes', async (t) => {
   const page = await get('/docs');
   t.match(page.type, /^text\/html/);
   t.match(page.text, /bk_test_/);
-  t.match(page.text, /only accepts sandbox keys/);
+  t.match(page.text, /sandbox keys only/);
+  t.match((await get('/docs/assets/docs.js')).text, /only accepts sandbox keys/);
+  const slash = await get('/docs/');
+  t.equal(slash.status, 200, '/docs/ answers too');
 });

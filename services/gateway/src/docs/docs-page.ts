@@ -1,74 +1,215 @@
-// GET /docs: a self-contained HTML page describing every operation, signing and webhooks, with an
-// interactive tester that signs in the browser and refuses production (bk_live_) keys.
-import { ERROR_CATALOGUE, openApiPath, type Operation } from '@bo/contracts';
+// GET /docs: the API reference rendered in the browser from /openapi.json by Scalar's standalone
+// bundle (served by the gateway itself, no CDN), and a try-it panel that signs each operation's
+// request in the browser with WebCrypto. The secret never leaves the page: it only keys the HMAC.
+// No inline script: the Content-Security-Policy allows scripts from this origin only.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; operations: Record<string, Operation> }): string {
-  const rows = Object.values(opts.operations).map((op) => `<tr><td><code>${op.method}</code></td><td><code>${esc(openApiPath(op.path))}</code></td>
-    <td>${esc(op.summary)}</td><td>${op.idempotent ? 'yes' : ''}</td><td>${op.sandboxOnly ? 'sandbox only' : ''}</td><td>${op.status}</td></tr>`).join('\n');
-  const errors = Object.entries(ERROR_CATALOGUE).map(([code, e]) => `<tr><td>${e.status}</td><td><code>${code}</code></td><td>${esc(e.message)}</td></tr>`).join('\n');
+/** Headers of the documentation page and its assets. Scalar injects its styles at runtime (style-src 'unsafe-inline'). */
+export const DOCS_SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:", "font-src 'self' data:",
+    "connect-src 'self'", "worker-src 'self' blob:", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+  ].join('; '),
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+};
+
+/** Scalar's standalone browser bundle from node_modules, or undefined when it is not installed. */
+export function loadScalarBundle(): string | undefined {
+  try {
+    const main = createRequire(import.meta.url).resolve('@scalar/api-reference');
+    return readFileSync(path.join(path.dirname(main), 'browser/standalone.js'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; hasReference: boolean }): string {
+  const p = esc(opts.apiPrefix);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Operator Gaming Back-Office API</title>
-<style>
- body { font: 15px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 1000px; padding: 24px; color: #1d2330; }
- code, pre { font-family: ui-monospace, monospace; background: #f3f5f8; border-radius: 4px; }
- pre { padding: 12px; overflow-x: auto; } table { border-collapse: collapse; width: 100%; }
- td, th { border-bottom: 1px solid #e3e7ee; padding: 6px 8px; text-align: left; vertical-align: top; }
- fieldset { border: 1px solid #cfd6e2; border-radius: 6px; } label { display: block; margin: 6px 0; }
- input, select, textarea { font: inherit; width: 100%; box-sizing: border-box; } #out { white-space: pre-wrap; }
-</style></head><body>
-<h1>Operator Gaming Back-Office API <small>v1.1.0</small></h1>
-<p>Server-to-server API. Base URL: <code>${esc(opts.serverUrl)}</code>. Machine-readable: <a href="openapi.json">openapi.json</a>,
-<a href="postman.json">postman.json</a>, <a href="signing-snippets.json">signing-snippets.json</a>, <a href="test-vectors.json">test-vectors.json</a>,
-<a href="changelog">changelog</a>.</p>
-<h2>Authentication</h2>
-<p>Every request except these public pages carries <code>X-Operator-Key</code>, <code>X-Timestamp</code> (epoch seconds, ±300 s) and
-<code>X-Signature</code> = lowercase hex HMAC-SHA256 keyed with your <code>sk_</code> secret over four lines joined by LF:
-the method, the path as sent (with <code>${esc(opts.apiPrefix)}</code> and the query string), the timestamp and the hex SHA-256 of the body bytes.
-<code>bk_test_</code> keys act on your sandbox brand, <code>bk_live_</code> keys on production.</p>
-<h2>Idempotency</h2>
-<p>Operations marked idempotent require <code>Idempotency-Key</code> (8–128 of <code>A-Z a-z 0-9 _ - : .</code>). The same key and request
-replays the stored response with <code>Idempotent-Replayed: true</code>; another request with the key is 409 <code>IDEMPOTENCY_CONFLICT</code>.
-Keys are kept 24 hours per operator and environment; 5xx responses release the key.</p>
-<h2>Operations</h2>
-<table><tr><th>Method</th><th>Path</th><th>Summary</th><th>Idempotent</th><th></th><th>Success</th></tr>${rows}</table>
-<h2>Webhooks</h2>
-<p>Events <code>kyc.status_changed</code>, <code>deposit.confirmed</code>, <code>withdrawal.status_changed</code> (and <code>webhook.test</code>) are POSTed to your URL
-with <code>X-Webhook-Id</code>, <code>X-Webhook-Timestamp</code> and <code>X-Webhook-Signature</code> = hex HMAC-SHA256 keyed with your <code>whsec_</code>
-secret over <code>timestamp + "." + raw body</code>. Answer any 2xx within 10 s; other answers are retried with backoff, up to 8 attempts.
-Delivery is at-least-once: deduplicate on <code>X-Webhook-Id</code>.</p>
-<h2>Errors</h2>
-<p>Envelope: <code>{ "error": { "code", "message", "requestId", "details" } }</code>.</p>
-<table><tr><th>HTTP</th><th>Code</th><th>Meaning</th></tr>${errors}</table>
-<h2>Try it (sandbox keys only)</h2>
-<fieldset><label>Key <input id="key" placeholder="bk_test_..."></label>
-<label>Secret <input id="secret" type="password" placeholder="sk_test_..."></label>
-<label>Method <select id="method"><option>GET</option><option>POST</option></select></label>
-<label>Path (after ${esc(opts.apiPrefix)}) <input id="path" value="/me"></label>
-<label>Body <textarea id="body" rows="4"></textarea></label>
-<button id="send">Send signed request</button></fieldset>
-<pre id="out"></pre>
-<script>
-const hex = (buf) => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
-document.getElementById('send').onclick = async () => {
-  const out = document.getElementById('out');
-  const key = document.getElementById('key').value.trim();
-  if (!key.startsWith('bk_test_')) { out.textContent = 'The tester only accepts sandbox keys (bk_test_). Never paste production credentials into a browser.'; return; }
-  const secret = document.getElementById('secret').value, method = document.getElementById('method').value;
-  const path = ${JSON.stringify(opts.apiPrefix)} + document.getElementById('path').value;
-  const body = method === 'GET' ? '' : document.getElementById('body').value;
-  const ts = String(Math.floor(Date.now() / 1000));
-  const enc = new TextEncoder();
-  const digest = hex(await crypto.subtle.digest('SHA-256', enc.encode(body)));
-  const k = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const sig = hex(await crypto.subtle.sign('HMAC', k, enc.encode([method, path, ts, digest].join('\\n'))));
-  const headers = { 'X-Operator-Key': key, 'X-Timestamp': ts, 'X-Signature': sig };
-  if (body) { headers['Content-Type'] = 'application/json'; headers['Idempotency-Key'] = crypto.randomUUID(); }
-  const res = await fetch(path, { method, headers, body: body || undefined });
-  out.textContent = res.status + '\\n' + await res.text();
-};
-</script>
+<title>Operator Gaming Back-Office API reference</title>
+<link rel="stylesheet" href="${p}/docs/assets/docs.css">
+</head><body>
+<header class="bo-top">
+  <h1>Operator Gaming Back-Office API</h1>
+  <p>Server-to-server API. Base URL <code>${esc(opts.serverUrl)}</code>. Documents:
+  <a href="${p}/openapi.json">openapi.json</a> · <a href="${p}/postman.json">postman.json</a> ·
+  <a href="${p}/signing-snippets.json">signing-snippets.json</a> · <a href="${p}/test-vectors.json">test-vectors.json</a> ·
+  <a href="${p}/changelog">changelog</a></p>
+</header>
+<button id="bo-try-button" class="bo-try-button" type="button" title="Try the operation you are reading">Try it</button>
+<details id="try-it" class="bo-try">
+  <summary>Try it: send a signed request (sandbox keys only)</summary>
+  <p class="bo-note">Signed in this browser with WebCrypto. The secret is used only as the HMAC key: it is never sent, stored or logged.
+  Production keys (<code>bk_live_</code>) are refused: never paste production credentials into a browser.</p>
+  <form id="bo-form" autocomplete="off">
+    <label>Operator key <input id="bo-key" name="key" placeholder="bk_test_..." spellcheck="false"></label>
+    <label>Secret <input id="bo-secret" name="secret" type="password" placeholder="sk_test_..." autocomplete="off"></label>
+    <label>Operation <select id="bo-op"></select></label>
+    <div id="bo-params"></div>
+    <label id="bo-body-label">Body (JSON, sent exactly as written) <textarea id="bo-body" rows="7" spellcheck="false"></textarea></label>
+    <p id="bo-idem" class="bo-note"></p>
+    <button id="bo-send" type="submit">Send signed request</button>
+  </form>
+  <pre id="bo-out" aria-live="polite"></pre>
+</details>
+${opts.hasReference ? '<main id="reference"></main>' : `<main id="reference"><p>The interactive reference bundle is not installed on this server; the OpenAPI document is at <a href="${p}/openapi.json">openapi.json</a>.</p></main>`}
+<div id="bo-config" data-api-prefix="${p}" hidden></div>
+${opts.hasReference ? `<script src="${p}/docs/assets/scalar.js"></script>` : ''}
+<script src="${p}/docs/assets/docs.js"></script>
 </body></html>`;
 }
+
+export const DOCS_CSS = `
+html { -webkit-text-size-adjust: 100%; }
+[hidden] { display: none !important; }
+body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #1d2330; overflow-x: hidden; }
+.bo-top, .bo-try { box-sizing: border-box; max-width: 1100px; margin: 0 auto; padding: 12px 16px; }
+.bo-top h1 { font-size: 1.4rem; margin: 8px 0; }
+.bo-top p, .bo-note { overflow-wrap: anywhere; }
+code, pre, textarea { font-family: ui-monospace, monospace; }
+.bo-try { border: 1px solid #cfd6e2; border-radius: 8px; margin-bottom: 16px; }
+.bo-try summary { cursor: pointer; font-weight: 600; }
+.bo-try label { display: block; margin: 8px 0; }
+.bo-try input, .bo-try select, .bo-try textarea { display: block; font: inherit; width: 100%; max-width: 100%; box-sizing: border-box; padding: 6px; }
+.bo-try button { font: inherit; padding: 8px 14px; }
+#bo-out { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f5f8; padding: 8px; border-radius: 4px; max-height: 60vh; overflow: auto; }
+#reference { min-width: 0; }
+.bo-try-button { position: fixed; right: 16px; bottom: 16px; z-index: 1000; font: 600 15px/1 system-ui, sans-serif; padding: 12px 16px;
+  border: 0; border-radius: 24px; background: #1d4ed8; color: #fff; box-shadow: 0 2px 8px rgba(0,0,0,.25); cursor: pointer; }
+`;
+
+/** The browser script: boots Scalar, builds the try-it form from the OpenAPI document, signs and sends. */
+export const DOCS_SCRIPT = `'use strict';
+(function () {
+  var prefix = document.getElementById('bo-config').dataset.apiPrefix;
+  if (window.Scalar && document.getElementById('reference')) {
+    window.Scalar.createApiReference('#reference', {
+      url: prefix + '/openapi.json', hideTestRequestButton: true, hideClientButton: true, withDefaultFonts: false,
+      showDeveloperTools: 'never', telemetry: false, hideDarkModeToggle: false, documentDownloadType: 'json',
+      // No AI agent (a remote service) and no generated client code: it cannot sign; the signing
+      // snippets and the try-it do.
+      agent: { disabled: true }, hiddenClients: true,
+    });
+  }
+  var $ = function (id) { return document.getElementById(id); };
+  var enc = new TextEncoder();
+  var hex = function (buf) { return Array.from(new Uint8Array(buf), function (b) { return b.toString(16).padStart(2, '0'); }).join(''); };
+  var ops = [];
+  var current = null;
+
+  function field(name, where, param) {
+    var label = document.createElement('label');
+    label.textContent = (where === 'path' ? 'Path' : 'Query') + ' parameter ' + name + (param.required ? ' (required)' : '');
+    var input = document.createElement('input');
+    input.dataset.where = where; input.dataset.name = name; input.spellcheck = false;
+    if (where === 'query' && param.example !== undefined) input.value = String(param.example);
+    if (param.example !== undefined) input.placeholder = String(param.example);
+    label.appendChild(input);
+    return label;
+  }
+
+  function select(op) {
+    current = op;
+    var box = $('bo-params');
+    box.textContent = '';
+    (op.parameters || []).forEach(function (p) { if (p.in === 'path' || p.in === 'query') box.appendChild(field(p.name, p.in, p)); });
+    var media = op.requestBody && op.requestBody.content && op.requestBody.content['application/json'];
+    $('bo-body-label').hidden = !op.requestBody;
+    $('bo-body').value = media && media.example !== undefined ? JSON.stringify(media.example, null, 2) : '';
+    $('bo-idem').textContent = op.method === 'POST'
+      ? (op.idempotent ? 'Idempotent operation: a fresh Idempotency-Key is sent with every request.' : 'A fresh Idempotency-Key is sent with every request (optional for this operation).')
+      : '';
+  }
+
+  fetch(prefix + '/openapi.json').then(function (r) { return r.json(); }).then(function (doc) {
+    Object.keys(doc.paths).forEach(function (path) {
+      Object.keys(doc.paths[path]).forEach(function (m) {
+        var o = doc.paths[path][m];
+        if (Array.isArray(o.security) && o.security.length === 0) return; // public documents need no signature
+        var idem = (o.parameters || []).some(function (p) { return p.in === 'header' && p.name === 'Idempotency-Key' && p.required; });
+        ops.push({ id: o.operationId, method: m.toUpperCase(), path: path, summary: o.summary, parameters: o.parameters, requestBody: o.requestBody, idempotent: idem });
+      });
+    });
+    var sel = $('bo-op');
+    ops.forEach(function (op, i) {
+      var opt = document.createElement('option');
+      opt.value = String(i); opt.textContent = op.method + ' ' + op.path + ' · ' + op.summary;
+      sel.appendChild(opt);
+    });
+    sel.onchange = function () { select(ops[Number(sel.value)]); };
+    var wanted = new URLSearchParams(location.search).get('operation');
+    var start = Math.max(0, ops.findIndex(function (o) { return o.id === wanted; }));
+    sel.value = String(start);
+    select(ops[start]);
+    document.body.dataset.tryItReady = 'true';
+  });
+
+  // "Try it" follows what is being read: Scalar's hash is #tag/<tag>/<METHOD>/<path>.
+  function opFromHash() {
+    var m = /\\/(GET|POST|PUT|DELETE)(\\/.*)$/.exec(decodeURIComponent(location.hash));
+    if (!m) return -1;
+    return ops.findIndex(function (o) { return o.method === m[1] && o.path === m[2]; });
+  }
+  $('bo-try-button').addEventListener('click', function () {
+    var i = opFromHash();
+    if (i >= 0) { $('bo-op').value = String(i); select(ops[i]); }
+    $('try-it').open = true;
+    $('try-it').scrollIntoView({ block: 'start' });
+    $('bo-key').focus({ preventScroll: true });
+  });
+
+  $('bo-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    send().catch(function (e) { $('bo-out').textContent = 'Error: ' + e.message; });
+  });
+
+  async function send() {
+    var out = $('bo-out');
+    var key = $('bo-key').value.trim();
+    if (key.indexOf('bk_live_') === 0) { out.textContent = 'Refused: this is a production (bk_live_) key. The tester only accepts sandbox keys (bk_test_). Never paste production credentials into a browser.'; return; }
+    if (key.indexOf('bk_test_') !== 0) { out.textContent = 'The tester only accepts sandbox keys (bk_test_...).'; return; }
+    var secret = $('bo-secret').value;
+    if (!secret) { out.textContent = 'Enter the sk_ secret of the key: it only keys the HMAC in this browser.'; return; }
+    var op = current;
+    var path = op.path, query = [], missing = [];
+    document.querySelectorAll('#bo-params input').forEach(function (input) {
+      var v = input.value;
+      if (input.dataset.where === 'path') {
+        if (!v) missing.push(input.dataset.name);
+        path = path.replace('{' + input.dataset.name + '}', encodeURIComponent(v));
+      } else if (v !== '') query.push(encodeURIComponent(input.dataset.name) + '=' + encodeURIComponent(v));
+    });
+    if (missing.length) { out.textContent = 'Fill in the path parameter(s): ' + missing.join(', '); return; }
+    // The path exactly as sent, with the API prefix and the query string: that is what is signed.
+    var target = prefix + path + (query.length ? '?' + query.join('&') : '');
+    var body = op.requestBody ? $('bo-body').value : '';
+    var ts = String(Math.floor(Date.now() / 1000));
+    var digest = hex(await crypto.subtle.digest('SHA-256', enc.encode(body)));
+    var canonical = [op.method, target, ts, digest].join('\\n');
+    var k = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    var signature = hex(await crypto.subtle.sign('HMAC', k, enc.encode(canonical)));
+    var headers = { 'X-Operator-Key': key, 'X-Timestamp': ts, 'X-Signature': signature };
+    if (op.method === 'POST') headers['Idempotency-Key'] = 'docs-' + crypto.randomUUID();
+    if (body) headers['Content-Type'] = 'application/json';
+    out.textContent = 'Sending ' + op.method + ' ' + target + ' ...';
+    var res = await fetch(target, { method: op.method, headers: headers, body: body || undefined, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+    var text = await res.text();
+    var pretty = text;
+    try { pretty = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON */ }
+    var shown = ['x-request-id', 'idempotent-replayed', 'ratelimit-remaining', 'retry-after']
+      .filter(function (h) { return res.headers.get(h) !== null; }).map(function (h) { return h + ': ' + res.headers.get(h); });
+    var sent = Object.keys(headers).filter(function (h) { return h !== 'X-Signature'; }).map(function (h) { return h + ': ' + headers[h]; });
+    out.dataset.status = String(res.status);
+    out.textContent = op.method + ' ' + target + '\\n' + sent.join('\\n') + '\\n\\nCanonical string signed:\\n' + canonical
+      + '\\n\\n' + res.status + ' ' + res.statusText + '\\n' + shown.join('\\n') + '\\n\\n' + pretty;
+  }
+})();
+`;

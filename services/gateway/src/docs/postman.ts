@@ -1,46 +1,211 @@
-// A Postman v2.1 collection of every operation, with a pre-request script that signs the request.
+// A Postman v2.1 collection that runs the operator's whole journey as a flow (newman or the
+// Postman app), given only baseUrl, operatorKey and operatorSecret (a sandbox credential).
+// Requests come from the contracts' operation table; the flow adds example bodies with unique
+// values, chains ids between requests through collection variables and tests every response.
 import { openApiPath, type Operation } from '@bo/contracts';
 
-const PRE_REQUEST = `// Signs the request as the API requires (X-Operator-Key, X-Timestamp, X-Signature).
-const key = pm.environment.get('operatorKey') || pm.collectionVariables.get('operatorKey');
-const secret = pm.environment.get('operatorSecret') || pm.collectionVariables.get('operatorSecret');
-const ts = Math.floor(Date.now() / 1000).toString();
+/**
+ * Collection-level pre-request script. It resolves every variable of the body and the URL ONCE
+ * (dynamic variables such as {{$guid}} give a new value per resolution) and writes the resolved
+ * bytes back, so what is hashed is what is sent; it signs the real path (path variables and
+ * query resolved, with the base URL's path prefix); it sends a fresh Idempotency-Key on every POST.
+ */
+export const PRE_REQUEST = `// Signs the request as the API requires: X-Operator-Key, X-Timestamp and
+// X-Signature = hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n TIMESTAMP \\n sha256hex(body)).
+const cryptoJs = require('crypto-js');
+const uuid = require('uuid');
 const url = pm.request.url;
-const path = '/' + url.path.map((p) => pm.variables.replaceIn(p)).join('/') + (url.query && url.query.count() ? '?' + url.getQueryString() : '');
-const fullPath = pm.variables.replaceIn('{{basePath}}') + path;
-const body = pm.request.body && pm.request.body.raw ? pm.variables.replaceIn(pm.request.body.raw) : '';
-const digest = CryptoJS.SHA256(body).toString(CryptoJS.enc.Hex);
-const signature = CryptoJS.HmacSHA256([pm.request.method, fullPath, ts, digest].join('\\n'), secret).toString(CryptoJS.enc.Hex);
+// Public documents need no signature.
+const isPublic = /\\/(openapi\\.json|changelog|postman\\.json|signing-snippets\\.json|test-vectors\\.json|docs)$/.test(url.getPath());
+function sign() {
+const key = pm.variables.get('operatorKey');
+const secret = pm.variables.get('operatorSecret');
+if (!key || !secret || String(secret).indexOf('...') !== -1) throw new Error('Set operatorKey and operatorSecret (a bk_test_ key and its sk_ secret) first.');
+// Resolve dynamic variables once and send exactly the bytes that are signed.
+let body = '';
+if (pm.request.body && pm.request.body.mode === 'raw' && pm.request.body.raw) {
+  body = pm.variables.replaceIn(pm.request.body.raw);
+  pm.request.body.update({ mode: 'raw', raw: body, options: { raw: { language: 'json' } } });
+}
+url.variables.each((v) => { v.value = pm.variables.replaceIn(String(v.value)); });
+url.query.each((q) => { q.value = pm.variables.replaceIn(String(q.value)); });
+// The path as sent: base URL prefix (/api/v1) + resolved path + query string.
+const resolved = pm.variables.replaceIn(url.toString());
+const path = resolved.replace(/^[a-z][a-z0-9+.-]*:\\/\\/[^/?#]*/i, '').replace(/#.*$/, '') || '/';
+const method = pm.request.method.toUpperCase();
+const ts = Math.floor(Date.now() / 1000).toString();
+const digest = cryptoJs.SHA256(cryptoJs.enc.Utf8.parse(body)).toString(cryptoJs.enc.Hex);
+const signature = cryptoJs.HmacSHA256([method, path, ts, digest].join('\\n'), secret).toString(cryptoJs.enc.Hex);
 pm.request.headers.upsert({ key: 'X-Operator-Key', value: key });
 pm.request.headers.upsert({ key: 'X-Timestamp', value: ts });
 pm.request.headers.upsert({ key: 'X-Signature', value: signature });
-if (!pm.request.headers.has('Idempotency-Key')) pm.request.headers.upsert({ key: 'Idempotency-Key', value: pm.variables.replaceIn('{{$guid}}') });`;
+// A fresh key per request; required on idempotent operations, accepted on every other POST.
+if (method === 'POST') pm.request.headers.upsert({ key: 'Idempotency-Key', value: 'pm-' + uuid.v4() });
+}
+if (!isPublic) sign();`;
+
+/** Tests run after every request: the envelope rules that hold for any answer. */
+const COLLECTION_TEST = `pm.test('carries X-Request-Id', () => pm.expect(pm.response.headers.get('X-Request-Id')).to.match(/^req_/));`;
+
+interface FlowStep {
+  op: string;
+  name: string;
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+  /** Statements of the test script; `body` is the parsed JSON response. */
+  tests: string[];
+  status?: number;
+}
+
+const ok = (status: number) => `pm.test('status ${status}', () => pm.response.to.have.status(${status}));`;
+const json = 'const body = pm.response.json();';
+
+/** The journey, in order. Unique values use {{$guid}} (resolved once by the pre-request script). */
+const FLOW: FlowStep[] = [
+  { op: 'getMe', name: 'Who am I (sandbox credential)', tests: [
+    json, `pm.test('sandbox environment', () => pm.expect(body.operator.environment).to.eql('sandbox'));`,
+    `pm.collectionVariables.set('currency', body.brand.currency);`,
+  ] },
+  { op: 'createPlayer', name: 'Register a player', body: {
+    externalId: 'postman-{{$guid}}', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17',
+  }, tests: [
+    json, `pm.test('new player is ativo, KYC nao_iniciado, CPF digits only', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql('52998224725'); });`,
+    `pm.collectionVariables.set('playerId', body.id);`, `pm.collectionVariables.set('externalId', body.externalId);`,
+  ] },
+  { op: 'findPlayers', name: 'Find the player by externalId', query: { externalId: '{{externalId}}' }, tests: [
+    json, `pm.test('finds exactly the registered player', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].id).to.eql(pm.collectionVariables.get('playerId')); });`,
+  ] },
+  { op: 'submitKyc', name: 'Submit a KYC document', params: { playerId: '{{playerId}}' }, body: { documentType: 'rg', reference: 's3://kyc-docs/{{$guid}}/rg-front.jpg' }, tests: [
+    json, `pm.test('KYC is em_analise', () => pm.expect(body.kycStatus).to.eql('em_analise'));`,
+  ] },
+  { op: 'getKyc', name: 'Read KYC status', params: { playerId: '{{playerId}}' }, tests: [
+    json, `pm.test('one submission, em_analise', () => { pm.expect(body.status).to.eql('em_analise'); pm.expect(body.submissions).to.have.lengthOf(1); });`,
+  ] },
+  { op: 'sandboxKycDecision', name: 'Sandbox: approve KYC', params: { playerId: '{{playerId}}' }, body: { status: 'aprovado' }, tests: [
+    json, `pm.test('KYC aprovado', () => pm.expect(body.status).to.eql('aprovado'));`,
+  ] },
+  { op: 'createDeposit', name: 'Create a deposit', params: { playerId: '{{playerId}}' }, body: {
+    amount: '100.00', currency: '{{currency}}', method: 'pix', externalReference: 'psp-{{$guid}}',
+  }, tests: [
+    json, `pm.test('deposit pending', () => { pm.expect(body.status).to.eql('pending'); pm.expect(body.amount).to.eql('100.00'); });`,
+    `pm.collectionVariables.set('depositId', body.id);`,
+  ] },
+  { op: 'confirmDeposit', name: 'Confirm the deposit', params: { depositId: '{{depositId}}' }, body: {}, tests: [
+    json, `pm.test('deposit confirmed', () => { pm.expect(body.status).to.eql('confirmed'); pm.expect(body.id).to.eql(pm.collectionVariables.get('depositId')); });`,
+  ] },
+  { op: 'createDeposit', name: 'Create a second deposit (to fail it)', params: { playerId: '{{playerId}}' }, body: {
+    amount: '25.00', currency: '{{currency}}', method: 'boleto', externalReference: 'psp-{{$guid}}',
+  }, tests: [json, `pm.collectionVariables.set('failedDepositId', body.id);`] },
+  { op: 'failDeposit', name: 'Fail the second deposit', params: { depositId: '{{failedDepositId}}' }, body: { reason: 'Payment expired at the PSP' }, tests: [
+    json, `pm.test('deposit failed', () => pm.expect(body.status).to.eql('failed'));`,
+  ] },
+  { op: 'getWallet', name: 'Read the wallet', params: { playerId: '{{playerId}}' }, tests: [
+    json, `pm.test('credited by the confirmed deposit only', () => { pm.expect(body.available).to.eql('100.00'); pm.expect(body.withdrawable).to.eql('100.00'); });`,
+  ] },
+  { op: 'listTransactions', name: 'List the ledger', params: { playerId: '{{playerId}}' }, query: { limit: '10' }, tests: [
+    json, `pm.test('one DEPOSIT entry', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].type).to.eql('DEPOSIT'); pm.expect(body.data[0].referenceId).to.eql(pm.collectionVariables.get('depositId')); pm.expect(body.nextCursor).to.eql(null); });`,
+  ] },
+  { op: 'createWithdrawal', name: 'Request a withdrawal', params: { playerId: '{{playerId}}' }, body: {
+    amount: '30.00', currency: '{{currency}}', method: 'pix', destination: 'ana@example.com',
+  }, tests: [
+    json, `pm.test('withdrawal under_review', () => pm.expect(body.status).to.eql('under_review'));`,
+    `pm.collectionVariables.set('withdrawalId', body.id);`,
+  ] },
+  { op: 'getWithdrawal', name: 'Read the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, tests: [
+    json, `pm.test('same withdrawal, under_review', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('withdrawalId')); pm.expect(body.status).to.eql('under_review'); });`,
+  ] },
+  { op: 'sandboxWithdrawalDecision', name: 'Sandbox: approve the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, body: { decision: 'approve' }, tests: [
+    json, `pm.test('approved', () => pm.expect(body.status).to.eql('approved'));`,
+  ] },
+  { op: 'sandboxWithdrawalDecision', name: 'Sandbox: pay the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, body: { decision: 'pay' }, tests: [
+    json, `pm.test('paid', () => pm.expect(body.status).to.eql('paid'));`,
+  ] },
+  { op: 'createWithdrawal', name: 'Request a second withdrawal (to cancel it)', params: { playerId: '{{playerId}}' }, body: {
+    amount: '10.00', currency: '{{currency}}', method: 'pix', destination: 'ana@example.com',
+  }, tests: [json, `pm.collectionVariables.set('cancelWithdrawalId', body.id);`] },
+  { op: 'cancelWithdrawal', name: 'Cancel the second withdrawal', params: { withdrawalId: '{{cancelWithdrawalId}}' }, body: {}, tests: [
+    json, `pm.test('cancelled', () => pm.expect(body.status).to.eql('cancelled'));`,
+  ] },
+  { op: 'getWallet', name: 'Read the wallet after the payout', params: { playerId: '{{playerId}}' }, tests: [
+    json, `pm.test('debited by the paid withdrawal', () => { pm.expect(body.available).to.eql('70.00'); pm.expect(body.withdrawable).to.eql('70.00'); });`,
+  ] },
+  { op: 'listGames', name: 'List games', tests: [
+    json, `pm.test('a non-empty catalogue', () => pm.expect(body.data.length).to.be.above(0));`,
+    `pm.collectionVariables.set('gameId', body.data[0].id);`,
+  ] },
+  { op: 'createGameSession', name: 'Open a game session', params: { playerId: '{{playerId}}' }, body: { gameId: '{{gameId}}' }, tests: [
+    json, `pm.test('a demo session with a gameUrl', () => { pm.expect(body.mode).to.eql('demo'); pm.expect(body.gameUrl).to.match(/^https?:\\/\\//); });`,
+  ] },
+  { op: 'testWebhook', name: 'Send a test webhook', status: 0, tests: [
+    json,
+    `pm.test('delivered, or no webhook URL configured yet', () => {
+  if (pm.response.code === 409) return pm.expect(body.error.code).to.eql('WEBHOOK_NOT_CONFIGURED');
+  pm.expect(pm.response.code).to.eql(200);
+  pm.expect(body.delivered, 'the configured URL answered 2xx: ' + JSON.stringify(body)).to.eql(true);
+});`,
+  ] },
+];
+
+const PUBLIC_DOCUMENTS = [
+  { path: 'openapi.json', name: 'OpenAPI document', type: 'application/json' },
+  { path: 'changelog', name: 'Changelog', type: 'text/markdown' },
+  { path: 'postman.json', name: 'This Postman collection', type: 'application/json' },
+  { path: 'signing-snippets.json', name: 'Signing snippets', type: 'application/json' },
+  { path: 'test-vectors.json', name: 'Signing test vectors', type: 'application/json' },
+  { path: 'docs', name: 'API reference (HTML)', type: 'text/html' },
+];
+
+const script = (listen: 'prerequest' | 'test', lines: string[]) => ({ listen, script: { type: 'text/javascript', exec: lines.join('\n').split('\n') } });
+
+function requestItem(op: Operation, step: FlowStep) {
+  const segments = openApiPath(op.path).split('/').filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
+  const query = Object.entries(step.query ?? {}).map(([key, value]) => ({ key, value }));
+  const variable = segments.filter((s) => s.startsWith(':')).map((s) => ({ key: s.slice(1), value: step.params?.[s.slice(1)] ?? '' }));
+  const qs = query.length ? `?${query.map((q) => `${q.key}=${q.value}`).join('&')}` : '';
+  const hasBody = step.body !== undefined;
+  return {
+    name: step.name,
+    event: [script('test', [...(step.status === 0 ? [] : [ok(step.status ?? op.status)]), ...step.tests])],
+    request: {
+      method: op.method,
+      header: hasBody ? [{ key: 'Content-Type', value: 'application/json' }] : [],
+      url: { raw: `{{baseUrl}}/${segments.join('/')}${qs}`, host: ['{{baseUrl}}'], path: segments, ...(query.length ? { query } : {}), ...(variable.length ? { variable } : {}) },
+      ...(hasBody ? { body: { mode: 'raw', raw: JSON.stringify(step.body, null, 2), options: { raw: { language: 'json' } } } } : {}),
+      description: `${op.summary}. \`${op.method} ${openApiPath(op.path)}\` (operationId \`${op.id}\`)${op.idempotent ? '. Idempotent: the pre-request script sends a fresh Idempotency-Key' : ''}${op.sandboxOnly ? '. Sandbox only' : ''}.`,
+    },
+  };
+}
 
 export function buildPostmanCollection(operations: Record<string, Operation>, serverUrl: string) {
-  const u = new URL(serverUrl);
-  const items = Object.values(operations).map((op) => {
-    const segments = openApiPath(op.path).split('/').filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
-    return {
-      name: op.summary,
-      request: {
-        method: op.method,
-        header: [{ key: 'Content-Type', value: 'application/json' }],
-        url: {
-          raw: `{{baseUrl}}/${segments.join('/')}`, host: ['{{baseUrl}}'], path: segments,
-          variable: segments.filter((s) => s.startsWith(':')).map((s) => ({ key: s.slice(1), value: '' })),
-        },
-        ...(op.body ? { body: { mode: 'raw', raw: '{}', options: { raw: { language: 'json' } } } } : {}),
-        description: `${op.id}${op.idempotent ? ' (idempotent: Idempotency-Key is set by the pre-request script)' : ''}${op.sandboxOnly ? ' (sandbox only)' : ''}`,
-      },
-    };
+  const flow = FLOW.map((step) => {
+    const op = operations[step.op];
+    if (!op) throw new Error(`Postman flow step ${step.name}: unknown operation ${step.op}`);
+    return requestItem(op, step);
   });
+  // Every public operation is in the flow; a new one must be added to FLOW (checked by a test too).
+  const missing = Object.keys(operations).filter((id) => !FLOW.some((s) => s.op === id));
+  if (missing.length) throw new Error(`Postman flow misses operations: ${missing.join(', ')}`);
+  const documents = PUBLIC_DOCUMENTS.map((d) => ({
+    name: d.name,
+    event: [script('test', [ok(200), `pm.test('${d.type}', () => pm.expect(pm.response.headers.get('Content-Type')).to.include('${d.type}'));`])],
+    request: { method: 'GET', header: [], url: { raw: `{{baseUrl}}/${d.path}`, host: ['{{baseUrl}}'], path: [d.path] }, description: `Public, no signature: GET /${d.path}.` },
+  }));
   return {
-    info: { name: 'Operator Gaming Back-Office API', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
-    event: [{ listen: 'prerequest', script: { type: 'text/javascript', exec: PRE_REQUEST.split('\n') } }],
+    info: {
+      name: 'Operator Gaming Back-Office API',
+      description: 'Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection: it registers a player, submits and approves KYC, deposits and confirms, reads the wallet and ledger, withdraws (approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables.',
+      schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+    },
+    event: [script('prerequest', [PRE_REQUEST]), script('test', [COLLECTION_TEST])],
     variable: [
-      { key: 'baseUrl', value: serverUrl }, { key: 'basePath', value: u.pathname.replace(/\/$/, '') },
+      { key: 'baseUrl', value: serverUrl },
       { key: 'operatorKey', value: 'bk_test_...' }, { key: 'operatorSecret', value: 'sk_test_...' },
+      ...['currency', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({ key, value: '' })),
     ],
-    item: items,
+    item: [
+      { name: 'Operator journey (sandbox)', item: flow },
+      { name: 'Public documents', item: documents },
+    ],
   };
 }

@@ -1,13 +1,14 @@
 // Public, unauthenticated routes: the OpenAPI document, the changelog, a Postman collection with
-// a signing pre-request script, signing snippets, test vectors and an HTML documentation page.
+// a signing pre-request script, signing snippets, test vectors and the API reference (/docs, with
+// its assets: Scalar's standalone bundle from node_modules and the signing try-it script).
 // All generated from the contracts' operation table, so they cannot drift from the API.
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
 import { buildPostmanCollection } from '../docs/postman.ts';
 import { SIGNING_SNIPPETS } from '../docs/signing-snippets.ts';
 import { buildTestVectors } from '../docs/test-vectors.ts';
-import { renderDocsPage } from '../docs/docs-page.ts';
+import { DOCS_CSS, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage } from '../docs/docs-page.ts';
 
 export interface PublicDocsOptions { publicBaseUrl: string; apiPrefix: string }
 
@@ -28,14 +29,22 @@ export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOpt
   const postman = JSON.stringify(buildPostmanCollection(operations, serverUrl));
   const snippets = JSON.stringify(SIGNING_SNIPPETS);
   const vectors = JSON.stringify(buildTestVectors(opts.apiPrefix));
-  const page = renderDocsPage({ serverUrl, apiPrefix: opts.apiPrefix, operations });
+  const scalar = loadScalarBundle();
+  const page = renderDocsPage({ serverUrl, apiPrefix: opts.apiPrefix, hasReference: scalar !== undefined });
 
   app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));
   app.get('/changelog', async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(changelog));
   app.get('/postman.json', async (_req, reply) => reply.type('application/json').send(postman));
   app.get('/signing-snippets.json', async (_req, reply) => reply.type('application/json').send(snippets));
   app.get('/test-vectors.json', async (_req, reply) => reply.type('application/json').send(vectors));
-  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(page));
+  // The reference page and its assets: same-origin only, never framed, no MIME sniffing.
+  const docs = (type: string, body: string, cache: string) => async (_req: unknown, reply: FastifyReply) =>
+    reply.headers(DOCS_SECURITY_HEADERS).header('cache-control', cache).type(type).send(body);
+  app.get('/docs', docs('text/html; charset=utf-8', page, 'no-cache'));
+  app.get('/docs/', docs('text/html; charset=utf-8', page, 'no-cache'));
+  app.get('/docs/assets/docs.js', docs('text/javascript; charset=utf-8', DOCS_SCRIPT, 'no-cache'));
+  app.get('/docs/assets/docs.css', docs('text/css; charset=utf-8', DOCS_CSS, 'no-cache'));
+  if (scalar) app.get('/docs/assets/scalar.js', docs('text/javascript; charset=utf-8', scalar, 'public, max-age=3600'));
 }
 
 /**
