@@ -10,6 +10,7 @@ import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './comma
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { readEntries, readWallet } from './queries.ts';
 import { verifyLedger } from './verify.ts';
+import { ledgerVerifyRecorder } from './verify-metrics.ts';
 
 type Req = OperationRequest<any, any, any>;
 
@@ -45,6 +46,7 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
   const { cursorSecret } = ledgerSettings(deps.config);
   const em = () => deps.orm.em.fork();
   const players = playerStatesOf(deps);
+  const recordVerification = ledgerVerifyRecorder(deps.metrics);
 
   /**
    * The player as the players service sees it; another brand's player does not exist here.
@@ -77,6 +79,11 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
     [WALLET_SUBJECTS.hold]: async (req) => { internalScopeOf(req); return { body: await holdWithdrawal(deps.orm.em, holdOf(req.body)) }; },
     [WALLET_SUBJECTS.release]: async (req) => { internalScopeOf(req); return { body: await releaseHold(deps.orm.em, refOf(req.body)) }; },
     [WALLET_SUBJECTS.capture]: async (req) => { internalScopeOf(req); return { body: await captureHold(deps.orm.em, refOf(req.body)) }; },
-    [walletAdminOperations.adminVerifyLedger.subject]: async (req) => { adminScopeOf(req); return { body: await verifyLedger(deps.orm.em) }; },
+    [walletAdminOperations.adminVerifyLedger.subject]: async (req) => {
+      adminScopeOf(req);
+      const verification = await verifyLedger(deps.orm.em);
+      recordVerification(verification);
+      return { body: verification };
+    },
   };
 }
