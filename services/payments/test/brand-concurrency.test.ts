@@ -37,7 +37,8 @@ t.test('one brand, 50 players: concurrent deposits, withdrawals and game rounds'
     const play = (token: string, clientRoundId: string) => call<{ id: string; payout: string }>('games.play.round', {
       scope: gateway, params: { token }, body: { amount: '1.00', target: '2.00', clientRoundId },
     });
-    const outcomes = await Promise.all(players.map(async (p) => {
+    // The roll-up loop must end (and be waited for) even if the load fails, or it outlives the database.
+    const load = Promise.all(players.map(async (p) => {
       const deposit = async () => {
         const created = ok<Deposit>(await money.createDeposit(live, p.id, { amount: '10.00' }));
         const k = key('conf');
@@ -59,7 +60,7 @@ t.test('one brand, 50 players: concurrent deposits, withdrawals and game rounds'
       const [d1, d2, w, r] = await Promise.all([deposit(), deposit(), withdraw(), rounds()]);
       return d1 && d2 && w && r;
     }));
-    loading = false;
+    const outcomes = await load.finally(async () => { loading = false; await rollups.catch(() => 0); });
     t.ok((await rollups) > 0, 'the roll-up ran during the load');
     t.equal(outcomes.filter((ok) => !ok).length, 0, 'every deposit confirmed (retries answered the same), every withdrawal paid, every round played once');
 

@@ -12,7 +12,7 @@ export function caller(nc: NatsConnection, prefix: string): Caller {
   return <R>(subject: string, opts: CallOptions): Promise<OperationReply<R>> => requestOperation<R>(nc, subject, {
     ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
     params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
-  }, { prefix, timeoutMs: opts.timeoutMs ?? 10_000 }).catch((e: unknown) => {
+  }, { prefix, timeoutMs: opts.timeoutMs ?? 60_000 }).catch((e: unknown) => {
     if (isAppError(e)) return { ok: false, error: e.toBody() } as OperationReply<R>;
     throw e;
   });

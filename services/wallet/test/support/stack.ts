@@ -27,7 +27,7 @@ export interface Stack {
 export async function startStack(t: Test, label: string, opts: { wallet?: boolean; players?: boolean } = {}): Promise<Stack> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
-  const config: BaseConfig = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 5000, OUTBOX_POLL_MS: 50 };
+  const config: BaseConfig = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 30_000, OUTBOX_POLL_MS: 50 }; // generous: a busy machine is slow, a test never waits on a timeout here
   const nc = await connect({ servers: testNatsUrl(), name: `test-${label}` });
   const services = new Map<string, RunningService>();
   const stack: Stack = {
