@@ -67,7 +67,7 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
     // Long path values reach schema validation (422) rather than Fastify's bare 414.
-    maxParamLength: 2048,
+    routerOptions: { maxParamLength: 2048 },
     clientErrorHandler: clientErrorAnswer(() => newId('request')),
     // A malformed URL (bad percent-encoding) is answered in the envelope, never echoed.
     frameworkErrors: (err, req, res) => {
