@@ -128,6 +128,12 @@ async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number,
   return { micros, backends: pgBackends ? await pgBackends() : undefined };
 }
 
+/** BENCH_CPU_PROF=wallet,gateway: V8 CPU profiles of those processes, written to bench/results/ when they stop. */
+function cpuProfileFlags(name: string): string[] {
+  const wanted = (process.env.BENCH_CPU_PROF ?? '').split(',').map((s) => s.trim());
+  return wanted.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${new URL('./results/', import.meta.url).pathname}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
 /** CPU microseconds each process used between two snapshots. */
 function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
   const out: Record<string, number> = {};
@@ -161,15 +167,14 @@ async function main(): Promise<void> {
     // Services first (each runs its migrations), one at a time so migrations do not race.
     const measured: Proc[] = [];
     for (const name of SERVICES) {
-      // BENCH_CPU_PROF=wallet writes a V8 CPU profile of that service to bench/results/ when it stops.
-      const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${new URL('./results/', import.meta.url).pathname}`] : [];
+      const profile = cpuProfileFlags(name);
       const child = await forkReady(new URL('./service-process.ts', import.meta.url), { ...base, BENCH_SERVICE: name }, ['--expose-gc', ...profile]);
       cleanups.push(() => stopChild(child.proc));
       measured.push({ name, proc: child.proc });
     }
     const gateway = await forkReady<GatewayReady>(new URL('./gateway-process.ts', import.meta.url), {
       ...base, PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: adminToken,
-    }, ['--expose-gc']);
+    }, ['--expose-gc', ...cpuProfileFlags('gateway')]);
     cleanups.push(() => stopChild(gateway.proc));
     measured.unshift({ name: 'gateway', proc: gateway.proc });
     const { publicUrl, adminUrl } = gateway.ready;

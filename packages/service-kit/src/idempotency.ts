@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
+import type { Sql, SqlRunner } from './sql.ts';
 
 export function processedRequestsTableSql(schema: string): string {
   return `create table if not exists "${schema}".processed_requests (
@@ -17,6 +18,11 @@ export function processedRequestsTableSql(schema: string): string {
     created_at timestamptz not null default now(),
     primary key (scope, idempotency_key)
   )`;
+}
+
+/** Stored answers keep their JSON text as written (jsonb would reorder keys): a replay is the original bytes. */
+export function processedRequestsKeepTextSql(schema: string): string {
+  return `alter table "${schema}".processed_requests alter column body type json using body::json`;
 }
 
 /** Operator + environment, the gateway's idempotency scope. */
@@ -48,9 +54,9 @@ export function replay(status: number, body: unknown): HandlerResult {
 export const errorResponse = (e: AppError): { status: number; body: { error: ErrorBody } } => ({ status: e.status, body: { error: e.toBody() } });
 
 /** The stored answer to this key, if any; a key stored for another operation is a conflict. */
-export async function findStored(em: EntityManager, schema: string, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
+export async function findStored(sql: SqlRunner, schema: string, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
   if (!ref) return undefined;
-  const rows = await em.execute<{ status: number; body: unknown; operation: string }[]>(
+  const rows = await sql.query<{ status: number; body: unknown; operation: string }>(
     `select status, body, operation from "${schema}".processed_requests where scope = ? and idempotency_key = ?`, [ref.scope, ref.key]);
   if (!rows[0]) return undefined;
   // Normally the gateway catches a key reused for another request; this covers the window after
@@ -60,9 +66,9 @@ export async function findStored(em: EntityManager, schema: string, ref: Request
 }
 
 /** Stores the answer inside the caller's transaction; a second store for the key is a no-op. */
-export async function storeResponse(tx: EntityManager, schema: string, ref: RequestKey | undefined, operation: string, status: number, body: unknown): Promise<void> {
+export async function storeResponse(tx: SqlRunner, schema: string, ref: RequestKey | undefined, operation: string, status: number, body: unknown): Promise<void> {
   if (!ref) return;
-  await tx.execute(
+  await tx.query(
     `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)
      on conflict (scope, idempotency_key) do nothing`,
     [ref.scope, ref.key, operation, status, JSON.stringify(body)]);
@@ -82,31 +88,59 @@ export interface RunOnceOptions {
 }
 
 /**
+ * How runOnce opens a transaction: on plain SQL (the hot paths) or on the ORM (handlers that write
+ * entities, whose unit of work is flushed before the record that claims it).
+ */
+export interface Transactor<Tx> {
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Statements inside the transaction, or on their own without one. */
+  runner(tx?: Tx): SqlRunner;
+  beforeRecord?(tx: Tx): Promise<void>;
+}
+
+export function sqlTransactor(sql: Sql): Transactor<SqlRunner> {
+  return { transaction: (fn) => sql.transaction(fn), runner: (tx) => tx ?? sql };
+}
+
+/** `em.execute` as a SqlRunner (same `?` placeholders). */
+export const ormRunner = (em: EntityManager): SqlRunner => ({
+  query: (text, params = []) => em.execute(text, params as unknown[]),
+});
+
+export function ormTransactor(em: EntityManager): Transactor<EntityManager> {
+  return {
+    transaction: (fn) => em.fork().transactional(fn),
+    runner: (tx) => ormRunner(tx ?? em.fork()),
+    beforeRecord: (tx) => tx.flush(),
+  };
+}
+
+/**
  * Runs a one-transaction `effect` and stores its answer under the request's key in that same
  * transaction, unless an answer is stored already. Two racing requests with one key: the loser
  * (it waited on a row lock or an index entry, then failed a check or the insert of the record)
  * rolls back and returns the winner's answer.
  */
-export async function runOnce(
-  em: EntityManager, schema: string, ref: RequestKey | undefined, operation: string,
-  effect: (tx: EntityManager) => Promise<HandlerResult>, opts: RunOnceOptions = {},
+export async function runOnce<Tx>(
+  db: Transactor<Tx>, schema: string, ref: RequestKey | undefined, operation: string,
+  effect: (tx: Tx) => Promise<HandlerResult>, opts: RunOnceOptions = {},
 ): Promise<HandlerResult> {
   try {
-    return await em.fork().transactional(async (tx) => {
-      const prior = opts.lookedUp ? undefined : await findStored(tx, schema, ref, operation);
+    return await db.transaction(async (tx) => {
+      const run = db.runner(tx);
+      const prior = opts.lookedUp ? undefined : await findStored(run, schema, ref, operation);
       if (prior) return prior;
       const result = await effect(tx);
-      // Effects written through entities are flushed before the record that claims them.
-      await tx.flush();
+      await db.beforeRecord?.(tx);
       if (ref) {
-        await tx.execute(
+        await run.query(
           `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`,
           [ref.scope, ref.key, operation, result.status ?? 200, JSON.stringify(result.body)]);
       }
       return result;
     });
   } catch (e) {
-    const prior = await findStored(em.fork(), schema, ref, operation);
+    const prior = await findStored(db.runner(), schema, ref, operation);
     if (prior) return prior;
     const constraint = violatedConstraint(e);
     const code = constraint ? opts.uniqueViolations?.[constraint] : undefined;

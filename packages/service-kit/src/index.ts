@@ -1,4 +1,5 @@
 export * from './db.ts';
+export * from './sql.ts';
 export * from './config.ts';
 export * from './log.ts';
 export * from './money.ts';

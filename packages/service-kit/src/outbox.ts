@@ -1,7 +1,6 @@
 // Transactional outbox: a service writes its domain event in the same transaction as the change;
 // the relay publishes pending rows to JetStream with msgID = event id (so a re-send after a crash
 // between publish and mark is dropped by JetStream's duplicate window) and marks them published.
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import {
@@ -10,6 +9,7 @@ import {
 } from '@bo/contracts';
 import { crashPoint } from './crash.ts';
 import type { Logger } from './log.ts';
+import type { Sql, SqlRunner } from './sql.ts';
 
 export function outboxTableSql(schema: string): string {
   return `create table if not exists "${schema}".outbox (
@@ -42,10 +42,10 @@ export function newOutboxEvent<T extends EventType>(
 
 /** Writes an event into the outbox inside the caller's transaction; returns the event. */
 export async function writeEvent<T extends EventType>(
-  em: EntityManager, schema: string, routing: EventRouting, type: T, data: EventDataByType[T],
+  tx: SqlRunner, schema: string, routing: EventRouting, type: T, data: EventDataByType[T],
 ): Promise<DomainEvent<T>> {
   const row = newOutboxEvent(routing, type, data);
-  await em.execute(`insert into "${schema}".outbox (${row.columns}) values (?, ?, ?, ?, ?, ?)`, row.values);
+  await tx.query(`insert into "${schema}".outbox (${row.columns}) values (?, ?, ?, ?, ?, ?)`, row.values);
   return row.event;
 }
 
@@ -82,7 +82,7 @@ export interface OutboxRelay { poke(): void; stop(): Promise<void>; drainOnce():
 interface OutboxRow { seq: string; event_id: string; subject_type: string; environment: string; operator_id: string; brand_id: string; payload: string }
 
 export function startOutboxRelay(opts: {
-  orm: MikroORM; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
+  sql: Sql; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
 }): OutboxRelay {
   const js: JetStreamClient = jetstream(opts.nc);
   let stopped = false;
@@ -92,19 +92,20 @@ export function startOutboxRelay(opts: {
 
   async function publishBatch(): Promise<number> {
     // Rows are locked while published so two replicas do not publish the same batch.
-    return opts.orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<OutboxRow[]>(
+    return opts.sql.transaction(async (tx) => {
+      const rows = await tx.query<OutboxRow>(
         `select seq, event_id, subject_type, environment, operator_id, brand_id, payload from "${opts.schema}".outbox
          where published_at is null order by seq limit 100 for update skip locked`);
-      for (const row of rows) {
+      // Published together (JetStream keeps their order on this connection), acknowledged, then marked.
+      await Promise.all(rows.map((row) => {
         const h = natsHeaders();
         h.set(EVENT_HEADERS.operatorId, row.operator_id);
         h.set(EVENT_HEADERS.brandId, row.brand_id);
-        await js.publish(eventSubject(opts.prefix, row.environment, row.subject_type), row.payload, { msgID: row.event_id, headers: h });
-        crashPoint(`${opts.service}.outbox.after-publish`);
-      }
+        return js.publish(eventSubject(opts.prefix, row.environment, row.subject_type), row.payload, { msgID: row.event_id, headers: h });
+      }));
       if (rows.length > 0) {
-        await tx.execute(`update "${opts.schema}".outbox set published_at = now() where seq in (${rows.map(() => '?').join(',')})`, rows.map((r) => r.seq));
+        crashPoint(`${opts.service}.outbox.after-publish`);
+        await tx.query(`update "${opts.schema}".outbox set published_at = now() where seq = any(?::bigint[])`, [rows.map((r) => r.seq)]);
       }
       return rows.length;
     });

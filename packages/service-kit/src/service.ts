@@ -5,6 +5,7 @@ import type { MikroORM, EntitySchema, Constructor } from '@mikro-orm/postgresql'
 import type { NatsConnection } from '@nats-io/transport-node';
 import { callOperation, type RequestContext } from '@bo/contracts';
 import { openDatabase, type Migration } from './db.ts';
+import { openSql, type Sql } from './sql.ts';
 import { connectNats } from './nats.ts';
 import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
@@ -16,6 +17,8 @@ import type { Registry } from 'prom-client';
 
 export interface ServiceDeps {
   orm: MikroORM;
+  /** Plain SQL on the ORM's pool, prepared statements: what the hot paths use (sql.ts). */
+  sql: Sql;
   nc: NatsConnection;
   prefix: string;
   schema: string;
@@ -44,13 +47,14 @@ export interface RunningService extends ServiceDeps { stop(): Promise<void>; met
 export async function startService(def: ServiceDefinition, config: BaseConfig, opts: { log?: Logger } = {}): Promise<RunningService> {
   const log = opts.log ?? createLogger(def.name);
   const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
+  const sql = await openSql(orm);
   const nc = await connectNats(config.NATS_URL, def.name);
   await ensureEventsStream(nc, config.NATS_PREFIX);
-  const outbox = startOutboxRelay({ orm, schema: def.schema, nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: def.name });
+  const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, orm, def.schema);
   const deps: ServiceDeps = {
-    orm, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
+    orm, sql, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
     call: (subject, body, ctx) => callOperation(nc, subject, {
       ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
       params: {}, query: {}, body,

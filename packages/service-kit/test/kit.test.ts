@@ -2,7 +2,7 @@ import t from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { requestOperation, eventsStreamName, type RequestContext, AppError } from '@bo/contracts';
 import {
-  Migration, startService, outboxTableSql, processedRequestsTableSql, writeEvent, runOnce, requestKeyOf,
+  Migration, startService, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf,
   createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor, type ServiceDefinition,
 } from '../src/index.ts';
 
@@ -23,10 +23,10 @@ const ctx = (key?: string): RequestContext => ({
 const def: ServiceDefinition = {
   name: 'kit', schema: 'kit', entities: [], migrations: [{ name: 'Init', class: Init }],
   handlers: (deps) => ({
-    'kit.bump': async (req) => runOnce(deps.orm.em, 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
+    'kit.bump': async (req) => runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
       await tx.execute('update kit.counter set n = n + 1 where id = 1');
       const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
-      await writeEvent(tx, 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row.n}` });
+      await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row.n}` });
       return { status: 201, body: { n: row.n } };
     }),
     'kit.fail': async () => { throw new AppError('PLAYER_NOT_FOUND'); },

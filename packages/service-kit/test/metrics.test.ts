@@ -3,7 +3,7 @@
 import t from 'tap';
 import { requestOperation, AppError } from '@bo/contracts';
 import {
-  Migration, startService, outboxTableSql, writeEvent, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl,
+  Migration, startService, outboxTableSql, writeEvent, ormRunner, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl,
   type ServiceDefinition,
 } from '../src/index.ts';
 
@@ -21,7 +21,7 @@ t.test('service metrics', async (t) => {
       'kitm.refuse': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
       // Writes an event straight into the outbox without waking the relay: a backlog to see.
       'kitm.event': async () => {
-        await deps.orm.em.fork().transactional((tx) => writeEvent(tx, 'kitm', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'm' }));
+        await deps.orm.em.fork().transactional((tx) => writeEvent(ormRunner(tx), 'kitm', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'm' }));
         return { body: {} };
       },
     }),

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId, publicOperations } from '@bo/contracts';
-import { connectNats, createLogger, openDatabase, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { connectNats, createLogger, openDatabase, openSql, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './http/types.ts';
@@ -105,7 +105,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
   credentials.listen(nc, config.NATS_PREFIX);
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log);
-  const idempotency = new IdempotencyStore(orm, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  const idempotency = new IdempotencyStore(await openSql(orm), config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = new OperatorAdmin({
     orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,

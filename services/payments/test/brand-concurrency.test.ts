@@ -32,7 +32,7 @@ t.test('one brand, 50 players: concurrent deposits, withdrawals and game rounds'
     // The roll-up runs in a loop beside the load, as another replica's would.
     let loading = true;
     const wallet = stack.services.get('wallet')!;
-    const rollups = (async () => { let n = 0; while (loading) { await rollUpClearing(wallet.orm.em); n++; } return n; })();
+    const rollups = (async () => { let n = 0; while (loading) { await rollUpClearing(wallet.sql); n++; } return n; })();
 
     const play = (token: string, clientRoundId: string) => call<{ id: string; payout: string }>('games.play.round', {
       scope: gateway, params: { token }, body: { amount: '1.00', target: '2.00', clientRoundId },

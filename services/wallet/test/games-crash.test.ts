@@ -1,8 +1,9 @@
 // Crash tests of real-money rounds: the wallet runs as a real child process and is killed at the
 // round's crash points. After the commit (`wallet.round.after-commit`) the round and its money
 // are durable but the page never hears of it: the restarted wallet must answer the retried click
-// (same clientRoundId) with the recorded round, never a second debit. Before the commit
-// (`wallet.round.before-commit`) nothing may survive: the retry plays the round once.
+// (same clientRoundId) with the recorded round, never a second debit. Drawn but not posted
+// (`wallet.round.before-post`; the round is one statement) nothing may survive: the retry plays
+// the round once.
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
@@ -83,9 +84,9 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
     await assertLedgerSound(t, stack);
   });
 
-  t.test('crash before the commit: nothing of the round survives; the retry plays it once', async (t) => {
+  t.test('crash after the draw, before the round\'s statement: nothing of the round survives; the retry plays it once', async (t) => {
     const { player, token } = await newPlayerWithSession(t, '50.00');
-    const victim = await wallet.start({ CRASH_AT: 'wallet.round.before-commit' });
+    const victim = await wallet.start({ CRASH_AT: 'wallet.round.before-post' });
     const click = { amount: '5.00', target: '50', clientRoundId: `early-${randomBytes(6).toString('hex')}` };
     t.equal(errorOf(await play(token, click, 3000))?.code, 'SERVICE_UNAVAILABLE');
     t.equal((await victim.exited).signal, 'SIGKILL');

@@ -3,7 +3,7 @@
 // in-progress without touching a service. 2xx and 4xx are stored; a 5xx deletes the row so the
 // same key may be retried (the owning service dedupes money effects itself).
 import { createHash } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Sql } from '@bo/service-kit';
 
 export const IDEMPOTENCY_KEY_FORMAT = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -24,7 +24,7 @@ export function fingerprint(method: string, rawPath: string, body: Buffer | unde
 }
 
 export class IdempotencyStore {
-  readonly #orm: MikroORM;
+  readonly #sql: Sql;
   readonly #ttlSeconds: number;
   /**
    * An in_progress claim is a lease of this many seconds, renewed while its request runs; one
@@ -33,8 +33,8 @@ export class IdempotencyStore {
    */
   readonly #leaseSeconds: number;
 
-  constructor(orm: MikroORM, ttlSeconds: number, leaseSeconds: number) {
-    this.#orm = orm;
+  constructor(sql: Sql, ttlSeconds: number, leaseSeconds: number) {
+    this.#sql = sql;
     this.#ttlSeconds = ttlSeconds;
     this.#leaseSeconds = leaseSeconds;
   }
@@ -44,7 +44,7 @@ export class IdempotencyStore {
   /** Renews the claim's lease every third of it until the returned stop is called. */
   keepAlive(scope: IdemScope, onError: (err: unknown) => void): () => void {
     const timer = setInterval(() => {
-      this.#orm.em.fork().execute(
+      this.#sql.query(
         `update gateway.idempotency_keys set locked_until = now() + make_interval(secs => ?)
           where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
         [this.#leaseSeconds, scope.operatorId, scope.environment, scope.key]).catch(onError);
@@ -54,9 +54,8 @@ export class IdempotencyStore {
   }
 
   async claim(scope: IdemScope, fp: string): Promise<ClaimResult> {
-    const em = this.#orm.em.fork();
     // Expired rows behave as absent; a stale in_progress row is taken over by the same fingerprint.
-    const rows = await em.execute<{ inserted: boolean; fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }[]>(
+    const rows = await this.#sql.query<{ inserted: boolean }>(
       `insert into gateway.idempotency_keys as k (operator_id, environment, idempotency_key, fingerprint, state, locked_until, expires_at)
        values (?, ?, ?, ?, 'in_progress', now() + make_interval(secs => ?), now() + make_interval(secs => ?))
        on conflict (operator_id, environment, idempotency_key) do update
@@ -64,10 +63,10 @@ export class IdempotencyStore {
              locked_until = excluded.locked_until, created_at = now(), expires_at = excluded.expires_at
          where k.expires_at < now()
             or (k.state = 'in_progress' and k.locked_until < now() and k.fingerprint = excluded.fingerprint)
-       returning (xmax = 0) as inserted, fingerprint, state, status, headers, body`,
+       returning (xmax = 0) as inserted`,
       [scope.operatorId, scope.environment, scope.key, fp, this.#leaseSeconds, this.#ttlSeconds]);
     if (rows.length > 0) return { kind: 'claimed' };
-    const existing = await em.execute<{ fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }[]>(
+    const existing = await this.#sql.query<{ fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }>(
       `select fingerprint, state, status, headers, body from gateway.idempotency_keys
         where operator_id = ? and environment = ? and idempotency_key = ?`, [scope.operatorId, scope.environment, scope.key]);
     const row = existing[0];
@@ -78,21 +77,21 @@ export class IdempotencyStore {
   }
 
   async complete(scope: IdemScope, response: StoredResponse): Promise<void> {
-    await this.#orm.em.fork().execute(
+    await this.#sql.query(
       `update gateway.idempotency_keys set state = 'completed', status = ?, headers = ?, body = ?
         where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
       [response.status, JSON.stringify(response.headers), response.body, scope.operatorId, scope.environment, scope.key]);
   }
 
   async release(scope: IdemScope): Promise<void> {
-    await this.#orm.em.fork().execute(
+    await this.#sql.query(
       `delete from gateway.idempotency_keys where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
       [scope.operatorId, scope.environment, scope.key]);
   }
 
   /** Removes keys past their 24 h memory; returns how many. */
   async deleteExpired(): Promise<number> {
-    const rows = await this.#orm.em.fork().execute<{ n: string }[]>(
+    const rows = await this.#sql.query<{ n: string }>(
       `with d as (delete from gateway.idempotency_keys where expires_at < now() returning 1) select count(*) n from d`);
     return Number(rows[0]?.n ?? 0);
   }

@@ -1,9 +1,8 @@
 // Confirm, steps 2 and 3 (docs/money.md): credit the wallet keyed by the deposit id, then record
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, newOutboxEvent } from '@bo/service-kit';
+import { crashPoint, newOutboxEvent, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../persistence/deposit-store.ts';
 import { keyFromRow } from '../persistence/stored-responses.ts';
@@ -24,18 +23,18 @@ export async function creditWallet(deps: FlowDeps, row: DepositRow): Promise<voi
  * response for the key that asked, all only if the row is still `confirming`. Returns the
  * confirmed deposit, or undefined when someone else finished it first.
  */
-export async function completeConfirmation(em: EntityManager, row: DepositRow): Promise<DepositRow | undefined> {
+export async function completeConfirmation(em: SqlRunner, row: DepositRow): Promise<DepositRow | undefined> {
   const at = new Date();
   const done: DepositRow = { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
   const view = depositView(done);
   const event = newOutboxEvent({ operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
   const ref = keyFromRow(row.confirmScope, row.confirmKey);
-  const [{ n }] = await em.execute<{ n: number }[]>(
+  const [{ n }] = await em.query<{ n: number }>(
     `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
                 where id = ? and status = 'confirming' returning id),
      o as (insert into payments.outbox (${event.columns}) select ?, ?, ?, ?, ?, ? from d returning 1)
      ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-                select ?, ?, ?, 200, ?::jsonb from d on conflict (scope, idempotency_key) do nothing returning 1)` : ''}
+                select ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)` : ''}
      select count(*)::int as n from d`,
     [at, at, row.id, ...event.values, ...(ref ? [ref.scope, ref.key, CONFIRM_OPERATION, JSON.stringify(view)] : [])]);
   return n === 1 ? done : undefined;
@@ -43,12 +42,12 @@ export async function completeConfirmation(em: EntityManager, row: DepositRow): 
 
 /** Steps 2 and 3 for a deposit whose intent is recorded; returns the deposit as it ends. */
 export async function finishConfirmation(deps: FlowDeps, id: string, intent?: DepositRow): Promise<DepositRow> {
-  const row = intent ?? await readDeposit(deps.orm.em.fork(), id);
+  const row = intent ?? await readDeposit(deps.sql, id);
   if (!row) throw new Error(`deposit ${id} vanished`);
   if (row.status !== 'confirming') return row;
   await creditWallet(deps, row);
   // The reconciler (or a retry) may have finished it meanwhile: then its row is the answer.
-  const done = await completeConfirmation(deps.orm.em.fork(), row) ?? await readDeposit(deps.orm.em.fork(), id);
+  const done = await completeConfirmation(deps.sql, row) ?? await readDeposit(deps.sql, id);
   deps.outbox.poke();
   crashPoint('payments.confirm.after-complete');
   return done!;

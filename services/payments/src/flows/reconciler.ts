@@ -18,7 +18,7 @@ type ReconcilerDeps = FlowDeps & { log: Logger; metrics?: Registry };
 export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOptions): Promise<number> {
   let finished = 0;
   const batch = opts.batch ?? 50;
-  for (const id of await staleDeposits(deps.orm.em.fork(), 'confirming', opts.afterMs, batch)) {
+  for (const id of await staleDeposits(deps.sql, 'confirming', opts.afterMs, batch)) {
     finished += await attempt(deps, 'deposit', id, () => inTransaction(deps, async (tx) => {
       const row = await lockDeposit(tx, id, undefined, { skipLocked: true });
       if (!row || row.status !== 'confirming') return false;
@@ -27,7 +27,7 @@ export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOption
       return true;
     }));
   }
-  for (const id of await staleWithdrawals(deps.orm.em.fork(), opts.afterMs, batch)) {
+  for (const id of await staleWithdrawals(deps.sql, opts.afterMs, batch)) {
     finished += await attempt(deps, 'withdrawal', id, () => inTransaction(deps, async (tx) => {
       const row = await lockWithdrawal(tx, id, undefined, { skipLocked: true });
       if (!row || !isTransitional(row.status)) return false;

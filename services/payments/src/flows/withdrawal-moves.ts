@@ -4,9 +4,8 @@
 //   rejecting  --release--> rejected
 //   paying     --capture--> paid
 // Used by the request that recorded the intent, by a retry with its key, and by the reconciler.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
-import { crashPoint, writeEvent } from '@bo/service-kit';
+import { crashPoint, writeEvent, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import { lockWithdrawal, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
 import { errorResponse, keyFromRow, storeResponse } from '../persistence/stored-responses.ts';
@@ -61,7 +60,7 @@ const FINAL: Partial<Record<WithdrawalRowStatus, WithdrawalRowStatus>> = {
 };
 
 /** The completion on a row locked by the caller and still in its transitional state. */
-export async function completeMove(tx: EntityManager, row: WithdrawalRow, outcome: WalletOutcome): Promise<WithdrawalRow> {
+export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: WalletOutcome): Promise<WithdrawalRow> {
   const at = new Date();
   if (outcome.kind === 'declined') {
     // Invisible to the API: the request's answer is the stored 422.
@@ -85,7 +84,7 @@ export async function completeMove(tx: EntityManager, row: WithdrawalRow, outcom
 
 /** Wallet step and completion for a withdrawal whose intent is recorded; returns the row as it ends. */
 export async function finishMove(deps: FlowDeps, id: string): Promise<WithdrawalRow> {
-  const row = await readWithdrawal(deps.orm.em.fork(), id);
+  const row = await readWithdrawal(deps.sql, id);
   if (!row) throw new Error(`withdrawal ${id} vanished`);
   if (!isTransitional(row.status)) return row;
   const outcome = await applyWalletStep(deps, row);

@@ -2,7 +2,7 @@
 import {
   AppError, CreateDepositSchema, DepositIdParams, FailDepositSchema, PlayerIdParams, newId,
 } from '@bo/contracts';
-import { crashPoint, formatMoney, type Handler, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
+import { crashPoint, formatMoney, type Handler, type HandlerResult, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
   findByExternalReference, insertDeposit, insertDepositWithResponse, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
@@ -24,65 +24,67 @@ function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: s
 
 export function createDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
-    const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    // A replay answers what the first request did, whatever the player's state is now.
-    const stored = await findStored(deps.orm.em.fork(), ref, CREATE);
-    if (stored) return stored;
-    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
-    const input = parseInput(CreateDepositSchema, req.body, 'body');
-    checkAmount(input.amount);
-    const player = await playerState(deps, scope.brandId, playerId);
-    checkPlayerAndCurrency(player, input.currency);
-    const newRow = (now: Date): DepositRow => ({
-      id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-      playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
-      externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
-      createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
-    });
-    if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
-      // The usual case: no limit, nothing to serialise, and no refusal that must come after the
-      // duplicate check. One statement: the deposit (its reference unique per brand) and the
-      // stored response, or neither.
-      const row = newRow(new Date());
-      try {
-        if (await insertDepositWithResponse(deps.orm.em.fork(), row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
-        throw alreadyExists((await findByExternalReference(deps.orm.em.fork(), scope.brandId, input.externalReference))!);
-      } catch (e) {
-        // A request with our key that won the race (same reference, or the key's record) answered first.
-        const prior = await findStored(deps.orm.em.fork(), ref, CREATE);
-        if (prior) return prior;
-        throw e;
-      }
+    try {
+      return await create(deps, req, ref);
+    } catch (e) {
+      // A replay answers what the first request did, whatever the player's state is now; a
+      // request with our key that won a race (same reference, or the key's record) answered first.
+      const prior = await findStored(deps.sql, ref, CREATE);
+      if (prior) return prior;
+      throw e;
     }
-    return runOnce(deps.orm.em, ref, CREATE, async (tx) => {
-      // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
-      // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
-      const limited = player.dailyDepositLimit != null;
-      if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
-      const now = new Date();
-      const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
-      if (existing) throw alreadyExists(existing);
-      checkDepositAllowed(player, input.amount, todaysTotal);
-      const row = newRow(now);
-      // Another player's deposit may take the reference between the check and here.
-      if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
-      return { status: 201, body: depositView(row) };
-    }, { lookedUp: true });
   };
+}
+
+/** The create itself. No lookup of a stored answer first: a repeat of the key fails the insert of its record, and the caller answers it. */
+async function create(deps: ServiceDeps, req: Parameters<Handler>[0], ref: ReturnType<typeof requestKeyOf>): Promise<HandlerResult> {
+  const scope = operatorScopeOf(req);
+  const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
+  const input = parseInput(CreateDepositSchema, req.body, 'body');
+  checkAmount(input.amount);
+  const player = await playerState(deps, scope.brandId, playerId);
+  checkPlayerAndCurrency(player, input.currency);
+  const newRow = (now: Date): DepositRow => ({
+    id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
+    playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
+    externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
+    createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
+  });
+  if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
+    // The usual case: no limit, nothing to serialise, and no refusal that must come after the
+    // duplicate check. One statement: the deposit (its reference unique per brand) and the
+    // stored response, or neither.
+    const row = newRow(new Date());
+    if (await insertDepositWithResponse(deps.sql, row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
+    throw alreadyExists((await findByExternalReference(deps.sql, scope.brandId, input.externalReference))!);
+  }
+  return runOnce(deps.sql, ref, CREATE, async (tx) => {
+    // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
+    // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
+    const limited = player.dailyDepositLimit != null;
+    if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
+    const now = new Date();
+    const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
+    if (existing) throw alreadyExists(existing);
+    checkDepositAllowed(player, input.amount, todaysTotal);
+    const row = newRow(now);
+    // Another player's deposit may take the reference between the check and here.
+    if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
+    return { status: 201, body: depositView(row) };
+  });
 }
 
 export function confirmDeposit(deps: ServiceDeps): Handler {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const stored = await findStored(deps.orm.em.fork(), ref, CONFIRM_OPERATION);
-    if (stored) return stored;
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
-    // pending deposit, is one statement; anything else is looked at under the row lock.
-    const intent = await markConfirmingIfPending(deps.orm.em.fork(), depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
-    const answered = intent ? undefined : await deps.orm.em.fork().transactional(async (tx) => {
+    // pending deposit, is one statement; anything else (a replay of this key included) is looked
+    // at under the row lock.
+    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
+    const answered = intent ? undefined : await deps.sql.transaction(async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status === 'pending') { await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null); return undefined; }
@@ -107,7 +109,7 @@ export function failDeposit(deps: ServiceDeps): Handler {
     const ref = requestKeyOf(req.ctx);
     const { depositId } = parseInput(DepositIdParams, req.params, 'path');
     const input = parseInput(FailDepositSchema, req.body, 'body');
-    return runOnce(deps.orm.em, ref, FAIL, async (tx) => {
+    return runOnce(deps.sql, ref, FAIL, async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');

@@ -21,7 +21,7 @@ import { adminActor, playerState, type Req } from './request.ts';
 /** The answer to a create whose row exists: its stored response, once the hold was answered. */
 async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
   const done = row.status === 'reserving' ? await finishMove(deps, row.id) : row;
-  const stored = await findStored(deps.orm.em.fork(), ref, CREATE_OPERATION);
+  const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
   if (stored) return stored;
   if (done.status === 'declined') return replay(422, { error: new AppError('INSUFFICIENT_FUNDS').toBody() });
   return { status: 201, body: withdrawalView(done) };
@@ -31,10 +31,10 @@ export function createWithdrawal(deps: ServiceDeps): Handler {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const stored = await findStored(deps.orm.em.fork(), ref, CREATE_OPERATION);
+    const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
     if (stored) return stored;
     // An earlier attempt with this key recorded its intent and was interrupted: finish that one.
-    const earlier = ref && await findByRequestKey(deps.orm.em.fork(), ref.scope, ref.key);
+    const earlier = ref && await findByRequestKey(deps.sql, ref.scope, ref.key);
     if (earlier) return answerCreate(deps, earlier, ref);
 
     const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
@@ -44,19 +44,19 @@ export function createWithdrawal(deps: ServiceDeps): Handler {
 
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();
-    const id = await deps.orm.em.fork().transactional((tx) => insertReserving(tx, {
+    const id = await deps.sql.transaction((tx) => insertReserving(tx, {
       id: newId('withdrawal'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
       playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination: input.destination,
       status: 'reserving', requestScope: ref?.scope ?? null, requestKey: ref?.key ?? null, actionScope: null, actionKey: null,
       createdAt: now, updatedAt: now,
     }));
     crashPoint('payments.withdraw.after-intent');
-    return answerCreate(deps, (await readWithdrawal(deps.orm.em.fork(), id))!, ref);
+    return answerCreate(deps, (await readWithdrawal(deps.sql, id))!, ref);
   };
 }
 
 async function visibleWithdrawal(deps: ServiceDeps, id: string, brandId: string | undefined): Promise<WithdrawalRow> {
-  const row = await readWithdrawal(deps.orm.em.fork(), id, brandId);
+  const row = await readWithdrawal(deps.sql, id, brandId);
   if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
   return row;
 }
@@ -73,11 +73,11 @@ export function cancelWithdrawal(deps: ServiceDeps): Handler {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const stored = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
+    const stored = await findStored(deps.sql, ref, CANCEL_OPERATION);
     if (stored) return stored;
     const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
     // Step 1: the intent. From `cancelling` the withdrawal can only end cancelled.
-    const answered = await deps.orm.em.fork().transactional(async (tx) => {
+    const answered = await deps.sql.transaction(async (tx) => {
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
       if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
       if (row.status === 'under_review') { await markIntent(tx, row.id, 'cancelling', ref); return undefined; }
@@ -91,7 +91,7 @@ export function cancelWithdrawal(deps: ServiceDeps): Handler {
     if (answered) return answered;
     crashPoint('payments.cancel.after-intent');
     const done = await finishMove(deps, withdrawalId);
-    const again = await findStored(deps.orm.em.fork(), ref, CANCEL_OPERATION);
+    const again = await findStored(deps.sql, ref, CANCEL_OPERATION);
     return again ?? { status: 200, body: withdrawalView(done) };
   };
 }
@@ -104,7 +104,7 @@ export function cancelWithdrawal(deps: ServiceDeps): Handler {
 async function decide(deps: ServiceDeps, id: string, brandId: string | undefined, decision: WithdrawalDecision, ref: RequestKey | undefined)
   : Promise<{ stored: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow }> {
   const operation = decideOperation(decision);
-  const early = await findStored(deps.orm.em.fork(), ref, operation);
+  const early = await findStored(deps.sql, ref, operation);
   if (early) return { stored: early };
   const step = await inTransaction(deps, async (tx) => {
     const row = await lockWithdrawal(tx, id, brandId);
@@ -125,10 +125,10 @@ async function decide(deps: ServiceDeps, id: string, brandId: string | undefined
     return { before: row, started: true as const };
   });
   if (step.stored) return { stored: step.stored };
-  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.orm.em.fork(), id))! };
+  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.sql, id))! };
   crashPoint(`payments.${decision}.after-intent`);
   const after = await finishMove(deps, id);
-  const again = await findStored(deps.orm.em.fork(), ref, operation);
+  const again = await findStored(deps.sql, ref, operation);
   return again ? { stored: again } : { before: step.before, after };
 }
 
@@ -178,7 +178,7 @@ export function adminListWithdrawals(deps: ServiceDeps): Handler {
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const limit = q.limit ?? 50;
     const after = q.cursor ? decodeQueueCursor(q.cursor, status) : undefined;
-    const rows = await listWithdrawals(deps.orm.em.fork(), rowStatusesShownAs(status), limit, after);
+    const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
     const page = rows.slice(0, limit);
     return {
       status: 200,

@@ -1,37 +1,36 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
-import type { RequestKey } from '@bo/service-kit';
+import type { RequestKey, SqlRunner } from '@bo/service-kit';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
   created_at as "createdAt", updated_at as "updatedAt", confirmed_at as "confirmedAt", failed_at as "failedAt", failure_reason as "failureReason"`;
 
 /** A deposit of the brand (or of any brand when `brandId` is undefined), locked. */
-export async function lockDeposit(tx: EntityManager, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<DepositRow | undefined> {
-  const rows = await tx.execute<DepositRow[]>(
+export async function lockDeposit(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<DepositRow | undefined> {
+  const rows = await tx.query<DepositRow>(
     `select ${COLUMNS} from payments.deposits where id = ? ${brandId ? 'and brand_id = ?' : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
     brandId ? [id, brandId] : [id]);
   return rows[0];
 }
 
-export async function readDeposit(em: EntityManager, id: string): Promise<DepositRow | undefined> {
-  return (await em.execute<DepositRow[]>(`select ${COLUMNS} from payments.deposits where id = ?`, [id]))[0];
+export async function readDeposit(em: SqlRunner, id: string): Promise<DepositRow | undefined> {
+  return (await em.query<DepositRow>(`select ${COLUMNS} from payments.deposits where id = ?`, [id]))[0];
 }
 
-export async function findByExternalReference(tx: EntityManager, brandId: string, externalReference: string): Promise<string | undefined> {
-  const rows = await tx.execute<{ id: string }[]>('select id from payments.deposits where brand_id = ? and external_reference = ?', [brandId, externalReference]);
+export async function findByExternalReference(tx: SqlRunner, brandId: string, externalReference: string): Promise<string | undefined> {
+  const rows = await tx.query<{ id: string }>('select id from payments.deposits where brand_id = ? and external_reference = ?', [brandId, externalReference]);
   return rows[0]?.id;
 }
 
 /** Serialises one player's deposit creations so two cannot both pass the daily limit. */
-export async function lockPlayerDeposits(tx: EntityManager, brandId: string, playerId: string): Promise<void> {
-  await tx.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`payments.deposit-limit:${brandId}:${playerId}`]);
+export async function lockPlayerDeposits(tx: SqlRunner, brandId: string, playerId: string): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`payments.deposit-limit:${brandId}:${playerId}`]);
 }
 
 /** Inserts unless the brand already has the externalReference (a concurrent create); returns whether it did. */
-export async function insertDeposit(tx: EntityManager, row: DepositRow): Promise<boolean> {
-  const inserted = await tx.execute<{ id: string }[]>(
+export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boolean> {
+  const inserted = await tx.query<{ id: string }>(
     `insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`,
     [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt]);
@@ -39,8 +38,8 @@ export async function insertDeposit(tx: EntityManager, row: DepositRow): Promise
 }
 
 /** Step 1 of a confirm in one statement: `pending → confirming` with the key; undefined if not pending (or not the brand's). */
-export async function markConfirmingIfPending(em: EntityManager, id: string, brandId: string, scope: string | null, key: string | null): Promise<DepositRow | undefined> {
-  const rows = await em.execute<DepositRow[]>(
+export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, scope: string | null, key: string | null): Promise<DepositRow | undefined> {
+  const rows = await em.query<DepositRow>(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now()
      where id = ? and brand_id = ? and status = 'pending' returning ${COLUMNS}`, [scope, key, id, brandId]);
   return rows[0];
@@ -48,10 +47,10 @@ export async function markConfirmingIfPending(em: EntityManager, id: string, bra
 
 /** The deposit already holding the brand's externalReference, and (when a limit needs it) the player's total today. */
 export async function referenceAndTodaysTotal(
-  tx: EntityManager, brandId: string, playerId: string, externalReference: string, now: Date, withTotal: boolean,
+  tx: SqlRunner, brandId: string, playerId: string, externalReference: string, now: Date, withTotal: boolean,
 ): Promise<{ existing: string | undefined; todaysTotal: string }> {
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const [row] = await tx.execute<{ existing: string | null; total: string }[]>(
+  const [row] = await tx.query<{ existing: string | null; total: string }>(
     `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
        case when ? then (select coalesce(sum(amount), 0) from payments.deposits
          where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
@@ -64,35 +63,35 @@ export async function referenceAndTodaysTotal(
  * without a transaction); false when the brand already has the reference (nothing written).
  * A second record for the key is a unique violation: the statement fails as a whole.
  */
-export async function insertDepositWithResponse(em: EntityManager, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
-  const [{ n }] = await em.execute<{ n: number }[]>(
+export async function insertDepositWithResponse(em: SqlRunner, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
+  const [{ n }] = await em.query<{ n: number }>(
     `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
      ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-       select ?, ?, ?, 201, ?::jsonb from d returning 1)` : ''}
+       select ?, ?, ?, 201, ?::json from d returning 1)` : ''}
      select count(*)::int as n from d`,
     [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt,
       ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]);
   return n === 1;
 }
 
-export async function markConfirming(tx: EntityManager, id: string, scope: string | null, key: string | null): Promise<void> {
-  await tx.execute(`update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now() where id = ?`, [scope, key, id]);
+export async function markConfirming(tx: SqlRunner, id: string, scope: string | null, key: string | null): Promise<void> {
+  await tx.query(`update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now() where id = ?`, [scope, key, id]);
 }
 
-export async function markConfirmed(tx: EntityManager, row: DepositRow, at: Date): Promise<DepositRow> {
-  await tx.execute(`update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now() where id = ?`, [at, at, row.id]);
+export async function markConfirmed(tx: SqlRunner, row: DepositRow, at: Date): Promise<DepositRow> {
+  await tx.query(`update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now() where id = ?`, [at, at, row.id]);
   return { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
 }
 
-export async function markFailed(tx: EntityManager, row: DepositRow, at: Date, reason: string | null): Promise<DepositRow> {
-  await tx.execute(`update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now() where id = ?`, [at, reason, at, row.id]);
+export async function markFailed(tx: SqlRunner, row: DepositRow, at: Date, reason: string | null): Promise<DepositRow> {
+  await tx.query(`update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now() where id = ?`, [at, reason, at, row.id]);
   return { ...row, status: 'failed', failedAt: at, failureReason: reason, updatedAt: at };
 }
 
 /** Ids of deposits whose confirm was interrupted and is not being finished by its request. */
-export async function staleDeposits(em: EntityManager, status: DepositRowStatus, olderThanMs: number, limit: number): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
+export async function staleDeposits(em: SqlRunner, status: DepositRowStatus, olderThanMs: number, limit: number): Promise<string[]> {
+  const rows = await em.query<{ id: string }>(
     `select id from payments.deposits where status = ? and touched_at < now() - (? * interval '1 millisecond') order by touched_at limit ?`,
     [status, olderThanMs, limit]);
   return rows.map((r) => r.id);

@@ -1,6 +1,6 @@
 // The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
 // paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
-import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -68,7 +68,14 @@ export class Payments0002Withdrawals extends Migration {
   }
 }
 
+export class Payments0003StoredAnswersAsText extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsKeepTextSql(PAYMENTS_SCHEMA));
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
+  { name: 'Payments0003StoredAnswersAsText', class: Payments0003StoredAnswersAsText },
 ];

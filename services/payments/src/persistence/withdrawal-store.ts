@@ -1,5 +1,5 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
@@ -9,26 +9,26 @@ const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environ
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
 /** A withdrawal of the brand (any brand when `brandId` is undefined), locked. */
-export async function lockWithdrawal(tx: EntityManager, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<WithdrawalRow | undefined> {
-  const rows = await tx.execute<WithdrawalRow[]>(
+export async function lockWithdrawal(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<WithdrawalRow | undefined> {
+  const rows = await tx.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? 'and brand_id = ?' : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
     brandId ? [id, brandId] : [id]);
   return rows[0];
 }
 
-export async function readWithdrawal(em: EntityManager, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
-  const rows = await em.execute<WithdrawalRow[]>(
+export async function readWithdrawal(em: SqlRunner, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
+  const rows = await em.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? 'and brand_id = ?' : ''}`, brandId ? [id, brandId] : [id]);
   return rows[0];
 }
 
-export async function findByRequestKey(em: EntityManager, scope: string, key: string): Promise<WithdrawalRow | undefined> {
-  return (await em.execute<WithdrawalRow[]>(`select ${COLUMNS} from payments.withdrawals where request_scope = ? and request_key = ?`, [scope, key]))[0];
+export async function findByRequestKey(em: SqlRunner, scope: string, key: string): Promise<WithdrawalRow | undefined> {
+  return (await em.query<WithdrawalRow>(`select ${COLUMNS} from payments.withdrawals where request_scope = ? and request_key = ?`, [scope, key]))[0];
 }
 
 /** Inserts the `reserving` row unless one exists for the request's key; returns the row's id. */
-export async function insertReserving(tx: EntityManager, row: WithdrawalRow): Promise<string> {
-  const inserted = await tx.execute<{ id: string }[]>(
+export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
+  const inserted = await tx.query<{ id: string }>(
     `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status, request_scope, request_key, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
     [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.destination, row.requestScope, row.requestKey, row.createdAt, row.updatedAt]);
@@ -37,18 +37,18 @@ export async function insertReserving(tx: EntityManager, row: WithdrawalRow): Pr
 }
 
 /** Records the intent of a move (the visible status and updatedAt do not change yet). */
-export async function markIntent(tx: EntityManager, id: string, status: WithdrawalRowStatus, action?: { scope: string; key: string }): Promise<void> {
-  await tx.execute(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, touched_at = now() where id = ?`,
+export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: { scope: string; key: string }): Promise<void> {
+  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, touched_at = now() where id = ?`,
     [status, action?.scope ?? null, action?.key ?? null, id]);
 }
 
-export async function markStatus(tx: EntityManager, row: WithdrawalRow, status: WithdrawalRowStatus, at: Date): Promise<WithdrawalRow> {
-  await tx.execute(`update payments.withdrawals set status = ?, updated_at = ?, touched_at = now() where id = ?`, [status, at, row.id]);
+export async function markStatus(tx: SqlRunner, row: WithdrawalRow, status: WithdrawalRowStatus, at: Date): Promise<WithdrawalRow> {
+  await tx.query(`update payments.withdrawals set status = ?, updated_at = ?, touched_at = now() where id = ?`, [status, at, row.id]);
   return { ...row, status, updatedAt: at };
 }
 
-export async function staleWithdrawals(em: EntityManager, olderThanMs: number, limit: number): Promise<string[]> {
-  const rows = await em.execute<{ id: string }[]>(
+export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit: number): Promise<string[]> {
+  const rows = await em.query<{ id: string }>(
     `select id from payments.withdrawals where status in (${TRANSITIONAL.map(() => '?').join(', ')})
      and touched_at < now() - (? * interval '1 millisecond') order by touched_at limit ?`,
     [...TRANSITIONAL, olderThanMs, limit]);
@@ -57,13 +57,13 @@ export async function staleWithdrawals(em: EntityManager, olderThanMs: number, l
 
 /** The review queue: oldest first, ties by id, after the cursor's position. */
 export async function listWithdrawals(
-  em: EntityManager, statuses: WithdrawalRowStatus[], limit: number, after?: { createdAt: string; id: string },
+  em: SqlRunner, statuses: WithdrawalRowStatus[], limit: number, after?: { createdAt: string; id: string },
 ): Promise<WithdrawalRow[]> {
   const params: unknown[] = [...statuses];
   let where = '';
   if (after) { where = 'and (created_at, id) > (?::timestamptz, ?)'; params.push(after.createdAt, after.id); }
   params.push(limit + 1);
-  return em.execute<WithdrawalRow[]>(
+  return em.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where status in (${statuses.map(() => '?').join(', ')}) ${where}
      order by created_at, id limit ?`, params);
 }

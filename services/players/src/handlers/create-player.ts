@@ -4,13 +4,13 @@ import { AppError, CreatePlayerSchema, newId, normaliseCpf } from '@bo/contracts
 import type { Handler, ServiceDeps } from '@bo/service-kit';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf, parseInput, requestKeyOf, runOnce } from '@bo/service-kit';
+import { operatorScopeOf, ormTransactor, parseInput, requestKeyOf, runOnce } from '@bo/service-kit';
 
 export function createPlayer(deps: ServiceDeps): Handler {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const input = parseInput(CreatePlayerSchema, req.body, 'body');
-    return runOnce(deps.orm.em, deps.schema, requestKeyOf(req.ctx), 'players.create', async (tx) => {
+    return runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), 'players.create', async (tx) => {
       const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });
       if (taken > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
       const now = new Date();

@@ -6,14 +6,14 @@ import { crashPoint, type Handler, type ServiceDeps, parseInput } from '@bo/serv
 import { KycSubmissionEntity } from '../persistence/entities.ts';
 import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
 import { statusAfterSubmission } from '../domain/kyc-rules.ts';
-import { operatorScopeOf, requestKeyOf, runOnce } from '@bo/service-kit';
+import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce } from '@bo/service-kit';
 
 export function submitKyc(deps: ServiceDeps): Handler {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const params = parseInput(PlayerIdParams, req.params, 'path');
     const input = parseInput(CreateKycSubmissionSchema, req.body, 'body');
-    const result = await runOnce(deps.orm.em, deps.schema, requestKeyOf(req.ctx), 'players.kyc.submit', async (tx) => {
+    const result = await runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), 'players.kyc.submit', async (tx) => {
       const player = await lockPlayer(tx, { id: params.playerId, brandId: scope.brandId });
       const next = statusAfterSubmission(player.kycStatus);
       const now = new Date();

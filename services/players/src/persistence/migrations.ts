@@ -1,6 +1,6 @@
 // Schema `players`, listed in code and run on start. Invariants the database can hold are
 // CHECK constraints; uniqueness of externalId per brand is a unique index (races included).
-import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 import { DOCUMENT_TYPES, KYC_STATUSES, PLAYER_STATUSES } from '@bo/contracts';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
@@ -41,4 +41,13 @@ export class CreatePlayersSchema extends Migration {
   }
 }
 
-export const playerMigrations = [{ name: '0001_create_players_schema', class: CreatePlayersSchema }];
+export class StoredAnswersAsText extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsKeepTextSql('players'));
+  }
+}
+
+export const playerMigrations = [
+  { name: '0001_create_players_schema', class: CreatePlayersSchema },
+  { name: '0002_stored_answers_as_text', class: StoredAnswersAsText },
+];

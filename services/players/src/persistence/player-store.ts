@@ -2,7 +2,7 @@
 // caller's brand: a player of another brand is indistinguishable from an unknown one.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type KycStatus } from '@bo/contracts';
-import { writeEvent } from '@bo/service-kit';
+import { ormRunner, writeEvent } from '@bo/service-kit';
 import { KycSubmissionEntity, PlayerEntity, type KycSubmissionRow, type PlayerRow } from './entities.ts';
 
 /** `brandId` absent only for the admin API, which addresses players across brands. */
@@ -43,7 +43,7 @@ export async function changeKycStatus(tx: EntityManager, schema: string, player:
   player.kycStatus = status;
   player.kycUpdatedAt = at;
   player.updatedAt = at;
-  await writeEvent(tx, schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'kyc.status_changed', {
+  await writeEvent(ormRunner(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'kyc.status_changed', {
     playerId: player.id, externalId: player.externalId, previousStatus, status,
   });
   return true;

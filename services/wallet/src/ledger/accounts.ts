@@ -5,7 +5,7 @@
 //   never locks or updates their row, so the money of one brand is not serialised on one row.
 //   Their balance is derived (wallet.account_balances; rolled up in the background, rollup.ts).
 // A real-money game round locks its session row before the player's; nothing else locks sessions.
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql, SqlRunner } from '@bo/service-kit';
 
 export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing';
 export type ClearingKind = Exclude<AccountKind, 'player'>;
@@ -29,38 +29,44 @@ export function clearingAccountId(brandId: string, kind: ClearingKind, currency:
 interface AccountRow { id: string; kind: AccountKind; available: string; held: string; entry_count: string | number }
 const toLocked = (r: AccountRow): LockedAccount => ({ id: r.id, kind: r.kind, available: r.available, held: r.held, entryCount: Number(r.entry_count) });
 
-async function lockAccount(tx: EntityManager, id: string): Promise<LockedAccount | undefined> {
-  const rows = await tx.execute<AccountRow[]>(
+async function lockAccount(tx: SqlRunner, id: string): Promise<LockedAccount | undefined> {
+  const rows = await tx.query<AccountRow>(
     'select id, kind, available, held, entry_count from wallet.accounts where id = ? for update', [id]);
   return rows[0] ? toLocked(rows[0]) : undefined;
 }
 
 /** Locks the player's account, creating it at 0.00 first if it does not exist (one statement when it does). */
-export async function lockPlayerAccount(tx: EntityManager, brandId: string, playerId: string, currency: string): Promise<LockedAccount> {
+export async function lockPlayerAccount(tx: SqlRunner, brandId: string, playerId: string, currency: string): Promise<LockedAccount> {
   const id = playerAccountId(brandId, playerId, currency);
   const found = await lockAccount(tx, id);
   if (found) return found;
-  await tx.execute(
-    `insert into wallet.accounts (id, kind, brand_id, player_id, currency) values (?, 'player', ?, ?, ?) on conflict do nothing`,
-    [id, brandId, playerId, currency]);
+  await createPlayerAccount(tx, brandId, playerId, currency);
   const created = await lockAccount(tx, id);
   if (!created) throw new Error(`account ${id} vanished`);
   return created;
 }
 
-// Clearing accounts known to exist, per database (forks of one ORM share its driver). They are
+/** Creates the player's account at 0.00 unless it exists; returns its id. */
+export async function createPlayerAccount(tx: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
+  const id = playerAccountId(brandId, playerId, currency);
+  await tx.query(
+    `insert into wallet.accounts (id, kind, brand_id, player_id, currency) values (?, 'player', ?, ?, ?) on conflict do nothing`,
+    [id, brandId, playerId, currency]);
+  return id;
+}
+
+// Clearing accounts known to exist, per database. They are
 // created in their own committed statement, never inside a money transaction, so an entry in
 // this set can never be rolled back; after the first posting of a brand this costs nothing.
-const knownClearing = new WeakMap<object, Set<string>>();
+const knownClearing = new WeakMap<Sql, Set<string>>();
 
 /** The id of the brand's clearing account, created (committed, unlocked) if it is new. */
-export async function ensureClearingAccount(em: EntityManager, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
+export async function ensureClearingAccount(sql: Sql, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
   const id = clearingAccountId(brandId, kind, currency);
-  const driver = em.getDriver();
-  let known = knownClearing.get(driver);
-  if (!known) knownClearing.set(driver, known = new Set());
+  let known = knownClearing.get(sql);
+  if (!known) knownClearing.set(sql, known = new Set());
   if (known.has(id)) return id;
-  await em.fork().execute(
+  await sql.query(
     `insert into wallet.accounts (id, kind, brand_id, currency) values (?, ?, ?, ?) on conflict do nothing`,
     [id, kind, brandId, currency]);
   known.add(id);
@@ -68,13 +74,13 @@ export async function ensureClearingAccount(em: EntityManager, brandId: string, 
 }
 
 /** Locks an existing account by id (holds know their account). */
-export async function lockAccountById(tx: EntityManager, id: string): Promise<LockedAccount> {
+export async function lockAccountById(tx: SqlRunner, id: string): Promise<LockedAccount> {
   const found = await lockAccount(tx, id);
   if (!found) throw new Error(`account ${id} vanished`);
   return found;
 }
 
-export async function setHeld(tx: EntityManager, account: LockedAccount, held: string): Promise<void> {
-  await tx.execute('update wallet.accounts set held = ?, updated_at = now() where id = ?', [held, account.id]);
+export async function setHeld(tx: SqlRunner, account: LockedAccount, held: string): Promise<void> {
+  await tx.query('update wallet.accounts set held = ?, updated_at = now() where id = ?', [held, account.id]);
   account.held = held;
 }

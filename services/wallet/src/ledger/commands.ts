@@ -1,13 +1,13 @@
 // The wallet's money commands, called by payments over NATS. Each is keyed by the payment's id
 // and idempotent: the effect and the record that makes a repeat recognisable commit together,
 // and a repeat answers what the first call did (docs/money.md).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
-import { compareMoney, crashPoint, formatMoney, subMoney, addMoney } from '@bo/service-kit';
-import { ensureClearingAccount, lockAccountById, lockPlayerAccount, setHeld, type LockedAccount } from './accounts.ts';
+import { compareMoney, crashPoint, formatMoney, subMoney, addMoney, type Sql, type SqlRunner } from '@bo/service-kit';
+import { uuidv7 } from 'uuidv7';
+import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postTransaction } from './post-transaction.ts';
 
-const result = (account: LockedAccount, extra: Partial<WalletMoveResult> = {}): WalletMoveResult =>
+const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult =>
   ({ ...extra, available: formatMoney(account.available), held: formatMoney(account.held) });
 
 /** A repeat that disagrees with the first call is a bug in the caller: refuse loudly. */
@@ -15,44 +15,86 @@ function sameCommand(what: string, stored: string, asked: string): void {
   if (compareMoney(stored, asked) !== 0) throw new Error(`${what}: repeated with amount ${asked}, first was ${stored}`);
 }
 
-export async function creditDeposit(em: EntityManager, cmd: WalletCredit): Promise<WalletMoveResult> {
+const isUniqueViolation = (e: unknown, constraint: string): boolean =>
+  (e as { code?: string })?.code === '23505' && (e as { constraint?: string }).constraint === constraint;
+
+/**
+ * A deposit's credit as ONE statement (its own transaction): the player's balance moves under
+ * the row lock the UPDATE takes, and the entries take their sequence number, balance after and
+ * time from the row it returned. `source` is unique, so a repeat (or a racing copy) writes
+ * nothing: the copy that waited on the row lock fails the unique index and rolls back whole.
+ * No row when the account does not exist yet or the deposit was credited already.
+ */
+async function postCredit(sql: SqlRunner, cmd: WalletCredit, source: string, clearingId: string): Promise<{ available: string; held: string; entryId: string } | undefined> {
+  const amount = formatMoney(cmd.amount);
+  const txId = `ltx_${uuidv7().replaceAll('-', '')}`;
+  const entryId = newId('ledgerEntry');
+  const rows = await sql.query<{ available: string; held: string }>(
+    `with a as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + 1, updated_at = now()
+                where id = ? and not exists (select 1 from wallet.ledger_transactions where source = ?)
+                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
+     t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
+           select ?, ?, 'DEPOSIT', ?, ?, ?, a.at from a returning id),
+     e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
+           select ?, ?, a.id, a.entry_count, 'DEPOSIT', ?::numeric, a.available, ?, ?, a.at from a
+           union all
+           select ?, ?, ?, null, 'DEPOSIT', -(?::numeric), null, ?, ?, a.at from a
+           returning 1)
+     select a.available, a.held from a`,
+    [amount, playerAccountId(cmd.brandId, cmd.playerId, cmd.currency), source,
+      txId, source, cmd.brandId, cmd.currency, cmd.depositId,
+      entryId, txId, amount, cmd.currency, cmd.depositId,
+      newId('ledgerEntry'), txId, clearingId, amount, cmd.currency, cmd.depositId]);
+  return rows[0] ? { ...rows[0], entryId } : undefined;
+}
+
+/** What the first credit of `source` wrote, as its answer (the account's balances now). */
+async function repeatedCredit(sql: Sql, cmd: WalletCredit, source: string): Promise<WalletMoveResult | undefined> {
+  const posted = await findPostedEntries(sql, source);
+  if (posted.length === 0) return undefined;
+  const accountId = playerAccountId(cmd.brandId, cmd.playerId, cmd.currency);
+  const mine = posted.find((e) => e.accountId === accountId);
+  if (!mine) throw new Error(`${source} was posted on another account`);
+  sameCommand(source, mine.amount, cmd.amount);
+  const [account] = await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [accountId]);
+  return result(account, { entryId: mine.id });
+}
+
+export async function creditDeposit(sql: Sql, cmd: WalletCredit): Promise<WalletMoveResult> {
   const source = `deposit:${cmd.depositId}`;
-  const clearing = await ensureClearingAccount(em, cmd.brandId, 'deposit_clearing', cmd.currency);
-  const out = await em.fork().transactional(async (tx) => {
-    const player = await lockPlayerAccount(tx, cmd.brandId, cmd.playerId, cmd.currency);
-    // The player's lock serialises repeats of this deposit, so this check cannot race.
-    const posted = await findPostedEntries(tx, source);
-    if (posted.length > 0) {
-      const mine = posted.find((e) => e.accountId === player.id);
-      if (!mine) throw new Error(`${source} was posted on another account`);
-      sameCommand(source, mine.amount, cmd.amount);
-      return result(player, { entryId: mine.id });
+  const clearing = await ensureClearingAccount(sql, cmd.brandId, 'deposit_clearing', cmd.currency);
+  let out: WalletMoveResult | undefined;
+  for (let attempt = 0; !out; attempt++) {
+    if (attempt > 1) throw new Error(`${source}: the player's account does not appear`);
+    try {
+      const posted = await postCredit(sql, cmd, source, clearing);
+      out = posted ? result(posted, { entryId: posted.entryId }) : await repeatedCredit(sql, cmd, source);
+    } catch (e) {
+      // A copy of this command committed while this one waited for the account row.
+      if (!isUniqueViolation(e, 'ledger_transactions_source_key')) throw e;
+      out = await repeatedCredit(sql, cmd, source);
     }
-    const amount = formatMoney(cmd.amount);
-    const written = await postTransaction(tx, {
-      source, type: 'DEPOSIT', brandId: cmd.brandId, currency: cmd.currency, referenceId: cmd.depositId,
-      postings: [{ account: player, amount }, { clearingAccountId: clearing, amount: formatMoney(`-${amount}`) }],
-    });
-    return result(player, { entryId: written.entries[0].id });
-  });
+    // Neither posted nor posted before: the player's first money, the account does not exist yet.
+    if (!out) await createPlayerAccount(sql, cmd.brandId, cmd.playerId, cmd.currency);
+  }
   crashPoint('wallet.credit.after-commit');
   return out;
 }
 
 interface HoldRow { id: string; account_id: string; brand_id: string; amount: string; status: HoldStatus }
 
-async function lockHold(tx: EntityManager, withdrawalId: string): Promise<HoldRow | undefined> {
-  const rows = await tx.execute<HoldRow[]>(
+async function lockHold(tx: SqlRunner, withdrawalId: string): Promise<HoldRow | undefined> {
+  const rows = await tx.query<HoldRow>(
     'select id, account_id, brand_id, amount, status from wallet.holds where withdrawal_id = ? for update', [withdrawalId]);
   return rows[0];
 }
 
-async function setHoldStatus(tx: EntityManager, holdId: string, status: HoldStatus, transactionId: string | null = null): Promise<void> {
-  await tx.execute('update wallet.holds set status = ?, transaction_id = ?, updated_at = now() where id = ?', [status, transactionId, holdId]);
+async function setHoldStatus(tx: SqlRunner, holdId: string, status: HoldStatus, transactionId: string | null = null): Promise<void> {
+  await tx.query('update wallet.holds set status = ?, transaction_id = ?, updated_at = now() where id = ?', [status, transactionId, holdId]);
 }
 
-export async function holdWithdrawal(em: EntityManager, cmd: WalletHold): Promise<WalletMoveResult> {
-  const out = await em.fork().transactional(async (tx) => {
+export async function holdWithdrawal(sql: Sql, cmd: WalletHold): Promise<WalletMoveResult> {
+  const out = await sql.transaction(async (tx) => {
     const account = await lockPlayerAccount(tx, cmd.brandId, cmd.playerId, cmd.currency);
     const prior = await lockHold(tx, cmd.withdrawalId);
     if (prior) {
@@ -62,7 +104,7 @@ export async function holdWithdrawal(em: EntityManager, cmd: WalletHold): Promis
     }
     const withdrawable = subMoney(account.available, account.held);
     const status: HoldStatus = compareMoney(withdrawable, cmd.amount) >= 0 ? 'open' : 'declined';
-    await tx.execute(
+    await tx.query(
       'insert into wallet.holds (id, withdrawal_id, account_id, brand_id, amount, status) values (?, ?, ?, ?, ?, ?)',
       [newId('hold'), cmd.withdrawalId, account.id, cmd.brandId, formatMoney(cmd.amount), status]);
     if (status === 'open') await setHeld(tx, account, addMoney(account.held, cmd.amount));
@@ -74,8 +116,8 @@ export async function holdWithdrawal(em: EntityManager, cmd: WalletHold): Promis
 }
 
 /** Finds the hold of a withdrawal in the caller's brand and locks its account, then the hold. */
-async function lockHoldAndAccount(tx: EntityManager, ref: WalletHoldRef): Promise<{ hold: HoldRow; account: LockedAccount }> {
-  const found = await tx.execute<{ account_id: string }[]>(
+async function lockHoldAndAccount(tx: SqlRunner, ref: WalletHoldRef): Promise<{ hold: HoldRow; account: LockedAccount }> {
+  const found = await tx.query<{ account_id: string }>(
     'select account_id from wallet.holds where withdrawal_id = ? and brand_id = ?', [ref.withdrawalId, ref.brandId]);
   if (!found[0]) throw new AppError('WITHDRAWAL_NOT_FOUND', 'No hold exists for this withdrawal.');
   const account = await lockAccountById(tx, found[0].account_id);
@@ -83,8 +125,8 @@ async function lockHoldAndAccount(tx: EntityManager, ref: WalletHoldRef): Promis
   return { hold, account };
 }
 
-export async function releaseHold(em: EntityManager, ref: WalletHoldRef): Promise<WalletMoveResult> {
-  const out = await em.fork().transactional(async (tx) => {
+export async function releaseHold(sql: Sql, ref: WalletHoldRef): Promise<WalletMoveResult> {
+  const out = await sql.transaction(async (tx) => {
     const { hold, account } = await lockHoldAndAccount(tx, ref);
     if (hold.status === 'open') {
       await setHoldStatus(tx, hold.id, 'released');
@@ -98,15 +140,15 @@ export async function releaseHold(em: EntityManager, ref: WalletHoldRef): Promis
   return out;
 }
 
-export async function captureHold(em: EntityManager, ref: WalletHoldRef): Promise<WalletMoveResult> {
+export async function captureHold(sql: Sql, ref: WalletHoldRef): Promise<WalletMoveResult> {
   const source = `withdrawal:${ref.withdrawalId}`;
   // The payout clearing account is ensured before the transaction (a committed insert of its
   // own), so the transaction never waits for a second connection while it holds a lock.
-  const [target] = await em.fork().execute<{ currency: string }[]>(
+  const [target] = await sql.query<{ currency: string }>(
     `select a.currency from wallet.holds h join wallet.accounts a on a.id = h.account_id where h.withdrawal_id = ? and h.brand_id = ?`,
     [ref.withdrawalId, ref.brandId]);
-  const payout = target ? await ensureClearingAccount(em, ref.brandId, 'payout_clearing', target.currency) : undefined;
-  const out = await em.fork().transactional(async (tx) => {
+  const payout = target ? await ensureClearingAccount(sql, ref.brandId, 'payout_clearing', target.currency) : undefined;
+  const out = await sql.transaction(async (tx) => {
     const { hold, account } = await lockHoldAndAccount(tx, ref);
     if (hold.status === 'captured') {
       const mine = (await findPostedEntries(tx, source)).find((e) => e.accountId === account.id);

@@ -1,64 +1,82 @@
-// The money of one real-money game round, posted inside the caller's transaction (the games
-// module's round transaction), so a round and its money commit together or not at all:
+// The money of one real-money game round and the round row naming it, in ONE statement (its own
+// transaction), so a round and its money commit together or not at all:
 //   BET  player −amount, brand game clearing +amount
 //   WIN  player +payout, brand game clearing −payout   (only when the round pays)
-// Sources `game-round:<roundId>:bet|win` are unique, so a round's money is posted at most once
-// whatever its caller does. The caller holds the player's account lock from the funds check to
-// the commit (docs/money.md, "Play"); the game clearing side is appended, never locked.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError } from '@bo/contracts';
-import { compareMoney, formatMoney, subMoney } from '@bo/service-kit';
-import { ensureClearingAccount, lockPlayerAccount, type LockedAccount } from './accounts.ts';
-import { postTransactions, type AlsoInsert, type NewTransaction, type PostedTransaction } from './post-transaction.ts';
+// The player's account row is updated first: the UPDATE takes the row lock that serialises every
+// money move of the player and checks the stake against `available − held` on the row it locked
+// (a concurrent bet that committed first is seen). Entries take their sequence numbers, balances
+// after and time from the row it returns. Sources `game-round:<roundId>:bet|win` are unique and a
+// session's clientRoundId is unique, so a round's money is posted at most once whatever its
+// caller does. The game clearing side is appended, never locked (docs/money.md, "Hot accounts").
+import { AppError, newId } from '@bo/contracts';
+import { compareMoney, formatMoney, type Sql, type SqlRunner } from '@bo/service-kit';
+import { uuidv7 } from 'uuidv7';
+import { ensureClearingAccount, playerAccountId } from './accounts.ts';
 
-/** What a player can stake: `available − held`. Money reserved for open withdrawals is never bet. */
-export function stakeableOf(account: LockedAccount): string {
-  return subMoney(account.available, account.held);
+/** The brand's game clearing account (created, committed, the first time). */
+export function gameClearingAccount(sql: Sql, brandId: string, currency: string): Promise<string> {
+  return ensureClearingAccount(sql, brandId, 'game_clearing', currency);
 }
-
-/** Locks (creating it at 0.00 if need be) the account a round's money moves on. */
-export function lockPlayerForRound(tx: EntityManager, brandId: string, playerId: string, currency: string): Promise<LockedAccount> {
-  return lockPlayerAccount(tx, brandId, playerId, currency);
-}
-
-export interface RoundMoney { brandId: string; currency: string; roundId: string; amount: string; payout: string; clearingAccountId: string }
-
-/** The brand's game clearing account; call before the round's transaction (it may commit a creation). */
-export function gameClearingAccount(em: EntityManager, brandId: string, currency: string): Promise<string> {
-  return ensureClearingAccount(em, brandId, 'game_clearing', currency);
-}
-export interface RoundEntries { betEntryId: string; winEntryId: string | null }
 
 /** Thrown when the stake is more than `available − held`; `details.balance` is what could be staked. */
 export function insufficientFunds(stakeable: string): AppError {
   return new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the withdrawable balance.', { balance: formatMoney(stakeable) });
 }
 
+/** What a player can stake now: `available − held` (0.00 without an account). */
+export async function stakeableNow(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
+  const [row] = await sql.query<{ stakeable: string }>(
+    'select available - held as stakeable from wallet.accounts where id = ?', [playerAccountId(brandId, playerId, currency)]);
+  return formatMoney(row?.stakeable ?? '0');
+}
+
+export interface RealRound {
+  id: string; sessionId: string; clientRoundId: string; brandId: string; playerId: string; currency: string;
+  amount: string; payout: string; win: boolean; outcome: Record<string, unknown>; createdAt: Date;
+  clearingAccountId: string;
+}
+
+const txId = () => `ltx_${uuidv7().replaceAll('-', '')}`;
+
 /**
- * Posts BET (and WIN) on the locked player account; `player` is updated in place. The entry ids
- * are chosen before the statement, so `roundRow(entries)` can add the round's own insert to it.
+ * Posts the round; returns the stakeable balance after it, or undefined when nothing was written
+ * (not enough to stake, no account, or this clientRoundId is played already).
  */
-export async function postRoundMoney(tx: EntityManager, player: LockedAccount, r: RoundMoney, roundRow?: (e: RoundEntries) => AlsoInsert): Promise<RoundEntries> {
-  if (player.kind !== 'player') throw new Error(`round ${r.roundId}: ${player.id} is not a player account`);
+export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ balanceAfter: string } | undefined> {
   const amount = formatMoney(r.amount);
   const payout = formatMoney(r.payout);
-  if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.roundId}: amount ${amount}, payout ${payout}`);
-  // The caller checked already; checked again here because this is where the money moves.
-  const stakeable = stakeableOf(player);
-  if (compareMoney(amount, stakeable) > 0) throw insufficientFunds(stakeable);
-
-  const clearing = r.clearingAccountId;
-  const money: NewTransaction[] = [{
-    source: `game-round:${r.roundId}:bet`, type: 'BET', brandId: r.brandId, currency: r.currency, referenceId: r.roundId,
-    postings: [{ account: player, amount: formatMoney(`-${amount}`) }, { clearingAccountId: clearing, amount }],
-  }];
-  if (compareMoney(payout, 0) > 0) {
-    money.push({
-      source: `game-round:${r.roundId}:win`, type: 'WIN', brandId: r.brandId, currency: r.currency, referenceId: r.roundId,
-      postings: [{ account: player, amount: payout }, { clearingAccountId: clearing, amount: formatMoney(`-${payout}`) }],
-    });
-  }
-  // BET, WIN and the caller's round row in one statement.
-  const entriesOf = ([bet, win]: PostedTransaction[]): RoundEntries => ({ betEntryId: bet.entries[0].id, winEntryId: win ? win.entries[0].id : null });
-  return entriesOf(await postTransactions(tx, money, roundRow ? (posted) => roundRow(entriesOf(posted)) : undefined));
+  if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.id}: amount ${amount}, payout ${payout}`);
+  const pays = compareMoney(payout, 0) > 0;
+  const bet = { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') };
+  const win = pays ? { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') } : undefined;
+  // Two texts (with and without a WIN), each prepared once.
+  const rows = await sql.query<{ balance_after: string }>(
+    `with a as (update wallet.accounts set available = available - ?::numeric + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()
+                where id = ? and available - held >= ?::numeric
+                  and not exists (select 1 from wallet.game_rounds where session_id = ? and client_round_id = ?)
+                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
+     t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
+           select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values (?::text, ?::text, 'BET')${win ? ', (?::text, ?::text, \'WIN\')' : ''}) v(id, source, type)
+           returning 1),
+     e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
+           select ?, ?, a.id, a.entry_count - ?::int + 1, 'BET', -(?::numeric), a.available - ?::numeric, ?, ?, a.at from a
+           union all select ?, ?, ?, null, 'BET', ?::numeric, null, ?, ?, a.at from a
+           ${win ? `union all select ?, ?, a.id, a.entry_count, 'WIN', ?::numeric, a.available, ?, ?, a.at from a
+           union all select ?, ?, ?, null, 'WIN', -(?::numeric), null, ?, ?, a.at from a` : ''}
+           returning 1),
+     r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
+           select ?, ?, coalesce((select max(seq) from wallet.game_rounds where session_id = ?), 0) + 1, ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
+                  a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
+           returning 1)
+     select a.available - a.held as balance_after from a`,
+    [
+      amount, payout, win ? 2 : 1, playerAccountId(r.brandId, r.playerId, r.currency), amount, r.sessionId, r.clientRoundId,
+      r.brandId, r.currency, r.id, bet.tx, `game-round:${r.id}:bet`, ...(win ? [win.tx, `game-round:${r.id}:win`] : []),
+      bet.player, bet.tx, win ? 2 : 1, amount, payout, r.currency, r.id,
+      bet.clearing, bet.tx, r.clearingAccountId, amount, r.currency, r.id,
+      ...(win ? [win.player, win.tx, payout, r.currency, r.id, win.clearing, win.tx, r.clearingAccountId, payout, r.currency, r.id] : []),
+      r.id, r.sessionId, r.sessionId, r.clientRoundId, amount, payout, r.win, JSON.stringify(r.outcome),
+      amount, payout, bet.player, win?.player ?? null, r.createdAt,
+    ]);
+  return rows[0] ? { balanceAfter: formatMoney(rows[0].balance_after) } : undefined;
 }

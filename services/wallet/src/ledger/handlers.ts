@@ -44,7 +44,6 @@ function parseLimit(raw: unknown): number {
 
 export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
   const { cursorSecret } = ledgerSettings(deps.config);
-  const em = () => deps.orm.em.fork();
   const players = playerStatesOf(deps);
   const recordVerification = ledgerVerifyRecorder(deps.metrics);
 
@@ -62,7 +61,7 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
     [walletOperations.getWallet.subject]: async (req) => {
       const scope = operatorScopeOf(req);
       const player = await existingPlayer(scope, req.params.playerId);
-      return { status: 200, body: await readWallet(em(), scope.brandId, player.playerId, player.currency ?? scope.currency) };
+      return { status: 200, body: await readWallet(deps.sql, scope.brandId, player.playerId, player.currency ?? scope.currency) };
     },
     [walletOperations.listTransactions.subject]: async (req) => {
       const scope = operatorScopeOf(req);
@@ -71,17 +70,17 @@ export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
       // The cursor is checked before the player lookup: a malformed query is a 422 either way.
       const after = req.query?.cursor !== undefined ? decodeCursor(cursorSecret, owner, String(req.query.cursor)) : undefined;
       await existingPlayer(scope, owner.playerId);
-      const page = await readEntries(em(), scope.brandId, owner.playerId, limit, after);
+      const page = await readEntries(deps.sql, scope.brandId, owner.playerId, limit, after);
       const last = page.items.at(-1);
       return { status: 200, body: { data: page.items, nextCursor: page.more && last ? encodeCursor(cursorSecret, owner, last) : null } };
     },
-    [WALLET_SUBJECTS.credit]: async (req) => { internalScopeOf(req); return { body: await creditDeposit(deps.orm.em, creditOf(req.body)) }; },
-    [WALLET_SUBJECTS.hold]: async (req) => { internalScopeOf(req); return { body: await holdWithdrawal(deps.orm.em, holdOf(req.body)) }; },
-    [WALLET_SUBJECTS.release]: async (req) => { internalScopeOf(req); return { body: await releaseHold(deps.orm.em, refOf(req.body)) }; },
-    [WALLET_SUBJECTS.capture]: async (req) => { internalScopeOf(req); return { body: await captureHold(deps.orm.em, refOf(req.body)) }; },
+    [WALLET_SUBJECTS.credit]: async (req) => { internalScopeOf(req); return { body: await creditDeposit(deps.sql, creditOf(req.body)) }; },
+    [WALLET_SUBJECTS.hold]: async (req) => { internalScopeOf(req); return { body: await holdWithdrawal(deps.sql, holdOf(req.body)) }; },
+    [WALLET_SUBJECTS.release]: async (req) => { internalScopeOf(req); return { body: await releaseHold(deps.sql, refOf(req.body)) }; },
+    [WALLET_SUBJECTS.capture]: async (req) => { internalScopeOf(req); return { body: await captureHold(deps.sql, refOf(req.body)) }; },
     [walletAdminOperations.adminVerifyLedger.subject]: async (req) => {
       adminScopeOf(req);
-      const verification = await verifyLedger(deps.orm.em);
+      const verification = await verifyLedger(deps.sql);
       recordVerification(verification);
       return { body: verification };
     },

@@ -1,6 +1,6 @@
 // The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
 // shares this schema and its migration list (see docs/money.md).
-import { Migration, outboxTableSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 export const WALLET_SCHEMA = 'wallet';
 
@@ -148,10 +148,17 @@ export class Ledger0005AppendOnlyClearing extends Migration {
   }
 }
 
+export class Ledger0006StoredAnswersAsText extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsKeepTextSql(WALLET_SCHEMA));
+  }
+}
+
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
   { name: 'Ledger0003Holds', class: Ledger0003Holds },
   { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
   { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
+  { name: 'Ledger0006StoredAnswersAsText', class: Ledger0006StoredAnswersAsText },
 ];

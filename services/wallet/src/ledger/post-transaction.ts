@@ -3,9 +3,8 @@
 // sequence number and balance after; postings on a clearing account are appended with neither
 // (their balance is derived, accounts.ts). The deferred trigger still refuses an unbalanced
 // transaction at commit.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, type LedgerType } from '@bo/contracts';
-import { Money, addMoney, formatMoney } from '@bo/service-kit';
+import { Money, addMoney, formatMoney, type SqlRunner } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import type { LockedAccount } from './accounts.ts';
 
@@ -30,7 +29,7 @@ export interface NewTransaction {
 
 const isLocked = (p: Posting): p is LockedPosting => 'account' in p;
 
-export async function postTransaction(tx: EntityManager, t: NewTransaction): Promise<PostedTransaction> {
+export async function postTransaction(tx: SqlRunner, t: NewTransaction): Promise<PostedTransaction> {
   return (await postTransactions(tx, [t]))[0];
 }
 
@@ -38,7 +37,7 @@ export async function postTransaction(tx: EntityManager, t: NewTransaction): Pro
 export interface AlsoInsert { cte: string; params: unknown[] }
 
 /** Posts several transactions (a round's BET and WIN) in one statement, in order. */
-export async function postTransactions(tx: EntityManager, ts: NewTransaction[], alsoFor?: (posted: PostedTransaction[]) => AlsoInsert): Promise<PostedTransaction[]> {
+export async function postTransactions(tx: SqlRunner, ts: NewTransaction[], alsoFor?: (posted: PostedTransaction[]) => AlsoInsert): Promise<PostedTransaction[]> {
   const txRows: unknown[] = [];
   const entryRows: unknown[] = [];
   const balances = new Map<string, LockedAccount>();
@@ -71,7 +70,7 @@ export async function postTransactions(tx: EntityManager, ts: NewTransaction[], 
   const rows = (n: number, cols: string) => Array.from({ length: n }, () => `(${cols})`).join(', ');
   // created_at is taken once, after the caller's account locks, so one account's entries are
   // time-ordered like its balance.
-  await tx.execute(
+  await tx.query(
     `with now as materialized (select date_trunc('milliseconds', clock_timestamp()) as at),
      t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
        select v.*, now.at from (values ${rows(ts.length, '?::text, ?::text, ?::text, ?::text, ?::text, ?::text')}) v, now returning 1),
@@ -86,8 +85,8 @@ export async function postTransactions(tx: EntityManager, ts: NewTransaction[], 
 }
 
 /** The entries a source already posted (the answer to a repeated command), or none. */
-export async function findPostedEntries(tx: EntityManager, source: string): Promise<{ id: string; accountId: string; amount: string }[]> {
-  return tx.execute<{ id: string; accountId: string; amount: string }[]>(
+export async function findPostedEntries(tx: SqlRunner, source: string): Promise<{ id: string; accountId: string; amount: string }[]> {
+  return tx.query<{ id: string; accountId: string; amount: string }>(
     `select e.id, e.account_id as "accountId", e.amount from wallet.ledger_entries e
      join wallet.ledger_transactions t on t.id = e.transaction_id where t.source = ?`, [source]);
 }

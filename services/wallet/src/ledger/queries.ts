@@ -1,12 +1,11 @@
 // Read side of the ledger: a player's balances and entries.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LedgerItem, Wallet } from '@bo/contracts';
-import { formatMoney, subMoney } from '@bo/service-kit';
+import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
 import { playerAccountId } from './accounts.ts';
 import type { LedgerPosition } from './cursor.ts';
 
-export async function readWallet(em: EntityManager, brandId: string, playerId: string, currency: string): Promise<Wallet> {
-  const rows = await em.execute<{ available: string; held: string }[]>(
+export async function readWallet(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<Wallet> {
+  const rows = await sql.query<{ available: string; held: string }>(
     'select available, held from wallet.accounts where id = ?', [playerAccountId(brandId, playerId, currency)]);
   const available = rows[0]?.available ?? '0';
   const held = rows[0]?.held ?? '0';
@@ -18,7 +17,7 @@ interface EntryRow { id: string; type: string; amount: string; balance_after: st
 
 /** Newest first, ties by id; `limit + 1` rows are read to know whether another page exists. */
 export async function readEntries(
-  em: EntityManager, brandId: string, playerId: string, limit: number, after?: LedgerPosition,
+  sql: SqlRunner, brandId: string, playerId: string, limit: number, after?: LedgerPosition,
 ): Promise<{ items: LedgerItem[]; more: boolean }> {
   const params: unknown[] = [brandId, playerId];
   let where = '';
@@ -27,7 +26,7 @@ export async function readEntries(
     params.push(after.createdAt, after.id);
   }
   params.push(limit + 1);
-  const rows = await em.execute<EntryRow[]>(
+  const rows = await sql.query<EntryRow>(
     `select e.id, e.type, e.amount, e.balance_after, e.currency, e.reference_id, e.created_at
      from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
      where a.kind = 'player' and a.brand_id = ? and a.player_id = ? ${where}

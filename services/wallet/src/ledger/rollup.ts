@@ -3,12 +3,11 @@
 // one statement. "Since" is by the writing transaction's id: every transaction below the
 // snapshot's xmin has finished, so each committed entry is added exactly once, whatever order
 // transactions commit in. Replicas take turns on the watermark row (skip locked).
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ServiceDeps } from '@bo/service-kit';
+import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
 
 /** Rolls up what is final; returns how many clearing accounts moved. */
-export async function rollUpClearing(em: EntityManager): Promise<number> {
-  const [{ accounts }] = await em.fork().execute<{ accounts: number }[]>(
+export async function rollUpClearing(sql: SqlRunner): Promise<number> {
+  const [{ accounts }] = await sql.query<{ accounts: number }>(
     `with w as (select through_xid from wallet.clearing_rollup for update skip locked),
      s as (select pg_snapshot_xmin(pg_current_snapshot()) as upto),
      d as (select e.account_id, sum(e.amount) as delta from wallet.ledger_entries e, w, s
@@ -19,12 +18,12 @@ export async function rollUpClearing(em: EntityManager): Promise<number> {
   return accounts;
 }
 
-export function startClearingRollup(deps: Pick<ServiceDeps, 'orm' | 'log'>, intervalMs = 1000): () => Promise<void> {
+export function startClearingRollup(deps: Pick<ServiceDeps, 'sql' | 'log'>, intervalMs = 1000): () => Promise<void> {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
-    running = rollUpClearing(deps.orm.em)
+    running = rollUpClearing(deps.sql)
       .catch((err) => deps.log.warn({ err }, 'clearing roll-up failed; will retry'))
       .finally(() => { if (!stopped) timer = setTimeout(tick, intervalMs); });
   };

@@ -1,19 +1,18 @@
 // Recomputes every balance from the ledger (admin `verifyLedger`, run by the tests after every
 // money test). Reads one snapshot so concurrent postings cannot show up as false mismatches.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LedgerVerification } from '@bo/contracts';
-import { compareMoney, formatMoney } from '@bo/service-kit';
+import { compareMoney, formatMoney, type Sql } from '@bo/service-kit';
 
-export async function verifyLedger(em: EntityManager): Promise<LedgerVerification> {
-  return em.fork().transactional(async (tx) => {
-    await tx.execute('set transaction isolation level repeatable read, read only');
+export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
+  return sql.transaction(async (tx) => {
+    await tx.query('set transaction isolation level repeatable read, read only');
     const mismatches: LedgerVerification['mismatches'] = [];
 
     // Player accounts: the locked running balance must equal the sum of their entries. Clearing
     // accounts (append-only, docs/money.md): the rolled-up stored balance must equal the sum of
     // the entries below the roll-up's watermark, and the derived balance (stored + entries not
     // rolled up yet, as wallet.account_balances reads it) the sum of all their entries.
-    const balances = await tx.execute<{ id: string; kind: string; available: string; derived: string; held: string; entries_sum: string; rolled_sum: string; open_holds: string }[]>(
+    const balances = await tx.query<{ id: string; kind: string; available: string; derived: string; held: string; entries_sum: string; rolled_sum: string; open_holds: string }>(
       `select a.id, a.kind, a.available, b.available as derived, a.held,
          coalesce((select sum(e.amount) from wallet.ledger_entries e where e.account_id = a.id), 0) as entries_sum,
          coalesce((select sum(e.amount) from wallet.ledger_entries e, wallet.clearing_rollup r
@@ -32,13 +31,13 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
 
     // Player entries are sequenced with a balance after; clearing entries are appended without
     // (those written before clearing became append-only keep their sequence, all rolled up).
-    const misfiled = await tx.execute<{ account_id: string; id: string }[]>(
+    const misfiled = await tx.query<{ account_id: string; id: string }>(
       `select e.account_id, e.id from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id, wallet.clearing_rollup r
        where case when a.kind = 'player' then e.account_seq is null else e.account_seq is not null and e.posted_xid >= r.through_xid end`);
     for (const m of misfiled) mismatches.push({ accountId: m.account_id, check: `sequence:${m.id}`, stored: 'wrong kind of entry', computed: '' });
 
     // Each entry's balance_after must be the running sum of its account's entries, in sequence.
-    const chain = await tx.execute<{ account_id: string; id: string; balance_after: string; running: string }[]>(
+    const chain = await tx.query<{ account_id: string; id: string; balance_after: string; running: string }>(
       `select account_id, id, balance_after, running from (
          select account_id, id, balance_after, sum(amount) over (partition by account_id order by account_seq) as running,
                 account_seq, row_number() over (partition by account_id order by account_seq) as n
@@ -49,7 +48,7 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
     // Real-money game rounds (the games module's table, same schema and service): each round's
     // BET and WIN entries are its own and move exactly −amount and +payout on the player, and no
     // BET or WIN transaction exists without its round.
-    const rounds = await tx.execute<{ account_id: string | null; id: string; posted: string; expected: string }[]>(
+    const rounds = await tx.query<{ account_id: string | null; id: string; posted: string; expected: string }>(
       `select coalesce(b.account_id, w.account_id) as account_id, r.id,
               coalesce(b.amount, 0) + coalesce(w.amount, 0) as posted, r.payout - r.amount as expected
        from wallet.game_rounds r
@@ -60,7 +59,7 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
               or (r.payout > 0) <> (w.id is not null)
               or (w.id is not null and (w.type <> 'WIN' or w.reference_id <> r.id or w.amount <> r.payout or w.account_id <> b.account_id)))`);
     for (const r of rounds) mismatches.push({ accountId: r.account_id ?? '', check: `round:${r.id}`, stored: formatMoney(r.posted), computed: formatMoney(r.expected) });
-    const orphans = await tx.execute<{ account_id: string; reference_id: string; total: string }[]>(
+    const orphans = await tx.query<{ account_id: string; reference_id: string; total: string }>(
       `select e.account_id, t.reference_id, sum(e.amount) as total
        from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
        join wallet.accounts a on a.id = e.account_id and a.kind = 'player'
@@ -68,10 +67,10 @@ export async function verifyLedger(em: EntityManager): Promise<LedgerVerificatio
        group by e.account_id, t.reference_id`);
     for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
 
-    const unbalanced = await tx.execute<{ transaction_id: string; total: string }[]>(
+    const unbalanced = await tx.query<{ transaction_id: string; total: string }>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
     // Sum of every account's (derived) balance, and of every entry: both must be zero.
-    const [{ total, entries }] = await tx.execute<{ total: string; entries: string }[]>(
+    const [{ total, entries }] = await tx.query<{ total: string; entries: string }>(
       `select (select coalesce(sum(available), 0) from wallet.account_balances) as total,
               (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`);
     if (compareMoney(entries, 0) !== 0) mismatches.push({ accountId: '', check: 'sumOfAllEntries', stored: formatMoney(entries), computed: '0.00' });

@@ -4,8 +4,7 @@
 // ledger (real-round.ts). Both record the round in one transaction holding the session row lock,
 // so concurrent clicks on one session are serialised and a clientRoundId is played at most once.
 import { AppError, PlayRoundInputSchema, validationError, type PlayParams } from '@bo/contracts';
-import { type Handler, internalScopeOf, parseInput } from '@bo/service-kit';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type Handler, internalScopeOf, parseInput, type SqlRunner } from '@bo/service-kit';
 import { checkRoundInput, type BuiltInKind } from '../domain/rounds.ts';
 import type { RoundView } from '../domain/views.ts';
 import type { GamesContext } from './context.ts';
@@ -20,8 +19,8 @@ interface FirstLook {
 }
 
 /** The session, its game and a round already played with this clientRoundId: one unlocked select. */
-async function firstLook(em: EntityManager, sessionId: string, clientRoundId: string | undefined): Promise<FirstLook> {
-  const rows = await em.execute<(Omit<FirstLook, 'prior'> & { roundId: string | null; amount: string; payout: string; win: boolean; outcome: Record<string, unknown>; balanceAfter: string | null; createdAt: Date })[]>(
+async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: string | undefined): Promise<FirstLook> {
+  const rows = await sql.query<Omit<FirstLook, 'prior'> & { roundId: string | null; amount: string; payout: string; win: boolean; outcome: Record<string, unknown>; balanceAfter: string | null; createdAt: Date }>(
     `select s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
             r.id as "roundId", r.amount, r.payout, r.win, r.outcome, r.balance_after as "balanceAfter", r.created_at as "createdAt"
      from wallet.game_sessions s join wallet.games g on g.id = s.game_id
@@ -47,7 +46,7 @@ export function playRound(ctx: GamesContext): Handler {
 
     // A first look, without locks: which game and mode, and whether this click was played already.
     // The round's own transaction looks again under the session lock.
-    const look = await firstLook(ctx.deps.orm.em.fork(), sessionId, input.clientRoundId);
+    const look = await firstLook(ctx.deps.sql, sessionId, input.clientRoundId);
     if (look.gameKind === 'external') throw new AppError('GAME_NOT_FOUND', 'This game is played at its provider, not on this page.');
     const kind = look.gameKind as BuiltInKind;
     if (look.prior) return roundReply(look.prior, { id: look.gameId });
@@ -55,7 +54,7 @@ export function playRound(ctx: GamesContext): Handler {
     if (issues.length > 0) throw validationError('body', issues);
 
     return look.mode === 'real'
-      ? playRealRound(ctx, { token, kind, input, session: look, requestId: req.ctx.requestId })
+      ? playRealRound(ctx, { token, kind, input, sessionId, session: look, requestId: req.ctx.requestId })
       : playDemoRound(ctx, { token, kind, input });
   };
 }

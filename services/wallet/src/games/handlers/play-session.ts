@@ -42,7 +42,7 @@ export function playSession(ctx: GamesContext): Handler {
     let notice: string | null = null;
     if (session.mode === 'real' && !external) {
       // The player's real money: what a bet can take (`available − held`, the wallet's withdrawable).
-      balance = (await readWallet(em, session.brandId, session.playerId, session.currency)).withdrawable;
+      balance = (await readWallet(ctx.deps.sql, session.brandId, session.playerId, session.currency)).withdrawable;
       // A player who may no longer play sees why instead of a Play button that would be refused.
       notice = await refusalOf(() => assertStillMayPlay(ctx, session, req.ctx.requestId));
     }

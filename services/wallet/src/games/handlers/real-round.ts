@@ -1,98 +1,70 @@
-// A real-money round: ONE database transaction that locks the session row (rounds of a session
-// are serialised, clientRoundId is checked under it), then the player's account row (every money
-// move of the player is serialised), checks the stake against `available − held`, draws, posts
-// BET (and WIN) against the brand's game-clearing account (appended, never locked) and inserts the
-// round naming its entries. The commit makes the round and its money durable together; a retry
-// with the same clientRoundId finds the round and returns it, never a second debit
-// (docs/games.md, docs/money.md). Plain SQL, no unit of work: a first look, then BEGIN, the
-// session lock, the player lock, one statement for the money and the round, COMMIT.
-import { AppError, newId, validationError } from '@bo/contracts';
-import { compareMoney, crashPoint, formatMoney, type HandlerResult } from '@bo/service-kit';
-import type { EntityManager } from '@mikro-orm/postgresql';
+// A real-money round: ONE statement that moves the player's money under their account's row lock
+// (the stake checked against `available − held` on the locked row), posts BET (and WIN) against
+// the brand's game-clearing account (appended, never locked) and records the round naming its
+// entries (ledger/game-round.ts). The commit makes the round and its money durable together; a
+// retry with the same clientRoundId finds the round and returns it, never a second debit
+// (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
+// statement writes it.
+import { newId, validationError } from '@bo/contracts';
+import { crashPoint, type HandlerResult } from '@bo/service-kit';
 import { decideRound } from '../domain/rounds.ts';
-import { gameClearingAccount, insufficientFunds, lockPlayerForRound, postRoundMoney, stakeableOf } from '../../ledger/game-round.ts';
+import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { verifyLaunchToken } from './play-session.ts';
-import { findRoundByClientId, realRoundInsert, roundReply, type RoundRequest } from './round-records.ts';
+import { findRoundByClientId, roundReply, type RoundRequest } from './round-records.ts';
 
-interface LockedSession {
-  id: string; brandId: string; playerId: string; currency: string; mode: string; expiresAt: Date; gameId: string; gameKind: string;
-  priorId: string | null;
-}
-
-/**
- * The session row locked for the round, with its game and the round already played with this
- * clientRoundId, if the statement's snapshot shows it; the same refusals as openSessionByToken.
- * A round committed by a click that held the lock while this one waited is not in that snapshot:
- * the unique (session, clientRoundId) index refuses the second insert, and the caller answers
- * with the committed round.
- */
-async function lockSession(tx: EntityManager, sessionId: string, clientRoundId: string): Promise<LockedSession> {
-  const rows = await tx.execute<LockedSession[]>(
-    `select s.id, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt",
-            g.id as "gameId", g.kind as "gameKind", r.id as "priorId"
-     from wallet.game_sessions s join wallet.games g on g.id = s.game_id
-     left join wallet.game_rounds r on r.session_id = s.id and r.client_round_id = ?
-     where s.id = ? for update of s`, [clientRoundId, sessionId]);
-  const session = rows[0];
-  if (!session) throw new AppError('LAUNCH_TOKEN_INVALID');
-  if (new Date(session.expiresAt).getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
-  if (session.gameKind === 'external') throw new AppError('GAME_NOT_FOUND', 'This game is played at its provider, not on this page.');
-  return session;
-}
-
-const isRoundReplay = (e: unknown) => (e as { code?: string; constraint?: string })?.code === '23505'
-  && (e as { constraint?: string }).constraint === 'game_rounds_session_id_client_round_id_key';
+const violated = (e: unknown): string | undefined =>
+  (e as { code?: string })?.code === '23505' ? (e as { constraint?: string }).constraint : undefined;
 
 export async function playRealRound(
-  ctx: GamesContext, req: RoundRequest & { session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
+  ctx: GamesContext, req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
 ): Promise<HandlerResult> {
-  const { token, kind, input } = req;
+  const { kind, input, session, sessionId } = req;
   const clientRoundId = input.clientRoundId;
   if (!clientRoundId) {
     // Without it a retried request could not be told from a new bet.
     throw validationError('body', [{ path: '/clientRoundId', message: 'is required for real-money rounds' }]);
   }
   // Checked on every round, so a session never outlives a self-exclusion, a suspension or a KYC
-  // revocation. Before the transaction: no lock or connection is held while players answers.
-  await assertStillMayPlay(ctx, req.session, req.requestId);
-  const clearingAccountId = await gameClearingAccount(ctx.deps.orm.em, req.session.brandId, req.session.currency);
+  // revocation (players.state through the cache the players service invalidates).
+  await assertStillMayPlay(ctx, session, req.requestId);
+  const clearingAccountId = await gameClearingAccount(ctx.deps.sql, session.brandId, session.currency);
+  const game = { id: session.gameId };
+  const played = async () => {
+    const prior = await findRoundByClientId(ctx.deps.sql, sessionId, clientRoundId);
+    return prior ? roundReply(prior, game) : undefined;
+  };
 
-  const sessionId = verifyLaunchToken(ctx, token);
-  const played = () => findRoundByClientId(ctx.deps.orm.em.fork(), sessionId, clientRoundId);
-  const out = await ctx.deps.orm.em.fork().transactional(async (tx) => {
-    const session = await lockSession(tx, sessionId, clientRoundId);
-    const game = { id: session.gameId };
-    if (session.priorId) return { reply: roundReply((await findRoundByClientId(tx, session.id, clientRoundId))!, game), fresh: false };
-
-    const player = await lockPlayerForRound(tx, session.brandId, session.playerId, session.currency);
-    const amount = formatMoney(input.amount);
-    const before = stakeableOf(player);
-    if (compareMoney(amount, before) > 0) throw insufficientFunds(before);
-    const decision = decideRound(kind, input, ctx.rng);
-    const roundId = newId('gameRound');
-    const round = { id: roundId, sessionId: session.id, clientRoundId, amount, payout: decision.payout, win: decision.win, outcome: decision.outcome, createdAt: new Date() };
-    // The BET (and WIN) and the round row naming them: one statement. The balance after is
-    // known before it runs (`player` is locked and updated in place by the posting).
-    let balanceAfter = '';
-    await postRoundMoney(tx, player, {
-      brandId: session.brandId, currency: session.currency, roundId, amount, payout: decision.payout, clearingAccountId,
-    }, (entries) => {
-      balanceAfter = stakeableOf(player);
-      return realRoundInsert({ ...round, balanceBefore: before, balanceAfter, ...entries });
-    });
-    // Everything is written but not committed: a death here must leave no trace of the round.
-    crashPoint('wallet.round.before-commit');
-    return { reply: roundReply({ ...round, balanceAfter }, game), fresh: true };
-  }).catch(async (e: unknown) => {
-    // A click replayed while its first play held the session lock: the first play's round.
-    const prior = isRoundReplay(e) ? await played() : undefined;
-    if (!prior) throw e;
-    return { reply: roundReply(prior, { id: req.session.gameId }), fresh: false };
-  });
-  // The round and its money are committed; the caller may never hear of it. A retry with the
-  // same clientRoundId returns this round.
-  if (out.fresh) crashPoint('wallet.round.after-commit');
-  return out.reply;
+  const decision = decideRound(kind, input, ctx.rng);
+  const round = {
+    id: newId('gameRound'), sessionId, clientRoundId, brandId: session.brandId, playerId: session.playerId, currency: session.currency,
+    amount: input.amount, payout: decision.payout, win: decision.win, outcome: decision.outcome, createdAt: new Date(), clearingAccountId,
+  };
+  // A death here leaves nothing: the round is one statement, written whole or not at all.
+  crashPoint('wallet.round.before-post');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const posted = await postRealRound(ctx.deps.sql, round);
+      if (posted) {
+        // The round and its money are committed; the caller may never hear of it. A retry with
+        // the same clientRoundId returns this round.
+        crashPoint('wallet.round.after-commit');
+        return roundReply({ ...round, balanceAfter: posted.balanceAfter }, game);
+      }
+      // Nothing written: this click was played already, or the stake is more than the balance.
+      const prior = await played();
+      if (prior) return prior;
+      throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
+    } catch (e) {
+      const constraint = violated(e);
+      // The same click committed while this copy waited for the player's row: its round is the answer.
+      if (constraint === 'game_rounds_session_id_client_round_id_key') {
+        const prior = await played();
+        if (prior) return prior;
+      }
+      // Another click of the session took the same round number: number this one again.
+      if (constraint === 'game_rounds_session_id_seq_key' && attempt < 5) continue;
+      throw e;
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // What demo and real rounds share: the game's kind, the replay lookup by clientRoundId, the next
 // round number of a session and the reply.
 import { AppError, type PlayRoundInput } from '@bo/contracts';
-import type { HandlerResult } from '@bo/service-kit';
+import type { HandlerResult, SqlRunner } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GameRoundEntity, type GameRoundRow, type GameRow } from '../persistence/entities.ts';
 import type { BuiltInKind } from '../domain/rounds.ts';
@@ -35,23 +35,10 @@ const withDate = (r: RoundView): RoundView => ({ ...r, createdAt: new Date(r.cre
 const ROUND_COLUMNS = `id, session_id as "sessionId", amount, payout, win, outcome, balance_after as "balanceAfter", created_at as "createdAt"`;
 
 /** findPriorRound in plain SQL, for the real-money hot path (no unit of work, no identity map). */
-export async function findRoundByClientId(em: EntityManager, sessionId: string, clientRoundId: string): Promise<RoundView | undefined> {
-  const rows = await em.execute<RoundView[]>(
+export async function findRoundByClientId(sql: SqlRunner, sessionId: string, clientRoundId: string): Promise<RoundView | undefined> {
+  const rows = await sql.query<RoundView>(
     `select ${ROUND_COLUMNS} from wallet.game_rounds where session_id = ? and client_round_id = ?`, [sessionId, clientRoundId]);
   return rows[0] ? withDate(rows[0]) : undefined;
-}
-
-/** The insert of a real round, for the statement that posts its money (numbered after the session's last; the caller holds the session lock). */
-export function realRoundInsert(r: {
-  id: string; sessionId: string; clientRoundId: string; amount: string; payout: string; win: boolean; outcome: Record<string, unknown>;
-  balanceBefore: string; balanceAfter: string; betEntryId: string; winEntryId: string | null; createdAt: Date;
-}): { cte: string; params: unknown[] } {
-  return {
-    cte: `insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
-      select ?::text, ?::text, coalesce(max(seq), 0) + 1, ?::text, ?::numeric, ?::numeric, ?::boolean, ?::jsonb, ?::numeric, ?::numeric, ?::text, ?::text, ?::timestamptz
-      from wallet.game_rounds where session_id = ? returning 1`,
-    params: [r.id, r.sessionId, r.clientRoundId, r.amount, r.payout, r.win, JSON.stringify(r.outcome), r.balanceBefore, r.balanceAfter, r.betEntryId, r.winEntryId, r.createdAt, r.sessionId],
-  };
 }
 
 export interface RoundRequest { token: string | undefined; kind: BuiltInKind; input: PlayRoundInput }

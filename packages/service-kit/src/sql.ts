@@ -1,0 +1,76 @@
+// Plain SQL for the hot paths (docs/money.md, "Statements and commits"): the ORM's own `pg` pool,
+// without its query layer, and every statement a named prepared statement, so Postgres parses and
+// plans each text once per connection instead of once per call. Texts use `?` placeholders, as
+// `em.execute` does; they are turned into `$1…` once per text.
+import { createHash } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+
+/** Runs statements: on the pool (each one its own transaction) or inside a transaction. */
+export interface SqlRunner {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
+export interface Sql extends SqlRunner {
+  /** BEGIN, `fn`, COMMIT on one connection; ROLLBACK when `fn` throws. */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+}
+
+interface Prepared { name: string; text: string }
+const prepared = new Map<string, Prepared>();
+
+/** `?` → `$n` outside quoted strings and identifiers; the name is a hash of the text. */
+export function prepare(text: string): Prepared {
+  let found = prepared.get(text);
+  if (found) return found;
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) { if (ch === quote) quote = undefined; out += ch; continue; }
+    if (ch === "'" || ch === '"') { quote = ch; out += ch; continue; }
+    out += ch === '?' ? `$${++n}` : ch;
+  }
+  found = { name: `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text: out };
+  prepared.set(text, found);
+  return found;
+}
+
+type Queryable = Pick<Pool, 'query'> | PoolClient;
+
+function runnerOf(target: Queryable): SqlRunner {
+  return {
+    async query<R extends QueryResultRow>(text: string, params: readonly unknown[] = []): Promise<R[]> {
+      const p = prepare(text);
+      const res = await (target as Pool).query<R>({ name: p.name, text: p.text, values: params as unknown[] });
+      return res.rows;
+    },
+  };
+}
+
+export function sqlOnPool(pool: Pool): Sql {
+  return {
+    ...runnerOf(pool),
+    async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('begin');
+        const out = await fn(runnerOf(client));
+        await client.query('commit');
+        return out;
+      } catch (e) {
+        await client.query('rollback').catch((err: Error) => { broken = err; });
+        throw e;
+      } finally {
+        // A connection that could not roll back is closed rather than returned to the pool.
+        client.release(broken);
+      }
+    },
+  };
+}
+
+/** Plain SQL on the ORM's connection pool (its type parsers: numerics and timestamps as strings). */
+export async function openSql(orm: MikroORM): Promise<Sql> {
+  return sqlOnPool(await orm.em.getConnection().getNativeClient() as unknown as Pool);
+}
