@@ -58,13 +58,13 @@ export function webhooksService(config: WebhooksConfig): ServiceDefinition {
     background: (deps) => {
       const rt = runtimeOf(deps);
       const worker = startDeliveryWorker({
-        orm: deps.orm, log: deps.log, attempt: rt.attempt, schedule, concurrency: config.WEBHOOK_CONCURRENCY,
+        sql: deps.sql, log: deps.log, attempt: rt.attempt, schedule, concurrency: config.WEBHOOK_CONCURRENCY,
         perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
         countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
       });
       rt.worker = worker;
       const stopConsumer = startEventConsumer({
-        nc: deps.nc, prefix: deps.prefix, orm: deps.orm, log: deps.log, maxAttempts: rt.maxAttempts, onStored: () => worker.poke(),
+        nc: deps.nc, prefix: deps.prefix, sql: deps.sql, log: deps.log, maxAttempts: rt.maxAttempts, onStored: () => worker.poke(),
       });
       // Intake stops first so nothing new is stored while the worker winds down.
       return [async () => { await stopConsumer(); await worker.stop(); }];

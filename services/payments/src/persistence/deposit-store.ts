@@ -2,6 +2,8 @@
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
 import type { RequestKey, SqlRunner } from '@bo/service-kit';
 
+import { OF_BRAND } from './of-brand.ts';
+
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
   created_at as "createdAt", updated_at as "updatedAt", confirmed_at as "confirmedAt", failed_at as "failedAt", failure_reason as "failureReason"`;
@@ -9,7 +11,7 @@ const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environ
 /** A deposit of the brand (or of any brand when `brandId` is undefined), locked. */
 export async function lockDeposit(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<DepositRow | undefined> {
   const rows = await tx.query<DepositRow>(
-    `select ${COLUMNS} from payments.deposits where id = ? ${brandId ? 'and brand_id = ?' : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
+    `select ${COLUMNS} from payments.deposits where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
     brandId ? [id, brandId] : [id]);
   return rows[0];
 }
@@ -41,7 +43,7 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boo
 export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, scope: string | null, key: string | null): Promise<DepositRow | undefined> {
   const rows = await em.query<DepositRow>(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now()
-     where id = ? and brand_id = ? and status = 'pending' returning ${COLUMNS}`, [scope, key, id, brandId]);
+     where id = ? and ${OF_BRAND} and status = 'pending' returning ${COLUMNS}`, [scope, key, id, brandId]);
   return rows[0];
 }
 

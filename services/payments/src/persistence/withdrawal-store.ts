@@ -2,6 +2,8 @@
 import type { SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 
+import { OF_BRAND } from './of-brand.ts';
+
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, destination, status, request_scope as "requestScope", request_key as "requestKey",
   action_scope as "actionScope", action_key as "actionKey", created_at as "createdAt", updated_at as "updatedAt"`;
@@ -11,14 +13,14 @@ export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cance
 /** A withdrawal of the brand (any brand when `brandId` is undefined), locked. */
 export async function lockWithdrawal(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<WithdrawalRow | undefined> {
   const rows = await tx.query<WithdrawalRow>(
-    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? 'and brand_id = ?' : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
+    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
     brandId ? [id, brandId] : [id]);
   return rows[0];
 }
 
 export async function readWithdrawal(em: SqlRunner, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
   const rows = await em.query<WithdrawalRow>(
-    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? 'and brand_id = ?' : ''}`, brandId ? [id, brandId] : [id]);
+    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''}`, brandId ? [id, brandId] : [id]);
   return rows[0];
 }
 

@@ -1,14 +1,13 @@
 // The delivery loop: claims due deliveries from Postgres (several replicas share the queue via
 // SKIP LOCKED), runs them concurrently in a bounded pool, records each attempt and schedules the
 // next. It wakes on a timer, when an event was stored, and whenever a slot frees up.
-import { crashPoint, type Logger } from '@bo/service-kit';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { crashPoint, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
 
 export interface DeliveryWorkerOptions {
-  orm: MikroORM;
+  sql: Sql;
   log: Logger;
   attempt: AttemptSettings;
   schedule: number[];
@@ -36,7 +35,7 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
     try {
-      const kept = await recordAttemptResult(o.orm.em, c, result, next);
+      const kept = await recordAttemptResult(o.sql, c, result, next);
       if (!kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
     } catch (err) {
       // The lease will expire and the delivery be retried; the attempt shows as interrupted.
@@ -54,7 +53,7 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   async function claimAndStart(): Promise<boolean> {
     const free = o.concurrency - inFlight.size;
     if (free <= 0) return false;
-    const claimed = await claimDueAttempts(o.orm.em, { slots: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    const claimed = await claimDueAttempts(o.sql, { slots: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
     for (const c of claimed) {
       const p: Promise<void> = runAttempt(c)
         .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))

@@ -4,9 +4,8 @@
 // never be stored (not an event, no routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
-import { crashPoint, ensureEventsStream, type Logger } from '@bo/service-kit';
+import { crashPoint, ensureEventsStream, type Logger, type Sql } from '@bo/service-kit';
 import { storeEventWithDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
 
 export function webhooksConsumerName(prefix: string): string {
@@ -16,7 +15,7 @@ export function webhooksConsumerName(prefix: string): string {
 export interface EventConsumerOptions {
   nc: NatsConnection;
   prefix: string;
-  orm: MikroORM;
+  sql: Sql;
   log: Logger;
   maxAttempts: number;
   /** Called after an event and its delivery were committed. */
@@ -77,7 +76,7 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
       return;
     }
     try {
-      await storeEventWithDelivery(o.orm.em.fork(), event, o.maxAttempts);
+      await storeEventWithDelivery(o.sql, event, o.maxAttempts);
     } catch (err) {
       o.log.warn({ err, eventId: event.id }, 'could not store event; it will be redelivered');
       m.nak(1000);

@@ -25,13 +25,13 @@ export function testWebhook(rt: WebhooksRuntime): Handler {
       id: newId('event'), type: 'webhook.test', createdAt: new Date().toISOString(), environment: scope.environment,
       data: { message: TEST_MESSAGE },
     };
-    const claimed = await startTestAttempt(rt.deps.orm.em, {
+    const claimed = await startTestAttempt(rt.deps.sql, {
       id: event.id, type: event.type, environment: event.environment, operatorId: scope.operatorId, brandId: scope.brandId,
       body: Buffer.from(JSON.stringify(event)), createdAt: event.createdAt, source: 'test',
     }, { url: endpoint.url, secretSealed: endpoint.secret_sealed }, rt.leaseMs);
 
     const result = await performAttempt(claimed, { ...rt.attempt, timeoutMs: Math.min(rt.attempt.timeoutMs, TEST_TIMEOUT_CAP_MS) });
-    await recordAttemptResult(rt.deps.orm.em, claimed, result, nextStepAfter(1, 1, result, rt.schedule));
+    await recordAttemptResult(rt.deps.sql, claimed, result, nextStepAfter(1, 1, result, rt.schedule));
     const body: WebhookTestResult = {
       eventId: event.id, url: endpoint.url, delivered: result.delivered, statusCode: result.statusCode,
       error: result.error, durationMs: result.durationMs,

@@ -5,15 +5,13 @@
 // to expire: the delivery becomes due again, its unfinished attempt is marked `interrupted`, and
 // the next attempt goes out with the same event id (at-least-once).
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql, SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
 import type { AttemptResult, NextStep } from '../domain/retry-schedule.ts';
 import type { DeliveryKind } from './entities.ts';
 
 const S = 'webhooks';
 const INTERRUPTED = 'no result recorded: the worker stopped during the attempt';
-
-const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 export interface EventToStore {
   id: string;
@@ -27,8 +25,8 @@ export interface EventToStore {
 }
 
 /** Inserts the event unless already stored (dedupe on its id); true when it is new. */
-export async function insertEvent(tx: EntityManager, e: EventToStore): Promise<boolean> {
-  const rows = await tx.execute<{ id: string }[]>(
+export async function insertEvent(tx: SqlRunner, e: EventToStore): Promise<boolean> {
+  const rows = await tx.query<{ id: string }>(
     `insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
      values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id`,
     [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source]);
@@ -39,8 +37,8 @@ export async function insertEvent(tx: EntityManager, e: EventToStore): Promise<b
  * The intake of one event in ONE statement (atomic without a transaction): the event, deduped on
  * its id, and its delivery due now. True when the event is new.
  */
-export async function storeEventWithDelivery(em: EntityManager, e: EventToStore, maxAttempts: number): Promise<boolean> {
-  const rows = await em.execute<{ id: string }[]>(
+export async function storeEventWithDelivery(sql: SqlRunner, e: EventToStore, maxAttempts: number): Promise<boolean> {
+  const rows = await sql.query<{ id: string }>(
     `with ev as (insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
                  values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id, operator_id, environment)
      insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
@@ -50,11 +48,11 @@ export async function storeEventWithDelivery(em: EntityManager, e: EventToStore,
 }
 
 /** A delivery due now. */
-export async function scheduleDelivery(tx: EntityManager, d: {
+export async function scheduleDelivery(tx: SqlRunner, d: {
   eventId: string; operatorId: string; environment: Environment; kind: DeliveryKind; maxAttempts: number;
 }): Promise<string> {
   const id = newId('delivery');
-  await tx.execute(
+  await tx.query(
     `insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
      values (?, ?, ?, ?, ?, 'pending', ?, now())`,
     [id, d.eventId, d.operatorId, d.environment, d.kind, d.maxAttempts]);
@@ -89,10 +87,10 @@ interface DueRow {
  * the operator has no URL or secret for the environment, `failed` when an interrupted attempt used
  * the last one.
  */
-export async function claimDueAttempts(em: EntityManager, opts: { slots: number; perEndpoint: number; leaseMs: number }): Promise<ClaimedAttempt[]> {
+export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpoint: number; leaseMs: number }): Promise<ClaimedAttempt[]> {
   if (opts.slots <= 0) return [];
-  return em.fork().transactional(async (tx) => {
-    const rows = await tx.execute<DueRow[]>(
+  return sql.transaction(async (tx) => {
+    const rows = await tx.query<DueRow>(
       `with busy as (
          select operator_id, environment, count(*)::int as n from ${S}.deliveries
          where status = 'pending' and lease_token is not null and next_attempt_at > now()
@@ -143,9 +141,9 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
     // Attempts left in flight by a worker whose lease ran out (only re-claimed deliveries have any).
     const reclaimed = chosen.filter((r) => r.attempts > 0).map((r) => r.id);
     if (reclaimed.length > 0) {
-      await tx.execute(
+      await tx.query(
         `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
-         where outcome = 'in_flight' and delivery_id in (${list(reclaimed.length)})`, [INTERRUPTED, ...reclaimed]);
+         where outcome = 'in_flight' and delivery_id = any(?::text[])`, [INTERRUPTED, reclaimed]);
     }
 
     const leased: Array<DueRow & { leaseToken: string }> = [];
@@ -163,7 +161,7 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
     if (leased.length === 0) return [];
     // Every lease and its in-flight attempt row: one statement for the whole batch.
     const rowsOf = leased.map(() => '(?::text, ?::text, ?::text)').join(', ');
-    const started = await tx.execute<{ attempt_id: string; delivery_id: string; attempts: number }[]>(
+    const started = await tx.query<{ attempt_id: string; delivery_id: string; attempts: number }>(
       `with v(id, token, url) as (values ${rowsOf}),
        d as (update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = v.token,
                next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
@@ -187,8 +185,8 @@ export async function claimDueAttempts(em: EntityManager, opts: { slots: number;
   });
 }
 
-async function closeDelivery(tx: EntityManager, id: string, status: 'failed' | 'no_endpoint', statusCode: number | null, error: string): Promise<void> {
-  await tx.execute(
+async function closeDelivery(tx: SqlRunner, id: string, status: 'failed' | 'no_endpoint', statusCode: number | null, error: string): Promise<void> {
+  await tx.query(
     `update ${S}.deliveries set status = ?, next_attempt_at = null, lease_token = null, last_status_code = ?, last_error = ?,
        completed_at = now(), updated_at = now() where id = ?`, [status, statusCode, error, id]);
 }
@@ -197,16 +195,16 @@ async function closeDelivery(tx: EntityManager, id: string, status: 'failed' | '
  * The single attempt of a `webhooks.test` delivery, claimed at once by the caller (not by the
  * worker): the event, its delivery (max 1 attempt) and the in-flight attempt in one transaction.
  */
-export async function startTestAttempt(em: EntityManager, event: EventToStore, endpoint: { url: string; secretSealed: string }, leaseMs: number): Promise<ClaimedAttempt> {
-  return em.fork().transactional(async (tx) => {
+export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: { url: string; secretSealed: string }, leaseMs: number): Promise<ClaimedAttempt> {
+  return sql.transaction(async (tx) => {
     await insertEvent(tx, event);
     const deliveryId = newId('delivery');
     const leaseToken = randomUUID();
-    await tx.execute(
+    await tx.query(
       `insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, attempts, max_attempts, next_attempt_at, lease_token)
        values (?, ?, ?, ?, 'test', 'pending', 1, 1, now() + (?::double precision * interval '1 millisecond'), ?)`,
       [deliveryId, event.id, event.operatorId, event.environment, leaseMs, leaseToken]);
-    const [a] = await tx.execute<{ id: string }[]>(
+    const [a] = await tx.query<{ id: string }>(
       `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
        values (?, ?, ?, 1, ?, 'in_flight') returning id`, [deliveryId, event.id, event.operatorId, endpoint.url]);
     return {
@@ -220,9 +218,9 @@ export async function startTestAttempt(em: EntityManager, event: EventToStore, e
  * Records how an attempt ended and what comes next. False when the lease was lost meanwhile
  * (another worker took the delivery over); then nothing is written.
  */
-export async function recordAttemptResult(em: EntityManager, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
+export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
   // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
-  const [{ n }] = await em.fork().execute<{ n: number }[]>(
+  const [{ n }] = await sql.query<{ n: number }>(
     `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
