@@ -11,7 +11,17 @@ export interface DepositRow {
   createdAt: Date; updatedAt: Date; confirmedAt: Date | null; failedAt: Date | null; failureReason: string | null;
 }
 
-const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+// Rows read back carry Postgres' text form (`2026-11-22 16:01:02.123+00`), which V8 parses only
+// through its slow legacy path; made ISO first, it takes the fast one.
+const PG_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)\+00$/;
+const iso = (d: Date | string | null): string | null => {
+  if (!d) return null;
+  if (typeof d === 'string') {
+    const m = PG_TIMESTAMP.exec(d);
+    return new Date(m ? `${m[1]}T${m[2]}Z` : d).toISOString();
+  }
+  return d.toISOString();
+};
 
 /** `confirming` is shown as `pending`: the wallet is not credited yet (docs/money.md). */
 export function depositView(row: DepositRow): Deposit {
