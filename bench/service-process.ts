@@ -16,10 +16,7 @@ async function start(name: ServiceName): Promise<RunningService> {
     case 'players': return startService(playersService, loadConfig(PlayersConfigSchema));
     case 'wallet': return startService(walletService, loadConfig(WalletConfigSchema));
     case 'payments': return startService(paymentsService, loadConfig(PaymentsConfigSchema));
-    case 'webhooks': {
-      const config = loadConfig(WebhooksConfigSchema);
-      return startService(webhooksService(config), config);
-    }
+    case 'webhooks': return startService(webhooksService, loadConfig(WebhooksConfigSchema));
   }
 }
 

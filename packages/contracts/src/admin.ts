@@ -1,4 +1,4 @@
-// The admin API of our own team (decisions.md). Operator management is served by the gateway
+// The admin API of our own team (docs/decisions.md). Operator management is served by the gateway
 // itself (it owns operators); the rest is forwarded to the owning service.
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, EnvironmentSchema, Nullable, Timestamp } from './common.ts';

@@ -35,5 +35,5 @@ export const ErrorEnvelope = Type.Object({
 export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
 export const List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
 
-/** Money limits of the contract (decisions.md). */
+/** Money limits of the contract (docs/decisions.md). */
 export const MAX_AMOUNT = '1000000.00';

@@ -1,6 +1,8 @@
-// Request and webhook signing as the contract defines them: one implementation, used by the
-// gateway to verify, by clients and tests to sign, and to compute the published test vectors.
-import { createHash, createHmac, type KeyObject } from 'node:crypto';
+// Request and webhook signing as the contract defines them: the one implementation the gateway
+// verifies requests with, the webhooks service signs deliveries with, and clients, tests, the
+// published test vectors and snippets are checked against. (The operator SDK carries its own copy
+// so that it has no run-time dependency; its tests check it against this one.)
+import { createHash, createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const EMPTY_BODY_SHA256 = createHash('sha256').update('').digest('hex');
 
@@ -8,6 +10,8 @@ export function bodyDigest(body: Buffer | string | undefined): string {
   if (body === undefined || body.length === 0) return EMPTY_BODY_SHA256;
   return createHash('sha256').update(body).digest('hex');
 }
+
+// ---- requests (contract "Authentication") ----
 
 /** METHOD \n raw path with query \n X-Timestamp \n sha256hex(body bytes). */
 export function canonicalString(method: string, rawPath: string, timestamp: string, body: Buffer | string | undefined): string {
@@ -18,13 +22,52 @@ export function signRequest(secret: KeyObject | string, method: string, rawPath:
   return createHmac('sha256', secret).update(canonicalString(method, rawPath, timestamp, body)).digest('hex');
 }
 
-/** X-Webhook-Signature: hex HMAC-SHA256 keyed with the whole whsec_ string over `timestamp.body`. */
-export function signWebhook(secret: string, timestamp: string, rawBody: Buffer | string): string {
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/** Constant-time check of an X-Signature (hex compared case-insensitively). */
+export function verifyRequestSignature(key: KeyObject, method: string, rawPath: string, timestamp: string, body: Buffer | undefined, signature: string | undefined): boolean {
+  if (!signature || !HEX64.test(signature)) return false;
+  const expected = createHmac('sha256', key).update(canonicalString(method, rawPath, timestamp, body)).digest();
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
+
+export const TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+/** X-Timestamp: an integer of epoch seconds within ±300 s of now. */
+export function timestampInRange(value: string | undefined, nowMs = Date.now()): boolean {
+  if (!value || !/^-?\d{1,15}$/.test(value)) return false;
+  return Math.abs(Number(value) - Math.floor(nowMs / 1000)) <= TIMESTAMP_TOLERANCE_SECONDS;
+}
+
+// ---- webhooks (contract "Events", docs/decisions.md "Events") ----
+
+/** X-Webhook-Signature: lowercase hex HMAC-SHA256 keyed with the whole `whsec_` string over `timestamp.body`. */
+export function signWebhook(secret: string, timestamp: string | number, rawBody: Buffer | string): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
-/** Standard Webhooks `webhook-signature`: v1,base64 HMAC keyed with the decoded secret over `id.timestamp.body`. */
-export function signStandardWebhook(secret: string, id: string, timestamp: string, rawBody: Buffer | string): string {
+/**
+ * Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 keyed with the base64-decoded
+ * bytes after `whsec_`, over `id.timestamp.body`.
+ */
+export function signStandardWebhook(secret: string, id: string, timestamp: string | number, rawBody: Buffer | string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest('base64')}`;
+}
+
+/**
+ * Every header of one delivery attempt, signed over the stored bytes (never a re-serialisation);
+ * `timestamp` is the attempt's own epoch seconds.
+ */
+export function webhookHeaders(secret: string, eventId: string, timestamp: number, body: Buffer): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'bo-webhooks/1.1',
+    'x-webhook-id': eventId,
+    'x-webhook-timestamp': String(timestamp),
+    'x-webhook-signature': signWebhook(secret, timestamp, body),
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(secret, eventId, timestamp, body),
+  };
 }

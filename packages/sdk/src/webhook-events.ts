@@ -1,4 +1,4 @@
-// Event bodies as decisions.md describes them ("Events"): `{ id, type, createdAt, environment, data }`.
+// Event bodies as docs/decisions.md describes them ("Events"): `{ id, type, createdAt, environment, data }`.
 // Written by hand over the generated resource types, because the contracts describe events as a
 // TypeScript interface rather than a schema; test/types.test.ts checks they match.
 import type { Deposit, EventType, KycStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';

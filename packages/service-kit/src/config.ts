@@ -1,7 +1,11 @@
-// Each service reads process.env once, validates it, and fails fast with a clear message.
+// Configuration: every process reads process.env once, here, validates it against its TypeBox
+// schema (the kit's base settings plus its own) and fails fast with a clear message. Code reads
+// settings from the typed config it is handed, never from the environment.
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { DEFAULT_NATS_PREFIX } from '@bo/contracts';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const BaseConfigSchema = Type.Object({
   DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/backoffice' }),
@@ -9,17 +13,22 @@ export const BaseConfigSchema = Type.Object({
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
-  /** JetStream replicas of the streams and buckets we create (read through natsReplicas()). */
-  NATS_REPLICAS: Type.Optional(Type.Integer({ default: 1, minimum: 1, maximum: 5 })),
+  /** JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster. */
+  NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
   /** Internal port of `GET /metrics` (Prometheus text); unset: no metrics server. */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-  METRICS_HOST: Type.Optional(Type.String({ default: '127.0.0.1' })),
+  METRICS_HOST: Type.String({ default: '127.0.0.1' }),
+  /** pino level; logs are JSON on stderr. */
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info' }),
+  /** Tests only: comma-separated crash points that kill the process (crash.ts). */
+  CRASH_AT: Type.Optional(Type.String()),
+  /** OpenTelemetry: traces are exported when either is set (the SDK reads its other OTEL_* settings itself). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String()),
+  OTEL_TRACES_EXPORTER: Type.Optional(Type.String()),
 });
 export type BaseConfig = Static<typeof BaseConfigSchema>;
 
-export function loadConfig<T extends TObject>(schema: T, env: Record<string, string | undefined> = process.env): Static<T> {
-  const input: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.properties)) if (env[key] !== undefined && env[key] !== '') input[key] = env[key];
+function validated<T extends TObject>(schema: T, input: Record<string, unknown>): Static<T> {
   const value = Value.Convert(schema, Value.Default(schema, input));
   const errors = [...Value.Errors(schema, value)];
   if (errors.length > 0) {
@@ -27,4 +36,18 @@ export function loadConfig<T extends TObject>(schema: T, env: Record<string, str
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return value as Static<T>;
+}
+
+/** The process's settings from the environment (empty values count as unset). */
+export function loadConfig<T extends TObject>(schema: T, env: Record<string, string | undefined> = process.env): Static<T> {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(schema.properties)) if (env[key] !== undefined && env[key] !== '') input[key] = env[key];
+  return validated(schema, input);
+}
+
+/** Settings given in code (tests, in-process starts): the schema's defaults fill what is not given. */
+export function configOf<T extends TObject>(schema: T, values: Partial<Static<T>>): Static<T> {
+  const input: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(values)) if (v !== undefined) input[key] = v;
+  return validated(schema, input);
 }

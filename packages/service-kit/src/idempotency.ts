@@ -1,4 +1,4 @@
-// Service-level idempotency, one helper for every service (design.md, "Idempotency in two
+// Service-level idempotency, one helper for every service (docs/architecture.md, "Idempotency
 // layers"): the gateway's key travels in the message and the service stores the response in the
 // same transaction as the effect. A retry after a gateway timeout (key released by the 5xx)
 // therefore finds the stored response instead of repeating the effect. Refusals that are part of
@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
-import type { Sql, SqlRunner } from './sql.ts';
+import { uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 
 export function processedRequestsTableSql(schema: string): string {
   return `create table if not exists "${schema}".processed_requests (
@@ -74,11 +74,6 @@ export async function storeResponse(tx: SqlRunner, schema: string, ref: RequestK
     [ref.scope, ref.key, operation, status, JSON.stringify(body)]);
 }
 
-function violatedConstraint(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null) return undefined;
-  const { code, constraint } = e as { code?: string; constraint?: string };
-  return code === '23505' ? constraint : undefined;
-}
 
 export interface RunOnceOptions {
   /** The caller looked for a stored answer just before: skip the lookup inside the transaction (the insert still guards a race). */
@@ -142,7 +137,7 @@ export async function runOnce<Tx>(
   } catch (e) {
     const prior = await findStored(db.runner(), schema, ref, operation);
     if (prior) return prior;
-    const constraint = violatedConstraint(e);
+    const constraint = uniqueViolation(e);
     const code = constraint ? opts.uniqueViolations?.[constraint] : undefined;
     if (code) throw new AppError(code);
     throw e;

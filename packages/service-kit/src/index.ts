@@ -1,5 +1,6 @@
 export * from './db.ts';
 export * from './sql.ts';
+export * from './loop.ts';
 export * from './config.ts';
 export * from './log.ts';
 export * from './money.ts';

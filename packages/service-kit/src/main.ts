@@ -1,14 +1,26 @@
-// Process entry helper: start, then on SIGINT/SIGTERM stop gracefully (drain NATS, finish
-// in-flight work, close the pool) and exit.
+// Process entry helper: read and validate the configuration, start, then on SIGINT/SIGTERM stop
+// gracefully (drain NATS, finish in-flight work, close the pool) and exit.
+import type { Static, TObject } from '@sinclair/typebox';
+import { loadConfig, type BaseConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { startTelemetry } from './telemetry.ts';
 
-export async function runMain(name: string, start: () => Promise<{ stop(): Promise<void> }>): Promise<void> {
-  const log = createLogger(name);
-  const telemetry = startTelemetry(name);
+export async function runMain<S extends TObject>(
+  name: string, schema: S, start: (config: Static<S>) => Promise<{ stop(): Promise<void> }>,
+): Promise<void> {
+  let config: Static<S>;
+  try {
+    config = loadConfig(schema);
+  } catch (err) {
+    process.stderr.write(`${name} failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const base = config as unknown as BaseConfig;
+  const log = createLogger(name, base.LOG_LEVEL);
+  const telemetry = startTelemetry(name, { config: base });
   let running: { stop(): Promise<void> };
   try {
-    running = await start();
+    running = await start(config);
   } catch (err) {
     log.fatal({ err }, `${name} failed to start`);
     process.exit(1);

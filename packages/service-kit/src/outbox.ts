@@ -8,6 +8,7 @@ import {
   type DomainEvent, type Environment, type EventDataByType, type EventType,
 } from '@bo/contracts';
 import { crashPoint } from './crash.ts';
+import { startLoop } from './loop.ts';
 import type { Logger } from './log.ts';
 import type { Sql, SqlRunner } from './sql.ts';
 
@@ -49,23 +50,13 @@ export async function writeEvent<T extends EventType>(
   return row.event;
 }
 
-/**
- * JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster.
- * Read from the environment (validated as NATS_REPLICAS by every config schema) because the
- * stream is ensured from places that are not handed the config.
- */
-export function natsReplicas(): number {
-  const n = Number(process.env.NATS_REPLICAS ?? '1');
-  return Number.isInteger(n) && n >= 1 && n <= 5 ? n : 1;
-}
-
 /** The events stream: file storage, a 2-minute duplicate window for msgID dedupe. */
-export async function ensureEventsStream(nc: NatsConnection, prefix: string): Promise<void> {
+export async function ensureEventsStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const name = eventsStreamName(prefix);
   const config = {
     name, subjects: [eventsWildcard(prefix)], storage: StorageType.File, retention: RetentionPolicy.Limits,
-    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000, num_replicas: natsReplicas(),
+    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000, num_replicas: replicas,
   };
   try {
     await jsm.streams.info(name);
@@ -79,23 +70,21 @@ export async function ensureEventsStream(nc: NatsConnection, prefix: string): Pr
 
 export interface OutboxRelay { poke(): void; stop(): Promise<void>; drainOnce(): Promise<number> }
 
+const BATCH = 100;
+
 interface OutboxRow { seq: string; event_id: string; subject_type: string; environment: string; operator_id: string; brand_id: string; payload: string }
 
 export function startOutboxRelay(opts: {
   sql: Sql; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
 }): OutboxRelay {
   const js: JetStreamClient = jetstream(opts.nc);
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
 
   async function publishBatch(): Promise<number> {
     // Rows are locked while published so two replicas do not publish the same batch.
     return opts.sql.transaction(async (tx) => {
       const rows = await tx.query<OutboxRow>(
         `select seq, event_id, subject_type, environment, operator_id, brand_id, payload from "${opts.schema}".outbox
-         where published_at is null order by seq limit 100 for update skip locked`);
+         where published_at is null order by seq limit ${BATCH} for update skip locked`);
       // Published together (JetStream keeps their order on this connection), acknowledged, then marked.
       await Promise.all(rows.map((row) => {
         const h = natsHeaders();
@@ -116,30 +105,14 @@ export function startOutboxRelay(opts: {
     for (;;) {
       const n = await publishBatch();
       total += n;
-      if (n < 100) return total;
+      if (n < BATCH) return total;
     }
   }
 
-  function run(): void {
-    if (stopped) return;
-    if (running) { again = true; return; }
-    running = drain().catch((err) => { opts.log.warn({ err }, 'outbox relay failed; will retry'); return 0; });
-    void running.finally(() => {
-      running = undefined;
-      if (again) { again = false; run(); }
-    });
-  }
-
-  const tick = () => { run(); if (!stopped) timer = setTimeout(tick, opts.pollMs ?? 250); };
-  timer = setTimeout(tick, 0);
-
-  return {
-    poke: run,
-    drainOnce: drain,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  // Woken after each commit that wrote an event, and polling as the safety net.
+  const loop = startLoop({
+    name: `${opts.service} outbox relay`, intervalMs: opts.pollMs ?? 250, log: opts.log,
+    run: async () => (await publishBatch()) === BATCH,
+  });
+  return { poke: loop.poke, drainOnce: drain, stop: loop.stop };
 }

@@ -1,8 +1,10 @@
-// Builds a domain service from its parts: database (own schema, migrations on start), NATS
+// Builds a domain service from its definition: its configuration schema, database (own schema,
+// migrations on start), an optional setup step (what its handlers and loops share), NATS
 // request-reply handlers in a queue group, the outbox relay, and background loops. Tests start it
-// in-process; main.ts starts it as a process and stops it gracefully.
+// in-process; main.ts starts it as a process (runMain) and stops it gracefully.
 import type { MikroORM, EntitySchema, Constructor } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Static, TObject } from '@sinclair/typebox';
 import { callOperation, type RequestContext } from '@bo/contracts';
 import { openDatabase, type Migration } from './db.ts';
 import { openSql, type Sql } from './sql.ts';
@@ -10,12 +12,13 @@ import { connectNats } from './nats.ts';
 import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { createLogger, type Logger } from './log.ts';
-import type { BaseConfig } from './config.ts';
+import { configOf, type BaseConfig } from './config.ts';
+import { armCrashPoints } from './crash.ts';
 import { traceHeaders } from './telemetry.ts';
 import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
 import type { Registry } from 'prom-client';
 
-export interface ServiceDeps {
+export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   orm: MikroORM;
   /** Plain SQL on the ORM's pool, prepared statements: what the hot paths use (sql.ts). */
   sql: Sql;
@@ -23,7 +26,8 @@ export interface ServiceDeps {
   prefix: string;
   schema: string;
   log: Logger;
-  config: BaseConfig;
+  /** The service's own configuration, validated against its schema when it was loaded. */
+  config: C;
   /** Wake the outbox relay after a commit that wrote events. */
   outbox: OutboxRelay;
   /** Ask another service (internal scope). */
@@ -32,41 +36,54 @@ export interface ServiceDeps {
   metrics: Registry;
 }
 
-export interface ServiceDefinition {
+/** A config schema whose values include the kit's base settings. */
+export type ConfigSchema = TObject & { static: BaseConfig };
+
+export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = void> {
   name: string;
+  /** The Postgres schema the service owns. */
   schema: string;
+  /** Its configuration: the kit's BaseConfigSchema composed with its own settings. */
+  config: S;
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
-  handlers(deps: ServiceDeps): Record<string, Handler>;
+  /** Built once at start, before handlers and loops; what they share (a delivery worker, settings). */
+  setup?(deps: ServiceDeps<Static<S>>): X;
+  handlers(deps: ServiceDeps<Static<S>>, shared: X): Record<string, Handler>;
   /** Loops that run beside the handlers (reconcilers, delivery workers); each returns its stop. */
-  background?(deps: ServiceDeps): Array<() => Promise<void>>;
+  background?(deps: ServiceDeps<Static<S>>, shared: X): Array<() => Promise<void>>;
 }
 
-export interface RunningService extends ServiceDeps { stop(): Promise<void>; metricsPort?: number }
+export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> { stop(): Promise<void>; metricsPort?: number }
 
-export async function startService(def: ServiceDefinition, config: BaseConfig, opts: { log?: Logger } = {}): Promise<RunningService> {
-  const log = opts.log ?? createLogger(def.name);
-  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
+export async function startService<S extends ConfigSchema, X>(
+  def: ServiceDefinition<S, X>, config: Static<S>, opts: { log?: Logger } = {},
+): Promise<RunningService<Static<S>>> {
+  const base: BaseConfig = config;
+  const log = opts.log ?? createLogger(def.name, base.LOG_LEVEL);
+  armCrashPoints(base.CRASH_AT);
+  const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
   const sql = await openSql(orm);
-  const nc = await connectNats(config.NATS_URL, def.name);
-  await ensureEventsStream(nc, config.NATS_PREFIX);
-  const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: def.name });
+  const nc = await connectNats(base.NATS_URL, def.name);
+  await ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS);
+  const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, orm, def.schema);
-  const deps: ServiceDeps = {
-    orm, sql, nc, prefix: config.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
+  const deps: ServiceDeps<Static<S>> = {
+    orm, sql, nc, prefix: base.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
     call: (subject, body, ctx) => callOperation(nc, subject, {
       ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
       params: {}, query: {}, body,
-    }, { prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS, headers: traceHeaders() }),
+    }, { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers: traceHeaders() }),
   };
-  const server: Server = serveOperations({ nc, prefix: config.NATS_PREFIX, service: def.name, handlers: def.handlers(deps), log, observe: metrics.observeRpc });
-  const stops = def.background?.(deps) ?? [];
-  const metricsServer: MetricsServer | undefined = config.METRICS_PORT === undefined
-    ? undefined : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
+  const shared = def.setup ? def.setup(deps) : (undefined as X);
+  const server: Server = serveOperations({ nc, prefix: base.NATS_PREFIX, service: def.name, handlers: def.handlers(deps, shared), log, observe: metrics.observeRpc });
+  const stops = def.background?.(deps, shared) ?? [];
+  const metricsServer: MetricsServer | undefined = base.METRICS_PORT === undefined
+    ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log);
   // The subscriptions are registered with the server once this returns: "started" means reachable.
   await nc.flush();
-  log.info({ prefix: config.NATS_PREFIX, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, `${def.name} service started`);
+  log.info({ prefix: base.NATS_PREFIX, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, `${def.name} service started`);
   return {
     ...deps,
     metricsPort: metricsServer?.port,
@@ -81,13 +98,25 @@ export async function startService(def: ServiceDefinition, config: BaseConfig, o
   };
 }
 
-/** A part of a service (e.g. the wallet's ledger and its games) contributing tables and handlers. */
-export type ServiceModule = Omit<ServiceDefinition, 'name' | 'schema'>;
+/** Starts a service with settings given in code: its schema's defaults fill the rest (tests, tools). */
+export function startServiceWith<S extends ConfigSchema, X>(
+  def: ServiceDefinition<S, X>, values: Partial<Static<S>>, opts: { log?: Logger } = {},
+): Promise<RunningService<Static<S>>> {
+  return startService(def, configOf(def.config, values), opts);
+}
 
-/** One service made of several modules sharing its schema, database and NATS connection. */
-export function composeService(name: string, schema: string, modules: ServiceModule[]): ServiceDefinition {
+/** A part of a service (e.g. the wallet's ledger and its games) contributing tables and handlers. */
+export interface ServiceModule<C extends BaseConfig = BaseConfig> {
+  entities: EntitySchema<any, any>[];
+  migrations: { name: string; class: Constructor<Migration> }[];
+  handlers(deps: ServiceDeps<C>): Record<string, Handler>;
+  background?(deps: ServiceDeps<C>): Array<() => Promise<void>>;
+}
+
+/** One service made of several modules sharing its schema, configuration, database and NATS connection. */
+export function composeService<S extends ConfigSchema>(name: string, schema: string, config: S, modules: ServiceModule<Static<S>>[]): ServiceDefinition<S> {
   return {
-    name, schema,
+    name, schema, config,
     entities: modules.flatMap((m) => m.entities),
     migrations: modules.flatMap((m) => m.migrations),
     handlers: (deps) => Object.assign({}, ...modules.map((m) => m.handlers(deps))),

@@ -70,6 +70,29 @@ export function sqlOnPool(pool: Pool): Sql {
   };
 }
 
+/** The constraint a statement failed as a unique violation (23505), if that is how it failed. */
+export function uniqueViolation(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null) return undefined;
+  const { code, constraint } = e as { code?: string; constraint?: string };
+  return code === '23505' ? constraint ?? '' : undefined;
+}
+
+// Rows read back carry Postgres' text form of a timestamp (`2026-11-22 16:01:02.123+00`), which V8
+// parses only through its slow legacy path; made ISO first, it takes the fast one.
+const PG_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)\+00$/;
+
+/** A timestamp as the API shows it (ISO 8601 UTC, milliseconds), from a Date or a row's text. */
+export function isoTime(d: Date | string): string;
+export function isoTime(d: Date | string | null): string | null;
+export function isoTime(d: Date | string | null): string | null {
+  if (d === null) return null;
+  if (typeof d === 'string') {
+    const m = PG_TIMESTAMP.exec(d);
+    return new Date(m ? `${m[1]}T${m[2]}Z` : d).toISOString();
+  }
+  return d.toISOString();
+}
+
 /** Plain SQL on the ORM's connection pool (its type parsers: numerics and timestamps as strings). */
 export async function openSql(orm: MikroORM): Promise<Sql> {
   return sqlOnPool(await orm.em.getConnection().getNativeClient() as unknown as Pool);

@@ -5,16 +5,23 @@
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import type { BaseConfig } from './config.ts';
 
 export const tracer = trace.getTracer('back-office');
 
 export interface Telemetry { shutdown(): Promise<void> }
 
-export function startTelemetry(serviceName: string, opts: { spanProcessors?: SpanProcessor[] } = {}): Telemetry {
-  const configured = process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_TRACES_EXPORTER;
+/**
+ * Starts the SDK when an exporter is configured (`config`: OTEL_EXPORTER_OTLP_ENDPOINT or
+ * OTEL_TRACES_EXPORTER from the process's configuration) or span processors are given (tests).
+ */
+export function startTelemetry(serviceName: string, opts: { config?: Pick<BaseConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_EXPORTER'>; spanProcessors?: SpanProcessor[] } = {}): Telemetry {
+  const configured = opts.config?.OTEL_EXPORTER_OTLP_ENDPOINT || opts.config?.OTEL_TRACES_EXPORTER;
   if (!configured && !opts.spanProcessors) return { shutdown: async () => undefined };
-  process.env.OTEL_SERVICE_NAME ??= serviceName;
-  const sdk = startNodeSdk({ ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}), metricReaders: [], logRecordProcessors: [] });
+  const sdk = startNodeSdk({
+    ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
+    resourceAttributes: { 'service.name': serviceName }, metricReaders: [], logRecordProcessors: [],
+  });
   return { shutdown: () => sdk.shutdown() };
 }
 

@@ -2,7 +2,7 @@ import t from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { requestOperation, eventsStreamName, type RequestContext, AppError } from '@bo/contracts';
 import {
-  Migration, startService, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf,
+  BaseConfigSchema, Migration, startServiceWith, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf,
   createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor, type ServiceDefinition,
 } from '../src/index.ts';
 
@@ -21,7 +21,7 @@ const ctx = (key?: string): RequestContext => ({
 });
 
 const def: ServiceDefinition = {
-  name: 'kit', schema: 'kit', entities: [], migrations: [{ name: 'Init', class: Init }],
+  name: 'kit', schema: 'kit', config: BaseConfigSchema, entities: [], migrations: [{ name: 'Init', class: Init }],
   handlers: (deps) => ({
     'kit.bump': async (req) => runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
       await tx.execute('update kit.counter set n = n + 1 where id = 1');
@@ -37,7 +37,7 @@ const def: ServiceDefinition = {
 t.test('service kit against real Postgres and NATS', async (t) => {
   const db = await createTestDatabase('kit');
   const prefix = testPrefix('kit');
-  const svc = await startService(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
+  const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
   t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
   const send = (subject: string, key?: string) => requestOperation(svc.nc, subject, { ctx: ctx(key), params: {}, query: {}, body: {} }, { prefix });
 

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { requestOperation, AppError } from '@bo/contracts';
 import {
-  Migration, startService, outboxTableSql, writeEvent, ormRunner, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl,
+  BaseConfigSchema, Migration, startServiceWith, outboxTableSql, writeEvent, ormRunner, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl,
   type ServiceDefinition,
 } from '../src/index.ts';
 
@@ -15,7 +15,7 @@ t.test('service metrics', async (t) => {
   const db = await createTestDatabase('kitm');
   const prefix = testPrefix('kitm');
   const def: ServiceDefinition = {
-    name: 'kitm', schema: 'kitm', entities: [], migrations: [{ name: 'Init', class: Init }],
+    name: 'kitm', schema: 'kitm', config: BaseConfigSchema, entities: [], migrations: [{ name: 'Init', class: Init }],
     handlers: (deps) => ({
       'kitm.ok': async () => ({ body: { fine: true } }),
       'kitm.refuse': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
@@ -27,7 +27,7 @@ t.test('service metrics', async (t) => {
     }),
   };
   // A long outbox poll keeps the event unpublished while we look.
-  const svc = await startService(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 600_000, METRICS_PORT: 0 });
+  const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 600_000, METRICS_PORT: 0 });
   t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
   const send = (subject: string) => requestOperation(svc.nc, subject, { ctx: { requestId: 'r', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} }, { prefix });
   await send('kitm.ok');

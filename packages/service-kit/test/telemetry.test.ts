@@ -3,7 +3,7 @@ import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, trace } from '@opentelemetry/api';
 import { requestOperation } from '@bo/contracts';
-import { startTelemetry, tracer, traceHeaders, startService, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, type ServiceDefinition } from '../src/index.ts';
+import { BaseConfigSchema, startTelemetry, tracer, traceHeaders, startServiceWith, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, type ServiceDefinition } from '../src/index.ts';
 
 t.test('trace context crosses NATS request-reply', async (t) => {
   const exporter = new InMemorySpanExporter();
@@ -11,10 +11,10 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   const db = await createTestDatabase('otel');
   const prefix = testPrefix('otel');
   const def: ServiceDefinition = {
-    name: 'otel', schema: 'otel', entities: [], migrations: [],
+    name: 'otel', schema: 'otel', config: BaseConfigSchema, entities: [], migrations: [],
     handlers: () => ({ 'otel.echo': async (req) => ({ body: { traceId: trace.getActiveSpan()?.spanContext().traceId, got: req.body } }) }),
   };
-  const svc = await startService(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
+  const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
   t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); await telemetry.shutdown(); });
 
   const client = tracer.startSpan('client');

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, DEV_MASTER_KEY, loadConfig } from '@bo/service-kit';
+import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig } from '@bo/service-kit';
 
 export const GatewayConfigSchema = Type.Composite([BaseConfigSchema, Type.Object({
   PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535 }),
@@ -26,4 +26,9 @@ export type GatewayConfig = Static<typeof GatewayConfigSchema>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(GatewayConfigSchema, env);
+}
+
+/** Settings given in code (tests, tools): the schema's defaults fill the rest. */
+export function gatewayConfigOf(values: Partial<GatewayConfig>): GatewayConfig {
+  return configOf(GatewayConfigSchema, values);
 }

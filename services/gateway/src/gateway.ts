@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId, publicOperations } from '@bo/contracts';
-import { connectNats, createLogger, openDatabase, openSql, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { armCrashPoints, connectNats, createLogger, openDatabase, openSql, startLoop, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './http/types.ts';
@@ -98,13 +98,14 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
 }
 
 export async function startGateway(config: GatewayConfig, opts: { log?: Logger; listen?: boolean } = {}): Promise<RunningGateway> {
-  const log = opts.log ?? createLogger('gateway');
+  const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
+  armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
   const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations });
   const nc = await connectNats(config.NATS_URL, 'gateway');
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
   credentials.listen(nc, config.NATS_PREFIX);
-  const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log);
+  const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
   const idempotency = new IdempotencyStore(await openSql(orm), config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = new OperatorAdmin({
@@ -139,8 +140,8 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
   });
 
+  const cleanup = startLoop({ name: 'idempotency cleanup', intervalMs: 60_000, log, startNow: false, run: async () => { await idempotency.deleteExpired(); } });
   const loops = [
-    setInterval(() => { idempotency.deleteExpired().catch((err) => log.warn({ err }, 'idempotency cleanup failed')); }, 60_000),
     setInterval(() => { operators.syncWebhookEndpoints().catch(() => undefined); }, 5_000),
   ];
   let publicUrl = '';
@@ -159,6 +160,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
       loops.forEach(clearInterval);
+      await cleanup.stop();
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();

@@ -1,3 +1,2 @@
 export { startGateway, API_PREFIX, type RunningGateway } from './gateway.ts';
-export { loadGatewayConfig, GatewayConfigSchema, type GatewayConfig } from './config.ts';
-export { verifyRequestSignature, timestampInRange } from './auth/signature.ts';
+export { gatewayConfigOf, loadGatewayConfig, GatewayConfigSchema, type GatewayConfig } from './config.ts';

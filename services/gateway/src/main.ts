@@ -1,5 +1,6 @@
+// Process entry: read and validate the configuration, start the gateway, stop gracefully.
 import { runMain } from '@bo/service-kit';
-import { loadGatewayConfig } from './config.ts';
+import { GatewayConfigSchema } from './config.ts';
 import { startGateway } from './gateway.ts';
 
-await runMain('gateway', () => startGateway(loadGatewayConfig()));
+await runMain('gateway', GatewayConfigSchema, (config) => startGateway(config));

@@ -1,4 +1,4 @@
-// HTTP idempotency as decisions.md says: replay, conflict, in-progress, 4xx stored, 5xx
+// HTTP idempotency as docs/decisions.md says: replay, conflict, in-progress, 4xx stored, 5xx
 // released, expiry. A counting stand-in service shows how many requests reached the domain.
 import t from 'tap';
 import { startHarness } from './support/harness.ts';

@@ -1,4 +1,4 @@
-// Authentication exactly as the contract and decisions.md say, in that order, against real
+// Authentication exactly as the contract and docs/decisions.md say, in that order, against real
 // Postgres and NATS.
 import t from 'tap';
 import http from 'node:http';

@@ -1,6 +1,6 @@
-// Process entry: read config, start the payments service (with its reconciler), stop gracefully.
-import { loadConfig, runMain, startService } from '@bo/service-kit';
+// Process entry: read and validate the configuration, start the payments service, stop gracefully (the reconciler with it).
+import { runMain, startService } from '@bo/service-kit';
 import { PaymentsConfigSchema } from './config.ts';
 import { paymentsService } from './service.ts';
 
-await runMain('payments', () => startService(paymentsService, loadConfig(PaymentsConfigSchema)));
+await runMain('payments', PaymentsConfigSchema, (config) => startService(paymentsService, config));

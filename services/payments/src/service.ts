@@ -9,11 +9,12 @@ import {
   adminDecision, adminListWithdrawals, cancelWithdrawal, createWithdrawal, getWithdrawal, sandboxDecision,
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
-import { reconcilerSettings } from './config.ts';
+import { PaymentsConfigSchema } from './config.ts';
 
-export const paymentsService: ServiceDefinition = {
+export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
   name: 'payments',
   schema: PAYMENTS_SCHEMA,
+  config: PaymentsConfigSchema,
   entities: [],
   migrations: paymentsMigrations,
   handlers: (deps) => ({
@@ -27,5 +28,5 @@ export const paymentsService: ServiceDefinition = {
     [admin.adminListWithdrawals.subject]: adminListWithdrawals(deps),
     [admin.adminWithdrawalDecision.subject]: adminDecision(deps),
   }),
-  background: (deps) => [startReconciler(deps, reconcilerSettings(deps.config))],
+  background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
 };

@@ -1,4 +1,4 @@
-// Deposits: shape, the check order of decisions.md, confirm/fail, exactly-once under retries and
+// Deposits: shape, the check order of docs/decisions.md, confirm/fail, exactly-once under retries and
 // races, brand isolation. Real players, wallet and payments services; real Postgres and NATS.
 import t from 'tap';
 import {

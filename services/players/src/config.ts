@@ -1,5 +1,5 @@
-// The players service needs nothing beyond the base configuration (database, NATS, prefix,
-// timeouts); a schema of its own keeps the place for future settings.
+// The players service needs nothing beyond the kit's base configuration (database, NATS, prefix,
+// timeouts, logging); a schema of its own keeps the place for its settings.
 import { BaseConfigSchema, type BaseConfig } from '@bo/service-kit';
 
 export const PlayersConfigSchema = BaseConfigSchema;

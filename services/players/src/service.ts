@@ -3,6 +3,7 @@
 // cannot disagree on a name.
 import { PLAYER_STATE_SUBJECT, playerAdminOperations, playerChangedSubject, playerOperations } from '@bo/contracts';
 import type { Handler, ServiceDefinition, ServiceDeps } from '@bo/service-kit';
+import { PlayersConfigSchema } from './config.ts';
 import { playerEntities } from './persistence/entities.ts';
 import { playerMigrations } from './persistence/migrations.ts';
 import { createPlayer } from './handlers/create-player.ts';
@@ -35,9 +36,10 @@ function announcesChange(deps: ServiceDeps, handler: Handler): Handler {
   };
 }
 
-export const playersService: ServiceDefinition = {
+export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
   name: 'players',
   schema: PLAYERS_SCHEMA,
+  config: PlayersConfigSchema,
   entities: playerEntities,
   migrations: playerMigrations,
   handlers: (deps) => ({

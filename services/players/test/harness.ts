@@ -7,7 +7,7 @@ import {
   eventsStreamName, requestOperation, type DomainEvent, type OperationReply, type Scope, type OperatorScope,
 } from '@bo/contracts';
 import {
-  cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type RunningService,
+  cleanupNatsPrefix, createTestDatabase, startServiceWith, testNatsUrl, testPrefix, waitFor, type RunningService,
 } from '@bo/service-kit';
 import { playersService } from '../src/service.ts';
 
@@ -99,7 +99,7 @@ export async function readEvents(nc: NatsConnection, prefix: string): Promise<Ar
 export async function startPlayers(t: Test, label = 'players'): Promise<PlayersHarness> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
-  const svc = await startService(playersService, {
+  const svc = await startServiceWith(playersService, {
     DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 5000, OUTBOX_POLL_MS: 50,
   });
   t.teardown(async () => {

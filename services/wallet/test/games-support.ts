@@ -10,14 +10,14 @@ import {
   requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus,
 } from '@bo/contracts';
 import {
-  BaseConfigSchema, cleanupNatsPrefix, composeService, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
+  cleanupNatsPrefix, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
   type RunningService, type TestDatabase,
 } from '@bo/service-kit';
 import type { LedgerVerification } from '@bo/contracts';
 import { playersService } from '../../players/src/service.ts';
-import { walletService } from '../src/service.ts';
-import { ledgerModule } from '../src/ledger/module.ts';
-import { createGamesModule } from '../src/games/module.ts';
+import { PlayersConfigSchema } from '../../players/src/config.ts';
+import { walletServiceWith } from '../src/service.ts';
+import { WalletConfigSchema } from '../src/config.ts';
 import type { Rng } from '../src/games/domain/rounds.ts';
 
 export const LAUNCH_SECRET = 'test-launch-secret-0123456789abcdef';
@@ -72,18 +72,11 @@ export { randomCpf };
 export async function startGamesStack(t: Test, env: Record<string, string> = {}, opts: { prefix?: string; rng?: Rng } = {}): Promise<GamesStack> {
   const db = await createTestDatabase('games');
   const prefix = opts.prefix ?? testPrefix('games');
-  const config = loadConfig(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' });
-  const gamesEnv: Record<string, string> = { GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env };
-  const saved = Object.fromEntries(Object.keys(gamesEnv).map((k) => [k, process.env[k]]));
-  const players = await startService(playersService, config);
-  let wallet: RunningService;
-  try {
-    Object.assign(process.env, gamesEnv);
-    const definition = opts.rng ? composeService('wallet', 'wallet', [ledgerModule, createGamesModule({ rng: opts.rng })]) : walletService;
-    wallet = await startService(definition, config);
-  } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  }
+  // As the environment gives them: strings, converted and checked by the schemas.
+  const env0 = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' };
+  const players = await startService(playersService, loadConfig(PlayersConfigSchema, env0));
+  const wallet: RunningService = await startService(walletServiceWith(opts.rng ? { rng: opts.rng } : {}),
+    loadConfig(WalletConfigSchema, { ...env0, GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env }));
   t.teardown(async () => {
     await wallet.stop();
     await players.stop();

@@ -1,11 +1,10 @@
-// Configuration of the webhooks service: the base settings plus delivery policy. Booleans accept
+// Configuration of the webhooks service: the kit's base settings plus delivery policy. Booleans accept
 // 1/0/true/false; the retry schedule is 7 comma-separated delays in milliseconds.
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
-export const WebhooksConfigSchema = Type.Object({
-  ...BaseConfigSchema.properties,
+export const WebhooksConfigSchema = Type.Composite([BaseConfigSchema, Type.Object({
   /** Key under which webhook secrets are sealed at rest (same variable as the gateway's). */
   SECRETS_MASTER_KEY: Type.String({ default: DEV_MASTER_KEY, minLength: 16 }),
   /** Allow `http` webhook URLs in production (local development, tests). */
@@ -28,19 +27,9 @@ export const WebhooksConfigSchema = Type.Object({
   WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
   /** A claimed delivery whose worker died is retried this long after its HTTP timeout would have passed. */
   WEBHOOK_LEASE_GRACE_MS: Type.Integer({ default: 30_000, minimum: 100 }),
-});
+})]);
 export type WebhooksConfig = Static<typeof WebhooksConfigSchema>;
 
 export function retryScheduleOf(config: WebhooksConfig): number[] {
   return parseRetrySchedule(config.WEBHOOK_RETRY_SCHEDULE_MS);
-}
-
-/** Defaults for everything but the base settings, for tests and in-process starts. */
-export function webhooksConfig(base: Partial<WebhooksConfig> & Pick<WebhooksConfig, 'DATABASE_URL' | 'NATS_URL' | 'NATS_PREFIX'>): WebhooksConfig {
-  return {
-    RPC_TIMEOUT_MS: 5000, OUTBOX_POLL_MS: 250, SECRETS_MASTER_KEY: DEV_MASTER_KEY, WEBHOOK_ALLOW_HTTP: false,
-    WEBHOOK_ALLOW_PRIVATE: false, WEBHOOK_RETRY_SCHEDULE_MS: DEFAULT_RETRY_SCHEDULE_MS.join(','), WEBHOOK_TIMEOUT_MS: 10_000,
-    WEBHOOK_CONCURRENCY: 64, WEBHOOK_ENDPOINT_CONCURRENCY: 16, WEBHOOK_POLL_MS: 500, WEBHOOK_LEASE_GRACE_MS: 30_000,
-    ...base,
-  };
 }

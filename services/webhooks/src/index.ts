@@ -1,4 +1,4 @@
 // Public surface of the webhooks service: how to build and configure it (tests, start script).
 export { webhooksService } from './service.ts';
-export { WebhooksConfigSchema, webhooksConfig, type WebhooksConfig } from './config.ts';
+export { WebhooksConfigSchema, type WebhooksConfig } from './config.ts';
 export { webhooksConsumerName } from './delivery/event-consumer.ts';

@@ -1,10 +1,6 @@
-// Process entry: read config, start the webhooks service, stop gracefully on SIGINT/SIGTERM
-// (intake stops, attempts under way finish and are recorded).
-import { loadConfig, runMain, startService } from '@bo/service-kit';
+// Process entry: read and validate the configuration, start the webhooks service, stop gracefully (intake stops, attempts under way finish and are recorded).
+import { runMain, startService } from '@bo/service-kit';
 import { WebhooksConfigSchema } from './config.ts';
 import { webhooksService } from './service.ts';
 
-await runMain('webhooks', () => {
-  const config = loadConfig(WebhooksConfigSchema);
-  return startService(webhooksService(config), config);
-});
+await runMain('webhooks', WebhooksConfigSchema, (config) => startService(webhooksService, config));

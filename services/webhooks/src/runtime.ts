@@ -1,11 +1,13 @@
-// What handlers and loops of the webhooks service share, built once in service.ts.
+// What the handlers and loops of the webhooks service share: built once by the service's setup
+// step (service.ts) from its configuration.
 import type { ServiceDeps } from '@bo/service-kit';
 import type { WebhooksConfig } from './config.ts';
 import type { UrlPolicy } from './domain/url-policy.ts';
 import type { AttemptSettings } from './delivery/attempt.ts';
+import type { DeliveryWorker } from './delivery/delivery-worker.ts';
 
 export interface WebhooksRuntime {
-  deps: ServiceDeps;
+  deps: ServiceDeps<WebhooksConfig>;
   config: WebhooksConfig;
   /** Delays after failed attempts 1..7. */
   schedule: number[];
@@ -14,6 +16,7 @@ export interface WebhooksRuntime {
   attempt: AttemptSettings;
   /** Lease of a claimed delivery: the HTTP timeout plus a grace period. */
   leaseMs: number;
-  /** Wake the delivery worker (something became due). */
+  /** Wake the delivery worker (something became due); set once the worker runs. */
   pokeWorker(): void;
+  worker?: DeliveryWorker;
 }

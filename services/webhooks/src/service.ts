@@ -2,10 +2,10 @@
 // the gateway), intake of every domain event from JetStream into Postgres, and delivery of each
 // event to the operator with signatures, retries and a complete attempt log.
 import { WEBHOOK_SUBJECTS, webhookAdminOperations, webhookOperations } from '@bo/contracts';
-import { DEV_MASTER_KEY, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
-import { retryScheduleOf, type WebhooksConfig } from './config.ts';
+import { DEV_MASTER_KEY, type ServiceDefinition } from '@bo/service-kit';
+import { retryScheduleOf, WebhooksConfigSchema } from './config.ts';
 import { maxAttemptsOf } from './domain/retry-schedule.ts';
-import { startDeliveryWorker, type DeliveryWorker } from './delivery/delivery-worker.ts';
+import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { startEventConsumer } from './delivery/event-consumer.ts';
 import { adminListDeliveries } from './handlers/admin-deliveries.ts';
 import { adminRedeliver } from './handlers/admin-redeliver.ts';
@@ -16,58 +16,46 @@ import { WEBHOOKS_SCHEMA, webhookEntities } from './persistence/entities.ts';
 import { webhookMigrations } from './persistence/migrations.ts';
 import type { WebhooksRuntime } from './runtime.ts';
 
-export function webhooksService(config: WebhooksConfig): ServiceDefinition {
-  const schedule = retryScheduleOf(config);
-  const runtimes = new WeakMap<ServiceDeps, WebhooksRuntime & { worker?: DeliveryWorker }>();
-  const runtimeOf = (deps: ServiceDeps) => {
-    let rt = runtimes.get(deps);
-    if (!rt) {
-      if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) {
-        deps.log.warn('SECRETS_MASTER_KEY is the development default; set a real key outside local development');
-      }
-      const self: WebhooksRuntime & { worker?: DeliveryWorker } = {
-        deps, config, schedule, maxAttempts: maxAttemptsOf(schedule),
-        policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-        attempt: {
-          masterKey: config.SECRETS_MASTER_KEY, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-          policy: { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-        },
-        leaseMs: config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_LEASE_GRACE_MS,
-        pokeWorker: () => self.worker?.poke(),
-      };
-      rt = self;
-      runtimes.set(deps, rt);
+export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, WebhooksRuntime> = {
+  name: 'webhooks',
+  schema: WEBHOOKS_SCHEMA,
+  config: WebhooksConfigSchema,
+  entities: webhookEntities,
+  migrations: webhookMigrations,
+  setup: (deps) => {
+    const { config } = deps;
+    if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) {
+      deps.log.warn('SECRETS_MASTER_KEY is the development default; set a real key outside local development');
     }
+    const schedule = retryScheduleOf(config);
+    const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE };
+    const rt: WebhooksRuntime = {
+      deps, config, schedule, maxAttempts: maxAttemptsOf(schedule), policy,
+      attempt: { masterKey: config.SECRETS_MASTER_KEY, timeoutMs: config.WEBHOOK_TIMEOUT_MS, policy },
+      leaseMs: config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_LEASE_GRACE_MS,
+      pokeWorker: () => rt.worker?.poke(),
+    };
     return rt;
-  };
-
-  return {
-    name: 'webhooks',
-    schema: WEBHOOKS_SCHEMA,
-    entities: webhookEntities,
-    migrations: webhookMigrations,
-    handlers: (deps) => {
-      const rt = runtimeOf(deps);
-      return {
-        [webhookOperations.testWebhook.subject]: testWebhook(rt),
-        [webhookAdminOperations.adminListDeliveries.subject]: adminListDeliveries(rt),
-        [webhookAdminOperations.adminRedeliver.subject]: adminRedeliver(rt),
-        [WEBHOOK_SUBJECTS.upsertEndpoint]: upsertEndpoint(rt),
-      };
-    },
-    background: (deps) => {
-      const rt = runtimeOf(deps);
-      const worker = startDeliveryWorker({
-        sql: deps.sql, log: deps.log, attempt: rt.attempt, schedule, concurrency: config.WEBHOOK_CONCURRENCY,
-        perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
-        countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
-      });
-      rt.worker = worker;
-      const stopConsumer = startEventConsumer({
-        nc: deps.nc, prefix: deps.prefix, sql: deps.sql, log: deps.log, maxAttempts: rt.maxAttempts, onStored: () => worker.poke(),
-      });
-      // Intake stops first so nothing new is stored while the worker winds down.
-      return [async () => { await stopConsumer(); await worker.stop(); }];
-    },
-  };
-}
+  },
+  handlers: (_deps, rt) => ({
+    [webhookOperations.testWebhook.subject]: testWebhook(rt),
+    [webhookAdminOperations.adminListDeliveries.subject]: adminListDeliveries(rt),
+    [webhookAdminOperations.adminRedeliver.subject]: adminRedeliver(rt),
+    [WEBHOOK_SUBJECTS.upsertEndpoint]: upsertEndpoint(rt),
+  }),
+  background: (deps, rt) => {
+    const { config } = deps;
+    const worker = startDeliveryWorker({
+      sql: deps.sql, log: deps.log, attempt: rt.attempt, schedule: rt.schedule, concurrency: config.WEBHOOK_CONCURRENCY,
+      perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
+      countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
+    });
+    rt.worker = worker;
+    const stopConsumer = startEventConsumer({
+      nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log, maxAttempts: rt.maxAttempts,
+      onStored: () => worker.poke(),
+    });
+    // Intake stops first so nothing new is stored while the worker winds down.
+    return [async () => { await stopConsumer(); await worker.stop(); }];
+  },
+};

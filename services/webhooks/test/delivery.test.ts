@@ -198,7 +198,7 @@ t.test('two replicas share the queue: every event is sent exactly once when noth
   // A second replica on the same database and prefix: same durable consumer, same delivery queue.
   const { startService } = await import('@bo/service-kit');
   const { webhooksService } = await import('../src/index.ts');
-  const replica = await startService(webhooksService(stack.config), stack.config);
+  const replica = await startService(webhooksService, stack.config);
   t.teardown(() => replica.stop());
   const secret = newWebhookSecret();
   const rx = await startReceiver(secret);

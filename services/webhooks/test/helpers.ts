@@ -9,8 +9,8 @@ import {
   EVENT_HEADERS, WEBHOOK_SUBJECTS, eventSubject, newId, requestOperation,
   type DomainEvent, type Environment, type EventDataByType, type EventType, type OperationReply, type Scope, type UpsertEndpoint,
 } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type Logger, type RunningService } from '@bo/service-kit';
-import { webhooksConfig, webhooksService, type WebhooksConfig } from '../src/index.ts';
+import { cleanupNatsPrefix, configOf, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type Logger, type RunningService } from '@bo/service-kit';
+import { WebhooksConfigSchema, webhooksService, type WebhooksConfig } from '../src/index.ts';
 
 export interface Stack { svc: RunningService; prefix: string; dbUrl: string; config: WebhooksConfig }
 
@@ -20,12 +20,12 @@ type Teardown = { teardown(fn: () => Promise<void> | void): void };
 export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig> = {}, label = 'wh', opts: { log?: Logger } = {}): Promise<Stack> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
-  const config = webhooksConfig({
+  const config = configOf(WebhooksConfigSchema, {
     DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix,
     WEBHOOK_RETRY_SCHEDULE_MS: '30,30,30,30,30,30,30', WEBHOOK_TIMEOUT_MS: 3000, WEBHOOK_POLL_MS: 50, WEBHOOK_LEASE_GRACE_MS: 500,
     ...overrides,
   });
-  const svc = await startService(webhooksService(config), config, opts);
+  const svc = await startService(webhooksService, config, opts);
   t.teardown(async () => {
     await svc.stop();
     await cleanupNatsPrefix(prefix);

@@ -8,8 +8,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { cleanupNatsPrefix, createTestDatabase, startService, testPrefix, waitFor } from '@bo/service-kit';
-import { webhooksConfig, webhooksService } from '../src/index.ts';
+import { cleanupNatsPrefix, configOf, createTestDatabase, startService, testPrefix, waitFor } from '@bo/service-kit';
+import { WebhooksConfigSchema, webhooksService } from '../src/index.ts';
 import { newWebhookSecret, publishEvent, startReceiver, upsertEndpoint } from './helpers.ts';
 
 const NATS_SERVER = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find((p) => existsSync(p));
@@ -46,11 +46,11 @@ t.test('NATS restarts while a delivery is in flight', { skip: NATS_SERVER ? fals
 
   const db = await createTestDatabase('whnats');
   const prefix = testPrefix('whnats');
-  const config = webhooksConfig({
+  const config = configOf(WebhooksConfigSchema, {
     DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_PREFIX: prefix,
     WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50', WEBHOOK_TIMEOUT_MS: 20_000, WEBHOOK_POLL_MS: 50,
   });
-  const svc = await startService(webhooksService(config), config);
+  const svc = await startService(webhooksService, config);
   const publisher = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   const secret = newWebhookSecret();
   const rx = await startReceiver(secret, (n) => (n === 1 ? 'hang' : 200));

@@ -1,4 +1,4 @@
-// The admin API of our own team (decisions.md), on its own port with a bearer token. Operator
+// The admin API of our own team (docs/decisions.md), on its own port with a bearer token. Operator
 // management is local; the rest is forwarded to the owning service, and whatever a service
 // reports as changed is written to the audit log.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';

@@ -5,7 +5,7 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import { AppError, newId, type AdminRole } from '@bo/contracts';
-import { safeEqual } from '@bo/service-kit';
+import { isoTime, safeEqual, uniqueViolation } from '@bo/service-kit';
 import { recordAudit } from './audit.ts';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
@@ -32,10 +32,8 @@ export interface AdminIdentity { actor: string; role: AdminRole; root: boolean }
 
 interface MemberRow { id: string; email: string; role: AdminRole; created_at: Date; disabled_at: Date | null }
 interface TokenRow { id: string; name: string; role: AdminRole; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const memberView = (r: MemberRow) => ({ id: r.id, email: r.email, role: r.role, createdAt: iso(r.created_at)!, disabledAt: iso(r.disabled_at) });
-const tokenView = (r: TokenRow) => ({ id: r.id, name: r.name, role: r.role, createdAt: iso(r.created_at)!, revokedAt: iso(r.revoked_at), lastUsedAt: iso(r.last_used_at) });
-const isUnique = (e: unknown) => (e as { code?: string }).code === '23505';
+const memberView = (r: MemberRow) => ({ id: r.id, email: r.email, role: r.role, createdAt: isoTime(r.created_at), disabledAt: isoTime(r.disabled_at) });
+const tokenView = (r: TokenRow) => ({ id: r.id, name: r.name, role: r.role, createdAt: isoTime(r.created_at), revokedAt: isoTime(r.revoked_at), lastUsedAt: isoTime(r.last_used_at) });
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export class TeamAccess {
@@ -63,7 +61,7 @@ export class TeamAccess {
     const hash = await hashPassword(password);
     await this.#orm.em.fork().transactional(async (tx) => {
       await tx.execute(`insert into gateway.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`,
-        [row.id, row.email, row.role, hash, row.created_at]).catch((e) => { throw isUnique(e) ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+        [row.id, row.email, row.role, hash, row.created_at]).catch((e) => { throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
       recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
     });
     return { user: memberView(row), password };
@@ -91,7 +89,7 @@ export class TeamAccess {
     const row: TokenRow = { id: `tok_${hex}`, name: input.name, role: input.role, created_at: new Date(), revoked_at: null, last_used_at: null };
     await this.#orm.em.fork().transactional(async (tx: EntityManager) => {
       await tx.execute(`insert into gateway.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`,
-        [row.id, row.name, row.role, sha256(secret), row.created_at]).catch((e) => { throw isUnique(e) ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+        [row.id, row.name, row.role, sha256(secret), row.created_at]).catch((e) => { throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
       recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
     });
     return { token: tokenView(row), secret };

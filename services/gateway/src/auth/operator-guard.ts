@@ -1,10 +1,9 @@
-// Everything that happens to an operator request before validation, in the order decisions.md
+// Everything that happens to an operator request before validation, in the order docs/decisions.md
 // fixes: credentials → timestamp → signature → suspended → caller IP → rate limit →
 // SANDBOX_ONLY → idempotency → (JSON body parse, then schema validation by Fastify).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@bo/contracts';
+import { AppError, timestampInRange, verifyRequestSignature } from '@bo/contracts';
 import type { CredentialCache } from './credential-cache.ts';
-import { timestampInRange, verifyRequestSignature } from './signature.ts';
 import type { SharedRateLimiter } from '../rate-limit/shared-rate-limiter.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../http/observability.ts';

@@ -1,5 +1,5 @@
 // Bodies are kept as the raw bytes: the signature and the idempotency fingerprint are computed
-// over exactly what was sent. JSON is parsed only after authentication (decisions.md order).
+// over exactly what was sent. JSON is parsed only after authentication (docs/decisions.md order).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '@bo/contracts';
 import { badTextIssues, jsonDepth, MAX_JSON_DEPTH } from './text-rules.ts';

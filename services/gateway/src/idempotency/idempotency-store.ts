@@ -1,4 +1,4 @@
-// HTTP idempotency (decisions.md): a Postgres row per (operator, environment, key) holding the
+// HTTP idempotency (docs/decisions.md): a Postgres row per (operator, environment, key) holding the
 // request fingerprint and, once done, the stored response. It answers replays, conflicts and
 // in-progress without touching a service. 2xx and 4xx are stored; a 5xx deletes the row so the
 // same key may be retried (the owning service dedupes money effects itself).

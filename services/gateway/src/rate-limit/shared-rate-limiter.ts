@@ -5,7 +5,7 @@
 // of 1 (small limits) it is exact.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import { natsReplicas, type Logger } from '@bo/service-kit';
+import type { Logger } from '@bo/service-kit';
 
 export interface RateDecision { allowed: boolean; limit: number; remaining: number; resetSeconds: number }
 
@@ -24,8 +24,8 @@ export class SharedRateLimiter {
 
   private constructor(kv: KV, log: Logger) { this.#kv = kv; this.#log = log; }
 
-  static async open(nc: NatsConnection, prefix: string, log: Logger): Promise<SharedRateLimiter> {
-    const kv = await new Kvm(nc).create(`${prefix}_ratelimit`, { history: 1, ttl: 3 * WINDOW_MS, replicas: natsReplicas() });
+  static async open(nc: NatsConnection, prefix: string, log: Logger, replicas = 1): Promise<SharedRateLimiter> {
+    const kv = await new Kvm(nc).create(`${prefix}_ratelimit`, { history: 1, ttl: 3 * WINDOW_MS, replicas });
     return new SharedRateLimiter(kv, log);
   }
 

@@ -1,6 +1,6 @@
-// Deposits as the API shows them, and the rules of creating one (decisions.md check order).
+// Deposits as the API shows them, and the rules of creating one (docs/decisions.md check order).
 import { AppError, MAX_AMOUNT, type Deposit, type PlayerState } from '@bo/contracts';
-import { compareMoney, formatMoney, addMoney, isPositiveWithin } from '@bo/service-kit';
+import { compareMoney, formatMoney, addMoney, isPositiveWithin, isoTime } from '@bo/service-kit';
 
 export type DepositRowStatus = 'pending' | 'confirming' | 'confirmed' | 'failed';
 
@@ -11,25 +11,13 @@ export interface DepositRow {
   createdAt: Date; updatedAt: Date; confirmedAt: Date | null; failedAt: Date | null; failureReason: string | null;
 }
 
-// Rows read back carry Postgres' text form (`2026-11-22 16:01:02.123+00`), which V8 parses only
-// through its slow legacy path; made ISO first, it takes the fast one.
-const PG_TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)\+00$/;
-const iso = (d: Date | string | null): string | null => {
-  if (!d) return null;
-  if (typeof d === 'string') {
-    const m = PG_TIMESTAMP.exec(d);
-    return new Date(m ? `${m[1]}T${m[2]}Z` : d).toISOString();
-  }
-  return d.toISOString();
-};
-
 /** `confirming` is shown as `pending`: the wallet is not credited yet (docs/money.md). */
 export function depositView(row: DepositRow): Deposit {
   return {
     id: row.id, playerId: row.playerId, amount: formatMoney(row.amount), currency: row.currency, method: row.method,
     externalReference: row.externalReference, status: row.status === 'confirming' ? 'pending' : row.status,
-    createdAt: iso(row.createdAt)!, updatedAt: iso(row.updatedAt)!, confirmedAt: iso(row.confirmedAt),
-    failedAt: iso(row.failedAt), failureReason: row.failureReason,
+    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt), confirmedAt: isoTime(row.confirmedAt),
+    failedAt: isoTime(row.failedAt), failureReason: row.failureReason,
   };
 }
 

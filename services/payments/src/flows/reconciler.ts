@@ -3,7 +3,7 @@
 // `for update skip locked` keeps two replicas (or a replica and a live request) off the same row.
 // Each row is repeated and completed in one transaction that holds its lock throughout.
 import { AppError } from '@bo/contracts';
-import { counter, type Logger } from '@bo/service-kit';
+import { counter, startLoop, type Logger } from '@bo/service-kit';
 import type { Registry } from 'prom-client';
 import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
 import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
@@ -56,19 +56,8 @@ async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () =>
 
 /** Starts the loop; returns its stop. */
 export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): () => Promise<void> {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  const tick = () => {
-    if (stopped) return;
-    running = reconcileOnce(deps, opts)
-      .catch((err) => deps.log.warn({ err }, 'reconciler pass failed'))
-      .finally(() => { running = undefined; if (!stopped) timer = setTimeout(tick, opts.intervalMs); });
-  };
-  timer = setTimeout(tick, opts.intervalMs);
-  return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
-  };
+  return startLoop({
+    name: 'reconciler pass', intervalMs: opts.intervalMs, log: deps.log, startNow: false,
+    run: async () => { await reconcileOnce(deps, opts); },
+  }).stop;
 }

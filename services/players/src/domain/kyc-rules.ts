@@ -1,4 +1,4 @@
-// KYC moves the contract allows (decisions.md): a submission moves any status but aprovado to
+// KYC moves the contract allows (docs/decisions.md): a submission moves any status but aprovado to
 // em_analise; a decision (team or sandbox) sets any status but nao_iniciado.
 import { AppError, type KycStatus } from '@bo/contracts';
 

@@ -1,14 +1,13 @@
-// The games module's own settings, read from the environment when the wallet service starts.
-// Defaults suit local runs; production sets GAME_LAUNCH_SECRET and PUBLIC_BASE_URL.
+// The games module's settings, part of the wallet's configuration (config.ts). Defaults suit local
+// runs; production sets GAME_LAUNCH_SECRET and PUBLIC_BASE_URL.
 import { Type, type Static } from '@sinclair/typebox';
-import { loadConfig } from '@bo/service-kit';
 
 export const DEV_GAME_LAUNCH_SECRET = 'dev-only-game-launch-secret-change-me';
 
 export const GamesConfigSchema = Type.Object({
   /** HMAC-SHA256 key of the launch tokens in gameUrl. */
   GAME_LAUNCH_SECRET: Type.String({ default: DEV_GAME_LAUNCH_SECRET, minLength: 16 }),
-  /** Public address of the gateway; gameUrl = `${PUBLIC_BASE_URL}/play/<token>`. */
+  /** Public address of the gateway; gameUrl = `${PUBLIC_BASE_URL}/play/<token>` (a trailing slash is ignored). */
   PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3000', pattern: '^https?://[^\\s]+$' }),
   GAME_SESSION_TTL_SECONDS: Type.Integer({ default: 1800, minimum: 1, maximum: 86_400 }),
   /** Fictitious balance a sandbox (demo) session starts with. */
@@ -18,8 +17,3 @@ export const GamesConfigSchema = Type.Object({
   GAME_PROVIDER_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 50, maximum: 60_000 }),
 });
 export type GamesConfig = Static<typeof GamesConfigSchema>;
-
-export function loadGamesConfig(env: Record<string, string | undefined> = process.env): GamesConfig {
-  const config = loadConfig(GamesConfigSchema, env);
-  return { ...config, PUBLIC_BASE_URL: config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
-}

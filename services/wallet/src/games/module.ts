@@ -3,7 +3,7 @@
 // ledger's transactions (docs/games.md). Configuration is read when the service starts.
 import { GAME_PLAY_SUBJECTS, gameOperations } from '@bo/contracts';
 import type { ServiceModule } from '@bo/service-kit';
-import { loadGamesConfig, type GamesConfig } from './config.ts';
+import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
 import { cryptoRng, type Rng } from './domain/rounds.ts';
 import { remoteProvider, type GameProvider } from './providers/game-provider.ts';
@@ -16,19 +16,17 @@ import { playSession } from './handlers/play-session.ts';
 import { playRound } from './handlers/play-round.ts';
 
 export interface GamesModuleOptions {
-  /** Defaults to the environment (GAME_*, PUBLIC_BASE_URL) read at start. */
-  config?: GamesConfig;
   /** Replaces the external provider adapter. */
   remote?: GameProvider;
   rng?: Rng;
 }
 
-export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule {
+export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<WalletConfig> {
   return {
     entities: gameEntities,
     migrations: gameMigrations,
     handlers: (deps) => {
-      const config = opts.config ?? loadGamesConfig();
+      const config = { ...deps.config, PUBLIC_BASE_URL: deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
       const ctx: GamesContext = {
         deps, config,
         tokens: createLaunchTokenSigner(config.GAME_LAUNCH_SECRET),
@@ -45,4 +43,3 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule 
   };
 }
 
-export const gamesModule: ServiceModule = createGamesModule();

@@ -2,7 +2,7 @@
 // and idempotent: the effect and the record that makes a repeat recognisable commit together,
 // and a repeat answers what the first call did (docs/money.md).
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
-import { compareMoney, crashPoint, formatMoney, subMoney, addMoney, type Sql, type SqlRunner } from '@bo/service-kit';
+import { compareMoney, crashPoint, formatMoney, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postTransaction } from './post-transaction.ts';
@@ -15,8 +15,6 @@ function sameCommand(what: string, stored: string, asked: string): void {
   if (compareMoney(stored, asked) !== 0) throw new Error(`${what}: repeated with amount ${asked}, first was ${stored}`);
 }
 
-const isUniqueViolation = (e: unknown, constraint: string): boolean =>
-  (e as { code?: string })?.code === '23505' && (e as { constraint?: string }).constraint === constraint;
 
 /**
  * A deposit's credit as ONE statement (its own transaction): the player's balance moves under
@@ -71,7 +69,7 @@ export async function creditDeposit(sql: Sql, cmd: WalletCredit): Promise<Wallet
       out = posted ? result(posted, { entryId: posted.entryId }) : await repeatedCredit(sql, cmd, source);
     } catch (e) {
       // A copy of this command committed while this one waited for the account row.
-      if (!isUniqueViolation(e, 'ledger_transactions_source_key')) throw e;
+      if (uniqueViolation(e) !== 'ledger_transactions_source_key') throw e;
       out = await repeatedCredit(sql, cmd, source);
     }
     // Neither posted nor posted before: the player's first money, the account does not exist yet.

@@ -5,7 +5,7 @@ import {
   type OperationRequest, type OperatorScope, type PlayerState, type WalletCredit, type WalletHold, type WalletHoldRef,
 } from '@bo/contracts';
 import { adminScopeOf, internalScopeOf, isPositiveWithin, operatorScopeOf, playerStatesOf, type Handler, type ServiceDeps } from '@bo/service-kit';
-import { ledgerSettings } from '../config.ts';
+import type { WalletConfig } from '../config.ts';
 import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './commands.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { readEntries, readWallet } from './queries.ts';
@@ -42,8 +42,8 @@ function parseLimit(raw: unknown): number {
   return n;
 }
 
-export function ledgerHandlers(deps: ServiceDeps): Record<string, Handler> {
-  const { cursorSecret } = ledgerSettings(deps.config);
+export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, Handler> {
+  const cursorSecret = deps.config.LEDGER_CURSOR_SECRET;
   const players = playerStatesOf(deps);
   const recordVerification = ledgerVerifyRecorder(deps.metrics);
 

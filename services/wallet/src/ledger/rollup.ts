@@ -3,7 +3,7 @@
 // one statement. "Since" is by the writing transaction's id: every transaction below the
 // snapshot's xmin has finished, so each committed entry is added exactly once, whatever order
 // transactions commit in. Replicas take turns on the watermark row (skip locked).
-import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
+import { startLoop, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 
 /** Rolls up what is final; returns how many clearing accounts moved. */
 export async function rollUpClearing(sql: SqlRunner): Promise<number> {
@@ -19,18 +19,8 @@ export async function rollUpClearing(sql: SqlRunner): Promise<number> {
 }
 
 export function startClearingRollup(deps: Pick<ServiceDeps, 'sql' | 'log'>, intervalMs = 1000): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    if (stopped) return;
-    running = rollUpClearing(deps.sql)
-      .catch((err) => deps.log.warn({ err }, 'clearing roll-up failed; will retry'))
-      .finally(() => { if (!stopped) timer = setTimeout(tick, intervalMs); });
-  };
-  let timer: NodeJS.Timeout | undefined = setTimeout(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
+  return startLoop({
+    name: 'clearing roll-up', intervalMs, log: deps.log, startNow: false,
+    run: async () => { await rollUpClearing(deps.sql); },
+  }).stop;
 }

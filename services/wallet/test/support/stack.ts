@@ -3,7 +3,7 @@
 import type { Test } from 'tap';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
-  cleanupNatsPrefix, createTestDatabase, startService, testNatsUrl, testPrefix,
+  BaseConfigSchema, cleanupNatsPrefix, configOf, createTestDatabase, startServiceWith, testNatsUrl, testPrefix,
   type BaseConfig, type RunningService, type ServiceDefinition,
 } from '@bo/service-kit';
 import { playersService } from '../../../players/src/service.ts';
@@ -19,7 +19,7 @@ export interface Stack {
   nc: NatsConnection;
   call: Caller;
   services: Map<string, RunningService>;
-  start(def: ServiceDefinition, extra?: Record<string, unknown>): Promise<RunningService>;
+  start(def: ServiceDefinition<any, any>, extra?: Record<string, unknown>): Promise<RunningService>;
   stop(name: string): Promise<void>;
   verifyLedger(): Promise<LedgerVerification>;
 }
@@ -27,13 +27,14 @@ export interface Stack {
 export async function startStack(t: Test, label: string, opts: { wallet?: boolean; players?: boolean } = {}): Promise<Stack> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
-  const config: BaseConfig = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 30_000, OUTBOX_POLL_MS: 50 }; // generous: a busy machine is slow, a test never waits on a timeout here
+  // RPC deadline generous: a busy machine is slow, and a test never waits on a timeout here.
+  const config: BaseConfig = configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 30_000, OUTBOX_POLL_MS: 50 });
   const nc = await connect({ servers: testNatsUrl(), name: `test-${label}` });
   const services = new Map<string, RunningService>();
   const stack: Stack = {
     config, prefix, databaseUrl: db.url, nc, call: caller(nc, prefix), services,
     async start(def, extra = {}) {
-      const svc = await startService(def, { ...config, ...extra } as BaseConfig);
+      const svc = await startServiceWith(def, { ...config, ...extra });
       services.set(def.name, svc);
       return svc;
     },

@@ -2,7 +2,7 @@
 // timestamp, POST the stored bytes. Never throws: every problem is a failed attempt.
 import { openSecret } from '@bo/service-kit';
 import type { AttemptResult } from '../domain/retry-schedule.ts';
-import { webhookHeaders } from '../domain/signing.ts';
+import { webhookHeaders } from '@bo/contracts';
 import { mustGuardAddresses, urlShapeProblem, type UrlPolicy } from '../domain/url-policy.ts';
 import type { ClaimedAttempt } from '../persistence/delivery-queue.ts';
 import { postWebhook } from './http-sender.ts';

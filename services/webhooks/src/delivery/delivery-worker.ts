@@ -1,7 +1,7 @@
 // The delivery loop: claims due deliveries from Postgres (several replicas share the queue via
 // SKIP LOCKED), runs them concurrently in a bounded pool, records each attempt and schedules the
-// next. It wakes on a timer, when an event was stored, and whenever a slot frees up.
-import { crashPoint, type Logger, type Sql } from '@bo/service-kit';
+// next.
+import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
@@ -24,10 +24,6 @@ export interface DeliveryWorker { poke(): void; stop(): Promise<void> }
 
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let claiming: Promise<void> | undefined;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
 
   async function runAttempt(c: ClaimedAttempt): Promise<void> {
     crashPoint('webhooks.deliver.after-claim');
@@ -57,33 +53,19 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     for (const c of claimed) {
       const p: Promise<void> = runAttempt(c)
         .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
-        .finally(() => { inFlight.delete(p); pump(); });
+        .finally(() => { inFlight.delete(p); loop.poke(); });
       inFlight.add(p);
     }
     return claimed.length === free;
   }
 
-  function pump(): void {
-    if (stopped) return;
-    if (claiming) { again = true; return; }
-    claiming = claimAndStart()
-      .then((maybeMore) => { if (maybeMore) again = true; })
-      .catch((err) => o.log.warn({ err }, 'claiming webhook deliveries failed; will retry'))
-      .finally(() => {
-        claiming = undefined;
-        if (again) { again = false; pump(); }
-      });
-  }
-
-  const tick = () => { pump(); if (!stopped) timer = setTimeout(tick, o.pollMs); };
-  timer = setTimeout(tick, 0);
+  // Woken when an event was stored and whenever a slot frees up; polls for retries that come due.
+  const loop = startLoop({ name: 'claiming webhook deliveries', intervalMs: o.pollMs, log: o.log, run: claimAndStart });
 
   return {
-    poke: pump,
+    poke: loop.poke,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await claiming;
+      await loop.stop();
       // Attempts under way end within their HTTP timeout; let them record their result.
       await Promise.allSettled([...inFlight]);
     },

@@ -15,6 +15,8 @@ export function webhooksConsumerName(prefix: string): string {
 export interface EventConsumerOptions {
   nc: NatsConnection;
   prefix: string;
+  /** JetStream replicas of the events stream, should intake be the first to create it. */
+  replicas: number;
   sql: Sql;
   log: Logger;
   maxAttempts: number;
@@ -43,8 +45,8 @@ export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: stri
   return { id: e.id, type: e.type, environment: e.environment as Environment, operatorId, brandId, body, createdAt, source: 'stream' };
 }
 
-export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string): Promise<void> {
-  await ensureEventsStream(nc, prefix);
+export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+  await ensureEventsStream(nc, prefix, replicas);
   const jsm = await jetstreamManager(nc);
   const stream = eventsStreamName(prefix);
   const name = webhooksConsumerName(prefix);
@@ -88,7 +90,7 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
   }
 
   async function consumeOnce(): Promise<void> {
-    await ensureWebhooksConsumer(o.nc, o.prefix);
+    await ensureWebhooksConsumer(o.nc, o.prefix, o.replicas);
     const consumer = await js.consumers.get(eventsStreamName(o.prefix), webhooksConsumerName(o.prefix));
     messages = await consumer.consume({ max_messages: 64 });
     const current = messages;

@@ -1,4 +1,4 @@
-// When to try again: the contract's schedule (decisions.md) of 7 delays after failed attempts
+// When to try again: the contract's schedule (docs/decisions.md) of 7 delays after failed attempts
 // 1..7, so 8 attempts at most, each delay jittered so that many failed deliveries do not retry
 // in lockstep. A Retry-After of a 429/503 postpones the next attempt but never beyond the longest
 // step, and never adds attempts.

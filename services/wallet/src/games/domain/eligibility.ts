@@ -1,4 +1,4 @@
-// Who may open a game session, in the contract's check order (decisions.md): the player exists
+// Who may open a game session, in the contract's check order (docs/decisions.md): the player exists
 // (404 before the game's 404, handled by the caller) → KYC aprovado → not self-excluded → status ativo.
 import { AppError, type PlayerState } from '@bo/contracts';
 

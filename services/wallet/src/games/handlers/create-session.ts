@@ -1,5 +1,5 @@
 // games.sessions.create (POST /players/{playerId}/game-sessions). Not idempotent: each call opens
-// a new session. Check order (decisions.md): validation → player 404 → game 404 → KYC → RG →
+// a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG →
 // status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
 // wallet; production sessions are real.
 import {

@@ -6,15 +6,12 @@
 // (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
 // statement writes it.
 import { newId, validationError } from '@bo/contracts';
-import { crashPoint, type HandlerResult } from '@bo/service-kit';
+import { crashPoint, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
 import { findRoundByClientId, roundReply, type RoundRequest } from './round-records.ts';
-
-const violated = (e: unknown): string | undefined =>
-  (e as { code?: string })?.code === '23505' ? (e as { constraint?: string }).constraint : undefined;
 
 export async function playRealRound(
   ctx: GamesContext, req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
@@ -56,7 +53,7 @@ export async function playRealRound(
       if (prior) return prior;
       throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
     } catch (e) {
-      const constraint = violated(e);
+      const constraint = uniqueViolation(e);
       // The same click committed while this copy waited for the player's row: its round is the answer.
       if (constraint === 'game_rounds_session_id_client_round_id_key') {
         const prior = await played();

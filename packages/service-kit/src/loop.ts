@@ -1,0 +1,58 @@
+// The one wake-able polling loop of the services (outbox relay, webhook delivery worker,
+// reconciler, clearing roll-up, cleanups): `run` every `intervalMs` after the previous pass
+// ended, at once when poked, never two passes at the same time (a poke during a pass asks for one
+// more after it), and again at once when a pass says more work is waiting. A failed pass is
+// logged and the loop goes on at its pace.
+import type { Logger } from './log.ts';
+
+export interface Loop {
+  /** Run a pass now (or right after the one under way). */
+  poke(): void;
+  /** Stop the timer and wait for the pass under way. */
+  stop(): Promise<void>;
+}
+
+export interface LoopOptions {
+  /** What the log says failed. */
+  name: string;
+  intervalMs: number;
+  /** One pass; `true` when more work is waiting (runs again at once). */
+  run(): Promise<boolean | void>;
+  log: Pick<Logger, 'warn'>;
+  /** First pass at once (default) or after one interval. */
+  startNow?: boolean;
+}
+
+export function startLoop(o: LoopOptions): Loop {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = stopped ? undefined : setTimeout(pass, o.intervalMs);
+  };
+
+  function pass(): void {
+    if (stopped) return;
+    if (running) { again = true; return; }
+    running = o.run()
+      .then((more) => { if (more === true) again = true; })
+      .catch((err: unknown) => { o.log.warn({ err }, `${o.name} failed; will retry`); })
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) { again = false; pass(); } else schedule();
+      });
+  }
+
+  timer = setTimeout(pass, o.startNow === false ? o.intervalMs : 0);
+  return {
+    poke: pass,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
