@@ -1,23 +1,41 @@
-// Domain events: the body of a JetStream message is exactly the webhook body.
-import type { Environment } from './common.ts';
-import type { Deposit, Withdrawal, WithdrawalStatus } from './payments.ts';
-import type { KycStatus } from './players.ts';
+// Domain events: the body of a JetStream message is exactly the webhook body,
+// `{ id, type, createdAt, environment, data }` (docs/decisions.md, "Events"). The data of each type
+// is a schema here: the OpenAPI document's webhooks and the SDK's event types come from them.
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
+import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
+import { KycStatusSchema } from './players.ts';
 
 export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export interface EventDataByType {
-  'kyc.status_changed': { playerId: string; externalId: string | null; previousStatus: KycStatus; status: KycStatus };
-  'deposit.confirmed': Deposit;
-  'withdrawal.status_changed': { withdrawal: Withdrawal; previousStatus: WithdrawalStatus | null };
-  'webhook.test': { message: string };
+export const EventDataSchemas = {
+  'kyc.status_changed': Type.Object({
+    playerId: Type.String(), externalId: Nullable(Type.String()), previousStatus: KycStatusSchema, status: KycStatusSchema,
+  }),
+  'deposit.confirmed': DepositSchema,
+  'withdrawal.status_changed': Type.Object({
+    withdrawal: WithdrawalSchema,
+    previousStatus: Nullable(Type.Union(WITHDRAWAL_STATUSES.map((s) => Type.Literal(s)))),
+  }),
+  'webhook.test': Type.Object({ message: Type.String() }),
+} as const;
+
+export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };
+
+/** The whole event body of one type. */
+export function domainEventSchema<T extends EventType>(type: T) {
+  return Type.Object({
+    id: Type.String({ description: 'Event id (evt_...), equal to X-Webhook-Id.' }),
+    type: Type.Literal(type), createdAt: Timestamp, environment: EnvironmentSchema, data: EventDataSchemas[type],
+  });
 }
 
 export interface DomainEvent<T extends EventType = EventType> {
   id: string;
   type: T;
   createdAt: string;
-  environment: Environment;
+  environment: Static<typeof EnvironmentSchema>;
   data: EventDataByType[T];
 }
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
+import { defineMessages } from './messages.ts';
 import { PlayerIdParams } from './players.ts';
 
 export const GameSchema = Type.Object({
@@ -44,7 +45,9 @@ export const GAME_PLAY_SUBJECTS = {
   /** params { token }, body PlayRoundInput → 201 PlayRoundResult. */
   round: 'games.play.round',
 } as const;
-export interface PlayParams { token: string }
+/** The launch token is the credential: any string reaches its check (a malformed one is 403 LAUNCH_TOKEN_INVALID, not a 422). */
+export const PlayParamsSchema = Type.Object({ token: Type.String() });
+export type PlayParams = Static<typeof PlayParamsSchema>;
 
 /** How the built-in games decide a round; `external` games run at their provider. */
 export const GAME_KINDS = ['crash', 'dice', 'roulette', 'slots', 'external'] as const;
@@ -95,3 +98,8 @@ export const PlayRoundResultSchema = Type.Object({
   createdAt: Timestamp,
 }, { $id: 'PlayRoundResult' });
 export type PlayRoundResult = Static<typeof PlayRoundResultSchema>;
+
+export const gamePlayMessages = defineMessages({
+  session: { subject: GAME_PLAY_SUBJECTS.session, params: PlayParamsSchema, reply: PlaySessionViewSchema },
+  round: { subject: GAME_PLAY_SUBJECTS.round, params: PlayParamsSchema, body: PlayRoundInputSchema, reply: PlayRoundResultSchema },
+});

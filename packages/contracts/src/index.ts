@@ -4,6 +4,7 @@ export * from './ids.ts';
 export * from './formats.ts';
 export * from './common.ts';
 export * from './operations.ts';
+export * from './validation.ts';
 export * from './messages.ts';
 export * from './subjects.ts';
 export * from './rpc.ts';

@@ -1,5 +1,5 @@
 // The request-reply envelope between the gateway and the domain services (and between services).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EnvironmentSchema } from './common.ts';
 import type { ErrorBody } from './errors.ts';
 
@@ -31,6 +31,34 @@ export interface OperationRequest<B = unknown, P = Record<string, string>, Q = R
   query: Q;
   body: B;
 }
+
+/**
+ * A NATS request-reply message between our own processes that is not an HTTP operation (a
+ * service asking another, the gateway's launch page asking the wallet): its subject and the
+ * schemas of its parts and reply. Services serve it like an operation (the kit's `handle`),
+ * checked against these schemas before the handler runs.
+ */
+export interface MessageDefinition {
+  subject: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+  reply: TSchema;
+}
+
+export function defineMessages<const T extends Record<string, MessageDefinition>>(messages: T): T {
+  return messages;
+}
+
+/** `<service>.ping`: every service answers it (the kit does), so the gateway's /readyz sees it is up. */
+export const PingReplySchema = Type.Object({ ok: Type.Literal(true) });
+export function pingMessage(service: string) {
+  return { subject: `${service}.ping`, reply: PingReplySchema } satisfies MessageDefinition;
+}
+
+/** `<prefix>.gateway.invalidate` (core NATS broadcast): our team changed this operator; every replica drops its cached credentials. */
+export const OperatorChangedSchema = Type.Object({ operatorId: Type.String() });
+export type OperatorChanged = Static<typeof OperatorChangedSchema>;
 
 /** An audit trail the gateway records for admin operations that change something. */
 export interface AuditTrail { target: string; before: unknown; after: unknown }

@@ -3,7 +3,8 @@
 // FormatRegistry knows (cpf, calendar-date, adult-birth-date), the document gets a standard
 // format and a pattern instead, so generic validators and linters understand it. Response
 // objects are published open (no additionalProperties: false): responses may gain fields.
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { EventDataSchemas, type EventType } from './events.ts';
 import { API_VERSION } from './common.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
@@ -160,19 +161,6 @@ const TAGS = [
   { name: 'Public documents', description: 'The documents that describe the API. No authentication.' },
 ];
 
-const WEBHOOK_DATA: Record<string, Json> = {
-  'kyc.status_changed': {
-    type: 'object', required: ['playerId', 'externalId', 'previousStatus', 'status'],
-    properties: { playerId: { type: 'string' }, externalId: { type: ['string', 'null'] }, previousStatus: { type: 'string' }, status: { type: 'string' } },
-  },
-  'deposit.confirmed': { $ref: '#/components/schemas/Deposit' },
-  'withdrawal.status_changed': {
-    type: 'object', required: ['withdrawal', 'previousStatus'],
-    properties: { withdrawal: { $ref: '#/components/schemas/Withdrawal' }, previousStatus: { type: ['string', 'null'] } },
-  },
-  'webhook.test': { type: 'object', required: ['message'], properties: { message: { type: 'string' } } },
-};
-
 const WEBHOOK_HEADERS = [
   { name: 'X-Webhook-Id', description: 'The event id; deduplicate on it (delivery is at-least-once).', example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', schema: { type: 'string' } },
   { name: 'X-Webhook-Timestamp', description: 'Epoch seconds used in the signature; reject old ones (e.g. more than 300 s).', example: '1763719200', schema: { type: 'string', pattern: '^[0-9]+$' } },
@@ -279,7 +267,7 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
                   type: { type: 'string', const: ev.type },
                   createdAt: { type: 'string', format: 'date-time' },
                   environment: { type: 'string', enum: ['sandbox', 'production'] },
-                  data: ev.schema ? toJsonSchema(ev.schema, components) : WEBHOOK_DATA[ev.type] ?? { type: 'object' },
+                  data: toJsonSchema(ev.schema ?? EventDataSchemas[ev.type as EventType] ?? Type.Object({}), components),
                 },
               },
               ...(WEBHOOK_EXAMPLES[ev.type] ? { example: WEBHOOK_EXAMPLES[ev.type] } : {}),

@@ -1,6 +1,7 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { EmptyObject, List, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
+import { defineMessages } from './messages.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -126,17 +127,26 @@ export const PlayerStateRequestSchema = Type.Object({
   brandId: Type.String({ minLength: 1, maxLength: 64 }),
   playerId: Type.String({ minLength: 1, maxLength: 64 }),
 });
-export interface PlayerStateRequest { brandId: string; playerId: string }
-export interface PlayerState {
-  exists: boolean;
-  playerId: string;
-  externalId?: string | null;
-  currency?: string;
-  status?: PlayerStatus;
-  kycStatus?: KycStatus;
+export type PlayerStateRequest = Static<typeof PlayerStateRequestSchema>;
+export const PlayerStateSchema = Type.Object({
+  exists: Type.Boolean(),
+  playerId: Type.String(),
+  externalId: Type.Optional(Nullable(Type.String())),
+  currency: Type.Optional(Type.String()),
+  status: Type.Optional(PlayerStatusSchema),
+  kycStatus: Type.Optional(KycStatusSchema),
   /** autoexcluido, or selfExcludedUntil in the future. */
-  selfExcluded?: boolean;
-  selfExcludedUntil?: string | null;
-  dailyDepositLimit?: string | null;
-}
+  selfExcluded: Type.Optional(Type.Boolean()),
+  selfExcludedUntil: Type.Optional(Nullable(Type.String())),
+  dailyDepositLimit: Type.Optional(Nullable(Type.String())),
+});
+export type PlayerState = Static<typeof PlayerStateSchema>;
+
+/** `<prefix>.players.changed` (core NATS broadcast): what players.state answers for this player changed. */
+export const PlayerChangedSchema = Type.Object({ playerId: Type.String() });
+export type PlayerChanged = Static<typeof PlayerChangedSchema>;
+
+export const playerMessages = defineMessages({
+  state: { subject: PLAYER_STATE_SUBJECT, body: PlayerStateRequestSchema, reply: PlayerStateSchema },
+});
 export { EmptyObject };

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, Money, Page, Timestamp, idOf } from './common.ts';
+import { Currency, Money, MoneyInput, Page, Timestamp, idOf } from './common.ts';
+import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -42,12 +43,28 @@ export const WALLET_SUBJECTS = {
   release: 'wallet.release', // reject or cancel: drop the reservation
   capture: 'wallet.capture', // pay: drop the reservation and debit (WITHDRAWAL entry)
 } as const;
-export interface WalletCredit { brandId: string; playerId: string; currency: string; amount: string; depositId: string }
-export interface WalletHold { brandId: string; playerId: string; currency: string; amount: string; withdrawalId: string }
-export interface WalletHoldRef { brandId: string; withdrawalId: string }
-export type HoldStatus = 'open' | 'released' | 'captured' | 'declined';
+const Key = Type.String({ minLength: 1, maxLength: 128 });
+export const WalletCreditSchema = Type.Object({ brandId: Key, playerId: Key, currency: Currency, amount: MoneyInput, depositId: Key });
+export const WalletHoldSchema = Type.Object({ brandId: Key, playerId: Key, currency: Currency, amount: MoneyInput, withdrawalId: Key });
+export const WalletHoldRefSchema = Type.Object({ brandId: Key, withdrawalId: Key });
+export const HOLD_STATUSES = ['open', 'released', 'captured', 'declined'] as const;
 /** `entryId` for credit and capture (the player's ledger entry); balances as they are now. */
-export interface WalletMoveResult { entryId?: string; holdStatus?: HoldStatus; available: string; held: string }
+export const WalletMoveResultSchema = Type.Object({
+  entryId: Type.Optional(Type.String()), holdStatus: Type.Optional(Type.Union(HOLD_STATUSES.map((s) => Type.Literal(s)))),
+  available: Money, held: Money,
+});
+export type WalletCredit = Static<typeof WalletCreditSchema>;
+export type WalletHold = Static<typeof WalletHoldSchema>;
+export type WalletHoldRef = Static<typeof WalletHoldRefSchema>;
+export type HoldStatus = (typeof HOLD_STATUSES)[number];
+export type WalletMoveResult = Static<typeof WalletMoveResultSchema>;
+
+export const walletMessages = defineMessages({
+  credit: { subject: WALLET_SUBJECTS.credit, body: WalletCreditSchema, reply: WalletMoveResultSchema },
+  hold: { subject: WALLET_SUBJECTS.hold, body: WalletHoldSchema, reply: WalletMoveResultSchema },
+  release: { subject: WALLET_SUBJECTS.release, body: WalletHoldRefSchema, reply: WalletMoveResultSchema },
+  capture: { subject: WALLET_SUBJECTS.capture, body: WalletHoldRefSchema, reply: WalletMoveResultSchema },
+});
 
 // ---- admin (our team) ----
 export const LedgerMismatchSchema = Type.Object({

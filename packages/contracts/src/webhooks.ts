@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
+import { defineMessages } from './messages.ts';
 
 export const WebhookTestResultSchema = Type.Object({
   eventId: Type.String(), url: Type.String(), delivered: Type.Boolean(), statusCode: Nullable(Type.Integer()),
@@ -72,3 +73,7 @@ export const UpsertEndpointResultSchema = Type.Object({
   url: Nullable(Type.String()), hasSecret: Type.Boolean(),
 });
 export type UpsertEndpointResult = Static<typeof UpsertEndpointResultSchema>;
+
+export const webhookMessages = defineMessages({
+  upsertEndpoint: { subject: WEBHOOK_SUBJECTS.upsertEndpoint, body: UpsertEndpointSchema, reply: UpsertEndpointResultSchema },
+});

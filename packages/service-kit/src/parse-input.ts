@@ -1,15 +1,17 @@
-// Checks a message part against its contract schema. The gateway validates public operations
-// first; services check again because a message may come from elsewhere (another service, a
-// test, a wiring bug). Unknown fields are ignored, nothing is coerced.
-import { Value } from '@sinclair/typebox/value';
+// Checks one message part against its contract schema where a handler must do it itself (after
+// a check that comes first, like a launch token); everything else is checked by `handle` before
+// the handler runs. The same rules as the gateway (contracts' validation.ts), compiled once.
 import type { Static, TSchema } from '@sinclair/typebox';
-import { validationError } from '@bo/contracts';
+import { compilePart, type MessagePart, type PartValidator } from '@bo/contracts';
+
+const compiled = new WeakMap<TSchema, Map<MessagePart, PartValidator<TSchema>>>();
 
 export function parseInput<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'path' | 'query'): Static<T> {
-  const input = value ?? (where === 'body' ? {} : value);
-  if (Value.Check(schema, input)) return input;
-  // One issue per path: a missing property would otherwise also report its wrong type.
-  const byPath = new Map<string, string>();
-  for (const e of Value.Errors(schema, input)) if (!byPath.has(e.path || '/')) byPath.set(e.path || '/', e.message);
-  throw validationError(where, [...byPath].map(([path, message]) => ({ path, message })));
+  let byPart = compiled.get(schema);
+  if (!byPart) compiled.set(schema, byPart = new Map());
+  let check = byPart.get(where);
+  if (!check) byPart.set(where, check = compilePart(schema, where));
+  const r = check(value);
+  if ('error' in r) throw r.error;
+  return r.value as Static<T>;
 }

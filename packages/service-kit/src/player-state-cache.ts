@@ -5,7 +5,7 @@
 // Core NATS is at most once: a broadcast is lost only around a broken connection, so the cache
 // is emptied whenever this connection drops or reconnects, and entries live at most a minute.
 // A self-exclusion that has run out is not served from the cache (its end is a time, not an event).
-import { PLAYER_STATE_SUBJECT, playerChangedSubject, type PlayerState, type PlayerStateRequest, type RequestContext } from '@bo/contracts';
+import { PLAYER_STATE_SUBJECT, playerChangedSubject, type PlayerChanged, type PlayerState, type PlayerStateRequest, type RequestContext } from '@bo/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 export interface PlayerStateCache {
@@ -31,7 +31,7 @@ export function createPlayerStateCache(deps: {
       generation++;
       try {
         // Player ids are unique across brands: the id alone names the entry.
-        entries.delete(msg.json<{ playerId: string }>().playerId);
+        entries.delete(msg.json<PlayerChanged>().playerId);
       } catch {
         entries.clear();
       }

@@ -2,12 +2,44 @@
 // of a service shares the load. Handlers return a reply or throw AppError; anything else is
 // logged and answered as INTERNAL_ERROR without internals.
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { AppError, isAppError, queueGroup, rpcSubject, type OperationReply, type OperationRequest, type AuditTrail } from '@bo/contracts';
+import type { Static, TSchema } from '@sinclair/typebox';
+import {
+  AppError, compilePart, isAppError, pingMessage, queueGroup, rpcSubject, type OperationReply, type OperationRequest, type AuditTrail, type MessagePart,
+} from '@bo/contracts';
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 
 export interface HandlerResult<R = unknown> { status?: number; body: R; audit?: AuditTrail }
 export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
+
+/** An operation of the contract's tables, or an internal message: a subject and the schemas of its parts. */
+export interface Routed { subject?: string; params?: TSchema; query?: TSchema; body?: TSchema }
+type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
+/** The request of one operation or message, its parts typed by their schemas (and checked against them). */
+export type RequestOf<M extends Routed> = OperationRequest<PartOf<M['body']>, PartOf<M['params']>, PartOf<M['query']>>;
+export type HandlerOf<M extends Routed> = (req: RequestOf<M>) => Promise<HandlerResult>;
+
+const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [['params', 'path'], ['query', 'query'], ['body', 'body']];
+
+/**
+ * The handler of one operation or message: path, query and body are checked against their
+ * schemas, in that order (a 422 comes before anything else, as the contract's check order says),
+ * then `fn` runs on the checked values. One place checks every message, internal ones included.
+ */
+export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>): Record<string, Handler> {
+  const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
+  return {
+    [m.subject]: async (req) => {
+      const checked: Record<string, unknown> = { ...req };
+      for (const [key, check] of checks) {
+        const r = check(req[key]);
+        if ('error' in r) throw r.error;
+        checked[key] = r.value;
+      }
+      return fn(checked as unknown as RequestOf<M>);
+    },
+  };
+}
 
 export interface ServeOptions {
   nc: NatsConnection;
@@ -25,7 +57,7 @@ export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
-  const handlers: Record<string, Handler> = { [`${opts.service}.ping`]: async () => ({ body: { ok: true } }), ...opts.handlers };
+  const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } })), ...opts.handlers };
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),

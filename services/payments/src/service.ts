@@ -2,7 +2,7 @@
 // as intent → idempotent effect → completion, and a reconciler finishes interrupted moves
 // (docs/money.md). Subjects come from the contract's operation table.
 import { paymentAdminOperations as admin, paymentOperations as ops } from '@bo/contracts';
-import type { ServiceDefinition } from '@bo/service-kit';
+import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
 import { confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
 import {
@@ -18,15 +18,15 @@ export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
   entities: [],
   migrations: paymentsMigrations,
   handlers: (deps) => ({
-    [ops.createDeposit.subject]: createDeposit(deps),
-    [ops.confirmDeposit.subject]: confirmDeposit(deps),
-    [ops.failDeposit.subject]: failDeposit(deps),
-    [ops.createWithdrawal.subject]: createWithdrawal(deps),
-    [ops.getWithdrawal.subject]: getWithdrawal(deps),
-    [ops.cancelWithdrawal.subject]: cancelWithdrawal(deps),
-    [ops.sandboxWithdrawalDecision.subject]: sandboxDecision(deps),
-    [admin.adminListWithdrawals.subject]: adminListWithdrawals(deps),
-    [admin.adminWithdrawalDecision.subject]: adminDecision(deps),
+    ...handle(ops.createDeposit, createDeposit(deps)),
+    ...handle(ops.confirmDeposit, confirmDeposit(deps)),
+    ...handle(ops.failDeposit, failDeposit(deps)),
+    ...handle(ops.createWithdrawal, createWithdrawal(deps)),
+    ...handle(ops.getWithdrawal, getWithdrawal(deps)),
+    ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps)),
+    ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
+    ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
+    ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
   }),
   background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
 };

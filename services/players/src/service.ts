@@ -1,8 +1,8 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
 // limits. Subjects come from the contract's operation table so the gateway and this service
 // cannot disagree on a name.
-import { PLAYER_STATE_SUBJECT, playerAdminOperations, playerChangedSubject, playerOperations } from '@bo/contracts';
-import type { Handler, ServiceDefinition, ServiceDeps } from '@bo/service-kit';
+import { playerAdminOperations, playerChangedSubject, playerMessages, playerOperations, type PlayerChanged } from '@bo/contracts';
+import { handle, type Handler, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { PlayersConfigSchema } from './config.ts';
 import { playerEntities } from './persistence/entities.ts';
 import { playerMigrations } from './persistence/migrations.ts';
@@ -23,17 +23,17 @@ export const PLAYERS_SCHEMA = 'players';
  * before the reply on the same connection, so whoever sees the reply and then asks the wallet is
  * answered after the wallet has dropped the entry.
  */
-function announcesChange(deps: ServiceDeps, handler: Handler): Handler {
-  return async (req) => {
+function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): Record<string, Handler> {
+  return Object.fromEntries(Object.entries(handlers).map(([subject, handler]) => [subject, async (req: Parameters<Handler>[0]) => {
     try {
       return await handler(req);
     } finally {
       // Also after a failure: it may have come after the commit, and a needless drop costs one call.
       const params = req.params as { id?: string; playerId?: string } | undefined;
       const playerId = params?.id ?? params?.playerId;
-      if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId }));
+      if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId } satisfies PlayerChanged));
     }
-  };
+  }]));
 }
 
 export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
@@ -43,14 +43,16 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
   entities: playerEntities,
   migrations: playerMigrations,
   handlers: (deps) => ({
-    [playerOperations.createPlayer.subject]: createPlayer(deps),
-    [playerOperations.findPlayers.subject]: findPlayers(deps),
-    [playerOperations.getKyc.subject]: getKyc(deps),
-    [playerOperations.submitKyc.subject]: announcesChange(deps, submitKyc(deps)),
-    [playerOperations.sandboxKycDecision.subject]: announcesChange(deps, sandboxKycDecision(deps)),
-    [playerAdminOperations.adminSetPlayerStatus.subject]: announcesChange(deps, adminSetPlayerStatus(deps)),
-    [playerAdminOperations.adminSetPlayerLimits.subject]: announcesChange(deps, adminSetPlayerLimits(deps)),
-    [playerAdminOperations.adminKycDecision.subject]: announcesChange(deps, adminKycDecision(deps)),
-    [PLAYER_STATE_SUBJECT]: playerState(deps),
+    ...handle(playerOperations.createPlayer, createPlayer(deps)),
+    ...handle(playerOperations.findPlayers, findPlayers(deps)),
+    ...handle(playerOperations.getKyc, getKyc(deps)),
+    ...handle(playerMessages.state, playerState(deps)),
+    ...announcesChange(deps, {
+      ...handle(playerOperations.submitKyc, submitKyc(deps)),
+      ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
+      ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
+      ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
+      ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+    }),
   }),
 };

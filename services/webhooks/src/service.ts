@@ -1,8 +1,8 @@
 // The webhooks service: endpoints (URL + sealed secret per operator and environment, pushed by
 // the gateway), intake of every domain event from JetStream into Postgres, and delivery of each
 // event to the operator with signatures, retries and a complete attempt log.
-import { WEBHOOK_SUBJECTS, webhookAdminOperations, webhookOperations } from '@bo/contracts';
-import { DEV_MASTER_KEY, type ServiceDefinition } from '@bo/service-kit';
+import { webhookAdminOperations, webhookMessages, webhookOperations } from '@bo/contracts';
+import { DEV_MASTER_KEY, handle, type ServiceDefinition } from '@bo/service-kit';
 import { retryScheduleOf, WebhooksConfigSchema } from './config.ts';
 import { maxAttemptsOf } from './domain/retry-schedule.ts';
 import { startDeliveryWorker } from './delivery/delivery-worker.ts';
@@ -38,10 +38,10 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
     return rt;
   },
   handlers: (_deps, rt) => ({
-    [webhookOperations.testWebhook.subject]: testWebhook(rt),
-    [webhookAdminOperations.adminListDeliveries.subject]: adminListDeliveries(rt),
-    [webhookAdminOperations.adminRedeliver.subject]: adminRedeliver(rt),
-    [WEBHOOK_SUBJECTS.upsertEndpoint]: upsertEndpoint(rt),
+    ...handle(webhookOperations.testWebhook, testWebhook(rt)),
+    ...handle(webhookAdminOperations.adminListDeliveries, adminListDeliveries(rt)),
+    ...handle(webhookAdminOperations.adminRedeliver, adminRedeliver(rt)),
+    ...handle(webhookMessages.upsertEndpoint, upsertEndpoint(rt)),
   }),
   background: (deps, rt) => {
     const { config } = deps;

@@ -3,7 +3,7 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AppError, callOperation, gatewayInvalidateSubject, newId, WEBHOOK_SUBJECTS,
+  AppError, callOperation, gatewayInvalidateSubject, newId, WEBHOOK_SUBJECTS, type OperatorChanged,
   type CreatedOperator, type Environment, type OperatorView, type UpsertEndpoint,
 } from '@bo/contracts';
 import { openSecret, sealSecret, type Logger } from '@bo/service-kit';
@@ -97,7 +97,7 @@ export class OperatorAdmin {
     });
     // In force on this replica before the answer; on the others when the broadcast lands.
     this.#d.onOperatorChanged(id);
-    this.#d.nc.publish(gatewayInvalidateSubject(this.#d.prefix), JSON.stringify({ operatorId: id }));
+    this.#d.nc.publish(gatewayInvalidateSubject(this.#d.prefix), JSON.stringify({ operatorId: id } satisfies OperatorChanged));
     return result;
   }
 

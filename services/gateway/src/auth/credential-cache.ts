@@ -4,7 +4,7 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { gatewayInvalidateSubject, type Environment } from '@bo/contracts';
+import { gatewayInvalidateSubject, type Environment, type OperatorChanged } from '@bo/contracts';
 import { openSecret } from '@bo/service-kit';
 import { compileAllowList } from './ip-allow-list.ts';
 
@@ -46,7 +46,7 @@ export class CredentialCache {
   listen(nc: NatsConnection, prefix: string): void {
     this.#sub = nc.subscribe(gatewayInvalidateSubject(prefix), {
       callback: (_err, msg) => {
-        const { operatorId } = msg.json<{ operatorId: string }>();
+        const { operatorId } = msg.json<OperatorChanged>();
         this.invalidateOperator(operatorId);
       },
     });

@@ -5,9 +5,8 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError, validationError } from '@bo/contracts';
+import { AppError, collectIssues, validationError } from '@bo/contracts';
 import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
-import { collectIssues } from '../http/validation.ts';
 import { ConsoleSessions, sessionCookie, sessionTokenOf, type SessionPolicy } from '../admin/console-sessions.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');

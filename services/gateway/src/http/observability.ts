@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
-import { rpcSubject } from '@bo/contracts';
+import { pingMessage, rpcSubject } from '@bo/contracts';
 
 export const BACKING_SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 
@@ -33,7 +33,7 @@ export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM;
     const checks: Record<string, boolean> = { nats: !deps.nc.isClosed() };
     checks.postgres = await deps.orm.em.fork().execute('select 1').then(() => true, () => false);
     await Promise.all(BACKING_SERVICES.map(async (svc) => {
-      checks[svc] = await deps.nc.request(rpcSubject(deps.prefix, `${svc}.ping`), '{}', { timeout: 1000 }).then(() => true, () => false);
+      checks[svc] = await deps.nc.request(rpcSubject(deps.prefix, pingMessage(svc).subject), '{}', { timeout: 1000 }).then(() => true, () => false);
     }));
     const ready = Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });

@@ -1,8 +1,6 @@
 // payments.deposits.create / confirm / fail.
-import {
-  AppError, CreateDepositSchema, DepositIdParams, FailDepositSchema, PlayerIdParams, newId,
-} from '@bo/contracts';
-import { crashPoint, formatMoney, type Handler, type HandlerResult, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
+import { AppError, newId, paymentOperations } from '@bo/contracts';
+import { crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
   findByExternalReference, insertDeposit, insertDepositWithResponse, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
@@ -22,7 +20,7 @@ function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: s
   try { checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0'); return true; } catch { return false; }
 }
 
-export function createDeposit(deps: ServiceDeps): Handler {
+export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createDeposit> {
   return async (req) => {
     const ref = requestKeyOf(req.ctx);
     try {
@@ -38,10 +36,10 @@ export function createDeposit(deps: ServiceDeps): Handler {
 }
 
 /** The create itself. No lookup of a stored answer first: a repeat of the key fails the insert of its record, and the caller answers it. */
-async function create(deps: ServiceDeps, req: Parameters<Handler>[0], ref: ReturnType<typeof requestKeyOf>): Promise<HandlerResult> {
+async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations.createDeposit>, ref: ReturnType<typeof requestKeyOf>): Promise<HandlerResult> {
   const scope = operatorScopeOf(req);
-  const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
-  const input = parseInput(CreateDepositSchema, req.body, 'body');
+  const { playerId } = req.params;
+  const input = req.body;
   checkAmount(input.amount);
   const player = await playerState(deps, scope.brandId, playerId);
   checkPlayerAndCurrency(player, input.currency);
@@ -75,11 +73,11 @@ async function create(deps: ServiceDeps, req: Parameters<Handler>[0], ref: Retur
   });
 }
 
-export function confirmDeposit(deps: ServiceDeps): Handler {
+export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.confirmDeposit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const { depositId } = parseInput(DepositIdParams, req.params, 'path');
+    const { depositId } = req.params;
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
     // pending deposit, is one statement; anything else (a replay of this key included) is looked
     // at under the row lock.
@@ -103,12 +101,12 @@ export function confirmDeposit(deps: ServiceDeps): Handler {
   };
 }
 
-export function failDeposit(deps: ServiceDeps): Handler {
+export function failDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.failDeposit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const { depositId } = parseInput(DepositIdParams, req.params, 'path');
-    const input = parseInput(FailDepositSchema, req.body, 'body');
+    const { depositId } = req.params;
+    const input = req.body;
     return runOnce(deps.sql, ref, FAIL, async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');

@@ -1,11 +1,9 @@
 // payments.withdrawals.create / get / cancel, the sandbox decision, and the admin review queue
 // and decision.
-import { Type } from '@sinclair/typebox';
 import {
-  AppError, CreateWithdrawalSchema, PlayerIdParams, ReviewQueueQuery, WithdrawalDecisionSchema, WithdrawalIdParams, newId,
-  validationError, type WithdrawalDecision, type WithdrawalStatus,
+  AppError, newId, validationError, type paymentAdminOperations, type paymentOperations, type WithdrawalDecision, type WithdrawalStatus,
 } from '@bo/contracts';
-import { crashPoint, formatMoney, writeEvent, type Handler, type HandlerResult, type ServiceDeps, operatorScopeOf, parseInput } from '@bo/service-kit';
+import { crashPoint, formatMoney, writeEvent, type HandlerOf, type HandlerResult, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import {
   INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow,
 } from '../domain/withdrawals.ts';
@@ -16,7 +14,7 @@ import {
 import { findStored, replay, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
-import { adminActor, playerState, type Req } from './request.ts';
+import { adminActor, playerState } from './request.ts';
 
 /** The answer to a create whose row exists: its stored response, once the hold was answered. */
 async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
@@ -27,7 +25,7 @@ async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestK
   return { status: 201, body: withdrawalView(done) };
 }
 
-export function createWithdrawal(deps: ServiceDeps): Handler {
+export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createWithdrawal> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
@@ -37,8 +35,8 @@ export function createWithdrawal(deps: ServiceDeps): Handler {
     const earlier = ref && await findByRequestKey(deps.sql, ref.scope, ref.key);
     if (earlier) return answerCreate(deps, earlier, ref);
 
-    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
-    const input = parseInput(CreateWithdrawalSchema, req.body, 'body');
+    const { playerId } = req.params;
+    const input = req.body;
     checkAmount(input.amount);
     checkWithdrawalAllowed(await playerState(deps, scope.brandId, playerId), input.currency);
 
@@ -61,21 +59,21 @@ async function visibleWithdrawal(deps: ServiceDeps, id: string, brandId: string 
   return row;
 }
 
-export function getWithdrawal(deps: ServiceDeps): Handler {
+export function getWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOperations.getWithdrawal> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
+    const { withdrawalId } = req.params;
     return { status: 200, body: withdrawalView(await visibleWithdrawal(deps, withdrawalId, scope.brandId)) };
   };
 }
 
-export function cancelWithdrawal(deps: ServiceDeps): Handler {
+export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOperations.cancelWithdrawal> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const stored = await findStored(deps.sql, ref, CANCEL_OPERATION);
     if (stored) return stored;
-    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
+    const { withdrawalId } = req.params;
     // Step 1: the intent. From `cancelling` the withdrawal can only end cancelled.
     const answered = await deps.sql.transaction(async (tx) => {
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
@@ -132,22 +130,22 @@ async function decide(deps: ServiceDeps, id: string, brandId: string | undefined
   return again ? { stored: again } : { before: step.before, after };
 }
 
-export function sandboxDecision(deps: ServiceDeps): Handler {
+export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOperations.sandboxWithdrawalDecision> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const { withdrawalId } = parseInput(WithdrawalIdParams, req.params, 'path');
-    const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
+    const { withdrawalId } = req.params;
+    const decision = req.body.decision as WithdrawalDecision;
     const done = await decide(deps, withdrawalId, scope.brandId, decision, requestKeyOf(req.ctx));
     if ('stored' in done) return done.stored;
     return { status: 200, body: withdrawalView(done.after) };
   };
 }
 
-export function adminDecision(deps: ServiceDeps): Handler {
+export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminWithdrawalDecision> {
   return async (req) => {
     adminActor(req);
-    const { id } = parseInput(Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), req.params, 'path');
-    const decision = parseInput(WithdrawalDecisionSchema, req.body, 'body').decision as WithdrawalDecision;
+    const { id } = req.params;
+    const decision = req.body.decision as WithdrawalDecision;
     const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx));
     // A replayed answer carries no audit trail: the change was audited when it was made.
     if ('stored' in done) return done.stored;
@@ -169,12 +167,10 @@ function decodeQueueCursor(cursor: string, status: WithdrawalStatus): { createdA
   return { createdAt: v[1], id: v[2] };
 }
 
-export function adminListWithdrawals(deps: ServiceDeps): Handler {
-  return async (req: Req) => {
+export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminListWithdrawals> {
+  return async (req) => {
     adminActor(req);
-    const query = { ...(req.query ?? {}) };
-    if (typeof query.limit === 'string' && /^[0-9]+$/.test(query.limit)) query.limit = Number(query.limit);
-    const q = parseInput(ReviewQueueQuery, query, 'query');
+    const q = req.query;
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const limit = q.limit ?? 50;
     const after = q.cursor ? decodeQueueCursor(q.cursor, status) : undefined;

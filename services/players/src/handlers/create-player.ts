@@ -1,15 +1,15 @@
 // players.create (POST /players, idempotent). externalId is unique per brand: checked first for a
 // clear answer, and held by the unique index when two creates race.
-import { AppError, CreatePlayerSchema, newId, normaliseCpf } from '@bo/contracts';
-import type { Handler, ServiceDeps } from '@bo/service-kit';
+import { AppError, newId, normaliseCpf, type playerOperations } from '@bo/contracts';
+import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf, ormTransactor, parseInput, requestKeyOf, runOnce } from '@bo/service-kit';
+import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce } from '@bo/service-kit';
 
-export function createPlayer(deps: ServiceDeps): Handler {
+export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperations.createPlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const input = parseInput(CreatePlayerSchema, req.body, 'body');
+    const input = req.body;
     return runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), 'players.create', async (tx) => {
       const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });
       if (taken > 0) throw new AppError('PLAYER_ALREADY_EXISTS');

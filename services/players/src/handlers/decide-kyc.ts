@@ -1,7 +1,7 @@
 // KYC decisions: the sandbox route (operator scope, own brand, sandbox only) and the admin route
 // (any brand). Both lock the player, set the status, and write kyc.status_changed on a change.
-import { AppError, AdminPlayerIdParams, KycDecisionSchema, PlayerIdParams, type KycStatus } from '@bo/contracts';
-import { crashPoint, type Handler, type HandlerResult, type ServiceDeps, parseInput } from '@bo/service-kit';
+import { AppError, type KycStatus, type playerAdminOperations, type playerOperations } from '@bo/contracts';
+import { crashPoint, type HandlerOf, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
 import { changeKycStatus, listKycSubmissions, lockPlayer, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
@@ -24,23 +24,19 @@ async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): 
   return result;
 }
 
-export function sandboxKycDecision(deps: ServiceDeps): Handler {
+export function sandboxKycDecision(deps: ServiceDeps): HandlerOf<typeof playerOperations.sandboxKycDecision> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     // The gateway refuses live keys first; this keeps production data safe if it ever did not.
     if (scope.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
-    const params = parseInput(PlayerIdParams, req.params, 'path');
-    const input = parseInput(KycDecisionSchema, req.body, 'body');
-    const { body } = await decide(deps, { id: params.playerId, brandId: scope.brandId }, input.status);
+    const { body } = await decide(deps, { id: req.params.playerId, brandId: scope.brandId }, req.body.status);
     return { status: 200, body };
   };
 }
 
-export function adminKycDecision(deps: ServiceDeps): Handler {
+export function adminKycDecision(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycDecision> {
   return async (req) => {
     adminScopeOf(req);
-    const params = parseInput(AdminPlayerIdParams, req.params, 'path');
-    const input = parseInput(KycDecisionSchema, req.body, 'body');
-    return decide(deps, { id: params.id }, input.status);
+    return decide(deps, { id: req.params.id }, req.body.status);
   };
 }

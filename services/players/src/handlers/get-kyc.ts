@@ -1,14 +1,14 @@
 // players.kyc.get (GET /players/:playerId/kyc).
-import { PlayerIdParams } from '@bo/contracts';
-import type { Handler, ServiceDeps } from '@bo/service-kit';
+import type { playerOperations } from '@bo/contracts';
+import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import { listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
-import { operatorScopeOf, parseInput } from '@bo/service-kit';
+import { operatorScopeOf } from '@bo/service-kit';
 
-export function getKyc(deps: ServiceDeps): Handler {
+export function getKyc(deps: ServiceDeps): HandlerOf<typeof playerOperations.getKyc> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const params = parseInput(PlayerIdParams, req.params, 'path');
+    const params = req.params;
     const em = deps.orm.em.fork();
     const player = await requirePlayer(em, { id: params.playerId, brandId: scope.brandId });
     return { status: 200, body: toKycRecord(player, await listKycSubmissions(em, player.id)) };

@@ -1,15 +1,14 @@
 // players.state (internal): what deposits, withdrawals and game sessions need to apply their
 // rules. Unknown players and players of another brand both answer { exists: false }.
-import { PlayerStateRequestSchema, type PlayerState } from '@bo/contracts';
-import type { Handler, ServiceDeps } from '@bo/service-kit';
+import type { PlayerState, playerMessages } from '@bo/contracts';
+import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import { findPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
 import { isSelfExcluded } from '../domain/responsible-gaming.ts';
-import { parseInput } from '@bo/service-kit';
 
-export function playerState(deps: ServiceDeps): Handler {
+export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.state> {
   return async (req) => {
-    const input = parseInput(PlayerStateRequestSchema, req.body, 'body');
+    const input = req.body;
     const scope = req.ctx?.scope;
     // An operator credential may only ever see its own brand.
     const brandAllowed = scope?.kind !== 'operator' || scope.brandId === input.brandId;

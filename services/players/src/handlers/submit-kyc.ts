@@ -1,18 +1,17 @@
 // players.kyc.submit (POST /players/:playerId/kyc/submissions, idempotent). The player row is
 // locked so a submission and a decision never interleave; the status change and its event commit
 // together, and the relay publishes after the commit.
-import { CreateKycSubmissionSchema, PlayerIdParams, newId } from '@bo/contracts';
-import { crashPoint, type Handler, type ServiceDeps, parseInput } from '@bo/service-kit';
+import { newId, type playerOperations } from '@bo/contracts';
+import { crashPoint, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { KycSubmissionEntity } from '../persistence/entities.ts';
 import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
 import { statusAfterSubmission } from '../domain/kyc-rules.ts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce } from '@bo/service-kit';
 
-export function submitKyc(deps: ServiceDeps): Handler {
+export function submitKyc(deps: ServiceDeps): HandlerOf<typeof playerOperations.submitKyc> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const params = parseInput(PlayerIdParams, req.params, 'path');
-    const input = parseInput(CreateKycSubmissionSchema, req.body, 'body');
+    const { params, body: input } = req;
     const result = await runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), 'players.kyc.submit', async (tx) => {
       const player = await lockPlayer(tx, { id: params.playerId, brandId: scope.brandId });
       const next = statusAfterSubmission(player.kycStatus);

@@ -1,8 +1,8 @@
 // The games module of the wallet service: catalogue, game sessions and the rounds played on the
 // launch page. It lives in the wallet because real-money play moves money and must share the
 // ledger's transactions (docs/games.md). Configuration is read when the service starts.
-import { GAME_PLAY_SUBJECTS, gameOperations } from '@bo/contracts';
-import type { ServiceModule } from '@bo/service-kit';
+import { gameOperations, gamePlayMessages } from '@bo/contracts';
+import { handle, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
 import { cryptoRng, type Rng } from './domain/rounds.ts';
@@ -13,7 +13,7 @@ import type { GamesContext } from './handlers/context.ts';
 import { listGames } from './handlers/list-games.ts';
 import { createGameSession } from './handlers/create-session.ts';
 import { playSession } from './handlers/play-session.ts';
-import { playRound } from './handlers/play-round.ts';
+import { playRound, playRoundMessage } from './handlers/play-round.ts';
 
 export interface GamesModuleOptions {
   /** Replaces the external provider adapter. */
@@ -34,10 +34,10 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         rng: opts.rng ?? cryptoRng,
       };
       return {
-        [gameOperations.listGames.subject]: listGames(ctx),
-        [gameOperations.createGameSession.subject]: createGameSession(ctx),
-        [GAME_PLAY_SUBJECTS.session]: playSession(ctx),
-        [GAME_PLAY_SUBJECTS.round]: playRound(ctx),
+        ...handle(gameOperations.listGames, listGames(ctx)),
+        ...handle(gameOperations.createGameSession, createGameSession(ctx)),
+        ...handle(gamePlayMessages.session, playSession(ctx)),
+        ...handle(playRoundMessage, playRound(ctx)),
       };
     },
   };

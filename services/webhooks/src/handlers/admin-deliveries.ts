@@ -1,7 +1,7 @@
 // `webhooks.admin.deliveries`: the attempt log of one event and/or one operator, newest first.
 // Without a filter, the most recent attempts overall.
-import type { DeliveryLogItem, AttemptOutcome } from '@bo/contracts';
-import type { Handler } from '@bo/service-kit';
+import type { DeliveryLogItem, AttemptOutcome, webhookAdminOperations } from '@bo/contracts';
+import type { HandlerOf } from '@bo/service-kit';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 
@@ -12,10 +12,10 @@ interface AttemptLogRow {
   started_at: Date; duration_ms: number | null; delivery_id: string; outcome: AttemptOutcome;
 }
 
-export function adminListDeliveries(rt: WebhooksRuntime): Handler {
+export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webhookAdminOperations.adminListDeliveries> {
   return async (req) => {
     teamScopeOf(req);
-    const q = (req.query ?? {}) as { eventId?: string; operatorId?: string };
+    const q = req.query;
     const where: string[] = [];
     const params: unknown[] = [];
     if (q.eventId) { where.push('event_id = ?'); params.push(q.eventId); }

@@ -1,15 +1,15 @@
 // `webhooks.admin.redeliver`: a fresh delivery (a full set of attempts, due now) of a stored
 // event, with the same event id and body. Deliveries already under way are left alone.
-import { AppError } from '@bo/contracts';
-import type { Handler } from '@bo/service-kit';
+import { AppError, type webhookAdminOperations } from '@bo/contracts';
+import type { HandlerOf } from '@bo/service-kit';
 import { scheduleDelivery } from '../persistence/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 
-export function adminRedeliver(rt: WebhooksRuntime): Handler {
+export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdminOperations.adminRedeliver> {
   return async (req) => {
     teamScopeOf(req);
-    const eventId = String((req.params as { eventId?: string })?.eventId ?? '');
+    const { eventId } = req.params;
     const out = await rt.deps.sql.transaction(async (tx) => {
       const [event] = await tx.query<{ id: string; operator_id: string; environment: 'sandbox' | 'production' }>(
         'select id, operator_id, environment from webhooks.events where id = ? for share', [eventId]);

@@ -1,7 +1,7 @@
 // `webhooks.test` (POST /webhooks/test): one attempt now of a `webhook.test` event to the
 // operator's URL for the credential's environment, recorded like every attempt, never retried.
-import { AppError, newId, WEBHOOK_TEST_RPC_TIMEOUT_MS, type DomainEvent, type WebhookTestResult } from '@bo/contracts';
-import type { Handler } from '@bo/service-kit';
+import { AppError, newId, WEBHOOK_TEST_RPC_TIMEOUT_MS, type DomainEvent, type WebhookTestResult, type webhookOperations } from '@bo/contracts';
+import type { HandlerOf } from '@bo/service-kit';
 import { performAttempt } from '../delivery/attempt.ts';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { recordAttemptResult, startTestAttempt } from '../persistence/delivery-queue.ts';
@@ -13,7 +13,7 @@ export const TEST_MESSAGE = 'This is a test event from the back-office API.';
 /** The test attempt must end well before the gateway stops waiting for our reply. */
 const TEST_TIMEOUT_CAP_MS = WEBHOOK_TEST_RPC_TIMEOUT_MS - 3_000;
 
-export function testWebhook(rt: WebhooksRuntime): Handler {
+export function testWebhook(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.testWebhook> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const [endpoint] = await rt.deps.orm.em.fork().execute<{ url: string | null; secret_sealed: string | null }[]>(

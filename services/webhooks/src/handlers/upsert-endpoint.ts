@@ -2,22 +2,18 @@
 // and/or the signing secret of one operator + environment. The URL is validated here (https in
 // production, SSRF guard) so the gateway records only URLs we will deliver to; the secret is
 // stored sealed.
-import { Value } from '@sinclair/typebox/value';
-import { UpsertEndpointSchema, validationError, type UpsertEndpoint, type UpsertEndpointResult, type ValidationIssue } from '@bo/contracts';
-import { sealSecret, type Handler } from '@bo/service-kit';
+import { validationError, type UpsertEndpointResult, type webhookMessages } from '@bo/contracts';
+import { sealSecret, type HandlerOf } from '@bo/service-kit';
 import { webhookUrlProblem } from '../delivery/destination-guard.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 
 interface EndpointState { url: string | null; hasSecret: boolean; brandId: string }
 
-export function upsertEndpoint(rt: WebhooksRuntime): Handler {
+export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMessages.upsertEndpoint> {
   return async (req) => {
     teamScopeOf(req);
-    const issues: ValidationIssue[] = [...Value.Errors(UpsertEndpointSchema, req.body)]
-      .map((e) => ({ path: e.path || '/', message: e.message }));
-    if (issues.length > 0) throw validationError('body', issues);
-    const body = req.body as UpsertEndpoint;
+    const { body } = req;
     if (typeof body.url === 'string') {
       const problem = await webhookUrlProblem(body.url, body.environment, rt.policy);
       if (problem) throw validationError('body', [{ path: '/url', message: `url ${problem}` }], `The webhook URL is not acceptable: ${problem}.`);

@@ -3,21 +3,20 @@
 // status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
 // wallet; production sessions are real.
 import {
-  AppError, CreateGameSessionSchema, PLAYER_STATE_SUBJECT, PlayerIdParams, newId,
-  type GameMode, type PlayerState, type PlayerStateRequest,
+  AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest,
 } from '@bo/contracts';
-import { operatorScopeOf, type Handler, parseInput } from '@bo/service-kit';
+import { operatorScopeOf, type HandlerOf } from '@bo/service-kit';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
 import type { GamesContext } from './context.ts';
 
-export function createGameSession(ctx: GamesContext): Handler {
+export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOperations.createGameSession> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const { playerId } = parseInput(PlayerIdParams, req.params, 'path');
-    const { gameId } = parseInput(CreateGameSessionSchema, req.body, 'body');
+    const { playerId } = req.params;
+    const { gameId } = req.body;
 
     const player = await ctx.deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: scope.brandId, playerId } satisfies PlayerStateRequest, { requestId: req.ctx.requestId });
     assertPlayerExists(player);

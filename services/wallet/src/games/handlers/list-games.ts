@@ -1,11 +1,12 @@
 // games.list (GET /games): the enabled catalogue, in its display order. The catalogue is the same
 // for every brand and environment.
-import type { Handler } from '@bo/service-kit';
+import type { gameOperations } from '@bo/contracts';
+import type { HandlerOf } from '@bo/service-kit';
 import { GameEntity } from '../persistence/entities.ts';
 import { toGame } from '../domain/views.ts';
 import type { GamesContext } from './context.ts';
 
-export function listGames(ctx: GamesContext): Handler {
+export function listGames(ctx: GamesContext): HandlerOf<typeof gameOperations.listGames> {
   return async () => {
     const rows = await ctx.deps.orm.em.fork().find(GameEntity, { enabled: true }, { orderBy: { sortOrder: 'asc', id: 'asc' } });
     return { status: 200, body: { data: rows.map(toGame) } };

@@ -3,8 +3,8 @@
 // session's fictitious balance (demo-round.ts); real rounds move the player's money through the
 // ledger (real-round.ts). Both record the round in one transaction holding the session row lock,
 // so concurrent clicks on one session are serialised and a clientRoundId is played at most once.
-import { AppError, PlayRoundInputSchema, validationError, type PlayParams } from '@bo/contracts';
-import { type Handler, internalScopeOf, parseInput, type SqlRunner } from '@bo/service-kit';
+import { AppError, gamePlayMessages, validationError } from '@bo/contracts';
+import { type HandlerOf, internalScopeOf, parseInput, type SqlRunner } from '@bo/service-kit';
 import { checkRoundInput, type BuiltInKind } from '../domain/rounds.ts';
 import type { RoundView } from '../domain/views.ts';
 import type { GamesContext } from './context.ts';
@@ -36,13 +36,19 @@ async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: strin
   return { ...row, prior };
 }
 
-export function playRound(ctx: GamesContext): Handler {
+/**
+ * games.play.round with its body checked by the handler, after the launch token: a forged or
+ * expired link is refused (403/410) before the body is looked at.
+ */
+export const playRoundMessage = { ...gamePlayMessages.round, body: undefined };
+
+export function playRound(ctx: GamesContext): HandlerOf<typeof playRoundMessage> {
   return async (req) => {
     internalScopeOf(req);
-    const token = (req.params as Partial<PlayParams>)?.token;
+    const { token } = req.params;
     // A forged or expired link is refused before the body is even looked at.
     const sessionId = verifyLaunchToken(ctx, token);
-    const input = parseInput(PlayRoundInputSchema, req.body, 'body');
+    const input = parseInput(gamePlayMessages.round.body, req.body, 'body');
 
     // A first look, without locks: which game and mode, and whether this click was played already.
     // The round's own transaction looks again under the session lock.

@@ -1,7 +1,7 @@
 // games.play.session (gateway launch page, GET /play/:token): what the page needs to render the
 // session. The token is verified here, the only place that holds GAME_LAUNCH_SECRET.
-import { AppError, isAppError, type PlayParams, type PlaySessionView } from '@bo/contracts';
-import { formatMoney, type Handler, internalScopeOf } from '@bo/service-kit';
+import { AppError, isAppError, type gamePlayMessages, type PlaySessionView } from '@bo/contracts';
+import { formatMoney, type HandlerOf, internalScopeOf } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { GameEntity, GameSessionEntity, type GameRow, type GameSessionRow } from '../persistence/entities.ts';
@@ -32,11 +32,11 @@ export async function openSessionByToken(
   return { session, game };
 }
 
-export function playSession(ctx: GamesContext): Handler {
+export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessages.session> {
   return async (req) => {
     internalScopeOf(req);
     const em = ctx.deps.orm.em.fork();
-    const { session, game } = await openSessionByToken(ctx, em, (req.params as Partial<PlayParams>)?.token);
+    const { session, game } = await openSessionByToken(ctx, em, req.params.token);
     const external = game.kind === 'external';
     let balance = session.demoBalance == null ? null : formatMoney(session.demoBalance);
     let notice: string | null = null;

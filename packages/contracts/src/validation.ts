@@ -1,0 +1,65 @@
+// Checking a message part against its contract schema: one implementation for the gateway (every
+// HTTP route) and the services (every NATS message, internal ones included, before its handler
+// runs). Every failing field is reported (one issue per JSON pointer), with readable messages for
+// the custom formats. Bodies are checked as they are (no type coercion: "amount": 10 is a 422);
+// path and query values are strings on the wire and are converted first, an integer field taking
+// integer literals only (TypeBox alone would turn "1.5" into 1).
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { validationError, type ValidationIssue } from './errors.ts';
+
+export type MessagePart = 'body' | 'query' | 'path' | 'header';
+
+function issueMessage(e: { message: string; schema: TSchema }): string {
+  const s = e.schema as { format?: string };
+  if (s.format === 'cpf') return 'Must be a valid CPF (11 digits with valid check digits, optionally punctuated as 000.000.000-00).';
+  if (s.format === 'adult-birth-date') return 'Must be a real date in YYYY-MM-DD format, at least 18 years ago.';
+  if (s.format === 'calendar-date') return 'Must be a real date in YYYY-MM-DD format.';
+  if (s.format === 'email') return 'Must be a valid e-mail address.';
+  if (s.format === 'date-time') return 'Must be an ISO 8601 UTC date-time.';
+  return e.message;
+}
+
+/** Every failing field of `value`, one issue per JSON pointer (a union reports each branch otherwise). */
+export function collectIssues(check: TypeCheck<TSchema>, value: unknown): ValidationIssue[] {
+  const seen = new Set<string>();
+  const issues: ValidationIssue[] = [];
+  for (const e of check.Errors(value)) {
+    if (seen.has(e.path)) continue;
+    seen.add(e.path);
+    issues.push({ path: e.path || '/', message: issueMessage(e) });
+  }
+  return issues;
+}
+
+const STRICT_INTEGER = /^-?[0-9]+$/;
+
+/** Path and query values as the schema types them; an integer field keeps a non-integer string (and fails). */
+function convertWireStrings(schema: TSchema, input: unknown): unknown {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties;
+  // Taken before Value.Convert, which may convert the input in place.
+  const notIntegers = props && input !== null && typeof input === 'object'
+    ? Object.entries(props).filter(([key, prop]) => (prop as { type?: string }).type === 'integer'
+        && typeof (input as Record<string, unknown>)[key] === 'string' && !STRICT_INTEGER.test((input as Record<string, string>)[key] ?? ''))
+      .map(([key]) => [key, (input as Record<string, unknown>)[key]] as const)
+    : [];
+  const converted = Value.Convert(schema, input);
+  if (notIntegers.length && converted !== null && typeof converted === 'object') {
+    for (const [key, raw] of notIntegers) (converted as Record<string, unknown>)[key] = raw;
+  }
+  return converted;
+}
+
+export type PartValidator<T extends TSchema> = (input: unknown) => { value: Static<T> } | { error: ReturnType<typeof validationError> };
+
+/** A validator of one part, compiled once. Path and query: wire strings converted, defaults applied. */
+export function compilePart<T extends TSchema>(schema: T, part: MessagePart): PartValidator<T> {
+  const check = TypeCompiler.Compile(schema);
+  const wire = part === 'path' || part === 'query';
+  return (input) => {
+    const value = wire ? convertWireStrings(schema, input ?? {}) : (input ?? {});
+    if (check.Check(value)) return { value: (wire ? Value.Default(schema, value) : value) as Static<T> };
+    return { error: validationError(part, collectIssues(check, value)) };
+  };
+}
