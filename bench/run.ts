@@ -18,7 +18,7 @@ import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { ask, forkReady, stopChild } from './child.ts';
 import { resolveInfrastructure } from './infrastructure.ts';
 import type { GatewayReady, MemoryReport } from './gateway-process.ts';

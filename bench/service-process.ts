@@ -5,8 +5,8 @@ import { loadConfig, startService, type RunningService } from '@bo/service-kit';
 import { PlayersConfigSchema, playersService } from '@bo/players';
 import { PaymentsConfigSchema, paymentsService } from '@bo/payments';
 import { WebhooksConfigSchema, webhooksService } from '@bo/webhooks';
-import { WalletConfigSchema } from '../services/wallet/src/config.ts';
-import { walletService } from '../services/wallet/src/service.ts';
+import { WalletConfigSchema } from '@bo/wallet';
+import { walletService } from '@bo/wallet';
 import type { MemoryReport } from './gateway-process.ts';
 
 export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks';

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { OperatorClient, ClientResponse } from '@bo/contracts';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { freePort, startEmbeddedPostgres, startNatsServer, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
 import { startStack, type Component, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, ADMIN_TOKEN } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 

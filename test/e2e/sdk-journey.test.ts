@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import {
   AuthenticationError, BackOffice, ConflictError, PermissionError, RateLimitError, ValidationError, canonicalRequestString,
   signRequest, verifyWebhook, type BackOfficeError, type VerifiedWebhook, type WebhookEvent,

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
 interface SignTask { method: string; path: string; body: string; timestamp?: string }

@@ -7,7 +7,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const dataDir = path.join('/tmp', `bo-start-stop-${randomBytes(4).toString('hex')}`);

@@ -149,4 +149,3 @@ export type PlayerChanged = Static<typeof PlayerChangedSchema>;
 export const playerMessages = defineMessages({
   state: { subject: PLAYER_STATE_SUBJECT, body: PlayerStateRequestSchema, reply: PlayerStateSchema },
 });
-export { EmptyObject };

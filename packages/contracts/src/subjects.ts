@@ -18,6 +18,20 @@ export function eventsWildcard(prefix: string): string {
   return `${prefix}.events.>`;
 }
 
+/**
+ * Internal events between our services (never delivered to operators): their own stream,
+ * `<PREFIX>_INTERNAL`, subjects `<prefix>.internal.<type>`.
+ */
+export function internalStreamName(prefix: string): string {
+  return `${prefix.replace(/[^A-Za-z0-9_-]/g, '_')}_INTERNAL`;
+}
+export function internalEventSubject(prefix: string, type: string): string {
+  return `${prefix}.internal.${type}`;
+}
+export function internalEventsWildcard(prefix: string): string {
+  return `${prefix}.internal.>`;
+}
+
 /** Cache invalidation broadcasts (core NATS) between gateway replicas. */
 export function gatewayInvalidateSubject(prefix: string): string {
   return `${prefix}.gateway.invalidate`;

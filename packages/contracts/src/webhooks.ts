@@ -54,17 +54,25 @@ export const webhookAdminOperations = defineOperations({
 // ---- internal: the gateway tells the webhooks service about endpoints (URL + secret). ----
 export const WEBHOOK_SUBJECTS = { upsertEndpoint: 'webhooks.endpoints.upsert' } as const;
 
+const SealedSecret = Type.String({ pattern: '^v1\\.', maxLength: 500, description: 'sealSecret(whsec_…, SECRETS_MASTER_KEY): the gateway and the webhooks service share the key' });
+
 /**
  * Absent `url` / `secret` keep the stored value; `url: null` removes the URL. The gateway sends the
- * secret when it creates the operator and the URL when our team sets it.
+ * sealed secret and the URL with the endpoint's version: a version not newer than the stored one
+ * changes nothing, so the request (which validates a new URL before it is recorded) and the event
+ * of the same change can arrive in any order.
  */
 export const UpsertEndpointSchema = Type.Object({
   operatorId: Type.String({ minLength: 1, maxLength: 64 }),
   environment: EnvironmentSchema,
   brandId: Type.String({ minLength: 1, maxLength: 64 }),
   url: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048 }))),
-  /** `whsec_` + base64 of the key bytes (32 random bytes). */
+  /** `whsec_` + base64 of the key bytes (32 random bytes), sealed here. */
   secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$', maxLength: 200 })),
+  /** The same secret sealed by the gateway. */
+  secretSealed: Type.Optional(SealedSecret),
+  /** Increases with every change of the endpoint at the gateway. */
+  version: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type UpsertEndpoint = Static<typeof UpsertEndpointSchema>;
 
@@ -73,6 +81,22 @@ export const UpsertEndpointResultSchema = Type.Object({
   url: Nullable(Type.String()), hasSecret: Type.Boolean(),
 });
 export type UpsertEndpointResult = Static<typeof UpsertEndpointResultSchema>;
+
+/**
+ * Internal event `webhook.endpoint_changed` (internal stream), written by the gateway in the
+ * transaction that changes an operator's webhook endpoint: the webhooks service applies it like an
+ * upsert, so a change made while that service was down reaches it once it runs.
+ */
+export const WEBHOOK_ENDPOINT_CHANGED = 'webhook.endpoint_changed';
+export const WebhookEndpointChangedSchema = Type.Object({
+  operatorId: Type.String({ minLength: 1, maxLength: 64 }),
+  environment: EnvironmentSchema,
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  url: Nullable(Type.String({ minLength: 1, maxLength: 2048 })),
+  secretSealed: SealedSecret,
+  version: Type.Integer({ minimum: 1 }),
+});
+export type WebhookEndpointChanged = Static<typeof WebhookEndpointChangedSchema>;
 
 export const webhookMessages = defineMessages({
   upsertEndpoint: { subject: WEBHOOK_SUBJECTS.upsertEndpoint, body: UpsertEndpointSchema, reply: UpsertEndpointResultSchema },

@@ -1,20 +1,37 @@
-export * from './db.ts';
-export * from './sql.ts';
-export * from './loop.ts';
-export * from './config.ts';
-export * from './log.ts';
-export * from './money.ts';
-export * from './crash.ts';
-export * from './serve.ts';
-export * from './idempotency.ts';
-export * from './outbox.ts';
-export * from './nats.ts';
-export * from './service.ts';
-export * from './main.ts';
-export * from './secrets.ts';
-export * from './scopes.ts';
-export * from './parse-input.ts';
-export * from './telemetry.ts';
-export * from './testing.ts';
-export * from './metrics.ts';
-export * from './player-state-cache.ts';
+// Public surface of the service kit: what services build on. Test resources are behind the
+// `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
+export { Migration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
+export { isoTime, openSql, prepare, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+export { startLoop, type Loop, type LoopOptions } from './loop.ts';
+export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
+export { createLogger, type Logger } from './log.ts';
+export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
+export { armCrashPoints, crashPoint } from './crash.ts';
+export {
+  handle, serveOperations, type Handler, type HandlerOf, type HandlerResult, type RequestOf,
+  type Routed, type ServeOptions, type Server
+} from './serve.ts';
+export {
+  errorResponse, findStored, idempotencyScope, keyFromRow, ormRunner, ormTransactor,
+  processedRequestsKeepTextSql, processedRequestsTableSql, replay, requestKeyOf, runOnce,
+  sqlTransactor, storeResponse, type RequestKey, type RunOnceOptions, type Transactor
+} from './idempotency.ts';
+export {
+  ensureEventsStream, ensureInternalStream, newOutboxEvent, outboxTableSql, startOutboxRelay, writeEvent,
+  type EventRouting, type OutboxRelay
+} from './outbox.ts';
+export { connectNats } from './nats.ts';
+export {
+  composeService, startService, startServiceWith, type ConfigSchema, type RunningService,
+  type ServiceDefinition, type ServiceDeps, type ServiceModule
+} from './service.ts';
+export { runMain } from './main.ts';
+export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
+export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
+export { parseInput } from './parse-input.ts';
+export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
+export {
+  counter, createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer,
+  type ServiceMetrics
+} from './metrics.ts';
+export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -4,7 +4,7 @@
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import {
-  EVENT_HEADERS, eventSubject, eventsStreamName, eventsWildcard, newId,
+  EVENT_HEADERS, eventSubject, eventsStreamName, eventsWildcard, internalEventsWildcard, internalStreamName, newId,
   type DomainEvent, type Environment, type EventDataByType, type EventType,
 } from '@bo/contracts';
 import { crashPoint } from './crash.ts';
@@ -50,12 +50,20 @@ export async function writeEvent<T extends EventType>(
   return row.event;
 }
 
-/** The events stream: file storage, a 2-minute duplicate window for msgID dedupe. */
-export async function ensureEventsStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+/** The events stream (what operators are sent): file storage, a 2-minute duplicate window for msgID dedupe. */
+export function ensureEventsStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+  return ensureStream(nc, eventsStreamName(prefix), eventsWildcard(prefix), replicas);
+}
+
+/** The internal events stream (between our services, never sent to operators), kept like the events stream. */
+export function ensureInternalStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+  return ensureStream(nc, internalStreamName(prefix), internalEventsWildcard(prefix), replicas);
+}
+
+async function ensureStream(nc: NatsConnection, name: string, subjects: string, replicas: number): Promise<void> {
   const jsm = await jetstreamManager(nc);
-  const name = eventsStreamName(prefix);
   const config = {
-    name, subjects: [eventsWildcard(prefix)], storage: StorageType.File, retention: RetentionPolicy.Limits,
+    name, subjects: [subjects], storage: StorageType.File, retention: RetentionPolicy.Limits,
     duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000, num_replicas: replicas,
   };
   try {
@@ -76,7 +84,10 @@ interface OutboxRow { seq: string; event_id: string; subject_type: string; envir
 
 export function startOutboxRelay(opts: {
   sql: Sql; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
+  /** Where a row is published: the operators' events stream by default (`<prefix>.events.<env>.<type>`). */
+  subjectOf?: (row: { environment: string; subject_type: string }) => string;
 }): OutboxRelay {
+  const subjectOf = opts.subjectOf ?? ((row) => eventSubject(opts.prefix, row.environment, row.subject_type));
   const js: JetStreamClient = jetstream(opts.nc);
 
   async function publishBatch(): Promise<number> {
@@ -90,7 +101,7 @@ export function startOutboxRelay(opts: {
         const h = natsHeaders();
         h.set(EVENT_HEADERS.operatorId, row.operator_id);
         h.set(EVENT_HEADERS.brandId, row.brand_id);
-        return js.publish(eventSubject(opts.prefix, row.environment, row.subject_type), row.payload, { msgID: row.event_id, headers: h });
+        return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
       }));
       if (rows.length > 0) {
         crashPoint(`${opts.service}.outbox.after-publish`);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { eventsStreamName } from '@bo/contracts';
+import { eventsStreamName, internalStreamName } from '@bo/contracts';
 
 export function serverDatabaseUrl(): string {
   return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -49,6 +49,7 @@ export async function cleanupNatsPrefix(prefix: string): Promise<void> {
   try {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(eventsStreamName(prefix)).catch(() => undefined);
+    await jsm.streams.delete(internalStreamName(prefix)).catch(() => undefined);
     const kvm = new Kvm(nc);
     for await (const status of kvm.list()) {
       if (status.bucket.startsWith(prefix)) await jsm.streams.delete(`KV_${status.bucket}`).catch(() => undefined);

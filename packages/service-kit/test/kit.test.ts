@@ -1,10 +1,8 @@
 import t from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { requestOperation, eventsStreamName, type RequestContext, AppError } from '@bo/contracts';
-import {
-  BaseConfigSchema, Migration, startServiceWith, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf,
-  createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor, type ServiceDefinition,
-} from '../src/index.ts';
+import { BaseConfigSchema, Migration, startServiceWith, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf, type ServiceDefinition } from '../src/index.ts';
+import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } from '../src/testing.ts';
 
 class Init extends Migration {
   override async up() {

@@ -2,10 +2,8 @@
 // per subject, and its outbox backlog with the oldest event's age.
 import t from 'tap';
 import { requestOperation, AppError } from '@bo/contracts';
-import {
-  BaseConfigSchema, Migration, startServiceWith, outboxTableSql, writeEvent, ormRunner, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl,
-  type ServiceDefinition,
-} from '../src/index.ts';
+import { BaseConfigSchema, Migration, startServiceWith, outboxTableSql, writeEvent, ormRunner, type ServiceDefinition } from '../src/index.ts';
+import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl } from '../src/testing.ts';
 
 class Init extends Migration {
   override async up() { this.addSql(outboxTableSql('kitm')); }

@@ -3,7 +3,8 @@ import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, trace } from '@opentelemetry/api';
 import { requestOperation } from '@bo/contracts';
-import { BaseConfigSchema, startTelemetry, tracer, traceHeaders, startServiceWith, createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, type ServiceDefinition } from '../src/index.ts';
+import { BaseConfigSchema, startTelemetry, tracer, traceHeaders, startServiceWith, type ServiceDefinition } from '../src/index.ts';
+import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl } from '../src/testing.ts';
 
 t.test('trace context crosses NATS request-reply', async (t) => {
   const exporter = new InMemorySpanExporter();

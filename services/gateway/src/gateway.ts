@@ -5,30 +5,33 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { newId, publicOperations } from '@bo/contracts';
-import { armCrashPoints, connectNats, createLogger, openDatabase, openSql, startLoop, startMetricsServer, tracer, DEV_MASTER_KEY, type Logger } from '@bo/service-kit';
+import { internalEventSubject, newId, publicOperations } from '@bo/contracts';
+import {
+  armCrashPoints, connectNats, createLogger, ensureInternalStream, openDatabase, openSql, startLoop, startMetricsServer, startOutboxRelay, tracer,
+  DEV_MASTER_KEY, type Logger,
+} from '@bo/service-kit';
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
-import './http/types.ts';
+import './edge/http/types.ts';
 import { gatewayEntities } from './persistence/entities.ts';
 import { gatewayMigrations } from './persistence/migrations.ts';
-import { CredentialCache } from './auth/credential-cache.ts';
-import { SharedRateLimiter } from './rate-limit/shared-rate-limiter.ts';
-import { IdempotencyStore } from './idempotency/idempotency-store.ts';
-import { operatorGuard } from './auth/operator-guard.ts';
-import { idempotencyRecorder, stopIdempotencyLease } from './idempotency/http-idempotency.ts';
-import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './http/errors.ts';
-import { keepRawBodies, BODY_LIMIT_BYTES } from './http/raw-body.ts';
-import { typeboxValidatorCompiler } from './http/validation.ts';
-import { createMetrics, observabilityRoutes } from './http/observability.ts';
-import { operatorContext, registerOperations } from './routes/operations.ts';
-import { getMe } from './routes/me.ts';
-import { apiIndexRoute, publicDocsRoutes } from './routes/public-docs.ts';
-import { playRoutes } from './routes/play.ts';
+import { CredentialCache } from './edge/auth/credential-cache.ts';
+import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
+import { IdempotencyStore } from './edge/idempotency/idempotency-store.ts';
+import { operatorGuard } from './edge/auth/operator-guard.ts';
+import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
+import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './edge/http/errors.ts';
+import { keepRawBodies, BODY_LIMIT_BYTES } from './edge/http/raw-body.ts';
+import { typeboxValidatorCompiler } from './edge/http/validation.ts';
+import { createMetrics, observabilityRoutes } from './edge/http/observability.ts';
+import { operatorContext, registerOperations } from './edge/operations.ts';
+import { getMe } from './edge/me.ts';
+import { apiIndexRoute, publicDocsRoutes } from './docs-portal/public-docs.ts';
+import { playRoutes } from './play/play-routes.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
-import { OperatorAdmin } from './admin/operators.ts';
-import { TeamAccess } from './admin/team.ts';
-import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './admin/console-sessions.ts';
+import { OperatorAdmin } from './operators/operators.ts';
+import { TeamAccess } from './team/team.ts';
+import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './team/console-sessions.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -106,12 +109,20 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
   credentials.listen(nc, config.NATS_PREFIX);
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
-  const idempotency = new IdempotencyStore(await openSql(orm), config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  const sql = await openSql(orm);
+  const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
+  // The gateway's own events (webhook endpoint changes) go to the internal stream.
+  await ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
+  const relay = startOutboxRelay({
+    sql, schema: 'gateway', nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: 'gateway',
+    subjectOf: (row) => internalEventSubject(config.NATS_PREFIX, row.subject_type),
+  });
   const operators = new OperatorAdmin({
     orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE, log,
     onOperatorChanged: (operatorId) => credentials.invalidateOperator(operatorId),
+    onEventsWritten: () => relay.poke(),
   });
   const metrics = createMetrics();
 
@@ -141,9 +152,6 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   });
 
   const cleanup = startLoop({ name: 'idempotency cleanup', intervalMs: 60_000, log, startNow: false, run: async () => { await idempotency.deleteExpired(); } });
-  const loops = [
-    setInterval(() => { operators.syncWebhookEndpoints().catch(() => undefined); }, 5_000),
-  ];
   let publicUrl = '';
   let adminUrl = '';
   if (opts.listen !== false) {
@@ -159,8 +167,8 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     publicApp, adminApp, publicUrl, adminUrl, orm, nc, operators, idempotency, credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
-      loops.forEach(clearInterval);
       await cleanup.stop();
+      await relay.stop();
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix } from '@bo/service-kit';
+import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix } from '@bo/service-kit/testing';
 import { OperatorClient } from '@bo/contracts';
 import { startGateway } from '../src/gateway.ts';
 import { loadGatewayConfig } from '../src/config.ts';

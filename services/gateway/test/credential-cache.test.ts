@@ -3,7 +3,7 @@
 import t from 'tap';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sealSecret } from '@bo/service-kit';
-import { CredentialCache } from '../src/auth/credential-cache.ts';
+import { CredentialCache } from '../src/edge/auth/credential-cache.ts';
 
 const MASTER = 'credential-cache-test-master-key-0123456789';
 const KEY = 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAA';

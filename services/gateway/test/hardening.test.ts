@@ -6,8 +6,8 @@ import net from 'node:net';
 import { signRequest } from '@bo/contracts';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService, sleep } from './support/fake-service.ts';
-import { compileAllowList } from '../src/auth/ip-allow-list.ts';
-import { fingerprint } from '../src/idempotency/idempotency-store.ts';
+import { compileAllowList } from '../src/edge/auth/ip-allow-list.ts';
+import { fingerprint } from '../src/edge/idempotency/idempotency-store.ts';
 
 /** Sends raw bytes and returns what came back: status, headers and body. */
 function rawHttp(port: number, request: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: string }> {

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { startHarness } from './support/harness.ts';
 import { fakeService, sleep } from './support/fake-service.ts';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 
 t.test('two replicas', async (t) => {
   // A long cache TTL shows that the broadcast, not the TTL, carries the suspension.

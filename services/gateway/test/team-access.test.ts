@@ -4,7 +4,7 @@
 import t from 'tap';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService } from './support/fake-service.ts';
-import { verifyPassword } from '../src/admin/team.ts';
+import { verifyPassword } from '../src/team/team.ts';
 
 t.test('team access', async (t) => {
   const h = await startHarness();

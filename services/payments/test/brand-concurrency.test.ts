@@ -8,7 +8,7 @@
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import type { Deposit, Withdrawal } from '@bo/contracts';
-import { rollUpClearing } from '../../wallet/src/ledger/rollup.ts';
+import { rollUpClearing } from '@bo/wallet';
 import { internalScope, key, moneyTest, ok, operatorScope, startPaymentsStack } from './support/stack.ts';
 
 const PLAYERS = 50;

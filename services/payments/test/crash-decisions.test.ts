@@ -2,11 +2,11 @@
 // and payments run as real processes killed at every crash point; a hold is never released
 // without `rejected`, and a debit never exists without `paid`.
 import t from 'tap';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import type { Withdrawal } from '@bo/contracts';
 import { startPaymentsStack, operatorScope, ok, errorOf, publishedEvents, assertLedgerSound } from './support/stack.ts';
-import { processGroup } from './support/processes.ts';
 import { crashAndRecover, childEnv, answers } from './support/crash.ts';
+import { processGroup } from '@bo/test-support';
 
 t.test('reject and pay converge after a crash at every point', async (t) => {
   const stack = await startPaymentsStack(t, 'crashdec', { payments: false, wallet: false });

@@ -2,10 +2,10 @@
 // as real processes; each is killed at every crash point of confirm and started again, and the
 // deposit must end confirmed with exactly one DEPOSIT entry, without operator action.
 import t from 'tap';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { startPaymentsStack, operatorScope, ok, errorOf, key, publishedEvents, assertLedgerSound } from './support/stack.ts';
-import { processGroup } from './support/processes.ts';
 import { crashAndRecover, childEnv, answers } from './support/crash.ts';
+import { processGroup } from '@bo/test-support';
 
 t.test('confirm converges after a crash at every point', async (t) => {
   const stack = await startPaymentsStack(t, 'crashdep', { payments: false, wallet: false });

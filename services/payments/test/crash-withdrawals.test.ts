@@ -2,11 +2,11 @@
 // each is killed at every crash point of the move and started again. The move must end as if
 // nothing happened, with exactly one hold (or none) and no operator action.
 import t from 'tap';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import type { Withdrawal } from '@bo/contracts';
 import { startPaymentsStack, operatorScope, ok, errorOf, key, publishedEvents, assertLedgerSound } from './support/stack.ts';
-import { processGroup } from './support/processes.ts';
 import { crashAndRecover, childEnv, answers } from './support/crash.ts';
+import { processGroup } from '@bo/test-support';
 
 t.test('withdrawal request and cancel converge after a crash at every point', async (t) => {
   const stack = await startPaymentsStack(t, 'crashwd', { payments: false, wallet: false });

@@ -2,7 +2,7 @@
 // (as a crash after the intent leaves it) is finished by the reconciler and counted as such.
 import t from 'tap';
 import pg from 'pg';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { startPaymentsStack, operatorScope, ok } from './support/stack.ts';
 
 t.test('reconciler metrics', async (t) => {

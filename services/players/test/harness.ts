@@ -6,9 +6,8 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import {
   eventsStreamName, requestOperation, type DomainEvent, type OperationReply, type Scope, type OperatorScope,
 } from '@bo/contracts';
-import {
-  cleanupNatsPrefix, createTestDatabase, startServiceWith, testNatsUrl, testPrefix, waitFor, type RunningService,
-} from '@bo/service-kit';
+import { startServiceWith, type RunningService } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { playersService } from '../src/service.ts';
 
 /** Operator A has a sandbox and a production brand; operator B a sandbox brand in another currency. */

@@ -9,16 +9,13 @@ import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { WALLET_SUBJECTS } from '@bo/contracts';
-import { startStack, assertLedgerSound } from './support/stack.ts';
-import { adminScope, internalScope, operatorScope } from './support/scopes.ts';
-import { createPlayer } from './support/players.ts';
-import { errorOf, ok } from './support/rpc.ts';
 import { walletProcess } from './support/child-wallet.ts';
-import { LAUNCH_SECRET, gatewayScope, tokenOf } from './games-support.ts';
+import { startStack, assertLedgerSound, adminScope, internalScope, operatorScope, createPlayer, errorOf, ok, LAUNCH_SECRET, gatewayScope, tokenOf } from '@bo/test-support';
+import { playersService } from '@bo/players';
 
 t.test('real rounds survive a wallet crash exactly once', async (t) => {
   // Players runs in-process; the wallet only as a child process.
-  const stack = await startStack(t, 'gamescrash', { wallet: false });
+  const stack = await startStack(t, 'gamescrash', [playersService]);
   const { call } = stack;
   const sql = new pg.Client({ connectionString: stack.databaseUrl });
   await sql.connect();

@@ -5,7 +5,8 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import { gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from './games-support.ts';
+import { gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
+import { gamesServices } from '@bo/wallet/testing';
 
 const cents = (v: string | number) => Math.round(Number(v) * 100);
 const money = (c: number) => (c / 100).toFixed(2);
@@ -22,7 +23,7 @@ async function assertLedgerSound(t: Test, h: GamesStack): Promise<void> {
 
 t.test('real-money rounds', async (t) => {
   const rng = scriptedRng();
-  const h = await startGamesStack(t, {}, { rng });
+  const h = await startGamesStack(t, gamesServices, {}, { rng });
   const code = (r: any) => (r.ok ? `ok:${r.status}` : r.error.code);
   const view = (token: string) => h.call('games.play.session', gatewayScope, { params: { token } }).then((r: any) => r.body);
   const play = (token: string, body: Record<string, string>) => h.call('games.play.round', gatewayScope, { params: { token }, body });

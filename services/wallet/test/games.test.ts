@@ -2,14 +2,15 @@
 // catalogue, every session rule in the contract's order, providers, tokens and demo rounds.
 import t from 'tap';
 import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
-import { LAUNCH_SECRET, deadPort, gatewayScope, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
+import { LAUNCH_SECRET, deadPort, gatewayScope, scopes, startFakeProvider, startGamesStack, tokenOf } from '@bo/test-support';
+import { gamesServices } from '@bo/wallet/testing';
 
 const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const internal = { kind: 'internal', service: 'payments' } as const;
 
 t.test('games over NATS', async (t) => {
   const port = await deadPort();
-  const h = await startGamesStack(t, { GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500', GAME_SESSION_TTL_SECONDS: '1800' });
+  const h = await startGamesStack(t, gamesServices, { GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500', GAME_SESSION_TTL_SECONDS: '1800' });
   const approved = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
   const create = (scope: typeof scopes.sandbox, playerId: string, body: unknown) =>
     h.call('games.sessions.create', scope, { params: { playerId }, body });

@@ -4,15 +4,14 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { WALLET_SUBJECTS, type LedgerItem, type Wallet, type WalletMoveResult } from '@bo/contracts';
-import { startStack, moneyTest } from './support/stack.ts';
-import { operatorScope, internalScope } from './support/scopes.ts';
-import { createPlayer } from './support/players.ts';
-import { ok, errorOf } from './support/rpc.ts';
+import { startStack, moneyTest, operatorScope, internalScope, createPlayer, ok, errorOf } from '@bo/test-support';
+import { playersService } from '@bo/players';
+import { walletService } from '../src/service.ts';
 
 const id = (p: string) => `${p}_${randomBytes(8).toString('hex')}`;
 
 t.test('wallet ledger', async (t) => {
-  const stack = await startStack(t, 'ledger');
+  const stack = await startStack(t, 'ledger', [playersService, walletService]);
   const { call } = stack;
   const brand = operatorScope('a');
   const otherBrand = operatorScope('b');

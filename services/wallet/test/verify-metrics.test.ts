@@ -1,9 +1,11 @@
 // The last ledger verification is visible on the wallet's metrics, for an alert to watch.
 import t from 'tap';
-import { startStack } from './support/stack.ts';
+import { startStack } from '@bo/test-support';
+import { playersService } from '@bo/players';
+import { walletService } from '../src/service.ts';
 
 t.test('ledger verification metrics', async (t) => {
-  const stack = await startStack(t, 'verifymetrics');
+  const stack = await startStack(t, 'verifymetrics', [playersService, walletService]);
   const wallet = stack.services.get('wallet')!;
   t.notMatch(await wallet.metrics.metrics(), /bo_ledger_verify_ok\{[^}]*\} \d/, 'nothing before the first verification');
   const v = await stack.verifyLedger();

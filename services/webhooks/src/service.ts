@@ -7,6 +7,7 @@ import { retryScheduleOf, WebhooksConfigSchema } from './config.ts';
 import { maxAttemptsOf } from './domain/retry-schedule.ts';
 import { startDeliveryWorker } from './delivery/delivery-worker.ts';
 import { startEventConsumer } from './delivery/event-consumer.ts';
+import { startEndpointSync } from './delivery/endpoint-sync.ts';
 import { adminListDeliveries } from './handlers/admin-deliveries.ts';
 import { adminRedeliver } from './handlers/admin-redeliver.ts';
 import { testWebhook } from './handlers/test-webhook.ts';
@@ -55,7 +56,8 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
       nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log, maxAttempts: rt.maxAttempts,
       onStored: () => worker.poke(),
     });
+    const stopEndpointSync = startEndpointSync({ nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
     // Intake stops first so nothing new is stored while the worker winds down.
-    return [async () => { await stopConsumer(); await worker.stop(); }];
+    return [stopEndpointSync, async () => { await stopConsumer(); await worker.stop(); }];
   },
 };

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { WEBHOOK_SUBJECTS } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix, waitFor, type ServiceProcess } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix, waitFor, type ServiceProcess } from '@bo/service-kit/testing';
 import { gatewayScope, call, newWebhookSecret, publishEvent, startReceiver, type Reply } from './helpers.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));

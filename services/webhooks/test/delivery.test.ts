@@ -3,7 +3,7 @@
 // in the admin log; a slow endpoint does not hold up another operator.
 import t from 'tap';
 import { newId, webhookAdminOperations, type DeliveryLogItem } from '@bo/contracts';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import {
   adminScope, call, newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack,
 } from './helpers.ts';

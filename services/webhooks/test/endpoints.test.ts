@@ -2,7 +2,9 @@
 // secrets sealed at rest, partial updates, and the guard again at delivery time.
 import t from 'tap';
 import pg from 'pg';
-import { openSecret, sealSecret, DEV_MASTER_KEY, waitFor } from '@bo/service-kit';
+import type { UpsertEndpointResult } from '@bo/contracts';
+import { openSecret, sealSecret, DEV_MASTER_KEY } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { call, newWebhookSecret, operatorScope, publishEvent, startReceiver, startStack, upsertEndpoint } from './helpers.ts';
 
 t.test('production URL rules with the default (strict) configuration', async (t) => {
@@ -113,4 +115,20 @@ t.test('the SSRF guard runs again at delivery time (DNS may have changed)', asyn
     t.match(attempt.error, /destination refused/);
   }
   t.equal(rx.requests.length, 0, 'the receiver on a loopback address was never contacted');
+});
+
+t.test('versioned endpoint changes apply only when newer, in whatever order they arrive', async (t) => {
+  const stack = await startStack(t);
+  const base = { operatorId: 'op_ver', environment: 'sandbox' as const, brandId: 'brd_ver' };
+  t.equal((await upsertEndpoint(stack, { ...base, url: 'http://127.0.0.1:9/v2', version: 2 })).ok, true);
+  const late = await upsertEndpoint(stack, { ...base, url: 'http://127.0.0.1:9/v1', version: 1 });
+  t.equal(late.ok && (late.body as UpsertEndpointResult).url, 'http://127.0.0.1:9/v2', 'an older version (a late event) changes nothing');
+  const same = await upsertEndpoint(stack, { ...base, url: 'http://127.0.0.1:9/again', version: 2 });
+  t.equal(same.ok && (same.body as UpsertEndpointResult).url, 'http://127.0.0.1:9/v2', 'the same version again (a redelivery) changes nothing');
+  const next = await upsertEndpoint(stack, { ...base, url: null, version: 3 });
+  t.equal(next.ok && (next.body as UpsertEndpointResult).url, null, 'a newer version applies');
+  const unversioned = await upsertEndpoint(stack, { ...base, url: 'http://127.0.0.1:9/tool' });
+  t.equal(unversioned.ok && (unversioned.body as UpsertEndpointResult).url, 'http://127.0.0.1:9/tool', 'a change without a version (tools) always applies');
+  const [row] = await stack.svc.orm.em.fork().execute<{ version: number }[]>(`select version from webhooks.endpoints where operator_id = 'op_ver'`);
+  t.equal(row!.version, 3, 'the stored version never goes back');
 });

@@ -9,7 +9,8 @@ import {
   EVENT_HEADERS, WEBHOOK_SUBJECTS, eventSubject, newId, requestOperation,
   type DomainEvent, type Environment, type EventDataByType, type EventType, type OperationReply, type Scope, type UpsertEndpoint,
 } from '@bo/contracts';
-import { cleanupNatsPrefix, configOf, createTestDatabase, startService, testNatsUrl, testPrefix, waitFor, type Logger, type RunningService } from '@bo/service-kit';
+import { configOf, startService, type Logger, type RunningService } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { WebhooksConfigSchema, webhooksService, type WebhooksConfig } from '../src/index.ts';
 
 export interface Stack { svc: RunningService; prefix: string; dbUrl: string; config: WebhooksConfig }

@@ -8,7 +8,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { cleanupNatsPrefix, configOf, createTestDatabase, startService, testPrefix, waitFor } from '@bo/service-kit';
+import { configOf, startService } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { WebhooksConfigSchema, webhooksService } from '../src/index.ts';
 import { newWebhookSecret, publishEvent, startReceiver, upsertEndpoint } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint } from './helpers.ts';
 
 t.test('failed attempts are logged and counted', async (t) => {

@@ -2,7 +2,7 @@
 // a URL), the admin delivery log and redelivery.
 import t from 'tap';
 import { webhookAdminOperations, webhookOperations, type DeliveryLogItem, type WebhookTestResult } from '@bo/contracts';
-import { waitFor } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 import { adminScope, call, newWebhookSecret, operatorScope, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
 
 const TEST = webhookOperations.testWebhook.subject;

@@ -1,7 +1,7 @@
 // Postgres and NATS for the e2e suite: containers through testcontainers when a container runtime
 // exists; otherwise (this machine, CI here) the servers named by DATABASE_URL and NATS_URL.
 import { getContainerRuntimeClient, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
-import { serverDatabaseUrl, testNatsUrl } from '@bo/service-kit';
+import { serverDatabaseUrl, testNatsUrl } from '@bo/service-kit/testing';
 
 export interface Infrastructure { databaseUrl: string; natsUrl: string; stop(): Promise<void>; source: 'containers' | 'environment' }
 

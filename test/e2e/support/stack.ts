@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { infrastructure } from './infrastructure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

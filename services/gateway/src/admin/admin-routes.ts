@@ -4,15 +4,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppError, adminOperations, type Environment, type Operation, type RequestContext } from '@bo/contracts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { forwarder, registerOperations, type ForwardDeps } from '../routes/operations.ts';
-import { recordAudit } from './audit.ts';
-import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
-import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../idempotency/http-idempotency.ts';
-import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
-import type { OperatorAdmin } from './operators.ts';
-import type { TeamAccess } from './team.ts';
-import { roleMayCall } from './roles.ts';
-import { ConsoleSessions, sessionTokenOf } from './console-sessions.ts';
+import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
+import { recordAudit } from '../operators/audit.ts';
+import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
+import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../edge/idempotency/http-idempotency.ts';
+import type { IdempotencyStore } from '../edge/idempotency/idempotency-store.ts';
+import type { OperatorAdmin } from '../operators/operators.ts';
+import type { TeamAccess } from '../team/team.ts';
+import { roleMayCall } from '../team/roles.ts';
+import { ConsoleSessions, sessionTokenOf } from '../team/console-sessions.ts';
 
 export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; operators: OperatorAdmin; idempotency: IdempotencyStore; team: TeamAccess; sessions: ConsoleSessions }
 

@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, collectIssues, validationError } from '@bo/contracts';
-import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
-import { ConsoleSessions, sessionCookie, sessionTokenOf, type SessionPolicy } from '../admin/console-sessions.ts';
+import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
+import { ConsoleSessions, sessionCookie, sessionTokenOf, type SessionPolicy } from '../team/console-sessions.ts';
 
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 const SIGN_IN_PAGE = `<!doctype html>

@@ -23,7 +23,8 @@ export const BrandEntity = defineEntity({
     currency: p.string(),
     webhookUrl: p.string().nullable().fieldName('webhook_url'),
     webhookSecretSealed: p.string().fieldName('webhook_secret_sealed'),
-    webhookSyncedAt: p.datetime().nullable().fieldName('webhook_synced_at'),
+    /** Increases with every change of the webhook endpoint; the webhooks service applies only newer versions. */
+    webhookVersion: p.integer().fieldName('webhook_version'),
     createdAt: p.datetime().fieldName('created_at'),
   },
 });

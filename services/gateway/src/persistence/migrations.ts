@@ -1,4 +1,5 @@
-import { Migration } from '@bo/service-kit';
+import { WEBHOOK_ENDPOINT_CHANGED } from '@bo/contracts';
+import { Migration, outboxTableSql } from '@bo/service-kit';
 
 export class Gateway0001Init extends Migration {
   override async up(): Promise<void> {
@@ -105,8 +106,28 @@ export class Gateway0003ConsoleSessions extends Migration {
   }
 }
 
+/**
+ * Endpoint changes reach the webhooks service as internal events written in the transaction of
+ * the change (operators/endpoint-events.ts), instead of a loop pushing unsynced brands: the
+ * gateway's own outbox, and a version per endpoint. Every existing endpoint is sent once.
+ */
+export class Gateway0004EndpointEvents extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(outboxTableSql('gateway'));
+    this.addSql('alter table gateway.brands add column webhook_version integer not null default 1, drop column webhook_synced_at');
+    this.addSql(`insert into gateway.outbox (event_id, subject_type, environment, operator_id, brand_id, payload)
+      select e.id, '${WEBHOOK_ENDPOINT_CHANGED}', e.environment, e.operator_id, e.brand_id,
+        json_build_object('id', e.id, 'type', '${WEBHOOK_ENDPOINT_CHANGED}', 'createdAt', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          'data', json_build_object('operatorId', e.operator_id, 'environment', e.environment, 'brandId', e.brand_id, 'url', e.webhook_url,
+            'secretSealed', e.webhook_secret_sealed, 'version', e.webhook_version))::text
+      from (select 'evt_' || replace(gen_random_uuid()::text, '-', '') as id, b.operator_id, b.environment, b.id as brand_id,
+              b.webhook_url, b.webhook_secret_sealed, b.webhook_version from gateway.brands b) e`);
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
   { name: 'Gateway0003ConsoleSessions', class: Gateway0003ConsoleSessions },
+  { name: 'Gateway0004EndpointEvents', class: Gateway0004EndpointEvents },
 ];

@@ -2,7 +2,7 @@
 // counts the requests that reach it, so a test can tell how many effects the gateway caused.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { rpcSubject, queueGroup, type OperationReply, type OperationRequest } from '@bo/contracts';
-import { testNatsUrl } from '@bo/service-kit';
+import { testNatsUrl } from '@bo/service-kit/testing';
 
 export interface FakeService {
   calls: OperationRequest[];

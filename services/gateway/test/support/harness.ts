@@ -1,7 +1,7 @@
 // Starts gateway replicas on a fresh database and NATS prefix, with helpers for the admin API
 // and signed operator clients. Removes everything in teardown.
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix, type TestDatabase } from '@bo/service-kit';
+import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix, type TestDatabase } from '@bo/service-kit/testing';
 import { startGateway, type RunningGateway } from '../../src/gateway.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config.ts';
 

@@ -2,11 +2,8 @@
 // process is dead by SIGKILL; it is started again (without CRASH_AT) and must converge.
 import type { Test } from 'tap';
 import type { OperationReply } from '@bo/contracts';
-import { errorOf } from '../../../wallet/test/support/rpc.ts';
-import { adminScope } from '../../../wallet/test/support/scopes.ts';
-import type { Stack } from '../../../wallet/test/support/stack.ts';
-import type { processGroup } from './processes.ts';
 import { FAST_RECONCILER } from './stack.ts';
+import { errorOf, adminScope, type Stack, type processGroup } from '@bo/test-support';
 
 /** True once the service answers a harmless request (any reply but "no answer"). */
 export function answers(stack: Stack) {

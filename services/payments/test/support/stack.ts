@@ -5,15 +5,15 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { eventsStreamName, type Deposit, type DomainEvent, type OperatorScope, type Wallet, type Withdrawal } from '@bo/contracts';
-import { startStack, type Stack } from '../../../wallet/test/support/stack.ts';
-import { createPlayer, type PlayerSetup } from '../../../wallet/test/support/players.ts';
-import { ok } from '../../../wallet/test/support/rpc.ts';
 import { paymentsService } from '../../src/service.ts';
+import { playersService } from '@bo/players';
+import { walletService } from '@bo/wallet';
+import { startStack, type Stack, createPlayer, type PlayerSetup, ok } from '@bo/test-support';
 
-export { moneyTest, assertLedgerSound } from '../../../wallet/test/support/stack.ts';
-export { operatorScope, adminScope, internalScope } from '../../../wallet/test/support/scopes.ts';
-export { ok, errorOf } from '../../../wallet/test/support/rpc.ts';
-export { setLimits, setStatus, createPlayer } from '../../../wallet/test/support/players.ts';
+export { moneyTest, assertLedgerSound } from '@bo/test-support';
+export { operatorScope, adminScope, internalScope } from '@bo/test-support';
+export { ok, errorOf } from '@bo/test-support';
+export { setLimits, setStatus, createPlayer } from '@bo/test-support';
 
 /** The reconciler runs fast in tests so convergence takes well under a second. */
 export const FAST_RECONCILER = { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 };
@@ -24,7 +24,7 @@ export interface PaymentsStack extends Stack {
 }
 
 export async function startPaymentsStack(t: Test, label: string, opts: { payments?: boolean; wallet?: boolean } = {}): Promise<PaymentsStack> {
-  const stack = await startStack(t, label, { wallet: opts.wallet ?? true });
+  const stack = await startStack(t, label, opts.wallet ?? true ? [playersService, walletService] : [playersService]);
   if (opts.payments ?? true) await stack.start(paymentsService, FAST_RECONCILER);
   const sql = new pg.Client({ connectionString: stack.databaseUrl });
   await sql.connect();

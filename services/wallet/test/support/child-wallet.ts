@@ -1,7 +1,7 @@
 // The wallet as a real child process (`node services/wallet/src/main.ts`), for crash tests: start
 // it with CRASH_AT=<point>, let it die there (SIGKILL), start it again without, check invariants.
 import type { Test } from 'tap';
-import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit';
+import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit/testing';
 
 export type ChildWallet = ServiceProcess;
 

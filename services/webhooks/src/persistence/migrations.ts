@@ -75,4 +75,14 @@ class CreateWebhooksSchema extends Migration {
   }
 }
 
-export const webhookMigrations = [{ name: 'CreateWebhooksSchema', class: CreateWebhooksSchema }];
+/** The gateway's version of each endpoint: a change applies only over an older one (endpoint-sync.ts). */
+class EndpointVersions extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table webhooks.endpoints add column version integer not null default 0');
+  }
+}
+
+export const webhookMigrations = [
+  { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
+  { name: 'EndpointVersions', class: EndpointVersions },
+];

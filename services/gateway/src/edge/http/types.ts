@@ -2,7 +2,7 @@ import type { Operation } from '@bo/contracts';
 import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
 import type { IdemScope } from '../idempotency/idempotency-store.ts';
-import type { AdminIdentity } from '../admin/team.ts';
+import type { AdminIdentity } from '../../team/team.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,23 +1,27 @@
 // Operators, brands and credentials: owned by the gateway. Every change is audited and
-// broadcast so every replica's credential cache drops the operator at once.
+// broadcast so every replica's credential cache drops the operator at once; a change of a webhook
+// endpoint also reaches the webhooks service as an internal event (endpoint-events.ts).
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AppError, callOperation, gatewayInvalidateSubject, newId, WEBHOOK_SUBJECTS, type OperatorChanged,
-  type CreatedOperator, type Environment, type OperatorView, type UpsertEndpoint,
+  AppError, callOperation, gatewayInvalidateSubject, newId, webhookMessages, type OperatorChanged,
+  type CreatedOperator, type Environment, type OperatorView, type UpsertEndpoint, type WebhookEndpointChanged,
 } from '@bo/contracts';
-import { openSecret, sealSecret, type Logger } from '@bo/service-kit';
+import { sealSecret, type Logger } from '@bo/service-kit';
 import { BrandEntity, CredentialEntity, OperatorEntity } from '../persistence/entities.ts';
-import { hashKey } from '../auth/credential-cache.ts';
-import { isValidAllowEntry } from '../auth/ip-allow-list.ts';
+import { hashKey } from '../edge/auth/credential-cache.ts';
+import { isValidAllowEntry } from '../edge/auth/ip-allow-list.ts';
 import { issueOperatorKey, issueOperatorSecret, issueWebhookSecret } from './credentials.ts';
 import { recordAudit } from './audit.ts';
+import { recordEndpointChange } from './endpoint-events.ts';
 
 export interface OperatorAdminDeps {
   orm: MikroORM; nc: NatsConnection; prefix: string; masterKey: string; rpcTimeoutMs: number;
   defaultRateLimit: number; log: Logger;
   /** Drops the operator from this replica's caches before the change is answered. */
   onOperatorChanged(operatorId: string): void;
+  /** Wakes the outbox relay after a commit that wrote endpoint events. */
+  onEventsWritten(): void;
 }
 
 const ENVIRONMENTS: Environment[] = ['sandbox', 'production'];
@@ -64,12 +68,14 @@ export class OperatorAdmin {
         const key = issueOperatorKey(environment);
         const secret = issueOperatorSecret(environment);
         const webhookSecret = issueWebhookSecret();
+        const webhookSecretSealed = sealSecret(webhookSecret, this.#d.masterKey);
         tx.create(BrandEntity, {
           id: brandId, operatorId, environment, currency: input.currency ?? 'BRL',
           name: environment === 'sandbox' ? `${input.name} (sandbox)` : input.name,
-          webhookUrl: null, webhookSecretSealed: sealSecret(webhookSecret, this.#d.masterKey), webhookSyncedAt: null, createdAt: now,
+          webhookUrl: null, webhookSecretSealed, webhookVersion: 1, createdAt: now,
         });
         await tx.flush();
+        await recordEndpointChange(tx, { operatorId, environment, brandId, url: null, secretSealed: webhookSecretSealed, version: 1 });
         tx.create(CredentialEntity, {
           keyHash: hashKey(key), keyPrefix: key.slice(0, 12), operatorId, brandId, environment,
           secretSealed: sealSecret(secret, this.#d.masterKey), revokedAt: null, createdAt: now,
@@ -78,8 +84,8 @@ export class OperatorAdmin {
       }
       recordAudit(tx, { actor, action: 'adminCreateOperator', target: `operator:${operatorId}`, before: null, after: { ...out.operator, currency: input.currency ?? 'BRL' }, requestId });
     });
-    // The webhooks service gets the secrets now if it answers; otherwise the sync loop retries.
-    await this.syncWebhookEndpoints(operatorId).catch(() => undefined);
+    // The secrets reach the webhooks service through the endpoint events written above.
+    this.#d.onEventsWritten();
     return out;
   }
 
@@ -111,44 +117,33 @@ export class OperatorAdmin {
 
   async setWebhookUrl(id: string, environment: Environment, url: string | null, actor: string, requestId: string): Promise<OperatorView> {
     const em = this.#d.orm.em.fork();
-    const brand = await em.findOne(BrandEntity, { operatorId: id, environment });
-    if (!brand) throw new AppError('OPERATOR_NOT_FOUND');
-    // The webhooks service validates the URL (https, SSRF guard) before we record it.
-    await this.#push({
-      operatorId: id, environment, brandId: brand.id, url,
-      secret: openSecret(brand.webhookSecretSealed, this.#d.masterKey),
-    });
-    return em.transactional(async (tx) => {
-      const before = await this.view(tx, id);
-      const b = await tx.findOneOrFail(BrandEntity, { id: brand.id });
-      b.webhookUrl = url;
-      b.webhookSyncedAt = new Date();
-      await tx.flush();
-      const after = await this.view(tx, id);
-      recordAudit(tx, { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after, requestId });
-      return after;
-    });
-  }
-
-  /** Pushes every endpoint of the operator (or of all operators) not yet known to the webhooks service. */
-  async syncWebhookEndpoints(operatorId?: string): Promise<number> {
-    const em = this.#d.orm.em.fork();
-    const pending = await em.find(BrandEntity, { webhookSyncedAt: null, ...(operatorId ? { operatorId } : {}) });
-    let n = 0;
-    for (const b of pending) {
-      await this.#push({
-        operatorId: b.operatorId, environment: b.environment as Environment, brandId: b.id, url: b.webhookUrl,
-        secret: openSecret(b.webhookSecretSealed, this.#d.masterKey),
+    for (let attempt = 1; ; attempt++) {
+      const brand = await em.fork().findOne(BrandEntity, { operatorId: id, environment });
+      if (!brand) throw new AppError('OPERATOR_NOT_FOUND');
+      const change = {
+        operatorId: id, environment, brandId: brand.id, url, secretSealed: brand.webhookSecretSealed, version: brand.webhookVersion + 1,
+      };
+      // The webhooks service validates the URL (https, SSRF guard) before we record it, and
+      // applies it at once; the event written with the record is what makes it durable there.
+      await this.#push(change);
+      const after = await em.fork().transactional(async (tx) => {
+        const before = await this.view(tx, id);
+        // Only over the version the request was made for: a concurrent change goes again.
+        const n = await tx.nativeUpdate(BrandEntity, { id: brand.id, webhookVersion: brand.webhookVersion }, { webhookUrl: url, webhookVersion: change.version });
+        if (n === 0) return undefined;
+        await recordEndpointChange(tx, change);
+        const now = await this.view(tx, id);
+        recordAudit(tx, { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now, requestId });
+        return now;
       });
-      await em.nativeUpdate(BrandEntity, { id: b.id }, { webhookSyncedAt: new Date() });
-      n++;
+      if (after) { this.#d.onEventsWritten(); return after; }
+      if (attempt >= 3) throw new AppError('SERVICE_UNAVAILABLE', 'The webhook endpoint is being changed by another request; retry.', undefined, { 'retry-after': '1' });
     }
-    return n;
   }
 
-  async #push(endpoint: UpsertEndpoint): Promise<void> {
-    await callOperation(this.#d.nc, WEBHOOK_SUBJECTS.upsertEndpoint, {
-      ctx: { requestId: 'gateway', scope: { kind: 'internal', service: 'gateway' } }, params: {}, query: {}, body: endpoint,
+  async #push(endpoint: WebhookEndpointChanged): Promise<void> {
+    await callOperation(this.#d.nc, webhookMessages.upsertEndpoint.subject, {
+      ctx: { requestId: 'gateway', scope: { kind: 'internal', service: 'gateway' } }, params: {}, query: {}, body: endpoint satisfies UpsertEndpoint,
     }, { prefix: this.#d.prefix, timeoutMs: this.#d.rpcTimeoutMs });
   }
 }

@@ -1,13 +1,9 @@
-// A fresh database and NATS prefix with the real services started in-process, torn down after.
-// Payments tests reuse it (they add the payments service the same way).
+// A fresh database and NATS prefix with the real services started in-process, torn down after the
+// test; the ledger checks every money test ends with.
 import type { Test } from 'tap';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import {
-  BaseConfigSchema, cleanupNatsPrefix, configOf, createTestDatabase, startServiceWith, testNatsUrl, testPrefix,
-  type BaseConfig, type RunningService, type ServiceDefinition,
-} from '@bo/service-kit';
-import { playersService } from '../../../players/src/service.ts';
-import { walletService } from '../../src/service.ts';
+import { BaseConfigSchema, configOf, startServiceWith, type BaseConfig, type RunningService, type ServiceDefinition } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
 import { caller, ok, type Caller } from './rpc.ts';
 import { adminScope } from './scopes.ts';
 import type { LedgerVerification } from '@bo/contracts';
@@ -24,7 +20,8 @@ export interface Stack {
   verifyLedger(): Promise<LedgerVerification>;
 }
 
-export async function startStack(t: Test, label: string, opts: { wallet?: boolean; players?: boolean } = {}): Promise<Stack> {
+/** A fresh database and NATS prefix with `services` started in-process (in order), torn down after the test. */
+export async function startStack(t: Test, label: string, initial: ServiceDefinition<any, any>[] = []): Promise<Stack> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   // RPC deadline generous: a busy machine is slow, and a test never waits on a timeout here.
@@ -53,8 +50,7 @@ export async function startStack(t: Test, label: string, opts: { wallet?: boolea
     await cleanupNatsPrefix(prefix);
     await db.drop();
   });
-  if (opts.players ?? true) await stack.start(playersService);
-  if (opts.wallet ?? true) await stack.start(walletService);
+  for (const def of initial) await stack.start(def);
   return stack;
 }
 

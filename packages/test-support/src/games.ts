@@ -9,16 +9,11 @@ import type { Test } from 'tap';
 import {
   requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus,
 } from '@bo/contracts';
-import {
-  cleanupNatsPrefix, createTestDatabase, loadConfig, startService, testNatsUrl, testPrefix,
-  type RunningService, type TestDatabase,
-} from '@bo/service-kit';
+import { loadConfig, startService, type RunningService, type ServiceDefinition } from '@bo/service-kit';
+import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPrefix, type TestDatabase } from '@bo/service-kit/testing';
 import type { LedgerVerification } from '@bo/contracts';
-import { playersService } from '../../players/src/service.ts';
-import { PlayersConfigSchema } from '../../players/src/config.ts';
-import { walletServiceWith } from '../src/service.ts';
-import { WalletConfigSchema } from '../src/config.ts';
-import type { Rng } from '../src/games/domain/rounds.ts';
+import type { TObject } from '@sinclair/typebox';
+import { adminScope } from './scopes.ts';
 
 export const LAUNCH_SECRET = 'test-launch-secret-0123456789abcdef';
 
@@ -28,7 +23,6 @@ export const scopes = {
   otherBrand: { kind: 'operator', operatorId: 'op_B', brandId: 'brd_B_sandbox', environment: 'sandbox', currency: 'BRL' } as OperatorScope,
 };
 export const gatewayScope: Scope = { kind: 'internal', service: 'gateway' };
-export const adminScope: Scope = { kind: 'admin', actor: 'test' };
 export const paymentsScope: Scope = { kind: 'internal', service: 'payments' };
 
 export interface GamesStack {
@@ -62,21 +56,30 @@ export function scriptedRng(): Rng & { push(...values: number[]): void } {
   };
 }
 
-import { randomCpf } from '@bo/service-kit';
-export { randomCpf };
+
+/** The games module's random source (the wallet's `Rng`). */
+export interface Rng { int(minInclusive: number, maxExclusive: number): number }
+
+/** The services a games stack runs, from their packages (`@bo/wallet/testing` has them). */
+export interface GamesServices {
+  players: { service: ServiceDefinition<any, any>; config: TObject };
+  /** The wallet; with `rng`, its games module draws from it. */
+  wallet(rng?: Rng): { service: ServiceDefinition<any, any>; config: TObject };
+}
 
 /**
- * Starts players + wallet with the games settings in `env` (they are read from process.env when
- * the wallet starts, as in production) and tears everything down with the test.
+ * Starts players + wallet with the games settings in `env` (as the environment gives them: strings,
+ * converted and checked by the wallet's schema) and tears everything down with the test.
  */
-export async function startGamesStack(t: Test, env: Record<string, string> = {}, opts: { prefix?: string; rng?: Rng } = {}): Promise<GamesStack> {
+export async function startGamesStack(t: Test, services: GamesServices, env: Record<string, string> = {}, opts: { prefix?: string; rng?: Rng } = {}): Promise<GamesStack> {
   const db = await createTestDatabase('games');
   const prefix = opts.prefix ?? testPrefix('games');
   // As the environment gives them: strings, converted and checked by the schemas.
   const env0 = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' };
-  const players = await startService(playersService, loadConfig(PlayersConfigSchema, env0));
-  const wallet: RunningService = await startService(walletServiceWith(opts.rng ? { rng: opts.rng } : {}),
-    loadConfig(WalletConfigSchema, { ...env0, GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env }));
+  const players = await startService(services.players.service, loadConfig(services.players.config, env0));
+  const w = services.wallet(opts.rng);
+  const wallet: RunningService = await startService(w.service,
+    loadConfig(w.config, { ...env0, GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env }));
   t.teardown(async () => {
     await wallet.stop();
     await players.stop();

@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
-import { connectNats, testNatsUrl, testPrefix } from '@bo/service-kit';
-import { playRoutes } from '../../gateway/src/routes/play.ts';
-import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
-import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from './games-support.ts';
+import { connectNats } from '@bo/service-kit';
+import { testNatsUrl, testPrefix } from '@bo/service-kit/testing';
+import { playRoutes } from '../src/play/play-routes.ts';
+import { createLaunchTokenSigner } from '@bo/wallet/testing';
+import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from '@bo/test-support';
+import { gamesServices } from '@bo/wallet/testing';
 
 // `npm test` finds or installs a Chromium and names it here.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,7 +25,7 @@ t.test('launch page plugin', async (t) => {
   // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const provider = await startFakeProvider(t);
-  const h = await startGamesStack(t, { PUBLIC_BASE_URL: baseUrl, GAME_PROVIDER_URL: provider.url }, { prefix });
+  const h = await startGamesStack(t, gamesServices, { PUBLIC_BASE_URL: baseUrl, GAME_PROVIDER_URL: provider.url }, { prefix });
   const player = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
   const pathOf = (gameUrl: string) => new URL(gameUrl).pathname;
 

@@ -2,13 +2,15 @@
 // with CRASH_AT=<point>, let it die there, start it again without, and check the invariants.
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
-import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit';
+import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit/testing';
 
-const SERVICES_DIR = fileURLToPath(new URL('../../../', import.meta.url));
+const SERVICES_DIR = fileURLToPath(new URL('../../../services/', import.meta.url));
+
+export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks';
 
 export type ChildService = ServiceProcess;
 
-export function spawnService(name: 'wallet' | 'payments', env: Record<string, string | number | undefined>): Promise<ChildService> {
+export function spawnService(name: ServiceName, env: Record<string, string | number | undefined>): Promise<ChildService> {
   return spawnServiceProcess(name, `${SERVICES_DIR}${name}/src/main.ts`, env);
 }
 
@@ -16,12 +18,12 @@ export function spawnService(name: 'wallet' | 'payments', env: Record<string, st
  * Keeps one process per service name; replaces it on restart; stops all at teardown. `answers`
  * asks the service something harmless, so a process counts as up once it answers.
  */
-export function processGroup(t: Test, baseEnv: Record<string, string | number>, answers: (name: 'wallet' | 'payments') => Promise<boolean>) {
+export function processGroup<N extends ServiceName>(t: Test, baseEnv: Record<string, string | number>, answers: (name: N) => Promise<boolean>) {
   const running = new Map<string, ChildService>();
   t.teardown(async () => { for (const p of running.values()) await p.stop(); });
   return {
     get: (name: string) => running.get(name),
-    async start(name: 'wallet' | 'payments', env: Record<string, string | number | undefined> = {}): Promise<ChildService> {
+    async start(name: N, env: Record<string, string | number | undefined> = {}): Promise<ChildService> {
       await running.get(name)?.stop();
       const child = await spawnService(name, { ...baseEnv, ...env });
       running.set(name, child);

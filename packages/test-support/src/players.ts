@@ -3,9 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { KycStatus, OperatorScope, PlayerStatus } from '@bo/contracts';
 import { adminScope } from './scopes.ts';
 import { ok, type Caller } from './rpc.ts';
-
-import { randomCpf } from '@bo/service-kit';
-export { randomCpf };
+import { randomCpf } from '@bo/service-kit/testing';
 
 export interface PlayerSetup { kyc?: KycStatus; status?: PlayerStatus; dailyDepositLimit?: string | null; selfExcludedUntil?: string | null }
 

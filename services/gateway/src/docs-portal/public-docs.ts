@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
-import { buildPostmanCollection } from '../docs/postman.ts';
-import { SIGNING_SNIPPETS } from '../docs/signing-snippets.ts';
-import { buildTestVectors } from '../docs/test-vectors.ts';
-import { DOCS_CSS, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage } from '../docs/docs-page.ts';
+import { buildPostmanCollection } from './postman.ts';
+import { SIGNING_SNIPPETS } from './signing-snippets.ts';
+import { buildTestVectors } from './test-vectors.ts';
+import { DOCS_CSS, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage } from './docs-page.ts';
 
 export interface PublicDocsOptions { publicBaseUrl: string; apiPrefix: string }
 

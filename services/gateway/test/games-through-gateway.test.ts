@@ -1,15 +1,17 @@
 // The operator's view: games through the real gateway (signed requests, validation, envelope)
 // to the real players and wallet services, and the gameUrl opened on the gateway's public port.
 import t from 'tap';
-import { startHarness } from '../../gateway/test/support/harness.ts';
-import { deadPort, randomCpf, startGamesStack } from './games-support.ts';
+import { startHarness } from './support/harness.ts';
+import { deadPort, startGamesStack } from '@bo/test-support';
+import { randomCpf } from '@bo/service-kit/testing';
+import { gamesServices } from '@bo/wallet/testing';
 
 t.test('games through the gateway', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   const gw = h.gateways[0];
   const port = await deadPort();
-  const games = await startGamesStack(t, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
+  const games = await startGamesStack(t, gamesServices, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
   const op = await h.createOperator();
   let n = 0;
   const newPlayer = async (client: typeof op.sandboxClient) => {

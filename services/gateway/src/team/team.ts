@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import { AppError, newId, type AdminRole } from '@bo/contracts';
 import { isoTime, safeEqual, uniqueViolation } from '@bo/service-kit';
-import { recordAudit } from './audit.ts';
+import { recordAudit } from '../operators/audit.ts';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };

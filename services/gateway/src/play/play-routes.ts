@@ -1,0 +1,123 @@
+// The game launch page (gameUrl) and its play endpoint, outside /api/v1 and without operator
+// auth: the signed launch token in the URL is the credential. The gateway never holds the
+// token's key; it forwards the token to the wallet's games module, which verifies it, decides
+// every round server-side and records it: demo sessions move a fictitious balance, real
+// sessions the player's money through the wallet's ledger (the page shows the withdrawable
+// balance, `available − held`, which is what a bet can take). The page is self-contained (page.ts:
+// its CSS and script inlined under a nonce CSP, no external assets) because operators embed it in
+// an iframe. Errors answer in the API's one envelope (JSON) or as an error page (HTML).
+//
+//   GET  /play/:token          HTML page of the session (302 to the provider for external games)
+//   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  AppError, ERROR_CATALOGUE, gamePlayMessages, isAppError, requestOperation,
+  type ErrorBody, type OperationReply, type PlaySessionView,
+} from '@bo/contracts';
+import { envelope } from '../edge/http/errors.ts';
+import { parseJsonObject } from '../edge/http/raw-body.ts';
+import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
+
+export interface PlayRoutesOptions {
+  nc: NatsConnection;
+  prefix: string;
+  rpcTimeoutMs: number;
+  /** The gateway's public address; the page may talk to it besides its own origin. */
+  publicBaseUrl: string;
+  /** Largest round body accepted (default 4 KiB; a round is a few short fields). */
+  roundBodyLimitBytes?: number;
+}
+
+// A launch token is `v1.<gs_id>.<exp>.<sig>`; anything far from that shape is refused here
+// without a round trip. The wallet does the real verification.
+const TOKEN_SHAPE = /^[A-Za-z0-9._-]{10,200}$/;
+const GATEWAY_SCOPE = { kind: 'internal', service: 'gateway' } as const;
+
+/**
+ * Registered on the public server, outside /api/v1: `app.register(playRoutes, { nc, prefix, ... })`.
+ * `prefix` here is the NATS prefix, but Fastify reads a `prefix` register option as a route
+ * prefix; wrapped with fastify-plugin the option is not applied to routes, and the routes live in
+ * an encapsulated child (its own body parser) registered without one, so they stay at /play/...
+ */
+export const playRoutes = fp(async (app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> => {
+  await app.register(playRoutesScope, { play: opts });
+}, { name: 'play-routes', fastify: '5.x' });
+
+async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: PlayRoutesOptions }): Promise<void> {
+  const limit = opts.roundBodyLimitBytes ?? 4096;
+  // Own body parsing in this scope: bodies arrive as bytes whatever the parent app registered,
+  // and become a JSON object here (the gateway's public app parses nothing by itself).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
+
+  const ask = async <R>(subject: string, req: FastifyRequest, token: string, body: unknown): Promise<OperationReply<R>> =>
+    requestOperation<R>(opts.nc, subject, {
+      ctx: { requestId: String(req.id), scope: GATEWAY_SCOPE }, params: { token }, query: {}, body,
+    }, { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs });
+
+  app.get<{ Params: { token: string } }>('/play/:token', async (req, reply) => {
+    const token = req.params.token;
+    setRequestId(req, reply);
+    if (!TOKEN_SHAPE.test(token)) return sendErrorPage(reply, req, new AppError('LAUNCH_TOKEN_INVALID').toBody());
+    let result: OperationReply<PlaySessionView>;
+    try {
+      result = await ask<PlaySessionView>(gamePlayMessages.session.subject, req, token, {});
+    } catch (e) {
+      return sendErrorPage(reply, req, asErrorBody(e, req), isAppError(e) ? e.headers : undefined);
+    }
+    if (!result.ok) return sendErrorPage(reply, req, result.error);
+    const view = result.body;
+    if (view.launch.type === 'redirect') {
+      // External games run at their provider; no-referrer keeps our token out of its logs.
+      return reply.code(302).headers(pageHeaders()).header('location', view.launch.url).send();
+    }
+    const nonce = randomBytes(16).toString('base64');
+    return reply.code(200).headers(pageHeaders(nonce, opts.publicBaseUrl)).type('text/html; charset=utf-8').send(renderGamePage(view, nonce));
+  });
+
+  app.post<{ Params: { token: string } }>('/play/:token/rounds', async (req, reply) => {
+    const token = req.params.token;
+    setRequestId(req, reply);
+    reply.header('cache-control', 'no-store');
+    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID').toBody());
+    let result: OperationReply;
+    try {
+      const body = parseJsonObject(req.body as Buffer | undefined);
+      result = await ask(gamePlayMessages.round.subject, req, token, body);
+    } catch (e) {
+      if (isAppError(e) && e.headers) reply.headers(e.headers);
+      return sendJsonError(reply, req, asErrorBody(e, req));
+    }
+    if (!result.ok) return sendJsonError(reply, req, result.error);
+    return reply.code(result.status).type('application/json').send(result.body);
+  });
+}
+
+function setRequestId(req: FastifyRequest, reply: FastifyReply): void {
+  if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', String(req.id));
+}
+
+function asErrorBody(e: unknown, req: FastifyRequest): ErrorBody {
+  if (isAppError(e)) return e.toBody();
+  req.log.error({ err: e, requestId: req.id }, 'play route failed');
+  return new AppError('INTERNAL_ERROR').toBody();
+}
+
+function statusOfError(body: ErrorBody): number {
+  return ERROR_CATALOGUE[body.code]?.status ?? 500;
+}
+
+function sendJsonError(reply: FastifyReply, req: FastifyRequest, body: ErrorBody): FastifyReply {
+  return reply.code(statusOfError(body)).type('application/json').send(envelope(body, String(req.id)));
+}
+
+function sendErrorPage(reply: FastifyReply, req: FastifyRequest, body: ErrorBody, headers?: Record<string, string>): FastifyReply {
+  const status = statusOfError(body);
+  if (status >= 500 && body.code === 'INTERNAL_ERROR') req.log.warn({ requestId: req.id }, 'play page failed');
+  const nonce = randomBytes(16).toString('base64');
+  if (headers) reply.headers(headers);
+  return reply.code(status).headers(pageHeaders(nonce)).type('text/html; charset=utf-8').send(renderErrorPage(status, body, String(req.id), nonce));
+}

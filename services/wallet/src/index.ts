@@ -1,0 +1,7 @@
+// Public surface of the wallet service: how to build and configure it (tests, start script, bench),
+// and the clearing roll-up, which operations may run by hand.
+export { walletService, walletServiceWith } from './service.ts';
+export { WalletConfigSchema, type WalletConfig } from './config.ts';
+export type { GamesModuleOptions } from './games/module.ts';
+export type { Rng } from './games/domain/rounds.ts';
+export { rollUpClearing } from './ledger/rollup.ts';

@@ -1,0 +1,43 @@
+// The webhook endpoints as the gateway (which owns operators) sends them: by request, when our
+// team changes one (the URL is validated here first), and as internal events written in the
+// transaction of each change. A change carries the endpoint's version at the gateway; one not
+// newer than the stored version changes nothing, so requests and events may arrive in any
+// order and twice. Without a version (tools, tests) a change always applies.
+import type { Environment } from '@bo/contracts';
+import type { SqlRunner } from '@bo/service-kit';
+
+export interface EndpointChange {
+  operatorId: string; environment: Environment; brandId: string;
+  /** Absent: keep the stored URL. */
+  url?: string | null;
+  /** Absent: keep the stored secret. */
+  secretSealed?: string;
+  version?: number;
+}
+
+export interface EndpointState { url: string | null; hasSecret: boolean; brandId: string; version: number }
+
+interface Row { url: string | null; has_secret: boolean; brand_id: string; version: number }
+const state = (r: Row): EndpointState => ({ url: r.url, hasSecret: r.has_secret, brandId: r.brand_id, version: r.version });
+
+/** Applies a change; returns the endpoint before and after it (equal when it was not newer). */
+export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Promise<{ before: EndpointState | null; after: EndpointState }> {
+  const [prior] = await tx.query<Row>(
+    `select url, secret_sealed is not null as has_secret, brand_id, version from webhooks.endpoints
+     where operator_id = ? and environment = ? for update`, [c.operatorId, c.environment]);
+  const newer = c.version === undefined || !prior || c.version > prior.version;
+  if (prior && !newer) return { before: state(prior), after: state(prior) };
+  const setUrl = c.url !== undefined;
+  const setSecret = c.secretSealed !== undefined;
+  const [row] = await tx.query<Row>(
+    `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed, version) values (?, ?, ?, ?, ?, ?)
+     on conflict (operator_id, environment) do update set
+       brand_id = excluded.brand_id,
+       url = case when ?::boolean then excluded.url else endpoints.url end,
+       secret_sealed = case when ?::boolean then excluded.secret_sealed else endpoints.secret_sealed end,
+       version = greatest(endpoints.version, excluded.version),
+       updated_at = now()
+     returning url, secret_sealed is not null as has_secret, brand_id, version`,
+    [c.operatorId, c.environment, c.brandId, setUrl ? c.url ?? null : null, c.secretSealed ?? null, c.version ?? 0, setUrl, setSecret]);
+  return { before: prior ? state(prior) : null, after: state(row!) };
+}
