@@ -14,7 +14,10 @@ const nowSeconds = (): string => String(Math.floor(Date.now() / 1000));
 const keys = new Map<string, KeyObject>();
 const keyOf = (c: Credentials): KeyObject => {
   let k = keys.get(c.secret);
-  if (!k) keys.set(c.secret, k = createSecretKey(Buffer.from(c.secret, 'utf8')));
+  if (!k) {
+    k = createSecretKey(Buffer.from(c.secret, 'utf8'));
+    keys.set(c.secret, k);
+  }
   return k;
 };
 
@@ -39,9 +42,9 @@ export function depositRequests(players: BenchPlayer[], runId: string, counter: 
         const n = counter.n++;
         const player = players[n % players.length];
         context.player = player;
-        const path = `${API_PREFIX}/players/${player.id}/deposits`;
+        const path = `${API_PREFIX}/players/${player!.id}/deposits`;
         const body = JSON.stringify({ amount: '10.00', currency: 'BRL', method: 'pix', externalReference: `bench-${runId}-${n}` });
-        return { ...req, path, body, headers: signed(player.creds, 'POST', path, body, `dep-${runId}-${n}`) };
+        return { ...req, path, body, headers: signed(player!.creds, 'POST', path, body, `dep-${runId}-${n}`) };
       },
       onResponse(status, body, context) {
         context.depositId = status === 201 ? (JSON.parse(body) as { id: string }).id : 'dep_missing';
@@ -64,8 +67,8 @@ export function walletRequest(players: BenchPlayer[], counter: { n: number }): A
     method: 'GET',
     setupRequest(req) {
       const player = players[counter.n++ % players.length];
-      const path = `${API_PREFIX}/players/${player.id}/wallet`;
-      return { ...req, path, headers: signed(player.creds, 'GET', path) };
+      const path = `${API_PREFIX}/players/${player!.id}/wallet`;
+      return { ...req, path, headers: signed(player!.creds, 'GET', path) };
     },
   };
 }
@@ -78,7 +81,7 @@ export function roundRequest(sessions: BenchSession[], runId: string, counter: {
       const n = counter.n++;
       const session = sessions[n % sessions.length];
       const body = JSON.stringify({ amount: '1.00', target: '2.00', clientRoundId: `bench-${runId}-${n}` });
-      return { ...req, path: session.roundsPath, body, headers: { 'content-type': 'application/json' } };
+      return { ...req, path: session!.roundsPath, body, headers: { 'content-type': 'application/json' } };
     },
   };
 }

@@ -35,7 +35,7 @@ export { mb };
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : (c ?? '').padStart(widths[i]))).join('  ');
+  const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : (c ?? '').padStart(widths[i]!))).join('  ');
   return [pad(header), pad(widths.map((w) => '-'.repeat(w))), ...rows.map(pad)];
 }
 
@@ -49,10 +49,10 @@ export function formatReport(r: BenchResults): string {
   const deposits = by('deposit');
   // Repeated runs of one kind (A B B A) are averaged.
   const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined => runs.length === 0 ? undefined : {
-    ...runs[0],
+    ...runs[0]!,
     opsPerSec: mean(runs.map((x) => x.opsPerSec!)),
     requestsPerSec: mean(runs.map((x) => x.requestsPerSec)),
-    latencyMs: { ...runs[0].latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
+    latencyMs: { ...runs[0]!.latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
   };
   const oneBrand = averaged(deposits.filter((s) => s.name.includes(', 1 brand')));
   const spread = averaged(deposits.filter((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak')));
@@ -102,7 +102,7 @@ export function formatReport(r: BenchResults): string {
   }
   const soak = r.scenarios.find((s) => s.rssSamples);
   if (soak?.rssSamples?.length) {
-    const procs = Object.keys(soak.rssSamples[0].rssMb);
+    const procs = Object.keys(soak.rssSamples[0]!.rssMb);
     lines.push('', 'soak RSS (MB) every 10 s:', ...table(['at s', ...procs], soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))])));
   }
   lines.push(`idle CPU % of one core (taken off above): ${Object.entries(r.idleCpuPercentOfOneCore).map(([k, v]) => `${k} ${v}`).join(', ')}`);

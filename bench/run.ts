@@ -66,7 +66,7 @@ async function inBatches<T, R>(items: T[], limit: number, fn: (item: T, i: numbe
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) { const i = next++; out[i] = await fn(items[i], i); }
+    while (next < items.length) { const i = next++; out[i] = await fn(items[i]!, i); }
   }));
   return out;
 }
@@ -137,7 +137,7 @@ function cpuProfileFlags(name: string): string[] {
 /** CPU microseconds each process used between two snapshots. */
 function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const k of Object.keys(b.micros)) out[k] = b.micros[k] - (a.micros[k] ?? 0);
+  for (const k of Object.keys(b.micros)) out[k] = b.micros[k]! - (a.micros[k] ?? 0);
   if (a.backends && b.backends) out['postgres (our db)'] = backendCpuBetween(a.backends, b.backends);
   return out;
 }
@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     const sandboxOf = (op: CreatedOperator): Credentials => ({ key: op.sandbox.key, secret: op.sandbox.secret });
     const productionOf = (op: CreatedOperator): Credentials => ({ key: op.production.key, secret: op.production.secret });
     const clientOf = (c: Credentials) => new OperatorClient({ baseUrl: `${publicUrl}/api/v1`, ...c });
-    const creds = sandboxOf(operators[0]);
+    const creds = sandboxOf(operators[0]!);
     await waitFor(async () => {
       const me = await clientOf(creds).get('/me');
       expectStatus('pre-check GET /me', me, 200);
@@ -222,11 +222,11 @@ async function main(): Promise<void> {
     };
     const money = ['deposit', 'wallet', 'spread', 'rounds'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
-    const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]))) : [];
+    const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]!))) : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
     let sessions: BenchSession[] = [];
     if (SCENARIOS.has('rounds')) {
-      const live = productionOf(operators[0]);
+      const live = productionOf(operators[0]!);
       sessions = await inBatches(Array.from({ length: PLAYERS }), 16, async (_, i) => {
         const p = await newPlayer(live);
         expectStatus('approving KYC', await adminCall(adminUrl, adminToken, 'POST', `/admin/players/${p.id}/kyc/decision`, { status: 'aprovado' }), 200);
@@ -282,9 +282,9 @@ async function main(): Promise<void> {
       await ask(receiver.proc, { type: 'reset' }, 'reset');
       const s = spec(name, 'deposit', publicUrl, { players });
       const result = await measure(s, measured, 2);
-      const [{ n }] = (await sql.query<{ n: number }>(
+      const { n } = (await sql.query<{ n: number }>(
         `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
-        [brandIds, `bench-${s.runId}-%`])).rows;
+        [brandIds, `bench-${s.runId}-%`])).rows[0]!;
       let stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       const deadline = Date.now() + 120_000;
       while ((stats.byType['deposit.confirmed'] ?? 0) < n && Date.now() < deadline) {
@@ -309,7 +309,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('me')) scenarios.push(await measure(spec('GET /api/v1/me (auth + rate limit)', 'me', publicUrl), measured));
       if (SCENARIOS.has('createPlayer')) scenarios.push(await measure(spec('POST /api/v1/players', 'createPlayer', publicUrl), measured));
       // One brand and many brands in the order A B B A, so drift on a shared machine hits both alike.
-      const oneBrandRun = () => depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0].sandbox.brandId]);
+      const oneBrandRun = () => depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0]!.sandbox.brandId]);
       const spreadRun = () => depositRun(`deposit create + confirm, ${BRANDS} brands`, spread, operators.map((o) => o.sandbox.brandId));
       if (SCENARIOS.has('deposit')) scenarios.push(await oneBrandRun());
       if (SCENARIOS.has('spread')) scenarios.push(await spreadRun(), await spreadRun());
@@ -324,13 +324,13 @@ async function main(): Promise<void> {
     const results: BenchResults = {
       startedAt,
       finishedAt: new Date().toISOString(),
-      loadAverage1m: { atStart: round2(loadBefore), atEnd: round2(os.loadavg()[0]) },
+      loadAverage1m: { atStart: round2(loadBefore!), atEnd: round2(os.loadavg()[0]!) },
       machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', totalMemMb: Math.round(mb(os.totalmem())), node: process.versions.node, platform: `${os.platform()} ${os.release()}` },
       settings: { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, players: PLAYERS, brands: BRANDS, loopbackOnly: true, scenarios: [...SCENARIOS], soakSec: SOAK_SEC },
       scenarios,
       ledger: { ok: verify.body?.ok === true, accounts: verify.body?.accounts, mismatches: verify.body?.mismatches?.length ?? null, sumOfAllBalances: verify.body?.sumOfAllBalances },
       idleCpuPercentOfOneCore: idlePercent,
-      rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name].rss), afterGc: mb(memoryAfter[p.name].rss) }])),
+      rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name]!.rss), afterGc: mb(memoryAfter[p.name]!.rss) }])),
     };
     await mkdir(RESULTS_DIR, { recursive: true });
     const file = new URL(`${SOAK_SEC > 0 ? 'soak' : 'latest'}.json`, RESULTS_DIR);

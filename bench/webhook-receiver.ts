@@ -30,12 +30,12 @@ server.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const { port } = server.address() as { port: number };
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 function stats(): Stats {
   const sorted = [...lags].sort((a, b) => a - b);
   return {
     type: 'stats', received, unique: seen.size, byType: { ...byType },
-    lagMs: sorted.length ? { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] } : null,
+    lagMs: sorted.length ? { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1)! } : null,
   };
 }
 

@@ -13,7 +13,7 @@ function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a.startsWith('--')) { out[a.slice(2)] = argv[i + 1] ?? ''; i++; } else out._.push(a);
+    if (a!.startsWith('--')) { out[a!.slice(2)] = argv[i + 1] ?? ''; i++; } else out._.push(a!);
   }
   return out;
 }
@@ -42,7 +42,7 @@ const COMMANDS: Record<string, Command> = {
   'operators suspend': { usage: 'OPERATOR_ID', run: (a) => ({ method: 'POST', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/suspend` }) },
   'operators resume': { usage: 'OPERATOR_ID', run: (a) => ({ method: 'POST', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/resume` }) },
   'operators allowed-ips': { usage: 'OPERATOR_ID IP[,CIDR...] | none', run: (a) => ({ method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/allowed-ips`,
-    body: { ips: nullable(a._[3]) ? a._[3].split(',').map((s) => s.trim()) : [] } }) },
+    body: { ips: nullable(a._[3]) ? a._[3]!.split(',').map((s) => s.trim()) : [] } }) },
   'operators rate-limit': { usage: 'OPERATOR_ID PER_MINUTE', run: (a) => ({ method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/rate-limit`, body: { perMinute: Number(need(a._[3], 'PER_MINUTE')) } }) },
   'operators webhook': { usage: 'OPERATOR_ID sandbox|production URL|none', run: (a) => ({ method: 'PUT',
     path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/webhooks/${need(a._[3], 'ENVIRONMENT')}`, body: { url: nullable(a._[4]) } }) },
@@ -69,7 +69,7 @@ async function main(): Promise<number> {
   const name = [`${args._[0]} ${args._[1]}`, args._[0]].find((n) => n && COMMANDS[n]);
   if (!name) { help(); return args._.length ? 1 : 0; }
   if (!ADMIN_TOKEN) { console.error('Set ADMIN_TOKEN (or run npm start once, which keeps it in .data/admin-token).'); return 1; }
-  const { method, path: p, body } = COMMANDS[name].run(args);
+  const { method, path: p, body } = COMMANDS[name]!.run(args);
   const res = await fetch(`${ADMIN_URL}${p}`, {
     method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-admin-actor': process.env.ADMIN_ACTOR ?? process.env.USER ?? 'cli', ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,

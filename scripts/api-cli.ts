@@ -22,7 +22,7 @@ if (live) args.splice(args.indexOf('--live'), 1);
 const givenKey = flag('--idempotency-key');
 const field = flag('--field');
 const [methodArg, target, bodyArg] = args;
-if (!methodArg || !target || !target.startsWith('/')) { console.error(usage); process.exit(2); }
+if (!methodArg || !target?.startsWith('/')) { console.error(usage); process.exit(2); }
 const method = methodArg.toUpperCase();
 
 function credentials(): { key: string; secret: string } {
@@ -40,7 +40,7 @@ function credentials(): { key: string; secret: string } {
 function isIdempotent(m: string, p: string): boolean {
   const pathOnly = p.split('?')[0];
   return Object.values(publicOperations as Record<string, Operation>).some((op) => op.method === m && op.idempotent
-    && new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(pathOnly));
+    && new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(pathOnly!));
 }
 
 const body = bodyArg === undefined ? undefined : bodyArg.startsWith('@') ? readFileSync(bodyArg.slice(1), 'utf8') : bodyArg;

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { connect } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 
 export class StartupError extends Error {}
@@ -186,7 +186,7 @@ type NatsProbe = 'ok' | 'unreachable' | 'no-jetstream' | { error: string };
 async function probeNats(url: string): Promise<NatsProbe> {
   const u = new URL(url);
   if (!(await reachable(u.hostname, Number(u.port || 4222)))) return 'unreachable';
-  let nc;
+  let nc: NatsConnection;
   try {
     nc = await connect({ servers: url, timeout: 5000, reconnect: false });
   } catch (err) {

@@ -64,8 +64,7 @@ function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildP
     let buf = '';
     stream.on('data', (d) => {
       buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) { process.stdout.write(`[${name}] ${buf.slice(0, i)}\n`); buf = buf.slice(i + 1); }
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) { process.stdout.write(`[${name}] ${buf.slice(0, i)}\n`); buf = buf.slice(i + 1); }
     });
   };
   pipe(child.stdout!); pipe(child.stderr!);

@@ -19,20 +19,20 @@ export class TapProgress {
     const m = raw.match(PREFIX);
     if (!m) return;
     const [, name, text] = m;
-    let ws = this.#workspaces.get(name);
-    if (!ws) { ws = {}; this.#workspaces.set(name, ws); }
+    let ws = this.#workspaces.get(name!);
+    if (!ws) { ws = {}; this.#workspaces.set(name!, ws); }
 
-    const subtest = text.match(/^# Subtest: (.*)$/);
-    if (subtest) { ws.file = { name: subtest[1], assertions: 0, lines: [] }; return; }
-    const closed = text.match(/^(not )?ok \d+ - (\S+)(?: # time=([\d.]+)ms)?(.*)$/);
-    if (closed) { this.#finishFile(name, ws, !closed[1], closed[2], Number(closed[3] ?? 0), closed[4]); return; }
-    const summary = text.match(/^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/);
+    const subtest = text!.match(/^# Subtest: (.*)$/);
+    if (subtest) { ws.file = { name: subtest[1]!, assertions: 0, lines: [] }; return; }
+    const closed = text!.match(/^(not )?ok \d+ - (\S+)(?: # time=([\d.]+)ms)?(.*)$/);
+    if (closed) { this.#finishFile(name!, ws, !closed[1], closed[2]!, Number(closed[3] ?? 0), closed[4] ?? ''); return; }
+    const summary = text!.match(/^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/);
     if (summary) { ws.total = { pass: Number(summary[2]), fail: Number(summary[3] ?? 0) }; return; }
     if (ws.file) {
-      ws.file.lines.push(text);
-      const leaf = text.match(LEAF);
+      ws.file.lines.push(text!);
+      const leaf = text!.match(LEAF);
       // A closing line of a subtest carries `# time=`; an assertion does not.
-      if (leaf && !/ # time=[\d.]+m?s/.test(text)) ws.file.assertions++;
+      if (leaf && !/ # time=[\d.]+m?s/.test(text!)) ws.file.assertions++;
     }
   }
 
@@ -67,16 +67,16 @@ export function failureDetails(lines: string[]): string[] {
   const names: Array<{ indent: number; name: string }> = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const indent = line.length - line.trimStart().length;
-    const sub = line.match(/^\s*# Subtest: (.*)$/);
+    const indent = line!.length - line!.trimStart().length;
+    const sub = line!.match(/^\s*# Subtest: (.*)$/);
     if (sub) {
       while (names.length && names.at(-1)!.indent >= indent) names.pop();
-      names.push({ indent, name: sub[1] });
+      names.push({ indent, name: sub[1]! });
       continue;
     }
-    const leaf = line.match(/^\s*not ok \d+ - (.*)$/);
+    const leaf = line!.match(/^\s*not ok \d+ - (.*)$/);
     // A failed subtest's own closing line (`# time=`) repeats what its assertions said.
-    if (!leaf || / # time=[\d.]+m?s/.test(line)) continue;
+    if (!leaf || / # time=[\d.]+m?s/.test(line!)) continue;
     const path = names.filter((n) => n.indent < indent).map((n) => n.name);
     out.push(`${path.length ? `${path.join(' › ')} › ` : ''}not ok - ${leaf[1]}`);
     // Its YAML block follows: `---` … `...`, indented two more.
@@ -84,7 +84,7 @@ export function failureDetails(lines: string[]): string[] {
       let j = i + 2;
       const yaml: string[] = [];
       // Frames inside the test runner's own modules say nothing about the failure.
-      for (; j < lines.length && lines[j].trim() !== '...'; j++) if (!/node_modules\//.test(lines[j])) yaml.push(lines[j].slice(indent));
+      for (; j < lines.length && lines[j]!.trim() !== '...'; j++) if (!/node_modules\//.test(lines[j]!)) yaml.push(lines[j]!.slice(indent));
       out.push(...yaml.slice(0, 30), ...(yaml.length > 30 ? [`  … ${yaml.length - 30} more lines`] : []));
       i = j;
     }

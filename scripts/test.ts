@@ -1,6 +1,6 @@
 // `npm test`: the one test command (README, .ci/run). Finds or starts Postgres and NATS the way
 // `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
-// runs every workspace's tap suite through turbo, prints a line per finished test file as it
+// lints, checks dependencies, runs every workspace's tap suite through turbo, prints a line per finished test file as it
 // finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
 // `npm test -- @bo/gateway` runs one workspace. The whole output is kept in .data/test-output.log.
 import { spawn, spawnSync } from 'node:child_process';
@@ -51,8 +51,17 @@ const env = {
 
 let passed = 0;
 let failed = 0;
-const tc = spawnSync('tsc', ['--noEmit', '-p', '.'], { cwd: root, encoding: 'utf8', env });
-if (tc.status === 0) { passed++; say('ok   typecheck'); } else { failed++; process.stdout.write(tc.stdout + tc.stderr); say('FAIL typecheck'); }
+// Static checks, one assertion each: types, lint and format (biome.json), and every package.json
+// declaring exactly what its package imports (knip.jsonc).
+const checks: Array<[string, string, string[]]> = [
+  ['typecheck', 'tsc', ['--noEmit', '-p', '.']],
+  ['lint and format', 'biome', ['ci', '--colors=off', '.']],
+  ['dependencies', 'knip', ['--no-progress']],
+];
+for (const [label, cmd, args] of checks) {
+  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env });
+  if (r.status === 0) { passed++; say(`ok   ${label}`); } else { failed++; process.stdout.write(r.stdout + r.stderr); say(`FAIL ${label} (${cmd} ${args.join(' ')})`); }
+}
 
 mkdirSync(dataDir, { recursive: true });
 const logFile = path.join(dataDir, 'test-output.log');

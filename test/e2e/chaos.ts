@@ -80,7 +80,7 @@ try {
 
   async function client(n: number): Promise<void> {
     for (let i = 0; Date.now() < endAt; i++) {
-      const player = players[(n + i) % players.length];
+      const player = players[(n + i) % players.length]!;
       if (i % 3 !== 2) {
         const amount = `${10 + ((n * 7 + i) % 40)}.00`;
         const d = await post(c, `/players/${player}/deposits`, { amount, currency: 'BRL', method: 'pix', externalReference: `chaos-${randomUUID()}` }, 'deposit');
@@ -107,7 +107,7 @@ try {
     const targets: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
     for (let i = 0; Date.now() < endAt - EVERY_MS; i++) {
       await sleep(EVERY_MS);
-      const target = targets[i % targets.length];
+      const target = targets[i % targets.length]!;
       figures.kills[target] = (figures.kills[target] ?? 0) + 1;
       if (target === 'nats') {
         await nats.stop();
@@ -117,8 +117,8 @@ try {
         await sleep(500);
         postgres = await startEmbeddedPostgres(infraOpts);
       } else {
-        await s.kill(target, 'SIGKILL');
-        await s.start(target);
+        await s.kill(target!, 'SIGKILL');
+        await s.start(target!);
       }
       say(`${target} ${target === 'nats' || target === 'postgres' ? 'restarted' : 'killed (SIGKILL) and restarted'}`);
     }

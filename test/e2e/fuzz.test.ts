@@ -33,7 +33,7 @@ const pathValue = fc.oneof(nastyString.map(encodeSegment), fc.constantFrom('%zz'
 const bodyText = fc.oneof(
   jsonish.map((v) => JSON.stringify(v) ?? ''),
   fc.dictionary(fc.constantFrom('name', 'amount', 'currency', 'status', 'decision', 'documentType', 'externalId', 'ips', 'url', 'perMinute', 'gameId'), jsonish, { maxKeys: 5 }).map((v) => JSON.stringify(v)),
-  fc.constantFrom('', '{', '[]', '"x"', '{"a":' + '['.repeat(3000) + ']'.repeat(3000) + '}', '\u0000', '{"amount":1e999}'),
+  fc.constantFrom('', '{', '[]', '"x"', `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`, '\u0000', '{"amount":1e999}'),
 );
 const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', undefined, 'application/problem+json', 'APPLICATION/JSON');
 const idempotencyKey = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 200 }).filter((s) => /^[\x21-\x7e]*$/.test(s)), fc.uuid());

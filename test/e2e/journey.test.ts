@@ -84,7 +84,7 @@ t.test('operator journey', async (t) => {
   const page2 = await c.get(`/players/${id}/transactions?limit=1&cursor=${encodeURIComponent(tx.body.nextCursor)}`);
   t.match(page2.body.data[0], { type: 'DEPOSIT', amount: '100.00', balanceAfter: '100.00', referenceId: deposit.body.id });
   t.equal(page2.body.nextCursor, null);
-  const badCursor = await c.get(`/players/${id}/transactions?cursor=${encodeURIComponent(tx.body.nextCursor + 'x')}`);
+  const badCursor = await c.get(`/players/${id}/transactions?cursor=${encodeURIComponent(`${tx.body.nextCursor}x`)}`);
   t.equal(badCursor.status, 422);
   t.equal(badCursor.body.error.details.in, 'query');
 
@@ -112,8 +112,8 @@ t.test('operator journey', async (t) => {
   t.equal(redelivered.status, 200);
   await waitFor(async () => receiver.received.filter((r) => r.id === dep.id).length === 2, { timeoutMs: 60_000, what: 'redelivery' });
   const again = receiver.received.filter((r) => r.id === dep.id);
-  t.ok(again[1].verified, 'the redelivery is signed afresh');
-  t.same(again[1].raw, again[0].raw, 'with the same bytes and id');
+  t.ok(again[1]!.verified, 'the redelivery is signed afresh');
+  t.same(again[1]!.raw, again[0]!.raw, 'with the same bytes and id');
   const redeliverAudit = await stack.admin('GET', '/admin/audit?limit=50');
   t.ok(redeliverAudit.body.data.some((a: { action: string }) => a.action === 'adminRedeliver'), 'the redeliver is audited');
 

@@ -33,7 +33,7 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
   ]);
   const failures = summary.run.failures.map((f: any) => `${f.source?.name}: ${f.error?.test ?? ''} ${f.error?.message}`);
   t.same(failures, [], 'no failed request or test');
-  const journey = collection.item[0].item.length + collection.item[1].item.length;
+  const journey = collection.item[0]!.item.length + collection.item[1]!.item.length;
   t.equal(summary.run.stats.requests.total, journey, 'every request ran once');
   t.equal(summary.run.stats.requests.failed, 0);
   t.equal(summary.run.stats.assertions.failed, 0);
@@ -51,10 +51,10 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
     checked++;
     const op = ops[id];
     const body = JSON.parse(e.response.text());
-    return e.response.code === op.status && Value.Check(op.response, body) ? [] : [`${e.item.name}: ${e.response.code} ${[...Value.Errors(op.response, body)].slice(0, 2).map((x) => `${x.path} ${x.message}`).join('; ')}`];
+    return e.response.code === op!.status && Value.Check(op!.response, body) ? [] : [`${e.item.name}: ${e.response.code} ${[...Value.Errors(op!.response, body)].slice(0, 2).map((x) => `${x.path} ${x.message}`).join('; ')}`];
   });
   t.same(mismatches, [], 'every journey response has its success status and matches its schema');
-  t.equal(checked, collection.item[0].item.length, 'checked every journey response');
+  t.equal(checked, collection.item[0]!.item.length, 'checked every journey response');
   // And every response of the run (journey and public documents) matches the served OpenAPI
   // document itself: the status is documented and the JSON body validates against its schema.
   const doc = await (await fetch(`${stack.publicUrl}/api/v1/openapi.json`)).json() as any;

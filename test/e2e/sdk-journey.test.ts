@@ -195,11 +195,11 @@ t.test('operator journey through the SDK', async (t) => {
   t.ok(vectors.requests.every((v) => canonicalRequestString(v.method, v.path, v.timestamp, v.body) === v.canonicalString
     && signRequest(v.secret, v.method, v.path, v.timestamp, v.body) === v.signature), `${vectors.requests.length} request vectors reproduce`);
   const wh = vectors.webhooks[0];
-  const at = () => Number(wh.timestamp) * 1000;
+  const at = () => Number(wh!.timestamp) * 1000;
   t.same([
-    verifyWebhook(wh.body, { 'X-Webhook-Id': wh.id, 'X-Webhook-Timestamp': wh.timestamp, 'X-Webhook-Signature': wh.signature }, { secret: wh.secret, now: at }).id,
-    verifyWebhook(wh.body, { 'webhook-id': wh.id, 'webhook-timestamp': wh.timestamp, 'webhook-signature': wh.standardWebhooksSignature }, { secret: wh.secret, now: at }).id,
-  ], [wh.id, wh.id], 'the webhook vector verifies with both schemes');
+    verifyWebhook(wh!.body, { 'X-Webhook-Id': wh!.id, 'X-Webhook-Timestamp': wh!.timestamp, 'X-Webhook-Signature': wh!.signature }, { secret: wh!.secret, now: at }).id,
+    verifyWebhook(wh!.body, { 'webhook-id': wh!.id, 'webhook-timestamp': wh!.timestamp, 'webhook-signature': wh!.standardWebhooksSignature }, { secret: wh!.secret, now: at }).id,
+  ], [wh!.id, wh!.id], 'the webhook vector verifies with both schemes');
 
   // The README's quick start, run as written against this system with a fresh operator's key.
   const readme = readFileSync(path.resolve(import.meta.dirname, '../../packages/sdk/README.md'), 'utf8');

@@ -211,14 +211,14 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const reproduced = (await runTask({ key: vectors.requests[0].key, secret: vectors.requests[0].secret, sign: vectors.requests.map((v: any) => ({ method: v.method, path: v.path, body: v.body, timestamp: v.timestamp })), verify: [] })).sign;
     t.same(reproduced.map((r) => r.sig), vectors.requests.map((v: any) => v.signature), `${lang}: reproduces all ${vectors.requests.length} request vectors`);
     const results = [];
-    for (const [i, s] of sign.entries()) results.push(await send(s, signed[i].ts, signed[i].sig));
-    t.equal(results[0].status, 200, `${lang}: GET /me`);
-    t.equal(results[1].status, 201, `${lang}: POST with a non-ASCII body`);
-    t.equal(results[1].body.name, 'João Müller');
-    t.equal(results[2].status, 200, `${lang}: GET with a percent-encoded query`);
-    t.equal(results[2].body.data?.[0]?.id, results[1].body.id, `${lang}: finds the player by its non-ASCII externalId`);
-    t.equal(results[3].status, 200, `${lang}: POST without a body`);
-    t.equal(results[3].body.delivered, true);
+    for (const [i, s] of sign.entries()) results.push(await send(s, signed[i]!.ts, signed[i]!.sig));
+    t.equal(results[0]!.status, 200, `${lang}: GET /me`);
+    t.equal(results[1]!.status, 201, `${lang}: POST with a non-ASCII body`);
+    t.equal(results[1]!.body.name, 'João Müller');
+    t.equal(results[2]!.status, 200, `${lang}: GET with a percent-encoded query`);
+    t.equal(results[2]!.body.data?.[0]?.id, results[1]!.body.id, `${lang}: finds the player by its non-ASCII externalId`);
+    t.equal(results[3]!.status, 200, `${lang}: POST without a body`);
+    t.equal(results[3]!.body.delivered, true);
     await waitFor(async () => deliveries.length > before, { timeoutMs: 20_000, intervalMs: 20, what: 'the test delivery' });
     return deliveries[before];
   };
@@ -235,9 +235,9 @@ t.test('every signing snippet runs unmodified against the real system', async (t
       verify: task.verify.map((v) => verifyWebhook(v.secret, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) })),
     });
     const delivery = await exercise(t, 'node', runTask);
-    checkVerify(t, 'node', runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery) }).verify);
+    checkVerify(t, 'node', runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) }).verify);
     // Also a fetch Headers object with mixed-case names.
-    t.equal(verifyWebhook(cred.webhookSecret, new Headers(delivery.headers), delivery.raw), true, 'node: takes a fetch Headers');
+    t.equal(verifyWebhook(cred.webhookSecret, new Headers(delivery!.headers), delivery!.raw), true, 'node: takes a fetch Headers');
   });
 
   t.test('python', async (t) => {
@@ -250,7 +250,7 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const delivery = await exercise(t, 'python', runTask);
     // Header names in another case than delivered: the verifier is case-insensitive.
     const upper = (v: VerifyTask) => ({ ...v, headers: Object.fromEntries(Object.entries(v.headers).map(([k, x]) => [k.toUpperCase(), x])) });
-    checkVerify(t, 'python', (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery).map(upper) })).verify);
+    checkVerify(t, 'python', (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!).map(upper) })).verify);
   });
 
   t.test('bash + openssl + curl', async (t) => {
@@ -259,11 +259,11 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const sh = async (env: Record<string, string>) => JSON.parse(await run('bash', [file], work, '', { BASE: stack.publicUrl, KEY: cred.key, SECRET: cred.secret, ...env }));
     const [me, created, found, hook] = signTasks('bash').map((s) => ({ METHOD: s.method, P: s.path, BODY: s.body }));
     const before = deliveries.length;
-    t.equal((await sh(me)).apiVersion, '1.1.0', 'bash: GET /me with the default empty body');
-    const player = await sh(created);
+    t.equal((await sh(me!)).apiVersion, '1.1.0', 'bash: GET /me with the default empty body');
+    const player = await sh(created!);
     t.equal(player.name, 'João Müller', 'bash: POST with a non-ASCII body');
-    t.equal((await sh(found)).data?.[0]?.id, player.id, 'bash: GET with a percent-encoded query');
-    const tested = await sh(hook);
+    t.equal((await sh(found!)).data?.[0]?.id, player.id, 'bash: GET with a percent-encoded query');
+    const tested = await sh(hook!);
     t.equal(tested.delivered, true, 'bash: POST without a body');
     await waitFor(async () => deliveries.length > before, { timeoutMs: 20_000, intervalMs: 20, what: 'the test delivery' });
   });
@@ -278,14 +278,14 @@ t.test('every signing snippet runs unmodified against the real system', async (t
       const dir = path.join(work, o.lang);
       mkdirSync(path.join(dir, 'bosign'), { recursive: true });
       const [signFile, verifyFile] = Object.keys(o.files);
-      writeFileSync(path.join(dir, signFile), snippets.requestSigning[o.lang]);
-      writeFileSync(path.join(dir, verifyFile), snippets.webhookVerification[o.lang]);
+      writeFileSync(path.join(dir, signFile!), snippets.requestSigning[o.lang]);
+      writeFileSync(path.join(dir, verifyFile!), snippets.webhookVerification[o.lang]);
       writeFileSync(path.join(dir, o.driver[0]), o.driver[1]);
       if (o.lang === 'go') writeFileSync(path.join(dir, 'go.mod'), 'module example.com/driver\n\ngo 1.19\n');
       const env = { GOCACHE: path.join(work, 'gocache'), GOPATH: path.join(work, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' };
       const runTask = async (task: Task): Promise<Result> => JSON.parse(await run(o.cmd[0], [...o.cmd[1]], dir, JSON.stringify(task), env));
       const delivery = await exercise(t, o.lang, runTask);
-      checkVerify(t, o.lang, (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery) })).verify);
+      checkVerify(t, o.lang, (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) })).verify);
     });
   }
 });

@@ -20,7 +20,7 @@ function descendants(pid: number): Map<number, string> {
     .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/)).filter((m) => m !== null)
     .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), command: m[3] }));
   const found = new Map<number, string>();
-  const walk = (p: number) => { for (const r of rows) if (r.ppid === p && !found.has(r.pid)) { found.set(r.pid, r.command); walk(r.pid); } };
+  const walk = (p: number) => { for (const r of rows) if (r.ppid === p && !found.has(r.pid)) { found.set(r.pid, r.command!); walk(r.pid); } };
   walk(pid);
   return found;
 }

@@ -32,7 +32,8 @@ export function isCalendarDate(value: string): boolean {
 /** True when someone born on `birthDate` has had an 18th birthday on or before `today` (UTC). */
 export function isAdult(birthDate: string, today: Date = new Date()): boolean {
   if (!isCalendarDate(birthDate)) return false;
-  const [y, m, d] = birthDate.split('-').map(Number);
+  // isCalendarDate checked the shape YYYY-MM-DD.
+  const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number];
   const ty = today.getUTCFullYear(), tm = today.getUTCMonth() + 1, td = today.getUTCDate();
   const age = ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
   return age >= 18;

@@ -108,7 +108,7 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
     ...(codes.some((c) => !BEFORE_AUTH.includes(c)) ? RATE_HEADERS : []),
     ...(codes.some((c) => RETRY_AFTER.includes(c)) ? ['Retry-After'] : []),
   ];
-  const code = codes[0];
+  const code = codes[0]!; // a status is listed because some code answers with it
   const details = code === 'VALIDATION_ERROR' ? { in: 'body', issues: [{ path: '/amount', message: 'Expected string to match pattern' }] }
     : code === 'DEPOSIT_ALREADY_EXISTS' ? { depositId: 'dep_01934b7e8c8e7c3a9f2d1b0a55667788' } : undefined;
   return {

@@ -1,5 +1,5 @@
 // Typed request-reply over NATS, used by the gateway and by services calling each other.
-import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { AppError } from './errors.ts';
 import type { OperationReply, OperationRequest } from './messages.ts';
 import { rpcSubject } from './subjects.ts';
@@ -25,7 +25,7 @@ export async function requestOperation<R = unknown>(
   }
   // Outside the try: a request that cannot be encoded is a fault of the request, not an outage.
   const payload = JSON.stringify(request);
-  let msg;
+  let msg: Msg;
   try {
     msg = await nc.request(rpcSubject(opts.prefix, subject), payload, { timeout, ...(h ? { headers: h } : {}) });
   } catch (e) {

@@ -14,7 +14,6 @@ export const GENERATED_PATH = fileURLToPath(new URL('../src/operations.generated
 
 type Schema = Record<string, unknown>;
 
-const pascal = (id: string) => id[0].toUpperCase() + id.slice(1);
 const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 const literalUnion = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(' | ');
 
@@ -73,7 +72,7 @@ class TypeWriter {
     const lines = names.map((name) => {
       const p = props[name];
       const key = isIdentifier(name) ? name : JSON.stringify(name);
-      return `${this.docOf(p)}  ${key}${required.has(name) ? '' : '?'}: ${this.typeOf(p).replace(/\n/g, '\n  ')};`;
+      return `${this.docOf(p!)}  ${key}${required.has(name) ? '' : '?'}: ${this.typeOf(p!).replace(/\n/g, '\n  ')};`;
     });
     return `{\n${lines.join('\n')}\n}`;
   }

@@ -22,6 +22,7 @@ export type ReadOptions = Omit<RequestOptions, 'idempotencyKey'>;
 type Part<Name extends string, T> = [T] extends [undefined]
   ? { [P in Name]?: undefined }
   // Optional when an empty object is valid (e.g. the confirm body, the transactions query).
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
   : {} extends T ? { [P in Name]?: T } : { [P in Name]: T };
 
 /** `params`, `query` and `body` of an operation, each required exactly when the contract requires it. */
@@ -29,6 +30,7 @@ export type OperationRequest<K extends OperationId> =
   Part<'params', OperationTypes[K]['params']> & Part<'query', OperationTypes[K]['query']> & Part<'body', OperationTypes[K]['body']>;
 
 /** The request argument may be left out when nothing in it is required. */
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
 type RequestArgs<K extends OperationId> = {} extends OperationRequest<K>
   ? [input?: OperationRequest<K>, opts?: RequestOptions]
   : [input: OperationRequest<K>, opts?: RequestOptions];

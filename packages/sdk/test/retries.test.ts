@@ -36,7 +36,7 @@ t.test('network error, 500, 503, in-progress and 429 are retried with the same k
   t.equal([...keys][0], res.idempotencyKey);
   t.same(time.sleeps, [188, 375, 2000, 1000, 3000], 'backoff (250, 500 ms ceilings) without Retry-After, Retry-After exactly with it');
   t.ok(api.requests.every((r) => r.signatureValid), 'every attempt is signed');
-  t.same(api.requests.map((r) => Number(r.headers['x-timestamp']) - Number(api.requests[0].headers['x-timestamp'])), [0, 0, 0, 2, 3, 6],
+  t.same(api.requests.map((r) => Number(r.headers['x-timestamp']) - Number(api.requests[0]!.headers['x-timestamp'])), [0, 0, 0, 2, 3, 6],
     'each attempt is signed afresh with the clock of its own time');
   t.same(new Set(api.requests.map((r) => r.body.toString())).size, 1, 'with the same body bytes');
 });
@@ -48,7 +48,7 @@ t.test('attempts are bounded; the last error is thrown with the key to retry lat
   t.ok(err instanceof ServerError);
   t.match(err, { code: 'SERVICE_UNAVAILABLE', status: 503, attempts: 4, requestId: 'req_fake' });
   t.equal(api.requests.length, 4, 'maxAttempts = 4 by default');
-  t.equal((err as ServerError).idempotencyKey, api.requests[0].headers['idempotency-key']);
+  t.equal((err as ServerError).idempotencyKey, api.requests[0]!.headers['idempotency-key']);
   t.same(time.sleeps, [188, 375, 750], 'exponential backoff');
 });
 
@@ -90,7 +90,7 @@ t.test('4xx answers other than 429 and in-progress are final', async (t) => {
   t.ok(conflict instanceof ConflictError && conflict.is('IDEMPOTENCY_CONFLICT'));
   t.equal(api.requests.length, 2);
   t.same(time.sleeps, []);
-  t.not(api.requests[0].headers['idempotency-key'], api.requests[1].headers['idempotency-key'], 'a new call gets a new key unless given');
+  t.not(api.requests[0]!.headers['idempotency-key'], api.requests[1]!.headers['idempotency-key'], 'a new call gets a new key unless given');
 });
 
 t.test('reads retry without a key; unsafe writes retry only when nothing happened', async (t) => {

@@ -17,6 +17,7 @@ const same = <A extends B, B extends C, C = A>(ok: true) => ok;
 // The contracts' Static<> of DepositSchema/WithdrawalSchema types `status` as string (their
 // `literals` helper in payments.ts is untyped) while the schema is a union of literals: the SDK
 // follows the schema, so its types are narrower and assignable one way only.
+// biome-ignore lint/correctness/noUnusedVariables: the type parameters are the check
 const narrower = <Ours extends Theirs, Theirs>(ok: true) => ok;
 
 const checks = {

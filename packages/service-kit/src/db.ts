@@ -11,6 +11,7 @@ export interface DatabaseOptions {
   databaseUrl: string;
   /** The Postgres schema this service owns. */
   schema: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a registry of entities of every type
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
   poolMax?: number;

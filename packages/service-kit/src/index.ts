@@ -1,7 +1,7 @@
 // Public surface of the service kit: what services build on. Test resources are behind the
 // `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
 export { Migration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
-export { isoTime, openSql, prepare, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+export { isoTime, onlyRow, openSql, prepare, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
 export { createLogger, type Logger } from './log.ts';

@@ -17,6 +17,7 @@ export interface LoopOptions {
   name: string;
   intervalMs: number;
   /** One pass; `true` when more work is waiting (runs again at once). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a pass that returns nothing means no more work
   run(): Promise<boolean | void>;
   log: Pick<Logger, 'warn'>;
   /** First pass at once (default) or after one interval. */

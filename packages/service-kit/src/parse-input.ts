@@ -8,9 +8,15 @@ const compiled = new WeakMap<TSchema, Map<MessagePart, PartValidator<TSchema>>>(
 
 export function parseInput<T extends TSchema>(schema: T, value: unknown, where: 'body' | 'path' | 'query'): Static<T> {
   let byPart = compiled.get(schema);
-  if (!byPart) compiled.set(schema, byPart = new Map());
+  if (!byPart) {
+    byPart = new Map();
+    compiled.set(schema, byPart);
+  }
   let check = byPart.get(where);
-  if (!check) byPart.set(where, check = compilePart(schema, where));
+  if (!check) {
+    check = compilePart(schema, where);
+    byPart.set(where, check);
+  }
   const r = check(value);
   if ('error' in r) throw r.error;
   return r.value as Static<T>;

@@ -68,6 +68,9 @@ const perConnection = new WeakMap<NatsConnection, PlayerStateCache>();
 /** The one cache of a running service (its modules share it), created on first use. */
 export function playerStatesOf(deps: Parameters<typeof createPlayerStateCache>[0]): PlayerStateCache {
   let cache = perConnection.get(deps.nc);
-  if (!cache) perConnection.set(deps.nc, cache = createPlayerStateCache(deps));
+  if (!cache) {
+    cache = createPlayerStateCache(deps);
+    perConnection.set(deps.nc, cache);
+  }
   return cache;
 }

@@ -3,6 +3,7 @@
 // scope. A mismatch means a wiring bug, refused with UNAUTHORIZED and never served.
 import { AppError, type AdminScope, type InternalScope, type OperationRequest, type OperatorScope } from '@bo/contracts';
 
+// biome-ignore lint/suspicious/noExplicitAny: any operation's request
 type AnyRequest = OperationRequest<any, any, any>;
 
 export function operatorScopeOf(req: AnyRequest): OperatorScope {

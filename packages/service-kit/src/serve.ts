@@ -10,6 +10,7 @@ import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 
 export interface HandlerResult<R = unknown> { status?: number; body: R; audit?: AuditTrail }
+// biome-ignore lint/suspicious/noExplicitAny: the table holds every operation's handler
 export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
 
 /** An operation of the contract's tables, or an internal message: a subject and the schemas of its parts. */

@@ -45,6 +45,7 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   schema: string;
   /** Its configuration: the kit's BaseConfigSchema composed with its own settings. */
   config: S;
+  // biome-ignore lint/suspicious/noExplicitAny: a registry of entities of every type
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
   /** Built once at start, before handlers and loops; what they share (a delivery worker, settings). */
@@ -107,6 +108,7 @@ export function startServiceWith<S extends ConfigSchema, X>(
 
 /** A part of a service (e.g. the wallet's ledger and its games) contributing tables and handlers. */
 export interface ServiceModule<C extends BaseConfig = BaseConfig> {
+  // biome-ignore lint/suspicious/noExplicitAny: a registry of entities of every type
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
   handlers(deps: ServiceDeps<C>): Record<string, Handler>;

@@ -70,6 +70,13 @@ export function sqlOnPool(pool: Pool): Sql {
   };
 }
 
+/** The row of a statement that always returns exactly one (an aggregate, `insert … returning`, a CTE's final select). */
+export function onlyRow<T>(rows: readonly T[]): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error('a statement that returns one row returned none');
+  return row;
+}
+
 /** The constraint a statement failed as a unique violation (23505), if that is how it failed. */
 export function uniqueViolation(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null) return undefined;

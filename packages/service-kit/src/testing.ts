@@ -73,10 +73,10 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
 /** A random CPF with valid check digits (never all one digit), for tests and benchmarks. */
 export function randomCpf(): string {
   const d = Array.from({ length: 9 }, () => randomInt(0, 10));
-  if (d.every((x) => x === d[0])) d[0] = (d[0] + 1) % 10;
+  if (d.every((x) => x === d[0])) d[0] = (d[0]! + 1) % 10;
   const digit = (len: number) => {
     let sum = 0;
-    for (let i = 0; i < len; i++) sum += d[i] * (len + 1 - i);
+    for (let i = 0; i < len; i++) sum += d[i]! * (len + 1 - i);
     const r = (sum * 10) % 11;
     return r === 10 ? 0 : r;
   };

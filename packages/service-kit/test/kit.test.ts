@@ -24,8 +24,8 @@ const def: ServiceDefinition = {
     'kit.bump': async (req) => runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
       await tx.execute('update kit.counter set n = n + 1 where id = 1');
       const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
-      await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row.n}` });
-      return { status: 201, body: { n: row.n } };
+      await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row!.n}` });
+      return { status: 201, body: { n: row!.n } };
     }),
     'kit.fail': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
     'kit.boom': async () => { throw new Error('secret internals'); },
@@ -52,14 +52,14 @@ t.test('service kit against real Postgres and NATS', async (t) => {
     const replies = await Promise.all(Array.from({ length: 20 }, () => send('kit.bump', 'key-race-0001')));
     for (const r of replies) t.same(r, { ok: true, status: 201, body: { n: 1 } });
     const [row] = await svc.orm.em.fork().execute<{ n: number }[]>('select n from kit.counter');
-    t.equal(row.n, 1);
+    t.equal(row!.n, 1);
     const again = await send('kit.bump', 'key-race-0002');
     t.same(again.ok && again.body, { n: 2 });
   });
 
   t.test('outbox rows reach JetStream once, with msgID = event id', async (t) => {
     const em = svc.orm.em.fork();
-    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0].c === '0', { what: 'outbox drained' });
+    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0]!.c === '0', { what: 'outbox drained' });
     const jsm = await jetstreamManager(svc.nc);
     const info = await jsm.streams.info(eventsStreamName(prefix));
     t.equal(info.state.messages, 2);

@@ -11,7 +11,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 t.test('API reference page in Chromium', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
-  const origin = h.gateways[0].publicUrl;
+  const origin = h.gateways[0]!.publicUrl;
   const op = await h.createOperator({ name: 'Docs Bets' });
 
   const head = await fetch(`${origin}/api/v1/docs`);

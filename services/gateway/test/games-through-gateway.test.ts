@@ -11,7 +11,7 @@ t.test('games through the gateway', async (t) => {
   t.teardown(() => h.close());
   const gw = h.gateways[0];
   const port = await deadPort();
-  const games = await startGamesStack(t, gamesServices, { PUBLIC_BASE_URL: gw.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
+  const games = await startGamesStack(t, gamesServices, { PUBLIC_BASE_URL: gw!.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
   const op = await h.createOperator();
   let n = 0;
   const newPlayer = async (client: typeof op.sandboxClient) => {
@@ -52,7 +52,7 @@ t.test('games through the gateway', async (t) => {
     const created = await open(id, { gameId: 'gm_roulette_demo' });
     t.equal(created.status, 201);
     t.match(created.body, { id: /^gs_/, playerId: id, gameId: 'gm_roulette_demo', mode: 'demo' });
-    t.ok(created.body.gameUrl.startsWith(`${gw.publicUrl}/play/`), created.body.gameUrl);
+    t.ok(created.body.gameUrl.startsWith(`${gw!.publicUrl}/play/`), created.body.gameUrl);
     const again = await open(id, { gameId: 'gm_roulette_demo' });
     t.not(again.body.id, created.body.id, 'not idempotent');
 

@@ -18,9 +18,9 @@ function rawHttp(port: number, request: string | Buffer): Promise<{ status: numb
     socket.on('error', reject);
     socket.on('close', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
-      const [statusLine, ...headerLines] = head.split('\r\n');
+      const [statusLine, ...headerLines] = head!.split('\r\n');
       const headers = Object.fromEntries(headerLines.map((l) => { const i = l.indexOf(':'); return [l.slice(0, i).toLowerCase(), l.slice(i + 1).trim()]; }));
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(request);
     setTimeout(() => socket.end(), 300);
@@ -50,7 +50,7 @@ t.test('hardening', async (t) => {
   const signedRaw = async (method: string, path: string, body: string, headers: Record<string, string> = {}) => {
     const rawPath = `/api/v1${path}`;
     const ts = String(Math.floor(Date.now() / 1000));
-    const res = await fetch(`${gw.publicUrl}${rawPath}`, {
+    const res = await fetch(`${gw!.publicUrl}${rawPath}`, {
       method, body: body || undefined,
       headers: { 'x-operator-key': op.sandbox.key, 'x-timestamp': ts, 'x-signature': signRequest(op.sandbox.secret, method, rawPath, ts, body), ...headers },
     });
@@ -93,17 +93,17 @@ t.test('hardening', async (t) => {
   });
 
   t.test('a deeply nested body is a permanent 422, never a retryable 503', async (t) => {
-    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const res = await signedRaw('POST', '/players', `{"externalId":"deep","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17","pad":${deep}}`, { 'content-type': 'application/json', ...key() });
     t.equal(res.status, 422);
     t.equal(res.headers.get('retry-after'), null);
     t.match(res.body.error.details.issues[0].message, /deeper than 32 levels/);
-    const fine = await c.post('/players', { ...player, externalId: 'nested-ok', pad: JSON.parse('{"a":'.repeat(20) + '1' + '}'.repeat(20)) }, key());
+    const fine = await c.post('/players', { ...player, externalId: 'nested-ok', pad: JSON.parse(`${'{"a":'.repeat(20)}1${'}'.repeat(20)}`) }, key());
     t.equal(fine.status, 201, '20 levels are fine');
   });
 
   t.test('malformed HTTP gets the envelope on both ports', async (t) => {
-    for (const [name, url] of [['public', gw.publicUrl], ['admin', gw.adminUrl]] as const) {
+    for (const [name, url] of [['public', gw!.publicUrl], ['admin', gw!.adminUrl]] as const) {
       const badUrl = await fetch(`${url}/api/v1/players/%zz/wallet`);
       const badUrlBody = await badUrl.json() as any;
       t.equal(badUrl.status, 400, `${name}: bad percent-encoding`);
@@ -145,7 +145,7 @@ t.test('hardening', async (t) => {
     t.equal(charset.status, 201, 'application/json with a charset');
     const empty = await signedRaw('POST', '/sandbox/players/plr_1/kyc/decision', '', {});
     t.not(empty.status, 415, 'no body needs no type');
-    const admin = await fetch(`${gw.adminUrl}/admin/operators`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' }, body: '{"name":"X"}' });
+    const admin = await fetch(`${gw!.adminUrl}/admin/operators`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' }, body: '{"name":"X"}' });
     t.equal(admin.status, 415, 'the admin API too');
   });
 
@@ -162,19 +162,19 @@ t.test('hardening', async (t) => {
 
   t.test('an unavailable database is 503 with Retry-After, never its text', async (t) => {
     const dbDown = Object.assign(new Error('terminating connection due to administrator command: the database system is shutting down'), { code: '57P03' });
-    const claim = gw.idempotency.claim;
-    gw.idempotency.claim = async () => { throw dbDown; };
+    const claim = gw!.idempotency.claim;
+    gw!.idempotency.claim = async () => { throw dbDown; };
     const res = await c.post('/players', { ...player, externalId: 'db-down' }, key());
-    gw.idempotency.claim = claim;
+    gw!.idempotency.claim = claim;
     t.equal(res.status, 503);
     t.equal(res.headers.get('retry-after'), '1');
     t.ok(isEnvelope(res.body, 'SERVICE_UNAVAILABLE'));
     t.notMatch(res.text, /57P03|shutting down|administrator/, 'no database text');
 
-    const complete = gw.idempotency.complete;
-    gw.idempotency.complete = async () => { throw dbDown; };
+    const complete = gw!.idempotency.complete;
+    gw!.idempotency.complete = async () => { throw dbDown; };
     const recorded = await c.post('/players', { ...player, externalId: 'record-fails' }, key());
-    gw.idempotency.complete = complete;
+    gw!.idempotency.complete = complete;
     t.equal(recorded.status, 201, 'the effect happened: its real answer is sent even though it could not be stored');
     t.notMatch(recorded.text, /57P03|shutting down/);
   });
@@ -183,16 +183,17 @@ t.test('hardening', async (t) => {
     const k = `crashed-${Date.now()}`;
     const body = JSON.stringify({ ...player, externalId: 'after-crash' });
     // What a gateway that died mid-request leaves behind: a claim nobody renews.
-    await gw.idempotency.claim({ operatorId: op.operator.id, environment: 'sandbox', key: k }, fingerprint('POST', '/api/v1/players', Buffer.from(body)));
-    const [row] = await gw.orm.em.fork().execute<{ lease: number }[]>(
+    await gw!.idempotency.claim({ operatorId: op.operator.id, environment: 'sandbox', key: k }, fingerprint('POST', '/api/v1/players', Buffer.from(body)));
+    const [row] = await gw!.orm.em.fork().execute<{ lease: number }[]>(
       `select extract(epoch from locked_until - created_at)::float as lease from gateway.idempotency_keys where idempotency_key = ?`, [k]);
-    t.ok(row.lease <= 2.5, `the claim is a ${row.lease.toFixed(1)} s lease (IDEMPOTENCY_LEASE_SECONDS=2), not a fixed 20 s lock`);
+    t.ok(row!.lease <= 2.5, `the claim is a ${row!.lease.toFixed(1)} s lease (IDEMPOTENCY_LEASE_SECONDS=2), not a fixed 20 s lock`);
     const first = await signedRaw('POST', '/players', body, { 'content-type': 'application/json', 'idempotency-key': k });
     t.equal(first.status, 409, 'while the lease runs: in progress');
     t.equal(first.body.error.code, 'IDEMPOTENCY_IN_PROGRESS');
-    let retried;
-    for (let i = 0; i < 600 && (retried = await signedRaw('POST', '/players', body, { 'content-type': 'application/json', 'idempotency-key': k })).status === 409; i++) await sleep(100);
-    t.equal(retried!.status, 201, 'once it lapses a retry takes the key over');
+    const retry = () => signedRaw('POST', '/players', body, { 'content-type': 'application/json', 'idempotency-key': k });
+    let retried = await retry();
+    for (let i = 0; i < 600 && retried.status === 409; i++) { await sleep(100); retried = await retry(); }
+    t.equal(retried.status, 201, 'once it lapses a retry takes the key over');
   });
 
   t.test('a long request keeps its claim: the lease is renewed while it runs', async (t) => {
@@ -208,7 +209,7 @@ t.test('hardening', async (t) => {
 
   t.test('admin mutations and sandbox decisions take an optional Idempotency-Key', async (t) => {
     payDecision.respond = async (req) => ({ ok: true, status: 200, body: { id: (req.params as any).id, status: 'paid', n: payDecision.calls.length } });
-    const pay = (headers: Record<string, string>, decision = 'pay') => fetch(`${gw.adminUrl}/admin/withdrawals/wd_1/decision`, {
+    const pay = (headers: Record<string, string>, decision = 'pay') => fetch(`${gw!.adminUrl}/admin/withdrawals/wd_1/decision`, {
       method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ decision }),
     }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed'), body: await r.json() as any }));
     const k = { 'idempotency-key': `admin-pay-${Date.now()}` };

@@ -13,7 +13,7 @@ t.test('envelope, bodies, admin', async (t) => {
 
   t.test('unknown routes: 404 NOT_FOUND in the envelope with X-Request-Id', async (t) => {
     for (const path of ['/api/v1/nope', '/nothing-here']) {
-      const res = await fetch(`${gw.publicUrl}${path}`);
+      const res = await fetch(`${gw!.publicUrl}${path}`);
       const body = await res.json() as any;
       t.equal(res.status, 404);
       t.equal(body.error.code, 'NOT_FOUND');
@@ -57,14 +57,14 @@ t.test('envelope, bodies, admin', async (t) => {
   });
 
   t.test('health and metrics', async (t) => {
-    t.equal((await fetch(`${gw.publicUrl}/healthz`)).status, 200);
-    const ready = await fetch(`${gw.publicUrl}/readyz`);
+    t.equal((await fetch(`${gw!.publicUrl}/healthz`)).status, 200);
+    const ready = await fetch(`${gw!.publicUrl}/readyz`);
     t.equal(ready.status, 503, 'not ready while the domain services are down');
     const body = await ready.json() as any;
     t.equal(body.checks.postgres, true);
     t.equal(body.checks.nats, true);
     t.equal(body.checks.players, false);
-    t.equal((await fetch(`${gw.publicUrl}/metrics`)).status, 404, 'metrics are not on the public port');
+    t.equal((await fetch(`${gw!.publicUrl}/metrics`)).status, 404, 'metrics are not on the public port');
     const withMetrics = await h.startReplica({ METRICS_PORT: '0' });
     await h.clientFor(op.sandbox, withMetrics).get('/me');
     await h.clientFor(op.sandbox, withMetrics).post('/players', {}, { 'idempotency-key': 'metrics-claim-1' });
@@ -75,10 +75,10 @@ t.test('envelope, bodies, admin', async (t) => {
   });
 
   t.test('admin API: bearer token, secrets once and sealed at rest, audit', async (t) => {
-    const noToken = await fetch(`${gw.adminUrl}/admin/operators`);
+    const noToken = await fetch(`${gw!.adminUrl}/admin/operators`);
     t.equal(noToken.status, 401);
     t.equal((await noToken.json() as any).error.code, 'UNAUTHORIZED');
-    const wrong = await fetch(`${gw.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } });
+    const wrong = await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } });
     t.equal(wrong.status, 401);
     t.match(op.sandbox.key, /^bk_test_[A-Za-z0-9]{32}$/);
     t.match(op.production.key, /^bk_live_/);
@@ -88,7 +88,7 @@ t.test('envelope, bodies, admin', async (t) => {
     const got = await h.admin('GET', `/admin/operators/${op.operator.id}`);
     t.equal(got.status, 200);
     t.notMatch(JSON.stringify(got.body), /sk_|whsec_|bk_/, 'secrets and keys are not shown again');
-    const dump = JSON.stringify(await gw.orm.em.fork().execute('select * from gateway.credentials') ) + JSON.stringify(await gw.orm.em.fork().execute('select * from gateway.brands'));
+    const dump = JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.credentials') ) + JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.brands'));
     for (const secret of [op.sandbox.secret, op.production.secret, op.sandbox.webhookSecret, op.sandbox.key]) t.notOk(dump.includes(secret), 'not stored in plain text');
     t.equal((await h.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1200 })).body.rateLimitPerMinute, 1200);
     const bad = await h.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 0 });

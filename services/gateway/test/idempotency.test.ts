@@ -36,8 +36,8 @@ t.test('idempotency', async (t) => {
     t.equal(first.headers.get('idempotent-replayed'), null);
     t.not(again.headers.get('x-request-id'), first.headers.get('x-request-id'));
     t.equal(fake.calls.length, 1, 'one request reached the service');
-    t.equal(fake.calls[0].ctx.idempotencyKey, 'replay-0001', 'the key travels to the owning service');
-    t.equal(fake.calls[0].ctx.scope.kind, 'operator');
+    t.equal(fake.calls[0]!.ctx.idempotencyKey, 'replay-0001', 'the key travels to the owning service');
+    t.equal(fake.calls[0]!.ctx.scope.kind, 'operator');
   });
 
   t.test('the same key with another body or path is a conflict; other scopes are independent', async (t) => {
@@ -110,9 +110,9 @@ t.test('idempotency', async (t) => {
     t.equal(again.headers.get('idempotent-replayed'), null, 'an expired key runs again');
     t.equal(fake.calls.length - before, 2);
     await sleep(2200);
-    const removed = await h.gateways[0].idempotency.deleteExpired();
+    const removed = await h.gateways[0]!.idempotency.deleteExpired();
     t.ok(removed >= 1, `cleanup removed ${removed} expired keys`);
-    const left = await h.gateways[0].orm.em.fork().execute<{ n: string }[]>(`select count(*) n from gateway.idempotency_keys where idempotency_key = 'expire-0001'`);
-    t.equal(left[0].n, '0');
+    const left = await h.gateways[0]!.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from gateway.idempotency_keys where idempotency_key = 'expire-0001'`);
+    t.equal(left[0]!.n, '0');
   });
 });

@@ -28,7 +28,7 @@ function run(file: string, args: string[], cwd: string): Promise<{ code: number 
 t.test('the served OpenAPI document lints clean and matches the contract', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
-  const base = `${h.gateways[0].publicUrl}/api/v1`;
+  const base = `${h.gateways[0]!.publicUrl}/api/v1`;
   const text = await (await fetch(`${base}/openapi.json`)).text();
   const doc = JSON.parse(text);
   const dir = mkdtempSync(path.join(tmpdir(), 'openapi-lint-'));
@@ -64,9 +64,9 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
     for (const op of ops) {
       const o = doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][op.method.toLowerCase()];
       const ex = OPERATION_EXAMPLES[op.id];
-      t.ok(Value.Check(op.response, ex.response), `${op.id}: the response example is valid`);
+      t.ok(Value.Check(op.response, ex!.response), `${op.id}: the response example is valid`);
       if (op.body) {
-        t.ok(Value.Check(op.body, ex.body), `${op.id}: the request example is valid`);
+        t.ok(Value.Check(op.body, ex!.body), `${op.id}: the request example is valid`);
         t.ok(o.requestBody.content['application/json'].example, `${op.id}: request example shown`);
       }
       const success = o.responses[op.status];

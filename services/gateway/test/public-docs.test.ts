@@ -6,7 +6,7 @@ import { startHarness } from './support/harness.ts';
 t.test('public documentation routes', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
-  const base = `${h.gateways[0].publicUrl}/api/v1`;
+  const base = `${h.gateways[0]!.publicUrl}/api/v1`;
   const get = async (p: string) => { const r = await fetch(`${base}${p}`); return { status: r.status, type: r.headers.get('content-type'), text: await r.text(), rid: r.headers.get('x-request-id') }; };
 
   const openapi = await get('/openapi.json');
@@ -23,10 +23,10 @@ t.test('public documentation routes', async (t) => {
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
   t.ok(doc.components.schemas.Player, 'named schemas are components');
 
-  const index = await fetch(`${h.gateways[0].publicUrl}/`);
+  const index = await fetch(`${h.gateways[0]!.publicUrl}/`);
   t.equal(index.status, 200, 'GET / answers');
   t.match(await index.json(), { documentation: '/api/v1/docs', openapi: '/api/v1/openapi.json' }, 'and points to the documentation');
-  const fromBrowser = await fetch(`${h.gateways[0].publicUrl}/`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
+  const fromBrowser = await fetch(`${h.gateways[0]!.publicUrl}/`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
   t.equal(fromBrowser.status, 302);
   t.equal(fromBrowser.headers.get('location'), '/api/v1/docs', 'a browser is sent to the documentation page');
 

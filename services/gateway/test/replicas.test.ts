@@ -34,8 +34,8 @@ t.test('two replicas', async (t) => {
       t.ok(Number(r.headers.get('retry-after')) >= 1 && Number(r.headers.get('retry-after')) <= 60);
       t.equal(r.headers.get('ratelimit-remaining'), '0');
     }
-    t.equal(ok[0].headers.get('ratelimit-limit'), '10');
-    t.match(ok[0].headers.get('ratelimit-reset'), /^\d+$/);
+    t.equal(ok[0]!.headers.get('ratelimit-limit'), '10');
+    t.match(ok[0]!.headers.get('ratelimit-reset'), /^\d+$/);
     // Another operator is not affected.
     const other = await h.createOperator({ name: 'Other' });
     t.equal((await h.clientFor(other.sandbox, b).get('/me')).status, 200);
@@ -47,12 +47,12 @@ t.test('two replicas', async (t) => {
     const body = { externalId: 'race', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' };
     const before = fake.calls.length;
     const clients = [h.clientFor(op.sandbox, a), h.clientFor(op.sandbox, b)];
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 2].post('/players', body, { 'idempotency-key': 'cross-replica-1' })));
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => clients[i % 2]!.post('/players', body, { 'idempotency-key': 'cross-replica-1' })));
     t.equal(results.filter((r) => r.status === 201).length, 1);
     t.equal(results.filter((r) => r.status === 409 && r.body.error.code === 'IDEMPOTENCY_IN_PROGRESS').length, 9);
     t.equal(fake.calls.length - before, 1, 'one request reached the service');
-    const replayOnOther = await clients[1].post('/players', body, { 'idempotency-key': 'cross-replica-1' });
-    const replayOnFirst = await clients[0].post('/players', body, { 'idempotency-key': 'cross-replica-1' });
+    const replayOnOther = await clients[1]!.post('/players', body, { 'idempotency-key': 'cross-replica-1' });
+    const replayOnFirst = await clients[0]!.post('/players', body, { 'idempotency-key': 'cross-replica-1' });
     t.equal(replayOnOther.headers.get('idempotent-replayed'), 'true');
     t.same(replayOnOther.body, replayOnFirst.body);
   });

@@ -18,11 +18,11 @@ t.test('request authentication', async (t) => {
   t.teardown(() => h.close());
   const op = await h.createOperator();
   const client = op.sandboxClient;
-  const base = `${h.gateways[0].publicUrl}/api/v1`;
+  const base = `${h.gateways[0]!.publicUrl}/api/v1`;
   const now = () => String(Math.floor(Date.now() / 1000));
 
   async function raw(method: string, path: string, headers: Record<string, string>, body?: string) {
-    const res = await fetch(`${h.gateways[0].publicUrl}${path}`, { method, headers, body });
+    const res = await fetch(`${h.gateways[0]!.publicUrl}${path}`, { method, headers, body });
     return { status: res.status, body: await res.json() as any, headers: res.headers };
   }
   function signed(key: string, secret: string, method: string, path: string, ts = now(), body = '') {
@@ -57,7 +57,7 @@ t.test('request authentication', async (t) => {
     // %7E would decode to ~; the signature must cover the bytes the client sent.
     const path = '/api/v1/me?x=%7E';
     const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const u = new URL(h.gateways[0].publicUrl);
+      const u = new URL(h.gateways[0]!.publicUrl);
       const req = http.request({ host: u.hostname, port: u.port, path, method: 'GET', headers: signed(op.sandbox.key, op.sandbox.secret, 'GET', path) }, (res) => {
         let d = ''; res.on('data', (c) => (d += c)); res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(d) }));
       });

@@ -13,7 +13,7 @@ t.test('team access', async (t) => {
   t.teardown(async () => { await decide.close(); await h.close(); });
   const gw = h.gateways[0];
   const as = (token: string) => async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${gw.adminUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${gw!.adminUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
     return { status: res.status, body: await res.json() as any };
   };
   const root = as(ADMIN_TOKEN);
@@ -22,11 +22,11 @@ t.test('team access', async (t) => {
     const created = await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'compliance' });
     t.equal(created.status, 201);
     t.match(created.body, { user: { id: /^usr_/, email: 'ana@ourteam.example', role: 'compliance', disabledAt: null }, password: /^[A-Za-z0-9_-]{24}$/ });
-    const [row] = await gw.orm.em.fork().execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
-    t.match(row.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');
-    t.notMatch(row.password_hash, created.body.password, 'never the password itself');
-    t.ok(await verifyPassword(created.body.password, row.password_hash), 'the shown password verifies');
-    t.notOk(await verifyPassword(`${created.body.password}x`, row.password_hash));
+    const [row] = await gw!.orm.em.fork().execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
+    t.match(row!.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');
+    t.notMatch(row!.password_hash, created.body.password, 'never the password itself');
+    t.ok(await verifyPassword(created.body.password, row!.password_hash), 'the shown password verifies');
+    t.notOk(await verifyPassword(`${created.body.password}x`, row!.password_hash));
     t.equal((await root('POST', '/admin/users', { email: 'ANA@ourteam.example', role: 'finance' })).body.error.code, 'TEAM_MEMBER_ALREADY_EXISTS', 'e-mails are unique whatever their case');
     t.equal((await root('POST', '/admin/users', { email: 'nope', role: 'boss' })).status, 422);
     const listed = await root('GET', '/admin/users');
@@ -62,6 +62,6 @@ t.test('team access', async (t) => {
     const tokens = await root('GET', '/admin/tokens');
     t.match(tokens.body.data.find((x: any) => x.name === 'payout-bot'), { role: 'finance', revokedAt: /Z$/, lastUsedAt: /Z$/ });
     t.notMatch(JSON.stringify(tokens.body), /bo_tok_/, 'secrets are never listed');
-    t.equal((await as('bo_tok_00000000000000000000000000000000_' + 'a'.repeat(43))('GET', '/admin/operators')).status, 401);
+    t.equal((await as(`bo_tok_00000000000000000000000000000000_${'a'.repeat(43)}`)('GET', '/admin/operators')).status, 401);
   });
 });

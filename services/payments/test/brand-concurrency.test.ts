@@ -54,8 +54,8 @@ t.test('one brand, 50 players: concurrent deposits, withdrawals and game rounds'
       const rounds = async () => {
         const clicks = Array.from({ length: ROUNDS }, () => `click-${randomBytes(6).toString('hex')}`);
         const played = await Promise.all(clicks.map((c) => play(p.token, c)));
-        const again = await play(p.token, clicks[0]);
-        return played.every((r) => r.ok) && ok(again).id === ok(played[0]).id;
+        const again = await play(p.token, clicks[0]!);
+        return played.every((r) => r.ok) && ok(again).id === ok(played[0]!).id;
       };
       const [d1, d2, w, r] = await Promise.all([deposit(), deposit(), withdraw(), rounds()]);
       return d1 && d2 && w && r;

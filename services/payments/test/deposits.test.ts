@@ -90,8 +90,8 @@ t.test('deposits', async (t) => {
     t.equal(errorOf(await money.fail(brand, dep.id))?.code, 'DEPOSIT_NOT_PENDING');
     const events = (await publishedEvents(stack)).filter((e) => e.type === 'deposit.confirmed' && (e.data as { id: string }).id === dep.id);
     t.equal(events.length, 1);
-    t.same(events[0].data, confirmed, 'the event carries the deposit');
-    t.equal(events[0].environment, 'sandbox');
+    t.same(events[0]!.data, confirmed, 'the event carries the deposit');
+    t.equal(events[0]!.environment, 'sandbox');
   });
 
   test('fail marks a pending deposit failed, with no entry', async (t) => {
@@ -139,19 +139,19 @@ t.test('deposits', async (t) => {
     for (const r of [...created, again]) t.same(r, created[0], 'same status and body');
     t.equal(Number((await stack.sql.query('select count(*) from payments.deposits where player_id = $1', [player])).rows[0].count), 1);
 
-    const depositId = ok(created[0]).id;
+    const depositId = ok(created[0]!).id;
     const confirmKey = key('confirm');
     const confirms = await Promise.all([1, 2, 3, 4, 5].map(() => money.confirm(brand, depositId, confirmKey)));
     for (const r of confirms) t.same(r, confirms[0]);
     t.same(await money.confirm(brand, depositId, confirmKey), confirms[0], 'a later replay answers the stored result');
-    t.equal(ok(confirms[0]).status, 'confirmed');
+    t.equal(ok(confirms[0]!).status, 'confirmed');
     t.same(await money.playerEntries(depositId), [{ type: 'DEPOSIT', amount: '33.00' }]);
     // More rounds of racing retries: a late one must still get the stored answer, never a 409.
     for (let i = 0; i < 5; i++) {
       const d = ok(await money.createDeposit(brand, player, { amount: '1.00' }));
       const k2 = key('confirm');
       const replies = await Promise.all(Array.from({ length: 8 }, () => money.confirm(brand, d.id, k2)));
-      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0].ok, 'all racing retries get the one result');
+      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0]!.ok, 'all racing retries get the one result');
       t.equal((await money.playerEntries(d.id)).length, 1);
     }
 
@@ -163,7 +163,7 @@ t.test('deposits', async (t) => {
     const pending = ok(await money.createDeposit(brand, await money.player(brand), { amount: '1.00' }));
     const fails = await Promise.all([1, 2, 3].map(() => money.fail(brand, pending.id, { reason: 'x' }, failKey)));
     for (const r of fails) t.same(r, fails[0]);
-    t.equal(ok(fails[0]).status, 'failed');
+    t.equal(ok(fails[0]!).status, 'failed');
   });
 
   test('the same key finishes a confirm whose intent was recorded; another key gets 409', async (t) => {

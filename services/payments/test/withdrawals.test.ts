@@ -134,12 +134,12 @@ t.test('withdrawals', async (t) => {
     for (const r of creates) t.same(r, creates[0]);
     t.same(await money.createWithdrawal(brand, player, '25.00', k), creates[0]);
     t.equal((await money.wallet(brand, player)).withdrawable, '75.00', 'one reservation');
-    const id = ok(creates[0]).id;
+    const id = ok(creates[0]!).id;
     const ck = key('cancel');
     const cancels = await Promise.all(Array.from({ length: 8 }, () => money.cancel(brand, id, ck)));
     for (const r of cancels) t.same(r, cancels[0]);
     t.same(await money.cancel(brand, id, ck), cancels[0]);
-    t.equal(ok(cancels[0]).status, 'cancelled');
+    t.equal(ok(cancels[0]!).status, 'cancelled');
     t.equal((await statusEvents(id)).length, 2, 'created and cancelled, once each');
     t.equal((await money.wallet(brand, player)).withdrawable, '100.00');
     // More rounds of racing retries: a late one must still get the stored answer, never a 409.
@@ -147,7 +147,7 @@ t.test('withdrawals', async (t) => {
       const wd = ok(await money.createWithdrawal(brand, player, '1.00'));
       const k2 = key('cancel');
       const replies = await Promise.all(Array.from({ length: 8 }, () => money.cancel(brand, wd.id, k2)));
-      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0].ok, 'all racing retries get the one result');
+      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0]!.ok, 'all racing retries get the one result');
     }
   });
 
@@ -174,19 +174,19 @@ t.test('withdrawals', async (t) => {
     const list = (query: Record<string, unknown>) => stack.call<{ data: (Withdrawal & { operatorId: string; brandId: string; environment: string })[]; nextCursor: string | null }>(
       'payments.admin.withdrawals', { scope: { kind: 'admin', actor: 'reviewer@test' }, query });
     const page1 = ok(await list({ limit: 2 }));
-    t.same(page1.data.map((x) => x.id), [w[0].id, w[1].id]);
+    t.same(page1.data.map((x) => x.id), [w[0]!.id, w[1]!.id]);
     t.match(page1.data[1], { operatorId: other.operatorId, brandId: other.brandId, environment: 'sandbox', status: 'under_review' });
     const page2 = ok(await list({ limit: '2', cursor: page1.nextCursor }));
-    t.same(page2.data.map((x) => x.id), [w[2].id]);
+    t.same(page2.data.map((x) => x.id), [w[2]!.id]);
     t.equal(page2.nextCursor, null);
     t.match(errorOf(await list({ cursor: 'garbage' })), { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/cursor' }] } });
     t.match(errorOf(await list({ cursor: page1.nextCursor, status: 'paid' })), { code: 'VALIDATION_ERROR' }, 'a cursor is bound to its filter');
 
-    const r = await money.adminDecide(w[1].id, 'approve');
+    const r = await money.adminDecide(w[1]!.id, 'approve');
     t.ok(r.ok);
-    if (r.ok) t.same(r.audit, { target: `withdrawal:${w[1].id}`, before: w[1], after: r.body });
-    t.same(ok(await list({ status: 'approved' })).data.filter((x) => x.id === w[1].id).length, 1);
-    t.same(ok(await list({})).data.map((x) => x.id), [w[0].id, w[2].id]);
+    if (r.ok) t.same(r.audit, { target: `withdrawal:${w[1]!.id}`, before: w[1], after: r.body });
+    t.same(ok(await list({ status: 'approved' })).data.filter((x) => x.id === w[1]!.id).length, 1);
+    t.same(ok(await list({})).data.map((x) => x.id), [w[0]!.id, w[2]!.id]);
     t.equal(errorOf(await money.adminDecide('wd_nope', 'approve'))?.code, 'WITHDRAWAL_NOT_FOUND');
     t.equal(errorOf(await stack.call('payments.admin.withdrawals', { scope: brand }))?.code, 'UNAUTHORIZED');
     const v = await stack.verifyLedger();

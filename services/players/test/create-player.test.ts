@@ -58,7 +58,7 @@ t.test('players.create and players.find', async (t) => {
     const conflicts = replies.filter((r) => !r.ok && r.error.code === 'PLAYER_ALREADY_EXISTS');
     t.equal(created.length, 1, 'one created');
     t.equal(conflicts.length, 9, 'nine 409 PLAYER_ALREADY_EXISTS (none a 500)');
-    const [{ c }] = await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'race-1'");
+    const { c } = (await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'race-1'"))[0]!;
     t.equal(c, '1');
   });
 
@@ -68,7 +68,7 @@ t.test('players.create and players.find', async (t) => {
     const first = okBody<any>(t, await h.call('players.create', scopes.aSandbox, { body, key }), 201);
     const again = okBody<any>(t, await h.call('players.create', scopes.aSandbox, { body, key }), 201);
     t.same(again, first);
-    const [{ c }] = await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'replay-1'");
+    const { c } = (await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'replay-1'"))[0]!;
     t.equal(c, '1');
   });
 
@@ -76,9 +76,9 @@ t.test('players.create and players.find', async (t) => {
     const key = newKey();
     const body = { ...validPlayer, externalId: 'replay-race' };
     const replies = await Promise.all(Array.from({ length: 10 }, () => h.call('players.create', scopes.aSandbox, { body, key })));
-    const first = okBody<any>(t, replies[0], 201);
+    const first = okBody<any>(t, replies[0]!, 201);
     for (const r of replies) t.same(r, { ok: true, status: 201, body: first });
-    const [{ c }] = await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'replay-race'");
+    const { c } = (await h.sql<{ c: string }>("select count(*) c from players.players where external_id = 'replay-race'"))[0]!;
     t.equal(c, '1');
   });
 

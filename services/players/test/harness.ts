@@ -59,7 +59,7 @@ export class PlayersHarness {
   }
 
   async outboxDrained(): Promise<void> {
-    await waitFor(async () => (await this.sql<{ c: string }>('select count(*) c from players.outbox where published_at is null'))[0].c === '0', { what: 'outbox drained' });
+    await waitFor(async () => (await this.sql<{ c: string }>('select count(*) c from players.outbox where published_at is null'))[0]!.c === '0', { what: 'outbox drained' });
   }
 
   /** Every event in the stream, in stream order (after the outbox has drained). */

@@ -51,7 +51,7 @@ t.test('KYC flows and events', async (t) => {
     t.equal(sameAgain.updatedAt, approved.updatedAt, 'no change, no new updatedAt');
 
     errorCode(t, await submit('rg', 'doc-004'), 'KYC_ALREADY_APPROVED');
-    const [{ c }] = await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]);
+    const { c } = (await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]))[0]!;
     t.equal(c, '3', 'the refused submission is not stored');
 
     const events = await kycEventsOf(p.id);
@@ -93,7 +93,7 @@ t.test('KYC flows and events', async (t) => {
     const first = okBody<any>(t, replies[0], 201);
     for (const r of replies) t.same(r, { ok: true, status: 201, body: first });
     t.same(okBody(t, await call(), 201), first, 'later replay');
-    const [{ c }] = await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]);
+    const { c } = (await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]))[0]!;
     t.equal(c, '1');
     t.equal((await kycEventsOf(p.id)).length, 1);
   });
@@ -103,7 +103,7 @@ t.test('KYC flows and events', async (t) => {
     const replies = await Promise.all(Array.from({ length: 8 }, (_, i) =>
       h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: p.id }, body: { documentType: 'rg', reference: `c-${i}` }, key: newKey() })));
     for (const r of replies) t.equal(r.ok && r.status, 201);
-    const [{ c }] = await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]);
+    const { c } = (await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]))[0]!;
     t.equal(c, '8');
     t.same((await kycEventsOf(p.id)).map((e) => (e.event.data as any).status), ['em_analise']);
   });

@@ -17,7 +17,7 @@ function startChild(env: Record<string, string>): Promise<Child> {
   return spawnServiceProcess('players', MAIN, env);
 }
 
-async function waitReady(nc: NatsConnection, prefix: string, child: Child): Promise<void> {
+async function waitReady(nc: NatsConnection, prefix: string): Promise<void> {
   await waitFor(async () => {
     try {
       const r = await requestOperation(nc, 'players.find', { ctx: { requestId: 'ready', scope: scopes.aSandbox }, params: {}, query: { externalId: 'ready' }, body: {} }, { prefix, timeoutMs: 500 });
@@ -50,7 +50,7 @@ t.test('outbox survives crashes of the players process', async (t) => {
   const start = async (extra: Record<string, string> = {}) => {
     const child = await startChild(env(extra));
     children.push(child);
-    await waitReady(nc, prefix, child);
+    await waitReady(nc, prefix);
     return child;
   };
   const outboxOf = async (playerId: string) => (await sql.query(

@@ -149,7 +149,7 @@ t.test('real-money rounds', async (t) => {
     const sessions = await Promise.all(['gm_aviator_demo', 'gm_aviator_demo', 'gm_aviator_demo'].map((g) => h.openSession(t, live, player, g)));
     // 10.00 at a 50× cash-out mostly loses: the 60.00 that can be bet runs out part-way through.
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-      play(tokenOf(sessions[i % 3].gameUrl), { amount: '10.00', target: '50.00', clientRoundId: clickId() })));
+      play(tokenOf(sessions[i % 3]!.gameUrl), { amount: '10.00', target: '50.00', clientRoundId: clickId() })));
     const codes = replies.map(code);
     t.ok(codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'), codes.join(','));
     const accepted = replies.filter((r) => r.ok).map((r: any) => r.body);

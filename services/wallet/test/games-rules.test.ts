@@ -1,7 +1,7 @@
 // The games' plain rules without NATS or Postgres: launch tokens, eligibility order and the
 // round rules of each built-in game with a scripted random source.
 import t from 'tap';
-import { AppError, type PlayerState } from '@bo/contracts';
+import type { AppError, PlayerState } from '@bo/contracts';
 import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
 import { assertPlayerMayPlay } from '../src/games/domain/eligibility.ts';
 import { checkRoundInput, decideCrash, decideDice, decideRoulette, decideSlots, SLOT_SYMBOLS, type Rng } from '../src/games/domain/rounds.ts';

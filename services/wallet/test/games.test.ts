@@ -128,7 +128,7 @@ t.test('games over NATS', async (t) => {
     t.equal(code(await view(token, scopes.sandbox)), 'UNAUTHORIZED', 'only the gateway asks');
 
     const [v, id, exp, sig] = token.split('.');
-    const flipped = sig[0] === 'A' ? `B${sig.slice(1)}` : `A${sig.slice(1)}`;
+    const flipped = sig![0] === 'A' ? `B${sig!.slice(1)}` : `A${sig!.slice(1)}`;
     t.equal(code(await view(`${v}.${id}.${exp}.${flipped}`)), 'LAUNCH_TOKEN_INVALID', 'altered signature');
     t.equal(code(await view(`${v}.${id}.${Number(exp) + 3600}.${sig}`)), 'LAUNCH_TOKEN_INVALID', 'extended expiry without re-signing');
     t.equal(code(await view('garbage')), 'LAUNCH_TOKEN_INVALID');
@@ -167,7 +167,7 @@ t.test('games over NATS', async (t) => {
         const round = (r as any).body;
         t.match(round, { id: /^gr_[0-9a-f]{32}$/, sessionId: s.id, gameId, amount: '10.00', payout: /^\d+\.\d\d$/ });
         t.equal(round.win, Number(round.payout) > 0);
-        expected = (Math.round(Number(expected) * 100) - 1000 + Math.round(Number(round.payout) * 100)) / 100 + '';
+        expected = `${(Math.round(Number(expected) * 100) - 1000 + Math.round(Number(round.payout) * 100)) / 100}`;
         t.equal(Number(round.balanceAfter), Number(expected), 'balance = before − bet + payout');
         const [row] = await h.sql(`select amount, payout, win, balance_before, balance_after, outcome from wallet.game_rounds where id = ?`, [round.id]);
         t.same({ payout: row.payout, balance_after: row.balance_after, outcome: row.outcome }, { payout: round.payout, balance_after: round.balanceAfter, outcome: round.outcome }, 'what the page is told is what was recorded');

@@ -56,7 +56,7 @@ t.test('wallet ledger', async (t) => {
     t.same(await wallet(player), { playerId: player, currency: 'BRL', available: '100.50', withdrawable: '100.50' });
     const list = await entries(player);
     t.same(list.data.map((e) => ({ ...e, createdAt: 'x' })), [{ id: first.entryId, type: 'DEPOSIT', amount: '100.50', balanceAfter: '100.50', currency: 'BRL', referenceId: depositId, createdAt: 'x' }]);
-    t.match(list.data[0].createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    t.match(list.data[0]!.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   test('hold, release and capture are idempotent by withdrawal id', async (t) => {
@@ -129,7 +129,7 @@ t.test('wallet ledger', async (t) => {
     const [payload, mac] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify(['2999-01-01T00:00:00.000Z', 'le_z'])).toString('base64url');
     const bad = [
-      'garbage', `${payload}.${mac.slice(0, -2)}xx`, `${forged}.${mac}`, `${cursor}.x`, '.',
+      'garbage', `${payload}.${mac!.slice(0, -2)}xx`, `${forged}.${mac}`, `${cursor}.x`, '.',
     ];
     for (const c of bad) {
       const r = await call('wallet.transactions', { scope: brand, params: { playerId: player }, query: { cursor: c } });

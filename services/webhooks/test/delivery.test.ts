@@ -51,19 +51,19 @@ t.test('every event kind arrives signed over its raw bytes (both signature schem
     const got = rx.requests.filter((r) => r.webhookId === p.event.id);
     t.equal(got.length, 1, `${p.event.type} delivered once`);
     const r = got[0];
-    t.equal(r.raw.toString('utf8'), p.raw, `${p.event.type}: body is the exact published bytes`);
-    t.ok(r.contractSignatureOk, `${p.event.type}: X-Webhook-Signature verifies with the whsec_ string`);
-    t.ok(r.standardSignatureOk, `${p.event.type}: webhook-signature verifies with the decoded key`);
-    t.equal(r.headers['webhook-id'], p.event.id);
-    t.equal(r.headers['content-type'], 'application/json');
-    t.equal(r.headers['x-webhook-timestamp'], r.headers['webhook-timestamp']);
-    t.ok(Math.abs(Number(r.headers['x-webhook-timestamp']) - Date.now() / 1000) < 300, 'timestamp is epoch seconds of the attempt');
+    t.equal(r!.raw.toString('utf8'), p.raw, `${p.event.type}: body is the exact published bytes`);
+    t.ok(r!.contractSignatureOk, `${p.event.type}: X-Webhook-Signature verifies with the whsec_ string`);
+    t.ok(r!.standardSignatureOk, `${p.event.type}: webhook-signature verifies with the decoded key`);
+    t.equal(r!.headers['webhook-id'], p.event.id);
+    t.equal(r!.headers['content-type'], 'application/json');
+    t.equal(r!.headers['x-webhook-timestamp'], r!.headers['webhook-timestamp']);
+    t.ok(Math.abs(Number(r!.headers['x-webhook-timestamp']) - Date.now() / 1000) < 300, 'timestamp is epoch seconds of the attempt');
   }
   // A signature over another body or with another secret does not verify (the check can fail).
   const first = rx.requests[0];
   const { verifyContractSignature } = await import('./helpers.ts');
-  t.notOk(verifyContractSignature(secret, first.headers, Buffer.from(first.raw.toString('utf8') + ' ')));
-  t.notOk(verifyContractSignature(newWebhookSecret(), first.headers, first.raw));
+  t.notOk(verifyContractSignature(secret, first!.headers, Buffer.from(`${first!.raw.toString('utf8')} `)));
+  t.notOk(verifyContractSignature(newWebhookSecret(), first!.headers, first!.raw));
   for (const p of published) {
     // The receiver answered before the service recorded the attempt: wait for the record.
     await waitFor(async () => (await deliveryStatus(stack, p.event.id))[0]?.status !== 'pending', { what: 'attempt recorded' });
@@ -127,7 +127,7 @@ t.test('Retry-After of a 429 postpones the next attempt within the schedule', as
        where d.event_id = ? and d.lease_token is null`, [event.id]);
     return rows.length ? rows : undefined;
   }, { what: 'attempt 1 recorded' });
-  t.ok(Number(d.gap_ms) >= 900, `next attempt scheduled about 1 s later (Retry-After), not after the 10 ms step: ${d.gap_ms}`);
+  t.ok(Number(d!.gap_ms) >= 900, `next attempt scheduled about 1 s later (Retry-After), not after the 10 ms step: ${d!.gap_ms}`);
   await rx.waitForRequests(2);
   await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'delivered', { what: 'delivered' });
 });
@@ -142,7 +142,7 @@ t.test('an operator without a URL: the event is recorded as undeliverable and no
     t.same(await deliveryStatus(stack, id), [{ status: 'no_endpoint', attempts: 0 }]);
   }
   const [stored] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.events');
-  t.equal(Number(stored.n), 2, 'both events stored');
+  t.equal(Number(stored!.n), 2, 'both events stored');
 });
 
 t.test('an event published twice (new msgID, same event id) is stored and delivered once', async (t) => {
@@ -180,7 +180,7 @@ t.test('a hanging endpoint does not hold up another operator', async (t) => {
   await waitFor(async () => slow.held() === 2, { what: 'two slow requests hanging' });
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_fast', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_f'));
   const [got] = await fast.waitForRequests(1);
-  t.equal(got.webhookId, event.id);
+  t.equal(got!.webhookId, event.id);
   t.equal(slow.held(), 2, 'the slow endpoint was still hanging when the other operator got its event');
   t.equal(slow.requests.length, 2, 'the slow endpoint holds at most its share of the pool');
   t.ok(slow.maxConcurrent() <= 2);
@@ -211,11 +211,11 @@ t.test('two replicas share the queue: every event is sent exactly once when noth
   await rx.waitForRequests(40);
   await waitFor(async () => {
     const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
-    return Number(r.n) === 40;
+    return Number(r!.n) === 40;
   }, { what: 'all recorded' });
   await new Promise((r) => setTimeout(r, 200));
   t.equal(rx.requests.length, 40, 'no event sent twice');
   t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);
   const [a] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.attempts');
-  t.equal(Number(a.n), 40, 'one attempt each');
+  t.equal(Number(a!.n), 40, 'one attempt each');
 });

@@ -14,8 +14,8 @@ t.test('retry schedule: 8 attempts, the contract delays with ±10 % jitter, Retr
     t.same(nextStepAfter(attempt, 8, fail(), DEFAULT_RETRY_SCHEDULE_MS, () => 0.5), { status: 'pending', delayMs: base });
     const lo = nextStepAfter(attempt, 8, fail(), DEFAULT_RETRY_SCHEDULE_MS, () => 0);
     const hi = nextStepAfter(attempt, 8, fail(), DEFAULT_RETRY_SCHEDULE_MS, () => 0.999999);
-    t.ok(lo.status === 'pending' && lo.delayMs === Math.round(base * 0.9));
-    t.ok(hi.status === 'pending' && hi.delayMs <= Math.round(base * 1.1) && hi.delayMs > base);
+    t.ok(lo.status === 'pending' && lo.delayMs === Math.round(base! * 0.9));
+    t.ok(hi.status === 'pending' && hi.delayMs <= Math.round(base! * 1.1) && hi.delayMs > base!);
   }
   t.same(nextStepAfter(8, 8, fail(), DEFAULT_RETRY_SCHEDULE_MS), { status: 'failed' }, 'the 8th failure ends it');
   t.same(nextStepAfter(1, 1, fail(), DEFAULT_RETRY_SCHEDULE_MS), { status: 'failed' }, 'a test delivery is not retried');

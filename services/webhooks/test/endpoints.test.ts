@@ -36,7 +36,7 @@ t.test('production URL rules with the default (strict) configuration', async (t)
     }
   }
   const [stored] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.endpoints');
-  t.equal(Number(stored.n), 0, 'nothing stored for refused URLs');
+  t.equal(Number(stored!.n), 0, 'nothing stored for refused URLs');
 
   const ok = await upsertEndpoint(stack, { ...base, url: 'https://93.184.216.34/hook' });
   t.same(ok.ok && ok.body, { operatorId: 'op_url', environment: 'production', brandId: 'brd_url', url: 'https://93.184.216.34/hook', hasSecret: false });
@@ -111,8 +111,8 @@ t.test('the SSRF guard runs again at delivery time (DNS may have changed)', asyn
         `select outcome, error from webhooks.attempts where event_id = ? and attempt = 1 and outcome <> 'in_flight'`, [event.id]);
       return rows.length ? rows : undefined;
     }, { what: 'first attempt recorded' });
-    t.equal(attempt.outcome, 'failed');
-    t.match(attempt.error, /destination refused/);
+    t.equal(attempt!.outcome, 'failed');
+    t.match(attempt!.error, /destination refused/);
   }
   t.equal(rx.requests.length, 0, 'the receiver on a loopback address was never contacted');
 });

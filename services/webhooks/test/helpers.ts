@@ -101,7 +101,7 @@ export function verifyContractSignature(secret: string, headers: http.IncomingHt
 export function verifyStandardSignature(secret: string, headers: http.IncomingHttpHeaders, raw: Buffer): boolean {
   const id = String(headers['webhook-id'] ?? '');
   const ts = String(headers['webhook-timestamp'] ?? '');
-  const key = Buffer.from(secret.split('_')[1], 'base64');
+  const key = Buffer.from(secret.split('_')[1]!, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${ts}.`).update(raw).digest('base64');
   const sigs = String(headers['webhook-signature'] ?? '').split(' ');
   return sigs.includes(`v1,${expected}`);

@@ -27,9 +27,9 @@ t.test('webhooks.test makes one signed attempt now and reports it', async (t) =>
   t.match(ok.body, { eventId: /^evt_/, url: rx.url, delivered: true, statusCode: 200, error: null, durationMs: Number });
   t.equal(rx.requests.length, 1, 'the receiver got it before the reply');
   const got = rx.requests[0];
-  t.equal(got.webhookId, ok.body.eventId);
-  t.ok(got.contractSignatureOk && got.standardSignatureOk, 'signed');
-  t.match(JSON.parse(got.raw.toString()), { id: ok.body.eventId, type: 'webhook.test', environment: 'sandbox', data: { message: String } });
+  t.equal(got!.webhookId, ok.body.eventId);
+  t.ok(got!.contractSignatureOk && got!.standardSignatureOk, 'signed');
+  t.match(JSON.parse(got!.raw.toString()), { id: ok.body.eventId, type: 'webhook.test', environment: 'sandbox', data: { message: String } });
 
   const failed = await call<WebhookTestResult>(stack.svc.nc, stack.prefix, TEST, operatorScope('op_t', 'sandbox'));
   t.match(failed.ok && failed.body, { delivered: false, statusCode: 500, error: 'HTTP 500' });
@@ -93,9 +93,9 @@ t.test('admin log by event and operator; redeliver schedules a fresh delivery', 
   t.match(re.audit, { target: `webhook_event:${event.id}`, before: { deliveries: [{ status: 'delivered', attempts: 1 }] } });
   t.equal((re.audit!.after as { deliveries: unknown[] }).deliveries.length, 2);
   await rx.waitForRequests(2);
-  t.equal(rx.requests[1].webhookId, event.id, 'same event id');
-  t.equal(rx.requests[1].raw.toString(), raw, 'same body bytes');
-  t.ok(rx.requests[1].contractSignatureOk);
+  t.equal(rx.requests[1]!.webhookId, event.id, 'same event id');
+  t.equal(rx.requests[1]!.raw.toString(), raw, 'same body bytes');
+  t.ok(rx.requests[1]!.contractSignatureOk);
 
   const log = await waitFor(async () => {
     const r = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { eventId: event.id } });

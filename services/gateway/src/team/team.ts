@@ -76,7 +76,7 @@ export class TeamAccess {
     return this.#orm.em.fork().transactional(async (tx) => {
       const [before] = await tx.execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
-      const [after] = await tx.execute<MemberRow[]>(
+      const [after] = await tx.execute<[MemberRow]>(
         `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning id, email, role, created_at, disabled_at`, [id]);
       recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
       return memberView(after);
@@ -104,7 +104,7 @@ export class TeamAccess {
     return this.#orm.em.fork().transactional(async (tx) => {
       const [before] = await tx.execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
-      const [after] = await tx.execute<TokenRow[]>(
+      const [after] = await tx.execute<[TokenRow]>(
         `update gateway.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`, [id]);
       recordAudit(tx, { actor, action: 'adminRevokeToken', target: `service_token:${id}`, before: tokenView(before), after: tokenView(after), requestId });
       return tokenView(after);

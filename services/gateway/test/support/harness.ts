@@ -36,7 +36,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
       return gw;
     },
     async admin(method, path, body, gw = gateways[0]) {
-      const res = await fetch(`${gw.adminUrl}${path}`, {
+      const res = await fetch(`${gw!.adminUrl}${path}`, {
         method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
@@ -44,7 +44,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
       return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     },
     clientFor(creds, gw = gateways[0]) {
-      return new OperatorClient({ baseUrl: `${gw.publicUrl}/api/v1`, key: creds.key, secret: creds.secret });
+      return new OperatorClient({ baseUrl: `${gw!.publicUrl}/api/v1`, key: creds.key, secret: creds.secret });
     },
     async createOperator(input = {}) {
       const res = await h.admin('POST', '/admin/operators', { name: input.name ?? 'Acme Bets', ...(input.rateLimitPerMinute ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}) });

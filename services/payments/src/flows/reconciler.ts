@@ -21,7 +21,7 @@ export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOption
   for (const id of await staleDeposits(deps.sql, 'confirming', opts.afterMs, batch)) {
     finished += await attempt(deps, 'deposit', id, () => inTransaction(deps, async (tx) => {
       const row = await lockDeposit(tx, id, undefined, { skipLocked: true });
-      if (!row || row.status !== 'confirming') return false;
+      if (row?.status !== 'confirming') return false;
       await creditWallet(deps, row);
       await completeConfirmation(tx, row);
       return true;

@@ -1,5 +1,5 @@
 // payments.deposits.create / confirm / fail.
-import { AppError, newId, paymentOperations } from '@bo/contracts';
+import { AppError, newId, type paymentOperations } from '@bo/contracts';
 import { crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {

@@ -3,6 +3,7 @@
 import type { OperationRequest, PlayerState } from '@bo/contracts';
 import { adminScopeOf, playerStatesOf, type ServiceDeps } from '@bo/service-kit';
 
+// biome-ignore lint/suspicious/noExplicitAny: any operation's request
 export type Req = OperationRequest<any, any, any>;
 
 export function adminActor(req: Req): string {

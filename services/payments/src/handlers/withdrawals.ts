@@ -180,7 +180,7 @@ export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymen
       status: 200,
       body: {
         data: page.map((r) => ({ ...withdrawalView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment })),
-        nextCursor: rows.length > limit ? encodeQueueCursor(status, page[page.length - 1]) : null,
+        nextCursor: rows.length > limit ? encodeQueueCursor(status, page.at(-1)!) : null,
       },
     };
   };

@@ -1,6 +1,6 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
-import type { RequestKey, SqlRunner } from '@bo/service-kit';
+import { onlyRow, type RequestKey, type SqlRunner } from '@bo/service-kit';
 
 import { OF_BRAND } from './of-brand.ts';
 
@@ -52,11 +52,11 @@ export async function referenceAndTodaysTotal(
   tx: SqlRunner, brandId: string, playerId: string, externalReference: string, now: Date, withTotal: boolean,
 ): Promise<{ existing: string | undefined; todaysTotal: string }> {
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const [row] = await tx.query<{ existing: string | null; total: string }>(
+  const row = onlyRow(await tx.query<{ existing: string | null; total: string }>(
     `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
        case when ? then (select coalesce(sum(amount), 0) from payments.deposits
          where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
-    [brandId, externalReference, withTotal, brandId, playerId, dayStart]);
+    [brandId, externalReference, withTotal, brandId, playerId, dayStart]));
   return { existing: row.existing ?? undefined, todaysTotal: row.total };
 }
 
@@ -66,14 +66,14 @@ export async function referenceAndTodaysTotal(
  * A second record for the key is a unique violation: the statement fails as a whole.
  */
 export async function insertDepositWithResponse(em: SqlRunner, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
-  const [{ n }] = await em.query<{ n: number }>(
+  const { n } = onlyRow(await em.query<{ n: number }>(
     `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
      ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
        select ?, ?, ?, 201, ?::json from d returning 1)` : ''}
      select count(*)::int as n from d`,
     [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt,
-      ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]);
+      ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]));
   return n === 1;
 }
 

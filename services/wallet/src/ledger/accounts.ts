@@ -64,7 +64,10 @@ const knownClearing = new WeakMap<Sql, Set<string>>();
 export async function ensureClearingAccount(sql: Sql, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
   const id = clearingAccountId(brandId, kind, currency);
   let known = knownClearing.get(sql);
-  if (!known) knownClearing.set(sql, known = new Set());
+  if (!known) {
+    known = new Set();
+    knownClearing.set(sql, known);
+  }
   if (known.has(id)) return id;
   await sql.query(
     `insert into wallet.accounts (id, kind, brand_id, currency) values (?, ?, ?, ?) on conflict do nothing`,

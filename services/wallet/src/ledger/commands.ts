@@ -2,7 +2,7 @@
 // and idempotent: the effect and the record that makes a repeat recognisable commit together,
 // and a repeat answers what the first call did (docs/money.md).
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
-import { compareMoney, crashPoint, formatMoney, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
+import { compareMoney, crashPoint, formatMoney, onlyRow, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postTransaction } from './post-transaction.ts';
@@ -54,7 +54,8 @@ async function repeatedCredit(sql: Sql, cmd: WalletCredit, source: string): Prom
   const mine = posted.find((e) => e.accountId === accountId);
   if (!mine) throw new Error(`${source} was posted on another account`);
   sameCommand(source, mine.amount, cmd.amount);
-  const [account] = await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [accountId]);
+  // The entry was posted on this account, so it exists.
+  const account = onlyRow(await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [accountId]));
   return result(account, { entryId: mine.id });
 }
 
@@ -163,7 +164,7 @@ export async function captureHold(sql: Sql, ref: WalletHoldRef): Promise<WalletM
       postings: [{ account, amount: formatMoney(`-${hold.amount}`) }, { clearingAccountId: payout, amount: formatMoney(hold.amount) }],
     });
     await setHoldStatus(tx, hold.id, 'captured', written.id);
-    return result(account, { entryId: written.entries[0].id, holdStatus: 'captured' });
+    return result(account, { entryId: written.entries[0]!.id, holdStatus: 'captured' });
   });
   crashPoint('wallet.capture.after-commit');
   return out;

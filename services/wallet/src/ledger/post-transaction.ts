@@ -4,7 +4,7 @@
 // (their balance is derived, accounts.ts). The deferred trigger still refuses an unbalanced
 // transaction at commit.
 import { newId, type LedgerType } from '@bo/contracts';
-import { Money, addMoney, formatMoney, type SqlRunner } from '@bo/service-kit';
+import { Money, addMoney, formatMoney, onlyRow, type SqlRunner } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import type { LockedAccount } from './accounts.ts';
 
@@ -30,7 +30,7 @@ export interface NewTransaction {
 const isLocked = (p: Posting): p is LockedPosting => 'account' in p;
 
 export async function postTransaction(tx: SqlRunner, t: NewTransaction): Promise<PostedTransaction> {
-  return (await postTransactions(tx, [t]))[0];
+  return onlyRow(await postTransactions(tx, [t]));
 }
 
 /** A further insert of the caller's that belongs to the same statement (a round naming its entries). */

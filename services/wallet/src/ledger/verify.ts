@@ -1,7 +1,7 @@
 // Recomputes every balance from the ledger (admin `verifyLedger`, run by the tests after every
 // money test). Reads one snapshot so concurrent postings cannot show up as false mismatches.
 import type { LedgerVerification } from '@bo/contracts';
-import { compareMoney, formatMoney, type Sql } from '@bo/service-kit';
+import { compareMoney, onlyRow, formatMoney, type Sql } from '@bo/service-kit';
 
 export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
   return sql.transaction(async (tx) => {
@@ -70,9 +70,9 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     const unbalanced = await tx.query<{ transaction_id: string; total: string }>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
     // Sum of every account's (derived) balance, and of every entry: both must be zero.
-    const [{ total, entries }] = await tx.query<{ total: string; entries: string }>(
+    const { total, entries } = onlyRow(await tx.query<{ total: string; entries: string }>(
       `select (select coalesce(sum(available), 0) from wallet.account_balances) as total,
-              (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`);
+              (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`));
     if (compareMoney(entries, 0) !== 0) mismatches.push({ accountId: '', check: 'sumOfAllEntries', stored: formatMoney(entries), computed: '0.00' });
     const sumOfAllBalances = formatMoney(total);
     return {

@@ -15,7 +15,10 @@ const opened = new WeakMap<AttemptSettings, Map<string, string>>();
 const MAX_OPENED = 10_000;
 function openCached(sealed: string, s: AttemptSettings): string {
   let cache = opened.get(s);
-  if (!cache) opened.set(s, cache = new Map());
+  if (!cache) {
+    cache = new Map();
+    opened.set(s, cache);
+  }
   let secret = cache.get(sealed);
   if (secret === undefined) {
     secret = openSecret(sealed, s.masterKey);

@@ -40,6 +40,6 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
       return;
     }
     if (options.all) (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    else (callback as (e: null, a: string, f: number) => void)(null, list[0].address, list[0].family);
+    else (callback as (e: null, a: string, f: number) => void)(null, list[0]!.address, list[0]!.family);
   });
 };

@@ -41,7 +41,7 @@ export function nextStepAfter(
 ): NextStep {
   if (result.delivered) return { status: 'delivered' };
   if (attempt >= maxAttempts) return { status: 'failed' };
-  const base = schedule[Math.min(attempt, schedule.length) - 1];
+  const base = schedule[Math.min(attempt, schedule.length) - 1] ?? 0;
   let delayMs = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
   if (result.retryAfterMs !== undefined) {
     delayMs = Math.max(delayMs, Math.min(result.retryAfterMs, Math.max(...schedule)));

@@ -23,7 +23,7 @@ function embeddedIpv4(v6: string): string | undefined {
   if (m) return m[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6);
   if (hex) {
-    const hi = parseInt(hex[1], 16), lo = parseInt(hex[2], 16);
+    const hi = parseInt(hex[1]!, 16), lo = parseInt(hex[2]!, 16);
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
   return undefined;

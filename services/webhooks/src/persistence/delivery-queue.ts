@@ -5,7 +5,7 @@
 // to expire: the delivery becomes due again, its unfinished attempt is marked `interrupted`, and
 // the next attempt goes out with the same event id (at-least-once).
 import { randomUUID } from 'node:crypto';
-import type { Sql, SqlRunner } from '@bo/service-kit';
+import { onlyRow, type Sql, type SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
 import type { AttemptResult, NextStep } from '../domain/retry-schedule.ts';
 import type { DeliveryKind } from './entities.ts';
@@ -132,7 +132,7 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
     for (let round = 0; chosen.length < opts.slots; round++) {
       let took = false;
       for (const group of byEndpoint.values()) {
-        if (round < group.length && chosen.length < opts.slots) { chosen.push(group[round]); took = true; }
+        if (round < group.length && chosen.length < opts.slots) { chosen.push(group[round]!); took = true; }
       }
       if (!took) break;
     }
@@ -204,9 +204,9 @@ export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: 
       `insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, attempts, max_attempts, next_attempt_at, lease_token)
        values (?, ?, ?, ?, 'test', 'pending', 1, 1, now() + (?::double precision * interval '1 millisecond'), ?)`,
       [deliveryId, event.id, event.operatorId, event.environment, leaseMs, leaseToken]);
-    const [a] = await tx.query<{ id: string }>(
+    const a = onlyRow(await tx.query<{ id: string }>(
       `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
-       values (?, ?, ?, 1, ?, 'in_flight') returning id`, [deliveryId, event.id, event.operatorId, endpoint.url]);
+       values (?, ?, ?, 1, ?, 'in_flight') returning id`, [deliveryId, event.id, event.operatorId, endpoint.url]));
     return {
       deliveryId, eventId: event.id, operatorId: event.operatorId, environment: event.environment, attempt: 1, maxAttempts: 1,
       attemptId: String(a.id), leaseToken, url: endpoint.url, secretSealed: endpoint.secretSealed, body: event.body,
@@ -220,7 +220,7 @@ export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: 
  */
 export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
   // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
-  const [{ n }] = await sql.query<{ n: number }>(
+  const { n } = onlyRow(await sql.query<{ n: number }>(
     `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
@@ -230,6 +230,6 @@ export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, res
        where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1)
      select count(*)::int as n from d`,
     [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken,
-      result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]);
+      result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]));
   return n === 1;
 }

@@ -16,7 +16,7 @@ export function keepRawBodies(app: FastifyInstance): void {
 
 /** `application/json`, with parameters (`; charset=utf-8`) or as a `+json` suffix type. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 

@@ -1,46 +1,45 @@
 // The launch page's client: plays a round per click against POST /play/<token>/rounds and shows
 // what the server decided (the outcome is drawn server-side, never here). Plain ES2020 for any
 // browser an operator's players use; every value shown goes through textContent, never innerHTML.
-(function () {
-  'use strict';
-  var S = JSON.parse(document.getElementById('session-data').textContent);
-  var $ = function (id) { return document.getElementById(id); };
-  var form = $('bet-form'), btn = $('play'), amountEl = $('amount'), targetEl = $('target'), pickEl = $('pick');
-  var stage = $('stage'), outcome = $('outcome'), balanceEl = $('balance'), history = $('history');
-  var SYMBOLS = { cherry: '\u{1F352}', lemon: '\u{1F34B}', orange: '\u{1F34A}', grape: '\u{1F347}', bell: '\u{1F514}', seven: '7\uFE0F\u20E3' };
-  var pendingRoundId = null, busy = false;
+(() => {
+  const S = JSON.parse(document.getElementById('session-data').textContent);
+  const $ = (id) => document.getElementById(id);
+  const form = $('bet-form'), btn = $('play'), amountEl = $('amount'), targetEl = $('target'), pickEl = $('pick');
+  const stage = $('stage'), outcome = $('outcome'), balanceEl = $('balance'), history = $('history');
+  const SYMBOLS = { cherry: '\u{1F352}', lemon: '\u{1F34B}', orange: '\u{1F34A}', grape: '\u{1F347}', bell: '\u{1F514}', seven: '7\uFE0F\u20E3' };
+  let pendingRoundId = null, busy = false;
 
   function newRoundId() {
-    var b = new Uint8Array(16); crypto.getRandomValues(b);
-    return Array.prototype.map.call(b, function (x) { return ('0' + x.toString(16)).slice(-2); }).join('');
+    const b = new Uint8Array(16); crypto.getRandomValues(b);
+    return Array.prototype.map.call(b, (x) => (`0${x.toString(16)}`).slice(-2)).join('');
   }
-  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
-  function show(text, cls) { outcome.textContent = text; outcome.className = 'outcome ' + (cls || ''); }
+  function sleep(ms) { return new Promise((r) => { setTimeout(r, ms); }); }
+  function show(text, cls) { outcome.textContent = text; outcome.className = `outcome ${cls || ''}`; }
 
   async function animate(r) {
-    var o = r.outcome;
+    const o = r.outcome;
     if (S.kind === 'crash') {
-      var end = Number(o.crashPoint), m = 1;
-      while (m < end) { stage.textContent = m.toFixed(2) + '\u00D7'; await sleep(30); m = Math.min(end, m * 1.06 + 0.01); }
-      stage.textContent = Number(o.crashPoint).toFixed(2) + '\u00D7 \u{1F4A5}';
+      let end = Number(o.crashPoint), m = 1;
+      while (m < end) { stage.textContent = `${m.toFixed(2)}\u00D7`; await sleep(30); m = Math.min(end, m * 1.06 + 0.01); }
+      stage.textContent = `${Number(o.crashPoint).toFixed(2)}\u00D7 \u{1F4A5}`;
     } else if (S.kind === 'dice') {
-      for (var i = 0; i < 12; i++) { stage.textContent = String(1 + Math.floor(Math.random() * 100)); await sleep(40); }
+      for (let i = 0; i < 12; i++) { stage.textContent = String(1 + Math.floor(Math.random() * 100)); await sleep(40); }
       stage.textContent = String(o.roll);
     } else if (S.kind === 'roulette') {
-      for (var j = 0; j < 12; j++) { stage.textContent = String(Math.floor(Math.random() * 37)); await sleep(40); }
-      stage.textContent = String(o.number); stage.className = 'stage ' + o.color;
+      for (let j = 0; j < 12; j++) { stage.textContent = String(Math.floor(Math.random() * 37)); await sleep(40); }
+      stage.textContent = String(o.number); stage.className = `stage ${o.color}`;
     } else if (S.kind === 'slots') {
-      var keys = Object.keys(SYMBOLS);
-      for (var k = 0; k < 10; k++) { stage.textContent = [0, 1, 2].map(function () { return SYMBOLS[keys[Math.floor(Math.random() * keys.length)]]; }).join(' '); await sleep(50); }
-      stage.textContent = o.reels.map(function (s) { return SYMBOLS[s] || s; }).join(' ');
+      const keys = Object.keys(SYMBOLS);
+      for (let k = 0; k < 10; k++) { stage.textContent = [0, 1, 2].map(() => SYMBOLS[keys[Math.floor(Math.random() * keys.length)]]).join(' '); await sleep(50); }
+      stage.textContent = o.reels.map((s) => SYMBOLS[s] || s).join(' ');
     }
   }
 
   function describe(r) {
-    var o = r.outcome;
-    if (S.kind === 'crash') return 'Crashed at ' + o.crashPoint + '\u00D7 (target ' + o.target + '\u00D7)';
-    if (S.kind === 'dice') return 'Rolled ' + o.roll + ' (under ' + o.target + ')';
-    if (S.kind === 'roulette') return 'Ball on ' + o.number + ' ' + o.color + ' (bet ' + o.pick + ')';
+    const o = r.outcome;
+    if (S.kind === 'crash') return `Crashed at ${o.crashPoint}\u00D7 (target ${o.target}\u00D7)`;
+    if (S.kind === 'dice') return `Rolled ${o.roll} (under ${o.target})`;
+    if (S.kind === 'roulette') return `Ball on ${o.number} ${o.color} (bet ${o.pick})`;
     if (S.kind === 'slots') return o.reels.join(' \u00B7 ');
     return '';
   }
@@ -49,21 +48,22 @@
     if (busy || !S.playable) return;
     busy = true; btn.disabled = true; stage.className = 'stage';
     show('Playing\u2026');
-    var body = { amount: amountEl.value.trim(), clientRoundId: pendingRoundId || (pendingRoundId = newRoundId()) };
+    if (!pendingRoundId) pendingRoundId = newRoundId();
+    const body = { amount: amountEl.value.trim(), clientRoundId: pendingRoundId };
     if (targetEl) body.target = targetEl.value.trim();
     if (pickEl) body.pick = pickEl.value;
     try {
-      var res = await fetch(location.pathname.replace(/\/+$/, '') + '/rounds', {
+      const res = await fetch(`${location.pathname.replace(/\/+$/, '')}/rounds`, {
         method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(body), credentials: 'omit', cache: 'no-store',
       });
-      var data = await res.json().catch(function () { return null; });
+      const data = await res.json().catch(() => null);
       // A definite answer: the next click is a new round. After a network error the same id is
       // sent again, so a round the server already played is returned instead of played twice.
       pendingRoundId = null;
       if (!res.ok) {
-        var err = (data && data.error) || { code: 'HTTP_' + res.status, message: 'The round could not be played.' };
-        var issues = err.details && err.details.issues ? ': ' + err.details.issues.map(function (i) { return i.path.replace('/', '') + ' ' + i.message; }).join('; ') : '';
+        const err = (data?.error) || { code: `HTTP_${res.status}`, message: 'The round could not be played.' };
+        const issues = err.details?.issues ? `: ${err.details.issues.map((i) => `${i.path.replace('/', '')} ${i.message}`).join('; ')}` : '';
         show(err.message + issues, 'err');
         outcome.dataset.errorCode = err.code;
         // A refused bet says what can be bet now (the balance may have moved elsewhere, e.g. a withdrawal).
@@ -74,21 +74,21 @@
       }
       await animate(data);
       balanceEl.textContent = data.balanceAfter === null ? '\u2014' : data.balanceAfter;
-      show((data.win ? 'You won ' + data.payout : 'No win this time') + ' \u2014 ' + describe(data), data.win ? 'win' : 'lose');
+      show(`${data.win ? `You won ${data.payout}` : 'No win this time'} \u2014 ${describe(data)}`, data.win ? 'win' : 'lose');
       delete outcome.dataset.errorCode;
       outcome.dataset.roundId = data.id;
       outcome.dataset.win = String(data.win);
       outcome.dataset.payout = data.payout;
       outcome.dataset.balanceAfter = data.balanceAfter === null ? '' : data.balanceAfter;
-      var li = document.createElement('li');
-      li.textContent = 'Bet ' + data.amount + ' \u2192 ' + (data.win ? '+' + data.payout : '0.00') + ' \u00B7 ' + describe(data) + ' \u00B7 balance ' + data.balanceAfter;
+      const li = document.createElement('li');
+      li.textContent = `Bet ${data.amount} \u2192 ${data.win ? `+${data.payout}` : '0.00'} \u00B7 ${describe(data)} \u00B7 balance ${data.balanceAfter}`;
       history.insertBefore(li, history.firstChild);
-    } catch (e) {
+    } catch {
       show('Network error; press Play to try again (the same round is resumed).', 'err');
     } finally {
       busy = false; btn.disabled = !S.playable;
     }
   }
 
-  form.addEventListener('submit', function (e) { e.preventDefault(); play(); });
+  form.addEventListener('submit', (e) => { e.preventDefault(); play(); });
 })();

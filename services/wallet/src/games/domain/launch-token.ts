@@ -27,7 +27,7 @@ export function createLaunchTokenSigner(secret: string): LaunchTokenSigner {
     verify(token, now = new Date()) {
       const m = TOKEN_RE.exec(token);
       if (!m) return { ok: false, reason: 'invalid' };
-      const [, sessionId, exp, sig] = m;
+      const [, sessionId, exp, sig] = m as unknown as [string, string, string, string];
       const given = Buffer.from(sig, 'base64url');
       const expected = mac(`v1.${sessionId}.${exp}`);
       // The signature is checked before the expiry, so a forged token never learns "expired".

@@ -26,7 +26,7 @@ export function checkRoundInput(kind: BuiltInKind, input: PlayRoundInput): Valid
   }
   if (kind === 'crash') {
     const t = input.target === undefined ? undefined : new BigNumber(input.target);
-    if (!t || !t.isFinite() || t.lt('1.01') || t.gt('100')) issues.push({ path: '/target', message: 'cash-out multiplier between 1.01 and 100.00 required' });
+    if (!t?.isFinite() || t.lt('1.01') || t.gt('100')) issues.push({ path: '/target', message: 'cash-out multiplier between 1.01 and 100.00 required' });
   } else if (kind === 'dice') {
     if (input.target === undefined || !/^[0-9]{1,2}$/.test(input.target) || Number(input.target) < 2 || Number(input.target) > 96) {
       issues.push({ path: '/target', message: 'roll-under number between 2 and 96 required' });
@@ -101,7 +101,7 @@ function spinReel(rng: Rng): (typeof SLOT_SYMBOLS)[number] {
 }
 
 export function decideSlots(amount: string, rng: Rng): RoundDecision {
-  const reels = [spinReel(rng), spinReel(rng), spinReel(rng)];
+  const reels = [spinReel(rng), spinReel(rng), spinReel(rng)] as const;
   const cherries = reels.filter((s) => s.symbol === 'cherry').length;
   let multiplier = '0';
   if (reels[0].symbol === reels[1].symbol && reels[1].symbol === reels[2].symbol) multiplier = reels[0].three;

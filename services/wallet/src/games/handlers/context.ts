@@ -1,5 +1,4 @@
-// What every games handler needs, built once when the wallet service starts.
-import { AppError, type InternalScope, type OperationRequest, type OperatorScope } from '@bo/contracts';
+
 import type { ServiceDeps } from '@bo/service-kit';
 import type { GamesConfig } from '../config.ts';
 import type { LaunchTokenSigner } from '../domain/launch-token.ts';
