@@ -8,7 +8,18 @@ declare module 'autocannon' {
     setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | null;
     onResponse?: (status: number, body: string, context: Record<string, unknown>, headers?: Record<string, string>) => void;
   }
-  interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p99_9?: number; [k: string]: number | undefined }
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    p99_9?: number;
+    [k: string]: number | undefined;
+  }
   interface AutocannonResult {
     url: string;
     duration: number;
@@ -21,7 +32,11 @@ declare module 'autocannon' {
     mismatches: number;
     non2xx: number;
     resets: number;
-    '1xx': number; '2xx': number; '3xx': number; '4xx': number; '5xx': number;
+    '1xx': number;
+    '2xx': number;
+    '3xx': number;
+    '4xx': number;
+    '5xx': number;
     statusCodeStats?: Record<string, { count: number }>;
   }
   interface AutocannonOptions {

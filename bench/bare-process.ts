@@ -17,22 +17,28 @@ let url = '';
 
 if (role === 'service') {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-  await pool.query(`create schema if not exists bare; create table if not exists bare.accounts (id int primary key, balance numeric(20,2) not null default 0, updated_at timestamptz not null default now())`);
+  await pool.query(
+    `create schema if not exists bare; create table if not exists bare.accounts (id int primary key, balance numeric(20,2) not null default 0, updated_at timestamptz not null default now())`,
+  );
   await pool.query(`insert into bare.accounts (id) select g from generate_series(1, ${BARE_ROWS}) g on conflict do nothing`);
-  const serve = (subject: string, sql: string) => nc.subscribe(`${prefix}.${subject}`, {
-    queue: 'bare',
-    callback: (_err, msg) => {
-      const { id } = msg.json<{ id: number }>();
-      pool.query(sql, [id]).then(
-        (r) => msg.respond(JSON.stringify(r.rows[0] ?? null)),
-        (e: Error) => msg.respond(JSON.stringify({ error: e.message })),
-      );
-    },
-  });
+  const serve = (subject: string, sql: string) =>
+    nc.subscribe(`${prefix}.${subject}`, {
+      queue: 'bare',
+      callback: (_err, msg) => {
+        const { id } = msg.json<{ id: number }>();
+        pool.query(sql, [id]).then(
+          (r) => msg.respond(JSON.stringify(r.rows[0] ?? null)),
+          (e: Error) => msg.respond(JSON.stringify({ error: e.message })),
+        );
+      },
+    });
   serve('select', 'select id, balance, updated_at from bare.accounts where id = $1');
   serve('update', 'update bare.accounts set balance = balance + 1, updated_at = now() where id = $1 returning id, balance, updated_at');
   await nc.flush();
-  stop = async () => { await nc.drain(); await pool.end(); };
+  stop = async () => {
+    await nc.drain();
+    await pool.end();
+  };
 } else {
   const app = Fastify({ logger: false });
   const forward = async (subject: string, id: number) => (await nc.request(`${prefix}.${subject}`, JSON.stringify({ id }), { timeout: 5000 })).json();
@@ -40,7 +46,10 @@ if (role === 'service') {
   app.get('/select', async () => forward('select', (n++ % BARE_ROWS) + 1));
   app.post('/update', async () => forward('update', (n++ % BARE_ROWS) + 1));
   url = await app.listen({ port: 0, host: '127.0.0.1' });
-  stop = async () => { await app.close(); await nc.drain(); };
+  stop = async () => {
+    await app.close();
+    await nc.drain();
+  };
 }
 
 function memory(): MemoryReport {

@@ -2,13 +2,17 @@
 // bench/run.ts over the IPC channel: one `ready` message, then request/reply by message type.
 import { fork, type ChildProcess } from 'node:child_process';
 
-export interface Child<R> { proc: ChildProcess; ready: R }
+export interface Child<R> {
+  proc: ChildProcess;
+  ready: R;
+}
 
 /** Forks a .ts file and waits for its `{ type: 'ready' }` message; rejects if it exits first. */
 export function forkReady<R>(file: URL, env: Record<string, string>, execArgv: string[] = []): Promise<Child<R>> {
   const proc = fork(file, [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null, signal: string | null) => reject(new Error(`${file.pathname} exited before it was ready (code ${code}, signal ${signal})`));
+    const onExit = (code: number | null, signal: string | null) =>
+      reject(new Error(`${file.pathname} exited before it was ready (code ${code}, signal ${signal})`));
     proc.once('exit', onExit);
     proc.once('error', reject);
     proc.on('message', function onMessage(msg: { type?: string }) {

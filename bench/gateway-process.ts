@@ -4,8 +4,19 @@
 import { startGateway } from '../services/gateway/src/gateway.ts';
 import { loadGatewayConfig } from '../services/gateway/src/config.ts';
 
-export interface GatewayReady { type: 'ready'; publicUrl: string; adminUrl: string; pid: number }
-export interface MemoryReport { type: 'memory'; rss: number; heapUsed: number; external: number; cpuMicros: number }
+export interface GatewayReady {
+  type: 'ready';
+  publicUrl: string;
+  adminUrl: string;
+  pid: number;
+}
+export interface MemoryReport {
+  type: 'memory';
+  rss: number;
+  heapUsed: number;
+  external: number;
+  cpuMicros: number;
+}
 
 const gw = await startGateway(loadGatewayConfig());
 

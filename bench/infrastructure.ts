@@ -4,7 +4,11 @@
 import path from 'node:path';
 import { resolveInfra } from '../scripts/local-infra.ts';
 
-export interface Infrastructure { databaseUrl: string; natsUrl: string; stop(): Promise<void> }
+export interface Infrastructure {
+  databaseUrl: string;
+  natsUrl: string;
+  stop(): Promise<void>;
+}
 
 export async function resolveInfrastructure(log: (msg: string) => void): Promise<Infrastructure> {
   const infra = await resolveInfra({ purpose: 'bench', dataDir: path.resolve(import.meta.dirname, '../.data'), log });

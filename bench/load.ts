@@ -63,11 +63,17 @@ function figures(r: AutocannonResult): RunFigures {
 
 function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[] {
   switch (spec.kind) {
-    case 'hello': return [{ method: 'GET', path: '/' }];
-    case 'bareSelect': case 'bareUpdate': return [bareRequest(spec.kind)];
-    case 'deposit': return depositRequests(spec.players!, spec.runId, counter);
-    case 'wallet': return [walletRequest(spec.players!, counter)];
-    case 'rounds': return [roundRequest(spec.sessions!, spec.runId, counter)];
+    case 'hello':
+      return [{ method: 'GET', path: '/' }];
+    case 'bareSelect':
+    case 'bareUpdate':
+      return [bareRequest(spec.kind)];
+    case 'deposit':
+      return depositRequests(spec.players!, spec.runId, counter);
+    case 'wallet':
+      return [walletRequest(spec.players!, counter)];
+    case 'rounds':
+      return [roundRequest(spec.sessions!, spec.runId, counter)];
     default:
       if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
       return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter)];
@@ -78,10 +84,15 @@ async function run(spec: LoadSpec): Promise<LoadSummary> {
   // One counter across warm-up and measured run: every POST is a new player and a new key.
   const counter = { n: 0 };
   const requests = requestsFor(spec, counter);
-  const once = (duration: number) => autocannon({
-    url: spec.url, connections: spec.connections, duration, timeout: 10, requests,
-    ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
-  });
+  const once = (duration: number) =>
+    autocannon({
+      url: spec.url,
+      connections: spec.connections,
+      duration,
+      timeout: 10,
+      requests,
+      ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
+    });
   const warmup = spec.warmupSec > 0 ? figures(await once(spec.warmupSec)) : null;
   const measured = await once(spec.durationSec);
   return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...figures(measured), warmup };
@@ -91,7 +102,10 @@ process.on('message', (msg: { type?: string; spec?: LoadSpec }) => {
   if (msg?.type !== 'run' || !msg.spec) return;
   run(msg.spec).then(
     (summary) => process.send!({ type: 'result', summary }, () => process.exit(0)),
-    (err: unknown) => { console.error(err); process.exit(1); },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
   );
 });
 process.send!({ type: 'ready' });

@@ -6,9 +6,14 @@ import { signRequest } from '@bo/contracts';
 import type { AutocannonRequest } from 'autocannon';
 import { API_PREFIX, type Credentials } from './requests.ts';
 
-export interface BenchPlayer { id: string; creds: Credentials }
+export interface BenchPlayer {
+  id: string;
+  creds: Credentials;
+}
 /** A production game session of a funded player: the launch page's path on the gateway. */
-export interface BenchSession { roundsPath: string }
+export interface BenchSession {
+  roundsPath: string;
+}
 
 const nowSeconds = (): string => String(Math.floor(Date.now() / 1000));
 const keys = new Map<string, KeyObject>();
@@ -26,7 +31,9 @@ function signed(creds: Credentials, method: string, path: string, body?: string,
   return {
     ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-    'x-operator-key': creds.key, 'x-timestamp': ts, 'x-signature': signRequest(keyOf(creds), method, path, ts, body),
+    'x-operator-key': creds.key,
+    'x-timestamp': ts,
+    'x-signature': signRequest(keyOf(creds), method, path, ts, body),
   };
 }
 

@@ -21,7 +21,16 @@ export interface BenchResults {
   /** Other work on the machine shows here: the figures only compare within one run. */
   loadAverage1m: { atStart: number; atEnd: number };
   machine: { cpus: number; cpuModel: string; totalMemMb: number; node: string; platform: string };
-  settings: { connections: number; durationSec: number; warmupSec: number; players: number; brands: number; loopbackOnly: true; scenarios: string[]; soakSec: number };
+  settings: {
+    connections: number;
+    durationSec: number;
+    warmupSec: number;
+    players: number;
+    brands: number;
+    loopbackOnly: true;
+    scenarios: string[];
+    soakSec: number;
+  };
   scenarios: ScenarioResult[];
   /** verifyLedger after the runs. */
   ledger: { ok: boolean; accounts: number; mismatches: number | null; sumOfAllBalances: string };
@@ -48,12 +57,15 @@ export function formatReport(r: BenchResults): string {
   const bareUpdate = mean(by('bareUpdate').map((s) => s.requestsPerSec));
   const deposits = by('deposit');
   // Repeated runs of one kind (A B B A) are averaged.
-  const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined => runs.length === 0 ? undefined : {
-    ...runs[0]!,
-    opsPerSec: mean(runs.map((x) => x.opsPerSec!)),
-    requestsPerSec: mean(runs.map((x) => x.requestsPerSec)),
-    latencyMs: { ...runs[0]!.latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
-  };
+  const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined =>
+    runs.length === 0
+      ? undefined
+      : {
+          ...runs[0]!,
+          opsPerSec: mean(runs.map((x) => x.opsPerSec!)),
+          requestsPerSec: mean(runs.map((x) => x.requestsPerSec)),
+          latencyMs: { ...runs[0]!.latencyMs, p99: Math.max(...runs.map((x) => x.latencyMs.p99)) },
+        };
   const oneBrand = averaged(deposits.filter((s) => s.name.includes(', 1 brand')));
   const spread = averaged(deposits.filter((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak')));
   const wallet = by('wallet')[0];
@@ -63,20 +75,36 @@ export function formatReport(r: BenchResults): string {
     `${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}; ${r.settings.connections} connections, ${r.settings.durationSec} s per run after ${r.settings.warmupSec} s warm-up, loopback`,
     `load average (1 min): ${r.loadAverage1m.atStart} at start, ${r.loadAverage1m.atEnd} at end`,
     '',
-    ...table(['scenario', 'req/s', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'requests'], r.scenarios.map((s) => [
-      s.name, Math.round(s.requestsPerSec).toLocaleString('en-US'), s.opsPerSec !== undefined ? Math.round(s.opsPerSec).toLocaleString('en-US') : '',
-      String(s.latencyMs.p50), String(s.latencyMs.p99), String(s.errors + s.timeouts),
-      s.non2xx > 0 ? `${s.non2xx} (${Object.entries(s.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, n]) => `${c}:${n}`).join(' ')})` : '0',
-      s.total.toLocaleString('en-US'),
-    ])),
+    ...table(
+      ['scenario', 'req/s', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'requests'],
+      r.scenarios.map((s) => [
+        s.name,
+        Math.round(s.requestsPerSec).toLocaleString('en-US'),
+        s.opsPerSec !== undefined ? Math.round(s.opsPerSec).toLocaleString('en-US') : '',
+        String(s.latencyMs.p50),
+        String(s.latencyMs.p99),
+        String(s.errors + s.timeouts),
+        s.non2xx > 0
+          ? `${s.non2xx} (${Object.entries(s.statusCodes)
+              .filter(([c]) => !c.startsWith('2'))
+              .map(([c, n]) => `${c}:${n}`)
+              .join(' ')})`
+          : '0',
+        s.total.toLocaleString('en-US'),
+      ]),
+    ),
   ];
 
   const targets: string[][] = [];
-  const target = (what: string, value: string, goal: string, met: boolean | undefined) => targets.push([what, value, goal, met === undefined ? '' : met ? 'met' : 'NOT met']);
-  if (oneBrand && bareUpdate) target('deposit create+confirm ops/s vs bare update req/s', pct(oneBrand.opsPerSec! / bareUpdate), '>= 25%', oneBrand.opsPerSec! / bareUpdate >= 0.25);
+  const target = (what: string, value: string, goal: string, met: boolean | undefined) =>
+    targets.push([what, value, goal, met === undefined ? '' : met ? 'met' : 'NOT met']);
+  if (oneBrand && bareUpdate)
+    target('deposit create+confirm ops/s vs bare update req/s', pct(oneBrand.opsPerSec! / bareUpdate), '>= 25%', oneBrand.opsPerSec! / bareUpdate >= 0.25);
   if (oneBrand) target('deposit p99 per request (ms)', String(oneBrand.latencyMs.p99), '<= 100', oneBrand.latencyMs.p99 <= 100);
-  if (wallet && bareSelect) target('GET wallet req/s vs bare select req/s', pct(wallet.requestsPerSec / bareSelect), '>= 60%', wallet.requestsPerSec / bareSelect >= 0.6);
-  if (rounds && bareUpdate) target('real-money rounds/s vs bare update req/s', pct(rounds.requestsPerSec / bareUpdate), '>= 30%', rounds.requestsPerSec / bareUpdate >= 0.3);
+  if (wallet && bareSelect)
+    target('GET wallet req/s vs bare select req/s', pct(wallet.requestsPerSec / bareSelect), '>= 60%', wallet.requestsPerSec / bareSelect >= 0.6);
+  if (rounds && bareUpdate)
+    target('real-money rounds/s vs bare update req/s', pct(rounds.requestsPerSec / bareUpdate), '>= 30%', rounds.requestsPerSec / bareUpdate >= 0.3);
   if (oneBrand && spread) {
     const ratio = spread.opsPerSec! / oneBrand.opsPerSec!;
     target(`deposits ${r.settings.brands} brands vs 1 brand (ops/s)`, ratio.toFixed(2), '0.85 .. 1.15', Math.abs(ratio - 1) <= 0.15);
@@ -93,21 +121,46 @@ export function formatReport(r: BenchResults): string {
   const withCpu = r.scenarios.filter((s) => s.cpuMsPerOp);
   if (withCpu.length) {
     const procs = [...new Set(withCpu.flatMap((s) => Object.keys(s.cpuMsPerOp!)))];
-    lines.push('', 'CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:',
-      ...table(['scenario', ...procs], withCpu.map((s) => [s.name, ...procs.map((p) => {
-        const v = s.cpuMsPerOp![p];
-        // A pid set that changed under us (a restarted server) reads negative: not a figure.
-        return v === undefined ? '' : v < 0 ? 'n/a' : String(v);
-      })])));
+    lines.push(
+      '',
+      'CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:',
+      ...table(
+        ['scenario', ...procs],
+        withCpu.map((s) => [
+          s.name,
+          ...procs.map((p) => {
+            const v = s.cpuMsPerOp![p];
+            // A pid set that changed under us (a restarted server) reads negative: not a figure.
+            return v === undefined ? '' : v < 0 ? 'n/a' : String(v);
+          }),
+        ]),
+      ),
+    );
   }
   const soak = r.scenarios.find((s) => s.rssSamples);
   if (soak?.rssSamples?.length) {
     const procs = Object.keys(soak.rssSamples[0]!.rssMb);
-    lines.push('', 'soak RSS (MB) every 10 s:', ...table(['at s', ...procs], soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))])));
+    lines.push(
+      '',
+      'soak RSS (MB) every 10 s:',
+      ...table(
+        ['at s', ...procs],
+        soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))]),
+      ),
+    );
   }
-  lines.push(`idle CPU % of one core (taken off above): ${Object.entries(r.idleCpuPercentOfOneCore).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  lines.push('', `ledger after the runs: ${r.ledger.ok ? 'verifies' : 'DOES NOT VERIFY'} (${r.ledger.accounts} accounts, ${r.ledger.mismatches} mismatches, sum of all balances ${r.ledger.sumOfAllBalances})`,
-    `RSS MB before → after gc(): ${Object.entries(r.rssMb).map(([k, v]) => `${k} ${v.before} → ${v.afterGc}`).join(', ')}`,
-    'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)');
+  lines.push(
+    `idle CPU % of one core (taken off above): ${Object.entries(r.idleCpuPercentOfOneCore)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  lines.push(
+    '',
+    `ledger after the runs: ${r.ledger.ok ? 'verifies' : 'DOES NOT VERIFY'} (${r.ledger.accounts} accounts, ${r.ledger.mismatches} mismatches, sum of all balances ${r.ledger.sumOfAllBalances})`,
+    `RSS MB before → after gc(): ${Object.entries(r.rssMb)
+      .map(([k, v]) => `${k} ${v.before} → ${v.afterGc}`)
+      .join(', ')}`,
+    'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)',
+  );
   return lines.join('\n');
 }

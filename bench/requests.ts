@@ -4,7 +4,10 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import { signRequest } from '@bo/contracts';
 import type { AutocannonRequest } from 'autocannon';
 
-export interface Credentials { key: string; secret: string }
+export interface Credentials {
+  key: string;
+  secret: string;
+}
 
 export const API_PREFIX = '/api/v1';
 
@@ -12,7 +15,10 @@ const nowSeconds = (): string => String(Math.floor(Date.now() / 1000));
 
 /** A CPF with real check digits, derived from a counter (never all-equal digits). */
 export function cpfFor(n: number): string {
-  const base = String(100_000_000 + (n % 800_000_000)).padStart(9, '0').split('').map(Number);
+  const base = String(100_000_000 + (n % 800_000_000))
+    .padStart(9, '0')
+    .split('')
+    .map(Number);
   const digit = (ds: number[]): number => {
     const sum = ds.reduce((acc, d, i) => acc + d * (ds.length + 1 - i), 0);
     const r = (sum * 10) % 11;

@@ -45,7 +45,9 @@ const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 process.env.LOG_LEVEL ??= 'warn';
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-function log(line: string): void { process.stderr.write(`[bench] ${line}\n`); }
+function log(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}
 
 async function adminCall(adminUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${adminUrl}${path}`, {
@@ -65,9 +67,14 @@ function expectStatus(what: string, res: { status: number; text?: string; body?:
 async function inBatches<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) { const i = next++; out[i] = await fn(items[i]!, i); }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -82,7 +89,11 @@ async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
 /** CPU seconds of processes outside ours (nats-server, every postgres process) from /proc. */
 async function externalCpuMicros(name: string): Promise<number> {
   let pids: string[] = [];
-  try { pids = execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).trim().split('\n').filter(Boolean); } catch { return 0; }
+  try {
+    pids = execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return 0;
+  }
   const tick = 1_000_000 / 100;
   let total = 0;
   for (const pid of pids) {
@@ -119,7 +130,10 @@ function backendCpuBetween(before: Map<number, number>, after: Map<number, numbe
   return total;
 }
 
-interface CpuSnapshot { micros: Record<string, number>; backends?: Map<number, number> }
+interface CpuSnapshot {
+  micros: Record<string, number>;
+  backends?: Map<number, number>;
+}
 
 async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number, number>>): Promise<CpuSnapshot> {
   const micros: Record<string, number> = {};
@@ -172,19 +186,37 @@ async function main(): Promise<void> {
       cleanups.push(() => stopChild(child.proc));
       measured.push({ name, proc: child.proc });
     }
-    const gateway = await forkReady<GatewayReady>(new URL('./gateway-process.ts', import.meta.url), {
-      ...base, PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN: adminToken,
-    }, ['--expose-gc', ...cpuProfileFlags('gateway')]);
+    const gateway = await forkReady<GatewayReady>(
+      new URL('./gateway-process.ts', import.meta.url),
+      {
+        ...base,
+        PORT: '0',
+        ADMIN_PORT: '0',
+        ADMIN_TOKEN: adminToken,
+      },
+      ['--expose-gc', ...cpuProfileFlags('gateway')],
+    );
     cleanups.push(() => stopChild(gateway.proc));
     measured.unshift({ name: 'gateway', proc: gateway.proc });
     const { publicUrl, adminUrl } = gateway.ready;
     log(`gateway pid ${gateway.ready.pid} at ${publicUrl} (admin ${adminUrl})`);
 
-    const bareService = await forkReady<{ pid: number }>(new URL('./bare-process.ts', import.meta.url), { ...base, BARE_ROLE: 'service', BARE_PREFIX: `${prefix}.bare` });
+    const bareService = await forkReady<{ pid: number }>(new URL('./bare-process.ts', import.meta.url), {
+      ...base,
+      BARE_ROLE: 'service',
+      BARE_PREFIX: `${prefix}.bare`,
+    });
     cleanups.push(() => stopChild(bareService.proc));
-    const bareGateway = await forkReady<{ url: string }>(new URL('./bare-process.ts', import.meta.url), { ...base, BARE_ROLE: 'gateway', BARE_PREFIX: `${prefix}.bare` });
+    const bareGateway = await forkReady<{ url: string }>(new URL('./bare-process.ts', import.meta.url), {
+      ...base,
+      BARE_ROLE: 'gateway',
+      BARE_PREFIX: `${prefix}.bare`,
+    });
     cleanups.push(() => stopChild(bareGateway.proc));
-    const bare: Proc[] = [{ name: 'bare gateway', proc: bareGateway.proc }, { name: 'bare service', proc: bareService.proc }];
+    const bare: Proc[] = [
+      { name: 'bare gateway', proc: bareGateway.proc },
+      { name: 'bare service', proc: bareService.proc },
+    ];
     const hello = await forkReady<{ type: 'ready'; url: string }>(new URL('./hello-process.ts', import.meta.url), {});
     cleanups.push(() => stopChild(hello.proc));
     const receiver = await forkReady<{ url: string }>(new URL('./webhook-receiver.ts', import.meta.url), {});
@@ -193,30 +225,53 @@ async function main(): Promise<void> {
     // Operators: the first one takes every single-brand scenario; BRANDS of them (the first
     // included) take the spread deposit run. Limits out of reach, webhooks to the receiver.
     const operatorCount = SCENARIOS.has('spread') ? BRANDS : 1;
-    const operators = await inBatches(Array.from({ length: operatorCount }, (_, i) => i), 4, async (i) => {
-      const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: `Bench Operator ${i}` });
-      expectStatus('creating an operator', created, 201);
-      const op = created.body as CreatedOperator;
-      expectStatus('setting the rate limit', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }), 200);
-      expectStatus('setting the webhook URL', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.ready.url }), 200);
-      return op;
-    });
+    const operators = await inBatches(
+      Array.from({ length: operatorCount }, (_, i) => i),
+      4,
+      async (i) => {
+        const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: `Bench Operator ${i}` });
+        expectStatus('creating an operator', created, 201);
+        const op = created.body as CreatedOperator;
+        expectStatus(
+          'setting the rate limit',
+          await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }),
+          200,
+        );
+        expectStatus(
+          'setting the webhook URL',
+          await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.ready.url }),
+          200,
+        );
+        return op;
+      },
+    );
     const sandboxOf = (op: CreatedOperator): Credentials => ({ key: op.sandbox.key, secret: op.sandbox.secret });
     const productionOf = (op: CreatedOperator): Credentials => ({ key: op.production.key, secret: op.production.secret });
     const clientOf = (c: Credentials) => new OperatorClient({ baseUrl: `${publicUrl}/api/v1`, ...c });
     const creds = sandboxOf(operators[0]!);
-    await waitFor(async () => {
-      const me = await clientOf(creds).get('/me');
-      expectStatus('pre-check GET /me', me, 200);
-      return me.headers.get('ratelimit-limit') === String(RATE_LIMIT_PER_MINUTE);
-    }, { timeoutMs: 10_000, what: 'the new rate limit to be in force' });
+    await waitFor(
+      async () => {
+        const me = await clientOf(creds).get('/me');
+        expectStatus('pre-check GET /me', me, 200);
+        return me.headers.get('ratelimit-limit') === String(RATE_LIMIT_PER_MINUTE);
+      },
+      { timeoutMs: 10_000, what: 'the new rate limit to be in force' },
+    );
 
     let seq = 0;
     const newPlayer = async (c: Credentials): Promise<BenchPlayer> => {
       const n = seq++;
-      const res = await clientOf(c).post('/players', {
-        externalId: `bench-${runId}-setup-${n}`, name: 'Bench Player', email: `setup-${runId}-${n}@example.com`, cpf: cpfFor(900_000 + n), birthDate: '1990-05-17',
-      }, { 'idempotency-key': `setup-${runId}-${n}` });
+      const res = await clientOf(c).post(
+        '/players',
+        {
+          externalId: `bench-${runId}-setup-${n}`,
+          name: 'Bench Player',
+          email: `setup-${runId}-${n}@example.com`,
+          cpf: cpfFor(900_000 + n),
+          birthDate: '1990-05-17',
+        },
+        { 'idempotency-key': `setup-${runId}-${n}` },
+      );
       expectStatus('creating a setup player', res, 201);
       return { id: (res.body as { id: string }).id, creds: c };
     };
@@ -231,9 +286,17 @@ async function main(): Promise<void> {
         const p = await newPlayer(live);
         expectStatus('approving KYC', await adminCall(adminUrl, adminToken, 'POST', `/admin/players/${p.id}/kyc/decision`, { status: 'aprovado' }), 200);
         const c = clientOf(live);
-        const dep = await c.post(`/players/${p.id}/deposits`, { amount: '100000.00', currency: 'BRL', method: 'pix', externalReference: `fund-${runId}-${i}` }, { 'idempotency-key': `fund-${runId}-${i}` });
+        const dep = await c.post(
+          `/players/${p.id}/deposits`,
+          { amount: '100000.00', currency: 'BRL', method: 'pix', externalReference: `fund-${runId}-${i}` },
+          { 'idempotency-key': `fund-${runId}-${i}` },
+        );
         expectStatus('funding deposit', dep, 201);
-        expectStatus('funding confirm', await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc-${runId}-${i}` }), 200);
+        expectStatus(
+          'funding confirm',
+          await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc-${runId}-${i}` }),
+          200,
+        );
         const session = await c.post(`/players/${p.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
         expectStatus('game session', session, 201);
         return { roundsPath: `${new URL((session.body as { gameUrl: string }).gameUrl).pathname}/rounds` };
@@ -241,10 +304,19 @@ async function main(): Promise<void> {
     }
     log(`setup: ${operators.length} operators, ${oneBrand.length + spread.length + sessions.length} players`);
 
-    const memoryBefore = Object.fromEntries(await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)));
+    const memoryBefore = Object.fromEntries(
+      await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)),
+    );
     const spec = (name: string, kind: ScenarioKind, url: string, extra: Partial<LoadSpec> = {}): LoadSpec => ({
-      name, kind, url, runId: `${runId}${kind}${seq++}`, creds: kind === 'me' || kind === 'createPlayer' ? creds : undefined,
-      connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, ...extra,
+      name,
+      kind,
+      url,
+      runId: `${runId}${kind}${seq++}`,
+      creds: kind === 'me' || kind === 'createPlayer' ? creds : undefined,
+      connections: CONNECTIONS,
+      durationSec: DURATION_SEC,
+      warmupSec: WARMUP_SEC,
+      ...extra,
     });
 
     const pgBackends = () => backendCpuByPid(sql, db!.name);
@@ -256,7 +328,11 @@ async function main(): Promise<void> {
     const i1 = await cpuSnapshot([...measured, ...bare], pgBackends);
     const idlePercent: Record<string, number> = {};
     for (const [k, v] of Object.entries(cpuBetween(i0, i1))) idlePercent[k] = Math.round((v / (IDLE_SEC * 1e6)) * 1000) / 10;
-    log(`idle CPU % of a core: ${Object.entries(idlePercent).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    log(
+      `idle CPU % of a core: ${Object.entries(idlePercent)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
 
     /** One run with the CPU every process used (warm-up included, idle use taken off) per operation. */
     const measure = async (s: LoadSpec, procs: Proc[], requestsPerOp = 1): Promise<ScenarioResult> => {
@@ -270,7 +346,7 @@ async function main(): Promise<void> {
       const cpuPercent: Record<string, number> = {};
       for (const [k, used] of Object.entries(cpuBetween(c0, c1))) {
         // nats-server and Postgres serve the bare reference too: nothing to take off for them.
-        const idle = procs.some((p) => p.name === k) ? (idlePercent[k] ?? 0) / 100 * wallMicros : 0;
+        const idle = procs.some((p) => p.name === k) ? ((idlePercent[k] ?? 0) / 100) * wallMicros : 0;
         cpuMsPerOp[k] = Math.round((Math.max(0, used - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
         cpuPercent[k] = Math.round((used / wallMicros) * 100);
       }
@@ -282,16 +358,22 @@ async function main(): Promise<void> {
       await ask(receiver.proc, { type: 'reset' }, 'reset');
       const s = spec(name, 'deposit', publicUrl, { players });
       const result = await measure(s, measured, 2);
-      const { n } = (await sql.query<{ n: number }>(
-        `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
-        [brandIds, `bench-${s.runId}-%`])).rows[0]!;
+      const { n } = (
+        await sql.query<{ n: number }>(
+          `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
+          [brandIds, `bench-${s.runId}-%`],
+        )
+      ).rows[0]!;
       let stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       const deadline = Date.now() + 120_000;
       while ((stats.byType['deposit.confirmed'] ?? 0) < n && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 250));
         stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       }
-      return { ...result, webhooks: { confirmedDeposits: n, delivered: stats.byType['deposit.confirmed'] ?? 0, deliveries: stats.received, lagMs: stats.lagMs } };
+      return {
+        ...result,
+        webhooks: { confirmedDeposits: n, delivered: stats.byType['deposit.confirmed'] ?? 0, deliveries: stats.received, lagMs: stats.lagMs },
+      };
     };
 
     const scenarios: ScenarioResult[] = [];
@@ -302,7 +384,12 @@ async function main(): Promise<void> {
     };
 
     if (SOAK_SEC > 0) {
-      scenarios.push(...await soak(spec('soak: deposits at a steady rate', 'deposit', publicUrl, { players: oneBrand, durationSec: SOAK_SEC, warmupSec: 0, overallRate: SOAK_RATE * 2 }), measured));
+      scenarios.push(
+        ...(await soak(
+          spec('soak: deposits at a steady rate', 'deposit', publicUrl, { players: oneBrand, durationSec: SOAK_SEC, warmupSec: 0, overallRate: SOAK_RATE * 2 }),
+          measured,
+        )),
+      );
     } else {
       await bareRuns('');
       if (SCENARIOS.has('hello')) scenarios.push(await runLoad(spec('baseline: Fastify hello-world', 'hello', hello.ready.url)));
@@ -310,7 +397,12 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('createPlayer')) scenarios.push(await measure(spec('POST /api/v1/players', 'createPlayer', publicUrl), measured));
       // One brand and many brands in the order A B B A, so drift on a shared machine hits both alike.
       const oneBrandRun = () => depositRun('deposit create + confirm, 1 brand', oneBrand, [operators[0]!.sandbox.brandId]);
-      const spreadRun = () => depositRun(`deposit create + confirm, ${BRANDS} brands`, spread, operators.map((o) => o.sandbox.brandId));
+      const spreadRun = () =>
+        depositRun(
+          `deposit create + confirm, ${BRANDS} brands`,
+          spread,
+          operators.map((o) => o.sandbox.brandId),
+        );
       if (SCENARIOS.has('deposit')) scenarios.push(await oneBrandRun());
       if (SCENARIOS.has('spread')) scenarios.push(await spreadRun(), await spreadRun());
       if (SCENARIOS.has('deposit') && SCENARIOS.has('spread')) scenarios.push(await oneBrandRun());
@@ -320,15 +412,37 @@ async function main(): Promise<void> {
     }
 
     const verify = await adminCall(adminUrl, adminToken, 'GET', '/admin/ledger/verify');
-    const memoryAfter = Object.fromEntries(await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)));
+    const memoryAfter = Object.fromEntries(
+      await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)),
+    );
     const results: BenchResults = {
       startedAt,
       finishedAt: new Date().toISOString(),
       loadAverage1m: { atStart: round2(loadBefore!), atEnd: round2(os.loadavg()[0]!) },
-      machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown', totalMemMb: Math.round(mb(os.totalmem())), node: process.versions.node, platform: `${os.platform()} ${os.release()}` },
-      settings: { connections: CONNECTIONS, durationSec: DURATION_SEC, warmupSec: WARMUP_SEC, players: PLAYERS, brands: BRANDS, loopbackOnly: true, scenarios: [...SCENARIOS], soakSec: SOAK_SEC },
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model.trim() ?? 'unknown',
+        totalMemMb: Math.round(mb(os.totalmem())),
+        node: process.versions.node,
+        platform: `${os.platform()} ${os.release()}`,
+      },
+      settings: {
+        connections: CONNECTIONS,
+        durationSec: DURATION_SEC,
+        warmupSec: WARMUP_SEC,
+        players: PLAYERS,
+        brands: BRANDS,
+        loopbackOnly: true,
+        scenarios: [...SCENARIOS],
+        soakSec: SOAK_SEC,
+      },
       scenarios,
-      ledger: { ok: verify.body?.ok === true, accounts: verify.body?.accounts, mismatches: verify.body?.mismatches?.length ?? null, sumOfAllBalances: verify.body?.sumOfAllBalances },
+      ledger: {
+        ok: verify.body?.ok === true,
+        accounts: verify.body?.accounts,
+        mismatches: verify.body?.mismatches?.length ?? null,
+        sumOfAllBalances: verify.body?.sumOfAllBalances,
+      },
       idleCpuPercentOfOneCore: idlePercent,
       rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name]!.rss), afterGc: mb(memoryAfter[p.name]!.rss) }])),
     };
@@ -371,6 +485,6 @@ try {
   await main();
   process.exit(0);
 } catch (err) {
-  log(`the benchmark could not run: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  log(`the benchmark could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(1);
 }

@@ -13,10 +13,14 @@ export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks';
 
 async function start(name: ServiceName): Promise<RunningService> {
   switch (name) {
-    case 'players': return startService(playersService, loadConfig(PlayersConfigSchema));
-    case 'wallet': return startService(walletService, loadConfig(WalletConfigSchema));
-    case 'payments': return startService(paymentsService, loadConfig(PaymentsConfigSchema));
-    case 'webhooks': return startService(webhooksService, loadConfig(WebhooksConfigSchema));
+    case 'players':
+      return startService(playersService, loadConfig(PlayersConfigSchema));
+    case 'wallet':
+      return startService(walletService, loadConfig(WalletConfigSchema));
+    case 'payments':
+      return startService(paymentsService, loadConfig(PaymentsConfigSchema));
+    case 'webhooks':
+      return startService(webhooksService, loadConfig(WebhooksConfigSchema));
   }
 }
 

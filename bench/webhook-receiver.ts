@@ -3,7 +3,13 @@
 // A process of its own so that its work is not counted to anything measured.
 import { createServer } from 'node:http';
 
-interface Stats { type: 'stats'; received: number; unique: number; byType: Record<string, number>; lagMs: { p50: number; p99: number; max: number } | null }
+interface Stats {
+  type: 'stats';
+  received: number;
+  unique: number;
+  byType: Record<string, number>;
+  lagMs: { p50: number; p99: number; max: number } | null;
+}
 
 let lags: number[] = [];
 let seen = new Set<string>();
@@ -23,7 +29,9 @@ const server = createServer((req, res) => {
       seen.add(event.id);
       byType[event.type] = (byType[event.type] ?? 0) + 1;
       lags.push(at - Date.parse(event.createdAt));
-    } catch { /* not an event: ignored */ }
+    } catch {
+      /* not an event: ignored */
+    }
   });
 });
 server.keepAliveTimeout = 60_000;
@@ -34,14 +42,23 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 function stats(): Stats {
   const sorted = [...lags].sort((a, b) => a - b);
   return {
-    type: 'stats', received, unique: seen.size, byType: { ...byType },
+    type: 'stats',
+    received,
+    unique: seen.size,
+    byType: { ...byType },
     lagMs: sorted.length ? { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1)! } : null,
   };
 }
 
 process.on('message', (msg: { type?: string }) => {
   if (msg?.type === 'stats') process.send!(stats());
-  if (msg?.type === 'reset') { lags = []; seen = new Set(); received = 0; byType = {}; process.send!({ type: 'reset' }); }
+  if (msg?.type === 'reset') {
+    lags = [];
+    seen = new Set();
+    received = 0;
+    byType = {};
+    process.send!({ type: 'reset' });
+  }
   if (msg?.type === 'stop') server.close(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));

@@ -13,50 +13,118 @@ function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a!.startsWith('--')) { out[a!.slice(2)] = argv[i + 1] ?? ''; i++; } else out._.push(a!);
+    if (a!.startsWith('--')) {
+      out[a!.slice(2)] = argv[i + 1] ?? '';
+      i++;
+    } else out._.push(a!);
   }
   return out;
 }
 const nullable = (v: string | undefined) => (v === undefined || v === 'none' || v === 'null' ? null : v);
-const need = (v: string | undefined, what: string) => { if (!v) throw new Error(`missing ${what}`); return v; };
+const need = (v: string | undefined, what: string) => {
+  if (!v) throw new Error(`missing ${what}`);
+  return v;
+};
 
-interface Command { usage: string; run(a: Args): { method: string; path: string; body?: unknown } }
+interface Command {
+  usage: string;
+  run(a: Args): { method: string; path: string; body?: unknown };
+}
 const q = (params: Record<string, string | undefined>) => {
   const s = new URLSearchParams(Object.entries(params).filter(([, v]) => v) as [string, string][]).toString();
   return s ? `?${s}` : '';
 };
 
 const COMMANDS: Record<string, Command> = {
-  'operators create': { usage: '--name NAME [--currency BRL] [--rate-limit 600]', run: (a) => ({ method: 'POST', path: '/admin/operators', body: {
-    name: need(a.name as string, '--name'), ...(a.currency ? { currency: a.currency } : {}), ...(a['rate-limit'] ? { rateLimitPerMinute: Number(a['rate-limit']) } : {}) } }) },
+  'operators create': {
+    usage: '--name NAME [--currency BRL] [--rate-limit 600]',
+    run: (a) => ({
+      method: 'POST',
+      path: '/admin/operators',
+      body: {
+        name: need(a.name as string, '--name'),
+        ...(a.currency ? { currency: a.currency } : {}),
+        ...(a['rate-limit'] ? { rateLimitPerMinute: Number(a['rate-limit']) } : {}),
+      },
+    }),
+  },
   'operators list': { usage: '', run: () => ({ method: 'GET', path: '/admin/operators' }) },
-  'users create': { usage: '--email EMAIL --role compliance|finance|support|admin', run: (a) => ({ method: 'POST', path: '/admin/users',
-    body: { email: need(a.email as string, '--email'), role: need(a.role as string, '--role') } }) },
+  'users create': {
+    usage: '--email EMAIL --role compliance|finance|support|admin',
+    run: (a) => ({ method: 'POST', path: '/admin/users', body: { email: need(a.email as string, '--email'), role: need(a.role as string, '--role') } }),
+  },
   'users list': { usage: '', run: () => ({ method: 'GET', path: '/admin/users' }) },
   'users disable': { usage: 'USER_ID', run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/disable` }) },
-  'tokens create': { usage: '--name NAME --role compliance|finance|support|admin', run: (a) => ({ method: 'POST', path: '/admin/tokens',
-    body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role') } }) },
+  'tokens create': {
+    usage: '--name NAME --role compliance|finance|support|admin',
+    run: (a) => ({ method: 'POST', path: '/admin/tokens', body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role') } }),
+  },
   'tokens list': { usage: '', run: () => ({ method: 'GET', path: '/admin/tokens' }) },
   'tokens revoke': { usage: 'TOKEN_ID', run: (a) => ({ method: 'POST', path: `/admin/tokens/${need(a._[2], 'TOKEN_ID')}/revoke` }) },
   'operators get': { usage: 'OPERATOR_ID', run: (a) => ({ method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}` }) },
   'operators suspend': { usage: 'OPERATOR_ID', run: (a) => ({ method: 'POST', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/suspend` }) },
   'operators resume': { usage: 'OPERATOR_ID', run: (a) => ({ method: 'POST', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/resume` }) },
-  'operators allowed-ips': { usage: 'OPERATOR_ID IP[,CIDR...] | none', run: (a) => ({ method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/allowed-ips`,
-    body: { ips: nullable(a._[3]) ? a._[3]!.split(',').map((s) => s.trim()) : [] } }) },
-  'operators rate-limit': { usage: 'OPERATOR_ID PER_MINUTE', run: (a) => ({ method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/rate-limit`, body: { perMinute: Number(need(a._[3], 'PER_MINUTE')) } }) },
-  'operators webhook': { usage: 'OPERATOR_ID sandbox|production URL|none', run: (a) => ({ method: 'PUT',
-    path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/webhooks/${need(a._[3], 'ENVIRONMENT')}`, body: { url: nullable(a._[4]) } }) },
-  'players status': { usage: 'PLAYER_ID STATUS', run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/status`, body: { status: need(a._[3], 'STATUS') } }) },
-  'players limits': { usage: 'PLAYER_ID --daily AMOUNT|none --self-excluded-until ISO|none', run: (a) => ({ method: 'PUT', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/limits`,
-    body: { dailyDepositLimit: nullable(a.daily as string), selfExcludedUntil: nullable(a['self-excluded-until'] as string) } }) },
-  'players kyc': { usage: 'PLAYER_ID STATUS', run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/kyc/decision`, body: { status: need(a._[3], 'STATUS') } }) },
-  'withdrawals queue': { usage: '[--status under_review] [--limit 50] [--cursor C]', run: (a) => ({ method: 'GET',
-    path: `/admin/withdrawals${q({ status: (a.status as string) ?? 'under_review', limit: a.limit as string, cursor: a.cursor as string })}` }) },
-  'withdrawals decide': { usage: 'WITHDRAWAL_ID approve|reject|pay', run: (a) => ({ method: 'POST', path: `/admin/withdrawals/${need(a._[2], 'WITHDRAWAL_ID')}/decision`, body: { decision: need(a._[3], 'DECISION') } }) },
-  'webhooks deliveries': { usage: '--event EVENT_ID | --operator OPERATOR_ID', run: (a) => ({ method: 'GET', path: `/admin/webhook-deliveries${q({ eventId: a.event as string, operatorId: a.operator as string })}` }) },
+  'operators allowed-ips': {
+    usage: 'OPERATOR_ID IP[,CIDR...] | none',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/allowed-ips`,
+      body: { ips: nullable(a._[3]) ? a._[3]!.split(',').map((s) => s.trim()) : [] },
+    }),
+  },
+  'operators rate-limit': {
+    usage: 'OPERATOR_ID PER_MINUTE',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/rate-limit`,
+      body: { perMinute: Number(need(a._[3], 'PER_MINUTE')) },
+    }),
+  },
+  'operators webhook': {
+    usage: 'OPERATOR_ID sandbox|production URL|none',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/webhooks/${need(a._[3], 'ENVIRONMENT')}`,
+      body: { url: nullable(a._[4]) },
+    }),
+  },
+  'players status': {
+    usage: 'PLAYER_ID STATUS',
+    run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/status`, body: { status: need(a._[3], 'STATUS') } }),
+  },
+  'players limits': {
+    usage: 'PLAYER_ID --daily AMOUNT|none --self-excluded-until ISO|none',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/limits`,
+      body: { dailyDepositLimit: nullable(a.daily as string), selfExcludedUntil: nullable(a['self-excluded-until'] as string) },
+    }),
+  },
+  'players kyc': {
+    usage: 'PLAYER_ID STATUS',
+    run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/kyc/decision`, body: { status: need(a._[3], 'STATUS') } }),
+  },
+  'withdrawals queue': {
+    usage: '[--status under_review] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/withdrawals${q({ status: (a.status as string) ?? 'under_review', limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'withdrawals decide': {
+    usage: 'WITHDRAWAL_ID approve|reject|pay',
+    run: (a) => ({ method: 'POST', path: `/admin/withdrawals/${need(a._[2], 'WITHDRAWAL_ID')}/decision`, body: { decision: need(a._[3], 'DECISION') } }),
+  },
+  'webhooks deliveries': {
+    usage: '--event EVENT_ID | --operator OPERATOR_ID',
+    run: (a) => ({ method: 'GET', path: `/admin/webhook-deliveries${q({ eventId: a.event as string, operatorId: a.operator as string })}` }),
+  },
   'webhooks redeliver': { usage: 'EVENT_ID', run: (a) => ({ method: 'POST', path: `/admin/webhook-deliveries/${need(a._[2], 'EVENT_ID')}/redeliver` }) },
   'ledger verify': { usage: '', run: () => ({ method: 'GET', path: '/admin/ledger/verify' }) },
-  'audit': { usage: '[--target operator:ID] [--limit 50]', run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }) },
+  audit: {
+    usage: '[--target operator:ID] [--limit 50]',
+    run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),
+  },
 };
 
 function help(): void {
@@ -67,17 +135,38 @@ function help(): void {
 async function main(): Promise<number> {
   const args = parse(process.argv.slice(2));
   const name = [`${args._[0]} ${args._[1]}`, args._[0]].find((n) => n && COMMANDS[n]);
-  if (!name) { help(); return args._.length ? 1 : 0; }
-  if (!ADMIN_TOKEN) { console.error('Set ADMIN_TOKEN (or run npm start once, which keeps it in .data/admin-token).'); return 1; }
+  if (!name) {
+    help();
+    return args._.length ? 1 : 0;
+  }
+  if (!ADMIN_TOKEN) {
+    console.error('Set ADMIN_TOKEN (or run npm start once, which keeps it in .data/admin-token).');
+    return 1;
+  }
   const { method, path: p, body } = COMMANDS[name]!.run(args);
   const res = await fetch(`${ADMIN_URL}${p}`, {
-    method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-admin-actor': process.env.ADMIN_ACTOR ?? process.env.USER ?? 'cli', ...(body ? { 'content-type': 'application/json' } : {}) },
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      'x-admin-actor': process.env.ADMIN_ACTOR ?? process.env.USER ?? 'cli',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  try { console.log(JSON.stringify(JSON.parse(text), null, 2)); } catch { console.log(text); }
+  try {
+    console.log(JSON.stringify(JSON.parse(text), null, 2));
+  } catch {
+    console.log(text);
+  }
   if (name === 'ledger verify' && res.ok && JSON.parse(text).ok === false) return 2;
   return res.ok ? 0 : 1;
 }
 
-main().then((code) => process.exit(code), (err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); });
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -11,18 +11,28 @@ import path from 'node:path';
 import { OperatorClient, publicOperations, type Operation } from '@bo/contracts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const usage = 'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY] [--field NAME]\n'
-  + '  e.g. npm run api -- GET /me\n'
-  + '       npm run api -- POST /players \'{"externalId":"p-1","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}\'';
+const usage =
+  'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY] [--field NAME]\n' +
+  '  e.g. npm run api -- GET /me\n' +
+  '       npm run api -- POST /players \'{"externalId":"p-1","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}\'';
 
 const args = process.argv.slice(2);
-const flag = (name: string) => { const i = args.indexOf(name); if (i < 0) return undefined; const v = args[i + 1]; args.splice(i, 2); return v ?? ''; };
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  args.splice(i, 2);
+  return v ?? '';
+};
 const live = args.includes('--live');
 if (live) args.splice(args.indexOf('--live'), 1);
 const givenKey = flag('--idempotency-key');
 const field = flag('--field');
 const [methodArg, target, bodyArg] = args;
-if (!methodArg || !target?.startsWith('/')) { console.error(usage); process.exit(2); }
+if (!methodArg || !target?.startsWith('/')) {
+  console.error(usage);
+  process.exit(2);
+}
 const method = methodArg.toUpperCase();
 
 function credentials(): { key: string; secret: string } {
@@ -39,13 +49,19 @@ function credentials(): { key: string; secret: string } {
 /** Whether METHOD PATH is an operation that takes an Idempotency-Key (from the contracts' table). */
 function isIdempotent(m: string, p: string): boolean {
   const pathOnly = p.split('?')[0];
-  return Object.values(publicOperations as Record<string, Operation>).some((op) => op.method === m && op.idempotent
-    && new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(pathOnly!));
+  return Object.values(publicOperations as Record<string, Operation>).some(
+    (op) => op.method === m && op.idempotent && new RegExp(`^${op.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`).test(pathOnly!),
+  );
 }
 
 const body = bodyArg === undefined ? undefined : bodyArg.startsWith('@') ? readFileSync(bodyArg.slice(1), 'utf8') : bodyArg;
 if (body !== undefined) {
-  try { JSON.parse(body); } catch (e) { console.error(`The body is not JSON: ${(e as Error).message}`); process.exit(2); }
+  try {
+    JSON.parse(body);
+  } catch (e) {
+    console.error(`The body is not JSON: ${(e as Error).message}`);
+    process.exit(2);
+  }
 }
 const baseUrl = process.env.API_URL ?? `${process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? '3000'}`}/api/v1`;
 const headers: Record<string, string> = {};
@@ -57,7 +73,9 @@ const res = await client.request(method, target, body ?? (method === 'GET' ? und
   process.exit(1);
 });
 const shown = ['x-request-id', 'idempotent-replayed', 'retry-after', 'location'].filter((h) => res.headers.get(h));
-console.error(`${res.status}${headers['idempotency-key'] ? `  idempotency-key: ${headers['idempotency-key']}` : ''}${shown.map((h) => `  ${h}: ${res.headers.get(h)}`).join('')}`);
+console.error(
+  `${res.status}${headers['idempotency-key'] ? `  idempotency-key: ${headers['idempotency-key']}` : ''}${shown.map((h) => `  ${h}: ${res.headers.get(h)}`).join('')}`,
+);
 // --field id prints one value of the answer (dot path), for shell variables in scripts.
 const value = field && res.status < 400 ? field.split('.').reduce<any>((v, k) => v?.[k], res.body) : res.body;
 console.log(typeof value === 'string' ? value : JSON.stringify(value, null, 2));

@@ -6,10 +6,15 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const at = (p) => new URL(`../${p}`, import.meta.url);
-const lockHash = createHash('sha256').update(readFileSync(at('package-lock.json'))).digest('hex');
+const lockHash = createHash('sha256')
+  .update(readFileSync(at('package-lock.json')))
+  .digest('hex');
 const stamp = at('node_modules/.bo-installed-lock');
-const installed = existsSync(at('node_modules/node/bin/node')) && existsSync(at('node_modules/.bin/tap'))
-  && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === lockHash;
+const installed =
+  existsSync(at('node_modules/node/bin/node')) &&
+  existsSync(at('node_modules/.bin/tap')) &&
+  existsSync(stamp) &&
+  readFileSync(stamp, 'utf8').trim() === lockHash;
 
 if (!installed) {
   console.error('Installing dependencies (npm ci)…');

@@ -15,13 +15,20 @@ import { jetstreamManager } from '@nats-io/jetstream';
 export class StartupError extends Error {}
 
 /** A server this process uses; `stop` ends it when this process started it, else does nothing. */
-export interface LocalServer { url: string; started: boolean; describe: string; stop(): Promise<void> }
+export interface LocalServer {
+  url: string;
+  started: boolean;
+  describe: string;
+  stop(): Promise<void>;
+}
 
 /** `start` keeps its data under .data between runs; `test` and `bench` use throwaway folders and free ports. */
 export type Purpose = 'start' | 'test' | 'bench' | 'chaos';
 
 export interface InfraOptions {
-  purpose: Purpose; dataDir: string; log: (msg: string) => void;
+  purpose: Purpose;
+  dataDir: string;
+  log: (msg: string) => void;
   /** Start an embedded Postgres and a nats-server even when the default ports answer (env vars still win). */
   ownServers?: boolean;
   /** Keep the servers' data under dataDir, so a stop and a new start find it (default: only for `start`). */
@@ -37,9 +44,15 @@ export function reachable(host: string, port: number, timeoutMs = 1500): Promise
   return new Promise((resolve) => {
     const s = net.connect({ host, port });
     s.setTimeout(timeoutMs);
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
-    s.once('timeout', () => { s.destroy(); resolve(false); });
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
   });
 }
 
@@ -63,8 +76,10 @@ export async function assertPortFree(host: string, port: number, variable: strin
     srv.listen(port, host, () => srv.close(() => resolve(false)));
   });
   if (taken) {
-    throw new StartupError(`Port ${port} on ${host} is already in use (another \`npm start\`?).\n`
-      + `  Fix: stop that process, or choose another port: ${variable}=${port + 100} npm start`);
+    throw new StartupError(
+      `Port ${port} on ${host} is already in use (another \`npm start\`?).\n` +
+        `  Fix: stop that process, or choose another port: ${variable}=${port + 100} npm start`,
+    );
   }
 }
 
@@ -104,20 +119,25 @@ export async function resolvePostgres(opts: InfraOptions): Promise<LocalServer> 
     const probe = await probePostgres(given);
     if (probe === 'ok') return { url: given, started: false, describe: `Postgres at ${u.host} (DATABASE_URL)`, stop: async () => undefined };
     if (probe === 'unreachable') {
-      throw new StartupError(`DATABASE_URL points at ${u.host}, where no Postgres answers.\n`
-        + '  Fix: start that Postgres, or unset DATABASE_URL to use an embedded one.');
+      throw new StartupError(
+        `DATABASE_URL points at ${u.host}, where no Postgres answers.\n` + '  Fix: start that Postgres, or unset DATABASE_URL to use an embedded one.',
+      );
     }
     if (probe === 'password') {
-      throw new StartupError(`Postgres at ${u.host} refused the user and password in DATABASE_URL.\n`
-        + '  Fix: put them in the URL: DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/backoffice');
+      throw new StartupError(
+        `Postgres at ${u.host} refused the user and password in DATABASE_URL.\n` +
+          '  Fix: put them in the URL: DATABASE_URL=postgres://USER:PASSWORD@HOST:PORT/backoffice',
+      );
     }
     throw new StartupError(`Postgres at ${u.host} (DATABASE_URL) could not be used: ${probe.error}\n  Fix: check DATABASE_URL.`);
   }
   const probe = opts.ownServers ? 'unreachable' : await probePostgres(DEFAULT_PG);
   if (probe === 'ok') return { url: DEFAULT_PG, started: false, describe: 'Postgres at 127.0.0.1:5432', stop: async () => undefined };
   if (probe === 'password') {
-    opts.log('Postgres on 127.0.0.1:5432 asks for a password; using an embedded Postgres instead '
-      + '(to use that one: DATABASE_URL=postgres://USER:PASSWORD@127.0.0.1:5432/backoffice).');
+    opts.log(
+      'Postgres on 127.0.0.1:5432 asks for a password; using an embedded Postgres instead ' +
+        '(to use that one: DATABASE_URL=postgres://USER:PASSWORD@127.0.0.1:5432/backoffice).',
+    );
   } else if (probe !== 'unreachable') {
     opts.log(`Postgres on 127.0.0.1:5432 could not be used (${probe.error}); using an embedded Postgres instead.`);
   }
@@ -142,12 +162,21 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
   const password = keep ? persistentValue(opts.dataDir, 'postgres-password', () => randomBytes(12).toString('hex')) : randomBytes(12).toString('hex');
   const logTail: string[] = [];
   const server = new EmbeddedPostgres({
-    databaseDir: dir, port, user: 'postgres', password, persistent: keep,
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: keep,
     createPostgresUser: process.getuid?.() === 0,
     // No unix socket (it could collide with a system Postgres); throwaway clusters need no fsync.
     postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(keep ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'])],
-    onLog: (line: string) => { logTail.push(line); if (logTail.length > 40) logTail.shift(); },
-    onError: (err: unknown) => { logTail.push(String(err)); },
+    onLog: (line: string) => {
+      logTail.push(line);
+      if (logTail.length > 40) logTail.shift();
+    },
+    onError: (err: unknown) => {
+      logTail.push(String(err));
+    },
   });
   try {
     if (!existsSync(path.join(dir, 'PG_VERSION'))) {
@@ -157,8 +186,10 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
     await server.start();
   } catch (err) {
     if (!keep) rmSync(dir, { recursive: true, force: true });
-    throw new StartupError(`The embedded Postgres did not start${err ? `: ${err instanceof Error ? err.message : err}` : ''}\n${logTail.join('').trim()}\n`
-      + `  Fix: ${keep ? 'if .data/postgres is from another Postgres version, move it away; ' : ''}or set DATABASE_URL to a Postgres you run.`);
+    throw new StartupError(
+      `The embedded Postgres did not start${err ? `: ${err instanceof Error ? err.message : err}` : ''}\n${logTail.join('').trim()}\n` +
+        `  Fix: ${keep ? 'if .data/postgres is from another Postgres version, move it away; ' : ''}or set DATABASE_URL to a Postgres you run.`,
+    );
   }
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   // A Ctrl-C reaches Postgres directly (same process group) and it may be gone before we stop
@@ -169,7 +200,8 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
     else proc.once('exit', () => resolve());
   });
   return {
-    url, started: true,
+    url,
+    started: true,
     describe: `embedded Postgres on 127.0.0.1:${port} (${keep ? `data in ${dir}` : 'throwaway'})`,
     stop: async () => {
       if (proc && proc.exitCode === null && proc.signalCode === null) void server.stop();
@@ -203,8 +235,9 @@ async function probeNats(url: string): Promise<NatsProbe> {
   }
 }
 
-const NATS_INSTALL_HINT = '  Fix: install nats-server (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server),\n'
-  + '       or run one in a container: docker run -d -p 4222:4222 nats:2.10 -js, or set NATS_URL.';
+const NATS_INSTALL_HINT =
+  '  Fix: install nats-server (Debian/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server),\n' +
+  '       or run one in a container: docker run -d -p 4222:4222 nats:2.10 -js, or set NATS_URL.';
 
 export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
   const given = process.env.NATS_URL;
@@ -212,8 +245,12 @@ export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
     const u = new URL(given);
     const probe = await probeNats(given);
     if (probe === 'ok') return { url: given, started: false, describe: `NATS at ${u.host} (NATS_URL)`, stop: async () => undefined };
-    if (probe === 'unreachable') throw new StartupError(`NATS_URL points at ${u.host}, where no NATS answers.\n  Fix: start it, or unset NATS_URL to start nats-server here.`);
-    if (probe === 'no-jetstream') throw new StartupError(`NATS at ${u.host} runs without JetStream.\n  Fix: start it with JetStream on: nats-server -js (or a jetstream {} block in its config).`);
+    if (probe === 'unreachable')
+      throw new StartupError(`NATS_URL points at ${u.host}, where no NATS answers.\n  Fix: start it, or unset NATS_URL to start nats-server here.`);
+    if (probe === 'no-jetstream')
+      throw new StartupError(
+        `NATS at ${u.host} runs without JetStream.\n  Fix: start it with JetStream on: nats-server -js (or a jetstream {} block in its config).`,
+      );
     throw new StartupError(`NATS at ${u.host} (NATS_URL) could not be used: ${probe.error}\n  Fix: check NATS_URL.`);
   }
   const probe = opts.ownServers ? 'unreachable' : await probeNats(DEFAULT_NATS);
@@ -226,7 +263,9 @@ export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
   }
   const container = await startNatsContainer();
   if (container) return container;
-  throw new StartupError(`No NATS with JetStream answers on 127.0.0.1:4222, nats-server is not on PATH and no container runtime was found.\n${NATS_INSTALL_HINT}`);
+  throw new StartupError(
+    `No NATS with JetStream answers on 127.0.0.1:4222, nats-server is not on PATH and no container runtime was found.\n${NATS_INSTALL_HINT}`,
+  );
 }
 
 /** A nats-server -js of our own, whatever else answers (restartable with keepData and fixed ports). */
@@ -237,20 +276,31 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
   mkdirSync(storeDir, { recursive: true });
   const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `nats://127.0.0.1:${port}`;
   // Ready when it answers with JetStream on (it may take a moment to set up its store).
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new StartupError(`nats-server exited at start:\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
+    if (child.exitCode !== null)
+      throw new StartupError(`nats-server exited at start:\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
     if ((await probeNats(url)) === 'ok') break;
-    if (i > 300) { child.kill('SIGKILL'); throw new StartupError(`nats-server did not become ready:\n${stderr.trim()}\n  Fix: set NATS_URL to a NATS with JetStream.`); }
+    if (i > 300) {
+      child.kill('SIGKILL');
+      throw new StartupError(`nats-server did not become ready:\n${stderr.trim()}\n  Fix: set NATS_URL to a NATS with JetStream.`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url, started: true, describe: `nats-server -js on 127.0.0.1:${port} (${keep ? `data in ${storeDir}` : 'throwaway'})`,
+    url,
+    started: true,
+    describe: `nats-server -js on 127.0.0.1:${port} (${keep ? `data in ${storeDir}` : 'throwaway'})`,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) { child.kill('SIGTERM'); await exited; }
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
       if (!keep) rmSync(storeDir, { recursive: true, force: true });
     },
   };
@@ -258,11 +308,28 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
 
 async function startNatsContainer(): Promise<LocalServer | undefined> {
   const tc = await import('testcontainers').catch(() => undefined);
-  if (!tc || !(await tc.getContainerRuntimeClient().then(() => true, () => false))) return undefined;
-  const container = await new tc.GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222)
-    .withWaitStrategy(tc.Wait.forLogMessage(/Server is ready/)).start();
+  if (
+    !tc ||
+    !(await tc.getContainerRuntimeClient().then(
+      () => true,
+      () => false,
+    ))
+  )
+    return undefined;
+  const container = await new tc.GenericContainer('nats:2.10-alpine')
+    .withCommand(['-js'])
+    .withExposedPorts(4222)
+    .withWaitStrategy(tc.Wait.forLogMessage(/Server is ready/))
+    .start();
   const url = `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
-  return { url, started: true, describe: `NATS container at ${url}`, stop: async () => { await container.stop(); } };
+  return {
+    url,
+    started: true,
+    describe: `NATS container at ${url}`,
+    stop: async () => {
+      await container.stop();
+    },
+  };
 }
 
 // ------------------------------------------------------------------------------------------ helpers
@@ -289,7 +356,8 @@ export async function resolveInfra(opts: InfraOptions): Promise<{ postgres: Loca
     throw err;
   }
   return {
-    postgres, nats,
+    postgres,
+    nats,
     async stop() {
       await nats.stop().catch(() => undefined);
       await postgres.stop().catch(() => undefined);

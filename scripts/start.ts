@@ -26,12 +26,20 @@ let stopping: Promise<void> | undefined;
 function shutdown(code: number): Promise<void> {
   stopping ??= (async () => {
     log('stopping…');
-    await Promise.all([...children.values()].map((c) => new Promise<void>((resolve) => {
-      if (c.exitCode !== null || c.signalCode !== null) return resolve();
-      const killer = setTimeout(() => c.kill('SIGKILL'), 15_000);
-      c.once('exit', () => { clearTimeout(killer); resolve(); });
-      c.kill('SIGTERM');
-    })));
+    await Promise.all(
+      [...children.values()].map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            const killer = setTimeout(() => c.kill('SIGKILL'), 15_000);
+            c.once('exit', () => {
+              clearTimeout(killer);
+              resolve();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+    );
     await stopInfra();
     log('stopped');
     process.exit(code);
@@ -45,12 +53,16 @@ async function ensureDatabase(serverUrl: string): Promise<string> {
   const u = new URL(serverUrl);
   const given = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL).pathname.slice(1) : '';
   const dbName = given && given !== 'postgres' ? given : 'backoffice';
-  const adminUrl = new URL(serverUrl); adminUrl.pathname = '/postgres';
+  const adminUrl = new URL(serverUrl);
+  adminUrl.pathname = '/postgres';
   const c = new pg.Client({ connectionString: adminUrl.toString() });
   await c.connect();
   try {
     const exists = await c.query('select 1 from pg_database where datname = $1', [dbName]);
-    if (exists.rowCount === 0) { await c.query(`create database "${dbName.replace(/"/g, '')}"`); log(`created database ${dbName}`); }
+    if (exists.rowCount === 0) {
+      await c.query(`create database "${dbName.replace(/"/g, '')}"`);
+      log(`created database ${dbName}`);
+    }
   } finally {
     await c.end();
   }
@@ -64,10 +76,14 @@ function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildP
     let buf = '';
     stream.on('data', (d) => {
       buf += d;
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) { process.stdout.write(`[${name}] ${buf.slice(0, i)}\n`); buf = buf.slice(i + 1); }
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        process.stdout.write(`[${name}] ${buf.slice(0, i)}\n`);
+        buf = buf.slice(i + 1);
+      }
     });
   };
-  pipe(child.stdout!); pipe(child.stderr!);
+  pipe(child.stdout!);
+  pipe(child.stderr!);
   return child;
 }
 
@@ -88,7 +104,12 @@ async function main() {
   const DATABASE_URL = await ensureDatabase(infra.postgres.url);
   const PUBLIC_BASE_URL = process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${PORT}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env, DATABASE_URL, NATS_URL: infra.nats.url, PORT, ADMIN_PORT, PUBLIC_BASE_URL,
+    ...process.env,
+    DATABASE_URL,
+    NATS_URL: infra.nats.url,
+    PORT,
+    ADMIN_PORT,
+    PUBLIC_BASE_URL,
     NATS_PREFIX: process.env.NATS_PREFIX ?? 'bo',
     ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? persistent('admin-token', () => `adm_${randomBytes(24).toString('hex')}`),
     SECRETS_MASTER_KEY: process.env.SECRETS_MASTER_KEY ?? persistent('master-key', () => randomBytes(32).toString('base64')),
@@ -113,16 +134,26 @@ async function main() {
   const publicUrl = `http://127.0.0.1:${PORT}`;
   const adminUrl = `http://127.0.0.1:${ADMIN_PORT}`;
   const readyBy = Date.now() + 120_000;
-  while (!(await fetch(`${publicUrl}/readyz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${publicUrl}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (stopping) return;
-    if (Date.now() > readyBy) throw new StartupError('The system did not become ready within 120 s (see the service logs above).\n  Fix: look for the first error above; LOG_LEVEL=debug npm start shows more.');
+    if (Date.now() > readyBy)
+      throw new StartupError(
+        'The system did not become ready within 120 s (see the service logs above).\n  Fix: look for the first error above; LOG_LEVEL=debug npm start shows more.',
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
   const demoFile = path.join(dataDir, 'demo-operator.json');
-  const admin = (method: string, p: string, body?: unknown) => fetch(`${adminUrl}${p}`, {
-    method, headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+  const admin = (method: string, p: string, body?: unknown) =>
+    fetch(`${adminUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
   const listed = await admin('GET', '/admin/operators');
   let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : undefined;
   if (!demo || !listed.body.data?.some((o: { id: string }) => o.id === demo.operator.id)) {
@@ -142,7 +173,9 @@ async function main() {
       sandbox key:     ${demo.sandbox.key}
       sandbox secret:  ${demo.sandbox.secret}
       webhook secret:  ${demo.sandbox.webhookSecret}
-    Metrics:         ${Object.entries(metricsPorts).map(([n, p]) => `${n} :${p}`).join(', ')}   (GET /metrics)
+    Metrics:         ${Object.entries(metricsPorts)
+      .map(([n, p]) => `${n} :${p}`)
+      .join(', ')}   (GET /metrics)
     Credentials are kept in ${rel}. Try: npm run api -- GET /me
     Ctrl-C stops everything.
 `);

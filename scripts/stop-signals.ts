@@ -4,5 +4,7 @@
 export function onStopRequest(stop: (why: string) => void): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
   const parent = process.ppid;
-  setInterval(() => { if (process.ppid !== parent) stop('parent exited'); }, 500).unref();
+  setInterval(() => {
+    if (process.ppid !== parent) stop('parent exited');
+  }, 500).unref();
 }

@@ -2,8 +2,15 @@
 // one line per finished test file, with the failing assertions and their diagnostics when it
 // failed; keeps each workspace's summary (`# { total, pass, fail }`) for the final count.
 
-interface FileState { name: string; assertions: number; lines: string[] }
-interface Workspace { file?: FileState; total?: { pass: number; fail: number } }
+interface FileState {
+  name: string;
+  assertions: number;
+  lines: string[];
+}
+interface Workspace {
+  file?: FileState;
+  total?: { pass: number; fail: number };
+}
 
 const PREFIX = /^(@?[\w./-]+):test: ?(.*)$/;
 const LEAF = /^(\s+)(not )?ok \d+ - (.*)$/;
@@ -13,21 +20,35 @@ export class TapProgress {
   readonly #workspaces = new Map<string, Workspace>();
   readonly #failedFiles: string[] = [];
 
-  constructor(print: (line: string) => void) { this.#print = print; }
+  constructor(print: (line: string) => void) {
+    this.#print = print;
+  }
 
   line(raw: string): void {
     const m = raw.match(PREFIX);
     if (!m) return;
     const [, name, text] = m;
     let ws = this.#workspaces.get(name!);
-    if (!ws) { ws = {}; this.#workspaces.set(name!, ws); }
+    if (!ws) {
+      ws = {};
+      this.#workspaces.set(name!, ws);
+    }
 
     const subtest = text!.match(/^# Subtest: (.*)$/);
-    if (subtest) { ws.file = { name: subtest[1]!, assertions: 0, lines: [] }; return; }
+    if (subtest) {
+      ws.file = { name: subtest[1]!, assertions: 0, lines: [] };
+      return;
+    }
     const closed = text!.match(/^(not )?ok \d+ - (\S+)(?: # time=([\d.]+)ms)?(.*)$/);
-    if (closed) { this.#finishFile(name!, ws, !closed[1], closed[2]!, Number(closed[3] ?? 0), closed[4] ?? ''); return; }
+    if (closed) {
+      this.#finishFile(name!, ws, !closed[1], closed[2]!, Number(closed[3] ?? 0), closed[4] ?? '');
+      return;
+    }
     const summary = text!.match(/^# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/);
-    if (summary) { ws.total = { pass: Number(summary[2]), fail: Number(summary[3] ?? 0) }; return; }
+    if (summary) {
+      ws.total = { pass: Number(summary[2]), fail: Number(summary[3] ?? 0) };
+      return;
+    }
     if (ws.file) {
       ws.file.lines.push(text!);
       const leaf = text!.match(LEAF);
@@ -48,7 +69,9 @@ export class TapProgress {
   }
 
   totals(): { passed: number; failed: number; suites: number } {
-    let passed = 0; let failed = 0; let suites = 0;
+    let passed = 0;
+    let failed = 0;
+    let suites = 0;
     for (const ws of this.#workspaces.values()) {
       if (!ws.total) continue;
       suites++;
@@ -58,7 +81,9 @@ export class TapProgress {
     return { passed, failed, suites };
   }
 
-  failedFiles(): string[] { return [...this.#failedFiles]; }
+  failedFiles(): string[] {
+    return [...this.#failedFiles];
+  }
 }
 
 /** The failing assertions of one file, each under the names of the subtests around it, with its YAML diagnostics (cut at 30 lines). */

@@ -5,8 +5,12 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
 const CANDIDATES = [
-  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
-  '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
 export function findOrInstallChromium(say: (msg: string) => void): string | undefined {
@@ -20,7 +24,9 @@ export function findOrInstallChromium(say: (msg: string) => void): string | unde
     const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'ignore' });
     if (r.status === 0 && existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   }
-  say('No Chromium found: the browser tests will fail.\n'
-    + '  Fix: install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH.');
+  say(
+    'No Chromium found: the browser tests will fail.\n' +
+      '  Fix: install it (Debian/Ubuntu: sudo apt-get install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH.',
+  );
   return undefined;
 }

@@ -45,7 +45,11 @@ say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
 const chromium = findOrInstallChromium(say);
 const env = {
-  ...process.env, DATABASE_URL: infra.postgres.url, NATS_URL: infra.nats.url, TURBO_TELEMETRY_DISABLED: '1', FORCE_COLOR: '0',
+  ...process.env,
+  DATABASE_URL: infra.postgres.url,
+  NATS_URL: infra.nats.url,
+  TURBO_TELEMETRY_DISABLED: '1',
+  FORCE_COLOR: '0',
   ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
 };
 
@@ -60,7 +64,14 @@ const checks: Array<[string, string, string[]]> = [
 ];
 for (const [label, cmd, args] of checks) {
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env });
-  if (r.status === 0) { passed++; say(`ok   ${label}`); } else { failed++; process.stdout.write(r.stdout + r.stderr); say(`FAIL ${label} (${cmd} ${args.join(' ')})`); }
+  if (r.status === 0) {
+    passed++;
+    say(`ok   ${label}`);
+  } else {
+    failed++;
+    process.stdout.write(r.stdout + r.stderr);
+    say(`FAIL ${label} (${cmd} ${args.join(' ')})`);
+  }
 }
 
 mkdirSync(dataDir, { recursive: true });
@@ -68,9 +79,16 @@ const logFile = path.join(dataDir, 'test-output.log');
 const raw = createWriteStream(logFile);
 const progress = new TapProgress((line) => console.log(line));
 const filters = process.argv.slice(2).map((f) => `--filter=${f}`);
-turbo = spawn('turbo', ['run', 'test', '--force', '--concurrency=2', '--log-order=stream', '--continue', ...filters], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+turbo = spawn('turbo', ['run', 'test', '--force', '--concurrency=2', '--log-order=stream', '--continue', ...filters], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 const lines = readline.createInterface({ input: turbo.stdout! });
-lines.on('line', (line) => { raw.write(`${line}\n`); progress.line(line); });
+lines.on('line', (line) => {
+  raw.write(`${line}\n`);
+  progress.line(line);
+});
 turbo.stderr!.on('data', (d: Buffer) => raw.write(d));
 const [code] = await new Promise<[number | null]>((resolve) => turbo!.once('close', (c) => resolve([c])));
 await new Promise<void>((resolve) => raw.end(resolve));
@@ -78,8 +96,14 @@ await new Promise<void>((resolve) => raw.end(resolve));
 const totals = progress.totals();
 passed += totals.passed;
 failed += totals.failed;
-if (code !== 0 && totals.failed === 0) { failed++; say(`turbo exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`); }
-if (totals.suites === 0) { failed++; say('no test suite reported a result'); }
+if (code !== 0 && totals.failed === 0) {
+  failed++;
+  say(`turbo exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`);
+}
+if (totals.suites === 0) {
+  failed++;
+  say('no test suite reported a result');
+}
 for (const f of progress.failedFiles()) say(`failed: ${f}`);
 await infra.stop();
 say(`${Math.round((Date.now() - startedAt) / 1000)} s; the whole output is in ${path.relative(root, logFile)}`);

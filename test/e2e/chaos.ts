@@ -26,7 +26,14 @@ const money = (c: number) => (c / 100).toFixed(2);
 // ---------------------------------------------------------------- private, restartable servers
 const dataDir = path.join(os.tmpdir(), `bo-chaos-${randomUUID().slice(0, 8)}`);
 mkdirSync(dataDir, { recursive: true, mode: 0o755 });
-const infraOpts: InfraOptions = { purpose: 'chaos', dataDir, log: say, ownServers: true, keepData: true, ports: { postgres: await freePort(), nats: await freePort() } };
+const infraOpts: InfraOptions = {
+  purpose: 'chaos',
+  dataDir,
+  log: say,
+  ownServers: true,
+  keepData: true,
+  ports: { postgres: await freePort(), nats: await freePort() },
+};
 let postgres: LocalServer = await startEmbeddedPostgres(infraOpts);
 let nats: LocalServer = await startNatsServer(infraOpts);
 process.env.DATABASE_URL = postgres.url;
@@ -38,7 +45,13 @@ let stack: Stack | undefined;
 let failed = false;
 try {
   // Fast webhook retries and reconciler, so the system settles within the run.
-  stack = await startStack({ RPC_TIMEOUT_MS: '3000', WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000', RECONCILE_INTERVAL_MS: '500', RECONCILE_AFTER_MS: '1000', LOG_LEVEL: 'error' });
+  stack = await startStack({
+    RPC_TIMEOUT_MS: '3000',
+    WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000',
+    RECONCILE_INTERVAL_MS: '500',
+    RECONCILE_AFTER_MS: '1000',
+    LOG_LEVEL: 'error',
+  });
   const s = stack;
   const op = await s.createOperator('Chaos Bets');
   const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
@@ -67,7 +80,12 @@ try {
   // Players, approved, before the chaos starts.
   const players: string[] = [];
   for (let i = 0; i < PLAYERS; i++) {
-    const p = await post(c, '/players', { externalId: `chaos-${i}`, name: 'Ana Souza', email: `p${i}@example.com`, cpf: '52998224725', birthDate: '1990-05-17' }, 'create player');
+    const p = await post(
+      c,
+      '/players',
+      { externalId: `chaos-${i}`, name: 'Ana Souza', email: `p${i}@example.com`, cpf: '52998224725', birthDate: '1990-05-17' },
+      'create player',
+    );
     await post(c, `/players/${p.body.id}/kyc/submissions`, { documentType: 'rg', reference: `s3://docs/${i}` }, 'kyc');
     await post(c, `/sandbox/players/${p.body.id}/kyc/decision`, { status: 'aprovado' }, 'approve');
     players.push(p.body.id);
@@ -83,7 +101,12 @@ try {
       const player = players[(n + i) % players.length]!;
       if (i % 3 !== 2) {
         const amount = `${10 + ((n * 7 + i) % 40)}.00`;
-        const d = await post(c, `/players/${player}/deposits`, { amount, currency: 'BRL', method: 'pix', externalReference: `chaos-${randomUUID()}` }, 'deposit');
+        const d = await post(
+          c,
+          `/players/${player}/deposits`,
+          { amount, currency: 'BRL', method: 'pix', externalReference: `chaos-${randomUUID()}` },
+          'deposit',
+        );
         if (d.status !== 201) throw new Error(`deposit refused: ${d.status} ${d.text}`);
         const confirmed = await post(c, `/deposits/${d.body.id}/confirm`, undefined, 'confirm');
         if (confirmed.status !== 200 || confirmed.body.status !== 'confirmed') throw new Error(`confirm: ${confirmed.status} ${confirmed.text}`);
@@ -91,7 +114,10 @@ try {
         figures.deposits++;
       } else {
         const w = await post(c, `/players/${player}/withdrawals`, { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'key' }, 'withdrawal');
-        if (w.status !== 201) { figures.withdrawalsRefused++; continue; } // e.g. INSUFFICIENT_FUNDS early on
+        if (w.status !== 201) {
+          figures.withdrawalsRefused++;
+          continue;
+        } // e.g. INSUFFICIENT_FUNDS early on
         withdrawals.set(w.body.id, { player, amount: '5.00', status: w.body.status });
         for (const decision of ['approve', 'pay']) {
           const r = await post(c, `/sandbox/withdrawals/${w.body.id}/decision`, { decision }, decision);
@@ -125,7 +151,9 @@ try {
   }
 
   await Promise.all([chaos(), ...Array.from({ length: CLIENTS }, (_, n) => client(n))]);
-  say(`workload done: ${figures.deposits} deposits confirmed, ${figures.withdrawalsPaid} withdrawals paid, ${figures.requests} requests, ${figures.retries} retries`);
+  say(
+    `workload done: ${figures.deposits} deposits confirmed, ${figures.withdrawalsPaid} withdrawals paid, ${figures.requests} requests, ${figures.retries} retries`,
+  );
   await s.waitReady();
 
   // ------------------------------------------------------------------------------ invariants
@@ -135,8 +163,11 @@ try {
 
   for (const player of players) {
     const entries: Array<{ type: string; amount: string; referenceId: string }> = [];
-    for (let cursor: string | null = null; ;) {
-      const page: ClientResponse = await untilAnswered(() => c.get(`/players/${player}/transactions?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`), 'transactions');
+    for (let cursor: string | null = null; ; ) {
+      const page: ClientResponse = await untilAnswered(
+        () => c.get(`/players/${player}/transactions?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+        'transactions',
+      );
       entries.push(...page.body.data);
       cursor = page.body.nextCursor;
       if (!cursor) break;
@@ -161,19 +192,46 @@ try {
   }
 
   // Every event the clients caused reaches the receiver (deduplicated by event id).
-  const seen = () => new Set(receiver.received.filter((r) => r.verified).map((r) => JSON.stringify([r.type, r.body.data.id ?? r.body.data.withdrawal?.id, r.body.data.withdrawal?.status ?? r.body.data.status])));
+  const seen = () =>
+    new Set(
+      receiver.received
+        .filter((r) => r.verified)
+        .map((r) => JSON.stringify([r.type, r.body.data.id ?? r.body.data.withdrawal?.id, r.body.data.withdrawal?.status ?? r.body.data.status])),
+    );
   const wanted = [
     ...[...confirmedDeposits.keys()].map((id) => JSON.stringify(['deposit.confirmed', id, 'confirmed'])),
     ...[...withdrawals.keys()].map((id) => JSON.stringify(['withdrawal.status_changed', id, 'paid'])),
   ];
-  const delivered = await waitFor(async () => { const got = seen(); return wanted.every((w) => got.has(w)) ? got : undefined; }, { timeoutMs: 120_000, what: 'every event at the receiver' })
-    .catch(() => seen());
+  const delivered = await waitFor(
+    async () => {
+      const got = seen();
+      return wanted.every((w) => got.has(w)) ? got : undefined;
+    },
+    { timeoutMs: 120_000, what: 'every event at the receiver' },
+  ).catch(() => seen());
   const missing = wanted.filter((w) => !delivered.has(w));
   if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
   await receiver.close();
 
-  console.log(JSON.stringify({ seconds: SECONDS, clients: CLIENTS, players: PLAYERS, ...figures, eventsExpected: wanted.length, eventsReceived: receiver.received.length, ledgerVerify: verify.body?.ok === true }, null, 2));
-  if (problems.length) { failed = true; for (const p of problems) say(`BROKEN: ${p}`); } else say('every invariant holds');
+  console.log(
+    JSON.stringify(
+      {
+        seconds: SECONDS,
+        clients: CLIENTS,
+        players: PLAYERS,
+        ...figures,
+        eventsExpected: wanted.length,
+        eventsReceived: receiver.received.length,
+        ledgerVerify: verify.body?.ok === true,
+      },
+      null,
+      2,
+    ),
+  );
+  if (problems.length) {
+    failed = true;
+    for (const p of problems) say(`BROKEN: ${p}`);
+  } else say('every invariant holds');
 } catch (err) {
   failed = true;
   console.error('[chaos]', err);

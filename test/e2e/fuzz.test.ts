@@ -19,33 +19,72 @@ const nastyString = fc.oneof(
   fc.constantFrom('\u0000', 'a\u0000b', '\ud800', '\udc00x', '%', '%zz', '../../etc', 'x'.repeat(300), '', ' ', '1.5', '-1', '1e309', 'null', '{}', '💸'),
 );
 const jsonish: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' },
-    nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
-    fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(nastyString, tie('value'), { maxKeys: 4 })),
+  value: fc.oneof(
+    { depthSize: 'small' },
+    nastyString,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(nastyString, tie('value'), { maxKeys: 4 }),
+  ),
 })).value;
 
 /** A path segment as it would appear on the wire: percent-encoded UTF-8, sometimes raw garbage. */
 function encodeSegment(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
+    .join('');
 }
 const pathValue = fc.oneof(nastyString.map(encodeSegment), fc.constantFrom('%zz', '%', '%00', '%ff%fe', 'a%2Fb'));
 
 const bodyText = fc.oneof(
   jsonish.map((v) => JSON.stringify(v) ?? ''),
-  fc.dictionary(fc.constantFrom('name', 'amount', 'currency', 'status', 'decision', 'documentType', 'externalId', 'ips', 'url', 'perMinute', 'gameId'), jsonish, { maxKeys: 5 }).map((v) => JSON.stringify(v)),
+  fc
+    .dictionary(
+      fc.constantFrom('name', 'amount', 'currency', 'status', 'decision', 'documentType', 'externalId', 'ips', 'url', 'perMinute', 'gameId'),
+      jsonish,
+      { maxKeys: 5 },
+    )
+    .map((v) => JSON.stringify(v)),
   fc.constantFrom('', '{', '[]', '"x"', `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`, '\u0000', '{"amount":1e999}'),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', undefined, 'application/problem+json', 'APPLICATION/JSON');
-const idempotencyKey = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 200 }).filter((s) => /^[\x21-\x7e]*$/.test(s)), fc.uuid());
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  undefined,
+  'application/problem+json',
+  'APPLICATION/JSON',
+);
+const idempotencyKey = fc.oneof(
+  fc.constant(undefined),
+  fc.string({ maxLength: 200 }).filter((s) => /^[\x21-\x7e]*$/.test(s)),
+  fc.uuid(),
+);
 
 t.test('fuzzing every operation', async (t) => {
   const stack = await startStack({ RPC_TIMEOUT_MS: '10000' });
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Fuzzed');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1_000_000 })).status, 200, 'the limiter does not hide what is fuzzed');
+  t.equal(
+    (await stack.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1_000_000 })).status,
+    200,
+    'the limiter does not hide what is fuzzed',
+  );
   const gw = { publicUrl: stack.publicUrl, adminUrl: stack.adminUrl };
 
-  const send = async (admin: boolean, o: Operation, pathValues: string[], query: Array<[string, string]>, body: string, type: string | undefined, key: string | undefined) => {
+  const send = async (
+    admin: boolean,
+    o: Operation,
+    pathValues: string[],
+    query: Array<[string, string]>,
+    body: string,
+    type: string | undefined,
+    key: string | undefined,
+  ) => {
     let i = 0;
     const path = o.path.replace(/:[A-Za-z]+/g, () => pathValues[i++] ?? 'x');
     const qs = query.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&');
@@ -56,14 +95,23 @@ t.test('fuzzing every operation', async (t) => {
     if (admin) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
     else {
       const ts = String(Math.floor(Date.now() / 1000));
-      Object.assign(headers, { 'x-operator-key': op.sandbox.key, 'x-timestamp': ts, 'x-signature': signRequest(op.sandbox.secret, o.method, rawPath, ts, body) });
+      Object.assign(headers, {
+        'x-operator-key': op.sandbox.key,
+        'x-timestamp': ts,
+        'x-signature': signRequest(op.sandbox.secret, o.method, rawPath, ts, body),
+      });
     }
     const sendBody = o.method !== 'GET' && body !== '';
-    const res = await fetch(`${admin ? gw.adminUrl : gw.publicUrl}${rawPath}`, { method: o.method, headers, body: sendBody ? body : undefined })
-      .catch((err: Error) => ({ status: 0, headers: new Headers(), text: async () => String(err) }));
+    const res = await fetch(`${admin ? gw.adminUrl : gw.publicUrl}${rawPath}`, { method: o.method, headers, body: sendBody ? body : undefined }).catch(
+      (err: Error) => ({ status: 0, headers: new Headers(), text: async () => String(err) }),
+    );
     const text = await res.text();
     let parsed: any;
-    try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
     return { status: res.status, text, parsed, requestId: res.headers.get('x-request-id') };
   };
 
@@ -75,16 +123,26 @@ t.test('fuzzing every operation', async (t) => {
     const params = (o.path.match(/:[A-Za-z]+/g) ?? []).length;
     const queryKeys = Object.keys((o.query as { properties?: object } | undefined)?.properties ?? {});
     const problems: string[] = [];
-    await fc.assert(fc.asyncProperty(
-      fc.array(pathValue, { minLength: params, maxLength: params }),
-      fc.array(fc.tuple(queryKeys.length ? fc.oneof(fc.constantFrom(...queryKeys), nastyString) : nastyString, nastyString), { maxLength: 3 }),
-      bodyText, contentType, idempotencyKey,
-      async (pathValues, query, body, type, key) => {
-        const r = await send(admin, o, pathValues, query, body, type, key);
-        const fine = r.status > 0 && r.status < 500 && (r.status < 400 || (typeof r.parsed?.error?.code === 'string' && r.parsed.error.requestId === r.requestId));
-        if (!fine && problems.length < 5) problems.push(`${o.method} ${o.path} ${JSON.stringify({ pathValues, query, body: body.slice(0, 120), type, key })} → ${r.status} ${r.text.slice(0, 200)}`);
-        return true;
-      }), { seed: SEED, numRuns: RUNS_PER_OPERATION });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(pathValue, { minLength: params, maxLength: params }),
+        fc.array(fc.tuple(queryKeys.length ? fc.oneof(fc.constantFrom(...queryKeys), nastyString) : nastyString, nastyString), { maxLength: 3 }),
+        bodyText,
+        contentType,
+        idempotencyKey,
+        async (pathValues, query, body, type, key) => {
+          const r = await send(admin, o, pathValues, query, body, type, key);
+          const fine =
+            r.status > 0 && r.status < 500 && (r.status < 400 || (typeof r.parsed?.error?.code === 'string' && r.parsed.error.requestId === r.requestId));
+          if (!fine && problems.length < 5)
+            problems.push(
+              `${o.method} ${o.path} ${JSON.stringify({ pathValues, query, body: body.slice(0, 120), type, key })} → ${r.status} ${r.text.slice(0, 200)}`,
+            );
+          return true;
+        },
+      ),
+      { seed: SEED, numRuns: RUNS_PER_OPERATION },
+    );
     t.same(problems, [], `${admin ? 'admin' : 'public'} ${o.method} ${o.path}: no 5xx, every error in the envelope`);
   }
 });

@@ -25,7 +25,11 @@ t.test('operator journey', async (t) => {
   t.equal(test.body.delivered, true);
   t.equal(test.body.statusCode, 204);
 
-  const player = await c.post('/players', { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17' }, key());
+  const player = await c.post(
+    '/players',
+    { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17' },
+    key(),
+  );
   t.equal(player.status, 201);
   t.same(Object.keys(player.body).sort(), ['birthDate', 'cpf', 'createdAt', 'currency', 'email', 'externalId', 'id', 'kycStatus', 'name', 'phone', 'status']);
   const id = player.body.id;
@@ -89,14 +93,27 @@ t.test('operator journey', async (t) => {
   t.equal(badCursor.body.error.details.in, 'query');
 
   // Webhooks: every step arrives, signed over the raw bytes.
-  const expected = ['webhook.test', 'kyc.status_changed', 'kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'withdrawal.status_changed', 'withdrawal.status_changed'];
+  const expected = [
+    'webhook.test',
+    'kyc.status_changed',
+    'kyc.status_changed',
+    'deposit.confirmed',
+    'withdrawal.status_changed',
+    'withdrawal.status_changed',
+    'withdrawal.status_changed',
+  ];
   await waitFor(async () => receiver.received.length >= expected.length, { timeoutMs: 60_000, what: 'all webhooks' });
   t.same(receiver.received.map((r) => r.type).sort(), [...expected].sort());
-  t.ok(receiver.received.every((r) => r.verified), 'every signature verifies');
+  t.ok(
+    receiver.received.every((r) => r.verified),
+    'every signature verifies',
+  );
   t.ok(receiver.received.every((r) => r.body.environment === 'sandbox'));
   const kyc = receiver.received.filter((r) => r.type === 'kyc.status_changed').map((r) => `${r.body.data.previousStatus}->${r.body.data.status}`);
   t.same(kyc.sort(), ['em_analise->aprovado', 'nao_iniciado->em_analise']);
-  const moves = receiver.received.filter((r) => r.type === 'withdrawal.status_changed').map((r) => `${r.body.data.previousStatus}->${r.body.data.withdrawal.status}`);
+  const moves = receiver.received
+    .filter((r) => r.type === 'withdrawal.status_changed')
+    .map((r) => `${r.body.data.previousStatus}->${r.body.data.withdrawal.status}`);
   t.same(moves.sort(), ['approved->paid', 'null->under_review', 'under_review->approved']);
   const dep = receiver.received.find((r) => r.type === 'deposit.confirmed')!;
   t.equal(dep.body.data.id, deposit.body.id);
@@ -115,11 +132,18 @@ t.test('operator journey', async (t) => {
   t.ok(again[1]!.verified, 'the redelivery is signed afresh');
   t.same(again[1]!.raw, again[0]!.raw, 'with the same bytes and id');
   const redeliverAudit = await stack.admin('GET', '/admin/audit?limit=50');
-  t.ok(redeliverAudit.body.data.some((a: { action: string }) => a.action === 'adminRedeliver'), 'the redeliver is audited');
+  t.ok(
+    redeliverAudit.body.data.some((a: { action: string }) => a.action === 'adminRedeliver'),
+    'the redeliver is audited',
+  );
 
   // Production: the team decides through the admin API and its review queue.
   const live = op.productionClient;
-  const lp = await live.post('/players', { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' }, key());
+  const lp = await live.post(
+    '/players',
+    { externalId: 'journey-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' },
+    key(),
+  );
   t.equal(lp.status, 201, 'the same externalId in production is another player');
   t.equal((await stack.admin('POST', `/admin/players/${lp.body.id}/kyc/decision`, { status: 'aprovado' })).status, 200);
   const ld = await live.post(`/players/${lp.body.id}/deposits`, { amount: '50.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' }, key());
@@ -127,18 +151,25 @@ t.test('operator journey', async (t) => {
   t.equal((await live.post(`/deposits/${ld.body.id}/confirm`, {}, key())).body.status, 'confirmed');
   const lw = await live.post(`/players/${lp.body.id}/withdrawals`, { amount: '20.00', currency: 'BRL', method: 'pix', destination: 'x' }, key());
   const queue = await stack.admin('GET', '/admin/withdrawals?status=under_review');
-  t.ok(queue.body.data.some((x: { id: string }) => x.id === lw.body.id), 'the withdrawal is in the review queue');
+  t.ok(
+    queue.body.data.some((x: { id: string }) => x.id === lw.body.id),
+    'the withdrawal is in the review queue',
+  );
   t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'approve' })).body.status, 'approved');
   t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'pay' })).body.status, 'paid');
   t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, '30.00');
   const liveSession = await live.post(`/players/${lp.body.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
   t.equal(liveSession.body.mode, 'real');
   const audit = await stack.admin('GET', '/admin/audit?limit=50');
-  t.ok(audit.body.data.some((a: { action: string; target: string }) => a.action === 'adminWithdrawalDecision' && a.target.includes(lw.body.id)), 'team decisions are audited');
+  t.ok(
+    audit.body.data.some((a: { action: string; target: string }) => a.action === 'adminWithdrawalDecision' && a.target.includes(lw.body.id)),
+    'team decisions are audited',
+  );
 
   // The team's CLI: the ledger reconciles.
   const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {
-    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN }, encoding: 'utf8',
+    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+    encoding: 'utf8',
   });
   t.equal(cli.status, 0, cli.stderr);
   const verify = JSON.parse(cli.stdout);
@@ -146,18 +177,25 @@ t.test('operator journey', async (t) => {
   t.same(verify.mismatches, []);
 
   // Real money: a round of the production session is a BET (and, if it paid, a WIN) in the ledger.
-  const playReal = () => fetch(`${liveSession.body.gameUrl}/rounds`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '5.00', target: '2.00', clientRoundId: 'journey-real-1' }),
-  });
+  const playReal = () =>
+    fetch(`${liveSession.body.gameUrl}/rounds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '5.00', target: '2.00', clientRoundId: 'journey-real-1' }),
+    });
   const realRound = await playReal();
   t.equal(realRound.status, 201, 'a real-money round plays');
-  const rr = await realRound.json() as { id: string; payout: string; balanceAfter: string };
-  t.equal((await (await playReal()).json() as { id: string }).id, rr.id, 'a retried click is the same round');
+  const rr = (await realRound.json()) as { id: string; payout: string; balanceAfter: string };
+  t.equal(((await (await playReal()).json()) as { id: string }).id, rr.id, 'a retried click is the same round');
   t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, rr.balanceAfter);
   const liveTxs = (await live.get(`/players/${lp.body.id}/transactions`)).body.data as { type: string; amount: string; referenceId: string }[];
-  t.same(liveTxs.filter((e) => e.referenceId === rr.id).map((e) => `${e.type} ${e.amount}`), [...(rr.payout !== '0.00' ? [`WIN ${rr.payout}`] : []), 'BET -5.00']);
+  t.same(
+    liveTxs.filter((e) => e.referenceId === rr.id).map((e) => `${e.type} ${e.amount}`),
+    [...(rr.payout !== '0.00' ? [`WIN ${rr.payout}`] : []), 'BET -5.00'],
+  );
   const cliAgain = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {
-    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN }, encoding: 'utf8',
+    env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+    encoding: 'utf8',
   });
   t.equal(cliAgain.status, 0, cliAgain.stderr);
   t.equal(JSON.parse(cliAgain.stdout).ok, true, 'the ledger still reconciles, game clearing included');

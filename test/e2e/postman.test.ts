@@ -15,7 +15,9 @@ const newman = require('newman') as {
 };
 
 const runNewman = (collection: unknown, envVar: { key: string; value: string }[]) =>
-  new Promise<any>((resolve, reject) => newman.run({ collection, envVar, reporters: [], timeoutRequest: 30_000 }, (err, summary) => (err ? reject(err) : resolve(summary))));
+  new Promise<any>((resolve, reject) =>
+    newman.run({ collection, envVar, reporters: [], timeoutRequest: 30_000 }, (err, summary) => (err ? reject(err) : resolve(summary))),
+  );
 
 t.test('newman runs the served postman.json as a flow with 0 failures', async (t) => {
   const stack = await startStack();
@@ -25,7 +27,7 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
   t.teardown(() => receiver.close());
   t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url })).status, 200);
 
-  const collection = await (await fetch(`${stack.publicUrl}/api/v1/postman.json`)).json() as { item: { item: unknown[] }[] };
+  const collection = (await (await fetch(`${stack.publicUrl}/api/v1/postman.json`)).json()) as { item: { item: unknown[] }[] };
   const summary = await runNewman(collection, [
     { key: 'baseUrl', value: `${stack.publicUrl}/api/v1` },
     { key: 'operatorKey', value: op.sandbox.key },
@@ -51,13 +53,20 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
     checked++;
     const op = ops[id];
     const body = JSON.parse(e.response.text());
-    return e.response.code === op!.status && Value.Check(op!.response, body) ? [] : [`${e.item.name}: ${e.response.code} ${[...Value.Errors(op!.response, body)].slice(0, 2).map((x) => `${x.path} ${x.message}`).join('; ')}`];
+    return e.response.code === op!.status && Value.Check(op!.response, body)
+      ? []
+      : [
+          `${e.item.name}: ${e.response.code} ${[...Value.Errors(op!.response, body)]
+            .slice(0, 2)
+            .map((x) => `${x.path} ${x.message}`)
+            .join('; ')}`,
+        ];
   });
   t.same(mismatches, [], 'every journey response has its success status and matches its schema');
   t.equal(checked, collection.item[0]!.item.length, 'checked every journey response');
   // And every response of the run (journey and public documents) matches the served OpenAPI
   // document itself: the status is documented and the JSON body validates against its schema.
-  const doc = await (await fetch(`${stack.publicUrl}/api/v1/openapi.json`)).json() as any;
+  const doc = (await (await fetch(`${stack.publicUrl}/api/v1/openapi.json`)).json()) as any;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: 'openapi', components: doc.components });

@@ -14,21 +14,44 @@ import { pathToFileURL } from 'node:url';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
-interface SignTask { method: string; path: string; body: string; timestamp?: string }
-interface VerifyTask { secret: string; headers: Record<string, string>; bodyB64: string; tolerance: number; now: number | null }
-interface Task { key: string; secret: string; sign: SignTask[]; verify: VerifyTask[] }
-interface Result { sign: { ts: string; sig: string }[]; verify: boolean[] }
+interface SignTask {
+  method: string;
+  path: string;
+  body: string;
+  timestamp?: string;
+}
+interface VerifyTask {
+  secret: string;
+  headers: Record<string, string>;
+  bodyB64: string;
+  tolerance: number;
+  now: number | null;
+}
+interface Task {
+  key: string;
+  secret: string;
+  sign: SignTask[];
+  verify: VerifyTask[];
+}
+interface Result {
+  sign: { ts: string; sig: string }[];
+  verify: boolean[];
+}
 
-const has = (bin: string) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0
-  || spawnSync(bin, ['version'], { stdio: 'ignore' }).status === 0;
+const has = (bin: string) => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0 || spawnSync(bin, ['version'], { stdio: 'ignore' }).status === 0;
 
 /** Async on purpose: the webhook receiver lives in this process and must keep answering. */
 function run(cmd: string, args: string[], cwd: string, input: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, timeout: 120_000 });
-    let out = '', err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    let out = '',
+      err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}): ${err}\n${out}`))));
     child.stdin.end(input);
@@ -177,7 +200,13 @@ t.test('every signing snippet runs unmodified against the real system', async (t
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
 
   const signTasks = (lang: string): SignTask[] => {
-    const body = JSON.stringify({ externalId: `joão-${lang}-${uniq('x')}`, name: 'João Müller', email: 'joao@example.com', cpf: '111.444.777-35', birthDate: '1985-02-28' });
+    const body = JSON.stringify({
+      externalId: `joão-${lang}-${uniq('x')}`,
+      name: 'João Müller',
+      email: 'joao@example.com',
+      cpf: '111.444.777-35',
+      birthDate: '1985-02-28',
+    });
     return [
       { method: 'GET', path: '/api/v1/me', body: '' },
       { method: 'POST', path: '/api/v1/players', body },
@@ -190,15 +219,27 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     if (s.method === 'POST') headers['Idempotency-Key'] = `snip-${uniq('k')}`;
     if (s.body) headers['Content-Type'] = 'application/json';
     const res = await fetch(`${stack.publicUrl}${s.path}`, { method: s.method, headers, body: s.body || undefined });
-    return { status: res.status, body: await res.json() as any };
+    return { status: res.status, body: (await res.json()) as any };
   };
   const verifyTasks = (delivery: { headers: Record<string, string>; raw: Buffer }): VerifyTask[] => {
     const vectorHeaders = { 'X-Webhook-Id': vector.id, 'X-Webhook-Timestamp': vector.timestamp, 'X-Webhook-Signature': vector.signature };
     return [
       { secret: cred.webhookSecret, headers: delivery.headers, bodyB64: delivery.raw.toString('base64'), tolerance: 300, now: null },
-      { secret: vector.secret, headers: vectorHeaders, bodyB64: Buffer.from(vector.body).toString('base64'), tolerance: 300, now: Number(vector.timestamp) + 60 },
+      {
+        secret: vector.secret,
+        headers: vectorHeaders,
+        bodyB64: Buffer.from(vector.body).toString('base64'),
+        tolerance: 300,
+        now: Number(vector.timestamp) + 60,
+      },
       { secret: vector.secret, headers: vectorHeaders, bodyB64: Buffer.from(vector.body).toString('base64'), tolerance: 300, now: null },
-      { secret: cred.webhookSecret, headers: delivery.headers, bodyB64: Buffer.concat([delivery.raw, Buffer.from(' ')]).toString('base64'), tolerance: 300, now: null },
+      {
+        secret: cred.webhookSecret,
+        headers: delivery.headers,
+        bodyB64: Buffer.concat([delivery.raw, Buffer.from(' ')]).toString('base64'),
+        tolerance: 300,
+        now: null,
+      },
     ];
   };
 
@@ -208,8 +249,19 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const before = deliveries.length;
     const signed = (await runTask({ key: cred.key, secret: cred.secret, sign, verify: [] })).sign;
     // The published request vectors (percent-encoded query, empty-body POST, non-ASCII body included).
-    const reproduced = (await runTask({ key: vectors.requests[0].key, secret: vectors.requests[0].secret, sign: vectors.requests.map((v: any) => ({ method: v.method, path: v.path, body: v.body, timestamp: v.timestamp })), verify: [] })).sign;
-    t.same(reproduced.map((r) => r.sig), vectors.requests.map((v: any) => v.signature), `${lang}: reproduces all ${vectors.requests.length} request vectors`);
+    const reproduced = (
+      await runTask({
+        key: vectors.requests[0].key,
+        secret: vectors.requests[0].secret,
+        sign: vectors.requests.map((v: any) => ({ method: v.method, path: v.path, body: v.body, timestamp: v.timestamp })),
+        verify: [],
+      })
+    ).sign;
+    t.same(
+      reproduced.map((r) => r.sig),
+      vectors.requests.map((v: any) => v.signature),
+      `${lang}: reproduces all ${vectors.requests.length} request vectors`,
+    );
     const results = [];
     for (const [i, s] of sign.entries()) results.push(await send(s, signed[i]!.ts, signed[i]!.sig));
     t.equal(results[0]!.status, 200, `${lang}: GET /me`);
@@ -231,8 +283,13 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const { signedHeaders } = await import(pathToFileURL(path.join(work, 'sign.mjs')).href);
     const { verifyWebhook } = await import(pathToFileURL(path.join(work, 'verify-webhook.mjs')).href);
     const runTask = (task: Task): Result => ({
-      sign: task.sign.map((s) => { const h = signedHeaders(task.key, task.secret, s.method, s.path, s.body, s.timestamp); return { ts: h['X-Timestamp'], sig: h['X-Signature'] }; }),
-      verify: task.verify.map((v) => verifyWebhook(v.secret, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) })),
+      sign: task.sign.map((s) => {
+        const h = signedHeaders(task.key, task.secret, s.method, s.path, s.body, s.timestamp);
+        return { ts: h['X-Timestamp'], sig: h['X-Signature'] };
+      }),
+      verify: task.verify.map((v) =>
+        verifyWebhook(v.secret, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) }),
+      ),
     });
     const delivery = await exercise(t, 'node', runTask);
     checkVerify(t, 'node', runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) }).verify);
@@ -256,7 +313,8 @@ t.test('every signing snippet runs unmodified against the real system', async (t
   t.test('bash + openssl + curl', async (t) => {
     const file = path.join(work, 'sign.sh');
     writeFileSync(file, snippets.requestSigning.bash);
-    const sh = async (env: Record<string, string>) => JSON.parse(await run('bash', [file], work, '', { BASE: stack.publicUrl, KEY: cred.key, SECRET: cred.secret, ...env }));
+    const sh = async (env: Record<string, string>) =>
+      JSON.parse(await run('bash', [file], work, '', { BASE: stack.publicUrl, KEY: cred.key, SECRET: cred.secret, ...env }));
     const [me, created, found, hook] = signTasks('bash').map((s) => ({ METHOD: s.method, P: s.path, BODY: s.body }));
     const before = deliveries.length;
     t.equal((await sh(me!)).apiVersion, '1.1.0', 'bash: GET /me with the default empty body');
@@ -274,18 +332,22 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     { lang: 'go', bin: 'go', files: { 'bosign/sign.go': 'go', 'bosign/verify.go': 'go' }, driver: ['main.go', GO_DRIVER], cmd: ['go', ['run', '.']] },
   ] as const;
   for (const o of optional) {
-    t.test(o.lang, { skip: has(o.bin) ? false : `${o.bin} is not installed (apt-get install ${o.lang === 'php' ? 'php-cli' : o.lang === 'go' ? 'golang-go' : 'ruby'})` }, async (t) => {
-      const dir = path.join(work, o.lang);
-      mkdirSync(path.join(dir, 'bosign'), { recursive: true });
-      const [signFile, verifyFile] = Object.keys(o.files);
-      writeFileSync(path.join(dir, signFile!), snippets.requestSigning[o.lang]);
-      writeFileSync(path.join(dir, verifyFile!), snippets.webhookVerification[o.lang]);
-      writeFileSync(path.join(dir, o.driver[0]), o.driver[1]);
-      if (o.lang === 'go') writeFileSync(path.join(dir, 'go.mod'), 'module example.com/driver\n\ngo 1.19\n');
-      const env = { GOCACHE: path.join(work, 'gocache'), GOPATH: path.join(work, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' };
-      const runTask = async (task: Task): Promise<Result> => JSON.parse(await run(o.cmd[0], [...o.cmd[1]], dir, JSON.stringify(task), env));
-      const delivery = await exercise(t, o.lang, runTask);
-      checkVerify(t, o.lang, (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) })).verify);
-    });
+    t.test(
+      o.lang,
+      { skip: has(o.bin) ? false : `${o.bin} is not installed (apt-get install ${o.lang === 'php' ? 'php-cli' : o.lang === 'go' ? 'golang-go' : 'ruby'})` },
+      async (t) => {
+        const dir = path.join(work, o.lang);
+        mkdirSync(path.join(dir, 'bosign'), { recursive: true });
+        const [signFile, verifyFile] = Object.keys(o.files);
+        writeFileSync(path.join(dir, signFile!), snippets.requestSigning[o.lang]);
+        writeFileSync(path.join(dir, verifyFile!), snippets.webhookVerification[o.lang]);
+        writeFileSync(path.join(dir, o.driver[0]), o.driver[1]);
+        if (o.lang === 'go') writeFileSync(path.join(dir, 'go.mod'), 'module example.com/driver\n\ngo 1.19\n');
+        const env = { GOCACHE: path.join(work, 'gocache'), GOPATH: path.join(work, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: 'off' };
+        const runTask = async (task: Task): Promise<Result> => JSON.parse(await run(o.cmd[0], [...o.cmd[1]], dir, JSON.stringify(task), env));
+        const delivery = await exercise(t, o.lang, runTask);
+        checkVerify(t, o.lang, (await runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) })).verify);
+      },
+    );
   }
 });

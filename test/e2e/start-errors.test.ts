@@ -12,19 +12,34 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 function runStart(env: Record<string, string | undefined>): Promise<{ code: number | null; out: string }> {
   const { DATABASE_URL: _d, NATS_URL: _n, ...inherited } = process.env;
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'scripts/start.ts')], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: Object.fromEntries(Object.entries({ ...inherited, START_DATA_DIR: `/tmp/bo-start-errors-${process.pid}`, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv,
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: Object.fromEntries(
+      Object.entries({ ...inherited, START_DATA_DIR: `/tmp/bo-start-errors-${process.pid}`, ...env }).filter(([, v]) => v !== undefined),
+    ) as NodeJS.ProcessEnv,
   });
   let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   // A refusal comes within seconds; a system that started instead is stopped (and the test fails on its output).
   const guard = setTimeout(() => child.kill('SIGTERM'), 120_000);
-  return new Promise((resolve) => child.once('close', (code) => { clearTimeout(guard); resolve({ code, out }); }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, out });
+    }),
+  );
 }
 
 t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
-  const ports = async () => { const p = await freePort(); return { PORT: String(p), ADMIN_PORT: String(await freePort()), METRICS_PORT: String(await freePort()) }; };
+  const ports = async () => {
+    const p = await freePort();
+    return { PORT: String(p), ADMIN_PORT: String(await freePort()), METRICS_PORT: String(await freePort()) };
+  };
 
   t.test('a port in use', async (t) => {
     const p = await ports();
@@ -62,8 +77,22 @@ t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
   t.test('a NATS without JetStream', async (t) => {
     const port = await freePort();
     const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-    t.teardown(() => { nats.kill('SIGTERM'); });
-    for (let i = 0; i < 200 && !(await new Promise<boolean>((r) => { const s = net.connect(port, '127.0.0.1', () => { s.destroy(); r(true); }); s.once('error', () => r(false)); })); i++) await new Promise((r) => setTimeout(r, 50));
+    t.teardown(() => {
+      nats.kill('SIGTERM');
+    });
+    for (
+      let i = 0;
+      i < 200 &&
+      !(await new Promise<boolean>((r) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.destroy();
+          r(true);
+        });
+        s.once('error', () => r(false));
+      }));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 50));
     const r = await runStart({ ...(await ports()), NATS_URL: `nats://127.0.0.1:${port}` });
     t.equal(r.code, 1);
     t.match(r.out, /runs without JetStream/);
@@ -72,7 +101,12 @@ t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
 
   t.test('no NATS and no nats-server on PATH', async (t) => {
     // START_OWN_SERVERS: do not use a NATS on the default port; an empty PATH: no nats-server to find.
-    const r = await runStart({ ...(await ports()), START_OWN_SERVERS: '1', PATH: '/nonexistent', DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    const r = await runStart({
+      ...(await ports()),
+      START_OWN_SERVERS: '1',
+      PATH: '/nonexistent',
+      DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
     t.equal(r.code, 1);
     t.match(r.out, /nats-server is not on PATH/);
     t.match(r.out, /Debian\/Ubuntu: sudo apt-get install nats-server; macOS: brew install nats-server/);

@@ -27,11 +27,19 @@ t.test('tenant isolation', async (t) => {
     const kyc = await client.get(`/players/${id}/kyc`);
     t.equal(kyc.status, 404, `${who}: KYC of the player is 404`);
     t.equal(kyc.body.error.code, 'PLAYER_NOT_FOUND');
-    const submit = await client.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 'doc-1' }, { 'idempotency-key': `iso-kyc-${Math.random().toString(36).slice(2)}` });
+    const submit = await client.post(
+      `/players/${id}/kyc/submissions`,
+      { documentType: 'rg', reference: 'doc-1' },
+      { 'idempotency-key': `iso-kyc-${Math.random().toString(36).slice(2)}` },
+    );
     t.equal(submit.status, 404, `${who}: cannot submit KYC for the player`);
     const wallet = await client.get(`/players/${id}/wallet`);
     t.equal(wallet.status, 404, `${who}: wallet is 404`);
-    const deposit = await client.post(`/players/${id}/deposits`, { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: `iso-${Math.random()}` }, { 'idempotency-key': `iso-dep-${Math.random().toString(36).slice(2)}` });
+    const deposit = await client.post(
+      `/players/${id}/deposits`,
+      { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: `iso-${Math.random()}` },
+      { 'idempotency-key': `iso-dep-${Math.random().toString(36).slice(2)}` },
+    );
     t.equal(deposit.status, 404, `${who}: cannot deposit for the player`);
     // The same externalId is free in every other brand.
     const own = await client.post('/players', playerInput('shared-ext'), { 'idempotency-key': `iso-own-${Math.random().toString(36).slice(2)}` });

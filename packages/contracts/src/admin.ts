@@ -8,19 +8,29 @@ import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
 
-export const OperatorSchema = Type.Object({
-  id: Type.String(), name: Type.String(), status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
-  rateLimitPerMinute: Type.Integer(), allowedIps: Type.Array(Type.String()),
-  webhookUrls: Type.Object({ sandbox: Nullable(Type.String()), production: Nullable(Type.String()) }),
-  createdAt: Timestamp,
-}, { $id: 'Operator' });
+export const OperatorSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
+    rateLimitPerMinute: Type.Integer(),
+    allowedIps: Type.Array(Type.String()),
+    webhookUrls: Type.Object({ sandbox: Nullable(Type.String()), production: Nullable(Type.String()) }),
+    createdAt: Timestamp,
+  },
+  { $id: 'Operator' },
+);
 export type OperatorView = Static<typeof OperatorSchema>;
 
 const Credentials = Type.Object({ brandId: Type.String(), key: Type.String(), secret: Type.String(), webhookSecret: Type.String() });
-export const CreatedOperatorSchema = Type.Object({
-  operator: Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
-  sandbox: Credentials, production: Credentials,
-}, { $id: 'CreatedOperator' });
+export const CreatedOperatorSchema = Type.Object(
+  {
+    operator: Type.Object({ id: Type.String(), name: Type.String(), status: Type.String() }),
+    sandbox: Credentials,
+    production: Credentials,
+  },
+  { $id: 'CreatedOperator' },
+);
 export type CreatedOperator = Static<typeof CreatedOperatorSchema>;
 
 const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -32,90 +42,209 @@ const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength
 export const ADMIN_ROLES = ['compliance', 'finance', 'support', 'admin'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 const AdminRoleSchema = Type.Union(ADMIN_ROLES.map((r) => Type.Literal(r)));
-export const TeamMemberSchema = Type.Object({
-  id: Type.String(), email: Type.String(), role: AdminRoleSchema, createdAt: Timestamp, disabledAt: Nullable(Timestamp),
-}, { $id: 'TeamMember' });
-export const ServiceTokenSchema = Type.Object({
-  id: Type.String(), name: Type.String(), role: AdminRoleSchema, createdAt: Timestamp, revokedAt: Nullable(Timestamp), lastUsedAt: Nullable(Timestamp),
-}, { $id: 'ServiceToken' });
+export const TeamMemberSchema = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    role: AdminRoleSchema,
+    createdAt: Timestamp,
+    disabledAt: Nullable(Timestamp),
+  },
+  { $id: 'TeamMember' },
+);
+export const ServiceTokenSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    role: AdminRoleSchema,
+    createdAt: Timestamp,
+    revokedAt: Nullable(Timestamp),
+    lastUsedAt: Nullable(Timestamp),
+  },
+  { $id: 'ServiceToken' },
+);
 const TeamIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const teamAdminOperations = defineOperations({
   adminCreateUser: {
-    id: 'adminCreateUser', method: 'POST', path: '/admin/users', tag: 'Admin', summary: 'Add a team member with a role (the password is shown once)',
+    id: 'adminCreateUser',
+    method: 'POST',
+    path: '/admin/users',
+    tag: 'Admin',
+    summary: 'Add a team member with a role (the password is shown once)',
     body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: AdminRoleSchema }),
-    response: Type.Object({ user: TeamMemberSchema, password: Type.String() }), status: 201, errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
+    response: Type.Object({ user: TeamMemberSchema, password: Type.String() }),
+    status: 201,
+    errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
   },
   adminListUsers: {
-    id: 'adminListUsers', method: 'GET', path: '/admin/users', tag: 'Admin', summary: 'List team members',
-    response: Type.Object({ data: Type.Array(TeamMemberSchema) }), status: 200,
+    id: 'adminListUsers',
+    method: 'GET',
+    path: '/admin/users',
+    tag: 'Admin',
+    summary: 'List team members',
+    response: Type.Object({ data: Type.Array(TeamMemberSchema) }),
+    status: 200,
   },
   adminDisableUser: {
-    id: 'adminDisableUser', method: 'POST', path: '/admin/users/:id/disable', tag: 'Admin', summary: 'Disable a team member',
-    params: TeamIdParams, response: TeamMemberSchema, status: 200, errors: ['TEAM_MEMBER_NOT_FOUND'],
+    id: 'adminDisableUser',
+    method: 'POST',
+    path: '/admin/users/:id/disable',
+    tag: 'Admin',
+    summary: 'Disable a team member',
+    params: TeamIdParams,
+    response: TeamMemberSchema,
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND'],
   },
   adminCreateToken: {
-    id: 'adminCreateToken', method: 'POST', path: '/admin/tokens', tag: 'Admin', summary: 'Create a named service token with a role (shown once)',
+    id: 'adminCreateToken',
+    method: 'POST',
+    path: '/admin/tokens',
+    tag: 'Admin',
+    summary: 'Create a named service token with a role (shown once)',
     body: Type.Object({ name: Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }), role: AdminRoleSchema }),
-    response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }), status: 201, errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
+    response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }),
+    status: 201,
+    errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
   },
   adminListTokens: {
-    id: 'adminListTokens', method: 'GET', path: '/admin/tokens', tag: 'Admin', summary: 'List service tokens',
-    response: Type.Object({ data: Type.Array(ServiceTokenSchema) }), status: 200,
+    id: 'adminListTokens',
+    method: 'GET',
+    path: '/admin/tokens',
+    tag: 'Admin',
+    summary: 'List service tokens',
+    response: Type.Object({ data: Type.Array(ServiceTokenSchema) }),
+    status: 200,
   },
   adminRevokeToken: {
-    id: 'adminRevokeToken', method: 'POST', path: '/admin/tokens/:id/revoke', tag: 'Admin', summary: 'Revoke a service token',
-    params: TeamIdParams, response: ServiceTokenSchema, status: 200, errors: ['TEAM_MEMBER_NOT_FOUND'],
+    id: 'adminRevokeToken',
+    method: 'POST',
+    path: '/admin/tokens/:id/revoke',
+    tag: 'Admin',
+    summary: 'Revoke a service token',
+    params: TeamIdParams,
+    response: ServiceTokenSchema,
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND'],
   },
 });
 
 export const operatorAdminOperations = defineOperations({
   adminCreateOperator: {
-    id: 'adminCreateOperator', method: 'POST', path: '/admin/operators', tag: 'Admin', summary: 'Create an operator with sandbox and production credentials (secrets shown once)',
+    id: 'adminCreateOperator',
+    method: 'POST',
+    path: '/admin/operators',
+    tag: 'Admin',
+    summary: 'Create an operator with sandbox and production credentials (secrets shown once)',
     body: Type.Object({
-      name: Type.String({ minLength: 2, maxLength: 200 }), currency: Type.Optional(Currency),
+      name: Type.String({ minLength: 2, maxLength: 200 }),
+      currency: Type.Optional(Currency),
       rateLimitPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000000 })),
-    }), response: CreatedOperatorSchema, status: 201,
+    }),
+    response: CreatedOperatorSchema,
+    status: 201,
   },
   adminListOperators: {
-    id: 'adminListOperators', method: 'GET', path: '/admin/operators', tag: 'Admin', summary: 'List operators',
-    response: Type.Object({ data: Type.Array(OperatorSchema) }), status: 200,
+    id: 'adminListOperators',
+    method: 'GET',
+    path: '/admin/operators',
+    tag: 'Admin',
+    summary: 'List operators',
+    response: Type.Object({ data: Type.Array(OperatorSchema) }),
+    status: 200,
   },
   adminGetOperator: {
-    id: 'adminGetOperator', method: 'GET', path: '/admin/operators/:id', tag: 'Admin', summary: 'Read an operator',
-    params: OperatorIdParams, response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    id: 'adminGetOperator',
+    method: 'GET',
+    path: '/admin/operators/:id',
+    tag: 'Admin',
+    summary: 'Read an operator',
+    params: OperatorIdParams,
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminSuspendOperator: {
-    id: 'adminSuspendOperator', method: 'POST', path: '/admin/operators/:id/suspend', tag: 'Admin', summary: 'Suspend an operator',
-    params: OperatorIdParams, response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    id: 'adminSuspendOperator',
+    method: 'POST',
+    path: '/admin/operators/:id/suspend',
+    tag: 'Admin',
+    summary: 'Suspend an operator',
+    params: OperatorIdParams,
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminResumeOperator: {
-    id: 'adminResumeOperator', method: 'POST', path: '/admin/operators/:id/resume', tag: 'Admin', summary: 'Resume a suspended operator',
-    params: OperatorIdParams, response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    id: 'adminResumeOperator',
+    method: 'POST',
+    path: '/admin/operators/:id/resume',
+    tag: 'Admin',
+    summary: 'Resume a suspended operator',
+    params: OperatorIdParams,
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminSetAllowedIps: {
-    id: 'adminSetAllowedIps', method: 'PUT', path: '/admin/operators/:id/allowed-ips', tag: 'Admin', summary: 'Set the caller allow-list (IPs or CIDRs; empty allows all)',
-    params: OperatorIdParams, body: Type.Object({ ips: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }) }),
-    response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    id: 'adminSetAllowedIps',
+    method: 'PUT',
+    path: '/admin/operators/:id/allowed-ips',
+    tag: 'Admin',
+    summary: 'Set the caller allow-list (IPs or CIDRs; empty allows all)',
+    params: OperatorIdParams,
+    body: Type.Object({ ips: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 }) }),
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminSetRateLimit: {
-    id: 'adminSetRateLimit', method: 'PUT', path: '/admin/operators/:id/rate-limit', tag: 'Admin', summary: 'Set the per-minute rate limit',
-    params: OperatorIdParams, body: Type.Object({ perMinute: Type.Integer({ minimum: 1, maximum: 1000000 }) }),
-    response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    id: 'adminSetRateLimit',
+    method: 'PUT',
+    path: '/admin/operators/:id/rate-limit',
+    tag: 'Admin',
+    summary: 'Set the per-minute rate limit',
+    params: OperatorIdParams,
+    body: Type.Object({ perMinute: Type.Integer({ minimum: 1, maximum: 1000000 }) }),
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminSetWebhookUrl: {
-    id: 'adminSetWebhookUrl', method: 'PUT', path: '/admin/operators/:id/webhooks/:environment', tag: 'Admin', summary: 'Set the webhook URL of one environment (null removes it)',
+    id: 'adminSetWebhookUrl',
+    method: 'PUT',
+    path: '/admin/operators/:id/webhooks/:environment',
+    tag: 'Admin',
+    summary: 'Set the webhook URL of one environment (null removes it)',
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), environment: EnvironmentSchema }),
     body: Type.Object({ url: Nullable(Type.String({ format: 'uri', maxLength: 2048 })) }),
-    response: OperatorSchema, status: 200, errors: ['OPERATOR_NOT_FOUND'],
+    response: OperatorSchema,
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
   },
   adminListAudit: {
-    id: 'adminListAudit', method: 'GET', path: '/admin/audit', tag: 'Admin', summary: 'The admin audit log, newest first',
+    id: 'adminListAudit',
+    method: 'GET',
+    path: '/admin/audit',
+    tag: 'Admin',
+    summary: 'The admin audit log, newest first',
     query: Type.Object({ target: Type.Optional(Type.String({ maxLength: 128 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
-    response: Type.Object({ data: Type.Array(Type.Object({
-      id: Type.String(), actor: Type.String(), action: Type.String(), target: Type.String(),
-      before: Type.Unknown(), after: Type.Unknown(), requestId: Type.String(), at: Timestamp,
-    })) }), status: 200,
+    response: Type.Object({
+      data: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          actor: Type.String(),
+          action: Type.String(),
+          target: Type.String(),
+          before: Type.Unknown(),
+          after: Type.Unknown(),
+          requestId: Type.String(),
+          at: Timestamp,
+        }),
+      ),
+    }),
+    status: 200,
   },
 });
 

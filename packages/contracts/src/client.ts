@@ -2,12 +2,24 @@
 // the benchmark and the docs; operators are free to copy it.
 import { signRequest } from './signing.ts';
 
-export interface ClientOptions { baseUrl: string; key: string; secret: string; fetchImpl?: typeof fetch }
-export interface ClientResponse<T = any> { status: number; headers: Headers; body: T; text: string }
+export interface ClientOptions {
+  baseUrl: string;
+  key: string;
+  secret: string;
+  fetchImpl?: typeof fetch;
+}
+export interface ClientResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
 
 export class OperatorClient {
   readonly #o: ClientOptions;
-  constructor(opts: ClientOptions) { this.#o = opts; }
+  constructor(opts: ClientOptions) {
+    this.#o = opts;
+  }
 
   /** path is relative to the base URL's /api/v1 (e.g. `/players`), query included. */
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ClientResponse<T>> {
@@ -16,7 +28,8 @@ export class OperatorClient {
     const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
     const ts = headers['x-timestamp'] ?? String(Math.floor(Date.now() / 1000));
     const h: Record<string, string> = {
-      'x-operator-key': this.#o.key, 'x-timestamp': ts,
+      'x-operator-key': this.#o.key,
+      'x-timestamp': ts,
       'x-signature': signRequest(this.#o.secret, method, rawPath, ts, payload),
       ...(payload ? { 'content-type': 'application/json' } : {}),
       ...headers,
@@ -24,10 +37,18 @@ export class OperatorClient {
     const res = await (this.#o.fetchImpl ?? fetch)(`${url.origin}${rawPath}`, { method, headers: h, body: payload || undefined });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
     return { status: res.status, headers: res.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, headers?: Record<string, string>) { return this.request<T>('GET', path, undefined, headers); }
-  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) { return this.request<T>('POST', path, body ?? {}, headers); }
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, body ?? {}, headers);
+  }
 }

@@ -9,8 +9,10 @@ export const API_VERSION = '1.1.0';
 
 /** Amount in a request: positive, at most 2 decimals, at most 1000000.00 (checked in domain code). */
 export const MoneyInput = Type.String({
-  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', maxLength: 16,
-  description: 'Positive decimal string with at most 2 decimals, up to 1000000.00', examples: ['100.00'],
+  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$',
+  maxLength: 16,
+  description: 'Positive decimal string with at most 2 decimals, up to 1000000.00',
+  examples: ['100.00'],
 });
 /** Amount in a response: exactly 2 decimals, may be negative for debits. */
 export const Money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$', examples: ['100.00'] });
@@ -23,14 +25,17 @@ export const idOf = (prefix: string) => Type.String({ minLength: 1, maxLength: 6
 export const EmptyObject = Type.Object({}, { description: 'JSON object (may be empty)' });
 
 export const ValidationIssueSchema = Type.Object({ path: Type.String(), message: Type.String() });
-export const ErrorEnvelope = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    requestId: Type.String(),
-    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  }),
-}, { $id: 'ErrorEnvelope' });
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      requestId: Type.String(),
+      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { $id: 'ErrorEnvelope' },
+);
 
 export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
 export const List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });

@@ -12,7 +12,7 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN_IP: { status: 403, message: 'The caller address is not in the operator allow-list.' },
   SANDBOX_ONLY: { status: 403, message: 'This route is only available with a sandbox (bk_test_) key.' },
   FORBIDDEN_ROLE: { status: 403, message: 'Your role does not allow this action.' },
-  CSRF_TOKEN_INVALID: { status: 403, message: 'A console request that changes something must carry the session\'s X-CSRF-Token.' },
+  CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
   KYC_NOT_APPROVED: { status: 403, message: 'The player KYC status is not aprovado.' },
   PLAYER_NOT_ACTIVE: { status: 403, message: 'The player status does not allow this operation.' },
   RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },
@@ -50,11 +50,18 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export interface ValidationIssue { path: string; message: string }
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
 export type ErrorDetails = Record<string, unknown>;
 
 /** The error shape that travels in NATS replies and is rendered by the gateway. */
-export interface ErrorBody { code: ErrorCode; message: string; details?: ErrorDetails }
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetails;
+}
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -69,12 +76,12 @@ export class AppError extends Error {
     this.headers = headers;
   }
 
-  get status(): number { return ERROR_CATALOGUE[this.code].status; }
+  get status(): number {
+    return ERROR_CATALOGUE[this.code].status;
+  }
 
   toBody(): ErrorBody {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 
   static fromBody(body: ErrorBody): AppError {

@@ -11,7 +11,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventDataSchemas = {
   'kyc.status_changed': Type.Object({
-    playerId: Type.String(), externalId: Nullable(Type.String()), previousStatus: KycStatusSchema, status: KycStatusSchema,
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    previousStatus: KycStatusSchema,
+    status: KycStatusSchema,
   }),
   'deposit.confirmed': DepositSchema,
   'withdrawal.status_changed': Type.Object({
@@ -27,7 +30,10 @@ export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchema
 export function domainEventSchema<T extends EventType>(type: T) {
   return Type.Object({
     id: Type.String({ description: 'Event id (evt_...), equal to X-Webhook-Id.' }),
-    type: Type.Literal(type), createdAt: Timestamp, environment: EnvironmentSchema, data: EventDataSchemas[type],
+    type: Type.Literal(type),
+    createdAt: Timestamp,
+    environment: EnvironmentSchema,
+    data: EventDataSchemas[type],
   });
 }
 

@@ -34,7 +34,9 @@ export function isAdult(birthDate: string, today: Date = new Date()): boolean {
   if (!isCalendarDate(birthDate)) return false;
   // isCalendarDate checked the shape YYYY-MM-DD.
   const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number];
-  const ty = today.getUTCFullYear(), tm = today.getUTCMonth() + 1, td = today.getUTCDate();
+  const ty = today.getUTCFullYear(),
+    tm = today.getUTCMonth() + 1,
+    td = today.getUTCDate();
   const age = ty - y - (tm < m || (tm === m && td < d) ? 1 : 0);
   return age >= 18;
 }
@@ -58,6 +60,13 @@ export function registerFormats(): void {
   FormatRegistry.Set('adult-birth-date', (v) => isAdult(v));
   FormatRegistry.Set('email', isEmail);
   FormatRegistry.Set('date-time', isIsoDateTime);
-  FormatRegistry.Set('uri', (v) => { try { new URL(v); return true; } catch { return false; } });
+  FormatRegistry.Set('uri', (v) => {
+    try {
+      new URL(v);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 registerFormats();

@@ -4,19 +4,32 @@ import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { PlayerIdParams } from './players.ts';
 
-export const GameSchema = Type.Object({
-  id: Type.String({ description: 'gm_ + a stable slug' }), name: Type.String(), provider: Type.String(), category: Type.String(),
-}, { additionalProperties: false, $id: 'Game' });
+export const GameSchema = Type.Object(
+  {
+    id: Type.String({ description: 'gm_ + a stable slug' }),
+    name: Type.String(),
+    provider: Type.String(),
+    category: Type.String(),
+  },
+  { additionalProperties: false, $id: 'Game' },
+);
 export type Game = Static<typeof GameSchema>;
 
 export const GAME_MODES = ['demo', 'real'] as const;
 export type GameMode = (typeof GAME_MODES)[number];
 
-export const GameSessionSchema = Type.Object({
-  id: idOf('gs'), playerId: idOf('plr'), gameId: Type.String(), gameUrl: Type.String({ format: 'uri' }),
-  mode: Type.Union([Type.Literal('demo'), Type.Literal('real')], { description: 'demo in sandbox (fictitious balance), real in production' }),
-  expiresAt: Timestamp, createdAt: Timestamp,
-}, { additionalProperties: false, $id: 'GameSession' });
+export const GameSessionSchema = Type.Object(
+  {
+    id: idOf('gs'),
+    playerId: idOf('plr'),
+    gameId: Type.String(),
+    gameUrl: Type.String({ format: 'uri' }),
+    mode: Type.Union([Type.Literal('demo'), Type.Literal('real')], { description: 'demo in sandbox (fictitious balance), real in production' }),
+    expiresAt: Timestamp,
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'GameSession' },
+);
 export type GameSession = Static<typeof GameSessionSchema>;
 
 export const CreateGameSessionSchema = Type.Object({ gameId: Type.String({ minLength: 1, maxLength: 64 }) }, { $id: 'CreateGameSession' });
@@ -24,13 +37,26 @@ export type CreateGameSession = Static<typeof CreateGameSessionSchema>;
 
 export const gameOperations = defineOperations({
   listGames: {
-    id: 'listGames', method: 'GET', path: '/games', subject: 'games.list', tag: 'Games',
-    summary: 'The game catalogue', response: List(GameSchema), status: 200,
+    id: 'listGames',
+    method: 'GET',
+    path: '/games',
+    subject: 'games.list',
+    tag: 'Games',
+    summary: 'The game catalogue',
+    response: List(GameSchema),
+    status: 200,
   },
   createGameSession: {
-    id: 'createGameSession', method: 'POST', path: '/players/:playerId/game-sessions', subject: 'games.sessions.create', tag: 'Games',
-    summary: 'Open a game session and get the gameUrl for the player browser', params: PlayerIdParams, body: CreateGameSessionSchema,
-    response: GameSessionSchema, status: 201,
+    id: 'createGameSession',
+    method: 'POST',
+    path: '/players/:playerId/game-sessions',
+    subject: 'games.sessions.create',
+    tag: 'Games',
+    summary: 'Open a game session and get the gameUrl for the player browser',
+    params: PlayerIdParams,
+    body: CreateGameSessionSchema,
+    response: GameSessionSchema,
+    status: 201,
     errors: ['PLAYER_NOT_FOUND', 'GAME_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE', 'PROVIDER_UNAVAILABLE'],
   },
 });
@@ -54,49 +80,62 @@ export const GAME_KINDS = ['crash', 'dice', 'roulette', 'slots', 'external'] as 
 export type GameKind = (typeof GAME_KINDS)[number];
 export const ROULETTE_PICKS = ['red', 'black', 'odd', 'even', 'low', 'high'] as const;
 
-export const PlaySessionViewSchema = Type.Object({
-  sessionId: idOf('gs'),
-  mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
-  currency: Type.String(),
-  /** Demo: the session's fictitious balance. Real: the player's withdrawable balance (available − held), what a bet can take. */
-  balance: Nullable(Money),
-  expiresAt: Timestamp,
-  /** False for external games, and in real mode when the player may no longer play (`notice` says why). */
-  playable: Type.Boolean(),
-  notice: Nullable(Type.String()),
-  game: Type.Object({
-    id: Type.String(), name: Type.String(), provider: Type.String(), category: Type.String(),
-    kind: Type.Union(GAME_KINDS.map((k) => Type.Literal(k))),
-  }),
-  /** `page`: the gateway renders the built-in game; `redirect`: the provider's own page. */
-  launch: Type.Union([
-    Type.Object({ type: Type.Literal('page') }),
-    Type.Object({ type: Type.Literal('redirect'), url: Type.String({ format: 'uri' }) }),
-  ]),
-  limits: Type.Object({ minBet: Money, maxBet: Money }),
-}, { $id: 'PlaySessionView' });
+export const PlaySessionViewSchema = Type.Object(
+  {
+    sessionId: idOf('gs'),
+    mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
+    currency: Type.String(),
+    /** Demo: the session's fictitious balance. Real: the player's withdrawable balance (available − held), what a bet can take. */
+    balance: Nullable(Money),
+    expiresAt: Timestamp,
+    /** False for external games, and in real mode when the player may no longer play (`notice` says why). */
+    playable: Type.Boolean(),
+    notice: Nullable(Type.String()),
+    game: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      provider: Type.String(),
+      category: Type.String(),
+      kind: Type.Union(GAME_KINDS.map((k) => Type.Literal(k))),
+    }),
+    /** `page`: the gateway renders the built-in game; `redirect`: the provider's own page. */
+    launch: Type.Union([Type.Object({ type: Type.Literal('page') }), Type.Object({ type: Type.Literal('redirect'), url: Type.String({ format: 'uri' }) })]),
+    limits: Type.Object({ minBet: Money, maxBet: Money }),
+  },
+  { $id: 'PlaySessionView' },
+);
 export type PlaySessionView = Static<typeof PlaySessionViewSchema>;
 
-export const PlayRoundInputSchema = Type.Object({
-  amount: MoneyInput,
-  /** crash: cash-out multiplier (1.01–100.00); dice: roll-under number (2–96). */
-  target: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]{1,2})?$' })),
-  /** roulette: red, black, odd, even, low (1–18) or high (19–36). */
-  pick: Type.Optional(Type.Union(ROULETTE_PICKS.map((k) => Type.Literal(k)))),
-  /** Set by the page per click: a retried POST with the same id returns the same round. Required in real mode. */
-  clientRoundId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
-}, { $id: 'PlayRoundInput' });
+export const PlayRoundInputSchema = Type.Object(
+  {
+    amount: MoneyInput,
+    /** crash: cash-out multiplier (1.01–100.00); dice: roll-under number (2–96). */
+    target: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}(\\.[0-9]{1,2})?$' })),
+    /** roulette: red, black, odd, even, low (1–18) or high (19–36). */
+    pick: Type.Optional(Type.Union(ROULETTE_PICKS.map((k) => Type.Literal(k)))),
+    /** Set by the page per click: a retried POST with the same id returns the same round. Required in real mode. */
+    clientRoundId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
+  },
+  { $id: 'PlayRoundInput' },
+);
 export type PlayRoundInput = Static<typeof PlayRoundInputSchema>;
 
-export const PlayRoundResultSchema = Type.Object({
-  id: idOf('gr'), sessionId: idOf('gs'), gameId: Type.String(),
-  amount: Money, payout: Money, win: Type.Boolean(),
-  /** Kind-specific: crash { crashPoint, target }, dice { roll, target, multiplier }, roulette { number, color, pick }, slots { reels, multiplier }. */
-  outcome: Type.Record(Type.String(), Type.Unknown()),
-  /** Demo: the session balance after the round; real: the player's withdrawable balance after it. */
-  balanceAfter: Nullable(Money),
-  createdAt: Timestamp,
-}, { $id: 'PlayRoundResult' });
+export const PlayRoundResultSchema = Type.Object(
+  {
+    id: idOf('gr'),
+    sessionId: idOf('gs'),
+    gameId: Type.String(),
+    amount: Money,
+    payout: Money,
+    win: Type.Boolean(),
+    /** Kind-specific: crash { crashPoint, target }, dice { roll, target, multiplier }, roulette { number, color, pick }, slots { reels, multiplier }. */
+    outcome: Type.Record(Type.String(), Type.Unknown()),
+    /** Demo: the session balance after the round; real: the player's withdrawable balance after it. */
+    balanceAfter: Nullable(Money),
+    createdAt: Timestamp,
+  },
+  { $id: 'PlayRoundResult' },
+);
 export type PlayRoundResult = Static<typeof PlayRoundResultSchema>;
 
 export const gamePlayMessages = defineMessages({

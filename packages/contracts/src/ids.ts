@@ -1,9 +1,22 @@
 import { uuidv7 } from 'uuidv7';
 
 export const ID_PREFIXES = {
-  operator: 'op', brand: 'brd', player: 'plr', kycSubmission: 'kyc', deposit: 'dep', withdrawal: 'wd',
-  ledgerEntry: 'le', gameSession: 'gs', event: 'evt', request: 'req', audit: 'aud', hold: 'hld', delivery: 'dlv', gameRound: 'gr',
-  teamMember: 'usr', serviceToken: 'tok',
+  operator: 'op',
+  brand: 'brd',
+  player: 'plr',
+  kycSubmission: 'kyc',
+  deposit: 'dep',
+  withdrawal: 'wd',
+  ledgerEntry: 'le',
+  gameSession: 'gs',
+  event: 'evt',
+  request: 'req',
+  audit: 'aud',
+  hold: 'hld',
+  delivery: 'dlv',
+  gameRound: 'gr',
+  teamMember: 'usr',
+  serviceToken: 'tok',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -61,8 +61,10 @@ export const OperatorChangedSchema = Type.Object({ operatorId: Type.String() });
 export type OperatorChanged = Static<typeof OperatorChangedSchema>;
 
 /** An audit trail the gateway records for admin operations that change something. */
-export interface AuditTrail { target: string; before: unknown; after: unknown }
+export interface AuditTrail {
+  target: string;
+  before: unknown;
+  after: unknown;
+}
 
-export type OperationReply<R = unknown> =
-  | { ok: true; status: number; body: R; audit?: AuditTrail }
-  | { ok: false; error: ErrorBody; status?: number };
+export type OperationReply<R = unknown> = { ok: true; status: number; body: R; audit?: AuditTrail } | { ok: false; error: ErrorBody; status?: number };

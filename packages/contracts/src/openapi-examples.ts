@@ -9,23 +9,48 @@ const DEPOSIT_ID = 'dep_01934b7e8c8e7c3a9f2d1b0a55667788';
 const WITHDRAWAL_ID = 'wd_01934b7e8c8e7c3a9f2d1b0a99aabbcc';
 
 const player = {
-  id: PLAYER_ID, externalId: 'user-42', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725',
-  phone: '+5511987654321', birthDate: '1990-05-17', status: 'ativo', kycStatus: 'nao_iniciado', currency: 'BRL', createdAt: T0,
+  id: PLAYER_ID,
+  externalId: 'user-42',
+  name: 'Ana Souza',
+  email: 'ana@example.com',
+  cpf: '52998224725',
+  phone: '+5511987654321',
+  birthDate: '1990-05-17',
+  status: 'ativo',
+  kycStatus: 'nao_iniciado',
+  currency: 'BRL',
+  createdAt: T0,
 };
 const kycRecord = (status: string) => ({
-  playerId: PLAYER_ID, status,
+  playerId: PLAYER_ID,
+  status,
   submissions: [{ id: 'kyc_01934b7e8c8e7c3a9f2d1b0addeeff00', documentType: 'rg', reference: 's3://kyc-docs/user-42/rg-front.jpg', createdAt: T0 }],
   updatedAt: T1,
 });
 const deposit = (status: 'pending' | 'confirmed' | 'failed') => ({
-  id: DEPOSIT_ID, playerId: PLAYER_ID, amount: '100.00', currency: 'BRL', method: 'pix', externalReference: 'psp-7f3a9c',
-  status, createdAt: T0, updatedAt: status === 'pending' ? T0 : T1,
-  confirmedAt: status === 'confirmed' ? T1 : null, failedAt: status === 'failed' ? T1 : null,
+  id: DEPOSIT_ID,
+  playerId: PLAYER_ID,
+  amount: '100.00',
+  currency: 'BRL',
+  method: 'pix',
+  externalReference: 'psp-7f3a9c',
+  status,
+  createdAt: T0,
+  updatedAt: status === 'pending' ? T0 : T1,
+  confirmedAt: status === 'confirmed' ? T1 : null,
+  failedAt: status === 'failed' ? T1 : null,
   failureReason: status === 'failed' ? 'Payment expired at the PSP' : null,
 });
 const withdrawal = (status: string) => ({
-  id: WITHDRAWAL_ID, playerId: PLAYER_ID, amount: '30.00', currency: 'BRL', method: 'pix', destination: 'ana@example.com',
-  status, createdAt: T0, updatedAt: status === 'under_review' ? T0 : T1,
+  id: WITHDRAWAL_ID,
+  playerId: PLAYER_ID,
+  amount: '30.00',
+  currency: 'BRL',
+  method: 'pix',
+  destination: 'ana@example.com',
+  status,
+  createdAt: T0,
+  updatedAt: status === 'under_review' ? T0 : T1,
 });
 
 export interface OperationExample {
@@ -54,16 +79,31 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     params: { playerId: PLAYER_ID },
     body: { documentType: 'rg', reference: 's3://kyc-docs/user-42/rg-front.jpg' },
     response: {
-      id: 'kyc_01934b7e8c8e7c3a9f2d1b0addeeff00', playerId: PLAYER_ID, documentType: 'rg',
-      reference: 's3://kyc-docs/user-42/rg-front.jpg', createdAt: T0, kycStatus: 'em_analise',
+      id: 'kyc_01934b7e8c8e7c3a9f2d1b0addeeff00',
+      playerId: PLAYER_ID,
+      documentType: 'rg',
+      reference: 's3://kyc-docs/user-42/rg-front.jpg',
+      createdAt: T0,
+      kycStatus: 'em_analise',
     },
   },
   sandboxKycDecision: { params: { playerId: PLAYER_ID }, body: { status: 'aprovado' }, response: kycRecord('aprovado') },
   getWallet: { params: { playerId: PLAYER_ID }, response: { playerId: PLAYER_ID, currency: 'BRL', available: '100.00', withdrawable: '70.00' } },
   listTransactions: {
-    params: { playerId: PLAYER_ID }, query: { limit: 50 },
+    params: { playerId: PLAYER_ID },
+    query: { limit: 50 },
     response: {
-      data: [{ id: 'le_01934b7e8c8e7c3a9f2d1b0a12121212', type: 'DEPOSIT', amount: '100.00', balanceAfter: '100.00', currency: 'BRL', referenceId: DEPOSIT_ID, createdAt: T1 }],
+      data: [
+        {
+          id: 'le_01934b7e8c8e7c3a9f2d1b0a12121212',
+          type: 'DEPOSIT',
+          amount: '100.00',
+          balanceAfter: '100.00',
+          currency: 'BRL',
+          referenceId: DEPOSIT_ID,
+          createdAt: T1,
+        },
+      ],
       nextCursor: null,
     },
   },
@@ -86,54 +126,89 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: { data: [{ id: 'gm_aviator_demo', name: 'Aviator (demo)', provider: 'builtin', category: 'crash' }] },
   },
   createGameSession: {
-    params: { playerId: PLAYER_ID }, body: { gameId: 'gm_aviator_demo' },
+    params: { playerId: PLAYER_ID },
+    body: { gameId: 'gm_aviator_demo' },
     response: {
-      id: 'gs_01934b7e8c8e7c3a9f2d1b0a34343434', playerId: PLAYER_ID, gameId: 'gm_aviator_demo',
-      gameUrl: 'https://api.example.com/play/eyJzIjoiZ3NfMDEifQ.c2lnbmF0dXJl', mode: 'demo', expiresAt: '2026-11-21T11:00:00.000Z', createdAt: T0,
+      id: 'gs_01934b7e8c8e7c3a9f2d1b0a34343434',
+      playerId: PLAYER_ID,
+      gameId: 'gm_aviator_demo',
+      gameUrl: 'https://api.example.com/play/eyJzIjoiZ3NfMDEifQ.c2lnbmF0dXJl',
+      mode: 'demo',
+      expiresAt: '2026-11-21T11:00:00.000Z',
+      createdAt: T0,
     },
   },
   testWebhook: {
-    response: { eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', url: 'https://operator.example.com/webhooks', delivered: true, statusCode: 204, error: null, durationMs: 42 },
+    response: {
+      eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
+      url: 'https://operator.example.com/webhooks',
+      delivered: true,
+      statusCode: 204,
+      error: null,
+      durationMs: 42,
+    },
   },
 };
 
 /** Example body of each webhook event type (the `data` differs per type). */
 export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
   'kyc.status_changed': {
-    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011', type: 'kyc.status_changed', createdAt: T1, environment: 'sandbox',
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011',
+    type: 'kyc.status_changed',
+    createdAt: T1,
+    environment: 'sandbox',
     data: { playerId: PLAYER_ID, externalId: 'user-42', previousStatus: 'em_analise', status: 'aprovado' },
   },
   'deposit.confirmed': {
-    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000012', type: 'deposit.confirmed', createdAt: T1, environment: 'sandbox', data: deposit('confirmed'),
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000012',
+    type: 'deposit.confirmed',
+    createdAt: T1,
+    environment: 'sandbox',
+    data: deposit('confirmed'),
   },
   'withdrawal.status_changed': {
-    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000013', type: 'withdrawal.status_changed', createdAt: T1, environment: 'sandbox',
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000013',
+    type: 'withdrawal.status_changed',
+    createdAt: T1,
+    environment: 'sandbox',
     data: { withdrawal: withdrawal('approved'), previousStatus: 'under_review' },
   },
   'webhook.test': {
-    id: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', type: 'webhook.test', createdAt: T0, environment: 'sandbox',
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
+    type: 'webhook.test',
+    createdAt: T0,
+    environment: 'sandbox',
     data: { message: 'This is a test delivery from the back-office API.' },
   },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */
 export const OPERATION_DESCRIPTIONS: Record<string, string> = {
-  getMe: 'Returns the operator, brand and environment of the calling credential, and the API version. Use it to check your signing: a correct signature answers 200.',
-  createPlayer: 'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
+  getMe:
+    'Returns the operator, brand and environment of the calling credential, and the API version. Use it to check your signing: a correct signature answers 200.',
+  createPlayer:
+    'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
   getKyc: 'The KYC status of a player and the document submissions registered for it.',
-  submitKyc: 'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',
+  submitKyc:
+    'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',
   sandboxKycDecision: 'Sandbox only: simulates the compliance team decision (for example `aprovado`) and emits `kyc.status_changed`.',
   getWallet: 'The player balances: `available` is the real balance, `withdrawable` is `available` minus open withdrawals.',
   listTransactions: 'The player ledger, newest first, paginated with an opaque `cursor` taken from the previous `nextCursor`.',
-  createDeposit: 'Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
+  createDeposit:
+    'Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
   confirmDeposit: 'Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. The body may be empty or omitted.',
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
-  createWithdrawal: 'Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`.',
+  createWithdrawal:
+    'Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`.',
   getWithdrawal: 'Reads a withdrawal and its status.',
-  cancelWithdrawal: 'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',
-  sandboxWithdrawalDecision: 'Sandbox only: simulates the team decision on a withdrawal: `approve` or `reject` one under review, `pay` an approved one (the wallet is debited only then). Emits `withdrawal.status_changed`.',
+  cancelWithdrawal:
+    'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',
+  sandboxWithdrawalDecision:
+    'Sandbox only: simulates the team decision on a withdrawal: `approve` or `reject` one under review, `pay` an approved one (the wallet is debited only then). Emits `withdrawal.status_changed`.',
   listGames: 'The game catalogue available to the brand.',
-  createGameSession: 'Opens a game session and returns the `gameUrl` to open in the player browser (for example in an iframe). In sandbox it is a demonstration session with a fictitious balance. Requires KYC `aprovado` and player status `ativo`.',
-  testWebhook: 'Sends one `webhook.test` delivery now to the webhook URL configured for the environment of the key and reports how it went. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
+  createGameSession:
+    'Opens a game session and returns the `gameUrl` to open in the player browser (for example in an iframe). In sandbox it is a demonstration session with a fictitious balance. Requires KYC `aprovado` and player status `ativo`.',
+  testWebhook:
+    'Sends one `webhook.test` delivery now to the webhook URL configured for the environment of the key and reports how it went. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
 };

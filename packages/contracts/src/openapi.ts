@@ -17,7 +17,10 @@ type Json = Record<string, unknown>;
 const DATE_PATTERN = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 /** Custom formats → what the published document says instead. */
 const FORMAT_REPLACEMENTS: Record<string, Json> = {
-  cpf: { pattern: '^([0-9]{11}|[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2})$', description: 'A valid CPF (check digits verified), 11 digits with or without punctuation (529.982.247-25 or 52998224725).' },
+  cpf: {
+    pattern: '^([0-9]{11}|[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]{2})$',
+    description: 'A valid CPF (check digits verified), 11 digits with or without punctuation (529.982.247-25 or 52998224725).',
+  },
   'calendar-date': { format: 'date', pattern: DATE_PATTERN, description: 'A calendar date, YYYY-MM-DD.' },
   'adult-birth-date': { format: 'date', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, a real calendar date; the player must be at least 18 years old.' },
 };
@@ -48,14 +51,21 @@ function toJsonSchema(schema: TSchema, components: Record<string, unknown>): unk
   return walk(schema);
 }
 
-function parameters(where: 'path' | 'query', schema: TSchema | undefined, components: Record<string, unknown>, example: Record<string, unknown> | undefined): Json[] {
+function parameters(
+  where: 'path' | 'query',
+  schema: TSchema | undefined,
+  components: Record<string, unknown>,
+  example: Record<string, unknown> | undefined,
+): Json[] {
   if (!schema) return [];
   const json = toJsonSchema(schema, components) as Json;
   const required = new Set((json.required as string[] | undefined) ?? []);
   return Object.entries((json.properties as Json | undefined) ?? {}).map(([name, s]) => {
     const { description, ...rest } = s as Json;
     return {
-      name, in: where, required: where === 'path' || required.has(name),
+      name,
+      in: where,
+      required: where === 'path' || required.has(name),
       description: (description as string | undefined) ?? PARAMETER_DESCRIPTIONS[name] ?? name,
       schema: rest,
       ...(example?.[name] !== undefined ? { example: example[name] } : {}),
@@ -73,26 +83,55 @@ const PARAMETER_DESCRIPTIONS: Record<string, string> = {
 };
 
 const COMMON_ERRORS: ErrorCode[] = [
-  'BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INVALID_CREDENTIALS', 'TIMESTAMP_OUT_OF_RANGE', 'INVALID_SIGNATURE', 'OPERATOR_SUSPENDED', 'FORBIDDEN_IP',
-  'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'BAD_REQUEST',
+  'HEADERS_TOO_LARGE',
+  'INVALID_CREDENTIALS',
+  'TIMESTAMP_OUT_OF_RANGE',
+  'INVALID_SIGNATURE',
+  'OPERATOR_SUSPENDED',
+  'FORBIDDEN_IP',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ];
 /** What any request carrying bytes can also get. */
 const BODY_ERRORS: ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'EXPECTATION_FAILED'];
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 400: 'Bad request', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'Not found', 409: 'Conflict',
-  413: 'Payload too large', 415: 'Unsupported media type', 417: 'Expectation failed', 422: 'Unprocessable', 429: 'Too many requests',
-  431: 'Request headers too large', 500: 'Internal error', 502: 'Bad gateway', 503: 'Service unavailable',
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad request',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  417: 'Expectation failed',
+  422: 'Unprocessable',
+  429: 'Too many requests',
+  431: 'Request headers too large',
+  500: 'Internal error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
 };
 
 const header = (description: string, schema: Json, example: unknown) => ({ description, schema, example });
 const HEADERS: Json = {
-  'X-Request-Id': header('Identifier of this request; the same value as `error.requestId` in an error body. Quote it when you contact support.', { type: 'string', pattern: '^req_[A-Za-z0-9]+$' }, 'req_01934b7e8c8e7c3a9f2d1b0a55aa66bb'),
+  'X-Request-Id': header(
+    'Identifier of this request; the same value as `error.requestId` in an error body. Quote it when you contact support.',
+    { type: 'string', pattern: '^req_[A-Za-z0-9]+$' },
+    'req_01934b7e8c8e7c3a9f2d1b0a55aa66bb',
+  ),
   'RateLimit-Limit': header('Requests allowed per minute for this operator.', { type: 'integer', minimum: 1 }, 600),
   'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer', minimum: 0 }, 599),
   'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer', minimum: 0 }, 42),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }, 1),
-  'Idempotent-Replayed': header('`true` when this is the stored response of an earlier request with the same Idempotency-Key (the effect was not repeated).', { type: 'string', enum: ['true'] }, 'true'),
+  'Idempotent-Replayed': header(
+    '`true` when this is the stored response of an earlier request with the same Idempotency-Key (the effect was not repeated).',
+    { type: 'string', enum: ['true'] },
+    'true',
+  ),
 };
 const hdr = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -100,7 +139,17 @@ const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset
 /** Codes whose responses carry Retry-After. */
 const RETRY_AFTER: ErrorCode[] = ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS'];
 /** Refused before the credential is known: no RateLimit-* headers. */
-const BEFORE_AUTH: ErrorCode[] = ['BAD_REQUEST', 'HEADERS_TOO_LARGE', 'INVALID_CREDENTIALS', 'TIMESTAMP_OUT_OF_RANGE', 'INVALID_SIGNATURE', 'PAYLOAD_TOO_LARGE', 'EXPECTATION_FAILED', 'OPERATOR_SUSPENDED', 'FORBIDDEN_IP'];
+const BEFORE_AUTH: ErrorCode[] = [
+  'BAD_REQUEST',
+  'HEADERS_TOO_LARGE',
+  'INVALID_CREDENTIALS',
+  'TIMESTAMP_OUT_OF_RANGE',
+  'INVALID_SIGNATURE',
+  'PAYLOAD_TOO_LARGE',
+  'EXPECTATION_FAILED',
+  'OPERATOR_SUSPENDED',
+  'FORBIDDEN_IP',
+];
 
 function errorResponse(status: number, codes: ErrorCode[]): Json {
   const headers = [
@@ -109,8 +158,12 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
     ...(codes.some((c) => RETRY_AFTER.includes(c)) ? ['Retry-After'] : []),
   ];
   const code = codes[0]!; // a status is listed because some code answers with it
-  const details = code === 'VALIDATION_ERROR' ? { in: 'body', issues: [{ path: '/amount', message: 'Expected string to match pattern' }] }
-    : code === 'DEPOSIT_ALREADY_EXISTS' ? { depositId: 'dep_01934b7e8c8e7c3a9f2d1b0a55667788' } : undefined;
+  const details =
+    code === 'VALIDATION_ERROR'
+      ? { in: 'body', issues: [{ path: '/amount', message: 'Expected string to match pattern' }] }
+      : code === 'DEPOSIT_ALREADY_EXISTS'
+        ? { depositId: 'dep_01934b7e8c8e7c3a9f2d1b0a55667788' }
+        : undefined;
   return {
     description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
     headers: hdr(...headers),
@@ -119,10 +172,13 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
         // The error envelope (common.ts ErrorEnvelope) with this status's codes as an enum; written
         // out rather than allOf so example validators do not see unevaluated properties.
         schema: {
-          type: 'object', required: ['error'], description: 'The error envelope.',
+          type: 'object',
+          required: ['error'],
+          description: 'The error envelope.',
           properties: {
             error: {
-              type: 'object', required: ['code', 'message', 'requestId'],
+              type: 'object',
+              required: ['code', 'message', 'requestId'],
               properties: {
                 code: { type: 'string', enum: codes, description: 'Stable error code.' },
                 message: { type: 'string', description: 'Human-readable; may change.' },
@@ -132,7 +188,9 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
             },
           },
         },
-        example: { error: { code, message: ERROR_CATALOGUE[code].message, requestId: 'req_01934b7e8c8e7c3a9f2d1b0a55aa66bb', ...(details ? { details } : {}) } },
+        example: {
+          error: { code, message: ERROR_CATALOGUE[code].message, requestId: 'req_01934b7e8c8e7c3a9f2d1b0a55aa66bb', ...(details ? { details } : {}) },
+        },
       },
     },
   };
@@ -140,12 +198,54 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
 
 /** The unauthenticated routes that describe the API, listed in the document too. */
 const PUBLIC_ROUTES = [
-  { path: '/openapi.json', id: 'getOpenApi', summary: 'This OpenAPI 3.1 document', type: 'application/json', schema: { type: 'object' }, example: { openapi: '3.1.0', info: { title: 'Operator Gaming Back-Office API', version: API_VERSION } } },
-  { path: '/changelog', id: 'getChangelog', summary: 'The change history (Markdown)', type: 'text/markdown', schema: { type: 'string' }, example: `# Changelog\n\n## ${API_VERSION}\n...` },
-  { path: '/postman.json', id: 'getPostmanCollection', summary: 'A Postman v2.1 collection that runs the sandbox journey', type: 'application/json', schema: { type: 'object' }, example: { info: { name: 'Operator Gaming Back-Office API', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [] } },
-  { path: '/signing-snippets.json', id: 'getSigningSnippets', summary: 'Code that signs requests and verifies webhooks', type: 'application/json', schema: { type: 'object' }, example: { requestSigning: { node: '...' }, webhookVerification: { node: '...' } } },
-  { path: '/test-vectors.json', id: 'getTestVectors', summary: 'Inputs and the signatures they must produce', type: 'application/json', schema: { type: 'object' }, example: { requests: [], webhooks: [] } },
-  { path: '/docs', id: 'getDocs', summary: 'The API reference (HTML) with a sandbox try-it', type: 'text/html', schema: { type: 'string' }, example: '<!doctype html>...' },
+  {
+    path: '/openapi.json',
+    id: 'getOpenApi',
+    summary: 'This OpenAPI 3.1 document',
+    type: 'application/json',
+    schema: { type: 'object' },
+    example: { openapi: '3.1.0', info: { title: 'Operator Gaming Back-Office API', version: API_VERSION } },
+  },
+  {
+    path: '/changelog',
+    id: 'getChangelog',
+    summary: 'The change history (Markdown)',
+    type: 'text/markdown',
+    schema: { type: 'string' },
+    example: `# Changelog\n\n## ${API_VERSION}\n...`,
+  },
+  {
+    path: '/postman.json',
+    id: 'getPostmanCollection',
+    summary: 'A Postman v2.1 collection that runs the sandbox journey',
+    type: 'application/json',
+    schema: { type: 'object' },
+    example: { info: { name: 'Operator Gaming Back-Office API', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [] },
+  },
+  {
+    path: '/signing-snippets.json',
+    id: 'getSigningSnippets',
+    summary: 'Code that signs requests and verifies webhooks',
+    type: 'application/json',
+    schema: { type: 'object' },
+    example: { requestSigning: { node: '...' }, webhookVerification: { node: '...' } },
+  },
+  {
+    path: '/test-vectors.json',
+    id: 'getTestVectors',
+    summary: 'Inputs and the signatures they must produce',
+    type: 'application/json',
+    schema: { type: 'object' },
+    example: { requests: [], webhooks: [] },
+  },
+  {
+    path: '/docs',
+    id: 'getDocs',
+    summary: 'The API reference (HTML) with a sandbox try-it',
+    type: 'text/html',
+    schema: { type: 'string' },
+    example: '<!doctype html>...',
+  },
 ];
 
 const TAGS = [
@@ -162,15 +262,49 @@ const TAGS = [
 ];
 
 const WEBHOOK_HEADERS = [
-  { name: 'X-Webhook-Id', description: 'The event id; deduplicate on it (delivery is at-least-once).', example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', schema: { type: 'string' } },
-  { name: 'X-Webhook-Timestamp', description: 'Epoch seconds used in the signature; reject old ones (e.g. more than 300 s).', example: '1763719200', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  { name: 'X-Webhook-Signature', description: 'Lowercase hex HMAC-SHA256 keyed with the whsec_ secret string over `timestamp + "." + raw body`.', example: '5f1c0c5b7d1f4c0e8f6a4a0c2b9f0f3f9f1b6d2b8a7c6e5d4c3b2a1908f7e6d5', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
-  { name: 'webhook-id', description: 'Standard Webhooks: the event id (same as X-Webhook-Id).', example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', description: 'Standard Webhooks: epoch seconds (same as X-Webhook-Timestamp).', example: '1763719200', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  { name: 'webhook-signature', description: 'Standard Webhooks: space-separated `v1,<base64>` signatures, HMAC-SHA256 keyed with the base64-decoded part of the whsec_ secret over `id.timestamp.body`. Any Standard Webhooks library verifies it.', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=', schema: { type: 'string' } },
+  {
+    name: 'X-Webhook-Id',
+    description: 'The event id; deduplicate on it (delivery is at-least-once).',
+    example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'X-Webhook-Timestamp',
+    description: 'Epoch seconds used in the signature; reject old ones (e.g. more than 300 s).',
+    example: '1763719200',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'X-Webhook-Signature',
+    description: 'Lowercase hex HMAC-SHA256 keyed with the whsec_ secret string over `timestamp + "." + raw body`.',
+    example: '5f1c0c5b7d1f4c0e8f6a4a0c2b9f0f3f9f1b6d2b8a7c6e5d4c3b2a1908f7e6d5',
+    schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  },
+  {
+    name: 'webhook-id',
+    description: 'Standard Webhooks: the event id (same as X-Webhook-Id).',
+    example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Standard Webhooks: epoch seconds (same as X-Webhook-Timestamp).',
+    example: '1763719200',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      'Standard Webhooks: space-separated `v1,<base64>` signatures, HMAC-SHA256 keyed with the base64-decoded part of the whsec_ secret over `id.timestamp.body`. Any Standard Webhooks library verifies it.',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+    schema: { type: 'string' },
+  },
 ];
 
-export interface OpenApiOptions { serverUrl: string; webhookEvents: { name: string; type: string; summary: string; schema?: TSchema }[] }
+export interface OpenApiOptions {
+  serverUrl: string;
+  webhookEvents: { name: string; type: string; summary: string; schema?: TSchema }[];
+}
 
 export function buildOpenApi(operations: Record<string, Operation>, opts: OpenApiOptions): Json {
   const components: Record<string, unknown> = {};
@@ -202,17 +336,26 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
     // Required on idempotent operations; every other mutation accepts one with the same semantics.
     if (op.method !== 'GET') {
       params.push({
-        name: 'Idempotency-Key', in: 'header', required: op.idempotent === true,
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: op.idempotent === true,
         description: op.idempotent
           ? 'Required. A new unique key per operation (8–128 of A-Z a-z 0-9 _ - : .); resend the same key to retry safely. Kept 24 hours.'
           : 'Optional. With a key, a retry returns the stored response instead of repeating the effect.',
-        schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-:.]{8,128}$' }, example: '5b0f9a8e-2f4d-4c1e-9a77-3e2d1c0b9a88',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_\\-:.]{8,128}$' },
+        example: '5b0f9a8e-2f4d-4c1e-9a77-3e2d1c0b9a88',
       });
     }
     let requestBody: Json | undefined;
     if (op.body) {
       const bodySchema = toJsonSchema(op.body, components);
-      const resolved = (bodySchema as Json).$ref ? components[String((bodySchema as Json).$ref).split('/').pop()!] as Json : bodySchema as Json;
+      const resolved = (bodySchema as Json).$ref
+        ? (components[
+            String((bodySchema as Json).$ref)
+              .split('/')
+              .pop()!
+          ] as Json)
+        : (bodySchema as Json);
       // A body with required fields must be sent; one without (confirm, fail, cancel) may be omitted (= {}).
       const required = Array.isArray(resolved.required) && resolved.required.length > 0;
       requestBody = {
@@ -225,10 +368,15 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       OPERATION_DESCRIPTIONS[op.id] ?? op.summary,
       op.idempotent ? 'Idempotent: send `Idempotency-Key`.' : '',
       op.sandboxOnly ? 'Sandbox only: production keys get 403 `SANDBOX_ONLY`.' : '',
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     paths[path] ??= {};
     paths[path][op.method.toLowerCase()] = {
-      operationId: op.id, summary: op.summary, description, tags: [op.tag],
+      operationId: op.id,
+      summary: op.summary,
+      description,
+      tags: [op.tag],
       ...(params.length ? { parameters: params } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -237,7 +385,10 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
   for (const r of PUBLIC_ROUTES) {
     paths[r.path] = {
       get: {
-        operationId: r.id, summary: r.summary, tags: ['Public documents'], security: [],
+        operationId: r.id,
+        summary: r.summary,
+        tags: ['Public documents'],
+        security: [],
         description: `${r.summary}. Public: no authentication, not rate limited per operator.`,
         responses: {
           200: { description: r.summary, headers: hdr('X-Request-Id'), content: { [r.type]: { schema: r.schema, example: r.example } } },
@@ -253,7 +404,9 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
   for (const ev of opts.webhookEvents) {
     webhooks[ev.type] = {
       post: {
-        operationId: ev.name, summary: ev.summary, tags: ['Webhooks'],
+        operationId: ev.name,
+        summary: ev.summary,
+        tags: ['Webhooks'],
         description: `POSTed to your webhook URL when: ${ev.summary.toLowerCase()}. Verify the signature over the raw body, answer any 2xx within 10 s; other answers are retried with backoff, up to 8 attempts. Deduplicate on X-Webhook-Id.`,
         parameters: WEBHOOK_HEADERS.map((h) => ({ ...h, in: 'header', required: true })),
         requestBody: {
@@ -261,7 +414,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
           content: {
             'application/json': {
               schema: {
-                type: 'object', required: ['id', 'type', 'createdAt', 'environment', 'data'],
+                type: 'object',
+                required: ['id', 'type', 'createdAt', 'environment', 'data'],
                 properties: {
                   id: { type: 'string', description: 'Event id (evt_...), equal to X-Webhook-Id.' },
                   type: { type: 'string', const: ev.type },
@@ -300,9 +454,19 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       schemas: components,
       headers: HEADERS,
       securitySchemes: {
-        operatorKey: { type: 'apiKey', in: 'header', name: 'X-Operator-Key', description: 'Your operator key: bk_test_... (sandbox) or bk_live_... (production).' },
+        operatorKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Operator-Key',
+          description: 'Your operator key: bk_test_... (sandbox) or bk_live_... (production).',
+        },
         timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Epoch seconds; within 300 s of the server clock.' },
-        signature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: 'hex HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nsha256hex(body))' },
+        signature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Signature',
+          description: 'hex HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nsha256hex(body))',
+        },
       },
     },
     paths,

@@ -11,31 +11,61 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type WithdrawalDecision = (typeof WITHDRAWAL_DECISIONS)[number];
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
-export const DepositSchema = Type.Object({
-  id: idOf('dep'), playerId: idOf('plr'), amount: Money, currency: Currency, method: Type.String(),
-  externalReference: Type.String(), status: literals(DEPOSIT_STATUSES), createdAt: Timestamp, updatedAt: Timestamp,
-  confirmedAt: Nullable(Timestamp), failedAt: Nullable(Timestamp), failureReason: Nullable(Type.String()),
-}, { additionalProperties: false, $id: 'Deposit' });
+export const DepositSchema = Type.Object(
+  {
+    id: idOf('dep'),
+    playerId: idOf('plr'),
+    amount: Money,
+    currency: Currency,
+    method: Type.String(),
+    externalReference: Type.String(),
+    status: literals(DEPOSIT_STATUSES),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    confirmedAt: Nullable(Timestamp),
+    failedAt: Nullable(Timestamp),
+    failureReason: Nullable(Type.String()),
+  },
+  { additionalProperties: false, $id: 'Deposit' },
+);
 export type Deposit = Static<typeof DepositSchema>;
 
-export const CreateDepositSchema = Type.Object({
-  amount: MoneyInput, currency: Currency,
-  method: Type.String({ minLength: 1, maxLength: 64 }),
-  externalReference: Type.String({ minLength: 1, maxLength: 128 }),
-}, { $id: 'CreateDeposit' });
+export const CreateDepositSchema = Type.Object(
+  {
+    amount: MoneyInput,
+    currency: Currency,
+    method: Type.String({ minLength: 1, maxLength: 64 }),
+    externalReference: Type.String({ minLength: 1, maxLength: 128 }),
+  },
+  { $id: 'CreateDeposit' },
+);
 export const FailDepositSchema = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { $id: 'FailDeposit' });
 
-export const WithdrawalSchema = Type.Object({
-  id: idOf('wd'), playerId: idOf('plr'), amount: Money, currency: Currency, method: Type.String(), destination: Type.String(),
-  status: literals(WITHDRAWAL_STATUSES), createdAt: Timestamp, updatedAt: Timestamp,
-}, { additionalProperties: false, $id: 'Withdrawal' });
+export const WithdrawalSchema = Type.Object(
+  {
+    id: idOf('wd'),
+    playerId: idOf('plr'),
+    amount: Money,
+    currency: Currency,
+    method: Type.String(),
+    destination: Type.String(),
+    status: literals(WITHDRAWAL_STATUSES),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'Withdrawal' },
+);
 export type Withdrawal = Static<typeof WithdrawalSchema>;
 
-export const CreateWithdrawalSchema = Type.Object({
-  amount: MoneyInput, currency: Currency,
-  method: Type.String({ minLength: 1, maxLength: 64 }),
-  destination: Type.String({ minLength: 1, maxLength: 256 }),
-}, { $id: 'CreateWithdrawal' });
+export const CreateWithdrawalSchema = Type.Object(
+  {
+    amount: MoneyInput,
+    currency: Currency,
+    method: Type.String({ minLength: 1, maxLength: 64 }),
+    destination: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { $id: 'CreateWithdrawal' },
+);
 export const WithdrawalDecisionSchema = Type.Object({ decision: literals(WITHDRAWAL_DECISIONS) }, { $id: 'WithdrawalDecision' });
 
 export const DepositIdParams = Type.Object({ depositId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -43,39 +73,100 @@ export const WithdrawalIdParams = Type.Object({ withdrawalId: Type.String({ minL
 
 export const paymentOperations = defineOperations({
   createDeposit: {
-    id: 'createDeposit', method: 'POST', path: '/players/:playerId/deposits', subject: 'payments.deposits.create', tag: 'Deposits',
-    summary: 'Create a pending deposit', params: PlayerIdParams, body: CreateDepositSchema, response: DepositSchema, status: 201,
-    idempotent: true, errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'DEPOSIT_ALREADY_EXISTS', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE'],
+    id: 'createDeposit',
+    method: 'POST',
+    path: '/players/:playerId/deposits',
+    subject: 'payments.deposits.create',
+    tag: 'Deposits',
+    summary: 'Create a pending deposit',
+    params: PlayerIdParams,
+    body: CreateDepositSchema,
+    response: DepositSchema,
+    status: 201,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'DEPOSIT_ALREADY_EXISTS', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE'],
   },
   confirmDeposit: {
-    id: 'confirmDeposit', method: 'POST', path: '/deposits/:depositId/confirm', subject: 'payments.deposits.confirm', tag: 'Deposits',
-    summary: 'Confirm a pending deposit and credit the wallet', params: DepositIdParams, body: EmptyObject, response: DepositSchema,
-    status: 200, idempotent: true, errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
+    id: 'confirmDeposit',
+    method: 'POST',
+    path: '/deposits/:depositId/confirm',
+    subject: 'payments.deposits.confirm',
+    tag: 'Deposits',
+    summary: 'Confirm a pending deposit and credit the wallet',
+    params: DepositIdParams,
+    body: EmptyObject,
+    response: DepositSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   failDeposit: {
-    id: 'failDeposit', method: 'POST', path: '/deposits/:depositId/fail', subject: 'payments.deposits.fail', tag: 'Deposits',
-    summary: 'Mark a pending deposit as failed', params: DepositIdParams, body: FailDepositSchema, response: DepositSchema,
-    status: 200, idempotent: true, errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
+    id: 'failDeposit',
+    method: 'POST',
+    path: '/deposits/:depositId/fail',
+    subject: 'payments.deposits.fail',
+    tag: 'Deposits',
+    summary: 'Mark a pending deposit as failed',
+    params: DepositIdParams,
+    body: FailDepositSchema,
+    response: DepositSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   createWithdrawal: {
-    id: 'createWithdrawal', method: 'POST', path: '/players/:playerId/withdrawals', subject: 'payments.withdrawals.create', tag: 'Withdrawals',
-    summary: 'Request a withdrawal (enters the review queue)', params: PlayerIdParams, body: CreateWithdrawalSchema,
-    response: WithdrawalSchema, status: 201, idempotent: true,
+    id: 'createWithdrawal',
+    method: 'POST',
+    path: '/players/:playerId/withdrawals',
+    subject: 'payments.withdrawals.create',
+    tag: 'Withdrawals',
+    summary: 'Request a withdrawal (enters the review queue)',
+    params: PlayerIdParams,
+    body: CreateWithdrawalSchema,
+    response: WithdrawalSchema,
+    status: 201,
+    idempotent: true,
     errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'KYC_NOT_APPROVED', 'PLAYER_NOT_ACTIVE', 'INSUFFICIENT_FUNDS'],
   },
   getWithdrawal: {
-    id: 'getWithdrawal', method: 'GET', path: '/withdrawals/:withdrawalId', subject: 'payments.withdrawals.get', tag: 'Withdrawals',
-    summary: 'Read a withdrawal', params: WithdrawalIdParams, response: WithdrawalSchema, status: 200, errors: ['WITHDRAWAL_NOT_FOUND'],
+    id: 'getWithdrawal',
+    method: 'GET',
+    path: '/withdrawals/:withdrawalId',
+    subject: 'payments.withdrawals.get',
+    tag: 'Withdrawals',
+    summary: 'Read a withdrawal',
+    params: WithdrawalIdParams,
+    response: WithdrawalSchema,
+    status: 200,
+    errors: ['WITHDRAWAL_NOT_FOUND'],
   },
   cancelWithdrawal: {
-    id: 'cancelWithdrawal', method: 'POST', path: '/withdrawals/:withdrawalId/cancel', subject: 'payments.withdrawals.cancel', tag: 'Withdrawals',
-    summary: 'Cancel a withdrawal under review', params: WithdrawalIdParams, body: EmptyObject, response: WithdrawalSchema,
-    status: 200, idempotent: true, errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_NOT_CANCELLABLE'],
+    id: 'cancelWithdrawal',
+    method: 'POST',
+    path: '/withdrawals/:withdrawalId/cancel',
+    subject: 'payments.withdrawals.cancel',
+    tag: 'Withdrawals',
+    summary: 'Cancel a withdrawal under review',
+    params: WithdrawalIdParams,
+    body: EmptyObject,
+    response: WithdrawalSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_NOT_CANCELLABLE'],
   },
   sandboxWithdrawalDecision: {
-    id: 'sandboxWithdrawalDecision', method: 'POST', path: '/sandbox/withdrawals/:withdrawalId/decision', subject: 'payments.withdrawals.decide', tag: 'Sandbox',
-    summary: 'Simulate the team decision on a withdrawal', params: WithdrawalIdParams, body: WithdrawalDecisionSchema,
-    response: WithdrawalSchema, status: 200, sandboxOnly: true, errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
+    id: 'sandboxWithdrawalDecision',
+    method: 'POST',
+    path: '/sandbox/withdrawals/:withdrawalId/decision',
+    subject: 'payments.withdrawals.decide',
+    tag: 'Sandbox',
+    summary: 'Simulate the team decision on a withdrawal',
+    params: WithdrawalIdParams,
+    body: WithdrawalDecisionSchema,
+    response: WithdrawalSchema,
+    status: 200,
+    sandboxOnly: true,
+    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
   },
 });
 
@@ -86,13 +177,27 @@ export const ReviewQueueQuery = Type.Object({
 });
 export const paymentAdminOperations = defineOperations({
   adminListWithdrawals: {
-    id: 'adminListWithdrawals', method: 'GET', path: '/admin/withdrawals', subject: 'payments.admin.withdrawals', tag: 'Admin',
-    summary: 'The withdrawal review queue, oldest first', query: ReviewQueueQuery,
-    response: Page(Type.Intersect([WithdrawalSchema, Type.Object({ operatorId: Type.String(), brandId: Type.String(), environment: Type.String() })])), status: 200,
+    id: 'adminListWithdrawals',
+    method: 'GET',
+    path: '/admin/withdrawals',
+    subject: 'payments.admin.withdrawals',
+    tag: 'Admin',
+    summary: 'The withdrawal review queue, oldest first',
+    query: ReviewQueueQuery,
+    response: Page(Type.Intersect([WithdrawalSchema, Type.Object({ operatorId: Type.String(), brandId: Type.String(), environment: Type.String() })])),
+    status: 200,
   },
   adminWithdrawalDecision: {
-    id: 'adminWithdrawalDecision', method: 'POST', path: '/admin/withdrawals/:id/decision', subject: 'payments.admin.withdrawalDecision', tag: 'Admin',
-    summary: 'Team decision on a withdrawal', params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    body: WithdrawalDecisionSchema, response: WithdrawalSchema, status: 200, errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
+    id: 'adminWithdrawalDecision',
+    method: 'POST',
+    path: '/admin/withdrawals/:id/decision',
+    subject: 'payments.admin.withdrawalDecision',
+    tag: 'Admin',
+    summary: 'Team decision on a withdrawal',
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    body: WithdrawalDecisionSchema,
+    response: WithdrawalSchema,
+    status: 200,
+    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
   },
 });

@@ -11,54 +11,82 @@ export type KycStatus = (typeof KYC_STATUSES)[number];
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 // Typed so that Static<> gives the union of the values, not `string`.
-const literals = <const T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<TLiteral<T[number]>[]>;
+const literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as TUnion<TLiteral<T[number]>[]>;
 export const PlayerStatusSchema = literals(PLAYER_STATUSES);
 export const KycStatusSchema = literals(KYC_STATUSES);
 /** Every KYC status a decision may set (all but nao_iniciado). */
 export const KycDecisionStatusSchema = literals(KYC_STATUSES.filter((s): s is Exclude<KycStatus, 'nao_iniciado'> => s !== 'nao_iniciado'));
 export const DocumentTypeSchema = literals(DOCUMENT_TYPES);
 
-export const PlayerSchema = Type.Object({
-  id: idOf('plr'),
-  externalId: Nullable(Type.String()),
-  name: Type.String(),
-  email: Type.String(),
-  cpf: Type.String({ pattern: '^[0-9]{11}$' }),
-  phone: Nullable(Type.String()),
-  birthDate: Nullable(Type.String({ format: 'calendar-date' })),
-  status: PlayerStatusSchema,
-  kycStatus: KycStatusSchema,
-  currency: Type.String(),
-  createdAt: Timestamp,
-}, { additionalProperties: false, $id: 'Player' });
+export const PlayerSchema = Type.Object(
+  {
+    id: idOf('plr'),
+    externalId: Nullable(Type.String()),
+    name: Type.String(),
+    email: Type.String(),
+    cpf: Type.String({ pattern: '^[0-9]{11}$' }),
+    phone: Nullable(Type.String()),
+    birthDate: Nullable(Type.String({ format: 'calendar-date' })),
+    status: PlayerStatusSchema,
+    kycStatus: KycStatusSchema,
+    currency: Type.String(),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'Player' },
+);
 export type Player = Static<typeof PlayerSchema>;
 
-export const CreatePlayerSchema = Type.Object({
-  externalId: Type.String({ minLength: 1, maxLength: 128 }),
-  name: Type.String({ minLength: 2, maxLength: 200 }),
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
-  phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,15}$' })),
-  birthDate: Type.String({ format: 'adult-birth-date', description: 'YYYY-MM-DD, a real date; the player must be at least 18' }),
-}, { $id: 'CreatePlayer' });
+export const CreatePlayerSchema = Type.Object(
+  {
+    externalId: Type.String({ minLength: 1, maxLength: 128 }),
+    name: Type.String({ minLength: 2, maxLength: 200 }),
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
+    phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,15}$' })),
+    birthDate: Type.String({ format: 'adult-birth-date', description: 'YYYY-MM-DD, a real date; the player must be at least 18' }),
+  },
+  { $id: 'CreatePlayer' },
+);
 export type CreatePlayer = Static<typeof CreatePlayerSchema>;
 
-export const KycSubmissionSchema = Type.Object({
-  id: idOf('kyc'), documentType: DocumentTypeSchema, reference: Type.String(), createdAt: Timestamp,
-}, { additionalProperties: false });
-export const KycRecordSchema = Type.Object({
-  playerId: idOf('plr'), status: KycStatusSchema, submissions: Type.Array(KycSubmissionSchema), updatedAt: Timestamp,
-}, { additionalProperties: false, $id: 'KycRecord' });
+export const KycSubmissionSchema = Type.Object(
+  {
+    id: idOf('kyc'),
+    documentType: DocumentTypeSchema,
+    reference: Type.String(),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export const KycRecordSchema = Type.Object(
+  {
+    playerId: idOf('plr'),
+    status: KycStatusSchema,
+    submissions: Type.Array(KycSubmissionSchema),
+    updatedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'KycRecord' },
+);
 export type KycRecord = Static<typeof KycRecordSchema>;
 
-export const CreateKycSubmissionSchema = Type.Object({
-  documentType: DocumentTypeSchema,
-  reference: Type.String({ minLength: 1, maxLength: 500 }),
-}, { $id: 'CreateKycSubmission' });
-export const KycSubmissionCreatedSchema = Type.Object({
-  id: idOf('kyc'), playerId: idOf('plr'), documentType: DocumentTypeSchema, reference: Type.String(), createdAt: Timestamp, kycStatus: KycStatusSchema,
-}, { additionalProperties: false, $id: 'KycSubmissionCreated' });
+export const CreateKycSubmissionSchema = Type.Object(
+  {
+    documentType: DocumentTypeSchema,
+    reference: Type.String({ minLength: 1, maxLength: 500 }),
+  },
+  { $id: 'CreateKycSubmission' },
+);
+export const KycSubmissionCreatedSchema = Type.Object(
+  {
+    id: idOf('kyc'),
+    playerId: idOf('plr'),
+    documentType: DocumentTypeSchema,
+    reference: Type.String(),
+    createdAt: Timestamp,
+    kycStatus: KycStatusSchema,
+  },
+  { additionalProperties: false, $id: 'KycSubmissionCreated' },
+);
 
 export const KycDecisionSchema = Type.Object({ status: KycDecisionStatusSchema }, { $id: 'KycDecision' });
 export const PlayerIdParams = Type.Object({ playerId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -66,57 +94,126 @@ export const FindPlayersQuery = Type.Object({ externalId: Type.String({ minLengt
 
 export const playerOperations = defineOperations({
   createPlayer: {
-    id: 'createPlayer', method: 'POST', path: '/players', subject: 'players.create', tag: 'Players',
-    summary: 'Register a player', body: CreatePlayerSchema, response: PlayerSchema, status: 201, idempotent: true,
+    id: 'createPlayer',
+    method: 'POST',
+    path: '/players',
+    subject: 'players.create',
+    tag: 'Players',
+    summary: 'Register a player',
+    body: CreatePlayerSchema,
+    response: PlayerSchema,
+    status: 201,
+    idempotent: true,
     errors: ['PLAYER_ALREADY_EXISTS'],
   },
   findPlayers: {
-    id: 'findPlayers', method: 'GET', path: '/players', subject: 'players.find', tag: 'Players',
-    summary: 'Find players by externalId', query: FindPlayersQuery, response: List(PlayerSchema), status: 200,
+    id: 'findPlayers',
+    method: 'GET',
+    path: '/players',
+    subject: 'players.find',
+    tag: 'Players',
+    summary: 'Find players by externalId',
+    query: FindPlayersQuery,
+    response: List(PlayerSchema),
+    status: 200,
   },
   getKyc: {
-    id: 'getKyc', method: 'GET', path: '/players/:playerId/kyc', subject: 'players.kyc.get', tag: 'KYC',
-    summary: 'KYC status and submissions of a player', params: PlayerIdParams, response: KycRecordSchema, status: 200,
+    id: 'getKyc',
+    method: 'GET',
+    path: '/players/:playerId/kyc',
+    subject: 'players.kyc.get',
+    tag: 'KYC',
+    summary: 'KYC status and submissions of a player',
+    params: PlayerIdParams,
+    response: KycRecordSchema,
+    status: 200,
     errors: ['PLAYER_NOT_FOUND'],
   },
   submitKyc: {
-    id: 'submitKyc', method: 'POST', path: '/players/:playerId/kyc/submissions', subject: 'players.kyc.submit', tag: 'KYC',
-    summary: 'Register a KYC document submission', params: PlayerIdParams, body: CreateKycSubmissionSchema,
-    response: KycSubmissionCreatedSchema, status: 201, idempotent: true, errors: ['PLAYER_NOT_FOUND', 'KYC_ALREADY_APPROVED'],
+    id: 'submitKyc',
+    method: 'POST',
+    path: '/players/:playerId/kyc/submissions',
+    subject: 'players.kyc.submit',
+    tag: 'KYC',
+    summary: 'Register a KYC document submission',
+    params: PlayerIdParams,
+    body: CreateKycSubmissionSchema,
+    response: KycSubmissionCreatedSchema,
+    status: 201,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'KYC_ALREADY_APPROVED'],
   },
   sandboxKycDecision: {
-    id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/:playerId/kyc/decision', subject: 'players.kyc.decide', tag: 'Sandbox',
-    summary: 'Simulate the compliance team KYC decision', params: PlayerIdParams, body: KycDecisionSchema,
-    response: KycRecordSchema, status: 200, sandboxOnly: true, errors: ['PLAYER_NOT_FOUND'],
+    id: 'sandboxKycDecision',
+    method: 'POST',
+    path: '/sandbox/players/:playerId/kyc/decision',
+    subject: 'players.kyc.decide',
+    tag: 'Sandbox',
+    summary: 'Simulate the compliance team KYC decision',
+    params: PlayerIdParams,
+    body: KycDecisionSchema,
+    response: KycRecordSchema,
+    status: 200,
+    sandboxOnly: true,
+    errors: ['PLAYER_NOT_FOUND'],
   },
 });
 
 // ---- admin (our team) ----
-export const PlayerLimitsSchema = Type.Object({
-  // maxLength keeps the value inside the NUMERIC(20,2) column.
-  dailyDepositLimit: Nullable(Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', maxLength: 16 })),
-  selfExcludedUntil: Nullable(Type.String({ format: 'date-time' })),
-}, { $id: 'PlayerLimits' });
+export const PlayerLimitsSchema = Type.Object(
+  {
+    // maxLength keeps the value inside the NUMERIC(20,2) column.
+    dailyDepositLimit: Nullable(Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', maxLength: 16 })),
+    selfExcludedUntil: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'PlayerLimits' },
+);
 export const PlayerLimitsResultSchema = Type.Object({
-  playerId: Type.String(), dailyDepositLimit: Nullable(Type.String()), selfExcludedUntil: Nullable(Type.String()),
+  playerId: Type.String(),
+  dailyDepositLimit: Nullable(Type.String()),
+  selfExcludedUntil: Nullable(Type.String()),
 });
 export const AdminPlayerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const playerAdminOperations = defineOperations({
   adminSetPlayerStatus: {
-    id: 'adminSetPlayerStatus', method: 'POST', path: '/admin/players/:id/status', subject: 'players.admin.status', tag: 'Admin',
-    summary: 'Set a player status', params: AdminPlayerIdParams, body: Type.Object({ status: PlayerStatusSchema }),
-    response: PlayerSchema, status: 200, errors: ['PLAYER_NOT_FOUND'],
+    id: 'adminSetPlayerStatus',
+    method: 'POST',
+    path: '/admin/players/:id/status',
+    subject: 'players.admin.status',
+    tag: 'Admin',
+    summary: 'Set a player status',
+    params: AdminPlayerIdParams,
+    body: Type.Object({ status: PlayerStatusSchema }),
+    response: PlayerSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
   adminSetPlayerLimits: {
-    id: 'adminSetPlayerLimits', method: 'PUT', path: '/admin/players/:id/limits', subject: 'players.admin.limits', tag: 'Admin',
-    summary: 'Set responsible-gaming limits', params: AdminPlayerIdParams, body: PlayerLimitsSchema,
-    response: PlayerLimitsResultSchema, status: 200, errors: ['PLAYER_NOT_FOUND'],
+    id: 'adminSetPlayerLimits',
+    method: 'PUT',
+    path: '/admin/players/:id/limits',
+    subject: 'players.admin.limits',
+    tag: 'Admin',
+    summary: 'Set responsible-gaming limits',
+    params: AdminPlayerIdParams,
+    body: PlayerLimitsSchema,
+    response: PlayerLimitsResultSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
   adminKycDecision: {
-    id: 'adminKycDecision', method: 'POST', path: '/admin/players/:id/kyc/decision', subject: 'players.admin.kycDecision', tag: 'Admin',
-    summary: 'Record the compliance team KYC decision', params: AdminPlayerIdParams, body: KycDecisionSchema,
-    response: KycRecordSchema, status: 200, errors: ['PLAYER_NOT_FOUND'],
+    id: 'adminKycDecision',
+    method: 'POST',
+    path: '/admin/players/:id/kyc/decision',
+    subject: 'players.admin.kycDecision',
+    tag: 'Admin',
+    summary: 'Record the compliance team KYC decision',
+    params: AdminPlayerIdParams,
+    body: KycDecisionSchema,
+    response: KycRecordSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
 });
 

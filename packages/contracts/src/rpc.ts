@@ -5,7 +5,11 @@ import type { OperationReply, OperationRequest } from './messages.ts';
 import { rpcSubject } from './subjects.ts';
 
 /** headers: extra NATS headers, e.g. the W3C trace context. */
-export interface RpcOptions { prefix: string; timeoutMs?: number; headers?: Record<string, string> }
+export interface RpcOptions {
+  prefix: string;
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5000;
 
@@ -15,7 +19,10 @@ export const DEFAULT_RPC_TIMEOUT_MS = 5000;
  * (gateway) releases the idempotency key and the client may retry: services dedupe on the key.
  */
 export async function requestOperation<R = unknown>(
-  nc: NatsConnection, subject: string, request: OperationRequest<unknown, unknown, unknown>, opts: RpcOptions,
+  nc: NatsConnection,
+  subject: string,
+  request: OperationRequest<unknown, unknown, unknown>,
+  opts: RpcOptions,
 ): Promise<OperationReply<R>> {
   const timeout = opts.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   let h: MsgHdrs | undefined;
@@ -36,7 +43,15 @@ export async function requestOperation<R = unknown>(
   return msg.json<OperationReply<R>>();
 }
 
-const UNAVAILABLE = new Set(['TimeoutError', 'NoResponders', 'NoRespondersError', 'RequestError', 'ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError']);
+const UNAVAILABLE = new Set([
+  'TimeoutError',
+  'NoResponders',
+  'NoRespondersError',
+  'RequestError',
+  'ClosedConnectionError',
+  'DrainingConnectionError',
+  'ConnectionError',
+]);
 
 /** No responders, no answer in time, or no connection: the service may answer a retry. */
 export function isUnavailable(err: unknown): boolean {
@@ -48,7 +63,10 @@ export function isUnavailable(err: unknown): boolean {
 
 /** Like requestOperation, but returns the body of a success reply and throws the AppError of a failure. */
 export async function callOperation<R = unknown>(
-  nc: NatsConnection, subject: string, request: OperationRequest<unknown, unknown, unknown>, opts: RpcOptions,
+  nc: NatsConnection,
+  subject: string,
+  request: OperationRequest<unknown, unknown, unknown>,
+  opts: RpcOptions,
 ): Promise<R> {
   const reply = await requestOperation<R>(nc, subject, request, opts);
   if (!reply.ok) throw AppError.fromBody(reply.error);

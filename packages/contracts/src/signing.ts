@@ -19,15 +19,26 @@ export function canonicalString(method: string, rawPath: string, timestamp: stri
 }
 
 export function signRequest(secret: KeyObject | string, method: string, rawPath: string, timestamp: string, body?: Buffer | string): string {
-  return createHmac('sha256', secret).update(canonicalString(method, rawPath, timestamp, body)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(canonicalString(method, rawPath, timestamp, body))
+    .digest('hex');
 }
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
 /** Constant-time check of an X-Signature (hex compared case-insensitively). */
-export function verifyRequestSignature(key: KeyObject, method: string, rawPath: string, timestamp: string, body: Buffer | undefined, signature: string | undefined): boolean {
+export function verifyRequestSignature(
+  key: KeyObject,
+  method: string,
+  rawPath: string,
+  timestamp: string,
+  body: Buffer | undefined,
+  signature: string | undefined,
+): boolean {
   if (!signature || !HEX64.test(signature)) return false;
-  const expected = createHmac('sha256', key).update(canonicalString(method, rawPath, timestamp, body)).digest();
+  const expected = createHmac('sha256', key)
+    .update(canonicalString(method, rawPath, timestamp, body))
+    .digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 

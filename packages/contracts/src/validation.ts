@@ -39,11 +39,17 @@ const STRICT_INTEGER = /^-?[0-9]+$/;
 function convertWireStrings(schema: TSchema, input: unknown): unknown {
   const props = (schema as { properties?: Record<string, TSchema> }).properties;
   // Taken before Value.Convert, which may convert the input in place.
-  const notIntegers = props && input !== null && typeof input === 'object'
-    ? Object.entries(props).filter(([key, prop]) => (prop as { type?: string }).type === 'integer'
-        && typeof (input as Record<string, unknown>)[key] === 'string' && !STRICT_INTEGER.test((input as Record<string, string>)[key] ?? ''))
-      .map(([key]) => [key, (input as Record<string, unknown>)[key]] as const)
-    : [];
+  const notIntegers =
+    props && input !== null && typeof input === 'object'
+      ? Object.entries(props)
+          .filter(
+            ([key, prop]) =>
+              (prop as { type?: string }).type === 'integer' &&
+              typeof (input as Record<string, unknown>)[key] === 'string' &&
+              !STRICT_INTEGER.test((input as Record<string, string>)[key] ?? ''),
+          )
+          .map(([key]) => [key, (input as Record<string, unknown>)[key]] as const)
+      : [];
   const converted = Value.Convert(schema, input);
   if (notIntegers.length && converted !== null && typeof converted === 'object') {
     for (const [key, raw] of notIntegers) (converted as Record<string, unknown>)[key] = raw;

@@ -4,16 +4,32 @@ import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
-export const WalletSchema = Type.Object({
-  playerId: idOf('plr'), currency: Currency, available: Money, withdrawable: Money,
-}, { additionalProperties: false, $id: 'Wallet' });
+export const WalletSchema = Type.Object(
+  {
+    playerId: idOf('plr'),
+    currency: Currency,
+    available: Money,
+    withdrawable: Money,
+  },
+  { additionalProperties: false, $id: 'Wallet' },
+);
 export type Wallet = Static<typeof WalletSchema>;
 
 export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN'] as const;
-export const LedgerItemSchema = Type.Object({
-  id: idOf('le'), type: Type.String({ description: 'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake) or WIN (positive, its payout); more types may come' }),
-  amount: Money, balanceAfter: Money, currency: Currency, referenceId: Type.String(), createdAt: Timestamp,
-}, { additionalProperties: false, $id: 'LedgerItem' });
+export const LedgerItemSchema = Type.Object(
+  {
+    id: idOf('le'),
+    type: Type.String({
+      description: 'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake) or WIN (positive, its payout); more types may come',
+    }),
+    amount: Money,
+    balanceAfter: Money,
+    currency: Currency,
+    referenceId: Type.String(),
+    createdAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'LedgerItem' },
+);
 export type LedgerItem = Static<typeof LedgerItemSchema>;
 /** BET (negative: the stake of a real-money game round) and WIN (positive: its payout) carry the round id (gr_…) as referenceId. */
 export type LedgerType = (typeof LEDGER_TYPES)[number];
@@ -25,21 +41,37 @@ export const TransactionsQuery = Type.Object({
 
 export const walletOperations = defineOperations({
   getWallet: {
-    id: 'getWallet', method: 'GET', path: '/players/:playerId/wallet', subject: 'wallet.get', tag: 'Wallet',
-    summary: 'Balances of a player', params: PlayerIdParams, response: WalletSchema, status: 200, errors: ['PLAYER_NOT_FOUND'],
+    id: 'getWallet',
+    method: 'GET',
+    path: '/players/:playerId/wallet',
+    subject: 'wallet.get',
+    tag: 'Wallet',
+    summary: 'Balances of a player',
+    params: PlayerIdParams,
+    response: WalletSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
   listTransactions: {
-    id: 'listTransactions', method: 'GET', path: '/players/:playerId/transactions', subject: 'wallet.transactions', tag: 'Wallet',
-    summary: 'Ledger of a player, newest first', params: PlayerIdParams, query: TransactionsQuery,
-    response: Page(LedgerItemSchema), status: 200, errors: ['PLAYER_NOT_FOUND'],
+    id: 'listTransactions',
+    method: 'GET',
+    path: '/players/:playerId/transactions',
+    subject: 'wallet.transactions',
+    tag: 'Wallet',
+    summary: 'Ledger of a player, newest first',
+    params: PlayerIdParams,
+    query: TransactionsQuery,
+    response: Page(LedgerItemSchema),
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
 });
 
 // ---- internal: payments asks the wallet to move money. Every command is keyed by the
 // payment's id, so a repeat returns what the first one did (docs/money.md). ----
 export const WALLET_SUBJECTS = {
-  credit: 'wallet.credit',   // deposit confirm: DEPOSIT entry
-  hold: 'wallet.hold',       // withdrawal request: reserve
+  credit: 'wallet.credit', // deposit confirm: DEPOSIT entry
+  hold: 'wallet.hold', // withdrawal request: reserve
   release: 'wallet.release', // reject or cancel: drop the reservation
   capture: 'wallet.capture', // pay: drop the reservation and debit (WITHDRAWAL entry)
 } as const;
@@ -50,8 +82,10 @@ export const WalletHoldRefSchema = Type.Object({ brandId: Key, withdrawalId: Key
 export const HOLD_STATUSES = ['open', 'released', 'captured', 'declined'] as const;
 /** `entryId` for credit and capture (the player's ledger entry); balances as they are now. */
 export const WalletMoveResultSchema = Type.Object({
-  entryId: Type.Optional(Type.String()), holdStatus: Type.Optional(Type.Union(HOLD_STATUSES.map((s) => Type.Literal(s)))),
-  available: Money, held: Money,
+  entryId: Type.Optional(Type.String()),
+  holdStatus: Type.Optional(Type.Union(HOLD_STATUSES.map((s) => Type.Literal(s)))),
+  available: Money,
+  held: Money,
 });
 export type WalletCredit = Static<typeof WalletCreditSchema>;
 export type WalletHold = Static<typeof WalletHoldSchema>;
@@ -70,20 +104,30 @@ export const walletMessages = defineMessages({
 export const LedgerMismatchSchema = Type.Object({
   accountId: Type.String(),
   check: Type.String({ description: 'available (stored vs sum of entries), balanceAfter (chain), held (stored vs open holds)' }),
-  stored: Type.String(), computed: Type.String(),
+  stored: Type.String(),
+  computed: Type.String(),
 });
-export const LedgerVerificationSchema = Type.Object({
-  ok: Type.Boolean(),
-  accounts: Type.Integer(),
-  mismatches: Type.Array(LedgerMismatchSchema),
-  unbalancedTransactions: Type.Array(Type.Object({ transactionId: Type.String(), sum: Type.String() })),
-  sumOfAllBalances: Type.String(),
-}, { $id: 'LedgerVerification' });
+export const LedgerVerificationSchema = Type.Object(
+  {
+    ok: Type.Boolean(),
+    accounts: Type.Integer(),
+    mismatches: Type.Array(LedgerMismatchSchema),
+    unbalancedTransactions: Type.Array(Type.Object({ transactionId: Type.String(), sum: Type.String() })),
+    sumOfAllBalances: Type.String(),
+  },
+  { $id: 'LedgerVerification' },
+);
 export type LedgerVerification = Static<typeof LedgerVerificationSchema>;
 
 export const walletAdminOperations = defineOperations({
   adminVerifyLedger: {
-    id: 'adminVerifyLedger', method: 'GET', path: '/admin/ledger/verify', subject: 'wallet.admin.verifyLedger', tag: 'Admin',
-    summary: 'Recompute every balance from the ledger and report differences', response: LedgerVerificationSchema, status: 200,
+    id: 'adminVerifyLedger',
+    method: 'GET',
+    path: '/admin/ledger/verify',
+    subject: 'wallet.admin.verifyLedger',
+    tag: 'Admin',
+    summary: 'Recompute every balance from the ledger and report differences',
+    response: LedgerVerificationSchema,
+    status: 200,
   },
 });

@@ -3,10 +3,17 @@ import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 
-export const WebhookTestResultSchema = Type.Object({
-  eventId: Type.String(), url: Type.String(), delivered: Type.Boolean(), statusCode: Nullable(Type.Integer()),
-  error: Nullable(Type.String()), durationMs: Type.Integer(),
-}, { additionalProperties: false, $id: 'WebhookTestResult' });
+export const WebhookTestResultSchema = Type.Object(
+  {
+    eventId: Type.String(),
+    url: Type.String(),
+    delivered: Type.Boolean(),
+    statusCode: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+    durationMs: Type.Integer(),
+  },
+  { additionalProperties: false, $id: 'WebhookTestResult' },
+);
 export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
 
 /**
@@ -17,8 +24,14 @@ export const WEBHOOK_TEST_RPC_TIMEOUT_MS = 15_000;
 
 export const webhookOperations = defineOperations({
   testWebhook: {
-    id: 'testWebhook', method: 'POST', path: '/webhooks/test', subject: 'webhooks.test', tag: 'Webhooks',
-    summary: 'Send one webhook.test delivery now to the configured URL', response: WebhookTestResultSchema, status: 200,
+    id: 'testWebhook',
+    method: 'POST',
+    path: '/webhooks/test',
+    subject: 'webhooks.test',
+    tag: 'Webhooks',
+    summary: 'Send one webhook.test delivery now to the configured URL',
+    response: WebhookTestResultSchema,
+    status: 200,
     errors: ['WEBHOOK_NOT_CONFIGURED'],
     // One delivery attempt may take the full 10 s webhook timeout; the gateway waits longer.
     timeoutMs: WEBHOOK_TEST_RPC_TIMEOUT_MS,
@@ -30,8 +43,13 @@ export const ATTEMPT_OUTCOMES = ['in_flight', 'delivered', 'failed', 'interrupte
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const DeliveryLogItemSchema = Type.Object({
-  eventId: Type.String(), attempt: Type.Integer(), url: Type.String(), statusCode: Nullable(Type.Integer()),
-  error: Nullable(Type.String()), at: Timestamp, durationMs: Type.Optional(Type.Integer()),
+  eventId: Type.String(),
+  attempt: Type.Integer(),
+  url: Type.String(),
+  statusCode: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  at: Timestamp,
+  durationMs: Type.Optional(Type.Integer()),
   deliveryId: Type.Optional(Type.String()),
   outcome: Type.Optional(Type.Union(ATTEMPT_OUTCOMES.map((o) => Type.Literal(o)))),
 });
@@ -39,22 +57,41 @@ export type DeliveryLogItem = Static<typeof DeliveryLogItemSchema>;
 
 export const webhookAdminOperations = defineOperations({
   adminListDeliveries: {
-    id: 'adminListDeliveries', method: 'GET', path: '/admin/webhook-deliveries', subject: 'webhooks.admin.deliveries', tag: 'Admin',
-    summary: 'Delivery log by event or operator, newest attempt first', query: Type.Object({
-      eventId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    }), response: Type.Object({ data: Type.Array(DeliveryLogItemSchema) }), status: 200,
+    id: 'adminListDeliveries',
+    method: 'GET',
+    path: '/admin/webhook-deliveries',
+    subject: 'webhooks.admin.deliveries',
+    tag: 'Admin',
+    summary: 'Delivery log by event or operator, newest attempt first',
+    query: Type.Object({
+      eventId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    response: Type.Object({ data: Type.Array(DeliveryLogItemSchema) }),
+    status: 200,
   },
   adminRedeliver: {
-    id: 'adminRedeliver', method: 'POST', path: '/admin/webhook-deliveries/:eventId/redeliver', subject: 'webhooks.admin.redeliver', tag: 'Admin',
-    summary: 'Schedule a fresh delivery of an event', params: Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) }),
-    response: Type.Object({ eventId: Type.String(), scheduled: Type.Boolean(), deliveryId: Type.Optional(Type.String()) }), status: 200, errors: ['NOT_FOUND'],
+    id: 'adminRedeliver',
+    method: 'POST',
+    path: '/admin/webhook-deliveries/:eventId/redeliver',
+    subject: 'webhooks.admin.redeliver',
+    tag: 'Admin',
+    summary: 'Schedule a fresh delivery of an event',
+    params: Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    response: Type.Object({ eventId: Type.String(), scheduled: Type.Boolean(), deliveryId: Type.Optional(Type.String()) }),
+    status: 200,
+    errors: ['NOT_FOUND'],
   },
 });
 
 // ---- internal: the gateway tells the webhooks service about endpoints (URL + secret). ----
 export const WEBHOOK_SUBJECTS = { upsertEndpoint: 'webhooks.endpoints.upsert' } as const;
 
-const SealedSecret = Type.String({ pattern: '^v1\\.', maxLength: 500, description: 'sealSecret(whsec_…, SECRETS_MASTER_KEY): the gateway and the webhooks service share the key' });
+const SealedSecret = Type.String({
+  pattern: '^v1\\.',
+  maxLength: 500,
+  description: 'sealSecret(whsec_…, SECRETS_MASTER_KEY): the gateway and the webhooks service share the key',
+});
 
 /**
  * Absent `url` / `secret` keep the stored value; `url: null` removes the URL. The gateway sends the
@@ -77,8 +114,11 @@ export const UpsertEndpointSchema = Type.Object({
 export type UpsertEndpoint = Static<typeof UpsertEndpointSchema>;
 
 export const UpsertEndpointResultSchema = Type.Object({
-  operatorId: Type.String(), environment: EnvironmentSchema, brandId: Type.String(),
-  url: Nullable(Type.String()), hasSecret: Type.Boolean(),
+  operatorId: Type.String(),
+  environment: EnvironmentSchema,
+  brandId: Type.String(),
+  url: Nullable(Type.String()),
+  hasSecret: Type.Boolean(),
 });
 export type UpsertEndpointResult = Static<typeof UpsertEndpointResultSchema>;
 

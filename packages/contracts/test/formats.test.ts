@@ -30,7 +30,9 @@ function utcToday(): Date {
 }
 /** The birth date of someone who turns 18 today (Feb 29 today: born Feb 28, already 18). */
 function eighteenthBirthdayToday(today: Date): Date {
-  const y = today.getUTCFullYear() - 18, m = today.getUTCMonth(), d = today.getUTCDate();
+  const y = today.getUTCFullYear() - 18,
+    m = today.getUTCMonth(),
+    d = today.getUTCDate();
   const candidate = new Date(Date.UTC(y, m, d));
   return candidate.getUTCMonth() === m ? candidate : new Date(Date.UTC(y, m, d - 1));
 }

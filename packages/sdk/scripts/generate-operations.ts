@@ -6,8 +6,18 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  API_VERSION, DEPOSIT_STATUSES, DOCUMENT_TYPES, ERROR_CATALOGUE, EVENT_TYPES, KYC_STATUSES, PLAYER_STATUSES,
-  WITHDRAWAL_DECISIONS, WITHDRAWAL_STATUSES, openApiPath, publicOperations, type Operation,
+  API_VERSION,
+  DEPOSIT_STATUSES,
+  DOCUMENT_TYPES,
+  ERROR_CATALOGUE,
+  EVENT_TYPES,
+  KYC_STATUSES,
+  PLAYER_STATUSES,
+  WITHDRAWAL_DECISIONS,
+  WITHDRAWAL_STATUSES,
+  openApiPath,
+  publicOperations,
+  type Operation,
 } from '@bo/contracts';
 
 export const GENERATED_PATH = fileURLToPath(new URL('../src/operations.generated.ts', import.meta.url));
@@ -31,16 +41,23 @@ class TypeWriter {
     if (Array.isArray(schema.anyOf)) return (schema.anyOf as Schema[]).map((s) => this.member(s)).join(' | ');
     if (Array.isArray(schema.allOf)) return (schema.allOf as Schema[]).map((s) => this.member(s)).join(' & ');
     switch (schema.type) {
-      case 'string': return 'string';
-      case 'integer': case 'number': return 'number';
-      case 'boolean': return 'boolean';
-      case 'null': return 'null';
+      case 'string':
+        return 'string';
+      case 'integer':
+      case 'number':
+        return 'number';
+      case 'boolean':
+        return 'boolean';
+      case 'null':
+        return 'null';
       case 'array': {
         const item = this.typeOf(schema.items as Schema);
         return /[|&]/.test(item) && !item.startsWith('{') ? `Array<${item}>` : `${item}[]`;
       }
-      case 'object': return this.objectType(schema);
-      default: return 'unknown';
+      case 'object':
+        return this.objectType(schema);
+      default:
+        return 'unknown';
     }
   }
 
@@ -54,9 +71,7 @@ class TypeWriter {
     this.named.set(id, { schema, text: '' });
     const body = this.typeOf(schema, true);
     const doc = typeof schema.description === 'string' ? `/** ${schema.description} */\n` : '';
-    this.named.set(id, { schema, text: body.startsWith('{')
-      ? `${doc}export interface ${id} ${body}`
-      : `${doc}export type ${id} = ${body};` });
+    this.named.set(id, { schema, text: body.startsWith('{') ? `${doc}export interface ${id} ${body}` : `${doc}export type ${id} = ${body};` });
   }
 
   private member(schema: Schema): string {
@@ -102,9 +117,13 @@ export function renderOperationsFile(operations: Record<string, Operation> = pub
     const query = op.query ? w.typeOf(op.query as Schema) : 'undefined';
     const body = op.body ? w.typeOf(op.body as Schema) : 'undefined';
     const response = w.typeOf(op.response as Schema);
-    table.push(`  ${op.id}: { id: '${op.id}', method: '${op.method}', path: '${openApiPath(op.path)}', pathParams: [${pathParams.map((p) => `'${p}'`).join(', ')}], `
-      + `idempotent: ${op.idempotent === true}, sandboxOnly: ${op.sandboxOnly === true}, hasBody: ${op.body !== undefined}, status: ${op.status}, summary: ${JSON.stringify(op.summary)} },`);
-    types.push(`  /** ${op.method} ${openApiPath(op.path)}: ${op.summary} */\n  ${op.id}: {\n    params: ${indent(params)};\n    query: ${indent(query)};\n    body: ${indent(body)};\n    response: ${indent(response)};\n  };`);
+    table.push(
+      `  ${op.id}: { id: '${op.id}', method: '${op.method}', path: '${openApiPath(op.path)}', pathParams: [${pathParams.map((p) => `'${p}'`).join(', ')}], ` +
+        `idempotent: ${op.idempotent === true}, sandboxOnly: ${op.sandboxOnly === true}, hasBody: ${op.body !== undefined}, status: ${op.status}, summary: ${JSON.stringify(op.summary)} },`,
+    );
+    types.push(
+      `  /** ${op.method} ${openApiPath(op.path)}: ${op.summary} */\n  ${op.id}: {\n    params: ${indent(params)};\n    query: ${indent(query)};\n    body: ${indent(body)};\n    response: ${indent(response)};\n  };`,
+    );
   }
   const errorLines = Object.entries(ERROR_CATALOGUE).map(([code, e]) => `  ${code}: ${e.status},`);
   return [
@@ -124,7 +143,7 @@ export function renderOperationsFile(operations: Record<string, Operation> = pub
     `export const EVENT_TYPES = [${EVENT_TYPES.map((e) => `'${e}'`).join(', ')}] as const;`,
     'export type EventType = (typeof EVENT_TYPES)[number];',
     '',
-    '/** Every error code of the contract\'s catalogue with its HTTP status. */',
+    "/** Every error code of the contract's catalogue with its HTTP status. */",
     'export const ERROR_STATUSES = {',
     ...errorLines,
     '} as const;',

@@ -3,10 +3,27 @@
 // response body; `request()` gives the status, headers and replay flag as well.
 import {
   OPERATIONS,
-  type CreateDeposit, type CreateGameSession, type CreateKycSubmission, type CreatePlayer, type CreateWithdrawal,
-  type Deposit, type FailDeposit, type Game, type GameSession, type KycDecision, type KycRecord, type KycSubmissionCreated,
-  type LedgerItem, type Me, type OperationId, type OperationTypes, type Player, type Wallet, type WebhookTestResult,
-  type Withdrawal, type WithdrawalDecision,
+  type CreateDeposit,
+  type CreateGameSession,
+  type CreateKycSubmission,
+  type CreatePlayer,
+  type CreateWithdrawal,
+  type Deposit,
+  type FailDeposit,
+  type Game,
+  type GameSession,
+  type KycDecision,
+  type KycRecord,
+  type KycSubmissionCreated,
+  type LedgerItem,
+  type Me,
+  type OperationId,
+  type OperationTypes,
+  type Player,
+  type Wallet,
+  type WebhookTestResult,
+  type Withdrawal,
+  type WithdrawalDecision,
 } from './operations.generated.ts';
 import { SignedTransport, type ApiResponse, type OperationInput, type RequestOptions, type TransportOptions } from './signed-transport.ts';
 import { verifyWebhook, type HeaderSource, type VerifiedWebhook, type VerifyWebhookOptions } from './webhook-verification.ts';
@@ -21,19 +38,21 @@ export type ReadOptions = Omit<RequestOptions, 'idempotencyKey'>;
 
 type Part<Name extends string, T> = [T] extends [undefined]
   ? { [P in Name]?: undefined }
-  // Optional when an empty object is valid (e.g. the confirm body, the transactions query).
-  // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
-  : {} extends T ? { [P in Name]?: T } : { [P in Name]: T };
+  : // Optional when an empty object is valid (e.g. the confirm body, the transactions query).
+    // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
+    {} extends T
+    ? { [P in Name]?: T }
+    : { [P in Name]: T };
 
 /** `params`, `query` and `body` of an operation, each required exactly when the contract requires it. */
-export type OperationRequest<K extends OperationId> =
-  Part<'params', OperationTypes[K]['params']> & Part<'query', OperationTypes[K]['query']> & Part<'body', OperationTypes[K]['body']>;
+export type OperationRequest<K extends OperationId> = Part<'params', OperationTypes[K]['params']> &
+  Part<'query', OperationTypes[K]['query']> &
+  Part<'body', OperationTypes[K]['body']>;
 
 /** The request argument may be left out when nothing in it is required. */
 // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
-type RequestArgs<K extends OperationId> = {} extends OperationRequest<K>
-  ? [input?: OperationRequest<K>, opts?: RequestOptions]
-  : [input: OperationRequest<K>, opts?: RequestOptions];
+type RequestArgs<K extends OperationId> =
+  {} extends OperationRequest<K> ? [input?: OperationRequest<K>, opts?: RequestOptions] : [input: OperationRequest<K>, opts?: RequestOptions];
 
 export type TransactionsPage = OperationTypes['listTransactions']['response'];
 
@@ -95,8 +114,7 @@ export class BackOffice {
     create: (playerId: string, body: CreateDeposit, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('createDeposit', { params: { playerId }, body }, opts),
     /** Credits the wallet; only while the deposit is pending. */
-    confirm: (depositId: string, opts?: RequestOptions): Promise<Deposit> =>
-      this.#body('confirmDeposit', { params: { depositId }, body: {} }, opts),
+    confirm: (depositId: string, opts?: RequestOptions): Promise<Deposit> => this.#body('confirmDeposit', { params: { depositId }, body: {} }, opts),
     fail: (depositId: string, body: FailDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('failDeposit', { params: { depositId }, body }, opts),
   };
@@ -105,8 +123,7 @@ export class BackOffice {
     create: (playerId: string, body: CreateWithdrawal, opts?: RequestOptions): Promise<Withdrawal> =>
       this.#body('createWithdrawal', { params: { playerId }, body }, opts),
     get: (withdrawalId: string, opts?: ReadOptions): Promise<Withdrawal> => this.#body('getWithdrawal', { params: { withdrawalId } }, opts),
-    cancel: (withdrawalId: string, opts?: RequestOptions): Promise<Withdrawal> =>
-      this.#body('cancelWithdrawal', { params: { withdrawalId }, body: {} }, opts),
+    cancel: (withdrawalId: string, opts?: RequestOptions): Promise<Withdrawal> => this.#body('cancelWithdrawal', { params: { withdrawalId }, body: {} }, opts),
   };
 
   readonly games = {

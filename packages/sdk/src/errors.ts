@@ -11,8 +11,14 @@ export type SdkErrorCode = 'NETWORK_ERROR' | 'UNEXPECTED_RESPONSE';
 /** A code of the catalogue, the SDK's own, or one a newer API version added. */
 export type BackOfficeErrorCode = ErrorCode | SdkErrorCode | (string & {});
 
-export interface ValidationIssue { path: string; message: string }
-export interface ValidationDetails { in: 'body' | 'query' | 'path' | 'header'; issues: ValidationIssue[] }
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+export interface ValidationDetails {
+  in: 'body' | 'query' | 'path' | 'header';
+  issues: ValidationIssue[];
+}
 
 export interface BackOfficeErrorInit {
   code: BackOfficeErrorCode;
@@ -70,7 +76,7 @@ export class ValidationError extends BackOfficeError {
   /** `details.issues` of a VALIDATION_ERROR, empty otherwise. */
   get issues(): ValidationIssue[] {
     const issues = this.details?.issues;
-    return Array.isArray(issues) ? issues as ValidationIssue[] : [];
+    return Array.isArray(issues) ? (issues as ValidationIssue[]) : [];
   }
 }
 /** 429 RATE_LIMITED; `retryAfterMs` says when to come back. */
@@ -94,7 +100,9 @@ export function errorClassFor(status: number): typeof BackOfficeError {
   return RequestError;
 }
 
-interface Envelope { error: { code: string; message: string; requestId?: string; details?: Record<string, unknown> } }
+interface Envelope {
+  error: { code: string; message: string; requestId?: string; details?: Record<string, unknown> };
+}
 
 function isEnvelope(body: unknown): body is Envelope {
   const e = (body as Envelope | undefined)?.error;
@@ -102,14 +110,23 @@ function isEnvelope(body: unknown): body is Envelope {
 }
 
 /** Builds the typed error for a non-2xx answer. */
-export function errorFromResponse(status: number, headers: Headers, body: unknown, extra: Pick<BackOfficeErrorInit, 'retryAfterMs' | 'idempotencyKey' | 'attempts'>): BackOfficeError {
+export function errorFromResponse(
+  status: number,
+  headers: Headers,
+  body: unknown,
+  extra: Pick<BackOfficeErrorInit, 'retryAfterMs' | 'idempotencyKey' | 'attempts'>,
+): BackOfficeError {
   const requestId = headers.get('x-request-id') ?? undefined;
   const Class = errorClassFor(status);
   if (isEnvelope(body)) {
     return new Class({
-      code: body.error.code, message: body.error.message, status,
+      code: body.error.code,
+      message: body.error.message,
+      status,
       // The body keeps the original request's id on an idempotent replay; the header is this attempt's.
-      requestId: body.error.requestId ?? requestId, details: body.error.details, ...extra,
+      requestId: body.error.requestId ?? requestId,
+      details: body.error.details,
+      ...extra,
     });
   }
   return new Class({ code: 'UNEXPECTED_RESPONSE', message: `HTTP ${status} without an error envelope`, status, requestId, ...extra });

@@ -20,9 +20,7 @@ export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 4, baseDelayMs: 250, m
 export type RetrySafety = 'idempotent' | 'unsafe';
 
 /** What one failed attempt looked like. */
-export type AttemptFailure =
-  | { kind: 'network'; connectRefused: boolean }
-  | { kind: 'status'; status: number; code?: string };
+export type AttemptFailure = { kind: 'network'; connectRefused: boolean } | { kind: 'status'; status: number; code?: string };
 
 export function isRetryable(failure: AttemptFailure, safety: RetrySafety): boolean {
   if (failure.kind === 'network') return safety === 'idempotent' || failure.connectRefused;

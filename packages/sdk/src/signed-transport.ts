@@ -137,8 +137,13 @@ export class SignedTransport {
         const body = parseBody(text);
         if (res.ok) {
           return {
-            status: res.status, body: body as T, headers: res.headers, requestId: res.headers.get('x-request-id') ?? undefined,
-            idempotencyKey, replayed: res.headers.get('idempotent-replayed') === 'true', attempts: attempt,
+            status: res.status,
+            body: body as T,
+            headers: res.headers,
+            requestId: res.headers.get('x-request-id') ?? undefined,
+            idempotencyKey,
+            replayed: res.headers.get('idempotent-replayed') === 'true',
+            attempts: attempt,
           };
         }
         waitMs = parseRetryAfter(res.headers.get('retry-after'), this.#now());
@@ -149,7 +154,11 @@ export class SignedTransport {
         if (opts.signal?.aborted) throw opts.signal.reason;
         failure = { kind: 'network', connectRefused: isConnectRefused(e) };
         error = new ConnectionError({
-          code: 'NETWORK_ERROR', message: `${op.method} ${rawPath}: ${describe(e)}`, idempotencyKey, attempts: attempt, cause: e,
+          code: 'NETWORK_ERROR',
+          message: `${op.method} ${rawPath}: ${describe(e)}`,
+          idempotencyKey,
+          attempts: attempt,
+          cause: e,
         });
       }
       if (attempt >= retry.maxAttempts || !isRetryable(failure, safety)) throw error;
@@ -180,7 +189,11 @@ export class SignedTransport {
 
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
-  try { return JSON.parse(text); } catch { return text; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function isConnectRefused(e: unknown): boolean {

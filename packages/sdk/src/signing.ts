@@ -21,7 +21,9 @@ export function canonicalRequestString(method: string, rawPath: string, timestam
  * included). `rawPath` is the request target as sent, `/api/v1` prefix and query included.
  */
 export function signRequest(secret: string | KeyObject, method: string, rawPath: string, timestamp: string, body?: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(canonicalRequestString(method, rawPath, timestamp, body)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(canonicalRequestString(method, rawPath, timestamp, body))
+    .digest('hex');
 }
 
 /** Prepared once per client: an HMAC with a KeyObject costs a third of one with a string key. */

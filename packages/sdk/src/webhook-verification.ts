@@ -10,9 +10,7 @@ import type { WebhookEvent } from './webhook-events.ts';
 export type WebhookScheme = 'x-webhook' | 'standard-webhooks';
 
 /** Any of: fetch `Headers`, Node's `IncomingHttpHeaders`, or a plain object (names in any case). */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+export type HeaderSource = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 export interface VerifyWebhookOptions {
   /** The webhook secret (`whsec_...`); several during a rotation: any one may match. */
@@ -87,9 +85,8 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSourc
     throw new WebhookVerificationError('timestamp_out_of_tolerance', `the webhook timestamp is more than ${tolerance} s from now`);
   }
 
-  const ok = scheme === 'x-webhook'
-    ? secrets.some((s) => matchesXWebhook(s, ts.trim(), body, sig))
-    : secrets.some((s) => matchesStandard(s, id, ts.trim(), body, sig));
+  const ok =
+    scheme === 'x-webhook' ? secrets.some((s) => matchesXWebhook(s, ts.trim(), body, sig)) : secrets.some((s) => matchesStandard(s, id, ts.trim(), body, sig));
   if (!ok) throw new WebhookVerificationError('invalid_signature', 'no webhook signature matches');
 
   let event: WebhookEvent;
@@ -116,10 +113,13 @@ function matchesXWebhook(secret: string, ts: string, body: Uint8Array, header: s
 function matchesStandard(secret: string, id: string, ts: string, body: Uint8Array, header: string): boolean {
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${ts}.`).update(body).digest();
-  return header.trim().split(/\s+/).some((entry) => {
-    const [version, value] = entry.split(',', 2);
-    if (version !== 'v1' || !value) return false;
-    const got = Buffer.from(value, 'base64');
-    return got.length === expected.length && timingSafeEqual(expected, got);
-  });
+  return header
+    .trim()
+    .split(/\s+/)
+    .some((entry) => {
+      const [version, value] = entry.split(',', 2);
+      if (version !== 'v1' || !value) return false;
+      const got = Buffer.from(value, 'base64');
+      return got.length === expected.length && timingSafeEqual(expected, got);
+    });
 }

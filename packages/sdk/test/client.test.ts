@@ -29,17 +29,29 @@ const callEveryOperation = {
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
   getMe: { method: 'GET', target: '/api/v1/me', body: '' },
-  createPlayer: { method: 'POST', target: '/api/v1/players', body: { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' } },
+  createPlayer: {
+    method: 'POST',
+    target: '/api/v1/players',
+    body: { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' },
+  },
   findPlayers: { method: 'GET', target: '/api/v1/players?externalId=ext+1%2F%C3%A7', body: '' },
   getKyc: { method: 'GET', target: '/api/v1/players/plr_1/kyc', body: '' },
   submitKyc: { method: 'POST', target: '/api/v1/players/plr_1/kyc/submissions', body: { documentType: 'rg', reference: 's3://docs/1' } },
   sandboxKycDecision: { method: 'POST', target: '/api/v1/sandbox/players/plr_1/kyc/decision', body: { status: 'aprovado' } },
   getWallet: { method: 'GET', target: '/api/v1/players/plr_1/wallet', body: '' },
   listTransactions: { method: 'GET', target: '/api/v1/players/plr_1/transactions?limit=2&cursor=abc%2B%2F%3D', body: '' },
-  createDeposit: { method: 'POST', target: '/api/v1/players/plr_1/deposits', body: { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' } },
+  createDeposit: {
+    method: 'POST',
+    target: '/api/v1/players/plr_1/deposits',
+    body: { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'psp-1' },
+  },
   confirmDeposit: { method: 'POST', target: '/api/v1/deposits/dep_1/confirm', body: {} },
   failDeposit: { method: 'POST', target: '/api/v1/deposits/dep_1/fail', body: { reason: 'declined' } },
-  createWithdrawal: { method: 'POST', target: '/api/v1/players/plr_1/withdrawals', body: { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' } },
+  createWithdrawal: {
+    method: 'POST',
+    target: '/api/v1/players/plr_1/withdrawals',
+    body: { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' },
+  },
   getWithdrawal: { method: 'GET', target: '/api/v1/withdrawals/wd_1', body: '' },
   cancelWithdrawal: { method: 'POST', target: '/api/v1/withdrawals/wd_1/cancel', body: {} },
   sandboxWithdrawalDecision: { method: 'POST', target: '/api/v1/sandbox/withdrawals/wd_1/decision', body: { decision: 'approve' } },
@@ -59,14 +71,29 @@ t.test('every operation sends the contract request, signed', async (t) => {
     const result = await callEveryOperation[id](sdk);
     const req = api.requests.at(-1)!;
     const idempotent = OPERATIONS[id].idempotent;
-    t.same({
-      result, method: req.method, target: req.target, body: req.body.length ? JSON.parse(req.body.toString()) : '',
-      signatureValid: req.signatureValid, key: req.headers['x-operator-key'], timestamp: req.headers['x-timestamp'],
-      contentType: req.headers['content-type'], hasIdempotencyKey: typeof req.headers['idempotency-key'] === 'string',
-    }, {
-      result: { op: id }, ...expected[id], signatureValid: true, key: KEY, timestamp: String(time.now() / 1000),
-      contentType: expected[id].body === '' ? undefined : 'application/json', hasIdempotencyKey: idempotent,
-    }, id);
+    t.same(
+      {
+        result,
+        method: req.method,
+        target: req.target,
+        body: req.body.length ? JSON.parse(req.body.toString()) : '',
+        signatureValid: req.signatureValid,
+        key: req.headers['x-operator-key'],
+        timestamp: req.headers['x-timestamp'],
+        contentType: req.headers['content-type'],
+        hasIdempotencyKey: typeof req.headers['idempotency-key'] === 'string',
+      },
+      {
+        result: { op: id },
+        ...expected[id],
+        signatureValid: true,
+        key: KEY,
+        timestamp: String(time.now() / 1000),
+        contentType: expected[id].body === '' ? undefined : 'application/json',
+        hasIdempotencyKey: idempotent,
+      },
+      id,
+    );
   }
   t.equal(api.requests.length, Object.keys(OPERATIONS).length, 'one request each, nothing retried');
 });
@@ -80,7 +107,11 @@ t.test('request() gives the status, ids and the replay flag', async (t) => {
   t.match(res, { status: 200, body: { id: 'dep_1' }, requestId: 'req_1', idempotencyKey: 'sdk-key-00000001', replayed: true, attempts: 1 });
   const mine = await sdk.request('confirmDeposit', { params: { depositId: 'dep_1' }, body: {} }, { idempotencyKey: 'confirm:dep_1' });
   t.equal(mine.idempotencyKey, 'confirm:dep_1');
-  t.same(api.requests.map((r) => r.headers['idempotency-key']), ['sdk-key-00000001', 'confirm:dep_1'], 'the caller key is sent as given');
+  t.same(
+    api.requests.map((r) => r.headers['idempotency-key']),
+    ['sdk-key-00000001', 'confirm:dep_1'],
+    'the caller key is sent as given',
+  );
 });
 
 t.test('base URL, path parameters and the listing helper', async (t) => {
@@ -90,8 +121,14 @@ t.test('base URL, path parameters and the listing helper', async (t) => {
   await fromOrigin.me.get();
   const trailingSlash = new BackOffice({ baseUrl: `${api.baseUrl}/`, key: KEY, secret: SECRET });
   await trailingSlash.wallet.get('plr/1 ?#');
-  t.same(api.requests.map((r) => [r.target, r.signatureValid]), [['/api/v1/me', true], ['/api/v1/players/plr%2F1%20%3F%23/wallet', true]],
-    'an origin gets /api/v1; ids are percent-encoded and the signature covers the encoded path');
+  t.same(
+    api.requests.map((r) => [r.target, r.signatureValid]),
+    [
+      ['/api/v1/me', true],
+      ['/api/v1/players/plr%2F1%20%3F%23/wallet', true],
+    ],
+    'an origin gets /api/v1; ids are percent-encoded and the signature covers the encoded path',
+  );
   await t.rejects(trailingSlash.wallet.get('..'), TypeError, 'a dot segment is refused before sending');
   await t.rejects(trailingSlash.kyc.get(''), TypeError, 'an empty id is refused');
   t.equal(api.requests.length, 2, 'neither was sent');
@@ -103,5 +140,8 @@ t.test('base URL, path parameters and the listing helper', async (t) => {
   const ids: string[] = [];
   for await (const item of trailingSlash.wallet.allTransactions('plr_1', { limit: 2 })) ids.push(item.id);
   t.same(ids, ['le_3', 'le_2', 'le_1']);
-  t.same(api.requests.slice(2).map((r) => r.target), ['/api/v1/players/plr_1/transactions?limit=2', '/api/v1/players/plr_1/transactions?limit=2&cursor=c1']);
+  t.same(
+    api.requests.slice(2).map((r) => r.target),
+    ['/api/v1/players/plr_1/transactions?limit=2', '/api/v1/players/plr_1/transactions?limit=2&cursor=c1'],
+  );
 });

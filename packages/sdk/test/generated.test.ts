@@ -12,16 +12,32 @@ t.test('the generated file is what the generator writes from the current contrac
 
 t.test('the operation table matches publicOperations', async (t) => {
   const fromContracts = Object.values(publicOperations).map((op) => ({
-    id: op.id, method: op.method, path: openApiPath(op.path), idempotent: 'idempotent' in op && op.idempotent === true,
-    sandboxOnly: 'sandboxOnly' in op && op.sandboxOnly === true, hasBody: 'body' in op, status: op.status,
+    id: op.id,
+    method: op.method,
+    path: openApiPath(op.path),
+    idempotent: 'idempotent' in op && op.idempotent === true,
+    sandboxOnly: 'sandboxOnly' in op && op.sandboxOnly === true,
+    hasBody: 'body' in op,
+    status: op.status,
   }));
   const inSdk = Object.values(OPERATIONS).map((op) => ({
-    id: op.id, method: op.method, path: op.path, idempotent: op.idempotent, sandboxOnly: op.sandboxOnly, hasBody: op.hasBody, status: op.status,
+    id: op.id,
+    method: op.method,
+    path: op.path,
+    idempotent: op.idempotent,
+    sandboxOnly: op.sandboxOnly,
+    hasBody: op.hasBody,
+    status: op.status,
   }));
   t.same(inSdk, fromContracts);
-  t.same(Object.values(OPERATIONS).filter((op) => op.idempotent).map((op) => op.id).sort(),
+  t.same(
+    Object.values(OPERATIONS)
+      .filter((op) => op.idempotent)
+      .map((op) => op.id)
+      .sort(),
     ['cancelWithdrawal', 'confirmDeposit', 'createDeposit', 'createPlayer', 'createWithdrawal', 'failDeposit', 'submitKyc'],
-    'the seven idempotent operations of the contract');
+    'the seven idempotent operations of the contract',
+  );
 });
 
 t.test('error codes and event types match the catalogue', async (t) => {

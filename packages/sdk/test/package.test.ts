@@ -19,8 +19,15 @@ t.test('npm pack gives a tarball an operator can install and use', async (t) => 
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], PKG)) as [{ filename: string; files: { path: string }[] }];
   const files = packed[0].files.map((f) => f.path).sort();
-  t.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('README.md') && files.includes('package.json'), 'dist, README and package.json are shipped');
-  t.same(files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'), [], 'nothing else (no sources, tests or scripts)');
+  t.ok(
+    files.includes('dist/index.js') && files.includes('dist/index.d.ts') && files.includes('README.md') && files.includes('package.json'),
+    'dist, README and package.json are shipped',
+  );
+  t.same(
+    files.filter((f) => !f.startsWith('dist/') && f !== 'README.md' && f !== 'package.json'),
+    [],
+    'nothing else (no sources, tests or scripts)',
+  );
   const manifest = JSON.parse(readFileSync(path.join(PKG, 'package.json'), 'utf8')) as Record<string, unknown>;
   t.same([manifest.dependencies, manifest.peerDependencies, manifest.private], [undefined, undefined, undefined], 'no run-time dependencies; not private');
 
@@ -36,10 +43,28 @@ t.test('npm pack gives a tarball an operator can install and use', async (t) => 
     console.log(JSON.stringify({ version: API_VERSION, operations: Object.keys(OPERATIONS).length, sig: signRequest('sk_x', 'GET', '/api/v1/me', '1', '').length, verify: typeof verifyWebhook }));
   `;
   writeFileSync(path.join(app, 'consumer.ts'), consumer);
-  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [path.resolve(PKG, '../../node_modules/@types')] }, files: ['consumer.ts'] }));
+  writeFileSync(
+    path.join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [path.resolve(PKG, '../../node_modules/@types')],
+      },
+      files: ['consumer.ts'],
+    }),
+  );
   // Type-checks against the shipped declarations (skipLibCheck off: they must be valid on their own).
   let tscOutput = '';
-  try { run(TSC, ['-p', app], app); } catch (e) { tscOutput = String((e as { stdout?: string }).stdout); }
+  try {
+    run(TSC, ['-p', app], app);
+  } catch (e) {
+    tscOutput = String((e as { stdout?: string }).stdout);
+  }
   t.equal(tscOutput, '', 'a TypeScript consumer (with @types/node) type-checks against dist/*.d.ts');
   // And runs as JavaScript from node_modules.
   writeFileSync(path.join(app, 'consumer.mjs'), consumer.replace(/: Promise<\{ id: string \}>/, ''));

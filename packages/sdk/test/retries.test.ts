@@ -3,9 +3,7 @@
 // after maxAttempts; other writes are retried only when the server surely did nothing.
 import t, { type Test } from 'tap';
 import net from 'node:net';
-import {
-  BackOffice, ConflictError, ConnectionError, RateLimitError, ServerError, ValidationError, backoffDelay, parseRetryAfter,
-} from '../src/index.ts';
+import { BackOffice, ConflictError, ConnectionError, RateLimitError, ServerError, ValidationError, backoffDelay, parseRetryAfter } from '../src/index.ts';
 import { KEY, SECRET, envelope, fakeTime, startFakeApi } from './support/fake-api.ts';
 
 const PLAYER = { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' };
@@ -35,9 +33,15 @@ t.test('network error, 500, 503, in-progress and 429 are retried with the same k
   t.equal(keys.size, 1, 'one Idempotency-Key for all six attempts');
   t.equal([...keys][0], res.idempotencyKey);
   t.same(time.sleeps, [188, 375, 2000, 1000, 3000], 'backoff (250, 500 ms ceilings) without Retry-After, Retry-After exactly with it');
-  t.ok(api.requests.every((r) => r.signatureValid), 'every attempt is signed');
-  t.same(api.requests.map((r) => Number(r.headers['x-timestamp']) - Number(api.requests[0]!.headers['x-timestamp'])), [0, 0, 0, 2, 3, 6],
-    'each attempt is signed afresh with the clock of its own time');
+  t.ok(
+    api.requests.every((r) => r.signatureValid),
+    'every attempt is signed',
+  );
+  t.same(
+    api.requests.map((r) => Number(r.headers['x-timestamp']) - Number(api.requests[0]!.headers['x-timestamp'])),
+    [0, 0, 0, 2, 3, 6],
+    'each attempt is signed afresh with the clock of its own time',
+  );
   t.same(new Set(api.requests.map((r) => r.body.toString())).size, 1, 'with the same body bytes');
 });
 
@@ -54,8 +58,16 @@ t.test('attempts are bounded; the last error is thrown with the key to retry lat
 
 t.test('backoff is capped and jittered; Retry-After parses seconds and HTTP dates', async (t) => {
   const opts = { maxAttempts: 10, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 };
-  t.same([1, 2, 3, 4, 5, 6].map((a) => backoffDelay(a, opts, () => 0)), [50, 100, 200, 400, 500, 500], 'lowest: half the ceiling');
-  t.same([1, 2, 3, 4, 5, 6].map((a) => backoffDelay(a, opts, () => 0.999999)), [100, 200, 400, 800, 1000, 1000], 'highest: the ceiling');
+  t.same(
+    [1, 2, 3, 4, 5, 6].map((a) => backoffDelay(a, opts, () => 0)),
+    [50, 100, 200, 400, 500, 500],
+    'lowest: half the ceiling',
+  );
+  t.same(
+    [1, 2, 3, 4, 5, 6].map((a) => backoffDelay(a, opts, () => 0.999999)),
+    [100, 200, 400, 800, 1000, 1000],
+    'highest: the ceiling',
+  );
   const now = Date.UTC(2026, 10, 22, 12, 0, 0);
   t.same(
     ['3', ' 0 ', new Date(now + 5000).toUTCString(), new Date(now - 5000).toUTCString(), 'soon', '', null, '-1', '1.5'].map((v) => parseRetryAfter(v, now)),
@@ -85,7 +97,7 @@ t.test('4xx answers other than 429 and in-progress are final', async (t) => {
     { status: 422, body: envelope('VALIDATION_ERROR', 'invalid', { in: 'body', issues: [{ path: '/cpf', message: 'bad' }] }) },
     { status: 409, body: envelope('IDEMPOTENCY_CONFLICT') },
   );
-  t.ok(await sdk.players.create(PLAYER).catch((e: unknown) => e) instanceof ValidationError);
+  t.ok((await sdk.players.create(PLAYER).catch((e: unknown) => e)) instanceof ValidationError);
   const conflict = await sdk.players.create(PLAYER, { idempotencyKey: 'reused-key-1' }).catch((e: unknown) => e);
   t.ok(conflict instanceof ConflictError && conflict.is('IDEMPOTENCY_CONFLICT'));
   t.equal(api.requests.length, 2);
@@ -97,13 +109,20 @@ t.test('reads retry without a key; unsafe writes retry only when nothing happene
   const { api, sdk } = await setUp(t);
   api.script.push({ status: 500, body: envelope('INTERNAL_ERROR') }, { drop: true }, { status: 200, body: { playerId: 'plr_1' } });
   t.match(await sdk.wallet.get('plr_1'), { playerId: 'plr_1' });
-  t.same(api.requests.map((r) => r.headers['idempotency-key']), [undefined, undefined, undefined], 'a GET is retried, with no key');
+  t.same(
+    api.requests.map((r) => r.headers['idempotency-key']),
+    [undefined, undefined, undefined],
+    'a GET is retried, with no key',
+  );
 
   api.requests.length = 0;
   api.script.push({ status: 503, body: envelope('SERVICE_UNAVAILABLE'), headers: { 'retry-after': '1' } });
-  t.ok(await sdk.games.createSession('plr_1', { gameId: 'g' }).catch((e: unknown) => e) instanceof ServerError, 'a 503 on a non-idempotent write is not retried');
+  t.ok(
+    (await sdk.games.createSession('plr_1', { gameId: 'g' }).catch((e: unknown) => e)) instanceof ServerError,
+    'a 503 on a non-idempotent write is not retried',
+  );
   api.script.push({ drop: true });
-  t.ok(await sdk.sandbox.decideWithdrawal('wd_1', { decision: 'pay' }).catch((e: unknown) => e) instanceof ConnectionError, 'nor a dropped connection');
+  t.ok((await sdk.sandbox.decideWithdrawal('wd_1', { decision: 'pay' }).catch((e: unknown) => e)) instanceof ConnectionError, 'nor a dropped connection');
   api.script.push({ status: 429, body: envelope('RATE_LIMITED'), headers: { 'retry-after': '1' } }, { status: 200, body: { delivered: true } });
   t.match(await sdk.webhooks.test(), { delivered: true }, 'a 429 is retried: the request was refused before any work');
   t.equal(api.requests.length, 4);
@@ -145,7 +164,10 @@ t.test('an abort while waiting to retry ends the call with the caller reason', a
   const sdk = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, random: () => 0 });
   api.script.push({ status: 503, body: envelope('SERVICE_UNAVAILABLE'), headers: { 'retry-after': '30' } });
   const call = sdk.deposits.confirm('dep_1', { signal: controller.signal }).catch((e: unknown) => e);
-  await new Promise<void>((resolve) => { const poll = () => (api.requests.length ? resolve() : setImmediate(poll)); poll(); });
+  await new Promise<void>((resolve) => {
+    const poll = () => (api.requests.length ? resolve() : setImmediate(poll));
+    poll();
+  });
   controller.abort(new Error('shutting down'));
   t.match(await call, { message: 'shutting down' });
   t.equal(api.requests.length, 1);
@@ -154,7 +176,9 @@ t.test('an abort while waiting to retry ends the call with the caller reason', a
 t.test('per-attempt timeout counts as a network error; the caller abort stops at once', async (t) => {
   const { api, time, sdk } = await setUp(t, { timeoutMs: 50 });
   let release!: () => void;
-  const hang = new Promise<void>((r) => { release = r; });
+  const hang = new Promise<void>((r) => {
+    release = r;
+  });
   t.teardown(() => release());
   // The stand-in for a hung gateway: the first answer waits until the test ends.
   let first = true;
@@ -168,7 +192,16 @@ t.test('per-attempt timeout counts as a network error; the caller abort stops at
     }
     return fetch(input, init);
   };
-  const timed = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, fetch: slowOnce, timeoutMs: 50, now: time.now, sleep: time.sleep, random: () => 0 });
+  const timed = new BackOffice({
+    baseUrl: api.baseUrl,
+    key: KEY,
+    secret: SECRET,
+    fetch: slowOnce,
+    timeoutMs: 50,
+    now: time.now,
+    sleep: time.sleep,
+    random: () => 0,
+  });
   api.fallback = { status: 200, body: { id: 'dep_1', status: 'confirmed' } };
   const res = await timed.request('confirmDeposit', { params: { depositId: 'dep_1' }, body: {} });
   t.same([res.attempts, api.requests.length], [2, 1], 'the timed-out attempt is retried with the same key');

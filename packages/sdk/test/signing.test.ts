@@ -24,7 +24,11 @@ t.test('matches @bo/contracts on GET, query, empty-body POST, JSON and non-ASCII
 t.test('reproduces every published request test vector', async (t) => {
   const { requests } = buildTestVectors('/api/v1');
   t.same(
-    requests.map((v) => ({ bodySha256: bodySha256(v.body), canonicalString: canonicalRequestString(v.method, v.path, v.timestamp, v.body), signature: signRequest(v.secret, v.method, v.path, v.timestamp, v.body) })),
+    requests.map((v) => ({
+      bodySha256: bodySha256(v.body),
+      canonicalString: canonicalRequestString(v.method, v.path, v.timestamp, v.body),
+      signature: signRequest(v.secret, v.method, v.path, v.timestamp, v.body),
+    })),
     requests.map((v) => ({ bodySha256: v.bodySha256, canonicalString: v.canonicalString, signature: v.signature })),
     `${requests.length} request vectors`,
   );

@@ -3,12 +3,34 @@
 // only make the file a test.
 import t from 'tap';
 import type {
-  CreatePlayer as CCreatePlayer, Deposit as CDeposit, DomainEvent, ErrorCode as CErrorCode, Game as CGame, GameSession as CGameSession,
-  KycRecord as CKycRecord, LedgerItem as CLedgerItem, Me as CMe, Player as CPlayer, Wallet as CWallet, WebhookTestResult as CWebhookTestResult,
+  CreatePlayer as CCreatePlayer,
+  Deposit as CDeposit,
+  DomainEvent,
+  ErrorCode as CErrorCode,
+  Game as CGame,
+  GameSession as CGameSession,
+  KycRecord as CKycRecord,
+  LedgerItem as CLedgerItem,
+  Me as CMe,
+  Player as CPlayer,
+  Wallet as CWallet,
+  WebhookTestResult as CWebhookTestResult,
   Withdrawal as CWithdrawal,
 } from '@bo/contracts';
 import type {
-  CreatePlayer, Deposit, ErrorCode, Game, GameSession, KycRecord, LedgerItem, Me, Player, Wallet, WebhookEvent, WebhookTestResult, Withdrawal,
+  CreatePlayer,
+  Deposit,
+  ErrorCode,
+  Game,
+  GameSession,
+  KycRecord,
+  LedgerItem,
+  Me,
+  Player,
+  Wallet,
+  WebhookEvent,
+  WebhookTestResult,
+  Withdrawal,
 } from '../src/index.ts';
 import type { BackOffice } from '../src/index.ts';
 

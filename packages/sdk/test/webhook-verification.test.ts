@@ -12,24 +12,50 @@ const xHeaders = { 'X-Webhook-Id': vector!.id, 'X-Webhook-Timestamp': vector!.ti
 const stdHeaders = { 'webhook-id': vector!.id, 'webhook-timestamp': vector!.timestamp, 'webhook-signature': vector!.standardWebhooksSignature };
 
 const reasonOf = (fn: () => unknown): string => {
-  try { fn(); return 'accepted'; } catch (e) { return e instanceof WebhookVerificationError ? e.reason : `threw ${(e as Error).name}`; }
+  try {
+    fn();
+    return 'accepted';
+  } catch (e) {
+    return e instanceof WebhookVerificationError ? e.reason : `threw ${(e as Error).name}`;
+  }
 };
 
 t.test('the published vector verifies with both schemes, given its clock', async (t) => {
   const x = verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, now: atVector });
-  t.match(x, { id: vector!.id, timestamp: Number(vector!.timestamp), scheme: 'x-webhook', event: { id: vector!.id, type: 'deposit.confirmed', environment: 'sandbox' } });
+  t.match(x, {
+    id: vector!.id,
+    timestamp: Number(vector!.timestamp),
+    scheme: 'x-webhook',
+    event: { id: vector!.id, type: 'deposit.confirmed', environment: 'sandbox' },
+  });
   const s = verifyWebhook(Buffer.from(vector!.body), stdHeaders, { secret: vector!.secret, now: atVector });
   t.match(s, { id: vector!.id, scheme: 'standard-webhooks', event: { type: 'deposit.confirmed', data: { id: 'dep_1' } } });
 });
 
 t.test('tolerance and clock', async (t) => {
-  t.equal(reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret })), 'timestamp_out_of_tolerance', 'the old vector is refused on the real clock');
-  t.equal(reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, toleranceSeconds: Number.POSITIVE_INFINITY })), 'accepted', 'or accepted with an unlimited tolerance');
+  t.equal(
+    reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret })),
+    'timestamp_out_of_tolerance',
+    'the old vector is refused on the real clock',
+  );
+  t.equal(
+    reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, toleranceSeconds: Number.POSITIVE_INFINITY })),
+    'accepted',
+    'or accepted with an unlimited tolerance',
+  );
   const results = [-301, -300, 300, 301].map((offset) =>
-    reasonOf(() => verifyWebhook(vector!.body, stdHeaders, { secret: vector!.secret, now: () => atVector() + offset * 1000 })));
+    reasonOf(() => verifyWebhook(vector!.body, stdHeaders, { secret: vector!.secret, now: () => atVector() + offset * 1000 })),
+  );
   t.same(results, ['timestamp_out_of_tolerance', 'accepted', 'accepted', 'timestamp_out_of_tolerance'], '300 s either way by default');
-  t.equal(reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, now: () => atVector() + 11_000, toleranceSeconds: 10 })), 'timestamp_out_of_tolerance', 'a tighter tolerance');
-  t.equal(reasonOf(() => verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Timestamp': '17637192OO' }, { secret: vector!.secret, now: atVector })), 'invalid_timestamp');
+  t.equal(
+    reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, now: () => atVector() + 11_000, toleranceSeconds: 10 })),
+    'timestamp_out_of_tolerance',
+    'a tighter tolerance',
+  );
+  t.equal(
+    reasonOf(() => verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Timestamp': '17637192OO' }, { secret: vector!.secret, now: atVector })),
+    'invalid_timestamp',
+  );
 });
 
 t.test('header names in any case and any header shape', async (t) => {
@@ -41,7 +67,9 @@ t.test('header names in any case and any header shape', async (t) => {
     stdMixedCase: { 'Webhook-Id': vector!.id, 'WEBHOOK-TIMESTAMP': vector!.timestamp, 'Webhook-Signature': vector!.standardWebhooksSignature },
     stdFetchHeaders: new Headers(stdHeaders),
   };
-  const results = Object.fromEntries(Object.entries(shapes).map(([name, h]) => [name, reasonOf(() => verifyWebhook(vector!.body, h, { secret: vector!.secret, now: atVector }))]));
+  const results = Object.fromEntries(
+    Object.entries(shapes).map(([name, h]) => [name, reasonOf(() => verifyWebhook(vector!.body, h, { secret: vector!.secret, now: atVector }))]),
+  );
   t.same(results, Object.fromEntries(Object.keys(shapes).map((k) => [k, 'accepted'])));
 });
 
@@ -54,17 +82,36 @@ t.test('tampering, wrong secrets and missing headers are refused', async (t) => 
     wrongSecretX: reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', now: atVector })),
     wrongSecretStd: reasonOf(() => verifyWebhook(vector!.body, stdHeaders, { secret: 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', now: atVector })),
     otherIdStd: reasonOf(() => verifyWebhook(vector!.body, { ...stdHeaders, 'webhook-id': 'evt_other' }, { secret: vector!.secret, now: atVector })),
-    shortHex: reasonOf(() => verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Signature': vector!.signature.slice(0, 62) }, { secret: vector!.secret, now: atVector })),
-    upperHex: reasonOf(() => verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Signature': vector!.signature.toUpperCase() }, { secret: vector!.secret, now: atVector })),
-    v2Only: reasonOf(() => verifyWebhook(vector!.body, { ...stdHeaders, 'webhook-signature': vector!.standardWebhooksSignature.replace('v1,', 'v2,') }, { secret: vector!.secret, now: atVector })),
+    shortHex: reasonOf(() =>
+      verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Signature': vector!.signature.slice(0, 62) }, { secret: vector!.secret, now: atVector }),
+    ),
+    upperHex: reasonOf(() =>
+      verifyWebhook(vector!.body, { ...xHeaders, 'X-Webhook-Signature': vector!.signature.toUpperCase() }, { secret: vector!.secret, now: atVector }),
+    ),
+    v2Only: reasonOf(() =>
+      verifyWebhook(
+        vector!.body,
+        { ...stdHeaders, 'webhook-signature': vector!.standardWebhooksSignature.replace('v1,', 'v2,') },
+        { secret: vector!.secret, now: atVector },
+      ),
+    ),
     noHeaders: reasonOf(() => verifyWebhook(vector!.body, {}, { secret: vector!.secret, now: atVector })),
     forcedStdWithOnlyX: reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: vector!.secret, now: atVector, scheme: 'standard-webhooks' })),
     parsedObject: reasonOf(() => verifyWebhook(JSON.parse(vector!.body) as unknown as string, xHeaders, { secret: vector!.secret, now: atVector })),
   };
   t.same(verdicts, {
-    tamperedX: 'invalid_signature', tamperedStd: 'invalid_signature', reserialisedX: 'invalid_signature',
-    wrongSecretX: 'invalid_signature', wrongSecretStd: 'invalid_signature', otherIdStd: 'invalid_signature', shortHex: 'invalid_signature',
-    upperHex: 'accepted', v2Only: 'invalid_signature', noHeaders: 'missing_headers', forcedStdWithOnlyX: 'missing_headers', parsedObject: 'threw TypeError',
+    tamperedX: 'invalid_signature',
+    tamperedStd: 'invalid_signature',
+    reserialisedX: 'invalid_signature',
+    wrongSecretX: 'invalid_signature',
+    wrongSecretStd: 'invalid_signature',
+    otherIdStd: 'invalid_signature',
+    shortHex: 'invalid_signature',
+    upperHex: 'accepted',
+    v2Only: 'invalid_signature',
+    noHeaders: 'missing_headers',
+    forcedStdWithOnlyX: 'missing_headers',
+    parsedObject: 'threw TypeError',
   });
 });
 
@@ -72,10 +119,20 @@ t.test('auto picks the authoritative X-Webhook-Signature when both are present; 
   const both = { ...xHeaders, ...stdHeaders, 'webhook-signature': 'v1,AAAA' };
   t.equal(verifyWebhook(vector!.body, both, { secret: vector!.secret, now: atVector }).scheme, 'x-webhook');
   const old = 'whsec_b2xkLXNlY3JldC1vbGQtc2VjcmV0LW9sZC1zZWNyZXQ=';
-  const rotatedStd = { ...stdHeaders, 'webhook-signature': `${signStandardWebhook(old, vector!.id, vector!.timestamp, vector!.body)} ${vector!.standardWebhooksSignature}` };
-  t.equal(verifyWebhook(vector!.body, rotatedStd, { secret: vector!.secret, now: atVector }).scheme, 'standard-webhooks', 'several v1 signatures: one matching is enough');
+  const rotatedStd = {
+    ...stdHeaders,
+    'webhook-signature': `${signStandardWebhook(old, vector!.id, vector!.timestamp, vector!.body)} ${vector!.standardWebhooksSignature}`,
+  };
+  t.equal(
+    verifyWebhook(vector!.body, rotatedStd, { secret: vector!.secret, now: atVector }).scheme,
+    'standard-webhooks',
+    'several v1 signatures: one matching is enough',
+  );
   t.equal(verifyWebhook(vector!.body, xHeaders, { secret: [old, vector!.secret], now: atVector }).id, vector!.id, 'several secrets: one matching is enough');
-  t.equal(reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: [old], now: atVector })), 'invalid_signature');
+  t.equal(
+    reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: [old], now: atVector })),
+    'invalid_signature',
+  );
 });
 
 t.test('a real delivery over HTTP, verified from IncomingHttpHeaders and the raw Buffer', async (t) => {
@@ -95,15 +152,33 @@ t.test('a real delivery over HTTP, verified from IncomingHttpHeaders and the raw
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  t.teardown(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   const { port } = server.address() as { port: number };
-  const body = JSON.stringify({ id: 'evt_1', type: 'webhook.test', createdAt: new Date().toISOString(), environment: 'sandbox', data: { message: 'olá, ação ✓' } });
+  const body = JSON.stringify({
+    id: 'evt_1',
+    type: 'webhook.test',
+    createdAt: new Date().toISOString(),
+    environment: 'sandbox',
+    data: { message: 'olá, ação ✓' },
+  });
   const ts = String(Math.floor(Date.now() / 1000));
   const res = await fetch(`http://127.0.0.1:${port}/hooks`, {
-    method: 'POST', body,
+    method: 'POST',
+    body,
     headers: {
-      'content-type': 'application/json', 'X-Webhook-Id': 'evt_1', 'X-Webhook-Timestamp': ts, 'X-Webhook-Signature': signWebhook(secret, ts, body),
-      'webhook-id': 'evt_1', 'webhook-timestamp': ts, 'webhook-signature': signStandardWebhook(secret, 'evt_1', ts, body),
+      'content-type': 'application/json',
+      'X-Webhook-Id': 'evt_1',
+      'X-Webhook-Timestamp': ts,
+      'X-Webhook-Signature': signWebhook(secret, ts, body),
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': ts,
+      'webhook-signature': signStandardWebhook(secret, 'evt_1', ts, body),
     },
   });
   t.equal(res.status, 204);

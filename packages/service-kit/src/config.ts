@@ -19,7 +19,10 @@ export const BaseConfigSchema = Type.Object({
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),
   /** pino level; logs are JSON on stderr. */
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info' }),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
   /** Tests only: comma-separated crash points that kill the process (crash.ts). */
   CRASH_AT: Type.Optional(Type.String()),
   /** OpenTelemetry: traces are exported when either is set (the SDK reads its other OTEL_* settings itself). */

@@ -6,7 +6,11 @@ const armed = new Set<string>();
 
 /** Arms the comma-separated points of CRASH_AT for this process (the service or gateway start does). */
 export function armCrashPoints(list: string | undefined): void {
-  for (const name of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) armed.add(name);
+  for (const name of (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean))
+    armed.add(name);
 }
 
 export function crashPoint(name: string): void {

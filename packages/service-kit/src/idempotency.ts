@@ -33,7 +33,10 @@ export function idempotencyScope(ctx: RequestContext): string | undefined {
 }
 
 /** The key of a request: operator + environment (the gateway's scope) and the key itself. */
-export interface RequestKey { scope: string; key: string }
+export interface RequestKey {
+  scope: string;
+  key: string;
+}
 
 export function requestKeyOf(ctx: RequestContext): RequestKey | undefined {
   const scope = idempotencyScope(ctx);
@@ -57,7 +60,9 @@ export const errorResponse = (e: AppError): { status: number; body: { error: Err
 export async function findStored(sql: SqlRunner, schema: string, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
   if (!ref) return undefined;
   const rows = await sql.query<{ status: number; body: unknown; operation: string }>(
-    `select status, body, operation from "${schema}".processed_requests where scope = ? and idempotency_key = ?`, [ref.scope, ref.key]);
+    `select status, body, operation from "${schema}".processed_requests where scope = ? and idempotency_key = ?`,
+    [ref.scope, ref.key],
+  );
   if (!rows[0]) return undefined;
   // Normally the gateway catches a key reused for another request; this covers the window after
   // it released the key.
@@ -66,14 +71,21 @@ export async function findStored(sql: SqlRunner, schema: string, ref: RequestKey
 }
 
 /** Stores the answer inside the caller's transaction; a second store for the key is a no-op. */
-export async function storeResponse(tx: SqlRunner, schema: string, ref: RequestKey | undefined, operation: string, status: number, body: unknown): Promise<void> {
+export async function storeResponse(
+  tx: SqlRunner,
+  schema: string,
+  ref: RequestKey | undefined,
+  operation: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
   if (!ref) return;
   await tx.query(
     `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)
      on conflict (scope, idempotency_key) do nothing`,
-    [ref.scope, ref.key, operation, status, JSON.stringify(body)]);
+    [ref.scope, ref.key, operation, status, JSON.stringify(body)],
+  );
 }
-
 
 export interface RunOnceOptions {
   /** The caller looked for a stored answer just before: skip the lookup inside the transaction (the insert still guards a race). */
@@ -117,8 +129,12 @@ export function ormTransactor(em: EntityManager): Transactor<EntityManager> {
  * rolls back and returns the winner's answer.
  */
 export async function runOnce<Tx>(
-  db: Transactor<Tx>, schema: string, ref: RequestKey | undefined, operation: string,
-  effect: (tx: Tx) => Promise<HandlerResult>, opts: RunOnceOptions = {},
+  db: Transactor<Tx>,
+  schema: string,
+  ref: RequestKey | undefined,
+  operation: string,
+  effect: (tx: Tx) => Promise<HandlerResult>,
+  opts: RunOnceOptions = {},
 ): Promise<HandlerResult> {
   try {
     return await db.transaction(async (tx) => {
@@ -128,9 +144,13 @@ export async function runOnce<Tx>(
       const result = await effect(tx);
       await db.beforeRecord?.(tx);
       if (ref) {
-        await run.query(
-          `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`,
-          [ref.scope, ref.key, operation, result.status ?? 200, JSON.stringify(result.body)]);
+        await run.query(`insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`, [
+          ref.scope,
+          ref.key,
+          operation,
+          result.status ?? 200,
+          JSON.stringify(result.body),
+        ]);
       }
       return result;
     });

@@ -8,22 +8,54 @@ export { createLogger, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
 export {
-  handle, serveOperations, type Handler, type HandlerOf, type HandlerResult, type RequestOf,
-  type Routed, type ServeOptions, type Server
+  handle,
+  serveOperations,
+  type Handler,
+  type HandlerOf,
+  type HandlerResult,
+  type RequestOf,
+  type Routed,
+  type ServeOptions,
+  type Server,
 } from './serve.ts';
 export {
-  errorResponse, findStored, idempotencyScope, keyFromRow, ormRunner, ormTransactor,
-  processedRequestsKeepTextSql, processedRequestsTableSql, replay, requestKeyOf, runOnce,
-  sqlTransactor, storeResponse, type RequestKey, type RunOnceOptions, type Transactor
+  errorResponse,
+  findStored,
+  idempotencyScope,
+  keyFromRow,
+  ormRunner,
+  ormTransactor,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+  replay,
+  requestKeyOf,
+  runOnce,
+  sqlTransactor,
+  storeResponse,
+  type RequestKey,
+  type RunOnceOptions,
+  type Transactor,
 } from './idempotency.ts';
 export {
-  ensureEventsStream, ensureInternalStream, newOutboxEvent, outboxTableSql, startOutboxRelay, writeEvent,
-  type EventRouting, type OutboxRelay
+  ensureEventsStream,
+  ensureInternalStream,
+  newOutboxEvent,
+  outboxTableSql,
+  startOutboxRelay,
+  writeEvent,
+  type EventRouting,
+  type OutboxRelay,
 } from './outbox.ts';
 export { connectNats } from './nats.ts';
 export {
-  composeService, startService, startServiceWith, type ConfigSchema, type RunningService,
-  type ServiceDefinition, type ServiceDeps, type ServiceModule
+  composeService,
+  startService,
+  startServiceWith,
+  type ConfigSchema,
+  type RunningService,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceModule,
 } from './service.ts';
 export { runMain } from './main.ts';
 export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
@@ -31,7 +63,11 @@ export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './s
 export { parseInput } from './parse-input.ts';
 export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
 export {
-  counter, createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer,
-  type ServiceMetrics
+  counter,
+  createServiceMetrics,
+  registerOutboxMetrics,
+  startMetricsServer,
+  type MetricsServer,
+  type ServiceMetrics,
 } from './metrics.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -3,9 +3,15 @@ export type { Logger };
 
 /** JSON logs on stderr; secrets are redacted wherever they might appear. */
 export function createLogger(service: string, level = 'info'): Logger {
-  return pino({
-    name: service,
-    level,
-    redact: { paths: ['*.secret', '*.webhookSecret', '*.secretEnc', 'secret', 'webhookSecret', 'headers.authorization', 'req.headers.authorization'], censor: '[redacted]' },
-  }, pino.destination(2));
+  return pino(
+    {
+      name: service,
+      level,
+      redact: {
+        paths: ['*.secret', '*.webhookSecret', '*.secretEnc', 'secret', 'webhookSecret', 'headers.authorization', 'req.headers.authorization'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination(2),
+  );
 }

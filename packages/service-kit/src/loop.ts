@@ -37,13 +37,24 @@ export function startLoop(o: LoopOptions): Loop {
 
   function pass(): void {
     if (stopped) return;
-    if (running) { again = true; return; }
-    running = o.run()
-      .then((more) => { if (more === true) again = true; })
-      .catch((err: unknown) => { o.log.warn({ err }, `${o.name} failed; will retry`); })
+    if (running) {
+      again = true;
+      return;
+    }
+    running = o
+      .run()
+      .then((more) => {
+        if (more === true) again = true;
+      })
+      .catch((err: unknown) => {
+        o.log.warn({ err }, `${o.name} failed; will retry`);
+      })
       .finally(() => {
         running = undefined;
-        if (again && !stopped) { again = false; pass(); } else schedule();
+        if (again && !stopped) {
+          again = false;
+          pass();
+        } else schedule();
       });
   }
 

@@ -5,9 +5,7 @@ import { loadConfig, type BaseConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { startTelemetry } from './telemetry.ts';
 
-export async function runMain<S extends TObject>(
-  name: string, schema: S, start: (config: Static<S>) => Promise<{ stop(): Promise<void> }>,
-): Promise<void> {
+export async function runMain<S extends TObject>(name: string, schema: S, start: (config: Static<S>) => Promise<{ stop(): Promise<void> }>): Promise<void> {
   let config: Static<S>;
   try {
     config = loadConfig(schema);
@@ -32,7 +30,11 @@ export async function runMain<S extends TObject>(
     log.info({ signal }, `${name} stopping`);
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    try { await running.stop(); } catch (err) { log.error({ err }, 'error while stopping'); }
+    try {
+      await running.stop();
+    } catch (err) {
+      log.error({ err }, 'error while stopping');
+    }
     await telemetry.shutdown().catch(() => undefined);
     process.exit(0);
   };

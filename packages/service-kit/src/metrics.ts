@@ -18,8 +18,11 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
-    name: 'bo_rpc_duration_seconds', help: 'Time to answer a NATS request, by subject and outcome (ok or the error code).',
-    labelNames: ['subject', 'outcome'] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
+    name: 'bo_rpc_duration_seconds',
+    help: 'Time to answer a NATS request, by subject and outcome (ok or the error code).',
+    labelNames: ['subject', 'outcome'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
   });
   return { registry, observeRpc: (subject, outcome, seconds) => duration.observe({ subject, outcome }, seconds) };
 }
@@ -28,14 +31,34 @@ export function createServiceMetrics(service: string): ServiceMetrics {
 export function registerOutboxMetrics(registry: Registry, orm: MikroORM, schema: string): void {
   let last: Promise<{ backlog: number; oldest: number }> | undefined;
   // One query per scrape feeds both gauges.
-  const read = () => (last ??= orm.em.fork().execute<{ backlog: string; oldest: number | null }[]>(
-    `select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`)
-    .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: rows[0]?.oldest ?? 0 }))
-    .finally(() => { setImmediate(() => { last = undefined; }); }));
-  new Gauge({ name: 'bo_outbox_backlog', help: 'Outbox events written but not yet published to JetStream.', registers: [registry],
-    async collect() { this.set((await read()).backlog); } });
-  new Gauge({ name: 'bo_outbox_oldest_age_seconds', help: 'Age of the oldest unpublished outbox event (0 when none).', registers: [registry],
-    async collect() { this.set((await read()).oldest); } });
+  const read = () =>
+    (last ??= orm.em
+      .fork()
+      .execute<{ backlog: string; oldest: number | null }[]>(
+        `select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`,
+      )
+      .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: rows[0]?.oldest ?? 0 }))
+      .finally(() => {
+        setImmediate(() => {
+          last = undefined;
+        });
+      }));
+  new Gauge({
+    name: 'bo_outbox_backlog',
+    help: 'Outbox events written but not yet published to JetStream.',
+    registers: [registry],
+    async collect() {
+      this.set((await read()).backlog);
+    },
+  });
+  new Gauge({
+    name: 'bo_outbox_oldest_age_seconds',
+    help: 'Age of the oldest unpublished outbox event (0 when none).',
+    registers: [registry],
+    async collect() {
+      this.set((await read()).oldest);
+    },
+  });
 }
 
 /** A counter registered once per registry (services and the gateway add their own this way). */
@@ -43,20 +66,38 @@ export function counter<L extends string>(registry: Registry, name: string, help
   return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-export interface MetricsServer { port: number; stop(): Promise<void> }
+export interface MetricsServer {
+  port: number;
+  stop(): Promise<void>;
+}
 
 /** `GET /metrics` in Prometheus text on host:port (port 0: any free one). */
 export async function startMetricsServer(registry: Registry, host: string, port: number, log: Logger): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') { res.writeHead(404).end(); return; }
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
     registry.metrics().then(
-      (text) => { res.writeHead(200, { 'content-type': registry.contentType }).end(text); },
-      (err: unknown) => { log.warn({ err }, 'metrics collection failed'); res.writeHead(500).end(); },
+      (text) => {
+        res.writeHead(200, { 'content-type': registry.contentType }).end(text);
+      },
+      (err: unknown) => {
+        log.warn({ err }, 'metrics collection failed');
+        res.writeHead(500).end();
+      },
     );
   });
-  await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, host, () => resolve()); });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
   return {
     port: (server.address() as AddressInfo).port,
-    stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -4,8 +4,17 @@
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import {
-  EVENT_HEADERS, eventSubject, eventsStreamName, eventsWildcard, internalEventsWildcard, internalStreamName, newId,
-  type DomainEvent, type Environment, type EventDataByType, type EventType,
+  EVENT_HEADERS,
+  eventSubject,
+  eventsStreamName,
+  eventsWildcard,
+  internalEventsWildcard,
+  internalStreamName,
+  newId,
+  type DomainEvent,
+  type Environment,
+  type EventDataByType,
+  type EventType,
 } from '@bo/contracts';
 import { crashPoint } from './crash.ts';
 import { startLoop } from './loop.ts';
@@ -27,11 +36,17 @@ export function outboxTableSql(schema: string): string {
   create index if not exists outbox_pending on "${schema}".outbox (seq) where published_at is null`;
 }
 
-export interface EventRouting { operatorId: string; brandId: string; environment: Environment }
+export interface EventRouting {
+  operatorId: string;
+  brandId: string;
+  environment: Environment;
+}
 
 /** A new event and its outbox row's values, for a caller that inserts it within its own statement. */
 export function newOutboxEvent<T extends EventType>(
-  routing: EventRouting, type: T, data: EventDataByType[T],
+  routing: EventRouting,
+  type: T,
+  data: EventDataByType[T],
 ): { event: DomainEvent<T>; columns: string; values: unknown[] } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
   return {
@@ -43,7 +58,11 @@ export function newOutboxEvent<T extends EventType>(
 
 /** Writes an event into the outbox inside the caller's transaction; returns the event. */
 export async function writeEvent<T extends EventType>(
-  tx: SqlRunner, schema: string, routing: EventRouting, type: T, data: EventDataByType[T],
+  tx: SqlRunner,
+  schema: string,
+  routing: EventRouting,
+  type: T,
+  data: EventDataByType[T],
 ): Promise<DomainEvent<T>> {
   const row = newOutboxEvent(routing, type, data);
   await tx.query(`insert into "${schema}".outbox (${row.columns}) values (?, ?, ?, ?, ?, ?)`, row.values);
@@ -63,27 +82,54 @@ export function ensureInternalStream(nc: NatsConnection, prefix: string, replica
 async function ensureStream(nc: NatsConnection, name: string, subjects: string, replicas: number): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const config = {
-    name, subjects: [subjects], storage: StorageType.File, retention: RetentionPolicy.Limits,
-    duplicate_window: 120_000_000_000, max_age: 7 * 24 * 3600 * 1_000_000_000, num_replicas: replicas,
+    name,
+    subjects: [subjects],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    duplicate_window: 120_000_000_000,
+    max_age: 7 * 24 * 3600 * 1_000_000_000,
+    num_replicas: replicas,
   };
   try {
     await jsm.streams.info(name);
   } catch {
-    try { await jsm.streams.add(config); } catch (e) {
+    try {
+      await jsm.streams.add(config);
+    } catch (e) {
       // Another replica may have created it in the meantime.
-      await jsm.streams.info(name).catch(() => { throw e; });
+      await jsm.streams.info(name).catch(() => {
+        throw e;
+      });
     }
   }
 }
 
-export interface OutboxRelay { poke(): void; stop(): Promise<void>; drainOnce(): Promise<number> }
+export interface OutboxRelay {
+  poke(): void;
+  stop(): Promise<void>;
+  drainOnce(): Promise<number>;
+}
 
 const BATCH = 100;
 
-interface OutboxRow { seq: string; event_id: string; subject_type: string; environment: string; operator_id: string; brand_id: string; payload: string }
+interface OutboxRow {
+  seq: string;
+  event_id: string;
+  subject_type: string;
+  environment: string;
+  operator_id: string;
+  brand_id: string;
+  payload: string;
+}
 
 export function startOutboxRelay(opts: {
-  sql: Sql; schema: string; nc: NatsConnection; prefix: string; log: Logger; pollMs?: number; service: string;
+  sql: Sql;
+  schema: string;
+  nc: NatsConnection;
+  prefix: string;
+  log: Logger;
+  pollMs?: number;
+  service: string;
   /** Where a row is published: the operators' events stream by default (`<prefix>.events.<env>.<type>`). */
   subjectOf?: (row: { environment: string; subject_type: string }) => string;
 }): OutboxRelay {
@@ -95,14 +141,17 @@ export function startOutboxRelay(opts: {
     return opts.sql.transaction(async (tx) => {
       const rows = await tx.query<OutboxRow>(
         `select seq, event_id, subject_type, environment, operator_id, brand_id, payload from "${opts.schema}".outbox
-         where published_at is null order by seq limit ${BATCH} for update skip locked`);
+         where published_at is null order by seq limit ${BATCH} for update skip locked`,
+      );
       // Published together (JetStream keeps their order on this connection), acknowledged, then marked.
-      await Promise.all(rows.map((row) => {
-        const h = natsHeaders();
-        h.set(EVENT_HEADERS.operatorId, row.operator_id);
-        h.set(EVENT_HEADERS.brandId, row.brand_id);
-        return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
-      }));
+      await Promise.all(
+        rows.map((row) => {
+          const h = natsHeaders();
+          h.set(EVENT_HEADERS.operatorId, row.operator_id);
+          h.set(EVENT_HEADERS.brandId, row.brand_id);
+          return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
+        }),
+      );
       if (rows.length > 0) {
         crashPoint(`${opts.service}.outbox.after-publish`);
         await tx.query(`update "${opts.schema}".outbox set published_at = now() where seq = any(?::bigint[])`, [rows.map((r) => r.seq)]);
@@ -122,7 +171,9 @@ export function startOutboxRelay(opts: {
 
   // Woken after each commit that wrote an event, and polling as the safety net.
   const loop = startLoop({
-    name: `${opts.service} outbox relay`, intervalMs: opts.pollMs ?? 250, log: opts.log,
+    name: `${opts.service} outbox relay`,
+    intervalMs: opts.pollMs ?? 250,
+    log: opts.log,
     run: async () => (await publishBatch()) === BATCH,
   });
   return { poke: loop.poke, drainOnce: drain, stop: loop.stop };

@@ -14,11 +14,20 @@ export interface PlayerStateCache {
   stop(): void;
 }
 
-interface Entry { brandId: string; state: PlayerState; expiresAt: number }
+interface Entry {
+  brandId: string;
+  state: PlayerState;
+  expiresAt: number;
+}
 
-export function createPlayerStateCache(deps: {
-  nc: NatsConnection; prefix: string; call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
-}, opts: { ttlMs?: number; maxEntries?: number } = {}): PlayerStateCache {
+export function createPlayerStateCache(
+  deps: {
+    nc: NatsConnection;
+    prefix: string;
+    call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
+  },
+  opts: { ttlMs?: number; maxEntries?: number } = {},
+): PlayerStateCache {
   const ttlMs = opts.ttlMs ?? 60_000;
   const maxEntries = opts.maxEntries ?? 100_000;
   const entries = new Map<string, Entry>();
@@ -40,12 +49,14 @@ export function createPlayerStateCache(deps: {
 
   void (async () => {
     for await (const s of deps.nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect') { generation++; entries.clear(); }
+      if (s.type === 'disconnect' || s.type === 'reconnect') {
+        generation++;
+        entries.clear();
+      }
     }
   })().catch(() => undefined);
 
-  const fresh = (e: Entry, now: number) => e.expiresAt > now
-    && !(e.state.selfExcludedUntil && Date.parse(e.state.selfExcludedUntil) <= now);
+  const fresh = (e: Entry, now: number) => e.expiresAt > now && !(e.state.selfExcludedUntil && Date.parse(e.state.selfExcludedUntil) <= now);
 
   return {
     async get(brandId, playerId, ctx) {
@@ -59,7 +70,9 @@ export function createPlayerStateCache(deps: {
       }
       return state;
     },
-    stop() { sub.unsubscribe(); },
+    stop() {
+      sub.unsubscribe();
+    },
   };
 }
 

@@ -4,23 +4,45 @@
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Static, TSchema } from '@sinclair/typebox';
 import {
-  AppError, compilePart, isAppError, pingMessage, queueGroup, rpcSubject, type OperationReply, type OperationRequest, type AuditTrail, type MessagePart,
+  AppError,
+  compilePart,
+  isAppError,
+  pingMessage,
+  queueGroup,
+  rpcSubject,
+  type OperationReply,
+  type OperationRequest,
+  type AuditTrail,
+  type MessagePart,
 } from '@bo/contracts';
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 
-export interface HandlerResult<R = unknown> { status?: number; body: R; audit?: AuditTrail }
+export interface HandlerResult<R = unknown> {
+  status?: number;
+  body: R;
+  audit?: AuditTrail;
+}
 // biome-ignore lint/suspicious/noExplicitAny: the table holds every operation's handler
 export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
 
 /** An operation of the contract's tables, or an internal message: a subject and the schemas of its parts. */
-export interface Routed { subject?: string; params?: TSchema; query?: TSchema; body?: TSchema }
+export interface Routed {
+  subject?: string;
+  params?: TSchema;
+  query?: TSchema;
+  body?: TSchema;
+}
 type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
 /** The request of one operation or message, its parts typed by their schemas (and checked against them). */
 export type RequestOf<M extends Routed> = OperationRequest<PartOf<M['body']>, PartOf<M['params']>, PartOf<M['query']>>;
 export type HandlerOf<M extends Routed> = (req: RequestOf<M>) => Promise<HandlerResult>;
 
-const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [['params', 'path'], ['query', 'query'], ['body', 'body']];
+const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
+  ['params', 'path'],
+  ['query', 'query'],
+  ['body', 'body'],
+];
 
 /**
  * The handler of one operation or message: path, query and body are checked against their
@@ -52,7 +74,10 @@ export interface ServeOptions {
   observe?: (subject: string, outcome: string, seconds: number) => void;
 }
 
-export interface Server { stop(): Promise<void>; inFlight(): number }
+export interface Server {
+  stop(): Promise<void>;
+  inFlight(): number;
+}
 
 export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
@@ -63,7 +88,10 @@ export function serveOperations(opts: ServeOptions): Server {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
       callback: (err, msg) => {
-        if (err) { opts.log.error({ err, subject }, 'subscription error'); return; }
+        if (err) {
+          opts.log.error({ err, subject }, 'subscription error');
+          return;
+        }
         const work = (async () => {
           const started = process.hrtime.bigint();
           let reply: OperationReply;

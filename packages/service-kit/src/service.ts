@@ -55,10 +55,15 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   background?(deps: ServiceDeps<Static<S>>, shared: X): Array<() => Promise<void>>;
 }
 
-export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> { stop(): Promise<void>; metricsPort?: number }
+export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> {
+  stop(): Promise<void>;
+  metricsPort?: number;
+}
 
 export async function startService<S extends ConfigSchema, X>(
-  def: ServiceDefinition<S, X>, config: Static<S>, opts: { log?: Logger } = {},
+  def: ServiceDefinition<S, X>,
+  config: Static<S>,
+  opts: { log?: Logger } = {},
 ): Promise<RunningService<Static<S>>> {
   const base: BaseConfig = config;
   const log = opts.log ?? createLogger(def.name, base.LOG_LEVEL);
@@ -71,17 +76,40 @@ export async function startService<S extends ConfigSchema, X>(
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, orm, def.schema);
   const deps: ServiceDeps<Static<S>> = {
-    orm, sql, nc, prefix: base.NATS_PREFIX, schema: def.schema, log, config, outbox, metrics: metrics.registry,
-    call: (subject, body, ctx) => callOperation(nc, subject, {
-      ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
-      params: {}, query: {}, body,
-    }, { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers: traceHeaders() }),
+    orm,
+    sql,
+    nc,
+    prefix: base.NATS_PREFIX,
+    schema: def.schema,
+    log,
+    config,
+    outbox,
+    metrics: metrics.registry,
+    call: (subject, body, ctx) =>
+      callOperation(
+        nc,
+        subject,
+        {
+          ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
+          params: {},
+          query: {},
+          body,
+        },
+        { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers: traceHeaders() },
+      ),
   };
   const shared = def.setup ? def.setup(deps) : (undefined as X);
-  const server: Server = serveOperations({ nc, prefix: base.NATS_PREFIX, service: def.name, handlers: def.handlers(deps, shared), log, observe: metrics.observeRpc });
+  const server: Server = serveOperations({
+    nc,
+    prefix: base.NATS_PREFIX,
+    service: def.name,
+    handlers: def.handlers(deps, shared),
+    log,
+    observe: metrics.observeRpc,
+  });
   const stops = def.background?.(deps, shared) ?? [];
-  const metricsServer: MetricsServer | undefined = base.METRICS_PORT === undefined
-    ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log);
+  const metricsServer: MetricsServer | undefined =
+    base.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log);
   // The subscriptions are registered with the server once this returns: "started" means reachable.
   await nc.flush();
   log.info({ prefix: base.NATS_PREFIX, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, `${def.name} service started`);
@@ -101,7 +129,9 @@ export async function startService<S extends ConfigSchema, X>(
 
 /** Starts a service with settings given in code: its schema's defaults fill the rest (tests, tools). */
 export function startServiceWith<S extends ConfigSchema, X>(
-  def: ServiceDefinition<S, X>, values: Partial<Static<S>>, opts: { log?: Logger } = {},
+  def: ServiceDefinition<S, X>,
+  values: Partial<Static<S>>,
+  opts: { log?: Logger } = {},
 ): Promise<RunningService<Static<S>>> {
   return startService(def, configOf(def.config, values), opts);
 }
@@ -118,7 +148,9 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
 /** One service made of several modules sharing its schema, configuration, database and NATS connection. */
 export function composeService<S extends ConfigSchema>(name: string, schema: string, config: S, modules: ServiceModule<Static<S>>[]): ServiceDefinition<S> {
   return {
-    name, schema, config,
+    name,
+    schema,
+    config,
     entities: modules.flatMap((m) => m.entities),
     migrations: modules.flatMap((m) => m.migrations),
     handlers: (deps) => Object.assign({}, ...modules.map((m) => m.handlers(deps))),

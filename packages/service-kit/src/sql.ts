@@ -16,7 +16,10 @@ export interface Sql extends SqlRunner {
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
 }
 
-interface Prepared { name: string; text: string }
+interface Prepared {
+  name: string;
+  text: string;
+}
 const prepared = new Map<string, Prepared>();
 
 /** `?` → `$n` outside quoted strings and identifiers; the name is a hash of the text. */
@@ -27,8 +30,16 @@ export function prepare(text: string): Prepared {
   let n = 0;
   let quote: string | undefined;
   for (const ch of text) {
-    if (quote) { if (ch === quote) quote = undefined; out += ch; continue; }
-    if (ch === "'" || ch === '"') { quote = ch; out += ch; continue; }
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      out += ch;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+      continue;
+    }
     out += ch === '?' ? `$${++n}` : ch;
   }
   found = { name: `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text: out };
@@ -60,7 +71,9 @@ export function sqlOnPool(pool: Pool): Sql {
         await client.query('commit');
         return out;
       } catch (e) {
-        await client.query('rollback').catch((err: Error) => { broken = err; });
+        await client.query('rollback').catch((err: Error) => {
+          broken = err;
+        });
         throw e;
       } finally {
         // A connection that could not roll back is closed rather than returned to the pool.
@@ -81,7 +94,7 @@ export function onlyRow<T>(rows: readonly T[]): T {
 export function uniqueViolation(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const { code, constraint } = e as { code?: string; constraint?: string };
-  return code === '23505' ? constraint ?? '' : undefined;
+  return code === '23505' ? (constraint ?? '') : undefined;
 }
 
 // Rows read back carry Postgres' text form of a timestamp (`2026-11-22 16:01:02.123+00`), which V8
@@ -102,5 +115,5 @@ export function isoTime(d: Date | string | null): string | null {
 
 /** Plain SQL on the ORM's connection pool (its type parsers: numerics and timestamps as strings). */
 export async function openSql(orm: MikroORM): Promise<Sql> {
-  return sqlOnPool(await orm.em.getConnection().getNativeClient() as unknown as Pool);
+  return sqlOnPool((await orm.em.getConnection().getNativeClient()) as unknown as Pool);
 }

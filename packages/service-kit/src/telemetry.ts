@@ -9,18 +9,25 @@ import type { BaseConfig } from './config.ts';
 
 export const tracer = trace.getTracer('back-office');
 
-export interface Telemetry { shutdown(): Promise<void> }
+export interface Telemetry {
+  shutdown(): Promise<void>;
+}
 
 /**
  * Starts the SDK when an exporter is configured (`config`: OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_TRACES_EXPORTER from the process's configuration) or span processors are given (tests).
  */
-export function startTelemetry(serviceName: string, opts: { config?: Pick<BaseConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_EXPORTER'>; spanProcessors?: SpanProcessor[] } = {}): Telemetry {
+export function startTelemetry(
+  serviceName: string,
+  opts: { config?: Pick<BaseConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_EXPORTER'>; spanProcessors?: SpanProcessor[] } = {},
+): Telemetry {
   const configured = opts.config?.OTEL_EXPORTER_OTLP_ENDPOINT || opts.config?.OTEL_TRACES_EXPORTER;
   if (!configured && !opts.spanProcessors) return { shutdown: async () => undefined };
   const sdk = startNodeSdk({
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
-    resourceAttributes: { 'service.name': serviceName }, metricReaders: [], logRecordProcessors: [],
+    resourceAttributes: { 'service.name': serviceName },
+    metricReaders: [],
+    logRecordProcessors: [],
   });
   return { shutdown: () => sdk.shutdown() };
 }

@@ -21,26 +21,44 @@ function withDatabase(url: string, db: string): string {
   return u.toString();
 }
 
-export interface TestDatabase { url: string; name: string; drop(): Promise<void> }
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
 
 export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
-  const name = `bo_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const name = `bo_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
   await admin.connect();
-  try { await admin.query(`create database "${name}"`); } finally { await admin.end(); }
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
   return {
     url: withDatabase(serverDatabaseUrl(), name),
     name,
     async drop() {
       const c = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
       await c.connect();
-      try { await c.query(`drop database if exists "${name}" with (force)`); } finally { await c.end(); }
+      try {
+        await c.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }
 
 export function testPrefix(label = 't'): string {
-  return `t${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 12)}${randomBytes(4).toString('hex')}`;
+  return `t${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 12)}${randomBytes(4).toString('hex')}`;
 }
 
 /** Removes the stream, consumers and KV buckets a test prefix created. */
@@ -59,7 +77,10 @@ export async function cleanupNatsPrefix(prefix: string): Promise<void> {
   }
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   // Generous by default: a busy machine is slow, and a condition that holds returns at once.
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
@@ -105,20 +126,35 @@ export async function spawnServiceProcess(name: string, main: string | URL, env:
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete childEnv.CRASH_AT;
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = String(v);
-  const proc: ChildProcess = spawn(process.execPath, [main instanceof URL ? fileURLToPath(main) : main], { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const proc: ChildProcess = spawn(process.execPath, [main instanceof URL ? fileURLToPath(main) : main], {
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let tail = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 120_000);
     proc.stderr!.on('data', (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-8000);
-      if (tail.includes(`"msg":"${name} service started"`)) { clearTimeout(timer); resolve(); }
+      if (tail.includes(`"msg":"${name} service started"`)) {
+        clearTimeout(timer);
+        resolve();
+      }
     });
-    void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${tail}`)); });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${tail}`));
+    });
   });
   return {
-    pid: proc.pid!, exited, stderrTail: () => tail,
-    kill: (signal = 'SIGKILL') => { proc.kill(signal); },
+    pid: proc.pid!,
+    exited,
+    stderrTail: () => tail,
+    kill: (signal = 'SIGKILL') => {
+      proc.kill(signal);
+    },
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill('SIGTERM');

@@ -1,7 +1,19 @@
 import t from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import { requestOperation, eventsStreamName, type RequestContext, AppError } from '@bo/contracts';
-import { BaseConfigSchema, Migration, startServiceWith, outboxTableSql, processedRequestsTableSql, writeEvent, ormRunner, runOnce, ormTransactor, requestKeyOf, type ServiceDefinition } from '../src/index.ts';
+import {
+  BaseConfigSchema,
+  Migration,
+  startServiceWith,
+  outboxTableSql,
+  processedRequestsTableSql,
+  writeEvent,
+  ormRunner,
+  runOnce,
+  ormTransactor,
+  requestKeyOf,
+  type ServiceDefinition,
+} from '../src/index.ts';
 import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } from '../src/testing.ts';
 
 class Init extends Migration {
@@ -14,21 +26,31 @@ class Init extends Migration {
 }
 
 const ctx = (key?: string): RequestContext => ({
-  requestId: 'req_1', idempotencyKey: key,
+  requestId: 'req_1',
+  idempotencyKey: key,
   scope: { kind: 'operator', operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox', currency: 'BRL' },
 });
 
 const def: ServiceDefinition = {
-  name: 'kit', schema: 'kit', config: BaseConfigSchema, entities: [], migrations: [{ name: 'Init', class: Init }],
+  name: 'kit',
+  schema: 'kit',
+  config: BaseConfigSchema,
+  entities: [],
+  migrations: [{ name: 'Init', class: Init }],
   handlers: (deps) => ({
-    'kit.bump': async (req) => runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
-      await tx.execute('update kit.counter set n = n + 1 where id = 1');
-      const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
-      await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row!.n}` });
-      return { status: 201, body: { n: row!.n } };
-    }),
-    'kit.fail': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
-    'kit.boom': async () => { throw new Error('secret internals'); },
+    'kit.bump': async (req) =>
+      runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
+        await tx.execute('update kit.counter set n = n + 1 where id = 1');
+        const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
+        await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row!.n}` });
+        return { status: 201, body: { n: row!.n } };
+      }),
+    'kit.fail': async () => {
+      throw new AppError('PLAYER_NOT_FOUND');
+    },
+    'kit.boom': async () => {
+      throw new Error('secret internals');
+    },
   }),
 };
 
@@ -36,7 +58,11 @@ t.test('service kit against real Postgres and NATS', async (t) => {
   const db = await createTestDatabase('kit');
   const prefix = testPrefix('kit');
   const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
-  t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
   const send = (subject: string, key?: string) => requestOperation(svc.nc, subject, { ctx: ctx(key), params: {}, query: {}, body: {} }, { prefix });
 
   t.test('errors travel as the catalogue body; unknown errors hide internals', async (t) => {
@@ -59,7 +85,9 @@ t.test('service kit against real Postgres and NATS', async (t) => {
 
   t.test('outbox rows reach JetStream once, with msgID = event id', async (t) => {
     const em = svc.orm.em.fork();
-    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0]!.c === '0', { what: 'outbox drained' });
+    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0]!.c === '0', {
+      what: 'outbox drained',
+    });
     const jsm = await jetstreamManager(svc.nc);
     const info = await jsm.streams.info(eventsStreamName(prefix));
     t.equal(info.state.messages, 2);

@@ -6,28 +6,52 @@ import { BaseConfigSchema, Migration, startServiceWith, outboxTableSql, writeEve
 import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl } from '../src/testing.ts';
 
 class Init extends Migration {
-  override async up() { this.addSql(outboxTableSql('kitm')); }
+  override async up() {
+    this.addSql(outboxTableSql('kitm'));
+  }
 }
 
 t.test('service metrics', async (t) => {
   const db = await createTestDatabase('kitm');
   const prefix = testPrefix('kitm');
   const def: ServiceDefinition = {
-    name: 'kitm', schema: 'kitm', config: BaseConfigSchema, entities: [], migrations: [{ name: 'Init', class: Init }],
+    name: 'kitm',
+    schema: 'kitm',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [{ name: 'Init', class: Init }],
     handlers: (deps) => ({
       'kitm.ok': async () => ({ body: { fine: true } }),
-      'kitm.refuse': async () => { throw new AppError('PLAYER_NOT_FOUND'); },
+      'kitm.refuse': async () => {
+        throw new AppError('PLAYER_NOT_FOUND');
+      },
       // Writes an event straight into the outbox without waking the relay: a backlog to see.
       'kitm.event': async () => {
-        await deps.orm.em.fork().transactional((tx) => writeEvent(ormRunner(tx), 'kitm', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'm' }));
+        await deps.orm.em
+          .fork()
+          .transactional((tx) =>
+            writeEvent(ormRunner(tx), 'kitm', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'm' }),
+          );
         return { body: {} };
       },
     }),
   };
   // A long outbox poll keeps the event unpublished while we look.
-  const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 600_000, METRICS_PORT: 0 });
-  t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
-  const send = (subject: string) => requestOperation(svc.nc, subject, { ctx: { requestId: 'r', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} }, { prefix });
+  const svc = await startServiceWith(def, {
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    RPC_TIMEOUT_MS: 3000,
+    OUTBOX_POLL_MS: 600_000,
+    METRICS_PORT: 0,
+  });
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  const send = (subject: string) =>
+    requestOperation(svc.nc, subject, { ctx: { requestId: 'r', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} }, { prefix });
   await send('kitm.ok');
   await send('kitm.refuse');
   await send('kitm.event');

@@ -12,15 +12,28 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   const db = await createTestDatabase('otel');
   const prefix = testPrefix('otel');
   const def: ServiceDefinition = {
-    name: 'otel', schema: 'otel', config: BaseConfigSchema, entities: [], migrations: [],
+    name: 'otel',
+    schema: 'otel',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [],
     handlers: () => ({ 'otel.echo': async (req) => ({ body: { traceId: trace.getActiveSpan()?.spanContext().traceId, got: req.body } }) }),
   };
   const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
-  t.teardown(async () => { await svc.stop(); await cleanupNatsPrefix(prefix); await db.drop(); await telemetry.shutdown(); });
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+    await telemetry.shutdown();
+  });
 
   const client = tracer.startSpan('client');
-  const reply = await requestOperation(svc.nc, 'otel.echo', { ctx: { requestId: 'req_x', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: { a: 1 } },
-    { prefix, headers: traceHeaders(trace.setSpan(context.active(), client)) });
+  const reply = await requestOperation(
+    svc.nc,
+    'otel.echo',
+    { ctx: { requestId: 'req_x', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: { a: 1 } },
+    { prefix, headers: traceHeaders(trace.setSpan(context.active(), client)) },
+  );
   client.end();
   t.equal(reply.ok, true);
   const clientCtx = client.spanContext();

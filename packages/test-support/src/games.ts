@@ -6,9 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { randomInt } from 'node:crypto';
 import type { Test } from 'tap';
-import {
-  requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus,
-} from '@bo/contracts';
+import { requestOperation, type OperationReply, type OperatorScope, type Scope, type KycStatus, type PlayerStatus } from '@bo/contracts';
 import { loadConfig, startService, type RunningService, type ServiceDefinition } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPrefix, type TestDatabase } from '@bo/service-kit/testing';
 import type { LedgerVerification } from '@bo/contracts';
@@ -33,7 +31,12 @@ export interface GamesStack {
   call(subject: string, scope: Scope, part?: { params?: Record<string, string>; body?: unknown }): Promise<OperationReply<any>>;
   createPlayer(scope: OperatorScope, state?: { kyc?: KycStatus; status?: PlayerStatus; selfExcludedUntil?: string }): Promise<string>;
   /** Opens a session and returns its body (fails the test if it is not 201). */
-  openSession(t: Test, scope: OperatorScope, playerId: string, gameId: string): Promise<{ id: string; gameUrl: string; mode: string; expiresAt: string; createdAt: string }>;
+  openSession(
+    t: Test,
+    scope: OperatorScope,
+    playerId: string,
+    gameId: string,
+  ): Promise<{ id: string; gameUrl: string; mode: string; expiresAt: string; createdAt: string }>;
   sql<T = any>(query: string, params?: unknown[]): Promise<T[]>;
   /** Real money for a player, as payments' deposit confirm would credit it. */
   credit(scope: OperatorScope, playerId: string, amount: string): Promise<void>;
@@ -46,7 +49,9 @@ export interface GamesStack {
 export function scriptedRng(): Rng & { push(...values: number[]): void } {
   const queue: number[] = [];
   return {
-    push: (...values) => { queue.push(...values); },
+    push: (...values) => {
+      queue.push(...values);
+    },
     int: (min, max) => {
       const v = queue.shift();
       if (v === undefined) return randomInt(min, max);
@@ -56,9 +61,10 @@ export function scriptedRng(): Rng & { push(...values: number[]): void } {
   };
 }
 
-
 /** The games module's random source (the wallet's `Rng`). */
-export interface Rng { int(minInclusive: number, maxExclusive: number): number }
+export interface Rng {
+  int(minInclusive: number, maxExclusive: number): number;
+}
 
 /** The services a games stack runs, from their packages (`@bo/wallet/testing` has them). */
 export interface GamesServices {
@@ -71,15 +77,22 @@ export interface GamesServices {
  * Starts players + wallet with the games settings in `env` (as the environment gives them: strings,
  * converted and checked by the wallet's schema) and tears everything down with the test.
  */
-export async function startGamesStack(t: Test, services: GamesServices, env: Record<string, string> = {}, opts: { prefix?: string; rng?: Rng } = {}): Promise<GamesStack> {
+export async function startGamesStack(
+  t: Test,
+  services: GamesServices,
+  env: Record<string, string> = {},
+  opts: { prefix?: string; rng?: Rng } = {},
+): Promise<GamesStack> {
   const db = await createTestDatabase('games');
   const prefix = opts.prefix ?? testPrefix('games');
   // As the environment gives them: strings, converted and checked by the schemas.
   const env0 = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50' };
   const players = await startService(services.players.service, loadConfig(services.players.config, env0));
   const w = services.wallet(opts.rng);
-  const wallet: RunningService = await startService(w.service,
-    loadConfig(w.config, { ...env0, GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env }));
+  const wallet: RunningService = await startService(
+    w.service,
+    loadConfig(w.config, { ...env0, GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000', ...env }),
+  );
   t.teardown(async () => {
     await wallet.stop();
     await players.stop();
@@ -89,11 +102,22 @@ export async function startGamesStack(t: Test, services: GamesServices, env: Rec
 
   let seq = 0;
   const stack: GamesStack = {
-    db, prefix, players, wallet,
-    call: (subject, scope, part = {}) => requestOperation(wallet.nc, subject, {
-      ctx: { requestId: `req_test_${++seq}`, scope, ...(scope.kind === 'operator' ? { idempotencyKey: `test-key-${prefix}-${seq}` } : {}) },
-      params: part.params ?? {}, query: {}, body: part.body ?? {},
-    }, { prefix, timeoutMs: 10_000 }),
+    db,
+    prefix,
+    players,
+    wallet,
+    call: (subject, scope, part = {}) =>
+      requestOperation(
+        wallet.nc,
+        subject,
+        {
+          ctx: { requestId: `req_test_${++seq}`, scope, ...(scope.kind === 'operator' ? { idempotencyKey: `test-key-${prefix}-${seq}` } : {}) },
+          params: part.params ?? {},
+          query: {},
+          body: part.body ?? {},
+        },
+        { prefix, timeoutMs: 10_000 },
+      ),
     async createPlayer(scope, state = {}) {
       const n = ++seq;
       const created = await stack.call('players.create', scope, {
@@ -117,7 +141,9 @@ export async function startGamesStack(t: Test, services: GamesServices, env: Rec
     },
     sql: (query, params = []) => wallet.orm.em.fork().execute(query, params as any[]),
     async credit(scope, playerId, amount) {
-      const r = await stack.call('wallet.credit', paymentsScope, { body: { brandId: scope.brandId, playerId, currency: scope.currency, amount, depositId: `dep_test_${++seq}` } });
+      const r = await stack.call('wallet.credit', paymentsScope, {
+        body: { brandId: scope.brandId, playerId, currency: scope.currency, amount, depositId: `dep_test_${++seq}` },
+      });
       if (!r.ok) throw new Error(`wallet.credit: ${JSON.stringify(r)}`);
     },
     async hold(scope, playerId, amount) {
@@ -140,7 +166,11 @@ export function tokenOf(gameUrl: string): string {
   return new URL(gameUrl).pathname.split('/').pop()!;
 }
 
-export interface FakeProvider { url: string; requests: Array<{ path: string; body: any }>; close(): Promise<void> }
+export interface FakeProvider {
+  url: string;
+  requests: Array<{ path: string; body: any }>;
+  close(): Promise<void>;
+}
 
 /** An external provider that answers each launch with a page URL of its own, or hangs. */
 export async function startFakeProvider(t: Test, behaviour: 'answer' | 'hang' | 'error' = 'answer'): Promise<FakeProvider> {
@@ -151,8 +181,14 @@ export async function startFakeProvider(t: Test, behaviour: 'answer' | 'hang' | 
     for await (const chunk of req) raw += chunk;
     const body = raw ? JSON.parse(raw) : undefined;
     requests.push({ path: req.url ?? '', body });
-    if (behaviour === 'hang') { hanging.push(res); return; }
-    if (behaviour === 'error') { res.writeHead(500).end('boom'); return; }
+    if (behaviour === 'hang') {
+      hanging.push(res);
+      return;
+    }
+    if (behaviour === 'error') {
+      res.writeHead(500).end('boom');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `https://provider.example/tables/${body.sessionId}?lang=pt` }));
   });
   server.listen(0, '127.0.0.1');

@@ -8,6 +8,16 @@ export { assertLedgerSound, moneyTest, startStack, type Stack } from './stack.ts
 export { createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
 export { processGroup, spawnService, type ChildService, type ServiceName } from './processes.ts';
 export {
-  LAUNCH_SECRET, deadPort, gatewayScope, paymentsScope, scopes, scriptedRng, startFakeProvider,
-  startGamesStack, tokenOf, type GamesServices, type GamesStack, type Rng,
+  LAUNCH_SECRET,
+  deadPort,
+  gatewayScope,
+  paymentsScope,
+  scopes,
+  scriptedRng,
+  startFakeProvider,
+  startGamesStack,
+  tokenOf,
+  type GamesServices,
+  type GamesStack,
+  type Rng,
 } from './games.ts';

@@ -5,13 +5,21 @@ import { adminScope } from './scopes.ts';
 import { ok, type Caller } from './rpc.ts';
 import { randomCpf } from '@bo/service-kit/testing';
 
-export interface PlayerSetup { kyc?: KycStatus; status?: PlayerStatus; dailyDepositLimit?: string | null; selfExcludedUntil?: string | null }
+export interface PlayerSetup {
+  kyc?: KycStatus;
+  status?: PlayerStatus;
+  dailyDepositLimit?: string | null;
+  selfExcludedUntil?: string | null;
+}
 
 export async function createPlayer(call: Caller, scope: OperatorScope, setup: PlayerSetup = {}): Promise<string> {
-  const player = ok<{ id: string }>(await call('players.create', {
-    scope, key: `create-${randomBytes(8).toString('hex')}`,
-    body: { externalId: `ext-${randomBytes(6).toString('hex')}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
-  }));
+  const player = ok<{ id: string }>(
+    await call('players.create', {
+      scope,
+      key: `create-${randomBytes(8).toString('hex')}`,
+      body: { externalId: `ext-${randomBytes(6).toString('hex')}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
+    }),
+  );
   if (setup.kyc) ok(await call('players.admin.kycDecision', { scope: adminScope, params: { id: player.id }, body: { status: setup.kyc } }));
   if (setup.status) ok(await call('players.admin.status', { scope: adminScope, params: { id: player.id }, body: { status: setup.status } }));
   if (setup.dailyDepositLimit !== undefined || setup.selfExcludedUntil !== undefined) {

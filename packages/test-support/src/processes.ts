@@ -20,7 +20,9 @@ export function spawnService(name: ServiceName, env: Record<string, string | num
  */
 export function processGroup<N extends ServiceName>(t: Test, baseEnv: Record<string, string | number>, answers: (name: N) => Promise<boolean>) {
   const running = new Map<string, ChildService>();
-  t.teardown(async () => { for (const p of running.values()) await p.stop(); });
+  t.teardown(async () => {
+    for (const p of running.values()) await p.stop();
+  });
   return {
     get: (name: string) => running.get(name),
     async start(name: N, env: Record<string, string | number | undefined> = {}): Promise<ChildService> {

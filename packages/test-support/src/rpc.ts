@@ -3,19 +3,34 @@ import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { isAppError, requestOperation, type OperationReply, type Scope } from '@bo/contracts';
 
-export interface CallOptions { scope: Scope; params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; key?: string; timeoutMs?: number }
+export interface CallOptions {
+  scope: Scope;
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  key?: string;
+  timeoutMs?: number;
+}
 
 export type Caller = <R = any>(subject: string, opts: CallOptions) => Promise<OperationReply<R>>;
 
 /** No answer in time becomes the 503 reply the gateway would render, so tests can assert on it. */
 export function caller(nc: NatsConnection, prefix: string): Caller {
-  return <R>(subject: string, opts: CallOptions): Promise<OperationReply<R>> => requestOperation<R>(nc, subject, {
-    ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
-    params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
-  }, { prefix, timeoutMs: opts.timeoutMs ?? 60_000 }).catch((e: unknown) => {
-    if (isAppError(e)) return { ok: false, error: e.toBody() } as OperationReply<R>;
-    throw e;
-  });
+  return <R>(subject: string, opts: CallOptions): Promise<OperationReply<R>> =>
+    requestOperation<R>(
+      nc,
+      subject,
+      {
+        ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
+        params: opts.params ?? {},
+        query: opts.query ?? {},
+        body: opts.body ?? {},
+      },
+      { prefix, timeoutMs: opts.timeoutMs ?? 60_000 },
+    ).catch((e: unknown) => {
+      if (isAppError(e)) return { ok: false, error: e.toBody() } as OperationReply<R>;
+      throw e;
+    });
 }
 
 /** The body of a success reply; fails loudly on an error reply. */

@@ -25,11 +25,22 @@ export async function startStack(t: Test, label: string, initial: ServiceDefinit
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   // RPC deadline generous: a busy machine is slow, and a test never waits on a timeout here.
-  const config: BaseConfig = configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 30_000, OUTBOX_POLL_MS: 50 });
+  const config: BaseConfig = configOf(BaseConfigSchema, {
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    RPC_TIMEOUT_MS: 30_000,
+    OUTBOX_POLL_MS: 50,
+  });
   const nc = await connect({ servers: testNatsUrl(), name: `test-${label}` });
   const services = new Map<string, RunningService>();
   const stack: Stack = {
-    config, prefix, databaseUrl: db.url, nc, call: caller(nc, prefix), services,
+    config,
+    prefix,
+    databaseUrl: db.url,
+    nc,
+    call: caller(nc, prefix),
+    services,
     async start(def, extra = {}) {
       const svc = await startServiceWith(def, { ...config, ...extra });
       services.set(def.name, svc);
@@ -57,14 +68,18 @@ export async function startStack(t: Test, label: string, initial: ServiceDefinit
 /** Asserts the ledger invariants (issue #4, invariant 1); call after every money test. */
 export async function assertLedgerSound(t: Test, stack: Stack): Promise<void> {
   const v = await stack.verifyLedger();
-  t.same({ ok: v.ok, mismatches: v.mismatches, unbalanced: v.unbalancedTransactions, sum: v.sumOfAllBalances },
-    { ok: true, mismatches: [], unbalanced: [], sum: '0.00' }, 'ledger verifies: balances = sum of entries, held = open holds, sum of all balances = 0');
+  t.same(
+    { ok: v.ok, mismatches: v.mismatches, unbalanced: v.unbalancedTransactions, sum: v.sumOfAllBalances },
+    { ok: true, mismatches: [], unbalanced: [], sum: '0.00' },
+    'ledger verifies: balances = sum of entries, held = open holds, sum of all balances = 0',
+  );
 }
 
 /** `t.test` that ends with the ledger check, so no money test can skip it. */
 export function moneyTest(parent: Test, stack: Stack) {
-  return (name: string, fn: (t: Test) => Promise<void>) => parent.test(name, async (t) => {
-    await fn(t);
-    await assertLedgerSound(t, stack);
-  });
+  return (name: string, fn: (t: Test) => Promise<void>) =>
+    parent.test(name, async (t) => {
+      await fn(t);
+      await assertLedgerSound(t, stack);
+    });
 }

@@ -1,27 +1,30 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig } from '@bo/service-kit';
 
-export const GatewayConfigSchema = Type.Composite([BaseConfigSchema, Type.Object({
-  PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535 }),
-  ADMIN_PORT: Type.Integer({ default: 3001, minimum: 0, maximum: 65535 }),
-  HOST: Type.String({ default: '127.0.0.1' }),
-  ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3000' }),
-  ADMIN_TOKEN: Type.String({ minLength: 16, default: 'dev-admin-token-change-me' }),
-  SECRETS_MASTER_KEY: Type.String({ minLength: 16, default: DEV_MASTER_KEY }),
-  /** Trust X-Forwarded-For from a proxy in front (true, a hop count, or addresses). */
-  TRUST_PROXY: Type.String({ default: 'false' }),
-  DEFAULT_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),
-  IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
-  /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
-  IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
-  /** Team console sessions: idle and absolute timeouts; cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */
-  CONSOLE_IDLE_MINUTES: Type.Integer({ default: 30, minimum: 1 }),
-  CONSOLE_ABSOLUTE_HOURS: Type.Integer({ default: 12, minimum: 1 }),
-  CONSOLE_COOKIE_SECURE: Type.Optional(Type.Boolean()),
-  /** Cached credentials are re-read at least this often, so a change is seen within it on every replica. */
-  CREDENTIAL_CACHE_TTL_MS: Type.Integer({ default: 1000, minimum: 0 }),
-})]);
+export const GatewayConfigSchema = Type.Composite([
+  BaseConfigSchema,
+  Type.Object({
+    PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535 }),
+    ADMIN_PORT: Type.Integer({ default: 3001, minimum: 0, maximum: 65535 }),
+    HOST: Type.String({ default: '127.0.0.1' }),
+    ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
+    PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3000' }),
+    ADMIN_TOKEN: Type.String({ minLength: 16, default: 'dev-admin-token-change-me' }),
+    SECRETS_MASTER_KEY: Type.String({ minLength: 16, default: DEV_MASTER_KEY }),
+    /** Trust X-Forwarded-For from a proxy in front (true, a hop count, or addresses). */
+    TRUST_PROXY: Type.String({ default: 'false' }),
+    DEFAULT_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),
+    IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
+    /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
+    IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
+    /** Team console sessions: idle and absolute timeouts; cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */
+    CONSOLE_IDLE_MINUTES: Type.Integer({ default: 30, minimum: 1 }),
+    CONSOLE_ABSOLUTE_HOURS: Type.Integer({ default: 12, minimum: 1 }),
+    CONSOLE_COOKIE_SECURE: Type.Optional(Type.Boolean()),
+    /** Cached credentials are re-read at least this often, so a change is seen within it on every replica. */
+    CREDENTIAL_CACHE_TTL_MS: Type.Integer({ default: 1000, minimum: 0 }),
+  }),
+]);
 export type GatewayConfig = Static<typeof GatewayConfigSchema>;
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {

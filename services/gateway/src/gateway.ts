@@ -7,8 +7,18 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { internalEventSubject, newId, publicOperations } from '@bo/contracts';
 import {
-  armCrashPoints, connectNats, createLogger, ensureInternalStream, openDatabase, openSql, startLoop, startMetricsServer, startOutboxRelay, tracer,
-  DEV_MASTER_KEY, type Logger,
+  armCrashPoints,
+  connectNats,
+  createLogger,
+  ensureInternalStream,
+  openDatabase,
+  openSql,
+  startLoop,
+  startMetricsServer,
+  startOutboxRelay,
+  tracer,
+  DEV_MASTER_KEY,
+  type Logger,
 } from '@bo/service-kit';
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
@@ -55,7 +65,10 @@ export interface RunningGateway {
 function parseTrustProxy(v: string): boolean | string[] | ((addr: string, hop: number) => boolean) {
   if (v === 'true') return true;
   if (v === 'false' || v === '') return false;
-  if (/^\d+$/.test(v)) { const hops = Number(v); return (_addr, hop) => hop < hops; }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_addr, hop) => hop < hops;
+  }
   return v.split(',').map((s) => s.trim());
 }
 
@@ -89,10 +102,18 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   });
   app.addHook('onResponse', async (req, reply) => {
     // One access-log line per request: what the team looks up by an operator's X-Request-Id.
-    log.info({
-      requestId: req.id, operatorId: req.credential?.operatorId, environment: req.credential?.environment,
-      method: req.method, route: req.routeOptions.url ?? null, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 10) / 10,
-    }, 'request');
+    log.info(
+      {
+        requestId: req.id,
+        operatorId: req.credential?.operatorId,
+        environment: req.credential?.environment,
+        method: req.method,
+        route: req.routeOptions.url ?? null,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
     req.span?.setAttribute('http.response.status_code', reply.statusCode);
     if (req.routeOptions.url) req.span?.updateName(`HTTP ${req.method} ${req.routeOptions.url}`);
     req.span?.end();
@@ -115,12 +136,23 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   // The gateway's own events (webhook endpoint changes) go to the internal stream.
   await ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
   const relay = startOutboxRelay({
-    sql, schema: 'gateway', nc, prefix: config.NATS_PREFIX, log, pollMs: config.OUTBOX_POLL_MS, service: 'gateway',
+    sql,
+    schema: 'gateway',
+    nc,
+    prefix: config.NATS_PREFIX,
+    log,
+    pollMs: config.OUTBOX_POLL_MS,
+    service: 'gateway',
     subjectOf: (row) => internalEventSubject(config.NATS_PREFIX, row.subject_type),
   });
   const operators = new OperatorAdmin({
-    orm, nc, prefix: config.NATS_PREFIX, masterKey: config.SECRETS_MASTER_KEY, rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-    defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE, log,
+    orm,
+    nc,
+    prefix: config.NATS_PREFIX,
+    masterKey: config.SECRETS_MASTER_KEY,
+    rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE,
+    log,
     onOperatorChanged: (operatorId) => credentials.invalidateOperator(operatorId),
     onEventsWritten: () => relay.poke(),
   });
@@ -129,16 +161,21 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const publicApp = baseApp(log, config);
   observabilityRoutes(publicApp, { orm, nc, prefix: config.NATS_PREFIX, metrics });
   apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
-  await publicApp.register(async (api) => {
-    api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
-    api.addHook('onSend', idempotencyRecorder(idempotency));
-    api.addHook('onResponse', async (req) => stopIdempotencyLease(req));
-    registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
-    await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
-  }, { prefix: API_PREFIX });
+  await publicApp.register(
+    async (api) => {
+      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
+      api.addHook('onSend', idempotencyRecorder(idempotency));
+      api.addHook('onResponse', async (req) => stopIdempotencyLease(req));
+      registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
+      await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
+    },
+    { prefix: API_PREFIX },
+  );
   // Called directly rather than through register(): its `prefix` option is the NATS prefix,
   // which register() would take for a route prefix.
-  await publicApp.register(async (app) => playRoutes(app, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL }));
+  await publicApp.register(async (app) =>
+    playRoutes(app, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL }),
+  );
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
@@ -146,12 +183,21 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const sessions = new ConsoleSessions(orm, sessionPolicy);
   await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
   await adminApp.register(consoleRoutes, {
-    sessions, policy: sessionPolicy,
+    sessions,
+    policy: sessionPolicy,
     // Secure cookies everywhere but local development on a loopback admin port (plain http there).
     secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
   });
 
-  const cleanup = startLoop({ name: 'idempotency cleanup', intervalMs: 60_000, log, startNow: false, run: async () => { await idempotency.deleteExpired(); } });
+  const cleanup = startLoop({
+    name: 'idempotency cleanup',
+    intervalMs: 60_000,
+    log,
+    startNow: false,
+    run: async () => {
+      await idempotency.deleteExpired();
+    },
+  });
   let publicUrl = '';
   let adminUrl = '';
   if (opts.listen !== false) {
@@ -160,11 +206,19 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   } else {
     await Promise.all([publicApp.ready(), adminApp.ready()]);
   }
-  const metricsServer = config.METRICS_PORT === undefined ? undefined
-    : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
+  const metricsServer =
+    config.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
   log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
   return {
-    publicApp, adminApp, publicUrl, adminUrl, orm, nc, operators, idempotency, credentials,
+    publicApp,
+    adminApp,
+    publicUrl,
+    adminUrl,
+    orm,
+    nc,
+    operators,
+    idempotency,
+    credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
       await cleanup.stop();

@@ -12,15 +12,35 @@ t.test('access log', async (t) => {
   const db = await createTestDatabase('gwlog');
   const prefix = testPrefix('gwlog');
   const lines: any[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l));
+      done();
+    },
+  });
   const log = pino({ name: 'gateway', level: 'info' }, sink);
-  const gw = await startGateway(loadGatewayConfig({
-    DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, PORT: '0', ADMIN_PORT: '0', ADMIN_TOKEN, LOG_LEVEL: 'info',
-  }), { log });
-  t.teardown(async () => { await gw.stop(); await cleanupNatsPrefix(prefix); await db.drop(); });
+  const gw = await startGateway(
+    loadGatewayConfig({
+      DATABASE_URL: db.url,
+      NATS_URL: testNatsUrl(),
+      NATS_PREFIX: prefix,
+      PORT: '0',
+      ADMIN_PORT: '0',
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'info',
+    }),
+    { log },
+  );
+  t.teardown(async () => {
+    await gw.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
 
   const created = await fetch(`${gw.adminUrl}/admin/operators`, {
-    method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Logged' }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Logged' }),
   }).then((r) => r.json() as Promise<any>);
   const client = new OperatorClient({ baseUrl: `${gw.publicUrl}/api/v1`, key: created.sandbox.key, secret: created.sandbox.secret });
   const me = await client.get('/me');

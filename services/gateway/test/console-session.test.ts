@@ -10,9 +10,12 @@ t.test('console sessions', async (t) => {
   const gw = h.gateways[0];
   const root = (method: string, p: string, body?: unknown) => h.admin(method, p, body);
   const ana = (await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'finance' })).body;
-  const signIn = (email: string, password: string) => fetch(`${gw!.adminUrl}/console/session`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }),
-  });
+  const signIn = (email: string, password: string) =>
+    fetch(`${gw!.adminUrl}/console/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
 
   t.test('the sign-in page lives on the admin port only, under a strict CSP', async (t) => {
     const page = await fetch(`${gw!.adminUrl}/`);
@@ -26,21 +29,32 @@ t.test('console sessions', async (t) => {
     t.equal((await fetch(`${gw!.publicUrl}/console/session`)).status, 404, 'nothing of the console on the public port');
   });
 
-  t.test('a session cookie that works the admin API under the person\'s role', async (t) => {
+  t.test("a session cookie that works the admin API under the person's role", async (t) => {
     const res = await signIn('ANA@ourteam.example', ana.password);
     t.equal(res.status, 200);
     const cookie = res.headers.get('set-cookie')!;
-    t.match(cookie, /^bo_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/, 'HttpOnly, SameSite=Strict (not Secure on a loopback admin port)');
-    const { csrfToken, user } = await res.json() as any;
+    t.match(
+      cookie,
+      /^bo_console=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+      'HttpOnly, SameSite=Strict (not Secure on a loopback admin port)',
+    );
+    const { csrfToken, user } = (await res.json()) as any;
     t.same(user, { id: ana.user.id, email: 'ana@ourteam.example', role: 'finance' });
     const session = cookie.split(';')[0];
-    const asAna = (method: string, p: string, headers: Record<string, string> = {}, body?: unknown) => fetch(`${gw!.adminUrl}${p}`, {
-      method, headers: { cookie: session, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body !== undefined ? JSON.stringify(body) : undefined,
-    }).then(async (r) => ({ status: r.status, body: await r.json() as any }));
+    const asAna = (method: string, p: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(`${gw!.adminUrl}${p}`, {
+        method,
+        headers: { cookie: session, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     t.equal((await asAna('GET', '/admin/operators')).status, 200, 'reads with the cookie');
     t.equal((await asAna('POST', '/admin/operators', {}, { name: 'X' })).body.error.code, 'CSRF_TOKEN_INVALID', 'a change without the CSRF token is refused');
-    t.equal((await asAna('POST', '/admin/operators', { 'x-csrf-token': csrfToken }, { name: 'X' })).body.error.code, 'FORBIDDEN_ROLE', 'with it, the role decides: finance creates no operator');
-    const me = await fetch(`${gw!.adminUrl}/console/session`, { headers: { cookie: session } }).then((r) => r.json()) as any;
+    t.equal(
+      (await asAna('POST', '/admin/operators', { 'x-csrf-token': csrfToken }, { name: 'X' })).body.error.code,
+      'FORBIDDEN_ROLE',
+      'with it, the role decides: finance creates no operator',
+    );
+    const me = (await fetch(`${gw!.adminUrl}/console/session`, { headers: { cookie: session } }).then((r) => r.json())) as any;
     t.same(me, { user: { email: 'ana@ourteam.example', role: 'finance' }, csrfToken });
 
     const out = await fetch(`${gw!.adminUrl}/console/session`, { method: 'DELETE', headers: { cookie: session, 'x-csrf-token': csrfToken } });
@@ -56,7 +70,11 @@ t.test('console sessions', async (t) => {
     t.same(codes, [401, 401, 401, 401, 401]);
     const locked = await signIn('bob@ourteam.example', bob.password);
     t.equal(locked.status, 401, 'locked after 5 failures');
-    t.equal(((await locked.json()) as any).error.message, 'Wrong e-mail or password, or the account is locked or disabled.', 'the same answer as a wrong password');
+    t.equal(
+      ((await locked.json()) as any).error.message,
+      'Wrong e-mail or password, or the account is locked or disabled.',
+      'the same answer as a wrong password',
+    );
     await h.gateways[0]!.orm.em.fork().execute(`update gateway.team_members set locked_until = now() - interval '1 second' where id = ?`, [bob.user.id]);
     t.equal((await signIn('bob@ourteam.example', bob.password)).status, 200, 'once the lock has run out');
     t.equal((await signIn('nobody@ourteam.example', 'x')).status, 401, 'an unknown e-mail gets the same 401');

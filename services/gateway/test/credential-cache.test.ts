@@ -11,17 +11,29 @@ const KEY = 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
 function fakeDatabase() {
   const state = { status: 'active' as 'active' | 'suspended', reads: 0, hold: undefined as Promise<void> | undefined };
   const row = () => ({
-    operator_id: 'op_1', operator_name: 'One', status: state.status, rate_limit_per_minute: 600, allowed_ips: [],
-    brand_id: 'br_1', brand_name: 'One (sandbox)', currency: 'BRL', environment: 'sandbox', secret_sealed: sealSecret('s3cret', MASTER),
+    operator_id: 'op_1',
+    operator_name: 'One',
+    status: state.status,
+    rate_limit_per_minute: 600,
+    allowed_ips: [],
+    brand_id: 'br_1',
+    brand_name: 'One (sandbox)',
+    currency: 'BRL',
+    environment: 'sandbox',
+    secret_sealed: sealSecret('s3cret', MASTER),
   });
-  const orm = { em: { fork: () => ({
-    execute: async () => {
-      state.reads++;
-      const snapshot = row(); // read before the hold: what a slow query saw when it ran
-      if (state.hold) await state.hold;
-      return [snapshot];
+  const orm = {
+    em: {
+      fork: () => ({
+        execute: async () => {
+          state.reads++;
+          const snapshot = row(); // read before the hold: what a slow query saw when it ran
+          if (state.hold) await state.hold;
+          return [snapshot];
+        },
+      }),
     },
-  }) } } as unknown as MikroORM;
+  } as unknown as MikroORM;
   return { state, orm };
 }
 
@@ -29,7 +41,9 @@ t.test('an invalidation during a load keeps the stale answer out of the cache', 
   const { state, orm } = fakeDatabase();
   const cache = new CredentialCache(orm, MASTER, 600_000);
   let release!: () => void;
-  state.hold = new Promise((r) => { release = r; });
+  state.hold = new Promise((r) => {
+    release = r;
+  });
   const inFlight = cache.lookup(KEY);
   await new Promise((r) => setImmediate(r));
   state.status = 'suspended';

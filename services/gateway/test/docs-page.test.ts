@@ -27,13 +27,20 @@ t.test('API reference page in Chromium', async (t) => {
   t.match(bundle.headers.get('content-type'), /javascript/);
   await bundle.arrayBuffer();
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
   t.teardown(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const requests: Request[] = [];
-  page.on('request', (r) => { requests.push(r); });
+  page.on('request', (r) => {
+    requests.push(r);
+  });
   const consoleErrors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
 
   const res = await page.goto(`${origin}/api/v1/docs/`);
@@ -41,17 +48,21 @@ t.test('API reference page in Chromium', async (t) => {
   await page.waitForSelector('body[data-try-it-ready="true"]');
   // Scalar renders the operations from the document (lazily, as the reader scrolls).
   await page.locator('#reference').getByText('Identity of the calling credential').first().waitFor({ state: 'attached' });
-  t.ok(await page.locator('#reference').getByText('Server-to-server back-office API').count() > 0, 'the reference shows the document');
+  t.ok((await page.locator('#reference').getByText('Server-to-server back-office API').count()) > 0, 'the reference shows the document');
   t.equal(await page.locator('#bo-body-label').isVisible(), false, 'no body field for a GET');
 
-  const widths = await page.evaluate('({ scroll: document.documentElement.scrollWidth })') as { scroll: number };
+  const widths = (await page.evaluate('({ scroll: document.documentElement.scrollWidth })')) as { scroll: number };
   t.ok(widths.scroll <= 390, `no horizontal scrolling on a 390 px phone (scrollWidth ${widths.scroll})`);
 
   // The floating button opens the try-it on the operation being read (Scalar's hash).
   t.equal(await page.locator('#try-it').getAttribute('open'), null, 'the try-it starts closed');
   await page.evaluate(`location.hash = '#tag/deposits/POST/deposits/{depositId}/confirm'`);
   await page.click('#bo-try-button');
-  t.equal(await page.locator('#bo-op option:checked').textContent(), 'POST /deposits/{depositId}/confirm · Confirm a pending deposit and credit the wallet', 'Try it follows the operation being read');
+  t.equal(
+    await page.locator('#bo-op option:checked').textContent(),
+    'POST /deposits/{depositId}/confirm · Confirm a pending deposit and credit the wallet',
+    'Try it follows the operation being read',
+  );
   t.equal(await page.locator('#try-it').getAttribute('open'), '', 'and opens the panel');
   t.equal(await page.locator('#reference').getByText('Ask AI').count(), 0, 'no remote AI agent');
 
@@ -84,8 +95,18 @@ t.test('API reference page in Chromium', async (t) => {
   const confirmStatus = (await confirmResponse).status();
   t.notOk([400, 401].includes(confirmStatus), `signed and keyed: not refused by authentication or idempotency (${confirmStatus})`);
 
-  const leaks = requests.filter((r) => [r.url(), JSON.stringify(r.headers()), r.postData() ?? ''].some((s) => s.includes(op.sandbox.secret) || s.includes('sk_live_should_never_be_used')));
+  const leaks = requests.filter((r) =>
+    [r.url(), JSON.stringify(r.headers()), r.postData() ?? ''].some((s) => s.includes(op.sandbox.secret) || s.includes('sk_live_should_never_be_used')),
+  );
   t.equal(leaks.length, 0, 'the secret is in no request');
-  t.same(requests.filter((r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')).map((r) => r.url()), [], 'nothing is loaded from another origin');
-  t.same(consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)), [], 'no CSP violations');
+  t.same(
+    requests.filter((r) => !r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')).map((r) => r.url()),
+    [],
+    'nothing is loaded from another origin',
+  );
+  t.same(
+    consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+    [],
+    'no CSP violations',
+  );
 });

@@ -11,11 +11,20 @@ t.test('games through the gateway', async (t) => {
   t.teardown(() => h.close());
   const gw = h.gateways[0];
   const port = await deadPort();
-  const games = await startGamesStack(t, gamesServices, { PUBLIC_BASE_URL: gw!.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' }, { prefix: h.prefix });
+  const games = await startGamesStack(
+    t,
+    gamesServices,
+    { PUBLIC_BASE_URL: gw!.publicUrl, GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500' },
+    { prefix: h.prefix },
+  );
   const op = await h.createOperator();
   let n = 0;
   const newPlayer = async (client: typeof op.sandboxClient) => {
-    const r = await client.post('/players', { externalId: `gw-${++n}`, name: 'Ana Souza', email: `ana${n}@example.com`, cpf: randomCpf(), birthDate: '1990-01-01' }, { 'idempotency-key': `games-gw-player-${n}` });
+    const r = await client.post(
+      '/players',
+      { externalId: `gw-${++n}`, name: 'Ana Souza', email: `ana${n}@example.com`, cpf: randomCpf(), birthDate: '1990-01-01' },
+      { 'idempotency-key': `games-gw-player-${n}` },
+    );
     t.equal(r.status, 201, `player created: ${r.text}`);
     return r.body.id as string;
   };
@@ -64,9 +73,13 @@ t.test('games through the gateway', async (t) => {
     t.match(html, /<h1 id="game-name">European Roulette<\/h1>/);
     t.match(html, /<strong id="balance">1000\.00<\/strong>/);
 
-    const round = await fetch(`${created.body.gameUrl}/rounds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '50.00', pick: 'even' }) });
+    const round = await fetch(`${created.body.gameUrl}/rounds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '50.00', pick: 'even' }),
+    });
     t.equal(round.status, 201);
-    const r = await round.json() as any;
+    const r = (await round.json()) as any;
     t.equal(Number(r.balanceAfter), 950 + Number(r.payout));
   });
 
@@ -77,9 +90,12 @@ t.test('games through the gateway', async (t) => {
     const created = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_slots_fruit' });
     t.equal(created.status, 201);
     t.equal(created.body.mode, 'real');
-    const round = (clientRoundId: string) => fetch(`${created.body.gameUrl}/rounds`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2.00', clientRoundId }),
-    });
+    const round = (clientRoundId: string) =>
+      fetch(`${created.body.gameUrl}/rounds`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: '2.00', clientRoundId }),
+      });
     const broke = await round('gw-real-click-1');
     t.equal(broke.status, 422, 'no money yet');
     t.match(await broke.json(), { error: { code: 'INSUFFICIENT_FUNDS', details: { balance: '0.00' } } });
@@ -94,9 +110,9 @@ t.test('games through the gateway', async (t) => {
 
     const played = await round('gw-real-click-2');
     t.equal(played.status, 201);
-    const r = await played.json() as any;
+    const r = (await played.json()) as any;
     const replay = await round('gw-real-click-2');
-    t.equal((await replay.json() as any).id, r.id, 'a retried click is the same round');
+    t.equal(((await replay.json()) as any).id, r.id, 'a retried click is the same round');
     const wallet = await c.get(`/players/${id}/wallet`);
     t.equal(wallet.body.available, r.balanceAfter);
     t.equal(Math.round(Number(wallet.body.available) * 100), 1000 - 200 + Math.round(Number(r.payout) * 100));

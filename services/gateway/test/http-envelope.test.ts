@@ -6,7 +6,10 @@ import { fakeService } from './support/fake-service.ts';
 t.test('envelope, bodies, admin', async (t) => {
   const h = await startHarness();
   const fake = await fakeService(h.prefix, 'players.create');
-  t.teardown(async () => { await fake.close(); await h.close(); });
+  t.teardown(async () => {
+    await fake.close();
+    await h.close();
+  });
   const op = await h.createOperator();
   const c = op.sandboxClient;
   const gw = h.gateways[0];
@@ -14,7 +17,7 @@ t.test('envelope, bodies, admin', async (t) => {
   t.test('unknown routes: 404 NOT_FOUND in the envelope with X-Request-Id', async (t) => {
     for (const path of ['/api/v1/nope', '/nothing-here']) {
       const res = await fetch(`${gw!.publicUrl}${path}`);
-      const body = await res.json() as any;
+      const body = (await res.json()) as any;
       t.equal(res.status, 404);
       t.equal(body.error.code, 'NOT_FOUND');
       t.equal(body.error.requestId, res.headers.get('x-request-id'));
@@ -30,7 +33,10 @@ t.test('envelope, bodies, admin', async (t) => {
     t.equal(array.body.error.details.issues[0].message, 'The body must be a JSON object.');
     const noCoercion = await c.post('/players', { externalId: 1, name: 'Ana', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-01-01' }, k(3));
     t.equal(noCoercion.status, 422);
-    t.same(noCoercion.body.error.details.issues.map((i: any) => i.path), ['/externalId']);
+    t.same(
+      noCoercion.body.error.details.issues.map((i: any) => i.path),
+      ['/externalId'],
+    );
     const everyField = await c.post('/players', { externalId: '', name: 'A', email: 'nope', cpf: '12345678900', phone: '123', birthDate: '2020-02-30' }, k(4));
     t.same(everyField.body.error.details.issues.map((i: any) => i.path).sort(), ['/birthDate', '/cpf', '/email', '/externalId', '/name', '/phone']);
     const missing = await c.post('/players', {}, k(5));
@@ -38,7 +44,11 @@ t.test('envelope, bodies, admin', async (t) => {
     const big = await c.post('/players', { pad: 'x'.repeat(110 * 1024) }, k(6));
     t.equal(big.status, 413);
     t.equal(big.body.error.code, 'PAYLOAD_TOO_LARGE');
-    const unknownFieldsIgnored = await c.post('/players', { externalId: 'e1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-01-01', extra: true }, k(7));
+    const unknownFieldsIgnored = await c.post(
+      '/players',
+      { externalId: 'e1', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-01-01', extra: true },
+      k(7),
+    );
     t.equal(unknownFieldsIgnored.status, 201);
     t.equal(fake.calls.length, 1, 'only the valid request reached the service');
   });
@@ -60,7 +70,7 @@ t.test('envelope, bodies, admin', async (t) => {
     t.equal((await fetch(`${gw!.publicUrl}/healthz`)).status, 200);
     const ready = await fetch(`${gw!.publicUrl}/readyz`);
     t.equal(ready.status, 503, 'not ready while the domain services are down');
-    const body = await ready.json() as any;
+    const body = (await ready.json()) as any;
     t.equal(body.checks.postgres, true);
     t.equal(body.checks.nats, true);
     t.equal(body.checks.players, false);
@@ -77,7 +87,7 @@ t.test('envelope, bodies, admin', async (t) => {
   t.test('admin API: bearer token, secrets once and sealed at rest, audit', async (t) => {
     const noToken = await fetch(`${gw!.adminUrl}/admin/operators`);
     t.equal(noToken.status, 401);
-    t.equal((await noToken.json() as any).error.code, 'UNAUTHORIZED');
+    t.equal(((await noToken.json()) as any).error.code, 'UNAUTHORIZED');
     const wrong = await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } });
     t.equal(wrong.status, 401);
     t.match(op.sandbox.key, /^bk_test_[A-Za-z0-9]{32}$/);
@@ -88,8 +98,11 @@ t.test('envelope, bodies, admin', async (t) => {
     const got = await h.admin('GET', `/admin/operators/${op.operator.id}`);
     t.equal(got.status, 200);
     t.notMatch(JSON.stringify(got.body), /sk_|whsec_|bk_/, 'secrets and keys are not shown again');
-    const dump = JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.credentials') ) + JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.brands'));
-    for (const secret of [op.sandbox.secret, op.production.secret, op.sandbox.webhookSecret, op.sandbox.key]) t.notOk(dump.includes(secret), 'not stored in plain text');
+    const dump =
+      JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.credentials')) +
+      JSON.stringify(await gw!.orm.em.fork().execute('select * from gateway.brands'));
+    for (const secret of [op.sandbox.secret, op.production.secret, op.sandbox.webhookSecret, op.sandbox.key])
+      t.notOk(dump.includes(secret), 'not stored in plain text');
     t.equal((await h.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1200 })).body.rateLimitPerMinute, 1200);
     const bad = await h.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 0 });
     t.equal(bad.status, 422);

@@ -9,7 +9,10 @@ const player = { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com
 t.test('idempotency', async (t) => {
   const h = await startHarness({ IDEMPOTENCY_TTL_SECONDS: '2', RPC_TIMEOUT_MS: '800' });
   const fake = await fakeService(h.prefix, 'players.create');
-  t.teardown(async () => { await fake.close(); await h.close(); });
+  t.teardown(async () => {
+    await fake.close();
+    await h.close();
+  });
   const op = await h.createOperator();
   const c = op.sandboxClient;
   const key = (k: string) => ({ 'idempotency-key': k });
@@ -52,7 +55,10 @@ t.test('idempotency', async (t) => {
 
   t.test('concurrent requests with one key: one runs, the others are told it is in progress', async (t) => {
     const before = fake.calls.length;
-    fake.respond = async (req) => { await sleep(300); return { ok: true, status: 201, body: { ok: req.body } }; };
+    fake.respond = async (req) => {
+      await sleep(300);
+      return { ok: true, status: 201, body: { ok: req.body } };
+    };
     const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/players', player, key('race-0001'))));
     const statuses = results.map((r) => r.status).sort();
     t.equal(statuses.filter((s) => s === 201).length, 1);
@@ -71,7 +77,10 @@ t.test('idempotency', async (t) => {
     const before = fake.calls.length;
     const invalid = await c.post('/players', { ...player, cpf: '11111111111' }, key('invalid-0001'));
     t.equal(invalid.status, 422);
-    t.same(invalid.body.error.details.issues.map((i: { path: string }) => i.path), ['/cpf']);
+    t.same(
+      invalid.body.error.details.issues.map((i: { path: string }) => i.path),
+      ['/cpf'],
+    );
     const replay = await c.post('/players', { ...player, cpf: '11111111111' }, key('invalid-0001'));
     t.equal(replay.status, 422);
     t.equal(replay.headers.get('idempotent-replayed'), 'true');
@@ -112,7 +121,9 @@ t.test('idempotency', async (t) => {
     await sleep(2200);
     const removed = await h.gateways[0]!.idempotency.deleteExpired();
     t.ok(removed >= 1, `cleanup removed ${removed} expired keys`);
-    const left = await h.gateways[0]!.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from gateway.idempotency_keys where idempotency_key = 'expire-0001'`);
+    const left = await h.gateways[0]!.orm.em.fork().execute<{ n: string }[]>(
+      `select count(*) n from gateway.idempotency_keys where idempotency_key = 'expire-0001'`,
+    );
     t.equal(left[0]!.n, '0');
   });
 });

@@ -16,10 +16,18 @@ const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 
 function run(file: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { cwd, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' } });
-    let stdout = '', stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    const child = spawn(process.execPath, [file, ...args], {
+      cwd,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    });
+    let stdout = '',
+      stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -38,15 +46,27 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
   t.test('redocly lint: 0 errors, 0 warnings', async (t) => {
     const r = await run(bin('redocly'), ['lint', 'openapi.json', '--format=json'], dir);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
-    t.same(report.problems.map((p: any) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`), [], 'no problems');
+    t.same(
+      report.problems.map((p: any) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`),
+      [],
+      'no problems',
+    );
     t.same({ errors: report.totals.errors, warnings: report.totals.warnings }, { errors: 0, warnings: 0 });
   });
 
   t.test('spectral lint (spectral:oas): 0 errors, 0 warnings', async (t) => {
     writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
-    const r = await run(bin('spectral'), ['lint', 'openapi.json', '--format', 'json', '--output', 'spectral.json', '--ruleset', '.spectral.yaml', '--fail-severity', 'hint'], dir);
+    const r = await run(
+      bin('spectral'),
+      ['lint', 'openapi.json', '--format', 'json', '--output', 'spectral.json', '--ruleset', '.spectral.yaml', '--fail-severity', 'hint'],
+      dir,
+    );
     const results = JSON.parse(readFileSync(path.join(dir, 'spectral.json'), 'utf8'));
-    t.same(results.map((p: any) => `${p.code}: ${p.message} @ ${p.path.join('.')}`), [], 'no results of any severity');
+    t.same(
+      results.map((p: any) => `${p.code}: ${p.message} @ ${p.path.join('.')}`),
+      [],
+      'no results of any severity',
+    );
     t.equal(r.code, 0);
   });
 
@@ -70,22 +90,44 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         t.ok(o.requestBody.content['application/json'].example, `${op.id}: request example shown`);
       }
       const success = o.responses[op.status];
-      t.ok(success.content['application/json'].example && success.headers['X-Request-Id'] && success.headers['RateLimit-Remaining'], `${op.id}: success example and headers`);
+      t.ok(
+        success.content['application/json'].example && success.headers['X-Request-Id'] && success.headers['RateLimit-Remaining'],
+        `${op.id}: success example and headers`,
+      );
       t.equal(Boolean(success.headers['Idempotent-Replayed']), op.method !== 'GET', `${op.id}: Idempotent-Replayed on mutations`);
-      for (const status of ['401', '429', '503']) t.ok(o.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum.length, `${op.id}: ${status} lists its codes`);
+      for (const status of ['401', '429', '503'])
+        t.ok(o.responses[status]?.content['application/json'].schema.properties.error.properties.code.enum.length, `${op.id}: ${status} lists its codes`);
       t.ok(o.responses['429'].headers['Retry-After'], `${op.id}: 429 carries Retry-After`);
       t.ok(o.responses['413'] && o.responses['415'], `${op.id}: 413 and 415`);
     }
-    const required = Object.fromEntries(ops.filter((op) => op.body).map((op) => [op.id, doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')].post.requestBody.required]));
-    t.same(required, {
-      createPlayer: true, submitKyc: true, sandboxKycDecision: true, createDeposit: true, confirmDeposit: false, failDeposit: false,
-      createWithdrawal: true, cancelWithdrawal: false, sandboxWithdrawalDecision: true, createGameSession: true,
-    }, 'bodies with required fields are required; confirm, fail and cancel may be omitted');
+    const required = Object.fromEntries(
+      ops.filter((op) => op.body).map((op) => [op.id, doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')].post.requestBody.required]),
+    );
+    t.same(
+      required,
+      {
+        createPlayer: true,
+        submitKyc: true,
+        sandboxKycDecision: true,
+        createDeposit: true,
+        confirmDeposit: false,
+        failDeposit: false,
+        createWithdrawal: true,
+        cancelWithdrawal: false,
+        sandboxWithdrawalDecision: true,
+        createGameSession: true,
+      },
+      'bodies with required fields are required; confirm, fail and cancel may be omitted',
+    );
     t.notMatch(text, /"additionalProperties":false/, 'no closed objects');
     t.notMatch(text, /"format":"(cpf|calendar-date|adult-birth-date)"/, 'no custom formats');
     t.match(doc.components.schemas.CreatePlayer.properties.cpf, { pattern: String, description: /CPF/ });
     t.match(doc.components.schemas.CreatePlayer.properties.birthDate, { format: 'date', pattern: String });
     const hook = doc.webhooks['deposit.confirmed'].post;
-    t.same(hook.parameters.map((p: any) => p.name), ['X-Webhook-Id', 'X-Webhook-Timestamp', 'X-Webhook-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'], 'Standard Webhooks headers too');
+    t.same(
+      hook.parameters.map((p: any) => p.name),
+      ['X-Webhook-Id', 'X-Webhook-Timestamp', 'X-Webhook-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'],
+      'Standard Webhooks headers too',
+    );
   });
 });

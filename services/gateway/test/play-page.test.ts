@@ -20,7 +20,10 @@ t.test('launch page plugin', async (t) => {
   const prefix = testPrefix('play');
   const nc = await connectNats(testNatsUrl(), 'play-test');
   const app: FastifyInstance = Fastify();
-  t.teardown(async () => { await app.close(); await nc.drain().catch(() => undefined); });
+  t.teardown(async () => {
+    await app.close();
+    await nc.drain().catch(() => undefined);
+  });
   await app.register(playRoutes, { nc, prefix, rpcTimeoutMs: 3000, publicBaseUrl: 'http://127.0.0.1' });
   // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -95,7 +98,9 @@ t.test('launch page plugin', async (t) => {
   });
 
   t.test('names from the catalogue are escaped on the page', async (t) => {
-    await h.sql(`insert into wallet.games (id, name, provider, category, kind, adapter) values ('gm_xss', '<img src=x onerror=alert(1)>', 'p"q', '</style>', 'dice', 'local')`);
+    await h.sql(
+      `insert into wallet.games (id, name, provider, category, kind, adapter) values ('gm_xss', '<img src=x onerror=alert(1)>', 'p"q', '</style>', 'dice', 'local')`,
+    );
     const s = await h.openSession(t, scopes.sandbox, player, 'gm_xss');
     const res = await app.inject({ method: 'GET', url: pathOf(s.gameUrl) });
     t.equal(res.statusCode, 200);
@@ -131,7 +136,10 @@ t.test('launch page plugin', async (t) => {
     t.equal(round.statusCode, 201);
     const r = round.json();
     t.equal(Math.round(Number(r.balanceAfter) * 100), 1500 - 100 + Math.round(Number(r.payout) * 100));
-    const [bet] = await h.sql(`select amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id where a.kind = 'player' and e.reference_id = ? and e.type = 'BET'`, [r.id]);
+    const [bet] = await h.sql(
+      `select amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id where a.kind = 'player' and e.reference_id = ? and e.type = 'BET'`,
+      [r.id],
+    );
     t.same(bet, { amount: '-1.00' }, 'the bet is in the ledger');
     const tooMuch = await app.inject({ method: 'POST', url, payload: { amount: '100.00', clientRoundId: 'page-real-0002' } });
     t.equal(tooMuch.statusCode, 422);
@@ -139,12 +147,19 @@ t.test('launch page plugin', async (t) => {
 
     const excluded = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
     const blockedSession = await h.openSession(t, scopes.production, excluded, 'gm_slots_fruit');
-    await h.call('players.admin.limits', adminScope, { params: { id: excluded }, body: { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() } });
+    await h.call('players.admin.limits', adminScope, {
+      params: { id: excluded },
+      body: { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     const blocked = await app.inject({ method: 'GET', url: pathOf(blockedSession.gameUrl) });
     t.equal(blocked.statusCode, 200);
     t.match(blocked.body, /<p class="notice" id="notice">The player is self-excluded from play\.<\/p>/);
     t.match(blocked.body, /<button id="play" type="submit" disabled>/);
-    const refused = await app.inject({ method: 'POST', url: `${pathOf(blockedSession.gameUrl)}/rounds`, payload: { amount: '1.00', clientRoundId: 'page-real-0003' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: `${pathOf(blockedSession.gameUrl)}/rounds`,
+      payload: { amount: '1.00', clientRoundId: 'page-real-0003' },
+    });
     t.equal(refused.statusCode, 403);
     t.match(refused.json(), { error: { code: 'RG_BLOCKED' } });
   });
@@ -167,12 +182,22 @@ t.test('launch page plugin', async (t) => {
     t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     t.teardown(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 560, height: 720 } });
     const consoleErrors: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
 
     const s = await h.openSession(t, scopes.sandbox, player, 'gm_dice_classic');
@@ -216,17 +241,31 @@ t.test('launch page plugin', async (t) => {
     const gone = await page.goto(`${baseUrl}/play/${expired}`);
     t.equal(gone?.status(), 410);
     t.equal(await page.textContent('#error-title'), 'This game session has expired');
-    t.same(consoleErrors.filter((e) => !/status of 410/.test(e)), [], 'the error page renders without script or CSP errors');
+    t.same(
+      consoleErrors.filter((e) => !/status of 410/.test(e)),
+      [],
+      'the error page renders without script or CSP errors',
+    );
   });
   t.test('in a real browser, real money: the page shows the wallet, plays, and the ledger has the round', async (t) => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     t.teardown(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 560, height: 760 } });
     const consoleErrors: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error' && !/status of 422/.test(m.text())) consoleErrors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of 422/.test(m.text())) consoleErrors.push(m.text());
+    });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));
 
     const live = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
@@ -243,24 +282,34 @@ t.test('launch page plugin', async (t) => {
       await page.selectOption('#pick', pick);
       await page.click('#play');
       // Runs in the page (no DOM types here): a new round shown and Play usable again.
-      await page.waitForFunction((prev) => {
-        const doc = (globalThis as any).document;
-        const id = doc.getElementById('outcome')?.dataset.roundId;
-        return id && id !== prev && !doc.getElementById('play').disabled;
-      }, rounds.at(-1) ?? '', { timeout: 15_000 });
+      await page.waitForFunction(
+        (prev) => {
+          const doc = (globalThis as any).document;
+          const id = doc.getElementById('outcome')?.dataset.roundId;
+          return id && id !== prev && !doc.getElementById('play').disabled;
+        },
+        rounds.at(-1) ?? '',
+        { timeout: 15_000 },
+      );
       rounds.push((await page.getAttribute('#outcome', 'data-round-id'))!);
     }
     const shown = await page.textContent('#balance');
     const rows = await h.sql(`select id, payout, balance_after, win from wallet.game_rounds where id in (?, ?) order by seq`, rounds);
     t.equal(rows.length, 2, 'both rounds were recorded');
     t.equal(shown, rows[1].balance_after, 'the page shows the balance the server recorded');
-    const wallet = (await h.call('wallet.get', scopes.production, { params: { playerId: live } }) as any).body;
+    const wallet = ((await h.call('wallet.get', scopes.production, { params: { playerId: live } })) as any).body;
     t.equal(wallet.withdrawable, shown, 'which is the wallet balance');
     t.equal(Math.round(Number(shown) * 100), 5000 - 2000 + rows.reduce((c: number, r: any) => c + Math.round(Number(r.payout) * 100), 0));
-    const entries = await h.sql(`select e.reference_id, e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
-      where a.kind = 'player' and e.reference_id in (?, ?)`, rounds);
+    const entries = await h.sql(
+      `select e.reference_id, e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
+      where a.kind = 'player' and e.reference_id in (?, ?)`,
+      rounds,
+    );
     for (const r of rows) {
-      const mine = entries.filter((e: any) => e.reference_id === r.id).map((e: any) => `${e.type} ${e.amount}`).sort();
+      const mine = entries
+        .filter((e: any) => e.reference_id === r.id)
+        .map((e: any) => `${e.type} ${e.amount}`)
+        .sort();
       t.same(mine, r.win ? ['BET -10.00', `WIN ${r.payout}`] : ['BET -10.00'], `round ${r.id} has its BET${r.win ? ' and WIN' : ''}`);
     }
 
@@ -274,7 +323,7 @@ t.test('launch page plugin', async (t) => {
     await page.screenshot({ path: shot, fullPage: true });
     t.ok(fs.statSync(shot).size > 1000, 'screenshot written');
     t.same(consoleErrors, [], 'no script errors and no CSP violations while playing');
-    const v = (await h.verifyLedger());
+    const v = await h.verifyLedger();
     t.equal(v.ok, true, 'the ledger verifies');
   });
 });

@@ -7,7 +7,10 @@ t.test('public documentation routes', async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   const base = `${h.gateways[0]!.publicUrl}/api/v1`;
-  const get = async (p: string) => { const r = await fetch(`${base}${p}`); return { status: r.status, type: r.headers.get('content-type'), text: await r.text(), rid: r.headers.get('x-request-id') }; };
+  const get = async (p: string) => {
+    const r = await fetch(`${base}${p}`);
+    return { status: r.status, type: r.headers.get('content-type'), text: await r.text(), rid: r.headers.get('x-request-id') };
+  };
 
   const openapi = await get('/openapi.json');
   t.equal(openapi.status, 200);
@@ -18,8 +21,12 @@ t.test('public documentation routes', async (t) => {
   const opIds = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
   const publicRoutes = ['getChangelog', 'getDocs', 'getOpenApi', 'getPostmanCollection', 'getSigningSnippets', 'getTestVectors'];
   t.same(opIds.sort(), [...Object.values(publicOperations).map((o) => o.id), ...publicRoutes].sort(), 'every operation and public route is documented once');
-  t.same(Object.values(doc.webhooks).map((w: any) => w.post.operationId).sort(),
-    ['webhook_deposit_confirmed', 'webhook_kyc_status_changed', 'webhook_webhook_test', 'webhook_withdrawal_status_changed']);
+  t.same(
+    Object.values(doc.webhooks)
+      .map((w: any) => w.post.operationId)
+      .sort(),
+    ['webhook_deposit_confirmed', 'webhook_kyc_status_changed', 'webhook_webhook_test', 'webhook_withdrawal_status_changed'],
+  );
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
   t.ok(doc.components.schemas.Player, 'named schemas are components');
 

@@ -11,7 +11,10 @@ t.test('two replicas', async (t) => {
   const b = await h.startReplica();
   const a = h.gateways[0];
   const fake = await fakeService(h.prefix, 'players.create');
-  t.teardown(async () => { await fake.close(); await h.close(); });
+  t.teardown(async () => {
+    await fake.close();
+    await h.close();
+  });
 
   t.test('the rate limit is shared by every replica', async (t) => {
     // Windows are fixed minutes: start early in one so a slow machine cannot cross its edge mid-test.
@@ -43,7 +46,10 @@ t.test('two replicas', async (t) => {
 
   t.test('an idempotent request racing on both replicas has one effect', async (t) => {
     const op = await h.createOperator({ name: 'Racer' });
-    fake.respond = async (req) => { await sleep(200); return { ok: true, status: 201, body: { got: req.body } }; };
+    fake.respond = async (req) => {
+      await sleep(200);
+      return { ok: true, status: 201, body: { got: req.body } };
+    };
     const body = { externalId: 'race', name: 'Ana Souza', email: 'ana@example.com', cpf: '52998224725', birthDate: '1990-05-17' };
     const before = fake.calls.length;
     const clients = [h.clientFor(op.sandbox, a), h.clientFor(op.sandbox, b)];
@@ -65,12 +71,18 @@ t.test('two replicas', async (t) => {
     t.equal((await onB.get('/me')).status, 200, 'replica B has the operator cached');
     t.equal((await h.admin('POST', `/admin/operators/${op.operator.id}/suspend`, undefined, a)).status, 200);
     const rightAfter = await Promise.all(Array.from({ length: 30 }, () => onA.get('/me')));
-    t.same(rightAfter.map((r) => r.status === 403 && r.body.error.code), Array(30).fill('OPERATOR_SUSPENDED'),
-      'every request after the answer is refused on the replica that answered');
-    const seen = await waitFor(async () => {
-      const r = await onB.get('/me');
-      return r.status === 403 ? r : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 20, what: 'suspension on replica B' });
+    t.same(
+      rightAfter.map((r) => r.status === 403 && r.body.error.code),
+      Array(30).fill('OPERATOR_SUSPENDED'),
+      'every request after the answer is refused on the replica that answered',
+    );
+    const seen = await waitFor(
+      async () => {
+        const r = await onB.get('/me');
+        return r.status === 403 ? r : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 20, what: 'suspension on replica B' },
+    );
     t.equal(seen.body.error.code, 'OPERATOR_SUSPENDED');
     t.equal((await h.admin('POST', `/admin/operators/${op.operator.id}/resume`, undefined, b)).status, 200);
     t.equal((await onB.get('/me')).status, 200, 'resume in force on the replica that answered');

@@ -7,10 +7,11 @@ import { startHarness } from './support/harness.ts';
 
 t.test('canonical string', async (t) => {
   t.equal(EMPTY_BODY_SHA256, 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-  t.equal(canonicalString('get', '/api/v1/players?externalId=a%20b', '1700000000', undefined),
-    `GET\n/api/v1/players?externalId=a%20b\n1700000000\n${EMPTY_BODY_SHA256}`);
-  t.equal(canonicalString('POST', '/api/v1/players', '1', '{"a":1}').split('\n')[3],
-    '015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
+  t.equal(
+    canonicalString('get', '/api/v1/players?externalId=a%20b', '1700000000', undefined),
+    `GET\n/api/v1/players?externalId=a%20b\n1700000000\n${EMPTY_BODY_SHA256}`,
+  );
+  t.equal(canonicalString('POST', '/api/v1/players', '1', '{"a":1}').split('\n')[3], '015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862');
 });
 
 t.test('request authentication', async (t) => {
@@ -23,7 +24,7 @@ t.test('request authentication', async (t) => {
 
   async function raw(method: string, path: string, headers: Record<string, string>, body?: string) {
     const res = await fetch(`${h.gateways[0]!.publicUrl}${path}`, { method, headers, body });
-    return { status: res.status, body: await res.json() as any, headers: res.headers };
+    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
   }
   function signed(key: string, secret: string, method: string, path: string, ts = now(), body = '') {
     return { 'x-operator-key': key, 'x-timestamp': ts, 'x-signature': signRequest(secret, method, path, ts, body) };
@@ -58,17 +59,27 @@ t.test('request authentication', async (t) => {
     const path = '/api/v1/me?x=%7E';
     const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       const u = new URL(h.gateways[0]!.publicUrl);
-      const req = http.request({ host: u.hostname, port: u.port, path, method: 'GET', headers: signed(op.sandbox.key, op.sandbox.secret, 'GET', path) }, (res) => {
-        let d = ''; res.on('data', (c) => (d += c)); res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(d) }));
-      });
-      req.on('error', reject); req.end();
+      const req = http.request(
+        { host: u.hostname, port: u.port, path, method: 'GET', headers: signed(op.sandbox.key, op.sandbox.secret, 'GET', path) },
+        (res) => {
+          let d = '';
+          res.on('data', (c) => (d += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(d) }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
     });
     t.equal(res.status, 200);
   });
 
   t.test('the body digest covers the exact bytes', async (t) => {
     const body = '{"externalId":"x"}';
-    const headers = { ...signed(op.sandbox.key, op.sandbox.secret, 'POST', '/api/v1/players', now(), body), 'content-type': 'application/json', 'idempotency-key': 'sig-body-0001' };
+    const headers = {
+      ...signed(op.sandbox.key, op.sandbox.secret, 'POST', '/api/v1/players', now(), body),
+      'content-type': 'application/json',
+      'idempotency-key': 'sig-body-0001',
+    };
     const tampered = await raw('POST', '/api/v1/players', headers, '{"externalId":"y"}');
     t.equal(tampered.status, 401);
     t.equal(tampered.body.error.code, 'INVALID_SIGNATURE');
@@ -83,14 +94,24 @@ t.test('request authentication', async (t) => {
       ['no key', { ...good, 'x-operator-key': '' }, 401, 'INVALID_CREDENTIALS'],
       ['malformed key', { ...good, 'x-operator-key': 'nope' }, 401, 'INVALID_CREDENTIALS'],
       ['unknown key', { ...good, 'x-operator-key': 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, 401, 'INVALID_CREDENTIALS'],
-      ['unknown key and bad timestamp: key first', { ...good, 'x-operator-key': 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'x-timestamp': 'x' }, 401, 'INVALID_CREDENTIALS'],
+      [
+        'unknown key and bad timestamp: key first',
+        { ...good, 'x-operator-key': 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'x-timestamp': 'x' },
+        401,
+        'INVALID_CREDENTIALS',
+      ],
       ['missing timestamp', { ...good, 'x-timestamp': '' }, 401, 'TIMESTAMP_OUT_OF_RANGE'],
       ['non-integer timestamp', signed(op.sandbox.key, op.sandbox.secret, 'GET', path, '12.5'), 401, 'TIMESTAMP_OUT_OF_RANGE'],
       ['bad timestamp and bad signature: timestamp first', { ...good, 'x-timestamp': '1', 'x-signature': 'ab' }, 401, 'TIMESTAMP_OUT_OF_RANGE'],
       ['missing signature', { ...good, 'x-signature': '' }, 401, 'INVALID_SIGNATURE'],
       ['wrong signature', { ...good, 'x-signature': 'a'.repeat(64) }, 401, 'INVALID_SIGNATURE'],
       ['other operator secret', signed(op.sandbox.key, op.production.secret, 'GET', path), 401, 'INVALID_SIGNATURE'],
-      ['a bk_test_ key with a different prefix is unknown', { ...good, 'x-operator-key': op.sandbox.key.replace('bk_test_', 'bk_live_') }, 401, 'INVALID_CREDENTIALS'],
+      [
+        'a bk_test_ key with a different prefix is unknown',
+        { ...good, 'x-operator-key': op.sandbox.key.replace('bk_test_', 'bk_live_') },
+        401,
+        'INVALID_CREDENTIALS',
+      ],
     ];
     for (const [name, headers, status, code] of cases) {
       const res = await raw('GET', path, headers);

@@ -9,12 +9,24 @@ import { verifyPassword } from '../src/team/team.ts';
 t.test('team access', async (t) => {
   const h = await startHarness();
   const decide = await fakeService(h.prefix, 'payments.admin.withdrawalDecision');
-  decide.respond = async () => ({ ok: true, status: 200, body: { id: 'wd_1', status: 'approved' }, audit: { target: 'withdrawal:wd_1', before: { status: 'under_review' }, after: { status: 'approved' } } });
-  t.teardown(async () => { await decide.close(); await h.close(); });
+  decide.respond = async () => ({
+    ok: true,
+    status: 200,
+    body: { id: 'wd_1', status: 'approved' },
+    audit: { target: 'withdrawal:wd_1', before: { status: 'under_review' }, after: { status: 'approved' } },
+  });
+  t.teardown(async () => {
+    await decide.close();
+    await h.close();
+  });
   const gw = h.gateways[0];
   const as = (token: string) => async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${gw!.adminUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body !== undefined ? JSON.stringify(body) : undefined });
-    return { status: res.status, body: await res.json() as any };
+    const res = await fetch(`${gw!.adminUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: (await res.json()) as any };
   };
   const root = as(ADMIN_TOKEN);
 
@@ -22,15 +34,24 @@ t.test('team access', async (t) => {
     const created = await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'compliance' });
     t.equal(created.status, 201);
     t.match(created.body, { user: { id: /^usr_/, email: 'ana@ourteam.example', role: 'compliance', disabledAt: null }, password: /^[A-Za-z0-9_-]{24}$/ });
-    const [row] = await gw!.orm.em.fork().execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
+    const [row] = await gw!.orm.em
+      .fork()
+      .execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
     t.match(row!.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');
     t.notMatch(row!.password_hash, created.body.password, 'never the password itself');
     t.ok(await verifyPassword(created.body.password, row!.password_hash), 'the shown password verifies');
     t.notOk(await verifyPassword(`${created.body.password}x`, row!.password_hash));
-    t.equal((await root('POST', '/admin/users', { email: 'ANA@ourteam.example', role: 'finance' })).body.error.code, 'TEAM_MEMBER_ALREADY_EXISTS', 'e-mails are unique whatever their case');
+    t.equal(
+      (await root('POST', '/admin/users', { email: 'ANA@ourteam.example', role: 'finance' })).body.error.code,
+      'TEAM_MEMBER_ALREADY_EXISTS',
+      'e-mails are unique whatever their case',
+    );
     t.equal((await root('POST', '/admin/users', { email: 'nope', role: 'boss' })).status, 422);
     const listed = await root('GET', '/admin/users');
-    t.same(listed.body.data.map((u: any) => u.email), ['ana@ourteam.example']);
+    t.same(
+      listed.body.data.map((u: any) => u.email),
+      ['ana@ourteam.example'],
+    );
     t.notMatch(JSON.stringify(listed.body), /password/, 'listing never shows a password or hash');
     const disabled = await root('POST', `/admin/users/${created.body.user.id}/disable`);
     t.match(disabled.body, { disabledAt: /Z$/ });
@@ -60,7 +81,10 @@ t.test('team access', async (t) => {
     t.equal((await root('POST', `/admin/tokens/${finance.body.token.id}/revoke`)).body.revokedAt !== null, true);
     t.equal((await asFinance('GET', '/admin/operators')).status, 401, 'a revoked token is refused');
     const tokens = await root('GET', '/admin/tokens');
-    t.match(tokens.body.data.find((x: any) => x.name === 'payout-bot'), { role: 'finance', revokedAt: /Z$/, lastUsedAt: /Z$/ });
+    t.match(
+      tokens.body.data.find((x: any) => x.name === 'payout-bot'),
+      { role: 'finance', revokedAt: /Z$/, lastUsedAt: /Z$/ },
+    );
     t.notMatch(JSON.stringify(tokens.body), /bo_tok_/, 'secrets are never listed');
     t.equal((await as(`bo_tok_00000000000000000000000000000000_${'a'.repeat(43)}`)('GET', '/admin/operators')).status, 401);
   });

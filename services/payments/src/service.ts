@@ -5,9 +5,7 @@ import { paymentAdminOperations as admin, paymentOperations as ops } from '@bo/c
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
 import { confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
-import {
-  adminDecision, adminListWithdrawals, cancelWithdrawal, createWithdrawal, getWithdrawal, sandboxDecision,
-} from './handlers/withdrawals.ts';
+import { adminDecision, adminListWithdrawals, cancelWithdrawal, createWithdrawal, getWithdrawal, sandboxDecision } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
 import { PaymentsConfigSchema } from './config.ts';
 

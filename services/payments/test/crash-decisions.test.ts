@@ -15,9 +15,13 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
   await procs.start('wallet');
   await procs.start('payments');
   const brand = operatorScope('a');
-  const transitions = async (id: string) => (await publishedEvents(stack))
-    .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === id)
-    .map((e) => { const d = e.data as { withdrawal: Withdrawal; previousStatus: string | null }; return [d.previousStatus, d.withdrawal.status]; });
+  const transitions = async (id: string) =>
+    (await publishedEvents(stack))
+      .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === id)
+      .map((e) => {
+        const d = e.data as { withdrawal: Withdrawal; previousStatus: string | null };
+        return [d.previousStatus, d.withdrawal.status];
+      });
 
   const rejectPoints = [
     ['payments', 'payments.reject.after-intent'],
@@ -37,7 +41,10 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       t.same(await money.playerEntries(wd.id), []);
       t.equal(ok(await money.getWithdrawal(brand, wd.id)).status, 'rejected');
       t.equal(errorOf(await money.adminDecide(wd.id, 'reject'))?.code, 'WITHDRAWAL_INVALID_TRANSITION', 'once finished, a repeat is refused');
-      t.same(await transitions(wd.id), [[null, 'under_review'], ['under_review', 'rejected']]);
+      t.same(await transitions(wd.id), [
+        [null, 'under_review'],
+        ['under_review', 'rejected'],
+      ]);
       await assertLedgerSound(t, stack);
     });
   }
@@ -60,7 +67,11 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-40.00' }], 'exactly one debit');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '60.00', withdrawable: '60.00' });
       t.equal(errorOf(await money.adminDecide(wd.id, 'pay'))?.code, 'WITHDRAWAL_INVALID_TRANSITION');
-      t.same(await transitions(wd.id), [[null, 'under_review'], ['under_review', 'approved'], ['approved', 'paid']]);
+      t.same(await transitions(wd.id), [
+        [null, 'under_review'],
+        ['under_review', 'approved'],
+        ['approved', 'paid'],
+      ]);
       await assertLedgerSound(t, stack);
     });
   }
@@ -76,7 +87,11 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       await waitFor(async () => (await money.withdrawalStatus(wd.id)) === 'paid', { what: 'pay finished', timeoutMs: 60_000 });
       const retried = await money.adminDecide(wd.id, 'pay', undefined, k);
       t.match(ok(retried), { id: wd.id, status: 'paid' }, 'the retry with the key is answered with the payment');
-      t.equal(errorOf(await money.adminDecide(wd.id, 'pay', undefined, `${k}-other`))?.code, 'WITHDRAWAL_INVALID_TRANSITION', 'another key is a new decision: refused');
+      t.equal(
+        errorOf(await money.adminDecide(wd.id, 'pay', undefined, `${k}-other`))?.code,
+        'WITHDRAWAL_INVALID_TRANSITION',
+        'another key is a new decision: refused',
+      );
       t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-40.00' }], 'exactly one debit');
       await assertLedgerSound(t, stack);
     });

@@ -15,9 +15,10 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
   await procs.start('wallet');
   await procs.start('payments');
   const brand = operatorScope('a');
-  const eventsOf = async (id: string) => (await publishedEvents(stack))
-    .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === id)
-    .map((e) => e.data as { withdrawal: Withdrawal; previousStatus: string | null });
+  const eventsOf = async (id: string) =>
+    (await publishedEvents(stack))
+      .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === id)
+      .map((e) => e.data as { withdrawal: Withdrawal; previousStatus: string | null });
   const requestKeyRow = async (k: string) => (await stack.sql.query('select id, status from payments.withdrawals where request_key = $1', [k])).rows[0];
 
   const createPoints = [
@@ -32,14 +33,24 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
       const player = await money.fundedPlayer(brand, '100.00');
       const k = key('wd');
       await crashAndRecover(t, procs, side, point, () => money.createWithdrawal(brand, player, '30.00', k, {}, 2000));
-      const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'under_review' && r; }, { what: 'request reserved', timeoutMs: 60_000 });
+      const row = await waitFor(
+        async () => {
+          const r = await requestKeyRow(k);
+          return r?.status === 'under_review' && r;
+        },
+        { what: 'request reserved', timeoutMs: 60_000 },
+      );
       t.equal(await money.holdOf(row.id), 'open', 'one open hold');
       t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '70.00' });
       const replay = await money.createWithdrawal(brand, player, '30.00', k);
       t.equal(replay.ok && replay.status, 201, 'the same key gets the 201');
       t.same(ok(replay), ok(await money.getWithdrawal(brand, row.id)));
       t.equal((await money.wallet(brand, player)).withdrawable, '70.00', 'the replay reserved nothing more');
-      t.same((await eventsOf(row.id)).map((e) => e.previousStatus), [null], 'one status_changed event');
+      t.same(
+        (await eventsOf(row.id)).map((e) => e.previousStatus),
+        [null],
+        'one status_changed event',
+      );
       await assertLedgerSound(t, stack);
     });
   }
@@ -49,7 +60,13 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     const player = await money.fundedPlayer(brand, '10.00');
     const k = key('wd');
     await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-hold', () => money.createWithdrawal(brand, player, '10.01', k, {}, 2000));
-    const row = await waitFor(async () => { const r = await requestKeyRow(k); return r?.status === 'declined' && r; }, { what: 'request declined', timeoutMs: 60_000 });
+    const row = await waitFor(
+      async () => {
+        const r = await requestKeyRow(k);
+        return r?.status === 'declined' && r;
+      },
+      { what: 'request declined', timeoutMs: 60_000 },
+    );
     t.equal(errorOf(await money.createWithdrawal(brand, player, '10.01', k))?.code, 'INSUFFICIENT_FUNDS');
     t.equal(errorOf(await money.getWithdrawal(brand, row.id))?.code, 'WITHDRAWAL_NOT_FOUND');
     t.equal((await money.wallet(brand, player)).withdrawable, '10.00');
@@ -60,8 +77,9 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     await procs.start('payments', { CRASH_AT: 'payments.withdraw.after-intent' });
     const player = await money.fundedPlayer(brand, '50.00');
     const k = key('wd');
-    await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-intent',
-      () => money.createWithdrawal(brand, player, '20.00', k, {}, 2000), { RECONCILE_AFTER_MS: 600_000 });
+    await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-intent', () => money.createWithdrawal(brand, player, '20.00', k, {}, 2000), {
+      RECONCILE_AFTER_MS: 600_000,
+    });
     const row = await requestKeyRow(k);
     t.equal(row.status, 'reserving');
     t.equal(errorOf(await money.getWithdrawal(brand, row.id))?.code, 'WITHDRAWAL_NOT_FOUND', 'invisible while reserving');
@@ -92,7 +110,13 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
       const replay = await money.cancel(brand, wd.id, k);
       t.equal(ok(replay).status, 'cancelled', 'the same key gets the result');
       t.equal(errorOf(await money.cancel(brand, wd.id))?.code, 'WITHDRAWAL_NOT_CANCELLABLE');
-      t.same((await eventsOf(wd.id)).map((e) => [e.previousStatus, e.withdrawal.status]), [[null, 'under_review'], ['under_review', 'cancelled']]);
+      t.same(
+        (await eventsOf(wd.id)).map((e) => [e.previousStatus, e.withdrawal.status]),
+        [
+          [null, 'under_review'],
+          ['under_review', 'cancelled'],
+        ],
+      );
       await assertLedgerSound(t, stack);
     });
   }
@@ -101,7 +125,9 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     await procs.start('payments', { CRASH_AT: 'payments.cancel.after-intent' });
     const player = await money.fundedPlayer(brand, '100.00');
     const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
-    await crashAndRecover(t, procs, 'payments', 'payments.cancel.after-intent', () => money.cancel(brand, wd.id, key('cancel'), 2000), { RECONCILE_AFTER_MS: 600_000 });
+    await crashAndRecover(t, procs, 'payments', 'payments.cancel.after-intent', () => money.cancel(brand, wd.id, key('cancel'), 2000), {
+      RECONCILE_AFTER_MS: 600_000,
+    });
     t.equal(await money.withdrawalStatus(wd.id), 'cancelling');
     t.same(ok(await money.getWithdrawal(brand, wd.id)), wd, 'shown as it was: nothing has happened yet');
     t.equal(errorOf(await money.adminDecide(wd.id, 'approve'))?.code, 'WITHDRAWAL_INVALID_TRANSITION');

@@ -1,9 +1,7 @@
 // Deposits: shape, the check order of docs/decisions.md, confirm/fail, exactly-once under retries and
 // races, brand isolation. Real players, wallet and payments services; real Postgres and NATS.
 import t from 'tap';
-import {
-  startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, setLimits, setStatus, publishedEvents,
-} from './support/stack.ts';
+import { startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, setLimits, setStatus, publishedEvents } from './support/stack.ts';
 
 t.test('deposits', async (t) => {
   const stack = await startPaymentsStack(t, 'deposits');
@@ -18,10 +16,31 @@ t.test('deposits', async (t) => {
     t.equal(r.ok && r.status, 201);
     const dep = ok(r);
     t.match(dep, {
-      id: /^dep_/, playerId: player, amount: '150.50', currency: 'BRL', method: 'pix', externalReference: 'order-1',
-      status: 'pending', confirmedAt: null, failedAt: null, failureReason: null,
+      id: /^dep_/,
+      playerId: player,
+      amount: '150.50',
+      currency: 'BRL',
+      method: 'pix',
+      externalReference: 'order-1',
+      status: 'pending',
+      confirmedAt: null,
+      failedAt: null,
+      failureReason: null,
     });
-    t.same(Object.keys(dep).sort(), ['amount', 'confirmedAt', 'createdAt', 'currency', 'externalReference', 'failedAt', 'failureReason', 'id', 'method', 'playerId', 'status', 'updatedAt']);
+    t.same(Object.keys(dep).sort(), [
+      'amount',
+      'confirmedAt',
+      'createdAt',
+      'currency',
+      'externalReference',
+      'failedAt',
+      'failureReason',
+      'id',
+      'method',
+      'playerId',
+      'status',
+      'updatedAt',
+    ]);
     t.match(dep.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     t.same(await money.playerEntries(dep.id), [], 'a pending deposit has no ledger entry');
     t.equal((await money.wallet(brand, player)).available, '0.00');
@@ -32,17 +51,27 @@ t.test('deposits', async (t) => {
     const code = async (playerId: string, body: Record<string, unknown>, scope = brand) => errorOf(await money.createDeposit(scope, playerId, body))?.code;
     t.equal(await code(player, { amount: '0' }), 'VALIDATION_ERROR');
     t.equal(await code(player, { amount: '1000000.01' }), 'VALIDATION_ERROR');
-    t.match(errorOf(await money.createDeposit(brand, 'plr_unknown', { amount: '0.00' })), { code: 'VALIDATION_ERROR', details: { in: 'body', issues: [{ path: '/amount' }] } }, 'validation before existence');
+    t.match(
+      errorOf(await money.createDeposit(brand, 'plr_unknown', { amount: '0.00' })),
+      { code: 'VALIDATION_ERROR', details: { in: 'body', issues: [{ path: '/amount' }] } },
+      'validation before existence',
+    );
     t.equal(await code('plr_unknown', { amount: '10.00' }), 'PLAYER_NOT_FOUND');
     t.equal(await code(player, { amount: '10.00' }, other), 'PLAYER_NOT_FOUND', "another brand's player does not exist");
     t.equal(ok(await money.createDeposit(brand, player, { amount: '1000000.00', externalReference: key() })).amount, '1000000.00', 'the maximum is allowed');
 
     const first = ok(await money.createDeposit(brand, player, { amount: '10.00', externalReference: 'dup-ref' }));
-    t.same(errorOf(await money.createDeposit(brand, player, { amount: '10.00', externalReference: 'dup-ref' })),
-      { code: 'DEPOSIT_ALREADY_EXISTS', message: 'A deposit with this externalReference already exists.', details: { depositId: first.id } });
+    t.same(errorOf(await money.createDeposit(brand, player, { amount: '10.00', externalReference: 'dup-ref' })), {
+      code: 'DEPOSIT_ALREADY_EXISTS',
+      message: 'A deposit with this externalReference already exists.',
+      details: { depositId: first.id },
+    });
     t.equal(await code(player, { amount: '10.00', externalReference: 'dup-ref', currency: 'USD' }), 'CURRENCY_MISMATCH', 'currency before duplicate');
-    t.equal(ok(await money.createDeposit(other, await money.player(other), { amount: '10.00', externalReference: 'dup-ref' })).status, 'pending',
-      'the reference is unique per brand, not across brands');
+    t.equal(
+      ok(await money.createDeposit(other, await money.player(other), { amount: '10.00', externalReference: 'dup-ref' })).status,
+      'pending',
+      'the reference is unique per brand, not across brands',
+    );
 
     const excluded = await money.player(brand, { status: 'bloqueado' });
     await setLimits(stack.call, excluded, { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() });
@@ -58,7 +87,7 @@ t.test('deposits', async (t) => {
     t.equal(ok(await money.createDeposit(brand, suspended, { amount: '10.00' })).status, 'pending', 'only bloqueado and encerrado refuse deposits');
   });
 
-  test('the daily limit counts today\'s pending and confirmed deposits, not failed ones', async (t) => {
+  test("the daily limit counts today's pending and confirmed deposits, not failed ones", async (t) => {
     const player = await money.player(brand, { dailyDepositLimit: '100.00' });
     const a = ok(await money.createDeposit(brand, player, { amount: '40.00' }));
     ok(await money.confirm(brand, a.id));
@@ -108,7 +137,7 @@ t.test('deposits', async (t) => {
     t.equal(errorOf(await money.fail(brand, dep.id, { reason: 'x'.repeat(501) }))?.code, 'VALIDATION_ERROR');
   });
 
-  test('confirm and fail of another brand\'s or an unknown deposit are 404', async (t) => {
+  test("confirm and fail of another brand's or an unknown deposit are 404", async (t) => {
     const player = await money.player(brand);
     const dep = ok(await money.createDeposit(brand, player, { amount: '5.00' }));
     t.equal(errorOf(await money.confirm(other, dep.id))?.code, 'DEPOSIT_NOT_FOUND');
@@ -125,8 +154,13 @@ t.test('deposits', async (t) => {
       t.equal([c, f].filter((r) => r.ok).length, 1, 'one wins');
       t.equal(errorOf(c.ok ? f : c)?.code, 'DEPOSIT_NOT_PENDING', 'the other is refused');
       const entries = await money.playerEntries(dep.id);
-      if (c.ok) { t.equal(await money.depositStatus(dep.id), 'confirmed'); t.equal(entries.length, 1); }
-      else { t.equal(await money.depositStatus(dep.id), 'failed'); t.equal(entries.length, 0); }
+      if (c.ok) {
+        t.equal(await money.depositStatus(dep.id), 'confirmed');
+        t.equal(entries.length, 1);
+      } else {
+        t.equal(await money.depositStatus(dep.id), 'failed');
+        t.equal(entries.length, 0);
+      }
     }
   });
 
@@ -171,8 +205,11 @@ t.test('deposits', async (t) => {
     const dep = ok(await money.createDeposit(brand, player, { amount: '12.00' }));
     const k = key('confirm');
     // The state step 1 leaves behind when the process dies right after it (see crash.test.ts for the real thing).
-    await stack.sql.query(`update payments.deposits set status = 'confirming', confirm_scope = $2, confirm_key = $3 where id = $1`,
-      [dep.id, `${brand.operatorId}:${brand.environment}`, k]);
+    await stack.sql.query(`update payments.deposits set status = 'confirming', confirm_scope = $2, confirm_key = $3 where id = $1`, [
+      dep.id,
+      `${brand.operatorId}:${brand.environment}`,
+      k,
+    ]);
     t.equal(errorOf(await money.confirm(brand, dep.id))?.code, 'DEPOSIT_NOT_PENDING', 'another key: the decision is taken');
     t.equal(errorOf(await money.fail(brand, dep.id))?.code, 'DEPOSIT_NOT_PENDING', 'fail cannot undo a confirm under way');
     const finished = ok(await money.confirm(brand, dep.id, k));

@@ -2,9 +2,7 @@
 // effects and events, concurrency, retries with the same key, brand isolation, the admin queue.
 import t from 'tap';
 import type { Withdrawal } from '@bo/contracts';
-import {
-  startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, publishedEvents, setStatus,
-} from './support/stack.ts';
+import { startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, publishedEvents, setStatus } from './support/stack.ts';
 
 t.test('withdrawals', async (t) => {
   const stack = await startPaymentsStack(t, 'withdrawals');
@@ -12,9 +10,10 @@ t.test('withdrawals', async (t) => {
   const brand = operatorScope('a');
   const other = operatorScope('b');
   const test = moneyTest(t, stack);
-  const statusEvents = async (withdrawalId: string) => (await publishedEvents(stack))
-    .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === withdrawalId)
-    .map((e) => e.data as { withdrawal: Withdrawal; previousStatus: string | null });
+  const statusEvents = async (withdrawalId: string) =>
+    (await publishedEvents(stack))
+      .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === withdrawalId)
+      .map((e) => e.data as { withdrawal: Withdrawal; previousStatus: string | null });
 
   test('create reserves the amount and enters the review queue', async (t) => {
     const player = await money.fundedPlayer(brand, '100.00');
@@ -79,8 +78,14 @@ t.test('withdrawals', async (t) => {
     t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-30.00' }]);
     for (const d of ['pay', 'approve', 'reject']) t.equal(errorOf(await money.decide(brand, wd.id, d))?.code, 'WITHDRAWAL_INVALID_TRANSITION');
     t.equal(errorOf(await money.cancel(brand, wd.id))?.code, 'WITHDRAWAL_NOT_CANCELLABLE');
-    t.same((await statusEvents(wd.id)).map((e) => [e.previousStatus, e.withdrawal.status]),
-      [[null, 'under_review'], ['under_review', 'approved'], ['approved', 'paid']]);
+    t.same(
+      (await statusEvents(wd.id)).map((e) => [e.previousStatus, e.withdrawal.status]),
+      [
+        [null, 'under_review'],
+        ['under_review', 'approved'],
+        ['approved', 'paid'],
+      ],
+    );
     t.same(await money.playerEntries(wd.id), [{ type: 'WITHDRAWAL', amount: '-30.00' }], 'still one debit');
   });
 
@@ -99,8 +104,20 @@ t.test('withdrawals', async (t) => {
     t.equal(errorOf(await money.cancel(brand, b.id))?.code, 'WITHDRAWAL_NOT_CANCELLABLE');
     t.equal(errorOf(await money.cancel(brand, a.id))?.code, 'WITHDRAWAL_NOT_CANCELLABLE');
     t.equal(errorOf(await money.decide(brand, b.id, 'approve'))?.code, 'WITHDRAWAL_INVALID_TRANSITION');
-    t.same((await statusEvents(b.id)).map((e) => [e.previousStatus, e.withdrawal.status]), [[null, 'under_review'], ['under_review', 'cancelled']]);
-    t.same((await statusEvents(a.id)).map((e) => [e.previousStatus, e.withdrawal.status]), [[null, 'under_review'], ['under_review', 'rejected']]);
+    t.same(
+      (await statusEvents(b.id)).map((e) => [e.previousStatus, e.withdrawal.status]),
+      [
+        [null, 'under_review'],
+        ['under_review', 'cancelled'],
+      ],
+    );
+    t.same(
+      (await statusEvents(a.id)).map((e) => [e.previousStatus, e.withdrawal.status]),
+      [
+        [null, 'under_review'],
+        ['under_review', 'rejected'],
+      ],
+    );
   });
 
   test('20 concurrent withdrawals never reserve more than the balance', async (t) => {
@@ -111,7 +128,11 @@ t.test('withdrawals', async (t) => {
     t.ok(replies.filter((r) => !r.ok).every((r) => errorOf(r)?.code === 'INSUFFICIENT_FUNDS'));
     t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '10.00' });
     // Paying all accepted ones cannot take the balance below zero either.
-    for (const r of accepted) { const id = ok(r).id; ok(await money.adminDecide(id, 'approve')); ok(await money.adminDecide(id, 'pay')); }
+    for (const r of accepted) {
+      const id = ok(r).id;
+      ok(await money.adminDecide(id, 'approve'));
+      ok(await money.adminDecide(id, 'pay'));
+    }
     t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '10.00', withdrawable: '10.00' });
   });
 
@@ -168,16 +189,26 @@ t.test('withdrawals', async (t) => {
     const p1 = await money.fundedPlayer(brand, '100.00');
     const p2 = await money.fundedPlayer(other, '100.00');
     const w = [
-      ok(await money.createWithdrawal(brand, p1, '1.00')), ok(await money.createWithdrawal(other, p2, '2.00')),
+      ok(await money.createWithdrawal(brand, p1, '1.00')),
+      ok(await money.createWithdrawal(other, p2, '2.00')),
       ok(await money.createWithdrawal(brand, p1, '3.00')),
     ];
-    const list = (query: Record<string, unknown>) => stack.call<{ data: (Withdrawal & { operatorId: string; brandId: string; environment: string })[]; nextCursor: string | null }>(
-      'payments.admin.withdrawals', { scope: { kind: 'admin', actor: 'reviewer@test' }, query });
+    const list = (query: Record<string, unknown>) =>
+      stack.call<{ data: (Withdrawal & { operatorId: string; brandId: string; environment: string })[]; nextCursor: string | null }>(
+        'payments.admin.withdrawals',
+        { scope: { kind: 'admin', actor: 'reviewer@test' }, query },
+      );
     const page1 = ok(await list({ limit: 2 }));
-    t.same(page1.data.map((x) => x.id), [w[0]!.id, w[1]!.id]);
+    t.same(
+      page1.data.map((x) => x.id),
+      [w[0]!.id, w[1]!.id],
+    );
     t.match(page1.data[1], { operatorId: other.operatorId, brandId: other.brandId, environment: 'sandbox', status: 'under_review' });
     const page2 = ok(await list({ limit: '2', cursor: page1.nextCursor }));
-    t.same(page2.data.map((x) => x.id), [w[2]!.id]);
+    t.same(
+      page2.data.map((x) => x.id),
+      [w[2]!.id],
+    );
     t.equal(page2.nextCursor, null);
     t.match(errorOf(await list({ cursor: 'garbage' })), { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/cursor' }] } });
     t.match(errorOf(await list({ cursor: page1.nextCursor, status: 'paid' })), { code: 'VALIDATION_ERROR' }, 'a cursor is bound to its filter');
@@ -186,7 +217,10 @@ t.test('withdrawals', async (t) => {
     t.ok(r.ok);
     if (r.ok) t.same(r.audit, { target: `withdrawal:${w[1]!.id}`, before: w[1], after: r.body });
     t.same(ok(await list({ status: 'approved' })).data.filter((x) => x.id === w[1]!.id).length, 1);
-    t.same(ok(await list({})).data.map((x) => x.id), [w[0]!.id, w[2]!.id]);
+    t.same(
+      ok(await list({})).data.map((x) => x.id),
+      [w[0]!.id, w[2]!.id],
+    );
     t.equal(errorOf(await money.adminDecide('wd_nope', 'approve'))?.code, 'WITHDRAWAL_NOT_FOUND');
     t.equal(errorOf(await stack.call('payments.admin.withdrawals', { scope: brand }))?.code, 'UNAUTHORIZED');
     const v = await stack.verifyLedger();

@@ -24,16 +24,21 @@ export const PLAYERS_SCHEMA = 'players';
  * answered after the wallet has dropped the entry.
  */
 function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): Record<string, Handler> {
-  return Object.fromEntries(Object.entries(handlers).map(([subject, handler]) => [subject, async (req: Parameters<Handler>[0]) => {
-    try {
-      return await handler(req);
-    } finally {
-      // Also after a failure: it may have come after the commit, and a needless drop costs one call.
-      const params = req.params as { id?: string; playerId?: string } | undefined;
-      const playerId = params?.id ?? params?.playerId;
-      if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId } satisfies PlayerChanged));
-    }
-  }]));
+  return Object.fromEntries(
+    Object.entries(handlers).map(([subject, handler]) => [
+      subject,
+      async (req: Parameters<Handler>[0]) => {
+        try {
+          return await handler(req);
+        } finally {
+          // Also after a failure: it may have come after the commit, and a needless drop costs one call.
+          const params = req.params as { id?: string; playerId?: string } | undefined;
+          const playerId = params?.id ?? params?.playerId;
+          if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId } satisfies PlayerChanged));
+        }
+      },
+    ]),
+  );
 }
 
 export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {

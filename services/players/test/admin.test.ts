@@ -22,7 +22,10 @@ t.test('admin operations', async (t) => {
 
   t.test('players.admin.limits: stored as numeric, returned with 2 decimals; null clears', async (t) => {
     const p = await h.createPlayer(t, scopes.aProduction, { externalId: 'adm-limits' });
-    const reply = await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '1500.5', selfExcludedUntil: '2030-01-02T03:04:05.678Z' } });
+    const reply = await h.call('players.admin.limits', admin, {
+      params: { id: p.id },
+      body: { dailyDepositLimit: '1500.5', selfExcludedUntil: '2030-01-02T03:04:05.678Z' },
+    });
     const limits = okBody<any>(t, reply, 200);
     t.same(limits, { playerId: p.id, dailyDepositLimit: '1500.50', selfExcludedUntil: '2030-01-02T03:04:05.678Z' });
     t.same(reply.ok && reply.audit, {
@@ -33,27 +36,48 @@ t.test('admin operations', async (t) => {
     const [row] = await h.sql('select daily_deposit_limit::text as l, pg_typeof(daily_deposit_limit)::text as t from players.players where id = ?', [p.id]);
     t.same(row, { l: '1500.50', t: 'numeric' });
 
-    const big = okBody<any>(t, await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '9999999999999.99', selfExcludedUntil: null } }), 200);
+    const big = okBody<any>(
+      t,
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '9999999999999.99', selfExcludedUntil: null } }),
+      200,
+    );
     t.equal(big.dailyDepositLimit, '9999999999999.99', 'no floating point on the way');
 
     const cleared = await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: null } });
     t.same(okBody(t, cleared, 200), { playerId: p.id, dailyDepositLimit: null, selfExcludedUntil: null });
     t.same(cleared.ok && cleared.audit?.before, big);
 
-    const zero = okBody<any>(t, await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '0', selfExcludedUntil: null } }), 200);
+    const zero = okBody<any>(
+      t,
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '0', selfExcludedUntil: null } }),
+      200,
+    );
     t.equal(zero.dailyDepositLimit, '0.00');
 
-    for (const bad of [{ dailyDepositLimit: '-1', selfExcludedUntil: null }, { dailyDepositLimit: '1.234', selfExcludedUntil: null },
-      { dailyDepositLimit: 100, selfExcludedUntil: null }, { dailyDepositLimit: '12345678901234567', selfExcludedUntil: null },
-      { dailyDepositLimit: null, selfExcludedUntil: '2030-01-02' }, { dailyDepositLimit: null }]) {
+    for (const bad of [
+      { dailyDepositLimit: '-1', selfExcludedUntil: null },
+      { dailyDepositLimit: '1.234', selfExcludedUntil: null },
+      { dailyDepositLimit: 100, selfExcludedUntil: null },
+      { dailyDepositLimit: '12345678901234567', selfExcludedUntil: null },
+      { dailyDepositLimit: null, selfExcludedUntil: '2030-01-02' },
+      { dailyDepositLimit: null },
+    ]) {
       errorCode(t, await h.call('players.admin.limits', admin, { params: { id: p.id }, body: bad }), 'VALIDATION_ERROR', `refused ${JSON.stringify(bad)}`);
     }
-    errorCode(t, await h.call('players.admin.limits', admin, { params: { id: 'plr_unknown' }, body: { dailyDepositLimit: null, selfExcludedUntil: null } }), 'PLAYER_NOT_FOUND');
+    errorCode(
+      t,
+      await h.call('players.admin.limits', admin, { params: { id: 'plr_unknown' }, body: { dailyDepositLimit: null, selfExcludedUntil: null } }),
+      'PLAYER_NOT_FOUND',
+    );
   });
 
   t.test('players.admin.kycDecision: any brand, KYC record, audit, event on change only', async (t) => {
     const p = await h.createPlayer(t, scopes.aProduction, { externalId: 'adm-kyc' });
-    okBody(t, await h.call('players.kyc.submit', scopes.aProduction, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'r' }, key: newKey() }), 201);
+    okBody(
+      t,
+      await h.call('players.kyc.submit', scopes.aProduction, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'r' }, key: newKey() }),
+      201,
+    );
     const reply = await h.call('players.admin.kycDecision', admin, { params: { id: p.id }, body: { status: 'aprovado' } });
     const record = okBody<any>(t, reply, 200);
     t.equal(record.status, 'aprovado');
@@ -62,10 +86,13 @@ t.test('admin operations', async (t) => {
     const again = await h.call('players.admin.kycDecision', admin, { params: { id: p.id }, body: { status: 'aprovado' } });
     t.same(again.ok && again.audit, { target: `player:${p.id}`, before: { kycStatus: 'aprovado' }, after: { kycStatus: 'aprovado' } });
     const events = (await h.events()).filter((e) => (e.event.data as any).playerId === p.id);
-    t.same(events.map((e) => [e.event.environment, (e.event.data as any).previousStatus, (e.event.data as any).status]), [
-      ['production', 'nao_iniciado', 'em_analise'],
-      ['production', 'em_analise', 'aprovado'],
-    ]);
+    t.same(
+      events.map((e) => [e.event.environment, (e.event.data as any).previousStatus, (e.event.data as any).status]),
+      [
+        ['production', 'nao_iniciado', 'em_analise'],
+        ['production', 'em_analise', 'aprovado'],
+      ],
+    );
     errorCode(t, await h.call('players.admin.kycDecision', admin, { params: { id: p.id }, body: { status: 'nao_iniciado' } }), 'VALIDATION_ERROR');
     errorCode(t, await h.call('players.admin.kycDecision', admin, { params: { id: 'plr_unknown' }, body: { status: 'aprovado' } }), 'PLAYER_NOT_FOUND');
   });
@@ -73,7 +100,11 @@ t.test('admin operations', async (t) => {
   t.test('admin operations refuse an operator scope', async (t) => {
     const p = await h.createPlayer(t, scopes.aSandbox, { externalId: 'adm-scope' });
     errorCode(t, await h.call('players.admin.status', scopes.aSandbox, { params: { id: p.id }, body: { status: 'bloqueado' } }), 'UNAUTHORIZED');
-    errorCode(t, await h.call('players.admin.limits', scopes.aSandbox, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: null } }), 'UNAUTHORIZED');
+    errorCode(
+      t,
+      await h.call('players.admin.limits', scopes.aSandbox, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: null } }),
+      'UNAUTHORIZED',
+    );
     errorCode(t, await h.call('players.admin.kycDecision', scopes.aSandbox, { params: { id: p.id }, body: { status: 'aprovado' } }), 'UNAUTHORIZED');
     const [row] = await h.sql('select status, kyc_status from players.players where id = ?', [p.id]);
     t.same(row, { status: 'ativo', kyc_status: 'nao_iniciado' });

@@ -14,13 +14,32 @@ t.test('brand isolation on every players subject', async (t) => {
     t.test(who, async (t) => {
       t.same(okBody(t, await h.call('players.find', scope, { query: { externalId: 'iso-1' } }), 200), { data: [] }, 'find: empty');
       errorCode(t, await h.call('players.kyc.get', scope, { params: { playerId: p.id } }), 'PLAYER_NOT_FOUND', 'kyc.get: 404');
-      errorCode(t, await h.call('players.kyc.submit', scope, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }), 'PLAYER_NOT_FOUND', 'kyc.submit: 404');
+      errorCode(
+        t,
+        await h.call('players.kyc.submit', scope, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }),
+        'PLAYER_NOT_FOUND',
+        'kyc.submit: 404',
+      );
       if (scope.environment === 'sandbox') {
-        errorCode(t, await h.call('players.kyc.decide', scope, { params: { playerId: p.id }, body: { status: 'aprovado' } }), 'PLAYER_NOT_FOUND', 'kyc.decide: 404');
+        errorCode(
+          t,
+          await h.call('players.kyc.decide', scope, { params: { playerId: p.id }, body: { status: 'aprovado' } }),
+          'PLAYER_NOT_FOUND',
+          'kyc.decide: 404',
+        );
       } else {
-        errorCode(t, await h.call('players.kyc.decide', scope, { params: { playerId: p.id }, body: { status: 'aprovado' } }), 'SANDBOX_ONLY', 'kyc.decide in production: 403 first');
+        errorCode(
+          t,
+          await h.call('players.kyc.decide', scope, { params: { playerId: p.id }, body: { status: 'aprovado' } }),
+          'SANDBOX_ONLY',
+          'kyc.decide in production: 403 first',
+        );
       }
-      t.same(okBody(t, await h.call(PLAYER_STATE_SUBJECT, internal, { body: { brandId: scope.brandId, playerId: p.id } }), 200), { exists: false, playerId: p.id }, 'state: does not exist');
+      t.same(
+        okBody(t, await h.call(PLAYER_STATE_SUBJECT, internal, { body: { brandId: scope.brandId, playerId: p.id } }), 200),
+        { exists: false, playerId: p.id },
+        'state: does not exist',
+      );
       // The same externalId is free in the stranger's brand.
       const own = await h.createPlayer(t, scope, { externalId: 'iso-1' });
       t.not(own.id, p.id);
@@ -30,8 +49,16 @@ t.test('brand isolation on every players subject', async (t) => {
 
   t.test('an approved player of another brand is 404, not 409 (existence is checked first)', async (t) => {
     okBody(t, await h.call('players.kyc.decide', owner, { params: { playerId: p.id }, body: { status: 'aprovado' } }), 200);
-    errorCode(t, await h.call('players.kyc.submit', scopes.bSandbox, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }), 'PLAYER_NOT_FOUND');
-    errorCode(t, await h.call('players.kyc.submit', owner, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }), 'KYC_ALREADY_APPROVED');
+    errorCode(
+      t,
+      await h.call('players.kyc.submit', scopes.bSandbox, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }),
+      'PLAYER_NOT_FOUND',
+    );
+    errorCode(
+      t,
+      await h.call('players.kyc.submit', owner, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }),
+      'KYC_ALREADY_APPROVED',
+    );
   });
 
   t.test('the owner still sees its player untouched by the strangers', async (t) => {
@@ -39,6 +66,10 @@ t.test('brand isolation on every players subject', async (t) => {
     t.same(record.submissions, [], 'no stranger submission was stored');
     t.same(okBody(t, await h.call('players.find', owner, { query: { externalId: 'iso-1' } }), 200), { data: [{ ...p, kycStatus: 'aprovado' }] });
     const events = (await h.events()).filter((e) => (e.event.data as any).playerId === p.id);
-    t.same(events.map((e) => (e.event.data as any).status), ['aprovado'], 'only the owner\'s decision wrote an event');
+    t.same(
+      events.map((e) => (e.event.data as any).status),
+      ['aprovado'],
+      "only the owner's decision wrote an event",
+    );
   });
 });

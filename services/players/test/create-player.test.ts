@@ -16,13 +16,27 @@ t.test('players.create and players.find', async (t) => {
     t.same(Object.keys(player).sort(), PLAYER_KEYS);
     t.ok(Value.Check(PlayerSchema, player), 'matches the contract schema');
     t.match(player.id, /^plr_[0-9a-f]{32}$/);
-    t.same({ ...player, id: undefined, createdAt: undefined }, {
-      id: undefined, createdAt: undefined, externalId: 'ext-1', name: 'Maria Silva', email: 'maria@example.com', cpf: '52998224725',
-      phone: '+5511987654321', birthDate: '1990-05-17', status: 'ativo', kycStatus: 'nao_iniciado', currency: 'BRL',
-    });
+    t.same(
+      { ...player, id: undefined, createdAt: undefined },
+      {
+        id: undefined,
+        createdAt: undefined,
+        externalId: 'ext-1',
+        name: 'Maria Silva',
+        email: 'maria@example.com',
+        cpf: '52998224725',
+        phone: '+5511987654321',
+        birthDate: '1990-05-17',
+        status: 'ativo',
+        kycStatus: 'nao_iniciado',
+        currency: 'BRL',
+      },
+    );
     t.match(player.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     t.ok(Date.parse(player.createdAt) >= before - 1000);
-    const [row] = await h.sql('select cpf, operator_id, brand_id, environment, currency, birth_date::text as birth_date from players.players where id = ?', [player.id]);
+    const [row] = await h.sql('select cpf, operator_id, brand_id, environment, currency, birth_date::text as birth_date from players.players where id = ?', [
+      player.id,
+    ]);
     t.same(row, { cpf: '52998224725', operator_id: 'op_A', brand_id: 'brd_A_sandbox', environment: 'sandbox', currency: 'BRL', birth_date: '1990-05-17' });
   });
 
@@ -42,18 +56,28 @@ t.test('players.create and players.find', async (t) => {
 
   t.test('duplicate externalId in the same brand: 409; in another brand or environment: 201', async (t) => {
     const first = await h.createPlayer(t, scopes.aSandbox, { externalId: 'dup-1' });
-    errorCode(t, await h.call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: 'dup-1', name: 'Other' }, key: newKey() }), 'PLAYER_ALREADY_EXISTS');
+    errorCode(
+      t,
+      await h.call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: 'dup-1', name: 'Other' }, key: newKey() }),
+      'PLAYER_ALREADY_EXISTS',
+    );
     const inProduction = await h.createPlayer(t, scopes.aProduction, { externalId: 'dup-1' });
     const otherOperator = await h.createPlayer(t, scopes.bSandbox, { externalId: 'dup-1' });
     t.not(inProduction.id, first.id);
     t.not(otherOperator.id, first.id);
     const rows = await h.sql<{ brand_id: string }>("select brand_id from players.players where external_id = 'dup-1' order by brand_id");
-    t.same(rows.map((r) => r.brand_id), ['brd_A_production', 'brd_A_sandbox', 'brd_B_sandbox']);
+    t.same(
+      rows.map((r) => r.brand_id),
+      ['brd_A_production', 'brd_A_sandbox', 'brd_B_sandbox'],
+    );
   });
 
   t.test('ten racing creates with different keys and one externalId: exactly one 201', async (t) => {
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      h.call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: 'race-1', name: `Racer ${i}` }, key: newKey() })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h.call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: 'race-1', name: `Racer ${i}` }, key: newKey() }),
+      ),
+    );
     const created = replies.filter((r) => r.ok && r.status === 201);
     const conflicts = replies.filter((r) => !r.ok && r.error.code === 'PLAYER_ALREADY_EXISTS');
     t.equal(created.length, 1, 'one created');

@@ -3,9 +3,7 @@
 import type { Test } from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import {
-  eventsStreamName, requestOperation, type DomainEvent, type OperationReply, type Scope, type OperatorScope,
-} from '@bo/contracts';
+import { eventsStreamName, requestOperation, type DomainEvent, type OperationReply, type Scope, type OperatorScope } from '@bo/contracts';
 import { startServiceWith, type RunningService } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { playersService } from '../src/service.ts';
@@ -20,10 +18,20 @@ export const admin: Scope = { kind: 'admin', actor: 'compliance@team' };
 export const internal: Scope = { kind: 'internal', service: 'payments' };
 
 export const validPlayer = {
-  externalId: 'ext-1', name: 'Maria Silva', email: 'maria@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17',
+  externalId: 'ext-1',
+  name: 'Maria Silva',
+  email: 'maria@example.com',
+  cpf: '529.982.247-25',
+  phone: '+5511987654321',
+  birthDate: '1990-05-17',
 };
 
-export interface CallOptions { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; key?: string }
+export interface CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  key?: string;
+}
 
 let keys = 0;
 /** A fresh, valid Idempotency-Key. */
@@ -59,7 +67,9 @@ export class PlayersHarness {
   }
 
   async outboxDrained(): Promise<void> {
-    await waitFor(async () => (await this.sql<{ c: string }>('select count(*) c from players.outbox where published_at is null'))[0]!.c === '0', { what: 'outbox drained' });
+    await waitFor(async () => (await this.sql<{ c: string }>('select count(*) c from players.outbox where published_at is null'))[0]!.c === '0', {
+      what: 'outbox drained',
+    });
   }
 
   /** Every event in the stream, in stream order (after the outbox has drained). */
@@ -70,14 +80,24 @@ export class PlayersHarness {
 }
 
 export function callPlayers<R = any>(nc: NatsConnection, prefix: string, subject: string, scope: Scope, opts: CallOptions = {}): Promise<OperationReply<R>> {
-  return requestOperation<R>(nc, subject, {
-    ctx: { requestId: `req_test_${keys}`, scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
-    params: opts.params ?? {}, query: opts.query ?? {}, body: opts.body ?? {},
-  }, { prefix, timeoutMs: 5000 });
+  return requestOperation<R>(
+    nc,
+    subject,
+    {
+      ctx: { requestId: `req_test_${keys}`, scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
+      params: opts.params ?? {},
+      query: opts.query ?? {},
+      body: opts.body ?? {},
+    },
+    { prefix, timeoutMs: 5000 },
+  );
 }
 
 /** Consumes the whole events stream with an ordered consumer. */
-export async function readEvents(nc: NatsConnection, prefix: string): Promise<Array<{ subject: string; brandId?: string; operatorId?: string; msgId?: string; event: DomainEvent }>> {
+export async function readEvents(
+  nc: NatsConnection,
+  prefix: string,
+): Promise<Array<{ subject: string; brandId?: string; operatorId?: string; msgId?: string; event: DomainEvent }>> {
   const stream = eventsStreamName(prefix);
   const jsm = await jetstreamManager(nc);
   const total = (await jsm.streams.info(stream)).state.messages;
@@ -88,8 +108,11 @@ export async function readEvents(nc: NatsConnection, prefix: string): Promise<Ar
     const m = await consumer.next({ expires: 2000 });
     if (!m) throw new Error(`stream ${stream}: expected ${total} messages, read ${out.length}`);
     out.push({
-      subject: m.subject, brandId: m.headers?.get('Bo-Brand-Id'), operatorId: m.headers?.get('Bo-Operator-Id'),
-      msgId: m.headers?.get('Nats-Msg-Id'), event: m.json<DomainEvent>(),
+      subject: m.subject,
+      brandId: m.headers?.get('Bo-Brand-Id'),
+      operatorId: m.headers?.get('Bo-Operator-Id'),
+      msgId: m.headers?.get('Nats-Msg-Id'),
+      event: m.json<DomainEvent>(),
     });
   }
   return out;
@@ -99,7 +122,11 @@ export async function startPlayers(t: Test, label = 'players'): Promise<PlayersH
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   const svc = await startServiceWith(playersService, {
-    DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 5000, OUTBOX_POLL_MS: 50,
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    RPC_TIMEOUT_MS: 5000,
+    OUTBOX_POLL_MS: 50,
   });
   t.teardown(async () => {
     await svc.stop();

@@ -7,7 +7,8 @@ import { errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 t.test('KYC flows and events', async (t) => {
   const h = await startPlayers(t, 'kyc');
-  const kycEventsOf = async (playerId: string) => (await h.events()).filter((e) => e.event.type === 'kyc.status_changed' && (e.event.data as any).playerId === playerId);
+  const kycEventsOf = async (playerId: string) =>
+    (await h.events()).filter((e) => e.event.type === 'kyc.status_changed' && (e.event.data as any).playerId === playerId);
 
   t.test('a new player: nao_iniciado, no submissions, updatedAt = createdAt', async (t) => {
     const p = await h.createPlayer(t, scopes.aSandbox, { externalId: 'kyc-new' });
@@ -34,10 +35,14 @@ t.test('KYC flows and events', async (t) => {
 
     const afterSubmissions = okBody<any>(t, await h.call('players.kyc.get', scopes.aSandbox, { params: { playerId: p.id } }), 200);
     t.equal(afterSubmissions.status, 'em_analise');
-    t.same(afterSubmissions.submissions, [
-      { id: s2.id, documentType: 'selfie', reference: 'doc-002', createdAt: s2.createdAt },
-      { id: s1.id, documentType: 'rg', reference: 'doc-001', createdAt: s1.createdAt },
-    ], 'newest first, exactly the submission fields');
+    t.same(
+      afterSubmissions.submissions,
+      [
+        { id: s2.id, documentType: 'selfie', reference: 'doc-002', createdAt: s2.createdAt },
+        { id: s1.id, documentType: 'rg', reference: 'doc-001', createdAt: s1.createdAt },
+      ],
+      'newest first, exactly the submission fields',
+    );
     t.equal(afterSubmissions.updatedAt, s2.createdAt, 'a submission updates the record');
 
     const asked = okBody<any>(t, await decide('documento_solicitado'), 200);
@@ -55,12 +60,16 @@ t.test('KYC flows and events', async (t) => {
     t.equal(c, '3', 'the refused submission is not stored');
 
     const events = await kycEventsOf(p.id);
-    t.same(events.map((e) => e.event.data), [
-      { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'nao_iniciado', status: 'em_analise' },
-      { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'em_analise', status: 'documento_solicitado' },
-      { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'documento_solicitado', status: 'em_analise' },
-      { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'em_analise', status: 'aprovado' },
-    ], 'exactly one event per change, in order');
+    t.same(
+      events.map((e) => e.event.data),
+      [
+        { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'nao_iniciado', status: 'em_analise' },
+        { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'em_analise', status: 'documento_solicitado' },
+        { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'documento_solicitado', status: 'em_analise' },
+        { playerId: p.id, externalId: 'kyc-flow', previousStatus: 'em_analise', status: 'aprovado' },
+      ],
+      'exactly one event per change, in order',
+    );
     for (const e of events) {
       t.same(Object.keys(e.event).sort(), ['createdAt', 'data', 'environment', 'id', 'type']);
       t.match(e.event.id, /^evt_[0-9a-f]{32}$/);
@@ -76,13 +85,28 @@ t.test('KYC flows and events', async (t) => {
     const p = await h.createPlayer(t, scopes.aSandbox, { externalId: 'kyc-resubmit' });
     for (const status of ['pendente', 'reprovado', 'expirado']) {
       okBody(t, await h.call('players.kyc.decide', scopes.aSandbox, { params: { playerId: p.id }, body: { status } }), 200);
-      const s = okBody<any>(t, await h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: p.id }, body: { documentType: 'passaporte', reference: `r-${status}` }, key: newKey() }), 201);
+      const s = okBody<any>(
+        t,
+        await h.call('players.kyc.submit', scopes.aSandbox, {
+          params: { playerId: p.id },
+          body: { documentType: 'passaporte', reference: `r-${status}` },
+          key: newKey(),
+        }),
+        201,
+      );
       t.equal(s.kycStatus, 'em_analise', `${status} → em_analise`);
     }
     errorCode(t, await h.call('players.kyc.decide', scopes.aSandbox, { params: { playerId: p.id }, body: { status: 'nao_iniciado' } }), 'VALIDATION_ERROR');
     errorCode(t, await h.call('players.kyc.decide', scopes.aSandbox, { params: { playerId: p.id }, body: { status: 'aprovada' } }), 'VALIDATION_ERROR');
     const statuses = (await kycEventsOf(p.id)).map((e) => `${(e.event.data as any).previousStatus}>${(e.event.data as any).status}`);
-    t.same(statuses, ['nao_iniciado>pendente', 'pendente>em_analise', 'em_analise>reprovado', 'reprovado>em_analise', 'em_analise>expirado', 'expirado>em_analise']);
+    t.same(statuses, [
+      'nao_iniciado>pendente',
+      'pendente>em_analise',
+      'em_analise>reprovado',
+      'reprovado>em_analise',
+      'em_analise>expirado',
+      'expirado>em_analise',
+    ]);
   });
 
   t.test('submission replay with the same key: one submission, one event, same body', async (t) => {
@@ -100,18 +124,32 @@ t.test('KYC flows and events', async (t) => {
 
   t.test('concurrent submissions with different keys: every one stored, a single event', async (t) => {
     const p = await h.createPlayer(t, scopes.aSandbox, { externalId: 'kyc-concurrent' });
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: p.id }, body: { documentType: 'rg', reference: `c-${i}` }, key: newKey() })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: p.id }, body: { documentType: 'rg', reference: `c-${i}` }, key: newKey() }),
+      ),
+    );
     for (const r of replies) t.equal(r.ok && r.status, 201);
     const { c } = (await h.sql<{ c: string }>('select count(*) c from players.kyc_submissions where player_id = ?', [p.id]))[0]!;
     t.equal(c, '8');
-    t.same((await kycEventsOf(p.id)).map((e) => (e.event.data as any).status), ['em_analise']);
+    t.same(
+      (await kycEventsOf(p.id)).map((e) => (e.event.data as any).status),
+      ['em_analise'],
+    );
   });
 
   t.test('check order: unknown player 404 before anything else; SANDBOX_ONLY in production', async (t) => {
-    errorCode(t, await h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: 'plr_unknown' }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }), 'PLAYER_NOT_FOUND');
+    errorCode(
+      t,
+      await h.call('players.kyc.submit', scopes.aSandbox, { params: { playerId: 'plr_unknown' }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }),
+      'PLAYER_NOT_FOUND',
+    );
     errorCode(t, await h.call('players.kyc.get', scopes.aSandbox, { params: { playerId: 'plr_unknown' } }), 'PLAYER_NOT_FOUND');
-    errorCode(t, await h.call('players.kyc.decide', scopes.aSandbox, { params: { playerId: 'plr_unknown' }, body: { status: 'aprovado' } }), 'PLAYER_NOT_FOUND');
+    errorCode(
+      t,
+      await h.call('players.kyc.decide', scopes.aSandbox, { params: { playerId: 'plr_unknown' }, body: { status: 'aprovado' } }),
+      'PLAYER_NOT_FOUND',
+    );
     const prod = await h.createPlayer(t, scopes.aProduction, { externalId: 'kyc-prod' });
     errorCode(t, await h.call('players.kyc.decide', scopes.aProduction, { params: { playerId: prod.id }, body: { status: 'aprovado' } }), 'SANDBOX_ONLY');
     const record = okBody<any>(t, await h.call('players.kyc.get', scopes.aProduction, { params: { playerId: prod.id } }), 200);
@@ -120,7 +158,11 @@ t.test('KYC flows and events', async (t) => {
 
   t.test('production events carry environment production', async (t) => {
     const p = await h.createPlayer(t, scopes.aProduction, { externalId: 'kyc-prod-event' });
-    okBody(t, await h.call('players.kyc.submit', scopes.aProduction, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }), 201);
+    okBody(
+      t,
+      await h.call('players.kyc.submit', scopes.aProduction, { params: { playerId: p.id }, body: { documentType: 'rg', reference: 'x' }, key: newKey() }),
+      201,
+    );
     const [e] = await kycEventsOf(p.id);
     t.equal(e?.event.environment, 'production');
     t.equal(e?.subject, `${h.prefix}.events.production.kyc.status_changed`);

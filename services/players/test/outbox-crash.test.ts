@@ -18,15 +18,23 @@ function startChild(env: Record<string, string>): Promise<Child> {
 }
 
 async function waitReady(nc: NatsConnection, prefix: string): Promise<void> {
-  await waitFor(async () => {
-    try {
-      const r = await requestOperation(nc, 'players.find', { ctx: { requestId: 'ready', scope: scopes.aSandbox }, params: {}, query: { externalId: 'ready' }, body: {} }, { prefix, timeoutMs: 500 });
-      return r.ok;
-    } catch (e) {
-      if (e instanceof AppError) return false;
-      throw e;
-    }
-  }, { timeoutMs: 120_000, intervalMs: 100, what: 'players process ready' });
+  await waitFor(
+    async () => {
+      try {
+        const r = await requestOperation(
+          nc,
+          'players.find',
+          { ctx: { requestId: 'ready', scope: scopes.aSandbox }, params: {}, query: { externalId: 'ready' }, body: {} },
+          { prefix, timeoutMs: 500 },
+        );
+        return r.ok;
+      } catch (e) {
+        if (e instanceof AppError) return false;
+        throw e;
+      }
+    },
+    { timeoutMs: 120_000, intervalMs: 100, what: 'players process ready' },
+  );
 }
 
 async function stopChild(child: Child): Promise<void> {
@@ -53,8 +61,8 @@ t.test('outbox survives crashes of the players process', async (t) => {
     await waitReady(nc, prefix);
     return child;
   };
-  const outboxOf = async (playerId: string) => (await sql.query(
-    `select event_id, published_at from players.outbox where payload::jsonb -> 'data' ->> 'playerId' = $1 order by seq`, [playerId])).rows;
+  const outboxOf = async (playerId: string) =>
+    (await sql.query(`select event_id, published_at from players.outbox where payload::jsonb -> 'data' ->> 'playerId' = $1 order by seq`, [playerId])).rows;
   const streamEventsOf = async (playerId: string) => (await readEvents(nc, prefix)).filter((e) => (e.event.data as any).playerId === playerId);
 
   t.test('crash after the KYC commit, before the relay publishes', async (t) => {
@@ -65,7 +73,12 @@ t.test('outbox survives crashes of the players process', async (t) => {
     const player = created.ok ? (created.body as any) : undefined;
 
     const key = newKey();
-    const submit = () => callPlayers(nc, prefix, 'players.kyc.submit', scopes.aSandbox, { params: { playerId: player.id }, body: { documentType: 'rg', reference: 'crash-doc' }, key });
+    const submit = () =>
+      callPlayers(nc, prefix, 'players.kyc.submit', scopes.aSandbox, {
+        params: { playerId: player.id },
+        body: { documentType: 'rg', reference: 'crash-doc' },
+        key,
+      });
     await t.rejects(submit(), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died');
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL', 'killed at the crash point');
@@ -102,7 +115,9 @@ t.test('outbox survives crashes of the players process', async (t) => {
     t.ok(player, 'player created (no event, so no publish yet)');
 
     // The reply may or may not leave before the relay's publish kills the process.
-    await callPlayers(nc, prefix, 'players.kyc.decide', scopes.aSandbox, { params: { playerId: player.id }, body: { status: 'aprovado' } }).catch(() => undefined);
+    await callPlayers(nc, prefix, 'players.kyc.decide', scopes.aSandbox, { params: { playerId: player.id }, body: { status: 'aprovado' } }).catch(
+      () => undefined,
+    );
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL');
     t.match(crashing.stderrTail(), /crash point players\.outbox\.after-publish/);

@@ -10,12 +10,23 @@ t.test('players.state', async (t) => {
   t.test('a new player; unknown and other-brand players do not exist', async (t) => {
     const p = await h.createPlayer(t, scopes.bSandbox, { externalId: 'st-1' });
     t.same(okBody(t, await state('brd_B_sandbox', p.id), 200), {
-      exists: true, playerId: p.id, externalId: 'st-1', currency: 'USD', status: 'ativo', kycStatus: 'nao_iniciado',
-      selfExcluded: false, selfExcludedUntil: null, dailyDepositLimit: null,
+      exists: true,
+      playerId: p.id,
+      externalId: 'st-1',
+      currency: 'USD',
+      status: 'ativo',
+      kycStatus: 'nao_iniciado',
+      selfExcluded: false,
+      selfExcludedUntil: null,
+      dailyDepositLimit: null,
     });
     t.same(okBody(t, await state('brd_A_sandbox', p.id), 200), { exists: false, playerId: p.id });
     t.same(okBody(t, await state('brd_B_sandbox', 'plr_unknown'), 200), { exists: false, playerId: 'plr_unknown' });
-    t.same(okBody(t, await state('brd_A_sandbox', p.id, scopes.bSandbox), 200), { exists: false, playerId: p.id }, 'an operator scope never reads another brand');
+    t.same(
+      okBody(t, await state('brd_A_sandbox', p.id, scopes.bSandbox), 200),
+      { exists: false, playerId: p.id },
+      'an operator scope never reads another brand',
+    );
     errorCode(t, await state('', p.id), 'VALIDATION_ERROR');
   });
 

@@ -7,9 +7,13 @@ import { GamesConfigSchema } from './games/config.ts';
 /** Only for local runs and tests; production sets LEDGER_CURSOR_SECRET. */
 export const DEV_LEDGER_CURSOR_SECRET = 'dev-only-ledger-cursor-secret-change-me';
 
-export const WalletConfigSchema = Type.Composite([BaseConfigSchema, GamesConfigSchema, Type.Object({
-  LEDGER_CURSOR_SECRET: Type.String({ default: DEV_LEDGER_CURSOR_SECRET, minLength: 16 }),
-  /** How often each replica rolls new clearing entries into the stored balances (docs/money.md). */
-  CLEARING_ROLLUP_MS: Type.Integer({ default: 1000, minimum: 10, maximum: 3_600_000 }),
-})]);
+export const WalletConfigSchema = Type.Composite([
+  BaseConfigSchema,
+  GamesConfigSchema,
+  Type.Object({
+    LEDGER_CURSOR_SECRET: Type.String({ default: DEV_LEDGER_CURSOR_SECRET, minLength: 16 }),
+    /** How often each replica rolls new clearing entries into the stored balances (docs/money.md). */
+    CLEARING_ROLLUP_MS: Type.Integer({ default: 1000, minimum: 10, maximum: 3_600_000 }),
+  }),
+]);
 export type WalletConfig = Static<typeof WalletConfigSchema>;

@@ -10,7 +10,19 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { WALLET_SUBJECTS } from '@bo/contracts';
 import { walletProcess } from './support/child-wallet.ts';
-import { startStack, assertLedgerSound, adminScope, internalScope, operatorScope, createPlayer, errorOf, ok, LAUNCH_SECRET, gatewayScope, tokenOf } from '@bo/test-support';
+import {
+  startStack,
+  assertLedgerSound,
+  adminScope,
+  internalScope,
+  operatorScope,
+  createPlayer,
+  errorOf,
+  ok,
+  LAUNCH_SECRET,
+  gatewayScope,
+  tokenOf,
+} from '@bo/test-support';
 import { playersService } from '@bo/players';
 
 t.test('real rounds survive a wallet crash exactly once', async (t) => {
@@ -20,30 +32,50 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
   const sql = new pg.Client({ connectionString: stack.databaseUrl });
   await sql.connect();
   t.teardown(() => sql.end());
-  const wallet = walletProcess(t, {
-    DATABASE_URL: stack.databaseUrl, NATS_URL: stack.config.NATS_URL, NATS_PREFIX: stack.prefix, RPC_TIMEOUT_MS: 1500,
-    GAME_LAUNCH_SECRET: LAUNCH_SECRET, PUBLIC_BASE_URL: 'http://games.test:3000',
-  }, async () => {
-    const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
-    return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-  });
+  const wallet = walletProcess(
+    t,
+    {
+      DATABASE_URL: stack.databaseUrl,
+      NATS_URL: stack.config.NATS_URL,
+      NATS_PREFIX: stack.prefix,
+      RPC_TIMEOUT_MS: 1500,
+      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
+      PUBLIC_BASE_URL: 'http://games.test:3000',
+    },
+    async () => {
+      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
+      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
+    },
+  );
   await wallet.start();
 
   const brand = operatorScope('live', 'production');
   const newPlayerWithSession = async (t: Test, amount: string) => {
     const player = await createPlayer(call, brand, { kyc: 'aprovado' });
-    ok(await call(WALLET_SUBJECTS.credit, { scope: internalScope(), body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount, depositId: `dep_${randomBytes(6).toString('hex')}` } }));
-    const session = ok<{ gameUrl: string; mode: string }>(await call('games.sessions.create', { scope: brand, params: { playerId: player }, body: { gameId: 'gm_dice_classic' } }));
+    ok(
+      await call(WALLET_SUBJECTS.credit, {
+        scope: internalScope(),
+        body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount, depositId: `dep_${randomBytes(6).toString('hex')}` },
+      }),
+    );
+    const session = ok<{ gameUrl: string; mode: string }>(
+      await call('games.sessions.create', { scope: brand, params: { playerId: player }, body: { gameId: 'gm_dice_classic' } }),
+    );
     t.equal(session.mode, 'real');
     return { player, token: tokenOf(session.gameUrl) };
   };
   const play = (token: string, body: Record<string, string>, timeoutMs = 10_000) =>
     call('games.play.round', { scope: gatewayScope, params: { token }, body, timeoutMs });
-  const roundsOf = async (clientRoundId: string) => (await sql.query(
-    'select id, amount, payout, win, balance_after from wallet.game_rounds where client_round_id = $1', [clientRoundId])).rows;
-  const playerEntries = async (roundId: string) => (await sql.query(
-    `select e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
-     where a.kind = 'player' and e.reference_id = $1 order by e.account_seq`, [roundId])).rows;
+  const roundsOf = async (clientRoundId: string) =>
+    (await sql.query('select id, amount, payout, win, balance_after from wallet.game_rounds where client_round_id = $1', [clientRoundId])).rows;
+  const playerEntries = async (roundId: string) =>
+    (
+      await sql.query(
+        `select e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
+     where a.kind = 'player' and e.reference_id = $1 order by e.account_seq`,
+        [roundId],
+      )
+    ).rows;
   const available = async (player: string) => ok<{ available: string }>(await call('wallet.get', { scope: brand, params: { playerId: player } })).available;
   const cents = (v: string) => Math.round(Number(v) * 100);
 
@@ -66,13 +98,24 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
     t.equal(retry.ok && retry.status, 201);
     const round = ok<{ id: string; payout: string; balanceAfter: string; win: boolean }>(retry);
     t.equal(round.id, recorded.id, 'the retry returns the recorded round');
-    t.same({ payout: round.payout, balanceAfter: round.balanceAfter, win: round.win }, { payout: recorded.payout, balanceAfter: recorded.balance_after, win: recorded.win });
+    t.same(
+      { payout: round.payout, balanceAfter: round.balanceAfter, win: round.win },
+      { payout: recorded.payout, balanceAfter: recorded.balance_after, win: recorded.win },
+    );
     const again = ok(await play(token, click));
     t.same(again, round, 'and so does every later retry');
 
     const entries = await playerEntries(round.id);
-    t.same(entries.filter((e) => e.type === 'BET').map((e) => e.amount), ['-10.00'], 'exactly one BET');
-    t.same(entries.filter((e) => e.type === 'WIN').map((e) => e.amount), round.win ? [round.payout] : [], 'at most one WIN, exactly when it paid');
+    t.same(
+      entries.filter((e) => e.type === 'BET').map((e) => e.amount),
+      ['-10.00'],
+      'exactly one BET',
+    );
+    t.same(
+      entries.filter((e) => e.type === 'WIN').map((e) => e.amount),
+      round.win ? [round.payout] : [],
+      'at most one WIN, exactly when it paid',
+    );
     t.equal(cents(await available(player)), 10_000 - 1000 + cents(round.payout), 'the player paid for one round');
     t.equal((await roundsOf(click.clientRoundId)).length, 1);
 
@@ -81,20 +124,28 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
     await assertLedgerSound(t, stack);
   });
 
-  t.test('crash after the draw, before the round\'s statement: nothing of the round survives; the retry plays it once', async (t) => {
+  t.test("crash after the draw, before the round's statement: nothing of the round survives; the retry plays it once", async (t) => {
     const { player, token } = await newPlayerWithSession(t, '50.00');
     const victim = await wallet.start({ CRASH_AT: 'wallet.round.before-post' });
     const click = { amount: '5.00', target: '50', clientRoundId: `early-${randomBytes(6).toString('hex')}` };
     t.equal(errorOf(await play(token, click, 3000))?.code, 'SERVICE_UNAVAILABLE');
     t.equal((await victim.exited).signal, 'SIGKILL');
     t.same(await roundsOf(click.clientRoundId), [], 'no round was recorded');
-    const [{ n }] = (await sql.query(`select count(*)::int as n from wallet.ledger_transactions where type in ('BET', 'WIN') and reference_id not in (select id from wallet.game_rounds)`)).rows;
+    const [{ n }] = (
+      await sql.query(
+        `select count(*)::int as n from wallet.ledger_transactions where type in ('BET', 'WIN') and reference_id not in (select id from wallet.game_rounds)`,
+      )
+    ).rows;
     t.equal(n, 0, 'and no money moved without it');
 
     await wallet.start();
     t.equal(await available(player), '50.00', 'the balance is untouched');
     const round = ok<{ id: string; payout: string }>(await play(token, click));
-    t.same((await playerEntries(round.id)).filter((e) => e.type === 'BET').map((e) => e.amount), ['-5.00'], 'one BET, from the retry');
+    t.same(
+      (await playerEntries(round.id)).filter((e) => e.type === 'BET').map((e) => e.amount),
+      ['-5.00'],
+      'one BET, from the retry',
+    );
     t.equal(cents(await available(player)), 5000 - 500 + cents(round.payout));
     await assertLedgerSound(t, stack);
   });

@@ -17,8 +17,11 @@ const clearingId = `acct:game_clearing:${live.brandId}:BRL`;
 
 async function assertLedgerSound(t: Test, h: GamesStack): Promise<void> {
   const v = await h.verifyLedger();
-  t.same({ ok: v.ok, mismatches: v.mismatches, unbalanced: v.unbalancedTransactions, sum: v.sumOfAllBalances },
-    { ok: true, mismatches: [], unbalanced: [], sum: '0.00' }, 'verifyLedger: balances = entries, rounds = their entries, sum of all balances 0');
+  t.same(
+    { ok: v.ok, mismatches: v.mismatches, unbalanced: v.unbalancedTransactions, sum: v.sumOfAllBalances },
+    { ok: true, mismatches: [], unbalanced: [], sum: '0.00' },
+    'verifyLedger: balances = entries, rounds = their entries, sum of all balances 0',
+  );
 }
 
 t.test('real-money rounds', async (t) => {
@@ -28,10 +31,17 @@ t.test('real-money rounds', async (t) => {
   const view = (token: string) => h.call('games.play.session', gatewayScope, { params: { token } }).then((r: any) => r.body);
   const play = (token: string, body: Record<string, string>) => h.call('games.play.round', gatewayScope, { params: { token }, body });
   const wallet = (playerId: string) => h.call('wallet.get', live, { params: { playerId } }).then((r: any) => r.body);
-  const entriesOf = (roundId: string) => h.sql<{ account_id: string; type: string; amount: string; balance_after: string; id: string }>(
-    `select e.id, e.account_id, e.type, e.amount, e.balance_after from wallet.ledger_entries e where e.reference_id = ? order by e.account_seq, e.account_id`, [roundId]);
+  const entriesOf = (roundId: string) =>
+    h.sql<{ account_id: string; type: string; amount: string; balance_after: string; id: string }>(
+      `select e.id, e.account_id, e.type, e.amount, e.balance_after from wallet.ledger_entries e where e.reference_id = ? order by e.account_seq, e.account_id`,
+      [roundId],
+    );
   const entryCount = async () => (await h.sql(`select count(*)::int as n from wallet.ledger_entries`))[0].n as number;
-  const test = (name: string, fn: (t: Test) => Promise<void>) => t.test(name, async (t) => { await fn(t); await assertLedgerSound(t, h); });
+  const test = (name: string, fn: (t: Test) => Promise<void>) =>
+    t.test(name, async (t) => {
+      await fn(t);
+      await assertLedgerSound(t, h);
+    });
 
   test('a lost and a won round: BET and WIN in the ledger, the wallet and the transactions list', async (t) => {
     const player = await h.createPlayer(live, { kyc: 'aprovado' });
@@ -46,8 +56,11 @@ t.test('real-money rounds', async (t) => {
     const l = (lost as any).body;
     t.match(l, { id: /^gr_[0-9a-f]{32}$/, sessionId: s.id, amount: '10.00', payout: '0.00', win: false, balanceAfter: '90.00', outcome: { roll: 90 } });
     const lostEntries = await entriesOf(l.id);
-    t.same(lostEntries.map((e) => `${e.account_id === clearingId ? 'clearing' : 'player'} ${e.type} ${e.amount}`).sort(),
-      ['clearing BET 10.00', 'player BET -10.00'], 'BET: −10.00 player, +10.00 game clearing; no WIN');
+    t.same(
+      lostEntries.map((e) => `${e.account_id === clearingId ? 'clearing' : 'player'} ${e.type} ${e.amount}`).sort(),
+      ['clearing BET 10.00', 'player BET -10.00'],
+      'BET: −10.00 player, +10.00 game clearing; no WIN',
+    );
     t.same(lostEntries.find((e) => e.account_id !== clearingId)!.balance_after, '90.00');
 
     rng.push(10); // roll 10, under 50: won 10.00 × 2.0204
@@ -55,22 +68,34 @@ t.test('real-money rounds', async (t) => {
     const w = (won as any).body;
     t.match(w, { amount: '10.00', payout: '20.20', win: true, balanceAfter: '100.20' });
     const wonEntries = await entriesOf(w.id);
-    t.same(wonEntries.map((e) => `${e.account_id === clearingId ? 'clearing' : 'player'} ${e.type} ${e.amount}`).sort(),
-      ['clearing BET 10.00', 'clearing WIN -20.20', 'player BET -10.00', 'player WIN 20.20']);
+    t.same(wonEntries.map((e) => `${e.account_id === clearingId ? 'clearing' : 'player'} ${e.type} ${e.amount}`).sort(), [
+      'clearing BET 10.00',
+      'clearing WIN -20.20',
+      'player BET -10.00',
+      'player WIN 20.20',
+    ]);
     const [row] = await h.sql(`select bet_entry_id, win_entry_id, balance_before, balance_after from wallet.game_rounds where id = ?`, [w.id]);
     const mine = (type: string) => wonEntries.find((e) => e.type === type && e.account_id !== clearingId)!.id;
     t.same(row, { bet_entry_id: mine('BET'), win_entry_id: mine('WIN'), balance_before: '90.00', balance_after: '100.20' }, 'the round names its entries');
 
     t.same(await wallet(player), { playerId: player, currency: 'BRL', available: '100.20', withdrawable: '100.20' }, 'wallet.get reflects the rounds');
-    const list = (await h.call('wallet.transactions', live, { params: { playerId: player } }) as any).body.data;
-    t.same(list.map((e: any) => [e.type, e.amount, e.balanceAfter, e.referenceId]), [
-      ['WIN', '20.20', '100.20', w.id],
-      ['BET', '-10.00', '80.00', w.id],
-      ['BET', '-10.00', '90.00', l.id],
-      ['DEPOSIT', '100.00', '100.00', list[3].referenceId],
-    ], 'GET /players/{id}/transactions: newest first, signed amounts, the round id as reference');
+    const list = ((await h.call('wallet.transactions', live, { params: { playerId: player } })) as any).body.data;
+    t.same(
+      list.map((e: any) => [e.type, e.amount, e.balanceAfter, e.referenceId]),
+      [
+        ['WIN', '20.20', '100.20', w.id],
+        ['BET', '-10.00', '80.00', w.id],
+        ['BET', '-10.00', '90.00', l.id],
+        ['DEPOSIT', '100.00', '100.00', list[3].referenceId],
+      ],
+      'GET /players/{id}/transactions: newest first, signed amounts, the round id as reference',
+    );
     const [clearing] = await h.sql(`select kind, available, held, player_id from wallet.account_balances where id = ?`, [clearingId]);
-    t.same(clearing, { kind: 'game_clearing', available: '-0.20', held: '0.00', player_id: null }, 'the brand game clearing account is the other side (its derived balance: append-only, docs/money.md)');
+    t.same(
+      clearing,
+      { kind: 'game_clearing', available: '-0.20', held: '0.00', player_id: null },
+      'the brand game clearing account is the other side (its derived balance: append-only, docs/money.md)',
+    );
     t.match(await view(token), { balance: '100.20' }, 'a reopened page shows the new balance');
   });
 
@@ -118,9 +143,16 @@ t.test('real-money rounds', async (t) => {
 
   test('every round re-checks the player: self-exclusion, status and KYC end play at once', async (t) => {
     const cases = [
-      ['RG_BLOCKED', (id: string) => h.call('players.admin.limits', { kind: 'admin', actor: 't' }, { params: { id }, body: { dailyDepositLimit: null, selfExcludedUntil: future() } })],
+      [
+        'RG_BLOCKED',
+        (id: string) =>
+          h.call('players.admin.limits', { kind: 'admin', actor: 't' }, { params: { id }, body: { dailyDepositLimit: null, selfExcludedUntil: future() } }),
+      ],
       ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', { kind: 'admin', actor: 't' }, { params: { id }, body: { status: 'suspenso' } })],
-      ['KYC_NOT_APPROVED', (id: string) => h.call('players.admin.kycDecision', { kind: 'admin', actor: 't' }, { params: { id }, body: { status: 'reprovado' } })],
+      [
+        'KYC_NOT_APPROVED',
+        (id: string) => h.call('players.admin.kycDecision', { kind: 'admin', actor: 't' }, { params: { id }, body: { status: 'reprovado' } }),
+      ],
     ] as const;
     for (const [expected, change] of cases) {
       const player = await h.createPlayer(live, { kyc: 'aprovado' });
@@ -148,18 +180,29 @@ t.test('real-money rounds', async (t) => {
     await h.hold(live, player, '40.00');
     const sessions = await Promise.all(['gm_aviator_demo', 'gm_aviator_demo', 'gm_aviator_demo'].map((g) => h.openSession(t, live, player, g)));
     // 10.00 at a 50× cash-out mostly loses: the 60.00 that can be bet runs out part-way through.
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) =>
-      play(tokenOf(sessions[i % 3]!.gameUrl), { amount: '10.00', target: '50.00', clientRoundId: clickId() })));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => play(tokenOf(sessions[i % 3]!.gameUrl), { amount: '10.00', target: '50.00', clientRoundId: clickId() })),
+    );
     const codes = replies.map(code);
-    t.ok(codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'), codes.join(','));
+    t.ok(
+      codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'),
+      codes.join(','),
+    );
     const accepted = replies.filter((r) => r.ok).map((r: any) => r.body);
     t.ok(accepted.length >= 6, `at least 60.00 / 10.00 rounds were accepted (${accepted.length})`);
 
     const [account] = await h.sql(`select id, available, held, entry_count from wallet.accounts where kind = 'player' and player_id = ?`, [player]);
     t.equal(account.held, '40.00', 'the reservation is untouched');
     t.ok(cents(account.available) >= cents(account.held), 'available never below held');
-    const entries = await h.sql(`select type, amount, balance_after, reference_id, account_seq from wallet.ledger_entries where account_id = ? order by account_seq`, [account.id]);
-    t.equal(cents(account.available), entries.reduce((sum: number, e: any) => sum + cents(e.amount), 0), 'balance = sum of its entries');
+    const entries = await h.sql(
+      `select type, amount, balance_after, reference_id, account_seq from wallet.ledger_entries where account_id = ? order by account_seq`,
+      [account.id],
+    );
+    t.equal(
+      cents(account.available),
+      entries.reduce((sum: number, e: any) => sum + cents(e.amount), 0),
+      'balance = sum of its entries',
+    );
     // Aggregated, so the number of assertions does not depend on how many rounds the draw allowed.
     let running = 0;
     const chainBreaks: string[] = [];
@@ -171,8 +214,11 @@ t.test('real-money rounds', async (t) => {
     }
     t.same(chainBreaks, [], 'every balanceAfter is the running sum');
     t.equal(belowHeld, 0, 'the stakeable part never went below zero');
-    const rounds = await h.sql(`select r.id, r.amount, r.payout, r.balance_before, r.balance_after from wallet.game_rounds r
-      join wallet.game_sessions s on s.id = r.session_id where s.player_id = ?`, [player]);
+    const rounds = await h.sql(
+      `select r.id, r.amount, r.payout, r.balance_before, r.balance_after from wallet.game_rounds r
+      join wallet.game_sessions s on s.id = r.session_id where s.player_id = ?`,
+      [player],
+    );
     t.same(rounds.map((r: any) => r.id).sort(), accepted.map((r) => r.id).sort(), 'every accepted round is recorded, nothing else');
     const wrongRounds: string[] = [];
     for (const r of rounds) {
@@ -180,8 +226,10 @@ t.test('real-money rounds', async (t) => {
       const bet = mine.filter((e: any) => e.type === 'BET');
       const win = mine.filter((e: any) => e.type === 'WIN');
       if (JSON.stringify(bet.map((e: any) => e.amount)) !== JSON.stringify(['-10.00'])) wrongRounds.push(`${r.id}: not exactly one BET`);
-      if (JSON.stringify(win.map((e: any) => e.amount)) !== JSON.stringify(cents(r.payout) > 0 ? [r.payout] : [])) wrongRounds.push(`${r.id}: WIN not exactly when it paid`);
-      if (bet[0] && cents(bet[0].balance_after) - 4000 + 1000 !== cents(r.balance_before)) wrongRounds.push(`${r.id}: did not start from the stakeable balance under the lock`);
+      if (JSON.stringify(win.map((e: any) => e.amount)) !== JSON.stringify(cents(r.payout) > 0 ? [r.payout] : []))
+        wrongRounds.push(`${r.id}: WIN not exactly when it paid`);
+      if (bet[0] && cents(bet[0].balance_after) - 4000 + 1000 !== cents(r.balance_before))
+        wrongRounds.push(`${r.id}: did not start from the stakeable balance under the lock`);
     }
     t.same(wrongRounds, [], 'every round: exactly one BET, a WIN exactly when it paid, started from the stakeable balance under the lock');
     const clearing = await h.sql(`select sum(amount) as s from wallet.ledger_entries where account_id = ?`, [clearingId]);
@@ -194,13 +242,25 @@ t.test('real-money rounds', async (t) => {
   test('the database refuses a real round without its BET entry and a demo round with one', async (t) => {
     const player = await h.createPlayer(live, { kyc: 'aprovado' });
     const s = await h.openSession(t, live, player, 'gm_dice_classic');
-    await t.rejects(h.sql(`insert into wallet.game_rounds (id, session_id, seq, amount, payout, win, outcome, created_at)
-      values ('gr_forged_real', ?, 99, 1, 0, false, '{}', now())`, [s.id]), /ledger entries must exist exactly for real rounds/);
+    await t.rejects(
+      h.sql(
+        `insert into wallet.game_rounds (id, session_id, seq, amount, payout, win, outcome, created_at)
+      values ('gr_forged_real', ?, 99, 1, 0, false, '{}', now())`,
+        [s.id],
+      ),
+      /ledger entries must exist exactly for real rounds/,
+    );
     const sandboxPlayer = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
     const demo = await h.openSession(t, scopes.sandbox, sandboxPlayer, 'gm_dice_classic');
     const [anyEntry] = await h.sql(`select id from wallet.ledger_entries limit 1`);
-    await t.rejects(h.sql(`insert into wallet.game_rounds (id, session_id, seq, amount, payout, win, outcome, created_at, bet_entry_id)
-      values ('gr_forged_demo', ?, 99, 1, 0, false, '{}', now(), ?)`, [demo.id, anyEntry.id]), /ledger entries must exist exactly for real rounds/);
+    await t.rejects(
+      h.sql(
+        `insert into wallet.game_rounds (id, session_id, seq, amount, payout, win, outcome, created_at, bet_entry_id)
+      values ('gr_forged_demo', ?, 99, 1, 0, false, '{}', now(), ?)`,
+        [demo.id, anyEntry.id],
+      ),
+      /ledger entries must exist exactly for real rounds/,
+    );
   });
 
   test('verifyLedger notices a round whose entries disagree with it', async (t) => {

@@ -35,7 +35,12 @@ t.test('launch tokens', async (t) => {
 t.test('eligibility order: KYC, then self-exclusion, then status', async (t) => {
   const base: PlayerState = { exists: true, playerId: 'plr_1', status: 'ativo', kycStatus: 'aprovado', selfExcluded: false, selfExcludedUntil: null };
   const codeOf = (s: Partial<PlayerState>, now = new Date('2030-01-01T00:00:00Z')) => {
-    try { assertPlayerMayPlay({ ...base, ...s }, now); return 'ok'; } catch (e) { return (e as AppError).code; }
+    try {
+      assertPlayerMayPlay({ ...base, ...s }, now);
+      return 'ok';
+    } catch (e) {
+      return (e as AppError).code;
+    }
   };
   t.equal(codeOf({}), 'ok');
   t.equal(codeOf({ kycStatus: 'em_analise', status: 'suspenso', selfExcluded: true }), 'KYC_NOT_APPROVED');
@@ -49,7 +54,11 @@ t.test('eligibility order: KYC, then self-exclusion, then status', async (t) => 
 t.test('crash', async (t) => {
   // u = 0 → 0.97 → clamped to 1.00; u = 2^31 → 1.94; u near 2^32 → capped.
   t.same(decideCrash('10.00', '1.50', scripted(0)), { win: false, payout: '0.00', outcome: { crashPoint: '1.00', target: '1.50' } });
-  t.same(decideCrash('10.00', '1.94', scripted(2 ** 31)), { win: true, payout: '19.40', outcome: { crashPoint: '1.94', target: '1.94' } }, 'reaching the target exactly wins');
+  t.same(
+    decideCrash('10.00', '1.94', scripted(2 ** 31)),
+    { win: true, payout: '19.40', outcome: { crashPoint: '1.94', target: '1.94' } },
+    'reaching the target exactly wins',
+  );
   t.same(decideCrash('10.00', '1.95', scripted(2 ** 31)), { win: false, payout: '0.00', outcome: { crashPoint: '1.94', target: '1.95' } });
   t.equal(decideCrash('0.33', '3.33', scripted(2 ** 32 - 1)).payout, '1.09', '0.33 × 3.33 = 1.0989, paid rounded down');
   t.equal(decideCrash('1.00', '2', scripted(2 ** 32 - 1)).outcome.crashPoint, '10000.00');

@@ -10,24 +10,33 @@ const internal = { kind: 'internal', service: 'payments' } as const;
 
 t.test('games over NATS', async (t) => {
   const port = await deadPort();
-  const h = await startGamesStack(t, gamesServices, { GAME_PROVIDER_URL: `http://127.0.0.1:${port}`, GAME_PROVIDER_TIMEOUT_MS: '500', GAME_SESSION_TTL_SECONDS: '1800' });
+  const h = await startGamesStack(t, gamesServices, {
+    GAME_PROVIDER_URL: `http://127.0.0.1:${port}`,
+    GAME_PROVIDER_TIMEOUT_MS: '500',
+    GAME_SESSION_TTL_SECONDS: '1800',
+  });
   const approved = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
-  const create = (scope: typeof scopes.sandbox, playerId: string, body: unknown) =>
-    h.call('games.sessions.create', scope, { params: { playerId }, body });
+  const create = (scope: typeof scopes.sandbox, playerId: string, body: unknown) => h.call('games.sessions.create', scope, { params: { playerId }, body });
   const code = (r: any) => (r.ok ? `ok:${r.status}` : r.error.code);
 
   t.test('games.list: the catalogue, with only the contract fields', async (t) => {
     const r = await h.call('games.list', scopes.sandbox);
     t.equal(r.ok && r.status, 200);
     const games = (r as any).body.data;
-    t.same(games.map((g: any) => g.id), ['gm_aviator_demo', 'gm_dice_classic', 'gm_roulette_demo', 'gm_slots_fruit', 'gm_blackjack_live']);
+    t.same(
+      games.map((g: any) => g.id),
+      ['gm_aviator_demo', 'gm_dice_classic', 'gm_roulette_demo', 'gm_slots_fruit', 'gm_blackjack_live'],
+    );
     for (const g of games) t.same(Object.keys(g).sort(), ['category', 'id', 'name', 'provider']);
     t.match(games[0], { id: 'gm_aviator_demo', name: 'Aviator', provider: 'bo-studio', category: 'crash' });
     t.match(games[4], { provider: 'northwind-live' }, 'one game comes from an external provider');
 
     await h.sql(`update wallet.games set enabled = false where id = 'gm_dice_classic'`);
     const after = await h.call('games.list', scopes.production);
-    t.notOk((after as any).body.data.some((g: any) => g.id === 'gm_dice_classic'), 'disabled games are not listed');
+    t.notOk(
+      (after as any).body.data.some((g: any) => g.id === 'gm_dice_classic'),
+      'disabled games are not listed',
+    );
     t.equal(code(await create(scopes.sandbox, approved, { gameId: 'gm_dice_classic' })), 'GAME_NOT_FOUND', 'nor playable');
     await h.sql(`update wallet.games set enabled = true where id = 'gm_dice_classic'`);
   });
@@ -55,7 +64,11 @@ t.test('games over NATS', async (t) => {
     t.equal(code(await create(scopes.sandbox, closed, { gameId: 'gm_aviator_demo' })), 'PLAYER_NOT_ACTIVE');
     const [{ n }] = await h.sql(`select count(*)::int as n from wallet.game_sessions`);
     t.equal(n, 0, 'no refused request left a session');
-    t.equal(code(await h.call('games.sessions.create', gatewayScope, { params: { playerId: approved }, body: { gameId: 'gm_aviator_demo' } })), 'UNAUTHORIZED', 'only operators open sessions');
+    t.equal(
+      code(await h.call('games.sessions.create', gatewayScope, { params: { playerId: approved }, body: { gameId: 'gm_aviator_demo' } })),
+      'UNAUTHORIZED',
+      'only operators open sessions',
+    );
   });
 
   t.test('a sandbox session is a demo session; production is real; each call opens a new one', async (t) => {
@@ -106,10 +119,17 @@ t.test('games over NATS', async (t) => {
     await h.sql(`update wallet.games set launch_url = ? where id = 'gm_blackjack_live'`, [provider.url]);
     const s = await h.openSession(t, scopes.sandbox, approved, 'gm_blackjack_live');
     t.equal(provider.requests.length, 1);
-    t.match(provider.requests[0], { path: '/launch', body: { sessionId: s.id, gameId: 'gm_blackjack_live', playerId: approved, mode: 'demo', currency: 'BRL', expiresAt: s.expiresAt } });
+    t.match(provider.requests[0], {
+      path: '/launch',
+      body: { sessionId: s.id, gameId: 'gm_blackjack_live', playerId: approved, mode: 'demo', currency: 'BRL', expiresAt: s.expiresAt },
+    });
     t.match(s.gameUrl, /^http:\/\/games\.test:3000\/play\//, 'gameUrl stays ours: the token guards the provider page too');
     const view = await h.call('games.play.session', gatewayScope, { params: { token: tokenOf(s.gameUrl) } });
-    t.match((view as any).body, { launch: { type: 'redirect', url: `https://provider.example/tables/${s.id}?lang=pt` }, playable: false, game: { kind: 'external' } });
+    t.match((view as any).body, {
+      launch: { type: 'redirect', url: `https://provider.example/tables/${s.id}?lang=pt` },
+      playable: false,
+      game: { kind: 'external' },
+    });
     const round = await h.call('games.play.round', gatewayScope, { params: { token: tokenOf(s.gameUrl) }, body: { amount: '1.00' } });
     t.equal(code(round), 'GAME_NOT_FOUND', 'rounds of an external game are played at the provider');
   });
@@ -121,9 +141,16 @@ t.test('games over NATS', async (t) => {
 
     const ok = await view(token);
     t.same((ok as any).body, {
-      sessionId: s.id, mode: 'demo', currency: 'BRL', balance: '1000.00', expiresAt: s.expiresAt, playable: true, notice: null,
+      sessionId: s.id,
+      mode: 'demo',
+      currency: 'BRL',
+      balance: '1000.00',
+      expiresAt: s.expiresAt,
+      playable: true,
+      notice: null,
       game: { id: 'gm_slots_fruit', name: 'Fruit Slots', provider: 'bo-studio', category: 'slots', kind: 'slots' },
-      launch: { type: 'page' }, limits: { minBet: '0.10', maxBet: '1000.00' },
+      launch: { type: 'page' },
+      limits: { minBet: '0.10', maxBet: '1000.00' },
     });
     t.equal(code(await view(token, scopes.sandbox)), 'UNAUTHORIZED', 'only the gateway asks');
 
@@ -150,12 +177,19 @@ t.test('games over NATS', async (t) => {
 
   t.test('demo rounds: decided and recorded server-side, moving only the fictitious balance', async (t) => {
     const inputs: Record<string, Record<string, string>> = {
-      gm_aviator_demo: { target: '1.50' }, gm_dice_classic: { target: '50' }, gm_roulette_demo: { pick: 'red' }, gm_slots_fruit: {},
+      gm_aviator_demo: { target: '1.50' },
+      gm_dice_classic: { target: '50' },
+      gm_roulette_demo: { pick: 'red' },
+      gm_slots_fruit: {},
     };
     // Money in the sandbox brand's wallet, so "untouched" is checked against a ledger that is not empty.
-    const credited = await h.call('wallet.credit', internal, { body: { brandId: scopes.sandbox.brandId, playerId: approved, currency: 'BRL', amount: '500.00', depositId: 'dep_demo_money' } });
+    const credited = await h.call('wallet.credit', internal, {
+      body: { brandId: scopes.sandbox.brandId, playerId: approved, currency: 'BRL', amount: '500.00', depositId: 'dep_demo_money' },
+    });
     t.ok(credited.ok, 'the player has real money too');
-    const [ledgerBefore] = await h.sql(`select (select count(*)::int from wallet.ledger_entries) as entries, (select count(*)::int from wallet.accounts) as accounts`);
+    const [ledgerBefore] = await h.sql(
+      `select (select count(*)::int from wallet.ledger_entries) as entries, (select count(*)::int from wallet.accounts) as accounts`,
+    );
     t.ok(ledgerBefore.entries > 0);
     for (const [gameId, extra] of Object.entries(inputs)) {
       const s = await h.openSession(t, scopes.sandbox, approved, gameId);
@@ -170,7 +204,11 @@ t.test('games over NATS', async (t) => {
         expected = `${(Math.round(Number(expected) * 100) - 1000 + Math.round(Number(round.payout) * 100)) / 100}`;
         t.equal(Number(round.balanceAfter), Number(expected), 'balance = before − bet + payout');
         const [row] = await h.sql(`select amount, payout, win, balance_before, balance_after, outcome from wallet.game_rounds where id = ?`, [round.id]);
-        t.same({ payout: row.payout, balance_after: row.balance_after, outcome: row.outcome }, { payout: round.payout, balance_after: round.balanceAfter, outcome: round.outcome }, 'what the page is told is what was recorded');
+        t.same(
+          { payout: row.payout, balance_after: row.balance_after, outcome: row.outcome },
+          { payout: round.payout, balance_after: round.balanceAfter, outcome: round.outcome },
+          'what the page is told is what was recorded',
+        );
       }
       const [sess] = await h.sql(`select demo_balance from wallet.game_sessions where id = ?`, [s.id]);
       t.equal(Number(sess.demo_balance), Number(expected));
@@ -247,7 +285,9 @@ t.test('games over NATS', async (t) => {
     const ids = new Set(replies.map((r: any) => r.body.id));
     t.equal(ids.size, 1, 'five deliveries, one round');
     const [{ n, balance }] = await h.sql(
-      `select count(*)::int as n, (select demo_balance from wallet.game_sessions where id = ?) as balance from wallet.game_rounds where session_id = ?`, [s.id, s.id]);
+      `select count(*)::int as n, (select demo_balance from wallet.game_sessions where id = ?) as balance from wallet.game_rounds where session_id = ?`,
+      [s.id, s.id],
+    );
     t.equal(n, 1);
     t.equal(balance, (replies[0] as any).body.balanceAfter);
   });
@@ -256,10 +296,14 @@ t.test('games over NATS', async (t) => {
     const s = await h.openSession(t, scopes.sandbox, approved, 'gm_aviator_demo');
     const token = tokenOf(s.gameUrl);
     // 30 bets of 100.00 at a 50× target mostly lose: the 1000.00 runs out part-way through.
-    const replies = await Promise.all(Array.from({ length: 30 }, () =>
-      h.call('games.play.round', gatewayScope, { params: { token }, body: { amount: '100.00', target: '50.00' } })));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, () => h.call('games.play.round', gatewayScope, { params: { token }, body: { amount: '100.00', target: '50.00' } })),
+    );
     const codes = replies.map(code);
-    t.ok(codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'), codes.join(','));
+    t.ok(
+      codes.every((c) => c === 'ok:201' || c === 'INSUFFICIENT_FUNDS'),
+      codes.join(','),
+    );
     const rounds = await h.sql(`select seq, amount, payout, balance_before, balance_after from wallet.game_rounds where session_id = ? order by seq`, [s.id]);
     t.equal(rounds.length, codes.filter((c) => c === 'ok:201').length, 'every accepted round was recorded');
     // How many rounds were accepted depends on the draws: check them all, assert once, so every

@@ -24,12 +24,15 @@ t.test('wallet ledger', async (t) => {
     call<WalletMoveResult>(WALLET_SUBJECTS.credit, { scope: internal, body: { brandId, playerId, currency: 'BRL', amount, depositId } });
   const hold = (playerId: string, amount: string, withdrawalId = id('wd')) =>
     call<WalletMoveResult>(WALLET_SUBJECTS.hold, { scope: internal, body: { brandId: brand.brandId, playerId, currency: 'BRL', amount, withdrawalId } });
-  const release = (withdrawalId: string) => call<WalletMoveResult>(WALLET_SUBJECTS.release, { scope: internal, body: { brandId: brand.brandId, withdrawalId } });
-  const capture = (withdrawalId: string) => call<WalletMoveResult>(WALLET_SUBJECTS.capture, { scope: internal, body: { brandId: brand.brandId, withdrawalId } });
+  const release = (withdrawalId: string) =>
+    call<WalletMoveResult>(WALLET_SUBJECTS.release, { scope: internal, body: { brandId: brand.brandId, withdrawalId } });
+  const capture = (withdrawalId: string) =>
+    call<WalletMoveResult>(WALLET_SUBJECTS.capture, { scope: internal, body: { brandId: brand.brandId, withdrawalId } });
   const wallet = async (playerId: string, scope = brand) => ok<Wallet>(await call('wallet.get', { scope, params: { playerId } }));
   const entries = async (playerId: string, query: Record<string, unknown> = {}) =>
     ok<{ data: LedgerItem[]; nextCursor: string | null }>(await call('wallet.transactions', { scope: brand, params: { playerId }, query }));
-  const entryCount = async (referenceId: string) => Number((await sql.query('select count(*) from wallet.ledger_entries where reference_id = $1', [referenceId])).rows[0].count);
+  const entryCount = async (referenceId: string) =>
+    Number((await sql.query('select count(*) from wallet.ledger_entries where reference_id = $1', [referenceId])).rows[0].count);
 
   const test = moneyTest(t, stack);
 
@@ -51,11 +54,17 @@ t.test('wallet ledger', async (t) => {
     t.equal(again.entryId, first.entryId, 'a repeat returns the entry already written');
     t.equal(await entryCount(depositId), 2, 'one transaction: the player posting and the clearing posting');
     const postings = (await sql.query('select account_id, amount from wallet.ledger_entries where reference_id = $1 order by amount', [depositId])).rows;
-    t.same(postings.map((r) => r.amount), ['-100.50', '100.50']);
+    t.same(
+      postings.map((r) => r.amount),
+      ['-100.50', '100.50'],
+    );
     t.match(postings[0].account_id, /deposit_clearing/);
     t.same(await wallet(player), { playerId: player, currency: 'BRL', available: '100.50', withdrawable: '100.50' });
     const list = await entries(player);
-    t.same(list.data.map((e) => ({ ...e, createdAt: 'x' })), [{ id: first.entryId, type: 'DEPOSIT', amount: '100.50', balanceAfter: '100.50', currency: 'BRL', referenceId: depositId, createdAt: 'x' }]);
+    t.same(
+      list.data.map((e) => ({ ...e, createdAt: 'x' })),
+      [{ id: first.entryId, type: 'DEPOSIT', amount: '100.50', balanceAfter: '100.50', currency: 'BRL', referenceId: depositId, createdAt: 'x' }],
+    );
     t.match(list.data[0]!.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
@@ -113,33 +122,58 @@ t.test('wallet ledger', async (t) => {
     const other = await createPlayer(call, brand);
     ok(await credit(other, '1.00'));
     const refs: string[] = [];
-    for (let i = 1; i <= 5; i++) { const d = id('dep'); refs.push(d); ok(await credit(player, `${i}.00`, d)); }
+    for (let i = 1; i <= 5; i++) {
+      const d = id('dep');
+      refs.push(d);
+      ok(await credit(player, `${i}.00`, d));
+    }
     const page1 = await entries(player, { limit: 2 });
-    t.same(page1.data.map((e) => e.referenceId), [refs[4], refs[3]]);
+    t.same(
+      page1.data.map((e) => e.referenceId),
+      [refs[4], refs[3]],
+    );
     t.type(page1.nextCursor, 'string');
     const page2 = await entries(player, { limit: '2', cursor: page1.nextCursor });
-    t.same(page2.data.map((e) => e.referenceId), [refs[2], refs[1]]);
+    t.same(
+      page2.data.map((e) => e.referenceId),
+      [refs[2], refs[1]],
+    );
     const page3 = await entries(player, { limit: 2, cursor: page2.nextCursor });
-    t.same(page3.data.map((e) => e.referenceId), [refs[0]]);
+    t.same(
+      page3.data.map((e) => e.referenceId),
+      [refs[0]],
+    );
     t.equal(page3.nextCursor, null);
-    t.same(page1.data.map((e) => e.balanceAfter), ['15.00', '10.00']);
+    t.same(
+      page1.data.map((e) => e.balanceAfter),
+      ['15.00', '10.00'],
+    );
     t.equal((await entries(player)).data.length, 5, 'default limit covers the rest');
 
     const cursor = page1.nextCursor!;
     const [payload, mac] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify(['2999-01-01T00:00:00.000Z', 'le_z'])).toString('base64url');
-    const bad = [
-      'garbage', `${payload}.${mac!.slice(0, -2)}xx`, `${forged}.${mac}`, `${cursor}.x`, '.',
-    ];
+    const bad = ['garbage', `${payload}.${mac!.slice(0, -2)}xx`, `${forged}.${mac}`, `${cursor}.x`, '.'];
     for (const c of bad) {
       const r = await call('wallet.transactions', { scope: brand, params: { playerId: player }, query: { cursor: c } });
-      t.same(errorOf(r), { code: 'VALIDATION_ERROR', message: 'The cursor is not valid.', details: { in: 'query', issues: [{ path: '/cursor', message: errorOf(r) && (errorOf(r)!.details as any).issues[0].message }] } }, `cursor ${c.slice(0, 20)} refused`);
+      t.same(
+        errorOf(r),
+        {
+          code: 'VALIDATION_ERROR',
+          message: 'The cursor is not valid.',
+          details: { in: 'query', issues: [{ path: '/cursor', message: errorOf(r) && (errorOf(r)!.details as any).issues[0].message }] },
+        },
+        `cursor ${c.slice(0, 20)} refused`,
+      );
     }
     const stolen = await call('wallet.transactions', { scope: brand, params: { playerId: other }, query: { cursor } });
     t.equal(errorOf(stolen)?.code, 'VALIDATION_ERROR', "another player's cursor is refused");
     t.match(errorOf(stolen)?.details, { in: 'query', issues: [{ path: '/cursor' }] });
     for (const limit of [0, 201, 'x']) {
-      t.match(errorOf(await call('wallet.transactions', { scope: brand, params: { playerId: player }, query: { limit } })), { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/limit' }] } });
+      t.match(errorOf(await call('wallet.transactions', { scope: brand, params: { playerId: player }, query: { limit } })), {
+        code: 'VALIDATION_ERROR',
+        details: { in: 'query', issues: [{ path: '/limit' }] },
+      });
     }
   });
 
@@ -158,8 +192,14 @@ t.test('wallet ledger', async (t) => {
     // A transaction whose postings do not sum to zero cannot commit.
     const account = (await sql.query(`select id from wallet.accounts where player_id = $1`, [player])).rows[0].id;
     await sql.query('begin');
-    await sql.query(`insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at) values ('ltx_bad', 'bad:1', 'DEPOSIT', $1, 'BRL', 'bad', now())`, [brand.brandId]);
-    await sql.query(`insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at) values ('le_bad', 'ltx_bad', $1, 99, 'DEPOSIT', 5, 15, 'BRL', 'bad', now())`, [account]);
+    await sql.query(
+      `insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at) values ('ltx_bad', 'bad:1', 'DEPOSIT', $1, 'BRL', 'bad', now())`,
+      [brand.brandId],
+    );
+    await sql.query(
+      `insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at) values ('le_bad', 'ltx_bad', $1, 99, 'DEPOSIT', 5, 15, 'BRL', 'bad', now())`,
+      [account],
+    );
     await t.rejects(sql.query('commit'), /does not balance/);
     t.equal(await entryCount('bad'), 0);
   });
@@ -177,7 +217,10 @@ t.test('wallet ledger', async (t) => {
 
   test('money commands are internal and verification is admin only', async (t) => {
     const player = await createPlayer(call, brand);
-    const r = await call(WALLET_SUBJECTS.credit, { scope: brand, body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount: '5.00', depositId: id('dep') } });
+    const r = await call(WALLET_SUBJECTS.credit, {
+      scope: brand,
+      body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount: '5.00', depositId: id('dep') },
+    });
     t.equal(errorOf(r)?.code, 'UNAUTHORIZED');
     t.equal(errorOf(await call('wallet.admin.verifyLedger', { scope: brand }))?.code, 'UNAUTHORIZED');
     for (const amount of ['0', '0.00', '1000000.01', '1.234', '-1', 5]) {

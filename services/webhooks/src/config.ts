@@ -4,30 +4,33 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
-export const WebhooksConfigSchema = Type.Composite([BaseConfigSchema, Type.Object({
-  /** Key under which webhook secrets are sealed at rest (same variable as the gateway's). */
-  SECRETS_MASTER_KEY: Type.String({ default: DEV_MASTER_KEY, minLength: 16 }),
-  /** Allow `http` webhook URLs in production (local development, tests). */
-  WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
-  /** Allow production URLs that resolve to private, loopback, link-local or unique-local addresses. */
-  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
-  /** Delays after failed attempts 1..7; empty = 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-  WEBHOOK_RETRY_SCHEDULE_MS: Type.String({ default: DEFAULT_RETRY_SCHEDULE_MS.join(','), pattern: '^\\s*\\d+(\\s*,\\s*\\d+){6}\\s*$' }),
-  /** A 2xx must arrive within this time (connect + response headers). */
-  WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100, maximum: 60_000 }),
-  /** Deliveries in flight per replica. */
-  WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1000 }),
-  /**
-   * Deliveries in flight per endpoint (operator + environment) across replicas, so one slow
-   * endpoint cannot take the pool (a quarter of it by default). It also caps one operator's
-   * delivery rate at about this many over the endpoint's response time (16 / 20 ms = 800/s).
-   */
-  WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 100 }),
-  /** How often the worker looks for due deliveries when nothing wakes it. */
-  WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
-  /** A claimed delivery whose worker died is retried this long after its HTTP timeout would have passed. */
-  WEBHOOK_LEASE_GRACE_MS: Type.Integer({ default: 30_000, minimum: 100 }),
-})]);
+export const WebhooksConfigSchema = Type.Composite([
+  BaseConfigSchema,
+  Type.Object({
+    /** Key under which webhook secrets are sealed at rest (same variable as the gateway's). */
+    SECRETS_MASTER_KEY: Type.String({ default: DEV_MASTER_KEY, minLength: 16 }),
+    /** Allow `http` webhook URLs in production (local development, tests). */
+    WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
+    /** Allow production URLs that resolve to private, loopback, link-local or unique-local addresses. */
+    WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+    /** Delays after failed attempts 1..7; empty = 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+    WEBHOOK_RETRY_SCHEDULE_MS: Type.String({ default: DEFAULT_RETRY_SCHEDULE_MS.join(','), pattern: '^\\s*\\d+(\\s*,\\s*\\d+){6}\\s*$' }),
+    /** A 2xx must arrive within this time (connect + response headers). */
+    WEBHOOK_TIMEOUT_MS: Type.Integer({ default: 10_000, minimum: 100, maximum: 60_000 }),
+    /** Deliveries in flight per replica. */
+    WEBHOOK_CONCURRENCY: Type.Integer({ default: 64, minimum: 1, maximum: 1000 }),
+    /**
+     * Deliveries in flight per endpoint (operator + environment) across replicas, so one slow
+     * endpoint cannot take the pool (a quarter of it by default). It also caps one operator's
+     * delivery rate at about this many over the endpoint's response time (16 / 20 ms = 800/s).
+     */
+    WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 100 }),
+    /** How often the worker looks for due deliveries when nothing wakes it. */
+    WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
+    /** A claimed delivery whose worker died is retried this long after its HTTP timeout would have passed. */
+    WEBHOOK_LEASE_GRACE_MS: Type.Integer({ default: 30_000, minimum: 100 }),
+  }),
+]);
 export type WebhooksConfig = Static<typeof WebhooksConfigSchema>;
 
 export function retryScheduleOf(config: WebhooksConfig): number[] {

@@ -31,7 +31,11 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
     const schedule = retryScheduleOf(config);
     const policy = { allowHttp: config.WEBHOOK_ALLOW_HTTP, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE };
     const rt: WebhooksRuntime = {
-      deps, config, schedule, maxAttempts: maxAttemptsOf(schedule), policy,
+      deps,
+      config,
+      schedule,
+      maxAttempts: maxAttemptsOf(schedule),
+      policy,
       attempt: { masterKey: config.SECRETS_MASTER_KEY, timeoutMs: config.WEBHOOK_TIMEOUT_MS, policy },
       leaseMs: config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_LEASE_GRACE_MS,
       pokeWorker: () => rt.worker?.poke(),
@@ -47,17 +51,34 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
   background: (deps, rt) => {
     const { config } = deps;
     const worker = startDeliveryWorker({
-      sql: deps.sql, log: deps.log, attempt: rt.attempt, schedule: rt.schedule, concurrency: config.WEBHOOK_CONCURRENCY,
-      perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY, pollMs: config.WEBHOOK_POLL_MS, leaseMs: rt.leaseMs,
+      sql: deps.sql,
+      log: deps.log,
+      attempt: rt.attempt,
+      schedule: rt.schedule,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      pollMs: config.WEBHOOK_POLL_MS,
+      leaseMs: rt.leaseMs,
       countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
     });
     rt.worker = worker;
     const stopConsumer = startEventConsumer({
-      nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log, maxAttempts: rt.maxAttempts,
+      nc: deps.nc,
+      prefix: deps.prefix,
+      replicas: config.NATS_REPLICAS,
+      sql: deps.sql,
+      log: deps.log,
+      maxAttempts: rt.maxAttempts,
       onStored: () => worker.poke(),
     });
     const stopEndpointSync = startEndpointSync({ nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
     // Intake stops first so nothing new is stored while the worker winds down.
-    return [stopEndpointSync, async () => { await stopConsumer(); await worker.stop(); }];
+    return [
+      stopEndpointSync,
+      async () => {
+        await stopConsumer();
+        await worker.stop();
+      },
+    ];
   },
 };

@@ -30,8 +30,13 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
   const secret = newWebhookSecret();
   const rx = await startReceiver(secret, opts.reply);
   const env = {
-    DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix,
-    WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_GRACE_MS: '500', WEBHOOK_POLL_MS: '50',
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_LEASE_GRACE_MS: '500',
+    WEBHOOK_POLL_MS: '50',
   };
   let running: Running | undefined;
   t.teardown(async () => {
@@ -46,13 +51,25 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
   running = await startProcess({ ...env, ...(opts.crashAt ? { CRASH_AT: opts.crashAt } : {}) });
   // Ready when it answers; the endpoint sync is idempotent, so it is simply repeated until then.
   const endpoint = { operatorId: 'op_c', environment: 'sandbox' as const, brandId: 'brd_op_c' };
-  await waitFor(async () => (await call(nc, prefix, WEBHOOK_SUBJECTS.upsertEndpoint, gatewayScope, { body: { ...endpoint, secret, url: rx.url } })
-    .catch(() => ({ ok: false }))).ok,
-    { what: 'service up', timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor(
+    async () =>
+      (await call(nc, prefix, WEBHOOK_SUBJECTS.upsertEndpoint, gatewayScope, { body: { ...endpoint, secret, url: rx.url } }).catch(() => ({ ok: false }))).ok,
+    { what: 'service up', timeoutMs: 60_000, intervalMs: 200 },
+  );
 
   const { event, raw } = await publishEvent(nc, prefix, { operatorId: 'op_c', environment: 'sandbox' }, 'deposit.confirmed', {
-    id: 'dep_c', playerId: 'plr_c', amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'c', status: 'confirmed',
-    createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z', confirmedAt: '2026-11-21T10:00:00.000Z', failedAt: null, failureReason: null,
+    id: 'dep_c',
+    playerId: 'plr_c',
+    amount: '10.00',
+    currency: 'BRL',
+    method: 'pix',
+    externalReference: 'c',
+    status: 'confirmed',
+    createdAt: '2026-11-21T10:00:00.000Z',
+    updatedAt: '2026-11-21T10:00:00.000Z',
+    confirmedAt: '2026-11-21T10:00:00.000Z',
+    failedAt: null,
+    failureReason: null,
   });
 
   if (opts.killWhenHeld) {
@@ -68,14 +85,23 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
   const before = rx.requests.length;
 
   running = await startProcess(env);
-  await waitFor(async () => {
-    const r = await sql.query(`select status from webhooks.deliveries where event_id = $1`, [event.id]);
-    return r.rows[0]?.status === 'delivered';
-  }, { what: 'delivered after restart', timeoutMs: 60_000 });
+  await waitFor(
+    async () => {
+      const r = await sql.query(`select status from webhooks.deliveries where event_id = $1`, [event.id]);
+      return r.rows[0]?.status === 'delivered';
+    },
+    { what: 'delivered after restart', timeoutMs: 60_000 },
+  );
 
   t.ok(rx.requests.length > before, 'a request arrived after the restart');
-  t.ok(rx.requests.every((r) => r.webhookId === event.id), 'every request carries the same X-Webhook-Id');
-  t.ok(rx.requests.every((r) => r.raw.toString() === raw && r.contractSignatureOk), 'same bytes, valid signature');
+  t.ok(
+    rx.requests.every((r) => r.webhookId === event.id),
+    'every request carries the same X-Webhook-Id',
+  );
+  t.ok(
+    rx.requests.every((r) => r.raw.toString() === raw && r.contractSignatureOk),
+    'same bytes, valid signature',
+  );
   const attempts = await sql.query('select attempt, outcome from webhooks.attempts where event_id = $1 order by attempt', [event.id]);
   const deliveries = await sql.query('select count(*)::int n from webhooks.deliveries where event_id = $1', [event.id]);
   t.equal(deliveries.rows[0].n, 1, 'one delivery');
@@ -84,13 +110,19 @@ async function scenario(t: Test, opts: { crashAt?: string; reply: (n: number) =>
 
 t.test('crash after the receiver answered but before the attempt was recorded', async (t) => {
   const r = await scenario(t, { crashAt: 'webhooks.deliver.before-record', reply: () => 200 });
-  t.same(r.attempts, [{ attempt: 1, outcome: 'interrupted' }, { attempt: 2, outcome: 'delivered' }]);
+  t.same(r.attempts, [
+    { attempt: 1, outcome: 'interrupted' },
+    { attempt: 2, outcome: 'delivered' },
+  ]);
   t.equal(r.requests, 2, 'delivered twice: at-least-once, deduplicated by the receiver on X-Webhook-Id');
 });
 
 t.test('crash after the attempt was claimed, before anything was sent', async (t) => {
   const r = await scenario(t, { crashAt: 'webhooks.deliver.after-claim', reply: () => 200 });
-  t.same(r.attempts, [{ attempt: 1, outcome: 'interrupted' }, { attempt: 2, outcome: 'delivered' }]);
+  t.same(r.attempts, [
+    { attempt: 1, outcome: 'interrupted' },
+    { attempt: 2, outcome: 'delivered' },
+  ]);
   t.equal(r.requests, 1);
 });
 
@@ -102,6 +134,9 @@ t.test('crash after the event was stored, before it was acked', async (t) => {
 
 t.test('SIGKILL while the receiver holds the request', async (t) => {
   const r = await scenario(t, { killWhenHeld: true, reply: (n) => (n === 1 ? 'hang' : 200) });
-  t.same(r.attempts, [{ attempt: 1, outcome: 'interrupted' }, { attempt: 2, outcome: 'delivered' }]);
+  t.same(r.attempts, [
+    { attempt: 1, outcome: 'interrupted' },
+    { attempt: 2, outcome: 'delivered' },
+  ]);
   t.equal(r.requests, 2);
 });

@@ -4,17 +4,32 @@
 import t from 'tap';
 import { newId, webhookAdminOperations, type DeliveryLogItem } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
-import {
-  adminScope, call, newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack,
-} from './helpers.ts';
+import { adminScope, call, newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
 
 const deposit = (id: string) => ({
-  id, playerId: 'plr_1', amount: '100.00', currency: 'BRL', method: 'pix', externalReference: `ref-${id}`, status: 'confirmed' as const,
-  createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:01.000Z', confirmedAt: '2026-11-21T10:00:01.000Z', failedAt: null, failureReason: null,
+  id,
+  playerId: 'plr_1',
+  amount: '100.00',
+  currency: 'BRL',
+  method: 'pix',
+  externalReference: `ref-${id}`,
+  status: 'confirmed' as const,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:01.000Z',
+  confirmedAt: '2026-11-21T10:00:01.000Z',
+  failedAt: null,
+  failureReason: null,
 });
 const withdrawal = (id: string) => ({
-  id, playerId: 'plr_1', amount: '50.00', currency: 'BRL', method: 'pix', destination: 'key@example.test', status: 'approved' as const,
-  createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:05:00.000Z',
+  id,
+  playerId: 'plr_1',
+  amount: '50.00',
+  currency: 'BRL',
+  method: 'pix',
+  destination: 'key@example.test',
+  status: 'approved' as const,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:05:00.000Z',
 });
 
 async function configure(stack: Stack, operatorId: string, url: string, secret: string, environment: 'sandbox' | 'production' = 'sandbox') {
@@ -41,7 +56,12 @@ t.test('every event kind arrives signed over its raw bytes (both signature schem
   await configure(stack, 'op_sig', rx.url, secret);
   const routing = { operatorId: 'op_sig', environment: 'sandbox' as const };
   const published = [
-    await publishEvent(stack.svc.nc, stack.prefix, routing, 'kyc.status_changed', { playerId: 'plr_1', externalId: 'ext-1', previousStatus: 'em_analise', status: 'aprovado' }),
+    await publishEvent(stack.svc.nc, stack.prefix, routing, 'kyc.status_changed', {
+      playerId: 'plr_1',
+      externalId: 'ext-1',
+      previousStatus: 'em_analise',
+      status: 'aprovado',
+    }),
     await publishEvent(stack.svc.nc, stack.prefix, routing, 'deposit.confirmed', deposit('dep_1')),
     await publishEvent(stack.svc.nc, stack.prefix, routing, 'withdrawal.status_changed', { withdrawal: withdrawal('wd_1'), previousStatus: 'under_review' }),
     await publishEvent(stack.svc.nc, stack.prefix, routing, 'webhook.test', { message: 'über ✓ non-ASCII bytes' }),
@@ -74,18 +94,32 @@ t.test('every event kind arrives signed over its raw bytes (both signature schem
 t.test('a failing receiver gets the same event again until it answers 2xx', async (t) => {
   const stack = await startStack(t);
   const secret = newWebhookSecret();
-  const rx = await startReceiver(secret, (n) => (n === 1 ? 500 : n === 2 ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } } : n === 3 ? 'hang' : 204));
+  const rx = await startReceiver(secret, (n) =>
+    n === 1 ? 500 : n === 2 ? { status: 302, headers: { location: 'http://127.0.0.1:1/' } } : n === 3 ? 'hang' : 204,
+  );
   t.teardown(() => rx.close());
   await configure(stack, 'op_retry', rx.url, secret);
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_retry', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_2'));
   await rx.waitForRequests(3);
   // The third attempt hangs; it must time out and be retried rather than block the delivery.
   await rx.waitForRequests(4);
-  t.same(rx.requests.map((r) => r.webhookId), [event.id, event.id, event.id, event.id], 'same X-Webhook-Id on every attempt');
-  t.ok(rx.requests.every((r) => r.contractSignatureOk && r.standardSignatureOk), 'every attempt signed afresh and valid');
+  t.same(
+    rx.requests.map((r) => r.webhookId),
+    [event.id, event.id, event.id, event.id],
+    'same X-Webhook-Id on every attempt',
+  );
+  t.ok(
+    rx.requests.every((r) => r.contractSignatureOk && r.standardSignatureOk),
+    'every attempt signed afresh and valid',
+  );
   await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'delivered', { what: 'delivered' });
   const log = await deliveryLog(stack, { eventId: event.id });
-  t.same(log.map((l) => [l.attempt, l.statusCode, l.outcome]).reverse(), [[1, 500, 'failed'], [2, 302, 'failed'], [3, null, 'failed'], [4, 204, 'delivered']]);
+  t.same(log.map((l) => [l.attempt, l.statusCode, l.outcome]).reverse(), [
+    [1, 500, 'failed'],
+    [2, 302, 'failed'],
+    [3, null, 'failed'],
+    [4, 204, 'delivered'],
+  ]);
   t.match(log.find((l) => l.attempt === 3)!.error, /timeout/);
   t.match(log.find((l) => l.attempt === 2)!.error, /redirect/);
   t.ok(log.every((l) => l.url === rx.url && typeof l.durationMs === 'number'));
@@ -97,8 +131,12 @@ t.test('a receiver that always fails gets exactly 8 attempts, then the delivery 
   const rx = await startReceiver(secret, () => 503);
   t.teardown(() => rx.close());
   await configure(stack, 'op_dead', rx.url, secret);
-  const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dead', environment: 'sandbox' }, 'kyc.status_changed',
-    { playerId: 'plr_9', externalId: null, previousStatus: 'nao_iniciado', status: 'em_analise' });
+  const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dead', environment: 'sandbox' }, 'kyc.status_changed', {
+    playerId: 'plr_9',
+    externalId: null,
+    previousStatus: 'nao_iniciado',
+    status: 'em_analise',
+  });
   await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'failed', { what: 'delivery failed', timeoutMs: 60_000 });
   // Nothing more is sent once failed.
   await new Promise((r) => setTimeout(r, 300));
@@ -106,7 +144,10 @@ t.test('a receiver that always fails gets exactly 8 attempts, then the delivery 
   t.ok(rx.requests.every((r) => r.webhookId === event.id));
   const log = await deliveryLog(stack, { eventId: event.id });
   t.equal(log.length, 8, 'the log shows 8 attempts');
-  t.same(log.map((l) => l.attempt).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8]);
+  t.same(
+    log.map((l) => l.attempt).sort((a, b) => a - b),
+    [1, 2, 3, 4, 5, 6, 7, 8],
+  );
   t.ok(log.every((l) => l.statusCode === 503 && l.outcome === 'failed'));
   t.same(await deliveryStatus(stack, event.id), [{ status: 'failed', attempts: 8 }]);
 });
@@ -120,13 +161,18 @@ t.test('Retry-After of a 429 postpones the next attempt within the schedule', as
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_429', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_3'));
   await rx.waitForRequests(1);
   // Once attempt 1 is recorded, the next one is due about 1 s after it, not after the 10 ms step.
-  const [d] = await waitFor(async () => {
-    const rows = await stack.svc.orm.em.fork().execute<{ gap_ms: number }[]>(
-      `select extract(epoch from (d.next_attempt_at - a.finished_at)) * 1000 as gap_ms from webhooks.deliveries d
+  const [d] = await waitFor(
+    async () => {
+      const rows = await stack.svc.orm.em.fork().execute<{ gap_ms: number }[]>(
+        `select extract(epoch from (d.next_attempt_at - a.finished_at)) * 1000 as gap_ms from webhooks.deliveries d
        join webhooks.attempts a on a.delivery_id = d.id and a.attempt = 1 and a.outcome = 'failed'
-       where d.event_id = ? and d.lease_token is null`, [event.id]);
-    return rows.length ? rows : undefined;
-  }, { what: 'attempt 1 recorded' });
+       where d.event_id = ? and d.lease_token is null`,
+        [event.id],
+      );
+      return rows.length ? rows : undefined;
+    },
+    { what: 'attempt 1 recorded' },
+  );
   t.ok(Number(d!.gap_ms) >= 900, `next attempt scheduled about 1 s later (Retry-After), not after the 10 ms step: ${d!.gap_ms}`);
   await rx.waitForRequests(2);
   await waitFor(async () => (await deliveryStatus(stack, event.id))[0]?.status === 'delivered', { what: 'delivered' });
@@ -136,7 +182,13 @@ t.test('an operator without a URL: the event is recorded as undeliverable and no
   const stack = await startStack(t);
   await upsertEndpoint(stack, { operatorId: 'op_nourl', environment: 'sandbox', brandId: 'brd_op_nourl', secret: newWebhookSecret() });
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_nourl', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_4'));
-  const { event: unknownOp } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_never_seen', environment: 'production' }, 'deposit.confirmed', deposit('dep_5'));
+  const { event: unknownOp } = await publishEvent(
+    stack.svc.nc,
+    stack.prefix,
+    { operatorId: 'op_never_seen', environment: 'production' },
+    'deposit.confirmed',
+    deposit('dep_5'),
+  );
   for (const id of [event.id, unknownOp.id]) {
     await waitFor(async () => (await deliveryStatus(stack, id))[0]?.status === 'no_endpoint', { what: 'no_endpoint' });
     t.same(await deliveryStatus(stack, id), [{ status: 'no_endpoint', attempts: 0 }]);
@@ -152,10 +204,22 @@ t.test('an event published twice (new msgID, same event id) is stored and delive
   t.teardown(() => rx.close());
   await configure(stack, 'op_dup', rx.url, secret);
   const id = newId('event');
-  await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dup', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_6'), { id, msgId: `${id}-a` });
-  await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dup', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_6'), { id, msgId: `${id}-b` });
+  await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dup', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_6'), {
+    id,
+    msgId: `${id}-a`,
+  });
+  await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dup', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_6'), {
+    id,
+    msgId: `${id}-b`,
+  });
   // A third, later event proves the consumer has passed both copies.
-  const { event: marker } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_dup', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_7'));
+  const { event: marker } = await publishEvent(
+    stack.svc.nc,
+    stack.prefix,
+    { operatorId: 'op_dup', environment: 'sandbox' },
+    'deposit.confirmed',
+    deposit('dep_7'),
+  );
   await waitFor(async () => rx.requests.some((r) => r.webhookId === marker.id), { what: 'marker delivered' });
   await waitFor(async () => rx.requests.some((r) => r.webhookId === id), { what: 'event delivered' });
   await new Promise((r) => setTimeout(r, 200));
@@ -170,12 +234,17 @@ t.test('a hanging endpoint does not hold up another operator', async (t) => {
   const secretB = newWebhookSecret();
   const slow = await startReceiver(secretA, () => 'hang');
   const fast = await startReceiver(secretB);
-  t.teardown(async () => { await slow.close(); await fast.close(); });
+  t.teardown(async () => {
+    await slow.close();
+    await fast.close();
+  });
   await configure(stack, 'op_slow', slow.url, secretA);
   await configure(stack, 'op_fast', fast.url, secretB);
   const slowEvents = [];
   for (let i = 0; i < 6; i++) {
-    slowEvents.push((await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_slow', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_s${i}`))).event);
+    slowEvents.push(
+      (await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_slow', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_s${i}`))).event,
+    );
   }
   await waitFor(async () => slow.held() === 2, { what: 'two slow requests hanging' });
   const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_fast', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_f'));
@@ -186,10 +255,13 @@ t.test('a hanging endpoint does not hold up another operator', async (t) => {
   t.ok(slow.maxConcurrent() <= 2);
   // Released, the slow endpoint receives the rest.
   slow.releaseAll(200);
-  await waitFor(async () => {
-    slow.releaseAll(200);
-    return new Set(slow.requests.map((r) => r.webhookId)).size === 6;
-  }, { what: 'slow endpoint drained', timeoutMs: 60_000 });
+  await waitFor(
+    async () => {
+      slow.releaseAll(200);
+      return new Set(slow.requests.map((r) => r.webhookId)).size === 6;
+    },
+    { what: 'slow endpoint drained', timeoutMs: 60_000 },
+  );
   t.same(new Set(slow.requests.map((r) => r.webhookId)), new Set(slowEvents.map((e) => e.id)));
 });
 
@@ -206,13 +278,18 @@ t.test('two replicas share the queue: every event is sent exactly once when noth
   await configure(stack, 'op_many', rx.url, secret);
   const ids = new Set<string>();
   for (let i = 0; i < 40; i++) {
-    ids.add((await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_many', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_m${i}`))).event.id);
+    ids.add(
+      (await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_many', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_m${i}`))).event.id,
+    );
   }
   await rx.waitForRequests(40);
-  await waitFor(async () => {
-    const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
-    return Number(r!.n) === 40;
-  }, { what: 'all recorded' });
+  await waitFor(
+    async () => {
+      const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
+      return Number(r!.n) === 40;
+    },
+    { what: 'all recorded' },
+  );
   await new Promise((r) => setTimeout(r, 200));
   t.equal(rx.requests.length, 40, 'no event sent twice');
   t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);

@@ -62,8 +62,9 @@ t.test('malformed sync messages are 422 with every issue; operators cannot call 
   t.equal(!r.ok && r.error.code, 'VALIDATION_ERROR');
   const paths = !r.ok ? (r.error.details!.issues as { path: string }[]).map((i) => i.path) : [];
   t.ok(paths.includes('/operatorId') && paths.includes('/environment') && paths.includes('/secret'), JSON.stringify(paths));
-  const asOperator = await call(stack.svc.nc, stack.prefix, 'webhooks.endpoints.upsert', operatorScope('op_x', 'sandbox'),
-    { body: { operatorId: 'op_x', environment: 'sandbox', brandId: 'brd_op_x', url: 'http://127.0.0.1:9/' } });
+  const asOperator = await call(stack.svc.nc, stack.prefix, 'webhooks.endpoints.upsert', operatorScope('op_x', 'sandbox'), {
+    body: { operatorId: 'op_x', environment: 'sandbox', brandId: 'brd_op_x', url: 'http://127.0.0.1:9/' },
+  });
   t.equal(!asOperator.ok && asOperator.error.code, 'UNAUTHORIZED');
 });
 
@@ -73,7 +74,11 @@ t.test('the secret is stored sealed; URL and secret update independently', async
   const created = await upsertEndpoint(stack, { operatorId: 'op_s', environment: 'sandbox', brandId: 'brd_s', secret });
   t.same(created.ok && created.body, { operatorId: 'op_s', environment: 'sandbox', brandId: 'brd_s', url: null, hasSecret: true });
   const withUrl = await upsertEndpoint(stack, { operatorId: 'op_s', environment: 'sandbox', brandId: 'brd_s', url: 'http://127.0.0.1:9/a' });
-  t.same(withUrl.ok && withUrl.body, { operatorId: 'op_s', environment: 'sandbox', brandId: 'brd_s', url: 'http://127.0.0.1:9/a', hasSecret: true }, 'url set, secret kept');
+  t.same(
+    withUrl.ok && withUrl.body,
+    { operatorId: 'op_s', environment: 'sandbox', brandId: 'brd_s', url: 'http://127.0.0.1:9/a', hasSecret: true },
+    'url set, secret kept',
+  );
 
   // Read the column straight from Postgres, as anyone with database access would.
   const c = new pg.Client({ connectionString: stack.dbUrl });
@@ -99,18 +104,36 @@ t.test('the SSRF guard runs again at delivery time (DNS may have changed)', asyn
   t.teardown(() => rx.close());
   const port = new URL(rx.url).port;
   // Stored as if `localhost` had resolved to a public address when it was set.
-  await stack.svc.orm.em.fork().execute(
-    `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed) values (?, 'production', ?, ?, ?), (?, 'production', ?, ?, ?)`,
-    ['op_rebind', 'brd_op_rebind', `http://localhost:${port}/hook`, sealSecret(secret, DEV_MASTER_KEY),
-      'op_literal', 'brd_op_literal', `http://127.0.0.1:${port}/hook`, sealSecret(secret, DEV_MASTER_KEY)]);
+  await stack.svc.orm.em
+    .fork()
+    .execute(
+      `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed) values (?, 'production', ?, ?, ?), (?, 'production', ?, ?, ?)`,
+      [
+        'op_rebind',
+        'brd_op_rebind',
+        `http://localhost:${port}/hook`,
+        sealSecret(secret, DEV_MASTER_KEY),
+        'op_literal',
+        'brd_op_literal',
+        `http://127.0.0.1:${port}/hook`,
+        sealSecret(secret, DEV_MASTER_KEY),
+      ],
+    );
   const a = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_rebind', environment: 'production' }, 'webhook.test', { message: 'x' });
   const b = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_literal', environment: 'production' }, 'webhook.test', { message: 'y' });
   for (const { event } of [a, b]) {
-    const [attempt] = await waitFor(async () => {
-      const rows = await stack.svc.orm.em.fork().execute<{ outcome: string; error: string }[]>(
-        `select outcome, error from webhooks.attempts where event_id = ? and attempt = 1 and outcome <> 'in_flight'`, [event.id]);
-      return rows.length ? rows : undefined;
-    }, { what: 'first attempt recorded' });
+    const [attempt] = await waitFor(
+      async () => {
+        const rows = await stack.svc.orm.em
+          .fork()
+          .execute<{ outcome: string; error: string }[]>(
+            `select outcome, error from webhooks.attempts where event_id = ? and attempt = 1 and outcome <> 'in_flight'`,
+            [event.id],
+          );
+        return rows.length ? rows : undefined;
+      },
+      { what: 'first attempt recorded' },
+    );
     t.equal(attempt!.outcome, 'failed');
     t.match(attempt!.error, /destination refused/);
   }

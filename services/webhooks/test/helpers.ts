@@ -6,14 +6,29 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import {
-  EVENT_HEADERS, WEBHOOK_SUBJECTS, eventSubject, newId, requestOperation,
-  type DomainEvent, type Environment, type EventDataByType, type EventType, type OperationReply, type Scope, type UpsertEndpoint,
+  EVENT_HEADERS,
+  WEBHOOK_SUBJECTS,
+  eventSubject,
+  newId,
+  requestOperation,
+  type DomainEvent,
+  type Environment,
+  type EventDataByType,
+  type EventType,
+  type OperationReply,
+  type Scope,
+  type UpsertEndpoint,
 } from '@bo/contracts';
 import { configOf, startService, type Logger, type RunningService } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { WebhooksConfigSchema, webhooksService, type WebhooksConfig } from '../src/index.ts';
 
-export interface Stack { svc: RunningService; prefix: string; dbUrl: string; config: WebhooksConfig }
+export interface Stack {
+  svc: RunningService;
+  prefix: string;
+  dbUrl: string;
+  config: WebhooksConfig;
+}
 
 type Teardown = { teardown(fn: () => Promise<void> | void): void };
 
@@ -22,8 +37,13 @@ export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig>
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   const config = configOf(WebhooksConfigSchema, {
-    DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix,
-    WEBHOOK_RETRY_SCHEDULE_MS: '30,30,30,30,30,30,30', WEBHOOK_TIMEOUT_MS: 3000, WEBHOOK_POLL_MS: 50, WEBHOOK_LEASE_GRACE_MS: 500,
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    WEBHOOK_RETRY_SCHEDULE_MS: '30,30,30,30,30,30,30',
+    WEBHOOK_TIMEOUT_MS: 3000,
+    WEBHOOK_POLL_MS: 50,
+    WEBHOOK_LEASE_GRACE_MS: 500,
     ...overrides,
   });
   const svc = await startService(webhooksService, config, opts);
@@ -45,10 +65,24 @@ export function operatorScope(operatorId: string, environment: Environment, bran
   return { kind: 'operator', operatorId, brandId, environment, currency: 'BRL' };
 }
 
-export function call<R = unknown>(nc: NatsConnection, prefix: string, subject: string, scope: Scope, input: { body?: unknown; params?: Record<string, string>; query?: Record<string, unknown> } = {}): Promise<OperationReply<R>> {
-  return requestOperation<R>(nc, subject, {
-    ctx: { requestId: newId('request'), scope }, params: input.params ?? {}, query: input.query ?? {}, body: input.body ?? {},
-  }, { prefix, timeoutMs: 20_000 });
+export function call<R = unknown>(
+  nc: NatsConnection,
+  prefix: string,
+  subject: string,
+  scope: Scope,
+  input: { body?: unknown; params?: Record<string, string>; query?: Record<string, unknown> } = {},
+): Promise<OperationReply<R>> {
+  return requestOperation<R>(
+    nc,
+    subject,
+    {
+      ctx: { requestId: newId('request'), scope },
+      params: input.params ?? {},
+      query: input.query ?? {},
+      body: input.body ?? {},
+    },
+    { prefix, timeoutMs: 20_000 },
+  );
 }
 
 export async function upsertEndpoint(stack: { svc: { nc: NatsConnection }; prefix: string }, body: UpsertEndpoint): Promise<OperationReply> {
@@ -57,7 +91,11 @@ export async function upsertEndpoint(stack: { svc: { nc: NatsConnection }; prefi
 
 /** Publishes an event exactly as the outbox relay does (body = webhook body, msgID = event id). */
 export async function publishEvent<T extends EventType>(
-  nc: NatsConnection, prefix: string, routing: { operatorId: string; brandId?: string; environment: Environment }, type: T, data: EventDataByType[T],
+  nc: NatsConnection,
+  prefix: string,
+  routing: { operatorId: string; brandId?: string; environment: Environment },
+  type: T,
+  data: EventDataByType[T],
   opts: { id?: string; msgId?: string } = {},
 ): Promise<{ event: DomainEvent<T>; raw: string }> {
   const event: DomainEvent<T> = { id: opts.id ?? newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
@@ -94,7 +132,9 @@ export interface Receiver {
 
 export function verifyContractSignature(secret: string, headers: http.IncomingHttpHeaders, raw: Buffer): boolean {
   const ts = String(headers['x-webhook-timestamp'] ?? '');
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.concat([Buffer.from(`${ts}.`), raw])).digest('hex');
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(Buffer.concat([Buffer.from(`${ts}.`), raw]))
+    .digest('hex');
   return /^\d+$/.test(ts) && headers['x-webhook-signature'] === expected;
 }
 
@@ -117,18 +157,27 @@ export async function startReceiver(secret: string, reply: (n: number, req: Rece
     const chunks: Buffer[] = [];
     open++;
     maxOpen = Math.max(maxOpen, open);
-    res.on('close', () => { open--; heldResponses.delete(res); });
+    res.on('close', () => {
+      open--;
+      heldResponses.delete(res);
+    });
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       const r: ReceivedRequest = {
-        n: requests.length + 1, headers: req.headers, raw, webhookId: String(req.headers['x-webhook-id'] ?? ''),
+        n: requests.length + 1,
+        headers: req.headers,
+        raw,
+        webhookId: String(req.headers['x-webhook-id'] ?? ''),
         contractSignatureOk: verifyContractSignature(secret, req.headers, raw),
         standardSignatureOk: verifyStandardSignature(secret, req.headers, raw),
       };
       requests.push(r);
       const answer = reply(r.n, r);
-      if (answer === 'hang') { heldResponses.add(res); return; }
+      if (answer === 'hang') {
+        heldResponses.add(res);
+        return;
+      }
       const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
       res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
     });

@@ -33,7 +33,10 @@ function startNats(port: number, storeDir: string): { proc: ChildProcess; exited
 async function reachable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect({ host: '127.0.0.1', port });
-    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 }
@@ -48,8 +51,12 @@ t.test('NATS restarts while a delivery is in flight', { skip: NATS_SERVER ? fals
   const db = await createTestDatabase('whnats');
   const prefix = testPrefix('whnats');
   const config = configOf(WebhooksConfigSchema, {
-    DATABASE_URL: db.url, NATS_URL: natsUrl, NATS_PREFIX: prefix,
-    WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50', WEBHOOK_TIMEOUT_MS: 20_000, WEBHOOK_POLL_MS: 50,
+    DATABASE_URL: db.url,
+    NATS_URL: natsUrl,
+    NATS_PREFIX: prefix,
+    WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50,50,50,50',
+    WEBHOOK_TIMEOUT_MS: 20_000,
+    WEBHOOK_POLL_MS: 50,
   });
   const svc = await startService(webhooksService, config);
   const publisher = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
@@ -77,15 +84,21 @@ t.test('NATS restarts while a delivery is in flight', { skip: NATS_SERVER ? fals
   t.notOk(await reachable(port), 'NATS is down');
   // The held attempt completes while NATS is down: deliveries do not depend on NATS.
   rx.releaseAll(200);
-  await waitFor(async () => {
-    const rows = await svc.orm.em.fork().execute<{ status: string }[]>('select status from webhooks.deliveries where event_id = ?', [first.event.id]);
-    return rows[0]?.status === 'delivered';
-  }, { what: 'first delivery recorded with NATS down' });
+  await waitFor(
+    async () => {
+      const rows = await svc.orm.em.fork().execute<{ status: string }[]>('select status from webhooks.deliveries where event_id = ?', [first.event.id]);
+      return rows[0]?.status === 'delivered';
+    },
+    { what: 'first delivery recorded with NATS down' },
+  );
 
   nats = startNats(port, storeDir);
   await waitFor(() => reachable(port), { what: 'nats-server back' });
-  const second = await waitFor(async () => publishEvent(publisher, prefix, routing, 'webhook.test', { message: 'after the restart' }).catch(() => undefined),
-    { what: 'publish after restart', timeoutMs: 60_000, intervalMs: 250 });
+  const second = await waitFor(async () => publishEvent(publisher, prefix, routing, 'webhook.test', { message: 'after the restart' }).catch(() => undefined), {
+    what: 'publish after restart',
+    timeoutMs: 60_000,
+    intervalMs: 250,
+  });
   await waitFor(async () => rx.requests.some((r) => r.webhookId === second.event.id), { what: 'second event delivered', timeoutMs: 60_000 });
   t.equal(rx.requests.filter((r) => r.webhookId === first.event.id).length, 1, 'first event sent once');
   t.equal(rx.requests.filter((r) => r.webhookId === second.event.id).length, 1, 'second event consumed and sent after the restart');

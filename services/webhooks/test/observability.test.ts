@@ -8,7 +8,12 @@ import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoi
 
 t.test('failed attempts are logged and counted', async (t) => {
   const lines: any[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l));
+      done();
+    },
+  });
   // Eight quick attempts against a receiver that always answers 503.
   const stack = await startStack(t, { METRICS_PORT: 0 }, 'whobs', { log: pino({ name: 'webhooks', level: 'info' }, sink) });
   const secret = newWebhookSecret();
@@ -16,13 +21,22 @@ t.test('failed attempts are logged and counted', async (t) => {
   t.teardown(() => rx.close());
   await upsertEndpoint(stack, { operatorId: 'op_obs', environment: 'sandbox', brandId: 'brd_op_obs', secret });
   await upsertEndpoint(stack, { operatorId: 'op_obs', environment: 'sandbox', brandId: 'brd_op_obs', url: rx.url });
-  const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_obs', environment: 'sandbox' }, 'kyc.status_changed',
-    { playerId: 'plr_1', externalId: null, previousStatus: 'nao_iniciado', status: 'em_analise' });
+  const { event } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_obs', environment: 'sandbox' }, 'kyc.status_changed', {
+    playerId: 'plr_1',
+    externalId: null,
+    previousStatus: 'nao_iniciado',
+    status: 'em_analise',
+  });
 
-  const exhausted = await waitFor(async () => lines.find((l) => l.msg === 'webhook delivery failed after its last attempt' && l.eventId === event.id), { what: 'the last attempt logged' });
+  const exhausted = await waitFor(async () => lines.find((l) => l.msg === 'webhook delivery failed after its last attempt' && l.eventId === event.id), {
+    what: 'the last attempt logged',
+  });
   t.match(exhausted, { level: 50, eventId: event.id, attempt: 8, maxAttempts: 8, statusCode: 503 }, 'error level once the attempts are used up');
   const retried = lines.filter((l) => l.msg === 'webhook attempt failed; will retry' && l.eventId === event.id);
-  t.same(retried.map((l) => l.attempt), [1, 2, 3, 4, 5, 6, 7]);
+  t.same(
+    retried.map((l) => l.attempt),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
   t.match(retried[0], { level: 40, attempt: 1, statusCode: 503 }, 'warn level for a failed attempt with more to come');
   t.type(retried[0].retryInMs, 'number');
 

@@ -36,11 +36,21 @@ t.test('webhooks.test makes one signed attempt now and reports it', async (t) =>
   // Not retried: nothing more arrives and its delivery is closed after one attempt.
   await new Promise((r) => setTimeout(r, 300));
   t.equal(rx.requests.length, 2);
-  const rows = await stack.svc.orm.em.fork().execute<{ status: string; attempts: number; kind: string }[]>(
-    'select status, attempts, kind from webhooks.deliveries where event_id = ?', [failed.ok ? failed.body.eventId : '']);
+  const rows = await stack.svc.orm.em
+    .fork()
+    .execute<{ status: string; attempts: number; kind: string }[]>('select status, attempts, kind from webhooks.deliveries where event_id = ?', [
+      failed.ok ? failed.body.eventId : '',
+    ]);
   t.same(rows, [{ status: 'failed', attempts: 1, kind: 'test' }]);
   const log = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { operatorId: 'op_t' } });
-  t.same(log.ok && log.body.data.map((l) => [l.attempt, l.statusCode, l.outcome]), [[1, 500, 'failed'], [1, 200, 'delivered']], 'both recorded, newest first');
+  t.same(
+    log.ok && log.body.data.map((l) => [l.attempt, l.statusCode, l.outcome]),
+    [
+      [1, 500, 'failed'],
+      [1, 200, 'delivered'],
+    ],
+    'both recorded, newest first',
+  );
 });
 
 t.test('webhooks.test to an unreachable URL answers delivered: false with the reason', async (t) => {
@@ -78,15 +88,24 @@ t.test('admin log by event and operator; redeliver schedules a fresh delivery', 
   const rx = await startReceiver(secret);
   t.teardown(() => rx.close());
   await configure(stack, 'op_a', 'sandbox', rx.url, secret);
-  const { event, raw } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_a', environment: 'sandbox' }, 'kyc.status_changed',
-    { playerId: 'plr_a', externalId: 'a', previousStatus: 'em_analise', status: 'aprovado' });
+  const { event, raw } = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_a', environment: 'sandbox' }, 'kyc.status_changed', {
+    playerId: 'plr_a',
+    externalId: 'a',
+    previousStatus: 'em_analise',
+    status: 'aprovado',
+  });
   await rx.waitForRequests(1);
-  await waitFor(async () => {
-    const r = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { eventId: event.id } });
-    return r.ok && r.body.data[0]?.outcome === 'delivered';
-  }, { what: 'attempt recorded' });
+  await waitFor(
+    async () => {
+      const r = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { eventId: event.id } });
+      return r.ok && r.body.data[0]?.outcome === 'delivered';
+    },
+    { what: 'attempt recorded' },
+  );
 
-  const re = await call<{ eventId: string; scheduled: boolean; deliveryId: string }>(stack.svc.nc, stack.prefix, REDELIVER, adminScope, { params: { eventId: event.id } });
+  const re = await call<{ eventId: string; scheduled: boolean; deliveryId: string }>(stack.svc.nc, stack.prefix, REDELIVER, adminScope, {
+    params: { eventId: event.id },
+  });
   t.equal(re.ok, true);
   if (!re.ok) return;
   t.match(re.body, { eventId: event.id, scheduled: true, deliveryId: /^dlv_/ });
@@ -97,11 +116,18 @@ t.test('admin log by event and operator; redeliver schedules a fresh delivery', 
   t.equal(rx.requests[1]!.raw.toString(), raw, 'same body bytes');
   t.ok(rx.requests[1]!.contractSignatureOk);
 
-  const log = await waitFor(async () => {
-    const r = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { eventId: event.id } });
-    return r.ok && r.body.data.length === 2 && r.body.data.every((l) => l.outcome === 'delivered') && r.body.data;
-  }, { what: 'redelivery recorded' });
-  t.same(log.map((l) => l.deliveryId === re.body.deliveryId), [true, false], 'newest first: the redelivery, then the original');
+  const log = await waitFor(
+    async () => {
+      const r = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { eventId: event.id } });
+      return r.ok && r.body.data.length === 2 && r.body.data.every((l) => l.outcome === 'delivered') && r.body.data;
+    },
+    { what: 'redelivery recorded' },
+  );
+  t.same(
+    log.map((l) => l.deliveryId === re.body.deliveryId),
+    [true, false],
+    'newest first: the redelivery, then the original',
+  );
   for (const l of log) t.match(l, { eventId: event.id, attempt: 1, url: rx.url, statusCode: 200, error: null, at: /Z$/, durationMs: Number });
 
   const byOperator = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { operatorId: 'op_a' } });

@@ -46,13 +46,24 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
   const prefix = testPrefix('e2e');
   const [port, adminPort] = [await freePort(), await freePort()];
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp',
-    DATABASE_URL: db.url, NATS_URL: infra.natsUrl, NATS_PREFIX: prefix,
-    PORT: String(port), ADMIN_PORT: String(adminPort), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    ADMIN_TOKEN, SECRETS_MASTER_KEY: 'e2e-master-key-0123456789abcdef', GAME_LAUNCH_SECRET: 'e2e-game-launch-secret-0123456789',
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    DATABASE_URL: db.url,
+    NATS_URL: infra.natsUrl,
+    NATS_PREFIX: prefix,
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ADMIN_TOKEN,
+    SECRETS_MASTER_KEY: 'e2e-master-key-0123456789abcdef',
+    GAME_LAUNCH_SECRET: 'e2e-game-launch-secret-0123456789',
     LEDGER_CURSOR_SECRET: 'e2e-cursor-secret-0123456789abcdef',
-    WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_SCHEDULE_MS: '50,100,150,200,250,300,350',
-    RPC_TIMEOUT_MS: '3000', OUTBOX_POLL_MS: '50', LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_HTTP: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_SCHEDULE_MS: '50,100,150,200,250,300,350',
+    RPC_TIMEOUT_MS: '3000',
+    OUTBOX_POLL_MS: '50',
+    LOG_LEVEL: 'warn',
     ...extraEnv,
   };
   const procs = new Map<Component, ChildProcess>();
@@ -60,12 +71,24 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
   const logs = new Map<Component, string[]>();
 
   const stack: Stack = {
-    publicUrl: `http://127.0.0.1:${port}`, adminUrl: `http://127.0.0.1:${adminPort}`, db, prefix, env, logs,
+    publicUrl: `http://127.0.0.1:${port}`,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    db,
+    prefix,
+    env,
+    logs,
     async start(c, more = {}) {
-      const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], { cwd: ROOT, env: { ...env, ...more }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], {
+        cwd: ROOT,
+        env: { ...env, ...more },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const lines = logs.get(c) ?? [];
       logs.set(c, lines);
-      const keep = (d: Buffer) => { lines.push(...d.toString().split('\n').filter(Boolean)); if (lines.length > 500) lines.splice(0, lines.length - 500); };
+      const keep = (d: Buffer) => {
+        lines.push(...d.toString().split('\n').filter(Boolean));
+        if (lines.length > 500) lines.splice(0, lines.length - 500);
+      };
       child.stdout!.on('data', keep);
       child.stderr!.on('data', keep);
       procs.set(c, child);
@@ -80,17 +103,21 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
     },
     exited: (c) => exits.get(c) ?? Promise.resolve(null),
     async waitReady() {
-      await waitFor(async () => {
-        const res = await fetch(`${stack.publicUrl}/readyz`).catch(() => undefined);
-        if (!res) return false;
-        const body = await res.json() as { checks: Record<string, boolean> };
-        // Ready when every started component answers (a test may run a subset).
-        return components.filter((c) => c !== 'gateway').every((c) => body.checks[c]);
-      }, { timeoutMs: 120_000, intervalMs: 100, what: 'the stack to be ready' });
+      await waitFor(
+        async () => {
+          const res = await fetch(`${stack.publicUrl}/readyz`).catch(() => undefined);
+          if (!res) return false;
+          const body = (await res.json()) as { checks: Record<string, boolean> };
+          // Ready when every started component answers (a test may run a subset).
+          return components.filter((c) => c !== 'gateway').every((c) => body.checks[c]);
+        },
+        { timeoutMs: 120_000, intervalMs: 100, what: 'the stack to be ready' },
+      );
     },
     async admin(method, p, body) {
       const res = await fetch(`${stack.adminUrl}${p}`, {
-        method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        method,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();

@@ -2,7 +2,14 @@
 import http from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export interface Received { id: string; type: string; body: any; raw: Buffer; verified: boolean; headers: http.IncomingHttpHeaders }
+export interface Received {
+  id: string;
+  type: string;
+  body: any;
+  raw: Buffer;
+  verified: boolean;
+  headers: http.IncomingHttpHeaders;
+}
 
 export async function startWebhookReceiver(secret: string): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];

@@ -18,9 +18,7 @@ export interface Recorded {
 }
 
 /** One scripted answer; `drop` closes the socket without answering (a network error). */
-export type Step =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { drop: true };
+export type Step = { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true };
 
 export interface FakeApi {
   baseUrl: string;
@@ -32,13 +30,22 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
-export const envelope = (code: string, message = code, details?: Record<string, unknown>, requestId = 'req_fake') =>
-  ({ error: { code, message, requestId, ...(details ? { details } : {}) } });
+export const envelope = (code: string, message = code, details?: Record<string, unknown>, requestId = 'req_fake') => ({
+  error: { code, message, requestId, ...(details ? { details } : {}) },
+});
 
 export async function startFakeApi(): Promise<FakeApi> {
   const api: FakeApi = {
-    baseUrl: '', origin: '', requests: [], script: [], fallback: { status: 200, body: {} },
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    baseUrl: '',
+    origin: '',
+    requests: [],
+    script: [],
+    fallback: { status: 200, body: {} },
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -54,11 +61,13 @@ export async function startFakeApi(): Promise<FakeApi> {
         return;
       }
       const payload = step.body === undefined ? '' : JSON.stringify(step.body);
-      res.writeHead(step.status, {
-        'x-request-id': `req_${api.requests.length}`,
-        ...(payload ? { 'content-type': 'application/json' } : {}),
-        ...step.headers,
-      }).end(payload);
+      res
+        .writeHead(step.status, {
+          'x-request-id': `req_${api.requests.length}`,
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+          ...step.headers,
+        })
+        .end(payload);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -75,6 +84,9 @@ export function fakeTime(startMs = Date.UTC(2026, 10, 22, 12, 0, 0)) {
   return {
     now: () => now,
     sleeps,
-    sleep: async (ms: number) => { sleeps.push(ms); now += ms; },
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
   };
 }

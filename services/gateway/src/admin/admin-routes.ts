@@ -14,7 +14,13 @@ import type { TeamAccess } from '../team/team.ts';
 import { roleMayCall } from '../team/roles.ts';
 import { ConsoleSessions, sessionTokenOf } from '../team/console-sessions.ts';
 
-export interface AdminRouteDeps extends ForwardDeps { orm: MikroORM; operators: OperatorAdmin; idempotency: IdempotencyStore; team: TeamAccess; sessions: ConsoleSessions }
+export interface AdminRouteDeps extends ForwardDeps {
+  orm: MikroORM;
+  operators: OperatorAdmin;
+  idempotency: IdempotencyStore;
+  team: TeamAccess;
+  sessions: ConsoleSessions;
+}
 
 /** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
 const ADMIN_IDEMPOTENCY_OWNER = { operatorId: 'admin', environment: 'admin' };
@@ -58,7 +64,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
   app.addHook('onResponse', async (req) => stopIdempotencyLease(req));
 
   const context = (req: FastifyRequest): RequestContext => ({
-    requestId: req.id, scope: { kind: 'admin', actor: actorOf(req) },
+    requestId: req.id,
+    scope: { kind: 'admin', actor: actorOf(req) },
     // The owning service stores its answer under the key too (a retry after a lost answer).
     ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
   });
@@ -68,10 +75,26 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     adminCreateOperator: async (req, reply) => reply.code(201).send(await ops.create(req.body as never, actorOf(req), req.id)),
     adminListOperators: async (_req, reply) => reply.send({ data: await ops.list() }),
     adminGetOperator: async (req, reply) => reply.send(await ops.get((req.params as P).id)),
-    adminSuspendOperator: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminSuspendOperator', actorOf(req), req.id, (o) => { o.status = 'suspended'; })),
-    adminResumeOperator: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminResumeOperator', actorOf(req), req.id, (o) => { o.status = 'active'; })),
-    adminSetAllowedIps: async (req, reply) => reply.send(await ops.setAllowedIps((req.params as P).id, (req.body as { ips: string[] }).ips, actorOf(req), req.id)),
-    adminSetRateLimit: async (req, reply) => reply.send(await ops.update((req.params as P).id, 'adminSetRateLimit', actorOf(req), req.id, (o) => { o.rateLimitPerMinute = (req.body as { perMinute: number }).perMinute; })),
+    adminSuspendOperator: async (req, reply) =>
+      reply.send(
+        await ops.update((req.params as P).id, 'adminSuspendOperator', actorOf(req), req.id, (o) => {
+          o.status = 'suspended';
+        }),
+      ),
+    adminResumeOperator: async (req, reply) =>
+      reply.send(
+        await ops.update((req.params as P).id, 'adminResumeOperator', actorOf(req), req.id, (o) => {
+          o.status = 'active';
+        }),
+      ),
+    adminSetAllowedIps: async (req, reply) =>
+      reply.send(await ops.setAllowedIps((req.params as P).id, (req.body as { ips: string[] }).ips, actorOf(req), req.id)),
+    adminSetRateLimit: async (req, reply) =>
+      reply.send(
+        await ops.update((req.params as P).id, 'adminSetRateLimit', actorOf(req), req.id, (o) => {
+          o.rateLimitPerMinute = (req.body as { perMinute: number }).perMinute;
+        }),
+      ),
     adminSetWebhookUrl: async (req, reply) => {
       const p = req.params as P;
       return reply.send(await ops.setWebhookUrl(p.id, p.environment, (req.body as { url: string | null }).url, actorOf(req), req.id));
@@ -84,10 +107,24 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     adminRevokeToken: async (req, reply) => reply.send(await deps.team.revokeToken((req.params as P).id, actorOf(req), req.id)),
     adminListAudit: async (req, reply) => {
       const q = req.query as { target?: string; limit?: number };
-      const rows = await deps.orm.em.fork().execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(
-        `select * from gateway.audit_log ${q.target ? 'where target = ?' : ''} order by at desc, id desc limit ?`,
-        q.target ? [q.target, q.limit ?? 50] : [q.limit ?? 50]);
-      return reply.send({ data: rows.map((r) => ({ id: r.id, actor: r.actor, action: r.action, target: r.target, before: r.before, after: r.after, requestId: r.request_id, at: new Date(r.at).toISOString() })) });
+      const rows = await deps.orm.em
+        .fork()
+        .execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(
+          `select * from gateway.audit_log ${q.target ? 'where target = ?' : ''} order by at desc, id desc limit ?`,
+          q.target ? [q.target, q.limit ?? 50] : [q.limit ?? 50],
+        );
+      return reply.send({
+        data: rows.map((r) => ({
+          id: r.id,
+          actor: r.actor,
+          action: r.action,
+          target: r.target,
+          before: r.before,
+          after: r.after,
+          requestId: r.request_id,
+          at: new Date(r.at).toISOString(),
+        })),
+      });
     },
   };
   // Forwarded admin operations: audit what the owning service says it changed.
@@ -97,10 +134,19 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const { result } = await forwarder(op, deps, context)(req, reply);
       if (result.ok && result.audit) {
         const em = deps.orm.em.fork();
-        recordAudit(em, { actor: actorOf(req), action: op.id, target: result.audit.target, before: result.audit.before, after: result.audit.after, requestId: req.id });
+        recordAudit(em, {
+          actor: actorOf(req),
+          action: op.id,
+          target: result.audit.target,
+          before: result.audit.before,
+          after: result.audit.after,
+          requestId: req.id,
+        });
         // The change is made: answer it even if the audit row cannot be written now (a 5xx would
         // make the caller retry a decision that already happened). The loss is logged loudly.
-        await em.flush().catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target: result.audit!.target } }, 'audit row lost'));
+        await em
+          .flush()
+          .catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target: result.audit!.target } }, 'audit row lost'));
       }
       return reply.send(result.ok ? result.body : undefined);
     };

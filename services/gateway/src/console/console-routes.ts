@@ -19,16 +19,27 @@ const SIGN_IN_PAGE = `<!doctype html>
 <button type="submit">Sign in</button></form>
 <button id="sign-out" hidden>Sign out</button><p id="status" role="status"></p>
 <script src="/console/sign-in.js"></script></body></html>`;
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-const SignIn = TypeCompiler.Compile(Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }) }));
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const SignIn = TypeCompiler.Compile(
+  Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+);
 
-export interface ConsoleOptions { sessions: ConsoleSessions; policy: SessionPolicy; secureCookie: boolean }
+export interface ConsoleOptions {
+  sessions: ConsoleSessions;
+  policy: SessionPolicy;
+  secureCookie: boolean;
+}
 
 export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Promise<void> {
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.url.startsWith('/admin/')) {
-      reply.header('content-security-policy', CSP).header('x-frame-options', 'DENY').header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
+      reply
+        .header('content-security-policy', CSP)
+        .header('x-frame-options', 'DENY')
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        .header('cache-control', 'no-store');
     }
     return payload;
   });
@@ -41,8 +52,7 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
     const body = parseJsonObject(req.rawBody);
     if (!SignIn.Check(body)) throw validationError('body', collectIssues(SignIn, body));
     const s = await o.sessions.signIn(body.email, body.password);
-    return reply.header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600))
-      .send({ user: s.member, csrfToken: s.csrfToken });
+    return reply.header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600)).send({ user: s.member, csrfToken: s.csrfToken });
   });
   app.get('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
@@ -57,6 +67,9 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
       ConsoleSessions.checkCsrf(who, req.headers['x-csrf-token']);
       await o.sessions.signOut(token);
     }
-    return reply.header('set-cookie', sessionCookie('', o.secureCookie, 0)).code(204).send();
+    return reply
+      .header('set-cookie', sessionCookie('', o.secureCookie, 0))
+      .code(204)
+      .send();
   });
 }

@@ -11,8 +11,16 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 /** Headers of the documentation page and its assets. Scalar injects its styles at runtime (style-src 'unsafe-inline'). */
 export const DOCS_SECURITY_HEADERS: Record<string, string> = {
   'content-security-policy': [
-    "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:", "font-src 'self' data:",
-    "connect-src 'self'", "worker-src 'self' blob:", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; '),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',

@@ -63,88 +63,228 @@ const json = 'const body = pm.response.json();';
 
 /** The journey, in order. Unique values use {{$guid}} (resolved once by the pre-request script). */
 const FLOW: FlowStep[] = [
-  { op: 'getMe', name: 'Who am I (sandbox credential)', tests: [
-    json, `pm.test('sandbox environment', () => pm.expect(body.operator.environment).to.eql('sandbox'));`,
-    `pm.collectionVariables.set('currency', body.brand.currency);`,
-  ] },
-  { op: 'createPlayer', name: 'Register a player', body: {
-    externalId: 'postman-{{$guid}}', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17',
-  }, tests: [
-    json, `pm.test('new player is ativo, KYC nao_iniciado, CPF digits only', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql('52998224725'); });`,
-    `pm.collectionVariables.set('playerId', body.id);`, `pm.collectionVariables.set('externalId', body.externalId);`,
-  ] },
-  { op: 'findPlayers', name: 'Find the player by externalId', query: { externalId: '{{externalId}}' }, tests: [
-    json, `pm.test('finds exactly the registered player', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].id).to.eql(pm.collectionVariables.get('playerId')); });`,
-  ] },
-  { op: 'submitKyc', name: 'Submit a KYC document', params: { playerId: '{{playerId}}' }, body: { documentType: 'rg', reference: 's3://kyc-docs/{{$guid}}/rg-front.jpg' }, tests: [
-    json, `pm.test('KYC is em_analise', () => pm.expect(body.kycStatus).to.eql('em_analise'));`,
-  ] },
-  { op: 'getKyc', name: 'Read KYC status', params: { playerId: '{{playerId}}' }, tests: [
-    json, `pm.test('one submission, em_analise', () => { pm.expect(body.status).to.eql('em_analise'); pm.expect(body.submissions).to.have.lengthOf(1); });`,
-  ] },
-  { op: 'sandboxKycDecision', name: 'Sandbox: approve KYC', params: { playerId: '{{playerId}}' }, body: { status: 'aprovado' }, tests: [
-    json, `pm.test('KYC aprovado', () => pm.expect(body.status).to.eql('aprovado'));`,
-  ] },
-  { op: 'createDeposit', name: 'Create a deposit', params: { playerId: '{{playerId}}' }, body: {
-    amount: '100.00', currency: '{{currency}}', method: 'pix', externalReference: 'psp-{{$guid}}',
-  }, tests: [
-    json, `pm.test('deposit pending', () => { pm.expect(body.status).to.eql('pending'); pm.expect(body.amount).to.eql('100.00'); });`,
-    `pm.collectionVariables.set('depositId', body.id);`,
-  ] },
-  { op: 'confirmDeposit', name: 'Confirm the deposit', params: { depositId: '{{depositId}}' }, body: {}, tests: [
-    json, `pm.test('deposit confirmed', () => { pm.expect(body.status).to.eql('confirmed'); pm.expect(body.id).to.eql(pm.collectionVariables.get('depositId')); });`,
-  ] },
-  { op: 'createDeposit', name: 'Create a second deposit (to fail it)', params: { playerId: '{{playerId}}' }, body: {
-    amount: '25.00', currency: '{{currency}}', method: 'boleto', externalReference: 'psp-{{$guid}}',
-  }, tests: [json, `pm.collectionVariables.set('failedDepositId', body.id);`] },
-  { op: 'failDeposit', name: 'Fail the second deposit', params: { depositId: '{{failedDepositId}}' }, body: { reason: 'Payment expired at the PSP' }, tests: [
-    json, `pm.test('deposit failed', () => pm.expect(body.status).to.eql('failed'));`,
-  ] },
-  { op: 'getWallet', name: 'Read the wallet', params: { playerId: '{{playerId}}' }, tests: [
-    json, `pm.test('credited by the confirmed deposit only', () => { pm.expect(body.available).to.eql('100.00'); pm.expect(body.withdrawable).to.eql('100.00'); });`,
-  ] },
-  { op: 'listTransactions', name: 'List the ledger', params: { playerId: '{{playerId}}' }, query: { limit: '10' }, tests: [
-    json, `pm.test('one DEPOSIT entry', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].type).to.eql('DEPOSIT'); pm.expect(body.data[0].referenceId).to.eql(pm.collectionVariables.get('depositId')); pm.expect(body.nextCursor).to.eql(null); });`,
-  ] },
-  { op: 'createWithdrawal', name: 'Request a withdrawal', params: { playerId: '{{playerId}}' }, body: {
-    amount: '30.00', currency: '{{currency}}', method: 'pix', destination: 'ana@example.com',
-  }, tests: [
-    json, `pm.test('withdrawal under_review', () => pm.expect(body.status).to.eql('under_review'));`,
-    `pm.collectionVariables.set('withdrawalId', body.id);`,
-  ] },
-  { op: 'getWithdrawal', name: 'Read the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, tests: [
-    json, `pm.test('same withdrawal, under_review', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('withdrawalId')); pm.expect(body.status).to.eql('under_review'); });`,
-  ] },
-  { op: 'sandboxWithdrawalDecision', name: 'Sandbox: approve the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, body: { decision: 'approve' }, tests: [
-    json, `pm.test('approved', () => pm.expect(body.status).to.eql('approved'));`,
-  ] },
-  { op: 'sandboxWithdrawalDecision', name: 'Sandbox: pay the withdrawal', params: { withdrawalId: '{{withdrawalId}}' }, body: { decision: 'pay' }, tests: [
-    json, `pm.test('paid', () => pm.expect(body.status).to.eql('paid'));`,
-  ] },
-  { op: 'createWithdrawal', name: 'Request a second withdrawal (to cancel it)', params: { playerId: '{{playerId}}' }, body: {
-    amount: '10.00', currency: '{{currency}}', method: 'pix', destination: 'ana@example.com',
-  }, tests: [json, `pm.collectionVariables.set('cancelWithdrawalId', body.id);`] },
-  { op: 'cancelWithdrawal', name: 'Cancel the second withdrawal', params: { withdrawalId: '{{cancelWithdrawalId}}' }, body: {}, tests: [
-    json, `pm.test('cancelled', () => pm.expect(body.status).to.eql('cancelled'));`,
-  ] },
-  { op: 'getWallet', name: 'Read the wallet after the payout', params: { playerId: '{{playerId}}' }, tests: [
-    json, `pm.test('debited by the paid withdrawal', () => { pm.expect(body.available).to.eql('70.00'); pm.expect(body.withdrawable).to.eql('70.00'); });`,
-  ] },
-  { op: 'listGames', name: 'List games', tests: [
-    json, `pm.test('a non-empty catalogue', () => pm.expect(body.data.length).to.be.above(0));`,
-    `pm.collectionVariables.set('gameId', body.data[0].id);`,
-  ] },
-  { op: 'createGameSession', name: 'Open a game session', params: { playerId: '{{playerId}}' }, body: { gameId: '{{gameId}}' }, tests: [
-    json, `pm.test('a demo session with a gameUrl', () => { pm.expect(body.mode).to.eql('demo'); pm.expect(body.gameUrl).to.match(/^https?:\\/\\//); });`,
-  ] },
-  { op: 'testWebhook', name: 'Send a test webhook', status: 0, tests: [
-    json,
-    `pm.test('delivered, or no webhook URL configured yet', () => {
+  {
+    op: 'getMe',
+    name: 'Who am I (sandbox credential)',
+    tests: [
+      json,
+      `pm.test('sandbox environment', () => pm.expect(body.operator.environment).to.eql('sandbox'));`,
+      `pm.collectionVariables.set('currency', body.brand.currency);`,
+    ],
+  },
+  {
+    op: 'createPlayer',
+    name: 'Register a player',
+    body: {
+      externalId: 'postman-{{$guid}}',
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+      cpf: '529.982.247-25',
+      phone: '+5511987654321',
+      birthDate: '1990-05-17',
+    },
+    tests: [
+      json,
+      `pm.test('new player is ativo, KYC nao_iniciado, CPF digits only', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql('52998224725'); });`,
+      `pm.collectionVariables.set('playerId', body.id);`,
+      `pm.collectionVariables.set('externalId', body.externalId);`,
+    ],
+  },
+  {
+    op: 'findPlayers',
+    name: 'Find the player by externalId',
+    query: { externalId: '{{externalId}}' },
+    tests: [
+      json,
+      `pm.test('finds exactly the registered player', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].id).to.eql(pm.collectionVariables.get('playerId')); });`,
+    ],
+  },
+  {
+    op: 'submitKyc',
+    name: 'Submit a KYC document',
+    params: { playerId: '{{playerId}}' },
+    body: { documentType: 'rg', reference: 's3://kyc-docs/{{$guid}}/rg-front.jpg' },
+    tests: [json, `pm.test('KYC is em_analise', () => pm.expect(body.kycStatus).to.eql('em_analise'));`],
+  },
+  {
+    op: 'getKyc',
+    name: 'Read KYC status',
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('one submission, em_analise', () => { pm.expect(body.status).to.eql('em_analise'); pm.expect(body.submissions).to.have.lengthOf(1); });`,
+    ],
+  },
+  {
+    op: 'sandboxKycDecision',
+    name: 'Sandbox: approve KYC',
+    params: { playerId: '{{playerId}}' },
+    body: { status: 'aprovado' },
+    tests: [json, `pm.test('KYC aprovado', () => pm.expect(body.status).to.eql('aprovado'));`],
+  },
+  {
+    op: 'createDeposit',
+    name: 'Create a deposit',
+    params: { playerId: '{{playerId}}' },
+    body: {
+      amount: '100.00',
+      currency: '{{currency}}',
+      method: 'pix',
+      externalReference: 'psp-{{$guid}}',
+    },
+    tests: [
+      json,
+      `pm.test('deposit pending', () => { pm.expect(body.status).to.eql('pending'); pm.expect(body.amount).to.eql('100.00'); });`,
+      `pm.collectionVariables.set('depositId', body.id);`,
+    ],
+  },
+  {
+    op: 'confirmDeposit',
+    name: 'Confirm the deposit',
+    params: { depositId: '{{depositId}}' },
+    body: {},
+    tests: [
+      json,
+      `pm.test('deposit confirmed', () => { pm.expect(body.status).to.eql('confirmed'); pm.expect(body.id).to.eql(pm.collectionVariables.get('depositId')); });`,
+    ],
+  },
+  {
+    op: 'createDeposit',
+    name: 'Create a second deposit (to fail it)',
+    params: { playerId: '{{playerId}}' },
+    body: {
+      amount: '25.00',
+      currency: '{{currency}}',
+      method: 'boleto',
+      externalReference: 'psp-{{$guid}}',
+    },
+    tests: [json, `pm.collectionVariables.set('failedDepositId', body.id);`],
+  },
+  {
+    op: 'failDeposit',
+    name: 'Fail the second deposit',
+    params: { depositId: '{{failedDepositId}}' },
+    body: { reason: 'Payment expired at the PSP' },
+    tests: [json, `pm.test('deposit failed', () => pm.expect(body.status).to.eql('failed'));`],
+  },
+  {
+    op: 'getWallet',
+    name: 'Read the wallet',
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('credited by the confirmed deposit only', () => { pm.expect(body.available).to.eql('100.00'); pm.expect(body.withdrawable).to.eql('100.00'); });`,
+    ],
+  },
+  {
+    op: 'listTransactions',
+    name: 'List the ledger',
+    params: { playerId: '{{playerId}}' },
+    query: { limit: '10' },
+    tests: [
+      json,
+      `pm.test('one DEPOSIT entry', () => { pm.expect(body.data).to.have.lengthOf(1); pm.expect(body.data[0].type).to.eql('DEPOSIT'); pm.expect(body.data[0].referenceId).to.eql(pm.collectionVariables.get('depositId')); pm.expect(body.nextCursor).to.eql(null); });`,
+    ],
+  },
+  {
+    op: 'createWithdrawal',
+    name: 'Request a withdrawal',
+    params: { playerId: '{{playerId}}' },
+    body: {
+      amount: '30.00',
+      currency: '{{currency}}',
+      method: 'pix',
+      destination: 'ana@example.com',
+    },
+    tests: [
+      json,
+      `pm.test('withdrawal under_review', () => pm.expect(body.status).to.eql('under_review'));`,
+      `pm.collectionVariables.set('withdrawalId', body.id);`,
+    ],
+  },
+  {
+    op: 'getWithdrawal',
+    name: 'Read the withdrawal',
+    params: { withdrawalId: '{{withdrawalId}}' },
+    tests: [
+      json,
+      `pm.test('same withdrawal, under_review', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('withdrawalId')); pm.expect(body.status).to.eql('under_review'); });`,
+    ],
+  },
+  {
+    op: 'sandboxWithdrawalDecision',
+    name: 'Sandbox: approve the withdrawal',
+    params: { withdrawalId: '{{withdrawalId}}' },
+    body: { decision: 'approve' },
+    tests: [json, `pm.test('approved', () => pm.expect(body.status).to.eql('approved'));`],
+  },
+  {
+    op: 'sandboxWithdrawalDecision',
+    name: 'Sandbox: pay the withdrawal',
+    params: { withdrawalId: '{{withdrawalId}}' },
+    body: { decision: 'pay' },
+    tests: [json, `pm.test('paid', () => pm.expect(body.status).to.eql('paid'));`],
+  },
+  {
+    op: 'createWithdrawal',
+    name: 'Request a second withdrawal (to cancel it)',
+    params: { playerId: '{{playerId}}' },
+    body: {
+      amount: '10.00',
+      currency: '{{currency}}',
+      method: 'pix',
+      destination: 'ana@example.com',
+    },
+    tests: [json, `pm.collectionVariables.set('cancelWithdrawalId', body.id);`],
+  },
+  {
+    op: 'cancelWithdrawal',
+    name: 'Cancel the second withdrawal',
+    params: { withdrawalId: '{{cancelWithdrawalId}}' },
+    body: {},
+    tests: [json, `pm.test('cancelled', () => pm.expect(body.status).to.eql('cancelled'));`],
+  },
+  {
+    op: 'getWallet',
+    name: 'Read the wallet after the payout',
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('debited by the paid withdrawal', () => { pm.expect(body.available).to.eql('70.00'); pm.expect(body.withdrawable).to.eql('70.00'); });`,
+    ],
+  },
+  {
+    op: 'listGames',
+    name: 'List games',
+    tests: [
+      json,
+      `pm.test('a non-empty catalogue', () => pm.expect(body.data.length).to.be.above(0));`,
+      `pm.collectionVariables.set('gameId', body.data[0].id);`,
+    ],
+  },
+  {
+    op: 'createGameSession',
+    name: 'Open a game session',
+    params: { playerId: '{{playerId}}' },
+    body: { gameId: '{{gameId}}' },
+    tests: [
+      json,
+      `pm.test('a demo session with a gameUrl', () => { pm.expect(body.mode).to.eql('demo'); pm.expect(body.gameUrl).to.match(/^https?:\\/\\//); });`,
+    ],
+  },
+  {
+    op: 'testWebhook',
+    name: 'Send a test webhook',
+    status: 0,
+    tests: [
+      json,
+      `pm.test('delivered, or no webhook URL configured yet', () => {
   if (pm.response.code === 409) return pm.expect(body.error.code).to.eql('WEBHOOK_NOT_CONFIGURED');
   pm.expect(pm.response.code).to.eql(200);
   pm.expect(body.delivered, 'the configured URL answered 2xx: ' + JSON.stringify(body)).to.eql(true);
 });`,
-  ] },
+    ],
+  },
 ];
 
 const PUBLIC_DOCUMENTS = [
@@ -159,7 +299,10 @@ const PUBLIC_DOCUMENTS = [
 const script = (listen: 'prerequest' | 'test', lines: string[]) => ({ listen, script: { type: 'text/javascript', exec: lines.join('\n').split('\n') } });
 
 function requestItem(op: Operation, step: FlowStep) {
-  const segments = openApiPath(op.path).split('/').filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
+  const segments = openApiPath(op.path)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/^\{(.+)\}$/, ':$1'));
   const query = Object.entries(step.query ?? {}).map(([key, value]) => ({ key, value }));
   const variable = segments.filter((s) => s.startsWith(':')).map((s) => ({ key: s.slice(1), value: step.params?.[s.slice(1)] ?? '' }));
   const qs = query.length ? `?${query.map((q) => `${q.key}=${q.value}`).join('&')}` : '';
@@ -170,7 +313,13 @@ function requestItem(op: Operation, step: FlowStep) {
     request: {
       method: op.method,
       header: hasBody ? [{ key: 'Content-Type', value: 'application/json' }] : [],
-      url: { raw: `{{baseUrl}}/${segments.join('/')}${qs}`, host: ['{{baseUrl}}'], path: segments, ...(query.length ? { query } : {}), ...(variable.length ? { variable } : {}) },
+      url: {
+        raw: `{{baseUrl}}/${segments.join('/')}${qs}`,
+        host: ['{{baseUrl}}'],
+        path: segments,
+        ...(query.length ? { query } : {}),
+        ...(variable.length ? { variable } : {}),
+      },
       ...(hasBody ? { body: { mode: 'raw', raw: JSON.stringify(step.body, null, 2), options: { raw: { language: 'json' } } } } : {}),
       description: `${op.summary}. \`${op.method} ${openApiPath(op.path)}\` (operationId \`${op.id}\`)${op.idempotent ? '. Idempotent: the pre-request script sends a fresh Idempotency-Key' : ''}${op.sandboxOnly ? '. Sandbox only' : ''}.`,
     },
@@ -189,19 +338,29 @@ export function buildPostmanCollection(operations: Record<string, Operation>, se
   const documents = PUBLIC_DOCUMENTS.map((d) => ({
     name: d.name,
     event: [script('test', [ok(200), `pm.test('${d.type}', () => pm.expect(pm.response.headers.get('Content-Type')).to.include('${d.type}'));`])],
-    request: { method: 'GET', header: [], url: { raw: `{{baseUrl}}/${d.path}`, host: ['{{baseUrl}}'], path: [d.path] }, description: `Public, no signature: GET /${d.path}.` },
+    request: {
+      method: 'GET',
+      header: [],
+      url: { raw: `{{baseUrl}}/${d.path}`, host: ['{{baseUrl}}'], path: [d.path] },
+      description: `Public, no signature: GET /${d.path}.`,
+    },
   }));
   return {
     info: {
       name: 'Operator Gaming Back-Office API',
-      description: 'Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection: it registers a player, submits and approves KYC, deposits and confirms, reads the wallet and ledger, withdraws (approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables.',
+      description:
+        'Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection: it registers a player, submits and approves KYC, deposits and confirms, reads the wallet and ledger, withdraws (approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables.',
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     event: [script('prerequest', [PRE_REQUEST]), script('test', [COLLECTION_TEST])],
     variable: [
       { key: 'baseUrl', value: serverUrl },
-      { key: 'operatorKey', value: 'bk_test_...' }, { key: 'operatorSecret', value: 'sk_test_...' },
-      ...['currency', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({ key, value: '' })),
+      { key: 'operatorKey', value: 'bk_test_...' },
+      { key: 'operatorSecret', value: 'sk_test_...' },
+      ...['currency', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({
+        key,
+        value: '',
+      })),
     ],
     item: [
       { name: 'Operator journey (sandbox)', item: flow },

@@ -10,7 +10,10 @@ import { SIGNING_SNIPPETS } from './signing-snippets.ts';
 import { buildTestVectors } from './test-vectors.ts';
 import { DOCS_CSS, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage } from './docs-page.ts';
 
-export interface PublicDocsOptions { publicBaseUrl: string; apiPrefix: string }
+export interface PublicDocsOptions {
+  publicBaseUrl: string;
+  apiPrefix: string;
+}
 
 const CHANGELOG_URL = new URL('../../../../docs/CHANGELOG.md', import.meta.url);
 

@@ -203,11 +203,18 @@ func Verify(secret, ts, signature string, rawBody []byte, tolerance time.Duratio
 `;
 
 export const SIGNING_SNIPPETS = {
-  description: 'Sign every request: X-Signature = lowercase hex HMAC-SHA256(sk_ secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body bytes)), where PATH?QUERY is the path as sent (with /api/v1, the query string exactly as in the URL) and the body digest is of the empty string when no body is sent. Verify webhooks: hex HMAC-SHA256(whsec_ secret string, X-Webhook-Timestamp + "." + raw body) equals X-Webhook-Signature, compared in constant time, with the timestamp within a tolerance. Every snippet is a complete file; the verifiers take a tolerance and a clock so the published test vector (/test-vectors.json) can be checked with them.',
+  description:
+    'Sign every request: X-Signature = lowercase hex HMAC-SHA256(sk_ secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body bytes)), where PATH?QUERY is the path as sent (with /api/v1, the query string exactly as in the URL) and the body digest is of the empty string when no body is sent. Verify webhooks: hex HMAC-SHA256(whsec_ secret string, X-Webhook-Timestamp + "." + raw body) equals X-Webhook-Signature, compared in constant time, with the timestamp within a tolerance. Every snippet is a complete file; the verifiers take a tolerance and a clock so the published test vector (/test-vectors.json) can be checked with them.',
   runtimes: {
-    node: 'Node 18+', python: 'Python 3.8+', bash: 'bash + openssl + curl', php: 'PHP 7.4+', ruby: 'Ruby 2.7+', go: 'Go 1.19+',
+    node: 'Node 18+',
+    python: 'Python 3.8+',
+    bash: 'bash + openssl + curl',
+    php: 'PHP 7.4+',
+    ruby: 'Ruby 2.7+',
+    go: 'Go 1.19+',
   },
   requestSigning: { node: NODE_SIGN, python: PYTHON_SIGN, php: PHP_SIGN, ruby: RUBY_SIGN, go: GO_SIGN, bash: BASH_SIGN },
   webhookVerification: { node: NODE_VERIFY, python: PYTHON_VERIFY, php: PHP_VERIFY, ruby: RUBY_VERIFY, go: GO_VERIFY },
-  standardWebhooks: 'Deliveries also carry webhook-id, webhook-timestamp and webhook-signature (v1,<base64>) per the Standard Webhooks spec: any Standard Webhooks library (e.g. npm standardwebhooks, svix) verifies them with the same whsec_ secret.',
+  standardWebhooks:
+    'Deliveries also carry webhook-id, webhook-timestamp and webhook-signature (v1,<base64>) per the Standard Webhooks spec: any Standard Webhooks library (e.g. npm standardwebhooks, svix) verifies them with the same whsec_ secret.',
 };

@@ -9,28 +9,50 @@ export function buildTestVectors(apiPrefix: string) {
   const requests = [
     { method: 'GET', path: `${apiPrefix}/me`, timestamp: '1763719200', body: '' },
     { method: 'GET', path: `${apiPrefix}/players?externalId=user-42`, timestamp: '1763719200', body: '' },
-    { method: 'POST', path: `${apiPrefix}/players`, timestamp: '1763719260', body: '{"externalId":"user-42","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}' },
+    {
+      method: 'POST',
+      path: `${apiPrefix}/players`,
+      timestamp: '1763719260',
+      body: '{"externalId":"user-42","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}',
+    },
     // The query is signed exactly as sent: percent-encoded, never decoded or re-encoded.
     { method: 'GET', path: `${apiPrefix}/players?externalId=jo%C3%A3o%20silva%2B1`, timestamp: '1763719320', body: '' },
     // A POST without a body signs the digest of the empty string, like a GET.
     { method: 'POST', path: `${apiPrefix}/webhooks/test`, timestamp: '1763719380', body: '' },
     // Non-ASCII text is hashed as its UTF-8 bytes.
-    { method: 'POST', path: `${apiPrefix}/players`, timestamp: '1763719440', body: '{"externalId":"user-43","name":"João Müller","email":"joao@example.com","cpf":"11144477735","birthDate":"1985-02-28"}' },
+    {
+      method: 'POST',
+      path: `${apiPrefix}/players`,
+      timestamp: '1763719440',
+      body: '{"externalId":"user-43","name":"João Müller","email":"joao@example.com","cpf":"11144477735","birthDate":"1985-02-28"}',
+    },
   ].map((r) => ({
-    ...r, secret: SECRET, bodyUtf8Bytes: Buffer.byteLength(r.body, 'utf8'), key: 'bk_test_VectorKey0000000000000000000',
-    bodySha256: bodyDigest(r.body), canonicalString: canonicalString(r.method, r.path, r.timestamp, r.body),
+    ...r,
+    secret: SECRET,
+    bodyUtf8Bytes: Buffer.byteLength(r.body, 'utf8'),
+    key: 'bk_test_VectorKey0000000000000000000',
+    bodySha256: bodyDigest(r.body),
+    canonicalString: canonicalString(r.method, r.path, r.timestamp, r.body),
     signature: signRequest(SECRET, r.method, r.path, r.timestamp, r.body),
   }));
-  const whBody = '{"id":"evt_01934b7e8c8e7c3a9f2d1b0a99887766","type":"deposit.confirmed","createdAt":"2026-11-21T10:00:00.000Z","environment":"sandbox","data":{"id":"dep_1"}}';
-  const webhooks = [{
-    note: 'A recorded delivery: verify it with a clock set to its timestamp (now = 1763719200) or a large enough tolerance.',
-    secret: WEBHOOK_SECRET, id: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', timestamp: '1763719200', body: whBody,
-    signedContent: `1763719200.${whBody}`,
-    signature: signWebhook(WEBHOOK_SECRET, '1763719200', whBody),
-    standardWebhooksSignature: signStandardWebhook(WEBHOOK_SECRET, 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', '1763719200', whBody),
-  }];
+  const whBody =
+    '{"id":"evt_01934b7e8c8e7c3a9f2d1b0a99887766","type":"deposit.confirmed","createdAt":"2026-11-21T10:00:00.000Z","environment":"sandbox","data":{"id":"dep_1"}}';
+  const webhooks = [
+    {
+      note: 'A recorded delivery: verify it with a clock set to its timestamp (now = 1763719200) or a large enough tolerance.',
+      secret: WEBHOOK_SECRET,
+      id: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
+      timestamp: '1763719200',
+      body: whBody,
+      signedContent: `1763719200.${whBody}`,
+      signature: signWebhook(WEBHOOK_SECRET, '1763719200', whBody),
+      standardWebhooksSignature: signStandardWebhook(WEBHOOK_SECRET, 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', '1763719200', whBody),
+    },
+  ];
   return {
-    description: 'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
-    requests, webhooks,
+    description:
+      'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
+    requests,
+    webhooks,
   };
 }

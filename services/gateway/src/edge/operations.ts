@@ -6,7 +6,11 @@ import { AppError, requestOperation, type Operation, type RequestContext } from 
 import { traceHeaders } from '@bo/service-kit';
 import { context, trace } from '@opentelemetry/api';
 
-export interface ForwardDeps { nc: NatsConnection; natsPrefix: string; rpcTimeoutMs: number }
+export interface ForwardDeps {
+  nc: NatsConnection;
+  natsPrefix: string;
+  rpcTimeoutMs: number;
+}
 
 export function operatorContext(req: FastifyRequest): RequestContext {
   const c = req.credential!;
@@ -19,23 +23,40 @@ export function operatorContext(req: FastifyRequest): RequestContext {
 
 export function forwarder(op: Operation, deps: ForwardDeps, contextOf: (req: FastifyRequest) => RequestContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const result = await requestOperation(deps.nc, op.subject!, {
-      ctx: contextOf(req), params: req.params ?? {}, query: req.query ?? {}, body: req.body ?? {},
-    }, { prefix: deps.natsPrefix, timeoutMs: Math.max(op.timeoutMs ?? 0, deps.rpcTimeoutMs), headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined });
+    const result = await requestOperation(
+      deps.nc,
+      op.subject!,
+      {
+        ctx: contextOf(req),
+        params: req.params ?? {},
+        query: req.query ?? {},
+        body: req.body ?? {},
+      },
+      {
+        prefix: deps.natsPrefix,
+        timeoutMs: Math.max(op.timeoutMs ?? 0, deps.rpcTimeoutMs),
+        headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined,
+      },
+    );
     if (!result.ok) throw AppError.fromBody(result.error);
     return { result, reply: reply.code(result.status) };
   };
 }
 
 export function registerOperations(
-  app: FastifyInstance, operations: Record<string, Operation>, deps: ForwardDeps,
-  local: Record<string, RouteHandlerMethod>, context: (req: FastifyRequest) => RequestContext,
+  app: FastifyInstance,
+  operations: Record<string, Operation>,
+  deps: ForwardDeps,
+  local: Record<string, RouteHandlerMethod>,
+  context: (req: FastifyRequest) => RequestContext,
 ): void {
   for (const op of Object.values(operations)) {
-    const handler = local[op.id] ?? (async (req: FastifyRequest, reply: FastifyReply) => {
-      const { result } = await forwarder(op, deps, context)(req, reply);
-      return reply.send(result.body);
-    });
+    const handler =
+      local[op.id] ??
+      (async (req: FastifyRequest, reply: FastifyReply) => {
+        const { result } = await forwarder(op, deps, context)(req, reply);
+        return reply.send(result.body);
+      });
     if (!op.subject && !local[op.id]) throw new Error(`operation ${op.id} has neither a subject nor a local handler`);
     app.route({
       method: op.method,

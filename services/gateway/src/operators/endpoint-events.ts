@@ -9,11 +9,26 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, WEBHOOK_ENDPOINT_CHANGED, type WebhookEndpointChanged } from '@bo/contracts';
 
 /** The body of an internal event (its type says what `data` is). */
-export interface InternalEvent<T> { id: string; type: string; createdAt: string; data: T }
+export interface InternalEvent<T> {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: T;
+}
 
 export async function recordEndpointChange(tx: EntityManager, change: WebhookEndpointChanged): Promise<void> {
-  const event: InternalEvent<WebhookEndpointChanged> = { id: newId('event'), type: WEBHOOK_ENDPOINT_CHANGED, createdAt: new Date().toISOString(), data: change };
-  await tx.execute(
-    `insert into gateway.outbox (event_id, subject_type, environment, operator_id, brand_id, payload) values (?, ?, ?, ?, ?, ?)`,
-    [event.id, WEBHOOK_ENDPOINT_CHANGED, change.environment, change.operatorId, change.brandId, JSON.stringify(event)]);
+  const event: InternalEvent<WebhookEndpointChanged> = {
+    id: newId('event'),
+    type: WEBHOOK_ENDPOINT_CHANGED,
+    createdAt: new Date().toISOString(),
+    data: change,
+  };
+  await tx.execute(`insert into gateway.outbox (event_id, subject_type, environment, operator_id, brand_id, payload) values (?, ?, ?, ?, ?, ?)`, [
+    event.id,
+    WEBHOOK_ENDPOINT_CHANGED,
+    change.environment,
+    change.operatorId,
+    change.brandId,
+    JSON.stringify(event),
+  ]);
 }

@@ -4,8 +4,17 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AppError, callOperation, gatewayInvalidateSubject, newId, webhookMessages, type OperatorChanged,
-  type CreatedOperator, type Environment, type OperatorView, type UpsertEndpoint, type WebhookEndpointChanged,
+  AppError,
+  callOperation,
+  gatewayInvalidateSubject,
+  newId,
+  webhookMessages,
+  type OperatorChanged,
+  type CreatedOperator,
+  type Environment,
+  type OperatorView,
+  type UpsertEndpoint,
+  type WebhookEndpointChanged,
 } from '@bo/contracts';
 import { sealSecret, type Logger } from '@bo/service-kit';
 import { BrandEntity, CredentialEntity, OperatorEntity } from '../persistence/entities.ts';
@@ -16,8 +25,13 @@ import { recordAudit } from './audit.ts';
 import { recordEndpointChange } from './endpoint-events.ts';
 
 export interface OperatorAdminDeps {
-  orm: MikroORM; nc: NatsConnection; prefix: string; masterKey: string; rpcTimeoutMs: number;
-  defaultRateLimit: number; log: Logger;
+  orm: MikroORM;
+  nc: NatsConnection;
+  prefix: string;
+  masterKey: string;
+  rpcTimeoutMs: number;
+  defaultRateLimit: number;
+  log: Logger;
   /** Drops the operator from this replica's caches before the change is answered. */
   onOperatorChanged(operatorId: string): void;
   /** Wakes the outbox relay after a commit that wrote endpoint events. */
@@ -28,7 +42,9 @@ const ENVIRONMENTS: Environment[] = ['sandbox', 'production'];
 
 export class OperatorAdmin {
   readonly #d: OperatorAdminDeps;
-  constructor(deps: OperatorAdminDeps) { this.#d = deps; }
+  constructor(deps: OperatorAdminDeps) {
+    this.#d = deps;
+  }
 
   async view(em: EntityManager, id: string): Promise<OperatorView> {
     const op = await em.findOne(OperatorEntity, { id });
@@ -36,8 +52,13 @@ export class OperatorAdmin {
     const brands = await em.find(BrandEntity, { operatorId: id });
     const url = (env: Environment) => brands.find((b) => b.environment === env)?.webhookUrl ?? null;
     return {
-      id: op.id, name: op.name, status: op.status as OperatorView['status'], rateLimitPerMinute: op.rateLimitPerMinute,
-      allowedIps: op.allowedIps, webhookUrls: { sandbox: url('sandbox'), production: url('production') }, createdAt: op.createdAt.toISOString(),
+      id: op.id,
+      name: op.name,
+      status: op.status as OperatorView['status'],
+      rateLimitPerMinute: op.rateLimitPerMinute,
+      allowedIps: op.allowedIps,
+      webhookUrls: { sandbox: url('sandbox'), production: url('production') },
+      createdAt: op.createdAt.toISOString(),
     };
   }
 
@@ -58,8 +79,13 @@ export class OperatorAdmin {
     const out = { operator: { id: operatorId, name: input.name, status: 'active' } } as CreatedOperator;
     await em.transactional(async (tx) => {
       tx.create(OperatorEntity, {
-        id: operatorId, name: input.name, status: 'active', rateLimitPerMinute: input.rateLimitPerMinute ?? this.#d.defaultRateLimit,
-        allowedIps: [], createdAt: now, updatedAt: now,
+        id: operatorId,
+        name: input.name,
+        status: 'active',
+        rateLimitPerMinute: input.rateLimitPerMinute ?? this.#d.defaultRateLimit,
+        allowedIps: [],
+        createdAt: now,
+        updatedAt: now,
       });
       // No ORM relations are declared, so flush in foreign-key order.
       await tx.flush();
@@ -70,26 +96,51 @@ export class OperatorAdmin {
         const webhookSecret = issueWebhookSecret();
         const webhookSecretSealed = sealSecret(webhookSecret, this.#d.masterKey);
         tx.create(BrandEntity, {
-          id: brandId, operatorId, environment, currency: input.currency ?? 'BRL',
+          id: brandId,
+          operatorId,
+          environment,
+          currency: input.currency ?? 'BRL',
           name: environment === 'sandbox' ? `${input.name} (sandbox)` : input.name,
-          webhookUrl: null, webhookSecretSealed, webhookVersion: 1, createdAt: now,
+          webhookUrl: null,
+          webhookSecretSealed,
+          webhookVersion: 1,
+          createdAt: now,
         });
         await tx.flush();
         await recordEndpointChange(tx, { operatorId, environment, brandId, url: null, secretSealed: webhookSecretSealed, version: 1 });
         tx.create(CredentialEntity, {
-          keyHash: hashKey(key), keyPrefix: key.slice(0, 12), operatorId, brandId, environment,
-          secretSealed: sealSecret(secret, this.#d.masterKey), revokedAt: null, createdAt: now,
+          keyHash: hashKey(key),
+          keyPrefix: key.slice(0, 12),
+          operatorId,
+          brandId,
+          environment,
+          secretSealed: sealSecret(secret, this.#d.masterKey),
+          revokedAt: null,
+          createdAt: now,
         });
         out[environment] = { brandId, key, secret, webhookSecret };
       }
-      recordAudit(tx, { actor, action: 'adminCreateOperator', target: `operator:${operatorId}`, before: null, after: { ...out.operator, currency: input.currency ?? 'BRL' }, requestId });
+      recordAudit(tx, {
+        actor,
+        action: 'adminCreateOperator',
+        target: `operator:${operatorId}`,
+        before: null,
+        after: { ...out.operator, currency: input.currency ?? 'BRL' },
+        requestId,
+      });
     });
     // The secrets reach the webhooks service through the endpoint events written above.
     this.#d.onEventsWritten();
     return out;
   }
 
-  async update(id: string, action: string, actor: string, requestId: string, change: (op: { status: string; rateLimitPerMinute: number; allowedIps: string[] }) => void): Promise<OperatorView> {
+  async update(
+    id: string,
+    action: string,
+    actor: string,
+    requestId: string,
+    change: (op: { status: string; rateLimitPerMinute: number; allowedIps: string[] }) => void,
+  ): Promise<OperatorView> {
     const em = this.#d.orm.em.fork();
     const result = await em.transactional(async (tx) => {
       const before = await this.view(tx, id);
@@ -110,9 +161,14 @@ export class OperatorAdmin {
   setAllowedIps(id: string, ips: string[], actor: string, requestId: string): Promise<OperatorView> {
     const bad = ips.map((ip, i) => ({ ip, i })).filter(({ ip }) => !isValidAllowEntry(ip));
     if (bad.length) {
-      throw new AppError('VALIDATION_ERROR', undefined, { in: 'body', issues: bad.map(({ i }) => ({ path: `/ips/${i}`, message: 'Must be an IPv4/IPv6 address or CIDR.' })) });
+      throw new AppError('VALIDATION_ERROR', undefined, {
+        in: 'body',
+        issues: bad.map(({ i }) => ({ path: `/ips/${i}`, message: 'Must be an IPv4/IPv6 address or CIDR.' })),
+      });
     }
-    return this.update(id, 'adminSetAllowedIps', actor, requestId, (op) => { op.allowedIps = ips; });
+    return this.update(id, 'adminSetAllowedIps', actor, requestId, (op) => {
+      op.allowedIps = ips;
+    });
   }
 
   async setWebhookUrl(id: string, environment: Environment, url: string | null, actor: string, requestId: string): Promise<OperatorView> {
@@ -121,7 +177,12 @@ export class OperatorAdmin {
       const brand = await em.fork().findOne(BrandEntity, { operatorId: id, environment });
       if (!brand) throw new AppError('OPERATOR_NOT_FOUND');
       const change = {
-        operatorId: id, environment, brandId: brand.id, url, secretSealed: brand.webhookSecretSealed, version: brand.webhookVersion + 1,
+        operatorId: id,
+        environment,
+        brandId: brand.id,
+        url,
+        secretSealed: brand.webhookSecretSealed,
+        version: brand.webhookVersion + 1,
       };
       // The webhooks service validates the URL (https, SSRF guard) before we record it, and
       // applies it at once; the event written with the record is what makes it durable there.
@@ -129,21 +190,37 @@ export class OperatorAdmin {
       const after = await em.fork().transactional(async (tx) => {
         const before = await this.view(tx, id);
         // Only over the version the request was made for: a concurrent change goes again.
-        const n = await tx.nativeUpdate(BrandEntity, { id: brand.id, webhookVersion: brand.webhookVersion }, { webhookUrl: url, webhookVersion: change.version });
+        const n = await tx.nativeUpdate(
+          BrandEntity,
+          { id: brand.id, webhookVersion: brand.webhookVersion },
+          { webhookUrl: url, webhookVersion: change.version },
+        );
         if (n === 0) return undefined;
         await recordEndpointChange(tx, change);
         const now = await this.view(tx, id);
         recordAudit(tx, { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now, requestId });
         return now;
       });
-      if (after) { this.#d.onEventsWritten(); return after; }
-      if (attempt >= 3) throw new AppError('SERVICE_UNAVAILABLE', 'The webhook endpoint is being changed by another request; retry.', undefined, { 'retry-after': '1' });
+      if (after) {
+        this.#d.onEventsWritten();
+        return after;
+      }
+      if (attempt >= 3)
+        throw new AppError('SERVICE_UNAVAILABLE', 'The webhook endpoint is being changed by another request; retry.', undefined, { 'retry-after': '1' });
     }
   }
 
   async #push(endpoint: WebhookEndpointChanged): Promise<void> {
-    await callOperation(this.#d.nc, webhookMessages.upsertEndpoint.subject, {
-      ctx: { requestId: 'gateway', scope: { kind: 'internal', service: 'gateway' } }, params: {}, query: {}, body: endpoint satisfies UpsertEndpoint,
-    }, { prefix: this.#d.prefix, timeoutMs: this.#d.rpcTimeoutMs });
+    await callOperation(
+      this.#d.nc,
+      webhookMessages.upsertEndpoint.subject,
+      {
+        ctx: { requestId: 'gateway', scope: { kind: 'internal', service: 'gateway' } },
+        params: {},
+        query: {},
+        body: endpoint satisfies UpsertEndpoint,
+      },
+      { prefix: this.#d.prefix, timeoutMs: this.#d.rpcTimeoutMs },
+    );
   }
 }

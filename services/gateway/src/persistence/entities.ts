@@ -1,7 +1,9 @@
 import { defineEntity, p } from '@mikro-orm/postgresql';
 
 export const OperatorEntity = defineEntity({
-  name: 'Operator', tableName: 'operators', schema: 'gateway',
+  name: 'Operator',
+  tableName: 'operators',
+  schema: 'gateway',
   properties: {
     id: p.string().primary(),
     name: p.string(),
@@ -14,7 +16,9 @@ export const OperatorEntity = defineEntity({
 });
 
 export const BrandEntity = defineEntity({
-  name: 'Brand', tableName: 'brands', schema: 'gateway',
+  name: 'Brand',
+  tableName: 'brands',
+  schema: 'gateway',
   properties: {
     id: p.string().primary(),
     operatorId: p.string().fieldName('operator_id'),
@@ -30,7 +34,9 @@ export const BrandEntity = defineEntity({
 });
 
 export const CredentialEntity = defineEntity({
-  name: 'Credential', tableName: 'credentials', schema: 'gateway',
+  name: 'Credential',
+  tableName: 'credentials',
+  schema: 'gateway',
   properties: {
     keyHash: p.string().primary().fieldName('key_hash'),
     keyPrefix: p.string().fieldName('key_prefix'),
@@ -44,7 +50,9 @@ export const CredentialEntity = defineEntity({
 });
 
 export const AuditEntity = defineEntity({
-  name: 'Audit', tableName: 'audit_log', schema: 'gateway',
+  name: 'Audit',
+  tableName: 'audit_log',
+  schema: 'gateway',
   properties: {
     id: p.string().primary(),
     actor: p.string(),

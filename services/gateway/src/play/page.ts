@@ -29,7 +29,8 @@ export function pageHeaders(nonce?: string, publicBaseUrl?: string): Record<stri
     let connect = "'self'";
     if (publicBaseUrl && URL.canParse(publicBaseUrl)) connect += ` ${new URL(publicBaseUrl).origin}`;
     // No frame-ancestors: operators embed the page in an iframe on their own sites.
-    h['content-security-policy'] = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src ${connect}; img-src data:; base-uri 'none'; form-action 'none'`;
+    h['content-security-policy'] =
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src ${connect}; img-src data:; base-uri 'none'; form-action 'none'`;
   }
   return h;
 }
@@ -75,8 +76,14 @@ export function renderGamePage(view: PlaySessionView, nonce: string): string {
   const g = view.game;
   const demo = view.mode === 'demo';
   const data = {
-    kind: g.kind, mode: view.mode, currency: view.currency, balance: view.balance, playable: view.playable,
-    expiresAt: view.expiresAt, minBet: view.limits.minBet, maxBet: view.limits.maxBet,
+    kind: g.kind,
+    mode: view.mode,
+    currency: view.currency,
+    balance: view.balance,
+    playable: view.playable,
+    expiresAt: view.expiresAt,
+    minBet: view.limits.minBet,
+    maxBet: view.limits.maxBet,
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -14,8 +14,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
-  AppError, ERROR_CATALOGUE, gamePlayMessages, isAppError, requestOperation,
-  type ErrorBody, type OperationReply, type PlaySessionView,
+  AppError,
+  ERROR_CATALOGUE,
+  gamePlayMessages,
+  isAppError,
+  requestOperation,
+  type ErrorBody,
+  type OperationReply,
+  type PlaySessionView,
 } from '@bo/contracts';
 import { envelope } from '../edge/http/errors.ts';
 import { parseJsonObject } from '../edge/http/raw-body.ts';
@@ -42,9 +48,12 @@ const GATEWAY_SCOPE = { kind: 'internal', service: 'gateway' } as const;
  * prefix; wrapped with fastify-plugin the option is not applied to routes, and the routes live in
  * an encapsulated child (its own body parser) registered without one, so they stay at /play/...
  */
-export const playRoutes = fp(async (app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> => {
-  await app.register(playRoutesScope, { play: opts });
-}, { name: 'play-routes', fastify: '5.x' });
+export const playRoutes = fp(
+  async (app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> => {
+    await app.register(playRoutesScope, { play: opts });
+  },
+  { name: 'play-routes', fastify: '5.x' },
+);
 
 async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: PlayRoutesOptions }): Promise<void> {
   const limit = opts.roundBodyLimitBytes ?? 4096;
@@ -54,9 +63,17 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
 
   const ask = async <R>(subject: string, req: FastifyRequest, token: string, body: unknown): Promise<OperationReply<R>> =>
-    requestOperation<R>(opts.nc, subject, {
-      ctx: { requestId: String(req.id), scope: GATEWAY_SCOPE }, params: { token }, query: {}, body,
-    }, { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs });
+    requestOperation<R>(
+      opts.nc,
+      subject,
+      {
+        ctx: { requestId: String(req.id), scope: GATEWAY_SCOPE },
+        params: { token },
+        query: {},
+        body,
+      },
+      { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs },
+    );
 
   app.get<{ Params: { token: string } }>('/play/:token', async (req, reply) => {
     const token = req.params.token;
@@ -111,7 +128,10 @@ function statusOfError(body: ErrorBody): number {
 }
 
 function sendJsonError(reply: FastifyReply, req: FastifyRequest, body: ErrorBody): FastifyReply {
-  return reply.code(statusOfError(body)).type('application/json').send(envelope(body, String(req.id)));
+  return reply
+    .code(statusOfError(body))
+    .type('application/json')
+    .send(envelope(body, String(req.id)));
 }
 
 function sendErrorPage(reply: FastifyReply, req: FastifyRequest, body: ErrorBody, headers?: Record<string, string>): FastifyReply {
@@ -119,5 +139,9 @@ function sendErrorPage(reply: FastifyReply, req: FastifyRequest, body: ErrorBody
   if (status >= 500 && body.code === 'INTERNAL_ERROR') req.log.warn({ requestId: req.id }, 'play page failed');
   const nonce = randomBytes(16).toString('base64');
   if (headers) reply.headers(headers);
-  return reply.code(status).headers(pageHeaders(nonce)).type('text/html; charset=utf-8').send(renderErrorPage(status, body, String(req.id), nonce));
+  return reply
+    .code(status)
+    .headers(pageHeaders(nonce))
+    .type('text/html; charset=utf-8')
+    .send(renderErrorPage(status, body, String(req.id), nonce));
 }

@@ -9,33 +9,48 @@ import { safeEqual } from '@bo/service-kit';
 import { verifyPassword, type AdminIdentity } from './team.ts';
 
 export const SESSION_COOKIE = 'bo_console';
-export interface SessionPolicy { idleMinutes: number; absoluteHours: number; maxFailedSignIns: number; lockMinutes: number }
+export interface SessionPolicy {
+  idleMinutes: number;
+  absoluteHours: number;
+  maxFailedSignIns: number;
+  lockMinutes: number;
+}
 export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 30, absoluteHours: 12, maxFailedSignIns: 5, lockMinutes: 15 };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 // Compared when no such person exists, so a sign-in takes as long for an unknown e-mail.
 const DECOY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-export interface SessionIdentity extends AdminIdentity { csrfToken: string; email: string }
+export interface SessionIdentity extends AdminIdentity {
+  csrfToken: string;
+  email: string;
+}
 
 export class ConsoleSessions {
   readonly #orm: MikroORM;
   readonly #policy: SessionPolicy;
-  constructor(orm: MikroORM, policy: SessionPolicy = DEFAULT_SESSION_POLICY) { this.#orm = orm; this.#policy = policy; }
+  constructor(orm: MikroORM, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
+    this.#orm = orm;
+    this.#policy = policy;
+  }
 
   /** A new session for the right e-mail and password; any failure is the same 401 (nothing leaks). */
   async signIn(email: string, password: string): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole } }> {
     const em = this.#orm.em.fork();
     const [m] = await em.execute<{ id: string; email: string; role: AdminRole; password_hash: string; disabled_at: Date | null; locked: boolean }[]>(
       `select id, email, role, password_hash, disabled_at, coalesce(locked_until > now(), false) as locked
-         from gateway.team_members where lower(email) = lower(?)`, [email]);
+         from gateway.team_members where lower(email) = lower(?)`,
+      [email],
+    );
     const ok = await verifyPassword(password, m?.password_hash ?? DECOY_HASH);
     if (!m || m.disabled_at || m.locked || !ok) {
       if (m && !ok) {
         await em.execute(
           `update gateway.team_members set failed_sign_ins = failed_sign_ins + 1,
              locked_until = case when failed_sign_ins + 1 >= ? then now() + make_interval(mins => ?) else locked_until end
-           where id = ?`, [this.#policy.maxFailedSignIns, this.#policy.lockMinutes, m.id]);
+           where id = ?`,
+          [this.#policy.maxFailedSignIns, this.#policy.lockMinutes, m.id],
+        );
       }
       throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is locked or disabled.');
     }
@@ -43,8 +58,10 @@ export class ConsoleSessions {
     const csrfToken = randomBytes(24).toString('base64url');
     await em.transactional(async (tx) => {
       await tx.execute(`update gateway.team_members set failed_sign_ins = 0, locked_until = null where id = ?`, [m.id]);
-      await tx.execute(`insert into gateway.console_sessions (token_hash, member_id, csrf_token, expires_at) values (?, ?, ?, now() + make_interval(hours => ?))`,
-        [sha256(token), m.id, csrfToken, this.#policy.absoluteHours]);
+      await tx.execute(
+        `insert into gateway.console_sessions (token_hash, member_id, csrf_token, expires_at) values (?, ?, ?, now() + make_interval(hours => ?))`,
+        [sha256(token), m.id, csrfToken, this.#policy.absoluteHours],
+      );
     });
     return { token, csrfToken, member: { id: m.id, email: m.email, role: m.role } };
   }
@@ -57,7 +74,9 @@ export class ConsoleSessions {
          from gateway.team_members m
         where s.token_hash = ? and m.id = s.member_id and m.disabled_at is null
           and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => ?)
-        returning m.email, m.role, s.csrf_token`, [sha256(token), this.#policy.idleMinutes]);
+        returning m.email, m.role, s.csrf_token`,
+      [sha256(token), this.#policy.idleMinutes],
+    );
     const r = rows[0];
     return r ? { actor: `user:${r.email}`, role: r.role, root: false, csrfToken: r.csrf_token, email: r.email } : undefined;
   }
@@ -75,7 +94,9 @@ export class ConsoleSessions {
 
 /** The Set-Cookie value of a session (or of its removal, with an empty token). */
 export function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
-  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), `Max-Age=${token ? maxAgeSeconds : 0}`].join('; ');
+  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), `Max-Age=${token ? maxAgeSeconds : 0}`].join(
+    '; ',
+  );
 }
 
 export function sessionTokenOf(cookieHeader: string | undefined): string | undefined {

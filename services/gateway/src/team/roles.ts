@@ -4,13 +4,19 @@ import type { AdminRole } from '@bo/contracts';
 
 const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // Players, KYC and responsible gaming: compliance.
-  adminSetPlayerStatus: ['compliance'], adminSetPlayerLimits: ['compliance'], adminKycDecision: ['compliance'],
+  adminSetPlayerStatus: ['compliance'],
+  adminSetPlayerLimits: ['compliance'],
+  adminKycDecision: ['compliance'],
   // Money out and the ledger: finance (support may read the queue).
-  adminListWithdrawals: ['finance', 'support'], adminWithdrawalDecision: ['finance'], adminVerifyLedger: ['finance'],
+  adminListWithdrawals: ['finance', 'support'],
+  adminWithdrawalDecision: ['finance'],
+  adminVerifyLedger: ['finance'],
   // Webhook deliveries: support (and finance, who answer operators about payouts).
-  adminListDeliveries: ['support', 'finance'], adminRedeliver: ['support'],
+  adminListDeliveries: ['support', 'finance'],
+  adminRedeliver: ['support'],
   // Reading operators and the audit log is for everyone on the team; changing them is admin's.
-  adminListOperators: ['compliance', 'finance', 'support'], adminGetOperator: ['compliance', 'finance', 'support'],
+  adminListOperators: ['compliance', 'finance', 'support'],
+  adminGetOperator: ['compliance', 'finance', 'support'],
   adminListAudit: ['compliance', 'finance', 'support'],
 };
 

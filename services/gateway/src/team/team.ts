@@ -8,7 +8,12 @@ import { AppError, newId, type AdminRole } from '@bo/contracts';
 import { isoTime, safeEqual, uniqueViolation } from '@bo/service-kit';
 import { recordAudit } from '../operators/audit.ts';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  opts: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const TOKEN_FORMAT = /^bo_tok_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 
@@ -28,18 +33,45 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** Who is calling the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN. */
-export interface AdminIdentity { actor: string; role: AdminRole; root: boolean }
+export interface AdminIdentity {
+  actor: string;
+  role: AdminRole;
+  root: boolean;
+}
 
-interface MemberRow { id: string; email: string; role: AdminRole; created_at: Date; disabled_at: Date | null }
-interface TokenRow { id: string; name: string; role: AdminRole; created_at: Date; revoked_at: Date | null; last_used_at: Date | null }
+interface MemberRow {
+  id: string;
+  email: string;
+  role: AdminRole;
+  created_at: Date;
+  disabled_at: Date | null;
+}
+interface TokenRow {
+  id: string;
+  name: string;
+  role: AdminRole;
+  created_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
 const memberView = (r: MemberRow) => ({ id: r.id, email: r.email, role: r.role, createdAt: isoTime(r.created_at), disabledAt: isoTime(r.disabled_at) });
-const tokenView = (r: TokenRow) => ({ id: r.id, name: r.name, role: r.role, createdAt: isoTime(r.created_at), revokedAt: isoTime(r.revoked_at), lastUsedAt: isoTime(r.last_used_at) });
+const tokenView = (r: TokenRow) => ({
+  id: r.id,
+  name: r.name,
+  role: r.role,
+  createdAt: isoTime(r.created_at),
+  revokedAt: isoTime(r.revoked_at),
+  lastUsedAt: isoTime(r.last_used_at),
+});
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export class TeamAccess {
   readonly #orm: MikroORM;
   readonly #rootToken: string;
-  constructor(orm: MikroORM, rootToken: string) { this.#orm = orm; this.#rootToken = rootToken; }
+  constructor(orm: MikroORM, rootToken: string) {
+    this.#orm = orm;
+    this.#rootToken = rootToken;
+  }
 
   /** The identity of a bearer credential, or undefined (unknown, revoked, malformed). */
   async identify(bearer: string, claimedActor: string | undefined): Promise<AdminIdentity | undefined> {
@@ -48,9 +80,12 @@ export class TeamAccess {
     if (safeEqual(bearer, this.#rootToken)) return { actor: claimedActor ?? 'admin', role: 'admin', root: true };
     const m = bearer.match(TOKEN_FORMAT);
     if (!m) return undefined;
-    const rows = await this.#orm.em.fork().execute<{ name: string; role: AdminRole }[]>(
-      `update gateway.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
-      [`tok_${m[1]}`, sha256(bearer)]);
+    const rows = await this.#orm.em
+      .fork()
+      .execute<{ name: string; role: AdminRole }[]>(
+        `update gateway.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
+        [`tok_${m[1]}`, sha256(bearer)],
+      );
     return rows[0] ? { actor: `token:${rows[0].name}`, role: rows[0].role, root: false } : undefined;
   }
 
@@ -60,15 +95,26 @@ export class TeamAccess {
     const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null };
     const hash = await hashPassword(password);
     await this.#orm.em.fork().transactional(async (tx) => {
-      await tx.execute(`insert into gateway.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`,
-        [row.id, row.email, row.role, hash, row.created_at]).catch((e) => { throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+      await tx
+        .execute(`insert into gateway.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`, [
+          row.id,
+          row.email,
+          row.role,
+          hash,
+          row.created_at,
+        ])
+        .catch((e) => {
+          throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
+        });
       recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
     });
     return { user: memberView(row), password };
   }
 
   async listMembers() {
-    const rows = await this.#orm.em.fork().execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members order by created_at`);
+    const rows = await this.#orm.em
+      .fork()
+      .execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members order by created_at`);
     return rows.map(memberView);
   }
 
@@ -77,7 +123,9 @@ export class TeamAccess {
       const [before] = await tx.execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const [after] = await tx.execute<[MemberRow]>(
-        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning id, email, role, created_at, disabled_at`, [id]);
+        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning id, email, role, created_at, disabled_at`,
+        [id],
+      );
       recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
       return memberView(after);
     });
@@ -88,24 +136,40 @@ export class TeamAccess {
     const secret = `bo_tok_${hex}_${randomBytes(32).toString('base64url')}`;
     const row: TokenRow = { id: `tok_${hex}`, name: input.name, role: input.role, created_at: new Date(), revoked_at: null, last_used_at: null };
     await this.#orm.em.fork().transactional(async (tx: EntityManager) => {
-      await tx.execute(`insert into gateway.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`,
-        [row.id, row.name, row.role, sha256(secret), row.created_at]).catch((e) => { throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e; });
+      await tx
+        .execute(`insert into gateway.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`, [
+          row.id,
+          row.name,
+          row.role,
+          sha256(secret),
+          row.created_at,
+        ])
+        .catch((e) => {
+          throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
+        });
       recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
     });
     return { token: tokenView(row), secret };
   }
 
   async listTokens() {
-    const rows = await this.#orm.em.fork().execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens order by created_at`);
+    const rows = await this.#orm.em
+      .fork()
+      .execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens order by created_at`);
     return rows.map(tokenView);
   }
 
   async revokeToken(id: string, actor: string, requestId: string) {
     return this.#orm.em.fork().transactional(async (tx) => {
-      const [before] = await tx.execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens where id = ? for update`, [id]);
+      const [before] = await tx.execute<TokenRow[]>(
+        `select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens where id = ? for update`,
+        [id],
+      );
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const [after] = await tx.execute<[TokenRow]>(
-        `update gateway.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`, [id]);
+        `update gateway.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
+        [id],
+      );
       recordAudit(tx, { actor, action: 'adminRevokeToken', target: `service_token:${id}`, before: tokenView(before), after: tokenView(after), requestId });
       return tokenView(after);
     });

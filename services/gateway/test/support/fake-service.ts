@@ -16,14 +16,18 @@ export async function fakeService(prefix: string, subject: string, service = 'fa
   const fake: FakeService = {
     calls: [],
     respond: async (req) => ({ ok: true, status: 201, body: { n: fake.calls.length, body: req.body } }),
-    close: async () => { if (!nc.isClosed()) await nc.drain(); },
+    close: async () => {
+      if (!nc.isClosed()) await nc.drain();
+    },
   };
   nc.subscribe(rpcSubject(prefix, subject), {
     queue: queueGroup(service),
     callback: (_e, msg) => {
       const req = msg.json<OperationRequest>();
       fake.calls.push(req);
-      void fake.respond(req).then((r) => { if (r !== 'silence') msg.respond(JSON.stringify(r)); });
+      void fake.respond(req).then((r) => {
+        if (r !== 'silence') msg.respond(JSON.stringify(r));
+      });
     },
   });
   await nc.flush();

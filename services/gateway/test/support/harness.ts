@@ -14,22 +14,35 @@ export interface Harness {
   config: GatewayConfig;
   startReplica(overrides?: Record<string, string>): Promise<RunningGateway>;
   admin(method: string, path: string, body?: unknown, gw?: RunningGateway): Promise<{ status: number; body: any; headers: Headers }>;
-  createOperator(input?: { name?: string; rateLimitPerMinute?: number }): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
+  createOperator(input?: {
+    name?: string;
+    rateLimitPerMinute?: number;
+  }): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
   clientFor(creds: { key: string; secret: string }, gw?: RunningGateway): OperatorClient;
   close(): Promise<void>;
 }
 
 export async function startHarness(env: Record<string, string> = {}, opts: { db?: TestDatabase; prefix?: string } = {}): Promise<Harness> {
-  const db = opts.db ?? await createTestDatabase('gw');
+  const db = opts.db ?? (await createTestDatabase('gw'));
   const prefix = opts.prefix ?? testPrefix('gw');
   const baseEnv = {
-    DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, PORT: '0', ADMIN_PORT: '0',
-    ADMIN_TOKEN, RPC_TIMEOUT_MS: '2000', LOG_LEVEL: 'warn', ...env,
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    PORT: '0',
+    ADMIN_PORT: '0',
+    ADMIN_TOKEN,
+    RPC_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'warn',
+    ...env,
   };
   const config = loadGatewayConfig(baseEnv);
   const gateways: RunningGateway[] = [];
   const h: Harness = {
-    db, prefix, gateways, config,
+    db,
+    prefix,
+    gateways,
+    config,
     async startReplica(overrides = {}) {
       const gw = await startGateway(loadGatewayConfig({ ...baseEnv, ...overrides }));
       gateways.push(gw);
@@ -37,7 +50,8 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
     },
     async admin(method, path, body, gw = gateways[0]) {
       const res = await fetch(`${gw!.adminUrl}${path}`, {
-        method, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        method,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();
@@ -47,7 +61,10 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
       return new OperatorClient({ baseUrl: `${gw!.publicUrl}/api/v1`, key: creds.key, secret: creds.secret });
     },
     async createOperator(input = {}) {
-      const res = await h.admin('POST', '/admin/operators', { name: input.name ?? 'Acme Bets', ...(input.rateLimitPerMinute ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}) });
+      const res = await h.admin('POST', '/admin/operators', {
+        name: input.name ?? 'Acme Bets',
+        ...(input.rateLimitPerMinute ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
+      });
       if (res.status !== 201) throw new Error(`operator creation failed: ${res.status} ${JSON.stringify(res.body)}`);
       const created = res.body as CreatedOperator;
       return { ...created, sandboxClient: h.clientFor(created.sandbox), productionClient: h.clientFor(created.production) };

@@ -5,26 +5,50 @@ import { compareMoney, formatMoney, addMoney, isPositiveWithin, isoTime } from '
 export type DepositRowStatus = 'pending' | 'confirming' | 'confirmed' | 'failed';
 
 export interface DepositRow {
-  id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production';
-  playerId: string; amount: string; currency: string; method: string; externalReference: string;
-  status: DepositRowStatus; confirmScope: string | null; confirmKey: string | null;
-  createdAt: Date; updatedAt: Date; confirmedAt: Date | null; failedAt: Date | null; failureReason: string | null;
+  id: string;
+  operatorId: string;
+  brandId: string;
+  environment: 'sandbox' | 'production';
+  playerId: string;
+  amount: string;
+  currency: string;
+  method: string;
+  externalReference: string;
+  status: DepositRowStatus;
+  confirmScope: string | null;
+  confirmKey: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  confirmedAt: Date | null;
+  failedAt: Date | null;
+  failureReason: string | null;
 }
 
 /** `confirming` is shown as `pending`: the wallet is not credited yet (docs/money.md). */
 export function depositView(row: DepositRow): Deposit {
   return {
-    id: row.id, playerId: row.playerId, amount: formatMoney(row.amount), currency: row.currency, method: row.method,
-    externalReference: row.externalReference, status: row.status === 'confirming' ? 'pending' : row.status,
-    createdAt: isoTime(row.createdAt), updatedAt: isoTime(row.updatedAt), confirmedAt: isoTime(row.confirmedAt),
-    failedAt: isoTime(row.failedAt), failureReason: row.failureReason,
+    id: row.id,
+    playerId: row.playerId,
+    amount: formatMoney(row.amount),
+    currency: row.currency,
+    method: row.method,
+    externalReference: row.externalReference,
+    status: row.status === 'confirming' ? 'pending' : row.status,
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
+    confirmedAt: isoTime(row.confirmedAt),
+    failedAt: isoTime(row.failedAt),
+    failureReason: row.failureReason,
   };
 }
 
 /** 422 before anything else: the amount bound the schema cannot express. */
 export function checkAmount(amount: string): void {
   if (!isPositiveWithin(amount, MAX_AMOUNT)) {
-    throw new AppError('VALIDATION_ERROR', undefined, { in: 'body', issues: [{ path: '/amount', message: `must be greater than 0 and at most ${MAX_AMOUNT}` }] });
+    throw new AppError('VALIDATION_ERROR', undefined, {
+      in: 'body',
+      issues: [{ path: '/amount', message: `must be greater than 0 and at most ${MAX_AMOUNT}` }],
+    });
   }
 }
 

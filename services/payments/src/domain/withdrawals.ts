@@ -6,10 +6,22 @@ import { formatMoney } from '@bo/service-kit';
 export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
 
 export interface WithdrawalRow {
-  id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production';
-  playerId: string; amount: string; currency: string; method: string; destination: string;
-  status: WithdrawalRowStatus; requestScope: string | null; requestKey: string | null;
-  actionScope: string | null; actionKey: string | null; createdAt: Date; updatedAt: Date;
+  id: string;
+  operatorId: string;
+  brandId: string;
+  environment: 'sandbox' | 'production';
+  playerId: string;
+  amount: string;
+  currency: string;
+  method: string;
+  destination: string;
+  status: WithdrawalRowStatus;
+  requestScope: string | null;
+  requestKey: string | null;
+  actionScope: string | null;
+  actionKey: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** Rows the API never shows: the request is not answered yet, or was answered with a 422. */
@@ -18,10 +30,16 @@ export const INVISIBLE: readonly WithdrawalRowStatus[] = ['reserving', 'declined
 /** A move under way is shown as the state it leaves: it has not happened yet. */
 export function visibleStatus(status: WithdrawalRowStatus): WithdrawalStatus {
   switch (status) {
-    case 'cancelling': case 'rejecting': return 'under_review';
-    case 'paying': return 'approved';
-    case 'reserving': case 'declined': throw new Error(`a ${status} withdrawal has no visible status`);
-    default: return status;
+    case 'cancelling':
+    case 'rejecting':
+      return 'under_review';
+    case 'paying':
+      return 'approved';
+    case 'reserving':
+    case 'declined':
+      throw new Error(`a ${status} withdrawal has no visible status`);
+    default:
+      return status;
   }
 }
 
@@ -34,9 +52,15 @@ export function rowStatusesShownAs(status: WithdrawalStatus): WithdrawalRowStatu
 
 export function withdrawalView(row: WithdrawalRow): Withdrawal {
   return {
-    id: row.id, playerId: row.playerId, amount: formatMoney(row.amount), currency: row.currency, method: row.method,
-    destination: row.destination, status: visibleStatus(row.status),
-    createdAt: new Date(row.createdAt).toISOString(), updatedAt: new Date(row.updatedAt).toISOString(),
+    id: row.id,
+    playerId: row.playerId,
+    amount: formatMoney(row.amount),
+    currency: row.currency,
+    method: row.method,
+    destination: row.destination,
+    status: visibleStatus(row.status),
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
   };
 }
 
@@ -49,10 +73,7 @@ export function checkWithdrawalAllowed(player: PlayerState, currency: string): v
 }
 
 /** What a decision does from a status: start a move, finish the same move, or refuse. */
-export type DecisionPlan =
-  | { kind: 'move'; to: 'approved' }
-  | { kind: 'start'; to: 'rejecting' | 'paying' }
-  | { kind: 'resume' };
+export type DecisionPlan = { kind: 'move'; to: 'approved' } | { kind: 'start'; to: 'rejecting' | 'paying' } | { kind: 'resume' };
 
 export function planDecision(decision: WithdrawalDecision, status: WithdrawalRowStatus): DecisionPlan {
   if (decision === 'approve' && status === 'under_review') return { kind: 'move', to: 'approved' };

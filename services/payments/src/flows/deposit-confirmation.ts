@@ -29,25 +29,32 @@ export async function completeConfirmation(em: SqlRunner, row: DepositRow): Prom
   const view = depositView(done);
   const event = newOutboxEvent({ operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
   const ref = keyFromRow(row.confirmScope, row.confirmKey);
-  const { n } = onlyRow(await em.query<{ n: number }>(
-    `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
+  const { n } = onlyRow(
+    await em.query<{ n: number }>(
+      `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
                 where id = ? and status = 'confirming' returning id),
      o as (insert into payments.outbox (${event.columns}) select ?, ?, ?, ?, ?, ? from d returning 1)
-     ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-                select ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)` : ''}
+     ${
+       ref
+         ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
+                select ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)`
+         : ''
+     }
      select count(*)::int as n from d`,
-    [at, at, row.id, ...event.values, ...(ref ? [ref.scope, ref.key, CONFIRM_OPERATION, JSON.stringify(view)] : [])]));
+      [at, at, row.id, ...event.values, ...(ref ? [ref.scope, ref.key, CONFIRM_OPERATION, JSON.stringify(view)] : [])],
+    ),
+  );
   return n === 1 ? done : undefined;
 }
 
 /** Steps 2 and 3 for a deposit whose intent is recorded; returns the deposit as it ends. */
 export async function finishConfirmation(deps: FlowDeps, id: string, intent?: DepositRow): Promise<DepositRow> {
-  const row = intent ?? await readDeposit(deps.sql, id);
+  const row = intent ?? (await readDeposit(deps.sql, id));
   if (!row) throw new Error(`deposit ${id} vanished`);
   if (row.status !== 'confirming') return row;
   await creditWallet(deps, row);
   // The reconciler (or a retry) may have finished it meanwhile: then its row is the answer.
-  const done = await completeConfirmation(deps.sql, row) ?? await readDeposit(deps.sql, id);
+  const done = (await completeConfirmation(deps.sql, row)) ?? (await readDeposit(deps.sql, id));
   deps.outbox.poke();
   crashPoint('payments.confirm.after-complete');
   return done!;

@@ -11,7 +11,11 @@ import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
 import { applyWalletStep, completeMove, isTransitional } from './withdrawal-moves.ts';
 import { inTransaction, type FlowDeps } from './context.ts';
 
-export interface ReconcilerOptions { intervalMs: number; afterMs: number; batch?: number }
+export interface ReconcilerOptions {
+  intervalMs: number;
+  afterMs: number;
+  batch?: number;
+}
 type ReconcilerDeps = FlowDeps & { log: Logger; metrics?: Registry };
 
 /** One pass; returns how many rows it finished. */
@@ -19,27 +23,38 @@ export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOption
   let finished = 0;
   const batch = opts.batch ?? 50;
   for (const id of await staleDeposits(deps.sql, 'confirming', opts.afterMs, batch)) {
-    finished += await attempt(deps, 'deposit', id, () => inTransaction(deps, async (tx) => {
-      const row = await lockDeposit(tx, id, undefined, { skipLocked: true });
-      if (row?.status !== 'confirming') return false;
-      await creditWallet(deps, row);
-      await completeConfirmation(tx, row);
-      return true;
-    }));
+    finished += await attempt(deps, 'deposit', id, () =>
+      inTransaction(deps, async (tx) => {
+        const row = await lockDeposit(tx, id, undefined, { skipLocked: true });
+        if (row?.status !== 'confirming') return false;
+        await creditWallet(deps, row);
+        await completeConfirmation(tx, row);
+        return true;
+      }),
+    );
   }
   for (const id of await staleWithdrawals(deps.sql, opts.afterMs, batch)) {
-    finished += await attempt(deps, 'withdrawal', id, () => inTransaction(deps, async (tx) => {
-      const row = await lockWithdrawal(tx, id, undefined, { skipLocked: true });
-      if (!row || !isTransitional(row.status)) return false;
-      await completeMove(tx, row, await applyWalletStep(deps, row));
-      return true;
-    }));
+    finished += await attempt(deps, 'withdrawal', id, () =>
+      inTransaction(deps, async (tx) => {
+        const row = await lockWithdrawal(tx, id, undefined, { skipLocked: true });
+        if (!row || !isTransitional(row.status)) return false;
+        await completeMove(tx, row, await applyWalletStep(deps, row));
+        return true;
+      }),
+    );
   }
   return finished;
 }
 
 async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () => Promise<boolean>): Promise<number> {
-  const rows = deps.metrics && counter(deps.metrics, 'bo_reconciler_rows_total', 'Interrupted moves the reconciler took up, by kind (deposit, withdrawal) and result (finished, failed: left for the next pass).', ['kind', 'result'] as const);
+  const rows =
+    deps.metrics &&
+    counter(
+      deps.metrics,
+      'bo_reconciler_rows_total',
+      'Interrupted moves the reconciler took up, by kind (deposit, withdrawal) and result (finished, failed: left for the next pass).',
+      ['kind', 'result'] as const,
+    );
   try {
     const done = await fn();
     if (done) rows?.inc({ kind, result: 'finished' });
@@ -57,7 +72,12 @@ async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () =>
 /** Starts the loop; returns its stop. */
 export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): () => Promise<void> {
   return startLoop({
-    name: 'reconciler pass', intervalMs: opts.intervalMs, log: deps.log, startNow: false,
-    run: async () => { await reconcileOnce(deps, opts); },
+    name: 'reconciler pass',
+    intervalMs: opts.intervalMs,
+    log: deps.log,
+    startNow: false,
+    run: async () => {
+      await reconcileOnce(deps, opts);
+    },
   }).stop;
 }

@@ -56,7 +56,10 @@ export async function applyWalletStep(deps: FlowDeps, row: WithdrawalRow): Promi
 }
 
 const FINAL: Partial<Record<WithdrawalRowStatus, WithdrawalRowStatus>> = {
-  reserving: 'under_review', cancelling: 'cancelled', rejecting: 'rejected', paying: 'paid',
+  reserving: 'under_review',
+  cancelling: 'cancelled',
+  rejecting: 'rejected',
+  paying: 'paid',
 };
 
 /** The completion on a row locked by the caller and still in its transitional state. */
@@ -72,8 +75,10 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
   const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);
   const done = await markStatus(tx, row, FINAL[row.status]!, at);
   const view = withdrawalView(done);
-  await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment },
-    'withdrawal.status_changed', { withdrawal: view, previousStatus });
+  await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
+    withdrawal: view,
+    previousStatus,
+  });
   if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, 201, view);
   if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), CANCEL_OPERATION, 200, view);
   if (row.status === 'rejecting' || row.status === 'paying') {

@@ -3,7 +3,14 @@ import { AppError, newId, type paymentOperations } from '@bo/contracts';
 import { crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
-  findByExternalReference, insertDeposit, insertDepositWithResponse, lockDeposit, lockPlayerDeposits, markConfirming, markConfirmingIfPending, markFailed,
+  findByExternalReference,
+  insertDeposit,
+  insertDepositWithResponse,
+  lockDeposit,
+  lockPlayerDeposits,
+  markConfirming,
+  markConfirmingIfPending,
+  markFailed,
   referenceAndTodaysTotal,
 } from '../persistence/deposit-store.ts';
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
@@ -17,7 +24,12 @@ const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXIST
 
 /** Whether the RG and status checks pass for this player (the limit aside). */
 function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: string): boolean {
-  try { checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0'); return true; } catch { return false; }
+  try {
+    checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createDeposit> {
@@ -44,10 +56,23 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   const player = await playerState(deps, scope.brandId, playerId);
   checkPlayerAndCurrency(player, input.currency);
   const newRow = (now: Date): DepositRow => ({
-    id: newId('deposit'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-    playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method,
-    externalReference: input.externalReference, status: 'pending', confirmScope: null, confirmKey: null,
-    createdAt: now, updatedAt: now, confirmedAt: null, failedAt: null, failureReason: null,
+    id: newId('deposit'),
+    operatorId: scope.operatorId,
+    brandId: scope.brandId,
+    environment: scope.environment,
+    playerId,
+    amount: formatMoney(input.amount),
+    currency: input.currency,
+    method: input.method,
+    externalReference: input.externalReference,
+    status: 'pending',
+    confirmScope: null,
+    confirmKey: null,
+    createdAt: now,
+    updatedAt: now,
+    confirmedAt: null,
+    failedAt: null,
+    failureReason: null,
   });
   if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
     // The usual case: no limit, nothing to serialise, and no refusal that must come after the
@@ -82,17 +107,22 @@ export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOpera
     // pending deposit, is one statement; anything else (a replay of this key included) is looked
     // at under the row lock.
     const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
-    const answered = intent ? undefined : await deps.sql.transaction(async (tx) => {
-      const row = await lockDeposit(tx, depositId, scope.brandId);
-      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
-      if (row.status === 'pending') { await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null); return undefined; }
-      const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
-      if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
-      // A concurrent request with our key may have finished it since we last looked.
-      const stored = await findStored(tx, ref, CONFIRM_OPERATION);
-      if (stored) return stored;
-      throw new AppError('DEPOSIT_NOT_PENDING');
-    });
+    const answered = intent
+      ? undefined
+      : await deps.sql.transaction(async (tx) => {
+          const row = await lockDeposit(tx, depositId, scope.brandId);
+          if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+          if (row.status === 'pending') {
+            await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null);
+            return undefined;
+          }
+          const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
+          if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
+          // A concurrent request with our key may have finished it since we last looked.
+          const stored = await findStored(tx, ref, CONFIRM_OPERATION);
+          if (stored) return stored;
+          throw new AppError('DEPOSIT_NOT_PENDING');
+        });
     if (answered) return answered;
     crashPoint('payments.confirm.after-intent');
     const done = await finishConfirmation(deps, depositId, intent);

@@ -1,16 +1,18 @@
 // payments.withdrawals.create / get / cancel, the sandbox decision, and the admin review queue
 // and decision.
 import {
-  AppError, newId, validationError, type paymentAdminOperations, type paymentOperations, type WithdrawalDecision, type WithdrawalStatus,
+  AppError,
+  newId,
+  validationError,
+  type paymentAdminOperations,
+  type paymentOperations,
+  type WithdrawalDecision,
+  type WithdrawalStatus,
 } from '@bo/contracts';
 import { crashPoint, formatMoney, writeEvent, type HandlerOf, type HandlerResult, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
-import {
-  INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow,
-} from '../domain/withdrawals.ts';
+import { INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow } from '../domain/withdrawals.ts';
 import { checkAmount } from '../domain/deposits.ts';
-import {
-  findByRequestKey, insertReserving, listWithdrawals, lockWithdrawal, markIntent, markStatus, readWithdrawal,
-} from '../persistence/withdrawal-store.ts';
+import { findByRequestKey, insertReserving, listWithdrawals, lockWithdrawal, markIntent, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
 import { findStored, replay, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
@@ -32,7 +34,7 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
     const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
     if (stored) return stored;
     // An earlier attempt with this key recorded its intent and was interrupted: finish that one.
-    const earlier = ref && await findByRequestKey(deps.sql, ref.scope, ref.key);
+    const earlier = ref && (await findByRequestKey(deps.sql, ref.scope, ref.key));
     if (earlier) return answerCreate(deps, earlier, ref);
 
     const { playerId } = req.params;
@@ -42,12 +44,26 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
 
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();
-    const id = await deps.sql.transaction((tx) => insertReserving(tx, {
-      id: newId('withdrawal'), operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-      playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination: input.destination,
-      status: 'reserving', requestScope: ref?.scope ?? null, requestKey: ref?.key ?? null, actionScope: null, actionKey: null,
-      createdAt: now, updatedAt: now,
-    }));
+    const id = await deps.sql.transaction((tx) =>
+      insertReserving(tx, {
+        id: newId('withdrawal'),
+        operatorId: scope.operatorId,
+        brandId: scope.brandId,
+        environment: scope.environment,
+        playerId,
+        amount: formatMoney(input.amount),
+        currency: input.currency,
+        method: input.method,
+        destination: input.destination,
+        status: 'reserving',
+        requestScope: ref?.scope ?? null,
+        requestKey: ref?.key ?? null,
+        actionScope: null,
+        actionKey: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     crashPoint('payments.withdraw.after-intent');
     return answerCreate(deps, (await readWithdrawal(deps.sql, id))!, ref);
   };
@@ -78,7 +94,10 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
     const answered = await deps.sql.transaction(async (tx) => {
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
       if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
-      if (row.status === 'under_review') { await markIntent(tx, row.id, 'cancelling', ref); return undefined; }
+      if (row.status === 'under_review') {
+        await markIntent(tx, row.id, 'cancelling', ref);
+        return undefined;
+      }
       const mine = ref && row.status === 'cancelling' && row.actionScope === ref.scope && row.actionKey === ref.key;
       if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
       // A concurrent request with our key may have finished it since we last looked.
@@ -99,8 +118,13 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
  * a key, the answer is stored in the transaction that makes the decision final (the move itself,
  * or the completion of a wallet step), so a retry after a lost answer gets it instead of a 409.
  */
-async function decide(deps: ServiceDeps, id: string, brandId: string | undefined, decision: WithdrawalDecision, ref: RequestKey | undefined)
-  : Promise<{ stored: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow }> {
+async function decide(
+  deps: ServiceDeps,
+  id: string,
+  brandId: string | undefined,
+  decision: WithdrawalDecision,
+  ref: RequestKey | undefined,
+): Promise<{ stored: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow }> {
   const operation = decideOperation(decision);
   const early = await findStored(deps.sql, ref, operation);
   if (early) return { stored: early };
@@ -114,8 +138,10 @@ async function decide(deps: ServiceDeps, id: string, brandId: string | undefined
     if (plan.kind === 'move') {
       const moved = await markStatus(tx, row, plan.to, new Date());
       const view = withdrawalView(moved);
-      await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment },
-        'withdrawal.status_changed', { withdrawal: view, previousStatus: 'under_review' });
+      await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
+        withdrawal: view,
+        previousStatus: 'under_review',
+      });
       await storeResponse(tx, ref, operation, 200, view);
       return { before: row, started: false as const };
     }
@@ -162,8 +188,13 @@ function encodeQueueCursor(status: WithdrawalStatus, row: WithdrawalRow): string
 function decodeQueueCursor(cursor: string, status: WithdrawalStatus): { createdAt: string; id: string } {
   const invalid = validationError('query', [{ path: '/cursor', message: 'must be a nextCursor returned by this list, with the same status filter' }]);
   let v: unknown;
-  try { v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')); } catch { throw invalid; }
-  if (!Array.isArray(v) || v.length !== 3 || v[0] !== status || typeof v[1] !== 'string' || Number.isNaN(Date.parse(v[1])) || typeof v[2] !== 'string') throw invalid;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid;
+  }
+  if (!Array.isArray(v) || v.length !== 3 || v[0] !== status || typeof v[1] !== 'string' || Number.isNaN(Date.parse(v[1])) || typeof v[2] !== 'string')
+    throw invalid;
   return { createdAt: v[1], id: v[2] };
 }
 

@@ -9,10 +9,16 @@ const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environ
   created_at as "createdAt", updated_at as "updatedAt", confirmed_at as "confirmedAt", failed_at as "failedAt", failure_reason as "failureReason"`;
 
 /** A deposit of the brand (or of any brand when `brandId` is undefined), locked. */
-export async function lockDeposit(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<DepositRow | undefined> {
+export async function lockDeposit(
+  tx: SqlRunner,
+  id: string,
+  brandId: string | undefined,
+  opts: { skipLocked?: boolean } = {},
+): Promise<DepositRow | undefined> {
   const rows = await tx.query<DepositRow>(
     `select ${COLUMNS} from payments.deposits where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
-    brandId ? [id, brandId] : [id]);
+    brandId ? [id, brandId] : [id],
+  );
   return rows[0];
 }
 
@@ -35,28 +41,58 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boo
   const inserted = await tx.query<{ id: string }>(
     `insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`,
-    [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt]);
+    [
+      row.id,
+      row.operatorId,
+      row.brandId,
+      row.environment,
+      row.playerId,
+      row.amount,
+      row.currency,
+      row.method,
+      row.externalReference,
+      row.status,
+      row.createdAt,
+      row.updatedAt,
+    ],
+  );
   return inserted.length === 1;
 }
 
 /** Step 1 of a confirm in one statement: `pending → confirming` with the key; undefined if not pending (or not the brand's). */
-export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, scope: string | null, key: string | null): Promise<DepositRow | undefined> {
+export async function markConfirmingIfPending(
+  em: SqlRunner,
+  id: string,
+  brandId: string,
+  scope: string | null,
+  key: string | null,
+): Promise<DepositRow | undefined> {
   const rows = await em.query<DepositRow>(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now()
-     where id = ? and ${OF_BRAND} and status = 'pending' returning ${COLUMNS}`, [scope, key, id, brandId]);
+     where id = ? and ${OF_BRAND} and status = 'pending' returning ${COLUMNS}`,
+    [scope, key, id, brandId],
+  );
   return rows[0];
 }
 
 /** The deposit already holding the brand's externalReference, and (when a limit needs it) the player's total today. */
 export async function referenceAndTodaysTotal(
-  tx: SqlRunner, brandId: string, playerId: string, externalReference: string, now: Date, withTotal: boolean,
+  tx: SqlRunner,
+  brandId: string,
+  playerId: string,
+  externalReference: string,
+  now: Date,
+  withTotal: boolean,
 ): Promise<{ existing: string | undefined; todaysTotal: string }> {
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const row = onlyRow(await tx.query<{ existing: string | null; total: string }>(
-    `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
+  const row = onlyRow(
+    await tx.query<{ existing: string | null; total: string }>(
+      `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
        case when ? then (select coalesce(sum(amount), 0) from payments.deposits
          where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
-    [brandId, externalReference, withTotal, brandId, playerId, dayStart]));
+      [brandId, externalReference, withTotal, brandId, playerId, dayStart],
+    ),
+  );
   return { existing: row.existing ?? undefined, todaysTotal: row.total };
 }
 
@@ -65,15 +101,41 @@ export async function referenceAndTodaysTotal(
  * without a transaction); false when the brand already has the reference (nothing written).
  * A second record for the key is a unique violation: the statement fails as a whole.
  */
-export async function insertDepositWithResponse(em: SqlRunner, row: DepositRow, ref: RequestKey | undefined, operation: string, body: unknown): Promise<boolean> {
-  const { n } = onlyRow(await em.query<{ n: number }>(
-    `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
+export async function insertDepositWithResponse(
+  em: SqlRunner,
+  row: DepositRow,
+  ref: RequestKey | undefined,
+  operation: string,
+  body: unknown,
+): Promise<boolean> {
+  const { n } = onlyRow(
+    await em.query<{ n: number }>(
+      `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
-     ${ref ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-       select ?, ?, ?, 201, ?::json from d returning 1)` : ''}
+     ${
+       ref
+         ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
+       select ?, ?, ?, 201, ?::json from d returning 1)`
+         : ''
+     }
      select count(*)::int as n from d`,
-    [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.externalReference, row.status, row.createdAt, row.updatedAt,
-      ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : [])]));
+      [
+        row.id,
+        row.operatorId,
+        row.brandId,
+        row.environment,
+        row.playerId,
+        row.amount,
+        row.currency,
+        row.method,
+        row.externalReference,
+        row.status,
+        row.createdAt,
+        row.updatedAt,
+        ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : []),
+      ],
+    ),
+  );
   return n === 1;
 }
 
@@ -87,7 +149,12 @@ export async function markConfirmed(tx: SqlRunner, row: DepositRow, at: Date): P
 }
 
 export async function markFailed(tx: SqlRunner, row: DepositRow, at: Date, reason: string | null): Promise<DepositRow> {
-  await tx.query(`update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now() where id = ?`, [at, reason, at, row.id]);
+  await tx.query(`update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now() where id = ?`, [
+    at,
+    reason,
+    at,
+    row.id,
+  ]);
   return { ...row, status: 'failed', failedAt: at, failureReason: reason, updatedAt: at };
 }
 
@@ -95,6 +162,7 @@ export async function markFailed(tx: SqlRunner, row: DepositRow, at: Date, reaso
 export async function staleDeposits(em: SqlRunner, status: DepositRowStatus, olderThanMs: number, limit: number): Promise<string[]> {
   const rows = await em.query<{ id: string }>(
     `select id from payments.deposits where status = ? and touched_at < now() - (? * interval '1 millisecond') order by touched_at limit ?`,
-    [status, olderThanMs, limit]);
+    [status, olderThanMs, limit],
+  );
   return rows.map((r) => r.id);
 }

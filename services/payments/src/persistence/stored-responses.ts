@@ -14,5 +14,9 @@ export const storeResponse = (tx: SqlRunner, ref: RequestKey | undefined, operat
   kit.storeResponse(tx, SCHEMA, ref, operation, status, body);
 
 export const runOnce = (
-  sql: Sql, ref: RequestKey | undefined, operation: string, effect: (tx: SqlRunner) => Promise<HandlerResult>, opts?: RunOnceOptions,
+  sql: Sql,
+  ref: RequestKey | undefined,
+  operation: string,
+  effect: (tx: SqlRunner) => Promise<HandlerResult>,
+  opts?: RunOnceOptions,
 ): Promise<HandlerResult> => kit.runOnce(kit.sqlTransactor(sql), SCHEMA, ref, operation, effect, opts);

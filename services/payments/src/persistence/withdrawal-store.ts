@@ -11,16 +11,24 @@ const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environ
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
 /** A withdrawal of the brand (any brand when `brandId` is undefined), locked. */
-export async function lockWithdrawal(tx: SqlRunner, id: string, brandId: string | undefined, opts: { skipLocked?: boolean } = {}): Promise<WithdrawalRow | undefined> {
+export async function lockWithdrawal(
+  tx: SqlRunner,
+  id: string,
+  brandId: string | undefined,
+  opts: { skipLocked?: boolean } = {},
+): Promise<WithdrawalRow | undefined> {
   const rows = await tx.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
-    brandId ? [id, brandId] : [id]);
+    brandId ? [id, brandId] : [id],
+  );
   return rows[0];
 }
 
 export async function readWithdrawal(em: SqlRunner, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
   const rows = await em.query<WithdrawalRow>(
-    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''}`, brandId ? [id, brandId] : [id]);
+    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''}`,
+    brandId ? [id, brandId] : [id],
+  );
   return rows[0];
 }
 
@@ -33,15 +41,34 @@ export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promis
   const inserted = await tx.query<{ id: string }>(
     `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status, request_scope, request_key, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
-    [row.id, row.operatorId, row.brandId, row.environment, row.playerId, row.amount, row.currency, row.method, row.destination, row.requestScope, row.requestKey, row.createdAt, row.updatedAt]);
+    [
+      row.id,
+      row.operatorId,
+      row.brandId,
+      row.environment,
+      row.playerId,
+      row.amount,
+      row.currency,
+      row.method,
+      row.destination,
+      row.requestScope,
+      row.requestKey,
+      row.createdAt,
+      row.updatedAt,
+    ],
+  );
   if (inserted[0]) return inserted[0].id;
   return (await findByRequestKey(tx, row.requestScope!, row.requestKey!))!.id;
 }
 
 /** Records the intent of a move (the visible status and updatedAt do not change yet). */
 export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: { scope: string; key: string }): Promise<void> {
-  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, touched_at = now() where id = ?`,
-    [status, action?.scope ?? null, action?.key ?? null, id]);
+  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, touched_at = now() where id = ?`, [
+    status,
+    action?.scope ?? null,
+    action?.key ?? null,
+    id,
+  ]);
 }
 
 export async function markStatus(tx: SqlRunner, row: WithdrawalRow, status: WithdrawalRowStatus, at: Date): Promise<WithdrawalRow> {
@@ -53,19 +80,28 @@ export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit
   const rows = await em.query<{ id: string }>(
     `select id from payments.withdrawals where status in (${TRANSITIONAL.map(() => '?').join(', ')})
      and touched_at < now() - (? * interval '1 millisecond') order by touched_at limit ?`,
-    [...TRANSITIONAL, olderThanMs, limit]);
+    [...TRANSITIONAL, olderThanMs, limit],
+  );
   return rows.map((r) => r.id);
 }
 
 /** The review queue: oldest first, ties by id, after the cursor's position. */
 export async function listWithdrawals(
-  em: SqlRunner, statuses: WithdrawalRowStatus[], limit: number, after?: { createdAt: string; id: string },
+  em: SqlRunner,
+  statuses: WithdrawalRowStatus[],
+  limit: number,
+  after?: { createdAt: string; id: string },
 ): Promise<WithdrawalRow[]> {
   const params: unknown[] = [...statuses];
   let where = '';
-  if (after) { where = 'and (created_at, id) > (?::timestamptz, ?)'; params.push(after.createdAt, after.id); }
+  if (after) {
+    where = 'and (created_at, id) > (?::timestamptz, ?)';
+    params.push(after.createdAt, after.id);
+  }
   params.push(limit + 1);
   return em.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where status in (${statuses.map(() => '?').join(', ')}) ${where}
-     order by created_at, id limit ?`, params);
+     order by created_at, id limit ?`,
+    params,
+  );
 }

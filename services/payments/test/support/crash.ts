@@ -8,23 +8,32 @@ import { errorOf, adminScope, type Stack, type processGroup } from '@bo/test-sup
 /** True once the service answers a harmless request (any reply but "no answer"). */
 export function answers(stack: Stack) {
   return async (name: 'wallet' | 'payments'): Promise<boolean> => {
-    const reply = name === 'wallet'
-      ? await stack.call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 })
-      : await stack.call('payments.admin.withdrawals', { scope: adminScope, query: { limit: 1 }, timeoutMs: 1000 });
+    const reply =
+      name === 'wallet'
+        ? await stack.call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 })
+        : await stack.call('payments.admin.withdrawals', { scope: adminScope, query: { limit: 1 }, timeoutMs: 1000 });
     return reply.ok || reply.error.code !== 'SERVICE_UNAVAILABLE';
   };
 }
 
 export function childEnv(stack: Stack): Record<string, string | number> {
   return {
-    DATABASE_URL: stack.databaseUrl, NATS_URL: stack.config.NATS_URL, NATS_PREFIX: stack.prefix,
-    RPC_TIMEOUT_MS: 1500, OUTBOX_POLL_MS: 50, ...FAST_RECONCILER,
+    DATABASE_URL: stack.databaseUrl,
+    NATS_URL: stack.config.NATS_URL,
+    NATS_PREFIX: stack.prefix,
+    RPC_TIMEOUT_MS: 1500,
+    OUTBOX_POLL_MS: 50,
+    ...FAST_RECONCILER,
   };
 }
 
 export async function crashAndRecover(
-  t: Test, procs: ReturnType<typeof processGroup>, side: 'wallet' | 'payments', point: string,
-  trigger: () => Promise<OperationReply>, restartEnv: Record<string, string | number> = {},
+  t: Test,
+  procs: ReturnType<typeof processGroup>,
+  side: 'wallet' | 'payments',
+  point: string,
+  trigger: () => Promise<OperationReply>,
+  restartEnv: Record<string, string | number> = {},
 ): Promise<void> {
   const victim = procs.get(side)!;
   const reply = await trigger();

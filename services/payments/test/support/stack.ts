@@ -24,7 +24,7 @@ export interface PaymentsStack extends Stack {
 }
 
 export async function startPaymentsStack(t: Test, label: string, opts: { payments?: boolean; wallet?: boolean } = {}): Promise<PaymentsStack> {
-  const stack = await startStack(t, label, opts.wallet ?? true ? [playersService, walletService] : [playersService]);
+  const stack = await startStack(t, label, (opts.wallet ?? true) ? [playersService, walletService] : [playersService]);
   if (opts.payments ?? true) await stack.start(paymentsService, FAST_RECONCILER);
   const sql = new pg.Client({ connectionString: stack.databaseUrl });
   await sql.connect();
@@ -42,20 +42,37 @@ function money(stack: Stack, sql: pg.Client) {
   return {
     player: (scope: OperatorScope, setup: PlayerSetup = {}) => createPlayer(call, scope, setup),
     createDeposit: (scope: OperatorScope, playerId: string, body: Record<string, unknown>, k = key('dep')) =>
-      call<Deposit>('payments.deposits.create', { scope, key: k, params: { playerId }, body: { currency: 'BRL', method: 'pix', externalReference: key('ref'), ...body } }),
+      call<Deposit>('payments.deposits.create', {
+        scope,
+        key: k,
+        params: { playerId },
+        body: { currency: 'BRL', method: 'pix', externalReference: key('ref'), ...body },
+      }),
     confirm: (scope: OperatorScope, depositId: string, k = key('conf'), timeoutMs?: number) =>
       call<Deposit>('payments.deposits.confirm', { scope, key: k, params: { depositId }, body: {}, timeoutMs }),
     fail: (scope: OperatorScope, depositId: string, body: Record<string, unknown> = {}, k = key('fail')) =>
       call<Deposit>('payments.deposits.fail', { scope, key: k, params: { depositId }, body }),
     createWithdrawal: (scope: OperatorScope, playerId: string, amount: string, k = key('wd'), extra: Record<string, unknown> = {}, timeoutMs?: number) =>
-      call<Withdrawal>('payments.withdrawals.create', { scope, key: k, params: { playerId }, body: { amount, currency: 'BRL', method: 'pix', destination: 'chave-pix-123', ...extra }, timeoutMs }),
+      call<Withdrawal>('payments.withdrawals.create', {
+        scope,
+        key: k,
+        params: { playerId },
+        body: { amount, currency: 'BRL', method: 'pix', destination: 'chave-pix-123', ...extra },
+        timeoutMs,
+      }),
     getWithdrawal: (scope: OperatorScope, withdrawalId: string) => call<Withdrawal>('payments.withdrawals.get', { scope, params: { withdrawalId } }),
     cancel: (scope: OperatorScope, withdrawalId: string, k = key('cancel'), timeoutMs?: number) =>
       call<Withdrawal>('payments.withdrawals.cancel', { scope, key: k, params: { withdrawalId }, body: {}, timeoutMs }),
     decide: (scope: OperatorScope, withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
       call<Withdrawal>('payments.withdrawals.decide', { scope, key: k, params: { withdrawalId }, body: { decision }, timeoutMs }),
     adminDecide: (withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
-      call<Withdrawal>('payments.admin.withdrawalDecision', { scope: { kind: 'admin', actor: 'reviewer@test' }, key: k, params: { id: withdrawalId }, body: { decision }, timeoutMs }),
+      call<Withdrawal>('payments.admin.withdrawalDecision', {
+        scope: { kind: 'admin', actor: 'reviewer@test' },
+        key: k,
+        params: { id: withdrawalId },
+        body: { decision },
+        timeoutMs,
+      }),
     wallet: async (scope: OperatorScope, playerId: string) => ok<Wallet>(await call('wallet.get', { scope, params: { playerId } })),
 
     /** A player with `amount` confirmed in the wallet (and KYC approved, so they can withdraw). */
@@ -68,7 +85,9 @@ function money(stack: Stack, sql: pg.Client) {
     /** Ledger entries written for a deposit or withdrawal id, by type (both postings counted once: the player's). */
     async playerEntries(referenceId: string): Promise<{ type: string; amount: string }[]> {
       const r = await sql.query(
-        `select e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id where a.kind = 'player' and e.reference_id = $1`, [referenceId]);
+        `select e.type, e.amount from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id where a.kind = 'player' and e.reference_id = $1`,
+        [referenceId],
+      );
       return r.rows;
     },
     async holdOf(withdrawalId: string): Promise<string | undefined> {

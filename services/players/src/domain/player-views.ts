@@ -34,7 +34,11 @@ export function toKycRecord(player: PlayerRow, submissions: KycSubmissionRow[]):
   };
 }
 
-export interface PlayerLimits { playerId: string; dailyDepositLimit: string | null; selfExcludedUntil: string | null }
+export interface PlayerLimits {
+  playerId: string;
+  dailyDepositLimit: string | null;
+  selfExcludedUntil: string | null;
+}
 
 export function toLimits(row: PlayerRow): PlayerLimits {
   return {

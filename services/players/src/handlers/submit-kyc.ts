@@ -17,7 +17,11 @@ export function submitKyc(deps: ServiceDeps): HandlerOf<typeof playerOperations.
       const next = statusAfterSubmission(player.kycStatus);
       const now = new Date();
       const submission = tx.create(KycSubmissionEntity, {
-        id: newId('kycSubmission'), playerId: player.id, documentType: input.documentType, reference: input.reference, createdAt: now,
+        id: newId('kycSubmission'),
+        playerId: player.id,
+        documentType: input.documentType,
+        reference: input.reference,
+        createdAt: now,
       });
       await changeKycStatus(tx, deps.schema, player, next, now);
       // A new submission changes the KYC record even when the status stays em_analise.
@@ -26,8 +30,12 @@ export function submitKyc(deps: ServiceDeps): HandlerOf<typeof playerOperations.
       return {
         status: 201,
         body: {
-          id: submission.id, playerId: player.id, documentType: submission.documentType, reference: submission.reference,
-          createdAt: now.toISOString(), kycStatus: player.kycStatus,
+          id: submission.id,
+          playerId: player.id,
+          documentType: submission.documentType,
+          reference: submission.reference,
+          createdAt: now.toISOString(),
+          kycStatus: player.kycStatus,
         },
       };
     });

@@ -6,7 +6,10 @@ import { ormRunner, writeEvent } from '@bo/service-kit';
 import { KycSubmissionEntity, PlayerEntity, type KycSubmissionRow, type PlayerRow } from './entities.ts';
 
 /** `brandId` absent only for the admin API, which addresses players across brands. */
-export interface PlayerAddress { id: string; brandId?: string }
+export interface PlayerAddress {
+  id: string;
+  brandId?: string;
+}
 
 const whereOf = (at: PlayerAddress) => (at.brandId === undefined ? { id: at.id } : { id: at.id, brandId: at.brandId });
 
@@ -44,7 +47,10 @@ export async function changeKycStatus(tx: EntityManager, schema: string, player:
   player.kycUpdatedAt = at;
   player.updatedAt = at;
   await writeEvent(ormRunner(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'kyc.status_changed', {
-    playerId: player.id, externalId: player.externalId, previousStatus, status,
+    playerId: player.id,
+    externalId: player.externalId,
+    previousStatus,
+    status,
   });
   return true;
 }

@@ -28,7 +28,8 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
     handlers: (deps) => {
       const config = { ...deps.config, PUBLIC_BASE_URL: deps.config.PUBLIC_BASE_URL.replace(/\/+$/, '') };
       const ctx: GamesContext = {
-        deps, config,
+        deps,
+        config,
         tokens: createLaunchTokenSigner(config.GAME_LAUNCH_SECRET),
         remote: opts.remote ?? remoteProvider({ defaultBaseUrl: config.GAME_PROVIDER_URL, timeoutMs: config.GAME_PROVIDER_TIMEOUT_MS }),
         rng: opts.rng ?? cryptoRng,
@@ -42,4 +43,3 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
     },
   };
 }
-

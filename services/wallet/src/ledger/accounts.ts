@@ -26,12 +26,17 @@ export function clearingAccountId(brandId: string, kind: ClearingKind, currency:
   return `acct:${kind}:${brandId}:${currency}`;
 }
 
-interface AccountRow { id: string; kind: AccountKind; available: string; held: string; entry_count: string | number }
+interface AccountRow {
+  id: string;
+  kind: AccountKind;
+  available: string;
+  held: string;
+  entry_count: string | number;
+}
 const toLocked = (r: AccountRow): LockedAccount => ({ id: r.id, kind: r.kind, available: r.available, held: r.held, entryCount: Number(r.entry_count) });
 
 async function lockAccount(tx: SqlRunner, id: string): Promise<LockedAccount | undefined> {
-  const rows = await tx.query<AccountRow>(
-    'select id, kind, available, held, entry_count from wallet.accounts where id = ? for update', [id]);
+  const rows = await tx.query<AccountRow>('select id, kind, available, held, entry_count from wallet.accounts where id = ? for update', [id]);
   return rows[0] ? toLocked(rows[0]) : undefined;
 }
 
@@ -49,9 +54,12 @@ export async function lockPlayerAccount(tx: SqlRunner, brandId: string, playerId
 /** Creates the player's account at 0.00 unless it exists; returns its id. */
 export async function createPlayerAccount(tx: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
   const id = playerAccountId(brandId, playerId, currency);
-  await tx.query(
-    `insert into wallet.accounts (id, kind, brand_id, player_id, currency) values (?, 'player', ?, ?, ?) on conflict do nothing`,
-    [id, brandId, playerId, currency]);
+  await tx.query(`insert into wallet.accounts (id, kind, brand_id, player_id, currency) values (?, 'player', ?, ?, ?) on conflict do nothing`, [
+    id,
+    brandId,
+    playerId,
+    currency,
+  ]);
   return id;
 }
 
@@ -69,9 +77,7 @@ export async function ensureClearingAccount(sql: Sql, brandId: string, kind: Cle
     knownClearing.set(sql, known);
   }
   if (known.has(id)) return id;
-  await sql.query(
-    `insert into wallet.accounts (id, kind, brand_id, currency) values (?, ?, ?, ?) on conflict do nothing`,
-    [id, kind, brandId, currency]);
+  await sql.query(`insert into wallet.accounts (id, kind, brand_id, currency) values (?, ?, ?, ?) on conflict do nothing`, [id, kind, brandId, currency]);
   known.add(id);
   return id;
 }

@@ -7,14 +7,16 @@ import { uuidv7 } from 'uuidv7';
 import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postTransaction } from './post-transaction.ts';
 
-const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult =>
-  ({ ...extra, available: formatMoney(account.available), held: formatMoney(account.held) });
+const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult => ({
+  ...extra,
+  available: formatMoney(account.available),
+  held: formatMoney(account.held),
+});
 
 /** A repeat that disagrees with the first call is a bug in the caller: refuse loudly. */
 function sameCommand(what: string, stored: string, asked: string): void {
   if (compareMoney(stored, asked) !== 0) throw new Error(`${what}: repeated with amount ${asked}, first was ${stored}`);
 }
-
 
 /**
  * A deposit's credit as ONE statement (its own transaction): the player's balance moves under
@@ -23,7 +25,12 @@ function sameCommand(what: string, stored: string, asked: string): void {
  * nothing: the copy that waited on the row lock fails the unique index and rolls back whole.
  * No row when the account does not exist yet or the deposit was credited already.
  */
-async function postCredit(sql: SqlRunner, cmd: WalletCredit, source: string, clearingId: string): Promise<{ available: string; held: string; entryId: string } | undefined> {
+async function postCredit(
+  sql: SqlRunner,
+  cmd: WalletCredit,
+  source: string,
+  clearingId: string,
+): Promise<{ available: string; held: string; entryId: string } | undefined> {
   const amount = formatMoney(cmd.amount);
   const txId = `ltx_${uuidv7().replaceAll('-', '')}`;
   const entryId = newId('ledgerEntry');
@@ -39,10 +46,28 @@ async function postCredit(sql: SqlRunner, cmd: WalletCredit, source: string, cle
            select ?, ?, ?, null, 'DEPOSIT', -(?::numeric), null, ?, ?, a.at from a
            returning 1)
      select a.available, a.held from a`,
-    [amount, playerAccountId(cmd.brandId, cmd.playerId, cmd.currency), source,
-      txId, source, cmd.brandId, cmd.currency, cmd.depositId,
-      entryId, txId, amount, cmd.currency, cmd.depositId,
-      newId('ledgerEntry'), txId, clearingId, amount, cmd.currency, cmd.depositId]);
+    [
+      amount,
+      playerAccountId(cmd.brandId, cmd.playerId, cmd.currency),
+      source,
+      txId,
+      source,
+      cmd.brandId,
+      cmd.currency,
+      cmd.depositId,
+      entryId,
+      txId,
+      amount,
+      cmd.currency,
+      cmd.depositId,
+      newId('ledgerEntry'),
+      txId,
+      clearingId,
+      amount,
+      cmd.currency,
+      cmd.depositId,
+    ],
+  );
   return rows[0] ? { ...rows[0], entryId } : undefined;
 }
 
@@ -80,11 +105,16 @@ export async function creditDeposit(sql: Sql, cmd: WalletCredit): Promise<Wallet
   return out;
 }
 
-interface HoldRow { id: string; account_id: string; brand_id: string; amount: string; status: HoldStatus }
+interface HoldRow {
+  id: string;
+  account_id: string;
+  brand_id: string;
+  amount: string;
+  status: HoldStatus;
+}
 
 async function lockHold(tx: SqlRunner, withdrawalId: string): Promise<HoldRow | undefined> {
-  const rows = await tx.query<HoldRow>(
-    'select id, account_id, brand_id, amount, status from wallet.holds where withdrawal_id = ? for update', [withdrawalId]);
+  const rows = await tx.query<HoldRow>('select id, account_id, brand_id, amount, status from wallet.holds where withdrawal_id = ? for update', [withdrawalId]);
   return rows[0];
 }
 
@@ -103,9 +133,14 @@ export async function holdWithdrawal(sql: Sql, cmd: WalletHold): Promise<WalletM
     }
     const withdrawable = subMoney(account.available, account.held);
     const status: HoldStatus = compareMoney(withdrawable, cmd.amount) >= 0 ? 'open' : 'declined';
-    await tx.query(
-      'insert into wallet.holds (id, withdrawal_id, account_id, brand_id, amount, status) values (?, ?, ?, ?, ?, ?)',
-      [newId('hold'), cmd.withdrawalId, account.id, cmd.brandId, formatMoney(cmd.amount), status]);
+    await tx.query('insert into wallet.holds (id, withdrawal_id, account_id, brand_id, amount, status) values (?, ?, ?, ?, ?, ?)', [
+      newId('hold'),
+      cmd.withdrawalId,
+      account.id,
+      cmd.brandId,
+      formatMoney(cmd.amount),
+      status,
+    ]);
     if (status === 'open') await setHeld(tx, account, addMoney(account.held, cmd.amount));
     return result(account, { holdStatus: status });
   });
@@ -116,8 +151,10 @@ export async function holdWithdrawal(sql: Sql, cmd: WalletHold): Promise<WalletM
 
 /** Finds the hold of a withdrawal in the caller's brand and locks its account, then the hold. */
 async function lockHoldAndAccount(tx: SqlRunner, ref: WalletHoldRef): Promise<{ hold: HoldRow; account: LockedAccount }> {
-  const found = await tx.query<{ account_id: string }>(
-    'select account_id from wallet.holds where withdrawal_id = ? and brand_id = ?', [ref.withdrawalId, ref.brandId]);
+  const found = await tx.query<{ account_id: string }>('select account_id from wallet.holds where withdrawal_id = ? and brand_id = ?', [
+    ref.withdrawalId,
+    ref.brandId,
+  ]);
   if (!found[0]) throw new AppError('WITHDRAWAL_NOT_FOUND', 'No hold exists for this withdrawal.');
   const account = await lockAccountById(tx, found[0].account_id);
   const hold = (await lockHold(tx, ref.withdrawalId))!;
@@ -145,7 +182,8 @@ export async function captureHold(sql: Sql, ref: WalletHoldRef): Promise<WalletM
   // own), so the transaction never waits for a second connection while it holds a lock.
   const [target] = await sql.query<{ currency: string }>(
     `select a.currency from wallet.holds h join wallet.accounts a on a.id = h.account_id where h.withdrawal_id = ? and h.brand_id = ?`,
-    [ref.withdrawalId, ref.brandId]);
+    [ref.withdrawalId, ref.brandId],
+  );
   const payout = target ? await ensureClearingAccount(sql, ref.brandId, 'payout_clearing', target.currency) : undefined;
   const out = await sql.transaction(async (tx) => {
     const { hold, account } = await lockHoldAndAccount(tx, ref);
@@ -160,8 +198,15 @@ export async function captureHold(sql: Sql, ref: WalletHoldRef): Promise<WalletM
     // Lower `held` before `available` so `held <= available` holds after each statement.
     await setHeld(tx, account, subMoney(account.held, hold.amount));
     const written = await postTransaction(tx, {
-      source, type: 'WITHDRAWAL', brandId: hold.brand_id, currency, referenceId: ref.withdrawalId,
-      postings: [{ account, amount: formatMoney(`-${hold.amount}`) }, { clearingAccountId: payout, amount: formatMoney(hold.amount) }],
+      source,
+      type: 'WITHDRAWAL',
+      brandId: hold.brand_id,
+      currency,
+      referenceId: ref.withdrawalId,
+      postings: [
+        { account, amount: formatMoney(`-${hold.amount}`) },
+        { clearingAccountId: payout, amount: formatMoney(hold.amount) },
+      ],
     });
     await setHoldStatus(tx, hold.id, 'captured', written.id);
     return result(account, { entryId: written.entries[0]!.id, holdStatus: 'captured' });

@@ -6,8 +6,14 @@ import { validationError } from '@bo/contracts';
 import { isIsoDateTime } from '@bo/contracts';
 import { safeEqual } from '@bo/service-kit';
 
-export interface LedgerPosition { createdAt: string; id: string }
-export interface CursorOwner { brandId: string; playerId: string }
+export interface LedgerPosition {
+  createdAt: string;
+  id: string;
+}
+export interface CursorOwner {
+  brandId: string;
+  playerId: string;
+}
 
 function sign(secret: string, owner: CursorOwner, payload: string): string {
   return createHmac('sha256', secret).update(`ledger-cursor.v1|${owner.brandId}|${owner.playerId}|${payload}`).digest('base64url');
@@ -26,7 +32,11 @@ export function decodeCursor(secret: string, owner: CursorOwner, cursor: string)
   const [payload, mac] = parts;
   if (!safeEqual(mac, sign(secret, owner, payload))) throw invalid('must be a nextCursor returned by this list, unaltered, for this player');
   let pos: unknown;
-  try { pos = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')); } catch { throw invalid('is malformed'); }
+  try {
+    pos = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid('is malformed');
+  }
   if (!Array.isArray(pos) || pos.length !== 2 || typeof pos[0] !== 'string' || typeof pos[1] !== 'string' || !isIsoDateTime(pos[0])) {
     throw invalid('is malformed');
   }

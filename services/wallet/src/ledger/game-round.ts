@@ -25,14 +25,24 @@ export function insufficientFunds(stakeable: string): AppError {
 
 /** What a player can stake now: `available − held` (0.00 without an account). */
 export async function stakeableNow(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
-  const [row] = await sql.query<{ stakeable: string }>(
-    'select available - held as stakeable from wallet.accounts where id = ?', [playerAccountId(brandId, playerId, currency)]);
+  const [row] = await sql.query<{ stakeable: string }>('select available - held as stakeable from wallet.accounts where id = ?', [
+    playerAccountId(brandId, playerId, currency),
+  ]);
   return formatMoney(row?.stakeable ?? '0');
 }
 
 export interface RealRound {
-  id: string; sessionId: string; clientRoundId: string; brandId: string; playerId: string; currency: string;
-  amount: string; payout: string; win: boolean; outcome: Record<string, unknown>; createdAt: Date;
+  id: string;
+  sessionId: string;
+  clientRoundId: string;
+  brandId: string;
+  playerId: string;
+  currency: string;
+  amount: string;
+  payout: string;
+  win: boolean;
+  outcome: Record<string, unknown>;
+  createdAt: Date;
   clearingAccountId: string;
 }
 
@@ -56,13 +66,17 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
                   and not exists (select 1 from wallet.game_rounds where session_id = ? and client_round_id = ?)
                 returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
      t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
-           select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values (?::text, ?::text, 'BET')${win ? ', (?::text, ?::text, \'WIN\')' : ''}) v(id, source, type)
+           select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values (?::text, ?::text, 'BET')${win ? ", (?::text, ?::text, 'WIN')" : ''}) v(id, source, type)
            returning 1),
      e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
            select ?, ?, a.id, a.entry_count - ?::int + 1, 'BET', -(?::numeric), a.available - ?::numeric, ?, ?, a.at from a
            union all select ?, ?, ?, null, 'BET', ?::numeric, null, ?, ?, a.at from a
-           ${win ? `union all select ?, ?, a.id, a.entry_count, 'WIN', ?::numeric, a.available, ?, ?, a.at from a
-           union all select ?, ?, ?, null, 'WIN', -(?::numeric), null, ?, ?, a.at from a` : ''}
+           ${
+             win
+               ? `union all select ?, ?, a.id, a.entry_count, 'WIN', ?::numeric, a.available, ?, ?, a.at from a
+           union all select ?, ?, ?, null, 'WIN', -(?::numeric), null, ?, ?, a.at from a`
+               : ''
+           }
            returning 1),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
            select ?, ?, coalesce((select max(seq) from wallet.game_rounds where session_id = ?), 0) + 1, ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
@@ -70,13 +84,47 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
            returning 1)
      select a.available - a.held as balance_after from a`,
     [
-      amount, payout, win ? 2 : 1, playerAccountId(r.brandId, r.playerId, r.currency), amount, r.sessionId, r.clientRoundId,
-      r.brandId, r.currency, r.id, bet.tx, `game-round:${r.id}:bet`, ...(win ? [win.tx, `game-round:${r.id}:win`] : []),
-      bet.player, bet.tx, win ? 2 : 1, amount, payout, r.currency, r.id,
-      bet.clearing, bet.tx, r.clearingAccountId, amount, r.currency, r.id,
+      amount,
+      payout,
+      win ? 2 : 1,
+      playerAccountId(r.brandId, r.playerId, r.currency),
+      amount,
+      r.sessionId,
+      r.clientRoundId,
+      r.brandId,
+      r.currency,
+      r.id,
+      bet.tx,
+      `game-round:${r.id}:bet`,
+      ...(win ? [win.tx, `game-round:${r.id}:win`] : []),
+      bet.player,
+      bet.tx,
+      win ? 2 : 1,
+      amount,
+      payout,
+      r.currency,
+      r.id,
+      bet.clearing,
+      bet.tx,
+      r.clearingAccountId,
+      amount,
+      r.currency,
+      r.id,
       ...(win ? [win.player, win.tx, payout, r.currency, r.id, win.clearing, win.tx, r.clearingAccountId, payout, r.currency, r.id] : []),
-      r.id, r.sessionId, r.sessionId, r.clientRoundId, amount, payout, r.win, JSON.stringify(r.outcome),
-      amount, payout, bet.player, win?.player ?? null, r.createdAt,
-    ]);
+      r.id,
+      r.sessionId,
+      r.sessionId,
+      r.clientRoundId,
+      amount,
+      payout,
+      r.win,
+      JSON.stringify(r.outcome),
+      amount,
+      payout,
+      bet.player,
+      win?.player ?? null,
+      r.createdAt,
+    ],
+  );
   return rows[0] ? { balanceAfter: formatMoney(rows[0].balance_after) } : undefined;
 }

@@ -1,7 +1,14 @@
 // NATS handlers of the ledger module. Public reads need an operator scope (and answer only
 // about that brand's players), money commands an internal scope, verification an admin scope.
 import {
-  AppError, validationError, walletAdminOperations, walletMessages, walletOperations, MAX_AMOUNT, type OperatorScope, type PlayerState,
+  AppError,
+  validationError,
+  walletAdminOperations,
+  walletMessages,
+  walletOperations,
+  MAX_AMOUNT,
+  type OperatorScope,
+  type PlayerState,
 } from '@bo/contracts';
 import { adminScopeOf, handle, internalScopeOf, isPositiveWithin, operatorScopeOf, playerStatesOf, type Handler, type ServiceDeps } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
@@ -57,8 +64,14 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
       internalScopeOf(req);
       return { body: await holdWithdrawal(deps.sql, { ...req.body, amount: checkedAmount(req.body.amount) }) };
     }),
-    ...handle(walletMessages.release, async (req) => { internalScopeOf(req); return { body: await releaseHold(deps.sql, req.body) }; }),
-    ...handle(walletMessages.capture, async (req) => { internalScopeOf(req); return { body: await captureHold(deps.sql, req.body) }; }),
+    ...handle(walletMessages.release, async (req) => {
+      internalScopeOf(req);
+      return { body: await releaseHold(deps.sql, req.body) };
+    }),
+    ...handle(walletMessages.capture, async (req) => {
+      internalScopeOf(req);
+      return { body: await captureHold(deps.sql, req.body) };
+    }),
     ...handle(walletAdminOperations.adminVerifyLedger, async (req) => {
       adminScopeOf(req);
       const verification = await verifyLedger(deps.sql);

@@ -7,6 +7,8 @@ import { ledgerHandlers } from './handlers.ts';
 import { startClearingRollup } from './rollup.ts';
 
 export const ledgerModule: ServiceModule<WalletConfig> = {
-  entities: [], migrations: ledgerMigrations, handlers: ledgerHandlers,
+  entities: [],
+  migrations: ledgerMigrations,
+  handlers: ledgerHandlers,
   background: (deps) => [startClearingRollup(deps, deps.config.CLEARING_ROLLUP_MS)],
 };

@@ -9,13 +9,27 @@ import { uuidv7 } from 'uuidv7';
 import type { LockedAccount } from './accounts.ts';
 
 /** A posting on a player account the caller has locked (`account` is updated in place). */
-export interface LockedPosting { account: LockedAccount; amount: string }
+export interface LockedPosting {
+  account: LockedAccount;
+  amount: string;
+}
 /** A posting appended to a clearing account, by id: no lock, no running balance. */
-export interface AppendedPosting { clearingAccountId: string; amount: string }
+export interface AppendedPosting {
+  clearingAccountId: string;
+  amount: string;
+}
 export type Posting = LockedPosting | AppendedPosting;
 
-export interface PostedEntry { id: string; accountId: string; amount: string; balanceAfter: string | null }
-export interface PostedTransaction { id: string; entries: PostedEntry[] }
+export interface PostedEntry {
+  id: string;
+  accountId: string;
+  amount: string;
+  balanceAfter: string | null;
+}
+export interface PostedTransaction {
+  id: string;
+  entries: PostedEntry[];
+}
 
 export interface NewTransaction {
   /** `deposit:<id>` / `withdrawal:<id>` / `game-round:<id>:bet|win`: unique, so one source is posted at most once. */
@@ -34,10 +48,17 @@ export async function postTransaction(tx: SqlRunner, t: NewTransaction): Promise
 }
 
 /** A further insert of the caller's that belongs to the same statement (a round naming its entries). */
-export interface AlsoInsert { cte: string; params: unknown[] }
+export interface AlsoInsert {
+  cte: string;
+  params: unknown[];
+}
 
 /** Posts several transactions (a round's BET and WIN) in one statement, in order. */
-export async function postTransactions(tx: SqlRunner, ts: NewTransaction[], alsoFor?: (posted: PostedTransaction[]) => AlsoInsert): Promise<PostedTransaction[]> {
+export async function postTransactions(
+  tx: SqlRunner,
+  ts: NewTransaction[],
+  alsoFor?: (posted: PostedTransaction[]) => AlsoInsert,
+): Promise<PostedTransaction[]> {
   const txRows: unknown[] = [];
   const entryRows: unknown[] = [];
   const balances = new Map<string, LockedAccount>();
@@ -76,11 +97,16 @@ export async function postTransactions(tx: SqlRunner, ts: NewTransaction[], also
        select v.*, now.at from (values ${rows(ts.length, '?::text, ?::text, ?::text, ?::text, ?::text, ?::text')}) v, now returning 1),
      e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
        select v.*, now.at from (values ${rows(entryRows.length / 9, '?::text, ?::text, ?::text, ?::bigint, ?::text, ?::numeric, ?::numeric, ?::text, ?::text')}) v, now returning 1)
-     ${accountRows.length > 0 ? `, bal as (update wallet.accounts a set available = v.available, entry_count = v.seq, updated_at = now()
-       from (values ${rows(balances.size, '?::text, ?::numeric, ?::bigint')}) v(id, available, seq) where a.id = v.id returning 1)` : ''}
+     ${
+       accountRows.length > 0
+         ? `, bal as (update wallet.accounts a set available = v.available, entry_count = v.seq, updated_at = now()
+       from (values ${rows(balances.size, '?::text, ?::numeric, ?::bigint')}) v(id, available, seq) where a.id = v.id returning 1)`
+         : ''
+     }
      ${also ? `, also as (${also.cte})` : ''}
      select 1`,
-    [...txRows, ...entryRows, ...accountRows, ...(also?.params ?? [])]);
+    [...txRows, ...entryRows, ...accountRows, ...(also?.params ?? [])],
+  );
   return posted;
 }
 
@@ -88,5 +114,7 @@ export async function postTransactions(tx: SqlRunner, ts: NewTransaction[], also
 export async function findPostedEntries(tx: SqlRunner, source: string): Promise<{ id: string; accountId: string; amount: string }[]> {
   return tx.query<{ id: string; accountId: string; amount: string }>(
     `select e.id, e.account_id as "accountId", e.amount from wallet.ledger_entries e
-     join wallet.ledger_transactions t on t.id = e.transaction_id where t.source = ?`, [source]);
+     join wallet.ledger_transactions t on t.id = e.transaction_id where t.source = ?`,
+    [source],
+  );
 }

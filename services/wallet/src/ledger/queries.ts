@@ -5,19 +5,32 @@ import { playerAccountId } from './accounts.ts';
 import type { LedgerPosition } from './cursor.ts';
 
 export async function readWallet(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<Wallet> {
-  const rows = await sql.query<{ available: string; held: string }>(
-    'select available, held from wallet.accounts where id = ?', [playerAccountId(brandId, playerId, currency)]);
+  const rows = await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [
+    playerAccountId(brandId, playerId, currency),
+  ]);
   const available = rows[0]?.available ?? '0';
   const held = rows[0]?.held ?? '0';
   // `held` is the sum of the open holds (verifyLedger checks it), so this is available − open holds.
   return { playerId, currency, available: formatMoney(available), withdrawable: subMoney(available, held) };
 }
 
-interface EntryRow { id: string; type: string; amount: string; balance_after: string; currency: string; reference_id: string; created_at: Date | string }
+interface EntryRow {
+  id: string;
+  type: string;
+  amount: string;
+  balance_after: string;
+  currency: string;
+  reference_id: string;
+  created_at: Date | string;
+}
 
 /** Newest first, ties by id; `limit + 1` rows are read to know whether another page exists. */
 export async function readEntries(
-  sql: SqlRunner, brandId: string, playerId: string, limit: number, after?: LedgerPosition,
+  sql: SqlRunner,
+  brandId: string,
+  playerId: string,
+  limit: number,
+  after?: LedgerPosition,
 ): Promise<{ items: LedgerItem[]; more: boolean }> {
   const params: unknown[] = [brandId, playerId];
   let where = '';
@@ -30,10 +43,19 @@ export async function readEntries(
     `select e.id, e.type, e.amount, e.balance_after, e.currency, e.reference_id, e.created_at
      from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id
      where a.kind = 'player' and a.brand_id = ? and a.player_id = ? ${where}
-     order by e.created_at desc, e.id desc limit ?`, params);
-  const items = rows.slice(0, limit).map((r): LedgerItem => ({
-    id: r.id, type: r.type, amount: formatMoney(r.amount), balanceAfter: formatMoney(r.balance_after),
-    currency: r.currency, referenceId: r.reference_id, createdAt: new Date(r.created_at).toISOString(),
-  }));
+     order by e.created_at desc, e.id desc limit ?`,
+    params,
+  );
+  const items = rows.slice(0, limit).map(
+    (r): LedgerItem => ({
+      id: r.id,
+      type: r.type,
+      amount: formatMoney(r.amount),
+      balanceAfter: formatMoney(r.balance_after),
+      currency: r.currency,
+      referenceId: r.reference_id,
+      createdAt: new Date(r.created_at).toISOString(),
+    }),
+  );
   return { items, more: rows.length > limit };
 }

@@ -12,28 +12,43 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     // accounts (append-only, docs/money.md): the rolled-up stored balance must equal the sum of
     // the entries below the roll-up's watermark, and the derived balance (stored + entries not
     // rolled up yet, as wallet.account_balances reads it) the sum of all their entries.
-    const balances = await tx.query<{ id: string; kind: string; available: string; derived: string; held: string; entries_sum: string; rolled_sum: string; open_holds: string }>(
+    const balances = await tx.query<{
+      id: string;
+      kind: string;
+      available: string;
+      derived: string;
+      held: string;
+      entries_sum: string;
+      rolled_sum: string;
+      open_holds: string;
+    }>(
       `select a.id, a.kind, a.available, b.available as derived, a.held,
          coalesce((select sum(e.amount) from wallet.ledger_entries e where e.account_id = a.id), 0) as entries_sum,
          coalesce((select sum(e.amount) from wallet.ledger_entries e, wallet.clearing_rollup r
                    where e.account_id = a.id and e.posted_xid < r.through_xid), 0) as rolled_sum,
          coalesce((select sum(h.amount) from wallet.holds h where h.account_id = a.id and h.status = 'open'), 0) as open_holds
-       from wallet.accounts a join wallet.account_balances b on b.id = a.id order by a.id`);
+       from wallet.accounts a join wallet.account_balances b on b.id = a.id order by a.id`,
+    );
     for (const a of balances) {
       if (a.kind === 'player') {
-        if (compareMoney(a.available, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'available', stored: formatMoney(a.available), computed: formatMoney(a.entries_sum) });
+        if (compareMoney(a.available, a.entries_sum) !== 0)
+          mismatches.push({ accountId: a.id, check: 'available', stored: formatMoney(a.available), computed: formatMoney(a.entries_sum) });
       } else {
-        if (compareMoney(a.available, a.rolled_sum) !== 0) mismatches.push({ accountId: a.id, check: 'rolledUp', stored: formatMoney(a.available), computed: formatMoney(a.rolled_sum) });
-        if (compareMoney(a.derived, a.entries_sum) !== 0) mismatches.push({ accountId: a.id, check: 'derived', stored: formatMoney(a.derived), computed: formatMoney(a.entries_sum) });
+        if (compareMoney(a.available, a.rolled_sum) !== 0)
+          mismatches.push({ accountId: a.id, check: 'rolledUp', stored: formatMoney(a.available), computed: formatMoney(a.rolled_sum) });
+        if (compareMoney(a.derived, a.entries_sum) !== 0)
+          mismatches.push({ accountId: a.id, check: 'derived', stored: formatMoney(a.derived), computed: formatMoney(a.entries_sum) });
       }
-      if (compareMoney(a.held, a.open_holds) !== 0) mismatches.push({ accountId: a.id, check: 'held', stored: formatMoney(a.held), computed: formatMoney(a.open_holds) });
+      if (compareMoney(a.held, a.open_holds) !== 0)
+        mismatches.push({ accountId: a.id, check: 'held', stored: formatMoney(a.held), computed: formatMoney(a.open_holds) });
     }
 
     // Player entries are sequenced with a balance after; clearing entries are appended without
     // (those written before clearing became append-only keep their sequence, all rolled up).
     const misfiled = await tx.query<{ account_id: string; id: string }>(
       `select e.account_id, e.id from wallet.ledger_entries e join wallet.accounts a on a.id = e.account_id, wallet.clearing_rollup r
-       where case when a.kind = 'player' then e.account_seq is null else e.account_seq is not null and e.posted_xid >= r.through_xid end`);
+       where case when a.kind = 'player' then e.account_seq is null else e.account_seq is not null and e.posted_xid >= r.through_xid end`,
+    );
     for (const m of misfiled) mismatches.push({ accountId: m.account_id, check: `sequence:${m.id}`, stored: 'wrong kind of entry', computed: '' });
 
     // Each entry's balance_after must be the running sum of its account's entries, in sequence.
@@ -42,8 +57,10 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
          select account_id, id, balance_after, sum(amount) over (partition by account_id order by account_seq) as running,
                 account_seq, row_number() over (partition by account_id order by account_seq) as n
          from wallet.ledger_entries where account_seq is not null) s
-       where balance_after <> running or account_seq <> n`);
-    for (const c of chain) mismatches.push({ accountId: c.account_id, check: `balanceAfter:${c.id}`, stored: formatMoney(c.balance_after), computed: formatMoney(c.running) });
+       where balance_after <> running or account_seq <> n`,
+    );
+    for (const c of chain)
+      mismatches.push({ accountId: c.account_id, check: `balanceAfter:${c.id}`, stored: formatMoney(c.balance_after), computed: formatMoney(c.running) });
 
     // Real-money game rounds (the games module's table, same schema and service): each round's
     // BET and WIN entries are its own and move exactly −amount and +payout on the player, and no
@@ -57,22 +74,29 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
        where (r.bet_entry_id is not null or r.win_entry_id is not null)
          and (b.id is null or b.type <> 'BET' or b.reference_id <> r.id or b.amount <> -r.amount
               or (r.payout > 0) <> (w.id is not null)
-              or (w.id is not null and (w.type <> 'WIN' or w.reference_id <> r.id or w.amount <> r.payout or w.account_id <> b.account_id)))`);
-    for (const r of rounds) mismatches.push({ accountId: r.account_id ?? '', check: `round:${r.id}`, stored: formatMoney(r.posted), computed: formatMoney(r.expected) });
+              or (w.id is not null and (w.type <> 'WIN' or w.reference_id <> r.id or w.amount <> r.payout or w.account_id <> b.account_id)))`,
+    );
+    for (const r of rounds)
+      mismatches.push({ accountId: r.account_id ?? '', check: `round:${r.id}`, stored: formatMoney(r.posted), computed: formatMoney(r.expected) });
     const orphans = await tx.query<{ account_id: string; reference_id: string; total: string }>(
       `select e.account_id, t.reference_id, sum(e.amount) as total
        from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
        join wallet.accounts a on a.id = e.account_id and a.kind = 'player'
        where t.type in ('BET', 'WIN') and not exists (select 1 from wallet.game_rounds r where r.id = t.reference_id)
-       group by e.account_id, t.reference_id`);
+       group by e.account_id, t.reference_id`,
+    );
     for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
 
     const unbalanced = await tx.query<{ transaction_id: string; total: string }>(
-      'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0');
+      'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0',
+    );
     // Sum of every account's (derived) balance, and of every entry: both must be zero.
-    const { total, entries } = onlyRow(await tx.query<{ total: string; entries: string }>(
-      `select (select coalesce(sum(available), 0) from wallet.account_balances) as total,
-              (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`));
+    const { total, entries } = onlyRow(
+      await tx.query<{ total: string; entries: string }>(
+        `select (select coalesce(sum(available), 0) from wallet.account_balances) as total,
+              (select coalesce(sum(amount), 0) from wallet.ledger_entries) as entries`,
+      ),
+    );
     if (compareMoney(entries, 0) !== 0) mismatches.push({ accountId: '', check: 'sumOfAllEntries', stored: formatMoney(entries), computed: '0.00' });
     const sumOfAllBalances = formatMoney(total);
     return {

@@ -12,9 +12,13 @@ export function spawnWallet(env: Record<string, string | number | undefined>): P
 /** One wallet process at a time; `start` replaces the running one; all stopped at teardown. */
 export function walletProcess(t: Test, baseEnv: Record<string, string | number>, answers: () => Promise<boolean>) {
   let current: ChildWallet | undefined;
-  t.teardown(async () => { await current?.stop(); });
+  t.teardown(async () => {
+    await current?.stop();
+  });
   return {
-    get current(): ChildWallet | undefined { return current; },
+    get current(): ChildWallet | undefined {
+      return current;
+    },
     async start(env: Record<string, string | number | undefined> = {}): Promise<ChildWallet> {
       await current?.stop();
       current = await spawnWallet({ ...baseEnv, ...env });

@@ -7,7 +7,11 @@ import { mustGuardAddresses, urlShapeProblem, type UrlPolicy } from '../domain/u
 import type { ClaimedAttempt } from '../persistence/delivery-queue.ts';
 import { postWebhook } from './http-sender.ts';
 
-export interface AttemptSettings { masterKey: string; timeoutMs: number; policy: UrlPolicy }
+export interface AttemptSettings {
+  masterKey: string;
+  timeoutMs: number;
+  policy: UrlPolicy;
+}
 
 // Opened secrets, per settings (one master key): an AES-GCM open per attempt was measurable CPU.
 // Secrets rotate by a new sealed value, so a stale entry is never used; the map is capped.
@@ -40,7 +44,9 @@ export async function performAttempt(c: ClaimedAttempt, s: AttemptSettings): Pro
   }
   const timestamp = Math.floor(Date.now() / 1000);
   return postWebhook({
-    url: c.url, body: c.body, timeoutMs: s.timeoutMs,
+    url: c.url,
+    body: c.body,
+    timeoutMs: s.timeoutMs,
     headers: webhookHeaders(secret, c.eventId, timestamp, c.body),
     guardAddresses: mustGuardAddresses(c.environment, s.policy),
   });

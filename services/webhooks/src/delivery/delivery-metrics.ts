@@ -5,12 +5,23 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { counter } from '@bo/service-kit';
 
 export function registerDeliveryMetrics(registry: Registry, orm: MikroORM): (outcome: 'delivered' | 'retrying' | 'exhausted') => void {
-  const attempts = counter(registry, 'bo_webhook_attempts_total', 'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good).', ['outcome'] as const);
+  const attempts = counter(
+    registry,
+    'bo_webhook_attempts_total',
+    'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good).',
+    ['outcome'] as const,
+  );
   new Gauge({
-    name: 'bo_webhook_queue_depth', help: 'Webhook deliveries waiting for an attempt: all pending, and those already due.', labelNames: ['state'] as const, registers: [registry],
+    name: 'bo_webhook_queue_depth',
+    help: 'Webhook deliveries waiting for an attempt: all pending, and those already due.',
+    labelNames: ['state'] as const,
+    registers: [registry],
     async collect() {
-      const [row] = await orm.em.fork().execute<{ pending: string; due: string }[]>(
-        `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due from webhooks.deliveries where status = 'pending'`);
+      const [row] = await orm.em
+        .fork()
+        .execute<{ pending: string; due: string }[]>(
+          `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due from webhooks.deliveries where status = 'pending'`,
+        );
       this.set({ state: 'pending' }, Number(row?.pending ?? 0));
       this.set({ state: 'due' }, Number(row?.due ?? 0));
     },

@@ -20,7 +20,10 @@ export interface DeliveryWorkerOptions {
   countAttempt?: (outcome: 'delivered' | 'retrying' | 'exhausted') => void;
 }
 
-export interface DeliveryWorker { poke(): void; stop(): Promise<void> }
+export interface DeliveryWorker {
+  poke(): void;
+  stop(): Promise<void>;
+}
 
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
@@ -39,10 +42,18 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     }
     const outcome = next.status === 'delivered' ? 'delivered' : next.status === 'failed' ? 'exhausted' : 'retrying';
     o.countAttempt?.(outcome);
-    const fields = { eventId: c.eventId, deliveryId: c.deliveryId, attempt: c.attempt, maxAttempts: c.maxAttempts, statusCode: result.statusCode, error: result.error };
+    const fields = {
+      eventId: c.eventId,
+      deliveryId: c.deliveryId,
+      attempt: c.attempt,
+      maxAttempts: c.maxAttempts,
+      statusCode: result.statusCode,
+      error: result.error,
+    };
     // A failed attempt is worth a look (warn); an event that will never arrive needs one (error).
     if (outcome === 'delivered') o.log.debug(fields, 'webhook delivered');
-    else if (outcome === 'retrying') o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
+    else if (outcome === 'retrying')
+      o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
     else o.log.error(fields, 'webhook delivery failed after its last attempt');
   }
 
@@ -53,7 +64,10 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     for (const c of claimed) {
       const p: Promise<void> = runAttempt(c)
         .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
-        .finally(() => { inFlight.delete(p); loop.poke(); });
+        .finally(() => {
+          inFlight.delete(p);
+          loop.poke();
+        });
       inFlight.add(p);
     }
     return claimed.length === free;

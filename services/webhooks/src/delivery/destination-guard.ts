@@ -31,7 +31,10 @@ export class NonPublicAddressError extends Error {
 /** A dns.lookup for http.request that fails when any address of the name is non-public. */
 export const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) { (callback as (e: Error) => void)(err); return; }
+    if (err) {
+      (callback as (e: Error) => void)(err);
+      return;
+    }
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => isNonPublicAddress(a.address));
     if (bad || list.length === 0) {

@@ -14,7 +14,13 @@ export function endpointSyncConsumerName(prefix: string): string {
   return `${prefix}_webhooks_endpoints`;
 }
 
-export interface EndpointSyncOptions { nc: NatsConnection; prefix: string; replicas: number; sql: Sql; log: Logger }
+export interface EndpointSyncOptions {
+  nc: NatsConnection;
+  prefix: string;
+  replicas: number;
+  sql: Sql;
+  log: Logger;
+}
 
 async function ensureConsumer(o: EndpointSyncOptions): Promise<void> {
   await ensureInternalStream(o.nc, o.prefix, o.replicas);
@@ -22,18 +28,28 @@ async function ensureConsumer(o: EndpointSyncOptions): Promise<void> {
   const name = endpointSyncConsumerName(o.prefix);
   try {
     await jsm.consumers.add(internalStreamName(o.prefix), {
-      durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
-      filter_subject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED), ack_wait: 30_000_000_000, max_deliver: -1,
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED),
+      ack_wait: 30_000_000_000,
+      max_deliver: -1,
     });
   } catch (e) {
     // Another replica created it first (or it exists from an earlier run).
-    await jsm.consumers.info(internalStreamName(o.prefix), name).catch(() => { throw e; });
+    await jsm.consumers.info(internalStreamName(o.prefix), name).catch(() => {
+      throw e;
+    });
   }
 }
 
 async function apply(o: EndpointSyncOptions, m: JsMsg): Promise<void> {
   let data: unknown;
-  try { data = (m.json<{ data?: unknown }>()).data; } catch { data = undefined; }
+  try {
+    data = m.json<{ data?: unknown }>().data;
+  } catch {
+    data = undefined;
+  }
   if (!Value.Check(WebhookEndpointChangedSchema, data)) {
     o.log.error({ subject: m.subject, seq: m.seq }, 'unusable endpoint event dropped');
     m.term('not a webhook.endpoint_changed event');
@@ -67,7 +83,11 @@ export function startEndpointSync(o: EndpointSyncOptions): () => Promise<void> {
       } catch (err) {
         if (!stopped) o.log.warn({ err }, 'endpoint changes consumer failed; restarting');
       }
-      if (!stopped) await new Promise<void>((r) => { wake = r; setTimeout(r, 1000); });
+      if (!stopped)
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 1000);
+        });
     }
   })();
   return async () => {

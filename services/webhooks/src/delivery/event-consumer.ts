@@ -32,7 +32,11 @@ const ACK_WAIT_NS = 30_000_000_000;
 export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: string): string } }): EventToStore | string {
   const body = Buffer.from(m.data);
   let parsed: unknown;
-  try { parsed = JSON.parse(body.toString('utf8')); } catch { return 'body is not JSON'; }
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return 'body is not JSON';
+  }
   const e = parsed as { id?: unknown; type?: unknown; createdAt?: unknown; environment?: unknown };
   if (typeof e !== 'object' || e === null) return 'body is not a JSON object';
   if (typeof e.id !== 'string' || e.id.length === 0 || e.id.length > 64) return 'event id missing';
@@ -51,14 +55,21 @@ export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string,
   const stream = eventsStreamName(prefix);
   const name = webhooksConsumerName(prefix);
   const config = {
-    durable_name: name, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All,
-    filter_subject: eventsWildcard(prefix), ack_wait: ACK_WAIT_NS, max_deliver: -1, max_ack_pending: 1000,
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: eventsWildcard(prefix),
+    ack_wait: ACK_WAIT_NS,
+    max_deliver: -1,
+    max_ack_pending: 1000,
   };
   try {
     await jsm.consumers.add(stream, config);
   } catch (e) {
     // Another replica created it first (or it exists from an earlier run).
-    await jsm.consumers.info(stream, name).catch(() => { throw e; });
+    await jsm.consumers.info(stream, name).catch(() => {
+      throw e;
+    });
   }
 }
 
@@ -119,7 +130,11 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
       } catch (err) {
         if (!stopped) o.log.warn({ err }, 'events consumer failed; restarting');
       }
-      if (!stopped) await new Promise<void>((r) => { wake = r; setTimeout(r, 1000); });
+      if (!stopped)
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 1000);
+        });
     }
   })();
 

@@ -22,12 +22,18 @@ function describe(err: unknown, timeoutMs: number, timedOut: boolean): string {
   if (timedOut) return `timeout: no response within ${timeoutMs} ms`;
   const e = err as NodeJS.ErrnoException;
   switch (e?.code) {
-    case 'ECONNREFUSED': return 'connection refused';
-    case 'ECONNRESET': return 'connection reset';
-    case 'ENOTFOUND': return 'host not found';
-    case 'EAI_AGAIN': return 'host lookup failed (temporary)';
-    case 'ENONPUBLIC': return `destination refused: ${e.message}`;
-    default: return e?.message ? `${e.code ? `${e.code}: ` : ''}${e.message}` : 'request failed';
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+      return 'host not found';
+    case 'EAI_AGAIN':
+      return 'host lookup failed (temporary)';
+    case 'ENONPUBLIC':
+      return `destination refused: ${e.message}`;
+    default:
+      return e?.message ? `${e.code ? `${e.code}: ` : ''}${e.message}` : 'request failed';
   }
 }
 
@@ -62,7 +68,9 @@ function send(opts: PostOptions, reuse: boolean): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let url: URL;
-  try { url = new URL(opts.url); } catch {
+  try {
+    url = new URL(opts.url);
+  } catch {
     return Promise.resolve({ delivered: false, statusCode: null, error: 'invalid URL', durationMs: 0 });
   }
   const literal = ipLiteralOf(url);
@@ -78,29 +86,37 @@ function send(opts: PostOptions, reuse: boolean): Promise<AttemptResult> {
       settled = true;
       resolve({ ...r, durationMs: elapsed() });
     };
-    const req = transport.request(url, {
-      method: 'POST',
-      headers: { ...opts.headers, 'content-length': String(opts.body.length) },
-      agent: reuse ? agentFor(url, opts.guardAddresses) : false,
-      ...(opts.guardAddresses ? { lookup: publicOnlyLookup } : {}),
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      const delivered = status >= 200 && status < 300;
-      let retryAfterMs: number | undefined;
-      if (status === 429 || status === 503) {
-        const h = res.headers['retry-after'];
-        retryAfterMs = parseRetryAfter(Array.isArray(h) ? h[0] : h);
-      }
-      settle({
-        delivered, statusCode: status,
-        error: delivered ? null : `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
-        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      });
-      res.on('error', () => undefined);
-      res.resume();
-      res.on('end', () => clearTimeout(deadline));
-    });
-    const deadline = setTimeout(() => { timedOut = true; req.destroy(); }, opts.timeoutMs);
+    const req = transport.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...opts.headers, 'content-length': String(opts.body.length) },
+        agent: reuse ? agentFor(url, opts.guardAddresses) : false,
+        ...(opts.guardAddresses ? { lookup: publicOnlyLookup } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const delivered = status >= 200 && status < 300;
+        let retryAfterMs: number | undefined;
+        if (status === 429 || status === 503) {
+          const h = res.headers['retry-after'];
+          retryAfterMs = parseRetryAfter(Array.isArray(h) ? h[0] : h);
+        }
+        settle({
+          delivered,
+          statusCode: status,
+          error: delivered ? null : `HTTP ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`,
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        });
+        res.on('error', () => undefined);
+        res.resume();
+        res.on('end', () => clearTimeout(deadline));
+      },
+    );
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      req.destroy();
+    }, opts.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
       // The server closed an idle kept-alive connection as we used it: once more, on a new one.
       if (reuse && req.reusedSocket && !settled && !timedOut && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {

@@ -30,14 +30,15 @@ export interface AttemptResult {
   retryAfterMs?: number;
 }
 
-export type NextStep =
-  | { status: 'delivered' }
-  | { status: 'failed' }
-  | { status: 'pending'; delayMs: number };
+export type NextStep = { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; delayMs: number };
 
 /** What follows attempt number `attempt` (1-based) of a delivery allowed `maxAttempts`. */
 export function nextStepAfter(
-  attempt: number, maxAttempts: number, result: AttemptResult, schedule: readonly number[], random: () => number = Math.random,
+  attempt: number,
+  maxAttempts: number,
+  result: AttemptResult,
+  schedule: readonly number[],
+  random: () => number = Math.random,
 ): NextStep {
   if (result.delivered) return { status: 'delivered' };
   if (attempt >= maxAttempts) return { status: 'failed' };

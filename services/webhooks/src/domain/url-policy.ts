@@ -5,17 +5,40 @@
 import { BlockList, isIP } from 'node:net';
 import type { Environment } from '@bo/contracts';
 
-export interface UrlPolicy { allowHttp: boolean; allowPrivate: boolean }
+export interface UrlPolicy {
+  allowHttp: boolean;
+  allowPrivate: boolean;
+}
 
 const nonPublic = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) nonPublic.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  nonPublic.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
-] as const) nonPublic.addSubnet(net, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['100::', 64],
+] as const)
+  nonPublic.addSubnet(net, bits, 'ipv6');
 
 /** IPv4 embedded in an IPv6 address that routes to it (mapped, compatible, NAT64). */
 function embeddedIpv4(v6: string): string | undefined {
@@ -23,7 +46,8 @@ function embeddedIpv4(v6: string): string | undefined {
   if (m) return m[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6);
   if (hex) {
-    const hi = parseInt(hex[1]!, 16), lo = parseInt(hex[2]!, 16);
+    const hi = parseInt(hex[1]!, 16),
+      lo = parseInt(hex[2]!, 16);
     return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   }
   return undefined;
@@ -56,7 +80,11 @@ export function ipLiteralOf(url: URL): string | undefined {
 /** Shape rules (everything but DNS); returns the problem or undefined. */
 export function urlShapeProblem(raw: string, environment: Environment, policy: UrlPolicy): string | undefined {
   let url: URL;
-  try { url = new URL(raw); } catch { return 'must be an absolute URL'; }
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https (or http where allowed)';
   if (url.protocol === 'http:' && environment === 'production' && !policy.allowHttp) return 'production webhook URLs must use https';
   if (url.username || url.password) return 'must not contain credentials';

@@ -8,8 +8,15 @@ import { teamScopeOf } from '@bo/service-kit';
 const LIMIT = 500;
 
 interface AttemptLogRow {
-  event_id: string; attempt: number; url: string; status_code: number | null; error: string | null;
-  started_at: Date; duration_ms: number | null; delivery_id: string; outcome: AttemptOutcome;
+  event_id: string;
+  attempt: number;
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  started_at: Date;
+  duration_ms: number | null;
+  delivery_id: string;
+  outcome: AttemptOutcome;
 }
 
 export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webhookAdminOperations.adminListDeliveries> {
@@ -18,17 +25,30 @@ export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webho
     const q = req.query;
     const where: string[] = [];
     const params: unknown[] = [];
-    if (q.eventId) { where.push('event_id = ?'); params.push(q.eventId); }
-    if (q.operatorId) { where.push('operator_id = ?'); params.push(q.operatorId); }
+    if (q.eventId) {
+      where.push('event_id = ?');
+      params.push(q.eventId);
+    }
+    if (q.operatorId) {
+      where.push('operator_id = ?');
+      params.push(q.operatorId);
+    }
     const rows = await rt.deps.orm.em.fork().execute<AttemptLogRow[]>(
       `select event_id, attempt, url, status_code, error, started_at, duration_ms, delivery_id, outcome
        from webhooks.attempts ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by id desc limit ${LIMIT}`, params);
+       order by id desc limit ${LIMIT}`,
+      params,
+    );
     const data: DeliveryLogItem[] = rows.map((r) => ({
-      eventId: r.event_id, attempt: r.attempt, url: r.url, statusCode: r.status_code, error: r.error,
+      eventId: r.event_id,
+      attempt: r.attempt,
+      url: r.url,
+      statusCode: r.status_code,
+      error: r.error,
       at: new Date(r.started_at).toISOString(),
       ...(r.duration_ms !== null ? { durationMs: r.duration_ms } : {}),
-      deliveryId: r.delivery_id, outcome: r.outcome,
+      deliveryId: r.delivery_id,
+      outcome: r.outcome,
     }));
     return { status: 200, body: { data } };
   };

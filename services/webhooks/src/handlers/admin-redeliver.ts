@@ -12,12 +12,20 @@ export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdm
     const { eventId } = req.params;
     const out = await rt.deps.sql.transaction(async (tx) => {
       const [event] = await tx.query<{ id: string; operator_id: string; environment: 'sandbox' | 'production' }>(
-        'select id, operator_id, environment from webhooks.events where id = ? for share', [eventId]);
+        'select id, operator_id, environment from webhooks.events where id = ? for share',
+        [eventId],
+      );
       if (!event) throw new AppError('NOT_FOUND', 'Event not found.');
       const before = await tx.query<{ id: string; status: string; attempts: number }>(
-        'select id, status, attempts from webhooks.deliveries where event_id = ? order by created_at, id', [eventId]);
+        'select id, status, attempts from webhooks.deliveries where event_id = ? order by created_at, id',
+        [eventId],
+      );
       const deliveryId = await scheduleDelivery(tx, {
-        eventId, operatorId: event.operator_id, environment: event.environment, kind: 'redelivery', maxAttempts: rt.maxAttempts,
+        eventId,
+        operatorId: event.operator_id,
+        environment: event.environment,
+        kind: 'redelivery',
+        maxAttempts: rt.maxAttempts,
       });
       return { deliveryId, before };
     });

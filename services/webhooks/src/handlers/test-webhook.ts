@@ -16,25 +16,46 @@ const TEST_TIMEOUT_CAP_MS = WEBHOOK_TEST_RPC_TIMEOUT_MS - 3_000;
 export function testWebhook(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.testWebhook> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const [endpoint] = await rt.deps.orm.em.fork().execute<{ url: string | null; secret_sealed: string | null }[]>(
-      `select url, secret_sealed from webhooks.endpoints where operator_id = ? and environment = ? and brand_id = ?`,
-      [scope.operatorId, scope.environment, scope.brandId]);
+    const [endpoint] = await rt.deps.orm.em
+      .fork()
+      .execute<{ url: string | null; secret_sealed: string | null }[]>(
+        `select url, secret_sealed from webhooks.endpoints where operator_id = ? and environment = ? and brand_id = ?`,
+        [scope.operatorId, scope.environment, scope.brandId],
+      );
     if (!endpoint?.url || !endpoint.secret_sealed) throw new AppError('WEBHOOK_NOT_CONFIGURED');
 
     const event: DomainEvent<'webhook.test'> = {
-      id: newId('event'), type: 'webhook.test', createdAt: new Date().toISOString(), environment: scope.environment,
+      id: newId('event'),
+      type: 'webhook.test',
+      createdAt: new Date().toISOString(),
+      environment: scope.environment,
       data: { message: TEST_MESSAGE },
     };
-    const claimed = await startTestAttempt(rt.deps.sql, {
-      id: event.id, type: event.type, environment: event.environment, operatorId: scope.operatorId, brandId: scope.brandId,
-      body: Buffer.from(JSON.stringify(event)), createdAt: event.createdAt, source: 'test',
-    }, { url: endpoint.url, secretSealed: endpoint.secret_sealed }, rt.leaseMs);
+    const claimed = await startTestAttempt(
+      rt.deps.sql,
+      {
+        id: event.id,
+        type: event.type,
+        environment: event.environment,
+        operatorId: scope.operatorId,
+        brandId: scope.brandId,
+        body: Buffer.from(JSON.stringify(event)),
+        createdAt: event.createdAt,
+        source: 'test',
+      },
+      { url: endpoint.url, secretSealed: endpoint.secret_sealed },
+      rt.leaseMs,
+    );
 
     const result = await performAttempt(claimed, { ...rt.attempt, timeoutMs: Math.min(rt.attempt.timeoutMs, TEST_TIMEOUT_CAP_MS) });
     await recordAttemptResult(rt.deps.sql, claimed, result, nextStepAfter(1, 1, result, rt.schedule));
     const body: WebhookTestResult = {
-      eventId: event.id, url: endpoint.url, delivered: result.delivered, statusCode: result.statusCode,
-      error: result.error, durationMs: result.durationMs,
+      eventId: event.id,
+      url: endpoint.url,
+      delivered: result.delivered,
+      statusCode: result.statusCode,
+      error: result.error,
+      durationMs: result.durationMs,
     };
     return { status: 200, body };
   };

@@ -17,13 +17,22 @@ export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMes
       if (problem) throw validationError('body', [{ path: '/url', message: `url ${problem}` }], `The webhook URL is not acceptable: ${problem}.`);
     }
     const secretSealed = body.secretSealed ?? (body.secret !== undefined ? sealSecret(body.secret, rt.config.SECRETS_MASTER_KEY) : undefined);
-    const { before, after } = await rt.deps.sql.transaction((tx) => applyEndpointChange(tx, {
-      operatorId: body.operatorId, environment: body.environment, brandId: body.brandId,
-      ...(body.url !== undefined ? { url: body.url } : {}), ...(secretSealed !== undefined ? { secretSealed } : {}),
-      ...(body.version !== undefined ? { version: body.version } : {}),
-    }));
+    const { before, after } = await rt.deps.sql.transaction((tx) =>
+      applyEndpointChange(tx, {
+        operatorId: body.operatorId,
+        environment: body.environment,
+        brandId: body.brandId,
+        ...(body.url !== undefined ? { url: body.url } : {}),
+        ...(secretSealed !== undefined ? { secretSealed } : {}),
+        ...(body.version !== undefined ? { version: body.version } : {}),
+      }),
+    );
     const result: UpsertEndpointResult = {
-      operatorId: body.operatorId, environment: body.environment, brandId: after.brandId, url: after.url, hasSecret: after.hasSecret,
+      operatorId: body.operatorId,
+      environment: body.environment,
+      brandId: after.brandId,
+      url: after.url,
+      hasSecret: after.hasSecret,
     };
     return { status: 200, body: result, audit: { target: `webhook_endpoint:${body.operatorId}:${body.environment}`, before, after } };
   };

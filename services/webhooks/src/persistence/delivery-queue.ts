@@ -29,7 +29,8 @@ export async function insertEvent(tx: SqlRunner, e: EventToStore): Promise<boole
   const rows = await tx.query<{ id: string }>(
     `insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
      values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id`,
-    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source]);
+    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source],
+  );
   return rows.length === 1;
 }
 
@@ -43,19 +44,28 @@ export async function storeEventWithDelivery(sql: SqlRunner, e: EventToStore, ma
                  values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id, operator_id, environment)
      insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
      select ?, ev.id, ev.operator_id, ev.environment, 'event', 'pending', ?, now() from ev returning id`,
-    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source, newId('delivery'), maxAttempts]);
+    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source, newId('delivery'), maxAttempts],
+  );
   return rows.length === 1;
 }
 
 /** A delivery due now. */
-export async function scheduleDelivery(tx: SqlRunner, d: {
-  eventId: string; operatorId: string; environment: Environment; kind: DeliveryKind; maxAttempts: number;
-}): Promise<string> {
+export async function scheduleDelivery(
+  tx: SqlRunner,
+  d: {
+    eventId: string;
+    operatorId: string;
+    environment: Environment;
+    kind: DeliveryKind;
+    maxAttempts: number;
+  },
+): Promise<string> {
   const id = newId('delivery');
   await tx.query(
     `insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
      values (?, ?, ?, ?, ?, 'pending', ?, now())`,
-    [id, d.eventId, d.operatorId, d.environment, d.kind, d.maxAttempts]);
+    [id, d.eventId, d.operatorId, d.environment, d.kind, d.maxAttempts],
+  );
   return id;
 }
 
@@ -75,9 +85,16 @@ export interface ClaimedAttempt {
 }
 
 interface DueRow {
-  id: string; event_id: string; operator_id: string; environment: Environment;
-  attempts: number; max_attempts: number; busy: number;
-  url: string | null; secret_sealed: string | null; body: Buffer;
+  id: string;
+  event_id: string;
+  operator_id: string;
+  environment: Environment;
+  attempts: number;
+  max_attempts: number;
+  busy: number;
+  url: string | null;
+  secret_sealed: string | null;
+  body: Buffer;
 }
 
 /**
@@ -118,7 +135,8 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
        join ${S}.events ev on ev.id = x.event_id
        left join ${S}.endpoints ep on ep.operator_id = x.operator_id and ep.environment = x.environment
        order by due.first_due, x.next_attempt_at`,
-      [opts.perEndpoint, opts.slots, opts.perEndpoint]);
+      [opts.perEndpoint, opts.slots, opts.perEndpoint],
+    );
 
     // Round-robin across endpoints within the free slots and each endpoint's remaining room.
     const byEndpoint = new Map<string, DueRow[]>();
@@ -132,7 +150,10 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
     for (let round = 0; chosen.length < opts.slots; round++) {
       let took = false;
       for (const group of byEndpoint.values()) {
-        if (round < group.length && chosen.length < opts.slots) { chosen.push(group[round]!); took = true; }
+        if (round < group.length && chosen.length < opts.slots) {
+          chosen.push(group[round]!);
+          took = true;
+        }
       }
       if (!took) break;
     }
@@ -143,7 +164,9 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
     if (reclaimed.length > 0) {
       await tx.query(
         `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
-         where outcome = 'in_flight' and delivery_id = any(?::text[])`, [INTERRUPTED, reclaimed]);
+         where outcome = 'in_flight' and delivery_id = any(?::text[])`,
+        [INTERRUPTED, reclaimed],
+      );
     }
 
     const leased: Array<DueRow & { leaseToken: string }> = [];
@@ -169,16 +192,25 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
        a as (insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
              select d.id, d.event_id, d.operator_id, d.attempts, d.url, 'in_flight' from d returning id, delivery_id, attempt)
        select a.id as attempt_id, a.delivery_id, a.attempt as attempts from a`,
-      [...leased.flatMap((r) => [r.id, r.leaseToken, r.url]), opts.leaseMs]);
+      [...leased.flatMap((r) => [r.id, r.leaseToken, r.url]), opts.leaseMs],
+    );
     const byDelivery = new Map(started.map((x) => [x.delivery_id, x]));
 
     const claimed: ClaimedAttempt[] = [];
     for (const r of leased) {
       const a = byDelivery.get(r.id)!;
       claimed.push({
-        deliveryId: r.id, eventId: r.event_id, operatorId: r.operator_id, environment: r.environment,
-        attempt: Number(a.attempts), maxAttempts: r.max_attempts, attemptId: String(a.attempt_id), leaseToken: r.leaseToken,
-        url: r.url!, secretSealed: r.secret_sealed!, body: r.body,
+        deliveryId: r.id,
+        eventId: r.event_id,
+        operatorId: r.operator_id,
+        environment: r.environment,
+        attempt: Number(a.attempts),
+        maxAttempts: r.max_attempts,
+        attemptId: String(a.attempt_id),
+        leaseToken: r.leaseToken,
+        url: r.url!,
+        secretSealed: r.secret_sealed!,
+        body: r.body,
       });
     }
     return claimed;
@@ -188,14 +220,21 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
 async function closeDelivery(tx: SqlRunner, id: string, status: 'failed' | 'no_endpoint', statusCode: number | null, error: string): Promise<void> {
   await tx.query(
     `update ${S}.deliveries set status = ?, next_attempt_at = null, lease_token = null, last_status_code = ?, last_error = ?,
-       completed_at = now(), updated_at = now() where id = ?`, [status, statusCode, error, id]);
+       completed_at = now(), updated_at = now() where id = ?`,
+    [status, statusCode, error, id],
+  );
 }
 
 /**
  * The single attempt of a `webhooks.test` delivery, claimed at once by the caller (not by the
  * worker): the event, its delivery (max 1 attempt) and the in-flight attempt in one transaction.
  */
-export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: { url: string; secretSealed: string }, leaseMs: number): Promise<ClaimedAttempt> {
+export async function startTestAttempt(
+  sql: Sql,
+  event: EventToStore,
+  endpoint: { url: string; secretSealed: string },
+  leaseMs: number,
+): Promise<ClaimedAttempt> {
   return sql.transaction(async (tx) => {
     await insertEvent(tx, event);
     const deliveryId = newId('delivery');
@@ -203,13 +242,27 @@ export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: 
     await tx.query(
       `insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, attempts, max_attempts, next_attempt_at, lease_token)
        values (?, ?, ?, ?, 'test', 'pending', 1, 1, now() + (?::double precision * interval '1 millisecond'), ?)`,
-      [deliveryId, event.id, event.operatorId, event.environment, leaseMs, leaseToken]);
-    const a = onlyRow(await tx.query<{ id: string }>(
-      `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
-       values (?, ?, ?, 1, ?, 'in_flight') returning id`, [deliveryId, event.id, event.operatorId, endpoint.url]));
+      [deliveryId, event.id, event.operatorId, event.environment, leaseMs, leaseToken],
+    );
+    const a = onlyRow(
+      await tx.query<{ id: string }>(
+        `insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+       values (?, ?, ?, 1, ?, 'in_flight') returning id`,
+        [deliveryId, event.id, event.operatorId, endpoint.url],
+      ),
+    );
     return {
-      deliveryId, eventId: event.id, operatorId: event.operatorId, environment: event.environment, attempt: 1, maxAttempts: 1,
-      attemptId: String(a.id), leaseToken, url: endpoint.url, secretSealed: endpoint.secretSealed, body: event.body,
+      deliveryId,
+      eventId: event.id,
+      operatorId: event.operatorId,
+      environment: event.environment,
+      attempt: 1,
+      maxAttempts: 1,
+      attemptId: String(a.id),
+      leaseToken,
+      url: endpoint.url,
+      secretSealed: endpoint.secretSealed,
+      body: event.body,
     };
   });
 }
@@ -220,8 +273,9 @@ export async function startTestAttempt(sql: Sql, event: EventToStore, endpoint: 
  */
 export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
   // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
-  const { n } = onlyRow(await sql.query<{ n: number }>(
-    `with d as (update ${S}.deliveries set status = ?,
+  const { n } = onlyRow(
+    await sql.query<{ n: number }>(
+      `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
          completed_at = case when ? = 'pending' then null else now() end, updated_at = now()
@@ -229,7 +283,22 @@ export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, res
      a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
        where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1)
      select count(*)::int as n from d`,
-    [next.status, next.status, next.status === 'pending' ? next.delayMs : 0, result.statusCode, result.error, next.status, c.deliveryId, c.leaseToken,
-      result.delivered ? 'delivered' : 'failed', result.statusCode, result.error, result.durationMs, c.attemptId]));
+      [
+        next.status,
+        next.status,
+        next.status === 'pending' ? next.delayMs : 0,
+        result.statusCode,
+        result.error,
+        next.status,
+        c.deliveryId,
+        c.leaseToken,
+        result.delivered ? 'delivered' : 'failed',
+        result.statusCode,
+        result.error,
+        result.durationMs,
+        c.attemptId,
+      ],
+    ),
+  );
   return n === 1;
 }

@@ -7,7 +7,9 @@ import type { Environment } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
 
 export interface EndpointChange {
-  operatorId: string; environment: Environment; brandId: string;
+  operatorId: string;
+  environment: Environment;
+  brandId: string;
   /** Absent: keep the stored URL. */
   url?: string | null;
   /** Absent: keep the stored secret. */
@@ -15,16 +17,28 @@ export interface EndpointChange {
   version?: number;
 }
 
-export interface EndpointState { url: string | null; hasSecret: boolean; brandId: string; version: number }
+export interface EndpointState {
+  url: string | null;
+  hasSecret: boolean;
+  brandId: string;
+  version: number;
+}
 
-interface Row { url: string | null; has_secret: boolean; brand_id: string; version: number }
+interface Row {
+  url: string | null;
+  has_secret: boolean;
+  brand_id: string;
+  version: number;
+}
 const state = (r: Row): EndpointState => ({ url: r.url, hasSecret: r.has_secret, brandId: r.brand_id, version: r.version });
 
 /** Applies a change; returns the endpoint before and after it (equal when it was not newer). */
 export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Promise<{ before: EndpointState | null; after: EndpointState }> {
   const [prior] = await tx.query<Row>(
     `select url, secret_sealed is not null as has_secret, brand_id, version from webhooks.endpoints
-     where operator_id = ? and environment = ? for update`, [c.operatorId, c.environment]);
+     where operator_id = ? and environment = ? for update`,
+    [c.operatorId, c.environment],
+  );
   const newer = c.version === undefined || !prior || c.version > prior.version;
   if (prior && !newer) return { before: state(prior), after: state(prior) };
   const setUrl = c.url !== undefined;
@@ -38,6 +52,7 @@ export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Pro
        version = greatest(endpoints.version, excluded.version),
        updated_at = now()
      returning url, secret_sealed is not null as has_secret, brand_id, version`,
-    [c.operatorId, c.environment, c.brandId, setUrl ? c.url ?? null : null, c.secretSealed ?? null, c.version ?? 0, setUrl, setSecret]);
+    [c.operatorId, c.environment, c.brandId, setUrl ? (c.url ?? null) : null, c.secretSealed ?? null, c.version ?? 0, setUrl, setSecret],
+  );
   return { before: prior ? state(prior) : null, after: state(row!) };
 }

@@ -16,7 +16,8 @@ form.addEventListener('submit', async (e) => {
   const res = await fetch('/console/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const data = await res.json();
   form.password.value = '';
-  if (res.ok) show(data); else status.textContent = data.error.message;
+  if (res.ok) show(data);
+  else status.textContent = data.error.message;
 });
 
 signOut.addEventListener('click', async () => {
@@ -25,4 +26,6 @@ signOut.addEventListener('click', async () => {
   show(undefined);
 });
 
-fetch('/console/session').then((r) => (r.ok ? r.json() : undefined)).then(show, () => show(undefined));
+fetch('/console/session')
+  .then((r) => (r.ok ? r.json() : undefined))
+  .then(show, () => show(undefined));

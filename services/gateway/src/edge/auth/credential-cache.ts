@@ -25,7 +25,11 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-interface Entry { value: CachedCredential | undefined; loadedAt: number; operatorId?: string }
+interface Entry {
+  value: CachedCredential | undefined;
+  loadedAt: number;
+  operatorId?: string;
+}
 
 export class CredentialCache {
   readonly #orm: MikroORM;
@@ -52,7 +56,9 @@ export class CredentialCache {
     });
   }
 
-  stop(): void { this.#sub?.unsubscribe(); }
+  stop(): void {
+    this.#sub?.unsubscribe();
+  }
 
   invalidateOperator(operatorId: string): void {
     this.#generation++;
@@ -74,16 +80,28 @@ export class CredentialCache {
   }
 
   async #load(keyHash: string, environment: Environment): Promise<CachedCredential | undefined> {
-    const rows = await this.#orm.em.fork().execute<{
-      operator_id: string; operator_name: string; status: 'active' | 'suspended'; rate_limit_per_minute: number; allowed_ips: string[];
-      brand_id: string; brand_name: string; currency: string; environment: Environment; secret_sealed: string;
-    }[]>(
+    const rows = await this.#orm.em.fork().execute<
+      {
+        operator_id: string;
+        operator_name: string;
+        status: 'active' | 'suspended';
+        rate_limit_per_minute: number;
+        allowed_ips: string[];
+        brand_id: string;
+        brand_name: string;
+        currency: string;
+        environment: Environment;
+        secret_sealed: string;
+      }[]
+    >(
       `select o.id operator_id, o.name operator_name, o.status, o.rate_limit_per_minute, o.allowed_ips,
               b.id brand_id, b.name brand_name, b.currency, c.environment, c.secret_sealed
          from gateway.credentials c
          join gateway.operators o on o.id = c.operator_id
          join gateway.brands b on b.id = c.brand_id
-        where c.key_hash = ? and c.revoked_at is null`, [keyHash]);
+        where c.key_hash = ? and c.revoked_at is null`,
+      [keyHash],
+    );
     const r = rows[0];
     // A bk_test_ key must belong to a sandbox credential and bk_live_ to production.
     if (!r || r.environment !== environment) return undefined;

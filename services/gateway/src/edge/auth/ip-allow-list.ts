@@ -24,7 +24,11 @@ export function compileAllowList(entries: string[]): (address: string) => boolea
   const ranges = entries.map(parseAllowEntry).filter((r): r is Range => r !== undefined);
   return (address: string) => {
     let addr: ipaddr.IPv4 | ipaddr.IPv6;
-    try { addr = ipaddr.process(address); } catch { return false; }
+    try {
+      addr = ipaddr.process(address);
+    } catch {
+      return false;
+    }
     return ranges.some(([net, bits]) => addr.kind() === net.kind() && addr.match([net, bits] as never));
   };
 }

@@ -15,7 +15,12 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export interface GuardDeps { credentials: CredentialCache; limiter: SharedRateLimiter; idempotency: IdempotencyStore; metrics: Metrics }
+export interface GuardDeps {
+  credentials: CredentialCache;
+  limiter: SharedRateLimiter;
+  idempotency: IdempotencyStore;
+  metrics: Metrics;
+}
 
 export function operatorGuard(deps: GuardDeps) {
   return async function guard(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
@@ -45,8 +50,14 @@ export function operatorGuard(deps: GuardDeps) {
     // Idempotent operations require a key; every other mutation (the sandbox decisions, game
     // sessions, webhook tests) accepts one with the same semantics.
     if (op.method !== 'GET') {
-      const answered = await claimIdempotencyKey(req, reply, deps.idempotency,
-        { operatorId: cred.operatorId, environment: cred.environment }, op.idempotent === true, (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }));
+      const answered = await claimIdempotencyKey(
+        req,
+        reply,
+        deps.idempotency,
+        { operatorId: cred.operatorId, environment: cred.environment },
+        op.idempotent === true,
+        (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }),
+      );
       if (answered) return answered;
     }
 

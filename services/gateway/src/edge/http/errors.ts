@@ -19,22 +19,31 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!e) return false;
   const code = typeof e.code === 'string' ? e.code : '';
   if (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
-  if (typeof e.message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message)) return true;
+  if (
+    typeof e.message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message)
+  )
+    return true;
   if (e.name === 'ConnectionException') return true;
   return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);
 }
 
-export const serviceUnavailable = () => new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', undefined, { 'retry-after': '1' });
+export const serviceUnavailable = () =>
+  new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', undefined, { 'retry-after': '1' });
 
 /** Maps anything thrown to an AppError; unknown errors become INTERNAL_ERROR. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   const e = err as FastifyError;
   switch (e?.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE': return new AppError('PAYLOAD_TOO_LARGE');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new AppError('UNSUPPORTED_MEDIA_TYPE');
-    case 'FST_ERR_NOT_FOUND': return new AppError('NOT_FOUND');
-    case 'FST_ERR_BAD_URL': return new AppError('BAD_REQUEST', 'The URL is not validly percent-encoded.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_NOT_FOUND':
+      return new AppError('NOT_FOUND');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('BAD_REQUEST', 'The URL is not validly percent-encoded.');
   }
   if (isDatabaseUnavailable(err)) return serviceUnavailable();
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
@@ -52,19 +61,29 @@ export function installProtocolErrorAnswers(app: FastifyInstance, newRequestId: 
   app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     const id = newRequestId();
     const body = JSON.stringify(envelope(new AppError('EXPECTATION_FAILED').toBody(), id));
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': id, connection: 'close' });
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': id,
+      connection: 'close',
+    });
     res.end(body);
   });
 }
 
 export function clientErrorAnswer(newRequestId: () => string) {
   return (err: Error & { code?: string }, socket: Duplex): void => {
-    if (!socket.writable) { socket.destroy(); return; }
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
     const error = err.code === 'HPE_HEADER_OVERFLOW' ? new AppError('HEADERS_TOO_LARGE') : new AppError('BAD_REQUEST');
     const id = newRequestId();
     const body = JSON.stringify(envelope(error.toBody(), id));
-    socket.end(`HTTP/1.1 ${error.status} ${error.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n`
-      + `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${error.status} ${error.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
 }
 
@@ -76,6 +95,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(appErr.status).type('application/json').send(envelope(appErr.toBody(), req.id));
   });
   app.setNotFoundHandler((req, reply) => {
-    return reply.code(404).type('application/json').send(envelope(new AppError('NOT_FOUND').toBody(), req.id));
+    return reply
+      .code(404)
+      .type('application/json')
+      .send(envelope(new AppError('NOT_FOUND').toBody(), req.id));
   });
 }

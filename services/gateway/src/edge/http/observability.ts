@@ -12,12 +12,17 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
-    name: 'http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers: [registry],
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
   });
   const idempotencyOutcomes = new Counter({
-    name: 'bo_idempotency_outcomes_total', help: 'Idempotency-Key claims by outcome: claimed, replay, conflict, in_progress.',
-    labelNames: ['outcome'] as const, registers: [registry],
+    name: 'bo_idempotency_outcomes_total',
+    help: 'Idempotency-Key claims by outcome: claimed, replay, conflict, in_progress.',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
   });
   const rateLimitRefusals = new Counter({ name: 'bo_rate_limit_refusals_total', help: 'Requests refused with 429 RATE_LIMITED.', registers: [registry] });
   return { registry, httpDuration, idempotencyOutcomes, rateLimitRefusals };
@@ -26,15 +31,29 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM; nc: NatsConnection; prefix: string; metrics: Metrics }): void {
   app.addHook('onResponse', async (req, reply) => {
-    deps.metrics.httpDuration.observe({ method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    deps.metrics.httpDuration.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
     const checks: Record<string, boolean> = { nats: !deps.nc.isClosed() };
-    checks.postgres = await deps.orm.em.fork().execute('select 1').then(() => true, () => false);
-    await Promise.all(BACKING_SERVICES.map(async (svc) => {
-      checks[svc] = await deps.nc.request(rpcSubject(deps.prefix, pingMessage(svc).subject), '{}', { timeout: 1000 }).then(() => true, () => false);
-    }));
+    checks.postgres = await deps.orm.em
+      .fork()
+      .execute('select 1')
+      .then(
+        () => true,
+        () => false,
+      );
+    await Promise.all(
+      BACKING_SERVICES.map(async (svc) => {
+        checks[svc] = await deps.nc.request(rpcSubject(deps.prefix, pingMessage(svc).subject), '{}', { timeout: 1000 }).then(
+          () => true,
+          () => false,
+        );
+      }),
+    );
     const ready = Object.values(checks).every(Boolean);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
   });

@@ -19,7 +19,10 @@ export function badTextIssues(value: unknown, path = ''): ValidationIssue[] {
   const stack: Array<[unknown, string]> = [[value, path]];
   while (stack.length) {
     const [v, p] = stack.pop()!;
-    if (typeof v === 'string') { if (!isCleanText(v)) issues.push({ path: p || '/', message: BAD_TEXT }); continue; }
+    if (typeof v === 'string') {
+      if (!isCleanText(v)) issues.push({ path: p || '/', message: BAD_TEXT });
+      continue;
+    }
     if (v === null || typeof v !== 'object') continue;
     for (const [k, child] of Object.entries(v)) {
       const at = Array.isArray(v) ? `${p}/${k}` : pointer(p, k);

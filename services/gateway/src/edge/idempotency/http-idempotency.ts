@@ -13,8 +13,12 @@ const stopLease = new WeakMap<FastifyRequest, () => void>();
  * Returns the reply when it was answered here (a replay).
  */
 export async function claimIdempotencyKey(
-  req: FastifyRequest, reply: FastifyReply, store: IdempotencyStore,
-  owner: { operatorId: string; environment: string }, required: boolean, count?: (outcome: string) => void,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  store: IdempotencyStore,
+  owner: { operatorId: string; environment: string },
+  required: boolean,
+  count?: (outcome: string) => void,
 ): Promise<FastifyReply | undefined> {
   const raw = req.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
@@ -24,7 +28,8 @@ export async function claimIdempotencyKey(
   }
   if (!IDEMPOTENCY_KEY_FORMAT.test(key)) {
     throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 8 to 128 characters of letters, digits, _ - : .', {
-      in: 'header', issues: [{ path: '/Idempotency-Key', message: 'Must be 8 to 128 characters of letters, digits, _ - : .' }],
+      in: 'header',
+      issues: [{ path: '/Idempotency-Key', message: 'Must be 8 to 128 characters of letters, digits, _ - : .' }],
     });
   }
   const scope = { ...owner, key };
@@ -33,11 +38,18 @@ export async function claimIdempotencyKey(
   if (claim.kind === 'conflict') throw new AppError('IDEMPOTENCY_CONFLICT');
   if (claim.kind === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
   if (claim.kind === 'replay') {
-    return reply.code(claim.response.status).headers(claim.response.headers).header('idempotent-replayed', 'true')
-      .type('application/json').send(claim.response.body);
+    return reply
+      .code(claim.response.status)
+      .headers(claim.response.headers)
+      .header('idempotent-replayed', 'true')
+      .type('application/json')
+      .send(claim.response.body);
   }
   req.idempotency = scope;
-  stopLease.set(req, store.keepAlive(scope, (err) => req.log.warn({ err, requestId: req.id }, 'idempotency lease renewal failed')));
+  stopLease.set(
+    req,
+    store.keepAlive(scope, (err) => req.log.warn({ err, requestId: req.id }, 'idempotency lease renewal failed')),
+  );
   return undefined;
 }
 

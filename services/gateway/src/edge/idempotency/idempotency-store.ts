@@ -7,14 +7,18 @@ import type { Sql } from '@bo/service-kit';
 
 export const IDEMPOTENCY_KEY_FORMAT = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
-export interface IdemScope { operatorId: string; environment: string; key: string }
-export interface StoredResponse { status: number; headers: Record<string, string>; body: string }
+export interface IdemScope {
+  operatorId: string;
+  environment: string;
+  key: string;
+}
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
-export type ClaimResult =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict' }
-  | { kind: 'in_progress' };
+export type ClaimResult = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse } | { kind: 'conflict' } | { kind: 'in_progress' };
 
 export function fingerprint(method: string, rawPath: string, body: Buffer | undefined): string {
   const h = createHash('sha256');
@@ -39,16 +43,24 @@ export class IdempotencyStore {
     this.#leaseSeconds = leaseSeconds;
   }
 
-  get leaseSeconds(): number { return this.#leaseSeconds; }
+  get leaseSeconds(): number {
+    return this.#leaseSeconds;
+  }
 
   /** Renews the claim's lease every third of it until the returned stop is called. */
   keepAlive(scope: IdemScope, onError: (err: unknown) => void): () => void {
-    const timer = setInterval(() => {
-      this.#sql.query(
-        `update gateway.idempotency_keys set locked_until = now() + make_interval(secs => ?)
+    const timer = setInterval(
+      () => {
+        this.#sql
+          .query(
+            `update gateway.idempotency_keys set locked_until = now() + make_interval(secs => ?)
           where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
-        [this.#leaseSeconds, scope.operatorId, scope.environment, scope.key]).catch(onError);
-    }, Math.max(200, (this.#leaseSeconds * 1000) / 3));
+            [this.#leaseSeconds, scope.operatorId, scope.environment, scope.key],
+          )
+          .catch(onError);
+      },
+      Math.max(200, (this.#leaseSeconds * 1000) / 3),
+    );
     timer.unref();
     return () => clearInterval(timer);
   }
@@ -64,11 +76,20 @@ export class IdempotencyStore {
          where k.expires_at < now()
             or (k.state = 'in_progress' and k.locked_until < now() and k.fingerprint = excluded.fingerprint)
        returning (xmax = 0) as inserted`,
-      [scope.operatorId, scope.environment, scope.key, fp, this.#leaseSeconds, this.#ttlSeconds]);
+      [scope.operatorId, scope.environment, scope.key, fp, this.#leaseSeconds, this.#ttlSeconds],
+    );
     if (rows.length > 0) return { kind: 'claimed' };
-    const existing = await this.#sql.query<{ fingerprint: string; state: string; status: number | null; headers: Record<string, string> | null; body: string | null }>(
+    const existing = await this.#sql.query<{
+      fingerprint: string;
+      state: string;
+      status: number | null;
+      headers: Record<string, string> | null;
+      body: string | null;
+    }>(
       `select fingerprint, state, status, headers, body from gateway.idempotency_keys
-        where operator_id = ? and environment = ? and idempotency_key = ?`, [scope.operatorId, scope.environment, scope.key]);
+        where operator_id = ? and environment = ? and idempotency_key = ?`,
+      [scope.operatorId, scope.environment, scope.key],
+    );
     const row = existing[0];
     if (!row) return this.claim(scope, fp); // deleted (a 5xx released it) between our two statements
     if (row.fingerprint !== fp) return { kind: 'conflict' };
@@ -80,19 +101,23 @@ export class IdempotencyStore {
     await this.#sql.query(
       `update gateway.idempotency_keys set state = 'completed', status = ?, headers = ?, body = ?
         where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
-      [response.status, JSON.stringify(response.headers), response.body, scope.operatorId, scope.environment, scope.key]);
+      [response.status, JSON.stringify(response.headers), response.body, scope.operatorId, scope.environment, scope.key],
+    );
   }
 
   async release(scope: IdemScope): Promise<void> {
-    await this.#sql.query(
-      `delete from gateway.idempotency_keys where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
-      [scope.operatorId, scope.environment, scope.key]);
+    await this.#sql.query(`delete from gateway.idempotency_keys where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`, [
+      scope.operatorId,
+      scope.environment,
+      scope.key,
+    ]);
   }
 
   /** Removes keys past their 24 h memory; returns how many. */
   async deleteExpired(): Promise<number> {
     const rows = await this.#sql.query<{ n: string }>(
-      `with d as (delete from gateway.idempotency_keys where expires_at < now() returning 1) select count(*) n from d`);
+      `with d as (delete from gateway.idempotency_keys where expires_at < now() returning 1) select count(*) n from d`,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 }

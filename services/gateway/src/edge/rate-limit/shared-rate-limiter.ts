@@ -7,9 +7,19 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Logger } from '@bo/service-kit';
 
-export interface RateDecision { allowed: boolean; limit: number; remaining: number; resetSeconds: number }
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
 
-interface OperatorWindow { window: number; tokens: number; globalCount: number; reserving?: Promise<void> }
+interface OperatorWindow {
+  window: number;
+  tokens: number;
+  globalCount: number;
+  reserving?: Promise<void>;
+}
 
 const WINDOW_MS = 60_000;
 
@@ -22,7 +32,10 @@ export class SharedRateLimiter {
   readonly #log: Logger;
   readonly #state = new Map<string, OperatorWindow>();
 
-  private constructor(kv: KV, log: Logger) { this.#kv = kv; this.#log = log; }
+  private constructor(kv: KV, log: Logger) {
+    this.#kv = kv;
+    this.#log = log;
+  }
 
   static async open(nc: NatsConnection, prefix: string, log: Logger, replicas = 1): Promise<SharedRateLimiter> {
     const kv = await new Kvm(nc).create(`${prefix}_ratelimit`, { history: 1, ttl: 3 * WINDOW_MS, replicas });
@@ -39,9 +52,19 @@ export class SharedRateLimiter {
     }
     // Requests of one operator on this replica reserve one batch at a time.
     while (st.tokens === 0) {
-      if (st.reserving) { await st.reserving; if (st.window !== window) break; continue; }
+      if (st.reserving) {
+        await st.reserving;
+        if (st.window !== window) break;
+        continue;
+      }
       let exhausted = false;
-      st.reserving = this.#reserve(operatorId, window, limit, st).then((ok) => { exhausted = !ok; }).finally(() => { st!.reserving = undefined; });
+      st.reserving = this.#reserve(operatorId, window, limit, st)
+        .then((ok) => {
+          exhausted = !ok;
+        })
+        .finally(() => {
+          st!.reserving = undefined;
+        });
       await st.reserving;
       if (exhausted && st.tokens === 0) return { allowed: false, limit, remaining: 0, resetSeconds };
     }
@@ -56,7 +79,10 @@ export class SharedRateLimiter {
       try {
         const entry = await this.#kv.get(key);
         const count = entry && entry.operation === 'PUT' ? Number(entry.string()) : 0;
-        if (count >= limit) { st.globalCount = count; return false; }
+        if (count >= limit) {
+          st.globalCount = count;
+          return false;
+        }
         const n = Math.min(batchSizeFor(limit), limit - count);
         if (entry && entry.operation === 'PUT') await this.#kv.update(key, String(count + n), entry.revision);
         else await this.#kv.create(key, String(count + n));

@@ -4,33 +4,64 @@
 (() => {
   const S = JSON.parse(document.getElementById('session-data').textContent);
   const $ = (id) => document.getElementById(id);
-  const form = $('bet-form'), btn = $('play'), amountEl = $('amount'), targetEl = $('target'), pickEl = $('pick');
-  const stage = $('stage'), outcome = $('outcome'), balanceEl = $('balance'), history = $('history');
+  const form = $('bet-form'),
+    btn = $('play'),
+    amountEl = $('amount'),
+    targetEl = $('target'),
+    pickEl = $('pick');
+  const stage = $('stage'),
+    outcome = $('outcome'),
+    balanceEl = $('balance'),
+    history = $('history');
   const SYMBOLS = { cherry: '\u{1F352}', lemon: '\u{1F34B}', orange: '\u{1F34A}', grape: '\u{1F347}', bell: '\u{1F514}', seven: '7\uFE0F\u20E3' };
-  let pendingRoundId = null, busy = false;
+  let pendingRoundId = null,
+    busy = false;
 
   function newRoundId() {
-    const b = new Uint8Array(16); crypto.getRandomValues(b);
-    return Array.prototype.map.call(b, (x) => (`0${x.toString(16)}`).slice(-2)).join('');
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.prototype.map.call(b, (x) => `0${x.toString(16)}`.slice(-2)).join('');
   }
-  function sleep(ms) { return new Promise((r) => { setTimeout(r, ms); }); }
-  function show(text, cls) { outcome.textContent = text; outcome.className = `outcome ${cls || ''}`; }
+  function sleep(ms) {
+    return new Promise((r) => {
+      setTimeout(r, ms);
+    });
+  }
+  function show(text, cls) {
+    outcome.textContent = text;
+    outcome.className = `outcome ${cls || ''}`;
+  }
 
   async function animate(r) {
     const o = r.outcome;
     if (S.kind === 'crash') {
-      let end = Number(o.crashPoint), m = 1;
-      while (m < end) { stage.textContent = `${m.toFixed(2)}\u00D7`; await sleep(30); m = Math.min(end, m * 1.06 + 0.01); }
+      let end = Number(o.crashPoint),
+        m = 1;
+      while (m < end) {
+        stage.textContent = `${m.toFixed(2)}\u00D7`;
+        await sleep(30);
+        m = Math.min(end, m * 1.06 + 0.01);
+      }
       stage.textContent = `${Number(o.crashPoint).toFixed(2)}\u00D7 \u{1F4A5}`;
     } else if (S.kind === 'dice') {
-      for (let i = 0; i < 12; i++) { stage.textContent = String(1 + Math.floor(Math.random() * 100)); await sleep(40); }
+      for (let i = 0; i < 12; i++) {
+        stage.textContent = String(1 + Math.floor(Math.random() * 100));
+        await sleep(40);
+      }
       stage.textContent = String(o.roll);
     } else if (S.kind === 'roulette') {
-      for (let j = 0; j < 12; j++) { stage.textContent = String(Math.floor(Math.random() * 37)); await sleep(40); }
-      stage.textContent = String(o.number); stage.className = `stage ${o.color}`;
+      for (let j = 0; j < 12; j++) {
+        stage.textContent = String(Math.floor(Math.random() * 37));
+        await sleep(40);
+      }
+      stage.textContent = String(o.number);
+      stage.className = `stage ${o.color}`;
     } else if (S.kind === 'slots') {
       const keys = Object.keys(SYMBOLS);
-      for (let k = 0; k < 10; k++) { stage.textContent = [0, 1, 2].map(() => SYMBOLS[keys[Math.floor(Math.random() * keys.length)]]).join(' '); await sleep(50); }
+      for (let k = 0; k < 10; k++) {
+        stage.textContent = [0, 1, 2].map(() => SYMBOLS[keys[Math.floor(Math.random() * keys.length)]]).join(' ');
+        await sleep(50);
+      }
       stage.textContent = o.reels.map((s) => SYMBOLS[s] || s).join(' ');
     }
   }
@@ -46,7 +77,9 @@
 
   async function play() {
     if (busy || !S.playable) return;
-    busy = true; btn.disabled = true; stage.className = 'stage';
+    busy = true;
+    btn.disabled = true;
+    stage.className = 'stage';
     show('Playing\u2026');
     if (!pendingRoundId) pendingRoundId = newRoundId();
     const body = { amount: amountEl.value.trim(), clientRoundId: pendingRoundId };
@@ -54,22 +87,29 @@
     if (pickEl) body.pick = pickEl.value;
     try {
       const res = await fetch(`${location.pathname.replace(/\/+$/, '')}/rounds`, {
-        method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body), credentials: 'omit', cache: 'no-store',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        credentials: 'omit',
+        cache: 'no-store',
       });
       const data = await res.json().catch(() => null);
       // A definite answer: the next click is a new round. After a network error the same id is
       // sent again, so a round the server already played is returned instead of played twice.
       pendingRoundId = null;
       if (!res.ok) {
-        const err = (data?.error) || { code: `HTTP_${res.status}`, message: 'The round could not be played.' };
+        const err = data?.error || { code: `HTTP_${res.status}`, message: 'The round could not be played.' };
         const issues = err.details?.issues ? `: ${err.details.issues.map((i) => `${i.path.replace('/', '')} ${i.message}`).join('; ')}` : '';
         show(err.message + issues, 'err');
         outcome.dataset.errorCode = err.code;
         // A refused bet says what can be bet now (the balance may have moved elsewhere, e.g. a withdrawal).
-        if (err.details && typeof err.details.balance === 'string') { balanceEl.textContent = err.details.balance; }
+        if (err.details && typeof err.details.balance === 'string') {
+          balanceEl.textContent = err.details.balance;
+        }
         // Expired or forged link, or a player who may no longer play (403): no more rounds here.
-        if (res.status === 410 || res.status === 403 || res.status === 501) { S.playable = false; }
+        if (res.status === 410 || res.status === 403 || res.status === 501) {
+          S.playable = false;
+        }
         return;
       }
       await animate(data);
@@ -86,9 +126,13 @@
     } catch {
       show('Network error; press Play to try again (the same round is resumed).', 'err');
     } finally {
-      busy = false; btn.disabled = !S.playable;
+      busy = false;
+      btn.disabled = !S.playable;
     }
   }
 
-  form.addEventListener('submit', (e) => { e.preventDefault(); play(); });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    play();
+  });
 })();

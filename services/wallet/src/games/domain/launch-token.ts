@@ -3,10 +3,11 @@
 // its expiry: `v1.<sessionId>.<expEpochSeconds>.<base64url signature>`. URL-safe as it stands.
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
-export interface LaunchTokenClaims { sessionId: string; expiresAt: Date }
-export type VerifiedToken =
-  | { ok: true; claims: LaunchTokenClaims }
-  | { ok: false; reason: 'invalid' | 'expired' };
+export interface LaunchTokenClaims {
+  sessionId: string;
+  expiresAt: Date;
+}
+export type VerifiedToken = { ok: true; claims: LaunchTokenClaims } | { ok: false; reason: 'invalid' | 'expired' };
 
 const TOKEN_RE = /^v1\.(gs_[0-9a-f]{32})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/;
 

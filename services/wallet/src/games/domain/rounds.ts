@@ -10,10 +10,16 @@ export const BUILT_IN_KINDS: readonly BuiltInKind[] = ['crash', 'dice', 'roulett
 
 export const BET_LIMITS = { minBet: '0.10', maxBet: '1000.00' } as const;
 
-export interface Rng { int(minInclusive: number, maxExclusive: number): number }
+export interface Rng {
+  int(minInclusive: number, maxExclusive: number): number;
+}
 export const cryptoRng: Rng = { int: (min, max) => randomInt(min, max) };
 
-export interface RoundDecision { payout: string; win: boolean; outcome: Record<string, unknown> }
+export interface RoundDecision {
+  payout: string;
+  win: boolean;
+  outcome: Record<string, unknown>;
+}
 
 const cents = (v: BigNumber.Value): string => new BigNumber(v).decimalPlaces(2, BigNumber.ROUND_DOWN).toFixed(2);
 
@@ -39,10 +45,14 @@ export function checkRoundInput(kind: BuiltInKind, input: PlayRoundInput): Valid
 
 export function decideRound(kind: BuiltInKind, input: PlayRoundInput, rng: Rng = cryptoRng): RoundDecision {
   switch (kind) {
-    case 'crash': return decideCrash(input.amount, input.target!, rng);
-    case 'dice': return decideDice(input.amount, Number(input.target), rng);
-    case 'roulette': return decideRoulette(input.amount, input.pick!, rng);
-    case 'slots': return decideSlots(input.amount, rng);
+    case 'crash':
+      return decideCrash(input.amount, input.target!, rng);
+    case 'dice':
+      return decideDice(input.amount, Number(input.target), rng);
+    case 'roulette':
+      return decideRoulette(input.amount, input.pick!, rng);
+    case 'slots':
+      return decideSlots(input.amount, rng);
   }
 }
 
@@ -51,7 +61,10 @@ const TWO_32 = 2 ** 32;
 /** Crash: the multiplier climbs until it crashes; the bet wins if it reaches the cash-out target. 3% edge. */
 export function decideCrash(amount: string, target: string, rng: Rng): RoundDecision {
   const u = rng.int(0, TWO_32);
-  let point = new BigNumber(97).times(TWO_32).div(new BigNumber(TWO_32 - u).times(100)).decimalPlaces(2, BigNumber.ROUND_DOWN);
+  let point = new BigNumber(97)
+    .times(TWO_32)
+    .div(new BigNumber(TWO_32 - u).times(100))
+    .decimalPlaces(2, BigNumber.ROUND_DOWN);
   if (point.lt(1)) point = new BigNumber(1);
   if (point.gt(10_000)) point = new BigNumber(10_000);
   const win = point.gte(target);
@@ -73,10 +86,14 @@ const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 
 export function decideRoulette(amount: string, pick: NonNullable<PlayRoundInput['pick']>, rng: Rng): RoundDecision {
   const n = rng.int(0, 37);
   const color = n === 0 ? 'green' : RED.has(n) ? 'red' : 'black';
-  const win = n !== 0 && (
-    (pick === 'red' && color === 'red') || (pick === 'black' && color === 'black') ||
-    (pick === 'odd' && n % 2 === 1) || (pick === 'even' && n % 2 === 0) ||
-    (pick === 'low' && n <= 18) || (pick === 'high' && n >= 19));
+  const win =
+    n !== 0 &&
+    ((pick === 'red' && color === 'red') ||
+      (pick === 'black' && color === 'black') ||
+      (pick === 'odd' && n % 2 === 1) ||
+      (pick === 'even' && n % 2 === 0) ||
+      (pick === 'low' && n <= 18) ||
+      (pick === 'high' && n >= 19));
   return { win, payout: win ? cents(new BigNumber(amount).times(2)) : '0.00', outcome: { number: n, color, pick } };
 }
 

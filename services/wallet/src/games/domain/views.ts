@@ -9,8 +9,13 @@ export function toGame(row: GameRow): Game {
 
 export function toGameSession(row: GameSessionRow, gameUrl: string): GameSession {
   return {
-    id: row.id, playerId: row.playerId, gameId: row.gameId, gameUrl, mode: row.mode,
-    expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(),
+    id: row.id,
+    playerId: row.playerId,
+    gameId: row.gameId,
+    gameUrl,
+    mode: row.mode,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
   };
 }
 
@@ -19,8 +24,13 @@ export type RoundView = Pick<GameRoundRow, 'id' | 'sessionId' | 'amount' | 'payo
 
 export function toRoundResult(row: RoundView, gameId: string): PlayRoundResult {
   return {
-    id: row.id, sessionId: row.sessionId, gameId,
-    amount: formatMoney(row.amount), payout: formatMoney(row.payout), win: row.win, outcome: row.outcome,
+    id: row.id,
+    sessionId: row.sessionId,
+    gameId,
+    amount: formatMoney(row.amount),
+    payout: formatMoney(row.payout),
+    win: row.win,
+    outcome: row.outcome,
     balanceAfter: row.balanceAfter == null ? null : formatMoney(row.balanceAfter),
     createdAt: row.createdAt.toISOString(),
   };

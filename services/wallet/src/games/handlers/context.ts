@@ -1,4 +1,3 @@
-
 import type { ServiceDeps } from '@bo/service-kit';
 import type { GamesConfig } from '../config.ts';
 import type { LaunchTokenSigner } from '../domain/launch-token.ts';
@@ -13,5 +12,3 @@ export interface GamesContext {
   remote: GameProvider;
   rng: Rng;
 }
-
-

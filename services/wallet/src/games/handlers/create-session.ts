@@ -2,9 +2,7 @@
 // a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG →
 // status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
 // wallet; production sessions are real.
-import {
-  AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest,
-} from '@bo/contracts';
+import { AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf } from '@bo/service-kit';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
@@ -18,7 +16,9 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     const { playerId } = req.params;
     const { gameId } = req.body;
 
-    const player = await ctx.deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: scope.brandId, playerId } satisfies PlayerStateRequest, { requestId: req.ctx.requestId });
+    const player = await ctx.deps.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: scope.brandId, playerId } satisfies PlayerStateRequest, {
+      requestId: req.ctx.requestId,
+    });
     assertPlayerExists(player);
     const em = ctx.deps.orm.em.fork();
     const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
@@ -35,11 +35,18 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
 
     const row = em.create(GameSessionEntity, {
-      id: sessionId, operatorId: scope.operatorId, brandId: scope.brandId, environment: scope.environment,
-      playerId, gameId, mode, currency,
+      id: sessionId,
+      operatorId: scope.operatorId,
+      brandId: scope.brandId,
+      environment: scope.environment,
+      playerId,
+      gameId,
+      mode,
+      currency,
       demoBalance: mode === 'demo' ? ctx.config.GAME_DEMO_BALANCE : null,
       providerUrl: launch.type === 'redirect' ? launch.url : null,
-      expiresAt, createdAt: now,
+      expiresAt,
+      createdAt: now,
     });
     await em.flush();
     const gameUrl = `${ctx.config.PUBLIC_BASE_URL}/play/${ctx.tokens.sign({ sessionId, expiresAt })}`;

@@ -25,9 +25,19 @@ export async function playDemoRound(ctx: GamesContext, { token, kind, input }: R
     const decision = decideRound(kind, input, ctx.rng);
     const after = addMoney(subMoney(before, amount), decision.payout);
     const round = tx.create(GameRoundEntity, {
-      id: newId('gameRound'), sessionId: session.id, seq: await nextSeq(tx, session.id), clientRoundId: input.clientRoundId ?? null,
-      amount, payout: decision.payout, win: decision.win, outcome: decision.outcome,
-      balanceBefore: before, balanceAfter: after, betEntryId: null, winEntryId: null, createdAt: new Date(),
+      id: newId('gameRound'),
+      sessionId: session.id,
+      seq: await nextSeq(tx, session.id),
+      clientRoundId: input.clientRoundId ?? null,
+      amount,
+      payout: decision.payout,
+      win: decision.win,
+      outcome: decision.outcome,
+      balanceBefore: before,
+      balanceAfter: after,
+      betEntryId: null,
+      winEntryId: null,
+      createdAt: new Date(),
     });
     session.demoBalance = after;
     await tx.flush();

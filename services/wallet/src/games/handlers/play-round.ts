@@ -14,24 +14,51 @@ import { playDemoRound } from './demo-round.ts';
 import { playRealRound } from './real-round.ts';
 
 interface FirstLook {
-  brandId: string; playerId: string; currency: string; mode: string; expiresAt: Date; gameId: string; gameKind: string;
+  brandId: string;
+  playerId: string;
+  currency: string;
+  mode: string;
+  expiresAt: Date;
+  gameId: string;
+  gameKind: string;
   prior: RoundView | undefined;
 }
 
 /** The session, its game and a round already played with this clientRoundId: one unlocked select. */
 async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: string | undefined): Promise<FirstLook> {
-  const rows = await sql.query<Omit<FirstLook, 'prior'> & { roundId: string | null; amount: string; payout: string; win: boolean; outcome: Record<string, unknown>; balanceAfter: string | null; createdAt: Date }>(
+  const rows = await sql.query<
+    Omit<FirstLook, 'prior'> & {
+      roundId: string | null;
+      amount: string;
+      payout: string;
+      win: boolean;
+      outcome: Record<string, unknown>;
+      balanceAfter: string | null;
+      createdAt: Date;
+    }
+  >(
     `select s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
             r.id as "roundId", r.amount, r.payout, r.win, r.outcome, r.balance_after as "balanceAfter", r.created_at as "createdAt"
      from wallet.game_sessions s join wallet.games g on g.id = s.game_id
      left join wallet.game_rounds r on r.session_id = s.id and r.client_round_id = ?
-     where s.id = ?`, [clientRoundId ?? null, sessionId]);
+     where s.id = ?`,
+    [clientRoundId ?? null, sessionId],
+  );
   const row = rows[0];
   if (!row) throw new AppError('LAUNCH_TOKEN_INVALID');
   // The row's expires_at is authoritative (it can be shortened to end a session early).
   if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
   const prior = row.roundId
-    ? { id: row.roundId, sessionId, amount: row.amount, payout: row.payout, win: row.win, outcome: row.outcome, balanceAfter: row.balanceAfter, createdAt: new Date(row.createdAt) }
+    ? {
+        id: row.roundId,
+        sessionId,
+        amount: row.amount,
+        payout: row.payout,
+        win: row.win,
+        outcome: row.outcome,
+        balanceAfter: row.balanceAfter,
+        createdAt: new Date(row.createdAt),
+      }
     : undefined;
   return { ...row, prior };
 }

@@ -22,10 +22,12 @@ export function verifyLaunchToken(ctx: GamesContext, token: unknown): string {
  * The row's expires_at is authoritative (it can be shortened to end a session early).
  */
 export async function openSessionByToken(
-  ctx: GamesContext, em: EntityManager, token: unknown, opts: { lock?: boolean } = {},
+  ctx: GamesContext,
+  em: EntityManager,
+  token: unknown,
+  opts: { lock?: boolean } = {},
 ): Promise<{ session: GameSessionRow; game: GameRow }> {
-  const session = await em.findOne(GameSessionEntity, { id: verifyLaunchToken(ctx, token) },
-    opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const session = await em.findOne(GameSessionEntity, { id: verifyLaunchToken(ctx, token) }, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!session) throw new AppError('LAUNCH_TOKEN_INVALID');
   if (session.expiresAt.getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
   const game = await em.findOneOrFail(GameEntity, { id: session.gameId });

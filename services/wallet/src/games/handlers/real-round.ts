@@ -14,7 +14,8 @@ import { assertStillMayPlay } from './player-check.ts';
 import { findRoundByClientId, roundReply, type RoundRequest } from './round-records.ts';
 
 export async function playRealRound(
-  ctx: GamesContext, req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
+  ctx: GamesContext,
+  req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
 ): Promise<HandlerResult> {
   const { kind, input, session, sessionId } = req;
   const clientRoundId = input.clientRoundId;
@@ -34,8 +35,18 @@ export async function playRealRound(
 
   const decision = decideRound(kind, input, ctx.rng);
   const round = {
-    id: newId('gameRound'), sessionId, clientRoundId, brandId: session.brandId, playerId: session.playerId, currency: session.currency,
-    amount: input.amount, payout: decision.payout, win: decision.win, outcome: decision.outcome, createdAt: new Date(), clearingAccountId,
+    id: newId('gameRound'),
+    sessionId,
+    clientRoundId,
+    brandId: session.brandId,
+    playerId: session.playerId,
+    currency: session.currency,
+    amount: input.amount,
+    payout: decision.payout,
+    win: decision.win,
+    outcome: decision.outcome,
+    createdAt: new Date(),
+    clearingAccountId,
   };
   // A death here leaves nothing: the round is one statement, written whole or not at all.
   crashPoint('wallet.round.before-post');

@@ -24,8 +24,9 @@ export function roundReply(round: RoundView, game: Pick<GameRow, 'id'>): Handler
 
 /** The next round number of a session; the caller holds the session row lock. */
 export async function nextSeq(tx: EntityManager, sessionId: string): Promise<number> {
-  const { seq } = onlyRow(await tx.execute<{ seq: number }[]>(
-    'select coalesce(max(seq), 0) + 1 as seq from wallet.game_rounds where session_id = ?', [sessionId]));
+  const { seq } = onlyRow(
+    await tx.execute<{ seq: number }[]>('select coalesce(max(seq), 0) + 1 as seq from wallet.game_rounds where session_id = ?', [sessionId]),
+  );
   return Number(seq);
 }
 
@@ -36,9 +37,15 @@ const ROUND_COLUMNS = `id, session_id as "sessionId", amount, payout, win, outco
 
 /** findPriorRound in plain SQL, for the real-money hot path (no unit of work, no identity map). */
 export async function findRoundByClientId(sql: SqlRunner, sessionId: string, clientRoundId: string): Promise<RoundView | undefined> {
-  const rows = await sql.query<RoundView>(
-    `select ${ROUND_COLUMNS} from wallet.game_rounds where session_id = ? and client_round_id = ?`, [sessionId, clientRoundId]);
+  const rows = await sql.query<RoundView>(`select ${ROUND_COLUMNS} from wallet.game_rounds where session_id = ? and client_round_id = ?`, [
+    sessionId,
+    clientRoundId,
+  ]);
   return rows[0] ? withDate(rows[0]) : undefined;
 }
 
-export interface RoundRequest { token: string | undefined; kind: BuiltInKind; input: PlayRoundInput }
+export interface RoundRequest {
+  token: string | undefined;
+  kind: BuiltInKind;
+  input: PlayRoundInput;
+}

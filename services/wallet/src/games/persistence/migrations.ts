@@ -77,7 +77,8 @@ export class Games0002SeedCatalogue extends Migration {
     ];
     for (const [id, name, provider, category, kind, adapter, order] of games) {
       this.addSql(
-        `insert into wallet.games (id, name, provider, category, kind, adapter, sort_order) values ('${id}', '${name}', '${provider}', '${category}', '${kind}', '${adapter}', ${order})`);
+        `insert into wallet.games (id, name, provider, category, kind, adapter, sort_order) values ('${id}', '${name}', '${provider}', '${category}', '${kind}', '${adapter}', ${order})`,
+      );
     }
   }
 }

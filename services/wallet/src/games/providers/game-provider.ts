@@ -23,7 +23,9 @@ export interface GameProvider {
 
 /** Built-in games: nothing to ask anyone, the launch page renders them. */
 export const localProvider: GameProvider = {
-  async launch() { return { type: 'page' }; },
+  async launch() {
+    return { type: 'page' };
+  },
 };
 
 /**
@@ -41,17 +43,25 @@ export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({
-            sessionId: session.sessionId, gameId: session.gameId, playerId: session.playerId,
-            mode: session.mode, currency: session.currency, expiresAt: session.expiresAt.toISOString(),
+            sessionId: session.sessionId,
+            gameId: session.gameId,
+            playerId: session.playerId,
+            mode: session.mode,
+            currency: session.currency,
+            expiresAt: session.expiresAt.toISOString(),
           }),
           signal: AbortSignal.timeout(opts.timeoutMs),
           redirect: 'error',
         });
       } catch (e) {
         const timedOut = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError');
-        throw new AppError('PROVIDER_UNAVAILABLE', timedOut ? `The provider of ${game.id} did not answer in time.` : `The provider of ${game.id} could not be reached.`, { provider: game.provider });
+        throw new AppError(
+          'PROVIDER_UNAVAILABLE',
+          timedOut ? `The provider of ${game.id} did not answer in time.` : `The provider of ${game.id} could not be reached.`,
+          { provider: game.provider },
+        );
       }
-      const body = res.ok ? await res.json().catch(() => undefined) as { url?: unknown } | undefined : undefined;
+      const body = res.ok ? ((await res.json().catch(() => undefined)) as { url?: unknown } | undefined) : undefined;
       const url = typeof body?.url === 'string' ? body.url : undefined;
       if (!res.ok || !url || !/^https?:\/\//.test(url) || !URL.canParse(url)) {
         throw new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} refused the launch.`, { provider: game.provider, providerStatus: res.status });
