@@ -120,7 +120,7 @@ export async function resolvePostgres(opts: InfraOptions): Promise<LocalServer> 
     if (probe === 'ok') return { url: given, started: false, describe: `Postgres at ${u.host} (DATABASE_URL)`, stop: async () => undefined };
     if (probe === 'unreachable') {
       throw new StartupError(
-        `DATABASE_URL points at ${u.host}, where no Postgres answers.\n` + '  Fix: start that Postgres, or unset DATABASE_URL to use an embedded one.',
+        `DATABASE_URL points at ${u.host}, where no Postgres answers.\n  Fix: start that Postgres, or unset DATABASE_URL to use an embedded one.`,
       );
     }
     if (probe === 'password') {

@@ -50,8 +50,8 @@ export type OperationRequest<K extends OperationId> = Part<'params', OperationTy
   Part<'body', OperationTypes[K]['body']>;
 
 /** The request argument may be left out when nothing in it is required. */
-// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
 type RequestArgs<K extends OperationId> =
+  // biome-ignore lint/complexity/noBannedTypes: `{}` is the empty object this tests against
   {} extends OperationRequest<K> ? [input?: OperationRequest<K>, opts?: RequestOptions] : [input: OperationRequest<K>, opts?: RequestOptions];
 
 export type TransactionsPage = OperationTypes['listTransactions']['response'];

@@ -5,12 +5,12 @@
 /** The API version these types were generated from. */
 export const API_VERSION = '1.1.0';
 
-export type PlayerStatus = 'ativo' | 'suspenso' | 'bloqueado' | 'autoexcluido' | 'encerrado' | 'restrito';
-export type KycStatus = 'nao_iniciado' | 'pendente' | 'em_analise' | 'documento_solicitado' | 'aprovado' | 'reprovado' | 'expirado';
-export type DocumentType = 'rg' | 'cnh' | 'passaporte' | 'rne' | 'selfie' | 'comprovante_residencia';
-export type DepositStatus = 'pending' | 'confirmed' | 'failed';
-export type WithdrawalStatus = 'under_review' | 'approved' | 'paid' | 'rejected' | 'cancelled' | 'failed';
-export type WithdrawalDecisionValue = 'approve' | 'reject' | 'pay';
+export type PlayerStatus = "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
+export type KycStatus = "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
+export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "comprovante_residencia";
+export type DepositStatus = "pending" | "confirmed" | "failed";
+export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
+export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
 export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -80,7 +80,7 @@ export interface CreateGameSession {
 }
 
 export interface CreateKycSubmission {
-  documentType: 'rg' | 'cnh' | 'passaporte' | 'rne' | 'selfie' | 'comprovante_residencia';
+  documentType: "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "comprovante_residencia";
   /** length 1 to 500 */
   reference: string;
 }
@@ -122,7 +122,7 @@ export interface Deposit {
   currency: string;
   method: string;
   externalReference: string;
-  status: 'pending' | 'confirmed' | 'failed';
+  status: "pending" | "confirmed" | "failed";
   /** format: date-time */
   createdAt: string;
   /** format: date-time */
@@ -154,7 +154,7 @@ export interface GameSession {
   /** format: uri */
   gameUrl: string;
   /** demo in sandbox (fictitious balance), real in production */
-  mode: 'demo' | 'real';
+  mode: "demo" | "real";
   /** format: date-time */
   expiresAt: string;
   /** format: date-time */
@@ -162,17 +162,17 @@ export interface GameSession {
 }
 
 export interface KycDecision {
-  status: 'pendente' | 'em_analise' | 'documento_solicitado' | 'aprovado' | 'reprovado' | 'expirado';
+  status: "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
 }
 
 export interface KycRecord {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
-  status: 'nao_iniciado' | 'pendente' | 'em_analise' | 'documento_solicitado' | 'aprovado' | 'reprovado' | 'expirado';
+  status: "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
   submissions: {
     /** Opaque identifier (kyc_...); length 1 to 64 */
     id: string;
-    documentType: 'rg' | 'cnh' | 'passaporte' | 'rne' | 'selfie' | 'comprovante_residencia';
+    documentType: "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "comprovante_residencia";
     reference: string;
     /** format: date-time */
     createdAt: string;
@@ -186,11 +186,11 @@ export interface KycSubmissionCreated {
   id: string;
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
-  documentType: 'rg' | 'cnh' | 'passaporte' | 'rne' | 'selfie' | 'comprovante_residencia';
+  documentType: "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "comprovante_residencia";
   reference: string;
   /** format: date-time */
   createdAt: string;
-  kycStatus: 'nao_iniciado' | 'pendente' | 'em_analise' | 'documento_solicitado' | 'aprovado' | 'reprovado' | 'expirado';
+  kycStatus: "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
 }
 
 export interface LedgerItem {
@@ -213,7 +213,7 @@ export interface Me {
   operator: {
     id: string;
     name: string;
-    environment: 'sandbox' | 'production';
+    environment: "sandbox" | "production";
   };
   brand: {
     id: string;
@@ -234,8 +234,8 @@ export interface Player {
   cpf: string;
   phone: string | null;
   birthDate: string | null;
-  status: 'ativo' | 'suspenso' | 'bloqueado' | 'autoexcluido' | 'encerrado' | 'restrito';
-  kycStatus: 'nao_iniciado' | 'pendente' | 'em_analise' | 'documento_solicitado' | 'aprovado' | 'reprovado' | 'expirado';
+  status: "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
+  kycStatus: "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
   currency: string;
   /** format: date-time */
   createdAt: string;
@@ -272,7 +272,7 @@ export interface Withdrawal {
   currency: string;
   method: string;
   destination: string;
-  status: 'under_review' | 'approved' | 'paid' | 'rejected' | 'cancelled' | 'failed';
+  status: "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
   /** format: date-time */
   createdAt: string;
   /** format: date-time */
@@ -280,209 +280,29 @@ export interface Withdrawal {
 }
 
 export interface WithdrawalDecision {
-  decision: 'approve' | 'reject' | 'pay';
+  decision: "approve" | "reject" | "pay";
 }
 
 /** Every public operation: method, path template, path parameters, whether it takes an Idempotency-Key. */
 export const OPERATIONS = {
-  getMe: {
-    id: 'getMe',
-    method: 'GET',
-    path: '/me',
-    pathParams: [],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Identity of the calling credential',
-  },
-  createPlayer: {
-    id: 'createPlayer',
-    method: 'POST',
-    path: '/players',
-    pathParams: [],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 201,
-    summary: 'Register a player',
-  },
-  findPlayers: {
-    id: 'findPlayers',
-    method: 'GET',
-    path: '/players',
-    pathParams: [],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Find players by externalId',
-  },
-  getKyc: {
-    id: 'getKyc',
-    method: 'GET',
-    path: '/players/{playerId}/kyc',
-    pathParams: ['playerId'],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'KYC status and submissions of a player',
-  },
-  submitKyc: {
-    id: 'submitKyc',
-    method: 'POST',
-    path: '/players/{playerId}/kyc/submissions',
-    pathParams: ['playerId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 201,
-    summary: 'Register a KYC document submission',
-  },
-  sandboxKycDecision: {
-    id: 'sandboxKycDecision',
-    method: 'POST',
-    path: '/sandbox/players/{playerId}/kyc/decision',
-    pathParams: ['playerId'],
-    idempotent: false,
-    sandboxOnly: true,
-    hasBody: true,
-    status: 200,
-    summary: 'Simulate the compliance team KYC decision',
-  },
-  getWallet: {
-    id: 'getWallet',
-    method: 'GET',
-    path: '/players/{playerId}/wallet',
-    pathParams: ['playerId'],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Balances of a player',
-  },
-  listTransactions: {
-    id: 'listTransactions',
-    method: 'GET',
-    path: '/players/{playerId}/transactions',
-    pathParams: ['playerId'],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Ledger of a player, newest first',
-  },
-  createDeposit: {
-    id: 'createDeposit',
-    method: 'POST',
-    path: '/players/{playerId}/deposits',
-    pathParams: ['playerId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 201,
-    summary: 'Create a pending deposit',
-  },
-  confirmDeposit: {
-    id: 'confirmDeposit',
-    method: 'POST',
-    path: '/deposits/{depositId}/confirm',
-    pathParams: ['depositId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 200,
-    summary: 'Confirm a pending deposit and credit the wallet',
-  },
-  failDeposit: {
-    id: 'failDeposit',
-    method: 'POST',
-    path: '/deposits/{depositId}/fail',
-    pathParams: ['depositId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 200,
-    summary: 'Mark a pending deposit as failed',
-  },
-  createWithdrawal: {
-    id: 'createWithdrawal',
-    method: 'POST',
-    path: '/players/{playerId}/withdrawals',
-    pathParams: ['playerId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 201,
-    summary: 'Request a withdrawal (enters the review queue)',
-  },
-  getWithdrawal: {
-    id: 'getWithdrawal',
-    method: 'GET',
-    path: '/withdrawals/{withdrawalId}',
-    pathParams: ['withdrawalId'],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Read a withdrawal',
-  },
-  cancelWithdrawal: {
-    id: 'cancelWithdrawal',
-    method: 'POST',
-    path: '/withdrawals/{withdrawalId}/cancel',
-    pathParams: ['withdrawalId'],
-    idempotent: true,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 200,
-    summary: 'Cancel a withdrawal under review',
-  },
-  sandboxWithdrawalDecision: {
-    id: 'sandboxWithdrawalDecision',
-    method: 'POST',
-    path: '/sandbox/withdrawals/{withdrawalId}/decision',
-    pathParams: ['withdrawalId'],
-    idempotent: false,
-    sandboxOnly: true,
-    hasBody: true,
-    status: 200,
-    summary: 'Simulate the team decision on a withdrawal',
-  },
-  listGames: {
-    id: 'listGames',
-    method: 'GET',
-    path: '/games',
-    pathParams: [],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'The game catalogue',
-  },
-  createGameSession: {
-    id: 'createGameSession',
-    method: 'POST',
-    path: '/players/{playerId}/game-sessions',
-    pathParams: ['playerId'],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: true,
-    status: 201,
-    summary: 'Open a game session and get the gameUrl for the player browser',
-  },
-  testWebhook: {
-    id: 'testWebhook',
-    method: 'POST',
-    path: '/webhooks/test',
-    pathParams: [],
-    idempotent: false,
-    sandboxOnly: false,
-    hasBody: false,
-    status: 200,
-    summary: 'Send one webhook.test delivery now to the configured URL',
-  },
+  getMe: { id: 'getMe', method: 'GET', path: '/me', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Identity of the calling credential" },
+  createPlayer: { id: 'createPlayer', method: 'POST', path: '/players', pathParams: [], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a player" },
+  findPlayers: { id: 'findPlayers', method: 'GET', path: '/players', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Find players by externalId" },
+  getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
+  submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
+  sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
+  getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
+  listTransactions: { id: 'listTransactions', method: 'GET', path: '/players/{playerId}/transactions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Ledger of a player, newest first" },
+  createDeposit: { id: 'createDeposit', method: 'POST', path: '/players/{playerId}/deposits', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Create a pending deposit" },
+  confirmDeposit: { id: 'confirmDeposit', method: 'POST', path: '/deposits/{depositId}/confirm', pathParams: ['depositId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Confirm a pending deposit and credit the wallet" },
+  failDeposit: { id: 'failDeposit', method: 'POST', path: '/deposits/{depositId}/fail', pathParams: ['depositId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Mark a pending deposit as failed" },
+  createWithdrawal: { id: 'createWithdrawal', method: 'POST', path: '/players/{playerId}/withdrawals', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Request a withdrawal (enters the review queue)" },
+  getWithdrawal: { id: 'getWithdrawal', method: 'GET', path: '/withdrawals/{withdrawalId}', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Read a withdrawal" },
+  cancelWithdrawal: { id: 'cancelWithdrawal', method: 'POST', path: '/withdrawals/{withdrawalId}/cancel', pathParams: ['withdrawalId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Cancel a withdrawal under review" },
+  sandboxWithdrawalDecision: { id: 'sandboxWithdrawalDecision', method: 'POST', path: '/sandbox/withdrawals/{withdrawalId}/decision', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the team decision on a withdrawal" },
+  listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
+  createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
+  testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 
