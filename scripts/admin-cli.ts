@@ -88,6 +88,14 @@ const COMMANDS: Record<string, Command> = {
       body: { url: nullable(a._[4]) },
     }),
   },
+  'operators rotate-webhook-secret': {
+    usage: 'OPERATOR_ID sandbox|production [--overlap SECONDS] (default 86400; the new secret is printed once)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/webhooks/${need(a._[3], 'ENVIRONMENT')}/rotate-secret`,
+      body: a.overlap !== undefined ? { overlapSeconds: Number(a.overlap) } : {},
+    }),
+  },
   'players status': {
     usage: 'PLAYER_ID STATUS',
     run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/status`, body: { status: need(a._[3], 'STATUS') } }),

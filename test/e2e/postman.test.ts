@@ -4,6 +4,7 @@ import t from 'tap';
 import { createRequire } from 'node:module';
 import { Value } from '@sinclair/typebox/value';
 import { publicOperations, type Operation } from '@bo/contracts';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -88,5 +89,14 @@ t.test('newman runs the served postman.json as a flow with 0 failures', async (t
   t.same(offDocument, [], 'every response of the run is documented and matches the OpenAPI document');
   t.equal(validatedJson, journey - 2, 'every JSON response was validated (all but /changelog and /docs)');
 
-  t.equal(receiver.received.filter((r) => r.type === 'webhook.test' && r.verified).length, 1, 'the test webhook arrived, signed');
+  // The redelivery is scheduled by the flow's last request and arrives after it.
+  const tests = await waitFor(
+    async () => {
+      const signed = receiver.received.filter((r) => r.type === 'webhook.test' && r.verified);
+      return signed.length >= 2 && signed;
+    },
+    { what: 'the redelivered test webhook' },
+  );
+  t.equal(tests.length, 2, 'the test webhook arrived, signed, and again when the flow redelivered it');
+  t.equal(tests[0]!.id, tests[1]!.id, 'the redelivery carries the same event id');
 });

@@ -63,7 +63,8 @@ async function startSystem(port: number): Promise<Started> {
       START_DATA_DIR: dataDir,
       PORT: String(port),
       ADMIN_PORT: String(port + 1),
-      METRICS_PORT: String(port + 500),
+      // 7400-7810: clear of NATS (4222), Postgres (5432) and the other local servers.
+      METRICS_PORT: String(port + 4000),
       NATS_PREFIX: 'startstop',
       LOG_LEVEL: 'warn',
     },

@@ -223,6 +223,29 @@ export const operatorAdminOperations = defineOperations({
     status: 200,
     errors: ['OPERATOR_NOT_FOUND'],
   },
+  adminRotateWebhookSecret: {
+    id: 'adminRotateWebhookSecret',
+    method: 'POST',
+    path: '/admin/operators/:id/webhooks/:environment/rotate-secret',
+    tag: 'Admin',
+    summary: 'Issue a new webhook secret; deliveries carry signatures of both secrets for the overlap',
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), environment: EnvironmentSchema }),
+    body: Type.Object({
+      /** How long deliveries are also signed with the previous secret (0: switch at once). */
+      overlapSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 604_800, default: 86_400 })),
+    }),
+    response: Type.Object({
+      operatorId: Type.String(),
+      environment: EnvironmentSchema,
+      /** The new secret, shown once. */
+      webhookSecret: Type.String(),
+      /** Until then deliveries are signed with both secrets; null when the overlap is 0. */
+      previousSecretExpiresAt: Nullable(Timestamp),
+    }),
+    status: 200,
+    idempotent: true,
+    errors: ['OPERATOR_NOT_FOUND'],
+  },
   adminListAudit: {
     id: 'adminListAudit',
     method: 'GET',

@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'Operator not found.' },
+  WEBHOOK_EVENT_NOT_FOUND: { status: 404, message: 'Webhook event not found.' },
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: 'No such team member or token.' },
   PLAYER_NOT_FOUND: { status: 404, message: 'Player not found.' },
   DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },

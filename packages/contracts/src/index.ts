@@ -190,7 +190,12 @@ export {
 } from './games.ts';
 export {
   ATTEMPT_OUTCOMES,
+  DELIVERY_STATUSES,
   DeliveryLogItemSchema,
+  RedeliveryResultSchema,
+  WebhookAttemptSchema,
+  WebhookEventSummarySchema,
+  WebhookEventsQuery,
   UpsertEndpointResultSchema,
   UpsertEndpointSchema,
   WEBHOOK_ENDPOINT_CHANGED,
@@ -203,6 +208,10 @@ export {
   webhookOperations,
   type AttemptOutcome,
   type DeliveryLogItem,
+  type DeliveryStatus,
+  type RedeliveryResult,
+  type WebhookAttempt,
+  type WebhookEventSummary,
   type UpsertEndpoint,
   type UpsertEndpointResult,
   type WebhookEndpointChanged,

@@ -66,7 +66,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: {
       operator: { id: 'op_01934b7e8c8e7c3a9f2d1b0a00000001', name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: 'br_01934b7e8c8e7c3a9f2d1b0a00000002', name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
-      apiVersion: '1.1.0',
+      apiVersion: '1.2.0',
     },
   },
   createPlayer: {
@@ -148,6 +148,59 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       durationMs: 42,
     },
   },
+  listWebhookEvents: {
+    query: { limit: 20 },
+    response: {
+      data: [
+        {
+          id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000012',
+          type: 'deposit.confirmed',
+          environment: 'sandbox',
+          createdAt: T1,
+          deliveryStatus: 'delivered',
+          attempts: 1,
+          lastStatusCode: 204,
+          lastError: null,
+          nextAttemptAt: null,
+          deliveredAt: '2026-11-21T10:05:00.250Z',
+        },
+        {
+          id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011',
+          type: 'kyc.status_changed',
+          environment: 'sandbox',
+          createdAt: T0,
+          deliveryStatus: 'pending',
+          attempts: 2,
+          lastStatusCode: 500,
+          lastError: 'HTTP 500',
+          nextAttemptAt: '2026-11-21T10:35:00.000Z',
+          deliveredAt: null,
+        },
+      ],
+      nextCursor: 'eyJ0IjoiMjAyNi0xMS0yMVQxMDowMDowMC4wMDAwMDAiLCJpZCI6ImV2dF8wMSJ9',
+    },
+  },
+  listWebhookEventAttempts: {
+    params: { eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011' },
+    response: {
+      data: [
+        {
+          deliveryId: 'dlv_01934b7e8c8e7c3a9f2d1b0a00000001',
+          attempt: 1,
+          url: 'https://operator.example.com/webhooks',
+          outcome: 'failed',
+          statusCode: 500,
+          error: 'HTTP 500',
+          startedAt: T0,
+          durationMs: 87,
+        },
+      ],
+    },
+  },
+  redeliverWebhookEvent: {
+    params: { eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011' },
+    response: { eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a00000011', deliveryId: 'dlv_01934b7e8c8e7c3a9f2d1b0a00000002', deliveryStatus: 'pending' },
+  },
 };
 
 /** Example body of each webhook event type (the `data` differs per type). */
@@ -211,4 +264,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     'Opens a game session and returns the `gameUrl` to open in the player browser (for example in an iframe). In sandbox it is a demonstration session with a fictitious balance. Requires KYC `aprovado` and player status `ativo`.',
   testWebhook:
     'Sends one `webhook.test` delivery now to the webhook URL configured for the environment of the key and reports how it went. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
+  listWebhookEvents:
+    'Events sent (or being sent) to the webhook endpoint of the environment of the key, newest first, with the state of their latest delivery. Filter by `type` or `deliveryStatus`; page with the opaque `cursor` taken from the previous `nextCursor`. Events of other operators and of the other environment are never listed.',
+  listWebhookEventAttempts:
+    'Every delivery attempt of one of your events, oldest first: URL, outcome, HTTP status or error, duration. A redelivery appears as a new `deliveryId` whose attempts count from 1. An event of another operator or environment answers 404 `WEBHOOK_EVENT_NOT_FOUND`.',
+  redeliverWebhookEvent:
+    'Schedules a new delivery of one of your events now, with the same event id and body (receivers deduplicate on `X-Webhook-Id`), and the full retry schedule. Requires an `Idempotency-Key`: a retry with the same key answers the first redelivery. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
 };

@@ -68,17 +68,23 @@ export function signStandardWebhook(secret: string, id: string, timestamp: strin
 
 /**
  * Every header of one delivery attempt, signed over the stored bytes (never a re-serialisation);
- * `timestamp` is the attempt's own epoch seconds.
+ * `timestamp` is the attempt's own epoch seconds. During a secret rotation's overlap
+ * (`previousSecret` given) `webhook-signature` carries a `v1,` signature per secret (new first),
+ * as Standard Webhooks allows, and `X-Webhook-Signature`, which holds one value by contract, stays
+ * signed with the previous secret until the overlap ends: a receiver that keeps the old secret
+ * goes on verifying, and one that tries both secrets switches whenever it likes
+ * (docs/webhooks.md, "Secret rotation").
  */
-export function webhookHeaders(secret: string, eventId: string, timestamp: number, body: Buffer): Record<string, string> {
+export function webhookHeaders(secret: string, eventId: string, timestamp: number, body: Buffer, previousSecret?: string | null): Record<string, string> {
+  const standard = [secret, ...(previousSecret ? [previousSecret] : [])].map((s) => signStandardWebhook(s, eventId, timestamp, body));
   return {
     'content-type': 'application/json',
-    'user-agent': 'bo-webhooks/1.1',
+    'user-agent': 'bo-webhooks/1.2',
     'x-webhook-id': eventId,
     'x-webhook-timestamp': String(timestamp),
-    'x-webhook-signature': signWebhook(secret, timestamp, body),
+    'x-webhook-signature': signWebhook(previousSecret || secret, timestamp, body),
     'webhook-id': eventId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signStandardWebhook(secret, eventId, timestamp, body),
+    'webhook-signature': standard.join(' '),
   };
 }

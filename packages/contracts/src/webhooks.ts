@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
+import { EnvironmentSchema, Nullable, Page, Timestamp } from './common.ts';
+import { EVENT_TYPES } from './events.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 
@@ -22,6 +23,66 @@ export type WebhookTestResult = Static<typeof WebhookTestResultSchema>;
  */
 export const WEBHOOK_TEST_RPC_TIMEOUT_MS = 15_000;
 
+/** Where the latest delivery of an event stands (a redelivery starts a new one). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'no_endpoint'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+const DeliveryStatusSchema = Type.Union(
+  DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+  {
+    description:
+      '`pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set).',
+  },
+);
+const EventIdParams = Type.Object({ eventId: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) });
+
+/** One event sent to the caller's webhook endpoint, with the state of its latest delivery. */
+export const WebhookEventSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
+    environment: EnvironmentSchema,
+    createdAt: Timestamp,
+    deliveryStatus: DeliveryStatusSchema,
+    /** Attempts of the latest delivery. */
+    attempts: Type.Integer({ minimum: 0 }),
+    lastStatusCode: Nullable(Type.Integer()),
+    lastError: Nullable(Type.String()),
+    nextAttemptAt: Nullable(Timestamp),
+    deliveredAt: Nullable(Timestamp),
+  },
+  { $id: 'WebhookEventSummary' },
+);
+export type WebhookEventSummary = Static<typeof WebhookEventSummarySchema>;
+
+export const WebhookAttemptSchema = Type.Object(
+  {
+    deliveryId: Type.String(),
+    /** Counts within a delivery: a redelivery's attempts start at 1 again. */
+    attempt: Type.Integer({ minimum: 1 }),
+    url: Type.String(),
+    outcome: Type.Union(['in_flight', 'delivered', 'failed', 'interrupted'].map((o) => Type.Literal(o))),
+    statusCode: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+    startedAt: Timestamp,
+    durationMs: Nullable(Type.Integer({ minimum: 0 })),
+  },
+  { $id: 'WebhookAttempt' },
+);
+export type WebhookAttempt = Static<typeof WebhookAttemptSchema>;
+
+export const WebhookEventsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
+  deliveryStatus: Type.Optional(DeliveryStatusSchema),
+});
+
+export const RedeliveryResultSchema = Type.Object(
+  { eventId: Type.String(), deliveryId: Type.String(), deliveryStatus: Type.Literal('pending') },
+  { $id: 'Redelivery' },
+);
+export type RedeliveryResult = Static<typeof RedeliveryResultSchema>;
+
 export const webhookOperations = defineOperations({
   testWebhook: {
     id: 'testWebhook',
@@ -35,6 +96,42 @@ export const webhookOperations = defineOperations({
     errors: ['WEBHOOK_NOT_CONFIGURED'],
     // One delivery attempt may take the full 10 s webhook timeout; the gateway waits longer.
     timeoutMs: WEBHOOK_TEST_RPC_TIMEOUT_MS,
+  },
+  listWebhookEvents: {
+    id: 'listWebhookEvents',
+    method: 'GET',
+    path: '/webhooks/events',
+    subject: 'webhooks.events.list',
+    tag: 'Webhooks',
+    summary: 'Recent events sent to your webhook endpoint, newest first, with their delivery state',
+    query: WebhookEventsQuery,
+    response: Page(WebhookEventSummarySchema),
+    status: 200,
+  },
+  listWebhookEventAttempts: {
+    id: 'listWebhookEventAttempts',
+    method: 'GET',
+    path: '/webhooks/events/:eventId/attempts',
+    subject: 'webhooks.events.attempts',
+    tag: 'Webhooks',
+    summary: 'Every delivery attempt of one event, oldest first',
+    params: EventIdParams,
+    response: Type.Object({ data: Type.Array(WebhookAttemptSchema) }),
+    status: 200,
+    errors: ['WEBHOOK_EVENT_NOT_FOUND'],
+  },
+  redeliverWebhookEvent: {
+    id: 'redeliverWebhookEvent',
+    method: 'POST',
+    path: '/webhooks/events/:eventId/redeliver',
+    subject: 'webhooks.events.redeliver',
+    tag: 'Webhooks',
+    summary: 'Deliver an event again (a new delivery with the same event id and body)',
+    params: EventIdParams,
+    response: RedeliveryResultSchema,
+    status: 202,
+    idempotent: true,
+    errors: ['WEBHOOK_EVENT_NOT_FOUND', 'WEBHOOK_NOT_CONFIGURED'],
   },
 });
 
@@ -110,6 +207,9 @@ export const UpsertEndpointSchema = Type.Object({
   secretSealed: Type.Optional(SealedSecret),
   /** Increases with every change of the endpoint at the gateway. */
   version: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** The secret before a rotation (still signed with until `previousSecretExpiresAt`); null: none. */
+  previousSecretSealed: Type.Optional(Nullable(SealedSecret)),
+  previousSecretExpiresAt: Type.Optional(Nullable(Timestamp)),
 });
 export type UpsertEndpoint = Static<typeof UpsertEndpointSchema>;
 
@@ -135,6 +235,8 @@ export const WebhookEndpointChangedSchema = Type.Object({
   url: Nullable(Type.String({ minLength: 1, maxLength: 2048 })),
   secretSealed: SealedSecret,
   version: Type.Integer({ minimum: 1 }),
+  previousSecretSealed: Type.Optional(Nullable(SealedSecret)),
+  previousSecretExpiresAt: Type.Optional(Nullable(Timestamp)),
 });
 export type WebhookEndpointChanged = Static<typeof WebhookEndpointChangedSchema>;
 

@@ -21,6 +21,9 @@ import {
   type OperationTypes,
   type Player,
   type Wallet,
+  type Redelivery,
+  type WebhookAttempt,
+  type WebhookEventSummary,
   type WebhookTestResult,
   type Withdrawal,
   type WithdrawalDecision,
@@ -136,6 +139,16 @@ export class BackOffice {
   readonly webhooks = {
     /** Makes one delivery of a `webhook.test` event to the configured URL now, and reports how it went. */
     test: (opts?: ReadOptions): Promise<WebhookTestResult> => this.#body('testWebhook', {}, opts),
+    /** Recent events sent to your endpoint, newest first, with the state of their latest delivery. */
+    events: (
+      query: OperationRequest<'listWebhookEvents'>['query'] = {},
+      opts?: ReadOptions,
+    ): Promise<{ data: WebhookEventSummary[]; nextCursor: string | null }> => this.#body('listWebhookEvents', { query }, opts),
+    /** Every delivery attempt of one event, oldest first. */
+    attempts: (eventId: string, opts?: ReadOptions): Promise<{ data: WebhookAttempt[] }> =>
+      this.#body('listWebhookEventAttempts', { params: { eventId } }, opts),
+    /** Delivers an event again (same id and body); retried safely with one Idempotency-Key. */
+    redeliver: (eventId: string, opts?: RequestOptions): Promise<Redelivery> => this.#body('redeliverWebhookEvent', { params: { eventId } }, opts),
     /** verifyWebhook with the client's `webhookSecret`. */
     verify: (rawBody: string | Uint8Array, headers: HeaderSource, opts: Omit<VerifyWebhookOptions, 'secret'> = {}): VerifiedWebhook => {
       if (this.#webhookSecret === undefined) throw new TypeError('webhooks.verify needs the webhookSecret option');

@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 /** The API version these types were generated from. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 export type PlayerStatus = "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
 export type KycStatus = "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
@@ -32,6 +32,7 @@ export const ERROR_STATUSES = {
   RG_BLOCKED: 403,
   NOT_FOUND: 404,
   OPERATOR_NOT_FOUND: 404,
+  WEBHOOK_EVENT_NOT_FOUND: 404,
   TEAM_MEMBER_NOT_FOUND: 404,
   PLAYER_NOT_FOUND: 404,
   DEPOSIT_NOT_FOUND: 404,
@@ -241,6 +242,12 @@ export interface Player {
   createdAt: string;
 }
 
+export interface Redelivery {
+  eventId: string;
+  deliveryId: string;
+  deliveryStatus: "pending";
+}
+
 export interface Wallet {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
@@ -250,6 +257,35 @@ export interface Wallet {
   available: string;
   /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
   withdrawable: string;
+}
+
+export interface WebhookAttempt {
+  deliveryId: string;
+  /** from 1 to ∞ */
+  attempt: number;
+  url: string;
+  outcome: "in_flight" | "delivered" | "failed" | "interrupted";
+  statusCode: number | null;
+  error: string | null;
+  /** format: date-time */
+  startedAt: string;
+  durationMs: number | null;
+}
+
+export interface WebhookEventSummary {
+  id: string;
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test";
+  environment: "sandbox" | "production";
+  /** format: date-time */
+  createdAt: string;
+  /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
+  deliveryStatus: "pending" | "delivered" | "failed" | "no_endpoint";
+  /** from 0 to ∞ */
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
 }
 
 export interface WebhookTestResult {
@@ -303,6 +339,9 @@ export const OPERATIONS = {
   listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
   createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
   testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
+  listWebhookEvents: { id: 'listWebhookEvents', method: 'GET', path: '/webhooks/events', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Recent events sent to your webhook endpoint, newest first, with their delivery state" },
+  listWebhookEventAttempts: { id: 'listWebhookEventAttempts', method: 'GET', path: '/webhooks/events/{eventId}/attempts', pathParams: ['eventId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Every delivery attempt of one event, oldest first" },
+  redeliverWebhookEvent: { id: 'redeliverWebhookEvent', method: 'POST', path: '/webhooks/events/{eventId}/redeliver', pathParams: ['eventId'], idempotent: true, sandboxOnly: false, hasBody: false, status: 202, summary: "Deliver an event again (a new delivery with the same event id and body)" },
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 
@@ -487,5 +526,45 @@ export interface OperationTypes {
     query: undefined;
     body: undefined;
     response: WebhookTestResult;
+  };
+  /** GET /webhooks/events: Recent events sent to your webhook endpoint, newest first, with their delivery state */
+  listWebhookEvents: {
+    params: undefined;
+    query: {
+      /** from 1 to 100; default 20 */
+      limit?: number;
+      /** length 1 to 512 */
+      cursor?: string;
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test";
+      /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
+      deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
+    };
+    body: undefined;
+    response: {
+      data: WebhookEventSummary[];
+      nextCursor: string | null;
+    };
+  };
+  /** GET /webhooks/events/{eventId}/attempts: Every delivery attempt of one event, oldest first */
+  listWebhookEventAttempts: {
+    params: {
+      /** pattern: `^[A-Za-z0-9_-]+$`; length 1 to 64 */
+      eventId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: WebhookAttempt[];
+    };
+  };
+  /** POST /webhooks/events/{eventId}/redeliver: Deliver an event again (a new delivery with the same event id and body) */
+  redeliverWebhookEvent: {
+    params: {
+      /** pattern: `^[A-Za-z0-9_-]+$`; length 1 to 64 */
+      eventId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Redelivery;
   };
 }

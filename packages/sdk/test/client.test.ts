@@ -25,6 +25,9 @@ const callEveryOperation = {
   listGames: (s) => s.games.list(),
   createGameSession: (s) => s.games.createSession('plr_1', { gameId: 'gm_aviator_demo' }),
   testWebhook: (s) => s.webhooks.test(),
+  listWebhookEvents: (s) => s.webhooks.events({ limit: 5, deliveryStatus: 'failed' }),
+  listWebhookEventAttempts: (s) => s.webhooks.attempts('evt_1'),
+  redeliverWebhookEvent: (s) => s.webhooks.redeliver('evt_1'),
 } satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
@@ -58,6 +61,9 @@ const expected: Record<OperationId, { method: string; target: string; body: unkn
   listGames: { method: 'GET', target: '/api/v1/games', body: '' },
   createGameSession: { method: 'POST', target: '/api/v1/players/plr_1/game-sessions', body: { gameId: 'gm_aviator_demo' } },
   testWebhook: { method: 'POST', target: '/api/v1/webhooks/test', body: '' },
+  listWebhookEvents: { method: 'GET', target: '/api/v1/webhooks/events?limit=5&deliveryStatus=failed', body: '' },
+  listWebhookEventAttempts: { method: 'GET', target: '/api/v1/webhooks/events/evt_1/attempts', body: '' },
+  redeliverWebhookEvent: { method: 'POST', target: '/api/v1/webhooks/events/evt_1/redeliver', body: '' },
 };
 
 t.test('every operation sends the contract request, signed', async (t) => {

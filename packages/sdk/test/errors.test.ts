@@ -55,6 +55,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     WITHDRAWAL_INVALID_TRANSITION: 'ConflictError',
     KYC_ALREADY_APPROVED: 'ConflictError',
     WEBHOOK_NOT_CONFIGURED: 'ConflictError',
+    WEBHOOK_EVENT_NOT_FOUND: 'NotFoundError',
     PAYLOAD_TOO_LARGE: 'RequestError',
     UNSUPPORTED_MEDIA_TYPE: 'RequestError',
     VALIDATION_ERROR: 'ValidationError',

@@ -35,8 +35,8 @@ t.test('the operation table matches publicOperations', async (t) => {
       .filter((op) => op.idempotent)
       .map((op) => op.id)
       .sort(),
-    ['cancelWithdrawal', 'confirmDeposit', 'createDeposit', 'createPlayer', 'createWithdrawal', 'failDeposit', 'submitKyc'],
-    'the seven idempotent operations of the contract',
+    ['cancelWithdrawal', 'confirmDeposit', 'createDeposit', 'createPlayer', 'createWithdrawal', 'failDeposit', 'redeliverWebhookEvent', 'submitKyc'],
+    'the seven idempotent operations of the contract, and the redelivery of 1.2.0',
   );
 });
 

@@ -10,6 +10,7 @@ import { startEventConsumer } from './delivery/event-consumer.ts';
 import { startEndpointSync } from './delivery/endpoint-sync.ts';
 import { adminListDeliveries } from './handlers/admin-deliveries.ts';
 import { adminRedeliver } from './handlers/admin-redeliver.ts';
+import { listWebhookEventAttempts, listWebhookEvents, redeliverWebhookEvent } from './handlers/operator-events.ts';
 import { testWebhook } from './handlers/test-webhook.ts';
 import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
 import { registerDeliveryMetrics } from './delivery/delivery-metrics.ts';
@@ -44,6 +45,9 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
   },
   handlers: (_deps, rt) => ({
     ...handle(webhookOperations.testWebhook, testWebhook(rt)),
+    ...handle(webhookOperations.listWebhookEvents, listWebhookEvents(rt)),
+    ...handle(webhookOperations.listWebhookEventAttempts, listWebhookEventAttempts(rt)),
+    ...handle(webhookOperations.redeliverWebhookEvent, redeliverWebhookEvent(rt)),
     ...handle(webhookAdminOperations.adminListDeliveries, adminListDeliveries(rt)),
     ...handle(webhookAdminOperations.adminRedeliver, adminRedeliver(rt)),
     ...handle(webhookMessages.upsertEndpoint, upsertEndpoint(rt)),

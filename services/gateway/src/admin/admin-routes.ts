@@ -99,6 +99,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const p = req.params as P;
       return reply.send(await ops.setWebhookUrl(p.id, p.environment, (req.body as { url: string | null }).url, actorOf(req), req.id));
     },
+    adminRotateWebhookSecret: async (req, reply) => {
+      const p = req.params as P;
+      const overlap = (req.body as { overlapSeconds?: number } | undefined)?.overlapSeconds ?? 86_400;
+      return reply.send(await ops.rotateWebhookSecret(p.id, p.environment, overlap, actorOf(req), req.id));
+    },
     adminCreateUser: async (req, reply) => reply.code(201).send(await deps.team.createMember(req.body as never, actorOf(req), req.id)),
     adminListUsers: async (_req, reply) => reply.send({ data: await deps.team.listMembers() }),
     adminDisableUser: async (req, reply) => reply.send(await deps.team.disableMember((req.params as P).id, actorOf(req), req.id)),

@@ -285,6 +285,49 @@ const FLOW: FlowStep[] = [
 });`,
     ],
   },
+  {
+    op: 'listWebhookEvents',
+    name: 'List the test webhook events',
+    query: { limit: '20', type: 'webhook.test' },
+    tests: [
+      json,
+      `pm.test('a page of events with their delivery state', () => {
+  pm.expect(body.data).to.be.an('array');
+  pm.expect(body).to.have.property('nextCursor');
+  body.data.forEach((e) => pm.expect(['pending', 'delivered', 'failed', 'no_endpoint']).to.include(e.deliveryStatus));
+});`,
+      `pm.collectionVariables.set('eventId', body.data.length ? body.data[0].id : 'evt_none');`,
+    ],
+  },
+  {
+    op: 'listWebhookEventAttempts',
+    name: 'List the attempts of the newest test event',
+    params: { eventId: '{{eventId}}' },
+    status: 0,
+    tests: [
+      json,
+      `pm.test('the attempts, or no event yet', () => {
+  if (pm.collectionVariables.get('eventId') === 'evt_none') return pm.expect(body.error.code).to.eql('WEBHOOK_EVENT_NOT_FOUND');
+  pm.expect(pm.response.code).to.eql(200);
+  pm.expect(body.data).to.be.an('array');
+});`,
+    ],
+  },
+  {
+    op: 'redeliverWebhookEvent',
+    name: 'Redeliver the newest test event',
+    params: { eventId: '{{eventId}}' },
+    status: 0,
+    tests: [
+      json,
+      `pm.test('scheduled, or nothing to deliver to', () => {
+  if (pm.collectionVariables.get('eventId') === 'evt_none') return pm.expect(body.error.code).to.eql('WEBHOOK_EVENT_NOT_FOUND');
+  if (pm.response.code === 409) return pm.expect(body.error.code).to.eql('WEBHOOK_NOT_CONFIGURED');
+  pm.expect(pm.response.code).to.eql(202);
+  pm.expect(body.deliveryStatus).to.eql('pending');
+});`,
+    ],
+  },
 ];
 
 const PUBLIC_DOCUMENTS = [

@@ -1,7 +1,7 @@
 // Operators, brands and credentials: owned by the gateway. Every change is audited and
 // broadcast so every replica's credential cache drops the operator at once; a change of a webhook
 // endpoint also reaches the webhooks service as an internal event (endpoint-events.ts).
-import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AppError,
@@ -104,6 +104,8 @@ export class OperatorAdmin {
           webhookUrl: null,
           webhookSecretSealed,
           webhookVersion: 1,
+          webhookPreviousSecretSealed: null,
+          webhookPreviousSecretExpiresAt: null,
           createdAt: now,
         });
         await tx.flush();
@@ -210,7 +212,58 @@ export class OperatorAdmin {
     }
   }
 
-  async #push(endpoint: WebhookEndpointChanged): Promise<void> {
+  /**
+   * A new webhook secret for one environment, shown once. For `overlapSeconds` the previous
+   * secret signs too (both `v1,` signatures in `webhook-signature`; `X-Webhook-Signature` stays
+   * on the previous one until then), so the operator can switch without missing a delivery.
+   */
+  async rotateWebhookSecret(
+    id: string,
+    environment: Environment,
+    overlapSeconds: number,
+    actor: string,
+    requestId: string,
+  ): Promise<{ operatorId: string; environment: Environment; webhookSecret: string; previousSecretExpiresAt: string | null }> {
+    const webhookSecret = issueWebhookSecret();
+    const sealed = sealSecret(webhookSecret, this.#d.masterKey);
+    const change = await this.#d.orm.em.fork().transactional(async (tx) => {
+      const brand = await tx.findOne(BrandEntity, { operatorId: id, environment }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!brand) throw new AppError('OPERATOR_NOT_FOUND');
+      const expiresAt = overlapSeconds > 0 ? new Date(Date.now() + overlapSeconds * 1000) : null;
+      const before = {
+        environment,
+        webhookVersion: brand.webhookVersion,
+        previousSecretExpiresAt: brand.webhookPreviousSecretExpiresAt?.toISOString() ?? null,
+      };
+      brand.webhookPreviousSecretSealed = expiresAt ? brand.webhookSecretSealed : null;
+      brand.webhookPreviousSecretExpiresAt = expiresAt;
+      brand.webhookSecretSealed = sealed;
+      brand.webhookVersion += 1;
+      await tx.flush();
+      const change: WebhookEndpointChanged = {
+        operatorId: id,
+        environment,
+        brandId: brand.id,
+        url: brand.webhookUrl ?? null,
+        secretSealed: sealed,
+        version: brand.webhookVersion,
+        previousSecretSealed: brand.webhookPreviousSecretSealed ?? null,
+        previousSecretExpiresAt: expiresAt?.toISOString() ?? null,
+      };
+      await recordEndpointChange(tx, change);
+      // The audit row never holds a secret, sealed or not.
+      const after = { environment, webhookVersion: brand.webhookVersion, previousSecretExpiresAt: change.previousSecretExpiresAt };
+      recordAudit(tx, { actor, action: 'adminRotateWebhookSecret', target: `operator:${id}`, before, after, requestId });
+      return change;
+    });
+    this.#d.onEventsWritten();
+    // In force at once when the webhooks service answers; otherwise when it applies the event.
+    const { url: _keep, ...withoutUrl } = change;
+    await this.#push(withoutUrl).catch((err: unknown) => this.#d.log.warn({ err, operatorId: id }, 'rotated secret not pushed; the endpoint event carries it'));
+    return { operatorId: id, environment, webhookSecret, previousSecretExpiresAt: change.previousSecretExpiresAt ?? null };
+  }
+
+  async #push(endpoint: UpsertEndpoint): Promise<void> {
     await callOperation(
       this.#d.nc,
       webhookMessages.upsertEndpoint.subject,

@@ -29,6 +29,9 @@ export const BrandEntity = defineEntity({
     webhookSecretSealed: p.string().fieldName('webhook_secret_sealed'),
     /** Increases with every change of the webhook endpoint; the webhooks service applies only newer versions. */
     webhookVersion: p.integer().fieldName('webhook_version'),
+    /** The secret before the last rotation, still signing next to the new one until it expires. */
+    webhookPreviousSecretSealed: p.string().nullable().fieldName('webhook_previous_secret_sealed'),
+    webhookPreviousSecretExpiresAt: p.datetime().nullable().fieldName('webhook_previous_secret_expires_at'),
     createdAt: p.datetime().fieldName('created_at'),
   },
 });

@@ -125,9 +125,19 @@ export class Gateway0004EndpointEvents extends Migration {
   }
 }
 
+/** API 1.2.0: a rotated webhook secret keeps signing, next to the new one, until its overlap ends. */
+export class Gateway0005WebhookSecretRotation extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table gateway.brands
+      add column webhook_previous_secret_sealed text,
+      add column webhook_previous_secret_expires_at timestamptz`);
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
   { name: 'Gateway0003ConsoleSessions', class: Gateway0003ConsoleSessions },
   { name: 'Gateway0004EndpointEvents', class: Gateway0004EndpointEvents },
+  { name: 'Gateway0005WebhookSecretRotation', class: Gateway0005WebhookSecretRotation },
 ];

@@ -37,8 +37,10 @@ export async function performAttempt(c: ClaimedAttempt, s: AttemptSettings): Pro
   const problem = urlShapeProblem(c.url, c.environment, s.policy);
   if (problem) return { delivered: false, statusCode: null, error: `destination refused: URL ${problem}`, durationMs: 0 };
   let secret: string;
+  let previous: string | null;
   try {
     secret = openCached(c.secretSealed, s);
+    previous = c.previousSecretSealed ? openCached(c.previousSecretSealed, s) : null;
   } catch {
     return { delivered: false, statusCode: null, error: 'the webhook secret cannot be opened with SECRETS_MASTER_KEY', durationMs: 0 };
   }
@@ -47,7 +49,7 @@ export async function performAttempt(c: ClaimedAttempt, s: AttemptSettings): Pro
     url: c.url,
     body: c.body,
     timeoutMs: s.timeoutMs,
-    headers: webhookHeaders(secret, c.eventId, timestamp, c.body),
+    headers: webhookHeaders(secret, c.eventId, timestamp, c.body, previous),
     guardAddresses: mustGuardAddresses(c.environment, s.policy),
   });
 }

@@ -25,6 +25,9 @@ export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMes
         ...(body.url !== undefined ? { url: body.url } : {}),
         ...(secretSealed !== undefined ? { secretSealed } : {}),
         ...(body.version !== undefined ? { version: body.version } : {}),
+        ...(body.previousSecretSealed !== undefined
+          ? { previousSecretSealed: body.previousSecretSealed, previousSecretExpiresAt: body.previousSecretExpiresAt ?? null }
+          : {}),
       }),
     );
     const result: UpsertEndpointResult = {

@@ -81,6 +81,8 @@ export interface ClaimedAttempt {
   leaseToken: string;
   url: string;
   secretSealed: string;
+  /** The secret before a rotation, while its overlap runs: deliveries are signed with both. */
+  previousSecretSealed: string | null;
   body: Buffer;
 }
 
@@ -94,6 +96,7 @@ interface DueRow {
   busy: number;
   url: string | null;
   secret_sealed: string | null;
+  previous_secret_sealed: string | null;
   body: Buffer;
 }
 
@@ -123,7 +126,8 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
          limit ?
        )
        select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy,
-              ep.url, ep.secret_sealed, ev.body
+              ep.url, ep.secret_sealed, ev.body,
+              case when ep.previous_secret_expires_at > now() then ep.previous_secret_sealed end as previous_secret_sealed
        from due cross join lateral (
          select id, event_id, operator_id, environment, attempts, max_attempts, next_attempt_at from ${S}.deliveries x
          where x.operator_id = due.operator_id and x.environment = due.environment
@@ -210,6 +214,7 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
         leaseToken: r.leaseToken,
         url: r.url!,
         secretSealed: r.secret_sealed!,
+        previousSecretSealed: r.previous_secret_sealed,
         body: r.body,
       });
     }
@@ -232,7 +237,7 @@ async function closeDelivery(tx: SqlRunner, id: string, status: 'failed' | 'no_e
 export async function startTestAttempt(
   sql: Sql,
   event: EventToStore,
-  endpoint: { url: string; secretSealed: string },
+  endpoint: { url: string; secretSealed: string; previousSecretSealed: string | null },
   leaseMs: number,
 ): Promise<ClaimedAttempt> {
   return sql.transaction(async (tx) => {
@@ -262,6 +267,7 @@ export async function startTestAttempt(
       leaseToken,
       url: endpoint.url,
       secretSealed: endpoint.secretSealed,
+      previousSecretSealed: endpoint.previousSecretSealed,
       body: event.body,
     };
   });

@@ -15,6 +15,9 @@ export interface EndpointChange {
   /** Absent: keep the stored secret. */
   secretSealed?: string;
   version?: number;
+  /** The secret before a rotation and until when it still signs; absent: keep, null: none. */
+  previousSecretSealed?: string | null;
+  previousSecretExpiresAt?: string | null;
 }
 
 export interface EndpointState {
@@ -43,16 +46,35 @@ export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Pro
   if (prior && !newer) return { before: state(prior), after: state(prior) };
   const setUrl = c.url !== undefined;
   const setSecret = c.secretSealed !== undefined;
+  const setPrevious = c.previousSecretSealed !== undefined;
+  const previousSealed = c.previousSecretSealed && c.previousSecretExpiresAt ? c.previousSecretSealed : null;
+  const previousUntil = previousSealed ? c.previousSecretExpiresAt : null;
   const [row] = await tx.query<Row>(
-    `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed, version) values (?, ?, ?, ?, ?, ?)
+    `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed, version, previous_secret_sealed, previous_secret_expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?::timestamptz)
      on conflict (operator_id, environment) do update set
        brand_id = excluded.brand_id,
        url = case when ?::boolean then excluded.url else endpoints.url end,
        secret_sealed = case when ?::boolean then excluded.secret_sealed else endpoints.secret_sealed end,
+       previous_secret_sealed = case when ?::boolean then excluded.previous_secret_sealed else endpoints.previous_secret_sealed end,
+       previous_secret_expires_at = case when ?::boolean then excluded.previous_secret_expires_at else endpoints.previous_secret_expires_at end,
        version = greatest(endpoints.version, excluded.version),
        updated_at = now()
      returning url, secret_sealed is not null as has_secret, brand_id, version`,
-    [c.operatorId, c.environment, c.brandId, setUrl ? (c.url ?? null) : null, c.secretSealed ?? null, c.version ?? 0, setUrl, setSecret],
+    [
+      c.operatorId,
+      c.environment,
+      c.brandId,
+      setUrl ? (c.url ?? null) : null,
+      c.secretSealed ?? null,
+      c.version ?? 0,
+      previousSealed,
+      previousUntil,
+      setUrl,
+      setSecret,
+      setPrevious,
+      setPrevious,
+    ],
   );
   return { before: prior ? state(prior) : null, after: state(row!) };
 }

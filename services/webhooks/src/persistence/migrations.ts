@@ -1,7 +1,7 @@
 // The webhooks schema. Events are kept as the exact bytes received (signatures are computed over
 // them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
 // short by a crash still shows in the log (as `interrupted`).
-import { Migration, outboxTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
@@ -82,7 +82,23 @@ class EndpointVersions extends Migration {
   }
 }
 
+/**
+ * API 1.2.0: the secret before a rotation, signed with too until it expires; stored answers of the
+ * operator's redeliveries (the kit's runOnce); events listed per operator + environment.
+ */
+class OperatorWebhookTools extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table webhooks.endpoints
+      add column previous_secret_sealed text check (previous_secret_sealed is null or previous_secret_sealed like 'v1.%'),
+      add column previous_secret_expires_at timestamptz`);
+    this.addSql(processedRequestsTableSql('webhooks'));
+    this.addSql(processedRequestsKeepTextSql('webhooks'));
+    this.addSql('create index events_operator_environment on webhooks.events (operator_id, environment, received_at desc, id desc)');
+  }
+}
+
 export const webhookMigrations = [
   { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
   { name: 'EndpointVersions', class: EndpointVersions },
+  { name: 'OperatorWebhookTools', class: OperatorWebhookTools },
 ];

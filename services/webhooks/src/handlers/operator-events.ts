@@ -1,0 +1,177 @@
+// The operator's own webhook tools (API 1.2.0): recent events with the state of their latest
+// delivery, the attempts of one event, and a redelivery. Every query is scoped to the caller's
+// operator, environment and brand; another operator's event id answers 404 like an unknown one.
+import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, type webhookOperations } from '@bo/contracts';
+import { isoTime, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
+import { scheduleDelivery } from '../persistence/delivery-queue.ts';
+import type { WebhooksRuntime } from '../runtime.ts';
+
+/** Attempts listed for one event (7 per delivery; redeliveries add more). */
+const MAX_ATTEMPTS_LISTED = 200;
+
+interface EventRow {
+  id: string;
+  type: WebhookEventSummary['type'];
+  environment: WebhookEventSummary['environment'];
+  created_at: Date;
+  received_key: string;
+  status: WebhookEventSummary['deliveryStatus'];
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  completed_at: Date | null;
+}
+
+/** The position after the last event of a page: its receipt time (microseconds, UTC) and id. */
+interface Cursor {
+  t: string;
+  id: string;
+}
+const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decodeCursor(raw: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor>;
+    if (typeof c.t === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/.test(c.t) && typeof c.id === 'string' && c.id.length <= 64)
+      return { t: c.t, id: c.id };
+  } catch {
+    // fall through: not one of ours
+  }
+  throw new AppError('VALIDATION_ERROR', 'The cursor is not one this API returned.', { in: 'query', issues: [{ path: '/cursor', message: 'Unknown cursor' }] });
+}
+
+function summary(r: EventRow): WebhookEventSummary {
+  return {
+    id: r.id,
+    type: r.type,
+    environment: r.environment,
+    createdAt: isoTime(r.created_at),
+    deliveryStatus: r.status,
+    attempts: r.attempts,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    nextAttemptAt: r.status === 'pending' && r.next_attempt_at ? isoTime(r.next_attempt_at) : null,
+    deliveredAt: r.status === 'delivered' && r.completed_at ? isoTime(r.completed_at) : null,
+  };
+}
+
+export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.listWebhookEvents> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    const q = req.query;
+    const limit = q.limit ?? 20;
+    const where = ['e.operator_id = ?', 'e.environment = ?', 'e.brand_id = ?'];
+    const params: unknown[] = [scope.operatorId, scope.environment, scope.brandId];
+    if (q.cursor) {
+      const c = decodeCursor(q.cursor);
+      where.push(`(e.received_at, e.id) < (?::timestamp at time zone 'utc', ?)`);
+      params.push(c.t, c.id);
+    }
+    if (q.type) {
+      where.push('e.type = ?');
+      params.push(q.type);
+    }
+    if (q.deliveryStatus) {
+      where.push('d.status = ?');
+      params.push(q.deliveryStatus);
+    }
+    const rows = await rt.deps.sql.query<EventRow>(
+      `select e.id, e.type, e.environment, e.created_at,
+              to_char(e.received_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US') as received_key,
+              d.status, d.attempts, d.last_status_code, d.last_error, d.next_attempt_at, d.completed_at
+       from webhooks.events e
+       join lateral (
+         select status, attempts, last_status_code, last_error, next_attempt_at, completed_at from webhooks.deliveries x
+         where x.event_id = e.id order by x.created_at desc, x.id desc limit 1
+       ) d on true
+       where ${where.join(' and ')}
+       order by e.received_at desc, e.id desc
+       limit ?`,
+      [...params, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      status: 200,
+      body: { data: page.map(summary), nextCursor: rows.length > limit && last ? encodeCursor({ t: last.received_key, id: last.id }) : null },
+    };
+  };
+}
+
+/** The event if it belongs to the caller, else 404 (the same answer as an unknown id). */
+async function ownEvent(sql: SqlRunner, scope: OperatorScope, eventId: string, lock = false): Promise<void> {
+  const [event] = await sql.query<{ id: string }>(
+    `select id from webhooks.events where id = ? and operator_id = ? and environment = ? and brand_id = ?${lock ? ' for share' : ''}`,
+    [eventId, scope.operatorId, scope.environment, scope.brandId],
+  );
+  if (!event) throw new AppError('WEBHOOK_EVENT_NOT_FOUND');
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  url: string;
+  outcome: WebhookAttempt['outcome'];
+  status_code: number | null;
+  error: string | null;
+  started_at: Date;
+  duration_ms: number | null;
+}
+
+export function listWebhookEventAttempts(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.listWebhookEventAttempts> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    await ownEvent(rt.deps.sql, scope, req.params.eventId);
+    const rows = await rt.deps.sql.query<AttemptRow>(
+      `select a.delivery_id, a.attempt, a.url, a.outcome, a.status_code, a.error, a.started_at, a.duration_ms
+       from webhooks.attempts a join webhooks.deliveries d on d.id = a.delivery_id
+       where a.event_id = ? and a.operator_id = ?
+       order by d.created_at, d.id, a.attempt
+       limit ${MAX_ATTEMPTS_LISTED}`,
+      [req.params.eventId, scope.operatorId],
+    );
+    const data: WebhookAttempt[] = rows.map((r) => ({
+      deliveryId: r.delivery_id,
+      attempt: r.attempt,
+      url: r.url,
+      outcome: r.outcome,
+      statusCode: r.status_code,
+      error: r.error,
+      startedAt: isoTime(r.started_at),
+      durationMs: r.duration_ms,
+    }));
+    return { status: 200, body: { data } };
+  };
+}
+
+/**
+ * A new delivery of a stored event (same event id and bytes, a full set of attempts, due now).
+ * Idempotent on the request's key: a retry answers the first redelivery instead of adding one.
+ * Without a URL for the environment there is nothing to deliver to: 409, not stored, so the same
+ * key works once a URL is set.
+ */
+export function redeliverWebhookEvent(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.redeliverWebhookEvent> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    const { eventId } = req.params;
+    const result = await runOnce(sqlTransactor(rt.deps.sql), 'webhooks', requestKeyOf(req.ctx), 'redeliverWebhookEvent', async (tx) => {
+      await ownEvent(tx, scope, eventId, true);
+      const [endpoint] = await tx.query<{ url: string | null }>('select url from webhooks.endpoints where operator_id = ? and environment = ?', [
+        scope.operatorId,
+        scope.environment,
+      ]);
+      if (!endpoint?.url) throw new AppError('WEBHOOK_NOT_CONFIGURED');
+      const deliveryId = await scheduleDelivery(tx, {
+        eventId,
+        operatorId: scope.operatorId,
+        environment: scope.environment,
+        kind: 'redelivery',
+        maxAttempts: rt.maxAttempts,
+      });
+      const body: RedeliveryResult = { eventId, deliveryId, deliveryStatus: 'pending' };
+      return { status: 202, body };
+    });
+    rt.pokeWorker();
+    return result;
+  };
+}
