@@ -155,15 +155,22 @@ t.test('operator journey', async (t) => {
     queue.body.data.some((x: { id: string }) => x.id === lw.body.id),
     'the withdrawal is in the review queue',
   );
-  t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'approve' })).body.status, 'approved');
-  t.equal((await stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: 'pay' })).body.status, 'paid');
+  const decision = (d: string, actor: string) => stack.admin('POST', `/admin/withdrawals/${lw.body.id}/decision`, { decision: d }, actor);
+  t.equal((await decision('approve', 'ana@team')).body.status, 'approved');
+  const samePerson = await decision('pay', 'ana@team');
+  t.equal(samePerson.status, 403, 'four eyes: the approver does not pay');
+  t.equal(samePerson.body.error.code, 'FOUR_EYES_REQUIRED');
+  t.equal((await decision('pay', 'bruno@team')).body.status, 'paid');
   t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, '30.00');
   const liveSession = await live.post(`/players/${lp.body.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
   t.equal(liveSession.body.mode, 'real');
   const audit = await stack.admin('GET', '/admin/audit?limit=50');
   t.ok(
-    audit.body.data.some((a: { action: string; target: string }) => a.action === 'adminWithdrawalDecision' && a.target.includes(lw.body.id)),
-    'team decisions are audited',
+    audit.body.data.some(
+      (a: { action: string; actor: string; target: string }) =>
+        a.action === 'adminWithdrawalDecision' && a.actor === 'bruno@team' && a.target.includes(lw.body.id),
+    ),
+    'team decisions are audited, naming the person',
   );
 
   // The team's CLI: the ledger reconciles.

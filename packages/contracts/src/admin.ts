@@ -251,8 +251,15 @@ export const operatorAdminOperations = defineOperations({
     method: 'GET',
     path: '/admin/audit',
     tag: 'Admin',
-    summary: 'The admin audit log, newest first',
-    query: Type.Object({ target: Type.Optional(Type.String({ maxLength: 128 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+    summary: 'The admin audit log, newest first; filter by target, actor and action',
+    query: Type.Object({
+      target: Type.Optional(Type.String({ maxLength: 128 })),
+      /** Who acted: a person's e-mail, `token:<name>`, or the bootstrap token's actor. */
+      actor: Type.Optional(Type.String({ maxLength: 254 })),
+      /** The admin operation, for example `adminWithdrawalDecision`. */
+      action: Type.Optional(Type.String({ maxLength: 64 })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+    }),
     response: Type.Object({
       data: Type.Array(
         Type.Object({

@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   SANDBOX_ONLY: { status: 403, message: 'This route is only available with a sandbox (bk_test_) key.' },
   FORBIDDEN_ROLE: { status: 403, message: 'Your role does not allow this action.' },
   CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
+  FOUR_EYES_REQUIRED: { status: 403, message: 'A withdrawal approved by one person must be paid by another.' },
   KYC_NOT_APPROVED: { status: 403, message: 'The player KYC status is not aprovado.' },
   PLAYER_NOT_ACTIVE: { status: 403, message: 'The player status does not allow this operation.' },
   RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },

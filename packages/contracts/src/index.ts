@@ -88,6 +88,7 @@ export {
   DocumentTypeSchema,
   FindPlayersQuery,
   KYC_STATUSES,
+  KYC_REVIEW_STATUSES,
   KycDecisionSchema,
   KycDecisionStatusSchema,
   KycRecordSchema,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EmptyObject, Money, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { Currency, EmptyObject, List, Money, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -174,7 +174,31 @@ export const ReviewQueueQuery = Type.Object({
   status: Type.Optional(literals(WITHDRAWAL_STATUSES)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
+  /** One player's withdrawals (every status unless `status` is given), newest first. */
+  playerId: Type.Optional(idOf('plr')),
 });
+const AdminWithdrawalSchema = Type.Intersect([
+  WithdrawalSchema,
+  Type.Object({
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: Type.String(),
+    /** Who approved it on the admin API (null: not approved yet, or by a sandbox simulation). */
+    approvedBy: Nullable(Type.String()),
+  }),
+]);
+export const FourEyesSchema = Type.Object(
+  {
+    operatorId: Type.String(),
+    /** Withdrawals of at least this amount are paid by someone other than their approver; 0.00: all of them. */
+    minAmount: Money,
+    updatedAt: Nullable(Timestamp),
+    updatedBy: Nullable(Type.String()),
+  },
+  { $id: 'FourEyes' },
+);
+const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
 export const paymentAdminOperations = defineOperations({
   adminListWithdrawals: {
     id: 'adminListWithdrawals',
@@ -182,9 +206,9 @@ export const paymentAdminOperations = defineOperations({
     path: '/admin/withdrawals',
     subject: 'payments.admin.withdrawals',
     tag: 'Admin',
-    summary: 'The withdrawal review queue, oldest first',
+    summary: "The withdrawal review queue, oldest first (or one player's withdrawals)",
     query: ReviewQueueQuery,
-    response: Page(Type.Intersect([WithdrawalSchema, Type.Object({ operatorId: Type.String(), brandId: Type.String(), environment: Type.String() })])),
+    response: Page(AdminWithdrawalSchema),
     status: 200,
   },
   adminWithdrawalDecision: {
@@ -193,11 +217,45 @@ export const paymentAdminOperations = defineOperations({
     path: '/admin/withdrawals/:id/decision',
     subject: 'payments.admin.withdrawalDecision',
     tag: 'Admin',
-    summary: 'Team decision on a withdrawal',
+    summary: 'Team decision on a withdrawal (the approver cannot pay it: four eyes)',
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
     body: WithdrawalDecisionSchema,
     response: WithdrawalSchema,
     status: 200,
-    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
+    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION', 'FOUR_EYES_REQUIRED'],
+  },
+  adminListDeposits: {
+    id: 'adminListDeposits',
+    method: 'GET',
+    path: '/admin/deposits',
+    subject: 'payments.admin.deposits',
+    tag: 'Admin',
+    summary: "One player's deposits, newest first",
+    query: Type.Object({ playerId: idOf('plr'), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+    response: List(Type.Intersect([DepositSchema, Type.Object({ operatorId: Type.String(), brandId: Type.String(), environment: Type.String() })])),
+    status: 200,
+  },
+  adminGetFourEyes: {
+    id: 'adminGetFourEyes',
+    method: 'GET',
+    path: '/admin/operators/:id/four-eyes',
+    subject: 'payments.admin.getFourEyes',
+    tag: 'Admin',
+    summary: "The four-eyes threshold of an operator's withdrawals",
+    params: OperatorIdParams,
+    response: FourEyesSchema,
+    status: 200,
+  },
+  adminSetFourEyes: {
+    id: 'adminSetFourEyes',
+    method: 'PUT',
+    path: '/admin/operators/:id/four-eyes',
+    subject: 'payments.admin.setFourEyes',
+    tag: 'Admin',
+    summary: 'Set the amount from which a withdrawal is paid by someone other than its approver (0.00: always, the default)',
+    params: OperatorIdParams,
+    body: Type.Object({ minAmount: Type.String({ pattern: '^[0-9]{1,7}\\.[0-9]{2}$', examples: ['1000.00'] }) }),
+    response: FourEyesSchema,
+    status: 200,
   },
 });

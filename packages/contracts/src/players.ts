@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
-import { List, Nullable, Timestamp, idOf } from './common.ts';
+import { List, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 
@@ -175,6 +175,52 @@ export const PlayerLimitsResultSchema = Type.Object({
 });
 export const AdminPlayerIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/** A player as our team sees it: the contract's player and where it lives. */
+export const AdminPlayerSchema = Type.Object(
+  {
+    ...PlayerSchema.properties,
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: Type.String(),
+  },
+  { $id: 'AdminPlayer' },
+);
+/** One KYC status change: who made it (null: the operator's submission or sandbox simulation) and why. */
+export const KycHistoryItemSchema = Type.Object(
+  {
+    previousStatus: KycStatusSchema,
+    status: KycStatusSchema,
+    actor: Nullable(Type.String()),
+    reason: Nullable(Type.String()),
+    at: Timestamp,
+  },
+  { $id: 'KycHistoryItem' },
+);
+/** A player with everything a reviewer reads: KYC submissions and history, limits. */
+export const AdminPlayerFileSchema = Type.Object(
+  {
+    player: AdminPlayerSchema,
+    kyc: Type.Object({
+      status: KycStatusSchema,
+      updatedAt: Timestamp,
+      submissions: Type.Array(KycSubmissionSchema),
+      history: Type.Array(KycHistoryItemSchema),
+    }),
+    limits: PlayerLimitsResultSchema,
+  },
+  { $id: 'AdminPlayerFile' },
+);
+export const AdminKycDecisionSchema = Type.Object(
+  {
+    status: KycDecisionStatusSchema,
+    /** Why: kept in the player's KYC history and the audit log. */
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  },
+  { $id: 'AdminKycDecision' },
+);
+/** The statuses of a player waiting for compliance. */
+export const KYC_REVIEW_STATUSES = ['em_analise', 'pendente', 'documento_solicitado'] as const;
+
 export const playerAdminOperations = defineOperations({
   adminSetPlayerStatus: {
     id: 'adminSetPlayerStatus',
@@ -208,10 +254,48 @@ export const playerAdminOperations = defineOperations({
     path: '/admin/players/:id/kyc/decision',
     subject: 'players.admin.kycDecision',
     tag: 'Admin',
-    summary: 'Record the compliance team KYC decision',
+    summary: 'Record the compliance team KYC decision, with a reason',
     params: AdminPlayerIdParams,
-    body: KycDecisionSchema,
+    body: AdminKycDecisionSchema,
     response: KycRecordSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+  adminKycQueue: {
+    id: 'adminKycQueue',
+    method: 'GET',
+    path: '/admin/kyc-queue',
+    subject: 'players.admin.kycQueue',
+    tag: 'Admin',
+    summary: 'Players waiting for a KYC decision, newest change first, with submissions and history',
+    query: Type.Object({
+      status: Type.Optional(literals(KYC_REVIEW_STATUSES)),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+    }),
+    response: Page(AdminPlayerFileSchema),
+    status: 200,
+  },
+  adminSearchPlayers: {
+    id: 'adminSearchPlayers',
+    method: 'GET',
+    path: '/admin/players',
+    subject: 'players.admin.search',
+    tag: 'Admin',
+    summary: 'Find players by id, externalId, CPF or e-mail (exact match, any brand)',
+    query: Type.Object({ q: Type.String({ minLength: 1, maxLength: 254 }) }),
+    response: List(AdminPlayerSchema),
+    status: 200,
+  },
+  adminGetPlayer: {
+    id: 'adminGetPlayer',
+    method: 'GET',
+    path: '/admin/players/:id',
+    subject: 'players.admin.get',
+    tag: 'Admin',
+    summary: 'A player with KYC submissions, KYC history and limits',
+    params: AdminPlayerIdParams,
+    response: AdminPlayerFileSchema,
     status: 200,
     errors: ['PLAYER_NOT_FOUND'],
   },

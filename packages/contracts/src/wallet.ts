@@ -130,4 +130,17 @@ export const walletAdminOperations = defineOperations({
     response: LedgerVerificationSchema,
     status: 200,
   },
+  adminPlayerLedger: {
+    id: 'adminPlayerLedger',
+    method: 'GET',
+    path: '/admin/players/:id/ledger',
+    subject: 'wallet.admin.playerLedger',
+    tag: 'Admin',
+    summary: "A player's balances and newest ledger entries (the brand comes from the player's file)",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    query: Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
+    response: Type.Object({ wallet: WalletSchema, entries: Type.Array(LedgerItemSchema) }),
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
 });

@@ -32,6 +32,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     UNAUTHORIZED: 'AuthenticationError',
     OPERATOR_SUSPENDED: 'PermissionError',
     FORBIDDEN_IP: 'PermissionError',
+    FOUR_EYES_REQUIRED: 'PermissionError',
     SANDBOX_ONLY: 'PermissionError',
     FORBIDDEN_ROLE: 'PermissionError',
     CSRF_TOKEN_INVALID: 'PermissionError',

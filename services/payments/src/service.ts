@@ -4,8 +4,17 @@
 import { paymentAdminOperations as admin, paymentOperations as ops } from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
-import { confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
-import { adminDecision, adminListWithdrawals, cancelWithdrawal, createWithdrawal, getWithdrawal, sandboxDecision } from './handlers/withdrawals.ts';
+import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
+import {
+  adminDecision,
+  adminGetFourEyes,
+  adminListWithdrawals,
+  adminSetFourEyes,
+  cancelWithdrawal,
+  createWithdrawal,
+  getWithdrawal,
+  sandboxDecision,
+} from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
 import { PaymentsConfigSchema } from './config.ts';
 
@@ -25,6 +34,9 @@ export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
     ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
     ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
     ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
+    ...handle(admin.adminListDeposits, adminListDeposits(deps)),
+    ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
+    ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
   }),
   background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
 };

@@ -14,6 +14,7 @@ import { adminKycDecision, sandboxKycDecision } from './handlers/decide-kyc.ts';
 import { adminSetPlayerStatus } from './handlers/admin-set-status.ts';
 import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { playerState } from './handlers/player-state.ts';
+import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -52,6 +53,9 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
     ...handle(playerOperations.findPlayers, findPlayers(deps)),
     ...handle(playerOperations.getKyc, getKyc(deps)),
     ...handle(playerMessages.state, playerState(deps)),
+    ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
+    ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
+    ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
     ...announcesChange(deps, {
       ...handle(playerOperations.submitKyc, submitKyc(deps)),
       ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),

@@ -35,7 +35,8 @@ export interface Stack {
   /** Resolves when the process exits by itself (e.g. at a crash point). */
   exited(c: Component): Promise<number | null>;
   waitReady(): Promise<void>;
-  admin(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** The admin API with the bootstrap token; `actor` names the person acting (X-Admin-Actor). */
+  admin(method: string, p: string, body?: unknown, actor?: string): Promise<{ status: number; body: any }>;
   createOperator(name?: string): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
   close(): Promise<void>;
 }
@@ -114,10 +115,14 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
         { timeoutMs: 120_000, intervalMs: 100, what: 'the stack to be ready' },
       );
     },
-    async admin(method, p, body) {
+    async admin(method, p, body, actor) {
       const res = await fetch(`${stack.adminUrl}${p}`, {
         method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...(actor ? { 'x-admin-actor': actor } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
       const text = await res.text();

@@ -111,12 +111,14 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     adminListTokens: async (_req, reply) => reply.send({ data: await deps.team.listTokens() }),
     adminRevokeToken: async (req, reply) => reply.send(await deps.team.revokeToken((req.params as P).id, actorOf(req), req.id)),
     adminListAudit: async (req, reply) => {
-      const q = req.query as { target?: string; limit?: number };
+      const q = req.query as { target?: string; actor?: string; action?: string; limit?: number };
+      const filters = (['target', 'actor', 'action'] as const).filter((f) => q[f] !== undefined);
+      const where = filters.length ? `where ${filters.map((f) => `${f} = ?`).join(' and ')}` : '';
       const rows = await deps.orm.em
         .fork()
         .execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(
-          `select * from gateway.audit_log ${q.target ? 'where target = ?' : ''} order by at desc, id desc limit ?`,
-          q.target ? [q.target, q.limit ?? 50] : [q.limit ?? 50],
+          `select * from gateway.audit_log ${where} order by at desc, id desc limit ?`,
+          [...filters.map((f) => q[f]), q.limit ?? 50],
         );
       return reply.send({
         data: rows.map((r) => ({

@@ -7,10 +7,19 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminSetPlayerStatus: ['compliance'],
   adminSetPlayerLimits: ['compliance'],
   adminKycDecision: ['compliance'],
+  adminKycQueue: ['compliance', 'support'],
+  // Looking a player up is for everyone on the team (support answers operators about them).
+  adminSearchPlayers: ['compliance', 'finance', 'support'],
+  adminGetPlayer: ['compliance', 'finance', 'support'],
   // Money out and the ledger: finance (support may read the queue).
   adminListWithdrawals: ['finance', 'support'],
   adminWithdrawalDecision: ['finance'],
   adminVerifyLedger: ['finance'],
+  // A player's money, read by everyone on the team (the player and withdrawal pages).
+  adminPlayerLedger: ['finance', 'compliance', 'support'],
+  adminListDeposits: ['finance', 'compliance', 'support'],
+  // Four eyes: everyone reads the threshold; setting it is admin's.
+  adminGetFourEyes: ['finance', 'compliance', 'support'],
   // Webhook deliveries: support (and finance, who answer operators about payouts).
   adminListDeliveries: ['support', 'finance'],
   adminRedeliver: ['support'],

@@ -1,7 +1,7 @@
 // Withdrawals as the API shows them: internal statuses map onto the contract's, and the moves a
 // decision or a cancel may start.
 import { AppError, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
-import { formatMoney } from '@bo/service-kit';
+import { compareMoney, formatMoney } from '@bo/service-kit';
 
 export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
 
@@ -20,6 +20,8 @@ export interface WithdrawalRow {
   requestKey: string | null;
   actionScope: string | null;
   actionKey: string | null;
+  /** Who approved it on the admin API; null when not approved yet or approved by a sandbox simulation. */
+  approvedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -82,4 +84,14 @@ export function planDecision(decision: WithdrawalDecision, status: WithdrawalRow
   // A repeat of a decision whose wallet step is under way finishes it (safe admin retries).
   if ((decision === 'reject' && status === 'rejecting') || (decision === 'pay' && status === 'paying')) return { kind: 'resume' };
   throw new AppError('WITHDRAWAL_INVALID_TRANSITION', `Cannot ${decision} a withdrawal that is ${visibleStatus(status)}.`);
+}
+
+/**
+ * Four eyes on money out: the person who approved a withdrawal does not pay it, from the operator's
+ * threshold up (default 0.00: every withdrawal). Sandbox simulations approve as nobody.
+ */
+export function checkFourEyes(row: WithdrawalRow, payer: string, minAmount: string): void {
+  if (row.approvedBy === null || row.approvedBy !== payer) return;
+  if (compareMoney(row.amount, minAmount) < 0) return;
+  throw new AppError('FOUR_EYES_REQUIRED', `${payer} approved this withdrawal; another person must pay it.`);
 }

@@ -1,11 +1,12 @@
 // payments.deposits.create / confirm / fail.
-import { AppError, newId, type paymentOperations } from '@bo/contracts';
-import { crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
+import { AppError, newId, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
+import { adminScopeOf, crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
   findByExternalReference,
   insertDeposit,
   insertDepositWithResponse,
+  listPlayerDeposits,
   lockDeposit,
   lockPlayerDeposits,
   markConfirming,
@@ -143,5 +144,14 @@ export function failDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperatio
       if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');
       return { status: 200, body: depositView(await markFailed(tx, row, new Date(), input.reason ?? null)) };
     });
+  };
+}
+
+/** Our team reads one player's deposits (any brand): the player page of the console. */
+export function adminListDeposits(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminListDeposits> {
+  return async (req) => {
+    adminScopeOf(req);
+    const rows = await listPlayerDeposits(deps.sql, req.query.playerId, req.query.limit ?? 50);
+    return { status: 200, body: { data: rows.map((r) => ({ ...depositView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment })) } };
   };
 }

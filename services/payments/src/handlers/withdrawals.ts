@@ -10,9 +10,28 @@ import {
   type WithdrawalStatus,
 } from '@bo/contracts';
 import { crashPoint, formatMoney, writeEvent, type HandlerOf, type HandlerResult, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
-import { INVISIBLE, checkWithdrawalAllowed, planDecision, rowStatusesShownAs, withdrawalView, type WithdrawalRow } from '../domain/withdrawals.ts';
+import {
+  INVISIBLE,
+  checkFourEyes,
+  checkWithdrawalAllowed,
+  planDecision,
+  rowStatusesShownAs,
+  withdrawalView,
+  type WithdrawalRow,
+} from '../domain/withdrawals.ts';
 import { checkAmount } from '../domain/deposits.ts';
-import { findByRequestKey, insertReserving, listWithdrawals, lockWithdrawal, markIntent, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
+import {
+  findByRequestKey,
+  fourEyesOf,
+  insertReserving,
+  listPlayerWithdrawals,
+  listWithdrawals,
+  lockWithdrawal,
+  markApproved,
+  markIntent,
+  readWithdrawal,
+  setFourEyes,
+} from '../persistence/withdrawal-store.ts';
 import { findStored, replay, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
@@ -60,6 +79,7 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
         requestKey: ref?.key ?? null,
         actionScope: null,
         actionKey: null,
+        approvedBy: null,
         createdAt: now,
         updatedAt: now,
       }),
@@ -113,10 +133,14 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
   };
 }
 
+/** What a decision did: made now (with the rows before and after, and the answer stored under its key), or answered from an earlier request. */
+type Decided = { replayed: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow; stored: HandlerResult | undefined };
+
 /**
- * A decision of the team (admin) or its sandbox simulation; `brandId` undefined = any brand. With
- * a key, the answer is stored in the transaction that makes the decision final (the move itself,
- * or the completion of a wallet step), so a retry after a lost answer gets it instead of a 409.
+ * A decision of the team (admin, `actor` names the person) or its sandbox simulation (`actor`
+ * undefined); `brandId` undefined = any brand. With a key, the answer is stored in the transaction
+ * that makes the decision final (the move itself, or the completion of a wallet step), so a retry
+ * after a lost answer gets it instead of a 409.
  */
 async function decide(
   deps: ServiceDeps,
@@ -124,10 +148,11 @@ async function decide(
   brandId: string | undefined,
   decision: WithdrawalDecision,
   ref: RequestKey | undefined,
-): Promise<{ stored: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow }> {
+  actor: string | undefined,
+): Promise<Decided> {
   const operation = decideOperation(decision);
   const early = await findStored(deps.sql, ref, operation);
-  if (early) return { stored: early };
+  if (early) return { replayed: early };
   const step = await inTransaction(deps, async (tx) => {
     const row = await lockWithdrawal(tx, id, brandId);
     if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
@@ -136,7 +161,7 @@ async function decide(
     if (stored) return { stored };
     const plan = planDecision(decision, row.status);
     if (plan.kind === 'move') {
-      const moved = await markStatus(tx, row, plan.to, new Date());
+      const moved = await markApproved(tx, row, actor ?? null, new Date());
       const view = withdrawalView(moved);
       await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
         withdrawal: view,
@@ -145,15 +170,17 @@ async function decide(
       await storeResponse(tx, ref, operation, 200, view);
       return { before: row, started: false as const };
     }
+    // The approver neither starts a payout nor finishes one another person started.
+    if (decision === 'pay' && actor) checkFourEyes(row, actor, (await fourEyesOf(tx, row.operatorId)).minAmount);
     if (plan.kind === 'start') await markIntent(tx, row.id, plan.to, ref);
     return { before: row, started: true as const };
   });
-  if (step.stored) return { stored: step.stored };
-  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.sql, id))! };
+  if (step.stored) return { replayed: step.stored };
+  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.sql, id))!, stored: undefined };
   crashPoint(`payments.${decision}.after-intent`);
   const after = await finishMove(deps, id);
-  const again = await findStored(deps.sql, ref, operation);
-  return again ? { stored: again } : { before: step.before, after };
+  // The wallet step's completion stored the answer under the key (it may say the payout failed).
+  return { before: step.before, after, stored: await findStored(deps.sql, ref, operation) };
 }
 
 export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOperations.sandboxWithdrawalDecision> {
@@ -161,22 +188,23 @@ export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOper
     const scope = operatorScopeOf(req);
     const { withdrawalId } = req.params;
     const decision = req.body.decision as WithdrawalDecision;
-    const done = await decide(deps, withdrawalId, scope.brandId, decision, requestKeyOf(req.ctx));
-    if ('stored' in done) return done.stored;
-    return { status: 200, body: withdrawalView(done.after) };
+    const done = await decide(deps, withdrawalId, scope.brandId, decision, requestKeyOf(req.ctx), undefined);
+    if ('replayed' in done) return done.replayed;
+    return done.stored ?? { status: 200, body: withdrawalView(done.after) };
   };
 }
 
 export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminWithdrawalDecision> {
   return async (req) => {
-    adminActor(req);
+    const actor = adminActor(req);
     const { id } = req.params;
     const decision = req.body.decision as WithdrawalDecision;
-    const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx));
+    const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx), actor);
     // A replayed answer carries no audit trail: the change was audited when it was made.
-    if ('stored' in done) return done.stored;
+    if ('replayed' in done) return done.replayed;
     const view = withdrawalView(done.after);
-    return { status: 200, body: view, audit: { target: `withdrawal:${id}`, before: withdrawalView(done.before), after: view } };
+    const audit = { target: `withdrawal:${id}`, before: withdrawalView(done.before), after: view };
+    return { ...(done.stored ?? { status: 200, body: view }), audit };
   };
 }
 
@@ -202,6 +230,7 @@ export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymen
   return async (req) => {
     adminActor(req);
     const q = req.query;
+    if (q.playerId) return { status: 200, body: await playerWithdrawals(deps, q) };
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const limit = q.limit ?? 50;
     const after = q.cursor ? decodeQueueCursor(q.cursor, status) : undefined;
@@ -210,9 +239,49 @@ export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymen
     return {
       status: 200,
       body: {
-        data: page.map((r) => ({ ...withdrawalView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment })),
+        data: page.map(adminView),
         nextCursor: rows.length > limit ? encodeQueueCursor(status, page.at(-1)!) : null,
       },
     };
   };
+}
+
+const adminView = (r: WithdrawalRow) => ({
+  ...withdrawalView(r),
+  operatorId: r.operatorId,
+  brandId: r.brandId,
+  environment: r.environment,
+  approvedBy: r.approvedBy,
+});
+
+/** One player's withdrawals, newest first: what the review page shows beside a request. No cursor: the newest `limit`. */
+async function playerWithdrawals(deps: ServiceDeps, q: { playerId?: string; status?: string; limit?: number; cursor?: string }) {
+  if (q.cursor) throw validationError('query', [{ path: '/cursor', message: "does not apply to one player's withdrawals (the newest `limit` are listed)" }]);
+  const rows = await listPlayerWithdrawals(deps.sql, q.playerId!, q.status ? rowStatusesShownAs(q.status as WithdrawalStatus) : undefined, q.limit ?? 50);
+  return { data: rows.map(adminView), nextCursor: null };
+}
+
+export function adminGetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminGetFourEyes> {
+  return async (req) => {
+    adminActor(req);
+    return { status: 200, body: fourEyesView(req.params.id, await fourEyesOf(deps.sql, req.params.id)) };
+  };
+}
+
+export function adminSetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminSetFourEyes> {
+  return async (req) => {
+    const actor = adminActor(req);
+    const operatorId = req.params.id;
+    const { before, after } = await deps.sql.transaction(async (tx) => {
+      const before = await fourEyesOf(tx, operatorId);
+      await setFourEyes(tx, operatorId, req.body.minAmount, actor);
+      return { before, after: await fourEyesOf(tx, operatorId) };
+    });
+    const view = fourEyesView(operatorId, after);
+    return { status: 200, body: view, audit: { target: `operator:${operatorId}`, before: fourEyesView(operatorId, before), after: view } };
+  };
+}
+
+function fourEyesView(operatorId: string, f: { minAmount: string; updatedAt: Date | null; updatedBy: string | null }) {
+  return { operatorId, minAmount: formatMoney(f.minAmount), updatedAt: f.updatedAt ? new Date(f.updatedAt).toISOString() : null, updatedBy: f.updatedBy };
 }

@@ -166,3 +166,8 @@ export async function staleDeposits(em: SqlRunner, status: DepositRowStatus, old
   );
   return rows.map((r) => r.id);
 }
+
+/** One player's deposits the API shows, newest first (admin: any brand). */
+export async function listPlayerDeposits(em: SqlRunner, playerId: string, limit: number): Promise<DepositRow[]> {
+  return em.query<DepositRow>(`select ${COLUMNS} from payments.deposits where player_id = ? order by created_at desc, id desc limit ?`, [playerId, limit]);
+}

@@ -74,8 +74,23 @@ export class Payments0003StoredAnswersAsText extends Migration {
   }
 }
 
+/** Four eyes on money out: who approved a withdrawal, and each operator's threshold (docs/decisions.md). */
+export class Payments0004FourEyes extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table payments.withdrawals add column approved_by text');
+    this.addSql(`create table payments.four_eyes (
+      operator_id text primary key,
+      min_amount numeric(20,2) not null check (min_amount >= 0),
+      updated_at timestamptz not null,
+      updated_by text not null
+    )`);
+    this.addSql('create index withdrawals_by_player on payments.withdrawals (player_id, created_at desc)');
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
   { name: 'Payments0003StoredAnswersAsText', class: Payments0003StoredAnswersAsText },
+  { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
 ];

@@ -6,7 +6,7 @@ import { OF_BRAND } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, destination, status, request_scope as "requestScope", request_key as "requestKey",
-  action_scope as "actionScope", action_key as "actionKey", created_at as "createdAt", updated_at as "updatedAt"`;
+  action_scope as "actionScope", action_key as "actionKey", approved_by as "approvedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
@@ -74,6 +74,48 @@ export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRo
 export async function markStatus(tx: SqlRunner, row: WithdrawalRow, status: WithdrawalRowStatus, at: Date): Promise<WithdrawalRow> {
   await tx.query(`update payments.withdrawals set status = ?, updated_at = ?, touched_at = now() where id = ?`, [status, at, row.id]);
   return { ...row, status, updatedAt: at };
+}
+
+/** An admin approval: the move to `approved`, naming the person (four eyes checks it at pay time). */
+export async function markApproved(tx: SqlRunner, row: WithdrawalRow, approvedBy: string | null, at: Date): Promise<WithdrawalRow> {
+  await tx.query(`update payments.withdrawals set status = 'approved', approved_by = ?, updated_at = ?, touched_at = now() where id = ?`, [
+    approvedBy,
+    at,
+    row.id,
+  ]);
+  return { ...row, status: 'approved', approvedBy, updatedAt: at };
+}
+
+/** The operator's four-eyes threshold: withdrawals of at least this amount need a second person. */
+export async function fourEyesOf(em: SqlRunner, operatorId: string): Promise<{ minAmount: string; updatedAt: Date | null; updatedBy: string | null }> {
+  const rows = await em.query<{ minAmount: string; updatedAt: Date; updatedBy: string }>(
+    `select min_amount as "minAmount", updated_at as "updatedAt", updated_by as "updatedBy" from payments.four_eyes where operator_id = ?`,
+    [operatorId],
+  );
+  return rows[0] ?? { minAmount: '0.00', updatedAt: null, updatedBy: null };
+}
+
+export async function setFourEyes(tx: SqlRunner, operatorId: string, minAmount: string, actor: string): Promise<void> {
+  await tx.query(
+    `insert into payments.four_eyes (operator_id, min_amount, updated_at, updated_by) values (?, ?, now(), ?)
+     on conflict (operator_id) do update set min_amount = excluded.min_amount, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+    [operatorId, minAmount, actor],
+  );
+}
+
+/** One player's withdrawals the API shows, newest first. */
+export async function listPlayerWithdrawals(
+  em: SqlRunner,
+  playerId: string,
+  statuses: WithdrawalRowStatus[] | undefined,
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  const shown = statuses ?? ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed', 'cancelling', 'rejecting', 'paying'];
+  return em.query<WithdrawalRow>(
+    `select ${COLUMNS} from payments.withdrawals where player_id = ? and status in (${shown.map(() => '?').join(', ')})
+     order by created_at desc, id desc limit ?`,
+    [playerId, ...shown, limit],
+  );
 }
 
 export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit: number): Promise<string[]> {

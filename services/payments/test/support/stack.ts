@@ -65,9 +65,10 @@ function money(stack: Stack, sql: pg.Client) {
       call<Withdrawal>('payments.withdrawals.cancel', { scope, key: k, params: { withdrawalId }, body: {}, timeoutMs }),
     decide: (scope: OperatorScope, withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
       call<Withdrawal>('payments.withdrawals.decide', { scope, key: k, params: { withdrawalId }, body: { decision }, timeoutMs }),
-    adminDecide: (withdrawalId: string, decision: string, timeoutMs?: number, k?: string) =>
+    /** Four eyes: one person approves and rejects, another pays (unless `actor` says who). */
+    adminDecide: (withdrawalId: string, decision: string, timeoutMs?: number, k?: string, actor?: string) =>
       call<Withdrawal>('payments.admin.withdrawalDecision', {
-        scope: { kind: 'admin', actor: 'reviewer@test' },
+        scope: { kind: 'admin', actor: actor ?? (decision === 'pay' ? 'payer@test' : 'reviewer@test') },
         key: k,
         params: { id: withdrawalId },
         body: { decision },

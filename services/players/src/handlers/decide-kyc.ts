@@ -2,21 +2,25 @@
 // (any brand). Both lock the player, set the status, and write kyc.status_changed on a change.
 import { AppError, type KycStatus, type playerAdminOperations, type playerOperations } from '@bo/contracts';
 import { crashPoint, type HandlerOf, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
-import { changeKycStatus, listKycSubmissions, lockPlayer, type PlayerAddress } from '../persistence/player-store.ts';
+import { changeKycStatus, listKycSubmissions, lockPlayer, type KycChangeAuthor, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
 
-async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus): Promise<HandlerResult> {
+async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus, by?: KycChangeAuthor): Promise<HandlerResult> {
   const result = await deps.orm.em.fork().transactional(async (tx) => {
     const player = await lockPlayer(tx, at);
     const previous = player.kycStatus;
-    await changeKycStatus(tx, deps.schema, player, status, new Date());
+    await changeKycStatus(tx, deps.schema, player, status, new Date(), by);
     await tx.flush();
     const record = toKycRecord(player, await listKycSubmissions(tx, player.id));
     return {
       status: 200,
       body: record,
-      audit: { target: `player:${player.id}`, before: { kycStatus: previous }, after: { kycStatus: player.kycStatus } },
+      audit: {
+        target: `player:${player.id}`,
+        before: { kycStatus: previous },
+        after: { kycStatus: player.kycStatus, ...(by?.reason ? { reason: by.reason } : {}) },
+      },
     };
   });
   crashPoint('players.kyc.after-commit');
@@ -36,7 +40,7 @@ export function sandboxKycDecision(deps: ServiceDeps): HandlerOf<typeof playerOp
 
 export function adminKycDecision(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycDecision> {
   return async (req) => {
-    adminScopeOf(req);
-    return decide(deps, { id: req.params.id }, req.body.status);
+    const { actor } = adminScopeOf(req);
+    return decide(deps, { id: req.params.id }, req.body.status, { actor, reason: req.body.reason ?? null });
   };
 }

@@ -47,7 +47,30 @@ export class StoredAnswersAsText extends Migration {
   }
 }
 
+/** Every KYC status change with who made it and why (the compliance console's history). */
+export class KycHistory extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table players.kyc_history (
+      id bigint generated always as identity primary key,
+      player_id text not null references players.players (id),
+      previous_status text not null check (previous_status in (${list(KYC_STATUSES)})),
+      status text not null check (status in (${list(KYC_STATUSES)})),
+      actor text,
+      reason text check (length(reason) <= 500),
+      at timestamptz not null
+    )`);
+    this.addSql('create index kyc_history_by_player on players.kyc_history (player_id, at desc, id desc)');
+    // The KYC queue: players waiting for a decision, newest change first.
+    this.addSql(`create index players_kyc_queue on players.players (kyc_status, kyc_updated_at desc, id desc)
+      where kyc_status in ('em_analise', 'pendente', 'documento_solicitado')`);
+    this.addSql('create index players_by_cpf on players.players (cpf)');
+    this.addSql('create index players_by_email on players.players (lower(email))');
+    this.addSql('create index players_by_external_id on players.players (external_id)');
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: StoredAnswersAsText },
+  { name: '0003_kyc_history', class: KycHistory },
 ];

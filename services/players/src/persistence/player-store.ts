@@ -35,14 +35,51 @@ export async function listKycSubmissions(em: EntityManager, playerId: string): P
   return em.find(KycSubmissionEntity, { playerId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
 }
 
+/** Who changed a KYC status: a person of our team with a reason, or nobody (a submission, a sandbox simulation). */
+export interface KycChangeAuthor {
+  actor: string | null;
+  reason: string | null;
+}
+
+export interface KycHistoryRow {
+  previousStatus: KycStatus;
+  status: KycStatus;
+  actor: string | null;
+  reason: string | null;
+  at: Date;
+}
+
+/** Newest first. */
+export async function listKycHistory(em: EntityManager, playerId: string): Promise<KycHistoryRow[]> {
+  return ormRunner(em).query<KycHistoryRow>(
+    `select previous_status as "previousStatus", status, actor, reason, at from players.kyc_history where player_id = ? order by at desc, id desc`,
+    [playerId],
+  );
+}
+
 /**
  * Sets the KYC status of a locked player. A real change writes `kyc.status_changed` into the
  * outbox inside the caller's transaction; setting the status it already has writes nothing.
  * Returns whether the status changed.
  */
-export async function changeKycStatus(tx: EntityManager, schema: string, player: PlayerRow, status: KycStatus, at: Date): Promise<boolean> {
+export async function changeKycStatus(
+  tx: EntityManager,
+  schema: string,
+  player: PlayerRow,
+  status: KycStatus,
+  at: Date,
+  by: KycChangeAuthor = { actor: null, reason: null },
+): Promise<boolean> {
   const previousStatus = player.kycStatus;
   if (previousStatus === status) return false;
+  await ormRunner(tx).query('insert into players.kyc_history (player_id, previous_status, status, actor, reason, at) values (?, ?, ?, ?, ?, ?)', [
+    player.id,
+    previousStatus,
+    status,
+    by.actor,
+    by.reason,
+    at,
+  ]);
   player.kycStatus = status;
   player.kycUpdatedAt = at;
   player.updatedAt = at;

@@ -78,5 +78,16 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
       recordVerification(verification);
       return { body: verification };
     }),
+    ...handle(walletAdminOperations.adminPlayerLedger, async (req) => {
+      adminScopeOf(req);
+      const { brandId } = req.query;
+      const state = await players.get(brandId, req.params.id);
+      if (!state.exists || !state.currency) throw new AppError('PLAYER_NOT_FOUND');
+      const [wallet, entries] = await Promise.all([
+        readWallet(deps.sql, brandId, state.playerId, state.currency),
+        readEntries(deps.sql, brandId, state.playerId, req.query.limit ?? 20),
+      ]);
+      return { body: { wallet, entries: entries.items } };
+    }),
   };
 }
