@@ -1,7 +1,10 @@
-// The team console on the admin port (never the public one): the sign-in page at `/`, its assets,
-// and the session routes. Pages are static files with a strict Content-Security-Policy; they talk
-// to the admin API with the session cookie and the session's CSRF token.
+// The team console on the admin port (never the public one): the sign-in page at `/`, the pages
+// (one shell; Preact + htm modules from the project's own node_modules, no build step, no CDN), their
+// assets, and the session routes. Pages talk to the admin API with the session cookie and the
+// session's CSRF token, under a strict Content-Security-Policy.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -13,14 +16,35 @@ const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.
 const SIGN_IN_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console: sign in</title><link rel="stylesheet" href="/console/console.css"></head>
-<body><h1>Back-office console</h1>
+<body><main class="narrow"><h1>Back-office console</h1>
 <form id="sign-in"><label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button></form>
 <button id="sign-out" hidden>Sign out</button><p id="status" role="status"></p>
+</main>
 <script src="/console/sign-in.js"></script></body></html>`;
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The browser modules the pages import, served from the installed packages (import.meta.resolve finds their ESM builds). */
+const VENDOR: Record<string, string> = {
+  'preact.mjs': fileURLToPath(import.meta.resolve('preact')),
+  'hooks.mjs': fileURLToPath(import.meta.resolve('preact/hooks')),
+  'htm.mjs': fileURLToPath(import.meta.resolve('htm')),
+};
+const IMPORT_MAP = JSON.stringify({
+  imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
+});
+/** Every page of the console; each is the same shell, the script renders the page of the path. */
+export const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger'] as const;
+const PAGE_SHELL = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Back-office console</title><link rel="stylesheet" href="/console/console.css">
+<script type="importmap">${IMPORT_MAP}</script></head>
+<body><div id="app"><p>Loading…</p></div><script type="module" src="/console/app.js"></script></body></html>`;
+/** The import map is the one inline script: allowed by its hash, nothing else inline runs. */
+const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'`;
+const CSP = `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+const ASSET = /^[a-z][a-z-]*\.(js|css)$/;
+const CONTENT_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
 const SignIn = TypeCompiler.Compile(
   Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
 );
@@ -44,8 +68,27 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
     return payload;
   });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(SIGN_IN_PAGE));
-  app.get('/console/sign-in.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(asset('sign-in.js')));
-  app.get('/console/console.css', async (_req, reply) => reply.type('text/css; charset=utf-8').send(asset('console.css')));
+  for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
+  const assets = new Map<string, string>();
+  app.get('/console/:file', async (req, reply) => {
+    const file = (req.params as { file: string }).file;
+    if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
+    let body = assets.get(file);
+    if (body === undefined) {
+      try {
+        body = asset(file);
+      } catch {
+        throw new AppError('NOT_FOUND');
+      }
+      assets.set(file, body);
+    }
+    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(body);
+  });
+  app.get('/console/vendor/:file', async (req, reply) => {
+    const path = VENDOR[(req.params as { file: string }).file];
+    if (!path) throw new AppError('NOT_FOUND');
+    return reply.type(CONTENT_TYPES.js).send(readFileSync(path, 'utf8'));
+  });
 
   app.post('/console/session', async (req, reply) => {
     requireJsonMediaType(req);

@@ -1,13 +1,26 @@
 // Team console sign-in: posts the form as JSON, keeps nothing but what the server set (an
-// HttpOnly cookie), and shows who is signed in.
+// HttpOnly cookie), then opens the page the person came for or their role's first page.
 const form = document.getElementById('sign-in');
 const status = document.getElementById('status');
 const signOut = document.getElementById('sign-out');
+const HOME = { compliance: '/kyc', finance: '/withdrawals', support: '/players', admin: '/operators' };
+
+/** Only a path of this console: never another origin. */
+function nextPage(role) {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && /^\/[a-z]/.test(next) && !next.startsWith('//') ? next : HOME[role];
+}
 
 function show(session) {
   form.hidden = Boolean(session);
   signOut.hidden = !session;
-  status.textContent = session ? `Signed in as ${session.user.email} (${session.user.role}).` : '';
+  status.textContent = session ? `Signed in as ${session.user.email} (${session.user.role}). ` : '';
+  if (session) {
+    const open = document.createElement('a');
+    open.href = nextPage(session.user.role);
+    open.textContent = 'Open the console';
+    status.append(open);
+  }
 }
 
 form.addEventListener('submit', async (e) => {
@@ -16,7 +29,7 @@ form.addEventListener('submit', async (e) => {
   const res = await fetch('/console/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const data = await res.json();
   form.password.value = '';
-  if (res.ok) show(data);
+  if (res.ok) location.assign(nextPage(data.user.role));
   else status.textContent = data.error.message;
 });
 

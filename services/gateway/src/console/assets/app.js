@@ -1,0 +1,45 @@
+// The console's shell: who is signed in, the navigation their role uses, sign-out, and the page of
+// the path. A page the role may not use still opens; the admin API refuses it and the page says so.
+import { render } from 'preact';
+import { html, session, api } from './kit.js';
+import { KycPage } from './page-kyc.js';
+import { WithdrawalsPage } from './page-withdrawals.js';
+import { PlayersPage } from './page-players.js';
+import { OperatorsPage } from './page-operators.js';
+import { WebhooksPage } from './page-webhooks.js';
+import { AuditPage } from './page-audit.js';
+import { LedgerPage } from './page-ledger.js';
+
+const PAGES = [
+  { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
+  { path: '/withdrawals', title: 'Withdrawals', page: WithdrawalsPage, roles: ['finance', 'support'] },
+  { path: '/players', title: 'Players', page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/operators', title: 'Operators', page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
+  { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
+];
+
+function Shell({ user }) {
+  const current = PAGES.find((p) => p.path === location.pathname) ?? PAGES[0];
+  const mine = PAGES.filter((p) => user.role === 'admin' || p.roles.includes(user.role));
+  const signOut = async () => {
+    await api('DELETE', '/console/session').catch(() => undefined);
+    location.assign('/');
+  };
+  document.title = `${current.title} · Back-office console`;
+  return html`<header>
+      <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title}</a>`)}</nav>
+      <span class="who">${user.email} · <strong>${user.role}</strong> <button type="button" class="link" onClick=${signOut}>Sign out</button></span>
+    </header>
+    <main><h1>${current.title}</h1><${current.page} /></main>`;
+}
+
+const res = await fetch('/console/session', { credentials: 'same-origin' });
+if (!res.ok) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
+else {
+  session.current = await res.json();
+  const root = document.getElementById('app');
+  root.textContent = ''; // the "Loading…" placeholder: render() adds to what it finds
+  render(html`<${Shell} user=${session.current.user} />`, root);
+}

@@ -1,0 +1,84 @@
+// What every console page shares: htm bound to Preact, the admin API client (session cookie, CSRF
+// token and an Idempotency-Key on every change), a loader hook, and small views.
+import { h } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import htm from 'htm';
+
+export const html = htm.bind(h);
+
+/** The signed-in person: `{ user: { email, role }, csrfToken }`, set once by the app. */
+export const session = { current: undefined };
+
+/** An error of the admin API, with its envelope's code (FORBIDDEN_ROLE, FOUR_EYES_REQUIRED, …). */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.error?.code ?? 'HTTP_ERROR';
+  }
+}
+
+export async function api(method, path, body) {
+  const headers = {};
+  if (method !== 'GET') {
+    headers['x-csrf-token'] = session.current?.csrfToken ?? '';
+    headers['idempotency-key'] = crypto.randomUUID();
+  }
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : undefined;
+  if (res.status === 401) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+export const query = (params) => {
+  const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  return q.size ? `?${q}` : '';
+};
+
+/** Loads `fn()` now and whenever `deps` change; `reload()` loads again. */
+export function useLoad(fn, deps = []) {
+  const [state, setState] = useState({ loading: true });
+  const load = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    fn().then(
+      (data) => setState({ data }),
+      (error) => setState({ error }),
+    );
+  }, deps);
+  useEffect(load, [load]);
+  return { ...state, reload: load };
+}
+
+/** Runs an action, showing its error (the envelope's code and message) until the next try. */
+export function useAction() {
+  const [state, setState] = useState({});
+  const run = async (fn) => {
+    setState({ busy: true });
+    try {
+      const result = await fn();
+      setState({ done: true });
+      return result;
+    } catch (error) {
+      setState({ error });
+      return undefined;
+    }
+  };
+  return { ...state, run };
+}
+
+export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${error.message}</p>` : null);
+
+export function Loaded({ state, children }) {
+  if (state.error) return html`<${ErrorNote} error=${state.error} />`;
+  if (state.data === undefined) return html`<p class="muted">Loading…</p>`;
+  return children(state.data);
+}
+
+export const time = (iso) => (iso ? `${new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC` : '—');
+export const money = (amount, currency) => `${amount} ${currency ?? ''}`.trim();
+/** How the audit log and approvals name the signed-in person. */
+export const me = () => `user:${session.current?.user.email}`;
+export const may = (...roles) => roles.includes(session.current?.user.role) || session.current?.user.role === 'admin';

@@ -1,0 +1,84 @@
+// The withdrawal review queue: each request with its player, balance, recent ledger and previous
+// withdrawals; approve, reject, pay. Four eyes: whoever approved a withdrawal does not pay it (the
+// page says so, and the admin API refuses with FOUR_EYES_REQUIRED).
+import { useState } from 'preact/hooks';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, money, may, me } from './kit.js';
+
+const STATUSES = ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed'];
+
+export function LedgerTable({ entries }) {
+  if (entries.length === 0) return html`<p class="muted">No ledger entries.</p>`;
+  return html`<table><thead><tr><th>When</th><th>Type</th><th class="num">Amount</th><th class="num">Balance after</th><th>Reference</th></tr></thead>
+    <tbody>${entries.map((e) => html`<tr><td>${time(e.createdAt)}</td><td>${e.type}</td><td class="num">${money(e.amount, e.currency)}</td><td class="num">${e.balanceAfter}</td><td><code>${e.referenceId}</code></td></tr>`)}</tbody></table>`;
+}
+
+export function WithdrawalTable({ rows, highlight }) {
+  if (rows.length === 0) return html`<p class="muted">None.</p>`;
+  return html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Status</th><th>Approved by</th></tr></thead>
+    <tbody>${rows.map((w) => html`<tr class=${w.id === highlight ? 'current' : ''}><td>${time(w.createdAt)}</td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${w.method}</td><td>${w.status}</td><td>${w.approvedBy ?? '—'}</td></tr>`)}</tbody></table>`;
+}
+
+function Review({ w }) {
+  const details = useLoad(async () => {
+    const file = await api('GET', `/admin/players/${encodeURIComponent(w.playerId)}`);
+    const [ledger, previous] = await Promise.all([
+      api('GET', `/admin/players/${encodeURIComponent(w.playerId)}/ledger${query({ brandId: file.player.brandId, limit: 10 })}`),
+      api('GET', `/admin/withdrawals${query({ playerId: w.playerId, limit: 10 })}`),
+    ]);
+    return { file, ledger, previous: previous.data };
+  }, [w.id]);
+  return html`<${Loaded} state=${details}>${({ file, ledger, previous }) => html`
+    <p><a href=${`/players?id=${encodeURIComponent(file.player.id)}`}>${file.player.name}</a> <code>${file.player.externalId}</code> · KYC ${file.player.kycStatus} · status ${file.player.status}</p>
+    <p class="balance">Balance <strong>${money(ledger.wallet.available, ledger.wallet.currency)}</strong>, withdrawable ${money(ledger.wallet.withdrawable, ledger.wallet.currency)}</p>
+    <details><summary>Recent ledger</summary><${LedgerTable} entries=${ledger.entries} /></details>
+    <details><summary>Previous withdrawals (${previous.length})</summary><${WithdrawalTable} rows=${previous} highlight=${w.id} /></details>
+  `}<//>`;
+}
+
+function Decisions({ w, onDone }) {
+  const action = useAction();
+  const decide = (decision) =>
+    action.run(() => api('POST', `/admin/withdrawals/${encodeURIComponent(w.id)}/decision`, { decision })).then((r) => r && onDone());
+  if (!may('finance')) return html`<p class="muted">Decisions are taken by finance.</p>`;
+  const mineToPay = w.status === 'approved' && w.approvedBy === me();
+  return html`<div class="actions">
+    ${
+      w.status === 'under_review'
+        ? html`<button type="button" onClick=${() => decide('approve')} disabled=${action.busy}>Approve</button>
+      <button type="button" class="danger" onClick=${() => decide('reject')} disabled=${action.busy}>Reject</button>`
+        : null
+    }
+    ${w.status === 'approved' ? html`<button type="button" onClick=${() => decide('pay')} disabled=${action.busy}>Pay</button>` : null}
+    ${mineToPay ? html`<p class="note">Four eyes: you approved this withdrawal, so another person pays it.</p>` : null}
+    <${ErrorNote} error=${action.error} />
+  </div>`;
+}
+
+export function WithdrawalsPage() {
+  const [status, setStatus] = useState(new URLSearchParams(location.search).get('status') ?? 'under_review');
+  const [cursor, setCursor] = useState(undefined);
+  const queue = useLoad(() => api('GET', `/admin/withdrawals${query({ status, cursor, limit: 20 })}`), [status, cursor]);
+  return html`<div>
+    <div class="toolbar" role="group" aria-label="Withdrawal status">
+      ${STATUSES.map(
+        (s) =>
+          html`<button type="button" aria-pressed=${s === status} onClick=${() => {
+            setCursor(undefined);
+            setStatus(s);
+          }}>${s}</button>`,
+      )}
+    </div>
+    <${Loaded} state=${queue}>${(page) => html`
+      ${page.data.length === 0 ? html`<p class="empty">No withdrawal is ${status}.</p>` : null}
+      ${page.data.map(
+        (w) => html`<article class="card" data-withdrawal=${w.id}>
+          <h2>${money(w.amount, w.currency)} <small>${w.method} → <code>${w.destination}</code></small></h2>
+          <p class="muted"><code>${w.id}</code> · ${w.operatorId} / ${w.brandId} (${w.environment}) · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}</p>
+          <${Review} w=${w} />
+          <${Decisions} w=${w} onDone=${queue.reload} />
+        </article>`,
+      )}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
+    `}<//>
+  </div>`;
+}

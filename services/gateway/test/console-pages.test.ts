@@ -1,0 +1,43 @@
+// The console's pages and modules on the admin port: one shell per page under a CSP that allows
+// only the console's own scripts and its import map (by hash); Preact, its hooks and htm come from
+// the installed packages; nothing else is served (no traversal, no unknown asset, nothing public).
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { startHarness } from './support/harness.ts';
+
+t.test('console pages', async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const gw = h.gateways[0]!;
+
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger']) {
+    const res = await fetch(`${gw.adminUrl}/${page}`);
+    const html = await res.text();
+    t.equal(res.status, 200, `/${page} is served`);
+    t.match(html, /<script type="module" src="\/console\/app\.js"><\/script>/);
+    const map = html.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
+    const hash = createHash('sha256').update(map).digest('base64');
+    t.match(res.headers.get('content-security-policy'), `script-src 'self' 'sha256-${hash}';`, 'the import map is the only inline script allowed');
+    t.equal(res.headers.get('x-frame-options'), 'DENY');
+    t.equal((await fetch(`${gw.publicUrl}/${page}`)).status, 404, 'not on the public port');
+  }
+
+  for (const [path, pattern] of [
+    ['/console/app.js', /from '\.\/kit\.js'/],
+    ['/console/page-withdrawals.js', /FOUR_EYES_REQUIRED/],
+    ['/console/vendor/preact.mjs', /export\s*\{/],
+    ['/console/vendor/hooks.mjs', /from\s*"preact"/],
+    ['/console/vendor/htm.mjs', /export default function/],
+  ] as const) {
+    const res = await fetch(`${gw.adminUrl}${path}`);
+    t.equal(res.status, 200, path);
+    t.match(res.headers.get('content-type'), /^text\/javascript/);
+    t.match(await res.text(), pattern);
+  }
+  t.match((await fetch(`${gw.adminUrl}/console/console.css`)).headers.get('content-type'), /^text\/css/);
+  for (const path of ['/console/nope.js', '/console/..%2Fconsole-routes.ts', '/console/vendor/react.mjs', '/console/APP.JS']) {
+    const res = await fetch(`${gw.adminUrl}${path}`);
+    t.equal(res.status, 404, `${path} is not served`);
+    t.equal(((await res.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
+  }
+});

@@ -1,0 +1,200 @@
+// The team console in Chromium against the real processes: each role signs in with e-mail and
+// password; compliance decides a KYC from the queue with a reason; finance runs four eyes (one
+// person approves, the same person's pay is refused in the page and nothing moves, another person
+// pays); support finds a player without knowing an id and is refused a finance action, in the page
+// and at the API; admin sees operators, deliveries, the audit log. No page logs an error or
+// breaks its Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page.
+import t from 'tap';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack } from './support/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = process.env.CONSOLE_SCREENSHOTS;
+const key = () => ({ 'idempotency-key': `c-${Math.random().toString(36).slice(2, 12)}` });
+
+t.test('team console in a browser', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Console Bets');
+  const c = op.sandboxClient;
+  const newPlayer = async (externalId: string, email: string, cpf: string) =>
+    (await c.post('/players', { externalId, name: `Player ${externalId}`, email, cpf, birthDate: '1990-05-17' }, key())).body.id as string;
+
+  // A player waiting for KYC, and a funded, approved player who asked for a withdrawal.
+  const waiting = await newPlayer('console-kyc', 'kyc@example.com', '529.982.247-25');
+  await c.post(`/players/${waiting}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/rg-front' }, key());
+  const payee = await newPlayer('console-payee', 'payee@example.com', '111.444.777-35');
+  await c.post(`/players/${payee}/kyc/submissions`, { documentType: 'cnh', reference: 's3://docs/cnh' }, key());
+  await c.post(`/sandbox/players/${payee}/kyc/decision`, { status: 'aprovado' });
+  const deposit = await c.post(`/players/${payee}/deposits`, { amount: '100.00', currency: 'BRL', method: 'pix', externalReference: 'console-psp-1' }, key());
+  await c.post(`/deposits/${deposit.body.id}/confirm`, {}, key());
+  const withdrawal = (await c.post(`/players/${payee}/withdrawals`, { amount: '40.00', currency: 'BRL', method: 'pix', destination: 'pix-key-1' }, key())).body;
+  t.equal(withdrawal.status, 'under_review');
+
+  const people: Record<string, { email: string; password: string }> = {};
+  for (const [name, role] of [
+    ['carla', 'compliance'],
+    ['ana', 'finance'],
+    ['bruno', 'finance'],
+    ['sam', 'support'],
+    ['root', 'admin'],
+  ] as const) {
+    const email = `${name}@ourteam.example`;
+    const created = await stack.admin('POST', '/admin/users', { email, role });
+    t.equal(created.status, 201, `${name} (${role}) has an account`);
+    people[name] = { email, password: created.body.password };
+  }
+
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const problems: string[] = [];
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  const shot = async (page: Page, name: string) => {
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  };
+
+  /** A person in their own browser context, signed in through the form at `/`. */
+  async function signIn(name: string, landing: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    // HTTP refusals the pages show (401 before sign-in, 403 of a refused action) log a "Failed to
+    // load resource" line: those are checked where they happen; a script error, a CSP violation or
+    // a missing page asset is a problem.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`${name}: ${m.text()}`);
+    });
+    page.on('response', (r) => {
+      if ((r.status() === 404 && !r.url().endsWith('/favicon.ico')) || r.status() >= 500) problems.push(`${name}: ${r.status()} ${r.url()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', people[name]!.email);
+    await page.fill('input[name=password]', people[name]!.password);
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${stack.adminUrl}${landing}`);
+    await page.locator('header .who').waitFor();
+    t.match(await page.locator('header .who').textContent(), people[name]!.email, `${name} is signed in and lands on ${landing}`);
+    t.equal(await page.locator('#app > p').count(), 0, "the shell's placeholder is gone");
+    return page;
+  }
+
+  t.test('compliance decides a KYC from the queue, with a reason', async (t) => {
+    const page = await signIn('carla', '/kyc');
+    const card = page.locator(`article[data-player="${waiting}"]`);
+    await card.waitFor();
+    t.match(await card.textContent(), /console-kyc[\s\S]*rg[\s\S]*s3:\/\/docs\/rg-front/, 'the card shows externalId and the submission');
+    t.match(await card.textContent(), /nao_iniciado → em_analise/, 'and the history');
+    await shot(page, 'kyc');
+    await card.locator('select[name=status]').selectOption('aprovado');
+    await card.locator('input[name=reason]').fill('documents match the selfie');
+    await card.locator('button[type=submit]').click();
+    await card.waitFor({ state: 'detached' });
+    const file = await stack.admin('GET', `/admin/players/${waiting}`);
+    t.equal(file.body.kyc.status, 'aprovado');
+    t.match(file.body.kyc.history[0], { status: 'aprovado', actor: 'user:carla@ourteam.example', reason: 'documents match the selfie' });
+    const audit = await stack.admin('GET', `/admin/audit?target=player:${waiting}`);
+    t.match(audit.body.data[0], {
+      actor: 'user:carla@ourteam.example',
+      action: 'adminKycDecision',
+      after: { kycStatus: 'aprovado', reason: 'documents match the selfie' },
+    });
+    await page.context().close();
+  });
+
+  t.test('four eyes: ana approves, her own pay is refused in the page, bruno pays', async (t) => {
+    const ana = await signIn('ana', '/withdrawals');
+    const card = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
+    await card.locator('.balance').waitFor();
+    t.match(await card.locator('.balance').textContent(), /100\.00 BRL[\s\S]*withdrawable 60\.00 BRL/, 'balance beside the request');
+    await shot(ana, 'withdrawals');
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await card.waitFor({ state: 'detached' });
+    await ana.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    const approved = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
+    await approved.getByText('Four eyes: you approved this withdrawal').waitFor();
+    await approved.getByRole('button', { name: 'Pay' }).click();
+    await approved.locator('.error').waitFor();
+    t.match(await approved.locator('.error').textContent(), /FOUR_EYES_REQUIRED/, 'the page shows the refusal');
+    await shot(ana, 'withdrawals-four-eyes');
+    t.equal((await stack.admin('GET', `/admin/withdrawals?playerId=${payee}`)).body.data[0].status, 'approved', 'nothing paid');
+    t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '100.00', 'nothing debited');
+    await ana.context().close();
+
+    const bruno = await signIn('bruno', '/withdrawals');
+    await bruno.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    const toPay = bruno.locator(`article[data-withdrawal="${withdrawal.id}"]`);
+    t.match(await toPay.locator('p.muted').first().textContent(), /approved by user:ana@ourteam\.example/);
+    await toPay.getByRole('button', { name: 'Pay' }).click();
+    await toPay.waitFor({ state: 'detached' });
+    t.equal((await c.get(`/withdrawals/${withdrawal.id}`)).body.status, 'paid');
+    t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '60.00', 'paid once');
+    const audit = await stack.admin('GET', `/admin/audit?target=withdrawal:${withdrawal.id}`);
+    t.same(
+      audit.body.data.map((a: { actor: string; after: { status: string } }) => [a.actor, a.after.status]),
+      [
+        ['user:bruno@ourteam.example', 'paid'],
+        ['user:ana@ourteam.example', 'approved'],
+      ],
+      'the audit names each person',
+    );
+    await bruno.context().close();
+  });
+
+  t.test('support finds a player without an id and is refused finance actions, in the page and at the API', async (t) => {
+    const page = await signIn('sam', '/players');
+    await page.fill('input[name=q]', '111.444.777-35');
+    await page.click('form.search button[type=submit]');
+    await page.getByRole('link', { name: 'Player console-payee' }).click();
+    const file = page.locator(`article[data-player="${payee}"]`);
+    await file.locator('.balance').waitFor();
+    t.match(await file.textContent(), /payee@example\.com[\s\S]*aprovado/, 'profile and KYC');
+    t.match(await file.locator('.balance').textContent(), /60\.00 BRL/, 'wallet');
+    t.match(await file.textContent(), /console-psp-1[\s\S]*confirmed/, 'deposits');
+    t.match(await file.textContent(), new RegExp(`${withdrawal.id}[\\s\\S]*paid`), 'withdrawals');
+    t.equal(await file.locator('select[name=status]').isDisabled(), true, 'support reads the status but does not change it');
+    await shot(page, 'players');
+
+    await page.goto(`${stack.adminUrl}/ledger`);
+    await page.getByRole('button', { name: 'Verify the ledger' }).click();
+    await page.locator('.error').waitFor();
+    t.match(await page.locator('.error').textContent(), /FORBIDDEN_ROLE/, 'the page shows the refusal');
+    const atApi = await page.evaluate(async (id) => {
+      const session = (await (await fetch('/console/session')).json()) as { csrfToken: string };
+      const res = await fetch(`/admin/withdrawals/${id}/decision`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        body: JSON.stringify({ decision: 'reject' }),
+      });
+      return { status: res.status, code: ((await res.json()) as { error: { code: string } }).error.code };
+    }, withdrawal.id);
+    t.same(atApi, { status: 403, code: 'FORBIDDEN_ROLE' }, 'and the admin API refuses it');
+    await page.context().close();
+  });
+
+  t.test('admin: operators, deliveries, the audit log by actor', async (t) => {
+    const page = await signIn('root', '/operators');
+    const card = page.locator(`article[data-operator="${op.operator.id}"]`);
+    await card.waitFor();
+    t.match(await card.textContent(), /Console Bets[\s\S]*active/);
+    await card.locator('input[name=minAmount]').waitFor();
+    t.equal(await card.locator('input[name=minAmount]').inputValue(), '0.00', 'four eyes on every withdrawal by default');
+    await shot(page, 'operators');
+    await page.goto(`${stack.adminUrl}/webhooks?operatorId=${op.operator.id}`);
+    await page.locator('main p.empty, main table').first().waitFor();
+    await shot(page, 'webhooks');
+    await page.goto(`${stack.adminUrl}/audit?actor=user:bruno@ourteam.example`);
+    await page.locator('table.audit').waitFor();
+    t.equal(await page.locator('table.audit tbody tr').count(), 1, "the audit log filtered by one person's actions");
+    await shot(page, 'audit');
+    await page.context().close();
+  });
+
+  t.test('no page logged an error or broke its Content-Security-Policy', async (t) => {
+    t.same(problems, []);
+  });
+});
