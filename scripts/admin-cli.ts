@@ -55,6 +55,10 @@ const COMMANDS: Record<string, Command> = {
   },
   'users list': { usage: '', run: () => ({ method: 'GET', path: '/admin/users' }) },
   'users disable': { usage: 'USER_ID', run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/disable` }) },
+  'users reset-second-factor': {
+    usage: 'USER_ID',
+    run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-second-factor` }),
+  },
   'tokens create': {
     usage: '--name NAME --role compliance|finance|support|admin',
     run: (a) => ({ method: 'POST', path: '/admin/tokens', body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role') } }),

@@ -2,12 +2,14 @@
 // password; compliance decides a KYC from the queue with a reason; finance runs four eyes (one
 // person approves, the same person's pay is refused in the page and nothing moves, another person
 // pays); support finds a player without knowing an id and is refused a finance action, in the page
-// and at the API; admin sees operators, deliveries, the audit log. No page logs an error or
+// and at the API; admin sees operators, deliveries, the audit log; a person turns on TOTP and signs
+// in with a code. No page logs an error or
 // breaks its Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page.
 import t from 'tap';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
 import { startStack } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -191,6 +193,30 @@ t.test('team console in a browser', async (t) => {
     await page.locator('table.audit').waitFor();
     t.equal(await page.locator('table.audit tbody tr').count(), 1, "the audit log filtered by one person's actions");
     await shot(page, 'audit');
+    await page.context().close();
+  });
+
+  t.test('a person turns on two-factor sign-in on /account and signs in with a code', async (t) => {
+    const page = await signIn('carla', '/kyc');
+    await page.goto(`${stack.adminUrl}/account`);
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await page.locator('#totp-secret').textContent())!;
+    const app = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    await page.fill('input[name=code]', app.generate());
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.locator('#second-factor', { hasText: 'on' }).waitFor();
+    await shot(page, 'account');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', people.carla!.email);
+    await page.fill('input[name=password]', people.carla!.password);
+    await page.click('button[type=submit]');
+    await page.locator('#totp').waitFor();
+    t.match(await page.locator('#status').textContent(), /6-digit code/, 'the right password asks for the code');
+    await page.fill('#totp', app.generate({ timestamp: Date.now() + 30_000 }));
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${stack.adminUrl}/kyc`);
+    t.pass('signed in with password and code');
     await page.context().close();
   });
 

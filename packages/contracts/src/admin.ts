@@ -49,6 +49,8 @@ export const TeamMemberSchema = Type.Object(
     role: AdminRoleSchema,
     createdAt: Timestamp,
     disabledAt: Nullable(Timestamp),
+    /** Whether the person signs in to the console with a TOTP code too. */
+    secondFactor: Type.Boolean(),
   },
   { $id: 'TeamMember' },
 );
@@ -92,6 +94,17 @@ export const teamAdminOperations = defineOperations({
     path: '/admin/users/:id/disable',
     tag: 'Admin',
     summary: 'Disable a team member',
+    params: TeamIdParams,
+    response: TeamMemberSchema,
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
+  adminResetSecondFactor: {
+    id: 'adminResetSecondFactor',
+    method: 'POST',
+    path: '/admin/users/:id/reset-second-factor',
+    tag: 'Admin',
+    summary: 'Turn off the TOTP second factor of a person who lost their authenticator',
     params: TeamIdParams,
     response: TeamMemberSchema,
     status: 200,

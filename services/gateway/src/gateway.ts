@@ -180,7 +180,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
-  const sessions = new ConsoleSessions(orm, sessionPolicy);
+  const sessions = new ConsoleSessions(orm, config.SECRETS_MASTER_KEY, sessionPolicy);
   await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
   await adminApp.register(consoleRoutes, {
     sessions,

@@ -2,6 +2,7 @@
 // only, the admin API with that cookie under the person's role, CSRF on every change, lock-out after
 // repeated failures, sign-out, and a strict Content-Security-Policy on the pages.
 import t from 'tap';
+import { Secret, TOTP } from 'otpauth';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 
 t.test('console sessions', async (t) => {
@@ -55,7 +56,7 @@ t.test('console sessions', async (t) => {
       'with it, the role decides: finance creates no operator',
     );
     const me = (await fetch(`${gw!.adminUrl}/console/session`, { headers: { cookie: session } }).then((r) => r.json())) as any;
-    t.same(me, { user: { email: 'ana@ourteam.example', role: 'finance' }, csrfToken });
+    t.same(me, { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false }, csrfToken });
 
     const out = await fetch(`${gw!.adminUrl}/console/session`, { method: 'DELETE', headers: { cookie: session, 'x-csrf-token': csrfToken } });
     t.equal(out.status, 204);
@@ -80,6 +81,52 @@ t.test('console sessions', async (t) => {
     t.equal((await signIn('nobody@ourteam.example', 'x')).status, 401, 'an unknown e-mail gets the same 401');
     await root('POST', `/admin/users/${bob.user.id}/disable`);
     t.equal((await signIn('bob@ourteam.example', bob.password)).status, 401, 'a disabled person cannot sign in');
+  });
+
+  t.test('the TOTP second factor: turned on with a first code, asked at sign-in, one use per code, reset by admin', async (t) => {
+    const dora = (await root('POST', '/admin/users', { email: 'dora@ourteam.example', role: 'compliance' })).body;
+    const signInWith = (body: Record<string, string>) =>
+      fetch(`${gw!.adminUrl}/console/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, cookie: r.headers.get('set-cookie')?.split(';')[0], body: (await r.json()) as any }),
+      );
+    const first = await signInWith({ email: 'dora@ourteam.example', password: dora.password });
+    t.equal(first.status, 200, 'no second factor yet: the password is enough');
+    const asDora = (p: string, body?: unknown, csrf = first.body.csrfToken) =>
+      fetch(`${gw!.adminUrl}${p}`, {
+        method: 'POST',
+        headers: { cookie: first.cookie!, 'x-csrf-token': csrf, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    t.equal((await asDora('/console/second-factor', undefined, 'wrong')).body.error.code, 'CSRF_TOKEN_INVALID');
+    const setup = await asDora('/console/second-factor');
+    t.equal(setup.status, 200);
+    t.match(setup.body, { secret: /^[A-Z2-7]{32}$/, uri: /^otpauth:\/\/totp\/Back-office%20console:dora%40ourteam\.example\?/ });
+    const [sealed] = await h.gateways[0]!.orm.em.fork().execute(`select totp_pending_sealed from gateway.team_members where id = ?`, [dora.user.id]);
+    t.match(sealed?.totp_pending_sealed, /^v1\./, 'the secret is sealed at rest');
+    t.notMatch(sealed?.totp_pending_sealed, setup.body.secret);
+    const app = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const wrong = String((Number(app.generate()) + 1) % 1_000_000).padStart(6, '0');
+    t.equal((await asDora('/console/second-factor/confirm', { code: wrong })).body.error.code, 'VALIDATION_ERROR', 'a wrong first code turns nothing on');
+    t.equal((await asDora('/console/second-factor/confirm', { code: app.generate() })).status, 200);
+    t.equal((await asDora('/console/second-factor')).body.error.code, 'TOTP_ALREADY_ENABLED');
+
+    const noCode = await signInWith({ email: 'dora@ourteam.example', password: dora.password });
+    t.same([noCode.status, noCode.body.error.code], [401, 'TOTP_REQUIRED'], 'the right password asks for the code');
+    t.equal((await signInWith({ email: 'dora@ourteam.example', password: 'wrong', totp: app.generate() })).body.error.code, 'UNAUTHORIZED');
+    t.equal((await signInWith({ email: 'dora@ourteam.example', password: dora.password, totp: wrong })).body.error.code, 'UNAUTHORIZED', 'a wrong code');
+    // The step the confirmation used is spent: the next sign-in needs a later code.
+    const next = app.generate({ timestamp: Date.now() + 30_000 });
+    const withCode = await signInWith({ email: 'dora@ourteam.example', password: dora.password, totp: next });
+    t.equal(withCode.status, 200, 'password and a fresh code');
+    t.equal((await signInWith({ email: 'dora@ourteam.example', password: dora.password, totp: next })).status, 401, 'the same code cannot be used twice');
+    const users = (await root('GET', '/admin/users')).body.data;
+    t.equal(users.find((u: { id: string }) => u.id === dora.user.id).secondFactor, true);
+
+    const reset = await root('POST', `/admin/users/${dora.user.id}/reset-second-factor`);
+    t.equal(reset.body.secondFactor, false);
+    t.equal((await signInWith({ email: 'dora@ourteam.example', password: dora.password })).status, 200, 'after a reset the password is enough again');
+    const audit = await root('GET', `/admin/audit?target=team_member:${dora.user.id}&action=adminResetSecondFactor`);
+    t.equal(audit.body.data.length, 1, 'the reset is audited');
   });
 
   t.test('idle sessions end', async (t) => {

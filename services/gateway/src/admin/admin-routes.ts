@@ -107,6 +107,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     adminCreateUser: async (req, reply) => reply.code(201).send(await deps.team.createMember(req.body as never, actorOf(req), req.id)),
     adminListUsers: async (_req, reply) => reply.send({ data: await deps.team.listMembers() }),
     adminDisableUser: async (req, reply) => reply.send(await deps.team.disableMember((req.params as P).id, actorOf(req), req.id)),
+    adminResetSecondFactor: async (req, reply) => reply.send(await deps.team.resetSecondFactor((req.params as P).id, actorOf(req), req.id)),
     adminCreateToken: async (req, reply) => reply.code(201).send(await deps.team.createToken(req.body as never, actorOf(req), req.id)),
     adminListTokens: async (_req, reply) => reply.send({ data: await deps.team.listTokens() }),
     adminRevokeToken: async (req, reply) => reply.send(await deps.team.revokeToken((req.params as P).id, actorOf(req), req.id)),

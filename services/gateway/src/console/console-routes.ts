@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, collectIssues, validationError } from '@bo/contracts';
@@ -19,6 +19,7 @@ const SIGN_IN_PAGE = `<!doctype html>
 <body><main class="narrow"><h1>Back-office console</h1>
 <form id="sign-in"><label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<div id="totp-field" hidden><label for="totp">Code from your authenticator app</label><input id="totp" name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6"></div>
 <button type="submit">Sign in</button></form>
 <button id="sign-out" hidden>Sign out</button><p id="status" role="status"></p>
 </main>
@@ -34,7 +35,7 @@ const IMPORT_MAP = JSON.stringify({
   imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
 });
 /** Every page of the console; each is the same shell, the script renders the page of the path. */
-export const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger'] as const;
+export const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account'] as const;
 const PAGE_SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console</title><link rel="stylesheet" href="/console/console.css">
@@ -46,8 +47,13 @@ const CSP = `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src
 const ASSET = /^[a-z][a-z-]*\.(js|css)$/;
 const CONTENT_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
 const SignIn = TypeCompiler.Compile(
-  Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+  Type.Object({
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 200 }),
+    totp: Type.Optional(Type.String({ maxLength: 10 })),
+  }),
 );
+const TotpCode = TypeCompiler.Compile(Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }));
 
 export interface ConsoleOptions {
   sessions: ConsoleSessions;
@@ -94,14 +100,31 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!SignIn.Check(body)) throw validationError('body', collectIssues(SignIn, body));
-    const s = await o.sessions.signIn(body.email, body.password);
+    const s = await o.sessions.signIn(body.email, body.password, body.totp || undefined);
     return reply.header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600)).send({ user: s.member, csrfToken: s.csrfToken });
   });
   app.get('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
     const who = token ? await o.sessions.identify(token) : undefined;
     if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
-    return reply.send({ user: { email: who.email, role: who.role }, csrfToken: who.csrfToken });
+    return reply.send({ user: { email: who.email, role: who.role, secondFactor: who.secondFactor }, csrfToken: who.csrfToken });
+  });
+  /** The signed-in person turns on TOTP: a secret to scan or type, then a first code to confirm it. */
+  const signedIn = async (req: FastifyRequest) => {
+    const token = sessionTokenOf(req.headers.cookie);
+    const who = token ? await o.sessions.identify(token) : undefined;
+    if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
+    ConsoleSessions.checkCsrf(who, req.headers['x-csrf-token']);
+    return who;
+  };
+  app.post('/console/second-factor', async (req, reply) => reply.send(await o.sessions.startSecondFactor(await signedIn(req))));
+  app.post('/console/second-factor/confirm', async (req, reply) => {
+    const who = await signedIn(req);
+    requireJsonMediaType(req);
+    const body = parseJsonObject(req.rawBody);
+    if (!TotpCode.Check(body)) throw validationError('body', collectIssues(TotpCode, body));
+    await o.sessions.confirmSecondFactor(who, body.code);
+    return reply.send({ secondFactor: true });
   });
   app.delete('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);

@@ -134,10 +134,19 @@ export class Gateway0005WebhookSecretRotation extends Migration {
   }
 }
 
+/** The console's optional TOTP second factor: the secret sealed at rest, the last time step used (no replay). */
+export class Gateway0006SecondFactor extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table gateway.team_members add column totp_secret_sealed text, add column totp_pending_sealed text,
+      add column totp_enabled_at timestamptz, add column totp_last_step bigint`);
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
   { name: 'Gateway0003ConsoleSessions', class: Gateway0003ConsoleSessions },
   { name: 'Gateway0004EndpointEvents', class: Gateway0004EndpointEvents },
   { name: 'Gateway0005WebhookSecretRotation', class: Gateway0005WebhookSecretRotation },
+  { name: 'Gateway0006SecondFactor', class: Gateway0006SecondFactor },
 ];

@@ -1,12 +1,14 @@
 // Sign-in of our team's people to the console on the admin port: a session cookie (HttpOnly,
 // SameSite=Strict, Secure outside local development) whose token is stored only as a SHA-256, with
 // an idle and an absolute timeout, a CSRF token for every change, and a lock-out after repeated
-// failed sign-ins. The admin API takes the session in place of a bearer token.
+// failed sign-ins, and an optional TOTP second factor (second-factor.ts). The admin API takes the
+// session in place of a bearer token.
 import { createHash, randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AppError, type AdminRole } from '@bo/contracts';
-import { safeEqual } from '@bo/service-kit';
+import { AppError, validationError, type AdminRole } from '@bo/contracts';
+import { openSecret, safeEqual, sealSecret } from '@bo/service-kit';
 import { verifyPassword, type AdminIdentity } from './team.ts';
+import { newTotpSecret, totpStep } from './second-factor.ts';
 
 export const SESSION_COOKIE = 'bo_console';
 export interface SessionPolicy {
@@ -24,35 +26,78 @@ const DECOY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 export interface SessionIdentity extends AdminIdentity {
   csrfToken: string;
   email: string;
+  memberId: string;
+  /** Whether the person signs in with a TOTP code too. */
+  secondFactor: boolean;
+}
+
+interface MemberRow {
+  id: string;
+  email: string;
+  role: AdminRole;
+  password_hash: string;
+  disabled_at: Date | null;
+  locked: boolean;
+  totp_secret_sealed: string | null;
+  totp_enabled_at: Date | null;
 }
 
 export class ConsoleSessions {
   readonly #orm: MikroORM;
   readonly #policy: SessionPolicy;
-  constructor(orm: MikroORM, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
+  readonly #masterKey: string;
+  constructor(orm: MikroORM, masterKey: string, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
     this.#orm = orm;
+    this.#masterKey = masterKey;
     this.#policy = policy;
   }
 
-  /** A new session for the right e-mail and password; any failure is the same 401 (nothing leaks). */
-  async signIn(email: string, password: string): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole } }> {
+  async #countFailure(memberId: string): Promise<void> {
+    await this.#orm.em.fork().execute(
+      `update gateway.team_members set failed_sign_ins = failed_sign_ins + 1,
+         locked_until = case when failed_sign_ins + 1 >= ? then now() + make_interval(mins => ?) else locked_until end
+       where id = ?`,
+      [this.#policy.maxFailedSignIns, this.#policy.lockMinutes, memberId],
+    );
+  }
+
+  /**
+   * A new session for the right e-mail and password (and TOTP code, when the person has turned it
+   * on); any failure is the same 401, except a right password without the code: 401 TOTP_REQUIRED.
+   * A wrong code counts toward the lock-out like a wrong password; a code is used once.
+   */
+  async signIn(
+    email: string,
+    password: string,
+    totp?: string,
+  ): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole } }> {
     const em = this.#orm.em.fork();
-    const [m] = await em.execute<{ id: string; email: string; role: AdminRole; password_hash: string; disabled_at: Date | null; locked: boolean }[]>(
-      `select id, email, role, password_hash, disabled_at, coalesce(locked_until > now(), false) as locked
+    const [m] = await em.execute<MemberRow[]>(
+      `select id, email, role, password_hash, disabled_at, coalesce(locked_until > now(), false) as locked, totp_secret_sealed, totp_enabled_at
          from gateway.team_members where lower(email) = lower(?)`,
       [email],
     );
     const ok = await verifyPassword(password, m?.password_hash ?? DECOY_HASH);
     if (!m || m.disabled_at || m.locked || !ok) {
-      if (m && !ok) {
-        await em.execute(
-          `update gateway.team_members set failed_sign_ins = failed_sign_ins + 1,
-             locked_until = case when failed_sign_ins + 1 >= ? then now() + make_interval(mins => ?) else locked_until end
-           where id = ?`,
-          [this.#policy.maxFailedSignIns, this.#policy.lockMinutes, m.id],
-        );
-      }
+      if (m && !ok) await this.#countFailure(m.id);
       throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is locked or disabled.');
+    }
+    if (m.totp_enabled_at && m.totp_secret_sealed) {
+      if (!totp) throw new AppError('TOTP_REQUIRED');
+      const step = totpStep(openSecret(m.totp_secret_sealed, this.#masterKey), m.email, totp);
+      // Claims the step: a code already used (or an older one) is refused, also by a concurrent sign-in.
+      const claimed =
+        step !== undefined &&
+        (
+          await em.execute<{ id: string }[]>(
+            `update gateway.team_members set totp_last_step = ? where id = ? and coalesce(totp_last_step, -1) < ? returning id`,
+            [step, m.id, step],
+          )
+        ).length === 1;
+      if (!claimed) {
+        await this.#countFailure(m.id);
+        throw new AppError('UNAUTHORIZED', 'Wrong or already used authenticator code.');
+      }
     }
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
@@ -69,16 +114,46 @@ export class ConsoleSessions {
   /** The person behind a session cookie, if the session is alive (and it is kept alive by use). */
   async identify(token: string): Promise<SessionIdentity | undefined> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-    const rows = await this.#orm.em.fork().execute<{ email: string; role: AdminRole; csrf_token: string }[]>(
+    const rows = await this.#orm.em.fork().execute<{ id: string; email: string; role: AdminRole; csrf_token: string; second_factor: boolean }[]>(
       `update gateway.console_sessions s set last_seen_at = now()
          from gateway.team_members m
         where s.token_hash = ? and m.id = s.member_id and m.disabled_at is null
           and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => ?)
-        returning m.email, m.role, s.csrf_token`,
+        returning m.id, m.email, m.role, s.csrf_token, m.totp_enabled_at is not null as second_factor`,
       [sha256(token), this.#policy.idleMinutes],
     );
     const r = rows[0];
-    return r ? { actor: `user:${r.email}`, role: r.role, root: false, csrfToken: r.csrf_token, email: r.email } : undefined;
+    return r
+      ? { actor: `user:${r.email}`, role: r.role, root: false, csrfToken: r.csrf_token, email: r.email, memberId: r.id, secondFactor: r.second_factor }
+      : undefined;
+  }
+
+  /** Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. */
+  async startSecondFactor(who: SessionIdentity): Promise<{ secret: string; uri: string }> {
+    if (who.secondFactor) throw new AppError('TOTP_ALREADY_ENABLED');
+    const fresh = newTotpSecret(who.email);
+    await this.#orm.em
+      .fork()
+      .execute(`update gateway.team_members set totp_pending_sealed = ? where id = ?`, [sealSecret(fresh.secret, this.#masterKey), who.memberId]);
+    return fresh;
+  }
+
+  /** Turns TOTP on when `code` matches the pending secret; from the next sign-in the code is asked. */
+  async confirmSecondFactor(who: SessionIdentity, code: string): Promise<void> {
+    const em = this.#orm.em.fork();
+    const [m] = await em.execute<{ totp_pending_sealed: string | null; totp_enabled_at: Date | null }[]>(
+      `select totp_pending_sealed, totp_enabled_at from gateway.team_members where id = ?`,
+      [who.memberId],
+    );
+    if (m?.totp_enabled_at) throw new AppError('TOTP_ALREADY_ENABLED');
+    const step = m?.totp_pending_sealed ? totpStep(openSecret(m.totp_pending_sealed, this.#masterKey), who.email, code) : undefined;
+    if (step === undefined)
+      throw validationError('body', [{ path: '/code', message: "does not match the authenticator's current code (start the setup again if needed)" }]);
+    await em.execute(
+      `update gateway.team_members set totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = null, totp_enabled_at = now(), totp_last_step = ?
+        where id = ?`,
+      [step, who.memberId],
+    );
   }
 
   /** Changes need the session's CSRF token in X-CSRF-Token (a cross-site form cannot read it). */

@@ -45,7 +45,9 @@ interface MemberRow {
   role: AdminRole;
   created_at: Date;
   disabled_at: Date | null;
+  second_factor: boolean;
 }
+const MEMBER_COLUMNS = 'id, email, role, created_at, disabled_at, totp_enabled_at is not null as second_factor';
 interface TokenRow {
   id: string;
   name: string;
@@ -54,7 +56,14 @@ interface TokenRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
 }
-const memberView = (r: MemberRow) => ({ id: r.id, email: r.email, role: r.role, createdAt: isoTime(r.created_at), disabledAt: isoTime(r.disabled_at) });
+const memberView = (r: MemberRow) => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  createdAt: isoTime(r.created_at),
+  disabledAt: isoTime(r.disabled_at),
+  secondFactor: r.second_factor,
+});
 const tokenView = (r: TokenRow) => ({
   id: r.id,
   name: r.name,
@@ -92,7 +101,7 @@ export class TeamAccess {
   async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
     // 18 random bytes (24 characters): a one-time password the person replaces at first sign-in.
     const password = randomBytes(18).toString('base64url');
-    const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null };
+    const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null, second_factor: false };
     const hash = await hashPassword(password);
     await this.#orm.em.fork().transactional(async (tx) => {
       await tx
@@ -112,21 +121,41 @@ export class TeamAccess {
   }
 
   async listMembers() {
-    const rows = await this.#orm.em
-      .fork()
-      .execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members order by created_at`);
+    const rows = await this.#orm.em.fork().execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members order by created_at`);
     return rows.map(memberView);
   }
 
   async disableMember(id: string, actor: string, requestId: string) {
     return this.#orm.em.fork().transactional(async (tx) => {
-      const [before] = await tx.execute<MemberRow[]>(`select id, email, role, created_at, disabled_at from gateway.team_members where id = ? for update`, [id]);
+      const [before] = await tx.execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const [after] = await tx.execute<[MemberRow]>(
-        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning id, email, role, created_at, disabled_at`,
+        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning ${MEMBER_COLUMNS}`,
         [id],
       );
       recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
+      return memberView(after);
+    });
+  }
+
+  /** For a person who lost their authenticator: the next sign-in needs the password only, until they turn TOTP on again. */
+  async resetSecondFactor(id: string, actor: string, requestId: string) {
+    return this.#orm.em.fork().transactional(async (tx) => {
+      const [before] = await tx.execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members where id = ? for update`, [id]);
+      if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      const [after] = await tx.execute<[MemberRow]>(
+        `update gateway.team_members set totp_secret_sealed = null, totp_pending_sealed = null, totp_enabled_at = null, totp_last_step = null
+          where id = ? returning ${MEMBER_COLUMNS}`,
+        [id],
+      );
+      recordAudit(tx, {
+        actor,
+        action: 'adminResetSecondFactor',
+        target: `team_member:${id}`,
+        before: memberView(before),
+        after: memberView(after),
+        requestId,
+      });
       return memberView(after);
     });
   }

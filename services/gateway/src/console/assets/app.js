@@ -9,6 +9,7 @@ import { OperatorsPage } from './page-operators.js';
 import { WebhooksPage } from './page-webhooks.js';
 import { AuditPage } from './page-audit.js';
 import { LedgerPage } from './page-ledger.js';
+import { AccountPage } from './page-account.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -18,6 +19,7 @@ const PAGES = [
   { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
+  { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 
 function Shell({ user }) {
@@ -30,7 +32,7 @@ function Shell({ user }) {
   document.title = `${current.title} · Back-office console`;
   return html`<header>
       <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title}</a>`)}</nav>
-      <span class="who">${user.email} · <strong>${user.role}</strong> <button type="button" class="link" onClick=${signOut}>Sign out</button></span>
+      <span class="who"><a href="/account">${user.email}</a> · <strong>${user.role}</strong> <button type="button" class="link" onClick=${signOut}>Sign out</button></span>
     </header>
     <main><h1>${current.title}</h1><${current.page} /></main>`;
 }

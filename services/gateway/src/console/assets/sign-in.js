@@ -23,14 +23,28 @@ function show(session) {
   }
 }
 
+const totpField = document.getElementById('totp-field');
+
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
-  const body = JSON.stringify({ email: form.email.value, password: form.password.value });
+  const totp = totpField.hidden ? undefined : form.totp.value.trim();
+  const body = JSON.stringify({ email: form.email.value, password: form.password.value, ...(totp ? { totp } : {}) });
   const res = await fetch('/console/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const data = await res.json();
-  form.password.value = '';
-  if (res.ok) location.assign(nextPage(data.user.role));
-  else status.textContent = data.error.message;
+  if (res.ok) {
+    form.password.value = '';
+    location.assign(nextPage(data.user.role));
+  } else if (data.error.code === 'TOTP_REQUIRED') {
+    // The password was right: keep it and ask for the code.
+    totpField.hidden = false;
+    form.totp.required = true;
+    form.totp.focus();
+    status.textContent = 'Enter the 6-digit code from your authenticator app.';
+  } else {
+    form.password.value = '';
+    if (form.totp) form.totp.value = '';
+    status.textContent = data.error.message;
+  }
 });
 
 signOut.addEventListener('click', async () => {
