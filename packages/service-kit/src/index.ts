@@ -61,6 +61,7 @@ export { runMain } from './main.ts';
 export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
+export { decodeListCursor, encodeListCursor, type ListPosition } from './list-cursor.ts';
 export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
 export {
   counter,

@@ -9,7 +9,17 @@ import {
   type WithdrawalDecision,
   type WithdrawalStatus,
 } from '@bo/contracts';
-import { crashPoint, formatMoney, writeEvent, type HandlerOf, type HandlerResult, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
+import {
+  crashPoint,
+  decodeListCursor,
+  encodeListCursor,
+  formatMoney,
+  writeEvent,
+  type HandlerOf,
+  type HandlerResult,
+  type ServiceDeps,
+  operatorScopeOf,
+} from '@bo/service-kit';
 import {
   INVISIBLE,
   checkFourEyes,
@@ -208,24 +218,6 @@ export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminO
   };
 }
 
-// The review queue's cursor carries a position and the filter; it is not a secret (admin only)
-// but a malformed one is a 422 like any other bad query.
-function encodeQueueCursor(status: WithdrawalStatus, row: WithdrawalRow): string {
-  return Buffer.from(JSON.stringify([status, new Date(row.createdAt).toISOString(), row.id])).toString('base64url');
-}
-function decodeQueueCursor(cursor: string, status: WithdrawalStatus): { createdAt: string; id: string } {
-  const invalid = validationError('query', [{ path: '/cursor', message: 'must be a nextCursor returned by this list, with the same status filter' }]);
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(v) || v.length !== 3 || v[0] !== status || typeof v[1] !== 'string' || Number.isNaN(Date.parse(v[1])) || typeof v[2] !== 'string')
-    throw invalid;
-  return { createdAt: v[1], id: v[2] };
-}
-
 export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminListWithdrawals> {
   return async (req) => {
     adminActor(req);
@@ -233,14 +225,14 @@ export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymen
     if (q.playerId) return { status: 200, body: await playerWithdrawals(deps, q) };
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const limit = q.limit ?? 50;
-    const after = q.cursor ? decodeQueueCursor(q.cursor, status) : undefined;
+    const after = q.cursor ? decodeListCursor(q.cursor, status) : undefined;
     const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
     const page = rows.slice(0, limit);
     return {
       status: 200,
       body: {
         data: page.map(adminView),
-        nextCursor: rows.length > limit ? encodeQueueCursor(status, page.at(-1)!) : null,
+        nextCursor: rows.length > limit ? encodeListCursor(status, page.at(-1)!.createdAt, page.at(-1)!.id) : null,
       },
     };
   };

@@ -132,13 +132,13 @@ export async function listWithdrawals(
   em: SqlRunner,
   statuses: WithdrawalRowStatus[],
   limit: number,
-  after?: { createdAt: string; id: string },
+  after?: { at: string; id: string },
 ): Promise<WithdrawalRow[]> {
   const params: unknown[] = [...statuses];
   let where = '';
   if (after) {
     where = 'and (created_at, id) > (?::timestamptz, ?)';
-    params.push(after.createdAt, after.id);
+    params.push(after.at, after.id);
   }
   params.push(limit + 1);
   return em.query<WithdrawalRow>(

@@ -1,7 +1,7 @@
 // What our team reads about players, across brands: the KYC queue, the search by id, externalId,
 // CPF or e-mail, and one player's file (KYC submissions and history, limits).
-import { KYC_REVIEW_STATUSES, validationError, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, ormRunner, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
+import { adminScopeOf, decodeListCursor, encodeListCursor, ormRunner, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity, type PlayerRow } from '../persistence/entities.ts';
 import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
@@ -45,30 +45,13 @@ export function adminSearchPlayers(deps: ServiceDeps): HandlerOf<typeof playerAd
   };
 }
 
-// The queue's cursor is a position (kyc_updated_at, id) and its status filter; admin only, not a secret.
-function encodeCursor(status: string, row: PlayerRow): string {
-  return Buffer.from(JSON.stringify([status, row.kycUpdatedAt.toISOString(), row.id])).toString('base64url');
-}
-function decodeCursor(cursor: string, status: string): { at: string; id: string } {
-  const invalid = validationError('query', [{ path: '/cursor', message: 'must be a nextCursor returned by this list, with the same status filter' }]);
-  let v: unknown;
-  try {
-    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid;
-  }
-  if (!Array.isArray(v) || v.length !== 3 || v[0] !== status || typeof v[1] !== 'string' || Number.isNaN(Date.parse(v[1])) || typeof v[2] !== 'string')
-    throw invalid;
-  return { at: v[1], id: v[2] };
-}
-
 /** Players waiting for compliance (em_analise unless `status` says otherwise), newest change first. */
 export function adminKycQueue(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycQueue> {
   return async (req) => {
     adminScopeOf(req);
     const status = req.query.status ?? KYC_REVIEW_STATUSES[0];
     const limit = req.query.limit ?? 20;
-    const after = req.query.cursor ? decodeCursor(req.query.cursor, status) : undefined;
+    const after = req.query.cursor ? decodeListCursor(req.query.cursor, status) : undefined;
     const em = deps.orm.em.fork();
     const ids = await ormRunner(em).query<{ id: string }>(
       `select id from players.players where kyc_status = ? ${after ? 'and (kyc_updated_at, id) < (?::timestamptz, ?)' : ''}
@@ -78,6 +61,6 @@ export function adminKycQueue(deps: ServiceDeps): HandlerOf<typeof playerAdminOp
     const rows = await em.find(PlayerEntity, { id: { $in: ids.slice(0, limit).map((r) => r.id) } }, { orderBy: { kycUpdatedAt: 'desc', id: 'desc' } });
     const data = [];
     for (const row of rows) data.push(await playerFile(em, row));
-    return { status: 200, body: { data, nextCursor: ids.length > limit ? encodeCursor(status, rows.at(-1)!) : null } };
+    return { status: 200, body: { data, nextCursor: ids.length > limit ? encodeListCursor(status, rows.at(-1)!.kycUpdatedAt, rows.at(-1)!.id) : null } };
   };
 }

@@ -52,6 +52,23 @@ export function useLoad(fn, deps = []) {
   return { ...state, reload: load };
 }
 
+/**
+ * A list with one status at a time (buttons, the first is the default or `?status=`) and a cursor
+ * that starts over when the status changes; `next(cursor)` opens the following page.
+ */
+export function useStatusPages(label, statuses) {
+  const [status, setStatus] = useState(new URLSearchParams(location.search).get('status') ?? statuses[0]);
+  const [cursor, setCursor] = useState(undefined);
+  const choose = (s) => {
+    setCursor(undefined);
+    setStatus(s);
+  };
+  const tabs = html`<div class="toolbar" role="group" aria-label=${label}>
+    ${statuses.map((s) => html`<button type="button" aria-pressed=${s === status} onClick=${() => choose(s)}>${s}</button>`)}
+  </div>`;
+  return { status, cursor, tabs, next: setCursor };
+}
+
 /** Runs an action, showing its error (the envelope's code and message) until the next try. */
 export function useAction() {
   const [state, setState] = useState({});

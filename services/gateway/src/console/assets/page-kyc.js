@@ -1,7 +1,6 @@
 // The KYC queue: players waiting for compliance, newest change first, with their submissions and
 // history; a decision takes a status and a reason (kept in the history and the audit log).
-import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, time, may } from './kit.js';
 
 const WAITING = ['em_analise', 'pendente', 'documento_solicitado'];
 const DECISIONS = ['aprovado', 'reprovado', 'documento_solicitado', 'expirado'];
@@ -40,19 +39,10 @@ export function PlayerKyc({ file }) {
 }
 
 export function KycPage() {
-  const [status, setStatus] = useState(new URLSearchParams(location.search).get('status') ?? WAITING[0]);
-  const [cursor, setCursor] = useState(undefined);
+  const { status, cursor, tabs, next } = useStatusPages('KYC status', WAITING);
   const queue = useLoad(() => api('GET', `/admin/kyc-queue${query({ status, cursor, limit: 20 })}`), [status, cursor]);
   return html`<div>
-    <div class="toolbar" role="group" aria-label="KYC status">
-      ${WAITING.map(
-        (s) =>
-          html`<button type="button" aria-pressed=${s === status} onClick=${() => {
-            setCursor(undefined);
-            setStatus(s);
-          }}>${s}</button>`,
-      )}
-    </div>
+    ${tabs}
     <${Loaded} state=${queue}>${(page) => html`
       ${page.data.length === 0 ? html`<p class="empty">Nobody is waiting in ${status}.</p>` : null}
       ${page.data.map(
@@ -63,7 +53,7 @@ export function KycPage() {
           <${Decide} player=${file.player} onDone=${queue.reload} />
         </article>`,
       )}
-      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => next(page.nextCursor)}>Next page</button>` : null}
     `}<//>
   </div>`;
 }

@@ -1,8 +1,7 @@
 // The withdrawal review queue: each request with its player, balance, recent ledger and previous
 // withdrawals; approve, reject, pay. Four eyes: whoever approved a withdrawal does not pay it (the
 // page says so, and the admin API refuses with FOUR_EYES_REQUIRED).
-import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, money, may, me } from './kit.js';
+import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, time, money, may, me } from './kit.js';
 
 const STATUSES = ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed'];
 
@@ -55,19 +54,10 @@ function Decisions({ w, onDone }) {
 }
 
 export function WithdrawalsPage() {
-  const [status, setStatus] = useState(new URLSearchParams(location.search).get('status') ?? 'under_review');
-  const [cursor, setCursor] = useState(undefined);
+  const { status, cursor, tabs, next } = useStatusPages('Withdrawal status', STATUSES);
   const queue = useLoad(() => api('GET', `/admin/withdrawals${query({ status, cursor, limit: 20 })}`), [status, cursor]);
   return html`<div>
-    <div class="toolbar" role="group" aria-label="Withdrawal status">
-      ${STATUSES.map(
-        (s) =>
-          html`<button type="button" aria-pressed=${s === status} onClick=${() => {
-            setCursor(undefined);
-            setStatus(s);
-          }}>${s}</button>`,
-      )}
-    </div>
+    ${tabs}
     <${Loaded} state=${queue}>${(page) => html`
       ${page.data.length === 0 ? html`<p class="empty">No withdrawal is ${status}.</p>` : null}
       ${page.data.map(
@@ -78,7 +68,7 @@ export function WithdrawalsPage() {
           <${Decisions} w=${w} onDone=${queue.reload} />
         </article>`,
       )}
-      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => next(page.nextCursor)}>Next page</button>` : null}
     `}<//>
   </div>`;
 }
