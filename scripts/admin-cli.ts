@@ -92,6 +92,13 @@ const COMMANDS: Record<string, Command> = {
       body: { url: nullable(a._[4]) },
     }),
   },
+  'operators four-eyes': {
+    usage: 'OPERATOR_ID [MIN_AMOUNT] (withdrawals from this amount are paid by someone other than their approver; 0.00: all; without an amount, shows it)',
+    run: (a) =>
+      a._[3]
+        ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes`, body: { minAmount: a._[3] } }
+        : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes` },
+  },
   'operators rotate-webhook-secret': {
     usage: 'OPERATOR_ID sandbox|production [--overlap SECONDS] (default 86400; the new secret is printed once)',
     run: (a) => ({
@@ -113,8 +120,18 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   'players kyc': {
-    usage: 'PLAYER_ID STATUS',
-    run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/kyc/decision`, body: { status: need(a._[3], 'STATUS') } }),
+    usage: 'PLAYER_ID STATUS [--reason TEXT]',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/kyc/decision`,
+      body: { status: need(a._[3], 'STATUS'), ...(a.reason ? { reason: a.reason } : {}) },
+    }),
+  },
+  'players find': { usage: 'ID|EXTERNAL_ID|CPF|EMAIL', run: (a) => ({ method: 'GET', path: `/admin/players${q({ q: need(a._[2], 'QUERY') })}` }) },
+  'players show': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}` }) },
+  'kyc queue': {
+    usage: '[--status em_analise|pendente|documento_solicitado] [--limit 20] [--cursor C]',
+    run: (a) => ({ method: 'GET', path: `/admin/kyc-queue${q({ status: a.status as string, limit: a.limit as string, cursor: a.cursor as string })}` }),
   },
   'withdrawals queue': {
     usage: '[--status under_review] [--limit 50] [--cursor C]',

@@ -214,4 +214,20 @@ t.test('operator journey', async (t) => {
   });
   t.equal(cliAgain.status, 0, cliAgain.stderr);
   t.equal(JSON.parse(cliAgain.stdout).ok, true, 'the ledger still reconciles, game clearing included');
+
+  // The CLI's team commands: the four-eyes threshold, finding a player by CPF.
+  const admin = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), ...args], {
+      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+      encoding: 'utf8',
+    });
+    t.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  t.match(admin('operators', 'four-eyes', op.operator.id, '500.00'), { operatorId: op.operator.id, minAmount: '500.00' });
+  t.equal(admin('operators', 'four-eyes', op.operator.id).minAmount, '500.00');
+  t.ok(
+    admin('players', 'find', '529.982.247-25').data.some((p: { id: string }) => p.id === id),
+    'players find by CPF',
+  );
 });

@@ -12,7 +12,6 @@ import { AppError, collectIssues, validationError } from '@bo/contracts';
 import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
 import { ConsoleSessions, sessionCookie, sessionTokenOf, type SessionPolicy } from '../team/console-sessions.ts';
 
-const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 const SIGN_IN_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console: sign in</title><link rel="stylesheet" href="/console/console.css"></head>
@@ -35,7 +34,7 @@ const IMPORT_MAP = JSON.stringify({
   imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
 });
 /** Every page of the console; each is the same shell, the script renders the page of the path. */
-export const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account'] as const;
+const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account'] as const;
 const PAGE_SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console</title><link rel="stylesheet" href="/console/console.css">
@@ -75,25 +74,30 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
   });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(SIGN_IN_PAGE));
   for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
-  const assets = new Map<string, string>();
-  app.get('/console/:file', async (req, reply) => {
-    const file = (req.params as { file: string }).file;
-    if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
-    let body = assets.get(file);
+  // Files are read once, on first use; a name outside the pattern or the vendor list is 404.
+  const cache = new Map<string, string>();
+  const cached = (key: string, path: URL | string): string => {
+    let body = cache.get(key);
     if (body === undefined) {
       try {
-        body = asset(file);
+        body = readFileSync(path, 'utf8');
       } catch {
         throw new AppError('NOT_FOUND');
       }
-      assets.set(file, body);
+      cache.set(key, body);
     }
-    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(body);
+    return body;
+  };
+  app.get('/console/:file', async (req, reply) => {
+    const file = (req.params as { file: string }).file;
+    if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
+    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(cached(file, new URL(`./assets/${file}`, import.meta.url)));
   });
   app.get('/console/vendor/:file', async (req, reply) => {
-    const path = VENDOR[(req.params as { file: string }).file];
+    const file = (req.params as { file: string }).file;
+    const path = VENDOR[file];
     if (!path) throw new AppError('NOT_FOUND');
-    return reply.type(CONTENT_TYPES.js).send(readFileSync(path, 'utf8'));
+    return reply.type(CONTENT_TYPES.js).send(cached(`vendor/${file}`, path));
   });
 
   app.post('/console/session', async (req, reply) => {
