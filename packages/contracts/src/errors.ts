@@ -93,6 +93,10 @@ export class AppError extends Error {
   }
 }
 
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOGUE, code);
+}
+
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }

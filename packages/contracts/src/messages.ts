@@ -23,6 +23,8 @@ export interface RequestContext {
   scope: Scope;
   /** Present for idempotent operations: the owning service dedupes on it inside its own transaction. */
   idempotencyKey?: string;
+  /** Method, raw path and SHA-256 of the body (the gateway's): a stored answer is replayed only to the same request. */
+  idempotencyFingerprint?: string;
 }
 
 export interface OperationRequest<B = unknown, P = Record<string, string>, Q = Record<string, unknown>> {
@@ -67,4 +69,26 @@ export interface AuditTrail {
   after: unknown;
 }
 
-export type OperationReply<R = unknown> = { ok: true; status: number; body: R; audit?: AuditTrail } | { ok: false; error: ErrorBody; status?: number };
+/**
+ * `replayed`: the answer was stored under the request's idempotency key by an earlier request
+ * (the gateway adds `Idempotent-Replayed: true`); `requestId` is that request's, which a replayed
+ * error envelope keeps.
+ */
+export type OperationReply<R = unknown> =
+  | { ok: true; status: number; body: R; audit?: AuditTrail; replayed?: true }
+  | { ok: false; error: ErrorBody; status?: number; replayed?: true; requestId?: string };
+
+/**
+ * `<service>.idempotency.record`: a refusal the gateway made itself (415, 422 before the request
+ * could be forwarded) for an operation whose service keeps its idempotency records. The service
+ * stores it under the request's key unless an answer is stored already, and answers with the
+ * key's answer either way (a replay when it was stored before). The reply is an OperationReply.
+ */
+export const RecordRefusalSchema = Type.Object({
+  operation: Type.String({ minLength: 1 }),
+  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
+});
+export type RecordRefusal = Static<typeof RecordRefusalSchema>;
+export function recordRefusalMessage(service: string) {
+  return { subject: `${service}.idempotency.record`, body: RecordRefusalSchema, reply: Type.Unknown() } satisfies MessageDefinition;
+}

@@ -84,6 +84,7 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 201,
     idempotent: true,
+    serviceKeepsIdempotency: true,
     errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'DEPOSIT_ALREADY_EXISTS', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE'],
   },
   confirmDeposit: {
@@ -98,6 +99,7 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
+    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   failDeposit: {
@@ -112,6 +114,7 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
+    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   createWithdrawal: {

@@ -4,7 +4,7 @@
 // therefore finds the stored response instead of repeating the effect. Refusals that are part of
 // an effect (a withdrawal declined for funds) are stored too and replayed as the same error.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
+import { AppError, isAppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
 import { uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 
@@ -25,6 +25,15 @@ export function processedRequestsKeepTextSql(schema: string): string {
   return `alter table "${schema}".processed_requests alter column body type json using body::json`;
 }
 
+/**
+ * The request's fingerprint (method, raw path, body hash) and id beside its stored answer: a
+ * service that keeps an operation's idempotency records alone (the gateway keeps none for it)
+ * refuses a key reused for another request, and a replayed refusal keeps the first request's id.
+ */
+export function processedRequestsFingerprintSql(schema: string): string {
+  return `alter table "${schema}".processed_requests add column if not exists fingerprint text, add column if not exists request_id text`;
+}
+
 /** Operator + environment, the gateway's idempotency scope. */
 export function idempotencyScope(ctx: RequestContext): string | undefined {
   // The admin API's keys are one namespace of their own, as at the gateway.
@@ -36,17 +45,25 @@ export function idempotencyScope(ctx: RequestContext): string | undefined {
 export interface RequestKey {
   scope: string;
   key: string;
+  /** The gateway's fingerprint of the request, when it sent one. */
+  fingerprint?: string;
+  requestId?: string;
 }
 
 export function requestKeyOf(ctx: RequestContext): RequestKey | undefined {
   const scope = idempotencyScope(ctx);
-  return scope && ctx.idempotencyKey ? { scope, key: ctx.idempotencyKey } : undefined;
+  if (!scope || !ctx.idempotencyKey) return undefined;
+  return { scope, key: ctx.idempotencyKey, requestId: ctx.requestId, ...(ctx.idempotencyFingerprint ? { fingerprint: ctx.idempotencyFingerprint } : {}) };
 }
 
-/** A key remembered on a row (the request that started a multi-step move). */
-export function keyFromRow(scope: string | null, key: string | null): RequestKey | undefined {
-  return scope && key ? { scope, key } : undefined;
+/** A key remembered on a row (the request that started a multi-step move), with its fingerprint when remembered too. */
+export function keyFromRow(scope: string | null, key: string | null, fingerprint: string | null = null): RequestKey | undefined {
+  return scope && key ? { scope, key, ...(fingerprint ? { fingerprint } : {}) } : undefined;
 }
+
+/** The columns and values of a stored answer's key (scope, key, fingerprint, request id), for statements that insert one. */
+export const STORED_KEY_COLUMNS = 'scope, idempotency_key, fingerprint, request_id';
+export const storedKeyValues = (ref: RequestKey): unknown[] => [ref.scope, ref.key, ref.fingerprint ?? null, ref.requestId ?? null];
 
 /** A stored answer as the handler returns it: a result, or the stored error thrown again. */
 export function replay(status: number, body: unknown): HandlerResult {
@@ -54,20 +71,60 @@ export function replay(status: number, body: unknown): HandlerResult {
   return { status, body };
 }
 
+/**
+ * A refusal stored under the key by an earlier request, thrown again: the reply says it is a
+ * replay and carries that request's id, which the replayed error envelope keeps.
+ */
+export class ReplayedRefusal extends AppError {
+  readonly requestId?: string;
+  constructor(body: ErrorBody, requestId?: string) {
+    super(body.code, body.message, body.details);
+    this.requestId = requestId;
+  }
+}
+
+/** A stored answer replayed: the result marked as a replay, or its refusal thrown as a ReplayedRefusal. */
+function replayStored(status: number, body: unknown, requestId: string | null): HandlerResult {
+  if (status >= 400) throw new ReplayedRefusal((body as { error: ErrorBody }).error, requestId ?? undefined);
+  return { status, body, replayed: true };
+}
+
 export const errorResponse = (e: AppError): { status: number; body: { error: ErrorBody } } => ({ status: e.status, body: { error: e.toBody() } });
 
 /** The stored answer to this key, if any; a key stored for another operation is a conflict. */
 export async function findStored(sql: SqlRunner, schema: string, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
   if (!ref) return undefined;
-  const rows = await sql.query<{ status: number; body: unknown; operation: string }>(
-    `select status, body, operation from "${schema}".processed_requests where scope = ? and idempotency_key = ?`,
+  const rows = await sql.query<{ status: number; body: unknown; operation: string; fingerprint: string | null; request_id: string | null }>(
+    `select status, body, operation, fingerprint, request_id from "${schema}".processed_requests where scope = ? and idempotency_key = ?`,
     [ref.scope, ref.key],
   );
-  if (!rows[0]) return undefined;
-  // Normally the gateway catches a key reused for another request; this covers the window after
-  // it released the key.
-  if (rows[0].operation !== operation) throw new AppError('IDEMPOTENCY_CONFLICT');
-  return replay(rows[0].status, rows[0].body);
+  const row = rows[0];
+  if (!row) return undefined;
+  // A key reused for another request. The gateway catches it first for the operations whose
+  // records it keeps; for the others (serviceKeepsIdempotency) this is the only check.
+  if (row.operation !== operation || (ref.fingerprint && row.fingerprint && row.fingerprint !== ref.fingerprint)) throw new AppError('IDEMPOTENCY_CONFLICT');
+  return replayStored(row.status, row.body, row.request_id);
+}
+
+/**
+ * A refusal (4xx) is the key's answer too, for an operation whose service keeps its idempotency
+ * records: stored with the request's id, unless an answer is stored already, in which case that
+ * one is the answer (replayed, or a conflict when the key was another request's). Returns or
+ * throws the key's answer; anything but a first-time 4xx with a key is thrown as it is.
+ */
+export async function keepRefusal(sql: SqlRunner, schema: string, ctx: RequestContext, operation: string, err: unknown): Promise<HandlerResult> {
+  const ref = requestKeyOf(ctx);
+  if (!ref || !isAppError(err) || err instanceof ReplayedRefusal || err.status >= 500 || err.code === 'IDEMPOTENCY_CONFLICT') throw err;
+  const rows = await sql.query<{ n: number }>(
+    `with ins as (insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)
+       on conflict (scope, idempotency_key) do nothing returning 1)
+     select count(*)::int as n from ins`,
+    [...storedKeyValues(ref), operation, err.status, JSON.stringify({ error: err.toBody() })],
+  );
+  if (rows[0]?.n === 1) throw err;
+  const stored = await findStored(sql, schema, ref, operation);
+  if (stored) return stored;
+  throw err;
 }
 
 /** Stores the answer inside the caller's transaction; a second store for the key is a no-op. */
@@ -81,9 +138,9 @@ export async function storeResponse(
 ): Promise<void> {
   if (!ref) return;
   await tx.query(
-    `insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)
+    `insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)
      on conflict (scope, idempotency_key) do nothing`,
-    [ref.scope, ref.key, operation, status, JSON.stringify(body)],
+    [...storedKeyValues(ref), operation, status, JSON.stringify(body)],
   );
 }
 
@@ -144,9 +201,8 @@ export async function runOnce<Tx>(
       const result = await effect(tx);
       await db.beforeRecord?.(tx);
       if (ref) {
-        await run.query(`insert into "${schema}".processed_requests (scope, idempotency_key, operation, status, body) values (?, ?, ?, ?, ?)`, [
-          ref.scope,
-          ref.key,
+        await run.query(`insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)`, [
+          ...storedKeyValues(ref),
           operation,
           result.status ?? 200,
           JSON.stringify(result.body),

@@ -7,7 +7,11 @@ import {
   AppError,
   compilePart,
   isAppError,
+  isErrorCode,
   pingMessage,
+  recordRefusalMessage,
+  type ErrorDetails,
+  type RequestContext,
   queueGroup,
   rpcSubject,
   type OperationReply,
@@ -17,14 +21,29 @@ import {
 } from '@bo/contracts';
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
+import { ReplayedRefusal } from './idempotency.ts';
 
 export interface HandlerResult<R = unknown> {
   status?: number;
   body: R;
   audit?: AuditTrail;
+  /** A stored answer to the request's key, given again. */
+  replayed?: true;
+}
+
+/**
+ * Where a service keeps the refusals of operations whose idempotency records it keeps alone
+ * (`serviceKeepsIdempotency`): `keep` stores the refusal under the request's key, or returns (or
+ * throws) the answer stored there already (idempotency.ts, keepRefusal).
+ */
+export interface RefusalKeeper {
+  keep(ctx: RequestContext, operation: string, err: unknown): Promise<HandlerResult>;
+}
+export interface HandlerEnv {
+  refusals?: RefusalKeeper;
 }
 // biome-ignore lint/suspicious/noExplicitAny: the table holds every operation's handler
-export type Handler = (req: OperationRequest<any, any, any>) => Promise<HandlerResult>;
+export type Handler = (req: OperationRequest<any, any, any>, env?: HandlerEnv) => Promise<HandlerResult>;
 
 /** An operation of the contract's tables, or an internal message: a subject and the schemas of its parts. */
 export interface Routed {
@@ -32,6 +51,7 @@ export interface Routed {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  serviceKeepsIdempotency?: boolean;
 }
 type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
 /** The request of one operation or message, its parts typed by their schemas (and checked against them). */
@@ -48,18 +68,29 @@ const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
  * The handler of one operation or message: path, query and body are checked against their
  * schemas, in that order (a 422 comes before anything else, as the contract's check order says),
  * then `fn` runs on the checked values. One place checks every message, internal ones included.
+ * For an operation whose service keeps its idempotency records, every refusal (a 422 of these
+ * checks included, as the gateway would have stored it) is kept under the request's key.
  */
 export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>): Record<string, Handler> {
   const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
+  const run = async (req: OperationRequest<unknown, unknown, unknown>): Promise<HandlerResult> => {
+    const checked: Record<string, unknown> = { ...req };
+    for (const [key, check] of checks) {
+      const r = check(req[key]);
+      if ('error' in r) throw r.error;
+      checked[key] = r.value;
+    }
+    return fn(checked as unknown as RequestOf<M>);
+  };
+  if (!m.serviceKeepsIdempotency) return { [m.subject]: run };
   return {
-    [m.subject]: async (req) => {
-      const checked: Record<string, unknown> = { ...req };
-      for (const [key, check] of checks) {
-        const r = check(req[key]);
-        if ('error' in r) throw r.error;
-        checked[key] = r.value;
+    [m.subject]: async (req, env) => {
+      try {
+        return await run(req);
+      } catch (e) {
+        if (!env?.refusals) throw e;
+        return env.refusals.keep(req.ctx, m.subject, e);
       }
-      return fn(checked as unknown as RequestOf<M>);
     },
   };
 }
@@ -69,6 +100,8 @@ export interface ServeOptions {
   prefix: string;
   service: string;
   handlers: Record<string, Handler>;
+  /** The service's stored answers: refusals of operations it keeps the idempotency records of, and `<service>.idempotency.record`. */
+  refusals?: RefusalKeeper;
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */
   observe?: (subject: string, outcome: string, seconds: number) => void;
@@ -84,6 +117,19 @@ export function serveOperations(opts: ServeOptions): Server {
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
   const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } })), ...opts.handlers };
+  const refusals = opts.refusals;
+  if (refusals) {
+    // A refusal the gateway made itself for one of our operations: kept like our own.
+    Object.assign(
+      handlers,
+      handle(recordRefusalMessage(opts.service), async (req) => {
+        const { code, message, details } = req.body.error;
+        if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
+        return refusals.keep(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
+      }),
+    );
+  }
+  const env: HandlerEnv = refusals ? { refusals } : {};
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
@@ -103,11 +149,19 @@ export function serveOperations(opts: ServeOptions): Server {
             const request = req;
             const result = await withServerSpan(`rpc ${subject}`, carrier, async (span) => {
               span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-              return handler(request);
+              return handler(request, env);
             });
-            reply = { ok: true, status: result.status ?? 200, body: result.body, ...(result.audit ? { audit: result.audit } : {}) };
+            reply = {
+              ok: true,
+              status: result.status ?? 200,
+              body: result.body,
+              ...(result.audit ? { audit: result.audit } : {}),
+              ...(result.replayed ? { replayed: true as const } : {}),
+            };
           } catch (e) {
-            if (isAppError(e)) {
+            if (e instanceof ReplayedRefusal) {
+              reply = { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
+            } else if (isAppError(e)) {
               reply = { ok: false, error: e.toBody() };
             } else {
               opts.log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');

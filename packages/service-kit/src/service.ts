@@ -11,6 +11,7 @@ import { openSql, type Sql } from './sql.ts';
 import { connectNats } from './nats.ts';
 import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
+import { keepRefusal } from './idempotency.ts';
 import { createLogger, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
@@ -104,6 +105,7 @@ export async function startService<S extends ConfigSchema, X>(
     prefix: base.NATS_PREFIX,
     service: def.name,
     handlers: def.handlers(deps, shared),
+    refusals: { keep: (ctx, operation, err) => keepRefusal(sql, def.schema, ctx, operation, err) },
     log,
     observe: metrics.observeRpc,
   });

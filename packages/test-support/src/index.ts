@@ -3,7 +3,7 @@
 // ledger checks, child processes for crash tests, and the games stack. Services are passed in
 // (each test imports them from their package), so this workspace depends on no service.
 export { adminScope, internalScope, operatorScope } from './scopes.ts';
-export { caller, errorOf, ok, type CallOptions, type Caller } from './rpc.ts';
+export { answerOf, caller, errorOf, ok, type CallOptions, type Caller } from './rpc.ts';
 export { assertLedgerSound, moneyTest, startStack, type Stack } from './stack.ts';
 export { createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
 export { processGroup, spawnService, type ChildService, type ServiceName } from './processes.ts';

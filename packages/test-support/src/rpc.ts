@@ -34,6 +34,13 @@ export function caller(nc: NatsConnection, prefix: string): Caller {
 }
 
 /** The body of a success reply; fails loudly on an error reply. */
+/** A reply without its replay marks: what a replay must repeat exactly. */
+export function answerOf(reply: OperationReply): OperationReply {
+  const { replayed: _replayed, ...answer } = reply;
+  if (!answer.ok) delete (answer as { requestId?: string }).requestId;
+  return answer;
+}
+
 export function ok<R>(reply: OperationReply<R>): R {
   if (!reply.ok) throw new Error(`expected success, got ${JSON.stringify(reply.error)}`);
   return reply.body;

@@ -164,8 +164,8 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   await publicApp.register(
     async (api) => {
       api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
-      api.addHook('onSend', idempotencyRecorder(idempotency));
-      api.addHook('onResponse', async (req) => stopIdempotencyLease(req));
+      api.addHook('onSend', idempotencyRecorder(idempotency, forward));
+      api.addHook('onResponse', async (req) => stopIdempotencyLease(idempotency, req));
       registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
       await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
     },

@@ -3,7 +3,7 @@
 // deposit must end confirmed with exactly one DEPOSIT entry, without operator action.
 import t from 'tap';
 import { waitFor } from '@bo/service-kit/testing';
-import { startPaymentsStack, operatorScope, ok, errorOf, key, publishedEvents, assertLedgerSound } from './support/stack.ts';
+import { startPaymentsStack, operatorScope, answerOf, ok, errorOf, key, publishedEvents, assertLedgerSound } from './support/stack.ts';
 import { crashAndRecover, childEnv, answers } from './support/crash.ts';
 import { processGroup } from '@bo/test-support';
 
@@ -58,7 +58,9 @@ t.test('confirm converges after a crash at every point', async (t) => {
     const r = await money.confirm(brand, dep.id, k);
     t.equal(r.ok && r.status, 200);
     t.equal(ok(r).status, 'confirmed');
-    t.same(await money.confirm(brand, dep.id, k), r, 'and answers the same again');
+    const again = await money.confirm(brand, dep.id, k);
+    t.same(answerOf(again), answerOf(r), 'and answers the same again');
+    t.equal(again.replayed, true, 'as a replay');
     t.same(await money.playerEntries(dep.id), [{ type: 'DEPOSIT', amount: '10.00' }]);
     await assertLedgerSound(t, stack);
     await procs.start('payments');

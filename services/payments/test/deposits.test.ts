@@ -1,7 +1,7 @@
 // Deposits: shape, the check order of docs/decisions.md, confirm/fail, exactly-once under retries and
 // races, brand isolation. Real players, wallet and payments services; real Postgres and NATS.
 import t from 'tap';
-import { startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, setLimits, setStatus, publishedEvents } from './support/stack.ts';
+import { startPaymentsStack, moneyTest, operatorScope, answerOf, ok, errorOf, key, setLimits, setStatus, publishedEvents } from './support/stack.ts';
 
 t.test('deposits', async (t) => {
   const stack = await startPaymentsStack(t, 'deposits');
@@ -170,14 +170,17 @@ t.test('deposits', async (t) => {
     const body = { amount: '33.00', externalReference: key('ref') };
     const created = await Promise.all([1, 2, 3].map(() => money.createDeposit(brand, player, body, createKey)));
     const again = await money.createDeposit(brand, player, body, createKey);
-    for (const r of [...created, again]) t.same(r, created[0], 'same status and body');
+    for (const r of [...created, again]) t.same(answerOf(r), answerOf(created[0]!), 'same status and body');
+    t.equal(again.replayed, true, 'a later copy is answered as a replay');
     t.equal(Number((await stack.sql.query('select count(*) from payments.deposits where player_id = $1', [player])).rows[0].count), 1);
 
     const depositId = ok(created[0]!).id;
     const confirmKey = key('confirm');
     const confirms = await Promise.all([1, 2, 3, 4, 5].map(() => money.confirm(brand, depositId, confirmKey)));
-    for (const r of confirms) t.same(r, confirms[0]);
-    t.same(await money.confirm(brand, depositId, confirmKey), confirms[0], 'a later replay answers the stored result');
+    for (const r of confirms) t.same(answerOf(r), answerOf(confirms[0]!));
+    const laterConfirm = await money.confirm(brand, depositId, confirmKey);
+    t.same(answerOf(laterConfirm), answerOf(confirms[0]!), 'a later replay answers the stored result');
+    t.equal(laterConfirm.replayed, true);
     t.equal(ok(confirms[0]!).status, 'confirmed');
     t.same(await money.playerEntries(depositId), [{ type: 'DEPOSIT', amount: '33.00' }]);
     // More rounds of racing retries: a late one must still get the stored answer, never a 409.
@@ -185,18 +188,21 @@ t.test('deposits', async (t) => {
       const d = ok(await money.createDeposit(brand, player, { amount: '1.00' }));
       const k2 = key('confirm');
       const replies = await Promise.all(Array.from({ length: 8 }, () => money.confirm(brand, d.id, k2)));
-      t.ok(replies.every((r) => JSON.stringify(r) === JSON.stringify(replies[0])) && replies[0]!.ok, 'all racing retries get the one result');
+      t.ok(
+        replies.every((r) => JSON.stringify(answerOf(r)) === JSON.stringify(answerOf(replies[0]!))) && replies[0]!.ok,
+        'all racing retries get the one result',
+      );
       t.equal((await money.playerEntries(d.id)).length, 1);
     }
 
     // A replay answers what the first request did, even if the player's state changed since.
     await setStatus(stack.call, player, 'bloqueado');
-    t.same(await money.createDeposit(brand, player, body, createKey), created[0]);
+    t.same(answerOf(await money.createDeposit(brand, player, body, createKey)), answerOf(created[0]!));
 
     const failKey = key('fail');
     const pending = ok(await money.createDeposit(brand, await money.player(brand), { amount: '1.00' }));
     const fails = await Promise.all([1, 2, 3].map(() => money.fail(brand, pending.id, { reason: 'x' }, failKey)));
-    for (const r of fails) t.same(r, fails[0]);
+    for (const r of fails) t.same(answerOf(r), answerOf(fails[0]!));
     t.equal(ok(fails[0]!).status, 'failed');
   });
 

@@ -61,7 +61,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
   });
 
   app.addHook('onSend', idempotencyRecorder(deps.idempotency));
-  app.addHook('onResponse', async (req) => stopIdempotencyLease(req));
+  app.addHook('onResponse', async (req) => stopIdempotencyLease(deps.idempotency, req));
 
   const context = (req: FastifyRequest): RequestContext => ({
     requestId: req.id,

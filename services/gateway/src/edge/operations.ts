@@ -17,7 +17,7 @@ export function operatorContext(req: FastifyRequest): RequestContext {
   return {
     requestId: req.id,
     scope: { kind: 'operator', operatorId: c.operatorId, brandId: c.brand.id, environment: c.environment, currency: c.brand.currency },
-    ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
+    ...(req.idempotency ? { idempotencyKey: req.idempotency.key, idempotencyFingerprint: req.idempotency.fingerprint } : {}),
   };
 }
 
@@ -38,6 +38,11 @@ export function forwarder(op: Operation, deps: ForwardDeps, contextOf: (req: Fas
         headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined,
       },
     );
+    req.answeredByService = true;
+    if (result.replayed) {
+      reply.header('idempotent-replayed', 'true');
+      if (!result.ok && result.requestId) req.replayedRequestId = result.requestId;
+    }
     if (!result.ok) throw AppError.fromBody(result.error);
     return { result, reply: reply.code(result.status) };
   };

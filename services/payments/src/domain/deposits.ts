@@ -17,6 +17,7 @@ export interface DepositRow {
   status: DepositRowStatus;
   confirmScope: string | null;
   confirmKey: string | null;
+  confirmFingerprint: string | null;
   createdAt: Date;
   updatedAt: Date;
   confirmedAt: Date | null;

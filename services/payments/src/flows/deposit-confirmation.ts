@@ -2,7 +2,7 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, onlyRow, newOutboxEvent, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, onlyRow, newOutboxEvent, STORED_KEY_COLUMNS, storedKeyValues, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../persistence/deposit-store.ts';
 import { keyFromRow } from '../persistence/stored-responses.ts';
@@ -28,7 +28,7 @@ export async function completeConfirmation(em: SqlRunner, row: DepositRow): Prom
   const done: DepositRow = { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
   const view = depositView(done);
   const event = newOutboxEvent({ operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
-  const ref = keyFromRow(row.confirmScope, row.confirmKey);
+  const ref = keyFromRow(row.confirmScope, row.confirmKey, row.confirmFingerprint);
   const { n } = onlyRow(
     await em.query<{ n: number }>(
       `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
@@ -36,12 +36,12 @@ export async function completeConfirmation(em: SqlRunner, row: DepositRow): Prom
      o as (insert into payments.outbox (${event.columns}) select ?, ?, ?, ?, ?, ? from d returning 1)
      ${
        ref
-         ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-                select ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)`
+         ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
+                select ?, ?, ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)`
          : ''
      }
      select count(*)::int as n from d`,
-      [at, at, row.id, ...event.values, ...(ref ? [ref.scope, ref.key, CONFIRM_OPERATION, JSON.stringify(view)] : [])],
+      [at, at, row.id, ...event.values, ...(ref ? [...storedKeyValues(ref), CONFIRM_OPERATION, JSON.stringify(view)] : [])],
     ),
   );
   return n === 1 ? done : undefined;

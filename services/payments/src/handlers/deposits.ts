@@ -69,6 +69,7 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
     status: 'pending',
     confirmScope: null,
     confirmKey: null,
+    confirmFingerprint: null,
     createdAt: now,
     updatedAt: now,
     confirmedAt: null,
@@ -105,20 +106,26 @@ export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOpera
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
-    // pending deposit, is one statement; anything else (a replay of this key included) is looked
-    // at under the row lock.
-    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref?.scope ?? null, ref?.key ?? null);
+    // pending deposit and a key with no stored answer, is one statement; anything else (a replay
+    // of this key included) is looked at under the row lock.
+    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref);
     const answered = intent
       ? undefined
       : await deps.sql.transaction(async (tx) => {
+          // The key's stored answer comes first, as the gateway's check would (a conflict when the key was another request's).
+          const replayed = await findStored(tx, ref, CONFIRM_OPERATION);
+          if (replayed) return replayed;
           const row = await lockDeposit(tx, depositId, scope.brandId);
           if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
           if (row.status === 'pending') {
-            await markConfirming(tx, row.id, ref?.scope ?? null, ref?.key ?? null);
+            await markConfirming(tx, row.id, ref);
             return undefined;
           }
           const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
-          if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
+          if (mine) {
+            if (ref.fingerprint && row.confirmFingerprint && ref.fingerprint !== row.confirmFingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
+            return undefined; // our own earlier attempt recorded the intent: finish it below
+          }
           // A concurrent request with our key may have finished it since we last looked.
           const stored = await findStored(tx, ref, CONFIRM_OPERATION);
           if (stored) return stored;

@@ -1,11 +1,12 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
-import { onlyRow, type RequestKey, type SqlRunner } from '@bo/service-kit';
+import { onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type RequestKey, type SqlRunner } from '@bo/service-kit';
 
 import { OF_BRAND } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
+  confirm_fingerprint as "confirmFingerprint",
   created_at as "createdAt", updated_at as "updatedAt", confirmed_at as "confirmedAt", failed_at as "failedAt", failure_reason as "failureReason"`;
 
 /** A deposit of the brand (or of any brand when `brandId` is undefined), locked. */
@@ -59,18 +60,17 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boo
   return inserted.length === 1;
 }
 
-/** Step 1 of a confirm in one statement: `pending → confirming` with the key; undefined if not pending (or not the brand's). */
-export async function markConfirmingIfPending(
-  em: SqlRunner,
-  id: string,
-  brandId: string,
-  scope: string | null,
-  key: string | null,
-): Promise<DepositRow | undefined> {
+/**
+ * Step 1 of a confirm in one statement: `pending → confirming` with the key that asked (and its
+ * fingerprint); undefined if not pending, not the brand's, or the key already has a stored answer
+ * (a replay, or the key reused for another request: the caller looks at it under the row lock).
+ */
+export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, ref: RequestKey | undefined): Promise<DepositRow | undefined> {
   const rows = await em.query<DepositRow>(
-    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now()
-     where id = ? and ${OF_BRAND} and status = 'pending' returning ${COLUMNS}`,
-    [scope, key, id, brandId],
+    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now()
+     where id = ? and ${OF_BRAND} and status = 'pending'
+       and not exists (select 1 from payments.processed_requests where scope = ? and idempotency_key = ?) returning ${COLUMNS}`,
+    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id, brandId, ref?.scope ?? '', ref?.key ?? ''],
   );
   return rows[0];
 }
@@ -114,8 +114,8 @@ export async function insertDepositWithResponse(
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
      ${
        ref
-         ? `, p as (insert into payments.processed_requests (scope, idempotency_key, operation, status, body)
-       select ?, ?, ?, 201, ?::json from d returning 1)`
+         ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
+       select ?, ?, ?, ?, ?, 201, ?::json from d returning 1)`
          : ''
      }
      select count(*)::int as n from d`,
@@ -132,15 +132,18 @@ export async function insertDepositWithResponse(
         row.status,
         row.createdAt,
         row.updatedAt,
-        ...(ref ? [ref.scope, ref.key, operation, JSON.stringify(body)] : []),
+        ...(ref ? [...storedKeyValues(ref), operation, JSON.stringify(body)] : []),
       ],
     ),
   );
   return n === 1;
 }
 
-export async function markConfirming(tx: SqlRunner, id: string, scope: string | null, key: string | null): Promise<void> {
-  await tx.query(`update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, touched_at = now() where id = ?`, [scope, key, id]);
+export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey | undefined): Promise<void> {
+  await tx.query(
+    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now() where id = ?`,
+    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id],
+  );
 }
 
 export async function markConfirmed(tx: SqlRunner, row: DepositRow, at: Date): Promise<DepositRow> {

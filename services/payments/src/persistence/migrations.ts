@@ -1,6 +1,6 @@
 // The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
 // paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
-import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -88,9 +88,19 @@ export class Payments0004FourEyes extends Migration {
   }
 }
 
+/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
+export class Payments0005RequestFingerprints extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsFingerprintSql(PAYMENTS_SCHEMA));
+    // The confirm's key is remembered on the deposit; so is its fingerprint, for the answer stored at completion.
+    this.addSql('alter table payments.deposits add column if not exists confirm_fingerprint text');
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
   { name: 'Payments0003StoredAnswersAsText', class: Payments0003StoredAnswersAsText },
   { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
+  { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
 ];

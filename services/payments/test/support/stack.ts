@@ -12,7 +12,7 @@ import { startStack, type Stack, createPlayer, type PlayerSetup, ok } from '@bo/
 
 export { moneyTest, assertLedgerSound } from '@bo/test-support';
 export { operatorScope, adminScope, internalScope } from '@bo/test-support';
-export { ok, errorOf } from '@bo/test-support';
+export { answerOf, ok, errorOf } from '@bo/test-support';
 export { setLimits, setStatus, createPlayer } from '@bo/test-support';
 
 /** The reconciler runs fast in tests so convergence takes well under a second. */

@@ -1,6 +1,6 @@
 // The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
 // shares this schema and its migration list (see docs/money.md).
-import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 export const WALLET_SCHEMA = 'wallet';
 
@@ -154,6 +154,13 @@ export class Ledger0006StoredAnswersAsText extends Migration {
   }
 }
 
+/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
+export class Ledger0007RequestFingerprints extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsFingerprintSql(WALLET_SCHEMA));
+  }
+}
+
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
@@ -161,4 +168,5 @@ export const ledgerMigrations = [
   { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
   { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
   { name: 'Ledger0006StoredAnswersAsText', class: Ledger0006StoredAnswersAsText },
+  { name: 'Ledger0007RequestFingerprints', class: Ledger0007RequestFingerprints },
 ];

@@ -1,7 +1,7 @@
 // The webhooks schema. Events are kept as the exact bytes received (signatures are computed over
 // them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
 // short by a crash still shows in the log (as `interrupted`).
-import { Migration, outboxTableSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
 
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
@@ -97,8 +97,16 @@ class OperatorWebhookTools extends Migration {
   }
 }
 
+/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
+export class RequestFingerprints extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsFingerprintSql('webhooks'));
+  }
+}
+
 export const webhookMigrations = [
   { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
   { name: 'EndpointVersions', class: EndpointVersions },
   { name: 'OperatorWebhookTools', class: OperatorWebhookTools },
+  { name: 'RequestFingerprints', class: RequestFingerprints },
 ];

@@ -57,6 +57,7 @@ export function operatorGuard(deps: GuardDeps) {
         { operatorId: cred.operatorId, environment: cred.environment },
         op.idempotent === true,
         (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }),
+        op.serviceKeepsIdempotency ? op.subject?.split('.')[0] : undefined,
       );
       if (answered) return answered;
     }

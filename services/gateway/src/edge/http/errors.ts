@@ -92,7 +92,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     const appErr = toAppError(err);
     if (appErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id }, 'unhandled error');
     if (appErr.headers) reply.headers(appErr.headers);
-    return reply.code(appErr.status).type('application/json').send(envelope(appErr.toBody(), req.id));
+    return reply
+      .code(appErr.status)
+      .type('application/json')
+      .send(envelope(appErr.toBody(), req.replayedRequestId ?? req.id));
   });
   app.setNotFoundHandler((req, reply) => {
     return reply

@@ -1,7 +1,7 @@
 import type { Operation } from '@bo/contracts';
 import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
-import type { IdemScope } from '../idempotency/idempotency-store.ts';
+import type { ClaimedKey } from '../idempotency/http-idempotency.ts';
 import type { AdminIdentity } from '../../team/team.ts';
 
 declare module 'fastify' {
@@ -9,7 +9,11 @@ declare module 'fastify' {
     rawBody?: Buffer;
     credential?: CachedCredential;
     /** Set when this request claimed an idempotency key: its response is stored (or released on 5xx). */
-    idempotency?: IdemScope;
+    idempotency?: ClaimedKey;
+    /** The owning service answered (its answer, or its stored answer to the key). */
+    answeredByService?: boolean;
+    /** A replayed refusal keeps the id of the request that was first refused. */
+    replayedRequestId?: string;
     /** The request's server span; its context travels to the services in NATS headers. */
     span?: Span;
     /** Admin API: who is calling, with which role (set by the admin guard). */

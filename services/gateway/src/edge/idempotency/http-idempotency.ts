@@ -1,11 +1,22 @@
 // The HTTP side of idempotency, one place for the public API and the admin API: read and check
 // the Idempotency-Key, claim it (replay, conflict, in progress), keep the claim's lease alive
 // while the request runs, and store the answer (2xx/4xx) or release the key (5xx) on the way out.
+// For an operation whose service keeps its idempotency records (serviceKeepsIdempotency: the
+// money operations on the hot path), the key is only held in this replica's memory while the
+// request runs; the service answers replays and conflicts and stores the answer in the effect's
+// own statement, and a refusal made here is handed to it to store (docs/decisions.md).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '@bo/contracts';
-import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdempotencyStore } from './idempotency-store.ts';
+import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, type RequestContext, recordRefusalMessage } from '@bo/contracts';
+import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
+import type { ForwardDeps } from '../operations.ts';
 
 const stopLease = new WeakMap<FastifyRequest, () => void>();
+
+/** A key this request holds: its scope, the request's fingerprint and, when a service keeps the key's records, which. */
+export interface ClaimedKey extends IdemScope {
+  fingerprint: string;
+  keptBy?: string;
+}
 
 /**
  * Claims the request's key for `owner` (an operator's environment, or the admin API). `required`:
@@ -19,6 +30,8 @@ export async function claimIdempotencyKey(
   owner: { operatorId: string; environment: string },
   required: boolean,
   count?: (outcome: string) => void,
+  /** The service that keeps this operation's idempotency records, if one does. */
+  keptBy?: string,
 ): Promise<FastifyReply | undefined> {
   const raw = req.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
@@ -33,7 +46,19 @@ export async function claimIdempotencyKey(
     });
   }
   const scope = { ...owner, key };
-  const claim = await store.claim(scope, fingerprint(req.method, req.raw.url ?? req.url, req.rawBody));
+  const fp = fingerprint(req.method, req.raw.url ?? req.url, req.rawBody);
+  if (keptBy) {
+    // Two copies on one replica: the second is told the first is running. Copies on two replicas
+    // both reach the service, which answers the later one with the first one's answer.
+    if (!store.holdLocally(scope)) {
+      count?.('in_progress');
+      throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
+    }
+    count?.('service');
+    req.idempotency = { ...scope, fingerprint: fp, keptBy };
+    return undefined;
+  }
+  const claim = await store.claim(scope, fp);
   count?.(claim.kind);
   if (claim.kind === 'conflict') throw new AppError('IDEMPOTENCY_CONFLICT');
   if (claim.kind === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
@@ -45,7 +70,7 @@ export async function claimIdempotencyKey(
       .type('application/json')
       .send(claim.response.body);
   }
-  req.idempotency = scope;
+  req.idempotency = { ...scope, fingerprint: fp };
   stopLease.set(
     req,
     store.keepAlive(scope, (err) => req.log.warn({ err, requestId: req.id }, 'idempotency lease renewal failed')),
@@ -58,13 +83,19 @@ export async function claimIdempotencyKey(
  * cannot be written (database down), the caller still gets the real answer: the key stays
  * claimed until its lease lapses, and a retry then reaches the service, which dedupes.
  */
-export function idempotencyRecorder(store: IdempotencyStore) {
+export function idempotencyRecorder(store: IdempotencyStore, forward?: ForwardDeps) {
   return async function record(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const scope = req.idempotency;
     if (!scope) return payload;
     req.idempotency = undefined;
     stopLease.get(req)?.();
     stopLease.delete(req);
+    if (scope.keptBy) {
+      store.releaseLocally(scope);
+      // The service stored its own answer; a 5xx is never stored; a refusal made here is kept there.
+      if (req.answeredByService || reply.statusCode >= 500 || !forward) return payload;
+      return keepRefusalAtService(req, reply, payload, scope, forward);
+    }
     try {
       if (reply.statusCode >= 500) {
         await store.release(scope);
@@ -82,8 +113,76 @@ export function idempotencyRecorder(store: IdempotencyStore) {
   };
 }
 
-/** onResponse: a request that ended without onSend (aborted) must not renew its lease forever. */
-export function stopIdempotencyLease(req: FastifyRequest): void {
+/**
+ * A refusal made here (415, 422) for an operation whose service keeps the key's records: the
+ * service stores it, or answers with what the key already has (then that answer, replayed, is
+ * sent instead). If the service cannot be asked, the refusal is sent unstored.
+ */
+async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, payload: unknown, scope: ClaimedKey, forward: ForwardDeps): Promise<unknown> {
+  const op = req.routeOptions.config.op;
+  let error: ErrorBody | undefined;
+  try {
+    error = (JSON.parse(String(payload)) as { error?: ErrorBody }).error;
+  } catch {
+    error = undefined;
+  }
+  if (!op?.subject || !error || !req.credential) return payload;
+  const ctx: RequestContext = {
+    requestId: req.id,
+    scope: {
+      kind: 'operator',
+      operatorId: scope.operatorId,
+      brandId: req.credential.brand.id,
+      environment: req.credential.environment,
+      currency: req.credential.brand.currency,
+    },
+    idempotencyKey: scope.key,
+    idempotencyFingerprint: scope.fingerprint,
+  };
+  let answer: OperationReply;
+  try {
+    answer = await requestOperation(
+      forward.nc,
+      recordRefusalMessage(scope.keptBy!).subject,
+      {
+        ctx,
+        params: {},
+        query: {},
+        body: {
+          operation: op.subject,
+          error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) },
+        },
+      },
+      { prefix: forward.natsPrefix, timeoutMs: forward.rpcTimeoutMs },
+    );
+  } catch (err) {
+    req.log.warn({ err, requestId: req.id }, 'could not hand the refusal to its service; sent unstored');
+    return payload;
+  }
+  if (!answer.ok && answer.error.code === 'IDEMPOTENCY_CONFLICT') {
+    reply.code(statusOf('IDEMPOTENCY_CONFLICT'));
+    return JSON.stringify({ error: { code: answer.error.code, message: answer.error.message, requestId: req.id } });
+  }
+  if (!answer.replayed) return payload; // ours is now the key's answer
+  reply.header('idempotent-replayed', 'true');
+  if (answer.ok) {
+    reply.code(answer.status);
+    return JSON.stringify(answer.body);
+  }
+  reply.code(answer.status ?? statusOf(answer.error.code));
+  return JSON.stringify({
+    error: {
+      code: answer.error.code,
+      message: answer.error.message,
+      requestId: answer.requestId ?? req.id,
+      ...(answer.error.details !== undefined ? { details: answer.error.details } : {}),
+    },
+  });
+}
+
+/** onResponse: a request that ended without onSend (aborted) must not renew its lease forever, nor hold its key in memory. */
+export function stopIdempotencyLease(store: IdempotencyStore, req: FastifyRequest): void {
   stopLease.get(req)?.();
   stopLease.delete(req);
+  if (req.idempotency?.keptBy) store.releaseLocally(req.idempotency);
 }

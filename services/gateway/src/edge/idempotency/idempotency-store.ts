@@ -36,6 +36,8 @@ export class IdempotencyStore {
    * the retry reaches the owning service with the same key, and the service dedupes.
    */
   readonly #leaseSeconds: number;
+  /** Keys of operations whose service keeps the records, held while their request runs on this replica. */
+  readonly #heldLocally = new Set<string>();
 
   constructor(sql: Sql, ttlSeconds: number, leaseSeconds: number) {
     this.#sql = sql;
@@ -45,6 +47,18 @@ export class IdempotencyStore {
 
   get leaseSeconds(): number {
     return this.#leaseSeconds;
+  }
+
+  /** Holds the key in this replica's memory; false when a request with it is running here already. */
+  holdLocally(scope: IdemScope): boolean {
+    const k = `${scope.operatorId}\n${scope.environment}\n${scope.key}`;
+    if (this.#heldLocally.has(k)) return false;
+    this.#heldLocally.add(k);
+    return true;
+  }
+
+  releaseLocally(scope: IdemScope): void {
+    this.#heldLocally.delete(`${scope.operatorId}\n${scope.environment}\n${scope.key}`);
   }
 
   /** Renews the claim's lease every third of it until the returned stop is called. */
