@@ -9,6 +9,8 @@ export interface ScenarioResult extends LoadSummary {
   /** CPU time per operation (warm-up included), per process; steadier than ops/s on a busy machine. */
   cpuMsPerOp?: Record<string, number>;
   cpuPercentOfOneCore?: Record<string, number>;
+  /** Write syscalls per operation (warm-up included, idle taken off), per process: each socket message costs its sender CPU. */
+  writesPerOp?: Record<string, number>;
   /** Deposit runs: every confirmed deposit's webhook, and the lag from the event's createdAt to receipt. */
   webhooks?: { confirmedDeposits: number; delivered: number; deliveries: number; lagMs: { p50: number; p99: number; max: number } | null };
   /** Soak: RSS of every process every 10 s. */
@@ -118,25 +120,28 @@ export function formatReport(r: BenchResults): string {
   if (targets.length) lines.push('', ...table(['ratio / figure', 'measured', 'target', ''], targets));
   if (bareSelect || bareUpdate) lines.push(`bare reference (mean of its runs): select ${Math.round(bareSelect)} req/s, update ${Math.round(bareUpdate)} req/s`);
 
-  const withCpu = r.scenarios.filter((s) => s.cpuMsPerOp);
-  if (withCpu.length) {
-    const procs = [...new Set(withCpu.flatMap((s) => Object.keys(s.cpuMsPerOp!)))];
+  const perProcess = (title: string, of: (s: ScenarioResult) => Record<string, number> | undefined) => {
+    const withFigures = r.scenarios.filter((s) => of(s));
+    if (!withFigures.length) return;
+    const procs = [...new Set(withFigures.flatMap((s) => Object.keys(of(s)!)))];
     lines.push(
       '',
-      'CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:',
+      title,
       ...table(
         ['scenario', ...procs],
-        withCpu.map((s) => [
+        withFigures.map((s) => [
           s.name,
           ...procs.map((p) => {
-            const v = s.cpuMsPerOp![p];
+            const v = of(s)![p];
             // A pid set that changed under us (a restarted server) reads negative: not a figure.
             return v === undefined ? '' : v < 0 ? 'n/a' : String(v);
           }),
         ]),
       ),
     );
-  }
+  };
+  perProcess('CPU ms per operation (a deposit = create + confirm), per process, warm-up included, idle use taken off:', (s) => s.cpuMsPerOp);
+  perProcess('write syscalls per operation (socket messages, mostly), per process, idle writes taken off:', (s) => s.writesPerOp);
   const soak = r.scenarios.find((s) => s.rssSamples);
   if (soak?.rssSamples?.length) {
     const procs = Object.keys(soak.rssSamples[0]!.rssMb);

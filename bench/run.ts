@@ -86,20 +86,35 @@ async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   return summary;
 }
 
-/** CPU seconds of processes outside ours (nats-server, every postgres process) from /proc. */
-async function externalCpuMicros(name: string): Promise<number> {
+/** What a process has used so far: CPU time and write syscalls (/proc/<pid>/io `syscw`, socket writes included). */
+interface Usage {
+  micros: number;
+  writes: number;
+}
+
+const TICK_MICROS = 1_000_000 / 100;
+
+async function usageOfPid(pid: number | string): Promise<Usage | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  if (!stat) return undefined;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const io = await readFile(`/proc/${pid}/io`, 'utf8').catch(() => '');
+  return { micros: (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MICROS, writes: Number(/syscw:\s*(\d+)/.exec(io)?.[1] ?? 0) };
+}
+
+/** Usage of processes outside ours by name (nats-server), summed over their pids. */
+async function externalUsage(name: string): Promise<Usage> {
   let pids: string[] = [];
   try {
     pids = execFileSync('pgrep', ['-x', name], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
   } catch {
-    return 0;
+    return { micros: 0, writes: 0 };
   }
-  const tick = 1_000_000 / 100;
-  let total = 0;
+  const total = { micros: 0, writes: 0 };
   for (const pid of pids) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick;
+    const u = await usageOfPid(pid);
+    total.micros += u?.micros ?? 0;
+    total.writes += u?.writes ?? 0;
   }
   return total;
 }
@@ -107,39 +122,33 @@ async function externalCpuMicros(name: string): Promise<number> {
 type Proc = { name: string; proc: ChildProcess };
 
 /**
- * CPU of each Postgres backend serving our database, by pid. Pools open and close connections
+ * Usage of each Postgres backend serving our database, by pid. Pools open and close connections
  * (idle timeouts), so a difference is taken per pid: a backend present at both ends counts its
- * delta, one that appeared counts all its CPU, one that went away is lost (an underestimate).
+ * delta, one that appeared counts all of it, one that went away is lost (an underestimate).
  */
-async function backendCpuByPid(sql: pg.Client, database: string): Promise<Map<number, number>> {
+async function backendUsageByPid(sql: pg.Client, database: string): Promise<Map<number, Usage>> {
   const { rows } = await sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
-  const tick = 1_000_000 / 100;
-  const out = new Map<number, number>();
+  const out = new Map<number, Usage>();
   for (const { pid } of rows) {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-    if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(pid, (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * tick);
+    const u = await usageOfPid(pid);
+    if (u) out.set(pid, u);
   }
   return out;
 }
 
-function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
-  return total;
+interface UsageSnapshot {
+  byProcess: Record<string, Usage>;
+  backends?: Map<number, Usage>;
 }
 
-interface CpuSnapshot {
-  micros: Record<string, number>;
-  backends?: Map<number, number>;
-}
-
-async function cpuSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number, number>>): Promise<CpuSnapshot> {
-  const micros: Record<string, number> = {};
-  for (const p of procs) micros[p.name] = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
-  micros['nats-server'] = await externalCpuMicros('nats-server');
-  return { micros, backends: pgBackends ? await pgBackends() : undefined };
+async function usageSnapshot(procs: Proc[], pgBackends?: () => Promise<Map<number, Usage>>): Promise<UsageSnapshot> {
+  const byProcess: Record<string, Usage> = {};
+  for (const p of procs) {
+    const cpuMicros = (await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).cpuMicros;
+    byProcess[p.name] = { micros: cpuMicros, writes: (p.proc.pid ? await usageOfPid(p.proc.pid) : undefined)?.writes ?? 0 };
+  }
+  byProcess['nats-server'] = await externalUsage('nats-server');
+  return { byProcess, backends: pgBackends ? await pgBackends() : undefined };
 }
 
 /** BENCH_CPU_PROF=wallet,gateway: V8 CPU profiles of those processes, written to bench/results/ when they stop. */
@@ -148,11 +157,22 @@ function cpuProfileFlags(name: string): string[] {
   return wanted.includes(name) ? ['--cpu-prof', `--cpu-prof-dir=${new URL('./results/', import.meta.url).pathname}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
 }
 
-/** CPU microseconds each process used between two snapshots. */
-function cpuBetween(a: CpuSnapshot, b: CpuSnapshot): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k of Object.keys(b.micros)) out[k] = b.micros[k]! - (a.micros[k] ?? 0);
-  if (a.backends && b.backends) out['postgres (our db)'] = backendCpuBetween(a.backends, b.backends);
+/** CPU microseconds and write syscalls each process used between two snapshots. */
+function usageBetween(a: UsageSnapshot, b: UsageSnapshot): Record<string, Usage> {
+  const out: Record<string, Usage> = {};
+  for (const [k, u] of Object.entries(b.byProcess)) {
+    const before = a.byProcess[k] ?? { micros: 0, writes: 0 };
+    out[k] = { micros: u.micros - before.micros, writes: u.writes - before.writes };
+  }
+  if (a.backends && b.backends) {
+    const total = { micros: 0, writes: 0 };
+    for (const [pid, u] of b.backends) {
+      const before = a.backends.get(pid) ?? { micros: 0, writes: 0 };
+      total.micros += u.micros - before.micros;
+      total.writes += u.writes - before.writes;
+    }
+    out['postgres (our db)'] = total;
+  }
   return out;
 }
 
@@ -319,15 +339,19 @@ async function main(): Promise<void> {
       ...extra,
     });
 
-    const pgBackends = () => backendCpuByPid(sql, db!.name);
+    const pgBackends = () => backendUsageByPid(sql, db!.name);
     // What each process spends with no load at all (relays, reconciler, roll-up, delivery polls):
     // taken off the per-operation figures, shown on its own.
     const IDLE_SEC = 5;
-    const i0 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    const i0 = await usageSnapshot([...measured, ...bare], pgBackends);
     await new Promise((r) => setTimeout(r, IDLE_SEC * 1000));
-    const i1 = await cpuSnapshot([...measured, ...bare], pgBackends);
+    const i1 = await usageSnapshot([...measured, ...bare], pgBackends);
     const idlePercent: Record<string, number> = {};
-    for (const [k, v] of Object.entries(cpuBetween(i0, i1))) idlePercent[k] = Math.round((v / (IDLE_SEC * 1e6)) * 1000) / 10;
+    const idleWritesPerSec: Record<string, number> = {};
+    for (const [k, v] of Object.entries(usageBetween(i0, i1))) {
+      idlePercent[k] = Math.round((v.micros / (IDLE_SEC * 1e6)) * 1000) / 10;
+      idleWritesPerSec[k] = v.writes / IDLE_SEC;
+    }
     log(
       `idle CPU % of a core: ${Object.entries(idlePercent)
         .map(([k, v]) => `${k} ${v}`)
@@ -336,21 +360,25 @@ async function main(): Promise<void> {
 
     /** One run with the CPU every process used (warm-up included, idle use taken off) per operation. */
     const measure = async (s: LoadSpec, procs: Proc[], requestsPerOp = 1): Promise<ScenarioResult> => {
-      const c0 = await cpuSnapshot(procs, pgBackends);
+      const c0 = await usageSnapshot(procs, pgBackends);
       const t0 = performance.now();
       const summary = await runLoad(s);
       const wallMicros = (performance.now() - t0) * 1000;
-      const c1 = await cpuSnapshot(procs, pgBackends);
+      const c1 = await usageSnapshot(procs, pgBackends);
       const ops = (summary.total + (summary.warmup?.total ?? 0)) / requestsPerOp;
       const cpuMsPerOp: Record<string, number> = {};
       const cpuPercent: Record<string, number> = {};
-      for (const [k, used] of Object.entries(cpuBetween(c0, c1))) {
+      const writesPerOp: Record<string, number> = {};
+      for (const [k, used] of Object.entries(usageBetween(c0, c1))) {
         // nats-server and Postgres serve the bare reference too: nothing to take off for them.
-        const idle = procs.some((p) => p.name === k) ? ((idlePercent[k] ?? 0) / 100) * wallMicros : 0;
-        cpuMsPerOp[k] = Math.round((Math.max(0, used - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
-        cpuPercent[k] = Math.round((used / wallMicros) * 100);
+        const ours = procs.some((p) => p.name === k);
+        const idle = ours ? ((idlePercent[k] ?? 0) / 100) * wallMicros : 0;
+        const idleWrites = ours ? (idleWritesPerSec[k] ?? 0) * (wallMicros / 1e6) : 0;
+        cpuMsPerOp[k] = Math.round((Math.max(0, used.micros - idle) / 1000 / Math.max(1, ops)) * 1000) / 1000;
+        cpuPercent[k] = Math.round((used.micros / wallMicros) * 100);
+        writesPerOp[k] = Math.round((Math.max(0, used.writes - idleWrites) / Math.max(1, ops)) * 10) / 10;
       }
-      return { ...summary, requestsPerOp, opsPerSec: summary.requestsPerSec / requestsPerOp, cpuMsPerOp, cpuPercentOfOneCore: cpuPercent };
+      return { ...summary, requestsPerOp, opsPerSec: summary.requestsPerSec / requestsPerOp, cpuMsPerOp, cpuPercentOfOneCore: cpuPercent, writesPerOp };
     };
 
     /** Deposits run, then every confirmed deposit's webhook must arrive; lag from the receiver. */

@@ -49,6 +49,7 @@ export {
   writeEvent,
   type EventRouting,
   type OutboxRelay,
+  type OutboxRow,
 } from './outbox.ts';
 export { connectNats } from './nats.ts';
 export {

@@ -42,17 +42,39 @@ export interface EventRouting {
   environment: Environment;
 }
 
-/** A new event and its outbox row's values, for a caller that inserts it within its own statement. */
+/** An outbox row as the relay publishes it. */
+export interface OutboxRow {
+  event_id: string;
+  subject_type: string;
+  environment: string;
+  operator_id: string;
+  brand_id: string;
+  payload: string;
+}
+
+/**
+ * A new event and its outbox row's values, for a caller that inserts it within its own statement;
+ * `row` is what to hand to `publishCommitted` once that statement has committed.
+ */
 export function newOutboxEvent<T extends EventType>(
   routing: EventRouting,
   type: T,
   data: EventDataByType[T],
-): { event: DomainEvent<T>; columns: string; values: unknown[] } {
+): { event: DomainEvent<T>; columns: string; values: unknown[]; row: OutboxRow } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
+  const row: OutboxRow = {
+    event_id: event.id,
+    subject_type: type,
+    environment: routing.environment,
+    operator_id: routing.operatorId,
+    brand_id: routing.brandId,
+    payload: JSON.stringify(event),
+  };
   return {
     event,
+    row,
     columns: 'event_id, subject_type, environment, operator_id, brand_id, payload',
-    values: [event.id, type, routing.environment, routing.operatorId, routing.brandId, JSON.stringify(event)],
+    values: [row.event_id, row.subject_type, row.environment, row.operator_id, row.brand_id, row.payload],
   };
 }
 
@@ -105,22 +127,19 @@ async function ensureStream(nc: NatsConnection, name: string, subjects: string, 
 }
 
 export interface OutboxRelay {
+  /** Wake the relay: rows were committed that it should publish. */
   poke(): void;
+  /**
+   * Publish rows the caller has just committed, now, instead of waking the relay to read them
+   * back: marked published in batches once acknowledged. A row that fails to publish is left to
+   * the relay (poked), so the outbox is still the only source of truth.
+   */
+  publishCommitted(rows: OutboxRow[]): void;
   stop(): Promise<void>;
   drainOnce(): Promise<number>;
 }
 
 const BATCH = 100;
-
-interface OutboxRow {
-  seq: string;
-  event_id: string;
-  subject_type: string;
-  environment: string;
-  operator_id: string;
-  brand_id: string;
-  payload: string;
-}
 
 export function startOutboxRelay(opts: {
   sql: Sql;
@@ -136,24 +155,68 @@ export function startOutboxRelay(opts: {
   const subjectOf = opts.subjectOf ?? ((row) => eventSubject(opts.prefix, row.environment, row.subject_type));
   const js: JetStreamClient = jetstream(opts.nc);
 
+  function publish(row: OutboxRow) {
+    const h = natsHeaders();
+    h.set(EVENT_HEADERS.operatorId, row.operator_id);
+    h.set(EVENT_HEADERS.brandId, row.brand_id);
+    return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
+  }
+
+  // Rows published directly, from publish until their mark commits: the relay leaves them alone.
+  const direct = new Set<string>();
+  let toMark: string[] = [];
+  let marking: Promise<void> | undefined;
+
+  /** One statement marks every row acknowledged since the last one (a mark per event was a round trip per event). */
+  function markSoon(): void {
+    if (marking || toMark.length === 0) return;
+    marking = (async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      const ids = toMark;
+      toMark = [];
+      try {
+        await opts.sql.query(`update "${opts.schema}".outbox set published_at = now() where event_id = any(?::text[]) and published_at is null`, [ids]);
+      } catch (err) {
+        opts.log.warn({ err }, 'could not mark published events; the relay publishes them again (deduplicated)');
+      } finally {
+        for (const id of ids) direct.delete(id);
+      }
+    })().finally(() => {
+      marking = undefined;
+      markSoon();
+    });
+  }
+
+  function publishCommitted(rows: OutboxRow[]): void {
+    for (const row of rows) {
+      direct.add(row.event_id);
+      publish(row).then(
+        () => {
+          crashPoint(`${opts.service}.outbox.after-publish`);
+          toMark.push(row.event_id);
+          markSoon();
+        },
+        (err) => {
+          direct.delete(row.event_id);
+          opts.log.warn({ err, eventId: row.event_id }, 'direct publish failed; the relay takes the event');
+          loop.poke();
+        },
+      );
+    }
+  }
+
   async function publishBatch(): Promise<number> {
     // Two statements, no transaction (begin, lock and commit were half of the relay's round trips).
     // Nothing is locked: two relays that read the same rows publish them twice, and JetStream's
     // duplicate window (msgID = event id) keeps one; the consumer dedupes by event id as well.
-    const rows = await opts.sql.query<OutboxRow>(
+    const rows = await opts.sql.query<OutboxRow & { seq: string }>(
       `select seq, event_id, subject_type, environment, operator_id, brand_id, payload from "${opts.schema}".outbox
-       where published_at is null order by seq limit ${BATCH}`,
+       where published_at is null and not (event_id = any(?::text[])) order by seq limit ${BATCH}`,
+      [[...direct]],
     );
     if (rows.length === 0) return 0;
     // Published together (JetStream keeps their order on this connection), acknowledged, then marked.
-    await Promise.all(
-      rows.map((row) => {
-        const h = natsHeaders();
-        h.set(EVENT_HEADERS.operatorId, row.operator_id);
-        h.set(EVENT_HEADERS.brandId, row.brand_id);
-        return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
-      }),
-    );
+    await Promise.all(rows.map(publish));
     crashPoint(`${opts.service}.outbox.after-publish`);
     await opts.sql.query(`update "${opts.schema}".outbox set published_at = now() where seq = any(?::bigint[])`, [rows.map((r) => r.seq)]);
     return rows.length;
@@ -175,5 +238,13 @@ export function startOutboxRelay(opts: {
     log: opts.log,
     run: async () => (await publishBatch()) === BATCH,
   });
-  return { poke: loop.poke, drainOnce: drain, stop: loop.stop };
+  return {
+    poke: loop.poke,
+    publishCommitted,
+    drainOnce: drain,
+    async stop() {
+      await loop.stop();
+      await marking;
+    },
+  };
 }

@@ -8,6 +8,7 @@ import {
   outboxTableSql,
   processedRequestsFingerprintSql,
   processedRequestsTableSql,
+  newOutboxEvent,
   writeEvent,
   ormRunner,
   runOnce,
@@ -111,5 +112,22 @@ t.test('service kit against real Postgres and NATS', async (t) => {
     t.equal(m!.headers?.get('Nats-Msg-Id'), body.id);
     t.equal(body.type, 'webhook.test');
     t.equal(body.environment, 'sandbox');
+  });
+
+  t.test('an event handed over after its commit is published once, marked, and never again by the relay', async (t) => {
+    const jsm = await jetstreamManager(svc.nc);
+    const before = (await jsm.streams.info(eventsStreamName(prefix))).state.messages;
+    const out = newOutboxEvent({ operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'direct' });
+    await svc.sql.query(`insert into kit.outbox (${out.columns}) values (?, ?, ?, ?, ?, ?)`, out.values);
+    svc.outbox.publishCommitted([out.row]);
+    const published = async () =>
+      (await svc.sql.query<{ at: Date | null }>('select published_at as at from kit.outbox where event_id = ?', [out.event.id]))[0]?.at != null;
+    await waitFor(published, { what: 'the handed-over event marked published' });
+    await svc.outbox.drainOnce();
+    t.equal((await jsm.streams.info(eventsStreamName(prefix))).state.messages, before + 1, 'one message in the stream');
+    const js = jetstream(svc.nc);
+    const c = await js.consumers.get(eventsStreamName(prefix), { deliver_policy: DeliverPolicy.Last });
+    const m = await c.next({ expires: 2000 });
+    t.equal(m?.headers?.get('Nats-Msg-Id'), out.event.id, 'msgID = event id');
   });
 });

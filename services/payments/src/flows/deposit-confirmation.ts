@@ -2,7 +2,7 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, onlyRow, newOutboxEvent, STORED_KEY_COLUMNS, storedKeyValues, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, onlyRow, newOutboxEvent, STORED_KEY_COLUMNS, storedKeyValues, type OutboxRow, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../persistence/deposit-store.ts';
 import { keyFromRow } from '../persistence/stored-responses.ts';
@@ -21,9 +21,10 @@ export async function creditWallet(deps: FlowDeps, row: DepositRow): Promise<voi
  * Step 3 as ONE statement (atomic without a transaction of its own, and fine inside the
  * reconciler's): `confirming → confirmed`, the `deposit.confirmed` outbox row and the stored
  * response for the key that asked, all only if the row is still `confirming`. Returns the
- * confirmed deposit, or undefined when someone else finished it first.
+ * confirmed deposit and its outbox row (to publish once committed), or undefined when someone else
+ * finished it first.
  */
-export async function completeConfirmation(em: SqlRunner, row: DepositRow): Promise<DepositRow | undefined> {
+export async function completeConfirmation(em: SqlRunner, row: DepositRow): Promise<{ deposit: DepositRow; event: OutboxRow } | undefined> {
   const at = new Date();
   const done: DepositRow = { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
   const view = depositView(done);
@@ -44,7 +45,7 @@ export async function completeConfirmation(em: SqlRunner, row: DepositRow): Prom
       [at, at, row.id, ...event.values, ...(ref ? [...storedKeyValues(ref), CONFIRM_OPERATION, JSON.stringify(view)] : [])],
     ),
   );
-  return n === 1 ? done : undefined;
+  return n === 1 ? { deposit: done, event: event.row } : undefined;
 }
 
 /** Steps 2 and 3 for a deposit whose intent is recorded; returns the deposit as it ends. */
@@ -54,8 +55,10 @@ export async function finishConfirmation(deps: FlowDeps, id: string, intent?: De
   if (row.status !== 'confirming') return row;
   await creditWallet(deps, row);
   // The reconciler (or a retry) may have finished it meanwhile: then its row is the answer.
-  const done = (await completeConfirmation(deps.sql, row)) ?? (await readDeposit(deps.sql, id));
-  deps.outbox.poke();
+  const completed = await completeConfirmation(deps.sql, row);
+  // Committed (one statement): its event goes out now rather than through a relay read.
+  if (completed) deps.outbox.publishCommitted([completed.event]);
+  const done = completed?.deposit ?? (await readDeposit(deps.sql, id));
   crashPoint('payments.confirm.after-complete');
   return done!;
 }
