@@ -27,6 +27,9 @@ export function fingerprint(method: string, rawPath: string, body: Buffer | unde
   return h.digest('hex');
 }
 
+const HOLD_MAX_MS = 60_000;
+const heldKey = (scope: IdemScope) => `${scope.operatorId}\n${scope.environment}\n${scope.key}`;
+
 export class IdempotencyStore {
   readonly #sql: Sql;
   readonly #ttlSeconds: number;
@@ -36,9 +39,13 @@ export class IdempotencyStore {
    * the retry reaches the owning service with the same key, and the service dedupes.
    */
   readonly #leaseSeconds: number;
-  /** Keys of operations whose service keeps the records, held while their request runs on this replica. */
-  readonly #heldLocally = new Set<string>();
-
+  /**
+   * Keys of operations whose service keeps the records, held while their request runs on this
+   * replica (key → since when). A hold older than HOLD_MAX_MS is taken over, so a request that
+   * never reached onSend/onResponse (its client went away) cannot block its key for good; a copy
+   * that then runs is safe, the service dedupes.
+   */
+  readonly #heldLocally = new Map<string, number>();
   constructor(sql: Sql, ttlSeconds: number, leaseSeconds: number) {
     this.#sql = sql;
     this.#ttlSeconds = ttlSeconds;
@@ -51,14 +58,16 @@ export class IdempotencyStore {
 
   /** Holds the key in this replica's memory; false when a request with it is running here already. */
   holdLocally(scope: IdemScope): boolean {
-    const k = `${scope.operatorId}\n${scope.environment}\n${scope.key}`;
-    if (this.#heldLocally.has(k)) return false;
-    this.#heldLocally.add(k);
+    const k = heldKey(scope);
+    const since = this.#heldLocally.get(k);
+    const now = Date.now();
+    if (since !== undefined && now - since < HOLD_MAX_MS) return false;
+    this.#heldLocally.set(k, now);
     return true;
   }
 
   releaseLocally(scope: IdemScope): void {
-    this.#heldLocally.delete(`${scope.operatorId}\n${scope.environment}\n${scope.key}`);
+    this.#heldLocally.delete(heldKey(scope));
   }
 
   /** Renews the claim's lease every third of it until the returned stop is called. */
