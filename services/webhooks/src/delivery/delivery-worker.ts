@@ -1,6 +1,8 @@
-// The delivery loop: claims due deliveries from Postgres (several replicas share the queue via
-// SKIP LOCKED), runs them concurrently in a bounded pool, records each attempt and schedules the
-// next.
+// The delivery pool of a replica: runs attempts concurrently (at most `concurrency`), records each
+// and schedules the next. Most first attempts come from the intake, which leases them in its own
+// statement after reserving a place here; the claim loop takes the rest from Postgres (retries,
+// deliveries the intake could not start, lapsed leases; several replicas share the queue via
+// SKIP LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
@@ -21,12 +23,24 @@ export interface DeliveryWorkerOptions {
 }
 
 export interface DeliveryWorker {
+  /** Look for due deliveries now (something became due). */
   poke(): void;
+  /** Holds a place in the pool for an attempt the intake may lease; false when the pool is full. */
+  reserve(): boolean;
+  /** Runs the attempt the intake leased in a reserved place, or gives the place back (undefined). */
+  startReserved(c: ClaimedAttempt | undefined): void;
+  /** A delivery was stored due but not started (no room): the claim loop should look once room frees. */
+  noteWaiting(): void;
   stop(): Promise<void>;
 }
 
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
+  let reserved = 0;
+  // Whether a due delivery may be waiting for room: only then does a finished attempt wake the
+  // claim loop (a claim transaction after every attempt would cost more than the attempt's intake).
+  let waiting = false;
+  let notes = 0;
 
   async function runAttempt(c: ClaimedAttempt): Promise<void> {
     crashPoint('webhooks.deliver.after-claim');
@@ -57,27 +71,51 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     else o.log.error(fields, 'webhook delivery failed after its last attempt');
   }
 
-  async function claimAndStart(): Promise<boolean> {
-    const free = o.concurrency - inFlight.size;
-    if (free <= 0) return false;
-    const claimed = await claimDueAttempts(o.sql, { slots: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
-    for (const c of claimed) {
-      const p: Promise<void> = runAttempt(c)
-        .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
-        .finally(() => {
-          inFlight.delete(p);
-          loop.poke();
-        });
-      inFlight.add(p);
-    }
-    return claimed.length === free;
+  function start(c: ClaimedAttempt): void {
+    const p: Promise<void> = runAttempt(c)
+      .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
+      .finally(() => {
+        inFlight.delete(p);
+        // The attempt's record freed its slot and this place.
+        if (waiting) loop.poke();
+      });
+    inFlight.add(p);
   }
 
-  // Woken when an event was stored and whenever a slot frees up; polls for retries that come due.
+  const room = () => o.concurrency - inFlight.size - reserved;
+
+  async function claimAndStart(): Promise<boolean> {
+    const free = room();
+    if (free <= 0) return false;
+    const notesBefore = notes;
+    const { attempts, heldBack } = await claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    // A delivery noted meanwhile may have been stored after this pass looked.
+    waiting = heldBack || notes !== notesBefore;
+    for (const c of attempts) start(c);
+    return attempts.length === free;
+  }
+
+  // Polls for retries that come due and leases that lapse; woken when room frees while deliveries wait.
   const loop = startLoop({ name: 'claiming webhook deliveries', intervalMs: o.pollMs, log: o.log, run: claimAndStart });
 
   return {
     poke: loop.poke,
+    reserve() {
+      if (room() <= 0) return false;
+      reserved++;
+      return true;
+    },
+    startReserved(c) {
+      reserved--;
+      if (c) start(c);
+      else if (waiting) loop.poke();
+    },
+    noteWaiting() {
+      waiting = true;
+      notes++;
+      // Nothing in flight here would wake the loop when room frees (the slots may be another replica's).
+      if (inFlight.size === 0) loop.poke();
+    },
     async stop() {
       await loop.stop();
       // Attempts under way end within their HTTP timeout; let them record their result.

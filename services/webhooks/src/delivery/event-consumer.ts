@@ -1,12 +1,16 @@
 // Intake of domain events: a durable JetStream pull consumer over every event subject. Each event
 // is stored with its delivery in one Postgres statement (atomic), and only then acked; a crash between
-// the two redelivers the message, and the insert dedupes on the event id. A message that can
-// never be stored (not an event, no routing headers) is logged and terminated, not retried.
+// the two redelivers the message, and the insert dedupes on the event id. The same statement
+// usually leases the delivery's first attempt (persistence/event-intake.ts), which starts right
+// after the commit, in a place of the delivery pool reserved before the statement. A message that
+// can never be stored (not an event, no routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, type Logger, type Sql } from '@bo/service-kit';
-import { storeEventWithDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
+import type { EventToStore } from '../persistence/delivery-queue.ts';
+import { ingestEvent, type IntakeOutcome } from '../persistence/event-intake.ts';
+import type { DeliveryWorker } from './delivery-worker.ts';
 
 export function webhooksConsumerName(prefix: string): string {
   return `${prefix}_webhooks`;
@@ -20,8 +24,10 @@ export interface EventConsumerOptions {
   sql: Sql;
   log: Logger;
   maxAttempts: number;
-  /** Called after an event and its delivery were committed. */
-  onStored(): void;
+  perEndpoint: number;
+  leaseMs: number;
+  /** Runs the first attempts the intake leases, and the claim loop for the others. */
+  worker: Pick<DeliveryWorker, 'reserve' | 'startReserved' | 'noteWaiting'>;
   /** Events stored concurrently. */
   parallel?: number;
 }
@@ -88,16 +94,21 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
       m.term(event);
       return;
     }
+    const startNow = o.worker.reserve();
+    let outcome: IntakeOutcome;
     try {
-      await storeEventWithDelivery(o.sql, event, o.maxAttempts);
+      outcome = await ingestEvent(o.sql, event, { maxAttempts: o.maxAttempts, startNow, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
     } catch (err) {
+      if (startNow) o.worker.startReserved(undefined);
       o.log.warn({ err, eventId: event.id }, 'could not store event; it will be redelivered');
       m.nak(1000);
       return;
     }
     crashPoint('webhooks.ingest.after-commit');
+    // The reserved place is handed over before anything here can throw.
+    if (startNow) o.worker.startReserved(outcome.stored === 'started' ? outcome.attempt : undefined);
+    if (outcome.stored === 'waiting') o.worker.noteWaiting();
     m.ack();
-    o.onStored();
   }
 
   async function consumeOnce(): Promise<void> {

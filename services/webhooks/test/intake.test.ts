@@ -1,0 +1,203 @@
+// The intake takes the first delivery attempt in its own statement (no claim transaction), and
+// the per-endpoint and per-replica limits stay exact: concurrent intakes racing for an endpoint's
+// last slots, intakes racing claims, two replicas with a hanging endpoint, a small pool.
+import t from 'tap';
+import pg from 'pg';
+import { newId } from '@bo/contracts';
+import { sqlOnPool, type Sql } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
+import { claimDueAttempts, recordAttemptResult, type EventToStore } from '../src/persistence/delivery-queue.ts';
+import { ingestEvent, type IntakeOutcome } from '../src/persistence/event-intake.ts';
+import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
+
+const deposit = (id: string) => ({
+  id,
+  playerId: 'plr_1',
+  amount: '100.00',
+  currency: 'BRL',
+  method: 'pix',
+  externalReference: `ref-${id}`,
+  status: 'confirmed' as const,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:01.000Z',
+  confirmedAt: '2026-11-21T10:00:01.000Z',
+  failedAt: null,
+  failureReason: null,
+});
+
+async function configure(stack: Stack, operatorId: string, url: string, secret: string) {
+  const r = await upsertEndpoint(stack, { operatorId, environment: 'sandbox', brandId: `brd_${operatorId}`, secret, url });
+  if (!r.ok) throw new Error(`endpoint setup failed: ${JSON.stringify(r)}`);
+}
+
+function eventFor(operatorId: string): EventToStore {
+  const id = newId('event');
+  return {
+    id,
+    type: 'deposit.confirmed',
+    environment: 'sandbox',
+    operatorId,
+    brandId: `brd_${operatorId}`,
+    body: Buffer.from(JSON.stringify({ id, type: 'deposit.confirmed' })),
+    createdAt: new Date().toISOString(),
+    source: 'stream',
+  };
+}
+
+/** A pool of its own, so statements really run concurrently on several connections. */
+function ownSql(t: { teardown(fn: () => Promise<void>): void }, stack: Stack): Sql {
+  const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 12 });
+  t.teardown(() => pool.end());
+  return sqlOnPool(pool);
+}
+
+async function count(stack: Stack, query: string, params: unknown[] = []): Promise<number> {
+  const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(query, params);
+  return Number(r!.n);
+}
+const LIVE_SLOTS = `select count(*) n from webhooks.endpoint_slots where operator_id = ? and lease_until > now()`;
+const LIVE_LEASES = `select count(*) n from webhooks.deliveries where operator_id = ? and status = 'pending' and lease_token is not null and next_attempt_at > now()`;
+const delivered = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
+
+t.test('the intake leases the first attempt in its own statement; the claim loop is not needed', async (t) => {
+  // No claim pass after the first one at start: only the intake can start these attempts.
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  const secret = newWebhookSecret();
+  const rx = await startReceiver(secret);
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_in', rx.url, secret);
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    ids.push(
+      (await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_in', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_i${i}`))).event.id,
+    );
+  }
+  await rx.waitForRequests(5);
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set(ids), 'every event sent once');
+  t.ok(
+    rx.requests.every((r) => r.contractSignatureOk && r.standardSignatureOk),
+    'signed as ever',
+  );
+  await waitFor(async () => (await count(stack, `select count(*) n from webhooks.deliveries where status = 'delivered'`)) === 5, { what: 'recorded' });
+  // now() is the transaction's start: the attempt row was written by the statement that stored the delivery.
+  t.equal(
+    await count(
+      stack,
+      `select count(*) n from webhooks.attempts a join webhooks.deliveries d on d.id = a.delivery_id where a.attempt = 1 and a.started_at = d.created_at`,
+    ),
+    5,
+    'each first attempt started in the intake transaction',
+  );
+  t.equal(await count(stack, LIVE_SLOTS, ['op_in']), 0, 'every slot freed by its record');
+});
+
+t.test('intakes racing for the last slots of an endpoint: never more than the limit', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_race', 'http://127.0.0.1:9/hook', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  const opts = { maxAttempts: 8, startNow: true, perEndpoint: 3, leaseMs: 60_000 };
+  const race = (n: number) => Promise.all(Array.from({ length: n }, () => ingestEvent(sql, eventFor('op_race'), opts)));
+  const startedOf = (outcomes: IntakeOutcome[]) => outcomes.flatMap((o) => (o.stored === 'started' ? [o.attempt] : []));
+
+  const first = await race(24);
+  const started = startedOf(first);
+  t.equal(started.length, 3, '24 concurrent intakes: 3 started');
+  t.equal(first.filter((o) => o.stored === 'waiting').length, 21, 'the others left due for the claim loop');
+  t.same(started.map((a) => a.slot).sort(), [1, 2, 3], 'each in its own slot');
+  t.equal(await count(stack, LIVE_LEASES, ['op_race']), 3, 'three live leases');
+
+  // One slot frees; ten intakes race for it.
+  t.ok(await recordAttemptResult(sql, started[0]!, delivered, { status: 'delivered' }), 'recorded');
+  const last = startedOf(await race(10));
+  t.equal(last.length, 1, 'the last slot went to exactly one intake');
+  t.equal(await count(stack, LIVE_SLOTS, ['op_race']), 3);
+
+  // Two slots free; two replicas' claims race intakes for them.
+  for (const a of [started[1]!, last[0]!]) await recordAttemptResult(sql, a, delivered, { status: 'delivered' });
+  const sql2 = ownSql(t, stack);
+  const [claimA, claimB, intakes] = await Promise.all([
+    claimDueAttempts(sql, { room: 10, perEndpoint: 3, leaseMs: 60_000 }),
+    claimDueAttempts(sql2, { room: 10, perEndpoint: 3, leaseMs: 60_000 }),
+    race(6),
+  ]);
+  t.equal(claimA.attempts.length + claimB.attempts.length + startedOf(intakes).length, 2, 'claims and intakes together took the two free slots');
+  t.equal(await count(stack, LIVE_LEASES, ['op_race']), 3, 'still three live leases');
+  t.equal(await count(stack, LIVE_SLOTS, ['op_race']), 3, 'three slots held');
+});
+
+t.test('a lapsed lease frees its slot; the late record does not free the new holder', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_lapse', 'http://127.0.0.1:9/hook', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  const a = await ingestEvent(sql, eventFor('op_lapse'), { maxAttempts: 8, startNow: true, perEndpoint: 1, leaseMs: 1 });
+  t.equal(a.stored, 'started');
+  await waitFor(async () => (await count(stack, LIVE_SLOTS, ['op_lapse'])) === 0, { what: 'lease lapsed' });
+  const b = await ingestEvent(sql, eventFor('op_lapse'), { maxAttempts: 8, startNow: true, perEndpoint: 1, leaseMs: 60_000 });
+  t.equal(b.stored, 'started', 'the lapsed slot was taken');
+  if (a.stored !== 'started' || b.stored !== 'started') return;
+  t.equal(b.attempt.slot, a.attempt.slot, 'the same slot');
+  t.ok(await recordAttemptResult(sql, a.attempt, delivered, { status: 'delivered' }), 'the late worker still records its attempt');
+  const [slot] = await stack.svc.orm.em
+    .fork()
+    .execute<{ lease_token: string }[]>('select lease_token from webhooks.endpoint_slots where operator_id = ? and slot = ?', ['op_lapse', b.attempt.slot]);
+  t.equal(slot!.lease_token, b.attempt.leaseToken, 'the slot still holds the new lease');
+});
+
+t.test('two replicas and a hanging endpoint: the endpoint limit holds, the rest waits for the claim loop', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_TIMEOUT_MS: 30_000, WEBHOOK_ENDPOINT_CONCURRENCY: 3 });
+  const { startService } = await import('@bo/service-kit');
+  const { webhooksService } = await import('../src/index.ts');
+  const replica = await startService(webhooksService, stack.config);
+  t.teardown(() => replica.stop());
+  const secret = newWebhookSecret();
+  const rx = await startReceiver(secret, () => 'hang');
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_hang', rx.url, secret);
+  const ids = new Set<string>();
+  for (let i = 0; i < 12; i++) {
+    ids.add(
+      (await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_hang', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_h${i}`))).event.id,
+    );
+  }
+  await waitFor(async () => (await count(stack, 'select count(*) n from webhooks.deliveries')) === 12, { what: 'all 12 stored' });
+  await waitFor(async () => rx.held() === 3, { what: 'three requests hanging' });
+  t.equal(await count(stack, LIVE_LEASES, ['op_hang']), 3, 'three live leases, across both replicas');
+  t.equal(
+    await count(stack, `select count(*) n from webhooks.attempts a join webhooks.deliveries d on d.id = a.delivery_id where a.started_at = d.created_at`),
+    3,
+    'the intakes started three; the other nine wait',
+  );
+  await waitFor(
+    async () => {
+      rx.releaseAll(200);
+      return (await count(stack, `select count(*) n from webhooks.deliveries where status = 'delivered'`)) === 12;
+    },
+    { what: 'all delivered', timeoutMs: 60_000 },
+  );
+  t.ok(rx.maxConcurrent() <= 3, 'never more than three in flight');
+  t.equal(rx.requests.length, 12, 'each event sent once');
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);
+});
+
+t.test("a replica's pool limit holds for the attempts its intake starts", async (t) => {
+  const stack = await startStack(t, { WEBHOOK_TIMEOUT_MS: 30_000, WEBHOOK_CONCURRENCY: 2 });
+  const secret = newWebhookSecret();
+  const rx = await startReceiver(secret, () => 'hang');
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_pool', rx.url, secret);
+  for (let i = 0; i < 6; i++) {
+    await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_pool', environment: 'sandbox' }, 'deposit.confirmed', deposit(`dep_p${i}`));
+  }
+  await waitFor(async () => (await count(stack, 'select count(*) n from webhooks.deliveries')) === 6, { what: 'all 6 stored' });
+  await waitFor(async () => rx.held() === 2, { what: 'two requests hanging' });
+  t.equal(await count(stack, LIVE_LEASES, ['op_pool']), 2, 'two live leases: the pool is full');
+  await waitFor(
+    async () => {
+      rx.releaseAll(200);
+      return (await count(stack, `select count(*) n from webhooks.deliveries where status = 'delivered'`)) === 6;
+    },
+    { what: 'all delivered', timeoutMs: 60_000 },
+  );
+  t.ok(rx.maxConcurrent() <= 2, 'never more than the pool');
+  t.equal(rx.requests.length, 6, 'each event sent once');
+});
