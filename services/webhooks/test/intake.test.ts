@@ -1,6 +1,7 @@
 // The intake takes the first delivery attempt in its own statement (no claim transaction), and
 // the per-endpoint and per-replica limits stay exact: concurrent intakes racing for an endpoint's
-// last slots, intakes racing claims, two replicas with a hanging endpoint, a small pool.
+// slots and for its last one, claims racing intakes, a lapsed lease, two replicas with a hanging
+// endpoint, a small pool. A new event never overtakes deliveries already waiting for the claim.
 import t from 'tap';
 import pg from 'pg';
 import { newId } from '@bo/contracts';
@@ -58,6 +59,8 @@ async function count(stack: Stack, query: string, params: unknown[] = []): Promi
 const LIVE_SLOTS = `select count(*) n from webhooks.endpoint_slots where operator_id = ? and lease_until > now()`;
 const LIVE_LEASES = `select count(*) n from webhooks.deliveries where operator_id = ? and status = 'pending' and lease_token is not null and next_attempt_at > now()`;
 const delivered = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
+const intakeOpts = { maxAttempts: 8, startNow: true, perEndpoint: 3, leaseMs: 60_000 };
+const startedOf = (outcomes: IntakeOutcome[]) => outcomes.flatMap((o) => (o.stored === 'started' ? [o.attempt] : []));
 
 t.test('the intake leases the first attempt in its own statement; the claim loop is not needed', async (t) => {
   // No claim pass after the first one at start: only the intake can start these attempts.
@@ -91,13 +94,11 @@ t.test('the intake leases the first attempt in its own statement; the claim loop
   t.equal(await count(stack, LIVE_SLOTS, ['op_in']), 0, 'every slot freed by its record');
 });
 
-t.test('intakes racing for the last slots of an endpoint: never more than the limit', async (t) => {
+t.test('intakes racing for the slots of an endpoint, then claims racing intakes: never more than the limit', async (t) => {
   const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
   await configure(stack, 'op_race', 'http://127.0.0.1:9/hook', newWebhookSecret());
   const sql = ownSql(t, stack);
-  const opts = { maxAttempts: 8, startNow: true, perEndpoint: 3, leaseMs: 60_000 };
-  const race = (n: number) => Promise.all(Array.from({ length: n }, () => ingestEvent(sql, eventFor('op_race'), opts)));
-  const startedOf = (outcomes: IntakeOutcome[]) => outcomes.flatMap((o) => (o.stored === 'started' ? [o.attempt] : []));
+  const race = (n: number) => Promise.all(Array.from({ length: n }, () => ingestEvent(sql, eventFor('op_race'), intakeOpts)));
 
   const first = await race(24);
   const started = startedOf(first);
@@ -106,41 +107,88 @@ t.test('intakes racing for the last slots of an endpoint: never more than the li
   t.same(started.map((a) => a.slot).sort(), [1, 2, 3], 'each in its own slot');
   t.equal(await count(stack, LIVE_LEASES, ['op_race']), 3, 'three live leases');
 
-  // One slot frees; ten intakes race for it.
-  t.ok(await recordAttemptResult(sql, started[0]!, delivered, { status: 'delivered' }), 'recorded');
-  const last = startedOf(await race(10));
-  t.equal(last.length, 1, 'the last slot went to exactly one intake');
-  t.equal(await count(stack, LIVE_SLOTS, ['op_race']), 3);
-
-  // Two slots free; two replicas' claims race intakes for them.
-  for (const a of [started[1]!, last[0]!]) await recordAttemptResult(sql, a, delivered, { status: 'delivered' });
+  // Two slots free; two replicas' claims and new intakes race for them.
+  for (const a of started.slice(0, 2)) t.ok((await recordAttemptResult(sql, a, delivered, { status: 'delivered' })).kept, 'recorded');
   const sql2 = ownSql(t, stack);
   const [claimA, claimB, intakes] = await Promise.all([
     claimDueAttempts(sql, { room: 10, perEndpoint: 3, leaseMs: 60_000 }),
     claimDueAttempts(sql2, { room: 10, perEndpoint: 3, leaseMs: 60_000 }),
     race(6),
   ]);
-  t.equal(claimA.attempts.length + claimB.attempts.length + startedOf(intakes).length, 2, 'claims and intakes together took the two free slots');
+  t.equal(claimA.attempts.length + claimB.attempts.length, 2, 'the claims took the two free slots');
+  t.equal(startedOf(intakes).length, 0, 'new events did not overtake the deliveries waiting for the claim');
   t.equal(await count(stack, LIVE_LEASES, ['op_race']), 3, 'still three live leases');
   t.equal(await count(stack, LIVE_SLOTS, ['op_race']), 3, 'three slots held');
 });
 
-t.test('a lapsed lease frees its slot; the late record does not free the new holder', async (t) => {
+t.test("intakes racing for an endpoint's last slot: exactly one takes it", async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_last', 'http://127.0.0.1:9/hook', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  for (let i = 0; i < 2; i++) t.equal((await ingestEvent(sql, eventFor('op_last'), intakeOpts)).stored, 'started');
+  const last = await Promise.all(Array.from({ length: 10 }, () => ingestEvent(sql, eventFor('op_last'), intakeOpts)));
+  t.equal(startedOf(last).length, 1, 'ten intakes, one slot: one started');
+  t.equal(last.filter((o) => o.stored === 'waiting').length, 9, 'nine wait');
+  t.equal(await count(stack, LIVE_LEASES, ['op_last']), 3);
+  t.equal(await count(stack, LIVE_SLOTS, ['op_last']), 3);
+});
+
+t.test('a lapsed lease: its slot is taken over by the claim, and the late record changes nothing', async (t) => {
   const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
   await configure(stack, 'op_lapse', 'http://127.0.0.1:9/hook', newWebhookSecret());
   const sql = ownSql(t, stack);
-  const a = await ingestEvent(sql, eventFor('op_lapse'), { maxAttempts: 8, startNow: true, perEndpoint: 1, leaseMs: 1 });
+  const a = await ingestEvent(sql, eventFor('op_lapse'), { ...intakeOpts, perEndpoint: 1, leaseMs: 1 });
   t.equal(a.stored, 'started');
   await waitFor(async () => (await count(stack, LIVE_SLOTS, ['op_lapse'])) === 0, { what: 'lease lapsed' });
-  const b = await ingestEvent(sql, eventFor('op_lapse'), { maxAttempts: 8, startNow: true, perEndpoint: 1, leaseMs: 60_000 });
-  t.equal(b.stored, 'started', 'the lapsed slot was taken');
-  if (a.stored !== 'started' || b.stored !== 'started') return;
-  t.equal(b.attempt.slot, a.attempt.slot, 'the same slot');
-  t.ok(await recordAttemptResult(sql, a.attempt, delivered, { status: 'delivered' }), 'the late worker still records its attempt');
+  const b = await ingestEvent(sql, eventFor('op_lapse'), { ...intakeOpts, perEndpoint: 1 });
+  t.equal(b.stored, 'waiting', 'a new event does not overtake the lapsed delivery');
+  const claim = await claimDueAttempts(sql, { room: 5, perEndpoint: 1, leaseMs: 60_000 });
+  t.equal(claim.attempts.length, 1, 'one slot: one attempt claimed');
+  if (a.stored !== 'started' || claim.attempts.length !== 1) return;
+  const c = claim.attempts[0]!;
+  t.same([c.deliveryId, c.attempt, c.slot], [a.attempt.deliveryId, 2, a.attempt.slot], 'the lapsed delivery, its second attempt, the same slot');
+  t.notOk((await recordAttemptResult(sql, a.attempt, delivered, { status: 'delivered' })).kept, 'the late worker finds its lease lost');
   const [slot] = await stack.svc.orm.em
     .fork()
-    .execute<{ lease_token: string }[]>('select lease_token from webhooks.endpoint_slots where operator_id = ? and slot = ?', ['op_lapse', b.attempt.slot]);
-  t.equal(slot!.lease_token, b.attempt.leaseToken, 'the slot still holds the new lease');
+    .execute<{ lease_token: string }[]>('select lease_token from webhooks.endpoint_slots where operator_id = ? and slot = ?', ['op_lapse', c.slot]);
+  t.equal(slot!.lease_token, c.leaseToken, 'the slot still holds the new lease');
+  const attempts = await stack.svc.orm.em
+    .fork()
+    .execute('select attempt, outcome from webhooks.attempts where delivery_id = ? order by attempt', [c.deliveryId]);
+  t.same(attempts, [
+    { attempt: 1, outcome: 'interrupted' },
+    { attempt: 2, outcome: 'in_flight' },
+  ]);
+});
+
+t.test('while deliveries wait, each record hands its slot to the oldest of them', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_hand', 'http://127.0.0.1:9/hook', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  const opts = { ...intakeOpts, perEndpoint: 1 };
+  const handOver = { perEndpoint: 1, leaseMs: 60_000 };
+  const first = await ingestEvent(sql, eventFor('op_hand'), opts);
+  const later = [eventFor('op_hand'), eventFor('op_hand')];
+  const stored = [first.stored];
+  for (const e of later) stored.push((await ingestEvent(sql, e, opts)).stored);
+  t.same(stored, ['started', 'waiting', 'waiting'], 'one slot: the later two wait');
+  if (first.stored !== 'started') return;
+
+  const r1 = await recordAttemptResult(sql, first.attempt, delivered, { status: 'delivered' }, handOver);
+  t.ok(r1.kept, 'recorded');
+  t.same(
+    [r1.next?.eventId, r1.next?.attempt, r1.next?.slot, r1.next?.body.equals(later[0]!.body)],
+    [later[0]!.id, 1, first.attempt.slot, true],
+    'handed to the oldest waiting delivery: its first attempt, the same slot, its bytes',
+  );
+  const failed = { delivered: false, statusCode: 500, error: 'HTTP 500', durationMs: 1 };
+  const r2 = await recordAttemptResult(sql, r1.next!, failed, { status: 'pending', delayMs: 60_000 }, handOver);
+  t.equal(r2.next?.eventId, later[1]!.id, 'a failed attempt hands over too (its own retry is not due yet)');
+  const r3 = await recordAttemptResult(sql, r2.next!, delivered, { status: 'delivered' }, handOver);
+  t.equal(r3.next, undefined, 'nothing waits: the slot is freed');
+  t.equal(await count(stack, LIVE_SLOTS, ['op_hand']), 0);
+  t.equal(await count(stack, `select count(*) n from webhooks.attempts where operator_id = 'op_hand' and outcome = 'in_flight'`), 0, 'every attempt recorded');
+  t.equal((await ingestEvent(sql, eventFor('op_hand'), opts)).stored, 'started', 'the next event starts at intake again');
 });
 
 t.test('two replicas and a hanging endpoint: the endpoint limit holds, the rest waits for the claim loop', async (t) => {

@@ -1,8 +1,9 @@
 // The delivery pool of a replica: runs attempts concurrently (at most `concurrency`), records each
 // and schedules the next. Most first attempts come from the intake, which leases them in its own
-// statement after reserving a place here; the claim loop takes the rest from Postgres (retries,
-// deliveries the intake could not start, lapsed leases; several replicas share the queue via
-// SKIP LOCKED).
+// statement after reserving a place here; while deliveries of an endpoint wait, the record of each
+// attempt hands its slot and place to the oldest of them; the claim loop takes the rest from
+// Postgres (retries of idle endpoints, deliveries that waited for this pool, lapsed leases;
+// several replicas share the queue via SKIP LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
@@ -41,15 +42,19 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   // claim loop (a claim transaction after every attempt would cost more than the attempt's intake).
   let waiting = false;
   let notes = 0;
+  let stopping = false;
 
-  async function runAttempt(c: ClaimedAttempt): Promise<void> {
+  /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
+  async function runAttempt(c: ClaimedAttempt): Promise<ClaimedAttempt | undefined> {
     crashPoint('webhooks.deliver.after-claim');
     const result = await performAttempt(c, o.attempt);
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
+    let handedTo: ClaimedAttempt | undefined;
     try {
-      const kept = await recordAttemptResult(o.sql, c, result, next);
-      if (!kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
+      const recorded = await recordAttemptResult(o.sql, c, result, next, stopping ? undefined : { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+      if (!recorded.kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
+      handedTo = recorded.next;
     } catch (err) {
       // The lease will expire and the delivery be retried; the attempt shows as interrupted.
       o.log.error({ err, deliveryId: c.deliveryId, attempt: c.attempt }, 'could not record a webhook attempt');
@@ -69,15 +74,20 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     else if (outcome === 'retrying')
       o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
     else o.log.error(fields, 'webhook delivery failed after its last attempt');
+    return handedTo;
   }
 
   function start(c: ClaimedAttempt): void {
     const p: Promise<void> = runAttempt(c)
-      .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
-      .finally(() => {
+      .catch((err) => {
+        o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly');
+        return undefined;
+      })
+      .then((handedTo) => {
         inFlight.delete(p);
-        // The attempt's record freed its slot and this place.
-        if (waiting) loop.poke();
+        // The next attempt takes this place; otherwise the record freed the slot and the place.
+        if (handedTo) start(handedTo);
+        else if (waiting) loop.poke();
       });
     inFlight.add(p);
   }
@@ -117,9 +127,11 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
       if (inFlight.size === 0) loop.poke();
     },
     async stop() {
+      stopping = true;
       await loop.stop();
-      // Attempts under way end within their HTTP timeout; let them record their result.
-      await Promise.allSettled([...inFlight]);
+      // Attempts under way end within their HTTP timeout; let them record their result (a record
+      // under way may still hand its slot over once).
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -1,8 +1,9 @@
 // The delivery queue lives in Postgres (JetStream is never the only copy). An attempt starts with
 // a lease (a token and a lease end stored in next_attempt_at), a slot of its endpoint
 // (endpoint-slots.ts) and an `in_flight` attempt row: taken by the intake's own statement for a
-// first attempt (event-intake.ts), otherwise claimed by a worker with FOR UPDATE SKIP LOCKED in a
-// short transaction. It is sent outside any transaction, then recorded under the same token. A
+// first attempt (event-intake.ts), handed over by the record of the endpoint's previous attempt
+// while deliveries wait (recordAttemptResult), otherwise claimed by a worker with FOR UPDATE SKIP
+// LOCKED in a short transaction. It is sent outside any transaction, then recorded under the same token. A
 // worker that dies leaves the lease to expire: the delivery becomes due again, its unfinished
 // attempt is marked `interrupted`, and the next attempt goes out with the same event id
 // (at-least-once).
@@ -311,15 +312,46 @@ export async function startTestAttempt(
   });
 }
 
+export interface RecordOutcome {
+  /** False when the lease was lost meanwhile (another worker took the delivery over); then nothing was written. */
+  kept: boolean;
+  /** The attempt the freed slot was handed to: the endpoint's oldest due delivery, leased in the same statement. */
+  next?: ClaimedAttempt;
+}
+
+interface RecordRow {
+  n: number;
+  next_id: string | null;
+  next_event_id: string;
+  next_attempt: number;
+  next_max_attempts: number;
+  next_attempt_id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  body: Buffer;
+}
+
 /**
- * Records how an attempt ended and what comes next. False when the lease was lost meanwhile
- * (another worker took the delivery over); then nothing is written.
+ * Records how an attempt ended and what comes next, in one statement: the delivery under our
+ * lease, its attempt only if the lease was still ours, and the endpoint slot if it still holds
+ * our lease (a lapsed one may have been taken since). With `handOver`, a slot freed while other
+ * deliveries of the endpoint are due is not freed but handed to the oldest of them (lease, attempt
+ * row, a lapsed attempt marked interrupted), which this worker then runs in the same place of its
+ * pool: a backlog drains at one statement per attempt, oldest first, without claim transactions,
+ * and new events cannot overtake it (the intake leaves its delivery to it, event-intake.ts).
  */
-export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
-  // One statement: the delivery under our lease, its attempt only if the lease was still ours, and
-  // the endpoint slot if it still holds our lease (a lapsed one may have been taken since).
-  const { n } = onlyRow(
-    await sql.query<{ n: number }>(
+export async function recordAttemptResult(
+  sql: SqlRunner,
+  c: ClaimedAttempt,
+  result: AttemptResult,
+  next: NextStep,
+  handOver?: { perEndpoint: number; leaseMs: number },
+): Promise<RecordOutcome> {
+  const leaseToken = randomUUID();
+  const mayHandOver = handOver !== undefined && c.slot !== null && c.slot <= handOver.perEndpoint;
+  const row = onlyRow(
+    await sql.query<RecordRow>(
       `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
@@ -327,9 +359,44 @@ export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, res
        where id = ? and lease_token = ? returning id),
      a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
        where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1),
-     s as (update ${S}.endpoint_slots set delivery_id = null, lease_token = null, lease_until = null
-       where operator_id = ? and environment = ? and slot = ? and lease_token = ?)
-     select count(*)::int as n from d`,
+     ep as (
+       select url, secret_sealed, case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed
+       from ${S}.endpoints where ?::boolean and operator_id = ? and environment = ? and url is not null and secret_sealed is not null
+     ),
+     waiting as (
+       select x.id from ${S}.deliveries x
+       where exists (select 1 from ep) and x.operator_id = ? and x.environment = ? and x.status = 'pending'
+         and x.next_attempt_at <= now() and x.attempts < x.max_attempts and x.id <> ?
+       order by x.next_attempt_at limit 1
+       for update skip locked
+     ),
+     s as (
+       update ${S}.endpoint_slots sl set delivery_id = w.id,
+         lease_token = case when w.id is null then null else ?::text end,
+         lease_until = case when w.id is null then null else ${LEASE_END} end
+       from (select (select id from waiting) as id) w
+       where sl.operator_id = ? and sl.environment = ? and sl.slot = ? and sl.lease_token = ?
+       returning w.id
+     ),
+     nd as (
+       update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = ?, next_attempt_at = ${LEASE_END}, updated_at = now()
+       from s where x.id = s.id
+       returning x.id, x.event_id, x.operator_id, x.attempts, x.max_attempts
+     ),
+     ni as (
+       update ${S}.attempts t set outcome = 'interrupted', error = ?, finished_at = now()
+       from s where t.delivery_id = s.id and t.outcome = 'in_flight'
+     ),
+     na as (
+       insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+       select nd.id, nd.event_id, nd.operator_id, nd.attempts, ep.url, 'in_flight' from nd cross join ep
+       returning id
+     )
+     select (select count(*) from d)::int as n, nd.id as next_id, nd.event_id as next_event_id, nd.attempts as next_attempt,
+            nd.max_attempts as next_max_attempts, na.id as next_attempt_id, ep.url, ep.secret_sealed, ep.previous_secret_sealed, ev.body
+     from (select 1) one
+     left join nd on true left join na on true left join ep on nd.id is not null
+     left join ${S}.events ev on ev.id = nd.event_id`,
       [
         next.status,
         next.status,
@@ -344,12 +411,42 @@ export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, res
         result.error,
         result.durationMs,
         c.attemptId,
+        mayHandOver,
+        c.operatorId,
+        c.environment,
+        c.operatorId,
+        c.environment,
+        c.deliveryId,
+        leaseToken,
+        handOver?.leaseMs ?? 0,
         c.operatorId,
         c.environment,
         c.slot,
         c.leaseToken,
+        leaseToken,
+        handOver?.leaseMs ?? 0,
+        INTERRUPTED,
       ],
     ),
   );
-  return n === 1;
+  const kept = row.n === 1;
+  if (row.next_id === null) return { kept };
+  return {
+    kept,
+    next: {
+      deliveryId: row.next_id,
+      eventId: row.next_event_id,
+      operatorId: c.operatorId,
+      environment: c.environment,
+      attempt: Number(row.next_attempt),
+      maxAttempts: row.next_max_attempts,
+      attemptId: String(row.next_attempt_id),
+      leaseToken,
+      slot: c.slot,
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      body: row.body,
+    },
+  };
 }
