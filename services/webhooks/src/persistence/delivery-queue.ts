@@ -339,7 +339,7 @@ interface RecordRow {
  * deliveries of the endpoint are due is not freed but handed to the oldest of them (lease, attempt
  * row, a lapsed attempt marked interrupted), which this worker then runs in the same place of its
  * pool: a backlog drains at one statement per attempt, oldest first, without claim transactions,
- * and new events cannot overtake it (the intake leaves its delivery to it, event-intake.ts).
+ * and new events cannot starve it (while it lasts, no slot of the endpoint comes free for them).
  */
 export async function recordAttemptResult(
   sql: SqlRunner,

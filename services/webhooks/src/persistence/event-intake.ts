@@ -2,10 +2,9 @@
 // its id, and its delivery; and, in the usual case, the delivery's first attempt already leased to
 // this replica (a free slot of its endpoint, the lease, the `in_flight` attempt row), so the
 // consumer starts the attempt right after the commit and no claim transaction is needed. The
-// delivery is left `pending`, due now, for the claim loop when this replica's pool or the
-// endpoint's slots are full, or when deliveries of the endpoint already wait there (a new event
-// must not overtake them, or under sustained load they would wait for ever); it ends
-// `no_endpoint` at once when the endpoint has no URL or secret.
+// delivery is left `pending`, due now, when this replica's pool or the endpoint's slots are full:
+// the next record of the endpoint hands its slot to the oldest such delivery (delivery-queue.ts),
+// or the claim loop takes it. It ends `no_endpoint` at once when the endpoint has no URL or secret.
 import { randomUUID } from 'node:crypto';
 import { newId } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
@@ -50,8 +49,6 @@ export async function ingestEvent(sql: SqlRunner, e: EventToStore, o: IntakeOpti
        select s.slot from ${S}.endpoint_slots s
        where ?::boolean and s.operator_id = ? and s.environment = ? and s.slot <= ? and ${SLOT_IS_FREE}
          and exists (select 1 from ep where ep.usable)
-         and not exists (select 1 from ${S}.deliveries x
-                         where x.operator_id = ? and x.environment = ? and x.status = 'pending' and x.next_attempt_at <= now())
        order by s.slot limit 1
        for update skip locked
      ), taken as (
@@ -90,8 +87,6 @@ export async function ingestEvent(sql: SqlRunner, e: EventToStore, o: IntakeOpti
       e.operatorId,
       e.environment,
       o.perEndpoint,
-      e.operatorId,
-      e.environment,
       deliveryId,
       leaseToken,
       o.leaseMs,
