@@ -8,7 +8,7 @@ import { newId } from '@bo/contracts';
 import { sqlOnPool, type Sql } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
 import { claimDueAttempts, recordAttemptResult, type EventToStore } from '../src/persistence/delivery-queue.ts';
-import { ingestEvent, type IntakeOutcome } from '../src/persistence/event-intake.ts';
+import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/persistence/event-intake.ts';
 import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
 
 const deposit = (id: string) => ({
@@ -120,6 +120,25 @@ t.test('intakes racing for the slots of an endpoint, then claims and intakes rac
   t.equal(await count(stack, LIVE_SLOTS, ['op_race']), 3, 'three slots held');
 });
 
+t.test('batches racing for the slots of an endpoint: never more than the limit', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_batch', 'http://127.0.0.1:9/hook', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  const batches = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      ingestEvents(
+        sql,
+        Array.from({ length: 6 }, () => eventFor('op_batch')),
+        { ...intakeOpts, room: 6 },
+      ),
+    ),
+  );
+  t.equal(startedOf(batches.flat()).length, 3, 'four batches of six, three slots: three started');
+  t.equal(batches.flat().filter((o) => o.stored === 'waiting').length, 21, 'the others wait');
+  t.equal(await count(stack, LIVE_LEASES, ['op_batch']), 3);
+  t.equal(await count(stack, LIVE_SLOTS, ['op_batch']), 3);
+});
+
 t.test("intakes racing for an endpoint's last slot: exactly one takes it", async (t) => {
   const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
   await configure(stack, 'op_last', 'http://127.0.0.1:9/hook', newWebhookSecret());
@@ -163,6 +182,47 @@ t.test('a lapsed lease: its slot is free, the delivery is handed the next slot, 
     { attempt: 1, outcome: 'interrupted' },
     { attempt: 2, outcome: 'in_flight' },
   ]);
+});
+
+t.test('events that arrived together: one statement, slots and room shared out in arrival order', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  await configure(stack, 'op_a', 'http://127.0.0.1:9/a', newWebhookSecret());
+  await configure(stack, 'op_b', 'http://127.0.0.1:9/b', newWebhookSecret());
+  const sql = ownSql(t, stack);
+  const before = eventFor('op_a');
+  await ingestEvent(sql, before, { ...intakeOpts, startNow: false });
+  const [a0, b0, a1, b1, a2, a3, x0, a4] = ['op_a', 'op_b', 'op_a', 'op_b', 'op_a', 'op_a', 'op_x', 'op_a'].map(eventFor);
+  const outcomes = await ingestEvents(sql, [a0!, b0!, a1!, b1!, a2!, a3!, x0!, a4!, before], { ...intakeOpts, room: 4 });
+  t.same(
+    outcomes.map((o) => o.stored),
+    ['started', 'started', 'started', 'started', 'waiting', 'waiting', 'closed', 'waiting', 'duplicate'],
+    "the pool's four places to the first four; op_x has no endpoint; the repeat is dropped",
+  );
+  const started = startedOf(outcomes);
+  t.same(
+    started.map((a) => [a.eventId, a.operatorId, a.slot, a.attempt]),
+    [
+      [a0!.id, 'op_a', 1, 1],
+      [b0!.id, 'op_b', 1, 1],
+      [a1!.id, 'op_a', 2, 1],
+      [b1!.id, 'op_b', 2, 1],
+    ],
+    'each with a slot of its own endpoint',
+  );
+  t.ok(
+    started.every((a, i) => a.body.equals([a0, b0, a1, b1][i]!.body)),
+    'with its bytes',
+  );
+  // The waiting ones: two of op_a's three slots are taken, and the one that waited longest goes first.
+  const more = await ingestEvents(sql, [eventFor('op_a'), eventFor('op_a')], { ...intakeOpts, room: 2 });
+  t.same(
+    more.map((o) => o.stored),
+    ['started', 'waiting'],
+    "op_a's last slot",
+  );
+  t.equal(await count(stack, LIVE_LEASES, ['op_a']), 3);
+  t.equal(await count(stack, 'select count(*) n from webhooks.events'), 11, 'every event stored once');
+  t.equal(await count(stack, `select count(*) n from webhooks.deliveries where status = 'no_endpoint'`), 1);
 });
 
 t.test('while deliveries wait, each record hands its slot to the oldest of them', async (t) => {
@@ -229,6 +289,22 @@ t.test('two replicas and a hanging endpoint: the endpoint limit holds, the rest 
   t.ok(rx.maxConcurrent() <= 3, 'never more than three in flight');
   t.equal(rx.requests.length, 12, 'each event sent once');
   t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);
+});
+
+t.test('an event that cannot be stored does not hold up the others that arrived with it', async (t) => {
+  const stack = await startStack(t);
+  const secret = newWebhookSecret();
+  const rx = await startReceiver(secret);
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_poison', rx.url, secret);
+  const routing = { operatorId: 'op_poison', environment: 'sandbox' as const };
+  const good1 = await publishEvent(stack.svc.nc, stack.prefix, routing, 'deposit.confirmed', deposit('dep_g1'));
+  // A NUL in the id: JSON allows it, Postgres text does not.
+  await publishEvent(stack.svc.nc, stack.prefix, routing, 'deposit.confirmed', deposit('dep_bad'), { id: 'evt_\u0000bad', msgId: 'poison' });
+  const good2 = await publishEvent(stack.svc.nc, stack.prefix, routing, 'deposit.confirmed', deposit('dep_g2'));
+  await rx.waitForRequests(2);
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set([good1.event.id, good2.event.id]), 'both good events delivered');
+  t.equal(await count(stack, 'select count(*) n from webhooks.events'), 2, 'the bad one is not stored (it is redelivered, as before)');
 });
 
 t.test("a replica's pool limit holds for the attempts its intake starts", async (t) => {

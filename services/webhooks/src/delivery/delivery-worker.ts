@@ -26,9 +26,9 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorker {
   /** Look for due deliveries now (something became due). */
   poke(): void;
-  /** Holds a place in the pool for an attempt the intake may lease; false when the pool is full. */
-  reserve(): boolean;
-  /** Runs the attempt the intake leased in a reserved place, or gives the place back (undefined). */
+  /** Holds up to `n` places in the pool for attempts the intake may lease; how many it got. */
+  reserve(n: number): number;
+  /** Runs an attempt the intake leased in a reserved place, or gives one place back (undefined). */
   startReserved(c: ClaimedAttempt | undefined): void;
   /** A delivery was stored due but not started (no room): the claim loop should look once room frees. */
   noteWaiting(): void;
@@ -110,10 +110,10 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
 
   return {
     poke: loop.poke,
-    reserve() {
-      if (room() <= 0) return false;
-      reserved++;
-      return true;
+    reserve(n) {
+      const granted = Math.max(0, Math.min(n, room()));
+      reserved += granted;
+      return granted;
     },
     startReserved(c) {
       reserved--;
