@@ -4,6 +4,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
+/** The most WEBHOOK_ENDPOINT_CONCURRENCY may be: every endpoint has this many slots (persistence/endpoint-slots.ts). */
+export const MAX_ENDPOINT_CONCURRENCY = 100;
+
 export const WebhooksConfigSchema = Type.Composite([
   BaseConfigSchema,
   Type.Object({
@@ -24,7 +27,7 @@ export const WebhooksConfigSchema = Type.Composite([
      * endpoint cannot take the pool (a quarter of it by default). It also caps one operator's
      * delivery rate at about this many over the endpoint's response time (16 / 20 ms = 800/s).
      */
-    WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: 100 }),
+    WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: MAX_ENDPOINT_CONCURRENCY }),
     /** How often the worker looks for due deliveries when nothing wakes it. */
     WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
     /** A claimed delivery whose worker died is retried this long after its HTTP timeout would have passed. */

@@ -73,7 +73,9 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
       sql: deps.sql,
       log: deps.log,
       maxAttempts: rt.maxAttempts,
-      onStored: () => worker.poke(),
+      perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      leaseMs: rt.leaseMs,
+      worker,
     });
     const stopEndpointSync = startEndpointSync({ nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
     // Intake stops first so nothing new is stored while the worker winds down.

@@ -126,10 +126,24 @@ t.test('crash after the attempt was claimed, before anything was sent', async (t
   t.equal(r.requests, 1);
 });
 
-t.test('crash after the event was stored, before it was acked', async (t) => {
+t.test('crash after the event was stored with its first attempt leased, before it was acked or sent', async (t) => {
+  // The intake's lease lapses like a claim's: the attempt counts as interrupted, the next one delivers.
   const r = await scenario(t, { crashAt: 'webhooks.ingest.after-commit', reply: () => 200 });
-  t.same(r.attempts, [{ attempt: 1, outcome: 'delivered' }]);
+  t.same(r.attempts, [
+    { attempt: 1, outcome: 'interrupted' },
+    { attempt: 2, outcome: 'delivered' },
+  ]);
   t.equal(r.requests, 1);
+});
+
+t.test('SIGKILL while the receiver holds a retry (an attempt the claim loop started)', async (t) => {
+  const r = await scenario(t, { killWhenHeld: true, reply: (n) => (n === 1 ? 500 : n === 2 ? 'hang' : 200) });
+  t.same(r.attempts, [
+    { attempt: 1, outcome: 'failed' },
+    { attempt: 2, outcome: 'interrupted' },
+    { attempt: 3, outcome: 'delivered' },
+  ]);
+  t.equal(r.requests, 3);
 });
 
 t.test('SIGKILL while the receiver holds the request', async (t) => {

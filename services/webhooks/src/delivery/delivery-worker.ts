@@ -1,6 +1,9 @@
-// The delivery loop: claims due deliveries from Postgres (several replicas share the queue via
-// SKIP LOCKED), runs them concurrently in a bounded pool, records each attempt and schedules the
-// next.
+// The delivery pool of a replica: runs attempts concurrently (at most `concurrency`), records each
+// and schedules the next. Most first attempts come from the intake, which leases them in its own
+// statement after reserving a place here; while deliveries of an endpoint wait, the record of each
+// attempt hands its slot and place to the oldest of them; the claim loop takes the rest from
+// Postgres (retries of idle endpoints, deliveries that waited for this pool, lapsed leases;
+// several replicas share the queue via SKIP LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
@@ -21,21 +24,37 @@ export interface DeliveryWorkerOptions {
 }
 
 export interface DeliveryWorker {
+  /** Look for due deliveries now (something became due). */
   poke(): void;
+  /** Holds up to `n` places in the pool for attempts the intake may lease; how many it got. */
+  reserve(n: number): number;
+  /** Runs an attempt the intake leased in a reserved place, or gives one place back (undefined). */
+  startReserved(c: ClaimedAttempt | undefined): void;
+  /** A delivery was stored due but not started (no room): the claim loop should look once room frees. */
+  noteWaiting(): void;
   stop(): Promise<void>;
 }
 
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
+  let reserved = 0;
+  // Whether a due delivery may be waiting for room: only then does a finished attempt wake the
+  // claim loop (a claim transaction after every attempt would cost more than the attempt's intake).
+  let waiting = false;
+  let notes = 0;
+  let stopping = false;
 
-  async function runAttempt(c: ClaimedAttempt): Promise<void> {
+  /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
+  async function runAttempt(c: ClaimedAttempt): Promise<ClaimedAttempt | undefined> {
     crashPoint('webhooks.deliver.after-claim');
     const result = await performAttempt(c, o.attempt);
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
+    let handedTo: ClaimedAttempt | undefined;
     try {
-      const kept = await recordAttemptResult(o.sql, c, result, next);
-      if (!kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
+      const recorded = await recordAttemptResult(o.sql, c, result, next, stopping ? undefined : { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+      if (!recorded.kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
+      handedTo = recorded.next;
     } catch (err) {
       // The lease will expire and the delivery be retried; the attempt shows as interrupted.
       o.log.error({ err, deliveryId: c.deliveryId, attempt: c.attempt }, 'could not record a webhook attempt');
@@ -55,33 +74,64 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     else if (outcome === 'retrying')
       o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
     else o.log.error(fields, 'webhook delivery failed after its last attempt');
+    return handedTo;
   }
+
+  function start(c: ClaimedAttempt): void {
+    const p: Promise<void> = runAttempt(c)
+      .catch((err) => {
+        o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly');
+        return undefined;
+      })
+      .then((handedTo) => {
+        inFlight.delete(p);
+        // The next attempt takes this place; otherwise the record freed the slot and the place.
+        if (handedTo) start(handedTo);
+        else if (waiting) loop.poke();
+      });
+    inFlight.add(p);
+  }
+
+  const room = () => o.concurrency - inFlight.size - reserved;
 
   async function claimAndStart(): Promise<boolean> {
-    const free = o.concurrency - inFlight.size;
+    const free = room();
     if (free <= 0) return false;
-    const claimed = await claimDueAttempts(o.sql, { slots: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
-    for (const c of claimed) {
-      const p: Promise<void> = runAttempt(c)
-        .catch((err) => o.log.error({ err, deliveryId: c.deliveryId }, 'webhook attempt failed unexpectedly'))
-        .finally(() => {
-          inFlight.delete(p);
-          loop.poke();
-        });
-      inFlight.add(p);
-    }
-    return claimed.length === free;
+    const notesBefore = notes;
+    const { attempts, heldBack } = await claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    // A delivery noted meanwhile may have been stored after this pass looked.
+    waiting = heldBack || notes !== notesBefore;
+    for (const c of attempts) start(c);
+    return attempts.length === free;
   }
 
-  // Woken when an event was stored and whenever a slot frees up; polls for retries that come due.
+  // Polls for retries that come due and leases that lapse; woken when room frees while deliveries wait.
   const loop = startLoop({ name: 'claiming webhook deliveries', intervalMs: o.pollMs, log: o.log, run: claimAndStart });
 
   return {
     poke: loop.poke,
+    reserve(n) {
+      const granted = Math.max(0, Math.min(n, room()));
+      reserved += granted;
+      return granted;
+    },
+    startReserved(c) {
+      reserved--;
+      if (c) start(c);
+      else if (waiting) loop.poke();
+    },
+    noteWaiting() {
+      waiting = true;
+      notes++;
+      // Nothing in flight here would wake the loop when room frees (the slots may be another replica's).
+      if (inFlight.size === 0) loop.poke();
+    },
     async stop() {
+      stopping = true;
       await loop.stop();
-      // Attempts under way end within their HTTP timeout; let them record their result.
-      await Promise.allSettled([...inFlight]);
+      // Attempts under way end within their HTTP timeout; let them record their result (a record
+      // under way may still hand its slot over once).
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }

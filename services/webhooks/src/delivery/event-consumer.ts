@@ -1,12 +1,17 @@
-// Intake of domain events: a durable JetStream pull consumer over every event subject. Each event
-// is stored with its delivery in one Postgres statement (atomic), and only then acked; a crash between
-// the two redelivers the message, and the insert dedupes on the event id. A message that can
-// never be stored (not an event, no routing headers) is logged and terminated, not retried.
+// Intake of domain events: a durable JetStream pull consumer over every event subject. The events
+// that arrived together are stored with their deliveries in one Postgres statement (atomic), and
+// only then acked; a crash between the two redelivers the messages, and the insert dedupes on the
+// event id. The same statement usually leases each delivery's first attempt
+// (persistence/event-intake.ts), which starts right after the commit, in a place of the delivery
+// pool reserved before the statement. A message that can never be stored (not an event, no
+// routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, type Logger, type Sql } from '@bo/service-kit';
-import { storeEventWithDelivery, type EventToStore } from '../persistence/delivery-queue.ts';
+import type { EventToStore } from '../persistence/delivery-queue.ts';
+import { ingestEvents, type IntakeOutcome } from '../persistence/event-intake.ts';
+import type { DeliveryWorker } from './delivery-worker.ts';
 
 export function webhooksConsumerName(prefix: string): string {
   return `${prefix}_webhooks`;
@@ -20,13 +25,17 @@ export interface EventConsumerOptions {
   sql: Sql;
   log: Logger;
   maxAttempts: number;
-  /** Called after an event and its delivery were committed. */
-  onStored(): void;
-  /** Events stored concurrently. */
+  perEndpoint: number;
+  leaseMs: number;
+  /** Runs the first attempts the intake leases, and the claim loop for the others. */
+  worker: Pick<DeliveryWorker, 'reserve' | 'startReserved' | 'noteWaiting'>;
+  /** Batches stored concurrently. */
   parallel?: number;
 }
 
 const ACK_WAIT_NS = 30_000_000_000;
+/** Events stored by one statement at most. */
+const MAX_BATCH = 32;
 
 /** Reads the routing and identity of an event message; a string when it is not a usable event. */
 export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: string): string } }): EventToStore | string {
@@ -75,29 +84,72 @@ export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string,
 
 export function startEventConsumer(o: EventConsumerOptions): () => Promise<void> {
   const js = jetstream(o.nc);
-  const parallel = o.parallel ?? 16;
+  const parallel = o.parallel ?? 4;
   const handling = new Set<Promise<void>>();
   let stopped = false;
   let messages: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
 
-  async function store(m: JsMsg): Promise<void> {
-    const event = parseEventMessage(m);
-    if (typeof event === 'string') {
-      o.log.error({ subject: m.subject, seq: m.seq, problem: event }, 'unusable event message dropped');
-      m.term(event);
-      return;
-    }
+  const pending: Array<{ m: JsMsg; event: EventToStore }> = [];
+  let pumpQueued = false;
+
+  /** Stores a batch in one statement, starts the attempts it leased, then acks every message. */
+  async function store(batch: Array<{ m: JsMsg; event: EventToStore }>): Promise<void> {
+    const room = o.worker.reserve(batch.length);
+    let outcomes: IntakeOutcome[];
     try {
-      await storeEventWithDelivery(o.sql, event, o.maxAttempts);
+      outcomes = await ingestEvents(
+        o.sql,
+        batch.map((b) => b.event),
+        { maxAttempts: o.maxAttempts, room, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs },
+      );
     } catch (err) {
-      o.log.warn({ err, eventId: event.id }, 'could not store event; it will be redelivered');
-      m.nak(1000);
+      for (let i = 0; i < room; i++) o.worker.startReserved(undefined);
+      // One event that cannot be stored must not hold up the others: each again on its own.
+      if (batch.length > 1) {
+        for (const b of batch) await store([b]);
+        return;
+      }
+      o.log.warn({ err, eventId: batch[0]!.event.id }, 'could not store event; it will be redelivered');
+      batch[0]!.m.nak(1000);
       return;
     }
     crashPoint('webhooks.ingest.after-commit');
-    m.ack();
-    o.onStored();
+    // The reserved places are handed over before anything here can throw.
+    let started = 0;
+    for (const outcome of outcomes) {
+      if (outcome.stored !== 'started') continue;
+      o.worker.startReserved(outcome.attempt);
+      started++;
+    }
+    for (let i = started; i < room; i++) o.worker.startReserved(undefined);
+    if (outcomes.some((x) => x.stored === 'waiting')) o.worker.noteWaiting();
+    for (const b of batch) b.m.ack();
+  }
+
+  /** Starts batches of what has arrived, while fewer than `parallel` are being stored. */
+  function pump(): void {
+    pumpQueued = false;
+    while (pending.length > 0 && handling.size < parallel) {
+      // Distinct event ids per batch (one statement inserts them); a repeat waits for the next.
+      const ids = new Set<string>();
+      const batch: typeof pending = [];
+      for (let i = 0; i < pending.length && batch.length < MAX_BATCH; ) {
+        const item = pending[i]!;
+        if (ids.has(item.event.id)) {
+          i++;
+          continue;
+        }
+        ids.add(item.event.id);
+        batch.push(item);
+        pending.splice(i, 1);
+      }
+      const p: Promise<void> = store(batch).finally(() => {
+        handling.delete(p);
+        pump();
+      });
+      handling.add(p);
+    }
   }
 
   async function consumeOnce(): Promise<void> {
@@ -117,9 +169,19 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
       }
     })().catch(() => undefined);
     for await (const m of current) {
-      if (handling.size >= parallel) await Promise.race(handling);
-      const p: Promise<void> = store(m).finally(() => handling.delete(p));
-      handling.add(p);
+      const event = parseEventMessage(m);
+      if (typeof event === 'string') {
+        o.log.error({ subject: m.subject, seq: m.seq, problem: event }, 'unusable event message dropped');
+        m.term(event);
+        continue;
+      }
+      pending.push({ m, event });
+      // What arrived together (same socket read) is taken as one batch, once this turn is over.
+      if (!pumpQueued) {
+        pumpQueued = true;
+        setImmediate(pump);
+      }
+      while (pending.length >= MAX_BATCH && handling.size >= parallel) await Promise.race(handling);
     }
   }
 
@@ -143,6 +205,6 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
     messages?.stop();
     wake?.();
     await loop;
-    await Promise.allSettled([...handling]);
+    while (handling.size > 0) await Promise.allSettled([...handling]);
   };
 }

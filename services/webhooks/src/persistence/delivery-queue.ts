@@ -1,14 +1,18 @@
-// The delivery queue lives in Postgres (JetStream is never the only copy). A worker claims due
-// deliveries with FOR UPDATE SKIP LOCKED in a short transaction, giving each a lease (a token and
-// a lease end stored in next_attempt_at) and an `in_flight` attempt row; it sends outside any
-// transaction, then records the result under the same token. A worker that dies leaves the lease
-// to expire: the delivery becomes due again, its unfinished attempt is marked `interrupted`, and
-// the next attempt goes out with the same event id (at-least-once).
+// The delivery queue lives in Postgres (JetStream is never the only copy). An attempt starts with
+// a lease (a token and a lease end stored in next_attempt_at), a slot of its endpoint
+// (endpoint-slots.ts) and an `in_flight` attempt row: taken by the intake's own statement for a
+// first attempt (event-intake.ts), handed over by the record of the endpoint's previous attempt
+// while deliveries wait (recordAttemptResult), otherwise claimed by a worker with FOR UPDATE SKIP
+// LOCKED in a short transaction. It is sent outside any transaction, then recorded under the same token. A
+// worker that dies leaves the lease to expire: the delivery becomes due again, its unfinished
+// attempt is marked `interrupted`, and the next attempt goes out with the same event id
+// (at-least-once).
 import { randomUUID } from 'node:crypto';
 import { onlyRow, type Sql, type SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
 import type { AttemptResult, NextStep } from '../domain/retry-schedule.ts';
 import type { DeliveryKind } from './entities.ts';
+import { LEASE_END, SLOT_IS_FREE } from './endpoint-slots.ts';
 
 const S = 'webhooks';
 const INTERRUPTED = 'no result recorded: the worker stopped during the attempt';
@@ -30,21 +34,6 @@ export async function insertEvent(tx: SqlRunner, e: EventToStore): Promise<boole
     `insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
      values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id`,
     [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source],
-  );
-  return rows.length === 1;
-}
-
-/**
- * The intake of one event in ONE statement (atomic without a transaction): the event, deduped on
- * its id, and its delivery due now. True when the event is new.
- */
-export async function storeEventWithDelivery(sql: SqlRunner, e: EventToStore, maxAttempts: number): Promise<boolean> {
-  const rows = await sql.query<{ id: string }>(
-    `with ev as (insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
-                 values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing returning id, operator_id, environment)
-     insert into ${S}.deliveries (id, event_id, operator_id, environment, kind, status, max_attempts, next_attempt_at)
-     select ?, ev.id, ev.operator_id, ev.environment, 'event', 'pending', ?, now() from ev returning id`,
-    [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source, newId('delivery'), maxAttempts],
   );
   return rows.length === 1;
 }
@@ -79,6 +68,8 @@ export interface ClaimedAttempt {
   maxAttempts: number;
   attemptId: string;
   leaseToken: string;
+  /** The endpoint slot the attempt holds (endpoint-slots.ts); null for a `webhooks.test` attempt, which takes none. */
+  slot: number | null;
   url: string;
   secretSealed: string;
   /** The secret before a rotation, while its overlap runs: deliveries are signed with both. */
@@ -87,84 +78,104 @@ export interface ClaimedAttempt {
 }
 
 interface DueRow {
-  id: string;
-  event_id: string;
   operator_id: string;
   environment: Environment;
+  /** The endpoint has a URL and a secret. */
+  usable: boolean;
+  /** Free slots of the endpoint as this statement's snapshot saw them (taking one re-checks). */
+  free: number;
+  /** Null when no due delivery of the endpoint was locked: it is full, or another replica holds them. */
+  id: string | null;
+  event_id: string;
   attempts: number;
   max_attempts: number;
-  busy: number;
   url: string | null;
   secret_sealed: string | null;
   previous_secret_sealed: string | null;
   body: Buffer;
 }
 
+export interface ClaimResult {
+  attempts: ClaimedAttempt[];
+  /** A due delivery was left for want of room (this replica's pool or its endpoint's slots): worth another pass when room frees. */
+  heldBack: boolean;
+}
+
 /**
- * Claims up to `slots` due deliveries, at most `perEndpoint` in flight per operator+environment
- * (counting leases held by every replica), oldest endpoints first, so one slow endpoint cannot
- * take the whole pool. Deliveries that cannot be attempted are closed here: `no_endpoint` when
- * the operator has no URL or secret for the environment, `failed` when an interrupted attempt used
- * the last one.
+ * The claim loop's path (retries, deliveries the intake could not start, lapsed leases): claims
+ * up to `room` due deliveries, each taking a free slot of its endpoint, oldest endpoints first and
+ * round-robin among them, so one slow endpoint cannot take the whole pool. Deliveries that cannot
+ * be attempted are closed here: `no_endpoint` when the operator has no URL or secret for the
+ * environment (a redelivery, or one removed after the intake), `failed` when an interrupted
+ * attempt used the last one.
  */
-export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpoint: number; leaseMs: number }): Promise<ClaimedAttempt[]> {
-  if (opts.slots <= 0) return [];
+export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoint: number; leaseMs: number }): Promise<ClaimResult> {
+  if (opts.room <= 0) return { attempts: [], heldBack: true };
   return sql.transaction(async (tx) => {
     const rows = await tx.query<DueRow>(
-      `with busy as (
-         select operator_id, environment, count(*)::int as n from ${S}.deliveries
-         where status = 'pending' and lease_token is not null and next_attempt_at > now()
-         group by operator_id, environment
-       ), due as (
-         select d.operator_id, d.environment, min(d.next_attempt_at) as first_due, coalesce(max(b.n), 0) as busy
+      `with due as (
+         select d.operator_id, d.environment, min(d.next_attempt_at) as first_due
          from ${S}.deliveries d
-         left join busy b on b.operator_id = d.operator_id and b.environment = d.environment
          where d.status = 'pending' and d.next_attempt_at <= now()
          group by d.operator_id, d.environment
-         having coalesce(max(b.n), 0) < ?
-         order by first_due
-         limit ?
+       ), due_endpoints as (
+         select due.operator_id, due.environment, due.first_due,
+                coalesce(ep.url is not null and ep.secret_sealed is not null, false) as usable,
+                (select count(*) from ${S}.endpoint_slots s
+                 where s.operator_id = due.operator_id and s.environment = due.environment and s.slot <= ? and ${SLOT_IS_FREE})::int as free
+         from due left join ${S}.endpoints ep on ep.operator_id = due.operator_id and ep.environment = due.environment
+       ), picked as (
+         select * from due_endpoints order by usable and free = 0, first_due limit ?
        )
-       select x.id, x.event_id, x.operator_id, x.environment, x.attempts, x.max_attempts, due.busy,
+       select p.operator_id, p.environment, p.usable, p.free, x.id, x.event_id, x.attempts, x.max_attempts,
               ep.url, ep.secret_sealed, ev.body,
               case when ep.previous_secret_expires_at > now() then ep.previous_secret_sealed end as previous_secret_sealed
-       from due cross join lateral (
-         select id, event_id, operator_id, environment, attempts, max_attempts, next_attempt_at from ${S}.deliveries x
-         where x.operator_id = due.operator_id and x.environment = due.environment
+       from picked p
+       left join lateral (
+         select x.id, x.event_id, x.attempts, x.max_attempts, x.next_attempt_at from ${S}.deliveries x
+         where x.operator_id = p.operator_id and x.environment = p.environment
            and x.status = 'pending' and x.next_attempt_at <= now()
          order by x.next_attempt_at
-         limit ?
+         limit case when p.usable then least(p.free, ?) else ? end
          for update skip locked
-       ) x
-       join ${S}.events ev on ev.id = x.event_id
-       left join ${S}.endpoints ep on ep.operator_id = x.operator_id and ep.environment = x.environment
-       order by due.first_due, x.next_attempt_at`,
-      [opts.perEndpoint, opts.slots, opts.perEndpoint],
+       ) x on true
+       left join ${S}.events ev on ev.id = x.event_id
+       left join ${S}.endpoints ep on ep.operator_id = p.operator_id and ep.environment = p.environment
+       order by p.usable and p.free = 0, p.first_due, x.next_attempt_at`,
+      [opts.perEndpoint, opts.room, opts.room, opts.room],
     );
 
-    // Round-robin across endpoints within the free slots and each endpoint's remaining room.
+    // More endpoints may be due than were looked at; a full endpoint's deliveries wait for a slot.
+    let heldBack = new Set(rows.map((r) => `${r.operator_id}\u0000${r.environment}`)).size >= opts.room;
+    const toClose: DueRow[] = [];
     const byEndpoint = new Map<string, DueRow[]>();
     for (const r of rows) {
+      if (r.usable && r.free === 0) heldBack = true;
+      if (r.id === null) continue;
+      if (r.attempts >= r.max_attempts || !r.usable) {
+        toClose.push(r);
+        continue;
+      }
       const key = `${r.operator_id}\u0000${r.environment}`;
-      const group = byEndpoint.get(key) ?? [];
-      if (group.length < opts.perEndpoint - r.busy) group.push(r);
-      byEndpoint.set(key, group);
+      byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), r]);
     }
-    const chosen: DueRow[] = [];
-    for (let round = 0; chosen.length < opts.slots; round++) {
+    // Round-robin across endpoints within this replica's room.
+    const chosen: Array<DueRow & { n: number }> = [];
+    for (let round = 0; chosen.length < opts.room; round++) {
       let took = false;
       for (const group of byEndpoint.values()) {
-        if (round < group.length && chosen.length < opts.slots) {
-          chosen.push(group[round]!);
+        if (round < group.length && chosen.length < opts.room) {
+          chosen.push({ ...group[round]!, n: round + 1 });
           took = true;
         }
       }
       if (!took) break;
     }
-    if (chosen.length === 0) return [];
+    if (chosen.length < [...byEndpoint.values()].reduce((n, g) => n + g.length, 0)) heldBack = true;
 
-    // Attempts left in flight by a worker whose lease ran out (only re-claimed deliveries have any).
-    const reclaimed = chosen.filter((r) => r.attempts > 0).map((r) => r.id);
+    // Attempts left in flight by a worker whose lease ran out (only re-claimed deliveries have any);
+    // those of the deliveries leased below are marked by the lease statement.
+    const reclaimed = toClose.filter((r) => r.attempts > 0).map((r) => r.id);
     if (reclaimed.length > 0) {
       await tx.query(
         `update ${S}.attempts set outcome = 'interrupted', error = ?, finished_at = now()
@@ -172,53 +183,80 @@ export async function claimDueAttempts(sql: Sql, opts: { slots: number; perEndpo
         [INTERRUPTED, reclaimed],
       );
     }
-
-    const leased: Array<DueRow & { leaseToken: string }> = [];
-    for (const r of chosen) {
-      if (r.attempts >= r.max_attempts) {
-        await closeDelivery(tx, r.id, 'failed', null, INTERRUPTED);
-        continue;
-      }
-      if (!r.url || !r.secret_sealed) {
-        await closeDelivery(tx, r.id, 'no_endpoint', null, r.url ? 'no webhook secret configured' : 'no webhook URL configured');
-        continue;
-      }
-      leased.push({ ...r, leaseToken: randomUUID() });
+    for (const r of toClose) {
+      if (r.attempts >= r.max_attempts) await closeDelivery(tx, r.id!, 'failed', null, INTERRUPTED);
+      else await closeDelivery(tx, r.id!, 'no_endpoint', null, r.url ? 'no webhook secret configured' : 'no webhook URL configured');
     }
-    if (leased.length === 0) return [];
-    // Every lease and its in-flight attempt row: one statement for the whole batch.
-    const rowsOf = leased.map(() => '(?::text, ?::text, ?::text)').join(', ');
-    const started = await tx.query<{ attempt_id: string; delivery_id: string; attempts: number }>(
-      `with v(id, token, url) as (values ${rowsOf}),
-       d as (update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = v.token,
-               next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
-             from v where x.id = v.id returning x.id, x.event_id, x.operator_id, x.attempts, v.url),
-       a as (insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
-             select d.id, d.event_id, d.operator_id, d.attempts, d.url, 'in_flight' from d returning id, delivery_id, attempt)
-       select a.id as attempt_id, a.delivery_id, a.attempt as attempts from a`,
-      [...leased.flatMap((r) => [r.id, r.leaseToken, r.url]), opts.leaseMs],
+    if (chosen.length === 0) return { attempts: [], heldBack };
+
+    // One statement for the batch: the n-th chosen delivery of an endpoint gets the n-th free slot
+    // it can lock (skip locked: an intake may take one meanwhile; a delivery left without one stays
+    // due), then the slots, the leases, the attempt a lapsed lease left in flight (`interrupted`)
+    // and the new in-flight attempt rows.
+    const leases = chosen.map((r) => ({ ...r, leaseToken: randomUUID() }));
+    const rowsOf = leases.map(() => '(?::text, ?::text, ?::text, ?::text, ?::text, ?::int)').join(', ');
+    const started = await tx.query<{ attempt_id: string; delivery_id: string; attempt: number; slot: number }>(
+      `with want(id, token, url, operator_id, environment, n) as (values ${rowsOf}),
+       need as (select operator_id, environment, count(*)::int as k from want group by operator_id, environment),
+       got as (
+         select need.operator_id, need.environment, f.slot,
+                row_number() over (partition by need.operator_id, need.environment order by f.slot)::int as n
+         from need cross join lateral (
+           select s.slot from ${S}.endpoint_slots s
+           where s.operator_id = need.operator_id and s.environment = need.environment and s.slot <= ? and ${SLOT_IS_FREE}
+           order by s.slot limit need.k
+           for update skip locked
+         ) f
+       ),
+       pair as (
+         select w.id, w.token, w.url, w.operator_id, w.environment, g.slot from want w
+         join got g on g.operator_id = w.operator_id and g.environment = w.environment and g.n = w.n
+       ),
+       i as (
+         update ${S}.attempts t set outcome = 'interrupted', error = ?, finished_at = now()
+         from pair p where t.delivery_id = p.id and t.outcome = 'in_flight'
+       ),
+       sl as (
+         update ${S}.endpoint_slots s set delivery_id = p.id, lease_token = p.token, lease_until = ${LEASE_END}
+         from pair p where s.operator_id = p.operator_id and s.environment = p.environment and s.slot = p.slot
+       ),
+       d as (
+         update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = p.token, next_attempt_at = ${LEASE_END}, updated_at = now()
+         from pair p where x.id = p.id
+         returning x.id, x.event_id, x.operator_id, x.attempts, p.url, p.slot
+       ),
+       a as (
+         insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+         select d.id, d.event_id, d.operator_id, d.attempts, d.url, 'in_flight' from d
+         returning id, delivery_id, attempt
+       )
+       select a.id as attempt_id, a.delivery_id, a.attempt, d.slot from a join d on d.id = a.delivery_id`,
+      [...leases.flatMap((r) => [r.id, r.leaseToken, r.url, r.operator_id, r.environment, r.n]), opts.perEndpoint, INTERRUPTED, opts.leaseMs, opts.leaseMs],
     );
+    if (started.length < leases.length) heldBack = true;
     const byDelivery = new Map(started.map((x) => [x.delivery_id, x]));
 
-    const claimed: ClaimedAttempt[] = [];
-    for (const r of leased) {
-      const a = byDelivery.get(r.id)!;
-      claimed.push({
-        deliveryId: r.id,
+    const attempts: ClaimedAttempt[] = [];
+    for (const r of leases) {
+      const a = byDelivery.get(r.id!);
+      if (!a) continue;
+      attempts.push({
+        deliveryId: r.id!,
         eventId: r.event_id,
         operatorId: r.operator_id,
         environment: r.environment,
-        attempt: Number(a.attempts),
+        attempt: Number(a.attempt),
         maxAttempts: r.max_attempts,
         attemptId: String(a.attempt_id),
         leaseToken: r.leaseToken,
+        slot: Number(a.slot),
         url: r.url!,
         secretSealed: r.secret_sealed!,
         previousSecretSealed: r.previous_secret_sealed,
         body: r.body,
       });
     }
-    return claimed;
+    return { attempts, heldBack };
   });
 }
 
@@ -265,6 +303,7 @@ export async function startTestAttempt(
       maxAttempts: 1,
       attemptId: String(a.id),
       leaseToken,
+      slot: null,
       url: endpoint.url,
       secretSealed: endpoint.secretSealed,
       previousSecretSealed: endpoint.previousSecretSealed,
@@ -273,22 +312,91 @@ export async function startTestAttempt(
   });
 }
 
+export interface RecordOutcome {
+  /** False when the lease was lost meanwhile (another worker took the delivery over); then nothing was written. */
+  kept: boolean;
+  /** The attempt the freed slot was handed to: the endpoint's oldest due delivery, leased in the same statement. */
+  next?: ClaimedAttempt;
+}
+
+interface RecordRow {
+  n: number;
+  next_id: string | null;
+  next_event_id: string;
+  next_attempt: number;
+  next_max_attempts: number;
+  next_attempt_id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  body: Buffer;
+}
+
 /**
- * Records how an attempt ended and what comes next. False when the lease was lost meanwhile
- * (another worker took the delivery over); then nothing is written.
+ * Records how an attempt ended and what comes next, in one statement: the delivery under our
+ * lease, its attempt only if the lease was still ours, and the endpoint slot if it still holds
+ * our lease (a lapsed one may have been taken since). With `handOver`, a slot freed while other
+ * deliveries of the endpoint are due is not freed but handed to the oldest of them (lease, attempt
+ * row, a lapsed attempt marked interrupted), which this worker then runs in the same place of its
+ * pool: a backlog drains at one statement per attempt, oldest first, without claim transactions,
+ * and new events cannot starve it (while it lasts, no slot of the endpoint comes free for them).
  */
-export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<boolean> {
-  // One statement: the delivery under our lease, and its attempt only if the lease was still ours.
-  const { n } = onlyRow(
-    await sql.query<{ n: number }>(
+export async function recordAttemptResult(
+  sql: SqlRunner,
+  c: ClaimedAttempt,
+  result: AttemptResult,
+  next: NextStep,
+  handOver?: { perEndpoint: number; leaseMs: number },
+): Promise<RecordOutcome> {
+  const leaseToken = randomUUID();
+  const mayHandOver = handOver !== undefined && c.slot !== null && c.slot <= handOver.perEndpoint;
+  const row = onlyRow(
+    await sql.query<RecordRow>(
       `with d as (update ${S}.deliveries set status = ?,
          next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
          lease_token = null, last_status_code = ?, last_error = ?,
          completed_at = case when ? = 'pending' then null else now() end, updated_at = now()
        where id = ? and lease_token = ? returning id),
      a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
-       where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1)
-     select count(*)::int as n from d`,
+       where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1),
+     ep as (
+       select url, secret_sealed, case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed
+       from ${S}.endpoints where ?::boolean and operator_id = ? and environment = ? and url is not null and secret_sealed is not null
+     ),
+     waiting as (
+       select x.id from ${S}.deliveries x
+       where exists (select 1 from ep) and x.operator_id = ? and x.environment = ? and x.status = 'pending'
+         and x.next_attempt_at <= now() and x.attempts < x.max_attempts and x.id <> ?
+       order by x.next_attempt_at limit 1
+       for update skip locked
+     ),
+     s as (
+       update ${S}.endpoint_slots sl set delivery_id = w.id,
+         lease_token = case when w.id is null then null else ?::text end,
+         lease_until = case when w.id is null then null else ${LEASE_END} end
+       from (select (select id from waiting) as id) w
+       where sl.operator_id = ? and sl.environment = ? and sl.slot = ? and sl.lease_token = ?
+       returning w.id
+     ),
+     nd as (
+       update ${S}.deliveries x set attempts = x.attempts + 1, lease_token = ?, next_attempt_at = ${LEASE_END}, updated_at = now()
+       from s where x.id = s.id
+       returning x.id, x.event_id, x.operator_id, x.attempts, x.max_attempts
+     ),
+     ni as (
+       update ${S}.attempts t set outcome = 'interrupted', error = ?, finished_at = now()
+       from s where t.delivery_id = s.id and t.outcome = 'in_flight'
+     ),
+     na as (
+       insert into ${S}.attempts (delivery_id, event_id, operator_id, attempt, url, outcome)
+       select nd.id, nd.event_id, nd.operator_id, nd.attempts, ep.url, 'in_flight' from nd cross join ep
+       returning id
+     )
+     select (select count(*) from d)::int as n, nd.id as next_id, nd.event_id as next_event_id, nd.attempts as next_attempt,
+            nd.max_attempts as next_max_attempts, na.id as next_attempt_id, ep.url, ep.secret_sealed, ep.previous_secret_sealed, ev.body
+     from (select 1) one
+     left join nd on true left join na on true left join ep on nd.id is not null
+     left join ${S}.events ev on ev.id = nd.event_id`,
       [
         next.status,
         next.status,
@@ -303,8 +411,42 @@ export async function recordAttemptResult(sql: SqlRunner, c: ClaimedAttempt, res
         result.error,
         result.durationMs,
         c.attemptId,
+        mayHandOver,
+        c.operatorId,
+        c.environment,
+        c.operatorId,
+        c.environment,
+        c.deliveryId,
+        leaseToken,
+        handOver?.leaseMs ?? 0,
+        c.operatorId,
+        c.environment,
+        c.slot,
+        c.leaseToken,
+        leaseToken,
+        handOver?.leaseMs ?? 0,
+        INTERRUPTED,
       ],
     ),
   );
-  return n === 1;
+  const kept = row.n === 1;
+  if (row.next_id === null) return { kept };
+  return {
+    kept,
+    next: {
+      deliveryId: row.next_id,
+      eventId: row.next_event_id,
+      operatorId: c.operatorId,
+      environment: c.environment,
+      attempt: Number(row.next_attempt),
+      maxAttempts: row.next_max_attempts,
+      attemptId: String(row.next_attempt_id),
+      leaseToken,
+      slot: c.slot,
+      url: row.url,
+      secretSealed: row.secret_sealed,
+      previousSecretSealed: row.previous_secret_sealed,
+      body: row.body,
+    },
+  };
 }

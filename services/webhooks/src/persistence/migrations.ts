@@ -97,6 +97,46 @@ class OperatorWebhookTools extends Migration {
   }
 }
 
+/**
+ * Issue 10: the per-endpoint in-flight limit as slot rows (persistence/endpoint-slots.ts), so the
+ * intake can lease a delivery's first attempt in its own statement. 100 = MAX_ENDPOINT_CONCURRENCY
+ * (raising that needs a migration adding slots). A trigger gives every endpoint its slots however
+ * the row is inserted; leases live when this runs are copied into slots.
+ */
+class EndpointSlots extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table webhooks.endpoint_slots (
+      operator_id text not null,
+      environment text not null,
+      slot smallint not null check (slot between 1 and 100),
+      delivery_id text,
+      lease_token text,
+      lease_until timestamptz,
+      primary key (operator_id, environment, slot),
+      foreign key (operator_id, environment) references webhooks.endpoints on delete cascade,
+      check ((lease_token is null) = (lease_until is null))
+    ) with (fillfactor = 50)`); // updated all the time: room on each page keeps the updates HOT
+    this.addSql(`create function webhooks.add_endpoint_slots() returns trigger language plpgsql as $$
+      begin
+        insert into webhooks.endpoint_slots (operator_id, environment, slot)
+        select new.operator_id, new.environment, g from generate_series(1, 100) g on conflict do nothing;
+        return null;
+      end $$`);
+    this.addSql(`create trigger endpoint_slots_added after insert on webhooks.endpoints
+      for each row execute function webhooks.add_endpoint_slots()`);
+    this.addSql(`insert into webhooks.endpoint_slots (operator_id, environment, slot)
+      select e.operator_id, e.environment, g from webhooks.endpoints e cross join generate_series(1, 100) g`);
+    this.addSql(`with live as (
+        select id, operator_id, environment, lease_token, next_attempt_at,
+               row_number() over (partition by operator_id, environment order by next_attempt_at, id) as n
+        from webhooks.deliveries
+        where status = 'pending' and lease_token is not null and next_attempt_at > now() and kind <> 'test'
+      )
+      update webhooks.endpoint_slots s set delivery_id = live.id, lease_token = live.lease_token, lease_until = live.next_attempt_at
+      from live where s.operator_id = live.operator_id and s.environment = live.environment and s.slot = live.n`);
+  }
+}
+
 /** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
 export class RequestFingerprints extends Migration {
   override async up(): Promise<void> {
@@ -108,5 +148,6 @@ export const webhookMigrations = [
   { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
   { name: 'EndpointVersions', class: EndpointVersions },
   { name: 'OperatorWebhookTools', class: OperatorWebhookTools },
+  { name: 'EndpointSlots', class: EndpointSlots },
   { name: 'RequestFingerprints', class: RequestFingerprints },
 ];
