@@ -4,22 +4,8 @@
 import t from 'tap';
 import { newId, webhookAdminOperations, type DeliveryLogItem } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
-import { adminScope, call, newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
+import { adminScope, call, newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack, depositData as deposit } from './helpers.ts';
 
-const deposit = (id: string) => ({
-  id,
-  playerId: 'plr_1',
-  amount: '100.00',
-  currency: 'BRL',
-  method: 'pix',
-  externalReference: `ref-${id}`,
-  status: 'confirmed' as const,
-  createdAt: '2026-11-21T10:00:00.000Z',
-  updatedAt: '2026-11-21T10:00:01.000Z',
-  confirmedAt: '2026-11-21T10:00:01.000Z',
-  failedAt: null,
-  failureReason: null,
-});
 const withdrawal = (id: string) => ({
   id,
   playerId: 'plr_1',

@@ -55,6 +55,22 @@ export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig>
   return { svc, prefix, dbUrl: db.url, config };
 }
 
+/** A confirmed deposit as a `deposit.confirmed` event carries it. */
+export const depositData = (id: string) => ({
+  id,
+  playerId: 'plr_1',
+  amount: '100.00',
+  currency: 'BRL',
+  method: 'pix',
+  externalReference: `ref-${id}`,
+  status: 'confirmed' as const,
+  createdAt: '2026-11-21T10:00:00.000Z',
+  updatedAt: '2026-11-21T10:00:01.000Z',
+  confirmedAt: '2026-11-21T10:00:01.000Z',
+  failedAt: null,
+  failureReason: null,
+});
+
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }

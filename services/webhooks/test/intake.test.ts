@@ -9,22 +9,7 @@ import { sqlOnPool, type Sql } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
 import { claimDueAttempts, recordAttemptResult, type EventToStore } from '../src/persistence/delivery-queue.ts';
 import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/persistence/event-intake.ts';
-import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
-
-const deposit = (id: string) => ({
-  id,
-  playerId: 'plr_1',
-  amount: '100.00',
-  currency: 'BRL',
-  method: 'pix',
-  externalReference: `ref-${id}`,
-  status: 'confirmed' as const,
-  createdAt: '2026-11-21T10:00:00.000Z',
-  updatedAt: '2026-11-21T10:00:01.000Z',
-  confirmedAt: '2026-11-21T10:00:01.000Z',
-  failedAt: null,
-  failureReason: null,
-});
+import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack, depositData as deposit } from './helpers.ts';
 
 async function configure(stack: Stack, operatorId: string, url: string, secret: string) {
   const r = await upsertEndpoint(stack, { operatorId, environment: 'sandbox', brandId: `brd_${operatorId}`, secret, url });

@@ -97,19 +97,7 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
      select f.n, f.usable, p.slot, a.id as attempt_id, f.url, f.secret_sealed, f.previous_secret_sealed
      from fresh f left join pair p on p.n = f.n left join a on a.delivery_id = f.delivery_id`,
     [
-      ...input.flatMap(({ e, deliveryId, leaseToken }, n) => [
-        n,
-        e.id,
-        e.type,
-        e.environment,
-        e.operatorId,
-        e.brandId,
-        e.body,
-        e.createdAt,
-        e.source,
-        deliveryId,
-        leaseToken,
-      ]),
+      ...input.flatMap(({ e, deliveryId, leaseToken }, n) => [n, ...eventValues(e), deliveryId, leaseToken]),
       o.perEndpoint,
       o.room,
       o.room,
@@ -123,6 +111,9 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
 }
 
 /** The same for one event. */
+/** An event's columns in the order both intake statements insert them. */
+const eventValues = (e: EventToStore): unknown[] => [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source];
+
 async function ingestOne(sql: SqlRunner, e: EventToStore, o: IntakeOptions): Promise<IntakeOutcome> {
   const deliveryId = newId('delivery');
   const leaseToken = randomUUID();
@@ -165,14 +156,7 @@ async function ingestOne(sql: SqlRunner, e: EventToStore, o: IntakeOptions): Pro
      select d.status, t.slot, a.id as attempt_id, ep.url, ep.secret_sealed, ep.previous_secret_sealed
      from d left join taken t on true left join a on true left join ep on true`,
     [
-      e.id,
-      e.type,
-      e.environment,
-      e.operatorId,
-      e.brandId,
-      e.body,
-      e.createdAt,
-      e.source,
+      ...eventValues(e),
       o.room > 0,
       e.operatorId,
       e.environment,
