@@ -386,15 +386,25 @@ async function main(): Promise<void> {
       await ask(receiver.proc, { type: 'reset' }, 'reset');
       const s = spec(name, 'deposit', publicUrl, { players });
       const result = await measure(s, measured, 2);
-      const { n } = (
-        await sql.query<{ n: number }>(
-          `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
-          [brandIds, `bench-${s.runId}-%`],
-        )
-      ).rows[0]!;
+      const confirmed = async () =>
+        (
+          await sql.query<{ n: number }>(
+            `select count(*)::int as n from payments.deposits where status = 'confirmed' and brand_id = any($1) and external_reference like $2`,
+            [brandIds, `bench-${s.runId}-%`],
+          )
+        ).rows[0]!.n;
+      // Confirms the load generator left in flight may still complete: count again once the
+      // webhooks caught up, until the count holds still.
+      let n = await confirmed();
       let stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       const deadline = Date.now() + 120_000;
-      while ((stats.byType['deposit.confirmed'] ?? 0) < n && Date.now() < deadline) {
+      while (Date.now() < deadline) {
+        if ((stats.byType['deposit.confirmed'] ?? 0) >= n) {
+          const again = await confirmed();
+          if (again === n) break;
+          n = again;
+          continue;
+        }
         await new Promise((r) => setTimeout(r, 250));
         stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       }
