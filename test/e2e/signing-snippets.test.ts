@@ -188,13 +188,8 @@ t.test('every signing snippet runs unmodified against the real system', async (t
   t.teardown(() => new Promise<void>((r) => receiver.close(() => r())));
   const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
   t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: hookUrl })).status, 200);
-  // The URL reaches the webhooks service as an endpoint event (docs/webhooks.md): on a busy machine
-  // that takes a moment, and until then POST /webhooks/test is 409. Wait for it before the snippets.
-  await waitFor(async () => (await op.sandboxClient.post('/webhooks/test')).status === 200, {
-    timeoutMs: 60_000,
-    intervalMs: 100,
-    what: 'the webhook endpoint',
-  });
+  // The URL reaches the webhooks service as an endpoint event (docs/webhooks.md): wait for it before the snippets.
+  t.equal((await stack.firstTestWebhook(op.sandboxClient)).status, 200);
   await waitFor(async () => deliveries.length > 0, { timeoutMs: 20_000, intervalMs: 20, what: 'the first test delivery' });
 
   const fetchJson = async (p: string) => (await fetch(`${stack.publicUrl}/api/v1${p}`)).json() as Promise<any>;

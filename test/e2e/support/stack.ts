@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { OperatorClient, type CreatedOperator } from '@bo/contracts';
+import pg from 'pg';
+import { OperatorClient, type ClientResponse, type CreatedOperator } from '@bo/contracts';
 import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { infrastructure } from './infrastructure.ts';
 
@@ -38,6 +39,12 @@ export interface Stack {
   /** The admin API with the bootstrap token; `actor` names the person acting (X-Admin-Actor). */
   admin(method: string, p: string, body?: unknown, actor?: string): Promise<{ status: number; body: any }>;
   createOperator(name?: string): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
+  /**
+   * A webhook URL set by the admin API reaches the webhooks service as an endpoint event (a moment
+   * on a busy machine): sends test webhooks until one is not 409 WEBHOOK_NOT_CONFIGURED, and
+   * answers the first such reply. On a timeout it prints what the event's path looked like.
+   */
+  firstTestWebhook(client: OperatorClient): Promise<ClientResponse>;
   close(): Promise<void>;
 }
 
@@ -134,6 +141,26 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
       const op = res.body as CreatedOperator;
       const client = (c: { key: string; secret: string }) => new OperatorClient({ baseUrl: `${stack.publicUrl}/api/v1`, key: c.key, secret: c.secret });
       return { ...op, sandboxClient: client(op.sandbox), productionClient: client(op.production) };
+    },
+    async firstTestWebhook(client) {
+      try {
+        return await waitFor(
+          async () => {
+            const r = await client.post('/webhooks/test');
+            return r.status === 409 && r.body?.error?.code === 'WEBHOOK_NOT_CONFIGURED' ? undefined : r;
+          },
+          { timeoutMs: 60_000, intervalMs: 100, what: 'the webhook endpoint' },
+        );
+      } catch (e) {
+        const sql = new pg.Client({ connectionString: db.url });
+        await sql.connect();
+        const outbox = await sql.query('select event_id, subject_type, created_at, published_at from gateway.outbox order by seq');
+        const endpoints = await sql.query('select operator_id, environment, url is not null as has_url, version from webhooks.endpoints');
+        await sql.end();
+        console.error('gateway outbox', JSON.stringify(outbox.rows), '\nwebhooks endpoints', JSON.stringify(endpoints.rows));
+        for (const c of ['gateway', 'webhooks'] as const) console.error(`--- ${c}\n${(logs.get(c) ?? []).slice(-40).join('\n')}`);
+        throw e;
+      }
     },
     async close() {
       await Promise.all([...procs.keys()].map((c) => stack.kill(c, 'SIGTERM')));
