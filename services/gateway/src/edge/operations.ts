@@ -5,6 +5,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 import { traceHeaders } from '@bo/service-kit';
 import { context, trace } from '@opentelemetry/api';
+import type { ClaimedKey } from './idempotency/http-idempotency.ts';
 
 export interface ForwardDeps {
   nc: NatsConnection;
@@ -12,12 +13,13 @@ export interface ForwardDeps {
   rpcTimeoutMs: number;
 }
 
-export function operatorContext(req: FastifyRequest): RequestContext {
+/** The operator request's context for its service; `key` when the request's claim has already been let go (the recorder). */
+export function operatorContext(req: FastifyRequest, key: ClaimedKey | undefined = req.idempotency): RequestContext {
   const c = req.credential!;
   return {
     requestId: req.id,
     scope: { kind: 'operator', operatorId: c.operatorId, brandId: c.brand.id, environment: c.environment, currency: c.brand.currency },
-    ...(req.idempotency ? { idempotencyKey: req.idempotency.key, idempotencyFingerprint: req.idempotency.fingerprint } : {}),
+    ...(key ? { idempotencyKey: key.key, idempotencyFingerprint: key.fingerprint } : {}),
   };
 }
 

@@ -6,9 +6,9 @@
 // request runs; the service answers replays and conflicts and stores the answer in the effect's
 // own statement, and a refusal made here is handed to it to store (docs/decisions.md).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, type RequestContext, recordRefusalMessage } from '@bo/contracts';
+import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, recordRefusalMessage } from '@bo/contracts';
 import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
-import type { ForwardDeps } from '../operations.ts';
+import { operatorContext, type ForwardDeps } from '../operations.ts';
 
 const stopLease = new WeakMap<FastifyRequest, () => void>();
 
@@ -127,18 +127,7 @@ async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, pa
     error = undefined;
   }
   if (!op?.subject || !error || !req.credential) return payload;
-  const ctx: RequestContext = {
-    requestId: req.id,
-    scope: {
-      kind: 'operator',
-      operatorId: scope.operatorId,
-      brandId: req.credential.brand.id,
-      environment: req.credential.environment,
-      currency: req.credential.brand.currency,
-    },
-    idempotencyKey: scope.key,
-    idempotencyFingerprint: scope.fingerprint,
-  };
+  const ctx = operatorContext(req, scope);
   let answer: OperationReply;
   try {
     answer = await requestOperation(
