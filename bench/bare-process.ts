@@ -3,14 +3,18 @@
 // `POST /update` forwarded by a NATS request; BARE_ROLE=service: a NATS responder (queue group)
 // running one Postgres statement per request on a pg pool and replying with the row as JSON.
 // Same machine, same servers, same process split as the real gateway → service path.
+// BENCH_BARE_COALESCE=1 gives the bare processes the kit's `coalesceWrites` too (the reference
+// with the one client setting our services use; by default it keeps nats.js as it comes).
 import Fastify from 'fastify';
 import pg from 'pg';
 import { connect } from '@nats-io/transport-node';
+import { coalesceWrites } from '@bo/service-kit';
 import type { MemoryReport } from './gateway-process.ts';
 
 const role = process.env.BARE_ROLE;
 const prefix = process.env.BARE_PREFIX ?? 'bare';
 const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+if (process.env.BENCH_BARE_COALESCE === '1') coalesceWrites(nc);
 export const BARE_ROWS = 200;
 let stop: () => Promise<void>;
 let url = '';

@@ -51,7 +51,7 @@ export {
   type OutboxRelay,
   type OutboxRow,
 } from './outbox.ts';
-export { connectNats } from './nats.ts';
+export { coalesceWrites, connectNats } from './nats.ts';
 export {
   composeService,
   startService,
