@@ -14,7 +14,7 @@ export interface ScenarioResult extends LoadSummary {
   /** Deposit runs: every confirmed deposit's webhook, and the lag from the event's createdAt to receipt. */
   webhooks?: { confirmedDeposits: number; delivered: number; deliveries: number; lagMs: { p50: number; p99: number; max: number } | null };
   /** Soak: RSS of every process every 10 s. */
-  rssSamples?: Array<{ atSec: number; rssMb: Record<string, number> }>;
+  rssSamples?: Array<{ atSec: number; rssMb: Record<string, number>; heapMb?: Record<string, number> }>;
 }
 
 export interface BenchResults {
@@ -152,6 +152,9 @@ export function formatReport(r: BenchResults): string {
         ['at s', ...procs],
         soak.rssSamples.map((x) => [String(x.atSec), ...procs.map((p) => String(x.rssMb[p]))]),
       ),
+      '',
+      'soak lowest–highest per 100 s window, RSS MB / V8 heap used MB (a leak shows as lows that keep rising):',
+      ...table(['window', ...procs], soakWindows(soak.rssSamples, procs)),
     );
   }
   lines.push(
@@ -168,4 +171,18 @@ export function formatReport(r: BenchResults): string {
     'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)',
   );
   return lines.join('\n');
+}
+
+function soakWindows(samples: NonNullable<ScenarioResult['rssSamples']>, procs: string[]): string[][] {
+  const span = (xs: number[]) => (xs.length ? `${Math.min(...xs)}–${Math.max(...xs)}` : '');
+  const rows: string[][] = [];
+  const end = samples.at(-1)?.atSec ?? 0;
+  for (let from = 0; from < end; from += 100) {
+    const w = samples.filter((x) => x.atSec >= from && (x.atSec < from + 100 || (from + 100 >= end && x.atSec <= end)));
+    rows.push([
+      `${from}–${Math.min(from + 100, end)} s`,
+      ...procs.map((p) => `${span(w.map((x) => x.rssMb[p]!))} / ${span(w.flatMap((x) => (x.heapMb?.[p] !== undefined ? [x.heapMb[p]] : [])))}`),
+    ]);
+  }
+  return rows;
 }

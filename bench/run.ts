@@ -497,16 +497,24 @@ async function main(): Promise<void> {
   }
 }
 
-/** The soak: one long run at a steady rate while every process's RSS is sampled every 10 s. */
+/**
+ * The soak: one long run at a steady rate while every process's RSS and V8 heap in use are sampled
+ * every 10 s (no gc() forced: the heap's low points are where V8's own collections left it).
+ */
 async function soak(s: LoadSpec, procs: Proc[]): Promise<ScenarioResult[]> {
-  const samples: Array<{ atSec: number; rssMb: Record<string, number> }> = [];
+  const samples: NonNullable<ScenarioResult['rssSamples']> = [];
   const t0 = performance.now();
   let sampling = true;
   const loop = (async () => {
     while (sampling) {
       const rssMb: Record<string, number> = {};
-      for (const p of procs) rssMb[p.name] = mb((await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory')).rss);
-      samples.push({ atSec: Math.round((performance.now() - t0) / 1000), rssMb });
+      const heapMb: Record<string, number> = {};
+      for (const p of procs) {
+        const m = await ask<MemoryReport>(p.proc, { type: 'memory' }, 'memory');
+        rssMb[p.name] = mb(m.rss);
+        heapMb[p.name] = mb(m.heapUsed);
+      }
+      samples.push({ atSec: Math.round((performance.now() - t0) / 1000), rssMb, heapMb });
       await new Promise((r) => setTimeout(r, 10_000));
     }
   })();

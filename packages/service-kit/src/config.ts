@@ -15,6 +15,8 @@ export const BaseConfigSchema = Type.Object({
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
   /** JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster. */
   NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
+  /** NATS messages written once per event-loop turn (nats.ts, `coalesceWrites`); false keeps nats.js' own flushing, for comparisons. */
+  NATS_COALESCE_WRITES: Type.Boolean({ default: true }),
   /** Internal port of `GET /metrics` (Prometheus text); unset: no metrics server. */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),

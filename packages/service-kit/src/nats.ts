@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+/** `coalesce`: the config's NATS_COALESCE_WRITES (false keeps nats.js' own flushing, for side-by-side measurements). */
+export async function connectNats(url: string, name: string, coalesce = true): Promise<NatsConnection> {
   const nc = await connect({
     servers: url.split(','),
     name,
@@ -11,8 +12,7 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
     // errors carry the subject, which is what a timeout needs to be understood.
     noAsyncTraces: true,
   });
-  // NATS_COALESCE_WRITES=0 keeps nats.js' own flushing, for side-by-side measurements.
-  if (process.env.NATS_COALESCE_WRITES !== '0') coalesceWrites(nc);
+  if (coalesce) coalesceWrites(nc);
   return nc;
 }
 

@@ -71,7 +71,7 @@ export async function startService<S extends ConfigSchema, X>(
   armCrashPoints(base.CRASH_AT);
   const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
   const sql = await openSql(orm);
-  const nc = await connectNats(base.NATS_URL, def.name);
+  const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES);
   await ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS);
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
