@@ -19,9 +19,11 @@ import {
   type Scope,
   type UpsertEndpoint,
 } from '@bo/contracts';
-import { configOf, startService, type Logger, type RunningService } from '@bo/service-kit';
+import pg from 'pg';
+import { configOf, sqlOnPool, startService, type Logger, type RunningService, type Sql } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { WebhooksConfigSchema, webhooksService, type WebhooksConfig } from '../src/index.ts';
+import type { EventToStore } from '../src/persistence/delivery-queue.ts';
 
 export interface Stack {
   svc: RunningService;
@@ -215,4 +217,41 @@ export async function startReceiver(secret: string, reply: (n: number, req: Rece
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Sets an operator's sandbox endpoint (URL and secret) through the service's own message. */
+export async function configure(stack: Stack, operatorId: string, url: string, secret: string): Promise<void> {
+  const r = await upsertEndpoint(stack, { operatorId, environment: 'sandbox', brandId: `brd_${operatorId}`, secret, url });
+  if (!r.ok) throw new Error(`endpoint setup failed: ${JSON.stringify(r)}`);
+}
+
+/** A `deposit.confirmed` event of the operator's sandbox brand, as the intake stores it. */
+export function eventFor(operatorId: string): EventToStore {
+  const id = newId('event');
+  return {
+    id,
+    type: 'deposit.confirmed',
+    environment: 'sandbox',
+    operatorId,
+    brandId: `brd_${operatorId}`,
+    body: Buffer.from(JSON.stringify({ id, type: 'deposit.confirmed' })),
+    createdAt: new Date().toISOString(),
+    source: 'stream',
+  };
+}
+
+/** A pool of its own, so statements really run concurrently on several connections. */
+export function ownSql(t: Teardown, stack: Stack): Sql {
+  const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 12 });
+  // The stack's teardown drops the database with its connections: an idle client of this pool
+  // that is still open then (its end() is under way) is told so by an error, which is expected.
+  pool.on('error', () => undefined);
+  t.teardown(() => pool.end());
+  return sqlOnPool(pool);
+}
+
+/** The single count a `select count(*) n …` returns. */
+export async function count(stack: Stack, query: string, params: unknown[] = []): Promise<number> {
+  const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(query, params);
+  return Number(r!.n);
 }

@@ -3,47 +3,11 @@
 // slots and for its last one, claims racing intakes, a lapsed lease, records handing their slot to
 // waiting deliveries, two replicas with a hanging endpoint, a small pool.
 import t from 'tap';
-import pg from 'pg';
-import { newId } from '@bo/contracts';
-import { sqlOnPool, type Sql } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
-import { claimDueAttempts, recordAttemptResult, type EventToStore } from '../src/persistence/delivery-queue.ts';
+import { claimDueAttempts, recordAttemptResult } from '../src/persistence/delivery-queue.ts';
 import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/persistence/event-intake.ts';
-import { newWebhookSecret, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack, depositData as deposit } from './helpers.ts';
+import { configure, count, eventFor, newWebhookSecret, ownSql, publishEvent, startReceiver, startStack, depositData as deposit } from './helpers.ts';
 
-async function configure(stack: Stack, operatorId: string, url: string, secret: string) {
-  const r = await upsertEndpoint(stack, { operatorId, environment: 'sandbox', brandId: `brd_${operatorId}`, secret, url });
-  if (!r.ok) throw new Error(`endpoint setup failed: ${JSON.stringify(r)}`);
-}
-
-function eventFor(operatorId: string): EventToStore {
-  const id = newId('event');
-  return {
-    id,
-    type: 'deposit.confirmed',
-    environment: 'sandbox',
-    operatorId,
-    brandId: `brd_${operatorId}`,
-    body: Buffer.from(JSON.stringify({ id, type: 'deposit.confirmed' })),
-    createdAt: new Date().toISOString(),
-    source: 'stream',
-  };
-}
-
-/** A pool of its own, so statements really run concurrently on several connections. */
-function ownSql(t: { teardown(fn: () => Promise<void>): void }, stack: Stack): Sql {
-  const pool = new pg.Pool({ connectionString: stack.dbUrl, max: 12 });
-  // The stack's teardown drops the database with its connections: an idle client of this pool
-  // that is still open then (its end() is under way) is told so by an error, which is expected.
-  pool.on('error', () => undefined);
-  t.teardown(() => pool.end());
-  return sqlOnPool(pool);
-}
-
-async function count(stack: Stack, query: string, params: unknown[] = []): Promise<number> {
-  const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(query, params);
-  return Number(r!.n);
-}
 const LIVE_SLOTS = `select count(*) n from webhooks.endpoint_slots where operator_id = ? and lease_until > now()`;
 const LIVE_LEASES = `select count(*) n from webhooks.deliveries where operator_id = ? and status = 'pending' and lease_token is not null and next_attempt_at > now()`;
 const delivered = { delivered: true, statusCode: 200, error: null, durationMs: 1 };

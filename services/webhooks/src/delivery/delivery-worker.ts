@@ -1,13 +1,18 @@
 // The delivery pool of a replica: runs attempts concurrently (at most `concurrency`), records each
-// and schedules the next. Most first attempts come from the intake, which leases them in its own
+// (in batches while nothing waits for room: record-batcher.ts) and schedules the next. Most first attempts come from the intake, which leases them in its own
 // statement after reserving a place here; while deliveries of an endpoint wait, the record of each
 // attempt hands its slot and place to the oldest of them; the claim loop takes the rest from
 // Postgres (retries of idle endpoints, deliveries that waited for this pool, lapsed leases;
 // several replicas share the queue via SKIP LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
-import { nextStepAfter } from '../domain/retry-schedule.ts';
+import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
+import { createRecordBatcher } from './record-batcher.ts';
+
+/** How long a finished attempt's record waits for others to share its statement (record-batcher.ts). */
+const RECORD_WINDOW_MS = 10;
+const RECORD_MAX_BATCH = 64;
 
 export interface DeliveryWorkerOptions {
   sql: Sql;
@@ -43,6 +48,18 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   let waiting = false;
   let notes = 0;
   let stopping = false;
+  const records = createRecordBatcher({ sql: o.sql, windowMs: RECORD_WINDOW_MS, maxBatch: RECORD_MAX_BATCH });
+
+  /**
+   * Writes the attempt's record. While deliveries may be waiting for room, alone, handing the slot
+   * to the oldest of them; otherwise in a batch with the records finishing around it, every slot
+   * freed. Stopping, alone and without a hand-over.
+   */
+  async function record(c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<{ kept: boolean; next?: ClaimedAttempt }> {
+    if (stopping) return recordAttemptResult(o.sql, c, result, next);
+    if (waiting) return recordAttemptResult(o.sql, c, result, next, { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    return { kept: await records.record({ claimed: c, result, next }) };
+  }
 
   /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
   async function runAttempt(c: ClaimedAttempt): Promise<ClaimedAttempt | undefined> {
@@ -52,7 +69,7 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
     let handedTo: ClaimedAttempt | undefined;
     try {
-      const recorded = await recordAttemptResult(o.sql, c, result, next, stopping ? undefined : { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+      const recorded = await record(c, result, next);
       if (!recorded.kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
       handedTo = recorded.next;
     } catch (err) {

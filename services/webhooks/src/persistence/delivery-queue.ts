@@ -450,3 +450,60 @@ export async function recordAttemptResult(
     },
   };
 }
+
+/** A finished attempt, as `recordAttemptResults` takes it. */
+export interface FinishedAttempt {
+  claimed: ClaimedAttempt;
+  result: AttemptResult;
+  next: NextStep;
+}
+
+/**
+ * Records several finished attempts in one statement, each as `recordAttemptResult` would without
+ * a hand-over: the delivery and its attempt only under the attempt's lease, and its endpoint slot
+ * freed if it still holds that lease. The worker batches the records of attempts that finish while
+ * no delivery is known to wait for a slot (delivery-worker.ts). Returns the deliveries whose lease
+ * was still ours; for the others nothing of theirs was written but their slot.
+ */
+export async function recordAttemptResults(sql: SqlRunner, done: readonly FinishedAttempt[]): Promise<Set<string>> {
+  const column = <T>(f: (d: FinishedAttempt) => T): T[] => done.map(f);
+  const rows = await sql.query<{ id: string }>(
+    `with r as (
+       select * from unnest(?::text[], ?::text[], ?::text[], ?::double precision[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::int[])
+         as r(delivery_id, lease_token, status, delay_ms, status_code, error, outcome, duration_ms, attempt_id, operator_id, environment, slot)
+     ),
+     d as (
+       update ${S}.deliveries x set status = r.status,
+         next_attempt_at = case when r.status = 'pending' then now() + (r.delay_ms * interval '1 millisecond') else null end,
+         lease_token = null, last_status_code = r.status_code, last_error = r.error,
+         completed_at = case when r.status = 'pending' then null else now() end, updated_at = now()
+       from r where x.id = r.delivery_id and x.lease_token = r.lease_token
+       returning x.id
+     ),
+     a as (
+       update ${S}.attempts t set outcome = r.outcome, status_code = r.status_code, error = r.error, duration_ms = r.duration_ms, finished_at = now()
+       from r join d on d.id = r.delivery_id
+       where t.id = r.attempt_id and t.outcome = 'in_flight'
+     ),
+     s as (
+       update ${S}.endpoint_slots sl set delivery_id = null, lease_token = null, lease_until = null
+       from r where sl.operator_id = r.operator_id and sl.environment = r.environment and sl.slot = r.slot and sl.lease_token = r.lease_token
+     )
+     select id from d`,
+    [
+      column((d) => d.claimed.deliveryId),
+      column((d) => d.claimed.leaseToken),
+      column((d) => d.next.status),
+      column((d) => (d.next.status === 'pending' ? d.next.delayMs : 0)),
+      column((d) => d.result.statusCode),
+      column((d) => d.result.error),
+      column((d) => (d.result.delivered ? 'delivered' : 'failed')),
+      column((d) => d.result.durationMs),
+      column((d) => d.claimed.attemptId),
+      column((d) => d.claimed.operatorId),
+      column((d) => d.claimed.environment),
+      column((d) => d.claimed.slot),
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
+}
