@@ -408,6 +408,15 @@ async function main(): Promise<void> {
         await new Promise((r) => setTimeout(r, 250));
         stats = await ask<ReceiverStats>(receiver.proc, { type: 'stats' }, 'stats');
       }
+      if ((stats.byType['deposit.confirmed'] ?? 0) < n) {
+        // Where the missing ones are, for whoever reads the NOT met: the run's deliveries by state, per operator.
+        const states = await sql.query(
+          `select e.operator_id, d.status, d.attempts, count(*)::int as n from webhooks.deliveries d join webhooks.events e on e.id = d.event_id
+           where e.brand_id = any($1) and e.type = 'deposit.confirmed' and d.status <> 'delivered' group by 1, 2, 3 order by 4 desc limit 10`,
+          [brandIds],
+        );
+        log(`${name}: deliveries not delivered, by operator and state: ${JSON.stringify(states.rows)}`);
+      }
       return {
         ...result,
         webhooks: { confirmedDeposits: n, delivered: stats.byType['deposit.confirmed'] ?? 0, deliveries: stats.received, lagMs: stats.lagMs },

@@ -5,7 +5,8 @@ import pg from 'pg';
 import type { UpsertEndpointResult } from '@bo/contracts';
 import { openSecret, sealSecret, DEV_MASTER_KEY } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
-import { call, newWebhookSecret, operatorScope, publishEvent, startReceiver, startStack, upsertEndpoint } from './helpers.ts';
+import { applyEndpointChange } from '../src/persistence/endpoint-store.ts';
+import { call, count, newWebhookSecret, operatorScope, ownSql, publishEvent, startReceiver, startStack, upsertEndpoint } from './helpers.ts';
 
 t.test('production URL rules with the default (strict) configuration', async (t) => {
   const stack = await startStack(t);
@@ -154,4 +155,45 @@ t.test('versioned endpoint changes apply only when newer, in whatever order they
   t.equal(unversioned.ok && (unversioned.body as UpsertEndpointResult).url, 'http://127.0.0.1:9/tool', 'a change without a version (tools) always applies');
   const [row] = await stack.svc.orm.em.fork().execute<{ version: number }[]>(`select version from webhooks.endpoints where operator_id = 'op_ver'`);
   t.equal(row!.version, 3, 'the stored version never goes back');
+});
+
+t.test('an older change racing a newer one for an endpoint not stored yet does not overwrite it', async (t) => {
+  // The gateway's first event (version 1: the secret, no URL yet) and its request setting the URL
+  // (version 2) reach a webhooks service that has no row for the endpoint: neither can lock a row,
+  // and the older one's insert waits on the newer one's. Once the newer one commits, the older one
+  // must change nothing: before, it overwrote the URL with its null and kept version 2, so every
+  // later copy of version 2 was "not newer" and the endpoint stayed without a URL for good.
+  const stack = await startStack(t);
+  const sql = ownSql(t, stack);
+  const secretSealed = sealSecret(newWebhookSecret(), DEV_MASTER_KEY);
+  const base = { operatorId: 'op_race', environment: 'sandbox' as const, brandId: 'brd_race', secretSealed };
+  let newerApplied!: () => void;
+  const applied = new Promise<void>((r) => {
+    newerApplied = r;
+  });
+  let commitNewer!: () => void;
+  const held = new Promise<void>((r) => {
+    commitNewer = r;
+  });
+  const newer = sql.transaction(async (tx) => {
+    await applyEndpointChange(tx, { ...base, url: 'http://127.0.0.1:9/hook', version: 2 });
+    newerApplied();
+    await held;
+  });
+  await applied;
+  const older = sql.transaction((tx) => applyEndpointChange(tx, { ...base, url: null, version: 1 }));
+  await waitFor(
+    async () => (await count(stack, `select count(*) n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) === 1,
+    { what: 'the older change waiting on the newer one' },
+  );
+  commitNewer();
+  await newer;
+  const result = await older;
+  t.same([result.after.url, result.after.version], ['http://127.0.0.1:9/hook', 2], 'the older change answers the state the newer one left');
+  const [row] = await stack.svc.orm.em
+    .fork()
+    .execute<{ url: string | null; version: number; has_secret: boolean }[]>(
+      `select url, version, secret_sealed is not null as has_secret from webhooks.endpoints where operator_id = 'op_race'`,
+    );
+  t.same(row, { url: 'http://127.0.0.1:9/hook', version: 2, has_secret: true });
 });

@@ -42,7 +42,8 @@ export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Pro
      where operator_id = ? and environment = ? for update`,
     [c.operatorId, c.environment],
   );
-  const newer = c.version === undefined || !prior || c.version > prior.version;
+  const unversioned = c.version === undefined;
+  const newer = unversioned || !prior || c.version! > prior.version;
   if (prior && !newer) return { before: state(prior), after: state(prior) };
   const setUrl = c.url !== undefined;
   const setSecret = c.secretSealed !== undefined;
@@ -60,6 +61,9 @@ export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Pro
        previous_secret_expires_at = case when ?::boolean then excluded.previous_secret_expires_at else endpoints.previous_secret_expires_at end,
        version = greatest(endpoints.version, excluded.version),
        updated_at = now()
+     -- With no row to lock above, a concurrent change may have inserted one meanwhile: an older
+     -- change must not overwrite it (the URL of the newer one would be lost for good).
+     where ?::boolean or excluded.version > endpoints.version
      returning url, secret_sealed is not null as has_secret, brand_id, version`,
     [
       c.operatorId,
@@ -74,7 +78,14 @@ export async function applyEndpointChange(tx: SqlRunner, c: EndpointChange): Pro
       setSecret,
       setPrevious,
       setPrevious,
+      unversioned,
     ],
   );
-  return { before: prior ? state(prior) : null, after: state(row!) };
+  if (row) return { before: prior ? state(prior) : null, after: state(row) };
+  // A newer change got there first: it stands.
+  const [current] = await tx.query<Row>(
+    `select url, secret_sealed is not null as has_secret, brand_id, version from webhooks.endpoints where operator_id = ? and environment = ?`,
+    [c.operatorId, c.environment],
+  );
+  return { before: state(current!), after: state(current!) };
 }
