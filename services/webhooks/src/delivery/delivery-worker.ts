@@ -1,9 +1,10 @@
 // The delivery pool of a replica: runs attempts concurrently (at most `concurrency`), records each
-// (in batches while nothing waits for room: record-batcher.ts) and schedules the next. Most first attempts come from the intake, which leases them in its own
-// statement after reserving a place here; while deliveries of an endpoint wait, the record of each
-// attempt hands its slot and place to the oldest of them; the claim loop takes the rest from
-// Postgres (retries of idle endpoints, deliveries that waited for this pool, lapsed leases;
-// several replicas share the queue via SKIP LOCKED).
+// (in batches while nothing waits for room: record-batcher.ts) and schedules the next. Most first
+// attempts come from the intake, which leases them in its own statement after reserving a place
+// here; while deliveries of an endpoint wait, the record of each attempt hands its slot and place
+// to the oldest of them; the claim loop takes the rest from Postgres (retries of idle endpoints,
+// deliveries that waited for this pool, lapsed leases; several replicas share the queue via SKIP
+// LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retry-schedule.ts';
 import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
