@@ -239,6 +239,31 @@ t.test('real-money rounds', async (t) => {
     t.ok(!codes.includes('INSUFFICIENT_FUNDS') || cents(final.withdrawable) < 1000, 'refused only once less than the bet was left');
   });
 
+  test('40 concurrent clicks on one session, all funded: every one is played, numbered 1 to 40', async (t) => {
+    // Each click waits for the player's row behind the others. Its round number must come from a
+    // row read after that wait: numbered from the statement's snapshot, most clicks collided and
+    // were retried, and under load some lost every retry and answered INTERNAL_ERROR.
+    const player = await h.createPlayer(live, { kyc: 'aprovado' });
+    await h.credit(live, player, '40.00');
+    const s = await h.openSession(t, live, player, 'gm_aviator_demo');
+    const token = tokenOf(s.gameUrl);
+    const replies = await Promise.all(Array.from({ length: 40 }, () => play(token, { amount: '1.00', target: '100.00', clientRoundId: clickId() })));
+    const codes = replies.map(code);
+    t.same(
+      codes.filter((c) => c !== 'ok:201'),
+      [],
+      'every click was played',
+    );
+    const rounds = await h.sql<{ seq: number; amount: string }>(`select seq, amount from wallet.game_rounds where session_id = ? order by seq`, [s.id]);
+    t.same(
+      rounds.map((r) => r.seq),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+      'rounds numbered 1 to 40 in the session, no gap, no repeat',
+    );
+    const [row] = await h.sql(`select rounds_played from wallet.game_sessions where id = ?`, [s.id]);
+    t.equal(row.rounds_played, 40, "the session's counter agrees");
+  });
+
   test('the database refuses a real round without its BET entry and a demo round with one', async (t) => {
     const player = await h.createPlayer(live, { kyc: 'aprovado' });
     const s = await h.openSession(t, live, player, 'gm_dice_classic');

@@ -5,9 +5,13 @@
 // The player's account row is updated first: the UPDATE takes the row lock that serialises every
 // money move of the player and checks the stake against `available − held` on the row it locked
 // (a concurrent bet that committed first is seen). Entries take their sequence numbers, balances
-// after and time from the row it returns. Sources `game-round:<roundId>:bet|win` are unique and a
-// session's clientRoundId is unique, so a round's money is posted at most once whatever its
-// caller does. The game clearing side is appended, never locked (docs/money.md, "Hot accounts").
+// after and time from the row it returns. The round's number in its session comes the same way,
+// from the session row's counter, updated only once the player's row is locked (so the two locks
+// are always taken in that order): a row updated after a lock wait is read at its latest version,
+// which a `max(seq) + 1` from the statement's snapshot is not. Sources
+// `game-round:<roundId>:bet|win` are unique and a session's clientRoundId is unique, so a round's
+// money is posted at most once whatever its caller does. The game clearing side is appended,
+// never locked (docs/money.md, "Hot accounts").
 import { AppError, newId } from '@bo/contracts';
 import { compareMoney, formatMoney, type Sql, type SqlRunner } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
@@ -78,9 +82,10 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
                : ''
            }
            returning 1),
+     s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
-           select ?, ?, coalesce((select max(seq) from wallet.game_rounds where session_id = ?), 0) + 1, ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
-                  a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
+           select ?, ?, s.rounds_played, ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
+                  a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a, s
            returning 1)
      select a.available - a.held as balance_after from a`,
     [
@@ -111,8 +116,8 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
       r.currency,
       r.id,
       ...(win ? [win.player, win.tx, payout, r.currency, r.id, win.clearing, win.tx, r.clearingAccountId, payout, r.currency, r.id] : []),
-      r.id,
       r.sessionId,
+      r.id,
       r.sessionId,
       r.clientRoundId,
       amount,

@@ -7,7 +7,7 @@ import { GameRoundEntity } from '../persistence/entities.ts';
 import { decideRound } from '../domain/rounds.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
-import { builtInKindOf, findPriorRound, nextSeq, roundReply, type RoundRequest } from './round-records.ts';
+import { builtInKindOf, findPriorRound, roundReply, type RoundRequest } from './round-records.ts';
 
 export async function playDemoRound(ctx: GamesContext, { token, kind, input }: RoundRequest): Promise<HandlerResult> {
   const out = await ctx.deps.orm.em.fork().transactional(async (tx) => {
@@ -27,7 +27,7 @@ export async function playDemoRound(ctx: GamesContext, { token, kind, input }: R
     const round = tx.create(GameRoundEntity, {
       id: newId('gameRound'),
       sessionId: session.id,
-      seq: await nextSeq(tx, session.id),
+      seq: ++session.roundsPlayed,
       clientRoundId: input.clientRoundId ?? null,
       amount,
       payout: decision.payout,

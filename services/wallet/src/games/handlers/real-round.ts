@@ -50,29 +50,23 @@ export async function playRealRound(
   };
   // A death here leaves nothing: the round is one statement, written whole or not at all.
   crashPoint('wallet.round.before-post');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const posted = await postRealRound(ctx.deps.sql, round);
-      if (posted) {
-        // The round and its money are committed; the caller may never hear of it. A retry with
-        // the same clientRoundId returns this round.
-        crashPoint('wallet.round.after-commit');
-        return roundReply({ ...round, balanceAfter: posted.balanceAfter }, game);
-      }
-      // Nothing written: this click was played already, or the stake is more than the balance.
-      const prior = await played();
-      if (prior) return prior;
-      throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
-    } catch (e) {
-      const constraint = uniqueViolation(e);
-      // The same click committed while this copy waited for the player's row: its round is the answer.
-      if (constraint === 'game_rounds_session_id_client_round_id_key') {
-        const prior = await played();
-        if (prior) return prior;
-      }
-      // Another click of the session took the same round number: number this one again.
-      if (constraint === 'game_rounds_session_id_seq_key' && attempt < 5) continue;
-      throw e;
-    }
+  let posted: { balanceAfter: string } | undefined;
+  try {
+    posted = await postRealRound(ctx.deps.sql, round);
+  } catch (e) {
+    // The same click committed while this copy waited for the player's row: its round is the answer.
+    const prior = uniqueViolation(e) === 'game_rounds_session_id_client_round_id_key' ? await played() : undefined;
+    if (prior) return prior;
+    throw e;
   }
+  if (posted) {
+    // The round and its money are committed; the caller may never hear of it. A retry with the
+    // same clientRoundId returns this round.
+    crashPoint('wallet.round.after-commit');
+    return roundReply({ ...round, balanceAfter: posted.balanceAfter }, game);
+  }
+  // Nothing written: this click was played already, or the stake is more than the balance.
+  const prior = await played();
+  if (prior) return prior;
+  throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
 }

@@ -1,7 +1,6 @@
-// What demo and real rounds share: the game's kind, the replay lookup by clientRoundId, the next
-// round number of a session and the reply.
+// What demo and real rounds share: the game's kind, the replay lookup by clientRoundId and the reply.
 import { AppError, type PlayRoundInput } from '@bo/contracts';
-import { onlyRow, type HandlerResult, type SqlRunner } from '@bo/service-kit';
+import type { HandlerResult, SqlRunner } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GameRoundEntity, type GameRoundRow, type GameRow } from '../persistence/entities.ts';
 import type { BuiltInKind } from '../domain/rounds.ts';
@@ -20,14 +19,6 @@ export async function findPriorRound(em: EntityManager, sessionId: string, input
 
 export function roundReply(round: RoundView, game: Pick<GameRow, 'id'>): HandlerResult {
   return { status: 201, body: toRoundResult(round, game.id) };
-}
-
-/** The next round number of a session; the caller holds the session row lock. */
-export async function nextSeq(tx: EntityManager, sessionId: string): Promise<number> {
-  const { seq } = onlyRow(
-    await tx.execute<{ seq: number }[]>('select coalesce(max(seq), 0) + 1 as seq from wallet.game_rounds where session_id = ?', [sessionId]),
-  );
-  return Number(seq);
 }
 
 // Raw rows carry timestamps as text.

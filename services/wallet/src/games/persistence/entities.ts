@@ -44,6 +44,8 @@ export const GameSessionEntity = defineEntity({
     demoBalance: p.decimal('string').nullable(),
     /** The page an external provider gave for this session (remote games only). */
     providerUrl: p.string().nullable(),
+    /** Rounds played so far; the next round is number `roundsPlayed + 1` (game_rounds.seq). */
+    roundsPlayed: p.integer().default(0),
     expiresAt: p.datetime(),
     createdAt: p.datetime(),
   },

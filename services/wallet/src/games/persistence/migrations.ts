@@ -109,8 +109,24 @@ export class Games0003RealRounds extends Migration {
   }
 }
 
+/**
+ * A session counts its rounds on its own row. A real round takes its number from this counter in
+ * the round's statement, after the player's row lock: a row updated after a lock wait is read at
+ * its latest version, whereas `max(seq) + 1` read the statement's snapshot from before the wait,
+ * so concurrent clicks of one session took the same number and had to be retried (and under load
+ * a click could lose every retry).
+ */
+export class Games0004SessionRoundCounter extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.game_sessions add column rounds_played integer not null default 0 check (rounds_played >= 0)`);
+    this.addSql(`update wallet.game_sessions s set rounds_played = r.n
+      from (select session_id, max(seq) as n from wallet.game_rounds group by session_id) r where r.session_id = s.id`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
   { name: 'Games0003RealRounds', class: Games0003RealRounds },
+  { name: 'Games0004SessionRoundCounter', class: Games0004SessionRoundCounter },
 ];
