@@ -68,6 +68,27 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * `count` consecutive TCP ports nobody listens on right now, below the kernel's ephemeral range
+ * (32768 and up on Linux), where the outgoing connections of a busy machine take ports at any
+ * moment: a block the kernel handed out one port of could have its neighbours taken.
+ */
+export async function freePortBlock(count: number): Promise<number> {
+  const free = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * (12_000 - count));
+    let all = true;
+    for (let i = 0; i < count && all; i++) all = await free(base + i);
+    if (all) return base;
+  }
+  throw new Error(`no ${count} consecutive free ports found between 20000 and 32000`);
+}
+
 /** Refuses early, with the variable to change, when a port we must listen on is taken. */
 export async function assertPortFree(host: string, port: number, variable: string): Promise<void> {
   const taken = await new Promise<boolean>((resolve) => {

@@ -5,7 +5,7 @@ import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { freePort, startEmbeddedPostgres } from '../../scripts/local-infra.ts';
+import { freePort, freePortBlock, startEmbeddedPostgres } from '../../scripts/local-infra.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -36,9 +36,12 @@ function runStart(env: Record<string, string | undefined>): Promise<{ code: numb
 }
 
 t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
+  // PORT, ADMIN_PORT and the metrics ports (METRICS_PORT for the gateway, the next four for the
+  // services) in one block clear of the ephemeral range: a kernel-chosen METRICS_PORT once had a
+  // neighbour taken by an outgoing connection, and start refused that instead of what was tested.
   const ports = async () => {
-    const p = await freePort();
-    return { PORT: String(p), ADMIN_PORT: String(await freePort()), METRICS_PORT: String(await freePort()) };
+    const base = await freePortBlock(7);
+    return { PORT: String(base), ADMIN_PORT: String(base + 1), METRICS_PORT: String(base + 2) };
   };
 
   t.test('a port in use', async (t) => {
