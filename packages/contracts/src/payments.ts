@@ -129,6 +129,7 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 201,
     idempotent: true,
+    serviceKeepsIdempotency: true,
     errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'KYC_NOT_APPROVED', 'PLAYER_NOT_ACTIVE', 'INSUFFICIENT_FUNDS'],
   },
   getWithdrawal: {
@@ -155,6 +156,7 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 200,
     idempotent: true,
+    serviceKeepsIdempotency: true,
     errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_NOT_CANCELLABLE'],
   },
   sandboxWithdrawalDecision: {

@@ -83,6 +83,13 @@ export class ReplayedRefusal extends AppError {
   }
 }
 
+/**
+ * A refusal that is this request's first answer although it is stored under the key already: the
+ * effect stored it with its own commit (a withdrawal declined for funds). Not a replay, and not
+ * stored again.
+ */
+export class StoredRefusal extends AppError {}
+
 /** A stored answer replayed: the result marked as a replay, or its refusal thrown as a ReplayedRefusal. */
 function replayStored(status: number, body: unknown, requestId: string | null): HandlerResult {
   if (status >= 400) throw new ReplayedRefusal((body as { error: ErrorBody }).error, requestId ?? undefined);
@@ -114,7 +121,9 @@ export async function findStored(sql: SqlRunner, schema: string, ref: RequestKey
  */
 export async function keepRefusal(sql: SqlRunner, schema: string, ctx: RequestContext, operation: string, err: unknown): Promise<HandlerResult> {
   const ref = requestKeyOf(ctx);
-  if (!ref || !isAppError(err) || err instanceof ReplayedRefusal || err.status >= 500 || err.code === 'IDEMPOTENCY_CONFLICT') throw err;
+  if (!ref || !isAppError(err) || err instanceof ReplayedRefusal || err instanceof StoredRefusal || err.status >= 500 || err.code === 'IDEMPOTENCY_CONFLICT') {
+    throw err;
+  }
   const rows = await sql.query<{ n: number }>(
     `with ins as (insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)
        on conflict (scope, idempotency_key) do nothing returning 1)

@@ -30,6 +30,7 @@ export {
   processedRequestsTableSql,
   replay,
   ReplayedRefusal,
+  StoredRefusal,
   STORED_KEY_COLUMNS,
   storedKeyValues,
   requestKeyOf,

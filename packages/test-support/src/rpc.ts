@@ -9,6 +9,8 @@ export interface CallOptions {
   query?: Record<string, unknown>;
   body?: unknown;
   key?: string;
+  /** The gateway's fingerprint of the request (method, path, body hash) sent with the key. */
+  fingerprint?: string;
   timeoutMs?: number;
 }
 
@@ -21,7 +23,12 @@ export function caller(nc: NatsConnection, prefix: string): Caller {
       nc,
       subject,
       {
-        ctx: { requestId: `req_${randomUUID()}`, scope: opts.scope, ...(opts.key ? { idempotencyKey: opts.key } : {}) },
+        ctx: {
+          requestId: `req_${randomUUID()}`,
+          scope: opts.scope,
+          ...(opts.key ? { idempotencyKey: opts.key } : {}),
+          ...(opts.fingerprint ? { idempotencyFingerprint: opts.fingerprint } : {}),
+        },
         params: opts.params ?? {},
         query: opts.query ?? {},
         body: opts.body ?? {},
@@ -33,7 +40,6 @@ export function caller(nc: NatsConnection, prefix: string): Caller {
     });
 }
 
-/** The body of a success reply; fails loudly on an error reply. */
 /** A reply without its replay marks: what a replay must repeat exactly. */
 export function answerOf(reply: OperationReply): OperationReply {
   const { replayed: _replayed, ...answer } = reply;
@@ -41,6 +47,7 @@ export function answerOf(reply: OperationReply): OperationReply {
   return answer;
 }
 
+/** The body of a success reply; fails loudly on an error reply. */
 export function ok<R>(reply: OperationReply<R>): R {
   if (!reply.ok) throw new Error(`expected success, got ${JSON.stringify(reply.error)}`);
   return reply.body;

@@ -77,13 +77,27 @@ t.test('withdrawal request and cancel converge after a crash at every point', as
     await procs.start('payments', { CRASH_AT: 'payments.withdraw.after-intent' });
     const player = await money.fundedPlayer(brand, '50.00');
     const k = key('wd');
-    await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-intent', () => money.createWithdrawal(brand, player, '20.00', k, {}, 2000), {
+    // As the gateway sends it: the key with the request's fingerprint.
+    const create = (fingerprint: string, amount: string, timeoutMs?: number) =>
+      stack.call<Withdrawal>('payments.withdrawals.create', {
+        scope: brand,
+        key: k,
+        fingerprint,
+        params: { playerId: player },
+        body: { amount, currency: 'BRL', method: 'pix', destination: 'chave-pix-123' },
+        timeoutMs,
+      });
+    await crashAndRecover(t, procs, 'payments', 'payments.withdraw.after-intent', () => create('fp-first', '20.00', 2000), {
       RECONCILE_AFTER_MS: 600_000,
     });
     const row = await requestKeyRow(k);
     t.equal(row.status, 'reserving');
     t.equal(errorOf(await money.getWithdrawal(brand, row.id))?.code, 'WITHDRAWAL_NOT_FOUND', 'invisible while reserving');
-    const r = await money.createWithdrawal(brand, player, '20.00', k);
+    // The key is on the row with its request's fingerprint: another request with it is refused
+    // while the move is under way, before any answer is stored.
+    t.equal(errorOf(await create('fp-other', '21.00'))?.code, 'IDEMPOTENCY_CONFLICT', 'another request with the key: a conflict');
+    t.equal((await requestKeyRow(k)).status, 'reserving', 'and the move is left as it was');
+    const r = await create('fp-first', '20.00');
     t.equal(r.ok && r.status, 201);
     t.match(ok(r), { id: row.id, status: 'under_review' });
     t.equal((await money.wallet(brand, player)).withdrawable, '30.00');

@@ -18,8 +18,11 @@ export interface WithdrawalRow {
   status: WithdrawalRowStatus;
   requestScope: string | null;
   requestKey: string | null;
+  /** The gateway's fingerprint of the create request (method, path, body hash), when it sent one. */
+  requestFingerprint: string | null;
   actionScope: string | null;
   actionKey: string | null;
+  actionFingerprint: string | null;
   /** Who approved it on the admin API; null when not approved yet or approved by a sandbox simulation. */
   approvedBy: string | null;
   createdAt: Date;

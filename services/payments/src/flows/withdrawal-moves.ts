@@ -69,7 +69,7 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
     // Invisible to the API: the request's answer is the stored 422.
     const declined = await markStatus(tx, row, 'declined', at);
     const stored = errorResponse(outcome.error);
-    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, stored.status, stored.body);
+    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, stored.status, stored.body);
     return declined;
   }
   const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);
@@ -79,10 +79,16 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
     withdrawal: view,
     previousStatus,
   });
-  if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey), CREATE_OPERATION, 201, view);
-  if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), CANCEL_OPERATION, 200, view);
+  if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, view);
+  if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint), CANCEL_OPERATION, 200, view);
   if (row.status === 'rejecting' || row.status === 'paying') {
-    await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey), decideOperation(row.status === 'paying' ? 'pay' : 'reject'), 200, view);
+    await storeResponse(
+      tx,
+      keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint),
+      decideOperation(row.status === 'paying' ? 'pay' : 'reject'),
+      200,
+      view,
+    );
   }
   return done;
 }

@@ -14,6 +14,8 @@ import {
   decodeListCursor,
   encodeListCursor,
   formatMoney,
+  ReplayedRefusal,
+  StoredRefusal,
   writeEvent,
   type HandlerOf,
   type HandlerResult,
@@ -42,17 +44,46 @@ import {
   readWithdrawal,
   setFourEyes,
 } from '../persistence/withdrawal-store.ts';
-import { findStored, replay, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
+import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
 import { adminActor, playerState } from './request.ts';
 
-/** The answer to a create whose row exists: its stored response, once the hold was answered. */
+/**
+ * The answer a move this request finished stored under its key (a declined hold's 422 included),
+ * given as this request's own answer: it is not a replay (no `Idempotent-Replayed`), whoever
+ * (this request, a copy or the reconciler) happened to write it.
+ */
+async function answerStoredByMove(deps: ServiceDeps, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
+  try {
+    const stored = await findStored(deps.sql, ref, operation);
+    return stored && { status: stored.status, body: stored.body };
+  } catch (e) {
+    if (e instanceof ReplayedRefusal) throw new StoredRefusal(e.code, e.message, e.details);
+    throw e;
+  }
+}
+
+/** A key already on another request's row (or the same key with another body): a conflict. */
+function assertSameRequest(fingerprint: string | null, ref: RequestKey | undefined): void {
+  if (ref?.fingerprint && fingerprint && ref.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
+}
+
+/**
+ * The answer to a create whose row exists: once the hold is answered, the response stored with
+ * it. A row this request finishes (its own, or an interrupted attempt of its key) is answered as
+ * new; one finished before is a replay.
+ */
 async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
+  assertSameRequest(row.requestFingerprint, ref);
+  if (row.status !== 'reserving') {
+    const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
+    if (stored) return stored;
+  }
   const done = row.status === 'reserving' ? await finishMove(deps, row.id) : row;
-  const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
+  const stored = await answerStoredByMove(deps, ref, CREATE_OPERATION);
   if (stored) return stored;
-  if (done.status === 'declined') return replay(422, { error: new AppError('INSUFFICIENT_FUNDS').toBody() });
+  if (done.status === 'declined') throw new StoredRefusal('INSUFFICIENT_FUNDS');
   return { status: 201, body: withdrawalView(done) };
 }
 
@@ -87,8 +118,10 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
         status: 'reserving',
         requestScope: ref?.scope ?? null,
         requestKey: ref?.key ?? null,
+        requestFingerprint: ref?.fingerprint ?? null,
         actionScope: null,
         actionKey: null,
+        actionFingerprint: null,
         approvedBy: null,
         createdAt: now,
         updatedAt: now,
@@ -129,7 +162,10 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
         return undefined;
       }
       const mine = ref && row.status === 'cancelling' && row.actionScope === ref.scope && row.actionKey === ref.key;
-      if (mine) return undefined; // our own earlier attempt recorded the intent: finish it below
+      if (mine) {
+        assertSameRequest(row.actionFingerprint, ref);
+        return undefined; // our own earlier attempt recorded the intent: finish it below
+      }
       // A concurrent request with our key may have finished it since we last looked.
       const stored = await findStored(tx, ref, CANCEL_OPERATION);
       if (stored) return stored;
@@ -138,8 +174,7 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
     if (answered) return answered;
     crashPoint('payments.cancel.after-intent');
     const done = await finishMove(deps, withdrawalId);
-    const again = await findStored(deps.sql, ref, CANCEL_OPERATION);
-    return again ?? { status: 200, body: withdrawalView(done) };
+    return (await answerStoredByMove(deps, ref, CANCEL_OPERATION)) ?? { status: 200, body: withdrawalView(done) };
   };
 }
 
@@ -190,7 +225,7 @@ async function decide(
   crashPoint(`payments.${decision}.after-intent`);
   const after = await finishMove(deps, id);
   // The wallet step's completion stored the answer under the key (it may say the payout failed).
-  return { before: step.before, after, stored: await findStored(deps.sql, ref, operation) };
+  return { before: step.before, after, stored: await answerStoredByMove(deps, ref, operation) };
 }
 
 export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOperations.sandboxWithdrawalDecision> {

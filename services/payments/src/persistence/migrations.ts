@@ -97,10 +97,23 @@ export class Payments0005RequestFingerprints extends Migration {
   }
 }
 
+/**
+ * The fingerprint of the request that started a withdrawal move, beside its key: withdrawals'
+ * create and cancel keep their idempotency records here (serviceKeepsIdempotency), so a key
+ * reused for another request is refused by comparing fingerprints, also before the answer is
+ * stored (a move still under way).
+ */
+export class Payments0006WithdrawalKeyFingerprints extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table payments.withdrawals add column if not exists request_fingerprint text, add column if not exists action_fingerprint text');
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
   { name: 'Payments0003StoredAnswersAsText', class: Payments0003StoredAnswersAsText },
   { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
+  { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
 ];

@@ -1,12 +1,12 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
-import type { SqlRunner } from '@bo/service-kit';
+import type { RequestKey, SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 
 import { OF_BRAND } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
-  method, destination, status, request_scope as "requestScope", request_key as "requestKey",
-  action_scope as "actionScope", action_key as "actionKey", approved_by as "approvedBy", created_at as "createdAt", updated_at as "updatedAt"`;
+  method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint",
+  action_scope as "actionScope", action_key as "actionKey", action_fingerprint as "actionFingerprint", approved_by as "approvedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
@@ -39,8 +39,9 @@ export async function findByRequestKey(em: SqlRunner, scope: string, key: string
 /** Inserts the `reserving` row unless one exists for the request's key; returns the row's id. */
 export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
   const inserted = await tx.query<{ id: string }>(
-    `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status, request_scope, request_key, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
+    `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status,
+       request_scope, request_key, request_fingerprint, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
     [
       row.id,
       row.operatorId,
@@ -53,6 +54,7 @@ export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promis
       row.destination,
       row.requestScope,
       row.requestKey,
+      row.requestFingerprint,
       row.createdAt,
       row.updatedAt,
     ],
@@ -62,11 +64,12 @@ export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promis
 }
 
 /** Records the intent of a move (the visible status and updatedAt do not change yet). */
-export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: { scope: string; key: string }): Promise<void> {
-  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, touched_at = now() where id = ?`, [
+export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: RequestKey): Promise<void> {
+  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, action_fingerprint = ?, touched_at = now() where id = ?`, [
     status,
     action?.scope ?? null,
     action?.key ?? null,
+    action?.fingerprint ?? null,
     id,
   ]);
 }
