@@ -6,7 +6,7 @@
 // keeps no record of these keys.
 import t from 'tap';
 import pg from 'pg';
-import { startStack, uniq } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, uniq } from './support/stack.ts';
 
 const playerInput = (externalId: string) => ({ externalId, name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' });
 const withdrawalInput = (amount = '10.00') => ({ amount, currency: 'BRL', method: 'pix', destination: uniq('pix') });
@@ -139,6 +139,33 @@ t.test('withdrawal idempotency kept by the payments service', async (t) => {
     );
     t.same(await withdrawalsOf(player), ['under_review'], 'one withdrawal');
     t.equal((await c.get(`/players/${player}/wallet`)).body.withdrawable, '27.00', 'held once');
+  });
+
+  t.test('the team’s pay decision with a key: the first answer is not a replay, a repeat is', async (t) => {
+    const player = await fundedPlayer('40.00');
+    const w = await c.post(`/players/${player}/withdrawals`, withdrawalInput('15.00'), key('wcreate'));
+    const decide = (decision: string, actor: string, k?: string) =>
+      fetch(`${stack.adminUrl}/admin/withdrawals/${w.body.id}/decision`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'x-admin-actor': actor,
+          'content-type': 'application/json',
+          ...(k ? { 'idempotency-key': k } : {}),
+        },
+        body: JSON.stringify({ decision }),
+      }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed'), text: await r.text() }));
+    t.equal((await decide('approve', 'ana@team')).status, 200);
+    const k = uniq('wpay');
+    const paid = await decide('pay', 'bruno@team', k);
+    t.equal(paid.status, 200);
+    t.equal(JSON.parse(paid.text).status, 'paid');
+    t.equal(paid.replayed, null, 'the first answer is not marked as a replay');
+    const again = await decide('pay', 'bruno@team', k);
+    t.equal(again.status, 200);
+    t.equal(again.replayed, 'true');
+    t.equal(again.text, paid.text);
+    t.equal((await c.get(`/players/${player}/wallet`)).body.available, '25.00', 'paid once');
   });
 
   t.test('the gateway kept no record of these keys', async (t) => {
