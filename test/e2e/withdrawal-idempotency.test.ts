@@ -73,6 +73,7 @@ t.test('withdrawal idempotency kept by the payments service', async (t) => {
     t.equal(again.status, 422);
     t.equal(again.headers.get('idempotent-replayed'), 'true');
     t.equal(again.body.error.code, 'INSUFFICIENT_FUNDS');
+    t.equal(again.body.error.requestId, first.body.error.requestId, 'the replay keeps the first request id');
   });
 
   t.test('the same key for another request is a conflict, and nothing happens', async (t) => {

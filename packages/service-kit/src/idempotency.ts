@@ -56,9 +56,14 @@ export function requestKeyOf(ctx: RequestContext): RequestKey | undefined {
   return { scope, key: ctx.idempotencyKey, requestId: ctx.requestId, ...(ctx.idempotencyFingerprint ? { fingerprint: ctx.idempotencyFingerprint } : {}) };
 }
 
-/** A key remembered on a row (the request that started a multi-step move), with its fingerprint when remembered too. */
-export function keyFromRow(scope: string | null, key: string | null, fingerprint: string | null = null): RequestKey | undefined {
-  return scope && key ? { scope, key, ...(fingerprint ? { fingerprint } : {}) } : undefined;
+/** A key remembered on a row (the request that started a multi-step move), with its fingerprint and request id when remembered too. */
+export function keyFromRow(
+  scope: string | null,
+  key: string | null,
+  fingerprint: string | null = null,
+  requestId: string | null = null,
+): RequestKey | undefined {
+  return scope && key ? { scope, key, ...(fingerprint ? { fingerprint } : {}), ...(requestId ? { requestId } : {}) } : undefined;
 }
 
 /** The columns and values of a stored answer's key (scope, key, fingerprint, request id), for statements that insert one. */

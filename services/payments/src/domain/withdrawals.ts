@@ -20,6 +20,8 @@ export interface WithdrawalRow {
   requestKey: string | null;
   /** The gateway's fingerprint of the create request (method, path, body hash), when it sent one. */
   requestFingerprint: string | null;
+  /** The id of the create request (a declined create's stored 422 keeps it). */
+  requestId: string | null;
   actionScope: string | null;
   actionKey: string | null;
   actionFingerprint: string | null;

@@ -69,7 +69,8 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
     // Invisible to the API: the request's answer is the stored 422.
     const declined = await markStatus(tx, row, 'declined', at);
     const stored = errorResponse(outcome.error);
-    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, stored.status, stored.body);
+    const ref = keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint, row.requestId);
+    await storeResponse(tx, ref, CREATE_OPERATION, stored.status, stored.body);
     return declined;
   }
   const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);

@@ -119,6 +119,7 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
         requestScope: ref?.scope ?? null,
         requestKey: ref?.key ?? null,
         requestFingerprint: ref?.fingerprint ?? null,
+        requestId: ref ? (ref.requestId ?? null) : null,
         actionScope: null,
         actionKey: null,
         actionFingerprint: null,

@@ -101,11 +101,13 @@ export class Payments0005RequestFingerprints extends Migration {
  * The fingerprint of the request that started a withdrawal move, beside its key: withdrawals'
  * create and cancel keep their idempotency records here (serviceKeepsIdempotency), so a key
  * reused for another request is refused by comparing fingerprints, also before the answer is
- * stored (a move still under way).
+ * stored (a move still under way). The create's request id too: a declined create's stored 422,
+ * written by the move's completion, keeps it when replayed.
  */
 export class Payments0006WithdrawalKeyFingerprints extends Migration {
   override async up(): Promise<void> {
-    this.addSql('alter table payments.withdrawals add column if not exists request_fingerprint text, add column if not exists action_fingerprint text');
+    this.addSql(`alter table payments.withdrawals add column if not exists request_fingerprint text, add column if not exists request_id text,
+      add column if not exists action_fingerprint text`);
   }
 }
 

@@ -5,7 +5,7 @@ import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.t
 import { OF_BRAND } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
-  method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint",
+  method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint", request_id as "requestId",
   action_scope as "actionScope", action_key as "actionKey", action_fingerprint as "actionFingerprint", approved_by as "approvedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
@@ -40,8 +40,8 @@ export async function findByRequestKey(em: SqlRunner, scope: string, key: string
 export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
   const inserted = await tx.query<{ id: string }>(
     `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status,
-       request_scope, request_key, request_fingerprint, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
+       request_scope, request_key, request_fingerprint, request_id, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
     [
       row.id,
       row.operatorId,
@@ -55,6 +55,7 @@ export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promis
       row.requestScope,
       row.requestKey,
       row.requestFingerprint,
+      row.requestId,
       row.createdAt,
       row.updatedAt,
     ],
