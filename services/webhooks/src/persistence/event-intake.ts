@@ -110,10 +110,10 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
   return input.map(({ e, deliveryId, leaseToken }, n) => outcomeOf(byN.get(n), e, deliveryId, leaseToken, o.maxAttempts));
 }
 
-/** The same for one event. */
 /** An event's columns in the order both intake statements insert them. */
 const eventValues = (e: EventToStore): unknown[] => [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source];
 
+/** The same for one event. */
 async function ingestOne(sql: SqlRunner, e: EventToStore, o: IntakeOptions): Promise<IntakeOutcome> {
   const deliveryId = newId('delivery');
   const leaseToken = randomUUID();
