@@ -4,23 +4,13 @@
 // Idempotent-Replayed and the original body, conflict for another request, in progress for a
 // concurrent copy, 4xx stored (the gateway's own refusals included), and one effect.
 import t from 'tap';
-import pg from 'pg';
-import { startStack, uniq } from './support/stack.ts';
+import { playerInput, uniq } from './support/stack.ts';
+import { key, keyedOperator } from './support/keyed-operator.ts';
 
-const playerInput = (externalId: string) => ({ externalId, name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' });
 const depositInput = (amount = '10.00') => ({ amount, currency: 'BRL', method: 'pix', externalReference: uniq('ref') });
 
 t.test('deposit idempotency kept by the payments service', async (t) => {
-  const stack = await startStack();
-  const db = new pg.Client({ connectionString: stack.db.url });
-  await db.connect();
-  t.teardown(async () => {
-    await db.end();
-    await stack.close();
-  });
-  const op = await stack.createOperator('Idempotent Deposits');
-  const c = op.sandboxClient;
-  const key = (label: string) => ({ 'idempotency-key': uniq(label) });
+  const { db, op, c, gatewayRecords } = await keyedOperator(t, 'Idempotent Deposits');
   const player = (await c.post('/players', playerInput(uniq('p')), key('player'))).body.id as string;
 
   t.test('a replay is the first answer, byte for byte, marked, with one effect', async (t) => {
@@ -133,11 +123,6 @@ t.test('deposit idempotency kept by the payments service', async (t) => {
   });
 
   t.test('the gateway kept no record of these keys', async (t) => {
-    const rows = await db.query(
-      `select count(*)::int as n from gateway.idempotency_keys k
-        where k.operator_id = $1 and (k.idempotency_key like 'create-%' or k.idempotency_key like 'confirm-%')`,
-      [op.operator.id],
-    );
-    t.equal(rows.rows[0].n, 0);
+    t.equal(await gatewayRecords(['create', 'confirm']), 0);
   });
 });

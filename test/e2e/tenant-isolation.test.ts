@@ -1,9 +1,7 @@
 // A sandbox key never sees production data, and one operator never sees another's: through the
 // gateway, against the real services.
 import t from 'tap';
-import { startStack } from './support/stack.ts';
-
-const playerInput = (externalId: string) => ({ externalId, name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' });
+import { playerInput, startStack } from './support/stack.ts';
 
 t.test('tenant isolation', async (t) => {
   const stack = await startStack();

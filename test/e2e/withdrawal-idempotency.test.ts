@@ -5,23 +5,13 @@
 // gateway's own) are the key's answer, copies sent together make one withdrawal, and the gateway
 // keeps no record of these keys.
 import t from 'tap';
-import pg from 'pg';
-import { ADMIN_TOKEN, startStack, uniq } from './support/stack.ts';
+import { ADMIN_TOKEN, playerInput, uniq } from './support/stack.ts';
+import { key, keyedOperator } from './support/keyed-operator.ts';
 
-const playerInput = (externalId: string) => ({ externalId, name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' });
 const withdrawalInput = (amount = '10.00') => ({ amount, currency: 'BRL', method: 'pix', destination: uniq('pix') });
 
 t.test('withdrawal idempotency kept by the payments service', async (t) => {
-  const stack = await startStack();
-  const db = new pg.Client({ connectionString: stack.db.url });
-  await db.connect();
-  t.teardown(async () => {
-    await db.end();
-    await stack.close();
-  });
-  const op = await stack.createOperator('Idempotent Withdrawals');
-  const c = op.sandboxClient;
-  const key = (label: string) => ({ 'idempotency-key': uniq(label) });
+  const { stack, db, c, gatewayRecords } = await keyedOperator(t, 'Idempotent Withdrawals');
   const fundedPlayer = async (amount: string) => {
     const id = (await c.post('/players', playerInput(uniq('p')), key('player'))).body.id as string;
     await c.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/1' }, key('kyc'));
@@ -170,11 +160,6 @@ t.test('withdrawal idempotency kept by the payments service', async (t) => {
   });
 
   t.test('the gateway kept no record of these keys', async (t) => {
-    const rows = await db.query(
-      `select count(*)::int as n from gateway.idempotency_keys k
-        where k.operator_id = $1 and (k.idempotency_key like 'wcreate-%' or k.idempotency_key like 'wcancel-%' or k.idempotency_key like 'wrace-%')`,
-      [op.operator.id],
-    );
-    t.equal(rows.rows[0].n, 0);
+    t.equal(await gatewayRecords(['wcreate', 'wcancel', 'wrace', 'wpoor', 'winvalid', 'wunknown']), 0);
   });
 });

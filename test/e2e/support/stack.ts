@@ -180,4 +180,13 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
   return stack;
 }
 
+/** A valid player's registration (a CPF with its check digits). */
+export const playerInput = (externalId: string) => ({
+  externalId,
+  name: 'Ana Souza',
+  email: 'ana@example.com',
+  cpf: '529.982.247-25',
+  birthDate: '1990-05-17',
+});
+
 export const uniq = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}`;

@@ -1,0 +1,28 @@
+// What the idempotency suites share: a stack with one operator, its sandbox client, a fresh
+// Idempotency-Key per call, and a database client to look at what was written.
+import type { Test } from 'tap';
+import pg from 'pg';
+import { startStack, uniq, type Stack } from './stack.ts';
+
+/** A fresh key header, named after what it is for (the name lets a test find the key's records). */
+export const key = (label: string) => ({ 'idempotency-key': uniq(label) });
+
+export async function keyedOperator(t: Test, name: string) {
+  const stack: Stack = await startStack();
+  const db = new pg.Client({ connectionString: stack.db.url });
+  await db.connect();
+  t.teardown(async () => {
+    await db.end();
+    await stack.close();
+  });
+  const op = await stack.createOperator(name);
+  /** How many records the gateway keeps for the operator's keys starting with these labels. */
+  const gatewayRecords = async (labels: string[]) =>
+    (
+      await db.query(
+        `select count(*)::int as n from gateway.idempotency_keys where operator_id = $1 and split_part(idempotency_key, '-', 1) = any($2::text[])`,
+        [op.operator.id, labels],
+      )
+    ).rows[0].n as number;
+  return { stack, db, op, c: op.sandboxClient, gatewayRecords };
+}
