@@ -63,7 +63,9 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
   const pays = compareMoney(payout, 0) > 0;
   const bet = { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') };
   const win = pays ? { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') } : undefined;
-  // Two texts (with and without a WIN), each prepared once.
+  // Two texts (with and without a WIN), each prepared once. The round's number is a scalar
+  // subquery on `s`: without its session row it is null and the whole statement fails (seq is not
+  // null), so there is never money without its round.
   const rows = await sql.query<{ balance_after: string }>(
     `with a as (update wallet.accounts set available = available - ?::numeric + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()
                 where id = ? and available - held >= ?::numeric
@@ -84,8 +86,8 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
            returning 1),
      s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
-           select ?, ?, s.rounds_played, ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
-                  a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a, s
+           select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
+                  a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
            returning 1)
      select a.available - a.held as balance_after from a`,
     [
