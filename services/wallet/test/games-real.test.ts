@@ -7,6 +7,7 @@ import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import { gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
+import { postRealRound } from '../src/ledger/game-round.ts';
 
 const cents = (v: string | number) => Math.round(Number(v) * 100);
 const money = (c: number) => (c / 100).toFixed(2);
@@ -262,6 +263,39 @@ t.test('real-money rounds', async (t) => {
     );
     const [row] = await h.sql(`select rounds_played from wallet.game_sessions where id = ?`, [s.id]);
     t.equal(row.rounds_played, 40, "the session's counter agrees");
+  });
+
+  test('a round whose session row is missing posts nothing: never money without its round', async (t) => {
+    const player = await h.createPlayer(live, { kyc: 'aprovado' });
+    await h.credit(live, player, '10.00');
+    const played = await h.openSession(t, live, player, 'gm_dice_classic');
+    rng.push(90);
+    t.equal(code(await play(tokenOf(played.gameUrl), { amount: '1.00', target: '50', clientRoundId: clickId() })), 'ok:201', 'the clearing account exists');
+    const gone = await h.openSession(t, live, player, 'gm_dice_classic');
+    await h.sql(`delete from wallet.game_sessions where id = ?`, [gone.id]);
+    const before = await entryCount();
+    await t.rejects(
+      postRealRound(
+        { query: (text, params) => h.sql(text, params as unknown[]) },
+        {
+          id: 'gr_without_session',
+          sessionId: gone.id,
+          clientRoundId: clickId(),
+          brandId: live.brandId,
+          playerId: player,
+          currency: 'BRL',
+          amount: '1.00',
+          payout: '0.00',
+          win: false,
+          outcome: {},
+          createdAt: new Date(),
+          clearingAccountId: clearingId,
+        },
+      ),
+      /null value in column "seq"/,
+    );
+    t.equal(await entryCount(), before, 'no entry was written');
+    t.equal((await wallet(player)).available, '9.00', 'the balance is untouched');
   });
 
   test('the database refuses a real round without its BET entry and a demo round with one', async (t) => {
