@@ -22,14 +22,24 @@ interface Prepared {
 }
 const prepared = new Map<string, Prepared>();
 
-/** `?` → `$n` outside quoted strings and identifiers; the name is a hash of the text. */
+/**
+ * `?` → `$n` outside quoted strings, identifiers and `--` comments (an apostrophe in a comment
+ * must not open a string); the name is a hash of the text.
+ */
 export function prepare(text: string): Prepared {
   let found = prepared.get(text);
   if (found) return found;
   let out = '';
   let n = 0;
   let quote: string | undefined;
-  for (const ch of text) {
+  let comment = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (comment) {
+      if (ch === '\n') comment = false;
+      out += ch;
+      continue;
+    }
     if (quote) {
       if (ch === quote) quote = undefined;
       out += ch;
@@ -37,6 +47,11 @@ export function prepare(text: string): Prepared {
     }
     if (ch === "'" || ch === '"') {
       quote = ch;
+      out += ch;
+      continue;
+    }
+    if (ch === '-' && text[i + 1] === '-') {
+      comment = true;
       out += ch;
       continue;
     }
