@@ -13,6 +13,10 @@ export const BaseConfigSchema = Type.Object({
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
+  /** How long idempotency keys and their stored answers are kept (24 h, docs/decisions.md), at the gateway and in the services. */
+  IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
+  /** How often expired keys are looked for and deleted (key-expiry.ts; the gateway's own records too). */
+  IDEMPOTENCY_EXPIRY_MS: Type.Integer({ default: 60_000, minimum: 10 }),
   /** JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster. */
   NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
   /** NATS messages written once per event-loop turn (nats.ts, `coalesceWrites`); false keeps nats.js' own flushing, for comparisons. */

@@ -41,6 +41,7 @@ export {
   type RunOnceOptions,
   type Transactor,
 } from './idempotency.ts';
+export { deleteExpiredStoredAnswers, processedRequestsExpiryIndexSql } from './key-expiry.ts';
 export {
   ensureEventsStream,
   ensureInternalStream,

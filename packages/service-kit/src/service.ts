@@ -12,6 +12,7 @@ import { connectNats } from './nats.ts';
 import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { keepRefusal } from './idempotency.ts';
+import { startKeyExpiry } from './key-expiry.ts';
 import { createLogger, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
@@ -54,6 +55,11 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   handlers(deps: ServiceDeps<Static<S>>, shared: X): Record<string, Handler>;
   /** Loops that run beside the handlers (reconcilers, delivery workers); each returns its stop. */
   background?(deps: ServiceDeps<Static<S>>, shared: X): Array<() => Promise<void>>;
+  /**
+   * Idempotency keys the service remembers on its own rows (beside its stored answers, which the
+   * kit forgets itself), forgotten on the same clock: at most `batch`; true when more are waiting.
+   */
+  forgetRowKeys?(deps: ServiceDeps<Static<S>>, olderThanSeconds: number, batch: number): Promise<boolean>;
 }
 
 export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> {
@@ -110,6 +116,16 @@ export async function startService<S extends ConfigSchema, X>(
     observe: metrics.observeRpc,
   });
   const stops = def.background?.(deps, shared) ?? [];
+  stops.push(
+    startKeyExpiry({
+      sql,
+      schema: def.schema,
+      ttlSeconds: base.IDEMPOTENCY_TTL_SECONDS,
+      intervalMs: base.IDEMPOTENCY_EXPIRY_MS,
+      log,
+      ...(def.forgetRowKeys ? { forgetRowKeys: (olderThan: number, batch: number) => def.forgetRowKeys!(deps, olderThan, batch) } : {}),
+    }),
+  );
   const metricsServer: MetricsServer | undefined =
     base.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log);
   // The subscriptions are registered with the server once this returns: "started" means reachable.

@@ -14,7 +14,6 @@ export const GatewayConfigSchema = Type.Composite([
     /** Trust X-Forwarded-For from a proxy in front (true, a hop count, or addresses). */
     TRUST_PROXY: Type.String({ default: 'false' }),
     DEFAULT_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),
-    IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
     /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
     IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
     /** Team console sessions: idle and absolute timeouts; cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */

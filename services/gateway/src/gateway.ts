@@ -191,7 +191,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
 
   const cleanup = startLoop({
     name: 'idempotency cleanup',
-    intervalMs: 60_000,
+    intervalMs: config.IDEMPOTENCY_EXPIRY_MS,
     log,
     startNow: false,
     run: async () => {

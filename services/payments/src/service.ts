@@ -16,6 +16,7 @@ import {
   sandboxDecision,
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
+import { forgetExpiredRequestKeys } from './persistence/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
 
 export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
@@ -39,4 +40,6 @@ export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
     ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
   }),
   background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
+  // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.
+  forgetRowKeys: async (deps, olderThan, batch) => (await forgetExpiredRequestKeys(deps.sql, olderThan, batch)) === batch,
 };

@@ -1,6 +1,13 @@
 // The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
 // paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
-import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import {
+  Migration,
+  outboxTableSql,
+  processedRequestsFingerprintSql,
+  processedRequestsExpiryIndexSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+} from '@bo/service-kit';
 
 export const PAYMENTS_SCHEMA = 'payments';
 
@@ -111,6 +118,18 @@ export class Payments0006WithdrawalKeyFingerprints extends Migration {
   }
 }
 
+/**
+ * Keys are kept 24 h here as at the gateway (the kit's key-expiry.ts): stored answers by age, and
+ * the withdrawals whose create's key is still remembered on the row, by age (the partial index
+ * holds only those: a key is cleared once forgotten).
+ */
+export class Payments0007KeysByAge extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsExpiryIndexSql(PAYMENTS_SCHEMA));
+    this.addSql('create index withdrawals_remembered_keys on payments.withdrawals (created_at) where request_key is not null');
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -118,4 +137,5 @@ export const paymentsMigrations = [
   { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
+  { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
 ];

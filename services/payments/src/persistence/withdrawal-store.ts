@@ -36,6 +36,22 @@ export async function findByRequestKey(em: SqlRunner, scope: string, key: string
   return (await em.query<WithdrawalRow>(`select ${COLUMNS} from payments.withdrawals where request_scope = ? and request_key = ?`, [scope, key]))[0];
 }
 
+/**
+ * Forgets the create's key on withdrawals older than `olderThanSeconds` whose create has been
+ * answered (a `reserving` row is still its key's move), at most `batch`; returns how many. Once
+ * forgotten, the key is a new request (keys are kept 24 h, docs/decisions.md).
+ */
+export async function forgetExpiredRequestKeys(sql: SqlRunner, olderThanSeconds: number, batch: number): Promise<number> {
+  const rows = await sql.query<{ n: number }>(
+    `with f as (select id from payments.withdrawals where request_key is not null and created_at < now() - make_interval(secs => ?) and status <> 'reserving'
+       order by created_at limit ? for update skip locked),
+     u as (update payments.withdrawals w set request_scope = null, request_key = null, request_fingerprint = null, request_id = null from f where w.id = f.id returning 1)
+     select count(*)::int as n from u`,
+    [olderThanSeconds, batch],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /** Inserts the `reserving` row unless one exists for the request's key; returns the row's id. */
 export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
   const inserted = await tx.query<{ id: string }>(

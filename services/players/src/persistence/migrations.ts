@@ -1,6 +1,13 @@
 // Schema `players`, listed in code and run on start. Invariants the database can hold are
 // CHECK constraints; uniqueness of externalId per brand is a unique index (races included).
-import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import {
+  Migration,
+  outboxTableSql,
+  processedRequestsFingerprintSql,
+  processedRequestsExpiryIndexSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+} from '@bo/service-kit';
 import { DOCUMENT_TYPES, KYC_STATUSES, PLAYER_STATUSES } from '@bo/contracts';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
@@ -76,9 +83,17 @@ export class RequestFingerprints extends Migration {
   }
 }
 
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+export class StoredAnswersByAge extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsExpiryIndexSql('players'));
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: StoredAnswersAsText },
   { name: '0003_kyc_history', class: KycHistory },
   { name: '0004_request_fingerprints', class: RequestFingerprints },
+  { name: '0005_stored_answers_by_age', class: StoredAnswersByAge },
 ];

@@ -1,6 +1,13 @@
 // The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
 // shares this schema and its migration list (see docs/money.md).
-import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import {
+  Migration,
+  outboxTableSql,
+  processedRequestsFingerprintSql,
+  processedRequestsExpiryIndexSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+} from '@bo/service-kit';
 
 export const WALLET_SCHEMA = 'wallet';
 
@@ -161,6 +168,13 @@ export class Ledger0007RequestFingerprints extends Migration {
   }
 }
 
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+export class Ledger0008StoredAnswersByAge extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsExpiryIndexSql(WALLET_SCHEMA));
+  }
+}
+
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
@@ -169,4 +183,5 @@ export const ledgerMigrations = [
   { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
   { name: 'Ledger0006StoredAnswersAsText', class: Ledger0006StoredAnswersAsText },
   { name: 'Ledger0007RequestFingerprints', class: Ledger0007RequestFingerprints },
+  { name: 'Ledger0008StoredAnswersByAge', class: Ledger0008StoredAnswersByAge },
 ];

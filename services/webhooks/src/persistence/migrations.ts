@@ -1,7 +1,14 @@
 // The webhooks schema. Events are kept as the exact bytes received (signatures are computed over
 // them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
 // short by a crash still shows in the log (as `interrupted`).
-import { Migration, outboxTableSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from '@bo/service-kit';
+import {
+  Migration,
+  outboxTableSql,
+  processedRequestsFingerprintSql,
+  processedRequestsExpiryIndexSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+} from '@bo/service-kit';
 
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
@@ -159,6 +166,13 @@ class LeanerDeliveryIndexes extends Migration {
   }
 }
 
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+class StoredAnswersByAge extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(processedRequestsExpiryIndexSql('webhooks'));
+  }
+}
+
 export const webhookMigrations = [
   { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
   { name: 'EndpointVersions', class: EndpointVersions },
@@ -166,4 +180,5 @@ export const webhookMigrations = [
   { name: 'EndpointSlots', class: EndpointSlots },
   { name: 'RequestFingerprints', class: RequestFingerprints },
   { name: 'LeanerDeliveryIndexes', class: LeanerDeliveryIndexes },
+  { name: 'StoredAnswersByAge', class: StoredAnswersByAge },
 ];
