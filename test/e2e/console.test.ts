@@ -8,7 +8,7 @@
 import t from 'tap';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { startStack } from './support/stack.ts';
 
@@ -60,6 +60,16 @@ t.test('team console in a browser', async (t) => {
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   };
 
+  /** Waits until a decided card leaves its list; if it stays, says what it shows (an error note, a status). */
+  async function leaves(card: Locator): Promise<void> {
+    try {
+      await card.waitFor({ state: 'detached' });
+    } catch (e) {
+      const shown = await card.textContent({ timeout: 1000 }).catch(() => '(gone)');
+      throw new Error(`the card stayed: ${shown}`, { cause: e });
+    }
+  }
+
   /** A person in their own browser context, signed in through the form at `/`. */
   async function signIn(name: string, landing: string): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -95,7 +105,7 @@ t.test('team console in a browser', async (t) => {
     await card.locator('select[name=status]').selectOption('aprovado');
     await card.locator('input[name=reason]').fill('documents match the selfie');
     await card.locator('button[type=submit]').click();
-    await card.waitFor({ state: 'detached' });
+    await leaves(card);
     const file = await stack.admin('GET', `/admin/players/${waiting}`);
     t.equal(file.body.kyc.status, 'aprovado');
     t.match(file.body.kyc.history[0], { status: 'aprovado', actor: 'user:carla@ourteam.example', reason: 'documents match the selfie' });
@@ -115,10 +125,11 @@ t.test('team console in a browser', async (t) => {
     t.match(await card.locator('.balance').textContent(), /100\.00 BRL[\s\S]*withdrawable 60\.00 BRL/, 'balance beside the request');
     await shot(ana, 'withdrawals');
     await card.getByRole('button', { name: 'Approve' }).click();
-    await card.waitFor({ state: 'detached' });
+    await leaves(card);
     await ana.goto(`${stack.adminUrl}/withdrawals?status=approved`);
     const approved = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await approved.getByText('Four eyes: you approved this withdrawal').waitFor();
+    await approved.locator('.balance').waitFor(); // the details are in: the buttons no longer move (below)
     await approved.getByRole('button', { name: 'Pay' }).click();
     await approved.locator('.error').waitFor();
     t.match(await approved.locator('.error').textContent(), /FOUR_EYES_REQUIRED/, 'the page shows the refusal');
@@ -131,8 +142,11 @@ t.test('team console in a browser', async (t) => {
     await bruno.goto(`${stack.adminUrl}/withdrawals?status=approved`);
     const toPay = bruno.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     t.match(await toPay.locator('p.muted').first().textContent(), /approved by user:ana@ourteam\.example/);
+    // The card's player details load after it and push the buttons down: a click while they
+    // arrive can land beside the button (seen once in CI, on a loaded machine).
+    await toPay.locator('.balance').waitFor();
     await toPay.getByRole('button', { name: 'Pay' }).click();
-    await toPay.waitFor({ state: 'detached' });
+    await leaves(toPay);
     t.equal((await c.get(`/withdrawals/${withdrawal.id}`)).body.status, 'paid');
     t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '60.00', 'paid once');
     const audit = await stack.admin('GET', `/admin/audit?target=withdrawal:${withdrawal.id}`);
