@@ -15,8 +15,10 @@ export const BaseConfigSchema = Type.Object({
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
   /** How long idempotency keys and their stored answers are kept (24 h, docs/decisions.md), at the gateway and in the services. */
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
-  /** How often expired keys are looked for and deleted (key-expiry.ts; the gateway's own records too). */
-  IDEMPOTENCY_EXPIRY_MS: Type.Integer({ default: 60_000, minimum: 10 }),
+  /** Published outbox rows are deleted once this old (the events live on in JetStream and the webhooks log). */
+  OUTBOX_RETENTION_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
+  /** How often expired keys and old published outbox rows are looked for and deleted (retention.ts; the gateway's too). */
+  RETENTION_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
   /** JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster. */
   NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
   /** NATS messages written once per event-loop turn (nats.ts, `coalesceWrites`); false keeps nats.js' own flushing, for comparisons. */

@@ -41,7 +41,7 @@ export {
   type RunOnceOptions,
   type Transactor,
 } from './idempotency.ts';
-export { deleteExpiredStoredAnswers, processedRequestsExpiryIndexSql } from './key-expiry.ts';
+export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequestsExpiryIndexSql } from './retention.ts';
 export {
   ensureEventsStream,
   ensureInternalStream,

@@ -12,7 +12,7 @@ import { connectNats } from './nats.ts';
 import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { keepRefusal } from './idempotency.ts';
-import { startKeyExpiry } from './key-expiry.ts';
+import { startRetention } from './retention.ts';
 import { createLogger, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
@@ -117,11 +117,12 @@ export async function startService<S extends ConfigSchema, X>(
   });
   const stops = def.background?.(deps, shared) ?? [];
   stops.push(
-    startKeyExpiry({
+    startRetention({
       sql,
       schema: def.schema,
-      ttlSeconds: base.IDEMPOTENCY_TTL_SECONDS,
-      intervalMs: base.IDEMPOTENCY_EXPIRY_MS,
+      idempotencyTtlSeconds: base.IDEMPOTENCY_TTL_SECONDS,
+      outboxRetentionSeconds: base.OUTBOX_RETENTION_SECONDS,
+      intervalMs: base.RETENTION_INTERVAL_MS,
       log,
       ...(def.forgetRowKeys ? { forgetRowKeys: (olderThan: number, batch: number) => def.forgetRowKeys!(deps, olderThan, batch) } : {}),
     }),

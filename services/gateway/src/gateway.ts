@@ -10,6 +10,7 @@ import {
   armCrashPoints,
   connectNats,
   createLogger,
+  deletePublishedOutboxRows,
   ensureInternalStream,
   openDatabase,
   openSql,
@@ -190,12 +191,13 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   });
 
   const cleanup = startLoop({
-    name: 'idempotency cleanup',
-    intervalMs: config.IDEMPOTENCY_EXPIRY_MS,
+    name: 'idempotency and outbox cleanup',
+    intervalMs: config.RETENTION_INTERVAL_MS,
     log,
     startNow: false,
     run: async () => {
       await idempotency.deleteExpired();
+      return (await deletePublishedOutboxRows(sql, 'gateway', config.OUTBOX_RETENTION_SECONDS, 1000)) === 1000;
     },
   });
   let publicUrl = '';

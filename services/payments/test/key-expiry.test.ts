@@ -9,7 +9,7 @@ import { assertLedgerSound, errorOf, FAST_RECONCILER, key, ok, operatorScope, st
 
 t.test('keys past their 24 h are forgotten by payments', async (t) => {
   const stack = await startPaymentsStack(t, 'keyexpiry', { payments: false });
-  await stack.start(paymentsService, { ...FAST_RECONCILER, IDEMPOTENCY_EXPIRY_MS: 50 });
+  await stack.start(paymentsService, { ...FAST_RECONCILER, RETENTION_INTERVAL_MS: 50 });
   const { money, sql } = stack;
   const brand = operatorScope('a');
   const age = async (statement: string, k: string) => sql.query(statement.replace('$age', `now() - interval '25 hours'`), [k]);

@@ -119,7 +119,7 @@ export class Payments0006WithdrawalKeyFingerprints extends Migration {
 }
 
 /**
- * Keys are kept 24 h here as at the gateway (the kit's key-expiry.ts): stored answers by age, and
+ * Keys are kept 24 h here as at the gateway (the kit's retention.ts): stored answers by age, and
  * the withdrawals whose create's key is still remembered on the row, by age (the partial index
  * holds only those: a key is cleared once forgotten).
  */

@@ -83,7 +83,7 @@ export class RequestFingerprints extends Migration {
   }
 }
 
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
 export class StoredAnswersByAge extends Migration {
   override async up(): Promise<void> {
     this.addSql(processedRequestsExpiryIndexSql('players'));

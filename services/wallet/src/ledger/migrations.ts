@@ -168,7 +168,7 @@ export class Ledger0007RequestFingerprints extends Migration {
   }
 }
 
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
 export class Ledger0008StoredAnswersByAge extends Migration {
   override async up(): Promise<void> {
     this.addSql(processedRequestsExpiryIndexSql(WALLET_SCHEMA));

@@ -166,7 +166,7 @@ class LeanerDeliveryIndexes extends Migration {
   }
 }
 
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (key-expiry.ts). */
+/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
 class StoredAnswersByAge extends Migration {
   override async up(): Promise<void> {
     this.addSql(processedRequestsExpiryIndexSql('webhooks'));

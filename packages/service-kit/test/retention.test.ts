@@ -1,10 +1,12 @@
-// Idempotency keys are forgotten after IDEMPOTENCY_TTL_SECONDS in every service (key-expiry.ts):
-// stored answers older than that are deleted in batches, oldest first, younger ones kept; a
-// service's own row keys are forgotten before its answers.
+// What every service keeps only for a while (retention.ts): stored answers older than
+// IDEMPOTENCY_TTL_SECONDS are deleted in batches, oldest first, younger ones kept, and a service's
+// own row keys are forgotten before its answers; published outbox rows older than
+// OUTBOX_RETENTION_SECONDS are deleted, unpublished ones never.
 import t, { type Test } from 'tap';
 import {
   BaseConfigSchema,
   deleteExpiredStoredAnswers,
+  deletePublishedOutboxRows,
   Migration,
   outboxTableSql,
   processedRequestsExpiryIndexSql,
@@ -58,7 +60,7 @@ const keysLeft = async (svc: RunningService): Promise<string[]> =>
 
 t.test('answers older than the TTL are deleted in batches, oldest first; younger ones stay', async (t) => {
   // The service's own loop does not run within the test.
-  const svc = await startExpiring(t, { IDEMPOTENCY_EXPIRY_MS: 3_600_000 });
+  const svc = await startExpiring(t, { RETENTION_INTERVAL_MS: 3_600_000 });
   await storeAnswers(svc, 'old', 5, 25);
   await storeAnswers(svc, 'young', 2, 23);
   const day = 86_400;
@@ -69,7 +71,7 @@ t.test('answers older than the TTL are deleted in batches, oldest first; younger
   t.same(await keysLeft(svc), ['young-0', 'young-1'], 'answers within 24 h are kept');
 });
 
-t.test('the running service forgets expired keys, its row keys before its answers', async (t) => {
+t.test('the running service deletes expired keys, its row keys before its answers, and old published outbox rows', async (t) => {
   const answersAtEachRowPass: number[] = [];
   const ages = new Set<number>();
   let rowPasses = 0;
@@ -77,7 +79,7 @@ t.test('the running service forgets expired keys, its row keys before its answer
   const ready = Promise.withResolvers<void>();
   svc = await startExpiring(
     t,
-    { IDEMPOTENCY_EXPIRY_MS: 20, IDEMPOTENCY_TTL_SECONDS: 3600 },
+    { RETENTION_INTERVAL_MS: 20, IDEMPOTENCY_TTL_SECONDS: 3600 },
     {
       // A fake of the service's own row keys: more waiting twice, then done.
       forgetRowKeys: async (_deps, olderThan) => {
@@ -91,9 +93,41 @@ t.test('the running service forgets expired keys, its row keys before its answer
   );
   await storeAnswers(svc, 'old', 3, 2);
   await storeAnswers(svc, 'young', 1, 0);
+  await svc.sql.query(
+    `insert into expiry.outbox (event_id, subject_type, environment, operator_id, brand_id, payload, created_at, published_at)
+     values ('evt_old', 'webhook.test', 'sandbox', 'op_1', 'brd_1', '{}', now() - interval '2 days', now() - interval '2 days')`,
+  );
+  const outboxRows = async () => (await svc!.sql.query<{ n: number }>('select count(*)::int n from expiry.outbox'))[0]!.n;
   ready.resolve();
-  await waitFor(async () => ((await keysLeft(svc!)).length === 1 ? true : undefined), { what: 'expired answers deleted' });
+  await waitFor(async () => (await keysLeft(svc!)).length === 1 && (await outboxRows()) === 0, { what: 'expired answers and the old outbox row deleted' });
   t.same(await keysLeft(svc), ['young-0']);
   t.same(answersAtEachRowPass.slice(0, 3), [4, 4, 4], 'no answer deleted while row keys were still waiting');
   t.same([...ages], [3600], 'row keys are forgotten on the same clock');
+});
+
+t.test('published outbox rows past the retention are deleted, oldest first; unpublished and young ones stay', async (t) => {
+  const svc = await startExpiring(t, { RETENTION_INTERVAL_MS: 3_600_000 });
+  await svc.outbox.stop(); // the relay would publish the unpublished row below
+  const row = (id: string, ageHours: number, published: boolean) =>
+    svc.sql.query(
+      `insert into expiry.outbox (event_id, subject_type, environment, operator_id, brand_id, payload, created_at, published_at)
+       values (?, 'webhook.test', 'sandbox', 'op_1', 'brd_1', '{}', now() - make_interval(hours => ?), case when ? then now() - make_interval(hours => ?) end)`,
+      [id, ageHours, published, ageHours],
+    );
+  for (const id of ['old-0', 'old-1', 'old-2']) await row(id, 25, true);
+  await row('old-unpublished', 25, false);
+  await row('young', 1, true);
+  await row('old-after-young', 25, true);
+  const left = async () => (await svc.sql.query<{ id: string }>('select event_id id from expiry.outbox order by seq')).map((r) => r.id);
+
+  const day = 86_400;
+  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 2, 'a full batch');
+  t.same(await left(), ['old-2', 'old-unpublished', 'young', 'old-after-young'], 'the oldest went first');
+  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 1, 'the rest before the first young row');
+  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 0);
+  t.same(
+    await left(),
+    ['old-unpublished', 'young', 'old-after-young'],
+    'an unpublished row stays however old; the walk stops at the first row young enough to keep',
+  );
 });

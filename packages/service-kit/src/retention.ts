@@ -1,0 +1,80 @@
+// What a service keeps only for a while, and the loop that deletes it once its time is past (every
+// RETENTION_INTERVAL_MS, in batches, so that one pass never holds many rows):
+// - idempotency keys, kept 24 h (docs/decisions.md) in the services as at the gateway: the stored
+//   answers (processed_requests) and the keys a service remembers on its own rows, older than
+//   IDEMPOTENCY_TTL_SECONDS. After that a reused key is a new request everywhere, as Stripe does;
+//   money stays safe through the domain's own uniqueness (a deposit's externalReference, a move's
+//   rows), which is never forgotten;
+// - published outbox rows, older than OUTBOX_RETENTION_SECONDS: the events live on in JetStream
+//   and in the webhooks service's log; the outbox only has to hold what is not published yet.
+import type { Logger } from './log.ts';
+import { startLoop } from './loop.ts';
+import type { SqlRunner } from './sql.ts';
+
+/** The index the key expiry walks, oldest first (an append-mostly btree: cheap beside the key's own). */
+export function processedRequestsExpiryIndexSql(schema: string): string {
+  return `create index if not exists processed_requests_by_age on "${schema}".processed_requests (created_at)`;
+}
+
+/** Deletes at most `batch` stored answers older than `ttlSeconds`; returns how many it deleted. */
+export async function deleteExpiredStoredAnswers(sql: SqlRunner, schema: string, ttlSeconds: number, batch: number): Promise<number> {
+  const rows = await sql.query<{ n: number }>(
+    `with d as (delete from "${schema}".processed_requests where ctid = any(array(
+       select ctid from "${schema}".processed_requests where created_at < now() - make_interval(secs => ?) order by created_at limit ?))
+     returning 1)
+     select count(*)::int as n from d`,
+    [ttlSeconds, batch],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Deletes at most `batch` published outbox rows written more than `retentionSeconds` ago, oldest
+ * first; returns how many. No index of its own: rows are numbered in the order they were written
+ * (`seq`, the key), so the first row young enough to keep bounds the walk, and everything before it
+ * was deleted by earlier passes (or is not published yet, and stays).
+ */
+export async function deletePublishedOutboxRows(sql: SqlRunner, schema: string, retentionSeconds: number, batch: number): Promise<number> {
+  const rows = await sql.query<{ n: number }>(
+    `with keep as (select coalesce((select seq from "${schema}".outbox where created_at >= now() - make_interval(secs => ?) order by seq limit 1),
+                                   9223372036854775807) as seq),
+     d as (delete from "${schema}".outbox where seq = any(array(
+       select o.seq from "${schema}".outbox o, keep where o.seq < keep.seq and o.published_at is not null order by o.seq limit ?))
+     returning 1)
+     select count(*)::int as n from d`,
+    [retentionSeconds, batch],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export interface RetentionOptions {
+  sql: SqlRunner;
+  schema: string;
+  idempotencyTtlSeconds: number;
+  outboxRetentionSeconds: number;
+  intervalMs: number;
+  log: Pick<Logger, 'warn'>;
+  /** Keys the service remembers on its own rows, forgotten on the keys' clock; true when more are waiting. */
+  forgetRowKeys?(olderThanSeconds: number, batch: number): Promise<boolean>;
+  batch?: number;
+}
+
+/** The loop that deletes what is past its time; returns its stop. */
+export function startRetention(o: RetentionOptions): () => Promise<void> {
+  const batch = o.batch ?? 1000;
+  const loop = startLoop({
+    name: 'deleting expired idempotency keys and published outbox rows',
+    intervalMs: o.intervalMs,
+    log: o.log,
+    startNow: false,
+    run: async () => {
+      // Row keys first: a key whose answer were gone but whose row still named it would be
+      // answered from the row, neither a replay nor a new request.
+      if (await o.forgetRowKeys?.(o.idempotencyTtlSeconds, batch)) return true;
+      const answers = await deleteExpiredStoredAnswers(o.sql, o.schema, o.idempotencyTtlSeconds, batch);
+      const published = await deletePublishedOutboxRows(o.sql, o.schema, o.outboxRetentionSeconds, batch);
+      return answers === batch || published === batch;
+    },
+  });
+  return () => loop.stop();
+}
