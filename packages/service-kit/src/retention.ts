@@ -6,7 +6,8 @@
 //   money stays safe through the domain's own uniqueness (a deposit's externalReference, a move's
 //   rows), which is never forgotten;
 // - published outbox rows, older than OUTBOX_RETENTION_SECONDS: the events live on in JetStream
-//   and in the webhooks service's log; the outbox only has to hold what is not published yet.
+//   and in the webhooks service's log; the outbox only has to hold what is not published yet;
+// - rows a service keeps for a while on its own clock (the webhooks' event log, 30 days).
 import type { Logger } from './log.ts';
 import { startLoop } from './loop.ts';
 import type { SqlRunner } from './sql.ts';
@@ -56,6 +57,8 @@ export interface RetentionOptions {
   log: Pick<Logger, 'warn'>;
   /** Keys the service remembers on its own rows, forgotten on the keys' clock; true when more are waiting. */
   forgetRowKeys?(olderThanSeconds: number, batch: number): Promise<boolean>;
+  /** Rows of the service's own kept only for a while, on its own clock; true when more are waiting. */
+  deleteExpiredRows?(batch: number): Promise<boolean>;
   batch?: number;
 }
 
@@ -63,7 +66,7 @@ export interface RetentionOptions {
 export function startRetention(o: RetentionOptions): () => Promise<void> {
   const batch = o.batch ?? 1000;
   const loop = startLoop({
-    name: 'deleting expired idempotency keys and published outbox rows',
+    name: 'deleting expired keys, published outbox rows and expired rows',
     intervalMs: o.intervalMs,
     log: o.log,
     startNow: false,
@@ -73,7 +76,8 @@ export function startRetention(o: RetentionOptions): () => Promise<void> {
       if (await o.forgetRowKeys?.(o.idempotencyTtlSeconds, batch)) return true;
       const answers = await deleteExpiredStoredAnswers(o.sql, o.schema, o.idempotencyTtlSeconds, batch);
       const published = await deletePublishedOutboxRows(o.sql, o.schema, o.outboxRetentionSeconds, batch);
-      return answers === batch || published === batch;
+      const ownRowsWaiting = (await o.deleteExpiredRows?.(batch)) ?? false;
+      return answers === batch || published === batch || ownRowsWaiting;
     },
   });
   return () => loop.stop();

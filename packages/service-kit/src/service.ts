@@ -60,6 +60,8 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
    * kit forgets itself), forgotten on the same clock: at most `batch`; true when more are waiting.
    */
   forgetRowKeys?(deps: ServiceDeps<Static<S>>, olderThanSeconds: number, batch: number): Promise<boolean>;
+  /** Rows of its own the service keeps only for a while (the webhooks' event log), deleted by the same loop: at most `batch`; true when more are waiting. */
+  deleteExpiredRows?(deps: ServiceDeps<Static<S>>, batch: number): Promise<boolean>;
 }
 
 export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> {
@@ -125,6 +127,7 @@ export async function startService<S extends ConfigSchema, X>(
       intervalMs: base.RETENTION_INTERVAL_MS,
       log,
       ...(def.forgetRowKeys ? { forgetRowKeys: (olderThan: number, batch: number) => def.forgetRowKeys!(deps, olderThan, batch) } : {}),
+      ...(def.deleteExpiredRows ? { deleteExpiredRows: (batch: number) => def.deleteExpiredRows!(deps, batch) } : {}),
     }),
   );
   const metricsServer: MetricsServer | undefined =

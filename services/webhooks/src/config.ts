@@ -30,6 +30,12 @@ export const WebhooksConfigSchema = Type.Composite([
     WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({ default: 16, minimum: 1, maximum: MAX_ENDPOINT_CONCURRENCY }),
     /** How often the worker looks for due deliveries when nothing wakes it. */
     WEBHOOK_POLL_MS: Type.Integer({ default: 500, minimum: 10 }),
+    /**
+     * Events (with their deliveries and attempts) are listed, redeliverable and kept this many days,
+     * then deleted once no delivery of theirs is pending. At least 8: longer than the events stream
+     * keeps a message (7 days), so an event JetStream could still hand over is never one we forgot.
+     */
+    WEBHOOK_EVENT_RETENTION_DAYS: Type.Integer({ default: 30, minimum: 8 }),
     /** A claimed delivery whose worker died is retried this long after its HTTP timeout would have passed. */
     WEBHOOK_LEASE_GRACE_MS: Type.Integer({ default: 30_000, minimum: 100 }),
   }),

@@ -16,6 +16,7 @@ import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
 import { registerDeliveryMetrics } from './delivery/delivery-metrics.ts';
 import { WEBHOOKS_SCHEMA, webhookEntities } from './persistence/entities.ts';
 import { webhookMigrations } from './persistence/migrations.ts';
+import { deleteExpiredEvents } from './persistence/event-retention.ts';
 import type { WebhooksRuntime } from './runtime.ts';
 
 export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, WebhooksRuntime> = {
@@ -52,6 +53,7 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
     ...handle(webhookAdminOperations.adminRedeliver, adminRedeliver(rt)),
     ...handle(webhookMessages.upsertEndpoint, upsertEndpoint(rt)),
   }),
+  deleteExpiredRows: async (deps, batch) => (await deleteExpiredEvents(deps.sql, deps.config.WEBHOOK_EVENT_RETENTION_DAYS, batch)) === batch,
   background: (deps, rt) => {
     const { config } = deps;
     const worker = startDeliveryWorker({
