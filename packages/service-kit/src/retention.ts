@@ -30,20 +30,19 @@ export async function deleteExpiredStoredAnswers(sql: SqlRunner, schema: string,
 }
 
 /**
- * Deletes at most `batch` published outbox rows written more than `retentionSeconds` ago, oldest
- * first; returns how many. No index of its own: rows are numbered in the order they were written
- * (`seq`, the key), so the first row young enough to keep bounds the walk, and everything before it
- * was deleted by earlier passes (or is not published yet, and stays).
+ * Deletes the published rows, written more than `retentionSeconds` ago, among the `batch` oldest
+ * rows of the outbox; returns how many. No index of its own: rows are numbered in the order they
+ * were written (`seq`, the key), so the oldest are the first entries of the key, and a pass reads
+ * no more than `batch` of them however long the outbox is. An unpublished row is never deleted
+ * (the relay has not published it yet) and is looked past.
  */
 export async function deletePublishedOutboxRows(sql: SqlRunner, schema: string, retentionSeconds: number, batch: number): Promise<number> {
   const rows = await sql.query<{ n: number }>(
-    `with keep as (select coalesce((select seq from "${schema}".outbox where created_at >= now() - make_interval(secs => ?) order by seq limit 1),
-                                   9223372036854775807) as seq),
-     d as (delete from "${schema}".outbox where seq = any(array(
-       select o.seq from "${schema}".outbox o, keep where o.seq < keep.seq and o.published_at is not null order by o.seq limit ?))
-     returning 1)
+    `with oldest as (select seq, created_at, published_at from "${schema}".outbox order by seq limit ?),
+     d as (delete from "${schema}".outbox o using oldest where o.seq = oldest.seq
+             and oldest.published_at is not null and oldest.created_at < now() - make_interval(secs => ?) returning 1)
      select count(*)::int as n from d`,
-    [retentionSeconds, batch],
+    [batch, retentionSeconds],
   );
   return rows[0]?.n ?? 0;
 }

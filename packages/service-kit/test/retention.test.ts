@@ -123,11 +123,11 @@ t.test('published outbox rows past the retention are deleted, oldest first; unpu
   const day = 86_400;
   t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 2, 'a full batch');
   t.same(await left(), ['old-2', 'old-unpublished', 'young', 'old-after-young'], 'the oldest went first');
-  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 1, 'the rest before the first young row');
-  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 0);
+  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 1, 'of the two oldest now, the published one');
+  t.equal(await deletePublishedOutboxRows(svc.sql, 'expiry', day, 2), 0, 'the two oldest now: unpublished, and young');
   t.same(
     await left(),
     ['old-unpublished', 'young', 'old-after-young'],
-    'an unpublished row stays however old; the walk stops at the first row young enough to keep',
+    'an unpublished row stays however old; a pass reads only the oldest rows, so one behind a row it keeps waits',
   );
 });
