@@ -3,8 +3,8 @@
 // - idempotency keys, kept 24 h (docs/decisions.md) in the services as at the gateway: the stored
 //   answers (processed_requests) and the keys a service remembers on its own rows, older than
 //   IDEMPOTENCY_TTL_SECONDS. After that a reused key is a new request everywhere, as Stripe does;
-//   money stays safe through the domain's own uniqueness (a deposit's externalReference, a move's
-//   rows), which is never forgotten;
+//   what still dedupes is the domain's own uniqueness, never forgotten (a deposit's
+//   externalReference, the wallet's effects keyed by the payment id; docs/architecture.md);
 // - published outbox rows, older than OUTBOX_RETENTION_SECONDS: the events live on in JetStream
 //   and in the webhooks service's log; the outbox only has to hold what is not published yet;
 // - rows a service keeps for a while on its own clock (the webhooks' event log, 30 days).
