@@ -191,12 +191,13 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   });
 
   const cleanup = startLoop({
-    name: 'idempotency and outbox cleanup',
+    name: 'idempotency, outbox and console session cleanup',
     intervalMs: config.RETENTION_INTERVAL_MS,
     log,
     startNow: false,
     run: async () => {
       await idempotency.deleteExpired();
+      await sessions.deleteEnded();
       return (await deletePublishedOutboxRows(sql, 'gateway', config.OUTBOX_RETENTION_SECONDS, 1000)) === 1000;
     },
   });
