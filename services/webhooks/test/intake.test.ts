@@ -165,6 +165,25 @@ t.test('events that arrived together: one statement, slots and room shared out i
     started.every((a, i) => a.body.equals([a0, b0, a1, b1][i]!.body)),
     'with its bytes',
   );
+  const stored = await sql.query<{ id: string; type: string; brand_id: string; body: Buffer; created_at: string; source: string }>(
+    `select id, type, brand_id, body, to_json(created_at)#>>'{}' as created_at, source from webhooks.events where id = any(?::text[])`,
+    [[a0, b0, a1, b1, a2, a3, x0, a4].map((e) => e!.id)],
+  );
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  t.ok(
+    [a0, b0, a1, b1, a2, a3, x0, a4].every((e) => {
+      const r = byId.get(e!.id);
+      return (
+        r &&
+        r.body.equals(e!.body) &&
+        r.type === e!.type &&
+        r.brand_id === e!.brandId &&
+        r.source === 'stream' &&
+        Date.parse(r.created_at) === Date.parse(e!.createdAt)
+      );
+    }),
+    'every event of the batch stored with its own bytes, type, brand, source and time',
+  );
   // The waiting ones: two of op_a's three slots are taken, and the one that waited longest goes first.
   const more = await ingestEvents(sql, [eventFor('op_a'), eventFor('op_a')], { ...intakeOpts, room: 2 });
   t.same(

@@ -194,9 +194,12 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
     // due), then the slots, the leases, the attempt a lapsed lease left in flight (`interrupted`)
     // and the new in-flight attempt rows.
     const leases = chosen.map((r) => ({ ...r, leaseToken: randomUUID() }));
-    const rowsOf = leases.map(() => '(?::text, ?::text, ?::text, ?::text, ?::text, ?::int)').join(', ');
+    // One array per column: one statement text whatever the batch's size (event-intake.ts).
+    const column = (f: (r: (typeof leases)[number]) => unknown) => leases.map(f);
     const started = await tx.query<{ attempt_id: string; delivery_id: string; attempt: number; slot: number }>(
-      `with want(id, token, url, operator_id, environment, n) as (values ${rowsOf}),
+      `with want(id, token, url, operator_id, environment, n) as (
+         select * from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[])
+       ),
        need as (select operator_id, environment, count(*)::int as k from want group by operator_id, environment),
        got as (
          select need.operator_id, need.environment, f.slot,
@@ -231,7 +234,18 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
          returning id, delivery_id, attempt
        )
        select a.id as attempt_id, a.delivery_id, a.attempt, d.slot from a join d on d.id = a.delivery_id`,
-      [...leases.flatMap((r) => [r.id, r.leaseToken, r.url, r.operator_id, r.environment, r.n]), opts.perEndpoint, INTERRUPTED, opts.leaseMs, opts.leaseMs],
+      [
+        column((r) => r.id),
+        column((r) => r.leaseToken),
+        column((r) => r.url),
+        column((r) => r.operator_id),
+        column((r) => r.environment),
+        column((r) => r.n),
+        opts.perEndpoint,
+        INTERRUPTED,
+        opts.leaseMs,
+        opts.leaseMs,
+      ],
     );
     if (started.length < leases.length) heldBack = true;
     const byDelivery = new Map(started.map((x) => [x.delivery_id, x]));

@@ -44,9 +44,14 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
   // statement's extra joins and window functions cost more than they save for one row.
   if (events.length === 1) return [await ingestOne(sql, events[0]!, o)];
   const input = events.map((e) => ({ e, deliveryId: newId('delivery'), leaseToken: randomUUID() }));
-  const values = input.map(() => '(?::int, ?::text, ?::text, ?::text, ?::text, ?::text, ?::bytea, ?::timestamptz, ?::text, ?::text, ?::text)').join(', ');
+  // The rows travel as one array per column: one statement text whatever the batch's size, so each
+  // connection prepares and plans it once (a VALUES list per size was a statement, and custom
+  // plans, per size).
+  const column = (f: (x: (typeof input)[number], n: number) => unknown) => input.map(f);
   const rows = await sql.query<Row & { n: number }>(
-    `with input(n, id, type, environment, operator_id, brand_id, body, created_at, source, delivery_id, token) as (values ${values}),
+    `with input(n, id, type, environment, operator_id, brand_id, body, created_at, source, delivery_id, token) as (
+       select * from unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bytea[], ?::timestamptz[], ?::text[], ?::text[], ?::text[])
+     ),
      ev as (
        insert into ${S}.events (id, type, environment, operator_id, brand_id, body, created_at, source)
        select id, type, environment, operator_id, brand_id, body, created_at, source from input order by n
@@ -97,7 +102,10 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
      select f.n, f.usable, p.slot, a.id as attempt_id, f.url, f.secret_sealed, f.previous_secret_sealed
      from fresh f left join pair p on p.n = f.n left join a on a.delivery_id = f.delivery_id`,
     [
-      ...input.flatMap(({ e, deliveryId, leaseToken }, n) => [n, ...eventValues(e), deliveryId, leaseToken]),
+      column((_, n) => n),
+      ...eventValues.map((value) => column(({ e }) => value(e))),
+      column((x) => x.deliveryId),
+      column((x) => x.leaseToken),
       o.perEndpoint,
       o.room,
       o.room,
@@ -110,8 +118,17 @@ export async function ingestEvents(sql: SqlRunner, events: readonly EventToStore
   return input.map(({ e, deliveryId, leaseToken }, n) => outcomeOf(byN.get(n), e, deliveryId, leaseToken, o.maxAttempts));
 }
 
-/** An event's columns in the order both intake statements insert them. */
-const eventValues = (e: EventToStore): unknown[] => [e.id, e.type, e.environment, e.operatorId, e.brandId, e.body, e.createdAt, e.source];
+/** An event's columns, in the order both intake statements insert them. */
+const eventValues: readonly ((e: EventToStore) => unknown)[] = [
+  (e) => e.id,
+  (e) => e.type,
+  (e) => e.environment,
+  (e) => e.operatorId,
+  (e) => e.brandId,
+  (e) => e.body,
+  (e) => e.createdAt,
+  (e) => e.source,
+];
 
 /** The same for one event. */
 async function ingestOne(sql: SqlRunner, e: EventToStore, o: IntakeOptions): Promise<IntakeOutcome> {
@@ -156,7 +173,7 @@ async function ingestOne(sql: SqlRunner, e: EventToStore, o: IntakeOptions): Pro
      select d.status, t.slot, a.id as attempt_id, ep.url, ep.secret_sealed, ep.previous_secret_sealed
      from d left join taken t on true left join a on true left join ep on true`,
     [
-      ...eventValues(e),
+      ...eventValues.map((value) => value(e)),
       o.room > 0,
       e.operatorId,
       e.environment,
