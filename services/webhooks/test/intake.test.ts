@@ -174,8 +174,7 @@ t.test('events that arrived together: one statement, slots and room shared out i
     [a0, b0, a1, b1, a2, a3, x0, a4].every((e) => {
       const r = byId.get(e!.id);
       return (
-        r &&
-        r.body.equals(e!.body) &&
+        r?.body.equals(e!.body) &&
         r.type === e!.type &&
         r.brand_id === e!.brandId &&
         r.source === 'stream' &&
