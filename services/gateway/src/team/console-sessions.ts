@@ -170,14 +170,12 @@ export class ConsoleSessions {
    * Deletes sessions `identify` no longer accepts (past their absolute end, or idle too long): a
    * session not signed out would otherwise stay for good. A team's sessions are few: no index.
    */
-  async deleteEnded(): Promise<number> {
-    const rows = await this.#orm.em
+  async deleteEnded(): Promise<void> {
+    await this.#orm.em
       .fork()
-      .execute<{ token_hash: string }[]>(
-        `delete from gateway.console_sessions where expires_at <= now() or last_seen_at <= now() - make_interval(mins => ?) returning token_hash`,
-        [this.#policy.idleMinutes],
-      );
-    return rows.length;
+      .execute(`delete from gateway.console_sessions where expires_at <= now() or last_seen_at <= now() - make_interval(mins => ?)`, [
+        this.#policy.idleMinutes,
+      ]);
   }
 }
 
