@@ -59,12 +59,25 @@ try {
   await s.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 1_000_000 });
   const c = op.sandboxClient;
 
+  // Every 5xx the workload is answered: an outage (a process, NATS or Postgres away) is 503
+  // SERVICE_UNAVAILABLE with Retry-After; any other 5xx (a 500 above all) is a fault.
+  const serverErrors = { unavailable: 0, other: 0, unavailableWithoutRetryAfter: 0, examples: [] as string[] };
+  const count5xx = (r: ClientResponse, what: string) => {
+    if (r.status === 503) {
+      serverErrors.unavailable++;
+      if (r.headers.get('retry-after')) return;
+      serverErrors.unavailableWithoutRetryAfter++;
+    } else serverErrors.other++;
+    if (serverErrors.examples.length < 5) serverErrors.examples.push(`${what}: ${r.status} ${r.body?.error?.code ?? r.text.slice(0, 80)}`);
+  };
+
   /** The same request (same key) until it gets a final answer: what a careful operator does. */
   async function untilAnswered(send: () => Promise<ClientResponse>, what: string): Promise<ClientResponse> {
     const deadline = Date.now() + 180_000;
     for (let attempt = 0; ; attempt++) {
       figures.requests++;
       const r = await send().catch(() => undefined);
+      if (r && r.status >= 500) count5xx(r, what);
       const retryable = !r || r.status >= 500 || r.status === 429 || (r.status === 409 && r.body?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
       if (!retryable) return r!;
       if (Date.now() > deadline) throw new Error(`${what}: no final answer in 180 s (last ${r?.status ?? 'no answer'})`);
@@ -220,6 +233,7 @@ try {
         clients: CLIENTS,
         players: PLAYERS,
         ...figures,
+        serverErrors,
         eventsExpected: wanted.length,
         eventsReceived: receiver.received.length,
         ledgerVerify: verify.body?.ok === true,
@@ -228,6 +242,10 @@ try {
       2,
     ),
   );
+  say(`5xx answers other than 503: ${serverErrors.other}; 503 without Retry-After: ${serverErrors.unavailableWithoutRetryAfter}`);
+  if (serverErrors.other > 0 || serverErrors.unavailableWithoutRetryAfter > 0) {
+    problems.push(`outages answered as something else than a 503 with Retry-After, e.g. ${serverErrors.examples.join('; ')}`);
+  }
   if (problems.length) {
     failed = true;
     for (const p of problems) say(`BROKEN: ${p}`);

@@ -67,6 +67,12 @@ export interface ErrorBody {
   details?: ErrorDetails;
 }
 
+/**
+ * Retry-After of every 503 SERVICE_UNAVAILABLE (seconds): the outages answered so are restarts and
+ * failovers of seconds, and the retry, with the same Idempotency-Key, is deduplicated.
+ */
+const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetails;
@@ -77,7 +83,8 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.details = details;
-    this.headers = headers;
+    // A 503 always says when to retry, also when it is rebuilt from a reply (fromBody).
+    this.headers = headers ?? (code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) } : undefined);
   }
 
   get status(): number {

@@ -38,7 +38,7 @@ export async function requestOperation<R = unknown>(
   } catch (e) {
     // Only real unavailability becomes a retryable 503; anything else is a fault to see as such.
     if (!isUnavailable(e)) throw e;
-    throw new AppError('SERVICE_UNAVAILABLE', `The ${subject.split('.')[0]} service did not answer in time.`, undefined, { 'retry-after': '1' });
+    throw new AppError('SERVICE_UNAVAILABLE', `The ${subject.split('.')[0]} service did not answer in time.`);
   }
   return msg.json<OperationReply<R>>();
 }

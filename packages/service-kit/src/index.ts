@@ -78,4 +78,5 @@ export {
   type MetricsServer,
   type ServiceMetrics,
 } from './metrics.ts';
+export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -1,6 +1,7 @@
 // Serves request-reply operations on `<prefix>.rpc.<subject>` in a queue group, so every replica
-// of a service shares the load. Handlers return a reply or throw AppError; anything else is
-// logged and answered as INTERNAL_ERROR without internals.
+// of a service shares the load. Handlers return a reply or throw AppError; a dependency that is
+// unavailable (the database restarting, NATS) is answered as SERVICE_UNAVAILABLE (unavailable.ts),
+// anything else is logged and answered as INTERNAL_ERROR; neither with internals.
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { Static, TSchema } from '@sinclair/typebox';
 import {
@@ -22,6 +23,7 @@ import {
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 import { ReplayedRefusal } from './idempotency.ts';
+import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 
 export interface HandlerResult<R = unknown> {
   status?: number;
@@ -163,6 +165,11 @@ export function serveOperations(opts: ServeOptions): Server {
               reply = { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
             } else if (isAppError(e)) {
               reply = { ok: false, error: e.toBody() };
+            } else if (isDependencyUnavailable(e)) {
+              // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
+              // with the same key finds the effect's stored answer if the commit got through.
+              opts.log.warn({ err: e, subject, requestId: req?.ctx?.requestId }, 'dependency unavailable');
+              reply = { ok: false, error: dependencyUnavailable().toBody() };
             } else {
               opts.log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');
               reply = { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };

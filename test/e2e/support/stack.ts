@@ -48,7 +48,16 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(extraEnv: Record<string, string> = {}, components: readonly Component[] = COMPONENTS): Promise<Stack> {
+export interface StackOptions {
+  /** The DATABASE_URL a component is given, from the test database's (e.g. through a proxy the test can cut). */
+  databaseUrlOf?: (c: Component, url: string) => string;
+}
+
+export async function startStack(
+  extraEnv: Record<string, string> = {},
+  components: readonly Component[] = COMPONENTS,
+  opts: StackOptions = {},
+): Promise<Stack> {
   const infra = await infrastructure();
   const db = await createTestDatabase('e2e');
   const prefix = testPrefix('e2e');
@@ -86,9 +95,10 @@ export async function startStack(extraEnv: Record<string, string> = {}, componen
     env,
     logs,
     async start(c, more = {}) {
+      const databaseUrl = opts.databaseUrlOf?.(c, env.DATABASE_URL!);
       const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], {
         cwd: ROOT,
-        env: { ...env, ...more },
+        env: { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...more },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const lines = logs.get(c) ?? [];

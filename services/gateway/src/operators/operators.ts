@@ -207,8 +207,7 @@ export class OperatorAdmin {
         this.#d.onEventsWritten();
         return after;
       }
-      if (attempt >= 3)
-        throw new AppError('SERVICE_UNAVAILABLE', 'The webhook endpoint is being changed by another request; retry.', undefined, { 'retry-after': '1' });
+      if (attempt >= 3) throw new AppError('SERVICE_UNAVAILABLE', 'The webhook endpoint is being changed by another request; retry.');
     }
   }
 

@@ -13,17 +13,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { NatsConnection } from '@nats-io/transport-node';
-import {
-  AppError,
-  ERROR_CATALOGUE,
-  gamePlayMessages,
-  isAppError,
-  requestOperation,
-  type ErrorBody,
-  type OperationReply,
-  type PlaySessionView,
-} from '@bo/contracts';
-import { envelope } from '../edge/http/errors.ts';
+import { AppError, gamePlayMessages, requestOperation, type OperationReply, type PlaySessionView } from '@bo/contracts';
+import { envelope, logFailure, toAppError } from '../edge/http/errors.ts';
 import { parseJsonObject } from '../edge/http/raw-body.ts';
 import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
 
@@ -78,14 +69,14 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
   app.get<{ Params: { token: string } }>('/play/:token', async (req, reply) => {
     const token = req.params.token;
     setRequestId(req, reply);
-    if (!TOKEN_SHAPE.test(token)) return sendErrorPage(reply, req, new AppError('LAUNCH_TOKEN_INVALID').toBody());
+    if (!TOKEN_SHAPE.test(token)) return sendErrorPage(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
     let result: OperationReply<PlaySessionView>;
     try {
       result = await ask<PlaySessionView>(gamePlayMessages.session.subject, req, token, {});
     } catch (e) {
-      return sendErrorPage(reply, req, asErrorBody(e, req), isAppError(e) ? e.headers : undefined);
+      return sendErrorPage(reply, req, failureOf(e, req));
     }
-    if (!result.ok) return sendErrorPage(reply, req, result.error);
+    if (!result.ok) return sendErrorPage(reply, req, AppError.fromBody(result.error));
     const view = result.body;
     if (view.launch.type === 'redirect') {
       // External games run at their provider; no-referrer keeps our token out of its logs.
@@ -99,16 +90,15 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
     const token = req.params.token;
     setRequestId(req, reply);
     reply.header('cache-control', 'no-store');
-    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID').toBody());
+    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
     let result: OperationReply;
     try {
       const body = parseJsonObject(req.body as Buffer | undefined);
       result = await ask(gamePlayMessages.round.subject, req, token, body);
     } catch (e) {
-      if (isAppError(e) && e.headers) reply.headers(e.headers);
-      return sendJsonError(reply, req, asErrorBody(e, req));
+      return sendJsonError(reply, req, failureOf(e, req));
     }
-    if (!result.ok) return sendJsonError(reply, req, result.error);
+    if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
     return reply.code(result.status).type('application/json').send(result.body);
   });
 }
@@ -117,31 +107,28 @@ function setRequestId(req: FastifyRequest, reply: FastifyReply): void {
   if (!reply.hasHeader('x-request-id')) reply.header('x-request-id', String(req.id));
 }
 
-function asErrorBody(e: unknown, req: FastifyRequest): ErrorBody {
-  if (isAppError(e)) return e.toBody();
-  req.log.error({ err: e, requestId: req.id }, 'play route failed');
-  return new AppError('INTERNAL_ERROR').toBody();
+/** What the page or the round answers for a failure of its own: the API's mapping and logging (an unavailable dependency is a 503). */
+function failureOf(e: unknown, req: FastifyRequest): AppError {
+  const err = toAppError(e);
+  logFailure(req, e, err);
+  return err;
 }
 
-function statusOfError(body: ErrorBody): number {
-  return ERROR_CATALOGUE[body.code]?.status ?? 500;
-}
-
-function sendJsonError(reply: FastifyReply, req: FastifyRequest, body: ErrorBody): FastifyReply {
+// Both answers carry the error's headers: Retry-After of a 503, the wallet's included.
+function sendJsonError(reply: FastifyReply, req: FastifyRequest, err: AppError): FastifyReply {
+  if (err.headers) reply.headers(err.headers);
   return reply
-    .code(statusOfError(body))
+    .code(err.status)
     .type('application/json')
-    .send(envelope(body, String(req.id)));
+    .send(envelope(err.toBody(), String(req.id)));
 }
 
-function sendErrorPage(reply: FastifyReply, req: FastifyRequest, body: ErrorBody, headers?: Record<string, string>): FastifyReply {
-  const status = statusOfError(body);
-  if (status >= 500 && body.code === 'INTERNAL_ERROR') req.log.warn({ requestId: req.id }, 'play page failed');
+function sendErrorPage(reply: FastifyReply, req: FastifyRequest, err: AppError): FastifyReply {
   const nonce = randomBytes(16).toString('base64');
-  if (headers) reply.headers(headers);
+  if (err.headers) reply.headers(err.headers);
   return reply
-    .code(status)
+    .code(err.status)
     .headers(pageHeaders(nonce))
     .type('text/html; charset=utf-8')
-    .send(renderErrorPage(status, body, String(req.id), nonce));
+    .send(renderErrorPage(err.status, err.toBody(), String(req.id), nonce));
 }

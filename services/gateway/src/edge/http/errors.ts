@@ -4,34 +4,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, type ErrorBody } from '@bo/contracts';
+import { dependencyUnavailable, isDependencyUnavailable } from '@bo/service-kit';
 
 export function envelope(body: ErrorBody, requestId: string) {
   return { error: { code: body.code, message: body.message, requestId, ...(body.details !== undefined ? { details: body.details } : {}) } };
 }
 
 /**
- * The database cannot be reached or is going away: Postgres connection-exception class 08,
- * admin shutdown / crash / cannot-connect-now (57P01–57P03), too many connections (53300), or the
- * driver's own connection errors. The caller may retry; nothing of the error leaves the gateway.
+ * Maps anything thrown to an AppError: an unavailable dependency (the database, NATS) becomes 503
+ * SERVICE_UNAVAILABLE with Retry-After, unknown errors INTERNAL_ERROR; neither shows the cause.
  */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown } | undefined;
-  if (!e) return false;
-  const code = typeof e.code === 'string' ? e.code : '';
-  if (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
-  if (
-    typeof e.message === 'string' &&
-    /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(e.message)
-  )
-    return true;
-  if (e.name === 'ConnectionException') return true;
-  return e.cause !== undefined && e.cause !== err && isDatabaseUnavailable(e.cause);
-}
-
-export const serviceUnavailable = () =>
-  new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly.', undefined, { 'retry-after': '1' });
-
-/** Maps anything thrown to an AppError; unknown errors become INTERNAL_ERROR. */
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   const e = err as FastifyError;
@@ -45,7 +27,7 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_BAD_URL':
       return new AppError('BAD_REQUEST', 'The URL is not validly percent-encoded.');
   }
-  if (isDatabaseUnavailable(err)) return serviceUnavailable();
+  if (isDependencyUnavailable(err)) return dependencyUnavailable();
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError('VALIDATION_ERROR', e.message, { in: 'path', issues: [{ path: '/', message: e.message }] });
   }
@@ -87,10 +69,17 @@ export function clientErrorAnswer(newRequestId: () => string) {
   };
 }
 
+/** Logs what the caller is not shown: an unknown fault as an error, an unavailable dependency as a warning. */
+export function logFailure(req: FastifyRequest, err: unknown, appErr: AppError): void {
+  if (appErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id }, 'unhandled error');
+  else if (!isAppError(err) && appErr.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err, requestId: req.id }, 'dependency unavailable');
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const appErr = toAppError(err);
-    if (appErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id }, 'unhandled error');
+    logFailure(req, err, appErr);
+    // A 503 carries Retry-After, also one a service answered (AppError.fromBody).
     if (appErr.headers) reply.headers(appErr.headers);
     return reply
       .code(appErr.status)
