@@ -7,7 +7,7 @@
 import { AppError, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
 import type { OperatorStatus } from '../operators/operator-status.ts';
 
-export const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site is suspended.';
+const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site is suspended.';
 
 export interface OperatorCheckDeps {
   /** games.play.owner for a token. */
