@@ -13,6 +13,7 @@ import { waitFor } from '@bo/service-kit/testing';
 import { freePort, startEmbeddedPostgres, startNatsServer, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
 import { startStack, type Component, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { runSuspendedPlayProbe } from './support/suspended-play-probe.ts';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 6);
@@ -163,6 +164,8 @@ try {
     }
   }
 
+  // A suspended operator's open game session must stop playing (issue #24): its own operator and player.
+  const suspendedPlay = runSuspendedPlayProbe(s, endAt);
   await Promise.all([chaos(), ...Array.from({ length: CLIENTS }, (_, n) => client(n))]);
   say(
     `workload done: ${figures.deposits} deposits confirmed, ${figures.withdrawalsPaid} withdrawals paid, ${figures.requests} requests, ${figures.retries} retries`,
@@ -225,6 +228,10 @@ try {
   const missing = wanted.filter((w) => !delivered.has(w));
   if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
   await receiver.close();
+
+  const paused = await suspendedPlay;
+  say(`suspended-play probe: ${paused.cycles} suspend/resume cycles, ${paused.played} rounds played while active, ${paused.refused} refused while suspended`);
+  problems.push(...paused.problems);
 
   console.log(
     JSON.stringify(

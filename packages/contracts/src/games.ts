@@ -70,6 +70,8 @@ export const GAME_PLAY_SUBJECTS = {
   session: 'games.play.session',
   /** params { token }, body PlayRoundInput → 201 PlayRoundResult. */
   round: 'games.play.round',
+  /** params { token } → PlayOwner: the operator of the session, for the gateway's operator check. */
+  owner: 'games.play.owner',
 } as const;
 /** The launch token is the credential: any string reaches its check (a malformed one is 403 LAUNCH_TOKEN_INVALID, not a 422). */
 export const PlayParamsSchema = Type.Object({ token: Type.String() });
@@ -138,7 +140,16 @@ export const PlayRoundResultSchema = Type.Object(
 );
 export type PlayRoundResult = Static<typeof PlayRoundResultSchema>;
 
+/**
+ * Whose session a launch token names. Operators (and their suspension) live in the gateway; the
+ * token and the session row live in the wallet. The gateway asks this once per token (the answer
+ * never changes) and checks the operator's status itself before every page and round.
+ */
+export const PlayOwnerSchema = Type.Object({ sessionId: idOf('gs'), operatorId: Type.String() }, { $id: 'PlayOwner' });
+export type PlayOwner = Static<typeof PlayOwnerSchema>;
+
 export const gamePlayMessages = defineMessages({
   session: { subject: GAME_PLAY_SUBJECTS.session, params: PlayParamsSchema, reply: PlaySessionViewSchema },
   round: { subject: GAME_PLAY_SUBJECTS.round, params: PlayParamsSchema, body: PlayRoundInputSchema, reply: PlayRoundResultSchema },
+  owner: { subject: GAME_PLAY_SUBJECTS.owner, params: PlayParamsSchema, reply: PlayOwnerSchema },
 });

@@ -39,6 +39,7 @@ import { operatorContext, registerOperations } from './edge/operations.ts';
 import { getMe } from './edge/me.ts';
 import { apiIndexRoute, publicDocsRoutes } from './docs-portal/public-docs.ts';
 import { playRoutes } from './play/play-routes.ts';
+import { operatorStatusReader } from './operators/operator-status.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './operators/operators.ts';
 import { TeamAccess } from './team/team.ts';
@@ -175,7 +176,13 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   // Called directly rather than through register(): its `prefix` option is the NATS prefix,
   // which register() would take for a route prefix.
   await publicApp.register(async (app) =>
-    playRoutes(app, { nc, prefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS, publicBaseUrl: config.PUBLIC_BASE_URL }),
+    playRoutes(app, {
+      nc,
+      prefix: config.NATS_PREFIX,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      operatorStatus: operatorStatusReader(sql),
+    }),
   );
 
   const adminApp = baseApp(log, config);

@@ -24,7 +24,10 @@ t.test('launch page plugin', async (t) => {
     await app.close();
     await nc.drain().catch(() => undefined);
   });
-  await app.register(playRoutes, { nc, prefix, rpcTimeoutMs: 3000, publicBaseUrl: 'http://127.0.0.1' });
+  // Operators live in the gateway's database, which this bare app has not: every operator is
+  // active here. Suspension is played through the real gateway in play-stops.test.ts.
+  const operatorStatus = async () => 'active' as const;
+  await app.register(playRoutes, { nc, prefix, rpcTimeoutMs: 3000, publicBaseUrl: 'http://127.0.0.1', operatorStatus });
   // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const provider = await startFakeProvider(t);
@@ -167,7 +170,7 @@ t.test('launch page plugin', async (t) => {
   t.test('no wallet answering: 503 page and JSON, with Retry-After', async (t) => {
     const lonely = Fastify();
     t.teardown(() => lonely.close());
-    await lonely.register(playRoutes, { nc, prefix: testPrefix('nobody'), rpcTimeoutMs: 300, publicBaseUrl: baseUrl });
+    await lonely.register(playRoutes, { nc, prefix: testPrefix('nobody'), rpcTimeoutMs: 300, publicBaseUrl: baseUrl, operatorStatus });
     const token = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: 'gs_0123456789abcdef0123456789abcdef', expiresAt: new Date(Date.now() + 60_000) });
     const page = await lonely.inject({ method: 'GET', url: `/play/${token}` });
     t.equal(page.statusCode, 503);

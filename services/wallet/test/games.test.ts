@@ -175,6 +175,42 @@ t.test('games over NATS', async (t) => {
     t.equal(code(await view(token)), 'LAUNCH_TOKEN_EXPIRED');
   });
 
+  t.test('games.play.owner: the operator of a genuine token, for the gateway to check', async (t) => {
+    const s = await h.openSession(t, scopes.sandbox, approved, 'gm_dice_classic');
+    const token = tokenOf(s.gameUrl);
+    const owner = (tok: string, scope = gatewayScope) => h.call('games.play.owner', scope, { params: { token: tok } });
+    t.same((await owner(token)) as any, { ok: true, status: 200, body: { sessionId: s.id, operatorId: scopes.sandbox.operatorId } });
+    t.equal(code(await owner(token, scopes.sandbox)), 'UNAUTHORIZED', 'only the gateway asks');
+    t.equal(code(await owner(`${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`)), 'LAUNCH_TOKEN_INVALID', 'a forged token names nobody');
+    const expired = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: s.id, expiresAt: new Date(Date.now() - 1000) });
+    t.equal(code(await owner(expired)), 'LAUNCH_TOKEN_EXPIRED');
+  });
+
+  t.test('demo rounds re-check the player: blocked, suspended or self-excluded ends play with the same token', async (t) => {
+    const admin = { kind: 'admin', actor: 't' } as const;
+    const cases = [
+      ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', admin, { params: { id }, body: { status: 'bloqueado' } })],
+      ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', admin, { params: { id }, body: { status: 'suspenso' } })],
+      ['RG_BLOCKED', (id: string) => h.call('players.admin.limits', admin, { params: { id }, body: { dailyDepositLimit: null, selfExcludedUntil: future() } })],
+    ] as const;
+    for (const [expected, change] of cases) {
+      const player = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
+      const s = await h.openSession(t, scopes.sandbox, player, 'gm_dice_classic');
+      const token = tokenOf(s.gameUrl);
+      const play = () => h.call('games.play.round', gatewayScope, { params: { token }, body: { amount: '10.00', target: '50' } });
+      t.equal(code(await play()), 'ok:201', 'the player may play');
+      t.ok((await change(player)).ok, 'the players service answered the change');
+      const before = await h.sql(`select demo_balance, rounds_played from wallet.game_sessions where id = ?`, [s.id]);
+      t.equal(code(await play()), expected, `the next demo round is refused: ${expected}`);
+      t.same(await h.sql(`select demo_balance, rounds_played from wallet.game_sessions where id = ?`, [s.id]), before, 'nothing played');
+      t.match(
+        (await h.call('games.play.session', gatewayScope, { params: { token } })) as any,
+        { body: { playable: false, notice: String } },
+        'the page says why',
+      );
+    }
+  });
+
   t.test('demo rounds: decided and recorded server-side, moving only the fictitious balance', async (t) => {
     const inputs: Record<string, Record<string, string>> = {
       gm_aviator_demo: { target: '1.50' },

@@ -41,9 +41,23 @@ const ERROR_TITLES: Record<number, string> = {
   503: 'The game is temporarily unavailable',
 };
 
+// Refusals that a new session would not lift: the link is fine, play is not allowed now.
+const PLAY_STOPPED: Record<string, string> = {
+  OPERATOR_SUSPENDED: 'This game is not available',
+  PLAYER_NOT_ACTIVE: 'This game is not available',
+  RG_BLOCKED: 'This game is not available',
+  KYC_NOT_APPROVED: 'This game is not available',
+  PLAYER_NOT_FOUND: 'This game is not available',
+};
+
 export function renderErrorPage(status: number, error: { code: string; message: string }, requestId: string, nonce: string): string {
-  const title = ERROR_TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'This game cannot be opened');
-  const hint = status === 410 || status === 403 ? 'Go back to the site and open the game again to start a new session.' : 'Please try again in a moment.';
+  const stopped = PLAY_STOPPED[error.code];
+  const title = stopped ?? ERROR_TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'This game cannot be opened');
+  const hint = stopped
+    ? 'Play is not allowed at the moment; the message above says why.'
+    : status === 410 || status === 403
+      ? 'Go back to the site and open the game again to start a new session.'
+      : 'Please try again in a moment.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>

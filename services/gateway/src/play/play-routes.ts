@@ -5,7 +5,9 @@
 // sessions the player's money through the wallet's ledger (the page shows the withdrawable
 // balance, `available − held`, which is what a bet can take). The page is self-contained (page.ts:
 // its CSS and script inlined under a nonce CSP, no external assets) because operators embed it in
-// an iframe. Errors answer in the API's one envelope (JSON) or as an error page (HTML).
+// an iframe. Errors answer in the API's one envelope (JSON) or as an error page (HTML). The page
+// and every round are refused while the session's operator is suspended (operator-check.ts); the
+// wallet refuses them for the player and the session.
 //
 //   GET  /play/:token          HTML page of the session (302 to the provider for external games)
 //   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
@@ -13,9 +15,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { AppError, gamePlayMessages, requestOperation, type OperationReply, type PlaySessionView } from '@bo/contracts';
+import { AppError, gamePlayMessages, requestOperation, type OperationReply, type PlayOwner, type PlaySessionView } from '@bo/contracts';
 import { envelope, logFailure, toAppError } from '../edge/http/errors.ts';
 import { parseJsonObject } from '../edge/http/raw-body.ts';
+import type { OperatorStatus } from '../operators/operator-status.ts';
+import { createOperatorCheck } from './operator-check.ts';
 import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
 
 export interface PlayRoutesOptions {
@@ -26,6 +30,11 @@ export interface PlayRoutesOptions {
   publicBaseUrl: string;
   /** Largest round body accepted (default 4 KiB; a round is a few short fields). */
   roundBodyLimitBytes?: number;
+  /**
+   * The status of an operator now, read where it is kept (the gateway's database, not a cache),
+   * for the check before every page and round; undefined for an unknown operator (refused).
+   */
+  operatorStatus(operatorId: string): Promise<OperatorStatus | undefined>;
 }
 
 // A launch token is `v1.<gs_id>.<exp>.<sig>`; anything far from that shape is refused here
@@ -65,6 +74,16 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
       },
       { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs },
     );
+  const operatorRefusal = createOperatorCheck({
+    askOwner: (token, requestId) =>
+      requestOperation<PlayOwner>(
+        opts.nc,
+        gamePlayMessages.owner.subject,
+        { ctx: { requestId, scope: GATEWAY_SCOPE }, params: { token }, query: {}, body: {} },
+        { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs },
+      ),
+    operatorStatus: opts.operatorStatus,
+  });
 
   app.get<{ Params: { token: string } }>('/play/:token', async (req, reply) => {
     const token = req.params.token;
@@ -72,6 +91,8 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
     if (!TOKEN_SHAPE.test(token)) return sendErrorPage(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
     let result: OperationReply<PlaySessionView>;
     try {
+      const refused = await operatorRefusal(token, String(req.id));
+      if (refused) return sendErrorPage(reply, req, AppError.fromBody(refused));
       result = await ask<PlaySessionView>(gamePlayMessages.session.subject, req, token, {});
     } catch (e) {
       return sendErrorPage(reply, req, failureOf(e, req));
@@ -94,6 +115,9 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
     let result: OperationReply;
     try {
       const body = parseJsonObject(req.body as Buffer | undefined);
+      // Before the round reaches the wallet: nothing of a suspended operator's is played.
+      const refused = await operatorRefusal(token, String(req.id));
+      if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
       result = await ask(gamePlayMessages.round.subject, req, token, body);
     } catch (e) {
       return sendJsonError(reply, req, failureOf(e, req));

@@ -13,6 +13,7 @@ import type { GamesContext } from './handlers/context.ts';
 import { listGames } from './handlers/list-games.ts';
 import { createGameSession } from './handlers/create-session.ts';
 import { playSession } from './handlers/play-session.ts';
+import { playOwner } from './handlers/play-owner.ts';
 import { playRound, playRoundMessage } from './handlers/play-round.ts';
 
 export interface GamesModuleOptions {
@@ -38,6 +39,7 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(gameOperations.listGames, listGames(ctx)),
         ...handle(gameOperations.createGameSession, createGameSession(ctx)),
         ...handle(gamePlayMessages.session, playSession(ctx)),
+        ...handle(gamePlayMessages.owner, playOwner(ctx)),
         ...handle(playRoundMessage, playRound(ctx)),
       };
     },

@@ -54,7 +54,9 @@ const txId = () => `ltx_${uuidv7().replaceAll('-', '')}`;
 
 /**
  * Posts the round; returns the stakeable balance after it, or undefined when nothing was written
- * (not enough to stake, no account, or this clientRoundId is played already).
+ * (not enough to stake, no account, this clientRoundId is played already, or the session has
+ * ended by the round's time: its row's `expires_at` is read in the statement itself, so a
+ * session ended early is not played on by a round that passed the handler's first look).
  */
 export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ balanceAfter: string } | undefined> {
   const amount = formatMoney(r.amount);
@@ -70,6 +72,7 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
     `with a as (update wallet.accounts set available = available - ?::numeric + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()
                 where id = ? and available - held >= ?::numeric
                   and not exists (select 1 from wallet.game_rounds where session_id = ? and client_round_id = ?)
+                  and exists (select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz)
                 returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
      t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
            select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values (?::text, ?::text, 'BET')${win ? ", (?::text, ?::text, 'WIN')" : ''}) v(id, source, type)
@@ -98,6 +101,8 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
       amount,
       r.sessionId,
       r.clientRoundId,
+      r.sessionId,
+      r.createdAt,
       r.brandId,
       r.currency,
       r.id,

@@ -106,7 +106,7 @@
         if (err.details && typeof err.details.balance === 'string') {
           balanceEl.textContent = err.details.balance;
         }
-        // Expired or forged link, or a player who may no longer play (403): no more rounds here.
+        // Expired or forged link, a player who may no longer play or a suspended operator (403): no more rounds here.
         if (res.status === 410 || res.status === 403 || res.status === 501) {
           S.playable = false;
         }

@@ -1,15 +1,23 @@
 // A demo (sandbox) round: the bet and payout move only the session's fictitious balance, in one
 // transaction holding the session row lock, so that balance can never go negative. It never
 // touches the wallet's accounts or ledger (a database trigger refuses a demo round with entries).
+// The player is re-checked first, as for real money: a blocked or self-excluded player does not
+// play on, not even with fictitious money.
 import { AppError, newId } from '@bo/contracts';
 import { addMoney, compareMoney, crashPoint, formatMoney, subMoney, type HandlerResult } from '@bo/service-kit';
 import { GameRoundEntity } from '../persistence/entities.ts';
 import { decideRound } from '../domain/rounds.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
+import { assertStillMayPlay } from './player-check.ts';
 import { builtInKindOf, findPriorRound, roundReply, type RoundRequest } from './round-records.ts';
 
-export async function playDemoRound(ctx: GamesContext, { token, kind, input }: RoundRequest): Promise<HandlerResult> {
+export async function playDemoRound(
+  ctx: GamesContext,
+  { token, kind, input, session: player, requestId }: RoundRequest & { session: { brandId: string; playerId: string }; requestId: string },
+): Promise<HandlerResult> {
+  // Outside the transaction: no session lock waits on the players service.
+  await assertStillMayPlay(ctx, player, requestId);
   const out = await ctx.deps.orm.em.fork().transactional(async (tx) => {
     const { session, game } = await openSessionByToken(ctx, tx, token, { lock: true });
     builtInKindOf(game);

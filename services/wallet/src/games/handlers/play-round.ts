@@ -88,6 +88,6 @@ export function playRound(ctx: GamesContext): HandlerOf<typeof playRoundMessage>
 
     return look.mode === 'real'
       ? playRealRound(ctx, { token, kind, input, sessionId, session: look, requestId: req.ctx.requestId })
-      : playDemoRound(ctx, { token, kind, input });
+      : playDemoRound(ctx, { token, kind, input, session: look, requestId: req.ctx.requestId });
   };
 }

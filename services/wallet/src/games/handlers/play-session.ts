@@ -41,12 +41,15 @@ export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessage
     const { session, game } = await openSessionByToken(ctx, em, req.params.token);
     const external = game.kind === 'external';
     let balance = session.demoBalance == null ? null : formatMoney(session.demoBalance);
+    // A player who may no longer play sees why instead of a Play button that would be refused;
+    // an external game has no page of ours to say it on, so it is refused instead of redirected.
+    const check = () => assertStillMayPlay(ctx, session, req.ctx.requestId);
     let notice: string | null = null;
+    if (external) await check();
+    else notice = await refusalOf(check);
     if (session.mode === 'real' && !external) {
       // The player's real money: what a bet can take (`available − held`, the wallet's withdrawable).
       balance = (await readWallet(ctx.deps.sql, session.brandId, session.playerId, session.currency)).withdrawable;
-      // A player who may no longer play sees why instead of a Play button that would be refused.
-      notice = await refusalOf(() => assertStillMayPlay(ctx, session, req.ctx.requestId));
     }
     const view: PlaySessionView = {
       sessionId: session.id,

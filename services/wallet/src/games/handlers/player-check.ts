@@ -1,4 +1,4 @@
-// The player check of real-money play, on every round (and when the page opens), so a session
+// The player check of play, demo and real, on every round (and when the page opens), so a session
 // never outlives a self-exclusion, a suspension or a KYC revocation.
 import { playerStatesOf } from '@bo/service-kit';
 import type { GamesContext } from './context.ts';
@@ -7,8 +7,9 @@ import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.t
 
 /** players.state for the session's player: exists, KYC aprovado, not self-excluded, ativo. */
 export async function assertStillMayPlay(ctx: GamesContext, session: Pick<GameSessionRow, 'brandId' | 'playerId'>, requestId: string): Promise<void> {
-  // Through the cache the players service invalidates on every change (published before it
-  // replies), so a refusal is in force for the very next round.
+  // Through the cache the players service invalidates on every change: its broadcast is published
+  // before its reply on the same connection, so it reaches this process before any round sent
+  // after the change was answered (docs/games.md, "Stopping play").
   const state = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
   assertPlayerExists(state);
   assertPlayerMayPlay(state);

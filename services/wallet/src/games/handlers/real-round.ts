@@ -4,14 +4,15 @@
 // entries (ledger/game-round.ts). The commit makes the round and its money durable together; a
 // retry with the same clientRoundId finds the round and returns it, never a second debit
 // (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
-// statement writes it.
-import { newId, validationError } from '@bo/contracts';
+// statement writes it. The statement also re-reads the session's end: a session ended after the
+// handler's first look is not played on.
+import { AppError, newId, validationError } from '@bo/contracts';
 import { crashPoint, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { findRoundByClientId, roundReply, type RoundRequest } from './round-records.ts';
+import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
 
 export async function playRealRound(
   ctx: GamesContext,
@@ -65,8 +66,10 @@ export async function playRealRound(
     crashPoint('wallet.round.after-commit');
     return roundReply({ ...round, balanceAfter: posted.balanceAfter }, game);
   }
-  // Nothing written: this click was played already, or the stake is more than the balance.
+  // Nothing written: this click was played already, the session has ended, or the stake is more
+  // than the balance.
   const prior = await played();
   if (prior) return prior;
+  if (!(await sessionOpenAt(ctx.deps.sql, sessionId, round.createdAt))) throw new AppError('LAUNCH_TOKEN_EXPIRED');
   throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
 }

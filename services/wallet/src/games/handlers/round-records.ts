@@ -35,6 +35,12 @@ export async function findRoundByClientId(sql: SqlRunner, sessionId: string, cli
   return rows[0] ? withDate(rows[0]) : undefined;
 }
 
+/** Whether the session is still open at `at` (its row's expires_at is authoritative: it can be shortened). */
+export async function sessionOpenAt(sql: SqlRunner, sessionId: string, at: Date): Promise<boolean> {
+  const rows = await sql.query(`select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz`, [sessionId, at]);
+  return rows.length > 0;
+}
+
 export interface RoundRequest {
   token: string | undefined;
   kind: BuiltInKind;

@@ -1,0 +1,42 @@
+// The launch page's operator check: the page and every round of a suspended operator's session
+// are refused, whatever token the page holds. Operators live in the gateway, sessions in the
+// wallet: the wallet says once which operator a token's session belongs to (games.play.owner; it
+// never changes, so it is kept per token), and the operator's status is read from the gateway's
+// database on every request, so a suspension is in force on every replica once it commits, before
+// the admin request that made it answers (docs/games.md, "Stopping play").
+import { AppError, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
+import type { OperatorStatus } from '../operators/operator-status.ts';
+
+const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site is suspended.';
+
+export interface OperatorCheckDeps {
+  /** games.play.owner for a token. */
+  askOwner(token: string, requestId: string): Promise<OperationReply<PlayOwner>>;
+  /** The operator's status now (not cached); undefined when unknown. */
+  operatorStatus(operatorId: string): Promise<OperatorStatus | undefined>;
+  /** Tokens whose operator is kept (default 10 000; the oldest go first). */
+  maxOwners?: number;
+}
+
+/** The refusal of a token's page or round because of its operator (or its token), or undefined. */
+export type OperatorCheck = (token: string, requestId: string) => Promise<ErrorBody | undefined>;
+
+export function createOperatorCheck(deps: OperatorCheckDeps): OperatorCheck {
+  const max = deps.maxOwners ?? 10_000;
+  // token → operator id, only from the wallet's answers to genuine tokens.
+  const owners = new Map<string, string>();
+  return async (token, requestId) => {
+    let operatorId = owners.get(token);
+    if (operatorId === undefined) {
+      const owner = await deps.askOwner(token, requestId);
+      // A forged or expired token: the wallet's own refusal, the one the round would get.
+      if (!owner.ok) return owner.error;
+      operatorId = owner.body.operatorId;
+      if (owners.size >= max) owners.delete(owners.keys().next().value!);
+      owners.set(token, operatorId);
+    }
+    // An unknown operator is refused as well: fail closed.
+    if ((await deps.operatorStatus(operatorId)) !== 'active') return new AppError('OPERATOR_SUSPENDED', OPERATOR_SUSPENDED_MESSAGE).toBody();
+    return undefined;
+  };
+}
