@@ -269,5 +269,5 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   listWebhookEventAttempts:
     'Every delivery attempt of one of your events, oldest first: URL, outcome, HTTP status or error, duration. A redelivery appears as a new `deliveryId` whose attempts count from 1. An event of another operator or environment answers 404 `WEBHOOK_EVENT_NOT_FOUND`.',
   redeliverWebhookEvent:
-    'Schedules a new delivery of one of your events now, with the same event id and body (receivers deduplicate on `X-Webhook-Id`), and the full retry schedule. Requires an `Idempotency-Key`: a retry with the same key answers the first redelivery. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
+    'Schedules a new delivery of one of your events now, with the same event id and body (receivers deduplicate on `X-Webhook-Id`), and the full retry schedule. A 2xx from any delivery of the event, this one or another, ends the retries of all of them. Requires an `Idempotency-Key`: a retry with the same key answers the first redelivery. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
 };

@@ -3,12 +3,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { counter } from '@bo/service-kit';
+import type { AttemptOutcome } from './delivery-worker.ts';
 
-export function registerDeliveryMetrics(registry: Registry, orm: MikroORM): (outcome: 'delivered' | 'retrying' | 'exhausted') => void {
+export function registerDeliveryMetrics(registry: Registry, orm: MikroORM): (outcome: AttemptOutcome) => void {
   const attempts = counter(
     registry,
     'bo_webhook_attempts_total',
-    'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good).',
+    'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good), superseded (failed, another delivery of the event was acknowledged meanwhile).',
     ['outcome'] as const,
   );
   new Gauge({

@@ -7,7 +7,7 @@
 // LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retry-schedule.ts';
-import { claimDueAttempts, recordAttemptResult, type ClaimedAttempt } from '../persistence/delivery-queue.ts';
+import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type RecordOutcome } from '../persistence/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
 import { createRecordBatcher } from './record-batcher.ts';
 
@@ -25,9 +25,12 @@ export interface DeliveryWorkerOptions {
   pollMs: number;
   /** How long a claim stays with this worker before another may take it over. */
   leaseMs: number;
-  /** Counts each attempt's outcome (delivered, retrying, exhausted); see registerDeliveryMetrics. */
-  countAttempt?: (outcome: 'delivered' | 'retrying' | 'exhausted') => void;
+  /** Counts each attempt's outcome (delivered, retrying, exhausted, superseded); see registerDeliveryMetrics. */
+  countAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** How an attempt ended for its delivery: `superseded` = failed, but another delivery of the event was acknowledged meanwhile. */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'exhausted' | 'superseded';
 
 export interface DeliveryWorker {
   /** Look for due deliveries now (something became due). */
@@ -56,10 +59,18 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
    * to the oldest of them; otherwise in a batch with the records finishing around it, every slot
    * freed. Stopping, alone and without a hand-over.
    */
-  async function record(c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<{ kept: boolean; next?: ClaimedAttempt }> {
-    if (stopping) return recordAttemptResult(o.sql, c, result, next);
-    if (waiting) return recordAttemptResult(o.sql, c, result, next, { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
-    return { kept: await records.record({ claimed: c, result, next }) };
+  async function record(c: ClaimedAttempt, result: AttemptResult, next: NextStep): Promise<RecordOutcome> {
+    try {
+      if (stopping) return await recordAttemptResult(o.sql, c, result, next);
+      if (waiting) return await recordAttemptResult(o.sql, c, result, next, { perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+      return await records.record({ claimed: c, result, next });
+    } catch (err) {
+      // Two 2xx of one event recorded at the same moment: each statement ends the other delivery's
+      // schedule, so each waits for the other's row and Postgres aborts one. Written again, alone,
+      // it finds the other's record done.
+      if (isDeadlock(err)) return recordAttemptResult(o.sql, c, result, next);
+      throw err;
+    }
   }
 
   /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
@@ -69,15 +80,19 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
     let handedTo: ClaimedAttempt | undefined;
+    let acknowledgedBy: string | undefined;
     try {
       const recorded = await record(c, result, next);
       if (!recorded.kept) o.log.warn({ deliveryId: c.deliveryId, attempt: c.attempt }, 'lease lost before the attempt was recorded; another worker took over');
       handedTo = recorded.next;
+      acknowledgedBy = recorded.acknowledgedBy;
     } catch (err) {
       // The lease will expire and the delivery be retried; the attempt shows as interrupted.
       o.log.error({ err, deliveryId: c.deliveryId, attempt: c.attempt }, 'could not record a webhook attempt');
     }
-    const outcome = next.status === 'delivered' ? 'delivered' : next.status === 'failed' ? 'exhausted' : 'retrying';
+    // Another delivery's 2xx ended this one's schedule while the attempt was in flight: no retry.
+    const outcome: AttemptOutcome =
+      next.status === 'delivered' ? 'delivered' : acknowledgedBy !== undefined ? 'superseded' : next.status === 'failed' ? 'exhausted' : 'retrying';
     o.countAttempt?.(outcome);
     const fields = {
       eventId: c.eventId,
@@ -89,6 +104,8 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     };
     // A failed attempt is worth a look (warn); an event that will never arrive needs one (error).
     if (outcome === 'delivered') o.log.debug(fields, 'webhook delivered');
+    else if (outcome === 'superseded')
+      o.log.warn({ ...fields, acknowledgedBy }, 'webhook attempt failed; another delivery of the event was acknowledged, no retry');
     else if (outcome === 'retrying')
       o.log.warn({ ...fields, retryInMs: next.status === 'pending' ? next.delayMs : undefined }, 'webhook attempt failed; will retry');
     else o.log.error(fields, 'webhook delivery failed after its last attempt');

@@ -2,9 +2,11 @@
 // each other go to Postgres in one statement (recordAttemptResults) instead of one each. A record
 // is not on the path an event takes to the operator (the POST has been answered), so waiting a
 // window costs no webhook lag; it holds the attempt's endpoint slot and pool place that much longer.
-// One batch is written at a time; what finishes meanwhile goes in the next.
+// One batch is written at a time; what finishes meanwhile goes in the next, and so does a record of
+// an event that already has one in the batch (a 2xx ends the schedules of its event's other
+// deliveries, which must not be recorded by the same statement: recordAttemptResults).
 import type { SqlRunner } from '@bo/service-kit';
-import { recordAttemptResults, type FinishedAttempt } from '../persistence/delivery-queue.ts';
+import { recordAttemptResults, type FinishedAttempt, type RecordOutcome } from '../persistence/delivery-queue.ts';
 
 export interface RecordBatcherOptions {
   sql: SqlRunner;
@@ -15,13 +17,13 @@ export interface RecordBatcherOptions {
 }
 
 export interface RecordBatcher {
-  /** Resolves with whether the lease was still ours (the record was written); rejects when it could not be written. */
-  record(done: FinishedAttempt): Promise<boolean>;
+  /** Resolves with whether the lease was still ours (the record was written) and whether another delivery's 2xx had ended the schedule; rejects when it could not be written. */
+  record(done: FinishedAttempt): Promise<Omit<RecordOutcome, 'next'>>;
 }
 
 interface Waiting {
   done: FinishedAttempt;
-  resolve(kept: boolean): void;
+  resolve(outcome: Omit<RecordOutcome, 'next'>): void;
   reject(err: unknown): void;
 }
 
@@ -36,7 +38,10 @@ export function createRecordBatcher(o: RecordBatcherOptions): RecordBatcher {
         o.sql,
         batch.map((w) => w.done),
       );
-      for (const w of batch) w.resolve(kept.has(w.done.claimed.deliveryId));
+      for (const w of batch) {
+        const id = w.done.claimed.deliveryId;
+        w.resolve({ kept: kept.has(id), acknowledgedBy: kept.get(id) ?? undefined });
+      }
     } catch (err) {
       if (batch.length === 1) {
         batch[0]!.reject(err);
@@ -47,11 +52,26 @@ export function createRecordBatcher(o: RecordBatcherOptions): RecordBatcher {
     }
   }
 
+  /** The next batch: oldest first, at most one record per event (the others stay queued, in order). */
+  function nextBatch(): Waiting[] {
+    const batch: Waiting[] = [];
+    const events = new Set<string>();
+    const rest: Waiting[] = [];
+    for (const w of queue) {
+      if (batch.length < o.maxBatch && !events.has(w.done.claimed.eventId)) {
+        batch.push(w);
+        events.add(w.done.claimed.eventId);
+      } else rest.push(w);
+    }
+    queue.splice(0, queue.length, ...rest);
+    return batch;
+  }
+
   async function flush(): Promise<void> {
     timer = undefined;
     writing = true;
     try {
-      while (queue.length > 0) await write(queue.splice(0, o.maxBatch));
+      while (queue.length > 0) await write(nextBatch());
     } finally {
       writing = false;
     }
@@ -59,7 +79,7 @@ export function createRecordBatcher(o: RecordBatcherOptions): RecordBatcher {
 
   return {
     record(done) {
-      return new Promise<boolean>((resolve, reject) => {
+      return new Promise((resolve, reject) => {
         queue.push({ done, resolve, reject });
         if (writing) return; // taken by the batch after the one being written
         if (queue.length >= o.maxBatch) {

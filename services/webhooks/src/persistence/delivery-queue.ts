@@ -7,6 +7,13 @@
 // worker that dies leaves the lease to expire: the delivery becomes due again, its unfinished
 // attempt is marked `interrupted`, and the next attempt goes out with the same event id
 // (at-least-once).
+//
+// An event can have several deliveries (a redelivery by the operator or our team beside the
+// original's retries). The record of a 2xx from any of them ends the others' schedules in the same
+// statement (END_OTHER_SCHEDULES): a pending one is closed `delivered` at once; one with an attempt
+// in flight is marked (`acknowledged_by`) and that attempt's record ends it `delivered`, whatever its
+// result. So no attempt of the event starts after the 2xx is recorded; one already leased may still
+// go out (it was under way before the acknowledgement: at-least-once, receivers dedupe on the id).
 import { randomUUID } from 'node:crypto';
 import { onlyRow, type Sql, type SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
@@ -89,6 +96,8 @@ interface DueRow {
   event_id: string;
   attempts: number;
   max_attempts: number;
+  /** Another delivery's 2xx ended this one's schedule while its attempt was in flight; the lease has lapsed since. */
+  acknowledged_by: string | null;
   url: string | null;
   secret_sealed: string | null;
   previous_secret_sealed: string | null;
@@ -105,9 +114,10 @@ export interface ClaimResult {
  * The claim loop's path (retries, deliveries the intake could not start, lapsed leases): claims
  * up to `room` due deliveries, each taking a free slot of its endpoint, oldest endpoints first and
  * round-robin among them, so one slow endpoint cannot take the whole pool. Deliveries that cannot
- * be attempted are closed here: `no_endpoint` when the operator has no URL or secret for the
- * environment (a redelivery, or one removed after the intake), `failed` when an interrupted
- * attempt used the last one.
+ * be attempted are closed here: `delivered` when the event was acknowledged by another delivery
+ * while this one's attempt was in flight (its lease lapsed without a record), `no_endpoint` when the
+ * operator has no URL or secret for the environment (a redelivery, or one removed after the
+ * intake), `failed` when an interrupted attempt used the last one.
  */
 export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoint: number; leaseMs: number }): Promise<ClaimResult> {
   if (opts.room <= 0) return { attempts: [], heldBack: true };
@@ -127,12 +137,12 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
        ), picked as (
          select * from due_endpoints order by usable and free = 0, first_due limit ?
        )
-       select p.operator_id, p.environment, p.usable, p.free, x.id, x.event_id, x.attempts, x.max_attempts,
+       select p.operator_id, p.environment, p.usable, p.free, x.id, x.event_id, x.attempts, x.max_attempts, x.acknowledged_by,
               ep.url, ep.secret_sealed, ev.body,
               case when ep.previous_secret_expires_at > now() then ep.previous_secret_sealed end as previous_secret_sealed
        from picked p
        left join lateral (
-         select x.id, x.event_id, x.attempts, x.max_attempts, x.next_attempt_at from ${S}.deliveries x
+         select x.id, x.event_id, x.attempts, x.max_attempts, x.acknowledged_by, x.next_attempt_at from ${S}.deliveries x
          where x.operator_id = p.operator_id and x.environment = p.environment
            and x.status = 'pending' and x.next_attempt_at <= now()
          order by x.next_attempt_at
@@ -152,7 +162,7 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
     for (const r of rows) {
       if (r.usable && r.free === 0) heldBack = true;
       if (r.id === null) continue;
-      if (r.attempts >= r.max_attempts || !r.usable) {
+      if (r.acknowledged_by !== null || r.attempts >= r.max_attempts || !r.usable) {
         toClose.push(r);
         continue;
       }
@@ -184,7 +194,8 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
       );
     }
     for (const r of toClose) {
-      if (r.attempts >= r.max_attempts) await closeDelivery(tx, r.id!, 'failed', null, INTERRUPTED);
+      if (r.acknowledged_by !== null) await closeDelivery(tx, r.id!, 'delivered', null, INTERRUPTED);
+      else if (r.attempts >= r.max_attempts) await closeDelivery(tx, r.id!, 'failed', null, INTERRUPTED);
       else await closeDelivery(tx, r.id!, 'no_endpoint', null, r.url ? 'no webhook secret configured' : 'no webhook URL configured');
     }
     if (chosen.length === 0) return { attempts: [], heldBack };
@@ -274,7 +285,18 @@ export async function claimDueAttempts(sql: Sql, opts: { room: number; perEndpoi
   });
 }
 
-async function closeDelivery(tx: SqlRunner, id: string, status: 'failed' | 'no_endpoint', statusCode: number | null, error: string): Promise<void> {
+/** The statement was Postgres' deadlock victim (40P01): nothing of it was written. */
+export function isDeadlock(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '40P01';
+}
+
+async function closeDelivery(
+  tx: SqlRunner,
+  id: string,
+  status: 'delivered' | 'failed' | 'no_endpoint',
+  statusCode: number | null,
+  error: string,
+): Promise<void> {
   await tx.query(
     `update ${S}.deliveries set status = ?, next_attempt_at = null, lease_token = null, last_status_code = ?, last_error = ?,
        completed_at = now(), updated_at = now() where id = ?`,
@@ -326,15 +348,41 @@ export async function startTestAttempt(
   });
 }
 
+/**
+ * The CTE that ends the schedules of an acknowledged event's other deliveries, placed after a CTE
+ * `d` that recorded attempts and returns `id, event_id, operator_id, environment, delivered` (the
+ * attempt was a 2xx). For each 2xx, the event's other pending deliveries to the same endpoint: one
+ * with no attempt in flight is closed `delivered` at once; one with an attempt in flight (leased,
+ * even if the lease lapsed) keeps its lease and is marked, and its record ends it `delivered`
+ * whatever the result (recordAttemptResult), or the claim does once its lease lapses.
+ * The update waits for a row another statement holds (a claim leasing it, its own record
+ * rescheduling it) and then applies to the row as that statement left it: a lease taken or a retry
+ * scheduled just before the 2xx is recorded is still caught. `d`'s own rows are never touched here
+ * (a row is updated once per statement), hence one record per event in a statement.
+ */
+const END_OTHER_SCHEDULES = `update ${S}.deliveries o set acknowledged_by = d.id,
+         status = case when o.lease_token is null then 'delivered' else 'pending' end,
+         next_attempt_at = case when o.lease_token is null then null else o.next_attempt_at end,
+         completed_at = case when o.lease_token is null then now() end, updated_at = now()
+       from d
+       where d.delivered and o.event_id = d.event_id and o.operator_id = d.operator_id and o.environment = d.environment
+         and o.status = 'pending' and o.id <> d.id`;
+
 export interface RecordOutcome {
   /** False when the lease was lost meanwhile (another worker took the delivery over); then nothing was written. */
   kept: boolean;
+  /**
+   * Set when another delivery's 2xx had ended this delivery's schedule while the attempt was in
+   * flight (that delivery's id): the delivery ended `delivered` whatever this attempt's result.
+   */
+  acknowledgedBy?: string;
   /** The attempt the freed slot was handed to: the endpoint's oldest due delivery, leased in the same statement. */
   next?: ClaimedAttempt;
 }
 
 interface RecordRow {
   n: number;
+  acknowledged_by: string | null;
   next_id: string | null;
   next_event_id: string;
   next_attempt: number;
@@ -354,6 +402,8 @@ interface RecordRow {
  * row, a lapsed attempt marked interrupted), which this worker then runs in the same place of its
  * pool: a backlog drains at one statement per attempt, oldest first, without claim transactions,
  * and new events cannot starve it (while it lasts, no slot of the endpoint comes free for them).
+ * A 2xx ends the schedules of the event's other deliveries (END_OTHER_SCHEDULES); a delivery whose
+ * schedule another's 2xx ended ends `delivered` here, whatever the result.
  */
 export async function recordAttemptResult(
   sql: SqlRunner,
@@ -366,11 +416,13 @@ export async function recordAttemptResult(
   const mayHandOver = handOver !== undefined && c.slot !== null && c.slot <= handOver.perEndpoint;
   const row = onlyRow(
     await sql.query<RecordRow>(
-      `with d as (update ${S}.deliveries set status = ?,
-         next_attempt_at = case when ? = 'pending' then now() + (?::double precision * interval '1 millisecond') else null end,
+      `with d as (update ${S}.deliveries x set status = case when x.acknowledged_by is null then ?::text else 'delivered' end,
+         next_attempt_at = case when x.acknowledged_by is null and ? = 'pending' then now() + (?::double precision * interval '1 millisecond') end,
          lease_token = null, last_status_code = ?, last_error = ?,
-         completed_at = case when ? = 'pending' then null else now() end, updated_at = now()
-       where id = ? and lease_token = ? returning id),
+         completed_at = case when x.acknowledged_by is null and ? = 'pending' then null else now() end, updated_at = now()
+       where x.id = ? and x.lease_token = ?
+       returning x.id, x.event_id, x.operator_id, x.environment, x.acknowledged_by, ?::boolean as delivered),
+     ack as (${END_OTHER_SCHEDULES}),
      a as (update ${S}.attempts set outcome = ?, status_code = ?, error = ?, duration_ms = ?, finished_at = now()
        where id = ? and outcome = 'in_flight' and exists (select 1 from d) returning 1),
      ep as (
@@ -381,6 +433,7 @@ export async function recordAttemptResult(
        select x.id from ${S}.deliveries x
        where exists (select 1 from ep) and x.operator_id = ? and x.environment = ? and x.status = 'pending'
          and x.next_attempt_at <= now() and x.attempts < x.max_attempts and x.id <> ?
+         and x.event_id <> ? and x.acknowledged_by is null
        order by x.next_attempt_at limit 1
        for update skip locked
      ),
@@ -406,7 +459,7 @@ export async function recordAttemptResult(
        select nd.id, nd.event_id, nd.operator_id, nd.attempts, ep.url, 'in_flight' from nd cross join ep
        returning id
      )
-     select (select count(*) from d)::int as n, nd.id as next_id, nd.event_id as next_event_id, nd.attempts as next_attempt,
+     select (select count(*) from d)::int as n, (select acknowledged_by from d) as acknowledged_by, nd.id as next_id, nd.event_id as next_event_id, nd.attempts as next_attempt,
             nd.max_attempts as next_max_attempts, na.id as next_attempt_id, ep.url, ep.secret_sealed, ep.previous_secret_sealed, ev.body
      from (select 1) one
      left join nd on true left join na on true left join ep on nd.id is not null
@@ -420,6 +473,7 @@ export async function recordAttemptResult(
         next.status,
         c.deliveryId,
         c.leaseToken,
+        result.delivered,
         result.delivered ? 'delivered' : 'failed',
         result.statusCode,
         result.error,
@@ -431,6 +485,7 @@ export async function recordAttemptResult(
         c.operatorId,
         c.environment,
         c.deliveryId,
+        c.eventId,
         leaseToken,
         handOver?.leaseMs ?? 0,
         c.operatorId,
@@ -444,9 +499,11 @@ export async function recordAttemptResult(
     ),
   );
   const kept = row.n === 1;
-  if (row.next_id === null) return { kept };
+  const acknowledgedBy = row.acknowledged_by ?? undefined;
+  if (row.next_id === null) return { kept, acknowledgedBy };
   return {
     kept,
+    acknowledgedBy,
     next: {
       deliveryId: row.next_id,
       eventId: row.next_event_id,
@@ -475,25 +532,29 @@ export interface FinishedAttempt {
 /**
  * Records several finished attempts in one statement, each as `recordAttemptResult` would without
  * a hand-over: the delivery and its attempt only under the attempt's lease, and its endpoint slot
- * freed if it still holds that lease. The worker batches the records of attempts that finish while
- * no delivery is known to wait for a slot (delivery-worker.ts). Returns the deliveries whose lease
- * was still ours; for the others nothing of theirs was written but their slot.
+ * freed if it still holds that lease; a 2xx ends the schedules of its event's other deliveries. The
+ * worker batches the records of attempts that finish while no delivery is known to wait for a slot
+ * (delivery-worker.ts), never two of one event (a 2xx could not end the schedule of a delivery the
+ * same statement records). Returns the deliveries whose lease was still ours, each with the delivery
+ * whose 2xx had ended its schedule, if any; for the others nothing of theirs was written but their slot.
  */
-export async function recordAttemptResults(sql: SqlRunner, done: readonly FinishedAttempt[]): Promise<Set<string>> {
+export async function recordAttemptResults(sql: SqlRunner, done: readonly FinishedAttempt[]): Promise<Map<string, string | null>> {
+  if (new Set(done.map((d) => d.claimed.eventId)).size < done.length) throw new Error('two attempt records of one event in one statement');
   const column = <T>(f: (d: FinishedAttempt) => T): T[] => done.map(f);
-  const rows = await sql.query<{ id: string }>(
+  const rows = await sql.query<{ id: string; acknowledged_by: string | null }>(
     `with r as (
        select * from unnest(?::text[], ?::text[], ?::text[], ?::double precision[], ?::int[], ?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[], ?::int[])
          as r(delivery_id, lease_token, status, delay_ms, status_code, error, outcome, duration_ms, attempt_id, operator_id, environment, slot)
      ),
      d as (
-       update ${S}.deliveries x set status = r.status,
-         next_attempt_at = case when r.status = 'pending' then now() + (r.delay_ms * interval '1 millisecond') else null end,
+       update ${S}.deliveries x set status = case when x.acknowledged_by is null then r.status else 'delivered' end,
+         next_attempt_at = case when x.acknowledged_by is null and r.status = 'pending' then now() + (r.delay_ms * interval '1 millisecond') end,
          lease_token = null, last_status_code = r.status_code, last_error = r.error,
-         completed_at = case when r.status = 'pending' then null else now() end, updated_at = now()
+         completed_at = case when x.acknowledged_by is null and r.status = 'pending' then null else now() end, updated_at = now()
        from r where x.id = r.delivery_id and x.lease_token = r.lease_token
-       returning x.id
+       returning x.id, x.event_id, x.operator_id, x.environment, x.acknowledged_by, r.outcome = 'delivered' as delivered
      ),
+     ack as (${END_OTHER_SCHEDULES}),
      a as (
        update ${S}.attempts t set outcome = r.outcome, status_code = r.status_code, error = r.error, duration_ms = r.duration_ms, finished_at = now()
        from r join d on d.id = r.delivery_id
@@ -503,7 +564,7 @@ export async function recordAttemptResults(sql: SqlRunner, done: readonly Finish
        update ${S}.endpoint_slots sl set delivery_id = null, lease_token = null, lease_until = null
        from r where sl.operator_id = r.operator_id and sl.environment = r.environment and sl.slot = r.slot and sl.lease_token = r.lease_token
      )
-     select id from d`,
+     select id, acknowledged_by from d`,
     [
       column((d) => d.claimed.deliveryId),
       column((d) => d.claimed.leaseToken),
@@ -519,5 +580,5 @@ export async function recordAttemptResults(sql: SqlRunner, done: readonly Finish
       column((d) => d.claimed.slot),
     ],
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.acknowledged_by]));
 }

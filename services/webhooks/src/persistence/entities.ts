@@ -60,6 +60,8 @@ export const DeliveryEntity = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     completedAt: p.datetime().nullable(),
+    /** The delivery of the same event whose 2xx ended this one's schedule (delivery-queue.ts). */
+    acknowledgedBy: p.string().nullable(),
   },
 });
 export type DeliveryRow = InstanceType<typeof DeliveryEntity.class>;

@@ -173,6 +173,18 @@ class StoredAnswersByAge extends Migration {
   }
 }
 
+/**
+ * Issue 24: a 2xx from any delivery of an event ends the schedules of the event's other pending
+ * deliveries (delivery-queue.ts, END_OTHER_SCHEDULES). `acknowledged_by` names the delivery whose
+ * 2xx did: set on a delivery closed at once, and on one whose attempt was in flight then, which that
+ * attempt's record (or the claim, if its lease lapses) ends `delivered` instead of scheduling more.
+ */
+class ScheduleEndedByAcknowledgement extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table webhooks.deliveries add column acknowledged_by text');
+  }
+}
+
 export const webhookMigrations = [
   { name: 'CreateWebhooksSchema', class: CreateWebhooksSchema },
   { name: 'EndpointVersions', class: EndpointVersions },
@@ -181,4 +193,5 @@ export const webhookMigrations = [
   { name: 'RequestFingerprints', class: RequestFingerprints },
   { name: 'LeanerDeliveryIndexes', class: LeanerDeliveryIndexes },
   { name: 'StoredAnswersByAge', class: StoredAnswersByAge },
+  { name: 'ScheduleEndedByAcknowledgement', class: ScheduleEndedByAcknowledgement },
 ];
