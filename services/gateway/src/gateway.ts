@@ -144,6 +144,10 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
   const sql = await openSql(orm);
   const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  // The admin API's answers are stored sealed: several carry a secret shown once (a new key, a password).
+  const adminIdempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, {
+    sealAnswersWith: config.SECRETS_MASTER_KEY,
+  });
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   // The gateway's own events: webhook endpoint changes go to the internal stream (for the webhooks
   // service); the operator's key events (credential.*) to the events stream, delivered to the
@@ -202,7 +206,15 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
   const sessions = new ConsoleSessions(orm, config.SECRETS_MASTER_KEY, sessionPolicy);
-  await adminApp.register(adminRoutes, { ...forward, orm, operators, keys, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
+  await adminApp.register(adminRoutes, {
+    ...forward,
+    orm,
+    operators,
+    keys,
+    idempotency: adminIdempotency,
+    team: new TeamAccess(orm, config.ADMIN_TOKEN),
+    sessions,
+  });
   await adminApp.register(consoleRoutes, {
     sessions,
     policy: sessionPolicy,

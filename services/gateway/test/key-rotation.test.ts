@@ -140,8 +140,11 @@ t.test('operator key rotation and revocation', async (t) => {
 
     const replay = await rotate();
     t.equal(replay.headers.get('idempotent-replayed'), 'true', 'the Idempotency-Key replays the answer');
-    t.equal(((await replay.json()) as RotatedKey).credential.id, third.credential.id, 'and issues no other key');
-    t.equal((await keys()).body.data.filter((c: OperatorCredential) => c.environment === 'sandbox').length, 3);
+    t.same(await replay.json(), third, 'the same answer, secret included');
+    const stored = await a.orm.em.fork().execute<{ body: string }[]>(`select body from gateway.idempotency_keys where idempotency_key = 'rotate-now-1'`);
+    const body = stored[0]?.body ?? '';
+    t.ok(body.startsWith('v1.') && !body.includes(third.secret) && !body.includes(third.key), 'the stored answer is sealed: no secret at rest');
+    t.equal((await keys()).body.data.filter((c: OperatorCredential) => c.environment === 'sandbox').length, 3, 'and issued no other key');
   });
 
   t.test('a revoked key is refused at once on the replica that answered, and on the other', async (t) => {
