@@ -165,6 +165,10 @@ t.test('operator key rotation and revocation', async (t) => {
     const foreign = await h.admin('POST', `/admin/operators/${id}/credentials/${othersKey}/revoke`);
     t.same([foreign.status, foreign.body.error.code], [404, 'CREDENTIAL_NOT_FOUND'], "another operator's key is not found under this one");
     t.equal((await me(other.sandbox)).status, 200, 'and keeps working');
+    const before = clock();
+    const byDefault = await h.admin('POST', `/admin/operators/${other.operator.id}/credentials/sandbox/rotate`, {});
+    const endsAt = Date.parse(byDefault.body.replaced[0].expiresAt);
+    t.ok(endsAt >= before + 1440 * MINUTE && endsAt <= clock() + 1440 * MINUTE, 'without an overlap given, the key in use ends a day later');
     t.equal((await h.admin('POST', `/admin/operators/op_missing/credentials/sandbox/rotate`, {})).body.error.code, 'OPERATOR_NOT_FOUND');
     for (const overlapMinutes of [-1, 10_081, 1.5]) {
       t.equal(
