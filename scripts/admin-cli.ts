@@ -107,6 +107,26 @@ const COMMANDS: Record<string, Command> = {
       body: a.overlap !== undefined ? { overlapSeconds: Number(a.overlap) } : {},
     }),
   },
+  'operators credentials': {
+    usage: 'OPERATOR_ID (its keys: prefix, environment, status, expiry; never a secret)',
+    run: (a) => ({ method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/credentials` }),
+  },
+  'operators rotate-key': {
+    usage:
+      'OPERATOR_ID --environment sandbox|production [--overlap-minutes N] (0..10080, default 1440: the keys in use stop then; the new key and secret are printed once)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/credentials/${need(a.environment as string, '--environment')}/rotate`,
+      body: a['overlap-minutes'] !== undefined ? { overlapMinutes: Number(a['overlap-minutes']) } : {},
+    }),
+  },
+  'operators revoke-key': {
+    usage: 'OPERATOR_ID CREDENTIAL_ID (refused at once by every gateway)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/credentials/${need(a._[3], 'CREDENTIAL_ID')}/revoke`,
+    }),
+  },
   'players status': {
     usage: 'PLAYER_ID STATUS',
     run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/status`, body: { status: need(a._[3], 'STATUS') } }),

@@ -2,14 +2,15 @@
 // password; compliance decides a KYC from the queue with a reason; finance runs four eyes (one
 // person approves, the same person's pay is refused in the page and nothing moves, another person
 // pays); support finds a player without knowing an id and is refused a finance action, in the page
-// and at the API; admin sees operators, deliveries, the audit log; a person turns on TOTP and signs
-// in with a code. No page logs an error or
-// breaks its Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page.
+// and at the API; admin sees operators, rotates a leaked key and revokes its replacement (each after
+// a confirmation), deliveries, the audit log; a person turns on TOTP and signs in with a code. No page
+// logs an error or breaks its Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page.
 import t from 'tap';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
+import { OperatorClient } from '@bo/contracts';
 import { startStack } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -199,7 +200,36 @@ t.test('team console in a browser', async (t) => {
     t.match(await card.textContent(), /Console Bets[\s\S]*active/);
     await card.locator('input[name=minAmount]').waitFor();
     t.equal(await card.locator('input[name=minAmount]').inputValue(), '0.00', 'four eyes on every withdrawal by default');
+    const keys = card.locator('table.keys tbody tr');
+    await keys.first().waitFor();
+    t.equal(await keys.count(), 2, 'a key per environment');
+    const listed = (await card.locator('table.keys').textContent())!;
+    t.ok(listed.includes(`${op.sandbox.key.slice(0, 12)}…`) && listed.includes(`${op.production.key.slice(0, 12)}…`), 'each key by its prefix');
+    t.notOk((await card.textContent())!.includes(op.sandbox.secret) || listed.includes(op.sandbox.key), 'never a secret or a whole key');
     await shot(page, 'operators');
+
+    // A leaked sandbox key: rotated with no overlap after a confirmation, the new secret shown once.
+    await card.locator('input[name=overlapMinutes]').fill('0');
+    page.once('dialog', (d) => void d.accept());
+    await card.getByRole('button', { name: 'Rotate sandbox key' }).click();
+    const issued = card.locator('.secrets');
+    await issued.waitFor();
+    const newKey = (await issued.locator('code').first().textContent())!;
+    const newSecret = (await issued.locator('code.secret').textContent())!;
+    t.match(newSecret, /^sk_test_/, 'the new secret is shown');
+    await card.locator('tr[data-status="expired"]').waitFor();
+    t.equal((await c.get('/me')).status, 401, 'the replaced key is refused');
+    const fresh = new OperatorClient({ baseUrl: `${stack.publicUrl}/api/v1`, key: newKey, secret: newSecret });
+    t.equal((await fresh.get('/me')).status, 200, 'the new key works');
+    // Revoke: a dismissed confirmation does nothing; an accepted one revokes at once.
+    const row = card.locator('tr[data-status="active"]', { hasText: newKey.slice(0, 12) });
+    page.once('dialog', (d) => void d.dismiss());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    t.equal((await fresh.get('/me')).status, 200, 'dismissed: still in force');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await card.locator('tr[data-status="revoked"]').waitFor();
+    t.equal((await fresh.get('/me')).status, 401, 'revoked: refused');
     await page.goto(`${stack.adminUrl}/webhooks?operatorId=${op.operator.id}`);
     await page.locator('main p.empty, main table').first().waitFor();
     await shot(page, 'webhooks');

@@ -3,6 +3,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { OperatorClient } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack, ADMIN_TOKEN } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
@@ -221,5 +222,39 @@ t.test('operator journey', async (t) => {
   t.ok(
     admin('players', 'find', '529.982.247-25').data.some((p: { id: string }) => p.id === id),
     'players find by CPF',
+  );
+
+  // A leaked key: the team rotates it without overlap and revokes the replacement, with the CLI;
+  // each key is refused at once, and the operator is told by signed webhooks.
+  const rotated = admin('operators', 'rotate-key', op.operator.id, '--environment', 'sandbox', '--overlap-minutes', '0');
+  t.match(rotated, { environment: 'sandbox', key: /^bk_test_/, secret: /^sk_test_/, replaced: [{ status: 'expired' }] });
+  const oldKey = await c.get('/me');
+  t.same([oldKey.status, oldKey.body.error.code], [401, 'INVALID_CREDENTIALS'], 'the rotated key is refused at once');
+  const fresh = new OperatorClient({ baseUrl: `${stack.publicUrl}/api/v1`, key: rotated.key, secret: rotated.secret });
+  t.equal((await fresh.get('/me')).status, 200, 'the new key works');
+  const listed = admin('operators', 'credentials', op.operator.id).data as { id: string; environment: string; status: string }[];
+  t.same(
+    listed.filter((k) => k.environment === 'sandbox').map((k) => [k.id, k.status]),
+    [
+      [rotated.credential.id, 'active'],
+      [rotated.replaced[0].id, 'expired'],
+    ],
+  );
+  t.match(admin('operators', 'revoke-key', op.operator.id, rotated.credential.id), { id: rotated.credential.id, status: 'revoked' });
+  t.equal((await fresh.get('/me')).status, 401, 'the revoked key is refused at once');
+  const told = await waitFor(
+    async () => {
+      const got = receiver.received.filter((r) => r.type.startsWith('credential.'));
+      return got.length === 2 && got;
+    },
+    { timeoutMs: 60_000, what: 'the key events' },
+  );
+  t.same(
+    told.map((r) => [r.type, r.body.data.credentialId, r.verified]).sort(),
+    [
+      ['credential.revoked', rotated.credential.id, true],
+      ['credential.rotated', rotated.credential.id, true],
+    ],
+    'the operator is told of both, signed',
   );
 });

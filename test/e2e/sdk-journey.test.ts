@@ -287,6 +287,10 @@ t.test('operator journey through the SDK', async (t) => {
         return `withdrawal ${e.data.previousStatus}->${e.data.withdrawal.status}`;
       case 'webhook.test':
         return 'test';
+      case 'credential.rotated':
+        return `key ${e.data.keyPrefix} issued`;
+      case 'credential.revoked':
+        return `key ${e.data.keyPrefix} revoked`;
     }
   };
   t.same(

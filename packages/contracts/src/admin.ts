@@ -36,6 +36,48 @@ export type CreatedOperator = Static<typeof CreatedOperatorSchema>;
 const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /**
+ * An operator key's state: `active` (no end), `expiring` (a rotation gave it an end, still ahead),
+ * `expired` (that end has passed) or `revoked`. Only `active` and `expiring` keys are accepted.
+ */
+export const CREDENTIAL_STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number];
+
+/** One key of an operator, as our team sees it: never the secret, never the whole key. */
+export const OperatorCredentialSchema = Type.Object(
+  {
+    id: Type.String(),
+    environment: EnvironmentSchema,
+    /** The key's first 12 characters (`bk_test_AbCd`): enough to tell keys apart. */
+    keyPrefix: Type.String(),
+    createdAt: Timestamp,
+    /** From this moment the key is refused (set by a rotation); null: no end. */
+    expiresAt: Nullable(Timestamp),
+    revokedAt: Nullable(Timestamp),
+    status: Type.Union(CREDENTIAL_STATUSES.map((s) => Type.Literal(s))),
+  },
+  { $id: 'OperatorCredential' },
+);
+export type OperatorCredential = Static<typeof OperatorCredentialSchema>;
+
+/** How long a rotated key keeps working next to its replacement, in minutes (at most 7 days). */
+export const KEY_ROTATION_OVERLAP_MINUTES = { default: 1440, max: 10_080 } as const;
+
+export const RotatedKeySchema = Type.Object(
+  {
+    operatorId: Type.String(),
+    environment: EnvironmentSchema,
+    credential: OperatorCredentialSchema,
+    /** The new key and secret, shown only here. */
+    key: Type.String(),
+    secret: Type.String(),
+    /** The environment's keys that were in use, each with the end the rotation gave it. */
+    replaced: Type.Array(OperatorCredentialSchema),
+  },
+  { $id: 'RotatedKey' },
+);
+export type RotatedKey = Static<typeof RotatedKeySchema>;
+
+/**
  * Our team's roles: compliance (KYC, player status, limits), finance (withdrawals, ledger), support
  * (read, redeliver webhooks), admin (operators, keys, team). Service tokens for automation carry a role too.
  */
@@ -258,6 +300,43 @@ export const operatorAdminOperations = defineOperations({
     status: 200,
     idempotent: true,
     errors: ['OPERATOR_NOT_FOUND'],
+  },
+  adminListOperatorCredentials: {
+    id: 'adminListOperatorCredentials',
+    method: 'GET',
+    path: '/admin/operators/:id/credentials',
+    tag: 'Admin',
+    summary: "An operator's keys, newest first: prefix, environment, status, expiry (never a secret)",
+    params: OperatorIdParams,
+    response: Type.Object({ data: Type.Array(OperatorCredentialSchema) }),
+    status: 200,
+    errors: ['OPERATOR_NOT_FOUND'],
+  },
+  adminRotateOperatorKey: {
+    id: 'adminRotateOperatorKey',
+    method: 'POST',
+    path: '/admin/operators/:id/credentials/:environment/rotate',
+    tag: 'Admin',
+    summary: "Issue a new key for one environment (secret shown once); the environment's other keys stop after the overlap",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), environment: EnvironmentSchema }),
+    body: Type.Object({
+      /** How long the keys in use keep working next to the new one (0: refused at once). */
+      overlapMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: KEY_ROTATION_OVERLAP_MINUTES.max, default: KEY_ROTATION_OVERLAP_MINUTES.default })),
+    }),
+    response: RotatedKeySchema,
+    status: 201,
+    errors: ['OPERATOR_NOT_FOUND'],
+  },
+  adminRevokeOperatorKey: {
+    id: 'adminRevokeOperatorKey',
+    method: 'POST',
+    path: '/admin/operators/:id/credentials/:credentialId/revoke',
+    tag: 'Admin',
+    summary: 'Revoke one key at once: every gateway replica refuses it before the answer',
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), credentialId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    response: OperatorCredentialSchema,
+    status: 200,
+    errors: ['CREDENTIAL_NOT_FOUND'],
   },
   adminListAudit: {
     id: 'adminListAudit',

@@ -22,6 +22,7 @@ export const ERROR_CATALOGUE = {
   OPERATOR_NOT_FOUND: { status: 404, message: 'Operator not found.' },
   WEBHOOK_EVENT_NOT_FOUND: { status: 404, message: 'Webhook event not found.' },
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: 'No such team member or token.' },
+  CREDENTIAL_NOT_FOUND: { status: 404, message: 'The operator has no credential with this id.' },
   PLAYER_NOT_FOUND: { status: 404, message: 'Player not found.' },
   DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },

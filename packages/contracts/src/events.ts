@@ -6,8 +6,22 @@ import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
 import { KycStatusSchema } from './players.ts';
 
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test'] as const;
+export const EVENT_TYPES = [
+  'kyc.status_changed',
+  'deposit.confirmed',
+  'withdrawal.status_changed',
+  'webhook.test',
+  'credential.rotated',
+  'credential.revoked',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Whether `type` is one of the events sent to operators (not an internal one). */
+export function isEventType(type: string): type is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(type);
+}
+
+const KeyPrefix = Type.String({ description: 'The first 12 characters of the key (`bk_test_AbCd`); the whole key is never sent.' });
 
 export const EventDataSchemas = {
   'kyc.status_changed': Type.Object({
@@ -22,6 +36,15 @@ export const EventDataSchemas = {
     previousStatus: Nullable(Type.Union(WITHDRAWAL_STATUSES.map((s) => Type.Literal(s)))),
   }),
   'webhook.test': Type.Object({ message: Type.String() }),
+  /** Our team issued a new key for the event's environment; the keys it replaces stop at their `expiresAt`. */
+  'credential.rotated': Type.Object({
+    credentialId: Type.String(),
+    keyPrefix: KeyPrefix,
+    createdAt: Timestamp,
+    expiring: Type.Array(Type.Object({ credentialId: Type.String(), keyPrefix: KeyPrefix, expiresAt: Timestamp })),
+  }),
+  /** Our team revoked a key of the event's environment: requests signed with it are refused from `revokedAt`. */
+  'credential.revoked': Type.Object({ credentialId: Type.String(), keyPrefix: KeyPrefix, revokedAt: Timestamp }),
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

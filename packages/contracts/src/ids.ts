@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   gameRound: 'gr',
   teamMember: 'usr',
   serviceToken: 'tok',
+  credential: 'cred',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -229,14 +229,19 @@ export {
   EVENT_TYPES,
   EventDataSchemas,
   domainEventSchema,
+  isEventType,
   type DomainEvent,
   type EventDataByType,
   type EventType,
 } from './events.ts';
 export {
   ADMIN_ROLES,
+  CREDENTIAL_STATUSES,
   CreatedOperatorSchema,
+  KEY_ROTATION_OVERLAP_MINUTES,
+  OperatorCredentialSchema,
   OperatorSchema,
+  RotatedKeySchema,
   ServiceTokenSchema,
   TeamMemberSchema,
   adminOperations,
@@ -244,7 +249,10 @@ export {
   teamAdminOperations,
   type AdminRole,
   type CreatedOperator,
+  type CredentialStatus,
+  type OperatorCredential,
   type OperatorView,
+  type RotatedKey,
 } from './admin.ts';
 export {
   OPERATION_DESCRIPTIONS,

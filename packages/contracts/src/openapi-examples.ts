@@ -233,6 +233,25 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'sandbox',
     data: { message: 'This is a test delivery from the back-office API.' },
   },
+  'credential.rotated': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000014',
+    type: 'credential.rotated',
+    createdAt: T1,
+    environment: 'production',
+    data: {
+      credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000002',
+      keyPrefix: 'bk_live_Q7mZ',
+      createdAt: T1,
+      expiring: [{ credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000001', keyPrefix: 'bk_live_3fKp', expiresAt: '2026-11-22T10:00:00.000Z' }],
+    },
+  },
+  'credential.revoked': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000015',
+    type: 'credential.revoked',
+    createdAt: T1,
+    environment: 'production',
+    data: { credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000001', keyPrefix: 'bk_live_3fKp', revokedAt: T1 },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */

@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -36,6 +36,7 @@ export const ERROR_STATUSES = {
   OPERATOR_NOT_FOUND: 404,
   WEBHOOK_EVENT_NOT_FOUND: 404,
   TEAM_MEMBER_NOT_FOUND: 404,
+  CREDENTIAL_NOT_FOUND: 404,
   PLAYER_NOT_FOUND: 404,
   DEPOSIT_NOT_FOUND: 404,
   WITHDRAWAL_NOT_FOUND: 404,
@@ -277,7 +278,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -538,7 +539,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

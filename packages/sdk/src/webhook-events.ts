@@ -8,6 +8,15 @@ export interface WebhookEventData {
   'deposit.confirmed': Deposit;
   'withdrawal.status_changed': { withdrawal: Withdrawal; previousStatus: WithdrawalStatus | null };
   'webhook.test': { message: string };
+  /** Our team issued a new key for the environment; the keys it replaces stop at their `expiresAt`. */
+  'credential.rotated': {
+    credentialId: string;
+    keyPrefix: string;
+    createdAt: string;
+    expiring: { credentialId: string; keyPrefix: string; expiresAt: string }[];
+  };
+  /** Our team revoked a key of the environment. */
+  'credential.revoked': { credentialId: string; keyPrefix: string; revokedAt: string };
 }
 
 interface EventOf<T extends EventType> {

@@ -38,6 +38,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     FORBIDDEN_ROLE: 'PermissionError',
     CSRF_TOKEN_INVALID: 'PermissionError',
     TEAM_MEMBER_NOT_FOUND: 'NotFoundError',
+    CREDENTIAL_NOT_FOUND: 'NotFoundError',
     TEAM_MEMBER_ALREADY_EXISTS: 'ConflictError',
     TOTP_ALREADY_ENABLED: 'ConflictError',
     KYC_NOT_APPROVED: 'PermissionError',

@@ -5,12 +5,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { internalEventSubject, newId, publicOperations } from '@bo/contracts';
+import { eventSubject, internalEventSubject, isEventType, newId, publicOperations } from '@bo/contracts';
 import {
   armCrashPoints,
   connectNats,
   createLogger,
   deletePublishedOutboxRows,
+  ensureEventsStream,
   ensureInternalStream,
   openDatabase,
   openSql,
@@ -42,6 +43,7 @@ import { playRoutes } from './play/play-routes.ts';
 import { operatorStatusReader } from './operators/operator-status.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './operators/operators.ts';
+import { OperatorKeys } from './operators/operator-keys.ts';
 import { TeamAccess } from './team/team.ts';
 import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './team/console-sessions.ts';
 import { consoleRoutes } from './console/console-routes.ts';
@@ -56,6 +58,7 @@ export interface RunningGateway {
   orm: MikroORM;
   nc: NatsConnection;
   operators: OperatorAdmin;
+  keys: OperatorKeys;
   idempotency: IdempotencyStore;
   credentials: CredentialCache;
   /** `GET /metrics` on the internal METRICS_PORT, when one is set. */
@@ -123,20 +126,35 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   return app as unknown as FastifyInstance;
 }
 
-export async function startGateway(config: GatewayConfig, opts: { log?: Logger; listen?: boolean } = {}): Promise<RunningGateway> {
+export interface GatewayOptions {
+  log?: Logger;
+  listen?: boolean;
+  /** The clock of the key rules (epoch ms): when a rotated key stops. Tests move it; Date.now otherwise. */
+  now?: () => number;
+}
+
+export async function startGateway(config: GatewayConfig, opts: GatewayOptions = {}): Promise<RunningGateway> {
   const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
+  const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
   const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations });
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
-  const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS);
+  const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
   credentials.listen(nc, config.NATS_PREFIX);
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
   const sql = await openSql(orm);
   const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  // The admin API's answers are stored sealed: several carry a secret shown once (a new key, a password).
+  const adminIdempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, {
+    sealAnswersWith: config.SECRETS_MASTER_KEY,
+  });
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
-  // The gateway's own events (webhook endpoint changes) go to the internal stream.
+  // The gateway's own events: webhook endpoint changes go to the internal stream (for the webhooks
+  // service); the operator's key events (credential.*) to the events stream, delivered to the
+  // operator like any service's events.
   await ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
+  await ensureEventsStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
   const relay = startOutboxRelay({
     sql,
     schema: 'gateway',
@@ -145,9 +163,12 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     log,
     pollMs: config.OUTBOX_POLL_MS,
     service: 'gateway',
-    subjectOf: (row) => internalEventSubject(config.NATS_PREFIX, row.subject_type),
+    subjectOf: (row) =>
+      isEventType(row.subject_type)
+        ? eventSubject(config.NATS_PREFIX, row.environment, row.subject_type)
+        : internalEventSubject(config.NATS_PREFIX, row.subject_type),
   });
-  const operators = new OperatorAdmin({
+  const operatorDeps = {
     orm,
     nc,
     prefix: config.NATS_PREFIX,
@@ -155,9 +176,12 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE,
     log,
-    onOperatorChanged: (operatorId) => credentials.invalidateOperator(operatorId),
+    now,
+    onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),
     onEventsWritten: () => relay.poke(),
-  });
+  };
+  const operators = new OperatorAdmin(operatorDeps);
+  const keys = new OperatorKeys(operatorDeps);
   const metrics = createMetrics();
 
   const publicApp = baseApp(log, config);
@@ -189,7 +213,15 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
   const sessions = new ConsoleSessions(orm, config.SECRETS_MASTER_KEY, sessionPolicy);
-  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
+  await adminApp.register(adminRoutes, {
+    ...forward,
+    orm,
+    operators,
+    keys,
+    idempotency: adminIdempotency,
+    team: new TeamAccess(orm, config.ADMIN_TOKEN),
+    sessions,
+  });
   await adminApp.register(consoleRoutes, {
     sessions,
     policy: sessionPolicy,
@@ -227,6 +259,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
     orm,
     nc,
     operators,
+    keys,
     idempotency,
     credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,

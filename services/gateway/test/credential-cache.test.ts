@@ -1,5 +1,6 @@
 // The credential cache never puts back state from before a change: a load in flight when the
-// operator is invalidated answers its own request but is not cached.
+// operator is invalidated answers its own request but is not cached. A key's end is checked at every
+// lookup: a cached key stops at its expiresAt without being read again.
 import t from 'tap';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sealSecret } from '@bo/service-kit';
@@ -9,7 +10,7 @@ const MASTER = 'credential-cache-test-master-key-0123456789';
 const KEY = 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
 
 function fakeDatabase() {
-  const state = { status: 'active' as 'active' | 'suspended', reads: 0, hold: undefined as Promise<void> | undefined };
+  const state = { status: 'active' as 'active' | 'suspended', reads: 0, hold: undefined as Promise<void> | undefined, expiresAt: null as Date | null };
   const row = () => ({
     operator_id: 'op_1',
     operator_name: 'One',
@@ -21,6 +22,7 @@ function fakeDatabase() {
     currency: 'BRL',
     environment: 'sandbox',
     secret_sealed: sealSecret('s3cret', MASTER),
+    expires_at: state.expiresAt,
   });
   const orm = {
     em: {
@@ -65,4 +67,17 @@ t.test('an invalidation drops a cached operator at once', async (t) => {
   t.equal((await cache.lookup(KEY))?.operatorStatus, 'active', 'cached within the TTL');
   cache.invalidateOperator('op_1');
   t.equal((await cache.lookup(KEY))?.operatorStatus, 'suspended');
+});
+
+t.test('a cached key is refused from its end on, without a re-read', async (t) => {
+  const { state, orm } = fakeDatabase();
+  let now = Date.parse('2026-11-21T10:00:00.000Z');
+  const cache = new CredentialCache(orm, MASTER, 600_000, () => now);
+  state.expiresAt = new Date(now + 60_000);
+  t.equal((await cache.lookup(KEY))?.operatorId, 'op_1', 'in force before its end');
+  now += 59_999;
+  t.equal((await cache.lookup(KEY))?.operatorId, 'op_1', 'still in force a millisecond before');
+  now += 1;
+  t.equal(await cache.lookup(KEY), undefined, 'refused at its end');
+  t.equal(state.reads, 1, 'from the cached entry: the TTL has not passed');
 });

@@ -1,6 +1,6 @@
 // Public routes answer without authentication and describe the API the gateway really serves.
 import t from 'tap';
-import { publicOperations, signRequest, signWebhook } from '@bo/contracts';
+import { EVENT_TYPES, publicOperations, signRequest, signWebhook } from '@bo/contracts';
 import { startHarness } from './support/harness.ts';
 
 t.test('public documentation routes', async (t) => {
@@ -25,7 +25,8 @@ t.test('public documentation routes', async (t) => {
     Object.values(doc.webhooks)
       .map((w: any) => w.post.operationId)
       .sort(),
-    ['webhook_deposit_confirmed', 'webhook_kyc_status_changed', 'webhook_webhook_test', 'webhook_withdrawal_status_changed'],
+    EVENT_TYPES.map((type) => `webhook_${type.replace('.', '_')}`).sort(),
+    'every event type is documented as a webhook',
   );
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
   t.ok(doc.components.schemas.Player, 'named schemas are components');

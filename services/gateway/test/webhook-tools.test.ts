@@ -1,34 +1,13 @@
 // API 1.2.0 through the gateway, with the real webhooks service: an operator lists its events and
 // their attempts and redelivers one, never seeing another operator's or environment's; our team
 // rotates a webhook secret and, for the overlap, deliveries verify with the old and the new secret.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { signStandardWebhook, signWebhook } from '@bo/contracts';
 import { startServiceWith, type RunningService } from '@bo/service-kit';
 import { testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { webhooksService } from '@bo/webhooks';
 import { startHarness } from './support/harness.ts';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  raw: Buffer;
-}
-
-async function startReceiver(t: Test): Promise<{ url: string; requests: Received[] }> {
-  const requests: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests };
-}
+import { startReceiver, type ReceivedDelivery as Received } from './support/webhook-receiver.ts';
 
 /** Checked with the contract's signing functions, independently of the delivery code path. */
 const verifies = (r: Received, secret: string, scheme: 'x-webhook' | 'standard') => {

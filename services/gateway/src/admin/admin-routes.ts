@@ -10,6 +10,7 @@ import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts'
 import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../edge/idempotency/http-idempotency.ts';
 import type { IdempotencyStore } from '../edge/idempotency/idempotency-store.ts';
 import type { OperatorAdmin } from '../operators/operators.ts';
+import type { OperatorKeys } from '../operators/operator-keys.ts';
 import type { TeamAccess } from '../team/team.ts';
 import { roleMayCall } from '../team/roles.ts';
 import { ConsoleSessions, sessionTokenOf } from '../team/console-sessions.ts';
@@ -17,6 +18,7 @@ import { ConsoleSessions, sessionTokenOf } from '../team/console-sessions.ts';
 export interface AdminRouteDeps extends ForwardDeps {
   orm: MikroORM;
   operators: OperatorAdmin;
+  keys: OperatorKeys;
   idempotency: IdempotencyStore;
   team: TeamAccess;
   sessions: ConsoleSessions;
@@ -70,7 +72,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
   });
   const ops = deps.operators;
-  type P = { id: string; environment: Environment };
+  type P = { id: string; environment: Environment; credentialId: string };
   const local: Record<string, RouteHandlerMethod> = {
     adminCreateOperator: async (req, reply) => reply.code(201).send(await ops.create(req.body as never, actorOf(req), req.id)),
     adminListOperators: async (_req, reply) => reply.send({ data: await ops.list() }),
@@ -103,6 +105,16 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const p = req.params as P;
       const overlap = (req.body as { overlapSeconds?: number } | undefined)?.overlapSeconds ?? 86_400;
       return reply.send(await ops.rotateWebhookSecret(p.id, p.environment, overlap, actorOf(req), req.id));
+    },
+    adminListOperatorCredentials: async (req, reply) => reply.send({ data: await deps.keys.list((req.params as P).id) }),
+    adminRotateOperatorKey: async (req, reply) => {
+      const p = req.params as P;
+      const overlap = (req.body as { overlapMinutes?: number }).overlapMinutes;
+      return reply.code(201).send(await deps.keys.rotate(p.id, p.environment, overlap, actorOf(req), req.id));
+    },
+    adminRevokeOperatorKey: async (req, reply) => {
+      const p = req.params as P;
+      return reply.send(await deps.keys.revoke(p.id, p.credentialId, actorOf(req), req.id));
     },
     adminCreateUser: async (req, reply) => reply.code(201).send(await deps.team.createMember(req.body as never, actorOf(req), req.id)),
     adminListUsers: async (_req, reply) => reply.send({ data: await deps.team.listMembers() }),

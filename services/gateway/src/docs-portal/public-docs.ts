@@ -22,6 +22,16 @@ export const WEBHOOK_EVENTS = [
   { name: 'webhook_deposit_confirmed', type: 'deposit.confirmed', summary: 'A deposit was confirmed' },
   { name: 'webhook_withdrawal_status_changed', type: 'withdrawal.status_changed', summary: 'A withdrawal changed status' },
   { name: 'webhook_webhook_test', type: 'webhook.test', summary: 'A test delivery from POST /webhooks/test' },
+  {
+    name: 'webhook_credential_rotated',
+    type: 'credential.rotated',
+    summary: 'Our team issued a new API key for the environment; the keys it replaces stop at their expiresAt',
+  },
+  {
+    name: 'webhook_credential_revoked',
+    type: 'credential.revoked',
+    summary: 'Our team revoked an API key of the environment; requests signed with it are refused',
+  },
 ];
 
 export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOptions): Promise<void> {

@@ -1,5 +1,6 @@
 // Issuing credentials: keys identify, secrets sign. Both are random; secrets are shown once.
 import { randomBytes, randomInt } from 'node:crypto';
+import type { CredentialStatus } from '@bo/contracts';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 function base62(length: number): string {
@@ -17,4 +18,19 @@ export function issueOperatorSecret(environment: 'sandbox' | 'production'): stri
 /** whsec_ + base64 of 32 random bytes, so Standard Webhooks libraries can use it too. */
 export function issueWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** What is kept of a key to show it: its first 12 characters (`bk_test_AbCd`), never more. */
+export function keyPrefixOf(key: string): string {
+  return key.slice(0, 12);
+}
+
+/**
+ * A key is refused once revoked, and from its `expiresAt` on (the edge's credential cache applies
+ * the same rule at every lookup). Only `active` and `expiring` keys are accepted.
+ */
+export function credentialStatus(c: { revokedAt?: Date | null; expiresAt?: Date | null }, now: number): CredentialStatus {
+  if (c.revokedAt) return 'revoked';
+  if (!c.expiresAt) return 'active';
+  return now >= c.expiresAt.getTime() ? 'expired' : 'expiring';
 }

@@ -1,15 +1,14 @@
-// Operators, brands and credentials: owned by the gateway. Every change is audited and
-// broadcast so every replica's credential cache drops the operator at once; a change of a webhook
-// endpoint also reaches the webhooks service as an internal event (endpoint-events.ts).
+// Operators and brands: owned by the gateway (their keys: operator-keys.ts). Every change is
+// audited and broadcast so every replica's credential cache drops the operator before the answer
+// (operator-changes.ts); a change of a webhook endpoint also reaches the webhooks service as an
+// internal event (endpoint-events.ts).
 import { LockMode, type MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AppError,
   callOperation,
-  gatewayInvalidateSubject,
   newId,
   webhookMessages,
-  type OperatorChanged,
   type CreatedOperator,
   type Environment,
   type OperatorView,
@@ -17,14 +16,15 @@ import {
   type WebhookEndpointChanged,
 } from '@bo/contracts';
 import { sealSecret, type Logger } from '@bo/service-kit';
-import { BrandEntity, CredentialEntity, OperatorEntity } from '../persistence/entities.ts';
-import { hashKey } from '../edge/auth/credential-cache.ts';
+import { BrandEntity, OperatorEntity } from '../persistence/entities.ts';
 import { isValidAllowEntry } from '../edge/auth/ip-allow-list.ts';
-import { issueOperatorKey, issueOperatorSecret, issueWebhookSecret } from './credentials.ts';
+import { issueWebhookSecret } from './credentials.ts';
 import { recordAudit } from './audit.ts';
 import { recordEndpointChange } from './endpoint-events.ts';
+import { issueCredential } from './operator-keys.ts';
+import { announceOperatorChange, type ChangeBroadcast } from './operator-changes.ts';
 
-export interface OperatorAdminDeps {
+export interface OperatorAdminDeps extends ChangeBroadcast {
   orm: MikroORM;
   nc: NatsConnection;
   prefix: string;
@@ -32,8 +32,8 @@ export interface OperatorAdminDeps {
   rpcTimeoutMs: number;
   defaultRateLimit: number;
   log: Logger;
-  /** Drops the operator from this replica's caches before the change is answered. */
-  onOperatorChanged(operatorId: string): void;
+  /** The clock of the key rules (epoch ms): keys issued with the operator are dated by it. */
+  now(): number;
   /** Wakes the outbox relay after a commit that wrote endpoint events. */
   onEventsWritten(): void;
 }
@@ -75,7 +75,7 @@ export class OperatorAdmin {
   async create(input: { name: string; currency?: string; rateLimitPerMinute?: number }, actor: string, requestId: string): Promise<CreatedOperator> {
     const em = this.#d.orm.em.fork();
     const operatorId = newId('operator');
-    const now = new Date();
+    const now = new Date(this.#d.now());
     const out = { operator: { id: operatorId, name: input.name, status: 'active' } } as CreatedOperator;
     await em.transactional(async (tx) => {
       tx.create(OperatorEntity, {
@@ -91,8 +91,6 @@ export class OperatorAdmin {
       await tx.flush();
       for (const environment of ENVIRONMENTS) {
         const brandId = newId('brand');
-        const key = issueOperatorKey(environment);
-        const secret = issueOperatorSecret(environment);
         const webhookSecret = issueWebhookSecret();
         const webhookSecretSealed = sealSecret(webhookSecret, this.#d.masterKey);
         tx.create(BrandEntity, {
@@ -110,16 +108,7 @@ export class OperatorAdmin {
         });
         await tx.flush();
         await recordEndpointChange(tx, { operatorId, environment, brandId, url: null, secretSealed: webhookSecretSealed, version: 1 });
-        tx.create(CredentialEntity, {
-          keyHash: hashKey(key),
-          keyPrefix: key.slice(0, 12),
-          operatorId,
-          brandId,
-          environment,
-          secretSealed: sealSecret(secret, this.#d.masterKey),
-          revokedAt: null,
-          createdAt: now,
-        });
+        const { key, secret } = issueCredential(tx, { operatorId, brandId, environment, masterKey: this.#d.masterKey, at: now });
         out[environment] = { brandId, key, secret, webhookSecret };
       }
       recordAudit(tx, {
@@ -154,9 +143,7 @@ export class OperatorAdmin {
       recordAudit(tx, { actor, action, target: `operator:${id}`, before, after, requestId });
       return after;
     });
-    // In force on this replica before the answer; on the others when the broadcast lands.
-    this.#d.onOperatorChanged(id);
-    this.#d.nc.publish(gatewayInvalidateSubject(this.#d.prefix), JSON.stringify({ operatorId: id } satisfies OperatorChanged));
+    await announceOperatorChange(this.#d, id);
     return result;
   }
 

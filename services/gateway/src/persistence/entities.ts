@@ -42,12 +42,16 @@ export const CredentialEntity = defineEntity({
   schema: 'gateway',
   properties: {
     keyHash: p.string().primary().fieldName('key_hash'),
+    /** Public id (`cred_…`): how our team and the operator's webhooks name the key. */
+    id: p.string(),
     keyPrefix: p.string().fieldName('key_prefix'),
     operatorId: p.string().fieldName('operator_id'),
     brandId: p.string().fieldName('brand_id'),
     environment: p.string(),
     secretSealed: p.string().fieldName('secret_sealed'),
     revokedAt: p.datetime().nullable().fieldName('revoked_at'),
+    /** Set by a rotation: from then on the key is refused. */
+    expiresAt: p.datetime().nullable().fieldName('expires_at'),
     createdAt: p.datetime().fieldName('created_at'),
   },
 });

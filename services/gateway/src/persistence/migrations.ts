@@ -142,6 +142,20 @@ export class Gateway0006SecondFactor extends Migration {
   }
 }
 
+/**
+ * Operator keys can be rotated and revoked: each credential gets a public id (what our team and the
+ * operator's webhook name it by) and an end set by a rotation. Keys issued before keep no end.
+ */
+export class Gateway0007CredentialRotation extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table gateway.credentials add column id text, add column expires_at timestamptz');
+    this.addSql(`update gateway.credentials set id = 'cred_' || replace(gen_random_uuid()::text, '-', '')`);
+    this.addSql('alter table gateway.credentials alter column id set not null');
+    this.addSql('create unique index credentials_id on gateway.credentials (id)');
+    this.addSql('create index credentials_operator on gateway.credentials (operator_id, environment)');
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
@@ -149,4 +163,5 @@ export const gatewayMigrations = [
   { name: 'Gateway0004EndpointEvents', class: Gateway0004EndpointEvents },
   { name: 'Gateway0005WebhookSecretRotation', class: Gateway0005WebhookSecretRotation },
   { name: 'Gateway0006SecondFactor', class: Gateway0006SecondFactor },
+  { name: 'Gateway0007CredentialRotation', class: Gateway0007CredentialRotation },
 ];

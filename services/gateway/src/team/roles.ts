@@ -26,6 +26,9 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // Reading operators and the audit log is for everyone on the team; changing them is admin's.
   adminListOperators: ['compliance', 'finance', 'support'],
   adminGetOperator: ['compliance', 'finance', 'support'],
+  // An operator's keys as prefixes and states (support answers an operator's 401s); rotating and
+  // revoking them is admin's.
+  adminListOperatorCredentials: ['compliance', 'finance', 'support'],
   adminListAudit: ['compliance', 'finance', 'support'],
 };
 

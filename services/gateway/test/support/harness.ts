@@ -22,7 +22,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}, opts: { db?: TestDatabase; prefix?: string } = {}): Promise<Harness> {
+/** `now`: the gateway's clock of the key rules, for every replica (a test moves it past a key's end). */
+export async function startHarness(env: Record<string, string> = {}, opts: { db?: TestDatabase; prefix?: string; now?: () => number } = {}): Promise<Harness> {
   const db = opts.db ?? (await createTestDatabase('gw'));
   const prefix = opts.prefix ?? testPrefix('gw');
   const baseEnv = {
@@ -44,7 +45,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
     gateways,
     config,
     async startReplica(overrides = {}) {
-      const gw = await startGateway(loadGatewayConfig({ ...baseEnv, ...overrides }));
+      const gw = await startGateway(loadGatewayConfig({ ...baseEnv, ...overrides }), { now: opts.now });
       gateways.push(gw);
       return gw;
     },

@@ -1,6 +1,7 @@
-// Operators: the list for everyone on the team; for admin, create (the secrets are shown once),
-// suspend and resume, allowed IPs, rate limit, webhook URLs per environment and the four-eyes
-// threshold of withdrawals.
+// Operators: the list for everyone on the team, with each operator's API keys (prefix, status,
+// expiry); for admin, create (the secrets are shown once), suspend and resume, allowed IPs, rate
+// limit, webhook URLs per environment, the four-eyes threshold of withdrawals, and key rotation
+// (the new secret shown once) and revocation, each after a confirmation.
 import { useState } from 'preact/hooks';
 import { html, api, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
 
@@ -24,6 +25,64 @@ function Created({ created }) {
     <p><strong>${created.operator.name}</strong> (<code>${created.operator.id}</code>) is created. Copy the secrets now: they are not shown again.</p>
     <table><thead><tr><th></th><th>Brand</th><th>Key</th><th>Secret</th><th>Webhook secret</th></tr></thead><tbody>${row('sandbox')}${row('production')}</tbody></table>
   </div>`;
+}
+
+function IssuedKey({ issued }) {
+  return html`<div class="secrets" role="alert">
+    <p>A new <strong>${issued.environment}</strong> key is issued. Copy the secret now: it is not shown again.
+      ${issued.replaced.length ? ` The keys it replaces stop at ${time(issued.replaced[0].expiresAt)}.` : ''}</p>
+    <table><thead><tr><th>Key</th><th>Secret</th></tr></thead>
+      <tbody><tr><td><code>${issued.key}</code></td><td><code class="secret">${issued.secret}</code></td></tr></tbody></table>
+  </div>`;
+}
+
+/** The operator's keys; admin rotates an environment's key (with an overlap) or revokes one at once. */
+function Keys({ operatorId, admin }) {
+  const path = `/admin/operators/${encodeURIComponent(operatorId)}/credentials`;
+  const list = useLoad(() => api('GET', path), [operatorId]);
+  const [issued, setIssued] = useState(undefined);
+  const [overlap, setOverlap] = useState('1440');
+  const action = useAction();
+  const rotate = async (env) => {
+    const minutes = Number(overlap);
+    const when = minutes === 0 ? 'at once' : `in ${minutes} minutes`;
+    if (!confirm(`Issue a new ${env} key? The ${env} keys in use stop working ${when}.`)) return;
+    const rotated = await action.run(() => api('POST', `${path}/${env}/rotate`, { overlapMinutes: minutes }));
+    if (rotated) {
+      setIssued(rotated);
+      list.reload();
+    }
+  };
+  const revoke = async (key) => {
+    if (!confirm(`Revoke the ${key.environment} key ${key.keyPrefix}… now? Every request signed with it is refused from now on.`)) return;
+    if (await action.run(() => api('POST', `${path}/${encodeURIComponent(key.id)}/revoke`))) list.reload();
+  };
+  return html`<section class="keys" aria-label="API keys">
+    <h3>API keys</h3>
+    ${issued ? html`<${IssuedKey} issued=${issued} />` : null}
+    <${Loaded} state=${list}>${(page) => html`<table class="keys">
+      <thead><tr><th>Environment</th><th>Key</th><th>Status</th><th>Created</th><th>Stops</th>${admin ? html`<th></th>` : null}</tr></thead>
+      <tbody>${page.data.map(
+        (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
+          <td>${k.environment}</td><td><code>${k.keyPrefix}…</code></td><td>${k.status}</td><td>${time(k.createdAt)}</td>
+          <td>${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
+          ${admin ? html`<td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>` : null}
+        </tr>`,
+      )}</tbody>
+    </table>`}<//>
+    ${
+      admin
+        ? html`<div class="actions">
+            <label class="inline">Overlap in minutes (0: the keys in use stop at once)
+              <input name="overlapMinutes" type="number" min="0" max="10080" value=${overlap} onInput=${(e) => setOverlap(e.currentTarget.value)} /></label>
+            ${['sandbox', 'production'].map(
+              (env) => html`<button type="button" disabled=${action.busy} onClick=${() => rotate(env)}>Rotate ${env} key</button>`,
+            )}
+          </div>`
+        : null
+    }
+    <${ErrorNote} error=${action.error} />
+  </section>`;
 }
 
 function Operator({ op, onChange }) {
@@ -57,6 +116,7 @@ function Operator({ op, onChange }) {
             <dt>Four eyes from</dt><dd><${Loaded} state=${fourEyes}>${(f) => f.minAmount}<//></dd>
           </dl>`
     }
+    <${Keys} operatorId=${op.id} admin=${admin} />
   </article>`;
 }
 

@@ -1,6 +1,7 @@
 // Credentials and operator state, cached in memory per replica. A change made through the admin
 // API is broadcast on core NATS and drops the operator's entries on every replica at once; the
-// short TTL is the fallback if a broadcast is missed.
+// short TTL is the fallback if a broadcast is missed. A key's end (set by a rotation) is checked at
+// every lookup, cached or not, so a key stops at its `expiresAt` without waiting for a re-read.
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
@@ -17,12 +18,19 @@ export interface CachedCredential {
   rateLimitPerMinute: number;
   isAllowedIp: (address: string) => boolean;
   key: KeyObject;
+  /** Epoch ms from which the key is refused (a rotation set it); null: no end. */
+  expiresAt: number | null;
 }
 
 const KEY_FORMAT = /^bk_(test|live)_[A-Za-z0-9]{16,64}$/;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
+}
+
+/** The credential if its key is still in force at `now` (the rule of operators/credentials.ts: refused from `expiresAt` on). */
+function inForce(value: CachedCredential | undefined, now: number): CachedCredential | undefined {
+  return value && (value.expiresAt === null || now < value.expiresAt) ? value : undefined;
 }
 
 interface Entry {
@@ -35,16 +43,19 @@ export class CredentialCache {
   readonly #orm: MikroORM;
   readonly #masterKey: string;
   readonly #ttlMs: number;
+  readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   // Bumped by every invalidation: a load that was in flight across one must not be cached,
   // or it would put back the state from before the change.
   #generation = 0;
   #sub?: Subscription;
 
-  constructor(orm: MikroORM, masterKey: string, ttlMs: number) {
+  /** `now`: the clock of the key rules (epoch ms), the gateway's one; tests move it. */
+  constructor(orm: MikroORM, masterKey: string, ttlMs: number, now: () => number = Date.now) {
     this.#orm = orm;
     this.#masterKey = masterKey;
     this.#ttlMs = ttlMs;
+    this.#now = now;
   }
 
   listen(nc: NatsConnection, prefix: string): void {
@@ -65,18 +76,22 @@ export class CredentialCache {
     for (const [k, e] of this.#entries) if (e.operatorId === operatorId || e.value === undefined) this.#entries.delete(k);
   }
 
-  /** The credential for a key, or undefined when the key is malformed, unknown or revoked. */
+  /** The credential for a key, or undefined when the key is malformed, unknown, revoked or past its end. */
   async lookup(key: string | undefined): Promise<CachedCredential | undefined> {
     if (!key || !KEY_FORMAT.test(key)) return undefined;
     const keyHash = hashKey(key);
     const cached = this.#entries.get(keyHash);
-    if (cached && Date.now() - cached.loadedAt < this.#ttlMs) return cached.value;
+    const now = this.#now();
+    if (cached && now - cached.loadedAt < this.#ttlMs) return inForce(cached.value, now);
     const generation = this.#generation;
     const value = await this.#load(keyHash, key.startsWith('bk_test_') ? 'sandbox' : 'production');
-    if (generation !== this.#generation) return value;
-    if (this.#entries.size > 100_000) this.#entries.clear();
-    this.#entries.set(keyHash, { value, loadedAt: Date.now(), operatorId: value?.operatorId });
-    return value;
+    const loadedAt = this.#now();
+    // A load that was in flight across an invalidation answers its own request but is not cached.
+    if (generation === this.#generation) {
+      if (this.#entries.size > 100_000) this.#entries.clear();
+      this.#entries.set(keyHash, { value, loadedAt, operatorId: value?.operatorId });
+    }
+    return inForce(value, loadedAt);
   }
 
   async #load(keyHash: string, environment: Environment): Promise<CachedCredential | undefined> {
@@ -92,10 +107,11 @@ export class CredentialCache {
         currency: string;
         environment: Environment;
         secret_sealed: string;
+        expires_at: Date | null;
       }[]
     >(
       `select o.id operator_id, o.name operator_name, o.status, o.rate_limit_per_minute, o.allowed_ips,
-              b.id brand_id, b.name brand_name, b.currency, c.environment, c.secret_sealed
+              b.id brand_id, b.name brand_name, b.currency, c.environment, c.secret_sealed, c.expires_at
          from gateway.credentials c
          join gateway.operators o on o.id = c.operator_id
          join gateway.brands b on b.id = c.brand_id
@@ -114,6 +130,7 @@ export class CredentialCache {
       rateLimitPerMinute: r.rate_limit_per_minute,
       isAllowedIp: compileAllowList(r.allowed_ips),
       key: createSecretKey(Buffer.from(openSecret(r.secret_sealed, this.#masterKey), 'utf8')),
+      expiresAt: r.expires_at === null ? null : new Date(r.expires_at).getTime(),
     };
   }
 }

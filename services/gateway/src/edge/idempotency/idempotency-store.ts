@@ -3,7 +3,7 @@
 // in-progress without touching a service. 2xx and 4xx are stored; a 5xx deletes the row so the
 // same key may be retried (the owning service dedupes money effects itself).
 import { createHash } from 'node:crypto';
-import type { Sql } from '@bo/service-kit';
+import { openSecret, sealSecret, type Sql } from '@bo/service-kit';
 
 export const IDEMPOTENCY_KEY_FORMAT = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -46,10 +46,18 @@ export class IdempotencyStore {
    * that then runs is safe, the service dedupes.
    */
   readonly #heldLocally = new Map<string, number>();
-  constructor(sql: Sql, ttlSeconds: number, leaseSeconds: number) {
+  /** Seals stored answers at rest: the admin API's carry secrets shown once (new keys, passwords, tokens). */
+  readonly #sealWith: string | undefined;
+  constructor(sql: Sql, ttlSeconds: number, leaseSeconds: number, opts: { sealAnswersWith?: string } = {}) {
     this.#sql = sql;
     this.#ttlSeconds = ttlSeconds;
     this.#leaseSeconds = leaseSeconds;
+    this.#sealWith = opts.sealAnswersWith;
+  }
+
+  /** A stored answer as sent; one stored before sealing was turned on is plain JSON, never `v1.`. */
+  #openBody(body: string): string {
+    return this.#sealWith && body.startsWith('v1.') ? openSecret(body, this.#sealWith) : body;
   }
 
   get leaseSeconds(): number {
@@ -117,14 +125,21 @@ export class IdempotencyStore {
     if (!row) return this.claim(scope, fp); // deleted (a 5xx released it) between our two statements
     if (row.fingerprint !== fp) return { kind: 'conflict' };
     if (row.state === 'in_progress') return { kind: 'in_progress' };
-    return { kind: 'replay', response: { status: row.status ?? 200, headers: row.headers ?? {}, body: row.body ?? '' } };
+    return { kind: 'replay', response: { status: row.status ?? 200, headers: row.headers ?? {}, body: this.#openBody(row.body ?? '') } };
   }
 
   async complete(scope: IdemScope, response: StoredResponse): Promise<void> {
     await this.#sql.query(
       `update gateway.idempotency_keys set state = 'completed', status = ?, headers = ?, body = ?
         where operator_id = ? and environment = ? and idempotency_key = ? and state = 'in_progress'`,
-      [response.status, JSON.stringify(response.headers), response.body, scope.operatorId, scope.environment, scope.key],
+      [
+        response.status,
+        JSON.stringify(response.headers),
+        this.#sealWith ? sealSecret(response.body, this.#sealWith) : response.body,
+        scope.operatorId,
+        scope.environment,
+        scope.key,
+      ],
     );
   }
 
