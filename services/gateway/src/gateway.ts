@@ -29,6 +29,8 @@ import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';
 import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
 import { IdempotencyStore } from './edge/idempotency/idempotency-store.ts';
+import { KeyClaims } from './edge/idempotency/key-claims.ts';
+import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
 import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
 import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './edge/http/errors.ts';
@@ -133,6 +135,11 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
   const sql = await openSql(orm);
   const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  const [claims, signatures] = await Promise.all([
+    KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS),
+    SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS),
+  ]);
+  const edgeIdempotency = { claims, store: idempotency };
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   // The gateway's own events (webhook endpoint changes) go to the internal stream.
   await ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
@@ -164,7 +171,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
   await publicApp.register(
     async (api) => {
-      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
+      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency: edgeIdempotency, signatures, metrics }));
       api.addHook('onSend', idempotencyRecorder(idempotency, forward));
       api.addHook('onResponse', async (req) => stopIdempotencyLease(idempotency, req));
       registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
@@ -182,7 +189,7 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
   const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
   const sessions = new ConsoleSessions(orm, config.SECRETS_MASTER_KEY, sessionPolicy);
-  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
+  await adminApp.register(adminRoutes, { ...forward, orm, operators, idempotency: edgeIdempotency, team: new TeamAccess(orm, config.ADMIN_TOKEN), sessions });
   await adminApp.register(consoleRoutes, {
     sessions,
     policy: sessionPolicy,

@@ -17,6 +17,8 @@ export interface CachedCredential {
   rateLimitPerMinute: number;
   isAllowedIp: (address: string) => boolean;
   key: KeyObject;
+  /** SHA-256 of the operator key (`bk_…`): the credential's id, never the key itself. */
+  keyHash: string;
 }
 
 const KEY_FORMAT = /^bk_(test|live)_[A-Za-z0-9]{16,64}$/;
@@ -114,6 +116,7 @@ export class CredentialCache {
       rateLimitPerMinute: r.rate_limit_per_minute,
       isAllowedIp: compileAllowList(r.allowed_ips),
       key: createSecretKey(Buffer.from(openSecret(r.secret_sealed, this.#masterKey), 'utf8')),
+      keyHash,
     };
   }
 }
