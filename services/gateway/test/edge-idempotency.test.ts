@@ -39,7 +39,7 @@ t.test('edge key claims and signature bindings', async (t) => {
     let before = calls();
     const dep = await onB.post('/players/plr_1/deposits', deposit('ref-1'), key('pair-gw-svc-1'));
     t.equal(dep.status, 409);
-    t.equal(dep.body.error.code, 'IDEMPOTENCY_CONFLICT');
+    t.equal(dep.body?.error?.code, 'IDEMPOTENCY_CONFLICT');
     t.same(calls(), before, 'the deposit did not reach payments');
 
     // Service-kept, then gateway-kept.
@@ -47,7 +47,7 @@ t.test('edge key claims and signature bindings', async (t) => {
     before = calls();
     const created = await onB.post('/players', player('ext-2'), key('pair-svc-gw-1'));
     t.equal(created.status, 409);
-    t.equal(created.body.error.code, 'IDEMPOTENCY_CONFLICT');
+    t.equal(created.body?.error?.code, 'IDEMPOTENCY_CONFLICT');
     t.same(calls(), before, 'the player was not created');
 
     // Two service-kept operations.
@@ -55,7 +55,7 @@ t.test('edge key claims and signature bindings', async (t) => {
     before = calls();
     const wd = await onB.post('/players/plr_1/withdrawals', withdrawal('pix:pair'), key('pair-svc-svc-1'));
     t.equal(wd.status, 409);
-    t.equal(wd.body.error.code, 'IDEMPOTENCY_CONFLICT');
+    t.equal(wd.body?.error?.code, 'IDEMPOTENCY_CONFLICT');
     t.same(calls(), before, 'the withdrawal did not reach payments');
 
     // The same request with its key still goes on to the layer that answers it.
@@ -81,7 +81,7 @@ t.test('edge key claims and signature bindings', async (t) => {
     t.equal((await onA.post('/players', player('ext-5xx'), key('after-5xx-01'))).status, 500);
     const other = await onB.post('/players', player('ext-other'), key('after-5xx-01'));
     t.equal(other.status, 409, 'the failed request may have had its effect: its key is not given to another');
-    t.equal(other.body.error.code, 'IDEMPOTENCY_CONFLICT');
+    t.equal(other.body?.error?.code, 'IDEMPOTENCY_CONFLICT');
     players.respond = async (req) => ({ ok: true, status: 201, body: { got: req.body } });
     const retried = await onB.post('/players', player('ext-5xx'), key('after-5xx-01'));
     t.equal(retried.status, 201);
@@ -101,15 +101,15 @@ t.test('edge key claims and signature bindings', async (t) => {
     ] as const) {
       const replayed = await client.post('/players/plr_1/withdrawals', body, { 'x-timestamp': ts, ...key(k) });
       t.equal(replayed.status, 401);
-      t.equal(replayed.body.error.code, 'SIGNATURE_REUSED');
-      t.match(replayed.body.error.message, /sign the request afresh/);
+      t.equal(replayed.body?.error?.code, 'SIGNATURE_REUSED');
+      t.match(replayed.body?.error?.message, /sign the request afresh/);
       t.equal(replayed.headers.get('retry-after'), '1');
     }
     // Hex is compared case-insensitively: in upper case it is the same signature.
     const signature = signRequest(op.sandbox.secret, 'POST', '/api/v1/players/plr_1/withdrawals', ts, JSON.stringify(body));
     const upper = await onB.post('/players/plr_1/withdrawals', body, { 'x-timestamp': ts, 'x-signature': signature.toUpperCase(), ...key('signed-once-04') });
     t.equal(upper.status, 401);
-    t.equal(upper.body.error.code, 'SIGNATURE_REUSED');
+    t.equal(upper.body?.error?.code, 'SIGNATURE_REUSED');
     t.equal(withdrawals.calls.length - before, 1, 'one withdrawal reached payments');
 
     // The same bytes with the same key (a retry) go on to the layer that answers them.
@@ -120,7 +120,7 @@ t.test('edge key claims and signature bindings', async (t) => {
     t.equal(retry.status, 201);
     t.equal(retry.headers.get('idempotent-replayed'), 'true');
     const reused = await onB.post('/players', player('ext-signed'), { 'x-timestamp': playerTs, ...key('signed-player-2') });
-    t.equal(reused.body.error.code, 'SIGNATURE_REUSED');
+    t.equal(reused.body?.error?.code, 'SIGNATURE_REUSED');
 
     // Signed afresh (another timestamp), the request goes through with the other key.
     const fresh = await onB.post('/players/plr_1/withdrawals', body, { 'x-timestamp': String(Number(ts) - 1), ...key('signed-once-02') });
@@ -136,12 +136,12 @@ t.test('edge key claims and signature bindings', async (t) => {
     t.equal((await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts })).status, 201, 'again without a key: as before, no key, no dedupe');
     const keyed = await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts, ...key('session-key-01') });
     t.equal(keyed.status, 401);
-    t.equal(keyed.body.error.code, 'SIGNATURE_REUSED');
+    t.equal(keyed.body?.error?.code, 'SIGNATURE_REUSED');
     const keyedTs = String(Number(ts) - 1);
     t.equal((await onA.post('/players/plr_1/game-sessions', body, { 'x-timestamp': keyedTs, ...key('session-key-02') })).status, 201);
     const stripped = await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': keyedTs });
     t.equal(stripped.status, 401, 'a keyed request sent again without its key');
-    t.equal(stripped.body.error.code, 'SIGNATURE_REUSED');
+    t.equal(stripped.body?.error?.code, 'SIGNATURE_REUSED');
     t.equal(sessions.calls.length - before, 3);
   });
 
@@ -153,12 +153,12 @@ t.test('edge key claims and signature bindings', async (t) => {
     await destroy('idempotency_keys');
     const keyed = await onA.post('/players', player('ext-kv'), key('kv-down-0001'));
     t.equal(keyed.status, 503);
-    t.equal(keyed.body.error.code, 'SERVICE_UNAVAILABLE');
+    t.equal(keyed.body?.error?.code, 'SERVICE_UNAVAILABLE');
     t.equal(keyed.headers.get('retry-after'), '1');
     await destroy('signatures');
     const keyless = await onB.post('/players/plr_1/game-sessions', { gameId: 'gm_aviator_demo' });
     t.equal(keyless.status, 503);
-    t.equal(keyless.body.error.code, 'SERVICE_UNAVAILABLE');
+    t.equal(keyless.body?.error?.code, 'SERVICE_UNAVAILABLE');
     t.same(calls(), before, 'nothing reached a service');
     t.equal((await onA.get('/me')).status, 200, 'reads need neither bucket');
   });
