@@ -7,6 +7,10 @@ export const ERROR_CATALOGUE = {
   INVALID_CREDENTIALS: { status: 401, message: 'Unknown or malformed operator key.' },
   TIMESTAMP_OUT_OF_RANGE: { status: 401, message: 'X-Timestamp is missing or more than 300 seconds from the server clock.' },
   INVALID_SIGNATURE: { status: 401, message: 'X-Signature does not match the request.' },
+  SIGNATURE_REUSED: {
+    status: 401,
+    message: 'This X-Signature was already sent with another Idempotency-Key (or without one): sign the request afresh, with a new X-Timestamp.',
+  },
   UNAUTHORIZED: { status: 401, message: 'Missing or invalid admin bearer token.' },
   TOTP_REQUIRED: { status: 401, message: 'This account signs in with a code from its authenticator app: send it as `totp`.' },
   OPERATOR_SUSPENDED: { status: 403, message: 'The operator is suspended.' },

@@ -137,7 +137,7 @@ const hdr = (...names: string[]) => Object.fromEntries(names.map((n) => [n, { $r
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 
 /** Codes whose responses carry Retry-After. */
-const RETRY_AFTER: ErrorCode[] = ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS'];
+const RETRY_AFTER: ErrorCode[] = ['RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'IDEMPOTENCY_IN_PROGRESS', 'SIGNATURE_REUSED'];
 /** Refused before the credential is known: no RateLimit-* headers. */
 const BEFORE_AUTH: ErrorCode[] = [
   'BAD_REQUEST',
@@ -314,7 +314,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
     const example = OPERATION_EXAMPLES[op.id];
     // Any request may carry bytes (even a GET): the gateway checks their size and type on every route.
     const errors: ErrorCode[] = [...COMMON_ERRORS, ...BODY_ERRORS, ...(op.errors ?? [])];
-    if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
+    // A change's signature is bound to its Idempotency-Key (or to none): the same signature with another is refused.
+    if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'SIGNATURE_REUSED');
     if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
     if (op.body || op.query || op.params) errors.push('VALIDATION_ERROR');
     if (op.sandboxOnly) errors.push('SANDBOX_ONLY');
@@ -441,7 +442,7 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       description: [
         'Server-to-server back-office API: players, KYC, deposits, wallet and ledger, withdrawals, games and signed webhooks.',
         '**Authentication.** Every operation except the public documents carries `X-Operator-Key`, `X-Timestamp` (epoch seconds, within 300 s of the server clock) and `X-Signature` = lowercase hex HMAC-SHA256 keyed with your `sk_` secret over four lines joined by LF: the method, the path as sent (with `/api/v1` and the query string), the timestamp and the hex SHA-256 of the body bytes (of the empty string when there is no body). `bk_test_` keys act on your isolated sandbox brand, `bk_live_` keys on production.',
-        '**Idempotency.** Operations marked idempotent require `Idempotency-Key`; the same key and request replays the stored response with `Idempotent-Replayed: true`; the key with another request is 409 `IDEMPOTENCY_CONFLICT`. 5xx answers release the key.',
+        '**Idempotency.** Operations marked idempotent require `Idempotency-Key`; the same key and request replays the stored response with `Idempotent-Replayed: true`; the key with another request (another operation included) is 409 `IDEMPOTENCY_CONFLICT`. 5xx answers release the key for a retry of the same request. A signed change is accepted with one `Idempotency-Key` only (or only without one): the same signature sent with another key is 401 `SIGNATURE_REUSED`; sign afresh, with a new `X-Timestamp`.',
         '**Errors** use the envelope `{ "error": { "code", "message", "requestId", "details" } }`; `code` is stable. Responses may gain fields: ignore unknown ones.',
       ].join('\n\n'),
       contact: { name: 'Back-office API support', url: `${opts.serverUrl}/docs` },

@@ -2,7 +2,9 @@
 // Idempotency-Key) and reads are retried on network errors, 5xx, 409 IDEMPOTENCY_IN_PROGRESS and
 // 429 with the SAME key: the server replays or finishes the first attempt instead of repeating
 // the effect. Other writes (game sessions, sandbox decisions, webhook test) are retried only
-// when the server surely did nothing: 429 (refused before any work) and a refused connection.
+// when the server surely did nothing: 429 and 401 SIGNATURE_REUSED (refused before any work) and
+// a refused connection. SIGNATURE_REUSED: another call sent the same bytes in the same second
+// with another key; the retry, a second later, is signed with a new X-Timestamp.
 
 export interface RetryOptions {
   /** Attempts in all, the first included (1 = never retry). Default 4. */
@@ -24,7 +26,7 @@ export type AttemptFailure = { kind: 'network'; connectRefused: boolean } | { ki
 
 export function isRetryable(failure: AttemptFailure, safety: RetrySafety): boolean {
   if (failure.kind === 'network') return safety === 'idempotent' || failure.connectRefused;
-  if (failure.status === 429) return true;
+  if (failure.status === 429 || (failure.status === 401 && failure.code === 'SIGNATURE_REUSED')) return true;
   if (safety === 'unsafe') return false;
   return failure.status >= 500 || (failure.status === 409 && failure.code === 'IDEMPOTENCY_IN_PROGRESS');
 }

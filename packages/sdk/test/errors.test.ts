@@ -29,6 +29,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     INVALID_CREDENTIALS: 'AuthenticationError',
     TIMESTAMP_OUT_OF_RANGE: 'AuthenticationError',
     INVALID_SIGNATURE: 'AuthenticationError',
+    SIGNATURE_REUSED: 'AuthenticationError',
     UNAUTHORIZED: 'AuthenticationError',
     TOTP_REQUIRED: 'AuthenticationError',
     OPERATOR_SUSPENDED: 'PermissionError',

@@ -128,6 +128,20 @@ t.test('reads retry without a key; unsafe writes retry only when nothing happene
   t.equal(api.requests.length, 4);
 });
 
+t.test('a signature refused as reused is retried a second later, signed afresh, for any operation', async (t) => {
+  const { api, time, sdk } = await setUp(t);
+  const reused = { status: 401, body: envelope('SIGNATURE_REUSED'), headers: { 'retry-after': '1' } };
+  api.script.push(reused, { status: 201, body: { id: 'wd_1' } });
+  t.match(await sdk.withdrawals.create('plr_1', { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'x' }), { id: 'wd_1' });
+  api.script.push(reused, { status: 201, body: { id: 'gs_1' } });
+  t.match(await sdk.games.createSession('plr_1', { gameId: 'g' }), { id: 'gs_1' }, 'refused before any work: an unsafe write too');
+  t.same(time.sleeps, [1000, 1000]);
+  const [first, second] = api.requests;
+  t.equal(first!.headers['idempotency-key'], second!.headers['idempotency-key'], 'the same key');
+  t.not(first!.headers['x-signature'], second!.headers['x-signature'], 'a new signature');
+  t.equal(Number(second!.headers['x-timestamp']) - Number(first!.headers['x-timestamp']), 1, 'over a new X-Timestamp');
+});
+
 t.test('a refused connection is retried for any operation', async (t) => {
   const { api, time } = await setUp(t);
   let calls = 0;

@@ -30,6 +30,8 @@ import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';
 import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
 import { IdempotencyStore } from './edge/idempotency/idempotency-store.ts';
+import { KeyClaims } from './edge/idempotency/key-claims.ts';
+import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
 import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
 import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './edge/http/errors.ts';
@@ -145,10 +147,16 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
   const sql = await openSql(orm);
   const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
+  const [claims, signatures] = await Promise.all([
+    KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS),
+    SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS),
+  ]);
+  const edgeIdempotency = { claims, store: idempotency };
   // The admin API's answers are stored sealed: several carry a secret shown once (a new key, a password).
-  const adminIdempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, {
-    sealAnswersWith: config.SECRETS_MASTER_KEY,
-  });
+  const adminIdempotency = {
+    claims,
+    store: new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, { sealAnswersWith: config.SECRETS_MASTER_KEY }),
+  };
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   // The gateway's own events: webhook endpoint changes go to the internal stream (for the webhooks
   // service); the operator's key events (credential.*) to the events stream, delivered to the
@@ -189,7 +197,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
   await publicApp.register(
     async (api) => {
-      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency, metrics }));
+      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency: edgeIdempotency, signatures, metrics }));
       api.addHook('onSend', idempotencyRecorder(idempotency, forward));
       api.addHook('onResponse', async (req) => stopIdempotencyLease(idempotency, req));
       registerOperations(api, publicOperations, forward, { getMe }, operatorContext);

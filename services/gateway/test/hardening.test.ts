@@ -187,13 +187,14 @@ t.test('hardening', async (t) => {
   });
 
   t.test('request bodies must be application/json', async (t) => {
-    const body = JSON.stringify({ ...player, externalId: 'media' });
-    for (const type of ['text/plain', 'image/png', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded']) {
-      const res = await signedRaw('POST', '/players', body, { 'content-type': type, ...key() });
+    // A body per key: the same signed bytes with another key would be SIGNATURE_REUSED.
+    const body = (n: number) => JSON.stringify({ ...player, externalId: `media-${n}` });
+    for (const [n, type] of ['text/plain', 'image/png', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded'].entries()) {
+      const res = await signedRaw('POST', '/players', body(n), { 'content-type': type, ...key() });
       t.equal(res.status, 415, type);
       t.ok(isEnvelope(res.body, 'UNSUPPORTED_MEDIA_TYPE'));
     }
-    const none = await signedRaw('POST', '/players', body, key());
+    const none = await signedRaw('POST', '/players', body(4), key());
     t.equal(none.status, 415, 'a body with no Content-Type');
     const charset = await signedRaw('POST', '/players', JSON.stringify({ ...player, externalId: 'media-ok' }), {
       'content-type': 'application/json; charset=utf-8',

@@ -5,6 +5,9 @@ import { startHarness } from './support/harness.ts';
 import { fakeService, sleep } from './support/fake-service.ts';
 
 const player = { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' };
+// Each key gets a body of its own: the same signed bytes sent with two keys in one second are one
+// signature with two keys, refused (SIGNATURE_REUSED, signature-binding.test.ts).
+const playerFor = (externalId: string) => ({ ...player, externalId });
 
 t.test('idempotency', async (t) => {
   const h = await startHarness({ IDEMPOTENCY_TTL_SECONDS: '2', RPC_TIMEOUT_MS: '800' });
@@ -59,7 +62,7 @@ t.test('idempotency', async (t) => {
       await sleep(300);
       return { ok: true, status: 201, body: { ok: req.body } };
     };
-    const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/players', player, key('race-0001'))));
+    const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/players', playerFor('ext-race'), key('race-0001'))));
     const statuses = results.map((r) => r.status).sort();
     t.equal(statuses.filter((s) => s === 201).length, 1);
     const busy = results.filter((r) => r.status === 409);
@@ -69,27 +72,27 @@ t.test('idempotency', async (t) => {
       t.equal(b.headers.get('retry-after'), '1');
     }
     t.equal(fake.calls.length - before, 1);
-    const later = await c.post('/players', player, key('race-0001'));
+    const later = await c.post('/players', playerFor('ext-race'), key('race-0001'));
     t.equal(later.headers.get('idempotent-replayed'), 'true');
   });
 
   t.test('4xx responses are stored; the corrected request needs a new key', async (t) => {
     const before = fake.calls.length;
-    const invalid = await c.post('/players', { ...player, cpf: '11111111111' }, key('invalid-0001'));
+    const invalid = await c.post('/players', { ...playerFor('ext-invalid'), cpf: '11111111111' }, key('invalid-0001'));
     t.equal(invalid.status, 422);
     t.same(
       invalid.body.error.details.issues.map((i: { path: string }) => i.path),
       ['/cpf'],
     );
-    const replay = await c.post('/players', { ...player, cpf: '11111111111' }, key('invalid-0001'));
+    const replay = await c.post('/players', { ...playerFor('ext-invalid'), cpf: '11111111111' }, key('invalid-0001'));
     t.equal(replay.status, 422);
     t.equal(replay.headers.get('idempotent-replayed'), 'true');
     t.equal(replay.body.error.requestId, invalid.body.error.requestId, 'the stored body keeps the original requestId');
     fake.respond = async () => ({ ok: false, error: { code: 'PLAYER_ALREADY_EXISTS', message: 'exists' } });
-    const domain4xx = await c.post('/players', player, key('domain-4xx-01'));
+    const domain4xx = await c.post('/players', playerFor('ext-4xx'), key('domain-4xx-01'));
     t.equal(domain4xx.status, 409);
     fake.respond = async (req) => ({ ok: true, status: 201, body: { ok: req.body } });
-    const stillStored = await c.post('/players', player, key('domain-4xx-01'));
+    const stillStored = await c.post('/players', playerFor('ext-4xx'), key('domain-4xx-01'));
     t.equal(stillStored.status, 409, 'a stored 4xx is replayed even though the service would now succeed');
     t.equal(fake.calls.length - before, 1);
   });
@@ -97,15 +100,15 @@ t.test('idempotency', async (t) => {
   t.test('5xx releases the key so the same key can be retried', async (t) => {
     const before = fake.calls.length;
     fake.respond = async () => ({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'boom' } });
-    const failed = await c.post('/players', player, key('retry-5xx-01'));
+    const failed = await c.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
     t.equal(failed.status, 500);
     fake.respond = async () => 'silence';
-    const timedOut = await c.post('/players', player, key('retry-5xx-01'));
+    const timedOut = await c.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
     t.equal(timedOut.status, 503);
     t.equal(timedOut.body.error.code, 'SERVICE_UNAVAILABLE');
     t.ok(timedOut.headers.get('retry-after'));
     fake.respond = async (req) => ({ ok: true, status: 201, body: { ok: req.body } });
-    const retried = await c.post('/players', player, key('retry-5xx-01'));
+    const retried = await c.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
     t.equal(retried.status, 201);
     t.equal(retried.headers.get('idempotent-replayed'), null);
     t.equal(fake.calls.length - before, 3, 'each retry after a 5xx reaches the service (which dedupes on the key)');
@@ -113,9 +116,9 @@ t.test('idempotency', async (t) => {
 
   t.test('keys expire (TTL shortened to 2 s for the test) and are cleaned up', async (t) => {
     const before = fake.calls.length;
-    t.equal((await c.post('/players', player, key('expire-0001'))).status, 201);
+    t.equal((await c.post('/players', playerFor('ext-expire'), key('expire-0001'))).status, 201);
     await sleep(2200);
-    const again = await c.post('/players', player, key('expire-0001'));
+    const again = await c.post('/players', playerFor('ext-expire'), key('expire-0001'));
     t.equal(again.headers.get('idempotent-replayed'), null, 'an expired key runs again');
     t.equal(fake.calls.length - before, 2);
     await sleep(2200);

@@ -36,6 +36,8 @@ export interface Stack {
   /** Resolves when the process exits by itself (e.g. at a crash point). */
   exited(c: Component): Promise<number | null>;
   waitReady(): Promise<void>;
+  /** A second gateway process on the same database and NATS (another replica); its public URL. Stopped by close(). */
+  startGatewayReplica(): Promise<string>;
   /** The admin API with the bootstrap token; `actor` names the person acting (X-Admin-Actor). */
   admin(method: string, p: string, body?: unknown, actor?: string): Promise<{ status: number; body: any }>;
   createOperator(name?: string): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
@@ -87,6 +89,24 @@ export async function startStack(
   const exits = new Map<Component, Promise<number | null>>();
   const logs = new Map<Component, string[]>();
 
+  const replicas: { child: ChildProcess; exit: Promise<number | null> }[] = [];
+  const spawnComponent = (c: Component, more: Record<string, string>): ChildProcess => {
+    const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], {
+      cwd: ROOT,
+      env: { ...env, ...more },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines = logs.get(c) ?? [];
+    logs.set(c, lines);
+    const keep = (d: Buffer) => {
+      lines.push(...d.toString().split('\n').filter(Boolean));
+      if (lines.length > 500) lines.splice(0, lines.length - 500);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    return child;
+  };
+
   const stack: Stack = {
     publicUrl: `http://127.0.0.1:${port}`,
     adminUrl: `http://127.0.0.1:${adminPort}`,
@@ -96,22 +116,22 @@ export async function startStack(
     logs,
     async start(c, more = {}) {
       const databaseUrl = opts.databaseUrlOf?.(c, env.DATABASE_URL!);
-      const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], {
-        cwd: ROOT,
-        env: { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...more },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const lines = logs.get(c) ?? [];
-      logs.set(c, lines);
-      const keep = (d: Buffer) => {
-        lines.push(...d.toString().split('\n').filter(Boolean));
-        if (lines.length > 500) lines.splice(0, lines.length - 500);
-      };
-      child.stdout!.on('data', keep);
-      child.stderr!.on('data', keep);
+      const child = spawnComponent(c, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...more });
       procs.set(c, child);
       exits.set(c, new Promise((r) => child.once('exit', (code) => r(code))));
       return child;
+    },
+    async startGatewayReplica() {
+      const replicaPort = await freePort();
+      const child = spawnComponent('gateway', { PORT: String(replicaPort), ADMIN_PORT: String(await freePort()) });
+      replicas.push({ child, exit: new Promise((r) => child.once('exit', (code) => r(code))) });
+      const url = `http://127.0.0.1:${replicaPort}`;
+      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.ok, {
+        timeoutMs: 120_000,
+        intervalMs: 100,
+        what: 'the gateway replica',
+      });
+      return url;
     },
     async kill(c, signal = 'SIGKILL') {
       const child = procs.get(c);
@@ -173,7 +193,9 @@ export async function startStack(
       }
     },
     async close() {
+      for (const r of replicas) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
       await Promise.all([...procs.keys()].map((c) => stack.kill(c, 'SIGTERM')));
+      await Promise.all(replicas.map((r) => r.exit));
       await cleanupNatsPrefix(prefix);
       await db.drop();
     },

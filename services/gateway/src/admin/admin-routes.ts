@@ -7,8 +7,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { recordAudit } from '../operators/audit.ts';
 import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
-import { claimIdempotencyKey, idempotencyRecorder, stopIdempotencyLease } from '../edge/idempotency/http-idempotency.ts';
-import type { IdempotencyStore } from '../edge/idempotency/idempotency-store.ts';
+import {
+  claimIdempotencyKey,
+  idempotencyKeyOf,
+  idempotencyRecorder,
+  stopIdempotencyLease,
+  type EdgeIdempotency,
+} from '../edge/idempotency/http-idempotency.ts';
 import type { OperatorAdmin } from '../operators/operators.ts';
 import type { OperatorKeys } from '../operators/operator-keys.ts';
 import type { TeamAccess } from '../team/team.ts';
@@ -19,7 +24,7 @@ export interface AdminRouteDeps extends ForwardDeps {
   orm: MikroORM;
   operators: OperatorAdmin;
   keys: OperatorKeys;
-  idempotency: IdempotencyStore;
+  idempotency: EdgeIdempotency;
   team: TeamAccess;
   sessions: ConsoleSessions;
 }
@@ -53,17 +58,19 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!identity) throw new AppError('UNAUTHORIZED');
     if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
     req.adminIdentity = identity;
-    // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics.
-    if (op.method !== 'GET') {
-      const answered = await claimIdempotencyKey(req, reply, deps.idempotency, ADMIN_IDEMPOTENCY_OWNER, false);
+    // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics
+    // (the admin API is not HMAC-signed: no signature to bind to the key).
+    const key = op.method !== 'GET' ? idempotencyKeyOf(req, false) : undefined;
+    if (key !== undefined) {
+      const answered = await claimIdempotencyKey(req, reply, deps.idempotency, { ...ADMIN_IDEMPOTENCY_OWNER, key });
       if (answered) return answered;
     }
     requireJsonMediaType(req);
     if (op.body) req.body = parseJsonObject(req.rawBody);
   });
 
-  app.addHook('onSend', idempotencyRecorder(deps.idempotency));
-  app.addHook('onResponse', async (req) => stopIdempotencyLease(deps.idempotency, req));
+  app.addHook('onSend', idempotencyRecorder(deps.idempotency.store));
+  app.addHook('onResponse', async (req) => stopIdempotencyLease(deps.idempotency.store, req));
 
   const context = (req: FastifyRequest): RequestContext => ({
     requestId: req.id,

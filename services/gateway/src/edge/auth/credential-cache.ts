@@ -20,6 +20,8 @@ export interface CachedCredential {
   key: KeyObject;
   /** Epoch ms from which the key is refused (a rotation set it); null: no end. */
   expiresAt: number | null;
+  /** SHA-256 of the operator key (`bk_…`): the credential's id, never the key itself. */
+  keyHash: string;
 }
 
 const KEY_FORMAT = /^bk_(test|live)_[A-Za-z0-9]{16,64}$/;
@@ -131,6 +133,7 @@ export class CredentialCache {
       isAllowedIp: compileAllowList(r.allowed_ips),
       key: createSecretKey(Buffer.from(openSecret(r.secret_sealed, this.#masterKey), 'utf8')),
       expiresAt: r.expires_at === null ? null : new Date(r.expires_at).getTime(),
+      keyHash,
     };
   }
 }

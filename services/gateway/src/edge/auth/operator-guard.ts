@@ -1,13 +1,15 @@
 // Everything that happens to an operator request before validation, in the order docs/decisions.md
 // fixes: credentials → timestamp → signature → suspended → caller IP → rate limit →
-// SANDBOX_ONLY → idempotency → (JSON body parse, then schema validation by Fastify).
+// SANDBOX_ONLY → idempotency, with the signature's binding to the key → (JSON body parse, then
+// schema validation by Fastify).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, timestampInRange, verifyRequestSignature } from '@bo/contracts';
 import type { CredentialCache } from './credential-cache.ts';
 import type { SharedRateLimiter } from '../rate-limit/shared-rate-limiter.ts';
-import type { IdempotencyStore } from '../idempotency/idempotency-store.ts';
 import type { Metrics } from '../http/observability.ts';
-import { claimIdempotencyKey } from '../idempotency/http-idempotency.ts';
+import type { SignatureBindings } from './signature-binding.ts';
+import { claimId } from '../idempotency/key-claims.ts';
+import { claimIdempotencyKey, idempotencyKeyOf, type EdgeIdempotency } from '../idempotency/http-idempotency.ts';
 import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -18,7 +20,8 @@ function header(req: FastifyRequest, name: string): string | undefined {
 export interface GuardDeps {
   credentials: CredentialCache;
   limiter: SharedRateLimiter;
-  idempotency: IdempotencyStore;
+  idempotency: EdgeIdempotency;
+  signatures: SignatureBindings;
   metrics: Metrics;
 }
 
@@ -48,18 +51,22 @@ export function operatorGuard(deps: GuardDeps) {
     if (op.sandboxOnly && cred.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
 
     // Idempotent operations require a key; every other mutation (the sandbox decisions, game
-    // sessions, webhook tests) accepts one with the same semantics.
+    // sessions, webhook tests) accepts one with the same semantics. A change's signature is bound
+    // to its key, or to having none, so that captured bytes cannot be sent again with another key;
+    // the binding and the key claim are one NATS KV round trip each, made at the same time.
     if (op.method !== 'GET') {
-      const answered = await claimIdempotencyKey(
-        req,
-        reply,
-        deps.idempotency,
-        { operatorId: cred.operatorId, environment: cred.environment },
-        op.idempotent === true,
-        (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }),
-        op.serviceKeepsIdempotency ? op.subject?.split('.')[0] : undefined,
-      );
-      if (answered) return answered;
+      const key = idempotencyKeyOf(req, op.idempotent === true);
+      const scope = key === undefined ? undefined : { operatorId: cred.operatorId, environment: cred.environment, key };
+      const signatureBound = deps.signatures.bind(cred.keyHash, header(req, 'x-signature')!, scope && claimId(scope));
+      if (!scope) await signatureBound;
+      else {
+        const answered = await claimIdempotencyKey(req, reply, deps.idempotency, scope, {
+          count: (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }),
+          keptBy: op.serviceKeepsIdempotency ? op.subject?.split('.')[0] : undefined,
+          alongside: signatureBound,
+        });
+        if (answered) return answered;
+      }
     }
 
     requireJsonMediaType(req);

@@ -1,6 +1,8 @@
 // The HTTP side of idempotency, one place for the public API and the admin API: read and check
-// the Idempotency-Key, claim it (replay, conflict, in progress), keep the claim's lease alive
-// while the request runs, and store the answer (2xx/4xx) or release the key (5xx) on the way out.
+// the Idempotency-Key, claim it at the edge (key-claims.ts: one request per key, whichever
+// operation and whichever layer keeps its answer), then at the layer that keeps the answer
+// (replay, conflict, in progress), keep the claim's lease alive while the request runs, and store
+// the answer (2xx/4xx) or release the key (5xx) on the way out.
 // For an operation whose service keeps its idempotency records (serviceKeepsIdempotency: the
 // money operations on the hot path), the key is only held in this replica's memory while the
 // request runs; the service answers replays and conflicts and stores the answer in the effect's
@@ -8,6 +10,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, recordRefusalMessage } from '@bo/contracts';
 import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
+import type { KeyClaims } from './key-claims.ts';
 import { operatorContext, type ForwardDeps } from '../operations.ts';
 
 const stopLease = new WeakMap<FastifyRequest, () => void>();
@@ -18,21 +21,17 @@ export interface ClaimedKey extends IdemScope {
   keptBy?: string;
 }
 
+/** The stores of the edge's idempotency: the key claims every keyed request makes, and the gateway's answers. */
+export interface EdgeIdempotency {
+  claims: KeyClaims;
+  store: IdempotencyStore;
+}
+
 /**
- * Claims the request's key for `owner` (an operator's environment, or the admin API). `required`:
- * a missing key is 400 IDEMPOTENCY_KEY_REQUIRED; otherwise a request without one runs as is.
- * Returns the reply when it was answered here (a replay).
+ * The request's Idempotency-Key, checked: undefined when it has none. `required`: a missing key
+ * is 400 IDEMPOTENCY_KEY_REQUIRED; a malformed one is always 422.
  */
-export async function claimIdempotencyKey(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  store: IdempotencyStore,
-  owner: { operatorId: string; environment: string },
-  required: boolean,
-  count?: (outcome: string) => void,
-  /** The service that keeps this operation's idempotency records, if one does. */
-  keptBy?: string,
-): Promise<FastifyReply | undefined> {
+export function idempotencyKeyOf(req: FastifyRequest, required: boolean): string | undefined {
   const raw = req.headers['idempotency-key'];
   const key = Array.isArray(raw) ? raw[0] : raw;
   if (key === undefined || key === '') {
@@ -45,8 +44,43 @@ export async function claimIdempotencyKey(
       issues: [{ path: '/Idempotency-Key', message: 'Must be 8 to 128 characters of letters, digits, _ - : .' }],
     });
   }
-  const scope = { ...owner, key };
+  return key;
+}
+
+export interface ClaimOptions {
+  count?: (outcome: string) => void;
+  /** The service that keeps this operation's idempotency records, if one does. */
+  keptBy?: string;
+  /**
+   * A check that must pass before the key is used (the signature binding), run at the same time
+   * as the key claim: both are a NATS KV round trip. Its refusal wins over the claim's.
+   */
+  alongside?: Promise<void>;
+}
+
+/**
+ * Claims the key (`scope`: an operator's environment, or the admin API, and the key) for this
+ * request: first the edge's claim, shared by every replica and operation (another request with
+ * the key is 409 IDEMPOTENCY_CONFLICT), then the layer that keeps the key's answer. Returns the
+ * reply when it was answered here (a replay).
+ */
+export async function claimIdempotencyKey(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  idem: EdgeIdempotency,
+  scope: IdemScope,
+  opts: ClaimOptions = {},
+): Promise<FastifyReply | undefined> {
+  const { count, keptBy } = opts;
+  const store = idem.store;
   const fp = fingerprint(req.method, req.raw.url ?? req.url, req.rawBody);
+  const [edgeClaim, check] = await Promise.allSettled([idem.claims.claim(scope, fp), opts.alongside]);
+  if (check.status === 'rejected') throw check.reason;
+  if (edgeClaim.status === 'rejected') throw edgeClaim.reason;
+  if (edgeClaim.value === 'conflict') {
+    count?.('conflict');
+    throw new AppError('IDEMPOTENCY_CONFLICT');
+  }
   if (keptBy) {
     // Two copies on one replica: the second is told the first is running. Copies on two replicas
     // both reach the service, which answers the later one with the first one's answer.

@@ -6,6 +6,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import type { Logger } from '@bo/service-kit';
+import { isKvWriteConflict } from '../nats-kv.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -90,7 +91,7 @@ export class SharedRateLimiter {
         st.globalCount = count + n;
         return true;
       } catch (err) {
-        if (isCasConflict(err)) continue;
+        if (isKvWriteConflict(err)) continue;
         // The limiter fails open: an outage of NATS KV must not take the API down.
         this.#log.warn({ err }, 'rate limiter unavailable; allowing request');
         st.tokens += 1;
@@ -99,9 +100,4 @@ export class SharedRateLimiter {
     }
     return false;
   }
-}
-
-function isCasConflict(err: unknown): boolean {
-  const e = err as { code?: number; api_error?: { err_code?: number }; message?: string };
-  return e?.api_error?.err_code === 10071 || e?.code === 10071 || /wrong last sequence|key exists/i.test(String(e?.message));
 }
