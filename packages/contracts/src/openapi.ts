@@ -1,11 +1,12 @@
 // OpenAPI 3.1 document generated from the operation table: no shape is written twice.
 // The TypeBox schemas also drive the gateway's validation; where they use formats only our
-// FormatRegistry knows (cpf, calendar-date, adult-birth-date), the document gets a standard
-// format and a pattern instead, so generic validators and linters understand it. Response
+// FormatRegistry knows (cpf, calendar-date, adult-birth-date, amount-up-to-max), the document gets
+// a standard format or a pattern instead, so generic validators and linters understand it. Response
 // objects are published open (no additionalProperties: false): responses may gain fields.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { EventDataSchemas, type EventType } from './events.ts';
 import { API_VERSION } from './common.ts';
+import { AMOUNT_PATTERN, MAX_AMOUNT } from './formats.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
 import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.ts';
@@ -23,6 +24,11 @@ const FORMAT_REPLACEMENTS: Record<string, Json> = {
   },
   'calendar-date': { format: 'date', pattern: DATE_PATTERN, description: 'A calendar date, YYYY-MM-DD.' },
   'adult-birth-date': { format: 'date', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, a real calendar date; the player must be at least 18 years old.' },
+  'amount-up-to-max': {
+    pattern: AMOUNT_PATTERN,
+    maxLength: MAX_AMOUNT.length,
+    description: `Decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT}.`,
+  },
 };
 
 /** Deep-copies a TypeBox schema to plain JSON, moving every `$id` schema into components. */
