@@ -322,7 +322,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
     const errors: ErrorCode[] = [...COMMON_ERRORS, ...BODY_ERRORS, ...(op.errors ?? [])];
     if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS');
     if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
-    if (op.body || op.query || op.params) errors.push('VALIDATION_ERROR');
+    // Every operation validates its query (its percent-encoding and text), parameters or not.
+    errors.push('VALIDATION_ERROR');
     if (op.sandboxOnly) errors.push('SANDBOX_ONLY');
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of new Set(errors)) {
