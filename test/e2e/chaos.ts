@@ -1,8 +1,10 @@
 // `npm run chaos`: a bounded money workload with client retries while every process is killed
 // (SIGKILL) and restarted, and a private nats-server and a private Postgres are restarted. Then it
 // checks what must hold whatever happened: the ledger verifies, every confirmed deposit was credited
-// exactly once, no withdrawal was paid twice, balances match what the clients were told, and every
-// event reached the operator's webhook receiver. Prints its figures; exits 1 if an invariant broke.
+// exactly once, no withdrawal was paid twice, balances match what the clients were told, every
+// event reached the operator's webhook receiver, and malformed requests (a body not in UTF-8, a
+// query not validly percent-encoded) were refused with 422 throughout. Prints its figures; exits 1
+// if an invariant broke.
 // CHAOS_SECONDS (default 90), CHAOS_CLIENTS (6), CHAOS_PLAYERS (12), CHAOS_EVERY_MS (4000).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -41,7 +43,17 @@ process.env.DATABASE_URL = postgres.url;
 process.env.NATS_URL = nats.url;
 say(`private ${postgres.describe}; ${nats.describe}`);
 
-const figures = { requests: 0, retries: 0, kills: {} as Record<string, number>, deposits: 0, withdrawalsPaid: 0, withdrawalsRefused: 0 };
+const figures = {
+  requests: 0,
+  retries: 0,
+  kills: {} as Record<string, number>,
+  deposits: 0,
+  withdrawalsPaid: 0,
+  withdrawalsRefused: 0,
+  malformedRefused: 0,
+};
+/** Malformed requests that got anything but their 422. */
+const malformedNotRefused: string[] = [];
 let stack: Stack | undefined;
 let failed = false;
 try {
@@ -110,9 +122,25 @@ try {
   const withdrawals = new Map<string, { player: string; amount: string; status: string }>();
   const endAt = Date.now() + SECONDS * 1000;
 
+  /** Refused whatever is down: a deposit whose body is not UTF-8, a query not validly percent-encoded (422 naming the part). */
+  async function malformedProbe(player: string): Promise<void> {
+    const ref = Buffer.concat([Buffer.from(`chaos-${randomUUID()}-`), Buffer.from([0xff])]);
+    const body = Buffer.concat([Buffer.from('{"amount":"1.00","currency":"BRL","method":"pix","externalReference":"'), ref, Buffer.from('"}')]);
+    const deposit = await post(c, `/players/${player}/deposits`, body, 'deposit not in UTF-8');
+    const query = await untilAnswered(() => c.get('/players?externalId=%FF%FE'), 'query not validly percent-encoded');
+    for (const [r, part] of [
+      [deposit, 'body'],
+      [query, 'query'],
+    ] as const) {
+      if (r.status === 422 && r.body?.error?.details?.in === part) figures.malformedRefused++;
+      else malformedNotRefused.push(`${part}: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  }
+
   async function client(n: number): Promise<void> {
     for (let i = 0; Date.now() < endAt; i++) {
       const player = players[(n + i) % players.length]!;
+      if (i % 5 === 4) await malformedProbe(player);
       if (i % 3 !== 2) {
         const amount = `${10 + ((n * 7 + i) % 40)}.00`;
         const d = await post(
@@ -173,7 +201,7 @@ try {
   await s.waitReady();
 
   // ------------------------------------------------------------------------------ invariants
-  const problems: string[] = [];
+  const problems: string[] = malformedNotRefused.map((m) => `malformed request not refused with 422: ${m}`);
   const verify = await s.admin('GET', '/admin/ledger/verify');
   if (verify.status !== 200 || verify.body.ok !== true) problems.push(`ledger verify: ${JSON.stringify(verify.body)}`);
 

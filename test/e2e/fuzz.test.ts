@@ -3,7 +3,8 @@
 // headers (properly signed, so they pass authentication and reach parsing, validation and the
 // services behind). Whatever arrives, the answer is never a 5xx and every error is in the envelope
 // with a request id. Fixed seed and run count: the same requests and the same number of assertions
-// on every run, within a fixed budget.
+// on every run, within a fixed budget. Then every operation, without randomness: a path, a query or
+// a body that is not UTF-8 is a 422 naming its part.
 import t from 'tap';
 import fc from 'fast-check';
 import { adminOperations, publicOperations, signRequest, type Operation } from '@bo/contracts';
@@ -37,7 +38,15 @@ function encodeSegment(s: string): string {
     .map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`))
     .join('');
 }
-const pathValue = fc.oneof(nastyString.map(encodeSegment), fc.constantFrom('%zz', '%', '%00', '%ff%fe', 'a%2Fb'));
+/** Percent-encodings that are not UTF-8: bad escapes, bytes that are no UTF-8, an encoded surrogate, a cut or overlong sequence. */
+const BAD_ENCODINGS = ['%zz', '%', 'a%2', '%ff%fe', '%ED%A0%80', '%E2%82', '%C0%AF'] as const;
+const pathValue = fc.oneof(nastyString.map(encodeSegment), fc.constantFrom(...BAD_ENCODINGS, '%00', 'a%2Fb'));
+const queryValue = fc.oneof(nastyString.map(encodeSegment), fc.constantFrom(...BAD_ENCODINGS));
+
+/** JSON bodies whose bytes are not UTF-8 (a Latin-1 é, lone bytes, an encoded surrogate, an overlong "/"). */
+const NOT_UTF8_BODIES = [[0xe9], [0xff], [0xfe, 0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xe2, 0x82]].map((bytes) =>
+  Buffer.concat([Buffer.from('{"name":"x'), Buffer.from(bytes), Buffer.from('","amount":"1.00"}')]),
+);
 
 const bodyText = fc.oneof(
   jsonish.map((v) => JSON.stringify(v) ?? ''),
@@ -49,6 +58,7 @@ const bodyText = fc.oneof(
     )
     .map((v) => JSON.stringify(v)),
   fc.constantFrom('', '{', '[]', '"x"', `{"a":${'['.repeat(3000)}${']'.repeat(3000)}}`, '\u0000', '{"amount":1e999}'),
+  fc.constantFrom(...NOT_UTF8_BODIES),
 );
 const contentType = fc.constantFrom(
   'application/json',
@@ -80,14 +90,13 @@ t.test('fuzzing every operation', async (t) => {
     admin: boolean,
     o: Operation,
     pathValues: string[],
-    query: Array<[string, string]>,
-    body: string,
+    qs: string,
+    body: string | Buffer,
     type: string | undefined,
     key: string | undefined,
   ) => {
     let i = 0;
     const path = o.path.replace(/:[A-Za-z]+/g, () => pathValues[i++] ?? 'x');
-    const qs = query.map(([k, v]) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&');
     const rawPath = `${admin ? '' : '/api/v1'}${path}${qs ? `?${qs}` : ''}`;
     const headers: Record<string, string> = {};
     if (type !== undefined) headers['content-type'] = type;
@@ -101,7 +110,7 @@ t.test('fuzzing every operation', async (t) => {
         'x-signature': signRequest(op.sandbox.secret, o.method, rawPath, ts, body),
       });
     }
-    const sendBody = o.method !== 'GET' && body !== '';
+    const sendBody = o.method !== 'GET' && body.length > 0;
     const res = await fetch(`${admin ? gw.adminUrl : gw.publicUrl}${rawPath}`, { method: o.method, headers, body: sendBody ? body : undefined }).catch(
       (err: Error) => ({ status: 0, headers: new Headers(), text: async () => String(err) }),
     );
@@ -126,17 +135,18 @@ t.test('fuzzing every operation', async (t) => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(pathValue, { minLength: params, maxLength: params }),
-        fc.array(fc.tuple(queryKeys.length ? fc.oneof(fc.constantFrom(...queryKeys), nastyString) : nastyString, nastyString), { maxLength: 3 }),
+        fc.array(fc.tuple(queryKeys.length ? fc.oneof(fc.constantFrom(...queryKeys), nastyString) : nastyString, queryValue), { maxLength: 3 }),
         bodyText,
         contentType,
         idempotencyKey,
         async (pathValues, query, body, type, key) => {
-          const r = await send(admin, o, pathValues, query, body, type, key);
+          const qs = query.map(([k, v]) => `${encodeSegment(k)}=${v}`).join('&');
+          const r = await send(admin, o, pathValues, qs, body, type, key);
           const fine =
             r.status > 0 && r.status < 500 && (r.status < 400 || (typeof r.parsed?.error?.code === 'string' && r.parsed.error.requestId === r.requestId));
           if (!fine && problems.length < 5)
             problems.push(
-              `${o.method} ${o.path} ${JSON.stringify({ pathValues, query, body: body.slice(0, 120), type, key })} → ${r.status} ${r.text.slice(0, 200)}`,
+              `${o.method} ${o.path} ${JSON.stringify({ pathValues, qs, body: body.toString('latin1').slice(0, 120), type, key })} → ${r.status} ${r.text.slice(0, 200)}`,
             );
           return true;
         },
@@ -145,4 +155,34 @@ t.test('fuzzing every operation', async (t) => {
     );
     t.same(problems, [], `${admin ? 'admin' : 'public'} ${o.method} ${o.path}: no 5xx, every error in the envelope`);
   }
+
+  // Every operation, deterministically: a path, a query or a body that is not UTF-8 is refused with
+  // 422 naming its part (a path before anything else, a query and a body where validation runs).
+  const refused = (r: Awaited<ReturnType<typeof send>>, part: string) =>
+    r.status === 422 && r.parsed?.error?.code === 'VALIDATION_ERROR' && r.parsed.error.details?.in === part && r.parsed.error.requestId === r.requestId;
+  const validPath = (o: Operation) => (o.path.match(/:[A-Za-z]+/g) ?? []).map((p) => (p === ':environment' ? 'sandbox' : 'x'));
+  let n = 0;
+  const freshKey = () => `fuzz-encoding-${++n}`;
+  const notRefused = { path: [] as string[], query: [] as string[], body: [] as string[] };
+  for (const [admin, o] of all) {
+    const name = `${admin ? 'admin' : 'public'} ${o.method} ${o.path}`;
+    const pathValues = validPath(o);
+    for (const [i, bad] of BAD_ENCODINGS.entries()) {
+      if (pathValues.length) {
+        const r = await send(admin, o, [bad, ...pathValues.slice(1)], '', '', undefined, freshKey());
+        if (!refused(r, 'path')) notRefused.path.push(`${name} ${bad} → ${r.status} ${r.text.slice(0, 160)}`);
+      }
+      // The query is checked after the body's schema: probed where the body cannot be in the way.
+      if (!o.body) {
+        const r = await send(admin, o, pathValues, `probe=${bad}`, '', undefined, freshKey());
+        if (!refused(r, 'query')) notRefused.query.push(`${name} ?probe=${bad} → ${r.status} ${r.text.slice(0, 160)}`);
+      } else {
+        const r = await send(admin, o, pathValues, '', NOT_UTF8_BODIES[i % NOT_UTF8_BODIES.length]!, 'application/json', freshKey());
+        if (!refused(r, 'body')) notRefused.body.push(`${name} → ${r.status} ${r.text.slice(0, 160)}`);
+      }
+    }
+  }
+  t.same(notRefused.path, [], 'every operation refuses a path that is not validly percent-encoded UTF-8 (422, in path)');
+  t.same(notRefused.query, [], 'every operation without a body refuses such a query (422, in query)');
+  t.same(notRefused.body, [], 'every operation with a body refuses a body that is not UTF-8 (422, in body)');
 });

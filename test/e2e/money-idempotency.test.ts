@@ -102,6 +102,25 @@ t.test('deposit idempotency kept by the payments service', async (t) => {
     t.equal(json.headers.get('idempotent-replayed'), 'true');
   });
 
+  t.test('a body that is not UTF-8: refused, kept under its key, and no deposit (two such references never collide)', async (t) => {
+    // "r\xFF" used to be stored as "r\uFFFD", and "r\xFE" was then a 409 naming that deposit.
+    const bytes = (b: number) =>
+      Buffer.concat([Buffer.from('{"amount":"10.00","currency":"BRL","method":"pix","externalReference":"r'), Buffer.from([b]), Buffer.from('"}')]);
+    const k = key('not-utf8');
+    const ff = await c.post(`/players/${player}/deposits`, bytes(0xff), k);
+    t.equal(ff.status, 422);
+    t.same(ff.body.error?.details, { in: 'body', issues: [{ path: '/', message: 'The body is not valid UTF-8.' }] });
+    const ffAgain = await c.post(`/players/${player}/deposits`, bytes(0xff), k);
+    t.equal(ffAgain.status, 422, 'the retry gets the refusal the payments service kept');
+    t.equal(ffAgain.headers.get('idempotent-replayed'), 'true');
+    t.equal(ffAgain.body.error?.requestId, ff.body.error?.requestId);
+    const fe = await c.post(`/players/${player}/deposits`, bytes(0xfe), key('not-utf8'));
+    t.equal(fe.status, 422, 'another such reference is refused the same way, not a 409');
+    t.equal(fe.body.error?.code, 'VALIDATION_ERROR');
+    const rows = await db.query(`select count(*)::int as n from payments.deposits where player_id = $1 and external_reference like 'r_'`, [player]);
+    t.equal(rows.rows[0].n, 0, 'no deposit was stored');
+  });
+
   t.test('copies sent together: one effect, every answer the first one or in progress', async (t) => {
     const k = key('race');
     const body = depositInput('3.00');

@@ -21,11 +21,11 @@ export class OperatorClient {
     this.#o = opts;
   }
 
-  /** path is relative to the base URL's /api/v1 (e.g. `/players`), query included. */
+  /** path is relative to the base URL's /api/v1 (e.g. `/players`), query included; a string or Buffer body is sent as it is. */
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ClientResponse<T>> {
     const url = new URL(this.#o.baseUrl);
     const rawPath = `${url.pathname.replace(/\/$/, '')}${path}`;
-    const payload = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
+    const payload = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const ts = headers['x-timestamp'] ?? String(Math.floor(Date.now() / 1000));
     const h: Record<string, string> = {
       'x-operator-key': this.#o.key,

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import './formats.ts';
+import { AMOUNT_PATTERN } from './formats.ts';
 
 export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -7,12 +7,22 @@ export const EnvironmentSchema = Type.Union([Type.Literal('sandbox'), Type.Liter
 
 export const API_VERSION = '1.2.0';
 
-/** Amount in a request: positive, at most 2 decimals, at most 1000000.00 (checked in domain code). */
+/** Amount in a request: positive, at most 2 decimals, at most 1000000.00 (the bounds checked in domain code). */
 export const MoneyInput = Type.String({
-  pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$',
+  pattern: AMOUNT_PATTERN,
   maxLength: 16,
   description: 'Positive decimal string with at most 2 decimals, up to 1000000.00',
   examples: ['100.00'],
+});
+/**
+ * An amount our team sets as a bound (a four-eyes threshold, a daily deposit limit): written as
+ * MoneyInput is and at most 1000000.00, both checked by the schema; 0 is allowed, and each field
+ * says what it means.
+ */
+export const MoneyBoundInput = Type.String({
+  format: 'amount-up-to-max',
+  description: 'Decimal string with at most 2 decimals, from 0 up to 1000000.00',
+  examples: ['1000.00'],
 });
 /** Amount in a response: exactly 2 decimals, may be negative for debits. */
 export const Money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$', examples: ['100.00'] });
@@ -39,6 +49,3 @@ export const ErrorEnvelope = Type.Object(
 
 export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
 export const List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });
-
-/** Money limits of the contract (docs/decisions.md). */
-export const MAX_AMOUNT = '1000000.00';

@@ -51,6 +51,22 @@ export function isIsoDateTime(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
+/** How a request amount is written (docs/decisions.md): no leading zero, at most 2 decimals. */
+export const AMOUNT_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$';
+/** The largest amount a request may carry (docs/decisions.md). */
+export const MAX_AMOUNT = '1000000.00';
+const AMOUNT = new RegExp(AMOUNT_PATTERN);
+/** An amount as whole cents: exact (BigInt), never a float. */
+function cents(amount: string): bigint {
+  const [whole, fraction = ''] = amount.split('.');
+  return BigInt(`${whole}${fraction.padEnd(2, '0')}`);
+}
+
+/** Written as a request amount and at most MAX_AMOUNT, 0 included (the bounds an admin sets). */
+function isAmountUpToMax(value: string): boolean {
+  return value.length <= MAX_AMOUNT.length && AMOUNT.test(value) && cents(value) <= cents(MAX_AMOUNT);
+}
+
 let registered = false;
 export function registerFormats(): void {
   if (registered) return;
@@ -60,6 +76,7 @@ export function registerFormats(): void {
   FormatRegistry.Set('adult-birth-date', (v) => isAdult(v));
   FormatRegistry.Set('email', isEmail);
   FormatRegistry.Set('date-time', isIsoDateTime);
+  FormatRegistry.Set('amount-up-to-max', isAmountUpToMax);
   FormatRegistry.Set('uri', (v) => {
     try {
       new URL(v);

@@ -13,7 +13,7 @@ export {
   type ValidationIssue,
 } from './errors.ts';
 export { ID_PREFIXES, newId, type IdKind } from './ids.ts';
-export { isAdult, isCalendarDate, isEmail, isIsoDateTime, isValidCpf, normaliseCpf, registerFormats } from './formats.ts';
+export { MAX_AMOUNT, isAdult, isCalendarDate, isEmail, isIsoDateTime, isValidCpf, normaliseCpf, registerFormats } from './formats.ts';
 export {
   API_VERSION,
   Currency,
@@ -22,8 +22,8 @@ export {
   EnvironmentSchema,
   ErrorEnvelope,
   List,
-  MAX_AMOUNT,
   Money,
+  MoneyBoundInput,
   MoneyInput,
   Nullable,
   Page,

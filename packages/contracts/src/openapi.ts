@@ -1,11 +1,12 @@
 // OpenAPI 3.1 document generated from the operation table: no shape is written twice.
 // The TypeBox schemas also drive the gateway's validation; where they use formats only our
-// FormatRegistry knows (cpf, calendar-date, adult-birth-date), the document gets a standard
-// format and a pattern instead, so generic validators and linters understand it. Response
+// FormatRegistry knows (cpf, calendar-date, adult-birth-date, amount-up-to-max), the document gets
+// a standard format or a pattern instead, so generic validators and linters understand it. Response
 // objects are published open (no additionalProperties: false): responses may gain fields.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { EventDataSchemas, type EventType } from './events.ts';
 import { API_VERSION } from './common.ts';
+import { AMOUNT_PATTERN, MAX_AMOUNT } from './formats.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
 import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.ts';
@@ -23,6 +24,11 @@ const FORMAT_REPLACEMENTS: Record<string, Json> = {
   },
   'calendar-date': { format: 'date', pattern: DATE_PATTERN, description: 'A calendar date, YYYY-MM-DD.' },
   'adult-birth-date': { format: 'date', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, a real calendar date; the player must be at least 18 years old.' },
+  'amount-up-to-max': {
+    pattern: AMOUNT_PATTERN,
+    maxLength: MAX_AMOUNT.length,
+    description: `Decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT}.`,
+  },
 };
 
 /** Deep-copies a TypeBox schema to plain JSON, moving every `$id` schema into components. */
@@ -317,7 +323,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
     // A change's signature is bound to its Idempotency-Key (or to none): the same signature with another is refused.
     if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'SIGNATURE_REUSED');
     if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
-    if (op.body || op.query || op.params) errors.push('VALIDATION_ERROR');
+    // Every operation validates its query (its percent-encoding and text), parameters or not.
+    errors.push('VALIDATION_ERROR');
     if (op.sandboxOnly) errors.push('SANDBOX_ONLY');
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of new Set(errors)) {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EmptyObject, List, Money, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { Currency, EmptyObject, List, Money, MoneyBoundInput, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -259,7 +259,8 @@ export const paymentAdminOperations = defineOperations({
     tag: 'Admin',
     summary: 'Set the amount from which a withdrawal is paid by someone other than its approver (0.00: always, the default)',
     params: OperatorIdParams,
-    body: Type.Object({ minAmount: Type.String({ pattern: '^[0-9]{1,7}\\.[0-9]{2}$', examples: ['1000.00'] }) }),
+    // 0 (the default) keeps four eyes on every withdrawal.
+    body: Type.Object({ minAmount: MoneyBoundInput }),
     response: FourEyesSchema,
     status: 200,
   },

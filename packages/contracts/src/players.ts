@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
-import { List, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 
@@ -162,8 +162,8 @@ export const playerOperations = defineOperations({
 // ---- admin (our team) ----
 export const PlayerLimitsSchema = Type.Object(
   {
-    // maxLength keeps the value inside the NUMERIC(20,2) column.
-    dailyDepositLimit: Nullable(Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]{1,2})?$', maxLength: 16 })),
+    // null: no limit; 0: no deposits at all.
+    dailyDepositLimit: Nullable(MoneyBoundInput),
     selfExcludedUntil: Nullable(Type.String({ format: 'date-time' })),
   },
   { $id: 'PlayerLimits' },

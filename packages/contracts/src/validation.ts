@@ -8,6 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { validationError, type ValidationIssue } from './errors.ts';
+import { MAX_AMOUNT } from './formats.ts';
 
 export type MessagePart = 'body' | 'query' | 'path' | 'header';
 
@@ -18,6 +19,7 @@ function issueMessage(e: { message: string; schema: TSchema }): string {
   if (s.format === 'calendar-date') return 'Must be a real date in YYYY-MM-DD format.';
   if (s.format === 'email') return 'Must be a valid e-mail address.';
   if (s.format === 'date-time') return 'Must be an ISO 8601 UTC date-time.';
+  if (s.format === 'amount-up-to-max') return `Must be a decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT} (e.g. 1000.00).`;
   return e.message;
 }
 

@@ -34,8 +34,9 @@ import { KeyClaims } from './edge/idempotency/key-claims.ts';
 import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
 import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
-import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, toAppError } from './edge/http/errors.ts';
+import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost, toAppError } from './edge/http/errors.ts';
 import { keepRawBodies, BODY_LIMIT_BYTES } from './edge/http/raw-body.ts';
+import { parseQueryString } from './edge/http/query-string.ts';
 import { typeboxValidatorCompiler } from './edge/http/validation.ts';
 import { createMetrics, observabilityRoutes } from './edge/http/observability.ts';
 import { operatorContext, registerOperations } from './edge/operations.ts';
@@ -89,10 +90,13 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     trustProxy: parseTrustProxy(config.TRUST_PROXY),
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
-    // Long path values reach schema validation (422) rather than Fastify's bare 414.
-    routerOptions: { maxParamLength: 2048 },
+    // Long path values reach schema validation (422) rather than Fastify's bare 414; a query that
+    // is not validly percent-encoded is refused by validation (query-string.ts).
+    routerOptions: { maxParamLength: 2048, querystringParser: parseQueryString },
+    // Node answers a bare 400 to an HTTP/1.1 request without Host; refuseMissingHost answers it in the envelope.
+    http: { requireHostHeader: false },
     clientErrorHandler: clientErrorAnswer(() => newId('request')),
-    // A malformed URL (bad percent-encoding) is answered in the envelope, never echoed.
+    // A malformed URL (a path not validly percent-encoded) is answered in the envelope, never echoed.
     frameworkErrors: (err, req, res) => {
       const appErr = toAppError(err);
       const reply = res as unknown as FastifyReply;
@@ -106,6 +110,7 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     req.span = tracer.startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'bo.request_id': req.id, 'url.path': req.url.split('?')[0] } });
+    refuseMissingHost(req, reply);
   });
   app.addHook('onResponse', async (req, reply) => {
     // One access-log line per request: what the team looks up by an operator's X-Request-Id.

@@ -1,6 +1,8 @@
 // Bad input and outages get a clear answer in the envelope: NUL and unpaired surrogates, deep
-// bodies, malformed HTTP, wrong media types, non-integer limits, a database that fails, a crashed
-// gateway's idempotency claim, IPv4-mapped allow-lists, and Idempotency-Keys on admin mutations.
+// bodies, bodies that are not UTF-8, queries and paths not validly percent-encoded, requests
+// without Host, admin amounts, malformed HTTP, wrong media types, non-integer limits, a database
+// that fails, a crashed gateway's idempotency claim, IPv4-mapped allow-lists, and
+// Idempotency-Keys on admin mutations.
 import t from 'tap';
 import net from 'node:net';
 import { signRequest } from '@bo/contracts';
@@ -34,6 +36,11 @@ function rawHttp(port: number, request: string | Buffer): Promise<{ status: numb
   });
 }
 const portOf = (url: string) => Number(new URL(url).port);
+const NOT_UTF8 = { in: 'body', issues: [{ path: '/', message: 'The body is not valid UTF-8.' }] };
+const BAD_PATH = { in: 'path', issues: [{ path: '/', message: 'The path is not validly percent-encoded UTF-8.' }] };
+const badQuery = (name: string) => ({ in: 'query', issues: [{ path: `/${name}`, message: 'Must be validly percent-encoded UTF-8.' }] });
+/** Percent-encodings that are not UTF-8: a bad escape, bytes that are no UTF-8, an encoded surrogate, a cut sequence. */
+const BAD_ENCODINGS = ['%ZZ', '%FF%FE', '%ED%A0%80', '%E2%82', '%C0%AF', 'a%2', '%'];
 const isEnvelope = (body: any, code: string) => body?.error?.code === code && /^req_/.test(body.error.requestId ?? '');
 
 t.test('hardening', async (t) => {
@@ -45,7 +52,10 @@ t.test('hardening', async (t) => {
   const kycDecision = await fakeService(h.prefix, 'players.kyc.decide');
   const payDecision = await fakeService(h.prefix, 'payments.admin.withdrawalDecision');
   const transactions = await fakeService(h.prefix, 'wallet.transactions');
-  const fakes = [players, deposits, withdrawals, kycDecision, payDecision, transactions];
+  const findPlayers = await fakeService(h.prefix, 'players.find');
+  const setFourEyes = await fakeService(h.prefix, 'payments.admin.setFourEyes');
+  const setLimits = await fakeService(h.prefix, 'players.admin.limits');
+  const fakes = [players, deposits, withdrawals, kycDecision, payDecision, transactions, findPlayers, setFourEyes, setLimits];
   t.teardown(async () => {
     for (const f of fakes) await f.close();
     await h.close();
@@ -57,7 +67,7 @@ t.test('hardening', async (t) => {
   let n = 0;
   const key = () => ({ 'idempotency-key': `hardening-${++n}-${Date.now()}` });
   /** A signed request whose body is sent exactly as given (JSON escapes included). */
-  const signedRaw = async (method: string, path: string, body: string, headers: Record<string, string> = {}) => {
+  const signedRaw = async (method: string, path: string, body: string | Buffer, headers: Record<string, string> = {}) => {
     const rawPath = `/api/v1${path}`;
     const ts = String(Math.floor(Date.now() / 1000));
     const res = await fetch(`${gw!.publicUrl}${rawPath}`, {
@@ -157,8 +167,9 @@ t.test('hardening', async (t) => {
     ] as const) {
       const badUrl = await fetch(`${url}/api/v1/players/%zz/wallet`);
       const badUrlBody = (await badUrl.json()) as any;
-      t.equal(badUrl.status, 400, `${name}: bad percent-encoding`);
-      t.ok(isEnvelope(badUrlBody, 'BAD_REQUEST'), JSON.stringify(badUrlBody));
+      t.equal(badUrl.status, 422, `${name}: bad percent-encoding in the path`);
+      t.ok(isEnvelope(badUrlBody, 'VALIDATION_ERROR'), JSON.stringify(badUrlBody));
+      t.same(badUrlBody.error.details, BAD_PATH);
       t.notMatch(JSON.stringify(badUrlBody), /%zz/, 'the raw URL is not echoed');
 
       const bigHeader = await rawHttp(portOf(url), `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
@@ -184,6 +195,119 @@ t.test('hardening', async (t) => {
       longParam.body.error.details.issues.map((i: any) => i.path),
       ['/playerId'],
     );
+  });
+
+  t.test('a body that is not UTF-8 is 422 where the body is parsed, never stored with U+FFFD', async (t) => {
+    const json = { 'content-type': 'application/json' };
+    const deposit = (ref: number[]) =>
+      Buffer.concat([Buffer.from('{"amount":"10.00","currency":"BRL","method":"pix","externalReference":"r'), Buffer.from(ref), Buffer.from('"}')]);
+    const before = deposits.calls.length;
+    for (const [name, bytes] of [
+      ['\\xFF', [0xff]],
+      ['\\xFE', [0xfe]],
+      ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
+      ['an overlong "/" (C0 AF)', [0xc0, 0xaf]],
+      ['a cut sequence (E2 82)', [0xe2, 0x82]],
+    ] as const) {
+      const res = await signedRaw('POST', '/players/plr_1/deposits', deposit([...bytes]), { ...json, ...key() });
+      t.equal(res.status, 422, `externalReference "r" + ${name}`);
+      t.same(res.body.error?.details, NOT_UTF8);
+    }
+    t.equal(deposits.calls.length, before, 'no deposit reached the payments service');
+
+    // Checked where the body is parsed: after authentication, idempotency and the media type.
+    const bad = deposit([0xff]);
+    const unsigned = await fetch(`${gw!.publicUrl}/api/v1/players/plr_1/deposits`, { method: 'POST', headers: { ...json, ...key() }, body: bad });
+    t.equal(unsigned.status, 401, 'unauthenticated: 401 first');
+    t.equal((await signedRaw('POST', '/players/plr_1/deposits', bad, json)).body.error?.code, 'IDEMPOTENCY_KEY_REQUIRED', 'no key: 400 first');
+    t.equal((await signedRaw('POST', '/players/plr_1/deposits', bad, { 'content-type': 'text/plain', ...key() })).status, 415, 'not JSON: 415 first');
+
+    const accented = await signedRaw('POST', '/players', Buffer.from(JSON.stringify({ ...player, externalId: 'utf8-ok', name: 'João Ação' }), 'utf8'), {
+      ...json,
+      ...key(),
+    });
+    t.equal(accented.status, 201, 'UTF-8 text beyond ASCII is fine');
+    t.equal((players.calls.at(-1)?.body as { name?: string } | undefined)?.name, 'João Ação');
+
+    const admin = await fetch(`${gw!.adminUrl}/admin/operators`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...json },
+      body: Buffer.from('{"name":"Caf\xe9 Bets"}', 'latin1'),
+    });
+    t.equal(admin.status, 422, 'the admin API: a Latin-1 body');
+    t.same(((await admin.json()) as any).error?.details, NOT_UTF8);
+  });
+
+  t.test('a query or a path not validly percent-encoded is 422 naming its part, on both ports', async (t) => {
+    for (const bad of BAD_ENCODINGS) {
+      const query = await c.get(`/players?externalId=${bad}`);
+      t.equal(query.status, 422, `query externalId=${bad}`);
+      t.same(query.body.error?.details, badQuery('externalId'));
+      const path = await c.get(`/players/${bad}/wallet`);
+      t.equal(path.status, 422, `path /players/${bad}/wallet`);
+      t.same(path.body.error?.details, BAD_PATH);
+    }
+    t.equal(findPlayers.calls.length, 0, 'nothing reached the players service');
+
+    const badName = await c.get('/players?%ZZ=1');
+    t.same(badName.body.error?.details, { in: 'query', issues: [{ path: '/', message: 'A parameter name is not validly percent-encoded UTF-8.' }] });
+    t.notMatch(badName.text, /%ZZ/, 'the raw name is not echoed');
+    const repeated = await c.get('/players?externalId=ok&externalId=%FF');
+    t.same(repeated.body.error?.details, badQuery('externalId'), 'one bad copy of a repeated parameter');
+    const noParameters = await c.post('/players?utm=%FF%FE', { ...player, externalId: 'query-bad' }, key());
+    t.equal(noParameters.status, 422, 'an operation that takes no parameters refuses a malformed query too');
+    t.same(noParameters.body.error?.details, badQuery('utm'));
+    const unsigned = await fetch(`${gw!.publicUrl}/api/v1/players?externalId=%FF`);
+    t.equal(unsigned.status, 401, 'after authentication, as every validation error');
+
+    findPlayers.respond = async (req) => ({ ok: true, status: 200, body: { data: [], query: req.query } });
+    const fine = await c.get('/players?externalId=%F0%9F%98%80+a%2Bb');
+    t.equal(fine.status, 200, 'UTF-8 escapes, + as a space');
+    t.same(findPlayers.calls.at(-1)?.query, { externalId: '😀 a+b' });
+
+    const adminQuery = await h.admin('GET', '/admin/audit?actor=%FF%FE');
+    t.equal(adminQuery.status, 422, 'admin query');
+    t.same(adminQuery.body.error?.details, badQuery('actor'));
+    const adminPath = await h.admin('GET', '/admin/operators/%ED%A0%80');
+    t.equal(adminPath.status, 422, 'admin path');
+    t.same(adminPath.body.error?.details, BAD_PATH);
+  });
+
+  t.test('a request without Host is 400 BAD_REQUEST in the envelope on both ports', async (t) => {
+    for (const [name, url] of [
+      ['public', gw!.publicUrl],
+      ['admin', gw!.adminUrl],
+    ] as const) {
+      for (const target of ['/healthz', name === 'public' ? '/api/v1/players' : '/admin/operators']) {
+        const res = await rawHttp(portOf(url), `GET ${target} HTTP/1.1\r\n\r\n`);
+        t.equal(res.status, 400, `${name} ${target}: HTTP/1.1 without Host`);
+        const body = res.body ? JSON.parse(res.body) : undefined;
+        t.ok(isEnvelope(body, 'BAD_REQUEST'), res.body);
+        t.equal(body?.error?.requestId, res.headers['x-request-id'], 'with its X-Request-Id');
+        t.equal(res.headers.connection, 'close');
+      }
+      t.equal((await rawHttp(portOf(url), 'GET /healthz HTTP/1.1\r\nHost:\r\n\r\n')).status, 200, `${name}: an empty Host is a Host`);
+      t.equal((await rawHttp(portOf(url), 'GET /healthz HTTP/1.0\r\n\r\n')).status, 200, `${name}: HTTP/1.0 needs none`);
+    }
+  });
+
+  t.test('admin amounts follow the rule of public amounts', async (t) => {
+    for (const minAmount of ['00.10', '1000000.01', '1e3', '-1', '0.001']) {
+      const res = await h.admin('PUT', `/admin/operators/${op.operator.id}/four-eyes`, { minAmount });
+      t.equal(res.status, 422, `four eyes from ${minAmount}`);
+      t.same(
+        res.body.error?.details.issues.map((i: any) => i.path),
+        ['/minAmount'],
+      );
+    }
+    t.equal(setFourEyes.calls.length, 0, 'none reached the payments service');
+    for (const minAmount of ['0.00', '0', '250.5', '1000000.00']) {
+      t.equal((await h.admin('PUT', `/admin/operators/${op.operator.id}/four-eyes`, { minAmount })).status, 201, `four eyes from ${minAmount}: forwarded`);
+    }
+    t.equal(setFourEyes.calls.length, 4);
+    const limit = await h.admin('PUT', '/admin/players/plr_1/limits', { dailyDepositLimit: '1000000.01', selfExcludedUntil: null });
+    t.equal(limit.status, 422, 'a daily deposit limit over 1000000.00');
+    t.equal(setLimits.calls.length, 0);
   });
 
   t.test('request bodies must be application/json', async (t) => {

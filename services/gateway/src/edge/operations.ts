@@ -2,10 +2,14 @@
 // (GET /me), otherwise a forwarder to the owning service over NATS request-reply.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 import { traceHeaders } from '@bo/service-kit';
 import { context, trace } from '@opentelemetry/api';
 import type { ClaimedKey } from './idempotency/http-idempotency.ts';
+
+/** The query of an operation that takes no parameters: any names, ignored. */
+const NO_QUERY = Type.Object({});
 
 export interface ForwardDeps {
   nc: NatsConnection;
@@ -71,7 +75,9 @@ export function registerOperations(
       config: { op },
       schema: {
         ...(op.params ? { params: op.params } : {}),
-        ...(op.query ? { querystring: op.query } : {}),
+        // Operations without parameters validate their query too, so that a malformed one (bad
+        // percent-encoding, a NUL) is refused on every operation alike (validation.ts).
+        querystring: op.query ?? NO_QUERY,
         ...(op.body ? { body: op.body } : {}),
       },
       handler,

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, type ErrorBody } from '@bo/contracts';
+import { AppError, isAppError, validationError, type ErrorBody } from '@bo/contracts';
 import { dependencyUnavailable, isDependencyUnavailable } from '@bo/service-kit';
 
 export function envelope(body: ErrorBody, requestId: string) {
@@ -24,8 +24,10 @@ export function toAppError(err: unknown): AppError {
       return new AppError('UNSUPPORTED_MEDIA_TYPE');
     case 'FST_ERR_NOT_FOUND':
       return new AppError('NOT_FOUND');
+    // Refused before routing (no route can be matched), as the query's percent-encoding is refused
+    // by validation: 422 with the part named (query-string.ts).
     case 'FST_ERR_BAD_URL':
-      return new AppError('BAD_REQUEST', 'The URL is not validly percent-encoded.');
+      return validationError('path', [{ path: '/', message: 'The path is not validly percent-encoded UTF-8.' }]);
   }
   if (isDependencyUnavailable(err)) return dependencyUnavailable();
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
@@ -51,6 +53,16 @@ export function installProtocolErrorAnswers(app: FastifyInstance, newRequestId: 
     });
     res.end(body);
   });
+}
+
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112, 3.2): 400 BAD_REQUEST in the envelope and the
+ * connection closed. Node's own check does the same with an empty body; baseApp turns it off.
+ */
+export function refuseMissingHost(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.raw.httpVersion !== '1.1' || req.headers.host !== undefined) return;
+  reply.header('connection', 'close');
+  throw new AppError('BAD_REQUEST', 'An HTTP/1.1 request must have a Host header.');
 }
 
 export function clientErrorAnswer(newRequestId: () => string) {

@@ -29,12 +29,23 @@ export function requireJsonMediaType(req: FastifyRequest): void {
   if (hasBody && !isJsonMediaType(req.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
 }
 
-/** An empty or absent body counts as `{}`; anything but a JSON object is a 422. */
+// JSON is UTF-8 (RFC 8259): bytes that are not are refused, never replaced with U+FFFD (two
+// different references would be stored as the same text). A BOM is kept, so it stays a JSON error.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** An empty or absent body counts as `{}`; anything but a JSON object in UTF-8 is a 422. */
 export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown> {
-  if (!raw || raw.length === 0 || raw.toString('utf8').trim() === '') return {};
+  if (!raw || raw.length === 0) return {};
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw validationError('body', [{ path: '/', message: 'The body is not valid UTF-8.' }]);
+  }
+  if (text.trim() === '') return {};
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch {
     throw validationError('body', [{ path: '/', message: 'The body is not valid JSON.' }]);
   }

@@ -11,7 +11,8 @@ export function isCleanText(s: string): boolean {
   return s.isWellFormed() && !s.includes('\u0000');
 }
 
-const pointer = (path: string, key: string) => `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+/** `path` extended by one member name, escaped as a JSON pointer. */
+export const jsonPointer = (path: string, key: string) => `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** Issues for every string (and object key) that breaks the text rules, as JSON pointers. */
 export function badTextIssues(value: unknown, path = ''): ValidationIssue[] {
@@ -25,7 +26,7 @@ export function badTextIssues(value: unknown, path = ''): ValidationIssue[] {
     }
     if (v === null || typeof v !== 'object') continue;
     for (const [k, child] of Object.entries(v)) {
-      const at = Array.isArray(v) ? `${p}/${k}` : pointer(p, k);
+      const at = Array.isArray(v) ? `${p}/${k}` : jsonPointer(p, k);
       if (!Array.isArray(v) && !isCleanText(k)) issues.push({ path: at, message: BAD_TEXT });
       stack.push([child, at]);
     }
