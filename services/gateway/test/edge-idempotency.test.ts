@@ -128,21 +128,23 @@ t.test('edge key claims and signature bindings', async (t) => {
     t.equal(withdrawals.calls.length - before, 2);
   });
 
-  t.test('a signature sent without a key is bound to having none', async (t) => {
+  t.test('a signature sent without a key takes the first key that follows, and no other', async (t) => {
     const ts = String(Math.floor(Date.now() / 1000));
     const before = sessions.calls.length;
     const body = { gameId: 'gm_aviator_demo' };
     t.equal((await onA.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts })).status, 201);
     t.equal((await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts })).status, 201, 'again without a key: as before, no key, no dedupe');
     const keyed = await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts, ...key('session-key-01') });
-    t.equal(keyed.status, 401);
-    t.equal(keyed.body?.error?.code, 'SIGNATURE_REUSED');
+    t.equal(keyed.status, 201, 'the same bytes with a key: bound to that key from now on');
+    const other = await onA.post('/players/plr_1/game-sessions', body, { 'x-timestamp': ts, ...key('session-key-03') });
+    t.equal(other.status, 401, 'then another key');
+    t.equal(other.body?.error?.code, 'SIGNATURE_REUSED');
     const keyedTs = String(Number(ts) - 1);
     t.equal((await onA.post('/players/plr_1/game-sessions', body, { 'x-timestamp': keyedTs, ...key('session-key-02') })).status, 201);
     const stripped = await onB.post('/players/plr_1/game-sessions', body, { 'x-timestamp': keyedTs });
     t.equal(stripped.status, 401, 'a keyed request sent again without its key');
     t.equal(stripped.body?.error?.code, 'SIGNATURE_REUSED');
-    t.equal(sessions.calls.length - before, 3);
+    t.equal(sessions.calls.length - before, 4);
   });
 
   t.test('NATS KV unable to answer: keyed and signed changes are refused with 503, never let through', async (t) => {

@@ -216,11 +216,15 @@ t.test('hardening', async (t) => {
     t.equal(deposits.calls.length, before, 'no deposit reached the payments service');
 
     // Checked where the body is parsed: after authentication, idempotency and the media type.
-    const bad = deposit([0xff]);
-    const unsigned = await fetch(`${gw!.publicUrl}/api/v1/players/plr_1/deposits`, { method: 'POST', headers: { ...json, ...key() }, body: bad });
+    // Each request's bytes are its own: the same signed bytes with another key would be SIGNATURE_REUSED.
+    const unsigned = await fetch(`${gw!.publicUrl}/api/v1/players/plr_1/deposits`, { method: 'POST', headers: { ...json, ...key() }, body: deposit([0xff]) });
     t.equal(unsigned.status, 401, 'unauthenticated: 401 first');
-    t.equal((await signedRaw('POST', '/players/plr_1/deposits', bad, json)).body.error?.code, 'IDEMPOTENCY_KEY_REQUIRED', 'no key: 400 first');
-    t.equal((await signedRaw('POST', '/players/plr_1/deposits', bad, { 'content-type': 'text/plain', ...key() })).status, 415, 'not JSON: 415 first');
+    t.equal((await signedRaw('POST', '/players/plr_1/deposits', deposit([0xfe]), json)).body.error?.code, 'IDEMPOTENCY_KEY_REQUIRED', 'no key: 400 first');
+    t.equal(
+      (await signedRaw('POST', '/players/plr_1/deposits', deposit([0xfd]), { 'content-type': 'text/plain', ...key() })).status,
+      415,
+      'not JSON: 415 first',
+    );
 
     const accented = await signedRaw('POST', '/players', Buffer.from(JSON.stringify({ ...player, externalId: 'utf8-ok', name: 'João Ação' }), 'utf8'), {
       ...json,

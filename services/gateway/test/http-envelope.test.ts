@@ -77,7 +77,8 @@ t.test('envelope, bodies, admin', async (t) => {
     t.equal((await fetch(`${gw!.publicUrl}/metrics`)).status, 404, 'metrics are not on the public port');
     const withMetrics = await h.startReplica({ METRICS_PORT: '0' });
     await h.clientFor(op.sandbox, withMetrics).get('/me');
-    await h.clientFor(op.sandbox, withMetrics).post('/players', {}, { 'idempotency-key': 'metrics-claim-1' });
+    // Its own body: the same signed bytes as an earlier request with another key would be SIGNATURE_REUSED.
+    await h.clientFor(op.sandbox, withMetrics).post('/players', { probe: 'metrics' }, { 'idempotency-key': 'metrics-claim-1' });
     const metrics = await (await fetch(withMetrics.metricsUrl!)).text();
     t.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/me"/, 'on the internal METRICS_PORT: request durations by route');
     t.match(metrics, /bo_idempotency_outcomes_total\{outcome="claimed"\} 1/, 'idempotency outcomes');

@@ -2,8 +2,9 @@
 // signature covers method, path, timestamp and body but not the key, so a captured request could
 // be sent again inside its timestamp window with a new key, and be a new request each time. The
 // first use of a signature records which key it came with (or that it came without one) in a
-// NATS KV bucket shared by every gateway replica; the same signature with another key, or with
-// none, is 401 SIGNATURE_REUSED. The same signature with the same key (a retry of the same
+// NATS KV bucket shared by every gateway replica; the same signature with another key, or
+// without the key it came with, is 401 SIGNATURE_REUSED (a keyless first use takes the first key
+// that follows). The same signature with the same key (a retry of the same
 // bytes) passes, and the idempotency layers answer it. Entries outlive the window in which a
 // timestamp is accepted, so a signature cannot come back once its binding is forgotten.
 import { createHash } from 'node:crypto';
@@ -44,20 +45,34 @@ export class SignatureBindings {
   async bind(keyHash: string, signature: string, boundTo: string | undefined): Promise<void> {
     const id = createHash('sha256').update(`${keyHash}\n${signature.toLowerCase()}`).digest('hex');
     const value = boundTo ?? NO_KEY;
-    let boundElsewhere: boolean;
     try {
       await this.#kv.put(id, value, { previousSeq: 0 });
       return;
     } catch (err) {
       if (!isKvWriteConflict(err)) throw kvUnavailable(this.#log, err, 'signature bindings');
     }
+    let bound: string | undefined;
     try {
       // Entries are never deleted, only expired: one that exists is the signature's first use.
       const entry = await this.#kv.get(id);
-      boundElsewhere = entry?.operation === 'PUT' && entry.string() !== value;
+      if (entry?.operation !== 'PUT') return;
+      bound = entry.string();
+      // First sent without a key, now with one: the key is bound from here on (adding a key to a
+      // keyless request gains nothing the keyless replay would not; another key after this one
+      // is refused). Two languages' snippets, or two operator processes, sending the same
+      // keyless signed bytes in one second stay fine.
+      if (bound === NO_KEY && boundTo !== undefined) {
+        try {
+          await this.#kv.put(id, value, { previousSeq: entry.revision });
+          return;
+        } catch (err) {
+          if (!isKvWriteConflict(err)) throw err;
+          bound = (await this.#kv.get(id))?.string();
+        }
+      }
     } catch (err) {
       throw kvUnavailable(this.#log, err, 'signature bindings');
     }
-    if (boundElsewhere) throw new AppError('SIGNATURE_REUSED', undefined, undefined, { 'retry-after': '1' });
+    if (bound !== value) throw new AppError('SIGNATURE_REUSED', undefined, undefined, { 'retry-after': '1' });
   }
 }
