@@ -66,6 +66,16 @@ export {
 } from './service.ts';
 export { runMain } from './main.ts';
 export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
+export {
+  PRODUCTION_SECRET_MIN_LENGTH,
+  productionProblem,
+  productionRefusal,
+  secretKey,
+  secretSettingsOf,
+  secretUrl,
+  type SecretKind,
+  type SecretSetting,
+} from './production-secrets.ts';
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
 export { decodeListCursor, encodeListCursor, type ListPosition } from './list-cursor.ts';
