@@ -58,6 +58,8 @@ export {
   composeService,
   startService,
   startServiceWith,
+  type Background,
+  type BackgroundTask,
   type ConfigSchema,
   type RunningService,
   type ServiceDefinition,
@@ -65,6 +67,7 @@ export {
   type ServiceModule,
 } from './service.ts';
 export { runMain } from './main.ts';
+export { createReadiness, natsReadiness, postgresReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.ts';
 export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
 export {
   PRODUCTION_SECRET_MIN_LENGTH,

@@ -10,10 +10,13 @@ import {
   armCrashPoints,
   connectNats,
   createLogger,
+  createReadiness,
   deletePublishedOutboxRows,
   ensureInternalStream,
+  natsReadiness,
   openDatabase,
   openSql,
+  postgresReadiness,
   startLoop,
   startMetricsServer,
   startOutboxRelay,
@@ -209,8 +212,17 @@ export async function startGateway(config: GatewayConfig, opts: { log?: Logger; 
   } else {
     await Promise.all([publicApp.ready(), adminApp.ready()]);
   }
+  // The internal probes (k8s): the gateway's own dependencies only. The public /readyz also pings
+  // every service (decisions.md); a probe doing that would take every replica out of the ingress
+  // while one service is down, failing the operations of the healthy ones too.
+  const readiness = createReadiness();
+  readiness.add('nats', natsReadiness(nc));
+  readiness.add('postgres', postgresReadiness(sql));
+  readiness.add('outbox relay', relay.problem);
   const metricsServer =
-    config.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log, readiness);
   log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
   return {
     publicApp,
