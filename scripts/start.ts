@@ -8,11 +8,12 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import pg from 'pg';
 import { assertPortFree, persistentValue, resolveInfra, StartupError } from './local-infra.ts';
+import { startDataDir } from './start-data-dir.ts';
 import { onStopRequest } from './stop-signals.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
-const dataDir = path.resolve(root, process.env.START_DATA_DIR ?? '.data');
+const dataDir = startDataDir();
 mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 const log = (msg: string) => console.log(`[start] ${msg}`);
