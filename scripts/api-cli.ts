@@ -1,7 +1,8 @@
 // `npm run api -- METHOD PATH [BODY]`: one signed request to the public API, as an operator's
 // server makes it. PATH is relative to /api/v1 (`/me`, `/players?externalId=p-1`); BODY is JSON
 // text or @file.json. Credentials: OPERATOR_KEY / OPERATOR_SECRET, else the demo operator that
-// `npm start` wrote to .data/demo-operator.json (sandbox; --live for production). Idempotent
+// `npm start` wrote to demo-operator.json in its data folder (START_DATA_DIR, default .data;
+// sandbox; --live for production). Idempotent
 // operations get a fresh Idempotency-Key unless --idempotency-key KEY is given (to retry).
 // Prints the answer's status and key headers on stderr, its body (or --field NAME of it) on
 // stdout; exits 1 on >= 400.
@@ -9,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OperatorClient, publicOperations, type Operation } from '@bo/contracts';
+import { REPO_ROOT, startDataDir } from './start-data-dir.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const usage =
   'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY] [--field NAME]\n' +
   '  e.g. npm run api -- GET /me\n' +
@@ -37,9 +38,9 @@ const method = methodArg.toUpperCase();
 
 function credentials(): { key: string; secret: string } {
   if (process.env.OPERATOR_KEY && process.env.OPERATOR_SECRET) return { key: process.env.OPERATOR_KEY, secret: process.env.OPERATOR_SECRET };
-  const file = path.join(root, process.env.START_DATA_DIR ?? '.data', 'demo-operator.json');
+  const file = path.join(startDataDir(), 'demo-operator.json');
   if (!existsSync(file)) {
-    console.error(`No credentials: set OPERATOR_KEY and OPERATOR_SECRET, or run \`npm start\` once (it writes ${path.relative(root, file)}).`);
+    console.error(`No credentials: set OPERATOR_KEY and OPERATOR_SECRET, or run \`npm start\` once (it writes ${path.relative(REPO_ROOT, file)}).`);
     process.exit(2);
   }
   const demo = JSON.parse(readFileSync(file, 'utf8'));

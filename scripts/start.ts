@@ -12,12 +12,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { assertPortFree, persistentValue, resolveInfra, type LocalServer } from './local-infra.ts';
 import { failureText, StartupError } from './startup-error.ts';
+import { startDataDir } from './start-data-dir.ts';
 import { onStopRequest } from './stop-signals.ts';
 import { Supervisor, type Running } from './supervisor.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
-const dataDir = path.resolve(root, process.env.START_DATA_DIR ?? '.data');
+const dataDir = startDataDir();
 const SERVICES = ['players', 'wallet', 'payments', 'webhooks'] as const;
 const log = (msg: string) => console.log(`[start] ${msg}`);
 const persistent = (name: string, make: () => string) => persistentValue(dataDir, name, make);

@@ -1,29 +1,41 @@
 // Offline checks of the manifests (no cluster needed): every file parses, kustomization lists
-// them, the pods keep the security and drain settings, each component's command exists, and the
-// ConfigMap plus the Secret's keys pass each component's own config schema. Run from the
-// repository root: `node deploy/k8s/check-manifests.ts` (exit 1 on any failure).
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+// them, the pods keep the security and drain settings, each component's command exists, every
+// secret its config schema reads comes from the Secret, production mode is on everywhere, the
+// probes, autoscalers and NetworkPolicies are in place, the image is built for production and
+// tagged with the API version. `npm run check:manifests` (part of `npm test`); a directory
+// argument checks a copy of deploy/k8s instead (the test does). Exit 1 on any failure.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { TObject } from '@sinclair/typebox';
-import { loadConfig } from '@bo/service-kit';
+import { API_VERSION } from '@bo/contracts';
+import { loadConfig, productionRefusal, secretSettingsOf, type ConfigSchema } from '@bo/service-kit';
 import { GatewayConfigSchema } from '../../services/gateway/src/config.ts';
 import { PlayersConfigSchema } from '../../services/players/src/config.ts';
 import { WalletConfigSchema } from '../../services/wallet/src/config.ts';
 import { PaymentsConfigSchema } from '../../services/payments/src/config.ts';
 import { WebhooksConfigSchema } from '../../services/webhooks/src/config.ts';
+import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy, type Peer } from './network-policy-flows.ts';
 
 type Doc = Record<string, any>;
-const DIR = new URL('./', import.meta.url);
-const REPO = new URL('../../', import.meta.url);
+const REPO = path.resolve(import.meta.dirname, '../..');
+const DIR = path.resolve(process.argv[2] ?? import.meta.dirname);
 const SECRET_TEMPLATE = 'secret.template.yaml';
-const COMPONENTS: Record<string, TObject> = {
-  gateway: GatewayConfigSchema, players: PlayersConfigSchema, wallet: WalletConfigSchema,
-  payments: PaymentsConfigSchema, webhooks: WebhooksConfigSchema,
+const SECRET_NAME = 'back-office-secrets';
+const CONFIG_NAME = 'back-office-config';
+const IMAGE = `back-office:${API_VERSION}`;
+const COMPONENTS: Record<string, ConfigSchema> = {
+  gateway: GatewayConfigSchema,
+  players: PlayersConfigSchema,
+  wallet: WalletConfigSchema,
+  payments: PaymentsConfigSchema,
+  webhooks: WebhooksConfigSchema,
 };
-// Keys whose defaults are development values: a component that reads one must get it from the Secret.
-const SECRET_KEYS = ['DATABASE_URL', 'ADMIN_TOKEN', 'SECRETS_MASTER_KEY', 'LEDGER_CURSOR_SECRET'];
-// Read by Node or the logger rather than a config schema.
-const RUNTIME_KEYS = ['NODE_ENV', 'LOG_LEVEL'];
+// What each component's config schema declares secret (service-kit production-secrets.ts): they
+// must come from the Secret, and production refuses their development defaults.
+const secretsOf = (schema: ConfigSchema) => secretSettingsOf(schema).map((s) => s.name);
+const SECRET_KEYS = [...new Set(Object.values(COMPONENTS).flatMap(secretsOf))].sort();
+// Read by Node, libraries and the kit's production rule rather than by a config schema.
+const RUNTIME_KEYS = ['NODE_ENV'];
 
 const failures: string[] = [];
 let passed = 0;
@@ -31,24 +43,27 @@ function check(ok: unknown, what: string): void {
   if (ok) passed++;
   else failures.push(what);
 }
+const read = (file: string) => readFileSync(path.join(DIR, file), 'utf8');
 
 // 1. Every YAML file parses without errors or warnings.
-const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const docsByFile = new Map<string, Doc[]>();
 for (const file of files) {
-  const parsed = parseAllDocuments(readFileSync(new URL(file, DIR), 'utf8'));
-  const list = Array.isArray(parsed) ? parsed : [parsed];
-  for (const d of list) {
+  const list = parseAllDocuments(read(file));
+  for (const d of Array.isArray(list) ? list : [list]) {
     check(d.errors.length === 0, `${file}: ${d.errors.map((e) => e.message).join('; ')}`);
     check(d.warnings.length === 0, `${file}: ${d.warnings.map((e) => e.message).join('; ')}`);
   }
-  docsByFile.set(file, list.map((d) => d.toJS() as Doc).filter(Boolean));
+  docsByFile.set(file, (Array.isArray(list) ? list : [list]).map((d) => d.toJS() as Doc).filter(Boolean));
 }
 
-// 2. kustomization.yaml lists every manifest but the Secret template, and only existing files.
+// 2. kustomization.yaml lists every manifest but the Secret template, and only existing files
+// (what `kubectl kustomize` would render: it is not installed here, so the files are read directly).
 const kustomization = docsByFile.get('kustomization.yaml')?.[0] ?? {};
 const resources: string[] = kustomization.resources ?? [];
-for (const r of resources) check(existsSync(new URL(r, DIR)), `kustomization lists missing file ${r}`);
+for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
   if (f === SECRET_TEMPLATE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
@@ -59,29 +74,35 @@ const all = [...docsByFile.entries()].filter(([f]) => f !== 'kustomization.yaml'
 const ofKind = (kind: string) => all.filter(({ d }) => d.kind === kind).map(({ d }) => d);
 for (const { file, d } of all) check(d.apiVersion && d.kind && d.metadata?.name, `${file}: a document lacks apiVersion, kind or metadata.name`);
 
-// 3. Secret template and ConfigMap.
-const secret = ofKind('Secret').find((s) => s.metadata.name === 'back-office-secrets');
-check(secret, 'no back-office-secrets Secret template');
-const secretKeys = Object.keys(secret?.stringData ?? {});
-for (const k of SECRET_KEYS) check(secretKeys.includes(k), `Secret template lacks ${k}`);
-for (const [k, v] of Object.entries<string>(secret?.stringData ?? {})) check(/REPLACE-ME/.test(v), `Secret template value ${k} is not a placeholder`);
-const configMap = ofKind('ConfigMap').find((c) => c.metadata.name === 'back-office-config');
-check(configMap, 'no back-office-config ConfigMap');
+// 3. Secret template and ConfigMap; production mode.
+const secret = ofKind('Secret').find((s) => s.metadata.name === SECRET_NAME);
+check(secret, `no ${SECRET_NAME} Secret template`);
+const secretData: Record<string, string> = secret?.stringData ?? {};
+const secretKeys = Object.keys(secretData);
+for (const k of SECRET_KEYS) check(secretKeys.includes(k), `Secret template lacks ${k}, which a config schema reads as a secret`);
+for (const k of secretKeys) check(SECRET_KEYS.includes(k), `Secret template key ${k} is no component's secret`);
+for (const [k, v] of Object.entries(secretData)) check(/REPLACE-ME/.test(v), `Secret template value ${k} is not a placeholder`);
+const configMap = ofKind('ConfigMap').find((c) => c.metadata.name === CONFIG_NAME);
+check(configMap, `no ${CONFIG_NAME} ConfigMap`);
 const configData: Record<string, string> = configMap?.data ?? {};
 for (const [k, v] of Object.entries(configData)) check(typeof v === 'string', `ConfigMap value ${k} must be a string (quote it)`);
 for (const k of Object.keys(configData)) {
-  check(SECRET_KEYS.indexOf(k) === -1, `ConfigMap holds secret key ${k}`);
+  check(!SECRET_KEYS.includes(k), `ConfigMap holds secret key ${k}`);
   check(RUNTIME_KEYS.includes(k) || Object.values(COMPONENTS).some((s) => k in s.properties), `ConfigMap key ${k} is read by no component`);
 }
+check(configData.NODE_ENV === 'production', 'ConfigMap sets NODE_ENV=production (production mode refuses development secrets)');
 
-// 4. Workloads: security, resources, drain, probes.
+// 4. Workloads: security, resources, drain.
 const workloads = [...ofKind('Deployment'), ...ofKind('StatefulSet')];
 for (const w of workloads) {
   const name = `${w.kind} ${w.metadata.name}`;
   const pod = w.spec?.template?.spec ?? {};
   check(pod.securityContext?.runAsNonRoot === true, `${name}: pod must run as non-root`);
   check(pod.securityContext?.seccompProfile?.type === 'RuntimeDefault', `${name}: seccomp RuntimeDefault`);
-  check(typeof pod.terminationGracePeriodSeconds === 'number' && pod.terminationGracePeriodSeconds >= 20, `${name}: terminationGracePeriodSeconds ≥ 20 for a graceful drain`);
+  check(
+    typeof pod.terminationGracePeriodSeconds === 'number' && pod.terminationGracePeriodSeconds >= 20,
+    `${name}: terminationGracePeriodSeconds ≥ 20 for a graceful drain`,
+  );
   check(pod.automountServiceAccountToken === false, `${name}: no service account token needed`);
   const labels = w.spec?.template?.metadata?.labels ?? {};
   for (const [k, v] of Object.entries(w.spec?.selector?.matchLabels ?? {})) check(labels[k] === v, `${name}: selector ${k}=${v} does not match the pod labels`);
@@ -93,40 +114,90 @@ for (const w of workloads) {
     check(c.resources?.requests?.cpu && c.resources?.requests?.memory && c.resources?.limits?.memory, `${cn}: cpu/memory requests and a memory limit`);
     for (const e of c.env ?? []) {
       const ref = e.valueFrom?.secretKeyRef;
-      if (ref) check(ref.name === 'back-office-secrets' && secretKeys.includes(ref.key), `${cn}: env ${e.name} refers to unknown secret key ${ref.name}/${ref.key}`);
+      if (ref) check(ref.name === SECRET_NAME && secretKeys.includes(ref.key), `${cn}: env ${e.name} refers to unknown secret key ${ref.name}/${ref.key}`);
     }
   }
 }
 
-// 5. Application components: one image, their own entry point, two replicas, config that loads.
+// 5. Application components: one image, their own entry point, secrets from the Secret, production
+// mode, probes on the metrics port, an autoscaler and a disruption budget.
+const metricsPort = Number(configData.METRICS_PORT);
+check(metricsPort > 0 && configData.METRICS_HOST === '0.0.0.0', 'ConfigMap: METRICS_PORT set and METRICS_HOST 0.0.0.0 (the probes are served there)');
 for (const [component, schema] of Object.entries(COMPONENTS)) {
   const dep = ofKind('Deployment').find((d) => d.metadata.name === component);
   check(dep, `no Deployment for ${component}`);
   if (!dep) continue;
   const c = dep.spec.template.spec.containers[0];
-  check(dep.spec.replicas === 2, `${component}: 2 replicas`);
-  check(c.image === 'back-office:1.1.0', `${component}: image back-office:1.1.0`);
-  check(JSON.stringify(c.command) === JSON.stringify(['node', `services/${component}/src/main.ts`]), `${component}: command node services/${component}/src/main.ts`);
-  check(existsSync(new URL(`services/${component}/src/main.ts`, REPO)), `${component}: services/${component}/src/main.ts exists`);
-  check((c.envFrom ?? []).some((e: Doc) => e.configMapRef?.name === 'back-office-config'), `${component}: env from back-office-config`);
-  const fromSecret = (c.env ?? []).filter((e: Doc) => e.valueFrom?.secretKeyRef).map((e: Doc) => e.name as string);
-  for (const k of SECRET_KEYS) {
-    if (k in schema.properties) check(fromSecret.includes(k), `${component} reads ${k} but does not get it from the Secret (it would run on a development default)`);
-    else check(!fromSecret.includes(k), `${component} gets ${k} it does not need`);
+  check(c.image === IMAGE, `${component}: image ${IMAGE} (the API version)`);
+  check(
+    JSON.stringify(c.command) === JSON.stringify(['node', `services/${component}/src/main.ts`]),
+    `${component}: command node services/${component}/src/main.ts`,
+  );
+  check(existsSync(path.join(REPO, `services/${component}/src/main.ts`)), `${component}: services/${component}/src/main.ts exists`);
+  check(
+    (c.envFrom ?? []).some((e: Doc) => e.configMapRef?.name === CONFIG_NAME),
+    `${component}: env from ${CONFIG_NAME}`,
+  );
+  check(!(c.env ?? []).some((e: Doc) => e.name === 'NODE_ENV'), `${component}: NODE_ENV comes from the ConfigMap, never overridden`);
+
+  // Secrets: every one the schema reads comes from the Secret, by key or with the whole Secret.
+  const byKey: string[] = (c.env ?? []).filter((e: Doc) => e.valueFrom?.secretKeyRef?.name === SECRET_NAME).map((e: Doc) => e.name as string);
+  const wholeSecret = (c.envFrom ?? []).some((e: Doc) => e.secretRef?.name === SECRET_NAME);
+  const wired = wholeSecret ? secretKeys : byKey;
+  const reads = secretsOf(schema);
+  for (const k of reads) check(wired.includes(k), `${component} reads ${k} but does not get it from the Secret (production refuses to start without it)`);
+  for (const k of byKey) check(reads.includes(k), `${component} gets ${k} it does not read`);
+  const env: Record<string, string | undefined> = { ...configData };
+  for (const k of wired) env[k] = secretData[k];
+  // The schema accepts the ConfigMap plus the Secret's keys (placeholders are well-formed) ...
+  try {
+    loadConfig(schema, env);
+    passed++;
+  } catch (err) {
+    failures.push(`${component}: ${(err as Error).message}`);
   }
-  // The component's own schema accepts the ConfigMap plus the Secret's keys (placeholders are well-formed).
-  const env: Record<string, string> = { ...configData };
-  for (const k of fromSecret) env[k] = secret?.stringData?.[k];
-  try { loadConfig(schema, env); passed++; } catch (err) { failures.push(`${component}: ${(err as Error).message}`); }
-  check(ofKind('PodDisruptionBudget').some((p) => p.spec?.selector?.matchLabels?.['app.kubernetes.io/name'] === component), `${component}: PodDisruptionBudget`);
+  // ... and production refuses the placeholders themselves, and nothing once real values are in.
+  check(
+    reads.every((k) => productionRefusal(schema, env)?.includes(k)),
+    `${component}: production must refuse every placeholder of the Secret template (${productionRefusal(schema, env) ?? 'nothing refused'})`,
+  );
+  const real = Object.fromEntries(
+    wired.map((k) => [k, k === 'DATABASE_URL' ? 'postgres://u:a-real-password@db.internal:5432/backoffice' : `a-real-${k}-of-enough-length-0000`]),
+  );
+  check(
+    productionRefusal(schema, { ...env, ...real }) === undefined,
+    `${component}: with real secrets the ConfigMap passes production mode (${productionRefusal(schema, { ...env, ...real })})`,
+  );
+
+  // Probes on the internal metrics port (service-kit metrics.ts).
+  const port = (c.ports ?? []).find((p: Doc) => p.name === 'metrics');
+  check(port?.containerPort === metricsPort, `${component}: container port "metrics" is METRICS_PORT ${metricsPort}`);
+  const onMetrics = (probe: Doc | undefined, p: string) =>
+    probe?.httpGet?.path === p && (probe.httpGet.port === 'metrics' || probe.httpGet.port === metricsPort);
+  check(onMetrics(c.livenessProbe, '/livez'), `${component}: liveness probe GET /livez on the metrics port`);
+  check(onMetrics(c.readinessProbe, '/readyz'), `${component}: readiness probe GET /readyz on the metrics port`);
+  check(onMetrics(c.startupProbe, '/livez'), `${component}: startup probe GET /livez on the metrics port (migrations run first)`);
+
+  // Autoscaling: the HPA owns the replica count.
+  const hpa = ofKind('HorizontalPodAutoscaler').find((h) => h.spec?.scaleTargetRef?.kind === 'Deployment' && h.spec.scaleTargetRef.name === component);
+  check(hpa?.apiVersion === 'autoscaling/v2', `${component}: a HorizontalPodAutoscaler (autoscaling/v2)`);
+  check(hpa?.spec?.minReplicas >= 2 && hpa?.spec?.maxReplicas >= hpa?.spec?.minReplicas, `${component}: HPA keeps at least 2 replicas`);
+  check(
+    (hpa?.spec?.metrics ?? []).some((m: Doc) => m.type === 'Resource' && m.resource?.name === 'cpu' && m.resource?.target?.type === 'Utilization'),
+    `${component}: HPA on CPU utilization`,
+  );
+  check(c.resources?.requests?.cpu, `${component}: a CPU request (the HPA's utilization is relative to it)`);
+  check(dep.spec.replicas === undefined, `${component}: no spec.replicas (an apply would reset what the HPA set)`);
+  check(
+    ofKind('PodDisruptionBudget').some((p) => p.spec?.selector?.matchLabels?.['app.kubernetes.io/name'] === component),
+    `${component}: PodDisruptionBudget`,
+  );
 }
 
-// 6. Gateway specifics: probes, the public and admin Services.
-const gw = ofKind('Deployment').find((d) => d.metadata.name === 'gateway')?.spec.template.spec.containers[0];
-check(gw?.readinessProbe?.httpGet?.path === '/readyz', 'gateway readiness probe /readyz');
-check(gw?.livenessProbe?.httpGet?.path === '/healthz', 'gateway liveness probe /healthz');
+// 6. Gateway specifics: the public and admin Services.
 check(configData.HOST === '0.0.0.0' && configData.ADMIN_HOST === '0.0.0.0', 'gateway listens on all interfaces in the pod');
-const svc = (port: number) => ofKind('Service').find((s) => s.spec?.selector?.['app.kubernetes.io/name'] === 'gateway' && s.spec.ports?.some((p: Doc) => p.port === port));
+const svc = (port: number) =>
+  ofKind('Service').find((s) => s.spec?.selector?.['app.kubernetes.io/name'] === 'gateway' && s.spec.ports?.some((p: Doc) => p.port === port));
 check(svc(3000), 'a Service for the gateway public port 3000');
 check(svc(3001)?.spec?.type === 'ClusterIP' && svc(3001) !== svc(3000), 'a separate ClusterIP Service for the admin port 3001');
 
@@ -135,10 +206,108 @@ const nats = ofKind('StatefulSet').find((s) => s.metadata.name === 'nats');
 const natsConf: string = ofKind('ConfigMap').find((c) => c.metadata.name === 'nats-config')?.data?.['nats.conf'] ?? '';
 check(/jetstream\s*\{[^}]*sync_interval:\s*always/s.test(natsConf), 'nats.conf: jetstream { sync_interval: always }');
 check(/store_dir:\s*\/data/.test(natsConf), 'nats.conf: store_dir on the data volume');
-check(nats?.spec?.volumeClaimTemplates?.some((v: Doc) => v.metadata.name === 'data'), 'nats: data PVC');
+check(
+  nats?.spec?.volumeClaimTemplates?.some((v: Doc) => v.metadata.name === 'data'),
+  'nats: data PVC',
+);
 const natsImage: string = nats?.spec?.template?.spec?.containers?.[0]?.image ?? '';
 const m = /^nats:(\d+)\.(\d+)/.exec(natsImage);
 check(m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 10)), `nats image ${natsImage} must be 2.10 or newer (sync_interval)`);
+
+// 8. NetworkPolicies: who may connect to whom.
+const policies = ofKind('NetworkPolicy') as NetworkPolicy[];
+const NS: Labels = { 'kubernetes.io/metadata.name': kustomization.namespace ?? 'back-office' };
+const podLabels = (name: string): Labels => workloads.find((w) => w.metadata.name === name)?.spec?.template?.metadata?.labels ?? {};
+const inCluster = (name: string): Peer => ({ namespace: NS, pod: podLabels(name) });
+const outside: Peer = { namespace: { 'kubernetes.io/metadata.name': 'ingress-nginx' }, pod: { 'app.kubernetes.io/name': 'ingress-nginx' } };
+const monitoring: Peer = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus' } };
+const adminTools: Peer = { namespace: { 'kubernetes.io/metadata.name': 'ops', 'back-office/admin-access': 'true' }, pod: { app: 'vpn' } };
+const dns: Peer = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
+const postgres: Peer = { ip: '10.20.30.40' };
+const internet: Peer = { ip: '93.184.216.34' };
+const cloudMetadata: Peer = { ip: '169.254.169.254' };
+const tcp = (port: number): Flow => ({ port });
+/** From a peer to a pod of ours: the peer's egress (when it is ours) and the pod's ingress. */
+const reaches = (from: Peer, to: string, flow: Flow, fromName?: string) =>
+  (fromName === undefined || allowsEgress(policies, NS, podLabels(fromName), inCluster(to), flow)) && allowsIngress(policies, NS, podLabels(to), from, flow);
+const egress = (from: string, to: Peer, flow: Flow) => allowsEgress(policies, NS, podLabels(from), to, flow);
+
+check(
+  policies.some(
+    (p) =>
+      Object.keys(p.spec.podSelector ?? {}).length === 0 &&
+      ['Ingress', 'Egress'].every((t) => p.spec.policyTypes?.includes(t)) &&
+      !p.spec.ingress &&
+      !p.spec.egress,
+  ),
+  'NetworkPolicy: default deny of ingress and egress for the namespace',
+);
+check(reaches(outside, 'gateway', tcp(3000)) && allowsIngress(policies, NS, podLabels('gateway'), internet, tcp(3000)), 'gateway 3000 open to anywhere');
+check(!reaches(outside, 'gateway', tcp(3001)) && !reaches(inCluster('players'), 'gateway', tcp(3001), 'players'), 'gateway admin port 3001 closed to the rest');
+check(reaches(adminTools, 'gateway', tcp(3001)), 'gateway admin port 3001 open to namespaces labelled back-office/admin-access=true');
+check(!reaches(outside, 'nats', tcp(4222)), 'nats closed to other namespaces');
+check(reaches(inCluster('nats'), 'nats', tcp(6222), 'nats'), 'nats routes 6222 between nats pods (cluster)');
+for (const app of Object.keys(COMPONENTS)) {
+  check(reaches(monitoring, app, tcp(metricsPort)), `${app}: metrics ${metricsPort} open to the monitoring namespace`);
+  check(!reaches(outside, app, tcp(metricsPort)), `${app}: metrics closed to other namespaces`);
+  check(reaches(inCluster(app), 'nats', tcp(4222), app), `${app} reaches nats 4222`);
+  check(egress(app, postgres, tcp(5432)), `${app} reaches Postgres 5432`);
+  check(egress(app, dns, { port: 53, protocol: 'UDP' }) && egress(app, dns, tcp(53)), `${app} reaches DNS`);
+  check(!egress(app, cloudMetadata, tcp(80)), `${app} never reaches the cloud metadata address`);
+  if (app !== 'gateway') {
+    check(!reaches(outside, app, tcp(3000)) && !reaches(inCluster('gateway'), app, tcp(3000), 'gateway'), `${app}: nothing but metrics may connect to it`);
+  }
+  // Only the webhooks service delivers to the internet (operators' URLs, any port they name).
+  const internetOk = egress(app, internet, tcp(443)) && egress(app, internet, tcp(8443));
+  check(app === 'webhooks' ? internetOk : !egress(app, internet, tcp(443)), `${app}: ${app === 'webhooks' ? 'reaches' : 'never reaches'} the internet`);
+}
+check(!egress('webhooks', { ip: '10.0.0.1' }, tcp(443)), 'webhooks never reaches private addresses (except Postgres on 5432)');
+
+// 9. The image: built for production, tagged with the API version.
+check(
+  kustomization.images?.find((i: Doc) => i.name === 'back-office')?.newTag === API_VERSION,
+  `kustomization.yaml: image tag ${API_VERSION} (API_VERSION in packages/contracts)`,
+);
+const dockerfile = existsSync(path.join(DIR, 'Dockerfile')) ? read('Dockerfile') : '';
+const stages = dockerfile.split(/^FROM /m).slice(1);
+const runtime = stages.at(-1) ?? '';
+const install = stages.slice(0, -1).join('FROM ');
+const installName = /^\S+\s+AS\s+(\S+)/i.exec(stages[0] ?? '')?.[1];
+check(stages.length >= 2, 'Dockerfile: multi-stage (an install stage, a runtime stage)');
+check(
+  stages.every((s) => /^node:24[\w.-]*\b/.test(s)),
+  'Dockerfile: every stage on node:24',
+);
+check(
+  /npm ci\b/.test(install) && /runtime-dependencies\.ts --prune/.test(install),
+  'Dockerfile: the install stage runs npm ci, then prunes to the runtime dependencies',
+);
+check(new RegExp(`COPY --from=${installName} /app/node_modules`).test(runtime), 'Dockerfile: the runtime stage takes the pruned node_modules');
+check(!/npm (ci|install|i)\b/.test(runtime), 'Dockerfile: nothing is installed in the runtime stage');
+check(/^ENV NODE_ENV=production$/m.test(runtime), 'Dockerfile: NODE_ENV=production in the image');
+check(/^USER (node|1000)$/m.test(runtime), 'Dockerfile: runs as the non-root node user');
+check(!/COPY (packages\/(sdk|test-support)|test|scripts|bench)\b/.test(runtime), 'Dockerfile: no test, tool or SDK sources in the image');
+const workspaces = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).workspaces as string[]).flatMap((w) =>
+  w.endsWith('/*') ? readdirSync(path.join(REPO, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`) : [w],
+);
+for (const w of workspaces.filter((w) => existsSync(path.join(REPO, w, 'package.json')))) {
+  check(dockerfile.includes(`COPY ${w}/package.json ${w}/`), `Dockerfile: copies ${w}/package.json (npm ci needs every workspace's)`);
+}
+check(
+  /^!deploy\/k8s\/runtime-dependencies\.ts$/m.test(existsSync(path.join(DIR, 'Dockerfile.dockerignore')) ? read('Dockerfile.dockerignore') : ''),
+  'Dockerfile.dockerignore lets the pruning script in',
+);
+// Every version the docs give the image and the API is the current one.
+for (const [file, text] of [
+  ['deploy/k8s/README.md', existsSync(path.join(DIR, 'README.md')) ? read('README.md') : ''],
+  ['deploy/k8s/Dockerfile', dockerfile],
+  ['README.md', readFileSync(path.join(REPO, 'README.md'), 'utf8')],
+] as const) {
+  for (const [, v] of text.matchAll(/back-office:(\d+\.\d+\.\d+)/g))
+    check(v === API_VERSION, `${file}: back-office:${v} is not the API version ${API_VERSION}`);
+  for (const [, v] of text.matchAll(/API v(\d+\.\d+\.\d+)/g)) check(v === API_VERSION, `${file}: API v${v} is not the API version ${API_VERSION}`);
+}
+check(readFileSync(path.join(REPO, 'README.md'), 'utf8').includes(`Contract: API v${API_VERSION}`), `README.md says "Contract: API v${API_VERSION}"`);
 
 if (failures.length > 0) {
   console.error(failures.map((f) => `not ok - ${f}`).join('\n'));

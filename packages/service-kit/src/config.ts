@@ -4,11 +4,13 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { DEFAULT_NATS_PREFIX } from '@bo/contracts';
+import { secretUrl } from './production-secrets.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const BaseConfigSchema = Type.Object({
-  DATABASE_URL: Type.String({ default: 'postgres://postgres@127.0.0.1:5432/backoffice' }),
+  /** A secret (its password): production refuses one without a password (production-secrets.ts). */
+  DATABASE_URL: secretUrl('postgres://postgres@127.0.0.1:5432/backoffice'),
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),

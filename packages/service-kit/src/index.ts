@@ -58,6 +58,8 @@ export {
   composeService,
   startService,
   startServiceWith,
+  type Background,
+  type BackgroundTask,
   type ConfigSchema,
   type RunningService,
   type ServiceDefinition,
@@ -65,7 +67,18 @@ export {
   type ServiceModule,
 } from './service.ts';
 export { runMain } from './main.ts';
+export { createReadiness, natsReadiness, postgresReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.ts';
 export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
+export {
+  PRODUCTION_SECRET_MIN_LENGTH,
+  productionProblem,
+  productionRefusal,
+  secretKey,
+  secretSettingsOf,
+  secretUrl,
+  type SecretKind,
+  type SecretSetting,
+} from './production-secrets.ts';
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
 export { decodeListCursor, encodeListCursor, type ListPosition } from './list-cursor.ts';

@@ -10,6 +10,8 @@ export interface Loop {
   poke(): void;
   /** Stop the timer and wait for the pass under way. */
   stop(): Promise<void>;
+  /** For readiness: why the last pass failed, until one succeeds again. */
+  problem(): string | undefined;
 }
 
 export interface LoopOptions {
@@ -29,6 +31,7 @@ export function startLoop(o: LoopOptions): Loop {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  let failure: string | undefined;
 
   const schedule = () => {
     if (timer) clearTimeout(timer);
@@ -44,9 +47,11 @@ export function startLoop(o: LoopOptions): Loop {
     running = o
       .run()
       .then((more) => {
+        failure = undefined;
         if (more === true) again = true;
       })
       .catch((err: unknown) => {
+        failure = `last pass failed: ${err instanceof Error ? err.message : String(err)}`;
         o.log.warn({ err }, `${o.name} failed; will retry`);
       })
       .finally(() => {
@@ -66,5 +71,6 @@ export function startLoop(o: LoopOptions): Loop {
       if (timer) clearTimeout(timer);
       await running;
     },
+    problem: () => failure,
   };
 }

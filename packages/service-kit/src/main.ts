@@ -1,11 +1,19 @@
-// Process entry helper: read and validate the configuration, start, then on SIGINT/SIGTERM stop
-// gracefully (drain NATS, finish in-flight work, close the pool) and exit.
+// Process entry helper: refuse development secrets in production, read and validate the
+// configuration, start, then on SIGINT/SIGTERM stop gracefully (drain NATS, finish in-flight
+// work, close the pool) and exit.
 import type { Static, TObject } from '@sinclair/typebox';
 import { loadConfig, type BaseConfig } from './config.ts';
 import { createLogger } from './log.ts';
+import { productionRefusal } from './production-secrets.ts';
 import { startTelemetry } from './telemetry.ts';
 
 export async function runMain<S extends TObject>(name: string, schema: S, start: (config: Static<S>) => Promise<{ stop(): Promise<void> }>): Promise<void> {
+  // One line, before anything connects: a public development secret must never sign or seal anything.
+  const refusal = productionRefusal(schema, process.env);
+  if (refusal) {
+    process.stderr.write(`${name}: refusing to start in production: ${refusal}\n`);
+    process.exit(1);
+  }
   let config: Static<S>;
   try {
     config = loadConfig(schema);

@@ -1,11 +1,13 @@
 // Prometheus metrics of a process, served on its own internal port (METRICS_PORT; never the
-// public API port). Every service gets RPC latency and outcome per subject and its outbox backlog;
-// a service adds its own (webhook queue, reconciler, ledger verify) to the same registry.
+// public API port), with its probes: GET /livez (the process answers) and GET /readyz (readiness.ts).
+// Every service gets RPC latency and outcome per subject and its outbox backlog; a service adds its
+// own (webhook queue, reconciler, ledger verify) to the same registry.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from './log.ts';
+import type { Readiness } from './readiness.ts';
 
 export interface ServiceMetrics {
   registry: Registry;
@@ -71,11 +73,34 @@ export interface MetricsServer {
   stop(): Promise<void>;
 }
 
-/** `GET /metrics` in Prometheus text on host:port (port 0: any free one). */
-export async function startMetricsServer(registry: Registry, host: string, port: number, log: Logger): Promise<MetricsServer> {
+const json = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+};
+
+/**
+ * On host:port (port 0: any free one): `GET /metrics` in Prometheus text; `GET /livez` 200 while the
+ * process's event loop answers (it depends on nothing else, so a database or NATS outage never
+ * restarts it); `GET /readyz` 200 or 503 with every check and why it fails.
+ */
+export async function startMetricsServer(registry: Registry, host: string, port: number, log: Logger, readiness: Readiness): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || (path !== '/metrics' && path !== '/livez' && path !== '/readyz')) {
       res.writeHead(404).end();
+      return;
+    }
+    if (path === '/livez') {
+      json(res, 200, { status: 'live' });
+      return;
+    }
+    if (path === '/readyz') {
+      readiness.report().then(
+        ({ ready, checks }) => json(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks }),
+        (err: unknown) => {
+          log.warn({ err }, 'readiness check failed');
+          json(res, 503, { status: 'not_ready', checks: {} });
+        },
+      );
       return;
     }
     registry.metrics().then(

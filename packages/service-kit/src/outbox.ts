@@ -137,6 +137,8 @@ export interface OutboxRelay {
   publishCommitted(rows: OutboxRow[]): void;
   stop(): Promise<void>;
   drainOnce(): Promise<number>;
+  /** For readiness: why its last pass failed, until one succeeds again. */
+  problem(): string | undefined;
 }
 
 const BATCH = 100;
@@ -242,6 +244,7 @@ export function startOutboxRelay(opts: {
     poke: loop.poke,
     publishCommitted,
     drainOnce: drain,
+    problem: loop.problem,
     async stop() {
       await loop.stop();
       await marking;

@@ -1,7 +1,9 @@
 // Builds a domain service from its definition: its configuration schema, database (own schema,
 // migrations on start), an optional setup step (what its handlers and loops share), NATS
 // request-reply handlers in a queue group, the outbox relay, and background loops. Tests start it
-// in-process; main.ts starts it as a process (runMain) and stops it gracefully.
+// in-process; main.ts starts it as a process (runMain) and stops it gracefully. With METRICS_PORT
+// it serves its metrics and probes there; readiness covers NATS, Postgres, the outbox relay and
+// every background task that reports its state.
 import type { MikroORM, EntitySchema, Constructor } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Static, TObject } from '@sinclair/typebox';
@@ -18,6 +20,7 @@ import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
 import { traceHeaders } from './telemetry.ts';
 import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
+import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
 import type { Registry } from 'prom-client';
 
 export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
@@ -38,6 +41,17 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   metrics: Registry;
 }
 
+/** A consumer or loop a service runs beside its handlers, named, with its state for readiness. */
+export interface BackgroundTask {
+  name: string;
+  stop(): Promise<void>;
+  /** Why it is not doing its work now (not started, failing), or undefined. */
+  problem(): string | undefined;
+}
+
+/** What `background` returns: tasks that report their state, or bare stops. */
+export type Background = BackgroundTask | (() => Promise<void>);
+
 /** A config schema whose values include the kit's base settings. */
 export type ConfigSchema = TObject & { static: BaseConfig };
 
@@ -53,8 +67,8 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   /** Built once at start, before handlers and loops; what they share (a delivery worker, settings). */
   setup?(deps: ServiceDeps<Static<S>>): X;
   handlers(deps: ServiceDeps<Static<S>>, shared: X): Record<string, Handler>;
-  /** Loops that run beside the handlers (reconcilers, delivery workers); each returns its stop. */
-  background?(deps: ServiceDeps<Static<S>>, shared: X): Array<() => Promise<void>>;
+  /** Loops and consumers that run beside the handlers (reconcilers, delivery workers); a task's problem makes the service unready. */
+  background?(deps: ServiceDeps<Static<S>>, shared: X): Background[];
   /**
    * Idempotency keys the service remembers on its own rows (beside its stored answers, which the
    * kit forgets itself), forgotten on the same clock: at most `batch`; true when more are waiting.
@@ -117,7 +131,18 @@ export async function startService<S extends ConfigSchema, X>(
     log,
     observe: metrics.observeRpc,
   });
-  const stops = def.background?.(deps, shared) ?? [];
+  const readiness = createReadiness();
+  readiness.add('nats', natsReadiness(nc));
+  readiness.add('postgres', postgresReadiness(sql));
+  readiness.add('outbox relay', outbox.problem);
+  const stops: Array<() => Promise<void>> = [];
+  for (const task of def.background?.(deps, shared) ?? []) {
+    if (typeof task === 'function') stops.push(task);
+    else {
+      stops.push(() => task.stop());
+      readiness.add(task.name, () => task.problem());
+    }
+  }
   stops.push(
     startRetention({
       sql,
@@ -131,7 +156,7 @@ export async function startService<S extends ConfigSchema, X>(
     }),
   );
   const metricsServer: MetricsServer | undefined =
-    base.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log);
+    base.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, base.METRICS_HOST, base.METRICS_PORT, log, readiness);
   // The subscriptions are registered with the server once this returns: "started" means reachable.
   await nc.flush();
   log.info({ prefix: base.NATS_PREFIX, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, `${def.name} service started`);
@@ -164,7 +189,7 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
   handlers(deps: ServiceDeps<C>): Record<string, Handler>;
-  background?(deps: ServiceDeps<C>): Array<() => Promise<void>>;
+  background?(deps: ServiceDeps<C>): Background[];
 }
 
 /** One service made of several modules sharing its schema, configuration, database and NATS connection. */

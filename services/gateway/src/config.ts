@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig } from '@bo/service-kit';
+import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig, secretKey } from '@bo/service-kit';
 
 export const GatewayConfigSchema = Type.Composite([
   BaseConfigSchema,
@@ -9,8 +9,9 @@ export const GatewayConfigSchema = Type.Composite([
     HOST: Type.String({ default: '127.0.0.1' }),
     ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
     PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3000' }),
-    ADMIN_TOKEN: Type.String({ minLength: 16, default: 'dev-admin-token-change-me' }),
-    SECRETS_MASTER_KEY: Type.String({ minLength: 16, default: DEV_MASTER_KEY }),
+    /** Secrets: production refuses their development defaults (the kit's production-secrets.ts). */
+    ADMIN_TOKEN: secretKey('dev-admin-token-change-me'),
+    SECRETS_MASTER_KEY: secretKey(DEV_MASTER_KEY),
     /** Trust X-Forwarded-For from a proxy in front (true, a hop count, or addresses). */
     TRUST_PROXY: Type.String({ default: 'false' }),
     DEFAULT_RATE_LIMIT_PER_MINUTE: Type.Integer({ default: 600, minimum: 1 }),

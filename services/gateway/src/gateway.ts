@@ -10,11 +10,14 @@ import {
   armCrashPoints,
   connectNats,
   createLogger,
+  createReadiness,
   deletePublishedOutboxRows,
   ensureEventsStream,
   ensureInternalStream,
+  natsReadiness,
   openDatabase,
   openSql,
+  postgresReadiness,
   startLoop,
   startMetricsServer,
   startOutboxRelay,
@@ -261,8 +264,17 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   } else {
     await Promise.all([publicApp.ready(), adminApp.ready()]);
   }
+  // The internal probes (k8s): the gateway's own dependencies only. The public /readyz also pings
+  // every service (decisions.md); a probe doing that would take every replica out of the ingress
+  // while one service is down, failing the operations of the healthy ones too.
+  const readiness = createReadiness();
+  readiness.add('nats', natsReadiness(nc));
+  readiness.add('postgres', postgresReadiness(sql));
+  readiness.add('outbox relay', relay.problem);
   const metricsServer =
-    config.METRICS_PORT === undefined ? undefined : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log);
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log, readiness);
   log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
   return {
     publicApp,

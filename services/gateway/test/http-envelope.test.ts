@@ -83,6 +83,15 @@ t.test('envelope, bodies, admin', async (t) => {
     t.match(metrics, /http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/me"/, 'on the internal METRICS_PORT: request durations by route');
     t.match(metrics, /bo_idempotency_outcomes_total\{outcome="claimed"\} 1/, 'idempotency outcomes');
     t.match(metrics, /bo_rate_limit_refusals_total 0/, 'rate-limit refusals');
+    // The probes k8s uses, beside the metrics: the gateway's own dependencies, not the services.
+    const internal = new URL(withMetrics.metricsUrl!);
+    t.equal((await fetch(new URL('/livez', internal))).status, 200, 'internal /livez');
+    const internalReady = await fetch(new URL('/readyz', internal));
+    t.same(
+      { status: internalReady.status, body: await internalReady.json() },
+      { status: 200, body: { status: 'ready', checks: { nats: 'ok', postgres: 'ok', 'outbox relay': 'ok' } } },
+      'internal /readyz: ready with the services down (the public /readyz pings them)',
+    );
   });
 
   t.test('admin API: bearer token, secrets once and sealed at rest, audit', async (t) => {

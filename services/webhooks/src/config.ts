@@ -1,7 +1,7 @@
 // Configuration of the webhooks service: the kit's base settings plus delivery policy. Booleans accept
 // 1/0/true/false; the retry schedule is 7 comma-separated delays in milliseconds.
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, DEV_MASTER_KEY } from '@bo/service-kit';
+import { BaseConfigSchema, DEV_MASTER_KEY, secretKey } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
 /** The most WEBHOOK_ENDPOINT_CONCURRENCY may be: every endpoint has this many slots (persistence/endpoint-slots.ts). */
@@ -11,7 +11,7 @@ export const WebhooksConfigSchema = Type.Composite([
   BaseConfigSchema,
   Type.Object({
     /** Key under which webhook secrets are sealed at rest (same variable as the gateway's). */
-    SECRETS_MASTER_KEY: Type.String({ default: DEV_MASTER_KEY, minLength: 16 }),
+    SECRETS_MASTER_KEY: secretKey(DEV_MASTER_KEY),
     /** Allow `http` webhook URLs in production (local development, tests). */
     WEBHOOK_ALLOW_HTTP: Type.Boolean({ default: false }),
     /** Allow production URLs that resolve to private, loopback, link-local or unique-local addresses. */

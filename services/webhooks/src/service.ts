@@ -68,7 +68,7 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
       countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
     });
     rt.worker = worker;
-    const stopConsumer = startEventConsumer({
+    const consumer = startEventConsumer({
       nc: deps.nc,
       prefix: deps.prefix,
       replicas: config.NATS_REPLICAS,
@@ -79,13 +79,17 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
       leaseMs: rt.leaseMs,
       worker,
     });
-    const stopEndpointSync = startEndpointSync({ nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
-    // Intake stops first so nothing new is stored while the worker winds down.
+    const endpointSync = startEndpointSync({ nc: deps.nc, prefix: deps.prefix, replicas: config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
     return [
-      stopEndpointSync,
-      async () => {
-        await stopConsumer();
-        await worker.stop();
+      endpointSync,
+      {
+        name: 'event intake and delivery',
+        problem: () => consumer.problem() ?? worker.problem(),
+        // Intake stops first so nothing new is stored while the worker winds down.
+        async stop() {
+          await consumer.stop();
+          await worker.stop();
+        },
       },
     ];
   },

@@ -3,7 +3,7 @@
 // `for update skip locked` keeps two replicas (or a replica and a live request) off the same row.
 // Each row is repeated and completed in one transaction that holds its lock throughout.
 import { AppError } from '@bo/contracts';
-import { counter, startLoop, type Logger } from '@bo/service-kit';
+import { counter, startLoop, type BackgroundTask, type Logger } from '@bo/service-kit';
 import type { Registry } from 'prom-client';
 import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
 import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
@@ -69,9 +69,9 @@ async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () =>
   }
 }
 
-/** Starts the loop; returns its stop. */
-export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): () => Promise<void> {
-  return startLoop({
+/** Starts the loop; a pass that fails as a whole (not one row) makes the service unready until one succeeds. */
+export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): BackgroundTask {
+  const loop = startLoop({
     name: 'reconciler pass',
     intervalMs: opts.intervalMs,
     log: deps.log,
@@ -79,5 +79,6 @@ export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): 
     run: async () => {
       await reconcileOnce(deps, opts);
     },
-  }).stop;
+  });
+  return { name: 'reconciler', stop: loop.stop, problem: loop.problem };
 }

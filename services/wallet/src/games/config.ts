@@ -1,12 +1,13 @@
 // The games module's settings, part of the wallet's configuration (config.ts). Defaults suit local
 // runs; production sets GAME_LAUNCH_SECRET and PUBLIC_BASE_URL.
 import { Type, type Static } from '@sinclair/typebox';
+import { secretKey } from '@bo/service-kit';
 
 export const DEV_GAME_LAUNCH_SECRET = 'dev-only-game-launch-secret-change-me';
 
 export const GamesConfigSchema = Type.Object({
   /** HMAC-SHA256 key of the launch tokens in gameUrl. */
-  GAME_LAUNCH_SECRET: Type.String({ default: DEV_GAME_LAUNCH_SECRET, minLength: 16 }),
+  GAME_LAUNCH_SECRET: secretKey(DEV_GAME_LAUNCH_SECRET),
   /** Public address of the gateway; gameUrl = `${PUBLIC_BASE_URL}/play/<token>` (a trailing slash is ignored). */
   PUBLIC_BASE_URL: Type.String({ default: 'http://127.0.0.1:3000', pattern: '^https?://[^\\s]+$' }),
   GAME_SESSION_TTL_SECONDS: Type.Integer({ default: 1800, minimum: 1, maximum: 86_400 }),

@@ -3,7 +3,7 @@
 // one statement. "Since" is by the writing transaction's id: every transaction below the
 // snapshot's xmin has finished, so each committed entry is added exactly once, whatever order
 // transactions commit in. Replicas take turns on the watermark row (skip locked).
-import { onlyRow, startLoop, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
+import { onlyRow, startLoop, type BackgroundTask, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 
 /** Rolls up what is final; returns how many clearing accounts moved. */
 export async function rollUpClearing(sql: SqlRunner): Promise<number> {
@@ -21,8 +21,8 @@ export async function rollUpClearing(sql: SqlRunner): Promise<number> {
   return accounts;
 }
 
-export function startClearingRollup(deps: Pick<ServiceDeps, 'sql' | 'log'>, intervalMs = 1000): () => Promise<void> {
-  return startLoop({
+export function startClearingRollup(deps: Pick<ServiceDeps, 'sql' | 'log'>, intervalMs = 1000): BackgroundTask {
+  const loop = startLoop({
     name: 'clearing roll-up',
     intervalMs,
     log: deps.log,
@@ -30,5 +30,6 @@ export function startClearingRollup(deps: Pick<ServiceDeps, 'sql' | 'log'>, inte
     run: async () => {
       await rollUpClearing(deps.sql);
     },
-  }).stop;
+  });
+  return { name: 'clearing roll-up', stop: loop.stop, problem: loop.problem };
 }

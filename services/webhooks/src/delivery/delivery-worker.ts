@@ -42,6 +42,8 @@ export interface DeliveryWorker {
   /** A delivery was stored due but not started (no room): the claim loop should look once room frees. */
   noteWaiting(): void;
   stop(): Promise<void>;
+  /** For readiness: why the last claim pass failed, until one succeeds again. */
+  problem(): string | undefined;
 }
 
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
@@ -145,6 +147,7 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
 
   return {
     poke: loop.poke,
+    problem: loop.problem,
     reserve(n) {
       const granted = Math.max(0, Math.min(n, room()));
       reserved += granted;

@@ -7,7 +7,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
 import { internalEventSubject, internalStreamName, WEBHOOK_ENDPOINT_CHANGED, WebhookEndpointChangedSchema } from '@bo/contracts';
-import { ensureInternalStream, type Logger, type Sql } from '@bo/service-kit';
+import { ensureInternalStream, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import { applyEndpointChange } from '../persistence/endpoint-store.ts';
 
 export function endpointSyncConsumerName(prefix: string): string {
@@ -65,10 +65,11 @@ async function apply(o: EndpointSyncOptions, m: JsMsg): Promise<void> {
   m.ack();
 }
 
-/** Starts the consumer (recreated if it disappears); returns its stop. */
-export function startEndpointSync(o: EndpointSyncOptions): () => Promise<void> {
+/** Starts the consumer (recreated if it disappears); unready while it is not consuming. */
+export function startEndpointSync(o: EndpointSyncOptions): BackgroundTask {
   const js = jetstream(o.nc);
   let stopped = false;
+  let problem: string | undefined = 'not consuming yet';
   let messages: ConsumerMessages | undefined;
   let wake: (() => void) | undefined;
   const loop = (async () => {
@@ -78,9 +79,12 @@ export function startEndpointSync(o: EndpointSyncOptions): () => Promise<void> {
         const consumer = await js.consumers.get(internalStreamName(o.prefix), endpointSyncConsumerName(o.prefix));
         messages = await consumer.consume({ max_messages: 16 });
         if (stopped) messages.stop();
+        problem = undefined;
         // In order, one at a time: changes of one endpoint must not overtake each other here.
         for await (const m of messages) await apply(o, m);
+        problem = 'consumer lost; recreating it';
       } catch (err) {
+        problem = `consumer failed: ${(err as Error).message}; restarting`;
         if (!stopped) o.log.warn({ err }, 'endpoint changes consumer failed; restarting');
       }
       if (!stopped)
@@ -90,10 +94,14 @@ export function startEndpointSync(o: EndpointSyncOptions): () => Promise<void> {
         });
     }
   })();
-  return async () => {
-    stopped = true;
-    messages?.stop();
-    wake?.();
-    await loop;
+  return {
+    name: 'endpoint changes consumer',
+    problem: () => problem,
+    async stop() {
+      stopped = true;
+      messages?.stop();
+      wake?.();
+      await loop;
+    },
   };
 }

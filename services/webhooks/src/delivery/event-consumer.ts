@@ -82,8 +82,15 @@ export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string,
   }
 }
 
-export function startEventConsumer(o: EventConsumerOptions): () => Promise<void> {
+export interface EventConsumer {
+  stop(): Promise<void>;
+  /** For readiness: why it is not consuming now, or undefined. */
+  problem(): string | undefined;
+}
+
+export function startEventConsumer(o: EventConsumerOptions): EventConsumer {
   const js = jetstream(o.nc);
+  let problem: string | undefined = 'not consuming yet';
   const parallel = o.parallel ?? 4;
   const handling = new Set<Promise<void>>();
   let stopped = false;
@@ -159,6 +166,7 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
     const current = messages;
     // stop() may have run while the consumer was being set up.
     if (stopped) current.stop();
+    problem = undefined;
     void (async () => {
       for await (const s of await current.status()) {
         if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') {
@@ -189,7 +197,9 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
     while (!stopped) {
       try {
         await consumeOnce();
+        problem = 'consumer lost; recreating it';
       } catch (err) {
+        problem = `consumer failed: ${(err as Error).message}; restarting`;
         if (!stopped) o.log.warn({ err }, 'events consumer failed; restarting');
       }
       if (!stopped)
@@ -200,11 +210,14 @@ export function startEventConsumer(o: EventConsumerOptions): () => Promise<void>
     }
   })();
 
-  return async () => {
-    stopped = true;
-    messages?.stop();
-    wake?.();
-    await loop;
-    while (handling.size > 0) await Promise.allSettled([...handling]);
+  return {
+    problem: () => problem,
+    async stop() {
+      stopped = true;
+      messages?.stop();
+      wake?.();
+      await loop;
+      while (handling.size > 0) await Promise.allSettled([...handling]);
+    },
   };
 }

@@ -1,0 +1,58 @@
+// The production rule: with NODE_ENV=production a process refuses every secret its schema reads
+// that is unset, the development default, a template placeholder or too weak, in one line.
+import t from 'tap';
+import { Type } from '@sinclair/typebox';
+import { BaseConfigSchema, loadConfig, productionRefusal, secretKey, secretSettingsOf } from '../src/index.ts';
+
+const DEV_KEY = 'dev-only-key-change-me-0000';
+const Schema = Type.Composite([BaseConfigSchema, Type.Object({ SIGNING_KEY: secretKey(DEV_KEY), OTHER: Type.String({ default: 'x' }) })]);
+const strong = 'k'.repeat(32);
+const goodDb = 'postgres://back_office:s3cret@db.internal:5432/backoffice';
+const production = { NODE_ENV: 'production', DATABASE_URL: goodDb, SIGNING_KEY: strong };
+
+t.test('a schema declares the secrets it reads, with their development defaults', async (t) => {
+  t.same(secretSettingsOf(BaseConfigSchema), [{ name: 'DATABASE_URL', kind: 'url', devDefault: 'postgres://postgres@127.0.0.1:5432/backoffice' }]);
+  t.same(
+    secretSettingsOf(Schema).map((s) => [s.name, s.kind, s.devDefault]),
+    [
+      ['DATABASE_URL', 'url', 'postgres://postgres@127.0.0.1:5432/backoffice'],
+      ['SIGNING_KEY', 'key', DEV_KEY],
+    ],
+    'composed schemas keep the declarations',
+  );
+  t.equal(loadConfig(Schema, {}).SIGNING_KEY, DEV_KEY, 'outside production the default still serves');
+  t.throws(() => loadConfig(Schema, { SIGNING_KEY: 'short' }), /SIGNING_KEY/, 'and a key shorter than 16 is refused everywhere');
+});
+
+t.test('outside production nothing is refused', async (t) => {
+  t.equal(productionRefusal(Schema, {}), undefined);
+  t.equal(productionRefusal(Schema, { NODE_ENV: 'development', SIGNING_KEY: DEV_KEY }), undefined);
+  t.equal(productionRefusal(Schema, { NODE_ENV: 'test' }), undefined);
+});
+
+t.test('in production', async (t) => {
+  t.equal(productionRefusal(Schema, production), undefined, 'every secret set and strong: starts');
+  const refusal = (env: Record<string, string | undefined>) => productionRefusal(Schema, { ...production, ...env });
+  t.equal(refusal({ SIGNING_KEY: undefined }), 'SIGNING_KEY is not set; set it in the Secret');
+  t.equal(refusal({ SIGNING_KEY: '' }), 'SIGNING_KEY is not set; set it in the Secret', 'empty counts as unset');
+  t.equal(refusal({ SIGNING_KEY: DEV_KEY }), 'SIGNING_KEY is the development default; set it in the Secret');
+  t.equal(refusal({ SIGNING_KEY: 'REPLACE-ME-signing-key-from-secret-store' }), "SIGNING_KEY is the template's placeholder; set it in the Secret");
+  t.equal(refusal({ SIGNING_KEY: 'k'.repeat(31) }), 'SIGNING_KEY is too short (31 characters, at least 32 in production); set it in the Secret');
+  t.equal(refusal({ DATABASE_URL: undefined }), 'DATABASE_URL is not set; set it in the Secret', 'the development database would be used');
+  t.equal(refusal({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/backoffice' }), 'DATABASE_URL is the development default; set it in the Secret');
+  t.equal(refusal({ DATABASE_URL: 'postgres://back_office@db.internal:5432/backoffice' }), 'DATABASE_URL has no password; set it in the Secret');
+  t.equal(refusal({ DATABASE_URL: 'postgres://back_office:@db.internal/backoffice' }), 'DATABASE_URL has no password; set it in the Secret');
+  t.equal(refusal({ DATABASE_URL: 'db.internal:5432' }), 'DATABASE_URL is not a URL of the form scheme://user:password@host/name; set it in the Secret');
+  t.equal(
+    refusal({ DATABASE_URL: 'postgres://back_office:REPLACE-ME@postgres.example.internal:5432/backoffice' }),
+    "DATABASE_URL is the template's placeholder; set it in the Secret",
+  );
+  t.equal(refusal({ DATABASE_URL: 'postgres://postgres:long-random-password@db.internal/backoffice' }), undefined, 'any user with a password');
+  t.equal(
+    refusal({ DATABASE_URL: undefined, SIGNING_KEY: DEV_KEY }),
+    'DATABASE_URL is not set, SIGNING_KEY is the development default; set them in the Secret',
+    'every secret at fault, in one line',
+  );
+  t.notMatch(refusal({ SIGNING_KEY: 'k'.repeat(20) }) ?? '', /kkkk/, 'a value is never echoed');
+  t.notMatch(refusal({ DATABASE_URL: 'postgres://u:@h/d' }) ?? '', /postgres:/, 'nor a URL');
+});

@@ -1,0 +1,73 @@
+// `npm run check:manifests` passes on the manifests as they are, and fails, naming the fault, on
+// copies of deploy/k8s with one thing broken: a secret a service reads not wired from the Secret,
+// a probe missing, the default-deny NetworkPolicy gone, an image tag that is not the API version.
+import t, { type Test } from 'tap';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const K8S = path.join(ROOT, 'deploy/k8s');
+
+function run(cmd: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    out += d;
+  });
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out })));
+}
+
+/** check-manifests.ts on a copy of deploy/k8s where `file` had `from` replaced by `to`. */
+async function checkBroken(t: Test, file: string, from: string | RegExp, to: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bo-k8s-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(K8S, dir, { recursive: true });
+  const before = readFileSync(path.join(dir, file), 'utf8');
+  const after = before.replace(from, to);
+  t.not(after, before, `${file} was changed`);
+  writeFileSync(path.join(dir, file), after);
+  return run(process.execPath, [path.join(K8S, 'check-manifests.ts'), dir]);
+}
+
+t.test('the real manifests pass, through the npm script on the pinned Node', async (t) => {
+  const r = await run('npm', ['run', '-s', 'check:manifests']);
+  t.equal(r.code, 0, 'exit 0');
+  t.match(r.out, / passed, 0 failed/);
+});
+
+t.test('a copy with one fault fails, naming it', async (t) => {
+  const noSecret = await checkBroken(
+    t,
+    'wallet.yaml',
+    /\n {12}- name: GAME_LAUNCH_SECRET\n {14}valueFrom:\n {16}secretKeyRef:\n {18}name: back-office-secrets\n {18}key: GAME_LAUNCH_SECRET/,
+    '',
+  );
+  t.equal(noSecret.code, 1);
+  t.match(noSecret.out, /not ok - wallet reads GAME_LAUNCH_SECRET but does not get it from the Secret/);
+
+  const notInTemplate = await checkBroken(t, 'secret.template.yaml', /\n {2}GAME_LAUNCH_SECRET: .*/, '');
+  t.equal(notInTemplate.code, 1);
+  t.match(notInTemplate.out, /not ok - Secret template lacks GAME_LAUNCH_SECRET/);
+
+  const noProbe = await checkBroken(t, 'payments.yaml', 'path: /readyz', 'path: /metrics');
+  t.equal(noProbe.code, 1);
+  t.match(noProbe.out, /not ok - payments: readiness probe GET \/readyz on the metrics port/);
+
+  const noDefaultDeny = await checkBroken(
+    t,
+    'network-policies.yaml',
+    /^apiVersion: networking.k8s.io\/v1\nkind: NetworkPolicy\nmetadata:\n {2}name: default-deny\n[\s\S]*?---\n/m,
+    '',
+  );
+  t.equal(noDefaultDeny.code, 1);
+  t.match(noDefaultDeny.out, /not ok - NetworkPolicy: default deny of ingress and egress/);
+
+  const oldTag = await checkBroken(t, 'kustomization.yaml', /newTag: .*/, 'newTag: 1.0.0');
+  t.equal(oldTag.code, 1);
+  t.match(oldTag.out, /not ok - kustomization.yaml: image tag \d+\.\d+\.\d+ \(API_VERSION in packages\/contracts\)/);
+});
