@@ -20,8 +20,8 @@ export interface VerifyWebhookOptions {
   /** Clock in epoch milliseconds (e.g. to check a recorded delivery or a test vector). */
   now?: () => number;
   /**
-   * `auto` (default) checks `X-Webhook-Signature` when present (the contract makes it
-   * authoritative), else the Standard Webhooks headers.
+   * `auto` (default) accepts the delivery when any scheme whose headers it carries verifies
+   * (`X-Webhook-Signature` tried first). Naming one scheme checks only that one.
    */
   scheme?: WebhookScheme | 'auto';
 }
@@ -31,6 +31,7 @@ export interface VerifiedWebhook {
   id: string;
   /** The signed timestamp, epoch seconds. */
   timestamp: number;
+  /** The scheme that verified. */
   scheme: WebhookScheme;
   event: WebhookEvent;
 }
@@ -61,7 +62,13 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   return undefined;
 }
 
-/** Checks the signature and timestamp of a delivery and returns the parsed event; throws WebhookVerificationError. */
+/**
+ * Checks the signature and timestamp of a delivery and returns the parsed event; throws
+ * WebhookVerificationError. By default (`scheme: 'auto'`) the delivery is accepted when any scheme
+ * whose headers it carries verifies: during a secret rotation `X-Webhook-Signature` stays on the
+ * previous secret while `webhook-signature` carries both, so a receiver given only the new secret
+ * verifies through the latter.
+ */
 export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSource, opts: VerifyWebhookOptions): VerifiedWebhook {
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     // A parsed object cannot be verified: its bytes are gone. Say so rather than fail obscurely.
@@ -71,36 +78,56 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderSourc
   const secrets = typeof opts.secret === 'string' ? [opts.secret] : [...opts.secret];
   if (secrets.length === 0 || secrets.some((s) => !s)) throw new TypeError('a webhook secret is required');
 
-  const scheme = pickScheme(headers, opts.scheme ?? 'auto');
-  const id = headerValue(headers, scheme === 'x-webhook' ? 'x-webhook-id' : 'webhook-id');
-  const ts = headerValue(headers, scheme === 'x-webhook' ? 'x-webhook-timestamp' : 'webhook-timestamp');
-  const sig = headerValue(headers, scheme === 'x-webhook' ? 'x-webhook-signature' : 'webhook-signature');
-  if (!id || !ts || !sig) throw new WebhookVerificationError('missing_headers', `missing ${scheme} signature headers`);
+  const wanted = opts.scheme ?? 'auto';
+  const candidates = wanted === 'auto' ? SCHEMES.filter((scheme) => signed(headers, scheme) !== undefined) : [wanted];
+  if (candidates.length === 0) throw new WebhookVerificationError('missing_headers', 'missing webhook signature headers');
+  // The contract's scheme first: its failure is the one reported when none verifies.
+  let firstFailure: WebhookVerificationError | undefined;
+  for (const scheme of candidates) {
+    const outcome = checkScheme(scheme, headers, body, secrets, opts);
+    if (!(outcome instanceof WebhookVerificationError)) return { ...outcome, event: parseEvent(body) };
+    firstFailure ??= outcome;
+  }
+  throw firstFailure!;
+}
 
-  if (!/^\d{1,15}$/.test(ts.trim())) throw new WebhookVerificationError('invalid_timestamp', 'the webhook timestamp is not epoch seconds');
-  const timestamp = Number(ts.trim());
+const SCHEMES: readonly WebhookScheme[] = ['x-webhook', 'standard-webhooks'];
+
+/** The id, timestamp and signature headers of one scheme, or undefined when any is missing. */
+function signed(headers: HeaderSource, scheme: WebhookScheme): { id: string; ts: string; sig: string } | undefined {
+  const prefix = scheme === 'x-webhook' ? 'x-webhook-' : 'webhook-';
+  const [id, ts, sig] = ['id', 'timestamp', 'signature'].map((name) => headerValue(headers, `${prefix}${name}`));
+  return id && ts && sig ? { id, ts: ts.trim(), sig } : undefined;
+}
+
+/** One scheme's verdict: its id and timestamp when the timestamp is within tolerance and a secret signs, else why not. */
+function checkScheme(
+  scheme: WebhookScheme,
+  headers: HeaderSource,
+  body: Uint8Array,
+  secrets: readonly string[],
+  opts: VerifyWebhookOptions,
+): Omit<VerifiedWebhook, 'event'> | WebhookVerificationError {
+  const h = signed(headers, scheme);
+  if (!h) return new WebhookVerificationError('missing_headers', `missing ${scheme} signature headers`);
+  if (!/^\d{1,15}$/.test(h.ts)) return new WebhookVerificationError('invalid_timestamp', 'the webhook timestamp is not epoch seconds');
+  const timestamp = Number(h.ts);
   const tolerance = opts.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
   const nowSeconds = Math.floor((opts.now ?? Date.now)() / 1000);
   if (Math.abs(nowSeconds - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `the webhook timestamp is more than ${tolerance} s from now`);
+    return new WebhookVerificationError('timestamp_out_of_tolerance', `the webhook timestamp is more than ${tolerance} s from now`);
   }
-
   const ok =
-    scheme === 'x-webhook' ? secrets.some((s) => matchesXWebhook(s, ts.trim(), body, sig)) : secrets.some((s) => matchesStandard(s, id, ts.trim(), body, sig));
-  if (!ok) throw new WebhookVerificationError('invalid_signature', 'no webhook signature matches');
+    scheme === 'x-webhook' ? secrets.some((s) => matchesXWebhook(s, h.ts, body, h.sig)) : secrets.some((s) => matchesStandard(s, h.id, h.ts, body, h.sig));
+  return ok ? { id: h.id, timestamp, scheme } : new WebhookVerificationError('invalid_signature', 'no webhook signature matches');
+}
 
-  let event: WebhookEvent;
+function parseEvent(body: Uint8Array): WebhookEvent {
   try {
-    event = JSON.parse(Buffer.from(body).toString('utf8')) as WebhookEvent;
+    return JSON.parse(Buffer.from(body).toString('utf8')) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError('invalid_body', 'the webhook body is not JSON');
   }
-  return { id, timestamp, scheme, event };
-}
-
-function pickScheme(headers: HeaderSource, wanted: WebhookScheme | 'auto'): WebhookScheme {
-  if (wanted !== 'auto') return wanted;
-  return headerValue(headers, 'x-webhook-signature') !== undefined ? 'x-webhook' : 'standard-webhooks';
 }
 
 /** Hex signatures; a list separated by commas or spaces is accepted so one header can carry several. */

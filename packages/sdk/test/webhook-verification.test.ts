@@ -2,7 +2,7 @@
 // shapes and case, string and Buffer bodies, tampering, secret rotation, and a real HTTP delivery.
 import t from 'tap';
 import http from 'node:http';
-import { signStandardWebhook, signWebhook } from '@bo/contracts';
+import { signStandardWebhook, signWebhook, webhookHeaders } from '@bo/contracts';
 import { buildTestVectors } from '../../../services/gateway/src/docs-portal/test-vectors.ts';
 import { BackOffice, WebhookVerificationError, verifyWebhook, type VerifiedWebhook } from '../src/index.ts';
 
@@ -133,6 +133,52 @@ t.test('auto picks the authoritative X-Webhook-Signature when both are present; 
     reasonOf(() => verifyWebhook(vector!.body, xHeaders, { secret: [old], now: atVector })),
     'invalid_signature',
   );
+});
+
+t.test("during a secret rotation's overlap the default accepts the new secret alone, through webhook-signature", async (t) => {
+  // The headers the service sends in the overlap (contracts' webhookHeaders): webhook-signature is
+  // `v1,<new> v1,<previous>`, X-Webhook-Signature stays on the previous secret.
+  const previous = 'whsec_b2xkLXNlY3JldC1vbGQtc2VjcmV0LW9sZC1zZWNyZXQ=';
+  const next = vector!.secret;
+  const wrong = 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  const overlap = webhookHeaders(next, vector!.id, Number(vector!.timestamp), Buffer.from(vector!.body), previous);
+  const verdict = (secret: string | string[], more: Partial<Parameters<typeof verifyWebhook>[2]> = {}, headers: Record<string, string> = overlap) => {
+    try {
+      return verifyWebhook(vector!.body, headers, { secret, now: atVector, ...more }).scheme;
+    } catch (e) {
+      return e instanceof WebhookVerificationError ? e.reason : `threw ${(e as Error).name}`;
+    }
+  };
+  t.same(
+    {
+      newOnly: verdict(next),
+      previousOnly: verdict(previous),
+      both: verdict([next, previous]),
+      wrong: verdict(wrong),
+      newOnlyForcedXWebhook: verdict(next, { scheme: 'x-webhook' }),
+      newOnlyForcedStandard: verdict(next, { scheme: 'standard-webhooks' }),
+      newOnlyStale: verdict(next, { now: () => atVector() + 301_000 }),
+      newOnlyTamperedStandard: verdict(
+        next,
+        {},
+        { ...overlap, 'webhook-signature': overlap['webhook-signature']!.replace(/^v1,(.)/, (_, c) => (c === 'A' ? 'v1,B' : 'v1,A')) },
+      ),
+      newOnlyWithoutStandard: verdict(next, {}, { ...overlap, 'webhook-signature': '' }),
+    },
+    {
+      newOnly: 'standard-webhooks',
+      previousOnly: 'x-webhook',
+      both: 'x-webhook',
+      wrong: 'invalid_signature',
+      newOnlyForcedXWebhook: 'invalid_signature',
+      newOnlyForcedStandard: 'standard-webhooks',
+      newOnlyStale: 'timestamp_out_of_tolerance',
+      newOnlyTamperedStandard: 'invalid_signature',
+      newOnlyWithoutStandard: 'invalid_signature',
+    },
+  );
+  const partialX = { 'X-Webhook-Signature': vector!.signature, ...stdHeaders };
+  t.equal(verdict(next, {}, partialX), 'standard-webhooks', 'an incomplete X-Webhook set does not hide complete Standard Webhooks headers');
 });
 
 t.test('a real delivery over HTTP, verified from IncomingHttpHeaders and the raw Buffer', async (t) => {
