@@ -1,8 +1,8 @@
 // Offline checks of the manifests (no cluster needed): every file parses, kustomization lists
 // them, the pods keep the security and drain settings, each component's command exists, every
 // secret its config schema reads comes from the Secret, production mode is on everywhere, the
-// probes, autoscalers and NetworkPolicies are in place, the image is built for production and
-// tagged with the API version. `npm run check:manifests` (part of `npm test`); a directory
+// probes, autoscalers and NetworkPolicies are in place, the image is built for production, holds
+// every workspace a service runs and is tagged with the API version. `npm run check:manifests` (part of `npm test`); a directory
 // argument checks a copy of deploy/k8s instead (the test does). Exit 1 on any failure.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -290,8 +290,24 @@ check(!/COPY (packages\/(sdk|test-support)|test|scripts|bench)\b/.test(runtime),
 const workspaces = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).workspaces as string[]).flatMap((w) =>
   w.endsWith('/*') ? readdirSync(path.join(REPO, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`) : [w],
 );
-for (const w of workspaces.filter((w) => existsSync(path.join(REPO, w, 'package.json')))) {
+const manifestOf = (w: string) => JSON.parse(readFileSync(path.join(REPO, w, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+const installed = workspaces.filter((w) => existsSync(path.join(REPO, w, 'package.json')));
+for (const w of installed) {
   check(dockerfile.includes(`COPY ${w}/package.json ${w}/`), `Dockerfile: copies ${w}/package.json (npm ci needs every workspace's)`);
+}
+// The runtime stage copies the sources of every workspace a service runs: the services and, through
+// their dependencies, the packages they import (a missing one fails only when the image starts).
+const workspaceNamed = new Map(installed.map((w) => [manifestOf(w).name, w]));
+const run = installed.filter((w) => w.startsWith('services/'));
+for (let i = 0; i < run.length; i++) {
+  for (const dep of Object.keys(manifestOf(run[i]!).dependencies ?? {})) {
+    const w = workspaceNamed.get(dep);
+    if (w && !run.includes(w)) run.push(w);
+  }
+}
+for (const w of run) {
+  const copied = [w, path.dirname(w)].some((from) => new RegExp(`^COPY ${from} \\./${from}$`, 'm').test(runtime));
+  check(copied, `Dockerfile: the runtime stage copies ${w} (a service runs it)`);
 }
 check(
   /^!deploy\/k8s\/runtime-dependencies\.ts$/m.test(existsSync(path.join(DIR, 'Dockerfile.dockerignore')) ? read('Dockerfile.dockerignore') : ''),

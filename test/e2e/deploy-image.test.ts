@@ -56,7 +56,14 @@ t.test('the runtime closure', async (t) => {
     [],
     'no development tool',
   );
-  const workspaces = [...runtimeWorkspaces(ROOT), path.join(ROOT, 'packages/contracts'), path.join(ROOT, 'packages/service-kit')];
+  // The services and every workspace they run (the kits, the web packages the gateway mounts).
+  const workspaces = [...closure.keep].filter((p) => !p.split(path.sep).includes('node_modules'));
+  t.ok(
+    [...runtimeWorkspaces(ROOT), ...['contracts', 'service-kit', 'http-kit', 'console', 'portal', 'play'].map((p) => path.join(ROOT, 'packages', p))].every(
+      (w) => workspaces.includes(realpathSync(w)),
+    ),
+    'the closure holds the services and the packages they run',
+  );
   const imports = workspaces.flatMap((w) => sourceFiles(path.join(w, 'src')).flatMap((f) => runtimeImports(f).map((name) => ({ w, f, name }))));
   t.ok(
     ['fastify', 'pg', '@mikro-orm/postgresql', '@bo/contracts'].every((n) => imports.some((i) => i.name === n)),
@@ -64,7 +71,11 @@ t.test('the runtime closure', async (t) => {
   );
   const notKept = imports.filter(({ w, name }) => !kept(name, w)).map(({ f, name }) => `${path.relative(ROOT, f)}: ${name}`);
   t.same(notKept, [], 'every package the runtime sources import is kept');
-  t.ok(kept('@scalar/api-reference', path.join(ROOT, 'services/gateway')), 'the gateway keeps the docs bundle it serves');
+  t.ok(kept('@scalar/api-reference', path.join(ROOT, 'packages/portal')), 'the portal keeps the docs bundle it serves');
+  t.ok(
+    ['preact', 'htm'].every((n) => kept(n, path.join(ROOT, 'packages/console'))),
+    'the console keeps the browser modules it serves',
+  );
   const removed = unneededPackages(ROOT, closure).map((p) => path.relative(path.join(ROOT, 'node_modules'), p));
   t.ok(removed.includes('tap') && removed.includes('@bo/test-support'), 'the pruning removes the tools and the test workspaces');
 });

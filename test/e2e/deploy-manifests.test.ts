@@ -1,6 +1,7 @@
 // `npm run check:manifests` passes on the manifests as they are, and fails, naming the fault, on
 // copies of deploy/k8s with one thing broken: a secret a service reads not wired from the Secret,
-// a probe missing, the default-deny NetworkPolicy gone, an image tag that is not the API version.
+// a probe missing, the default-deny NetworkPolicy gone, an image tag that is not the API version, a
+// workspace the gateway runs left out of the image.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,4 +71,9 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   const oldTag = await checkBroken(t, 'kustomization.yaml', /newTag: .*/, 'newTag: 1.0.0');
   t.equal(oldTag.code, 1);
   t.match(oldTag.out, /not ok - kustomization.yaml: image tag \d+\.\d+\.\d+ \(API_VERSION in packages\/contracts\)/);
+
+  // The gateway mounts the launch page from packages/play: an image without it would not start.
+  const noPlay = await checkBroken(t, 'Dockerfile', /^COPY packages\/play \.\/packages\/play\n/m, '');
+  t.equal(noPlay.code, 1);
+  t.match(noPlay.out, /not ok - Dockerfile: the runtime stage copies packages\/play \(a service runs it\)/);
 });

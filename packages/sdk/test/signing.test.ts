@@ -2,7 +2,7 @@
 // the published request test vectors produce.
 import t from 'tap';
 import { bodyDigest, canonicalString, signRequest as contractSign } from '@bo/contracts';
-import { buildTestVectors } from '../../../services/gateway/src/docs-portal/test-vectors.ts';
+import { buildTestVectors } from '@bo/portal';
 import { EMPTY_BODY_SHA256, bodySha256, canonicalRequestString, signRequest } from '../src/index.ts';
 
 const SECRET = 'sk_test_SigningSecret000000000000000000000000';

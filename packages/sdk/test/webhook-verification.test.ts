@@ -3,7 +3,7 @@
 import t from 'tap';
 import http from 'node:http';
 import { signStandardWebhook, signWebhook, webhookHeaders } from '@bo/contracts';
-import { buildTestVectors } from '../../../services/gateway/src/docs-portal/test-vectors.ts';
+import { buildTestVectors } from '@bo/portal';
 import { BackOffice, WebhookVerificationError, verifyWebhook, type VerifiedWebhook } from '../src/index.ts';
 
 const [vector] = buildTestVectors('/api/v1').webhooks;

@@ -37,22 +37,23 @@ import { KeyClaims } from './edge/idempotency/key-claims.ts';
 import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
 import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
-import { clientErrorAnswer, envelope, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost, toAppError } from './edge/http/errors.ts';
-import { keepRawBodies, BODY_LIMIT_BYTES } from './edge/http/raw-body.ts';
+import { BODY_LIMIT_BYTES, envelope, keepRawBodies, toAppError } from '@bo/http-kit';
+import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost } from './edge/http/errors.ts';
 import { parseQueryString } from './edge/http/query-string.ts';
 import { typeboxValidatorCompiler } from './edge/http/validation.ts';
 import { createMetrics, observabilityRoutes } from './edge/http/observability.ts';
 import { operatorContext, registerOperations } from './edge/operations.ts';
 import { getMe } from './edge/me.ts';
-import { apiIndexRoute, publicDocsRoutes } from './docs-portal/public-docs.ts';
-import { playRoutes } from './play/play-routes.ts';
+import { consoleRoutes } from '@bo/console';
+import { playRoutes, walletGames } from '@bo/play';
+import { apiIndexRoute, publicDocsRoutes } from '@bo/portal';
 import { operatorStatusReader } from './operators/operator-status.ts';
+import { askOwnerOverNats, createOperatorCheck } from './operators/play-check.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { OperatorAdmin } from './operators/operators.ts';
 import { OperatorKeys } from './operators/operator-keys.ts';
 import { TeamAccess } from './team/team.ts';
 import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './team/console-sessions.ts';
-import { consoleRoutes } from './console/console-routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -213,17 +214,12 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     },
     { prefix: API_PREFIX },
   );
-  // Called directly rather than through register(): its `prefix` option is the NATS prefix,
-  // which register() would take for a route prefix.
-  await publicApp.register(async (app) =>
-    playRoutes(app, {
-      nc,
-      prefix: config.NATS_PREFIX,
-      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-      operatorStatus: operatorStatusReader(sql),
-    }),
-  );
+  await publicApp.register(playRoutes, {
+    games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
+    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: operatorStatusReader(sql) }),
+  });
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
@@ -238,8 +234,9 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     team: new TeamAccess(orm, config.ADMIN_TOKEN),
     sessions,
   });
+  // The console's accounts port: the gateway's ConsoleSessions (SessionIdentity is the console's `Who`).
   await adminApp.register(consoleRoutes, {
-    sessions,
+    accounts: sessions,
     policy: sessionPolicy,
     // Secure cookies everywhere but local development on a loopback admin port (plain http there).
     secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),

@@ -6,7 +6,7 @@ import { AppError, adminOperations, type Environment, type Operation, type Reque
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { recordAudit } from '../operators/audit.ts';
-import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
+import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
 import {
   claimIdempotencyKey,
   idempotencyKeyOf,
@@ -18,7 +18,8 @@ import type { OperatorAdmin } from '../operators/operators.ts';
 import type { OperatorKeys } from '../operators/operator-keys.ts';
 import type { TeamAccess } from '../team/team.ts';
 import { roleMayCall } from '../team/roles.ts';
-import { ConsoleSessions, sessionTokenOf } from '../team/console-sessions.ts';
+import { checkCsrf, sessionTokenOf } from '@bo/console';
+import type { ConsoleSessions } from '../team/console-sessions.ts';
 
 export interface AdminRouteDeps extends ForwardDeps {
   orm: MikroORM;
@@ -52,7 +53,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!auth) {
       const token = sessionTokenOf(req.headers.cookie);
       const session = token ? await deps.sessions.identify(token) : undefined;
-      if (session && op.method !== 'GET') ConsoleSessions.checkCsrf(session, req.headers['x-csrf-token']);
+      if (session && op.method !== 'GET') checkCsrf(session, req.headers['x-csrf-token']);
       identity = session;
     }
     if (!identity) throw new AppError('UNAUTHORIZED');

@@ -1,16 +1,15 @@
-// Sign-in of our team's people to the console on the admin port: a session cookie (HttpOnly,
-// SameSite=Strict, Secure outside local development) whose token is stored only as a SHA-256, with
-// an idle and an absolute timeout, a CSRF token for every change, and a lock-out after repeated
-// failed sign-ins, and an optional TOTP second factor (second-factor.ts). The admin API takes the
-// session in place of a bearer token.
+// Sign-in of our team's people to the console on the admin port: a session whose token (the
+// cookie's, @bo/console session-cookie.ts) is stored only as a SHA-256, with an idle and an
+// absolute timeout, a CSRF token for every change, and a lock-out after repeated failed sign-ins,
+// and an optional TOTP second factor (second-factor.ts). The console's accounts port (@bo/console
+// ConsoleAccounts) is this class; the admin API takes the session in place of a bearer token.
 import { createHash, randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { AppError, validationError, type AdminRole } from '@bo/contracts';
-import { openSecret, safeEqual, sealSecret } from '@bo/service-kit';
+import { openSecret, sealSecret } from '@bo/service-kit';
 import { verifyPassword, type AdminIdentity } from './team.ts';
 import { newTotpSecret, totpStep } from './second-factor.ts';
 
-export const SESSION_COOKIE = 'bo_console';
 export interface SessionPolicy {
   idleMinutes: number;
   absoluteHours: number;
@@ -156,12 +155,6 @@ export class ConsoleSessions {
     );
   }
 
-  /** Changes need the session's CSRF token in X-CSRF-Token (a cross-site form cannot read it). */
-  static checkCsrf(session: SessionIdentity, header: string | string[] | undefined): void {
-    const given = Array.isArray(header) ? header[0] : header;
-    if (!given || !safeEqual(given, session.csrfToken)) throw new AppError('CSRF_TOKEN_INVALID');
-  }
-
   async signOut(token: string): Promise<void> {
     await this.#orm.em.fork().execute(`delete from gateway.console_sessions where token_hash = ?`, [sha256(token)]);
   }
@@ -177,19 +170,4 @@ export class ConsoleSessions {
         this.#policy.idleMinutes,
       ]);
   }
-}
-
-/** The Set-Cookie value of a session (or of its removal, with an empty token). */
-export function sessionCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
-  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : []), `Max-Age=${token ? maxAgeSeconds : 0}`].join(
-    '; ',
-  );
-}
-
-export function sessionTokenOf(cookieHeader: string | undefined): string | undefined {
-  for (const part of (cookieHeader ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === SESSION_COOKIE) return v.join('=');
-  }
-  return undefined;
 }

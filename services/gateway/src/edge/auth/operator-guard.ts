@@ -10,7 +10,7 @@ import type { Metrics } from '../http/observability.ts';
 import type { SignatureBindings } from './signature-binding.ts';
 import { claimId } from '../idempotency/key-claims.ts';
 import { claimIdempotencyKey, idempotencyKeyOf, type EdgeIdempotency } from '../idempotency/http-idempotency.ts';
-import { parseJsonObject, requireJsonMediaType } from '../http/raw-body.ts';
+import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];

@@ -1,40 +1,10 @@
 // The one error handler: every failure leaves as the contract's envelope
-// `{ error: { code, message, requestId, details } }`.
+// `{ error: { code, message, requestId, details } }` (the mapping and the envelope: @bo/http-kit).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, validationError, type ErrorBody } from '@bo/contracts';
-import { dependencyUnavailable, isDependencyUnavailable } from '@bo/service-kit';
-
-export function envelope(body: ErrorBody, requestId: string) {
-  return { error: { code: body.code, message: body.message, requestId, ...(body.details !== undefined ? { details: body.details } : {}) } };
-}
-
-/**
- * Maps anything thrown to an AppError: an unavailable dependency (the database, NATS) becomes 503
- * SERVICE_UNAVAILABLE with Retry-After, unknown errors INTERNAL_ERROR; neither shows the cause.
- */
-export function toAppError(err: unknown): AppError {
-  if (isAppError(err)) return err;
-  const e = err as FastifyError;
-  switch (e?.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE');
-    case 'FST_ERR_NOT_FOUND':
-      return new AppError('NOT_FOUND');
-    // Refused before routing (no route can be matched), as the query's percent-encoding is refused
-    // by validation: 422 with the part named (query-string.ts).
-    case 'FST_ERR_BAD_URL':
-      return validationError('path', [{ path: '/', message: 'The path is not validly percent-encoded UTF-8.' }]);
-  }
-  if (isDependencyUnavailable(err)) return dependencyUnavailable();
-  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new AppError('VALIDATION_ERROR', e.message, { in: 'path', issues: [{ path: '/', message: e.message }] });
-  }
-  return new AppError('INTERNAL_ERROR');
-}
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@bo/contracts';
+import { envelope, logFailure, toAppError } from '@bo/http-kit';
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers too large, conflicting
@@ -79,12 +49,6 @@ export function clientErrorAnswer(newRequestId: () => string) {
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
     );
   };
-}
-
-/** Logs what the caller is not shown: an unknown fault as an error, an unavailable dependency as a warning. */
-export function logFailure(req: FastifyRequest, err: unknown, appErr: AppError): void {
-  if (appErr.code === 'INTERNAL_ERROR') req.log.error({ err, requestId: req.id }, 'unhandled error');
-  else if (!isAppError(err) && appErr.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err, requestId: req.id }, 'dependency unavailable');
 }
 
 export function installErrorHandling(app: FastifyInstance): void {

@@ -5,7 +5,7 @@
 // query with 422 (details.in = query) where every other query error is refused: after
 // authentication, rate limit and idempotency. The path refuses the same inputs (errors.ts).
 import type { ValidationIssue } from '@bo/contracts';
-import { jsonPointer } from './text-rules.ts';
+import { jsonPointer } from '@bo/http-kit';
 
 const MALFORMED = Symbol('malformed query parameters');
 

@@ -6,7 +6,6 @@ import type { AdminIdentity } from '../../team/team.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    rawBody?: Buffer;
     credential?: CachedCredential;
     /** Set when this request claimed an idempotency key: its response is stored (or released on 5xx). */
     idempotency?: ClaimedKey;

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { compilePart, validationError, type MessagePart } from '@bo/contracts';
-import { badTextIssues } from './text-rules.ts';
+import { badTextIssues } from '@bo/http-kit';
 import { malformedQueryIssues } from './query-string.ts';
 
 const PART: Record<string, MessagePart> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };

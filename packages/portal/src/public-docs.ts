@@ -1,8 +1,11 @@
-// Public, unauthenticated routes: the OpenAPI document, the changelog, a Postman collection with
-// a signing pre-request script, signing snippets, test vectors and the API reference (/docs, with
-// its assets: Scalar's standalone bundle from node_modules and the signing try-it script).
-// All generated from the contracts' operation table, so they cannot drift from the API.
+// The developer portal, Fastify plugins the gateway mounts on its public port: public,
+// unauthenticated routes under the API prefix (the OpenAPI document, the changelog, a Postman
+// collection with a signing pre-request script, signing snippets, test vectors and the API
+// reference: /docs, with its assets, Scalar's standalone bundle from this package's dependencies
+// and the signing try-it script), and the index at `/`. All generated from the contracts'
+// operation table, so they cannot drift from the API.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
 import { buildPostmanCollection } from './postman.ts';
@@ -15,7 +18,8 @@ export interface PublicDocsOptions {
   apiPrefix: string;
 }
 
-const CHANGELOG_URL = new URL('../../../../docs/CHANGELOG.md', import.meta.url);
+/** The API's changelog, docs/CHANGELOG.md of the repository this package sits in (the image copies it there too). */
+const CHANGELOG = path.join(import.meta.dirname, '../../../docs/CHANGELOG.md');
 
 export const WEBHOOK_EVENTS = [
   { name: 'webhook_kyc_status_changed', type: 'kyc.status_changed', summary: 'A player KYC status changed' },
@@ -34,11 +38,12 @@ export const WEBHOOK_EVENTS = [
   },
 ];
 
+/** Registered under the API prefix: `app.register(publicDocsRoutes, { prefix: apiPrefix, publicBaseUrl, apiPrefix })`. */
 export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOptions): Promise<void> {
   const serverUrl = `${opts.publicBaseUrl.replace(/\/$/, '')}${opts.apiPrefix}`;
   const operations = publicOperations as Record<string, Operation>;
   const openapi = JSON.stringify(buildOpenApi(operations, { serverUrl, webhookEvents: WEBHOOK_EVENTS }));
-  const changelog = readFileSync(CHANGELOG_URL, 'utf8');
+  const changelog = readFileSync(CHANGELOG, 'utf8');
   const postman = JSON.stringify(buildPostmanCollection(operations, serverUrl));
   const snippets = JSON.stringify(SIGNING_SNIPPETS);
   const vectors = JSON.stringify(buildTestVectors(opts.apiPrefix));

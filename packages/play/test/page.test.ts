@@ -1,7 +1,7 @@
-// The launch page's HTML (play/page.ts): whatever a session carries is escaped, and the page runs
-// no script but its own.
+// The launch page's HTML (page.ts): whatever a session carries is escaped, and the page runs no
+// script but its own.
 import t from 'tap';
-import { escapeHtml, renderGamePage } from '../src/play/page.ts';
+import { escapeHtml, renderGamePage } from '../src/page.ts';
 
 t.test('the launch page escapes whatever it echoes', async (t) => {
   t.equal(escapeHtml(`<a href="x" onclick='y'>&</a>`), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');

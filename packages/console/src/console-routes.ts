@@ -1,16 +1,20 @@
-// The team console on the admin port (never the public one): the sign-in page at `/`, the pages
-// (one shell; Preact + htm modules from the project's own node_modules, no build step, no CDN), their
-// assets, and the session routes. Pages talk to the admin API with the session cookie and the
-// session's CSRF token, under a strict Content-Security-Policy.
+// The team console, a Fastify plugin the gateway mounts on its admin port (never the public one):
+// the sign-in page at `/`, the pages (one shell; Preact + htm modules from this package's own
+// dependencies, no build step, no CDN), their assets (this package's assets/), and the session
+// routes. Pages talk to the admin API with the session cookie and the session's CSRF token, under a
+// strict Content-Security-Policy. Accounts and sessions live behind the ConsoleAccounts port; a
+// refusal is thrown as an AppError, which the host's error handler renders as the envelope.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, collectIssues, validationError } from '@bo/contracts';
-import { parseJsonObject, requireJsonMediaType } from '../edge/http/raw-body.ts';
-import { ConsoleSessions, sessionCookie, sessionTokenOf, type SessionPolicy } from '../team/console-sessions.ts';
+import { keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
+import type { ConsoleAccounts, ConsoleIdentity } from './console-accounts.ts';
+import { checkCsrf, sessionCookie, sessionTokenOf } from './session-cookie.ts';
 
 const SIGN_IN_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -24,7 +28,10 @@ const SIGN_IN_PAGE = `<!doctype html>
 </main>
 <script src="/console/sign-in.js"></script></body></html>`;
 
-/** The browser modules the pages import, served from the installed packages (import.meta.resolve finds their ESM builds). */
+/**
+ * The browser modules the pages import, resolved from this package (its own dependencies):
+ * import.meta.resolve finds their ESM builds, the ones a browser can import.
+ */
 const VENDOR: Record<string, string> = {
   'preact.mjs': fileURLToPath(import.meta.resolve('preact')),
   'hooks.mjs': fileURLToPath(import.meta.resolve('preact/hooks')),
@@ -45,6 +52,7 @@ const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP).diges
 const CSP = `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const ASSET = /^[a-z][a-z-]*\.(js|css)$/;
 const CONTENT_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
+const ASSETS = path.join(import.meta.dirname, '../assets');
 const SignIn = TypeCompiler.Compile(
   Type.Object({
     email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -54,13 +62,18 @@ const SignIn = TypeCompiler.Compile(
 );
 const TotpCode = TypeCompiler.Compile(Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }));
 
-export interface ConsoleOptions {
-  sessions: ConsoleSessions;
-  policy: SessionPolicy;
+export interface ConsoleOptions<Who extends ConsoleIdentity = ConsoleIdentity> {
+  accounts: ConsoleAccounts<Who>;
+  /** How long a session lives at most: the cookie's Max-Age. */
+  policy: { absoluteHours: number };
+  /** The cookie's Secure attribute (off only for local development over plain http). */
   secureCookie: boolean;
 }
 
-export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Promise<void> {
+/** Registered on the admin server: `app.register(consoleRoutes, { accounts, policy, secureCookie })`. */
+export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyInstance, o: ConsoleOptions<Who>): Promise<void> {
+  // Bodies as bytes, parsed by the API's JSON rules (the same parser the gateway's apps use).
+  keepRawBodies(app);
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.url.startsWith('/admin/')) {
       reply
@@ -76,11 +89,11 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
   for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
   // Files are read once, on first use; a name outside the pattern or the vendor list is 404.
   const cache = new Map<string, string>();
-  const cached = (key: string, path: URL | string): string => {
+  const cached = (key: string, file: string): string => {
     let body = cache.get(key);
     if (body === undefined) {
       try {
-        body = readFileSync(path, 'utf8');
+        body = readFileSync(file, 'utf8');
       } catch {
         throw new AppError('NOT_FOUND');
       }
@@ -91,51 +104,51 @@ export async function consoleRoutes(app: FastifyInstance, o: ConsoleOptions): Pr
   app.get('/console/:file', async (req, reply) => {
     const file = (req.params as { file: string }).file;
     if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
-    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(cached(file, new URL(`./assets/${file}`, import.meta.url)));
+    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(cached(file, path.join(ASSETS, file)));
   });
   app.get('/console/vendor/:file', async (req, reply) => {
     const file = (req.params as { file: string }).file;
-    const path = VENDOR[file];
-    if (!path) throw new AppError('NOT_FOUND');
-    return reply.type(CONTENT_TYPES.js).send(cached(`vendor/${file}`, path));
+    const vendored = VENDOR[file];
+    if (!vendored) throw new AppError('NOT_FOUND');
+    return reply.type(CONTENT_TYPES.js).send(cached(`vendor/${file}`, vendored));
   });
 
   app.post('/console/session', async (req, reply) => {
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!SignIn.Check(body)) throw validationError('body', collectIssues(SignIn, body));
-    const s = await o.sessions.signIn(body.email, body.password, body.totp || undefined);
+    const s = await o.accounts.signIn(body.email, body.password, body.totp || undefined);
     return reply.header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600)).send({ user: s.member, csrfToken: s.csrfToken });
   });
   app.get('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
-    const who = token ? await o.sessions.identify(token) : undefined;
+    const who = token ? await o.accounts.identify(token) : undefined;
     if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
     return reply.send({ user: { email: who.email, role: who.role, secondFactor: who.secondFactor }, csrfToken: who.csrfToken });
   });
   /** The signed-in person turns on TOTP: a secret to scan or type, then a first code to confirm it. */
   const signedIn = async (req: FastifyRequest) => {
     const token = sessionTokenOf(req.headers.cookie);
-    const who = token ? await o.sessions.identify(token) : undefined;
+    const who = token ? await o.accounts.identify(token) : undefined;
     if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
-    ConsoleSessions.checkCsrf(who, req.headers['x-csrf-token']);
+    checkCsrf(who, req.headers['x-csrf-token']);
     return who;
   };
-  app.post('/console/second-factor', async (req, reply) => reply.send(await o.sessions.startSecondFactor(await signedIn(req))));
+  app.post('/console/second-factor', async (req, reply) => reply.send(await o.accounts.startSecondFactor(await signedIn(req))));
   app.post('/console/second-factor/confirm', async (req, reply) => {
     const who = await signedIn(req);
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!TotpCode.Check(body)) throw validationError('body', collectIssues(TotpCode, body));
-    await o.sessions.confirmSecondFactor(who, body.code);
+    await o.accounts.confirmSecondFactor(who, body.code);
     return reply.send({ secondFactor: true });
   });
   app.delete('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
-    const who = token ? await o.sessions.identify(token) : undefined;
+    const who = token ? await o.accounts.identify(token) : undefined;
     if (token && who) {
-      ConsoleSessions.checkCsrf(who, req.headers['x-csrf-token']);
-      await o.sessions.signOut(token);
+      checkCsrf(who, req.headers['x-csrf-token']);
+      await o.accounts.signOut(token);
     }
     return reply
       .header('set-cookie', sessionCookie('', o.secureCookie, 0))

@@ -1,89 +1,54 @@
-// The game launch page (gameUrl) and its play endpoint, outside /api/v1 and without operator
-// auth: the signed launch token in the URL is the credential. The gateway never holds the
-// token's key; it forwards the token to the wallet's games module, which verifies it, decides
-// every round server-side and records it: demo sessions move a fictitious balance, real
-// sessions the player's money through the wallet's ledger (the page shows the withdrawable
-// balance, `available − held`, which is what a bet can take). The page is self-contained (page.ts:
-// its CSS and script inlined under a nonce CSP, no external assets) because operators embed it in
-// an iframe. Errors answer in the API's one envelope (JSON) or as an error page (HTML). The page
-// and every round are refused while the session's operator is suspended (operator-check.ts); the
+// The game launch page (gameUrl) and its play endpoint, a Fastify plugin the gateway mounts on its
+// public port, outside /api/v1 and without operator auth: the signed launch token in the URL is the
+// credential. The page never holds the token's key; it hands the token to the wallet's games
+// (the PlayGames port: wallet-games.ts over NATS), which verify it, decide every round server-side
+// and record it: demo sessions move a fictitious balance, real sessions the player's money through
+// the wallet's ledger (the page shows the withdrawable balance, `available − held`, which is what a
+// bet can take). The page is self-contained (page.ts: its CSS and script inlined under a nonce CSP,
+// no external assets) because operators embed it in an iframe. Errors answer in the API's one
+// envelope (JSON) or as an error page (HTML). The host may refuse a token's page and rounds before
+// the wallet is asked (`operatorRefusal`: the gateway refuses those of a suspended operator); the
 // wallet refuses them for the player and the session.
 //
 //   GET  /play/:token          HTML page of the session (302 to the provider for external games)
 //   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { AppError, gamePlayMessages, requestOperation, type OperationReply, type PlayOwner, type PlaySessionView } from '@bo/contracts';
-import { envelope, logFailure, toAppError } from '../edge/http/errors.ts';
-import { parseJsonObject } from '../edge/http/raw-body.ts';
-import type { OperatorStatus } from '../operators/operator-status.ts';
-import { createOperatorCheck } from './operator-check.ts';
+import { AppError, type ErrorBody, type OperationReply, type PlaySessionView } from '@bo/contracts';
+import { envelope, logFailure, parseJsonObject, toAppError } from '@bo/http-kit';
 import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
 
+/** The wallet's games as the page asks them, for a launch token (games.play.session, games.play.round). */
+export interface PlayGames {
+  session(token: string, requestId: string): Promise<OperationReply<PlaySessionView>>;
+  round(token: string, requestId: string, body: Record<string, unknown>): Promise<OperationReply>;
+}
+
+/** The refusal of a token's page or round by the host (its own reasons, or its token), or undefined. */
+export type PlayRefusal = (token: string, requestId: string) => Promise<ErrorBody | undefined>;
+
 export interface PlayRoutesOptions {
-  nc: NatsConnection;
-  prefix: string;
-  rpcTimeoutMs: number;
+  games: PlayGames;
   /** The gateway's public address; the page may talk to it besides its own origin. */
   publicBaseUrl: string;
+  /** Asked before every page and round, before the wallet; none: the wallet's rules only. */
+  operatorRefusal?: PlayRefusal;
   /** Largest round body accepted (default 4 KiB; a round is a few short fields). */
   roundBodyLimitBytes?: number;
-  /**
-   * The status of an operator now, read where it is kept (the gateway's database, not a cache),
-   * for the check before every page and round; undefined for an unknown operator (refused).
-   */
-  operatorStatus(operatorId: string): Promise<OperatorStatus | undefined>;
 }
 
 // A launch token is `v1.<gs_id>.<exp>.<sig>`; anything far from that shape is refused here
 // without a round trip. The wallet does the real verification.
 const TOKEN_SHAPE = /^[A-Za-z0-9._-]{10,200}$/;
-const GATEWAY_SCOPE = { kind: 'internal', service: 'gateway' } as const;
 
-/**
- * Registered on the public server, outside /api/v1: `app.register(playRoutes, { nc, prefix, ... })`.
- * `prefix` here is the NATS prefix, but Fastify reads a `prefix` register option as a route
- * prefix; wrapped with fastify-plugin the option is not applied to routes, and the routes live in
- * an encapsulated child (its own body parser) registered without one, so they stay at /play/...
- */
-export const playRoutes = fp(
-  async (app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> => {
-    await app.register(playRoutesScope, { play: opts });
-  },
-  { name: 'play-routes', fastify: '5.x' },
-);
-
-async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: PlayRoutesOptions }): Promise<void> {
+/** Registered on the public server, outside /api/v1: `app.register(playRoutes, { games, publicBaseUrl, operatorRefusal })`. */
+export async function playRoutes(app: FastifyInstance, opts: PlayRoutesOptions): Promise<void> {
   const limit = opts.roundBodyLimitBytes ?? 4096;
   // Own body parsing in this scope: bodies arrive as bytes whatever the parent app registered,
   // and become a JSON object here (the gateway's public app parses nothing by itself).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: limit }, (_req, body, done) => done(null, body));
-
-  const ask = async <R>(subject: string, req: FastifyRequest, token: string, body: unknown): Promise<OperationReply<R>> =>
-    requestOperation<R>(
-      opts.nc,
-      subject,
-      {
-        ctx: { requestId: String(req.id), scope: GATEWAY_SCOPE },
-        params: { token },
-        query: {},
-        body,
-      },
-      { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs },
-    );
-  const operatorRefusal = createOperatorCheck({
-    askOwner: (token, requestId) =>
-      requestOperation<PlayOwner>(
-        opts.nc,
-        gamePlayMessages.owner.subject,
-        { ctx: { requestId, scope: GATEWAY_SCOPE }, params: { token }, query: {}, body: {} },
-        { prefix: opts.prefix, timeoutMs: opts.rpcTimeoutMs },
-      ),
-    operatorStatus: opts.operatorStatus,
-  });
+  const refusal = async (token: string, requestId: string) => (opts.operatorRefusal ? opts.operatorRefusal(token, requestId) : undefined);
 
   app.get<{ Params: { token: string } }>('/play/:token', async (req, reply) => {
     const token = req.params.token;
@@ -91,9 +56,9 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
     if (!TOKEN_SHAPE.test(token)) return sendErrorPage(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
     let result: OperationReply<PlaySessionView>;
     try {
-      const refused = await operatorRefusal(token, String(req.id));
+      const refused = await refusal(token, String(req.id));
       if (refused) return sendErrorPage(reply, req, AppError.fromBody(refused));
-      result = await ask<PlaySessionView>(gamePlayMessages.session.subject, req, token, {});
+      result = await opts.games.session(token, String(req.id));
     } catch (e) {
       return sendErrorPage(reply, req, failureOf(e, req));
     }
@@ -116,9 +81,9 @@ async function playRoutesScope(app: FastifyInstance, { play: opts }: { play: Pla
     try {
       const body = parseJsonObject(req.body as Buffer | undefined);
       // Before the round reaches the wallet: nothing of a suspended operator's is played.
-      const refused = await operatorRefusal(token, String(req.id));
+      const refused = await refusal(token, String(req.id));
       if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
-      result = await ask(gamePlayMessages.round.subject, req, token, body);
+      result = await opts.games.round(token, String(req.id), body);
     } catch (e) {
       return sendJsonError(reply, req, failureOf(e, req));
     }

@@ -1,5 +1,5 @@
 // GET /docs: the API reference rendered in the browser from /openapi.json by Scalar's standalone
-// bundle (served by the gateway itself, no CDN), and a try-it panel that signs each operation's
+// bundle (served by the portal itself from this package's dependencies, no CDN), and a try-it panel that signs each operation's
 // request in the browser with WebCrypto. The secret never leaves the page: it only keys the HMAC.
 // No inline script: the Content-Security-Policy allows scripts from this origin only.
 import { readFileSync } from 'node:fs';
@@ -28,7 +28,10 @@ export const DOCS_SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-/** Scalar's standalone browser bundle from node_modules, or undefined when it is not installed. */
+/**
+ * Scalar's standalone browser bundle, resolved from this package (its own dependency), or undefined
+ * when it is not installed.
+ */
 export function loadScalarBundle(): string | undefined {
   try {
     const main = createRequire(import.meta.url).resolve('@scalar/api-reference');

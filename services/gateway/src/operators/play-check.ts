@@ -1,11 +1,13 @@
-// The launch page's operator check: the page and every round of a suspended operator's session
-// are refused, whatever token the page holds. Operators live in the gateway, sessions in the
-// wallet: the wallet says once which operator a token's session belongs to (games.play.owner; it
-// never changes, so it is kept per token), and the operator's status is read from the gateway's
-// database on every request, so a suspension is in force on every replica once it commits, before
-// the admin request that made it answers (docs/games.md, "Stopping play").
-import { AppError, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
-import type { OperatorStatus } from '../operators/operator-status.ts';
+// The launch page's operator check (@bo/play's `operatorRefusal`, given by the gateway): the page
+// and every round of a suspended operator's session are refused, whatever token the page holds.
+// Operators live in the gateway, sessions in the wallet: the wallet says once which operator a
+// token's session belongs to (games.play.owner; it never changes, so it is kept per token), and the
+// operator's status is read from the gateway's database on every request, so a suspension is in
+// force on every replica once it commits, before the admin request that made it answers
+// (docs/games.md, "Stopping play").
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AppError, gamePlayMessages, requestOperation, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
+import type { OperatorStatus } from './operator-status.ts';
 
 const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site is suspended.';
 
@@ -39,4 +41,15 @@ export function createOperatorCheck(deps: OperatorCheckDeps): OperatorCheck {
     if ((await deps.operatorStatus(operatorId)) !== 'active') return new AppError('OPERATOR_SUSPENDED', OPERATOR_SUSPENDED_MESSAGE).toBody();
     return undefined;
   };
+}
+
+/** games.play.owner over NATS, asked as the gateway with its deadline. */
+export function askOwnerOverNats(o: { nc: NatsConnection; natsPrefix: string; rpcTimeoutMs: number }): OperatorCheckDeps['askOwner'] {
+  return (token, requestId) =>
+    requestOperation<PlayOwner>(
+      o.nc,
+      gamePlayMessages.owner.subject,
+      { ctx: { requestId, scope: { kind: 'internal', service: 'gateway' } }, params: { token }, query: {}, body: {} },
+      { prefix: o.natsPrefix, timeoutMs: o.rpcTimeoutMs },
+    );
 }

@@ -4,6 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '@bo/contracts';
 import { badTextIssues, jsonDepth, MAX_JSON_DEPTH } from './text-rules.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body's bytes as sent, where keepRawBodies parses (the request's `body` stays undefined). */
+    rawBody?: Buffer;
+  }
+}
+
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 export function keepRawBodies(app: FastifyInstance): void {

@@ -1,10 +1,11 @@
 // The HTML of the launch page and of its error pages. The page is self-contained: its CSS and
-// script (assets/, real files) are inlined under a per-response nonce, so an operator's iframe
-// loads nothing else and the Content-Security-Policy allows nothing else.
+// script (this package's assets/, real files) are inlined under a per-response nonce, so an
+// operator's iframe loads nothing else and the Content-Security-Policy allows nothing else.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { PlaySessionView } from '@bo/contracts';
 
-const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+const asset = (name: string) => readFileSync(path.join(import.meta.dirname, '../assets', name), 'utf8');
 const BASE_CSS = asset('base.css');
 const GAME_CSS = asset('game.css');
 const CLIENT_JS = asset('play.js');

@@ -1,6 +1,6 @@
-// The gateway's launch-page plugin in isolation: a bare Fastify with only playRoutes, real NATS,
-// the real wallet and players services in-process; HTTP through inject, then a real browser
-// (Chromium through playwright-core) on a real listening socket.
+// The launch-page plugin in isolation: a bare Fastify with only playRoutes and its wallet port over
+// real NATS (walletGames), the real wallet and players services in-process; HTTP through inject,
+// then a real browser (Chromium through playwright-core) on a real listening socket.
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
 import { connectNats } from '@bo/service-kit';
 import { testNatsUrl, testPrefix } from '@bo/service-kit/testing';
-import { playRoutes } from '../src/play/play-routes.ts';
+import { playRoutes, walletGames } from '../src/index.ts';
 import { createLaunchTokenSigner } from '@bo/wallet/testing';
 import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
@@ -24,10 +24,9 @@ t.test('launch page plugin', async (t) => {
     await app.close();
     await nc.drain().catch(() => undefined);
   });
-  // Operators live in the gateway's database, which this bare app has not: every operator is
-  // active here. Suspension is played through the real gateway in play-stops.test.ts.
-  const operatorStatus = async () => 'active' as const;
-  await app.register(playRoutes, { nc, prefix, rpcTimeoutMs: 3000, publicBaseUrl: 'http://127.0.0.1', operatorStatus });
+  // No operatorRefusal: the gateway's operator check is played through the real gateway in
+  // services/gateway/test/play-stops.test.ts.
+  await app.register(playRoutes, { games: walletGames({ nc, prefix, timeoutMs: 3000 }), publicBaseUrl: 'http://127.0.0.1' });
   // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const provider = await startFakeProvider(t);
@@ -170,7 +169,7 @@ t.test('launch page plugin', async (t) => {
   t.test('no wallet answering: 503 page and JSON, with Retry-After', async (t) => {
     const lonely = Fastify();
     t.teardown(() => lonely.close());
-    await lonely.register(playRoutes, { nc, prefix: testPrefix('nobody'), rpcTimeoutMs: 300, publicBaseUrl: baseUrl, operatorStatus });
+    await lonely.register(playRoutes, { games: walletGames({ nc, prefix: testPrefix('nobody'), timeoutMs: 300 }), publicBaseUrl: baseUrl });
     const token = createLaunchTokenSigner(LAUNCH_SECRET).sign({ sessionId: 'gs_0123456789abcdef0123456789abcdef', expiresAt: new Date(Date.now() + 60_000) });
     const page = await lonely.inject({ method: 'GET', url: `/play/${token}` });
     t.equal(page.statusCode, 503);

@@ -1,0 +1,160 @@
+// The console plugin on its own: a bare Fastify with the plugin, a host error handler that renders
+// the envelope (as the gateway's does), and an in-memory accounts port. Pages and assets come from
+// this package, the browser modules from its own dependencies; the session routes set and clear
+// the cookie, ask for the CSRF token on every change and hand the port back the identity it gave.
+// Sessions against the real store, and the admin API with the cookie: services/gateway/test/console-*.
+import t, { type Test } from 'tap';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AppError } from '@bo/contracts';
+import { envelope, toAppError } from '@bo/http-kit';
+import { consoleRoutes, type ConsoleAccounts, type ConsoleIdentity } from '../src/index.ts';
+
+const TOKEN = 'T'.repeat(43);
+const CSRF = 'csrf-token-of-the-session';
+const ASSETS = path.join(import.meta.dirname, '../assets');
+
+/** The port's own identity: more than the console needs, given back to it as it was. */
+interface Member extends ConsoleIdentity {
+  memberId: string;
+}
+
+function fakeAccounts() {
+  const calls: string[] = [];
+  let live = false;
+  const ana: Member = { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, csrfToken: CSRF, memberId: 'tm_ana' };
+  const accounts: ConsoleAccounts<Member> = {
+    async signIn(email, password, totp) {
+      calls.push(`signIn ${email} ${totp ?? 'no code'}`);
+      if (password !== 'right') throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is locked or disabled.');
+      live = true;
+      return { token: TOKEN, csrfToken: CSRF, member: { id: ana.memberId, email: ana.email, role: ana.role } };
+    },
+    async identify(token) {
+      return live && token === TOKEN ? ana : undefined;
+    },
+    async signOut(token) {
+      calls.push(`signOut ${token === TOKEN ? 'the session' : token}`);
+      live = false;
+    },
+    async startSecondFactor(who) {
+      calls.push(`start ${who.memberId}`);
+      return { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' };
+    },
+    async confirmSecondFactor(who, code) {
+      calls.push(`confirm ${who.memberId} ${code}`);
+    },
+  };
+  return { accounts, calls };
+}
+
+async function build(t: Test, secureCookie = false) {
+  const fake = fakeAccounts();
+  const app: FastifyInstance = Fastify();
+  t.teardown(() => app.close());
+  app.setErrorHandler((err, req, reply) => {
+    const e = toAppError(err);
+    return reply.code(e.status).type('application/json').send(envelope(e.toBody(), req.id));
+  });
+  await app.register(consoleRoutes, { accounts: fake.accounts, policy: { absoluteHours: 12 }, secureCookie });
+  return { app, ...fake };
+}
+
+t.test('pages and assets, from this package, under the CSP', async (t) => {
+  const { app } = await build(t);
+  const signIn = await app.inject({ method: 'GET', url: '/' });
+  t.equal(signIn.statusCode, 200);
+  t.match(signIn.body, /<script src="\/console\/sign-in\.js"><\/script>/);
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account']) {
+    const res = await app.inject({ method: 'GET', url: `/${page}` });
+    const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
+    t.same(JSON.parse(map).imports, { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' });
+    t.equal(
+      res.headers['content-security-policy'],
+      `default-src 'none'; script-src 'self' 'sha256-${createHash('sha256').update(map).digest('base64')}'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `/${page}: the import map is the one inline script`,
+    );
+    t.same(
+      [res.headers['x-frame-options'], res.headers['x-content-type-options'], res.headers['referrer-policy'], res.headers['cache-control']],
+      ['DENY', 'nosniff', 'no-referrer', 'no-store'],
+    );
+  }
+
+  const appJs = await app.inject({ method: 'GET', url: '/console/app.js' });
+  t.equal(appJs.headers['content-type'], 'text/javascript; charset=utf-8');
+  t.equal(appJs.body, readFileSync(path.join(ASSETS, 'app.js'), 'utf8'), "the package's own assets/app.js");
+  const css = await app.inject({ method: 'GET', url: '/console/console.css' });
+  t.same([css.headers['content-type'], css.body], ['text/css; charset=utf-8', readFileSync(path.join(ASSETS, 'console.css'), 'utf8')]);
+  for (const [file, specifier] of [
+    ['preact.mjs', 'preact'],
+    ['hooks.mjs', 'preact/hooks'],
+    ['htm.mjs', 'htm'],
+  ] as const) {
+    const res = await app.inject({ method: 'GET', url: `/console/vendor/${file}` });
+    t.equal(
+      res.body,
+      readFileSync(fileURLToPath(import.meta.resolve(specifier)), 'utf8'),
+      `${file}: the ESM build of ${specifier}, resolved from this package`,
+    );
+  }
+  for (const url of ['/console/nope.js', '/console/..%2Fsrc%2Findex.ts', '/console/vendor/react.mjs', '/console/APP.JS']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.same([res.statusCode, res.json().error.code], [404, 'NOT_FOUND'], `${url} is not served`);
+  }
+});
+
+t.test('session routes: cookie, CSRF, and the identity handed back to the port', async (t) => {
+  const { app, calls } = await build(t);
+  const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(body) });
+
+  const missing = await post('/console/session', { email: 'ana@ourteam.example' });
+  t.same([missing.statusCode, missing.json().error.details.issues[0].path], [422, '/password'], 'every field is checked before the port is asked');
+  const notJson = await app.inject({ method: 'POST', url: '/console/session', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+  t.equal(notJson.json().error.code, 'UNSUPPORTED_MEDIA_TYPE');
+  const wrong = await post('/console/session', { email: 'ana@ourteam.example', password: 'wrong', totp: '' });
+  t.same([wrong.statusCode, wrong.json().error.code], [401, 'UNAUTHORIZED'], "the port's refusal, in the envelope");
+
+  const ok = await post('/console/session', { email: 'ana@ourteam.example', password: 'right' });
+  t.equal(ok.statusCode, 200);
+  t.equal(ok.headers['set-cookie'], `bo_console=${TOKEN}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`, 'Max-Age is the absolute end');
+  t.same(ok.json(), { user: { id: 'tm_ana', email: 'ana@ourteam.example', role: 'finance' }, csrfToken: CSRF });
+  const cookie = `other=1; bo_console=${TOKEN}`;
+
+  const me = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
+  t.same(me.json(), { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false }, csrfToken: CSRF }, 'no member id, no token');
+  t.equal((await app.inject({ method: 'GET', url: '/console/session' })).statusCode, 401, 'no cookie: not signed in');
+
+  t.equal((await post('/console/second-factor', {}, { cookie })).json().error.code, 'CSRF_TOKEN_INVALID', 'a change without the CSRF token');
+  t.equal((await post('/console/second-factor', {}, { cookie, 'x-csrf-token': 'guess' })).json().error.code, 'CSRF_TOKEN_INVALID');
+  t.same((await post('/console/second-factor', {}, { cookie, 'x-csrf-token': CSRF })).json(), { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' });
+  t.equal((await post('/console/second-factor/confirm', { code: '12345' }, { cookie, 'x-csrf-token': CSRF })).statusCode, 422, 'a code is six digits');
+  t.same((await post('/console/second-factor/confirm', { code: '123456' }, { cookie, 'x-csrf-token': CSRF })).json(), { secondFactor: true });
+
+  const noCsrf = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie } });
+  t.equal(noCsrf.json().error.code, 'CSRF_TOKEN_INVALID', 'signing out is a change too');
+  const out = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie, 'x-csrf-token': CSRF } });
+  t.same([out.statusCode, out.headers['set-cookie']], [204, 'bo_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0']);
+  const again = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie } });
+  t.same(
+    [again.statusCode, again.headers['set-cookie']],
+    [204, 'bo_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0'],
+    'a dead session: the cookie is cleared',
+  );
+
+  t.same(calls, ['signIn ana@ourteam.example no code', 'signIn ana@ourteam.example no code', 'start tm_ana', 'confirm tm_ana 123456', 'signOut the session']);
+});
+
+t.test('Secure cookies when the host says so', async (t) => {
+  const { app } = await build(t, true);
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/console/session',
+    headers: { 'content-type': 'application/json' },
+    payload: { email: 'ana@ourteam.example', password: 'right' },
+  });
+  t.equal(ok.headers['set-cookie'], `bo_console=${TOKEN}; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=43200`);
+});
