@@ -286,7 +286,11 @@ check(new RegExp(`COPY --from=${installName} /app/node_modules`).test(runtime), 
 check(!/npm (ci|install|i)\b/.test(runtime), 'Dockerfile: nothing is installed in the runtime stage');
 check(/^ENV NODE_ENV=production$/m.test(runtime), 'Dockerfile: NODE_ENV=production in the image');
 check(/^USER (node|1000)$/m.test(runtime), 'Dockerfile: runs as the non-root node user');
-check(!/COPY (packages\/(sdk|test-support)|test|scripts|bench)\b/.test(runtime), 'Dockerfile: no test, tool or SDK sources in the image');
+check(!/COPY (packages\/(sdk(?!\/README\.md )|test-support)|test|scripts|bench)\b/.test(runtime), 'Dockerfile: no test, tool or SDK sources in the image');
+// The files the portal reads at start-up (packages/portal/src/public-docs.ts): it does not start without them.
+for (const file of ['docs/CHANGELOG.md', 'packages/sdk/README.md']) {
+  check(new RegExp(`^COPY ${file.replaceAll('.', '\\.')} \\./${path.dirname(file)}/$`, 'm').test(runtime), `Dockerfile: the runtime stage copies ${file} (the portal serves it)`);
+}
 const workspaces = (JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).workspaces as string[]).flatMap((w) =>
   w.endsWith('/*') ? readdirSync(path.join(REPO, w.slice(0, -2))).map((d) => `${w.slice(0, -2)}/${d}`) : [w],
 );

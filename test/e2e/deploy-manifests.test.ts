@@ -1,7 +1,8 @@
 // `npm run check:manifests` passes on the manifests as they are, and fails, naming the fault, on
 // copies of deploy/k8s with one thing broken: a secret a service reads not wired from the Secret,
 // a probe missing, the default-deny NetworkPolicy gone, an image tag that is not the API version, a
-// workspace the gateway runs left out of the image.
+// workspace the gateway runs left out of the image, the SDK's README (the portal serves it) left
+// out, the SDK's sources let in.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,4 +77,12 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   const noPlay = await checkBroken(t, 'Dockerfile', /^COPY packages\/play \.\/packages\/play\n/m, '');
   t.equal(noPlay.code, 1);
   t.match(noPlay.out, /not ok - Dockerfile: the runtime stage copies packages\/play \(a service runs it\)/);
+
+  // The portal reads the SDK's README at start-up; the README is the one file of the SDK allowed in.
+  const noReadme = await checkBroken(t, 'Dockerfile', /^COPY packages\/sdk\/README\.md \.\/packages\/sdk\/\n/m, '');
+  t.equal(noReadme.code, 1);
+  t.match(noReadme.out, /not ok - Dockerfile: the runtime stage copies packages\/sdk\/README\.md \(the portal serves it\)/);
+  const sdkSources = await checkBroken(t, 'Dockerfile', /^COPY packages\/sdk\/README\.md \.\/packages\/sdk\/$/m, 'COPY packages/sdk ./packages/sdk');
+  t.equal(sdkSources.code, 1);
+  t.match(sdkSources.out, /not ok - Dockerfile: no test, tool or SDK sources in the image/);
 });

@@ -245,6 +245,14 @@ const PUBLIC_ROUTES = [
     example: { requests: [], webhooks: [] },
   },
   {
+    path: '/sdk',
+    id: 'getSdkReadme',
+    summary: "The Node.js SDK's README: install, quick start, retries, errors, webhooks (Markdown)",
+    type: 'text/markdown',
+    schema: { type: 'string' },
+    example: '# @bo/sdk\n\nThe operator SDK for the Back-Office API...',
+  },
+  {
     path: '/docs',
     id: 'getDocs',
     summary: 'The API reference (HTML) with a sandbox try-it',

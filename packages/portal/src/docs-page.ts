@@ -1,7 +1,8 @@
 // GET /docs: the API reference rendered in the browser from /openapi.json by Scalar's standalone
-// bundle (served by the portal itself from this package's dependencies, no CDN), and a try-it panel that signs each operation's
-// request in the browser with WebCrypto. The secret never leaves the page: it only keys the HMAC.
-// No inline script: the Content-Security-Policy allows scripts from this origin only.
+// bundle (served by the portal itself from this package's dependencies, no CDN), the SDK's quick
+// start, and a try-it panel that signs each operation's request in the browser with WebCrypto.
+// The secret never leaves the page: it only keys the HMAC.
+// No inline script: the Content-Security-Policy allows scripts from this origin only, and no eval.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -41,20 +42,48 @@ export function loadScalarBundle(): string | undefined {
   }
 }
 
-export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; hasReference: boolean }): string {
+/** The code block under "## Quick start" in the SDK's README, as written there. */
+export function sdkQuickStart(readme: string): string {
+  const block = /^## Quick start$[\s\S]*?^```[a-z]*\n([\s\S]*?)^```$/m.exec(readme);
+  if (!block) throw new Error('the SDK README has no code block under "## Quick start"');
+  return block[1]!.replace(/\n$/, '');
+}
+
+/** URLs of the page's assets (content-hashed); `scalar` is absent when the bundle is not installed. */
+export interface DocsPageAssets {
+  scalar?: string;
+  script: string;
+  css: string;
+  favicon: string;
+}
+
+export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; assets: DocsPageAssets; sdkQuickStart: string }): string {
   const p = esc(opts.apiPrefix);
+  const { assets } = opts;
+  // docs.js runs first (both deferred, in order): it configures what Scalar reads at load.
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Operator Gaming Back-Office API reference</title>
-<link rel="stylesheet" href="${p}/docs/assets/docs.css">
+<link rel="icon" type="image/svg+xml" href="${esc(assets.favicon)}">
+<link rel="stylesheet" href="${esc(assets.css)}">
+<script src="${esc(assets.script)}" defer></script>
+${assets.scalar ? `<script src="${esc(assets.scalar)}" defer></script>` : ''}
 </head><body>
 <header class="bo-top">
   <h1>Operator Gaming Back-Office API</h1>
   <p>Server-to-server API. Base URL <code>${esc(opts.serverUrl)}</code>. Documents:
   <a href="${p}/openapi.json">openapi.json</a> · <a href="${p}/postman.json">postman.json</a> ·
   <a href="${p}/signing-snippets.json">signing-snippets.json</a> · <a href="${p}/test-vectors.json">test-vectors.json</a> ·
-  <a href="${p}/changelog">changelog</a></p>
+  <a href="${p}/changelog">changelog</a> · <a href="${p}/sdk">SDK README</a></p>
 </header>
+<details id="sdk" class="bo-try">
+  <summary>Node.js SDK (<code>@bo/sdk</code>): quick start</summary>
+  <p>The SDK signs every request, retries safely with the same <code>Idempotency-Key</code>, throws typed errors and
+  verifies webhooks; Node.js 20.3 or later. How to install it, every operation, retries, errors and webhooks:
+  <a href="${p}/sdk">its README</a>.</p>
+  <pre id="sdk-quick-start"><code>${esc(opts.sdkQuickStart)}</code></pre>
+  <p class="bo-note">With a <code>bk_test_</code> key and its <code>sk_</code> secret, it runs on the sandbox.</p>
+</details>
 <button id="bo-try-button" class="bo-try-button" type="button" title="Try the operation you are reading">Try it</button>
 <details id="try-it" class="bo-try">
   <summary>Try it: send a signed request (sandbox keys only)</summary>
@@ -71,12 +100,14 @@ export function renderDocsPage(opts: { serverUrl: string; apiPrefix: string; has
   </form>
   <pre id="bo-out" aria-live="polite"></pre>
 </details>
-${opts.hasReference ? '<main id="reference"></main>' : `<main id="reference"><p>The interactive reference bundle is not installed on this server; the OpenAPI document is at <a href="${p}/openapi.json">openapi.json</a>.</p></main>`}
+${assets.scalar ? '<main id="reference"></main>' : `<main id="reference"><p>The interactive reference bundle is not installed on this server; the OpenAPI document is at <a href="${p}/openapi.json">openapi.json</a>.</p></main>`}
 <div id="bo-config" data-api-prefix="${p}" hidden></div>
-${opts.hasReference ? `<script src="${p}/docs/assets/scalar.js"></script>` : ''}
-<script src="${p}/docs/assets/docs.js"></script>
 </body></html>`;
 }
+
+/** The tab's icon (linked from the page, so the browser asks for no /favicon.ico). */
+export const DOCS_FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M10 7h7a4.5 4.5 0 0 1 0 9h-7zm0 9h8a4.5 4.5 0 0 1 0 9h-8z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>
+`;
 
 export const DOCS_CSS = `
 html { -webkit-text-size-adjust: 100%; }
@@ -93,23 +124,21 @@ code, pre, textarea { font-family: ui-monospace, monospace; }
 .bo-try button { font: inherit; padding: 8px 14px; }
 #bo-out { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f5f8; padding: 8px; border-radius: 4px; max-height: 60vh; overflow: auto; }
 #reference { min-width: 0; }
+#sdk-quick-start { overflow-x: auto; background: #f3f5f8; padding: 8px; border-radius: 4px; font-size: 13px; }
+/* Scalar's footer link to its website: the reference works offline, nothing on it leads out. */
+#reference a[href^="https://www.scalar.com"] { display: none !important; }
 .bo-try-button { position: fixed; right: 16px; bottom: 16px; z-index: 1000; font: 600 15px/1 system-ui, sans-serif; padding: 12px 16px;
   border: 0; border-radius: 24px; background: #1d4ed8; color: #fff; box-shadow: 0 2px 8px rgba(0,0,0,.25); cursor: pointer; }
 `;
 
 /** The browser script: boots Scalar, builds the try-it form from the OpenAPI document, signs and sends. */
 export const DOCS_SCRIPT = `'use strict';
-(function () {
+// Scalar validates with Zod 4, which probes whether new Function() works to compile faster
+// validators: the CSP forbids eval, so the probe is a CSP violation. Jitless Zod never probes.
+// This script runs before Scalar's (both deferred, in document order).
+globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
+document.addEventListener('DOMContentLoaded', function () {
   var prefix = document.getElementById('bo-config').dataset.apiPrefix;
-  if (window.Scalar && document.getElementById('reference')) {
-    window.Scalar.createApiReference('#reference', {
-      url: prefix + '/openapi.json', hideTestRequestButton: true, hideClientButton: true, withDefaultFonts: false,
-      showDeveloperTools: 'never', telemetry: false, hideDarkModeToggle: false, documentDownloadType: 'json',
-      // No AI agent (a remote service) and no generated client code: it cannot sign; the signing
-      // snippets and the try-it do.
-      agent: { disabled: true }, hiddenClients: true,
-    });
-  }
   var $ = function (id) { return document.getElementById(id); };
   var enc = new TextEncoder();
   var hex = function (buf) { return Array.from(new Uint8Array(buf), function (b) { return b.toString(16).padStart(2, '0'); }).join(''); };
@@ -140,7 +169,18 @@ export const DOCS_SCRIPT = `'use strict';
       : '';
   }
 
-  fetch(prefix + '/openapi.json').then(function (r) { return r.json(); }).then(function (doc) {
+  // The document is fetched once, for the reference and for the try-it.
+  fetch(prefix + '/openapi.json').then(function (r) { return r.text(); }).then(function (text) {
+    if (window.Scalar) {
+      window.Scalar.createApiReference('#reference', {
+        content: text, hideTestRequestButton: true, hideClientButton: true, withDefaultFonts: false,
+        showDeveloperTools: 'never', telemetry: false, hideDarkModeToggle: false, documentDownloadType: 'json',
+        // Nothing that needs a remote service: no AI agent, no MCP server generation (Scalar's
+        // cloud), no generated client code (it cannot sign; the signing snippets and the try-it do).
+        agent: { disabled: true }, mcp: { disabled: true }, hiddenClients: true,
+      });
+    }
+    var doc = JSON.parse(text);
     Object.keys(doc.paths).forEach(function (path) {
       Object.keys(doc.paths[path]).forEach(function (m) {
         var o = doc.paths[path][m];
@@ -222,5 +262,5 @@ export const DOCS_SCRIPT = `'use strict';
     out.textContent = op.method + ' ' + target + '\\n' + sent.join('\\n') + '\\n\\nCanonical string signed:\\n' + canonical
       + '\\n\\n' + res.status + ' ' + res.statusText + '\\n' + shown.join('\\n') + '\\n\\n' + pretty;
   }
-})();
+});
 `;

@@ -16,7 +16,7 @@ const cryptoJs = require('crypto-js');
 const uuid = require('uuid');
 const url = pm.request.url;
 // Public documents need no signature.
-const isPublic = /\\/(openapi\\.json|changelog|postman\\.json|signing-snippets\\.json|test-vectors\\.json|docs)$/.test(url.getPath());
+const isPublic = /\\/(openapi\\.json|changelog|postman\\.json|signing-snippets\\.json|test-vectors\\.json|sdk|docs)$/.test(url.getPath());
 function sign() {
 const key = pm.variables.get('operatorKey');
 const secret = pm.variables.get('operatorSecret');
@@ -336,6 +336,7 @@ const PUBLIC_DOCUMENTS = [
   { path: 'postman.json', name: 'This Postman collection', type: 'application/json' },
   { path: 'signing-snippets.json', name: 'Signing snippets', type: 'application/json' },
   { path: 'test-vectors.json', name: 'Signing test vectors', type: 'application/json' },
+  { path: 'sdk', name: 'SDK README', type: 'text/markdown' },
   { path: 'docs', name: 'API reference (HTML)', type: 'text/html' },
 ];
 

@@ -1,17 +1,19 @@
 // The developer portal, Fastify plugins the gateway mounts on its public port: public,
 // unauthenticated routes under the API prefix (the OpenAPI document, the changelog, a Postman
-// collection with a signing pre-request script, signing snippets, test vectors and the API
-// reference: /docs, with its assets, Scalar's standalone bundle from this package's dependencies
-// and the signing try-it script), and the index at `/`. All generated from the contracts'
-// operation table, so they cannot drift from the API.
+// collection with a signing pre-request script, signing snippets, test vectors, the SDK's README
+// and the API reference: /docs, with its assets, Scalar's standalone bundle from this package's
+// dependencies and the signing try-it script), and the index at `/`. All generated from the
+// contracts' operation table, so they cannot drift from the API. Every body is built at start-up
+// and served compressed (compressed-body.ts); the page's assets under content-hashed names.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
 import { buildPostmanCollection } from './postman.ts';
 import { SIGNING_SNIPPETS } from './signing-snippets.ts';
 import { buildTestVectors } from './test-vectors.ts';
-import { DOCS_CSS, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage } from './docs-page.ts';
+import { compressible, sendCompressed, type CompressibleBody } from './compressed-body.ts';
+import { DOCS_CSS, DOCS_FAVICON, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage, sdkQuickStart } from './docs-page.ts';
 
 export interface PublicDocsOptions {
   publicBaseUrl: string;
@@ -20,6 +22,8 @@ export interface PublicDocsOptions {
 
 /** The API's changelog, docs/CHANGELOG.md of the repository this package sits in (the image copies it there too). */
 const CHANGELOG = path.join(import.meta.dirname, '../../../docs/CHANGELOG.md');
+/** The SDK's README, beside this package (the image copies it, and no other file of the SDK). */
+const SDK_README = path.join(import.meta.dirname, '../../sdk/README.md');
 
 export const WEBHOOK_EVENTS = [
   { name: 'webhook_kyc_status_changed', type: 'kyc.status_changed', summary: 'A player KYC status changed' },
@@ -38,31 +42,57 @@ export const WEBHOOK_EVENTS = [
   },
 ];
 
+/** Assets are named by their content: a browser may keep one for a year and never ask again. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /** Registered under the API prefix: `app.register(publicDocsRoutes, { prefix: apiPrefix, publicBaseUrl, apiPrefix })`. */
 export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOptions): Promise<void> {
   const serverUrl = `${opts.publicBaseUrl.replace(/\/$/, '')}${opts.apiPrefix}`;
   const operations = publicOperations as Record<string, Operation>;
-  const openapi = JSON.stringify(buildOpenApi(operations, { serverUrl, webhookEvents: WEBHOOK_EVENTS }));
-  const changelog = readFileSync(CHANGELOG, 'utf8');
-  const postman = JSON.stringify(buildPostmanCollection(operations, serverUrl));
-  const snippets = JSON.stringify(SIGNING_SNIPPETS);
-  const vectors = JSON.stringify(buildTestVectors(opts.apiPrefix));
-  const scalar = loadScalarBundle();
-  const page = renderDocsPage({ serverUrl, apiPrefix: opts.apiPrefix, hasReference: scalar !== undefined });
+  const sdkReadme = readFileSync(SDK_README, 'utf8');
+  const documents: [string, string, string][] = [
+    ['/openapi.json', 'application/json', JSON.stringify(buildOpenApi(operations, { serverUrl, webhookEvents: WEBHOOK_EVENTS }))],
+    ['/changelog', 'text/markdown; charset=utf-8', readFileSync(CHANGELOG, 'utf8')],
+    ['/postman.json', 'application/json', JSON.stringify(buildPostmanCollection(operations, serverUrl))],
+    ['/signing-snippets.json', 'application/json', JSON.stringify(SIGNING_SNIPPETS)],
+    ['/test-vectors.json', 'application/json', JSON.stringify(buildTestVectors(opts.apiPrefix))],
+    ['/sdk', 'text/markdown; charset=utf-8', sdkReadme],
+  ];
+  for (const [url, type, text] of documents) {
+    const body = compressible(text);
+    app.get(url, async (req, reply) => sendCompressed(req, reply.type(type), body));
+  }
 
-  app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openapi));
-  app.get('/changelog', async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(changelog));
-  app.get('/postman.json', async (_req, reply) => reply.type('application/json').send(postman));
-  app.get('/signing-snippets.json', async (_req, reply) => reply.type('application/json').send(snippets));
-  app.get('/test-vectors.json', async (_req, reply) => reply.type('application/json').send(vectors));
   // The reference page and its assets: same-origin only, never framed, no MIME sniffing.
-  const docs = (type: string, body: string, cache: string) => async (_req: unknown, reply: FastifyReply) =>
-    reply.headers(DOCS_SECURITY_HEADERS).header('cache-control', cache).type(type).send(body);
+  const docs = (type: string, body: CompressibleBody, cache: string) => async (req: FastifyRequest, reply: FastifyReply) =>
+    sendCompressed(req, reply.headers(DOCS_SECURITY_HEADERS).header('cache-control', cache).type(type), body);
+  const base = `${opts.apiPrefix}/docs/assets`;
+  const scalar = loadScalarBundle();
+  const assets = [
+    { name: 'docs.js', type: 'text/javascript; charset=utf-8', body: compressible(DOCS_SCRIPT) },
+    { name: 'docs.css', type: 'text/css; charset=utf-8', body: compressible(DOCS_CSS) },
+    { name: 'favicon.svg', type: 'image/svg+xml', body: compressible(DOCS_FAVICON) },
+    ...(scalar === undefined ? [] : [{ name: 'scalar.js', type: 'text/javascript; charset=utf-8', body: compressible(scalar) }]),
+  ].map((a) => ({ ...a, file: a.name.replace(/\.(\w+)$/, `.${a.body.hash}.$1`) }));
+  const urlOf = (name: string) => {
+    const asset = assets.find((a) => a.name === name);
+    return asset && `${base}/${asset.file}`;
+  };
+  for (const a of assets) {
+    app.get(`/docs/assets/${a.file}`, docs(a.type, a.body, IMMUTABLE));
+    // The name without its hash (pages and bookmarks from before) leads to the current content.
+    app.get(`/docs/assets/${a.name}`, async (_req, reply) => reply.header('cache-control', 'no-cache').redirect(`${base}/${a.file}`, 302));
+  }
+  const page = compressible(
+    renderDocsPage({
+      serverUrl,
+      apiPrefix: opts.apiPrefix,
+      assets: { scalar: urlOf('scalar.js'), script: urlOf('docs.js')!, css: urlOf('docs.css')!, favicon: urlOf('favicon.svg')! },
+      sdkQuickStart: sdkQuickStart(sdkReadme),
+    }),
+  );
   app.get('/docs', docs('text/html; charset=utf-8', page, 'no-cache'));
   app.get('/docs/', docs('text/html; charset=utf-8', page, 'no-cache'));
-  app.get('/docs/assets/docs.js', docs('text/javascript; charset=utf-8', DOCS_SCRIPT, 'no-cache'));
-  app.get('/docs/assets/docs.css', docs('text/css; charset=utf-8', DOCS_CSS, 'no-cache'));
-  if (scalar) app.get('/docs/assets/scalar.js', docs('text/javascript; charset=utf-8', scalar, 'public, max-age=3600'));
 }
 
 /**
@@ -77,6 +107,7 @@ export function apiIndexRoute(app: FastifyInstance, opts: { apiPrefix: string })
     openapi: `${opts.apiPrefix}/openapi.json`,
     changelog: `${opts.apiPrefix}/changelog`,
     postman: `${opts.apiPrefix}/postman.json`,
+    sdk: `${opts.apiPrefix}/sdk`,
     health: '/healthz',
   };
   app.get('/', async (req, reply) => {

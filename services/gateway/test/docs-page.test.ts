@@ -1,7 +1,8 @@
 // /docs in a real Chromium: the Scalar reference renders from /openapi.json with nothing loaded
-// from another origin, the page fits a phone, the try-it signs in the browser (a sandbox GET /me
-// answers 200; an idempotent POST with an empty body carries Idempotency-Key), refuses live
-// keys, and the secret never appears in any request.
+// from another origin and no CSP violation, its bundle compressed under a hashed name, the page
+// fits a phone, the try-it signs in the browser (a sandbox GET /me answers 200; an idempotent POST
+// with an empty body carries Idempotency-Key), refuses live keys, and the secret never appears in
+// any request. Weight, console and controls at two widths: packages/portal/test/docs-browser.test.ts.
 import t from 'tap';
 import { chromium, type Request } from 'playwright-core';
 import { startHarness } from './support/harness.ts';
@@ -22,9 +23,15 @@ t.test('API reference page in Chromium', async (t) => {
   t.match(csp, /connect-src 'self'/);
   t.equal(head.headers.get('x-content-type-options'), 'nosniff');
   t.equal(head.headers.get('x-frame-options'), 'DENY');
-  const bundle = await fetch(`${origin}/api/v1/docs/assets/scalar.js`);
+  const bundle = await fetch(`${origin}/api/v1/docs/assets/scalar.js`, { headers: { 'accept-encoding': 'br, gzip' } });
   t.equal(bundle.status, 200, 'the reference bundle is served by the gateway');
+  t.match(bundle.url, /\/api\/v1\/docs\/assets\/scalar\.[0-9a-f]{16}\.js$/, 'under its content-hashed name');
   t.match(bundle.headers.get('content-type'), /javascript/);
+  t.same(
+    [bundle.headers.get('content-encoding'), bundle.headers.get('cache-control')],
+    ['br', 'public, max-age=31536000, immutable'],
+    'compressed, cached for good',
+  );
   await bundle.arrayBuffer();
 
   const browser = await chromium.launch({
@@ -42,6 +49,11 @@ t.test('API reference page in Chromium', async (t) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
   });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  const violations: string[] = [];
+  await page.exposeFunction('reportViolation', (v: string) => violations.push(v));
+  await page.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => reportViolation(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber))",
+  );
 
   const res = await page.goto(`${origin}/api/v1/docs/`);
   t.equal(res?.status(), 200, '/docs/ with a trailing slash works');
@@ -104,9 +116,5 @@ t.test('API reference page in Chromium', async (t) => {
     [],
     'nothing is loaded from another origin',
   );
-  t.same(
-    consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
-    [],
-    'no CSP violations',
-  );
+  t.same([...violations, ...consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e))], [], 'no CSP violations');
 });
