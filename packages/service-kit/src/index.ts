@@ -45,7 +45,7 @@ export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequest
 export {
   ensureEventsStream,
   ensureInternalStream,
-  newOutboxEvent,
+  eventInsertFrom,
   outboxTableSql,
   startOutboxRelay,
   writeEvent,

@@ -8,7 +8,7 @@ import {
   outboxTableSql,
   processedRequestsFingerprintSql,
   processedRequestsTableSql,
-  newOutboxEvent,
+  eventInsertFrom,
   writeEvent,
   ormRunner,
   runOnce,
@@ -117,8 +117,8 @@ t.test('service kit against real Postgres and NATS', async (t) => {
   t.test('an event handed over after its commit is published once, marked, and never again by the relay', async (t) => {
     const jsm = await jetstreamManager(svc.nc);
     const before = (await jsm.streams.info(eventsStreamName(prefix))).state.messages;
-    const out = newOutboxEvent({ operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'direct' });
-    await svc.sql.query(`insert into kit.outbox (${out.columns}) values (?, ?, ?, ?, ?, ?)`, out.values);
+    const out = eventInsertFrom('kit', 'one', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'direct' });
+    await svc.sql.query(`with one as (select 1), o as (${out.text}) select 1`, out.params);
     svc.outbox.publishCommitted([out.row]);
     const published = async () =>
       (await svc.sql.query<{ at: Date | null }>('select published_at as at from kit.outbox where event_id = ?', [out.event.id]))[0]?.at != null;
