@@ -1,7 +1,7 @@
 // Public surface of the service kit: what services build on. Test resources are behind the
 // `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
 export { Migration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
-export { isoTime, onlyRow, openSql, prepare, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+export { isoTime, onlyRow, openSql, prepare, sqlIn, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
 export { createLogger, type Logger } from './log.ts';
@@ -81,7 +81,7 @@ export {
 } from './production-secrets.ts';
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
-export { decodeListCursor, encodeListCursor, type ListPosition } from './list-cursor.ts';
+export { DEV_LIST_CURSOR_SECRET, ListCursorConfigSchema, listCursor, type ListCursor, type ListPosition } from './list-cursor.ts';
 export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
 export {
   counter,

@@ -1,5 +1,5 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
-import type { RequestKey, SqlRunner } from '@bo/service-kit';
+import type { ListPosition, RequestKey, SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 
 import { OF_BRAND } from './of-brand.ts';
@@ -148,12 +148,7 @@ export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit
 }
 
 /** The review queue: oldest first, ties by id, after the cursor's position. */
-export async function listWithdrawals(
-  em: SqlRunner,
-  statuses: WithdrawalRowStatus[],
-  limit: number,
-  after?: { at: string; id: string },
-): Promise<WithdrawalRow[]> {
+export async function listWithdrawals(em: SqlRunner, statuses: WithdrawalRowStatus[], limit: number, after?: ListPosition): Promise<WithdrawalRow[]> {
   const params: unknown[] = [...statuses];
   let where = '';
   if (after) {

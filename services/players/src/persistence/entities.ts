@@ -48,4 +48,22 @@ export const KycSubmissionEntity = defineEntity({
 });
 export type KycSubmissionRow = InstanceType<typeof KycSubmissionEntity.class>;
 
-export const playerEntities = [PlayerEntity, KycSubmissionEntity];
+/** Every KYC status change with who made it and why (the compliance console's history). */
+export const KycHistoryEntity = defineEntity({
+  name: 'KycHistory',
+  tableName: 'kyc_history',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement(),
+    playerId: p.string(),
+    previousStatus: p.string().$type<KycStatus>(),
+    status: p.string().$type<KycStatus>(),
+    /** Who: a person of our team; null for a submission or a sandbox simulation. */
+    actor: p.string().nullable(),
+    reason: p.string().nullable(),
+    at: p.datetime(),
+  },
+});
+export type KycHistoryRow = InstanceType<typeof KycHistoryEntity.class>;
+
+export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity];
