@@ -3,6 +3,7 @@
 // the service's schema so services never touch each other's tables.
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
+import { openSql } from './sql.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -43,7 +44,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
   });
-  await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
+  await (await openSql(orm)).query(`create schema if not exists "${opts.schema}"`);
   await orm.migrator.up();
   return orm;
 }

@@ -10,6 +10,13 @@ import {
   processedRequestsTableSql,
 } from '@bo/service-kit';
 
+/**
+ * The Postgres schema this service owns. Every table in it is read and written with the kit's
+ * `sql` (the delivery path: claims, leases, the intake's statements), so the service has no
+ * MikroORM entities; the ORM runs these migrations.
+ */
+export const WEBHOOKS_SCHEMA = 'webhooks';
+
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table webhooks.endpoints (
