@@ -19,6 +19,18 @@ export interface DatabaseOptions {
   debug?: boolean;
 }
 
+/**
+ * A migration of statements the kit writes for its own tables in a service's schema (the outbox,
+ * stored answers: outbox.ts, idempotency.ts, retention.ts): one line in the service's list.
+ */
+export function kitMigration(...statements: string[]): Constructor<Migration> {
+  return class extends Migration {
+    override async up(): Promise<void> {
+      for (const statement of statements) this.addSql(statement);
+    }
+  };
+}
+
 /** Creates the ORM and brings the service's schema up to date. */
 export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
   const orm = await MikroORM.init({

@@ -22,7 +22,7 @@ export interface DurableConsumerConfig {
 }
 
 /** Creates the durable consumer (explicit acks, from the stream's start, redelivered forever) unless it exists. */
-export async function ensureDurableConsumer(nc: NatsConnection, c: DurableConsumerConfig): Promise<void> {
+async function ensureDurableConsumer(nc: NatsConnection, c: DurableConsumerConfig): Promise<void> {
   const jsm = await jetstreamManager(nc);
   try {
     await jsm.consumers.add(c.stream, {
@@ -46,10 +46,9 @@ export interface DurableConsumerOptions {
   /** What the logs and readiness call it ("events consumer"). */
   name: string;
   nc: NatsConnection;
-  stream: string;
-  consumer: string;
-  /** Makes sure the stream and the consumer exist; run before every (re)start. */
-  ensure(): Promise<void>;
+  consumer: DurableConsumerConfig;
+  /** Makes sure the stream exists (the consumer is made sure of after it); run before every (re)start. */
+  ensureStream(): Promise<void>;
   /** Messages pulled at a time. */
   maxMessages: number;
   onMessage(m: JsMsg): Promise<void> | void;
@@ -67,8 +66,9 @@ export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask 
 
   async function consumeUntilLost(): Promise<void> {
     try {
-      await o.ensure();
-      const consumer = await js.consumers.get(o.stream, o.consumer);
+      await o.ensureStream();
+      await ensureDurableConsumer(o.nc, o.consumer);
+      const consumer = await js.consumers.get(o.consumer.stream, o.consumer.name);
       const current = await consumer.consume({ max_messages: o.maxMessages });
       messages = current;
       // stop() may have run while the consumer was being set up.

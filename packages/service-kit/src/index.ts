@@ -1,14 +1,9 @@
 // Public surface of the service kit: what services build on. Test resources are behind the
 // `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
-export { Migration, entitySchemaDrift, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
+export { Migration, entitySchemaDrift, kitMigration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
 export { isoTime, onlyRow, openSql, prepare, sqlIn, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
-export {
-  ensureDurableConsumer,
-  startDurableConsumer,
-  type DurableConsumerConfig,
-  type DurableConsumerOptions,
-} from './durable-consumer.ts';
+export { startDurableConsumer, type DurableConsumerConfig, type DurableConsumerOptions } from './durable-consumer.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
 export { createLogger, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';

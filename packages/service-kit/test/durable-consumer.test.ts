@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JsMsg } from '@nats-io/jetstream';
-import { createLogger, ensureDurableConsumer, startDurableConsumer } from '../src/index.ts';
+import { createLogger, startDurableConsumer } from '../src/index.ts';
 import { testNatsUrl, testPrefix, waitFor } from '../src/testing.ts';
 
 const log = createLogger('durable-consumer-test', 'silent');
@@ -29,9 +29,8 @@ t.test('consumes in order, and a consumer deleted under it is recreated', async 
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    stream,
-    consumer: name,
-    ensure: () => ensureDurableConsumer(nc, { stream, name, filterSubject: subject, ackWaitMs: 30_000 }),
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    ensureStream: async () => undefined,
     maxMessages: 8,
     onMessage: (m: JsMsg) => {
       seen.push(m.string());
@@ -65,12 +64,10 @@ t.test('a set-up that fails is retried, with its reason for readiness, until it 
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    stream,
-    consumer: name,
-    ensure: async () => {
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    ensureStream: async () => {
       tries++;
       if (tries <= 2) throw new Error(`not yet (${tries})`);
-      await ensureDurableConsumer(nc, { stream, name, filterSubject: subject, ackWaitMs: 30_000 });
     },
     maxMessages: 8,
     onMessage: (m) => {
@@ -113,9 +110,8 @@ t.test('stop() waits for the message being handled, then no more are taken', asy
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    stream,
-    consumer: name,
-    ensure: () => ensureDurableConsumer(nc, { stream, name, filterSubject: subject, ackWaitMs: 30_000 }),
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    ensureStream: async () => undefined,
     maxMessages: 8,
     onMessage: async (m) => {
       order.push(`handling ${m.string()}`);

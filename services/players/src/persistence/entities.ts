@@ -68,20 +68,17 @@ export const PlayerEntity = defineEntity({
 });
 export type PlayerRow = InstanceType<typeof PlayerEntity.class>;
 
+/** A row's player, by id (`player_id references players (id)`, Postgres' default name and rules). */
+const playerOf = (table: string) =>
+  p.manyToOne(PlayerEntity).mapToPk().fieldName('player_id').foreignKeyName(`${table}_player_id_fkey`).updateRule('no action').deleteRule('no action');
+
 export const KycSubmissionEntity = defineEntity({
   name: 'KycSubmission',
   tableName: 'kyc_submissions',
   schema: 'players',
   properties: {
     id: p.text().primary(),
-    playerId: () =>
-      p
-        .manyToOne(PlayerEntity)
-        .mapToPk()
-        .fieldName('player_id')
-        .foreignKeyName('kyc_submissions_player_id_fkey')
-        .updateRule('no action')
-        .deleteRule('no action'),
+    playerId: () => playerOf('kyc_submissions'),
     documentType: p.text().$type<DocumentType>().check(oneOf('document_type', DOCUMENT_TYPES)),
     reference: p.text().check('length(reference) >= 1 and length(reference) <= 500'),
     createdAt: p.datetime(),
@@ -98,8 +95,7 @@ export const KycHistoryEntity = defineEntity({
   properties: {
     // `generated always as identity`: numbered by the database, never by a caller.
     id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
-    playerId: () =>
-      p.manyToOne(PlayerEntity).mapToPk().fieldName('player_id').foreignKeyName('kyc_history_player_id_fkey').updateRule('no action').deleteRule('no action'),
+    playerId: () => playerOf('kyc_history'),
     previousStatus: p.text().$type<KycStatus>().check(oneOf('previous_status', KYC_STATUSES)),
     status: p.text().$type<KycStatus>().check(oneOf('status', KYC_STATUSES)),
     /** Who: a person of our team; null for a submission or a sandbox simulation. */

@@ -7,7 +7,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
 import { internalEventSubject, internalStreamName, WEBHOOK_ENDPOINT_CHANGED, WebhookEndpointChangedSchema } from '@bo/contracts';
-import { ensureDurableConsumer, ensureInternalStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { ensureInternalStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import { applyEndpointChange } from '../persistence/endpoint-store.ts';
 
 export function endpointSyncConsumerName(prefix: string): string {
@@ -46,17 +46,16 @@ async function apply(o: EndpointSyncOptions, m: JsMsg): Promise<void> {
 
 /** Starts the consumer (the kit's durable consumer: recreated if it disappears); unready while it is not consuming. */
 export function startEndpointSync(o: EndpointSyncOptions): BackgroundTask {
-  const stream = internalStreamName(o.prefix);
-  const consumer = endpointSyncConsumerName(o.prefix);
   return startDurableConsumer({
     name: 'endpoint changes consumer',
     nc: o.nc,
-    stream,
-    consumer,
-    ensure: async () => {
-      await ensureInternalStream(o.nc, o.prefix, o.replicas);
-      await ensureDurableConsumer(o.nc, { stream, name: consumer, filterSubject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED), ackWaitMs: 30_000 });
+    consumer: {
+      stream: internalStreamName(o.prefix),
+      name: endpointSyncConsumerName(o.prefix),
+      filterSubject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED),
+      ackWaitMs: 30_000,
     },
+    ensureStream: () => ensureInternalStream(o.nc, o.prefix, o.replicas),
     maxMessages: 16,
     // In order, one at a time: changes of one endpoint must not overtake each other here.
     onMessage: (m) => apply(o, m),

@@ -8,7 +8,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
-import { crashPoint, ensureDurableConsumer, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import type { EventToStore } from '../persistence/delivery-queue.ts';
 import { ingestEvents, type IntakeOutcome } from '../persistence/event-intake.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
@@ -124,17 +124,17 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
     }
   }
 
-  const stream = eventsStreamName(o.prefix);
-  const consumer = webhooksConsumerName(o.prefix);
   const intake = startDurableConsumer({
     name: 'events consumer',
     nc: o.nc,
-    stream,
-    consumer,
-    ensure: async () => {
-      await ensureEventsStream(o.nc, o.prefix, o.replicas);
-      await ensureDurableConsumer(o.nc, { stream, name: consumer, filterSubject: eventsWildcard(o.prefix), ackWaitMs: ACK_WAIT_MS, maxAckPending: 1000 });
+    consumer: {
+      stream: eventsStreamName(o.prefix),
+      name: webhooksConsumerName(o.prefix),
+      filterSubject: eventsWildcard(o.prefix),
+      ackWaitMs: ACK_WAIT_MS,
+      maxAckPending: 1000,
     },
+    ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
     maxMessages: 64,
     onMessage: async (m) => {
       const event = parseEventMessage(m);
