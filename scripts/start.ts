@@ -171,6 +171,7 @@ async function main() {
     SECRETS_MASTER_KEY: process.env.SECRETS_MASTER_KEY ?? persistent('master-key', () => randomBytes(32).toString('base64')),
     GAME_LAUNCH_SECRET: process.env.GAME_LAUNCH_SECRET ?? persistent('game-launch-secret', () => randomBytes(32).toString('hex')),
     LEDGER_CURSOR_SECRET: process.env.LEDGER_CURSOR_SECRET ?? persistent('cursor-secret', () => randomBytes(32).toString('hex')),
+    LIST_CURSOR_SECRET: process.env.LIST_CURSOR_SECRET ?? persistent('list-cursor-secret', () => randomBytes(32).toString('hex')),
     WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? '1',
     WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? '1',
   };

@@ -3,6 +3,7 @@
 // the service's schema so services never touch each other's tables.
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
+import { openSql } from './sql.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -16,6 +17,18 @@ export interface DatabaseOptions {
   migrations: { name: string; class: Constructor<Migration> }[];
   poolMax?: number;
   debug?: boolean;
+}
+
+/**
+ * A migration of statements the kit writes for its own tables in a service's schema (the outbox,
+ * stored answers: outbox.ts, idempotency.ts, retention.ts): one line in the service's list.
+ */
+export function kitMigration(...statements: string[]): Constructor<Migration> {
+  return class extends Migration {
+    override async up(): Promise<void> {
+      for (const statement of statements) this.addSql(statement);
+    }
+  };
 }
 
 /** Creates the ORM and brings the service's schema up to date. */
@@ -39,11 +52,28 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
       silent: true,
       allOrNothing: true,
     },
+    // The kit's own tables in every service's schema (outbox.ts, idempotency.ts) are not entities:
+    // the ORM's schema tools (the migration generator, the schema check of the ORM-owned tables)
+    // leave them alone.
+    schemaGenerator: { skipTables: ['outbox', 'processed_requests'] },
     ensureDatabase: false,
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
   });
-  await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
+  await (await openSql(orm)).query(`create schema if not exists "${opts.schema}"`);
   await orm.migrator.up();
   return orm;
+}
+
+/**
+ * For a service whose tables the ORM owns (its entities describe them whole): the statements that
+ * would bring its migrated schema to what the entities describe, none when they agree. What a test
+ * checks after the migrations, and the body of the next migration when an entity changed.
+ */
+export async function entitySchemaDrift(orm: MikroORM): Promise<string[]> {
+  const { up } = await orm.schema.getUpdateSchemaMigrationSQL({ wrap: false });
+  return up
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim().replace(/;$/, ''))
+    .filter((statement) => statement.length > 0);
 }

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, isAppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
-import { uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+import { sqlIn, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 
 export function processedRequestsTableSql(schema: string): string {
   return `create table if not exists "${schema}".processed_requests (
@@ -180,10 +180,8 @@ export function sqlTransactor(sql: Sql): Transactor<SqlRunner> {
   return { transaction: (fn) => sql.transaction(fn), runner: (tx) => tx ?? sql };
 }
 
-/** `em.execute` as a SqlRunner (same `?` placeholders). */
-export const ormRunner = (em: EntityManager): SqlRunner => ({
-  query: (text, params = []) => em.execute(text, params as unknown[]),
-});
+/** The kit's SQL in the entity manager's transaction (sql.ts, `sqlIn`). */
+export const ormRunner = (em: EntityManager): SqlRunner => sqlIn(em);
 
 export function ormTransactor(em: EntityManager): Transactor<EntityManager> {
   return {

@@ -1,8 +1,9 @@
 // Public surface of the service kit: what services build on. Test resources are behind the
 // `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
-export { Migration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
-export { isoTime, onlyRow, openSql, prepare, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+export { Migration, entitySchemaDrift, kitMigration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
+export { isoTime, onlyRow, openSql, prepare, sqlIn, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
+export { startDurableConsumer, type DurableConsumerConfig, type DurableConsumerOptions } from './durable-consumer.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
 export { createLogger, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
@@ -45,7 +46,7 @@ export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequest
 export {
   ensureEventsStream,
   ensureInternalStream,
-  newOutboxEvent,
+  eventInsertFrom,
   outboxTableSql,
   startOutboxRelay,
   writeEvent,
@@ -81,7 +82,7 @@ export {
 } from './production-secrets.ts';
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
-export { decodeListCursor, encodeListCursor, type ListPosition } from './list-cursor.ts';
+export { DEV_LIST_CURSOR_SECRET, ListCursorConfigSchema, listCursor, type ListCursor, type ListPosition } from './list-cursor.ts';
 export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
 export {
   counter,

@@ -1,8 +1,9 @@
-// The one wake-able polling loop of the services (outbox relay, webhook delivery worker,
-// reconciler, clearing roll-up, cleanups): `run` every `intervalMs` after the previous pass
-// ended, at once when poked, never two passes at the same time (a poke during a pass asks for one
-// more after it), and again at once when a pass says more work is waiting. A failed pass is
-// logged and the loop goes on at its pace.
+// The one wake-able loop of the services (outbox relay, webhook delivery worker, reconciler,
+// clearing roll-up, cleanups, and the JetStream consumers' restarts: durable-consumer.ts): `run`
+// every `intervalMs` after the previous pass ended, at once when poked, never two passes at the
+// same time (a poke during a pass asks for one more after it), and again at once when a pass says
+// more work is waiting. A failed pass is logged and the loop goes on at its pace, or, with
+// `maxBackoffMs`, after twice the wait of the failure before it (up to that), until a pass succeeds.
 import type { Logger } from './log.ts';
 
 export interface Loop {
@@ -24,6 +25,8 @@ export interface LoopOptions {
   log: Pick<Logger, 'warn'>;
   /** First pass at once (default) or after one interval. */
   startNow?: boolean;
+  /** Back off after failures in a row: `intervalMs`, then doubled per failure, at most this. */
+  maxBackoffMs?: number;
 }
 
 export function startLoop(o: LoopOptions): Loop {
@@ -32,10 +35,12 @@ export function startLoop(o: LoopOptions): Loop {
   let running: Promise<void> | undefined;
   let again = false;
   let failure: string | undefined;
+  let failuresInARow = 0;
 
   const schedule = () => {
     if (timer) clearTimeout(timer);
-    timer = stopped ? undefined : setTimeout(pass, o.intervalMs);
+    const wait = o.maxBackoffMs && failuresInARow > 0 ? Math.min(o.intervalMs * 2 ** (failuresInARow - 1), o.maxBackoffMs) : o.intervalMs;
+    timer = stopped ? undefined : setTimeout(pass, wait);
   };
 
   function pass(): void {
@@ -48,10 +53,12 @@ export function startLoop(o: LoopOptions): Loop {
       .run()
       .then((more) => {
         failure = undefined;
+        failuresInARow = 0;
         if (more === true) again = true;
       })
       .catch((err: unknown) => {
         failure = `last pass failed: ${err instanceof Error ? err.message : String(err)}`;
+        failuresInARow++;
         o.log.warn({ err }, `${o.name} failed; will retry`);
       })
       .finally(() => {

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { SqlRunner } from './sql.ts';
 import type { Logger } from './log.ts';
 import type { Readiness } from './readiness.ts';
 
@@ -30,13 +30,12 @@ export function createServiceMetrics(service: string): ServiceMetrics {
 }
 
 /** Gauges read from the service's outbox table when scraped: rows not yet published, and the oldest one's age. */
-export function registerOutboxMetrics(registry: Registry, orm: MikroORM, schema: string): void {
+export function registerOutboxMetrics(registry: Registry, sql: SqlRunner, schema: string): void {
   let last: Promise<{ backlog: number; oldest: number }> | undefined;
   // One query per scrape feeds both gauges.
   const read = () =>
-    (last ??= orm.em
-      .fork()
-      .execute<{ backlog: string; oldest: number | null }[]>(
+    (last ??= sql
+      .query<{ backlog: string; oldest: number | null }>(
         `select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`,
       )
       .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: rows[0]?.oldest ?? 0 }))

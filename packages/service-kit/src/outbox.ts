@@ -52,15 +52,10 @@ export interface OutboxRow {
   payload: string;
 }
 
-/**
- * A new event and its outbox row's values, for a caller that inserts it within its own statement;
- * `row` is what to hand to `publishCommitted` once that statement has committed.
- */
-export function newOutboxEvent<T extends EventType>(
-  routing: EventRouting,
-  type: T,
-  data: EventDataByType[T],
-): { event: DomainEvent<T>; columns: string; values: unknown[]; row: OutboxRow } {
+const OUTBOX_COLUMNS = 'event_id, subject_type, environment, operator_id, brand_id, payload';
+
+/** A new event and its outbox row. */
+function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data: EventDataByType[T]): { event: DomainEvent<T>; row: OutboxRow } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
   const row: OutboxRow = {
     event_id: event.id,
@@ -70,13 +65,10 @@ export function newOutboxEvent<T extends EventType>(
     brand_id: routing.brandId,
     payload: JSON.stringify(event),
   };
-  return {
-    event,
-    row,
-    columns: 'event_id, subject_type, environment, operator_id, brand_id, payload',
-    values: [row.event_id, row.subject_type, row.environment, row.operator_id, row.brand_id, row.payload],
-  };
+  return { event, row };
 }
+
+const valuesOf = (row: OutboxRow): unknown[] => [row.event_id, row.subject_type, row.environment, row.operator_id, row.brand_id, row.payload];
 
 /** Writes an event into the outbox inside the caller's transaction; returns the event. */
 export async function writeEvent<T extends EventType>(
@@ -86,9 +78,30 @@ export async function writeEvent<T extends EventType>(
   type: T,
   data: EventDataByType[T],
 ): Promise<DomainEvent<T>> {
-  const row = newOutboxEvent(routing, type, data);
-  await tx.query(`insert into "${schema}".outbox (${row.columns}) values (?, ?, ?, ?, ?, ?)`, row.values);
-  return row.event;
+  const { event, row } = newOutboxRow(routing, type, data);
+  await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(row));
+  return event;
+}
+
+/**
+ * `writeEvent` inside a caller's single statement (a CTE, `o as (${insert.text})`): the event's
+ * outbox row is inserted once per row of `from` (a CTE of that statement), so not at all when the
+ * change matched nothing. `row` is what to hand to `publishCommitted` once the statement committed.
+ */
+export function eventInsertFrom<T extends EventType>(
+  schema: string,
+  from: string,
+  routing: EventRouting,
+  type: T,
+  data: EventDataByType[T],
+): { event: DomainEvent<T>; row: OutboxRow; text: string; params: unknown[] } {
+  const { event, row } = newOutboxRow(routing, type, data);
+  return {
+    event,
+    row,
+    text: `insert into "${schema}".outbox (${OUTBOX_COLUMNS}) select ?, ?, ?, ?, ?, ? from ${from} returning 1`,
+    params: valuesOf(row),
+  };
 }
 
 /** The events stream (what operators are sent): file storage, a 2-minute duplicate window for msgID dedupe. */

@@ -97,7 +97,7 @@ export async function startService<S extends ConfigSchema, X>(
   await ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS);
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
-  registerOutboxMetrics(metrics.registry, orm, def.schema);
+  registerOutboxMetrics(metrics.registry, sql, def.schema);
   const deps: ServiceDeps<Static<S>> = {
     orm,
     sql,

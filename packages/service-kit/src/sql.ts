@@ -3,7 +3,7 @@
 // plans each text once per connection instead of once per call. Texts use `?` placeholders, as
 // `em.execute` does; they are turned into `$1…` once per text.
 import { createHash } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, Kysely, MikroORM } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 
 /** Runs statements: on the pool (each one its own transaction) or inside a transaction. */
@@ -126,6 +126,26 @@ export function isoTime(d: Date | string | null): string | null {
     return new Date(m ? `${m[1]}T${m[2]}Z` : d).toISOString();
   }
   return d.toISOString();
+}
+
+/**
+ * The kit's SQL inside an entity manager's transaction (or, outside one, on the ORM's pool): the
+ * outbox row and the stored answer of a change the ORM's unit of work makes, committed with it.
+ * Unlike `em.execute`, which writes the values into the text, the parameters are bound (one text
+ * per statement, never a value spliced into SQL); statements are unnamed on this path, which is
+ * never a hot one.
+ */
+export function sqlIn(em: EntityManager): SqlRunner {
+  return {
+    async query<R extends QueryResultRow>(text: string, params: readonly unknown[] = []): Promise<R[]> {
+      // biome-ignore lint/suspicious/noExplicitAny: the ORM's query builder is untyped here
+      const db = em.getTransactionContext<Kysely<any>>() ?? em.getConnection().getClient();
+      const statement = { sql: prepare(text).text, parameters: params };
+      // The driver's connection runs the text with its parameters (pg's `client.query(text, values)`).
+      const res = await db.getExecutor().provideConnection((conn) => conn.executeQuery<R>(statement as never));
+      return res.rows;
+    },
+  };
 }
 
 /** Plain SQL on the ORM's connection pool (its type parsers: numerics and timestamps as strings). */

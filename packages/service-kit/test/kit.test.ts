@@ -8,11 +8,12 @@ import {
   outboxTableSql,
   processedRequestsFingerprintSql,
   processedRequestsTableSql,
-  newOutboxEvent,
+  eventInsertFrom,
   writeEvent,
   ormRunner,
   runOnce,
   ormTransactor,
+  sqlIn,
   requestKeyOf,
   type ServiceDefinition,
 } from '../src/index.ts';
@@ -43,8 +44,8 @@ const def: ServiceDefinition = {
   handlers: (deps) => ({
     'kit.bump': async (req) =>
       runOnce(ormTransactor(deps.orm.em), 'kit', requestKeyOf(req.ctx), 'bump', async (tx) => {
-        await tx.execute('update kit.counter set n = n + 1 where id = 1');
-        const [row] = await tx.execute<{ n: number }[]>('select n from kit.counter where id = 1');
+        await sqlIn(tx).query('update kit.counter set n = n + 1 where id = 1');
+        const [row] = await sqlIn(tx).query<{ n: number }>('select n from kit.counter where id = 1');
         await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row!.n}` });
         return { status: 201, body: { n: row!.n } };
       }),
@@ -85,22 +86,21 @@ t.test('service kit against real Postgres and NATS', async (t) => {
       replies.map(() => ({ ok: true, status: 201, body: { n: 1 } })),
     );
     t.equal(replies.filter((r) => !r.replayed).length, 1, 'one answer is the first, the rest are replays');
-    const [row] = await svc.orm.em.fork().execute<{ n: number }[]>('select n from kit.counter');
+    const [row] = await svc.sql.query<{ n: number }>('select n from kit.counter');
     t.equal(row!.n, 1);
     const again = await send('kit.bump', 'key-race-0002');
     t.same(again.ok && again.body, { n: 2 });
   });
 
   t.test('outbox rows reach JetStream once, with msgID = event id', async (t) => {
-    const em = svc.orm.em.fork();
-    await waitFor(async () => (await em.execute<{ c: string }[]>('select count(*) c from kit.outbox where published_at is null'))[0]!.c === '0', {
+    await waitFor(async () => (await svc.sql.query<{ c: string }>('select count(*) c from kit.outbox where published_at is null'))[0]!.c === '0', {
       what: 'outbox drained',
     });
     const jsm = await jetstreamManager(svc.nc);
     const info = await jsm.streams.info(eventsStreamName(prefix));
     t.equal(info.state.messages, 2);
     // A re-send of a published row (a crash between publish and mark) is a duplicate, dropped.
-    await em.execute('update kit.outbox set published_at = null');
+    await svc.sql.query('update kit.outbox set published_at = null');
     await svc.outbox.drainOnce();
     const after = await jsm.streams.info(eventsStreamName(prefix));
     t.equal(after.state.messages, 2);
@@ -117,8 +117,8 @@ t.test('service kit against real Postgres and NATS', async (t) => {
   t.test('an event handed over after its commit is published once, marked, and never again by the relay', async (t) => {
     const jsm = await jetstreamManager(svc.nc);
     const before = (await jsm.streams.info(eventsStreamName(prefix))).state.messages;
-    const out = newOutboxEvent({ operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'direct' });
-    await svc.sql.query(`insert into kit.outbox (${out.columns}) values (?, ?, ?, ?, ?, ?)`, out.values);
+    const out = eventInsertFrom('kit', 'one', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'direct' });
+    await svc.sql.query(`with one as (select 1), o as (${out.text}) select 1`, out.params);
     svc.outbox.publishCommitted([out.row]);
     const published = async () =>
       (await svc.sql.query<{ at: Date | null }>('select published_at as at from kit.outbox where event_id = ?', [out.event.id]))[0]?.at != null;

@@ -137,7 +137,7 @@ t.test('what counts as an unavailable dependency', async (t) => {
   t.test('through the ORM and the kit: what service code sees', async (t) => {
     const orm = await MikroORM.init({ clientUrl: db.url, entities: [Thing], ensureDatabase: false, allowGlobalContext: false });
     t.teardown(() => orm.close());
-    await orm.em.getConnection().execute('create table if not exists things (id int primary key)');
+    await (await openSql(orm)).query('create table if not exists things (id int primary key)');
     const missing = await rejectionOf(t, orm.em.fork().find(Thing, {}, { schema: 'nowhere' }));
     t.equal((missing as Error).name, 'TableNotFoundException', 'the ORM wraps driver errors');
     t.notOk(isDependencyUnavailable(missing), 'a missing table is a fault, not an outage');

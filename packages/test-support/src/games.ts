@@ -66,7 +66,7 @@ export interface Rng {
   int(minInclusive: number, maxExclusive: number): number;
 }
 
-/** The services a games stack runs, from their packages (`@bo/wallet/testing` has them). */
+/** The services a games stack runs, from their packages (`gamesServicesWith`). */
 export interface GamesServices {
   players: { service: ServiceDefinition<any, any>; config: TObject };
   /** The wallet; with `rng`, its games module draws from it. */
@@ -139,7 +139,7 @@ export async function startGamesStack(
       if (!r.ok || r.status !== 201) t.fail(`session not opened: ${JSON.stringify(r)}`);
       return (r as any).body;
     },
-    sql: (query, params = []) => wallet.orm.em.fork().execute(query, params as any[]),
+    sql: <T>(query: string, params: unknown[] = []) => wallet.sql.query(query, params) as Promise<T[]>,
     async credit(scope, playerId, amount) {
       const r = await stack.call('wallet.credit', paymentsScope, {
         body: { brandId: scope.brandId, playerId, currency: scope.currency, amount, depositId: `dep_test_${++seq}` },

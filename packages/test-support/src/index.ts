@@ -1,12 +1,13 @@
 // Test support shared by every workspace's tests: scopes and NATS calls as the gateway makes them,
 // stacks of real services on a fresh database and NATS prefix, players in a given state, the
-// ledger checks, child processes for crash tests, and the games stack. Services are passed in
-// (each test imports them from their package), so this workspace depends on no service.
+// ledger checks, child processes for crash tests, and the games stack. The service under test is
+// passed in by its own tests; the ones it needs beside it come from here (services.ts).
 export { adminScope, internalScope, operatorScope } from './scopes.ts';
 export { answerOf, caller, errorOf, ok, type CallOptions, type Caller } from './rpc.ts';
 export { assertLedgerSound, moneyTest, startStack, type Stack } from './stack.ts';
 export { createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
 export { processGroup, spawnService, type ChildService, type ServiceName } from './processes.ts';
+export { gamesServicesWith, playersService } from './services.ts';
 export {
   LAUNCH_SECRET,
   deadPort,

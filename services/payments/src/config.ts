@@ -1,9 +1,11 @@
-// Payments configuration: the kit's base settings plus the reconciler's pace.
+// Payments configuration: the kit's base settings, the key of its list cursors (the review queue)
+// and the reconciler's pace.
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema } from '@bo/service-kit';
+import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
 
 export const PaymentsConfigSchema = Type.Composite([
   BaseConfigSchema,
+  ListCursorConfigSchema,
   Type.Object({
     /** How often each replica looks for interrupted money moves. */
     RECONCILE_INTERVAL_MS: Type.Integer({ default: 1000, minimum: 10 }),

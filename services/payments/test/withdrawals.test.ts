@@ -228,6 +228,9 @@ t.test('withdrawals', async (t) => {
     t.equal(page2.nextCursor, null);
     t.match(errorOf(await list({ cursor: 'garbage' })), { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/cursor' }] } });
     t.match(errorOf(await list({ cursor: page1.nextCursor, status: 'paid' })), { code: 'VALIDATION_ERROR' }, 'a cursor is bound to its filter');
+    // A position written by hand (the shape the cursor once had, unsigned) is refused: cursors are signed.
+    const handWritten = Buffer.from(JSON.stringify(['under_review', '1970-01-01T00:00:00.000Z', 'wd_0'])).toString('base64url');
+    t.match(errorOf(await list({ cursor: handWritten })), { code: 'VALIDATION_ERROR', details: { in: 'query' } }, 'a cursor written by hand is refused');
 
     const r = await money.adminDecide(w[1]!.id, 'approve');
     t.ok(r.ok);

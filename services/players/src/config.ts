@@ -1,6 +1,7 @@
-// The players service needs nothing beyond the kit's base configuration (database, NATS, prefix,
-// timeouts, logging); a schema of its own keeps the place for its settings.
-import { BaseConfigSchema, type BaseConfig } from '@bo/service-kit';
+// The players service's settings: the kit's base configuration (database, NATS, prefix, timeouts,
+// logging) and the key of its list cursors (the KYC queue).
+import { Type, type Static } from '@sinclair/typebox';
+import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
 
-export const PlayersConfigSchema = BaseConfigSchema;
-export type PlayersConfig = BaseConfig;
+export const PlayersConfigSchema = Type.Composite([BaseConfigSchema, ListCursorConfigSchema]);
+export type PlayersConfig = Static<typeof PlayersConfigSchema>;

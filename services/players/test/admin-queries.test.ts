@@ -44,6 +44,9 @@ t.test('admin queries', async (t) => {
     t.equal(rest.nextCursor, null);
     errorCode(t, await queue({ cursor: 'garbage' }), 'VALIDATION_ERROR');
     errorCode(t, await queue({ cursor: one.nextCursor, status: 'pendente' }), 'VALIDATION_ERROR');
+    // A position written by hand (the shape the cursor once had, unsigned) is refused: cursors are signed.
+    const handWritten = Buffer.from(JSON.stringify(['em_analise', '2999-01-01T00:00:00.000Z', 'zzz'])).toString('base64url');
+    errorCode(t, await queue({ cursor: handWritten }), 'VALIDATION_ERROR');
     errorCode(t, await queue({ status: 'aprovado' }), 'VALIDATION_ERROR');
   });
 

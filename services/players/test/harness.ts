@@ -63,7 +63,7 @@ export class PlayersHarness {
   }
 
   sql<T = any>(query: string, params: unknown[] = []): Promise<T[]> {
-    return this.svc.orm.em.fork().execute(query, params) as Promise<T[]>;
+    return this.svc.sql.query(query, params) as Promise<T[]>;
   }
 
   async outboxDrained(): Promise<void> {

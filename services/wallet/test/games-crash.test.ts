@@ -22,8 +22,8 @@ import {
   LAUNCH_SECRET,
   gatewayScope,
   tokenOf,
+  playersService,
 } from '@bo/test-support';
-import { playersService } from '@bo/players';
 
 t.test('real rounds survive a wallet crash exactly once', async (t) => {
   // Players runs in-process; the wallet only as a child process.

@@ -6,7 +6,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import { gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
-import { gamesServices } from '@bo/wallet/testing';
+import { gamesServices } from './support/games-services.ts';
 import { postRealRound } from '../src/ledger/game-round.ts';
 
 const cents = (v: string | number) => Math.round(Number(v) * 100);

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { createLaunchTokenSigner } from '../src/games/domain/launch-token.ts';
 import { LAUNCH_SECRET, deadPort, gatewayScope, scopes, startFakeProvider, startGamesStack, tokenOf } from '@bo/test-support';
-import { gamesServices } from '@bo/wallet/testing';
+import { gamesServices } from './support/games-services.ts';
 
 const future = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
 const internal = { kind: 'internal', service: 'payments' } as const;

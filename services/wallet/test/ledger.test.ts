@@ -4,8 +4,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { WALLET_SUBJECTS, type LedgerItem, type Wallet, type WalletMoveResult } from '@bo/contracts';
-import { startStack, moneyTest, operatorScope, internalScope, createPlayer, ok, errorOf } from '@bo/test-support';
-import { playersService } from '@bo/players';
+import { startStack, moneyTest, operatorScope, internalScope, createPlayer, ok, errorOf, playersService } from '@bo/test-support';
 import { walletService } from '../src/service.ts';
 
 const id = (p: string) => `${p}_${randomBytes(8).toString('hex')}`;

@@ -1,7 +1,6 @@
 // The last ledger verification is visible on the wallet's metrics, for an alert to watch.
 import t from 'tap';
-import { startStack } from '@bo/test-support';
-import { playersService } from '@bo/players';
+import { startStack, playersService } from '@bo/test-support';
 import { walletService } from '../src/service.ts';
 
 t.test('ledger verification metrics', async (t) => {

@@ -1,7 +1,8 @@
-// Configuration of the webhooks service: the kit's base settings plus delivery policy. Booleans accept
-// 1/0/true/false; the retry schedule is 7 comma-separated delays in milliseconds.
+// Configuration of the webhooks service: the kit's base settings, the key of its list cursors (the
+// operator's event log) and delivery policy. Booleans accept 1/0/true/false; the retry schedule is 7
+// comma-separated delays in milliseconds.
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, DEV_MASTER_KEY, secretKey } from '@bo/service-kit';
+import { BaseConfigSchema, DEV_MASTER_KEY, ListCursorConfigSchema, secretKey } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
 /** The most WEBHOOK_ENDPOINT_CONCURRENCY may be: every endpoint has this many slots (persistence/endpoint-slots.ts). */
@@ -9,6 +10,7 @@ export const MAX_ENDPOINT_CONCURRENCY = 100;
 
 export const WebhooksConfigSchema = Type.Composite([
   BaseConfigSchema,
+  ListCursorConfigSchema,
   Type.Object({
     /** Key under which webhook secrets are sealed at rest (same variable as the gateway's). */
     SECRETS_MASTER_KEY: secretKey(DEV_MASTER_KEY),

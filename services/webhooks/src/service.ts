@@ -14,8 +14,7 @@ import { listWebhookEventAttempts, listWebhookEvents, redeliverWebhookEvent } fr
 import { testWebhook } from './handlers/test-webhook.ts';
 import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
 import { registerDeliveryMetrics } from './delivery/delivery-metrics.ts';
-import { WEBHOOKS_SCHEMA, webhookEntities } from './persistence/entities.ts';
-import { webhookMigrations } from './persistence/migrations.ts';
+import { WEBHOOKS_SCHEMA, webhookMigrations } from './persistence/migrations.ts';
 import { deleteExpiredEvents } from './persistence/event-retention.ts';
 import type { WebhooksRuntime } from './runtime.ts';
 
@@ -23,7 +22,7 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
   name: 'webhooks',
   schema: WEBHOOKS_SCHEMA,
   config: WebhooksConfigSchema,
-  entities: webhookEntities,
+  entities: [],
   migrations: webhookMigrations,
   setup: (deps) => {
     const { config } = deps;
@@ -65,7 +64,7 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
       perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
       pollMs: config.WEBHOOK_POLL_MS,
       leaseMs: rt.leaseMs,
-      countAttempt: registerDeliveryMetrics(deps.metrics, deps.orm),
+      countAttempt: registerDeliveryMetrics(deps.metrics, deps.sql),
     });
     rt.worker = worker;
     const consumer = startEventConsumer({

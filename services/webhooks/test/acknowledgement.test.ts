@@ -70,7 +70,7 @@ interface DeliveryState {
   leased: boolean;
 }
 async function deliveriesOf(stack: Stack, eventId: string): Promise<DeliveryState[]> {
-  return stack.svc.orm.em.fork().execute<DeliveryState[]>(
+  return stack.svc.sql.query<DeliveryState>(
     `select id, status, attempts, next_attempt_at is not null as scheduled, lease_token is not null as leased
        from webhooks.deliveries where event_id = ? order by created_at, id`,
     [eventId],

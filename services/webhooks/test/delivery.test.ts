@@ -31,7 +31,7 @@ async function deliveryLog(stack: Stack, query: Record<string, string>): Promise
 }
 
 async function deliveryStatus(stack: Stack, eventId: string): Promise<{ status: string; attempts: number }[]> {
-  return stack.svc.orm.em.fork().execute('select status, attempts from webhooks.deliveries where event_id = ? order by created_at', [eventId]);
+  return stack.svc.sql.query('select status, attempts from webhooks.deliveries where event_id = ? order by created_at', [eventId]);
 }
 
 t.test('every event kind arrives signed over its raw bytes (both signature schemes)', async (t) => {
@@ -149,7 +149,7 @@ t.test('Retry-After of a 429 postpones the next attempt within the schedule', as
   // Once attempt 1 is recorded, the next one is due about 1 s after it, not after the 10 ms step.
   const [d] = await waitFor(
     async () => {
-      const rows = await stack.svc.orm.em.fork().execute<{ gap_ms: number }[]>(
+      const rows = await stack.svc.sql.query<{ gap_ms: number }>(
         `select extract(epoch from (d.next_attempt_at - a.finished_at)) * 1000 as gap_ms from webhooks.deliveries d
        join webhooks.attempts a on a.delivery_id = d.id and a.attempt = 1 and a.outcome = 'failed'
        where d.event_id = ? and d.lease_token is null`,
@@ -179,7 +179,7 @@ t.test('an operator without a URL: the event is recorded as undeliverable and no
     await waitFor(async () => (await deliveryStatus(stack, id))[0]?.status === 'no_endpoint', { what: 'no_endpoint' });
     t.same(await deliveryStatus(stack, id), [{ status: 'no_endpoint', attempts: 0 }]);
   }
-  const [stored] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.events');
+  const [stored] = await stack.svc.sql.query<{ n: string }>('select count(*) n from webhooks.events');
   t.equal(Number(stored!.n), 2, 'both events stored');
 });
 
@@ -271,7 +271,7 @@ t.test('two replicas share the queue: every event is sent exactly once when noth
   await rx.waitForRequests(40);
   await waitFor(
     async () => {
-      const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
+      const [r] = await stack.svc.sql.query<{ n: string }>(`select count(*) n from webhooks.deliveries where status = 'delivered'`);
       return Number(r!.n) === 40;
     },
     { what: 'all recorded' },
@@ -279,6 +279,6 @@ t.test('two replicas share the queue: every event is sent exactly once when noth
   await new Promise((r) => setTimeout(r, 200));
   t.equal(rx.requests.length, 40, 'no event sent twice');
   t.same(new Set(rx.requests.map((r) => r.webhookId)), ids);
-  const [a] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.attempts');
+  const [a] = await stack.svc.sql.query<{ n: string }>('select count(*) n from webhooks.attempts');
   t.equal(Number(a!.n), 40, 'one attempt each');
 });

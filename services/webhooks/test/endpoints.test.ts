@@ -36,7 +36,7 @@ t.test('production URL rules with the default (strict) configuration', async (t)
       t.match(r.error.details, { in: 'body', issues: [{ path: '/url', message: why }] }, `${url}: ${JSON.stringify(r.error.details)}`);
     }
   }
-  const [stored] = await stack.svc.orm.em.fork().execute<{ n: string }[]>('select count(*) n from webhooks.endpoints');
+  const [stored] = await stack.svc.sql.query<{ n: string }>('select count(*) n from webhooks.endpoints');
   t.equal(Number(stored!.n), 0, 'nothing stored for refused URLs');
 
   const ok = await upsertEndpoint(stack, { ...base, url: 'https://93.184.216.34/hook' });
@@ -105,32 +105,28 @@ t.test('the SSRF guard runs again at delivery time (DNS may have changed)', asyn
   t.teardown(() => rx.close());
   const port = new URL(rx.url).port;
   // Stored as if `localhost` had resolved to a public address when it was set.
-  await stack.svc.orm.em
-    .fork()
-    .execute(
-      `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed) values (?, 'production', ?, ?, ?), (?, 'production', ?, ?, ?)`,
-      [
-        'op_rebind',
-        'brd_op_rebind',
-        `http://localhost:${port}/hook`,
-        sealSecret(secret, DEV_MASTER_KEY),
-        'op_literal',
-        'brd_op_literal',
-        `http://127.0.0.1:${port}/hook`,
-        sealSecret(secret, DEV_MASTER_KEY),
-      ],
-    );
+  await stack.svc.sql.query(
+    `insert into webhooks.endpoints (operator_id, environment, brand_id, url, secret_sealed) values (?, 'production', ?, ?, ?), (?, 'production', ?, ?, ?)`,
+    [
+      'op_rebind',
+      'brd_op_rebind',
+      `http://localhost:${port}/hook`,
+      sealSecret(secret, DEV_MASTER_KEY),
+      'op_literal',
+      'brd_op_literal',
+      `http://127.0.0.1:${port}/hook`,
+      sealSecret(secret, DEV_MASTER_KEY),
+    ],
+  );
   const a = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_rebind', environment: 'production' }, 'webhook.test', { message: 'x' });
   const b = await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_literal', environment: 'production' }, 'webhook.test', { message: 'y' });
   for (const { event } of [a, b]) {
     const [attempt] = await waitFor(
       async () => {
-        const rows = await stack.svc.orm.em
-          .fork()
-          .execute<{ outcome: string; error: string }[]>(
-            `select outcome, error from webhooks.attempts where event_id = ? and attempt = 1 and outcome <> 'in_flight'`,
-            [event.id],
-          );
+        const rows = await stack.svc.sql.query<{ outcome: string; error: string }>(
+          `select outcome, error from webhooks.attempts where event_id = ? and attempt = 1 and outcome <> 'in_flight'`,
+          [event.id],
+        );
         return rows.length ? rows : undefined;
       },
       { what: 'first attempt recorded' },
@@ -153,7 +149,7 @@ t.test('versioned endpoint changes apply only when newer, in whatever order they
   t.equal(next.ok && (next.body as UpsertEndpointResult).url, null, 'a newer version applies');
   const unversioned = await upsertEndpoint(stack, { ...base, url: 'http://127.0.0.1:9/tool' });
   t.equal(unversioned.ok && (unversioned.body as UpsertEndpointResult).url, 'http://127.0.0.1:9/tool', 'a change without a version (tools) always applies');
-  const [row] = await stack.svc.orm.em.fork().execute<{ version: number }[]>(`select version from webhooks.endpoints where operator_id = 'op_ver'`);
+  const [row] = await stack.svc.sql.query<{ version: number }>(`select version from webhooks.endpoints where operator_id = 'op_ver'`);
   t.equal(row!.version, 3, 'the stored version never goes back');
 });
 
@@ -190,10 +186,8 @@ t.test('an older change racing a newer one for an endpoint not stored yet does n
   await newer;
   const result = await older;
   t.same([result.after.url, result.after.version], ['http://127.0.0.1:9/hook', 2], 'the older change answers the state the newer one left');
-  const [row] = await stack.svc.orm.em
-    .fork()
-    .execute<{ url: string | null; version: number; has_secret: boolean }[]>(
-      `select url, version, secret_sealed is not null as has_secret from webhooks.endpoints where operator_id = 'op_race'`,
-    );
+  const [row] = await stack.svc.sql.query<{ url: string | null; version: number; has_secret: boolean }>(
+    `select url, version, secret_sealed is not null as has_secret from webhooks.endpoints where operator_id = 'op_race'`,
+  );
   t.same(row, { url: 'http://127.0.0.1:9/hook', version: 2, has_secret: true });
 });

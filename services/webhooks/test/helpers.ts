@@ -252,6 +252,6 @@ export function ownSql(t: Teardown, stack: Stack): Sql {
 
 /** The single count a `select count(*) n …` returns. */
 export async function count(stack: Stack, query: string, params: unknown[] = []): Promise<number> {
-  const [r] = await stack.svc.orm.em.fork().execute<{ n: string }[]>(query, params);
+  const [r] = await stack.svc.sql.query<{ n: string }>(query, params);
   return Number(r!.n);
 }

@@ -123,13 +123,12 @@ t.test('a lapsed lease: its slot is free, the delivery is handed the next slot, 
     "b's record handed the slot to the lapsed delivery: its second attempt",
   );
   t.notOk((await recordAttemptResult(sql, a.attempt, delivered, { status: 'delivered' })).kept, 'the late worker finds its lease lost');
-  const [slot] = await stack.svc.orm.em
-    .fork()
-    .execute<{ lease_token: string }[]>('select lease_token from webhooks.endpoint_slots where operator_id = ? and slot = ?', ['op_lapse', a.attempt.slot]);
+  const [slot] = await stack.svc.sql.query<{ lease_token: string }>('select lease_token from webhooks.endpoint_slots where operator_id = ? and slot = ?', [
+    'op_lapse',
+    a.attempt.slot,
+  ]);
   t.equal(slot!.lease_token, c?.leaseToken, 'the slot still holds the new lease');
-  const attempts = await stack.svc.orm.em
-    .fork()
-    .execute('select attempt, outcome from webhooks.attempts where delivery_id = ? order by attempt', [a.attempt.deliveryId]);
+  const attempts = await stack.svc.sql.query('select attempt, outcome from webhooks.attempts where delivery_id = ? order by attempt', [a.attempt.deliveryId]);
   t.same(attempts, [
     { attempt: 1, outcome: 'interrupted' },
     { attempt: 2, outcome: 'in_flight' },

@@ -86,7 +86,7 @@ t.test('NATS restarts while a delivery is in flight', { skip: NATS_SERVER ? fals
   rx.releaseAll(200);
   await waitFor(
     async () => {
-      const rows = await svc.orm.em.fork().execute<{ status: string }[]>('select status from webhooks.deliveries where event_id = ?', [first.event.id]);
+      const rows = await svc.sql.query<{ status: string }>('select status from webhooks.deliveries where event_id = ?', [first.event.id]);
       return rows[0]?.status === 'delivered';
     },
     { what: 'first delivery recorded with NATS down' },

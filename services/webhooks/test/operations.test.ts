@@ -36,11 +36,10 @@ t.test('webhooks.test makes one signed attempt now and reports it', async (t) =>
   // Not retried: nothing more arrives and its delivery is closed after one attempt.
   await new Promise((r) => setTimeout(r, 300));
   t.equal(rx.requests.length, 2);
-  const rows = await stack.svc.orm.em
-    .fork()
-    .execute<{ status: string; attempts: number; kind: string }[]>('select status, attempts, kind from webhooks.deliveries where event_id = ?', [
-      failed.ok ? failed.body.eventId : '',
-    ]);
+  const rows = await stack.svc.sql.query<{ status: string; attempts: number; kind: string }>(
+    'select status, attempts, kind from webhooks.deliveries where event_id = ?',
+    [failed.ok ? failed.body.eventId : ''],
+  );
   t.same(rows, [{ status: 'failed', attempts: 1, kind: 'test' }]);
   const log = await call<{ data: DeliveryLogItem[] }>(stack.svc.nc, stack.prefix, LOG, adminScope, { query: { operatorId: 'op_t' } });
   t.same(

@@ -125,6 +125,15 @@ t.test('events, attempts and redelivery are scoped to the operator and environme
   );
   t.same(body(await list(stack, aSandbox, { deliveryStatus: 'failed' })).data, [], 'filter by delivery status');
   t.equal(code(await list(stack, aSandbox, { cursor: 'not-a-cursor' })), 'VALIDATION_ERROR', 'a cursor we did not issue is 422');
+  // A position written by hand (the shape the cursor once had, unsigned) and another caller's cursor are refused too.
+  const handWritten = Buffer.from(JSON.stringify({ t: '2999-01-01T00:00:00.000000', id: 'evt_zzz' })).toString('base64url');
+  t.match(
+    await list(stack, aSandbox, { cursor: handWritten }),
+    { ok: false, error: { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/cursor' }] } } },
+    'a cursor written by hand is 422',
+  );
+  t.equal(code(await list(stack, bSandbox, { cursor: first.nextCursor })), 'VALIDATION_ERROR', "another operator's cursor is 422");
+  t.equal(code(await list(stack, aProduction, { cursor: first.nextCursor })), 'VALIDATION_ERROR', "the other environment's cursor is 422");
 
   const log = body(await attempts(stack, aSandbox, a1.event.id));
   t.equal(log.data.length, 1);

@@ -39,15 +39,13 @@ async function started(t: Parameters<typeof ownSql>[0], stack: Stack, operatorId
 }
 
 async function rowsOf(stack: Stack, deliveryId: string) {
-  const em = stack.svc.orm.em.fork();
-  const [d] = await em.execute<
-    { status: string; lease_token: string | null; last_status_code: number | null; last_error: string | null; due: boolean | null }[]
-  >(
+  const sql = stack.svc.sql;
+  const [d] = await sql.query<{ status: string; lease_token: string | null; last_status_code: number | null; last_error: string | null; due: boolean | null }>(
     `select status, lease_token, last_status_code, last_error, next_attempt_at > now() + interval '30 seconds' as due
      from webhooks.deliveries where id = ?`,
     [deliveryId],
   );
-  const attempts = await em.execute<{ outcome: string; status_code: number | null; error: string | null; duration_ms: number | null }[]>(
+  const attempts = await sql.query<{ outcome: string; status_code: number | null; error: string | null; duration_ms: number | null }>(
     'select outcome, status_code, error, duration_ms from webhooks.attempts where delivery_id = ? order by attempt',
     [deliveryId],
   );

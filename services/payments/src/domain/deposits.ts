@@ -1,25 +1,16 @@
 // Deposits as the API shows them, and the rules of creating one (docs/decisions.md check order).
 import { AppError, MAX_AMOUNT, type Deposit, type PlayerState } from '@bo/contracts';
 import { compareMoney, formatMoney, addMoney, isPositiveWithin, isoTime } from '@bo/service-kit';
+import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
 export type DepositRowStatus = 'pending' | 'confirming' | 'confirmed' | 'failed';
 
-export interface DepositRow {
-  id: string;
-  operatorId: string;
-  brandId: string;
-  environment: 'sandbox' | 'production';
-  playerId: string;
-  amount: string;
-  currency: string;
-  method: string;
+export interface DepositRow extends MoneyMovementRow {
   externalReference: string;
   status: DepositRowStatus;
   confirmScope: string | null;
   confirmKey: string | null;
   confirmFingerprint: string | null;
-  createdAt: Date;
-  updatedAt: Date;
   confirmedAt: Date | null;
   failedAt: Date | null;
   failureReason: string | null;
@@ -28,11 +19,7 @@ export interface DepositRow {
 /** `confirming` is shown as `pending`: the wallet is not credited yet (docs/money.md). */
 export function depositView(row: DepositRow): Deposit {
   return {
-    id: row.id,
-    playerId: row.playerId,
-    amount: formatMoney(row.amount),
-    currency: row.currency,
-    method: row.method,
+    ...movementView(row),
     externalReference: row.externalReference,
     status: row.status === 'confirming' ? 'pending' : row.status,
     createdAt: isoTime(row.createdAt),

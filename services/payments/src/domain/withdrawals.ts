@@ -1,19 +1,12 @@
 // Withdrawals as the API shows them: internal statuses map onto the contract's, and the moves a
 // decision or a cancel may start.
 import { AppError, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
-import { compareMoney, formatMoney } from '@bo/service-kit';
+import { compareMoney } from '@bo/service-kit';
+import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
 export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
 
-export interface WithdrawalRow {
-  id: string;
-  operatorId: string;
-  brandId: string;
-  environment: 'sandbox' | 'production';
-  playerId: string;
-  amount: string;
-  currency: string;
-  method: string;
+export interface WithdrawalRow extends MoneyMovementRow {
   destination: string;
   status: WithdrawalRowStatus;
   requestScope: string | null;
@@ -27,8 +20,6 @@ export interface WithdrawalRow {
   actionFingerprint: string | null;
   /** Who approved it on the admin API; null when not approved yet or approved by a sandbox simulation. */
   approvedBy: string | null;
-  createdAt: Date;
-  updatedAt: Date;
 }
 
 /** Rows the API never shows: the request is not answered yet, or was answered with a 422. */
@@ -59,11 +50,7 @@ export function rowStatusesShownAs(status: WithdrawalStatus): WithdrawalRowStatu
 
 export function withdrawalView(row: WithdrawalRow): Withdrawal {
   return {
-    id: row.id,
-    playerId: row.playerId,
-    amount: formatMoney(row.amount),
-    currency: row.currency,
-    method: row.method,
+    ...movementView(row),
     destination: row.destination,
     status: visibleStatus(row.status),
     createdAt: new Date(row.createdAt).toISOString(),

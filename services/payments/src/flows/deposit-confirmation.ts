@@ -2,7 +2,7 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, onlyRow, newOutboxEvent, STORED_KEY_COLUMNS, storedKeyValues, type OutboxRow, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, eventInsertFrom, onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type OutboxRow, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../persistence/deposit-store.ts';
 import { keyFromRow } from '../persistence/stored-responses.ts';
@@ -24,17 +24,17 @@ export async function creditWallet(deps: FlowDeps, row: DepositRow): Promise<voi
  * confirmed deposit and its outbox row (to publish once committed), or undefined when someone else
  * finished it first.
  */
-export async function completeConfirmation(em: SqlRunner, row: DepositRow): Promise<{ deposit: DepositRow; event: OutboxRow } | undefined> {
+export async function completeConfirmation(sql: SqlRunner, row: DepositRow): Promise<{ deposit: DepositRow; event: OutboxRow } | undefined> {
   const at = new Date();
   const done: DepositRow = { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
   const view = depositView(done);
-  const event = newOutboxEvent({ operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
+  const event = eventInsertFrom('payments', 'd', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
   const ref = keyFromRow(row.confirmScope, row.confirmKey, row.confirmFingerprint);
   const { n } = onlyRow(
-    await em.query<{ n: number }>(
+    await sql.query<{ n: number }>(
       `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
                 where id = ? and status = 'confirming' returning id),
-     o as (insert into payments.outbox (${event.columns}) select ?, ?, ?, ?, ?, ? from d returning 1)
+     o as (${event.text})
      ${
        ref
          ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
@@ -42,7 +42,7 @@ export async function completeConfirmation(em: SqlRunner, row: DepositRow): Prom
          : ''
      }
      select count(*)::int as n from d`,
-      [at, at, row.id, ...event.values, ...(ref ? [...storedKeyValues(ref), CONFIRM_OPERATION, JSON.stringify(view)] : [])],
+      [at, at, row.id, ...event.params, ...(ref ? [...storedKeyValues(ref), CONFIRM_OPERATION, JSON.stringify(view)] : [])],
     ),
   );
   return n === 1 ? { deposit: done, event: event.row } : undefined;

@@ -11,9 +11,8 @@ import {
 } from '@bo/contracts';
 import {
   crashPoint,
-  decodeListCursor,
-  encodeListCursor,
   formatMoney,
+  listCursor,
   ReplayedRefusal,
   StoredRefusal,
   writeEvent,
@@ -32,6 +31,7 @@ import {
   type WithdrawalRow,
 } from '../domain/withdrawals.ts';
 import { checkAmount } from '../domain/deposits.ts';
+import type { PaymentsConfig } from '../config.ts';
 import {
   findByRequestKey,
   fourEyesOf,
@@ -254,21 +254,24 @@ export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminO
   };
 }
 
-export function adminListWithdrawals(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminListWithdrawals> {
+export function adminListWithdrawals(deps: ServiceDeps<PaymentsConfig>): HandlerOf<typeof paymentAdminOperations.adminListWithdrawals> {
+  // Bound to the status listed: a cursor of another status's queue is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'payments.withdrawals');
   return async (req) => {
     adminActor(req);
     const q = req.query;
     if (q.playerId) return { status: 200, body: await playerWithdrawals(deps, q) };
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const limit = q.limit ?? 50;
-    const after = q.cursor ? decodeListCursor(q.cursor, status) : undefined;
+    const after = q.cursor ? cursors.decode([status], q.cursor) : undefined;
     const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
     const page = rows.slice(0, limit);
+    const last = page.at(-1);
     return {
       status: 200,
       body: {
         data: page.map(adminView),
-        nextCursor: rows.length > limit ? encodeListCursor(status, page.at(-1)!.createdAt, page.at(-1)!.id) : null,
+        nextCursor: rows.length > limit && last ? cursors.encode([status], { at: new Date(last.createdAt).toISOString(), id: last.id }) : null,
       },
     };
   };

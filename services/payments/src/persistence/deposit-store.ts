@@ -1,8 +1,9 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
+import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 import { onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type RequestKey, type SqlRunner } from '@bo/service-kit';
 
-import { OF_BRAND } from './of-brand.ts';
+import { OF_BRAND, rowById } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, external_reference as "externalReference", status, confirm_scope as "confirmScope", confirm_key as "confirmKey",
@@ -16,15 +17,11 @@ export async function lockDeposit(
   brandId: string | undefined,
   opts: { skipLocked?: boolean } = {},
 ): Promise<DepositRow | undefined> {
-  const rows = await tx.query<DepositRow>(
-    `select ${COLUMNS} from payments.deposits where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
-    brandId ? [id, brandId] : [id],
-  );
-  return rows[0];
+  return rowById<DepositRow>(tx, 'payments.deposits', COLUMNS, id, brandId, opts.skipLocked ? ' for update skip locked' : ' for update');
 }
 
-export async function readDeposit(em: SqlRunner, id: string): Promise<DepositRow | undefined> {
-  return (await em.query<DepositRow>(`select ${COLUMNS} from payments.deposits where id = ?`, [id]))[0];
+export async function readDeposit(sql: SqlRunner, id: string): Promise<DepositRow | undefined> {
+  return rowById<DepositRow>(sql, 'payments.deposits', COLUMNS, id, undefined);
 }
 
 export async function findByExternalReference(tx: SqlRunner, brandId: string, externalReference: string): Promise<string | undefined> {
@@ -37,27 +34,14 @@ export async function lockPlayerDeposits(tx: SqlRunner, brandId: string, playerI
   await tx.query(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`payments.deposit-limit:${brandId}:${playerId}`]);
 }
 
+/** The insert of a new deposit, unless the brand already has its externalReference (then no row). */
+const INSERT_DEPOSIT = `insert into payments.deposits (${MOVEMENT_COLUMNS}, external_reference, status, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`;
+const depositValues = (row: DepositRow): unknown[] => [...movementValues(row), row.externalReference, row.status, row.createdAt, row.updatedAt];
+
 /** Inserts unless the brand already has the externalReference (a concurrent create); returns whether it did. */
 export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boolean> {
-  const inserted = await tx.query<{ id: string }>(
-    `insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`,
-    [
-      row.id,
-      row.operatorId,
-      row.brandId,
-      row.environment,
-      row.playerId,
-      row.amount,
-      row.currency,
-      row.method,
-      row.externalReference,
-      row.status,
-      row.createdAt,
-      row.updatedAt,
-    ],
-  );
-  return inserted.length === 1;
+  return (await tx.query(INSERT_DEPOSIT, depositValues(row))).length === 1;
 }
 
 /**
@@ -102,16 +86,15 @@ export async function referenceAndTodaysTotal(
  * A second record for the key is a unique violation: the statement fails as a whole.
  */
 export async function insertDepositWithResponse(
-  em: SqlRunner,
+  sql: SqlRunner,
   row: DepositRow,
   ref: RequestKey | undefined,
   operation: string,
   body: unknown,
 ): Promise<boolean> {
   const { n } = onlyRow(
-    await em.query<{ n: number }>(
-      `with d as (insert into payments.deposits (id, operator_id, brand_id, environment, player_id, amount, currency, method, external_reference, status, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id)
+    await sql.query<{ n: number }>(
+      `with d as (${INSERT_DEPOSIT})
      ${
        ref
          ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
@@ -119,21 +102,7 @@ export async function insertDepositWithResponse(
          : ''
      }
      select count(*)::int as n from d`,
-      [
-        row.id,
-        row.operatorId,
-        row.brandId,
-        row.environment,
-        row.playerId,
-        row.amount,
-        row.currency,
-        row.method,
-        row.externalReference,
-        row.status,
-        row.createdAt,
-        row.updatedAt,
-        ...(ref ? [...storedKeyValues(ref), operation, JSON.stringify(body)] : []),
-      ],
+      [...depositValues(row), ...(ref ? [...storedKeyValues(ref), operation, JSON.stringify(body)] : [])],
     ),
   );
   return n === 1;

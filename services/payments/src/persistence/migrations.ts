@@ -1,6 +1,7 @@
 // The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
 // paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
 import {
+  kitMigration,
   Migration,
   outboxTableSql,
   processedRequestsFingerprintSql,
@@ -75,12 +76,6 @@ export class Payments0002Withdrawals extends Migration {
   }
 }
 
-export class Payments0003StoredAnswersAsText extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsKeepTextSql(PAYMENTS_SCHEMA));
-  }
-}
-
 /** Four eyes on money out: who approved a withdrawal, and each operator's threshold (docs/decisions.md). */
 export class Payments0004FourEyes extends Migration {
   override async up(): Promise<void> {
@@ -133,7 +128,7 @@ export class Payments0007KeysByAge extends Migration {
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
-  { name: 'Payments0003StoredAnswersAsText', class: Payments0003StoredAnswersAsText },
+  { name: 'Payments0003StoredAnswersAsText', class: kitMigration(processedRequestsKeepTextSql(PAYMENTS_SCHEMA)) },
   { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },

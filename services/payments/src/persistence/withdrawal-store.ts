@@ -1,8 +1,9 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
-import type { RequestKey, SqlRunner } from '@bo/service-kit';
+import type { ListPosition, RequestKey, SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
+import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 
-import { OF_BRAND } from './of-brand.ts';
+import { rowById } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint", request_id as "requestId",
@@ -17,19 +18,11 @@ export async function lockWithdrawal(
   brandId: string | undefined,
   opts: { skipLocked?: boolean } = {},
 ): Promise<WithdrawalRow | undefined> {
-  const rows = await tx.query<WithdrawalRow>(
-    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''} for update${opts.skipLocked ? ' skip locked' : ''}`,
-    brandId ? [id, brandId] : [id],
-  );
-  return rows[0];
+  return rowById<WithdrawalRow>(tx, 'payments.withdrawals', COLUMNS, id, brandId, opts.skipLocked ? ' for update skip locked' : ' for update');
 }
 
-export async function readWithdrawal(em: SqlRunner, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
-  const rows = await em.query<WithdrawalRow>(
-    `select ${COLUMNS} from payments.withdrawals where id = ? ${brandId ? `and ${OF_BRAND}` : ''}`,
-    brandId ? [id, brandId] : [id],
-  );
-  return rows[0];
+export async function readWithdrawal(sql: SqlRunner, id: string, brandId?: string): Promise<WithdrawalRow | undefined> {
+  return rowById<WithdrawalRow>(sql, 'payments.withdrawals', COLUMNS, id, brandId);
 }
 
 export async function findByRequestKey(em: SqlRunner, scope: string, key: string): Promise<WithdrawalRow | undefined> {
@@ -55,26 +48,10 @@ export async function forgetExpiredRequestKeys(sql: SqlRunner, olderThanSeconds:
 /** Inserts the `reserving` row unless one exists for the request's key; returns the row's id. */
 export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
   const inserted = await tx.query<{ id: string }>(
-    `insert into payments.withdrawals (id, operator_id, brand_id, environment, player_id, amount, currency, method, destination, status,
+    `insert into payments.withdrawals (${MOVEMENT_COLUMNS}, destination, status,
        request_scope, request_key, request_fingerprint, request_id, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
-    [
-      row.id,
-      row.operatorId,
-      row.brandId,
-      row.environment,
-      row.playerId,
-      row.amount,
-      row.currency,
-      row.method,
-      row.destination,
-      row.requestScope,
-      row.requestKey,
-      row.requestFingerprint,
-      row.requestId,
-      row.createdAt,
-      row.updatedAt,
-    ],
+    [...movementValues(row), row.destination, row.requestScope, row.requestKey, row.requestFingerprint, row.requestId, row.createdAt, row.updatedAt],
   );
   if (inserted[0]) return inserted[0].id;
   return (await findByRequestKey(tx, row.requestScope!, row.requestKey!))!.id;
@@ -148,12 +125,7 @@ export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit
 }
 
 /** The review queue: oldest first, ties by id, after the cursor's position. */
-export async function listWithdrawals(
-  em: SqlRunner,
-  statuses: WithdrawalRowStatus[],
-  limit: number,
-  after?: { at: string; id: string },
-): Promise<WithdrawalRow[]> {
+export async function listWithdrawals(em: SqlRunner, statuses: WithdrawalRowStatus[], limit: number, after?: ListPosition): Promise<WithdrawalRow[]> {
   const params: unknown[] = [...statuses];
   let where = '';
   if (after) {

@@ -1,8 +1,9 @@
 // What our team reads about players, across brands: the KYC queue, the search by id, externalId,
 // CPF or e-mail, and one player's file (KYC submissions and history, limits).
 import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, decodeListCursor, encodeListCursor, ormRunner, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../config.ts';
 import { PlayerEntity, type PlayerRow } from '../persistence/entities.ts';
 import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycSubmission, toLimits, toPlayer } from '../domain/player-views.ts';
@@ -17,7 +18,13 @@ async function playerFile(em: EntityManager, row: PlayerRow) {
       status: row.kycStatus,
       updatedAt: row.kycUpdatedAt.toISOString(),
       submissions: submissions.map(toKycSubmission),
-      history: history.map((h) => ({ ...h, at: new Date(h.at).toISOString() })),
+      history: history.map((h) => ({
+        previousStatus: h.previousStatus,
+        status: h.status,
+        actor: h.actor ?? null,
+        reason: h.reason ?? null,
+        at: h.at.toISOString(),
+      })),
     },
     limits: toLimits(row),
   };
@@ -46,21 +53,28 @@ export function adminSearchPlayers(deps: ServiceDeps): HandlerOf<typeof playerAd
 }
 
 /** Players waiting for compliance (em_analise unless `status` says otherwise), newest change first. */
-export function adminKycQueue(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycQueue> {
+export function adminKycQueue(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof playerAdminOperations.adminKycQueue> {
+  // Bound to the status listed: a cursor of another status's queue is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'players.kyc_queue');
   return async (req) => {
     adminScopeOf(req);
     const status = req.query.status ?? KYC_REVIEW_STATUSES[0];
     const limit = req.query.limit ?? 20;
-    const after = req.query.cursor ? decodeListCursor(req.query.cursor, status) : undefined;
+    const after = req.query.cursor ? cursors.decode([status], req.query.cursor) : undefined;
     const em = deps.orm.em.fork();
-    const ids = await ormRunner(em).query<{ id: string }>(
-      `select id from players.players where kyc_status = ? ${after ? 'and (kyc_updated_at, id) < (?::timestamptz, ?)' : ''}
-       order by kyc_updated_at desc, id desc limit ?`,
-      after ? [status, after.at, after.id, limit + 1] : [status, limit + 1],
+    const at = after ? new Date(after.at) : undefined;
+    const rows = await em.find(
+      PlayerEntity,
+      after ? { kycStatus: status, $or: [{ kycUpdatedAt: { $lt: at } }, { kycUpdatedAt: at, id: { $lt: after.id } }] } : { kycStatus: status },
+      { orderBy: { kycUpdatedAt: 'desc', id: 'desc' }, limit: limit + 1 },
     );
-    const rows = await em.find(PlayerEntity, { id: { $in: ids.slice(0, limit).map((r) => r.id) } }, { orderBy: { kycUpdatedAt: 'desc', id: 'desc' } });
+    const page = rows.slice(0, limit);
     const data = [];
-    for (const row of rows) data.push(await playerFile(em, row));
-    return { status: 200, body: { data, nextCursor: ids.length > limit ? encodeListCursor(status, rows.at(-1)!.kycUpdatedAt, rows.at(-1)!.id) : null } };
+    for (const row of page) data.push(await playerFile(em, row));
+    const last = page.at(-1);
+    return {
+      status: 200,
+      body: { data, nextCursor: rows.length > limit && last ? cursors.encode([status], { at: last.kycUpdatedAt.toISOString(), id: last.id }) : null },
+    };
   };
 }

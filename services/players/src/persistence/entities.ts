@@ -1,51 +1,110 @@
-// The players schema as MikroORM entities. Statuses are plain strings checked by the database
-// (CHECK constraints in migrations.ts) and typed by the contract's unions.
+// The players schema as MikroORM entities, which describe it whole (columns, CHECK constraints,
+// indexes, foreign keys): the ORM owns these tables, a new migration is generated from a change
+// here (`npm run migration:create -w @bo/players`), and a test checks that the migrated schema and
+// the entities agree (test/schema.test.ts). Statuses are plain strings checked by the database and
+// typed by the contract's unions. The kit's own tables in this schema (outbox, stored answers)
+// are the kit's, not entities (the kit's db.ts keeps the ORM's schema tools off them).
 import { defineEntity, p } from '@mikro-orm/core';
-import type { DocumentType, Environment, KycStatus, PlayerStatus } from '@bo/contracts';
+import { DOCUMENT_TYPES, KYC_STATUSES, PLAYER_STATUSES, type DocumentType, type Environment, type KycStatus, type PlayerStatus } from '@bo/contracts';
+
+const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
+/**
+ * A player's rows, newest first: `(player_id, <time> desc, id desc)`. Written as an expression
+ * (compared by name) because MikroORM 7.2.1 reads the sort order of an index column by its name
+ * anywhere in the definition, so `id desc` after `player_id` reads as `id` ascending.
+ */
+const byPlayer = (table: string, time: string) => ({
+  name: `${table}_by_player`,
+  expression: `create index "${table}_by_player" on "players"."${table}" ("player_id", "${time}" desc, "id" desc)`,
+});
+/** The KYC statuses waiting for a decision: the queue's partial index. */
+const KYC_QUEUE_STATUSES = ['em_analise', 'pendente', 'documento_solicitado'];
 
 export const PlayerEntity = defineEntity({
   name: 'Player',
   tableName: 'players',
   schema: 'players',
   properties: {
-    id: p.string().primary(),
-    operatorId: p.string(),
-    brandId: p.string(),
-    environment: p.string().$type<Environment>(),
-    externalId: p.string(),
-    name: p.string(),
-    email: p.string(),
+    id: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    externalId: p.text().check('length(external_id) >= 1 and length(external_id) <= 128'),
+    name: p.text().check('length(name) >= 2 and length(name) <= 200'),
+    email: p.text().check('length(email) <= 254'),
     /** Digits only. */
-    cpf: p.string(),
-    phone: p.string().nullable(),
+    cpf: p.text().check("cpf ~ '^[0-9]{11}$'"),
+    phone: p.text().nullable(),
     /** `YYYY-MM-DD`. */
     birthDate: p.date().nullable(),
-    currency: p.string(),
-    status: p.string().$type<PlayerStatus>(),
-    kycStatus: p.string().$type<KycStatus>(),
+    currency: p.text().check("currency ~ '^[A-Z]{3}$'"),
+    status: p.text().$type<PlayerStatus>().check(oneOf('status', PLAYER_STATUSES)),
+    kycStatus: p.text().$type<KycStatus>().check(oneOf('kyc_status', KYC_STATUSES)),
     /** Last change of the KYC record: a status change or a new submission. */
     kycUpdatedAt: p.datetime(),
     /** NUMERIC(20,2) as a string; null = no limit. */
-    dailyDepositLimit: p.decimal('string').nullable(),
+    dailyDepositLimit: p.decimal('string').precision(20).scale(2).nullable().check('daily_deposit_limit >= 0'),
     selfExcludedUntil: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
+  // externalId is unique per brand: a unique index holds it when two creates race.
+  uniques: [{ name: 'players_brand_external_id', properties: ['brandId', 'externalId'] }],
+  indexes: [
+    // The KYC queue: players waiting for a decision, newest change first.
+    {
+      name: 'players_kyc_queue',
+      columns: [{ name: 'kyc_status' }, { name: 'kyc_updated_at', sort: 'desc' }, { name: 'id', sort: 'desc' }],
+      where: oneOf('kyc_status', KYC_QUEUE_STATUSES),
+    },
+    // Our team's search: by CPF, e-mail (any case), externalId.
+    { name: 'players_by_cpf', properties: ['cpf'] },
+    { name: 'players_by_email', expression: 'create index "players_by_email" on "players"."players" (lower(email))' },
+    { name: 'players_by_external_id', properties: ['externalId'] },
+  ],
 });
 export type PlayerRow = InstanceType<typeof PlayerEntity.class>;
+
+/** A row's player, by id (`player_id references players (id)`, Postgres' default name and rules). */
+const playerOf = (table: string) =>
+  p.manyToOne(PlayerEntity).mapToPk().fieldName('player_id').foreignKeyName(`${table}_player_id_fkey`).updateRule('no action').deleteRule('no action');
 
 export const KycSubmissionEntity = defineEntity({
   name: 'KycSubmission',
   tableName: 'kyc_submissions',
   schema: 'players',
   properties: {
-    id: p.string().primary(),
-    playerId: p.string(),
-    documentType: p.string().$type<DocumentType>(),
-    reference: p.string(),
+    id: p.text().primary(),
+    playerId: () => playerOf('kyc_submissions'),
+    documentType: p.text().$type<DocumentType>().check(oneOf('document_type', DOCUMENT_TYPES)),
+    reference: p.text().check('length(reference) >= 1 and length(reference) <= 500'),
     createdAt: p.datetime(),
   },
+  indexes: [byPlayer('kyc_submissions', 'created_at')],
 });
 export type KycSubmissionRow = InstanceType<typeof KycSubmissionEntity.class>;
 
-export const playerEntities = [PlayerEntity, KycSubmissionEntity];
+/** Every KYC status change with who made it and why (the compliance console's history). */
+export const KycHistoryEntity = defineEntity({
+  name: 'KycHistory',
+  tableName: 'kyc_history',
+  schema: 'players',
+  properties: {
+    // `generated always as identity`: numbered by the database, never by a caller.
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('kyc_history'),
+    previousStatus: p.text().$type<KycStatus>().check(oneOf('previous_status', KYC_STATUSES)),
+    status: p.text().$type<KycStatus>().check(oneOf('status', KYC_STATUSES)),
+    /** Who: a person of our team; null for a submission or a sandbox simulation. */
+    actor: p.text().nullable(),
+    reason: p.text().nullable().check('length(reason) <= 500'),
+    at: p.datetime(),
+  },
+  indexes: [byPlayer('kyc_history', 'at')],
+});
+export type KycHistoryRow = InstanceType<typeof KycHistoryEntity.class>;
+
+export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity];

@@ -1,6 +1,7 @@
 // Schema `players`, listed in code and run on start. Invariants the database can hold are
 // CHECK constraints; uniqueness of externalId per brand is a unique index (races included).
 import {
+  kitMigration,
   Migration,
   outboxTableSql,
   processedRequestsFingerprintSql,
@@ -48,12 +49,6 @@ export class CreatePlayersSchema extends Migration {
   }
 }
 
-export class StoredAnswersAsText extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsKeepTextSql('players'));
-  }
-}
-
 /** Every KYC status change with who made it and why (the compliance console's history). */
 export class KycHistory extends Migration {
   override async up(): Promise<void> {
@@ -76,24 +71,12 @@ export class KycHistory extends Migration {
   }
 }
 
-/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
-export class RequestFingerprints extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsFingerprintSql('players'));
-  }
-}
-
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
-export class StoredAnswersByAge extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsExpiryIndexSql('players'));
-  }
-}
-
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
-  { name: '0002_stored_answers_as_text', class: StoredAnswersAsText },
+  { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
   { name: '0003_kyc_history', class: KycHistory },
-  { name: '0004_request_fingerprints', class: RequestFingerprints },
-  { name: '0005_stored_answers_by_age', class: StoredAnswersByAge },
+  // Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql).
+  { name: '0004_request_fingerprints', class: kitMigration(processedRequestsFingerprintSql('players')) },
+  // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
+  { name: '0005_stored_answers_by_age', class: kitMigration(processedRequestsExpiryIndexSql('players')) },
 ];

@@ -2,8 +2,8 @@
 // caller's brand: a player of another brand is indistinguishable from an unknown one.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { AppError, type KycStatus } from '@bo/contracts';
-import { ormRunner, writeEvent } from '@bo/service-kit';
-import { KycSubmissionEntity, PlayerEntity, type KycSubmissionRow, type PlayerRow } from './entities.ts';
+import { sqlIn, writeEvent } from '@bo/service-kit';
+import { KycHistoryEntity, KycSubmissionEntity, PlayerEntity, type KycHistoryRow, type KycSubmissionRow, type PlayerRow } from './entities.ts';
 
 /** `brandId` absent only for the admin API, which addresses players across brands. */
 export interface PlayerAddress {
@@ -41,25 +41,15 @@ export interface KycChangeAuthor {
   reason: string | null;
 }
 
-export interface KycHistoryRow {
-  previousStatus: KycStatus;
-  status: KycStatus;
-  actor: string | null;
-  reason: string | null;
-  at: Date;
-}
-
 /** Newest first. */
 export async function listKycHistory(em: EntityManager, playerId: string): Promise<KycHistoryRow[]> {
-  return ormRunner(em).query<KycHistoryRow>(
-    `select previous_status as "previousStatus", status, actor, reason, at from players.kyc_history where player_id = ? order by at desc, id desc`,
-    [playerId],
-  );
+  return em.find(KycHistoryEntity, { playerId }, { orderBy: { at: 'desc', id: 'desc' } });
 }
 
 /**
- * Sets the KYC status of a locked player. A real change writes `kyc.status_changed` into the
- * outbox inside the caller's transaction; setting the status it already has writes nothing.
+ * Sets the KYC status of a locked player. A real change adds its history row (written at the
+ * caller's flush) and writes `kyc.status_changed` into the outbox inside the caller's
+ * transaction; setting the status it already has writes nothing.
  * Returns whether the status changed.
  */
 export async function changeKycStatus(
@@ -72,18 +62,12 @@ export async function changeKycStatus(
 ): Promise<boolean> {
   const previousStatus = player.kycStatus;
   if (previousStatus === status) return false;
-  await ormRunner(tx).query('insert into players.kyc_history (player_id, previous_status, status, actor, reason, at) values (?, ?, ?, ?, ?, ?)', [
-    player.id,
-    previousStatus,
-    status,
-    by.actor,
-    by.reason,
-    at,
-  ]);
+  tx.create(KycHistoryEntity, { playerId: player.id, previousStatus, status, actor: by.actor, reason: by.reason, at });
   player.kycStatus = status;
   player.kycUpdatedAt = at;
   player.updatedAt = at;
-  await writeEvent(ormRunner(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'kyc.status_changed', {
+  // The outbox is the kit's table: its row goes in with the kit's SQL, in this transaction.
+  await writeEvent(sqlIn(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'kyc.status_changed', {
     playerId: player.id,
     externalId: player.externalId,
     previousStatus,

@@ -3,9 +3,8 @@
 // and a repeat answers what the first call did (docs/money.md).
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
 import { compareMoney, crashPoint, formatMoney, onlyRow, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
-import { uuidv7 } from 'uuidv7';
 import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
-import { findPostedEntries, postTransaction } from './post-transaction.ts';
+import { findPostedEntries, postOnPlayerRow, postTransaction } from './ledger-writer.ts';
 
 const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult => ({
   ...extra,
@@ -19,11 +18,12 @@ function sameCommand(what: string, stored: string, asked: string): void {
 }
 
 /**
- * A deposit's credit as ONE statement (its own transaction): the player's balance moves under
- * the row lock the UPDATE takes, and the entries take their sequence number, balance after and
- * time from the row it returned. `source` is unique, so a repeat (or a racing copy) writes
- * nothing: the copy that waited on the row lock fails the unique index and rolls back whole.
- * No row when the account does not exist yet or the deposit was credited already.
+ * A deposit's credit as ONE statement (its own transaction, the ledger writer's `postOnPlayerRow`):
+ * the player's balance moves under the row lock the UPDATE takes, and the entries take their
+ * sequence number, balance after and time from the row it returned. `source` is unique, so a
+ * repeat (or a racing copy) writes nothing: the copy that waited on the row lock fails the unique
+ * index and rolls back whole. No row when the account does not exist yet or the deposit was
+ * credited already.
  */
 async function postCredit(
   sql: SqlRunner,
@@ -31,44 +31,16 @@ async function postCredit(
   source: string,
   clearingId: string,
 ): Promise<{ available: string; held: string; entryId: string } | undefined> {
-  const amount = formatMoney(cmd.amount);
-  const txId = `ltx_${uuidv7().replaceAll('-', '')}`;
-  const entryId = newId('ledgerEntry');
-  const rows = await sql.query<{ available: string; held: string }>(
-    `with a as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + 1, updated_at = now()
-                where id = ? and not exists (select 1 from wallet.ledger_transactions where source = ?)
-                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
-     t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
-           select ?, ?, 'DEPOSIT', ?, ?, ?, a.at from a returning id),
-     e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
-           select ?, ?, a.id, a.entry_count, 'DEPOSIT', ?::numeric, a.available, ?, ?, a.at from a
-           union all
-           select ?, ?, ?, null, 'DEPOSIT', -(?::numeric), null, ?, ?, a.at from a
-           returning 1)
-     select a.available, a.held from a`,
-    [
-      amount,
-      playerAccountId(cmd.brandId, cmd.playerId, cmd.currency),
-      source,
-      txId,
-      source,
-      cmd.brandId,
-      cmd.currency,
-      cmd.depositId,
-      entryId,
-      txId,
-      amount,
-      cmd.currency,
-      cmd.depositId,
-      newId('ledgerEntry'),
-      txId,
-      clearingId,
-      amount,
-      cmd.currency,
-      cmd.depositId,
-    ],
-  );
-  return rows[0] ? { ...rows[0], entryId } : undefined;
+  const { row, posted } = await postOnPlayerRow<{ available: string; held: string }>(sql, {
+    accountId: playerAccountId(cmd.brandId, cmd.playerId, cmd.currency),
+    brandId: cmd.brandId,
+    currency: cmd.currency,
+    referenceId: cmd.depositId,
+    transactions: [{ source, type: 'DEPOSIT', amount: cmd.amount, clearingAccountId: clearingId }],
+    unlessPosted: true,
+    returning: 'a.available, a.held',
+  });
+  return row ? { ...row, entryId: posted[0]!.playerEntryId } : undefined;
 }
 
 /** What the first credit of `source` wrote, as its answer (the account's balances now). */

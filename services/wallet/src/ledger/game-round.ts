@@ -1,5 +1,6 @@
 // The money of one real-money game round and the round row naming it, in ONE statement (its own
-// transaction), so a round and its money commit together or not at all:
+// transaction; the ledger writer's `postOnPlayerRow` with the round's own conditions and CTEs), so
+// a round and its money commit together or not at all:
 //   BET  player −amount, brand game clearing +amount
 //   WIN  player +payout, brand game clearing −payout   (only when the round pays)
 // The player's account row is updated first: the UPDATE takes the row lock that serialises every
@@ -12,10 +13,10 @@
 // `game-round:<roundId>:bet|win` are unique and a session's clientRoundId is unique, so a round's
 // money is posted at most once whatever its caller does. The game clearing side is appended,
 // never locked (docs/money.md, "Hot accounts").
-import { AppError, newId } from '@bo/contracts';
+import { AppError } from '@bo/contracts';
 import { compareMoney, formatMoney, type Sql, type SqlRunner } from '@bo/service-kit';
-import { uuidv7 } from 'uuidv7';
 import { ensureClearingAccount, playerAccountId } from './accounts.ts';
+import { postOnPlayerRow } from './ledger-writer.ts';
 
 /** The brand's game clearing account (created, committed, the first time). */
 export function gameClearingAccount(sql: Sql, brandId: string, currency: string): Promise<string> {
@@ -50,8 +51,6 @@ export interface RealRound {
   clearingAccountId: string;
 }
 
-const txId = () => `ltx_${uuidv7().replaceAll('-', '')}`;
-
 /**
  * Posts the round; returns the stakeable balance after it, or undefined when nothing was written
  * (not enough to stake, no account, this clientRoundId is played already, or the session has
@@ -63,80 +62,47 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
   const payout = formatMoney(r.payout);
   if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.id}: amount ${amount}, payout ${payout}`);
   const pays = compareMoney(payout, 0) > 0;
-  const bet = { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') };
-  const win = pays ? { tx: txId(), player: newId('ledgerEntry'), clearing: newId('ledgerEntry') } : undefined;
   // Two texts (with and without a WIN), each prepared once. The round's number is a scalar
   // subquery on `s`: without its session row it is null and the whole statement fails (seq is not
   // null), so there is never money without its round.
-  const rows = await sql.query<{ balance_after: string }>(
-    `with a as (update wallet.accounts set available = available - ?::numeric + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()
-                where id = ? and available - held >= ?::numeric
+  const { row } = await postOnPlayerRow<{ balance_after: string }>(sql, {
+    accountId: playerAccountId(r.brandId, r.playerId, r.currency),
+    brandId: r.brandId,
+    currency: r.currency,
+    referenceId: r.id,
+    transactions: [
+      { source: `game-round:${r.id}:bet`, type: 'BET', amount: `-${amount}`, clearingAccountId: r.clearingAccountId },
+      ...(pays ? [{ source: `game-round:${r.id}:win`, type: 'WIN' as const, amount: payout, clearingAccountId: r.clearingAccountId }] : []),
+    ],
+    onlyIf: {
+      text: `and available - held >= ?::numeric
                   and not exists (select 1 from wallet.game_rounds where session_id = ? and client_round_id = ?)
-                  and exists (select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz)
-                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
-     t as (insert into wallet.ledger_transactions (id, source, type, brand_id, currency, reference_id, created_at)
-           select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values (?::text, ?::text, 'BET')${win ? ", (?::text, ?::text, 'WIN')" : ''}) v(id, source, type)
-           returning 1),
-     e as (insert into wallet.ledger_entries (id, transaction_id, account_id, account_seq, type, amount, balance_after, currency, reference_id, created_at)
-           select ?, ?, a.id, a.entry_count - ?::int + 1, 'BET', -(?::numeric), a.available - ?::numeric, ?, ?, a.at from a
-           union all select ?, ?, ?, null, 'BET', ?::numeric, null, ?, ?, a.at from a
-           ${
-             win
-               ? `union all select ?, ?, a.id, a.entry_count, 'WIN', ?::numeric, a.available, ?, ?, a.at from a
-           union all select ?, ?, ?, null, 'WIN', -(?::numeric), null, ?, ?, a.at from a`
-               : ''
-           }
-           returning 1),
-     s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
+                  and exists (select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz)`,
+      params: [amount, r.sessionId, r.clientRoundId, r.sessionId, r.createdAt],
+    },
+    alsoWith: ([bet, win]) => ({
+      text: `s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
            select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
                   a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
-           returning 1)
-     select a.available - a.held as balance_after from a`,
-    [
-      amount,
-      payout,
-      win ? 2 : 1,
-      playerAccountId(r.brandId, r.playerId, r.currency),
-      amount,
-      r.sessionId,
-      r.clientRoundId,
-      r.sessionId,
-      r.createdAt,
-      r.brandId,
-      r.currency,
-      r.id,
-      bet.tx,
-      `game-round:${r.id}:bet`,
-      ...(win ? [win.tx, `game-round:${r.id}:win`] : []),
-      bet.player,
-      bet.tx,
-      win ? 2 : 1,
-      amount,
-      payout,
-      r.currency,
-      r.id,
-      bet.clearing,
-      bet.tx,
-      r.clearingAccountId,
-      amount,
-      r.currency,
-      r.id,
-      ...(win ? [win.player, win.tx, payout, r.currency, r.id, win.clearing, win.tx, r.clearingAccountId, payout, r.currency, r.id] : []),
-      r.sessionId,
-      r.id,
-      r.sessionId,
-      r.clientRoundId,
-      amount,
-      payout,
-      r.win,
-      JSON.stringify(r.outcome),
-      amount,
-      payout,
-      bet.player,
-      win?.player ?? null,
-      r.createdAt,
-    ],
-  );
-  return rows[0] ? { balanceAfter: formatMoney(rows[0].balance_after) } : undefined;
+           returning 1)`,
+      params: [
+        r.sessionId,
+        r.id,
+        r.sessionId,
+        r.clientRoundId,
+        amount,
+        payout,
+        r.win,
+        JSON.stringify(r.outcome),
+        amount,
+        payout,
+        bet!.playerEntryId,
+        win?.playerEntryId ?? null,
+        r.createdAt,
+      ],
+    }),
+    returning: 'a.available - a.held as balance_after',
+  });
+  return row ? { balanceAfter: formatMoney(row.balance_after) } : undefined;
 }

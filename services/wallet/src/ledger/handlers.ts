@@ -10,10 +10,19 @@ import {
   type OperatorScope,
   type PlayerState,
 } from '@bo/contracts';
-import { adminScopeOf, handle, internalScopeOf, isPositiveWithin, operatorScopeOf, playerStatesOf, type Handler, type ServiceDeps } from '@bo/service-kit';
+import {
+  adminScopeOf,
+  handle,
+  internalScopeOf,
+  isPositiveWithin,
+  listCursor,
+  operatorScopeOf,
+  playerStatesOf,
+  type Handler,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './commands.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 import { readEntries, readWallet } from './queries.ts';
 import { verifyLedger } from './verify.ts';
 import { ledgerVerifyRecorder } from './verify-metrics.ts';
@@ -25,7 +34,8 @@ function checkedAmount(amount: string): string {
 }
 
 export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, Handler> {
-  const cursorSecret = deps.config.LEDGER_CURSOR_SECRET;
+  // Bound to the brand and the player: another player's cursor is refused.
+  const cursors = listCursor(deps.config.LEDGER_CURSOR_SECRET, 'wallet.transactions');
   const players = playerStatesOf(deps);
   const recordVerification = ledgerVerifyRecorder(deps.metrics);
 
@@ -48,13 +58,17 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
     ...handle(walletOperations.listTransactions, async (req) => {
       const scope = operatorScopeOf(req);
       const limit = req.query.limit ?? 50;
-      const owner = { brandId: scope.brandId, playerId: req.params.playerId };
+      const { playerId } = req.params;
+      const owner = [scope.brandId, playerId];
       // The cursor is checked before the player lookup: a malformed query is a 422 either way.
-      const after = req.query.cursor !== undefined ? decodeCursor(cursorSecret, owner, req.query.cursor) : undefined;
-      await existingPlayer(scope, owner.playerId);
-      const page = await readEntries(deps.sql, scope.brandId, owner.playerId, limit, after);
+      const after = req.query.cursor !== undefined ? cursors.decode(owner, req.query.cursor) : undefined;
+      await existingPlayer(scope, playerId);
+      const page = await readEntries(deps.sql, scope.brandId, playerId, limit, after);
       const last = page.items.at(-1);
-      return { status: 200, body: { data: page.items, nextCursor: page.more && last ? encodeCursor(cursorSecret, owner, last) : null } };
+      return {
+        status: 200,
+        body: { data: page.items, nextCursor: page.more && last ? cursors.encode(owner, { at: last.createdAt, id: last.id }) : null },
+      };
     }),
     ...handle(walletMessages.credit, async (req) => {
       internalScopeOf(req);

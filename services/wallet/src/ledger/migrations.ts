@@ -1,6 +1,7 @@
 // The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
 // shares this schema and its migration list (see docs/money.md).
 import {
+  kitMigration,
   Migration,
   outboxTableSql,
   processedRequestsFingerprintSql,
@@ -155,33 +156,15 @@ export class Ledger0005AppendOnlyClearing extends Migration {
   }
 }
 
-export class Ledger0006StoredAnswersAsText extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsKeepTextSql(WALLET_SCHEMA));
-  }
-}
-
-/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
-export class Ledger0007RequestFingerprints extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsFingerprintSql(WALLET_SCHEMA));
-  }
-}
-
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
-export class Ledger0008StoredAnswersByAge extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsExpiryIndexSql(WALLET_SCHEMA));
-  }
-}
-
 export const ledgerMigrations = [
   { name: 'Ledger0001Accounts', class: Ledger0001Accounts },
   { name: 'Ledger0002Ledger', class: Ledger0002Ledger },
   { name: 'Ledger0003Holds', class: Ledger0003Holds },
   { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
   { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
-  { name: 'Ledger0006StoredAnswersAsText', class: Ledger0006StoredAnswersAsText },
-  { name: 'Ledger0007RequestFingerprints', class: Ledger0007RequestFingerprints },
-  { name: 'Ledger0008StoredAnswersByAge', class: Ledger0008StoredAnswersByAge },
+  { name: 'Ledger0006StoredAnswersAsText', class: kitMigration(processedRequestsKeepTextSql(WALLET_SCHEMA)) },
+  // Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql).
+  { name: 'Ledger0007RequestFingerprints', class: kitMigration(processedRequestsFingerprintSql(WALLET_SCHEMA)) },
+  // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
+  { name: 'Ledger0008StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql(WALLET_SCHEMA)) },
 ];

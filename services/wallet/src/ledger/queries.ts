@@ -1,8 +1,7 @@
 // Read side of the ledger: a player's balances and entries.
 import type { LedgerItem, Wallet } from '@bo/contracts';
-import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
+import { formatMoney, subMoney, type ListPosition, type SqlRunner } from '@bo/service-kit';
 import { playerAccountId } from './accounts.ts';
-import type { LedgerPosition } from './cursor.ts';
 
 export async function readWallet(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<Wallet> {
   const rows = await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [
@@ -30,13 +29,13 @@ export async function readEntries(
   brandId: string,
   playerId: string,
   limit: number,
-  after?: LedgerPosition,
+  after?: ListPosition,
 ): Promise<{ items: LedgerItem[]; more: boolean }> {
   const params: unknown[] = [brandId, playerId];
   let where = '';
   if (after) {
     where = 'and (e.created_at, e.id) < (?::timestamptz, ?)';
-    params.push(after.createdAt, after.id);
+    params.push(after.at, after.id);
   }
   params.push(limit + 1);
   const rows = await sql.query<EntryRow>(

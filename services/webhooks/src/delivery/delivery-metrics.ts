@@ -1,11 +1,10 @@
 // The webhooks service's own metrics, on the kit's registry (served on METRICS_PORT): attempts by
 // outcome, and the queue as it stands when scraped.
 import { Gauge, type Registry } from 'prom-client';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { counter } from '@bo/service-kit';
+import { counter, type SqlRunner } from '@bo/service-kit';
 import type { AttemptOutcome } from './delivery-worker.ts';
 
-export function registerDeliveryMetrics(registry: Registry, orm: MikroORM): (outcome: AttemptOutcome) => void {
+export function registerDeliveryMetrics(registry: Registry, sql: SqlRunner): (outcome: AttemptOutcome) => void {
   const attempts = counter(
     registry,
     'bo_webhook_attempts_total',
@@ -18,11 +17,9 @@ export function registerDeliveryMetrics(registry: Registry, orm: MikroORM): (out
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      const [row] = await orm.em
-        .fork()
-        .execute<{ pending: string; due: string }[]>(
-          `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due from webhooks.deliveries where status = 'pending'`,
-        );
+      const [row] = await sql.query<{ pending: string; due: string }>(
+        `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due from webhooks.deliveries where status = 'pending'`,
+      );
       this.set({ state: 'pending' }, Number(row?.pending ?? 0));
       this.set({ state: 'due' }, Number(row?.due ?? 0));
     },

@@ -6,9 +6,9 @@
 // pool reserved before the statement. A message that can never be stored (not an event, no
 // routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import type { JsMsg } from '@nats-io/jetstream';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
-import { crashPoint, ensureEventsStream, type Logger, type Sql } from '@bo/service-kit';
+import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import type { EventToStore } from '../persistence/delivery-queue.ts';
 import { ingestEvents, type IntakeOutcome } from '../persistence/event-intake.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
@@ -33,7 +33,7 @@ export interface EventConsumerOptions {
   parallel?: number;
 }
 
-const ACK_WAIT_NS = 30_000_000_000;
+const ACK_WAIT_MS = 30_000;
 /** Events stored by one statement at most. */
 const MAX_BATCH = 32;
 
@@ -58,44 +58,9 @@ export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: stri
   return { id: e.id, type: e.type, environment: e.environment as Environment, operatorId, brandId, body, createdAt, source: 'stream' };
 }
 
-export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
-  await ensureEventsStream(nc, prefix, replicas);
-  const jsm = await jetstreamManager(nc);
-  const stream = eventsStreamName(prefix);
-  const name = webhooksConsumerName(prefix);
-  const config = {
-    durable_name: name,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    filter_subject: eventsWildcard(prefix),
-    ack_wait: ACK_WAIT_NS,
-    max_deliver: -1,
-    max_ack_pending: 1000,
-  };
-  try {
-    await jsm.consumers.add(stream, config);
-  } catch (e) {
-    // Another replica created it first (or it exists from an earlier run).
-    await jsm.consumers.info(stream, name).catch(() => {
-      throw e;
-    });
-  }
-}
-
-export interface EventConsumer {
-  stop(): Promise<void>;
-  /** For readiness: why it is not consuming now, or undefined. */
-  problem(): string | undefined;
-}
-
-export function startEventConsumer(o: EventConsumerOptions): EventConsumer {
-  const js = jetstream(o.nc);
-  let problem: string | undefined = 'not consuming yet';
+export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
   const parallel = o.parallel ?? 4;
   const handling = new Set<Promise<void>>();
-  let stopped = false;
-  let messages: ConsumerMessages | undefined;
-  let wake: (() => void) | undefined;
 
   const pending: Array<{ m: JsMsg; event: EventToStore }> = [];
   let pumpQueued = false;
@@ -159,29 +124,24 @@ export function startEventConsumer(o: EventConsumerOptions): EventConsumer {
     }
   }
 
-  async function consumeOnce(): Promise<void> {
-    await ensureWebhooksConsumer(o.nc, o.prefix, o.replicas);
-    const consumer = await js.consumers.get(eventsStreamName(o.prefix), webhooksConsumerName(o.prefix));
-    messages = await consumer.consume({ max_messages: 64 });
-    const current = messages;
-    // stop() may have run while the consumer was being set up.
-    if (stopped) current.stop();
-    problem = undefined;
-    void (async () => {
-      for await (const s of await current.status()) {
-        if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') {
-          o.log.warn({ status: s.type }, 'events consumer lost; recreating');
-          current.stop();
-          return;
-        }
-      }
-    })().catch(() => undefined);
-    for await (const m of current) {
+  const intake = startDurableConsumer({
+    name: 'events consumer',
+    nc: o.nc,
+    consumer: {
+      stream: eventsStreamName(o.prefix),
+      name: webhooksConsumerName(o.prefix),
+      filterSubject: eventsWildcard(o.prefix),
+      ackWaitMs: ACK_WAIT_MS,
+      maxAckPending: 1000,
+    },
+    ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
+    maxMessages: 64,
+    onMessage: async (m) => {
       const event = parseEventMessage(m);
       if (typeof event === 'string') {
         o.log.error({ subject: m.subject, seq: m.seq, problem: event }, 'unusable event message dropped');
         m.term(event);
-        continue;
+        return;
       }
       pending.push({ m, event });
       // What arrived together (same socket read) is taken as one batch, once this turn is over.
@@ -190,33 +150,15 @@ export function startEventConsumer(o: EventConsumerOptions): EventConsumer {
         setImmediate(pump);
       }
       while (pending.length >= MAX_BATCH && handling.size >= parallel) await Promise.race(handling);
-    }
-  }
-
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        await consumeOnce();
-        problem = 'consumer lost; recreating it';
-      } catch (err) {
-        problem = `consumer failed: ${(err as Error).message}; restarting`;
-        if (!stopped) o.log.warn({ err }, 'events consumer failed; restarting');
-      }
-      if (!stopped)
-        await new Promise<void>((r) => {
-          wake = r;
-          setTimeout(r, 1000);
-        });
-    }
-  })();
+    },
+    log: o.log,
+  });
 
   return {
-    problem: () => problem,
+    name: 'events consumer',
+    problem: intake.problem,
     async stop() {
-      stopped = true;
-      messages?.stop();
-      wake?.();
-      await loop;
+      await intake.stop();
       while (handling.size > 0) await Promise.allSettled([...handling]);
     },
   };

@@ -33,11 +33,11 @@ export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webho
       where.push('operator_id = ?');
       params.push(q.operatorId);
     }
-    const rows = await rt.deps.orm.em.fork().execute<AttemptLogRow[]>(
+    const rows = await rt.deps.sql.query<AttemptLogRow>(
       `select event_id, attempt, url, status_code, error, started_at, duration_ms, delivery_id, outcome
        from webhooks.attempts ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by id desc limit ${LIMIT}`,
-      params,
+       order by id desc limit ?`,
+      [...params, LIMIT],
     );
     const data: DeliveryLogItem[] = rows.map((r) => ({
       eventId: r.event_id,

@@ -2,7 +2,7 @@
 // delivery, the attempts of one event, and a redelivery. Every query is scoped to the caller's
 // operator, environment and brand; another operator's event id answers 404 like an unknown one.
 import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, type webhookOperations } from '@bo/contracts';
-import { isoTime, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
+import { isoTime, listCursor, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
 import { scheduleDelivery } from '../persistence/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 
@@ -23,23 +23,6 @@ interface EventRow {
   completed_at: Date | null;
 }
 
-/** The position after the last event of a page: its receipt time (microseconds, UTC) and id. */
-interface Cursor {
-  t: string;
-  id: string;
-}
-const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
-function decodeCursor(raw: string): Cursor {
-  try {
-    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor>;
-    if (typeof c.t === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/.test(c.t) && typeof c.id === 'string' && c.id.length <= 64)
-      return { t: c.t, id: c.id };
-  } catch {
-    // fall through: not one of ours
-  }
-  throw new AppError('VALIDATION_ERROR', 'The cursor is not one this API returned.', { in: 'query', issues: [{ path: '/cursor', message: 'Unknown cursor' }] });
-}
-
 function summary(r: EventRow): WebhookEventSummary {
   return {
     id: r.id,
@@ -56,16 +39,20 @@ function summary(r: EventRow): WebhookEventSummary {
 }
 
 export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.listWebhookEvents> {
+  // The position after a page is its last event's receipt time (microseconds, UTC) and id, bound
+  // to the caller's operator, environment and brand.
+  const cursors = listCursor(rt.config.LIST_CURSOR_SECRET, 'webhooks.events');
   return async (req) => {
     const scope = operatorScopeOf(req);
+    const owner = [scope.operatorId, scope.environment, scope.brandId];
     const q = req.query;
     const limit = q.limit ?? 20;
     const where = ['e.operator_id = ?', 'e.environment = ?', 'e.brand_id = ?'];
-    const params: unknown[] = [scope.operatorId, scope.environment, scope.brandId];
+    const params: unknown[] = [...owner];
     if (q.cursor) {
-      const c = decodeCursor(q.cursor);
+      const after = cursors.decode(owner, q.cursor);
       where.push(`(e.received_at, e.id) < (?::timestamp at time zone 'utc', ?)`);
-      params.push(c.t, c.id);
+      params.push(after.at, after.id);
     }
     if (q.type) {
       where.push('e.type = ?');
@@ -93,7 +80,7 @@ export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhook
     const last = page.at(-1);
     return {
       status: 200,
-      body: { data: page.map(summary), nextCursor: rows.length > limit && last ? encodeCursor({ t: last.received_key, id: last.id }) : null },
+      body: { data: page.map(summary), nextCursor: rows.length > limit && last ? cursors.encode(owner, { at: last.received_key, id: last.id }) : null },
     };
   };
 }

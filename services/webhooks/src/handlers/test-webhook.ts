@@ -16,7 +16,7 @@ const TEST_TIMEOUT_CAP_MS = WEBHOOK_TEST_RPC_TIMEOUT_MS - 3_000;
 export function testWebhook(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.testWebhook> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const [endpoint] = await rt.deps.orm.em.fork().execute<{ url: string | null; secret_sealed: string | null; previous_secret_sealed: string | null }[]>(
+    const [endpoint] = await rt.deps.sql.query<{ url: string | null; secret_sealed: string | null; previous_secret_sealed: string | null }>(
       `select url, secret_sealed, case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed
          from webhooks.endpoints where operator_id = ? and environment = ? and brand_id = ?`,
       [scope.operatorId, scope.environment, scope.brandId],

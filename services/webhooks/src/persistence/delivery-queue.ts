@@ -18,10 +18,12 @@ import { randomUUID } from 'node:crypto';
 import { onlyRow, type Sql, type SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
 import type { AttemptResult, NextStep } from '../domain/retry-schedule.ts';
-import type { DeliveryKind } from './entities.ts';
 import { LEASE_END, SLOT_IS_FREE } from './endpoint-slots.ts';
 
 const S = 'webhooks';
+
+/** Why a delivery exists: an event's own, a redelivery asked for, or a test webhook. */
+export type DeliveryKind = 'event' | 'redelivery' | 'test';
 const INTERRUPTED = 'no result recorded: the worker stopped during the attempt';
 
 export interface EventToStore {

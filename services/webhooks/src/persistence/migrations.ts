@@ -2,6 +2,7 @@
 // them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
 // short by a crash still shows in the log (as `interrupted`).
 import {
+  kitMigration,
   Migration,
   outboxTableSql,
   processedRequestsFingerprintSql,
@@ -9,6 +10,13 @@ import {
   processedRequestsKeepTextSql,
   processedRequestsTableSql,
 } from '@bo/service-kit';
+
+/**
+ * The Postgres schema this service owns. Every table in it is read and written with the kit's
+ * `sql` (the delivery path: claims, leases, the intake's statements), so the service has no
+ * MikroORM entities; the ORM runs these migrations.
+ */
+export const WEBHOOKS_SCHEMA = 'webhooks';
 
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
@@ -144,13 +152,6 @@ class EndpointSlots extends Migration {
   }
 }
 
-/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
-export class RequestFingerprints extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsFingerprintSql('webhooks'));
-  }
-}
-
 /**
  * Issue 10: an attempt's record can be a HOT update (no index entries). The partial index on
  * in-flight attempts made every record a new row version with an entry in each of the table's
@@ -163,13 +164,6 @@ class LeanerDeliveryIndexes extends Migration {
     this.addSql('drop index webhooks.attempts_in_flight');
     this.addSql('alter table webhooks.attempts set (fillfactor = 70)');
     this.addSql('drop index webhooks.events_operator');
-  }
-}
-
-/** Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts). */
-class StoredAnswersByAge extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(processedRequestsExpiryIndexSql('webhooks'));
   }
 }
 
@@ -190,8 +184,10 @@ export const webhookMigrations = [
   { name: 'EndpointVersions', class: EndpointVersions },
   { name: 'OperatorWebhookTools', class: OperatorWebhookTools },
   { name: 'EndpointSlots', class: EndpointSlots },
-  { name: 'RequestFingerprints', class: RequestFingerprints },
+  // Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql).
+  { name: 'RequestFingerprints', class: kitMigration(processedRequestsFingerprintSql('webhooks')) },
   { name: 'LeanerDeliveryIndexes', class: LeanerDeliveryIndexes },
-  { name: 'StoredAnswersByAge', class: StoredAnswersByAge },
+  // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
+  { name: 'StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql('webhooks')) },
   { name: 'ScheduleEndedByAcknowledgement', class: ScheduleEndedByAcknowledgement },
 ];

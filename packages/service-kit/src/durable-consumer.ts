@@ -1,0 +1,114 @@
+// The one way a service consumes a durable JetStream consumer: make sure the stream and the
+// consumer exist, consume, hand each message to `onMessage` in order (awaited, so a slow handler
+// holds the next), and, when the consumer is lost (deleted, its stream gone) or anything fails,
+// start again on the kit's loop (loop.ts): after `restartMs`, doubled per failure in a row up to
+// `maxRestartMs`. `stop()` stops consuming, waits for the message being handled and hands back
+// (nak) those pulled but not handled yet. Readiness reads `problem()`: unready until consuming, and
+// while it is being restarted.
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { startLoop } from './loop.ts';
+import type { Logger } from './log.ts';
+import type { BackgroundTask } from './service.ts';
+
+export interface DurableConsumerConfig {
+  stream: string;
+  /** The durable name, shared by every replica (they share its messages). */
+  name: string;
+  filterSubject: string;
+  /** How long a delivered message may stay unacknowledged before JetStream sends it again. */
+  ackWaitMs: number;
+  maxAckPending?: number;
+}
+
+/** Creates the durable consumer (explicit acks, from the stream's start, redelivered forever) unless it exists. */
+async function ensureDurableConsumer(nc: NatsConnection, c: DurableConsumerConfig): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  try {
+    await jsm.consumers.add(c.stream, {
+      durable_name: c.name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: c.filterSubject,
+      ack_wait: c.ackWaitMs * 1_000_000,
+      max_deliver: -1,
+      ...(c.maxAckPending !== undefined ? { max_ack_pending: c.maxAckPending } : {}),
+    });
+  } catch (e) {
+    // Another replica created it first (or it exists from an earlier run).
+    await jsm.consumers.info(c.stream, c.name).catch(() => {
+      throw e;
+    });
+  }
+}
+
+export interface DurableConsumerOptions {
+  /** What the logs and readiness call it ("events consumer"). */
+  name: string;
+  nc: NatsConnection;
+  consumer: DurableConsumerConfig;
+  /** Makes sure the stream exists (the consumer is made sure of after it); run before every (re)start. */
+  ensureStream(): Promise<void>;
+  /** Messages pulled at a time. */
+  maxMessages: number;
+  onMessage(m: JsMsg): Promise<void> | void;
+  log: Logger;
+  /** First restart after this (default 1 s); doubled per failure in a row, at most `maxRestartMs` (default 15 s). */
+  restartMs?: number;
+  maxRestartMs?: number;
+}
+
+export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask {
+  const js = jetstream(o.nc);
+  let stopped = false;
+  let state: string | undefined = 'not consuming yet';
+  let messages: ConsumerMessages | undefined;
+
+  async function consumeUntilLost(): Promise<void> {
+    try {
+      await o.ensureStream();
+      await ensureDurableConsumer(o.nc, o.consumer);
+      const consumer = await js.consumers.get(o.consumer.stream, o.consumer.name);
+      const current = await consumer.consume({ max_messages: o.maxMessages });
+      messages = current;
+      // stop() may have run while the consumer was being set up.
+      if (stopped) current.stop();
+      state = undefined;
+      void (async () => {
+        for await (const s of await current.status()) {
+          if (s.type === 'consumer_deleted' || s.type === 'consumer_not_found' || s.type === 'stream_not_found') {
+            o.log.warn({ status: s.type }, `${o.name} lost; recreating it`);
+            current.stop();
+            return;
+          }
+        }
+      })().catch(() => undefined);
+      for await (const m of current) {
+        // Stopping: what was pulled but not handled goes back at once, for another replica.
+        if (stopped) m.nak();
+        else await o.onMessage(m);
+      }
+      state = `${o.name} lost; recreating it`;
+    } catch (err) {
+      state = `${o.name} failed: ${(err as Error).message}; restarting`;
+      throw err;
+    }
+  }
+
+  const loop = startLoop({
+    name: o.name,
+    intervalMs: o.restartMs ?? 1000,
+    maxBackoffMs: o.maxRestartMs ?? 15_000,
+    log: o.log,
+    run: consumeUntilLost,
+  });
+  return {
+    name: o.name,
+    problem: () => state,
+    async stop() {
+      stopped = true;
+      messages?.stop();
+      await loop.stop();
+    },
+  };
+}
