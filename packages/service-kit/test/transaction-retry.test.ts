@@ -9,7 +9,18 @@ import net from 'node:net';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { requestOperation, type RequestContext } from '@bo/contracts';
-import { createLogger, handle, processedRequestsFingerprintSql, processedRequestsTableSql, runOnce, serveOperations, sqlOnPool, sqlTransactor, type Sql, type SqlRunner } from '../src/index.ts';
+import {
+  createLogger,
+  handle,
+  processedRequestsFingerprintSql,
+  processedRequestsTableSql,
+  runOnce,
+  serveOperations,
+  sqlOnPool,
+  sqlTransactor,
+  type Sql,
+  type SqlRunner,
+} from '../src/index.ts';
 import { createTestDatabase, testNatsUrl, testPrefix } from '../src/testing.ts';
 
 const db = await createTestDatabase('txretry');
@@ -65,7 +76,13 @@ async function commitAckDropper(t: Test): Promise<{ url: string; arm(): void; dr
   const url = new URL(db.url);
   url.hostname = '127.0.0.1';
   url.port = String((server.address() as net.AddressInfo).port);
-  return { url: url.toString(), arm: () => void (armed = true), dropped: () => dropped };
+  return {
+    url: url.toString(),
+    arm: () => {
+      armed = true;
+    },
+    dropped: () => dropped,
+  };
 }
 
 function sqlAt(t: Test, url: string): Sql {
