@@ -32,6 +32,9 @@ const EVERY_MS = Number(process.env.CHAOS_EVERY_MS ?? 4000);
 const NATS_CLUSTER = Number(process.env.CHAOS_NATS_CLUSTER ?? 0);
 const NODE_DOWN_MS = Number(process.env.CHAOS_NODE_DOWN_MS ?? 2000);
 const PG_STANDBY = process.env.CHAOS_PG_STANDBY === '1';
+/** CHAOS_TARGETS=nats,postgres: only these are broken (one loss measured alone); CHAOS_LOG_LEVEL=warn shows the components' logs at the end. */
+const TARGETS = process.env.CHAOS_TARGETS?.split(',');
+const LOG_LEVEL = process.env.CHAOS_LOG_LEVEL ?? 'error';
 const say = (msg: string) => console.log(`[chaos] ${new Date().toISOString().slice(11, 19)} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cents = (s: string) => Math.round(Number(s) * 100);
@@ -77,7 +80,7 @@ try {
     WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000',
     RECONCILE_INTERVAL_MS: '500',
     RECONCILE_AFTER_MS: '1000',
-    LOG_LEVEL: 'error',
+    LOG_LEVEL,
     ...(natsCluster ? { NATS_REPLICAS: String(NATS_CLUSTER) } : {}),
   });
   const s = stack;
@@ -194,7 +197,8 @@ try {
   }
 
   async function chaos(): Promise<void> {
-    const targets: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
+    const all: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
+    const targets = TARGETS ? all.filter((t) => TARGETS.includes(t)) : all;
     for (let i = 0; Date.now() < endAt - EVERY_MS; i++) {
       await sleep(EVERY_MS);
       const target = targets[i % targets.length]!;
@@ -331,6 +335,7 @@ try {
   if (serverErrors.other > 0 || serverErrors.unavailableWithoutRetryAfter > 0) {
     problems.push(`outages answered as something else than a 503 with Retry-After, e.g. ${serverErrors.examples.join('; ')}`);
   }
+  if (LOG_LEVEL !== 'error') for (const [c, lines] of s.logs) console.log(`--- ${c}\n${lines.slice(-60).join('\n')}`);
   if (problems.length) {
     failed = true;
     for (const p of problems) say(`BROKEN: ${p}`);

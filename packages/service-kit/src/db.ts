@@ -3,6 +3,8 @@
 // the service's schema so services never touch each other's tables.
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
+import type { Logger } from './log.ts';
+import { waitForDatabase } from './transaction-retry.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -16,10 +18,16 @@ export interface DatabaseOptions {
   migrations: { name: string; class: Constructor<Migration> }[];
   poolMax?: number;
   debug?: boolean;
+  /** Where waiting for an unavailable database at start is said. */
+  log?: Logger;
 }
 
-/** Creates the ORM and brings the service's schema up to date. */
-export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
+/** Creates the ORM and brings the service's schema up to date; waits for a database that is away (transaction-retry.ts). */
+export function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
+  return waitForDatabase(() => openOnce(opts), opts.log);
+}
+
+async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
   const orm = await MikroORM.init({
     clientUrl: opts.databaseUrl,
     entities: opts.entities,
@@ -43,7 +51,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
   });
-  await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
-  await orm.migrator.up();
+  try {
+    await orm.em.getConnection().execute(`create schema if not exists "${opts.schema}"`);
+    // All or nothing: migrations cut off by a lost connection are run again whole.
+    await orm.migrator.up();
+  } catch (e) {
+    await orm.close().catch(() => undefined);
+    throw e;
+  }
   return orm;
 }

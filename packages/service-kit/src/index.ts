@@ -45,6 +45,7 @@ export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequest
 export {
   ensureEventsStream,
   ensureInternalStream,
+  ensureStreamReplicas,
   newOutboxEvent,
   outboxTableSql,
   startOutboxRelay,

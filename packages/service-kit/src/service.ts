@@ -91,7 +91,7 @@ export async function startService<S extends ConfigSchema, X>(
   const base: BaseConfig = config;
   const log = opts.log ?? createLogger(def.name, base.LOG_LEVEL);
   armCrashPoints(base.CRASH_AT);
-  const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations });
+  const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, log });
   const sql = await openSql(orm);
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES);
   await ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS);

@@ -12,6 +12,7 @@ import { requestOperation, type RequestContext } from '@bo/contracts';
 import {
   createLogger,
   handle,
+  openDatabase,
   processedRequestsFingerprintSql,
   processedRequestsTableSql,
   runOnce,
@@ -215,4 +216,44 @@ t.test('through the serve loop: idempotent transactions retried whole, the other
     ],
     'the keyed effect once, the terminated one not at all, the unacknowledged one whole',
   );
+});
+
+t.test('a service starting while its database is away waits for it instead of exiting', async (t) => {
+  // A port nothing listens on yet; the database appears there a moment later (the new primary).
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const target = new URL(db.url);
+  const url = new URL(db.url);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  let settled = false;
+  const opening = openDatabase({ databaseUrl: url.toString(), schema: 'kit_start', entities: [], migrations: [] }).finally(() => {
+    settled = true;
+  });
+  // Let it meet the refusals; a start that gives up has settled by then.
+  await new Promise((r) => setTimeout(r, 800));
+  const waiting = !settled;
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect({ host: target.hostname, port: Number(target.port || 5432) });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+    proxy.close();
+  });
+  const orm = await opening;
+  t.ok(waiting, 'still waiting while the database was away');
+  const [row] = await orm.em
+    .getConnection()
+    .execute<Array<{ n: number }>>(`select count(*)::int as n from information_schema.schemata where schema_name = 'kit_start'`);
+  t.equal(row?.n, 1, 'the start went on once the database answered: its schema is there');
+  await orm.close();
 });

@@ -148,7 +148,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations });
+  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations, log });
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
   credentials.listen(nc, config.NATS_PREFIX);

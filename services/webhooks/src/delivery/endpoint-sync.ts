@@ -34,6 +34,7 @@ async function ensureConsumer(o: EndpointSyncOptions): Promise<void> {
       filter_subject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED),
       ack_wait: 30_000_000_000,
       max_deliver: -1,
+      num_replicas: o.replicas,
     });
   } catch (e) {
     // Another replica created it first (or it exists from an earlier run).

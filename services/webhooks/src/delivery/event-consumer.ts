@@ -58,7 +58,7 @@ export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: stri
   return { id: e.id, type: e.type, environment: e.environment as Environment, operatorId, brandId, body, createdAt, source: 'stream' };
 }
 
-export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string, replicas: number): Promise<void> {
   await ensureEventsStream(nc, prefix, replicas);
   const jsm = await jetstreamManager(nc);
   const stream = eventsStreamName(prefix);
@@ -71,6 +71,8 @@ export async function ensureWebhooksConsumer(nc: NatsConnection, prefix: string,
     ack_wait: ACK_WAIT_NS,
     max_deliver: -1,
     max_ack_pending: 1000,
+    // As many as the stream: the consumer's position survives the loss of a node too.
+    num_replicas: replicas,
   };
   try {
     await jsm.consumers.add(stream, config);
