@@ -205,11 +205,15 @@ try {
       figures.kills[target] = (figures.kills[target] ?? 0) + 1;
       if (target === 'nats' && natsCluster) {
         const node = natsCluster.nodes[(figures.kills.nats! - 1) % natsCluster.nodes.length]!;
+        // What it leads loses its writes until the others elect a leader (docs/operations.md).
+        const led = (await jetStreamReplicas(nats.url, s.prefix).catch(() => []))
+          .filter((r) => r.leader === node.name)
+          .map((r) => r.stream.replace(`${s.prefix}_`, ''));
         const from = Date.now();
         await node.kill();
         await sleep(NODE_DOWN_MS);
         await node.start();
-        outages.loss(`nats node ${node.name} (SIGKILL, ${NODE_DOWN_MS} ms down)`, from, Date.now());
+        outages.loss(`nats node ${node.name} (SIGKILL, ${NODE_DOWN_MS} ms down; leader of ${led.join(', ') || 'nothing of ours'})`, from, Date.now());
       } else if (target === 'nats') {
         await nats.stop();
         nats = await startNatsServer(infraOpts);

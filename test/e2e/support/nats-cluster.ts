@@ -131,13 +131,13 @@ export async function startNatsCluster(opts: { dataDir: string; size?: number; l
   };
 }
 
-/** The replicas of every stream (KV buckets included) of a NATS prefix. */
-export async function jetStreamReplicas(url: string, prefix: string): Promise<Array<{ stream: string; replicas: number }>> {
+/** Every stream (KV buckets included) of a NATS prefix: its replicas and the node that leads it. */
+export async function jetStreamReplicas(url: string, prefix: string): Promise<Array<{ stream: string; replicas: number; leader?: string }>> {
   const nc = await connect({ servers: url.split(',') });
   try {
-    const out: Array<{ stream: string; replicas: number }> = [];
+    const out: Array<{ stream: string; replicas: number; leader?: string }> = [];
     for await (const info of (await jetstreamManager(nc)).streams.list()) {
-      if (info.config.name.includes(prefix)) out.push({ stream: info.config.name, replicas: info.config.num_replicas });
+      if (info.config.name.includes(prefix)) out.push({ stream: info.config.name, replicas: info.config.num_replicas, leader: info.cluster?.leader });
     }
     return out.sort((a, b) => a.stream.localeCompare(b.stream));
   } finally {
