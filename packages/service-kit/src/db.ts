@@ -4,7 +4,7 @@
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { Logger } from './log.ts';
-import { waitForDatabase } from './transaction-retry.ts';
+import { waitForDatabase } from './startup-wait.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -22,7 +22,7 @@ export interface DatabaseOptions {
   log?: Logger;
 }
 
-/** Creates the ORM and brings the service's schema up to date; waits for a database that is away (transaction-retry.ts). */
+/** Creates the ORM and brings the service's schema up to date; waits for a database that is away (startup-wait.ts). */
 export function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
   return waitForDatabase(() => openOnce(opts), opts.log);
 }

@@ -93,4 +93,5 @@ export {
   type ServiceMetrics,
 } from './metrics.ts';
 export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
+export { waitForJetStream } from './startup-wait.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -18,6 +18,7 @@ import { startRetention } from './retention.ts';
 import { createLogger, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
+import { waitForJetStream } from './startup-wait.ts';
 import { traceHeaders } from './telemetry.ts';
 import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
 import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
@@ -94,7 +95,7 @@ export async function startService<S extends ConfigSchema, X>(
   const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, log });
   const sql = await openSql(orm);
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES);
-  await ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS);
+  await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, orm, def.schema);

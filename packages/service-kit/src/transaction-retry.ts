@@ -10,7 +10,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { isUnavailable as isNatsUnavailable } from '@bo/contracts';
 import { isDependencyUnavailable } from './unavailable.ts';
-import type { Logger } from './log.ts';
 
 export interface TransactionOptions {
   /**
@@ -54,25 +53,4 @@ export function acquire(pool: Pool): Promise<PoolClient> {
 /** Runs `once` (one whole transaction on a fresh connection), again on a lost connection when `opts.idempotent`. */
 export function retryTransaction<T>(once: () => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
   return opts.idempotent ? retryWhileUnavailable(once) : once();
-}
-
-/** How long a starting process waits for its database: a switch of primary, or a node loss that took the primary and this pod together. */
-const START_WAIT_MS = 60_000;
-
-/**
- * `run` (the start's first use of the database) until the database answers, for up to a minute: a
- * process started while the primary is being switched waits for the new one instead of exiting
- * (and being restarted with a growing back-off). Anything but unavailability fails at once.
- */
-export async function waitForDatabase<T>(run: () => Promise<T>, log?: Logger, waitMs = START_WAIT_MS): Promise<T> {
-  const deadline = Date.now() + waitMs;
-  for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!isDatabaseUnavailable(err) || Date.now() + delay > deadline) throw err;
-      log?.warn({ err }, `database unavailable at start; trying again in ${delay} ms`);
-      await sleep(delay);
-    }
-  }
 }

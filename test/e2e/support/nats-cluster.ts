@@ -43,10 +43,14 @@ async function jetStreamAnswers(url: string): Promise<boolean> {
   }
 }
 
-/** The node's own word that it is healthy: JetStream current with the cluster (`/healthz` of its monitoring port). */
+/** The node's own word that it is healthy (JetStream current with the cluster, `/healthz`) and knows the cluster's JetStream leader (`/jsz`). */
 async function healthy(monitorPort: number): Promise<boolean> {
   const res = await fetch(`http://127.0.0.1:${monitorPort}/healthz`).catch(() => undefined);
-  return res?.ok === true;
+  if (res?.ok !== true) return false;
+  const jsz = (await (await fetch(`http://127.0.0.1:${monitorPort}/jsz`).catch(() => undefined))?.json().catch(() => undefined)) as
+    | { meta_cluster?: { leader?: string } }
+    | undefined;
+  return Boolean(jsz?.meta_cluster?.leader);
 }
 
 export async function startNatsCluster(opts: { dataDir: string; size?: number; log: (msg: string) => void }): Promise<NatsCluster> {
