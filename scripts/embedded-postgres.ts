@@ -192,7 +192,7 @@ export interface PostgresProcess {
   output: () => string;
 }
 
-/** Starts `postgres -D dir` and resolves once it accepts connections (rejects with its output if it exits first). */
+/** Starts `postgres -D dir` and resolves once it accepts connections, read-only ones for a standby (rejects with its output if it exits first). */
 export async function startPostmaster(bin: string, dir: string, port: number, flags: string[], runAs: RunAs | undefined): Promise<PostgresProcess> {
   // Not detached: a Ctrl-C in the terminal reaches it too, as it reaches every process of `npm start`.
   const child = spawn(path.join(bin, 'bin', 'postgres'), ['-D', dir, '-p', String(port), ...flags], {
@@ -206,7 +206,8 @@ export async function startPostmaster(bin: string, dir: string, port: number, fl
     ready = resolve;
   });
   const output = tail(child, (line) => {
-    if (line.includes('database system is ready to accept connections')) ready();
+    // A standby (hot standby) says `ready to accept read-only connections`.
+    if (/database system is ready to accept (read-only )?connections/.test(line)) ready();
   });
   const exited = new Promise<string>((resolve) => {
     child.once('error', (err) => resolve(err.message));

@@ -231,12 +231,14 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
 
 type NatsProbe = 'ok' | 'unreachable' | 'no-jetstream' | { error: string };
 
+/** `url`: one server, or a cluster's servers comma-separated (NATS_URL); usable when any answers. */
 async function probeNats(url: string): Promise<NatsProbe> {
-  const u = new URL(url);
-  if (!(await reachable(u.hostname, Number(u.port || 4222)))) return 'unreachable';
+  const servers = url.split(',');
+  const answers = await Promise.all(servers.map((one) => new URL(one)).map((u) => reachable(u.hostname, Number(u.port || 4222))));
+  if (!answers.includes(true)) return 'unreachable';
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: url, timeout: 5000, reconnect: false });
+    nc = await connect({ servers, timeout: 5000, reconnect: false });
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
@@ -258,7 +260,7 @@ const NATS_INSTALL_HINT =
 export async function resolveNats(opts: InfraOptions): Promise<LocalServer> {
   const given = process.env.NATS_URL;
   if (given) {
-    const u = new URL(given);
+    const u = new URL(given.split(',')[0]!);
     const probe = await probeNats(given);
     if (probe === 'ok') return { url: given, started: false, describe: `NATS at ${u.host} (NATS_URL)`, stop: async () => undefined };
     if (probe === 'unreachable')

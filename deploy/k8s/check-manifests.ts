@@ -20,6 +20,9 @@ type Doc = Record<string, any>;
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIR = path.resolve(process.argv[2] ?? import.meta.dirname);
 const SECRET_TEMPLATE = 'secret.template.yaml';
+/** Examples applied by hand (the Postgres operator's Cluster), never by kustomize. */
+const POSTGRES_EXAMPLE = 'postgres-cluster.example.yaml';
+const NATS_NODES = 3;
 const SECRET_NAME = 'back-office-secrets';
 const CONFIG_NAME = 'back-office-config';
 const IMAGE = `back-office:${API_VERSION}`;
@@ -66,11 +69,13 @@ const resources: string[] = kustomization.resources ?? [];
 for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
-  if (f === SECRET_TEMPLATE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
+  if (f === SECRET_TEMPLATE || f === POSTGRES_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
   else check(resources.includes(f), `kustomization.yaml does not list ${f}`);
 }
 
-const all = [...docsByFile.entries()].filter(([f]) => f !== 'kustomization.yaml').flatMap(([file, ds]) => ds.map((d) => ({ file, d })));
+const all = [...docsByFile.entries()]
+  .filter(([f]) => f !== 'kustomization.yaml' && f !== POSTGRES_EXAMPLE)
+  .flatMap(([file, ds]) => ds.map((d) => ({ file, d })));
 const ofKind = (kind: string) => all.filter(({ d }) => d.kind === kind).map(({ d }) => d);
 for (const { file, d } of all) check(d.apiVersion && d.kind && d.metadata?.name, `${file}: a document lacks apiVersion, kind or metadata.name`);
 
@@ -213,6 +218,61 @@ check(
 const natsImage: string = nats?.spec?.template?.spec?.containers?.[0]?.image ?? '';
 const m = /^nats:(\d+)\.(\d+)/.exec(natsImage);
 check(m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 10)), `nats image ${natsImage} must be 2.10 or newer (sync_interval)`);
+// A cluster of three that survives losing a node: routes between every pod, one pod per
+// Kubernetes node, two kept through disruptions, R3 streams and buckets, every node given to clients.
+check(nats?.spec?.replicas === NATS_NODES, `nats: a StatefulSet of ${NATS_NODES}`);
+const natsPods = Array.from({ length: NATS_NODES }, (_, i) => `nats-${i}.${nats?.spec?.serviceName}`);
+const clusterBlock = /^\s*cluster\s*\{([^}]*)\}/m.exec(natsConf)?.[1] ?? '';
+check(/listen:\s*0\.0\.0\.0:6222/.test(clusterBlock), 'nats.conf: cluster { listen: 0.0.0.0:6222 }');
+for (const pod of natsPods) check(clusterBlock.includes(`nats://${pod}:6222`), `nats.conf: a route to ${pod}:6222`);
+const natsPod = nats?.spec?.template?.spec ?? {};
+check(
+  natsPod.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.some(
+    (t: Doc) => t.topologyKey === 'kubernetes.io/hostname' && t.labelSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats',
+  ),
+  'nats: required pod anti-affinity per Kubernetes node',
+);
+check(
+  natsPod.containers?.[0]?.ports?.some((p: Doc) => p.containerPort === 6222) &&
+    ofKind('Service')
+      .find((s) => s.metadata.name === nats?.spec?.serviceName)
+      ?.spec?.ports?.some((p: Doc) => p.port === 6222),
+  'nats: the cluster port 6222 on the pods and the headless Service',
+);
+const natsPdb = ofKind('PodDisruptionBudget').find((p) => p.spec?.selector?.matchLabels?.['app.kubernetes.io/name'] === 'nats');
+check(natsPdb?.spec?.minAvailable === Math.floor(NATS_NODES / 2) + 1, `nats: a PodDisruptionBudget that keeps ${Math.floor(NATS_NODES / 2) + 1} (a majority)`);
+check(configData.NATS_REPLICAS === String(NATS_NODES), `ConfigMap: NATS_REPLICAS "${NATS_NODES}" (R${NATS_NODES} stream and buckets)`);
+check(
+  (configData.NATS_URL ?? '').split(',').sort().join(',') ===
+    natsPods
+      .map((p) => `nats://${p}:4222`)
+      .sort()
+      .join(','),
+  'ConfigMap: NATS_URL lists every NATS node',
+);
+// R3 everywhere: no stream, bucket or consumer is created but with the configured replicas.
+for (const file of jetStreamSources()) {
+  const text = readFileSync(file, 'utf8');
+  const where = path.relative(REPO, file);
+  for (const [call] of text.matchAll(/new Kvm\([^)]*\)\.create\([^;]*\)/g)) check(/\breplicas\b/.test(call), `${where}: a KV bucket created without replicas`);
+  if (/streams\.add\(/.test(text)) check(/num_replicas:\s*replicas\b/.test(text), `${where}: a stream created without num_replicas: replicas`);
+  check(!/num_replicas:\s*1\b|replicas\s*=\s*1\b/.test(text), `${where}: one replica (or a default of one) where NATS_REPLICAS must decide`);
+}
+
+// 7b. Postgres: the example Cluster keeps a synchronous standby on another node, and the Secret's
+// DATABASE_URL is its `-rw` Service, which follows the primary through a failover.
+const pg = docsByFile.get(POSTGRES_EXAMPLE)?.find((d) => d.kind === 'Cluster');
+check(pg?.apiVersion === 'postgresql.cnpg.io/v1', `${POSTGRES_EXAMPLE}: a CloudNativePG Cluster`);
+check(pg?.spec?.instances >= 2 && pg?.spec?.minSyncReplicas >= 1, `${POSTGRES_EXAMPLE}: a primary and a synchronous standby (minSyncReplicas ≥ 1)`);
+check(pg?.spec?.affinity?.podAntiAffinityType === 'required', `${POSTGRES_EXAMPLE}: instances on different nodes`);
+const databaseHost = (() => {
+  try {
+    return new URL(secretData.DATABASE_URL ?? '').host;
+  } catch {
+    return '';
+  }
+})();
+check(databaseHost === `${pg?.metadata?.name}-rw.${pg?.metadata?.namespace}:5432`, `Secret template: DATABASE_URL at the Cluster's -rw Service (${databaseHost})`);
 
 // 8. NetworkPolicies: who may connect to whom.
 const policies = ofKind('NetworkPolicy') as NetworkPolicy[];
@@ -224,6 +284,10 @@ const monitoring: Peer = { namespace: { 'kubernetes.io/metadata.name': 'monitori
 const adminTools: Peer = { namespace: { 'kubernetes.io/metadata.name': 'ops', 'back-office/admin-access': 'true' }, pod: { app: 'vpn' } };
 const dns: Peer = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 const postgres: Peer = { ip: '10.20.30.40' };
+const postgresInCluster: Peer = {
+  namespace: { 'kubernetes.io/metadata.name': pg?.metadata?.namespace ?? '' },
+  pod: { 'cnpg.io/cluster': pg?.metadata?.name ?? '' },
+};
 const internet: Peer = { ip: '93.184.216.34' };
 const cloudMetadata: Peer = { ip: '169.254.169.254' };
 const tcp = (port: number): Flow => ({ port });
@@ -252,6 +316,7 @@ for (const app of Object.keys(COMPONENTS)) {
   check(!reaches(outside, app, tcp(metricsPort)), `${app}: metrics closed to other namespaces`);
   check(reaches(inCluster(app), 'nats', tcp(4222), app), `${app} reaches nats 4222`);
   check(egress(app, postgres, tcp(5432)), `${app} reaches Postgres 5432`);
+  check(egress(app, postgresInCluster, tcp(5432)), `${app} reaches the example Cluster's Postgres pods 5432`);
   check(egress(app, dns, { port: 53, protocol: 'UDP' }) && egress(app, dns, tcp(53)), `${app} reaches DNS`);
   check(!egress(app, cloudMetadata, tcp(80)), `${app} never reaches the cloud metadata address`);
   if (app !== 'gateway') {
@@ -328,6 +393,22 @@ for (const [file, text] of [
   for (const [, v] of text.matchAll(/API v(\d+\.\d+\.\d+)/g)) check(v === API_VERSION, `${file}: API v${v} is not the API version ${API_VERSION}`);
 }
 check(readFileSync(path.join(REPO, 'README.md'), 'utf8').includes(`Contract: API v${API_VERSION}`), `README.md says "Contract: API v${API_VERSION}"`);
+
+/** Sources that create JetStream streams, buckets or consumers. */
+function jetStreamSources(): string[] {
+  const roots = ['packages', 'services'].flatMap((d) => readdirSync(path.join(REPO, d)).map((p) => path.join(REPO, d, p, 'src')));
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && /Kvm|jetstreamManager/.test(readFileSync(p, 'utf8'))) found.push(p);
+    }
+  };
+  for (const r of roots) walk(r);
+  return found;
+}
 
 if (failures.length > 0) {
   console.error(failures.map((f) => `not ok - ${f}`).join('\n'));

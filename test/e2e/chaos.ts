@@ -6,6 +6,11 @@
 // query not validly percent-encoded) were refused with 422 throughout. Prints its figures; exits 1
 // if an invariant broke.
 // CHAOS_SECONDS (default 90), CHAOS_CLIENTS (6), CHAOS_PLAYERS (12), CHAOS_EVERY_MS (4000).
+// CHAOS_NATS_CLUSTER=3: NATS is a cluster of three (R3 stream and buckets), and its turn kills one
+// node (SIGKILL) for CHAOS_NODE_DOWN_MS (2000) instead of restarting the one server.
+// CHAOS_PG_STANDBY=1: Postgres is a primary with a synchronous streaming standby behind a stable
+// address, and its turn loses the primary (SIGKILL) and promotes the standby CHAOS_NODE_DOWN_MS later.
+// Either prints what each loss cost the clients (support/outage-log.ts).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -16,11 +21,20 @@ import { freePort, startEmbeddedPostgres, startNatsServer, type InfraOptions, ty
 import { startStack, type Component, type Stack } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { runSuspendedPlayProbe } from './support/suspended-play-probe.ts';
+import { jetStreamReplicas, startNatsCluster } from './support/nats-cluster.ts';
+import { startPostgresPair } from './support/postgres-standby.ts';
+import { startOutageLog } from './support/outage-log.ts';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 6);
 const PLAYERS = Number(process.env.CHAOS_PLAYERS ?? 12);
 const EVERY_MS = Number(process.env.CHAOS_EVERY_MS ?? 4000);
+const NATS_CLUSTER = Number(process.env.CHAOS_NATS_CLUSTER ?? 0);
+const NODE_DOWN_MS = Number(process.env.CHAOS_NODE_DOWN_MS ?? 2000);
+const PG_STANDBY = process.env.CHAOS_PG_STANDBY === '1';
+/** CHAOS_TARGETS=nats,postgres: only these are broken (one loss measured alone); CHAOS_LOG_LEVEL=warn shows the components' logs at the end. */
+const TARGETS = process.env.CHAOS_TARGETS?.split(',');
+const LOG_LEVEL = process.env.CHAOS_LOG_LEVEL ?? 'error';
 const say = (msg: string) => console.log(`[chaos] ${new Date().toISOString().slice(11, 19)} ${msg}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cents = (s: string) => Math.round(Number(s) * 100);
@@ -37,11 +51,14 @@ const infraOpts: InfraOptions = {
   keepData: true,
   ports: { postgres: await freePort(), nats: await freePort() },
 };
-let postgres: LocalServer = await startEmbeddedPostgres(infraOpts);
-let nats: LocalServer = await startNatsServer(infraOpts);
+const pgPair = PG_STANDBY ? await startPostgresPair({ dataDir, log: say }) : undefined;
+let postgres: LocalServer = pgPair ?? (await startEmbeddedPostgres(infraOpts));
+const natsCluster = NATS_CLUSTER > 1 ? await startNatsCluster({ dataDir, size: NATS_CLUSTER, log: say }) : undefined;
+let nats: LocalServer = natsCluster ?? (await startNatsServer(infraOpts));
 process.env.DATABASE_URL = postgres.url;
 process.env.NATS_URL = nats.url;
 say(`private ${postgres.describe}; ${nats.describe}`);
+const outages = startOutageLog();
 
 const figures = {
   requests: 0,
@@ -63,7 +80,8 @@ try {
     WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000',
     RECONCILE_INTERVAL_MS: '500',
     RECONCILE_AFTER_MS: '1000',
-    LOG_LEVEL: 'error',
+    LOG_LEVEL,
+    ...(natsCluster ? { NATS_REPLICAS: String(NATS_CLUSTER) } : {}),
   });
   const s = stack;
   const op = await s.createOperator('Chaos Bets');
@@ -86,14 +104,21 @@ try {
 
   /** The same request (same key) until it gets a final answer: what a careful operator does. */
   async function untilAnswered(send: () => Promise<ClientResponse>, what: string): Promise<ClientResponse> {
-    const deadline = Date.now() + 180_000;
+    const startedAt = Date.now();
+    const deadline = startedAt + 180_000;
     for (let attempt = 0; ; attempt++) {
       figures.requests++;
       const r = await send().catch(() => undefined);
       if (r && r.status >= 500) count5xx(r, what);
       const retryable = !r || r.status >= 500 || r.status === 429 || (r.status === 409 && r.body?.error?.code === 'IDEMPOTENCY_IN_PROGRESS');
-      if (!retryable) return r!;
-      if (Date.now() > deadline) throw new Error(`${what}: no final answer in 180 s (last ${r?.status ?? 'no answer'})`);
+      if (!retryable) {
+        outages.request(startedAt, Date.now(), attempt);
+        return r!;
+      }
+      if (Date.now() > deadline) {
+        outages.request(startedAt, Date.now(), attempt + 1, true);
+        throw new Error(`${what}: no final answer in 180 s (last ${r?.status ?? 'no answer'})`);
+      }
       figures.retries++;
       await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
     }
@@ -172,14 +197,29 @@ try {
   }
 
   async function chaos(): Promise<void> {
-    const targets: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
+    const all: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'gateway', 'nats', 'postgres'];
+    const targets = TARGETS ? all.filter((t) => TARGETS.includes(t)) : all;
     for (let i = 0; Date.now() < endAt - EVERY_MS; i++) {
       await sleep(EVERY_MS);
       const target = targets[i % targets.length]!;
       figures.kills[target] = (figures.kills[target] ?? 0) + 1;
-      if (target === 'nats') {
+      if (target === 'nats' && natsCluster) {
+        const node = natsCluster.nodes[(figures.kills.nats! - 1) % natsCluster.nodes.length]!;
+        // What it leads loses its writes until the others elect a leader (docs/operations.md).
+        const led = (await jetStreamReplicas(nats.url, s.prefix).catch(() => []))
+          .filter((r) => r.leader === node.name)
+          .map((r) => r.stream.replace(`${s.prefix}_`, ''));
+        const from = Date.now();
+        await node.kill();
+        await sleep(NODE_DOWN_MS);
+        await node.start();
+        outages.loss(`nats node ${node.name} (SIGKILL, ${NODE_DOWN_MS} ms down; leader of ${led.join(', ') || 'nothing of ours'})`, from, Date.now());
+      } else if (target === 'nats') {
         await nats.stop();
         nats = await startNatsServer(infraOpts);
+      } else if (target === 'postgres' && pgPair) {
+        const { lostAt, servingAt, primary } = await pgPair.switchover(NODE_DOWN_MS);
+        outages.loss(`postgres primary lost (SIGKILL), ${primary} promoted ${NODE_DOWN_MS} ms later`, lostAt, servingAt);
       } else if (target === 'postgres') {
         await postgres.stop();
         await sleep(500);
@@ -188,7 +228,11 @@ try {
         await s.kill(target!, 'SIGKILL');
         await s.start(target!);
       }
-      say(`${target} ${target === 'nats' || target === 'postgres' ? 'restarted' : 'killed (SIGKILL) and restarted'}`);
+      const how = {
+        nats: natsCluster ? 'node killed (SIGKILL) and restarted' : 'restarted',
+        postgres: pgPair ? 'primary lost, standby promoted' : 'restarted',
+      };
+      say(`${target} ${target === 'nats' || target === 'postgres' ? how[target] : 'killed (SIGKILL) and restarted'}`);
     }
   }
 
@@ -257,6 +301,19 @@ try {
   if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
   await receiver.close();
 
+  if (natsCluster) {
+    const replicas = await jetStreamReplicas(nats.url, s.prefix);
+    say(`JetStream replicas: ${replicas.map((r) => `${r.stream} R${r.replicas}`).join(', ')}`);
+    for (const r of replicas) if (r.replicas !== NATS_CLUSTER) problems.push(`${r.stream} has ${r.replicas} replicas, not ${NATS_CLUSTER}`);
+  }
+  const losses = outages.report();
+  for (const l of losses) {
+    say(
+      `loss: ${l.what}: ${l.lossMs} ms; ${l.requests} requests overlapped it, ${l.failedAttempts} attempts failed (retried), ${l.failedAfterRetries} failed after retries; p50 ${l.p50Ms} ms, p99 ${l.p99Ms} ms, max ${l.maxMs} ms`,
+    );
+    if (l.failedAfterRetries > 0) problems.push(`${l.failedAfterRetries} requests failed after retries during ${l.what}`);
+  }
+
   const paused = await suspendedPlay;
   say(`suspended-play probe: ${paused.cycles} suspend/resume cycles, ${paused.played} rounds played while active, ${paused.refused} refused while suspended`);
   problems.push(...paused.problems);
@@ -272,6 +329,7 @@ try {
         eventsExpected: wanted.length,
         eventsReceived: receiver.received.length,
         ledgerVerify: verify.body?.ok === true,
+        ...(losses.length ? { losses } : {}),
       },
       null,
       2,
@@ -281,6 +339,7 @@ try {
   if (serverErrors.other > 0 || serverErrors.unavailableWithoutRetryAfter > 0) {
     problems.push(`outages answered as something else than a 503 with Retry-After, e.g. ${serverErrors.examples.join('; ')}`);
   }
+  if (LOG_LEVEL !== 'error') for (const [c, lines] of s.logs) console.log(`--- ${c}\n${lines.slice(-60).join('\n')}`);
   if (problems.length) {
     failed = true;
     for (const p of problems) say(`BROKEN: ${p}`);

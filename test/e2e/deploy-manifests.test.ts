@@ -1,6 +1,7 @@
 // `npm run check:manifests` passes on the manifests as they are, and fails, naming the fault, on
 // copies of deploy/k8s with one thing broken: a secret a service reads not wired from the Secret,
-// a probe missing, the default-deny NetworkPolicy gone, an image tag that is not the API version, a
+// a probe missing, the default-deny NetworkPolicy gone, NATS a single node or R1, Postgres without a
+// synchronous standby or not at its -rw address, an image tag that is not the API version, a
 // workspace the gateway runs left out of the image, the SDK's README (the portal serves it) left
 // out, the SDK's sources let in.
 import t, { type Test } from 'tap';
@@ -68,6 +69,27 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   );
   t.equal(noDefaultDeny.code, 1);
   t.match(noDefaultDeny.out, /not ok - NetworkPolicy: default deny of ingress and egress/);
+
+  // The topology that survives a lost node (issue #30): NATS three nodes and R3, Postgres at the -rw address.
+  const oneNats = await checkBroken(t, 'nats.yaml', 'replicas: 3', 'replicas: 1');
+  t.equal(oneNats.code, 1);
+  t.match(oneNats.out, /not ok - nats: a StatefulSet of 3/);
+
+  const r1 = await checkBroken(t, 'configmap.yaml', 'NATS_REPLICAS: "3"', 'NATS_REPLICAS: "1"');
+  t.equal(r1.code, 1);
+  t.match(r1.out, /not ok - ConfigMap: NATS_REPLICAS "3"/);
+
+  const oneNode = await checkBroken(t, 'configmap.yaml', /NATS_URL: .*/, 'NATS_URL: nats://nats:4222');
+  t.equal(oneNode.code, 1);
+  t.match(oneNode.out, /not ok - ConfigMap: NATS_URL lists every NATS node/);
+
+  const asyncPostgres = await checkBroken(t, 'postgres-cluster.example.yaml', /\n {2}minSyncReplicas: 1/, '');
+  t.equal(asyncPostgres.code, 1);
+  t.match(asyncPostgres.out, /not ok - postgres-cluster.example.yaml: a primary and a synchronous standby/);
+
+  const primaryOnly = await checkBroken(t, 'secret.template.yaml', 'back-office-db-rw.back-office-db', 'back-office-db-1.back-office-db');
+  t.equal(primaryOnly.code, 1);
+  t.match(primaryOnly.out, /not ok - Secret template: DATABASE_URL at the Cluster's -rw Service/);
 
   const oldTag = await checkBroken(t, 'kustomization.yaml', /newTag: .*/, 'newTag: 1.0.0');
   t.equal(oldTag.code, 1);

@@ -11,6 +11,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const BaseConfigSchema = Type.Object({
   /** A secret (its password): production refuses one without a password (production-secrets.ts). */
   DATABASE_URL: secretUrl('postgres://postgres@127.0.0.1:5432/backoffice'),
+  /** One server, or every node of a NATS cluster comma-separated: the connection moves to another when its node goes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
@@ -21,7 +22,7 @@ export const BaseConfigSchema = Type.Object({
   OUTBOX_RETENTION_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
   /** How often expired keys and old published outbox rows are looked for and deleted (retention.ts; the gateway's too). */
   RETENTION_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
-  /** JetStream replicas of the streams and buckets we create: 1 on one server, 3 on a NATS cluster. */
+  /** JetStream replicas of every stream, bucket and consumer we create: 1 on one server, 3 on a NATS cluster (raised to it when an existing one has fewer). */
   NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
   /** NATS messages written once per event-loop turn (nats.ts, `coalesceWrites`); false keeps nats.js' own flushing, for comparisons. */
   NATS_COALESCE_WRITES: Type.Boolean({ default: true }),

@@ -4,6 +4,8 @@
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import { openSql } from './sql.ts';
+import type { Logger } from './log.ts';
+import { waitForDatabase } from './startup-wait.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -17,6 +19,8 @@ export interface DatabaseOptions {
   migrations: { name: string; class: Constructor<Migration> }[];
   poolMax?: number;
   debug?: boolean;
+  /** Where waiting for an unavailable database at start is said. */
+  log?: Logger;
 }
 
 /**
@@ -31,8 +35,12 @@ export function kitMigration(...statements: string[]): Constructor<Migration> {
   };
 }
 
-/** Creates the ORM and brings the service's schema up to date. */
-export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
+/** Creates the ORM and brings the service's schema up to date; waits for a database that is away (startup-wait.ts). */
+export function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
+  return waitForDatabase(() => openOnce(opts), opts.log);
+}
+
+async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
   const orm = await MikroORM.init({
     clientUrl: opts.databaseUrl,
     entities: opts.entities,
@@ -60,8 +68,14 @@ export async function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
     discovery: { warnWhenNoEntities: false },
     allowGlobalContext: false,
   });
-  await (await openSql(orm)).query(`create schema if not exists "${opts.schema}"`);
-  await orm.migrator.up();
+  try {
+    await (await openSql(orm)).query(`create schema if not exists "${opts.schema}"`);
+    // All or nothing: migrations cut off by a lost connection are run again whole.
+    await orm.migrator.up();
+  } catch (e) {
+    await orm.close().catch(() => undefined);
+    throw e;
+  }
   return orm;
 }
 

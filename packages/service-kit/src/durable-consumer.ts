@@ -19,6 +19,8 @@ export interface DurableConsumerConfig {
   /** How long a delivered message may stay unacknowledged before JetStream sends it again. */
   ackWaitMs: number;
   maxAckPending?: number;
+  /** JetStream replicas of the consumer (NATS_REPLICAS): as many as its stream, so its position survives a node loss. */
+  replicas: number;
 }
 
 /** Creates the durable consumer (explicit acks, from the stream's start, redelivered forever) unless it exists. */
@@ -33,6 +35,7 @@ async function ensureDurableConsumer(nc: NatsConnection, c: DurableConsumerConfi
       ack_wait: c.ackWaitMs * 1_000_000,
       max_deliver: -1,
       ...(c.maxAckPending !== undefined ? { max_ack_pending: c.maxAckPending } : {}),
+      num_replicas: c.replicas,
     });
   } catch (e) {
     // Another replica created it first (or it exists from an earlier run).

@@ -7,6 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, isAppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './serve.ts';
 import { sqlIn, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+import { retryTransaction, type TransactionOptions } from './transaction-retry.ts';
 
 export function processedRequestsTableSql(schema: string): string {
   return `create table if not exists "${schema}".processed_requests (
@@ -170,14 +171,14 @@ export interface RunOnceOptions {
  * entities, whose unit of work is flushed before the record that claims it).
  */
 export interface Transactor<Tx> {
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Statements inside the transaction, or on their own without one. */
   runner(tx?: Tx): SqlRunner;
   beforeRecord?(tx: Tx): Promise<void>;
 }
 
 export function sqlTransactor(sql: Sql): Transactor<SqlRunner> {
-  return { transaction: (fn) => sql.transaction(fn), runner: (tx) => tx ?? sql };
+  return { transaction: (fn, opts) => sql.transaction(fn, opts), runner: (tx) => tx ?? sql };
 }
 
 /** The kit's SQL in the entity manager's transaction (sql.ts, `sqlIn`). */
@@ -185,7 +186,7 @@ export const ormRunner = (em: EntityManager): SqlRunner => sqlIn(em);
 
 export function ormTransactor(em: EntityManager): Transactor<EntityManager> {
   return {
-    transaction: (fn) => em.fork().transactional(fn),
+    transaction: (fn, opts) => retryTransaction(() => em.fork().transactional(fn), opts),
     runner: (tx) => ormRunner(tx ?? em.fork()),
     beforeRecord: (tx) => tx.flush(),
   };
@@ -195,7 +196,9 @@ export function ormTransactor(em: EntityManager): Transactor<EntityManager> {
  * Runs a one-transaction `effect` and stores its answer under the request's key in that same
  * transaction, unless an answer is stored already. Two racing requests with one key: the loser
  * (it waited on a row lock or an index entry, then failed a check or the insert of the record)
- * rolls back and returns the winner's answer.
+ * rolls back and returns the winner's answer. With a key it is idempotent: a connection lost under
+ * it (COMMIT included) runs it again whole, and that run finds the stored answer if the first
+ * committed (transaction-retry.ts).
  */
 export async function runOnce<Tx>(
   db: Transactor<Tx>,
@@ -205,8 +208,9 @@ export async function runOnce<Tx>(
   effect: (tx: Tx) => Promise<HandlerResult>,
   opts: RunOnceOptions = {},
 ): Promise<HandlerResult> {
+  const transaction = (fn: (tx: Tx) => Promise<HandlerResult>) => db.transaction(fn, { idempotent: ref !== undefined });
   try {
-    return await db.transaction(async (tx) => {
+    return await transaction(async (tx) => {
       const run = db.runner(tx);
       const prior = opts.lookedUp ? undefined : await findStored(run, schema, ref, operation);
       if (prior) return prior;

@@ -46,6 +46,7 @@ export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequest
 export {
   ensureEventsStream,
   ensureInternalStream,
+  ensureStreamReplicas,
   eventInsertFrom,
   outboxTableSql,
   startOutboxRelay,
@@ -93,4 +94,5 @@ export {
   type ServiceMetrics,
 } from './metrics.ts';
 export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
+export { waitForJetStream } from './startup-wait.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -105,12 +105,12 @@ export function eventInsertFrom<T extends EventType>(
 }
 
 /** The events stream (what operators are sent): file storage, a 2-minute duplicate window for msgID dedupe. */
-export function ensureEventsStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+export function ensureEventsStream(nc: NatsConnection, prefix: string, replicas: number): Promise<void> {
   return ensureStream(nc, eventsStreamName(prefix), eventsWildcard(prefix), replicas);
 }
 
 /** The internal events stream (between our services, never sent to operators), kept like the events stream. */
-export function ensureInternalStream(nc: NatsConnection, prefix: string, replicas = 1): Promise<void> {
+export function ensureInternalStream(nc: NatsConnection, prefix: string, replicas: number): Promise<void> {
   return ensureStream(nc, internalStreamName(prefix), internalEventsWildcard(prefix), replicas);
 }
 
@@ -125,18 +125,30 @@ async function ensureStream(nc: NatsConnection, name: string, subjects: string, 
     max_age: 7 * 24 * 3600 * 1_000_000_000,
     num_replicas: replicas,
   };
+  const exists = await jsm.streams.info(name).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return ensureStreamReplicas(nc, name, replicas);
   try {
-    await jsm.streams.info(name);
-  } catch {
-    try {
-      await jsm.streams.add(config);
-    } catch (e) {
-      // Another replica may have created it in the meantime.
-      await jsm.streams.info(name).catch(() => {
-        throw e;
-      });
-    }
+    await jsm.streams.add(config);
+  } catch (e) {
+    // Another replica may have created it in the meantime.
+    await jsm.streams.info(name).catch(() => {
+      throw e;
+    });
   }
+}
+
+/**
+ * A stream (a KV bucket's is `KV_<bucket>`) created when NATS_REPLICAS was lower, a single server
+ * since grown into a cluster, is raised to it: JetStream copies its messages to the new replicas.
+ * Never lowered here: that is an operator's decision.
+ */
+export async function ensureStreamReplicas(nc: NatsConnection, name: string, replicas: number): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const { config } = await jsm.streams.info(name);
+  if (config.num_replicas < replicas) await jsm.streams.update(name, { ...config, num_replicas: replicas });
 }
 
 export interface OutboxRelay {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Kysely, MikroORM } from '@mikro-orm/postgresql';
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { acquire, isDatabaseUnavailable, retryTransaction, type TransactionOptions } from './transaction-retry.ts';
 
 /** Runs statements: on the pool (each one its own transaction) or inside a transaction. */
 export interface SqlRunner {
@@ -12,8 +13,11 @@ export interface SqlRunner {
 }
 
 export interface Sql extends SqlRunner {
-  /** BEGIN, `fn`, COMMIT on one connection; ROLLBACK when `fn` throws. */
-  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * BEGIN, `fn`, COMMIT on one connection; ROLLBACK when `fn` throws. Run again whole when its
+   * connection is lost and `opts.idempotent` says that is safe (transaction-retry.ts).
+   */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>, opts?: TransactionOptions): Promise<T>;
 }
 
 interface Prepared {
@@ -62,39 +66,51 @@ export function prepare(text: string): Prepared {
   return found;
 }
 
-type Queryable = Pick<Pool, 'query'> | PoolClient;
+async function queryOn<R extends QueryResultRow>(client: PoolClient, text: string, params: readonly unknown[] = []): Promise<R[]> {
+  const p = prepare(text);
+  const res = await client.query<R>({ name: p.name, text: p.text, values: params as unknown[] });
+  return res.rows;
+}
 
-function runnerOf(target: Queryable): SqlRunner {
-  return {
-    async query<R extends QueryResultRow>(text: string, params: readonly unknown[] = []): Promise<R[]> {
-      const p = prepare(text);
-      const res = await (target as Pool).query<R>({ name: p.name, text: p.text, values: params as unknown[] });
-      return res.rows;
-    },
-  };
+function runnerOf(client: PoolClient): SqlRunner {
+  return { query: (text, params) => queryOn(client, text, params) };
 }
 
 export function sqlOnPool(pool: Pool): Sql {
+  const transactionOnce = async <T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> => {
+    const client = await acquire(pool);
+    let broken: Error | undefined;
+    try {
+      await client.query('begin');
+      const out = await fn(runnerOf(client));
+      await client.query('commit');
+      return out;
+    } catch (e) {
+      await client.query('rollback').catch((err: Error) => {
+        broken = err;
+      });
+      throw e;
+    } finally {
+      // A connection that could not roll back is closed rather than returned to the pool.
+      client.release(broken);
+    }
+  };
   return {
-    ...runnerOf(pool),
-    async transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      let broken: Error | undefined;
+    // On a connection of our own (not pool.query) so that taking it is retried while the database
+    // is away; a statement that was sent is not sent again.
+    async query<R extends QueryResultRow>(text: string, params: readonly unknown[] = []): Promise<R[]> {
+      const client = await acquire(pool);
+      let lost: Error | undefined;
       try {
-        await client.query('begin');
-        const out = await fn(runnerOf(client));
-        await client.query('commit');
-        return out;
+        return await queryOn<R>(client, text, params);
       } catch (e) {
-        await client.query('rollback').catch((err: Error) => {
-          broken = err;
-        });
+        if (isDatabaseUnavailable(e)) lost = e as Error;
         throw e;
       } finally {
-        // A connection that could not roll back is closed rather than returned to the pool.
-        client.release(broken);
+        client.release(lost);
       }
     },
+    transaction: (fn, opts) => retryTransaction(() => transactionOnce(fn), opts),
   };
 }
 

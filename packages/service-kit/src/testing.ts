@@ -63,7 +63,7 @@ export function testPrefix(label = 't'): string {
 
 /** Removes the stream, consumers and KV buckets a test prefix created. */
 export async function cleanupNatsPrefix(prefix: string): Promise<void> {
-  const nc = await connect({ servers: testNatsUrl() });
+  const nc = await connect({ servers: testNatsUrl().split(',') });
   try {
     const jsm = await jetstreamManager(nc);
     await jsm.streams.delete(eventsStreamName(prefix)).catch(() => undefined);

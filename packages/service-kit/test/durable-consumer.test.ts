@@ -29,7 +29,7 @@ t.test('consumes in order, and a consumer deleted under it is recreated', async 
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000, replicas: 1 },
     ensureStream: async () => undefined,
     maxMessages: 8,
     onMessage: (m: JsMsg) => {
@@ -64,7 +64,7 @@ t.test('a set-up that fails is retried, with its reason for readiness, until it 
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000, replicas: 1 },
     ensureStream: async () => {
       tries++;
       if (tries <= 2) throw new Error(`not yet (${tries})`);
@@ -110,7 +110,7 @@ t.test('stop() waits for the message being handled, then no more are taken', asy
   const task = startDurableConsumer({
     name: 'test consumer',
     nc,
-    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000 },
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000, replicas: 1 },
     ensureStream: async () => undefined,
     maxMessages: 8,
     onMessage: async (m) => {

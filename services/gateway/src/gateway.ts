@@ -22,6 +22,7 @@ import {
   startMetricsServer,
   startOutboxRelay,
   tracer,
+  waitForJetStream,
   DEV_MASTER_KEY,
   type Logger,
 } from '@bo/service-kit';
@@ -149,16 +150,17 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations });
+  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations, log });
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
   const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
   credentials.listen(nc, config.NATS_PREFIX);
-  const limiter = await SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS);
+  // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
+  const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
   const sql = await openSql(orm);
   const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const [claims, signatures] = await Promise.all([
-    KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS),
-    SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS),
+    waitForJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS), log),
+    waitForJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log),
   ]);
   const edgeIdempotency = { claims, store: idempotency };
   // The admin API's answers are stored sealed: several carry a secret shown once (a new key, a password).
@@ -170,8 +172,8 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   // The gateway's own events: webhook endpoint changes go to the internal stream (for the webhooks
   // service); the operator's key events (credential.*) to the events stream, delivered to the
   // operator like any service's events.
-  await ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
-  await ensureEventsStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS);
+  await waitForJetStream(() => ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS), log);
+  await waitForJetStream(() => ensureEventsStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS), log);
   const relay = startOutboxRelay({
     sql,
     schema: 'gateway',

@@ -77,6 +77,12 @@ export async function creditDeposit(sql: Sql, cmd: WalletCredit): Promise<Wallet
   return out;
 }
 
+/**
+ * A hold's moves are keyed by the withdrawal: run again after a lost connection (or a lost COMMIT
+ * acknowledgement), each finds the hold as the first run left it and answers the same.
+ */
+const KEYED_BY_WITHDRAWAL = { idempotent: true };
+
 interface HoldRow {
   id: string;
   account_id: string;
@@ -115,7 +121,7 @@ export async function holdWithdrawal(sql: Sql, cmd: WalletHold): Promise<WalletM
     ]);
     if (status === 'open') await setHeld(tx, account, addMoney(account.held, cmd.amount));
     return result(account, { holdStatus: status });
-  });
+  }, KEYED_BY_WITHDRAWAL);
   crashPoint('wallet.hold.after-commit');
   if (out.holdStatus === 'declined') throw new AppError('INSUFFICIENT_FUNDS', undefined, { withdrawable: subMoney(out.available, out.held) });
   return out;
@@ -143,7 +149,7 @@ export async function releaseHold(sql: Sql, ref: WalletHoldRef): Promise<WalletM
       throw new AppError('WITHDRAWAL_INVALID_TRANSITION', `The hold is ${hold.status}; it cannot be released.`);
     }
     return result(account, { holdStatus: 'released' });
-  });
+  }, KEYED_BY_WITHDRAWAL);
   crashPoint('wallet.release.after-commit');
   return out;
 }
@@ -182,7 +188,7 @@ export async function captureHold(sql: Sql, ref: WalletHoldRef): Promise<WalletM
     });
     await setHoldStatus(tx, hold.id, 'captured', written.id);
     return result(account, { entryId: written.entries[0]!.id, holdStatus: 'captured' });
-  });
+  }, KEYED_BY_WITHDRAWAL);
   crashPoint('wallet.capture.after-commit');
   return out;
 }

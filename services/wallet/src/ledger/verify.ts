@@ -3,6 +3,9 @@
 import type { LedgerVerification } from '@bo/contracts';
 import { compareMoney, onlyRow, formatMoney, type Sql } from '@bo/service-kit';
 
+/** Reads only: run again whole when its connection is lost. */
+const READ_ONLY = { idempotent: true };
+
 export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
   return sql.transaction(async (tx) => {
     await tx.query('set transaction isolation level repeatable read, read only');
@@ -106,5 +109,5 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
       unbalancedTransactions: unbalanced.map((u) => ({ transactionId: u.transaction_id, sum: formatMoney(u.total) })),
       sumOfAllBalances,
     };
-  });
+  }, READ_ONLY);
 }

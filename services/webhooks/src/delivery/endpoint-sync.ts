@@ -54,6 +54,7 @@ export function startEndpointSync(o: EndpointSyncOptions): BackgroundTask {
       name: endpointSyncConsumerName(o.prefix),
       filterSubject: internalEventSubject(o.prefix, WEBHOOK_ENDPOINT_CHANGED),
       ackWaitMs: 30_000,
+      replicas: o.replicas,
     },
     ensureStream: () => ensureInternalStream(o.nc, o.prefix, o.replicas),
     maxMessages: 16,

@@ -133,6 +133,7 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
       filterSubject: eventsWildcard(o.prefix),
       ackWaitMs: ACK_WAIT_MS,
       maxAckPending: 1000,
+      replicas: o.replicas,
     },
     ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
     maxMessages: 64,

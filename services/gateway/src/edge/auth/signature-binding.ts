@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { AppError, TIMESTAMP_TOLERANCE_SECONDS } from '@bo/contracts';
-import type { Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
 import { isKvWriteConflict, kvUnavailable } from '../nats-kv.ts';
 
 /**
@@ -32,8 +32,9 @@ export class SignatureBindings {
     this.#log = log;
   }
 
-  static async open(nc: NatsConnection, prefix: string, log: Logger, replicas = 1): Promise<SignatureBindings> {
+  static async open(nc: NatsConnection, prefix: string, log: Logger, replicas: number): Promise<SignatureBindings> {
     const kv = await new Kvm(nc).create(`${prefix}_signatures`, { history: 1, ttl: SIGNATURE_BINDING_SECONDS * 1000, replicas });
+    await ensureStreamReplicas(nc, `KV_${prefix}_signatures`, replicas);
     return new SignatureBindings(kv, log);
   }
 

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import type { Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
 import type { IdemScope } from './idempotency-store.ts';
 import { isKvWriteConflict, kvUnavailable } from '../nats-kv.ts';
 
@@ -30,8 +30,9 @@ export class KeyClaims {
     this.#log = log;
   }
 
-  static async open(nc: NatsConnection, prefix: string, ttlSeconds: number, log: Logger, replicas = 1): Promise<KeyClaims> {
+  static async open(nc: NatsConnection, prefix: string, ttlSeconds: number, log: Logger, replicas: number): Promise<KeyClaims> {
     const kv = await new Kvm(nc).create(`${prefix}_idempotency_keys`, { history: 1, ttl: ttlSeconds * 1000, replicas });
+    await ensureStreamReplicas(nc, `KV_${prefix}_idempotency_keys`, replicas);
     return new KeyClaims(kv, log);
   }
 

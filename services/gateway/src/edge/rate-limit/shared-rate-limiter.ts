@@ -5,7 +5,7 @@
 // of 1 (small limits) it is exact.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import type { Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
 import { isKvWriteConflict } from '../nats-kv.ts';
 
 export interface RateDecision {
@@ -38,8 +38,9 @@ export class SharedRateLimiter {
     this.#log = log;
   }
 
-  static async open(nc: NatsConnection, prefix: string, log: Logger, replicas = 1): Promise<SharedRateLimiter> {
+  static async open(nc: NatsConnection, prefix: string, log: Logger, replicas: number): Promise<SharedRateLimiter> {
     const kv = await new Kvm(nc).create(`${prefix}_ratelimit`, { history: 1, ttl: 3 * WINDOW_MS, replicas });
+    await ensureStreamReplicas(nc, `KV_${prefix}_ratelimit`, replicas);
     return new SharedRateLimiter(kv, log);
   }
 
