@@ -32,6 +32,16 @@ export {
   idOf,
   type Environment,
 } from './common.ts';
+export {
+  ComplianceProfileSchema,
+  OPERATOR_COMPLIANCE_SUBJECT,
+  OperatorComplianceRequestSchema,
+  OperatorComplianceSchema,
+  complianceProfileMessages,
+  type ComplianceProfile,
+  type OperatorCompliance,
+  type OperatorComplianceRequest,
+} from './compliance-profile.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
 export {
