@@ -99,6 +99,22 @@ const COMMANDS: Record<string, Command> = {
         ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes`, body: { minAmount: a._[3] } }
         : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes` },
   },
+  'operators compliance': {
+    usage: 'OPERATOR_ID [off|br-spa] [--time-zone TZ] [--cooling-off-hours N] [--reality-check-minutes N] (without a profile, shows it)',
+    run: (a) =>
+      a._[3]
+        ? {
+            method: 'PUT',
+            path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance`,
+            body: {
+              profile: a._[3],
+              ...(a['time-zone'] !== undefined ? { timeZone: String(a['time-zone']) } : {}),
+              ...(a['cooling-off-hours'] !== undefined ? { coolingOffHours: Number(a['cooling-off-hours']) } : {}),
+              ...(a['reality-check-minutes'] !== undefined ? { realityCheckMinutes: Number(a['reality-check-minutes']) } : {}),
+            },
+          }
+        : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance` },
+  },
   'operators rotate-webhook-secret': {
     usage: 'OPERATOR_ID sandbox|production [--overlap SECONDS] (default 86400; the new secret is printed once)',
     run: (a) => ({

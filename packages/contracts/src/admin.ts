@@ -7,6 +7,7 @@ import { playerAdminOperations } from './players.ts';
 import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
+import { complianceAdminOperations } from './compliance-profile.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -377,4 +378,5 @@ export const adminOperations = {
   ...paymentAdminOperations,
   ...webhookAdminOperations,
   ...walletAdminOperations,
+  ...complianceAdminOperations,
 };

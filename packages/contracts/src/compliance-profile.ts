@@ -1,32 +1,85 @@
 // The operator's compliance profile (Brazil's SPA/MF rules, issues 26-28): which rule set our team
-// has switched on for an operator, and the per-brand settings its rules read. The players service
-// owns it (it enforces the responsible-gaming rules at registration and answers `players.state`);
-// any other service that applies a `br-spa` rule asks for it with this message.
+// has switched on for an operator, and the settings its rules read, for both of the operator's
+// brands (sandbox follows production). The players service owns it (it enforces the
+// responsible-gaming rules at registration and answers `players.state`); any other service that
+// applies a `br-spa` rule asks for it with `players.compliance.get`.
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp } from './common.ts';
 import { defineMessages } from './messages.ts';
+import { defineOperations } from './operations.ts';
 
 /** `off`: the contract v1.1 behaviour (the default). `br-spa`: the Brazilian SPA/MF rules. */
 export const ComplianceProfileSchema = Type.Union([Type.Literal('off'), Type.Literal('br-spa')]);
 export type ComplianceProfile = Static<typeof ComplianceProfileSchema>;
 
-export const OperatorComplianceRequestSchema = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) });
+/** The defaults of an operator our team never set (docs/responsible-gaming.md says why each). */
+export const COMPLIANCE_DEFAULTS = {
+  profile: 'off',
+  timeZone: 'America/Sao_Paulo',
+  coolingOffHours: 24,
+  realityCheckMinutes: 60,
+} as const satisfies { profile: ComplianceProfile; timeZone: string; coolingOffHours: number; realityCheckMinutes: number };
+
+const OperatorId = Type.String({ minLength: 1, maxLength: 64 });
+export const OperatorComplianceRequestSchema = Type.Object({ operatorId: OperatorId });
 export type OperatorComplianceRequest = Static<typeof OperatorComplianceRequestSchema>;
 
-/** What `players.compliance.get` answers; an operator our team never set is `off` with the defaults. */
-export const OperatorComplianceSchema = Type.Object({
-  operatorId: Type.String(),
-  profile: ComplianceProfileSchema,
-  /** IANA time zone of the periods (day, week Monday to Sunday, month). Default `America/Sao_Paulo`. */
-  timeZone: Type.String(),
-  /** Hours before a relaxed limit takes effect. Default 24. */
-  coolingOffHours: Type.Integer({ minimum: 0 }),
-  /** Minutes between reality checks on the play page. Default 60. */
-  realityCheckMinutes: Type.Integer({ minimum: 1 }),
-});
+export const OperatorComplianceSchema = Type.Object(
+  {
+    operatorId: Type.String(),
+    profile: ComplianceProfileSchema,
+    /** IANA time zone of the limit periods (calendar day, week Monday to Sunday, calendar month). */
+    timeZone: Type.String(),
+    /** Hours before a relaxed limit (a higher one, or a removal) takes effect. */
+    coolingOffHours: Type.Integer({ minimum: 0 }),
+    /** Minutes between reality checks on the play page. */
+    realityCheckMinutes: Type.Integer({ minimum: 1 }),
+    /** Null until our team first sets it. */
+    updatedAt: Nullable(Timestamp),
+    updatedBy: Nullable(Type.String()),
+  },
+  { $id: 'OperatorCompliance' },
+);
 export type OperatorCompliance = Static<typeof OperatorComplianceSchema>;
 
 export const OPERATOR_COMPLIANCE_SUBJECT = 'players.compliance.get';
 
+/** `players.compliance.get`: an operator's profile and settings (the defaults when never set). */
 export const complianceProfileMessages = defineMessages({
   get: { subject: OPERATOR_COMPLIANCE_SUBJECT, body: OperatorComplianceRequestSchema, reply: OperatorComplianceSchema },
+});
+
+export const SetOperatorComplianceSchema = Type.Object({
+  profile: ComplianceProfileSchema,
+  /** Omitted: kept (the default for a first setting). */
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  coolingOffHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
+  realityCheckMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+});
+export type SetOperatorCompliance = Static<typeof SetOperatorComplianceSchema>;
+
+export const complianceAdminOperations = defineOperations({
+  adminGetCompliance: {
+    id: 'adminGetCompliance',
+    method: 'GET',
+    path: '/admin/operators/:id/compliance',
+    subject: 'players.admin.getCompliance',
+    tag: 'Admin',
+    summary: "An operator's compliance profile (off or br-spa) and the settings its rules read",
+    params: Type.Object({ id: OperatorId }),
+    response: OperatorComplianceSchema,
+    status: 200,
+  },
+  adminSetCompliance: {
+    id: 'adminSetCompliance',
+    method: 'PUT',
+    path: '/admin/operators/:id/compliance',
+    subject: 'players.admin.setCompliance',
+    tag: 'Admin',
+    summary: "Set an operator's compliance profile: br-spa switches on Brazil's SPA/MF rules for both of its brands",
+    params: Type.Object({ id: OperatorId }),
+    body: SetOperatorComplianceSchema,
+    response: OperatorComplianceSchema,
+    status: 200,
+  },
 });

@@ -33,14 +33,18 @@ export {
   type Environment,
 } from './common.ts';
 export {
+  COMPLIANCE_DEFAULTS,
   ComplianceProfileSchema,
   OPERATOR_COMPLIANCE_SUBJECT,
+  SetOperatorComplianceSchema,
+  complianceAdminOperations,
   OperatorComplianceRequestSchema,
   OperatorComplianceSchema,
   complianceProfileMessages,
   type ComplianceProfile,
   type OperatorCompliance,
   type OperatorComplianceRequest,
+  type SetOperatorCompliance,
 } from './compliance-profile.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';

@@ -1,7 +1,15 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
-// limits. Subjects come from the contract's operation table so the gateway and this service
+// limits, and each operator's compliance profile. Subjects come from the contract's operation table so the gateway and this service
 // cannot disagree on a name.
-import { playerAdminOperations, playerChangedSubject, playerMessages, playerOperations, type PlayerChanged } from '@bo/contracts';
+import {
+  complianceAdminOperations,
+  complianceProfileMessages,
+  playerAdminOperations,
+  playerChangedSubject,
+  playerMessages,
+  playerOperations,
+  type PlayerChanged,
+} from '@bo/contracts';
 import { handle, type Handler, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { PlayersConfigSchema } from './config.ts';
 import { playerEntities } from './persistence/entities.ts';
@@ -15,6 +23,7 @@ import { adminSetPlayerStatus } from './handlers/admin-set-status.ts';
 import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { playerState } from './handlers/player-state.ts';
 import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
+import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -56,6 +65,9 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
     ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
     ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
     ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
+    ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
+    ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
+    ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
     ...announcesChange(deps, {
       ...handle(playerOperations.submitKyc, submitKyc(deps)),
       ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),

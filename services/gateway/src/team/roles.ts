@@ -20,6 +20,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListDeposits: ['finance', 'compliance', 'support'],
   // Four eyes: everyone reads the threshold; setting it is admin's.
   adminGetFourEyes: ['finance', 'compliance', 'support'],
+  // An operator's compliance profile (off, br-spa): everyone reads it; setting it is admin's.
+  adminGetCompliance: ['compliance', 'finance', 'support'],
   // Webhook deliveries: support (and finance, who answer operators about payouts).
   adminListDeliveries: ['support', 'finance'],
   adminRedeliver: ['support'],

@@ -5,7 +5,16 @@
 // typed by the contract's unions. The kit's own tables in this schema (outbox, stored answers)
 // are the kit's, not entities (the kit's db.ts keeps the ORM's schema tools off them).
 import { defineEntity, p } from '@mikro-orm/core';
-import { DOCUMENT_TYPES, KYC_STATUSES, PLAYER_STATUSES, type DocumentType, type Environment, type KycStatus, type PlayerStatus } from '@bo/contracts';
+import {
+  DOCUMENT_TYPES,
+  KYC_STATUSES,
+  PLAYER_STATUSES,
+  type ComplianceProfile,
+  type DocumentType,
+  type Environment,
+  type KycStatus,
+  type PlayerStatus,
+} from '@bo/contracts';
 
 const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
 /**
@@ -107,4 +116,28 @@ export const KycHistoryEntity = defineEntity({
 });
 export type KycHistoryRow = InstanceType<typeof KycHistoryEntity.class>;
 
-export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity];
+/**
+ * An operator's compliance profile and the settings its rules read (contracts'
+ * compliance-profile.ts). No row: `off` with the defaults. Keyed by operator: both of its brands
+ * follow it.
+ */
+export const OperatorComplianceEntity = defineEntity({
+  name: 'OperatorCompliance',
+  tableName: 'operator_compliance',
+  schema: 'players',
+  properties: {
+    operatorId: p.text().primary(),
+    profile: p
+      .text()
+      .$type<ComplianceProfile>()
+      .check(oneOf('profile', ['off', 'br-spa'])),
+    timeZone: p.text(),
+    coolingOffHours: p.integer().check('cooling_off_hours >= 0'),
+    realityCheckMinutes: p.integer().check('reality_check_minutes >= 1'),
+    updatedAt: p.datetime(),
+    updatedBy: p.text(),
+  },
+});
+export type OperatorComplianceRow = InstanceType<typeof OperatorComplianceEntity.class>;
+
+export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity, OperatorComplianceEntity];

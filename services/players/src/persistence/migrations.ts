@@ -71,6 +71,20 @@ export class KycHistory extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class OperatorCompliance extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."operator_compliance" ("operator_id" text not null, "profile" text not null, "time_zone" text not null, "cooling_off_hours" int not null, "reality_check_minutes" int not null, "updated_at" timestamptz not null, "updated_by" text not null, primary key ("operator_id"))',
+    );
+    this.addSql('alter table "players"."operator_compliance" add constraint "operator_compliance_profile_check" check (profile in (\'off\', \'br-spa\'))');
+    this.addSql('alter table "players"."operator_compliance" add constraint "operator_compliance_cooling_off_hours_check" check (cooling_off_hours >= 0)');
+    this.addSql(
+      'alter table "players"."operator_compliance" add constraint "operator_compliance_reality_check_minutes_check" check (reality_check_minutes >= 1)',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -79,4 +93,5 @@ export const playerMigrations = [
   { name: '0004_request_fingerprints', class: kitMigration(processedRequestsFingerprintSql('players')) },
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: '0005_stored_answers_by_age', class: kitMigration(processedRequestsExpiryIndexSql('players')) },
+  { name: '0006_operator_compliance', class: OperatorCompliance },
 ];

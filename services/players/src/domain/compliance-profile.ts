@@ -1,0 +1,27 @@
+// The operator's compliance profile as its rules read it: the stored row, or `off` with the
+// defaults for an operator our team never set.
+import { COMPLIANCE_DEFAULTS, type OperatorCompliance } from '@bo/contracts';
+import type { OperatorComplianceRow } from '../persistence/entities.ts';
+
+export function complianceView(operatorId: string, row: OperatorComplianceRow | null): OperatorCompliance {
+  if (!row) return { operatorId, ...COMPLIANCE_DEFAULTS, updatedAt: null, updatedBy: null };
+  return {
+    operatorId,
+    profile: row.profile,
+    timeZone: row.timeZone,
+    coolingOffHours: row.coolingOffHours,
+    realityCheckMinutes: row.realityCheckMinutes,
+    updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
+  };
+}
+
+/** An IANA time zone the runtime knows (`America/Sao_Paulo`), as `Intl` resolves it. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
