@@ -1,5 +1,5 @@
-// The admin API of our own team (docs/decisions.md). Operator management is served by the gateway
-// itself (it owns operators); the rest is forwarded to the owning service.
+// The admin API of our own team (docs/decisions.md). The gateway forwards every operation to the
+// owning service: operators, their keys, our team and the audit log to the operators service.
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
@@ -112,6 +112,7 @@ const TeamIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64
 export const teamAdminOperations = defineOperations({
   adminCreateUser: {
     id: 'adminCreateUser',
+    subject: 'operators.admin.createUser',
     method: 'POST',
     path: '/admin/users',
     tag: 'Admin',
@@ -123,6 +124,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminListUsers: {
     id: 'adminListUsers',
+    subject: 'operators.admin.listUsers',
     method: 'GET',
     path: '/admin/users',
     tag: 'Admin',
@@ -132,6 +134,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminDisableUser: {
     id: 'adminDisableUser',
+    subject: 'operators.admin.disableUser',
     method: 'POST',
     path: '/admin/users/:id/disable',
     tag: 'Admin',
@@ -143,6 +146,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminResetSecondFactor: {
     id: 'adminResetSecondFactor',
+    subject: 'operators.admin.resetSecondFactor',
     method: 'POST',
     path: '/admin/users/:id/reset-second-factor',
     tag: 'Admin',
@@ -154,6 +158,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminCreateToken: {
     id: 'adminCreateToken',
+    subject: 'operators.admin.createToken',
     method: 'POST',
     path: '/admin/tokens',
     tag: 'Admin',
@@ -165,6 +170,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminListTokens: {
     id: 'adminListTokens',
+    subject: 'operators.admin.listTokens',
     method: 'GET',
     path: '/admin/tokens',
     tag: 'Admin',
@@ -174,6 +180,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminRevokeToken: {
     id: 'adminRevokeToken',
+    subject: 'operators.admin.revokeToken',
     method: 'POST',
     path: '/admin/tokens/:id/revoke',
     tag: 'Admin',
@@ -188,6 +195,7 @@ export const teamAdminOperations = defineOperations({
 export const operatorAdminOperations = defineOperations({
   adminCreateOperator: {
     id: 'adminCreateOperator',
+    subject: 'operators.admin.create',
     method: 'POST',
     path: '/admin/operators',
     tag: 'Admin',
@@ -202,6 +210,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListOperators: {
     id: 'adminListOperators',
+    subject: 'operators.admin.list',
     method: 'GET',
     path: '/admin/operators',
     tag: 'Admin',
@@ -211,6 +220,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminGetOperator: {
     id: 'adminGetOperator',
+    subject: 'operators.admin.get',
     method: 'GET',
     path: '/admin/operators/:id',
     tag: 'Admin',
@@ -222,6 +232,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSuspendOperator: {
     id: 'adminSuspendOperator',
+    subject: 'operators.admin.suspend',
     method: 'POST',
     path: '/admin/operators/:id/suspend',
     tag: 'Admin',
@@ -233,6 +244,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminResumeOperator: {
     id: 'adminResumeOperator',
+    subject: 'operators.admin.resume',
     method: 'POST',
     path: '/admin/operators/:id/resume',
     tag: 'Admin',
@@ -244,6 +256,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetAllowedIps: {
     id: 'adminSetAllowedIps',
+    subject: 'operators.admin.setAllowedIps',
     method: 'PUT',
     path: '/admin/operators/:id/allowed-ips',
     tag: 'Admin',
@@ -256,6 +269,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetRateLimit: {
     id: 'adminSetRateLimit',
+    subject: 'operators.admin.setRateLimit',
     method: 'PUT',
     path: '/admin/operators/:id/rate-limit',
     tag: 'Admin',
@@ -268,6 +282,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetWebhookUrl: {
     id: 'adminSetWebhookUrl',
+    subject: 'operators.admin.setWebhookUrl',
     method: 'PUT',
     path: '/admin/operators/:id/webhooks/:environment',
     tag: 'Admin',
@@ -280,6 +295,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRotateWebhookSecret: {
     id: 'adminRotateWebhookSecret',
+    subject: 'operators.admin.rotateWebhookSecret',
     method: 'POST',
     path: '/admin/operators/:id/webhooks/:environment/rotate-secret',
     tag: 'Admin',
@@ -303,6 +319,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListOperatorCredentials: {
     id: 'adminListOperatorCredentials',
+    subject: 'operators.admin.listCredentials',
     method: 'GET',
     path: '/admin/operators/:id/credentials',
     tag: 'Admin',
@@ -314,6 +331,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRotateOperatorKey: {
     id: 'adminRotateOperatorKey',
+    subject: 'operators.admin.rotateKey',
     method: 'POST',
     path: '/admin/operators/:id/credentials/:environment/rotate',
     tag: 'Admin',
@@ -329,6 +347,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRevokeOperatorKey: {
     id: 'adminRevokeOperatorKey',
+    subject: 'operators.admin.revokeKey',
     method: 'POST',
     path: '/admin/operators/:id/credentials/:credentialId/revoke',
     tag: 'Admin',
@@ -340,6 +359,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListAudit: {
     id: 'adminListAudit',
+    subject: 'operators.admin.listAudit',
     method: 'GET',
     path: '/admin/audit',
     tag: 'Admin',

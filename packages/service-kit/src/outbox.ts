@@ -8,7 +8,9 @@ import {
   eventSubject,
   eventsStreamName,
   eventsWildcard,
+  internalEventSubject,
   internalEventsWildcard,
+  isEventType,
   internalStreamName,
   newId,
   type DomainEvent,
@@ -81,6 +83,24 @@ export async function writeEvent<T extends EventType>(
   const { event, row } = newOutboxRow(routing, type, data);
   await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(row));
   return event;
+}
+
+/**
+ * Writes an internal event (between our services, never sent to operators: `{ id, type, createdAt,
+ * data }`) into the outbox inside the caller's transaction; the relay publishes it to the
+ * internal stream (`<prefix>.internal.<type>`).
+ */
+export async function writeInternalEvent(tx: SqlRunner, schema: string, routing: EventRouting, type: string, data: unknown): Promise<void> {
+  const event = { id: newId('event'), type, createdAt: new Date().toISOString(), data };
+  const row: OutboxRow = {
+    event_id: event.id,
+    subject_type: type,
+    environment: routing.environment,
+    operator_id: routing.operatorId,
+    brand_id: routing.brandId,
+    payload: JSON.stringify(event),
+  };
+  await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(row));
 }
 
 /**
@@ -176,10 +196,12 @@ export function startOutboxRelay(opts: {
   log: Logger;
   pollMs?: number;
   service: string;
-  /** Where a row is published: the operators' events stream by default (`<prefix>.events.<env>.<type>`). */
+  /** Where a row is published: by default an event type to the operators' events stream (`<prefix>.events.<env>.<type>`), any other type to the internal stream. */
   subjectOf?: (row: { environment: string; subject_type: string }) => string;
 }): OutboxRelay {
-  const subjectOf = opts.subjectOf ?? ((row) => eventSubject(opts.prefix, row.environment, row.subject_type));
+  const subjectOf =
+    opts.subjectOf ??
+    ((row) => (isEventType(row.subject_type) ? eventSubject(opts.prefix, row.environment, row.subject_type) : internalEventSubject(opts.prefix, row.subject_type)));
   const js: JetStreamClient = jetstream(opts.nc);
 
   function publish(row: OutboxRow) {
