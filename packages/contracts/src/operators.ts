@@ -68,7 +68,11 @@ export const operatorMessages = defineMessages({
   },
   signIn: {
     subject: 'operators.console.signIn',
-    body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }), totp: Type.Optional(Type.String({ maxLength: 16 })) }),
+    body: Type.Object({
+      email: Type.String({ maxLength: 254 }),
+      password: Type.String({ maxLength: 1024 }),
+      totp: Type.Optional(Type.String({ maxLength: 16 })),
+    }),
     reply: Type.Object({
       token: Type.String(),
       csrfToken: Type.String(),

@@ -201,7 +201,8 @@ export function startOutboxRelay(opts: {
 }): OutboxRelay {
   const subjectOf =
     opts.subjectOf ??
-    ((row) => (isEventType(row.subject_type) ? eventSubject(opts.prefix, row.environment, row.subject_type) : internalEventSubject(opts.prefix, row.subject_type)));
+    ((row) =>
+      isEventType(row.subject_type) ? eventSubject(opts.prefix, row.environment, row.subject_type) : internalEventSubject(opts.prefix, row.subject_type));
   const js: JetStreamClient = jetstream(opts.nc);
 
   function publish(row: OutboxRow) {

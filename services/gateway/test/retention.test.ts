@@ -38,7 +38,9 @@ t.test('gateway retention', async (t) => {
     };
     const [expired, idle, live] = [await signIn(), await signIn(), await signIn()];
     const sessionsOf = async () =>
-      db.execute<{ n: string }[]>(`select count(*)::text as n from operators.console_sessions where member_id = ?`, [user.user.id]).then((r) => Number(r[0]!.n));
+      db
+        .execute<{ n: string }[]>(`select count(*)::text as n from operators.console_sessions where member_id = ?`, [user.user.id])
+        .then((r) => Number(r[0]!.n));
     t.equal(await sessionsOf(), 3, 'three sessions');
     // Sessions are stored by the SHA-256 of their token (the cookie's value).
     const hash = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('hex');

@@ -6,15 +6,10 @@ import { newId, type AuditRecord } from '@bo/contracts';
 const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
 export async function recordAudit(tx: SqlRunner, r: AuditRecord): Promise<void> {
-  await tx.query(`insert into operators.audit_log (id, actor, action, target, before, after, request_id, at) values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, now())`, [
-    newId('audit'),
-    r.actor,
-    r.action,
-    r.target,
-    jsonOrNull(r.before),
-    jsonOrNull(r.after),
-    r.requestId,
-  ]);
+  await tx.query(
+    `insert into operators.audit_log (id, actor, action, target, before, after, request_id, at) values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, now())`,
+    [newId('audit'), r.actor, r.action, r.target, jsonOrNull(r.before), jsonOrNull(r.after), r.requestId],
+  );
 }
 
 export interface AuditFilter {

@@ -153,7 +153,7 @@ export class ConsoleSessions {
    */
   async deleteEnded(): Promise<void> {
     await this.#sql.query(`delete from operators.console_sessions where expires_at <= now() or last_seen_at <= now() - make_interval(mins => ?)`, [
-        this.#policy.idleMinutes,
-      ]);
+      this.#policy.idleMinutes,
+    ]);
   }
 }

@@ -78,9 +78,9 @@ export class TeamAccess {
     const m = bearer.match(TOKEN_FORMAT);
     if (!m) return undefined;
     const rows = await this.#sql.query<{ name: string; role: AdminRole }>(
-        `update operators.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
-        [`tok_${m[1]}`, sha256(bearer)],
-      );
+      `update operators.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
+      [`tok_${m[1]}`, sha256(bearer)],
+    );
     return rows[0] ? { actor: `token:${rows[0].name}`, role: rows[0].role, root: false } : undefined;
   }
 
@@ -116,12 +116,18 @@ export class TeamAccess {
       const [before] = await tx.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const after = onlyRow(
-        await tx.query<MemberRow>(
-        `update operators.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning ${MEMBER_COLUMNS}`,
-        [id],
-        ),
+        await tx.query<MemberRow>(`update operators.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning ${MEMBER_COLUMNS}`, [
+          id,
+        ]),
       );
-      await recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
+      await recordAudit(tx, {
+        actor,
+        action: 'adminDisableUser',
+        target: `team_member:${id}`,
+        before: memberView(before),
+        after: memberView(after),
+        requestId,
+      });
       return memberView(after);
     });
   }
@@ -133,9 +139,9 @@ export class TeamAccess {
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const after = onlyRow(
         await tx.query<MemberRow>(
-        `update operators.team_members set totp_secret_sealed = null, totp_pending_sealed = null, totp_enabled_at = null, totp_last_step = null
+          `update operators.team_members set totp_secret_sealed = null, totp_pending_sealed = null, totp_enabled_at = null, totp_last_step = null
           where id = ? returning ${MEMBER_COLUMNS}`,
-        [id],
+          [id],
         ),
       );
       await recordAudit(tx, {
@@ -172,7 +178,9 @@ export class TeamAccess {
   }
 
   async listTokens() {
-    const rows = await this.#sql.query<TokenRow>(`select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`);
+    const rows = await this.#sql.query<TokenRow>(
+      `select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`,
+    );
     return rows.map(tokenView);
   }
 
@@ -185,11 +193,18 @@ export class TeamAccess {
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const after = onlyRow(
         await tx.query<TokenRow>(
-        `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
-        [id],
+          `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
+          [id],
         ),
       );
-      await recordAudit(tx, { actor, action: 'adminRevokeToken', target: `service_token:${id}`, before: tokenView(before), after: tokenView(after), requestId });
+      await recordAudit(tx, {
+        actor,
+        action: 'adminRevokeToken',
+        target: `service_token:${id}`,
+        before: tokenView(before),
+        after: tokenView(after),
+        requestId,
+      });
       return tokenView(after);
     });
   }

@@ -14,32 +14,58 @@ import {
 /** Generated from the entities (scripts/create-migration.ts). */
 export class CreateOperatorsSchema extends Migration {
   override async up(): Promise<void> {
-    this.addSql("create schema if not exists \"operators\"");
-    this.addSql("create table \"operators\".\"audit_log\" (\"id\" text not null, \"actor\" text not null, \"action\" text not null, \"target\" text not null, \"before\" jsonb null, \"after\" jsonb null, \"request_id\" text not null, \"at\" timestamptz not null, primary key (\"id\"))");
-    this.addSql("create index \"audit_log_target\" on \"operators\".\"audit_log\" (\"target\", \"at\" desc)");
-    this.addSql("create table \"operators\".\"operators\" (\"id\" text not null, \"name\" text not null, \"status\" text not null, \"rate_limit_per_minute\" int not null, \"allowed_ips\" jsonb not null, \"created_at\" timestamptz not null, \"updated_at\" timestamptz not null, primary key (\"id\"))");
-    this.addSql("create table \"operators\".\"brands\" (\"id\" text not null, \"operator_id\" text not null, \"name\" text not null, \"environment\" text not null, \"currency\" text not null, \"webhook_url\" text null, \"webhook_secret_sealed\" text not null, \"webhook_version\" int not null, \"webhook_previous_secret_sealed\" text null, \"webhook_previous_secret_expires_at\" timestamptz null, \"created_at\" timestamptz not null, primary key (\"id\"))");
-    this.addSql("alter table \"operators\".\"brands\" add constraint \"brands_operator_environment\" unique (\"operator_id\", \"environment\")");
-    this.addSql("create table \"operators\".\"credentials\" (\"key_hash\" text not null, \"id\" text not null, \"key_prefix\" text not null, \"operator_id\" text not null, \"brand_id\" text not null, \"environment\" text not null, \"secret_sealed\" text not null, \"revoked_at\" timestamptz null, \"expires_at\" timestamptz null, \"created_at\" timestamptz not null, primary key (\"key_hash\"))");
-    this.addSql("alter table \"operators\".\"credentials\" add constraint \"credentials_id\" unique (\"id\")");
-    this.addSql("create index \"credentials_operator\" on \"operators\".\"credentials\" (\"operator_id\", \"environment\")");
-    this.addSql("create table \"operators\".\"service_tokens\" (\"id\" text not null, \"name\" text not null, \"role\" text not null, \"secret_hash\" text not null, \"created_at\" timestamptz not null, \"revoked_at\" timestamptz null, \"last_used_at\" timestamptz null, primary key (\"id\"))");
-    this.addSql("alter table \"operators\".\"service_tokens\" add constraint \"service_tokens_name\" unique (\"name\")");
-    this.addSql("alter table \"operators\".\"service_tokens\" add constraint \"service_tokens_secret_hash\" unique (\"secret_hash\")");
-    this.addSql("create table \"operators\".\"team_members\" (\"id\" text not null, \"email\" text not null, \"role\" text not null, \"password_hash\" text not null, \"created_at\" timestamptz not null, \"disabled_at\" timestamptz null, \"failed_sign_ins\" int not null default 0, \"locked_until\" timestamptz null, \"totp_secret_sealed\" text null, \"totp_pending_sealed\" text null, \"totp_enabled_at\" timestamptz null, \"totp_last_step\" bigint null, primary key (\"id\"))");
-    this.addSql("create unique index \"team_members_email\" on \"operators\".\"team_members\" (lower(email))");
-    this.addSql("create table \"operators\".\"console_sessions\" (\"token_hash\" text not null, \"member_id\" text not null, \"csrf_token\" text not null, \"created_at\" timestamptz not null default now(), \"last_seen_at\" timestamptz not null default now(), \"expires_at\" timestamptz not null, primary key (\"token_hash\"))");
-    this.addSql("create index \"console_sessions_member\" on \"operators\".\"console_sessions\" (\"member_id\")");
-    this.addSql("alter table \"operators\".\"operators\" add constraint \"operators_status_check\" check (status in ('active', 'suspended'))");
-    this.addSql("alter table \"operators\".\"operators\" add constraint \"operators_rate_limit_per_minute_check\" check (rate_limit_per_minute > 0)");
-    this.addSql("alter table \"operators\".\"brands\" add constraint \"brands_operator_id_fkey\" foreign key (\"operator_id\") references \"operators\".\"operators\" (\"id\") on update no action on delete no action");
-    this.addSql("alter table \"operators\".\"brands\" add constraint \"brands_environment_check\" check (environment in ('sandbox', 'production'))");
-    this.addSql("alter table \"operators\".\"credentials\" add constraint \"credentials_operator_id_fkey\" foreign key (\"operator_id\") references \"operators\".\"operators\" (\"id\") on update no action on delete no action");
-    this.addSql("alter table \"operators\".\"credentials\" add constraint \"credentials_brand_id_fkey\" foreign key (\"brand_id\") references \"operators\".\"brands\" (\"id\") on update no action on delete no action");
-    this.addSql("alter table \"operators\".\"credentials\" add constraint \"credentials_environment_check\" check (environment in ('sandbox', 'production'))");
-    this.addSql("alter table \"operators\".\"service_tokens\" add constraint \"service_tokens_role_check\" check (role in ('compliance', 'finance', 'support', 'admin'))");
-    this.addSql("alter table \"operators\".\"team_members\" add constraint \"team_members_role_check\" check (role in ('compliance', 'finance', 'support', 'admin'))");
-    this.addSql("alter table \"operators\".\"console_sessions\" add constraint \"console_sessions_member_id_fkey\" foreign key (\"member_id\") references \"operators\".\"team_members\" (\"id\") on update no action on delete no action");
+    this.addSql('create schema if not exists "operators"');
+    this.addSql(
+      'create table "operators"."audit_log" ("id" text not null, "actor" text not null, "action" text not null, "target" text not null, "before" jsonb null, "after" jsonb null, "request_id" text not null, "at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "audit_log_target" on "operators"."audit_log" ("target", "at" desc)');
+    this.addSql(
+      'create table "operators"."operators" ("id" text not null, "name" text not null, "status" text not null, "rate_limit_per_minute" int not null, "allowed_ips" jsonb not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql(
+      'create table "operators"."brands" ("id" text not null, "operator_id" text not null, "name" text not null, "environment" text not null, "currency" text not null, "webhook_url" text null, "webhook_secret_sealed" text not null, "webhook_version" int not null, "webhook_previous_secret_sealed" text null, "webhook_previous_secret_expires_at" timestamptz null, "created_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('alter table "operators"."brands" add constraint "brands_operator_environment" unique ("operator_id", "environment")');
+    this.addSql(
+      'create table "operators"."credentials" ("key_hash" text not null, "id" text not null, "key_prefix" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "secret_sealed" text not null, "revoked_at" timestamptz null, "expires_at" timestamptz null, "created_at" timestamptz not null, primary key ("key_hash"))',
+    );
+    this.addSql('alter table "operators"."credentials" add constraint "credentials_id" unique ("id")');
+    this.addSql('create index "credentials_operator" on "operators"."credentials" ("operator_id", "environment")');
+    this.addSql(
+      'create table "operators"."service_tokens" ("id" text not null, "name" text not null, "role" text not null, "secret_hash" text not null, "created_at" timestamptz not null, "revoked_at" timestamptz null, "last_used_at" timestamptz null, primary key ("id"))',
+    );
+    this.addSql('alter table "operators"."service_tokens" add constraint "service_tokens_name" unique ("name")');
+    this.addSql('alter table "operators"."service_tokens" add constraint "service_tokens_secret_hash" unique ("secret_hash")');
+    this.addSql(
+      'create table "operators"."team_members" ("id" text not null, "email" text not null, "role" text not null, "password_hash" text not null, "created_at" timestamptz not null, "disabled_at" timestamptz null, "failed_sign_ins" int not null default 0, "locked_until" timestamptz null, "totp_secret_sealed" text null, "totp_pending_sealed" text null, "totp_enabled_at" timestamptz null, "totp_last_step" bigint null, primary key ("id"))',
+    );
+    this.addSql('create unique index "team_members_email" on "operators"."team_members" (lower(email))');
+    this.addSql(
+      'create table "operators"."console_sessions" ("token_hash" text not null, "member_id" text not null, "csrf_token" text not null, "created_at" timestamptz not null default now(), "last_seen_at" timestamptz not null default now(), "expires_at" timestamptz not null, primary key ("token_hash"))',
+    );
+    this.addSql('create index "console_sessions_member" on "operators"."console_sessions" ("member_id")');
+    this.addSql('alter table "operators"."operators" add constraint "operators_status_check" check (status in (\'active\', \'suspended\'))');
+    this.addSql('alter table "operators"."operators" add constraint "operators_rate_limit_per_minute_check" check (rate_limit_per_minute > 0)');
+    this.addSql(
+      'alter table "operators"."brands" add constraint "brands_operator_id_fkey" foreign key ("operator_id") references "operators"."operators" ("id") on update no action on delete no action',
+    );
+    this.addSql('alter table "operators"."brands" add constraint "brands_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql(
+      'alter table "operators"."credentials" add constraint "credentials_operator_id_fkey" foreign key ("operator_id") references "operators"."operators" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      'alter table "operators"."credentials" add constraint "credentials_brand_id_fkey" foreign key ("brand_id") references "operators"."brands" ("id") on update no action on delete no action',
+    );
+    this.addSql('alter table "operators"."credentials" add constraint "credentials_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql(
+      "alter table \"operators\".\"service_tokens\" add constraint \"service_tokens_role_check\" check (role in ('compliance', 'finance', 'support', 'admin'))",
+    );
+    this.addSql(
+      "alter table \"operators\".\"team_members\" add constraint \"team_members_role_check\" check (role in ('compliance', 'finance', 'support', 'admin'))",
+    );
+    this.addSql(
+      'alter table "operators"."console_sessions" add constraint "console_sessions_member_id_fkey" foreign key ("member_id") references "operators"."team_members" ("id") on update no action on delete no action',
+    );
   }
 }
 
