@@ -35,7 +35,11 @@ t.test('operators service', async (t) => {
 
   t.test('a suspension is broadcast before the answer, and read by status', async (t) => {
     const seen: string[] = [];
-    const sub = stack.nc.subscribe(gatewayInvalidateSubject(stack.prefix), { callback: (_e, m) => seen.push(m.json<OperatorChanged>().operatorId) });
+    const sub = stack.nc.subscribe(gatewayInvalidateSubject(stack.prefix), {
+      callback: (_e, m) => {
+        seen.push(m.json<OperatorChanged>().operatorId);
+      },
+    });
     await stack.nc.flush();
     const suspended = ok<any>(await stack.call('operators.admin.suspend', { scope: adminScope, params: { id: operatorId } }));
     t.equal(suspended.status, 'suspended');
