@@ -192,6 +192,18 @@ export const teamAdminOperations = defineOperations({
   },
 });
 
+/** One row of the admin audit log: who did what, to what, before and after, in which request. */
+export const AuditEntrySchema = Type.Object({
+  id: Type.String(),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.String(),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  requestId: Type.String(),
+  at: Timestamp,
+});
+
 export const operatorAdminOperations = defineOperations({
   adminCreateOperator: {
     id: 'adminCreateOperator',
@@ -373,18 +385,7 @@ export const operatorAdminOperations = defineOperations({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
     }),
     response: Type.Object({
-      data: Type.Array(
-        Type.Object({
-          id: Type.String(),
-          actor: Type.String(),
-          action: Type.String(),
-          target: Type.String(),
-          before: Type.Unknown(),
-          after: Type.Unknown(),
-          requestId: Type.String(),
-          at: Timestamp,
-        }),
-      ),
+      data: Type.Array(AuditEntrySchema),
     }),
     status: 200,
   },

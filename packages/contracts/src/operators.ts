@@ -5,7 +5,7 @@
 // sign-in and second factor, and an audit row for an admin operation another service served.
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
-import { ADMIN_ROLES } from './admin.ts';
+import { ADMIN_ROLES, AuditEntrySchema } from './admin.ts';
 import { defineMessages } from './messages.ts';
 
 const RoleSchema = Type.Union(ADMIN_ROLES.map((r) => Type.Literal(r)));
@@ -40,14 +40,8 @@ export type SessionIdentity = Static<typeof SessionIdentitySchema>;
 const SessionToken = Type.String({ minLength: 1, maxLength: 128 });
 const Person = Type.Object({ memberId: Type.String(), email: Type.String(), secondFactor: Type.Boolean() });
 
-export const AuditRecordSchema = Type.Object({
-  actor: Type.String(),
-  action: Type.String(),
-  target: Type.String(),
-  before: Type.Unknown(),
-  after: Type.Unknown(),
-  requestId: Type.String(),
-});
+/** An audit row to write: the log's row without what the log gives it (its id and time). */
+export const AuditRecordSchema = Type.Omit(AuditEntrySchema, ['id', 'at']);
 export type AuditRecord = Static<typeof AuditRecordSchema>;
 
 export const operatorMessages = defineMessages({

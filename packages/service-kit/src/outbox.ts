@@ -59,7 +59,12 @@ const OUTBOX_COLUMNS = 'event_id, subject_type, environment, operator_id, brand_
 /** A new event and its outbox row. */
 function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data: EventDataByType[T]): { event: DomainEvent<T>; row: OutboxRow } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
-  const row: OutboxRow = {
+  return { event, row: outboxRowOf(routing, type, event) };
+}
+
+/** The outbox row of an event (its id and type are the row's). */
+function outboxRowOf(routing: EventRouting, type: string, event: { id: string }): OutboxRow {
+  return {
     event_id: event.id,
     subject_type: type,
     environment: routing.environment,
@@ -67,7 +72,6 @@ function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data:
     brand_id: routing.brandId,
     payload: JSON.stringify(event),
   };
-  return { event, row };
 }
 
 const valuesOf = (row: OutboxRow): unknown[] => [row.event_id, row.subject_type, row.environment, row.operator_id, row.brand_id, row.payload];
@@ -92,15 +96,7 @@ export async function writeEvent<T extends EventType>(
  */
 export async function writeInternalEvent(tx: SqlRunner, schema: string, routing: EventRouting, type: string, data: unknown): Promise<void> {
   const event = { id: newId('event'), type, createdAt: new Date().toISOString(), data };
-  const row: OutboxRow = {
-    event_id: event.id,
-    subject_type: type,
-    environment: routing.environment,
-    operator_id: routing.operatorId,
-    brand_id: routing.brandId,
-    payload: JSON.stringify(event),
-  };
-  await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(row));
+  await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(outboxRowOf(routing, type, event)));
 }
 
 /**

@@ -3,24 +3,24 @@ import { operatorAdminOperations, teamAdminOperations as ops } from '@bo/contrac
 import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
 import { listAudit } from '../domain/audit.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
+import { actorAndRequest } from './admin-actor.ts';
 
 export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler> {
   const { team } = rt;
-  const who = (req: { ctx: { requestId: string } } & Parameters<typeof adminScopeOf>[0]) => [adminScopeOf(req).actor, req.ctx.requestId] as const;
   return {
-    ...handle(ops.adminCreateUser, async (req) => ({ status: 201, body: await team.createMember(req.body, ...who(req)) })),
+    ...handle(ops.adminCreateUser, async (req) => ({ status: 201, body: await team.createMember(req.body, ...actorAndRequest(req)) })),
     ...handle(ops.adminListUsers, async (req) => {
       adminScopeOf(req);
       return { body: { data: await team.listMembers() } };
     }),
-    ...handle(ops.adminDisableUser, async (req) => ({ body: await team.disableMember(req.params.id, ...who(req)) })),
-    ...handle(ops.adminResetSecondFactor, async (req) => ({ body: await team.resetSecondFactor(req.params.id, ...who(req)) })),
-    ...handle(ops.adminCreateToken, async (req) => ({ status: 201, body: await team.createToken(req.body, ...who(req)) })),
+    ...handle(ops.adminDisableUser, async (req) => ({ body: await team.disableMember(req.params.id, ...actorAndRequest(req)) })),
+    ...handle(ops.adminResetSecondFactor, async (req) => ({ body: await team.resetSecondFactor(req.params.id, ...actorAndRequest(req)) })),
+    ...handle(ops.adminCreateToken, async (req) => ({ status: 201, body: await team.createToken(req.body, ...actorAndRequest(req)) })),
     ...handle(ops.adminListTokens, async (req) => {
       adminScopeOf(req);
       return { body: { data: await team.listTokens() } };
     }),
-    ...handle(ops.adminRevokeToken, async (req) => ({ body: await team.revokeToken(req.params.id, ...who(req)) })),
+    ...handle(ops.adminRevokeToken, async (req) => ({ body: await team.revokeToken(req.params.id, ...actorAndRequest(req)) })),
     ...handle(operatorAdminOperations.adminListAudit, async (req) => {
       adminScopeOf(req);
       return { body: { data: await listAudit(rt.deps.sql, req.query) } };
