@@ -1,12 +1,13 @@
-// The gateway's cleanup loop (every RETENTION_INTERVAL_MS): published outbox rows (endpoint changes)
-// are deleted once past OUTBOX_RETENTION_SECONDS (the kit's retention.ts), and console sessions once
-// they have ended (past their absolute end, or idle too long) without a sign-out.
+// The operators service's cleanup loops (every RETENTION_INTERVAL_MS), seen through the gateway:
+// published outbox rows (endpoint changes) are deleted once past OUTBOX_RETENTION_SECONDS (the kit's
+// retention.ts), and console sessions once they have ended (past their absolute end, or idle too
+// long) without a sign-out.
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { waitFor } from '@bo/service-kit/testing';
 import { startHarness } from './support/harness.ts';
 
-t.test('gateway retention', async (t) => {
+t.test('operators retention', async (t) => {
   const h = await startHarness({ RETENTION_INTERVAL_MS: '100', CONSOLE_IDLE_MINUTES: '30' });
   t.teardown(() => h.close());
   const gw = h.gateways[0]!;
