@@ -62,12 +62,14 @@ const env = {
 let passed = 0;
 let failed = 0;
 // Static checks, one assertion each: types, lint and format (biome.json), every package.json
-// declaring exactly what its package imports (knip.jsonc), and the k8s manifests
+// declaring exactly what its package imports (knip.jsonc), the import rules (no circles, the
+// gateway's edge imports no domain code, no service imports another: .dependency-cruiser.json), and the k8s manifests
 // (deploy/k8s/check-manifests.ts, on this pinned Node: it is TypeScript).
 const checks: Array<[string, string, string[]]> = [
   ['typecheck', 'tsc', ['--noEmit', '-p', '.']],
   ['lint and format', 'biome', ['ci', '--colors=off', '.']],
   ['dependencies', 'knip', ['--no-progress']],
+  ['import rules', 'depcruise', ['--config', '.dependency-cruiser.json', 'services/*/src', 'packages/*/src']],
   ['k8s manifests', process.execPath, ['deploy/k8s/check-manifests.ts']],
 ];
 for (const [label, cmd, args] of checks) {

@@ -42,11 +42,11 @@ function runStart(env: Record<string, string | undefined>, root = ROOT): Promise
 }
 
 t.test('start-up refusals say what is wrong and how to fix it', async (t) => {
-  // PORT, ADMIN_PORT and the metrics ports (METRICS_PORT for the gateway, the next four for the
+  // PORT, ADMIN_PORT and the metrics ports (METRICS_PORT for the gateway, the next five for the
   // services) in one block clear of the ephemeral range: a kernel-chosen METRICS_PORT once had a
   // neighbour taken by an outgoing connection, and start refused that instead of what was tested.
   const ports = async () => {
-    const base = await freePortBlock(7);
+    const base = await freePortBlock(8);
     return { PORT: String(base), ADMIN_PORT: String(base + 1), METRICS_PORT: String(base + 2) };
   };
 
@@ -148,7 +148,7 @@ t.test('npm start in a checkout under a folder only root may enter', async (t) =
   t.teardown(() => {
     if (existsSync(dataFile('postgres-location'))) rmSync(readFileSync(dataFile('postgres-location'), 'utf8').trim(), { recursive: true, force: true });
   });
-  const base = await freePortBlock(7);
+  const base = await freePortBlock(8);
   // The default data folder: .data in the private checkout.
   const s = await startSystem({ root: app, port: base, metricsPort: base + 2 });
   t.teardown(() => {

@@ -21,7 +21,7 @@ const ways: Array<[string, (s: Started) => void]> = [
 ];
 
 let port = 3400 + (process.pid % 200) * 2;
-// Each run also takes the metrics ports port+4000 … port+4004 (7400-7810: clear of NATS (4222),
+// Each run also takes the metrics ports port+4000 … port+4005 (7400-7810: clear of NATS (4222),
 // Postgres (5432) and the other local servers).
 for (const [how, signal] of ways) {
   t.test(`npm start stops every process on ${how}`, async (t) => {
@@ -30,7 +30,7 @@ for (const [how, signal] of ways) {
     const commands = [...s.tree.values()].join('\n');
     t.match(commands, /postgres -D/, 'it runs an embedded Postgres');
     t.match(commands, /nats-server -js/, 'and a nats-server');
-    t.equal([...s.tree.values()].filter((c) => /services\/\w+\/src\/main\.ts/.test(c)).length, 5, 'and the gateway and four services');
+    t.equal([...s.tree.values()].filter((c) => /services\/\w+\/src\/main\.ts/.test(c)).length, 6, 'and the gateway and five services');
     signal(s);
     const left = await leftAfterStop(s.tree, `every process to stop after ${how}`);
     t.same(left, [], 'no process is left behind');

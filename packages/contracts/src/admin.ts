@@ -1,5 +1,5 @@
-// The admin API of our own team (docs/decisions.md). Operator management is served by the gateway
-// itself (it owns operators); the rest is forwarded to the owning service.
+// The admin API of our own team (docs/decisions.md). The gateway forwards every operation to the
+// owning service: operators, their keys, our team and the audit log to the operators service.
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
@@ -113,6 +113,7 @@ const TeamIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64
 export const teamAdminOperations = defineOperations({
   adminCreateUser: {
     id: 'adminCreateUser',
+    subject: 'operators.admin.createUser',
     method: 'POST',
     path: '/admin/users',
     tag: 'Admin',
@@ -124,6 +125,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminListUsers: {
     id: 'adminListUsers',
+    subject: 'operators.admin.listUsers',
     method: 'GET',
     path: '/admin/users',
     tag: 'Admin',
@@ -133,6 +135,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminDisableUser: {
     id: 'adminDisableUser',
+    subject: 'operators.admin.disableUser',
     method: 'POST',
     path: '/admin/users/:id/disable',
     tag: 'Admin',
@@ -144,6 +147,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminResetSecondFactor: {
     id: 'adminResetSecondFactor',
+    subject: 'operators.admin.resetSecondFactor',
     method: 'POST',
     path: '/admin/users/:id/reset-second-factor',
     tag: 'Admin',
@@ -155,6 +159,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminCreateToken: {
     id: 'adminCreateToken',
+    subject: 'operators.admin.createToken',
     method: 'POST',
     path: '/admin/tokens',
     tag: 'Admin',
@@ -166,6 +171,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminListTokens: {
     id: 'adminListTokens',
+    subject: 'operators.admin.listTokens',
     method: 'GET',
     path: '/admin/tokens',
     tag: 'Admin',
@@ -175,6 +181,7 @@ export const teamAdminOperations = defineOperations({
   },
   adminRevokeToken: {
     id: 'adminRevokeToken',
+    subject: 'operators.admin.revokeToken',
     method: 'POST',
     path: '/admin/tokens/:id/revoke',
     tag: 'Admin',
@@ -186,9 +193,22 @@ export const teamAdminOperations = defineOperations({
   },
 });
 
+/** One row of the admin audit log: who did what, to what, before and after, in which request. */
+export const AuditEntrySchema = Type.Object({
+  id: Type.String(),
+  actor: Type.String(),
+  action: Type.String(),
+  target: Type.String(),
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  requestId: Type.String(),
+  at: Timestamp,
+});
+
 export const operatorAdminOperations = defineOperations({
   adminCreateOperator: {
     id: 'adminCreateOperator',
+    subject: 'operators.admin.create',
     method: 'POST',
     path: '/admin/operators',
     tag: 'Admin',
@@ -203,6 +223,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListOperators: {
     id: 'adminListOperators',
+    subject: 'operators.admin.list',
     method: 'GET',
     path: '/admin/operators',
     tag: 'Admin',
@@ -212,6 +233,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminGetOperator: {
     id: 'adminGetOperator',
+    subject: 'operators.admin.get',
     method: 'GET',
     path: '/admin/operators/:id',
     tag: 'Admin',
@@ -223,6 +245,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSuspendOperator: {
     id: 'adminSuspendOperator',
+    subject: 'operators.admin.suspend',
     method: 'POST',
     path: '/admin/operators/:id/suspend',
     tag: 'Admin',
@@ -234,6 +257,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminResumeOperator: {
     id: 'adminResumeOperator',
+    subject: 'operators.admin.resume',
     method: 'POST',
     path: '/admin/operators/:id/resume',
     tag: 'Admin',
@@ -245,6 +269,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetAllowedIps: {
     id: 'adminSetAllowedIps',
+    subject: 'operators.admin.setAllowedIps',
     method: 'PUT',
     path: '/admin/operators/:id/allowed-ips',
     tag: 'Admin',
@@ -257,6 +282,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetRateLimit: {
     id: 'adminSetRateLimit',
+    subject: 'operators.admin.setRateLimit',
     method: 'PUT',
     path: '/admin/operators/:id/rate-limit',
     tag: 'Admin',
@@ -269,6 +295,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminSetWebhookUrl: {
     id: 'adminSetWebhookUrl',
+    subject: 'operators.admin.setWebhookUrl',
     method: 'PUT',
     path: '/admin/operators/:id/webhooks/:environment',
     tag: 'Admin',
@@ -281,6 +308,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRotateWebhookSecret: {
     id: 'adminRotateWebhookSecret',
+    subject: 'operators.admin.rotateWebhookSecret',
     method: 'POST',
     path: '/admin/operators/:id/webhooks/:environment/rotate-secret',
     tag: 'Admin',
@@ -304,6 +332,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListOperatorCredentials: {
     id: 'adminListOperatorCredentials',
+    subject: 'operators.admin.listCredentials',
     method: 'GET',
     path: '/admin/operators/:id/credentials',
     tag: 'Admin',
@@ -315,6 +344,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRotateOperatorKey: {
     id: 'adminRotateOperatorKey',
+    subject: 'operators.admin.rotateKey',
     method: 'POST',
     path: '/admin/operators/:id/credentials/:environment/rotate',
     tag: 'Admin',
@@ -330,6 +360,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminRevokeOperatorKey: {
     id: 'adminRevokeOperatorKey',
+    subject: 'operators.admin.revokeKey',
     method: 'POST',
     path: '/admin/operators/:id/credentials/:credentialId/revoke',
     tag: 'Admin',
@@ -341,6 +372,7 @@ export const operatorAdminOperations = defineOperations({
   },
   adminListAudit: {
     id: 'adminListAudit',
+    subject: 'operators.admin.listAudit',
     method: 'GET',
     path: '/admin/audit',
     tag: 'Admin',
@@ -354,18 +386,7 @@ export const operatorAdminOperations = defineOperations({
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
     }),
     response: Type.Object({
-      data: Type.Array(
-        Type.Object({
-          id: Type.String(),
-          actor: Type.String(),
-          action: Type.String(),
-          target: Type.String(),
-          before: Type.Unknown(),
-          after: Type.Unknown(),
-          requestId: Type.String(),
-          at: Timestamp,
-        }),
-      ),
+      data: Type.Array(AuditEntrySchema),
     }),
     status: 200,
   },

@@ -46,6 +46,17 @@ export {
   type OperatorComplianceRequest,
   type SetOperatorCompliance,
 } from './compliance-profile.ts';
+export {
+  AdminIdentitySchema,
+  AuditRecordSchema,
+  CredentialRecordSchema,
+  SessionIdentitySchema,
+  operatorMessages,
+  type AdminIdentity,
+  type AuditRecord,
+  type CredentialRecord,
+  type SessionIdentity,
+} from './operators.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
 export {

@@ -3,3 +3,4 @@
 export { envelope, logFailure, toAppError } from './errors.ts';
 export { BODY_LIMIT_BYTES, keepRawBodies, parseJsonObject, requireJsonMediaType } from './raw-body.ts';
 export { badTextIssues, jsonPointer } from './text-rules.ts';
+export { compileAllowList, isValidAllowEntry } from './ip-allow-list.ts';

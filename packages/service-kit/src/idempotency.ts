@@ -5,7 +5,7 @@
 // an effect (a withdrawal declined for funds) are stored too and replayed as the same error.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, isAppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
-import type { HandlerResult } from './serve.ts';
+import type { HandlerResult } from './handler-result.ts';
 import { sqlIn, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 import { retryTransaction, type TransactionOptions } from './transaction-retry.ts';
 

@@ -51,6 +51,7 @@ export {
   outboxTableSql,
   startOutboxRelay,
   writeEvent,
+  writeInternalEvent,
   type EventRouting,
   type OutboxRelay,
   type OutboxRow,

@@ -8,7 +8,9 @@ import {
   eventSubject,
   eventsStreamName,
   eventsWildcard,
+  internalEventSubject,
   internalEventsWildcard,
+  isEventType,
   internalStreamName,
   newId,
   type DomainEvent,
@@ -57,7 +59,12 @@ const OUTBOX_COLUMNS = 'event_id, subject_type, environment, operator_id, brand_
 /** A new event and its outbox row. */
 function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data: EventDataByType[T]): { event: DomainEvent<T>; row: OutboxRow } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
-  const row: OutboxRow = {
+  return { event, row: outboxRowOf(routing, type, event) };
+}
+
+/** The outbox row of an event (its id and type are the row's). */
+function outboxRowOf(routing: EventRouting, type: string, event: { id: string }): OutboxRow {
+  return {
     event_id: event.id,
     subject_type: type,
     environment: routing.environment,
@@ -65,7 +72,6 @@ function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data:
     brand_id: routing.brandId,
     payload: JSON.stringify(event),
   };
-  return { event, row };
 }
 
 const valuesOf = (row: OutboxRow): unknown[] => [row.event_id, row.subject_type, row.environment, row.operator_id, row.brand_id, row.payload];
@@ -81,6 +87,16 @@ export async function writeEvent<T extends EventType>(
   const { event, row } = newOutboxRow(routing, type, data);
   await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(row));
   return event;
+}
+
+/**
+ * Writes an internal event (between our services, never sent to operators: `{ id, type, createdAt,
+ * data }`) into the outbox inside the caller's transaction; the relay publishes it to the
+ * internal stream (`<prefix>.internal.<type>`).
+ */
+export async function writeInternalEvent(tx: SqlRunner, schema: string, routing: EventRouting, type: string, data: unknown): Promise<void> {
+  const event = { id: newId('event'), type, createdAt: new Date().toISOString(), data };
+  await tx.query(`insert into "${schema}".outbox (${OUTBOX_COLUMNS}) values (?, ?, ?, ?, ?, ?)`, valuesOf(outboxRowOf(routing, type, event)));
 }
 
 /**
@@ -176,10 +192,13 @@ export function startOutboxRelay(opts: {
   log: Logger;
   pollMs?: number;
   service: string;
-  /** Where a row is published: the operators' events stream by default (`<prefix>.events.<env>.<type>`). */
+  /** Where a row is published: by default an event type to the operators' events stream (`<prefix>.events.<env>.<type>`), any other type to the internal stream. */
   subjectOf?: (row: { environment: string; subject_type: string }) => string;
 }): OutboxRelay {
-  const subjectOf = opts.subjectOf ?? ((row) => eventSubject(opts.prefix, row.environment, row.subject_type));
+  const subjectOf =
+    opts.subjectOf ??
+    ((row) =>
+      isEventType(row.subject_type) ? eventSubject(opts.prefix, row.environment, row.subject_type) : internalEventSubject(opts.prefix, row.subject_type));
   const js: JetStreamClient = jetstream(opts.nc);
 
   function publish(row: OutboxRow) {

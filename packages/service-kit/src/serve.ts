@@ -17,21 +17,15 @@ import {
   rpcSubject,
   type OperationReply,
   type OperationRequest,
-  type AuditTrail,
   type MessagePart,
 } from '@bo/contracts';
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 import { ReplayedRefusal } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
+import type { HandlerResult } from './handler-result.ts';
 
-export interface HandlerResult<R = unknown> {
-  status?: number;
-  body: R;
-  audit?: AuditTrail;
-  /** A stored answer to the request's key, given again. */
-  replayed?: true;
-}
+export type { HandlerResult } from './handler-result.ts';
 
 /**
  * Where a service keeps the refusals of operations whose idempotency records it keeps alone

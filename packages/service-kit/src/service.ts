@@ -11,7 +11,7 @@ import { callOperation, type RequestContext } from '@bo/contracts';
 import { openDatabase, type Migration } from './db.ts';
 import { openSql, type Sql } from './sql.ts';
 import { connectNats } from './nats.ts';
-import { ensureEventsStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
+import { ensureEventsStream, ensureInternalStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { keepRefusal } from './idempotency.ts';
 import { startRetention } from './retention.ts';
@@ -65,6 +65,8 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   // biome-ignore lint/suspicious/noExplicitAny: a registry of entities of every type
   entities: EntitySchema<any, any>[];
   migrations: { name: string; class: Constructor<Migration> }[];
+  /** Whether it writes internal events (writeInternalEvent): the internal stream is made sure of at start. */
+  internalEvents?: boolean;
   /** Built once at start, before handlers and loops; what they share (a delivery worker, settings). */
   setup?(deps: ServiceDeps<Static<S>>): X;
   handlers(deps: ServiceDeps<Static<S>>, shared: X): Record<string, Handler>;
@@ -96,6 +98,7 @@ export async function startService<S extends ConfigSchema, X>(
   const sql = await openSql(orm);
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES);
   await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
+  if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);

@@ -5,22 +5,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { eventSubject, internalEventSubject, isEventType, newId, publicOperations } from '@bo/contracts';
+import { newId, publicOperations } from '@bo/contracts';
 import {
   armCrashPoints,
   connectNats,
   createLogger,
   createReadiness,
-  deletePublishedOutboxRows,
-  ensureEventsStream,
-  ensureInternalStream,
   natsReadiness,
   openDatabase,
   openSql,
   postgresReadiness,
   startLoop,
   startMetricsServer,
-  startOutboxRelay,
   tracer,
   waitForJetStream,
   DEV_MASTER_KEY,
@@ -29,7 +25,6 @@ import {
 import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './edge/http/types.ts';
-import { gatewayEntities } from './persistence/entities.ts';
 import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';
 import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
@@ -48,13 +43,9 @@ import { getMe } from './edge/me.ts';
 import { consoleRoutes } from '@bo/console';
 import { playRoutes, walletGames } from '@bo/play';
 import { apiIndexRoute, publicDocsRoutes } from '@bo/portal';
-import { operatorStatusReader } from './operators/operator-status.ts';
-import { askOwnerOverNats, createOperatorCheck } from './operators/play-check.ts';
+import { askOwnerOverNats, createOperatorCheck } from './edge/play-check.ts';
+import { operatorsClient } from './edge/operators-client.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
-import { OperatorAdmin } from './operators/operators.ts';
-import { OperatorKeys } from './operators/operator-keys.ts';
-import { TeamAccess } from './team/team.ts';
-import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './team/console-sessions.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -65,8 +56,6 @@ export interface RunningGateway {
   adminUrl: string;
   orm: MikroORM;
   nc: NatsConnection;
-  operators: OperatorAdmin;
-  keys: OperatorKeys;
   idempotency: IdempotencyStore;
   credentials: CredentialCache;
   /** `GET /metrics` on the internal METRICS_PORT, when one is set. */
@@ -150,9 +139,12 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: gatewayEntities, migrations: gatewayMigrations, log });
+  // The gateway's own schema holds its idempotency store only (edge/idempotency).
+  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: [], migrations: gatewayMigrations, log });
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
-  const credentials = new CredentialCache(orm, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
+  const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
+  const operators = operatorsClient(forward);
+  const credentials = new CredentialCache(operators.credential, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
   credentials.listen(nc, config.NATS_PREFIX);
   // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
   const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
@@ -168,39 +160,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     claims,
     store: new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, { sealAnswersWith: config.SECRETS_MASTER_KEY }),
   };
-  const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
-  // The gateway's own events: webhook endpoint changes go to the internal stream (for the webhooks
-  // service); the operator's key events (credential.*) to the events stream, delivered to the
-  // operator like any service's events.
-  await waitForJetStream(() => ensureInternalStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS), log);
-  await waitForJetStream(() => ensureEventsStream(nc, config.NATS_PREFIX, config.NATS_REPLICAS), log);
-  const relay = startOutboxRelay({
-    sql,
-    schema: 'gateway',
-    nc,
-    prefix: config.NATS_PREFIX,
-    log,
-    pollMs: config.OUTBOX_POLL_MS,
-    service: 'gateway',
-    subjectOf: (row) =>
-      isEventType(row.subject_type)
-        ? eventSubject(config.NATS_PREFIX, row.environment, row.subject_type)
-        : internalEventSubject(config.NATS_PREFIX, row.subject_type),
-  });
-  const operatorDeps = {
-    orm,
-    nc,
-    prefix: config.NATS_PREFIX,
-    masterKey: config.SECRETS_MASTER_KEY,
-    rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-    defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE,
-    log,
-    now,
-    onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),
-    onEventsWritten: () => relay.poke(),
-  };
-  const operators = new OperatorAdmin(operatorDeps);
-  const keys = new OperatorKeys(operatorDeps);
   const metrics = createMetrics();
 
   const publicApp = baseApp(log, config);
@@ -220,39 +179,35 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
-    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: operatorStatusReader(sql) }),
+    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: operators.status }),
   });
 
   const adminApp = baseApp(log, config);
   adminApp.get('/healthz', async () => ({ status: 'ok' }));
-  const sessionPolicy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
-  const sessions = new ConsoleSessions(orm, config.SECRETS_MASTER_KEY, sessionPolicy);
   await adminApp.register(adminRoutes, {
     ...forward,
-    orm,
+    rootToken: config.ADMIN_TOKEN,
     operators,
-    keys,
     idempotency: adminIdempotency,
-    team: new TeamAccess(orm, config.ADMIN_TOKEN),
-    sessions,
+    onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),
   });
-  // The console's accounts port: the gateway's ConsoleSessions (SessionIdentity is the console's `Who`).
+  // The console's accounts port: the operators service, asked over NATS (SessionIdentity is the console's `Who`).
   await adminApp.register(consoleRoutes, {
-    accounts: sessions,
-    policy: sessionPolicy,
+    accounts: operators.accounts,
+    // The cookie lasts as long as the operators service's sessions at most (CONSOLE_ABSOLUTE_HOURS, set alike on both).
+    policy: { absoluteHours: config.CONSOLE_ABSOLUTE_HOURS },
     // Secure cookies everywhere but local development on a loopback admin port (plain http there).
     secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
   });
 
   const cleanup = startLoop({
-    name: 'idempotency, outbox and console session cleanup',
+    name: 'idempotency cleanup',
     intervalMs: config.RETENTION_INTERVAL_MS,
     log,
     startNow: false,
     run: async () => {
       await idempotency.deleteExpired();
-      await sessions.deleteEnded();
-      return (await deletePublishedOutboxRows(sql, 'gateway', config.OUTBOX_RETENTION_SECONDS, 1000)) === 1000;
+      return false;
     },
   });
   let publicUrl = '';
@@ -269,7 +224,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const readiness = createReadiness();
   readiness.add('nats', natsReadiness(nc));
   readiness.add('postgres', postgresReadiness(sql));
-  readiness.add('outbox relay', relay.problem);
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
@@ -282,14 +236,11 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     adminUrl,
     orm,
     nc,
-    operators,
-    keys,
     idempotency,
     credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
       await cleanup.stop();
-      await relay.stop();
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();

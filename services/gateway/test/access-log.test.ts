@@ -2,7 +2,9 @@
 import t from 'tap';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { startServiceWith } from '@bo/service-kit';
 import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix } from '@bo/service-kit/testing';
+import { operatorsService } from '@bo/operators';
 import { OperatorClient } from '@bo/contracts';
 import { startGateway } from '../src/gateway.ts';
 import { loadGatewayConfig } from '../src/config.ts';
@@ -19,6 +21,7 @@ t.test('access log', async (t) => {
     },
   });
   const log = pino({ name: 'gateway', level: 'info' }, sink);
+  const operators = await startServiceWith(operatorsService, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, LOG_LEVEL: 'warn' });
   const gw = await startGateway(
     loadGatewayConfig({
       DATABASE_URL: db.url,
@@ -33,6 +36,7 @@ t.test('access log', async (t) => {
   );
   t.teardown(async () => {
     await gw.stop();
+    await operators.stop();
     await cleanupNatsPrefix(prefix);
     await db.drop();
   });

@@ -76,7 +76,7 @@ t.test('console sessions', async (t) => {
       'Wrong e-mail or password, or the account is locked or disabled.',
       'the same answer as a wrong password',
     );
-    await h.gateways[0]!.orm.em.fork().execute(`update gateway.team_members set locked_until = now() - interval '1 second' where id = ?`, [bob.user.id]);
+    await h.gateways[0]!.orm.em.fork().execute(`update operators.team_members set locked_until = now() - interval '1 second' where id = ?`, [bob.user.id]);
     t.equal((await signIn('bob@ourteam.example', bob.password)).status, 200, 'once the lock has run out');
     t.equal((await signIn('nobody@ourteam.example', 'x')).status, 401, 'an unknown e-mail gets the same 401');
     await root('POST', `/admin/users/${bob.user.id}/disable`);
@@ -101,7 +101,7 @@ t.test('console sessions', async (t) => {
     const setup = await asDora('/console/second-factor');
     t.equal(setup.status, 200);
     t.match(setup.body, { secret: /^[A-Z2-7]{32}$/, uri: /^otpauth:\/\/totp\/Back-office%20console:dora%40ourteam\.example\?/ });
-    const [sealed] = await h.gateways[0]!.orm.em.fork().execute(`select totp_pending_sealed from gateway.team_members where id = ?`, [dora.user.id]);
+    const [sealed] = await h.gateways[0]!.orm.em.fork().execute(`select totp_pending_sealed from operators.team_members where id = ?`, [dora.user.id]);
     t.match(sealed?.totp_pending_sealed, /^v1\./, 'the secret is sealed at rest');
     t.notMatch(sealed?.totp_pending_sealed, setup.body.secret);
     const app = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
@@ -132,7 +132,7 @@ t.test('console sessions', async (t) => {
   t.test('idle sessions end', async (t) => {
     const res = await signIn('ana@ourteam.example', ana.password);
     const session = res.headers.get('set-cookie')!.split(';')[0];
-    await h.gateways[0]!.orm.em.fork().execute(`update gateway.console_sessions set last_seen_at = now() - interval '31 minutes'`);
+    await h.gateways[0]!.orm.em.fork().execute(`update operators.console_sessions set last_seen_at = now() - interval '31 minutes'`);
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie: session } })).status, 401, 'idle past CONSOLE_IDLE_MINUTES');
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200, 'tokens are unaffected');
   });

@@ -2,46 +2,39 @@
 // operator is invalidated answers its own request but is not cached. A key's end is checked at every
 // lookup: a cached key stops at its expiresAt without being read again.
 import t from 'tap';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { sealSecret } from '@bo/service-kit';
-import { CredentialCache } from '../src/edge/auth/credential-cache.ts';
+import type { CredentialRecord } from '@bo/contracts';
+import { CredentialCache, type CredentialLoader } from '../src/edge/auth/credential-cache.ts';
 
 const MASTER = 'credential-cache-test-master-key-0123456789';
 const KEY = 'bk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
 
-function fakeDatabase() {
+/** The operators service's answers, as a function: the cache's one collaborator. */
+function fakeOwner() {
   const state = { status: 'active' as 'active' | 'suspended', reads: 0, hold: undefined as Promise<void> | undefined, expiresAt: null as Date | null };
-  const row = () => ({
-    operator_id: 'op_1',
-    operator_name: 'One',
-    status: state.status,
-    rate_limit_per_minute: 600,
-    allowed_ips: [],
-    brand_id: 'br_1',
-    brand_name: 'One (sandbox)',
-    currency: 'BRL',
+  const record = (): CredentialRecord => ({
+    operatorId: 'op_1',
+    operatorName: 'One',
+    operatorStatus: state.status,
     environment: 'sandbox',
-    secret_sealed: sealSecret('s3cret', MASTER),
-    expires_at: state.expiresAt,
+    brand: { id: 'br_1', name: 'One (sandbox)', currency: 'BRL' },
+    rateLimitPerMinute: 600,
+    allowedIps: [],
+    secretSealed: sealSecret('s3cret', MASTER),
+    expiresAt: state.expiresAt?.toISOString() ?? null,
   });
-  const orm = {
-    em: {
-      fork: () => ({
-        execute: async () => {
-          state.reads++;
-          const snapshot = row(); // read before the hold: what a slow query saw when it ran
-          if (state.hold) await state.hold;
-          return [snapshot];
-        },
-      }),
-    },
-  } as unknown as MikroORM;
-  return { state, orm };
+  const load: CredentialLoader = async () => {
+    state.reads++;
+    const snapshot = record(); // read before the hold: what a slow answer saw when it was made
+    if (state.hold) await state.hold;
+    return snapshot;
+  };
+  return { state, load };
 }
 
 t.test('an invalidation during a load keeps the stale answer out of the cache', async (t) => {
-  const { state, orm } = fakeDatabase();
-  const cache = new CredentialCache(orm, MASTER, 600_000);
+  const { state, load } = fakeOwner();
+  const cache = new CredentialCache(load, MASTER, 600_000);
   let release!: () => void;
   state.hold = new Promise((r) => {
     release = r;
@@ -60,8 +53,8 @@ t.test('an invalidation during a load keeps the stale answer out of the cache', 
 });
 
 t.test('an invalidation drops a cached operator at once', async (t) => {
-  const { state, orm } = fakeDatabase();
-  const cache = new CredentialCache(orm, MASTER, 600_000);
+  const { state, load } = fakeOwner();
+  const cache = new CredentialCache(load, MASTER, 600_000);
   t.equal((await cache.lookup(KEY))?.operatorStatus, 'active');
   state.status = 'suspended';
   t.equal((await cache.lookup(KEY))?.operatorStatus, 'active', 'cached within the TTL');
@@ -70,9 +63,9 @@ t.test('an invalidation drops a cached operator at once', async (t) => {
 });
 
 t.test('a cached key is refused from its end on, without a re-read', async (t) => {
-  const { state, orm } = fakeDatabase();
+  const { state, load } = fakeOwner();
   let now = Date.parse('2026-11-21T10:00:00.000Z');
-  const cache = new CredentialCache(orm, MASTER, 600_000, () => now);
+  const cache = new CredentialCache(load, MASTER, 600_000, () => now);
   state.expiresAt = new Date(now + 60_000);
   t.equal((await cache.lookup(KEY))?.operatorId, 'op_1', 'in force before its end');
   now += 59_999;

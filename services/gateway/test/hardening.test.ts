@@ -8,7 +8,7 @@ import net from 'node:net';
 import { signRequest } from '@bo/contracts';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService, sleep } from './support/fake-service.ts';
-import { compileAllowList } from '../src/edge/auth/ip-allow-list.ts';
+import { compileAllowList } from '@bo/http-kit';
 import { fingerprint } from '../src/edge/idempotency/idempotency-store.ts';
 
 /** Sends raw bytes and returns what came back: status, headers and body. */

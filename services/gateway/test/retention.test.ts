@@ -1,12 +1,13 @@
-// The gateway's cleanup loop (every RETENTION_INTERVAL_MS): published outbox rows (endpoint changes)
-// are deleted once past OUTBOX_RETENTION_SECONDS (the kit's retention.ts), and console sessions once
-// they have ended (past their absolute end, or idle too long) without a sign-out.
+// The operators service's cleanup loops (every RETENTION_INTERVAL_MS), seen through the gateway:
+// published outbox rows (endpoint changes) are deleted once past OUTBOX_RETENTION_SECONDS (the kit's
+// retention.ts), and console sessions once they have ended (past their absolute end, or idle too
+// long) without a sign-out.
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { waitFor } from '@bo/service-kit/testing';
 import { startHarness } from './support/harness.ts';
 
-t.test('gateway retention', async (t) => {
+t.test('operators retention', async (t) => {
   const h = await startHarness({ RETENTION_INTERVAL_MS: '100', CONSOLE_IDLE_MINUTES: '30' });
   t.teardown(() => h.close());
   const gw = h.gateways[0]!;
@@ -14,13 +15,13 @@ t.test('gateway retention', async (t) => {
 
   t.test('published outbox rows are deleted once past their retention', async (t) => {
     const rowsOf = async (operatorId: string) =>
-      db.execute<{ published: boolean }[]>(`select published_at is not null as published from gateway.outbox where operator_id = ?`, [operatorId]);
+      db.execute<{ published: boolean }[]>(`select published_at is not null as published from operators.outbox where operator_id = ?`, [operatorId]);
     const op = await h.createOperator({ name: 'Outbox Keeper' });
     const young = await h.createOperator({ name: 'Outbox Young' });
     await waitFor(async () => (await rowsOf(op.operator.id)).length === 2 && (await rowsOf(op.operator.id)).every((r) => r.published), {
       what: 'the endpoint events published',
     });
-    await db.execute(`update gateway.outbox set created_at = now() - interval '2 days' where operator_id = ?`, [op.operator.id]);
+    await db.execute(`update operators.outbox set created_at = now() - interval '2 days' where operator_id = ?`, [op.operator.id]);
     await waitFor(async () => (await rowsOf(op.operator.id)).length === 0, { what: 'the old published rows deleted' });
     t.equal((await rowsOf(young.operator.id)).length, 2, 'rows within the retention stay');
   });
@@ -38,12 +39,14 @@ t.test('gateway retention', async (t) => {
     };
     const [expired, idle, live] = [await signIn(), await signIn(), await signIn()];
     const sessionsOf = async () =>
-      db.execute<{ n: string }[]>(`select count(*)::text as n from gateway.console_sessions where member_id = ?`, [user.user.id]).then((r) => Number(r[0]!.n));
+      db
+        .execute<{ n: string }[]>(`select count(*)::text as n from operators.console_sessions where member_id = ?`, [user.user.id])
+        .then((r) => Number(r[0]!.n));
     t.equal(await sessionsOf(), 3, 'three sessions');
     // Sessions are stored by the SHA-256 of their token (the cookie's value).
     const hash = (cookie: string) => createHash('sha256').update(cookie.split('=')[1]!).digest('hex');
-    await db.execute(`update gateway.console_sessions set expires_at = now() - interval '1 second' where token_hash = ?`, [hash(expired)]);
-    await db.execute(`update gateway.console_sessions set last_seen_at = now() - interval '31 minutes' where token_hash = ?`, [hash(idle)]);
+    await db.execute(`update operators.console_sessions set expires_at = now() - interval '1 second' where token_hash = ?`, [hash(expired)]);
+    await db.execute(`update operators.console_sessions set last_seen_at = now() - interval '31 minutes' where token_hash = ?`, [hash(idle)]);
     await waitFor(async () => (await sessionsOf()) === 1, { what: 'the expired and the idle session deleted' });
     const me = await fetch(`${gw.adminUrl}/console/session`, { headers: { cookie: live } });
     t.equal(me.status, 200, 'the live session still works');

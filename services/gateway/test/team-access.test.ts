@@ -4,7 +4,7 @@
 import t from 'tap';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService } from './support/fake-service.ts';
-import { verifyPassword } from '../src/team/team.ts';
+import { verifyPassword } from '@bo/operators';
 
 t.test('team access', async (t) => {
   const h = await startHarness();
@@ -36,7 +36,7 @@ t.test('team access', async (t) => {
     t.match(created.body, { user: { id: /^usr_/, email: 'ana@ourteam.example', role: 'compliance', disabledAt: null }, password: /^[A-Za-z0-9_-]{24}$/ });
     const [row] = await gw!.orm.em
       .fork()
-      .execute<{ password_hash: string }[]>('select password_hash from gateway.team_members where id = ?', [created.body.user.id]);
+      .execute<{ password_hash: string }[]>('select password_hash from operators.team_members where id = ?', [created.body.user.id]);
     t.match(row!.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');
     t.notMatch(row!.password_hash, created.body.password, 'never the password itself');
     t.ok(await verifyPassword(created.body.password, row!.password_hash), 'the shown password verifies');

@@ -25,7 +25,7 @@ t.test('endpoint changes reach the webhooks service as events, also when it star
   const op = await h.createOperator({ name: 'Early Bird' });
   t.equal((await op.sandboxClient.get('/me')).status, 200, 'the operator works without the webhooks service');
   const written = await gatewayDb.execute<{ n: string }[]>(
-    `select count(*) n from gateway.outbox where subject_type = 'webhook.endpoint_changed' and operator_id = ?`,
+    `select count(*) n from operators.outbox where subject_type = 'webhook.endpoint_changed' and operator_id = ?`,
     [op.operator.id],
   );
   t.equal(written[0]!.n, '2', 'one endpoint event per environment, written with the operator');
@@ -82,7 +82,7 @@ t.test('endpoint changes reach the webhooks service as events, also when it star
   const after = await until('the production URL', (rows) => rows.find((r) => r.environment === 'production')?.url === 'https://93.184.216.34/hook');
   t.equal(after.find((r) => r.environment === 'production')!.version, 2, 'the change carries the gateway version');
   const brands = await gatewayDb.execute<{ environment: string; webhook_version: number }[]>(
-    `select environment, webhook_version from gateway.brands where operator_id = ? order by environment`,
+    `select environment, webhook_version from operators.brands where operator_id = ? order by environment`,
     [op.operator.id],
   );
   t.same(

@@ -1,55 +1,20 @@
-// `npm run migration:create -w @bo/players -- <name>`: generates the next migration of the
-// players schema from the entities (the ORM owns these tables). Runs the existing migrations on a
-// scratch database (DATABASE_URL's server, as the tests do), asks the ORM what would bring that
-// schema to the entities, and appends it to src/persistence/migrations.ts as a class listed in
-// `playerMigrations`. Review it (a rename comes out as a drop and an add) and run the tests.
-import { readFileSync, writeFileSync } from 'node:fs';
+// `npm run migration:create -w @bo/players -- <name>`: generates the next migration of the players
+// schema from the entities (the ORM owns these tables), appended to src/persistence/migrations.ts
+// (the kit's migration-generator.ts says how). Review it and run the tests.
 import path from 'node:path';
-import { entitySchemaDrift, openDatabase } from '@bo/service-kit';
-import { createTestDatabase } from '@bo/service-kit/testing';
+import { createMigration } from '@bo/service-kit/migration-generator';
 import { playerEntities } from '../src/persistence/entities.ts';
 import { playerMigrations } from '../src/persistence/migrations.ts';
 import { PLAYERS_SCHEMA } from '../src/service.ts';
 
-const name = process.argv[2] ?? '';
-if (!/^[a-z][a-z0-9_]*$/.test(name)) {
-  console.error('usage: npm run migration:create -w @bo/players -- <name_in_snake_case>');
-  process.exit(2);
-}
-
-const db = await createTestDatabase('pmigrate');
-let statements: string[];
-try {
-  const orm = await openDatabase({ databaseUrl: db.url, schema: PLAYERS_SCHEMA, entities: playerEntities, migrations: playerMigrations });
-  statements = await entitySchemaDrift(orm);
-  await orm.close();
-} finally {
-  await db.drop();
-}
-if (statements.length === 0) {
-  console.log('The migrations already give what the entities describe: nothing to generate.');
-  process.exit(0);
-}
-
-const file = path.join(import.meta.dirname, '../src/persistence/migrations.ts');
-const source = readFileSync(file, 'utf8');
-const list = 'export const playerMigrations = [';
-const at = source.indexOf(list);
-const end = source.indexOf('];', at);
-if (at < 0 || end < 0) throw new Error(`${file}: \`${list}\` … \`];\` not found`);
-const id = `${String(playerMigrations.length + 1).padStart(4, '0')}_${name}`;
-const className = name.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
-const migration = [
-  `/** Generated from the entities (scripts/create-migration.ts). */`,
-  `export class ${className} extends Migration {`,
-  '  override async up(): Promise<void> {',
-  ...statements.map((s) => `    this.addSql(${JSON.stringify(s)});`),
-  '  }',
-  '}',
-  '',
-  '',
-].join('\n');
-writeFileSync(file, `${source.slice(0, at)}${migration}${source.slice(at, end)}  { name: '${id}', class: ${className} },\n${source.slice(end)}`);
-console.log(`Wrote ${className} (${id}) with ${statements.length} statement(s) to ${path.relative(process.cwd(), file)}:`);
-for (const s of statements) console.log(`  ${s};`);
-console.log('Then `npm run format` and the tests (test/schema.test.ts checks the entities and the migrations agree).');
+await createMigration(
+  {
+    workspace: '@bo/players',
+    schema: PLAYERS_SCHEMA,
+    entities: playerEntities,
+    migrations: playerMigrations,
+    file: path.join(import.meta.dirname, '../src/persistence/migrations.ts'),
+    listName: 'playerMigrations',
+  },
+  process.argv[2],
+);

@@ -9,7 +9,7 @@ import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDa
 import { infrastructure } from './infrastructure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'gateway'] as const;
+export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'gateway'] as const;
 export type Component = (typeof COMPONENTS)[number];
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 
@@ -184,7 +184,7 @@ export async function startStack(
       } catch (e) {
         const sql = new pg.Client({ connectionString: db.url });
         await sql.connect();
-        const outbox = await sql.query('select event_id, subject_type, created_at, published_at from gateway.outbox order by seq');
+        const outbox = await sql.query('select event_id, subject_type, created_at, published_at from operators.outbox order by seq');
         const endpoints = await sql.query('select operator_id, environment, url is not null as has_url, version from webhooks.endpoints');
         await sql.end();
         console.error('gateway outbox', JSON.stringify(outbox.rows), '\nwebhooks endpoints', JSON.stringify(endpoints.rows));

@@ -57,7 +57,7 @@ export interface Started {
 /**
  * `npm start` in `root` (this checkout unless given), in its own process group as a terminal would
  * make it (so "Ctrl-C" can be sent to the group), on `port` (public), port+1 (admin) and
- * metricsPort … metricsPort+4 (default port+4000), with data in `dataDir` (default: the
+ * metricsPort … metricsPort+5 (default port+4000), with data in `dataDir` (default: the
  * checkout's .data); resolves once it is up.
  */
 export async function startSystem(opts: {

@@ -1,11 +1,11 @@
-// The admin API of our own team (docs/decisions.md), on its own port with a bearer token. Operator
-// management is local; the rest is forwarded to the owning service, and whatever a service
-// reports as changed is written to the audit log.
+// The admin API of our own team (docs/decisions.md), on its own port with a bearer token or a
+// console session. Every operation is forwarded to the owning service (operators, keys, our team
+// and the audit log: the operators service); whatever another service reports as changed is sent
+// to the audit log.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AppError, adminOperations, type Environment, type Operation, type RequestContext } from '@bo/contracts';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { AppError, adminOperations, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
+import { safeEqual } from '@bo/service-kit';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
-import { recordAudit } from '../operators/audit.ts';
 import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
 import {
   claimIdempotencyKey,
@@ -14,20 +14,17 @@ import {
   stopIdempotencyLease,
   type EdgeIdempotency,
 } from '../edge/idempotency/http-idempotency.ts';
-import type { OperatorAdmin } from '../operators/operators.ts';
-import type { OperatorKeys } from '../operators/operator-keys.ts';
-import type { TeamAccess } from '../team/team.ts';
+import type { OperatorsClient } from '../edge/operators-client.ts';
 import { roleMayCall } from '../team/roles.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
-import type { ConsoleSessions } from '../team/console-sessions.ts';
 
 export interface AdminRouteDeps extends ForwardDeps {
-  orm: MikroORM;
-  operators: OperatorAdmin;
-  keys: OperatorKeys;
+  /** The bootstrap credential with every right (ADMIN_TOKEN). */
+  rootToken: string;
+  operators: OperatorsClient;
   idempotency: EdgeIdempotency;
-  team: TeamAccess;
-  sessions: ConsoleSessions;
+  /** A change the operators service made to an operator: this replica drops it now (the broadcast does too). */
+  onOperatorChanged(operatorId: string): void;
 }
 
 /** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
@@ -43,16 +40,26 @@ function claimedActor(req: FastifyRequest): string | undefined {
   return typeof who === 'string' && /^[\w.@:-]{1,128}$/.test(who) ? who : undefined;
 }
 
+/** The identity of a bearer credential, or undefined (unknown, revoked, malformed). */
+async function bearerIdentity(deps: AdminRouteDeps, req: FastifyRequest, bearer: string): Promise<AdminIdentity | undefined> {
+  if (!bearer) return undefined;
+  // The bootstrap token may name the person acting (X-Admin-Actor), as before team members existed.
+  if (safeEqual(bearer, deps.rootToken)) return { actor: claimedActor(req) ?? 'admin', role: 'admin', root: true };
+  return (await deps.operators.identifyToken(bearer, req.id)) ?? undefined;
+}
+
+const OPERATORS_ADMIN = 'operators.admin.';
+
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   app.addHook('preValidation', async (req, reply) => {
     const op = req.routeOptions.config.op;
     if (!op) return;
     const auth = req.headers.authorization ?? '';
-    let identity = auth ? await deps.team.identify(auth.startsWith('Bearer ') ? auth.slice(7) : '', claimedActor(req)) : undefined;
+    let identity = auth ? await bearerIdentity(deps, req, auth.startsWith('Bearer ') ? auth.slice(7) : '') : undefined;
     // No bearer token: a person signed in to the console; a change also needs the session's CSRF token.
     if (!auth) {
       const token = sessionTokenOf(req.headers.cookie);
-      const session = token ? await deps.sessions.identify(token) : undefined;
+      const session = token ? await deps.operators.accounts.identify(token) : undefined;
       if (session && op.method !== 'GET') checkCsrf(session, req.headers['x-csrf-token']);
       identity = session;
     }
@@ -79,105 +86,25 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     // The owning service stores its answer under the key too (a retry after a lost answer).
     ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
   });
-  const ops = deps.operators;
-  type P = { id: string; environment: Environment; credentialId: string };
-  const local: Record<string, RouteHandlerMethod> = {
-    adminCreateOperator: async (req, reply) => reply.code(201).send(await ops.create(req.body as never, actorOf(req), req.id)),
-    adminListOperators: async (_req, reply) => reply.send({ data: await ops.list() }),
-    adminGetOperator: async (req, reply) => reply.send(await ops.get((req.params as P).id)),
-    adminSuspendOperator: async (req, reply) =>
-      reply.send(
-        await ops.update((req.params as P).id, 'adminSuspendOperator', actorOf(req), req.id, (o) => {
-          o.status = 'suspended';
-        }),
-      ),
-    adminResumeOperator: async (req, reply) =>
-      reply.send(
-        await ops.update((req.params as P).id, 'adminResumeOperator', actorOf(req), req.id, (o) => {
-          o.status = 'active';
-        }),
-      ),
-    adminSetAllowedIps: async (req, reply) =>
-      reply.send(await ops.setAllowedIps((req.params as P).id, (req.body as { ips: string[] }).ips, actorOf(req), req.id)),
-    adminSetRateLimit: async (req, reply) =>
-      reply.send(
-        await ops.update((req.params as P).id, 'adminSetRateLimit', actorOf(req), req.id, (o) => {
-          o.rateLimitPerMinute = (req.body as { perMinute: number }).perMinute;
-        }),
-      ),
-    adminSetWebhookUrl: async (req, reply) => {
-      const p = req.params as P;
-      return reply.send(await ops.setWebhookUrl(p.id, p.environment, (req.body as { url: string | null }).url, actorOf(req), req.id));
-    },
-    adminRotateWebhookSecret: async (req, reply) => {
-      const p = req.params as P;
-      const overlap = (req.body as { overlapSeconds?: number } | undefined)?.overlapSeconds ?? 86_400;
-      return reply.send(await ops.rotateWebhookSecret(p.id, p.environment, overlap, actorOf(req), req.id));
-    },
-    adminListOperatorCredentials: async (req, reply) => reply.send({ data: await deps.keys.list((req.params as P).id) }),
-    adminRotateOperatorKey: async (req, reply) => {
-      const p = req.params as P;
-      const overlap = (req.body as { overlapMinutes?: number }).overlapMinutes;
-      return reply.code(201).send(await deps.keys.rotate(p.id, p.environment, overlap, actorOf(req), req.id));
-    },
-    adminRevokeOperatorKey: async (req, reply) => {
-      const p = req.params as P;
-      return reply.send(await deps.keys.revoke(p.id, p.credentialId, actorOf(req), req.id));
-    },
-    adminCreateUser: async (req, reply) => reply.code(201).send(await deps.team.createMember(req.body as never, actorOf(req), req.id)),
-    adminListUsers: async (_req, reply) => reply.send({ data: await deps.team.listMembers() }),
-    adminDisableUser: async (req, reply) => reply.send(await deps.team.disableMember((req.params as P).id, actorOf(req), req.id)),
-    adminResetSecondFactor: async (req, reply) => reply.send(await deps.team.resetSecondFactor((req.params as P).id, actorOf(req), req.id)),
-    adminCreateToken: async (req, reply) => reply.code(201).send(await deps.team.createToken(req.body as never, actorOf(req), req.id)),
-    adminListTokens: async (_req, reply) => reply.send({ data: await deps.team.listTokens() }),
-    adminRevokeToken: async (req, reply) => reply.send(await deps.team.revokeToken((req.params as P).id, actorOf(req), req.id)),
-    adminListAudit: async (req, reply) => {
-      const q = req.query as { target?: string; actor?: string; action?: string; limit?: number };
-      const filters = (['target', 'actor', 'action'] as const).filter((f) => q[f] !== undefined);
-      const where = filters.length ? `where ${filters.map((f) => `${f} = ?`).join(' and ')}` : '';
-      const rows = await deps.orm.em
-        .fork()
-        .execute<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: Date }[]>(
-          `select * from gateway.audit_log ${where} order by at desc, id desc limit ?`,
-          [...filters.map((f) => q[f]), q.limit ?? 50],
-        );
-      return reply.send({
-        data: rows.map((r) => ({
-          id: r.id,
-          actor: r.actor,
-          action: r.action,
-          target: r.target,
-          before: r.before,
-          after: r.after,
-          requestId: r.request_id,
-          at: new Date(r.at).toISOString(),
-        })),
-      });
-    },
-  };
-  // Forwarded admin operations: audit what the owning service says it changed.
+  const handlers: Record<string, RouteHandlerMethod> = {};
   for (const op of Object.values(adminOperations) as Operation[]) {
-    if (local[op.id] || !op.subject) continue;
-    local[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!op.subject) continue;
+    const changesOperator = op.method !== 'GET' && op.subject.startsWith(OPERATORS_ADMIN);
+    handlers[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
       const { result } = await forwarder(op, deps, context)(req, reply);
+      const operatorId = (req.params as { id?: string } | undefined)?.id;
+      if (result.ok && changesOperator && operatorId) deps.onOperatorChanged(operatorId);
+      // The operators service audits its own changes in their transaction; another service's are
+      // sent there. The change is made: answer it even if the audit row cannot be written now (a
+      // 5xx would make the caller retry a decision that already happened). The loss is logged loudly.
       if (result.ok && result.audit) {
-        const em = deps.orm.em.fork();
-        recordAudit(em, {
-          actor: actorOf(req),
-          action: op.id,
-          target: result.audit.target,
-          before: result.audit.before,
-          after: result.audit.after,
-          requestId: req.id,
-        });
-        // The change is made: answer it even if the audit row cannot be written now (a 5xx would
-        // make the caller retry a decision that already happened). The loss is logged loudly.
-        await em
-          .flush()
-          .catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target: result.audit!.target } }, 'audit row lost'));
+        const { target, before, after } = result.audit;
+        await deps.operators
+          .recordAudit({ actor: actorOf(req), action: op.id, target, before, after, requestId: req.id })
+          .catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target } }, 'audit row lost'));
       }
       return reply.send(result.ok ? result.body : undefined);
     };
   }
-  registerOperations(app, adminOperations, deps, local, context);
+  registerOperations(app, adminOperations, deps, handlers, context);
 }

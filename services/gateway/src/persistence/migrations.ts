@@ -156,6 +156,25 @@ export class Gateway0007CredentialRotation extends Migration {
   }
 }
 
+/**
+ * Operators, their keys, our team, console sessions, the audit log and the outbox of their events
+ * belong to the operators service now, which moves their rows into its schema and drops these
+ * tables (its migration 0003_move_from_gateway). Here: only tables with nothing in them are
+ * dropped (a new database, where 0001 to 0007 just made them), so no row is lost whichever of the
+ * two processes migrates first. What stays is the idempotency store.
+ */
+export class Gateway0008OperatorsMoved extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`do $drop$ begin
+  if to_regclass('gateway.operators') is null then return; end if;
+  if exists (select 1 from gateway.operators) or exists (select 1 from gateway.team_members) or exists (select 1 from gateway.service_tokens)
+    or exists (select 1 from gateway.audit_log) or exists (select 1 from gateway.outbox where published_at is null) then return; end if;
+  drop table gateway.console_sessions, gateway.credentials, gateway.brands, gateway.operators, gateway.audit_log,
+    gateway.service_tokens, gateway.team_members, gateway.outbox;
+end $drop$`);
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
@@ -164,4 +183,5 @@ export const gatewayMigrations = [
   { name: 'Gateway0005WebhookSecretRotation', class: Gateway0005WebhookSecretRotation },
   { name: 'Gateway0006SecondFactor', class: Gateway0006SecondFactor },
   { name: 'Gateway0007CredentialRotation', class: Gateway0007CredentialRotation },
+  { name: 'Gateway0008OperatorsMoved', class: Gateway0008OperatorsMoved },
 ];

@@ -1,7 +1,10 @@
-// Starts gateway replicas on a fresh database and NATS prefix, with helpers for the admin API
-// and signed operator clients. Removes everything in teardown.
+// Starts gateway replicas on a fresh database and NATS prefix, with the operators service they ask
+// (in-process), and helpers for the admin API and signed operator clients. Removes everything in
+// teardown.
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
+import { startService, type RunningService } from '@bo/service-kit';
 import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix, type TestDatabase } from '@bo/service-kit/testing';
+import { loadOperatorsConfig, operatorsServiceWith } from '@bo/operators';
 import { startGateway, type RunningGateway } from '../../src/gateway.ts';
 import { loadGatewayConfig, type GatewayConfig } from '../../src/config.ts';
 
@@ -11,6 +14,8 @@ export interface Harness {
   db: TestDatabase;
   prefix: string;
   gateways: RunningGateway[];
+  /** The operators service the replicas ask (operators, keys, team, sessions, audit log). */
+  operators: RunningService;
   config: GatewayConfig;
   startReplica(overrides?: Record<string, string>): Promise<RunningGateway>;
   admin(method: string, path: string, body?: unknown, gw?: RunningGateway): Promise<{ status: number; body: any; headers: Headers }>;
@@ -38,11 +43,13 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
     ...env,
   };
   const config = loadGatewayConfig(baseEnv);
+  const operators = await startService(operatorsServiceWith({ now: opts.now }), loadOperatorsConfig(baseEnv));
   const gateways: RunningGateway[] = [];
   const h: Harness = {
     db,
     prefix,
     gateways,
+    operators,
     config,
     async startReplica(overrides = {}) {
       const gw = await startGateway(loadGatewayConfig({ ...baseEnv, ...overrides }), { now: opts.now });
@@ -72,6 +79,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
     },
     async close() {
       for (const gw of gateways) await gw.stop();
+      await operators.stop();
       if (!opts.prefix) await cleanupNatsPrefix(prefix);
       if (!opts.db) await db.drop();
     },

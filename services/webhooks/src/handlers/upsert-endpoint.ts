@@ -1,6 +1,6 @@
-// `webhooks.endpoints.upsert` (internal, from the gateway, which owns operators): sets the URL
-// and/or the signing secret of one operator + environment. The URL is validated here (https in
-// production, SSRF guard) so the gateway records only URLs we will deliver to; the secret is
+// `webhooks.endpoints.upsert` (internal, from the operators service, which owns operators): sets the
+// URL and/or the signing secret of one operator + environment. The URL is validated here (https in
+// production, SSRF guard) so the operators service records only URLs we will deliver to; the secret is
 // stored sealed. The same change also arrives as an internal event (delivery/endpoint-sync.ts).
 import { validationError, type UpsertEndpointResult, type webhookMessages } from '@bo/contracts';
 import { sealSecret, teamScopeOf, type HandlerOf } from '@bo/service-kit';

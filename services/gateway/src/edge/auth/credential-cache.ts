@@ -1,13 +1,13 @@
-// Credentials and operator state, cached in memory per replica. A change made through the admin
-// API is broadcast on core NATS and drops the operator's entries on every replica at once; the
-// short TTL is the fallback if a broadcast is missed. A key's end (set by a rotation) is checked at
+// Credentials and operator state, cached in memory per replica: a request whose key is cached asks
+// neither NATS nor the database. A miss asks the operators service (which owns them) once. A change
+// made through the admin API is broadcast on core NATS by the operators service and drops the
+// operator's entries on every replica at once; the short TTL is the fallback if a broadcast is missed. A key's end (set by a rotation) is checked at
 // every lookup, cached or not, so a key stops at its `expiresAt` without waiting for a re-read.
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import { gatewayInvalidateSubject, type Environment, type OperatorChanged } from '@bo/contracts';
+import { gatewayInvalidateSubject, type CredentialRecord, type Environment, type OperatorChanged } from '@bo/contracts';
 import { openSecret } from '@bo/service-kit';
-import { compileAllowList } from './ip-allow-list.ts';
+import { compileAllowList } from '@bo/http-kit';
 
 export interface CachedCredential {
   operatorId: string;
@@ -30,7 +30,7 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** The credential if its key is still in force at `now` (the rule of operators/credentials.ts: refused from `expiresAt` on). */
+/** The credential if its key is still in force at `now` (the operators service's rule: refused from `expiresAt` on). */
 function inForce(value: CachedCredential | undefined, now: number): CachedCredential | undefined {
   return value && (value.expiresAt === null || now < value.expiresAt) ? value : undefined;
 }
@@ -41,8 +41,11 @@ interface Entry {
   operatorId?: string;
 }
 
+/** The operators service's record of a key, by the key's SHA-256; null when unknown or revoked. */
+export type CredentialLoader = (keyHash: string) => Promise<CredentialRecord | null>;
+
 export class CredentialCache {
-  readonly #orm: MikroORM;
+  readonly #loadRecord: CredentialLoader;
   readonly #masterKey: string;
   readonly #ttlMs: number;
   readonly #now: () => number;
@@ -53,8 +56,8 @@ export class CredentialCache {
   #sub?: Subscription;
 
   /** `now`: the clock of the key rules (epoch ms), the gateway's one; tests move it. */
-  constructor(orm: MikroORM, masterKey: string, ttlMs: number, now: () => number = Date.now) {
-    this.#orm = orm;
+  constructor(load: CredentialLoader, masterKey: string, ttlMs: number, now: () => number = Date.now) {
+    this.#loadRecord = load;
     this.#masterKey = masterKey;
     this.#ttlMs = ttlMs;
     this.#now = now;
@@ -97,42 +100,19 @@ export class CredentialCache {
   }
 
   async #load(keyHash: string, environment: Environment): Promise<CachedCredential | undefined> {
-    const rows = await this.#orm.em.fork().execute<
-      {
-        operator_id: string;
-        operator_name: string;
-        status: 'active' | 'suspended';
-        rate_limit_per_minute: number;
-        allowed_ips: string[];
-        brand_id: string;
-        brand_name: string;
-        currency: string;
-        environment: Environment;
-        secret_sealed: string;
-        expires_at: Date | null;
-      }[]
-    >(
-      `select o.id operator_id, o.name operator_name, o.status, o.rate_limit_per_minute, o.allowed_ips,
-              b.id brand_id, b.name brand_name, b.currency, c.environment, c.secret_sealed, c.expires_at
-         from gateway.credentials c
-         join gateway.operators o on o.id = c.operator_id
-         join gateway.brands b on b.id = c.brand_id
-        where c.key_hash = ? and c.revoked_at is null`,
-      [keyHash],
-    );
-    const r = rows[0];
+    const r = await this.#loadRecord(keyHash);
     // A bk_test_ key must belong to a sandbox credential and bk_live_ to production.
     if (!r || r.environment !== environment) return undefined;
     return {
-      operatorId: r.operator_id,
-      operatorName: r.operator_name,
-      operatorStatus: r.status,
+      operatorId: r.operatorId,
+      operatorName: r.operatorName,
+      operatorStatus: r.operatorStatus,
       environment: r.environment,
-      brand: { id: r.brand_id, name: r.brand_name, currency: r.currency },
-      rateLimitPerMinute: r.rate_limit_per_minute,
-      isAllowedIp: compileAllowList(r.allowed_ips),
-      key: createSecretKey(Buffer.from(openSecret(r.secret_sealed, this.#masterKey), 'utf8')),
-      expiresAt: r.expires_at === null ? null : new Date(r.expires_at).getTime(),
+      brand: r.brand,
+      rateLimitPerMinute: r.rateLimitPerMinute,
+      isAllowedIp: compileAllowList(r.allowedIps),
+      key: createSecretKey(Buffer.from(openSecret(r.secretSealed, this.#masterKey), 'utf8')),
+      expiresAt: r.expiresAt === null ? null : new Date(r.expiresAt).getTime(),
       keyHash,
     };
   }

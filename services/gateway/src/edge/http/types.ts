@@ -1,8 +1,7 @@
-import type { Operation } from '@bo/contracts';
+import type { AdminIdentity, Operation } from '@bo/contracts';
 import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
-import type { ClaimedKey } from '../idempotency/http-idempotency.ts';
-import type { AdminIdentity } from '../../team/team.ts';
+import type { ClaimedKey } from '../idempotency/idempotency-store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -9,17 +9,11 @@
 // own statement, and a refusal made here is handed to it to store (docs/decisions.md).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, recordRefusalMessage } from '@bo/contracts';
-import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
+import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type ClaimedKey, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
 import type { KeyClaims } from './key-claims.ts';
 import { operatorContext, type ForwardDeps } from '../operations.ts';
 
 const stopLease = new WeakMap<FastifyRequest, () => void>();
-
-/** A key this request holds: its scope, the request's fingerprint and, when a service keeps the key's records, which. */
-export interface ClaimedKey extends IdemScope {
-  fingerprint: string;
-  keptBy?: string;
-}
 
 /** The stores of the edge's idempotency: the key claims every keyed request makes, and the gateway's answers. */
 export interface EdgeIdempotency {

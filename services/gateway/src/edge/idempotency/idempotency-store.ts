@@ -12,6 +12,12 @@ export interface IdemScope {
   environment: string;
   key: string;
 }
+
+/** A key this request holds: its scope, the request's fingerprint and, when a service keeps the key's records, which. */
+export interface ClaimedKey extends IdemScope {
+  fingerprint: string;
+  keptBy?: string;
+}
 export interface StoredResponse {
   status: number;
   headers: Record<string, string>;

@@ -1,5 +1,5 @@
 // Issuing credentials: keys identify, secrets sign. Both are random; secrets are shown once.
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { CredentialStatus } from '@bo/contracts';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -20,13 +20,18 @@ export function issueWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** What a key is stored and looked up by: its SHA-256 (the gateway computes the same). */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
 /** What is kept of a key to show it: its first 12 characters (`bk_test_AbCd`), never more. */
 export function keyPrefixOf(key: string): string {
   return key.slice(0, 12);
 }
 
 /**
- * A key is refused once revoked, and from its `expiresAt` on (the edge's credential cache applies
+ * A key is refused once revoked, and from its `expiresAt` on (the gateway's credential cache applies
  * the same rule at every lookup). Only `active` and `expiring` keys are accepted.
  */
 export function credentialStatus(c: { revokedAt?: Date | null; expiresAt?: Date | null }, now: number): CredentialStatus {

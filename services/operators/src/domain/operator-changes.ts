@@ -1,9 +1,10 @@
 // How a change to an operator or its keys reaches every gateway replica's credential cache. A
 // restricting change (a suspension, a revoked or expired key) must be in force before the admin call
-// answers (design.md, "Rules that gate money"): this replica drops the operator at once; the others
-// on a core NATS broadcast, flushed before the answer, so the NATS server has routed it to every
-// connected replica by then (they apply it as soon as it arrives, milliseconds). A replica cut off
-// from NATS at that moment misses it and re-reads within CREDENTIAL_CACHE_TTL_MS (1 s by default).
+// answers (design.md, "Rules that gate money"): the change is broadcast on core NATS and flushed
+// before the answer, so the NATS server has routed it to every connected gateway replica by then
+// (they apply it as soon as it arrives, milliseconds; the replica that asked gets it before the
+// answer, which comes after it on the same connection). A replica cut off from NATS at that moment
+// misses it and re-reads within CREDENTIAL_CACHE_TTL_MS (1 s by default).
 import type { NatsConnection } from '@nats-io/transport-node';
 import { gatewayInvalidateSubject, type OperatorChanged } from '@bo/contracts';
 import type { Logger } from '@bo/service-kit';
@@ -14,12 +15,9 @@ export interface ChangeBroadcast {
   /** How long the answer waits for the NATS server to confirm the broadcast. */
   rpcTimeoutMs: number;
   log: Logger;
-  /** Drops the operator from this replica's caches. */
-  onOperatorChanged(operatorId: string): void;
 }
 
 export async function announceOperatorChange(d: ChangeBroadcast, operatorId: string): Promise<void> {
-  d.onOperatorChanged(operatorId);
   d.nc.publish(gatewayInvalidateSubject(d.prefix), JSON.stringify({ operatorId } satisfies OperatorChanged));
   // The change is committed: if NATS does not confirm in time, answer anyway (the TTL bounds it).
   let timer: NodeJS.Timeout | undefined;
@@ -29,7 +27,7 @@ export async function announceOperatorChange(d: ChangeBroadcast, operatorId: str
   try {
     await Promise.race([d.nc.flush(), deadline]);
   } catch (err) {
-    d.log.warn({ err, operatorId }, 'operator change broadcast not confirmed; other replicas see it within CREDENTIAL_CACHE_TTL_MS');
+    d.log.warn({ err, operatorId }, 'operator change broadcast not confirmed; gateway replicas see it within CREDENTIAL_CACHE_TTL_MS');
   } finally {
     clearTimeout(timer);
   }

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-export function parseAllowEntry(entry: string): Range | undefined {
+function parseAllowEntry(entry: string): Range | undefined {
   try {
     const [addr, bits] = entry.includes('/') ? ipaddr.parseCIDR(entry) : ((a) => [a, a.kind() === 'ipv4' ? 32 : 128] as Range)(ipaddr.parse(entry));
     // `::ffff:127.0.0.1` (and `::ffff:10.0.0.0/104`) are IPv4 addresses written in IPv6: peers

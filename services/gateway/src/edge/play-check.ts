@@ -1,13 +1,13 @@
 // The launch page's operator check (@bo/play's `operatorRefusal`, given by the gateway): the page
 // and every round of a suspended operator's session are refused, whatever token the page holds.
-// Operators live in the gateway, sessions in the wallet: the wallet says once which operator a
-// token's session belongs to (games.play.owner; it never changes, so it is kept per token), and the
-// operator's status is read from the gateway's database on every request, so a suspension is in
-// force on every replica once it commits, before the admin request that made it answers
+// Operators live in the operators service, sessions in the wallet: the wallet says once which
+// operator a token's session belongs to (games.play.owner; it never changes, so it is kept per
+// token), and the operator's status is asked of the operators service on every request (never
+// cached), so a suspension is in force on every replica once it commits, before the admin request
+// that made it answers
 // (docs/games.md, "Stopping play").
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError, gamePlayMessages, requestOperation, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
-import type { OperatorStatus } from './operator-status.ts';
 
 const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site is suspended.';
 
@@ -15,7 +15,7 @@ export interface OperatorCheckDeps {
   /** games.play.owner for a token. */
   askOwner(token: string, requestId: string): Promise<OperationReply<PlayOwner>>;
   /** The operator's status now (not cached); undefined when unknown. */
-  operatorStatus(operatorId: string): Promise<OperatorStatus | undefined>;
+  operatorStatus(operatorId: string, requestId: string): Promise<'active' | 'suspended' | undefined>;
   /** Tokens whose operator is kept (default 10 000; the oldest go first). */
   maxOwners?: number;
 }
@@ -38,7 +38,7 @@ export function createOperatorCheck(deps: OperatorCheckDeps): OperatorCheck {
       owners.set(token, operatorId);
     }
     // An unknown operator is refused as well: fail closed.
-    if ((await deps.operatorStatus(operatorId)) !== 'active') return new AppError('OPERATOR_SUSPENDED', OPERATOR_SUSPENDED_MESSAGE).toBody();
+    if ((await deps.operatorStatus(operatorId, requestId)) !== 'active') return new AppError('OPERATOR_SUSPENDED', OPERATOR_SUSPENDED_MESSAGE).toBody();
     return undefined;
   };
 }

@@ -1,15 +1,14 @@
 // An operator's API keys over their life: issued (with the operator, and by a rotation), listed
 // without secrets, rotated (a new key; the environment's keys in use stop after an overlap our team
 // chooses) and revoked at once. Every change is audited without secrets, in force on every gateway
-// replica before it is answered (operator-changes.ts), and told to the operator as a webhook event of
-// the key's environment (`credential.rotated`, `credential.revoked`), written to the gateway's outbox
+// gateway replica before it is answered (operator-changes.ts), and told to the operator as a webhook event of
+// the key's environment (`credential.rotated`, `credential.revoked`), written to the operators outbox
 // in the transaction of the change.
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, KEY_ROTATION_OVERLAP_MINUTES, newId, type Environment, type OperatorCredential, type RotatedKey } from '@bo/contracts';
 import { ormRunner, sealSecret, writeEvent } from '@bo/service-kit';
 import { BrandEntity, CredentialEntity, OperatorEntity } from '../persistence/entities.ts';
-import { hashKey } from '../edge/auth/credential-cache.ts';
-import { credentialStatus, issueOperatorKey, issueOperatorSecret, keyPrefixOf } from './credentials.ts';
+import { credentialStatus, hashKey, issueOperatorKey, issueOperatorSecret, keyPrefixOf } from './credentials.ts';
 import { recordAudit } from './audit.ts';
 import { announceOperatorChange, type ChangeBroadcast } from './operator-changes.ts';
 
@@ -101,13 +100,13 @@ export class OperatorKeys {
       await tx.flush();
       const credential = credentialView(issued.credential, now);
       const replaced = inUse.map((c) => credentialView(c, now));
-      await writeEvent(ormRunner(tx), 'gateway', { operatorId, brandId: brand.id, environment }, 'credential.rotated', {
+      await writeEvent(ormRunner(tx), 'operators', { operatorId, brandId: brand.id, environment }, 'credential.rotated', {
         credentialId: credential.id,
         keyPrefix: credential.keyPrefix,
         createdAt: credential.createdAt,
         expiring: replaced.map((c) => ({ credentialId: c.id, keyPrefix: c.keyPrefix, expiresAt: c.expiresAt! })),
       });
-      recordAudit(tx, {
+      await recordAudit(ormRunner(tx), {
         actor,
         action: 'adminRotateOperatorKey',
         target: `operator:${operatorId}`,
@@ -135,13 +134,13 @@ export class OperatorKeys {
       await tx.flush();
       const view = credentialView(c, now);
       if (changed) {
-        await writeEvent(ormRunner(tx), 'gateway', { operatorId, brandId: c.brandId, environment: view.environment }, 'credential.revoked', {
+        await writeEvent(ormRunner(tx), 'operators', { operatorId, brandId: c.brandId, environment: view.environment }, 'credential.revoked', {
           credentialId: view.id,
           keyPrefix: view.keyPrefix,
           revokedAt: view.revokedAt!,
         });
       }
-      recordAudit(tx, { actor, action: 'adminRevokeOperatorKey', target: `operator:${operatorId}`, before, after: view, requestId });
+      await recordAudit(ormRunner(tx), { actor, action: 'adminRevokeOperatorKey', target: `operator:${operatorId}`, before, after: view, requestId });
       return { view, changed };
     });
     await announceOperatorChange(this.#d, operatorId);

@@ -1,12 +1,10 @@
-// Operators and brands: owned by the gateway (their keys: operator-keys.ts). Every change is
-// audited and broadcast so every replica's credential cache drops the operator before the answer
+// Operators and brands (their keys: operator-keys.ts). Every change is audited and broadcast so
+// every gateway replica's credential cache drops the operator before the answer
 // (operator-changes.ts); a change of a webhook endpoint also reaches the webhooks service as an
 // internal event (endpoint-events.ts).
 import { LockMode, type MikroORM, type EntityManager } from '@mikro-orm/postgresql';
-import type { NatsConnection } from '@nats-io/transport-node';
 import {
   AppError,
-  callOperation,
   newId,
   webhookMessages,
   type CreatedOperator,
@@ -15,9 +13,9 @@ import {
   type UpsertEndpoint,
   type WebhookEndpointChanged,
 } from '@bo/contracts';
-import { sealSecret, type Logger } from '@bo/service-kit';
+import { ormRunner, sealSecret } from '@bo/service-kit';
+import { isValidAllowEntry } from '@bo/http-kit';
 import { BrandEntity, OperatorEntity } from '../persistence/entities.ts';
-import { isValidAllowEntry } from '../edge/auth/ip-allow-list.ts';
 import { issueWebhookSecret } from './credentials.ts';
 import { recordAudit } from './audit.ts';
 import { recordEndpointChange } from './endpoint-events.ts';
@@ -26,12 +24,10 @@ import { announceOperatorChange, type ChangeBroadcast } from './operator-changes
 
 export interface OperatorAdminDeps extends ChangeBroadcast {
   orm: MikroORM;
-  nc: NatsConnection;
-  prefix: string;
   masterKey: string;
-  rpcTimeoutMs: number;
   defaultRateLimit: number;
-  log: Logger;
+  /** Asks another service (the webhooks service's endpoint upsert). */
+  call<R>(subject: string, body: unknown): Promise<R>;
   /** The clock of the key rules (epoch ms): keys issued with the operator are dated by it. */
   now(): number;
   /** Wakes the outbox relay after a commit that wrote endpoint events. */
@@ -107,11 +103,11 @@ export class OperatorAdmin {
           createdAt: now,
         });
         await tx.flush();
-        await recordEndpointChange(tx, { operatorId, environment, brandId, url: null, secretSealed: webhookSecretSealed, version: 1 });
+        await recordEndpointChange(ormRunner(tx), { operatorId, environment, brandId, url: null, secretSealed: webhookSecretSealed, version: 1 });
         const { key, secret } = issueCredential(tx, { operatorId, brandId, environment, masterKey: this.#d.masterKey, at: now });
         out[environment] = { brandId, key, secret, webhookSecret };
       }
-      recordAudit(tx, {
+      await recordAudit(ormRunner(tx), {
         actor,
         action: 'adminCreateOperator',
         target: `operator:${operatorId}`,
@@ -140,7 +136,7 @@ export class OperatorAdmin {
       op.updatedAt = new Date();
       await tx.flush();
       const after = await this.view(tx, id);
-      recordAudit(tx, { actor, action, target: `operator:${id}`, before, after, requestId });
+      await recordAudit(ormRunner(tx), { actor, action, target: `operator:${id}`, before, after, requestId });
       return after;
     });
     await announceOperatorChange(this.#d, id);
@@ -185,9 +181,9 @@ export class OperatorAdmin {
           { webhookUrl: url, webhookVersion: change.version },
         );
         if (n === 0) return undefined;
-        await recordEndpointChange(tx, change);
+        await recordEndpointChange(ormRunner(tx), change);
         const now = await this.view(tx, id);
-        recordAudit(tx, { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now, requestId });
+        await recordAudit(ormRunner(tx), { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now, requestId });
         return now;
       });
       if (after) {
@@ -236,10 +232,10 @@ export class OperatorAdmin {
         previousSecretSealed: brand.webhookPreviousSecretSealed ?? null,
         previousSecretExpiresAt: expiresAt?.toISOString() ?? null,
       };
-      await recordEndpointChange(tx, change);
+      await recordEndpointChange(ormRunner(tx), change);
       // The audit row never holds a secret, sealed or not.
       const after = { environment, webhookVersion: brand.webhookVersion, previousSecretExpiresAt: change.previousSecretExpiresAt };
-      recordAudit(tx, { actor, action: 'adminRotateWebhookSecret', target: `operator:${id}`, before, after, requestId });
+      await recordAudit(ormRunner(tx), { actor, action: 'adminRotateWebhookSecret', target: `operator:${id}`, before, after, requestId });
       return change;
     });
     this.#d.onEventsWritten();
@@ -250,16 +246,6 @@ export class OperatorAdmin {
   }
 
   async #push(endpoint: UpsertEndpoint): Promise<void> {
-    await callOperation(
-      this.#d.nc,
-      webhookMessages.upsertEndpoint.subject,
-      {
-        ctx: { requestId: 'gateway', scope: { kind: 'internal', service: 'gateway' } },
-        params: {},
-        query: {},
-        body: endpoint satisfies UpsertEndpoint,
-      },
-      { prefix: this.#d.prefix, timeoutMs: this.#d.rpcTimeoutMs },
-    );
+    await this.#d.call(webhookMessages.upsertEndpoint.subject, endpoint satisfies UpsertEndpoint);
   }
 }

@@ -1,12 +1,12 @@
 // Our own team on the admin API: people (e-mail, role, scrypt password hash; the password is shown
 // once, at creation) and named service tokens for automation (role, SHA-256 of the secret; shown
-// once; revocable). ADMIN_TOKEN stays as the bootstrap credential with every right.
+// once; revocable). The gateway's ADMIN_TOKEN stays as the bootstrap credential with every right
+// (the gateway checks it itself; it is never sent here).
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
-import { AppError, newId, type AdminRole } from '@bo/contracts';
-import { isoTime, safeEqual, uniqueViolation } from '@bo/service-kit';
-import { recordAudit } from '../operators/audit.ts';
+import { AppError, newId, type AdminIdentity, type AdminRole } from '@bo/contracts';
+import { isoTime, onlyRow, uniqueViolation, type Sql } from '@bo/service-kit';
+import { recordAudit } from './audit.ts';
 
 const scryptAsync = promisify(scrypt) as (
   password: string,
@@ -32,19 +32,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(got, expected);
 }
 
-/** Who is calling the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN. */
-export interface AdminIdentity {
-  actor: string;
-  role: AdminRole;
-  root: boolean;
-}
-
 interface MemberRow {
   id: string;
   email: string;
   role: AdminRole;
-  created_at: Date;
-  disabled_at: Date | null;
+  created_at: Date | string;
+  disabled_at: Date | string | null;
   second_factor: boolean;
 }
 const MEMBER_COLUMNS = 'id, email, role, created_at, disabled_at, totp_enabled_at is not null as second_factor';
@@ -52,9 +45,9 @@ interface TokenRow {
   id: string;
   name: string;
   role: AdminRole;
-  created_at: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+  last_used_at: Date | string | null;
 }
 const memberView = (r: MemberRow) => ({
   id: r.id,
@@ -75,26 +68,19 @@ const tokenView = (r: TokenRow) => ({
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export class TeamAccess {
-  readonly #orm: MikroORM;
-  readonly #rootToken: string;
-  constructor(orm: MikroORM, rootToken: string) {
-    this.#orm = orm;
-    this.#rootToken = rootToken;
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
   }
 
-  /** The identity of a bearer credential, or undefined (unknown, revoked, malformed). */
-  async identify(bearer: string, claimedActor: string | undefined): Promise<AdminIdentity | undefined> {
-    if (!bearer) return undefined;
-    // The bootstrap token may name the person acting (X-Admin-Actor), as before team members existed.
-    if (safeEqual(bearer, this.#rootToken)) return { actor: claimedActor ?? 'admin', role: 'admin', root: true };
+  /** The identity of a service token, or undefined (unknown, revoked, malformed). */
+  async identify(bearer: string): Promise<AdminIdentity | undefined> {
     const m = bearer.match(TOKEN_FORMAT);
     if (!m) return undefined;
-    const rows = await this.#orm.em
-      .fork()
-      .execute<{ name: string; role: AdminRole }[]>(
-        `update gateway.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
-        [`tok_${m[1]}`, sha256(bearer)],
-      );
+    const rows = await this.#sql.query<{ name: string; role: AdminRole }>(
+      `update operators.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
+      [`tok_${m[1]}`, sha256(bearer)],
+    );
     return rows[0] ? { actor: `token:${rows[0].name}`, role: rows[0].role, root: false } : undefined;
   }
 
@@ -103,9 +89,9 @@ export class TeamAccess {
     const password = randomBytes(18).toString('base64url');
     const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null, second_factor: false };
     const hash = await hashPassword(password);
-    await this.#orm.em.fork().transactional(async (tx) => {
+    await this.#sql.transaction(async (tx) => {
       await tx
-        .execute(`insert into gateway.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`, [
+        .query(`insert into operators.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`, [
           row.id,
           row.email,
           row.role,
@@ -115,40 +101,50 @@ export class TeamAccess {
         .catch((e) => {
           throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
         });
-      recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
+      await recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
     });
     return { user: memberView(row), password };
   }
 
   async listMembers() {
-    const rows = await this.#orm.em.fork().execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members order by created_at`);
+    const rows = await this.#sql.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members order by created_at`);
     return rows.map(memberView);
   }
 
   async disableMember(id: string, actor: string, requestId: string) {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const [before] = await tx.execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members where id = ? for update`, [id]);
+    return this.#sql.transaction(async (tx) => {
+      const [before] = await tx.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
-      const [after] = await tx.execute<[MemberRow]>(
-        `update gateway.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning ${MEMBER_COLUMNS}`,
-        [id],
+      const after = onlyRow(
+        await tx.query<MemberRow>(`update operators.team_members set disabled_at = coalesce(disabled_at, now()) where id = ? returning ${MEMBER_COLUMNS}`, [
+          id,
+        ]),
       );
-      recordAudit(tx, { actor, action: 'adminDisableUser', target: `team_member:${id}`, before: memberView(before), after: memberView(after), requestId });
+      await recordAudit(tx, {
+        actor,
+        action: 'adminDisableUser',
+        target: `team_member:${id}`,
+        before: memberView(before),
+        after: memberView(after),
+        requestId,
+      });
       return memberView(after);
     });
   }
 
   /** For a person who lost their authenticator: the next sign-in needs the password only, until they turn TOTP on again. */
   async resetSecondFactor(id: string, actor: string, requestId: string) {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const [before] = await tx.execute<MemberRow[]>(`select ${MEMBER_COLUMNS} from gateway.team_members where id = ? for update`, [id]);
+    return this.#sql.transaction(async (tx) => {
+      const [before] = await tx.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members where id = ? for update`, [id]);
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
-      const [after] = await tx.execute<[MemberRow]>(
-        `update gateway.team_members set totp_secret_sealed = null, totp_pending_sealed = null, totp_enabled_at = null, totp_last_step = null
+      const after = onlyRow(
+        await tx.query<MemberRow>(
+          `update operators.team_members set totp_secret_sealed = null, totp_pending_sealed = null, totp_enabled_at = null, totp_last_step = null
           where id = ? returning ${MEMBER_COLUMNS}`,
-        [id],
+          [id],
+        ),
       );
-      recordAudit(tx, {
+      await recordAudit(tx, {
         actor,
         action: 'adminResetSecondFactor',
         target: `team_member:${id}`,
@@ -164,9 +160,9 @@ export class TeamAccess {
     const hex = newId('serviceToken').slice(4);
     const secret = `bo_tok_${hex}_${randomBytes(32).toString('base64url')}`;
     const row: TokenRow = { id: `tok_${hex}`, name: input.name, role: input.role, created_at: new Date(), revoked_at: null, last_used_at: null };
-    await this.#orm.em.fork().transactional(async (tx: EntityManager) => {
+    await this.#sql.transaction(async (tx) => {
       await tx
-        .execute(`insert into gateway.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`, [
+        .query(`insert into operators.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`, [
           row.id,
           row.name,
           row.role,
@@ -176,30 +172,39 @@ export class TeamAccess {
         .catch((e) => {
           throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
         });
-      recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
+      await recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
     });
     return { token: tokenView(row), secret };
   }
 
   async listTokens() {
-    const rows = await this.#orm.em
-      .fork()
-      .execute<TokenRow[]>(`select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens order by created_at`);
+    const rows = await this.#sql.query<TokenRow>(
+      `select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`,
+    );
     return rows.map(tokenView);
   }
 
   async revokeToken(id: string, actor: string, requestId: string) {
-    return this.#orm.em.fork().transactional(async (tx) => {
-      const [before] = await tx.execute<TokenRow[]>(
-        `select id, name, role, created_at, revoked_at, last_used_at from gateway.service_tokens where id = ? for update`,
+    return this.#sql.transaction(async (tx) => {
+      const [before] = await tx.query<TokenRow>(
+        `select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens where id = ? for update`,
         [id],
       );
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
-      const [after] = await tx.execute<[TokenRow]>(
-        `update gateway.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
-        [id],
+      const after = onlyRow(
+        await tx.query<TokenRow>(
+          `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
+          [id],
+        ),
       );
-      recordAudit(tx, { actor, action: 'adminRevokeToken', target: `service_token:${id}`, before: tokenView(before), after: tokenView(after), requestId });
+      await recordAudit(tx, {
+        actor,
+        action: 'adminRevokeToken',
+        target: `service_token:${id}`,
+        before: tokenView(before),
+        after: tokenView(after),
+        requestId,
+      });
       return tokenView(after);
     });
   }

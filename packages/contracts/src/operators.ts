@@ -1,0 +1,93 @@
+// What the gateway asks the operators service (which owns operators, brands, keys, webhook endpoint
+// settings, our team's accounts, console sessions and the audit log) beside the admin operations:
+// a credential by its key's hash (only on a miss of the gateway's credential cache), an operator's
+// status (the play page's check), who a bearer token or a console session is, the console's
+// sign-in and second factor, and an audit row for an admin operation another service served.
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
+import { ADMIN_ROLES, AuditEntrySchema } from './admin.ts';
+import { defineMessages } from './messages.ts';
+
+const RoleSchema = Type.Union(ADMIN_ROLES.map((r) => Type.Literal(r)));
+const OperatorStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('suspended')]);
+
+/** An operator key's credential as the gateway caches it: the signing secret stays sealed (SECRETS_MASTER_KEY). */
+export const CredentialRecordSchema = Type.Object({
+  operatorId: Type.String(),
+  operatorName: Type.String(),
+  operatorStatus: OperatorStatusSchema,
+  environment: EnvironmentSchema,
+  brand: Type.Object({ id: Type.String(), name: Type.String(), currency: Type.String() }),
+  rateLimitPerMinute: Type.Integer(),
+  allowedIps: Type.Array(Type.String()),
+  secretSealed: Type.String(),
+  /** From then on the key is refused (a rotation set it); null: no end. */
+  expiresAt: Nullable(Timestamp),
+});
+export type CredentialRecord = Static<typeof CredentialRecordSchema>;
+
+/** Who calls the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN (the gateway's). */
+export const AdminIdentitySchema = Type.Object({ actor: Type.String(), role: RoleSchema, root: Type.Boolean() });
+export type AdminIdentity = Static<typeof AdminIdentitySchema>;
+
+/** A person signed in to the console. */
+export const SessionIdentitySchema = Type.Composite([
+  AdminIdentitySchema,
+  Type.Object({ csrfToken: Type.String(), email: Type.String(), memberId: Type.String(), secondFactor: Type.Boolean() }),
+]);
+export type SessionIdentity = Static<typeof SessionIdentitySchema>;
+
+const SessionToken = Type.String({ minLength: 1, maxLength: 128 });
+const Person = Type.Object({ memberId: Type.String(), email: Type.String(), secondFactor: Type.Boolean() });
+
+/** An audit row to write: the log's row without what the log gives it (its id and time). */
+export const AuditRecordSchema = Type.Omit(AuditEntrySchema, ['id', 'at']);
+export type AuditRecord = Static<typeof AuditRecordSchema>;
+
+export const operatorMessages = defineMessages({
+  credential: {
+    subject: 'operators.credential.lookup',
+    body: Type.Object({ keyHash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+    reply: Type.Object({ credential: Nullable(CredentialRecordSchema) }),
+  },
+  status: {
+    subject: 'operators.status.get',
+    body: Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    reply: Type.Object({ status: Nullable(OperatorStatusSchema) }),
+  },
+  identifyToken: {
+    subject: 'operators.team.identifyToken',
+    body: Type.Object({ bearer: Type.String({ maxLength: 512 }) }),
+    reply: Type.Object({ identity: Nullable(AdminIdentitySchema) }),
+  },
+  signIn: {
+    subject: 'operators.console.signIn',
+    body: Type.Object({
+      email: Type.String({ maxLength: 254 }),
+      password: Type.String({ maxLength: 1024 }),
+      totp: Type.Optional(Type.String({ maxLength: 16 })),
+    }),
+    reply: Type.Object({
+      token: Type.String(),
+      csrfToken: Type.String(),
+      member: Type.Object({ id: Type.String(), email: Type.String(), role: RoleSchema }),
+    }),
+  },
+  identifySession: {
+    subject: 'operators.console.identify',
+    body: Type.Object({ token: SessionToken }),
+    reply: Type.Object({ session: Nullable(SessionIdentitySchema) }),
+  },
+  signOut: { subject: 'operators.console.signOut', body: Type.Object({ token: SessionToken }), reply: Type.Object({}) },
+  startSecondFactor: {
+    subject: 'operators.console.startSecondFactor',
+    body: Person,
+    reply: Type.Object({ secret: Type.String(), uri: Type.String() }),
+  },
+  confirmSecondFactor: {
+    subject: 'operators.console.confirmSecondFactor',
+    body: Type.Composite([Person, Type.Object({ code: Type.String({ maxLength: 16 }) })]),
+    reply: Type.Object({}),
+  },
+  recordAudit: { subject: 'operators.audit.record', body: AuditRecordSchema, reply: Type.Object({}) },
+});

@@ -1,0 +1,52 @@
+// The admin operations on operators, their webhook endpoints and their keys (the gateway forwards
+// them with an admin scope; the actor is who the audit log names).
+import { operatorAdminOperations as ops } from '@bo/contracts';
+import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
+import type { OperatorsRuntime } from '../runtime.ts';
+import { actorAndRequest } from './admin-actor.ts';
+
+export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Handler> {
+  const { operators, keys } = rt;
+  return {
+    ...handle(ops.adminCreateOperator, async (req) => ({ status: 201, body: await operators.create(req.body, ...actorAndRequest(req)) })),
+    ...handle(ops.adminListOperators, async (req) => {
+      adminScopeOf(req);
+      return { body: { data: await operators.list() } };
+    }),
+    ...handle(ops.adminGetOperator, async (req) => {
+      adminScopeOf(req);
+      return { body: await operators.get(req.params.id) };
+    }),
+    ...handle(ops.adminSuspendOperator, async (req) => ({
+      body: await operators.update(req.params.id, 'adminSuspendOperator', ...actorAndRequest(req), (o) => {
+        o.status = 'suspended';
+      }),
+    })),
+    ...handle(ops.adminResumeOperator, async (req) => ({
+      body: await operators.update(req.params.id, 'adminResumeOperator', ...actorAndRequest(req), (o) => {
+        o.status = 'active';
+      }),
+    })),
+    ...handle(ops.adminSetAllowedIps, async (req) => ({ body: await operators.setAllowedIps(req.params.id, req.body.ips, ...actorAndRequest(req)) })),
+    ...handle(ops.adminSetRateLimit, async (req) => ({
+      body: await operators.update(req.params.id, 'adminSetRateLimit', ...actorAndRequest(req), (o) => {
+        o.rateLimitPerMinute = req.body.perMinute;
+      }),
+    })),
+    ...handle(ops.adminSetWebhookUrl, async (req) => ({
+      body: await operators.setWebhookUrl(req.params.id, req.params.environment, req.body.url, ...actorAndRequest(req)),
+    })),
+    ...handle(ops.adminRotateWebhookSecret, async (req) => ({
+      body: await operators.rotateWebhookSecret(req.params.id, req.params.environment, req.body.overlapSeconds ?? 86_400, ...actorAndRequest(req)),
+    })),
+    ...handle(ops.adminListOperatorCredentials, async (req) => {
+      adminScopeOf(req);
+      return { body: { data: await keys.list(req.params.id) } };
+    }),
+    ...handle(ops.adminRotateOperatorKey, async (req) => ({
+      status: 201,
+      body: await keys.rotate(req.params.id, req.params.environment, req.body.overlapMinutes, ...actorAndRequest(req)),
+    })),
+    ...handle(ops.adminRevokeOperatorKey, async (req) => ({ body: await keys.revoke(req.params.id, req.params.credentialId, ...actorAndRequest(req)) })),
+  };
+}

@@ -1,0 +1,40 @@
+// What the operators service's handlers share: its domain objects over the kit's deps, and the
+// clock of the key rules (tests move it to cross a key's end without waiting).
+import type { ServiceDeps } from '@bo/service-kit';
+import type { OperatorsConfig } from './config.ts';
+import { OperatorAdmin } from './domain/operators.ts';
+import { OperatorKeys } from './domain/operator-keys.ts';
+import { TeamAccess } from './domain/team.ts';
+import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './domain/console-sessions.ts';
+
+export interface OperatorsRuntime {
+  deps: ServiceDeps<OperatorsConfig>;
+  operators: OperatorAdmin;
+  keys: OperatorKeys;
+  team: TeamAccess;
+  sessions: ConsoleSessions;
+}
+
+export function operatorsRuntime(deps: ServiceDeps<OperatorsConfig>, now: () => number): OperatorsRuntime {
+  const { config } = deps;
+  const domain = {
+    orm: deps.orm,
+    nc: deps.nc,
+    prefix: deps.prefix,
+    log: deps.log,
+    rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+    masterKey: config.SECRETS_MASTER_KEY,
+    defaultRateLimit: config.DEFAULT_RATE_LIMIT_PER_MINUTE,
+    now,
+    onEventsWritten: () => deps.outbox.poke(),
+    call: <R>(subject: string, body: unknown) => deps.call<R>(subject, body),
+  };
+  const policy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
+  return {
+    deps,
+    operators: new OperatorAdmin(domain),
+    keys: new OperatorKeys(domain),
+    team: new TeamAccess(deps.sql),
+    sessions: new ConsoleSessions(deps.sql, config.SECRETS_MASTER_KEY, policy),
+  };
+}

@@ -1,0 +1,80 @@
+// The operators service over NATS, as the gateway asks it: an operator created through the admin
+// operation is found by its key's hash (the secret sealed), suspending it broadcasts the change
+// before the answer and shows in operators.status.get, each change is audited in its transaction,
+// the gateway's messages are refused to any other caller, and a service token identifies its role.
+import { createHash } from 'node:crypto';
+import t from 'tap';
+import { gatewayInvalidateSubject, operatorMessages, type CreatedOperator, type OperatorChanged } from '@bo/contracts';
+import { openSecret, DEV_MASTER_KEY } from '@bo/service-kit';
+import { adminScope, internalScope, ok, startStack } from '@bo/test-support';
+import { operatorsService } from '../src/service.ts';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const gateway = internalScope('gateway');
+
+t.test('operators service', async (t) => {
+  const stack = await startStack(t, 'opsvc', [operatorsService]);
+  const created = ok<CreatedOperator>(await stack.call('operators.admin.create', { scope: adminScope, body: { name: 'Nats Bets' } }));
+  const operatorId = created.operator.id;
+
+  t.test('a key is found by its hash, its secret sealed; an unknown one is null', async (t) => {
+    const found = ok<any>(await stack.call(operatorMessages.credential.subject, { scope: gateway, body: { keyHash: sha256(created.sandbox.key) } }));
+    t.match(found.credential, { operatorId, operatorStatus: 'active', environment: 'sandbox', brand: { id: created.sandbox.brandId }, expiresAt: null });
+    t.notMatch(JSON.stringify(found), created.sandbox.secret, 'the secret never travels in clear');
+    t.equal(openSecret(found.credential.secretSealed, DEV_MASTER_KEY), created.sandbox.secret, 'sealed under SECRETS_MASTER_KEY');
+    const unknown = ok<any>(await stack.call(operatorMessages.credential.subject, { scope: gateway, body: { keyHash: sha256('bk_test_nope') } }));
+    t.equal(unknown.credential, null);
+  });
+
+  t.test("the gateway's messages are internal only", async (t) => {
+    const asAdmin = await stack.call(operatorMessages.credential.subject, { scope: adminScope, body: { keyHash: sha256(created.sandbox.key) } });
+    t.match(asAdmin, { ok: false, error: { code: 'UNAUTHORIZED' } });
+    const badHash = await stack.call(operatorMessages.credential.subject, { scope: gateway, body: { keyHash: 'not-a-hash' } });
+    t.match(badHash, { ok: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  t.test('a suspension is broadcast before the answer, and read by status', async (t) => {
+    const seen: string[] = [];
+    const sub = stack.nc.subscribe(gatewayInvalidateSubject(stack.prefix), {
+      callback: (_e, m) => {
+        seen.push(m.json<OperatorChanged>().operatorId);
+      },
+    });
+    await stack.nc.flush();
+    const suspended = ok<any>(await stack.call('operators.admin.suspend', { scope: adminScope, params: { id: operatorId } }));
+    t.equal(suspended.status, 'suspended');
+    t.same(seen, [operatorId], 'the broadcast arrived before the answer (same connection order)');
+    sub.unsubscribe();
+    const status = ok<any>(await stack.call(operatorMessages.status.subject, { scope: gateway, body: { operatorId } }));
+    t.same(status, { status: 'suspended' });
+    t.same(ok<any>(await stack.call(operatorMessages.status.subject, { scope: gateway, body: { operatorId: 'op_none' } })), { status: null });
+  });
+
+  t.test('each change is audited with its actor; an audit row sent by the gateway is kept', async (t) => {
+    ok(
+      await stack.call(operatorMessages.recordAudit.subject, {
+        scope: gateway,
+        body: { actor: 'ana@team', action: 'adminWithdrawalDecision', target: 'withdrawal:wd_1', before: { s: 1 }, after: { s: 2 }, requestId: 'req_x' },
+      }),
+    );
+    const mine = ok<any>(await stack.call('operators.admin.listAudit', { scope: adminScope, query: { target: `operator:${operatorId}` } }));
+    t.same(
+      mine.data.map((r: any) => [r.action, r.actor]),
+      [
+        ['adminSuspendOperator', 'test-admin'],
+        ['adminCreateOperator', 'test-admin'],
+      ],
+    );
+    const sent = ok<any>(await stack.call('operators.admin.listAudit', { scope: adminScope, query: { actor: 'ana@team' } }));
+    t.match(sent.data, [{ action: 'adminWithdrawalDecision', target: 'withdrawal:wd_1', before: { s: 1 }, after: { s: 2 }, requestId: 'req_x' }]);
+  });
+
+  t.test('a service token identifies its role; a revoked one nothing', async (t) => {
+    const token = ok<any>(await stack.call('operators.admin.createToken', { scope: adminScope, body: { name: 'ci-bot', role: 'support' } }));
+    const who = ok<any>(await stack.call(operatorMessages.identifyToken.subject, { scope: gateway, body: { bearer: token.secret } }));
+    t.same(who.identity, { actor: 'token:ci-bot', role: 'support', root: false });
+    ok(await stack.call('operators.admin.revokeToken', { scope: adminScope, params: { id: token.token.id } }));
+    const gone = ok<any>(await stack.call(operatorMessages.identifyToken.subject, { scope: gateway, body: { bearer: token.secret } }));
+    t.equal(gone.identity, null);
+  });
+});
