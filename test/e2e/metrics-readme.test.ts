@@ -68,7 +68,7 @@ t.test("the README's metrics are the ones the processes expose", async (t) => {
   );
   t.equal((await c.post(`/deposits/${deposit.body.id}/confirm`, {}, { 'idempotency-key': uniq('k') })).status, 200);
   t.equal((await stack.admin('GET', '/admin/ledger/verify')).body.ok, true, 'the ledger verification ran');
-  await waitFor(() => receiver.received.some((r) => r.type === 'deposit.confirmed'), { timeoutMs: 60_000, intervalMs: 100, what: 'the deposit webhook' });
+  await waitFor(async () => receiver.received.some((r) => r.type === 'deposit.confirmed'), { timeoutMs: 60_000, intervalMs: 100, what: 'the deposit webhook' });
 
   const listed = readmeMetrics();
   t.ok(listed.size >= 10, 'the README lists the series in its table');
