@@ -133,6 +133,8 @@ export function serveOperations(opts: ServeOptions): Server {
     );
   }
   const env: HandlerEnv = refusals ? { refusals } : {};
+  // LOG_LEVEL=debug: a line per answered request (off, not even the line's fields are made).
+  const debug = opts.log.isLevelEnabled('debug');
 
   /** The handler's reply, or the error it threw as one (logged when it is not a refusal). */
   async function answer(handler: Handler, req: OperationRequest, subject: string, span: Span): Promise<OperationReply> {
@@ -169,25 +171,24 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          let req: OperationRequest | undefined;
+          let request: OperationRequest;
           try {
-            req = msg.json<OperationRequest>();
+            request = msg.json<OperationRequest>();
           } catch (e) {
             opts.log.error({ err: e, subject }, 'unreadable request');
             if (msg.reply) msg.respond(JSON.stringify({ ok: false, error: new AppError('INTERNAL_ERROR').toBody() }));
             opts.observe?.(subject, 'INTERNAL_ERROR', Number(process.hrtime.bigint() - started) / 1e9);
             return;
           }
-          const request = req;
           const carrier: Record<string, string> = {};
           for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
           // Everything the handler logs names the request, and its span when tracing is on.
           const reply = await withLogContext({ requestId: request.ctx?.requestId }, () =>
             withServerSpan(`rpc ${subject}`, carrier, async (span) => {
               span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-              const reply = await answer(handler, request, subject, span);
-              opts.log.debug({ subject, outcome: reply.ok ? 'ok' : reply.error.code }, 'request answered');
-              return reply;
+              const answered = await answer(handler, request, subject, span);
+              if (debug) opts.log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
+              return answered;
             }),
           );
           if (msg.reply) msg.respond(JSON.stringify(reply));
