@@ -88,10 +88,52 @@ export function useAction() {
 
 export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${error.message}</p>` : null);
 
+/** What `useLoad` loaded, given to `children` (`undefined` too: a loader may have nothing to load); "Loading…" until then. */
 export function Loaded({ state, children }) {
   if (state.error) return html`<${ErrorNote} error=${state.error} />`;
-  if (state.data === undefined) return html`<p class="muted">Loading…</p>`;
+  if (state.loading && state.data === undefined) return html`<p class="muted">Loading…</p>`;
   return children(state.data);
+}
+
+/**
+ * A KYC document reference as the operator sent it: a link only when it is an https URL (opened
+ * without handing over this page), text otherwise (`s3://…`, a file name, anything else).
+ */
+export function Reference({ value }) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:') return html`<code>${value}</code>`;
+  return html`<a href=${url.href} target="_blank" rel="noopener noreferrer"><code>${value}</code></a>`;
+}
+
+// The operators' names, read once per page load (every role may list operators).
+let operatorNames;
+function useOperatorNames() {
+  operatorNames ??= api('GET', '/admin/operators').then(
+    (page) => new Map(page.data.map((o) => [o.id, o.name])),
+    () => new Map(),
+  );
+  const [names, setNames] = useState(undefined);
+  useEffect(() => {
+    operatorNames.then(setNames);
+  }, []);
+  return names;
+}
+
+/**
+ * A player's (or a withdrawal's) operator and brand by name, with the brand's environment: an
+ * operator's production brand bears its name, its sandbox brand the name and `(sandbox)`. The ids
+ * stay in the tooltip; shown as ids until the names are known.
+ */
+export function OperatorBrand({ player }) {
+  const name = useOperatorNames()?.get(player.operatorId);
+  const brand =
+    name === undefined ? `${player.brandId} (${player.environment})` : player.environment === 'sandbox' ? `${name} (sandbox)` : `${name} (production)`;
+  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${name ?? player.operatorId} / ${brand}</span>`;
 }
 
 export const time = (iso) => (iso ? `${new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC` : '—');

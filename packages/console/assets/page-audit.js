@@ -23,10 +23,10 @@ export function AuditPage() {
     <${Loaded} state=${log}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">No audit row matches.</p>`
-        : html`<table class="audit"><thead><tr><th>When</th><th>Actor</th><th>Action</th><th>Target</th><th>Before</th><th>After</th></tr></thead>
+        : html`<table class="audit stack"><thead><tr><th>When</th><th>Actor</th><th>Action</th><th>Target</th><th>Before</th><th>After</th></tr></thead>
           <tbody>${page.data.map(
             (a) =>
-              html`<tr><td>${time(a.at)}</td><td>${a.actor}</td><td>${a.action}</td><td><code>${a.target}</code></td><td><code>${json(a.before)}</code></td><td><code>${json(a.after)}</code></td></tr>`,
+              html`<tr><td data-label="When">${time(a.at)}</td><td data-label="Actor">${a.actor}</td><td data-label="Action">${a.action}</td><td data-label="Target"><code>${a.target}</code></td><td data-label="Before"><code>${json(a.before)}</code></td><td data-label="After"><code>${json(a.after)}</code></td></tr>`,
           )}</tbody></table>`}<//>
   </div>`;
 }

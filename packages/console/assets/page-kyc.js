@@ -1,6 +1,6 @@
 // The KYC queue: players waiting for compliance, newest change first, with their submissions and
 // history; a decision takes a status and a reason (kept in the history and the audit log).
-import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, Reference, time, may } from './kit.js';
 
 const WAITING = ['em_analise', 'pendente', 'documento_solicitado'];
 const DECISIONS = ['aprovado', 'reprovado', 'documento_solicitado', 'expirado'];
@@ -26,7 +26,9 @@ export function PlayerKyc({ file }) {
   return html`<div class="columns">
     <section><h3>Submissions</h3>
       ${file.kyc.submissions.length === 0 ? html`<p class="muted">None.</p>` : null}
-      <ul>${file.kyc.submissions.map((s) => html`<li><strong>${s.documentType}</strong> <code>${s.reference}</code> <span class="muted">${time(s.createdAt)}</span></li>`)}</ul>
+      <ul class="submissions">${file.kyc.submissions.map(
+        (s) => html`<li><strong>${s.documentType}</strong> <${Reference} value=${s.reference} /> <span class="muted">${time(s.createdAt)}</span></li>`,
+      )}</ul>
     </section>
     <section><h3>History</h3>
       ${file.kyc.history.length === 0 ? html`<p class="muted">No change yet.</p>` : null}
@@ -48,7 +50,7 @@ export function KycPage() {
       ${page.data.map(
         (file) => html`<article class="card" data-player=${file.player.id}>
           <h2>${file.player.name} <small><code>${file.player.externalId}</code></small></h2>
-          <p class="muted">${file.player.id} · ${file.player.operatorId} / ${file.player.brandId} (${file.player.environment}) · KYC <strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)} · <a href=${`/players?id=${encodeURIComponent(file.player.id)}`}>player</a></p>
+          <p class="muted"><code>${file.player.id}</code> · <${OperatorBrand} player=${file.player} /> · KYC <strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)} · <a href=${`/players?id=${encodeURIComponent(file.player.id)}`}>player</a></p>
           <${PlayerKyc} file=${file} />
           <${Decide} player=${file.player} onDone=${queue.reload} />
         </article>`,

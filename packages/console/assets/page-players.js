@@ -2,7 +2,7 @@
 // history, status and responsible-gaming limits (changed by compliance), wallet, ledger, deposits
 // and withdrawals.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, money, may } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand, time, money, may } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
 
@@ -70,7 +70,7 @@ function PlayerFile({ id }) {
     <h2>${file.player.name} <small><code>${file.player.externalId}</code></small></h2>
     <dl class="profile">
       <dt>Id</dt><dd><code>${file.player.id}</code></dd>
-      <dt>Operator / brand</dt><dd>${file.player.operatorId} / ${file.player.brandId} (${file.player.environment})</dd>
+      <dt>Operator / brand</dt><dd><${OperatorBrand} player=${file.player} /></dd>
       <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd>${file.player.cpf}</dd>
       <dt>Phone</dt><dd>${file.player.phone ?? '—'}</dd><dt>Birth date</dt><dd>${file.player.birthDate ?? '—'}</dd>
       <dt>Currency</dt><dd>${file.player.currency}</dd><dt>Created</dt><dd>${time(file.player.createdAt)}</dd>
@@ -115,7 +115,7 @@ export function PlayersPage() {
                       html`<tr><td><a href=${`/players${query({ q, id: p.id })}`} onClick=${(e) => {
                         e.preventDefault();
                         open(p.id);
-                      }}>${p.name}</a></td><td><code>${p.externalId}</code></td><td>${p.email}</td><td>${p.operatorId} / ${p.brandId}</td><td>${p.status}</td><td>${p.kycStatus}</td></tr>`,
+                      }}>${p.name}</a></td><td><code>${p.externalId}</code></td><td>${p.email}</td><td><${OperatorBrand} player=${p} /></td><td>${p.status}</td><td>${p.kycStatus}</td></tr>`,
                   )}</tbody></table>`}<//>`
         : null
     }

@@ -34,11 +34,11 @@ export function WebhooksPage() {
         ? html`<p class="muted">Choose an operator or an event.</p>`
         : page.data.length === 0
           ? html`<p class="empty">No delivery.</p>`
-          : html`<table><thead><tr><th>When</th><th>Event</th><th>Attempt</th><th>URL</th><th>Outcome</th><th>HTTP</th><th>Error</th><th></th></tr></thead>
+          : html`<table class="stack"><thead><tr><th>When</th><th>Event</th><th>Attempt</th><th>URL</th><th>Outcome</th><th>HTTP</th><th>Error</th><th></th></tr></thead>
             <tbody>${page.data.map(
               (
                 d,
-              ) => html`<tr><td>${time(d.at)}</td><td><code>${d.eventId}</code></td><td>${d.attempt}</td><td>${d.url}</td><td>${d.outcome ?? '—'}</td><td>${d.statusCode ?? '—'}</td><td>${d.error ?? ''}</td>
+              ) => html`<tr><td data-label="When">${time(d.at)}</td><td data-label="Event"><code>${d.eventId}</code></td><td data-label="Attempt">${d.attempt}</td><td data-label="URL">${d.url}</td><td data-label="Outcome">${d.outcome ?? '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label="Error">${d.error ?? ''}</td>
                 <td><${Redeliver} eventId=${d.eventId} /></td></tr>`,
             )}</tbody></table>`}<//>
   </div>`;

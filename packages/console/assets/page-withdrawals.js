@@ -1,7 +1,7 @@
 // The withdrawal review queue: each request with its player, balance, recent ledger and previous
 // withdrawals; approve, reject, pay. Four eyes: whoever approved a withdrawal does not pay it (the
 // page says so, and the admin API refuses with FOUR_EYES_REQUIRED).
-import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, time, money, may, me } from './kit.js';
+import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, time, money, may, me } from './kit.js';
 
 const STATUSES = ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed'];
 
@@ -63,7 +63,7 @@ export function WithdrawalsPage() {
       ${page.data.map(
         (w) => html`<article class="card" data-withdrawal=${w.id}>
           <h2>${money(w.amount, w.currency)} <small>${w.method} → <code>${w.destination}</code></small></h2>
-          <p class="muted"><code>${w.id}</code> · ${w.operatorId} / ${w.brandId} (${w.environment}) · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}</p>
+          <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}</p>
           <${Review} w=${w} />
           <${Decisions} w=${w} onDone=${queue.reload} />
         </article>`,

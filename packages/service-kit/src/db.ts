@@ -4,6 +4,8 @@
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import { openSql } from './sql.ts';
+import { traceQueries } from './db-tracing.ts';
+import { tracingOn } from './telemetry.ts';
 import type { Logger } from './log.ts';
 import { waitForDatabase } from './startup-wait.ts';
 
@@ -51,7 +53,9 @@ async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // JIT compiles a query that looks expensive to plan: milliseconds spent on statements of an
     // OLTP service that run in a fraction of one.
-    driverOptions: { options: '-c jit=off' },
+    // Postgres spans when tracing is on (db-tracing.ts), on every connection of the ORM's pool,
+    // which the kit's `sql` shares.
+    driverOptions: { options: '-c jit=off', ...(tracingOn() ? { onPoolCreated: traceQueries } : {}) },
     migrations: {
       migrationsList: opts.migrations,
       tableName: 'schema_migrations',

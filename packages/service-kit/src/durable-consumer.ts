@@ -8,7 +8,9 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { startLoop } from './loop.ts';
-import type { Logger } from './log.ts';
+import { SpanKind } from '@opentelemetry/api';
+import { withLogContext, type Logger } from './log.ts';
+import { REQUEST_ID_HEADER, withSpanFrom } from './telemetry.ts';
 import type { BackgroundTask } from './service.ts';
 
 export interface DurableConsumerConfig {
@@ -61,6 +63,19 @@ export interface DurableConsumerOptions {
   maxRestartMs?: number;
 }
 
+/**
+ * Runs a message's handling in a consumer span, child of the trace the message's headers carry
+ * (outbox.ts), with the request id they carry on every log line.
+ */
+function handleInContext(name: string, m: JsMsg, fn: () => Promise<void> | void): Promise<void> {
+  const carrier: Record<string, string> = {};
+  for (const [k, v] of m.headers ?? []) if (v[0] !== undefined) carrier[k.toLowerCase()] = v[0];
+  const requestId = carrier[REQUEST_ID_HEADER];
+  return withLogContext(requestId ? { requestId } : {}, () =>
+    withSpanFrom(`consume ${m.subject}`, SpanKind.CONSUMER, carrier, async () => fn(), { 'messaging.system': 'nats', 'messaging.consumer.group.name': name }),
+  );
+}
+
 export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask {
   const js = jetstream(o.nc);
   let stopped = false;
@@ -89,7 +104,7 @@ export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask 
       for await (const m of current) {
         // Stopping: what was pulled but not handled goes back at once, for another replica.
         if (stopped) m.nak();
-        else await o.onMessage(m);
+        else await handleInContext(o.name, m, () => o.onMessage(m));
       }
       state = `${o.name} lost; recreating it`;
     } catch (err) {

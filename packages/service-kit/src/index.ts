@@ -5,7 +5,7 @@ export { isoTime, onlyRow, openSql, prepare, sqlIn, sqlOnPool, uniqueViolation, 
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
 export { startDurableConsumer, type DurableConsumerConfig, type DurableConsumerOptions } from './durable-consumer.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';
-export { createLogger, type Logger } from './log.ts';
+export { createLogger, withLogContext, logContext, type LogContext, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
 export {
@@ -85,7 +85,7 @@ export {
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
 export { DEV_LIST_CURSOR_SECRET, ListCursorConfigSchema, listCursor, type ListCursor, type ListPosition } from './list-cursor.ts';
-export { startTelemetry, traceHeaders, tracer, withServerSpan, type Telemetry } from './telemetry.ts';
+export { REQUEST_ID_HEADER, startTelemetry, traceHeaders, TraceOrigins, tracer, tracingOn, withServerSpan, withSpanFrom, type Telemetry } from './telemetry.ts';
 export {
   counter,
   createServiceMetrics,

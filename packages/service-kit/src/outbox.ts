@@ -1,6 +1,9 @@
 // Transactional outbox: a service writes its domain event in the same transaction as the change;
 // the relay publishes pending rows to JetStream with msgID = event id (so a re-send after a crash
 // between publish and mark is dropped by JetStream's duplicate window) and marks them published.
+// When tracing is on, the trace context (and request id) of the handling that wrote an event goes
+// with its message as headers, from this process's memory (TraceOrigins): an event published by
+// another process (after a crash, by another replica's relay) starts a trace of its own.
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from '@nats-io/jetstream';
 import {
@@ -21,6 +24,8 @@ import {
 import { crashPoint } from './crash.ts';
 import { startLoop } from './loop.ts';
 import type { Logger } from './log.ts';
+import { REQUEST_ID_HEADER, TraceOrigins, traceHeaders, withSpanFrom } from './telemetry.ts';
+import { SpanKind } from '@opentelemetry/api';
 import type { Sql, SqlRunner } from './sql.ts';
 
 export function outboxTableSql(schema: string): string {
@@ -56,14 +61,18 @@ export interface OutboxRow {
 
 const OUTBOX_COLUMNS = 'event_id, subject_type, environment, operator_id, brand_id, payload';
 
+/** Where each event written in this process came from (trace context, request id), until it is published. */
+const origins = new TraceOrigins();
+
 /** A new event and its outbox row. */
 function newOutboxRow<T extends EventType>(routing: EventRouting, type: T, data: EventDataByType[T]): { event: DomainEvent<T>; row: OutboxRow } {
   const event: DomainEvent<T> = { id: newId('event'), type, createdAt: new Date().toISOString(), environment: routing.environment, data };
   return { event, row: outboxRowOf(routing, type, event) };
 }
 
-/** The outbox row of an event (its id and type are the row's). */
+/** The outbox row of an event (its id and type are the row's); notes where the event came from. */
 function outboxRowOf(routing: EventRouting, type: string, event: { id: string }): OutboxRow {
+  origins.note(event.id);
   return {
     event_id: event.id,
     subject_type: type,
@@ -205,7 +214,23 @@ export function startOutboxRelay(opts: {
     const h = natsHeaders();
     h.set(EVENT_HEADERS.operatorId, row.operator_id);
     h.set(EVENT_HEADERS.brandId, row.brand_id);
-    return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
+    const origin = origins.get(row.event_id);
+    if (!origin) return js.publish(subjectOf(row), row.payload, { msgID: row.event_id, headers: h });
+    // A producer span in the trace of the handling that wrote the event; its context rides along.
+    const subject = subjectOf(row);
+    return withSpanFrom(
+      `publish ${row.subject_type}`,
+      SpanKind.PRODUCER,
+      origin,
+      async () => {
+        for (const [k, v] of Object.entries(traceHeaders())) h.set(k, v);
+        if (origin[REQUEST_ID_HEADER]) h.set(REQUEST_ID_HEADER, origin[REQUEST_ID_HEADER]);
+        const ack = await js.publish(subject, row.payload, { msgID: row.event_id, headers: h });
+        origins.forget(row.event_id);
+        return ack;
+      },
+      { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'bo.event_id': row.event_id },
+    );
   }
 
   // Rows published directly, from publish until their mark commits: the relay leaves them alone.

@@ -19,7 +19,8 @@ import {
   type OperationRequest,
   type MessagePart,
 } from '@bo/contracts';
-import type { Logger } from './log.ts';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { withLogContext, type Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 import { ReplayedRefusal } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
@@ -126,6 +127,34 @@ export function serveOperations(opts: ServeOptions): Server {
     );
   }
   const env: HandlerEnv = refusals ? { refusals } : {};
+  // LOG_LEVEL=debug: a line per answered request (off, not even the line's fields are made).
+  const debug = opts.log.isLevelEnabled('debug');
+
+  /** The handler's reply, or the error it threw as one (logged when it is not a refusal). */
+  async function answer(handler: Handler, req: OperationRequest, subject: string, span: Span): Promise<OperationReply> {
+    try {
+      const result = await handler(req, env);
+      return {
+        ok: true,
+        status: result.status ?? 200,
+        body: result.body,
+        ...(result.audit ? { audit: result.audit } : {}),
+        ...(result.replayed ? { replayed: true as const } : {}),
+      };
+    } catch (e) {
+      if (e instanceof ReplayedRefusal) return { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
+      if (isAppError(e)) return { ok: false, error: e.toBody() };
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      if (isDependencyUnavailable(e)) {
+        // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
+        // with the same key finds the effect's stored answer if the commit got through.
+        opts.log.warn({ err: e, subject }, 'dependency unavailable');
+        return { ok: false, error: dependencyUnavailable().toBody() };
+      }
+      opts.log.error({ err: e, subject }, 'handler failed');
+      return { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
+    }
+  }
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
@@ -136,39 +165,26 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          let reply: OperationReply;
-          let req: OperationRequest | undefined;
+          let request: OperationRequest;
           try {
-            req = msg.json<OperationRequest>();
-            const carrier: Record<string, string> = {};
-            for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
-            const request = req;
-            const result = await withServerSpan(`rpc ${subject}`, carrier, async (span) => {
-              span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-              return handler(request, env);
-            });
-            reply = {
-              ok: true,
-              status: result.status ?? 200,
-              body: result.body,
-              ...(result.audit ? { audit: result.audit } : {}),
-              ...(result.replayed ? { replayed: true as const } : {}),
-            };
+            request = msg.json<OperationRequest>();
           } catch (e) {
-            if (e instanceof ReplayedRefusal) {
-              reply = { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
-            } else if (isAppError(e)) {
-              reply = { ok: false, error: e.toBody() };
-            } else if (isDependencyUnavailable(e)) {
-              // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
-              // with the same key finds the effect's stored answer if the commit got through.
-              opts.log.warn({ err: e, subject, requestId: req?.ctx?.requestId }, 'dependency unavailable');
-              reply = { ok: false, error: dependencyUnavailable().toBody() };
-            } else {
-              opts.log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');
-              reply = { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
-            }
+            opts.log.error({ err: e, subject }, 'unreadable request');
+            if (msg.reply) msg.respond(JSON.stringify({ ok: false, error: new AppError('INTERNAL_ERROR').toBody() }));
+            opts.observe?.(subject, 'INTERNAL_ERROR', Number(process.hrtime.bigint() - started) / 1e9);
+            return;
           }
+          const carrier: Record<string, string> = {};
+          for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
+          // Everything the handler logs names the request, and its span when tracing is on.
+          const reply = await withLogContext({ requestId: request.ctx?.requestId }, () =>
+            withServerSpan(`rpc ${subject}`, carrier, async (span) => {
+              span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+              const answered = await answer(handler, request, subject, span);
+              if (debug) opts.log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
+              return answered;
+            }),
+          );
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

@@ -15,7 +15,7 @@ import { ensureEventsStream, ensureInternalStream, startOutboxRelay, type Outbox
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { keepRefusal } from './idempotency.ts';
 import { startRetention } from './retention.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, logContext, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
 import { waitForJetStream } from './startup-wait.ts';
@@ -117,7 +117,8 @@ export async function startService<S extends ConfigSchema, X>(
         nc,
         subject,
         {
-          ctx: { requestId: ctx?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
+          // The request being handled, when there is one: the callee's log lines name it too.
+          ctx: { requestId: ctx?.requestId ?? logContext()?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
           params: {},
           query: {},
           body,

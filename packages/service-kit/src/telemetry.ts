@@ -1,13 +1,18 @@
 // OpenTelemetry: each process starts the Node SDK when an exporter is configured
 // (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER, the SDK's own variables). Trace context
-// crosses NATS in message headers (W3C traceparent), so one trace follows a request from the
-// gateway through every service it touches.
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Context, type Span } from '@opentelemetry/api';
+// crosses NATS in message headers (W3C traceparent): request-reply, and an event's JetStream
+// message (outbox.ts), so one trace follows a request from the gateway through every service it
+// touches to the webhook it causes. Without an exporter the API is a no-op and the kit adds no
+// span of its own (`tracingOn`): the money path pays nothing for tracing it does not do.
+import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { BaseConfig } from './config.ts';
+import { logContext } from './log.ts';
 
 export const tracer = trace.getTracer('back-office');
+
+let enabled = false;
 
 export interface Telemetry {
   shutdown(): Promise<void>;
@@ -29,7 +34,71 @@ export function startTelemetry(
     metricReaders: [],
     logRecordProcessors: [],
   });
-  return { shutdown: () => sdk.shutdown() };
+  enabled = true;
+  return {
+    shutdown: () => {
+      enabled = false;
+      return sdk.shutdown();
+    },
+  };
+}
+
+/** Whether this process exports traces: the kit's own spans (Postgres, the outbox) are made only then. */
+export function tracingOn(): boolean {
+  return enabled;
+}
+
+/** The header that carries the request id of an event's origin along with its trace context. */
+export const REQUEST_ID_HEADER = 'bo-request-id';
+
+/**
+ * Where the handling of something that happens later (an event published, a webhook delivered)
+ * came from: its trace headers and request id by id, kept in this process for a while (the oldest are forgotten
+ * past `max`). What is not found (the process restarted in between, another replica took over)
+ * starts a trace of its own.
+ */
+export class TraceOrigins {
+  readonly #carriers = new Map<string, Record<string, string>>();
+  readonly #max: number;
+  constructor(max = 10_000) {
+    this.#max = max;
+  }
+  /** Keeps the active trace context (when tracing is on) and the log context's request id as the origin of `id`. */
+  note(id: string): void {
+    const carrier = enabled ? traceHeaders() : {};
+    const requestId = logContext()?.requestId;
+    if (requestId) carrier[REQUEST_ID_HEADER] = requestId;
+    if (Object.keys(carrier).length === 0) return;
+    this.#carriers.set(id, carrier);
+    if (this.#carriers.size > this.#max) this.#carriers.delete(this.#carriers.keys().next().value!);
+  }
+  get(id: string): Record<string, string> | undefined {
+    return this.#carriers.get(id);
+  }
+  forget(id: string): void {
+    this.#carriers.delete(id);
+  }
+}
+
+/** Runs `fn` in a span of `kind` whose parent is the context in `carrier` (a root span without one). */
+export function withSpanFrom<T>(
+  name: string,
+  kind: SpanKind,
+  carrier: Record<string, string> | undefined,
+  fn: (span: Span) => Promise<T>,
+  attributes: Attributes = {},
+): Promise<T> {
+  const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
+  return tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
+    try {
+      return await fn(span);
+    } catch (e) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw e;
+    } finally {
+      span.end();
+    }
+  });
 }
 
 /** The active trace context as headers to send along (empty when nothing is traced). */

@@ -1,14 +1,31 @@
-// One trace follows a request across NATS: the service's span is a child of the caller's.
+// One trace follows a request across NATS: the service's span is a child of the caller's, and on
+// through its Postgres statements and the events it writes.
 import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, trace } from '@opentelemetry/api';
-import { requestOperation } from '@bo/contracts';
-import { BaseConfigSchema, startTelemetry, tracer, traceHeaders, startServiceWith, type ServiceDefinition } from '../src/index.ts';
-import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl } from '../src/testing.ts';
+import { eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
+import {
+  BaseConfigSchema,
+  createLogger,
+  eventInsertFrom,
+  logContext,
+  Migration,
+  outboxTableSql,
+  startDurableConsumer,
+  startTelemetry,
+  tracer,
+  traceHeaders,
+  startServiceWith,
+  type ServiceDefinition,
+} from '../src/index.ts';
+import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } from '../src/testing.ts';
+
+// One SDK per process (the API's global provider): the tests share it and tell their spans apart by trace.
+const exporter = new InMemorySpanExporter();
+const telemetry = startTelemetry('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+t.teardown(() => telemetry.shutdown());
 
 t.test('trace context crosses NATS request-reply', async (t) => {
-  const exporter = new InMemorySpanExporter();
-  const telemetry = startTelemetry('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const db = await createTestDatabase('otel');
   const prefix = testPrefix('otel');
   const def: ServiceDefinition = {
@@ -24,7 +41,6 @@ t.test('trace context crosses NATS request-reply', async (t) => {
     await svc.stop();
     await cleanupNatsPrefix(prefix);
     await db.drop();
-    await telemetry.shutdown();
   });
 
   const client = tracer.startSpan('client');
@@ -43,4 +59,90 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   t.equal(server!.spanContext().traceId, clientCtx.traceId);
   t.equal(server!.parentSpanContext?.spanId, clientCtx.spanId, 'the service span is a child of the caller span');
   t.equal(server!.attributes['bo.request_id'], 'req_x');
+});
+
+// The kit's own spans: a handler's Postgres statements are children of its span, and the event it
+// writes carries the trace (and the request id) to whoever consumes it from JetStream.
+class Init extends Migration {
+  override async up() {
+    this.addSql(outboxTableSql('oteldb'));
+    this.addSql('create table oteldb.things (id text primary key)');
+  }
+}
+
+t.test('Postgres statements and an event message continue the trace', async (t) => {
+  const db = await createTestDatabase('oteldb');
+  const prefix = testPrefix('oteldb');
+  const def: ServiceDefinition = {
+    name: 'oteldb',
+    schema: 'oteldb',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [{ name: 'Init', class: Init }],
+    handlers: (deps) => ({
+      'oteldb.make': async () => {
+        const committed = await deps.sql.transaction(async (tx) => {
+          await tx.query('insert into oteldb.things (id) values (?)', ['a']);
+          const event = eventInsertFrom('oteldb', '(select 1) as one', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', {
+            message: 'm',
+          });
+          await tx.query(event.text, event.params);
+          return event.row;
+        });
+        deps.outbox.publishCommitted([committed]);
+        return { status: 201, body: {} };
+      },
+    }),
+  };
+  const svc = await startServiceWith(def, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 });
+  const consumed: Array<{ traceId?: string; parent?: string; requestId?: string }> = [];
+  const log = createLogger('oteldb-test', 'silent');
+  const consumer = startDurableConsumer({
+    name: 'test consumer',
+    nc: svc.nc,
+    consumer: { stream: eventsStreamName(prefix), name: `${prefix}_otel`, filterSubject: eventsWildcard(prefix), ackWaitMs: 30_000, replicas: 1 },
+    ensureStream: async () => undefined,
+    maxMessages: 10,
+    log,
+    onMessage: (m) => {
+      consumed.push({ traceId: trace.getActiveSpan()?.spanContext().traceId, requestId: logContext()?.requestId });
+      m.ack();
+    },
+  });
+  t.teardown(async () => {
+    await consumer.stop();
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+
+  const client = tracer.startSpan('client');
+  const reply = await requestOperation(
+    svc.nc,
+    'oteldb.make',
+    { ctx: { requestId: 'req_db', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} },
+    { prefix, headers: traceHeaders(trace.setSpan(context.active(), client)) },
+  );
+  client.end();
+  t.equal(reply.ok, true);
+  const traceId = client.spanContext().traceId;
+  await waitFor(async () => consumed.length > 0, { timeoutMs: 30_000, intervalMs: 20, what: 'the event to be consumed' });
+  t.same(consumed[0], { traceId, requestId: 'req_db' }, "the consumer handles the event in the request's trace, naming the request");
+
+  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const rpc = spans.find((s) => s.name === 'rpc oteldb.make')!;
+  t.ok(rpc, 'the service span');
+  const insert = spans.find((s) => s.name === 'pg insert' && s.attributes['db.query.text'] === 'insert into oteldb.things (id) values ($1)');
+  t.equal(insert?.parentSpanContext?.spanId, rpc.spanContext().spanId, "the handler's statement is a child of its span, its text without values");
+  t.ok(spans.some((s) => s.name === 'pg begin') && spans.some((s) => s.name === 'pg commit'), 'the transaction is traced');
+  const publish = spans.find((s) => s.name === 'publish webhook.test')!;
+  t.equal(publish?.parentSpanContext?.spanId, rpc.spanContext().spanId, 'the publish is a child of the span that wrote the event');
+  t.ok(
+    spans.some((s) => s.name.startsWith('consume ') && s.parentSpanContext?.spanId === publish.spanContext().spanId),
+    'the consumer span is a child of the publish',
+  );
+  t.notOk(
+    exporter.getFinishedSpans().some((s) => s.name.startsWith('pg ') && !s.parentSpanContext),
+    'statements outside any trace (the relay, the loops) make no spans',
+  );
 });

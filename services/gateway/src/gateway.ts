@@ -17,12 +17,10 @@ import {
   postgresReadiness,
   startLoop,
   startMetricsServer,
-  tracer,
   waitForJetStream,
   DEV_MASTER_KEY,
   type Logger,
 } from '@bo/service-kit';
-import { SpanKind } from '@opentelemetry/api';
 import type { GatewayConfig } from './config.ts';
 import './edge/http/types.ts';
 import { gatewayMigrations } from './persistence/migrations.ts';
@@ -36,6 +34,7 @@ import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/ht
 import { BODY_LIMIT_BYTES, envelope, keepRawBodies, toAppError } from '@bo/http-kit';
 import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost } from './edge/http/errors.ts';
 import { parseQueryString } from './edge/http/query-string.ts';
+import { bindRequest, handleRequestsInContext } from './edge/http/request-context.ts';
 import { typeboxValidatorCompiler } from './edge/http/validation.ts';
 import { createMetrics, observabilityRoutes } from './edge/http/observability.ts';
 import { operatorContext, registerOperations } from './edge/operations.ts';
@@ -101,9 +100,10 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   keepRawBodies(app);
   installErrorHandling(app);
   installProtocolErrorAnswers(app, () => newId('request'));
+  handleRequestsInContext(app.server);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    req.span = tracer.startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'bo.request_id': req.id, 'url.path': req.url.split('?')[0] } });
+    req.span = bindRequest(req);
     refuseMissingHost(req, reply);
   });
   app.addHook('onResponse', async (req, reply) => {
@@ -111,6 +111,8 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     log.info(
       {
         requestId: req.id,
+        // The admin API's caller: the token's name or the signed-in person (absent on the public API).
+        actor: req.adminIdentity?.actor,
         operatorId: req.credential?.operatorId,
         environment: req.credential?.environment,
         method: req.method,

@@ -53,6 +53,8 @@ export interface Stack {
 export interface StackOptions {
   /** The DATABASE_URL a component is given, from the test database's (e.g. through a proxy the test can cut). */
   databaseUrlOf?: (c: Component, url: string) => string;
+  /** More environment for one component (e.g. its METRICS_PORT). */
+  envOf?: (c: Component) => Record<string, string>;
 }
 
 export async function startStack(
@@ -116,7 +118,7 @@ export async function startStack(
     logs,
     async start(c, more = {}) {
       const databaseUrl = opts.databaseUrlOf?.(c, env.DATABASE_URL!);
-      const child = spawnComponent(c, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...more });
+      const child = spawnComponent(c, { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...opts.envOf?.(c), ...more });
       procs.set(c, child);
       exits.set(c, new Promise((r) => child.once('exit', (code) => r(code))));
       return child;

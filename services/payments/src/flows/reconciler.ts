@@ -46,15 +46,23 @@ export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOption
   return finished;
 }
 
-async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () => Promise<boolean>): Promise<number> {
-  const rows =
-    deps.metrics &&
-    counter(
-      deps.metrics,
-      'bo_reconciler_rows_total',
-      'Interrupted moves the reconciler took up, by kind (deposit, withdrawal) and result (finished, failed: left for the next pass).',
-      ['kind', 'result'] as const,
-    );
+const KINDS = ['deposit', 'withdrawal'] as const;
+const RESULTS = ['finished', 'failed'] as const;
+
+/** The reconciler's counter; every kind and result starts at 0, so the series is there (and rates work) before the first row. */
+function rowsCounter(registry: Registry) {
+  const rows = counter(
+    registry,
+    'bo_reconciler_rows_total',
+    'Interrupted moves the reconciler took up, by kind (deposit, withdrawal) and result (finished, failed: left for the next pass).',
+    ['kind', 'result'] as const,
+  );
+  for (const kind of KINDS) for (const result of RESULTS) rows.inc({ kind, result }, 0);
+  return rows;
+}
+
+async function attempt(deps: ReconcilerDeps, kind: (typeof KINDS)[number], id: string, fn: () => Promise<boolean>): Promise<number> {
+  const rows = deps.metrics && rowsCounter(deps.metrics);
   try {
     const done = await fn();
     if (done) rows?.inc({ kind, result: 'finished' });
@@ -71,6 +79,7 @@ async function attempt(deps: ReconcilerDeps, kind: string, id: string, fn: () =>
 
 /** Starts the loop; a pass that fails as a whole (not one row) makes the service unready until one succeeds. */
 export function startReconciler(deps: ReconcilerDeps, opts: ReconcilerOptions): BackgroundTask {
+  if (deps.metrics) rowsCounter(deps.metrics);
   const loop = startLoop({
     name: 'reconciler pass',
     intervalMs: opts.intervalMs,

@@ -10,6 +10,8 @@ import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retr
 import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type RecordOutcome } from '../persistence/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
 import { createRecordBatcher } from './record-batcher.ts';
+import { forgetEventOrigin, inEventTrace } from './delivery-origins.ts';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 
 /** How long a finished attempt's record waits for others to share its statement (record-batcher.ts). */
 const RECORD_WINDOW_MS = 10;
@@ -77,8 +79,13 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
 
   /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
   async function runAttempt(c: ClaimedAttempt): Promise<ClaimedAttempt | undefined> {
+    return inEventTrace(c.eventId, { 'bo.event_id': c.eventId, 'bo.delivery_id': c.deliveryId, 'bo.attempt': c.attempt }, (span) => attemptAndRecord(c, span));
+  }
+
+  async function attemptAndRecord(c: ClaimedAttempt, span: Span): Promise<ClaimedAttempt | undefined> {
     crashPoint('webhooks.deliver.after-claim');
     const result = await performAttempt(c, o.attempt);
+    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
     let handedTo: ClaimedAttempt | undefined;
@@ -96,6 +103,8 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     const outcome: AttemptOutcome =
       next.status === 'delivered' ? 'delivered' : acknowledgedBy !== undefined ? 'superseded' : next.status === 'failed' ? 'exhausted' : 'retrying';
     o.countAttempt?.(outcome);
+    if (outcome !== 'retrying') forgetEventOrigin(c.eventId);
+    if (outcome !== 'delivered') span.setStatus({ code: SpanStatusCode.ERROR });
     const fields = {
       eventId: c.eventId,
       deliveryId: c.deliveryId,

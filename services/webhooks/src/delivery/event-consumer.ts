@@ -12,6 +12,7 @@ import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTa
 import type { EventToStore } from '../persistence/delivery-queue.ts';
 import { ingestEvents, type IntakeOutcome } from '../persistence/event-intake.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
+import { noteEventOrigin } from './delivery-origins.ts';
 
 export function webhooksConsumerName(prefix: string): string {
   return `${prefix}_webhooks`;
@@ -144,6 +145,7 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
         m.term(event);
         return;
       }
+      noteEventOrigin(event.id);
       pending.push({ m, event });
       // What arrived together (same socket read) is taken as one batch, once this turn is over.
       if (!pumpQueued) {

@@ -1,0 +1,34 @@
+// Each HTTP request is handled inside its own log context and its server span: the log lines of
+// its whole handling (the gateway's own, at any depth) carry its `requestId` and, when tracing is
+// on, the span's trace and span ids, and every span it starts (Postgres, NATS) is that span's child.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { context, SpanKind, trace, type Span } from '@opentelemetry/api';
+import type { FastifyRequest } from 'fastify';
+import { logContext, tracer, withLogContext } from '@bo/service-kit';
+
+const spans = new WeakMap<IncomingMessage, Span>();
+
+const startSpan = (method: string | undefined, url: string | undefined) =>
+  tracer.startSpan(`HTTP ${method}`, { kind: SpanKind.SERVER, attributes: { 'url.path': (url ?? '').split('?')[0] } });
+
+/** Wraps the server's request listeners (Fastify's) so each request runs in its own context. */
+export function handleRequestsInContext(server: Server): void {
+  const listeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  for (const listener of listeners) {
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const span = startSpan(req.method, req.url);
+      spans.set(req, span);
+      withLogContext({}, () => context.with(trace.setSpan(context.active(), span), () => listener(req, res)));
+    });
+  }
+}
+
+/** onRequest: names the request in its log context and on its span (one started here for an injected request). */
+export function bindRequest(req: FastifyRequest): Span {
+  const ctx = logContext();
+  if (ctx) ctx.requestId = req.id;
+  const span = spans.get(req.raw) ?? startSpan(req.method, req.url);
+  span.setAttribute('bo.request_id', req.id);
+  return span;
+}

@@ -1,0 +1,144 @@
+// Every console page in Chromium at 1280 px and on a 390 px phone, against the real processes:
+// each one finishes loading (the deliveries page with no filter too), none is wider than the screen
+// (no sideways scrolling of the page; a wide table scrolls inside itself), KYC document references
+// are text, and links only when they are https URLs, and operators and brands are shown by name.
+// CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page at each width (<page>-<width>.png).
+import t from 'tap';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack, uniq } from './support/stack.ts';
+import { startWebhookReceiver } from './support/webhook-receiver.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = process.env.CONSOLE_SCREENSHOTS;
+const key = () => ({ 'idempotency-key': uniq('k') });
+const WIDTHS = [1280, 390] as const;
+// What the page functions below use of the DOM (the tests are typed without the DOM's library).
+declare const document: {
+  querySelector(selector: string): { textContent: string | null } | null;
+  documentElement: { scrollWidth: number; clientWidth: number };
+};
+
+t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Layout Bets');
+  const c = op.sandboxClient;
+  const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
+  t.teardown(() => receiver.close());
+  await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url });
+  await stack.firstTestWebhook(c);
+
+  // A player whose KYC waits with a stored-file reference and an https one; a funded player with a
+  // withdrawal waiting for review.
+  const newPlayer = async (externalId: string, email: string, cpf: string) =>
+    (await c.post('/players', { externalId, name: `Player ${externalId} with a rather long family name`, email, cpf, birthDate: '1990-05-17' }, key())).body
+      .id as string;
+  const waiting = await newPlayer('layout-kyc-with-a-long-external-id-0001', 'a.very.long.address.for.layout@example.com', '529.982.247-25');
+  await c.post(`/players/${waiting}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/rg-front' }, key());
+  await c.post(`/players/${waiting}/kyc/submissions`, { documentType: 'selfie', reference: 'https://files.example.com/kyc/selfie-0001.jpg' }, key());
+  await c.post(`/players/${waiting}/kyc/submissions`, { documentType: 'cnh', reference: 'javascript:alert(1)' }, key());
+  const payee = await newPlayer('layout-payee', 'payee@example.com', '111.444.777-35');
+  await c.post(`/players/${payee}/kyc/submissions`, { documentType: 'cnh', reference: 's3://docs/cnh' }, key());
+  await c.post(`/sandbox/players/${payee}/kyc/decision`, { status: 'aprovado' });
+  const deposit = await c.post(`/players/${payee}/deposits`, { amount: '100.00', currency: 'BRL', method: 'pix', externalReference: uniq('psp') }, key());
+  await c.post(`/deposits/${deposit.body.id}/confirm`, {}, key());
+  t.equal((await c.post(`/players/${payee}/withdrawals`, { amount: '40.00', currency: 'BRL', method: 'pix', destination: 'pix-key-1' }, key())).status, 201);
+
+  const email = 'layout-admin@ourteam.example';
+  const created = await stack.admin('POST', '/admin/users', { email, role: 'admin' });
+  t.equal(created.status, 201, 'an admin account');
+
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+  const problems: string[] = [];
+
+  async function signedIn(width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`${width}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', created.body.password);
+    await page.click('button[type=submit]');
+    await page.locator('header .who').waitFor();
+    return page;
+  }
+
+  /** Opens a page and waits until nothing on it says "Loading…" any more. */
+  async function open(page: Page, url: string): Promise<void> {
+    await page.goto(`${stack.adminUrl}${url}`);
+    await page.locator('main h1').waitFor();
+    await page.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Loading…'), undefined, { timeout: 15_000 });
+  }
+
+  const pages: Array<[name: string, url: string]> = [
+    ['kyc', '/kyc'],
+    ['withdrawals', '/withdrawals'],
+    ['players-search', `/players?q=${encodeURIComponent('@example.com')}`],
+    ['players', `/players?q=layout&id=${waiting}`],
+    ['operators', '/operators'],
+    ['webhooks-no-filter', '/webhooks'],
+    ['webhooks', `/webhooks?operatorId=${op.operator.id}`],
+    ['audit', '/audit'],
+    ['ledger', '/ledger'],
+    ['account', '/account'],
+  ];
+  for (const width of WIDTHS) {
+    t.test(`at ${width} px`, async (t) => {
+      const page = await signedIn(width);
+      for (const [name, url] of pages) {
+        await open(page, url);
+        if (name === 'ledger') await page.getByRole('button', { name: 'Verify the ledger' }).click();
+        if (name === 'ledger') await page.locator('pre.verdict').waitFor();
+        if (name === 'players') await page.locator('section h3', { hasText: 'Ledger' }).waitFor();
+        const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+        t.ok(wide.page <= wide.screen, `${name} fits ${width} px without sideways scrolling (page ${wide.page} px, screen ${wide.screen} px)`);
+        if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+      }
+      await page.context().close();
+    });
+  }
+
+  t.test('the deliveries page without a filter asks for one', async (t) => {
+    const page = await signedIn(1280);
+    await open(page, '/webhooks');
+    t.match(await page.locator('main').textContent(), /Choose an operator or an event\./);
+    await page.context().close();
+  });
+
+  t.test('document references and names', async (t) => {
+    const page = await signedIn(1280);
+    for (const url of ['/kyc', `/players?id=${waiting}`]) {
+      await open(page, url);
+      const card = page.locator(`article[data-player="${waiting}"]`);
+      await card.waitFor();
+      const links = await card.locator('.submissions a').evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
+      t.same(links, [{ href: 'https://files.example.com/kyc/selfie-0001.jpg', rel: 'noopener noreferrer' }], `${url}: only the https reference is a link`);
+      const text = await card.locator('.submissions').textContent();
+      t.match(text, /s3:\/\/docs\/rg-front/, `${url}: the s3 reference is shown as text`);
+      t.match(text, /javascript:alert\(1\)/, `${url}: and anything else too`);
+      // The names arrive with the operators' list: shown once it is in.
+      await card.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
+      const owner = await card.locator('.owner').textContent();
+      t.match(owner, /Layout Bets/, `${url}: the operator by name`);
+      t.match(owner, /Layout Bets \(sandbox\)/, `${url}: the brand by name`);
+      t.notMatch(owner, /op_|brd_/, `${url}: no raw id shown`);
+    }
+    await open(page, `/players?q=${encodeURIComponent('payee@example.com')}`);
+    const row = page.locator('tbody tr', { hasText: 'layout-payee' });
+    await row.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
+    t.match(await row.textContent(), /Layout Bets \(sandbox\)/, 'the search results name the brand');
+    await page.context().close();
+  });
+
+  t.same(problems, [], 'no script error on any page');
+});
