@@ -291,6 +291,8 @@ t.test('operator journey through the SDK', async (t) => {
         return `key ${e.data.keyPrefix} issued`;
       case 'credential.revoked':
         return `key ${e.data.keyPrefix} revoked`;
+      default:
+        return e.type;
     }
   };
   t.same(

@@ -279,6 +279,7 @@ export {
 
 import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
+import { responsibleGamingOperations } from './responsible-gaming.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
@@ -288,8 +289,10 @@ import { webhookOperations } from './webhooks.ts';
 export const publicOperations = {
   ...meOperations,
   ...playerOperations,
+  ...responsibleGamingOperations,
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,
   ...webhookOperations,
 };
+export * from './responsible-gaming.ts';
