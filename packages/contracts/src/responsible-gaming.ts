@@ -269,3 +269,13 @@ export function missesRequiredLimits(rules: RgRules | undefined, now: Date): boo
   if (rules?.profile !== 'br-spa') return false;
   return limitsInForce(rules, 'loss', now).length === 0 || limitsInForce(rules, 'time', now).length === 0;
 }
+
+/** `games.sessions.endForPlayer`: the wallet ends a player's open game sessions (a self-exclusion). */
+export const END_PLAYER_SESSIONS_SUBJECT = 'games.sessions.endForPlayer';
+export const endPlayerSessionsMessages = defineMessages({
+  end: {
+    subject: END_PLAYER_SESSIONS_SUBJECT,
+    body: Type.Object({ brandId: Type.String(), playerId: Type.String() }),
+    reply: Type.Object({ ended: Type.Integer() }),
+  },
+});

@@ -101,9 +101,14 @@ export class BackOffice {
       body: SetLimit,
       opts?: RequestOptions,
     ): Promise<ResponsibleGaming> => this.#body('setLimit', { params: { playerId, type, period }, body }, opts),
-    removeLimit: (playerId: string, type: 'deposit' | 'loss' | 'wager' | 'time', period: 'day' | 'week' | 'month', opts?: RequestOptions): Promise<ResponsibleGaming> =>
-      this.#body('removeLimit', { params: { playerId, type, period } }, opts),
-    pause: (playerId: string, body: Pause, opts?: RequestOptions): Promise<ResponsibleGaming> => this.#body('pausePlayer', { params: { playerId }, body }, opts),
+    removeLimit: (
+      playerId: string,
+      type: 'deposit' | 'loss' | 'wager' | 'time',
+      period: 'day' | 'week' | 'month',
+      opts?: RequestOptions,
+    ): Promise<ResponsibleGaming> => this.#body('removeLimit', { params: { playerId, type, period } }, opts),
+    pause: (playerId: string, body: Pause, opts?: RequestOptions): Promise<ResponsibleGaming> =>
+      this.#body('pausePlayer', { params: { playerId }, body }, opts),
     selfExclude: (playerId: string, body: { months: number } | { indefinite: true }, opts?: RequestOptions): Promise<ResponsibleGaming> =>
       this.#body('selfExclude', { params: { playerId }, body }, opts),
   };
