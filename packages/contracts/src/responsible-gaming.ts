@@ -3,6 +3,7 @@
 // them inside `players.state`; payments and the wallet enforce them in the transaction that moves
 // the money, over the usage they count themselves (deposits; stakes, wins and time played).
 import { Type, type Static } from '@sinclair/typebox';
+import { AppError } from './errors.ts';
 import { Money, MoneyBoundInput, Nullable, Timestamp } from './common.ts';
 import { ComplianceProfileSchema } from './compliance-profile.ts';
 import { defineMessages } from './messages.ts';
@@ -279,3 +280,17 @@ export const endPlayerSessionsMessages = defineMessages({
     reply: Type.Object({ ended: Type.Integer() }),
   },
 });
+
+/** 403 RG_BLOCKED with its reason (and, for a limit, its period, value and when the period resets). */
+export function rgBlocked(reason: RgBlockReason, message: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('RG_BLOCKED', message, { reason, ...details });
+}
+
+/**
+ * The refusals every money path shares, before any limit: a pause, and under br-spa a player
+ * without a loss and a time limit. (Self-exclusion each path checks with the player's status.)
+ */
+export function assertNotPausedOrIncomplete(rules: RgRules | undefined, now: Date): void {
+  if (isPaused(rules, now)) throw rgBlocked('paused', 'The player has paused play until a later time.', { until: rules!.pausedUntil });
+  if (missesRequiredLimits(rules, now)) throw rgBlocked('limits_required', 'The player must set a loss limit and a time limit first.');
+}

@@ -70,7 +70,7 @@ export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessage
 const PLAYER_REFUSALS = new Set(['PLAYER_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE']);
 
 /** The message of a player refusal, or null when the check passes; anything else propagates. */
-async function refusalOf(check: () => Promise<void>): Promise<string | null> {
+async function refusalOf(check: () => Promise<unknown>): Promise<string | null> {
   try {
     await check();
     return null;
