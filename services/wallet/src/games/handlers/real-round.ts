@@ -8,17 +8,40 @@
 // handler's first look is not played on. A player with responsible-gaming limits (or under br-spa)
 // plays in a transaction that first locks the account, counts the page's activity, and checks the
 // round against the usage of its periods (docs/responsible-gaming.md).
-import { AppError, newId, validationError } from '@bo/contracts';
+import { AppError, isAppError, newId, validationError, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { periodUsage } from '../../ledger/rg-usage.ts';
 import { checkRoundLimits, needsRoundGuard } from '../domain/round-limits.ts';
 import { lockAccount, recordActivity } from './activity.ts';
 import { decideRound } from '../domain/rounds.ts';
-import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow } from '../../ledger/game-round.ts';
+import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
 import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
+
+/**
+ * A round of a player with limits, in one transaction: the account lock, the page's activity, the
+ * limits against the usage of their periods, then the round's statement. A refusal still commits
+ * the activity (the time was played) and is thrown after the commit.
+ */
+async function guardedRound(ctx: GamesContext, sessionId: string, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
+  const outcome = await ctx.deps.sql.transaction(async (tx) => {
+    const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
+    if (await lockAccount(tx, accountId)) {
+      await recordActivity(tx, sessionId, accountId, round.createdAt);
+      try {
+        checkRoundLimits(rules, await periodUsage(tx, accountId, rules.timeZone, round.createdAt), round.amount, round.createdAt);
+      } catch (e) {
+        if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
+        throw e;
+      }
+    }
+    return { posted: await postRealRound(tx, round) };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.posted;
+}
 
 export async function playRealRound(
   ctx: GamesContext,
@@ -64,14 +87,7 @@ export async function playRealRound(
     posted = guarded
       ? // The player's limits: their usage read under the account lock the round's statement takes
         // again, so concurrent rounds are checked one after another against what committed before.
-        await ctx.deps.sql.transaction(async (tx) => {
-          const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
-          if (await lockAccount(tx, accountId)) {
-            await recordActivity(tx, sessionId, accountId, round.createdAt);
-            checkRoundLimits(rules, await periodUsage(tx, accountId, rules.timeZone, round.createdAt), round.amount, round.createdAt);
-          }
-          return postRealRound(tx, round);
-        })
+        await guardedRound(ctx, sessionId, rules, round)
       : await postRealRound(ctx.deps.sql, round);
   } catch (e) {
     // The same click committed while this copy waited for the player's row: its round is the answer.
