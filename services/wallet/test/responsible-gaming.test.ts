@@ -123,6 +123,27 @@ t.test('responsible gaming on real-money play', async (t) => {
     await assertLedgerSound(t, h);
   });
 
+  t.test("the page's heartbeat counts time played and answers the session's net result", async (t) => {
+    const player = await funded();
+    (await setLimit(player, 'time', 'week', 600)).ok || t.fail('limit');
+    at('2030-12-04T15:00:00-03:00');
+    const token = tokenOf((await h.openSession(t, live, player, 'gm_dice_classic')).gameUrl);
+    t.equal(reason(await lose(token, '2.50')), 'ok:201');
+    const beat = async () => (await h.call('games.play.heartbeat', gatewayScope, { params: { token } })) as any;
+    at('2030-12-04T15:01:00-03:00');
+    t.match((await beat()).body, { netResult: '-2.50', roundsPlayed: 1 });
+    at('2030-12-04T15:02:00-03:00');
+    await beat();
+    at('2030-12-04T15:02:30-03:00');
+    await beat();
+    t.match(
+      ((await h.call('players.rg.get', live, { params: { playerId: player } })) as any).body.limits,
+      [{ type: 'time', period: 'week', used: 2 }],
+      '150 s: 2 whole minutes',
+    );
+    setRuleClockOffset(0);
+  });
+
   t.test('pause and self-exclusion: no session, no round; a self-exclusion ends the open sessions', async (t) => {
     setRuleClockOffset(0);
     const player = await funded();

@@ -16,6 +16,7 @@ import { playSession } from './handlers/play-session.ts';
 import { playOwner } from './handlers/play-owner.ts';
 import { playRound, playRoundMessage } from './handlers/play-round.ts';
 import { endPlayerSessions, walletRgUsage } from './handlers/responsible-gaming.ts';
+import { playHeartbeat } from './handlers/play-heartbeat.ts';
 
 export interface GamesModuleOptions {
   /** Replaces the external provider adapter. */
@@ -42,6 +43,7 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(gamePlayMessages.session, playSession(ctx)),
         ...handle(gamePlayMessages.owner, playOwner(ctx)),
         ...handle(playRoundMessage, playRound(ctx)),
+        ...handle(gamePlayMessages.heartbeat, playHeartbeat(ctx)),
         ...handle(rgUsageMessages.wallet, walletRgUsage(ctx)),
         ...handle(endPlayerSessionsMessages.end, endPlayerSessions(ctx)),
       };
