@@ -2,7 +2,7 @@
 // a real session of a player with responsible-gaming rules the time since the session's last
 // activity counts as played (activity.ts, under the account lock); the answer is the session's net
 // result for the page's reality check.
-import { type gamePlayMessages } from '@bo/contracts';
+import type { gamePlayMessages } from '@bo/contracts';
 import { formatMoney, internalScopeOf, onlyRow, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { needsRoundGuard } from '../domain/round-limits.ts';
