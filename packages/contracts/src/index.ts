@@ -116,6 +116,7 @@ export {
   PLAYER_STATE_SUBJECT,
   PLAYER_STATUSES,
   PlayerChangedSchema,
+  EVERY_PLAYER,
   PlayerIdParams,
   PlayerLimitsResultSchema,
   PlayerLimitsSchema,

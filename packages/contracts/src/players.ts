@@ -330,6 +330,8 @@ export type PlayerState = Static<typeof PlayerStateSchema>;
 
 /** `<prefix>.players.changed` (core NATS broadcast): what players.state answers for this player changed. */
 export const PlayerChangedSchema = Type.Object({ playerId: Type.String() });
+/** The `playerId` of a broadcast that concerns every player (an operator's compliance profile changed). */
+export const EVERY_PLAYER = '*';
 export type PlayerChanged = Static<typeof PlayerChangedSchema>;
 
 export const playerMessages = defineMessages({

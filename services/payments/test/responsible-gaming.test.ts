@@ -60,6 +60,14 @@ t.test('responsible gaming on deposits', async (t) => {
     t.equal(rgReason(await deposit(offScope, offPlayer, '10.00')), 'ok', 'profile off: no limit required');
   });
 
+  t.test('switching an operator to br-spa is in force before its answer (cached player states dropped)', async (t) => {
+    const scope = operatorScope('rg5');
+    const player = await money.player(scope);
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'ok', 'off: the state is cached now');
+    await brSpa(scope);
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'limits_required');
+  });
+
   t.test('a lower limit is in force before its answer; a higher one only after the cooling-off', async (t) => {
     setRuleClockOffset(0);
     const scope = operatorScope('rg2');
