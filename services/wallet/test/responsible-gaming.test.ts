@@ -54,6 +54,12 @@ t.test('responsible gaming on real-money play', async (t) => {
     t.match((refused as any).error, { code: 'RG_BLOCKED', details: { reason: 'loss_limit', period: 'day', limit: '30.00', resetsAt: String } });
     t.equal(await balance(player), '70.00', 'the refused round moved nothing');
     t.equal(reason(await play(token, '0.10')), 'loss_limit', 'not even the smallest stake');
+    const reached = await h.sql<{ payload: string }>("select payload from wallet.outbox where subject_type = 'player.limit.reached' order by seq");
+    t.match(
+      reached.map((r) => JSON.parse(r.payload).data).filter((d: any) => d.playerId === player),
+      [{ type: 'loss', period: 'day', value: '30.00', resetsAt: String }, { type: 'loss' }],
+      'player.limit.reached through the outbox, once per refusal',
+    );
     const view = await h.call('players.rg.get', live, { params: { playerId: player } });
     t.match((view as any).body.limits, [{ type: 'loss', period: 'day', value: '30.00', used: '30.00' }], 'usage as the players service shows it');
     await assertLedgerSound(t, h);
@@ -117,6 +123,12 @@ t.test('responsible gaming on real-money play', async (t) => {
     at('2030-12-02T10:12:00-03:00');
     t.equal(reason(await play(token, '0.10')), 'time_limit', '2 minutes played: the limit is reached');
     t.equal(reason(await openSession(player)), 'time_limit', 'no new session either');
+    const timeEvents = await h.sql<{ payload: string }>("select payload from wallet.outbox where subject_type = 'player.limit.reached' order by seq");
+    t.equal(
+      timeEvents.map((r) => JSON.parse(r.payload).data).filter((d: any) => d.playerId === player && d.type === 'time').length,
+      2,
+      'the round and the session open each announced',
+    );
     at('2030-12-03T09:00:00-03:00');
     t.equal(reason(await openSession(player)), 'ok:201', 'the next day');
     setRuleClockOffset(0);

@@ -8,6 +8,7 @@ import { operatorScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { periodUsage } from '../../ledger/rg-usage.ts';
 import { checkTimeLimits, hasTimeLimit } from '../domain/round-limits.ts';
+import { announceLimitReached } from './limit-reached.ts';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
@@ -31,7 +32,12 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     assertPlayerMayPlay(player, now);
     const currency = player.currency ?? scope.currency;
     if (hasTimeLimit(player.rg, now)) {
-      checkTimeLimits(player.rg, await periodUsage(ctx.deps.sql, playerAccountId(scope.brandId, playerId, currency), player.rg.timeZone, now), now);
+      const usage = await periodUsage(ctx.deps.sql, playerAccountId(scope.brandId, playerId, currency), player.rg.timeZone, now);
+      try {
+        checkTimeLimits(player.rg, usage, now);
+      } catch (e) {
+        await announceLimitReached(ctx.deps, e, { ...scope, playerId, externalId: player.externalId ?? null });
+      }
     }
 
     const mode: GameMode = scope.environment === 'sandbox' ? 'demo' : 'real';

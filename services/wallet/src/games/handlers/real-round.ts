@@ -8,12 +8,13 @@
 // handler's first look is not played on. A player with responsible-gaming limits (or under br-spa)
 // plays in a transaction that first locks the account, counts the page's activity, and checks the
 // round against the usage of its periods (docs/responsible-gaming.md).
-import { AppError, isAppError, newId, validationError, type RgRules } from '@bo/contracts';
+import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { periodUsage } from '../../ledger/rg-usage.ts';
 import { checkRoundLimits, needsRoundGuard } from '../domain/round-limits.ts';
 import { lockAccount, recordActivity } from './activity.ts';
+import { announceLimitReached } from './limit-reached.ts';
 import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
@@ -45,7 +46,11 @@ async function guardedRound(ctx: GamesContext, sessionId: string, rules: RgRules
 
 export async function playRealRound(
   ctx: GamesContext,
-  req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
+  req: RoundRequest & {
+    sessionId: string;
+    session: { operatorId: string; environment: Environment; brandId: string; playerId: string; currency: string; gameId: string };
+    requestId: string;
+  },
 ): Promise<HandlerResult> {
   const { kind, input, session, sessionId } = req;
   const clientRoundId = input.clientRoundId;
@@ -87,7 +92,7 @@ export async function playRealRound(
     posted = guarded
       ? // The player's limits: their usage read under the account lock the round's statement takes
         // again, so concurrent rounds are checked one after another against what committed before.
-        await guardedRound(ctx, sessionId, rules, round)
+        await guardedRound(ctx, sessionId, rules, round).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
       : await postRealRound(ctx.deps.sql, round);
   } catch (e) {
     // The same click committed while this copy waited for the player's row: its round is the answer.
