@@ -3,12 +3,13 @@
 // self-excluded player's open game sessions (games.sessions.endForPlayer, asked before the
 // self-exclusion is answered).
 import { LIMIT_PERIODS, type endPlayerSessionsMessages, type rgUsageMessages } from '@bo/contracts';
-import { Money, formatMoney, ruleClock, type HandlerOf } from '@bo/service-kit';
+import { Money, formatMoney, internalScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { periodUsage, type RoundUsage } from '../../ledger/rg-usage.ts';
 import type { GamesContext } from './context.ts';
 
 export function walletRgUsage(ctx: GamesContext): HandlerOf<typeof rgUsageMessages.wallet> {
   return async (req) => {
+    internalScopeOf(req);
     const { brandId, playerId, timeZone, at } = req.body;
     // One account per player and currency: the player's accounts of the brand, summed.
     const accounts = await ctx.deps.sql.query<{ id: string }>("select id from wallet.accounts where kind = 'player' and brand_id = ? and player_id = ?", [
@@ -28,6 +29,7 @@ export function walletRgUsage(ctx: GamesContext): HandlerOf<typeof rgUsageMessag
 
 export function endPlayerSessions(ctx: GamesContext): HandlerOf<typeof endPlayerSessionsMessages.end> {
   return async (req) => {
+    internalScopeOf(req);
     const rows = await ctx.deps.sql.query(
       'update wallet.game_sessions set expires_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id',
       [ruleClock.now(), req.body.brandId, req.body.playerId, ruleClock.now()],
