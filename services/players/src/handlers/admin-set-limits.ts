@@ -3,11 +3,10 @@
 // change applies at once, as in v1.1; under `br-spa` our team may only lower the deposit/day limit
 // (a raise or a removal is the player's, through the operator, after the cooling-off).
 import { AppError, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, formatMoney, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, compareMoney, formatMoney, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
-import { compareMoney } from '@bo/service-kit';
 import { RgLimitEntity, type PlayerRow } from '../persistence/entities.ts';
 import { depositPerDay } from '../persistence/deposit-day.ts';
 import { complianceOf, limitRows, recordChange } from '../persistence/rg-store.ts';
@@ -18,7 +17,8 @@ async function replaceDepositPerDay(tx: EntityManager, player: PlayerRow, next: 
   const rows = await limitRows(tx, player.id);
   const row = rows.find((r) => r.type === 'deposit' && r.period === 'day');
   const before = depositPerDay(rows, now);
-  if (before === next || (before !== null && next !== null && compareMoney(before, next) === 0 && !row?.pendingEffectiveAt)) return;
+  const unchanged = before === null ? next === null : next !== null && compareMoney(before, next) === 0;
+  if (unchanged && !row?.pendingEffectiveAt) return;
   if (next === null) {
     if (row) tx.remove(row);
   } else if (row) {
