@@ -57,7 +57,9 @@ export function formatReport(r: BenchResults): string {
   const by = (kind: string) => r.scenarios.filter((s) => s.kind === kind);
   const bareSelect = mean(by('bareSelect').map((s) => s.requestsPerSec));
   const bareUpdate = mean(by('bareUpdate').map((s) => s.requestsPerSec));
-  const deposits = by('deposit');
+  // The responsible-gaming pair (scenario `rg`) is reported on its own, as br-spa vs off.
+  const profileRun = (s: ScenarioResult) => s.name.includes(', profile ');
+  const deposits = by('deposit').filter((s) => !profileRun(s));
   // Repeated runs of one kind (A B B A) are averaged.
   const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined =>
     runs.length === 0
@@ -71,7 +73,8 @@ export function formatReport(r: BenchResults): string {
   const oneBrand = averaged(deposits.filter((s) => s.name.includes(', 1 brand')));
   const spread = averaged(deposits.filter((s) => !s.name.includes(', 1 brand') && !s.name.startsWith('soak')));
   const wallet = by('wallet')[0];
-  const rounds = by('rounds')[0];
+  const rounds = by('rounds').filter((s) => !profileRun(s))[0];
+  const pair = (kind: string, profile: string) => r.scenarios.find((s) => s.kind === kind && s.name.endsWith(`, profile ${profile}`));
 
   const lines: string[] = [
     `${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}; ${r.settings.connections} connections, ${r.settings.durationSec} s per run after ${r.settings.warmupSec} s warm-up, loopback`,
@@ -111,7 +114,15 @@ export function formatReport(r: BenchResults): string {
     const ratio = spread.opsPerSec! / oneBrand.opsPerSec!;
     target(`deposits ${r.settings.brands} brands vs 1 brand (ops/s)`, ratio.toFixed(2), '0.85 .. 1.15', Math.abs(ratio - 1) <= 0.15);
   }
-  for (const d of deposits) {
+  for (const kind of ['deposit', 'rounds']) {
+    const off = pair(kind, 'off');
+    const brSpa = pair(kind, 'br-spa');
+    if (off && brSpa) {
+      const ratio = brSpa.opsPerSec! / off.opsPerSec!;
+      target(`${kind === 'deposit' ? 'deposits' : 'real-money rounds'} br-spa vs off, same operator (ops/s)`, pct(ratio), '>= 85%', ratio >= 0.85);
+    }
+  }
+  for (const d of by('deposit')) {
     if (!d.webhooks) continue;
     const w = d.webhooks;
     target(`webhook lag p99 (ms), ${d.name}`, w.lagMs ? String(w.lagMs.p99) : 'none', '<= 1000', w.lagMs ? w.lagMs.p99 <= 1000 : false);

@@ -36,7 +36,9 @@ const BRANDS = Number(process.env.BENCH_BRANDS ?? 32);
 /** BENCH_SOAK=600: instead of the scenarios, deposits at a steady rate for that many seconds, RSS sampled. */
 const SOAK_SEC = Number(process.env.BENCH_SOAK ?? 0);
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
-const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds';
+// `rg`: the same operator with its compliance profile `off`, then `br-spa` (players with limits out
+// of reach): deposits and real-money rounds side by side (docs/responsible-gaming.md).
+const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,rg';
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
@@ -245,26 +247,29 @@ async function main(): Promise<void> {
     // Operators: the first one takes every single-brand scenario; BRANDS of them (the first
     // included) take the spread deposit run. Limits out of reach, webhooks to the receiver.
     const operatorCount = SCENARIOS.has('spread') ? BRANDS : 1;
+    const newOperator = async (i: number | string): Promise<CreatedOperator> => {
+      const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: `Bench Operator ${i}` });
+      expectStatus('creating an operator', created, 201);
+      const op = created.body as CreatedOperator;
+      expectStatus(
+        'setting the rate limit',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }),
+        200,
+      );
+      expectStatus(
+        'setting the webhook URL',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.ready.url }),
+        200,
+      );
+      return op;
+    };
     const operators = await inBatches(
       Array.from({ length: operatorCount }, (_, i) => i),
       4,
-      async (i) => {
-        const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: `Bench Operator ${i}` });
-        expectStatus('creating an operator', created, 201);
-        const op = created.body as CreatedOperator;
-        expectStatus(
-          'setting the rate limit',
-          await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }),
-          200,
-        );
-        expectStatus(
-          'setting the webhook URL',
-          await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.ready.url }),
-          200,
-        );
-        return op;
-      },
+      newOperator,
     );
+    // The responsible-gaming pair's own operator (profile off until its second half).
+    const rgOperator = SCENARIOS.has('rg') ? await newOperator('RG') : undefined;
     const sandboxOf = (op: CreatedOperator): Credentials => ({ key: op.sandbox.key, secret: op.sandbox.secret });
     const productionOf = (op: CreatedOperator): Credentials => ({ key: op.production.key, secret: op.production.secret });
     const clientOf = (c: Credentials) => new OperatorClient({ baseUrl: `${publicUrl}/api/v1`, ...c });
@@ -299,30 +304,34 @@ async function main(): Promise<void> {
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
     const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]!))) : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
-    let sessions: BenchSession[] = [];
-    if (SCENARIOS.has('rounds')) {
-      const live = productionOf(operators[0]!);
-      sessions = await inBatches(Array.from({ length: PLAYERS }), 16, async (_, i) => {
+    const fundedSessions = (op: CreatedOperator, tag: string): Promise<(BenchSession & { playerId: string })[]> => {
+      const live = productionOf(op);
+      return inBatches(Array.from({ length: PLAYERS }), 16, async (_, i) => {
         const p = await newPlayer(live);
         expectStatus('approving KYC', await adminCall(adminUrl, adminToken, 'POST', `/admin/players/${p.id}/kyc/decision`, { status: 'aprovado' }), 200);
         const c = clientOf(live);
         const dep = await c.post(
           `/players/${p.id}/deposits`,
-          { amount: '100000.00', currency: 'BRL', method: 'pix', externalReference: `fund-${runId}-${i}` },
-          { 'idempotency-key': `fund-${runId}-${i}` },
+          { amount: '100000.00', currency: 'BRL', method: 'pix', externalReference: `fund${tag}-${runId}-${i}` },
+          { 'idempotency-key': `fund${tag}-${runId}-${i}` },
         );
         expectStatus('funding deposit', dep, 201);
         expectStatus(
           'funding confirm',
-          await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc-${runId}-${i}` }),
+          await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc${tag}-${runId}-${i}` }),
           200,
         );
         const session = await c.post(`/players/${p.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
         expectStatus('game session', session, 201);
-        return { roundsPath: `${new URL((session.body as { gameUrl: string }).gameUrl).pathname}/rounds` };
+        return { playerId: p.id, roundsPath: `${new URL((session.body as { gameUrl: string }).gameUrl).pathname}/rounds` };
       });
-    }
-    log(`setup: ${operators.length} operators, ${oneBrand.length + spread.length + sessions.length} players`);
+    };
+    const sessions: BenchSession[] = SCENARIOS.has('rounds') ? await fundedSessions(operators[0]!, '') : [];
+    const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator))) : [];
+    const rgSessions = rgOperator ? await fundedSessions(rgOperator, 'rg') : [];
+    log(
+      `setup: ${operators.length + (rgOperator ? 1 : 0)} operators, ${oneBrand.length + spread.length + sessions.length + rgDepositors.length + rgSessions.length} players`,
+    );
 
     const memoryBefore = Object.fromEntries(
       await Promise.all(measured.map(async (p) => [p.name, await ask<MemoryReport>(p.proc, { type: 'memory', gc: true }, 'memory')] as const)),
@@ -423,6 +432,42 @@ async function main(): Promise<void> {
       };
     };
 
+    /**
+     * The same operator with its compliance profile `off`, then `br-spa`: deposits (create + confirm)
+     * and real-money rounds. Under br-spa every player has the required loss and time limits and a
+     * deposit limit, all out of reach, so the runs pay for reading and checking them, not refusals.
+     */
+    const responsibleGamingPair = async (op: CreatedOperator): Promise<ScenarioResult[]> => {
+      const brands = [op.sandbox.brandId];
+      const out: ScenarioResult[] = [];
+      // Not reported: the first deposits of these players open their wallet accounts.
+      await depositRun('priming: rg deposits (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 });
+      out.push(await depositRun('deposit create + confirm, profile off', rgDepositors, brands));
+      out.push(await measure(spec('real-money game round, profile off', 'rounds', publicUrl, { sessions: rgSessions }), measured));
+      expectStatus('profile br-spa', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }), 200);
+      const limits = [
+        ['loss', 'day', '1000000.00'],
+        ['time', 'day', 44_640],
+        ['deposit', 'day', '1000000.00'],
+      ] as const;
+      const withLimits = async (playerId: string, c: Credentials) => {
+        for (const [type, period, value] of limits) {
+          const res = await clientOf(c).request(
+            'PUT',
+            `/players/${playerId}/limits/${type}/${period}`,
+            { value },
+            { 'idempotency-key': `lim-${runId}-${playerId}-${type}` },
+          );
+          expectStatus('setting a limit', res, 200);
+        }
+      };
+      await inBatches(rgDepositors, 16, (p) => withLimits(p.id, p.creds));
+      await inBatches(rgSessions, 16, (s) => withLimits(s.playerId, productionOf(op)));
+      out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands));
+      out.push(await measure(spec('real-money game round, profile br-spa', 'rounds', publicUrl, { sessions: rgSessions }), measured));
+      return out;
+    };
+
     const scenarios: ScenarioResult[] = [];
     const bareRuns = async (label: string) => {
       if (!SCENARIOS.has('bare')) return;
@@ -464,6 +509,7 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('deposit') && SCENARIOS.has('spread')) scenarios.push(await oneBrandRun());
       if (SCENARIOS.has('wallet')) scenarios.push(await measure(spec('GET /players/{id}/wallet', 'wallet', publicUrl, { players: oneBrand }), measured));
       if (SCENARIOS.has('rounds')) scenarios.push(await measure(spec('real-money game round', 'rounds', publicUrl, { sessions }), measured));
+      if (rgOperator) scenarios.push(...(await responsibleGamingPair(rgOperator)));
       await bareRuns(' again');
     }
 

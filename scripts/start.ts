@@ -217,6 +217,13 @@ async function main() {
     if (created.status !== 201)
       throw new StartupError(`Could not create the demo operator: ${JSON.stringify(created.body)}\n  Fix: look for the gateway's error above.`);
     demo = created.body;
+    // The demo operator follows Brazil's SPA/MF rules (docs/responsible-gaming.md): the README's
+    // journey registers its player with the loss and time limits br-spa requires.
+    const profile = await admin('PUT', `/admin/operators/${demo.operator.id}/compliance`, { profile: 'br-spa' });
+    if (profile.status !== 200)
+      throw new StartupError(
+        `Could not set the demo operator's compliance profile: ${JSON.stringify(profile.body)}\n  Fix: look for the players service's error above.`,
+      );
     writeFileSync(demoFile, JSON.stringify(demo, null, 2));
     chmodSync(demoFile, 0o600);
     log('created the demo operator (first run)');

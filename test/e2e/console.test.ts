@@ -162,6 +162,42 @@ t.test('team console in a browser', async (t) => {
     await bruno.context().close();
   });
 
+  t.test("compliance reads a player's responsible gaming; an indefinite self-exclusion is not lifted before 30 days", async (t) => {
+    const created = await c.post(
+      '/players',
+      {
+        externalId: 'console-rg',
+        name: 'Player console-rg',
+        email: 'rg@example.com',
+        cpf: '703.982.952-55',
+        birthDate: '1990-05-17',
+        limits: [
+          { type: 'loss', period: 'day', value: '50.00' },
+          { type: 'time', period: 'week', value: 300 },
+        ],
+      },
+      key(),
+    );
+    t.equal(created.status, 201, 'limits collected at registration');
+    const rg = created.body.id as string;
+    t.equal((await c.post(`/players/${rg}/self-exclusion`, { indefinite: true }, key())).status, 200);
+    const page = await signIn('carla', '/kyc');
+    await page.goto(`${stack.adminUrl}/players?q=${rg}&id=${rg}`);
+    const section = page.locator(`article[data-player="${rg}"] section[aria-label="Responsible gaming"]`);
+    await section.locator('table').first().waitFor();
+    const text = await section.textContent();
+    t.match(text, /loss\s*day\s*50\.00\s*0\.00/, 'the loss limit and its usage');
+    t.match(text, /time\s*week\s*300 min/, 'the time limit');
+    t.match(text, /without end/, 'the self-exclusion');
+    t.match(text, /self_exclusion[\s\S]*indefinite[\s\S]*operator/, 'the history says who');
+    await section.locator('input[name=reason]').fill('asked by the player');
+    await section.getByRole('button', { name: 'Lift the indefinite self-exclusion' }).click();
+    await section.locator('.error').waitFor();
+    t.match(await section.locator('.error').textContent(), /SELF_EXCLUSION_ACTIVE[\s\S]*30 days/, 'the page shows the refusal');
+    await shot(page, 'player-responsible-gaming');
+    await page.context().close();
+  });
+
   t.test('support finds a player without an id and is refused finance actions, in the page and at the API', async (t) => {
     const page = await signIn('sam', '/players');
     await page.fill('input[name=q]', '111.444.777-35');

@@ -91,7 +91,7 @@ t.test('operator journey through the SDK', async (t) => {
   const sdk = new BackOffice({ baseUrl, key: op.sandbox.key, secret: op.sandbox.secret, webhookSecret: op.sandbox.webhookSecret });
 
   const me = await sdk.me.get();
-  t.match(me, { operator: { id: op.operator.id, environment: 'sandbox' }, brand: { isSandbox: true, currency: 'BRL' }, apiVersion: '1.2.0' });
+  t.match(me, { operator: { id: op.operator.id, environment: 'sandbox' }, brand: { isSandbox: true, currency: 'BRL' }, apiVersion: '1.3.0' });
 
   const test = await sdk.webhooks.test();
   t.match(test, { url: receiver.url, delivered: true, statusCode: 204, error: null });
@@ -291,6 +291,8 @@ t.test('operator journey through the SDK', async (t) => {
         return `key ${e.data.keyPrefix} issued`;
       case 'credential.revoked':
         return `key ${e.data.keyPrefix} revoked`;
+      default:
+        return e.type;
     }
   };
   t.same(

@@ -1,6 +1,7 @@
 // Player lookup by id, externalId, CPF or e-mail; a player's file: profile, KYC submissions and
-// history, status and responsible-gaming limits (changed by compliance), wallet, ledger, deposits
-// and withdrawals.
+// history, status and v1.1's limits (changed by compliance), the responsible gaming the player
+// chose (limits, usage, pending changes, history; compliance lifts an indefinite self-exclusion),
+// wallet, ledger, deposits and withdrawals.
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand, time, money, may } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
@@ -42,6 +43,60 @@ function LimitsForm({ limits, onDone }) {
   </form>`;
 }
 
+const shown = (type, v) => (v === null || v === undefined ? '—' : type === 'time' ? `${v} min` : v);
+
+/** Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion. Our team never raises a limit here. */
+function ResponsibleGaming({ player, onDone }) {
+  const state = useLoad(() => api('GET', `/admin/players/${encodeURIComponent(player.id)}/responsible-gaming`), [player.id]);
+  const action = useAction();
+  const lift = async (e) => {
+    e.preventDefault();
+    const reason = e.currentTarget.reason.value.trim();
+    if (await action.run(() => api('POST', `/admin/players/${encodeURIComponent(player.id)}/self-exclusion/lift`, { reason }))) {
+      state.reload();
+      onDone();
+    }
+  };
+  return html`<${Loaded} state=${state}>${({ profile, responsibleGaming: rg, history }) => html`<section aria-label="Responsible gaming">
+    <h3>Responsible gaming <small class="muted">profile ${profile}, reality check every ${rg.realityCheckMinutes} min</small></h3>
+    ${
+      rg.limits.length === 0
+        ? html`<p class="muted">No limits.</p>`
+        : html`<table><thead><tr><th>Limit</th><th>Period</th><th class="num">Value</th><th class="num">Used</th><th>Resets</th><th>Pending</th></tr></thead>
+      <tbody>${rg.limits.map(
+        (l) =>
+          html`<tr><td>${l.type}</td><td>${l.period}</td><td class="num">${shown(l.type, l.value)}</td><td class="num">${shown(l.type, l.used)}</td><td>${time(l.resetsAt)}</td><td>${
+            l.pending ? `${l.pending.value === null ? 'removal' : shown(l.type, l.pending.value)} from ${time(l.pending.effectiveAt)}` : '—'
+          }</td></tr>`,
+      )}</tbody></table>`
+    }
+    <p>Pause: ${rg.pause ? `until ${time(rg.pause.until)}` : 'none'} · Self-exclusion: ${
+      rg.selfExclusion ? `since ${time(rg.selfExclusion.since)}, ${rg.selfExclusion.until ? `until ${time(rg.selfExclusion.until)}` : 'without end'}` : 'none'
+    }</p>
+    ${
+      rg.selfExclusion && rg.selfExclusion.until === null && may('compliance')
+        ? html`<form onSubmit=${lift} aria-label="Lift the self-exclusion">
+        <label>Reason <input name="reason" required minlength="3" maxlength="500" /></label>
+        <button type="submit" disabled=${action.busy}>Lift the indefinite self-exclusion</button>
+        <${ErrorNote} error=${action.error} />
+      </form>`
+        : null
+    }
+    <h4>History</h4>
+    ${
+      history.length === 0
+        ? html`<p class="muted">No changes.</p>`
+        : html`<table><thead><tr><th>When</th><th>Change</th><th>Old</th><th>New</th><th>Effective</th><th>Who</th><th>Reason</th></tr></thead>
+      <tbody>${history.map(
+        (c) =>
+          html`<tr><td>${time(c.at)}</td><td>${c.kind}${c.type ? ` ${c.type}/${c.period}` : ''}</td><td>${c.oldValue ?? '—'}</td><td>${c.newValue ?? '—'}</td><td>${
+            c.effectiveAt ? time(c.effectiveAt) : '—'
+          }</td><td>${c.by}${c.actor ? ` (${c.actor})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
+      )}</tbody></table>`
+    }
+  </section>`}<//>`;
+}
+
 function Money({ player }) {
   const state = useLoad(async () => {
     const [ledger, deposits, withdrawals] = await Promise.all([
@@ -77,6 +132,7 @@ function PlayerFile({ id }) {
       <dt>KYC</dt><dd><strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)}</dd>
     </dl>
     <div class="columns"><${StatusForm} player=${file.player} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} onDone=${state.reload} /></div>
+    <${ResponsibleGaming} player=${file.player} onDone=${state.reload} />
     <${PlayerKyc} file=${file} />
     <${Money} player=${file.player} />
   </article>`}<//>`;

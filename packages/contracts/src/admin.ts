@@ -8,6 +8,7 @@ import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
 import { complianceAdminOperations } from './compliance-profile.ts';
+import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -400,4 +401,5 @@ export const adminOperations = {
   ...webhookAdminOperations,
   ...walletAdminOperations,
   ...complianceAdminOperations,
+  ...responsibleGamingAdminOperations,
 };

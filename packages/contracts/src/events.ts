@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
 import { KycStatusSchema } from './players.ts';
+import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 
 export const EVENT_TYPES = [
   'kyc.status_changed',
@@ -13,6 +14,11 @@ export const EVENT_TYPES = [
   'webhook.test',
   'credential.rotated',
   'credential.revoked',
+  'player.limits.changed',
+  'player.limit.reached',
+  'player.paused',
+  'player.self_excluded',
+  'player.self_exclusion.ended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -45,6 +51,35 @@ export const EventDataSchemas = {
   }),
   /** Our team revoked a key of the event's environment: requests signed with it are refused from `revokedAt`. */
   'credential.revoked': Type.Object({ credentialId: Type.String(), keyPrefix: KeyPrefix, revokedAt: Timestamp }),
+  /** A limit was set, lowered, raised or removed (a relaxing change takes effect at `effectiveAt`). */
+  'player.limits.changed': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    type: LimitTypeSchema,
+    period: LimitPeriodSchema,
+    previousValue: Nullable(Type.String()),
+    value: Nullable(Type.String()),
+    effectiveAt: Timestamp,
+    /** Who asked: `operator` (the player through the operator) or `team` (our team). */
+    by: Type.Union([Type.Literal('operator'), Type.Literal('team')]),
+  }),
+  /** A deposit, a round or a game session was refused because it would pass a limit. */
+  'player.limit.reached': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    type: LimitTypeSchema,
+    period: LimitPeriodSchema,
+    value: Type.String(),
+    resetsAt: Timestamp,
+  }),
+  'player.paused': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), until: Timestamp }),
+  'player.self_excluded': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), since: Timestamp, until: Nullable(Timestamp) }),
+  /** A fixed term ran out (`by: system`) or compliance lifted an indefinite one (`by: team`): status back to ativo. */
+  'player.self_exclusion.ended': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    by: Type.Union([Type.Literal('system'), Type.Literal('team')]),
+  }),
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

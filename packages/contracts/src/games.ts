@@ -72,6 +72,8 @@ export const GAME_PLAY_SUBJECTS = {
   round: 'games.play.round',
   /** params { token } → PlayOwner: the operator of the session, for the gateway's operator check. */
   owner: 'games.play.owner',
+  /** params { token } → PlayHeartbeat: the page is in use (time played counts), and the session's net result. */
+  heartbeat: 'games.play.heartbeat',
 } as const;
 /** The launch token is the credential: any string reaches its check (a malformed one is 403 LAUNCH_TOKEN_INVALID, not a 422). */
 export const PlayParamsSchema = Type.Object({ token: Type.String() });
@@ -103,6 +105,8 @@ export const PlaySessionViewSchema = Type.Object(
     /** `page`: the gateway renders the built-in game; `redirect`: the provider's own page. */
     launch: Type.Union([Type.Object({ type: Type.Literal('page') }), Type.Object({ type: Type.Literal('redirect'), url: Type.String({ format: 'uri' }) })]),
     limits: Type.Object({ minBet: Money, maxBet: Money }),
+    /** Minutes between reality checks (the operator's setting), when the player has responsible-gaming rules. */
+    realityCheckMinutes: Type.Optional(Type.Integer({ minimum: 1 })),
   },
   { $id: 'PlaySessionView' },
 );
@@ -148,8 +152,21 @@ export type PlayRoundResult = Static<typeof PlayRoundResultSchema>;
 export const PlayOwnerSchema = Type.Object({ sessionId: idOf('gs'), operatorId: Type.String() }, { $id: 'PlayOwner' });
 export type PlayOwner = Static<typeof PlayOwnerSchema>;
 
+/** The page's heartbeat answer: what the reality check shows besides the time the page counted. */
+export const PlayHeartbeatSchema = Type.Object(
+  {
+    sessionId: idOf('gs'),
+    /** Wins minus stakes of the session's rounds (negative: a loss). */
+    netResult: Money,
+    roundsPlayed: Type.Integer(),
+  },
+  { $id: 'PlayHeartbeat' },
+);
+export type PlayHeartbeat = Static<typeof PlayHeartbeatSchema>;
+
 export const gamePlayMessages = defineMessages({
   session: { subject: GAME_PLAY_SUBJECTS.session, params: PlayParamsSchema, reply: PlaySessionViewSchema },
   round: { subject: GAME_PLAY_SUBJECTS.round, params: PlayParamsSchema, body: PlayRoundInputSchema, reply: PlayRoundResultSchema },
   owner: { subject: GAME_PLAY_SUBJECTS.owner, params: PlayParamsSchema, reply: PlayOwnerSchema },
+  heartbeat: { subject: GAME_PLAY_SUBJECTS.heartbeat, params: PlayParamsSchema, reply: PlayHeartbeatSchema },
 });

@@ -127,6 +127,7 @@ export {
   PLAYER_STATE_SUBJECT,
   PLAYER_STATUSES,
   PlayerChangedSchema,
+  EVERY_PLAYER,
   PlayerIdParams,
   PlayerLimitsResultSchema,
   PlayerLimitsSchema,
@@ -290,6 +291,7 @@ export {
 
 import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
+import { responsibleGamingOperations } from './responsible-gaming.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
@@ -299,8 +301,10 @@ import { webhookOperations } from './webhooks.ts';
 export const publicOperations = {
   ...meOperations,
   ...playerOperations,
+  ...responsibleGamingOperations,
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,
   ...webhookOperations,
 };
+export * from './responsible-gaming.ts';

@@ -61,12 +61,59 @@ export interface OperationExample {
   response: unknown;
 }
 
+const responsibleGaming = {
+  playerId: PLAYER_ID,
+  limits: [
+    {
+      type: 'loss',
+      period: 'day',
+      value: '200.00',
+      used: '35.50',
+      resetsAt: '2026-11-22T03:00:00.000Z',
+      pending: { value: '300.00', effectiveAt: '2026-11-22T10:00:00.000Z' },
+    },
+    { type: 'time', period: 'day', value: 120, used: 42, resetsAt: '2026-11-22T03:00:00.000Z', pending: null },
+  ],
+  pause: null,
+  selfExclusion: null,
+  realityCheckMinutes: 60,
+};
+
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
+  getResponsibleGaming: { params: { playerId: PLAYER_ID }, response: responsibleGaming },
+  setLimit: { params: { playerId: PLAYER_ID, type: 'loss', period: 'day' }, body: { value: '300.00' }, response: responsibleGaming },
+  removeLimit: {
+    params: { playerId: PLAYER_ID, type: 'loss', period: 'week' },
+    response: {
+      ...responsibleGaming,
+      limits: [
+        ...responsibleGaming.limits,
+        {
+          type: 'loss',
+          period: 'week',
+          value: '800.00',
+          used: '35.50',
+          resetsAt: '2026-11-24T03:00:00.000Z',
+          pending: { value: null, effectiveAt: '2026-11-22T10:00:00.000Z' },
+        },
+      ],
+    },
+  },
+  pausePlayer: {
+    params: { playerId: PLAYER_ID },
+    body: { until: '2026-11-28T10:00:00.000Z' },
+    response: { ...responsibleGaming, pause: { until: '2026-11-28T10:00:00.000Z' } },
+  },
+  selfExclude: {
+    params: { playerId: PLAYER_ID },
+    body: { months: 3 },
+    response: { ...responsibleGaming, selfExclusion: { since: T1, until: '2027-02-21T10:00:00.000Z' } },
+  },
   getMe: {
     response: {
       operator: { id: 'op_01934b7e8c8e7c3a9f2d1b0a00000001', name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: 'br_01934b7e8c8e7c3a9f2d1b0a00000002', name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
-      apiVersion: '1.2.0',
+      apiVersion: '1.3.0',
     },
   },
   createPlayer: {
@@ -245,6 +292,50 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
       expiring: [{ credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000001', keyPrefix: 'bk_live_3fKp', expiresAt: '2026-11-22T10:00:00.000Z' }],
     },
   },
+  'player.limits.changed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000016',
+    type: 'player.limits.changed',
+    createdAt: T1,
+    environment: 'production',
+    data: {
+      playerId: PLAYER_ID,
+      externalId: 'user-42',
+      type: 'loss',
+      period: 'day',
+      previousValue: '200.00',
+      value: '300.00',
+      effectiveAt: '2026-11-22T10:00:00.000Z',
+      by: 'operator',
+    },
+  },
+  'player.limit.reached': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000017',
+    type: 'player.limit.reached',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', type: 'deposit', period: 'day', value: '500.00', resetsAt: '2026-11-22T03:00:00.000Z' },
+  },
+  'player.paused': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000018',
+    type: 'player.paused',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', until: '2026-11-28T10:00:00.000Z' },
+  },
+  'player.self_excluded': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000019',
+    type: 'player.self_excluded',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', since: T1, until: null },
+  },
+  'player.self_exclusion.ended': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a0000001a',
+    type: 'player.self_exclusion.ended',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', by: 'system' },
+  },
   'credential.revoked': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000015',
     type: 'credential.revoked',
@@ -261,6 +352,16 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createPlayer:
     'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  getResponsibleGaming:
+    "The player's limits with what the current period has used and when it resets (in the operator's time zone: calendar day, week Monday to Sunday, calendar month), the change waiting for the cooling-off, the pause and the self-exclusion.",
+  setLimit:
+    'Sets a limit the player chose: `deposit`, `loss` and `wager` as money strings, `time` in whole minutes. A new or lower limit applies at once; a higher one waits for the cooling-off (24 h unless your operator settings say otherwise) and is shown in `pending`.',
+  removeLimit:
+    'Removes a limit after the cooling-off (`pending.value` null until then). Under the `br-spa` profile a player keeps at least one `loss` and one `time` limit: removing the last one answers 409 `LIMIT_REQUIRED`.',
+  pausePlayer:
+    'Pauses the player from 24 hours to 6 weeks ahead: deposits, game sessions and rounds answer 403 `RG_BLOCKED` (`details.reason` `paused`) until then. A pause cannot be shortened or lifted (409 `PAUSE_ACTIVE`); a longer one replaces it. Emits `player.paused`.',
+  selfExclude:
+    'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end. It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
   getKyc: 'The KYC status of a player and the document submissions registered for it.',
   submitKyc:
     'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',

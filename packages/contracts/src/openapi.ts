@@ -266,6 +266,11 @@ const TAGS = [
   { name: 'Identity', description: 'Who the calling credential is.' },
   { name: 'Players', description: 'Register players and find them by your own identifier.' },
   { name: 'KYC', description: 'Identity-verification submissions and status.' },
+  {
+    name: 'Responsible gaming',
+    description:
+      'Limits the player chose (deposit, loss, wager, time by day, week or month), pauses and self-exclusion; enforced on every deposit, game session and round.',
+  },
   { name: 'Wallet', description: 'Balances and the ledger (extrato).' },
   { name: 'Deposits', description: 'Deposits: create pending, then confirm (credit) or fail.' },
   { name: 'Withdrawals', description: 'Withdrawals: request, read, cancel; decided by the team.' },
@@ -372,8 +377,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
               .pop()!
           ] as Json)
         : (bodySchema as Json);
-      // A body with required fields must be sent; one without (confirm, fail, cancel) may be omitted (= {}).
-      const required = Array.isArray(resolved.required) && resolved.required.length > 0;
+      // A body with required fields (or one of several shapes) must be sent; one without (confirm, fail, cancel) may be omitted (= {}).
+      const required = (Array.isArray(resolved.required) && resolved.required.length > 0) || Array.isArray(resolved.anyOf);
       requestBody = {
         required,
         description: required ? 'JSON object.' : 'JSON object; may be empty or omitted.',

@@ -1,6 +1,7 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
+import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
@@ -44,6 +45,8 @@ export const CreatePlayerSchema = Type.Object(
     cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
     phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,15}$' })),
     birthDate: Type.String({ format: 'adult-birth-date', description: 'YYYY-MM-DD, a real date; the player must be at least 18' }),
+    /** Limits collected at registration (br-spa requires a loss and a time limit before deposits and play). */
+    limits: Type.Optional(Type.Array(NewLimitSchema, { maxItems: 12 })),
   },
   { $id: 'CreatePlayer' },
 );
@@ -320,11 +323,15 @@ export const PlayerStateSchema = Type.Object({
   selfExcluded: Type.Optional(Type.Boolean()),
   selfExcludedUntil: Type.Optional(Nullable(Type.String())),
   dailyDepositLimit: Type.Optional(Nullable(Type.String())),
+  /** The responsible-gaming rules the enforcing services apply (absent for an unknown player). */
+  rg: Type.Optional(RgRulesSchema),
 });
 export type PlayerState = Static<typeof PlayerStateSchema>;
 
 /** `<prefix>.players.changed` (core NATS broadcast): what players.state answers for this player changed. */
 export const PlayerChangedSchema = Type.Object({ playerId: Type.String() });
+/** The `playerId` of a broadcast that concerns every player (an operator's compliance profile changed). */
+export const EVERY_PLAYER = '*';
 export type PlayerChanged = Static<typeof PlayerChangedSchema>;
 
 export const playerMessages = defineMessages({

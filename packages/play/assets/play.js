@@ -15,7 +15,9 @@
     history = $('history');
   const SYMBOLS = { cherry: '\u{1F352}', lemon: '\u{1F34B}', orange: '\u{1F34A}', grape: '\u{1F347}', bell: '\u{1F514}', seven: '7\uFE0F\u20E3' };
   let pendingRoundId = null,
-    busy = false;
+    busy = false,
+    // A reality check on screen: no round until the player acknowledges it.
+    checking = false;
 
   function newRoundId() {
     const b = new Uint8Array(16);
@@ -76,7 +78,7 @@
   }
 
   async function play() {
-    if (busy || !S.playable) return;
+    if (busy || !S.playable || checking) return;
     busy = true;
     btn.disabled = true;
     stage.className = 'stage';
@@ -127,8 +129,55 @@
       show('Network error; press Play to try again (the same round is resumed).', 'err');
     } finally {
       busy = false;
-      btn.disabled = !S.playable;
+      btn.disabled = !S.playable || checking;
     }
+  }
+
+  // Responsible gaming: a heartbeat at least once a minute while the player uses the page (the
+  // server counts time played from it and from rounds; 5 idle minutes stop counting), and a reality
+  // check every realityCheckMinutes that stops play until the player acknowledges it.
+  const base = location.pathname.replace(/\/+$/, '');
+  const openedAt = Date.now();
+  let lastInput = Date.now();
+  for (const ev of ['pointerdown', 'keydown', 'pointermove']) {
+    document.addEventListener(
+      ev,
+      () => {
+        lastInput = Date.now();
+      },
+      { passive: true },
+    );
+  }
+  async function heartbeat() {
+    try {
+      const res = await fetch(`${base}/heartbeat`, { method: 'POST', headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' });
+      return res.status === 200 ? await res.json() : null;
+    } catch {
+      return null;
+    }
+  }
+  setInterval(() => {
+    if (Date.now() - lastInput < 5 * 60000 && document.visibilityState !== 'hidden') heartbeat();
+  }, 60000);
+  const reality = $('reality-check'),
+    realityText = $('reality-text');
+  if (S.realityCheckMinutes && reality) {
+    setInterval(async () => {
+      if (checking) return;
+      checking = true;
+      btn.disabled = true;
+      const minutes = Math.round((Date.now() - openedAt) / 60000);
+      const played = `You have been playing for ${minutes} minutes.`;
+      realityText.textContent = played;
+      reality.hidden = false;
+      const hb = await heartbeat();
+      if (hb) realityText.textContent = `${played} Net result of this session: ${hb.netResult} ${S.currency}.`;
+    }, S.realityCheckMinutes * 60000);
+    $('reality-continue').addEventListener('click', () => {
+      checking = false;
+      reality.hidden = true;
+      btn.disabled = !S.playable;
+    });
   }
 
   form.addEventListener('submit', (e) => {

@@ -99,6 +99,7 @@ export function renderGamePage(view: PlaySessionView, nonce: string): string {
     expiresAt: view.expiresAt,
     minBet: view.limits.minBet,
     maxBet: view.limits.maxBet,
+    realityCheckMinutes: view.realityCheckMinutes ?? null,
   };
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -118,6 +119,11 @@ ${KIND_CONTROLS[g.kind] ?? ''}
 <p class="muted small">${escapeHtml(KIND_HELP[g.kind] ?? '')} Bets ${escapeHtml(view.limits.minBet)}–${escapeHtml(view.limits.maxBet)}.</p>
 <section id="stage" class="stage" aria-hidden="true"></section>
 <section id="outcome" class="outcome" aria-live="polite"></section>
+<section id="reality-check" class="reality-check" role="alertdialog" aria-labelledby="reality-title" hidden>
+<h2 id="reality-title">Reality check</h2>
+<p id="reality-text"></p>
+<button id="reality-continue" type="button">Continue playing</button>
+</section>
 <h2>Rounds</h2><ol id="history" class="history"></ol>
 <p class="muted small" id="expires">Session ends at <time datetime="${escapeHtml(view.expiresAt)}">${escapeHtml(view.expiresAt.slice(11, 16))} UTC</time>.</p>
 </main>

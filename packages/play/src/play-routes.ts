@@ -12,6 +12,8 @@
 //
 //   GET  /play/:token          HTML page of the session (302 to the provider for external games)
 //   POST /play/:token/rounds   JSON: plays one round → 201 PlayRoundResult or the error envelope
+//   POST /play/:token/heartbeat JSON: the page is in use (at least once a minute while the player is
+//                              active) → 200 PlayHeartbeat (the session's net result for the reality check)
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorBody, type OperationReply, type PlaySessionView } from '@bo/contracts';
@@ -22,6 +24,8 @@ import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
 export interface PlayGames {
   session(token: string, requestId: string): Promise<OperationReply<PlaySessionView>>;
   round(token: string, requestId: string, body: Record<string, unknown>): Promise<OperationReply>;
+  /** games.play.heartbeat: the page is in use (time played counts); the session's net result. Absent: heartbeats answer 204. */
+  heartbeat?(token: string, requestId: string): Promise<OperationReply>;
 }
 
 /** The refusal of a token's page or round by the host (its own reasons, or its token), or undefined. */
@@ -89,6 +93,24 @@ export async function playRoutes(app: FastifyInstance, opts: PlayRoutesOptions):
     }
     if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
     return reply.code(result.status).type('application/json').send(result.body);
+  });
+
+  app.post<{ Params: { token: string } }>('/play/:token/heartbeat', async (req, reply) => {
+    const token = req.params.token;
+    setRequestId(req, reply);
+    reply.header('cache-control', 'no-store');
+    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
+    if (!opts.games.heartbeat) return reply.code(204).send();
+    let result: OperationReply;
+    try {
+      const refused = await refusal(token, String(req.id));
+      if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
+      result = await opts.games.heartbeat(token, String(req.id));
+    } catch (e) {
+      return sendJsonError(reply, req, failureOf(e, req));
+    }
+    if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
+    return reply.code(200).type('application/json').send(result.body);
   });
 }
 

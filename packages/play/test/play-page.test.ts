@@ -328,4 +328,46 @@ t.test('launch page plugin', async (t) => {
     const v = await h.verifyLedger();
     t.equal(v.ok, true, 'the ledger verifies');
   });
+
+  t.test('in a real browser: the reality check stops play until the player acknowledges it', async (t) => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage({ viewport: { width: 560, height: 820 } });
+    const consoleErrors: string[] = [];
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    // A player with a limit carries the operator's responsible-gaming settings: a reality check every 60 minutes.
+    const limited = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
+    const set = await h.call('players.rg.setLimit', scopes.sandbox, { params: { playerId: limited, type: 'loss', period: 'day' }, body: { value: '500.00' } });
+    t.equal(set.ok, true, 'a loss limit set');
+    const s = await h.openSession(t, scopes.sandbox, limited, 'gm_dice_classic');
+    await page.clock.install();
+    await page.goto(s.gameUrl);
+    t.equal(await page.isHidden('#reality-check'), true, 'no reality check at first');
+    await page.fill('#amount', '5.00');
+    await page.click('#play');
+    await page.waitForSelector('#outcome[data-round-id]', { timeout: 15_000 });
+    const firstRound = await page.getAttribute('#outcome', 'data-round-id');
+    const [round] = await h.sql('select payout - amount as net from wallet.game_rounds where id = ?', [firstRound]);
+
+    await page.clock.fastForward(60 * 60_000);
+    await page.waitForSelector('#reality-check:not([hidden])', { timeout: 15_000 });
+    await page.locator('#reality-text', { hasText: 'Net result' }).waitFor({ timeout: 15_000 });
+    const text = await page.textContent('#reality-text');
+    t.match(text, /You have been playing for 60 minutes\./, 'time played');
+    t.match(text, `Net result of this session: ${round.net} BRL`, 'the net result the server recorded');
+    t.equal(await page.isDisabled('#play'), true, 'play waits for the acknowledgement');
+    await page.dispatchEvent('#bet-form', 'submit');
+    t.equal(await page.locator('#history li').count(), 1, 'no round while the check is shown');
+
+    await page.click('#reality-continue');
+    t.equal(await page.isHidden('#reality-check'), true);
+    t.equal(await page.isEnabled('#play'), true, 'play continues after the acknowledgement');
+    await page.click('#play');
+    await page.locator('#history li').nth(1).waitFor({ timeout: 15_000 });
+    t.pass('a round plays again');
+    t.same(consoleErrors, [], 'no script errors and no CSP violations');
+  });
 });

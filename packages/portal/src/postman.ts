@@ -39,8 +39,8 @@ const signature = cryptoJs.HmacSHA256([method, path, ts, digest].join('\\n'), se
 pm.request.headers.upsert({ key: 'X-Operator-Key', value: key });
 pm.request.headers.upsert({ key: 'X-Timestamp', value: ts });
 pm.request.headers.upsert({ key: 'X-Signature', value: signature });
-// A fresh key per request; required on idempotent operations, accepted on every other POST.
-if (method === 'POST') pm.request.headers.upsert({ key: 'Idempotency-Key', value: 'pm-' + uuid.v4() });
+// A fresh key per request; required on idempotent operations, accepted on every other POST, PUT and DELETE.
+if (method === 'POST' || method === 'PUT' || method === 'DELETE') pm.request.headers.upsert({ key: 'Idempotency-Key', value: 'pm-' + uuid.v4() });
 }
 if (!isPublic) sign();`;
 
@@ -70,6 +70,7 @@ const FLOW: FlowStep[] = [
       json,
       `pm.test('sandbox environment', () => pm.expect(body.operator.environment).to.eql('sandbox'));`,
       `pm.collectionVariables.set('currency', body.brand.currency);`,
+      `pm.collectionVariables.set('pauseUntil', new Date(Date.now() + 2 * 86400000).toISOString());`,
     ],
   },
   {
@@ -121,6 +122,43 @@ const FLOW: FlowStep[] = [
     params: { playerId: '{{playerId}}' },
     body: { status: 'aprovado' },
     tests: [json, `pm.test('KYC aprovado', () => pm.expect(body.status).to.eql('aprovado'));`],
+  },
+  {
+    op: 'setLimit',
+    name: 'Responsible gaming: a daily loss limit the player chose',
+    params: { playerId: '{{playerId}}', type: 'loss', period: 'day' },
+    body: { value: '500.00' },
+    tests: [json, `pm.test('in force at once', () => pm.expect(body.limits.find((l) => l.type === 'loss')).to.include({ value: '500.00', pending: null }));`],
+  },
+  {
+    op: 'setLimit',
+    name: 'Responsible gaming: a daily time limit (minutes)',
+    params: { playerId: '{{playerId}}', type: 'time', period: 'day' },
+    body: { value: 120 },
+    tests: [json, `pm.test('120 minutes', () => pm.expect(body.limits.find((l) => l.type === 'time').value).to.eql(120));`],
+  },
+  {
+    op: 'removeLimit',
+    name: 'Responsible gaming: remove the time limit (waits for the cooling-off, or LIMIT_REQUIRED under br-spa)',
+    params: { playerId: '{{playerId}}', type: 'time', period: 'day' },
+    status: 0,
+    tests: [
+      json,
+      `pm.test('pending removal, or required under br-spa', () => {
+  if (pm.response.code === 409) return pm.expect(body.error.code).to.eql('LIMIT_REQUIRED');
+  pm.expect(pm.response.code).to.eql(200);
+  pm.expect(body.limits.find((l) => l.type === 'time').pending.value).to.eql(null);
+});`,
+    ],
+  },
+  {
+    op: 'getResponsibleGaming',
+    name: "Responsible gaming: the player's limits and usage",
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('limits with usage and resetsAt', () => body.limits.forEach((l) => { pm.expect(l).to.have.property('used'); pm.expect(l).to.have.property('resetsAt'); }));`,
+    ],
   },
   {
     op: 'createDeposit',
@@ -327,6 +365,20 @@ const FLOW: FlowStep[] = [
   pm.expect(body.deliveryStatus).to.eql('pending');
 });`,
     ],
+  },
+  {
+    op: 'pausePlayer',
+    name: 'Responsible gaming: the player pauses for two days (last: no play after it)',
+    params: { playerId: '{{playerId}}' },
+    body: { until: '{{pauseUntil}}' },
+    tests: [json, `pm.test('paused', () => pm.expect(body.pause.until).to.be.a('string'));`],
+  },
+  {
+    op: 'selfExclude',
+    name: 'Responsible gaming: the player self-excludes for a month',
+    params: { playerId: '{{playerId}}' },
+    body: { months: 1 },
+    tests: [json, `pm.test('self-excluded', () => pm.expect(body.selfExclusion.since).to.be.a('string'));`],
   },
 ];
 

@@ -36,6 +36,19 @@ export const WEBHOOK_EVENTS = [
     summary: 'Our team issued a new API key for the environment; the keys it replaces stop at their expiresAt',
   },
   {
+    name: 'webhook_player_limits_changed',
+    type: 'player.limits.changed',
+    summary: 'A player limit was set, lowered, raised or removed (by the player through you, or by our team)',
+  },
+  { name: 'webhook_player_limit_reached', type: 'player.limit.reached', summary: 'A deposit, round or game session was refused because it would pass a limit' },
+  { name: 'webhook_player_paused', type: 'player.paused', summary: 'A player paused play' },
+  { name: 'webhook_player_self_excluded', type: 'player.self_excluded', summary: 'A player self-excluded (a fixed term or without end)' },
+  {
+    name: 'webhook_player_self_exclusion_ended',
+    type: 'player.self_exclusion.ended',
+    summary: 'A self-exclusion ended: its term ran out, or our compliance team lifted an indefinite one',
+  },
+  {
     name: 'webhook_credential_revoked',
     type: 'credential.revoked',
     summary: 'Our team revoked an API key of the environment; requests signed with it are refused',

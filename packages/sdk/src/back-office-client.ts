@@ -19,7 +19,10 @@ import {
   type Me,
   type OperationId,
   type OperationTypes,
+  type Pause,
   type Player,
+  type ResponsibleGaming,
+  type SetLimit,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -86,6 +89,28 @@ export class BackOffice {
     create: (body: CreatePlayer, opts?: RequestOptions): Promise<Player> => this.#body('createPlayer', { body }, opts),
     /** Players with this externalId (at most one per brand); `data` is empty when none. */
     find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
+  };
+
+  /** Limits, pauses and self-exclusion the player chose (docs/responsible-gaming.md). */
+  readonly responsibleGaming = {
+    get: (playerId: string, opts?: ReadOptions): Promise<ResponsibleGaming> => this.#body('getResponsibleGaming', { params: { playerId } }, opts),
+    setLimit: (
+      playerId: string,
+      type: 'deposit' | 'loss' | 'wager' | 'time',
+      period: 'day' | 'week' | 'month',
+      body: SetLimit,
+      opts?: RequestOptions,
+    ): Promise<ResponsibleGaming> => this.#body('setLimit', { params: { playerId, type, period }, body }, opts),
+    removeLimit: (
+      playerId: string,
+      type: 'deposit' | 'loss' | 'wager' | 'time',
+      period: 'day' | 'week' | 'month',
+      opts?: RequestOptions,
+    ): Promise<ResponsibleGaming> => this.#body('removeLimit', { params: { playerId, type, period } }, opts),
+    pause: (playerId: string, body: Pause, opts?: RequestOptions): Promise<ResponsibleGaming> =>
+      this.#body('pausePlayer', { params: { playerId }, body }, opts),
+    selfExclude: (playerId: string, body: { months: number } | { indefinite: true }, opts?: RequestOptions): Promise<ResponsibleGaming> =>
+      this.#body('selfExclude', { params: { playerId }, body }, opts),
   };
 
   readonly kyc = {

@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 /** The API version these types were generated from. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 export type PlayerStatus = "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
 export type KycStatus = "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -52,6 +52,9 @@ export const ERROR_STATUSES = {
   WITHDRAWAL_NOT_CANCELLABLE: 409,
   WITHDRAWAL_INVALID_TRANSITION: 409,
   KYC_ALREADY_APPROVED: 409,
+  LIMIT_REQUIRED: 409,
+  PAUSE_ACTIVE: 409,
+  SELF_EXCLUSION_ACTIVE: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   EXPECTATION_FAILED: 417,
@@ -104,6 +107,11 @@ export interface CreatePlayer {
   phone?: string;
   /** YYYY-MM-DD, a real date; the player must be at least 18; format: adult-birth-date */
   birthDate: string;
+  limits?: {
+    type: "deposit" | "loss" | "wager" | "time";
+    period: "day" | "week" | "month";
+    value: string | number;
+  }[];
 }
 
 export interface CreateWithdrawal {
@@ -230,6 +238,11 @@ export interface Me {
   apiVersion: string;
 }
 
+export interface Pause {
+  /** format: date-time */
+  until: string;
+}
+
 export interface Player {
   /** Opaque identifier (plr_...); length 1 to 64 */
   id: string;
@@ -251,6 +264,39 @@ export interface Redelivery {
   eventId: string;
   deliveryId: string;
   deliveryStatus: "pending";
+}
+
+export interface ResponsibleGaming {
+  playerId: string;
+  limits: {
+    type: "deposit" | "loss" | "wager" | "time";
+    period: "day" | "week" | "month";
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    value: string | number;
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    used: string | number;
+    /** format: date-time */
+    resetsAt: string;
+    pending: {
+      value: (string | number) | null;
+      /** format: date-time */
+      effectiveAt: string;
+    } | null;
+  }[];
+  pause: {
+    /** format: date-time */
+    until: string;
+  } | null;
+  selfExclusion: {
+    /** format: date-time */
+    since: string;
+    until: string | null;
+  } | null;
+  realityCheckMinutes: number;
+}
+
+export interface SetLimit {
+  value: string | number;
 }
 
 export interface Wallet {
@@ -279,7 +325,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -332,6 +378,11 @@ export const OPERATIONS = {
   getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
   submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
   sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
+  getResponsibleGaming: { id: 'getResponsibleGaming', method: 'GET', path: '/players/{playerId}/responsible-gaming', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's limits with their usage in the current period, pause and self-exclusion" },
+  setLimit: { id: 'setLimit', method: 'PUT', path: '/players/{playerId}/limits/{type}/{period}', pathParams: ['playerId', 'type', 'period'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Set a limit the player chose: a new or lower one applies at once, a higher one after the cooling-off" },
+  removeLimit: { id: 'removeLimit', method: 'DELETE', path: '/players/{playerId}/limits/{type}/{period}', pathParams: ['playerId', 'type', 'period'], idempotent: true, sandboxOnly: false, hasBody: false, status: 200, summary: "Remove a limit after the cooling-off (br-spa: the last loss or time limit cannot be removed)" },
+  pausePlayer: { id: 'pausePlayer', method: 'POST', path: '/players/{playerId}/pause', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Pause the player from 24 hours to 6 weeks: no deposits, game sessions or rounds; it cannot be shortened" },
+  selfExclude: { id: 'selfExclude', method: 'POST', path: '/players/{playerId}/self-exclusion', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Self-exclude the player for 1 to 12 months or without end: status autoexcluido at once, open game sessions end" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
   listTransactions: { id: 'listTransactions', method: 'GET', path: '/players/{playerId}/transactions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Ledger of a player, newest first" },
   createDeposit: { id: 'createDeposit', method: 'POST', path: '/players/{playerId}/deposits', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Create a pending deposit" },
@@ -407,6 +458,65 @@ export interface OperationTypes {
     query: undefined;
     body: KycDecision;
     response: KycRecord;
+  };
+  /** GET /players/{playerId}/responsible-gaming: The player's limits with their usage in the current period, pause and self-exclusion */
+  getResponsibleGaming: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: ResponsibleGaming;
+  };
+  /** PUT /players/{playerId}/limits/{type}/{period}: Set a limit the player chose: a new or lower one applies at once, a higher one after the cooling-off */
+  setLimit: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+      type: "deposit" | "loss" | "wager" | "time";
+      period: "day" | "week" | "month";
+    };
+    query: undefined;
+    body: SetLimit;
+    response: ResponsibleGaming;
+  };
+  /** DELETE /players/{playerId}/limits/{type}/{period}: Remove a limit after the cooling-off (br-spa: the last loss or time limit cannot be removed) */
+  removeLimit: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+      type: "deposit" | "loss" | "wager" | "time";
+      period: "day" | "week" | "month";
+    };
+    query: undefined;
+    body: undefined;
+    response: ResponsibleGaming;
+  };
+  /** POST /players/{playerId}/pause: Pause the player from 24 hours to 6 weeks: no deposits, game sessions or rounds; it cannot be shortened */
+  pausePlayer: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: Pause;
+    response: ResponsibleGaming;
+  };
+  /** POST /players/{playerId}/self-exclusion: Self-exclude the player for 1 to 12 months or without end: status autoexcluido at once, open game sessions end */
+  selfExclude: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: {
+      /** from 1 to 12 */
+      months: number;
+    } | {
+      indefinite: true;
+    };
+    response: ResponsibleGaming;
   };
   /** GET /players/{playerId}/wallet: Balances of a player */
   getWallet: {
@@ -540,7 +650,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -17,7 +17,27 @@ export interface WebhookEventData {
   };
   /** Our team revoked a key of the environment. */
   'credential.revoked': { credentialId: string; keyPrefix: string; revokedAt: string };
+  /** A limit was set, lowered, raised or removed; a relaxing change takes effect at `effectiveAt`. */
+  'player.limits.changed': {
+    playerId: string;
+    externalId: string | null;
+    type: LimitType;
+    period: LimitPeriod;
+    previousValue: string | null;
+    value: string | null;
+    effectiveAt: string;
+    by: 'operator' | 'team';
+  };
+  /** A deposit, a round or a game session was refused because it would pass a limit. */
+  'player.limit.reached': { playerId: string; externalId: string | null; type: LimitType; period: LimitPeriod; value: string; resetsAt: string };
+  'player.paused': { playerId: string; externalId: string | null; until: string };
+  'player.self_excluded': { playerId: string; externalId: string | null; since: string; until: string | null };
+  /** A fixed term ran out (`system`) or compliance lifted an indefinite one (`team`). */
+  'player.self_exclusion.ended': { playerId: string; externalId: string | null; by: 'system' | 'team' };
 }
+
+type LimitType = 'deposit' | 'loss' | 'wager' | 'time';
+type LimitPeriod = 'day' | 'week' | 'month';
 
 interface EventOf<T extends EventType> {
   id: string;

@@ -35,8 +35,21 @@ t.test('the operation table matches publicOperations', async (t) => {
       .filter((op) => op.idempotent)
       .map((op) => op.id)
       .sort(),
-    ['cancelWithdrawal', 'confirmDeposit', 'createDeposit', 'createPlayer', 'createWithdrawal', 'failDeposit', 'redeliverWebhookEvent', 'submitKyc'],
-    'the seven idempotent operations of the contract, and the redelivery of 1.2.0',
+    [
+      'cancelWithdrawal',
+      'confirmDeposit',
+      'createDeposit',
+      'createPlayer',
+      'createWithdrawal',
+      'failDeposit',
+      'pausePlayer',
+      'redeliverWebhookEvent',
+      'removeLimit',
+      'selfExclude',
+      'setLimit',
+      'submitKyc',
+    ],
+    'the seven idempotent operations of the contract, the redelivery of 1.2.0, and the responsible-gaming changes of 1.3.0',
   );
 });
 

@@ -8,6 +8,7 @@ export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } f
 export { createLogger, withLogContext, logContext, type LogContext, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
+export { ruleClock } from './clock.ts';
 export {
   handle,
   serveOperations,

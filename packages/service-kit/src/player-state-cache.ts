@@ -1,11 +1,20 @@
 // A per-process cache of players.state for the services that ask it on their hot paths (wallet
 // reads and real-money rounds, deposit creation). The players service broadcasts
 // `<prefix>.players.changed` after every commit that changes what players.state answers, before
-// it replies, so a caller that saw the change acknowledged is served fresh state afterwards.
+// it replies, so a caller that saw the change acknowledged is served fresh state afterwards; a change
+// of an operator's compliance profile empties the whole cache (EVERY_PLAYER).
 // Core NATS is at most once: a broadcast is lost only around a broken connection, so the cache
 // is emptied whenever this connection drops or reconnects, and entries live at most a minute.
 // A self-exclusion that has run out is not served from the cache (its end is a time, not an event).
-import { PLAYER_STATE_SUBJECT, playerChangedSubject, type PlayerChanged, type PlayerState, type PlayerStateRequest, type RequestContext } from '@bo/contracts';
+import {
+  EVERY_PLAYER,
+  PLAYER_STATE_SUBJECT,
+  playerChangedSubject,
+  type PlayerChanged,
+  type PlayerState,
+  type PlayerStateRequest,
+  type RequestContext,
+} from '@bo/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 export interface PlayerStateCache {
@@ -40,7 +49,9 @@ export function createPlayerStateCache(
       generation++;
       try {
         // Player ids are unique across brands: the id alone names the entry.
-        entries.delete(msg.json<PlayerChanged>().playerId);
+        const { playerId } = msg.json<PlayerChanged>();
+        if (playerId === EVERY_PLAYER) entries.clear();
+        else entries.delete(playerId);
       } catch {
         entries.clear();
       }

@@ -8,6 +8,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { eventsStreamName, internalStreamName } from '@bo/contracts';
 
+export { setRuleClockOffset } from './clock.ts';
 export function serverDatabaseUrl(): string {
   return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }

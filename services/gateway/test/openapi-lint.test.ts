@@ -101,12 +101,15 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
       t.ok(o.responses['413'] && o.responses['415'], `${op.id}: 413 and 415`);
     }
     const required = Object.fromEntries(
-      ops.filter((op) => op.body).map((op) => [op.id, doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')].post.requestBody.required]),
+      ops.filter((op) => op.body).map((op) => [op.id, doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][op.method.toLowerCase()].requestBody.required]),
     );
     t.same(
       required,
       {
         createPlayer: true,
+        setLimit: true,
+        pausePlayer: true,
+        selfExclude: true,
         submitKyc: true,
         sandboxKycDecision: true,
         createDeposit: true,

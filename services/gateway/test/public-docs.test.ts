@@ -17,7 +17,7 @@ t.test('public documentation routes', async (t) => {
   t.match(openapi.rid, /^req_/);
   const doc = JSON.parse(openapi.text);
   t.equal(doc.openapi, '3.1.0');
-  t.equal(doc.info.version, '1.2.0');
+  t.equal(doc.info.version, '1.3.0');
   const opIds = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
   const publicRoutes = ['getChangelog', 'getDocs', 'getOpenApi', 'getPostmanCollection', 'getSdkReadme', 'getSigningSnippets', 'getTestVectors'];
   t.same(opIds.sort(), [...Object.values(publicOperations).map((o) => o.id), ...publicRoutes].sort(), 'every operation and public route is documented once');
@@ -25,7 +25,7 @@ t.test('public documentation routes', async (t) => {
     Object.values(doc.webhooks)
       .map((w: any) => w.post.operationId)
       .sort(),
-    EVENT_TYPES.map((type) => `webhook_${type.replace('.', '_')}`).sort(),
+    EVENT_TYPES.map((type) => `webhook_${type.replaceAll('.', '_')}`).sort(),
     'every event type is documented as a webhook',
   );
   t.ok(doc.paths['/players/{playerId}/deposits'].post.parameters.some((p: any) => p.name === 'Idempotency-Key' && p.required));
@@ -49,9 +49,9 @@ t.test('public documentation routes', async (t) => {
   const pre = postman.event[0].script.exec.join('\n');
   t.match(pre, /require\('crypto-js'\)/);
   t.notMatch(pre, /CryptoJS\./, 'not the deprecated global');
-  // confirm and cancel take an empty object; every other POST body has fields.
+  // confirm and cancel take an empty object; every other body (POST, and the limits' PUT) has fields.
   const withFields = postman.item[0].item.filter((i: any) => i.request.body && !/\/(confirm|cancel)$/.test(i.request.url.raw));
-  t.equal(withFields.length, 11);
+  t.equal(withFields.length, 15);
   for (const item of withFields) t.ok(Object.keys(JSON.parse(item.request.body.raw)).length > 0, `${item.name}: a real body`);
 
   const snippets = JSON.parse((await get('/signing-snippets.json')).text);

@@ -36,7 +36,7 @@ t.test('request authentication', async (t) => {
     t.same(me.body, {
       operator: { id: op.operator.id, name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: op.sandbox.brandId, name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
-      apiVersion: '1.2.0',
+      apiVersion: '1.3.0',
     });
     t.match(me.headers.get('x-request-id'), /^req_[0-9a-f]{32}$/);
     t.equal(me.headers.get('ratelimit-limit'), '600');

@@ -1,7 +1,7 @@
 // The payments service: deposits, withdrawals and the review queue. Money moves through the wallet
 // as intent → idempotent effect → completion, and a reconciler finishes interrupted moves
 // (docs/money.md). Subjects come from the contract's operation table.
-import { paymentAdminOperations as admin, paymentOperations as ops } from '@bo/contracts';
+import { paymentAdminOperations as admin, paymentOperations as ops, rgUsageMessages } from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
@@ -16,6 +16,7 @@ import {
   sandboxDecision,
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
+import { depositRgUsage } from './handlers/rg-usage.ts';
 import { forgetExpiredRequestKeys } from './persistence/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
 
@@ -38,6 +39,7 @@ export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
     ...handle(admin.adminListDeposits, adminListDeposits(deps)),
     ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
     ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
+    ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
   }),
   background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
   // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.

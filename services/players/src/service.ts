@@ -1,9 +1,11 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
-// limits, and each operator's compliance profile. Subjects come from the contract's operation table so the gateway and this service
+// limits, pauses and self-exclusion, and each operator's compliance profile. Subjects come from the contract's operation table so the gateway and this service
 // cannot disagree on a name.
 import {
   complianceAdminOperations,
   complianceProfileMessages,
+  responsibleGamingAdminOperations,
+  responsibleGamingOperations,
   playerAdminOperations,
   playerChangedSubject,
   playerMessages,
@@ -24,6 +26,9 @@ import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { playerState } from './handlers/player-state.ts';
 import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
 import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
+import { getResponsibleGaming, pausePlayer, removeLimit, selfExclude, setLimit } from './handlers/responsible-gaming.ts';
+import { adminGetResponsibleGaming, adminLiftSelfExclusion } from './handlers/admin-responsible-gaming.ts';
+import { startSelfExclusionTerms } from './handlers/self-exclusion-terms.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -39,7 +44,9 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
       subject,
       async (req: Parameters<Handler>[0]) => {
         try {
-          return await handler(req);
+          const reply = await handler(req);
+          deps.outbox.poke(); // a change may have written events
+          return reply;
         } finally {
           // Also after a failure: it may have come after the commit, and a needless drop costs one call.
           const params = req.params as { id?: string; playerId?: string } | undefined;
@@ -57,6 +64,7 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
   config: PlayersConfigSchema,
   entities: playerEntities,
   migrations: playerMigrations,
+  background: (deps) => [startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],
   handlers: (deps) => ({
     ...handle(playerOperations.createPlayer, createPlayer(deps)),
     ...handle(playerOperations.findPlayers, findPlayers(deps)),
@@ -68,7 +76,14 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
     ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
     ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
     ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
+    ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
+    ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
     ...announcesChange(deps, {
+      ...handle(responsibleGamingOperations.setLimit, setLimit(deps)),
+      ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps)),
+      ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps)),
+      ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps)),
+      ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
       ...handle(playerOperations.submitKyc, submitKyc(deps)),
       ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
       ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),

@@ -33,7 +33,11 @@ t.test('admin operations', async (t) => {
       before: { playerId: p.id, dailyDepositLimit: null, selfExcludedUntil: null },
       after: limits,
     });
-    const [row] = await h.sql('select daily_deposit_limit::text as l, pg_typeof(daily_deposit_limit)::text as t from players.players where id = ?', [p.id]);
+    // The daily deposit limit is the player's deposit/day limit (1.3.0).
+    const [row] = await h.sql(
+      "select value::text as l, pg_typeof(value)::text as t from players.rg_limits where player_id = ? and type = 'deposit' and period = 'day'",
+      [p.id],
+    );
     t.same(row, { l: '1500.50', t: 'numeric' });
 
     const big = okBody<any>(

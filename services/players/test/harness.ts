@@ -118,7 +118,7 @@ export async function readEvents(
   return out;
 }
 
-export async function startPlayers(t: Test, label = 'players'): Promise<PlayersHarness> {
+export async function startPlayers(t: Test, label = 'players', extra: Record<string, unknown> = {}): Promise<PlayersHarness> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
   const svc = await startServiceWith(playersService, {
@@ -127,6 +127,7 @@ export async function startPlayers(t: Test, label = 'players'): Promise<PlayersH
     NATS_PREFIX: prefix,
     RPC_TIMEOUT_MS: 5000,
     OUTBOX_POLL_MS: 50,
+    ...extra,
   });
   t.teardown(async () => {
     await svc.stop();

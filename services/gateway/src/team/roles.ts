@@ -11,6 +11,9 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // Looking a player up is for everyone on the team (support answers operators about them).
   adminSearchPlayers: ['compliance', 'finance', 'support'],
   adminGetPlayer: ['compliance', 'finance', 'support'],
+  // A player's limits, usage and history: everyone reads; lifting an indefinite self-exclusion is compliance's.
+  adminGetResponsibleGaming: ['compliance', 'finance', 'support'],
+  adminLiftSelfExclusion: ['compliance'],
   // Money out and the ledger: finance (support may read the queue).
   adminListWithdrawals: ['finance', 'support'],
   adminWithdrawalDecision: ['finance'],

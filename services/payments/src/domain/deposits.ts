@@ -1,5 +1,5 @@
 // Deposits as the API shows them, and the rules of creating one (docs/decisions.md check order).
-import { AppError, MAX_AMOUNT, type Deposit, type PlayerState } from '@bo/contracts';
+import { AppError, MAX_AMOUNT, assertNotPausedOrIncomplete, limitsInForce, rgBlocked, type Deposit, type LimitPeriod, type PlayerState } from '@bo/contracts';
 import { compareMoney, formatMoney, addMoney, isPositiveWithin, isoTime } from '@bo/service-kit';
 import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
@@ -46,11 +46,36 @@ export function checkPlayerAndCurrency(player: PlayerState, currency: string): a
   if (player.currency !== currency) throw new AppError('CURRENCY_MISMATCH', undefined, { playerCurrency: player.currency });
 }
 
-/** RG (403) → player status (403), after the duplicate check. */
-export function checkDepositAllowed(player: PlayerState, amount: string, todaysTotal: string): void {
-  if (player.selfExcluded || player.status === 'autoexcluido') throw new AppError('RG_BLOCKED', 'The player is self-excluded.');
-  if (player.dailyDepositLimit != null && compareMoney(addMoney(todaysTotal, amount), player.dailyDepositLimit) > 0) {
-    throw new AppError('RG_BLOCKED', 'The deposit would pass the player daily deposit limit.', { dailyDepositLimit: formatMoney(player.dailyDepositLimit) });
+/** What the player's deposits of the current day, week and month add up to, and when each ends. */
+export interface DepositUsage {
+  used: Record<LimitPeriod, string>;
+  resetsAt: Record<LimitPeriod, string>;
+}
+
+/** The deposit limits in force (the v1.1 daily limit is the deposit/day limit). */
+export function depositLimits(player: PlayerState, now: Date): { period: LimitPeriod; value: string }[] {
+  if (player.rg) return limitsInForce(player.rg, 'deposit', now);
+  return player.dailyDepositLimit != null ? [{ period: 'day', value: player.dailyDepositLimit }] : [];
+}
+
+/**
+ * RG (403: self-exclusion, pause, br-spa's required limits, each deposit limit) → player status
+ * (403), after the duplicate check. `usage` is read under the player's deposit lock when a limit applies.
+ */
+export function checkDepositAllowed(player: PlayerState, amount: string, now: Date, usage?: DepositUsage): void {
+  if (player.selfExcluded || player.status === 'autoexcluido') throw rgBlocked('self_excluded', 'The player is self-excluded.');
+  assertNotPausedOrIncomplete(player.rg, now);
+  for (const limit of depositLimits(player, now)) {
+    if (!usage) throw new Error('deposit limits need the usage');
+    if (compareMoney(addMoney(usage.used[limit.period], amount), limit.value) > 0) {
+      throw rgBlocked('deposit_limit', `The deposit would pass the player ${limit.period} deposit limit.`, {
+        period: limit.period,
+        limit: formatMoney(limit.value),
+        resetsAt: usage.resetsAt[limit.period],
+        // v1.1's detail of the daily limit.
+        ...(limit.period === 'day' ? { dailyDepositLimit: formatMoney(limit.value) } : {}),
+      });
+    }
   }
   if (player.status === 'bloqueado' || player.status === 'encerrado') throw new AppError('PLAYER_NOT_ACTIVE');
 }

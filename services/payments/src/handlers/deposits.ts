@@ -1,7 +1,25 @@
 // payments.deposits.create / confirm / fail.
-import { AppError, newId, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
-import { adminScopeOf, crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
-import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
+import { AppError, COMPLIANCE_DEFAULTS, newId, type PlayerState, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
+import {
+  adminScopeOf,
+  crashPoint,
+  formatMoney,
+  ruleClock,
+  type HandlerOf,
+  type HandlerResult,
+  type RequestOf,
+  type ServiceDeps,
+  operatorScopeOf,
+} from '@bo/service-kit';
+import {
+  checkAmount,
+  checkDepositAllowed,
+  checkPlayerAndCurrency,
+  depositLimits,
+  depositView,
+  type DepositRow,
+  type DepositUsage,
+} from '../domain/deposits.ts';
 import {
   findByExternalReference,
   insertDeposit,
@@ -12,8 +30,9 @@ import {
   markConfirming,
   markConfirmingIfPending,
   markFailed,
-  referenceAndTodaysTotal,
+  referenceAndUsage,
 } from '../persistence/deposit-store.ts';
+import { limitReachedAnnounced } from '../flows/limit-reached.ts';
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
@@ -23,15 +42,16 @@ const FAIL = 'payments.deposits.fail';
 
 const alreadyExists = (depositId: string) => new AppError('DEPOSIT_ALREADY_EXISTS', undefined, { depositId });
 
-/** Whether the RG and status checks pass for this player (the limit aside). */
-function mayDeposit(player: Parameters<typeof checkDepositAllowed>[0], amount: string): boolean {
+/** Whether the RG and status checks other than the deposit limits pass for this player. */
+function mayDeposit(player: PlayerState, amount: string, now: Date): boolean {
   try {
-    checkDepositAllowed({ ...player, dailyDepositLimit: null }, amount, '0');
+    checkDepositAllowed(player, amount, now, ZERO_USAGE);
     return true;
   } catch {
     return false;
   }
 }
+const ZERO_USAGE: DepositUsage = { used: { day: '0', week: '0', month: '0' }, resetsAt: { day: '', week: '', month: '' } };
 
 export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createDeposit> {
   return async (req) => {
@@ -56,6 +76,8 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   checkAmount(input.amount);
   const player = await playerState(deps, scope.brandId, playerId);
   checkPlayerAndCurrency(player, input.currency);
+  const asked = ruleClock.now();
+  const limited = depositLimits(player, asked).length > 0;
   const newRow = (now: Date): DepositRow => ({
     id: newId('deposit'),
     operatorId: scope.operatorId,
@@ -76,28 +98,29 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
     failedAt: null,
     failureReason: null,
   });
-  if (player.dailyDepositLimit == null && mayDeposit(player, input.amount)) {
+  if (!limited && mayDeposit(player, input.amount, asked)) {
     // The usual case: no limit, nothing to serialise, and no refusal that must come after the
     // duplicate check. One statement: the deposit (its reference unique per brand) and the
     // stored response, or neither.
-    const row = newRow(new Date());
+    const row = newRow(asked);
     if (await insertDepositWithResponse(deps.sql, row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
     throw alreadyExists((await findByExternalReference(deps.sql, scope.brandId, input.externalReference))!);
   }
-  return runOnce(deps.sql, ref, CREATE, async (tx) => {
-    // Only a daily limit needs the day's deposits serialised per player (advisory lock, then
-    // the sum in a later statement, so its snapshot sees every deposit committed before the lock).
-    const limited = player.dailyDepositLimit != null;
+  const answer = runOnce(deps.sql, ref, CREATE, async (tx) => {
+    // Only a deposit limit needs the player's deposits serialised (advisory lock, then the sums
+    // in a later statement, so its snapshot sees every deposit committed before the lock).
     if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
-    const now = new Date();
-    const { existing, todaysTotal } = await referenceAndTodaysTotal(tx, scope.brandId, playerId, input.externalReference, now, limited);
+    const now = ruleClock.now();
+    const timeZone = limited ? (player.rg?.timeZone ?? COMPLIANCE_DEFAULTS.timeZone) : undefined;
+    const { existing, usage } = await referenceAndUsage(tx, scope.brandId, playerId, input.externalReference, now, timeZone);
     if (existing) throw alreadyExists(existing);
-    checkDepositAllowed(player, input.amount, todaysTotal);
+    checkDepositAllowed(player, input.amount, now, usage);
     const row = newRow(now);
     // Another player's deposit may take the reference between the check and here.
     if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
     return { status: 201, body: depositView(row) };
   });
+  return limitReachedAnnounced(deps, scope, player, answer);
 }
 
 export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.confirmDeposit> {

@@ -1,5 +1,5 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
-import type { DepositRow, DepositRowStatus } from '../domain/deposits.ts';
+import type { DepositRow, DepositRowStatus, DepositUsage } from '../domain/deposits.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 import { onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type RequestKey, type SqlRunner } from '@bo/service-kit';
 
@@ -59,25 +59,55 @@ export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId
   return rows[0];
 }
 
-/** The deposit already holding the brand's externalReference, and (when a limit needs it) the player's total today. */
-export async function referenceAndTodaysTotal(
+/**
+ * The deposit already holding the brand's externalReference, and (when a limit needs it) the
+ * player's pending and confirmed deposits of the current day, week (Monday to Sunday) and month
+ * in the operator's time zone, with each period's end. One statement.
+ */
+export async function referenceAndUsage(
   tx: SqlRunner,
   brandId: string,
   playerId: string,
   externalReference: string,
   now: Date,
-  withTotal: boolean,
-): Promise<{ existing: string | undefined; todaysTotal: string }> {
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  timeZone: string | undefined,
+): Promise<{ existing: string | undefined; usage: DepositUsage | undefined }> {
+  if (!timeZone) {
+    const rows = await tx.query<{ id: string }>('select id from payments.deposits where brand_id = ? and external_reference = ?', [brandId, externalReference]);
+    return { existing: rows[0]?.id, usage: undefined };
+  }
   const row = onlyRow(
-    await tx.query<{ existing: string | null; total: string }>(
-      `select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
-       case when ? then (select coalesce(sum(amount), 0) from payments.deposits
-         where brand_id = ? and player_id = ? and created_at >= ? and status in ('pending', 'confirming', 'confirmed')) else 0 end as total`,
-      [brandId, externalReference, withTotal, brandId, playerId, dayStart],
+    await tx.query<{ existing: string | null; day: string; week: string; month: string; day_end: Date; week_end: Date; month_end: Date }>(
+      `with b as (select date_trunc('day', l) at time zone z as day, date_trunc('week', l) at time zone z as week, date_trunc('month', l) at time zone z as month,
+                         (date_trunc('day', l) + interval '1 day') at time zone z as day_end,
+                         (date_trunc('week', l) + interval '1 week') at time zone z as week_end,
+                         (date_trunc('month', l) + interval '1 month') at time zone z as month_end
+                    from (select ?::timestamptz at time zone ? as l, ?::text as z) n)
+       select (select id from payments.deposits where brand_id = ? and external_reference = ?) as existing,
+              coalesce(sum(d.amount) filter (where d.created_at >= b.day), 0) as day,
+              coalesce(sum(d.amount) filter (where d.created_at >= b.week), 0) as week,
+              coalesce(sum(d.amount) filter (where d.created_at >= b.month), 0) as month,
+              b.day_end, b.week_end, b.month_end
+         from b left join payments.deposits d
+           on d.brand_id = ? and d.player_id = ? and d.created_at >= least(b.day, b.week, b.month)
+          and d.status in ('pending', 'confirming', 'confirmed')
+        group by b.day_end, b.week_end, b.month_end`,
+      [now, timeZone, timeZone, brandId, externalReference, brandId, playerId],
     ),
   );
-  return { existing: row.existing ?? undefined, todaysTotal: row.total };
+  const iso = (d: Date) => new Date(d).toISOString();
+  return {
+    existing: row.existing ?? undefined,
+    usage: {
+      used: { day: row.day, week: row.week, month: row.month },
+      resetsAt: { day: iso(row.day_end), week: iso(row.week_end), month: iso(row.month_end) },
+    },
+  };
+}
+
+/** The player's deposits of the current periods (payments.rg.usage, the responsible-gaming view). */
+export async function depositUsage(sql: SqlRunner, brandId: string, playerId: string, now: Date, timeZone: string): Promise<DepositUsage> {
+  return (await referenceAndUsage(sql, brandId, playerId, '', now, timeZone)).usage!;
 }
 
 /**

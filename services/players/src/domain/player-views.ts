@@ -40,10 +40,11 @@ export interface PlayerLimits {
   selfExcludedUntil: string | null;
 }
 
-export function toLimits(row: PlayerRow): PlayerLimits {
+/** v1.1's view of the limits: the deposit/day limit in force (`depositPerDay`) and our team's self-exclusion date. */
+export function toLimits(row: PlayerRow, depositPerDay: string | null): PlayerLimits {
   return {
     playerId: row.id,
-    dailyDepositLimit: row.dailyDepositLimit == null ? null : formatMoney(row.dailyDepositLimit),
+    dailyDepositLimit: depositPerDay == null ? null : formatMoney(depositPerDay),
     selfExcludedUntil: row.selfExcludedUntil ? row.selfExcludedUntil.toISOString() : null,
   };
 }

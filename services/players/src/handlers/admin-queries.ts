@@ -1,12 +1,13 @@
 // What our team reads about players, across brands: the KYC queue, the search by id, externalId,
 // CPF or e-mail, and one player's file (KYC submissions and history, limits).
 import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, listCursor, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
 import { PlayerEntity, type PlayerRow } from '../persistence/entities.ts';
 import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycSubmission, toLimits, toPlayer } from '../domain/player-views.ts';
+import { depositPerDayOf } from '../persistence/deposit-day.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 
@@ -26,7 +27,7 @@ async function playerFile(em: EntityManager, row: PlayerRow) {
         at: h.at.toISOString(),
       })),
     },
-    limits: toLimits(row),
+    limits: toLimits(row, await depositPerDayOf(em, row.id, ruleClock.now())),
   };
 }
 

@@ -1,6 +1,13 @@
 // The operator's compliance profile: players.compliance.get (other services applying a `br-spa`
 // rule), and our team's GET/PUT /admin/operators/:id/compliance (audited by the gateway).
-import { validationError, type complianceAdminOperations, type complianceProfileMessages } from '@bo/contracts';
+import {
+  EVERY_PLAYER,
+  playerChangedSubject,
+  validationError,
+  type PlayerChanged,
+  type complianceAdminOperations,
+  type complianceProfileMessages,
+} from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { OperatorComplianceEntity } from '../persistence/entities.ts';
@@ -28,7 +35,7 @@ export function adminSetCompliance(deps: ServiceDeps): HandlerOf<typeof complian
     if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) {
       throw validationError('body', [{ path: '/timeZone', message: 'must be an IANA time zone, for example America/Sao_Paulo' }]);
     }
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const row = await tx.findOne(OperatorComplianceEntity, { operatorId: params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const before = complianceView(params.id, row);
       const next = {
@@ -46,5 +53,8 @@ export function adminSetCompliance(deps: ServiceDeps): HandlerOf<typeof complian
       const after = complianceView(params.id, await tx.findOneOrFail(OperatorComplianceEntity, { operatorId: params.id }));
       return { status: 200, body: after, audit: { target: `operator:${params.id}`, before, after } };
     });
+    // Every player's players.state carries the profile: the enforcing services' caches drop them all before the answer.
+    deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId: EVERY_PLAYER } satisfies PlayerChanged));
+    return answer;
   };
 }

@@ -1,10 +1,11 @@
 // players.state (internal): what deposits, withdrawals and game sessions need to apply their
 // rules. Unknown players and players of another brand both answer { exists: false }.
 import type { PlayerState, playerMessages } from '@bo/contracts';
-import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
+import { formatMoney, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { findPlayer } from '../persistence/player-store.ts';
-import { toLimits } from '../domain/player-views.ts';
 import { isSelfExcluded } from '../domain/responsible-gaming.ts';
+import { depositPerDay } from '../persistence/deposit-day.ts';
+import { complianceOf, limitRows, rgRules } from '../persistence/rg-store.ts';
 
 export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.state> {
   return async (req) => {
@@ -14,7 +15,11 @@ export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.
     const brandAllowed = scope?.kind !== 'operator' || scope.brandId === input.brandId;
     const player = brandAllowed ? await findPlayer(deps.orm.em.fork(), { id: input.playerId, brandId: input.brandId }) : null;
     if (!player) return { status: 200, body: { exists: false, playerId: input.playerId } satisfies PlayerState };
-    const limits = toLimits(player);
+    const em = deps.orm.em.fork();
+    const now = ruleClock.now();
+    const [compliance, rows] = await Promise.all([complianceOf(em, player.operatorId), limitRows(em, player.id)]);
+    const daily = depositPerDay(rows, now);
+    const rg = rgRules(player, compliance, rows, now);
     const state: PlayerState = {
       exists: true,
       playerId: player.id,
@@ -22,9 +27,11 @@ export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.
       currency: player.currency,
       status: player.status,
       kycStatus: player.kycStatus,
-      selfExcluded: isSelfExcluded(player.status, player.selfExcludedUntil),
-      selfExcludedUntil: limits.selfExcludedUntil,
-      dailyDepositLimit: limits.dailyDepositLimit,
+      selfExcluded: isSelfExcluded(player.status, player.selfExcludedUntil, now),
+      selfExcludedUntil: player.selfExcludedUntil ? player.selfExcludedUntil.toISOString() : null,
+      dailyDepositLimit: daily === null ? null : formatMoney(daily),
+      // Absent for an `off` operator's player with no limit and no pause: v1.1's answer.
+      ...(rg ? { rg } : {}),
     };
     return { status: 200, body: state };
   };

@@ -13,7 +13,11 @@ import {
   type DocumentType,
   type Environment,
   type KycStatus,
+  type LimitPeriod,
+  type LimitType,
   type PlayerStatus,
+  LIMIT_PERIODS,
+  LIMIT_TYPES,
 } from '@bo/contracts';
 
 const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
@@ -54,9 +58,15 @@ export const PlayerEntity = defineEntity({
     kycStatus: p.text().$type<KycStatus>().check(oneOf('kyc_status', KYC_STATUSES)),
     /** Last change of the KYC record: a status change or a new submission. */
     kycUpdatedAt: p.datetime(),
-    /** NUMERIC(20,2) as a string; null = no limit. */
-    dailyDepositLimit: p.decimal('string').precision(20).scale(2).nullable().check('daily_deposit_limit >= 0'),
+    /**
+     * A self-exclusion's end (null with `selfExcludedSince`: without end). Set alone by our team's
+     * admin limits (v1.1): a date before which the player is treated as self-excluded.
+     */
     selfExcludedUntil: p.datetime().nullable(),
+    /** When the player's own self-exclusion began (POST /players/{id}/self-exclusion); null when none is running. */
+    selfExcludedSince: p.datetime().nullable(),
+    /** A pause the player chose: no deposits, sessions or rounds before it. */
+    pausedUntil: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -140,4 +150,60 @@ export const OperatorComplianceEntity = defineEntity({
 });
 export type OperatorComplianceRow = InstanceType<typeof OperatorComplianceEntity.class>;
 
-export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity, OperatorComplianceEntity];
+export const RG_HISTORY_KINDS = ['limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted'] as const;
+export type RgHistoryKind = (typeof RG_HISTORY_KINDS)[number];
+export type RgChangeBy = 'operator' | 'team' | 'system';
+
+/**
+ * A player's limit of one type and period (docs/responsible-gaming.md). `value` is in force; a
+ * relaxing change (a higher value, or a removal) waits in `pending_*` until its time, and is in
+ * force from then on whether or not the row is rewritten (contracts' limitInForce). Money limits
+ * are amounts; `time` limits whole minutes.
+ */
+export const RgLimitEntity = defineEntity({
+  name: 'RgLimit',
+  tableName: 'rg_limits',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('rg_limits'),
+    type: p.text().$type<LimitType>().check(oneOf('type', LIMIT_TYPES)),
+    period: p.text().$type<LimitPeriod>().check(oneOf('period', LIMIT_PERIODS)),
+    value: p.decimal('string').precision(20).scale(2).check('value >= 0'),
+    pendingValue: p.decimal('string').precision(20).scale(2).nullable(),
+    /** A removal waiting for the cooling-off (`pending_value` null). */
+    pendingRemoval: p.boolean(),
+    pendingEffectiveAt: p.datetime().nullable(),
+    updatedAt: p.datetime(),
+  },
+  uniques: [{ name: 'rg_limits_player_type_period', properties: ['playerId', 'type', 'period'] }],
+});
+export type RgLimitRow = InstanceType<typeof RgLimitEntity.class>;
+
+/** Every responsible-gaming change of a player: old and new value, who, when (kept, never updated). */
+export const RgHistoryEntity = defineEntity({
+  name: 'RgHistory',
+  tableName: 'rg_history',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('rg_history'),
+    kind: p.text().$type<RgHistoryKind>().check(oneOf('kind', RG_HISTORY_KINDS)),
+    type: p.text().$type<LimitType>().nullable(),
+    period: p.text().$type<LimitPeriod>().nullable(),
+    oldValue: p.text().nullable(),
+    newValue: p.text().nullable(),
+    effectiveAt: p.datetime().nullable(),
+    by: p
+      .text()
+      .$type<RgChangeBy>()
+      .check(oneOf('by', ['operator', 'team', 'system'])),
+    actor: p.text().nullable(),
+    reason: p.text().nullable().check('length(reason) <= 500'),
+    at: p.datetime(),
+  },
+  indexes: [byPlayer('rg_history', 'at')],
+});
+export type RgHistoryRow = InstanceType<typeof RgHistoryEntity.class>;
+
+export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity, OperatorComplianceEntity, RgLimitEntity, RgHistoryEntity];

@@ -85,6 +85,40 @@ export class OperatorCompliance extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts), with the copy of the daily deposit limits added by hand. */
+export class RgLimitsPauseSelfExclusion extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."rg_history" ("id" bigint generated always as identity not null primary key, "player_id" text not null, "kind" text not null, "type" text null, "period" text null, "old_value" text null, "new_value" text null, "effective_at" timestamptz null, "by" text not null, "actor" text null, "reason" text null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "rg_history_by_player" on "players"."rg_history" ("player_id", "at" desc, "id" desc)');
+    this.addSql(
+      'create table "players"."rg_limits" ("id" bigint generated always as identity not null primary key, "player_id" text not null, "type" text not null, "period" text not null, "value" numeric(20,2) not null, "pending_value" numeric(20,2) null, "pending_removal" boolean not null, "pending_effective_at" timestamptz null, "updated_at" timestamptz not null)',
+    );
+    this.addSql('alter table "players"."rg_limits" add constraint "rg_limits_player_type_period" unique ("player_id", "type", "period")');
+    // Our team's daily deposit limit (v1.1) becomes the player's deposit/day limit before its column goes.
+    this.addSql(`insert into players.rg_limits (player_id, type, period, value, pending_removal, updated_at)
+      select id, 'deposit', 'day', daily_deposit_limit, false, updated_at from players.players where daily_deposit_limit is not null`);
+    this.addSql('alter table "players"."players" drop constraint "players_daily_deposit_limit_check"');
+    this.addSql('alter table "players"."players" drop column "daily_deposit_limit"');
+    this.addSql('alter table "players"."players" add "self_excluded_since" timestamptz null, add "paused_until" timestamptz null');
+    this.addSql(
+      'alter table "players"."rg_history" add constraint "rg_history_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      "alter table \"players\".\"rg_history\" add constraint \"rg_history_kind_check\" check (kind in ('limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted'))",
+    );
+    this.addSql('alter table "players"."rg_history" add constraint "rg_history_by_check" check (by in (\'operator\', \'team\', \'system\'))');
+    this.addSql('alter table "players"."rg_history" add constraint "rg_history_reason_check" check (length(reason) <= 500)');
+    this.addSql(
+      'alter table "players"."rg_limits" add constraint "rg_limits_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql("alter table \"players\".\"rg_limits\" add constraint \"rg_limits_type_check\" check (type in ('deposit', 'loss', 'wager', 'time'))");
+    this.addSql('alter table "players"."rg_limits" add constraint "rg_limits_period_check" check (period in (\'day\', \'week\', \'month\'))');
+    this.addSql('alter table "players"."rg_limits" add constraint "rg_limits_value_check" check (value >= 0)');
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -94,4 +128,5 @@ export const playerMigrations = [
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: '0005_stored_answers_by_age', class: kitMigration(processedRequestsExpiryIndexSql('players')) },
   { name: '0006_operator_compliance', class: OperatorCompliance },
+  { name: '0007_rg_limits_pause_self_exclusion', class: RgLimitsPauseSelfExclusion },
 ];

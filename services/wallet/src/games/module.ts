@@ -1,7 +1,7 @@
 // The games module of the wallet service: catalogue, game sessions and the rounds played on the
 // launch page. It lives in the wallet because real-money play moves money and must share the
 // ledger's transactions (docs/games.md). Configuration is read when the service starts.
-import { gameOperations, gamePlayMessages } from '@bo/contracts';
+import { endPlayerSessionsMessages, gameOperations, gamePlayMessages, rgUsageMessages } from '@bo/contracts';
 import { handle, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
@@ -15,6 +15,8 @@ import { createGameSession } from './handlers/create-session.ts';
 import { playSession } from './handlers/play-session.ts';
 import { playOwner } from './handlers/play-owner.ts';
 import { playRound, playRoundMessage } from './handlers/play-round.ts';
+import { endPlayerSessions, walletRgUsage } from './handlers/responsible-gaming.ts';
+import { playHeartbeat } from './handlers/play-heartbeat.ts';
 
 export interface GamesModuleOptions {
   /** Replaces the external provider adapter. */
@@ -41,6 +43,9 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(gamePlayMessages.session, playSession(ctx)),
         ...handle(gamePlayMessages.owner, playOwner(ctx)),
         ...handle(playRoundMessage, playRound(ctx)),
+        ...handle(gamePlayMessages.heartbeat, playHeartbeat(ctx)),
+        ...handle(rgUsageMessages.wallet, walletRgUsage(ctx)),
+        ...handle(endPlayerSessionsMessages.end, endPlayerSessions(ctx)),
       };
     },
   };

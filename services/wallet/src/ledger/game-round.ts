@@ -12,7 +12,9 @@
 // which a `max(seq) + 1` from the statement's snapshot is not. Sources
 // `game-round:<roundId>:bet|win` are unique and a session's clientRoundId is unique, so a round's
 // money is posted at most once whatever its caller does. The game clearing side is appended,
-// never locked (docs/money.md, "Hot accounts").
+// never locked (docs/money.md, "Hot accounts"). The same statement adds the round to the player's
+// responsible-gaming usage of its hour (wallet.rg_usage: staked, net loss), so usage and money
+// commit together.
 import { AppError } from '@bo/contracts';
 import { compareMoney, formatMoney, type Sql, type SqlRunner } from '@bo/service-kit';
 import { ensureClearingAccount, playerAccountId } from './accounts.ts';
@@ -85,6 +87,11 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
            select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
                   a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
+           returning 1),
+     u as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss)
+           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric - ?::numeric from a
+           on conflict (account_id, hour) do update
+             set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss
            returning 1)`,
       params: [
         r.sessionId,
@@ -100,6 +107,10 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
         bet!.playerEntryId,
         win?.playerEntryId ?? null,
         r.createdAt,
+        r.createdAt,
+        amount,
+        amount,
+        payout,
       ],
     }),
     returning: 'a.available - a.held as balance_after',

@@ -2,6 +2,7 @@
 // money test). Reads one snapshot so concurrent postings cannot show up as false mismatches.
 import type { LedgerVerification } from '@bo/contracts';
 import { compareMoney, onlyRow, formatMoney, type Sql } from '@bo/service-kit';
+import { usageDrift } from './rg-usage.ts';
 
 /** Reads only: run again whole when its connection is lost. */
 const READ_ONLY = { idempotent: true };
@@ -89,6 +90,11 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
        group by e.account_id, t.reference_id`,
     );
     for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
+
+    // Responsible-gaming usage (rg-usage.ts) must be what the rounds staked and lost, hour by hour.
+    for (const d of await usageDrift(tx)) {
+      mismatches.push({ accountId: d.account_id, check: `rgUsage:${new Date(d.hour).toISOString()}`, stored: d.stored, computed: d.computed });
+    }
 
     const unbalanced = await tx.query<{ transaction_id: string; total: string }>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0',

@@ -1,9 +1,14 @@
 // games.sessions.create (POST /players/{playerId}/game-sessions). Not idempotent: each call opens
-// a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG →
-// status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
-// wallet; production sessions are real.
+// a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG
+// (self-exclusion, pause, br-spa's required limits, a time limit reached) → status. Sandbox
+// sessions are demo sessions with a fictitious balance that never touches the wallet; production
+// sessions are real.
 import { AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest } from '@bo/contracts';
-import { operatorScopeOf, type HandlerOf } from '@bo/service-kit';
+import { operatorScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
+import { playerAccountId } from '../../ledger/accounts.ts';
+import { periodUsage } from '../../ledger/rg-usage.ts';
+import { checkTimeLimits, hasTimeLimit } from '../domain/round-limits.ts';
+import { announceLimitReached } from './limit-reached.ts';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
@@ -23,14 +28,22 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     const em = ctx.deps.orm.em.fork();
     const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
     if (!game) throw new AppError('GAME_NOT_FOUND');
-    assertPlayerMayPlay(player);
+    const now = ruleClock.now();
+    assertPlayerMayPlay(player, now);
+    const currency = player.currency ?? scope.currency;
+    if (hasTimeLimit(player.rg, now)) {
+      const usage = await periodUsage(ctx.deps.sql, playerAccountId(scope.brandId, playerId, currency), player.rg.timeZone, now);
+      try {
+        checkTimeLimits(player.rg, usage, now);
+      } catch (e) {
+        await announceLimitReached(ctx.deps, e, { ...scope, playerId, externalId: player.externalId ?? null });
+      }
+    }
 
     const mode: GameMode = scope.environment === 'sandbox' ? 'demo' : 'real';
-    const now = new Date();
     // Whole seconds: the token carries the expiry in seconds and must agree with the row.
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + ctx.config.GAME_SESSION_TTL_SECONDS * 1000);
     const sessionId = newId('gameSession');
-    const currency = player.currency ?? scope.currency;
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
     const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
 

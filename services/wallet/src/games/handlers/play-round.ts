@@ -3,7 +3,7 @@
 // session's fictitious balance (demo-round.ts); real rounds move the player's money through the
 // ledger (real-round.ts). Both record the round in one transaction holding the session row lock,
 // so concurrent clicks on one session are serialised and a clientRoundId is played at most once.
-import { AppError, gamePlayMessages, validationError } from '@bo/contracts';
+import { AppError, gamePlayMessages, validationError, type Environment } from '@bo/contracts';
 import { type HandlerOf, internalScopeOf, parseInput, type SqlRunner } from '@bo/service-kit';
 import { checkRoundInput, type BuiltInKind } from '../domain/rounds.ts';
 import type { RoundView } from '../domain/views.ts';
@@ -14,6 +14,8 @@ import { playDemoRound } from './demo-round.ts';
 import { playRealRound } from './real-round.ts';
 
 interface FirstLook {
+  operatorId: string;
+  environment: Environment;
   brandId: string;
   playerId: string;
   currency: string;
@@ -37,7 +39,7 @@ async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: strin
       createdAt: Date;
     }
   >(
-    `select s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
+    `select s.operator_id as "operatorId", s.environment, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
             r.id as "roundId", r.amount, r.payout, r.win, r.outcome, r.balance_after as "balanceAfter", r.created_at as "createdAt"
      from wallet.game_sessions s join wallet.games g on g.id = s.game_id
      left join wallet.game_rounds r on r.session_id = s.id and r.client_round_id = ?

@@ -43,7 +43,11 @@ export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessage
     let balance = session.demoBalance == null ? null : formatMoney(session.demoBalance);
     // A player who may no longer play sees why instead of a Play button that would be refused;
     // an external game has no page of ours to say it on, so it is refused instead of redirected.
-    const check = () => assertStillMayPlay(ctx, session, req.ctx.requestId);
+    let realityCheckMinutes: number | undefined;
+    const check = async () => {
+      const state = await assertStillMayPlay(ctx, session, req.ctx.requestId);
+      realityCheckMinutes = state.rg?.realityCheckMinutes;
+    };
     let notice: string | null = null;
     if (external) await check();
     else notice = await refusalOf(check);
@@ -62,6 +66,7 @@ export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessage
       game: { id: game.id, name: game.name, provider: game.provider, category: game.category, kind: game.kind },
       launch: external && session.providerUrl ? { type: 'redirect', url: session.providerUrl } : { type: 'page' },
       limits: { ...BET_LIMITS },
+      ...(realityCheckMinutes ? { realityCheckMinutes } : {}),
     };
     return { status: 200, body: view };
   };
@@ -70,7 +75,7 @@ export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessage
 const PLAYER_REFUSALS = new Set(['PLAYER_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE']);
 
 /** The message of a player refusal, or null when the check passes; anything else propagates. */
-async function refusalOf(check: () => Promise<void>): Promise<string | null> {
+async function refusalOf(check: () => Promise<unknown>): Promise<string | null> {
   try {
     await check();
     return null;

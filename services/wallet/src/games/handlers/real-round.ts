@@ -5,18 +5,52 @@
 // retry with the same clientRoundId finds the round and returns it, never a second debit
 // (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
 // statement writes it. The statement also re-reads the session's end: a session ended after the
-// handler's first look is not played on.
-import { AppError, newId, validationError } from '@bo/contracts';
-import { crashPoint, uniqueViolation, type HandlerResult } from '@bo/service-kit';
+// handler's first look is not played on. A player with responsible-gaming limits (or under br-spa)
+// plays in a transaction that first locks the account, counts the page's activity, and checks the
+// round against the usage of its periods (docs/responsible-gaming.md).
+import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
+import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
+import { playerAccountId } from '../../ledger/accounts.ts';
+import { periodUsage } from '../../ledger/rg-usage.ts';
+import { checkRoundLimits, needsRoundGuard } from '../domain/round-limits.ts';
+import { lockAccount, recordActivity } from './activity.ts';
+import { announceLimitReached } from './limit-reached.ts';
 import { decideRound } from '../domain/rounds.ts';
-import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow } from '../../ledger/game-round.ts';
+import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
 import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
 
+/**
+ * A round of a player with limits, in one transaction: the account lock, the page's activity, the
+ * limits against the usage of their periods, then the round's statement. A refusal still commits
+ * the activity (the time was played) and is thrown after the commit.
+ */
+async function guardedRound(ctx: GamesContext, sessionId: string, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
+  const outcome = await ctx.deps.sql.transaction(async (tx) => {
+    const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
+    if (await lockAccount(tx, accountId)) {
+      await recordActivity(tx, sessionId, accountId, round.createdAt);
+      try {
+        checkRoundLimits(rules, await periodUsage(tx, accountId, rules.timeZone, round.createdAt), round.amount, round.createdAt);
+      } catch (e) {
+        if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
+        throw e;
+      }
+    }
+    return { posted: await postRealRound(tx, round) };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.posted;
+}
+
 export async function playRealRound(
   ctx: GamesContext,
-  req: RoundRequest & { sessionId: string; session: { brandId: string; playerId: string; currency: string; gameId: string }; requestId: string },
+  req: RoundRequest & {
+    sessionId: string;
+    session: { operatorId: string; environment: Environment; brandId: string; playerId: string; currency: string; gameId: string };
+    requestId: string;
+  },
 ): Promise<HandlerResult> {
   const { kind, input, session, sessionId } = req;
   const clientRoundId = input.clientRoundId;
@@ -26,7 +60,7 @@ export async function playRealRound(
   }
   // Checked on every round, so a session never outlives a self-exclusion, a suspension or a KYC
   // revocation (players.state through the cache the players service invalidates).
-  await assertStillMayPlay(ctx, session, req.requestId);
+  const state = await assertStillMayPlay(ctx, session, req.requestId);
   const clearingAccountId = await gameClearingAccount(ctx.deps.sql, session.brandId, session.currency);
   const game = { id: session.gameId };
   const played = async () => {
@@ -46,14 +80,20 @@ export async function playRealRound(
     payout: decision.payout,
     win: decision.win,
     outcome: decision.outcome,
-    createdAt: new Date(),
+    createdAt: ruleClock.now(),
     clearingAccountId,
   };
+  const rules = state.rg;
+  const guarded = needsRoundGuard(rules, round.createdAt);
   // A death here leaves nothing: the round is one statement, written whole or not at all.
   crashPoint('wallet.round.before-post');
   let posted: { balanceAfter: string } | undefined;
   try {
-    posted = await postRealRound(ctx.deps.sql, round);
+    posted = guarded
+      ? // The player's limits: their usage read under the account lock the round's statement takes
+        // again, so concurrent rounds are checked one after another against what committed before.
+        await guardedRound(ctx, sessionId, rules, round).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
+      : await postRealRound(ctx.deps.sql, round);
   } catch (e) {
     // The same click committed while this copy waited for the player's row: its round is the answer.
     const prior = uniqueViolation(e) === 'game_rounds_session_id_client_round_id_key' ? await played() : undefined;

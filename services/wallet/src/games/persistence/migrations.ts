@@ -124,9 +124,35 @@ export class Games0004SessionRoundCounter extends Migration {
   }
 }
 
+/**
+ * Responsible gaming (docs/responsible-gaming.md): what each player account staked, lost net and
+ * played (seconds), by UTC hour, written by the round's own statement (ledger/game-round.ts) so it
+ * never drifts from the ledger (verifyLedger recomputes it from the rounds); a limit's period in
+ * the operator's time zone is a range of hours. A session keeps the time of its last activity
+ * (a round or the page's heartbeat) for the time played.
+ */
+export class Games0005ResponsibleGaming extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table wallet.rg_usage (
+      account_id text not null references wallet.accounts (id),
+      hour timestamptz not null check (hour = date_trunc('hour', hour, 'UTC')),
+      wagered numeric(20,2) not null default 0 check (wagered >= 0),
+      net_loss numeric(20,2) not null default 0,
+      seconds_played integer not null default 0 check (seconds_played >= 0),
+      primary key (account_id, hour)
+    )`);
+    this.addSql('alter table wallet.game_sessions add column last_activity_at timestamptz');
+    // The rounds played before this migration, so the check of verifyLedger holds from the start.
+    this.addSql(`insert into wallet.rg_usage (account_id, hour, wagered, net_loss)
+      select e.account_id, date_trunc('hour', r.created_at, 'UTC'), sum(r.amount), sum(r.amount - r.payout)
+      from wallet.game_rounds r join wallet.ledger_entries e on e.id = r.bet_entry_id group by 1, 2`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
   { name: 'Games0003RealRounds', class: Games0003RealRounds },
   { name: 'Games0004SessionRoundCounter', class: Games0004SessionRoundCounter },
+  { name: 'Games0005ResponsibleGaming', class: Games0005ResponsibleGaming },
 ];

@@ -1,0 +1,296 @@
+// Responsible gaming as the player chooses it through the operator (issue #26, docs/responsible-gaming.md):
+// limits by type and period, pauses, self-exclusion. The players service owns them and answers
+// them inside `players.state`; payments and the wallet enforce them in the transaction that moves
+// the money, over the usage they count themselves (deposits; stakes, wins and time played).
+import { Type, type Static } from '@sinclair/typebox';
+import { AppError } from './errors.ts';
+import { Money, MoneyBoundInput, Nullable, Timestamp } from './common.ts';
+import { ComplianceProfileSchema } from './compliance-profile.ts';
+import { defineMessages } from './messages.ts';
+import { defineOperations } from './operations.ts';
+
+export const LIMIT_TYPES = ['deposit', 'loss', 'wager', 'time'] as const;
+export type LimitType = (typeof LIMIT_TYPES)[number];
+export const LIMIT_PERIODS = ['day', 'week', 'month'] as const;
+export type LimitPeriod = (typeof LIMIT_PERIODS)[number];
+export const LimitTypeSchema = Type.Union(LIMIT_TYPES.map((v) => Type.Literal(v)));
+export const LimitPeriodSchema = Type.Union(LIMIT_PERIODS.map((v) => Type.Literal(v)));
+
+/** The reasons of a 403 RG_BLOCKED (`details.reason`). */
+export const RG_BLOCK_REASONS = ['self_excluded', 'paused', 'limits_required', 'deposit_limit', 'loss_limit', 'wager_limit', 'time_limit'] as const;
+export type RgBlockReason = (typeof RG_BLOCK_REASONS)[number];
+
+/** Pause lengths the API accepts (hours ahead of now). */
+export const PAUSE_MIN_HOURS = 24;
+export const PAUSE_MAX_HOURS = 6 * 7 * 24;
+/** An indefinite self-exclusion may be lifted by compliance only after this many days. */
+export const INDEFINITE_SELF_EXCLUSION_MIN_DAYS = 30;
+/** A game page idle longer than this stops counting time played. */
+export const PLAY_IDLE_SECONDS = 300;
+
+/** A money limit is a money string; a `time` limit whole minutes. */
+const LimitValue = Type.Union([Money, Type.Integer({ minimum: 0 })], { description: 'Money string for deposit, loss and wager; whole minutes for time' });
+
+export const RgLimitSchema = Type.Object(
+  {
+    type: LimitTypeSchema,
+    period: LimitPeriodSchema,
+    value: LimitValue,
+    /** What the current period has used (money string, or whole minutes). */
+    used: LimitValue,
+    /** When the current period ends, in the operator's time zone. */
+    resetsAt: Timestamp,
+    /** A higher value or a removal (value null) waiting for the cooling-off. */
+    pending: Nullable(Type.Object({ value: Nullable(LimitValue), effectiveAt: Timestamp })),
+  },
+  { additionalProperties: false },
+);
+export type RgLimit = Static<typeof RgLimitSchema>;
+
+export const ResponsibleGamingSchema = Type.Object(
+  {
+    playerId: Type.String(),
+    limits: Type.Array(RgLimitSchema),
+    pause: Nullable(Type.Object({ until: Timestamp })),
+    selfExclusion: Nullable(Type.Object({ since: Timestamp, until: Nullable(Timestamp) })),
+    realityCheckMinutes: Type.Integer(),
+  },
+  { additionalProperties: false, $id: 'ResponsibleGaming' },
+);
+export type ResponsibleGaming = Static<typeof ResponsibleGamingSchema>;
+
+/** `{ "value": "500.00" }` for a money limit, `{ "value": 120 }` (minutes) for `time`. */
+export const SetLimitSchema = Type.Object(
+  { value: Type.Union([MoneyBoundInput, Type.Integer({ minimum: 1, maximum: 44_640 })]) },
+  { additionalProperties: false, $id: 'SetLimit' },
+);
+export const NewLimitSchema = Type.Object(
+  { type: LimitTypeSchema, period: LimitPeriodSchema, value: Type.Union([MoneyBoundInput, Type.Integer({ minimum: 1, maximum: 44_640 })]) },
+  { additionalProperties: false },
+);
+export type NewLimit = Static<typeof NewLimitSchema>;
+export const PauseSchema = Type.Object({ until: Type.String({ format: 'date-time' }) }, { additionalProperties: false, $id: 'Pause' });
+export const SelfExclusionSchema = Type.Union(
+  [
+    Type.Object({ months: Type.Integer({ minimum: 1, maximum: 12 }) }, { additionalProperties: false }),
+    Type.Object({ indefinite: Type.Literal(true) }, { additionalProperties: false }),
+  ],
+  { description: 'A fixed term of 1 to 12 months, or without end' },
+);
+
+const LimitParams = Type.Object({
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+  type: LimitTypeSchema,
+  period: LimitPeriodSchema,
+});
+const PlayerParams = Type.Object({ playerId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const responsibleGamingOperations = defineOperations({
+  getResponsibleGaming: {
+    id: 'getResponsibleGaming',
+    method: 'GET',
+    path: '/players/:playerId/responsible-gaming',
+    subject: 'players.rg.get',
+    tag: 'Responsible gaming',
+    summary: "The player's limits with their usage in the current period, pause and self-exclusion",
+    params: PlayerParams,
+    response: ResponsibleGamingSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+  setLimit: {
+    id: 'setLimit',
+    method: 'PUT',
+    path: '/players/:playerId/limits/:type/:period',
+    subject: 'players.rg.setLimit',
+    tag: 'Responsible gaming',
+    summary: 'Set a limit the player chose: a new or lower one applies at once, a higher one after the cooling-off',
+    params: LimitParams,
+    body: SetLimitSchema,
+    response: ResponsibleGamingSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+  removeLimit: {
+    id: 'removeLimit',
+    method: 'DELETE',
+    path: '/players/:playerId/limits/:type/:period',
+    subject: 'players.rg.removeLimit',
+    tag: 'Responsible gaming',
+    summary: 'Remove a limit after the cooling-off (br-spa: the last loss or time limit cannot be removed)',
+    params: LimitParams,
+    response: ResponsibleGamingSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'LIMIT_REQUIRED'],
+  },
+  pausePlayer: {
+    id: 'pausePlayer',
+    method: 'POST',
+    path: '/players/:playerId/pause',
+    subject: 'players.rg.pause',
+    tag: 'Responsible gaming',
+    summary: 'Pause the player from 24 hours to 6 weeks: no deposits, game sessions or rounds; it cannot be shortened',
+    params: PlayerParams,
+    body: PauseSchema,
+    response: ResponsibleGamingSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'PAUSE_ACTIVE'],
+  },
+  selfExclude: {
+    id: 'selfExclude',
+    method: 'POST',
+    path: '/players/:playerId/self-exclusion',
+    subject: 'players.rg.selfExclude',
+    tag: 'Responsible gaming',
+    summary: 'Self-exclude the player for 1 to 12 months or without end: status autoexcluido at once, open game sessions end',
+    params: PlayerParams,
+    body: SelfExclusionSchema,
+    response: ResponsibleGamingSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'SELF_EXCLUSION_ACTIVE'],
+  },
+});
+
+// ---- admin (our team): read everything, lift an indefinite self-exclusion; never raise a limit ----
+
+export const RgHistoryItemSchema = Type.Object(
+  {
+    /** `limit`, `pause`, `self_exclusion`, `self_exclusion_ended`, `self_exclusion_lifted`. */
+    kind: Type.String(),
+    type: Nullable(LimitTypeSchema),
+    period: Nullable(LimitPeriodSchema),
+    oldValue: Nullable(Type.String()),
+    newValue: Nullable(Type.String()),
+    /** When the new value takes effect (later than `at` for a relaxing change). */
+    effectiveAt: Nullable(Timestamp),
+    /** `operator` (the player through the operator's API), `team` (our team), `system` (a term ending). */
+    by: Type.String(),
+    actor: Nullable(Type.String()),
+    reason: Nullable(Type.String()),
+    at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export const AdminResponsibleGamingSchema = Type.Object(
+  { profile: ComplianceProfileSchema, responsibleGaming: ResponsibleGamingSchema, history: Type.Array(RgHistoryItemSchema) },
+  { $id: 'AdminResponsibleGaming' },
+);
+const AdminPlayerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const responsibleGamingAdminOperations = defineOperations({
+  adminGetResponsibleGaming: {
+    id: 'adminGetResponsibleGaming',
+    method: 'GET',
+    path: '/admin/players/:id/responsible-gaming',
+    subject: 'players.admin.rg',
+    tag: 'Admin',
+    summary: "A player's limits, pending changes, usage and full history of changes",
+    params: AdminPlayerParams,
+    response: AdminResponsibleGamingSchema,
+    status: 200,
+  },
+  adminLiftSelfExclusion: {
+    id: 'adminLiftSelfExclusion',
+    method: 'POST',
+    path: '/admin/players/:id/self-exclusion/lift',
+    subject: 'players.admin.liftSelfExclusion',
+    tag: 'Admin',
+    summary: 'Compliance lifts an indefinite self-exclusion, with a reason, at least 30 days after it began',
+    params: AdminPlayerParams,
+    body: Type.Object({ reason: Type.String({ minLength: 3, maxLength: 500 }) }),
+    response: AdminResponsibleGamingSchema,
+    status: 200,
+  },
+});
+
+// ---- internal: what the enforcing services read in players.state, and the usage they report ----
+
+/** A limit as the enforcing services apply it: the value in force, and a relaxing change waiting. */
+export const RgRuleLimitSchema = Type.Object({
+  type: LimitTypeSchema,
+  period: LimitPeriodSchema,
+  /** Money string or minutes as a string. */
+  value: Type.String(),
+  pending: Nullable(Type.Object({ value: Nullable(Type.String()), effectiveAt: Timestamp })),
+});
+export type RgRuleLimit = Static<typeof RgRuleLimitSchema>;
+
+export const RgRulesSchema = Type.Object({
+  profile: ComplianceProfileSchema,
+  timeZone: Type.String(),
+  realityCheckMinutes: Type.Integer(),
+  pausedUntil: Nullable(Timestamp),
+  limits: Type.Array(RgRuleLimitSchema),
+});
+export type RgRules = Static<typeof RgRulesSchema>;
+
+/** `<service>.rg.usage`: what the current periods have used, by type and period, in the operator's time zone. */
+export const RgUsageRequestSchema = Type.Object({ brandId: Type.String(), playerId: Type.String(), timeZone: Type.String(), at: Timestamp });
+export type RgUsageRequest = Static<typeof RgUsageRequestSchema>;
+export const RgUsageSchema = Type.Object({
+  usage: Type.Array(Type.Object({ type: LimitTypeSchema, period: LimitPeriodSchema, used: Type.String() })),
+});
+export type RgUsage = Static<typeof RgUsageSchema>;
+export const PAYMENTS_RG_USAGE_SUBJECT = 'payments.rg.usage';
+export const WALLET_RG_USAGE_SUBJECT = 'wallet.rg.usage';
+export const rgUsageMessages = defineMessages({
+  payments: { subject: PAYMENTS_RG_USAGE_SUBJECT, body: RgUsageRequestSchema, reply: RgUsageSchema },
+  wallet: { subject: WALLET_RG_USAGE_SUBJECT, body: RgUsageRequestSchema, reply: RgUsageSchema },
+});
+
+/** The value in force at `now`: a pending change whose time has come replaces the stored one (null = removed). */
+export function limitInForce(limit: RgRuleLimit, now: Date): string | null {
+  if (limit.pending && Date.parse(limit.pending.effectiveAt) <= now.getTime()) return limit.pending.value;
+  return limit.value;
+}
+
+/** The limits of one type in force at `now`. */
+export function limitsInForce(rules: RgRules | undefined, type: LimitType, now: Date): { period: LimitPeriod; value: string }[] {
+  if (!rules) return [];
+  const out: { period: LimitPeriod; value: string }[] = [];
+  for (const l of rules.limits) {
+    if (l.type !== type) continue;
+    const value = limitInForce(l, now);
+    if (value !== null) out.push({ period: l.period, value });
+  }
+  return out;
+}
+
+/** Whether the player is paused at `now`. */
+export function isPaused(rules: RgRules | undefined, now: Date): boolean {
+  return rules?.pausedUntil != null && Date.parse(rules.pausedUntil) > now.getTime();
+}
+
+/** Under br-spa a player without a loss limit and a time limit in force may not deposit or play. */
+export function missesRequiredLimits(rules: RgRules | undefined, now: Date): boolean {
+  if (rules?.profile !== 'br-spa') return false;
+  return limitsInForce(rules, 'loss', now).length === 0 || limitsInForce(rules, 'time', now).length === 0;
+}
+
+/** `games.sessions.endForPlayer`: the wallet ends a player's open game sessions (a self-exclusion). */
+export const END_PLAYER_SESSIONS_SUBJECT = 'games.sessions.endForPlayer';
+export const endPlayerSessionsMessages = defineMessages({
+  end: {
+    subject: END_PLAYER_SESSIONS_SUBJECT,
+    body: Type.Object({ brandId: Type.String(), playerId: Type.String() }),
+    reply: Type.Object({ ended: Type.Integer() }),
+  },
+});
+
+/** 403 RG_BLOCKED with its reason (and, for a limit, its period, value and when the period resets). */
+export function rgBlocked(reason: RgBlockReason, message: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('RG_BLOCKED', message, { reason, ...details });
+}
+
+/**
+ * The refusals every money path shares, before any limit: a pause, and under br-spa a player
+ * without a loss and a time limit. (Self-exclusion each path checks with the player's status.)
+ */
+export function assertNotPausedOrIncomplete(rules: RgRules | undefined, now: Date): void {
+  if (isPaused(rules, now)) throw rgBlocked('paused', 'The player has paused play until a later time.', { until: rules!.pausedUntil });
+  if (missesRequiredLimits(rules, now)) throw rgBlocked('limits_required', 'The player must set a loss limit and a time limit first.');
+}

@@ -1,0 +1,72 @@
+// Our team and a player's responsible gaming: the console reads limits, pending changes, usage
+// and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
+// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited by the gateway). Our team never raises a limit.
+import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
+import { adminScopeOf, ruleClock, sqlIn, writeEvent, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayerRow } from '../persistence/entities.ts';
+import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
+import { complianceOf, historyOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
+
+async function adminView(deps: ServiceDeps, em: EntityManager, player: PlayerRow, now: Date) {
+  const compliance = await complianceOf(em, player.operatorId);
+  return {
+    profile: compliance.profile,
+    responsibleGaming: await rgView(deps, player, compliance, await limitRows(em, player.id), now),
+    history: await historyOf(em, player.id),
+  };
+}
+
+export function adminGetResponsibleGaming(deps: ServiceDeps): HandlerOf<typeof responsibleGamingAdminOperations.adminGetResponsibleGaming> {
+  return async (req) => {
+    adminScopeOf(req);
+    const em = deps.orm.em.fork();
+    return { status: 200, body: await adminView(deps, em, await requirePlayer(em, { id: req.params.id }), ruleClock.now()) };
+  };
+}
+
+export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof responsibleGamingAdminOperations.adminLiftSelfExclusion> {
+  return async (req) => {
+    const { actor } = adminScopeOf(req);
+    return deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockPlayer(tx, { id: req.params.id });
+      const now = ruleClock.now();
+      const since = player.selfExcludedSince;
+      const indefinite = player.status === 'autoexcluido' && since != null && player.selfExcludedUntil == null;
+      if (!indefinite) throw new AppError('SELF_EXCLUSION_ACTIVE', 'Only an indefinite self-exclusion is lifted by compliance; a fixed term ends by itself.');
+      const liftableAt = new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
+      if (now.getTime() < liftableAt.getTime()) {
+        throw new AppError('SELF_EXCLUSION_ACTIVE', `An indefinite self-exclusion can be lifted ${INDEFINITE_SELF_EXCLUSION_MIN_DAYS} days after it began.`, {
+          liftableAt: liftableAt.toISOString(),
+        });
+      }
+      const before = { status: player.status, selfExcludedSince: since.toISOString() };
+      recordChange(tx, player.id, now, {
+        kind: 'self_exclusion_lifted',
+        oldValue: 'indefinite',
+        newValue: null,
+        effectiveAt: now,
+        by: 'team',
+        actor,
+        reason: req.body.reason,
+      });
+      player.status = 'ativo';
+      player.selfExcludedSince = null;
+      player.updatedAt = now;
+      await tx.flush();
+      await writeEvent(
+        sqlIn(tx),
+        deps.schema,
+        { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
+        'player.self_exclusion.ended',
+        {
+          playerId: player.id,
+          externalId: player.externalId,
+          by: 'team',
+        },
+      );
+      const body = await adminView(deps, tx, player, now);
+      return { status: 200, body, audit: { target: `player:${player.id}`, before, after: { status: player.status, reason: req.body.reason } } };
+    });
+  };
+}

@@ -1,0 +1,60 @@
+// A fixed-term self-exclusion ends by itself (docs/responsible-gaming.md): a loop finds the terms
+// that have run out by the rule clock, sets the status back to ativo, records the end and writes
+// `player.self_exclusion.ended`, one player per transaction, then broadcasts the change. Until the
+// loop passes, the player stays autoexcluido: an end comes at most one interval late, never early.
+import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
+import { ruleClock, sqlIn, startLoop, writeEvent, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import { PlayerEntity } from '../persistence/entities.ts';
+import { recordChange } from '../persistence/rg-store.ts';
+
+const BATCH = 100;
+
+/** Ends the terms that have run out; returns how many it ended. */
+export async function endSelfExclusionTerms(deps: ServiceDeps): Promise<number> {
+  const now = ruleClock.now();
+  const due = await deps.orm.em
+    .fork()
+    .find(
+      PlayerEntity,
+      { status: 'autoexcluido', selfExcludedSince: { $ne: null }, selfExcludedUntil: { $lte: now } },
+      { fields: ['id'], limit: BATCH, orderBy: { id: 'asc' } },
+    );
+  let ended = 0;
+  for (const { id } of due) {
+    const done = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await tx.findOne(PlayerEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const until = player?.selfExcludedUntil;
+      if (player?.status !== 'autoexcluido' || player.selfExcludedSince == null || !until || until.getTime() > now.getTime()) return false;
+      recordChange(tx, player.id, now, { kind: 'self_exclusion_ended', oldValue: until.toISOString(), newValue: null, effectiveAt: until, by: 'system' });
+      player.status = 'ativo';
+      player.selfExcludedSince = null;
+      player.selfExcludedUntil = null;
+      player.updatedAt = now;
+      await tx.flush();
+      await writeEvent(
+        sqlIn(tx),
+        deps.schema,
+        { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
+        'player.self_exclusion.ended',
+        {
+          playerId: player.id,
+          externalId: player.externalId,
+          by: 'system',
+        },
+      );
+      return true;
+    });
+    if (done) {
+      ended++;
+      deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId: id } satisfies PlayerChanged));
+    }
+  }
+  if (ended > 0) deps.outbox.poke();
+  return ended;
+}
+
+export function startSelfExclusionTerms(deps: ServiceDeps, intervalMs: number): BackgroundTask {
+  const loop = startLoop({ name: 'self-exclusion terms', intervalMs, log: deps.log, run: async () => (await endSelfExclusionTerms(deps)) === BATCH });
+  return { name: 'self-exclusion terms', stop: () => loop.stop(), problem: () => loop.problem() };
+}

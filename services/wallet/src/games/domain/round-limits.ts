@@ -1,0 +1,55 @@
+// The limits a real-money round and a game session open are held to (docs/responsible-gaming.md):
+// time played below each time limit; the period's stakes plus this stake within each wager limit;
+// the period's net loss (stakes minus wins) plus this stake within each loss limit.
+import { compareMoney, addMoney, formatMoney } from '@bo/service-kit';
+import { limitsInForce, rgBlocked, type LimitType, type RgRules } from '@bo/contracts';
+import type { RoundUsage } from '../../ledger/rg-usage.ts';
+
+const ROUND_LIMITS: LimitType[] = ['wager', 'loss', 'time'];
+
+/** Whether rounds of this player must read their usage under the account lock (and count their time). */
+export function needsRoundGuard(rules: RgRules | undefined, now: Date): rules is RgRules {
+  return !!rules && (rules.profile === 'br-spa' || ROUND_LIMITS.some((t) => limitsInForce(rules, t, now).length > 0));
+}
+
+/** Whether the player has a time limit (a session open reads the time played). */
+export function hasTimeLimit(rules: RgRules | undefined, now: Date): rules is RgRules {
+  return limitsInForce(rules, 'time', now).length > 0;
+}
+
+/** 403 RG_BLOCKED time_limit once the period's time played reaches a time limit. */
+export function checkTimeLimits(rules: RgRules, usage: RoundUsage, now: Date): void {
+  for (const l of limitsInForce(rules, 'time', now)) {
+    const minutes = Math.floor(usage.seconds[l.period] / 60);
+    if (minutes >= Number(l.value)) {
+      throw rgBlocked('time_limit', `The player reached the ${l.period} time limit.`, {
+        period: l.period,
+        limit: Number(l.value),
+        resetsAt: usage.resetsAt[l.period],
+      });
+    }
+  }
+}
+
+/** Time, wager and loss limits of a round staking `stake`. */
+export function checkRoundLimits(rules: RgRules, usage: RoundUsage, stake: string, now: Date): void {
+  checkTimeLimits(rules, usage, now);
+  for (const l of limitsInForce(rules, 'wager', now)) {
+    if (compareMoney(addMoney(usage.wagered[l.period], stake), l.value) > 0) {
+      throw rgBlocked('wager_limit', `The stake would pass the player ${l.period} wager limit.`, {
+        period: l.period,
+        limit: formatMoney(l.value),
+        resetsAt: usage.resetsAt[l.period],
+      });
+    }
+  }
+  for (const l of limitsInForce(rules, 'loss', now)) {
+    if (compareMoney(addMoney(usage.netLoss[l.period], stake), l.value) > 0) {
+      throw rgBlocked('loss_limit', `The stake could pass the player ${l.period} loss limit.`, {
+        period: l.period,
+        limit: formatMoney(l.value),
+        resetsAt: usage.resetsAt[l.period],
+      });
+    }
+  }
+}
