@@ -8,6 +8,7 @@ import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
 import { complianceAdminOperations } from './compliance-profile.ts';
+import { amlAdminOperations } from './aml.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -379,4 +380,5 @@ export const adminOperations = {
   ...webhookAdminOperations,
   ...walletAdminOperations,
   ...complianceAdminOperations,
+  ...amlAdminOperations,
 };

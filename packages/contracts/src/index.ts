@@ -46,6 +46,29 @@ export {
   type OperatorComplianceRequest,
   type SetOperatorCompliance,
 } from './compliance-profile.ts';
+export {
+  AML_CASE_STATUSES,
+  AML_RULES,
+  AmlCaseDecisionSchema,
+  AmlCaseSchema,
+  AmlCaseSummarySchema,
+  AmlThresholdsSchema,
+  RISK_LEVELS,
+  amlAdminOperations,
+  amlMessages,
+  walletStakesMessages,
+  type AmlCase,
+  type AmlCaseDecision,
+  type AmlCaseStatus,
+  type AmlCaseSummary,
+  type AmlEvidence,
+  type AmlHold,
+  type AmlRule,
+  type AmlThresholds,
+  type PlayerRisk,
+  type RiskLevel,
+  type WalletStakesRequest,
+} from './aml.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
 export {

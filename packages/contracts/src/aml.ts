@@ -1,0 +1,234 @@
+// Anti-money-laundering (issue #28): the compliance service's cases, rules and screening, for our
+// own team only. Nothing here is ever part of the operator API, its errors or its webhooks (no
+// tipping off): the operations are admin operations, the messages are between our services.
+import { Type, type Static } from '@sinclair/typebox';
+import { EnvironmentSchema, Money, Nullable, Page, Timestamp } from './common.ts';
+import { defineMessages } from './messages.ts';
+import { defineOperations } from './operations.ts';
+
+export const AML_RULES = ['in_and_out', 'split_deposits', 'high_value', 'shared_destination', 'payer_mismatch', 'velocity', 'pep', 'sanctions'] as const;
+export type AmlRule = (typeof AML_RULES)[number];
+export const RISK_LEVELS = ['low', 'medium', 'high'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+export const AML_CASE_STATUSES = ['open', 'under_review', 'reported', 'dismissed'] as const;
+export type AmlCaseStatus = (typeof AML_CASE_STATUSES)[number];
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+const AmlRuleSchema = literals(AML_RULES);
+const RiskLevelSchema = literals(RISK_LEVELS);
+const AmlCaseStatusSchema = literals(AML_CASE_STATUSES);
+
+/** One hit of a rule: the events it saw (ids, amounts, times) and what it measured. */
+export const AmlEvidenceSchema = Type.Object({
+  rule: AmlRuleSchema,
+  /** The event (or screening answer) that triggered the hit. */
+  eventId: Type.String(),
+  at: Timestamp,
+  summary: Type.String(),
+  /** What the rule measured and the events it counted: `{ events: [{ id, type, amount, at }], ... }`. */
+  facts: Type.Record(Type.String(), Type.Unknown()),
+});
+export type AmlEvidence = Static<typeof AmlEvidenceSchema>;
+
+/** One step of a case's life: who moved it, when, why. */
+export const AmlCaseStepSchema = Type.Object({
+  status: AmlCaseStatusSchema,
+  by: Type.String(),
+  at: Timestamp,
+  reason: Type.String(),
+  receipt: Nullable(Type.String()),
+});
+
+export const AmlCaseSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: EnvironmentSchema,
+    playerId: Type.String(),
+    risk: RiskLevelSchema,
+    status: AmlCaseStatusSchema,
+    rules: Type.Array(AmlRuleSchema),
+    openedAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'AmlCaseSummary' },
+);
+export type AmlCaseSummary = Static<typeof AmlCaseSummarySchema>;
+
+export const AmlCaseSchema = Type.Intersect(
+  [
+    AmlCaseSummarySchema,
+    Type.Object({
+      /** The Siscoaf receipt number, once the case is reported. */
+      receipt: Nullable(Type.String()),
+      steps: Type.Array(AmlCaseStepSchema),
+      evidence: Type.Array(AmlEvidenceSchema),
+    }),
+  ],
+  { $id: 'AmlCase' },
+);
+export type AmlCase = Static<typeof AmlCaseSchema>;
+
+export const AmlCaseDecisionSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('under_review'), Type.Literal('reported'), Type.Literal('dismissed')]),
+    reason: Type.String({ minLength: 1, maxLength: 2000 }),
+    /** The Siscoaf receipt number: required with `reported`. */
+    receipt: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  },
+  { $id: 'AmlCaseDecision' },
+);
+export type AmlCaseDecision = Static<typeof AmlCaseDecisionSchema>;
+
+/** The thresholds of a brand's rules (docs/aml.md gives each default and its source). */
+export const AmlThresholdsSchema = Type.Object(
+  {
+    /** Rule 1: withdrawals within this many hours of deposits ... */
+    inAndOutHours: Type.Integer({ minimum: 1, maximum: 720 }),
+    /** ... with stakes under this share of the deposited amount (percent). */
+    inAndOutStakePercent: Type.Integer({ minimum: 0, maximum: 100 }),
+    /** Rule 2: the reporting threshold deposits stay just under ... */
+    splitThreshold: Money,
+    /** ... "just under": within this percent below it ... */
+    splitMarginPercent: Type.Integer({ minimum: 1, maximum: 100 }),
+    /** ... this many of them or more ... */
+    splitCount: Type.Integer({ minimum: 2, maximum: 1000 }),
+    /** ... within this many hours. */
+    splitHours: Type.Integer({ minimum: 1, maximum: 720 }),
+    /** Rule 3: a single deposit or withdrawal at or over this amount. */
+    highValue: Money,
+    /** Rule 5: the last day's deposits (or withdrawals) at least this many times the player's daily average of the previous 30 days ... */
+    velocityFactor: Type.Integer({ minimum: 2, maximum: 1000 }),
+    /** ... and at least this amount (a first small deposit is not "far above" anything). */
+    velocityMinAmount: Money,
+  },
+  { $id: 'AmlThresholds' },
+);
+export type AmlThresholds = Static<typeof AmlThresholdsSchema>;
+
+export const AmlBrandRulesSchema = Type.Object(
+  { brandId: Type.String(), thresholds: AmlThresholdsSchema, updatedAt: Nullable(Timestamp), updatedBy: Nullable(Type.String()) },
+  { $id: 'AmlBrandRules' },
+);
+
+export const PlayerRiskSchema = Type.Object(
+  {
+    playerId: Type.String(),
+    level: RiskLevelSchema,
+    history: Type.Array(Type.Object({ level: RiskLevelSchema, reason: Type.String(), by: Type.String(), at: Timestamp })),
+  },
+  { $id: 'PlayerRisk' },
+);
+export type PlayerRisk = Static<typeof PlayerRiskSchema>;
+
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const BrandParams = Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const amlAdminOperations = defineOperations({
+  adminListAmlCases: {
+    id: 'adminListAmlCases',
+    method: 'GET',
+    path: '/admin/aml/cases',
+    subject: 'compliance.admin.cases.list',
+    tag: 'Admin',
+    summary: 'AML cases, newest first (one player, one status)',
+    query: Type.Object({
+      playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      status: Type.Optional(AmlCaseStatusSchema),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+    }),
+    response: Page(AmlCaseSummarySchema),
+    status: 200,
+  },
+  adminGetAmlCase: {
+    id: 'adminGetAmlCase',
+    method: 'GET',
+    path: '/admin/aml/cases/:id',
+    subject: 'compliance.admin.cases.get',
+    tag: 'Admin',
+    summary: 'An AML case with its evidence and its steps',
+    params: IdParams,
+    response: AmlCaseSchema,
+    status: 200,
+    errors: ['AML_CASE_NOT_FOUND'],
+  },
+  adminAmlCaseDecision: {
+    id: 'adminAmlCaseDecision',
+    method: 'POST',
+    path: '/admin/aml/cases/:id/decision',
+    subject: 'compliance.admin.cases.decide',
+    tag: 'Admin',
+    summary: 'Move an AML case: under_review, reported (Siscoaf receipt; by someone other than the reviewer) or dismissed',
+    params: IdParams,
+    body: AmlCaseDecisionSchema,
+    response: AmlCaseSchema,
+    status: 200,
+    errors: ['AML_CASE_NOT_FOUND', 'AML_CASE_INVALID_TRANSITION', 'FOUR_EYES_REQUIRED'],
+  },
+  adminGetAmlRules: {
+    id: 'adminGetAmlRules',
+    method: 'GET',
+    path: '/admin/aml/brands/:brandId/rules',
+    subject: 'compliance.admin.rules.get',
+    tag: 'Admin',
+    summary: "A brand's AML rule thresholds (the defaults until our team sets them)",
+    params: BrandParams,
+    response: AmlBrandRulesSchema,
+    status: 200,
+  },
+  adminSetAmlRules: {
+    id: 'adminSetAmlRules',
+    method: 'PUT',
+    path: '/admin/aml/brands/:brandId/rules',
+    subject: 'compliance.admin.rules.set',
+    tag: 'Admin',
+    summary: "Set a brand's AML rule thresholds",
+    params: BrandParams,
+    body: AmlThresholdsSchema,
+    response: AmlBrandRulesSchema,
+    status: 200,
+  },
+  adminGetPlayerRisk: {
+    id: 'adminGetPlayerRisk',
+    method: 'GET',
+    path: '/admin/aml/players/:id/risk',
+    subject: 'compliance.admin.risk.get',
+    tag: 'Admin',
+    summary: "A player's AML risk level (low until a rule or a screening says otherwise) with its history",
+    params: IdParams,
+    response: PlayerRiskSchema,
+    status: 200,
+  },
+});
+
+/** `compliance.holds.check`: whether a player's payouts wait for our compliance team (an open high case). */
+export const AmlHoldRequestSchema = Type.Object({
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export const AmlHoldSchema = Type.Object({ held: Type.Boolean() });
+export type AmlHold = Static<typeof AmlHoldSchema>;
+
+export const amlMessages = defineMessages({
+  holdCheck: { subject: 'compliance.holds.check', body: AmlHoldRequestSchema, reply: AmlHoldSchema },
+});
+
+/**
+ * `wallet.stakes`: what a player staked (BET entries, as a positive amount) in a time window,
+ * served by the wallet (it owns the rounds' ledger entries). Asked by the AML watch's "in and out
+ * with little play" rule; one indexed range read instead of an event per round.
+ */
+export const WalletStakesRequestSchema = Type.Object({
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+  from: Timestamp,
+  to: Timestamp,
+});
+export type WalletStakesRequest = Static<typeof WalletStakesRequestSchema>;
+export const WalletStakesSchema = Type.Object({ stakes: Money });
+
+export const walletStakesMessages = defineMessages({
+  stakes: { subject: 'wallet.stakes', body: WalletStakesRequestSchema, reply: WalletStakesSchema },
+});

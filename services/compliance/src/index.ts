@@ -1,0 +1,2 @@
+export { complianceService } from './service.ts';
+export { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';

@@ -1,0 +1,128 @@
+// The AML watch: a durable JetStream consumer of the events stream (one durable shared by the
+// replicas). Each money event of a br-spa operator is recorded, deduped on its id, and the rules
+// run on the player's history, in ONE transaction that also opens or joins the player's case;
+// the message is acked only after that commit. A redelivery (crash or restart before the ack)
+// finds the event recorded and changes nothing, so a restart neither loses nor double-counts.
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { JsMsg } from '@nats-io/jetstream';
+import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletStakesMessages, type Environment } from '@bo/contracts';
+import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { evaluateMoneyRules, type RuleHit } from '../domain/rules.ts';
+import { watchedEventOf, type WatchedEvent } from './money-events.ts';
+import type { OperatorProfiles } from './operator-profiles.ts';
+import { brandThresholds, lockPlayerWatch, openOrJoinCase, otherPlayersOfDestination, playerHistory, recordWatched, type PlayerRef } from './watch-store.ts';
+
+export function watchConsumerName(prefix: string): string {
+  return `${prefix}_compliance_watch`;
+}
+
+export interface EventWatchOptions {
+  nc: NatsConnection;
+  prefix: string;
+  replicas: number;
+  sql: Sql;
+  log: Logger;
+  profiles: OperatorProfiles;
+  /** Ask another service (the wallet's stakes). */
+  call<R>(subject: string, body: unknown): Promise<R>;
+  /** Told after each event handled (committed and acked): the bench's lag and the tests read it. */
+  onHandled?(eventId: string, hits: RuleHit[]): void;
+}
+
+const DAY = 86_400_000;
+/** Who the watch's steps name. */
+export const WATCH_ACTOR = 'aml-watch';
+
+export function startEventWatch(o: EventWatchOptions): BackgroundTask {
+  /** Watches one event; throws when it must be tried again (a dependency did not answer). */
+  async function watch(p: PlayerRef, e: WatchedEvent): Promise<RuleHit[]> {
+    const thresholds = await brandThresholds(o.sql, p.brandId);
+    // The wallet's answer is read before the transaction: no remote call while the player is locked.
+    const stakes =
+      e.kind === 'withdrawal'
+        ? (
+            await o.call<{ stakes: string }>(walletStakesMessages.stakes.subject, {
+              brandId: p.brandId,
+              playerId: p.playerId,
+              from: new Date(e.at.getTime() - thresholds.inAndOutHours * 3_600_000).toISOString(),
+              to: e.at.toISOString(),
+            })
+          ).stakes
+        : undefined;
+    return o.sql.transaction(
+      async (tx) => {
+        await lockPlayerWatch(tx, p.brandId, p.playerId);
+        if (!(await recordWatched(tx, p, e))) return [];
+        let hits: RuleHit[];
+        if (e.kind === 'failed_deposit') {
+          hits = [
+            {
+              rule: 'payer_mismatch',
+              summary: `deposit ${e.reference} of ${e.amount} refused: the payer was not the player`,
+              facts: { events: [{ id: e.eventId, type: 'deposit.failed', reference: e.reference, amount: e.amount, at: e.at.toISOString() }] },
+            },
+          ];
+        } else {
+          const history = await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY));
+          const others = e.kind === 'withdrawal' ? await otherPlayersOfDestination(tx, p.brandId, p.playerId, e.destination) : [];
+          hits = evaluateMoneyRules({ event: e, history, thresholds, stakes, otherPlayersOfDestination: others });
+        }
+        for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+        return hits;
+      },
+      { idempotent: true },
+    );
+  }
+
+  async function onMessage(m: JsMsg): Promise<void> {
+    let body: { id: string; type: string; createdAt: string; environment: string; data: unknown };
+    try {
+      body = m.json();
+    } catch {
+      m.term('body is not JSON');
+      return;
+    }
+    const e = typeof body === 'object' && body !== null && typeof body.id === 'string' ? watchedEventOf(body) : undefined;
+    if (!e) {
+      m.ack();
+      return;
+    }
+    const operatorId = m.headers?.get(EVENT_HEADERS.operatorId) ?? '';
+    const brandId = m.headers?.get(EVENT_HEADERS.brandId) ?? '';
+    if (!operatorId || !brandId || !ENVIRONMENTS.includes(body.environment as Environment)) {
+      o.log.error({ subject: m.subject, seq: m.seq }, 'money event without routing; not watched');
+      m.term('routing missing');
+      return;
+    }
+    let hits: RuleHit[] = [];
+    try {
+      if ((await o.profiles.profileOf(operatorId)) === 'br-spa') {
+        hits = await watch({ operatorId, brandId, environment: body.environment as Environment, playerId: e.playerId }, e);
+      }
+    } catch (err) {
+      o.log.warn({ err, eventId: e.eventId }, 'could not watch event; it will be redelivered');
+      m.nak(1000);
+      return;
+    }
+    crashPoint('compliance.watch.after-commit');
+    m.ack();
+    o.onHandled?.(e.eventId, hits);
+  }
+
+  return startDurableConsumer({
+    name: 'aml watch',
+    nc: o.nc,
+    consumer: {
+      stream: eventsStreamName(o.prefix),
+      name: watchConsumerName(o.prefix),
+      filterSubject: eventsWildcard(o.prefix),
+      ackWaitMs: 30_000,
+      maxAckPending: 1000,
+      replicas: o.replicas,
+    },
+    ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
+    maxMessages: 64,
+    onMessage,
+    log: o.log,
+  });
+}
