@@ -12,6 +12,8 @@ export const ComplianceConfigSchema = Type.Composite([
      * service again: switching an operator to br-spa takes effect on its events within this time.
      */
     PROFILE_CACHE_MS: Type.Integer({ minimum: 0, default: 5000 }),
+    /** How long an event handed to a watch replica may stay unacknowledged (a replica that died holding it) before another gets it. */
+    WATCH_ACK_WAIT_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

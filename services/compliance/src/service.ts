@@ -42,6 +42,7 @@ export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefin
         sql: deps.sql,
         log: deps.log,
         profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
+        ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
         call: (subject, body) => deps.call(subject, body),
         ...(hooks.onHandled ? { onHandled: hooks.onHandled } : {}),
       }),

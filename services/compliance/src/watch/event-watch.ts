@@ -23,6 +23,7 @@ export interface EventWatchOptions {
   sql: Sql;
   log: Logger;
   profiles: OperatorProfiles;
+  ackWaitMs: number;
   /** Ask another service (the wallet's stakes). */
   call<R>(subject: string, body: unknown): Promise<R>;
   /** Told after each event handled (committed and acked): the bench's lag and the tests read it. */
@@ -116,7 +117,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
       stream: eventsStreamName(o.prefix),
       name: watchConsumerName(o.prefix),
       filterSubject: eventsWildcard(o.prefix),
-      ackWaitMs: 30_000,
+      ackWaitMs: o.ackWaitMs,
       maxAckPending: 1000,
       replicas: o.replicas,
     },
