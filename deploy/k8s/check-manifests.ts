@@ -14,6 +14,7 @@ import { PlayersConfigSchema } from '../../services/players/src/config.ts';
 import { WalletConfigSchema } from '../../services/wallet/src/config.ts';
 import { PaymentsConfigSchema } from '../../services/payments/src/config.ts';
 import { WebhooksConfigSchema } from '../../services/webhooks/src/config.ts';
+import { ComplianceConfigSchema } from '../../services/compliance/src/config.ts';
 import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy, type Peer } from './network-policy-flows.ts';
 
 type Doc = Record<string, any>;
@@ -32,6 +33,7 @@ const COMPONENTS: Record<string, ConfigSchema> = {
   wallet: WalletConfigSchema,
   payments: PaymentsConfigSchema,
   webhooks: WebhooksConfigSchema,
+  compliance: ComplianceConfigSchema,
 };
 // What each component's config schema declares secret (service-kit production-secrets.ts): they
 // must come from the Secret, and production refuses their development defaults.
