@@ -186,6 +186,29 @@ const COMMANDS: Record<string, Command> = {
   },
   'webhooks redeliver': { usage: 'EVENT_ID', run: (a) => ({ method: 'POST', path: `/admin/webhook-deliveries/${need(a._[2], 'EVENT_ID')}/redeliver` }) },
   'ledger verify': { usage: '', run: () => ({ method: 'GET', path: '/admin/ledger/verify' }) },
+  // AML (compliance role; docs/aml.md).
+  'aml cases': {
+    usage: '[--player PLAYER_ID] [--status open|under_review|reported|dismissed] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/aml/cases${q({ playerId: a.player as string, status: a.status as string, limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'aml case': { usage: 'CASE_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/cases/${need(a._[2], 'CASE_ID')}` }) },
+  'aml decide': {
+    usage: 'CASE_ID under_review|reported|dismissed --reason TEXT [--receipt SISCOAF_RECEIPT]',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/cases/${need(a._[2], 'CASE_ID')}/decision`,
+      body: { status: need(a._[3], 'STATUS'), reason: need(a.reason as string, '--reason'), ...(a.receipt ? { receipt: a.receipt } : {}) },
+    }),
+  },
+  'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
+  'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
+  'aml set-rules': {
+    usage: 'BRAND_ID --json \'{"inAndOutHours":48,...}\' (every threshold; see aml rules)',
+    run: (a) => ({ method: 'PUT', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules`, body: JSON.parse(need(a.json as string, '--json')) }),
+  },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',
     run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),
