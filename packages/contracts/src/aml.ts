@@ -232,3 +232,80 @@ export const WalletStakesSchema = Type.Object({ stakes: Money });
 export const walletStakesMessages = defineMessages({
   stakes: { subject: 'wallet.stakes', body: WalletStakesRequestSchema, reply: WalletStakesSchema },
 });
+
+// ---- screening: PEP and sanctions lists (our team only) ----
+export const SCREENING_LISTS = ['pep', 'sanctions'] as const;
+export type ScreeningList = (typeof SCREENING_LISTS)[number];
+
+/** One entry of the screening simulator's lists: who (by CPF) and what the list says. */
+export const ScreeningEntrySchema = Type.Object(
+  {
+    id: Type.String(),
+    list: literals(SCREENING_LISTS),
+    cpf: Type.String({ pattern: '^[0-9]{11}$' }),
+    name: Type.String(),
+    /** pep: the office held (or the relation to the person who holds it); sanctions: the list and its reference (e.g. "UNSC 1267 QDi.123"). */
+    detail: Type.String(),
+    createdAt: Timestamp,
+  },
+  { $id: 'ScreeningEntry' },
+);
+export type ScreeningEntry = Static<typeof ScreeningEntrySchema>;
+
+export const AddScreeningEntrySchema = Type.Object({
+  list: literals(SCREENING_LISTS),
+  cpf: Type.String({ pattern: '^[0-9]{11}$' }),
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  detail: Type.String({ minLength: 1, maxLength: 500 }),
+});
+
+/** What a list change did: the players screened again, and the hits it found. */
+export const RescreenResultSchema = Type.Object({
+  screened: Type.Integer(),
+  hits: Type.Array(Type.Object({ playerId: Type.String(), list: literals(SCREENING_LISTS), caseId: Type.String() })),
+});
+
+export const screeningAdminOperations = defineOperations({
+  adminListScreeningEntries: {
+    id: 'adminListScreeningEntries',
+    method: 'GET',
+    path: '/admin/aml/screening/simulator/entries',
+    subject: 'compliance.admin.screening.entries',
+    tag: 'Admin',
+    summary: "The screening simulator's PEP and sanctions lists (used by npm start, the sandbox and the tests)",
+    response: Type.Object({ data: Type.Array(ScreeningEntrySchema) }),
+    status: 200,
+  },
+  adminAddScreeningEntry: {
+    id: 'adminAddScreeningEntry',
+    method: 'POST',
+    path: '/admin/aml/screening/simulator/entries',
+    subject: 'compliance.admin.screening.add',
+    tag: 'Admin',
+    summary: 'Add an entry to a simulator list: a list change, so every watched player is screened again before this answers',
+    body: AddScreeningEntrySchema,
+    response: Type.Object({ entry: ScreeningEntrySchema, rescreen: RescreenResultSchema }),
+    status: 201,
+  },
+  adminRemoveScreeningEntry: {
+    id: 'adminRemoveScreeningEntry',
+    method: 'DELETE',
+    path: '/admin/aml/screening/simulator/entries/:id',
+    subject: 'compliance.admin.screening.remove',
+    tag: 'Admin',
+    summary: "Remove an entry from a simulator list (a removal never lifts a freeze or closes a case: that is our team's decision)",
+    params: IdParams,
+    response: Type.Object({ removed: Type.Boolean() }),
+    status: 200,
+  },
+  adminRescreen: {
+    id: 'adminRescreen',
+    method: 'POST',
+    path: '/admin/aml/screening/rescreen',
+    subject: 'compliance.admin.screening.rescreen',
+    tag: 'Admin',
+    summary: "Screen every watched player again (after the provider's lists changed)",
+    response: RescreenResultSchema,
+    status: 200,
+  },
+});

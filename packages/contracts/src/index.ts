@@ -54,8 +54,10 @@ export {
   AmlCaseSummarySchema,
   AmlThresholdsSchema,
   RISK_LEVELS,
+  SCREENING_LISTS,
   amlAdminOperations,
   amlMessages,
+  screeningAdminOperations,
   walletStakesMessages,
   type AmlCase,
   type AmlCaseDecision,
@@ -67,6 +69,8 @@ export {
   type AmlThresholds,
   type PlayerRisk,
   type RiskLevel,
+  type ScreeningEntry,
+  type ScreeningList,
   type WalletStakesRequest,
 } from './aml.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';

@@ -2,9 +2,14 @@
 // their evidence and decisions, each player's risk level, the brands' rule thresholds, and the
 // payout hold payments asks about. It owns schema `compliance`; nothing it holds is ever answered
 // to an operator (no tipping off): its operations are admin operations or internal messages.
-import { amlAdminOperations, amlMessages } from '@bo/contracts';
-import { handle, type ServiceDefinition } from '@bo/service-kit';
-import { ComplianceConfigSchema } from './config.ts';
+import { amlAdminOperations, amlMessages, screeningAdminOperations } from '@bo/contracts';
+import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
+import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
+import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
+import { httpScreeningAdapter } from './screening/http-adapter.ts';
+import type { ScreeningPort } from './screening/port.ts';
+import { createScreening, type Screening } from './screening/screening.ts';
+import { screeningSimulator } from './screening/simulator.ts';
 import { adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
 import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
@@ -18,14 +23,23 @@ export interface ComplianceHooks {
   onHandled?: EventWatchOptions['onHandled'];
 }
 
-export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefinition<typeof ComplianceConfigSchema> {
+/** The screening port the configuration names (the simulator unless SCREENING_PROVIDER=http). */
+function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
+  const c = deps.config;
+  if (c.SCREENING_PROVIDER === 'simulator') return screeningSimulator(deps.sql);
+  if (!c.SCREENING_URL || !c.SCREENING_API_KEY) throw new Error('SCREENING_PROVIDER=http needs SCREENING_URL and SCREENING_API_KEY');
+  return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
+}
+
+export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefinition<typeof ComplianceConfigSchema, Screening> {
   return {
     name: 'compliance',
     schema: COMPLIANCE_SCHEMA,
     config: ComplianceConfigSchema,
     entities: complianceEntities,
     migrations: complianceMigrations,
-    handlers: (deps) => ({
+    setup: (deps) => createScreening({ sql: deps.sql, port: screeningPortOf(deps), nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS }),
+    handlers: (deps, screening) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
       ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
@@ -33,8 +47,12 @@ export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefin
       ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
       ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
       ...handle(amlMessages.holdCheck, holdCheck(deps)),
+      ...handle(screeningAdminOperations.adminListScreeningEntries, adminListScreeningEntries(deps)),
+      ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
+      ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
+      ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
     }),
-    background: (deps) => [
+    background: (deps, screening) => [
       startEventWatch({
         nc: deps.nc,
         prefix: deps.prefix,
@@ -42,6 +60,7 @@ export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefin
         sql: deps.sql,
         log: deps.log,
         profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
+        screening,
         ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
         call: (subject, body) => deps.call(subject, body),
         ...(hooks.onHandled ? { onHandled: hooks.onHandled } : {}),

@@ -6,7 +6,7 @@
 // or joins) uses the kit's plain `sql` (watch/watch-store.ts). The kit's own tables (outbox,
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
-import { AML_CASE_STATUSES, AML_RULES, RISK_LEVELS, type AmlCaseStatus, type Environment, type RiskLevel } from '@bo/contracts';
+import { AML_CASE_STATUSES, AML_RULES, RISK_LEVELS, SCREENING_LISTS, type AmlCaseStatus, type Environment, type RiskLevel } from '@bo/contracts';
 
 const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
 
@@ -154,6 +154,44 @@ export const BrandRulesEntity = defineEntity({
   },
 });
 
+/** The screening simulator's lists (screening/simulator.ts): what `npm start`, the sandbox and the tests screen against. */
+export const ScreeningEntryEntity = defineEntity({
+  name: 'ScreeningEntry',
+  tableName: 'screening_simulator_entries',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    list: p.text().check(oneOf('list', SCREENING_LISTS)),
+    cpf: p.text().check("cpf ~ '^[0-9]{11}$'"),
+    name: p.text(),
+    detail: p.text(),
+    createdAt: p.datetime(),
+  },
+  indexes: [{ name: 'screening_simulator_entries_by_cpf', properties: ['cpf'] }],
+});
+
+/**
+ * The players screening knows (first seen at their first KYC event, the hook after registration):
+ * who to screen again when a list changes, and what the last screening found.
+ */
+export const ScreenedPlayerEntity = defineEntity({
+  name: 'ScreenedPlayer',
+  tableName: 'screened_players',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p.text(),
+    cpf: p.text(),
+    name: p.text(),
+    birthDate: p.text().nullable(),
+    /** The lists screening has found the player on (pep, sanctions), empty when none: a later change acts only on a new one. */
+    lastHits: p.array(),
+    screenedAt: p.datetime(),
+  },
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -162,4 +200,6 @@ export const complianceEntities = [
   PlayerRiskEntity,
   PlayerRiskHistoryEntity,
   BrandRulesEntity,
+  ScreeningEntryEntity,
+  ScreenedPlayerEntity,
 ];

@@ -73,6 +73,23 @@ export class CreateComplianceTables extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class Screening extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."screened_players" ("player_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "cpf" text not null, "name" text not null, "birth_date" text null, "last_hits" text[] not null, "screened_at" timestamptz not null, primary key ("player_id"))',
+    );
+    this.addSql(
+      'create table "compliance"."screening_simulator_entries" ("id" text not null, "list" text not null, "cpf" text not null, "name" text not null, "detail" text not null, "created_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "screening_simulator_entries_by_cpf" on "compliance"."screening_simulator_entries" ("cpf")');
+    this.addSql(
+      'alter table "compliance"."screening_simulator_entries" add constraint "screening_simulator_entries_list_check" check (list in (\'pep\', \'sanctions\'))',
+    );
+    this.addSql('alter table "compliance"."screening_simulator_entries" add constraint "screening_simulator_entries_cpf_check" check (cpf ~ \'^[0-9]{11}$\')');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -86,4 +103,5 @@ export const complianceMigrations = [
     ),
   },
   { name: '0002_create_compliance_tables', class: CreateComplianceTables },
+  { name: '0003_screening', class: Screening },
 ];

@@ -3,6 +3,7 @@
 // run on the player's history, in ONE transaction that also opens or joins the player's case;
 // the message is acked only after that commit. A redelivery (crash or restart before the ack)
 // finds the event recorded and changes nothing, so a restart neither loses nor double-counts.
+// A player's first KYC event has them screened (screening/screening.ts).
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletStakesMessages, type Environment } from '@bo/contracts';
@@ -10,6 +11,7 @@ import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTa
 import { evaluateMoneyRules, type RuleHit } from '../domain/rules.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
+import type { Screening } from '../screening/screening.ts';
 import { brandThresholds, lockPlayerWatch, openOrJoinCase, otherPlayersOfDestination, playerHistory, recordWatched, type PlayerRef } from './watch-store.ts';
 
 export function watchConsumerName(prefix: string): string {
@@ -23,6 +25,8 @@ export interface EventWatchOptions {
   sql: Sql;
   log: Logger;
   profiles: OperatorProfiles;
+  /** Screens a player first seen in a KYC event (the hook after registration). */
+  screening: Pick<Screening, 'screenNewPlayer'>;
   ackWaitMs: number;
   /** Ask another service (the wallet's stakes). */
   call<R>(subject: string, body: unknown): Promise<R>;
@@ -83,31 +87,35 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
       m.term('body is not JSON');
       return;
     }
-    const e = typeof body === 'object' && body !== null && typeof body.id === 'string' ? watchedEventOf(body) : undefined;
-    if (!e) {
+    const valid = typeof body === 'object' && body !== null && typeof body.id === 'string';
+    const e = valid ? watchedEventOf(body) : undefined;
+    const kycPlayer = valid && body.type === 'kyc.status_changed' ? (body.data as { playerId?: string }).playerId : undefined;
+    if (!e && !kycPlayer) {
       m.ack();
       return;
     }
     const operatorId = m.headers?.get(EVENT_HEADERS.operatorId) ?? '';
     const brandId = m.headers?.get(EVENT_HEADERS.brandId) ?? '';
     if (!operatorId || !brandId || !ENVIRONMENTS.includes(body.environment as Environment)) {
-      o.log.error({ subject: m.subject, seq: m.seq }, 'money event without routing; not watched');
+      o.log.error({ subject: m.subject, seq: m.seq }, 'event without routing; not watched');
       m.term('routing missing');
       return;
     }
+    const environment = body.environment as Environment;
     let hits: RuleHit[] = [];
     try {
       if ((await o.profiles.profileOf(operatorId)) === 'br-spa') {
-        hits = await watch({ operatorId, brandId, environment: body.environment as Environment, playerId: e.playerId }, e);
+        if (e) hits = await watch({ operatorId, brandId, environment, playerId: e.playerId }, e);
+        else await o.screening.screenNewPlayer({ operatorId, brandId, environment, playerId: kycPlayer! });
       }
     } catch (err) {
-      o.log.warn({ err, eventId: e.eventId }, 'could not watch event; it will be redelivered');
+      o.log.warn({ err, eventId: body.id }, 'could not watch event; it will be redelivered');
       m.nak(1000);
       return;
     }
     crashPoint('compliance.watch.after-commit');
     m.ack();
-    o.onHandled?.(e.eventId, hits);
+    o.onHandled?.(body.id, hits);
   }
 
   return startDurableConsumer({

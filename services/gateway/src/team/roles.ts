@@ -39,6 +39,10 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminGetAmlRules: ['compliance'],
   adminSetAmlRules: ['compliance'],
   adminGetPlayerRisk: ['compliance'],
+  adminListScreeningEntries: ['compliance'],
+  adminAddScreeningEntry: ['compliance'],
+  adminRemoveScreeningEntry: ['compliance'],
+  adminRescreen: ['compliance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {
