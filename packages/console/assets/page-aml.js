@@ -18,7 +18,8 @@ function Evidence({ items }) {
 
 function Steps({ steps }) {
   return html`<ol>${steps.map(
-    (s) => html`<li><strong>${s.status}</strong> by ${s.by} <span class="muted">${time(s.at)}</span> — “${s.reason}”${s.receipt ? html` · receipt <code>${s.receipt}</code>` : null}</li>`,
+    (s) =>
+      html`<li><strong>${s.status}</strong> by ${s.by} <span class="muted">${time(s.at)}</span> — “${s.reason}”${s.receipt ? html` · receipt <code>${s.receipt}</code>` : null}</li>`,
   )}</ol>`;
 }
 
