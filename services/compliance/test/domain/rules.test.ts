@@ -1,6 +1,6 @@
 // The watch's rules and the case lifecycle as plain functions: each threshold at and just under.
 import t from 'tap';
-import { AppError } from '@bo/contracts';
+import type { AppError } from '@bo/contracts';
 import { highValue, inAndOut, riskOfRule, sharedDestination, splitDeposits, velocity, type MoneyEvent } from '../../src/domain/rules.ts';
 import { DEFAULT_THRESHOLDS as T, thresholdsOf } from '../../src/domain/thresholds.ts';
 import { checkDecision } from '../../src/domain/case-lifecycle.ts';
