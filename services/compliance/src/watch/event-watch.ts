@@ -12,7 +12,16 @@ import { evaluateMoneyRules, type RuleHit } from '../domain/rules.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
 import type { Screening } from '../screening/screening.ts';
-import { brandThresholds, lockPlayerWatch, openOrJoinCase, otherPlayersOfDestination, playerHistory, recordWatched, type PlayerRef } from './watch-store.ts';
+import {
+  brandThresholds,
+  laterWithdrawals,
+  lockPlayerWatch,
+  openOrJoinCase,
+  otherPlayersOfDestination,
+  playerHistory,
+  recordWatched,
+  type PlayerRef,
+} from './watch-store.ts';
 
 export function watchConsumerName(prefix: string): string {
   return `${prefix}_compliance_watch`;
@@ -39,40 +48,55 @@ const DAY = 86_400_000;
 export const WATCH_ACTOR = 'aml-watch';
 
 export function startEventWatch(o: EventWatchOptions): BackgroundTask {
+  /** What the player staked in the in-and-out window before a withdrawal (the wallet's answer). */
+  async function stakesBefore(p: PlayerRef, at: Date, hours: number): Promise<string> {
+    const answer = await o.call<{ stakes: string }>(walletStakesMessages.stakes.subject, {
+      brandId: p.brandId,
+      playerId: p.playerId,
+      from: new Date(at.getTime() - hours * 3_600_000).toISOString(),
+      to: at.toISOString(),
+    });
+    return answer.stakes;
+  }
+
   /** Watches one event; throws when it must be tried again (a dependency did not answer). */
   async function watch(p: PlayerRef, e: WatchedEvent): Promise<RuleHit[]> {
     const thresholds = await brandThresholds(o.sql, p.brandId);
-    // The wallet's answer is read before the transaction: no remote call while the player is locked.
-    const stakes =
-      e.kind === 'withdrawal'
-        ? (
-            await o.call<{ stakes: string }>(walletStakesMessages.stakes.subject, {
-              brandId: p.brandId,
-              playerId: p.playerId,
-              from: new Date(e.at.getTime() - thresholds.inAndOutHours * 3_600_000).toISOString(),
-              to: e.at.toISOString(),
-            })
-          ).stakes
-        : undefined;
+    // The wallet's answers are read before the transaction: no remote call while the player is
+    // locked. A deposit that arrives after withdrawals it precedes (a redelivery after a crash)
+    // needs their stakes too: they are judged again below.
+    const stakes = new Map<string, string>();
+    if (e.kind === 'withdrawal') stakes.set(e.eventId, await stakesBefore(p, e.at, thresholds.inAndOutHours));
+    if (e.kind === 'deposit') {
+      for (const w of await laterWithdrawals(o.sql, p.brandId, p.playerId, e.at, thresholds.inAndOutHours)) {
+        stakes.set(w.eventId, await stakesBefore(p, w.at, thresholds.inAndOutHours));
+      }
+    }
     return o.sql.transaction(
       async (tx) => {
         await lockPlayerWatch(tx, p.brandId, p.playerId);
         if (!(await recordWatched(tx, p, e))) return [];
-        let hits: RuleHit[];
         if (e.kind === 'failed_deposit') {
-          hits = [
-            {
-              rule: 'payer_mismatch',
-              summary: `deposit ${e.reference} of ${e.amount} refused: the payer was not the player`,
-              facts: { events: [{ id: e.eventId, type: 'deposit.failed', reference: e.reference, amount: e.amount, at: e.at.toISOString() }] },
-            },
-          ];
-        } else {
-          const history = await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY));
-          const others = e.kind === 'withdrawal' ? await otherPlayersOfDestination(tx, p.brandId, p.playerId, e.destination) : [];
-          hits = evaluateMoneyRules({ event: e, history, thresholds, stakes, otherPlayersOfDestination: others });
+          const hit: RuleHit = {
+            rule: 'payer_mismatch',
+            summary: `deposit ${e.reference} of ${e.amount} refused: the payer was not the player`,
+            facts: { events: [{ id: e.eventId, type: 'deposit.failed', reference: e.reference, amount: e.amount, at: e.at.toISOString() }] },
+          };
+          await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+          return [hit];
         }
+        const history = await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY));
+        const others = e.kind === 'withdrawal' ? await otherPlayersOfDestination(tx, p.brandId, p.playerId, e.destination) : [];
+        const hits = evaluateMoneyRules({ event: e, history, thresholds, stakes: stakes.get(e.eventId), otherPlayersOfDestination: others });
         for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+        // Events normally arrive in order. One that arrives after later events of the player (a
+        // redelivery after a crash) was missing from their history when they were judged: each
+        // later event within the rules' reach (31 days) is judged again with it, so the hits come
+        // out as in order (evidence is kept once per case, rule and event).
+        for (const later of history.filter((h) => h.at.getTime() > e.at.getTime() && h.at.getTime() <= e.at.getTime() + 31 * DAY)) {
+          const again = evaluateMoneyRules({ event: later, history, thresholds, stakes: stakes.get(later.eventId), otherPlayersOfDestination: [] });
+          for (const hit of again) await openOrJoinCase(tx, p, hit, later.eventId, later.at, WATCH_ACTOR);
+        }
         return hits;
       },
       { idempotent: true },

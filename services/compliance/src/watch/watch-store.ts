@@ -55,6 +55,22 @@ export async function playerHistory(tx: SqlRunner, brandId: string, playerId: st
   }));
 }
 
+/** The player's withdrawals recorded after `at`, within `hours` of it (what a late deposit may change). */
+export async function laterWithdrawals(
+  sql: SqlRunner,
+  brandId: string,
+  playerId: string,
+  at: Date,
+  hours: number,
+): Promise<Array<{ eventId: string; at: Date }>> {
+  const rows = await sql.query<{ event_id: string; occurred_at: Date }>(
+    `select event_id, occurred_at from ${S}.watched_money
+     where brand_id = ? and player_id = ? and kind = 'withdrawal' and occurred_at > ? and occurred_at <= ? order by occurred_at`,
+    [brandId, playerId, at, new Date(at.getTime() + hours * 3_600_000)],
+  );
+  return rows.map((r) => ({ eventId: r.event_id, at: new Date(r.occurred_at) }));
+}
+
 /** Earlier withdrawals of other players of the brand to the same destination. */
 export async function otherPlayersOfDestination(tx: SqlRunner, brandId: string, playerId: string, destination: string | null) {
   if (!destination) return [];

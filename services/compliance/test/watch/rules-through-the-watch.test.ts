@@ -99,6 +99,21 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
     t.same(await s.cases(w), [], 'under the minimum amount: no case');
   });
 
+  t.test('an event that arrives after later ones (a redelivery) is judged as if in order', async (t) => {
+    const l = await s.player(op);
+    const base = Date.now() - 3_600_000;
+    // The 2nd to the 5th deposit first: four in the band, no hit; then the 1st, an hour earlier.
+    for (let i = 1; i < 5; i++)
+      await publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.confirmed', playerId: l, amount: '9500.00', at: new Date(base + i * 60_000) });
+    await s.watched(l, 4);
+    t.same(await s.cases(l), [], 'four deposits: no case yet');
+    await publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.confirmed', playerId: l, amount: '9500.00', at: new Date(base) });
+    await s.watched(l, 5);
+    const [hit] = await s.cases(l);
+    t.match(hit, { rules: ['split_deposits'] }, 'the late first deposit makes the fifth a hit');
+    t.match((await s.caseOf(hit!.id)).evidence, [{ rule: 'split_deposits', facts: { count: 5 } }], 'on the fifth deposit, counting five');
+  });
+
   t.test('payer mismatch: a deposit refused for its payer opens a high case', async (t) => {
     const m = await s.player(op);
     await publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.failed', playerId: m, amount: '200.00', at: new Date(), failureReason: 'payer_mismatch' });
