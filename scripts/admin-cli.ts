@@ -203,6 +203,14 @@ const COMMANDS: Record<string, Command> = {
       body: { status: need(a._[3], 'STATUS'), reason: need(a.reason as string, '--reason'), ...(a.receipt ? { receipt: a.receipt } : {}) },
     }),
   },
+  'aml cos': {
+    usage: '--case CASE_ID [--csv]  (prints the CSV with --csv; the JSON record otherwise)',
+    run: (a) => ({ method: 'GET', path: `/admin/aml/cases/${need(a.case as string, '--case')}/cos` }),
+  },
+  'aml no-occurrence': {
+    usage: 'BRAND_ID --year YYYY',
+    run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/no-occurrence${q({ year: need(a.year as string, '--year') })}` }),
+  },
   'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
   'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
   'aml set-rules': {
@@ -243,7 +251,10 @@ async function main(): Promise<number> {
   });
   const text = await res.text();
   try {
-    console.log(JSON.stringify(JSON.parse(text), null, 2));
+    const parsed = JSON.parse(text);
+    // `aml cos --csv`: the CSV itself, ready to save.
+    if (name === 'aml cos' && res.ok && 'csv' in args) process.stdout.write(parsed.csv);
+    else console.log(JSON.stringify(parsed, null, 2));
   } catch {
     console.log(text);
   }

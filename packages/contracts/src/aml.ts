@@ -309,3 +309,59 @@ export const screeningAdminOperations = defineOperations({
     status: 200,
   },
 });
+
+// ---- files for the authorities ----
+/** A COS (comunicação de operação suspeita) record of a case, what Siscoaf asks for (docs/aml.md). */
+export const CosRecordSchema = Type.Object(
+  {
+    caseId: Type.String(),
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: EnvironmentSchema,
+    subject: Type.Object({ playerId: Type.String(), name: Type.String(), cpf: Type.String(), birthDate: Nullable(Type.String()) }),
+    rules: Type.Array(AmlRuleSchema),
+    risk: RiskLevelSchema,
+    operations: Type.Array(Type.Object({ eventId: Type.String(), type: Type.String(), reference: Type.String(), amount: Money, at: Timestamp })),
+    totalAmount: Money,
+    period: Type.Object({ from: Nullable(Timestamp), to: Nullable(Timestamp) }),
+    detectedAt: Timestamp,
+    reasoning: Type.Array(AmlCaseStepSchema),
+    status: AmlCaseStatusSchema,
+    receipt: Nullable(Type.String()),
+  },
+  { $id: 'CosRecord' },
+);
+export type CosRecord = Static<typeof CosRecordSchema>;
+
+export const cosAdminOperations = defineOperations({
+  adminAmlCos: {
+    id: 'adminAmlCos',
+    method: 'GET',
+    path: '/admin/aml/cases/:id/cos',
+    subject: 'compliance.admin.cos',
+    tag: 'Admin',
+    summary: 'The COS record of a case under review or reported, as JSON and as CSV (one row per operation), to file with Siscoaf',
+    params: IdParams,
+    response: Type.Object({ record: CosRecordSchema, csv: Type.String() }),
+    status: 200,
+    errors: ['AML_CASE_NOT_FOUND', 'AML_CASE_INVALID_TRANSITION'],
+  },
+  adminAmlNoOccurrence: {
+    id: 'adminAmlNoOccurrence',
+    method: 'GET',
+    path: '/admin/aml/brands/:brandId/no-occurrence',
+    subject: 'compliance.admin.noOccurrence',
+    tag: 'Admin',
+    summary: 'Whether a brand reported no case in a year: the yearly "no occurrence" statement (sent through SIGAP by the operator)',
+    params: BrandParams,
+    query: Type.Object({ year: Type.Integer({ minimum: 2024, maximum: 2100 }) }),
+    response: Type.Object({
+      brandId: Type.String(),
+      year: Type.Integer(),
+      reportedCases: Type.Integer(),
+      noOccurrence: Type.Boolean(),
+      statement: Nullable(Type.String()),
+    }),
+    status: 200,
+  },
+});

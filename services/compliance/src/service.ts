@@ -2,7 +2,7 @@
 // their evidence and decisions, each player's risk level, the brands' rule thresholds, and the
 // payout hold payments asks about. It owns schema `compliance`; nothing it holds is ever answered
 // to an operator (no tipping off): its operations are admin operations or internal messages.
-import { amlAdminOperations, amlMessages, screeningAdminOperations } from '@bo/contracts';
+import { amlAdminOperations, amlMessages, cosAdminOperations, screeningAdminOperations } from '@bo/contracts';
 import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
 import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
@@ -12,6 +12,8 @@ import { createScreening, type Screening } from './screening/screening.ts';
 import { screeningSimulator } from './screening/simulator.ts';
 import { adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
+import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
+import { playersAdmin, type PlayersAdmin } from './players-admin.ts';
 import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
 import { complianceEntities } from './persistence/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
@@ -24,6 +26,8 @@ export interface ComplianceHooks {
 }
 
 /** The screening port the configuration names (the simulator unless SCREENING_PROVIDER=http). */
+const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
+
 function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
   const c = deps.config;
   if (c.SCREENING_PROVIDER === 'simulator') return screeningSimulator(deps.sql);
@@ -31,15 +35,20 @@ function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
   return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
 }
 
-export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefinition<typeof ComplianceConfigSchema, Screening> {
+export function complianceServiceWith(
+  hooks: ComplianceHooks = {},
+): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin }> {
   return {
     name: 'compliance',
     schema: COMPLIANCE_SCHEMA,
     config: ComplianceConfigSchema,
     entities: complianceEntities,
     migrations: complianceMigrations,
-    setup: (deps) => createScreening({ sql: deps.sql, port: screeningPortOf(deps), nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS }),
-    handlers: (deps, screening) => ({
+    setup: (deps) => ({
+      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), players: playersOf(deps) }),
+      players: playersOf(deps),
+    }),
+    handlers: (deps, { screening, players }) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
       ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
@@ -51,8 +60,10 @@ export function complianceServiceWith(hooks: ComplianceHooks = {}): ServiceDefin
       ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
       ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
+      ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
+      ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
     }),
-    background: (deps, screening) => [
+    background: (deps, { screening }) => [
       startEventWatch({
         nc: deps.nc,
         prefix: deps.prefix,

@@ -23,7 +23,7 @@ function summaryOf(c: AmlCaseRow): AmlCaseSummary {
   };
 }
 
-async function caseView(em: EntityManager, c: AmlCaseRow): Promise<AmlCase> {
+export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<AmlCase> {
   const [steps, evidence] = await Promise.all([
     em.find(AmlCaseStepEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
     em.find(AmlEvidenceEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),

@@ -6,17 +6,12 @@
 // player's state drops before it answers: deposits, rounds and withdrawals are then refused with
 // PLAYER_NOT_ACTIVE) and opens a case. The freeze is made before the screening is recorded, so a
 // crash in between repeats both (the status change is idempotent) rather than losing the freeze.
-import { randomUUID } from 'node:crypto';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { callOperation, type AdminScope, type Environment, type ScreeningList } from '@bo/contracts';
+import type { Environment, ScreeningList } from '@bo/contracts';
 import type { Sql } from '@bo/service-kit';
+import { SCREENING_ACTOR, type PlayersAdmin } from '../players-admin.ts';
 import type { RuleHit } from '../domain/rules.ts';
 import { openOrJoinCase, type PlayerRef } from '../watch/watch-store.ts';
 import type { ScreeningHit, ScreeningPort, ScreeningSubject } from './port.ts';
-
-export const SCREENING_ACTOR = 'aml-screening';
-/** The players service's admin operations are called as our team's screening (audited as such in the player's file). */
-const SCREENING_SCOPE: AdminScope = { kind: 'admin', actor: SCREENING_ACTOR };
 
 export interface Screening {
   /** Screens a player the first time they are seen; false when they were screened before. */
@@ -28,9 +23,7 @@ export interface Screening {
 export interface ScreeningOptions {
   sql: Sql;
   port: ScreeningPort;
-  nc: NatsConnection;
-  prefix: string;
-  timeoutMs: number;
+  players: PlayersAdmin;
 }
 
 function hitOf(h: ScreeningHit): RuleHit {
@@ -40,22 +33,9 @@ function hitOf(h: ScreeningHit): RuleHit {
 }
 
 export function createScreening(o: ScreeningOptions): Screening {
-  /** An admin operation of the players service, as our team's screening. */
-  const players = <R>(subject: string, id: string, body: unknown = {}) =>
-    callOperation<R>(
-      o.nc,
-      subject,
-      { ctx: { requestId: `req_screening_${randomUUID()}`, scope: SCREENING_SCOPE }, params: { id }, query: {}, body },
-      { prefix: o.prefix, timeoutMs: o.timeoutMs },
-    );
-
-  async function freeze(playerId: string): Promise<void> {
-    await players('players.admin.status', playerId, { status: 'bloqueado' });
-  }
-
   /** Applies a screening's answer: freeze first, then the record and the case in one transaction. */
   async function apply(p: PlayerRef, subject: ScreeningSubject, hits: ScreeningHit[], evidenceId: string, firstTime: boolean, before: ScreeningList[] = []) {
-    if (hits.some((h) => h.list === 'sanctions')) await freeze(p.playerId);
+    if (hits.some((h) => h.list === 'sanctions')) await o.players.freeze(p.playerId);
     return o.sql.transaction(
       async (tx) => {
         const recorded = await tx.query(
@@ -89,8 +69,7 @@ export function createScreening(o: ScreeningOptions): Screening {
     async screenNewPlayer(p) {
       const known = await o.sql.query('select 1 from compliance.screened_players where player_id = ?', [p.playerId]);
       if (known.length > 0) return false;
-      const file = await players<{ player: { cpf: string; name: string; birthDate: string | null } }>('players.admin.get', p.playerId);
-      const subject = { cpf: file.player.cpf, name: file.player.name, birthDate: file.player.birthDate };
+      const subject = await o.players.identityOf(p.playerId);
       const hits = await o.port.screen(subject);
       return (await apply(p, subject, hits, `screening:registration:${p.playerId}`, true)) !== undefined;
     },

@@ -78,6 +78,43 @@ t.test('cases: lifecycle, four eyes, queue and the payout hold', async (t) => {
     t.equal(errorOf(await payout(w1.id, 'pay', 'payer@team')), undefined, 'reported: the payout goes through');
   });
 
+  t.test('the COS record (JSON and CSV) and the yearly no-occurrence statement', async (t) => {
+    const cos = ok<{ record: Record<string, any>; csv: string }>(await s.call('compliance.admin.cos', { scope: as('bob@team'), params: { id: c!.id } }));
+    const cpf = (await s.db.query('select cpf, name from players.players where id = $1', [p])).rows[0];
+    t.match(cos.record, {
+      caseId: c!.id,
+      subject: { playerId: p, cpf: cpf.cpf, name: cpf.name },
+      rules: ['in_and_out'],
+      risk: 'high',
+      status: 'reported',
+      receipt: 'SISCOAF-2026-0001',
+      reasoning: [{ status: 'open' }, { status: 'under_review', by: 'alice@team' }, { status: 'reported', by: 'bob@team' }],
+    });
+    t.same(
+      cos.record.operations.map((o: { type: string; amount: string }) => [o.type, o.amount]),
+      [
+        ['deposit', '1000.00'],
+        ['withdrawal', '400.00'],
+        ['withdrawal', '100.00'],
+      ],
+      'every operation the evidence names, once, in time order',
+    );
+    t.equal(cos.record.totalAmount, '1500.00');
+    const lines = cos.csv.trimEnd().split('\r\n');
+    t.equal(lines.length, 4, 'a header and one row per operation');
+    t.match(
+      lines[0],
+      /^case_id,brand_id,player_id,player_name,player_cpf,rules,risk,operation_type,operation_reference,amount,operation_at,detected_at,receipt,reasoning$/,
+    );
+    t.match(lines[1], new RegExp(`^${c!.id},${op.brandId},${p},.*,${cpf.cpf},in_and_out,high,deposit,.*,1000.00,`));
+
+    const year = new Date().getUTCFullYear();
+    const noOcc = async (brandId: string) =>
+      ok<Record<string, unknown>>(await s.call('compliance.admin.noOccurrence', { scope: as('a'), params: { brandId }, query: { year } }));
+    t.match(await noOcc(op.brandId), { reportedCases: 1, noOccurrence: false, statement: null });
+    t.match(await noOcc('brd_without_cases'), { reportedCases: 0, noOccurrence: true, statement: /reported no suspicious operation/ });
+  });
+
   t.test('dismissal, the queue and its cursor', async (t) => {
     const q = await s.player(op);
     await s.deposit(op, q, '50000.00');

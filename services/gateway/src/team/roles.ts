@@ -43,6 +43,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminAddScreeningEntry: ['compliance'],
   adminRemoveScreeningEntry: ['compliance'],
   adminRescreen: ['compliance'],
+  adminAmlCos: ['compliance'],
+  adminAmlNoOccurrence: ['compliance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {
