@@ -19,13 +19,8 @@ import { complianceEntities } from './persistence/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
 import { startEventWatch, type EventWatchOptions } from './watch/event-watch.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
+import { watchLagRecorder } from './watch/watch-metrics.ts';
 
-/** What a test may hear from the watch (in-process only). */
-export interface ComplianceHooks {
-  onHandled?: EventWatchOptions['onHandled'];
-}
-
-/** The screening port the configuration names (the simulator unless SCREENING_PROVIDER=http). */
 const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
 
 function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
@@ -35,49 +30,43 @@ function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
   return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
 }
 
-export function complianceServiceWith(
-  hooks: ComplianceHooks = {},
-): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin }> {
-  return {
-    name: 'compliance',
-    schema: COMPLIANCE_SCHEMA,
-    config: ComplianceConfigSchema,
-    entities: complianceEntities,
-    migrations: complianceMigrations,
-    setup: (deps) => ({
-      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), players: playersOf(deps) }),
-      players: playersOf(deps),
+export const complianceService: ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin }> = {
+  name: 'compliance',
+  schema: COMPLIANCE_SCHEMA,
+  config: ComplianceConfigSchema,
+  entities: complianceEntities,
+  migrations: complianceMigrations,
+  setup: (deps) => ({
+    screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), players: playersOf(deps) }),
+    players: playersOf(deps),
+  }),
+  handlers: (deps, { screening, players }) => ({
+    ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
+    ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
+    ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
+    ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
+    ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
+    ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
+    ...handle(amlMessages.holdCheck, holdCheck(deps)),
+    ...handle(screeningAdminOperations.adminListScreeningEntries, adminListScreeningEntries(deps)),
+    ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
+    ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
+    ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
+    ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
+    ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
+  }),
+  background: (deps, { screening }) => [
+    startEventWatch({
+      nc: deps.nc,
+      prefix: deps.prefix,
+      replicas: deps.config.NATS_REPLICAS,
+      sql: deps.sql,
+      log: deps.log,
+      profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
+      screening,
+      ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
+      observeLag: watchLagRecorder(deps.metrics),
+      call: (subject, body) => deps.call(subject, body),
     }),
-    handlers: (deps, { screening, players }) => ({
-      ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
-      ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
-      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
-      ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
-      ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
-      ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
-      ...handle(amlMessages.holdCheck, holdCheck(deps)),
-      ...handle(screeningAdminOperations.adminListScreeningEntries, adminListScreeningEntries(deps)),
-      ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
-      ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
-      ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
-      ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
-      ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
-    }),
-    background: (deps, { screening }) => [
-      startEventWatch({
-        nc: deps.nc,
-        prefix: deps.prefix,
-        replicas: deps.config.NATS_REPLICAS,
-        sql: deps.sql,
-        log: deps.log,
-        profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
-        screening,
-        ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
-        call: (subject, body) => deps.call(subject, body),
-        ...(hooks.onHandled ? { onHandled: hooks.onHandled } : {}),
-      }),
-    ],
-  };
-}
-
-export const complianceService = complianceServiceWith();
+  ],
+};

@@ -39,8 +39,8 @@ export interface EventWatchOptions {
   ackWaitMs: number;
   /** Ask another service (the wallet's stakes). */
   call<R>(subject: string, body: unknown): Promise<R>;
-  /** Told after each event handled (committed and acked): the bench's lag and the tests read it. */
-  onHandled?(eventId: string, hits: RuleHit[]): void;
+  /** Records the lag of an event acked (its createdAt). */
+  observeLag?(createdAt: string): void;
 }
 
 const DAY = 86_400_000;
@@ -126,10 +126,9 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
       return;
     }
     const environment = body.environment as Environment;
-    let hits: RuleHit[] = [];
     try {
       if ((await o.profiles.profileOf(operatorId)) === 'br-spa') {
-        if (e) hits = await watch({ operatorId, brandId, environment, playerId: e.playerId }, e);
+        if (e) await watch({ operatorId, brandId, environment, playerId: e.playerId }, e);
         else await o.screening.screenNewPlayer({ operatorId, brandId, environment, playerId: kycPlayer! });
       }
     } catch (err) {
@@ -139,7 +138,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     }
     crashPoint('compliance.watch.after-commit');
     m.ack();
-    o.onHandled?.(body.id, hits);
+    o.observeLag?.(body.createdAt);
   }
 
   return startDurableConsumer({

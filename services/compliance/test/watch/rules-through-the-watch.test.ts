@@ -134,6 +134,12 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
     t.match(risk, { ok: true, body: { level: 'high', history: [{ level: 'medium' }, { level: 'high' }] } });
   });
 
+  t.test("the watch's lag is measured per event", async (t) => {
+    const text = await s.services.get('compliance')!.metrics.getSingleMetricAsString('bo_aml_watch_lag_seconds');
+    const count = Number(/bo_aml_watch_lag_seconds_count(?:\{[^}]*\})? (\d+)/.exec(text)?.[1] ?? 0);
+    t.ok(count >= 20, `observed for every event acked (${count})`);
+  });
+
   t.test('an operator whose profile is off is not watched', async (t) => {
     const { operatorScope } = await import('../support/stack.ts');
     const off = operatorScope('off', 'production');
