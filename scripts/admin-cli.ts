@@ -211,6 +211,13 @@ const COMMANDS: Record<string, Command> = {
     usage: 'BRAND_ID --year YYYY',
     run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/no-occurrence${q({ year: need(a.year as string, '--year') })}` }),
   },
+  'reports daily': {
+    usage: 'BRAND_ID --date YYYY-MM-DD [--time-zone America/Sao_Paulo]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/daily${q({ brandId: need(a._[2], 'BRAND_ID'), date: need(a.date as string, '--date'), timeZone: a['time-zone'] as string })}`,
+    }),
+  },
   'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
   'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
   'aml set-rules': {

@@ -8,7 +8,7 @@ import { paymentAdminOperations } from './payments.ts';
 import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
 import { complianceAdminOperations } from './compliance-profile.ts';
-import { amlAdminOperations, cosAdminOperations, screeningAdminOperations } from './aml.ts';
+import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -383,4 +383,5 @@ export const adminOperations = {
   ...amlAdminOperations,
   ...screeningAdminOperations,
   ...cosAdminOperations,
+  ...dailyFileAdminOperations,
 };

@@ -365,3 +365,80 @@ export const cosAdminOperations = defineOperations({
     status: 200,
   },
 });
+
+// ---- the daily regulator file (ledger part) ----
+/** One player account's day: balance at the day's start and end, and the day's movements by type (signed). */
+export const LedgerDayAccountSchema = Type.Object({
+  playerId: Type.String(),
+  currency: Type.String(),
+  opening: Money,
+  deposits: Money,
+  withdrawals: Money,
+  bets: Money,
+  wins: Money,
+  /** Movements of any other type (none today). */
+  other: Money,
+  closing: Money,
+  entries: Type.Integer(),
+});
+export type LedgerDayAccount = Static<typeof LedgerDayAccountSchema>;
+
+/**
+ * `wallet.ledgerDay`: every player account of a brand over [from, to) as the ledger has it (the
+ * wallet owns it): what the daily regulator file's balances and movements are made of, and what it
+ * is checked against.
+ */
+export const walletLedgerDayMessages = defineMessages({
+  ledgerDay: {
+    subject: 'wallet.ledgerDay',
+    body: Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }), from: Timestamp, to: Timestamp }),
+    reply: Type.Object({ accounts: Type.Array(LedgerDayAccountSchema) }),
+  },
+});
+
+export const DailyFileSchema = Type.Object(
+  {
+    brandId: Type.String(),
+    date: Type.String({ description: 'YYYY-MM-DD, a calendar day in the brand time zone' }),
+    timeZone: Type.String(),
+    from: Timestamp,
+    to: Timestamp,
+    generatedAt: Timestamp,
+    accounts: Type.Array(LedgerDayAccountSchema),
+    totals: Type.Object({
+      accounts: Type.Integer(),
+      opening: Money,
+      deposits: Money,
+      withdrawals: Money,
+      bets: Money,
+      wins: Money,
+      other: Money,
+      closing: Money,
+      /** Game rounds' stakes and payouts are the bets and wins; entries counts every ledger entry of the day. */
+      entries: Type.Integer(),
+    }),
+    /** True when every account's opening plus its movements equals its closing, and the file equals the ledger now. */
+    ties: Type.Boolean(),
+    problems: Type.Array(Type.String()),
+  },
+  { $id: 'DailyFile' },
+);
+export type DailyFile = Static<typeof DailyFileSchema>;
+
+export const dailyFileAdminOperations = defineOperations({
+  adminDailyReport: {
+    id: 'adminDailyReport',
+    method: 'GET',
+    path: '/admin/reports/daily',
+    subject: 'compliance.admin.reports.daily',
+    tag: 'Admin',
+    summary: "A brand's daily regulator file (ledger part): made once for a past day and kept, checked against the ledger on every read",
+    query: Type.Object({
+      brandId: Type.String({ minLength: 1, maxLength: 64 }),
+      date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' }),
+      timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    response: DailyFileSchema,
+    status: 200,
+  },
+});

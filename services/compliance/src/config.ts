@@ -24,6 +24,8 @@ export const ComplianceConfigSchema = Type.Composite([
     SCREENING_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
     SCREENING_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
     SCREENING_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
+    /** How often the scheduled job looks for yesterday's daily regulator files to make. */
+    DAILY_FILE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

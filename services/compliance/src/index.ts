@@ -1,2 +1,2 @@
-export { complianceService } from './service.ts';
+export { complianceService, createComplianceService } from './service.ts';
 export { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';

@@ -192,6 +192,23 @@ export const ScreenedPlayerEntity = defineEntity({
   },
 });
 
+/** A brand's daily regulator file (ledger part), made once for a day that is over and kept. */
+export const DailyReportEntity = defineEntity({
+  name: 'DailyReport',
+  tableName: 'daily_reports',
+  schema: 'compliance',
+  properties: {
+    brandId: p.text().primary(),
+    /** YYYY-MM-DD in `timeZone`. */
+    date: p.text().primary(),
+    timeZone: p.text(),
+    from: p.datetime(),
+    to: p.datetime(),
+    generatedAt: p.datetime(),
+    accounts: p.json<unknown[]>(),
+  },
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -202,4 +219,5 @@ export const complianceEntities = [
   BrandRulesEntity,
   ScreeningEntryEntity,
   ScreenedPlayerEntity,
+  DailyReportEntity,
 ];

@@ -90,6 +90,15 @@ export class Screening extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class DailyReports extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."daily_reports" ("brand_id" text not null, "date" text not null, "time_zone" text not null, "from" timestamptz not null, "to" timestamptz not null, "generated_at" timestamptz not null, "accounts" jsonb not null, primary key ("brand_id", "date"))',
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -104,4 +113,5 @@ export const complianceMigrations = [
   },
   { name: '0002_create_compliance_tables', class: CreateComplianceTables },
   { name: '0003_screening', class: Screening },
+  { name: '0004_daily_reports', class: DailyReports },
 ];

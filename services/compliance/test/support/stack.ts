@@ -11,7 +11,7 @@ import { playersService } from '@bo/players';
 import { walletService } from '@bo/wallet';
 import { adminScope, createPlayer, gatewayScope, ok, operatorScope, startStack, tokenOf, type Stack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
-import { complianceService } from '../../src/service.ts';
+import { complianceService, createComplianceService } from '../../src/service.ts';
 
 export { adminScope, errorOf, ok, operatorScope } from '@bo/test-support';
 
@@ -32,10 +32,10 @@ export interface ComplianceStack extends Stack {
   caseOf(id: string): Promise<AmlCase>;
 }
 
-export async function startComplianceStack(t: Test, label: string, opts: { compliance?: boolean } = {}): Promise<ComplianceStack> {
+export async function startComplianceStack(t: Test, label: string, opts: { now?: () => Date } = {}): Promise<ComplianceStack> {
   const stack = await startStack(t, label, [playersService, walletService]);
   await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });
-  if (opts.compliance ?? true) await stack.start(complianceService, { PROFILE_CACHE_MS: 0 });
+  await stack.start(opts.now ? createComplianceService({ now: opts.now }) : complianceService, { PROFILE_CACHE_MS: 0 });
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());

@@ -45,6 +45,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminRescreen: ['compliance'],
   adminAmlCos: ['compliance'],
   adminAmlNoOccurrence: ['compliance'],
+  adminDailyReport: ['compliance', 'finance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {
