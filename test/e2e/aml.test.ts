@@ -4,10 +4,12 @@
 // four eyes (audited by the gateway); the payout waits for it with 403 AML_REVIEW_REQUIRED, while the
 // operator sees nothing but an approved withdrawal.
 import t from 'tap';
+import { chromium } from 'playwright-core';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack } from './support/stack.ts';
 
 const key = () => ({ 'idempotency-key': `aml-${Math.random().toString(36).slice(2, 12)}` });
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
   const stack = await startStack();
@@ -71,4 +73,65 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
     'each step in the audit log',
   );
   t.equal((await stack.admin('POST', `/admin/withdrawals/${w.body.id}/decision`, { decision: 'pay' }, 'payer@team')).status, 200, 'reported: paid');
+
+  t.test('the console: compliance takes a case under review from the queue', async (t) => {
+    const big = await c.post(
+      '/players',
+      { externalId: 'aml-2', name: 'Lia Prado', email: 'lia@example.com', cpf: '111.444.777-35', birthDate: '1979-08-09' },
+      key(),
+    );
+    const pid = big.body.id as string;
+    await c.post(`/players/${pid}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/lia' }, key());
+    await c.post(`/sandbox/players/${pid}/kyc/decision`, { status: 'aprovado' });
+    const d = await c.post(`/players/${pid}/deposits`, { amount: '60000.00', currency: 'BRL', method: 'pix', externalReference: 'aml-psp-2' }, key());
+    await c.post(`/deposits/${d.body.id}/confirm`, {}, key());
+    const [mc] = await waitFor(
+      async () => {
+        const r = await stack.admin('GET', `/admin/aml/cases?playerId=${pid}`);
+        return r.status === 200 && r.body.data.length > 0 ? r.body.data : undefined;
+      },
+      { what: 'the high-value case' },
+    );
+    const carla = await stack.admin('POST', '/admin/users', { email: 'carla@ourteam.example', role: 'compliance' });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    t.teardown(() => browser.close());
+    const page = await (await browser.newContext()).newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+    });
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', 'carla@ourteam.example');
+    await page.fill('input[name=password]', carla.body.password);
+    await page.click('button[type=submit]');
+    await page.locator('header .who').waitFor();
+    await page.click('nav a[href="/aml"]');
+    const card = page.locator(`article[data-case="${mc.id}"]`);
+    await card.waitFor();
+    t.match(await card.locator('h2').textContent(), /high_value/, 'the case in the queue, with its rule');
+    await card.locator('text=Lia Prado').waitFor();
+    t.match(await card.textContent(), /60000\.00/, 'its evidence and the player file');
+    await card.locator('select[name=status]').selectOption('under_review');
+    await card.locator('input[name=reason]').fill('source of funds asked');
+    await card.locator('button[type=submit]').click();
+    await card.waitFor({ state: 'detached' });
+    const after = await stack.admin('GET', `/admin/aml/cases/${mc.id}`);
+    t.match(after.body, {
+      status: 'under_review',
+      steps: [{ status: 'open' }, { status: 'under_review', by: 'user:carla@ourteam.example', reason: 'source of funds asked' }],
+    });
+    t.same(problems, [], 'no script error on the page');
+  });
 });
