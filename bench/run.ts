@@ -42,7 +42,7 @@ const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,rg';
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
-const SERVICES = ['players', 'wallet', 'payments', 'webhooks', 'operators'] as const;
+const SERVICES = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance'] as const;
 
 process.env.LOG_LEVEL ??= 'warn';
 

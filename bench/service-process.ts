@@ -1,16 +1,17 @@
-// One domain service (players, wallet, payments, webhooks, operators) in a process of its own, started the
+// One domain service (players, wallet, payments, webhooks, operators, compliance) in a process of its own, started the
 // way its main.ts starts it (config from env), so the benchmark can read each process's CPU time
 // and memory alone. bench/run.ts drives it over IPC like the gateway process.
 import { loadConfig, startService, type RunningService } from '@bo/service-kit';
 import { PlayersConfigSchema, playersService } from '@bo/players';
 import { PaymentsConfigSchema, paymentsService } from '@bo/payments';
 import { WebhooksConfigSchema, webhooksService } from '@bo/webhooks';
+import { ComplianceConfigSchema, complianceService } from '@bo/compliance';
 import { WalletConfigSchema } from '@bo/wallet';
 import { OperatorsConfigSchema, operatorsService } from '@bo/operators';
 import { walletService } from '@bo/wallet';
 import type { MemoryReport } from './gateway-process.ts';
 
-export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators';
+export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators' | 'compliance';
 
 async function start(name: ServiceName): Promise<RunningService> {
   switch (name) {
@@ -24,6 +25,8 @@ async function start(name: ServiceName): Promise<RunningService> {
       return startService(webhooksService, loadConfig(WebhooksConfigSchema));
     case 'operators':
       return startService(operatorsService, loadConfig(OperatorsConfigSchema));
+    case 'compliance':
+      return startService(complianceService, loadConfig(ComplianceConfigSchema));
   }
 }
 

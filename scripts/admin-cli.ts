@@ -186,6 +186,44 @@ const COMMANDS: Record<string, Command> = {
   },
   'webhooks redeliver': { usage: 'EVENT_ID', run: (a) => ({ method: 'POST', path: `/admin/webhook-deliveries/${need(a._[2], 'EVENT_ID')}/redeliver` }) },
   'ledger verify': { usage: '', run: () => ({ method: 'GET', path: '/admin/ledger/verify' }) },
+  // AML (compliance role; docs/aml.md).
+  'aml cases': {
+    usage: '[--player PLAYER_ID] [--status open|under_review|reported|dismissed] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/aml/cases${q({ playerId: a.player as string, status: a.status as string, limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'aml case': { usage: 'CASE_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/cases/${need(a._[2], 'CASE_ID')}` }) },
+  'aml decide': {
+    usage: 'CASE_ID under_review|reported|dismissed --reason TEXT [--receipt SISCOAF_RECEIPT]',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/cases/${need(a._[2], 'CASE_ID')}/decision`,
+      body: { status: need(a._[3], 'STATUS'), reason: need(a.reason as string, '--reason'), ...(a.receipt ? { receipt: a.receipt } : {}) },
+    }),
+  },
+  'aml cos': {
+    usage: '--case CASE_ID [--csv]  (prints the CSV with --csv; the JSON record otherwise)',
+    run: (a) => ({ method: 'GET', path: `/admin/aml/cases/${need(a.case as string, '--case')}/cos` }),
+  },
+  'aml no-occurrence': {
+    usage: 'BRAND_ID --year YYYY',
+    run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/no-occurrence${q({ year: need(a.year as string, '--year') })}` }),
+  },
+  'reports daily': {
+    usage: 'BRAND_ID --date YYYY-MM-DD [--time-zone America/Sao_Paulo]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/daily${q({ brandId: need(a._[2], 'BRAND_ID'), date: need(a.date as string, '--date'), timeZone: a['time-zone'] as string })}`,
+    }),
+  },
+  'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
+  'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
+  'aml set-rules': {
+    usage: 'BRAND_ID --json \'{"inAndOutHours":48,...}\' (every threshold; see aml rules)',
+    run: (a) => ({ method: 'PUT', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules`, body: JSON.parse(need(a.json as string, '--json')) }),
+  },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',
     run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),
@@ -220,7 +258,10 @@ async function main(): Promise<number> {
   });
   const text = await res.text();
   try {
-    console.log(JSON.stringify(JSON.parse(text), null, 2));
+    const parsed = JSON.parse(text);
+    // `aml cos --csv`: the CSV itself, ready to save.
+    if (name === 'aml cos' && res.ok && 'csv' in args) process.stdout.write(parsed.csv);
+    else console.log(JSON.stringify(parsed, null, 2));
   } catch {
     console.log(text);
   }

@@ -19,7 +19,7 @@ import { Supervisor, type Running } from './supervisor.ts';
 const root = path.resolve(import.meta.dirname, '..');
 // START_DATA_DIR: where generated secrets, the demo operator and embedded servers' data live.
 const dataDir = startDataDir();
-const SERVICES = ['players', 'wallet', 'payments', 'webhooks', 'operators'] as const;
+const SERVICES = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance'] as const;
 const log = (msg: string) => console.log(`[start] ${msg}`);
 const persistent = (name: string, make: () => string) => persistentValue(dataDir, name, make);
 

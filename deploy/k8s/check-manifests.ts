@@ -15,6 +15,7 @@ import { WalletConfigSchema } from '../../services/wallet/src/config.ts';
 import { PaymentsConfigSchema } from '../../services/payments/src/config.ts';
 import { WebhooksConfigSchema } from '../../services/webhooks/src/config.ts';
 import { OperatorsConfigSchema } from '../../services/operators/src/config.ts';
+import { ComplianceConfigSchema } from '../../services/compliance/src/config.ts';
 import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy, type Peer } from './network-policy-flows.ts';
 
 type Doc = Record<string, any>;
@@ -34,6 +35,7 @@ const COMPONENTS: Record<string, ConfigSchema> = {
   payments: PaymentsConfigSchema,
   webhooks: WebhooksConfigSchema,
   operators: OperatorsConfigSchema,
+  compliance: ComplianceConfigSchema,
 };
 // What each component's config schema declares secret (service-kit production-secrets.ts): they
 // must come from the Secret, and production refuses their development defaults.

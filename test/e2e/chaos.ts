@@ -197,7 +197,7 @@ try {
   }
 
   async function chaos(): Promise<void> {
-    const all: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'gateway', 'nats', 'postgres'];
+    const all: Array<Component | 'nats' | 'postgres'> = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance', 'gateway', 'nats', 'postgres'];
     const targets = TARGETS ? all.filter((t) => TARGETS.includes(t)) : all;
     for (let i = 0; Date.now() < endAt - EVERY_MS; i++) {
       await sleep(EVERY_MS);

@@ -10,6 +10,7 @@ import { WebhooksPage } from './page-webhooks.js';
 import { AuditPage } from './page-audit.js';
 import { LedgerPage } from './page-ledger.js';
 import { AccountPage } from './page-account.js';
+import { AmlPage } from './page-aml.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -17,6 +18,7 @@ const PAGES = [
   { path: '/players', title: 'Players', page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/operators', title: 'Operators', page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
+  { path: '/aml', title: 'AML cases', page: AmlPage, roles: ['compliance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },

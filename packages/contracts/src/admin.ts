@@ -9,6 +9,7 @@ import { webhookAdminOperations } from './webhooks.ts';
 import { walletAdminOperations } from './wallet.ts';
 import { complianceAdminOperations } from './compliance-profile.ts';
 import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
+import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -402,4 +403,8 @@ export const adminOperations = {
   ...walletAdminOperations,
   ...complianceAdminOperations,
   ...responsibleGamingAdminOperations,
+  ...amlAdminOperations,
+  ...screeningAdminOperations,
+  ...cosAdminOperations,
+  ...dailyFileAdminOperations,
 };

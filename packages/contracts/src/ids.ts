@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   teamMember: 'usr',
   serviceToken: 'tok',
   credential: 'cred',
+  amlCase: 'aml',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

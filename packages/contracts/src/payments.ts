@@ -227,7 +227,7 @@ export const paymentAdminOperations = defineOperations({
     body: WithdrawalDecisionSchema,
     response: WithdrawalSchema,
     status: 200,
-    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION', 'FOUR_EYES_REQUIRED'],
+    errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION', 'FOUR_EYES_REQUIRED', 'AML_REVIEW_REQUIRED'],
   },
   adminListDeposits: {
     id: 'adminListDeposits',

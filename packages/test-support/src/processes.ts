@@ -6,7 +6,7 @@ import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit/testin
 
 const SERVICES_DIR = fileURLToPath(new URL('../../../services/', import.meta.url));
 
-export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators';
+export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators' | 'compliance';
 
 export type ChildService = ServiceProcess;
 

@@ -9,7 +9,7 @@ import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDa
 import { infrastructure } from './infrastructure.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'gateway'] as const;
+export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance', 'gateway'] as const;
 export type Component = (typeof COMPONENTS)[number];
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 

@@ -35,6 +35,20 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // revoking them is admin's.
   adminListOperatorCredentials: ['compliance', 'finance', 'support'],
   adminListAudit: ['compliance', 'finance', 'support'],
+  // AML cases, risk levels and rule thresholds: compliance only (confidential, issue #28).
+  adminListAmlCases: ['compliance'],
+  adminGetAmlCase: ['compliance'],
+  adminAmlCaseDecision: ['compliance'],
+  adminGetAmlRules: ['compliance'],
+  adminSetAmlRules: ['compliance'],
+  adminGetPlayerRisk: ['compliance'],
+  adminListScreeningEntries: ['compliance'],
+  adminAddScreeningEntry: ['compliance'],
+  adminRemoveScreeningEntry: ['compliance'],
+  adminRescreen: ['compliance'],
+  adminAmlCos: ['compliance'],
+  adminAmlNoOccurrence: ['compliance'],
+  adminDailyReport: ['compliance', 'finance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {

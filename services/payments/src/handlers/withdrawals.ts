@@ -31,6 +31,7 @@ import {
   type WithdrawalRow,
 } from '../domain/withdrawals.ts';
 import { checkAmount } from '../domain/deposits.ts';
+import { refuseIfAmlHold } from '../flows/aml-hold.ts';
 import type { PaymentsConfig } from '../config.ts';
 import {
   findByRequestKey,
@@ -218,6 +219,8 @@ async function decide(
     }
     // The approver neither starts a payout nor finishes one another person started.
     if (decision === 'pay' && actor) checkFourEyes(row, actor, (await fourEyesOf(tx, row.operatorId)).minAmount);
+    // Our team's payout waits for compliance while an open high AML case holds it (flows/aml-hold.ts).
+    if (decision === 'pay' && actor && plan.kind === 'start') await refuseIfAmlHold(deps, row);
     if (plan.kind === 'start') await markIntent(tx, row.id, plan.to, ref);
     return { before: row, started: true as const };
   });

@@ -5,10 +5,12 @@ import type { WalletConfig } from '../config.ts';
 import { ledgerMigrations } from './migrations.ts';
 import { ledgerHandlers } from './handlers.ts';
 import { startClearingRollup } from './rollup.ts';
+import { stakesHandlers } from './stakes.ts';
+import { ledgerDayHandlers } from './ledger-day.ts';
 
 export const ledgerModule: ServiceModule<WalletConfig> = {
   entities: [],
   migrations: ledgerMigrations,
-  handlers: ledgerHandlers,
+  handlers: (deps) => ({ ...ledgerHandlers(deps), ...stakesHandlers(deps.sql), ...ledgerDayHandlers(deps.sql) }),
   background: (deps) => [startClearingRollup(deps, deps.config.CLEARING_ROLLUP_MS)],
 };

@@ -6,7 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { pingMessage, rpcSubject } from '@bo/contracts';
 
-export const BACKING_SERVICES = ['operators', 'players', 'wallet', 'payments', 'webhooks'] as const;
+export const BACKING_SERVICES = ['operators', 'players', 'wallet', 'payments', 'webhooks', 'compliance'] as const;
 
 export function createMetrics() {
   const registry = new Registry();

@@ -1,0 +1,31 @@
+// The compliance service's settings: the kit's base configuration, the key of its list cursors
+// (the case queue), how long it trusts an operator's compliance profile before asking again, how
+// long a watch replica may hold an event, and where screening asks.
+import { Type, type Static } from '@sinclair/typebox';
+import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
+
+export const ComplianceConfigSchema = Type.Composite([
+  BaseConfigSchema,
+  ListCursorConfigSchema,
+  Type.Object({
+    /**
+     * How long the watch reuses an operator's profile (off or br-spa) before asking the players
+     * service again: switching an operator to br-spa takes effect on its events within this time.
+     */
+    PROFILE_CACHE_MS: Type.Integer({ minimum: 0, default: 5000 }),
+    /** How long an event handed to a watch replica may stay unacknowledged (a replica that died holding it) before another gets it. */
+    WATCH_ACK_WAIT_MS: Type.Integer({ minimum: 1000, default: 30_000 }),
+    /**
+     * Where PEP and sanctions screening asks: the simulator (its lists in this service's schema,
+     * edited through the admin API: npm start, the sandbox, the tests) or a provider's HTTP API
+     * (SCREENING_URL, SCREENING_API_KEY; screening/http-adapter.ts).
+     */
+    SCREENING_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('http')], { default: 'simulator' }),
+    SCREENING_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+    SCREENING_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+    SCREENING_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
+    /** How often the scheduled job looks for yesterday's daily regulator files to make. */
+    DAILY_FILE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
+  }),
+]);
+export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

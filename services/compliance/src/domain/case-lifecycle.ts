@@ -1,0 +1,32 @@
+// A case's life (docs/aml.md): open → under_review → reported (with the Siscoaf receipt) or
+// dismissed. Reporting takes a second person: whoever took the case under review cannot also
+// report it (four eyes, as for payouts). Plain rules over the case's state.
+import { AppError, validationError, type AmlCaseDecision, type AmlCaseStatus } from '@bo/contracts';
+
+const NEXT: Record<AmlCaseStatus, readonly AmlCaseStatus[]> = {
+  open: ['under_review', 'dismissed'],
+  under_review: ['reported', 'dismissed'],
+  reported: [],
+  dismissed: [],
+};
+
+/** Throws the refusal of a decision, if any: a wrong step (409), a report without a receipt (422), or by the reviewer (403). */
+export function checkDecision(current: { status: AmlCaseStatus; reviewedBy: string | null }, decision: AmlCaseDecision, actor: string): void {
+  if (decision.status === 'reported' && !decision.receipt) {
+    throw validationError('body', [{ path: '/receipt', message: 'the Siscoaf receipt number is required to mark a case reported' }]);
+  }
+  if (decision.status !== 'reported' && decision.receipt !== undefined) {
+    throw validationError('body', [{ path: '/receipt', message: 'only a reported case has a receipt' }]);
+  }
+  if (!NEXT[current.status].includes(decision.status)) {
+    throw new AppError('AML_CASE_INVALID_TRANSITION', `A case ${current.status} cannot become ${decision.status}.`);
+  }
+  if (decision.status === 'reported' && current.reviewedBy === actor) {
+    throw new AppError('FOUR_EYES_REQUIRED', 'A case is reported by someone other than the person who reviewed it.');
+  }
+}
+
+/** Whether the case still holds the player's payouts (an active high case). */
+export function isActive(status: AmlCaseStatus): boolean {
+  return status === 'open' || status === 'under_review';
+}

@@ -1,0 +1,135 @@
+// The watch's rules, as plain functions over a player's money history (what the watch recorded)
+// and the event being looked at: each returns a hit with its evidence, or nothing. Amounts are
+// decimal strings, computed with the kit's Money (bignumber.js).
+import type { AmlRule, AmlThresholds, RiskLevel } from '@bo/contracts';
+import { formatMoney, Money } from '@bo/service-kit';
+
+export interface MoneyEvent {
+  eventId: string;
+  kind: 'deposit' | 'withdrawal';
+  reference: string;
+  amount: string;
+  destination: string | null;
+  at: Date;
+}
+
+export interface RuleHit {
+  rule: AmlRule;
+  summary: string;
+  facts: Record<string, unknown>;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** The risk a rule gives a case (issue #28): in and out and the payment-integrity rules are high. */
+export function riskOfRule(rule: AmlRule): RiskLevel {
+  return rule === 'in_and_out' || rule === 'shared_destination' || rule === 'payer_mismatch' || rule === 'pep' || rule === 'sanctions' ? 'high' : 'medium';
+}
+
+export function higherRisk(a: RiskLevel, b: RiskLevel): RiskLevel {
+  const order: RiskLevel[] = ['low', 'medium', 'high'];
+  return order.indexOf(a) >= order.indexOf(b) ? a : b;
+}
+
+const brief = (e: MoneyEvent) => ({ id: e.eventId, type: e.kind, reference: e.reference, amount: e.amount, at: e.at.toISOString() });
+const sum = (events: MoneyEvent[]) => formatMoney(events.reduce((acc, e) => acc.plus(e.amount), new Money(0)));
+const within = (events: MoneyEvent[], kind: MoneyEvent['kind'], from: number, to: number) =>
+  events.filter((e) => e.kind === kind && e.at.getTime() > from && e.at.getTime() <= to);
+
+/** Rule 3: a single deposit or withdrawal at or over the threshold. */
+export function highValue(event: MoneyEvent, t: AmlThresholds): RuleHit | undefined {
+  if (new Money(event.amount).lt(t.highValue)) return undefined;
+  return {
+    rule: 'high_value',
+    summary: `${event.kind} of ${event.amount} at or over ${t.highValue}`,
+    facts: { threshold: t.highValue, events: [brief(event)] },
+  };
+}
+
+/** Rule 2: `splitCount` or more deposits within `splitHours`, each just under the reporting threshold. */
+export function splitDeposits(event: MoneyEvent, history: MoneyEvent[], t: AmlThresholds): RuleHit | undefined {
+  if (event.kind !== 'deposit') return undefined;
+  const floor = new Money(t.splitThreshold).times(100 - t.splitMarginPercent).div(100);
+  const justUnder = (e: MoneyEvent) => new Money(e.amount).gte(floor) && new Money(e.amount).lt(t.splitThreshold);
+  if (!justUnder(event)) return undefined;
+  const end = event.at.getTime();
+  const near = within(history, 'deposit', end - t.splitHours * HOUR, end).filter(justUnder);
+  if (near.length < t.splitCount) return undefined;
+  return {
+    rule: 'split_deposits',
+    summary: `${near.length} deposits in ${t.splitHours} h each between ${formatMoney(floor)} and ${t.splitThreshold}, together ${sum(near)}`,
+    facts: { threshold: t.splitThreshold, floor: formatMoney(floor), count: near.length, total: sum(near), events: near.map(brief) },
+  };
+}
+
+/**
+ * Rule 1: a withdrawal requested within `inAndOutHours` of deposits, with the stakes of that
+ * window under `inAndOutStakePercent` of what was deposited in it.
+ */
+export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: string, t: AmlThresholds): RuleHit | undefined {
+  if (event.kind !== 'withdrawal') return undefined;
+  const end = event.at.getTime();
+  const deposits = within(history, 'deposit', end - t.inAndOutHours * HOUR, end);
+  if (deposits.length === 0) return undefined;
+  const deposited = sum(deposits);
+  const bar = new Money(deposited).times(t.inAndOutStakePercent).div(100);
+  if (new Money(stakes).gte(bar)) return undefined;
+  return {
+    rule: 'in_and_out',
+    summary: `withdrawal of ${event.amount} within ${t.inAndOutHours} h of deposits of ${deposited}, stakes ${stakes} (under ${t.inAndOutStakePercent}%)`,
+    facts: { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, events: [...deposits.map(brief), brief(event)] },
+  };
+}
+
+/** Rule 5: the last 24 h of deposits (or withdrawals) far above the player's daily average of the 30 days before. */
+export function velocity(event: MoneyEvent, history: MoneyEvent[], t: AmlThresholds): RuleHit | undefined {
+  const end = event.at.getTime();
+  const lastDay = within(history, event.kind, end - DAY, end);
+  const before = within(history, event.kind, end - 31 * DAY, end - DAY);
+  // No pattern yet: nothing to be far above (a large first deposit is rule 3's).
+  if (before.length === 0) return undefined;
+  const recent = sum(lastDay);
+  const dailyAverage = new Money(sum(before)).div(30);
+  if (new Money(recent).lt(t.velocityMinAmount) || new Money(recent).lt(dailyAverage.times(t.velocityFactor))) return undefined;
+  return {
+    rule: 'velocity',
+    summary: `${event.kind}s of ${recent} in 24 h, ${t.velocityFactor}× or more the daily average of ${formatMoney(dailyAverage)} over the 30 days before`,
+    facts: { recent, dailyAverage: formatMoney(dailyAverage), factor: t.velocityFactor, events: lastDay.map(brief) },
+  };
+}
+
+/** Rule 4: a payout to a destination another player of the brand used. */
+export function sharedDestination(event: MoneyEvent, others: Array<{ playerId: string; eventId: string; at: Date }>): RuleHit | undefined {
+  if (event.kind !== 'withdrawal' || others.length === 0) return undefined;
+  return {
+    rule: 'shared_destination',
+    summary: `payout destination already used by ${new Set(others.map((o) => o.playerId)).size} other player(s)`,
+    facts: {
+      destination: event.destination,
+      otherPlayers: others.map((o) => ({ playerId: o.playerId, eventId: o.eventId, at: o.at.toISOString() })),
+      events: [brief(event)],
+    },
+  };
+}
+
+/** Every rule of the money watch, for one new event. */
+export function evaluateMoneyRules(input: {
+  event: MoneyEvent;
+  /** The player's recorded money events of the last 31 days, this one included. */
+  history: MoneyEvent[];
+  thresholds: AmlThresholds;
+  /** What the player staked in the in-and-out window (withdrawals only). */
+  stakes?: string;
+  otherPlayersOfDestination: Array<{ playerId: string; eventId: string; at: Date }>;
+}): RuleHit[] {
+  const { event, history, thresholds: t } = input;
+  const hits = [
+    input.stakes !== undefined ? inAndOut(event, history, input.stakes, t) : undefined,
+    splitDeposits(event, history, t),
+    highValue(event, t),
+    sharedDestination(event, input.otherPlayersOfDestination),
+    velocity(event, history, t),
+  ];
+  return hits.filter((h): h is RuleHit => h !== undefined);
+}

@@ -1,0 +1,49 @@
+// Files for the authorities: the COS record of a case (JSON and CSV) for our team to file with
+// Siscoaf, and whether a brand had no reported case in a year (the yearly "no occurrence"
+// statement the operator sends through SIGAP).
+import { AppError, type cosAdminOperations } from '@bo/contracts';
+import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { cosCsvOf, cosRecordOf } from '../domain/cos.ts';
+import { AmlCaseEntity } from '../persistence/entities.ts';
+import type { PlayersAdmin } from '../players-admin.ts';
+import { caseView } from './admin-cases.ts';
+
+export function adminCos(deps: ServiceDeps, players: PlayersAdmin): HandlerOf<typeof cosAdminOperations.adminAmlCos> {
+  return async (req) => {
+    adminScopeOf(req);
+    const em = deps.orm.em.fork();
+    const c = await em.findOne(AmlCaseEntity, { id: req.params.id });
+    if (!c) throw new AppError('AML_CASE_NOT_FOUND');
+    // Prepared while under review (the filing gives the receipt), kept once reported.
+    if (c.status !== 'under_review' && c.status !== 'reported') {
+      throw new AppError('AML_CASE_INVALID_TRANSITION', 'A COS is prepared for a case under review or reported.');
+    }
+    const record = cosRecordOf(await caseView(em, c), await players.identityOf(c.playerId));
+    return { status: 200, body: { record, csv: cosCsvOf(record) } };
+  };
+}
+
+export function adminNoOccurrence(deps: ServiceDeps): HandlerOf<typeof cosAdminOperations.adminAmlNoOccurrence> {
+  return async (req) => {
+    adminScopeOf(req);
+    const { brandId } = req.params;
+    const { year } = req.query;
+    // A case counts in the year it was reported (its `reported` step).
+    const rows = await deps.sql.query<{ n: number }>(
+      `select count(distinct c.id)::int as n from compliance.cases c join compliance.case_steps s on s.case_id = c.id
+       where c.brand_id = ? and s.status = 'reported' and s.at >= make_timestamptz(?::int, 1, 1, 0, 0, 0, 'UTC') and s.at < make_timestamptz(?::int + 1, 1, 1, 0, 0, 0, 'UTC')`,
+      [brandId, year, year],
+    );
+    const reportedCases = rows[0]?.n ?? 0;
+    return {
+      status: 200,
+      body: {
+        brandId,
+        year,
+        reportedCases,
+        noOccurrence: reportedCases === 0,
+        statement: reportedCases === 0 ? `Brand ${brandId} reported no suspicious operation to COAF in ${year} (SPA/MF Ordinance 1,143/2024, art. 30).` : null,
+      },
+    };
+  };
+}

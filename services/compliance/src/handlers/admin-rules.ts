@@ -1,0 +1,38 @@
+// A brand's rule thresholds: read (the defaults until set) and set by our team (audited).
+import type { AmlThresholds, amlAdminOperations } from '@bo/contracts';
+import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import { thresholdsOf } from '../domain/thresholds.ts';
+import { BrandRulesEntity } from '../persistence/entities.ts';
+
+type Row = { thresholds: Record<string, unknown>; updatedAt: Date; updatedBy: string } | null;
+const view = (brandId: string, row: Row) => ({
+  brandId,
+  thresholds: thresholdsOf(row?.thresholds as Partial<AmlThresholds> | undefined),
+  updatedAt: row ? isoTime(row.updatedAt) : null,
+  updatedBy: row?.updatedBy ?? null,
+});
+
+export function adminGetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminGetAmlRules> {
+  return async (req) => {
+    adminScopeOf(req);
+    return { status: 200, body: view(req.params.brandId, await deps.orm.em.fork().findOne(BrandRulesEntity, { brandId: req.params.brandId })) };
+  };
+}
+
+export function adminSetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminSetAmlRules> {
+  return async (req) => {
+    const { actor } = adminScopeOf(req);
+    const { brandId } = req.params;
+    return deps.orm.em.fork().transactional(async (tx) => {
+      const row = await tx.findOne(BrandRulesEntity, { brandId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const before = view(brandId, row);
+      const next = { brandId, thresholds: { ...req.body }, updatedAt: new Date(), updatedBy: actor };
+      if (row) Object.assign(row, next);
+      else tx.persist(tx.create(BrandRulesEntity, next));
+      await tx.flush();
+      const after = view(brandId, next);
+      return { status: 200, body: after, audit: { target: `aml_rules:${brandId}`, before, after } };
+    });
+  };
+}

@@ -1,0 +1,223 @@
+// The compliance schema as MikroORM entities, which describe it whole (columns, CHECKs, indexes):
+// a new migration is generated from a change here (`npm run migration:create -w @bo/compliance`),
+// and test/persistence/schema.test.ts checks the migrated schema and the entities agree. The case
+// records (cases, their steps and evidence, risk levels and their history, brand thresholds) are
+// read and decided through the ORM; the watch's hot path (watched_money, and the cases it opens
+// or joins) uses the kit's plain `sql` (watch/watch-store.ts). The kit's own tables (outbox,
+// stored answers) are not entities.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AML_CASE_STATUSES, AML_RULES, RISK_LEVELS, SCREENING_LISTS, type AmlCaseStatus, type Environment, type RiskLevel } from '@bo/contracts';
+
+const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
+
+/** One case of a player: its rules, risk, state, and (once reported) the Siscoaf receipt. */
+export const AmlCaseEntity = defineEntity({
+  name: 'AmlCase',
+  tableName: 'cases',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    playerId: p.text(),
+    risk: p.text().$type<RiskLevel>().check(oneOf('risk', RISK_LEVELS)),
+    status: p.text().$type<AmlCaseStatus>().check(oneOf('status', AML_CASE_STATUSES)),
+    /** The rules that hit, in the order they first did. */
+    rules: p.array().check(`rules <@ array[${AML_RULES.map((r) => `'${r}'`).join(', ')}]::text[]`),
+    receipt: p.text().nullable(),
+    /** Who moved it to under_review: a report must come from someone else (four eyes). */
+    reviewedBy: p.text().nullable(),
+    openedAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+  indexes: [
+    { name: 'cases_by_player', expression: 'create index "cases_by_player" on "compliance"."cases" ("player_id", "opened_at" desc, "id" desc)' },
+    { name: 'cases_by_status', expression: 'create index "cases_by_status" on "compliance"."cases" ("status", "opened_at" desc, "id" desc)' },
+    { name: 'cases_by_time', expression: 'create index "cases_by_time" on "compliance"."cases" ("opened_at" desc, "id" desc)' },
+  ],
+  uniques: [
+    // At most one active case per player: a new hit joins it (races of two replicas included).
+    {
+      name: 'cases_one_active_per_player',
+      expression: `create unique index "cases_one_active_per_player" on "compliance"."cases" ("brand_id", "player_id") where status in ('open', 'under_review')`,
+    },
+  ],
+});
+export type AmlCaseRow = InstanceType<typeof AmlCaseEntity.class>;
+
+/** Every state a case went through, with who, when and why (opening included, by the watch). */
+export const AmlCaseStepEntity = defineEntity({
+  name: 'AmlCaseStep',
+  tableName: 'case_steps',
+  schema: 'compliance',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    caseId: p.text(),
+    status: p.text().$type<AmlCaseStatus>().check(oneOf('status', AML_CASE_STATUSES)),
+    by: p.text(),
+    at: p.datetime(),
+    reason: p.text(),
+    receipt: p.text().nullable(),
+  },
+  indexes: [{ name: 'case_steps_by_case', properties: ['caseId', 'id'] }],
+});
+
+/** One hit of a rule joined to a case: the triggering event and what the rule measured. */
+export const AmlEvidenceEntity = defineEntity({
+  name: 'AmlEvidence',
+  tableName: 'case_evidence',
+  schema: 'compliance',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    caseId: p.text(),
+    rule: p.text().check(oneOf('rule', AML_RULES)),
+    eventId: p.text(),
+    at: p.datetime(),
+    summary: p.text(),
+    facts: p.json<Record<string, unknown>>(),
+  },
+  // A redelivered event cannot add its evidence twice.
+  uniques: [{ name: 'case_evidence_once', properties: ['caseId', 'rule', 'eventId'] }],
+});
+
+/**
+ * The money events the watch has seen (deposits confirmed or failed, withdrawals requested), one row per
+ * event id: the dedupe of redeliveries and the history the rules read.
+ */
+export const WatchedMoneyEntity = defineEntity({
+  name: 'WatchedMoney',
+  tableName: 'watched_money',
+  schema: 'compliance',
+  properties: {
+    eventId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p.text(),
+    playerId: p.text(),
+    kind: p.text().check(oneOf('kind', ['deposit', 'withdrawal', 'failed_deposit'])),
+    /** The deposit or withdrawal id. */
+    reference: p.text(),
+    amount: p.decimal('string').precision(20).scale(2).check('amount > 0'),
+    /** A withdrawal's destination (the payout account or PIX key). */
+    destination: p.text().nullable(),
+    occurredAt: p.datetime(),
+  },
+  indexes: [
+    { name: 'watched_money_by_player', properties: ['brandId', 'playerId', 'kind', 'occurredAt'] },
+    { name: 'watched_money_by_destination', properties: ['brandId', 'destination'] },
+  ],
+});
+
+/** A player's current risk level (low when there is no row). */
+export const PlayerRiskEntity = defineEntity({
+  name: 'PlayerRisk',
+  tableName: 'player_risk',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    brandId: p.text(),
+    level: p.text().$type<RiskLevel>().check(oneOf('level', RISK_LEVELS)),
+    updatedAt: p.datetime(),
+  },
+});
+
+/** Every change of a player's risk level, with why and who (a rule, a screening, a person). */
+export const PlayerRiskHistoryEntity = defineEntity({
+  name: 'PlayerRiskHistory',
+  tableName: 'player_risk_history',
+  schema: 'compliance',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    playerId: p.text(),
+    level: p.text().$type<RiskLevel>().check(oneOf('level', RISK_LEVELS)),
+    reason: p.text(),
+    by: p.text(),
+    at: p.datetime(),
+  },
+  indexes: [{ name: 'player_risk_history_by_player', properties: ['playerId', 'id'] }],
+});
+
+/** A brand's thresholds, when our team set them (the defaults otherwise: domain/thresholds.ts). */
+export const BrandRulesEntity = defineEntity({
+  name: 'BrandRules',
+  tableName: 'brand_rules',
+  schema: 'compliance',
+  properties: {
+    brandId: p.text().primary(),
+    thresholds: p.json<Record<string, unknown>>(),
+    updatedAt: p.datetime(),
+    updatedBy: p.text(),
+  },
+});
+
+/** The screening simulator's lists (screening/simulator.ts): what `npm start`, the sandbox and the tests screen against. */
+export const ScreeningEntryEntity = defineEntity({
+  name: 'ScreeningEntry',
+  tableName: 'screening_simulator_entries',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    list: p.text().check(oneOf('list', SCREENING_LISTS)),
+    cpf: p.text().check("cpf ~ '^[0-9]{11}$'"),
+    name: p.text(),
+    detail: p.text(),
+    createdAt: p.datetime(),
+  },
+  indexes: [{ name: 'screening_simulator_entries_by_cpf', properties: ['cpf'] }],
+});
+
+/**
+ * The players screening knows (first seen at their first KYC event, the hook after registration):
+ * who to screen again when a list changes, and what the last screening found.
+ */
+export const ScreenedPlayerEntity = defineEntity({
+  name: 'ScreenedPlayer',
+  tableName: 'screened_players',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p.text(),
+    cpf: p.text(),
+    name: p.text(),
+    birthDate: p.text().nullable(),
+    /** The lists screening has found the player on (pep, sanctions), empty when none: a later change acts only on a new one. */
+    lastHits: p.array(),
+    screenedAt: p.datetime(),
+  },
+});
+
+/** A brand's daily regulator file (ledger part), made once for a day that is over and kept. */
+export const DailyReportEntity = defineEntity({
+  name: 'DailyReport',
+  tableName: 'daily_reports',
+  schema: 'compliance',
+  properties: {
+    brandId: p.text().primary(),
+    /** YYYY-MM-DD in `timeZone`. */
+    date: p.text().primary(),
+    timeZone: p.text(),
+    from: p.datetime(),
+    to: p.datetime(),
+    generatedAt: p.datetime(),
+    accounts: p.json<unknown[]>(),
+  },
+});
+
+export const complianceEntities = [
+  AmlCaseEntity,
+  AmlCaseStepEntity,
+  AmlEvidenceEntity,
+  WatchedMoneyEntity,
+  PlayerRiskEntity,
+  PlayerRiskHistoryEntity,
+  BrandRulesEntity,
+  ScreeningEntryEntity,
+  ScreenedPlayerEntity,
+  DailyReportEntity,
+];

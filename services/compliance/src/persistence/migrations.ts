@@ -1,0 +1,117 @@
+// Schema `compliance`, listed in code and run on start: the kit's tables first, then the ORM's
+// tables, generated from the entities (scripts/create-migration.ts).
+import {
+  kitMigration,
+  Migration,
+  outboxTableSql,
+  processedRequestsExpiryIndexSql,
+  processedRequestsFingerprintSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+} from '@bo/service-kit';
+
+export const COMPLIANCE_SCHEMA = 'compliance';
+
+/** Generated from the entities (scripts/create-migration.ts). */
+export class CreateComplianceTables extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('create schema if not exists "compliance"');
+    this.addSql(
+      'create table "compliance"."cases" ("id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "player_id" text not null, "risk" text not null, "status" text not null, "rules" text[] not null, "receipt" text null, "reviewed_by" text null, "opened_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "cases_by_player" on "compliance"."cases" ("player_id", "opened_at" desc, "id" desc)');
+    this.addSql('create index "cases_by_status" on "compliance"."cases" ("status", "opened_at" desc, "id" desc)');
+    this.addSql('create index "cases_by_time" on "compliance"."cases" ("opened_at" desc, "id" desc)');
+    this.addSql(
+      'create unique index "cases_one_active_per_player" on "compliance"."cases" ("brand_id", "player_id") where status in (\'open\', \'under_review\')',
+    );
+    this.addSql(
+      'create table "compliance"."case_steps" ("id" bigserial primary key, "case_id" text not null, "status" text not null, "by" text not null, "at" timestamptz not null, "reason" text not null, "receipt" text null)',
+    );
+    this.addSql('create index "case_steps_by_case" on "compliance"."case_steps" ("case_id", "id")');
+    this.addSql(
+      'create table "compliance"."case_evidence" ("id" bigserial primary key, "case_id" text not null, "rule" text not null, "event_id" text not null, "at" timestamptz not null, "summary" text not null, "facts" jsonb not null)',
+    );
+    this.addSql('alter table "compliance"."case_evidence" add constraint "case_evidence_once" unique ("case_id", "rule", "event_id")');
+    this.addSql(
+      'create table "compliance"."brand_rules" ("brand_id" text not null, "thresholds" jsonb not null, "updated_at" timestamptz not null, "updated_by" text not null, primary key ("brand_id"))',
+    );
+    this.addSql(
+      'create table "compliance"."player_risk" ("player_id" text not null, "brand_id" text not null, "level" text not null, "updated_at" timestamptz not null, primary key ("player_id"))',
+    );
+    this.addSql(
+      'create table "compliance"."player_risk_history" ("id" bigserial primary key, "player_id" text not null, "level" text not null, "reason" text not null, "by" text not null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "player_risk_history_by_player" on "compliance"."player_risk_history" ("player_id", "id")');
+    this.addSql(
+      'create table "compliance"."watched_money" ("event_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "player_id" text not null, "kind" text not null, "reference" text not null, "amount" numeric(20,2) not null, "destination" text null, "occurred_at" timestamptz not null, primary key ("event_id"))',
+    );
+    this.addSql('create index "watched_money_by_player" on "compliance"."watched_money" ("brand_id", "player_id", "kind", "occurred_at")');
+    this.addSql('create index "watched_money_by_destination" on "compliance"."watched_money" ("brand_id", "destination")');
+    this.addSql('alter table "compliance"."cases" add constraint "cases_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql('alter table "compliance"."cases" add constraint "cases_risk_check" check (risk in (\'low\', \'medium\', \'high\'))');
+    this.addSql(
+      "alter table \"compliance\".\"cases\" add constraint \"cases_status_check\" check (status in ('open', 'under_review', 'reported', 'dismissed'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"cases\" add constraint \"cases_rules_check\" check (rules <@ array['in_and_out', 'split_deposits', 'high_value', 'shared_destination', 'payer_mismatch', 'velocity', 'pep', 'sanctions']::text[])",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"case_steps\" add constraint \"case_steps_status_check\" check (status in ('open', 'under_review', 'reported', 'dismissed'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"case_evidence\" add constraint \"case_evidence_rule_check\" check (rule in ('in_and_out', 'split_deposits', 'high_value', 'shared_destination', 'payer_mismatch', 'velocity', 'pep', 'sanctions'))",
+    );
+    this.addSql('alter table "compliance"."player_risk" add constraint "player_risk_level_check" check (level in (\'low\', \'medium\', \'high\'))');
+    this.addSql(
+      'alter table "compliance"."player_risk_history" add constraint "player_risk_history_level_check" check (level in (\'low\', \'medium\', \'high\'))',
+    );
+    this.addSql(
+      'alter table "compliance"."watched_money" add constraint "watched_money_kind_check" check (kind in (\'deposit\', \'withdrawal\', \'failed_deposit\'))',
+    );
+    this.addSql('alter table "compliance"."watched_money" add constraint "watched_money_amount_check" check (amount > 0)');
+  }
+}
+
+/** Generated from the entities (scripts/create-migration.ts). */
+export class Screening extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."screened_players" ("player_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "cpf" text not null, "name" text not null, "birth_date" text null, "last_hits" text[] not null, "screened_at" timestamptz not null, primary key ("player_id"))',
+    );
+    this.addSql(
+      'create table "compliance"."screening_simulator_entries" ("id" text not null, "list" text not null, "cpf" text not null, "name" text not null, "detail" text not null, "created_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "screening_simulator_entries_by_cpf" on "compliance"."screening_simulator_entries" ("cpf")');
+    this.addSql(
+      'alter table "compliance"."screening_simulator_entries" add constraint "screening_simulator_entries_list_check" check (list in (\'pep\', \'sanctions\'))',
+    );
+    this.addSql('alter table "compliance"."screening_simulator_entries" add constraint "screening_simulator_entries_cpf_check" check (cpf ~ \'^[0-9]{11}$\')');
+  }
+}
+
+/** Generated from the entities (scripts/create-migration.ts). */
+export class DailyReports extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."daily_reports" ("brand_id" text not null, "date" text not null, "time_zone" text not null, "from" timestamptz not null, "to" timestamptz not null, "generated_at" timestamptz not null, "accounts" jsonb not null, primary key ("brand_id", "date"))',
+    );
+  }
+}
+
+export const complianceMigrations = [
+  {
+    name: '0001_kit_tables',
+    class: kitMigration(
+      `create schema if not exists ${COMPLIANCE_SCHEMA}`,
+      outboxTableSql(COMPLIANCE_SCHEMA),
+      processedRequestsTableSql(COMPLIANCE_SCHEMA),
+      processedRequestsKeepTextSql(COMPLIANCE_SCHEMA),
+      processedRequestsFingerprintSql(COMPLIANCE_SCHEMA),
+      processedRequestsExpiryIndexSql(COMPLIANCE_SCHEMA),
+    ),
+  },
+  { name: '0002_create_compliance_tables', class: CreateComplianceTables },
+  { name: '0003_screening', class: Screening },
+  { name: '0004_daily_reports', class: DailyReports },
+];

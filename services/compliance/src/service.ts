@@ -1,0 +1,84 @@
+// The compliance service (issue #28): the AML watch over the events stream, our team's cases with
+// their evidence and decisions, each player's risk level, the brands' rule thresholds, and the
+// payout hold payments asks about. It owns schema `compliance`; nothing it holds is ever answered
+// to an operator (no tipping off): its operations are admin operations or internal messages.
+import { amlAdminOperations, amlMessages, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from '@bo/contracts';
+import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
+import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
+import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
+import { httpScreeningAdapter } from './screening/http-adapter.ts';
+import type { ScreeningPort } from './screening/port.ts';
+import { createScreening, type Screening } from './screening/screening.ts';
+import { screeningSimulator } from './screening/simulator.ts';
+import { adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
+import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
+import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
+import { adminDailyReport } from './handlers/admin-daily-report.ts';
+import { startDailyFileJob } from './reports/daily-job.ts';
+import { playersAdmin, type PlayersAdmin } from './players-admin.ts';
+import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
+import { complianceEntities } from './persistence/entities.ts';
+import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
+import { startEventWatch, type EventWatchOptions } from './watch/event-watch.ts';
+import { operatorProfiles } from './watch/operator-profiles.ts';
+import { watchLagRecorder } from './watch/watch-metrics.ts';
+
+const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
+
+function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
+  const c = deps.config;
+  if (c.SCREENING_PROVIDER === 'simulator') return screeningSimulator(deps.sql);
+  if (!c.SCREENING_URL || !c.SCREENING_API_KEY) throw new Error('SCREENING_PROVIDER=http needs SCREENING_URL and SCREENING_API_KEY');
+  return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
+}
+
+/** The service; `now` is its clock for the daily files (tests move it; the watch's rules use the events' own times). */
+export function createComplianceService(
+  o: { now?: () => Date } = {},
+): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin }> {
+  const now = o.now ?? (() => new Date());
+  return {
+    name: 'compliance',
+    schema: COMPLIANCE_SCHEMA,
+    config: ComplianceConfigSchema,
+    entities: complianceEntities,
+    migrations: complianceMigrations,
+    setup: (deps) => ({
+      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), players: playersOf(deps) }),
+      players: playersOf(deps),
+    }),
+    handlers: (deps, { screening, players }) => ({
+      ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
+      ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
+      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
+      ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
+      ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
+      ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
+      ...handle(amlMessages.holdCheck, holdCheck(deps)),
+      ...handle(screeningAdminOperations.adminListScreeningEntries, adminListScreeningEntries(deps)),
+      ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
+      ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
+      ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
+      ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
+      ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
+      ...handle(dailyFileAdminOperations.adminDailyReport, adminDailyReport(deps, now)),
+    }),
+    background: (deps, { screening }) => [
+      startEventWatch({
+        nc: deps.nc,
+        prefix: deps.prefix,
+        replicas: deps.config.NATS_REPLICAS,
+        sql: deps.sql,
+        log: deps.log,
+        profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
+        screening,
+        ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
+        observeLag: watchLagRecorder(deps.metrics),
+        call: (subject, body) => deps.call(subject, body),
+      }),
+      startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
+    ],
+  };
+}
+
+export const complianceService = createComplianceService();

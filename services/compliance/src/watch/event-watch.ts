@@ -1,0 +1,160 @@
+// The AML watch: a durable JetStream consumer of the events stream (one durable shared by the
+// replicas). Each money event of a br-spa operator is recorded, deduped on its id, and the rules
+// run on the player's history, in ONE transaction that also opens or joins the player's case;
+// the message is acked only after that commit. A redelivery (crash or restart before the ack)
+// finds the event recorded and changes nothing, so a restart neither loses nor double-counts.
+// A player's first KYC event has them screened (screening/screening.ts).
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { JsMsg } from '@nats-io/jetstream';
+import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletStakesMessages, type Environment } from '@bo/contracts';
+import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { evaluateMoneyRules, type RuleHit } from '../domain/rules.ts';
+import { watchedEventOf, type WatchedEvent } from './money-events.ts';
+import type { OperatorProfiles } from './operator-profiles.ts';
+import type { Screening } from '../screening/screening.ts';
+import {
+  brandThresholds,
+  laterWithdrawals,
+  lockPlayerWatch,
+  openOrJoinCase,
+  otherPlayersOfDestination,
+  playerHistory,
+  recordWatched,
+  type PlayerRef,
+} from './watch-store.ts';
+
+export function watchConsumerName(prefix: string): string {
+  return `${prefix}_compliance_watch`;
+}
+
+export interface EventWatchOptions {
+  nc: NatsConnection;
+  prefix: string;
+  replicas: number;
+  sql: Sql;
+  log: Logger;
+  profiles: OperatorProfiles;
+  /** Screens a player first seen in a KYC event (the hook after registration). */
+  screening: Pick<Screening, 'screenNewPlayer'>;
+  ackWaitMs: number;
+  /** Ask another service (the wallet's stakes). */
+  call<R>(subject: string, body: unknown): Promise<R>;
+  /** Records the lag of an event acked (its createdAt). */
+  observeLag?(createdAt: string): void;
+}
+
+const DAY = 86_400_000;
+/** Who the watch's steps name. */
+export const WATCH_ACTOR = 'aml-watch';
+
+export function startEventWatch(o: EventWatchOptions): BackgroundTask {
+  /** What the player staked in the in-and-out window before a withdrawal (the wallet's answer). */
+  async function stakesBefore(p: PlayerRef, at: Date, hours: number): Promise<string> {
+    const answer = await o.call<{ stakes: string }>(walletStakesMessages.stakes.subject, {
+      brandId: p.brandId,
+      playerId: p.playerId,
+      from: new Date(at.getTime() - hours * 3_600_000).toISOString(),
+      to: at.toISOString(),
+    });
+    return answer.stakes;
+  }
+
+  /** Watches one event; throws when it must be tried again (a dependency did not answer). */
+  async function watch(p: PlayerRef, e: WatchedEvent): Promise<RuleHit[]> {
+    const thresholds = await brandThresholds(o.sql, p.brandId);
+    // The wallet's answers are read before the transaction: no remote call while the player is
+    // locked. A deposit that arrives after withdrawals it precedes (a redelivery after a crash)
+    // needs their stakes too: they are judged again below.
+    const stakes = new Map<string, string>();
+    if (e.kind === 'withdrawal') stakes.set(e.eventId, await stakesBefore(p, e.at, thresholds.inAndOutHours));
+    if (e.kind === 'deposit') {
+      for (const w of await laterWithdrawals(o.sql, p.brandId, p.playerId, e.at, thresholds.inAndOutHours)) {
+        stakes.set(w.eventId, await stakesBefore(p, w.at, thresholds.inAndOutHours));
+      }
+    }
+    return o.sql.transaction(
+      async (tx) => {
+        await lockPlayerWatch(tx, p.brandId, p.playerId);
+        if (!(await recordWatched(tx, p, e))) return [];
+        if (e.kind === 'failed_deposit') {
+          const hit: RuleHit = {
+            rule: 'payer_mismatch',
+            summary: `deposit ${e.reference} of ${e.amount} refused: the payer was not the player`,
+            facts: { events: [{ id: e.eventId, type: 'deposit.failed', reference: e.reference, amount: e.amount, at: e.at.toISOString() }] },
+          };
+          await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+          return [hit];
+        }
+        const history = await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY));
+        const others = e.kind === 'withdrawal' ? await otherPlayersOfDestination(tx, p.brandId, p.playerId, e.destination) : [];
+        const hits = evaluateMoneyRules({ event: e, history, thresholds, stakes: stakes.get(e.eventId), otherPlayersOfDestination: others });
+        for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+        // Events normally arrive in order. One that arrives after later events of the player (a
+        // redelivery after a crash) was missing from their history when they were judged: each
+        // later event within the rules' reach (31 days) is judged again with it, so the hits come
+        // out as in order (evidence is kept once per case, rule and event).
+        for (const later of history.filter((h) => h.at.getTime() > e.at.getTime() && h.at.getTime() <= e.at.getTime() + 31 * DAY)) {
+          const again = evaluateMoneyRules({ event: later, history, thresholds, stakes: stakes.get(later.eventId), otherPlayersOfDestination: [] });
+          for (const hit of again) await openOrJoinCase(tx, p, hit, later.eventId, later.at, WATCH_ACTOR);
+        }
+        return hits;
+      },
+      { idempotent: true },
+    );
+  }
+
+  async function onMessage(m: JsMsg): Promise<void> {
+    let body: { id: string; type: string; createdAt: string; environment: string; data: unknown };
+    try {
+      body = m.json();
+    } catch {
+      m.term('body is not JSON');
+      return;
+    }
+    const valid = typeof body === 'object' && body !== null && typeof body.id === 'string';
+    const e = valid ? watchedEventOf(body) : undefined;
+    const kycPlayer = valid && body.type === 'kyc.status_changed' ? (body.data as { playerId?: string }).playerId : undefined;
+    if (!e && !kycPlayer) {
+      m.ack();
+      return;
+    }
+    const operatorId = m.headers?.get(EVENT_HEADERS.operatorId) ?? '';
+    const brandId = m.headers?.get(EVENT_HEADERS.brandId) ?? '';
+    if (!operatorId || !brandId || !ENVIRONMENTS.includes(body.environment as Environment)) {
+      o.log.error({ subject: m.subject, seq: m.seq }, 'event without routing; not watched');
+      m.term('routing missing');
+      return;
+    }
+    const environment = body.environment as Environment;
+    try {
+      if ((await o.profiles.profileOf(operatorId)) === 'br-spa') {
+        if (e) await watch({ operatorId, brandId, environment, playerId: e.playerId }, e);
+        else await o.screening.screenNewPlayer({ operatorId, brandId, environment, playerId: kycPlayer! });
+      }
+    } catch (err) {
+      o.log.warn({ err, eventId: body.id }, 'could not watch event; it will be redelivered');
+      m.nak(1000);
+      return;
+    }
+    crashPoint('compliance.watch.after-commit');
+    m.ack();
+    o.observeLag?.(body.createdAt);
+  }
+
+  return startDurableConsumer({
+    name: 'aml watch',
+    nc: o.nc,
+    consumer: {
+      stream: eventsStreamName(o.prefix),
+      name: watchConsumerName(o.prefix),
+      filterSubject: eventsWildcard(o.prefix),
+      ackWaitMs: o.ackWaitMs,
+      maxAckPending: 1000,
+      replicas: o.replicas,
+    },
+    ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
+    maxMessages: 64,
+    onMessage,
+    log: o.log,
+  });
+}

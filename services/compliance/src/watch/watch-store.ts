@@ -1,0 +1,151 @@
+// The watch's statements (the kit's plain `sql`: they run for every money event of a br-spa
+// operator): record an event once, read a player's history, open or join the player's case with
+// a rule's evidence, raise the player's risk level.
+import type { AmlRule, AmlThresholds, Environment, RiskLevel } from '@bo/contracts';
+import { newId } from '@bo/contracts';
+import type { SqlRunner } from '@bo/service-kit';
+import { higherRisk, riskOfRule, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
+import { thresholdsOf } from '../domain/thresholds.ts';
+
+const S = 'compliance';
+
+export interface PlayerRef {
+  operatorId: string;
+  brandId: string;
+  environment: Environment;
+  playerId: string;
+}
+
+/** Records an event the watch looked at; false when it was recorded before (a redelivery). */
+export async function recordWatched(tx: SqlRunner, p: PlayerRef, e: MoneyEvent | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit' })): Promise<boolean> {
+  const rows = await tx.query(
+    `insert into ${S}.watched_money (event_id, operator_id, brand_id, environment, player_id, kind, reference, amount, destination, occurred_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (event_id) do nothing returning 1`,
+    [e.eventId, p.operatorId, p.brandId, p.environment, p.playerId, e.kind, e.reference, e.amount, e.destination, e.at],
+  );
+  return rows.length === 1;
+}
+
+/** Serialises the watch's work on one player across replicas, until the transaction ends. */
+export async function lockPlayerWatch(tx: SqlRunner, brandId: string, playerId: string): Promise<void> {
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended(? || '/' || ?, 0))`, [brandId, playerId]);
+}
+
+/** The player's deposits and withdrawals since `since`, oldest first. */
+export async function playerHistory(tx: SqlRunner, brandId: string, playerId: string, since: Date): Promise<MoneyEvent[]> {
+  const rows = await tx.query<{
+    event_id: string;
+    kind: 'deposit' | 'withdrawal';
+    reference: string;
+    amount: string;
+    destination: string | null;
+    occurred_at: Date;
+  }>(
+    `select event_id, kind, reference, amount::text as amount, destination, occurred_at from ${S}.watched_money
+     where brand_id = ? and player_id = ? and kind in ('deposit', 'withdrawal') and occurred_at >= ? order by occurred_at, event_id`,
+    [brandId, playerId, since],
+  );
+  return rows.map((r) => ({
+    eventId: r.event_id,
+    kind: r.kind,
+    reference: r.reference,
+    amount: r.amount,
+    destination: r.destination,
+    at: new Date(r.occurred_at),
+  }));
+}
+
+/** The player's withdrawals recorded after `at`, within `hours` of it (what a late deposit may change). */
+export async function laterWithdrawals(
+  sql: SqlRunner,
+  brandId: string,
+  playerId: string,
+  at: Date,
+  hours: number,
+): Promise<Array<{ eventId: string; at: Date }>> {
+  const rows = await sql.query<{ event_id: string; occurred_at: Date }>(
+    `select event_id, occurred_at from ${S}.watched_money
+     where brand_id = ? and player_id = ? and kind = 'withdrawal' and occurred_at > ? and occurred_at <= ? order by occurred_at`,
+    [brandId, playerId, at, new Date(at.getTime() + hours * 3_600_000)],
+  );
+  return rows.map((r) => ({ eventId: r.event_id, at: new Date(r.occurred_at) }));
+}
+
+/** Earlier withdrawals of other players of the brand to the same destination. */
+export async function otherPlayersOfDestination(tx: SqlRunner, brandId: string, playerId: string, destination: string | null) {
+  if (!destination) return [];
+  const rows = await tx.query<{ player_id: string; event_id: string; occurred_at: Date }>(
+    `select player_id, event_id, occurred_at from ${S}.watched_money
+     where brand_id = ? and destination = ? and kind = 'withdrawal' and player_id <> ? order by occurred_at limit 20`,
+    [brandId, destination, playerId],
+  );
+  return rows.map((r) => ({ playerId: r.player_id, eventId: r.event_id, at: new Date(r.occurred_at) }));
+}
+
+export async function brandThresholds(sql: SqlRunner, brandId: string): Promise<AmlThresholds> {
+  const rows = await sql.query<{ thresholds: Partial<AmlThresholds> }>(`select thresholds from ${S}.brand_rules where brand_id = ?`, [brandId]);
+  return thresholdsOf(rows[0]?.thresholds);
+}
+
+/**
+ * Opens the player's case with this hit, or joins the active one (open or under review): the
+ * evidence is added once per (case, rule, event), the rule listed, the risk raised to the rule's.
+ * Returns the case id and whether it was opened now.
+ */
+export async function openOrJoinCase(
+  tx: SqlRunner,
+  p: PlayerRef,
+  hit: RuleHit,
+  eventId: string,
+  at: Date,
+  by: string,
+): Promise<{ caseId: string; opened: boolean; risk: RiskLevel }> {
+  const risk = riskOfRule(hit.rule);
+  const active = await tx.query<{ id: string; risk: RiskLevel; rules: AmlRule[] }>(
+    `select id, risk, rules from ${S}.cases where brand_id = ? and player_id = ? and status in ('open', 'under_review') for update`,
+    [p.brandId, p.playerId],
+  );
+  let caseId: string;
+  let opened = false;
+  let caseRisk: RiskLevel;
+  if (active[0]) {
+    caseId = active[0].id;
+    caseRisk = higherRisk(active[0].risk, risk);
+    await tx.query(`update ${S}.cases set risk = ?, rules = case when ? = any(rules) then rules else rules || ?::text end, updated_at = now() where id = ?`, [
+      caseRisk,
+      hit.rule,
+      hit.rule,
+      caseId,
+    ]);
+  } else {
+    caseId = newId('amlCase');
+    caseRisk = risk;
+    opened = true;
+    await tx.query(
+      `insert into ${S}.cases (id, operator_id, brand_id, environment, player_id, risk, status, rules, opened_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, 'open', array[?]::text[], now(), now())`,
+      [caseId, p.operatorId, p.brandId, p.environment, p.playerId, risk, hit.rule],
+    );
+    await tx.query(`insert into ${S}.case_steps (case_id, status, by, at, reason) values (?, 'open', ?, now(), ?)`, [caseId, by, hit.summary]);
+  }
+  await tx.query(
+    `insert into ${S}.case_evidence (case_id, rule, event_id, at, summary, facts) values (?, ?, ?, ?, ?, ?::jsonb)
+     on conflict (case_id, rule, event_id) do nothing`,
+    [caseId, hit.rule, eventId, at, hit.summary, JSON.stringify(hit.facts)],
+  );
+  await raiseRisk(tx, p, caseRisk, `case ${caseId}: ${hit.rule}`, by);
+  return { caseId, opened, risk: caseRisk };
+}
+
+/** Raises the player's risk level (never lowers it: that is a person's decision) and keeps its history. */
+export async function raiseRisk(tx: SqlRunner, p: { brandId: string; playerId: string }, level: RiskLevel, reason: string, by: string): Promise<void> {
+  const current = await tx.query<{ level: RiskLevel }>(`select level from ${S}.player_risk where player_id = ? for update`, [p.playerId]);
+  const was = current[0]?.level ?? 'low';
+  if (higherRisk(was, level) === was) return;
+  await tx.query(
+    `insert into ${S}.player_risk (player_id, brand_id, level, updated_at) values (?, ?, ?, now())
+     on conflict (player_id) do update set level = excluded.level, updated_at = excluded.updated_at`,
+    [p.playerId, p.brandId, level],
+  );
+  await tx.query(`insert into ${S}.player_risk_history (player_id, level, reason, by, at) values (?, ?, ?, ?, now())`, [p.playerId, level, reason, by]);
+}

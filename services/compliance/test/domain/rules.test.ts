@@ -1,0 +1,105 @@
+// The watch's rules and the case lifecycle as plain functions: each threshold at and just under.
+import t from 'tap';
+import type { AppError } from '@bo/contracts';
+import { highValue, inAndOut, riskOfRule, sharedDestination, splitDeposits, velocity, type MoneyEvent } from '../../src/domain/rules.ts';
+import { DEFAULT_THRESHOLDS as T, thresholdsOf } from '../../src/domain/thresholds.ts';
+import { checkDecision } from '../../src/domain/case-lifecycle.ts';
+
+const now = Date.parse('2026-11-20T12:00:00Z');
+let n = 0;
+const ev = (kind: MoneyEvent['kind'], amount: string, hoursAgo: number, destination: string | null = null): MoneyEvent => ({
+  eventId: `evt_${++n}`,
+  kind,
+  reference: `ref_${n}`,
+  amount,
+  destination,
+  at: new Date(now - hoursAgo * 3_600_000),
+});
+
+t.test('high value at the threshold, not a cent under', async (t) => {
+  t.ok(highValue(ev('deposit', '50000.00', 0), T));
+  t.ok(highValue(ev('withdrawal', '50000.00', 0), T));
+  t.notOk(highValue(ev('deposit', '49999.99', 0), T));
+});
+
+t.test('split deposits: the count, the band and the window', async (t) => {
+  const four = [1, 2, 3, 4].map((h) => ev('deposit', '9000.00', h));
+  const fifth = ev('deposit', '9999.99', 0);
+  t.ok(splitDeposits(fifth, [...four, fifth], T), 'five in the band within 24 h');
+  t.notOk(splitDeposits(fifth, [...four.slice(1), fifth], T), 'four');
+  const under = ev('deposit', '8999.99', 0);
+  t.notOk(splitDeposits(under, [...four, under], T), 'the fifth under the band');
+  const old = [...four.slice(1), ev('deposit', '9000.00', 24)];
+  t.notOk(splitDeposits(fifth, [...old, fifth], T), 'one of them 24 h old: outside the window');
+});
+
+t.test('in and out: under 30% staked within 48 h', async (t) => {
+  const dep = ev('deposit', '1000.00', 47);
+  const wd = ev('withdrawal', '900.00', 0);
+  t.ok(inAndOut(wd, [dep, wd], '299.99', T), 'under 30%');
+  t.notOk(inAndOut(wd, [dep, wd], '300.00', T), 'at 30%');
+  t.notOk(inAndOut(wd, [ev('deposit', '1000.00', 48), wd], '0.00', T), 'deposit 48 h before: outside');
+  t.notOk(inAndOut(ev('deposit', '1.00', 0), [dep], '0.00', T), 'only a withdrawal is tested');
+});
+
+t.test('velocity against the 30-day pattern', async (t) => {
+  const before = [ev('deposit', '300.00', 24 * 10)]; // daily average 10.00
+  const big = ev('deposit', '5000.00', 0);
+  t.ok(velocity(big, [...before, big], T));
+  const small = ev('deposit', '4999.99', 0);
+  t.notOk(velocity(small, [...before, small], T), 'under the minimum amount');
+  t.notOk(velocity(big, [big], T), 'no pattern yet');
+  const busy = [ev('deposit', '30000.00', 24 * 10)]; // average 1000.00: 5000 is 5x
+  t.ok(velocity(big, [...busy, big], T), 'five times the average');
+  const busier = [ev('deposit', '30000.30', 24 * 10)];
+  t.notOk(velocity(big, [...busier, big], T), 'just under five times');
+});
+
+t.test('shared destination and the risk of each rule', async (t) => {
+  t.ok(sharedDestination(ev('withdrawal', '10.00', 0, 'k'), [{ playerId: 'p2', eventId: 'e', at: new Date(now) }]));
+  t.notOk(sharedDestination(ev('withdrawal', '10.00', 0, 'k'), []));
+  t.same((['in_and_out', 'split_deposits', 'high_value', 'shared_destination', 'payer_mismatch', 'velocity'] as const).map(riskOfRule), [
+    'high',
+    'medium',
+    'medium',
+    'high',
+    'high',
+    'medium',
+  ]);
+  t.equal(thresholdsOf({ highValue: '1.00' }).splitCount, 5, 'a stored setting over the defaults');
+});
+
+t.test('case transitions and four eyes', async (t) => {
+  const code = (f: () => void) => {
+    try {
+      f();
+      return 'ok';
+    } catch (e) {
+      return (e as AppError).code;
+    }
+  };
+  t.equal(
+    code(() => checkDecision({ status: 'open', reviewedBy: null }, { status: 'under_review', reason: 'r' }, 'a')),
+    'ok',
+  );
+  t.equal(
+    code(() => checkDecision({ status: 'open', reviewedBy: null }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
+    'AML_CASE_INVALID_TRANSITION',
+  );
+  t.equal(
+    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
+    'FOUR_EYES_REQUIRED',
+  );
+  t.equal(
+    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'b')),
+    'ok',
+  );
+  t.equal(
+    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r' }, 'b')),
+    'VALIDATION_ERROR',
+  );
+  t.equal(
+    code(() => checkDecision({ status: 'dismissed', reviewedBy: 'a' }, { status: 'under_review', reason: 'r' }, 'b')),
+    'AML_CASE_INVALID_TRANSITION',
+  );
+});

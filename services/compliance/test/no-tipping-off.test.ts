@@ -1,0 +1,89 @@
+// No tipping off (issue #28): a player with an open high case, a risk level and evidence is read
+// through every operator operation that can name them (the player, KYC, wallet, transactions,
+// deposits, withdrawals, the webhook event log) and every event of the operator's stream, and
+// none of it mentions the case, a risk level, a rule or compliance. The refusal to pay is our
+// team's (admin API); the operator sees a withdrawal still approved.
+import t from 'tap';
+import { jetstream } from '@nats-io/jetstream';
+import { DeliverPolicy } from '@nats-io/jetstream';
+import { eventsStreamName } from '@bo/contracts';
+import { webhooksService } from '@bo/webhooks';
+import { errorOf, key, ok, startComplianceStack } from './support/stack.ts';
+
+const REVEALING = /aml|risk|case|compliance|siscoaf|coaf|suspicious|in_and_out|high_value|split_deposits|velocity|sanction|pep\b/i;
+
+t.test('nothing an operator reads reveals a case', async (t) => {
+  const s = await startComplianceStack(t, 'amltip');
+  await s.start(webhooksService);
+  const op = await s.brSpaOperator();
+  const p = await s.player(op);
+  const dep = await s.deposit(op, p, '50000.00');
+  const wd = await s.withdraw(op, p, '45000.00');
+  await s.watched(p, 2);
+  const [c] = await s.cases(p);
+  t.match(c, { risk: 'high', rules: ['high_value', 'in_and_out'] }, 'the player has a high case');
+  ok(
+    await s.call('payments.admin.withdrawalDecision', {
+      scope: { kind: 'admin', actor: 'rev@team' },
+      key: key('a'),
+      params: { id: wd.id },
+      body: { decision: 'approve' },
+    }),
+  );
+  t.match(
+    errorOf(
+      await s.call('payments.admin.withdrawalDecision', {
+        scope: { kind: 'admin', actor: 'pay@team' },
+        key: key('p'),
+        params: { id: wd.id },
+        body: { decision: 'pay' },
+      }),
+    ),
+    { code: 'AML_REVIEW_REQUIRED' },
+    'our team is told; the operator is not',
+  );
+
+  const player = await s.call('players.find', { scope: op, query: { externalId: 'none' } });
+  const answers: Record<string, unknown> = {
+    kyc: await s.call('players.kyc.get', { scope: op, params: { playerId: p } }),
+    players: player,
+    wallet: await s.call('wallet.get', { scope: op, params: { playerId: p } }),
+    transactions: await s.call('wallet.transactions', { scope: op, params: { playerId: p }, query: {} }),
+    withdrawal: await s.call('payments.withdrawals.get', { scope: op, params: { withdrawalId: wd.id } }),
+    deposit: dep,
+    // The operator's event log: every event of the player, once the webhooks service has them.
+    events: await (async () => {
+      for (;;) {
+        const r = await s.call<{ data: unknown[] }>('webhooks.events.list', { scope: op, query: { limit: 100 } });
+        if (r.ok && r.body.data.length >= 3) return r;
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    })(),
+  };
+  for (const [name, answer] of Object.entries(answers)) {
+    t.ok((answer as { ok?: boolean }).ok !== false, `${name} answered`);
+    t.notMatch(JSON.stringify(answer), REVEALING, `${name}: nothing about the case`);
+    t.notMatch(JSON.stringify(answer), new RegExp(c!.id), `${name}: not the case id`);
+  }
+  t.match((answers.withdrawal as { body: { status: string } }).body.status, 'approved', 'the withdrawal just waits, approved');
+
+  // Every event of the stream (what webhooks deliver): KYC, deposits, withdrawals, nothing else.
+  const consumer = await jetstream(s.nc).consumers.get(eventsStreamName(s.prefix), { deliver_policy: DeliverPolicy.All });
+  const bodies: string[] = [];
+  for (;;) {
+    const m = await consumer.next({ expires: 1000 });
+    if (!m) break;
+    bodies.push(m.string());
+  }
+  t.ok(bodies.length >= 3, 'the stream has the player events');
+  t.same(
+    bodies.filter((b) => REVEALING.test(b)),
+    [],
+    'no event mentions the case',
+  );
+  t.same(
+    [...new Set(bodies.map((b) => JSON.parse(b).type))].sort(),
+    ['deposit.confirmed', 'kyc.status_changed', 'withdrawal.status_changed'],
+    'only the KYC and money events',
+  );
+});

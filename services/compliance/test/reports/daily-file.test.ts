@@ -1,0 +1,74 @@
+// The daily regulator file's ledger part through the real services: a day with deposits, game
+// rounds and a paid withdrawal ties to the ledger (each account's opening plus the day's movements
+// is its closing, and the kept file equals the ledger); a corrupted row of the kept file makes the
+// check fail; a day not over is refused; the scheduled job makes yesterday's files. The service's
+// clock is moved past the day; the money moves at real time.
+import t from 'tap';
+import type { DailyFile, Wallet } from '@bo/contracts';
+import { makeYesterdaysFiles } from '../../src/reports/daily-job.ts';
+import { adminScope, errorOf, key, ok, startComplianceStack } from '../support/stack.ts';
+
+t.test('the daily file ties to the ledger, and a corrupted row does not', async (t) => {
+  let shift = 0;
+  const clock = () => new Date(Date.now() + shift);
+  const s = await startComplianceStack(t, 'amldaily', { now: clock });
+  const op = await s.brSpaOperator();
+  // A zone where it is about noon now, so every movement below falls on the same local day.
+  const offset = 12 - new Date().getUTCHours();
+  const timeZone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+
+  const a = await s.player(op);
+  const b = await s.player(op);
+  await s.deposit(op, a, '100.00');
+  await s.deposit(op, b, '50.00');
+  await s.play(op, a, '10.00', 3);
+  const w = await s.withdraw(op, a, '30.00');
+  ok(
+    await s.call('payments.admin.withdrawalDecision', {
+      scope: { kind: 'admin', actor: 'rev@team' },
+      key: key('a'),
+      params: { id: w.id },
+      body: { decision: 'approve' },
+    }),
+  );
+  ok(
+    await s.call('payments.admin.withdrawalDecision', {
+      scope: { kind: 'admin', actor: 'pay@team' },
+      key: key('p'),
+      params: { id: w.id },
+      body: { decision: 'pay' },
+    }),
+  );
+
+  const read = () => s.call<DailyFile>('compliance.admin.reports.daily', { scope: adminScope, query: { brandId: op.brandId, date, timeZone } });
+  t.match(errorOf(await read()), { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/date' }] } }, 'the day is not over: no file');
+
+  shift = 2 * 86_400_000;
+  const file = ok(await read());
+  t.equal(file.ties, true, 'ties to the ledger');
+  t.same(file.problems, []);
+  t.equal(file.accounts.length, 2, 'both players');
+  t.match(file.totals, { accounts: 2, opening: '0.00', deposits: '150.00', withdrawals: '-30.00', bets: '-30.00' });
+  const balances = await Promise.all([a, b].map(async (p) => ok<Wallet>(await s.call('wallet.get', { scope: op, params: { playerId: p } })).available));
+  t.same(
+    [a, b].map((p) => file.accounts.find((x) => x.playerId === p)!.closing),
+    balances,
+    'closing balances are the wallets',
+  );
+  t.same(ok(await read()).generatedAt, file.generatedAt, 'made once and kept');
+
+  // Corrupt one row of the kept file.
+  await s.db.query(`update compliance.daily_reports set accounts = jsonb_set(accounts, '{0,closing}', '"1.00"') where brand_id = $1 and date = $2`, [
+    op.brandId,
+    date,
+  ]);
+  const corrupted = ok(await read());
+  t.equal(corrupted.ties, false, 'the check fails');
+  t.match(corrupted.problems.join('\n'), /closing says 1\.00/, "the row's own arithmetic");
+  t.match(corrupted.problems.join('\n'), /closing 1\.00 in the file, [0-9.]+ in the ledger/, 'and the ledger');
+
+  const made = await makeYesterdaysFiles(s.services.get('compliance')!, clock());
+  t.ok(made >= 1, 'the job made the files of yesterday');
+  t.equal(await makeYesterdaysFiles(s.services.get('compliance')!, clock()), 0, 'and only once');
+});

@@ -1,0 +1,58 @@
+// wallet.ledgerDay (the daily regulator file, services/compliance): each player account of a brand
+// over [from, to): its balance before `from` and before `to` (the balance after its last entry
+// then), and the signed sum of its entries in between by type. One statement on the entries'
+// (account, time) index.
+import { walletLedgerDayMessages, type LedgerDayAccount } from '@bo/contracts';
+import { formatMoney, handle, internalScopeOf, type Handler, type SqlRunner } from '@bo/service-kit';
+
+interface Row {
+  player_id: string;
+  currency: string;
+  opening: string;
+  closing: string;
+  deposits: string;
+  withdrawals: string;
+  bets: string;
+  wins: string;
+  other: string;
+  entries: number;
+}
+
+export async function ledgerDay(sql: SqlRunner, brandId: string, from: string, to: string): Promise<LedgerDayAccount[]> {
+  const rows = await sql.query<Row>(
+    `select a.player_id, a.currency,
+       coalesce((select x.balance_after from wallet.ledger_entries x where x.account_id = a.id and x.created_at < ?::timestamptz order by x.account_seq desc limit 1), 0)::text as opening,
+       coalesce((select x.balance_after from wallet.ledger_entries x where x.account_id = a.id and x.created_at < ?::timestamptz order by x.account_seq desc limit 1), 0)::text as closing,
+       coalesce(sum(e.amount) filter (where e.type = 'DEPOSIT'), 0)::text as deposits,
+       coalesce(sum(e.amount) filter (where e.type = 'WITHDRAWAL'), 0)::text as withdrawals,
+       coalesce(sum(e.amount) filter (where e.type = 'BET'), 0)::text as bets,
+       coalesce(sum(e.amount) filter (where e.type = 'WIN'), 0)::text as wins,
+       coalesce(sum(e.amount) filter (where e.type not in ('DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN')), 0)::text as other,
+       count(e.id)::int as entries
+     from wallet.accounts a
+     left join wallet.ledger_entries e on e.account_id = a.id and e.created_at >= ?::timestamptz and e.created_at < ?::timestamptz
+     where a.kind = 'player' and a.brand_id = ? and a.created_at < ?::timestamptz
+     group by a.id, a.player_id, a.currency
+     order by a.player_id, a.currency`,
+    [from, to, from, to, brandId, to],
+  );
+  return rows.map((r) => ({
+    playerId: r.player_id,
+    currency: r.currency,
+    opening: formatMoney(r.opening),
+    deposits: formatMoney(r.deposits),
+    withdrawals: formatMoney(r.withdrawals),
+    bets: formatMoney(r.bets),
+    wins: formatMoney(r.wins),
+    other: formatMoney(r.other),
+    closing: formatMoney(r.closing),
+    entries: r.entries,
+  }));
+}
+
+export function ledgerDayHandlers(sql: SqlRunner): Record<string, Handler> {
+  return handle(walletLedgerDayMessages.ledgerDay, async (req) => {
+    internalScopeOf(req);
+    return { body: { accounts: await ledgerDay(sql, req.body.brandId, req.body.from, req.body.to) } };
+  });
+}

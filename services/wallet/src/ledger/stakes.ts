@@ -1,0 +1,24 @@
+// wallet.stakes (the AML watch's "in and out with little play" rule, services/compliance): what a
+// player staked in a time window, the sum of their BET entries as a positive amount. One range
+// read on the entries' (account, time) index; no event per round is needed for it.
+import { walletStakesMessages, type WalletStakesRequest } from '@bo/contracts';
+import { formatMoney, handle, internalScopeOf, onlyRow, type Handler, type SqlRunner } from '@bo/service-kit';
+
+export async function stakesInWindow(sql: SqlRunner, q: WalletStakesRequest): Promise<string> {
+  const row = onlyRow(
+    await sql.query<{ stakes: string }>(
+      `select coalesce(-sum(e.amount), 0)::text as stakes from wallet.ledger_entries e
+       where e.account_id in (select a.id from wallet.accounts a where a.kind = 'player' and a.brand_id = ? and a.player_id = ?)
+         and e.type = 'BET' and e.created_at > ? and e.created_at <= ?`,
+      [q.brandId, q.playerId, q.from, q.to],
+    ),
+  );
+  return formatMoney(row.stakes);
+}
+
+export function stakesHandlers(sql: SqlRunner): Record<string, Handler> {
+  return handle(walletStakesMessages.stakes, async (req) => {
+    internalScopeOf(req);
+    return { body: { stakes: await stakesInWindow(sql, req.body) } };
+  });
+}
