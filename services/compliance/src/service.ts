@@ -19,7 +19,7 @@ import { playersAdmin, type PlayersAdmin } from './players-admin.ts';
 import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
 import { complianceEntities } from './persistence/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
-import { startEventWatch, type EventWatchOptions } from './watch/event-watch.ts';
+import { startEventWatch } from './watch/event-watch.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { watchLagRecorder } from './watch/watch-metrics.ts';
 
