@@ -56,6 +56,7 @@ export {
   type AuditRecord,
   type CredentialRecord,
   type SessionIdentity,
+  type SetupStep,
 } from './operators.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
