@@ -52,7 +52,11 @@ t.test('console sessions', async (t) => {
         body: body !== undefined ? JSON.stringify(body) : undefined,
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const early = await asAna('GET', '/admin/operators');
-    t.same([early.status, early.body.error.code, early.body.error.details], [403, 'ACCOUNT_SETUP_REQUIRED', { setupRequired: ['password'] }], 'nothing before that');
+    t.same(
+      [early.status, early.body.error.code, early.body.error.details],
+      [403, 'ACCOUNT_SETUP_REQUIRED', { setupRequired: ['password'] }],
+      'nothing before that',
+    );
     const change = (currentPassword: string, newPassword: string, headers = { 'x-csrf-token': csrfToken }) =>
       asAna('POST', '/console/password', headers, { currentPassword, newPassword });
     t.equal((await change(ana.password, chosenPassword(ana.user.email), { 'x-csrf-token': 'guess' })).body.error.code, 'CSRF_TOKEN_INVALID');
