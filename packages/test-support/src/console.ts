@@ -5,7 +5,7 @@
 /** A password the policy accepts (long, not an e-mail, not a common one), distinct per person. */
 export const chosenPassword = (email: string) => `${email.split('@')[0]}-chose-this-passphrase-7`;
 
-export interface ConsoleSession {
+interface ConsoleSession {
   /** `bo_console=<token>`: the Cookie header value. */
   cookie: string;
   csrfToken: string;
@@ -13,7 +13,7 @@ export interface ConsoleSession {
 }
 
 /** Signs in with e-mail and password (and code); throws with the envelope when refused. */
-export async function consoleSignIn(adminUrl: string, email: string, password: string, totp?: string): Promise<ConsoleSession> {
+async function consoleSignIn(adminUrl: string, email: string, password: string, totp?: string): Promise<ConsoleSession> {
   const res = await fetch(`${adminUrl}/console/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -25,7 +25,7 @@ export async function consoleSignIn(adminUrl: string, email: string, password: s
 }
 
 /** Replaces the signed-in person's password through the console's route. */
-export async function changeConsolePassword(adminUrl: string, s: ConsoleSession, currentPassword: string, newPassword: string): Promise<void> {
+async function changeConsolePassword(adminUrl: string, s: ConsoleSession, currentPassword: string, newPassword: string): Promise<void> {
   const res = await fetch(`${adminUrl}/console/password`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: s.cookie, 'x-csrf-token': s.csrfToken },

@@ -22,4 +22,4 @@ export {
   type GamesStack,
   type Rng,
 } from './games.ts';
-export { changeConsolePassword, chosenPassword, consoleSignIn, firstConsoleSignIn, type ConsoleSession } from './console.ts';
+export { chosenPassword, firstConsoleSignIn } from './console.ts';

@@ -4,7 +4,7 @@
 // failures, sign-out, and a strict Content-Security-Policy on the pages.
 import t from 'tap';
 import { Secret, TOTP } from 'otpauth';
-import { chosenPassword } from '@bo/test-support';
+import { chosenPassword, firstConsoleSignIn } from '@bo/test-support';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 
 t.test('console sessions', async (t) => {
@@ -154,10 +154,11 @@ t.test('console sessions', async (t) => {
   });
 
   t.test('idle sessions end', async (t) => {
-    const res = await signIn('ana@ourteam.example', chosenPassword(ana.user.email));
-    const session = res.headers.get('set-cookie')!.split(';')[0];
+    const eva = (await root('POST', '/admin/users', { email: 'eva@ourteam.example', role: 'support' })).body;
+    const { cookie } = await firstConsoleSignIn(gw!.adminUrl, 'eva@ourteam.example', eva.password);
+    t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie } })).status, 200, 'set up: the admin API takes the session');
     await h.gateways[0]!.orm.em.fork().execute(`update operators.console_sessions set last_seen_at = now() - interval '31 minutes'`);
-    t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie: session } })).status, 401, 'idle past CONSOLE_IDLE_MINUTES');
+    t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie } })).status, 401, 'idle past CONSOLE_IDLE_MINUTES');
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200, 'tokens are unaffected');
   });
 });
