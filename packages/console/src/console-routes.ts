@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError, collectIssues, validationError } from '@bo/contracts';
+import { AppError, collectIssues, isAppError, validationError } from '@bo/contracts';
 import { keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
 import type { ConsoleAccounts, ConsoleIdentity, RequestOrigin } from './console-accounts.ts';
 import { checkCsrf, sessionCookie, sessionTokenOf } from './session-cookie.ts';
@@ -66,6 +66,11 @@ const PasswordChange = TypeCompiler.Compile(
   Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Type.String({ minLength: 1, maxLength: 200 }) }),
 );
 const originOf = (req: FastifyRequest): RequestOrigin => ({ address: req.ip, requestId: req.id });
+/** A back-off refusal says when to try again in Retry-After too (its details carry the seconds). */
+const withRetryAfter = (e: unknown): unknown => {
+  const seconds = isAppError(e) && e.code === 'RATE_LIMITED' ? e.details?.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && isAppError(e) ? new AppError(e.code, e.message, e.details, { 'retry-after': String(seconds) }) : e;
+};
 
 export interface ConsoleOptions<Who extends ConsoleIdentity = ConsoleIdentity> {
   accounts: ConsoleAccounts<Who>;
@@ -122,7 +127,9 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!SignIn.Check(body)) throw validationError('body', collectIssues(SignIn, body));
-    const s = await o.accounts.signIn(body.email, body.password, body.totp || undefined, originOf(req));
+    const s = await o.accounts.signIn(body.email, body.password, body.totp || undefined, originOf(req)).catch((e) => {
+      throw withRetryAfter(e);
+    });
     return reply
       .header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600))
       .send({ user: s.member, csrfToken: s.csrfToken, setupRequired: s.setupRequired });

@@ -36,6 +36,7 @@ function fakeAccounts() {
   const accounts: ConsoleAccounts<Member> = {
     async signIn(email, password, totp, origin) {
       calls.push(`signIn ${email} ${totp ?? 'no code'} from ${origin.address}`);
+      if (password === 'too-often') throw new AppError('RATE_LIMITED', 'Too many failed sign-ins: try again in 8 s.', { retryAfterSeconds: 8 });
       if (password !== 'right') throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is disabled.');
       live = true;
       return { token: TOKEN, csrfToken: CSRF, member: { id: ana.memberId, email: ana.email, role: ana.role }, setupRequired: ana.setupRequired };
@@ -69,6 +70,7 @@ async function build(t: Test, secureCookie = false) {
   t.teardown(() => app.close());
   app.setErrorHandler((err, req, reply) => {
     const e = toAppError(err);
+    if (e.headers) reply.headers(e.headers);
     return reply.code(e.status).type('application/json').send(envelope(e.toBody(), req.id));
   });
   await app.register(consoleRoutes, { accounts: fake.accounts, policy: { absoluteHours: 12 }, secureCookie });
@@ -129,6 +131,12 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
   t.equal(notJson.json().error.code, 'UNSUPPORTED_MEDIA_TYPE');
   const wrong = await post('/console/session', { email: 'ana@ourteam.example', password: 'wrong', totp: '' });
   t.same([wrong.statusCode, wrong.json().error.code], [401, 'UNAUTHORIZED'], "the port's refusal, in the envelope");
+  const backedOff = await post('/console/session', { email: 'ana@ourteam.example', password: 'too-often' });
+  t.same(
+    [backedOff.statusCode, backedOff.json().error.code, backedOff.headers['retry-after']],
+    [429, 'RATE_LIMITED', '8'],
+    'a back-off says when, in Retry-After',
+  );
 
   const ok = await post('/console/session', { email: 'ana@ourteam.example', password: 'right' });
   t.equal(ok.statusCode, 200);
@@ -172,6 +180,7 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
   );
 
   t.same(calls, [
+    'signIn ana@ourteam.example no code from 127.0.0.1',
     'signIn ana@ourteam.example no code from 127.0.0.1',
     'signIn ana@ourteam.example no code from 127.0.0.1',
     'password tm_ana this session wrong→a-long-new-password with its request id',
