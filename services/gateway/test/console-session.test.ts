@@ -86,7 +86,11 @@ t.test('console sessions', async (t) => {
     for (let i = 0; i < 4; i++) codes.push((await signIn('bob@ourteam.example', 'wrong-password')).status);
     t.same(codes, [401, 401, 401, 401]);
     const blocked = await signIn('bob@ourteam.example', bob.password);
-    t.same([blocked.status, ((await blocked.json()) as any).error.code], [429, 'RATE_LIMITED'], 'backed off after 3 free failures');
+    t.same(
+      [blocked.status, ((await blocked.json()) as any).error.code, blocked.headers.get('retry-after')],
+      [429, 'RATE_LIMITED', '2'],
+      'backed off after 3 free failures, saying for how long',
+    );
     await h.gateways[0]!.orm.em.fork().execute(`update operators.sign_in_throttle set blocked_until = now() - interval '1 second'`);
     t.equal((await signIn('bob@ourteam.example', bob.password)).status, 200, 'once the block has run out');
     t.equal((await signIn('nobody@ourteam.example', 'x')).status, 401, 'an unknown e-mail gets the same 401');
