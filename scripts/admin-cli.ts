@@ -55,6 +55,11 @@ const COMMANDS: Record<string, Command> = {
   },
   'users list': { usage: '', run: () => ({ method: 'GET', path: '/admin/users' }) },
   'users disable': { usage: 'USER_ID', run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/disable` }) },
+  // A new one-time password (printed once) for a person who forgot theirs; their sessions end.
+  'users reset-password': {
+    usage: 'USER_ID',
+    run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-password` }),
+  },
   'users reset-second-factor': {
     usage: 'USER_ID',
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-second-factor` }),

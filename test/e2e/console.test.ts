@@ -3,22 +3,31 @@
 // person approves, the same person's pay is refused in the page and nothing moves, another person
 // pays); support finds a player without knowing an id and is refused a finance action, in the page
 // and at the API; admin sees operators, rotates a leaked key and revokes its replacement (each after
-// a confirmation), deliveries, the audit log; a person turns on TOTP and signs in with a code. No page
-// logs an error or breaks its Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page.
+// a confirmation), deliveries, the audit log; a person turns on TOTP and changes their password on
+// /account and signs in with a code. Everyone's first sign-in, with the one-time password `users
+// create` printed, goes through /setup to choose their own password (and, for admin, whose role
+// requires TOTP here, to turn it on) before any page opens; the one-time password is then refused,
+// and an admin's reset (the CLI) issues another. No page logs an error or breaks its
+// Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page (1280 px; the
+// setup and account pages at 390 px too).
 import t from 'tap';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
-import { startStack } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
+/** The password a person chooses at their first sign-in: long, not their e-mail, not a common one. */
+const chosenPassword = (email: string) => `${email.split('@')[0]}-chose-this-passphrase-7`;
 const key = () => ({ 'idempotency-key': `c-${Math.random().toString(36).slice(2, 12)}` });
 
 t.test('team console in a browser', async (t) => {
-  const stack = await startStack();
+  // Admin must use TOTP here (production's default is admin and finance).
+  const stack = await startStack({ CONSOLE_TOTP_REQUIRED_ROLES: 'admin' });
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Console Bets');
   const c = op.sandboxClient;
@@ -36,18 +45,20 @@ t.test('team console in a browser', async (t) => {
   const withdrawal = (await c.post(`/players/${payee}/withdrawals`, { amount: '40.00', currency: 'BRL', method: 'pix', destination: 'pix-key-1' }, key())).body;
   t.equal(withdrawal.status, 'under_review');
 
-  const people: Record<string, { email: string; password: string }> = {};
+  /** `oneTime`: the password is the one-time one, to replace at the next sign-in; `totp`: their authenticator. */
+  const people: Record<string, { id: string; email: string; password: string; oneTime: boolean; totp?: TOTP }> = {};
   for (const [name, role] of [
     ['carla', 'compliance'],
     ['ana', 'finance'],
     ['bruno', 'finance'],
     ['sam', 'support'],
     ['root', 'admin'],
+    ['rita', 'support'],
   ] as const) {
     const email = `${name}@ourteam.example`;
     const created = await stack.admin('POST', '/admin/users', { email, role });
     t.equal(created.status, 201, `${name} (${role}) has an account`);
-    people[name] = { email, password: created.body.password };
+    people[name] = { id: created.body.user.id, email, password: created.body.password, oneTime: true };
   }
 
   const browser: Browser = await chromium.launch({
@@ -60,6 +71,20 @@ t.test('team console in a browser', async (t) => {
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   };
+  /** At 1280 px, and at 390 px (a phone) as `<name>-390`. */
+  const shots = async (page: Page, name: string) => {
+    await shot(page, name);
+    if (!SHOTS) return;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, `${name}-390`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+  const shotsTaken = new Set<string>();
+  const shotOnce = async (page: Page, name: string) => {
+    if (shotsTaken.has(name)) return;
+    shotsTaken.add(name);
+    await shots(page, name);
+  };
 
   /** Waits until a decided card leaves its list; if it stays, says what it shows (an error note, a status). */
   async function leaves(card: Locator): Promise<void> {
@@ -71,7 +96,35 @@ t.test('team console in a browser', async (t) => {
     }
   }
 
-  /** A person in their own browser context, signed in through the form at `/`. */
+  /**
+   * The first sign-in's /setup, on the way to `landing`: the one-time password replaced by the
+   * person's own, then TOTP turned on where the role requires it (here: admin).
+   */
+  async function setUp(page: Page, name: string, landing: string): Promise<void> {
+    const person = people[name]!;
+    await page.waitForURL(`${stack.adminUrl}/setup?next=${encodeURIComponent(landing)}`);
+    await page.locator('#setup-password').waitFor();
+    t.equal(await page.locator('header nav a').count(), 0, `${name}: no page to open before the setup is done`);
+    await shotOnce(page, 'setup-password');
+    await page.fill('#current-password', person.password);
+    await page.fill('#new-password', chosenPassword(person.email));
+    await page.fill('#repeat-password', chosenPassword(person.email));
+    await page.getByRole('button', { name: 'Change password' }).click();
+    if (name === 'root') {
+      await page.locator('#setup-second-factor').waitFor();
+      await shotOnce(page, 'setup-second-factor');
+      await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+      const secret = (await page.locator('#totp-secret').textContent())!;
+      person.totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+      await page.fill('input[name=code]', person.totp.generate());
+      await page.getByRole('button', { name: 'Turn on' }).click();
+    }
+    await page.waitForURL(`${stack.adminUrl}${landing}`);
+    person.password = chosenPassword(person.email);
+    person.oneTime = false;
+  }
+
+  /** A person in their own browser context, signed in through the form at `/` (through /setup the first time). */
   async function signIn(name: string, landing: string): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -89,6 +142,7 @@ t.test('team console in a browser', async (t) => {
     await page.fill('input[name=email]', people[name]!.email);
     await page.fill('input[name=password]', people[name]!.password);
     await page.click('button[type=submit]');
+    if (people[name]!.oneTime) await setUp(page, name, landing);
     await page.waitForURL(`${stack.adminUrl}${landing}`);
     await page.locator('header .who').waitFor();
     t.match(await page.locator('header .who').textContent(), people[name]!.email, `${name} is signed in and lands on ${landing}`);
@@ -271,12 +325,16 @@ t.test('team console in a browser', async (t) => {
     await shot(page, 'webhooks');
     await page.goto(`${stack.adminUrl}/audit?actor=user:bruno@ourteam.example`);
     await page.locator('table.audit').waitFor();
-    t.equal(await page.locator('table.audit tbody tr').count(), 1, "the audit log filtered by one person's actions");
+    t.same(
+      await page.locator('table.audit tbody tr td:nth-child(3)').allTextContents(),
+      ['adminWithdrawalDecision', 'consoleChangePassword', 'consoleSignIn'],
+      "the audit log filtered by one person's actions: the pay, the first sign-in and its new password",
+    );
     await shot(page, 'audit');
     await page.context().close();
   });
 
-  t.test('a person turns on two-factor sign-in on /account and signs in with a code', async (t) => {
+  t.test('a person turns on two-factor sign-in and changes the password on /account, then signs in with both', async (t) => {
     const page = await signIn('carla', '/kyc');
     await page.goto(`${stack.adminUrl}/account`);
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
@@ -285,7 +343,18 @@ t.test('team console in a browser', async (t) => {
     await page.fill('input[name=code]', app.generate());
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.locator('#second-factor', { hasText: 'on' }).waitFor();
-    await shot(page, 'account');
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.locator('#current-password').fill('not-my-password-at-all');
+    await form.locator('#new-password').fill('carla-second-passphrase-8');
+    await form.locator('#repeat-password').fill('carla-second-passphrase-8');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('.error', { hasText: 'Current password: is not your current password.' }).waitFor();
+    t.pass('the current password is required');
+    await form.locator('#current-password').fill(people.carla!.password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#password-changed').waitFor();
+    people.carla!.password = 'carla-second-passphrase-8';
+    await shots(page, 'account');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${stack.adminUrl}/`);
     await page.fill('input[name=email]', people.carla!.email);
@@ -298,6 +367,63 @@ t.test('team console in a browser', async (t) => {
     await page.waitForURL(`${stack.adminUrl}/kyc`);
     t.pass('signed in with password and code');
     await page.context().close();
+  });
+
+  t.test('a one-time password signs in once; an admin reset (the CLI) issues another', async (t) => {
+    const rita = people.rita!;
+    const oneTime = rita.password;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => problems.push(`rita: ${e.message}`));
+    const submitSignIn = async (password: string) => {
+      await page.goto(`${stack.adminUrl}/`);
+      await page.fill('input[name=email]', rita.email);
+      await page.fill('input[name=password]', password);
+      await page.click('button[type=submit]');
+    };
+    await submitSignIn(oneTime);
+    await page.waitForURL(`${stack.adminUrl}/setup?next=${encodeURIComponent('/players')}`);
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.locator('#current-password').fill(oneTime);
+    await form.locator('#new-password').fill('password1234');
+    await form.locator('#repeat-password').fill('password1234');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.locator('.error', { hasText: 'most common passwords' }).waitFor();
+    t.pass('a common password is refused, with the reason');
+    t.equal(await page.evaluate(async () => (await fetch('/admin/operators')).status), 403, 'the admin API refuses the session meanwhile');
+    await form.locator('#new-password').fill(chosenPassword(rita.email));
+    await form.locator('#repeat-password').fill(chosenPassword(rita.email));
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL(`${stack.adminUrl}/players`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${stack.adminUrl}/`);
+
+    await submitSignIn(oneTime);
+    await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
+    t.pass('the one-time password is refused once replaced');
+
+    const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', rita.id], {
+      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+      encoding: 'utf8',
+    });
+    t.equal(cli.status, 0, cli.stderr);
+    const reset = JSON.parse(cli.stdout) as { password: string };
+    t.match(reset.password, /^[A-Za-z0-9_-]{24}$/, 'the CLI prints a new one-time password');
+    await submitSignIn(chosenPassword(rita.email));
+    await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
+    t.pass('the chosen password is gone after the reset');
+    await submitSignIn(reset.password);
+    await page.waitForURL(/\/setup\?next=/);
+    await page.locator('#setup-password').waitFor();
+    t.pass('the new one-time password leads to /setup again');
+    await context.close();
+
+    const audit = await stack.admin('GET', `/admin/audit?target=team_member:${rita.id}&limit=100`);
+    t.same(
+      audit.body.data.map((a: { action: string }) => a.action).reverse(),
+      ['adminCreateUser', 'consoleSignIn', 'consoleChangePassword', 'consoleSignInFailed', 'adminResetPassword', 'consoleSignInFailed', 'consoleSignIn'],
+      'each step is in the audit log',
+    );
   });
 
   t.test('no page logged an error or broke its Content-Security-Policy', async (t) => {

@@ -1,5 +1,7 @@
 // The console's shell: who is signed in, the navigation their role uses, sign-out, and the page of
 // the path. A page the role may not use still opens; the admin API refuses it and the page says so.
+// While the account's setup is pending (a one-time password to replace, TOTP the role requires),
+// only the setup page opens, without the navigation: the admin API refuses everything else.
 import { render } from 'preact';
 import { html, session, api } from './kit.js';
 import { KycPage } from './page-kyc.js';
@@ -11,6 +13,7 @@ import { AuditPage } from './page-audit.js';
 import { LedgerPage } from './page-ledger.js';
 import { AccountPage } from './page-account.js';
 import { AmlPage } from './page-aml.js';
+import { SetupPage } from './page-setup.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -24,9 +27,12 @@ const PAGES = [
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 
+const SETUP = { path: '/setup', title: 'Set up your account', page: SetupPage, roles: [] };
+
 function Shell({ user }) {
-  const current = PAGES.find((p) => p.path === location.pathname) ?? PAGES[0];
-  const mine = PAGES.filter((p) => user.role === 'admin' || p.roles.includes(user.role));
+  const settingUp = user.setupRequired.length > 0;
+  const current = settingUp || location.pathname === SETUP.path ? SETUP : (PAGES.find((p) => p.path === location.pathname) ?? PAGES[0]);
+  const mine = settingUp ? [] : PAGES.filter((p) => user.role === 'admin' || p.roles.includes(user.role));
   const signOut = async () => {
     await api('DELETE', '/console/session').catch(() => undefined);
     location.assign('/');
@@ -41,6 +47,8 @@ function Shell({ user }) {
 
 const res = await fetch('/console/session', { credentials: 'same-origin' });
 if (!res.ok) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
+else if (location.pathname !== SETUP.path && (await res.clone().json()).user.setupRequired.length > 0)
+  location.assign(`${SETUP.path}?next=${encodeURIComponent(location.pathname + location.search)}`);
 else {
   session.current = await res.json();
   const root = document.getElementById('app');

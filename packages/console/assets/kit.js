@@ -15,6 +15,7 @@ export class ApiError extends Error {
     super(body?.error?.message ?? `HTTP ${status}`);
     this.status = status;
     this.code = body?.error?.code ?? 'HTTP_ERROR';
+    this.details = body?.error?.details;
   }
 }
 

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AppError, collectIssues, validationError } from '@bo/contracts';
+import { AppError, collectIssues, isAppError, validationError } from '@bo/contracts';
 import { keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
-import type { ConsoleAccounts, ConsoleIdentity } from './console-accounts.ts';
+import type { ConsoleAccounts, ConsoleIdentity, RequestOrigin } from './console-accounts.ts';
 import { checkCsrf, sessionCookie, sessionTokenOf } from './session-cookie.ts';
 
 const SIGN_IN_PAGE = `<!doctype html>
@@ -41,7 +41,7 @@ const IMPORT_MAP = JSON.stringify({
   imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
 });
 /** Every page of the console; each is the same shell, the script renders the page of the path. */
-const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'audit', 'ledger', 'account'] as const;
+const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'audit', 'ledger', 'account', 'setup'] as const;
 const PAGE_SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console</title><link rel="stylesheet" href="/console/console.css">
@@ -61,6 +61,16 @@ const SignIn = TypeCompiler.Compile(
   }),
 );
 const TotpCode = TypeCompiler.Compile(Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }));
+// The policy (length, not the e-mail, not a common password) is the accounts' to judge; only the bounds here.
+const PasswordChange = TypeCompiler.Compile(
+  Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Type.String({ minLength: 1, maxLength: 200 }) }),
+);
+const originOf = (req: FastifyRequest): RequestOrigin => ({ address: req.ip, requestId: req.id });
+/** A back-off refusal says when to try again in Retry-After too (its details carry the seconds). */
+const withRetryAfter = (e: unknown): unknown => {
+  const seconds = isAppError(e) && e.code === 'RATE_LIMITED' ? e.details?.retryAfterSeconds : undefined;
+  return typeof seconds === 'number' && isAppError(e) ? new AppError(e.code, e.message, e.details, { 'retry-after': String(seconds) }) : e;
+};
 
 export interface ConsoleOptions<Who extends ConsoleIdentity = ConsoleIdentity> {
   accounts: ConsoleAccounts<Who>;
@@ -117,30 +127,49 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!SignIn.Check(body)) throw validationError('body', collectIssues(SignIn, body));
-    const s = await o.accounts.signIn(body.email, body.password, body.totp || undefined);
-    return reply.header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600)).send({ user: s.member, csrfToken: s.csrfToken });
+    const s = await o.accounts.signIn(body.email, body.password, body.totp || undefined, originOf(req)).catch((e) => {
+      throw withRetryAfter(e);
+    });
+    return reply
+      .header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600))
+      .send({ user: s.member, csrfToken: s.csrfToken, setupRequired: s.setupRequired });
   });
   app.get('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
     const who = token ? await o.accounts.identify(token) : undefined;
     if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
-    return reply.send({ user: { email: who.email, role: who.role, secondFactor: who.secondFactor }, csrfToken: who.csrfToken });
+    return reply.send({
+      user: { email: who.email, role: who.role, secondFactor: who.secondFactor, setupRequired: who.setupRequired },
+      csrfToken: who.csrfToken,
+    });
   });
-  /** The signed-in person turns on TOTP: a secret to scan or type, then a first code to confirm it. */
+  /**
+   * The signed-in person's own account: changing the password, turning on TOTP (a secret to scan or
+   * type, then a first code to confirm it). Both work while the account's setup is pending: they are
+   * that setup.
+   */
   const signedIn = async (req: FastifyRequest) => {
     const token = sessionTokenOf(req.headers.cookie);
     const who = token ? await o.accounts.identify(token) : undefined;
-    if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
+    if (!token || !who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
     checkCsrf(who, req.headers['x-csrf-token']);
-    return who;
+    return { who, token };
   };
-  app.post('/console/second-factor', async (req, reply) => reply.send(await o.accounts.startSecondFactor(await signedIn(req))));
+  app.post('/console/password', async (req, reply) => {
+    const { who, token } = await signedIn(req);
+    requireJsonMediaType(req);
+    const body = parseJsonObject(req.rawBody);
+    if (!PasswordChange.Check(body)) throw validationError('body', collectIssues(PasswordChange, body));
+    await o.accounts.changePassword(who, token, body.currentPassword, body.newPassword, originOf(req));
+    return reply.send({ changed: true });
+  });
+  app.post('/console/second-factor', async (req, reply) => reply.send(await o.accounts.startSecondFactor((await signedIn(req)).who)));
   app.post('/console/second-factor/confirm', async (req, reply) => {
-    const who = await signedIn(req);
+    const { who } = await signedIn(req);
     requireJsonMediaType(req);
     const body = parseJsonObject(req.rawBody);
     if (!TotpCode.Check(body)) throw validationError('body', collectIssues(TotpCode, body));
-    await o.accounts.confirmSecondFactor(who, body.code);
+    await o.accounts.confirmSecondFactor(who, body.code, originOf(req));
     return reply.send({ secondFactor: true });
   });
   app.delete('/console/session', async (req, reply) => {

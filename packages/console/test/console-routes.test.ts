@@ -25,13 +25,21 @@ interface Member extends ConsoleIdentity {
 function fakeAccounts() {
   const calls: string[] = [];
   let live = false;
-  const ana: Member = { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, csrfToken: CSRF, memberId: 'tm_ana' };
+  const ana: Member = {
+    email: 'ana@ourteam.example',
+    role: 'finance',
+    secondFactor: false,
+    csrfToken: CSRF,
+    memberId: 'tm_ana',
+    setupRequired: ['password'],
+  };
   const accounts: ConsoleAccounts<Member> = {
-    async signIn(email, password, totp) {
-      calls.push(`signIn ${email} ${totp ?? 'no code'}`);
-      if (password !== 'right') throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is locked or disabled.');
+    async signIn(email, password, totp, origin) {
+      calls.push(`signIn ${email} ${totp ?? 'no code'} from ${origin.address}`);
+      if (password === 'too-often') throw new AppError('RATE_LIMITED', 'Too many failed sign-ins: try again in 8 s.', { retryAfterSeconds: 8 });
+      if (password !== 'right') throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is disabled.');
       live = true;
-      return { token: TOKEN, csrfToken: CSRF, member: { id: ana.memberId, email: ana.email, role: ana.role } };
+      return { token: TOKEN, csrfToken: CSRF, member: { id: ana.memberId, email: ana.email, role: ana.role }, setupRequired: ana.setupRequired };
     },
     async identify(token) {
       return live && token === TOKEN ? ana : undefined;
@@ -44,8 +52,13 @@ function fakeAccounts() {
       calls.push(`start ${who.memberId}`);
       return { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' };
     },
-    async confirmSecondFactor(who, code) {
-      calls.push(`confirm ${who.memberId} ${code}`);
+    async changePassword(who, token, current, next, origin) {
+      calls.push(`password ${who.memberId} ${token === TOKEN ? 'this session' : token} ${current}→${next} ${origin.requestId ? 'with its request id' : ''}`);
+      if (current !== 'right') throw new AppError('VALIDATION_ERROR', 'The request is not valid.', { issues: [{ path: '/currentPassword', message: 'no' }] });
+      ana.setupRequired = [];
+    },
+    async confirmSecondFactor(who, code, origin) {
+      calls.push(`confirm ${who.memberId} ${code} from ${origin.address}`);
     },
   };
   return { accounts, calls };
@@ -57,6 +70,7 @@ async function build(t: Test, secureCookie = false) {
   t.teardown(() => app.close());
   app.setErrorHandler((err, req, reply) => {
     const e = toAppError(err);
+    if (e.headers) reply.headers(e.headers);
     return reply.code(e.status).type('application/json').send(envelope(e.toBody(), req.id));
   });
   await app.register(consoleRoutes, { accounts: fake.accounts, policy: { absoluteHours: 12 }, secureCookie });
@@ -117,15 +131,35 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
   t.equal(notJson.json().error.code, 'UNSUPPORTED_MEDIA_TYPE');
   const wrong = await post('/console/session', { email: 'ana@ourteam.example', password: 'wrong', totp: '' });
   t.same([wrong.statusCode, wrong.json().error.code], [401, 'UNAUTHORIZED'], "the port's refusal, in the envelope");
+  const backedOff = await post('/console/session', { email: 'ana@ourteam.example', password: 'too-often' });
+  t.same(
+    [backedOff.statusCode, backedOff.json().error.code, backedOff.headers['retry-after']],
+    [429, 'RATE_LIMITED', '8'],
+    'a back-off says when, in Retry-After',
+  );
 
   const ok = await post('/console/session', { email: 'ana@ourteam.example', password: 'right' });
   t.equal(ok.statusCode, 200);
   t.equal(ok.headers['set-cookie'], `bo_console=${TOKEN}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200`, 'Max-Age is the absolute end');
-  t.same(ok.json(), { user: { id: 'tm_ana', email: 'ana@ourteam.example', role: 'finance' }, csrfToken: CSRF });
+  t.same(ok.json(), { user: { id: 'tm_ana', email: 'ana@ourteam.example', role: 'finance' }, csrfToken: CSRF, setupRequired: ['password'] });
   const cookie = `other=1; bo_console=${TOKEN}`;
 
   const me = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
-  t.same(me.json(), { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false }, csrfToken: CSRF }, 'no member id, no token');
+  t.same(
+    me.json(),
+    { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, setupRequired: ['password'] }, csrfToken: CSRF },
+    'no member id, no token; the setup still to do',
+  );
+
+  const change = { currentPassword: 'right', newPassword: 'a-long-new-password' };
+  t.equal((await post('/console/password', change, { cookie })).json().error.code, 'CSRF_TOKEN_INVALID', 'a password change needs the CSRF token');
+  const tooLong = await post('/console/password', { ...change, newPassword: 'x'.repeat(201) }, { cookie, 'x-csrf-token': CSRF });
+  t.same([tooLong.statusCode, tooLong.json().error.details.issues[0].path], [422, '/newPassword'], 'bounded before the port is asked');
+  const wrongCurrent = await post('/console/password', { ...change, currentPassword: 'wrong' }, { cookie, 'x-csrf-token': CSRF });
+  t.same([wrongCurrent.statusCode, wrongCurrent.json().error.details.issues[0].path], [422, '/currentPassword'], "the port's refusal");
+  t.same((await post('/console/password', change, { cookie, 'x-csrf-token': CSRF })).json(), { changed: true });
+  const after = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
+  t.same(after.json().user.setupRequired, [], 'set up');
   t.equal((await app.inject({ method: 'GET', url: '/console/session' })).statusCode, 401, 'no cookie: not signed in');
 
   t.equal((await post('/console/second-factor', {}, { cookie })).json().error.code, 'CSRF_TOKEN_INVALID', 'a change without the CSRF token');
@@ -145,7 +179,16 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
     'a dead session: the cookie is cleared',
   );
 
-  t.same(calls, ['signIn ana@ourteam.example no code', 'signIn ana@ourteam.example no code', 'start tm_ana', 'confirm tm_ana 123456', 'signOut the session']);
+  t.same(calls, [
+    'signIn ana@ourteam.example no code from 127.0.0.1',
+    'signIn ana@ourteam.example no code from 127.0.0.1',
+    'signIn ana@ourteam.example no code from 127.0.0.1',
+    'password tm_ana this session wrong→a-long-new-password with its request id',
+    'password tm_ana this session right→a-long-new-password with its request id',
+    'start tm_ana',
+    'confirm tm_ana 123456 from 127.0.0.1',
+    'signOut the session',
+  ]);
 });
 
 t.test('Secure cookies when the host says so', async (t) => {

@@ -159,6 +159,18 @@ export const teamAdminOperations = defineOperations({
     status: 200,
     errors: ['TEAM_MEMBER_NOT_FOUND'],
   },
+  adminResetPassword: {
+    id: 'adminResetPassword',
+    subject: 'operators.admin.resetPassword',
+    method: 'POST',
+    path: '/admin/users/:id/reset-password',
+    tag: 'Admin',
+    summary: "Issue a new one-time password (shown once) and end the person's sessions; they choose a new one at the next sign-in",
+    params: TeamIdParams,
+    response: Type.Object({ user: TeamMemberSchema, password: Type.String() }),
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
   adminCreateToken: {
     id: 'adminCreateToken',
     subject: 'operators.admin.createToken',

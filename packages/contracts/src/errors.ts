@@ -17,6 +17,10 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN_IP: { status: 403, message: 'The caller address is not in the operator allow-list.' },
   SANDBOX_ONLY: { status: 403, message: 'This route is only available with a sandbox (bk_test_) key.' },
   FORBIDDEN_ROLE: { status: 403, message: 'Your role does not allow this action.' },
+  ACCOUNT_SETUP_REQUIRED: {
+    status: 403,
+    message: 'Finish setting up your console account first (a new password, or two-factor sign-in where your role requires it).',
+  },
   CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
   FOUR_EYES_REQUIRED: { status: 403, message: 'A withdrawal approved by one person must be paid by another.' },
   AML_REVIEW_REQUIRED: { status: 403, message: "The player's payouts wait for a compliance review." },

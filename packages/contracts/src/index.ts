@@ -56,6 +56,7 @@ export {
   type AuditRecord,
   type CredentialRecord,
   type SessionIdentity,
+  type SetupStep,
 } from './operators.ts';
 export {
   AML_CASE_STATUSES,

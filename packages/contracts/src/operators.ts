@@ -30,15 +30,32 @@ export type CredentialRecord = Static<typeof CredentialRecordSchema>;
 export const AdminIdentitySchema = Type.Object({ actor: Type.String(), role: RoleSchema, root: Type.Boolean() });
 export type AdminIdentity = Static<typeof AdminIdentitySchema>;
 
+/**
+ * What a person must do before the console lets them do anything else: choose their own password
+ * (they signed in with a one-time one) and turn on TOTP (their role requires it).
+ */
+export const SetupStepSchema = Type.Union([Type.Literal('password'), Type.Literal('secondFactor')]);
+export type SetupStep = Static<typeof SetupStepSchema>;
+
 /** A person signed in to the console. */
 export const SessionIdentitySchema = Type.Composite([
   AdminIdentitySchema,
-  Type.Object({ csrfToken: Type.String(), email: Type.String(), memberId: Type.String(), secondFactor: Type.Boolean() }),
+  Type.Object({
+    csrfToken: Type.String(),
+    email: Type.String(),
+    memberId: Type.String(),
+    secondFactor: Type.Boolean(),
+    /** Empty once the account is set up; until then the admin API refuses the session (ACCOUNT_SETUP_REQUIRED). */
+    setupRequired: Type.Array(SetupStepSchema),
+  }),
 ]);
 export type SessionIdentity = Static<typeof SessionIdentitySchema>;
 
 const SessionToken = Type.String({ minLength: 1, maxLength: 128 });
 const Person = Type.Object({ memberId: Type.String(), email: Type.String(), secondFactor: Type.Boolean() });
+/** Where a console request came from: the address the sign-in back-off counts, and the request the audit log names. */
+const Origin = Type.Object({ address: Type.String({ maxLength: 64 }), requestId: Type.String({ maxLength: 128 }) });
+const Password = Type.String({ maxLength: 1024 });
 
 /** An audit row to write: the log's row without what the log gives it (its id and time). */
 export const AuditRecordSchema = Type.Omit(AuditEntrySchema, ['id', 'at']);
@@ -62,15 +79,15 @@ export const operatorMessages = defineMessages({
   },
   signIn: {
     subject: 'operators.console.signIn',
-    body: Type.Object({
-      email: Type.String({ maxLength: 254 }),
-      password: Type.String({ maxLength: 1024 }),
-      totp: Type.Optional(Type.String({ maxLength: 16 })),
-    }),
+    body: Type.Composite([
+      Origin,
+      Type.Object({ email: Type.String({ maxLength: 254 }), password: Password, totp: Type.Optional(Type.String({ maxLength: 16 })) }),
+    ]),
     reply: Type.Object({
       token: Type.String(),
       csrfToken: Type.String(),
       member: Type.Object({ id: Type.String(), email: Type.String(), role: RoleSchema }),
+      setupRequired: Type.Array(SetupStepSchema),
     }),
   },
   identifySession: {
@@ -79,6 +96,11 @@ export const operatorMessages = defineMessages({
     reply: Type.Object({ session: Nullable(SessionIdentitySchema) }),
   },
   signOut: { subject: 'operators.console.signOut', body: Type.Object({ token: SessionToken }), reply: Type.Object({}) },
+  changePassword: {
+    subject: 'operators.console.changePassword',
+    body: Type.Composite([Person, Origin, Type.Object({ token: SessionToken, currentPassword: Password, newPassword: Password })]),
+    reply: Type.Object({}),
+  },
   startSecondFactor: {
     subject: 'operators.console.startSecondFactor',
     body: Person,
@@ -86,7 +108,7 @@ export const operatorMessages = defineMessages({
   },
   confirmSecondFactor: {
     subject: 'operators.console.confirmSecondFactor',
-    body: Type.Composite([Person, Type.Object({ code: Type.String({ maxLength: 16 }) })]),
+    body: Type.Composite([Person, Origin, Type.Object({ code: Type.String({ maxLength: 16 }) })]),
     reply: Type.Object({}),
   },
   recordAudit: { subject: 'operators.audit.record', body: AuditRecordSchema, reply: Type.Object({}) },

@@ -38,6 +38,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     AML_REVIEW_REQUIRED: 'PermissionError',
     SANDBOX_ONLY: 'PermissionError',
     FORBIDDEN_ROLE: 'PermissionError',
+    ACCOUNT_SETUP_REQUIRED: 'PermissionError',
     CSRF_TOKEN_INVALID: 'PermissionError',
     TEAM_MEMBER_NOT_FOUND: 'NotFoundError',
     CREDENTIAL_NOT_FOUND: 'NotFoundError',

@@ -22,3 +22,4 @@ export {
   type GamesStack,
   type Rng,
 } from './games.ts';
+export { chosenPassword, firstConsoleSignIn } from './console.ts';

@@ -66,6 +66,7 @@ t.test('the gateway schema of before moves into the operators service', async (t
     body: JSON.stringify({ email: 'bea@ourteam.example', password }),
   });
   t.equal(signIn.status, 200, 'a person of before signs in with their password');
+  t.same(((await signIn.json()) as { setupRequired: string[] }).setupRequired, ['password'], 'and must choose a new one: it was the one-time one');
   const session = await fetch(`${gw.adminUrl}/console/session`, { headers: { cookie: `bo_console=${sessionToken}` } });
   t.equal(session.status, 200, 'a session of before is still signed in');
 

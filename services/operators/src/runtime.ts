@@ -1,7 +1,8 @@
 // What the operators service's handlers share: its domain objects over the kit's deps, and the
-// clock of the key rules (tests move it to cross a key's end without waiting).
+// clock of the key rules and the sign-in back-off (tests move it to cross a key's end or a block
+// without waiting).
 import type { ServiceDeps } from '@bo/service-kit';
-import type { OperatorsConfig } from './config.ts';
+import { totpRequiredRoles, type OperatorsConfig } from './config.ts';
 import { OperatorAdmin } from './domain/operators.ts';
 import { OperatorKeys } from './domain/operator-keys.ts';
 import { TeamAccess } from './domain/team.ts';
@@ -29,12 +30,17 @@ export function operatorsRuntime(deps: ServiceDeps<OperatorsConfig>, now: () => 
     onEventsWritten: () => deps.outbox.poke(),
     call: <R>(subject: string, body: unknown) => deps.call<R>(subject, body),
   };
-  const policy = { ...DEFAULT_SESSION_POLICY, idleMinutes: config.CONSOLE_IDLE_MINUTES, absoluteHours: config.CONSOLE_ABSOLUTE_HOURS };
+  const policy = {
+    ...DEFAULT_SESSION_POLICY,
+    idleMinutes: config.CONSOLE_IDLE_MINUTES,
+    absoluteHours: config.CONSOLE_ABSOLUTE_HOURS,
+    totpRequiredRoles: totpRequiredRoles(config),
+  };
   return {
     deps,
     operators: new OperatorAdmin(domain),
     keys: new OperatorKeys(domain),
     team: new TeamAccess(deps.sql),
-    sessions: new ConsoleSessions(deps.sql, config.SECRETS_MASTER_KEY, policy),
+    sessions: new ConsoleSessions(deps.sql, config.SECRETS_MASTER_KEY, policy, now),
   };
 }

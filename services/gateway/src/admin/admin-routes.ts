@@ -61,6 +61,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const token = sessionTokenOf(req.headers.cookie);
       const session = token ? await deps.operators.accounts.identify(token) : undefined;
       if (session && op.method !== 'GET') checkCsrf(session, req.headers['x-csrf-token']);
+      // A one-time password to replace, or TOTP the role requires: nothing else until that is done.
+      if (session && session.setupRequired.length > 0) throw new AppError('ACCOUNT_SETUP_REQUIRED', undefined, { setupRequired: session.setupRequired });
       identity = session;
     }
     if (!identity) throw new AppError('UNAUTHORIZED');

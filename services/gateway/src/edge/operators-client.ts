@@ -36,15 +36,19 @@ export function operatorsClient(o: { nc: NatsConnection; natsPrefix: string; rpc
       await ask(m.recordAudit, record, record.requestId);
     },
     accounts: {
-      signIn: (email, password, totp) => ask(m.signIn, { email, password, ...(totp !== undefined ? { totp } : {}) }),
+      signIn: (email, password, totp, origin) => ask(m.signIn, { email, password, ...(totp !== undefined ? { totp } : {}), ...origin }, origin.requestId),
       // A cookie that cannot be a session token is no session: not worth a question.
       identify: async (token) => (SESSION_TOKEN.test(token) ? ((await ask(m.identifySession, { token })).session ?? undefined) : undefined),
       signOut: async (token) => {
         if (SESSION_TOKEN.test(token)) await ask(m.signOut, { token });
       },
       startSecondFactor: (who) => ask(m.startSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor }),
-      confirmSecondFactor: async (who, code) => {
-        await ask(m.confirmSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor, code });
+      changePassword: async (who, token, currentPassword, newPassword, origin) => {
+        const person = { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor };
+        await ask(m.changePassword, { ...person, ...origin, token, currentPassword, newPassword }, origin.requestId);
+      },
+      confirmSecondFactor: async (who, code, origin) => {
+        await ask(m.confirmSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor, code, ...origin }, origin.requestId);
       },
     },
   };

@@ -1,34 +1,49 @@
 // Sign-in of our team's people to the console on the gateway's admin port: a session whose token
 // (the cookie's, @bo/console session-cookie.ts) is stored only as a SHA-256, with an idle and an
-// absolute timeout, a CSRF token for every change, and a lock-out after repeated failed sign-ins,
-// and an optional TOTP second factor (second-factor.ts). The gateway fills the console's accounts
-// port (@bo/console ConsoleAccounts) with these, asked over NATS (operatorMessages); the admin API
-// takes the session in place of a bearer token.
+// absolute timeout, a CSRF token for every change, a back-off after failed sign-ins per account and
+// per address (sign-in-throttle.ts), and a TOTP second factor (second-factor.ts). A session comes
+// with the steps its person must take before anything else (`setupRequired`): replace a one-time
+// password, turn on TOTP where their role requires it. Sign-ins, failures, password changes and
+// second-factor enrolments go into the audit log. The gateway fills the console's accounts port
+// (@bo/console ConsoleAccounts) with these, asked over NATS (operatorMessages); the admin API takes
+// the session in place of a bearer token once it has no step left.
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, validationError, type AdminRole, type SessionIdentity } from '@bo/contracts';
-import { openSecret, sealSecret, type Sql } from '@bo/service-kit';
-import { verifyPassword } from './team.ts';
+import { AppError, validationError, type AdminRole, type SessionIdentity, type SetupStep } from '@bo/contracts';
+import { openSecret, sealSecret, type Sql, type SqlRunner } from '@bo/service-kit';
+import { recordAudit } from './audit.ts';
+import { hashPassword, verifyPassword } from './team.ts';
 import { newTotpSecret, totpStep } from './second-factor.ts';
+import { passwordProblem } from './password-policy.ts';
+import { DEFAULT_THROTTLE_POLICY, SignInThrottle, throttleKeys, type ThrottlePolicy } from './sign-in-throttle.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;
   absoluteHours: number;
-  maxFailedSignIns: number;
-  lockMinutes: number;
+  /** Roles whose people must turn on TOTP before doing anything else. */
+  totpRequiredRoles: readonly AdminRole[];
+  throttle: ThrottlePolicy;
 }
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 30, absoluteHours: 12, maxFailedSignIns: 5, lockMinutes: 15 };
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 30, absoluteHours: 12, totpRequiredRoles: [], throttle: DEFAULT_THROTTLE_POLICY };
+
+/** Where a request came from: the address the back-off counts, the request the audit log names. */
+export interface Origin {
+  address: string;
+  requestId: string;
+}
+type Person = Pick<SessionIdentity, 'memberId' | 'email'>;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 // Compared when no such person exists, so a sign-in takes as long for an unknown e-mail.
 const DECOY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+const REFUSED = 'Wrong e-mail or password, or the account is disabled.';
 
 interface MemberRow {
   id: string;
   email: string;
   role: AdminRole;
   password_hash: string;
+  password_must_change: boolean;
   disabled_at: Date | string | null;
-  locked: boolean;
   totp_secret_sealed: string | null;
   totp_enabled_at: Date | string | null;
 }
@@ -37,40 +52,78 @@ export class ConsoleSessions {
   readonly #sql: Sql;
   readonly #policy: SessionPolicy;
   readonly #masterKey: string;
-  constructor(sql: Sql, masterKey: string, policy: SessionPolicy = DEFAULT_SESSION_POLICY) {
+  readonly #throttle: SignInThrottle;
+  constructor(sql: Sql, masterKey: string, policy: SessionPolicy = DEFAULT_SESSION_POLICY, now: () => number = Date.now) {
     this.#sql = sql;
     this.#masterKey = masterKey;
     this.#policy = policy;
+    this.#throttle = new SignInThrottle(policy.throttle, now);
   }
 
-  async #countFailure(memberId: string): Promise<void> {
-    await this.#sql.query(
-      `update operators.team_members set failed_sign_ins = failed_sign_ins + 1,
-         locked_until = case when failed_sign_ins + 1 >= ? then now() + make_interval(mins => ?) else locked_until end
-       where id = ?`,
-      [this.#policy.maxFailedSignIns, this.#policy.lockMinutes, memberId],
+  /** Refuses (429) while the account or the address is backed off; such an attempt is audited, not counted. */
+  async #refuseWhileBlocked(email: string, target: string, origin: Origin): Promise<void> {
+    const retryAfter = await this.#throttle.blockedFor(this.#sql, throttleKeys(email, origin.address));
+    if (retryAfter === undefined) return;
+    await this.#auditFailure(this.#sql, email, target, 'throttled', origin);
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many failed sign-ins: try again in ${retryAfter} s.`,
+      { retryAfterSeconds: retryAfter },
+      {
+        'retry-after': String(retryAfter),
+      },
     );
+  }
+
+  /** A failed attempt: counted toward the back-off of its account and its address, and audited. */
+  async #fail(email: string, target: string, reason: string, origin: Origin): Promise<void> {
+    await this.#sql.transaction(async (tx) => {
+      await this.#throttle.fail(tx, throttleKeys(email, origin.address));
+      await this.#auditFailure(tx, email, target, reason, origin);
+    });
+  }
+
+  async #auditFailure(tx: SqlRunner, email: string, target: string, reason: string, origin: Origin): Promise<void> {
+    await recordAudit(tx, {
+      actor: `user:${email.trim().toLowerCase()}`,
+      action: 'consoleSignInFailed',
+      target,
+      before: null,
+      after: { reason, address: origin.address },
+      requestId: origin.requestId,
+    });
+  }
+
+  #setupRequired(m: { role: AdminRole; password_must_change: boolean; second_factor: boolean }): SetupStep[] {
+    const steps: SetupStep[] = [];
+    if (m.password_must_change) steps.push('password');
+    if (!m.second_factor && this.#policy.totpRequiredRoles.includes(m.role)) steps.push('secondFactor');
+    return steps;
   }
 
   /**
    * A new session for the right e-mail and password (and TOTP code, when the person has turned it
-   * on); any failure is the same 401, except a right password without the code: 401 TOTP_REQUIRED.
-   * A wrong code counts toward the lock-out like a wrong password; a code is used once.
+   * on); any failure is the same 401, except a right password without the code (401 TOTP_REQUIRED)
+   * and an account or address backed off after failures (429 RATE_LIMITED, tried no further). A
+   * wrong code counts like a wrong password; a code is used once.
    */
   async signIn(
     email: string,
     password: string,
-    totp?: string,
-  ): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole } }> {
+    totp: string | undefined,
+    origin: Origin,
+  ): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole }; setupRequired: SetupStep[] }> {
     const [m] = await this.#sql.query<MemberRow>(
-      `select id, email, role, password_hash, disabled_at, coalesce(locked_until > now(), false) as locked, totp_secret_sealed, totp_enabled_at
+      `select id, email, role, password_hash, password_must_change, disabled_at, totp_secret_sealed, totp_enabled_at
          from operators.team_members where lower(email) = lower(?)`,
       [email],
     );
+    const target = `team_member:${m?.id ?? 'unknown'}`;
+    await this.#refuseWhileBlocked(email, target, origin);
     const ok = await verifyPassword(password, m?.password_hash ?? DECOY_HASH);
-    if (!m || m.disabled_at || m.locked || !ok) {
-      if (m && !ok) await this.#countFailure(m.id);
-      throw new AppError('UNAUTHORIZED', 'Wrong e-mail or password, or the account is locked or disabled.');
+    if (!m || m.disabled_at || !ok) {
+      await this.#fail(email, target, !m ? 'unknown e-mail' : !ok ? 'wrong password' : 'disabled', origin);
+      throw new AppError('UNAUTHORIZED', REFUSED);
     }
     if (m.totp_enabled_at && m.totp_secret_sealed) {
       if (!totp) throw new AppError('TOTP_REQUIRED');
@@ -85,37 +138,96 @@ export class ConsoleSessions {
           )
         ).length === 1;
       if (!claimed) {
-        await this.#countFailure(m.id);
+        await this.#fail(email, target, 'wrong authenticator code', origin);
         throw new AppError('UNAUTHORIZED', 'Wrong or already used authenticator code.');
       }
     }
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
+    const setupRequired = this.#setupRequired({ ...m, second_factor: m.totp_enabled_at !== null });
     await this.#sql.transaction(async (tx) => {
-      await tx.query(`update operators.team_members set failed_sign_ins = 0, locked_until = null where id = ?`, [m.id]);
+      await this.#throttle.clearAccount(tx, throttleKeys(email, origin.address));
       await tx.query(
         `insert into operators.console_sessions (token_hash, member_id, csrf_token, expires_at) values (?, ?, ?, now() + make_interval(hours => ?))`,
         [sha256(token), m.id, csrfToken, this.#policy.absoluteHours],
       );
+      await recordAudit(tx, {
+        actor: `user:${m.email}`,
+        action: 'consoleSignIn',
+        target,
+        before: null,
+        after: { address: origin.address, secondFactor: m.totp_enabled_at !== null, setupRequired },
+        requestId: origin.requestId,
+      });
     });
-    return { token, csrfToken, member: { id: m.id, email: m.email, role: m.role } };
+    return { token, csrfToken, member: { id: m.id, email: m.email, role: m.role }, setupRequired };
   }
 
   /** The person behind a session cookie, if the session is alive (and it is kept alive by use). */
   async identify(token: string): Promise<SessionIdentity | undefined> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-    const rows = await this.#sql.query<{ id: string; email: string; role: AdminRole; csrf_token: string; second_factor: boolean }>(
+    const rows = await this.#sql.query<{
+      id: string;
+      email: string;
+      role: AdminRole;
+      csrf_token: string;
+      second_factor: boolean;
+      password_must_change: boolean;
+    }>(
       `update operators.console_sessions s set last_seen_at = now()
          from operators.team_members m
         where s.token_hash = ? and m.id = s.member_id and m.disabled_at is null
           and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => ?)
-        returning m.id, m.email, m.role, s.csrf_token, m.totp_enabled_at is not null as second_factor`,
+        returning m.id, m.email, m.role, s.csrf_token, m.totp_enabled_at is not null as second_factor, m.password_must_change`,
       [sha256(token), this.#policy.idleMinutes],
     );
     const r = rows[0];
     return r
-      ? { actor: `user:${r.email}`, role: r.role, root: false, csrfToken: r.csrf_token, email: r.email, memberId: r.id, secondFactor: r.second_factor }
+      ? {
+          actor: `user:${r.email}`,
+          role: r.role,
+          root: false,
+          csrfToken: r.csrf_token,
+          email: r.email,
+          memberId: r.id,
+          secondFactor: r.second_factor,
+          setupRequired: this.#setupRequired(r),
+        }
       : undefined;
+  }
+
+  /**
+   * The person replaces their password: the current one is required (a wrong one counts toward the
+   * back-off like a failed sign-in), the new one must pass the policy (password-policy.ts) and
+   * differ from it. Their other sessions end; this one stays.
+   */
+  async changePassword(who: Person, currentPassword: string, newPassword: string, origin: Origin, sessionToken: string): Promise<void> {
+    const target = `team_member:${who.memberId}`;
+    await this.#refuseWhileBlocked(who.email, target, origin);
+    const [m] = await this.#sql.query<{ password_hash: string; password_must_change: boolean }>(
+      `select password_hash, password_must_change from operators.team_members where id = ? and disabled_at is null`,
+      [who.memberId],
+    );
+    if (!m) throw new AppError('UNAUTHORIZED', 'Not signed in.');
+    if (!(await verifyPassword(currentPassword, m.password_hash))) {
+      await this.#fail(who.email, target, 'wrong current password', origin);
+      throw validationError('body', [{ path: '/currentPassword', message: 'is not your current password' }]);
+    }
+    const problem = currentPassword === newPassword ? 'must differ from the current password' : passwordProblem(newPassword, who.email);
+    if (problem) throw validationError('body', [{ path: '/newPassword', message: problem }]);
+    const hash = await hashPassword(newPassword);
+    await this.#sql.transaction(async (tx) => {
+      await tx.query(`update operators.team_members set password_hash = ?, password_must_change = false where id = ?`, [hash, who.memberId]);
+      await tx.query(`delete from operators.console_sessions where member_id = ? and token_hash <> ?`, [who.memberId, sha256(sessionToken)]);
+      await recordAudit(tx, {
+        actor: `user:${who.email}`,
+        action: 'consoleChangePassword',
+        target,
+        before: { oneTimePassword: m.password_must_change },
+        after: { oneTimePassword: false },
+        requestId: origin.requestId,
+      });
+    });
   }
 
   /** Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. */
@@ -127,7 +239,7 @@ export class ConsoleSessions {
   }
 
   /** Turns TOTP on when `code` matches the pending secret; from the next sign-in the code is asked. */
-  async confirmSecondFactor(who: Pick<SessionIdentity, 'memberId' | 'email'>, code: string): Promise<void> {
+  async confirmSecondFactor(who: Person, code: string, origin: Origin): Promise<void> {
     const [m] = await this.#sql.query<{ totp_pending_sealed: string | null; totp_enabled_at: string | null }>(
       `select totp_pending_sealed, totp_enabled_at from operators.team_members where id = ?`,
       [who.memberId],
@@ -136,11 +248,21 @@ export class ConsoleSessions {
     const step = m?.totp_pending_sealed ? totpStep(openSecret(m.totp_pending_sealed, this.#masterKey), who.email, code) : undefined;
     if (step === undefined)
       throw validationError('body', [{ path: '/code', message: "does not match the authenticator's current code (start the setup again if needed)" }]);
-    await this.#sql.query(
-      `update operators.team_members set totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = null, totp_enabled_at = now(), totp_last_step = ?
-        where id = ?`,
-      [step, who.memberId],
-    );
+    await this.#sql.transaction(async (tx) => {
+      await tx.query(
+        `update operators.team_members set totp_secret_sealed = totp_pending_sealed, totp_pending_sealed = null, totp_enabled_at = now(), totp_last_step = ?
+          where id = ?`,
+        [step, who.memberId],
+      );
+      await recordAudit(tx, {
+        actor: `user:${who.email}`,
+        action: 'consoleEnableSecondFactor',
+        target: `team_member:${who.memberId}`,
+        before: { secondFactor: false },
+        after: { secondFactor: true },
+        requestId: origin.requestId,
+      });
+    });
   }
 
   async signOut(token: string): Promise<void> {
@@ -152,6 +274,7 @@ export class ConsoleSessions {
    * session not signed out would otherwise stay for good. A team's sessions are few: no index.
    */
   async deleteEnded(): Promise<void> {
+    await this.#throttle.deleteForgotten(this.#sql);
     await this.#sql.query(`delete from operators.console_sessions where expires_at <= now() or last_seen_at <= now() - make_interval(mins => ?)`, [
       this.#policy.idleMinutes,
     ]);

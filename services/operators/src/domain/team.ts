@@ -1,5 +1,5 @@
-// Our own team on the admin API: people (e-mail, role, scrypt password hash; the password is shown
-// once, at creation) and named service tokens for automation (role, SHA-256 of the secret; shown
+// Our own team on the admin API: people (e-mail, role, scrypt password hash; a one-time password is
+// shown once, at creation or an admin's reset, and replaced by the person at their next sign-in) and named service tokens for automation (role, SHA-256 of the secret; shown
 // once; revocable). The gateway's ADMIN_TOKEN stays as the bootstrap credential with every right
 // (the gateway checks it itself; it is never sent here).
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
@@ -66,6 +66,8 @@ const tokenView = (r: TokenRow) => ({
   lastUsedAt: isoTime(r.last_used_at),
 });
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** 18 random bytes (24 characters): shown once, good for one sign-in, which must replace it. */
+const oneTimePassword = () => randomBytes(18).toString('base64url');
 
 export class TeamAccess {
   readonly #sql: Sql;
@@ -85,13 +87,12 @@ export class TeamAccess {
   }
 
   async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
-    // 18 random bytes (24 characters): a one-time password the person replaces at first sign-in.
-    const password = randomBytes(18).toString('base64url');
+    const password = oneTimePassword();
     const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null, second_factor: false };
     const hash = await hashPassword(password);
     await this.#sql.transaction(async (tx) => {
       await tx
-        .query(`insert into operators.team_members (id, email, role, password_hash, created_at) values (?, ?, ?, ?, ?)`, [
+        .query(`insert into operators.team_members (id, email, role, password_hash, password_must_change, created_at) values (?, ?, ?, ?, true, ?)`, [
           row.id,
           row.email,
           row.role,
@@ -129,6 +130,32 @@ export class TeamAccess {
         requestId,
       });
       return memberView(after);
+    });
+  }
+
+  /**
+   * For a person who forgot their password: a new one-time password (shown once), which the next
+   * sign-in must replace; their sessions end now.
+   */
+  async resetPassword(id: string, actor: string, requestId: string) {
+    const password = oneTimePassword();
+    const hash = await hashPassword(password);
+    return this.#sql.transaction(async (tx) => {
+      const [user] = await tx.query<MemberRow>(
+        `update operators.team_members set password_hash = ?, password_must_change = true where id = ? returning ${MEMBER_COLUMNS}`,
+        [hash, id],
+      );
+      if (!user) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      await tx.query(`delete from operators.console_sessions where member_id = ?`, [id]);
+      await recordAudit(tx, {
+        actor,
+        action: 'adminResetPassword',
+        target: `team_member:${id}`,
+        before: null,
+        after: { oneTimePassword: true, sessionsEnded: true },
+        requestId,
+      });
+      return { user: memberView(user), password };
     });
   }
 

@@ -14,6 +14,7 @@ export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler>
       return { body: { data: await team.listMembers() } };
     }),
     ...handle(ops.adminDisableUser, async (req) => ({ body: await team.disableMember(req.params.id, ...actorAndRequest(req)) })),
+    ...handle(ops.adminResetPassword, async (req) => ({ body: await team.resetPassword(req.params.id, ...actorAndRequest(req)) })),
     ...handle(ops.adminResetSecondFactor, async (req) => ({ body: await team.resetSecondFactor(req.params.id, ...actorAndRequest(req)) })),
     ...handle(ops.adminCreateToken, async (req) => ({ status: 201, body: await team.createToken(req.body, ...actorAndRequest(req)) })),
     ...handle(ops.adminListTokens, async (req) => {

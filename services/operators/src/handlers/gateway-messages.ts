@@ -1,6 +1,6 @@
 // What the gateway asks besides the admin operations (contracts operators.ts): a credential by its
 // key's hash (on a miss of its cache), an operator's status (the play page's check), who a service
-// token or a console session is, the console's sign-in and second factor, and the audit row of an
+// token or a console session is, the console's sign-in, password change and second factor, and the audit row of an
 // admin operation another service served. All internal: the gateway's scope only.
 import { operatorMessages as m } from '@bo/contracts';
 import { handle, internalScopeOf, isoTime, type Handler } from '@bo/service-kit';
@@ -59,7 +59,8 @@ export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Han
     }),
     ...handle(m.signIn, async (req) => {
       internalScopeOf(req);
-      return { body: await rt.sessions.signIn(req.body.email, req.body.password, req.body.totp) };
+      const { email, password, totp, ...origin } = req.body;
+      return { body: await rt.sessions.signIn(email, password, totp, origin) };
     }),
     ...handle(m.identifySession, async (req) => {
       internalScopeOf(req);
@@ -70,13 +71,19 @@ export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Han
       await rt.sessions.signOut(req.body.token);
       return { body: {} };
     }),
+    ...handle(m.changePassword, async (req) => {
+      internalScopeOf(req);
+      const { currentPassword, newPassword, token, address, requestId } = req.body;
+      await rt.sessions.changePassword(req.body, currentPassword, newPassword, { address, requestId }, token);
+      return { body: {} };
+    }),
     ...handle(m.startSecondFactor, async (req) => {
       internalScopeOf(req);
       return { body: await rt.sessions.startSecondFactor(req.body) };
     }),
     ...handle(m.confirmSecondFactor, async (req) => {
       internalScopeOf(req);
-      await rt.sessions.confirmSecondFactor(req.body, req.body.code);
+      await rt.sessions.confirmSecondFactor(req.body, req.body.code, req.body);
       return { body: {} };
     }),
     ...handle(m.recordAudit, async (req) => {

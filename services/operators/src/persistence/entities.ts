@@ -104,10 +104,10 @@ export const TeamMemberEntity = defineEntity({
     role: p.text().$type<AdminRole>().check(oneOf('role', ADMIN_ROLES)),
     /** `scrypt$N$r$p$salt$hash` (domain/passwords.ts). */
     passwordHash: p.text(),
+    /** The password is a one-time one (issued at creation or by an admin reset): the next sign-in must replace it. */
+    passwordMustChange: p.boolean().default(false),
     createdAt: p.datetime(),
     disabledAt: p.datetime().nullable(),
-    failedSignIns: p.integer().default(0),
-    lockedUntil: p.datetime().nullable(),
     totpSecretSealed: p.text().nullable(),
     totpPendingSealed: p.text().nullable(),
     totpEnabledAt: p.datetime().nullable(),
@@ -149,4 +149,32 @@ export const ConsoleSessionEntity = defineEntity({
   indexes: [{ name: 'console_sessions_member', properties: ['memberId'] }],
 });
 
-export const operatorEntities = [OperatorEntity, BrandEntity, CredentialEntity, AuditEntity, TeamMemberEntity, ServiceTokenEntity, ConsoleSessionEntity];
+/**
+ * The console sign-in's back-off (domain/sign-in-throttle.ts): failures counted per account (the
+ * e-mail as typed, lower-cased: an unknown one counts like a known one) and per client address, in
+ * the database so every replica of the service sees the same counts.
+ */
+export const SignInThrottleEntity = defineEntity({
+  name: 'SignInThrottle',
+  tableName: 'sign_in_throttle',
+  schema: 'operators',
+  properties: {
+    /** `account:<e-mail>` or `address:<ip>`. */
+    key: p.text().primary(),
+    failures: p.integer(),
+    lastFailureAt: p.datetime(),
+    /** No sign-in is tried for this key before then. */
+    blockedUntil: p.datetime().nullable(),
+  },
+});
+
+export const operatorEntities = [
+  OperatorEntity,
+  BrandEntity,
+  CredentialEntity,
+  AuditEntity,
+  TeamMemberEntity,
+  ServiceTokenEntity,
+  ConsoleSessionEntity,
+  SignInThrottleEntity,
+];

@@ -110,6 +110,23 @@ end $move$`);
   }
 }
 
+/**
+ * Generated from the entities (npm run migration:create), plus one hand-written line: the sign-in
+ * back-off replaces the per-person lock-out, and every password of before was the one-time one
+ * `users create` printed (nobody could change it), so each person chooses their own at their next
+ * sign-in.
+ */
+export class AccountSecurity extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "operators"."sign_in_throttle" ("key" text not null, "failures" int not null, "last_failure_at" timestamptz not null, "blocked_until" timestamptz null, primary key ("key"))',
+    );
+    this.addSql('alter table "operators"."team_members" drop column "failed_sign_ins", drop column "locked_until"');
+    this.addSql('alter table "operators"."team_members" add "password_must_change" boolean not null default false');
+    this.addSql('update "operators"."team_members" set "password_must_change" = true');
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -124,4 +141,5 @@ export const operatorMigrations = [
     ),
   },
   { name: '0003_move_from_gateway', class: MoveFromGateway },
+  { name: '0004_account_security', class: AccountSecurity },
 ];

@@ -1,0 +1,59 @@
+// The forms of a person's own account, shared by the first sign-in's setup page and the Account
+// page: choosing a new password (the current one required; the server judges the new one: at least
+// 12 characters, not the e-mail, not a common password) and turning on TOTP (a secret to add to an
+// authenticator app, then a first code to confirm it).
+import { useState } from 'preact/hooks';
+import { html, api, useAction, ErrorNote } from './kit.js';
+
+export function PasswordForm({ currentLabel, onDone }) {
+  const change = useAction();
+  const [mismatch, setMismatch] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const mismatched = f.newPassword.value !== f.repeatPassword.value;
+    setMismatch(mismatched);
+    if (mismatched) return;
+    if (await change.run(() => api('POST', '/console/password', { currentPassword: f.currentPassword.value, newPassword: f.newPassword.value }))) {
+      f.reset();
+      onDone();
+    }
+  };
+  return html`<form onSubmit=${submit} aria-label="Change password">
+    <label for="current-password">${currentLabel}</label>
+    <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+    <label for="new-password">New password (at least 12 characters, not your e-mail, not a common password)</label>
+    <input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="12" required />
+    <label for="repeat-password">New password again</label>
+    <input id="repeat-password" name="repeatPassword" type="password" autocomplete="new-password" minlength="12" required />
+    <div><button type="submit" disabled=${change.busy}>Change password</button></div>
+    ${mismatch ? html`<p class="error" role="alert">The two new passwords differ.</p>` : null}
+    <${ErrorNote} error=${change.error} />
+    ${change.error?.details?.issues?.map((i) => html`<p class="error">${i.path === '/currentPassword' ? currentLabel : 'New password'}: ${i.message}.</p>`)}
+  </form>`;
+}
+
+export function SecondFactorSetup({ onDone }) {
+  const [setup, setSetup] = useState(undefined);
+  const start = useAction();
+  const confirm = useAction();
+  const begin = async () => setSetup(await start.run(() => api('POST', '/console/second-factor')));
+  const finish = async (e) => {
+    e.preventDefault();
+    if (await confirm.run(() => api('POST', '/console/second-factor/confirm', { code: e.currentTarget.code.value.trim() }))) {
+      setSetup(undefined);
+      onDone();
+    }
+  };
+  if (!setup)
+    return html`<button type="button" onClick=${begin} disabled=${start.busy}>Set up two-factor sign-in</button><${ErrorNote} error=${start.error} />`;
+  return html`<section class="card">
+    <p>Add this account to your authenticator app (Google Authenticator, 1Password, Aegis…): open the link on your phone, or type the key.</p>
+    <p>Key: <code id="totp-secret">${setup.secret}</code></p>
+    <p><a href=${setup.uri}>Open in an authenticator app</a></p>
+    <form class="inline" onSubmit=${finish} aria-label="Confirm two-factor">
+      <label>Code from the app <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required /></label>
+      <button type="submit" disabled=${confirm.busy}>Turn on</button><${ErrorNote} error=${confirm.error} />
+    </form>
+  </section>`;
+}
