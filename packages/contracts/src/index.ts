@@ -46,6 +46,18 @@ export {
   type OperatorComplianceRequest,
   type SetOperatorCompliance,
 } from './compliance-profile.ts';
+export {
+  ACTIVITY_CHECK_SUBJECT,
+  CLOSEOUT_SUBJECT,
+  closeoutMessages,
+  IMPEDED_MESSAGE,
+  IMPEDIMENT_REASONS,
+  eligibilityMessages,
+  eligibilityOperations,
+  type ActivityCheck,
+  type Closeout,
+  type ImpedimentReason,
+} from './eligibility.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
 export {
@@ -279,6 +291,7 @@ export {
 
 import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
+import { eligibilityOperations } from './eligibility.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
@@ -288,6 +301,7 @@ import { webhookOperations } from './webhooks.ts';
 export const publicOperations = {
   ...meOperations,
   ...playerOperations,
+  ...eligibilityOperations,
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,

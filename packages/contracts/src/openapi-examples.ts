@@ -74,6 +74,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: player,
   },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
+  reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
+  sandboxAddImpediment: {
+    body: { cpf: '529.982.247-25', reason: 'central_self_exclusion' },
+    response: { cpf: '52998224725', reason: 'central_self_exclusion' },
+  },
+  sandboxRemoveImpediment: { params: { cpf: '52998224725' }, response: { cpf: '52998224725', removed: true } },
   getKyc: { params: { playerId: PLAYER_ID }, response: kycRecord('em_analise') },
   submitKyc: {
     params: { playerId: PLAYER_ID },
@@ -252,6 +258,27 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000001', keyPrefix: 'bk_live_3fKp', revokedAt: T1 },
   },
+  'deposit.failed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000016',
+    type: 'deposit.failed',
+    createdAt: T1,
+    environment: 'production',
+    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch' }, refundRequired: true },
+  },
+  'player.restricted': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000017',
+    type: 'player.restricted',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded', withdrawalsUntil: '2026-11-23T10:05:00.000Z' },
+  },
+  'player.closed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000018',
+    type: 'player.closed',
+    createdAt: '2026-11-24T10:05:00.000Z',
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded' },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */
@@ -261,6 +288,11 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createPlayer:
     'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  reportLogin:
+    "Report each login of the player. Under the `br-spa` compliance profile the first of the day checks the SPA impediment registry: 200 `{ allowed: true }`, or 403 `PLAYER_IMPEDED` (a neutral message; the player becomes `restrito`, see `player.restricted`), or 503 `IMPEDIMENT_CHECK_UNAVAILABLE` with `Retry-After` when the registry does not answer and the player's last successful check is 15 days old or more. With the profile `off` it always answers `{ allowed: true }`.",
+  sandboxAddImpediment:
+    'Sandbox only: puts a CPF on the simulated SPA impediment registry of your operator, with a reason (`central_self_exclusion` or `social_program`). Registrations, logins, first deposits and game sessions of the day and sweeps of `br-spa` brands then see it impeded.',
+  sandboxRemoveImpediment: 'Sandbox only: takes a CPF off the simulated SPA impediment registry of your operator. `removed` says whether it was there.',
   getKyc: 'The KYC status of a player and the document submissions registered for it.',
   submitKyc:
     'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',

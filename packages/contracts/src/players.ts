@@ -2,6 +2,7 @@ import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox
 import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
+import { ComplianceProfileSchema } from './compliance-profile.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -320,11 +321,22 @@ export const PlayerStateSchema = Type.Object({
   selfExcluded: Type.Optional(Type.Boolean()),
   selfExcludedUntil: Type.Optional(Nullable(Type.String())),
   dailyDepositLimit: Type.Optional(Nullable(Type.String())),
+  /** The operator's compliance profile (absent: `off`), and what its `br-spa` payment rules read. */
+  compliance: Type.Optional(ComplianceProfileSchema),
+  cpf: Type.Optional(Type.String()),
+  /** When an impediment hit restricted the player (`restrito`): withdrawals stay open for a window from here. */
+  restrictedAt: Type.Optional(Nullable(Type.String())),
+  /** Until when a restricted player may still withdraw (restrictedAt + the window). */
+  withdrawalsUntil: Type.Optional(Nullable(Type.String())),
 });
 export type PlayerState = Static<typeof PlayerStateSchema>;
 
 /** `<prefix>.players.changed` (core NATS broadcast): what players.state answers for this player changed. */
-export const PlayerChangedSchema = Type.Object({ playerId: Type.String() });
+export const PlayerChangedSchema = Type.Object({
+  playerId: Type.String(),
+  /** Every player changed (an operator's compliance profile): every cache entry is dropped. */
+  everyone: Type.Optional(Type.Boolean()),
+});
 export type PlayerChanged = Static<typeof PlayerChangedSchema>;
 
 export const playerMessages = defineMessages({

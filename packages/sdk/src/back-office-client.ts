@@ -16,10 +16,12 @@ import {
   type KycRecord,
   type KycSubmissionCreated,
   type LedgerItem,
+  type LoginAllowed,
   type Me,
   type OperationId,
   type OperationTypes,
   type Player,
+  type SandboxImpediment,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -86,6 +88,8 @@ export class BackOffice {
     create: (body: CreatePlayer, opts?: RequestOptions): Promise<Player> => this.#body('createPlayer', { body }, opts),
     /** Players with this externalId (at most one per brand); `data` is empty when none. */
     find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
+    /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
+    reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
   };
 
   readonly kyc = {
@@ -162,5 +166,11 @@ export class BackOffice {
       this.#body('sandboxKycDecision', { params: { playerId }, body }, opts),
     decideWithdrawal: (withdrawalId: string, body: WithdrawalDecision, opts?: ReadOptions): Promise<Withdrawal> =>
       this.#body('sandboxWithdrawalDecision', { params: { withdrawalId }, body }, opts),
+    /** Puts a CPF on the simulated SPA impediment registry of your operator. */
+    addImpediment: (body: SandboxImpediment, opts?: ReadOptions): Promise<{ cpf: string; reason: SandboxImpediment['reason'] }> =>
+      this.#body('sandboxAddImpediment', { body }, opts),
+    /** Takes a CPF off the simulated SPA impediment registry of your operator. */
+    removeImpediment: (cpf: string, opts?: ReadOptions): Promise<{ cpf: string; removed: boolean }> =>
+      this.#body('sandboxRemoveImpediment', { params: { cpf } }, opts),
   };
 }

@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'deposit.failed', 'player.restricted', 'player.closed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -33,6 +33,7 @@ export const ERROR_STATUSES = {
   KYC_NOT_APPROVED: 403,
   PLAYER_NOT_ACTIVE: 403,
   RG_BLOCKED: 403,
+  PLAYER_IMPEDED: 403,
   NOT_FOUND: 404,
   OPERATOR_NOT_FOUND: 404,
   WEBHOOK_EVENT_NOT_FOUND: 404,
@@ -45,6 +46,7 @@ export const ERROR_STATUSES = {
   IDEMPOTENCY_CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PLAYER_ALREADY_EXISTS: 409,
+  PLAYER_CPF_EXISTS: 409,
   TOTP_ALREADY_ENABLED: 409,
   TEAM_MEMBER_ALREADY_EXISTS: 409,
   DEPOSIT_ALREADY_EXISTS: 409,
@@ -59,11 +61,15 @@ export const ERROR_STATUSES = {
   VALIDATION_ERROR: 422,
   CURRENCY_MISMATCH: 422,
   INSUFFICIENT_FUNDS: 422,
+  PAYER_REQUIRED: 422,
+  METHOD_NOT_ALLOWED: 422,
+  DESTINATION_NOT_OWNED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 502,
   SERVICE_UNAVAILABLE: 503,
+  IMPEDIMENT_CHECK_UNAVAILABLE: 503,
   LAUNCH_TOKEN_INVALID: 403,
   LAUNCH_TOKEN_EXPIRED: 410,
 } as const;
@@ -215,6 +221,10 @@ export interface LedgerItem {
   createdAt: string;
 }
 
+export interface LoginAllowed {
+  allowed: true;
+}
+
 export interface Me {
   operator: {
     id: string;
@@ -253,6 +263,12 @@ export interface Redelivery {
   deliveryStatus: "pending";
 }
 
+export interface SandboxImpediment {
+  /** Valid CPF, with or without punctuation; format: cpf */
+  cpf: string;
+  reason: "central_self_exclusion" | "social_program";
+}
+
 export interface Wallet {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
@@ -279,7 +295,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "deposit.failed" | "player.restricted" | "player.closed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -332,6 +348,9 @@ export const OPERATIONS = {
   getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
   submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
   sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
+  reportLogin: { id: 'reportLogin', method: 'POST', path: '/players/{playerId}/logins', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Report the player's login: under br-spa, the first of the day checks the SPA impediment registry" },
+  sandboxAddImpediment: { id: 'sandboxAddImpediment', method: 'POST', path: '/sandbox/impediments', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated SPA impediment registry of the key's operator" },
+  sandboxRemoveImpediment: { id: 'sandboxRemoveImpediment', method: 'DELETE', path: '/sandbox/impediments/{cpf}', pathParams: ['cpf'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take a CPF off the simulated SPA impediment registry of the key's operator" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
   listTransactions: { id: 'listTransactions', method: 'GET', path: '/players/{playerId}/transactions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Ledger of a player, newest first" },
   createDeposit: { id: 'createDeposit', method: 'POST', path: '/players/{playerId}/deposits', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Create a pending deposit" },
@@ -407,6 +426,41 @@ export interface OperationTypes {
     query: undefined;
     body: KycDecision;
     response: KycRecord;
+  };
+  /** POST /players/{playerId}/logins: Report the player's login: under br-spa, the first of the day checks the SPA impediment registry */
+  reportLogin: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: LoginAllowed;
+  };
+  /** POST /sandbox/impediments: Put a CPF on the simulated SPA impediment registry of the key's operator */
+  sandboxAddImpediment: {
+    params: undefined;
+    query: undefined;
+    body: SandboxImpediment;
+    response: {
+      /** pattern: `^[0-9]{11}$` */
+      cpf: string;
+      reason: "central_self_exclusion" | "social_program";
+    };
+  };
+  /** DELETE /sandbox/impediments/{cpf}: Take a CPF off the simulated SPA impediment registry of the key's operator */
+  sandboxRemoveImpediment: {
+    params: {
+      /** format: cpf */
+      cpf: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      /** pattern: `^[0-9]{11}$` */
+      cpf: string;
+      removed: boolean;
+    };
   };
   /** GET /players/{playerId}/wallet: Balances of a player */
   getWallet: {
@@ -540,7 +594,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "deposit.failed" | "player.restricted" | "player.closed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -17,6 +17,12 @@ export interface WebhookEventData {
   };
   /** Our team revoked a key of the environment. */
   'credential.revoked': { credentialId: string; keyPrefix: string; revokedAt: string };
+  /** A deposit ended failed without credit; `refundRequired`: the money must go back to its origin. */
+  'deposit.failed': { deposit: Deposit; refundRequired: boolean };
+  /** br-spa: deposits and play refused from now; withdrawals open until `withdrawalsUntil`. */
+  'player.restricted': { playerId: string; externalId: string | null; reason: 'impeded'; withdrawalsUntil: string };
+  /** br-spa: the player is closed for good. */
+  'player.closed': { playerId: string; externalId: string | null; reason: 'impeded' };
 }
 
 interface EventOf<T extends EventType> {

@@ -40,7 +40,9 @@ export function createPlayerStateCache(
       generation++;
       try {
         // Player ids are unique across brands: the id alone names the entry.
-        entries.delete(msg.json<PlayerChanged>().playerId);
+        const changed = msg.json<PlayerChanged>();
+        if (changed.everyone) entries.clear();
+        else entries.delete(changed.playerId);
       } catch {
         entries.clear();
       }

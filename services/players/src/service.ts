@@ -4,6 +4,8 @@
 import {
   complianceAdminOperations,
   complianceProfileMessages,
+  eligibilityMessages,
+  eligibilityOperations,
   playerAdminOperations,
   playerChangedSubject,
   playerMessages,
@@ -24,6 +26,10 @@ import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { playerState } from './handlers/player-state.ts';
 import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
 import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
+import { activityCheck, reportLogin, sandboxAddImpediment, sandboxRemoveImpediment } from './handlers/eligibility.ts';
+import { setupEligibility, type EligibilityOptions } from './impediments/setup.ts';
+import type { Eligibility } from './impediments/eligibility.ts';
+import { eligibilityLoops } from './impediments/loops.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -51,29 +57,40 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   );
 }
 
-export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
-  name: 'players',
-  schema: PLAYERS_SCHEMA,
-  config: PlayersConfigSchema,
-  entities: playerEntities,
-  migrations: playerMigrations,
-  handlers: (deps) => ({
-    ...handle(playerOperations.createPlayer, createPlayer(deps)),
-    ...handle(playerOperations.findPlayers, findPlayers(deps)),
-    ...handle(playerOperations.getKyc, getKyc(deps)),
-    ...handle(playerMessages.state, playerState(deps)),
-    ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
-    ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
-    ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
-    ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
-    ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
-    ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
-    ...announcesChange(deps, {
-      ...handle(playerOperations.submitKyc, submitKyc(deps)),
-      ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
-      ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
-      ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
-      ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+/** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
+export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefinition<typeof PlayersConfigSchema, Eligibility> {
+  return {
+    name: 'players',
+    schema: PLAYERS_SCHEMA,
+    config: PlayersConfigSchema,
+    entities: playerEntities,
+    migrations: playerMigrations,
+    setup: (deps) => setupEligibility(deps, opts),
+    handlers: (deps, elig) => ({
+      ...handle(playerOperations.createPlayer, createPlayer(deps, elig)),
+      ...handle(eligibilityMessages.activity, activityCheck(deps, elig)),
+      ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
+      ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(deps, elig)),
+      ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(deps)),
+      ...handle(playerOperations.findPlayers, findPlayers(deps)),
+      ...handle(playerOperations.getKyc, getKyc(deps)),
+      ...handle(playerMessages.state, playerState(deps, elig)),
+      ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
+      ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
+      ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
+      ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
+      ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
+      ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
+      ...announcesChange(deps, {
+        ...handle(playerOperations.submitKyc, submitKyc(deps)),
+        ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
+        ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
+        ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
+        ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+      }),
     }),
-  }),
-};
+    background: (deps, elig) => eligibilityLoops(deps, elig),
+  };
+}
+
+export const playersService = playersServiceWith();

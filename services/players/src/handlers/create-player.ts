@@ -1,12 +1,23 @@
 // players.create (POST /players, idempotent). externalId is unique per brand: checked first for a
-// clear answer, and held by the unique index when two creates race.
+// clear answer, and held by the unique index when two creates race. Under br-spa the CPF is asked
+// of the impediment registry first and is unique per brand among players not closed (held by a
+// transaction lock on brand and CPF when two creates race; docs/eligibility.md).
 import { AppError, newId, normaliseCpf, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce } from '@bo/service-kit';
+import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce, sqlIn } from '@bo/service-kit';
+import { checkAtRegistration, complianceOf, type Eligibility } from '../impediments/eligibility.ts';
 
-export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperations.createPlayer> {
+/** br-spa: one player per CPF per brand (a closed one does not count: a new registration is checked afresh). */
+async function checkCpfFree(tx: EntityManager, brandId: string, cpf: string): Promise<void> {
+  await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${brandId}:${cpf}`]);
+  const holder = await tx.findOne(PlayerEntity, { brandId, cpf, status: { $ne: 'encerrado' } }, { fields: ['id'] });
+  if (holder) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: holder.id });
+}
+
+export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerOperations.createPlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const input = req.body;
@@ -18,6 +29,12 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
       async (tx) => {
         const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });
         if (taken > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
+        const cpf = normaliseCpf(input.cpf);
+        const brSpa = (await complianceOf(tx, scope.operatorId)).profile === 'br-spa';
+        if (brSpa) {
+          await checkCpfFree(tx, scope.brandId, cpf);
+          await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
+        }
         const now = new Date();
         const player = tx.create(PlayerEntity, {
           id: newId('player'),
@@ -27,7 +44,7 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
           externalId: input.externalId,
           name: input.name,
           email: input.email,
-          cpf: normaliseCpf(input.cpf),
+          cpf,
           phone: input.phone ?? null,
           birthDate: input.birthDate,
           currency: scope.currency,
@@ -36,6 +53,8 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
           kycUpdatedAt: now,
           dailyDepositLimit: null,
           selfExcludedUntil: null,
+          impedimentCheckedAt: brSpa ? elig.clock() : null,
+          restrictedAt: null,
           createdAt: now,
           updatedAt: now,
         });

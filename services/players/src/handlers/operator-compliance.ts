@@ -1,6 +1,6 @@
 // The operator's compliance profile: players.compliance.get (other services applying a `br-spa`
 // rule), and our team's GET/PUT /admin/operators/:id/compliance (audited by the gateway).
-import { validationError, type complianceAdminOperations, type complianceProfileMessages } from '@bo/contracts';
+import { playerChangedSubject, validationError, type complianceAdminOperations, type complianceProfileMessages, type PlayerChanged } from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { OperatorComplianceEntity } from '../persistence/entities.ts';
@@ -28,7 +28,7 @@ export function adminSetCompliance(deps: ServiceDeps): HandlerOf<typeof complian
     if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) {
       throw validationError('body', [{ path: '/timeZone', message: 'must be an IANA time zone, for example America/Sao_Paulo' }]);
     }
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const result = await deps.orm.em.fork().transactional(async (tx) => {
       const row = await tx.findOne(OperatorComplianceEntity, { operatorId: params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const before = complianceView(params.id, row);
       const next = {
@@ -46,5 +46,9 @@ export function adminSetCompliance(deps: ServiceDeps): HandlerOf<typeof complian
       const after = complianceView(params.id, await tx.findOneOrFail(OperatorComplianceEntity, { operatorId: params.id }));
       return { status: 200, body: after, audit: { target: `operator:${params.id}`, before, after } };
     });
+    // players.state carries the profile: once committed, every cached answer goes before this one
+    // answers (switching br-spa on restricts; the kit's player-state cache).
+    deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId: '*', everyone: true } satisfies PlayerChanged));
+    return result;
   };
 }
