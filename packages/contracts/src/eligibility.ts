@@ -94,7 +94,10 @@ export const eligibilityMessages = defineMessages({
  */
 export const CLOSEOUT_SUBJECT = 'payments.withdrawals.closeout';
 export const CloseoutSchema = Type.Object({
+  operatorId: Type.String({ minLength: 1, maxLength: 64 }),
   brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
   playerId: Type.String({ minLength: 1, maxLength: 64 }),
 });
 export type Closeout = Static<typeof CloseoutSchema>;

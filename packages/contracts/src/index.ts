@@ -149,6 +149,9 @@ export {
   type PlayerStatus,
 } from './players.ts';
 export {
+  BR_SPA_METHODS,
+  ConfirmDepositSchema,
+  DepositPayerSchema,
   CreateDepositSchema,
   CreateWithdrawalSchema,
   DEPOSIT_STATUSES,
@@ -164,6 +167,7 @@ export {
   paymentAdminOperations,
   paymentOperations,
   type Deposit,
+  type DepositPayer,
   type DepositStatus,
   type Withdrawal,
   type WithdrawalDecision,

@@ -118,7 +118,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     body: { amount: '100.00', currency: 'BRL', method: 'pix', externalReference: 'psp-7f3a9c' },
     response: deposit('pending'),
   },
-  confirmDeposit: { params: { depositId: DEPOSIT_ID }, body: {}, response: deposit('confirmed') },
+  confirmDeposit: {
+    params: { depositId: DEPOSIT_ID },
+    body: { payer: { cpf: '529.982.247-25', name: 'Ana Souza', bank: '341', account: '0001/12345-6' } },
+    response: deposit('confirmed'),
+  },
   failDeposit: { params: { depositId: DEPOSIT_ID }, body: { reason: 'Payment expired at the PSP' }, response: deposit('failed') },
   createWithdrawal: {
     params: { playerId: PLAYER_ID },
@@ -128,6 +132,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   getWithdrawal: { params: { withdrawalId: WITHDRAWAL_ID }, response: withdrawal('under_review') },
   cancelWithdrawal: { params: { withdrawalId: WITHDRAWAL_ID }, body: {}, response: withdrawal('cancelled') },
   sandboxWithdrawalDecision: { params: { withdrawalId: WITHDRAWAL_ID }, body: { decision: 'approve' }, response: withdrawal('approved') },
+  sandboxAddPixKey: { body: { key: 'ana@example.com', ownerCpf: '529.982.247-25' }, response: { key: 'ana@example.com', ownerCpf: '52998224725' } },
+  sandboxRemovePixKey: { params: { key: 'ana@example.com' }, response: { key: 'ana@example.com', removed: true } },
   listGames: {
     response: { data: [{ id: 'gm_aviator_demo', name: 'Aviator (demo)', provider: 'builtin', category: 'crash' }] },
   },
@@ -300,14 +306,18 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   getWallet: 'The player balances: `available` is the real balance, `withdrawable` is `available` minus open withdrawals.',
   listTransactions: 'The player ledger, newest first, paginated with an opaque `cursor` taken from the previous `nextCursor`.',
   createDeposit:
-    'Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
-  confirmDeposit: 'Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. The body may be empty or omitted.',
+    'Under the compliance profile `br-spa`, `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the first deposit of the day with no login reported checks the SPA impediment registry (403 `PLAYER_IMPEDED`). Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
+  confirmDeposit:
+    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the deposit becomes `failed` with `failureReason` `payer_mismatch`, and `deposit.failed` carries `refundRequired: true` (return the money to its origin).",
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
   createWithdrawal:
-    'Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`.',
+    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED`). A player restricted by an impediment may withdraw for 2 days.",
   getWithdrawal: 'Reads a withdrawal and its status.',
   cancelWithdrawal:
     'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',
+  sandboxAddPixKey:
+    "Sandbox only: registers a PIX key (e-mail, phone or random key) and its owner's CPF in the simulated payment provider's directory, which `br-spa` withdrawals to such keys are checked against. A key it does not know is not the player's.",
+  sandboxRemovePixKey: "Sandbox only: removes a PIX key from the simulated payment provider's directory.",
   sandboxWithdrawalDecision:
     'Sandbox only: simulates the team decision on a withdrawal: `approve` or `reject` one under review, `pay` an approved one (the wallet is debited only then). Emits `withdrawal.status_changed`.',
   listGames: 'The game catalogue available to the brand.',

@@ -3,6 +3,7 @@
 // response body; `request()` gives the status, headers and replay flag as well.
 import {
   OPERATIONS,
+  type ConfirmDeposit,
   type CreateDeposit,
   type CreateGameSession,
   type CreateKycSubmission,
@@ -22,6 +23,7 @@ import {
   type OperationTypes,
   type Player,
   type SandboxImpediment,
+  type SandboxPixKey,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -120,8 +122,9 @@ export class BackOffice {
   readonly deposits = {
     create: (playerId: string, body: CreateDeposit, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('createDeposit', { params: { playerId }, body }, opts),
-    /** Credits the wallet; only while the deposit is pending. */
-    confirm: (depositId: string, opts?: RequestOptions): Promise<Deposit> => this.#body('confirmDeposit', { params: { depositId }, body: {} }, opts),
+    /** Credits the wallet; only while the deposit is pending. Under the br-spa profile pass the payer (`{ payer: { cpf } }`). */
+    confirm: (depositId: string, opts?: RequestOptions, body: ConfirmDeposit = {}): Promise<Deposit> =>
+      this.#body('confirmDeposit', { params: { depositId }, body }, opts),
     fail: (depositId: string, body: FailDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('failDeposit', { params: { depositId }, body }, opts),
   };
@@ -169,6 +172,10 @@ export class BackOffice {
     /** Puts a CPF on the simulated SPA impediment registry of your operator. */
     addImpediment: (body: SandboxImpediment, opts?: ReadOptions): Promise<{ cpf: string; reason: SandboxImpediment['reason'] }> =>
       this.#body('sandboxAddImpediment', { body }, opts),
+    /** Registers a PIX key and its owner's CPF in the simulated payment provider's directory. */
+    addPixKey: (body: SandboxPixKey, opts?: ReadOptions): Promise<{ key: string; ownerCpf: string }> => this.#body('sandboxAddPixKey', { body }, opts),
+    /** Removes a PIX key from the simulated payment provider's directory. */
+    removePixKey: (key: string, opts?: ReadOptions): Promise<{ key: string; removed: boolean }> => this.#body('sandboxRemovePixKey', { params: { key } }, opts),
     /** Takes a CPF off the simulated SPA impediment registry of your operator. */
     removeImpediment: (cpf: string, opts?: ReadOptions): Promise<{ cpf: string; removed: boolean }> =>
       this.#body('sandboxRemoveImpediment', { params: { cpf } }, opts),

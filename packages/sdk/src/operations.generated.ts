@@ -75,6 +75,11 @@ export const ERROR_STATUSES = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
 
+/** JSON object (may be empty under the profile off) */
+export interface ConfirmDeposit {
+  payer?: DepositPayer;
+}
+
 export interface CreateDeposit {
   /** Positive decimal string with at most 2 decimals, up to 1000000.00; pattern: `^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$`; at most 16 characters */
   amount: string;
@@ -142,6 +147,17 @@ export interface Deposit {
   confirmedAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+}
+
+export interface DepositPayer {
+  /** The paying account holder's CPF, with or without punctuation; format: cpf */
+  cpf: string;
+  /** length 1 to 200 */
+  name?: string;
+  /** length 1 to 64 */
+  bank?: string;
+  /** length 1 to 64 */
+  account?: string;
 }
 
 export interface FailDeposit {
@@ -269,6 +285,13 @@ export interface SandboxImpediment {
   reason: "central_self_exclusion" | "social_program";
 }
 
+export interface SandboxPixKey {
+  /** An e-mail, phone (+55…), random (EVP) key; length 1 to 77 */
+  key: string;
+  /** format: cpf */
+  ownerCpf: string;
+}
+
 export interface Wallet {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
@@ -360,6 +383,8 @@ export const OPERATIONS = {
   getWithdrawal: { id: 'getWithdrawal', method: 'GET', path: '/withdrawals/{withdrawalId}', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Read a withdrawal" },
   cancelWithdrawal: { id: 'cancelWithdrawal', method: 'POST', path: '/withdrawals/{withdrawalId}/cancel', pathParams: ['withdrawalId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Cancel a withdrawal under review" },
   sandboxWithdrawalDecision: { id: 'sandboxWithdrawalDecision', method: 'POST', path: '/sandbox/withdrawals/{withdrawalId}/decision', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the team decision on a withdrawal" },
+  sandboxAddPixKey: { id: 'sandboxAddPixKey', method: 'POST', path: '/sandbox/pix-keys', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Register a PIX key and its owner's CPF in the simulated payment provider's key directory" },
+  sandboxRemovePixKey: { id: 'sandboxRemovePixKey', method: 'DELETE', path: '/sandbox/pix-keys/{key}', pathParams: ['key'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Remove a PIX key from the simulated payment provider's key directory" },
   listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
   createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
   testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
@@ -507,7 +532,7 @@ export interface OperationTypes {
       depositId: string;
     };
     query: undefined;
-    body: Record<string, unknown>;
+    body: ConfirmDeposit;
     response: Deposit;
   };
   /** POST /deposits/{depositId}/fail: Mark a pending deposit as failed */
@@ -559,6 +584,30 @@ export interface OperationTypes {
     query: undefined;
     body: WithdrawalDecision;
     response: Withdrawal;
+  };
+  /** POST /sandbox/pix-keys: Register a PIX key and its owner's CPF in the simulated payment provider's key directory */
+  sandboxAddPixKey: {
+    params: undefined;
+    query: undefined;
+    body: SandboxPixKey;
+    response: {
+      key: string;
+      /** pattern: `^[0-9]{11}$` */
+      ownerCpf: string;
+    };
+  };
+  /** DELETE /sandbox/pix-keys/{key}: Remove a PIX key from the simulated payment provider's key directory */
+  sandboxRemovePixKey: {
+    params: {
+      /** length 1 to 77 */
+      key: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      key: string;
+      removed: boolean;
+    };
   };
   /** GET /games: The game catalogue */
   listGames: {

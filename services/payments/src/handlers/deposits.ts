@@ -1,5 +1,5 @@
 // payments.deposits.create / confirm / fail.
-import { AppError, newId, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
+import { ACTIVITY_CHECK_SUBJECT, AppError, newId, normaliseCpf, type ActivityCheck, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
 import { adminScopeOf, crashPoint, formatMoney, type HandlerOf, type HandlerResult, type RequestOf, type ServiceDeps, operatorScopeOf } from '@bo/service-kit';
 import { checkAmount, checkDepositAllowed, checkPlayerAndCurrency, depositView, type DepositRow } from '../domain/deposits.ts';
 import {
@@ -10,6 +10,7 @@ import {
   lockDeposit,
   lockPlayerDeposits,
   markConfirming,
+  readDeposit,
   markConfirmingIfPending,
   markFailed,
   referenceAndTodaysTotal,
@@ -17,6 +18,9 @@ import {
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
+import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
+import { recordPayer, refusePayer } from '../own-account/deposit-payer.ts';
+import type { OwnAccount } from '../own-account/setup.ts';
 
 const CREATE = 'payments.deposits.create';
 const FAIL = 'payments.deposits.fail';
@@ -56,6 +60,12 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   checkAmount(input.amount);
   const player = await playerState(deps, scope.brandId, playerId);
   checkPlayerAndCurrency(player, input.currency);
+  if (isBrSpa(player)) {
+    checkMethod(input.method);
+    checkNotImpeded(player);
+    // The day's impediment check when no login was reported today (at once otherwise).
+    await deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'deposit' } satisfies ActivityCheck);
+  }
   const newRow = (now: Date): DepositRow => ({
     id: newId('deposit'),
     operatorId: scope.operatorId,
@@ -100,11 +110,21 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   });
 }
 
-export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.confirmDeposit> {
+export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<typeof paymentOperations.confirmDeposit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
+    if ((await own.profiles.of(scope.operatorId)) === 'br-spa') {
+      // Ordinance 615/2024: only the player's own account pays in (own-account/deposit-payer.ts).
+      const payer = req.body?.payer;
+      if (!payer) throw new AppError('PAYER_REQUIRED');
+      const row = await readDeposit(deps.sql, depositId, scope.brandId);
+      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+      const player = await playerState(deps, scope.brandId, row.playerId);
+      if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
+      await recordPayer(deps.sql, depositId, payer);
+    }
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
     // pending deposit and a key with no stored answer, is one statement; anything else (a replay
     // of this key included) is looked at under the row lock.

@@ -35,13 +35,14 @@ export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility): Pro
   if (closed.length > 0) deps.outbox.poke();
   for (const p of closed) announcePlayerChanged(deps, p.id);
   // The hand-over: every closed-by-impediment player whose balance payments has not taken yet.
-  const pending = await deps.sql.query<{ id: string; brandId: string }>(
-    `select id, brand_id as "brandId" from players.players where status = 'encerrado' and restricted_at is not null and closeout_done_at is null limit ?`,
+  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string }>(
+    `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency from players.players
+      where status = 'encerrado' and restricted_at is not null and closeout_done_at is null limit ?`,
     [BATCH],
   );
-  for (const p of pending) {
-    await deps.call(CLOSEOUT_SUBJECT, { brandId: p.brandId, playerId: p.id } satisfies Closeout);
-    await deps.sql.query('update players.players set closeout_done_at = ? where id = ?', [now, p.id]);
+  for (const { id, ...p } of pending) {
+    await deps.call(CLOSEOUT_SUBJECT, { ...p, playerId: id } satisfies Closeout);
+    await deps.sql.query('update players.players set closeout_done_at = ? where id = ?', [now, id]);
   }
   return closed.length === BATCH || pending.length === BATCH;
 }

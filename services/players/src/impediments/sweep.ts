@@ -24,20 +24,24 @@ interface SweepCandidate {
 
 /** The sweep under way, or a new one when the last started IMPEDIMENT_SWEEP_EVERY_DAYS ago (or never); undefined when none is due. */
 async function currentSweep(deps: ServiceDeps, elig: Eligibility): Promise<string | undefined> {
-  const em = deps.orm.em.fork();
-  const open = await em.findOne(ImpedimentSweepEntity, { finishedAt: null }, { orderBy: { startedAt: 'desc' } });
-  if (open) return open.id;
+  const newest = async () =>
+    (
+      await deps.sql.query<{ id: string; startedAt: Date; finishedAt: Date | null }>(
+        'select id, started_at as "startedAt", finished_at as "finishedAt" from players.impediment_sweeps order by (finished_at is null) desc, started_at desc limit 1',
+      )
+    )[0];
+  const last = await newest();
+  if (last && last.finishedAt === null) return last.id;
   const now = elig.clock();
-  const last = await em.findOne(ImpedimentSweepEntity, {}, { orderBy: { startedAt: 'desc' } });
-  if (last && now.getTime() - last.startedAt.getTime() < elig.config.IMPEDIMENT_SWEEP_EVERY_DAYS * DAY_MS) return undefined;
-  // Named by its start: two replicas starting the same sweep at once insert one row.
-  const id = `sweep_${now.toISOString()}`;
+  if (last && now.getTime() - new Date(last.startedAt).getTime() < elig.config.IMPEDIMENT_SWEEP_EVERY_DAYS * DAY_MS) return undefined;
+  // At most one open sweep: two replicas starting one at once insert one row.
   await deps.sql.query(
     `insert into players.impediment_sweeps (id, started_at, cursor, checked, hits, unavailable, finished_at)
-     select ?, ?, null, 0, 0, 0, null where not exists (select 1 from players.impediment_sweeps where finished_at is null) on conflict do nothing`,
-    [id, now],
+     values (?, ?, null, 0, 0, 0, null) on conflict do nothing`,
+    [`sweep_${now.toISOString()}`, now],
   );
-  return (await deps.orm.em.fork().findOne(ImpedimentSweepEntity, { finishedAt: null }))?.id;
+  const open = await newest();
+  return open?.finishedAt === null ? open.id : undefined;
 }
 
 /** One batch of the sweep; true when more are waiting. */
@@ -72,6 +76,7 @@ export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<
       [sweep.cursor ?? '', now, elig.config.IMPEDIMENT_SWEEP_BATCH],
     );
     if (batch.length === 0) {
+      deps.log.info({ sweep: sweep.id, checked: sweep.checked, hits: sweep.hits, unavailable: sweep.unavailable }, 'impediment sweep finished');
       sweep.finishedAt = now;
       batches.inc({ state: 'finished' });
       return false;

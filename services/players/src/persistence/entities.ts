@@ -205,6 +205,13 @@ export const ImpedimentSweepEntity = defineEntity({
     unavailable: p.integer(),
     finishedAt: p.datetime().nullable(),
   },
+  // At most one sweep under way: two replicas starting one at once insert one row.
+  uniques: [
+    {
+      name: 'impediment_sweeps_one_open',
+      expression: 'create unique index "impediment_sweeps_one_open" on "players"."impediment_sweeps" ((finished_at is null)) where finished_at is null',
+    },
+  ],
 });
 export type ImpedimentSweepRow = InstanceType<typeof ImpedimentSweepEntity.class>;
 

@@ -95,6 +95,7 @@ export class EligibilityImpediments extends Migration {
     this.addSql(
       'create table "players"."impediment_sweeps" ("id" text not null, "started_at" timestamptz not null, "cursor" text null, "checked" int not null, "hits" int not null, "unavailable" int not null, "finished_at" timestamptz null, primary key ("id"))',
     );
+    this.addSql('create unique index "impediment_sweeps_one_open" on "players"."impediment_sweeps" ((finished_at is null)) where finished_at is null');
     this.addSql(
       'create table "players"."simulated_impediments" ("operator_id" text not null, "cpf" text not null, "reason" text not null, "created_at" timestamptz not null, primary key ("operator_id", "cpf"))',
     );
