@@ -2,7 +2,17 @@
 // a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG →
 // status. Sandbox sessions are demo sessions with a fictitious balance that never touches the
 // wallet; production sessions are real.
-import { AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest } from '@bo/contracts';
+import {
+  ACTIVITY_CHECK_SUBJECT,
+  AppError,
+  PLAYER_STATE_SUBJECT,
+  newId,
+  type ActivityCheck,
+  type gameOperations,
+  type GameMode,
+  type PlayerState,
+  type PlayerStateRequest,
+} from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf } from '@bo/service-kit';
 import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
@@ -24,6 +34,12 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
     if (!game) throw new AppError('GAME_NOT_FOUND');
     assertPlayerMayPlay(player);
+    // br-spa: the day's impediment check when no login was reported today (answered at once otherwise).
+    if (player.compliance === 'br-spa') {
+      await ctx.deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'game_session' } satisfies ActivityCheck, {
+        requestId: req.ctx.requestId,
+      });
+    }
 
     const mode: GameMode = scope.environment === 'sandbox' ? 'demo' : 'real';
     const now = new Date();
