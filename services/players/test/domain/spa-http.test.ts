@@ -1,14 +1,14 @@
 // The real SPA registry adapter against a local HTTP server playing the registry: answers read
 // through the wire module, outages retried then `unavailable`, a 4xx not retried, a slow answer
 // cut at the timeout, the credential sent as configured.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spaHttpRegistry } from '../../src/impediments/spa-http.ts';
 
 type Reply = { status: number; body?: unknown; delayMs?: number };
 
-async function fakeRegistry(t: Parameters<Parameters<typeof t.test>[1]>[0], replies: Reply[]) {
+async function fakeRegistry(t: Test, replies: Reply[]) {
   const seen: Array<{ path: string; auth: string | undefined; body: unknown }> = [];
   const server = http.createServer((req, res) => {
     let raw = '';
