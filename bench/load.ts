@@ -22,6 +22,8 @@ export interface LoadSpec {
   sessions?: BenchSession[];
   /** Steady rate (requests a second over all connections) for the soak; unlimited when absent. */
   overallRate?: number;
+  /** createPlayer: the first CPF's counter (runs on one br-spa brand need CPFs of their own: one per CPF per brand). */
+  cpfBase?: number;
 }
 
 export interface RunFigures {
@@ -76,7 +78,7 @@ function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[
       return [roundRequest(spec.sessions!, spec.runId, counter)];
     default:
       if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
-      return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter)];
+      return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter, spec.cpfBase)];
   }
 }
 

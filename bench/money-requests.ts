@@ -9,6 +9,8 @@ import { API_PREFIX, type Credentials } from './requests.ts';
 export interface BenchPlayer {
   id: string;
   creds: Credentials;
+  /** Set for a br-spa operator's player: its confirms carry the payer (the player's own CPF). */
+  payerCpf?: string;
 }
 /** A production game session of a funded player: the launch page's path on the gateway. */
 export interface BenchSession {
@@ -62,7 +64,7 @@ export function depositRequests(players: BenchPlayer[], runId: string, counter: 
       setupRequest(req, context) {
         const player = context.player as BenchPlayer;
         const path = `${API_PREFIX}/deposits/${String(context.depositId)}/confirm`;
-        const body = '{}';
+        const body = player.payerCpf ? JSON.stringify({ payer: { cpf: player.payerCpf } }) : '{}';
         return { ...req, path, body, headers: signed(player.creds, 'POST', path, body, `conf-${runId}-${String(context.depositId)}`) };
       },
     },

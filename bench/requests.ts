@@ -58,7 +58,7 @@ export function meRequest(creds: Credentials): AutocannonRequest {
  * request: every request is a new player, through NATS, the players service and Postgres.
  * `runId` keeps identifiers unique across benchmark invocations on the same database.
  */
-export function createPlayerRequest(creds: Credentials, runId: string, counter: { n: number }): AutocannonRequest {
+export function createPlayerRequest(creds: Credentials, runId: string, counter: { n: number }, cpfBase = 0): AutocannonRequest {
   const secret = createSecretKey(Buffer.from(creds.secret, 'utf8'));
   const path = `${API_PREFIX}/players`;
   return {
@@ -71,7 +71,7 @@ export function createPlayerRequest(creds: Credentials, runId: string, counter: 
         externalId: `bench-${id}`,
         name: `Bench Player ${n}`,
         email: `bench-${id}@example.com`,
-        cpf: cpfFor(n),
+        cpf: cpfFor(cpfBase + n),
         birthDate: '1990-05-17',
       });
       const ts = nowSeconds();

@@ -38,6 +38,8 @@ const SOAK_SEC = Number(process.env.BENCH_SOAK ?? 0);
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
 // `rg`: the same operator with its compliance profile `off`, then `br-spa` (players with limits out
 // of reach): deposits and real-money rounds side by side (docs/responsible-gaming.md).
+// `brspa` (not in the default set): registrations and deposits of an operator under the compliance
+// profile off and one under br-spa (simulated registry answering at once), in the order A B B A.
 const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,rg';
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
@@ -284,7 +286,7 @@ async function main(): Promise<void> {
     );
 
     let seq = 0;
-    const newPlayer = async (c: Credentials): Promise<BenchPlayer> => {
+    const newPlayer = async (c: Credentials, brSpa = false): Promise<BenchPlayer> => {
       const n = seq++;
       const res = await clientOf(c).post(
         '/players',
@@ -298,11 +300,31 @@ async function main(): Promise<void> {
         { 'idempotency-key': `setup-${runId}-${n}` },
       );
       expectStatus('creating a setup player', res, 201);
-      return { id: (res.body as { id: string }).id, creds: c };
+      return { id: (res.body as { id: string }).id, creds: c, ...(brSpa ? { payerCpf: cpfFor(900_000 + n) } : {}) };
     };
-    const money = ['deposit', 'wallet', 'spread', 'rounds'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
+    // The br-spa pair: a second operator switched to br-spa (the same rate limit and receiver).
+    let brSpaOp: CreatedOperator | undefined;
+    if (SCENARIOS.has('brspa')) {
+      const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/operators', { name: 'Bench Operator br-spa' });
+      expectStatus('creating the br-spa operator', created, 201);
+      brSpaOp = created.body as CreatedOperator;
+      const id = brSpaOp.operator.id;
+      expectStatus(
+        'setting the rate limit',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/rate-limit`, { perMinute: RATE_LIMIT_PER_MINUTE }),
+        200,
+      );
+      expectStatus(
+        'setting the webhook URL',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/webhooks/sandbox`, { url: receiver.ready.url }),
+        200,
+      );
+      expectStatus('switching br-spa on', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/compliance`, { profile: 'br-spa' }), 200);
+    }
+    const money = ['deposit', 'wallet', 'spread', 'rounds', 'brspa'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
     const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]!))) : [];
+    const brSpaPlayers = brSpaOp ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), true)) : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
     const fundedSessions = (op: CreatedOperator, tag: string): Promise<(BenchSession & { playerId: string })[]> => {
       const live = productionOf(op);
@@ -510,6 +532,28 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('wallet')) scenarios.push(await measure(spec('GET /players/{id}/wallet', 'wallet', publicUrl, { players: oneBrand }), measured));
       if (SCENARIOS.has('rounds')) scenarios.push(await measure(spec('real-money game round', 'rounds', publicUrl, { sessions }), measured));
       if (rgOperator) scenarios.push(...(await responsibleGamingPair(rgOperator)));
+      if (brSpaOp) {
+        // Profile off vs br-spa, A B B A: registrations (br-spa asks the simulated SPA registry and
+        // holds one player per CPF), then deposits (br-spa: method, the day's check, the payer).
+        const brSpaCreds = sandboxOf(brSpaOp);
+        const register = (label: string, c: Credentials, cpfBase: number) =>
+          measure(spec(`POST /api/v1/players (${label})`, 'createPlayer', publicUrl, { creds: c, cpfBase }), measured);
+        scenarios.push(
+          await register('profile off', creds, 3_000_000),
+          await register('profile br-spa', brSpaCreds, 4_000_000),
+          await register('profile br-spa', brSpaCreds, 5_000_000),
+          await register('profile off', creds, 6_000_000),
+        );
+        const brSpaBrand = [brSpaOp.sandbox.brandId];
+        const offBrand = [operators[0]!.sandbox.brandId];
+        await depositRun('priming: br-spa deposits (not reported)', brSpaPlayers, brSpaBrand, { durationSec: 5, warmupSec: 0 });
+        scenarios.push(
+          await depositRun('deposit create + confirm (profile off)', oneBrand, offBrand),
+          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand),
+          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand),
+          await depositRun('deposit create + confirm (profile off)', oneBrand, offBrand),
+        );
+      }
       await bareRuns(' again');
     }
 

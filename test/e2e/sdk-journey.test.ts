@@ -291,6 +291,11 @@ t.test('operator journey through the SDK', async (t) => {
         return `key ${e.data.keyPrefix} issued`;
       case 'credential.revoked':
         return `key ${e.data.keyPrefix} revoked`;
+      case 'deposit.failed':
+        return `deposit ${e.data.deposit.id} failed`;
+      case 'player.restricted':
+      case 'player.closed':
+        return `player ${e.data.playerId} ${e.type}`;
       default:
         return e.type;
     }

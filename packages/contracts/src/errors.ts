@@ -27,6 +27,8 @@ export const ERROR_CATALOGUE = {
   KYC_NOT_APPROVED: { status: 403, message: 'The player KYC status is not aprovado.' },
   PLAYER_NOT_ACTIVE: { status: 403, message: 'The player status does not allow this operation.' },
   RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },
+  // Neutral on purpose: never says which list matched (docs/eligibility.md).
+  PLAYER_IMPEDED: { status: 403, message: 'This person cannot bet with this operator.' },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'Operator not found.' },
   WEBHOOK_EVENT_NOT_FOUND: { status: 404, message: 'Webhook event not found.' },
@@ -40,6 +42,7 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
   PLAYER_ALREADY_EXISTS: { status: 409, message: 'A player with this externalId already exists in the brand.' },
+  PLAYER_CPF_EXISTS: { status: 409, message: 'A player with this CPF already exists in the brand.' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on; our admin team can reset it.' },
   TEAM_MEMBER_ALREADY_EXISTS: { status: 409, message: 'A team member with this e-mail, or a token with this name, already exists.' },
   DEPOSIT_ALREADY_EXISTS: { status: 409, message: 'A deposit with this externalReference already exists.' },
@@ -58,11 +61,15 @@ export const ERROR_CATALOGUE = {
   VALIDATION_ERROR: { status: 422, message: 'The request is not valid.' },
   CURRENCY_MISMATCH: { status: 422, message: 'The currency differs from the player currency.' },
   INSUFFICIENT_FUNDS: { status: 422, message: 'The amount is larger than the withdrawable balance.' },
+  PAYER_REQUIRED: { status: 422, message: "The confirmation must carry the payer's CPF (payer.cpf)." },
+  METHOD_NOT_ALLOWED: { status: 422, message: 'This payment method is not allowed for this operator.' },
+  DESTINATION_NOT_OWNED: { status: 422, message: "The destination account is not in the player's own CPF." },
   RATE_LIMITED: { status: 429, message: 'Request rate exceeded.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal error.' },
   PROVIDER_UNAVAILABLE: { status: 502, message: 'An upstream provider is unavailable.' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'A backing service did not answer in time.' },
+  IMPEDIMENT_CHECK_UNAVAILABLE: { status: 503, message: 'The impediment registry did not answer; retry later.' },
   LAUNCH_TOKEN_INVALID: { status: 403, message: 'This game link is not valid.' },
   LAUNCH_TOKEN_EXPIRED: { status: 410, message: 'This game session has expired; open a new one from the site.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -87,6 +94,12 @@ export interface ErrorBody {
  * failovers of seconds, and the retry, with the same Idempotency-Key, is deduplicated.
  */
 const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+/** Retry-After of 503 IMPEDIMENT_CHECK_UNAVAILABLE: the SPA registry's outages are not restarts of seconds. */
+const IMPEDIMENT_CHECK_RETRY_AFTER_SECONDS = 30;
+const RETRY_AFTER: Partial<Record<string, number>> = {
+  SERVICE_UNAVAILABLE: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  IMPEDIMENT_CHECK_UNAVAILABLE: IMPEDIMENT_CHECK_RETRY_AFTER_SECONDS,
+};
 
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -99,7 +112,8 @@ export class AppError extends Error {
     this.code = code;
     this.details = details;
     // A 503 always says when to retry, also when it is rebuilt from a reply (fromBody).
-    this.headers = headers ?? (code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) } : undefined);
+    const retryAfter = RETRY_AFTER[code];
+    this.headers = headers ?? (retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) });
   }
 
   get status(): number {

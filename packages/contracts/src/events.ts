@@ -19,6 +19,9 @@ export const EVENT_TYPES = [
   'player.paused',
   'player.self_excluded',
   'player.self_exclusion.ended',
+  'deposit.failed',
+  'player.restricted',
+  'player.closed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -80,6 +83,17 @@ export const EventDataSchemas = {
     externalId: Nullable(Type.String()),
     by: Type.Union([Type.Literal('system'), Type.Literal('team')]),
   }),
+  /** A deposit ended `failed` without credit; `refundRequired`: money arrived and must go back to its origin (br-spa payer mismatch). */
+  'deposit.failed': Type.Object({ deposit: DepositSchema, refundRequired: Type.Boolean() }),
+  /** br-spa: the player may no longer deposit or play (reason code only: never which list matched); withdrawals stay open until `withdrawalsUntil`. */
+  'player.restricted': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    reason: Type.Literal('impeded'),
+    withdrawalsUntil: Timestamp,
+  }),
+  /** br-spa: the player is closed for good (`encerrado`); a balance left goes to the player's own account through our review queue. */
+  'player.closed': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), reason: Type.Literal('impeded') }),
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

@@ -91,6 +91,18 @@ export {
   type ScreeningList,
   type WalletStakesRequest,
 } from './aml.ts';
+export {
+  ACTIVITY_CHECK_SUBJECT,
+  CLOSEOUT_SUBJECT,
+  closeoutMessages,
+  IMPEDED_MESSAGE,
+  IMPEDIMENT_REASONS,
+  eligibilityMessages,
+  eligibilityOperations,
+  type ActivityCheck,
+  type Closeout,
+  type ImpedimentReason,
+} from './eligibility.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';
 export {
@@ -183,6 +195,9 @@ export {
   type PlayerStatus,
 } from './players.ts';
 export {
+  BR_SPA_METHODS,
+  ConfirmDepositSchema,
+  DepositPayerSchema,
   CreateDepositSchema,
   CreateWithdrawalSchema,
   DEPOSIT_STATUSES,
@@ -198,6 +213,7 @@ export {
   paymentAdminOperations,
   paymentOperations,
   type Deposit,
+  type DepositPayer,
   type DepositStatus,
   type Withdrawal,
   type WithdrawalDecision,
@@ -326,6 +342,7 @@ export {
 import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
 import { responsibleGamingOperations } from './responsible-gaming.ts';
+import { eligibilityOperations } from './eligibility.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
@@ -336,6 +353,7 @@ export const publicOperations = {
   ...meOperations,
   ...playerOperations,
   ...responsibleGamingOperations,
+  ...eligibilityOperations,
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,

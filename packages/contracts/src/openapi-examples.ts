@@ -121,6 +121,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: player,
   },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
+  reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
+  sandboxAddImpediment: {
+    body: { cpf: '529.982.247-25', reason: 'central_self_exclusion' },
+    response: { cpf: '52998224725', reason: 'central_self_exclusion' },
+  },
+  sandboxRemoveImpediment: { params: { cpf: '52998224725' }, response: { cpf: '52998224725', removed: true } },
   getKyc: { params: { playerId: PLAYER_ID }, response: kycRecord('em_analise') },
   submitKyc: {
     params: { playerId: PLAYER_ID },
@@ -159,7 +165,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     body: { amount: '100.00', currency: 'BRL', method: 'pix', externalReference: 'psp-7f3a9c' },
     response: deposit('pending'),
   },
-  confirmDeposit: { params: { depositId: DEPOSIT_ID }, body: {}, response: deposit('confirmed') },
+  confirmDeposit: {
+    params: { depositId: DEPOSIT_ID },
+    body: { payer: { cpf: '529.982.247-25', name: 'Ana Souza', bank: '341', account: '0001/12345-6' } },
+    response: deposit('confirmed'),
+  },
   failDeposit: { params: { depositId: DEPOSIT_ID }, body: { reason: 'Payment expired at the PSP' }, response: deposit('failed') },
   createWithdrawal: {
     params: { playerId: PLAYER_ID },
@@ -169,6 +179,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   getWithdrawal: { params: { withdrawalId: WITHDRAWAL_ID }, response: withdrawal('under_review') },
   cancelWithdrawal: { params: { withdrawalId: WITHDRAWAL_ID }, body: {}, response: withdrawal('cancelled') },
   sandboxWithdrawalDecision: { params: { withdrawalId: WITHDRAWAL_ID }, body: { decision: 'approve' }, response: withdrawal('approved') },
+  sandboxAddPixKey: { body: { key: 'ana@example.com', ownerCpf: '529.982.247-25' }, response: { key: 'ana@example.com', ownerCpf: '52998224725' } },
+  sandboxRemovePixKey: { params: { key: 'ana@example.com' }, response: { key: 'ana@example.com', removed: true } },
   listGames: {
     response: { data: [{ id: 'gm_aviator_demo', name: 'Aviator (demo)', provider: 'builtin', category: 'crash' }] },
   },
@@ -343,6 +355,27 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { credentialId: 'cred_01934b7e8c8e7c3a9f2d1b0a00000001', keyPrefix: 'bk_live_3fKp', revokedAt: T1 },
   },
+  'deposit.failed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000016',
+    type: 'deposit.failed',
+    createdAt: T1,
+    environment: 'production',
+    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch' }, refundRequired: true },
+  },
+  'player.restricted': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000017',
+    type: 'player.restricted',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded', withdrawalsUntil: '2026-11-23T10:05:00.000Z' },
+  },
+  'player.closed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000018',
+    type: 'player.closed',
+    createdAt: '2026-11-24T10:05:00.000Z',
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded' },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */
@@ -362,6 +395,11 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     'Pauses the player from 24 hours to 6 weeks ahead: deposits, game sessions and rounds answer 403 `RG_BLOCKED` (`details.reason` `paused`) until then. A pause cannot be shortened or lifted (409 `PAUSE_ACTIVE`); a longer one replaces it. Emits `player.paused`.',
   selfExclude:
     'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end. It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
+  reportLogin:
+    "Report each login of the player. Under the `br-spa` compliance profile the first of the day checks the SPA impediment registry: 200 `{ allowed: true }`, or 403 `PLAYER_IMPEDED` (a neutral message; the player becomes `restrito`, see `player.restricted`), or 503 `IMPEDIMENT_CHECK_UNAVAILABLE` with `Retry-After` when the registry does not answer and the player's last successful check is 15 days old or more. With the profile `off` it always answers `{ allowed: true }`.",
+  sandboxAddImpediment:
+    'Sandbox only: puts a CPF on the simulated SPA impediment registry of your operator, with a reason (`central_self_exclusion` or `social_program`). Registrations, logins, first deposits and game sessions of the day and sweeps of `br-spa` brands then see it impeded.',
+  sandboxRemoveImpediment: 'Sandbox only: takes a CPF off the simulated SPA impediment registry of your operator. `removed` says whether it was there.',
   getKyc: 'The KYC status of a player and the document submissions registered for it.',
   submitKyc:
     'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',
@@ -369,14 +407,18 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   getWallet: 'The player balances: `available` is the real balance, `withdrawable` is `available` minus open withdrawals.',
   listTransactions: 'The player ledger, newest first, paginated with an opaque `cursor` taken from the previous `nextCursor`.',
   createDeposit:
-    'Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
-  confirmDeposit: 'Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. The body may be empty or omitted.',
+    'Under the compliance profile `br-spa`, `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the first deposit of the day with no login reported checks the SPA impediment registry (403 `PLAYER_IMPEDED`). Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
+  confirmDeposit:
+    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the deposit becomes `failed` with `failureReason` `payer_mismatch`, and `deposit.failed` carries `refundRequired: true` (return the money to its origin).",
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
   createWithdrawal:
-    'Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`.',
+    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED`). A player restricted by an impediment may withdraw for 2 days.",
   getWithdrawal: 'Reads a withdrawal and its status.',
   cancelWithdrawal:
     'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',
+  sandboxAddPixKey:
+    "Sandbox only: registers a PIX key (e-mail, phone or random key) and its owner's CPF in the simulated payment provider's directory, which `br-spa` withdrawals to such keys are checked against. A key it does not know is not the player's.",
+  sandboxRemovePixKey: "Sandbox only: removes a PIX key from the simulated payment provider's directory.",
   sandboxWithdrawalDecision:
     'Sandbox only: simulates the team decision on a withdrawal: `approve` or `reject` one under review, `pay` an approved one (the wallet is debited only then). Emits `withdrawal.status_changed`.',
   listGames: 'The game catalogue available to the brand.',

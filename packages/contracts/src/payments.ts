@@ -39,6 +39,37 @@ export const CreateDepositSchema = Type.Object(
   },
   { $id: 'CreateDeposit' },
 );
+/** The payment methods allowed under the br-spa profile (Ordinance 615/2024: electronic transfer from and to the bettor's own account). */
+export const BR_SPA_METHODS = ['pix', 'ted', 'debit_card', 'prepaid_card'] as const;
+
+/** Who paid: the PSP's report of the paying account. Under br-spa `cpf` is required and must be the player's. */
+export const DepositPayerSchema = Type.Object(
+  {
+    cpf: Type.String({ format: 'cpf', description: "The paying account holder's CPF, with or without punctuation" }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    bank: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    account: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { $id: 'DepositPayer' },
+);
+export type DepositPayer = Static<typeof DepositPayerSchema>;
+export const ConfirmDepositSchema = Type.Object(
+  { payer: Type.Optional(DepositPayerSchema) },
+  { $id: 'ConfirmDeposit', description: 'JSON object (may be empty under the profile off)' },
+);
+
+export const SandboxPixKeySchema = Type.Object(
+  {
+    key: Type.String({ minLength: 1, maxLength: 77, description: 'An e-mail, phone (+55…), random (EVP) key' }),
+    ownerCpf: Type.String({ format: 'cpf' }),
+  },
+  { $id: 'SandboxPixKey' },
+);
+export const SandboxPixKeyResultSchema = Type.Object(
+  { key: Type.String(), ownerCpf: Type.String({ pattern: '^[0-9]{11}$' }) },
+  { additionalProperties: false },
+);
+
 export const FailDepositSchema = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { $id: 'FailDeposit' });
 
 export const WithdrawalSchema = Type.Object(
@@ -85,7 +116,16 @@ export const paymentOperations = defineOperations({
     status: 201,
     idempotent: true,
     serviceKeepsIdempotency: true,
-    errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'DEPOSIT_ALREADY_EXISTS', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE'],
+    errors: [
+      'PLAYER_NOT_FOUND',
+      'CURRENCY_MISMATCH',
+      'METHOD_NOT_ALLOWED',
+      'DEPOSIT_ALREADY_EXISTS',
+      'RG_BLOCKED',
+      'PLAYER_NOT_ACTIVE',
+      'PLAYER_IMPEDED',
+      'IMPEDIMENT_CHECK_UNAVAILABLE',
+    ],
   },
   confirmDeposit: {
     id: 'confirmDeposit',
@@ -95,12 +135,12 @@ export const paymentOperations = defineOperations({
     tag: 'Deposits',
     summary: 'Confirm a pending deposit and credit the wallet',
     params: DepositIdParams,
-    body: EmptyObject,
+    body: ConfirmDepositSchema,
     response: DepositSchema,
     status: 200,
     idempotent: true,
     serviceKeepsIdempotency: true,
-    errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
+    errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING', 'PAYER_REQUIRED'],
   },
   failDeposit: {
     id: 'failDeposit',
@@ -130,7 +170,17 @@ export const paymentOperations = defineOperations({
     status: 201,
     idempotent: true,
     serviceKeepsIdempotency: true,
-    errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'KYC_NOT_APPROVED', 'PLAYER_NOT_ACTIVE', 'INSUFFICIENT_FUNDS'],
+    errors: [
+      'PLAYER_NOT_FOUND',
+      'CURRENCY_MISMATCH',
+      'METHOD_NOT_ALLOWED',
+      'DESTINATION_NOT_OWNED',
+      'KYC_NOT_APPROVED',
+      'PLAYER_NOT_ACTIVE',
+      'RG_BLOCKED',
+      'INSUFFICIENT_FUNDS',
+      'PROVIDER_UNAVAILABLE',
+    ],
   },
   getWithdrawal: {
     id: 'getWithdrawal',
@@ -172,6 +222,30 @@ export const paymentOperations = defineOperations({
     status: 200,
     sandboxOnly: true,
     errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION'],
+  },
+  sandboxAddPixKey: {
+    id: 'sandboxAddPixKey',
+    method: 'POST',
+    path: '/sandbox/pix-keys',
+    subject: 'payments.sandbox.pixKeys.add',
+    tag: 'Sandbox',
+    summary: "Register a PIX key and its owner's CPF in the simulated payment provider's key directory",
+    body: SandboxPixKeySchema,
+    response: SandboxPixKeyResultSchema,
+    status: 201,
+    sandboxOnly: true,
+  },
+  sandboxRemovePixKey: {
+    id: 'sandboxRemovePixKey',
+    method: 'DELETE',
+    path: '/sandbox/pix-keys/:key',
+    subject: 'payments.sandbox.pixKeys.remove',
+    tag: 'Sandbox',
+    summary: "Remove a PIX key from the simulated payment provider's key directory",
+    params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 77 }) }),
+    response: Type.Object({ key: Type.String(), removed: Type.Boolean() }, { additionalProperties: false }),
+    status: 200,
+    sandboxOnly: true,
   },
 });
 

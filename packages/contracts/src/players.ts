@@ -3,6 +3,7 @@ import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf } from './common
 import { defineOperations } from './operations.ts';
 import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
+import { ComplianceProfileSchema } from './compliance-profile.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -325,6 +326,13 @@ export const PlayerStateSchema = Type.Object({
   dailyDepositLimit: Type.Optional(Nullable(Type.String())),
   /** The responsible-gaming rules the enforcing services apply (absent for an unknown player). */
   rg: Type.Optional(RgRulesSchema),
+  /** The operator's compliance profile (absent: `off`), and what its `br-spa` payment rules read. */
+  compliance: Type.Optional(ComplianceProfileSchema),
+  cpf: Type.Optional(Type.String()),
+  /** When an impediment hit restricted the player (`restrito`): withdrawals stay open for a window from here. */
+  restrictedAt: Type.Optional(Nullable(Type.String())),
+  /** Until when a restricted player may still withdraw (restrictedAt + the window). */
+  withdrawalsUntil: Type.Optional(Nullable(Type.String())),
 });
 export type PlayerState = Static<typeof PlayerStateSchema>;
 

@@ -101,6 +101,25 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'reportLogin',
+    name: "Report a login (under br-spa: the day's impediment check)",
+    params: { playerId: '{{playerId}}' },
+    tests: [json, `pm.test('allowed', () => pm.expect(body.allowed).to.eql(true));`],
+  },
+  {
+    op: 'sandboxAddImpediment',
+    name: 'Sandbox: put a CPF on the simulated SPA impediment registry',
+    body: { cpf: '111.444.777-35', reason: 'central_self_exclusion' },
+    status: 201,
+    tests: [json, `pm.test('CPF as digits', () => pm.expect(body.cpf).to.eql('11144477735'));`],
+  },
+  {
+    op: 'sandboxRemoveImpediment',
+    name: 'Sandbox: take it off again',
+    params: { cpf: '11144477735' },
+    tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
+  },
+  {
     op: 'submitKyc',
     name: 'Submit a KYC document',
     params: { playerId: '{{playerId}}' },
@@ -248,6 +267,19 @@ const FLOW: FlowStep[] = [
       json,
       `pm.test('same withdrawal, under_review', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('withdrawalId')); pm.expect(body.status).to.eql('under_review'); });`,
     ],
+  },
+  {
+    op: 'sandboxAddPixKey',
+    name: "Sandbox: register a PIX key and its owner's CPF",
+    body: { key: 'ana@example.com', ownerCpf: '529.982.247-25' },
+    status: 201,
+    tests: [json, `pm.test('owner as digits', () => pm.expect(body.ownerCpf).to.eql('52998224725'));`],
+  },
+  {
+    op: 'sandboxRemovePixKey',
+    name: 'Sandbox: remove the PIX key',
+    params: { key: 'ana@example.com' },
+    tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
   },
   {
     op: 'sandboxWithdrawalDecision',

@@ -3,6 +3,7 @@
 // response body; `request()` gives the status, headers and replay flag as well.
 import {
   OPERATIONS,
+  type ConfirmDeposit,
   type CreateDeposit,
   type CreateGameSession,
   type CreateKycSubmission,
@@ -16,6 +17,7 @@ import {
   type KycRecord,
   type KycSubmissionCreated,
   type LedgerItem,
+  type LoginAllowed,
   type Me,
   type OperationId,
   type OperationTypes,
@@ -23,6 +25,8 @@ import {
   type Player,
   type ResponsibleGaming,
   type SetLimit,
+  type SandboxImpediment,
+  type SandboxPixKey,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -89,6 +93,8 @@ export class BackOffice {
     create: (body: CreatePlayer, opts?: RequestOptions): Promise<Player> => this.#body('createPlayer', { body }, opts),
     /** Players with this externalId (at most one per brand); `data` is empty when none. */
     find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
+    /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
+    reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
   };
 
   /** Limits, pauses and self-exclusion the player chose (docs/responsible-gaming.md). */
@@ -141,8 +147,9 @@ export class BackOffice {
   readonly deposits = {
     create: (playerId: string, body: CreateDeposit, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('createDeposit', { params: { playerId }, body }, opts),
-    /** Credits the wallet; only while the deposit is pending. */
-    confirm: (depositId: string, opts?: RequestOptions): Promise<Deposit> => this.#body('confirmDeposit', { params: { depositId }, body: {} }, opts),
+    /** Credits the wallet; only while the deposit is pending. Under the br-spa profile pass the payer (`{ payer: { cpf } }`). */
+    confirm: (depositId: string, opts?: RequestOptions, body: ConfirmDeposit = {}): Promise<Deposit> =>
+      this.#body('confirmDeposit', { params: { depositId }, body }, opts),
     fail: (depositId: string, body: FailDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('failDeposit', { params: { depositId }, body }, opts),
   };
@@ -187,5 +194,15 @@ export class BackOffice {
       this.#body('sandboxKycDecision', { params: { playerId }, body }, opts),
     decideWithdrawal: (withdrawalId: string, body: WithdrawalDecision, opts?: ReadOptions): Promise<Withdrawal> =>
       this.#body('sandboxWithdrawalDecision', { params: { withdrawalId }, body }, opts),
+    /** Puts a CPF on the simulated SPA impediment registry of your operator. */
+    addImpediment: (body: SandboxImpediment, opts?: ReadOptions): Promise<{ cpf: string; reason: SandboxImpediment['reason'] }> =>
+      this.#body('sandboxAddImpediment', { body }, opts),
+    /** Registers a PIX key and its owner's CPF in the simulated payment provider's directory. */
+    addPixKey: (body: SandboxPixKey, opts?: ReadOptions): Promise<{ key: string; ownerCpf: string }> => this.#body('sandboxAddPixKey', { body }, opts),
+    /** Removes a PIX key from the simulated payment provider's directory. */
+    removePixKey: (key: string, opts?: ReadOptions): Promise<{ key: string; removed: boolean }> => this.#body('sandboxRemovePixKey', { params: { key } }, opts),
+    /** Takes a CPF off the simulated SPA impediment registry of your operator. */
+    removeImpediment: (cpf: string, opts?: ReadOptions): Promise<{ cpf: string; removed: boolean }> =>
+      this.#body('sandboxRemoveImpediment', { params: { cpf } }, opts),
   };
 }

@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -35,6 +35,7 @@ export const ERROR_STATUSES = {
   KYC_NOT_APPROVED: 403,
   PLAYER_NOT_ACTIVE: 403,
   RG_BLOCKED: 403,
+  PLAYER_IMPEDED: 403,
   NOT_FOUND: 404,
   OPERATOR_NOT_FOUND: 404,
   WEBHOOK_EVENT_NOT_FOUND: 404,
@@ -48,6 +49,7 @@ export const ERROR_STATUSES = {
   IDEMPOTENCY_CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PLAYER_ALREADY_EXISTS: 409,
+  PLAYER_CPF_EXISTS: 409,
   TOTP_ALREADY_ENABLED: 409,
   TEAM_MEMBER_ALREADY_EXISTS: 409,
   DEPOSIT_ALREADY_EXISTS: 409,
@@ -66,15 +68,24 @@ export const ERROR_STATUSES = {
   VALIDATION_ERROR: 422,
   CURRENCY_MISMATCH: 422,
   INSUFFICIENT_FUNDS: 422,
+  PAYER_REQUIRED: 422,
+  METHOD_NOT_ALLOWED: 422,
+  DESTINATION_NOT_OWNED: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   PROVIDER_UNAVAILABLE: 502,
   SERVICE_UNAVAILABLE: 503,
+  IMPEDIMENT_CHECK_UNAVAILABLE: 503,
   LAUNCH_TOKEN_INVALID: 403,
   LAUNCH_TOKEN_EXPIRED: 410,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
+
+/** JSON object (may be empty under the profile off) */
+export interface ConfirmDeposit {
+  payer?: DepositPayer;
+}
 
 export interface CreateDeposit {
   /** Positive decimal string with at most 2 decimals, up to 1000000.00; pattern: `^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$`; at most 16 characters */
@@ -148,6 +159,17 @@ export interface Deposit {
   confirmedAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+}
+
+export interface DepositPayer {
+  /** The paying account holder's CPF, with or without punctuation; format: cpf */
+  cpf: string;
+  /** length 1 to 200 */
+  name?: string;
+  /** length 1 to 64 */
+  bank?: string;
+  /** length 1 to 64 */
+  account?: string;
 }
 
 export interface FailDeposit {
@@ -227,6 +249,10 @@ export interface LedgerItem {
   createdAt: string;
 }
 
+export interface LoginAllowed {
+  allowed: true;
+}
+
 export interface Me {
   operator: {
     id: string;
@@ -299,6 +325,19 @@ export interface ResponsibleGaming {
   realityCheckMinutes: number;
 }
 
+export interface SandboxImpediment {
+  /** Valid CPF, with or without punctuation; format: cpf */
+  cpf: string;
+  reason: "central_self_exclusion" | "social_program";
+}
+
+export interface SandboxPixKey {
+  /** An e-mail, phone (+55…), random (EVP) key; length 1 to 77 */
+  key: string;
+  /** format: cpf */
+  ownerCpf: string;
+}
+
 export interface SetLimit {
   value: string | number;
 }
@@ -329,7 +368,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -387,6 +426,9 @@ export const OPERATIONS = {
   removeLimit: { id: 'removeLimit', method: 'DELETE', path: '/players/{playerId}/limits/{type}/{period}', pathParams: ['playerId', 'type', 'period'], idempotent: true, sandboxOnly: false, hasBody: false, status: 200, summary: "Remove a limit after the cooling-off (br-spa: the last loss or time limit cannot be removed)" },
   pausePlayer: { id: 'pausePlayer', method: 'POST', path: '/players/{playerId}/pause', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Pause the player from 24 hours to 6 weeks: no deposits, game sessions or rounds; it cannot be shortened" },
   selfExclude: { id: 'selfExclude', method: 'POST', path: '/players/{playerId}/self-exclusion', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Self-exclude the player for 1 to 12 months or without end: status autoexcluido at once, open game sessions end" },
+  reportLogin: { id: 'reportLogin', method: 'POST', path: '/players/{playerId}/logins', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Report the player's login: under br-spa, the first of the day checks the SPA impediment registry" },
+  sandboxAddImpediment: { id: 'sandboxAddImpediment', method: 'POST', path: '/sandbox/impediments', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated SPA impediment registry of the key's operator" },
+  sandboxRemoveImpediment: { id: 'sandboxRemoveImpediment', method: 'DELETE', path: '/sandbox/impediments/{cpf}', pathParams: ['cpf'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take a CPF off the simulated SPA impediment registry of the key's operator" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
   listTransactions: { id: 'listTransactions', method: 'GET', path: '/players/{playerId}/transactions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Ledger of a player, newest first" },
   createDeposit: { id: 'createDeposit', method: 'POST', path: '/players/{playerId}/deposits', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Create a pending deposit" },
@@ -396,6 +438,8 @@ export const OPERATIONS = {
   getWithdrawal: { id: 'getWithdrawal', method: 'GET', path: '/withdrawals/{withdrawalId}', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Read a withdrawal" },
   cancelWithdrawal: { id: 'cancelWithdrawal', method: 'POST', path: '/withdrawals/{withdrawalId}/cancel', pathParams: ['withdrawalId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Cancel a withdrawal under review" },
   sandboxWithdrawalDecision: { id: 'sandboxWithdrawalDecision', method: 'POST', path: '/sandbox/withdrawals/{withdrawalId}/decision', pathParams: ['withdrawalId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the team decision on a withdrawal" },
+  sandboxAddPixKey: { id: 'sandboxAddPixKey', method: 'POST', path: '/sandbox/pix-keys', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Register a PIX key and its owner's CPF in the simulated payment provider's key directory" },
+  sandboxRemovePixKey: { id: 'sandboxRemovePixKey', method: 'DELETE', path: '/sandbox/pix-keys/{key}', pathParams: ['key'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Remove a PIX key from the simulated payment provider's key directory" },
   listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
   createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
   testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
@@ -522,6 +566,41 @@ export interface OperationTypes {
     };
     response: ResponsibleGaming;
   };
+  /** POST /players/{playerId}/logins: Report the player's login: under br-spa, the first of the day checks the SPA impediment registry */
+  reportLogin: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: LoginAllowed;
+  };
+  /** POST /sandbox/impediments: Put a CPF on the simulated SPA impediment registry of the key's operator */
+  sandboxAddImpediment: {
+    params: undefined;
+    query: undefined;
+    body: SandboxImpediment;
+    response: {
+      /** pattern: `^[0-9]{11}$` */
+      cpf: string;
+      reason: "central_self_exclusion" | "social_program";
+    };
+  };
+  /** DELETE /sandbox/impediments/{cpf}: Take a CPF off the simulated SPA impediment registry of the key's operator */
+  sandboxRemoveImpediment: {
+    params: {
+      /** format: cpf */
+      cpf: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      /** pattern: `^[0-9]{11}$` */
+      cpf: string;
+      removed: boolean;
+    };
+  };
   /** GET /players/{playerId}/wallet: Balances of a player */
   getWallet: {
     params: {
@@ -567,7 +646,7 @@ export interface OperationTypes {
       depositId: string;
     };
     query: undefined;
-    body: Record<string, unknown>;
+    body: ConfirmDeposit;
     response: Deposit;
   };
   /** POST /deposits/{depositId}/fail: Mark a pending deposit as failed */
@@ -620,6 +699,30 @@ export interface OperationTypes {
     body: WithdrawalDecision;
     response: Withdrawal;
   };
+  /** POST /sandbox/pix-keys: Register a PIX key and its owner's CPF in the simulated payment provider's key directory */
+  sandboxAddPixKey: {
+    params: undefined;
+    query: undefined;
+    body: SandboxPixKey;
+    response: {
+      key: string;
+      /** pattern: `^[0-9]{11}$` */
+      ownerCpf: string;
+    };
+  };
+  /** DELETE /sandbox/pix-keys/{key}: Remove a PIX key from the simulated payment provider's key directory */
+  sandboxRemovePixKey: {
+    params: {
+      /** length 1 to 77 */
+      key: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      key: string;
+      removed: boolean;
+    };
+  };
   /** GET /games: The game catalogue */
   listGames: {
     params: undefined;
@@ -654,7 +757,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

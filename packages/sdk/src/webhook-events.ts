@@ -34,6 +34,12 @@ export interface WebhookEventData {
   'player.self_excluded': { playerId: string; externalId: string | null; since: string; until: string | null };
   /** A fixed term ran out (`system`) or compliance lifted an indefinite one (`team`). */
   'player.self_exclusion.ended': { playerId: string; externalId: string | null; by: 'system' | 'team' };
+  /** A deposit ended failed without credit; `refundRequired`: the money must go back to its origin. */
+  'deposit.failed': { deposit: Deposit; refundRequired: boolean };
+  /** br-spa: deposits and play refused from now; withdrawals open until `withdrawalsUntil`. */
+  'player.restricted': { playerId: string; externalId: string | null; reason: 'impeded'; withdrawalsUntil: string };
+  /** br-spa: the player is closed for good. */
+  'player.closed': { playerId: string; externalId: string | null; reason: 'impeded' };
 }
 
 type LimitType = 'deposit' | 'loss' | 'wager' | 'time';

@@ -118,6 +118,8 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         createWithdrawal: true,
         cancelWithdrawal: false,
         sandboxWithdrawalDecision: true,
+        sandboxAddImpediment: true,
+        sandboxAddPixKey: true,
         createGameSession: true,
       },
       'bodies with required fields are required; confirm, fail and cancel may be omitted',

@@ -1,5 +1,5 @@
-// Payments configuration: the kit's base settings, the key of its list cursors (the review queue)
-// and the reconciler's pace.
+// Payments configuration: the kit's base settings, the key of its list cursors (the review queue),
+// the reconciler's pace, and the br-spa PIX key directory (docs/eligibility.md).
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
 
@@ -11,6 +11,16 @@ export const PaymentsConfigSchema = Type.Composite([
     RECONCILE_INTERVAL_MS: Type.Integer({ default: 1000, minimum: 10 }),
     /** How long a move must have been still before the reconciler takes it over from its request. */
     RECONCILE_AFTER_MS: Type.Integer({ default: 2000, minimum: 0 }),
+    /**
+     * Who answers br-spa withdrawals' PIX key-owner lookups for production brands: `simulator` (no
+     * network, the default) or `psp` (the payment provider over HTTPS, PSP_* below). Sandbox brands always ask the simulator.
+     */
+    PIX_KEY_DIRECTORY: Type.Union([Type.Literal('simulator'), Type.Literal('psp')], { default: 'simulator' }),
+    PSP_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+    /** The operator's PSP credential (a secret: from the Secret, never logged). */
+    PSP_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+    PSP_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100 }),
+    PSP_RETRIES: Type.Integer({ default: 2, minimum: 0, maximum: 10 }),
   }),
 ]);
 export type PaymentsConfig = Static<typeof PaymentsConfigSchema>;

@@ -1,7 +1,7 @@
 // The payments service: deposits, withdrawals and the review queue. Money moves through the wallet
 // as intent → idempotent effect → completion, and a reconciler finishes interrupted moves
 // (docs/money.md). Subjects come from the contract's operation table.
-import { paymentAdminOperations as admin, paymentOperations as ops, rgUsageMessages } from '@bo/contracts';
+import { closeoutMessages, paymentAdminOperations as admin, paymentOperations as ops, rgUsageMessages } from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
@@ -19,29 +19,44 @@ import { startReconciler } from './flows/reconciler.ts';
 import { depositRgUsage } from './handlers/rg-usage.ts';
 import { forgetExpiredRequestKeys } from './persistence/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
+import { setupOwnAccount, type OwnAccount } from './own-account/setup.ts';
+import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-keys.ts';
+import { closeout } from './own-account/closeout.ts';
 
-export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
-  name: 'payments',
-  schema: PAYMENTS_SCHEMA,
-  config: PaymentsConfigSchema,
-  entities: [],
-  migrations: paymentsMigrations,
-  handlers: (deps) => ({
-    ...handle(ops.createDeposit, createDeposit(deps)),
-    ...handle(ops.confirmDeposit, confirmDeposit(deps)),
-    ...handle(ops.failDeposit, failDeposit(deps)),
-    ...handle(ops.createWithdrawal, createWithdrawal(deps)),
-    ...handle(ops.getWithdrawal, getWithdrawal(deps)),
-    ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps)),
-    ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
-    ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
-    ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
-    ...handle(admin.adminListDeposits, adminListDeposits(deps)),
-    ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
-    ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
-    ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
-  }),
-  background: (deps) => [startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS })],
-  // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.
-  forgetRowKeys: async (deps, olderThan, batch) => (await forgetExpiredRequestKeys(deps.sql, olderThan, batch)) === batch,
-};
+/** The service; tests pass `onSetup` to drive the simulated PSP key directory. */
+export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): ServiceDefinition<typeof PaymentsConfigSchema, OwnAccount> {
+  return {
+    name: 'payments',
+    schema: PAYMENTS_SCHEMA,
+    config: PaymentsConfigSchema,
+    entities: [],
+    migrations: paymentsMigrations,
+    setup: (deps) => setupOwnAccount(deps, onSetup),
+    handlers: (deps, own) => ({
+      ...handle(ops.createDeposit, createDeposit(deps)),
+      ...handle(ops.confirmDeposit, confirmDeposit(deps, own)),
+      ...handle(ops.failDeposit, failDeposit(deps)),
+      ...handle(ops.createWithdrawal, createWithdrawal(deps, own)),
+      ...handle(ops.sandboxAddPixKey, sandboxAddPixKey(deps)),
+      ...handle(ops.sandboxRemovePixKey, sandboxRemovePixKey(deps)),
+      ...handle(closeoutMessages.closeout, closeout(deps)),
+      ...handle(ops.getWithdrawal, getWithdrawal(deps)),
+      ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps)),
+      ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
+      ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
+      ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
+      ...handle(admin.adminListDeposits, adminListDeposits(deps)),
+      ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
+      ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
+      ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
+    }),
+    background: (deps, own) => [
+      startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS }),
+      async () => own.profiles.stop(),
+    ],
+    // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.
+    forgetRowKeys: async (deps, olderThan, batch) => (await forgetExpiredRequestKeys(deps.sql, olderThan, batch)) === batch,
+  };
+}
+
+export const paymentsService = paymentsServiceWith();

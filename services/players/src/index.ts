@@ -1,2 +1,2 @@
-export { playersService } from './service.ts';
+export { playersService, playersServiceWith } from './service.ts';
 export { PlayersConfigSchema, type PlayersConfig } from './config.ts';

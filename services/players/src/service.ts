@@ -6,6 +6,8 @@ import {
   complianceProfileMessages,
   responsibleGamingAdminOperations,
   responsibleGamingOperations,
+  eligibilityMessages,
+  eligibilityOperations,
   playerAdminOperations,
   playerChangedSubject,
   playerMessages,
@@ -29,6 +31,10 @@ import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './ha
 import { getResponsibleGaming, pausePlayer, removeLimit, selfExclude, setLimit } from './handlers/responsible-gaming.ts';
 import { adminGetResponsibleGaming, adminLiftSelfExclusion } from './handlers/admin-responsible-gaming.ts';
 import { startSelfExclusionTerms } from './handlers/self-exclusion-terms.ts';
+import { activityCheck, reportLogin, sandboxAddImpediment, sandboxRemoveImpediment } from './handlers/eligibility.ts';
+import { setupEligibility, type EligibilityOptions } from './impediments/setup.ts';
+import type { Eligibility } from './impediments/eligibility.ts';
+import { eligibilityLoops } from './impediments/loops.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -58,37 +64,47 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   );
 }
 
-export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
-  name: 'players',
-  schema: PLAYERS_SCHEMA,
-  config: PlayersConfigSchema,
-  entities: playerEntities,
-  migrations: playerMigrations,
-  background: (deps) => [startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],
-  handlers: (deps) => ({
-    ...handle(playerOperations.createPlayer, createPlayer(deps)),
-    ...handle(playerOperations.findPlayers, findPlayers(deps)),
-    ...handle(playerOperations.getKyc, getKyc(deps)),
-    ...handle(playerMessages.state, playerState(deps)),
-    ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
-    ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
-    ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
-    ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
-    ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
-    ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
-    ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
-    ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
-    ...announcesChange(deps, {
-      ...handle(responsibleGamingOperations.setLimit, setLimit(deps)),
-      ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps)),
-      ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps)),
-      ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps)),
-      ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
-      ...handle(playerOperations.submitKyc, submitKyc(deps)),
-      ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
-      ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
-      ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
-      ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+/** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
+export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefinition<typeof PlayersConfigSchema, Eligibility> {
+  return {
+    name: 'players',
+    schema: PLAYERS_SCHEMA,
+    config: PlayersConfigSchema,
+    entities: playerEntities,
+    migrations: playerMigrations,
+    setup: (deps) => setupEligibility(deps, opts),
+    handlers: (deps, elig) => ({
+      ...handle(playerOperations.createPlayer, createPlayer(deps, elig)),
+      ...handle(eligibilityMessages.activity, activityCheck(deps, elig)),
+      ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
+      ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(deps, elig)),
+      ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(deps)),
+      ...handle(playerOperations.findPlayers, findPlayers(deps)),
+      ...handle(playerOperations.getKyc, getKyc(deps)),
+      ...handle(playerMessages.state, playerState(deps, elig)),
+      ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
+      ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
+      ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
+      ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
+      ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
+      ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
+      ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
+      ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
+      ...announcesChange(deps, {
+        ...handle(responsibleGamingOperations.setLimit, setLimit(deps)),
+        ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps)),
+        ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps)),
+        ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps)),
+        ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
+        ...handle(playerOperations.submitKyc, submitKyc(deps)),
+        ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
+        ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
+        ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
+        ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+      }),
     }),
-  }),
-};
+    background: (deps, elig) => [...eligibilityLoops(deps, elig), startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],
+  };
+}
+
+export const playersService = playersServiceWith();

@@ -4,9 +4,11 @@ import type { Test } from 'tap';
 import { jetstream, jetstreamManager, DeliverPolicy } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { eventsStreamName, requestOperation, type DomainEvent, type OperationReply, type Scope, type OperatorScope } from '@bo/contracts';
-import { startServiceWith, type RunningService } from '@bo/service-kit';
+import { startServiceWith, type RunningService, type ServiceDefinition } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { playersService } from '../src/service.ts';
+import type { PlayersConfig } from '../src/config.ts';
+import type { Eligibility } from '../src/impediments/eligibility.ts';
 
 /** Operator A has a sandbox and a production brand; operator B a sandbox brand in another currency. */
 export const scopes = {
@@ -118,16 +120,21 @@ export async function readEvents(
   return out;
 }
 
-export async function startPlayers(t: Test, label = 'players', extra: Record<string, unknown> = {}): Promise<PlayersHarness> {
+export async function startPlayers(
+  t: Test,
+  label = 'players',
+  def: ServiceDefinition<typeof playersService.config, Eligibility> = playersService,
+  settings: Partial<PlayersConfig> = {},
+): Promise<PlayersHarness> {
   const db = await createTestDatabase(label);
   const prefix = testPrefix(label);
-  const svc = await startServiceWith(playersService, {
+  const svc = await startServiceWith(def, {
+    ...settings,
     DATABASE_URL: db.url,
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: prefix,
     RPC_TIMEOUT_MS: 5000,
     OUTBOX_POLL_MS: 50,
-    ...extra,
   });
   t.teardown(async () => {
     await svc.stop();

@@ -8,12 +8,13 @@ import t from 'tap';
 import { PLAYER_STATE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, WALLET_RG_USAGE_SUBJECT, rpcSubject, type RgUsageRequest } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
+import { playersService } from '../src/service.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 t.test('responsible gaming', async (t) => {
-  const h = await startPlayers(t, 'rg', { RG_TERMS_INTERVAL_MS: 50 });
+  const h = await startPlayers(t, 'rg', playersService, { RG_TERMS_INTERVAL_MS: 50 });
   t.teardown(() => setRuleClockOffset(0));
   const asked: RgUsageRequest[] = [];
   const fake = (subject: string, usage: { type: string; period: string; used: string }[]) =>
@@ -97,7 +98,7 @@ t.test('responsible gaming', async (t) => {
     t.teardown(async () => {
       await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'off' } });
     });
-    const p = await h.createPlayer(t, scope, { externalId: 'rg-2' });
+    const p = await h.createPlayer(t, scope, { externalId: 'rg-2', cpf: '111.444.777-35' });
     t.match(okBody<any>(t, await state(p.id), 200).rg, { profile: 'br-spa', limits: [] }, 'br-spa players always carry their rules');
     okBody(t, await setLimit(p.id, 'loss', 'day', '100.00'), 200);
     okBody(t, await setLimit(p.id, 'loss', 'month', '1000.00'), 200);

@@ -1,5 +1,15 @@
 // payments.deposits.create / confirm / fail.
-import { AppError, COMPLIANCE_DEFAULTS, newId, type PlayerState, type paymentAdminOperations, type paymentOperations } from '@bo/contracts';
+import {
+  ACTIVITY_CHECK_SUBJECT,
+  AppError,
+  COMPLIANCE_DEFAULTS,
+  newId,
+  normaliseCpf,
+  type ActivityCheck,
+  type PlayerState,
+  type paymentAdminOperations,
+  type paymentOperations,
+} from '@bo/contracts';
 import {
   adminScopeOf,
   crashPoint,
@@ -28,6 +38,7 @@ import {
   lockDeposit,
   lockPlayerDeposits,
   markConfirming,
+  readDeposit,
   markConfirmingIfPending,
   markFailed,
   referenceAndUsage,
@@ -36,6 +47,9 @@ import { limitReachedAnnounced } from '../flows/limit-reached.ts';
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
+import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
+import { recordPayer, refusePayer } from '../own-account/deposit-payer.ts';
+import type { OwnAccount } from '../own-account/setup.ts';
 
 const CREATE = 'payments.deposits.create';
 const FAIL = 'payments.deposits.fail';
@@ -76,6 +90,12 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   checkAmount(input.amount);
   const player = await playerState(deps, scope.brandId, playerId);
   checkPlayerAndCurrency(player, input.currency);
+  if (isBrSpa(player)) {
+    checkMethod(input.method);
+    checkNotImpeded(player);
+    // The day's impediment check when no login was reported today (at once otherwise).
+    await deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'deposit' } satisfies ActivityCheck);
+  }
   const asked = ruleClock.now();
   const limited = depositLimits(player, asked).length > 0;
   const newRow = (now: Date): DepositRow => ({
@@ -123,11 +143,21 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   return limitReachedAnnounced(deps, scope, player, answer);
 }
 
-export function confirmDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.confirmDeposit> {
+export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<typeof paymentOperations.confirmDeposit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
+    if ((await own.profiles.of(scope.operatorId)) === 'br-spa') {
+      // Ordinance 615/2024: only the player's own account pays in (own-account/deposit-payer.ts).
+      const payer = req.body?.payer;
+      if (!payer) throw new AppError('PAYER_REQUIRED');
+      const row = await readDeposit(deps.sql, depositId, scope.brandId);
+      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+      const player = await playerState(deps, scope.brandId, row.playerId);
+      if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
+      await recordPayer(deps.sql, depositId, payer);
+    }
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
     // pending deposit and a key with no stored answer, is one statement; anything else (a replay
     // of this key included) is looked at under the row lock.

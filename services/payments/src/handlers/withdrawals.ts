@@ -49,6 +49,8 @@ import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../per
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
 import { adminActor, playerState } from './request.ts';
+import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa } from '../own-account/own-account-rules.ts';
+import type { OwnAccount } from '../own-account/setup.ts';
 
 /**
  * The answer a move this request finished stored under its key (a declined hold's 422 included),
@@ -88,7 +90,7 @@ async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestK
   return { status: 201, body: withdrawalView(done) };
 }
 
-export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createWithdrawal> {
+export function createWithdrawal(deps: ServiceDeps, own: OwnAccount): HandlerOf<typeof paymentOperations.createWithdrawal> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
@@ -101,7 +103,14 @@ export function createWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
     const { playerId } = req.params;
     const input = req.body;
     checkAmount(input.amount);
-    checkWithdrawalAllowed(await playerState(deps, scope.brandId, playerId), input.currency);
+    const player = await playerState(deps, scope.brandId, playerId);
+    checkWithdrawalAllowed(player, input.currency);
+    if (isBrSpa(player)) {
+      // Ordinance 615/2024: only to the player's own account; after an impediment hit, only inside its window.
+      checkMethod(input.method);
+      checkWithdrawalWindow(player, new Date());
+      await checkDestinationOwned(player, input.method, input.destination, own.keysFor(scope.environment), scope);
+    }
 
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();

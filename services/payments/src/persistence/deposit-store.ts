@@ -20,8 +20,9 @@ export async function lockDeposit(
   return rowById<DepositRow>(tx, 'payments.deposits', COLUMNS, id, brandId, opts.skipLocked ? ' for update skip locked' : ' for update');
 }
 
-export async function readDeposit(sql: SqlRunner, id: string): Promise<DepositRow | undefined> {
-  return rowById<DepositRow>(sql, 'payments.deposits', COLUMNS, id, undefined);
+/** A deposit (of the brand, when given). */
+export async function readDeposit(sql: SqlRunner, id: string, brandId?: string): Promise<DepositRow | undefined> {
+  return rowById<DepositRow>(sql, 'payments.deposits', COLUMNS, id, brandId);
 }
 
 export async function findByExternalReference(tx: SqlRunner, brandId: string, externalReference: string): Promise<string | undefined> {

@@ -125,6 +125,24 @@ export class Payments0007KeysByAge extends Migration {
   }
 }
 
+/**
+ * br-spa (docs/eligibility.md): the payer a confirm reported, kept on the deposit for our
+ * compliance team (a mismatch included); the simulated PSP's PIX key directory of the sandbox.
+ */
+export class PaymentsOwnAccount extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table payments.deposits add column if not exists payer_cpf text check (payer_cpf ~ '^[0-9]{11}$'),
+      add column if not exists payer_name text, add column if not exists payer_bank text, add column if not exists payer_account text`);
+    this.addSql(`create table if not exists payments.simulated_pix_keys (
+      operator_id text not null,
+      key text not null check (length(key) between 1 and 77),
+      owner_cpf text not null check (owner_cpf ~ '^[0-9]{11}$'),
+      created_at timestamptz not null,
+      primary key (operator_id, key)
+    )`);
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -133,4 +151,5 @@ export const paymentsMigrations = [
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
   { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
+  { name: 'PaymentsOwnAccount', class: PaymentsOwnAccount },
 ];

@@ -1,15 +1,27 @@
 // players.create (POST /players, idempotent). externalId is unique per brand: checked first for a
-// clear answer, and held by the unique index when two creates race.
+// clear answer, and held by the unique index when two creates race. Under br-spa the CPF is asked
+// of the impediment registry first and is unique per brand among players not closed (held by a
+// transaction lock on brand and CPF when two creates race; docs/eligibility.md). Limits sent with
+// the registration are the player's first limits, in force at once (docs/responsible-gaming.md).
 import { AppError, newId, normaliseCpf, validationError, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce } from '@bo/service-kit';
+import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn } from '@bo/service-kit';
 import { storedValue } from '../domain/rg-limits.ts';
 import { complianceOf } from '../persistence/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
+import { checkAtRegistration, type Eligibility } from '../impediments/eligibility.ts';
 
-export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperations.createPlayer> {
+/** br-spa: one player per CPF per brand (a closed one does not count: a new registration is checked afresh). */
+async function checkCpfFree(tx: EntityManager, brandId: string, cpf: string): Promise<void> {
+  await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${brandId}:${cpf}`]);
+  const holder = await tx.findOne(PlayerEntity, { brandId, cpf, status: { $ne: 'encerrado' } }, { fields: ['id'] });
+  if (holder) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: holder.id });
+}
+
+export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerOperations.createPlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const input = req.body;
@@ -21,6 +33,13 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
       async (tx) => {
         const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });
         if (taken > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
+        const cpf = normaliseCpf(input.cpf);
+        const compliance = await complianceOf(tx, scope.operatorId);
+        const brSpa = compliance.profile === 'br-spa';
+        if (brSpa) {
+          await checkCpfFree(tx, scope.brandId, cpf);
+          await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
+        }
         const now = ruleClock.now();
         const player = tx.create(PlayerEntity, {
           id: newId('player'),
@@ -30,7 +49,7 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
           externalId: input.externalId,
           name: input.name,
           email: input.email,
-          cpf: normaliseCpf(input.cpf),
+          cpf,
           phone: input.phone ?? null,
           birthDate: input.birthDate,
           currency: scope.currency,
@@ -40,13 +59,14 @@ export function createPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
           selfExcludedUntil: null,
           selfExcludedSince: null,
           pausedUntil: null,
+          impedimentCheckedAt: brSpa ? elig.clock() : null,
+          restrictedAt: null,
           createdAt: now,
           updatedAt: now,
         });
         if (input.limits?.length) {
           // Limits collected at registration: first limits, so each applies at once.
           await tx.flush();
-          const compliance = await complianceOf(tx, scope.operatorId);
           const seen = new Set<string>();
           for (const [i, l] of input.limits.entries()) {
             if (seen.has(`${l.type}:${l.period}`)) throw validationError('body', [{ path: `/limits/${i}`, message: 'one limit per type and period' }]);

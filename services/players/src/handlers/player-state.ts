@@ -6,16 +6,17 @@ import { findPlayer } from '../persistence/player-store.ts';
 import { isSelfExcluded } from '../domain/responsible-gaming.ts';
 import { depositPerDay } from '../persistence/deposit-day.ts';
 import { complianceOf, limitRows, rgRules } from '../persistence/rg-store.ts';
+import { withdrawalsUntil, type Eligibility } from '../impediments/eligibility.ts';
 
-export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.state> {
+export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerMessages.state> {
   return async (req) => {
     const input = req.body;
     const scope = req.ctx?.scope;
     // An operator credential may only ever see its own brand.
     const brandAllowed = scope?.kind !== 'operator' || scope.brandId === input.brandId;
-    const player = brandAllowed ? await findPlayer(deps.orm.em.fork(), { id: input.playerId, brandId: input.brandId }) : null;
-    if (!player) return { status: 200, body: { exists: false, playerId: input.playerId } satisfies PlayerState };
     const em = deps.orm.em.fork();
+    const player = brandAllowed ? await findPlayer(em, { id: input.playerId, brandId: input.brandId }) : null;
+    if (!player) return { status: 200, body: { exists: false, playerId: input.playerId } satisfies PlayerState };
     const now = ruleClock.now();
     const [compliance, rows] = await Promise.all([complianceOf(em, player.operatorId), limitRows(em, player.id)]);
     const daily = depositPerDay(rows, now);
@@ -33,6 +34,16 @@ export function playerState(deps: ServiceDeps): HandlerOf<typeof playerMessages.
       // Absent for an `off` operator's player with no limit and no pause: v1.1's answer.
       ...(rg ? { rg } : {}),
     };
+    // br-spa only (the answer under `off` is unchanged): what payments' rules read (own-CPF payer
+    // and destinations, the withdrawal window after an impediment hit).
+    if (compliance.profile === 'br-spa') {
+      Object.assign(state, {
+        compliance: 'br-spa',
+        cpf: player.cpf,
+        restrictedAt: player.restrictedAt?.toISOString() ?? null,
+        withdrawalsUntil: player.restrictedAt ? withdrawalsUntil(player.restrictedAt, elig.config).toISOString() : null,
+      } satisfies Partial<PlayerState>);
+    }
     return { status: 200, body: state };
   };
 }

@@ -7,6 +7,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import {
   DOCUMENT_TYPES,
+  IMPEDIMENT_REASONS,
   KYC_STATUSES,
   PLAYER_STATUSES,
   type ComplianceProfile,
@@ -67,6 +68,12 @@ export const PlayerEntity = defineEntity({
     selfExcludedSince: p.datetime().nullable(),
     /** A pause the player chose: no deposits, sessions or rounds before it. */
     pausedUntil: p.datetime().nullable(),
+    /** br-spa: the last time the SPA registry answered "not impeded" for this player (docs/eligibility.md). */
+    impedimentCheckedAt: p.datetime().nullable(),
+    /** br-spa: when an impediment hit made the player `restrito` (the withdrawal window and the closing count from here). */
+    restrictedAt: p.datetime().nullable(),
+    /** br-spa: when payments took the balance of the player closed after a hit (impediments/closing.ts). */
+    closeoutDoneAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -206,4 +213,82 @@ export const RgHistoryEntity = defineEntity({
 });
 export type RgHistoryRow = InstanceType<typeof RgHistoryEntity.class>;
 
-export const playerEntities = [PlayerEntity, KycSubmissionEntity, KycHistoryEntity, OperatorComplianceEntity, RgLimitEntity, RgHistoryEntity];
+export const IMPEDIMENT_MOMENTS = ['registration', 'login', 'deposit', 'game_session', 'sweep'] as const;
+export type ImpedimentMoment = (typeof IMPEDIMENT_MOMENTS)[number];
+export const IMPEDIMENT_OUTCOMES = ['not_impeded', 'impeded', 'unavailable'] as const;
+export type ImpedimentOutcome = (typeof IMPEDIMENT_OUTCOMES)[number];
+
+/**
+ * Every question put to an impediment registry under br-spa and its answer: the compliance
+ * record (a refused registration leaves only this row; `playerId` is null then).
+ */
+export const ImpedimentCheckEntity = defineEntity({
+  name: 'ImpedimentCheck',
+  tableName: 'impediment_checks',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    operatorId: p.text(),
+    brandId: p.text(),
+    playerId: p.text().nullable(),
+    cpf: p.text().check("cpf ~ '^[0-9]{11}$'"),
+    moment: p.text().$type<ImpedimentMoment>().check(oneOf('moment', IMPEDIMENT_MOMENTS)),
+    outcome: p.text().$type<ImpedimentOutcome>().check(oneOf('outcome', IMPEDIMENT_OUTCOMES)),
+    /** Comma-separated reasons of an `impeded` answer (kept for our team, never sent to the operator). */
+    reasons: p.text().nullable(),
+    at: p.datetime(),
+  },
+  indexes: [{ name: 'impediment_checks_by_cpf', properties: ['cpf', 'at'] }],
+});
+
+/** The simulated SPA registry's impeded CPFs, per operator (sandbox routes and our team set them). */
+export const SimulatedImpedimentEntity = defineEntity({
+  name: 'SimulatedImpediment',
+  tableName: 'simulated_impediments',
+  schema: 'players',
+  properties: {
+    operatorId: p.text().primary(),
+    cpf: p.text().primary().check("cpf ~ '^[0-9]{11}$'"),
+    reason: p.text().check(oneOf('reason', IMPEDIMENT_REASONS)),
+    createdAt: p.datetime(),
+  },
+});
+
+/**
+ * One sweep of every active br-spa player: where it stands, so a sweep interrupted by a crash
+ * goes on from its last committed batch (`cursor`: the last player id done).
+ */
+export const ImpedimentSweepEntity = defineEntity({
+  name: 'ImpedimentSweep',
+  tableName: 'impediment_sweeps',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    startedAt: p.datetime(),
+    cursor: p.text().nullable(),
+    checked: p.integer(),
+    hits: p.integer(),
+    unavailable: p.integer(),
+    finishedAt: p.datetime().nullable(),
+  },
+  // At most one sweep under way: two replicas starting one at once insert one row.
+  uniques: [
+    {
+      name: 'impediment_sweeps_one_open',
+      expression: 'create unique index "impediment_sweeps_one_open" on "players"."impediment_sweeps" ((finished_at is null)) where finished_at is null',
+    },
+  ],
+});
+export type ImpedimentSweepRow = InstanceType<typeof ImpedimentSweepEntity.class>;
+
+export const playerEntities = [
+  PlayerEntity,
+  KycSubmissionEntity,
+  KycHistoryEntity,
+  OperatorComplianceEntity,
+  RgLimitEntity,
+  RgHistoryEntity,
+  ImpedimentCheckEntity,
+  SimulatedImpedimentEntity,
+  ImpedimentSweepEntity,
+];

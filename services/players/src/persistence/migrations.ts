@@ -119,6 +119,37 @@ export class RgLimitsPauseSelfExclusion extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class EligibilityImpediments extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."impediment_checks" ("id" bigint generated always as identity not null primary key, "operator_id" text not null, "brand_id" text not null, "player_id" text null, "cpf" text not null, "moment" text not null, "outcome" text not null, "reasons" text null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "impediment_checks_by_cpf" on "players"."impediment_checks" ("cpf", "at")');
+    this.addSql(
+      'create table "players"."impediment_sweeps" ("id" text not null, "started_at" timestamptz not null, "cursor" text null, "checked" int not null, "hits" int not null, "unavailable" int not null, "finished_at" timestamptz null, primary key ("id"))',
+    );
+    this.addSql('create unique index "impediment_sweeps_one_open" on "players"."impediment_sweeps" ((finished_at is null)) where finished_at is null');
+    this.addSql(
+      'create table "players"."simulated_impediments" ("operator_id" text not null, "cpf" text not null, "reason" text not null, "created_at" timestamptz not null, primary key ("operator_id", "cpf"))',
+    );
+    this.addSql(
+      'alter table "players"."players" add "impediment_checked_at" timestamptz null, add "restricted_at" timestamptz null, add "closeout_done_at" timestamptz null',
+    );
+    this.addSql('alter table "players"."impediment_checks" add constraint "impediment_checks_cpf_check" check (cpf ~ \'^[0-9]{11}$\')');
+    this.addSql(
+      "alter table \"players\".\"impediment_checks\" add constraint \"impediment_checks_moment_check\" check (moment in ('registration', 'login', 'deposit', 'game_session', 'sweep'))",
+    );
+    this.addSql(
+      'alter table "players"."impediment_checks" add constraint "impediment_checks_outcome_check" check (outcome in (\'not_impeded\', \'impeded\', \'unavailable\'))',
+    );
+    this.addSql('alter table "players"."simulated_impediments" add constraint "simulated_impediments_cpf_check" check (cpf ~ \'^[0-9]{11}$\')');
+    this.addSql(
+      'alter table "players"."simulated_impediments" add constraint "simulated_impediments_reason_check" check (reason in (\'central_self_exclusion\', \'social_program\'))',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -129,4 +160,5 @@ export const playerMigrations = [
   { name: '0005_stored_answers_by_age', class: kitMigration(processedRequestsExpiryIndexSql('players')) },
   { name: '0006_operator_compliance', class: OperatorCompliance },
   { name: '0007_rg_limits_pause_self_exclusion', class: RgLimitsPauseSelfExclusion },
+  { name: '0008_eligibility_impediments', class: EligibilityImpediments },
 ];

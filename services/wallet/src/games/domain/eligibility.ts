@@ -12,6 +12,8 @@ export function assertPlayerMayPlay(state: PlayerState, now: Date = ruleClock.no
   if (state.kycStatus !== 'aprovado') {
     throw new AppError('KYC_NOT_APPROVED', 'Game sessions require the player KYC status aprovado.', { kycStatus: state.kycStatus ?? null });
   }
+  // br-spa: an impediment hit (docs/eligibility.md); the wording never says which list matched.
+  if (state.restrictedAt) throw new AppError('RG_BLOCKED', 'This person cannot bet with this operator.', { reason: 'impeded' });
   if (isSelfExcluded(state, now)) {
     throw new AppError('RG_BLOCKED', 'The player is self-excluded from play.', { reason: 'self_excluded', selfExcludedUntil: state.selfExcludedUntil ?? null });
   }

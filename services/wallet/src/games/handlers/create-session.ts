@@ -1,9 +1,19 @@
 // games.sessions.create (POST /players/{playerId}/game-sessions). Not idempotent: each call opens
 // a new session. Check order (docs/decisions.md): validation → player 404 → game 404 → KYC → RG
-// (self-exclusion, pause, br-spa's required limits, a time limit reached) → status. Sandbox
-// sessions are demo sessions with a fictitious balance that never touches the wallet; production
-// sessions are real.
-import { AppError, PLAYER_STATE_SUBJECT, newId, type gameOperations, type GameMode, type PlayerState, type PlayerStateRequest } from '@bo/contracts';
+// (self-exclusion, pause, br-spa's required limits, a time limit reached, the day's impediment
+// check) → status. Sandbox sessions are demo sessions with a fictitious balance that never touches
+// the wallet; production sessions are real.
+import {
+  ACTIVITY_CHECK_SUBJECT,
+  AppError,
+  PLAYER_STATE_SUBJECT,
+  newId,
+  type ActivityCheck,
+  type gameOperations,
+  type GameMode,
+  type PlayerState,
+  type PlayerStateRequest,
+} from '@bo/contracts';
 import { operatorScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { periodUsage } from '../../ledger/rg-usage.ts';
@@ -38,6 +48,12 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       } catch (e) {
         await announceLimitReached(ctx.deps, e, { ...scope, playerId, externalId: player.externalId ?? null });
       }
+    }
+    // br-spa: the day's impediment check when no login was reported today (answered at once otherwise).
+    if (player.compliance === 'br-spa') {
+      await ctx.deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'game_session' } satisfies ActivityCheck, {
+        requestId: req.ctx.requestId,
+      });
     }
 
     const mode: GameMode = scope.environment === 'sandbox' ? 'demo' : 'real';

@@ -1,0 +1,107 @@
+// Who may bet under the `br-spa` compliance profile (issue 27, docs/eligibility.md): the SPA's
+// impediment registry (SIGAP "módulo de impedidos") checked at registration, on the first activity
+// of the day and in sweeps; the login report; the sandbox's control of the simulated registry; and
+// the internal message other services send before a player's first deposit or game session of the day.
+import { Type, type Static } from '@sinclair/typebox';
+import { defineMessages } from './messages.ts';
+import { defineOperations } from './operations.ts';
+import { PlayerIdParams } from './players.ts';
+
+/** Why the SPA registry impedes a CPF: centralised self-exclusion, or a Bolsa Família / BPC beneficiary. */
+export const IMPEDIMENT_REASONS = ['central_self_exclusion', 'social_program'] as const;
+export type ImpedimentReason = (typeof IMPEDIMENT_REASONS)[number];
+export const ImpedimentReasonSchema = Type.Union(IMPEDIMENT_REASONS.map((r) => Type.Literal(r)));
+
+/** The one wording of every impediment refusal: it never says which list matched (no CPF oracle). */
+export const IMPEDED_MESSAGE = 'This person cannot bet with this operator.';
+
+export const LoginAllowedSchema = Type.Object({ allowed: Type.Literal(true) }, { additionalProperties: false, $id: 'LoginAllowed' });
+
+const CpfDigits = Type.String({ pattern: '^[0-9]{11}$' });
+export const SandboxImpedimentSchema = Type.Object(
+  {
+    cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
+    reason: ImpedimentReasonSchema,
+  },
+  { $id: 'SandboxImpediment' },
+);
+export const SandboxImpedimentResultSchema = Type.Object({ cpf: CpfDigits, reason: ImpedimentReasonSchema }, { additionalProperties: false });
+export const SandboxImpedimentRemovedSchema = Type.Object({ cpf: CpfDigits, removed: Type.Boolean() }, { additionalProperties: false });
+
+export const eligibilityOperations = defineOperations({
+  reportLogin: {
+    id: 'reportLogin',
+    method: 'POST',
+    path: '/players/:playerId/logins',
+    subject: 'players.logins.report',
+    tag: 'Players',
+    summary: "Report the player's login: under br-spa, the first of the day checks the SPA impediment registry",
+    params: PlayerIdParams,
+    response: LoginAllowedSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'PLAYER_IMPEDED', 'IMPEDIMENT_CHECK_UNAVAILABLE'],
+  },
+  sandboxAddImpediment: {
+    id: 'sandboxAddImpediment',
+    method: 'POST',
+    path: '/sandbox/impediments',
+    subject: 'players.sandbox.impediments.add',
+    tag: 'Sandbox',
+    summary: "Put a CPF on the simulated SPA impediment registry of the key's operator",
+    body: SandboxImpedimentSchema,
+    response: SandboxImpedimentResultSchema,
+    status: 201,
+    sandboxOnly: true,
+  },
+  sandboxRemoveImpediment: {
+    id: 'sandboxRemoveImpediment',
+    method: 'DELETE',
+    path: '/sandbox/impediments/:cpf',
+    subject: 'players.sandbox.impediments.remove',
+    tag: 'Sandbox',
+    summary: "Take a CPF off the simulated SPA impediment registry of the key's operator",
+    params: Type.Object({ cpf: Type.String({ format: 'cpf' }) }),
+    response: SandboxImpedimentRemovedSchema,
+    status: 200,
+    sandboxOnly: true,
+  },
+});
+
+/** What a player is about to do when `players.activity.check` is asked. */
+export const ActivitySchema = Type.Union([Type.Literal('deposit'), Type.Literal('game_session')]);
+export const ActivityCheckSchema = Type.Object({
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+  activity: ActivitySchema,
+});
+export type ActivityCheck = Static<typeof ActivityCheckSchema>;
+
+export const ACTIVITY_CHECK_SUBJECT = 'players.activity.check';
+
+/**
+ * `players.activity.check` (internal): before a br-spa player's deposit or game session, runs the
+ * day's impediment check if no login was reported today. `{ allowed: true }`, or the errors of
+ * reportLogin. Answers at once (no registry call) for a player already checked today.
+ */
+export const eligibilityMessages = defineMessages({
+  activity: { subject: ACTIVITY_CHECK_SUBJECT, body: ActivityCheckSchema, reply: LoginAllowedSchema },
+});
+
+/**
+ * `payments.withdrawals.closeout` (internal, players → payments): a player closed after an
+ * impediment hit; its whole balance becomes a withdrawal to the player's own CPF (a pix key) in
+ * our team's review queue. Idempotent: one closing withdrawal per player; none when nothing is left.
+ */
+export const CLOSEOUT_SUBJECT = 'payments.withdrawals.closeout';
+export const CloseoutSchema = Type.Object({
+  operatorId: Type.String({ minLength: 1, maxLength: 64 }),
+  brandId: Type.String({ minLength: 1, maxLength: 64 }),
+  environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export type Closeout = Static<typeof CloseoutSchema>;
+export const CloseoutResultSchema = Type.Object({ withdrawalId: Type.Union([Type.String(), Type.Null()]), amount: Type.String() });
+export const closeoutMessages = defineMessages({
+  closeout: { subject: CLOSEOUT_SUBJECT, body: CloseoutSchema, reply: CloseoutResultSchema },
+});

@@ -1,0 +1,49 @@
+// A br-spa deposit confirm (Ordinance 615/2024 art. 3): the payer the PSP reported must be the
+// player. The payer is kept on the deposit either way (our compliance team's record). A payer with
+// another CPF is never credited: the deposit ends `failed` (`payer_mismatch`) with
+// `deposit.failed` { refundRequired: true } in the same transaction, the wallet untouched.
+import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
+import { writeEvent, type HandlerResult, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
+import { depositView, type DepositRow } from '../domain/deposits.ts';
+import { lockDeposit } from '../persistence/deposit-store.ts';
+import { runOnce, type RequestKey } from '../persistence/stored-responses.ts';
+import { CONFIRM_OPERATION } from '../flows/deposit-confirmation.ts';
+
+export const PAYER_MISMATCH = 'payer_mismatch';
+
+const payerValues = (payer: DepositPayer) => [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null];
+
+/** Records the payer on a pending deposit (a matching payer, before the confirm's intent). */
+export async function recordPayer(sql: SqlRunner, depositId: string, payer: DepositPayer): Promise<void> {
+  await sql.query(`update payments.deposits set payer_cpf = ?, payer_name = ?, payer_bank = ?, payer_account = ? where id = ? and status = 'pending'`, [
+    ...payerValues(payer),
+    depositId,
+  ]);
+}
+
+/** The mismatch: `failed` with the payer and the event, once per key (a replay answers the same). */
+export async function refusePayer(
+  deps: ServiceDeps,
+  depositId: string,
+  brandId: string,
+  payer: DepositPayer,
+  ref: RequestKey | undefined,
+): Promise<HandlerResult> {
+  return runOnce(deps.sql, ref, CONFIRM_OPERATION, async (tx) => {
+    const row = await lockDeposit(tx, depositId, brandId);
+    if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+    if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');
+    const at = new Date();
+    await tx.query(
+      `update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now(),
+         payer_cpf = ?, payer_name = ?, payer_bank = ?, payer_account = ? where id = ?`,
+      [at, PAYER_MISMATCH, at, ...payerValues(payer), row.id],
+    );
+    const failed: DepositRow = { ...row, status: 'failed', failedAt: at, failureReason: PAYER_MISMATCH, updatedAt: at };
+    await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.failed', {
+      deposit: depositView(failed),
+      refundRequired: true,
+    });
+    return { status: 200, body: depositView(failed) };
+  });
+}

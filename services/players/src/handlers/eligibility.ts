@@ -1,0 +1,49 @@
+// POST /players/{id}/logins, players.activity.check (payments and the wallet, before a first deposit
+// or game session of the day) and the sandbox's control of the simulated SPA registry. Under the
+// profile `off` the login and activity checks answer `{ allowed: true }` and ask nobody.
+import { AppError, normaliseCpf, type eligibilityMessages, type eligibilityOperations } from '@bo/contracts';
+import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { findPlayer } from '../persistence/player-store.ts';
+import { checkToday, complianceOf, type Eligibility } from '../impediments/eligibility.ts';
+import { addSimulatedImpediment, removeSimulatedImpediment } from '../impediments/simulator.ts';
+
+export function reportLogin(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityOperations.reportLogin> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    const em = deps.orm.em.fork();
+    const player = await findPlayer(em, { id: req.params.playerId, brandId: scope.brandId });
+    if (!player) throw new AppError('PLAYER_NOT_FOUND');
+    const compliance = await complianceOf(em, scope.operatorId);
+    if (compliance.profile === 'br-spa') await checkToday(deps, elig, player, 'login', compliance.timeZone);
+    return { status: 200, body: { allowed: true as const } };
+  };
+}
+
+export function activityCheck(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityMessages.activity> {
+  return async (req) => {
+    const input = req.body;
+    const em = deps.orm.em.fork();
+    const player = await findPlayer(em, { id: input.playerId, brandId: input.brandId });
+    if (!player) throw new AppError('PLAYER_NOT_FOUND');
+    const compliance = await complianceOf(em, player.operatorId);
+    if (compliance.profile === 'br-spa') await checkToday(deps, elig, player, input.activity, compliance.timeZone);
+    return { status: 200, body: { allowed: true as const } };
+  };
+}
+
+export function sandboxAddImpediment(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityOperations.sandboxAddImpediment> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    const cpf = normaliseCpf(req.body.cpf);
+    await addSimulatedImpediment(deps.sql, scope.operatorId, cpf, req.body.reason, elig.clock());
+    return { status: 201, body: { cpf, reason: req.body.reason } };
+  };
+}
+
+export function sandboxRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof eligibilityOperations.sandboxRemoveImpediment> {
+  return async (req) => {
+    const scope = operatorScopeOf(req);
+    const cpf = normaliseCpf(req.params.cpf);
+    return { status: 200, body: { cpf, removed: await removeSimulatedImpediment(deps.sql, scope.operatorId, cpf) } };
+  };
+}

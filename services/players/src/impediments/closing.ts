@@ -1,0 +1,48 @@
+// After a hit, the closing (IN 31/2025, docs/eligibility.md): a player restricted
+// IMPEDIMENT_CLOSE_DAYS ago is `encerrado` for good, with `player.closed` in the same transaction.
+// Its balance is then handed to payments (payments.withdrawals.closeout), which puts it in our
+// team's review queue as a withdrawal to the player's own CPF; repeated until payments answers, and
+// idempotent there (one closing withdrawal per player).
+import { CLOSEOUT_SUBJECT, type Closeout } from '@bo/contracts';
+import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
+import { announcePlayerChanged, type Eligibility } from './eligibility.ts';
+
+const DAY_MS = 86_400_000;
+const BATCH = 100;
+
+/** One pass: closes the players due, then hands every closed player's balance to payments; true when more are waiting. */
+export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility): Promise<boolean> {
+  const now = elig.clock();
+  const due = new Date(now.getTime() - elig.config.IMPEDIMENT_CLOSE_DAYS * DAY_MS);
+  const closed = await deps.orm.em.fork().transactional(async (tx) => {
+    const sql = sqlIn(tx);
+    const rows = await sql.query<{ id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production'; externalId: string }>(
+      `update players.players set status = 'encerrado', updated_at = ?
+        where id in (select id from players.players where status = 'restrito' and restricted_at is not null and restricted_at <= ?
+                     order by restricted_at limit ? for update skip locked)
+        returning id, operator_id as "operatorId", brand_id as "brandId", environment, external_id as "externalId"`,
+      [now, due, BATCH],
+    );
+    for (const p of rows) {
+      await writeEvent(sql, deps.schema, { operatorId: p.operatorId, brandId: p.brandId, environment: p.environment }, 'player.closed', {
+        playerId: p.id,
+        externalId: p.externalId,
+        reason: 'impeded',
+      });
+    }
+    return rows;
+  });
+  if (closed.length > 0) deps.outbox.poke();
+  for (const p of closed) announcePlayerChanged(deps, p.id);
+  // The hand-over: every closed-by-impediment player whose balance payments has not taken yet.
+  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string }>(
+    `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency from players.players
+      where status = 'encerrado' and restricted_at is not null and closeout_done_at is null limit ?`,
+    [BATCH],
+  );
+  for (const { id, ...p } of pending) {
+    await deps.call(CLOSEOUT_SUBJECT, { ...p, playerId: id } satisfies Closeout);
+    await deps.sql.query('update players.players set closeout_done_at = ? where id = ?', [now, id]);
+  }
+  return closed.length === BATCH || pending.length === BATCH;
+}

@@ -1,0 +1,140 @@
+// The br-spa eligibility rules on the impediment registry (docs/eligibility.md says each rule's
+// source). What an `unavailable` answer means is decided here, per rule, in writing:
+// - registration: fail closed (503 IMPEDIMENT_CHECK_UNAVAILABLE): nobody new is let in unchecked;
+// - an existing player's first activity of the day: fail open only while the player's last
+//   successful check is younger than the grace period (15 days, the sweep's own period); closed after;
+// - the sweep: nobody is changed; the player is asked again on the next pass.
+// Every question and answer is recorded (impediment_checks), refusals included.
+import { AppError, playerChangedSubject, type ComplianceProfile, type Environment, type PlayerChanged } from '@bo/contracts';
+import { sqlIn, writeEvent, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../config.ts';
+import { OperatorComplianceEntity, type ImpedimentMoment, type PlayerRow } from '../persistence/entities.ts';
+import { lockPlayer } from '../persistence/player-store.ts';
+import type { ImpedimentAnswer, ImpedimentRegistry } from './registry.ts';
+import type { ImpedimentSimulator } from './simulator.ts';
+
+const DAY_MS = 86_400_000;
+
+/** The service's one clock for these rules: tests move it. */
+export type Clock = () => Date;
+
+export interface Eligibility {
+  /** Sandbox brands always ask the simulator; production brands the configured registry. */
+  registryFor(environment: Environment): ImpedimentRegistry;
+  simulator: ImpedimentSimulator;
+  clock: Clock;
+  config: PlayersConfig;
+}
+
+export interface ComplianceOfOperator {
+  profile: ComplianceProfile;
+  timeZone: string;
+}
+
+/** The operator's profile as the rules read it now (one primary-key read: a change is in force at once). */
+export async function complianceOf(em: EntityManager, operatorId: string): Promise<ComplianceOfOperator> {
+  const row = await em.findOne(OperatorComplianceEntity, { operatorId });
+  return row ? { profile: row.profile, timeZone: row.timeZone } : { profile: 'off', timeZone: 'America/Sao_Paulo' };
+}
+
+/** The calendar day of `at` in the operator's time zone (`YYYY-MM-DD`). */
+export function dayIn(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+export interface CheckSubject {
+  operatorId: string;
+  brandId: string;
+  playerId: string | null;
+  cpf: string;
+}
+
+/** Records one question and its answer (on its own connection: a refusal's rollback keeps it). */
+export async function recordCheck(sql: SqlRunner, who: CheckSubject, moment: ImpedimentMoment, answer: ImpedimentAnswer, at: Date): Promise<void> {
+  await sql.query(
+    'insert into players.impediment_checks (operator_id, brand_id, player_id, cpf, moment, outcome, reasons, at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    [who.operatorId, who.brandId, who.playerId, who.cpf, moment, answer.result, answer.result === 'impeded' ? answer.reasons.join(',') : null, at],
+  );
+}
+
+const impeded = () => new AppError('PLAYER_IMPEDED');
+const unavailable = () => new AppError('IMPEDIMENT_CHECK_UNAVAILABLE');
+
+/** Registration under br-spa: an impeded CPF is 403, an outage 503; only the audit row is stored. */
+export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, who: CheckSubject, environment: Environment): Promise<void> {
+  const answer = await elig.registryFor(environment).check(who.cpf, who);
+  await recordCheck(deps.sql, who, 'registration', answer, elig.clock());
+  if (answer.result === 'impeded') throw impeded();
+  if (answer.result === 'unavailable') throw unavailable();
+}
+
+/**
+ * The day's check of an existing br-spa player before a login, deposit or game session: at once
+ * when the player was checked today (operator's time zone), else one registry question. A hit
+ * restricts the player before this answers; an outage is let through only inside the grace period.
+ */
+export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: PlayerRow, moment: ImpedimentMoment, timeZone: string): Promise<void> {
+  if (player.restrictedAt) throw impeded();
+  if (player.status === 'encerrado') throw new AppError('PLAYER_NOT_ACTIVE');
+  const now = elig.clock();
+  if (player.impedimentCheckedAt && dayIn(player.impedimentCheckedAt, timeZone) === dayIn(now, timeZone)) return;
+  const who = { operatorId: player.operatorId, brandId: player.brandId, playerId: player.id, cpf: player.cpf };
+  const answer = await elig.registryFor(player.environment).check(player.cpf, who);
+  await recordCheck(deps.sql, who, moment, answer, now);
+  await applyAnswer(deps, elig, player.id, answer, now);
+  if (answer.result === 'impeded') throw impeded();
+  if (answer.result === 'unavailable') {
+    const last = player.impedimentCheckedAt?.getTime();
+    if (last === undefined || now.getTime() - last >= elig.config.IMPEDIMENT_GRACE_DAYS * DAY_MS) throw unavailable();
+  }
+}
+
+/**
+ * Writes what an answer changes on a player: `not_impeded` dates the last successful check;
+ * `impeded` restricts (status `restrito`, `player.restricted` in the same transaction) and
+ * broadcasts the change before returning, so no cache serves the player as free afterwards.
+ */
+export async function applyAnswer(deps: ServiceDeps, elig: Eligibility, playerId: string, answer: ImpedimentAnswer, now: Date): Promise<void> {
+  if (answer.result === 'unavailable') return;
+  const restricted = await deps.orm.em.fork().transactional(async (tx) => {
+    if (answer.result === 'not_impeded') {
+      (await lockPlayer(tx, { id: playerId })).impedimentCheckedAt = now;
+      return false;
+    }
+    return restrictPlayer(tx, deps.schema, playerId, now, elig.config);
+  });
+  if (restricted) {
+    deps.outbox.poke();
+    announcePlayerChanged(deps, playerId);
+  }
+}
+
+/**
+ * In the caller's transaction: status `restrito`, the time of the hit, and `player.restricted`
+ * in the outbox. False when the player was already restricted or closed. The caller broadcasts
+ * the change (announcePlayerChanged) once committed.
+ */
+export async function restrictPlayer(tx: EntityManager, schema: string, playerId: string, now: Date, config: PlayersConfig): Promise<boolean> {
+  const player = await lockPlayer(tx, { id: playerId });
+  if (player.restrictedAt || player.status === 'encerrado') return false;
+  player.status = 'restrito';
+  player.restrictedAt = now;
+  player.updatedAt = now;
+  await writeEvent(sqlIn(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'player.restricted', {
+    playerId: player.id,
+    externalId: player.externalId,
+    reason: 'impeded',
+    withdrawalsUntil: withdrawalsUntil(now, config).toISOString(),
+  });
+  return true;
+}
+
+export function withdrawalsUntil(restrictedAt: Date, config: PlayersConfig): Date {
+  return new Date(restrictedAt.getTime() + config.IMPEDIMENT_WITHDRAWAL_DAYS * DAY_MS);
+}
+
+/** The players.changed broadcast (service.ts's announcesChange does it for the handlers it wraps). */
+export function announcePlayerChanged(deps: ServiceDeps, playerId: string): void {
+  deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId } satisfies PlayerChanged));
+}

@@ -1,0 +1,117 @@
+// The sweep (IN 31/2025 art. 6, docs/eligibility.md): every player of a br-spa operator who is
+// not closed or already restricted is asked of the registry at least every
+// IMPEDIMENT_SWEEP_EVERY_DAYS, in batches. Each batch is one transaction that holds the sweep's
+// row (one replica at a time), asks the registry, records the answers and moves the cursor, so a
+// sweep killed mid-way goes on after the last committed batch. A player already checked today
+// (login, activity or a batch that committed) is skipped: at most one check per player per day.
+// Outages change nobody: the batch is asked again on the loop's next pass. A hit restricts the
+// player in the batch's transaction.
+import { counter, sqlIn, type ServiceDeps, crashPoint } from '@bo/service-kit';
+import type { Environment } from '@bo/contracts';
+import { LockMode } from '@mikro-orm/postgresql';
+import { ImpedimentSweepEntity, type ImpedimentSweepRow } from '../persistence/entities.ts';
+import { announcePlayerChanged, recordCheck, restrictPlayer, type Eligibility } from './eligibility.ts';
+
+const DAY_MS = 86_400_000;
+
+interface SweepCandidate {
+  id: string;
+  operatorId: string;
+  brandId: string;
+  environment: Environment;
+  cpf: string;
+}
+
+/** The sweep under way, or a new one when the last started IMPEDIMENT_SWEEP_EVERY_DAYS ago (or never); undefined when none is due. */
+async function currentSweep(deps: ServiceDeps, elig: Eligibility): Promise<string | undefined> {
+  const newest = async () =>
+    (
+      await deps.sql.query<{ id: string; startedAt: Date; finishedAt: Date | null }>(
+        'select id, started_at as "startedAt", finished_at as "finishedAt" from players.impediment_sweeps order by (finished_at is null) desc, started_at desc limit 1',
+      )
+    )[0];
+  const last = await newest();
+  if (last && last.finishedAt === null) return last.id;
+  const now = elig.clock();
+  if (last && now.getTime() - new Date(last.startedAt).getTime() < elig.config.IMPEDIMENT_SWEEP_EVERY_DAYS * DAY_MS) return undefined;
+  // At most one open sweep: two replicas starting one at once insert one row.
+  await deps.sql.query(
+    `insert into players.impediment_sweeps (id, started_at, cursor, checked, hits, unavailable, finished_at)
+     values (?, ?, null, 0, 0, 0, null) on conflict do nothing`,
+    [`sweep_${now.toISOString()}`, now],
+  );
+  const open = await newest();
+  return open?.finishedAt === null ? open.id : undefined;
+}
+
+/** One batch of the sweep; true when more are waiting. */
+export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<boolean> {
+  const sweepId = await currentSweep(deps, elig);
+  if (!sweepId) return false;
+  const metric = counter(deps.metrics, 'bo_impediment_sweep_checks_total', 'Players the impediment sweep asked of the registry, by outcome.', [
+    'outcome',
+  ] as const);
+  const batches = counter(deps.metrics, 'bo_impediment_sweep_batches_total', 'Committed batches of the impediment sweep; `finished` counts sweeps done.', [
+    'state',
+  ] as const);
+  const now = elig.clock();
+  const hits: string[] = [];
+  const more = await deps.orm.em.fork().transactional(async (tx) => {
+    // Skip locked: another replica is running this batch; it will say when more are waiting.
+    const sweep: ImpedimentSweepRow | null = await tx.findOne(
+      ImpedimentSweepEntity,
+      { id: sweepId, finishedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
+    if (!sweep) return false;
+    const unavailableBefore = sweep.unavailable;
+    const sql = sqlIn(tx);
+    const batch = await sql.query<SweepCandidate>(
+      `select p.id, p.operator_id as "operatorId", p.brand_id as "brandId", p.environment, p.cpf
+         from players.players p join players.operator_compliance c on c.operator_id = p.operator_id and c.profile = 'br-spa'
+        where p.id > ? and p.status <> 'encerrado' and p.restricted_at is null
+          and (p.impediment_checked_at is null
+               or (p.impediment_checked_at at time zone c.time_zone)::date <> (?::timestamptz at time zone c.time_zone)::date)
+        order by p.id limit ?`,
+      [sweep.cursor ?? '', now, elig.config.IMPEDIMENT_SWEEP_BATCH],
+    );
+    if (batch.length === 0) {
+      deps.log.info({ sweep: sweep.id, checked: sweep.checked, hits: sweep.hits, unavailable: sweep.unavailable }, 'impediment sweep finished');
+      sweep.finishedAt = now;
+      batches.inc({ state: 'finished' });
+      return false;
+    }
+    const groups = new Map<string, SweepCandidate[]>();
+    for (const p of batch) {
+      const k = `${p.operatorId}\u0000${p.environment}`;
+      groups.set(k, [...(groups.get(k) ?? []), p]);
+    }
+    for (const players of groups.values()) {
+      const first = players[0]!;
+      const answers = await elig.registryFor(first.environment).checkBatch(
+        players.map((p) => p.cpf),
+        { operatorId: first.operatorId },
+      );
+      for (const p of players) {
+        const answer = answers.get(p.cpf) ?? { result: 'unavailable' as const, why: 'no answer' };
+        await recordCheck(sql, { operatorId: p.operatorId, brandId: p.brandId, playerId: p.id, cpf: p.cpf }, 'sweep', answer, now);
+        metric.inc({ outcome: answer.result });
+        if (answer.result === 'not_impeded') await sql.query('update players.players set impediment_checked_at = ? where id = ?', [now, p.id]);
+        if (answer.result === 'impeded' && (await restrictPlayer(tx, deps.schema, p.id, now, elig.config))) hits.push(p.id);
+        sweep.checked += answer.result === 'unavailable' ? 0 : 1;
+        sweep.hits += answer.result === 'impeded' ? 1 : 0;
+        sweep.unavailable += answer.result === 'unavailable' ? 1 : 0;
+      }
+    }
+    batches.inc({ state: 'committed' });
+    // An outage keeps the cursor: the players it left unanswered are asked again on the next pass
+    // (the answered ones are skipped, checked today), and the loop waits its interval first.
+    if (batch.length > 0 && sweep.unavailable > unavailableBefore) return false;
+    sweep.cursor = batch.at(-1)!.id;
+    return true;
+  });
+  if (hits.length > 0) deps.outbox.poke();
+  for (const id of hits) announcePlayerChanged(deps, id);
+  crashPoint('players.sweep.after-batch');
+  return more;
+}
