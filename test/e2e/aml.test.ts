@@ -20,15 +20,26 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
 
   const player = await c.post(
     '/players',
-    { externalId: 'aml-1', name: 'Rui Lima', email: 'rui@example.com', cpf: '529.982.247-25', birthDate: '1985-03-04' },
+    {
+      externalId: 'aml-1',
+      name: 'Rui Lima',
+      email: 'rui@example.com',
+      cpf: '529.982.247-25',
+      birthDate: '1985-03-04',
+      limits: [
+        { type: 'loss', period: 'day', value: '100000.00' },
+        { type: 'time', period: 'day', value: 600 },
+      ],
+    },
     key(),
   );
   const id = player.body.id as string;
   await c.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/rui' }, key());
   await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' });
   const dep = await c.post(`/players/${id}/deposits`, { amount: '2000.00', currency: 'BRL', method: 'pix', externalReference: 'aml-psp-1' }, key());
-  t.equal((await c.post(`/deposits/${dep.body.id}/confirm`, {}, key())).status, 200);
-  const w = await c.post(`/players/${id}/withdrawals`, { amount: '1900.00', currency: 'BRL', method: 'pix', destination: 'rui@pix' }, key());
+  // br-spa: the payer is the player (Ordinance 615/2024), and so is the payout's destination (a CPF PIX key).
+  t.equal((await c.post(`/deposits/${dep.body.id}/confirm`, { payer: { cpf: '52998224725' } }, key())).status, 200);
+  const w = await c.post(`/players/${id}/withdrawals`, { amount: '1900.00', currency: 'BRL', method: 'pix', destination: '52998224725' }, key());
   t.equal(w.status, 201);
 
   const cases = await waitFor(
@@ -77,14 +88,24 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
   t.test('the console: compliance takes a case under review from the queue', async (t) => {
     const big = await c.post(
       '/players',
-      { externalId: 'aml-2', name: 'Lia Prado', email: 'lia@example.com', cpf: '111.444.777-35', birthDate: '1979-08-09' },
+      {
+        externalId: 'aml-2',
+        name: 'Lia Prado',
+        email: 'lia@example.com',
+        cpf: '111.444.777-35',
+        birthDate: '1979-08-09',
+        limits: [
+          { type: 'loss', period: 'day', value: '100000.00' },
+          { type: 'time', period: 'day', value: 600 },
+        ],
+      },
       key(),
     );
     const pid = big.body.id as string;
     await c.post(`/players/${pid}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/lia' }, key());
     await c.post(`/sandbox/players/${pid}/kyc/decision`, { status: 'aprovado' });
     const d = await c.post(`/players/${pid}/deposits`, { amount: '60000.00', currency: 'BRL', method: 'pix', externalReference: 'aml-psp-2' }, key());
-    await c.post(`/deposits/${d.body.id}/confirm`, {}, key());
+    await c.post(`/deposits/${d.body.id}/confirm`, { payer: { cpf: '11144477735' } }, key());
     const [mc] = await waitFor(
       async () => {
         const r = await stack.admin('GET', `/admin/aml/cases?playerId=${pid}`);
@@ -116,6 +137,14 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
     await page.fill('input[name=email]', 'carla@ourteam.example');
     await page.fill('input[name=password]', carla.body.password);
     await page.click('button[type=submit]');
+    // The first sign-in replaces the one-time password (/setup) before any page opens.
+    const chosen = 'carla checks cases with a long passphrase';
+    await page.locator('#setup-password').waitFor();
+    await page.fill('#current-password', carla.body.password);
+    await page.fill('#new-password', chosen);
+    await page.fill('#repeat-password', chosen);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
     await page.locator('header .who').waitFor();
     await page.click('nav a[href="/aml"]');
     const card = page.locator(`article[data-case="${mc.id}"]`);
