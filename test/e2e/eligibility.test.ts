@@ -26,7 +26,12 @@ t.test('br-spa eligibility through the gateway', async (t) => {
 
   const removed = await api.request('DELETE', '/sandbox/impediments/111.444.777-35');
   t.same([removed.status, removed.body], [200, { cpf: '11144477735', removed: true }]);
-  const player = await api.post('/players', { ...playerInput(uniq('ok')), cpf: impeded }, { 'idempotency-key': uniq('k') });
+  // br-spa also asks for the player's loss and time limits before any deposit (responsible gaming).
+  const limits = [
+    { type: 'loss', period: 'day', value: '1000.00' },
+    { type: 'time', period: 'day', value: 600 },
+  ];
+  const player = await api.post('/players', { ...playerInput(uniq('ok')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.equal(player.status, 201);
   const twice = await api.post('/players', { ...playerInput(uniq('dup')), cpf: impeded }, { 'idempotency-key': uniq('k') });
   t.same([twice.status, twice.body.error.code, twice.body.error.details], [409, 'PLAYER_CPF_EXISTS', { playerId: player.body.id }]);
