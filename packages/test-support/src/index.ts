@@ -5,7 +5,7 @@
 export { adminScope, internalScope, operatorScope } from './scopes.ts';
 export { answerOf, caller, errorOf, ok, type CallOptions, type Caller } from './rpc.ts';
 export { assertLedgerSound, moneyTest, startStack, type Stack } from './stack.ts';
-export { createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
+export { BR_SPA_LIMITS, createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
 export { processGroup, spawnService, type ChildService, type ServiceName } from './processes.ts';
 export { gamesServicesWith, playersService } from './services.ts';
 export {

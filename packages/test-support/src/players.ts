@@ -10,14 +10,29 @@ export interface PlayerSetup {
   status?: PlayerStatus;
   dailyDepositLimit?: string | null;
   selfExcludedUntil?: string | null;
+  /** Limits sent with the registration (br-spa asks for a loss and a time limit before any deposit). */
+  limits?: Array<{ type: 'deposit' | 'loss' | 'wager' | 'time'; period: 'day' | 'week' | 'month'; value: string | number }>;
 }
+
+/** A loss and a time limit far out of reach: what br-spa requires of a player before money moves. */
+export const BR_SPA_LIMITS: NonNullable<PlayerSetup['limits']> = [
+  { type: 'loss', period: 'day', value: '100000.00' },
+  { type: 'time', period: 'day', value: 1440 },
+];
 
 export async function createPlayer(call: Caller, scope: OperatorScope, setup: PlayerSetup = {}): Promise<string> {
   const player = ok<{ id: string }>(
     await call('players.create', {
       scope,
       key: `create-${randomBytes(8).toString('hex')}`,
-      body: { externalId: `ext-${randomBytes(6).toString('hex')}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
+      body: {
+        externalId: `ext-${randomBytes(6).toString('hex')}`,
+        name: 'Maria Teste',
+        email: 'maria@example.com',
+        cpf: randomCpf(),
+        birthDate: '1990-05-17',
+        ...(setup.limits ? { limits: setup.limits } : {}),
+      },
     }),
   );
   if (setup.kyc) ok(await call('players.admin.kycDecision', { scope: adminScope, params: { id: player.id }, body: { status: setup.kyc } }));

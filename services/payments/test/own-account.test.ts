@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { Deposit, OperatorScope, Withdrawal } from '@bo/contracts';
 import { paymentsServiceWith } from '../src/service.ts';
 import type { OwnAccount } from '../src/own-account/setup.ts';
+import { BR_SPA_LIMITS } from '@bo/test-support';
 import { FAST_RECONCILER, adminScope, assertLedgerSound, createPlayer, errorOf, key, ok, operatorScope, streamEvents } from './support/stack.ts';
 
 const DAY = 86_400_000;
@@ -52,14 +53,14 @@ t.test('br-spa: whose money it is', async (t) => {
     });
   const available = async (playerId: string) => ok<{ available: string }>(await call('wallet.get', { scope: brand, params: { playerId } })).available;
   const funded = async (amount: string): Promise<string> => {
-    const playerId = await createPlayer(call, brand, { kyc: 'aprovado' });
+    const playerId = await createPlayer(call, brand, { kyc: 'aprovado', limits: BR_SPA_LIMITS });
     const dep = ok(await createDeposit(playerId, { amount }));
     ok(await confirm(dep.id, { payer: { cpf: await cpfOf(playerId) } }));
     return playerId;
   };
 
   t.test('the profile off: confirm without a body; switching br-spa on is in force at once', async (t) => {
-    const playerId = await createPlayer(call, brand);
+    const playerId = await createPlayer(call, brand, { limits: BR_SPA_LIMITS });
     const first = ok(await createDeposit(playerId, { method: 'boleto' }));
     t.equal(ok(await confirm(first.id)).status, 'confirmed', 'off: no payer, any method');
     const second = ok(await createDeposit(playerId));
@@ -69,7 +70,7 @@ t.test('br-spa: whose money it is', async (t) => {
   });
 
   t.test('methods: pix, ted, debit_card, prepaid_card only', async (t) => {
-    const playerId = await createPlayer(call, brand, { kyc: 'aprovado' });
+    const playerId = await createPlayer(call, brand, { kyc: 'aprovado', limits: BR_SPA_LIMITS });
     for (const method of ['boleto', 'credit_card', 'crypto', 'cash']) {
       const refused = errorOf(await createDeposit(playerId, { method }));
       t.match(refused, { code: 'METHOD_NOT_ALLOWED', details: { allowed: ['pix', 'ted', 'debit_card', 'prepaid_card'] } }, `deposit ${method}`);
@@ -79,7 +80,7 @@ t.test('br-spa: whose money it is', async (t) => {
   });
 
   t.test("the payer: the player's CPF credits; another CPF fails the deposit, wallet untouched", async (t) => {
-    const playerId = await createPlayer(call, brand);
+    const playerId = await createPlayer(call, brand, { limits: BR_SPA_LIMITS });
     const cpf = await cpfOf(playerId);
     const good = ok(await createDeposit(playerId, { amount: '40.00' }));
     const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
