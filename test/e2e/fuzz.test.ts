@@ -160,8 +160,8 @@ t.test('fuzzing every operation', async (t) => {
   // 422 naming its part (a path before anything else, a query and a body where validation runs).
   const refused = (r: Awaited<ReturnType<typeof send>>, part: string) =>
     r.status === 422 && r.parsed?.error?.code === 'VALIDATION_ERROR' && r.parsed.error.details?.in === part && r.parsed.error.requestId === r.requestId;
-  // Parameters that are enumerations get one of their values (a limit's type and period).
-  const ENUM_PARAMS: Record<string, string> = { ':environment': 'sandbox', ':type': 'loss', ':period': 'day' };
+  // Parameters with a shape get a valid value (a limit's type and period, a CPF).
+  const ENUM_PARAMS: Record<string, string> = { ':environment': 'sandbox', ':type': 'loss', ':period': 'day', ':cpf': '52998224725' };
   const validPath = (o: Operation) => (o.path.match(/:[A-Za-z]+/g) ?? []).map((p) => ENUM_PARAMS[p] ?? 'x');
   let n = 0;
   const freshKey = () => `fuzz-encoding-${++n}`;
