@@ -78,6 +78,11 @@ export interface ErrorBody {
  */
 const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
+const RETRY_AFTER: Partial<Record<ErrorCode, Record<string, string>>> = {
+  SERVICE_UNAVAILABLE: { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  IDEMPOTENCY_IN_PROGRESS: { 'retry-after': '1' },
+};
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetails;
@@ -88,8 +93,8 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.details = details;
-    // A 503 always says when to retry, also when it is rebuilt from a reply (fromBody).
-    this.headers = headers ?? (code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) } : undefined);
+    // A 503 and a key still in progress always say when to retry, also when rebuilt from a reply (fromBody).
+    this.headers = headers ?? RETRY_AFTER[code];
   }
 
   get status(): number {

@@ -84,7 +84,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 201,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'DEPOSIT_ALREADY_EXISTS', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE'],
   },
   confirmDeposit: {
@@ -99,7 +98,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   failDeposit: {
@@ -114,7 +112,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   createWithdrawal: {
@@ -129,7 +126,6 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 201,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'KYC_NOT_APPROVED', 'PLAYER_NOT_ACTIVE', 'INSUFFICIENT_FUNDS'],
   },
   getWithdrawal: {
@@ -156,7 +152,6 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_NOT_CANCELLABLE'],
   },
   sandboxWithdrawalDecision: {

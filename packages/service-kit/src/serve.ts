@@ -21,22 +21,15 @@ import {
 } from '@bo/contracts';
 import type { Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
-import { ReplayedRefusal } from './idempotency.ts';
+import { ReplayedRefusal, type AnswerStore } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 import type { HandlerResult } from './handler-result.ts';
 
 export type { HandlerResult } from './handler-result.ts';
 
-/**
- * Where a service keeps the refusals of operations whose idempotency records it keeps alone
- * (`serviceKeepsIdempotency`): `keep` stores the refusal under the request's key, or returns (or
- * throws) the answer stored there already (idempotency.ts, keepRefusal).
- */
-export interface RefusalKeeper {
-  keep(ctx: RequestContext, operation: string, err: unknown): Promise<HandlerResult>;
-}
+/** What handlers are given by the serve loop: the service's stored answers (idempotency.ts). */
 export interface HandlerEnv {
-  refusals?: RefusalKeeper;
+  answers?: AnswerStore;
 }
 // biome-ignore lint/suspicious/noExplicitAny: the table holds every operation's handler
 export type Handler = (req: OperationRequest<any, any, any>, env?: HandlerEnv) => Promise<HandlerResult>;
@@ -47,7 +40,17 @@ export interface Routed {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
-  serviceKeepsIdempotency?: boolean;
+}
+
+/**
+ * Who keeps the answer to a request with an Idempotency-Key: `kit` (the default) claims the key
+ * and stores the handler's answer around it (AnswerStore.once); `effect` means the handler stores
+ * it in its effect's own transaction (`runOnce`, `storeResponse`: money paths, a uniqueness the
+ * domain must see in the same transaction) and the kit keeps only its refusals; `none` for the
+ * kit's own messages.
+ */
+export interface HandleOptions {
+  answers?: 'kit' | 'effect' | 'none';
 }
 type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
 /** The request of one operation or message, its parts typed by their schemas (and checked against them). */
@@ -64,10 +67,10 @@ const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
  * The handler of one operation or message: path, query and body are checked against their
  * schemas, in that order (a 422 comes before anything else, as the contract's check order says),
  * then `fn` runs on the checked values. One place checks every message, internal ones included.
- * For an operation whose service keeps its idempotency records, every refusal (a 422 of these
- * checks included, as the gateway would have stored it) is kept under the request's key.
+ * A request with an Idempotency-Key (only the gateway sends one) gets its one answer per key
+ * (HandleOptions), every refusal included (a 422 of these checks too).
  */
-export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>): Record<string, Handler> {
+export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>, opts: HandleOptions = {}): Record<string, Handler> {
   const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
   const run = async (req: OperationRequest<unknown, unknown, unknown>): Promise<HandlerResult> => {
     const checked: Record<string, unknown> = { ...req };
@@ -78,14 +81,17 @@ export function handle<M extends Routed & { subject: string }>(m: M, fn: Handler
     }
     return fn(checked as unknown as RequestOf<M>);
   };
-  if (!m.serviceKeepsIdempotency) return { [m.subject]: run };
+  const answers = opts.answers ?? 'kit';
+  if (answers === 'none') return { [m.subject]: run };
   return {
     [m.subject]: async (req, env) => {
+      const store = env?.answers;
+      if (!store || !req.ctx?.idempotencyKey) return run(req);
+      if (answers === 'kit') return store.once(req.ctx, m.subject, () => run(req));
       try {
         return await run(req);
       } catch (e) {
-        if (!env?.refusals) throw e;
-        return env.refusals.keep(req.ctx, m.subject, e);
+        return store.keepRefusal(req.ctx, m.subject, e);
       }
     },
   };
@@ -96,8 +102,8 @@ export interface ServeOptions {
   prefix: string;
   service: string;
   handlers: Record<string, Handler>;
-  /** The service's stored answers: refusals of operations it keeps the idempotency records of, and `<service>.idempotency.record`. */
-  refusals?: RefusalKeeper;
+  /** The service's stored answers (idempotency.ts); with them it also keeps the refusals the gateway made (`<word>.idempotency.record`). */
+  answers?: AnswerStore;
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */
   observe?: (subject: string, outcome: string, seconds: number) => void;
@@ -112,20 +118,28 @@ export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
-  const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } })), ...opts.handlers };
-  const refusals = opts.refusals;
-  if (refusals) {
-    // A refusal the gateway made itself for one of our operations: kept like our own.
-    Object.assign(
-      handlers,
-      handle(recordRefusalMessage(opts.service), async (req) => {
-        const { code, message, details } = req.body.error;
-        if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
-        return refusals.keep(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
-      }),
-    );
+  const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } }), { answers: 'none' }), ...opts.handlers };
+  const answers = opts.answers;
+  if (answers) {
+    // A refusal the gateway made itself for one of our operations (415, 422 of the body): kept
+    // like our own. The gateway names the first word of the operation's subject.
+    const words = new Set(Object.keys(opts.handlers).map((subject) => subject.split('.')[0]!));
+    for (const word of words) {
+      Object.assign(
+        handlers,
+        handle(
+          recordRefusalMessage(word),
+          async (req) => {
+            const { code, message, details } = req.body.error;
+            if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
+            return answers.keepRefusal(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
+          },
+          { answers: 'none' },
+        ),
+      );
+    }
   }
-  const env: HandlerEnv = refusals ? { refusals } : {};
+  const env: HandlerEnv = answers ? { answers } : {};
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),

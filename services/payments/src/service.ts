@@ -19,6 +19,9 @@ import { startReconciler } from './flows/reconciler.ts';
 import { forgetExpiredRequestKeys } from './persistence/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
 
+/** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency.ts). */
+const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
+
 export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
   name: 'payments',
   schema: PAYMENTS_SCHEMA,
@@ -26,15 +29,15 @@ export const paymentsService: ServiceDefinition<typeof PaymentsConfigSchema> = {
   entities: [],
   migrations: paymentsMigrations,
   handlers: (deps) => ({
-    ...handle(ops.createDeposit, createDeposit(deps)),
-    ...handle(ops.confirmDeposit, confirmDeposit(deps)),
-    ...handle(ops.failDeposit, failDeposit(deps)),
-    ...handle(ops.createWithdrawal, createWithdrawal(deps)),
+    ...handle(ops.createDeposit, createDeposit(deps), ANSWERED_BY_EFFECT),
+    ...handle(ops.confirmDeposit, confirmDeposit(deps), ANSWERED_BY_EFFECT),
+    ...handle(ops.failDeposit, failDeposit(deps), ANSWERED_BY_EFFECT),
+    ...handle(ops.createWithdrawal, createWithdrawal(deps), ANSWERED_BY_EFFECT),
     ...handle(ops.getWithdrawal, getWithdrawal(deps)),
-    ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps)),
-    ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
+    ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps), ANSWERED_BY_EFFECT),
+    ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps), ANSWERED_BY_EFFECT),
     ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
-    ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
+    ...handle(admin.adminWithdrawalDecision, adminDecision(deps), ANSWERED_BY_EFFECT),
     ...handle(admin.adminListDeposits, adminListDeposits(deps)),
     ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
     ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),

@@ -58,7 +58,7 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
   entities: playerEntities,
   migrations: playerMigrations,
   handlers: (deps) => ({
-    ...handle(playerOperations.createPlayer, createPlayer(deps)),
+    ...handle(playerOperations.createPlayer, createPlayer(deps), { answers: 'effect' }),
     ...handle(playerOperations.findPlayers, findPlayers(deps)),
     ...handle(playerOperations.getKyc, getKyc(deps)),
     ...handle(playerMessages.state, playerState(deps)),
@@ -69,7 +69,7 @@ export const playersService: ServiceDefinition<typeof PlayersConfigSchema> = {
     ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
     ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
     ...announcesChange(deps, {
-      ...handle(playerOperations.submitKyc, submitKyc(deps)),
+      ...handle(playerOperations.submitKyc, submitKyc(deps), { answers: 'effect' }),
       ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
       ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
       ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),

@@ -5,6 +5,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsExpiryIndexSql,
   processedRequestsFingerprintSql,
   processedRequestsKeepTextSql,
@@ -124,4 +125,6 @@ export const operatorMigrations = [
     ),
   },
   { name: '0003_move_from_gateway', class: MoveFromGateway },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: '0004_running_requests', class: kitMigration(processedRequestsClaimsSql('operators')) },
 ];

@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -133,4 +134,6 @@ export const paymentsMigrations = [
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
   { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: 'Payments0008RunningRequests', class: kitMigration(processedRequestsClaimsSql(PAYMENTS_SCHEMA)) },
 ];

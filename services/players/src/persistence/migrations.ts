@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -94,4 +95,6 @@ export const playerMigrations = [
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: '0005_stored_answers_by_age', class: kitMigration(processedRequestsExpiryIndexSql('players')) },
   { name: '0006_operator_compliance', class: OperatorCompliance },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: '0007_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
 ];
