@@ -10,8 +10,11 @@ export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney 
 export { armCrashPoints, crashPoint } from './crash.ts';
 export {
   handle,
+  refusalRecorders,
+  replyTo,
   serveOperations,
   type Handler,
+  type HandlerEnv,
   type HandleOptions,
   type HandlerOf,
   type HandlerResult,

@@ -114,31 +114,75 @@ export interface Server {
   inFlight(): number;
 }
 
+/**
+ * `<word>.idempotency.record` for the first word of each subject served: a refusal the gateway made
+ * itself for one of these operations (415, 422 of the body), kept like the service's own.
+ */
+export function refusalRecorders(answers: AnswerStore, subjects: string[]): Record<string, Handler> {
+  const handlers: Record<string, Handler> = {};
+  for (const word of new Set(subjects.map((subject) => subject.split('.')[0]!))) {
+    Object.assign(
+      handlers,
+      handle(
+        recordRefusalMessage(word),
+        async (req) => {
+          const { code, message, details } = req.body.error;
+          if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
+          return answers.keepRefusal(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
+        },
+        { answers: 'none' },
+      ),
+    );
+  }
+  return handlers;
+}
+
+/** The message a request is answered with: the handler's result, or its refusal, never internals. */
+export async function replyTo(
+  handler: Handler,
+  msg: { json<T>(): T; headers?: Iterable<[string, string[]]> },
+  env: HandlerEnv,
+  log: Logger,
+  subject: string,
+): Promise<OperationReply> {
+  let req: OperationRequest | undefined;
+  try {
+    req = msg.json<OperationRequest>();
+    const carrier: Record<string, string> = {};
+    for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
+    const request = req;
+    const result = await withServerSpan(`rpc ${subject}`, carrier, async (span) => {
+      span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+      return handler(request, env);
+    });
+    return {
+      ok: true,
+      status: result.status ?? 200,
+      body: result.body,
+      ...(result.audit ? { audit: result.audit } : {}),
+      ...(result.replayed ? { replayed: true as const } : {}),
+    };
+  } catch (e) {
+    if (e instanceof ReplayedRefusal) return { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
+    if (isAppError(e)) return { ok: false, error: e.toBody() };
+    if (isDependencyUnavailable(e)) {
+      // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
+      // with the same key finds the effect's stored answer if the commit got through.
+      log.warn({ err: e, subject, requestId: req?.ctx?.requestId }, 'dependency unavailable');
+      return { ok: false, error: dependencyUnavailable().toBody() };
+    }
+    log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');
+    return { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
+  }
+}
+
 export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
   const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } }), { answers: 'none' }), ...opts.handlers };
   const answers = opts.answers;
-  if (answers) {
-    // A refusal the gateway made itself for one of our operations (415, 422 of the body): kept
-    // like our own. The gateway names the first word of the operation's subject.
-    const words = new Set(Object.keys(opts.handlers).map((subject) => subject.split('.')[0]!));
-    for (const word of words) {
-      Object.assign(
-        handlers,
-        handle(
-          recordRefusalMessage(word),
-          async (req) => {
-            const { code, message, details } = req.body.error;
-            if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
-            return answers.keepRefusal(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
-          },
-          { answers: 'none' },
-        ),
-      );
-    }
-  }
+  if (answers) Object.assign(handlers, refusalRecorders(answers, Object.keys(opts.handlers)));
   const env: HandlerEnv = answers ? { answers } : {};
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
@@ -150,39 +194,7 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          let reply: OperationReply;
-          let req: OperationRequest | undefined;
-          try {
-            req = msg.json<OperationRequest>();
-            const carrier: Record<string, string> = {};
-            for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
-            const request = req;
-            const result = await withServerSpan(`rpc ${subject}`, carrier, async (span) => {
-              span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-              return handler(request, env);
-            });
-            reply = {
-              ok: true,
-              status: result.status ?? 200,
-              body: result.body,
-              ...(result.audit ? { audit: result.audit } : {}),
-              ...(result.replayed ? { replayed: true as const } : {}),
-            };
-          } catch (e) {
-            if (e instanceof ReplayedRefusal) {
-              reply = { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
-            } else if (isAppError(e)) {
-              reply = { ok: false, error: e.toBody() };
-            } else if (isDependencyUnavailable(e)) {
-              // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
-              // with the same key finds the effect's stored answer if the commit got through.
-              opts.log.warn({ err: e, subject, requestId: req?.ctx?.requestId }, 'dependency unavailable');
-              reply = { ok: false, error: dependencyUnavailable().toBody() };
-            } else {
-              opts.log.error({ err: e, subject, requestId: req?.ctx?.requestId }, 'handler failed');
-              reply = { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
-            }
-          }
+          const reply = await replyTo(handler, msg, env, opts.log, subject);
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

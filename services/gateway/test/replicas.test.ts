@@ -10,7 +10,7 @@ t.test('two replicas', async (t) => {
   const h = await startHarness({ CREDENTIAL_CACHE_TTL_MS: '600000' });
   const b = await h.startReplica();
   const a = h.gateways[0];
-  const fake = await fakeService(h.prefix, 'players.create');
+  const fake = await fakeService(h, 'players.create');
   t.teardown(async () => {
     await fake.close();
     await h.close();

@@ -161,7 +161,7 @@ export class Gateway0007CredentialRotation extends Migration {
  * belong to the operators service now, which moves their rows into its schema and drops these
  * tables (its migration 0003_move_from_gateway). Here: only tables with nothing in them are
  * dropped (a new database, where 0001 to 0007 just made them), so no row is lost whichever of the
- * two processes migrates first. What stays is the idempotency store.
+ * two processes migrates first. What stayed was the idempotency store (dropped by 0009).
  */
 export class Gateway0008OperatorsMoved extends Migration {
   override async up(): Promise<void> {
