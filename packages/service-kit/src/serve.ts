@@ -12,7 +12,6 @@ import {
   pingMessage,
   recordRefusalMessage,
   type ErrorDetails,
-  type RequestContext,
   queueGroup,
   rpcSubject,
   type OperationReply,
@@ -180,7 +179,10 @@ export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
-  const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } }), { answers: 'none' }), ...opts.handlers };
+  const handlers: Record<string, Handler> = {
+    ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } }), { answers: 'none' }),
+    ...opts.handlers,
+  };
   const answers = opts.answers;
   if (answers) Object.assign(handlers, refusalRecorders(answers, Object.keys(opts.handlers)));
   const env: HandlerEnv = answers ? { answers } : {};

@@ -4,7 +4,7 @@
 // at rest, and refusals the gateway made handed over to keep.
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
-import { AppError, recordRefusalMessage, requestOperation, type RequestContext } from '@bo/contracts';
+import { type AppError, recordRefusalMessage, requestOperation, type RequestContext } from '@bo/contracts';
 import {
   AnswerStore,
   BaseConfigSchema,
@@ -143,10 +143,17 @@ t.test('the kit keeps the answers of keyed operations', async (t) => {
   });
 
   t.test('admin answers are sealed at rest and replayed in clear', async (t) => {
-    const admin: RequestContext = { requestId: 'req_admin', idempotencyKey: 'admin-key-0001', idempotencyFingerprint: 'fp-a', scope: { kind: 'admin', actor: 'ana' } };
+    const admin: RequestContext = {
+      requestId: 'req_admin',
+      idempotencyKey: 'admin-key-0001',
+      idempotencyFingerprint: 'fp-a',
+      scope: { kind: 'admin', actor: 'ana' },
+    };
     const first = await count(admin);
     t.equal(first.ok && (first.body as { secret: string }).secret, 'shown-once-secret');
-    const [row] = await svc.sql.query<{ body: string }>(`select body #>> '{}' as body from answers.processed_requests where scope = 'admin' and idempotency_key = 'admin-key-0001'`);
+    const [row] = await svc.sql.query<{ body: string }>(
+      `select body #>> '{}' as body from answers.processed_requests where scope = 'admin' and idempotency_key = 'admin-key-0001'`,
+    );
     t.ok(row!.body.startsWith('v1.') && !row!.body.includes('shown-once-secret'), 'no secret at rest');
     const again = await count(admin);
     t.same(again, { ...first, replayed: true });

@@ -7,7 +7,13 @@ import { AppError, adminOperations, type AdminIdentity, type Operation, type Req
 import { safeEqual } from '@bo/service-kit';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
-import { claimIdempotencyKey, idempotencyKeyOf, idempotencyRecorder, releaseIdempotencyKey, type EdgeIdempotency } from '../edge/idempotency/http-idempotency.ts';
+import {
+  claimIdempotencyKey,
+  idempotencyKeyOf,
+  idempotencyRecorder,
+  releaseIdempotencyKey,
+  type EdgeIdempotency,
+} from '../edge/idempotency/http-idempotency.ts';
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { roleMayCall } from '../team/roles.ts';
@@ -46,7 +52,7 @@ async function bearerIdentity(deps: AdminRouteDeps, req: FastifyRequest, bearer:
 const OPERATORS_ADMIN = 'operators.admin.';
 
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
-  app.addHook('preValidation', async (req, reply) => {
+  app.addHook('preValidation', async (req) => {
     const op = req.routeOptions.config.op;
     if (!op) return;
     const auth = req.headers.authorization ?? '';

@@ -102,7 +102,13 @@ export function idempotencyRecorder(inFlight: KeysInFlight, forward: RefusalForw
  * already has (then that answer, replayed, is sent instead). If the service cannot be asked, the
  * refusal is sent unstored.
  */
-async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, payload: unknown, scope: ClaimedKey, forward: RefusalForwarding): Promise<unknown> {
+async function keepRefusalAtService(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  scope: ClaimedKey,
+  forward: RefusalForwarding,
+): Promise<unknown> {
   const op = req.routeOptions.config.op;
   let error: ErrorBody | undefined;
   try {
