@@ -37,9 +37,10 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   return Object.fromEntries(
     Object.entries(handlers).map(([subject, handler]) => [
       subject,
-      async (req: Parameters<Handler>[0]) => {
+      async (req: Parameters<Handler>[0], env: Parameters<Handler>[1]) => {
         try {
-          return await handler(req);
+          // `env` carries the stored answers: the wrapped handler keeps its key's answer as if unwrapped.
+          return await handler(req, env);
         } finally {
           // Also after a failure: it may have come after the commit, and a needless drop costs one call.
           const params = req.params as { id?: string; playerId?: string } | undefined;
