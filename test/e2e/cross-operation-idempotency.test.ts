@@ -1,5 +1,5 @@
-// One Idempotency-Key, one request, whichever operation uses it and whichever layer keeps its
-// answer (the gateway for players and KYC, the payments service for deposits and withdrawals),
+// One Idempotency-Key, one request, whichever operation uses it and whichever service keeps its
+// answer (the players service for players and KYC, the payments service for deposits and withdrawals),
 // through the real gateway (two replicas) and services; and a signed request accepted with one
 // key only (issue #24, items 1 and 10; docs/decisions.md, "Idempotency" and "Authentication").
 import t, { type Test } from 'tap';
@@ -29,7 +29,7 @@ t.test('idempotency keys across operations, services and replicas', async (t) =>
     t.equal(res.body?.error?.code, 'IDEMPOTENCY_CONFLICT');
   };
 
-  t.test('gateway-kept, then service-kept: the deposit is a conflict and does not exist', async (t) => {
+  t.test('players, then payments: the deposit is a conflict and does not exist', async (t) => {
     for (const [second, where] of [
       [c, 'the same replica'],
       [replica, 'another replica'],
@@ -42,7 +42,7 @@ t.test('idempotency keys across operations, services and replicas', async (t) =>
     }
   });
 
-  t.test('service-kept, then gateway-kept: the KYC submission and the player are conflicts and do not exist', async (t) => {
+  t.test('payments, then players: the KYC submission and the player are conflicts and do not exist', async (t) => {
     // A player whose KYC can take a submission (an approved one would refuse it for that reason).
     const fresh = (await c.post('/players', playerInput(uniq('p')), key('fresh'))).body.id as string;
     const k = key('svc-then-gw');
@@ -56,9 +56,8 @@ t.test('idempotency keys across operations, services and replicas', async (t) =>
     t.equal(await playersWith(input.externalId), 0, 'no player');
   });
 
-  // Both in payments today, which already kept one key space for its operations; two services'
-  // operations become possible when another service keeps its own keys.
-  t.test('two service-kept operations: the withdrawal and the confirm are conflicts and do nothing', async (t) => {
+  // Two operations of one service: its own stored answers would refuse the key too; the edge's claim does first.
+  t.test('two payments operations: the withdrawal and the confirm are conflicts and do nothing', async (t) => {
     const k = key('svc-then-svc');
     const created = await c.post(`/players/${player}/deposits`, depositInput(), k);
     t.equal(created.status, 201);

@@ -1,5 +1,5 @@
-// Idempotency of the deposit operations, whose records the payments service keeps itself (the
-// gateway keeps none: `serviceKeepsIdempotency`), through the real gateway and services: the same
+// Idempotency of the deposit operations, whose answers the payments service keeps in the effect's
+// own statement (the gateway keeps none, as for every operation), through the real gateway and services: the same
 // contract as every other idempotent operation (docs/decisions.md): replay with
 // Idempotent-Replayed and the original body, conflict for another request, in progress for a
 // concurrent copy, 4xx stored (the gateway's own refusals included), and one effect.

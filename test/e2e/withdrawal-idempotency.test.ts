@@ -1,5 +1,5 @@
 // Idempotency of the operator's withdrawal operations (create, cancel), whose records the payments
-// service keeps itself (`serviceKeepsIdempotency`, as for deposits), through the real gateway and
+// service keeps in the effect's transaction (as for deposits), through the real gateway and
 // services: a first answer is not marked as a replay, a replay is the first answer byte for byte
 // and marked, a key reused for another request is a conflict, refusals (the service's and the
 // gateway's own) are the key's answer, copies sent together make one withdrawal, and the gateway

@@ -96,9 +96,10 @@ export interface ErrorBody {
 const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 /** Retry-After of 503 IMPEDIMENT_CHECK_UNAVAILABLE: the SPA registry's outages are not restarts of seconds. */
 const IMPEDIMENT_CHECK_RETRY_AFTER_SECONDS = 30;
-const RETRY_AFTER: Partial<Record<string, number>> = {
-  SERVICE_UNAVAILABLE: SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
-  IMPEDIMENT_CHECK_UNAVAILABLE: IMPEDIMENT_CHECK_RETRY_AFTER_SECONDS,
+const RETRY_AFTER: Partial<Record<ErrorCode, Record<string, string>>> = {
+  SERVICE_UNAVAILABLE: { 'retry-after': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  IMPEDIMENT_CHECK_UNAVAILABLE: { 'retry-after': String(IMPEDIMENT_CHECK_RETRY_AFTER_SECONDS) },
+  IDEMPOTENCY_IN_PROGRESS: { 'retry-after': '1' },
 };
 
 export class AppError extends Error {
@@ -111,9 +112,8 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.code = code;
     this.details = details;
-    // A 503 always says when to retry, also when it is rebuilt from a reply (fromBody).
-    const retryAfter = RETRY_AFTER[code];
-    this.headers = headers ?? (retryAfter === undefined ? undefined : { 'retry-after': String(retryAfter) });
+    // A 503 and a key still in progress always say when to retry, also when rebuilt from a reply (fromBody).
+    this.headers = headers ?? RETRY_AFTER[code];
   }
 
   get status(): number {

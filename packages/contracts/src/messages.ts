@@ -21,7 +21,7 @@ export type Scope = OperatorScope | AdminScope | InternalScope;
 export interface RequestContext {
   requestId: string;
   scope: Scope;
-  /** Present for idempotent operations: the owning service dedupes on it inside its own transaction. */
+  /** The request's Idempotency-Key, when it has one: the owning service keeps the key's answer (the kit's idempotency.ts). */
   idempotencyKey?: string;
   /** Method, raw path and SHA-256 of the body (the gateway's): a stored answer is replayed only to the same request. */
   idempotencyFingerprint?: string;
@@ -79,8 +79,8 @@ export type OperationReply<R = unknown> =
   | { ok: false; error: ErrorBody; status?: number; replayed?: true; requestId?: string };
 
 /**
- * `<service>.idempotency.record`: a refusal the gateway made itself (415, 422 before the request
- * could be forwarded) for an operation whose service keeps its idempotency records. The service
+ * `<service>.idempotency.record` (`<service>`: the first word of the operation's subject): a
+ * refusal the gateway made itself (415, 422 before the request could be forwarded). The service
  * stores it under the request's key unless an answer is stored already, and answers with the
  * key's answer either way (a replay when it was stored before). The reply is an OperationReply.
  */

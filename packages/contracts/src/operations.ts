@@ -22,14 +22,11 @@ export interface Operation {
   response: TSchema;
   /** Success status. */
   status: number;
-  idempotent?: boolean;
   /**
-   * The owning service keeps this operation's idempotency records (key, fingerprint, answer)
-   * itself, written in the effect's own statement, so the gateway keeps none: it only refuses a
-   * concurrent copy it is already running, and hands the refusals it makes itself (415, 422) to
-   * the service to record. Money operations on the hot path (docs/decisions.md, "Idempotency").
+   * Requires an Idempotency-Key (every other mutation accepts one). Whichever it is, the owning
+   * service keeps the key's answer (docs/architecture.md, "Idempotency"): nothing to declare here.
    */
-  serviceKeepsIdempotency?: boolean;
+  idempotent?: boolean;
   sandboxOnly?: boolean;
   /** The gateway's deadline for this operation when it needs more than RPC_TIMEOUT_MS. */
   timeoutMs?: number;

@@ -115,7 +115,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 201,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: [
       'PLAYER_NOT_FOUND',
       'CURRENCY_MISMATCH',
@@ -139,7 +138,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING', 'PAYER_REQUIRED'],
   },
   failDeposit: {
@@ -154,7 +152,6 @@ export const paymentOperations = defineOperations({
     response: DepositSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['DEPOSIT_NOT_FOUND', 'DEPOSIT_NOT_PENDING'],
   },
   createWithdrawal: {
@@ -169,7 +166,6 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 201,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: [
       'PLAYER_NOT_FOUND',
       'CURRENCY_MISMATCH',
@@ -206,7 +202,6 @@ export const paymentOperations = defineOperations({
     response: WithdrawalSchema,
     status: 200,
     idempotent: true,
-    serviceKeepsIdempotency: true,
     errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_NOT_CANCELLABLE'],
   },
   sandboxWithdrawalDecision: {

@@ -11,8 +11,12 @@ export { armCrashPoints, crashPoint } from './crash.ts';
 export { ruleClock } from './clock.ts';
 export {
   handle,
+  refusalRecorders,
+  replyTo,
   serveOperations,
   type Handler,
+  type HandlerEnv,
+  type HandleOptions,
   type HandlerOf,
   type HandlerResult,
   type RequestOf,
@@ -21,8 +25,12 @@ export {
   type Server,
 } from './serve.ts';
 export {
+  AnswerStore,
   errorResponse,
   findStored,
+  noStoredAnswer,
+  processedRequestsClaimsSql,
+  storedAnswerInsertFrom,
   idempotencyScope,
   keyFromRow,
   ormRunner,
@@ -33,8 +41,6 @@ export {
   replay,
   ReplayedRefusal,
   StoredRefusal,
-  STORED_KEY_COLUMNS,
-  storedKeyValues,
   requestKeyOf,
   runOnce,
   sqlTransactor,

@@ -1,8 +1,8 @@
 // What a service keeps only for a while, and the loop that deletes it once its time is past (every
 // RETENTION_INTERVAL_MS, in batches, so that one pass never holds many rows):
-// - idempotency keys, kept 24 h (docs/decisions.md) in the services as at the gateway: the stored
-//   answers (processed_requests) and the keys a service remembers on its own rows, older than
-//   IDEMPOTENCY_TTL_SECONDS. After that a reused key is a new request everywhere, as Stripe does;
+// - idempotency keys, kept 24 h (docs/decisions.md) by the owning services (the edge's key claims
+//   expire in NATS KV on the same clock): the stored answers (processed_requests) and the keys a
+//   service remembers on its own rows, older than IDEMPOTENCY_TTL_SECONDS. After that a reused key is a new request everywhere, as Stripe does;
 //   what still dedupes is the domain's own uniqueness, never forgotten (a deposit's
 //   externalReference, the wallet's effects keyed by the payment id; docs/architecture.md);
 // - published outbox rows, older than OUTBOX_RETENTION_SECONDS: the events live on in JetStream

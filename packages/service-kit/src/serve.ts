@@ -12,7 +12,6 @@ import {
   pingMessage,
   recordRefusalMessage,
   type ErrorDetails,
-  type RequestContext,
   queueGroup,
   rpcSubject,
   type OperationReply,
@@ -22,22 +21,15 @@ import {
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
-import { ReplayedRefusal } from './idempotency.ts';
+import { ReplayedRefusal, type AnswerStore } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 import type { HandlerResult } from './handler-result.ts';
 
 export type { HandlerResult } from './handler-result.ts';
 
-/**
- * Where a service keeps the refusals of operations whose idempotency records it keeps alone
- * (`serviceKeepsIdempotency`): `keep` stores the refusal under the request's key, or returns (or
- * throws) the answer stored there already (idempotency.ts, keepRefusal).
- */
-export interface RefusalKeeper {
-  keep(ctx: RequestContext, operation: string, err: unknown): Promise<HandlerResult>;
-}
+/** What handlers are given by the serve loop: the service's stored answers (idempotency.ts). */
 export interface HandlerEnv {
-  refusals?: RefusalKeeper;
+  answers?: AnswerStore;
 }
 // biome-ignore lint/suspicious/noExplicitAny: the table holds every operation's handler
 export type Handler = (req: OperationRequest<any, any, any>, env?: HandlerEnv) => Promise<HandlerResult>;
@@ -48,7 +40,17 @@ export interface Routed {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
-  serviceKeepsIdempotency?: boolean;
+}
+
+/**
+ * Who keeps the answer to a request with an Idempotency-Key: `kit` (the default) claims the key
+ * and stores the handler's answer around it (AnswerStore.once); `effect` means the handler stores
+ * it in its effect's own transaction (`runOnce`, `storeResponse`: money paths, a uniqueness the
+ * domain must see in the same transaction) and the kit keeps only its refusals; `none` for the
+ * kit's own messages.
+ */
+export interface HandleOptions {
+  answers?: 'kit' | 'effect' | 'none';
 }
 type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
 /** The request of one operation or message, its parts typed by their schemas (and checked against them). */
@@ -65,10 +67,10 @@ const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
  * The handler of one operation or message: path, query and body are checked against their
  * schemas, in that order (a 422 comes before anything else, as the contract's check order says),
  * then `fn` runs on the checked values. One place checks every message, internal ones included.
- * For an operation whose service keeps its idempotency records, every refusal (a 422 of these
- * checks included, as the gateway would have stored it) is kept under the request's key.
+ * A request with an Idempotency-Key (only the gateway sends one) gets its one answer per key
+ * (HandleOptions), every refusal included (a 422 of these checks too).
  */
-export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>): Record<string, Handler> {
+export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>, opts: HandleOptions = {}): Record<string, Handler> {
   const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
   const run = async (req: OperationRequest<unknown, unknown, unknown>): Promise<HandlerResult> => {
     const checked: Record<string, unknown> = { ...req };
@@ -79,14 +81,17 @@ export function handle<M extends Routed & { subject: string }>(m: M, fn: Handler
     }
     return fn(checked as unknown as RequestOf<M>);
   };
-  if (!m.serviceKeepsIdempotency) return { [m.subject]: run };
+  const answers = opts.answers ?? 'kit';
+  if (answers === 'none') return { [m.subject]: run };
   return {
     [m.subject]: async (req, env) => {
+      const store = env?.answers;
+      if (!store || !req.ctx?.idempotencyKey) return run(req);
+      if (answers === 'kit') return store.once(req.ctx, m.subject, () => run(req));
       try {
         return await run(req);
       } catch (e) {
-        if (!env?.refusals) throw e;
-        return env.refusals.keep(req.ctx, m.subject, e);
+        return store.keepRefusal(req.ctx, m.subject, e);
       }
     },
   };
@@ -97,8 +102,8 @@ export interface ServeOptions {
   prefix: string;
   service: string;
   handlers: Record<string, Handler>;
-  /** The service's stored answers: refusals of operations it keeps the idempotency records of, and `<service>.idempotency.record`. */
-  refusals?: RefusalKeeper;
+  /** The service's stored answers (idempotency.ts); with them it also keeps the refusals the gateway made (`<word>.idempotency.record`). */
+  answers?: AnswerStore;
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */
   observe?: (subject: string, outcome: string, seconds: number) => void;
@@ -109,52 +114,100 @@ export interface Server {
   inFlight(): number;
 }
 
+/**
+ * `<word>.idempotency.record` for the first word of each subject served: a refusal the gateway made
+ * itself for one of these operations (415, 422 of the body), kept like the service's own.
+ */
+export function refusalRecorders(answers: AnswerStore, subjects: string[]): Record<string, Handler> {
+  const handlers: Record<string, Handler> = {};
+  for (const word of new Set(subjects.map((subject) => subject.split('.')[0]!))) {
+    Object.assign(
+      handlers,
+      handle(
+        recordRefusalMessage(word),
+        async (req) => {
+          const { code, message, details } = req.body.error;
+          if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
+          return answers.keepRefusal(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
+        },
+        { answers: 'none' },
+      ),
+    );
+  }
+  return handlers;
+}
+
+/** The message a request is answered with: the handler's result, or its refusal, never internals. */
+/** The handler's reply, or the error it threw as one (logged when it is not a refusal). */
+async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv, log: Logger, subject: string, span: Span): Promise<OperationReply> {
+  try {
+    const result = await handler(req, env);
+    return {
+      ok: true,
+      status: result.status ?? 200,
+      body: result.body,
+      ...(result.audit ? { audit: result.audit } : {}),
+      ...(result.replayed ? { replayed: true as const } : {}),
+    };
+  } catch (e) {
+    if (e instanceof ReplayedRefusal) return { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
+    if (isAppError(e)) return { ok: false, error: e.toBody() };
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    if (isDependencyUnavailable(e)) {
+      // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
+      // with the same key finds the effect's stored answer if the commit got through.
+      log.warn({ err: e, subject }, 'dependency unavailable');
+      return { ok: false, error: dependencyUnavailable().toBody() };
+    }
+    log.error({ err: e, subject }, 'handler failed');
+    return { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
+  }
+}
+
+/**
+ * One request message answered: read, run in its log context (every line names the request) and
+ * its span when tracing is on, and turned into the reply. `debug`: a line per answered request.
+ */
+export async function replyTo(
+  handler: Handler,
+  msg: { json<T>(): T; headers?: Iterable<[string, string[]]> },
+  env: HandlerEnv,
+  log: Logger,
+  subject: string,
+  debug = false,
+): Promise<OperationReply> {
+  let request: OperationRequest;
+  try {
+    request = msg.json<OperationRequest>();
+  } catch (e) {
+    log.error({ err: e, subject }, 'unreadable request');
+    return { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
+  }
+  const carrier: Record<string, string> = {};
+  for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
+  return withLogContext({ requestId: request.ctx?.requestId }, () =>
+    withServerSpan(`rpc ${subject}`, carrier, async (span) => {
+      span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+      const answered = await answerOf(handler, request, env, log, subject, span);
+      if (debug) log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
+      return answered;
+    }),
+  );
+}
+
 export function serveOperations(opts: ServeOptions): Server {
   const subs: Subscription[] = [];
   const running = new Set<Promise<void>>();
   // Every service answers `<service>.ping`, so the gateway's /readyz can see it is up.
-  const handlers: Record<string, Handler> = { ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } })), ...opts.handlers };
-  const refusals = opts.refusals;
-  if (refusals) {
-    // A refusal the gateway made itself for one of our operations: kept like our own.
-    Object.assign(
-      handlers,
-      handle(recordRefusalMessage(opts.service), async (req) => {
-        const { code, message, details } = req.body.error;
-        if (!isErrorCode(code)) throw new AppError('VALIDATION_ERROR', `Unknown error code ${code}.`);
-        return refusals.keep(req.ctx, req.body.operation, new AppError(code, message, details as ErrorDetails | undefined));
-      }),
-    );
-  }
-  const env: HandlerEnv = refusals ? { refusals } : {};
+  const handlers: Record<string, Handler> = {
+    ...handle(pingMessage(opts.service), async () => ({ body: { ok: true } }), { answers: 'none' }),
+    ...opts.handlers,
+  };
+  const answers = opts.answers;
+  if (answers) Object.assign(handlers, refusalRecorders(answers, Object.keys(opts.handlers)));
+  const env: HandlerEnv = answers ? { answers } : {};
   // LOG_LEVEL=debug: a line per answered request (off, not even the line's fields are made).
   const debug = opts.log.isLevelEnabled('debug');
-
-  /** The handler's reply, or the error it threw as one (logged when it is not a refusal). */
-  async function answer(handler: Handler, req: OperationRequest, subject: string, span: Span): Promise<OperationReply> {
-    try {
-      const result = await handler(req, env);
-      return {
-        ok: true,
-        status: result.status ?? 200,
-        body: result.body,
-        ...(result.audit ? { audit: result.audit } : {}),
-        ...(result.replayed ? { replayed: true as const } : {}),
-      };
-    } catch (e) {
-      if (e instanceof ReplayedRefusal) return { ok: false, error: e.toBody(), replayed: true, ...(e.requestId ? { requestId: e.requestId } : {}) };
-      if (isAppError(e)) return { ok: false, error: e.toBody() };
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      if (isDependencyUnavailable(e)) {
-        // Retryable, and nothing was stored under the key (a 5xx never is): the caller's retry
-        // with the same key finds the effect's stored answer if the commit got through.
-        opts.log.warn({ err: e, subject }, 'dependency unavailable');
-        return { ok: false, error: dependencyUnavailable().toBody() };
-      }
-      opts.log.error({ err: e, subject }, 'handler failed');
-      return { ok: false, error: new AppError('INTERNAL_ERROR').toBody() };
-    }
-  }
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
@@ -165,26 +218,7 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          let request: OperationRequest;
-          try {
-            request = msg.json<OperationRequest>();
-          } catch (e) {
-            opts.log.error({ err: e, subject }, 'unreadable request');
-            if (msg.reply) msg.respond(JSON.stringify({ ok: false, error: new AppError('INTERNAL_ERROR').toBody() }));
-            opts.observe?.(subject, 'INTERNAL_ERROR', Number(process.hrtime.bigint() - started) / 1e9);
-            return;
-          }
-          const carrier: Record<string, string> = {};
-          for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
-          // Everything the handler logs names the request, and its span when tracing is on.
-          const reply = await withLogContext({ requestId: request.ctx?.requestId }, () =>
-            withServerSpan(`rpc ${subject}`, carrier, async (span) => {
-              span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-              const answered = await answer(handler, request, subject, span);
-              if (debug) opts.log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
-              return answered;
-            }),
-          );
+          const reply = await replyTo(handler, msg, env, opts.log, subject, debug);
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

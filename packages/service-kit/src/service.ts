@@ -13,7 +13,7 @@ import { openSql, type Sql } from './sql.ts';
 import { connectNats } from './nats.ts';
 import { ensureEventsStream, ensureInternalStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
-import { keepRefusal } from './idempotency.ts';
+import { AnswerStore } from './idempotency.ts';
 import { startRetention } from './retention.ts';
 import { createLogger, logContext, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
@@ -132,7 +132,15 @@ export async function startService<S extends ConfigSchema, X>(
     prefix: base.NATS_PREFIX,
     service: def.name,
     handlers: def.handlers(deps, shared),
-    refusals: { keep: (ctx, operation, err) => keepRefusal(sql, def.schema, ctx, operation, err) },
+    answers: new AnswerStore({
+      sql,
+      schema: def.schema,
+      ttlSeconds: base.IDEMPOTENCY_TTL_SECONDS,
+      leaseSeconds: base.IDEMPOTENCY_LEASE_SECONDS,
+      // The admin API's answers can carry a secret shown once (a new key, a password, a token).
+      sealAdminAnswersWith: (config as { SECRETS_MASTER_KEY?: string }).SECRETS_MASTER_KEY,
+      onError: (err, what) => log.error({ err }, what),
+    }),
     log,
     observe: metrics.observeRpc,
   });

@@ -14,8 +14,6 @@ export const GatewayConfigSchema = Type.Composite([
     SECRETS_MASTER_KEY: secretKey(DEV_MASTER_KEY),
     /** Trust X-Forwarded-For from a proxy in front (true, a hop count, or addresses). */
     TRUST_PROXY: Type.String({ default: 'false' }),
-    /** A running request's claim on its key is a lease this long, renewed while it runs: after a gateway crash a retry waits at most this. */
-    IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
     /** The console cookie's lifetime (the operators service's absolute session timeout, set alike there); cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */
     CONSOLE_ABSOLUTE_HOURS: Type.Integer({ default: 12, minimum: 1 }),
     CONSOLE_COOKIE_SECURE: Type.Optional(Type.Boolean()),

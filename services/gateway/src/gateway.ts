@@ -15,7 +15,6 @@ import {
   openDatabase,
   openSql,
   postgresReadiness,
-  startLoop,
   startMetricsServer,
   waitForJetStream,
   DEV_MASTER_KEY,
@@ -26,11 +25,11 @@ import './edge/http/types.ts';
 import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';
 import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
-import { IdempotencyStore } from './edge/idempotency/idempotency-store.ts';
+import { KeysInFlight } from './edge/idempotency/keys-in-flight.ts';
 import { KeyClaims } from './edge/idempotency/key-claims.ts';
 import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
-import { idempotencyRecorder, stopIdempotencyLease } from './edge/idempotency/http-idempotency.ts';
+import { idempotencyRecorder, releaseIdempotencyKey } from './edge/idempotency/http-idempotency.ts';
 import { BODY_LIMIT_BYTES, envelope, keepRawBodies, toAppError } from '@bo/http-kit';
 import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost } from './edge/http/errors.ts';
 import { parseQueryString } from './edge/http/query-string.ts';
@@ -55,7 +54,6 @@ export interface RunningGateway {
   adminUrl: string;
   orm: MikroORM;
   nc: NatsConnection;
-  idempotency: IdempotencyStore;
   credentials: CredentialCache;
   /** `GET /metrics` on the internal METRICS_PORT, when one is set. */
   metricsUrl?: string;
@@ -141,7 +139,8 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  // The gateway's own schema holds its idempotency store only (edge/idempotency).
+  // The gateway's own schema holds nothing now (its last table, the idempotency store, is dropped by
+  // Gateway0009AnswersKeptByServices); it is opened for its migrations and the readiness check.
   const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: [], migrations: gatewayMigrations, log });
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
@@ -151,17 +150,13 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
   const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
   const sql = await openSql(orm);
-  const idempotency = new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS);
   const [claims, signatures] = await Promise.all([
     waitForJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS), log),
     waitForJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log),
   ]);
-  const edgeIdempotency = { claims, store: idempotency };
-  // The admin API's answers are stored sealed: several carry a secret shown once (a new key, a password).
-  const adminIdempotency = {
-    claims,
-    store: new IdempotencyStore(sql, config.IDEMPOTENCY_TTL_SECONDS, config.IDEMPOTENCY_LEASE_SECONDS, { sealAnswersWith: config.SECRETS_MASTER_KEY }),
-  };
+  // The answers are the owning services' (the kit's idempotency.ts): here, the claims and this replica's running keys.
+  const edgeIdempotency = { claims, inFlight: new KeysInFlight() };
+  const adminIdempotency = { claims, inFlight: new KeysInFlight() };
   const metrics = createMetrics();
 
   const publicApp = baseApp(log, config);
@@ -170,8 +165,8 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   await publicApp.register(
     async (api) => {
       api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency: edgeIdempotency, signatures, metrics }));
-      api.addHook('onSend', idempotencyRecorder(idempotency, forward));
-      api.addHook('onResponse', async (req) => stopIdempotencyLease(idempotency, req));
+      api.addHook('onSend', idempotencyRecorder(edgeIdempotency.inFlight, { ...forward, contextOf: operatorContext }));
+      api.addHook('onResponse', async (req) => releaseIdempotencyKey(edgeIdempotency.inFlight, req));
       registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
       await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
     },
@@ -202,16 +197,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
   });
 
-  const cleanup = startLoop({
-    name: 'idempotency cleanup',
-    intervalMs: config.RETENTION_INTERVAL_MS,
-    log,
-    startNow: false,
-    run: async () => {
-      await idempotency.deleteExpired();
-      return false;
-    },
-  });
   let publicUrl = '';
   let adminUrl = '';
   if (opts.listen !== false) {
@@ -238,11 +223,9 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     adminUrl,
     orm,
     nc,
-    idempotency,
     credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
     async stop() {
-      await cleanup.stop();
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();

@@ -20,10 +20,10 @@ t.test('edge key claims and signature bindings', async (t) => {
   const h = await startHarness();
   const a = h.gateways[0]!;
   const b = await h.startReplica();
-  const players = await fakeService(h.prefix, 'players.create', 'players');
-  const deposits = await fakeService(h.prefix, 'payments.deposits.create', 'payments');
-  const withdrawals = await fakeService(h.prefix, 'payments.withdrawals.create', 'payments');
-  const sessions = await fakeService(h.prefix, 'games.sessions.create', 'wallet');
+  const players = await fakeService(h, 'players.create', 'players');
+  const deposits = await fakeService(h, 'payments.deposits.create', 'payments');
+  const withdrawals = await fakeService(h, 'payments.withdrawals.create', 'payments');
+  const sessions = await fakeService(h, 'games.sessions.create', 'wallet');
   t.teardown(async () => {
     for (const f of [players, deposits, withdrawals, sessions]) await f.close();
     await h.close();

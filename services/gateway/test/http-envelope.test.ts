@@ -5,7 +5,7 @@ import { fakeService } from './support/fake-service.ts';
 
 t.test('envelope, bodies, admin', async (t) => {
   const h = await startHarness();
-  const fake = await fakeService(h.prefix, 'players.create');
+  const fake = await fakeService(h, 'players.create');
   t.teardown(async () => {
     await fake.close();
     await h.close();

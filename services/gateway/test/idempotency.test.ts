@@ -3,6 +3,7 @@
 import t from 'tap';
 import { startHarness } from './support/harness.ts';
 import { fakeService, sleep } from './support/fake-service.ts';
+import { deleteExpiredStoredAnswers } from '@bo/service-kit';
 
 const player = { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' };
 // Each key gets a body of its own: the same signed bytes sent with two keys in one second are one
@@ -11,7 +12,7 @@ const playerFor = (externalId: string) => ({ ...player, externalId });
 
 t.test('idempotency', async (t) => {
   const h = await startHarness({ IDEMPOTENCY_TTL_SECONDS: '2', RPC_TIMEOUT_MS: '800' });
-  const fake = await fakeService(h.prefix, 'players.create');
+  const fake = await fakeService(h, 'players.create');
   t.teardown(async () => {
     await fake.close();
     await h.close();
@@ -122,11 +123,10 @@ t.test('idempotency', async (t) => {
     t.equal(again.headers.get('idempotent-replayed'), null, 'an expired key runs again');
     t.equal(fake.calls.length - before, 2);
     await sleep(2200);
-    const removed = await h.gateways[0]!.idempotency.deleteExpired();
+    // The owning service's retention loop (the kit's retention.ts) deletes them.
+    const removed = await deleteExpiredStoredAnswers(h.operators.sql, 'stand_ins', 2, 1000);
     t.ok(removed >= 1, `cleanup removed ${removed} expired keys`);
-    const left = await h.gateways[0]!.orm.em.fork().execute<{ n: string }[]>(
-      `select count(*) n from gateway.idempotency_keys where idempotency_key = 'expire-0001'`,
-    );
-    t.equal(left[0]!.n, '0');
+    const left = await h.operators.sql.query<{ n: number }>(`select count(*)::int n from stand_ins.processed_requests where idempotency_key = 'expire-0001'`);
+    t.equal(left[0]!.n, 0);
   });
 });

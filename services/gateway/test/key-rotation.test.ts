@@ -141,7 +141,10 @@ t.test('operator key rotation and revocation', async (t) => {
     const replay = await rotate();
     t.equal(replay.headers.get('idempotent-replayed'), 'true', 'the Idempotency-Key replays the answer');
     t.same(await replay.json(), third, 'the same answer, secret included');
-    const stored = await a.orm.em.fork().execute<{ body: string }[]>(`select body from gateway.idempotency_keys where idempotency_key = 'rotate-now-1'`);
+    // Kept by the operators service, which owns the operation; sealed because it is an admin answer.
+    const stored = await h.operators.sql.query<{ body: string }>(
+      `select body #>> '{}' as body from operators.processed_requests where scope = 'admin' and idempotency_key = 'rotate-now-1'`,
+    );
     const body = stored[0]?.body ?? '';
     t.ok(body.startsWith('v1.') && !body.includes(third.secret) && !body.includes(third.key), 'the stored answer is sealed: no secret at rest');
     t.equal((await keys()).body.data.filter((c: OperatorCredential) => c.environment === 'sandbox').length, 3, 'and issued no other key');

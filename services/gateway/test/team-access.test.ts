@@ -8,7 +8,7 @@ import { verifyPassword } from '@bo/operators';
 
 t.test('team access', async (t) => {
   const h = await startHarness();
-  const decide = await fakeService(h.prefix, 'payments.admin.withdrawalDecision');
+  const decide = await fakeService(h, 'payments.admin.withdrawalDecision');
   decide.respond = async () => ({
     ok: true,
     status: 200,

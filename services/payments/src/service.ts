@@ -23,6 +23,9 @@ import { setupOwnAccount, type OwnAccount } from './own-account/setup.ts';
 import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-keys.ts';
 import { closeout } from './own-account/closeout.ts';
 
+/** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency.ts). */
+const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
+
 /** The service; tests pass `onSetup` to drive the simulated PSP key directory. */
 export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): ServiceDefinition<typeof PaymentsConfigSchema, OwnAccount> {
   return {
@@ -33,18 +36,18 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
     migrations: paymentsMigrations,
     setup: (deps) => setupOwnAccount(deps, onSetup),
     handlers: (deps, own) => ({
-      ...handle(ops.createDeposit, createDeposit(deps)),
-      ...handle(ops.confirmDeposit, confirmDeposit(deps, own)),
-      ...handle(ops.failDeposit, failDeposit(deps)),
-      ...handle(ops.createWithdrawal, createWithdrawal(deps, own)),
+      ...handle(ops.createDeposit, createDeposit(deps), ANSWERED_BY_EFFECT),
+      ...handle(ops.confirmDeposit, confirmDeposit(deps, own), ANSWERED_BY_EFFECT),
+      ...handle(ops.failDeposit, failDeposit(deps), ANSWERED_BY_EFFECT),
+      ...handle(ops.createWithdrawal, createWithdrawal(deps, own), ANSWERED_BY_EFFECT),
       ...handle(ops.sandboxAddPixKey, sandboxAddPixKey(deps)),
       ...handle(ops.sandboxRemovePixKey, sandboxRemovePixKey(deps)),
       ...handle(closeoutMessages.closeout, closeout(deps)),
       ...handle(ops.getWithdrawal, getWithdrawal(deps)),
-      ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps)),
-      ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps)),
+      ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps), ANSWERED_BY_EFFECT),
+      ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps), ANSWERED_BY_EFFECT),
       ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
-      ...handle(admin.adminWithdrawalDecision, adminDecision(deps)),
+      ...handle(admin.adminWithdrawalDecision, adminDecision(deps), ANSWERED_BY_EFFECT),
       ...handle(admin.adminListDeposits, adminListDeposits(deps)),
       ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
       ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),

@@ -48,9 +48,10 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   return Object.fromEntries(
     Object.entries(handlers).map(([subject, handler]) => [
       subject,
-      async (req: Parameters<Handler>[0]) => {
+      async (req: Parameters<Handler>[0], env: Parameters<Handler>[1]) => {
         try {
-          const reply = await handler(req);
+          // `env` carries the stored answers: the wrapped handler keeps its key's answer as if unwrapped.
+          const reply = await handler(req, env);
           deps.outbox.poke(); // a change may have written events
           return reply;
         } finally {
@@ -74,7 +75,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
     migrations: playerMigrations,
     setup: (deps) => setupEligibility(deps, opts),
     handlers: (deps, elig) => ({
-      ...handle(playerOperations.createPlayer, createPlayer(deps, elig)),
+      ...handle(playerOperations.createPlayer, createPlayer(deps, elig), { answers: 'effect' }),
       ...handle(eligibilityMessages.activity, activityCheck(deps, elig)),
       ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
       ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(deps, elig)),
@@ -96,7 +97,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
         ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps)),
         ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps)),
         ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
-        ...handle(playerOperations.submitKyc, submitKyc(deps)),
+        ...handle(playerOperations.submitKyc, submitKyc(deps), { answers: 'effect' }),
         ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
         ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
         ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),

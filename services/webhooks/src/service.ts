@@ -47,7 +47,7 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
     ...handle(webhookOperations.testWebhook, testWebhook(rt)),
     ...handle(webhookOperations.listWebhookEvents, listWebhookEvents(rt)),
     ...handle(webhookOperations.listWebhookEventAttempts, listWebhookEventAttempts(rt)),
-    ...handle(webhookOperations.redeliverWebhookEvent, redeliverWebhookEvent(rt)),
+    ...handle(webhookOperations.redeliverWebhookEvent, redeliverWebhookEvent(rt), { answers: 'effect' }),
     ...handle(webhookAdminOperations.adminListDeliveries, adminListDeliveries(rt)),
     ...handle(webhookAdminOperations.adminRedeliver, adminRedeliver(rt)),
     ...handle(webhookMessages.upsertEndpoint, upsertEndpoint(rt)),

@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsExpiryIndexSql,
   processedRequestsFingerprintSql,
   processedRequestsKeepTextSql,
@@ -114,4 +115,6 @@ export const complianceMigrations = [
   { name: '0002_create_compliance_tables', class: CreateComplianceTables },
   { name: '0003_screening', class: Screening },
   { name: '0004_daily_reports', class: DailyReports },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
 ];

@@ -11,9 +11,10 @@ import {
   claimIdempotencyKey,
   idempotencyKeyOf,
   idempotencyRecorder,
-  stopIdempotencyLease,
+  releaseIdempotencyKey,
   type EdgeIdempotency,
 } from '../edge/idempotency/http-idempotency.ts';
+import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { roleMayCall } from '../team/roles.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
@@ -27,7 +28,7 @@ export interface AdminRouteDeps extends ForwardDeps {
   onOperatorChanged(operatorId: string): void;
 }
 
-/** Admin keys live beside operators' keys in one store, under an owner no operator can have. */
+/** Admin keys are claimed beside operators' keys, under an owner no operator can have (the services keep them under the scope `admin`). */
 const ADMIN_IDEMPOTENCY_OWNER = { operatorId: 'admin', environment: 'admin' };
 
 /** Who the audit log names: the token's name, or the person the bootstrap token says is acting. */
@@ -51,7 +52,7 @@ async function bearerIdentity(deps: AdminRouteDeps, req: FastifyRequest, bearer:
 const OPERATORS_ADMIN = 'operators.admin.';
 
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
-  app.addHook('preValidation', async (req, reply) => {
+  app.addHook('preValidation', async (req) => {
     const op = req.routeOptions.config.op;
     if (!op) return;
     const auth = req.headers.authorization ?? '';
@@ -71,23 +72,20 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics
     // (the admin API is not HMAC-signed: no signature to bind to the key).
     const key = op.method !== 'GET' ? idempotencyKeyOf(req, false) : undefined;
-    if (key !== undefined) {
-      const answered = await claimIdempotencyKey(req, reply, deps.idempotency, { ...ADMIN_IDEMPOTENCY_OWNER, key });
-      if (answered) return answered;
-    }
+    if (key !== undefined) await claimIdempotencyKey(req, deps.idempotency, { ...ADMIN_IDEMPOTENCY_OWNER, key });
     requireJsonMediaType(req);
     if (op.body) req.body = parseJsonObject(req.rawBody);
   });
 
-  app.addHook('onSend', idempotencyRecorder(deps.idempotency.store));
-  app.addHook('onResponse', async (req) => stopIdempotencyLease(deps.idempotency.store, req));
-
-  const context = (req: FastifyRequest): RequestContext => ({
+  const context = (req: FastifyRequest, key: ClaimedKey | undefined = req.idempotency): RequestContext => ({
     requestId: req.id,
     scope: { kind: 'admin', actor: actorOf(req) },
-    // The owning service stores its answer under the key too (a retry after a lost answer).
-    ...(req.idempotency ? { idempotencyKey: req.idempotency.key } : {}),
+    // The owning service keeps the key's answer (sealed at rest where it can carry a secret).
+    ...(key ? { idempotencyKey: key.key, idempotencyFingerprint: key.fingerprint } : {}),
   });
+  app.addHook('onSend', idempotencyRecorder(deps.idempotency.inFlight, { ...deps, contextOf: context }));
+  app.addHook('onResponse', async (req) => releaseIdempotencyKey(deps.idempotency.inFlight, req));
+
   const handlers: Record<string, RouteHandlerMethod> = {};
   for (const op of Object.values(adminOperations) as Operation[]) {
     if (!op.subject) continue;

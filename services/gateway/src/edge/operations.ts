@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 import { traceHeaders } from '@bo/service-kit';
 import { context, trace } from '@opentelemetry/api';
-import type { ClaimedKey } from './idempotency/idempotency-store.ts';
+import type { ClaimedKey } from './idempotency/keys-in-flight.ts';
 
 /** The query of an operation that takes no parameters: any names, ignored. */
 const NO_QUERY = Type.Object({});

@@ -161,7 +161,7 @@ export class Gateway0007CredentialRotation extends Migration {
  * belong to the operators service now, which moves their rows into its schema and drops these
  * tables (its migration 0003_move_from_gateway). Here: only tables with nothing in them are
  * dropped (a new database, where 0001 to 0007 just made them), so no row is lost whichever of the
- * two processes migrates first. What stays is the idempotency store.
+ * two processes migrates first. What stayed was the idempotency store (dropped by 0009).
  */
 export class Gateway0008OperatorsMoved extends Migration {
   override async up(): Promise<void> {
@@ -175,6 +175,20 @@ end $drop$`);
   }
 }
 
+/**
+ * Every idempotent answer is kept by the service that owns the operation now (the kit's
+ * idempotency.ts). The answers stored here at deploy time are not moved: they lived 24 h at most,
+ * and a retry of one of them within its 24 h reaches the owning service, which answers from its own
+ * stored answer where it kept one too (the money operations, player creation and KYC, redelivery)
+ * or runs the request again (docs/architecture.md, "Idempotency"). The edge's key claims (NATS KV)
+ * are untouched, so a key is still refused for another request.
+ */
+export class Gateway0009AnswersKeptByServices extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('drop table if exists gateway.idempotency_keys');
+  }
+}
+
 export const gatewayMigrations = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
@@ -184,4 +198,5 @@ export const gatewayMigrations = [
   { name: 'Gateway0006SecondFactor', class: Gateway0006SecondFactor },
   { name: 'Gateway0007CredentialRotation', class: Gateway0007CredentialRotation },
   { name: 'Gateway0008OperatorsMoved', class: Gateway0008OperatorsMoved },
+  { name: 'Gateway0009AnswersKeptByServices', class: Gateway0009AnswersKeptByServices },
 ];

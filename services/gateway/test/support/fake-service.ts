@@ -1,8 +1,14 @@
-// A stand-in domain service for gateway-layer tests: it answers one subject over real NATS and
-// counts the requests that reach it, so a test can tell how many effects the gateway caused.
+// A stand-in domain service for gateway-layer tests: it answers one subject over real NATS with
+// the kit's handler and reply (serve.ts), and counts the requests that reach its handler, so a
+// test can tell how many effects the gateway caused. Like a real service it keeps the answers of
+// keyed requests in Postgres (the kit's AnswerStore, in the harness's `stand_ins` schema), so
+// replays, copies in progress and stored refusals behave as in production. 'silence' is an answer
+// lost on its way back: the key is released (as for any 5xx) and nothing is sent.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { rpcSubject, queueGroup, type OperationReply, type OperationRequest } from '@bo/contracts';
+import { AppError, queueGroup, rpcSubject, type OperationReply, type OperationRequest } from '@bo/contracts';
+import { createLogger, handle, refusalRecorders, replyTo, type HandlerResult } from '@bo/service-kit';
 import { testNatsUrl } from '@bo/service-kit/testing';
+import type { Harness } from './harness.ts';
 
 export interface FakeService {
   calls: OperationRequest[];
@@ -11,8 +17,12 @@ export interface FakeService {
   close(): Promise<void>;
 }
 
-export async function fakeService(prefix: string, subject: string, service = 'fake'): Promise<FakeService> {
+class Silence extends Error {}
+
+export async function fakeService(h: Pick<Harness, 'prefix' | 'answers'>, subject: string, service = 'fake'): Promise<FakeService> {
   const nc: NatsConnection = await connect({ servers: testNatsUrl() });
+  const answers = await h.answers();
+  const log = createLogger(service, 'silent');
   const fake: FakeService = {
     calls: [],
     respond: async (req) => ({ ok: true, status: 201, body: { n: fake.calls.length, body: req.body } }),
@@ -20,16 +30,35 @@ export async function fakeService(prefix: string, subject: string, service = 'fa
       if (!nc.isClosed()) await nc.drain();
     },
   };
-  nc.subscribe(rpcSubject(prefix, subject), {
-    queue: queueGroup(service),
-    callback: (_e, msg) => {
-      const req = msg.json<OperationRequest>();
-      fake.calls.push(req);
-      void fake.respond(req).then((r) => {
-        if (r !== 'silence') msg.respond(JSON.stringify(r));
-      });
-    },
-  });
+  const handlers = {
+    ...handle({ subject }, async (req): Promise<HandlerResult> => {
+      fake.calls.push(req as OperationRequest);
+      const r = await fake.respond(req as OperationRequest);
+      if (r === 'silence') throw new Silence();
+      if (!r.ok) throw AppError.fromBody(r.error);
+      return { status: r.status, body: r.body, ...(r.audit ? { audit: r.audit } : {}) };
+    }),
+    ...refusalRecorders(answers, [subject]),
+  };
+  for (const [s, handler] of Object.entries(handlers)) {
+    nc.subscribe(rpcSubject(h.prefix, s), {
+      queue: queueGroup(service),
+      callback: (_e, msg) => {
+        let silent = false;
+        const watched = async (req: OperationRequest, env?: Parameters<typeof handler>[1]) => {
+          try {
+            return await handler(req, env);
+          } catch (e) {
+            silent = e instanceof Silence;
+            throw e;
+          }
+        };
+        void replyTo(watched, msg, { answers }, log, s).then((reply) => {
+          if (!silent) msg.respond(JSON.stringify(reply));
+        });
+      },
+    });
+  }
   await nc.flush();
   return fake;
 }

@@ -2,7 +2,15 @@
 // (in-process), and helpers for the admin API and signed operator clients. Removes everything in
 // teardown.
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import { startService, type RunningService } from '@bo/service-kit';
+import {
+  AnswerStore,
+  processedRequestsClaimsSql,
+  processedRequestsFingerprintSql,
+  processedRequestsKeepTextSql,
+  processedRequestsTableSql,
+  startService,
+  type RunningService,
+} from '@bo/service-kit';
 import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix, type TestDatabase } from '@bo/service-kit/testing';
 import { loadOperatorsConfig, operatorsServiceWith } from '@bo/operators';
 import { startGateway, type RunningGateway } from '../../src/gateway.ts';
@@ -24,6 +32,8 @@ export interface Harness {
     rateLimitPerMinute?: number;
   }): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
   clientFor(creds: { key: string; secret: string }, gw?: RunningGateway): OperatorClient;
+  /** The stored answers of the stand-in services (fake-service.ts), one store for all of them, in the schema `stand_ins`. */
+  answers(): Promise<AnswerStore>;
   close(): Promise<void>;
 }
 
@@ -45,6 +55,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
   const config = loadGatewayConfig(baseEnv);
   const operators = await startService(operatorsServiceWith({ now: opts.now }), loadOperatorsConfig(baseEnv));
   const gateways: RunningGateway[] = [];
+  let answers: Promise<AnswerStore> | undefined;
   const h: Harness = {
     db,
     prefix,
@@ -76,6 +87,23 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
       if (res.status !== 201) throw new Error(`operator creation failed: ${res.status} ${JSON.stringify(res.body)}`);
       const created = res.body as CreatedOperator;
       return { ...created, sandboxClient: h.clientFor(created.sandbox), productionClient: h.clientFor(created.production) };
+    },
+    answers() {
+      answers ??= (async () => {
+        await operators.sql.query('create schema if not exists stand_ins');
+        for (const text of [processedRequestsTableSql, processedRequestsKeepTextSql, processedRequestsFingerprintSql, processedRequestsClaimsSql]) {
+          await operators.sql.query(text('stand_ins'));
+        }
+        return new AnswerStore({
+          sql: operators.sql,
+          schema: 'stand_ins',
+          ttlSeconds: config.IDEMPOTENCY_TTL_SECONDS,
+          leaseSeconds: config.IDEMPOTENCY_LEASE_SECONDS,
+          sealAdminAnswersWith: config.SECRETS_MASTER_KEY,
+          onError: () => undefined,
+        });
+      })();
+      return answers;
     },
     async close() {
       for (const gw of gateways) await gw.stop();

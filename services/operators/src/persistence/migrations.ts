@@ -5,6 +5,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsExpiryIndexSql,
   processedRequestsFingerprintSql,
   processedRequestsKeepTextSql,
@@ -142,4 +143,6 @@ export const operatorMigrations = [
   },
   { name: '0003_move_from_gateway', class: MoveFromGateway },
   { name: '0004_account_security', class: AccountSecurity },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql('operators')) },
 ];

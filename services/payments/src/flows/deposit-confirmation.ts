@@ -2,7 +2,7 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, eventInsertFrom, onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type OutboxRow, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, eventInsertFrom, onlyRow, storedAnswerInsertFrom, type OutboxRow, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../persistence/deposit-store.ts';
 import { keyFromRow } from '../persistence/stored-responses.ts';
@@ -30,19 +30,15 @@ export async function completeConfirmation(sql: SqlRunner, row: DepositRow): Pro
   const view = depositView(done);
   const event = eventInsertFrom('payments', 'd', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.confirmed', view);
   const ref = keyFromRow(row.confirmScope, row.confirmKey, row.confirmFingerprint);
+  const answer = ref ? storedAnswerInsertFrom('payments', 'd', ref, CONFIRM_OPERATION, 200, view, { ifAbsent: true }) : undefined;
   const { n } = onlyRow(
     await sql.query<{ n: number }>(
       `with d as (update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now()
                 where id = ? and status = 'confirming' returning id),
      o as (${event.text})
-     ${
-       ref
-         ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
-                select ?, ?, ?, ?, ?, 200, ?::json from d on conflict (scope, idempotency_key) do nothing returning 1)`
-         : ''
-     }
+     ${answer ? `, p as (${answer.text})` : ''}
      select count(*)::int as n from d`,
-      [at, at, row.id, ...event.params, ...(ref ? [...storedKeyValues(ref), CONFIRM_OPERATION, JSON.stringify(view)] : [])],
+      [at, at, row.id, ...event.params, ...(answer?.params ?? [])],
     ),
   );
   return n === 1 ? { deposit: done, event: event.row } : undefined;

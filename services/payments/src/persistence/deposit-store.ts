@@ -1,7 +1,7 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
 import type { DepositRow, DepositRowStatus, DepositUsage } from '../domain/deposits.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
-import { onlyRow, STORED_KEY_COLUMNS, storedKeyValues, type RequestKey, type SqlRunner } from '@bo/service-kit';
+import { noStoredAnswer, onlyRow, storedAnswerInsertFrom, type RequestKey, type SqlRunner } from '@bo/service-kit';
 
 import { OF_BRAND, rowById } from './of-brand.ts';
 
@@ -51,11 +51,11 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boo
  * (a replay, or the key reused for another request: the caller looks at it under the row lock).
  */
 export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, ref: RequestKey | undefined): Promise<DepositRow | undefined> {
+  const unanswered = noStoredAnswer('payments', ref);
   const rows = await em.query<DepositRow>(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now()
-     where id = ? and ${OF_BRAND} and status = 'pending'
-       and not exists (select 1 from payments.processed_requests where scope = ? and idempotency_key = ?) returning ${COLUMNS}`,
-    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id, brandId, ref?.scope ?? '', ref?.key ?? ''],
+     where id = ? and ${OF_BRAND} and status = 'pending' and ${unanswered.text} returning ${COLUMNS}`,
+    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id, brandId, ...unanswered.params],
   );
   return rows[0];
 }
@@ -123,18 +123,12 @@ export async function insertDepositWithResponse(
   operation: string,
   body: unknown,
 ): Promise<boolean> {
+  const answer = ref ? storedAnswerInsertFrom('payments', 'd', ref, operation, 201, body) : undefined;
   const { n } = onlyRow(
-    await sql.query<{ n: number }>(
-      `with d as (${INSERT_DEPOSIT})
-     ${
-       ref
-         ? `, p as (insert into payments.processed_requests (${STORED_KEY_COLUMNS}, operation, status, body)
-       select ?, ?, ?, ?, ?, 201, ?::json from d returning 1)`
-         : ''
-     }
-     select count(*)::int as n from d`,
-      [...depositValues(row), ...(ref ? [...storedKeyValues(ref), operation, JSON.stringify(body)] : [])],
-    ),
+    await sql.query<{ n: number }>(`with d as (${INSERT_DEPOSIT}) ${answer ? `, p as (${answer.text})` : ''} select count(*)::int as n from d`, [
+      ...depositValues(row),
+      ...(answer?.params ?? []),
+    ]),
   );
   return n === 1;
 }

@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -101,7 +102,7 @@ export class Payments0005RequestFingerprints extends Migration {
 
 /**
  * The fingerprint of the request that started a withdrawal move, beside its key: withdrawals'
- * create and cancel keep their idempotency records here (serviceKeepsIdempotency), so a key
+ * create and cancel keep their idempotency records here (the answer is the effect's: docs/architecture.md, "Idempotency"), so a key
  * reused for another request is refused by comparing fingerprints, also before the answer is
  * stored (a move still under way). The create's request id too: a declined create's stored 422,
  * written by the move's completion, keeps it when replayed.
@@ -152,4 +153,6 @@ export const paymentsMigrations = [
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
   { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
   { name: 'PaymentsOwnAccount', class: PaymentsOwnAccount },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: 'Payments0008RunningRequests', class: kitMigration(processedRequestsClaimsSql(PAYMENTS_SCHEMA)) },
 ];

@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -161,4 +162,6 @@ export const playerMigrations = [
   { name: '0006_operator_compliance', class: OperatorCompliance },
   { name: '0007_rg_limits_pause_self_exclusion', class: RgLimitsPauseSelfExclusion },
   { name: '0008_eligibility_impediments', class: EligibilityImpediments },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: '0009_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
 ];

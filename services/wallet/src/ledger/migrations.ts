@@ -4,6 +4,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -167,4 +168,6 @@ export const ledgerMigrations = [
   { name: 'Ledger0007RequestFingerprints', class: kitMigration(processedRequestsFingerprintSql(WALLET_SCHEMA)) },
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: 'Ledger0008StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql(WALLET_SCHEMA)) },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: 'Ledger0009RunningRequests', class: kitMigration(processedRequestsClaimsSql(WALLET_SCHEMA)) },
 ];

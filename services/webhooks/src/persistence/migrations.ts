@@ -5,6 +5,7 @@ import {
   kitMigration,
   Migration,
   outboxTableSql,
+  processedRequestsClaimsSql,
   processedRequestsFingerprintSql,
   processedRequestsExpiryIndexSql,
   processedRequestsKeepTextSql,
@@ -190,4 +191,6 @@ export const webhookMigrations = [
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: 'StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql('webhooks')) },
   { name: 'ScheduleEndedByAcknowledgement', class: ScheduleEndedByAcknowledgement },
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  { name: 'RunningRequests', class: kitMigration(processedRequestsClaimsSql('webhooks')) },
 ];

@@ -60,12 +60,10 @@ export function operatorGuard(deps: GuardDeps) {
       const signatureBound = deps.signatures.bind(cred.keyHash, header(req, 'x-signature')!, scope && claimId(scope));
       if (!scope) await signatureBound;
       else {
-        const answered = await claimIdempotencyKey(req, reply, deps.idempotency, scope, {
+        await claimIdempotencyKey(req, deps.idempotency, scope, {
           count: (outcome) => deps.metrics.idempotencyOutcomes.inc({ outcome }),
-          keptBy: op.serviceKeepsIdempotency ? op.subject?.split('.')[0] : undefined,
           alongside: signatureBound,
         });
-        if (answered) return answered;
       }
     }
 

@@ -20,7 +20,7 @@ export function createMetrics() {
   });
   const idempotencyOutcomes = new Counter({
     name: 'bo_idempotency_outcomes_total',
-    help: 'Idempotency-Key claims by outcome: claimed, replay, conflict, in_progress.',
+    help: 'Idempotency-Key claims at the edge by outcome: claimed (first use), same (the request again: its service replays it), conflict, in_progress (a copy running on this replica).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });

@@ -1,12 +1,12 @@
 import type { AdminIdentity, Operation } from '@bo/contracts';
 import type { Span } from '@opentelemetry/api';
 import type { CachedCredential } from '../auth/credential-cache.ts';
-import type { ClaimedKey } from '../idempotency/idempotency-store.ts';
+import type { ClaimedKey } from '../idempotency/keys-in-flight.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     credential?: CachedCredential;
-    /** Set when this request claimed an idempotency key: its response is stored (or released on 5xx). */
+    /** Set when this request claimed an idempotency key: the owning service keeps its answer. */
     idempotency?: ClaimedKey;
     /** The owning service answered (its answer, or its stored answer to the key). */
     answeredByService?: boolean;

@@ -1,24 +1,28 @@
 // The HTTP side of idempotency, one place for the public API and the admin API: read and check
 // the Idempotency-Key, claim it at the edge (key-claims.ts: one request per key, whichever
-// operation and whichever layer keeps its answer), then at the layer that keeps the answer
-// (replay, conflict, in progress), keep the claim's lease alive while the request runs, and store
-// the answer (2xx/4xx) or release the key (5xx) on the way out.
-// For an operation whose service keeps its idempotency records (serviceKeepsIdempotency: the
-// money operations on the hot path), the key is only held in this replica's memory while the
-// request runs; the service answers replays and conflicts and stores the answer in the effect's
-// own statement, and a refusal made here is handed to it to store (docs/decisions.md).
+// operation), hold it on this replica while the request runs (a copy here is 409
+// IDEMPOTENCY_IN_PROGRESS), and forward key and fingerprint to the service that owns the
+// operation, which answers replays, copies running elsewhere and conflicts, and keeps the answer
+// (the kit's idempotency.ts). A refusal made here after the key check (415, 422 of the body) is
+// handed to that service to keep (docs/architecture.md, "Idempotency").
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, recordRefusalMessage } from '@bo/contracts';
-import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type ClaimedKey, type IdemScope, type IdempotencyStore } from './idempotency-store.ts';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AppError, requestOperation, statusOf, type ErrorBody, type OperationReply, type RequestContext, recordRefusalMessage } from '@bo/contracts';
+import { IDEMPOTENCY_KEY_FORMAT, fingerprint, type ClaimedKey, type IdemScope, type KeysInFlight } from './keys-in-flight.ts';
 import type { KeyClaims } from './key-claims.ts';
-import { operatorContext, type ForwardDeps } from '../operations.ts';
 
-const stopLease = new WeakMap<FastifyRequest, () => void>();
-
-/** The stores of the edge's idempotency: the key claims every keyed request makes, and the gateway's answers. */
+/** The edge's idempotency: the key claims every keyed request makes, and the keys running on this replica. */
 export interface EdgeIdempotency {
   claims: KeyClaims;
-  store: IdempotencyStore;
+  inFlight: KeysInFlight;
+}
+
+/** How a refusal made here reaches the owning service, and the request's context for it. */
+export interface RefusalForwarding {
+  nc: NatsConnection;
+  natsPrefix: string;
+  rpcTimeoutMs: number;
+  contextOf(req: FastifyRequest, key: ClaimedKey): RequestContext;
 }
 
 /**
@@ -43,8 +47,6 @@ export function idempotencyKeyOf(req: FastifyRequest, required: boolean): string
 
 export interface ClaimOptions {
   count?: (outcome: string) => void;
-  /** The service that keeps this operation's idempotency records, if one does. */
-  keptBy?: string;
   /**
    * A check that must pass before the key is used (the signature binding), run at the same time
    * as the key claim: both are a NATS KV round trip. Its refusal wins over the claim's.
@@ -54,19 +56,14 @@ export interface ClaimOptions {
 
 /**
  * Claims the key (`scope`: an operator's environment, or the admin API, and the key) for this
- * request: first the edge's claim, shared by every replica and operation (another request with
- * the key is 409 IDEMPOTENCY_CONFLICT), then the layer that keeps the key's answer. Returns the
- * reply when it was answered here (a replay).
+ * request: the edge's claim, shared by every replica and operation (another request with the key
+ * is 409 IDEMPOTENCY_CONFLICT), then this replica's hold. The service that keeps the answer is the
+ * first word of the operation's subject.
  */
-export async function claimIdempotencyKey(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  idem: EdgeIdempotency,
-  scope: IdemScope,
-  opts: ClaimOptions = {},
-): Promise<FastifyReply | undefined> {
-  const { count, keptBy } = opts;
-  const store = idem.store;
+export async function claimIdempotencyKey(req: FastifyRequest, idem: EdgeIdempotency, scope: IdemScope, opts: ClaimOptions = {}): Promise<void> {
+  const { count } = opts;
+  const subject = req.routeOptions.config.op?.subject;
+  if (!subject) return; // a gateway-local operation (reads only): nothing to keep
   const fp = fingerprint(req.method, req.raw.url ?? req.url, req.rawBody);
   const [edgeClaim, check] = await Promise.allSettled([idem.claims.claim(scope, fp), opts.alongside]);
   if (check.status === 'rejected') throw check.reason;
@@ -75,78 +72,43 @@ export async function claimIdempotencyKey(
     count?.('conflict');
     throw new AppError('IDEMPOTENCY_CONFLICT');
   }
-  if (keptBy) {
-    // Two copies on one replica: the second is told the first is running. Copies on two replicas
-    // both reach the service, which answers the later one with the first one's answer.
-    if (!store.holdLocally(scope)) {
-      count?.('in_progress');
-      throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
-    }
-    count?.('service');
-    req.idempotency = { ...scope, fingerprint: fp, keptBy };
-    return undefined;
+  // Two copies on one replica: the second is told the first is running. Copies on two replicas
+  // both reach the service, whose claim on the key answers the later one.
+  if (!idem.inFlight.hold(scope)) {
+    count?.('in_progress');
+    throw new AppError('IDEMPOTENCY_IN_PROGRESS');
   }
-  const claim = await store.claim(scope, fp);
-  count?.(claim.kind);
-  if (claim.kind === 'conflict') throw new AppError('IDEMPOTENCY_CONFLICT');
-  if (claim.kind === 'in_progress') throw new AppError('IDEMPOTENCY_IN_PROGRESS', undefined, undefined, { 'retry-after': '1' });
-  if (claim.kind === 'replay') {
-    return reply
-      .code(claim.response.status)
-      .headers(claim.response.headers)
-      .header('idempotent-replayed', 'true')
-      .type('application/json')
-      .send(claim.response.body);
-  }
-  req.idempotency = { ...scope, fingerprint: fp };
-  stopLease.set(
-    req,
-    store.keepAlive(scope, (err) => req.log.warn({ err, requestId: req.id }, 'idempotency lease renewal failed')),
-  );
-  return undefined;
+  count?.(edgeClaim.value === 'claimed' ? 'claimed' : 'same');
+  req.idempotency = { ...scope, fingerprint: fp, keptBy: subject.split('.')[0]! };
 }
 
 /**
- * onSend: store 2xx/4xx answers of a claimed key; a 5xx releases it for a retry. If the store
- * cannot be written (database down), the caller still gets the real answer: the key stays
- * claimed until its lease lapses, and a retry then reaches the service, which dedupes.
+ * onSend: let go of the key on this replica; a refusal made here (not the service's answer, not a
+ * 5xx) is handed to the owning service to keep, which may answer with what the key has already.
  */
-export function idempotencyRecorder(store: IdempotencyStore, forward?: ForwardDeps) {
+export function idempotencyRecorder(inFlight: KeysInFlight, forward: RefusalForwarding) {
   return async function record(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const scope = req.idempotency;
     if (!scope) return payload;
     req.idempotency = undefined;
-    stopLease.get(req)?.();
-    stopLease.delete(req);
-    if (scope.keptBy) {
-      store.releaseLocally(scope);
-      // The service stored its own answer; a 5xx is never stored; a refusal made here is kept there.
-      if (req.answeredByService || reply.statusCode >= 500 || !forward) return payload;
-      return keepRefusalAtService(req, reply, payload, scope, forward);
-    }
-    try {
-      if (reply.statusCode >= 500) {
-        await store.release(scope);
-      } else {
-        const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : JSON.stringify(payload ?? null);
-        const headers: Record<string, string> = {};
-        const ct = reply.getHeader('content-type');
-        if (typeof ct === 'string') headers['content-type'] = ct;
-        await store.complete(scope, { status: reply.statusCode, headers, body });
-      }
-    } catch (err) {
-      req.log.error({ err, requestId: req.id }, 'could not record the idempotent answer; the key is released when its lease lapses');
-    }
-    return payload;
+    inFlight.release(scope);
+    if (req.answeredByService || reply.statusCode >= 500) return payload;
+    return keepRefusalAtService(req, reply, payload, scope, forward);
   };
 }
 
 /**
- * A refusal made here (415, 422) for an operation whose service keeps the key's records: the
- * service stores it, or answers with what the key already has (then that answer, replayed, is
- * sent instead). If the service cannot be asked, the refusal is sent unstored.
+ * A refusal made here (415, 422): the owning service stores it, or answers with what the key
+ * already has (then that answer, replayed, is sent instead). If the service cannot be asked, the
+ * refusal is sent unstored.
  */
-async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, payload: unknown, scope: ClaimedKey, forward: ForwardDeps): Promise<unknown> {
+async function keepRefusalAtService(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  scope: ClaimedKey,
+  forward: RefusalForwarding,
+): Promise<unknown> {
   const op = req.routeOptions.config.op;
   let error: ErrorBody | undefined;
   try {
@@ -154,15 +116,14 @@ async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, pa
   } catch {
     error = undefined;
   }
-  if (!op?.subject || !error || !req.credential) return payload;
-  const ctx = operatorContext(req, scope);
+  if (!op?.subject || !error) return payload;
   let answer: OperationReply;
   try {
     answer = await requestOperation(
       forward.nc,
-      recordRefusalMessage(scope.keptBy!).subject,
+      recordRefusalMessage(scope.keptBy).subject,
       {
-        ctx,
+        ctx: forward.contextOf(req, scope),
         params: {},
         query: {},
         body: {
@@ -176,9 +137,11 @@ async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, pa
     req.log.warn({ err, requestId: req.id }, 'could not hand the refusal to its service; sent unstored');
     return payload;
   }
-  if (!answer.ok && answer.error.code === 'IDEMPOTENCY_CONFLICT') {
-    reply.code(statusOf('IDEMPOTENCY_CONFLICT'));
-    return JSON.stringify({ error: { code: answer.error.code, message: answer.error.message, requestId: req.id } });
+  if (!answer.ok && (answer.error.code === 'IDEMPOTENCY_CONFLICT' || answer.error.code === 'IDEMPOTENCY_IN_PROGRESS')) {
+    const code = answer.error.code;
+    reply.code(statusOf(code));
+    if (code === 'IDEMPOTENCY_IN_PROGRESS') reply.header('retry-after', '1');
+    return JSON.stringify({ error: { code, message: answer.error.message, requestId: req.id } });
   }
   if (!answer.replayed) return payload; // ours is now the key's answer
   reply.header('idempotent-replayed', 'true');
@@ -197,9 +160,7 @@ async function keepRefusalAtService(req: FastifyRequest, reply: FastifyReply, pa
   });
 }
 
-/** onResponse: a request that ended without onSend (aborted) must not renew its lease forever, nor hold its key in memory. */
-export function stopIdempotencyLease(store: IdempotencyStore, req: FastifyRequest): void {
-  stopLease.get(req)?.();
-  stopLease.delete(req);
-  if (req.idempotency?.keptBy) store.releaseLocally(req.idempotency);
+/** onResponse: a request that ended without onSend (aborted) must not hold its key on this replica. */
+export function releaseIdempotencyKey(inFlight: KeysInFlight, req: FastifyRequest): void {
+  if (req.idempotency) inFlight.release(req.idempotency);
 }

@@ -1,7 +1,7 @@
 // The edge's key claim (docs/decisions.md, "Idempotency"): the first request to use an
 // Idempotency-Key binds the key to its fingerprint (method, raw path, body digest) in a NATS KV
-// bucket shared by every gateway replica, whichever layer then keeps the key's answer (the
-// gateway's store, or the owning service). The same key with another fingerprint is 409
+// bucket shared by every gateway replica, whichever service then keeps the key's answer (the one
+// that owns the operation). The same key with another fingerprint is 409
 // IDEMPOTENCY_CONFLICT, across operations and services; the same fingerprint goes on to the layer
 // that answers replays and in-progress. Entries live as long as keys are remembered
 // (IDEMPOTENCY_TTL_SECONDS, the bucket's max age). A 5xx does not remove the claim: the contract's
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
-import type { IdemScope } from './idempotency-store.ts';
+import type { IdemScope } from './keys-in-flight.ts';
 import { isKvWriteConflict, kvUnavailable } from '../nats-kv.ts';
 
 export type KeyClaim = 'claimed' | 'same' | 'conflict';
