@@ -52,7 +52,8 @@ export const WEBHOOK_EVENTS = [
     name: 'webhook_credential_revoked',
     type: 'credential.revoked',
     summary: 'Our team revoked an API key of the environment; requests signed with it are refused',
-  },  {
+  },
+  {
     name: 'webhook_deposit_failed',
     type: 'deposit.failed',
     summary: 'A deposit ended failed without credit; refundRequired: the money must go back to its origin (br-spa payer mismatch)',
