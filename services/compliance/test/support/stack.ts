@@ -22,6 +22,8 @@ export interface ComplianceStack extends Stack {
   /** A production operator scope of its own (real-money rounds need production). */
   brSpaOperator(): Promise<OperatorScope>;
   player(scope: OperatorScope): Promise<string>;
+  /** The player's CPF (what br-spa's payer and payout rules compare with). */
+  cpfOf(playerId: string): Promise<string>;
   deposit(scope: OperatorScope, playerId: string, amount: string): Promise<Deposit>;
   withdraw(scope: OperatorScope, playerId: string, amount: string, destination?: string): Promise<Withdrawal>;
   /** Real-money dice rounds of `amount` each through a game session (BET entries in the ledger). */
@@ -45,6 +47,7 @@ export async function startComplianceStack(t: Test, label: string, opts: { now?:
   const count = async (q: string, params: unknown[]) => Number((await db.query(q, params)).rows[0].n);
   return Object.assign(stack, {
     db,
+    cpfOf,
     async brSpaOperator() {
       const scope = operatorScope('aml', 'production');
       ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: scope.operatorId }, body: { profile: 'br-spa' } }));
