@@ -30,7 +30,7 @@ for (const [how, signal] of ways) {
     const commands = [...s.tree.values()].join('\n');
     t.match(commands, /postgres -D/, 'it runs an embedded Postgres');
     t.match(commands, /nats-server -js/, 'and a nats-server');
-    t.equal([...s.tree.values()].filter((c) => /services\/\w+\/src\/main\.ts/.test(c)).length, 6, 'and the gateway and five services');
+    t.equal([...s.tree.values()].filter((c) => /services\/\w+\/src\/main\.ts/.test(c)).length, 7, 'and the gateway and six services');
     signal(s);
     const left = await leftAfterStop(s.tree, `every process to stop after ${how}`);
     t.same(left, [], 'no process is left behind');

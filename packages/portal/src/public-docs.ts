@@ -53,6 +53,17 @@ export const WEBHOOK_EVENTS = [
     type: 'credential.revoked',
     summary: 'Our team revoked an API key of the environment; requests signed with it are refused',
   },
+  {
+    name: 'webhook_deposit_failed',
+    type: 'deposit.failed',
+    summary: 'A deposit ended failed without credit; refundRequired: the money must go back to its origin (br-spa payer mismatch)',
+  },
+  {
+    name: 'webhook_player_restricted',
+    type: 'player.restricted',
+    summary: 'br-spa: the player may no longer deposit or play; withdrawals stay open until withdrawalsUntil',
+  },
+  { name: 'webhook_player_closed', type: 'player.closed', summary: 'br-spa: the player is closed for good; a balance left goes to their own account' },
 ];
 
 /** Assets are named by their content: a browser may keep one for a year and never ask again. */

@@ -83,7 +83,7 @@ t.test('nothing an operator reads reveals a case', async (t) => {
   );
   t.same(
     [...new Set(bodies.map((b) => JSON.parse(b).type))].sort(),
-    ['deposit.confirmed', 'kyc.status_changed', 'withdrawal.status_changed'],
-    'only the KYC and money events',
+    ['deposit.confirmed', 'kyc.status_changed', 'player.limits.changed', 'withdrawal.status_changed'],
+    'only the KYC, limits (set at registration) and money events',
   );
 });

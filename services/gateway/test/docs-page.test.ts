@@ -96,7 +96,8 @@ t.test('API reference page in Chromium', async (t) => {
   t.match(await out.textContent(), /"environment": "sandbox"/);
 
   await page.selectOption('#bo-op', { label: 'POST /deposits/{depositId}/confirm · Confirm a pending deposit and credit the wallet' });
-  t.equal(await page.inputValue('#bo-body'), '{}', 'the example body of confirm is the empty object');
+  // The example names the payer (required under br-spa); the body may be emptied (optional under off).
+  t.match(JSON.parse(await page.inputValue('#bo-body')), { payer: { cpf: /\d/ } }, 'the example body of confirm names the payer');
   await page.fill('#bo-params input[data-name="depositId"]', 'dep_does_not_exist');
   await page.fill('#bo-body', '');
   const confirmRequest = page.waitForRequest((r) => r.url().includes('/deposits/dep_does_not_exist/confirm'));

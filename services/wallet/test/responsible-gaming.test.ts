@@ -117,10 +117,12 @@ t.test('responsible gaming on real-money play', async (t) => {
     t.equal(reason(await lose(token, '0.10')), 'ok:201', 'the first activity starts the clock');
     at('2030-12-02T10:10:00-03:00');
     t.equal(reason(await lose(token, '0.10')), 'ok:201', 'after 10 idle minutes: nothing counted');
-    at('2030-12-02T10:11:00-03:00');
+    // The rule clock runs on after each move: the margins (10 s, 30 s) keep a busy machine's delays
+    // between a move and the round from changing whole minutes.
+    at('2030-12-02T10:11:10-03:00');
     t.equal(reason(await lose(token, '0.10')), 'ok:201', '1 minute played');
     t.match(((await h.call('players.rg.get', live, { params: { playerId: player } })) as any).body.limits, [{ type: 'time', value: 2, used: 1 }]);
-    at('2030-12-02T10:12:00-03:00');
+    at('2030-12-02T10:12:30-03:00');
     t.equal(reason(await play(token, '0.10')), 'time_limit', '2 minutes played: the limit is reached');
     t.equal(reason(await openSession(player)), 'time_limit', 'no new session either');
     const timeEvents = await h.sql<{ payload: string }>("select payload from wallet.outbox where subject_type = 'player.limit.reached' order by seq");

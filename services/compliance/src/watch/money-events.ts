@@ -41,7 +41,8 @@ export function watchedEventOf(e: EventBody): WatchedEvent | undefined {
     };
   }
   if (e.type === 'deposit.failed') {
-    const d = e.data as Deposit;
+    // `{ deposit, refundRequired }` (contracts' events.ts): the payments service's br-spa payer check.
+    const d = (e.data as { deposit: Deposit }).deposit;
     if (d.failureReason !== 'payer_mismatch') return undefined;
     return {
       eventId: e.id,

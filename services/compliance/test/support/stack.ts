@@ -9,7 +9,7 @@ import type { AmlCase, AmlCaseSummary, Deposit, OperatorScope, Withdrawal } from
 import { paymentsService } from '@bo/payments';
 import { playersService } from '@bo/players';
 import { walletService } from '@bo/wallet';
-import { adminScope, createPlayer, gatewayScope, ok, operatorScope, startStack, tokenOf, type Stack } from '@bo/test-support';
+import { BR_SPA_LIMITS, adminScope, createPlayer, gatewayScope, ok, operatorScope, startStack, tokenOf, type Stack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService, createComplianceService } from '../../src/service.ts';
 
@@ -22,6 +22,8 @@ export interface ComplianceStack extends Stack {
   /** A production operator scope of its own (real-money rounds need production). */
   brSpaOperator(): Promise<OperatorScope>;
   player(scope: OperatorScope): Promise<string>;
+  /** The player's CPF (what br-spa's payer and payout rules compare with). */
+  cpfOf(playerId: string): Promise<string>;
   deposit(scope: OperatorScope, playerId: string, amount: string): Promise<Deposit>;
   withdraw(scope: OperatorScope, playerId: string, amount: string, destination?: string): Promise<Withdrawal>;
   /** Real-money dice rounds of `amount` each through a game session (BET entries in the ledger). */
@@ -40,15 +42,19 @@ export async function startComplianceStack(t: Test, label: string, opts: { now?:
   await db.connect();
   t.teardown(() => db.end());
   const { call } = stack;
+  const cpfOf = async (playerId: string) =>
+    ok<{ player: { cpf: string } }>(await call('players.admin.get', { scope: adminScope, params: { id: playerId } })).player.cpf;
   const count = async (q: string, params: unknown[]) => Number((await db.query(q, params)).rows[0].n);
   return Object.assign(stack, {
     db,
+    cpfOf,
     async brSpaOperator() {
       const scope = operatorScope('aml', 'production');
       ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: scope.operatorId }, body: { profile: 'br-spa' } }));
       return scope;
     },
-    player: (scope: OperatorScope) => createPlayer(call, scope, { kyc: 'aprovado' }),
+    // br-spa asks for a loss and a time limit before money moves (responsible gaming).
+    player: (scope: OperatorScope) => createPlayer(call, scope, { kyc: 'aprovado', limits: BR_SPA_LIMITS }),
     async deposit(scope: OperatorScope, playerId: string, amount: string) {
       const dep = ok<Deposit>(
         await call('payments.deposits.create', {
@@ -58,9 +64,13 @@ export async function startComplianceStack(t: Test, label: string, opts: { now?:
           body: { amount, currency: 'BRL', method: 'pix', externalReference: key('ref') },
         }),
       );
-      return ok<Deposit>(await call('payments.deposits.confirm', { scope, key: key('conf'), params: { depositId: dep.id }, body: {} }));
+      // br-spa: the payer is the player (the player's own CPF).
+      const payer = { cpf: await cpfOf(playerId) };
+      return ok<Deposit>(await call('payments.deposits.confirm', { scope, key: key('conf'), params: { depositId: dep.id }, body: { payer } }));
     },
-    async withdraw(scope: OperatorScope, playerId: string, amount: string, destination = `pix-${playerId}`) {
+    async withdraw(scope: OperatorScope, playerId: string, amount: string, to?: string) {
+      // br-spa: a payout goes to the player's own account (a CPF PIX key).
+      const destination = to ?? (await cpfOf(playerId));
       return ok<Withdrawal>(
         await call('payments.withdrawals.create', {
           scope,

@@ -4,7 +4,7 @@
 // payer-mismatch attempt come as events published to the stream (see support/events.ts).
 import t from 'tap';
 import { startComplianceStack } from '../support/stack.ts';
-import { daysAgo, publishMoneyEvent } from '../support/events.ts';
+import { daysAgo, publishMoneyEvent, publishWithdrawalEvent } from '../support/events.ts';
 
 t.test('the watch opens cases for each rule, and none just under its threshold', async (t) => {
   const s = await startComplianceStack(t, 'amlrules');
@@ -74,14 +74,24 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
       await s.deposit(op, p, '100.00');
       await s.play(op, p, '10.00', 4); // 40% staked: not in and out
     }
-    await s.withdraw(op, g, '10.00', 'pix-shared-key');
+    const gCpf = await s.cpfOf(g);
+    await s.withdraw(op, g, '10.00', gCpf);
     await s.watched(g, 2);
     t.same(await s.cases(g), [], 'the first player to use a destination: no case');
-    await s.withdraw(op, h, '10.00', 'pix-shared-key');
+    // br-spa refuses a payout to an account not in the player's own CPF before it exists (docs/eligibility.md);
+    // the rule still watches what reaches the stream (a key whose owner the PSP answered wrongly, a profile switched).
+    const refused = await s.call('payments.withdrawals.create', {
+      scope: op,
+      key: `wd-${h}`,
+      params: { playerId: h },
+      body: { amount: '10.00', currency: 'BRL', method: 'pix', destination: gCpf },
+    });
+    t.match(refused, { ok: false, error: { code: 'DESTINATION_NOT_OWNED' } }, "br-spa: another player's CPF key is refused");
+    await publishWithdrawalEvent(s.nc, s.prefix, op, { playerId: h, amount: '10.00', destination: gCpf, at: new Date() });
     await s.watched(h, 2);
     const [hit] = await s.cases(h);
     t.match(hit, { risk: 'high', rules: ['shared_destination'] });
-    t.match((await s.caseOf(hit!.id)).evidence[0]!.facts, { destination: 'pix-shared-key', otherPlayers: [{ playerId: g }] });
+    t.match((await s.caseOf(hit!.id)).evidence[0]!.facts, { destination: gCpf, otherPlayers: [{ playerId: g }] });
   });
 
   t.test("rule 5, velocity: a day far above the player's 30-day pattern opens a case; under the minimum it does not", async (t) => {
@@ -116,7 +126,22 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
 
   t.test('payer mismatch: a deposit refused for its payer opens a high case', async (t) => {
     const m = await s.player(op);
-    await publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.failed', playerId: m, amount: '200.00', at: new Date(), failureReason: 'payer_mismatch' });
+    const dep = await s.call('payments.deposits.create', {
+      scope: op,
+      key: `dep-${m}`,
+      params: { playerId: m },
+      body: { amount: '200.00', currency: 'BRL', method: 'pix', externalReference: `psp-${m}` },
+    });
+    const depositId = (dep as { ok: true; body: { id: string } }).body.id;
+    // Someone else paid: payments fails the deposit without credit and says so (deposit.failed, payer_mismatch).
+    const other = (await s.cpfOf(m)) === '11144477735' ? '52998224725' : '11144477735';
+    const failed = await s.call('payments.deposits.confirm', {
+      scope: op,
+      key: `conf-${m}`,
+      params: { depositId },
+      body: { payer: { cpf: other } },
+    });
+    t.match(failed, { ok: true, body: { status: 'failed', failureReason: 'payer_mismatch' } });
     await s.watched(m, 1);
     t.match(await s.cases(m), [{ risk: 'high', rules: ['payer_mismatch'] }]);
   });
