@@ -65,6 +65,9 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   );
 }
 
+/** Handlers that store their answer in the transaction of their change (`runOnce`), not through the kit's claim (idempotency.ts). */
+const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
+
 /** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
 export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefinition<typeof PlayersConfigSchema, Eligibility> {
   return {
@@ -75,7 +78,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
     migrations: playerMigrations,
     setup: (deps) => setupEligibility(deps, opts),
     handlers: (deps, elig) => ({
-      ...handle(playerOperations.createPlayer, createPlayer(deps, elig), { answers: 'effect' }),
+      ...handle(playerOperations.createPlayer, createPlayer(deps, elig), ANSWERED_BY_EFFECT),
       ...handle(eligibilityMessages.activity, activityCheck(deps, elig)),
       ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
       ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(deps, elig)),
@@ -92,12 +95,12 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
       ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
       ...announcesChange(deps, {
-        ...handle(responsibleGamingOperations.setLimit, setLimit(deps)),
-        ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps)),
-        ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps)),
-        ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps)),
+        ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
+        ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),
+        ...handle(responsibleGamingOperations.pausePlayer, pausePlayer(deps), ANSWERED_BY_EFFECT),
+        ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
-        ...handle(playerOperations.submitKyc, submitKyc(deps), { answers: 'effect' }),
+        ...handle(playerOperations.submitKyc, submitKyc(deps), ANSWERED_BY_EFFECT),
         ...handle(playerOperations.sandboxKycDecision, sandboxKycDecision(deps)),
         ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
         ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
