@@ -43,14 +43,30 @@ t.test('a deposit produces one connected trace, from the operator request to the
   const rootOf = (id: string) => otlp.spans.find((s) => s.service === 'gateway' && s.attributes['bo.request_id'] === id && !s.parentSpanId);
   const inTrace = (traceId: string) => otlp.spans.filter((s) => s.traceId === traceId);
   const has = (spans: ReceivedSpan[], service: string, name: RegExp) => spans.some((s) => s.service === service && name.test(s.name));
-  // Spans are exported in batches: wait until the trace's last part (the delivery) has arrived.
+  // Spans are exported in batches, each process on its own schedule: wait until every part the test
+  // names has arrived and no arrived span still waits for its parent (on a busy machine the
+  // publisher's batch can come after the consumer's).
+  const expected: Array<[string, RegExp]> = [
+    ['payments', /^rpc payments\.deposits\.confirm$/],
+    ['payments', /^pg (update|with|select|insert)$/],
+    ['wallet', /^rpc wallet\./],
+    ['wallet', /^pg /],
+    ['payments', /^publish deposit\.confirmed$/],
+    ['webhooks', /^consume /],
+    ['webhooks', /^webhook delivery$/],
+  ];
+  const orphans = (root: ReceivedSpan, spans: ReceivedSpan[]) => {
+    const ids = new Set(spans.map((s) => s.spanId));
+    return spans.filter((s) => s !== root && !ids.has(s.parentSpanId ?? '')).map((s) => `${s.service}: ${s.name}`);
+  };
   const trace = await waitFor(
     async () => {
       const root = rootOf(requestId);
       const spans = root ? inTrace(root.traceId) : [];
-      return has(spans, 'webhooks', /^webhook delivery$/) && has(spans, 'wallet', /^rpc wallet\./) ? { root: root!, spans } : undefined;
+      const whole = root && expected.every(([service, name]) => has(spans, service, name)) && orphans(root, spans).length === 0;
+      return whole ? { root, spans } : undefined;
     },
-    { timeoutMs: 60_000, intervalMs: 100, what: "the confirm request's trace" },
+    { timeoutMs: 60_000, intervalMs: 100, what: "the confirm request's whole trace" },
   );
   const { root, spans } = trace;
   t.match(root.name, /^HTTP POST \/api\/v1\/deposits\/:depositId\/confirm$/, "the trace's root is the operator's request at the gateway");
@@ -62,12 +78,7 @@ t.test('a deposit produces one connected trace, from the operator request to the
   t.ok(has(spans, 'webhooks', /^consume /), 'taken in by the webhooks service in it');
   const delivery = spans.find((s) => s.service === 'webhooks' && s.name === 'webhook delivery')!;
   t.equal(delivery.attributes['http.response.status_code'], 204, 'the signed POST, answered 204');
-  const ids = new Set(spans.map((s) => s.spanId));
-  t.same(
-    spans.filter((s) => s !== root && !ids.has(s.parentSpanId ?? '')).map((s) => `${s.service}: ${s.name}`),
-    [],
-    'every span of the trace hangs from another of it: one connected trace',
-  );
+  t.same(orphans(root, spans), [], 'every span of the trace hangs from another of it: one connected trace');
 
   // The ORM's queries are traced too: the players service records a player through it.
   const playerRoot = rootOf(player.headers.get('x-request-id')!);
