@@ -349,7 +349,7 @@ async function main(): Promise<void> {
       });
     };
     const sessions: BenchSession[] = SCENARIOS.has('rounds') ? await fundedSessions(operators[0]!, '') : [];
-    const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator))) : [];
+    const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator), true)) : [];
     const rgSessions = rgOperator ? await fundedSessions(rgOperator, 'rg') : [];
     log(
       `setup: ${operators.length + (rgOperator ? 1 : 0)} operators, ${oneBrand.length + spread.length + sessions.length + rgDepositors.length + rgSessions.length} players`,

@@ -8,16 +8,17 @@ import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
-import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn } from '@bo/service-kit';
+import { findStored, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn } from '@bo/service-kit';
 import { storedValue } from '../domain/rg-limits.ts';
 import { complianceOf } from '../persistence/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
 import { checkAtRegistration, type Eligibility } from '../impediments/eligibility.ts';
 
-/** br-spa: one player per CPF per brand (a closed one does not count: a new registration is checked afresh). */
-async function checkCpfFree(tx: EntityManager, brandId: string, cpf: string): Promise<void> {
-  await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${brandId}:${cpf}`]);
-  const holder = await tx.findOne(PlayerEntity, { brandId, cpf, status: { $ne: 'encerrado' } }, { fields: ['id'] });
+/** The refusals a registration meets before the registry is asked: the externalId, and under br-spa the CPF, already held. */
+async function refuseTaken(em: EntityManager, brandId: string, externalId: string, cpf: string | null): Promise<void> {
+  if ((await em.count(PlayerEntity, { brandId, externalId })) > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
+  // br-spa: one player per CPF per brand (a closed one does not count: a new registration is checked afresh).
+  const holder = cpf === null ? null : await em.findOne(PlayerEntity, { brandId, cpf, status: { $ne: 'encerrado' } }, { fields: ['id'] });
   if (holder) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: holder.id });
 }
 
@@ -25,19 +26,32 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
   return async (req) => {
     const scope = operatorScopeOf(req);
     const input = req.body;
+    const key = requestKeyOf(req.ctx);
+    const cpf = normaliseCpf(input.cpf);
+    // Under br-spa the registry is asked before the transaction opens: its answer can take seconds
+    // (a real registry over HTTP), and no connection, lock or pool slot may wait on it. A replay
+    // answers from the stored answer without asking again.
+    const stored = await findStored(deps.sql, deps.schema, key, 'players.create');
+    if (stored) return stored;
+    const em = deps.orm.em.fork();
+    const askedRegistry = (await complianceOf(em, scope.operatorId)).profile === 'br-spa';
+    if (askedRegistry) {
+      await refuseTaken(em, scope.brandId, input.externalId, cpf);
+      await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
+    }
     return runOnce(
       ormTransactor(deps.orm.em),
       deps.schema,
-      requestKeyOf(req.ctx),
+      key,
       'players.create',
       async (tx) => {
-        const taken = await tx.count(PlayerEntity, { brandId: scope.brandId, externalId: input.externalId });
-        if (taken > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
-        const cpf = normaliseCpf(input.cpf);
         const compliance = await complianceOf(tx, scope.operatorId);
         const brSpa = compliance.profile === 'br-spa';
-        if (brSpa) {
-          await checkCpfFree(tx, scope.brandId, cpf);
+        // Two creates of one CPF racing: the second waits here and then sees the first's player.
+        if (brSpa) await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${scope.brandId}:${cpf}`]);
+        await refuseTaken(tx, scope.brandId, input.externalId, brSpa ? cpf : null);
+        // The profile switched to br-spa since the question above (rare): ask now, in the transaction.
+        if (brSpa && !askedRegistry) {
           await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
         }
         const now = ruleClock.now();
@@ -83,7 +97,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
         }
         return { status: 201, body: toPlayer(player) };
       },
-      { uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS' } },
+      { lookedUp: true, uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS' } },
     );
   };
 }

@@ -119,7 +119,7 @@ function playerChange(
     const now = ruleClock.now();
     await effect(tx, player, compliance, now);
     await tx.flush();
-    return { status: 200, body: await rgView(deps, player, compliance, await limitRows(tx, player.id), now) };
+    return { status: 200, body: await rgView(deps, player, compliance, await limitRows(tx, player.id), now, sqlIn(tx)) };
   });
 }
 

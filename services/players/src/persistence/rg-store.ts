@@ -11,7 +11,7 @@ import {
   type RgUsage,
   type RgUsageRequest,
 } from '@bo/contracts';
-import type { ServiceDeps } from '@bo/service-kit';
+import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
 import { complianceView } from '../domain/compliance-profile.ts';
 import { settle, shownValue, toRuleLimit, type SettledLimit } from '../domain/rg-limits.ts';
 import { OperatorComplianceEntity, RgHistoryEntity, RgLimitEntity, type PlayerRow, type RgChangeBy, type RgHistoryKind, type RgLimitRow } from './entities.ts';
@@ -92,8 +92,8 @@ export function rgRules(player: PlayerRow, compliance: OperatorCompliance, rows:
 }
 
 /** The end of the current day, week (Monday to Sunday) and month in the time zone. */
-async function periodEnds(deps: ServiceDeps, timeZone: string, now: Date): Promise<Record<LimitPeriod, string>> {
-  const rows = await deps.sql.query<{ period: LimitPeriod; ends: Date }>(
+async function periodEnds(sql: SqlRunner, timeZone: string, now: Date): Promise<Record<LimitPeriod, string>> {
+  const rows = await sql.query<{ period: LimitPeriod; ends: Date }>(
     `select p as period, (date_trunc(p, ?::timestamptz at time zone ?) + ('1 ' || p)::interval) at time zone ? as ends
        from unnest(array['day', 'week', 'month']) p`,
     [now, timeZone, timeZone],
@@ -112,12 +112,23 @@ async function usageOf(deps: ServiceDeps, player: PlayerRow, timeZone: string, n
   return new Map(answers.flatMap((a) => a.usage.map((u) => [`${u.type}:${u.period}`, u.used] as const)));
 }
 
-/** The API's view: limits in force with the current period's usage, pending changes, pause, self-exclusion. */
-export async function rgView(deps: ServiceDeps, player: PlayerRow, compliance: OperatorCompliance, rows: RgLimitRow[], now: Date): Promise<ResponsibleGaming> {
+/**
+ * The API's view: limits in force with the current period's usage, pending changes, pause,
+ * self-exclusion. `sql` is the caller's transaction when it holds one: a second connection taken
+ * while a transaction holds the first starves the pool under concurrent changes.
+ */
+export async function rgView(
+  deps: ServiceDeps,
+  player: PlayerRow,
+  compliance: OperatorCompliance,
+  rows: RgLimitRow[],
+  now: Date,
+  sql: SqlRunner = deps.sql,
+): Promise<ResponsibleGaming> {
   const limits = settledLimits(rows, now);
   const [ends, usage] =
     limits.length > 0
-      ? await Promise.all([periodEnds(deps, compliance.timeZone, now), usageOf(deps, player, compliance.timeZone, now, limits)])
+      ? await Promise.all([periodEnds(sql, compliance.timeZone, now), usageOf(deps, player, compliance.timeZone, now, limits)])
       : [undefined, new Map()];
   const selfExcluded = player.status === 'autoexcluido' && player.selfExcludedSince != null;
   return {
