@@ -79,6 +79,29 @@ export type ActivityCheck = Static<typeof ActivityCheckSchema>;
 export const ACTIVITY_CHECK_SUBJECT = 'players.activity.check';
 
 /**
+ * Whether a deposit or game session must ask `players.activity.check` first: a br-spa player not
+ * yet checked today in the operator's zone. The state may be older than the last check (the
+ * players service broadcasts the day's first check, and a cache may not have heard yet): then the
+ * question is asked and answered at once, never skipped wrongly, as checks only move forward.
+ */
+export function activityCheckDue(state: { compliance?: string; impedimentCheckedAt?: string | null; rg?: { timeZone: string } }, now: Date): boolean {
+  if (state.compliance !== 'br-spa') return false;
+  if (!state.impedimentCheckedAt || !state.rg) return true;
+  const day = dayFormat(state.rg.timeZone);
+  return day.format(new Date(state.impedimentCheckedAt)) !== day.format(now);
+}
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** `YYYY-MM-DD` in a time zone (a formatter is costly to build: one per zone, kept). */
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  const known = dayFormats.get(timeZone);
+  if (known) return known;
+  const made = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  dayFormats.set(timeZone, made);
+  return made;
+}
+
+/**
  * `players.activity.check` (internal): before a br-spa player's deposit or game session, runs the
  * day's impediment check if no login was reported today. `{ allowed: true }`, or the errors of
  * reportLogin. Answers at once (no registry call) for a player already checked today.

@@ -93,6 +93,7 @@ export {
 } from './aml.ts';
 export {
   ACTIVITY_CHECK_SUBJECT,
+  activityCheckDue,
   CLOSEOUT_SUBJECT,
   closeoutMessages,
   IMPEDED_MESSAGE,

@@ -333,6 +333,8 @@ export const PlayerStateSchema = Type.Object({
   restrictedAt: Type.Optional(Nullable(Type.String())),
   /** Until when a restricted player may still withdraw (restrictedAt + the window). */
   withdrawalsUntil: Type.Optional(Nullable(Type.String())),
+  /** br-spa: the player's last successful impediment check (activityCheckDue reads it). */
+  impedimentCheckedAt: Type.Optional(Nullable(Type.String())),
 });
 export type PlayerState = Static<typeof PlayerStateSchema>;
 

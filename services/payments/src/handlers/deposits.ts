@@ -1,11 +1,13 @@
 // payments.deposits.create / confirm / fail.
 import {
   ACTIVITY_CHECK_SUBJECT,
+  activityCheckDue,
   AppError,
   COMPLIANCE_DEFAULTS,
   newId,
   normaliseCpf,
   type ActivityCheck,
+  type DepositPayer,
   type PlayerState,
   type paymentAdminOperations,
   type paymentOperations,
@@ -48,7 +50,7 @@ import { findStored, requestKeyOf, runOnce } from '../persistence/stored-respons
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { playerState } from './request.ts';
 import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
-import { recordPayer, refusePayer } from '../own-account/deposit-payer.ts';
+import { refusePayer } from '../own-account/deposit-payer.ts';
 import type { OwnAccount } from '../own-account/setup.ts';
 
 const CREATE = 'payments.deposits.create';
@@ -93,8 +95,10 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
   if (isBrSpa(player)) {
     checkMethod(input.method);
     checkNotImpeded(player);
-    // The day's impediment check when no login was reported today (at once otherwise).
-    await deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'deposit' } satisfies ActivityCheck);
+    // The day's impediment check when the player was not checked yet today (login, sweep or activity).
+    if (activityCheckDue(player, ruleClock.now())) {
+      await deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'deposit' } satisfies ActivityCheck);
+    }
   }
   const asked = ruleClock.now();
   const limited = depositLimits(player, asked).length > 0;
@@ -148,6 +152,7 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
+    let checkedPayer: DepositPayer | undefined;
     if ((await own.profiles.of(scope.operatorId)) === 'br-spa') {
       // Ordinance 615/2024: only the player's own account pays in (own-account/deposit-payer.ts).
       const payer = req.body?.payer;
@@ -156,12 +161,12 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       const player = await playerState(deps, scope.brandId, row.playerId);
       if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
-      await recordPayer(deps.sql, depositId, payer);
+      checkedPayer = payer; // kept on the deposit with the confirm's intent
     }
     // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
     // pending deposit and a key with no stored answer, is one statement; anything else (a replay
     // of this key included) is looked at under the row lock.
-    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref);
+    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, checkedPayer);
     const answered = intent
       ? undefined
       : await deps.sql.transaction(async (tx) => {
@@ -171,7 +176,7 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
           const row = await lockDeposit(tx, depositId, scope.brandId);
           if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
           if (row.status === 'pending') {
-            await markConfirming(tx, row.id, ref);
+            await markConfirming(tx, row.id, ref, checkedPayer);
             return undefined;
           }
           const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;

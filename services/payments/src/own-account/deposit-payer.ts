@@ -2,24 +2,14 @@
 // player. The payer is kept on the deposit either way (our compliance team's record). A payer with
 // another CPF is never credited: the deposit ends `failed` (`payer_mismatch`) with
 // `deposit.failed` { refundRequired: true } in the same transaction, the wallet untouched.
-import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
-import { writeEvent, type HandlerResult, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
+import { AppError, type DepositPayer } from '@bo/contracts';
+import { writeEvent, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
-import { lockDeposit } from '../persistence/deposit-store.ts';
+import { lockDeposit, payerValues } from '../persistence/deposit-store.ts';
 import { runOnce, type RequestKey } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION } from '../flows/deposit-confirmation.ts';
 
 export const PAYER_MISMATCH = 'payer_mismatch';
-
-const payerValues = (payer: DepositPayer) => [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null];
-
-/** Records the payer on a pending deposit (a matching payer, before the confirm's intent). */
-export async function recordPayer(sql: SqlRunner, depositId: string, payer: DepositPayer): Promise<void> {
-  await sql.query(`update payments.deposits set payer_cpf = ?, payer_name = ?, payer_bank = ?, payer_account = ? where id = ? and status = 'pending'`, [
-    ...payerValues(payer),
-    depositId,
-  ]);
-}
 
 /** The mismatch: `failed` with the payer and the event, once per key (a replay answers the same). */
 export async function refusePayer(

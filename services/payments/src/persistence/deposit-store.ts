@@ -1,4 +1,5 @@
 // SQL for deposits. Locks are explicit: every state change happens on a row locked FOR UPDATE.
+import { normaliseCpf, type DepositPayer } from '@bo/contracts';
 import type { DepositRow, DepositRowStatus, DepositUsage } from '../domain/deposits.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 import { noStoredAnswer, onlyRow, storedAnswerInsertFrom, type RequestKey, type SqlRunner } from '@bo/service-kit';
@@ -50,12 +51,25 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boo
  * fingerprint); undefined if not pending, not the brand's, or the key already has a stored answer
  * (a replay, or the key reused for another request: the caller looks at it under the row lock).
  */
-export async function markConfirmingIfPending(em: SqlRunner, id: string, brandId: string, ref: RequestKey | undefined): Promise<DepositRow | undefined> {
+/** The payer's columns (br-spa: the PSP's report, kept on the deposit); without a payer they stay as they are. */
+export const SET_PAYER =
+  'payer_cpf = coalesce(?, payer_cpf), payer_name = coalesce(?, payer_name), payer_bank = coalesce(?, payer_bank), payer_account = coalesce(?, payer_account)';
+export const payerValues = (payer: DepositPayer | undefined) =>
+  payer ? [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null] : [null, null, null, null];
+
+/** The confirm's intent on a pending deposit whose key has no stored answer, with the payer when one was checked; one statement. */
+export async function markConfirmingIfPending(
+  em: SqlRunner,
+  id: string,
+  brandId: string,
+  ref: RequestKey | undefined,
+  payer?: DepositPayer,
+): Promise<DepositRow | undefined> {
   const unanswered = noStoredAnswer('payments', ref);
   const rows = await em.query<DepositRow>(
-    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now()
+    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER}
      where id = ? and ${OF_BRAND} and status = 'pending' and ${unanswered.text} returning ${COLUMNS}`,
-    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id, brandId, ...unanswered.params],
+    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, ...payerValues(payer), id, brandId, ...unanswered.params],
   );
   return rows[0];
 }
@@ -133,10 +147,10 @@ export async function insertDepositWithResponse(
   return n === 1;
 }
 
-export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey | undefined): Promise<void> {
+export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey | undefined, payer?: DepositPayer): Promise<void> {
   await tx.query(
-    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now() where id = ?`,
-    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, id],
+    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER} where id = ?`,
+    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, ...payerValues(payer), id],
   );
 }
 

@@ -42,6 +42,7 @@ export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typ
         cpf: player.cpf,
         restrictedAt: player.restrictedAt?.toISOString() ?? null,
         withdrawalsUntil: player.restrictedAt ? withdrawalsUntil(player.restrictedAt, elig.config).toISOString() : null,
+        impedimentCheckedAt: player.impedimentCheckedAt?.toISOString() ?? null,
       } satisfies Partial<PlayerState>);
     }
     return { status: 200, body: state };

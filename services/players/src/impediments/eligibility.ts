@@ -92,8 +92,8 @@ export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: P
 
 /**
  * Writes what an answer changes on a player: `not_impeded` dates the last successful check;
- * `impeded` restricts (status `restrito`, `player.restricted` in the same transaction) and
- * broadcasts the change before returning, so no cache serves the player as free afterwards.
+ * `impeded` restricts (status `restrito`, `player.restricted` in the same transaction). Either
+ * is broadcast before returning, so no cache serves the player as free afterwards.
  */
 export async function applyAnswer(deps: ServiceDeps, elig: Eligibility, playerId: string, answer: ImpedimentAnswer, now: Date): Promise<void> {
   if (answer.result === 'unavailable') return;
@@ -104,10 +104,10 @@ export async function applyAnswer(deps: ServiceDeps, elig: Eligibility, playerId
     }
     return restrictPlayer(tx, deps.schema, playerId, now, elig.config);
   });
-  if (restricted) {
-    deps.outbox.poke();
-    announcePlayerChanged(deps, playerId);
-  }
+  if (restricted) deps.outbox.poke();
+  // Also after a clean check: players.state carries the day's check, and payments and the wallet
+  // skip asking again today once their caches hear of it.
+  announcePlayerChanged(deps, playerId);
 }
 
 /**

@@ -13,15 +13,21 @@ export interface RoundUsage {
   resetsAt: Record<LimitPeriod, string>;
 }
 
+/** Statement parts run before the read, in the same statement (their writes are not seen by it). */
+export interface FirstParts {
+  ctes: string;
+  params: unknown[];
+}
+
 /** The account's usage of the current day, week and month at `now` in `timeZone`, with each period's end. */
-export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date): Promise<RoundUsage> {
+export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date, first?: FirstParts): Promise<RoundUsage> {
   const sums = (column: string) =>
     (['day', 'week', 'month'] as const)
       .map((p) => `coalesce(sum(u.${column}) filter (where u.hour >= b.${p} and u.hour < b.${p}_end), 0) as ${column}_${p}`)
       .join(', ');
   const row = onlyRow(
     await sql.query<Record<string, string | number | Date>>(
-      `with n as (select ?::timestamptz at time zone ? as l, ?::text as z),
+      `with ${first ? `${first.ctes},` : ''} n as (select ?::timestamptz at time zone ? as l, ?::text as z),
        b as (select date_trunc('day', l) at time zone z as day, date_trunc('week', l) at time zone z as week, date_trunc('month', l) at time zone z as month,
                     (date_trunc('day', l) + interval '1 day') at time zone z as day_end,
                     (date_trunc('week', l) + interval '1 week') at time zone z as week_end,
@@ -29,7 +35,7 @@ export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: s
        select ${sums('wagered')}, ${sums('net_loss')}, ${sums('seconds_played')}, b.day_end, b.week_end, b.month_end
        from b left join wallet.rg_usage u on u.account_id = ? and u.hour >= least(b.day, b.week, b.month)
        group by b.day_end, b.week_end, b.month_end`,
-      [now, timeZone, timeZone, accountId],
+      [...(first?.params ?? []), now, timeZone, timeZone, accountId],
     ),
   );
   const per = <T>(f: (p: LimitPeriod) => T) => ({ day: f('day'), week: f('week'), month: f('month') });

@@ -5,6 +5,7 @@
 // the wallet; production sessions are real.
 import {
   ACTIVITY_CHECK_SUBJECT,
+  activityCheckDue,
   AppError,
   PLAYER_STATE_SUBJECT,
   newId,
@@ -50,7 +51,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       }
     }
     // br-spa: the day's impediment check when no login was reported today (answered at once otherwise).
-    if (player.compliance === 'br-spa') {
+    if (activityCheckDue(player, now)) {
       await ctx.deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'game_session' } satisfies ActivityCheck, {
         requestId: req.ctx.requestId,
       });

@@ -7,7 +7,7 @@ import { formatMoney, internalScopeOf, onlyRow, ruleClock, type HandlerOf } from
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { needsRoundGuard } from '../domain/round-limits.ts';
 import type { GamesContext } from './context.ts';
-import { lockAccount, recordActivity } from './activity.ts';
+import { lockForPlay, recordActivity } from './activity.ts';
 import { openSessionByToken } from './play-session.ts';
 import { assertStillMayPlay } from './player-check.ts';
 
@@ -20,7 +20,8 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     if (session.mode === 'real' && needsRoundGuard(state.rg, now)) {
       const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
       await ctx.deps.sql.transaction(async (tx) => {
-        if (await lockAccount(tx, accountId)) await recordActivity(tx, session.id, accountId, now);
+        const locked = await lockForPlay(tx, accountId, session.id);
+        if (locked) await recordActivity(tx, session.id, accountId, locked, now);
       });
     }
     const { net, rounds } = onlyRow(

@@ -11,9 +11,8 @@
 import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
-import { periodUsage } from '../../ledger/rg-usage.ts';
 import { checkRoundLimits, needsRoundGuard } from '../domain/round-limits.ts';
-import { lockAccount, recordActivity } from './activity.ts';
+import { lockForPlay, recordActivityWithUsage } from './activity.ts';
 import { announceLimitReached } from './limit-reached.ts';
 import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
@@ -29,10 +28,11 @@ import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } fro
 async function guardedRound(ctx: GamesContext, sessionId: string, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
   const outcome = await ctx.deps.sql.transaction(async (tx) => {
     const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
-    if (await lockAccount(tx, accountId)) {
-      await recordActivity(tx, sessionId, accountId, round.createdAt);
+    const locked = await lockForPlay(tx, accountId, sessionId);
+    if (locked) {
+      const usage = await recordActivityWithUsage(tx, sessionId, accountId, locked, round.createdAt, rules.timeZone);
       try {
-        checkRoundLimits(rules, await periodUsage(tx, accountId, rules.timeZone, round.createdAt), round.amount, round.createdAt);
+        checkRoundLimits(rules, usage, round.amount, round.createdAt);
       } catch (e) {
         if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
         throw e;
