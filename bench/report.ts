@@ -13,6 +13,8 @@ export interface ScenarioResult extends LoadSummary {
   writesPerOp?: Record<string, number>;
   /** Deposit runs: every confirmed deposit's webhook, and the lag from the event's createdAt to receipt. */
   webhooks?: { confirmedDeposits: number; delivered: number; deliveries: number; lagMs: { p50: number; p99: number; max: number } | null };
+  /** br-spa deposit runs: the AML watch's lag over the run (event creation to ack), read once it caught up. */
+  amlWatch?: { events: number; p99AtMostS: number | null };
   /** Soak: RSS of every process every 10 s. */
   rssSamples?: Array<{ atSec: number; rssMb: Record<string, number>; heapMb?: Record<string, number> }>;
 }
@@ -127,6 +129,15 @@ export function formatReport(r: BenchResults): string {
     const w = d.webhooks;
     target(`webhook lag p99 (ms), ${d.name}`, w.lagMs ? String(w.lagMs.p99) : 'none', '<= 1000', w.lagMs ? w.lagMs.p99 <= 1000 : false);
     target(`webhooks delivered / deposits confirmed, ${d.name}`, `${w.delivered} / ${w.confirmedDeposits}`, 'all', w.delivered === w.confirmedDeposits);
+    if (d.amlWatch) {
+      const p99 = d.amlWatch.p99AtMostS;
+      target(
+        `AML watch lag p99 (s, bucket bound), ${d.name}`,
+        p99 === null ? 'none' : `<= ${p99} (${d.amlWatch.events} events)`,
+        '<= 2',
+        p99 !== null && p99 <= 2,
+      );
+    }
   }
   if (targets.length) lines.push('', ...table(['ratio / figure', 'measured', 'target', ''], targets));
   if (bareSelect || bareUpdate) lines.push(`bare reference (mean of its runs): select ${Math.round(bareSelect)} req/s, update ${Math.round(bareUpdate)} req/s`);

@@ -27,6 +27,7 @@ import type { BenchPlayer, BenchSession } from './money-requests.ts';
 import type { ReceiverStats } from './webhook-receiver.ts';
 import { formatReport, mb, type BenchResults, type ScenarioResult } from './report.ts';
 import { cpfFor, type Credentials } from './requests.ts';
+import { lagBetween, readLagHistogram, watchDrained, type WatchLag } from './aml-watch.ts';
 
 const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_SEC = Number(process.env.BENCH_WARMUP ?? 3);
@@ -413,9 +414,17 @@ async function main(): Promise<void> {
     };
 
     /** Deposits run, then every confirmed deposit's webhook must arrive; lag from the receiver. */
-    const depositRun = async (name: string, players: BenchPlayer[], brandIds: string[], extra: Partial<LoadSpec> = {}): Promise<ScenarioResult> => {
+    const depositRun = async (
+      name: string,
+      players: BenchPlayer[],
+      brandIds: string[],
+      extra: Partial<LoadSpec> = {},
+      opts: { amlWatch?: boolean } = {},
+    ): Promise<ScenarioResult> => {
       await ask(receiver.proc, { type: 'reset' }, 'reset');
       const s = spec(name, 'deposit', publicUrl, { players, ...extra });
+      const compliance = measured.find((p) => p.name === 'compliance')!.proc;
+      const lagBefore = opts.amlWatch ? await readLagHistogram(compliance) : undefined;
       const result = await measure(s, measured, 2);
       const confirmed = async () =>
         (
@@ -448,9 +457,17 @@ async function main(): Promise<void> {
         );
         log(`${name}: deliveries not delivered, by operator and state: ${JSON.stringify(states.rows)}`);
       }
+      // br-spa runs: the AML watch must have taken in every event before the next run starts (its
+      // catching up would be charged to that run), and its lag over this run is reported.
+      let amlWatch: WatchLag | undefined;
+      if (lagBefore) {
+        await watchDrained(infra.natsUrl, prefix!);
+        amlWatch = lagBetween(lagBefore, await readLagHistogram(compliance));
+      }
       return {
         ...result,
         webhooks: { confirmedDeposits: n, delivered: stats.byType['deposit.confirmed'] ?? 0, deliveries: stats.received, lagMs: stats.lagMs },
+        ...(amlWatch ? { amlWatch } : {}),
       };
     };
 
@@ -486,7 +503,7 @@ async function main(): Promise<void> {
       };
       await inBatches(rgDepositors, 16, (p) => withLimits(p.id, p.creds));
       await inBatches(rgSessions, 16, (s) => withLimits(s.playerId, productionOf(op)));
-      out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands));
+      out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands, {}, { amlWatch: true }));
       out.push(await measure(spec('real-money game round, profile br-spa', 'rounds', publicUrl, { sessions: rgSessions }), measured));
       return out;
     };
@@ -547,11 +564,11 @@ async function main(): Promise<void> {
         );
         const brSpaBrand = [brSpaOp.sandbox.brandId];
         const offBrand = [operators[0]!.sandbox.brandId];
-        await depositRun('priming: br-spa deposits (not reported)', brSpaPlayers, brSpaBrand, { durationSec: 5, warmupSec: 0 });
+        await depositRun('priming: br-spa deposits (not reported)', brSpaPlayers, brSpaBrand, { durationSec: 5, warmupSec: 0 }, { amlWatch: true });
         scenarios.push(
           await depositRun('deposit create + confirm (profile off)', oneBrand, offBrand),
-          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand),
-          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand),
+          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand, {}, { amlWatch: true }),
+          await depositRun('deposit create + confirm (profile br-spa)', brSpaPlayers, brSpaBrand, {}, { amlWatch: true }),
           await depositRun('deposit create + confirm (profile off)', oneBrand, offBrand),
         );
       }

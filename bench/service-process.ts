@@ -10,6 +10,7 @@ import { WalletConfigSchema } from '@bo/wallet';
 import { OperatorsConfigSchema, operatorsService } from '@bo/operators';
 import { walletService } from '@bo/wallet';
 import type { MemoryReport } from './gateway-process.ts';
+import type { HistogramReading } from './aml-watch.ts';
 
 export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators' | 'compliance';
 
@@ -40,8 +41,19 @@ function memory(gc: boolean): MemoryReport {
   return { type: 'memory', rss: m.rss, heapUsed: m.heapUsed, external: m.external, cpuMicros: cpu.user + cpu.system };
 }
 
-process.on('message', (msg: { type?: string; gc?: boolean }) => {
+/** A histogram of the service's registry (bench/aml-watch.ts reads the watch's lag), cumulative per bound. */
+async function histogram(name: string): Promise<HistogramReading> {
+  const metric = svc.metrics.getSingleMetric(name);
+  const values = metric ? (await metric.get()).values : [];
+  const buckets = values
+    .filter((v) => (v as { metricName?: string }).metricName === `${name}_bucket`)
+    .map((v) => ({ le: v.labels.le === '+Inf' ? null : Number(v.labels.le), count: v.value }));
+  return { type: 'histogram', buckets };
+}
+
+process.on('message', (msg: { type?: string; gc?: boolean; name?: string }) => {
   if (msg?.type === 'memory') process.send!(memory(msg.gc === true));
+  if (msg?.type === 'histogram') void histogram(msg.name!).then((h) => process.send!(h));
   if (msg?.type === 'stop') void svc.stop().finally(() => process.exit(0));
 });
 process.on('disconnect', () => void svc.stop().finally(() => process.exit(0)));

@@ -57,6 +57,12 @@ export interface DurableConsumerOptions {
   /** Messages pulled at a time. */
   maxMessages: number;
   onMessage(m: JsMsg): Promise<void> | void;
+  /**
+   * Handle up to `max` messages at once, those of one `keyOf` (a player, say) one after another in
+   * stream order. Without it, one at a time. A handler that throws here has its message redelivered
+   * (nak) and the others go on; handlers should settle their own messages.
+   */
+  inParallel?: { max: number; keyOf(m: JsMsg): string };
   log: Logger;
   /** First restart after this (default 1 s); doubled per failure in a row, at most `maxRestartMs` (default 15 s). */
   restartMs?: number;
@@ -74,6 +80,30 @@ function handleInContext(name: string, m: JsMsg, fn: () => Promise<void> | void)
   return withLogContext(requestId ? { requestId } : {}, () =>
     withSpanFrom(`consume ${m.subject}`, SpanKind.CONSUMER, carrier, async () => fn(), { 'messaging.system': 'nats', 'messaging.consumer.group.name': name }),
   );
+}
+
+/**
+ * Runs tasks at most `max` at a time, those of one key in the order added. `add` resolves once the
+ * task is under way or queued behind its key and a slot is free (the caller's back-pressure).
+ */
+function keyedLanes(max: number) {
+  const running = new Set<Promise<void>>();
+  const tails = new Map<string, Promise<void>>();
+  return {
+    async add(key: string, task: () => Promise<void>): Promise<void> {
+      const run = (tails.get(key) ?? Promise.resolve()).then(task);
+      tails.set(key, run);
+      running.add(run);
+      void run.finally(() => {
+        running.delete(run);
+        if (tails.get(key) === run) tails.delete(key);
+      });
+      while (running.size >= max) await Promise.race(running);
+    },
+    async drain(): Promise<void> {
+      await Promise.all(running);
+    },
+  };
 }
 
 export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask {
@@ -101,11 +131,21 @@ export function startDurableConsumer(o: DurableConsumerOptions): BackgroundTask 
           }
         }
       })().catch(() => undefined);
+      const lanes = o.inParallel ? keyedLanes(o.inParallel.max) : undefined;
       for await (const m of current) {
         // Stopping: what was pulled but not handled goes back at once, for another replica.
         if (stopped) m.nak();
-        else await handleInContext(o.name, m, () => o.onMessage(m));
+        else if (!lanes) await handleInContext(o.name, m, () => o.onMessage(m));
+        else {
+          await lanes.add(o.inParallel!.keyOf(m), () =>
+            handleInContext(o.name, m, () => o.onMessage(m)).catch((err) => {
+              o.log.warn({ err, subject: m.subject, seq: m.seq }, `${o.name}: handling failed; redelivered`);
+              m.nak(1000);
+            }),
+          );
+        }
       }
+      await lanes?.drain();
       state = `${o.name} lost; recreating it`;
     } catch (err) {
       state = `${o.name} failed: ${(err as Error).message}; restarting`;

@@ -131,3 +131,50 @@ t.test('stop() waits for the message being handled, then no more are taken', asy
   await stopped;
   t.same(order, ['handling a', 'handled a', 'stopped'], 'the message under way finished first; b was not taken');
 });
+
+t.test('in parallel: keys side by side, each key in stream order, never more than max at once', async (t) => {
+  const { nc, stream, subject, name } = await withStream(t);
+  // Messages "key:n". Key a's first handling waits until b's last has run: a consumer that handled
+  // one message at a time would never get there (the wait below would time out).
+  let releaseA!: () => void;
+  const aMayGo = new Promise<void>((r) => (releaseA = r));
+  const order: string[] = [];
+  let running = 0;
+  let most = 0;
+  const task = startDurableConsumer({
+    name: 'test consumer',
+    nc,
+    consumer: { stream, name, filterSubject: subject, ackWaitMs: 30_000, replicas: 1 },
+    ensureStream: async () => undefined,
+    maxMessages: 16,
+    inParallel: { max: 3, keyOf: (m) => m.string().split(':')[0]! },
+    onMessage: async (m: JsMsg) => {
+      running++;
+      most = Math.max(most, running);
+      const body = m.string();
+      if (body === 'a:1') await aMayGo;
+      if (body === 'b:3') releaseA();
+      order.push(body);
+      running--;
+      m.ack();
+    },
+    log,
+    restartMs: 50,
+  });
+  t.teardown(() => task.stop());
+  const js = jetstream(nc);
+  for (const body of ['a:1', 'a:2', 'b:1', 'b:2', 'b:3', 'a:3']) await js.publish(subject, body);
+  await waitFor(async () => order.length === 6, { what: 'six messages' });
+  t.same(
+    order.filter((b) => b.startsWith('a:')),
+    ['a:1', 'a:2', 'a:3'],
+    "key a's messages in order, though a:1 waited for b",
+  );
+  t.same(
+    order.filter((b) => b.startsWith('b:')),
+    ['b:1', 'b:2', 'b:3'],
+    "key b's in order",
+  );
+  t.ok(order.indexOf('b:3') < order.indexOf('a:1'), 'b went on while a:1 was held: keys side by side');
+  t.ok(most <= 3, `at most 3 at once (saw ${most})`);
+});

@@ -1,2 +1,3 @@
 export { complianceService, createComplianceService } from './service.ts';
+export { watchConsumerName } from './watch/event-watch.ts';
 export { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';

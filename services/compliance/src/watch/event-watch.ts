@@ -44,6 +44,22 @@ export interface EventWatchOptions {
 }
 
 const DAY = 86_400_000;
+/** Events watched at once; under the pool's 10 connections, leaving room for the service's other work. */
+const WATCH_PARALLEL = 6;
+
+/** The brand and player an event is about (the lane of its handling), or its subject for any other event. */
+function playerKeyOf(m: JsMsg): string {
+  type Of = { playerId?: unknown };
+  try {
+    // A deposit or KYC event names the player in data; a deposit.failed in data.deposit; a withdrawal event in data.withdrawal.
+    const data = m.json<{ data?: Of & { deposit?: Of; withdrawal?: Of } }>().data ?? {};
+    const id = data.playerId ?? data.deposit?.playerId ?? data.withdrawal?.playerId;
+    if (typeof id === 'string') return `${m.headers?.get(EVENT_HEADERS.brandId) ?? ''}:${id}`;
+  } catch {
+    // not JSON: onMessage terminates it
+  }
+  return m.subject;
+}
 /** Who the watch's steps name. */
 export const WATCH_ACTOR = 'aml-watch';
 
@@ -155,6 +171,9 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     ensureStream: () => ensureEventsStream(o.nc, o.prefix, o.replicas),
     maxMessages: 64,
     onMessage,
+    // Players side by side, each player's events in order (the rules read the player's history
+    // under the player's lock; an event out of order is judged again with it, see watch()).
+    inParallel: { max: WATCH_PARALLEL, keyOf: playerKeyOf },
     log: o.log,
   });
 }
