@@ -287,7 +287,8 @@ async function main(): Promise<void> {
     );
 
     let seq = 0;
-    const newPlayer = async (c: Credentials, brSpa = false): Promise<BenchPlayer> => {
+    /** `payer`: confirms carry the player's CPF as payer; `limits`: the loss and time limits br-spa requires, at registration. */
+    const newPlayer = async (c: Credentials, o: { payer?: boolean; limits?: boolean } = {}): Promise<BenchPlayer> => {
       const n = seq++;
       const res = await clientOf(c).post(
         '/players',
@@ -297,11 +298,20 @@ async function main(): Promise<void> {
           email: `setup-${runId}-${n}@example.com`,
           cpf: cpfFor(900_000 + n),
           birthDate: '1990-05-17',
+          // A br-spa player deposits only with a loss and a time limit: collected at registration, out of reach.
+          ...(o.limits
+            ? {
+                limits: [
+                  { type: 'loss', period: 'day', value: '1000000.00' },
+                  { type: 'time', period: 'day', value: 44_640 },
+                ],
+              }
+            : {}),
         },
         { 'idempotency-key': `setup-${runId}-${n}` },
       );
       expectStatus('creating a setup player', res, 201);
-      return { id: (res.body as { id: string }).id, creds: c, ...(brSpa ? { payerCpf: cpfFor(900_000 + n) } : {}) };
+      return { id: (res.body as { id: string }).id, creds: c, ...(o.payer ? { payerCpf: cpfFor(900_000 + n) } : {}) };
     };
     // The br-spa pair: a second operator switched to br-spa (the same rate limit and receiver).
     let brSpaOp: CreatedOperator | undefined;
@@ -325,7 +335,7 @@ async function main(): Promise<void> {
     const money = ['deposit', 'wallet', 'spread', 'rounds', 'brspa'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
     const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]!))) : [];
-    const brSpaPlayers = brSpaOp ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), true)) : [];
+    const brSpaPlayers = brSpaOp ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), { payer: true, limits: true })) : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
     const fundedSessions = (op: CreatedOperator, tag: string): Promise<(BenchSession & { playerId: string })[]> => {
       const live = productionOf(op);
@@ -350,7 +360,7 @@ async function main(): Promise<void> {
       });
     };
     const sessions: BenchSession[] = SCENARIOS.has('rounds') ? await fundedSessions(operators[0]!, '') : [];
-    const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator), true)) : [];
+    const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator), { payer: true })) : [];
     const rgSessions = rgOperator ? await fundedSessions(rgOperator, 'rg') : [];
     log(
       `setup: ${operators.length + (rgOperator ? 1 : 0)} operators, ${oneBrand.length + spread.length + sessions.length + rgDepositors.length + rgSessions.length} players`,
