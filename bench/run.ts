@@ -335,7 +335,9 @@ async function main(): Promise<void> {
     const money = ['deposit', 'wallet', 'spread', 'rounds', 'brspa'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
     const spread = SCENARIOS.has('spread') ? await inBatches(Array.from({ length: PLAYERS }), 16, (_, i) => newPlayer(sandboxOf(operators[i % BRANDS]!))) : [];
-    const brSpaPlayers = brSpaOp ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), { payer: true, limits: true })) : [];
+    const brSpaPlayers = brSpaOp
+      ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), { payer: true, limits: true }))
+      : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
     const fundedSessions = (op: CreatedOperator, tag: string): Promise<(BenchSession & { playerId: string })[]> => {
       const live = productionOf(op);

@@ -280,37 +280,21 @@ const TAGS = [
   { name: 'Public documents', description: 'The documents that describe the API. No authentication.' },
 ];
 
+/** The event id and the signature's time, each sent twice: under our names and the Standard Webhooks'. */
+const EVENT_ID = { example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', schema: { type: 'string' } };
+const EPOCH_SECONDS = { example: '1763719200', schema: { type: 'string', pattern: '^[0-9]+$' } };
+
 const WEBHOOK_HEADERS = [
-  {
-    name: 'X-Webhook-Id',
-    description: 'The event id; deduplicate on it (delivery is at-least-once).',
-    example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'X-Webhook-Timestamp',
-    description: 'Epoch seconds used in the signature; reject old ones (e.g. more than 300 s).',
-    example: '1763719200',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-  },
+  { name: 'X-Webhook-Id', description: 'The event id; deduplicate on it (delivery is at-least-once).', ...EVENT_ID },
+  { name: 'X-Webhook-Timestamp', description: 'Epoch seconds used in the signature; reject old ones (e.g. more than 300 s).', ...EPOCH_SECONDS },
   {
     name: 'X-Webhook-Signature',
     description: 'Lowercase hex HMAC-SHA256 keyed with the whsec_ secret string over `timestamp + "." + raw body`.',
     example: '5f1c0c5b7d1f4c0e8f6a4a0c2b9f0f3f9f1b6d2b8a7c6e5d4c3b2a1908f7e6d5',
     schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
   },
-  {
-    name: 'webhook-id',
-    description: 'Standard Webhooks: the event id (same as X-Webhook-Id).',
-    example: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
-    schema: { type: 'string' },
-  },
-  {
-    name: 'webhook-timestamp',
-    description: 'Standard Webhooks: epoch seconds (same as X-Webhook-Timestamp).',
-    example: '1763719200',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-  },
+  { name: 'webhook-id', description: 'Standard Webhooks: the event id (same as X-Webhook-Id).', ...EVENT_ID },
+  { name: 'webhook-timestamp', description: 'Standard Webhooks: epoch seconds (same as X-Webhook-Timestamp).', ...EPOCH_SECONDS },
   {
     name: 'webhook-signature',
     description:

@@ -11,13 +11,15 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export type WithdrawalDecision = (typeof WITHDRAWAL_DECISIONS)[number];
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 
+/** What a deposit and a withdrawal show first after their id: whose money, how much, and how it moves. */
+const MovementFields = { playerId: idOf('plr'), amount: Money, currency: Currency, method: Type.String() };
+/** What a request to move money gives first, in both directions. */
+const MovementRequestFields = { amount: MoneyInput, currency: Currency, method: Type.String({ minLength: 1, maxLength: 64 }) };
+
 export const DepositSchema = Type.Object(
   {
     id: idOf('dep'),
-    playerId: idOf('plr'),
-    amount: Money,
-    currency: Currency,
-    method: Type.String(),
+    ...MovementFields,
     externalReference: Type.String(),
     status: literals(DEPOSIT_STATUSES),
     createdAt: Timestamp,
@@ -32,9 +34,7 @@ export type Deposit = Static<typeof DepositSchema>;
 
 export const CreateDepositSchema = Type.Object(
   {
-    amount: MoneyInput,
-    currency: Currency,
-    method: Type.String({ minLength: 1, maxLength: 64 }),
+    ...MovementRequestFields,
     externalReference: Type.String({ minLength: 1, maxLength: 128 }),
   },
   { $id: 'CreateDeposit' },
@@ -75,10 +75,7 @@ export const FailDepositSchema = Type.Object({ reason: Type.Optional(Type.String
 export const WithdrawalSchema = Type.Object(
   {
     id: idOf('wd'),
-    playerId: idOf('plr'),
-    amount: Money,
-    currency: Currency,
-    method: Type.String(),
+    ...MovementFields,
     destination: Type.String(),
     status: literals(WITHDRAWAL_STATUSES),
     createdAt: Timestamp,
@@ -90,9 +87,7 @@ export type Withdrawal = Static<typeof WithdrawalSchema>;
 
 export const CreateWithdrawalSchema = Type.Object(
   {
-    amount: MoneyInput,
-    currency: Currency,
-    method: Type.String({ minLength: 1, maxLength: 64 }),
+    ...MovementRequestFields,
     destination: Type.String({ minLength: 1, maxLength: 256 }),
   },
   { $id: 'CreateWithdrawal' },

@@ -76,42 +76,55 @@ export async function playRoutes(app: FastifyInstance, opts: PlayRoutesOptions):
     return reply.code(200).headers(pageHeaders(nonce, opts.publicBaseUrl)).type('text/html; charset=utf-8').send(renderGamePage(view, nonce));
   });
 
-  app.post<{ Params: { token: string } }>('/play/:token/rounds', async (req, reply) => {
-    const token = req.params.token;
-    setRequestId(req, reply);
-    reply.header('cache-control', 'no-store');
-    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
-    let result: OperationReply;
-    try {
-      const body = parseJsonObject(req.body as Buffer | undefined);
-      // Before the round reaches the wallet: nothing of a suspended operator's is played.
-      const refused = await refusal(token, String(req.id));
-      if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
-      result = await opts.games.round(token, String(req.id), body);
-    } catch (e) {
-      return sendJsonError(reply, req, failureOf(e, req));
-    }
-    if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
-    return reply.code(result.status).type('application/json').send(result.body);
-  });
+  /**
+   * A JSON endpoint of the page (a round, a heartbeat): never cached; a token far from its shape is
+   * refused without a round trip; `read` takes the request apart, then the host's refusal comes
+   * before the wallet is asked (nothing of a suspended operator's is played); every failure in the
+   * API's envelope.
+   */
+  const jsonRoute = <T>(path: string, route: JsonRoute<T>) =>
+    app.post<{ Params: { token: string } }>(path, async (req, reply) => {
+      const token = req.params.token;
+      setRequestId(req, reply);
+      reply.header('cache-control', 'no-store');
+      if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
+      if (route.offered && !route.offered()) return reply.code(204).send();
+      let result: OperationReply;
+      try {
+        const input = route.read(req);
+        const refused = await refusal(token, String(req.id));
+        if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
+        result = await route.ask(token, String(req.id), input);
+      } catch (e) {
+        return sendJsonError(reply, req, failureOf(e, req));
+      }
+      if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
+      return reply
+        .code(route.status ?? result.status)
+        .type('application/json')
+        .send(result.body);
+    });
 
-  app.post<{ Params: { token: string } }>('/play/:token/heartbeat', async (req, reply) => {
-    const token = req.params.token;
-    setRequestId(req, reply);
-    reply.header('cache-control', 'no-store');
-    if (!TOKEN_SHAPE.test(token)) return sendJsonError(reply, req, new AppError('LAUNCH_TOKEN_INVALID'));
-    if (!opts.games.heartbeat) return reply.code(204).send();
-    let result: OperationReply;
-    try {
-      const refused = await refusal(token, String(req.id));
-      if (refused) return sendJsonError(reply, req, AppError.fromBody(refused));
-      result = await opts.games.heartbeat(token, String(req.id));
-    } catch (e) {
-      return sendJsonError(reply, req, failureOf(e, req));
-    }
-    if (!result.ok) return sendJsonError(reply, req, AppError.fromBody(result.error));
-    return reply.code(200).type('application/json').send(result.body);
+  jsonRoute('/play/:token/rounds', {
+    read: (req) => parseJsonObject(req.body as Buffer | undefined),
+    ask: (token, requestId, body) => opts.games.round(token, requestId, body),
   });
+  jsonRoute('/play/:token/heartbeat', {
+    read: () => undefined,
+    offered: () => opts.games.heartbeat !== undefined,
+    ask: (token, requestId) => opts.games.heartbeat!(token, requestId),
+    status: 200,
+  });
+}
+
+/** One JSON endpoint of the page (playRoutes, `jsonRoute`). */
+interface JsonRoute<T> {
+  read(req: FastifyRequest): T;
+  ask(token: string, requestId: string, input: T): Promise<OperationReply>;
+  /** Whether the wallet's games answer it at all; when not, 204 (a heartbeat). */
+  offered?(): boolean;
+  /** The status of a success; the wallet's by default. */
+  status?: number;
 }
 
 function setRequestId(req: FastifyRequest, reply: FastifyReply): void {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { buildOpenApi, publicOperations, type Operation } from '@bo/contracts';
+import { buildOpenApi, publicOperations, type EventType, type Operation } from '@bo/contracts';
 import { buildPostmanCollection } from './postman.ts';
 import { SIGNING_SNIPPETS } from './signing-snippets.ts';
 import { buildTestVectors } from './test-vectors.ts';
@@ -25,46 +25,29 @@ const CHANGELOG = path.join(import.meta.dirname, '../../../docs/CHANGELOG.md');
 /** The SDK's README, beside this package (the image copies it, and no other file of the SDK). */
 const SDK_README = path.join(import.meta.dirname, '../../sdk/README.md');
 
-export const WEBHOOK_EVENTS = [
-  { name: 'webhook_kyc_status_changed', type: 'kyc.status_changed', summary: 'A player KYC status changed' },
-  { name: 'webhook_deposit_confirmed', type: 'deposit.confirmed', summary: 'A deposit was confirmed' },
-  { name: 'webhook_withdrawal_status_changed', type: 'withdrawal.status_changed', summary: 'A withdrawal changed status' },
-  { name: 'webhook_webhook_test', type: 'webhook.test', summary: 'A test delivery from POST /webhooks/test' },
-  {
-    name: 'webhook_credential_rotated',
-    type: 'credential.rotated',
-    summary: 'Our team issued a new API key for the environment; the keys it replaces stop at their expiresAt',
-  },
-  {
-    name: 'webhook_player_limits_changed',
-    type: 'player.limits.changed',
-    summary: 'A player limit was set, lowered, raised or removed (by the player through you, or by our team)',
-  },
-  { name: 'webhook_player_limit_reached', type: 'player.limit.reached', summary: 'A deposit, round or game session was refused because it would pass a limit' },
-  { name: 'webhook_player_paused', type: 'player.paused', summary: 'A player paused play' },
-  { name: 'webhook_player_self_excluded', type: 'player.self_excluded', summary: 'A player self-excluded (a fixed term or without end)' },
-  {
-    name: 'webhook_player_self_exclusion_ended',
-    type: 'player.self_exclusion.ended',
-    summary: 'A self-exclusion ended: its term ran out, or our compliance team lifted an indefinite one',
-  },
-  {
-    name: 'webhook_credential_revoked',
-    type: 'credential.revoked',
-    summary: 'Our team revoked an API key of the environment; requests signed with it are refused',
-  },
-  {
-    name: 'webhook_deposit_failed',
-    type: 'deposit.failed',
-    summary: 'A deposit ended failed without credit; refundRequired: the money must go back to its origin (br-spa payer mismatch)',
-  },
-  {
-    name: 'webhook_player_restricted',
-    type: 'player.restricted',
-    summary: 'br-spa: the player may no longer deposit or play; withdrawals stay open until withdrawalsUntil',
-  },
-  { name: 'webhook_player_closed', type: 'player.closed', summary: 'br-spa: the player is closed for good; a balance left goes to their own account' },
-];
+/** What each event sent to an operator's webhook URL says, in the order the OpenAPI document lists them. */
+const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
+  'kyc.status_changed': 'A player KYC status changed',
+  'deposit.confirmed': 'A deposit was confirmed',
+  'withdrawal.status_changed': 'A withdrawal changed status',
+  'webhook.test': 'A test delivery from POST /webhooks/test',
+  'credential.rotated': 'Our team issued a new API key for the environment; the keys it replaces stop at their expiresAt',
+  'player.limits.changed': 'A player limit was set, lowered, raised or removed (by the player through you, or by our team)',
+  'player.limit.reached': 'A deposit, round or game session was refused because it would pass a limit',
+  'player.paused': 'A player paused play',
+  'player.self_excluded': 'A player self-excluded (a fixed term or without end)',
+  'player.self_exclusion.ended': 'A self-exclusion ended: its term ran out, or our compliance team lifted an indefinite one',
+  'credential.revoked': 'Our team revoked an API key of the environment; requests signed with it are refused',
+  'deposit.failed': 'A deposit ended failed without credit; refundRequired: the money must go back to its origin (br-spa payer mismatch)',
+  'player.restricted': 'br-spa: the player may no longer deposit or play; withdrawals stay open until withdrawalsUntil',
+  'player.closed': 'br-spa: the player is closed for good; a balance left goes to their own account',
+};
+
+export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({
+  name: `webhook_${type.replaceAll('.', '_')}`,
+  type,
+  summary,
+}));
 
 /** Assets are named by their content: a browser may keep one for a year and never ask again. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

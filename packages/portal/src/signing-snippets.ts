@@ -61,8 +61,8 @@ def signed_headers(key, secret, method, path, body = '', timestamp = nil)
 end
 `;
 
-const GO_SIGN = `// Package bosign signs requests to the back-office API. Go 1.19+, standard library only.
-package bosign
+/** The Go files' package clause and imports, the same for signing and verifying (each file stands alone). */
+const GO_PACKAGE = `package bosign
 
 import (
 	"crypto/hmac"
@@ -72,7 +72,10 @@ import (
 	"strings"
 	"time"
 )
+`;
 
+const GO_SIGN = `// Package bosign signs requests to the back-office API. Go 1.19+, standard library only.
+${GO_PACKAGE}
 // Sign returns X-Timestamp and X-Signature. path is as sent, with /api/v1 and the query string;
 // body is the exact bytes you send (nil for GET). A zero now means the current time.
 func Sign(secret, method, path string, body []byte, now time.Time) (ts, sig string) {
@@ -172,17 +175,7 @@ end
 `;
 
 const GO_VERIFY = `// Package bosign verifies the back-office API's webhooks. Go 1.19+, standard library only.
-package bosign
-
-import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"strconv"
-	"strings"
-	"time"
-)
-
+${GO_PACKAGE}
 // Verify checks X-Webhook-Signature over the raw body. ts and signature are the X-Webhook-Timestamp
 // and X-Webhook-Signature headers (r.Header.Get is case-insensitive); now is the clock.
 func Verify(secret, ts, signature string, rawBody []byte, tolerance time.Duration, now time.Time) bool {

@@ -10,6 +10,7 @@
 //   money paths): the answer is written in the effect's own transaction, so a retry after a
 //   gateway timeout or a crash finds it instead of repeating the effect. Refusals that are part of
 //   an effect (a withdrawal declined for funds) are stored too and replayed as the same error.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, isAppError, type ErrorBody, type ErrorCode, type RequestContext } from '@bo/contracts';
 import type { HandlerResult } from './handler-result.ts';
@@ -50,6 +51,49 @@ export function processedRequestsFingerprintSql(schema: string): string {
 export function processedRequestsClaimsSql(schema: string): string {
   return `alter table "${schema}".processed_requests alter column status drop not null, alter column body drop not null,
     add column if not exists locked_until timestamptz`;
+}
+
+/**
+ * Who keeps the answer to a request with an Idempotency-Key (declared beside the handler,
+ * `handle(op, fn, { answers })`): `kit` (the default) claims the key and stores the handler's
+ * answer around it (AnswerStore.once); `effect` means the handler stores it in its effect's own
+ * transaction (`runOnce`, `storeResponse`) and the kit keeps only its refusals; `none` for the
+ * kit's own messages.
+ */
+export type AnswersWay = 'kit' | 'effect' | 'none';
+
+/** The declaration of the handler running (set by `handle` around it), with the request it serves. */
+interface Declared {
+  subject: string;
+  answers: AnswersWay;
+  ctx: RequestContext | undefined;
+}
+
+const declared = new AsyncLocalStorage<Declared>();
+
+/** Runs a handler with its declaration in reach of `runOnce` and `storeResponse` (serve.ts, `handle`). */
+export function withAnswersDeclared<T>(subject: string, answers: AnswersWay, ctx: RequestContext | undefined, fn: () => T): T {
+  return declared.run({ subject, answers, ctx }, fn);
+}
+
+/**
+ * A handler that stores its own answer must be declared effect-way: under the kit's claim its own
+ * insert meets the claim's row and it answers 409 IDEMPOTENCY_IN_PROGRESS to itself (runOnce), or
+ * its answer is not kept with its effect (storeResponse). A programming error, thrown at its first
+ * call whether the request has a key or not, so that any test that calls the handler shows it.
+ * `ref`: only a store under the running request's own key counts (a move may store the answer of
+ * the request that started it).
+ */
+function assertEffectWay(what: string, ref?: RequestKey): void {
+  const d = declared.getStore();
+  if (!d || d.answers === 'effect') return;
+  if (ref) {
+    const own = d.ctx ? requestKeyOf(d.ctx) : undefined;
+    if (!own || own.scope !== ref.scope || own.key !== ref.key) return;
+  }
+  throw new Error(
+    `${d.subject}: the handler calls ${what}, which stores its answer in its own transaction, but is declared { answers: '${d.answers}' }: declare it handle(op, fn, { answers: 'effect' })`,
+  );
 }
 
 /** Operator + environment, the gateway's idempotency scope. */
@@ -221,6 +265,7 @@ export async function storeResponse(
   body: unknown,
 ): Promise<void> {
   if (!ref) return;
+  assertEffectWay('storeResponse', ref);
   await tx.query(
     `insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)
      on conflict (scope, idempotency_key) do nothing`,
@@ -277,6 +322,7 @@ export async function runOnce<Tx>(
   effect: (tx: Tx) => Promise<HandlerResult>,
   opts: RunOnceOptions = {},
 ): Promise<HandlerResult> {
+  assertEffectWay('runOnce');
   const transaction = (fn: (tx: Tx) => Promise<HandlerResult>) => db.transaction(fn, { idempotent: ref !== undefined });
   try {
     return await transaction(async (tx) => {

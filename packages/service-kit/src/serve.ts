@@ -21,7 +21,7 @@ import {
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
-import { ReplayedRefusal, type AnswerStore } from './idempotency.ts';
+import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 import type { HandlerResult } from './handler-result.ts';
 
@@ -43,14 +43,13 @@ export interface Routed {
 }
 
 /**
- * Who keeps the answer to a request with an Idempotency-Key: `kit` (the default) claims the key
- * and stores the handler's answer around it (AnswerStore.once); `effect` means the handler stores
- * it in its effect's own transaction (`runOnce`, `storeResponse`: money paths, a uniqueness the
- * domain must see in the same transaction) and the kit keeps only its refusals; `none` for the
- * kit's own messages.
+ * Who keeps the answer to a request with an Idempotency-Key (idempotency.ts, `AnswersWay`): the
+ * kit (the default), the effect (`runOnce`, `storeResponse`: money paths, a uniqueness the domain
+ * must see in the same transaction), or none (the kit's own messages). A handler that stores its
+ * answer without being declared `effect` is refused at its first call (a programming error).
  */
 export interface HandleOptions {
-  answers?: 'kit' | 'effect' | 'none';
+  answers?: AnswersWay;
 }
 type PartOf<S> = S extends TSchema ? Static<S> : Record<string, never>;
 /** The request of one operation or message, its parts typed by their schemas (and checked against them). */
@@ -72,6 +71,7 @@ const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
  */
 export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>, opts: HandleOptions = {}): Record<string, Handler> {
   const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
+  const answers = opts.answers ?? 'kit';
   const run = async (req: OperationRequest<unknown, unknown, unknown>): Promise<HandlerResult> => {
     const checked: Record<string, unknown> = { ...req };
     for (const [key, check] of checks) {
@@ -79,9 +79,8 @@ export function handle<M extends Routed & { subject: string }>(m: M, fn: Handler
       if ('error' in r) throw r.error;
       checked[key] = r.value;
     }
-    return fn(checked as unknown as RequestOf<M>);
+    return withAnswersDeclared(m.subject, answers, req.ctx, () => fn(checked as unknown as RequestOf<M>));
   };
-  const answers = opts.answers ?? 'kit';
   if (answers === 'none') return { [m.subject]: run };
   return {
     [m.subject]: async (req, env) => {

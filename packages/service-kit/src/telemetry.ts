@@ -4,7 +4,18 @@
 // message (outbox.ts), so one trace follows a request from the gateway through every service it
 // touches to the webhook it causes. Without an exporter the API is a no-op and the kit adds no
 // span of its own (`tracingOn`): the money path pays nothing for tracing it does not do.
-import { context, propagation, trace, ROOT_CONTEXT, SpanKind, SpanStatusCode, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  trace,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  type Attributes,
+  type Context,
+  type Span,
+  type SpanOptions,
+} from '@opentelemetry/api';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { BaseConfig } from './config.ts';
@@ -89,7 +100,12 @@ export function withSpanFrom<T>(
   attributes: Attributes = {},
 ): Promise<T> {
   const parent = carrier ? propagation.extract(ROOT_CONTEXT, carrier) : ROOT_CONTEXT;
-  return tracer.startActiveSpan(name, { kind, attributes }, parent, async (span) => {
+  return inSpan(name, { kind, attributes }, parent, fn);
+}
+
+/** Runs `fn` in an active span under `parent`: marked as an error when `fn` throws, ended either way. */
+function inSpan<T>(name: string, options: SpanOptions, parent: Context, fn: (span: Span) => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(name, options, parent, async (span) => {
     try {
       return await fn(span);
     } catch (e) {
@@ -110,15 +126,5 @@ export function traceHeaders(ctx: Context = context.active()): Record<string, st
 
 /** Runs `fn` in a server span whose parent is the context carried by incoming headers. */
 export function withServerSpan<T>(name: string, carrier: Record<string, string>, fn: (span: Span) => Promise<T>): Promise<T> {
-  const parent = propagation.extract(context.active(), carrier);
-  return tracer.startActiveSpan(name, { kind: SpanKind.SERVER }, parent, async (span) => {
-    try {
-      return await fn(span);
-    } catch (e) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw e;
-    } finally {
-      span.end();
-    }
-  });
+  return inSpan(name, { kind: SpanKind.SERVER }, propagation.extract(context.active(), carrier), fn);
 }

@@ -160,15 +160,18 @@ t.test('through the serve loop: idempotent transactions retried whole, the other
     service: 'txretry',
     log: createLogger('txretry', 'silent'),
     handlers: {
-      // A keyed effect (runOnce with the request's key), killed mid-way on its first run.
-      ...handle({ subject: 'txretry.keyed' }, async () =>
-        runOnce(sqlTransactor(sql), 'kit', { scope: 'op', key: 'k-keyed' }, 'txretry.keyed', async (tx) => {
-          const run = ++keyedRuns;
-          await tx.query('insert into kit.effects (id, run) values (?, ?)', ['keyed-1', run]);
-          if (run === 1) await terminateBackendOf(tx);
-          await tx.query('insert into kit.effects (id, run) values (?, ?)', ['keyed-2', run]);
-          return { status: 201, body: { run } };
-        }),
+      // A keyed effect (runOnce with the request's key: declared effect-way), killed mid-way on its first run.
+      ...handle(
+        { subject: 'txretry.keyed' },
+        async () =>
+          runOnce(sqlTransactor(sql), 'kit', { scope: 'op', key: 'k-keyed' }, 'txretry.keyed', async (tx) => {
+            const run = ++keyedRuns;
+            await tx.query('insert into kit.effects (id, run) values (?, ?)', ['keyed-1', run]);
+            if (run === 1) await terminateBackendOf(tx);
+            await tx.query('insert into kit.effects (id, run) values (?, ?)', ['keyed-2', run]);
+            return { status: 201, body: { run } };
+          }),
+        { answers: 'effect' },
       ),
       // Not declared idempotent: two rows, its backend terminated between them.
       ...handle({ subject: 'txretry.plain' }, async () => {

@@ -1,16 +1,9 @@
 // Schema `operators`, listed in code and run on start. The tables are the ORM's: their migrations
 // are generated from the entities (scripts/create-migration.ts); the kit's outbox is the kit's;
 // the move of the data the gateway kept before this service existed is written by hand.
-import {
-  kitMigration,
-  Migration,
-  outboxTableSql,
-  processedRequestsClaimsSql,
-  processedRequestsExpiryIndexSql,
-  processedRequestsFingerprintSql,
-  processedRequestsKeepTextSql,
-  processedRequestsTableSql,
-} from '@bo/service-kit';
+import { kitMigration, kitTables, Migration } from '@bo/service-kit';
+
+const kit = kitTables('operators');
 
 /** Generated from the entities (scripts/create-migration.ts). */
 export class CreateOperatorsSchema extends Migration {
@@ -133,16 +126,10 @@ export const operatorMigrations = [
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
   {
     name: '0002_kit_tables',
-    class: kitMigration(
-      outboxTableSql('operators'),
-      processedRequestsTableSql('operators'),
-      processedRequestsKeepTextSql('operators'),
-      processedRequestsFingerprintSql('operators'),
-      processedRequestsExpiryIndexSql('operators'),
-    ),
+    class: kitMigration(kit.outbox, kit.storedAnswers, kit.storedAnswersAsText, kit.requestFingerprints, kit.storedAnswersByAge),
   },
   { name: '0003_move_from_gateway', class: MoveFromGateway },
   { name: '0004_account_security', class: AccountSecurity },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
-  { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql('operators')) },
+  { name: '0005_running_requests', class: kitMigration(kit.runningRequests) },
 ];

@@ -1,7 +1,7 @@
 // Withdrawals as the API shows them: internal statuses map onto the contract's, and the moves a
 // decision or a cancel may start.
-import { AppError, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
-import { compareMoney } from '@bo/service-kit';
+import { AppError, newId, type Environment, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
+import { compareMoney, type RequestKey } from '@bo/service-kit';
 import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
 export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
@@ -20,6 +20,40 @@ export interface WithdrawalRow extends MoneyMovementRow {
   actionFingerprint: string | null;
   /** Who approved it on the admin API; null when not approved yet or approved by a sandbox simulation. */
   approvedBy: string | null;
+}
+
+/**
+ * A new withdrawal's row, `reserving` until the wallet answers its hold (step 1 of its move),
+ * remembering the request that started it (its key dedupes a repeat).
+ */
+export function reservingRow(
+  owner: { operatorId: string; brandId: string; environment: Environment },
+  w: Pick<WithdrawalRow, 'playerId' | 'amount' | 'currency' | 'method' | 'destination'>,
+  request: RequestKey | undefined,
+  now: Date,
+): WithdrawalRow {
+  return {
+    id: newId('withdrawal'),
+    operatorId: owner.operatorId,
+    brandId: owner.brandId,
+    environment: owner.environment,
+    playerId: w.playerId,
+    amount: w.amount,
+    currency: w.currency,
+    method: w.method,
+    destination: w.destination,
+    status: 'reserving',
+    requestScope: request?.scope ?? null,
+    requestKey: request?.key ?? null,
+    requestFingerprint: request?.fingerprint ?? null,
+    requestId: request?.requestId ?? null,
+    actionScope: null,
+    actionKey: null,
+    actionFingerprint: null,
+    approvedBy: null,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** Rows the API never shows: the request is not answered yet, or was answered with a 422. */

@@ -48,6 +48,7 @@ import {
 import { limitReachedAnnounced } from '../flows/limit-reached.ts';
 import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
+import { recordIntent } from '../flows/keyed-intent.ts';
 import { playerState } from './request.ts';
 import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
 import { refusePayer } from '../own-account/deposit-payer.ts';
@@ -175,19 +176,13 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
           if (replayed) return replayed;
           const row = await lockDeposit(tx, depositId, scope.brandId);
           if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
-          if (row.status === 'pending') {
-            await markConfirming(tx, row.id, ref, checkedPayer);
-            return undefined;
-          }
-          const mine = ref && row.status === 'confirming' && row.confirmScope === ref.scope && row.confirmKey === ref.key;
-          if (mine) {
-            if (ref.fingerprint && row.confirmFingerprint && ref.fingerprint !== row.confirmFingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
-            return undefined; // our own earlier attempt recorded the intent: finish it below
-          }
-          // A concurrent request with our key may have finished it since we last looked.
-          const stored = await findStored(tx, ref, CONFIRM_OPERATION);
-          if (stored) return stored;
-          throw new AppError('DEPOSIT_NOT_PENDING');
+          const intentRow = { status: row.status, scope: row.confirmScope, key: row.confirmKey, fingerprint: row.confirmFingerprint };
+          return recordIntent(tx, ref, CONFIRM_OPERATION, intentRow, {
+            from: 'pending',
+            to: 'confirming',
+            mark: () => markConfirming(tx, row.id, ref, checkedPayer),
+            refusal: 'DEPOSIT_NOT_PENDING',
+          });
         });
     if (answered) return answered;
     crashPoint('payments.confirm.after-intent');

@@ -1,14 +1,6 @@
 // payments.withdrawals.create / get / cancel, the sandbox decision, and the admin review queue
 // and decision.
-import {
-  AppError,
-  newId,
-  validationError,
-  type paymentAdminOperations,
-  type paymentOperations,
-  type WithdrawalDecision,
-  type WithdrawalStatus,
-} from '@bo/contracts';
+import { AppError, validationError, type paymentAdminOperations, type paymentOperations, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
 import {
   crashPoint,
   formatMoney,
@@ -26,6 +18,7 @@ import {
   checkFourEyes,
   checkWithdrawalAllowed,
   planDecision,
+  reservingRow,
   rowStatusesShownAs,
   withdrawalView,
   type WithdrawalRow,
@@ -48,6 +41,7 @@ import {
 import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
+import { assertSameRequest, recordIntent } from '../flows/keyed-intent.ts';
 import { adminActor, playerState } from './request.ts';
 import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa } from '../own-account/own-account-rules.ts';
 import type { OwnAccount } from '../own-account/setup.ts';
@@ -65,11 +59,6 @@ async function answerStoredByMove(deps: ServiceDeps, ref: RequestKey | undefined
     if (e instanceof ReplayedRefusal) throw new StoredRefusal(e.code, e.message, e.details);
     throw e;
   }
-}
-
-/** A key already on another request's row (or the same key with another body): a conflict. */
-function assertSameRequest(fingerprint: string | null, ref: RequestKey | undefined): void {
-  if (ref?.fingerprint && fingerprint && ref.fingerprint !== fingerprint) throw new AppError('IDEMPOTENCY_CONFLICT');
 }
 
 /**
@@ -114,30 +103,8 @@ export function createWithdrawal(deps: ServiceDeps, own: OwnAccount): HandlerOf<
 
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();
-    const id = await deps.sql.transaction((tx) =>
-      insertReserving(tx, {
-        id: newId('withdrawal'),
-        operatorId: scope.operatorId,
-        brandId: scope.brandId,
-        environment: scope.environment,
-        playerId,
-        amount: formatMoney(input.amount),
-        currency: input.currency,
-        method: input.method,
-        destination: input.destination,
-        status: 'reserving',
-        requestScope: ref?.scope ?? null,
-        requestKey: ref?.key ?? null,
-        requestFingerprint: ref?.fingerprint ?? null,
-        requestId: ref ? (ref.requestId ?? null) : null,
-        actionScope: null,
-        actionKey: null,
-        actionFingerprint: null,
-        approvedBy: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const withdrawal = { playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination: input.destination };
+    const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(scope, withdrawal, ref, now)));
     crashPoint('payments.withdraw.after-intent');
     return answerCreate(deps, (await readWithdrawal(deps.sql, id))!, ref);
   };
@@ -168,19 +135,13 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
     const answered = await deps.sql.transaction(async (tx) => {
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
       if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
-      if (row.status === 'under_review') {
-        await markIntent(tx, row.id, 'cancelling', ref);
-        return undefined;
-      }
-      const mine = ref && row.status === 'cancelling' && row.actionScope === ref.scope && row.actionKey === ref.key;
-      if (mine) {
-        assertSameRequest(row.actionFingerprint, ref);
-        return undefined; // our own earlier attempt recorded the intent: finish it below
-      }
-      // A concurrent request with our key may have finished it since we last looked.
-      const stored = await findStored(tx, ref, CANCEL_OPERATION);
-      if (stored) return stored;
-      throw new AppError('WITHDRAWAL_NOT_CANCELLABLE');
+      const intentRow = { status: row.status, scope: row.actionScope, key: row.actionKey, fingerprint: row.actionFingerprint };
+      return recordIntent(tx, ref, CANCEL_OPERATION, intentRow, {
+        from: 'under_review',
+        to: 'cancelling',
+        mark: () => markIntent(tx, row.id, 'cancelling', ref),
+        refusal: 'WITHDRAWAL_NOT_CANCELLABLE',
+      });
     });
     if (answered) return answered;
     crashPoint('payments.cancel.after-intent');

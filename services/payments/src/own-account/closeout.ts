@@ -3,11 +3,12 @@
 // player's own CPF (a PIX CPF key, the registered account we can prove is theirs) in our team's
 // review queue, through the usual move (hold now, paid by the team). One per player: the request
 // key `closeout`/playerId dedupes a repeat; nothing left, nothing created.
-import { callOperation, newId, type closeoutMessages, type Wallet } from '@bo/contracts';
+import { callOperation, type closeoutMessages, type Wallet } from '@bo/contracts';
 import { compareMoney, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { findByRequestKey, insertReserving } from '../persistence/withdrawal-store.ts';
 import { finishMove } from '../flows/withdrawal-moves.ts';
 import { playerState } from '../handlers/request.ts';
+import { reservingRow } from '../domain/withdrawals.ts';
 
 const CLOSEOUT_SCOPE = 'closeout';
 
@@ -37,30 +38,9 @@ export function closeout(deps: ServiceDeps): HandlerOf<typeof closeoutMessages.c
     );
     if (compareMoney(wallet.withdrawable, '0') <= 0) return { status: 200, body: { withdrawalId: null, amount: '0.00' } };
     const now = new Date();
-    const id = await deps.sql.transaction((tx) =>
-      insertReserving(tx, {
-        id: newId('withdrawal'),
-        operatorId: input.operatorId,
-        brandId: input.brandId,
-        environment: input.environment,
-        playerId: input.playerId,
-        amount: wallet.withdrawable,
-        currency: input.currency,
-        method: 'pix',
-        destination: player.cpf!,
-        status: 'reserving',
-        requestScope: CLOSEOUT_SCOPE,
-        requestKey: input.playerId,
-        requestFingerprint: null,
-        requestId: null,
-        actionScope: null,
-        actionKey: null,
-        actionFingerprint: null,
-        approvedBy: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
-    );
+    const withdrawal = { playerId: input.playerId, amount: wallet.withdrawable, currency: input.currency, method: 'pix', destination: player.cpf! };
+    const request = { scope: CLOSEOUT_SCOPE, key: input.playerId };
+    const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(input, withdrawal, request, now)));
     const done = await finishMove(deps, id);
     return { status: 200, body: { withdrawalId: done.id, amount: done.amount } };
   };

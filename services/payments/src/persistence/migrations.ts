@@ -1,17 +1,9 @@
 // The payments schema. Transitional statuses (confirming, reserving, cancelling, rejecting,
 // paying) mark an intent recorded before a wallet effect; the reconciler finishes them.
-import {
-  kitMigration,
-  Migration,
-  outboxTableSql,
-  processedRequestsClaimsSql,
-  processedRequestsFingerprintSql,
-  processedRequestsExpiryIndexSql,
-  processedRequestsKeepTextSql,
-  processedRequestsTableSql,
-} from '@bo/service-kit';
+import { kitMigration, kitTables, Migration } from '@bo/service-kit';
 
 export const PAYMENTS_SCHEMA = 'payments';
+const kit = kitTables(PAYMENTS_SCHEMA);
 
 export class Payments0001Deposits extends Migration {
   override async up(): Promise<void> {
@@ -41,8 +33,8 @@ export class Payments0001Deposits extends Migration {
     this.addSql('create unique index deposits_brand_external_reference on payments.deposits (brand_id, external_reference)');
     this.addSql('create index deposits_by_player_day on payments.deposits (brand_id, player_id, created_at)');
     this.addSql(`create index deposits_confirming on payments.deposits (touched_at) where status = 'confirming'`);
-    this.addSql(outboxTableSql(PAYMENTS_SCHEMA));
-    this.addSql(processedRequestsTableSql(PAYMENTS_SCHEMA));
+    this.addSql(kit.outbox);
+    this.addSql(kit.storedAnswers);
   }
 }
 
@@ -91,10 +83,10 @@ export class Payments0004FourEyes extends Migration {
   }
 }
 
-/** Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql). */
+/** Fingerprint and request id beside each stored answer (the kit's). */
 export class Payments0005RequestFingerprints extends Migration {
   override async up(): Promise<void> {
-    this.addSql(processedRequestsFingerprintSql(PAYMENTS_SCHEMA));
+    this.addSql(kit.requestFingerprints);
     // The confirm's key is remembered on the deposit; so is its fingerprint, for the answer stored at completion.
     this.addSql('alter table payments.deposits add column if not exists confirm_fingerprint text');
   }
@@ -121,7 +113,7 @@ export class Payments0006WithdrawalKeyFingerprints extends Migration {
  */
 export class Payments0007KeysByAge extends Migration {
   override async up(): Promise<void> {
-    this.addSql(processedRequestsExpiryIndexSql(PAYMENTS_SCHEMA));
+    this.addSql(kit.storedAnswersByAge);
     this.addSql('create index withdrawals_remembered_keys on payments.withdrawals (created_at) where request_key is not null');
   }
 }
@@ -147,12 +139,12 @@ export class PaymentsOwnAccount extends Migration {
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
-  { name: 'Payments0003StoredAnswersAsText', class: kitMigration(processedRequestsKeepTextSql(PAYMENTS_SCHEMA)) },
+  { name: 'Payments0003StoredAnswersAsText', class: kitMigration(kit.storedAnswersAsText) },
   { name: 'Payments0004FourEyes', class: Payments0004FourEyes },
   { name: 'Payments0005RequestFingerprints', class: Payments0005RequestFingerprints },
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
   { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
   { name: 'PaymentsOwnAccount', class: PaymentsOwnAccount },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
-  { name: 'Payments0008RunningRequests', class: kitMigration(processedRequestsClaimsSql(PAYMENTS_SCHEMA)) },
+  { name: 'Payments0008RunningRequests', class: kitMigration(kit.runningRequests) },
 ];

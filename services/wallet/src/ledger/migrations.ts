@@ -1,17 +1,9 @@
 // The ledger's tables in the wallet schema. Names are prefixed `Ledger` because the games module
 // shares this schema and its migration list (see docs/money.md).
-import {
-  kitMigration,
-  Migration,
-  outboxTableSql,
-  processedRequestsClaimsSql,
-  processedRequestsFingerprintSql,
-  processedRequestsExpiryIndexSql,
-  processedRequestsKeepTextSql,
-  processedRequestsTableSql,
-} from '@bo/service-kit';
+import { kitMigration, kitTables, Migration } from '@bo/service-kit';
 
 export const WALLET_SCHEMA = 'wallet';
+const kit = kitTables(WALLET_SCHEMA);
 
 export class Ledger0001Accounts extends Migration {
   override async up(): Promise<void> {
@@ -110,8 +102,8 @@ export class Ledger0003Holds extends Migration {
     )`);
     this.addSql(`create index holds_open_by_account on wallet.holds (account_id) where status = 'open'`);
     // The kit's outbox relay polls wallet.outbox; `if not exists` lets the games module add it too.
-    this.addSql(outboxTableSql(WALLET_SCHEMA));
-    this.addSql(processedRequestsTableSql(WALLET_SCHEMA));
+    this.addSql(kit.outbox);
+    this.addSql(kit.storedAnswers);
   }
 }
 
@@ -163,11 +155,11 @@ export const ledgerMigrations = [
   { name: 'Ledger0003Holds', class: Ledger0003Holds },
   { name: 'Ledger0004GameClearing', class: Ledger0004GameClearing },
   { name: 'Ledger0005AppendOnlyClearing', class: Ledger0005AppendOnlyClearing },
-  { name: 'Ledger0006StoredAnswersAsText', class: kitMigration(processedRequestsKeepTextSql(WALLET_SCHEMA)) },
-  // Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql).
-  { name: 'Ledger0007RequestFingerprints', class: kitMigration(processedRequestsFingerprintSql(WALLET_SCHEMA)) },
+  { name: 'Ledger0006StoredAnswersAsText', class: kitMigration(kit.storedAnswersAsText) },
+  // Fingerprint and request id beside each stored answer (the kit's).
+  { name: 'Ledger0007RequestFingerprints', class: kitMigration(kit.requestFingerprints) },
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
-  { name: 'Ledger0008StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql(WALLET_SCHEMA)) },
+  { name: 'Ledger0008StoredAnswersByAge', class: kitMigration(kit.storedAnswersByAge) },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
-  { name: 'Ledger0009RunningRequests', class: kitMigration(processedRequestsClaimsSql(WALLET_SCHEMA)) },
+  { name: 'Ledger0009RunningRequests', class: kitMigration(kit.runningRequests) },
 ];

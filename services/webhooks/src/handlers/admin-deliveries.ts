@@ -4,6 +4,7 @@ import type { DeliveryLogItem, AttemptOutcome, webhookAdminOperations } from '@b
 import type { HandlerOf } from '@bo/service-kit';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
+import { ListFilters } from '../persistence/list-filters.ts';
 
 const LIMIT = 500;
 
@@ -23,21 +24,12 @@ export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webho
   return async (req) => {
     teamScopeOf(req);
     const q = req.query;
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (q.eventId) {
-      where.push('event_id = ?');
-      params.push(q.eventId);
-    }
-    if (q.operatorId) {
-      where.push('operator_id = ?');
-      params.push(q.operatorId);
-    }
+    const filters = new ListFilters().given(q.eventId, 'event_id = ?').given(q.operatorId, 'operator_id = ?');
     const rows = await rt.deps.sql.query<AttemptLogRow>(
       `select event_id, attempt, url, status_code, error, started_at, duration_ms, delivery_id, outcome
-       from webhooks.attempts ${where.length ? `where ${where.join(' and ')}` : ''}
+       from webhooks.attempts ${filters.where()}
        order by id desc limit ?`,
-      [...params, LIMIT],
+      [...filters.params, LIMIT],
     );
     const data: DeliveryLogItem[] = rows.map((r) => ({
       eventId: r.event_id,

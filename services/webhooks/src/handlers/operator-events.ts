@@ -4,6 +4,7 @@
 import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, type webhookOperations } from '@bo/contracts';
 import { isoTime, listCursor, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
 import { scheduleDelivery } from '../persistence/delivery-queue.ts';
+import { ListFilters } from '../persistence/list-filters.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 
 /** Attempts listed for one event (7 per delivery; redeliveries add more). */
@@ -47,21 +48,12 @@ export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhook
     const owner = [scope.operatorId, scope.environment, scope.brandId];
     const q = req.query;
     const limit = q.limit ?? 20;
-    const where = ['e.operator_id = ?', 'e.environment = ?', 'e.brand_id = ?'];
-    const params: unknown[] = [...owner];
+    const filters = new ListFilters().add('e.operator_id = ? and e.environment = ? and e.brand_id = ?', ...owner);
     if (q.cursor) {
       const after = cursors.decode(owner, q.cursor);
-      where.push(`(e.received_at, e.id) < (?::timestamp at time zone 'utc', ?)`);
-      params.push(after.at, after.id);
+      filters.add(`(e.received_at, e.id) < (?::timestamp at time zone 'utc', ?)`, after.at, after.id);
     }
-    if (q.type) {
-      where.push('e.type = ?');
-      params.push(q.type);
-    }
-    if (q.deliveryStatus) {
-      where.push('d.status = ?');
-      params.push(q.deliveryStatus);
-    }
+    filters.given(q.type, 'e.type = ?').given(q.deliveryStatus, 'd.status = ?');
     const rows = await rt.deps.sql.query<EventRow>(
       `select e.id, e.type, e.environment, e.created_at,
               to_char(e.received_at at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.US') as received_key,
@@ -71,10 +63,10 @@ export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhook
          select status, attempts, last_status_code, last_error, next_attempt_at, completed_at from webhooks.deliveries x
          where x.event_id = e.id order by x.created_at desc, x.id desc limit 1
        ) d on true
-       where ${where.join(' and ')}
+       ${filters.where()}
        order by e.received_at desc, e.id desc
        limit ?`,
-      [...params, limit + 1],
+      [...filters.params, limit + 1],
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);

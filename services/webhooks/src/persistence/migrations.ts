@@ -1,16 +1,7 @@
 // The webhooks schema. Events are kept as the exact bytes received (signatures are computed over
 // them); every attempt is a row, inserted `in_flight` when the attempt starts, so an attempt cut
 // short by a crash still shows in the log (as `interrupted`).
-import {
-  kitMigration,
-  Migration,
-  outboxTableSql,
-  processedRequestsClaimsSql,
-  processedRequestsFingerprintSql,
-  processedRequestsExpiryIndexSql,
-  processedRequestsKeepTextSql,
-  processedRequestsTableSql,
-} from '@bo/service-kit';
+import { kitMigration, kitTables, Migration } from '@bo/service-kit';
 
 /**
  * The Postgres schema this service owns. Every table in it is read and written with the kit's
@@ -18,6 +9,7 @@ import {
  * MikroORM entities; the ORM runs these migrations.
  */
 export const WEBHOOKS_SCHEMA = 'webhooks';
+const kit = kitTables(WEBHOOKS_SCHEMA);
 
 class CreateWebhooksSchema extends Migration {
   override async up(): Promise<void> {
@@ -86,7 +78,7 @@ class CreateWebhooksSchema extends Migration {
     this.addSql('create index attempts_event on webhooks.attempts (event_id, id)');
     this.addSql('create index attempts_operator on webhooks.attempts (operator_id, id)');
     // The kit's outbox relay runs in every service; this service publishes no events of its own.
-    this.addSql(outboxTableSql('webhooks'));
+    this.addSql(kit.outbox);
     this.addSql(`create index attempts_in_flight on webhooks.attempts (delivery_id) where outcome = 'in_flight'`);
   }
 }
@@ -107,8 +99,8 @@ class OperatorWebhookTools extends Migration {
     this.addSql(`alter table webhooks.endpoints
       add column previous_secret_sealed text check (previous_secret_sealed is null or previous_secret_sealed like 'v1.%'),
       add column previous_secret_expires_at timestamptz`);
-    this.addSql(processedRequestsTableSql('webhooks'));
-    this.addSql(processedRequestsKeepTextSql('webhooks'));
+    this.addSql(kit.storedAnswers);
+    this.addSql(kit.storedAnswersAsText);
     this.addSql('create index events_operator_environment on webhooks.events (operator_id, environment, received_at desc, id desc)');
   }
 }
@@ -185,12 +177,12 @@ export const webhookMigrations = [
   { name: 'EndpointVersions', class: EndpointVersions },
   { name: 'OperatorWebhookTools', class: OperatorWebhookTools },
   { name: 'EndpointSlots', class: EndpointSlots },
-  // Fingerprint and request id beside each stored answer (the kit's processedRequestsFingerprintSql).
-  { name: 'RequestFingerprints', class: kitMigration(processedRequestsFingerprintSql('webhooks')) },
+  // Fingerprint and request id beside each stored answer (the kit's).
+  { name: 'RequestFingerprints', class: kitMigration(kit.requestFingerprints) },
   { name: 'LeanerDeliveryIndexes', class: LeanerDeliveryIndexes },
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
-  { name: 'StoredAnswersByAge', class: kitMigration(processedRequestsExpiryIndexSql('webhooks')) },
+  { name: 'StoredAnswersByAge', class: kitMigration(kit.storedAnswersByAge) },
   { name: 'ScheduleEndedByAcknowledgement', class: ScheduleEndedByAcknowledgement },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
-  { name: 'RunningRequests', class: kitMigration(processedRequestsClaimsSql('webhooks')) },
+  { name: 'RunningRequests', class: kitMigration(kit.runningRequests) },
 ];

@@ -31,25 +31,24 @@ export function checkTimeLimits(rules: RgRules, usage: RoundUsage, now: Date): v
   }
 }
 
+/** The stake limits: the period's stakes (wager) or net loss (loss) plus this stake within each limit. */
+const STAKE_LIMITS = [
+  { type: 'wager', reason: 'wager_limit', used: (u: RoundUsage) => u.wagered, verb: 'would pass' },
+  { type: 'loss', reason: 'loss_limit', used: (u: RoundUsage) => u.netLoss, verb: 'could pass' },
+] as const;
+
 /** Time, wager and loss limits of a round staking `stake`. */
 export function checkRoundLimits(rules: RgRules, usage: RoundUsage, stake: string, now: Date): void {
   checkTimeLimits(rules, usage, now);
-  for (const l of limitsInForce(rules, 'wager', now)) {
-    if (compareMoney(addMoney(usage.wagered[l.period], stake), l.value) > 0) {
-      throw rgBlocked('wager_limit', `The stake would pass the player ${l.period} wager limit.`, {
-        period: l.period,
-        limit: formatMoney(l.value),
-        resetsAt: usage.resetsAt[l.period],
-      });
-    }
-  }
-  for (const l of limitsInForce(rules, 'loss', now)) {
-    if (compareMoney(addMoney(usage.netLoss[l.period], stake), l.value) > 0) {
-      throw rgBlocked('loss_limit', `The stake could pass the player ${l.period} loss limit.`, {
-        period: l.period,
-        limit: formatMoney(l.value),
-        resetsAt: usage.resetsAt[l.period],
-      });
+  for (const s of STAKE_LIMITS) {
+    for (const l of limitsInForce(rules, s.type, now)) {
+      if (compareMoney(addMoney(s.used(usage)[l.period], stake), l.value) > 0) {
+        throw rgBlocked(s.reason, `The stake ${s.verb} the player ${l.period} ${s.type} limit.`, {
+          period: l.period,
+          limit: formatMoney(l.value),
+          resetsAt: usage.resetsAt[l.period],
+        });
+      }
     }
   }
 }
