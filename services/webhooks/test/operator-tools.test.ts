@@ -144,6 +144,7 @@ t.test('events, attempts and redelivery are scoped to the operator and environme
 
   t.equal(code(await redeliver(stack, bSandbox, a1.event.id, 'k-b')), 'WEBHOOK_EVENT_NOT_FOUND', 'another operator cannot redeliver');
   t.equal(code(await redeliver(stack, aProduction, aProd.event.id, 'k-p')), 'WEBHOOK_NOT_CONFIGURED', 'no URL: nothing to deliver to');
+  t.equal(code(await redeliver(stack, aProduction, aProd.event.id, 'k-p')), 'WEBHOOK_NOT_CONFIGURED', 'the same key answers the same refusal (stored 4xx)');
   const again = await redeliver(stack, aSandbox, a1.event.id, 'k-a');
   t.equal(code(again), 'ok 202');
   const scheduled = body(again);

@@ -1,7 +1,7 @@
 // The operator's own webhook tools (API 1.2.0): recent events with the state of their latest
 // delivery, the attempts of one event, and a redelivery. Every query is scoped to the caller's
 // operator, environment and brand; another operator's event id answers 404 like an unknown one.
-import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, type webhookOperations } from '@bo/contracts';
+import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, webhookOperations } from '@bo/contracts';
 import { isoTime, listCursor, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
 import { scheduleDelivery } from '../persistence/delivery-queue.ts';
 import { ListFilters } from '../persistence/list-filters.ts';
@@ -126,14 +126,15 @@ export function listWebhookEventAttempts(rt: WebhooksRuntime): HandlerOf<typeof 
 /**
  * A new delivery of a stored event (same event id and bytes, a full set of attempts, due now).
  * Idempotent on the request's key: a retry answers the first redelivery instead of adding one.
- * Without a URL for the environment there is nothing to deliver to: 409, not stored, so the same
- * key works once a URL is set.
+ * Without a URL for the environment there is nothing to deliver to: 409, stored by the kit like
+ * every 4xx (decisions.md), so a retry with the same key answers the same 409. The answer is kept
+ * under the operation's subject, the name the kit keeps its refusals under.
  */
 export function redeliverWebhookEvent(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.redeliverWebhookEvent> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const { eventId } = req.params;
-    const result = await runOnce(sqlTransactor(rt.deps.sql), 'webhooks', requestKeyOf(req.ctx), 'redeliverWebhookEvent', async (tx) => {
+    const result = await runOnce(sqlTransactor(rt.deps.sql), 'webhooks', requestKeyOf(req.ctx), webhookOperations.redeliverWebhookEvent.subject, async (tx) => {
       await ownEvent(tx, scope, eventId, true);
       const [endpoint] = await tx.query<{ url: string | null }>('select url from webhooks.endpoints where operator_id = ? and environment = ?', [
         scope.operatorId,
