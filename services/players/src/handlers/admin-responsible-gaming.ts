@@ -2,11 +2,12 @@
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
 // run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited by the gateway). Our team never raises a limit.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
-import { adminScopeOf, ruleClock, sqlIn, writeEvent, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayerRow } from '../persistence/entities.ts';
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
-import { complianceOf, historyOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
+import { complianceOf, historyOf, limitRows, rgView } from '../persistence/rg-store.ts';
+import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 
 async function adminView(deps: ServiceDeps, em: EntityManager, player: PlayerRow, now: Date) {
   const compliance = await complianceOf(em, player.operatorId);
@@ -41,29 +42,12 @@ export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof resp
         });
       }
       const before = { status: player.status, selfExcludedSince: since.toISOString() };
-      recordChange(tx, player.id, now, {
-        kind: 'self_exclusion_lifted',
-        oldValue: 'indefinite',
-        newValue: null,
-        effectiveAt: now,
-        by: 'team',
-        actor,
-        reason: req.body.reason,
-      });
-      player.status = 'ativo';
-      player.selfExcludedSince = null;
-      player.updatedAt = now;
-      await tx.flush();
-      await writeEvent(
-        sqlIn(tx),
-        deps.schema,
-        { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
-        'player.self_exclusion.ended',
-        {
-          playerId: player.id,
-          externalId: player.externalId,
-          by: 'team',
-        },
+      await commitRgChange(
+        tx,
+        deps,
+        player,
+        now,
+        selfExclusionEnd({ kind: 'self_exclusion_lifted', oldValue: 'indefinite', effectiveAt: now, by: 'team', actor, reason: req.body.reason }),
       );
       const body = await adminView(deps, tx, player, now);
       return { status: 200, body, audit: { target: `player:${player.id}`, before, after: { status: player.status, reason: req.body.reason } } };

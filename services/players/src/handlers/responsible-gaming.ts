@@ -21,6 +21,7 @@ import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../persistence/e
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
 import { endGameSessions } from './end-game-sessions.ts';
+import { commitRgChange } from './rg-change.ts';
 
 const routingOf = (p: PlayerRow) => ({ operatorId: p.operatorId, brandId: p.brandId, environment: p.environment });
 /** A pause "24 hours ahead" computed by the caller reaches us a little later: this much is forgiven. */
@@ -161,20 +162,11 @@ export function pausePlayer(deps: ServiceDeps): HandlerOf<typeof responsibleGami
       }
       const running = player.pausedUntil && player.pausedUntil.getTime() > now.getTime() ? player.pausedUntil : null;
       if (running && until.getTime() < running.getTime()) throw new AppError('PAUSE_ACTIVE', undefined, { until: running.toISOString() });
-      recordChange(tx, player.id, now, {
-        kind: 'pause',
-        oldValue: running?.toISOString() ?? null,
-        newValue: until.toISOString(),
-        effectiveAt: now,
-        by: 'operator',
-      });
-      player.pausedUntil = until;
-      player.updatedAt = now;
-      await tx.flush();
-      await writeEvent(sqlIn(tx), deps.schema, routingOf(player), 'player.paused', {
-        playerId: player.id,
-        externalId: player.externalId,
-        until: until.toISOString(),
+      await commitRgChange(tx, deps, player, now, {
+        history: { kind: 'pause', oldValue: running?.toISOString() ?? null, newValue: until.toISOString(), effectiveAt: now, by: 'operator' },
+        set: { pausedUntil: until },
+        event: 'player.paused',
+        data: { until: until.toISOString() },
       });
     });
   };
@@ -201,23 +193,17 @@ export function selfExclude(deps: ServiceDeps): HandlerOf<typeof responsibleGami
         if (!longer) throw new AppError('SELF_EXCLUSION_ACTIVE', undefined, { until: current ? current.toISOString() : null });
       }
       const since = running ? player.selfExcludedSince! : now;
-      recordChange(tx, player.id, now, {
-        kind: 'self_exclusion',
-        oldValue: running ? (player.selfExcludedUntil?.toISOString() ?? 'indefinite') : null,
-        newValue: until ? until.toISOString() : 'indefinite',
-        effectiveAt: now,
-        by: 'operator',
-      });
-      player.status = 'autoexcluido';
-      player.selfExcludedSince = since;
-      player.selfExcludedUntil = until;
-      player.updatedAt = now;
-      await tx.flush();
-      await writeEvent(sqlIn(tx), deps.schema, routingOf(player), 'player.self_excluded', {
-        playerId: player.id,
-        externalId: player.externalId,
-        since: since.toISOString(),
-        until: until ? until.toISOString() : null,
+      await commitRgChange(tx, deps, player, now, {
+        history: {
+          kind: 'self_exclusion',
+          oldValue: running ? (player.selfExcludedUntil?.toISOString() ?? 'indefinite') : null,
+          newValue: until ? until.toISOString() : 'indefinite',
+          effectiveAt: now,
+          by: 'operator',
+        },
+        set: { status: 'autoexcluido', selfExcludedSince: since, selfExcludedUntil: until },
+        event: 'player.self_excluded',
+        data: { since: since.toISOString(), until: until ? until.toISOString() : null },
       });
     });
     // After the commit and before the answer: the wallet ends the player's open game sessions.

@@ -3,10 +3,10 @@
 // `player.self_exclusion.ended`, one player per transaction, then broadcasts the change. Until the
 // loop passes, the player stays autoexcluido: an end comes at most one interval late, never early.
 import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
-import { ruleClock, sqlIn, startLoop, writeEvent, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
+import { ruleClock, startLoop, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
-import { recordChange } from '../persistence/rg-store.ts';
+import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 
 const BATCH = 100;
 
@@ -26,22 +26,12 @@ export async function endSelfExclusionTerms(deps: ServiceDeps): Promise<number> 
       const player = await tx.findOne(PlayerEntity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const until = player?.selfExcludedUntil;
       if (player?.status !== 'autoexcluido' || player.selfExcludedSince == null || !until || until.getTime() > now.getTime()) return false;
-      recordChange(tx, player.id, now, { kind: 'self_exclusion_ended', oldValue: until.toISOString(), newValue: null, effectiveAt: until, by: 'system' });
-      player.status = 'ativo';
-      player.selfExcludedSince = null;
-      player.selfExcludedUntil = null;
-      player.updatedAt = now;
-      await tx.flush();
-      await writeEvent(
-        sqlIn(tx),
-        deps.schema,
-        { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
-        'player.self_exclusion.ended',
-        {
-          playerId: player.id,
-          externalId: player.externalId,
-          by: 'system',
-        },
+      await commitRgChange(
+        tx,
+        deps,
+        player,
+        now,
+        selfExclusionEnd({ kind: 'self_exclusion_ended', oldValue: until.toISOString(), effectiveAt: until, by: 'system' }),
       );
       return true;
     });
