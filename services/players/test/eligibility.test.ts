@@ -57,6 +57,11 @@ t.test('br-spa eligibility', async (t) => {
     t.same(removed, { cpf: '11144477735', removed: true });
     const player = okBody<any>(t, await register(sandbox, { externalId: 'imp-1', cpf: IMPEDED_CPF }), 201);
     t.equal(player.status, 'ativo', 'off the list: registered');
+    t.same(
+      (await checks(IMPEDED_CPF)).at(-1),
+      { moment: 'registration', outcome: 'not_impeded', player_id: player.id },
+      "the clean check's row commits with the player and names it",
+    );
   });
 
   t.test('registry down at registration: 503 IMPEDIMENT_CHECK_UNAVAILABLE, nothing stored', async (t) => {

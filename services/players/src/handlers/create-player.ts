@@ -12,14 +12,18 @@ import { findStored, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, ru
 import { storedValue } from '../domain/rg-limits.ts';
 import { complianceOf } from '../persistence/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
-import { checkAtRegistration, type Eligibility } from '../impediments/eligibility.ts';
+import { checkAtRegistration, type Eligibility, type RecordCleanCheck } from '../impediments/eligibility.ts';
 
-/** The refusals a registration meets before the registry is asked: the externalId, and under br-spa the CPF, already held. */
+/**
+ * The refusals a registration meets before anything else: the externalId already held, and under
+ * br-spa the CPF held by a player not closed (a closed one does not count: a new registration is
+ * checked afresh). One statement.
+ */
 async function refuseTaken(em: EntityManager, brandId: string, externalId: string, cpf: string | null): Promise<void> {
-  if ((await em.count(PlayerEntity, { brandId, externalId })) > 0) throw new AppError('PLAYER_ALREADY_EXISTS');
-  // br-spa: one player per CPF per brand (a closed one does not count: a new registration is checked afresh).
-  const holder = cpf === null ? null : await em.findOne(PlayerEntity, { brandId, cpf, status: { $ne: 'encerrado' } }, { fields: ['id'] });
-  if (holder) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: holder.id });
+  const where = cpf === null ? { brandId, externalId } : { brandId, $or: [{ externalId }, { cpf, status: { $ne: 'encerrado' as const } }] };
+  const held = await em.find(PlayerEntity, where, { fields: ['id', 'externalId'], limit: 2 });
+  if (held.some((p) => p.externalId === externalId)) throw new AppError('PLAYER_ALREADY_EXISTS');
+  if (held[0]) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: held[0].id });
 }
 
 export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerOperations.createPlayer> {
@@ -28,16 +32,19 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
     const input = req.body;
     const key = requestKeyOf(req.ctx);
     const cpf = normaliseCpf(input.cpf);
-    // Under br-spa the registry is asked before the transaction opens: its answer can take seconds
-    // (a real registry over HTTP), and no connection, lock or pool slot may wait on it. A replay
-    // answers from the stored answer without asking again.
     const stored = await findStored(deps.sql, deps.schema, key, 'players.create');
     if (stored) return stored;
+    // The profile as the request found it: a switch committed while it runs applies from the next request.
     const em = deps.orm.em.fork();
-    const askedRegistry = (await complianceOf(em, scope.operatorId)).profile === 'br-spa';
-    if (askedRegistry) {
+    const compliance = await complianceOf(em, scope.operatorId);
+    const brSpa = compliance.profile === 'br-spa';
+    // Under br-spa the registry is asked before the transaction opens: its answer can take seconds
+    // (a real registry over HTTP), and no connection, lock or pool slot may wait on it. The
+    // duplicates are refused first, so they never reach the registry.
+    let recordCheck: RecordCleanCheck | undefined;
+    if (brSpa) {
       await refuseTaken(em, scope.brandId, input.externalId, cpf);
-      await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
+      recordCheck = await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
     }
     return runOnce(
       ormTransactor(deps.orm.em),
@@ -45,15 +52,9 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
       key,
       'players.create',
       async (tx) => {
-        const compliance = await complianceOf(tx, scope.operatorId);
-        const brSpa = compliance.profile === 'br-spa';
         // Two creates of one CPF racing: the second waits here and then sees the first's player.
         if (brSpa) await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${scope.brandId}:${cpf}`]);
         await refuseTaken(tx, scope.brandId, input.externalId, brSpa ? cpf : null);
-        // The profile switched to br-spa since the question above (rare): ask now, in the transaction.
-        if (brSpa && !askedRegistry) {
-          await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
-        }
         const now = ruleClock.now();
         const player = tx.create(PlayerEntity, {
           id: newId('player'),
@@ -78,6 +79,8 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
           createdAt: now,
           updatedAt: now,
         });
+        // The clean check's audit row commits with the player (no foreign key: refusals name no player).
+        if (recordCheck) await recordCheck(sqlIn(tx), player.id);
         if (input.limits?.length) {
           // Limits collected at registration: first limits, so each applies at once.
           await tx.flush();

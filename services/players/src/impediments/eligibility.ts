@@ -61,12 +61,20 @@ export async function recordCheck(sql: SqlRunner, who: CheckSubject, moment: Imp
 const impeded = () => new AppError('PLAYER_IMPEDED');
 const unavailable = () => new AppError('IMPEDIMENT_CHECK_UNAVAILABLE');
 
-/** Registration under br-spa: an impeded CPF is 403, an outage 503; only the audit row is stored. */
-export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, who: CheckSubject, environment: Environment): Promise<void> {
+/** Records a registration's clean check in the registration's transaction, naming the new player. */
+export type RecordCleanCheck = (tx: SqlRunner, playerId: string) => Promise<void>;
+
+/**
+ * Registration under br-spa: an impeded CPF is 403, an outage 503, each recorded at once (the
+ * audit row is all a refusal stores). A clean answer is recorded by the caller, in the
+ * registration's own transaction (one commit less, and the row names the player).
+ */
+export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, who: CheckSubject, environment: Environment): Promise<RecordCleanCheck> {
   const answer = await elig.registryFor(environment).check(who.cpf, who);
-  await recordCheck(deps.sql, who, 'registration', answer, elig.clock());
-  if (answer.result === 'impeded') throw impeded();
-  if (answer.result === 'unavailable') throw unavailable();
+  const at = elig.clock();
+  if (answer.result === 'not_impeded') return (tx, playerId) => recordCheck(tx, { ...who, playerId }, 'registration', answer, at);
+  await recordCheck(deps.sql, who, 'registration', answer, at);
+  throw answer.result === 'impeded' ? impeded() : unavailable();
 }
 
 /**
