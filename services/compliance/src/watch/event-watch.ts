@@ -15,11 +15,10 @@ import type { Screening } from '../screening/screening.ts';
 import {
   brandThresholds,
   laterWithdrawals,
-  lockPlayerWatch,
+  lockAndRecordWatched,
   openOrJoinCase,
   otherPlayersOfDestination,
   playerHistory,
-  recordWatched,
   type PlayerRef,
 } from './watch-store.ts';
 
@@ -90,8 +89,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     }
     return o.sql.transaction(
       async (tx) => {
-        await lockPlayerWatch(tx, p.brandId, p.playerId);
-        if (!(await recordWatched(tx, p, e))) return [];
+        if (!(await lockAndRecordWatched(tx, p, e))) return [];
         if (e.kind === 'failed_deposit') {
           const hit: RuleHit = {
             rule: 'payer_mismatch',

@@ -16,19 +16,23 @@ export interface PlayerRef {
   playerId: string;
 }
 
-/** Records an event the watch looked at; false when it was recorded before (a redelivery). */
-export async function recordWatched(tx: SqlRunner, p: PlayerRef, e: MoneyEvent | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit' })): Promise<boolean> {
+/**
+ * Takes the player's watch lock (serialising the watch's work on one player across replicas, until
+ * the transaction ends) and records the event, deduped on its id, in one statement; false when it
+ * was recorded already (a redelivery). The statements after it see what committed before the lock.
+ */
+export async function lockAndRecordWatched(
+  tx: SqlRunner,
+  p: PlayerRef,
+  e: MoneyEvent | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit' }),
+): Promise<boolean> {
   const rows = await tx.query(
-    `insert into ${S}.watched_money (event_id, operator_id, brand_id, environment, player_id, kind, reference, amount, destination, occurred_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (event_id) do nothing returning 1`,
-    [e.eventId, p.operatorId, p.brandId, p.environment, p.playerId, e.kind, e.reference, e.amount, e.destination, e.at],
+    `with locked as (select pg_advisory_xact_lock(hashtextextended(? || '/' || ?, 0)))
+     insert into ${S}.watched_money (event_id, operator_id, brand_id, environment, player_id, kind, reference, amount, destination, occurred_at)
+     select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from locked on conflict (event_id) do nothing returning 1`,
+    [p.brandId, p.playerId, e.eventId, p.operatorId, p.brandId, p.environment, p.playerId, e.kind, e.reference, e.amount, e.destination, e.at],
   );
   return rows.length === 1;
-}
-
-/** Serialises the watch's work on one player across replicas, until the transaction ends. */
-export async function lockPlayerWatch(tx: SqlRunner, brandId: string, playerId: string): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(hashtextextended(? || '/' || ?, 0))`, [brandId, playerId]);
 }
 
 /** The player's deposits and withdrawals since `since`, oldest first. */
