@@ -358,6 +358,8 @@ export const cosAdminOperations = defineOperations({
     response: Type.Object({
       brandId: Type.String(),
       year: Type.Integer(),
+      /** The brand's time zone the year is counted in (its operator's profile, else the default). */
+      timeZone: Type.String(),
       reportedCases: Type.Integer(),
       noOccurrence: Type.Boolean(),
       statement: Nullable(Type.String()),
