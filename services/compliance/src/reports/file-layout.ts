@@ -138,27 +138,28 @@ async function pageOf(
   row: FileRow,
   part: DailyFilePart,
   after: Position['after'],
+  size: number,
 ): Promise<{ items: unknown[]; last: Position['after']; done: boolean }> {
   if (part === 'accounts') {
     const start = typeof after === 'number' ? after : 0;
-    const items = row.accounts.slice(start, start + CHUNK_LINES);
+    const items = row.accounts.slice(start, start + size);
     return { items, last: start + items.length, done: start + items.length >= row.accounts.length };
   }
   const [at, ref] = Array.isArray(after) ? after : ['-infinity', ''];
   const rows = await deps.sql.query<{ at: string | Date; ref: string; data: unknown }>(
     `select at, ref, data from compliance.daily_file_lines
      where brand_id = ? and date = ? and part = ? and (at, ref) > (?::timestamptz, ?) order by at, ref limit ?`,
-    [row.brand_id, row.date, part, at, ref, CHUNK_LINES],
+    [row.brand_id, row.date, part, at, ref, size],
   );
   const last = rows.at(-1);
-  return { items: rows.map((r) => r.data), last: last ? [isoTime(last.at), last.ref] : after, done: rows.length < CHUNK_LINES };
+  return { items: rows.map((r) => r.data), last: last ? [isoTime(last.at), last.ref] : after, done: rows.length < size };
 }
 
 /** A chunk of one part's CSV. */
-export async function csvChunk(deps: MakerDeps, row: FileRow, part: DailyFilePart, cursor: string | undefined): Promise<FileChunk> {
+export async function csvChunk(deps: MakerDeps, row: FileRow, part: DailyFilePart, cursor: string | undefined, lines = CHUNK_LINES): Promise<FileChunk> {
   const pos = cursor ? decode(cursor, 'csv', part) : { part, after: null };
   const columns = CSV_COLUMNS[part];
-  const page = await pageOf(deps, row, part, pos.after);
+  const page = await pageOf(deps, row, part, pos.after, lines);
   let chunk = pos.after === null ? csvRow(['brand_id', 'date', ...columns.map(([c]) => c)]) : '';
   for (const item of page.items) {
     const line = item as Record<string, unknown>;
@@ -177,14 +178,20 @@ export async function csvChunk(deps: MakerDeps, row: FileRow, part: DailyFilePar
  * file's summary and its check made now) and opens the first part; each closes its part when the
  * part is done and opens the next; the last closes the document.
  */
-export async function jsonChunk(deps: MakerDeps, row: FileRow, header: Record<string, unknown>, cursor: string | undefined): Promise<FileChunk> {
+export async function jsonChunk(
+  deps: MakerDeps,
+  row: FileRow,
+  header: Record<string, unknown>,
+  cursor: string | undefined,
+  lines = CHUNK_LINES,
+): Promise<FileChunk> {
   const pos = cursor ? decode(cursor, 'json', undefined) : { part: DAILY_FILE_PARTS[0], after: null };
   let chunk = '';
   if (!cursor) {
     const head = JSON.stringify({ layout: LAYOUT, ...header });
     chunk += `${head.slice(0, -1)},${JSON.stringify(JSON_KEYS[pos.part])}:[`;
   }
-  const page = await pageOf(deps, row, pos.part, pos.after);
+  const page = await pageOf(deps, row, pos.part, pos.after, lines);
   chunk += page.items.map((item, i) => `${pos.after === null && i === 0 ? '' : ','}${JSON.stringify(item)}`).join('');
   let next: Position | null = { part: pos.part, after: page.last };
   if (page.done) {
