@@ -442,5 +442,7 @@ export const dailyFileAdminOperations = defineOperations({
     }),
     response: DailyFileSchema,
     status: 200,
+    // Making a file (its line items too) may take longer than a plain read.
+    timeoutMs: 120_000,
   },
 });

@@ -12,7 +12,9 @@ import { checkAndKeep, summaryOf } from '../reports/daily-file-check.ts';
 import { ensureFile, type FileRow, type MakerDeps } from '../reports/daily-file-maker.ts';
 import { CSV_COLUMNS, csvChunk, jsonChunk } from '../reports/file-layout.ts';
 
-const isDate = (date: string) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+/** A calendar date of this century or later (Date.UTC reads years below 100 as 19xx). */
+const isDate = (date: string) =>
+  date >= '2000-01-01' && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
 
 /** The kept file of the brand's day (made now when it is due), or a 422 naming why there is none. */
 export async function fileFor(deps: MakerDeps, brandId: string, date: string, now: Date): Promise<FileRow> {

@@ -9,7 +9,9 @@ import pg from 'pg';
 import type { DailyFileCheck, DailyFileSummary, FileChunk, Withdrawal } from '@bo/contracts';
 import { setStatus } from '@bo/test-support';
 import { dayBounds } from '../../src/domain/daily-file.ts';
+import { dayBefore } from '../../src/reports/brand-zone.ts';
 import { keptFile } from '../../src/reports/daily-file-maker.ts';
+import { makeYesterdaysFiles } from '../../src/reports/daily-job.ts';
 import { jsonChunk } from '../../src/reports/file-layout.ts';
 import { adminScope, errorOf, key, ok, startComplianceStack, type ComplianceStack } from '../support/stack.ts';
 
@@ -194,6 +196,16 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
   t.match(removed.problems.join('\n'), new RegExp(`${b}/BRL: the deposits line items add up to 0\\.00, the ledger part says 50\\.00`));
   const listed = ok<{ data: DailyFileSummary[] }>(await s.call('compliance.admin.reports.files.list', { scope: adminScope, query: { brandId: op.brandId } }));
   t.match(listed.data, [{ brandId: op.brandId, date, ties: false, counts: { deposits: 2 } }], 'the list shows the last check');
+
+  // The job makes each brand's yesterday in the brand's own zone: two days on, the day after `date` there.
+  t.equal(await makeYesterdaysFiles(compliance, clock()), 1, 'the job made one file');
+  const yesterday = dayBefore(new Intl.DateTimeFormat('en-CA', { timeZone }).format(clock()));
+  t.not(yesterday, date);
+  t.match(
+    await keptFile(compliance, op.brandId, yesterday),
+    { time_zone: timeZone, time_zone_source: 'profile', ties: true },
+    "yesterday in the brand's zone, checked",
+  );
 });
 
 t.test("the brand's time zone decides the day: 23:59 and 00:01 in São Paulo", async (t) => {

@@ -54,6 +54,12 @@ t.test('daily files on the admin API and the CLI', async (t) => {
   t.match(file, { brandId: op.brandId, date, timeZone: 'America/Sao_Paulo', timeZoneSource: 'profile', ties: true, problems: [] }, 'made, kept and checked');
   t.match(file.counts, { bettors: 1, accounts: 1, deposits: 1, withdrawals: 0, rounds: 0 });
   t.equal(file.downloads.csv.deposits, `${base}/${date}/download?format=csv&part=deposits`);
+  t.match(
+    (await json(`/admin/reports/daily/files/brd_never_seen/${date}`)).body,
+    { timeZone: 'America/Sao_Paulo', timeZoneSource: 'default', operatorId: null, ties: true },
+    'a brand whose operator the service never saw: the default zone, and the file says so',
+  );
+  t.equal((await json(`/admin/reports/daily/files/brd_never_seen/0099-01-01`)).status, 422, 'a date before this century');
   const before = dayBefore(date);
   t.equal((await json(`${base}/${before}`)).status, 200, 'the day before, an empty file');
 
