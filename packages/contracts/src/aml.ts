@@ -390,11 +390,19 @@ export type LedgerDayAccount = Static<typeof LedgerDayAccountSchema>;
  * wallet owns it): what the daily regulator file's balances and movements are made of, and what it
  * is checked against.
  */
+const LedgerDayPosition = Type.Object({ playerId: Type.String(), currency: Type.String() });
 export const walletLedgerDayMessages = defineMessages({
   ledgerDay: {
     subject: 'wallet.ledgerDay',
-    body: Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }), from: Timestamp, to: Timestamp }),
-    reply: Type.Object({ accounts: Type.Array(LedgerDayAccountSchema) }),
+    body: Type.Object({
+      brandId: Type.String({ minLength: 1, maxLength: 64 }),
+      from: Timestamp,
+      to: Timestamp,
+      /** Paged (by player and currency) when `limit` is given: the accounts after `after`, and `next`. Without it, every account at once. */
+      after: Type.Optional(LedgerDayPosition),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000 })),
+    }),
+    reply: Type.Object({ accounts: Type.Array(LedgerDayAccountSchema), next: Type.Optional(Nullable(LedgerDayPosition)) }),
   },
 });
 

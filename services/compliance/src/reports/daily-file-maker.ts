@@ -68,13 +68,22 @@ interface Line {
 
 const PAGE = 1000;
 
+/** The ledger part: every player account of the brand over [from, to), asked a page at a time. */
 export async function ledgerOf(deps: MakerDeps, brandId: string, from: string | Date, to: string | Date): Promise<LedgerDayAccount[]> {
-  const answer = await deps.call<{ accounts: LedgerDayAccount[] }>(walletLedgerDayMessages.ledgerDay.subject, {
-    brandId,
-    from: isoTime(from),
-    to: isoTime(to),
-  });
-  return answer.accounts;
+  const accounts: LedgerDayAccount[] = [];
+  let after: unknown;
+  do {
+    const page = await deps.call<{ accounts: LedgerDayAccount[]; next?: unknown }>(walletLedgerDayMessages.ledgerDay.subject, {
+      brandId,
+      from: isoTime(from),
+      to: isoTime(to),
+      limit: PAGE,
+      ...(after ? { after } : {}),
+    });
+    accounts.push(...page.accounts);
+    after = page.next;
+  } while (after);
+  return accounts;
 }
 
 export async function keptFile(deps: MakerDeps, brandId: string, date: string): Promise<FileRow | undefined> {

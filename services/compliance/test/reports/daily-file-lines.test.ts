@@ -137,6 +137,20 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
     'the status changes in order',
   );
   t.equal(doc.accounts.length, 2, 'the ledger part');
+  // The ledger part is asked a page at a time: one account a page gives the same accounts.
+  const paged: unknown[] = [];
+  let afterAccount: unknown;
+  do {
+    const page = ok<{ accounts: unknown[]; next: unknown }>(
+      await s.call('wallet.ledgerDay', {
+        scope: { kind: 'internal', service: 'compliance' },
+        body: { brandId: op.brandId, from: file.from, to: file.to, limit: 1, ...(afterAccount ? { after: afterAccount } : {}) },
+      }),
+    );
+    paged.push(...page.accounts);
+    afterAccount = page.next;
+  } while (afterAccount);
+  t.same(paged, doc.accounts, 'the ledger part page by page');
 
   // The same document however small the chunks (one line each: pages within a part and across parts).
   const compliance = s.services.get('compliance')!;
