@@ -223,6 +223,28 @@ const COMMANDS: Record<string, Command> = {
       path: `/admin/reports/daily${q({ brandId: need(a._[2], 'BRAND_ID'), date: need(a.date as string, '--date'), timeZone: a['time-zone'] as string })}`,
     }),
   },
+  // The kept daily regulator files (compliance and finance; docs/aml.md).
+  'reports daily-files': {
+    usage: '[--brand BRAND_ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/daily/files${q({ brandId: a.brand as string, from: a.from as string, to: a.to as string, limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'reports daily-file': {
+    usage:
+      '--brand BRAND_ID --date YYYY-MM-DD [--format csv --part bettors|accounts|deposits|withdrawals|rounds|status_changes]  (prints the file as downloaded: JSON, or one part as CSV)',
+    run: (a) => {
+      const csv = a.format === 'csv';
+      const part = csv
+        ? need(a.part as string, '--part (format csv gives one part: bettors, accounts, deposits, withdrawals, rounds, status_changes)')
+        : undefined;
+      return {
+        method: 'GET',
+        path: `/admin/reports/daily/files/${encodeURIComponent(need(a.brand as string, '--brand'))}/${need(a.date as string, '--date')}/download${q({ format: csv ? 'csv' : 'json', part })}`,
+      };
+    },
+  },
   'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
   'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
   'aml set-rules': {
@@ -262,6 +284,11 @@ async function main(): Promise<number> {
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
+  // `reports daily-file`: the file itself, as downloaded, ready to save.
+  if (name === 'reports daily-file' && res.ok) {
+    process.stdout.write(text);
+    return 0;
+  }
   try {
     const parsed = JSON.parse(text);
     // `aml cos --csv`: the CSV itself, ready to save.

@@ -46,6 +46,10 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
   await c.post(`/deposits/${deposit.body.id}/confirm`, {}, key());
   t.equal((await c.post(`/players/${payee}/withdrawals`, { amount: '40.00', currency: 'BRL', method: 'pix', destination: 'pix-key-1' }, key())).status, 201);
 
+  // A kept daily regulator file (the brand's yesterday: a day that is over) for the files page.
+  const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() - 86_400_000));
+  t.equal((await stack.admin('GET', `/admin/reports/daily/files/${op.sandbox.brandId}/${yesterday}`)).status, 200, 'a daily file kept');
+
   const email = 'layout-admin@ourteam.example';
   const CHOSEN_PASSWORD = 'layout check, a long passphrase of our own';
   const created = await stack.admin('POST', '/admin/users', { email, role: 'admin' });
@@ -103,6 +107,7 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
     ['webhooks-no-filter', '/webhooks'],
     ['webhooks', `/webhooks?operatorId=${op.operator.id}`],
     ['aml', '/aml'],
+    ['reports', '/reports'],
     ['audit', '/audit'],
     ['ledger', '/ledger'],
     ['account', '/account'],
@@ -115,6 +120,7 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
         if (name === 'ledger') await page.getByRole('button', { name: 'Verify the ledger' }).click();
         if (name === 'ledger') await page.locator('pre.verdict').waitFor();
         if (name === 'players') await page.locator('section h3', { hasText: 'Ledger' }).waitFor();
+        if (name === 'reports') await page.locator(`tr[data-file="${op.sandbox.brandId}/${yesterday}"]`).waitFor();
         const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
         t.ok(wide.page <= wide.screen, `${name} fits ${width} px without sideways scrolling (page ${wide.page} px, screen ${wide.screen} px)`);
         if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });

@@ -13,6 +13,7 @@ import { AuditPage } from './page-audit.js';
 import { LedgerPage } from './page-ledger.js';
 import { AccountPage } from './page-account.js';
 import { AmlPage } from './page-aml.js';
+import { ReportsPage } from './page-reports.js';
 import { SetupPage } from './page-setup.js';
 
 const PAGES = [
@@ -22,6 +23,7 @@ const PAGES = [
   { path: '/operators', title: 'Operators', page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
   { path: '/aml', title: 'AML cases', page: AmlPage, roles: ['compliance'] },
+  { path: '/reports', title: 'Regulator files', page: ReportsPage, roles: ['compliance', 'finance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },

@@ -10,6 +10,7 @@ import { walletAdminOperations } from './wallet.ts';
 import { complianceAdminOperations } from './compliance-profile.ts';
 import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
 import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
+import { dailyFilesAdminOperations } from './regulator-file.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -419,4 +420,5 @@ export const adminOperations = {
   ...screeningAdminOperations,
   ...cosAdminOperations,
   ...dailyFileAdminOperations,
+  ...dailyFilesAdminOperations,
 };

@@ -358,6 +358,8 @@ export const cosAdminOperations = defineOperations({
     response: Type.Object({
       brandId: Type.String(),
       year: Type.Integer(),
+      /** The brand's time zone the year is counted in (its operator's profile, else the default). */
+      timeZone: Type.String(),
       reportedCases: Type.Integer(),
       noOccurrence: Type.Boolean(),
       statement: Nullable(Type.String()),
@@ -388,11 +390,19 @@ export type LedgerDayAccount = Static<typeof LedgerDayAccountSchema>;
  * wallet owns it): what the daily regulator file's balances and movements are made of, and what it
  * is checked against.
  */
+const LedgerDayPosition = Type.Object({ playerId: Type.String(), currency: Type.String() });
 export const walletLedgerDayMessages = defineMessages({
   ledgerDay: {
     subject: 'wallet.ledgerDay',
-    body: Type.Object({ brandId: Type.String({ minLength: 1, maxLength: 64 }), from: Timestamp, to: Timestamp }),
-    reply: Type.Object({ accounts: Type.Array(LedgerDayAccountSchema) }),
+    body: Type.Object({
+      brandId: Type.String({ minLength: 1, maxLength: 64 }),
+      from: Timestamp,
+      to: Timestamp,
+      /** Paged (by player and currency) when `limit` is given: the accounts after `after`, and `next`. Without it, every account at once. */
+      after: Type.Optional(LedgerDayPosition),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000 })),
+    }),
+    reply: Type.Object({ accounts: Type.Array(LedgerDayAccountSchema), next: Type.Optional(Nullable(LedgerDayPosition)) }),
   },
 });
 
@@ -440,5 +450,7 @@ export const dailyFileAdminOperations = defineOperations({
     }),
     response: DailyFileSchema,
     status: 200,
+    // Making a file (its line items too) may take longer than a plain read.
+    timeoutMs: 120_000,
   },
 });

@@ -32,6 +32,11 @@ export interface Operation {
   timeoutMs?: number;
   /** Errors the operation documents beyond the common ones. */
   errors?: ErrorCode[];
+  /**
+   * The answer is a file: the service answers it in chunks (`FileChunk`, regulator-file.ts) and the
+   * gateway streams them as one response with the chunk's content type and file name.
+   */
+  download?: boolean;
 }
 
 export function defineOperations<const T extends Record<string, Operation>>(ops: T): T {

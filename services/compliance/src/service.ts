@@ -2,7 +2,14 @@
 // their evidence and decisions, each player's risk level, the brands' rule thresholds, and the
 // payout hold payments asks about. It owns schema `compliance`; nothing it holds is ever answered
 // to an operator (no tipping off): its operations are admin operations or internal messages.
-import { amlAdminOperations, amlMessages, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from '@bo/contracts';
+import {
+  amlAdminOperations,
+  amlMessages,
+  cosAdminOperations,
+  dailyFileAdminOperations,
+  dailyFilesAdminOperations,
+  screeningAdminOperations,
+} from '@bo/contracts';
 import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
 import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
@@ -14,6 +21,7 @@ import { adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
 import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
+import { adminDownloadDailyFile, adminGetDailyFile, adminListDailyFiles } from './handlers/admin-daily-files.ts';
 import { startDailyFileJob } from './reports/daily-job.ts';
 import { playersAdmin, type PlayersAdmin } from './players-admin.ts';
 import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
@@ -62,6 +70,9 @@ export function createComplianceService(
       ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
       ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
       ...handle(dailyFileAdminOperations.adminDailyReport, adminDailyReport(deps, now)),
+      ...handle(dailyFilesAdminOperations.adminListDailyFiles, adminListDailyFiles(deps)),
+      ...handle(dailyFilesAdminOperations.adminGetDailyFile, adminGetDailyFile(deps, now)),
+      ...handle(dailyFilesAdminOperations.adminDownloadDailyFile, adminDownloadDailyFile(deps, now)),
     }),
     background: (deps, { screening }) => [
       startEventWatch({

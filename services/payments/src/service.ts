@@ -1,7 +1,7 @@
 // The payments service: deposits, withdrawals and the review queue. Money moves through the wallet
 // as intent → idempotent effect → completion, and a reconciler finishes interrupted moves
 // (docs/money.md). Subjects come from the contract's operation table.
-import { closeoutMessages, paymentAdminOperations as admin, paymentOperations as ops, rgUsageMessages } from '@bo/contracts';
+import { closeoutMessages, paymentAdminOperations as admin, paymentOperations as ops, regulatorFileMessages, rgUsageMessages } from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
@@ -22,6 +22,7 @@ import { PaymentsConfigSchema } from './config.ts';
 import { setupOwnAccount, type OwnAccount } from './own-account/setup.ts';
 import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-keys.ts';
 import { closeout } from './own-account/closeout.ts';
+import { regulatorRecords } from './handlers/regulator-records.ts';
 
 /** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency.ts). */
 const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
@@ -52,6 +53,7 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
       ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
       ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
       ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
+      ...handle(regulatorFileMessages.records, regulatorRecords(deps)),
     }),
     background: (deps, own) => [
       startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS }),

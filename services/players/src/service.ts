@@ -35,6 +35,7 @@ import { activityCheck, reportLogin, sandboxAddImpediment, sandboxRemoveImpedime
 import { setupEligibility, type EligibilityOptions } from './impediments/setup.ts';
 import type { Eligibility } from './impediments/eligibility.ts';
 import { eligibilityLoops } from './impediments/loops.ts';
+import { regulatorFileHandlers } from './handlers/regulator-file.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -94,6 +95,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
       ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
       ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
+      ...regulatorFileHandlers(deps.sql),
       ...announcesChange(deps, {
         ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),

@@ -1,12 +1,13 @@
 // Files for the authorities: the COS record of a case (JSON and CSV) for our team to file with
-// Siscoaf, and whether a brand had no reported case in a year (the yearly "no occurrence"
-// statement the operator sends through SIGAP).
+// Siscoaf, and whether a brand had no reported case in a year, counted in the brand's time zone
+// (the yearly "no occurrence" statement the operator sends through SIGAP).
 import { AppError, type cosAdminOperations } from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { cosCsvOf, cosRecordOf } from '../domain/cos.ts';
 import { AmlCaseEntity } from '../persistence/entities.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
 import { caseView } from './admin-cases.ts';
+import { brandZone } from '../reports/brand-zone.ts';
 
 export function adminCos(deps: ServiceDeps, players: PlayersAdmin): HandlerOf<typeof cosAdminOperations.adminAmlCos> {
   return async (req) => {
@@ -28,11 +29,13 @@ export function adminNoOccurrence(deps: ServiceDeps): HandlerOf<typeof cosAdminO
     adminScopeOf(req);
     const { brandId } = req.params;
     const { year } = req.query;
-    // A case counts in the year it was reported (its `reported` step).
+    // A case counts in the year it was reported (its `reported` step), the calendar year in the
+    // brand's time zone (its operator's profile; the default when this service has not seen it).
+    const { timeZone } = await brandZone(deps, brandId);
     const rows = await deps.sql.query<{ n: number }>(
       `select count(distinct c.id)::int as n from compliance.cases c join compliance.case_steps s on s.case_id = c.id
-       where c.brand_id = ? and s.status = 'reported' and s.at >= make_timestamptz(?::int, 1, 1, 0, 0, 0, 'UTC') and s.at < make_timestamptz(?::int + 1, 1, 1, 0, 0, 0, 'UTC')`,
-      [brandId, year, year],
+       where c.brand_id = ? and s.status = 'reported' and s.at >= make_timestamptz(?::int, 1, 1, 0, 0, 0, ?) and s.at < make_timestamptz(?::int + 1, 1, 1, 0, 0, 0, ?)`,
+      [brandId, year, timeZone, year, timeZone],
     );
     const reportedCases = rows[0]?.n ?? 0;
     return {
@@ -40,6 +43,7 @@ export function adminNoOccurrence(deps: ServiceDeps): HandlerOf<typeof cosAdminO
       body: {
         brandId,
         year,
+        timeZone,
         reportedCases,
         noOccurrence: reportedCases === 0,
         statement: reportedCases === 0 ? `Brand ${brandId} reported no suspicious operation to COAF in ${year} (SPA/MF Ordinance 1,143/2024, art. 30).` : null,

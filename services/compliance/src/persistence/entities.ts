@@ -192,7 +192,10 @@ export const ScreenedPlayerEntity = defineEntity({
   },
 });
 
-/** A brand's daily regulator file (ledger part), made once for a day that is over and kept. */
+/**
+ * A brand's daily regulator file, made once for a day that is over and kept: the ledger part
+ * (`accounts`) here, its line items in daily_file_lines (reports/daily-file-maker.ts).
+ */
 export const DailyReportEntity = defineEntity({
   name: 'DailyReport',
   tableName: 'daily_reports',
@@ -206,7 +209,51 @@ export const DailyReportEntity = defineEntity({
     to: p.datetime(),
     generatedAt: p.datetime(),
     accounts: p.json<unknown[]>(),
+    /** The brand's operator, when the service had seen it (its profile gave the time zone). */
+    operatorId: p.text().nullable(),
+    /** Where `timeZone` came from (query, profile, default); null for a file kept before this was. */
+    timeZoneSource: p
+      .text()
+      .nullable()
+      .check(oneOf('time_zone_source', ['query', 'profile', 'default'])),
+    /** When the line items were all kept; null: the ledger part only so far (the next read or job run makes them). */
+    linesMadeAt: p.datetime().nullable(),
+    /** How many lines each part held when they were made. */
+    counts: p.json<Record<string, number>>().nullable(),
+    /** What the last check found, and when. */
+    ties: p.boolean().nullable(),
+    problems: p.json<string[]>().nullable(),
+    checkedAt: p.datetime().nullable(),
   },
+  // The list across brands, newest day first.
+  indexes: [{ name: 'daily_reports_by_date', properties: ['date', 'brandId'] }],
+});
+
+/**
+ * One line item of a kept daily file: a bettor, a deposit, a withdrawal, a game round or a status
+ * change of the day (`data`, as the file gives it), keyed by what it describes so that making a
+ * file twice (two replicas, a retry) keeps each line once.
+ */
+export const DailyFileLineEntity = defineEntity({
+  name: 'DailyFileLine',
+  tableName: 'daily_file_lines',
+  schema: 'compliance',
+  properties: {
+    brandId: p.text().primary(),
+    date: p.text().primary(),
+    part: p
+      .text()
+      .primary()
+      .check(oneOf('part', ['bettors', 'deposits', 'withdrawals', 'rounds', 'status_changes'])),
+    /** The player, deposit, withdrawal, round or status change id. */
+    ref: p.text().primary(),
+    playerId: p.text(),
+    /** The line's time: registration, booking, payout, round, change. */
+    at: p.datetime(),
+    data: p.json<Record<string, unknown>>(),
+  },
+  // A part in the order the file lists it.
+  indexes: [{ name: 'daily_file_lines_in_order', properties: ['brandId', 'date', 'part', 'at', 'ref'] }],
 });
 
 export const complianceEntities = [
@@ -220,4 +267,5 @@ export const complianceEntities = [
   ScreeningEntryEntity,
   ScreenedPlayerEntity,
   DailyReportEntity,
+  DailyFileLineEntity,
 ];

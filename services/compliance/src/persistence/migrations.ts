@@ -100,6 +100,26 @@ export class DailyReports extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class DailyFileLines extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."daily_file_lines" ("brand_id" text not null, "date" text not null, "part" text not null, "ref" text not null, "player_id" text not null, "at" timestamptz not null, "data" jsonb not null, primary key ("brand_id", "date", "part", "ref"))',
+    );
+    this.addSql('create index "daily_file_lines_in_order" on "compliance"."daily_file_lines" ("brand_id", "date", "part", "at", "ref")');
+    this.addSql(
+      'alter table "compliance"."daily_reports" add "operator_id" text null, add "time_zone_source" text null, add "lines_made_at" timestamptz null, add "counts" jsonb null, add "ties" boolean null, add "problems" jsonb null, add "checked_at" timestamptz null',
+    );
+    this.addSql('create index "daily_reports_by_date" on "compliance"."daily_reports" ("date", "brand_id")');
+    this.addSql(
+      'alter table "compliance"."daily_reports" add constraint "daily_reports_time_zone_source_check" check (time_zone_source in (\'query\', \'profile\', \'default\'))',
+    );
+    this.addSql(
+      "alter table \"compliance\".\"daily_file_lines\" add constraint \"daily_file_lines_part_check\" check (part in ('bettors', 'deposits', 'withdrawals', 'rounds', 'status_changes'))",
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -117,4 +137,5 @@ export const complianceMigrations = [
   { name: '0004_daily_reports', class: DailyReports },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
+  { name: '0006_daily_file_lines', class: DailyFileLines },
 ];

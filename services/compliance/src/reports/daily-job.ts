@@ -1,23 +1,28 @@
 // The scheduled job of the daily regulator files: every `intervalMs` (by default a few minutes, so
 // shortly after each midnight), yesterday's file of every brand this service knows (brands whose
-// money or players it has watched) is made and kept if it was not yet, in the default time zone.
-import { COMPLIANCE_DEFAULTS } from '@bo/contracts';
+// money or players it has watched) is made, kept and checked if it was not yet, "yesterday" in
+// each brand's own time zone (its operator's compliance profile: reports/brand-zone.ts).
 import { startLoop, type BackgroundTask, type Logger, type ServiceDeps } from '@bo/service-kit';
-import { keptDailyFile } from '../handlers/admin-daily-report.ts';
+import { brandZone, dayBefore, localDate } from './brand-zone.ts';
+import { checkAndKeep } from './daily-file-check.ts';
+import { ensureFile, keptFile } from './daily-file-maker.ts';
 
-/** Makes the missing files of the day before `now` (in the default zone); how many it made. */
+/** Makes the missing files of each known brand's yesterday; how many it made. */
 export async function makeYesterdaysFiles(deps: Pick<ServiceDeps, 'sql' | 'call'>, now: Date): Promise<number> {
-  const tz = COMPLIANCE_DEFAULTS.timeZone;
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(now);
-  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-  const yesterday = new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
   const brands = await deps.sql.query<{ brand_id: string }>(
-    `select brand_id from compliance.watched_money union select brand_id from compliance.screened_players
-     except select brand_id from compliance.daily_reports where date = ?`,
-    [yesterday],
+    'select brand_id from compliance.watched_money union select brand_id from compliance.screened_players order by brand_id',
   );
-  for (const b of brands) await keptDailyFile(deps, b.brand_id, yesterday, tz, now);
-  return brands.length;
+  let made = 0;
+  for (const { brand_id: brandId } of brands) {
+    const zone = await brandZone(deps, brandId);
+    const yesterday = dayBefore(localDate(now, zone.timeZone));
+    if ((await keptFile(deps, brandId, yesterday))?.lines_made_at) continue;
+    const kept = await ensureFile(deps, brandId, yesterday, async () => zone, now);
+    if ('notOver' in kept || !kept.made) continue;
+    await checkAndKeep(deps, kept.row, now);
+    made++;
+  }
+  return made;
 }
 
 export function startDailyFileJob(deps: Pick<ServiceDeps, 'sql' | 'call'>, o: { intervalMs: number; now: () => Date; log: Logger }): BackgroundTask {

@@ -17,6 +17,7 @@ import {
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { roleMayCall } from '../team/roles.ts';
+import { fileDownloader } from './file-download.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
 export interface AdminRouteDeps extends ForwardDeps {
@@ -89,6 +90,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
   const handlers: Record<string, RouteHandlerMethod> = {};
   for (const op of Object.values(adminOperations) as Operation[]) {
     if (!op.subject) continue;
+    // A file (read only): streamed chunk by chunk, nothing to audit.
+    if (op.download) {
+      handlers[op.id] = fileDownloader(op, deps, context);
+      continue;
+    }
     const changesOperator = op.method !== 'GET' && op.subject.startsWith(OPERATORS_ADMIN);
     handlers[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
       const { result } = await forwarder(op, deps, context)(req, reply);

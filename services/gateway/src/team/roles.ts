@@ -49,6 +49,10 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminAmlCos: ['compliance'],
   adminAmlNoOccurrence: ['compliance'],
   adminDailyReport: ['compliance', 'finance'],
+  // The kept daily regulator files: listed, checked and downloaded by compliance and finance alike.
+  adminListDailyFiles: ['compliance', 'finance'],
+  adminGetDailyFile: ['compliance', 'finance'],
+  adminDownloadDailyFile: ['compliance', 'finance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {

@@ -79,6 +79,17 @@ export const PlayerEntity = defineEntity({
   },
   // externalId is unique per brand: a unique index holds it when two creates race.
   uniques: [{ name: 'players_brand_external_id', properties: ['brandId', 'externalId'] }],
+  // Every status change, whichever path makes it, is recorded in its statement (PlayerStatusHistoryEntity).
+  triggers: [
+    {
+      name: 'players_status_history',
+      timing: 'after',
+      events: ['update'],
+      // As Postgres gives it back (information_schema.triggers), so the ORM finds nothing to change.
+      when: '(old.status IS DISTINCT FROM new.status)',
+      body: "insert into players.player_status_history (player_id, previous_status, status, at) values (new.id, old.status, new.status, date_trunc('milliseconds', clock_timestamp())); return null;",
+    },
+  ],
   indexes: [
     // The KYC queue: players waiting for a decision, newest change first.
     {
@@ -281,6 +292,35 @@ export const ImpedimentSweepEntity = defineEntity({
 });
 export type ImpedimentSweepRow = InstanceType<typeof ImpedimentSweepEntity.class>;
 
+/**
+ * Every change of a player's account status (the daily regulator file's status changes, docs/aml.md),
+ * written by a trigger on players.players (PlayerEntity's) in the statement that changes it, whatever path changed
+ * it (our team, the player's self-exclusion and its end, screening, the impediment rules): no path
+ * can forget it. Who and why stay where each path keeps them (the audit log, the RG history).
+ */
+export const PlayerStatusHistoryEntity = defineEntity({
+  name: 'PlayerStatusHistory',
+  tableName: 'player_status_history',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('player_status_history'),
+    previousStatus: p.text().$type<PlayerStatus>().check(oneOf('previous_status', PLAYER_STATUSES)),
+    status: p.text().$type<PlayerStatus>().check(oneOf('status', PLAYER_STATUSES)),
+    at: p.datetime(),
+  },
+  indexes: [byPlayer('player_status_history', 'at'), { name: 'player_status_history_by_time', properties: ['at'] }],
+  // Append-only, like the ledger: a record kept five years (docs/aml.md).
+  triggers: [
+    {
+      name: 'player_status_history_append_only',
+      timing: 'before',
+      events: ['update', 'delete'],
+      body: "raise exception 'player_status_history is append-only: % refused', tg_op using errcode = 'P0001';",
+    },
+  ],
+});
+
 export const playerEntities = [
   PlayerEntity,
   KycSubmissionEntity,
@@ -291,4 +331,5 @@ export const playerEntities = [
   ImpedimentCheckEntity,
   SimulatedImpedimentEntity,
   ImpedimentSweepEntity,
+  PlayerStatusHistoryEntity,
 ];

@@ -151,6 +151,42 @@ export class EligibilityImpediments extends Migration {
   }
 }
 
+/**
+ * Generated from the entities (npm run migration:create): every status change of a player, recorded
+ * by a trigger in the statement that makes it (PlayerStatusHistoryEntity). Changes made before this
+ * migration have no row.
+ */
+export class PlayerStatusHistory extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."player_status_history" ("id" bigint generated always as identity not null primary key, "player_id" text not null, "previous_status" text not null, "status" text not null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "player_status_history_by_player" on "players"."player_status_history" ("player_id", "at" desc, "id" desc)');
+    this.addSql('create index "player_status_history_by_time" on "players"."player_status_history" ("at")');
+    this.addSql(
+      'create or replace function "players"."players_players_status_history_fn"() returns trigger as $$ begin insert into players.player_status_history (player_id, previous_status, status, at) values (new.id, old.status, new.status, date_trunc(\'milliseconds\', clock_timestamp())); return null; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "players_status_history" AFTER UPDATE on "players"."players" for each ROW\n  when ((old.status IS DISTINCT FROM new.status)) execute function "players"."players_players_status_history_fn"()',
+    );
+    this.addSql(
+      'alter table "players"."player_status_history" add constraint "player_status_history_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      "alter table \"players\".\"player_status_history\" add constraint \"player_status_history_previous_status_check\" check (previous_status in ('ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'))",
+    );
+    this.addSql(
+      "alter table \"players\".\"player_status_history\" add constraint \"player_status_history_status_check\" check (status in ('ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'))",
+    );
+    this.addSql(
+      'create or replace function "players"."player_status_history_player_status_history_append_only_fn"() returns trigger as $$ begin raise exception \'player_status_history is append-only: % refused\', tg_op using errcode = \'P0001\'; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "player_status_history_append_only" BEFORE UPDATE OR DELETE on "players"."player_status_history" for each ROW execute function "players"."player_status_history_player_status_history_append_only_fn"()',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -164,4 +200,5 @@ export const playerMigrations = [
   { name: '0008_eligibility_impediments', class: EligibilityImpediments },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0009_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
+  { name: '0010_player_status_history', class: PlayerStatusHistory },
 ];

@@ -1,7 +1,8 @@
 // wallet.ledgerDay (the daily regulator file, services/compliance): each player account of a brand
 // over [from, to): its balance before `from` and before `to` (the balance after its last entry
 // then), and the signed sum of its entries in between by type. One statement on the entries'
-// (account, time) index.
+// (account, time) index; paged by player and currency when the caller gives a limit (a brand's
+// accounts in one answer would pass the NATS payload limit past a few thousand).
 import { walletLedgerDayMessages, type LedgerDayAccount } from '@bo/contracts';
 import { formatMoney, handle, internalScopeOf, type Handler, type SqlRunner } from '@bo/service-kit';
 
@@ -18,7 +19,15 @@ interface Row {
   entries: number;
 }
 
-export async function ledgerDay(sql: SqlRunner, brandId: string, from: string, to: string): Promise<LedgerDayAccount[]> {
+const ACCOUNTS_AFTER = `and (a.player_id, a.currency) > (?, ?)`;
+
+export async function ledgerDay(
+  sql: SqlRunner,
+  brandId: string,
+  from: string,
+  to: string,
+  page?: { after?: { playerId: string; currency: string }; limit: number },
+): Promise<LedgerDayAccount[]> {
   const rows = await sql.query<Row>(
     `select a.player_id, a.currency,
        coalesce((select x.balance_after from wallet.ledger_entries x where x.account_id = a.id and x.created_at < ?::timestamptz order by x.account_seq desc limit 1), 0)::text as opening,
@@ -31,10 +40,10 @@ export async function ledgerDay(sql: SqlRunner, brandId: string, from: string, t
        count(e.id)::int as entries
      from wallet.accounts a
      left join wallet.ledger_entries e on e.account_id = a.id and e.created_at >= ?::timestamptz and e.created_at < ?::timestamptz
-     where a.kind = 'player' and a.brand_id = ? and a.created_at < ?::timestamptz
+     where a.kind = 'player' and a.brand_id = ? and a.created_at < ?::timestamptz ${page ? ACCOUNTS_AFTER : ''}
      group by a.id, a.player_id, a.currency
-     order by a.player_id, a.currency`,
-    [from, to, from, to, brandId, to],
+     order by a.player_id, a.currency${page ? ' limit ?' : ''}`,
+    [from, to, from, to, brandId, to, ...(page ? [page.after?.playerId ?? '', page.after?.currency ?? '', page.limit] : [])],
   );
   return rows.map((r) => ({
     playerId: r.player_id,
@@ -53,6 +62,10 @@ export async function ledgerDay(sql: SqlRunner, brandId: string, from: string, t
 export function ledgerDayHandlers(sql: SqlRunner): Record<string, Handler> {
   return handle(walletLedgerDayMessages.ledgerDay, async (req) => {
     internalScopeOf(req);
-    return { body: { accounts: await ledgerDay(sql, req.body.brandId, req.body.from, req.body.to) } };
+    const { brandId, from, to, after, limit } = req.body;
+    if (limit === undefined) return { body: { accounts: await ledgerDay(sql, brandId, from, to) } };
+    const accounts = await ledgerDay(sql, brandId, from, to, { after, limit });
+    const last = accounts.at(-1);
+    return { body: { accounts, next: accounts.length === limit && last ? { playerId: last.playerId, currency: last.currency } : null } };
   });
 }

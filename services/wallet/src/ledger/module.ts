@@ -7,10 +7,11 @@ import { ledgerHandlers } from './handlers.ts';
 import { startClearingRollup } from './rollup.ts';
 import { stakesHandlers } from './stakes.ts';
 import { ledgerDayHandlers } from './ledger-day.ts';
+import { regulatorMovesHandlers } from './regulator-moves.ts';
 
 export const ledgerModule: ServiceModule<WalletConfig> = {
   entities: [],
   migrations: ledgerMigrations,
-  handlers: (deps) => ({ ...ledgerHandlers(deps), ...stakesHandlers(deps.sql), ...ledgerDayHandlers(deps.sql) }),
+  handlers: (deps) => ({ ...ledgerHandlers(deps), ...stakesHandlers(deps.sql), ...ledgerDayHandlers(deps.sql), ...regulatorMovesHandlers(deps.sql) }),
   background: (deps) => [startClearingRollup(deps, deps.config.CLEARING_ROLLUP_MS)],
 };

@@ -1,0 +1,137 @@
+// The check of a kept daily file, made when it is made and again on every read of it: it ties
+// when (1) each account's opening plus the day's movements is its closing and the kept ledger
+// part equals the ledger now (domain/daily-file.ts), (2) the kept line items add up, per account,
+// to the ledger part's figures (deposits to its deposits, withdrawals to its withdrawals, round
+// stakes to its bets and payouts to its wins; no movement of another type without items), (3)
+// every deposit listed is confirmed and every withdrawal paid in payments' records, and (4) each
+// part still holds as many lines as when it was made. The result is kept on the file (`ties`,
+// `problems`, `checked_at`) for the list.
+import type { DailyFileCheck } from '@bo/contracts';
+import { Money, formatMoney, isoTime } from '@bo/service-kit';
+import { tieProblems } from '../domain/daily-file.ts';
+import { countsOf, ledgerOf, type FileRow, type MakerDeps } from './daily-file-maker.ts';
+
+interface SumRow {
+  player_id: string;
+  currency: string;
+  part: 'deposits' | 'withdrawals' | 'rounds';
+  n: number;
+  amount: string;
+  payout: string;
+  malformed: number;
+}
+
+const MONEY = `'^-?[0-9]+\\.[0-9]{2}$'`;
+const same = (a: string, b: string) => new Money(a).comparedTo(b) === 0;
+const neg = (a: string) => formatMoney(new Money(0).minus(a));
+/** At most this many ids named in one problem. */
+const NAMED = 10;
+
+export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ problems: string[]; lineTotals: DailyFileCheck['lineTotals'] }> {
+  const problems = tieProblems(row.accounts, await ledgerOf(deps, row.brand_id, row.from, row.to));
+  const lineTotals = { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+  if (!row.lines_made_at) return { problems: [...problems, 'the line items are not made yet'], lineTotals };
+
+  const sums = await deps.sql.query<SumRow>(
+    `select player_id, data->>'currency' as currency, part, count(*)::int as n,
+       coalesce(sum(case when data->>'amount' ~ ${MONEY} then (data->>'amount')::numeric end), 0)::text as amount,
+       coalesce(sum(case when data->>'payout' ~ ${MONEY} then (data->>'payout')::numeric end), 0)::text as payout,
+       count(*) filter (where not coalesce(data->>'amount' ~ ${MONEY}, false)
+                           or (part = 'rounds' and not coalesce(data->>'payout' ~ ${MONEY}, false)))::int as malformed
+     from compliance.daily_file_lines where brand_id = ? and date = ? and part in ('deposits', 'withdrawals', 'rounds')
+     group by player_id, data->>'currency', part`,
+    [row.brand_id, row.date],
+  );
+  const key = (playerId: string, currency: string) => `${playerId}/${currency}`;
+  const byAccount = new Map<string, { deposits: string; withdrawals: string; stakes: string; payouts: string }>();
+  const add = (a: string, b: string) => formatMoney(new Money(a).plus(b));
+  for (const s of sums) {
+    const k = key(s.player_id, s.currency);
+    const acc = byAccount.get(k) ?? { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+    if (s.part === 'deposits') acc.deposits = add(acc.deposits, s.amount);
+    if (s.part === 'withdrawals') acc.withdrawals = add(acc.withdrawals, s.amount);
+    if (s.part === 'rounds') {
+      acc.stakes = add(acc.stakes, s.amount);
+      acc.payouts = add(acc.payouts, s.payout);
+    }
+    byAccount.set(k, acc);
+    if (s.malformed > 0) problems.push(`${k}: ${s.malformed} ${s.part} line(s) without a valid amount`);
+  }
+  for (const acc of byAccount.values()) {
+    lineTotals.deposits = add(lineTotals.deposits, acc.deposits);
+    lineTotals.withdrawals = add(lineTotals.withdrawals, acc.withdrawals);
+    lineTotals.stakes = add(lineTotals.stakes, acc.stakes);
+    lineTotals.payouts = add(lineTotals.payouts, acc.payouts);
+  }
+  const accounts = new Set<string>();
+  for (const a of row.accounts) {
+    const k = key(a.playerId, a.currency);
+    accounts.add(k);
+    const items = byAccount.get(k) ?? { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+    const pairs: Array<[string, string, string]> = [
+      ['deposits', items.deposits, a.deposits],
+      ['withdrawals', neg(items.withdrawals), a.withdrawals],
+      ['bets', neg(items.stakes), a.bets],
+      ['wins', items.payouts, a.wins],
+    ];
+    for (const [figure, fromItems, fromLedger] of pairs) {
+      if (!same(fromItems, fromLedger)) problems.push(`${k}: the ${figure} line items add up to ${fromItems}, the ledger part says ${fromLedger}`);
+    }
+    if (!same(a.other, '0.00')) problems.push(`${k}: other movements of ${a.other} have no line items`);
+  }
+  for (const k of byAccount.keys()) if (!accounts.has(k)) problems.push(`${k}: line items for an account the ledger part does not have`);
+
+  const unfinished = await deps.sql.query<{ part: string; ref: string; status: string | null }>(
+    `select part, ref, data->>'status' as status from compliance.daily_file_lines
+     where brand_id = ? and date = ?
+       and ((part = 'deposits' and coalesce(data->>'status', '') <> 'confirmed') or (part = 'withdrawals' and coalesce(data->>'status', '') <> 'paid'))
+     order by part, ref limit ${NAMED + 1}`,
+    [row.brand_id, row.date],
+  );
+  for (const u of unfinished.slice(0, NAMED)) {
+    problems.push(
+      u.status === null
+        ? `${u.part} ${u.ref}: in the ledger, no record in payments`
+        : `${u.part} ${u.ref}: in the ledger, ${u.status} in payments (${u.part === 'deposits' ? 'confirmed' : 'paid'} expected)`,
+    );
+  }
+  if (unfinished.length > NAMED) problems.push('and more deposits or withdrawals not confirmed or paid in payments');
+
+  if (row.counts) {
+    const now = await countsOf(deps, row);
+    for (const part of Object.keys(now) as Array<keyof typeof now>) {
+      if (now[part] !== row.counts[part]) problems.push(`${part}: ${row.counts[part]} lines when made, ${now[part]} kept now`);
+    }
+  }
+  return { problems, lineTotals };
+}
+
+/** Checks the file and keeps what the check found on it. */
+export async function checkAndKeep(deps: MakerDeps, row: FileRow, now: Date): Promise<{ problems: string[]; lineTotals: DailyFileCheck['lineTotals'] }> {
+  const result = await checkFile(deps, row);
+  await deps.sql.query('update compliance.daily_reports set ties = ?, problems = ?::jsonb, checked_at = ? where brand_id = ? and date = ?', [
+    result.problems.length === 0,
+    JSON.stringify(result.problems),
+    now,
+    row.brand_id,
+    row.date,
+  ]);
+  row.ties = result.problems.length === 0;
+  row.problems = result.problems;
+  row.checked_at = now;
+  return result;
+}
+
+export const summaryOf = (row: FileRow) => ({
+  brandId: row.brand_id,
+  operatorId: row.operator_id,
+  date: row.date,
+  timeZone: row.time_zone,
+  timeZoneSource: row.time_zone_source,
+  from: isoTime(row.from),
+  to: isoTime(row.to),
+  madeAt: isoTime(row.generated_at),
+  counts: row.counts,
+  ties: row.ties,
+  checkedAt: row.checked_at ? isoTime(row.checked_at) : null,
+});

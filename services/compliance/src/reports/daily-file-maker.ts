@@ -1,0 +1,273 @@
+// Making a brand's daily regulator file, once, for a day that is over in its time zone, and keeping
+// it (compliance.daily_reports: the ledger part; compliance.daily_file_lines: the line items).
+// Each part is asked of the service that owns it, page by page (every answer stays far below the
+// NATS payload limit):
+//   - accounts: the wallet's ledger part (wallet.ledgerDay), each player account's opening and
+//     closing balances and the day's movements by type;
+//   - deposits, withdrawals, rounds: which money moved on the day, entry by entry, from the
+//     wallet's ledger (wallet.regulator.moves: its times decide the day, so the items add up to
+//     the ledger part), each deposit and withdrawal completed with payments' record of it
+//     (payments.regulator.records);
+//   - status changes and bettors: from players (players.regulator.statusChanges, .bettors): the
+//     bettors registered or changed that day, then those who moved money or played that day.
+// The header row is written first (the ledger part, as before) and marked made only once every
+// line is kept; lines are keyed by what they describe, so two makers at once (replicas, a job
+// and a request) or a maker that died half-way and is run again keep each line once.
+import {
+  REGULATOR_IDS_PER_ASK,
+  regulatorFileMessages,
+  walletLedgerDayMessages,
+  type DailyFileCounts,
+  type DailyFilePart,
+  type LedgerDayAccount,
+  type PaymentsDepositRecord,
+  type PaymentsWithdrawalRecord,
+  type RegulatorBettor,
+  type RegulatorDeposit,
+  type RegulatorRound,
+  type RegulatorStatusChange,
+  type RegulatorWithdrawal,
+  type TimeZoneSource,
+  type WalletMove,
+} from '@bo/contracts';
+import { isoTime, type ServiceDeps } from '@bo/service-kit';
+import { dayBounds } from '../domain/daily-file.ts';
+import type { BrandZone } from './brand-zone.ts';
+
+export type MakerDeps = Pick<ServiceDeps, 'sql' | 'call'>;
+
+/** A kept file's header row. */
+export interface FileRow {
+  brand_id: string;
+  date: string;
+  time_zone: string;
+  time_zone_source: TimeZoneSource | null;
+  operator_id: string | null;
+  /** Timestamps: the kit's rows carry Postgres' text (isoTime reads both). */
+  from: string | Date;
+  to: string | Date;
+  generated_at: string | Date;
+  accounts: LedgerDayAccount[];
+  lines_made_at: string | Date | null;
+  counts: DailyFileCounts | null;
+  ties: boolean | null;
+  problems: string[] | null;
+  checked_at: string | Date | null;
+}
+
+/** The parts kept as lines (accounts stay in the header row). */
+export type LinePart = Exclude<DailyFilePart, 'accounts'>;
+
+interface Line {
+  part: LinePart;
+  ref: string;
+  player_id: string;
+  at: string;
+  data: RegulatorBettor | RegulatorDeposit | RegulatorWithdrawal | RegulatorRound | RegulatorStatusChange;
+}
+
+const PAGE = 1000;
+
+/** The ledger part: every player account of the brand over [from, to), asked a page at a time. */
+export async function ledgerOf(deps: MakerDeps, brandId: string, from: string | Date, to: string | Date): Promise<LedgerDayAccount[]> {
+  const accounts: LedgerDayAccount[] = [];
+  let after: unknown;
+  do {
+    const page = await deps.call<{ accounts: LedgerDayAccount[]; next?: unknown }>(walletLedgerDayMessages.ledgerDay.subject, {
+      brandId,
+      from: isoTime(from),
+      to: isoTime(to),
+      limit: PAGE,
+      ...(after ? { after } : {}),
+    });
+    accounts.push(...page.accounts);
+    after = page.next;
+  } while (after);
+  return accounts;
+}
+
+export async function keptFile(deps: MakerDeps, brandId: string, date: string): Promise<FileRow | undefined> {
+  const rows = await deps.sql.query<FileRow>('select * from compliance.daily_reports where brand_id = ? and date = ?', [brandId, date]);
+  return rows[0];
+}
+
+async function keep(deps: MakerDeps, brandId: string, date: string, lines: Line[]): Promise<void> {
+  if (lines.length === 0) return;
+  await deps.sql.query(
+    `insert into compliance.daily_file_lines (brand_id, date, part, ref, player_id, at, data)
+     select ?, ?, l.part, l.ref, l.player_id, l.at, l.data
+     from jsonb_to_recordset(?::jsonb) as l(part text, ref text, player_id text, at timestamptz, data jsonb)
+     on conflict do nothing`,
+    [brandId, date, JSON.stringify(lines)],
+  );
+}
+
+const inChunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** The lines of one page of the ledger's moves, deposits and withdrawals completed with payments' records. */
+async function moneyLines(deps: MakerDeps, brandId: string, moves: WalletMove[]): Promise<Line[]> {
+  const deposits = new Map<string, PaymentsDepositRecord>();
+  const withdrawals = new Map<string, PaymentsWithdrawalRecord>();
+  const depositIds = moves.filter((m) => m.kind === 'deposit').map((m) => m.reference);
+  const withdrawalIds = moves.filter((m) => m.kind === 'withdrawal').map((m) => m.reference);
+  const asks = Math.max(Math.ceil(depositIds.length / REGULATOR_IDS_PER_ASK), Math.ceil(withdrawalIds.length / REGULATOR_IDS_PER_ASK));
+  for (let i = 0; i < asks; i++) {
+    const slice = (ids: string[]) => ids.slice(i * REGULATOR_IDS_PER_ASK, (i + 1) * REGULATOR_IDS_PER_ASK);
+    const found = await deps.call<{ deposits: PaymentsDepositRecord[]; withdrawals: PaymentsWithdrawalRecord[] }>(regulatorFileMessages.records.subject, {
+      brandId,
+      depositIds: slice(depositIds),
+      withdrawalIds: slice(withdrawalIds),
+    });
+    for (const d of found.deposits) deposits.set(d.depositId, d);
+    for (const w of found.withdrawals) withdrawals.set(w.withdrawalId, w);
+  }
+  return moves.map((m): Line => {
+    if (m.kind === 'deposit') {
+      const d = deposits.get(m.reference);
+      const data: RegulatorDeposit = {
+        depositId: m.reference,
+        playerId: m.playerId,
+        // Payments' amount when it has the record: the check then compares it with the ledger's.
+        amount: d?.amount ?? m.amount,
+        currency: m.currency,
+        method: d?.method ?? null,
+        externalReference: d?.externalReference ?? null,
+        payerCpf: d?.payerCpf ?? null,
+        status: d?.status ?? null,
+        createdAt: d?.createdAt ?? null,
+        confirmedAt: d?.confirmedAt ?? null,
+        bookedAt: m.at,
+      };
+      return { part: 'deposits', ref: m.reference, player_id: m.playerId, at: m.at, data };
+    }
+    if (m.kind === 'withdrawal') {
+      const w = withdrawals.get(m.reference);
+      const data: RegulatorWithdrawal = {
+        withdrawalId: m.reference,
+        playerId: m.playerId,
+        amount: w?.amount ?? m.amount,
+        currency: m.currency,
+        method: w?.method ?? null,
+        destination: w?.destination ?? null,
+        status: w?.status ?? null,
+        requestedAt: w?.requestedAt ?? null,
+        paidAt: m.at,
+      };
+      return { part: 'withdrawals', ref: m.reference, player_id: m.playerId, at: m.at, data };
+    }
+    const data: RegulatorRound = {
+      roundId: m.reference,
+      sessionId: m.sessionId ?? '',
+      playerId: m.playerId,
+      gameId: m.gameId ?? '',
+      currency: m.currency,
+      amount: m.amount,
+      payout: m.payout ?? '0.00',
+      at: m.at,
+    };
+    return { part: 'rounds', ref: m.reference, player_id: m.playerId, at: m.at, data };
+  });
+}
+
+const bettorLine = (b: RegulatorBettor): Line => ({ part: 'bettors', ref: b.playerId, player_id: b.playerId, at: b.registeredAt, data: b });
+
+/** Every line item of the day, kept. */
+async function makeLines(deps: MakerDeps, brandId: string, date: string, from: string, to: string): Promise<void> {
+  const window = { brandId, from, to, limit: PAGE };
+  const movers = new Set<string>();
+  let after: unknown;
+  do {
+    const page = await deps.call<{ data: WalletMove[]; next: unknown }>(regulatorFileMessages.moves.subject, { ...window, ...(after ? { after } : {}) });
+    for (const m of page.data) movers.add(m.playerId);
+    await keep(deps, brandId, date, await moneyLines(deps, brandId, page.data));
+    after = page.next;
+  } while (after);
+
+  after = undefined;
+  do {
+    const page = await deps.call<{ data: RegulatorStatusChange[]; next: unknown }>(regulatorFileMessages.statusChanges.subject, {
+      ...window,
+      ...(after ? { after } : {}),
+    });
+    await keep(
+      deps,
+      brandId,
+      date,
+      page.data.map((c) => ({ part: 'status_changes', ref: c.changeId, player_id: c.playerId, at: c.at, data: c })),
+    );
+    after = page.next;
+  } while (after);
+
+  const described = new Set<string>();
+  let afterId: string | null = null;
+  do {
+    const page: { data: RegulatorBettor[]; next: string | null } = await deps.call(regulatorFileMessages.bettors.subject, {
+      ...window,
+      ...(afterId ? { after: afterId } : {}),
+    });
+    for (const b of page.data) described.add(b.playerId);
+    await keep(deps, brandId, date, page.data.map(bettorLine));
+    afterId = page.next;
+  } while (afterId);
+  for (const ids of inChunks(
+    [...movers].filter((id) => !described.has(id)),
+    REGULATOR_IDS_PER_ASK,
+  )) {
+    const page = await deps.call<{ data: RegulatorBettor[] }>(regulatorFileMessages.bettors.subject, { ...window, playerIds: ids });
+    await keep(deps, brandId, date, page.data.map(bettorLine));
+  }
+}
+
+/** How many lines each part holds now. */
+export async function countsOf(deps: MakerDeps, row: Pick<FileRow, 'brand_id' | 'date' | 'accounts'>): Promise<DailyFileCounts> {
+  const rows = await deps.sql.query<{ part: LinePart; n: number }>(
+    'select part, count(*)::int as n from compliance.daily_file_lines where brand_id = ? and date = ? group by part',
+    [row.brand_id, row.date],
+  );
+  const n = (part: LinePart) => rows.find((r) => r.part === part)?.n ?? 0;
+  return {
+    bettors: n('bettors'),
+    accounts: row.accounts.length,
+    deposits: n('deposits'),
+    withdrawals: n('withdrawals'),
+    rounds: n('rounds'),
+    status_changes: n('status_changes'),
+  };
+}
+
+/**
+ * The kept file of a brand's day, made now if the day is over and it was not made (or holds the
+ * ledger part only). `zone` is asked only when the file is new; a kept file keeps its own.
+ */
+export async function ensureFile(
+  deps: MakerDeps,
+  brandId: string,
+  date: string,
+  zone: () => Promise<BrandZone>,
+  now: Date,
+): Promise<{ row: FileRow; made: boolean } | { notOver: true }> {
+  const found = await keptFile(deps, brandId, date);
+  if (found?.lines_made_at) return { row: found, made: false };
+  if (!found) {
+    const z = await zone();
+    const { from, to } = dayBounds(date, z.timeZone);
+    if (to.getTime() > now.getTime()) return { notOver: true };
+    const accounts = await ledgerOf(deps, brandId, from, to);
+    await deps.sql.query(
+      `insert into compliance.daily_reports (brand_id, date, time_zone, time_zone_source, operator_id, "from", "to", generated_at, accounts)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (brand_id, date) do nothing`,
+      [brandId, date, z.timeZone, z.source, z.operatorId, from, to, now, JSON.stringify(accounts)],
+    );
+  }
+  const header = (await keptFile(deps, brandId, date))!;
+  if (header.lines_made_at) return { row: header, made: false };
+  await makeLines(deps, brandId, date, isoTime(header.from), isoTime(header.to));
+  await deps.sql.query('update compliance.daily_reports set lines_made_at = ?, counts = ?::jsonb where brand_id = ? and date = ? and lines_made_at is null', [
+    now,
+    JSON.stringify(await countsOf(deps, header)),
+    brandId,
+    date,
+  ]);
+  return { row: (await keptFile(deps, brandId, date))!, made: true };
+}
