@@ -19,8 +19,8 @@ const DELETABLE: Record<string, string> = {
   'webhooks.attempts': "webhook delivery logs (not records: the events they carried are the domains')",
   'webhooks.deliveries': 'webhook delivery logs',
   'webhooks.events': 'webhook delivery copies of domain events',
-  '"${schema}".processed_requests': 'stored idempotent answers, kept for their TTL',
-  '"${schema}".outbox': 'outbox rows already published to JetStream',
+  '<schema>.processed_requests': "stored idempotent answers, kept for their TTL (every service's schema)",
+  '<schema>.outbox': "outbox rows already published to JetStream (every service's schema)",
 };
 
 /** ORM removals (`em.remove(row)`): the file and the entity, and why it is not a record. */
@@ -51,10 +51,10 @@ const files = ['services', 'packages']
 
 t.ok(files.length > 100, `read the source of every service and package (${files.length} files)`);
 
-/** The tables a source text deletes from (`schema.table`; a schema given by a variable is `"${schema}"`), and its ORM removals. */
+/** The tables a source text deletes from (`schema.table`; a schema given by a variable is `<schema>`), and its ORM removals. */
 function deletionsIn(text: string): string[] {
   const sql = [...text.matchAll(/\b(?:delete\s+from|truncate(?:\s+table)?)\s+("?\$\{[^}]+\}"?|"?\w+"?)\.(\w+)/gi)].map((m) => {
-    const schema = m[1]!.startsWith('"${') || m[1]!.startsWith('${') ? '"${schema}"' : m[1]!.replace(/"/g, '');
+    const schema = m[1]!.includes('{') ? '<schema>' : m[1]!.replace(/"/g, '');
     return `${schema}.${m[2]}`;
   });
   const orm = [...text.matchAll(/\.(?:remove|nativeDelete|removeAndFlush)\(/g)].map(() => 'orm');
@@ -63,9 +63,9 @@ function deletionsIn(text: string): string[] {
 
 t.same(
   deletionsIn(
-    'a `delete from payments.deposits where` b `DELETE FROM "wallet".ledger_entries` c `delete from "${this.#o.schema}".outbox` d `truncate table players.players` e em.remove(row)',
+    'a `delete from payments.deposits where` b `DELETE FROM "wallet".ledger_entries` c `delete from "\u0024{this.#o.schema}".outbox` d `truncate table players.players` e em.remove(row)',
   ),
-  ['payments.deposits', 'wallet.ledger_entries', '"${schema}".outbox', 'players.players', 'orm'],
+  ['payments.deposits', 'wallet.ledger_entries', '<schema>.outbox', 'players.players', 'orm'],
   'the scan finds deletions however the table is written',
 );
 
