@@ -11,6 +11,7 @@ import { complianceAdminOperations } from './compliance-profile.ts';
 import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
 import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
 import { dailyFilesAdminOperations } from './regulator-file.ts';
+import { internalImpedimentAdminOperations } from './eligibility.ts';
 
 export const OperatorSchema = Type.Object(
   {
@@ -421,4 +422,5 @@ export const adminOperations = {
   ...cosAdminOperations,
   ...dailyFileAdminOperations,
   ...dailyFilesAdminOperations,
+  ...internalImpedimentAdminOperations,
 };

@@ -1,8 +1,10 @@
 // Who may bet under the `br-spa` compliance profile (issue 27, docs/eligibility.md): the SPA's
 // impediment registry (SIGAP "módulo de impedidos") checked at registration, on the first activity
 // of the day and in sweeps; the login report; the sandbox's control of the simulated registry; and
-// the internal message other services send before a player's first deposit or game session of the day.
+// the internal message other services send before a player's first deposit or game session of the day;
+// and our compliance team's internal impediments registry (Lei 14.790/2023 art. 26), admin only.
 import { Type, type Static } from '@sinclair/typebox';
+import { Page, Timestamp } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
@@ -127,4 +129,99 @@ export type Closeout = Static<typeof CloseoutSchema>;
 export const CloseoutResultSchema = Type.Object({ withdrawalId: Type.Union([Type.String(), Type.Null()]), amount: Type.String() });
 export const closeoutMessages = defineMessages({
   closeout: { subject: CLOSEOUT_SUBJECT, body: CloseoutSchema, reply: CloseoutResultSchema },
+});
+
+// ---- our internal impediments registry (admin only; docs/eligibility.md) ----
+
+/**
+ * Who Lei 14.790/2023 art. 26 bars from betting, as our compliance team files them: the operator's
+ * owners, directors and staff (II); public agents who regulate or supervise betting (III); people
+ * with access to the betting systems (IV); people who may influence a sporting result: athletes,
+ * referees, coaches and technical staff, officials of sports bodies, agents of athletes (V); people
+ * diagnosed with gambling disorder (VI); people barred by a court or administrative order (VII and
+ * Portaria SPA/MF 1.231/2024 art. 8); spouses and relatives to the second degree (§ on II–V).
+ */
+export const INTERNAL_IMPEDIMENT_CATEGORIES = [
+  'operator_staff',
+  'regulator',
+  'system_access',
+  'athlete',
+  'referee',
+  'coach',
+  'sports_official',
+  'sports_agent',
+  'gambling_disorder',
+  'court_or_administrative_order',
+  'relative',
+] as const;
+export type InternalImpedimentCategory = (typeof INTERNAL_IMPEDIMENT_CATEGORIES)[number];
+const InternalImpedimentCategorySchema = Type.Union(INTERNAL_IMPEDIMENT_CATEGORIES.map((c) => Type.Literal(c)));
+
+/** The reason `impediment_checks.reasons` records for a hit on our internal list (never sent to an operator). */
+export const INTERNAL_REGISTRY_REASON = 'internal_registry';
+
+/** One entry of the internal list: who (by CPF), why, and who put it there when. */
+export const InternalImpedimentSchema = Type.Object(
+  {
+    cpf: CpfDigits,
+    category: InternalImpedimentCategorySchema,
+    note: Type.String(),
+    /** The team member who filed it (the audit log's actor). */
+    addedBy: Type.String(),
+    addedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'InternalImpediment' },
+);
+export type InternalImpediment = Static<typeof InternalImpedimentSchema>;
+
+export const AddInternalImpedimentSchema = Type.Object({
+  cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
+  category: InternalImpedimentCategorySchema,
+  /** Why: the source, the relation, the order's reference (kept for our team and the audit log). */
+  note: Type.String({ minLength: 1, maxLength: 500 }),
+});
+
+export const internalImpedimentAdminOperations = defineOperations({
+  adminListImpediments: {
+    id: 'adminListImpediments',
+    method: 'GET',
+    path: '/admin/impediments',
+    subject: 'players.admin.impediments.list',
+    tag: 'Admin',
+    summary: 'Our internal impediments registry (Lei 14.790/2023 art. 26), newest first; one CPF with `cpf`',
+    query: Type.Object({
+      cpf: Type.Optional(Type.String({ format: 'cpf' })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+    }),
+    response: Page(InternalImpedimentSchema),
+    status: 200,
+  },
+  adminAddImpediment: {
+    id: 'adminAddImpediment',
+    method: 'POST',
+    path: '/admin/impediments',
+    subject: 'players.admin.impediments.add',
+    tag: 'Admin',
+    summary:
+      'Put a CPF on the internal impediments registry (again: its category and note replaced). Production br-spa players with that CPF are restricted before this answers, as by an SPA hit',
+    body: AddInternalImpedimentSchema,
+    response: Type.Object({
+      entry: InternalImpedimentSchema,
+      /** The players restricted by this entry now (production brands of br-spa operators, not already restricted or closed). */
+      restricted: Type.Array(Type.String()),
+    }),
+    status: 201,
+  },
+  adminRemoveImpediment: {
+    id: 'adminRemoveImpediment',
+    method: 'DELETE',
+    path: '/admin/impediments/:cpf',
+    subject: 'players.admin.impediments.remove',
+    tag: 'Admin',
+    summary: 'Take a CPF off the internal impediments registry (a player already restricted stays restricted and is closed as planned)',
+    params: Type.Object({ cpf: Type.String({ format: 'cpf' }) }),
+    response: Type.Object({ cpf: CpfDigits, removed: Type.Boolean() }, { additionalProperties: false }),
+    status: 200,
+  },
 });

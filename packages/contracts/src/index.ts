@@ -121,11 +121,16 @@ export {
   closeoutMessages,
   IMPEDED_MESSAGE,
   IMPEDIMENT_REASONS,
+  INTERNAL_IMPEDIMENT_CATEGORIES,
+  INTERNAL_REGISTRY_REASON,
   eligibilityMessages,
   eligibilityOperations,
+  internalImpedimentAdminOperations,
   type ActivityCheck,
   type Closeout,
   type ImpedimentReason,
+  type InternalImpediment,
+  type InternalImpedimentCategory,
 } from './eligibility.ts';
 export { defineOperations, openApiPath, type HttpMethod, type Operation } from './operations.ts';
 export { collectIssues, compilePart, type MessagePart, type PartValidator } from './validation.ts';

@@ -1,6 +1,7 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
-// limits, pauses and self-exclusion, and each operator's compliance profile. Subjects come from the contract's operation table so the gateway and this service
-// cannot disagree on a name.
+// limits, pauses and self-exclusion, each operator's compliance profile, and the br-spa eligibility
+// rules with our internal impediments registry. Subjects come from the contract's operation table
+// so the gateway and this service cannot disagree on a name.
 import {
   complianceAdminOperations,
   complianceProfileMessages,
@@ -8,6 +9,7 @@ import {
   responsibleGamingOperations,
   eligibilityMessages,
   eligibilityOperations,
+  internalImpedimentAdminOperations,
   playerAdminOperations,
   playerChangedSubject,
   playerMessages,
@@ -36,6 +38,7 @@ import { setupEligibility, type EligibilityOptions } from './impediments/setup.t
 import type { Eligibility } from './impediments/eligibility.ts';
 import { eligibilityLoops } from './impediments/loops.ts';
 import { regulatorFileHandlers } from './handlers/regulator-file.ts';
+import { adminAddImpediment, adminListImpediments, adminRemoveImpediment } from './handlers/admin-impediments.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -96,6 +99,10 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(responsibleGamingOperations.getResponsibleGaming, getResponsibleGaming(deps)),
       ...handle(responsibleGamingAdminOperations.adminGetResponsibleGaming, adminGetResponsibleGaming(deps)),
       ...regulatorFileHandlers(deps.sql),
+      // Our internal impediments registry: a put restricts and announces the players it hits itself.
+      ...handle(internalImpedimentAdminOperations.adminListImpediments, adminListImpediments(deps)),
+      ...handle(internalImpedimentAdminOperations.adminAddImpediment, adminAddImpediment(deps, elig)),
+      ...handle(internalImpedimentAdminOperations.adminRemoveImpediment, adminRemoveImpediment(deps)),
       ...announcesChange(deps, {
         ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),

@@ -53,6 +53,10 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListDailyFiles: ['compliance', 'finance'],
   adminGetDailyFile: ['compliance', 'finance'],
   adminDownloadDailyFile: ['compliance', 'finance'],
+  // Our internal impediments registry (Lei 14.790/2023 art. 26): kept by compliance.
+  adminListImpediments: ['compliance'],
+  adminAddImpediment: ['compliance'],
+  adminRemoveImpediment: ['compliance'],
 };
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {

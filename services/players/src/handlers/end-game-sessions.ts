@@ -1,6 +1,7 @@
-// A self-excluded player's open game sessions end at once: the wallet is asked (request-reply)
-// after the commit and before the operator's answer. Should it not answer, play still stops: every
-// round re-reads the player's status (wallet games/handlers/player-check.ts).
+// A self-excluded player's open game sessions end at once, and so do those of a player restricted
+// by an impediment hit (impediments/eligibility.ts afterRestriction): the wallet is asked
+// (request-reply) after the commit and before the answer. Should it not answer, play still stops:
+// every round re-reads the player's status (wallet games/handlers/player-check.ts).
 import { END_PLAYER_SESSIONS_SUBJECT } from '@bo/contracts';
 import type { ServiceDeps } from '@bo/service-kit';
 
@@ -8,6 +9,6 @@ export async function endGameSessions(deps: ServiceDeps, brandId: string, player
   try {
     await deps.call(END_PLAYER_SESSIONS_SUBJECT, { brandId, playerId });
   } catch (err) {
-    deps.log.warn({ err, playerId }, 'could not end the game sessions of a self-excluded player; each round checks the status');
+    deps.log.warn({ err, playerId }, 'could not end the game sessions of a player who may no longer play; each round checks the status');
   }
 }

@@ -4,14 +4,20 @@
 // - an existing player's first activity of the day: fail open only while the player's last
 //   successful check is younger than the grace period (15 days, the sweep's own period); closed after;
 // - the sweep: nobody is changed; the player is asked again on the next pass.
-// Every question and answer is recorded (impediment_checks), refusals included.
+// Production brands ask our internal impediments registry first (internal-registry.ts): a hit there
+// is `impeded` at once, the SPA registry not asked, whether or not it would answer.
+// Every question and answer is recorded (impediment_checks), refusals included. A player found
+// impeded is restricted in a transaction; once it commits, the wallet ends the player's open game
+// sessions (endGameSessions), as a self-exclusion does.
 import { AppError, playerChangedSubject, type ComplianceProfile, type Environment, type PlayerChanged } from '@bo/contracts';
 import { sqlIn, writeEvent, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
 import { OperatorComplianceEntity, type ImpedimentMoment, type PlayerRow } from '../persistence/entities.ts';
 import { lockPlayer } from '../persistence/player-store.ts';
-import type { ImpedimentAnswer, ImpedimentRegistry } from './registry.ts';
+import { endGameSessions } from '../handlers/end-game-sessions.ts';
+import { INTERNAL_HIT, consultsInternalList, listedCpfs, type CheckAnswer } from './internal-registry.ts';
+import type { ImpedimentRegistry, RegistryCaller } from './registry.ts';
 import type { ImpedimentSimulator } from './simulator.ts';
 
 const DAY_MS = 86_400_000;
@@ -50,8 +56,17 @@ export interface CheckSubject {
   cpf: string;
 }
 
+/**
+ * One CPF's question: our internal list first (production brands), then the brand's registry.
+ * `sql` reads the internal list: the caller's transaction's connection when one is open.
+ */
+export async function askRegistries(sql: SqlRunner, elig: Eligibility, cpf: string, caller: RegistryCaller, environment: Environment): Promise<CheckAnswer> {
+  if (consultsInternalList(environment) && (await listedCpfs(sql, [cpf])).has(cpf)) return INTERNAL_HIT;
+  return elig.registryFor(environment).check(cpf, caller);
+}
+
 /** Records one question and its answer (on its own connection: a refusal's rollback keeps it). */
-export async function recordCheck(sql: SqlRunner, who: CheckSubject, moment: ImpedimentMoment, answer: ImpedimentAnswer, at: Date): Promise<void> {
+export async function recordCheck(sql: SqlRunner, who: CheckSubject, moment: ImpedimentMoment, answer: CheckAnswer, at: Date): Promise<void> {
   await sql.query(
     'insert into players.impediment_checks (operator_id, brand_id, player_id, cpf, moment, outcome, reasons, at) values (?, ?, ?, ?, ?, ?, ?, ?)',
     [who.operatorId, who.brandId, who.playerId, who.cpf, moment, answer.result, answer.result === 'impeded' ? answer.reasons.join(',') : null, at],
@@ -65,12 +80,13 @@ const unavailable = () => new AppError('IMPEDIMENT_CHECK_UNAVAILABLE');
 export type RecordCleanCheck = (tx: SqlRunner, playerId: string) => Promise<void>;
 
 /**
- * Registration under br-spa: an impeded CPF is 403, an outage 503, each recorded at once (the
- * audit row is all a refusal stores). A clean answer is recorded by the caller, in the
- * registration's own transaction (one commit less, and the row names the player).
+ * Registration under br-spa: an impeded CPF (on our internal list or the SPA's) is 403, an outage
+ * 503, each recorded at once (the audit row is all a refusal stores). A clean answer is recorded by
+ * the caller, in the registration's own transaction (one commit less, and the row names the player).
+ * Asked before the registration's transaction opens: the internal list is read on the pool.
  */
 export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, who: CheckSubject, environment: Environment): Promise<RecordCleanCheck> {
-  const answer = await elig.registryFor(environment).check(who.cpf, who);
+  const answer = await askRegistries(deps.sql, elig, who.cpf, who, environment);
   const at = elig.clock();
   if (answer.result === 'not_impeded') return (tx, playerId) => recordCheck(tx, { ...who, playerId }, 'registration', answer, at);
   await recordCheck(deps.sql, who, 'registration', answer, at);
@@ -88,9 +104,9 @@ export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: P
   const now = elig.clock();
   if (player.impedimentCheckedAt && dayIn(player.impedimentCheckedAt, timeZone) === dayIn(now, timeZone)) return;
   const who = { operatorId: player.operatorId, brandId: player.brandId, playerId: player.id, cpf: player.cpf };
-  const answer = await elig.registryFor(player.environment).check(player.cpf, who);
+  const answer = await askRegistries(deps.sql, elig, player.cpf, who, player.environment);
   await recordCheck(deps.sql, who, moment, answer, now);
-  await applyAnswer(deps, elig, player.id, answer, now);
+  await applyAnswer(deps, elig, player, answer, now);
   if (answer.result === 'impeded') throw impeded();
   if (answer.result === 'unavailable') {
     const last = player.impedimentCheckedAt?.getTime();
@@ -101,27 +117,46 @@ export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: P
 /**
  * Writes what an answer changes on a player: `not_impeded` dates the last successful check;
  * `impeded` restricts (status `restrito`, `player.restricted` in the same transaction). Either
- * is broadcast before returning, so no cache serves the player as free afterwards.
+ * is broadcast before returning, so no cache serves the player as free afterwards; a restriction
+ * also ends the player's open game sessions (after the commit, before returning).
  */
-export async function applyAnswer(deps: ServiceDeps, elig: Eligibility, playerId: string, answer: ImpedimentAnswer, now: Date): Promise<void> {
+export async function applyAnswer(
+  deps: ServiceDeps,
+  elig: Eligibility,
+  player: Pick<PlayerRow, 'id' | 'brandId'>,
+  answer: CheckAnswer,
+  now: Date,
+): Promise<void> {
   if (answer.result === 'unavailable') return;
   const restricted = await deps.orm.em.fork().transactional(async (tx) => {
     if (answer.result === 'not_impeded') {
-      (await lockPlayer(tx, { id: playerId })).impedimentCheckedAt = now;
+      (await lockPlayer(tx, { id: player.id })).impedimentCheckedAt = now;
       return false;
     }
-    return restrictPlayer(tx, deps.schema, playerId, now, elig.config);
+    return restrictPlayer(tx, deps.schema, player.id, now, elig.config);
   });
-  if (restricted) deps.outbox.poke();
   // Also after a clean check: players.state carries the day's check, and payments and the wallet
   // skip asking again today once their caches hear of it.
-  announcePlayerChanged(deps, playerId);
+  if (!restricted) return announcePlayerChanged(deps, player.id);
+  await afterRestriction(deps, [player]);
+}
+
+/**
+ * What follows the commit of restrictions (restrictPlayer): the outbox is woken for
+ * `player.restricted`, every cache drops the players, and the wallet ends their open game sessions
+ * (asked outside any transaction; should it not answer, each round re-reads the player's status).
+ */
+export async function afterRestriction(deps: ServiceDeps, players: ReadonlyArray<Pick<PlayerRow, 'id' | 'brandId'>>): Promise<void> {
+  if (players.length === 0) return;
+  deps.outbox.poke();
+  for (const p of players) announcePlayerChanged(deps, p.id);
+  await Promise.all(players.map((p) => endGameSessions(deps, p.brandId, p.id)));
 }
 
 /**
  * In the caller's transaction: status `restrito`, the time of the hit, and `player.restricted`
- * in the outbox. False when the player was already restricted or closed. The caller broadcasts
- * the change (announcePlayerChanged) once committed.
+ * in the outbox. False when the player was already restricted or closed. Once committed, the
+ * caller runs afterRestriction (broadcast, game sessions ended).
  */
 export async function restrictPlayer(tx: EntityManager, schema: string, playerId: string, now: Date, config: PlayersConfig): Promise<boolean> {
   const player = await lockPlayer(tx, { id: playerId });

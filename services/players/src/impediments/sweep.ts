@@ -4,13 +4,16 @@
 // row (one replica at a time), asks the registry, records the answers and moves the cursor, so a
 // sweep killed mid-way goes on after the last committed batch. A player already checked today
 // (login, activity or a batch that committed) is skipped: at most one check per player per day.
-// Outages change nobody: the batch is asked again on the loop's next pass. A hit restricts the
-// player in the batch's transaction.
+// Outages change nobody: the batch is asked again on the loop's next pass. Production players are
+// looked up on our internal impediments list first (in the batch's transaction, on its connection);
+// a listed one is a hit without asking the SPA, also while it is down. A hit restricts the player in
+// the batch's transaction; after the commit the wallet ends the player's open game sessions.
 import { counter, sqlIn, type ServiceDeps, crashPoint } from '@bo/service-kit';
 import type { Environment } from '@bo/contracts';
 import { LockMode } from '@mikro-orm/postgresql';
 import { ImpedimentSweepEntity, type ImpedimentSweepRow } from '../persistence/entities.ts';
-import { announcePlayerChanged, recordCheck, restrictPlayer, type Eligibility } from './eligibility.ts';
+import { afterRestriction, recordCheck, restrictPlayer, type Eligibility } from './eligibility.ts';
+import { INTERNAL_HIT, consultsInternalList, listedCpfs, type CheckAnswer } from './internal-registry.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -55,7 +58,7 @@ export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<
     'state',
   ] as const);
   const now = elig.clock();
-  const hits: string[] = [];
+  const hits: SweepCandidate[] = [];
   const more = await deps.orm.em.fork().transactional(async (tx) => {
     // Skip locked: another replica is running this batch; it will say when more are waiting.
     const sweep: ImpedimentSweepRow | null = await tx.findOne(
@@ -81,6 +84,11 @@ export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<
       batches.inc({ state: 'finished' });
       return false;
     }
+    // Our internal list, for the batch's production players at once: a listed CPF is not asked of the SPA.
+    const listed = await listedCpfs(
+      sql,
+      batch.filter((p) => consultsInternalList(p.environment)).map((p) => p.cpf),
+    );
     const groups = new Map<string, SweepCandidate[]>();
     for (const p of batch) {
       const k = `${p.operatorId}\u0000${p.environment}`;
@@ -88,16 +96,15 @@ export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<
     }
     for (const players of groups.values()) {
       const first = players[0]!;
-      const answers = await elig.registryFor(first.environment).checkBatch(
-        players.map((p) => p.cpf),
-        { operatorId: first.operatorId },
-      );
+      const onList = (p: SweepCandidate) => consultsInternalList(p.environment) && listed.has(p.cpf);
+      const toAsk = players.filter((p) => !onList(p)).map((p) => p.cpf);
+      const answers = toAsk.length > 0 ? await elig.registryFor(first.environment).checkBatch(toAsk, { operatorId: first.operatorId }) : new Map();
       for (const p of players) {
-        const answer = answers.get(p.cpf) ?? { result: 'unavailable' as const, why: 'no answer' };
+        const answer: CheckAnswer = onList(p) ? INTERNAL_HIT : (answers.get(p.cpf) ?? { result: 'unavailable', why: 'no answer' });
         await recordCheck(sql, { operatorId: p.operatorId, brandId: p.brandId, playerId: p.id, cpf: p.cpf }, 'sweep', answer, now);
         metric.inc({ outcome: answer.result });
         if (answer.result === 'not_impeded') await sql.query('update players.players set impediment_checked_at = ? where id = ?', [now, p.id]);
-        if (answer.result === 'impeded' && (await restrictPlayer(tx, deps.schema, p.id, now, elig.config))) hits.push(p.id);
+        if (answer.result === 'impeded' && (await restrictPlayer(tx, deps.schema, p.id, now, elig.config))) hits.push(p);
         sweep.checked += answer.result === 'unavailable' ? 0 : 1;
         sweep.hits += answer.result === 'impeded' ? 1 : 0;
         sweep.unavailable += answer.result === 'unavailable' ? 1 : 0;
@@ -110,8 +117,7 @@ export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<
     sweep.cursor = batch.at(-1)!.id;
     return true;
   });
-  if (hits.length > 0) deps.outbox.poke();
-  for (const id of hits) announcePlayerChanged(deps, id);
+  await afterRestriction(deps, hits);
   crashPoint('players.sweep.after-batch');
   return more;
 }

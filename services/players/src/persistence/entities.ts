@@ -8,11 +8,13 @@ import { defineEntity, p } from '@mikro-orm/core';
 import {
   DOCUMENT_TYPES,
   IMPEDIMENT_REASONS,
+  INTERNAL_IMPEDIMENT_CATEGORIES,
   KYC_STATUSES,
   PLAYER_STATUSES,
   type ComplianceProfile,
   type DocumentType,
   type Environment,
+  type InternalImpedimentCategory,
   type KycStatus,
   type LimitPeriod,
   type LimitType,
@@ -224,7 +226,8 @@ export const RgHistoryEntity = defineEntity({
 });
 export type RgHistoryRow = InstanceType<typeof RgHistoryEntity.class>;
 
-export const IMPEDIMENT_MOMENTS = ['registration', 'login', 'deposit', 'game_session', 'sweep'] as const;
+/** When a question was asked; `internal_listing`: our team put the player's CPF on the internal list. */
+export const IMPEDIMENT_MOMENTS = ['registration', 'login', 'deposit', 'game_session', 'sweep', 'internal_listing'] as const;
 export type ImpedimentMoment = (typeof IMPEDIMENT_MOMENTS)[number];
 export const IMPEDIMENT_OUTCOMES = ['not_impeded', 'impeded', 'unavailable'] as const;
 export type ImpedimentOutcome = (typeof IMPEDIMENT_OUTCOMES)[number];
@@ -264,6 +267,28 @@ export const SimulatedImpedimentEntity = defineEntity({
     createdAt: p.datetime(),
   },
 });
+
+/**
+ * Our internal impediments registry (Lei 14.790/2023 art. 26: the operator's staff, athletes,
+ * referees, relatives…), kept by our compliance team through the admin API: one row per CPF,
+ * consulted for production brands before the SPA registry (impediments/internal-registry.ts).
+ */
+export const InternalImpedimentEntity = defineEntity({
+  name: 'InternalImpediment',
+  tableName: 'internal_impediments',
+  schema: 'players',
+  properties: {
+    cpf: p.text().primary().check("cpf ~ '^[0-9]{11}$'"),
+    category: p.text().$type<InternalImpedimentCategory>().check(oneOf('category', INTERNAL_IMPEDIMENT_CATEGORIES)),
+    note: p.text().check('length(note) >= 1 and length(note) <= 500'),
+    /** The team member who filed (or last refiled) it. */
+    addedBy: p.text(),
+    addedAt: p.datetime(),
+  },
+  // The list, newest first (read backwards).
+  indexes: [{ name: 'internal_impediments_by_added', properties: ['addedAt', 'cpf'] }],
+});
+export type InternalImpedimentRow = InstanceType<typeof InternalImpedimentEntity.class>;
 
 /**
  * One sweep of every active br-spa player: where it stands, so a sweep interrupted by a crash
@@ -332,4 +357,5 @@ export const playerEntities = [
   SimulatedImpedimentEntity,
   ImpedimentSweepEntity,
   PlayerStatusHistoryEntity,
+  InternalImpedimentEntity,
 ];

@@ -187,6 +187,27 @@ export class PlayerStatusHistory extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create). */
+export class InternalImpediments extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."internal_impediments" ("cpf" text not null, "category" text not null, "note" text not null, "added_by" text not null, "added_at" timestamptz not null, primary key ("cpf"))',
+    );
+    this.addSql('create index "internal_impediments_by_added" on "players"."internal_impediments" ("added_at", "cpf")');
+    this.addSql('alter table "players"."impediment_checks" drop constraint "impediment_checks_moment_check"');
+    this.addSql(
+      "alter table \"players\".\"impediment_checks\" add constraint \"impediment_checks_moment_check\" check (moment in ('registration', 'login', 'deposit', 'game_session', 'sweep', 'internal_listing'))",
+    );
+    this.addSql('alter table "players"."internal_impediments" add constraint "internal_impediments_cpf_check" check (cpf ~ \'^[0-9]{11}$\')');
+    this.addSql(
+      "alter table \"players\".\"internal_impediments\" add constraint \"internal_impediments_category_check\" check (category in ('operator_staff', 'regulator', 'system_access', 'athlete', 'referee', 'coach', 'sports_official', 'sports_agent', 'gambling_disorder', 'court_or_administrative_order', 'relative'))",
+    );
+    this.addSql(
+      'alter table "players"."internal_impediments" add constraint "internal_impediments_note_check" check (length(note) >= 1 and length(note) <= 500)',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -201,4 +222,5 @@ export const playerMigrations = [
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0009_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
   { name: '0010_player_status_history', class: PlayerStatusHistory },
+  { name: '0011_internal_impediments', class: InternalImpediments },
 ];

@@ -1,0 +1,109 @@
+// Our compliance team's internal impediments registry (Lei 14.790/2023 art. 26, docs/eligibility.md):
+// the list (GET /admin/impediments, a signed cursor, one CPF with `cpf`), an entry put (POST, again
+// for the same CPF: its category and note replaced) and taken off (DELETE). Each change is audited
+// by the gateway (`audit` in the answer). Putting a CPF on the list acts at once, as an SPA hit
+// would: the production players of br-spa operators with that CPF are restricted in the same
+// transaction, and after the commit their open game sessions end. Taking it off lifts nothing: a
+// restricted player stays restricted and is closed on schedule (a new registration is checked afresh).
+import { INTERNAL_REGISTRY_REASON, normaliseCpf, type InternalImpediment, type internalImpedimentAdminOperations } from '@bo/contracts';
+import { adminScopeOf, isoTime, listCursor, sqlIn, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import type { PlayersConfig } from '../config.ts';
+import { InternalImpedimentEntity, type InternalImpedimentRow } from '../persistence/entities.ts';
+import { afterRestriction, recordCheck, restrictPlayer, type Eligibility } from '../impediments/eligibility.ts';
+
+const view = (r: InternalImpedimentRow): InternalImpediment => ({
+  cpf: r.cpf,
+  category: r.category,
+  note: r.note,
+  addedBy: r.addedBy,
+  addedAt: isoTime(r.addedAt),
+});
+
+export function adminListImpediments(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof internalImpedimentAdminOperations.adminListImpediments> {
+  // Bound to the filter: a cursor of another CPF's list is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'players.internal_impediments');
+  return async (req) => {
+    adminScopeOf(req);
+    const cpf = req.query.cpf === undefined ? undefined : normaliseCpf(req.query.cpf);
+    const scope = [cpf ?? ''];
+    const limit = req.query.limit ?? 50;
+    const after = req.query.cursor ? cursors.decode(scope, req.query.cursor) : undefined;
+    const at = after ? new Date(after.at) : undefined;
+    const rows = await deps.orm.em.fork().find(
+      InternalImpedimentEntity,
+      {
+        ...(cpf ? { cpf } : {}),
+        ...(after ? { $or: [{ addedAt: { $lt: at } }, { addedAt: at, cpf: { $lt: after.id } }] } : {}),
+      },
+      { orderBy: [{ addedAt: 'desc' }, { cpf: 'desc' }], limit: limit + 1 },
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      status: 200,
+      body: { data: page.map(view), nextCursor: rows.length > limit && last ? cursors.encode(scope, { at: isoTime(last.addedAt), id: last.cpf }) : null },
+    };
+  };
+}
+
+export function adminAddImpediment(
+  deps: ServiceDeps<PlayersConfig>,
+  elig: Eligibility,
+): HandlerOf<typeof internalImpedimentAdminOperations.adminAddImpediment> {
+  return async (req) => {
+    const { actor } = adminScopeOf(req);
+    const cpf = normaliseCpf(req.body.cpf);
+    const now = elig.clock();
+    const { before, entry, restricted } = await deps.orm.em.fork().transactional(async (tx) => {
+      const sql = sqlIn(tx);
+      // Two puts of one CPF at once: the second waits here, then replaces what the first wrote.
+      await sql.query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.internal_impediment:${cpf}`]);
+      const existing = await tx.findOne(InternalImpedimentEntity, { cpf });
+      const before = existing ? view(existing) : null;
+      const filed = { category: req.body.category, note: req.body.note, addedBy: actor, addedAt: now };
+      const row = existing ? Object.assign(existing, filed) : tx.create(InternalImpedimentEntity, { cpf, ...filed });
+      await tx.flush();
+      // As an SPA hit would: the production players of br-spa operators with this CPF, not yet
+      // restricted or closed (sandbox brands never consult the internal list).
+      const players = await sql.query<{ id: string; operatorId: string; brandId: string }>(
+        `select p.id, p.operator_id as "operatorId", p.brand_id as "brandId"
+           from players.players p join players.operator_compliance c on c.operator_id = p.operator_id and c.profile = 'br-spa'
+          where p.cpf = ? and p.environment = 'production' and p.status <> 'encerrado' and p.restricted_at is null
+          order by p.id`,
+        [cpf],
+      );
+      const restricted: Array<{ id: string; brandId: string }> = [];
+      for (const p of players) {
+        await recordCheck(
+          sql,
+          { operatorId: p.operatorId, brandId: p.brandId, playerId: p.id, cpf },
+          'internal_listing',
+          { result: 'impeded', reasons: [INTERNAL_REGISTRY_REASON] },
+          now,
+        );
+        if (await restrictPlayer(tx, deps.schema, p.id, now, elig.config)) restricted.push({ id: p.id, brandId: p.brandId });
+      }
+      return { before, entry: view(row), restricted };
+    });
+    await afterRestriction(deps, restricted);
+    const restrictedIds = restricted.map((p) => p.id);
+    return {
+      status: 201,
+      body: { entry, restricted: restrictedIds },
+      audit: { target: `impediment:${cpf}`, before, after: { ...entry, restricted: restrictedIds } },
+    };
+  };
+}
+
+export function adminRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof internalImpedimentAdminOperations.adminRemoveImpediment> {
+  return async (req) => {
+    adminScopeOf(req);
+    const cpf = normaliseCpf(req.params.cpf);
+    // One statement: of two removals at once, one removes and the other finds nothing.
+    const [row] = await deps.sql.query<InternalImpedimentRow>(
+      'delete from players.internal_impediments where cpf = ? returning cpf, category, note, added_by as "addedBy", added_at as "addedAt"',
+      [cpf],
+    );
+    return { status: 200, body: { cpf, removed: row !== undefined }, audit: { target: `impediment:${cpf}`, before: row ? view(row) : null, after: null } };
+  };
+}
