@@ -251,6 +251,24 @@ const COMMANDS: Record<string, Command> = {
     usage: 'BRAND_ID --json \'{"inAndOutHours":48,...}\' (every threshold; see aml rules)',
     run: (a) => ({ method: 'PUT', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules`, body: JSON.parse(need(a.json as string, '--json')) }),
   },
+  // Our internal impediments registry (compliance role; Lei 14.790/2023 art. 26, docs/eligibility.md).
+  'impediments list': {
+    usage: '[--cpf CPF] [--limit 50] [--cursor C]',
+    run: (a) => ({ method: 'GET', path: `/admin/impediments${q({ cpf: a.cpf as string, limit: a.limit as string, cursor: a.cursor as string })}` }),
+  },
+  'impediments add': {
+    usage:
+      'CPF --category operator_staff|regulator|system_access|athlete|referee|coach|sports_official|sports_agent|gambling_disorder|court_or_administrative_order|relative --note TEXT (restricts its production br-spa players at once)',
+    run: (a) => ({
+      method: 'POST',
+      path: '/admin/impediments',
+      body: { cpf: need(a._[2], 'CPF'), category: need(a.category as string, '--category'), note: need(a.note as string, '--note') },
+    }),
+  },
+  'impediments remove': {
+    usage: 'CPF (a player already restricted stays restricted)',
+    run: (a) => ({ method: 'DELETE', path: `/admin/impediments/${encodeURIComponent(need(a._[2], 'CPF'))}` }),
+  },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',
     run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),

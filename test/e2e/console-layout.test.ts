@@ -49,6 +49,12 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
   // A kept daily regulator file (the brand's yesterday: a day that is over) for the files page.
   const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() - 86_400_000));
   t.equal((await stack.admin('GET', `/admin/reports/daily/files/${op.sandbox.brandId}/${yesterday}`)).status, 200, 'a daily file kept');
+  const listed = await stack.admin('POST', '/admin/impediments', {
+    cpf: '390.533.447-05',
+    category: 'court_or_administrative_order',
+    note: 'Barred from betting by a court order of the state court, case 0001234-56.2026.8.26.0100, until further notice',
+  });
+  t.equal(listed.status, 201, 'an entry on the internal impediments list');
 
   const email = 'layout-admin@ourteam.example';
   const CHOSEN_PASSWORD = 'layout check, a long passphrase of our own';
@@ -108,6 +114,7 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
     ['webhooks', `/webhooks?operatorId=${op.operator.id}`],
     ['aml', '/aml'],
     ['reports', '/reports'],
+    ['impediments', '/impediments'],
     ['audit', '/audit'],
     ['ledger', '/ledger'],
     ['account', '/account'],

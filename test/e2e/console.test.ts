@@ -7,7 +7,8 @@
 // /account and signs in with a code. Everyone's first sign-in, with the one-time password `users
 // create` printed, goes through /setup to choose their own password (and, for admin, whose role
 // requires TOTP here, to turn it on) before any page opens; the one-time password is then refused,
-// and an admin's reset (the CLI) issues another. No page logs an error or breaks its
+// and an admin's reset (the CLI) issues another; compliance keeps the internal impediments list (add,
+// find, remove after a confirmation), which support may not read. No page logs an error or breaks its
 // Content-Security-Policy. CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page (1280 px; the
 // setup and account pages at 390 px too).
 import t from 'tap';
@@ -252,6 +253,47 @@ t.test('team console in a browser', async (t) => {
     await page.context().close();
   });
 
+  t.test('compliance keeps the internal impediments list: adds a CPF, finds it, removes it after a confirmation', async (t) => {
+    const page = await signIn('carla', '/kyc');
+    await page.goto(`${stack.adminUrl}/impediments`);
+    await page.locator('main p.empty').waitFor();
+    const form = page.getByRole('form', { name: 'Add to the list' });
+    await form.locator('input[name=cpf]').fill('390.533.447-05');
+    await form.locator('select[name=category]').selectOption('sports_agent');
+    await form.locator('input[name=note]').fill("Agent of a first-division club's players");
+    await form.getByRole('button', { name: 'Add to the list' }).click();
+    await form.locator('p.ok', { hasText: '39053344705 is on the list' }).waitFor();
+    const row = page.locator('tr[data-cpf="39053344705"]');
+    await row.waitFor();
+    t.match(
+      await row.textContent(),
+      /sports_agent[\s\S]*Agent of a first-division club's players[\s\S]*user:carla@ourteam\.example/,
+      'the entry, with who filed it',
+    );
+    await shot(page, 'impediments');
+    const find = page.getByRole('form', { name: 'Find a CPF' });
+    await find.locator('input[name=cpf]').fill('111.444.777-35');
+    await find.getByRole('button', { name: 'Find' }).click();
+    await page.locator('main p.empty', { hasText: 'This CPF is not on the list.' }).waitFor();
+    t.pass('a CPF not on the list is said so');
+    await find.locator('input[name=cpf]').fill('390.533.447-05');
+    await find.getByRole('button', { name: 'Find' }).click();
+    page.once('dialog', (d) => void d.dismiss());
+    await row.getByRole('button', { name: 'Remove' }).click();
+    t.equal((await stack.admin('GET', '/admin/impediments?cpf=39053344705')).body.data.length, 1, 'dismissed: still listed');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await row.waitFor({ state: 'detached' });
+    t.equal((await stack.admin('GET', '/admin/impediments?cpf=39053344705')).body.data.length, 0, 'removed');
+    const audit = await stack.admin('GET', '/admin/audit?target=impediment:39053344705');
+    t.same(
+      audit.body.data.map((a: { actor: string; action: string }) => `${a.actor} ${a.action}`),
+      ['user:carla@ourteam.example adminRemoveImpediment', 'user:carla@ourteam.example adminAddImpediment'],
+      'both changes audited, naming her',
+    );
+    await page.context().close();
+  });
+
   t.test('support finds a player without an id and is refused finance actions, in the page and at the API', async (t) => {
     const page = await signIn('sam', '/players');
     await page.fill('input[name=q]', '111.444.777-35');
@@ -270,6 +312,9 @@ t.test('team console in a browser', async (t) => {
     await page.getByRole('button', { name: 'Verify the ledger' }).click();
     await page.locator('.error').waitFor();
     t.match(await page.locator('.error').textContent(), /FORBIDDEN_ROLE/, 'the page shows the refusal');
+    await page.goto(`${stack.adminUrl}/impediments`);
+    await page.locator('main .error').first().waitFor();
+    t.match(await page.locator('main .error').first().textContent(), /FORBIDDEN_ROLE/, 'the impediments list is compliance’s: the page shows the refusal');
     const atApi = await page.evaluate(async (id) => {
       const session = (await (await fetch('/console/session')).json()) as { csrfToken: string };
       const res = await fetch(`/admin/withdrawals/${id}/decision`, {

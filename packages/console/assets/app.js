@@ -14,6 +14,7 @@ import { LedgerPage } from './page-ledger.js';
 import { AccountPage } from './page-account.js';
 import { AmlPage } from './page-aml.js';
 import { ReportsPage } from './page-reports.js';
+import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
 
 const PAGES = [
@@ -24,6 +25,7 @@ const PAGES = [
   { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
   { path: '/aml', title: 'AML cases', page: AmlPage, roles: ['compliance'] },
   { path: '/reports', title: 'Regulator files', page: ReportsPage, roles: ['compliance', 'finance'] },
+  { path: '/impediments', title: 'Impediments', page: ImpedimentsPage, roles: ['compliance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },

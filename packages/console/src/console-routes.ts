@@ -41,7 +41,20 @@ const IMPORT_MAP = JSON.stringify({
   imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
 });
 /** Every page of the console; each is the same shell, the script renders the page of the path. */
-const CONSOLE_PAGES = ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'reports', 'audit', 'ledger', 'account', 'setup'] as const;
+const CONSOLE_PAGES = [
+  'kyc',
+  'withdrawals',
+  'players',
+  'operators',
+  'webhooks',
+  'aml',
+  'reports',
+  'impediments',
+  'audit',
+  'ledger',
+  'account',
+  'setup',
+] as const;
 const PAGE_SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Back-office console</title><link rel="stylesheet" href="/console/console.css">

@@ -82,7 +82,7 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   const signIn = await app.inject({ method: 'GET', url: '/' });
   t.equal(signIn.statusCode, 200);
   t.match(signIn.body, /<script src="\/console\/sign-in\.js"><\/script>/);
-  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account']) {
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account']) {
     const res = await app.inject({ method: 'GET', url: `/${page}` });
     const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
     t.same(JSON.parse(map).imports, { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' });

@@ -10,7 +10,7 @@ t.test('console pages', async (t) => {
   t.teardown(() => h.close());
   const gw = h.gateways[0]!;
 
-  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'audit', 'ledger', 'account']) {
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account']) {
     const res = await fetch(`${gw.adminUrl}/${page}`);
     const html = await res.text();
     t.equal(res.status, 200, `/${page} is served`);

@@ -1,0 +1,92 @@
+// Our internal impediments registry (compliance; Lei 14.790/2023 art. 26, docs/eligibility.md): the
+// list, newest first, or one CPF; put a CPF on it with its category and a note (the production br-spa
+// players it restricts at once are shown); take one off after a confirmation (that lifts nothing).
+import { useState } from 'preact/hooks';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
+
+/** The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES), with what art. 26 says of each. */
+const CATEGORIES = [
+  ['operator_staff', "the operator's owner, director, manager or employee (II)"],
+  ['regulator', 'a public agent who regulates or supervises betting (III)'],
+  ['system_access', 'has or may have access to the betting systems (IV)'],
+  ['athlete', 'an athlete of the events bet on (V)'],
+  ['referee', 'a referee or assistant referee (V)'],
+  ['coach', 'a coach or member of a technical staff (V)'],
+  ['sports_official', 'an official of a sports body or competition (V)'],
+  ['sports_agent', 'an agent or representative of athletes or coaches (V)'],
+  ['gambling_disorder', 'diagnosed gambling disorder (VI)'],
+  ['court_or_administrative_order', 'barred by a court or administrative order (VII)'],
+  ['relative', 'a spouse or relative to the 2nd degree of one of the above'],
+];
+
+function AddEntry({ onAdded }) {
+  const action = useAction();
+  const [added, setAdded] = useState(undefined);
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const body = { cpf: f.cpf.value.trim(), category: f.category.value, note: f.note.value.trim() };
+    const result = await action.run(() => api('POST', '/admin/impediments', body));
+    if (result) {
+      setAdded(result);
+      f.reset();
+      onAdded();
+    }
+  };
+  return html`<form class="decide" onSubmit=${submit} aria-label="Add to the list">
+    <label>CPF <input name="cpf" required maxlength="14" placeholder="000.000.000-00" /></label>
+    <label>Category <select name="category">${CATEGORIES.map(([c, what]) => html`<option value=${c} title=${what}>${c}</option>`)}</select></label>
+    <label>Note <input name="note" required maxlength="500" placeholder="why: the source, the relation, the order's reference" /></label>
+    <button type="submit" disabled=${action.busy}>Add to the list</button>
+    ${
+      added
+        ? html`<p class="ok" role="status">${added.entry.cpf} is on the list.${
+            added.restricted.length
+              ? html` Restricted now: ${added.restricted.map((id) => html` <a href=${`/players?id=${encodeURIComponent(id)}`}><code>${id}</code></a>`)}`
+              : ' No player restricted now.'
+          }</p>`
+        : null
+    }
+    <${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
+function Remove({ entry, onRemoved }) {
+  const action = useAction();
+  const remove = async () => {
+    if (!confirm(`Take ${entry.cpf} off the list? A player already restricted stays restricted.`)) return;
+    if (await action.run(() => api('DELETE', `/admin/impediments/${encodeURIComponent(entry.cpf)}`))) onRemoved();
+  };
+  return html`<button type="button" class="danger" disabled=${action.busy} onClick=${remove}>Remove</button><${ErrorNote} error=${action.error} />`;
+}
+
+export function ImpedimentsPage() {
+  const [cpf, setCpf] = useState(new URLSearchParams(location.search).get('cpf') ?? '');
+  const [cursor, setCursor] = useState(undefined);
+  const list = useLoad(() => api('GET', `/admin/impediments${query({ cpf, cursor, limit: 50 })}`), [cpf, cursor]);
+  const reload = () => (cursor === undefined ? list.reload() : setCursor(undefined));
+  const search = (e) => {
+    e.preventDefault();
+    setCursor(undefined);
+    setCpf(e.currentTarget.cpf.value.trim());
+  };
+  return html`<div>
+    <p class="muted">Who may not bet under Lei 14.790/2023 art. 26, kept by our compliance team. Production brands of br-spa operators consult it at
+      registration, at the first login of the day and in the sweep, as the SPA registry; operators are only ever told "This person cannot bet with this operator."</p>
+    <${AddEntry} onAdded=${reload} />
+    <form class="search" onSubmit=${search} aria-label="Find a CPF">
+      <label>CPF <input name="cpf" value=${cpf} maxlength="14" placeholder="all" /></label>
+      <button type="submit">Find</button>
+    </form>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p class="empty">${cpf ? 'This CPF is not on the list.' : 'The list is empty.'}</p>`
+        : html`<table class="stack impediments"><thead><tr><th>CPF</th><th>Category</th><th>Note</th><th>Added by</th><th>When</th><th></th></tr></thead>
+          <tbody>${page.data.map(
+            (e) =>
+              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label="Category">${e.category}</td><td data-label="Note">${e.note}</td><td data-label="Added by">${e.addedBy}</td><td data-label="When">${time(e.addedAt)}</td>
+                <td><${Remove} entry=${e} onRemoved=${reload} /></td></tr>`,
+          )}</tbody></table>
+          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}`}<//>
+  </div>`;
+}
