@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { API_VERSION } from '@bo/contracts';
-import { loadConfig, productionRefusal, secretSettingsOf, type ConfigSchema } from '@bo/service-kit';
+import { loadConfig, productionRefusal, providerSecretsOf, secretSettingsOf, type ConfigSchema } from '@bo/service-kit';
 import { GatewayConfigSchema } from '../../services/gateway/src/config.ts';
 import { PlayersConfigSchema } from '../../services/players/src/config.ts';
 import { WalletConfigSchema } from '../../services/wallet/src/config.ts';
@@ -22,6 +22,9 @@ type Doc = Record<string, any>;
 const REPO = path.resolve(import.meta.dirname, '../..');
 const DIR = path.resolve(process.argv[2] ?? import.meta.dirname);
 const SECRET_TEMPLATE = 'secret.template.yaml';
+/** The providers' credentials (the real adapters'), in a Secret of their own the pods refer to as optional. */
+const PROVIDER_TEMPLATE = 'provider-secrets.template.yaml';
+const PROVIDER_SECRET_NAME = 'back-office-provider-secrets';
 /** Examples applied by hand (the Postgres operator's Cluster), never by kustomize. */
 const POSTGRES_EXAMPLE = 'postgres-cluster.example.yaml';
 const NATS_NODES = 3;
@@ -41,6 +44,17 @@ const COMPONENTS: Record<string, ConfigSchema> = {
 // must come from the Secret, and production refuses their development defaults.
 const secretsOf = (schema: ConfigSchema) => secretSettingsOf(schema).map((s) => s.name);
 const SECRET_KEYS = [...new Set(Object.values(COMPONENTS).flatMap(secretsOf))].sort();
+// The providers' credentials each schema declares (`providerSecret`): absent while a simulator answers.
+const PROVIDER_KEYS = [...new Set(Object.values(COMPONENTS).flatMap(providerSecretsOf))].sort();
+/**
+ * The egress NetworkPolicy of each real adapter's provider: its service alone reaches it, on 443.
+ * Its address is the policy's own (a documentation-range placeholder until a provider is contracted).
+ */
+const PROVIDER_EGRESS: Record<string, { policy: string; key: string }> = {
+  players: { policy: 'players-spa-egress', key: 'SPA_TOKEN' },
+  payments: { policy: 'payments-psp-egress', key: 'PSP_TOKEN' },
+  compliance: { policy: 'compliance-screening-egress', key: 'SCREENING_API_KEY' },
+};
 // Read by Node, libraries and the kit's production rule rather than by a config schema.
 const RUNTIME_KEYS = ['NODE_ENV'];
 
@@ -66,14 +80,14 @@ for (const file of files) {
   docsByFile.set(file, (Array.isArray(list) ? list : [list]).map((d) => d.toJS() as Doc).filter(Boolean));
 }
 
-// 2. kustomization.yaml lists every manifest but the Secret template, and only existing files
+// 2. kustomization.yaml lists every manifest but the Secret templates, and only existing files
 // (what `kubectl kustomize` would render: it is not installed here, so the files are read directly).
 const kustomization = docsByFile.get('kustomization.yaml')?.[0] ?? {};
 const resources: string[] = kustomization.resources ?? [];
 for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
-  if (f === SECRET_TEMPLATE || f === POSTGRES_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
+  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === POSTGRES_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
   else check(resources.includes(f), `kustomization.yaml does not list ${f}`);
 }
 
@@ -91,12 +105,19 @@ const secretKeys = Object.keys(secretData);
 for (const k of SECRET_KEYS) check(secretKeys.includes(k), `Secret template lacks ${k}, which a config schema reads as a secret`);
 for (const k of secretKeys) check(SECRET_KEYS.includes(k), `Secret template key ${k} is no component's secret`);
 for (const [k, v] of Object.entries(secretData)) check(/REPLACE-ME/.test(v), `Secret template value ${k} is not a placeholder`);
+const providerSecret = ofKind('Secret').find((s) => s.metadata.name === PROVIDER_SECRET_NAME);
+check(providerSecret, `no ${PROVIDER_SECRET_NAME} Secret template (${PROVIDER_TEMPLATE})`);
+const providerData: Record<string, string> = providerSecret?.stringData ?? {};
+const providerKeys = Object.keys(providerData);
+for (const k of PROVIDER_KEYS) check(providerKeys.includes(k), `provider Secret template lacks ${k}, which a config schema reads as a provider's credential`);
+for (const k of providerKeys) check(PROVIDER_KEYS.includes(k), `provider Secret template key ${k} is no component's provider credential`);
+for (const [k, v] of Object.entries(providerData)) check(/REPLACE-ME/.test(v), `provider Secret template value ${k} is not a placeholder`);
 const configMap = ofKind('ConfigMap').find((c) => c.metadata.name === CONFIG_NAME);
 check(configMap, `no ${CONFIG_NAME} ConfigMap`);
 const configData: Record<string, string> = configMap?.data ?? {};
 for (const [k, v] of Object.entries(configData)) check(typeof v === 'string', `ConfigMap value ${k} must be a string (quote it)`);
 for (const k of Object.keys(configData)) {
-  check(!SECRET_KEYS.includes(k), `ConfigMap holds secret key ${k}`);
+  check(!SECRET_KEYS.includes(k) && !PROVIDER_KEYS.includes(k), `ConfigMap holds secret key ${k}`);
   check(RUNTIME_KEYS.includes(k) || Object.values(COMPONENTS).some((s) => k in s.properties), `ConfigMap key ${k} is read by no component`);
 }
 check(configData.NODE_ENV === 'production', 'ConfigMap sets NODE_ENV=production (production mode refuses development secrets)');
@@ -123,7 +144,11 @@ for (const w of workloads) {
     check(c.resources?.requests?.cpu && c.resources?.requests?.memory && c.resources?.limits?.memory, `${cn}: cpu/memory requests and a memory limit`);
     for (const e of c.env ?? []) {
       const ref = e.valueFrom?.secretKeyRef;
-      if (ref) check(ref.name === SECRET_NAME && secretKeys.includes(ref.key), `${cn}: env ${e.name} refers to unknown secret key ${ref.name}/${ref.key}`);
+      if (ref)
+        check(
+          (ref.name === SECRET_NAME && secretKeys.includes(ref.key)) || (ref.name === PROVIDER_SECRET_NAME && providerKeys.includes(ref.key)),
+          `${cn}: env ${e.name} refers to unknown secret key ${ref.name}/${ref.key}`,
+        );
     }
   }
 }
@@ -177,6 +202,17 @@ for (const [component, schema] of Object.entries(COMPONENTS)) {
     productionRefusal(schema, { ...env, ...real }) === undefined,
     `${component}: with real secrets the ConfigMap passes production mode (${productionRefusal(schema, { ...env, ...real })})`,
   );
+  // Providers' credentials: from the provider Secret by key, optional (the pod starts while a
+  // simulator answers and that Secret is absent); production refuses the template's placeholder.
+  for (const k of providerSecretsOf(schema)) {
+    const ref = (c.env ?? []).find((e: Doc) => e.name === k)?.valueFrom?.secretKeyRef;
+    check(ref?.name === PROVIDER_SECRET_NAME && ref.key === k, `${component} reads ${k} but does not get it from the ${PROVIDER_SECRET_NAME} Secret`);
+    check(ref?.optional === true, `${component}: ${k} must be optional (absent while the simulator answers)`);
+    check(
+      productionRefusal(schema, { ...env, ...real, [k]: providerData[k] })?.includes(k),
+      `${component}: production must refuse the provider Secret template's placeholder of ${k}`,
+    );
+  }
 
   // Probes on the internal metrics port (service-kit metrics.ts).
   const port = (c.ports ?? []).find((p: Doc) => p.name === 'metrics');
@@ -331,6 +367,25 @@ for (const app of Object.keys(COMPONENTS)) {
   check(app === 'webhooks' ? internetOk : !egress(app, internet, tcp(443)), `${app}: ${app === 'webhooks' ? 'reaches' : 'never reaches'} the internet`);
 }
 check(!egress('webhooks', { ip: '10.0.0.1' }, tcp(443)), 'webhooks never reaches private addresses (except Postgres on 5432)');
+// The real adapters' providers: each service reaches its own on 443 only, at an address range no
+// wider than a /16 (a placeholder that reaches nothing until the provider is contracted).
+for (const [app, { policy, key }] of Object.entries(PROVIDER_EGRESS)) {
+  check(providerSecretsOf(COMPONENTS[app]!).includes(key), `${app}: ${key} is its provider's credential (${policy})`);
+  const p = policies.find((n) => n.metadata.name === policy);
+  const blocks = (p?.spec.egress ?? []).flatMap((r) => (r.to ?? []).map((to) => to.ipBlock)).filter((b) => b !== undefined);
+  check(p && blocks.length > 0, `NetworkPolicy ${policy}: an egress rule to its provider's address`);
+  for (const b of blocks) {
+    const [address, bits] = b.cidr.split('/');
+    check(Number(bits) >= 16, `NetworkPolicy ${policy}: ${b.cidr} is wider than a /16 (name the provider's range)`);
+    const provider: Peer = { ip: address! };
+    check(egress(app, provider, tcp(443)), `${app} reaches its provider ${b.cidr} on 443`);
+    check(!egress(app, provider, tcp(80)), `${app} reaches its provider on 443 only`);
+    // (The webhooks service reaches every public address: operators' URLs may be anywhere.)
+    for (const other of Object.keys(COMPONENTS)) {
+      if (other !== app && other !== 'webhooks') check(!egress(other, provider, tcp(443)), `${other} never reaches ${app}'s provider (${policy})`);
+    }
+  }
+}
 
 // 9. The image: built for production, tagged with the API version.
 check(

@@ -1,5 +1,6 @@
 // `npm run check:manifests` passes on the manifests as they are, and fails, naming the fault, on
 // copies of deploy/k8s with one thing broken: a secret a service reads not wired from the Secret,
+// a provider's credential required rather than optional, a provider's egress opened to the internet,
 // a probe missing, the default-deny NetworkPolicy gone, NATS a single node or R1, Postgres without a
 // synchronous standby or not at its -rw address, an image tag that is not the API version, a
 // workspace the gateway runs left out of the image, the SDK's README (the portal serves it) left
@@ -56,6 +57,15 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   const notInTemplate = await checkBroken(t, 'secret.template.yaml', /\n {2}GAME_LAUNCH_SECRET: .*/, '');
   t.equal(notInTemplate.code, 1);
   t.match(notInTemplate.out, /not ok - Secret template lacks GAME_LAUNCH_SECRET/);
+
+  // A provider's credential: from its own Secret, optional (the pod starts while the simulator answers).
+  const required = await checkBroken(t, 'players.yaml', /(key: SPA_TOKEN\n) {18}optional: true\n/, '$1');
+  t.equal(required.code, 1);
+  t.match(required.out, /not ok - players: SPA_TOKEN must be optional \(absent while the simulator answers\)/);
+
+  const wideOpen = await checkBroken(t, 'network-policies.yaml', 'cidr: 192.0.2.10/32', 'cidr: 0.0.0.0/0');
+  t.equal(wideOpen.code, 1);
+  t.match(wideOpen.out, /not ok - NetworkPolicy players-spa-egress: 0\.0\.0\.0\/0 is wider than a \/16/);
 
   const noProbe = await checkBroken(t, 'payments.yaml', 'path: /readyz', 'path: /metrics');
   t.equal(noProbe.code, 1);

@@ -84,6 +84,8 @@ export {
   PRODUCTION_SECRET_MIN_LENGTH,
   productionProblem,
   productionRefusal,
+  providerSecret,
+  providerSecretsOf,
   secretKey,
   secretSettingsOf,
   secretUrl,

@@ -5,7 +5,12 @@
 // is unset, still the development default, a template placeholder or too weak (`productionRefusal`,
 // called by runMain before anything connects). deploy/k8s/check-manifests.ts reads the same
 // declarations to check that every one of them is wired from the Secret.
-import { Type, type TObject, type TString } from '@sinclair/typebox';
+// A provider's credential (the SPA registry's token, the PSP's, the screening provider's key) is
+// declared with `providerSecret`: it has no default and is needed only once its adapter is chosen
+// (the service's setup refuses to start without it then); while a simulator answers it is absent.
+// It comes from its own Secret (deploy/k8s provider-secrets.template.yaml, optional in the pods);
+// production refuses one that is set to a template placeholder.
+import { Type, type TObject, type TOptional, type TString } from '@sinclair/typebox';
 
 /** How a secret is judged: a key (long enough) or a connection URL (must carry a password). */
 export type SecretKind = 'key' | 'url';
@@ -24,6 +29,18 @@ export function secretKey(devDefault: string): TString {
 /** A connection URL setting whose password is the secret: production refuses one without a password. */
 export function secretUrl(devDefault: string): TString {
   return Type.String({ default: devDefault, secret: 'url' satisfies SecretKind });
+}
+
+/** A provider adapter's credential: optional (absent while a simulator answers), never logged, never a placeholder in production. */
+export function providerSecret(): TOptional<TString> {
+  return Type.Optional(Type.String({ minLength: 1, secret: 'provider' }));
+}
+
+/** The provider credentials a config schema reads (`providerSecret`), by name. */
+export function providerSecretsOf(schema: TObject): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p.secret === 'provider')
+    .map(([name]) => name);
 }
 
 export interface SecretSetting {
@@ -67,9 +84,11 @@ export function productionProblem(setting: SecretSetting, value: string | undefi
  */
 export function productionRefusal(schema: TObject, env: Record<string, string | undefined>): string | undefined {
   if (env.NODE_ENV !== 'production') return undefined;
-  const problems = secretSettingsOf(schema)
-    .map((s) => productionProblem(s, env[s.name]))
-    .filter((p) => p !== undefined);
+  const problems = [
+    ...secretSettingsOf(schema).map((s) => productionProblem(s, env[s.name])),
+    // A provider credential may be absent (its simulator answers), but never a template's placeholder.
+    ...providerSecretsOf(schema).map((name) => (env[name]?.includes(TEMPLATE_PLACEHOLDER) ? `${name} is the template's placeholder` : undefined)),
+  ].filter((p) => p !== undefined);
   if (problems.length === 0) return undefined;
   return `${problems.join(', ')}; set ${problems.length === 1 ? 'it' : 'them'} in the Secret`;
 }

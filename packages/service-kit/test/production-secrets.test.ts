@@ -2,10 +2,13 @@
 // that is unset, the development default, a template placeholder or too weak, in one line.
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
-import { BaseConfigSchema, loadConfig, productionRefusal, secretKey, secretSettingsOf } from '../src/index.ts';
+import { BaseConfigSchema, loadConfig, productionRefusal, providerSecret, providerSecretsOf, secretKey, secretSettingsOf } from '../src/index.ts';
 
 const DEV_KEY = 'dev-only-key-change-me-0000';
-const Schema = Type.Composite([BaseConfigSchema, Type.Object({ SIGNING_KEY: secretKey(DEV_KEY), OTHER: Type.String({ default: 'x' }) })]);
+const Schema = Type.Composite([
+  BaseConfigSchema,
+  Type.Object({ SIGNING_KEY: secretKey(DEV_KEY), OTHER: Type.String({ default: 'x' }), PROVIDER_TOKEN: providerSecret() }),
+]);
 const strong = 'k'.repeat(32);
 const goodDb = 'postgres://back_office:s3cret@db.internal:5432/backoffice';
 const production = { NODE_ENV: 'production', DATABASE_URL: goodDb, SIGNING_KEY: strong };
@@ -21,6 +24,8 @@ t.test('a schema declares the secrets it reads, with their development defaults'
     'composed schemas keep the declarations',
   );
   t.equal(loadConfig(Schema, {}).SIGNING_KEY, DEV_KEY, 'outside production the default still serves');
+  t.same(providerSecretsOf(Schema), ['PROVIDER_TOKEN'], 'a provider credential is declared apart');
+  t.equal(loadConfig(Schema, {}).PROVIDER_TOKEN, undefined, 'and has no default');
   t.throws(() => loadConfig(Schema, { SIGNING_KEY: 'short' }), /SIGNING_KEY/, 'and a key shorter than 16 is refused everywhere');
 });
 
@@ -52,6 +57,13 @@ t.test('in production', async (t) => {
     refusal({ DATABASE_URL: undefined, SIGNING_KEY: DEV_KEY }),
     'DATABASE_URL is not set, SIGNING_KEY is the development default; set them in the Secret',
     'every secret at fault, in one line',
+  );
+  t.equal(refusal({ PROVIDER_TOKEN: undefined }), undefined, 'a provider credential may be absent (its simulator answers)');
+  t.equal(refusal({ PROVIDER_TOKEN: 'a-provider-token' }), undefined, 'or set');
+  t.equal(
+    refusal({ PROVIDER_TOKEN: 'REPLACE-ME-provider-token-from-secret-store' }),
+    "PROVIDER_TOKEN is the template's placeholder; set it in the Secret",
+    'never a placeholder',
   );
   t.notMatch(refusal({ SIGNING_KEY: 'k'.repeat(20) }) ?? '', /kkkk/, 'a value is never echoed');
   t.notMatch(refusal({ DATABASE_URL: 'postgres://u:@h/d' }) ?? '', /postgres:/, 'nor a URL');

@@ -2,7 +2,7 @@
 // (the case queue), how long it trusts an operator's compliance profile before asking again, how
 // long a watch replica may hold an event, and where screening asks.
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
+import { BaseConfigSchema, ListCursorConfigSchema, providerSecret } from '@bo/service-kit';
 
 export const ComplianceConfigSchema = Type.Composite([
   BaseConfigSchema,
@@ -22,7 +22,8 @@ export const ComplianceConfigSchema = Type.Composite([
      */
     SCREENING_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('http')], { default: 'simulator' }),
     SCREENING_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-    SCREENING_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+    /** The provider's credential (a secret: from the provider Secret, never logged), required with SCREENING_PROVIDER=http. */
+    SCREENING_API_KEY: providerSecret(),
     SCREENING_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
     /** How often the scheduled job looks for yesterday's daily regulator files to make. */
     DAILY_FILE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),

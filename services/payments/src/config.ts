@@ -1,7 +1,7 @@
 // Payments configuration: the kit's base settings, the key of its list cursors (the review queue),
 // the reconciler's pace, and the br-spa PIX key directory (docs/eligibility.md).
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
+import { BaseConfigSchema, ListCursorConfigSchema, providerSecret } from '@bo/service-kit';
 
 export const PaymentsConfigSchema = Type.Composite([
   BaseConfigSchema,
@@ -18,7 +18,7 @@ export const PaymentsConfigSchema = Type.Composite([
     PIX_KEY_DIRECTORY: Type.Union([Type.Literal('simulator'), Type.Literal('psp')], { default: 'simulator' }),
     PSP_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
     /** The operator's PSP credential (a secret: from the Secret, never logged). */
-    PSP_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+    PSP_TOKEN: providerSecret(),
     PSP_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100 }),
     PSP_RETRIES: Type.Integer({ default: 2, minimum: 0, maximum: 10 }),
   }),

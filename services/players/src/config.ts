@@ -2,7 +2,7 @@
 // logging), the key of its list cursors (the KYC queue), and the br-spa eligibility rules'
 // registry and periods (docs/eligibility.md), and the pace of the self-exclusion terms' end.
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, ListCursorConfigSchema } from '@bo/service-kit';
+import { BaseConfigSchema, ListCursorConfigSchema, providerSecret } from '@bo/service-kit';
 
 export const EligibilityConfigSchema = Type.Object({
   /**
@@ -13,7 +13,7 @@ export const EligibilityConfigSchema = Type.Object({
   /** The SPA registry's base URL (https://…), required with IMPEDIMENT_REGISTRY=spa. */
   SPA_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The operator's SPA credential (a secret: from the Secret, never logged), required with IMPEDIMENT_REGISTRY=spa. */
-  SPA_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  SPA_TOKEN: providerSecret(),
   /** Per attempt. */
   SPA_TIMEOUT_MS: Type.Integer({ default: 3000, minimum: 100 }),
   /** Further attempts after an outage answer (5xx, timeout, network). */
