@@ -4,18 +4,18 @@
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
 
-/** The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES), with what art. 26 says of each. */
+/** The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES), with whom each files (docs/eligibility.md). */
 const CATEGORIES = [
-  ['operator_staff', "the operator's owner, director, manager or employee (II)"],
-  ['regulator', 'a public agent who regulates or supervises betting (III)'],
-  ['system_access', 'has or may have access to the betting systems (IV)'],
-  ['athlete', 'an athlete of the events bet on (V)'],
-  ['referee', 'a referee or assistant referee (V)'],
-  ['coach', 'a coach or member of a technical staff (V)'],
-  ['sports_official', 'an official of a sports body or competition (V)'],
-  ['sports_agent', 'an agent or representative of athletes or coaches (V)'],
-  ['gambling_disorder', 'diagnosed gambling disorder (VI)'],
-  ['court_or_administrative_order', 'barred by a court or administrative order (VII)'],
+  ['operator_staff', "the operator's owner, director, manager or employee"],
+  ['regulator', 'a public agent who regulates or supervises betting'],
+  ['system_access', 'has or may have access to the betting systems'],
+  ['athlete', 'an athlete of the events bet on'],
+  ['referee', 'a referee or assistant referee'],
+  ['coach', 'a coach or member of a technical staff'],
+  ['sports_official', 'an official of a sports body or competition'],
+  ['sports_agent', 'an agent or representative of athletes or coaches'],
+  ['gambling_disorder', 'diagnosed gambling disorder'],
+  ['court_or_administrative_order', 'barred by a court or administrative order'],
   ['relative', 'a spouse or relative to the 2nd degree of one of the above'],
 ];
 

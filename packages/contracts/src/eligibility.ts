@@ -134,12 +134,12 @@ export const closeoutMessages = defineMessages({
 // ---- our internal impediments registry (admin only; docs/eligibility.md) ----
 
 /**
- * Who Lei 14.790/2023 art. 26 bars from betting, as our compliance team files them: the operator's
- * owners, directors and staff (II); public agents who regulate or supervise betting (III); people
- * with access to the betting systems (IV); people who may influence a sporting result: athletes,
- * referees, coaches and technical staff, officials of sports bodies, agents of athletes (V); people
- * diagnosed with gambling disorder (VI); people barred by a court or administrative order (VII and
- * Portaria SPA/MF 1.231/2024 art. 8); spouses and relatives to the second degree (§ on II–V).
+ * Who Lei 14.790/2023 art. 26 bars from betting, as our compliance team files them (docs/eligibility.md
+ * gives the sources as read): the operator's owners and staff; public agents who regulate betting;
+ * people with access to the betting systems; athletes, referees, coaches and technical staff,
+ * officials of sports bodies and agents of athletes; people diagnosed with gambling disorder; people
+ * barred by a court or administrative order (Portaria SPA/MF 1.231/2024 art. 8); spouses and relatives
+ * to the second degree of some of them (art. 26 §2).
  */
 export const INTERNAL_IMPEDIMENT_CATEGORIES = [
   'operator_staff',
