@@ -1,8 +1,9 @@
 // An impediment hit ends the player's open game sessions (issue 27, docs/eligibility.md), as a
 // self-exclusion does, with the real players service and this wallet on real Postgres and NATS: a
-// player found on our internal impediments registry at the first login of the day, one found by the
-// sweep, and one whose CPF our team puts on the list each have their open session ended by the
-// wallet (its row expired, its launch token refused); another player's session stays open.
+// player found on our internal impediments registry at the first login of the day, one found when
+// the wallet asks before the day's first new game session, one found by the sweep, and one whose CPF
+// our team puts on the list each have their open session ended by the wallet (its row expired, its
+// launch token refused); another player's session stays open.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '@bo/service-kit/testing';
@@ -52,14 +53,17 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
 
   // Players of an operator under `off`, each with an open real-money session; two of them filed on
   // our internal list while the operator was `off` (nobody restricted then); br-spa switched on after.
-  const [atLogin, bySweep, byListing, other] = await Promise.all([0, 1, 2, 3].map(() => createPlayer(call, live, { kyc: 'aprovado', limits: BR_SPA_LIMITS })));
+  const [atLogin, atSession, bySweep, byListing, other] = await Promise.all(
+    [0, 1, 2, 3, 4].map(() => createPlayer(call, live, { kyc: 'aprovado', limits: BR_SPA_LIMITS })),
+  );
   const sessions = {
     atLogin: await openSession(atLogin!),
+    atSession: await openSession(atSession!),
     bySweep: await openSession(bySweep!),
     byListing: await openSession(byListing!),
     other: await openSession(other!),
   };
-  for (const p of [atLogin!, bySweep!]) {
+  for (const p of [atLogin!, atSession!, bySweep!]) {
     const filed = await put(await cpfOf(p), 'athlete');
     t.same(filed.ok && filed.body.restricted, [], 'filed under `off`: nobody restricted');
   }
@@ -72,6 +76,14 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
     t.equal(await statusOf(atLogin!), 'restrito', 'the player is restricted');
     t.equal(await ended(sessions.atLogin.id), true, 'the open session ended before the answer');
     t.equal(await round(sessions.atLogin.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
+  });
+
+  t.test("at the day's first game session with no login: the wallet's own question ends its other sessions", async (t) => {
+    const refused = await call('games.sessions.create', { scope: live, params: { playerId: atSession! }, body: { gameId: 'gm_dice_classic' } });
+    t.match(refused.ok ? 'ok' : refused.error, { code: 'PLAYER_IMPEDED' }, 'the new session is refused');
+    t.equal(await statusOf(atSession!), 'restrito', 'the player is restricted');
+    t.equal(await ended(sessions.atSession.id), true, 'the session opened before ended (the wallet answered players while it waited on them)');
+    t.equal(await round(sessions.atSession.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
   });
 
   t.test('in the sweep', async (t) => {
