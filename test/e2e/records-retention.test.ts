@@ -29,6 +29,7 @@ const ORM_REMOVALS: Record<string, string> = {
   'services/players/src/handlers/responsible-gaming.ts': 'a removed limit row (every change stays in players.rg_history)',
   'services/players/src/handlers/admin-set-limits.ts': 'a removed limit row (every change stays in players.rg_history)',
   'services/compliance/src/handlers/admin-screening.ts': "an entry of the screening simulator's list (its removal is audited)",
+  'services/compliance/src/handlers/sandbox-screening.ts': "an operator's own sandbox entry of the screening simulator's list",
 };
 
 function sources(dir: string): string[] {

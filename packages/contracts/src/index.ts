@@ -372,6 +372,7 @@ import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
 import { responsibleGamingOperations } from './responsible-gaming.ts';
 import { eligibilityOperations } from './eligibility.ts';
+import { screeningSandboxOperations } from './screening-sandbox.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
@@ -383,9 +384,11 @@ export const publicOperations = {
   ...playerOperations,
   ...responsibleGamingOperations,
   ...eligibilityOperations,
+  ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,
   ...webhookOperations,
 };
 export * from './responsible-gaming.ts';
+export * from './screening-sandbox.ts';

@@ -127,6 +127,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: { cpf: '52998224725', reason: 'central_self_exclusion' },
   },
   sandboxRemoveImpediment: { params: { cpf: '52998224725' }, response: { cpf: '52998224725', removed: true } },
+  sandboxAddScreeningEntry: {
+    body: { list: 'sanctions', cpf: '529.982.247-25' },
+    response: { id: 'scr_5f0c6d8a1b2e4c7d9e0f1a2b3c4d5e6f', list: 'sanctions', cpf: '52998224725', createdAt: T0 },
+  },
+  sandboxRemoveScreeningEntry: {
+    params: { id: 'scr_5f0c6d8a1b2e4c7d9e0f1a2b3c4d5e6f' },
+    response: { id: 'scr_5f0c6d8a1b2e4c7d9e0f1a2b3c4d5e6f', removed: true },
+  },
   getKyc: { params: { playerId: PLAYER_ID }, response: kycRecord('em_analise') },
   submitKyc: {
     params: { playerId: PLAYER_ID },
@@ -400,6 +408,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   sandboxAddImpediment:
     'Sandbox only: puts a CPF on the simulated SPA impediment registry of your operator, with a reason (`central_self_exclusion` or `social_program`). Registrations, logins, first deposits and game sessions of the day and sweeps of `br-spa` brands then see it impeded.',
   sandboxRemoveImpediment: 'Sandbox only: takes a CPF off the simulated SPA impediment registry of your operator. `removed` says whether it was there.',
+  sandboxAddScreeningEntry:
+    "Sandbox only: puts a CPF on your sandbox's simulated PEP (`pep`) or sanctions (`sanctions`) list; your `br-spa` sandbox players with that CPF are screened again before this answers. A sanctions hit freezes the player (status `bloqueado`: deposits, rounds and withdrawals answer 403 `PLAYER_NOT_ACTIVE`); a PEP hit changes nothing you can see (our compliance team reviews it). The answer names the entry only.",
+  sandboxRemoveScreeningEntry:
+    "Sandbox only: takes one of your sandbox's entries off the simulated lists. `removed` says whether it was there. A removal does not lift a freeze: that is our compliance team's decision.",
   getKyc: 'The KYC status of a player and the document submissions registered for it.',
   submitKyc:
     'Registers a KYC document submission (your reference to the stored file; the API never receives the file). The KYC status becomes `em_analise`; the decision is taken by the compliance team.',

@@ -120,6 +120,23 @@ const FLOW: FlowStep[] = [
     tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
   },
   {
+    op: 'sandboxAddScreeningEntry',
+    name: 'Sandbox: put a CPF on the simulated PEP list',
+    body: { list: 'pep', cpf: '111.444.777-35' },
+    status: 201,
+    tests: [
+      json,
+      `pm.collectionVariables.set('screeningEntryId', body.id);`,
+      `pm.test('the entry, CPF as digits', () => { pm.expect(body.list).to.eql('pep'); pm.expect(body.cpf).to.eql('11144477735'); });`,
+    ],
+  },
+  {
+    op: 'sandboxRemoveScreeningEntry',
+    name: 'Sandbox: take the entry off again',
+    params: { id: '{{screeningEntryId}}' },
+    tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
+  },
+  {
     op: 'submitKyc',
     name: 'Submit a KYC document',
     params: { playerId: '{{playerId}}' },

@@ -27,6 +27,8 @@ import {
   type SetLimit,
   type SandboxImpediment,
   type SandboxPixKey,
+  type SandboxScreeningEntry,
+  type SandboxScreeningEntryResult,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -204,5 +206,11 @@ export class BackOffice {
     /** Takes a CPF off the simulated SPA impediment registry of your operator. */
     removeImpediment: (cpf: string, opts?: ReadOptions): Promise<{ cpf: string; removed: boolean }> =>
       this.#body('sandboxRemoveImpediment', { params: { cpf } }, opts),
+    /** Puts a CPF on your sandbox's simulated PEP or sanctions list (your br-spa sandbox players with it are screened again). */
+    addScreeningEntry: (body: SandboxScreeningEntry, opts?: ReadOptions): Promise<SandboxScreeningEntryResult> =>
+      this.#body('sandboxAddScreeningEntry', { body }, opts),
+    /** Takes one of your sandbox's entries off the simulated lists (a freeze stays). */
+    removeScreeningEntry: (id: string, opts?: ReadOptions): Promise<{ id: string; removed: boolean }> =>
+      this.#body('sandboxRemoveScreeningEntry', { params: { id } }, opts),
   };
 }

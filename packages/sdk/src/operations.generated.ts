@@ -338,6 +338,25 @@ export interface SandboxPixKey {
   ownerCpf: string;
 }
 
+export interface SandboxScreeningEntry {
+  list: "pep" | "sanctions";
+  /** Valid CPF, with or without punctuation; format: cpf */
+  cpf: string;
+  /** length 1 to 200 */
+  name?: string;
+  /** length 1 to 500 */
+  detail?: string;
+}
+
+export interface SandboxScreeningEntryResult {
+  id: string;
+  list: "pep" | "sanctions";
+  /** pattern: `^[0-9]{11}$` */
+  cpf: string;
+  /** format: date-time */
+  createdAt: string;
+}
+
 export interface SetLimit {
   value: string | number;
 }
@@ -429,6 +448,8 @@ export const OPERATIONS = {
   reportLogin: { id: 'reportLogin', method: 'POST', path: '/players/{playerId}/logins', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Report the player's login: under br-spa, the first of the day checks the SPA impediment registry" },
   sandboxAddImpediment: { id: 'sandboxAddImpediment', method: 'POST', path: '/sandbox/impediments', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated SPA impediment registry of the key's operator" },
   sandboxRemoveImpediment: { id: 'sandboxRemoveImpediment', method: 'DELETE', path: '/sandbox/impediments/{cpf}', pathParams: ['cpf'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take a CPF off the simulated SPA impediment registry of the key's operator" },
+  sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
+  sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
   listTransactions: { id: 'listTransactions', method: 'GET', path: '/players/{playerId}/transactions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Ledger of a player, newest first" },
   createDeposit: { id: 'createDeposit', method: 'POST', path: '/players/{playerId}/deposits', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Create a pending deposit" },
@@ -598,6 +619,26 @@ export interface OperationTypes {
     response: {
       /** pattern: `^[0-9]{11}$` */
       cpf: string;
+      removed: boolean;
+    };
+  };
+  /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
+  sandboxAddScreeningEntry: {
+    params: undefined;
+    query: undefined;
+    body: SandboxScreeningEntry;
+    response: SandboxScreeningEntryResult;
+  };
+  /** DELETE /sandbox/screening-entries/{id}: Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision) */
+  sandboxRemoveScreeningEntry: {
+    params: {
+      /** length 1 to 64 */
+      id: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      id: string;
       removed: boolean;
     };
   };

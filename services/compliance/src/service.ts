@@ -9,10 +9,12 @@ import {
   dailyFileAdminOperations,
   dailyFilesAdminOperations,
   screeningAdminOperations,
+  screeningSandboxOperations,
 } from '@bo/contracts';
 import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
 import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
+import { sandboxAddScreeningEntry, sandboxRemoveScreeningEntry } from './handlers/sandbox-screening.ts';
 import { httpScreeningAdapter } from './screening/http-adapter.ts';
 import type { ScreeningPort } from './screening/port.ts';
 import { createScreening, type Screening } from './screening/screening.ts';
@@ -52,7 +54,7 @@ export function createComplianceService(
     entities: complianceEntities,
     migrations: complianceMigrations,
     setup: (deps) => ({
-      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), players: playersOf(deps) }),
+      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
       players: playersOf(deps),
     }),
     handlers: (deps, { screening, players }) => ({
@@ -67,6 +69,8 @@ export function createComplianceService(
       ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
       ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
+      ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
+      ...handle(screeningSandboxOperations.sandboxRemoveScreeningEntry, sandboxRemoveScreeningEntry(deps)),
       ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
       ...handle(cosAdminOperations.adminAmlNoOccurrence, adminNoOccurrence(deps)),
       ...handle(dailyFileAdminOperations.adminDailyReport, adminDailyReport(deps, now)),

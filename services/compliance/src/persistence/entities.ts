@@ -166,6 +166,8 @@ export const ScreeningEntryEntity = defineEntity({
     name: p.text(),
     detail: p.text(),
     createdAt: p.datetime(),
+    /** An operator's sandbox entry (sandbox routes): it applies to that operator's sandbox players only. Null: our team's. */
+    operatorId: p.text().nullable(),
   },
   indexes: [{ name: 'screening_simulator_entries_by_cpf', properties: ['cpf'] }],
 });

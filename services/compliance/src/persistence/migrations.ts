@@ -120,6 +120,13 @@ export class DailyFileLines extends Migration {
   }
 }
 
+/** Sandbox entries of the screening simulator: an operator's own (null: our team's, for every player screened against it). */
+class SandboxScreeningEntries extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."screening_simulator_entries" add column "operator_id" text null');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -138,4 +145,5 @@ export const complianceMigrations = [
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
   { name: '0006_daily_file_lines', class: DailyFileLines },
+  { name: '0007_sandbox_screening_entries', class: SandboxScreeningEntries },
 ];

@@ -3,7 +3,7 @@
 // (simulator.ts) used by `npm start`, the sandbox and the tests. Failure policy: a screening that
 // cannot be answered is retried (the KYC event is redelivered; a rescreen reports the failure and
 // our team runs it again); nothing is frozen or cleared on a guess (docs/aml.md says why).
-import type { ScreeningList } from '@bo/contracts';
+import type { Environment, ScreeningList } from '@bo/contracts';
 
 export interface ScreeningSubject {
   cpf: string;
@@ -19,6 +19,12 @@ export interface ScreeningHit {
   reference: string;
 }
 
+/** Whose player is screened: the simulator applies an operator's sandbox entries to its sandbox players only. */
+export interface ScreeningCaller {
+  operatorId: string;
+  environment: Environment;
+}
+
 export interface ScreeningPort {
-  screen(subject: ScreeningSubject): Promise<ScreeningHit[]>;
+  screen(subject: ScreeningSubject, caller: ScreeningCaller): Promise<ScreeningHit[]>;
 }

@@ -16,13 +16,22 @@ import type { ScreeningHit, ScreeningPort, ScreeningSubject } from './port.ts';
 export interface Screening {
   /** Screens a player the first time they are seen; false when they were screened before. */
   screenNewPlayer(p: PlayerRef): Promise<boolean>;
-  /** Screens every known player again (a list changed): the hits, with their cases. */
-  rescreenAll(changeId: string): Promise<{ screened: number; hits: Array<{ playerId: string; list: ScreeningList; caseId: string }> }>;
+  /**
+   * Screens every known player again (a list changed): the hits, with their cases. `only`: the
+   * sandbox players of one operator with one CPF (an operator's sandbox entry changed).
+   */
+  rescreenAll(
+    changeId: string,
+    only?: { operatorId: string; cpf: string },
+  ): Promise<{ screened: number; hits: Array<{ playerId: string; list: ScreeningList; caseId: string }> }>;
 }
 
 export interface ScreeningOptions {
   sql: Sql;
+  /** The production brands' lists (the provider, or the simulator until one is contracted). */
   port: ScreeningPort;
+  /** The sandbox brands' lists: always the simulator, which the sandbox routes control. */
+  sandboxPort: ScreeningPort;
   players: PlayersAdmin;
 }
 
@@ -33,6 +42,7 @@ function hitOf(h: ScreeningHit): RuleHit {
 }
 
 export function createScreening(o: ScreeningOptions): Screening {
+  const portFor = (p: { environment: Environment }) => (p.environment === 'sandbox' ? o.sandboxPort : o.port);
   /** Applies a screening's answer: freeze first, then the record and the case in one transaction. */
   async function apply(p: PlayerRef, subject: ScreeningSubject, hits: ScreeningHit[], evidenceId: string, firstTime: boolean, before: ScreeningList[] = []) {
     if (hits.some((h) => h.list === 'sanctions')) await o.players.freeze(p.playerId);
@@ -70,10 +80,11 @@ export function createScreening(o: ScreeningOptions): Screening {
       const known = await o.sql.query('select 1 from compliance.screened_players where player_id = ?', [p.playerId]);
       if (known.length > 0) return false;
       const subject = await o.players.identityOf(p.playerId);
-      const hits = await o.port.screen(subject);
+      const hits = await portFor(p).screen(subject, p);
       return (await apply(p, subject, hits, `screening:registration:${p.playerId}`, true)) !== undefined;
     },
-    async rescreenAll(changeId) {
+    async rescreenAll(changeId, only) {
+      const scope = only ? ` and operator_id = ? and environment = 'sandbox' and cpf = ?` : '';
       const out: Array<{ playerId: string; list: ScreeningList; caseId: string }> = [];
       let screened = 0;
       let after = '';
@@ -88,16 +99,17 @@ export function createScreening(o: ScreeningOptions): Screening {
           birth_date: string | null;
           last_hits: ScreeningList[];
         }>(
-          'select player_id, operator_id, brand_id, environment, cpf, name, birth_date, last_hits from compliance.screened_players where player_id > ? order by player_id limit 200',
-          [after],
+          `select player_id, operator_id, brand_id, environment, cpf, name, birth_date, last_hits from compliance.screened_players
+            where player_id > ?${scope} order by player_id limit 200`,
+          only ? [after, only.operatorId, only.cpf] : [after],
         );
         if (batch.length === 0) break;
         for (const r of batch) {
           const subject = { cpf: r.cpf, name: r.name, birthDate: r.birth_date };
           // Only a list the player was not on before acts: a freeze or case our team has since
           // lifted or dismissed is not made again by every later change of the lists.
-          const hits = (await o.port.screen(subject)).filter((h) => !r.last_hits.includes(h.list));
           const p = { operatorId: r.operator_id, brandId: r.brand_id, environment: r.environment, playerId: r.player_id };
+          const hits = (await portFor(p).screen(subject, p)).filter((h) => !r.last_hits.includes(h.list));
           const cases = (await apply(p, subject, hits, `screening:list-change:${changeId}`, false, r.last_hits)) ?? [];
           for (const c of cases) out.push({ playerId: r.player_id, ...c });
           screened++;
