@@ -29,6 +29,17 @@ export interface ListCursor {
   encode(scope: readonly string[], pos: ListPosition): string;
   /** The position a cursor carries, if this list issued it under this scope; else a 422. */
   decode(scope: readonly string[], cursor: string): ListPosition;
+  /**
+   * A page from rows read with `limit + 1` (the extra row says more follow): the first `limit`
+   * rows through `view`, and the cursor after the last of them when more follow.
+   */
+  page<R, V>(
+    scope: readonly string[],
+    rows: R[],
+    limit: number,
+    view: (row: R) => V,
+    positionOf: (row: R) => ListPosition,
+  ): { data: V[]; nextCursor: string | null };
 }
 
 const invalid = (message: string) => validationError('query', [{ path: '/cursor', message }], 'The cursor is not valid.');
@@ -40,10 +51,16 @@ export function listCursor(secret: string, list: string): ListCursor {
     createHmac('sha256', key)
       .update(`list-cursor.v1\n${JSON.stringify([list, ...scope])}\n${payload}`)
       .digest('base64url');
+  const encode = (scope: readonly string[], pos: ListPosition) => {
+    const payload = Buffer.from(JSON.stringify([pos.at, pos.id])).toString('base64url');
+    return `${payload}.${sign(scope, payload)}`;
+  };
   return {
-    encode(scope, pos) {
-      const payload = Buffer.from(JSON.stringify([pos.at, pos.id])).toString('base64url');
-      return `${payload}.${sign(scope, payload)}`;
+    encode,
+    page(scope, rows, limit, view, positionOf) {
+      const shown = rows.slice(0, limit);
+      const last = shown.at(-1);
+      return { data: shown.map(view), nextCursor: rows.length > limit && last !== undefined ? encode(scope, positionOf(last)) : null };
     },
     decode(scope, cursor) {
       const parts = cursor.split('.');

@@ -41,3 +41,22 @@ t.test('garbage, an altered cursor, another scope, another list or another secre
   ];
   for (const [what, decode] of refused) t.match(refusal(decode), asQuery422, `${what}: refused`);
 });
+
+t.test('a page from limit + 1 rows: the first limit through the view, a cursor after the last only when more follow', async (t) => {
+  const list = listCursor(SECRET, 'test.items');
+  const rows = [1, 2, 3].map((n) => ({ id: `i_${n}`, at: `2026-11-0${n}T00:00:00.000Z` }));
+  const position = (r: (typeof rows)[number]) => ({ at: r.at, id: r.id });
+  const more = list.page(['s'], rows, 2, (r) => r.id, position);
+  t.same(more.data, ['i_1', 'i_2'], 'the first two, through the view');
+  t.same(list.decode(['s'], more.nextCursor!), { at: rows[1]!.at, id: 'i_2' }, 'the cursor continues after the last shown');
+  t.same(
+    list.page(['s'], rows.slice(0, 2), 2, (r) => r.id, position),
+    { data: ['i_1', 'i_2'], nextCursor: null },
+    'no extra row: no cursor',
+  );
+  t.same(
+    list.page(['s'], [], 2, (r: (typeof rows)[number]) => r.id, position),
+    { data: [], nextCursor: null },
+    'an empty page',
+  );
+});

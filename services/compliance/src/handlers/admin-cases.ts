@@ -55,15 +55,7 @@ export function adminListCases(deps: ServiceDeps<ComplianceConfig>): HandlerOf<t
       },
       { orderBy: [{ openedAt: 'desc' }, { id: 'desc' }], limit: limit + 1 },
     );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: {
-        data: page.map(summaryOf),
-        nextCursor: rows.length > limit && last ? cursors.encode(scope, { at: isoTime(last.openedAt), id: last.id }) : null,
-      },
-    };
+    return { status: 200, body: cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: isoTime(r.openedAt), id: r.id })) };
   };
 }
 

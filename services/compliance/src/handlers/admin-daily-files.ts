@@ -43,15 +43,7 @@ export function adminListDailyFiles(deps: ServiceDeps<ComplianceConfig>): Handle
         limit + 1,
       ],
     );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: {
-        data: page.map(summaryOf),
-        nextCursor: rows.length > limit && last ? cursors.encode(scope, { at: last.date, id: last.brand_id }) : null,
-      },
-    };
+    return { status: 200, body: cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: r.date, id: r.brand_id })) };
   };
 }
 

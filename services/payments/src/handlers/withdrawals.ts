@@ -238,15 +238,7 @@ export function adminListWithdrawals(deps: ServiceDeps<PaymentsConfig>): Handler
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode([status], q.cursor) : undefined;
     const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: {
-        data: page.map(adminView),
-        nextCursor: rows.length > limit && last ? cursors.encode([status], { at: new Date(last.createdAt).toISOString(), id: last.id }) : null,
-      },
-    };
+    return { status: 200, body: cursors.page([status], rows, limit, adminView, (r) => ({ at: new Date(r.createdAt).toISOString(), id: r.id })) };
   };
 }
 

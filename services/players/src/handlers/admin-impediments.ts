@@ -37,12 +37,7 @@ export function adminListImpediments(deps: ServiceDeps<PlayersConfig>): HandlerO
       },
       { orderBy: [{ addedAt: 'desc' }, { cpf: 'desc' }], limit: limit + 1 },
     );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: { data: page.map(view), nextCursor: rows.length > limit && last ? cursors.encode(scope, { at: isoTime(last.addedAt), id: last.cpf }) : null },
-    };
+    return { status: 200, body: cursors.page(scope, rows, limit, view, (r) => ({ at: isoTime(r.addedAt), id: r.cpf })) };
   };
 }
 

@@ -69,13 +69,15 @@ export function adminKycQueue(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeo
       after ? { kycStatus: status, $or: [{ kycUpdatedAt: { $lt: at } }, { kycUpdatedAt: at, id: { $lt: after.id } }] } : { kycStatus: status },
       { orderBy: { kycUpdatedAt: 'desc', id: 'desc' }, limit: limit + 1 },
     );
-    const page = rows.slice(0, limit);
+    const { data: page, nextCursor } = cursors.page(
+      [status],
+      rows,
+      limit,
+      (r) => r,
+      (r) => ({ at: r.kycUpdatedAt.toISOString(), id: r.id }),
+    );
     const data = [];
     for (const row of page) data.push(await playerFile(em, row));
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: { data, nextCursor: rows.length > limit && last ? cursors.encode([status], { at: last.kycUpdatedAt.toISOString(), id: last.id }) : null },
-    };
+    return { status: 200, body: { data, nextCursor } };
   };
 }

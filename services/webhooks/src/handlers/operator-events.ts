@@ -68,12 +68,7 @@ export function listWebhookEvents(rt: WebhooksRuntime): HandlerOf<typeof webhook
        limit ?`,
       [...filters.params, limit + 1],
     );
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    return {
-      status: 200,
-      body: { data: page.map(summary), nextCursor: rows.length > limit && last ? cursors.encode(owner, { at: last.received_key, id: last.id }) : null },
-    };
+    return { status: 200, body: cursors.page(owner, rows, limit, summary, (r) => ({ at: r.received_key, id: r.id })) };
   };
 }
 
