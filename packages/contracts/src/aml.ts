@@ -2,7 +2,7 @@
 // own team only. Nothing here is ever part of the operator API, its errors or its webhooks (no
 // tipping off): the operations are admin operations, the messages are between our services.
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentSchema, Money, Nullable, Page, Timestamp } from './common.ts';
+import { EnvironmentSchema, Money, Nullable, Page, Timestamp, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 
@@ -136,8 +136,7 @@ export const amlAdminOperations = defineOperations({
     query: Type.Object({
       playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       status: Type.Optional(AmlCaseStatusSchema),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      ...pageQuery(200),
     }),
     response: Page(AmlCaseSummarySchema),
     status: 200,

@@ -48,4 +48,9 @@ export const ErrorEnvelope = Type.Object(
 );
 
 export const Page = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), nextCursor: Nullable(Type.String()) });
+/** The query properties of a cursor list (spread after its filters): a page size up to `maxLimit`, and the previous page's `nextCursor`. */
+export const pageQuery = (maxLimit: number) => ({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: maxLimit })),
+  cursor: Type.Optional(Type.String({ maxLength: 512 })),
+});
 export const List = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item) });

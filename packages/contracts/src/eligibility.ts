@@ -4,7 +4,7 @@
 // the internal message other services send before a player's first deposit or game session of the day;
 // and our compliance team's internal impediments registry (Lei 14.790/2023 art. 26), admin only.
 import { Type, type Static } from '@sinclair/typebox';
-import { Page, Timestamp } from './common.ts';
+import { Page, Timestamp, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
@@ -191,8 +191,7 @@ export const internalImpedimentAdminOperations = defineOperations({
     summary: 'Our internal impediments registry (Lei 14.790/2023 art. 26), newest first; one CPF with `cpf`',
     query: Type.Object({
       cpf: Type.Optional(Type.String({ format: 'cpf' })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      ...pageQuery(200),
     }),
     response: Page(InternalImpedimentSchema),
     status: 200,

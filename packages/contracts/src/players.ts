@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
-import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf, pageQuery } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
@@ -274,8 +274,7 @@ export const playerAdminOperations = defineOperations({
     summary: 'Players waiting for a KYC decision, newest change first, with submissions and history',
     query: Type.Object({
       status: Type.Optional(literals(KYC_REVIEW_STATUSES)),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      ...pageQuery(100),
     }),
     response: Page(AdminPlayerFileSchema),
     status: 200,

@@ -4,7 +4,7 @@
 // players, the day's money and rounds of the wallet's ledger, the deposits' and withdrawals'
 // records of payments), and our team's admin operations to list, check and download kept files.
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EnvironmentSchema, Money, Nullable, Page, Timestamp } from './common.ts';
+import { Currency, EnvironmentSchema, Money, Nullable, Page, Timestamp, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerStatusSchema, KycStatusSchema } from './players.ts';
@@ -280,8 +280,7 @@ export const dailyFilesAdminOperations = defineOperations({
       brandId: Type.Optional(BrandId),
       from: Type.Optional(CalendarDate),
       to: Type.Optional(CalendarDate),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-      cursor: Type.Optional(Type.String({ maxLength: 512 })),
+      ...pageQuery(200),
     }),
     response: Page(DailyFileSummarySchema),
     status: 200,
