@@ -59,8 +59,9 @@ export function formatReport(r: BenchResults): string {
   const by = (kind: string) => r.scenarios.filter((s) => s.kind === kind);
   const bareSelect = mean(by('bareSelect').map((s) => s.requestsPerSec));
   const bareUpdate = mean(by('bareUpdate').map((s) => s.requestsPerSec));
-  // The responsible-gaming pair (scenario `rg`) is reported on its own, as br-spa vs off.
-  const profileRun = (s: ScenarioResult) => s.name.includes(', profile ');
+  // The responsible-gaming pair (scenario `rg`, ", profile x") and the br-spa pair (scenario
+  // `brspa`, "(profile x)", A B B A) are reported on their own, as br-spa vs off.
+  const profileRun = (s: ScenarioResult) => s.name.includes(', profile ') || s.name.includes('(profile ');
   const deposits = by('deposit').filter((s) => !profileRun(s));
   // Repeated runs of one kind (A B B A) are averaged.
   const averaged = (runs: ScenarioResult[]): ScenarioResult | undefined =>
@@ -122,6 +123,18 @@ export function formatReport(r: BenchResults): string {
     if (off && brSpa) {
       const ratio = brSpa.opsPerSec! / off.opsPerSec!;
       target(`${kind === 'deposit' ? 'deposits' : 'real-money rounds'} br-spa vs off, same operator (ops/s)`, pct(ratio), '>= 85%', ratio >= 0.85);
+    }
+  }
+  const abba = (kind: string, profile: string) => averaged(r.scenarios.filter((s) => s.kind === kind && s.name.endsWith(`(profile ${profile})`)));
+  for (const [kind, label] of [
+    ['createPlayer', 'registrations'],
+    ['deposit', 'deposits'],
+  ] as const) {
+    const off = abba(kind, 'off');
+    const brSpa = abba(kind, 'br-spa');
+    if (off && brSpa) {
+      const ratio = brSpa.opsPerSec! / off.opsPerSec!;
+      target(`${label} br-spa vs off, two operators, A B B A (ops/s)`, pct(ratio), '>= 85%', ratio >= 0.85);
     }
   }
   for (const d of by('deposit')) {

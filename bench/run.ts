@@ -496,6 +496,7 @@ async function main(): Promise<void> {
       // Not reported: the first deposits of these players open their wallet accounts.
       await depositRun('priming: rg deposits (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 });
       out.push(await depositRun('deposit create + confirm, profile off', rgDepositors, brands));
+      await measure(spec('priming: rounds under off (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
       out.push(await measure(spec('real-money game round, profile off', 'rounds', publicUrl, { sessions: rgSessions }), measured));
       expectStatus('profile br-spa', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }), 200);
       const limits = [
@@ -515,6 +516,10 @@ async function main(): Promise<void> {
       };
       await inBatches(rgDepositors, 16, (p) => withLimits(p.id, p.creds));
       await inBatches(rgSessions, 16, (s) => withLimits(s.playerId, productionOf(op)));
+      // Not reported, as on the off side: the first deposit and round of each player after the
+      // switch pay once for the day's impediment check and the players' refreshed state.
+      await depositRun('priming: rg deposits under br-spa (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 }, { amlWatch: true });
+      await measure(spec('priming: rounds under br-spa (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
       out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands, {}, { amlWatch: true }));
       out.push(await measure(spec('real-money game round, profile br-spa', 'rounds', publicUrl, { sessions: rgSessions }), measured));
       return out;
