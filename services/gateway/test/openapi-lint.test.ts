@@ -119,6 +119,7 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         cancelWithdrawal: false,
         sandboxWithdrawalDecision: true,
         sandboxAddImpediment: true,
+        sandboxAddScreeningEntry: true,
         sandboxAddPixKey: true,
         createGameSession: true,
       },
