@@ -17,13 +17,17 @@ import { checkAtRegistration, type Eligibility, type RecordCleanCheck } from '..
 /**
  * The refusals a registration meets before anything else: the externalId already held, and under
  * br-spa the CPF held by a player not closed (a closed one does not count: a new registration is
- * checked afresh). One statement.
+ * checked afresh). One statement of two index lookups (an OR of the two made the planner walk the
+ * brand's players on a growing table), prepared once per connection by the kit's `sql`.
  */
 async function refuseTaken(em: EntityManager, brandId: string, externalId: string, cpf: string | null): Promise<void> {
-  const where = cpf === null ? { brandId, externalId } : { brandId, $or: [{ externalId }, { cpf, status: { $ne: 'encerrado' as const } }] };
-  const held = await em.find(PlayerEntity, where, { fields: ['id', 'externalId'], limit: 2 });
-  if (held.some((p) => p.externalId === externalId)) throw new AppError('PLAYER_ALREADY_EXISTS');
-  if (held[0]) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: held[0].id });
+  const [held] = await sqlIn(em).query<{ external: string | null; cpf: string | null }>(
+    `select (select id from players.players where brand_id = ? and external_id = ?) as external,
+            (select id from players.players where brand_id = ? and cpf = ? and status <> 'encerrado' limit 1) as cpf`,
+    [brandId, externalId, brandId, cpf],
+  );
+  if (held?.external) throw new AppError('PLAYER_ALREADY_EXISTS');
+  if (held?.cpf) throw new AppError('PLAYER_CPF_EXISTS', undefined, { playerId: held.cpf });
 }
 
 export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerOperations.createPlayer> {

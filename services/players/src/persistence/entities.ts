@@ -101,6 +101,8 @@ export const PlayerEntity = defineEntity({
     },
     // Our team's search: by CPF, e-mail (any case), externalId.
     { name: 'players_by_cpf', properties: ['cpf'] },
+    // br-spa registration: the brand's player holding a CPF (one per CPF per brand), without scanning the brand.
+    { name: 'players_brand_cpf', properties: ['brandId', 'cpf'] },
     { name: 'players_by_email', expression: 'create index "players_by_email" on "players"."players" (lower(email))' },
     { name: 'players_by_external_id', properties: ['externalId'] },
   ],

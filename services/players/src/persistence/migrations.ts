@@ -188,6 +188,13 @@ export class PlayerStatusHistory extends Migration {
 }
 
 /** Generated from the entities (npm run migration:create). */
+export class PlayersBrandCpf extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('create index "players_brand_cpf" on "players"."players" ("brand_id", "cpf")');
+  }
+}
+
+/** Generated from the entities (npm run migration:create). */
 export class InternalImpediments extends Migration {
   override async up(): Promise<void> {
     this.addSql(
@@ -223,4 +230,5 @@ export const playerMigrations = [
   { name: '0009_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
   { name: '0010_player_status_history', class: PlayerStatusHistory },
   { name: '0011_internal_impediments', class: InternalImpediments },
+  { name: '0012_players_brand_cpf', class: PlayersBrandCpf },
 ];
