@@ -85,6 +85,12 @@ t.test('br-spa eligibility', async (t) => {
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => register(sandbox, { externalId: `race-${i}`, cpf: racing })));
     t.equal(replies.filter((r) => r.ok && r.status === 201).length, 1, 'one registration wins');
     t.equal(replies.filter((r) => !r.ok && r.error.code === 'PLAYER_CPF_EXISTS').length, 5, 'the others are told the CPF exists');
+    const winner = replies.find((r) => r.ok) as { body: { id: string } } | undefined;
+    t.same(
+      [...new Set(replies.flatMap((r) => (r.ok ? [] : [JSON.stringify(r.error.details)])))],
+      [JSON.stringify({ playerId: winner?.body.id })],
+      'each names the winner, whether it lost at the look or at the unique index',
+    );
   });
 
   t.test('logins: the first of the day asks, the rest do not; an outage is let through for 15 days only', async (t) => {

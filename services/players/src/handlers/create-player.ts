@@ -1,9 +1,9 @@
 // players.create (POST /players, idempotent). externalId is unique per brand: checked first for a
 // clear answer, and held by the unique index when two creates race. Under br-spa the CPF is asked
-// of the impediment registry first and is unique per brand among players not closed (held by a
-// transaction lock on brand and CPF when two creates race; docs/eligibility.md). Limits sent with
+// of the impediment registry first and is unique per brand among players not closed (held by the
+// partial unique index players_one_per_cpf when two creates race; docs/eligibility.md). Limits sent with
 // the registration are the player's first limits, in force at once (docs/responsible-gaming.md).
-import { AppError, newId, normaliseCpf, validationError, type playerOperations } from '@bo/contracts';
+import { AppError, isAppError, newId, normaliseCpf, validationError, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
@@ -50,14 +50,14 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
       await refuseTaken(em, scope.brandId, input.externalId, cpf);
       recordCheck = await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
     }
-    return runOnce(
+    const created = runOnce(
       ormTransactor(deps.orm.em),
       deps.schema,
       key,
       'players.create',
       async (tx) => {
-        // Two creates of one CPF racing: the second waits here and then sees the first's player.
-        if (brSpa) await sqlIn(tx).query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.cpf:${scope.brandId}:${cpf}`]);
+        // Two creates of one CPF racing past this look: the unique index players_one_per_cpf (br-spa
+        // players not closed) makes the second one's insert wait for the first and then fail.
         await refuseTaken(tx, scope.brandId, input.externalId, brSpa ? cpf : null);
         const now = ruleClock.now();
         const player = tx.create(PlayerEntity, {
@@ -69,6 +69,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
           name: input.name,
           email: input.email,
           cpf,
+          cpfUnique: brSpa,
           phone: input.phone ?? null,
           birthDate: input.birthDate,
           currency: scope.currency,
@@ -104,7 +105,12 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
         }
         return { status: 201, body: toPlayer(player) };
       },
-      { lookedUp: true, uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS' } },
+      { lookedUp: true, uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS', players_one_per_cpf: 'PLAYER_CPF_EXISTS' } },
     );
+    // The race lost on the CPF index: the answer names the player who holds the CPF, as the look does.
+    return created.catch(async (e: unknown) => {
+      if (isAppError(e) && e.code === 'PLAYER_CPF_EXISTS' && !e.details) await refuseTaken(deps.orm.em.fork(), scope.brandId, input.externalId, cpf);
+      throw e;
+    });
   };
 }

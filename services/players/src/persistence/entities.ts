@@ -76,6 +76,8 @@ export const PlayerEntity = defineEntity({
     restrictedAt: p.datetime().nullable(),
     /** br-spa: when payments took the balance of the player closed after a hit (impediments/closing.ts). */
     closeoutDoneAt: p.datetime().nullable(),
+    /** Registered under br-spa: one such player per CPF per brand while not closed (players_one_per_cpf). */
+    cpfUnique: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -103,6 +105,11 @@ export const PlayerEntity = defineEntity({
     { name: 'players_by_cpf', properties: ['cpf'] },
     // br-spa registration: the brand's player holding a CPF (one per CPF per brand), without scanning the brand.
     { name: 'players_brand_cpf', properties: ['brandId', 'cpf'] },
+    // br-spa: one player per CPF per brand among those not closed, held when two registrations race.
+    {
+      name: 'players_one_per_cpf',
+      expression: `create unique index "players_one_per_cpf" on "players"."players" ("brand_id", "cpf") where cpf_unique and status <> 'encerrado'`,
+    },
     { name: 'players_by_email', expression: 'create index "players_by_email" on "players"."players" (lower(email))' },
     { name: 'players_by_external_id', properties: ['externalId'] },
   ],

@@ -191,6 +191,11 @@ export class PlayerStatusHistory extends Migration {
 export class PlayersBrandCpf extends Migration {
   override async up(): Promise<void> {
     this.addSql('create index "players_brand_cpf" on "players"."players" ("brand_id", "cpf")');
+    // br-spa's one player per CPF per brand, held by the index instead of an advisory lock: players
+    // registered under br-spa from now on (earlier ones were held by the lock and stay checked by
+    // the registration's own lookup).
+    this.addSql('alter table "players"."players" add column "cpf_unique" boolean not null default false');
+    this.addSql(`create unique index "players_one_per_cpf" on "players"."players" ("brand_id", "cpf") where cpf_unique and status <> 'encerrado'`);
   }
 }
 
