@@ -1,28 +1,24 @@
 // The whole system as real processes (gateway + every service), on a fresh database and NATS
 // prefix, for end-to-end tests. Processes can be killed and restarted to test crashes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { OperatorClient, type ClientResponse, type CreatedOperator } from '@bo/contracts';
 import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { infrastructure } from './infrastructure.ts';
+import { freePortBlock } from '../../../scripts/local-infra.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const COMPONENTS = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance', 'gateway'] as const;
 export type Component = (typeof COMPONENTS)[number];
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+/**
+ * A port for a process of the stack to listen on, below the kernel's ephemeral range: a port the
+ * kernel handed out (listen on 0) can be taken by a busy machine's outgoing connection before the
+ * process binds it (a gateway that failed to start with EADDRINUSE, seen under load).
+ */
+const freePort = (): Promise<number> => freePortBlock(1);
 
 export interface Stack {
   publicUrl: string;
