@@ -91,7 +91,9 @@ function keyedLanes(max: number) {
   const tails = new Map<string, Promise<void>>();
   return {
     async add(key: string, task: () => Promise<void>): Promise<void> {
-      const run = (tails.get(key) ?? Promise.resolve()).then(task);
+      // A task settles its own errors (the consumer's wrapper logs and naks); whatever still escapes
+      // must not stop the key's lane or reject the caller's wait.
+      const run = (tails.get(key) ?? Promise.resolve()).then(task).catch(() => undefined);
       tails.set(key, run);
       running.add(run);
       void run.finally(() => {
