@@ -3,7 +3,8 @@
 // are durable but the page never hears of it: the restarted wallet must answer the retried click
 // (same clientRoundId) with the recorded round, never a second debit. Drawn but not posted
 // (`wallet.round.before-post`; the round is one statement) nothing may survive: the retry plays
-// the round once.
+// the round once. A player with limits whose round is checked in a transaction
+// (`wallet.round.limits-checked`) loses nothing of it either, and its usage counts a round once.
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
@@ -147,6 +148,47 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
       'one BET, from the retry',
     );
     t.equal(cents(await available(player)), 5000 - 500 + cents(round.payout));
+    await assertLedgerSound(t, stack);
+  });
+
+  t.test('a player with a wager limit: a crash inside the checked round leaves nothing, one after the commit counts the round once', async (t) => {
+    const { player, token } = await newPlayerWithSession(t, '100.00');
+    ok(
+      await call('players.rg.setLimit', {
+        scope: brand,
+        params: { playerId: player, type: 'wager', period: 'day' },
+        body: { value: '20.00' },
+        key: `limit-${randomBytes(6).toString('hex')}`,
+      }),
+    );
+    const click = { amount: '10.00', target: '50', clientRoundId: `limited-${randomBytes(6).toString('hex')}` };
+    const usage = async () =>
+      (
+        await sql.query(
+          `select coalesce(sum(u.wagered), 0)::text as wagered from wallet.rg_usage u join wallet.accounts a on a.id = u.account_id where a.player_id = $1`,
+          [player],
+        )
+      ).rows[0].wagered;
+
+    const checked = await wallet.start({ CRASH_AT: 'wallet.round.limits-checked' });
+    t.equal(errorOf(await play(token, click, 3000))?.code, 'SERVICE_UNAVAILABLE');
+    t.equal((await checked.exited).signal, 'SIGKILL', 'died between the check and the round');
+    t.same(await roundsOf(click.clientRoundId), [], 'no round');
+    t.equal(await usage(), '0', 'and no usage');
+
+    const committed = await wallet.start({ CRASH_AT: 'wallet.round.after-commit' });
+    t.equal(errorOf(await play(token, click, 3000))?.code, 'SERVICE_UNAVAILABLE');
+    t.equal((await committed.exited).signal, 'SIGKILL', 'died after the commit');
+    const [recorded] = await roundsOf(click.clientRoundId);
+    t.ok(recorded, 'the round was committed');
+
+    await wallet.start();
+    t.equal(ok<{ id: string }>(await play(token, click)).id, recorded.id, 'the retry returns the recorded round');
+    t.equal(await usage(), '10.00', 'counted once');
+    const second = await play(token, { ...click, clientRoundId: `second-${randomBytes(6).toString('hex')}` });
+    t.equal(second.ok && second.status, 201, 'a second round fits the limit exactly');
+    const third = await play(token, { ...click, clientRoundId: `third-${randomBytes(6).toString('hex')}` });
+    t.match(errorOf(third), { code: 'RG_BLOCKED', details: { reason: 'wager_limit' } }, 'a third does not');
     await assertLedgerSound(t, stack);
   });
 });

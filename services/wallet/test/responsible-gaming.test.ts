@@ -156,6 +156,7 @@ t.test('responsible gaming on real-money play', async (t) => {
       '150 s: 2 whole minutes',
     );
     setRuleClockOffset(0);
+    await assertLedgerSound(t, h);
   });
 
   t.test('pause and self-exclusion: no session, no round; a self-exclusion ends the open sessions', async (t) => {
@@ -180,6 +181,53 @@ t.test('responsible gaming on real-money play', async (t) => {
     t.equal(reason(await openSession(other)), 'self_excluded');
     await assertLedgerSound(t, h);
   });
+
+  t.test(
+    "a round is checked on the account row's counters: seeded from the usage, left uncounted by rounds without limits, checked by verifyLedger",
+    async (t) => {
+      at('2030-12-10T10:00:00-03:00');
+      // No cooling-off: the removal below is in force at once, so a round without limits falls in the same day.
+      const set = await h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off', coolingOffHours: 0 } });
+      t.equal(set.ok, true);
+      t.teardown(() => h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off', coolingOffHours: 24 } }));
+      const player = await funded();
+      const counters = async () =>
+        (
+          await h.sql<{ counted: boolean; loss: string | null }>(
+            "select rg_day is not null as counted, rg_day_net_loss::text as loss from wallet.accounts where kind = 'player' and player_id = ?",
+            [player],
+          )
+        )[0];
+      (await setLimit(player, 'loss', 'day', '60.00')).ok || t.fail('limit');
+      const token = tokenOf((await h.openSession(t, live, player, 'gm_dice_classic')).gameUrl);
+      t.equal(reason(await lose(token)), 'ok:201');
+      t.same(await counters(), { counted: true, loss: '10.00' }, 'the first round seeds the counters and counts itself');
+      t.equal(reason(await lose(token)), 'ok:201');
+      t.same(await counters(), { counted: true, loss: '20.00' });
+
+      await h.sql("update wallet.accounts set rg_day_net_loss = 0 where kind = 'player' and player_id = ?", [player]);
+      t.equal(reason(await lose(token)), 'ok:201');
+      t.same(await counters(), { counted: true, loss: '10.00' }, 'the round read the row, not the usage table');
+      const v = await h.verifyLedger();
+      t.match(
+        v.mismatches.filter((m: any) => m.check.startsWith('rgCounters:')),
+        [{ check: 'rgCounters:day', stored: '30.00/10.00/0', computed: '30.00/30.00/0' }],
+        'verifyLedger finds counters that differ from the usage',
+      );
+      await h.sql("update wallet.accounts set rg_day = null where kind = 'player' and player_id = ?", [player]);
+      t.equal(reason(await lose(token)), 'ok:201');
+      t.same(await counters(), { counted: true, loss: '40.00' }, 'uncounted: seeded again from the usage');
+
+      (await h.call('players.rg.removeLimit', live, { params: { playerId: player, type: 'loss', period: 'day' } })).ok || t.fail('removal');
+      t.equal(reason(await lose(token)), 'ok:201', 'no limit');
+      t.same(await counters(), { counted: false, loss: '40.00' }, 'a round without limits leaves the counters uncounted');
+      (await setLimit(player, 'loss', 'day', '60.00')).ok || t.fail('limit');
+      t.equal(reason(await lose(token)), 'ok:201', 'a net loss of 60.00 today');
+      t.equal(reason(await lose(token)), 'loss_limit', 'the round played without the limit counts toward it');
+      setRuleClockOffset(0);
+      await assertLedgerSound(t, h);
+    },
+  );
 
   t.test('br-spa: a session needs a loss and a time limit', async (t) => {
     setRuleClockOffset(0);

@@ -14,11 +14,13 @@
 // money is posted at most once whatever its caller does. The game clearing side is appended,
 // never locked (docs/money.md, "Hot accounts"). The same statement adds the round to the player's
 // responsible-gaming usage of its hour (wallet.rg_usage: staked, net loss), so usage and money
-// commit together.
+// commit together. A round of a player with limits also counts the activity and is checked
+// against the limits on the locked row (rg-counters.ts); one without leaves the counters uncounted.
 import { AppError } from '@bo/contracts';
-import { compareMoney, formatMoney, type Sql, type SqlRunner } from '@bo/service-kit';
+import { compareMoney, formatMoney, subMoney, type Sql, type SqlRunner } from '@bo/service-kit';
 import { ensureClearingAccount, playerAccountId } from './accounts.ts';
 import { postOnPlayerRow } from './ledger-writer.ts';
+import { roundCounterParts, UNCOUNTED, type RoundLimits } from './rg-counters.ts';
 
 /** The brand's game clearing account (created, committed, the first time). */
 export function gameClearingAccount(sql: Sql, brandId: string, currency: string): Promise<string> {
@@ -57,14 +59,16 @@ export interface RealRound {
  * Posts the round; returns the stakeable balance after it, or undefined when nothing was written
  * (not enough to stake, no account, this clientRoundId is played already, or the session has
  * ended by the round's time: its row's `expires_at` is read in the statement itself, so a
- * session ended early is not played on by a round that passed the handler's first look).
+ * session ended early is not played on by a round that passed the handler's first look). With
+ * `limits`, also when the counters are not of the current periods or a limit does not hold.
  */
-export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ balanceAfter: string } | undefined> {
+export async function postRealRound(sql: SqlRunner, r: RealRound, limits?: RoundLimits): Promise<{ balanceAfter: string } | undefined> {
   const amount = formatMoney(r.amount);
   const payout = formatMoney(r.payout);
   if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.id}: amount ${amount}, payout ${payout}`);
   const pays = compareMoney(payout, 0) > 0;
-  // Two texts (with and without a WIN), each prepared once. The round's number is a scalar
+  const counters = limits ? roundCounterParts(limits, r.createdAt, amount, formatMoney(subMoney(amount, payout))) : undefined;
+  // Four texts (with and without a WIN, with and without limits), each prepared once. The round's number is a scalar
   // subquery on `s`: without its session row it is null and the whole statement fails (seq is not
   // null), so there is never money without its round.
   const { row } = await postOnPlayerRow<{ balance_after: string }>(sql, {
@@ -76,22 +80,25 @@ export async function postRealRound(sql: SqlRunner, r: RealRound): Promise<{ bal
       { source: `game-round:${r.id}:bet`, type: 'BET', amount: `-${amount}`, clearingAccountId: r.clearingAccountId },
       ...(pays ? [{ source: `game-round:${r.id}:win`, type: 'WIN' as const, amount: payout, clearingAccountId: r.clearingAccountId }] : []),
     ],
+    alsoSet: counters?.set ?? UNCOUNTED,
     onlyIf: {
       text: `and available - held >= ?::numeric
                   and not exists (select 1 from wallet.game_rounds where session_id = ? and client_round_id = ?)
-                  and exists (select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz)`,
-      params: [amount, r.sessionId, r.clientRoundId, r.sessionId, r.createdAt],
+                  and exists (select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz)${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
+      params: [amount, r.sessionId, r.clientRoundId, r.sessionId, r.createdAt, ...(counters?.onlyIf.params ?? [])],
     },
+    ...(counters ? { alsoReturns: counters.returns } : {}),
     alsoWith: ([bet, win]) => ({
       text: `s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
            select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
                   a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
            returning 1),
-     u as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss)
-           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric - ?::numeric from a
+     u as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)
+           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric - ?::numeric, ${counters ? 'a.rg_gap_seconds' : '0'} from a
            on conflict (account_id, hour) do update
-             set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss
+             set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss,
+                 seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played
            returning 1)`,
       params: [
         r.sessionId,

@@ -50,8 +50,12 @@ export interface PlayerRowPosting {
   transactions: PlayerRowTransaction[];
   /** Write nothing when the first transaction's source is posted already (checked on the locked row). */
   unlessPosted?: boolean;
+  /** Further columns of the player's row to set, `, col = …` (read the row's values before the update). */
+  alsoSet?: SqlPart;
   /** Further conditions on the player's row, `and …`, checked on the row the update locked. */
   onlyIf?: SqlPart;
+  /** Further columns `a` returns for the caller's CTEs (`, col`). */
+  alsoReturns?: string;
   /** The caller's own CTEs after the posting's (`name as (…), …`); they may read `a`, the updated row. */
   alsoWith?: (posted: PlayerRowPosted[]) => SqlPart;
   /** What the statement returns, from `a` (`a.available, a.held`). */
@@ -97,9 +101,9 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
   });
   const also = p.alsoWith?.(posted);
   const found = await sql.query<R>(
-    `with a as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()
+    `with a as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()${p.alsoSet?.text ?? ''}
                 where id = ?${p.unlessPosted ? ' and not exists (select 1 from wallet.ledger_transactions where source = ?)' : ''}${p.onlyIf ? ` ${p.onlyIf.text}` : ''}
-                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at),
+                returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at${p.alsoReturns ?? ''}),
      t as (insert into wallet.ledger_transactions (${TRANSACTION_COLUMNS})
            select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values ${rows(n, '?::text, ?::text, ?::text')}) v(id, source, type)
            returning 1),
@@ -110,6 +114,7 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
     [
       formatMoney(net),
       n,
+      ...(p.alsoSet?.params ?? []),
       p.accountId,
       ...(p.unlessPosted ? [p.transactions[0]!.source] : []),
       ...(p.onlyIf?.params ?? []),

@@ -1,8 +1,9 @@
 // A player's responsible-gaming usage as the wallet counts it (docs/responsible-gaming.md): what
 // real-money rounds staked and lost net, and the time played, in wallet.rg_usage by UTC hour.
 // Money usage is written by the round's own statement (game-round.ts); time by the activity of
-// the game page (games/handlers/activity.ts). A period (calendar day, week Monday to Sunday,
-// calendar month in the operator's time zone) is the range of hours it covers.
+// the game page (rg-counters.ts, which also keeps the current periods' counters on the account
+// row). A period (calendar day, week Monday to Sunday, calendar month in the operator's time
+// zone) is the range of hours it covers (wallet.rg_period).
 import type { LimitPeriod } from '@bo/contracts';
 import { onlyRow, type SqlRunner } from '@bo/service-kit';
 
@@ -13,31 +14,27 @@ export interface RoundUsage {
   resetsAt: Record<LimitPeriod, string>;
 }
 
-/** Statement parts run before the read, in the same statement (their writes are not seen by it). */
-export interface FirstParts {
-  ctes: string;
-  params: unknown[];
+/**
+ * The account's usage of the periods holding `now` in `timeZone`, as a query: per period its range
+ * (`day`, `week`, `month`, from wallet.rg_period), its end (`day_end` …) and its sums (`wagered_day`,
+ * `net_loss_day`, `seconds_played_day` …).
+ */
+export function usageQuery(accountId: string, timeZone: string, now: Date): { text: string; params: unknown[] } {
+  const sums = (column: string) =>
+    (['day', 'week', 'month'] as const).map((p) => `coalesce(sum(u.${column}) filter (where u.hour <@ b.${p}), 0) as ${column}_${p}`).join(', ');
+  return {
+    text: `select ${sums('wagered')}, ${sums('net_loss')}, ${sums('seconds_played')}, b.day, b.week, b.month,
+                  upper(b.day) as day_end, upper(b.week) as week_end, upper(b.month) as month_end
+           from (select wallet.rg_period('day', n.at, n.z) as day, wallet.rg_period('week', n.at, n.z) as week, wallet.rg_period('month', n.at, n.z) as month
+                 from (select ?::timestamptz as at, ?::text as z) n) b
+           left join wallet.rg_usage u on u.account_id = ? and u.hour >= least(lower(b.day), lower(b.week), lower(b.month))
+           group by b.day, b.week, b.month`,
+    params: [now, timeZone, accountId],
+  };
 }
 
-/** The account's usage of the current day, week and month at `now` in `timeZone`, with each period's end. */
-export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date, first?: FirstParts): Promise<RoundUsage> {
-  const sums = (column: string) =>
-    (['day', 'week', 'month'] as const)
-      .map((p) => `coalesce(sum(u.${column}) filter (where u.hour >= b.${p} and u.hour < b.${p}_end), 0) as ${column}_${p}`)
-      .join(', ');
-  const row = onlyRow(
-    await sql.query<Record<string, string | number | Date>>(
-      `with ${first ? `${first.ctes},` : ''} n as (select ?::timestamptz at time zone ? as l, ?::text as z),
-       b as (select date_trunc('day', l) at time zone z as day, date_trunc('week', l) at time zone z as week, date_trunc('month', l) at time zone z as month,
-                    (date_trunc('day', l) + interval '1 day') at time zone z as day_end,
-                    (date_trunc('week', l) + interval '1 week') at time zone z as week_end,
-                    (date_trunc('month', l) + interval '1 month') at time zone z as month_end from n)
-       select ${sums('wagered')}, ${sums('net_loss')}, ${sums('seconds_played')}, b.day_end, b.week_end, b.month_end
-       from b left join wallet.rg_usage u on u.account_id = ? and u.hour >= least(b.day, b.week, b.month)
-       group by b.day_end, b.week_end, b.month_end`,
-      [...(first?.params ?? []), now, timeZone, timeZone, accountId],
-    ),
-  );
+/** A row of usageQuery as usage. */
+export function parseUsage(row: Record<string, unknown>): RoundUsage {
   const per = <T>(f: (p: LimitPeriod) => T) => ({ day: f('day'), week: f('week'), month: f('month') });
   return {
     wagered: per((p) => String(row[`wagered_${p}`])),
@@ -45,6 +42,12 @@ export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: s
     seconds: per((p) => Number(row[`seconds_played_${p}`])),
     resetsAt: per((p) => new Date(row[`${p}_end`] as Date).toISOString()),
   };
+}
+
+/** The account's usage of the current day, week and month at `now` in `timeZone`, with each period's end. */
+export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date): Promise<RoundUsage> {
+  const q = usageQuery(accountId, timeZone, now);
+  return parseUsage(onlyRow(await sql.query<Record<string, unknown>>(q.text, q.params)));
 }
 
 /**

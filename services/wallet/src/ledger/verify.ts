@@ -3,6 +3,7 @@
 import type { LedgerVerification } from '@bo/contracts';
 import { compareMoney, onlyRow, formatMoney, type Sql } from '@bo/service-kit';
 import { usageDrift } from './rg-usage.ts';
+import { counterDrift } from './rg-counters.ts';
 
 /** Reads only: run again whole when its connection is lost. */
 const READ_ONLY = { idempotent: true };
@@ -95,6 +96,9 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     for (const d of await usageDrift(tx)) {
       mismatches.push({ accountId: d.account_id, check: `rgUsage:${new Date(d.hour).toISOString()}`, stored: d.stored, computed: d.computed });
     }
+    // And the counters a round is checked against (rg-counters.ts) must be that usage over their periods.
+    for (const d of await counterDrift(tx))
+      mismatches.push({ accountId: d.account_id, check: `rgCounters:${d.period}`, stored: d.stored, computed: d.computed });
 
     const unbalanced = await tx.query<{ transaction_id: string; total: string }>(
       'select transaction_id, sum(amount) as total from wallet.ledger_entries group by transaction_id having sum(amount) <> 0',

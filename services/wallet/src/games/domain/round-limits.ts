@@ -4,12 +4,23 @@
 import { compareMoney, addMoney, formatMoney } from '@bo/service-kit';
 import { limitsInForce, rgBlocked, type LimitType, type RgRules } from '@bo/contracts';
 import type { RoundUsage } from '../../ledger/rg-usage.ts';
+import type { RoundLimits } from '../../ledger/rg-counters.ts';
 
 const ROUND_LIMITS: LimitType[] = ['wager', 'loss', 'time'];
 
 /** Whether rounds of this player must read their usage under the account lock (and count their time). */
 export function needsRoundGuard(rules: RgRules | undefined, now: Date): rules is RgRules {
   return !!rules && (rules.profile === 'br-spa' || ROUND_LIMITS.some((t) => limitsInForce(rules, t, now).length > 0));
+}
+
+/** The limits in force at `now`, per type and period, as a round's statement checks them (ledger/rg-counters.ts). */
+export function roundLimitsOf(rules: RgRules, now: Date): RoundLimits {
+  const none = () => ({ day: null, week: null, month: null });
+  const out: RoundLimits = { timeZone: rules.timeZone, wager: none(), loss: none(), time: none() };
+  for (const l of limitsInForce(rules, 'wager', now)) out.wager[l.period] = formatMoney(l.value);
+  for (const l of limitsInForce(rules, 'loss', now)) out.loss[l.period] = formatMoney(l.value);
+  for (const l of limitsInForce(rules, 'time', now)) out.time[l.period] = Number(l.value);
+  return out;
 }
 
 /** Whether the player has a time limit (a session open reads the time played). */

@@ -1,13 +1,13 @@
 // games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. For
-// a real session of a player with responsible-gaming rules the time since the session's last
-// activity counts as played (activity.ts, under the account lock); the answer is the session's net
-// result for the page's reality check.
+// a real session of a player with responsible-gaming rules the time since the player's last
+// activity counts as played (ledger/rg-counters.ts); the answer is the session's net result for
+// the page's reality check.
 import type { gamePlayMessages } from '@bo/contracts';
 import { formatMoney, internalScopeOf, onlyRow, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
 import { needsRoundGuard } from '../domain/round-limits.ts';
 import type { GamesContext } from './context.ts';
-import { lockForPlay, recordActivity } from './activity.ts';
+import { recordActivity } from '../../ledger/rg-counters.ts';
 import { openSessionByToken } from './play-session.ts';
 import { assertStillMayPlay } from './player-check.ts';
 
@@ -18,11 +18,7 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     const state = await assertStillMayPlay(ctx, session, req.ctx.requestId);
     const now = ruleClock.now();
     if (session.mode === 'real' && needsRoundGuard(state.rg, now)) {
-      const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
-      await ctx.deps.sql.transaction(async (tx) => {
-        const locked = await lockForPlay(tx, accountId, session.id);
-        if (locked) await recordActivity(tx, session.id, accountId, locked, now);
-      });
+      await recordActivity(ctx.deps.sql, playerAccountId(session.brandId, session.playerId, session.currency), now);
     }
     const { net, rounds } = onlyRow(
       await ctx.deps.sql.query<{ net: string; rounds: number }>(

@@ -5,14 +5,14 @@
 // retry with the same clientRoundId finds the round and returns it, never a second debit
 // (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
 // statement writes it. The statement also re-reads the session's end: a session ended after the
-// handler's first look is not played on. A player with responsible-gaming limits (or under br-spa)
-// plays in a transaction that first locks the account, counts the page's activity, and checks the
-// round against the usage of its periods (docs/responsible-gaming.md).
+// handler's first look is not played on. A round of a player with responsible-gaming limits (or
+// under br-spa) is also checked against the usage of its periods, on the same row
+// (docs/responsible-gaming.md).
 import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/accounts.ts';
-import { checkRoundLimits, needsRoundGuard } from '../domain/round-limits.ts';
-import { lockForPlay, recordActivityWithUsage } from './activity.ts';
+import { checkRoundLimits, needsRoundGuard, roundLimitsOf } from '../domain/round-limits.ts';
+import { recordActivity, seedCounters } from '../../ledger/rg-counters.ts';
 import { announceLimitReached } from './limit-reached.ts';
 import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
@@ -21,24 +21,30 @@ import { assertStillMayPlay } from './player-check.ts';
 import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
 
 /**
- * A round of a player with limits, in one transaction: the account lock, the page's activity, the
- * limits against the usage of their periods, then the round's statement. A refusal still commits
- * the activity (the time was played) and is thrown after the commit.
+ * A round of a player with limits. First as one statement checked against the counters on the
+ * player's row (ledger/rg-counters.ts). When it writes nothing, again in one transaction under the
+ * row's lock: the page's activity counted, the counters seeded from wallet.rg_usage (a new period,
+ * or counters left uncounted), the limits checked with the usage they return (a refusal names
+ * its limit, and still commits the activity: the time was played), then the same statement. A
+ * round that still writes nothing was not posted for a reason the caller tells.
  */
-async function guardedRound(ctx: GamesContext, sessionId: string, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
+async function guardedRound(ctx: GamesContext, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
+  const limits = roundLimitsOf(rules, round.createdAt);
+  const fast = await postRealRound(ctx.deps.sql, round, limits);
+  if (fast) return fast;
   const outcome = await ctx.deps.sql.transaction(async (tx) => {
     const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
-    const locked = await lockForPlay(tx, accountId, sessionId);
-    if (locked) {
-      const usage = await recordActivityWithUsage(tx, sessionId, accountId, locked, round.createdAt, rules.timeZone);
-      try {
-        checkRoundLimits(rules, usage, round.amount, round.createdAt);
-      } catch (e) {
-        if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
-        throw e;
-      }
+    if ((await recordActivity(tx, accountId, round.createdAt)) === undefined) return { posted: undefined };
+    const usage = await seedCounters(tx, accountId, limits.timeZone, round.createdAt);
+    try {
+      checkRoundLimits(rules, usage, round.amount, round.createdAt);
+    } catch (e) {
+      if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
+      throw e;
     }
-    return { posted: await postRealRound(tx, round) };
+    // A death here rolls the transaction back: neither the activity nor the seeded counters survive.
+    crashPoint('wallet.round.limits-checked');
+    return { posted: await postRealRound(tx, round, limits) };
   });
   if ('refused' in outcome) throw outcome.refused;
   return outcome.posted;
@@ -90,9 +96,9 @@ export async function playRealRound(
   let posted: { balanceAfter: string } | undefined;
   try {
     posted = guarded
-      ? // The player's limits: their usage read under the account lock the round's statement takes
-        // again, so concurrent rounds are checked one after another against what committed before.
-        await guardedRound(ctx, sessionId, rules, round).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
+      ? // The player's limits: checked on the account row the round locks, so concurrent rounds are
+        // checked one after another against what committed before.
+        await guardedRound(ctx, rules, round).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
       : await postRealRound(ctx.deps.sql, round);
   } catch (e) {
     // The same click committed while this copy waited for the player's row: its round is the answer.

@@ -3,7 +3,7 @@
 // CHECK constraints: a demo session (and only one) has a fictitious balance that never goes
 // negative, and a round's balance moves by exactly payout − amount. Rounds are append-only.
 import { Migration } from '@bo/service-kit';
-import { GAME_KINDS } from '@bo/contracts';
+import { GAME_KINDS, PLAY_IDLE_SECONDS } from '@bo/contracts';
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
@@ -149,10 +149,38 @@ export class Games0005ResponsibleGaming extends Migration {
   }
 }
 
+/**
+ * Responsible gaming's counters on the player's account row (ledger/rg-counters.ts): the usage of
+ * the current day, week and month, each with the range of time it covers (`rg_day` …, null when
+ * not counted), and the player's last play activity. A round checks its limits against them in
+ * its own statement, on the row it locks (rg_usage stays the record they are seeded from). The
+ * columns are null for every account without limits, so they cost its rows nothing.
+ * `rg_period` is the one definition of a period in a time zone; `rg_gap` the seconds an activity
+ * at `at` counts after the previous one at `prev` (none after PLAY_IDLE_SECONDS idle). The time
+ * is now counted per player, not per session: game_sessions.last_activity_at is no longer written
+ * (kept, so a replica still running the previous version keeps working through a rolling update).
+ */
+export class Games0006RoundCounters extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.accounts
+      add column rg_last_activity_at timestamptz,
+      add column rg_gap_seconds integer,
+      add column rg_day tstzrange, add column rg_week tstzrange, add column rg_month tstzrange,
+      add column rg_day_wagered numeric(20,2), add column rg_week_wagered numeric(20,2), add column rg_month_wagered numeric(20,2),
+      add column rg_day_net_loss numeric(20,2), add column rg_week_net_loss numeric(20,2), add column rg_month_net_loss numeric(20,2),
+      add column rg_day_seconds integer, add column rg_week_seconds integer, add column rg_month_seconds integer`);
+    this.addSql(`create function wallet.rg_period(unit text, at timestamptz, tz text) returns tstzrange language sql stable as $$
+      select tstzrange(date_trunc(unit, at at time zone tz) at time zone tz, (date_trunc(unit, at at time zone tz) + ('1 ' || unit)::interval) at time zone tz) $$`);
+    this.addSql(`create function wallet.rg_gap(prev timestamptz, at timestamptz) returns integer language sql immutable as $$
+      select case when at - prev >= interval '1 second' and at - prev < interval '${PLAY_IDLE_SECONDS + 1} seconds' then floor(extract(epoch from at - prev))::int else 0 end $$`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
   { name: 'Games0003RealRounds', class: Games0003RealRounds },
   { name: 'Games0004SessionRoundCounter', class: Games0004SessionRoundCounter },
   { name: 'Games0005ResponsibleGaming', class: Games0005ResponsibleGaming },
+  { name: 'Games0006RoundCounters', class: Games0006RoundCounters },
 ];
