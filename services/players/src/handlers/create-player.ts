@@ -56,9 +56,10 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
       key,
       'players.create',
       async (tx) => {
-        // Two creates of one CPF racing past this look: the unique index players_one_per_cpf (br-spa
-        // players not closed) makes the second one's insert wait for the first and then fail.
-        await refuseTaken(tx, scope.brandId, input.externalId, brSpa ? cpf : null);
+        // Under br-spa the look ran just before the registry; two creates racing past it are held by
+        // the unique indexes (players_brand_external_id, and players_one_per_cpf for br-spa players not
+        // closed): the second one's insert waits for the first and then fails.
+        if (!brSpa) await refuseTaken(tx, scope.brandId, input.externalId, null);
         const now = ruleClock.now();
         const player = tx.create(PlayerEntity, {
           id: newId('player'),
