@@ -47,11 +47,15 @@ export function highValue(event: MoneyEvent, t: AmlThresholds): RuleHit | undefi
   };
 }
 
+const splitFloor = (t: AmlThresholds) => new Money(t.splitThreshold).times(100 - t.splitMarginPercent).div(100);
+/** In rule 2's band: at or over the floor, under the reporting threshold. */
+const inSplitBand = (e: MoneyEvent, t: AmlThresholds, floor = splitFloor(t)) => new Money(e.amount).gte(floor) && new Money(e.amount).lt(t.splitThreshold);
+
 /** Rule 2: `splitCount` or more deposits within `splitHours`, each just under the reporting threshold. */
 export function splitDeposits(event: MoneyEvent, history: MoneyEvent[], t: AmlThresholds): RuleHit | undefined {
   if (event.kind !== 'deposit') return undefined;
-  const floor = new Money(t.splitThreshold).times(100 - t.splitMarginPercent).div(100);
-  const justUnder = (e: MoneyEvent) => new Money(e.amount).gte(floor) && new Money(e.amount).lt(t.splitThreshold);
+  const floor = splitFloor(t);
+  const justUnder = (e: MoneyEvent) => inSplitBand(e, t, floor);
   if (!justUnder(event)) return undefined;
   const end = event.at.getTime();
   const near = within(history, 'deposit', end - t.splitHours * HOUR, end).filter(justUnder);
@@ -82,20 +86,34 @@ export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: strin
   };
 }
 
+/** What the velocity rule weighs, for one kind: its sums over the last 24 h and over the 30 days before them. */
+export interface VelocityWindow {
+  recent: string;
+  before: string;
+  beforeCount: number;
+}
+
+/** The 30 days' daily average when the last 24 h are far above it (rule 5's bar), else undefined. */
+function velocityBar(w: VelocityWindow, t: AmlThresholds): string | undefined {
+  // No pattern yet: nothing to be far above (a large first deposit is rule 3's).
+  if (w.beforeCount === 0) return undefined;
+  const dailyAverage = new Money(w.before).div(30);
+  if (new Money(w.recent).lt(t.velocityMinAmount) || new Money(w.recent).lt(dailyAverage.times(t.velocityFactor))) return undefined;
+  return formatMoney(dailyAverage);
+}
+
 /** Rule 5: the last 24 h of deposits (or withdrawals) far above the player's daily average of the 30 days before. */
 export function velocity(event: MoneyEvent, history: MoneyEvent[], t: AmlThresholds): RuleHit | undefined {
   const end = event.at.getTime();
   const lastDay = within(history, event.kind, end - DAY, end);
   const before = within(history, event.kind, end - 31 * DAY, end - DAY);
-  // No pattern yet: nothing to be far above (a large first deposit is rule 3's).
-  if (before.length === 0) return undefined;
   const recent = sum(lastDay);
-  const dailyAverage = new Money(sum(before)).div(30);
-  if (new Money(recent).lt(t.velocityMinAmount) || new Money(recent).lt(dailyAverage.times(t.velocityFactor))) return undefined;
+  const dailyAverage = velocityBar({ recent, before: sum(before), beforeCount: before.length }, t);
+  if (!dailyAverage) return undefined;
   return {
     rule: 'velocity',
-    summary: `${event.kind}s of ${recent} in 24 h, ${t.velocityFactor}× or more the daily average of ${formatMoney(dailyAverage)} over the 30 days before`,
-    facts: { recent, dailyAverage: formatMoney(dailyAverage), factor: t.velocityFactor, events: lastDay.map(brief) },
+    summary: `${event.kind}s of ${recent} in 24 h, ${t.velocityFactor}× or more the daily average of ${dailyAverage} over the 30 days before`,
+    facts: { recent, dailyAverage, factor: t.velocityFactor, events: lastDay.map(brief) },
   };
 }
 
@@ -132,4 +150,16 @@ export function evaluateMoneyRules(input: {
     velocity(event, history, t),
   ];
   return hits.filter((h): h is RuleHit => h !== undefined);
+}
+
+/**
+ * A deposit judged in order from its velocity window's sums, without the player's history (the
+ * watch's common case, docs/aml.md): rule 3's hit or none. Undefined when a rule that reads the
+ * history could hit (rule 2 for a deposit in its band, rule 5 over its bar): evaluateMoneyRules
+ * then judges it on the history, so each rule's evidence is as it always was.
+ */
+export function depositRulesBySums(event: MoneyEvent, w: VelocityWindow, t: AmlThresholds): RuleHit[] | undefined {
+  if (event.kind !== 'deposit' || inSplitBand(event, t) || velocityBar(w, t)) return undefined;
+  const hit = highValue(event, t);
+  return hit ? [hit] : [];
 }

@@ -8,12 +8,14 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletStakesMessages, type Environment } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
-import { evaluateMoneyRules, type RuleHit } from '../domain/rules.ts';
+import { depositRulesBySums, evaluateMoneyRules, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
+import { thresholdsOf } from '../domain/thresholds.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
 import type { Screening } from '../screening/screening.ts';
 import {
   brandThresholds,
+  depositWindow,
   laterWithdrawals,
   lockAndRecordWatched,
   openOrJoinCase,
@@ -45,6 +47,8 @@ export interface EventWatchOptions {
 const DAY = 86_400_000;
 /** Events watched at once; under the pool's 10 connections, leaving room for the service's other work. */
 const WATCH_PARALLEL = 6;
+/** Thrown to roll back a deposit's in-order judgment when it turns out to have come late. */
+const CAME_LATE = new Error('the deposit came after later events of the player');
 
 /** The brand and player an event is about (the lane of its handling), or its subject for any other event. */
 function playerKeyOf(m: JsMsg): string {
@@ -74,8 +78,44 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     return answer.stakes;
   }
 
+  /**
+   * A deposit as it normally comes, after the player's earlier events: judged on its window's sums
+   * (depositWindow), the history read only when a rule that needs it could hit. Undefined, with
+   * nothing written, when later events of the player are recorded already: watch() judges it whole.
+   */
+  async function watchDepositInOrder(p: PlayerRef, e: MoneyEvent): Promise<RuleHit[] | undefined> {
+    try {
+      return await o.sql.transaction(
+        async (tx) => {
+          if (!(await lockAndRecordWatched(tx, p, e))) return [];
+          const window = await depositWindow(tx, p.brandId, p.playerId, e.at);
+          if (window.later > 0) throw CAME_LATE;
+          const thresholds = thresholdsOf(window.thresholds ?? undefined);
+          const hits =
+            depositRulesBySums(e, window, thresholds) ??
+            evaluateMoneyRules({
+              event: e,
+              history: await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY)),
+              thresholds,
+              otherPlayersOfDestination: [],
+            });
+          for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+          return hits;
+        },
+        { idempotent: true },
+      );
+    } catch (err) {
+      if (err === CAME_LATE) return undefined;
+      throw err;
+    }
+  }
+
   /** Watches one event; throws when it must be tried again (a dependency did not answer). */
   async function watch(p: PlayerRef, e: WatchedEvent): Promise<RuleHit[]> {
+    if (e.kind === 'deposit') {
+      const inOrder = await watchDepositInOrder(p, e);
+      if (inOrder) return inOrder;
+    }
     const thresholds = await brandThresholds(o.sql, p.brandId);
     // The wallet's answers are read before the transaction: no remote call while the player is
     // locked. A deposit that arrives after withdrawals it precedes (a redelivery after a crash)

@@ -1,7 +1,19 @@
 // The watch's rules and the case lifecycle as plain functions: each threshold at and just under.
 import t from 'tap';
 import type { AppError } from '@bo/contracts';
-import { highValue, inAndOut, riskOfRule, sharedDestination, splitDeposits, velocity, type MoneyEvent } from '../../src/domain/rules.ts';
+import {
+  depositRulesBySums,
+  evaluateMoneyRules,
+  highValue,
+  inAndOut,
+  riskOfRule,
+  sharedDestination,
+  splitDeposits,
+  velocity,
+  type MoneyEvent,
+  type VelocityWindow,
+} from '../../src/domain/rules.ts';
+import { addMoney } from '@bo/service-kit';
 import { DEFAULT_THRESHOLDS as T, thresholdsOf } from '../../src/domain/thresholds.ts';
 import { checkDecision } from '../../src/domain/case-lifecycle.ts';
 
@@ -53,6 +65,35 @@ t.test('velocity against the 30-day pattern', async (t) => {
   t.ok(velocity(big, [...busy, big], T), 'five times the average');
   const busier = [ev('deposit', '30000.30', 24 * 10)];
   t.notOk(velocity(big, [...busier, big], T), 'just under five times');
+});
+
+t.test("a deposit judged on its window's sums agrees with the rules on its history, or defers to them", async (t) => {
+  // The sums the watch's statement computes (watch-store.ts depositWindow), here from the history.
+  const windowOf = (e: MoneyEvent, history: MoneyEvent[]): VelocityWindow => {
+    const end = e.at.getTime();
+    const deposits = history.filter((h) => h.kind === 'deposit');
+    const recent = deposits.filter((h) => h.at.getTime() > end - 24 * 3_600_000 && h.at.getTime() <= end);
+    const before = deposits.filter((h) => h.at.getTime() > end - 31 * 24 * 3_600_000 && h.at.getTime() <= end - 24 * 3_600_000);
+    return { recent: addMoney(...recent.map((h) => h.amount)), before: addMoney(...before.map((h) => h.amount)), beforeCount: before.length };
+  };
+  const pattern = [ev('deposit', '300.00', 24 * 10), ev('withdrawal', '50.00', 24 * 2)]; // daily average 10.00
+  const cases: Array<[string, MoneyEvent, MoneyEvent[], 'judged' | 'deferred']> = [
+    ['an ordinary deposit', ev('deposit', '100.00', 0), pattern, 'judged'],
+    ['a first deposit at the high-value threshold', ev('deposit', '50000.00', 0), [], 'judged'],
+    ['a deposit just under the minimum of velocity', ev('deposit', '4999.99', 0), pattern, 'judged'],
+    ['a deposit over the bar of velocity', ev('deposit', '5000.00', 0), pattern, 'deferred'],
+    ["a deposit in the split rule's band", ev('deposit', '9000.00', 0), [], 'deferred'],
+    ['a deposit one cent under the band', ev('deposit', '8999.99', 0), [], 'judged'],
+    ['a deposit over the bar of velocity and in the band', ev('deposit', '9500.00', 0), pattern, 'deferred'],
+  ];
+  for (const [what, e, earlier, expected] of cases) {
+    const history = [...earlier, e];
+    const bySums = depositRulesBySums(e, windowOf(e, history), T);
+    const onHistory = evaluateMoneyRules({ event: e, history, thresholds: T, otherPlayersOfDestination: [] });
+    if (expected === 'deferred') t.equal(bySums, undefined, `${what}: left to the rules on the history`);
+    else t.same(bySums, onHistory, `${what}: the same hits as on the history`);
+  }
+  t.equal(depositRulesBySums(ev('withdrawal', '10.00', 0), windowOf(ev('deposit', '1.00', 0), []), T), undefined, 'a withdrawal is never judged on sums');
 });
 
 t.test('shared destination and the risk of each rule', async (t) => {
