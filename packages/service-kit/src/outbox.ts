@@ -246,7 +246,11 @@ export function startOutboxRelay(opts: {
       const ids = toMark;
       toMark = [];
       try {
-        await opts.sql.query(`update "${opts.schema}".outbox set published_at = now() where event_id = any(?::text[]) and published_at is null`, [ids]);
+        await opts.sql.query(
+          `update "${opts.schema}".outbox set published_at = now()
+           where seq in (select seq from "${opts.schema}".outbox where event_id = any(?::text[]) and published_at is null for update skip locked)`,
+          [ids],
+        );
       } catch (err) {
         opts.log.warn({ err }, 'could not mark published events; the relay publishes them again (deduplicated)');
       } finally {
@@ -289,7 +293,13 @@ export function startOutboxRelay(opts: {
     // Published together (JetStream keeps their order on this connection), acknowledged, then marked.
     await Promise.all(rows.map(publish));
     crashPoint(`${opts.service}.outbox.after-publish`);
-    await opts.sql.query(`update "${opts.schema}".outbox set published_at = now() where seq = any(?::bigint[])`, [rows.map((r) => r.seq)]);
+    // A row another mark holds (the same event published directly and by the relay) is skipped: that
+    // mark sets it, and the two never wait on each other's rows (taken in different orders, they deadlocked).
+    await opts.sql.query(
+      `update "${opts.schema}".outbox set published_at = now()
+       where seq in (select seq from "${opts.schema}".outbox where seq = any(?::bigint[]) and published_at is null for update skip locked)`,
+      [rows.map((r) => r.seq)],
+    );
     return rows.length;
   }
 
