@@ -38,7 +38,7 @@ const BRANDS = Number(process.env.BENCH_BRANDS ?? 32);
 const SOAK_SEC = Number(process.env.BENCH_SOAK ?? 0);
 const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
 // `rg`: the same operator with its compliance profile `off`, then `br-spa` (players with limits out
-// of reach): deposits and real-money rounds side by side (docs/responsible-gaming.md).
+// of reach), then `off` again, A B B A: deposits and real-money rounds side by side (docs/responsible-gaming.md).
 // `brspa` (not in the default set): registrations and deposits of an operator under the compliance
 // profile off and one under br-spa (simulated registry answering at once), in the order A B B A.
 const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,rg';
@@ -484,8 +484,8 @@ async function main(): Promise<void> {
     };
 
     /**
-     * The same operator with its compliance profile `off`, then `br-spa`: deposits (create + confirm)
-     * and real-money rounds. Under br-spa every player has the limits the profile requires (loss and
+     * The same operator with its compliance profile `off`, then `br-spa` twice, then `off` again (A B
+     * B A for each kind): deposits (create + confirm) and real-money rounds. Under br-spa every player has the limits the profile requires (loss and
      * time), out of reach, so the runs pay for reading and checking them, not refusals. A deposit
      * limit is the player's own choice and costs the same under either profile (its lock and sums):
      * the pair measures the profile, so it sets none (docs/benchmarks.md).
@@ -520,8 +520,17 @@ async function main(): Promise<void> {
       // switch pay once for the day's impediment check and the players' refreshed state.
       await depositRun('priming: rg deposits under br-spa (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 }, { amlWatch: true });
       await measure(spec('priming: rounds under br-spa (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
-      out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands, {}, { amlWatch: true }));
-      out.push(await measure(spec('real-money game round, profile br-spa', 'rounds', publicUrl, { sessions: rgSessions }), measured));
+      for (let i = 0; i < 2; i++) {
+        out.push(await depositRun('deposit create + confirm, profile br-spa', rgDepositors, brands, {}, { amlWatch: true }));
+        out.push(await measure(spec('real-money game round, profile br-spa', 'rounds', publicUrl, { sessions: rgSessions }), measured));
+      }
+      // Back to off for the second A of A B B A (drift on a shared machine hits both sides alike);
+      // primed again, as each side is after a switch (every cache heard of it and refreshes its players).
+      expectStatus('profile off', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'off' }), 200);
+      await depositRun('priming: rg deposits under off again (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 });
+      await measure(spec('priming: rounds under off again (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
+      out.push(await depositRun('deposit create + confirm, profile off', rgDepositors, brands));
+      out.push(await measure(spec('real-money game round, profile off', 'rounds', publicUrl, { sessions: rgSessions }), measured));
       return out;
     };
 
