@@ -168,6 +168,7 @@ export {
   playerChangedSubject,
   queueGroup,
   rpcSubject,
+  simulatedImpedimentsChangedSubject,
 } from './subjects.ts';
 export { DEFAULT_RPC_TIMEOUT_MS, callOperation, isUnavailable, requestOperation, type RpcOptions } from './rpc.ts';
 export {

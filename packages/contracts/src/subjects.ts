@@ -46,3 +46,11 @@ export function queueGroup(service: string): string {
 export function playerChangedSubject(prefix: string): string {
   return `${prefix}.players.changed`;
 }
+
+/**
+ * Broadcast (core NATS) by a players replica after a sandbox change to an operator's simulated SPA
+ * registry: the other replicas reload that operator's mirror (services/players impediments/simulator.ts).
+ */
+export function simulatedImpedimentsChangedSubject(prefix: string): string {
+  return `${prefix}.players.simulated-impediments.changed`;
+}

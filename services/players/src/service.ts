@@ -85,8 +85,8 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(playerOperations.createPlayer, createPlayer(deps, elig), ANSWERED_BY_EFFECT),
       ...handle(eligibilityMessages.activity, activityCheck(deps, elig)),
       ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
-      ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(deps, elig)),
-      ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(deps)),
+      ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(elig)),
+      ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(elig)),
       ...handle(playerOperations.findPlayers, findPlayers(deps)),
       ...handle(playerOperations.getKyc, getKyc(deps)),
       ...handle(playerMessages.state, playerState(deps, elig)),
@@ -116,7 +116,11 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
         ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
       }),
     }),
-    background: (deps, elig) => [...eligibilityLoops(deps, elig), startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],
+    background: (deps, elig) => [
+      ...eligibilityLoops(deps, elig),
+      startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS),
+      async () => elig.simulator.stop(),
+    ],
   };
 }
 

@@ -5,7 +5,6 @@ import { AppError, normaliseCpf, type eligibilityMessages, type eligibilityOpera
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { findPlayer } from '../persistence/player-store.ts';
 import { checkToday, complianceOf, type Eligibility } from '../impediments/eligibility.ts';
-import { addSimulatedImpediment, removeSimulatedImpediment } from '../impediments/simulator.ts';
 
 export function reportLogin(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityOperations.reportLogin> {
   return async (req) => {
@@ -31,19 +30,20 @@ export function activityCheck(deps: ServiceDeps, elig: Eligibility): HandlerOf<t
   };
 }
 
-export function sandboxAddImpediment(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityOperations.sandboxAddImpediment> {
+// The simulator writes its table and its own mirror before these reply, and tells the other replicas.
+export function sandboxAddImpediment(elig: Eligibility): HandlerOf<typeof eligibilityOperations.sandboxAddImpediment> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const cpf = normaliseCpf(req.body.cpf);
-    await addSimulatedImpediment(deps.sql, scope.operatorId, cpf, req.body.reason, elig.clock());
+    await elig.simulator.add(scope.operatorId, cpf, req.body.reason, elig.clock());
     return { status: 201, body: { cpf, reason: req.body.reason } };
   };
 }
 
-export function sandboxRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof eligibilityOperations.sandboxRemoveImpediment> {
+export function sandboxRemoveImpediment(elig: Eligibility): HandlerOf<typeof eligibilityOperations.sandboxRemoveImpediment> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const cpf = normaliseCpf(req.params.cpf);
-    return { status: 200, body: { cpf, removed: await removeSimulatedImpediment(deps.sql, scope.operatorId, cpf) } };
+    return { status: 200, body: { cpf, removed: await elig.simulator.remove(scope.operatorId, cpf) } };
   };
 }

@@ -15,7 +15,7 @@ export interface EligibilityOptions {
 
 export function setupEligibility(deps: ServiceDeps<PlayersConfig>, opts: EligibilityOptions): Eligibility {
   const config = deps.config;
-  const simulator = impedimentSimulator(deps.sql, { down: config.IMPEDIMENT_SIMULATOR_DOWN, latencyMs: config.IMPEDIMENT_SIMULATOR_LATENCY_MS });
+  const simulator = impedimentSimulator(deps, { down: config.IMPEDIMENT_SIMULATOR_DOWN, latencyMs: config.IMPEDIMENT_SIMULATOR_LATENCY_MS });
   let production = simulator as Eligibility['simulator'] | ReturnType<typeof spaHttpRegistry>;
   if (config.IMPEDIMENT_REGISTRY === 'spa') {
     if (!config.SPA_BASE_URL || !config.SPA_TOKEN) throw new Error('IMPEDIMENT_REGISTRY=spa needs SPA_BASE_URL and SPA_TOKEN');
