@@ -528,7 +528,10 @@ async function main(): Promise<void> {
       // primed again, as each side is after a switch (every cache heard of it and refreshes its players).
       expectStatus('profile off', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'off' }), 200);
       await depositRun('priming: rg deposits under off again (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 });
-      await measure(spec('priming: rounds under off again (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
+      await measure(
+        spec('priming: rounds under off again (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }),
+        measured,
+      );
       out.push(await depositRun('deposit create + confirm, profile off', rgDepositors, brands));
       out.push(await measure(spec('real-money game round, profile off', 'rounds', publicUrl, { sessions: rgSessions }), measured));
       return out;
