@@ -31,7 +31,7 @@ import { complianceEntities } from './persistence/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
-import { watchLagRecorder } from './watch/watch-metrics.ts';
+import { watchMetrics } from './watch/watch-metrics.ts';
 
 const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
 
@@ -88,7 +88,7 @@ export function createComplianceService(
         profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
         screening,
         ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
-        observeLag: watchLagRecorder(deps.metrics),
+        metrics: watchMetrics(deps.metrics),
         call: (subject, body) => deps.call(subject, body),
       }),
       startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),

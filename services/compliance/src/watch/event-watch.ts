@@ -10,14 +10,17 @@ import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletSt
 import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import { depositRulesBySums, evaluateMoneyRules, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
+import { groupCommit } from './group-commit.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
+import type { WatchMetrics } from './watch-metrics.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
 import type { Screening } from '../screening/screening.ts';
 import {
   brandThresholds,
-  depositWindow,
+  depositWindows,
   laterWithdrawals,
   lockAndRecordWatched,
+  lockAndRecordWatchedMany,
   openOrJoinCase,
   otherPlayersOfDestination,
   playerHistory,
@@ -40,14 +43,14 @@ export interface EventWatchOptions {
   ackWaitMs: number;
   /** Ask another service (the wallet's stakes). */
   call<R>(subject: string, body: unknown): Promise<R>;
-  /** Records the lag of an event acked (its createdAt). */
-  observeLag?(createdAt: string): void;
+  /** The watch's metrics (watch-metrics.ts); none in a test that does not read them. */
+  metrics?: WatchMetrics;
 }
 
 const DAY = 86_400_000;
 /** Events watched at once; under the pool's 10 connections, leaving room for the service's other work. */
-const WATCH_PARALLEL = 6;
-/** Thrown to roll back a deposit's in-order judgment when it turns out to have come late. */
+const WATCH_PARALLEL = 8;
+/** Thrown to roll back a batch of in-order judgments when a deposit of it turns out to have come late. */
 const CAME_LATE = new Error('the deposit came after later events of the player');
 
 /** The brand and player an event is about (the lane of its handling), or its subject for any other event. */
@@ -79,42 +82,57 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
   }
 
   /**
-   * A deposit as it normally comes, after the player's earlier events: judged on its window's sums
-   * (depositWindow), the history read only when a rule that needs it could hit. Undefined, with
-   * nothing written, when later events of the player are recorded already: watch() judges it whole.
+   * Deposits as they normally come, after each player's earlier events, judged in batches of
+   * several players (group-commit.ts): one transaction records them all (lockAndRecordWatchedMany)
+   * and reads their windows' sums (depositWindows); a player's history is read only when a rule
+   * that needs it could hit. Each answer is undefined, with nothing written, when any deposit of
+   * the batch came after later events of its player: watch() then judges each one whole.
    */
-  async function watchDepositInOrder(p: PlayerRef, e: MoneyEvent): Promise<RuleHit[] | undefined> {
+  const watchDepositInOrder = groupCommit<{ p: PlayerRef; e: MoneyEvent }, RuleHit[] | undefined>(WATCH_PARALLEL, async (batch) => {
     try {
-      return await o.sql.transaction(
+      const answers = await o.sql.transaction(
         async (tx) => {
-          if (!(await lockAndRecordWatched(tx, p, e))) return [];
-          const window = await depositWindow(tx, p.brandId, p.playerId, e.at);
-          if (window.later > 0) throw CAME_LATE;
-          const thresholds = thresholdsOf(window.thresholds ?? undefined);
-          const hits =
-            depositRulesBySums(e, window, thresholds) ??
-            evaluateMoneyRules({
-              event: e,
-              history: await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY)),
-              thresholds,
-              otherPlayersOfDestination: [],
-            });
-          for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
-          return hits;
+          const recorded = await lockAndRecordWatchedMany(tx, batch);
+          const fresh = batch.filter(({ e }) => recorded.has(e.eventId));
+          const windows = await depositWindows(
+            tx,
+            fresh.map(({ p, e }) => ({ brandId: p.brandId, playerId: p.playerId, at: e.at })),
+          );
+          if (windows.some((w) => w.later > 0)) throw CAME_LATE;
+          const hitsOf = new Map<string, RuleHit[]>();
+          for (const [i, { p, e }] of fresh.entries()) {
+            const window = windows[i]!;
+            const thresholds = thresholdsOf(window.thresholds ?? undefined);
+            const hits =
+              depositRulesBySums(e, window, thresholds) ??
+              evaluateMoneyRules({
+                event: e,
+                history: await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY)),
+                thresholds,
+                otherPlayersOfDestination: [],
+              });
+            for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
+            hitsOf.set(e.eventId, hits);
+          }
+          // A redelivery recorded already: nothing to judge again.
+          return batch.map(({ e }) => hitsOf.get(e.eventId) ?? []);
         },
         { idempotent: true },
       );
+      o.metrics?.countDeposits('in_order', batch.length);
+      return answers;
     } catch (err) {
-      if (err === CAME_LATE) return undefined;
+      if (err === CAME_LATE) return batch.map(() => undefined);
       throw err;
     }
-  }
+  });
 
   /** Watches one event; throws when it must be tried again (a dependency did not answer). */
   async function watch(p: PlayerRef, e: WatchedEvent): Promise<RuleHit[]> {
     if (e.kind === 'deposit') {
-      const inOrder = await watchDepositInOrder(p, e);
+      const inOrder = await watchDepositInOrder({ p, e });
       if (inOrder) return inOrder;
+      o.metrics?.countDeposits('whole', 1);
     }
     const thresholds = await brandThresholds(o.sql, p.brandId);
     // The wallet's answers are read before the transaction: no remote call while the player is
@@ -192,7 +210,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     }
     crashPoint('compliance.watch.after-commit');
     m.ack();
-    o.observeLag?.(body.createdAt);
+    o.metrics?.observeLag(body.createdAt);
   }
 
   return startDurableConsumer({

@@ -1,16 +1,38 @@
-// The watch's lag: from an event's creation (its outbox commit) to the watch's ack, per event
-// handled, so `npm run bench` and Prometheus can read its p99 (issue #28 asks ≤ 2 s at full rate).
-import { Histogram, type Registry } from 'prom-client';
+// The watch's metrics. Its lag: from an event's creation (its outbox commit) to the watch's ack,
+// per event handled, so `npm run bench` and Prometheus can read its p99 (issue #28 asks ≤ 2 s at
+// full rate). Its deposits by path: judged in order on their windows' sums, in batches, or whole
+// (came late, or their batch had one that did), so a rise of the slow path shows.
+import { Counter, Histogram, type Registry } from 'prom-client';
 
-export function watchLagRecorder(registry: Registry): (createdAt: string) => void {
+export type DepositPath = 'in_order' | 'whole';
+
+export interface WatchMetrics {
+  /** Records the lag of an event acked (its createdAt). */
+  observeLag(createdAt: string): void;
+  /** Counts deposits judged on one path. */
+  countDeposits(path: DepositPath, n: number): void;
+}
+
+export function watchMetrics(registry: Registry): WatchMetrics {
   const lag = new Histogram({
     name: 'bo_aml_watch_lag_seconds',
     help: 'Seconds from an event being created to the AML watch acknowledging it',
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
     registers: [registry],
   });
-  return (createdAt) => {
-    const ms = Date.now() - Date.parse(createdAt);
-    if (Number.isFinite(ms)) lag.observe(Math.max(0, ms) / 1000);
+  const deposits = new Counter({
+    name: 'bo_aml_watch_deposits_total',
+    help: 'Deposits the AML watch judged, by path: in_order (batched, on sums) or whole (late, with the history)',
+    labelNames: ['path'],
+    registers: [registry],
+  });
+  return {
+    observeLag(createdAt) {
+      const ms = Date.now() - Date.parse(createdAt);
+      if (Number.isFinite(ms)) lag.observe(Math.max(0, ms) / 1000);
+    },
+    countDeposits(path, n) {
+      deposits.inc({ path }, n);
+    },
   };
 }

@@ -3,7 +3,7 @@
 // a rule's evidence, raise the player's risk level.
 import type { AmlRule, AmlThresholds, Environment, RiskLevel } from '@bo/contracts';
 import { newId } from '@bo/contracts';
-import { onlyRow, type SqlRunner } from '@bo/service-kit';
+import type { SqlRunner } from '@bo/service-kit';
 import { higherRisk, riskOfRule, type MoneyEvent, type RuleHit, type VelocityWindow } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
 
@@ -17,23 +17,46 @@ export interface PlayerRef {
   playerId: string;
 }
 
+/** An event to record for a player (what lockAndRecordWatched and its batch form take). */
+export type WatchedRecord = { p: PlayerRef; e: MoneyEvent | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit' }) };
+
 /**
- * Takes the player's watch lock (serialising the watch's work on one player across replicas, until
- * the transaction ends) and records the event, deduped on its id, in one statement; false when it
- * was recorded already (a redelivery). The statements after it see what committed before the lock.
+ * Takes the watch locks of the players (serialising the watch's work on one player across
+ * replicas, until the transaction ends; taken in key order, so two replicas' batches cannot
+ * deadlock) and records the events, each deduped on its id, in one statement. Returns the ids
+ * recorded now: an id missing was recorded already (a redelivery). The statements after it see
+ * what committed before the locks.
  */
-export async function lockAndRecordWatched(
-  tx: SqlRunner,
-  p: PlayerRef,
-  e: MoneyEvent | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit' }),
-): Promise<boolean> {
-  const rows = await tx.query(
-    `with locked as (select pg_advisory_xact_lock(hashtextextended(? || '/' || ?, 0)))
+export async function lockAndRecordWatchedMany(tx: SqlRunner, records: readonly WatchedRecord[]): Promise<Set<string>> {
+  const col = <T>(f: (r: WatchedRecord) => T) => records.map(f);
+  const rows = await tx.query<{ event_id: string }>(
+    `with locked as (
+       select count(pg_advisory_xact_lock(k)) as n
+         from (select distinct hashtextextended(b || '/' || p, 0) as k from unnest(?::text[], ?::text[]) as l(b, p) order by 1 offset 0) keys)
      insert into ${S}.watched_money (event_id, operator_id, brand_id, environment, player_id, kind, reference, amount, destination, occurred_at)
-     select ?, ?, ?, ?, ?, ?, ?, ?, ?, ? from locked on conflict (event_id) do nothing returning 1`,
-    [p.brandId, p.playerId, e.eventId, p.operatorId, p.brandId, p.environment, p.playerId, e.kind, e.reference, e.amount, e.destination, e.at],
+     select r.* from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::timestamptz[]) as r, locked
+     on conflict (event_id) do nothing returning event_id`,
+    [
+      col((r) => r.p.brandId),
+      col((r) => r.p.playerId),
+      col((r) => r.e.eventId),
+      col((r) => r.p.operatorId),
+      col((r) => r.p.brandId),
+      col((r) => r.p.environment),
+      col((r) => r.p.playerId),
+      col((r) => r.e.kind),
+      col((r) => r.e.reference),
+      col((r) => r.e.amount),
+      col((r) => r.e.destination),
+      col((r) => r.e.at),
+    ],
   );
-  return rows.length === 1;
+  return new Set(rows.map((r) => r.event_id));
+}
+
+/** lockAndRecordWatchedMany for one event: false when it was recorded already (a redelivery). */
+export async function lockAndRecordWatched(tx: SqlRunner, p: PlayerRef, e: WatchedRecord['e']): Promise<boolean> {
+  return (await lockAndRecordWatchedMany(tx, [{ p, e }])).size === 1;
 }
 
 /** The player's deposits and withdrawals since `since`, oldest first. */
@@ -68,28 +91,36 @@ export interface DepositWindow extends VelocityWindow {
 }
 
 /**
- * One statement in place of the player's history for a deposit (the watch's common case): the sums
- * rule 5 weighs, with the same bounds as rules.ts, the brand's thresholds, and the later events
- * that would have to be judged again. Its cost does not grow with the player's history of rows read
- * back: Postgres sums them on the index.
+ * One statement in place of the players' histories for deposits (the watch's common case): for
+ * each (brand, player, time), the sums rule 5 weighs, with the same bounds as rules.ts, the
+ * brand's thresholds, and the later events that would have to be judged again; in the order
+ * asked. Its cost does not grow with a player's history of rows read back: Postgres sums them on
+ * the index.
  */
-export async function depositWindow(tx: SqlRunner, brandId: string, playerId: string, at: Date): Promise<DepositWindow> {
-  const dayAgo = new Date(at.getTime() - DAY);
-  const monthAgo = new Date(at.getTime() - 31 * DAY);
-  const monthAhead = new Date(at.getTime() + 31 * DAY);
-  const row = onlyRow(
-    await tx.query<{ thresholds: Partial<AmlThresholds> | null; recent: string; before: string; before_count: number; later: number }>(
-      `select (select thresholds from ${S}.brand_rules where brand_id = ?) as thresholds,
-              coalesce(sum(amount) filter (where kind = 'deposit' and occurred_at > ? and occurred_at <= ?), 0)::text as recent,
-              coalesce(sum(amount) filter (where kind = 'deposit' and occurred_at > ? and occurred_at <= ?), 0)::text as before,
-              (count(*) filter (where kind = 'deposit' and occurred_at > ? and occurred_at <= ?))::int as before_count,
-              (count(*) filter (where occurred_at > ?))::int as later
-       from ${S}.watched_money
-       where brand_id = ? and player_id = ? and kind in ('deposit', 'withdrawal') and occurred_at > ? and occurred_at <= ?`,
-      [brandId, dayAgo, at, monthAgo, dayAgo, monthAgo, dayAgo, at, brandId, playerId, monthAgo, monthAhead],
-    ),
+export async function depositWindows(tx: SqlRunner, asked: ReadonlyArray<{ brandId: string; playerId: string; at: Date }>): Promise<DepositWindow[]> {
+  const rows = await tx.query<{ n: string; thresholds: Partial<AmlThresholds> | null; recent: string; before: string; before_count: number; later: number }>(
+    `select i.n, (select thresholds from ${S}.brand_rules where brand_id = i.brand_id) as thresholds,
+            coalesce(sum(w.amount) filter (where w.kind = 'deposit' and w.occurred_at > i.day_ago and w.occurred_at <= i.at), 0)::text as recent,
+            coalesce(sum(w.amount) filter (where w.kind = 'deposit' and w.occurred_at > i.month_ago and w.occurred_at <= i.day_ago), 0)::text as before,
+            (count(*) filter (where w.kind = 'deposit' and w.occurred_at > i.month_ago and w.occurred_at <= i.day_ago))::int as before_count,
+            (count(*) filter (where w.occurred_at > i.at))::int as later
+       from unnest(?::text[], ?::text[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[], ?::timestamptz[])
+              with ordinality as i(brand_id, player_id, at, day_ago, month_ago, month_ahead, n)
+       left join ${S}.watched_money w
+         on w.brand_id = i.brand_id and w.player_id = i.player_id and w.kind in ('deposit', 'withdrawal')
+        and w.occurred_at > i.month_ago and w.occurred_at <= i.month_ahead
+      group by i.n, i.brand_id
+      order by i.n`,
+    [
+      asked.map((a) => a.brandId),
+      asked.map((a) => a.playerId),
+      asked.map((a) => a.at),
+      asked.map((a) => new Date(a.at.getTime() - DAY)),
+      asked.map((a) => new Date(a.at.getTime() - 31 * DAY)),
+      asked.map((a) => new Date(a.at.getTime() + 31 * DAY)),
+    ],
   );
-  return { thresholds: row.thresholds, recent: row.recent, before: row.before, beforeCount: row.before_count, later: row.later };
+  return rows.map((r) => ({ thresholds: r.thresholds, recent: r.recent, before: r.before, beforeCount: r.before_count, later: r.later }));
 }
 
 /** The player's withdrawals recorded after `at`, within `hours` of it (what a late deposit may change). */

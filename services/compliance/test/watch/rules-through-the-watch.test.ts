@@ -4,11 +4,18 @@
 // payer-mismatch attempt come as events published to the stream (see support/events.ts).
 import t from 'tap';
 import { startComplianceStack } from '../support/stack.ts';
+import { waitFor } from '@bo/service-kit/testing';
 import { daysAgo, publishMoneyEvent, publishWithdrawalEvent } from '../support/events.ts';
 
 t.test('the watch opens cases for each rule, and none just under its threshold', async (t) => {
   const s = await startComplianceStack(t, 'amlrules');
   const op = await s.brSpaOperator();
+  /** The watch's bo_aml_watch_deposits_total by path. */
+  const depositsByPath = async () => {
+    const text = await s.services.get('compliance')!.metrics.getSingleMetricAsString('bo_aml_watch_deposits_total');
+    const of = (path: string) => Number(new RegExp(`path="${path}"[^}]*\\} (\\d+)`).exec(text)?.[1] ?? 0);
+    return { in_order: of('in_order'), whole: of('whole') };
+  };
 
   t.test('rule 1, in and out: deposit then withdrawal with no play opens a high case; 30% staked does not', async (t) => {
     const a = await s.player(op);
@@ -122,6 +129,49 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
     const [hit] = await s.cases(l);
     t.match(hit, { rules: ['split_deposits'] }, 'the late first deposit makes the fifth a hit');
     t.match((await s.caseOf(hit!.id)).evidence, [{ rule: 'split_deposits', facts: { count: 5 } }], 'on the fifth deposit, counting five');
+  });
+
+  t.test("many players' deposits at once, batched, each judged on its own window; a late one among them too", async (t) => {
+    // More players than the watch handles side by side, so their deposits share transactions
+    // (group-commit.ts): half reach five in the band (a hit), half only four (no hit). The late
+    // player's first deposit comes last and sends its batch to the one-by-one path.
+    const hit = await Promise.all(Array.from({ length: 6 }, () => s.player(op)));
+    const under = await Promise.all(Array.from({ length: 6 }, () => s.player(op)));
+    const late = await s.player(op);
+    const before = await depositsByPath();
+    const base = Date.now() - 3_600_000;
+    const deposit = (p: string, amount: string, i: number) =>
+      publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.confirmed', playerId: p, amount, at: new Date(base + i * 60_000) });
+    await Promise.all([
+      ...hit.map(async (p) => {
+        for (let i = 0; i < 5; i++) await deposit(p, '9500.00', i);
+      }),
+      ...under.map(async (p) => {
+        for (let i = 0; i < 4; i++) await deposit(p, '9500.00', i);
+        await deposit(p, '8999.99', 4);
+      }),
+      (async () => {
+        for (let i = 1; i < 5; i++) await deposit(late, '9500.00', i);
+        await deposit(late, '9500.00', 0);
+      })(),
+    ]);
+    for (const p of [...hit, ...under, late]) await s.watched(p, 5);
+    for (const p of hit) t.match(await s.cases(p), [{ rules: ['split_deposits'] }], 'five in the band: a case');
+    for (const p of under) t.same(await s.cases(p), [], 'four in the band: no case');
+    const [lateHit] = await s.cases(late);
+    t.match((await s.caseOf(lateHit!.id)).evidence, [{ rule: 'split_deposits', facts: { count: 5 } }], 'the late player: one hit, counting five');
+    // Every deposit counted on one path: the one-by-one path took the late deposit's batch only.
+    let after = before;
+    await waitFor(
+      async () => {
+        after = await depositsByPath();
+        return after.in_order + after.whole - before.in_order - before.whole >= 65;
+      },
+      { what: '65 deposits counted' },
+    );
+    const whole = after.whole - before.whole;
+    t.ok(whole >= 1 && whole <= 8, `the late deposit and the others of its batch judged whole (${whole}), at most one batch`);
+    t.equal(after.in_order - before.in_order, 65 - whole, 'the rest judged in order, batched');
   });
 
   t.test('payer mismatch: a deposit refused for its payer opens a high case', async (t) => {
