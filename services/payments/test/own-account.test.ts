@@ -64,9 +64,15 @@ t.test('br-spa: whose money it is', async (t) => {
     const first = ok(await createDeposit(playerId, { method: 'boleto' }));
     t.equal(ok(await confirm(first.id)).status, 'confirmed', 'off: no payer, any method');
     const second = ok(await createDeposit(playerId));
+    const third = ok(await createDeposit(playerId));
     ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: brand.operatorId }, body: { profile: 'br-spa' } }));
     t.equal(errorOf(await confirm(second.id))?.code, 'PAYER_REQUIRED', 'the next confirm already needs the payer');
     t.equal((await sql.query('select status from payments.deposits where id = $1', [second.id])).rows[0].status, 'pending');
+    // Created under off, these deposits record no owner: the payer is checked against the player.
+    const owners = await sql.query('select owner_cpf from payments.deposits where id = any($1) order by id', [[second.id, third.id]]);
+    t.same(owners.rows, [{ owner_cpf: null }, { owner_cpf: null }], 'created under off: no owner recorded');
+    t.equal(ok(await confirm(second.id, { payer: { cpf: await cpfOf(playerId) } })).status, 'confirmed', "the player's CPF credits");
+    t.match(ok(await confirm(third.id, { payer: { cpf: randomCpf() } })), { status: 'failed', failureReason: 'payer_mismatch' }, 'another CPF fails it');
   });
 
   t.test('methods: pix, ted, debit_card, prepaid_card only', async (t) => {
@@ -83,6 +89,8 @@ t.test('br-spa: whose money it is', async (t) => {
     const playerId = await createPlayer(call, brand, { limits: BR_SPA_LIMITS });
     const cpf = await cpfOf(playerId);
     const good = ok(await createDeposit(playerId, { amount: '40.00' }));
+    const owner = await sql.query('select owner_cpf from payments.deposits where id = $1', [good.id]);
+    t.equal(owner.rows[0].owner_cpf, cpf, "created under br-spa: the player's CPF recorded as the owner");
     const formatted = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
     t.equal(ok(await confirm(good.id, { payer: { cpf: formatted, name: 'Maria Teste', bank: '341', account: '0001/1234-5' } })).status, 'confirmed');
     t.same((await sql.query('select payer_cpf, payer_name, payer_bank, payer_account from payments.deposits where id = $1', [good.id])).rows[0], {
@@ -111,7 +119,7 @@ t.test('br-spa: whose money it is', async (t) => {
     await waitFor(async () => (await sql.query('select count(*)::int as n from payments.outbox where published_at is null')).rows[0].n === 0, {
       what: 'outbox drained',
     });
-    const failed = (await streamEvents(stack)).filter((e) => e.type === 'deposit.failed');
+    const failed = (await streamEvents(stack)).filter((e) => e.type === 'deposit.failed' && (e.data as { deposit: { id: string } }).deposit.id === bad.id);
     t.same(
       failed.map((e) => e.data),
       [{ deposit: answer, refundRequired: true }],

@@ -101,6 +101,7 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
       await deps.call(ACTIVITY_CHECK_SUBJECT, { brandId: scope.brandId, playerId, activity: 'deposit' } satisfies ActivityCheck);
     }
   }
+  const ownerCpf = isBrSpa(player) ? player.cpf : null;
   const asked = ruleClock.now();
   const limited = depositLimits(player, asked).length > 0;
   const newRow = (now: Date): DepositRow => ({
@@ -128,7 +129,7 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
     // duplicate check. One statement: the deposit (its reference unique per brand) and the
     // stored response, or neither.
     const row = newRow(asked);
-    if (await insertDepositWithResponse(deps.sql, row, ref, CREATE, depositView(row))) return { status: 201, body: depositView(row) };
+    if (await insertDepositWithResponse(deps.sql, row, ref, CREATE, depositView(row), ownerCpf)) return { status: 201, body: depositView(row) };
     throw alreadyExists((await findByExternalReference(deps.sql, scope.brandId, input.externalReference))!);
   }
   const answer = runOnce(deps.sql, ref, CREATE, async (tx) => {
@@ -142,7 +143,7 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
     checkDepositAllowed(player, input.amount, now, usage);
     const row = newRow(now);
     // Another player's deposit may take the reference between the check and here.
-    if (!(await insertDeposit(tx, row))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
+    if (!(await insertDeposit(tx, row, ownerCpf))) throw alreadyExists((await findByExternalReference(tx, scope.brandId, input.externalReference))!);
     return { status: 201, body: depositView(row) };
   });
   return limitReachedAnnounced(deps, scope, player, answer);
@@ -154,20 +155,29 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
     let checkedPayer: DepositPayer | undefined;
+    // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
+    // pending deposit and a key with no stored answer (under br-spa, and a payer who is the owner
+    // the deposit recorded at create), is one statement; anything else (a replay of this key
+    // included) is looked at under the row lock.
+    let intent: DepositRow | undefined;
     if ((await own.profiles.of(scope.operatorId)) === 'br-spa') {
       // Ordinance 615/2024: only the player's own account pays in (own-account/deposit-payer.ts).
       const payer = req.body?.payer;
       if (!payer) throw new AppError('PAYER_REQUIRED');
-      const row = await readDeposit(deps.sql, depositId, scope.brandId);
-      if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
-      const player = await playerState(deps, scope.brandId, row.playerId);
-      if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
-      checkedPayer = payer; // kept on the deposit with the confirm's intent
+      intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, { payer, checked: false });
+      if (!intent) {
+        // Not the usual case: the payer is checked against the player (a deposit created before
+        // its operator was br-spa records no owner).
+        const row = await readDeposit(deps.sql, depositId, scope.brandId);
+        if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
+        const player = await playerState(deps, scope.brandId, row.playerId);
+        if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
+        checkedPayer = payer; // kept on the deposit with the confirm's intent
+        intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, { payer, checked: true });
+      }
+    } else {
+      intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref);
     }
-    // Step 1: the intent. From `confirming` the deposit can only end confirmed. The usual case, a
-    // pending deposit and a key with no stored answer, is one statement; anything else (a replay
-    // of this key included) is looked at under the row lock.
-    const intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, checkedPayer);
     const answered = intent
       ? undefined
       : await deps.sql.transaction(async (tx) => {

@@ -36,14 +36,25 @@ export async function lockPlayerDeposits(tx: SqlRunner, brandId: string, playerI
   await tx.query(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`payments.deposit-limit:${brandId}:${playerId}`]);
 }
 
-/** The insert of a new deposit, unless the brand already has its externalReference (then no row). */
-const INSERT_DEPOSIT = `insert into payments.deposits (${MOVEMENT_COLUMNS}, external_reference, status, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`;
-const depositValues = (row: DepositRow): unknown[] => [...movementValues(row), row.externalReference, row.status, row.createdAt, row.updatedAt];
+/**
+ * The insert of a new deposit, unless the brand already has its externalReference (then no row).
+ * `owner_cpf`: under br-spa, the player's CPF at create (a player's CPF never changes), so a
+ * confirm can check its payer in the statement that takes its intent (markConfirmingIfPending).
+ */
+const INSERT_DEPOSIT = `insert into payments.deposits (${MOVEMENT_COLUMNS}, external_reference, status, created_at, updated_at, owner_cpf)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (brand_id, external_reference) do nothing returning id`;
+const depositValues = (row: DepositRow, ownerCpf: string | null): unknown[] => [
+  ...movementValues(row),
+  row.externalReference,
+  row.status,
+  row.createdAt,
+  row.updatedAt,
+  ownerCpf,
+];
 
 /** Inserts unless the brand already has the externalReference (a concurrent create); returns whether it did. */
-export async function insertDeposit(tx: SqlRunner, row: DepositRow): Promise<boolean> {
-  return (await tx.query(INSERT_DEPOSIT, depositValues(row))).length === 1;
+export async function insertDeposit(tx: SqlRunner, row: DepositRow, ownerCpf: string | null): Promise<boolean> {
+  return (await tx.query(INSERT_DEPOSIT, depositValues(row, ownerCpf))).length === 1;
 }
 
 /**
@@ -57,19 +68,34 @@ export const SET_PAYER =
 export const payerValues = (payer: DepositPayer | undefined) =>
   payer ? [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null] : [null, null, null, null];
 
-/** The confirm's intent on a pending deposit whose key has no stored answer, with the payer when one was checked; one statement. */
+/**
+ * The confirm's intent on a pending deposit whose key has no stored answer, with the payer; one
+ * statement. `payer.checked`: the caller compared it with the player already; otherwise the intent
+ * is taken only when the payer is the owner the deposit recorded at create (undefined for any
+ * other deposit: the caller checks the payer itself).
+ */
 export async function markConfirmingIfPending(
   em: SqlRunner,
   id: string,
   brandId: string,
   ref: RequestKey | undefined,
-  payer?: DepositPayer,
+  payer?: { payer: DepositPayer; checked: boolean },
 ): Promise<DepositRow | undefined> {
   const unanswered = noStoredAnswer('payments', ref);
+  const owner = payer && !payer.checked ? ' and owner_cpf = ?' : '';
   const rows = await em.query<DepositRow>(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER}
-     where id = ? and ${OF_BRAND} and status = 'pending' and ${unanswered.text} returning ${COLUMNS}`,
-    [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, ...payerValues(payer), id, brandId, ...unanswered.params],
+     where id = ? and ${OF_BRAND} and status = 'pending'${owner} and ${unanswered.text} returning ${COLUMNS}`,
+    [
+      ref?.scope ?? null,
+      ref?.key ?? null,
+      ref?.fingerprint ?? null,
+      ...payerValues(payer?.payer),
+      id,
+      brandId,
+      ...(owner ? [normaliseCpf(payer!.payer.cpf)] : []),
+      ...unanswered.params,
+    ],
   );
   return rows[0];
 }
@@ -136,11 +162,12 @@ export async function insertDepositWithResponse(
   ref: RequestKey | undefined,
   operation: string,
   body: unknown,
+  ownerCpf: string | null,
 ): Promise<boolean> {
   const answer = ref ? storedAnswerInsertFrom('payments', 'd', ref, operation, 201, body) : undefined;
   const { n } = onlyRow(
     await sql.query<{ n: number }>(`with d as (${INSERT_DEPOSIT}) ${answer ? `, p as (${answer.text})` : ''} select count(*)::int as n from d`, [
-      ...depositValues(row),
+      ...depositValues(row, ownerCpf),
       ...(answer?.params ?? []),
     ]),
   );

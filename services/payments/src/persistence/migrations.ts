@@ -136,6 +136,13 @@ export class PaymentsOwnAccount extends Migration {
   }
 }
 
+/** br-spa: the player's CPF on the deposit at create, the payer a confirm must report (deposit-store.ts). */
+export class Payments0009DepositOwnerCpf extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table payments.deposits add column if not exists owner_cpf text check (owner_cpf ~ '^[0-9]{11}$')`);
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -147,4 +154,5 @@ export const paymentsMigrations = [
   { name: 'PaymentsOwnAccount', class: PaymentsOwnAccount },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: 'Payments0008RunningRequests', class: kitMigration(kit.runningRequests) },
+  { name: 'Payments0009DepositOwnerCpf', class: Payments0009DepositOwnerCpf },
 ];
