@@ -278,6 +278,12 @@ export interface RunOnceOptions {
   lookedUp?: boolean;
   /** Unique constraints that are domain rules (externalId per brand) and the error each means. */
   uniqueViolations?: Record<string, ErrorCode>;
+  /**
+   * A data-modifying statement the effect left to commit with its answer (an audit row), asked for
+   * once the effect ran: it runs in the same statement as the answer's insert (a CTE), one round
+   * trip less on a hot path; on its own when the request has no key.
+   */
+  withAnswer?: () => { text: string; params: unknown[] } | undefined;
 }
 
 /**
@@ -331,13 +337,14 @@ export async function runOnce<Tx>(
       if (prior) return prior;
       const result = await effect(tx);
       await db.beforeRecord?.(tx);
+      const along = opts.withAnswer?.();
       if (ref) {
-        await run.query(`insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)`, [
-          ...storedKeyValues(ref),
-          operation,
-          result.status ?? 200,
-          JSON.stringify(result.body),
-        ]);
+        await run.query(
+          `${along ? `with along as (${along.text}) ` : ''}insert into "${schema}".processed_requests (${STORED_KEY_COLUMNS}, operation, status, body) values (?, ?, ?, ?, ?, ?, ?)`,
+          [...(along?.params ?? []), ...storedKeyValues(ref), operation, result.status ?? 200, JSON.stringify(result.body)],
+        );
+      } else if (along) {
+        await run.query(along.text, along.params);
       }
       return result;
     });

@@ -26,6 +26,7 @@ class Init extends Migration {
     this.addSql(processedRequestsFingerprintSql('kit'));
     this.addSql('create table kit.counter (id int primary key, n int not null)');
     this.addSql('insert into kit.counter values (1, 0)');
+    this.addSql('create table kit.audit (note text not null)');
   }
 }
 
@@ -49,6 +50,23 @@ const def: ServiceDefinition = {
         await writeEvent(ormRunner(tx), 'kit', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: `n=${row!.n}` });
         return { status: 201, body: { n: row!.n } };
       }),
+    // runOnce's withAnswer: an audit row the effect leaves to commit with its answer.
+    'kit.audited': async (req) => {
+      let row: { text: string; params: unknown[] } | undefined;
+      return runOnce(
+        ormTransactor(deps.orm.em),
+        'kit',
+        requestKeyOf(req.ctx),
+        'audited',
+        async () => {
+          const note = (req.body as { note: string }).note;
+          row = { text: 'insert into kit.audit (note) values (?)', params: [note] };
+          if (note === 'refused') throw new AppError('PLAYER_NOT_FOUND');
+          return { status: 201, body: { note } };
+        },
+        { withAnswer: () => row },
+      );
+    },
     'kit.fail': async () => {
       throw new AppError('PLAYER_NOT_FOUND');
     },
@@ -90,6 +108,26 @@ t.test('service kit against real Postgres and NATS', async (t) => {
     t.equal(row!.n, 1);
     const again = await send('kit.bump', 'key-race-0002');
     t.same(again.ok && again.body, { n: 2 });
+  });
+
+  t.test("withAnswer: the effect's audit row commits with its answer, once; alone without a key; not at all when it fails", async (t) => {
+    const audited = (note: string, key?: string) =>
+      requestOperation(svc.nc, 'kit.audited', { ctx: ctx(key), params: {}, query: {}, body: { note } }, { prefix });
+    const replies = await Promise.all(Array.from({ length: 5 }, () => audited('keyed', 'key-audit-0001')));
+    t.ok(
+      replies.every((r) => r.ok && r.status === 201),
+      'every copy answered 201',
+    );
+    t.match(await audited('unkeyed'), { ok: true, status: 201 });
+    t.match(await audited('refused', 'key-audit-0002'), { ok: false, error: { code: 'PLAYER_NOT_FOUND' } });
+    const rows = await svc.sql.query<{ note: string }>('select note from kit.audit order by note');
+    t.same(
+      rows.map((r) => r.note),
+      ['keyed', 'unkeyed'],
+      'one row for the keyed request, one for the unkeyed, none for the refused',
+    );
+    const [stored] = await svc.sql.query<{ n: number }>("select count(*)::int as n from kit.processed_requests where operation = 'audited' and status = 201");
+    t.equal(stored!.n, 1, 'the keyed answer stored once');
   });
 
   t.test('outbox rows reach JetStream once, with msgID = event id', async (t) => {

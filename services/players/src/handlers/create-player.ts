@@ -46,6 +46,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
     // (a real registry over HTTP), and no connection, lock or pool slot may wait on it. The
     // duplicates are refused first, so they never reach the registry.
     let recordCheck: RecordCleanCheck | undefined;
+    let checkRow: ReturnType<RecordCleanCheck> | undefined;
     if (brSpa) {
       await refuseTaken(em, scope.brandId, input.externalId, cpf);
       recordCheck = await checkAtRegistration(deps, elig, { operatorId: scope.operatorId, brandId: scope.brandId, playerId: null, cpf }, scope.environment);
@@ -85,8 +86,9 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
           createdAt: now,
           updatedAt: now,
         });
-        // The clean check's audit row commits with the player (no foreign key: refusals name no player).
-        if (recordCheck) await recordCheck(sqlIn(tx), player.id);
+        // The clean check's audit row commits with the player (no foreign key: refusals name no
+        // player), written with the stored answer (withAnswer below).
+        checkRow = recordCheck?.(player.id);
         if (input.limits?.length) {
           // Limits collected at registration: first limits, so each applies at once.
           await tx.flush();
@@ -106,7 +108,11 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
         }
         return { status: 201, body: toPlayer(player) };
       },
-      { lookedUp: true, uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS', players_one_per_cpf: 'PLAYER_CPF_EXISTS' } },
+      {
+        lookedUp: true,
+        uniqueViolations: { players_brand_external_id: 'PLAYER_ALREADY_EXISTS', players_one_per_cpf: 'PLAYER_CPF_EXISTS' },
+        withAnswer: () => checkRow,
+      },
     );
     // The race lost on the CPF index: the answer names the player who holds the CPF, as the look does.
     return created.catch(async (e: unknown) => {

@@ -65,19 +65,28 @@ export async function askRegistries(sql: SqlRunner, elig: Eligibility, cpf: stri
   return elig.registryFor(environment).check(cpf, caller);
 }
 
+/** The statement that records one question and its answer. */
+function checkRecord(who: CheckSubject, moment: ImpedimentMoment, answer: CheckAnswer, at: Date): { text: string; params: unknown[] } {
+  return {
+    text: 'insert into players.impediment_checks (operator_id, brand_id, player_id, cpf, moment, outcome, reasons, at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+    params: [who.operatorId, who.brandId, who.playerId, who.cpf, moment, answer.result, answer.result === 'impeded' ? answer.reasons.join(',') : null, at],
+  };
+}
+
 /** Records one question and its answer (on its own connection: a refusal's rollback keeps it). */
 export async function recordCheck(sql: SqlRunner, who: CheckSubject, moment: ImpedimentMoment, answer: CheckAnswer, at: Date): Promise<void> {
-  await sql.query(
-    'insert into players.impediment_checks (operator_id, brand_id, player_id, cpf, moment, outcome, reasons, at) values (?, ?, ?, ?, ?, ?, ?, ?)',
-    [who.operatorId, who.brandId, who.playerId, who.cpf, moment, answer.result, answer.result === 'impeded' ? answer.reasons.join(',') : null, at],
-  );
+  const { text, params } = checkRecord(who, moment, answer, at);
+  await sql.query(text, params);
 }
 
 const impeded = () => new AppError('PLAYER_IMPEDED');
 const unavailable = () => new AppError('IMPEDIMENT_CHECK_UNAVAILABLE');
 
-/** Records a registration's clean check in the registration's transaction, naming the new player. */
-export type RecordCleanCheck = (tx: SqlRunner, playerId: string) => Promise<void>;
+/**
+ * The statement that records a registration's clean check naming the new player, for the caller to
+ * run in the registration's transaction (create-player.ts: with the stored answer, runOnce's `withAnswer`).
+ */
+export type RecordCleanCheck = (playerId: string) => { text: string; params: unknown[] };
 
 /**
  * Registration under br-spa: an impeded CPF (on our internal list or the SPA's) is 403, an outage
@@ -88,7 +97,7 @@ export type RecordCleanCheck = (tx: SqlRunner, playerId: string) => Promise<void
 export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, who: CheckSubject, environment: Environment): Promise<RecordCleanCheck> {
   const answer = await askRegistries(deps.sql, elig, who.cpf, who, environment);
   const at = elig.clock();
-  if (answer.result === 'not_impeded') return (tx, playerId) => recordCheck(tx, { ...who, playerId }, 'registration', answer, at);
+  if (answer.result === 'not_impeded') return (playerId) => checkRecord({ ...who, playerId }, 'registration', answer, at);
   await recordCheck(deps.sql, who, 'registration', answer, at);
   throw answer.result === 'impeded' ? impeded() : unavailable();
 }
