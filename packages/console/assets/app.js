@@ -49,12 +49,14 @@ function Shell({ user }) {
     <main><h1>${current.title}</h1><${current.page} /></main>`;
 }
 
+// Signed out is an answer (`signedIn: false`), not an error: on to the sign-in page, nothing logged.
 const res = await fetch('/console/session', { credentials: 'same-origin' });
-if (!res.ok) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
-else if (location.pathname !== SETUP.path && (await res.clone().json()).user.setupRequired.length > 0)
+const current = res.ok ? await res.json() : { signedIn: false };
+if (!current.signedIn) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
+else if (location.pathname !== SETUP.path && current.user.setupRequired.length > 0)
   location.assign(`${SETUP.path}?next=${encodeURIComponent(location.pathname + location.search)}`);
 else {
-  session.current = await res.json();
+  session.current = current;
   const root = document.getElementById('app');
   root.textContent = ''; // the "Loading…" placeholder: render() adds to what it finds
   render(html`<${Shell} user=${session.current.user} />`, root);
