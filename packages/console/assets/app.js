@@ -16,6 +16,7 @@ import { AmlPage } from './page-aml.js';
 import { ReportsPage } from './page-reports.js';
 import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
+import { TeamPage } from './page-team.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -28,6 +29,7 @@ const PAGES = [
   { path: '/impediments', title: 'Impediments', page: ImpedimentsPage, roles: ['compliance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
+  { path: '/team', title: 'Team', page: TeamPage, roles: [] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 
