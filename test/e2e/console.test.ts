@@ -447,10 +447,24 @@ t.test('team console in a browser', async (t) => {
     await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
     t.pass('the one-time password is refused once replaced');
 
-    const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', rita.id], {
+    const quiet = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', rita.id], {
       env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
       encoding: 'utf8',
     });
+    t.equal(quiet.status, 0, quiet.stderr);
+    t.match(
+      (JSON.parse(quiet.stdout) as { password: string }).password,
+      /^\(not printed: .*Team page.*--show-password/,
+      'without --show-password the CLI leaves the one-time password out of the terminal and says where to get one',
+    );
+    const cli = spawnSync(
+      process.execPath,
+      [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', '--show-password', rita.id],
+      {
+        env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+        encoding: 'utf8',
+      },
+    );
     t.equal(cli.status, 0, cli.stderr);
     const reset = JSON.parse(cli.stdout) as { password: string };
     t.match(reset.password, /^[A-Za-z0-9_-]{24}$/, 'the CLI prints a new one-time password');
@@ -466,7 +480,16 @@ t.test('team console in a browser', async (t) => {
     const audit = await stack.admin('GET', `/admin/audit?target=team_member:${rita.id}&limit=100`);
     t.same(
       audit.body.data.map((a: { action: string }) => a.action).reverse(),
-      ['adminCreateUser', 'consoleSignIn', 'consoleChangePassword', 'consoleSignInFailed', 'adminResetPassword', 'consoleSignInFailed', 'consoleSignIn'],
+      [
+        'adminCreateUser',
+        'consoleSignIn',
+        'consoleChangePassword',
+        'consoleSignInFailed',
+        'adminResetPassword',
+        'adminResetPassword',
+        'consoleSignInFailed',
+        'consoleSignIn',
+      ],
       'each step is in the audit log',
     );
   });

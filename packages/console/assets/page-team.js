@@ -44,7 +44,10 @@ function People({ onShown }) {
     if (!confirm(question(u))) return;
     if (await act.run(() => api('POST', `/admin/users/${encodeURIComponent(u.id)}/${path}`))) list.reload();
   };
-  const resetSecondFactor = simple('reset-second-factor', (u) => `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`);
+  const resetSecondFactor = simple(
+    'reset-second-factor',
+    (u) => `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`,
+  );
   const disable = simple('disable', (u) => `Disable ${u.email}? Their sessions and sign-ins are refused from now on.`);
   return html`<section class="card" aria-label="People">
     <h2>People</h2>

@@ -56,4 +56,7 @@ signOut.addEventListener('click', async () => {
 // Signed out answers `signedIn: false` (200): a signed-out visit logs no failed request.
 fetch('/console/session')
   .then((r) => (r.ok ? r.json() : undefined))
-  .then((s) => show(s?.signedIn ? s : undefined), () => show(undefined));
+  .then(
+    (s) => show(s?.signedIn ? s : undefined),
+    () => show(undefined),
+  );

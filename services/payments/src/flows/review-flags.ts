@@ -23,7 +23,13 @@ export async function reviewFlagsOf(deps: Pick<ServiceDeps, 'sql' | 'call'>, row
     await Promise.all(
       operators.map(
         async (id) =>
-          [id, await deps.call<OperatorCompliance>(complianceProfileMessages.get.subject, { operatorId: id }).then((c) => c.profile, () => null)] as const,
+          [
+            id,
+            await deps.call<OperatorCompliance>(complianceProfileMessages.get.subject, { operatorId: id }).then(
+              (c) => c.profile,
+              () => null,
+            ),
+          ] as const,
       ),
     ),
   );
@@ -35,7 +41,10 @@ export async function reviewFlagsOf(deps: Pick<ServiceDeps, 'sql' | 'call'>, row
     const key = `${r.brandId}/${r.playerId}`;
     let held = holds.get(key);
     if (!held) {
-      held = deps.call<AmlHold>(amlMessages.holdCheck.subject, { brandId: r.brandId, playerId: r.playerId }).then((h) => h.held, () => null);
+      held = deps.call<AmlHold>(amlMessages.holdCheck.subject, { brandId: r.brandId, playerId: r.playerId }).then(
+        (h) => h.held,
+        () => null,
+      );
       holds.set(key, held);
     }
     return held;
