@@ -174,7 +174,7 @@ t.test('team console in a browser', async (t) => {
     await page.context().close();
   });
 
-  t.test('four eyes: ana approves, her own pay is refused in the page, bruno pays', async (t) => {
+  t.test('four eyes: ana approves, her own Pay is disabled in the page and refused at the API, bruno pays', async (t) => {
     const ana = await signIn('ana', '/withdrawals');
     const card = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await card.locator('.balance').waitFor();
@@ -186,10 +186,19 @@ t.test('team console in a browser', async (t) => {
     const approved = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await approved.getByText('Four eyes: you approved this withdrawal').waitFor();
     await approved.locator('.balance').waitFor(); // the details are in: the buttons no longer move (below)
-    await approved.getByRole('button', { name: 'Pay' }).click();
-    await approved.locator('.error').waitFor();
-    t.match(await approved.locator('.error').textContent(), /FOUR_EYES_REQUIRED/, 'the page shows the refusal');
+    t.ok(await approved.getByRole('button', { name: 'Pay' }).isDisabled(), 'her Pay is disabled, the reason beside it');
     await shot(ana, 'withdrawals-four-eyes');
+    // The API refuses her all the same (a page opened before, a script): her session, her CSRF token.
+    const refused = await ana.evaluate(async (id) => {
+      const s = (await (await fetch('/console/session')).json()) as { csrfToken: string };
+      const r = await fetch(`/admin/withdrawals/${id}/decision`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ decision: 'pay' }),
+      });
+      return [r.status, ((await r.json()) as { error: { code: string } }).error.code];
+    }, withdrawal.id);
+    t.same(refused, [403, 'FOUR_EYES_REQUIRED'], 'and the API refuses her pay');
     t.equal((await stack.admin('GET', `/admin/withdrawals?playerId=${payee}`)).body.data[0].status, 'approved', 'nothing paid');
     t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '100.00', 'nothing debited');
     await ana.context().close();
