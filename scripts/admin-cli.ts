@@ -9,11 +9,14 @@ const tokenFile = path.join(root, '.data', 'admin-token');
 const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : '');
 
 type Args = { _: string[]; [flag: string]: string | string[] };
+/** Flags that take no value (`--csv`, `--show-password`): the word after them stays an argument. */
+const SWITCHES = new Set(['csv', 'show-password']);
 function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a!.startsWith('--')) {
+    if (a!.startsWith('--') && SWITCHES.has(a!.slice(2))) out[a!.slice(2)] = '';
+    else if (a!.startsWith('--')) {
       out[a!.slice(2)] = argv[i + 1] ?? '';
       i++;
     } else out._.push(a!);
@@ -49,15 +52,17 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   'operators list': { usage: '', run: () => ({ method: 'GET', path: '/admin/operators' }) },
+  // A one-time password is printed only with --show-password: hand it over from the console's Team
+  // page instead (shown once there, never left in a terminal's scroll-back or a CI log).
   'users create': {
-    usage: '--email EMAIL --role compliance|finance|support|admin',
+    usage: '--email EMAIL --role compliance|finance|support|admin [--show-password]',
     run: (a) => ({ method: 'POST', path: '/admin/users', body: { email: need(a.email as string, '--email'), role: need(a.role as string, '--role') } }),
   },
   'users list': { usage: '', run: () => ({ method: 'GET', path: '/admin/users' }) },
   'users disable': { usage: 'USER_ID', run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/disable` }) },
-  // A new one-time password (printed once) for a person who forgot theirs; their sessions end.
+  // A new one-time password for a person who forgot theirs (printed only with --show-password); their sessions end.
   'users reset-password': {
-    usage: 'USER_ID',
+    usage: 'USER_ID [--show-password]',
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-password` }),
   },
   'users reset-second-factor': {
@@ -275,6 +280,16 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+/** The commands whose answer carries a one-time password: printed only when asked (--show-password). */
+const PASSWORD_ANSWERS = new Set(['users create', 'users reset-password']);
+function withheld(name: string, args: Args, answer: unknown): unknown {
+  if (!PASSWORD_ANSWERS.has(name) || 'show-password' in args || typeof answer !== 'object' || answer === null || !('password' in answer)) return answer;
+  return {
+    ...answer,
+    password: '(not printed: it is shown once; issue another from the console Team page (Reset password), or rerun with --show-password to print it here)',
+  };
+}
+
 function help(): void {
   console.log(`Usage: npm run admin -- <command> [args]   (ADMIN_URL=${ADMIN_URL})\n`);
   for (const [name, c] of Object.entries(COMMANDS)) console.log(`  ${name} ${c.usage}`);
@@ -311,7 +326,7 @@ async function main(): Promise<number> {
     const parsed = JSON.parse(text);
     // `aml cos --csv`: the CSV itself, ready to save.
     if (name === 'aml cos' && res.ok && 'csv' in args) process.stdout.write(parsed.csv);
-    else console.log(JSON.stringify(parsed, null, 2));
+    else console.log(JSON.stringify(withheld(name, args, parsed), null, 2));
   } catch {
     console.log(text);
   }

@@ -118,6 +118,7 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
     ['audit', '/audit'],
     ['ledger', '/ledger'],
     ['account', '/account'],
+    ['team', '/team'],
   ];
   for (const width of WIDTHS) {
     t.test(`at ${width} px`, async (t) => {

@@ -174,7 +174,7 @@ t.test('team console in a browser', async (t) => {
     await page.context().close();
   });
 
-  t.test('four eyes: ana approves, her own pay is refused in the page, bruno pays', async (t) => {
+  t.test('four eyes: ana approves, her own Pay is disabled in the page and refused at the API, bruno pays', async (t) => {
     const ana = await signIn('ana', '/withdrawals');
     const card = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await card.locator('.balance').waitFor();
@@ -186,10 +186,19 @@ t.test('team console in a browser', async (t) => {
     const approved = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await approved.getByText('Four eyes: you approved this withdrawal').waitFor();
     await approved.locator('.balance').waitFor(); // the details are in: the buttons no longer move (below)
-    await approved.getByRole('button', { name: 'Pay' }).click();
-    await approved.locator('.error').waitFor();
-    t.match(await approved.locator('.error').textContent(), /FOUR_EYES_REQUIRED/, 'the page shows the refusal');
+    t.ok(await approved.getByRole('button', { name: 'Pay' }).isDisabled(), 'her Pay is disabled, the reason beside it');
     await shot(ana, 'withdrawals-four-eyes');
+    // The API refuses her all the same (a page opened before, a script): her session, her CSRF token.
+    const refused = await ana.evaluate(async (id) => {
+      const s = (await (await fetch('/console/session')).json()) as { csrfToken: string };
+      const r = await fetch(`/admin/withdrawals/${id}/decision`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken, 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ decision: 'pay' }),
+      });
+      return [r.status, ((await r.json()) as { error: { code: string } }).error.code];
+    }, withdrawal.id);
+    t.same(refused, [403, 'FOUR_EYES_REQUIRED'], 'and the API refuses her pay');
     t.equal((await stack.admin('GET', `/admin/withdrawals?playerId=${payee}`)).body.data[0].status, 'approved', 'nothing paid');
     t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '100.00', 'nothing debited');
     await ana.context().close();
@@ -447,10 +456,24 @@ t.test('team console in a browser', async (t) => {
     await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
     t.pass('the one-time password is refused once replaced');
 
-    const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', rita.id], {
+    const quiet = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', rita.id], {
       env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
       encoding: 'utf8',
     });
+    t.equal(quiet.status, 0, quiet.stderr);
+    t.match(
+      (JSON.parse(quiet.stdout) as { password: string }).password,
+      /^\(not printed: .*Team page.*--show-password/,
+      'without --show-password the CLI leaves the one-time password out of the terminal and says where to get one',
+    );
+    const cli = spawnSync(
+      process.execPath,
+      [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'users', 'reset-password', '--show-password', rita.id],
+      {
+        env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN },
+        encoding: 'utf8',
+      },
+    );
     t.equal(cli.status, 0, cli.stderr);
     const reset = JSON.parse(cli.stdout) as { password: string };
     t.match(reset.password, /^[A-Za-z0-9_-]{24}$/, 'the CLI prints a new one-time password');
@@ -466,7 +489,16 @@ t.test('team console in a browser', async (t) => {
     const audit = await stack.admin('GET', `/admin/audit?target=team_member:${rita.id}&limit=100`);
     t.same(
       audit.body.data.map((a: { action: string }) => a.action).reverse(),
-      ['adminCreateUser', 'consoleSignIn', 'consoleChangePassword', 'consoleSignInFailed', 'adminResetPassword', 'consoleSignInFailed', 'consoleSignIn'],
+      [
+        'adminCreateUser',
+        'consoleSignIn',
+        'consoleChangePassword',
+        'consoleSignInFailed',
+        'adminResetPassword',
+        'adminResetPassword',
+        'consoleSignInFailed',
+        'consoleSignIn',
+      ],
       'each step is in the audit log',
     );
   });

@@ -3,7 +3,24 @@
 // 12 characters, not the e-mail, not a common password) and turning on TOTP (a secret to add to an
 // authenticator app, then a first code to confirm it).
 import { useState } from 'preact/hooks';
+import qrcode from 'qrcode-generator';
 import { html, api, useAction, ErrorNote } from './kit.js';
+
+/**
+ * The `otpauth:` URI as a QR code to scan, drawn here (an SVG path of the dark modules): the secret
+ * goes to no image service, and the page's CSP (no `data:` images) stays as it is.
+ */
+export function QrCode({ text, label }) {
+  const qr = qrcode(0, 'M');
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  let d = '';
+  for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) if (qr.isDark(row, col)) d += `M${col + 4} ${row + 4}h1v1h-1z`;
+  return html`<svg class="qr" role="img" aria-label=${label} viewBox=${`0 0 ${n + 8} ${n + 8}`} shape-rendering="crispEdges">
+    <rect width="100%" height="100%" fill="#fff" /><path d=${d} fill="#000" />
+  </svg>`;
+}
 
 export function PasswordForm({ currentLabel, onDone }) {
   const change = useAction();
@@ -48,7 +65,8 @@ export function SecondFactorSetup({ onDone }) {
   if (!setup)
     return html`<button type="button" onClick=${begin} disabled=${start.busy}>Set up two-factor sign-in</button><${ErrorNote} error=${start.error} />`;
   return html`<section class="card">
-    <p>Add this account to your authenticator app (Google Authenticator, 1Password, Aegis…): open the link on your phone, or type the key.</p>
+    <p>Add this account to your authenticator app (Google Authenticator, 1Password, Aegis…): scan the code, open the link on your phone, or type the key.</p>
+    <${QrCode} text=${setup.uri} label="QR code of the authenticator key" />
     <p>Key: <code id="totp-secret">${setup.secret}</code></p>
     <p><a href=${setup.uri}>Open in an authenticator app</a></p>
     <form class="inline" onSubmit=${finish} aria-label="Confirm two-factor">

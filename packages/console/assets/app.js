@@ -16,6 +16,7 @@ import { AmlPage } from './page-aml.js';
 import { ReportsPage } from './page-reports.js';
 import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
+import { TeamPage } from './page-team.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -28,6 +29,7 @@ const PAGES = [
   { path: '/impediments', title: 'Impediments', page: ImpedimentsPage, roles: ['compliance'] },
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
+  { path: '/team', title: 'Team', page: TeamPage, roles: [] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 
@@ -49,12 +51,14 @@ function Shell({ user }) {
     <main><h1>${current.title}</h1><${current.page} /></main>`;
 }
 
+// Signed out is an answer (`signedIn: false`), not an error: on to the sign-in page, nothing logged.
 const res = await fetch('/console/session', { credentials: 'same-origin' });
-if (!res.ok) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
-else if (location.pathname !== SETUP.path && (await res.clone().json()).user.setupRequired.length > 0)
+const current = res.ok ? await res.json() : { signedIn: false };
+if (!current.signedIn) location.assign(`/?next=${encodeURIComponent(location.pathname + location.search)}`);
+else if (location.pathname !== SETUP.path && current.user.setupRequired.length > 0)
   location.assign(`${SETUP.path}?next=${encodeURIComponent(location.pathname + location.search)}`);
 else {
-  session.current = await res.json();
+  session.current = current;
   const root = document.getElementById('app');
   root.textContent = ''; // the "Loading…" placeholder: render() adds to what it finds
   render(html`<${Shell} user=${session.current.user} />`, root);

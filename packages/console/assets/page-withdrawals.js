@@ -1,6 +1,7 @@
 // The withdrawal review queue: each request with its player, balance, recent ledger and previous
-// withdrawals; approve, reject, pay. Four eyes: whoever approved a withdrawal does not pay it (the
-// page says so, and the admin API refuses with FOUR_EYES_REQUIRED).
+// withdrawals; approve, reject, pay. Pay is disabled, with the reason beside it, where the API would
+// refuse it: an AML review holds the player's payouts (AML_REVIEW_REQUIRED), or four eyes (whoever
+// approved a withdrawal does not pay it: FOUR_EYES_REQUIRED).
 import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, time, money, may, me } from './kit.js';
 
 const STATUSES = ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed'];
@@ -14,7 +15,10 @@ export function LedgerTable({ entries }) {
 export function WithdrawalTable({ rows, highlight }) {
   if (rows.length === 0) return html`<p class="muted">None.</p>`;
   return html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Status</th><th>Approved by</th></tr></thead>
-    <tbody>${rows.map((w) => html`<tr class=${w.id === highlight ? 'current' : ''}><td>${time(w.createdAt)}</td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${w.method}</td><td>${w.status}</td><td>${w.approvedBy ?? '—'}</td></tr>`)}</tbody></table>`;
+    <tbody>${rows.map(
+      (w) =>
+        html`<tr class=${w.id === highlight ? 'current' : ''}><td>${time(w.createdAt)}</td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${w.method}</td><td>${w.status}${w.heldForAmlReview ? html` <strong class="hold">AML review</strong>` : null}</td><td>${w.approvedBy ?? '—'}</td></tr>`,
+    )}</tbody></table>`;
 }
 
 function Review({ w }) {
@@ -39,7 +43,15 @@ function Decisions({ w, onDone }) {
   const decide = (decision) =>
     action.run(() => api('POST', `/admin/withdrawals/${encodeURIComponent(w.id)}/decision`, { decision })).then((r) => r && onDone());
   if (!may('finance')) return html`<p class="muted">Decisions are taken by finance.</p>`;
-  const mineToPay = w.status === 'approved' && w.approvedBy === me();
+  // Why Pay cannot succeed now, said before the click (the API refuses the same, and checks again).
+  const payBlocked =
+    w.status !== 'approved'
+      ? undefined
+      : w.heldForAmlReview
+        ? "AML review: the player's payouts wait for compliance to decide an open case."
+        : w.fourEyes && w.approvedBy === me()
+          ? 'Four eyes: you approved this withdrawal, so another person pays it.'
+          : undefined;
   return html`<div class="actions">
     ${
       w.status === 'under_review'
@@ -47,8 +59,14 @@ function Decisions({ w, onDone }) {
       <button type="button" class="danger" onClick=${() => decide('reject')} disabled=${action.busy}>Reject</button>`
         : null
     }
-    ${w.status === 'approved' ? html`<button type="button" onClick=${() => decide('pay')} disabled=${action.busy}>Pay</button>` : null}
-    ${mineToPay ? html`<p class="note">Four eyes: you approved this withdrawal, so another person pays it.</p>` : null}
+    ${
+      w.status === 'approved'
+        ? html`<button type="button" onClick=${() => decide('pay')} disabled=${action.busy || payBlocked !== undefined} title=${payBlocked}
+            aria-describedby=${payBlocked ? `pay-blocked-${w.id}` : undefined}>Pay</button>`
+        : null
+    }
+    ${payBlocked ? html`<p class="note" id=${`pay-blocked-${w.id}`}>${payBlocked}</p>` : null}
+    ${w.heldForAmlReview === null && w.status === 'approved' ? html`<p class="muted">Whether an AML review holds this payout could not be read just now; Pay checks it.</p>` : null}
     <${ErrorNote} error=${action.error} />
   </div>`;
 }
@@ -63,7 +81,9 @@ export function WithdrawalsPage() {
       ${page.data.map(
         (w) => html`<article class="card" data-withdrawal=${w.id}>
           <h2>${money(w.amount, w.currency)} <small>${w.method} → <code>${w.destination}</code></small></h2>
-          <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}</p>
+          <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}${
+            w.heldForAmlReview ? html` · <strong class="hold" data-hold="aml">AML review</strong>` : null
+          }</p>
           <${Review} w=${w} />
           <${Decisions} w=${w} onDone=${queue.reload} />
         </article>`,

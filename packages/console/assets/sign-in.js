@@ -53,6 +53,10 @@ signOut.addEventListener('click', async () => {
   show(undefined);
 });
 
+// Signed out answers `signedIn: false` (200): a signed-out visit logs no failed request.
 fetch('/console/session')
   .then((r) => (r.ok ? r.json() : undefined))
-  .then(show, () => show(undefined));
+  .then(
+    (s) => show(s?.signedIn ? s : undefined),
+    () => show(undefined),
+  );

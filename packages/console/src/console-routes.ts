@@ -16,9 +16,13 @@ import { keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-k
 import type { ConsoleAccounts, ConsoleIdentity, RequestOrigin } from './console-accounts.ts';
 import { checkCsrf, sessionCookie, sessionTokenOf } from './session-cookie.ts';
 
+/** The console's icon: served, so a browser's automatic /favicon.ico request finds one (no 404 in its console). */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f3b57"/><path d="M4 4h5a2.5 2.5 0 0 1 0 5H4zm0 5h5.5a2.5 2.5 0 0 1 0 5H4z" fill="none" stroke="#fff" stroke-width="1.6"/></svg>`;
+const ICON_LINK = '<link rel="icon" href="/favicon.ico" type="image/svg+xml">';
+
 const SIGN_IN_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Back-office console: sign in</title><link rel="stylesheet" href="/console/console.css"></head>
+<title>Back-office console: sign in</title><link rel="stylesheet" href="/console/console.css">${ICON_LINK}</head>
 <body><main class="narrow"><h1>Back-office console</h1>
 <form id="sign-in"><label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -36,9 +40,16 @@ const VENDOR: Record<string, string> = {
   'preact.mjs': fileURLToPath(import.meta.resolve('preact')),
   'hooks.mjs': fileURLToPath(import.meta.resolve('preact/hooks')),
   'htm.mjs': fileURLToPath(import.meta.resolve('htm')),
+  // Draws the two-factor setup's QR code in the page: the secret never leaves the browser for an image service.
+  'qrcode.mjs': fileURLToPath(import.meta.resolve('qrcode-generator')),
 };
 const IMPORT_MAP = JSON.stringify({
-  imports: { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' },
+  imports: {
+    preact: '/console/vendor/preact.mjs',
+    'preact/hooks': '/console/vendor/hooks.mjs',
+    htm: '/console/vendor/htm.mjs',
+    'qrcode-generator': '/console/vendor/qrcode.mjs',
+  },
 });
 /** Every page of the console; each is the same shell, the script renders the page of the path. */
 const CONSOLE_PAGES = [
@@ -53,11 +64,12 @@ const CONSOLE_PAGES = [
   'audit',
   'ledger',
   'account',
+  'team',
   'setup',
 ] as const;
 const PAGE_SHELL = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Back-office console</title><link rel="stylesheet" href="/console/console.css">
+<title>Back-office console</title><link rel="stylesheet" href="/console/console.css">${ICON_LINK}
 <script type="importmap">${IMPORT_MAP}</script></head>
 <body><div id="app"><p>Loading…</p></div><script type="module" src="/console/app.js"></script></body></html>`;
 /** The import map is the one inline script: allowed by its hash, nothing else inline runs. */
@@ -109,6 +121,7 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
     return payload;
   });
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(SIGN_IN_PAGE));
+  app.get('/favicon.ico', async (_req, reply) => reply.type('image/svg+xml').send(ICON));
   for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
   // Files are read once, on first use; a name outside the pattern or the vendor list is 404.
   const cache = new Map<string, string>();
@@ -147,11 +160,18 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
       .header('set-cookie', sessionCookie(s.token, o.secureCookie, o.policy.absoluteHours * 3600))
       .send({ user: s.member, csrfToken: s.csrfToken, setupRequired: s.setupRequired });
   });
+  // Asked by every page as it opens: "not signed in" is an answer here (200, `signedIn: false`),
+  // not an error, so a signed-out visit logs no failed request in the browser's console. A cookie
+  // that no longer opens a session is cleared.
   app.get('/console/session', async (req, reply) => {
     const token = sessionTokenOf(req.headers.cookie);
     const who = token ? await o.accounts.identify(token) : undefined;
-    if (!who) throw new AppError('UNAUTHORIZED', 'Not signed in.');
+    if (!who) {
+      if (token) reply.header('set-cookie', sessionCookie('', o.secureCookie, 0));
+      return reply.send({ signedIn: false });
+    }
     return reply.send({
+      signedIn: true,
       user: { email: who.email, role: who.role, secondFactor: who.secondFactor, setupRequired: who.setupRequired },
       csrfToken: who.csrfToken,
     });

@@ -82,10 +82,16 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   const signIn = await app.inject({ method: 'GET', url: '/' });
   t.equal(signIn.statusCode, 200);
   t.match(signIn.body, /<script src="\/console\/sign-in\.js"><\/script>/);
-  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account']) {
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account', 'team']) {
     const res = await app.inject({ method: 'GET', url: `/${page}` });
     const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
-    t.same(JSON.parse(map).imports, { preact: '/console/vendor/preact.mjs', 'preact/hooks': '/console/vendor/hooks.mjs', htm: '/console/vendor/htm.mjs' });
+    t.same(JSON.parse(map).imports, {
+      preact: '/console/vendor/preact.mjs',
+      'preact/hooks': '/console/vendor/hooks.mjs',
+      htm: '/console/vendor/htm.mjs',
+      'qrcode-generator': '/console/vendor/qrcode.mjs',
+    });
+    t.match(res.body, /<link rel="icon" href="\/favicon\.ico"/, `/${page}: names the icon it is served`);
     t.equal(
       res.headers['content-security-policy'],
       `default-src 'none'; script-src 'self' 'sha256-${createHash('sha256').update(map).digest('base64')}'; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
@@ -106,6 +112,7 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
     ['preact.mjs', 'preact'],
     ['hooks.mjs', 'preact/hooks'],
     ['htm.mjs', 'htm'],
+    ['qrcode.mjs', 'qrcode-generator'],
   ] as const) {
     const res = await app.inject({ method: 'GET', url: `/console/vendor/${file}` });
     t.equal(
@@ -114,6 +121,9 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
       `${file}: the ESM build of ${specifier}, resolved from this package`,
     );
   }
+  const icon = await app.inject({ method: 'GET', url: '/favicon.ico' });
+  t.same([icon.statusCode, icon.headers['content-type']], [200, 'image/svg+xml'], 'the icon a browser asks for by itself is there');
+  t.match(icon.body, /^<svg /);
   for (const url of ['/console/nope.js', '/console/..%2Fsrc%2Findex.ts', '/console/vendor/react.mjs', '/console/APP.JS']) {
     const res = await app.inject({ method: 'GET', url });
     t.same([res.statusCode, res.json().error.code], [404, 'NOT_FOUND'], `${url} is not served`);
@@ -147,7 +157,7 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
   const me = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
   t.same(
     me.json(),
-    { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, setupRequired: ['password'] }, csrfToken: CSRF },
+    { signedIn: true, user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, setupRequired: ['password'] }, csrfToken: CSRF },
     'no member id, no token; the setup still to do',
   );
 
@@ -160,7 +170,11 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
   t.same((await post('/console/password', change, { cookie, 'x-csrf-token': CSRF })).json(), { changed: true });
   const after = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie } });
   t.same(after.json().user.setupRequired, [], 'set up');
-  t.equal((await app.inject({ method: 'GET', url: '/console/session' })).statusCode, 401, 'no cookie: not signed in');
+  const signedOut = await app.inject({ method: 'GET', url: '/console/session' });
+  t.same([signedOut.statusCode, signedOut.json()], [200, { signedIn: false }], 'no cookie: not signed in, an answer rather than an error');
+  const stale = await app.inject({ method: 'GET', url: '/console/session', headers: { cookie: 'bo_console=ended-long-ago' } });
+  t.same([stale.statusCode, stale.json()], [200, { signedIn: false }], 'a cookie that opens no session: not signed in');
+  t.match(stale.headers['set-cookie'], /^bo_console=; .*Max-Age=0/, 'and the dead cookie is cleared');
 
   t.equal((await post('/console/second-factor', {}, { cookie })).json().error.code, 'CSRF_TOKEN_INVALID', 'a change without the CSRF token');
   t.equal((await post('/console/second-factor', {}, { cookie, 'x-csrf-token': 'guess' })).json().error.code, 'CSRF_TOKEN_INVALID');

@@ -254,6 +254,14 @@ const AdminWithdrawalSchema = Type.Intersect([
     environment: Type.String(),
     /** Who approved it on the admin API (null: not approved yet, or by a sandbox simulation). */
     approvedBy: Nullable(Type.String()),
+    /**
+     * Whether its payout is refused now because the player's payouts wait for an AML review (an open
+     * high-risk case, br-spa); null when compliance could not be asked as the list was read. For the
+     * reviewer's eyes: the payout checks again.
+     */
+    heldForAmlReview: Nullable(Type.Boolean()),
+    /** Whether four eyes applies (its amount reaches the operator's threshold): its approver may not pay it. */
+    fourEyes: Type.Boolean(),
   }),
 ]);
 export const FourEyesSchema = Type.Object(

@@ -72,6 +72,13 @@ t.test('four eyes', async (t) => {
       'FOUR_EYES_REQUIRED',
       "another operator's threshold does not apply",
     );
+    // The review queue says so before anyone clicks: four eyes per withdrawal, from its operator's threshold.
+    type Listed = { id: string; fourEyes: boolean; heldForAmlReview: boolean | null };
+    const listed = async (playerId: string) =>
+      ok(await call<{ data: Listed[] }>('payments.admin.withdrawals', { scope: admin('ana'), query: { playerId, limit: 10 } })).data;
+    t.match(await listed(large.player), [{ id: large.wd.id, fourEyes: true, heldForAmlReview: false }], 'from the threshold up: four eyes; profile off: no hold');
+    t.match(await listed(small.player), [{ id: small.wd.id, fourEyes: false, heldForAmlReview: false }], 'below it: the approver may pay');
+    t.match(await listed(mine.player), [{ id: mine.wd.id, fourEyes: true }], "its own operator's threshold");
     t.match(errorOf(await setFourEyes(other.operatorId, '-1.00')), { code: 'VALIDATION_ERROR' });
     t.equal(
       errorOf(await call('payments.admin.setFourEyes', { scope: brand, params: { id: other.operatorId }, body: { minAmount: '1.00' } }))?.code,

@@ -25,6 +25,7 @@ import {
 } from '../domain/withdrawals.ts';
 import { checkAmount } from '../domain/deposits.ts';
 import { refuseIfAmlHold } from '../flows/aml-hold.ts';
+import { reviewFlagsOf, type ReviewFlags } from '../flows/review-flags.ts';
 import type { PaymentsConfig } from '../config.ts';
 import {
   findByRequestKey,
@@ -238,23 +239,28 @@ export function adminListWithdrawals(deps: ServiceDeps<PaymentsConfig>): Handler
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode([status], q.cursor) : undefined;
     const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
-    return { status: 200, body: cursors.page([status], rows, limit, adminView, (r) => ({ at: new Date(r.createdAt).toISOString(), id: r.id })) };
+    const flags = await reviewFlagsOf(deps, rows.slice(0, limit));
+    return {
+      status: 200,
+      body: cursors.page([status], rows, limit, adminView(flags), (r) => ({ at: new Date(r.createdAt).toISOString(), id: r.id })),
+    };
   };
 }
 
-const adminView = (r: WithdrawalRow) => ({
+const adminView = (flags: Map<string, ReviewFlags>) => (r: WithdrawalRow) => ({
   ...withdrawalView(r),
   operatorId: r.operatorId,
   brandId: r.brandId,
   environment: r.environment,
   approvedBy: r.approvedBy,
+  ...(flags.get(r.id) ?? { heldForAmlReview: null, fourEyes: true }),
 });
 
 /** One player's withdrawals, newest first: what the review page shows beside a request. No cursor: the newest `limit`. */
-async function playerWithdrawals(deps: ServiceDeps, q: { playerId?: string; status?: string; limit?: number; cursor?: string }) {
+async function playerWithdrawals(deps: ServiceDeps<PaymentsConfig>, q: { playerId?: string; status?: string; limit?: number; cursor?: string }) {
   if (q.cursor) throw validationError('query', [{ path: '/cursor', message: "does not apply to one player's withdrawals (the newest `limit` are listed)" }]);
   const rows = await listPlayerWithdrawals(deps.sql, q.playerId!, q.status ? rowStatusesShownAs(q.status as WithdrawalStatus) : undefined, q.limit ?? 50);
-  return { data: rows.map(adminView), nextCursor: null };
+  return { data: rows.map(adminView(await reviewFlagsOf(deps, rows))), nextCursor: null };
 }
 
 export function adminGetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminGetFourEyes> {

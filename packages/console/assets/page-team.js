@@ -1,0 +1,132 @@
+// Our team, for admins: the people (add one with a role, reset a password or a lost authenticator,
+// disable) and the API tokens (issue with a role, revoke). A one-time password or a token's secret
+// is shown once, here, to the admin who asked: never printed to a terminal or logged.
+import { useState } from 'preact/hooks';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+
+const ROLES = ['compliance', 'finance', 'support', 'admin'];
+
+/** What the admin hands over once: a one-time password or a token's secret. */
+function ShownOnce({ shown }) {
+  return html`<div class="secrets" role="alert" data-shown-once=${shown.kind}>
+    <p>${shown.what}. Copy it now: it is not shown again.${shown.kind === 'password' ? ' It is good for one sign-in, where its person chooses their own password.' : ''}</p>
+    <p><code class="secret">${shown.secret}</code></p>
+  </div>`;
+}
+
+function RoleSelect() {
+  return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>`;
+}
+
+function People({ onShown }) {
+  const list = useLoad(() => api('GET', '/admin/users'));
+  const add = useAction();
+  const act = useAction();
+  const create = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const created = await add.run(() => api('POST', '/admin/users', { email: f.email.value.trim(), role: f.role.value }));
+    if (created) {
+      f.reset();
+      onShown({ kind: 'password', what: `The one-time password of ${created.user.email} (${created.user.role})`, secret: created.password });
+      list.reload();
+    }
+  };
+  const resetPassword = async (u) => {
+    if (!confirm(`Issue a new one-time password for ${u.email}? Their sessions end and their current password stops working.`)) return;
+    const reset = await act.run(() => api('POST', `/admin/users/${encodeURIComponent(u.id)}/reset-password`));
+    if (reset) {
+      onShown({ kind: 'password', what: `The new one-time password of ${u.email}`, secret: reset.password });
+      list.reload();
+    }
+  };
+  const simple = (path, question) => async (u) => {
+    if (!confirm(question(u))) return;
+    if (await act.run(() => api('POST', `/admin/users/${encodeURIComponent(u.id)}/${path}`))) list.reload();
+  };
+  const resetSecondFactor = simple(
+    'reset-second-factor',
+    (u) => `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`,
+  );
+  const disable = simple('disable', (u) => `Disable ${u.email}? Their sessions and sign-ins are refused from now on.`);
+  return html`<section class="card" aria-label="People">
+    <h2>People</h2>
+    <form class="inline" onSubmit=${create} aria-label="Add a person">
+      <label>E-mail <input name="email" type="email" required maxlength="254" /></label>
+      <label>Role <${RoleSelect} /></label>
+      <button type="submit" disabled=${add.busy}>Add</button><${ErrorNote} error=${add.error} />
+    </form>
+    <${Loaded} state=${list}>${(page) => html`<table class="team">
+      <thead><tr><th>E-mail</th><th>Role</th><th>Two-factor</th><th>Added</th><th>Status</th><th></th></tr></thead>
+      <tbody>${page.data.map(
+        (u) => html`<tr data-user=${u.email} data-status=${u.disabledAt ? 'disabled' : 'active'}>
+          <td>${u.email}</td><td>${u.role}</td><td>${u.secondFactor ? 'on' : 'off'}</td><td>${time(u.createdAt)}</td>
+          <td>${u.disabledAt ? `disabled ${time(u.disabledAt)}` : 'active'}</td>
+          <td>${
+            u.disabledAt
+              ? null
+              : html`<div class="actions">
+                  <button type="button" disabled=${act.busy} onClick=${() => resetPassword(u)}>Reset password</button>
+                  ${u.secondFactor ? html`<button type="button" disabled=${act.busy} onClick=${() => resetSecondFactor(u)}>Reset two-factor</button>` : null}
+                  <button type="button" class="danger" disabled=${act.busy} onClick=${() => disable(u)}>Disable</button>
+                </div>`
+          }</td>
+        </tr>`,
+      )}</tbody>
+    </table>`}<//>
+    <${ErrorNote} error=${act.error} />
+  </section>`;
+}
+
+function Tokens({ onShown }) {
+  const list = useLoad(() => api('GET', '/admin/tokens'));
+  const add = useAction();
+  const act = useAction();
+  const create = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const created = await add.run(() => api('POST', '/admin/tokens', { name: f.name.value.trim(), role: f.role.value }));
+    if (created) {
+      f.reset();
+      onShown({ kind: 'token', what: `The secret of the token ${created.token.name} (${created.token.role})`, secret: created.secret });
+      list.reload();
+    }
+  };
+  const revoke = async (tk) => {
+    if (!confirm(`Revoke the token ${tk.name} now? Every request with it is refused from now on.`)) return;
+    if (await act.run(() => api('POST', `/admin/tokens/${encodeURIComponent(tk.id)}/revoke`))) list.reload();
+  };
+  return html`<section class="card" aria-label="API tokens">
+    <h2>API tokens</h2>
+    <p class="muted">A bearer token for the admin API (scripts, the CLI) with one role; its secret is shown once.</p>
+    <form class="inline" onSubmit=${create} aria-label="Issue a token">
+      <label>Name <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
+      <label>Role <${RoleSelect} /></label>
+      <button type="submit" disabled=${add.busy}>Issue</button><${ErrorNote} error=${add.error} />
+    </form>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p class="empty">No token yet.</p>`
+        : html`<table class="team">
+      <thead><tr><th>Name</th><th>Role</th><th>Issued</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+      <tbody>${page.data.map(
+        (tk) => html`<tr data-token=${tk.name} data-status=${tk.revokedAt ? 'revoked' : 'active'}>
+          <td><code>${tk.name}</code></td><td>${tk.role}</td><td>${time(tk.createdAt)}</td><td>${time(tk.lastUsedAt)}</td>
+          <td>${tk.revokedAt ? `revoked ${time(tk.revokedAt)}` : 'active'}</td>
+          <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>Revoke</button>`}</td>
+        </tr>`,
+      )}</tbody>
+    </table>`}<//>
+    <${ErrorNote} error=${act.error} />
+  </section>`;
+}
+
+export function TeamPage() {
+  const [shown, setShown] = useState(undefined);
+  if (!may()) return html`<p class="muted">The team is managed by admins.</p>`;
+  return html`<div>
+    ${shown ? html`<${ShownOnce} shown=${shown} />` : null}
+    <${People} onShown=${setShown} />
+    <${Tokens} onShown=${setShown} />
+  </div>`;
+}

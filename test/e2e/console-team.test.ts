@@ -1,0 +1,256 @@
+// The console as our team works it (issue #42), in Chromium against the real processes, at 1280 px
+// and on a 390 px phone: a signed-out visit logs no failed request; an admin manages the team on
+// /team (a person added, their one-time password shown once and good for a sign-in; a password
+// reset; a token issued, shown once, working, then revoked; a person disabled); the two-factor setup
+// draws the otpauth URI as a QR code; and the withdrawal queue says why Pay cannot succeed before the
+// click: an AML review holding the player's payouts, or four eyes for the person who approved.
+import t from 'tap';
+import qrcode from 'qrcode-generator';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { waitFor } from '@bo/service-kit/testing';
+import { startStack, uniq } from './support/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WIDTHS = [1280, 390] as const;
+const key = () => ({ 'idempotency-key': uniq('k') });
+// A passphrase of each person's own (the policy refuses one with the e-mail or its name part in it).
+const CHOSEN = (email: string) => `quiet harbour lantern ${email.length} seventy-two`;
+// What the page functions below use of the DOM (the tests are typed without the DOM's library).
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+/** The SVG path the console draws for `text` (account-forms.js QrCode), made here by the same library. */
+function expectedQrPath(text: string): string {
+  const qr = qrcode(0, 'M');
+  qr.addData(text);
+  qr.make();
+  let d = '';
+  const n = qr.getModuleCount();
+  for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) if (qr.isDark(row, col)) d += `M${col + 4} ${row + 4}h1v1h-1z`;
+  return d;
+}
+
+t.test('console: team, QR code, holds before the click, signed-out visits', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const problems: string[] = [];
+
+  async function newPage(width: number): Promise<Page> {
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`${width} ${page.url()}: ${m.text()}`);
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
+    return page;
+  }
+
+  /** Signs in through the form; a one-time password goes through /setup first. */
+  async function signIn(page: Page, email: string, password: string, oneTime: boolean): Promise<void> {
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', email);
+    await page.fill('input[name=password]', password);
+    await page.click('button[type=submit]');
+    if (oneTime) {
+      await page.locator('#setup-password').waitFor();
+      if (await page.locator('#current-password').count()) await page.fill('#current-password', password);
+      await page.fill('#new-password', CHOSEN(email));
+      await page.fill('#repeat-password', CHOSEN(email));
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+    }
+    await page.locator('header .who').waitFor();
+  }
+
+  const person = async (email: string, role: string) => {
+    const created = await stack.admin('POST', '/admin/users', { email, role });
+    t.equal(created.status, 201, `${email} (${role})`);
+    return created.body as { user: { id: string; email: string }; password: string };
+  };
+  const admin = await person('team-admin@ourteam.example', 'admin');
+  const ana = await person('ana.finance@ourteam.example', 'finance');
+  const bia = await person('bia.finance@ourteam.example', 'finance');
+
+  t.test('a signed-out visit logs no failed request', async (t) => {
+    const before = problems.length;
+    const page = await newPage(1280);
+    await page.goto(`${stack.adminUrl}/`);
+    await page.locator('#sign-in').waitFor();
+    await page.goto(`${stack.adminUrl}/withdrawals`);
+    await page.waitForURL(/\/\?next=%2Fwithdrawals/);
+    await page.locator('#sign-in').waitFor();
+    t.same(problems.slice(before), [], 'no 4xx, no error in the browser console');
+    await page.context().close();
+  });
+
+  let adminSetUp = false;
+  for (const width of WIDTHS) {
+    t.test(`an admin manages the team at ${width} px`, async (t) => {
+      const page = await newPage(width);
+      await signIn(page, admin.user.email, adminSetUp ? CHOSEN(admin.user.email) : admin.password, !adminSetUp);
+      adminSetUp = true;
+      page.on('dialog', (d) => void d.accept());
+      await page.goto(`${stack.adminUrl}/team`);
+      await page.locator('nav a[aria-current=page]', { hasText: 'Team' }).waitFor();
+
+      // A person added: the one-time password shown once, in the page, and good for a sign-in.
+      const email = `new.${width}@ourteam.example`;
+      const add = page.locator('form[aria-label="Add a person"]');
+      await add.locator('input[name=email]').fill(email);
+      await add.locator('select[name=role]').selectOption('support');
+      await add.getByRole('button', { name: 'Add' }).click();
+      const shown = page.locator('[data-shown-once=password] code.secret');
+      await shown.waitFor();
+      const oneTime = (await shown.textContent()) ?? '';
+      await page.locator(`tr[data-user="${email}"][data-status=active]`).waitFor();
+      const signInWith = (password: string) =>
+        fetch(`${stack.adminUrl}/console/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+      t.equal((await signInWith(oneTime)).status, 200, 'the one-time password shown in the page signs its person in');
+
+      // A password reset from the page: a new one-time password, shown once.
+      await page.locator(`tr[data-user="${email}"]`).getByRole('button', { name: 'Reset password' }).click();
+      await page.locator('[data-shown-once=password]', { hasText: `new one-time password of ${email}` }).waitFor();
+      const reset = (await shown.textContent()) ?? '';
+      t.not(reset, oneTime, 'another one-time password');
+      t.equal((await signInWith(reset)).status, 200, 'the reset one signs in');
+
+      // A token issued, shown once, working on the admin API; revoked, refused.
+      const name = `bot-${width}`;
+      const issue = page.locator('form[aria-label="Issue a token"]');
+      await issue.locator('input[name=name]').fill(name);
+      await issue.locator('select[name=role]').selectOption('support');
+      await issue.getByRole('button', { name: 'Issue' }).click();
+      const secret = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
+      const asToken = () => fetch(`${stack.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${secret}` } });
+      t.equal((await asToken()).status, 200, "the token's secret works on the admin API");
+      await page.locator(`tr[data-token="${name}"]`).getByRole('button', { name: 'Revoke' }).click();
+      await page.locator(`tr[data-token="${name}"][data-status=revoked]`).waitFor();
+      t.equal((await asToken()).status, 401, 'revoked: refused');
+
+      // Disabled: sign-ins refused.
+      await page.locator(`tr[data-user="${email}"]`).getByRole('button', { name: 'Disable' }).click();
+      await page.locator(`tr[data-user="${email}"][data-status=disabled]`).waitFor();
+      t.equal((await signInWith(reset)).status, 401, 'a disabled person cannot sign in');
+
+      const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+      t.ok(wide.page <= wide.screen, `the team page fits ${width} px (page ${wide.page} px, screen ${wide.screen} px)`);
+      await page.context().close();
+    });
+  }
+
+  t.test('the two-factor setup shows the otpauth URI as a QR code', async (t) => {
+    const page = await newPage(390);
+    await signIn(page, admin.user.email, CHOSEN(admin.user.email), false);
+    await page.goto(`${stack.adminUrl}/account`);
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const qr = page.locator('svg.qr');
+    await qr.waitFor();
+    const uri = (await page.getByRole('link', { name: 'Open in an authenticator app' }).getAttribute('href')) ?? '';
+    t.match(uri, /^otpauth:\/\/totp\//);
+    t.equal(await qr.locator('path').getAttribute('d'), expectedQrPath(uri), 'the QR code encodes the otpauth URI, drawn in the page');
+    const box = await qr.boundingBox();
+    t.ok(box && box.width >= 150 && box.width <= 390, `large enough to scan and within the phone (${box?.width} px)`);
+    await page.context().close();
+  });
+
+  t.test('the review queue says why Pay cannot succeed, before the click', async (t) => {
+    const op = await stack.createOperator('Team Holds');
+    t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+    const c = op.sandboxClient;
+    const player = await c.post(
+      '/players',
+      {
+        externalId: uniq('held'),
+        name: 'Rui Lima',
+        email: 'rui@example.com',
+        cpf: '529.982.247-25',
+        birthDate: '1985-03-04',
+        limits: [
+          { type: 'loss', period: 'day', value: '100000.00' },
+          { type: 'time', period: 'day', value: 600 },
+        ],
+      },
+      key(),
+    );
+    const id = player.body.id as string;
+    await c.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/rui' }, key());
+    await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' });
+    const dep = await c.post(`/players/${id}/deposits`, { amount: '2000.00', currency: 'BRL', method: 'pix', externalReference: uniq('psp') }, key());
+    t.equal((await c.post(`/deposits/${dep.body.id}/confirm`, { payer: { cpf: '52998224725' } }, key())).status, 200);
+    const held = await c.post(`/players/${id}/withdrawals`, { amount: '1900.00', currency: 'BRL', method: 'pix', destination: '52998224725' }, key());
+    t.equal(held.status, 201);
+    // The second withdrawal is small and of an `off` operator's player: no hold, four eyes only.
+    const plain = await stack.createOperator('Team Plain');
+    const pc = plain.sandboxClient;
+    const other = await pc.post(
+      '/players',
+      { externalId: uniq('plain'), name: 'Lia Reis', email: 'lia@example.com', cpf: '111.444.777-35', birthDate: '1990-01-01' },
+      key(),
+    );
+    const otherId = other.body.id as string;
+    await pc.post(`/players/${otherId}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/lia' }, key());
+    await pc.post(`/sandbox/players/${otherId}/kyc/decision`, { status: 'aprovado' });
+    const dep2 = await pc.post(`/players/${otherId}/deposits`, { amount: '50.00', currency: 'BRL', method: 'pix', externalReference: uniq('psp') }, key());
+    await pc.post(`/deposits/${dep2.body.id}/confirm`, {}, key());
+    const free = await pc.post(`/players/${otherId}/withdrawals`, { amount: '20.00', currency: 'BRL', method: 'pix', destination: 'lia-key' }, key());
+    t.equal(free.status, 201);
+    await waitFor(
+      async () => {
+        const r = await stack.admin('GET', `/admin/aml/cases?playerId=${id}`);
+        return r.status === 200 && r.body.data.some((x: { risk: string }) => x.risk === 'high') ? true : undefined;
+      },
+      { what: "the player's high AML case" },
+    );
+
+    const page = await newPage(390);
+    await signIn(page, ana.user.email, ana.password, true);
+    await page.goto(`${stack.adminUrl}/withdrawals`);
+    const heldCard = page.locator(`article[data-withdrawal="${held.body.id}"]`);
+    const freeCard = page.locator(`article[data-withdrawal="${free.body.id}"]`);
+    await heldCard.locator('[data-hold=aml]', { hasText: 'AML review' }).waitFor();
+    t.pass('the queue shows the AML hold on the withdrawal');
+    await heldCard.getByRole('button', { name: 'Approve' }).click();
+    await freeCard.getByRole('button', { name: 'Approve' }).click();
+    await freeCard.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'approved', exact: true }).click();
+    const heldPay = heldCard.getByRole('button', { name: 'Pay' });
+    await heldPay.waitFor();
+    t.ok(await heldPay.isDisabled(), 'held: Pay is disabled');
+    t.match(await heldCard.locator('p.note').textContent(), /^AML review: /, 'with the reason beside it');
+    const mine = freeCard.getByRole('button', { name: 'Pay' });
+    t.ok(await mine.isDisabled(), "four eyes: the approver's own Pay is disabled");
+    t.match(await freeCard.locator('p.note').textContent(), /^Four eyes: you approved/, 'with the reason');
+    const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+    t.ok(wide.page <= wide.screen, `the queue fits 390 px (page ${wide.page} px)`);
+    await page.context().close();
+
+    // Another person of finance may pay the free one; the held one stays disabled for everyone.
+    const second = await newPage(1280);
+    await signIn(second, bia.user.email, bia.password, true);
+    await second.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    const biaFree = second.locator(`article[data-withdrawal="${free.body.id}"]`).getByRole('button', { name: 'Pay' });
+    await biaFree.waitFor();
+    t.ok(await biaFree.isEnabled(), 'another person may pay it');
+    t.ok(await second.locator(`article[data-withdrawal="${held.body.id}"]`).getByRole('button', { name: 'Pay' }).isDisabled(), 'the hold holds for her too');
+    await biaFree.click();
+    await second.locator(`article[data-withdrawal="${free.body.id}"]`).waitFor({ state: 'detached' });
+    const paid = await pc.get(`/withdrawals/${free.body.id}`);
+    t.equal(paid.body.status, 'paid', 'and it is paid');
+    await second.context().close();
+  });
+
+  t.test('no page logged a failed request or a script error', async (t) => {
+    t.same(problems, [], `none${problems.length ? `: ${problems.join(' | ')}` : ''}`);
+  });
+});
