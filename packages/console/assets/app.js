@@ -20,7 +20,7 @@ import { TeamPage } from './page-team.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
-  { path: '/withdrawals', title: 'Withdrawals', page: WithdrawalsPage, roles: ['finance', 'support'] },
+  { path: '/withdrawals', title: 'Withdrawals', page: WithdrawalsPage, roles: ['finance', 'compliance', 'support'] },
   { path: '/players', title: 'Players', page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/operators', title: 'Operators', page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },

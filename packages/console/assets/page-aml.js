@@ -3,7 +3,7 @@
 // Siscoaf receipt, dismissed; four eyes: whoever reviewed a case does not report it).
 import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, time, me } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
-import { LedgerTable } from './page-withdrawals.js';
+import { Money } from './page-players.js';
 
 const STATUSES = ['open', 'under_review', 'reported', 'dismissed'];
 const NEXT = { open: ['under_review', 'dismissed'], under_review: ['reported', 'dismissed'], reported: [], dismissed: [] };
@@ -29,16 +29,31 @@ function PlayerFile({ c }) {
       api('GET', `/admin/players/${encodeURIComponent(c.playerId)}`),
       api('GET', `/admin/aml/players/${encodeURIComponent(c.playerId)}/risk`),
     ]);
-    const ledger = await api('GET', `/admin/players/${encodeURIComponent(c.playerId)}/ledger${query({ brandId: player.player.brandId, limit: 20 })}`);
-    return { player, risk, ledger };
+    return { player, risk };
   }, [c.id]);
-  return html`<${Loaded} state=${file}>${({ player, risk, ledger }) => html`
+  return html`<${Loaded} state=${file}>${({ player, risk }) => html`
     <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${player.player.cpf} · status ${player.player.status} · KYC ${player.player.kycStatus}</p>
     <p>Risk <strong>${risk.level}</strong></p>
     <ul>${risk.history.map((h) => html`<li>${h.level} <span class="muted">${time(h.at)}</span> by ${h.by} — ${h.reason}</li>`)}</ul>
     <details><summary>KYC</summary><${PlayerKyc} file=${player} /></details>
-    <details><summary>Ledger (newest 20)</summary><${LedgerTable} entries=${ledger.entries} /></details>
+    <details open><summary>Money: wallet, ledger, deposits with their payer, withdrawals with destination and holds</summary><${Money} player=${player.player} /></details>
   `}<//>`;
+}
+
+/** The COS of a case under review or reported, as the CSV to file with Siscoaf (the admin API's `cos`), downloaded here. */
+function CosExport({ c }) {
+  const action = useAction();
+  if (c.status !== 'under_review' && c.status !== 'reported') return null;
+  const download = async () => {
+    const cos = await action.run(() => api('GET', `/admin/aml/cases/${encodeURIComponent(c.id)}/cos`));
+    if (!cos) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([cos.csv], { type: 'text/csv;charset=utf-8' }));
+    link.download = `cos-${c.id}.csv`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  };
+  return html`<div class="actions"><button type="button" onClick=${download} disabled=${action.busy}>Download the COS (CSV)</button><${ErrorNote} error=${action.error} /></div>`;
 }
 
 function Decide({ c, onDone }) {
@@ -71,6 +86,7 @@ function CaseCard({ summary, onDone }) {
       <section><h3>Evidence</h3><${Evidence} items=${c.evidence} /></section>
       <section><h3>Steps</h3><${Steps} steps=${c.steps} /></section>
       <section><h3>Player</h3><${PlayerFile} c=${c} /></section>
+      <${CosExport} c=${c} />
       <${Decide} c=${c} onDone=${onDone} />
     `}<//>
   </article>`;

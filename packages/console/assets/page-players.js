@@ -97,7 +97,23 @@ function ResponsibleGaming({ player, onDone }) {
   </section>`}<//>`;
 }
 
-function Money({ player }) {
+/** A CPF as people read it (000.000.000-00). */
+const cpfShown = (cpf) => (/^\d{11}$/.test(cpf ?? '') ? `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}` : (cpf ?? '—'));
+
+/** Who paid a deposit, as the PSP reported it; marked when it is not the player (a payer-mismatch's evidence). */
+function Payer({ paidBy, playerCpf }) {
+  if (!paidBy) return html`<span class="muted">—</span>`;
+  const other = playerCpf && paidBy.cpf !== playerCpf.replace(/\D/g, '');
+  return html`<span data-payer=${paidBy.cpf}>${cpfShown(paidBy.cpf)}${paidBy.name ? ` ${paidBy.name}` : ''}${
+    paidBy.bank ? html` <span class="muted">${paidBy.bank}${paidBy.account ? ` ${paidBy.account}` : ''}</span>` : null
+  }${other ? html` <strong class="hold">not the player</strong>` : null}</span>`;
+}
+
+/**
+ * A player's whole money picture, for everyone on the team (compliance included: the player page and
+ * an AML case): wallet, ledger, deposits with their payer, withdrawals with destination and holds.
+ */
+export function Money({ player }) {
   const state = useLoad(async () => {
     const [ledger, deposits, withdrawals] = await Promise.all([
       api('GET', `/admin/players/${encodeURIComponent(player.id)}/ledger${query({ brandId: player.brandId, limit: 20 })}`),
@@ -112,8 +128,11 @@ function Money({ player }) {
     <section><h3>Deposits</h3>${
       deposits.length === 0
         ? html`<p class="muted">None.</p>`
-        : html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Reference</th><th>Status</th></tr></thead>
-          <tbody>${deposits.map((d) => html`<tr><td>${time(d.createdAt)}</td><td><code>${d.id}</code></td><td class="num">${money(d.amount, d.currency)}</td><td>${d.method}</td><td><code>${d.externalReference}</code></td><td>${d.status}</td></tr>`)}</tbody></table>`
+        : html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Reference</th><th>Payer</th><th>Status</th></tr></thead>
+          <tbody>${deposits.map(
+            (d) =>
+              html`<tr data-deposit=${d.id}><td>${time(d.createdAt)}</td><td><code>${d.id}</code></td><td class="num">${money(d.amount, d.currency)}</td><td>${d.method}</td><td><code>${d.externalReference}</code></td><td><${Payer} paidBy=${d.paidBy} playerCpf=${player.cpf} /></td><td>${d.status}</td></tr>`,
+          )}</tbody></table>`
     }</section>
     <section><h3>Withdrawals</h3><${WithdrawalTable} rows=${withdrawals} /></section>
   `}<//>`;

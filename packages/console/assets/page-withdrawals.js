@@ -14,10 +14,10 @@ export function LedgerTable({ entries }) {
 
 export function WithdrawalTable({ rows, highlight }) {
   if (rows.length === 0) return html`<p class="muted">None.</p>`;
-  return html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Status</th><th>Approved by</th></tr></thead>
+  return html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Destination</th><th>Status</th><th>Approved by</th></tr></thead>
     <tbody>${rows.map(
       (w) =>
-        html`<tr class=${w.id === highlight ? 'current' : ''}><td>${time(w.createdAt)}</td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${w.method}</td><td>${w.status}${w.heldForAmlReview ? html` <strong class="hold">AML review</strong>` : null}</td><td>${w.approvedBy ?? '—'}</td></tr>`,
+        html`<tr class=${w.id === highlight ? 'current' : ''} data-withdrawal-row=${w.id}><td>${time(w.createdAt)}</td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${w.method}</td><td><code>${w.destination}</code></td><td>${w.status}${w.heldForAmlReview ? html` <strong class="hold">AML review</strong>` : null}</td><td>${w.approvedBy ?? '—'}</td></tr>`,
     )}</tbody></table>`;
 }
 

@@ -309,7 +309,18 @@ export const paymentAdminOperations = defineOperations({
     tag: 'Admin',
     summary: "One player's deposits, newest first",
     query: Type.Object({ playerId: idOf('plr'), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })) }),
-    response: List(Type.Intersect([DepositSchema, Type.Object({ operatorId: Type.String(), brandId: Type.String(), environment: Type.String() })])),
+    response: List(
+      Type.Intersect([
+        DepositSchema,
+        Type.Object({
+          operatorId: Type.String(),
+          brandId: Type.String(),
+          environment: Type.String(),
+          /** Who paid, as the PSP reported it at confirm (br-spa requires it), unmasked for our team; null: none reported. */
+          paidBy: Nullable(Type.Object({ cpf: Type.String(), name: Nullable(Type.String()), bank: Nullable(Type.String()), account: Nullable(Type.String()) })),
+        }),
+      ]),
+    ),
     status: 200,
   },
   adminGetFourEyes: {

@@ -76,7 +76,11 @@ t.test('four eyes', async (t) => {
     type Listed = { id: string; fourEyes: boolean; heldForAmlReview: boolean | null };
     const listed = async (playerId: string) =>
       ok(await call<{ data: Listed[] }>('payments.admin.withdrawals', { scope: admin('ana'), query: { playerId, limit: 10 } })).data;
-    t.match(await listed(large.player), [{ id: large.wd.id, fourEyes: true, heldForAmlReview: false }], 'from the threshold up: four eyes; profile off: no hold');
+    t.match(
+      await listed(large.player),
+      [{ id: large.wd.id, fourEyes: true, heldForAmlReview: false }],
+      'from the threshold up: four eyes; profile off: no hold',
+    );
     t.match(await listed(small.player), [{ id: small.wd.id, fourEyes: false, heldForAmlReview: false }], 'below it: the approver may pay');
     t.match(await listed(mine.player), [{ id: mine.wd.id, fourEyes: true }], "its own operator's threshold");
     t.match(errorOf(await setFourEyes(other.operatorId, '-1.00')), { code: 'VALIDATION_ERROR' });
@@ -131,7 +135,8 @@ t.test('four eyes', async (t) => {
     const deposits = ok(
       await call<{ data: (Record<string, unknown> & { status: string })[] }>('payments.admin.deposits', { scope: admin('ana'), query: { playerId: player } }),
     );
-    t.match(deposits.data, [{ playerId: player, amount: '75.00', status: 'confirmed', operatorId: brand.operatorId, brandId: brand.brandId }]);
+    t.match(deposits.data, [{ playerId: player, amount: '75.00', status: 'confirmed', operatorId: brand.operatorId, brandId: brand.brandId, paidBy: null }]);
+    t.ok('paidBy' in deposits.data[0]!, 'who paid is listed (null: the PSP reported no payer)');
     const ledger = ok(
       await call<{ wallet: unknown; entries: { type: string; amount: string }[] }>('wallet.admin.playerLedger', {
         scope: admin('ana'),

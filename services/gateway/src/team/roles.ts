@@ -14,8 +14,9 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // A player's limits, usage and history: everyone reads; lifting an indefinite self-exclusion is compliance's.
   adminGetResponsibleGaming: ['compliance', 'finance', 'support'],
   adminLiftSelfExclusion: ['compliance'],
-  // Money out and the ledger: finance (support may read the queue).
-  adminListWithdrawals: ['finance', 'support'],
+  // Money out and the ledger: finance decides; compliance and support read the queue and a player's
+  // withdrawals (compliance sees the whole money picture of a player or a case: issue #41).
+  adminListWithdrawals: ['finance', 'compliance', 'support'],
   adminWithdrawalDecision: ['finance'],
   adminVerifyLedger: ['finance'],
   // A player's money, read by everyone on the team (the player and withdrawal pages).

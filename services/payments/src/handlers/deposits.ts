@@ -222,6 +222,9 @@ export function adminListDeposits(deps: ServiceDeps): HandlerOf<typeof paymentAd
   return async (req) => {
     adminScopeOf(req);
     const rows = await listPlayerDeposits(deps.sql, req.query.playerId, req.query.limit ?? 50);
-    return { status: 200, body: { data: rows.map((r) => ({ ...depositView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment })) } };
+    return {
+      status: 200,
+      body: { data: rows.map((r) => ({ ...depositView(r), operatorId: r.operatorId, brandId: r.brandId, environment: r.environment, paidBy: r.paidBy })) },
+    };
   };
 }

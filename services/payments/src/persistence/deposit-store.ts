@@ -206,6 +206,20 @@ export async function staleDeposits(em: SqlRunner, status: DepositRowStatus, old
 }
 
 /** One player's deposits the API shows, newest first (admin: any brand). */
-export async function listPlayerDeposits(em: SqlRunner, playerId: string, limit: number): Promise<DepositRow[]> {
-  return em.query<DepositRow>(`select ${COLUMNS} from payments.deposits where player_id = ? order by created_at desc, id desc limit ?`, [playerId, limit]);
+/** Who paid, as the PSP reported it at confirm: what our team reads beside a deposit (never the operator's view). */
+export interface PaidBy {
+  cpf: string;
+  name: string | null;
+  bank: string | null;
+  account: string | null;
+}
+
+/** One player's deposits, newest first, each with its payer (null when none was reported). */
+export async function listPlayerDeposits(em: SqlRunner, playerId: string, limit: number): Promise<Array<DepositRow & { paidBy: PaidBy | null }>> {
+  return em.query<DepositRow & { paidBy: PaidBy | null }>(
+    `select ${COLUMNS}, case when payer_cpf is null then null
+       else json_build_object('cpf', payer_cpf, 'name', payer_name, 'bank', payer_bank, 'account', payer_account) end as "paidBy"
+     from payments.deposits where player_id = ? order by created_at desc, id desc limit ?`,
+    [playerId, limit],
+  );
 }

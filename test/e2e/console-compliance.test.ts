@@ -1,0 +1,128 @@
+// What our compliance officer sees (issue #41, "the whole money picture"), in Chromium against the
+// real processes at 1280 px and on a 390 px phone: on the player page and on an AML case, the
+// wallet, the ledger, deposits with the payer the PSP reported (a payer who is not the player
+// marked), withdrawals with their destination and the AML hold; no FORBIDDEN_ROLE anywhere; and the
+// COS of a case under review downloaded from the case as the CSV the admin API gives.
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { waitFor } from '@bo/service-kit/testing';
+import { startStack, uniq } from './support/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const key = () => ({ 'idempotency-key': uniq('k') });
+const PASSPHRASE = 'copper meadow quiet lantern ninety';
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+t.test('compliance sees the whole money picture', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Money Picture Bets');
+  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  const c = op.sandboxClient;
+  const player = await c.post(
+    '/players',
+    {
+      externalId: uniq('mp'),
+      name: 'Rui Lima',
+      email: 'rui@example.com',
+      cpf: '529.982.247-25',
+      birthDate: '1985-03-04',
+      limits: [
+        { type: 'loss', period: 'day', value: '100000.00' },
+        { type: 'time', period: 'day', value: 600 },
+      ],
+    },
+    key(),
+  );
+  const id = player.body.id as string;
+  await c.post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: 's3://docs/rui' }, key());
+  await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' });
+  const dep = await c.post(`/players/${id}/deposits`, { amount: '2000.00', currency: 'BRL', method: 'pix', externalReference: uniq('psp') }, key());
+  t.equal((await c.post(`/deposits/${dep.body.id}/confirm`, { payer: { cpf: '52998224725', name: 'Rui Lima', bank: '260' } }, key())).status, 200);
+  // Another person's account pays a second deposit: refused under br-spa, and kept with who paid.
+  const dep2 = await c.post(`/players/${id}/deposits`, { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: uniq('psp') }, key());
+  await c.post(`/deposits/${dep2.body.id}/confirm`, { payer: { cpf: '11144477735', name: 'Lia Reis' } }, key());
+  const w = await c.post(`/players/${id}/withdrawals`, { amount: '1900.00', currency: 'BRL', method: 'pix', destination: '52998224725' }, key());
+  t.equal(w.status, 201);
+  const caseId = await waitFor(
+    async () => {
+      const r = await stack.admin('GET', `/admin/aml/cases?playerId=${id}`);
+      return r.body.data?.find((x: { risk: string; rules: string[] }) => x.risk === 'high' && x.rules.includes('in_and_out'))?.id as string | undefined;
+    },
+    { what: 'the high in-and-out case' },
+  );
+  t.equal((await stack.admin('POST', `/admin/aml/cases/${caseId}/decision`, { status: 'under_review', reason: 'looking at it' }, 'rev@team')).status, 200);
+
+  const officer = await stack.admin('POST', '/admin/users', { email: 'clara.compliance@ourteam.example', role: 'compliance' });
+  t.equal(officer.status, 201, 'a compliance officer');
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const problems: string[] = [];
+  let setUp = false;
+
+  async function signedIn(width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+    const page = await context.newPage();
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', officer.body.user.email);
+    await page.fill('input[name=password]', setUp ? PASSPHRASE : officer.body.password);
+    await page.click('button[type=submit]');
+    if (!setUp) {
+      await page.locator('#setup-password').waitFor();
+      if (await page.locator('#current-password').count()) await page.fill('#current-password', officer.body.password);
+      await page.fill('#new-password', PASSPHRASE);
+      await page.fill('#repeat-password', PASSPHRASE);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+      setUp = true;
+    }
+    await page.locator('header .who').waitFor();
+    return page;
+  }
+
+  for (const width of [1280, 390] as const) {
+    t.test(`the player page at ${width} px`, async (t) => {
+      const page = await signedIn(width);
+      await page.goto(`${stack.adminUrl}/players?id=${id}`);
+      const file = page.locator(`article[data-player="${id}"]`);
+      await file.locator('.balance').waitFor();
+      t.match(await file.locator('.balance').textContent(), /Balance\s+2000\.00 BRL/, 'the wallet');
+      const own = file.locator(`tr[data-deposit="${dep.body.id}"] [data-payer]`);
+      t.match(await own.textContent(), /^529\.982\.247-25 Rui Lima 260$/, 'a deposit with its payer');
+      const stranger = file.locator(`tr[data-deposit="${dep2.body.id}"] [data-payer]`);
+      t.match(await stranger.textContent(), /111\.444\.777-35 Lia Reis not the player/, 'a payer who is not the player, marked');
+      const row = file.locator(`tr[data-withdrawal-row="${w.body.id}"]`);
+      t.match(await row.textContent(), /52998224725.*under_review\s*AML review/, 'a withdrawal with its destination and its hold');
+      await file.locator('section h3', { hasText: 'Ledger' }).waitFor();
+      const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+      t.ok(wide.page <= wide.screen, `fits ${width} px`);
+      await page.context().close();
+    });
+  }
+
+  t.test('the case shows the money and exports its COS', async (t) => {
+    const page = await signedIn(1280);
+    await page.goto(`${stack.adminUrl}/aml?status=under_review`);
+    const card = page.locator(`article[data-case="${caseId}"]`);
+    await card.locator(`tr[data-deposit="${dep.body.id}"]`).waitFor();
+    t.match(await card.locator(`tr[data-withdrawal-row="${w.body.id}"]`).textContent(), /AML review/, 'the held payout, on the case');
+    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download the COS (CSV)' }).click()]);
+    t.equal(download.suggestedFilename(), `cos-${caseId}.csv`);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const api = await stack.admin('GET', `/admin/aml/cases/${caseId}/cos`);
+    t.equal(csv, api.body.csv, "the file is the admin API's COS CSV");
+    await page.context().close();
+  });
+
+  t.test('no FORBIDDEN_ROLE, no failed request, no script error', async (t) => {
+    t.same(problems, [], problems.join(' | ') || 'none');
+  });
+});
