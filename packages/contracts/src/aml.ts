@@ -51,6 +51,13 @@ export const AmlCaseSummarySchema = Type.Object(
     rules: Type.Array(AmlRuleSchema),
     openedAt: Timestamp,
     updatedAt: Timestamp,
+    /** Who on our team works it (their admin identity, e.g. `user:ana@ourteam.example`), and since when; null: nobody yet. */
+    assignee: Nullable(Type.String()),
+    assignedAt: Nullable(Timestamp),
+    /** The brand's time zone (its operator's compliance profile; Brasília for br-spa): the console shows times in it. */
+    timeZone: Type.String(),
+    /** Whether this case holds the player's payouts now (an active high case of a br-spa operator: 403 AML_REVIEW_REQUIRED). */
+    holdsPayouts: Type.Boolean(),
   },
   { $id: 'AmlCaseSummary' },
 );
@@ -132,14 +139,38 @@ export const amlAdminOperations = defineOperations({
     path: '/admin/aml/cases',
     subject: 'compliance.admin.cases.list',
     tag: 'Admin',
-    summary: 'AML cases, newest first (one player, one status)',
+    summary: 'AML cases, newest (or oldest) first, filtered by player, status, risk, rule, operator, brand, assignee and age',
     query: Type.Object({
       playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       status: Type.Optional(AmlCaseStatusSchema),
+      risk: Type.Optional(RiskLevelSchema),
+      /** Cases one of whose rules is this one. */
+      rule: Type.Optional(AmlRuleSchema),
+      operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      brandId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** `me` (the caller), `none` (nobody yet) or an identity as cases name it. */
+      assignee: Type.Optional(Type.String({ minLength: 1, maxLength: 160 })),
+      /** Cases opened before this time (their age: "older than a day" is now minus 24 h). */
+      openedBefore: Type.Optional(Timestamp),
+      /** `newest` (default) or `oldest` first: the oldest is the one waiting longest. */
+      order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')])),
       ...pageQuery(200),
     }),
     response: Page(AmlCaseSummarySchema),
     status: 200,
+  },
+  adminAssignAmlCase: {
+    id: 'adminAssignAmlCase',
+    method: 'PUT',
+    path: '/admin/aml/cases/:id/assignee',
+    subject: 'compliance.admin.cases.assign',
+    tag: 'Admin',
+    summary: 'Give a case to a person of our team (`me`, an identity) or to nobody (null); the case says who and since when',
+    params: IdParams,
+    body: Type.Object({ assignee: Nullable(Type.String({ minLength: 1, maxLength: 160 })) }),
+    response: AmlCaseSummarySchema,
+    status: 200,
+    errors: ['AML_CASE_NOT_FOUND'],
   },
   adminGetAmlCase: {
     id: 'adminGetAmlCase',

@@ -19,7 +19,7 @@ import { httpScreeningAdapter } from './screening/http-adapter.ts';
 import type { ScreeningPort } from './screening/port.ts';
 import { createScreening, type Screening } from './screening/screening.ts';
 import { screeningSimulator } from './screening/simulator.ts';
-import { adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
+import { adminAssignCase, adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
 import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
@@ -60,6 +60,7 @@ export function createComplianceService(
     handlers: (deps, { screening, players }) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
+      ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps)),
       ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
       ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
       ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),

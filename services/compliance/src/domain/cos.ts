@@ -12,7 +12,10 @@ interface EvidenceEvent {
   at: string;
 }
 
-export function cosRecordOf(c: AmlCase, who: PlayerIdentity): CosRecord {
+/** What a COS is made of: the case as it stands (not how the console shows it). */
+export type CaseRecord = Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'assignee' | 'assignedAt'>;
+
+export function cosRecordOf(c: CaseRecord, who: PlayerIdentity): CosRecord {
   // Each operation once, though several rules may name it.
   const byId = new Map<string, CosRecord['operations'][number]>();
   for (const e of c.evidence) {

@@ -3,12 +3,16 @@
 // only: nothing here is reachable with an operator's credentials.
 import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type amlAdminOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
 import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../persistence/entities.ts';
+import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
-function summaryOf(c: AmlCaseRow): AmlCaseSummary {
+/** What a case says of itself; the brand's view (its time zone, whether it holds payouts) is added by `inBrandView`. */
+type CaseFacts = Omit<AmlCaseSummary, 'timeZone' | 'holdsPayouts'>;
+
+function summaryOf(c: AmlCaseRow): CaseFacts {
   return {
     id: c.id,
     operatorId: c.operatorId,
@@ -20,10 +24,24 @@ function summaryOf(c: AmlCaseRow): AmlCaseSummary {
     rules: c.rules as AmlCaseSummary['rules'],
     openedAt: isoTime(c.openedAt),
     updatedAt: isoTime(c.updatedAt),
+    assignee: c.assignee ?? null,
+    assignedAt: c.assignedAt ? isoTime(c.assignedAt) : null,
   };
 }
 
-export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<AmlCase> {
+/**
+ * Adds what the console shows with a case: the brand's time zone (its operator's profile) and
+ * whether the case holds the player's payouts now (active, high, br-spa: what holds.check answers
+ * payments). One question per operator, cached for PROFILE_CACHE_MS.
+ */
+function inBrandView(profiles: OperatorProfiles) {
+  return async <T extends CaseFacts>(c: T): Promise<T & Pick<AmlCaseSummary, 'timeZone' | 'holdsPayouts'>> => {
+    const { profile, timeZone } = await profiles.complianceOf(c.operatorId);
+    return { ...c, timeZone, holdsPayouts: profile === 'br-spa' && c.risk === 'high' && isActive(c.status as AmlCaseStatus) };
+  };
+}
+
+export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<Omit<AmlCase, 'timeZone' | 'holdsPayouts'>> {
   const [steps, evidence] = await Promise.all([
     em.find(AmlCaseStepEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
     em.find(AmlEvidenceEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
@@ -37,39 +55,78 @@ export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<AmlCas
 }
 
 export function adminListCases(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminListAmlCases> {
-  // Bound to the filter: a cursor of another player's or status's list is refused.
+  // Bound to the filters and the order: a cursor of another list is refused.
   const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'compliance.cases');
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
   return async (req) => {
-    adminScopeOf(req);
+    const { actor } = adminScopeOf(req);
     const q = req.query;
-    const scope = [q.playerId ?? '', q.status ?? ''];
+    const assignee = q.assignee === 'me' ? actor : q.assignee;
+    const oldest = q.order === 'oldest';
+    const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order].map((v) => v ?? '');
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
+    const past = oldest ? '$gt' : '$lt';
     const em = deps.orm.em.fork();
-    const rows = await em.find(
-      AmlCaseEntity,
-      {
-        ...(q.playerId ? { playerId: q.playerId } : {}),
-        ...(q.status ? { status: q.status as AmlCaseStatus } : {}),
-        ...(after ? { $or: [{ openedAt: { $lt: new Date(after.at) } }, { openedAt: new Date(after.at), id: { $lt: after.id } }] } : {}),
-      },
-      { orderBy: [{ openedAt: 'desc' }, { id: 'desc' }], limit: limit + 1 },
-    );
-    return { status: 200, body: cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: isoTime(r.openedAt), id: r.id })) };
+    // Built as a plain object: the ORM's filter type does not follow a conditional spread of many optional keys.
+    const where: Record<string, unknown> = {
+      ...(q.playerId ? { playerId: q.playerId } : {}),
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.risk ? { risk: q.risk } : {}),
+      ...(q.rule ? { rules: { $contains: [q.rule] } } : {}),
+      ...(q.operatorId ? { operatorId: q.operatorId } : {}),
+      ...(q.brandId ? { brandId: q.brandId } : {}),
+      ...(assignee === 'none' ? { assignee: null } : assignee ? { assignee } : {}),
+    };
+    const and = [
+      ...(q.openedBefore ? [{ openedAt: { $lt: new Date(q.openedBefore) } }] : []),
+      ...(after ? [{ $or: [{ openedAt: { [past]: new Date(after.at) } }, { openedAt: new Date(after.at), id: { [past]: after.id } }] }] : []),
+    ];
+    if (and.length) where.$and = and;
+    const rows = await em.find(AmlCaseEntity, where as FilterQuery<AmlCaseRow>, {
+      orderBy: [{ openedAt: oldest ? 'asc' : 'desc' }, { id: oldest ? 'asc' : 'desc' }],
+      limit: limit + 1,
+    });
+    const page = cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: isoTime(r.openedAt), id: r.id }));
+    return { status: 200, body: { ...page, data: await Promise.all(page.data.map(view)) } };
   };
 }
 
-export function adminGetCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminGetAmlCase> {
+export function adminGetCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminGetAmlCase> {
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
   return async (req) => {
     adminScopeOf(req);
     const em = deps.orm.em.fork();
     const c = await em.findOne(AmlCaseEntity, { id: req.params.id });
     if (!c) throw new AppError('AML_CASE_NOT_FOUND');
-    return { status: 200, body: await caseView(em, c) };
+    return { status: 200, body: await view(await caseView(em, c)) };
   };
 }
 
-export function adminDecideCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
+/** Gives a case to a person (`me`: the caller) or to nobody; audited with who had it before. */
+export function adminAssignCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminAssignAmlCase> {
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
+  return async (req) => {
+    const { actor } = adminScopeOf(req);
+    const to = req.body.assignee === 'me' ? actor : req.body.assignee;
+    const { before, after } = await deps.orm.em.fork().transactional(async (tx) => {
+      const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!c) throw new AppError('AML_CASE_NOT_FOUND');
+      const before = summaryOf(c);
+      if (c.assignee !== to) {
+        c.assignee = to;
+        c.assignedAt = to === null ? null : new Date();
+        c.updatedAt = new Date();
+        await tx.flush();
+      }
+      return { before, after: summaryOf(c) };
+    });
+    return { status: 200, body: await view(after), audit: { target: `aml_case:${after.id}`, before, after } };
+  };
+}
+
+export function adminDecideCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
+  const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
   return async (req) => {
     const { actor } = adminScopeOf(req);
     const decision = req.body;
@@ -87,7 +144,7 @@ export function adminDecideCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOpe
         tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
       );
       await tx.flush();
-      const after = await caseView(tx, c);
+      const after = await inBrandView(profiles)(await caseView(tx, c));
       // The audit keeps the state and the reason, not the evidence (it is in the case).
       return {
         status: 200,

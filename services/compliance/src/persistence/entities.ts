@@ -31,6 +31,9 @@ export const AmlCaseEntity = defineEntity({
     receipt: p.text().nullable(),
     /** Who moved it to under_review: a report must come from someone else (four eyes). */
     reviewedBy: p.text().nullable(),
+    /** Who on our team works it (their admin identity), and since when; null: nobody yet. */
+    assignee: p.text().nullable(),
+    assignedAt: p.datetime().nullable(),
     openedAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -127,6 +127,13 @@ class SandboxScreeningEntries extends Migration {
   }
 }
 
+/** Who on our team works a case (issue #41: a queue that scales), and since when. */
+class CaseAssignee extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."cases" add column "assignee" text null, add column "assigned_at" timestamptz null');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -146,4 +153,5 @@ export const complianceMigrations = [
   { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
   { name: '0006_daily_file_lines', class: DailyFileLines },
   { name: '0007_sandbox_screening_entries', class: SandboxScreeningEntries },
+  { name: '0008a_case_assignee', class: CaseAssignee },
 ];

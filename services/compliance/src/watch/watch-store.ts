@@ -190,8 +190,10 @@ export async function openOrJoinCase(
     caseRisk = risk;
     opened = true;
     await tx.query(
+      // Opened at the millisecond the API shows (and a list cursor keeps): a microsecond more would
+      // let the next page of an oldest-first list start with the case it ended on.
       `insert into ${S}.cases (id, operator_id, brand_id, environment, player_id, risk, status, rules, opened_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, 'open', array[?]::text[], now(), now())`,
+       values (?, ?, ?, ?, ?, ?, 'open', array[?]::text[], date_trunc('milliseconds', now()), now())`,
       [caseId, p.operatorId, p.brandId, p.environment, p.playerId, risk, hit.rule],
     );
     await tx.query(`insert into ${S}.case_steps (case_id, status, by, at, reason) values (?, 'open', ?, now(), ?)`, [caseId, by, hit.summary]);

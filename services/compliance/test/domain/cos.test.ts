@@ -1,11 +1,10 @@
 // The COS record and its CSV as plain functions: operations once each, in time order; CSV cells
 // with commas, quotes or line breaks quoted.
 import t from 'tap';
-import type { AmlCase } from '@bo/contracts';
-import { cosCsvOf, cosRecordOf } from '../../src/domain/cos.ts';
+import { cosCsvOf, cosRecordOf, type CaseRecord } from '../../src/domain/cos.ts';
 
 const at = (m: number) => new Date(Date.UTC(2026, 10, 20, 12, m)).toISOString();
-const c: AmlCase = {
+const c: CaseRecord = {
   id: 'aml_1',
   operatorId: 'op_1',
   brandId: 'brd_1',

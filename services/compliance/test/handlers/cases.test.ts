@@ -141,6 +141,63 @@ t.test('cases: lifecycle, four eyes, queue and the payout hold', async (t) => {
     t.match(errorOf(await s.call('compliance.admin.cases.list', { scope: op, query: {} })), { code: 'UNAUTHORIZED' }, 'never with an operator scope');
   });
 
+  t.test('a queue that scales: filters, oldest first, assignment, the brand view', async (t) => {
+    type Listed = AmlCase & { assignee: string | null; assignedAt: string | null; timeZone: string; holdsPayouts: boolean };
+    const list = async (query: Record<string, unknown>, actor = 'alice@team') =>
+      ok(await s.call<{ data: Listed[]; nextCursor: string | null }>('compliance.admin.cases.list', { scope: as(actor), query })).data;
+    const a = await s.player(op);
+    await s.deposit(op, a, '900.00');
+    await s.withdraw(op, a, '800.00');
+    await s.watched(a, 2);
+    const b = await s.player(op);
+    await s.deposit(op, b, '60000.00');
+    await s.watched(b, 1);
+    const [high] = await s.cases(a);
+    const [medium] = await s.cases(b);
+    t.match(high, { risk: 'high', status: 'open' });
+    t.match(medium, { risk: 'medium', status: 'open' });
+
+    const ids = (rows: Listed[]) => rows.map((x) => x.id);
+    t.same(ids(await list({ status: 'open', brandId: op.brandId, risk: 'high' })), [high!.id], 'by risk');
+    t.same(ids(await list({ status: 'open', rule: 'high_value' })), [medium!.id], 'by rule');
+    t.same(ids(await list({ status: 'open', operatorId: 'op_nobody' })), [], 'by operator');
+    t.same(ids(await list({ status: 'open', brandId: op.brandId, order: 'oldest' })), [high!.id, medium!.id], 'oldest first');
+    t.same(ids(await list({ status: 'open', brandId: op.brandId })), [medium!.id, high!.id], 'newest first by default');
+    t.same(ids(await list({ status: 'open', openedBefore: high!.openedAt })), [], 'by age: none opened before the oldest');
+    const oldestFirst = ok(
+      await s.call<{ data: Listed[]; nextCursor: string }>('compliance.admin.cases.list', {
+        scope: as('a'),
+        query: { status: 'open', brandId: op.brandId, order: 'oldest', limit: 1 },
+      }),
+    );
+    const next = ok(
+      await s.call<{ data: Listed[] }>('compliance.admin.cases.list', {
+        scope: as('a'),
+        query: { status: 'open', brandId: op.brandId, order: 'oldest', limit: 1, cursor: oldestFirst.nextCursor },
+      }),
+    );
+    t.same([...ids(oldestFirst.data), ...ids(next.data)], [high!.id, medium!.id], 'pages follow the order');
+
+    const [view] = await list({ status: 'open', brandId: op.brandId, risk: 'high' });
+    t.match(
+      view,
+      { timeZone: 'America/Sao_Paulo', holdsPayouts: true, assignee: null, assignedAt: null },
+      "the brand's zone; a high br-spa case holds payouts",
+    );
+    t.match((await list({ status: 'open', rule: 'high_value' }))[0], { holdsPayouts: false }, 'a medium one does not');
+
+    const assign = (id: string, assignee: string | null, actor: string) =>
+      s.call<Listed>('compliance.admin.cases.assign', { scope: as(actor), params: { id }, body: { assignee } });
+    const taken = await assign(high!.id, 'me', 'alice@team');
+    t.match(ok(taken), { id: high!.id, assignee: 'alice@team', assignedAt: /^\d{4}-/ }, '`me` is the caller');
+    t.match(taken.ok && taken.audit, { target: `aml_case:${high!.id}`, before: { assignee: null }, after: { assignee: 'alice@team' } }, 'audited');
+    t.same(ids(await list({ status: 'open', assignee: 'me' }, 'alice@team')), [high!.id], 'my cases');
+    t.same(ids(await list({ status: 'open', assignee: 'me' }, 'bob@team')), [], "not someone else's");
+    t.same(ids(await list({ status: 'open', brandId: op.brandId, assignee: 'none' })), [medium!.id], 'nobody yet');
+    t.match(ok(await assign(high!.id, null, 'bob@team')), { assignee: null, assignedAt: null }, 'given back to nobody');
+    t.match(errorOf(await assign('aml_nope', 'me', 'alice@team')), { code: 'AML_CASE_NOT_FOUND' });
+  });
+
   t.test('thresholds per brand', async (t) => {
     const got = ok(await s.call('compliance.admin.rules.get', { scope: as('a'), params: { brandId: op.brandId } }));
     t.match(got, { thresholds: { highValue: '50000.00', inAndOutHours: 48, inAndOutStakePercent: 30 }, updatedBy: null });

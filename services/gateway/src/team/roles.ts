@@ -39,6 +39,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // AML cases, risk levels and rule thresholds: compliance only (confidential, issue #28).
   adminListAmlCases: ['compliance'],
   adminGetAmlCase: ['compliance'],
+  adminAssignAmlCase: ['compliance'],
   adminAmlCaseDecision: ['compliance'],
   adminGetAmlRules: ['compliance'],
   adminSetAmlRules: ['compliance'],
