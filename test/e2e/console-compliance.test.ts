@@ -111,6 +111,7 @@ t.test('compliance sees the whole money picture', async (t) => {
   t.test('the case shows the money and exports its COS', async (t) => {
     const page = await signedIn(1280);
     await page.goto(`${stack.adminUrl}/aml?status=under_review`);
+    await page.locator(`tr[data-case-row="${caseId}"] a`).click();
     const card = page.locator(`article[data-case="${caseId}"]`);
     await card.locator(`tr[data-deposit="${dep.body.id}"]`).waitFor();
     t.match(await card.locator(`tr[data-withdrawal-row="${w.body.id}"]`).textContent(), /AML review/, 'the held payout, on the case');

@@ -138,6 +138,22 @@ export function OperatorBrand({ player }) {
 }
 
 export const time = (iso) => (iso ? `${new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC` : '—');
+
+const ZONE_NAMES = { 'America/Sao_Paulo': 'Brasília' };
+/** A time in a brand's time zone (Brasília for br-spa), with the UTC time on hover. */
+export function ZonedTime({ iso, zone }) {
+  if (!iso) return html`<span>—</span>`;
+  const local = new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short', timeZone: zone });
+  return html`<time datetime=${iso} title=${time(iso)}>${local} ${ZONE_NAMES[zone] ?? zone}</time>`;
+}
+
+/** How long ago, in the largest whole unit (days, hours, minutes). */
+export function age(iso, now = Date.now()) {
+  const minutes = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000));
+  if (minutes >= 2 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} days`;
+  if (minutes >= 120) return `${Math.floor(minutes / 60)} h`;
+  return `${minutes} min`;
+}
 export const money = (amount, currency) => `${amount} ${currency ?? ''}`.trim();
 /** How the audit log and approvals name the signed-in person. */
 export const me = () => `user:${session.current?.user.email}`;

@@ -4,20 +4,26 @@
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
 
-/** The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES), with whom each files (docs/eligibility.md). */
+/**
+ * The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES): each with its label in Portuguese
+ * (as Lei 14.790/2023 art. 26 words it) and in English, and whom it covers (docs/eligibility.md).
+ */
 const CATEGORIES = [
-  ['operator_staff', "the operator's owner, director, manager or employee"],
-  ['regulator', 'a public agent who regulates or supervises betting'],
-  ['system_access', 'has or may have access to the betting systems'],
-  ['athlete', 'an athlete of the events bet on'],
-  ['referee', 'a referee or assistant referee'],
-  ['coach', 'a coach or member of a technical staff'],
-  ['sports_official', 'an official of a sports body or competition'],
-  ['sports_agent', 'an agent or representative of athletes or coaches'],
-  ['gambling_disorder', 'diagnosed gambling disorder'],
-  ['court_or_administrative_order', 'barred by a court or administrative order'],
-  ['relative', 'a spouse or relative to the 2nd degree of one of the above'],
+  ['operator_staff', 'Sócio, dirigente ou empregado do operador', 'Operator staff', "the operator's owner, director, manager or employee"],
+  ['regulator', 'Agente público de regulação ou fiscalização', 'Regulator', 'a public agent who regulates or supervises betting'],
+  ['system_access', 'Acesso aos sistemas de apostas', 'Access to the betting systems', 'has or may have access to the betting systems'],
+  ['athlete', 'Atleta', 'Athlete', 'an athlete of the events bet on'],
+  ['referee', 'Árbitro ou assistente', 'Referee', 'a referee or assistant referee'],
+  ['coach', 'Treinador ou membro de comissão técnica', 'Coach', 'a coach or member of a technical staff'],
+  ['sports_official', 'Dirigente esportivo', 'Sports official', 'an official of a sports body or competition'],
+  ['sports_agent', 'Empresário ou agente esportivo', 'Sports agent', 'an agent or representative of athletes or coaches'],
+  ['gambling_disorder', 'Ludopatia diagnosticada', 'Diagnosed gambling disorder', 'diagnosed gambling disorder'],
+  ['court_or_administrative_order', 'Decisão judicial ou administrativa', 'Court or administrative order', 'barred by a court or administrative order'],
+  ['relative', 'Cônjuge ou parente até 2º grau', 'Relative', 'a spouse or relative to the 2nd degree of one of the above'],
 ];
+const LABELS = new Map(CATEGORIES.map(([code, pt, en]) => [code, `${pt} / ${en}`]));
+/** A category as our team reads it: Portuguese / English, the code on hover. */
+export const CategoryLabel = ({ code }) => html`<span title=${code} data-category=${code}>${LABELS.get(code) ?? code}</span>`;
 
 function AddEntry({ onAdded }) {
   const action = useAction();
@@ -35,7 +41,7 @@ function AddEntry({ onAdded }) {
   };
   return html`<form class="decide" onSubmit=${submit} aria-label="Add to the list">
     <label>CPF <input name="cpf" required maxlength="14" placeholder="000.000.000-00" /></label>
-    <label>Category <select name="category">${CATEGORIES.map(([c, what]) => html`<option value=${c} title=${what}>${c}</option>`)}</select></label>
+    <label>Category <select name="category">${CATEGORIES.map(([c, pt, en, what]) => html`<option value=${c} title=${what}>${pt} / ${en}</option>`)}</select></label>
     <label>Note <input name="note" required maxlength="500" placeholder="why: the source, the relation, the order's reference" /></label>
     <button type="submit" disabled=${action.busy}>Add to the list</button>
     ${
@@ -84,7 +90,7 @@ export function ImpedimentsPage() {
         : html`<table class="stack impediments"><thead><tr><th>CPF</th><th>Category</th><th>Note</th><th>Added by</th><th>When</th><th></th></tr></thead>
           <tbody>${page.data.map(
             (e) =>
-              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label="Category">${e.category}</td><td data-label="Note">${e.note}</td><td data-label="Added by">${e.addedBy}</td><td data-label="When">${time(e.addedAt)}</td>
+              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label="Category"><${CategoryLabel} code=${e.category} /></td><td data-label="Note">${e.note}</td><td data-label="Added by">${e.addedBy}</td><td data-label="When">${time(e.addedAt)}</td>
                 <td><${Remove} entry=${e} onRemoved=${reload} /></td></tr>`,
           )}</tbody></table>
           ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}`}<//>
