@@ -157,6 +157,8 @@ t.test('a role that requires TOTP enrols before anything else', async (t) => {
   const signedIn = ok<any>(await s.signIn('fin@ourteam.example', fin.password));
   t.same(signedIn.setupRequired, ['password', 'secondFactor'], 'finance: the password, then TOTP');
   const who = await s.identify(signedIn.token);
+  const early = errorOf(await s.ask(m.startSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: false })) as any;
+  t.same([early?.code, early?.details], ['ACCOUNT_SETUP_REQUIRED', { setupRequired: ['password'] }], "the one-time password's session: the password first");
   ok(await s.changePassword(who, signedIn.token, fin.password, GOOD));
   t.same((await s.identify(signedIn.token)).setupRequired, ['secondFactor'], 'still no TOTP: still not set up');
 

@@ -51,6 +51,10 @@ interface MemberRow {
   one_time_password_expired: boolean;
 }
 
+/** A session a one-time password opened may only replace it (the console's /setup asks for it first). */
+const passwordFirst = () =>
+  new AppError('ACCOUNT_SETUP_REQUIRED', 'Choose your own password in place of the one-time one first.', { setupRequired: ['password'] });
+
 export class ConsoleSessions {
   readonly #sql: Sql;
   readonly #policy: SessionPolicy;
@@ -263,21 +267,29 @@ export class ConsoleSessions {
     });
   }
 
-  /** Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. */
+  /**
+   * Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. Not while the
+   * password is a one-time one: a session it opened may only replace it.
+   */
   async startSecondFactor(who: Pick<SessionIdentity, 'memberId' | 'email' | 'secondFactor'>): Promise<{ secret: string; uri: string }> {
     if (who.secondFactor) throw new AppError('TOTP_ALREADY_ENABLED');
     const fresh = newTotpSecret(who.email);
-    await this.#sql.query(`update operators.team_members set totp_pending_sealed = ? where id = ?`, [sealSecret(fresh.secret, this.#masterKey), who.memberId]);
+    const started = await this.#sql.query(`update operators.team_members set totp_pending_sealed = ? where id = ? and not password_must_change returning id`, [
+      sealSecret(fresh.secret, this.#masterKey),
+      who.memberId,
+    ]);
+    if (started.length === 0) throw passwordFirst();
     return fresh;
   }
 
   /** Turns TOTP on when `code` matches the pending secret; from the next sign-in the code is asked. */
   async confirmSecondFactor(who: Person, code: string, origin: Origin): Promise<void> {
-    const [m] = await this.#sql.query<{ totp_pending_sealed: string | null; totp_enabled_at: string | null }>(
-      `select totp_pending_sealed, totp_enabled_at from operators.team_members where id = ?`,
+    const [m] = await this.#sql.query<{ totp_pending_sealed: string | null; totp_enabled_at: string | null; password_must_change: boolean }>(
+      `select totp_pending_sealed, totp_enabled_at, password_must_change from operators.team_members where id = ?`,
       [who.memberId],
     );
     if (m?.totp_enabled_at) throw new AppError('TOTP_ALREADY_ENABLED');
+    if (m?.password_must_change) throw passwordFirst();
     const step = m?.totp_pending_sealed ? totpStep(openSecret(m.totp_pending_sealed, this.#masterKey), who.email, code) : undefined;
     if (step === undefined)
       throw validationError('body', [{ path: '/code', message: "does not match the authenticator's current code (start the setup again if needed)" }]);
