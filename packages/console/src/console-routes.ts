@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, collectIssues, isAppError, validationError } from '@bo/contracts';
-import { keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
+import { jsonObjectBody, keepRawBodies, parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
 import type { ConsoleAccounts, ConsoleIdentity, RequestOrigin } from './console-accounts.ts';
 import { checkCsrf, sessionCookie, sessionTokenOf } from './session-cookie.ts';
 
@@ -196,7 +196,11 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
     await o.accounts.changePassword(who, token, body.currentPassword, body.newPassword, originOf(req));
     return reply.send({ changed: true });
   });
-  app.post('/console/second-factor', async (req, reply) => reply.send(await o.accounts.startSecondFactor((await signedIn(req)).who)));
+  app.post('/console/second-factor', async (req, reply) => {
+    const { who } = await signedIn(req);
+    jsonObjectBody(req); // takes no body, but refuses malformed JSON like every operation
+    return reply.send(await o.accounts.startSecondFactor(who));
+  });
   app.post('/console/second-factor/confirm', async (req, reply) => {
     const { who } = await signedIn(req);
     requireJsonMediaType(req);
@@ -210,6 +214,7 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
     const who = token ? await o.accounts.identify(token) : undefined;
     if (token && who) {
       checkCsrf(who, req.headers['x-csrf-token']);
+      jsonObjectBody(req);
       await o.accounts.signOut(token);
     }
     return reply

@@ -178,12 +178,21 @@ t.test('session routes: cookie, CSRF, and the identity handed back to the port',
 
   t.equal((await post('/console/second-factor', {}, { cookie })).json().error.code, 'CSRF_TOKEN_INVALID', 'a change without the CSRF token');
   t.equal((await post('/console/second-factor', {}, { cookie, 'x-csrf-token': 'guess' })).json().error.code, 'CSRF_TOKEN_INVALID');
+  const malformed = (method: 'POST' | 'DELETE', url: string) =>
+    app.inject({ method, url, headers: { cookie, 'x-csrf-token': CSRF, 'content-type': 'application/json' }, payload: '{"a":' });
+  const startMalformed = await malformed('POST', '/console/second-factor');
+  t.same(
+    [startMalformed.statusCode, startMalformed.json().error.details.issues[0].message],
+    [422, 'The body is not valid JSON.'],
+    'no body to take, yet malformed JSON is refused',
+  );
   t.same((await post('/console/second-factor', {}, { cookie, 'x-csrf-token': CSRF })).json(), { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x' });
   t.equal((await post('/console/second-factor/confirm', { code: '12345' }, { cookie, 'x-csrf-token': CSRF })).statusCode, 422, 'a code is six digits');
   t.same((await post('/console/second-factor/confirm', { code: '123456' }, { cookie, 'x-csrf-token': CSRF })).json(), { secondFactor: true });
 
   const noCsrf = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie } });
   t.equal(noCsrf.json().error.code, 'CSRF_TOKEN_INVALID', 'signing out is a change too');
+  t.equal((await malformed('DELETE', '/console/session')).statusCode, 422, 'signing out with malformed JSON too');
   const out = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie, 'x-csrf-token': CSRF } });
   t.same([out.statusCode, out.headers['set-cookie']], [204, 'bo_console=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0']);
   const again = await app.inject({ method: 'DELETE', url: '/console/session', headers: { cookie } });

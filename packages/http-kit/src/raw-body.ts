@@ -66,3 +66,13 @@ export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown
   if (badText.length) throw validationError('body', badText);
   return value as Record<string, unknown>;
 }
+
+/**
+ * The body as every operation checks it, whether it takes one or not: JSON by its media type, then
+ * a JSON object (parseJsonObject; none at all is `{}`). Malformed JSON is refused even where the
+ * operation ignores the body.
+ */
+export function jsonObjectBody(req: FastifyRequest): Record<string, unknown> {
+  requireJsonMediaType(req);
+  return parseJsonObject(req.rawBody);
+}

@@ -1,8 +1,10 @@
 // One MikroORM per service, bound to that service's own Postgres schema. Migrations are SQL
-// classes listed in code (no file discovery), run on start; their bookkeeping table lives in
-// the service's schema so services never touch each other's tables.
+// classes listed in code (no file discovery), run on start by one process at a time (an advisory
+// lock per schema); their bookkeeping table lives in the service's schema so services never touch
+// each other's tables.
 import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgresql';
 import { Migrator, Migration } from '@mikro-orm/migrations';
+import type { Pool } from 'pg';
 import { openSql } from './sql.ts';
 import { traceQueries } from './db-tracing.ts';
 import { tracingOn } from './telemetry.ts';
@@ -73,14 +75,37 @@ async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
     allowGlobalContext: false,
   });
   try {
-    await (await openSql(orm)).query(`create schema if not exists "${opts.schema}"`);
-    // All or nothing: migrations cut off by a lost connection are run again whole.
-    await orm.migrator.up();
+    await migrateAlone(orm, opts.schema);
   } catch (e) {
     await orm.close().catch(() => undefined);
     throw e;
   }
   return orm;
+}
+
+/**
+ * Creates the schema and runs its pending migrations while holding a Postgres advisory lock named
+ * after the schema, on a connection of its own: replicas starting at once (a rollout) wait for the
+ * first, then find its migrations applied, instead of racing it (two `create schema if not exists`
+ * or two `create table` at once: one fails). The lock is the session's, so a process that dies
+ * holding it releases it with its connection. All or nothing: migrations cut off by a lost
+ * connection are run again whole.
+ */
+async function migrateAlone(orm: MikroORM, schema: string): Promise<void> {
+  const pool = (await orm.em.getConnection().getNativeClient()) as unknown as Pool;
+  const lock = await pool.connect();
+  const key = `bo:migrations:${schema}`;
+  let released = false;
+  try {
+    await lock.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    await (await openSql(orm)).query(`create schema if not exists "${schema}"`);
+    await orm.migrator.up();
+    await lock.query('select pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+    released = true;
+  } finally {
+    // A connection that may still hold the lock is closed, not pooled: closing releases it.
+    lock.release(!released);
+  }
 }
 
 /**

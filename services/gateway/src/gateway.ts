@@ -31,7 +31,7 @@ import { SignatureBindings } from './edge/auth/signature-binding.ts';
 import { operatorGuard } from './edge/auth/operator-guard.ts';
 import { idempotencyRecorder, releaseIdempotencyKey } from './edge/idempotency/http-idempotency.ts';
 import { BODY_LIMIT_BYTES, envelope, keepRawBodies, toAppError } from '@bo/http-kit';
-import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, refuseMissingHost } from './edge/http/errors.ts';
+import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, refuseBadHost } from './edge/http/errors.ts';
 import { parseQueryString } from './edge/http/query-string.ts';
 import { bindRequest, handleRequestsInContext } from './edge/http/request-context.ts';
 import { typeboxValidatorCompiler } from './edge/http/validation.ts';
@@ -84,7 +84,7 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
     // Long path values reach schema validation (422) rather than Fastify's bare 414; a query that
     // is not validly percent-encoded is refused by validation (query-string.ts).
     routerOptions: { maxParamLength: 2048, querystringParser: parseQueryString },
-    // Node answers a bare 400 to an HTTP/1.1 request without Host; refuseMissingHost answers it in the envelope.
+    // Node answers a bare 400 to an HTTP/1.1 request without Host; refuseBadHost answers it (and two Hosts) in the envelope.
     http: { requireHostHeader: false },
     clientErrorHandler: clientErrorAnswer(() => newId('request')),
     // A malformed URL (a path not validly percent-encoded) is answered in the envelope, never echoed.
@@ -102,7 +102,7 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     req.span = bindRequest(req);
-    refuseMissingHost(req, reply);
+    refuseBadHost(req, reply);
   });
   app.addHook('onResponse', async (req, reply) => {
     // One access-log line per request: what the team looks up by an operator's X-Request-Id.

@@ -1,6 +1,6 @@
 // Bad input and outages get a clear answer in the envelope: NUL and unpaired surrogates, deep
 // bodies, bodies that are not UTF-8, queries and paths not validly percent-encoded, requests
-// without Host, admin amounts, malformed HTTP, wrong media types, non-integer limits, a database
+// without Host or with two, malformed JSON on operations without a body, admin amounts, malformed HTTP, wrong media types, non-integer limits, a database
 // that fails, a crashed service's idempotency claim, IPv4-mapped allow-lists, and
 // Idempotency-Keys on admin mutations.
 import t from 'tap';
@@ -293,6 +293,51 @@ t.test('hardening', async (t) => {
       t.equal((await rawHttp(portOf(url), 'GET /healthz HTTP/1.1\r\nHost:\r\n\r\n')).status, 200, `${name}: an empty Host is a Host`);
       t.equal((await rawHttp(portOf(url), 'GET /healthz HTTP/1.0\r\n\r\n')).status, 200, `${name}: HTTP/1.0 needs none`);
     }
+  });
+
+  t.test('two Host headers: 400 BAD_REQUEST in the envelope on both ports, before authentication', async (t) => {
+    for (const [name, url] of [
+      ['public', gw!.publicUrl],
+      ['admin', gw!.adminUrl],
+    ] as const) {
+      for (const target of ['/healthz', name === 'public' ? '/api/v1/players' : '/admin/operators']) {
+        for (const version of ['1.1', '1.0']) {
+          const res = await rawHttp(portOf(url), `GET ${target} HTTP/${version}\r\nHost: a.example\r\nhost: b.example\r\n\r\n`);
+          t.equal(res.status, 400, `${name} ${target}: HTTP/${version} with two Host headers`);
+          const body = res.body ? JSON.parse(res.body) : undefined;
+          t.ok(isEnvelope(body, 'BAD_REQUEST'), res.body);
+          t.equal(body?.error?.message, 'A request must have one Host header, not several.');
+        }
+      }
+    }
+  });
+
+  t.test('malformed JSON is 422 on every operation, whether it takes a body or not', async (t) => {
+    const logins = await fakeService(h, 'players.logins.report');
+    t.teardown(() => logins.close());
+    const NOT_JSON = { in: 'body', issues: [{ path: '/', message: 'The body is not valid JSON.' }] };
+    const json = { 'content-type': 'application/json' };
+    for (const [path, body, headers] of [
+      ['/webhooks/events/evt_1/redeliver', '{"a":', key()],
+      ['/players/plr_1/logins', '{"a":', {}],
+      ['/webhooks/test', '[1,2', {}],
+      ['/sandbox/players/plr_1/kyc/decision', '{', {}],
+    ] as const) {
+      const res = await signedRaw('POST', path, body, { ...json, ...headers });
+      t.same([res.status, res.body.error?.details], [422, NOT_JSON], `POST ${path} with ${body}`);
+    }
+    t.equal(logins.calls.length, 0, 'none was forwarded');
+    const other = await h.createOperator({ name: 'Malformed Bets' });
+    const admin = await fetch(`${gw!.adminUrl}/admin/operators/${other.operator.id}/suspend`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...json },
+      body: '{"a":',
+    });
+    t.same([admin.status, ((await admin.json()) as any).error?.details], [422, NOT_JSON], 'the admin API: a suspension with malformed JSON');
+    t.equal((await h.admin('GET', `/admin/operators/${other.operator.id}`)).body.status, 'active', 'and nothing was suspended');
+    t.equal((await signedRaw('POST', '/players/plr_1/logins', '')).status, 201, 'no body at all is still fine');
+    t.equal((await signedRaw('POST', '/players/plr_1/logins', '{}', json)).status, 201, 'nor is an empty object');
+    t.equal(logins.calls.length, 2);
   });
 
   t.test('admin amounts follow the rule of public amounts', async (t) => {

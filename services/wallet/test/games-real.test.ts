@@ -111,6 +111,12 @@ t.test('real-money rounds', async (t) => {
     t.equal(new Set(replies.map((r: any) => r.body.id)).size, 1, 'eight deliveries, one round');
     const again = await play(token, body);
     t.same((again as any).body, (replies[0] as any).body, 'a later retry gets the same answer');
+    // The roulette's outcome ({ number, color, pick }) is one that jsonb would reorder.
+    t.same(
+      [...new Set([...replies, again].map((r: any) => JSON.stringify(r.body)))],
+      [JSON.stringify((replies[0] as any).body)],
+      "byte for byte, the outcome's keys in their first order",
+    );
     const round = (replies[0] as any).body;
     const entries = await entriesOf(round.id);
     t.equal(entries.filter((e) => e.type === 'BET').length, 2, 'one BET transaction (player and clearing postings)');

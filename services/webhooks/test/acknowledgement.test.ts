@@ -169,6 +169,44 @@ for (const [who, redeliver] of Object.entries(redeliverers)) {
   });
 }
 
+t.test('a redelivery asked while a retry is due sends the event once: the redelivery takes its turn', async (t) => {
+  // The worker claims only when woken (its poll is an hour): the retry made due and the redelivery
+  // are both due when the redelivery's wake-up runs the claim. Without the turn taken, that claim
+  // leased both and the receiver got the event twice in the same millisecond.
+  const stack = await startStack(t, { WEBHOOK_RETRY_SCHEDULE_MS: MINUTE_STEPS, WEBHOOK_POLL_MS: 3_600_000 }, 'whdue');
+  const secret = newWebhookSecret();
+  const rx = await firstFails(secret);
+  t.teardown(() => rx.close());
+  await configure(stack, OPERATOR, rx.url, secret);
+  const routing = { operatorId: OPERATOR, environment: 'sandbox' as const };
+  const { event } = await publishEvent(stack.svc.nc, stack.prefix, routing, 'deposit.confirmed', deposit('dep_due'));
+  await logShows(stack, event.id, (l) => l.outcome === 'failed', 'the first attempt failed');
+  const [original] = await deliveriesOf(stack, event.id);
+  t.same(await makeDue(stack, [event.id], 'evt_none'), [event.id], 'its retry is due (no claim runs until something wakes the worker)');
+
+  const redelivery = await redeliverers["the operator's"]!(stack, event.id);
+  await logShows(stack, event.id, (l) => l.deliveryId === redelivery && l.outcome === 'delivered', 'the redelivery acknowledged');
+  await waitFor(async () => (await deliveriesOf(stack, event.id)).every((d) => d.status !== 'pending'), { what: "nothing of the event's pending" });
+
+  t.equal(rx.of(event.id), 2, 'the receiver got the event twice: the failed attempt, then once for the due retry and the redelivery');
+  t.same(
+    (await deliveriesOf(stack, event.id)).map((d) => [d.id, d.status, d.attempts, d.scheduled, d.leased]),
+    [
+      [original!.id, 'delivered', 1, false, false],
+      [redelivery, 'delivered', 1, false, false],
+    ],
+    "the retry's schedule ended with the redelivery's 2xx, never attempted again",
+  );
+  t.same(
+    (await attemptLog(stack, event.id)).map((l) => [l.deliveryId, l.attempt, l.statusCode, l.outcome]),
+    [
+      [original!.id, 1, 500, 'failed'],
+      [redelivery, 1, 200, 'delivered'],
+    ],
+    'the log: the failed attempt and the redelivery',
+  );
+});
+
 t.test('a retry in flight while the redelivery is acknowledged still goes out, and its failure schedules nothing', async (t) => {
   const lines: Array<Record<string, unknown>> = [];
   const sink = new Writable({

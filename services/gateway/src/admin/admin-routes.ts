@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { AppError, adminOperations, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
 import { safeEqual } from '@bo/service-kit';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
-import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
+import { jsonObjectBody } from '@bo/http-kit';
 import {
   claimIdempotencyKey,
   idempotencyKeyOf,
@@ -74,8 +74,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     // (the admin API is not HMAC-signed: no signature to bind to the key).
     const key = op.method !== 'GET' ? idempotencyKeyOf(req, false) : undefined;
     if (key !== undefined) await claimIdempotencyKey(req, deps.idempotency, { ...ADMIN_IDEMPOTENCY_OWNER, key });
-    requireJsonMediaType(req);
-    if (op.body) req.body = parseJsonObject(req.rawBody);
+    // Checked also where the operation takes no body: malformed JSON is refused on every operation.
+    const body = jsonObjectBody(req);
+    if (op.body) req.body = body;
   });
 
   const context = (req: FastifyRequest, key: ClaimedKey | undefined = req.idempotency): RequestContext => ({

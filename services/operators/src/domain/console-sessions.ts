@@ -3,7 +3,8 @@
 // absolute timeout, a CSRF token for every change, a back-off after failed sign-ins per account and
 // per address (sign-in-throttle.ts), and a TOTP second factor (second-factor.ts). A session comes
 // with the steps its person must take before anything else (`setupRequired`): replace a one-time
-// password, turn on TOTP where their role requires it. Sign-ins, failures, password changes and
+// password, turn on TOTP where their role requires it. A one-time password signs in once (that
+// sign-in spends it, so only its session can replace it) and only until it expires. Sign-ins, failures, password changes and
 // second-factor enrolments go into the audit log. The gateway fills the console's accounts port
 // (@bo/console ConsoleAccounts) with these, asked over NATS (operatorMessages); the admin API takes
 // the session in place of a bearer token once it has no step left.
@@ -46,7 +47,13 @@ interface MemberRow {
   disabled_at: Date | string | null;
   totp_secret_sealed: string | null;
   totp_enabled_at: Date | string | null;
+  one_time_password_used_at: Date | string | null;
+  one_time_password_expired: boolean;
 }
+
+/** A session a one-time password opened may only replace it (the console's /setup asks for it first). */
+const passwordFirst = () =>
+  new AppError('ACCOUNT_SETUP_REQUIRED', 'Choose your own password in place of the one-time one first.', { setupRequired: ['password'] });
 
 export class ConsoleSessions {
   readonly #sql: Sql;
@@ -114,7 +121,8 @@ export class ConsoleSessions {
     origin: Origin,
   ): Promise<{ token: string; csrfToken: string; member: { id: string; email: string; role: AdminRole }; setupRequired: SetupStep[] }> {
     const [m] = await this.#sql.query<MemberRow>(
-      `select id, email, role, password_hash, password_must_change, disabled_at, totp_secret_sealed, totp_enabled_at
+      `select id, email, role, password_hash, password_must_change, disabled_at, totp_secret_sealed, totp_enabled_at,
+              one_time_password_used_at, one_time_password_expires_at <= now() as one_time_password_expired
          from operators.team_members where lower(email) = lower(?)`,
       [email],
     );
@@ -145,7 +153,8 @@ export class ConsoleSessions {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
     const setupRequired = this.#setupRequired({ ...m, second_factor: m.totp_enabled_at !== null });
-    await this.#sql.transaction(async (tx) => {
+    const opened = await this.#sql.transaction(async (tx) => {
+      if (m.password_must_change && !(await this.#spendOneTimePassword(tx, m))) return false;
       await this.#throttle.clearAccount(tx, throttleKeys(email, origin.address));
       await tx.query(
         `insert into operators.console_sessions (token_hash, member_id, csrf_token, expires_at) values (?, ?, ?, now() + make_interval(hours => ?))`,
@@ -159,8 +168,31 @@ export class ConsoleSessions {
         after: { address: origin.address, secondFactor: m.totp_enabled_at !== null, setupRequired },
         requestId: origin.requestId,
       });
+      return true;
     });
+    if (!opened) {
+      // Refused like a wrong password: whoever holds a spent or expired one learns nothing more.
+      const reason = m.one_time_password_expired && !m.one_time_password_used_at ? 'one-time password expired' : 'one-time password already used';
+      await this.#fail(email, target, reason, origin);
+      throw new AppError('UNAUTHORIZED', REFUSED);
+    }
     return { token, csrfToken, member: { id: m.id, email: m.email, role: m.role }, setupRequired };
+  }
+
+  /**
+   * Spends the one-time password this sign-in verified, if it is still unused and unexpired; one
+   * statement, so of two concurrent sign-ins with it only one opens a session. The hash is compared
+   * too: a reset between the read and here issued another one, which this sign-in did not verify.
+   */
+  async #spendOneTimePassword(tx: SqlRunner, m: MemberRow): Promise<boolean> {
+    const spent = await tx.query<{ id: string }>(
+      `update operators.team_members set one_time_password_used_at = now()
+        where id = ? and password_hash = ? and password_must_change and one_time_password_used_at is null
+          and one_time_password_expires_at > now()
+        returning id`,
+      [m.id, m.password_hash],
+    );
+    return spent.length === 1;
   }
 
   /** The person behind a session cookie, if the session is alive (and it is kept alive by use). */
@@ -217,7 +249,12 @@ export class ConsoleSessions {
     if (problem) throw validationError('body', [{ path: '/newPassword', message: problem }]);
     const hash = await hashPassword(newPassword);
     await this.#sql.transaction(async (tx) => {
-      await tx.query(`update operators.team_members set password_hash = ?, password_must_change = false where id = ?`, [hash, who.memberId]);
+      await tx.query(
+        `update operators.team_members
+            set password_hash = ?, password_must_change = false, one_time_password_expires_at = null, one_time_password_used_at = null
+          where id = ?`,
+        [hash, who.memberId],
+      );
       await tx.query(`delete from operators.console_sessions where member_id = ? and token_hash <> ?`, [who.memberId, sha256(sessionToken)]);
       await recordAudit(tx, {
         actor: `user:${who.email}`,
@@ -230,21 +267,29 @@ export class ConsoleSessions {
     });
   }
 
-  /** Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. */
+  /**
+   * Starts turning on TOTP: a new secret, kept sealed until a first code confirms it. Not while the
+   * password is a one-time one: a session it opened may only replace it.
+   */
   async startSecondFactor(who: Pick<SessionIdentity, 'memberId' | 'email' | 'secondFactor'>): Promise<{ secret: string; uri: string }> {
     if (who.secondFactor) throw new AppError('TOTP_ALREADY_ENABLED');
     const fresh = newTotpSecret(who.email);
-    await this.#sql.query(`update operators.team_members set totp_pending_sealed = ? where id = ?`, [sealSecret(fresh.secret, this.#masterKey), who.memberId]);
+    const started = await this.#sql.query(`update operators.team_members set totp_pending_sealed = ? where id = ? and not password_must_change returning id`, [
+      sealSecret(fresh.secret, this.#masterKey),
+      who.memberId,
+    ]);
+    if (started.length === 0) throw passwordFirst();
     return fresh;
   }
 
   /** Turns TOTP on when `code` matches the pending secret; from the next sign-in the code is asked. */
   async confirmSecondFactor(who: Person, code: string, origin: Origin): Promise<void> {
-    const [m] = await this.#sql.query<{ totp_pending_sealed: string | null; totp_enabled_at: string | null }>(
-      `select totp_pending_sealed, totp_enabled_at from operators.team_members where id = ?`,
+    const [m] = await this.#sql.query<{ totp_pending_sealed: string | null; totp_enabled_at: string | null; password_must_change: boolean }>(
+      `select totp_pending_sealed, totp_enabled_at, password_must_change from operators.team_members where id = ?`,
       [who.memberId],
     );
     if (m?.totp_enabled_at) throw new AppError('TOTP_ALREADY_ENABLED');
+    if (m?.password_must_change) throw passwordFirst();
     const step = m?.totp_pending_sealed ? totpStep(openSecret(m.totp_pending_sealed, this.#masterKey), who.email, code) : undefined;
     if (step === undefined)
       throw validationError('body', [{ path: '/code', message: "does not match the authenticator's current code (start the setup again if needed)" }]);

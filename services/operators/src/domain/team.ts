@@ -68,11 +68,15 @@ const tokenView = (r: TokenRow) => ({
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** 18 random bytes (24 characters): shown once, good for one sign-in, which must replace it. */
 const oneTimePassword = () => randomBytes(18).toString('base64url');
+const DEFAULT_ONE_TIME_PASSWORD_HOURS = 72;
 
 export class TeamAccess {
   readonly #sql: Sql;
-  constructor(sql: Sql) {
+  readonly #oneTimePasswordHours: number;
+  /** `oneTimePasswordHours`: how long a one-time password signs in (once) before it expires. */
+  constructor(sql: Sql, oneTimePasswordHours = DEFAULT_ONE_TIME_PASSWORD_HOURS) {
     this.#sql = sql;
+    this.#oneTimePasswordHours = oneTimePasswordHours;
   }
 
   /** The identity of a service token, or undefined (unknown, revoked, malformed). */
@@ -92,13 +96,11 @@ export class TeamAccess {
     const hash = await hashPassword(password);
     await this.#sql.transaction(async (tx) => {
       await tx
-        .query(`insert into operators.team_members (id, email, role, password_hash, password_must_change, created_at) values (?, ?, ?, ?, true, ?)`, [
-          row.id,
-          row.email,
-          row.role,
-          hash,
-          row.created_at,
-        ])
+        .query(
+          `insert into operators.team_members (id, email, role, password_hash, password_must_change, one_time_password_expires_at, created_at)
+           values (?, ?, ?, ?, true, now() + make_interval(hours => ?), ?)`,
+          [row.id, row.email, row.role, hash, this.#oneTimePasswordHours, row.created_at],
+        )
         .catch((e) => {
           throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
         });
@@ -134,16 +136,19 @@ export class TeamAccess {
   }
 
   /**
-   * For a person who forgot their password: a new one-time password (shown once), which the next
-   * sign-in must replace; their sessions end now.
+   * For a person who forgot their password: a new one-time password (shown once, expiring like the
+   * first), which the next sign-in must replace; the old one no longer signs in; their sessions end now.
    */
   async resetPassword(id: string, actor: string, requestId: string) {
     const password = oneTimePassword();
     const hash = await hashPassword(password);
     return this.#sql.transaction(async (tx) => {
       const [user] = await tx.query<MemberRow>(
-        `update operators.team_members set password_hash = ?, password_must_change = true where id = ? returning ${MEMBER_COLUMNS}`,
-        [hash, id],
+        `update operators.team_members
+            set password_hash = ?, password_must_change = true, one_time_password_used_at = null,
+                one_time_password_expires_at = now() + make_interval(hours => ?)
+          where id = ? returning ${MEMBER_COLUMNS}`,
+        [hash, this.#oneTimePasswordHours, id],
       );
       if (!user) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       await tx.query(`delete from operators.console_sessions where member_id = ?`, [id]);

@@ -106,6 +106,10 @@ export const TeamMemberEntity = defineEntity({
     passwordHash: p.text(),
     /** The password is a one-time one (issued at creation or by an admin reset): the next sign-in must replace it. */
     passwordMustChange: p.boolean().default(false),
+    /** When the one-time password stops signing in (CONSOLE_ONE_TIME_PASSWORD_HOURS after it was issued). */
+    oneTimePasswordExpiresAt: p.datetime().nullable(),
+    /** The sign-in that spent the one-time password: it signs in once. */
+    oneTimePasswordUsedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     disabledAt: p.datetime().nullable(),
     totpSecretSealed: p.text().nullable(),

@@ -121,6 +121,17 @@ export class AccountSecurity extends Migration {
   }
 }
 
+/**
+ * Generated from the entities (npm run migration:create), plus one hand-written line: a one-time
+ * password of before (not yet replaced) expires like a new one, counted from now.
+ */
+export class OneTimePasswordLimits extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "operators"."team_members" add "one_time_password_expires_at" timestamptz null, add "one_time_password_used_at" timestamptz null');
+    this.addSql(`update "operators"."team_members" set "one_time_password_expires_at" = now() + interval '72 hours' where "password_must_change"`);
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -132,4 +143,5 @@ export const operatorMigrations = [
   { name: '0004_account_security', class: AccountSecurity },
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0005_running_requests', class: kitMigration(kit.runningRequests) },
+  { name: '0006_one_time_password_limits', class: OneTimePasswordLimits },
 ];

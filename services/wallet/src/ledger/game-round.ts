@@ -91,7 +91,7 @@ export async function postRealRound(sql: SqlRunner, r: RealRound, limits?: Round
     alsoWith: ([bet, win]) => ({
       text: `s as (update wallet.game_sessions set rounds_played = rounds_played + 1 where id = ? and exists (select 1 from a) returning rounds_played),
      r as (insert into wallet.game_rounds (id, session_id, seq, client_round_id, amount, payout, win, outcome, balance_before, balance_after, bet_entry_id, win_entry_id, created_at)
-           select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::jsonb,
+           select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::json,
                   a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
            returning 1),
      u as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)

@@ -2,7 +2,7 @@
 // event, with the same event id and body. Deliveries already under way are left alone.
 import { AppError, type webhookAdminOperations } from '@bo/contracts';
 import type { HandlerOf } from '@bo/service-kit';
-import { scheduleDelivery } from '../persistence/delivery-queue.ts';
+import { scheduleRedelivery } from '../persistence/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 
@@ -20,12 +20,12 @@ export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdm
         'select id, status, attempts from webhooks.deliveries where event_id = ? order by created_at, id',
         [eventId],
       );
-      const deliveryId = await scheduleDelivery(tx, {
+      const deliveryId = await scheduleRedelivery(tx, {
         eventId,
         operatorId: event.operator_id,
         environment: event.environment,
-        kind: 'redelivery',
         maxAttempts: rt.maxAttempts,
+        leaseMs: rt.leaseMs,
       });
       return { deliveryId, before };
     });

@@ -3,7 +3,7 @@
 // operator, environment and brand; another operator's event id answers 404 like an unknown one.
 import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, webhookOperations } from '@bo/contracts';
 import { isoTime, listCursor, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
-import { scheduleDelivery } from '../persistence/delivery-queue.ts';
+import { scheduleRedelivery } from '../persistence/delivery-queue.ts';
 import { ListFilters } from '../persistence/list-filters.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 
@@ -136,12 +136,12 @@ export function redeliverWebhookEvent(rt: WebhooksRuntime): HandlerOf<typeof web
         scope.environment,
       ]);
       if (!endpoint?.url) throw new AppError('WEBHOOK_NOT_CONFIGURED');
-      const deliveryId = await scheduleDelivery(tx, {
+      const deliveryId = await scheduleRedelivery(tx, {
         eventId,
         operatorId: scope.operatorId,
         environment: scope.environment,
-        kind: 'redelivery',
         maxAttempts: rt.maxAttempts,
+        leaseMs: rt.leaseMs,
       });
       const body: RedeliveryResult = { eventId, deliveryId, deliveryStatus: 'pending' };
       return { status: 202, body };

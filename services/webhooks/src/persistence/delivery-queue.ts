@@ -14,6 +14,8 @@
 // in flight is marked (`acknowledged_by`) and that attempt's record ends it `delivered`, whatever its
 // result. So no attempt of the event starts after the 2xx is recorded; one already leased may still
 // go out (it was under way before the acknowledgement: at-least-once, receivers dedupe on the id).
+// A redelivery takes the turn of a retry of its event that is due (scheduleRedelivery): the two
+// never go out together.
 import { randomUUID } from 'node:crypto';
 import { onlyRow, type Sql, type SqlRunner } from '@bo/service-kit';
 import { newId, type Environment } from '@bo/contracts';
@@ -65,6 +67,30 @@ export async function scheduleDelivery(
     [id, d.eventId, d.operatorId, d.environment, d.kind, d.maxAttempts],
   );
   return id;
+}
+
+/**
+ * A redelivery: a delivery due now, which takes the turn of a retry of the same event coming due
+ * before its first attempt can have been recorded (due within `leaseMs`: one attempt's lease), or
+ * of one whose lease lapsed. That retry is moved to the end of that window; by then this delivery's
+ * attempt is recorded: a 2xx ends the retry's schedule (END_OTHER_SCHEDULES), a failure leaves it to
+ * go out then. So a redelivery asked while a retry is due sends the event once, not twice at the
+ * same moment. The update waits for a claim or hand-over holding the retry's row: if that leased it,
+ * the retry is in flight and is left alone (docs/webhooks.md, "Acknowledgement ends the event's
+ * schedules"); a claim that comes after finds the retry no longer due.
+ */
+export async function scheduleRedelivery(
+  tx: SqlRunner,
+  d: { eventId: string; operatorId: string; environment: Environment; maxAttempts: number; leaseMs: number },
+): Promise<string> {
+  await tx.query(
+    `update ${S}.deliveries set next_attempt_at = now() + (?::double precision * interval '1 millisecond'), updated_at = now()
+      where event_id = ? and operator_id = ? and environment = ? and status = 'pending'
+        and next_attempt_at < now() + (?::double precision * interval '1 millisecond')
+        and (lease_token is null or next_attempt_at <= now())`,
+    [d.leaseMs, d.eventId, d.operatorId, d.environment, d.leaseMs],
+  );
+  return scheduleDelivery(tx, { ...d, kind: 'redelivery' });
 }
 
 /** One attempt a worker holds the lease for. */

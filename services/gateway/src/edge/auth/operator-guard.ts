@@ -10,7 +10,7 @@ import type { Metrics } from '../http/observability.ts';
 import type { SignatureBindings } from './signature-binding.ts';
 import { claimId } from '../idempotency/key-claims.ts';
 import { claimIdempotencyKey, idempotencyKeyOf, type EdgeIdempotency } from '../idempotency/http-idempotency.ts';
-import { parseJsonObject, requireJsonMediaType } from '@bo/http-kit';
+import { jsonObjectBody } from '@bo/http-kit';
 
 function header(req: FastifyRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -67,8 +67,9 @@ export function operatorGuard(deps: GuardDeps) {
       }
     }
 
-    requireJsonMediaType(req);
-    if (op.body) req.body = parseJsonObject(req.rawBody);
+    // Checked also where the operation takes no body: malformed JSON is refused on every operation.
+    const body = jsonObjectBody(req);
+    if (op.body) req.body = body;
     return undefined;
   };
 }

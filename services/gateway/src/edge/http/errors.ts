@@ -26,13 +26,22 @@ export function installProtocolErrorAnswers(app: FastifyInstance, newRequestId: 
 }
 
 /**
- * An HTTP/1.1 request without a Host header (RFC 9112, 3.2): 400 BAD_REQUEST in the envelope and the
- * connection closed. Node's own check does the same with an empty body; baseApp turns it off.
+ * A request without a Host header in HTTP/1.1, or with more than one in any version (RFC 9112, 3.2:
+ * both are 400): BAD_REQUEST in the envelope, before authentication, and the connection closed.
+ * Node's own check of a missing one answers with an empty body (baseApp turns it off); a second
+ * Host it drops silently from `headers`, so the raw header lines are counted.
  */
-export function refuseMissingHost(req: FastifyRequest, reply: FastifyReply): void {
-  if (req.raw.httpVersion !== '1.1' || req.headers.host !== undefined) return;
+export function refuseBadHost(req: FastifyRequest, reply: FastifyReply): void {
+  const missing = req.raw.httpVersion === '1.1' && req.headers.host === undefined;
+  if (!missing && hostLines(req.raw.rawHeaders) <= 1) return;
   reply.header('connection', 'close');
-  throw new AppError('BAD_REQUEST', 'An HTTP/1.1 request must have a Host header.');
+  throw new AppError('BAD_REQUEST', missing ? 'An HTTP/1.1 request must have a Host header.' : 'A request must have one Host header, not several.');
+}
+
+function hostLines(rawHeaders: string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
 }
 
 export function clientErrorAnswer(newRequestId: () => string) {

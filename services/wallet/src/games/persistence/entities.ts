@@ -64,7 +64,8 @@ export const GameRoundEntity = defineEntity({
     amount: p.decimal('string'),
     payout: p.decimal('string'),
     win: p.boolean(),
-    outcome: p.json<Record<string, unknown>>(),
+    /** json, not jsonb: its text as written, so a retried click is answered with the first answer's bytes. */
+    outcome: p.json<Record<string, unknown>>().columnType('json'),
     /** Demo: the session's fictitious balance; real: the player's `available − held`, around the round. */
     balanceBefore: p.decimal('string').nullable(),
     balanceAfter: p.decimal('string').nullable(),

@@ -176,6 +176,17 @@ export class Games0006RoundCounters extends Migration {
   }
 }
 
+/**
+ * A round's outcome keeps its JSON text as written (json, not jsonb, which reorders keys): a retried
+ * click answers the recorded round with the same bytes as the first answer. Rounds recorded before
+ * keep jsonb's order. Rewrites game_rounds once (its lock is held for that time at the rollout).
+ */
+export class Games0007RoundOutcomeAsText extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.game_rounds alter column outcome type json using outcome::json');
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
@@ -183,4 +194,5 @@ export const gameMigrations = [
   { name: 'Games0004SessionRoundCounter', class: Games0004SessionRoundCounter },
   { name: 'Games0005ResponsibleGaming', class: Games0005ResponsibleGaming },
   { name: 'Games0006RoundCounters', class: Games0006RoundCounters },
+  { name: 'Games0007RoundOutcomeAsText', class: Games0007RoundOutcomeAsText },
 ];
