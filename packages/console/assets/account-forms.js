@@ -22,6 +22,7 @@ export function QrCode({ text, label }) {
   </svg>`;
 }
 
+/** `currentLabel` undefined: the first sign-in's setup, which does not ask the one-time password again. */
 export function PasswordForm({ currentLabel, onDone }) {
   const change = useAction();
   const [mismatch, setMismatch] = useState(false);
@@ -31,14 +32,19 @@ export function PasswordForm({ currentLabel, onDone }) {
     const mismatched = f.newPassword.value !== f.repeatPassword.value;
     setMismatch(mismatched);
     if (mismatched) return;
-    if (await change.run(() => api('POST', '/console/password', { currentPassword: f.currentPassword.value, newPassword: f.newPassword.value }))) {
+    const current = currentLabel ? { currentPassword: f.currentPassword.value } : {};
+    if (await change.run(() => api('POST', '/console/password', { ...current, newPassword: f.newPassword.value }))) {
       f.reset();
       onDone();
     }
   };
   return html`<form onSubmit=${submit} aria-label="Change password">
-    <label for="current-password">${currentLabel}</label>
-    <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />
+    ${
+      currentLabel
+        ? html`<label for="current-password">${currentLabel}</label>
+    <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />`
+        : null
+    }
     <label for="new-password">New password (at least 12 characters, not your e-mail, not a common password)</label>
     <input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="12" required />
     <label for="repeat-password">New password again</label>

@@ -57,7 +57,12 @@ function ResponsibleGaming({ player, onDone }) {
       onDone();
     }
   };
-  return html`<${Loaded} state=${state}>${({ profile, responsibleGaming: rg, history }) => html`<section aria-label="Responsible gaming">
+  return html`<${Loaded} state=${state}>${({
+    profile,
+    selfExclusionLiftableAt,
+    responsibleGaming: rg,
+    history,
+  }) => html`<section aria-label="Responsible gaming">
     <h3>Responsible gaming <small class="muted">profile ${profile}, reality check every ${rg.realityCheckMinutes} min</small></h3>
     ${
       rg.limits.length === 0
@@ -74,7 +79,12 @@ function ResponsibleGaming({ player, onDone }) {
       rg.selfExclusion ? `since ${time(rg.selfExclusion.since)}, ${rg.selfExclusion.until ? `until ${time(rg.selfExclusion.until)}` : 'without end'}` : 'none'
     }</p>
     ${
-      rg.selfExclusion && rg.selfExclusion.until === null && may('compliance')
+      selfExclusionLiftableAt && may('compliance') && Date.parse(selfExclusionLiftableAt) > Date.now()
+        ? html`<p class="muted" data-liftable-at=${selfExclusionLiftableAt}>Compliance may lift this indefinite self-exclusion from ${time(selfExclusionLiftableAt)} (30 days after it began), with a reason.</p>`
+        : null
+    }
+    ${
+      selfExclusionLiftableAt && may('compliance') && Date.parse(selfExclusionLiftableAt) <= Date.now()
         ? html`<form onSubmit=${lift} aria-label="Lift the self-exclusion">
         <label>Reason <input name="reason" required minlength="3" maxlength="500" /></label>
         <button type="submit" disabled=${action.busy}>Lift the indefinite self-exclusion</button>

@@ -23,8 +23,8 @@ export function SetupPage() {
   if (steps.includes('password'))
     return html`<section class="card" id="setup-password">
       <h2>Choose your password</h2>
-      <p>You signed in with a one-time password. Choose your own to continue${steps.includes('secondFactor') ? '; then set up two-factor sign-in' : ''}.</p>
-      <${PasswordForm} currentLabel="One-time password" onDone=${() => done('password')} />
+      <p>You signed in with a one-time password, which is now spent. Choose your own to continue${steps.includes('secondFactor') ? '; then set up two-factor sign-in' : ''}.</p>
+      <${PasswordForm} onDone=${() => done('password')} />
     </section>`;
   if (steps.includes('secondFactor'))
     return html`<section class="card" id="setup-second-factor">

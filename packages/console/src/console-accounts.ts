@@ -47,7 +47,8 @@ export interface ConsoleAccounts<Who extends ConsoleIdentity = ConsoleIdentity> 
    * Replaces the password of `who` (signed in with `sessionToken`, which stays signed in; their other
    * sessions end): a wrong current password or a new one the policy refuses is thrown as a 422.
    */
-  changePassword(who: Who, sessionToken: string, currentPassword: string, newPassword: string, origin: RequestOrigin): Promise<void>;
+  /** `currentPassword` is undefined at the first sign-in's setup: the one-time password was spent by that sign-in. */
+  changePassword(who: Who, sessionToken: string, currentPassword: string | undefined, newPassword: string, origin: RequestOrigin): Promise<void>;
   /** Starts turning on TOTP for `who` (what identify returned): a secret to scan or type. */
   startSecondFactor(who: Who): Promise<{ secret: string; uri: string }>;
   /** Turns TOTP on when `code` matches the pending secret; a wrong code is thrown as a 422. */

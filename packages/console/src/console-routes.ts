@@ -88,7 +88,7 @@ const SignIn = TypeCompiler.Compile(
 const TotpCode = TypeCompiler.Compile(Type.Object({ code: Type.String({ pattern: '^[0-9]{6}$' }) }));
 // The policy (length, not the e-mail, not a common password) is the accounts' to judge; only the bounds here.
 const PasswordChange = TypeCompiler.Compile(
-  Type.Object({ currentPassword: Type.String({ minLength: 1, maxLength: 200 }), newPassword: Type.String({ minLength: 1, maxLength: 200 }) }),
+  Type.Object({ currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), newPassword: Type.String({ minLength: 1, maxLength: 200 }) }),
 );
 const originOf = (req: FastifyRequest): RequestOrigin => ({ address: req.ip, requestId: req.id });
 /** A back-off refusal says when to try again in Retry-After too (its details carry the seconds). */

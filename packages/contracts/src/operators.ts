@@ -98,7 +98,8 @@ export const operatorMessages = defineMessages({
   signOut: { subject: 'operators.console.signOut', body: Type.Object({ token: SessionToken }), reply: Type.Object({}) },
   changePassword: {
     subject: 'operators.console.changePassword',
-    body: Type.Composite([Person, Origin, Type.Object({ token: SessionToken, currentPassword: Password, newPassword: Password })]),
+    // currentPassword: not asked at the first sign-in's setup (its one-time password was spent by that sign-in).
+    body: Type.Composite([Person, Origin, Type.Object({ token: SessionToken, currentPassword: Type.Optional(Password), newPassword: Password })]),
     reply: Type.Object({}),
   },
   startSecondFactor: {

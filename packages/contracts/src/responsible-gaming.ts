@@ -176,7 +176,13 @@ export const RgHistoryItemSchema = Type.Object(
   { additionalProperties: false },
 );
 export const AdminResponsibleGamingSchema = Type.Object(
-  { profile: ComplianceProfileSchema, responsibleGaming: ResponsibleGamingSchema, history: Type.Array(RgHistoryItemSchema) },
+  {
+    profile: ComplianceProfileSchema,
+    /** When compliance may lift the player's indefinite self-exclusion (INDEFINITE_SELF_EXCLUSION_MIN_DAYS after it began); null: none to lift. */
+    selfExclusionLiftableAt: Nullable(Timestamp),
+    responsibleGaming: ResponsibleGamingSchema,
+    history: Type.Array(RgHistoryItemSchema),
+  },
   { $id: 'AdminResponsibleGaming' },
 );
 const AdminPlayerParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -27,13 +27,13 @@ async function accountsStack(t: Parameters<typeof startStack>[0], label: string,
     ok<any>(await stack.call('operators.admin.createUser', { scope: adminScope, body: { email, role } }));
   const audit = async (target: string) =>
     ok<any>(await stack.call('operators.admin.listAudit', { scope: adminScope, query: { target, limit: 100 } })).data.map((r: any) => r.action);
-  const changePassword = (who: any, token: string, currentPassword: string, newPassword: string) =>
+  const changePassword = (who: any, token: string, currentPassword: string | undefined, newPassword: string) =>
     ask(m.changePassword, {
       memberId: who.memberId,
       email: who.email,
       secondFactor: who.secondFactor,
       token,
-      currentPassword,
+      ...(currentPassword === undefined ? {} : { currentPassword }),
       newPassword,
       address: '203.0.113.7',
       requestId: 'req_pw',
@@ -50,7 +50,7 @@ t.test('a one-time password signs in once, to choose a new one; an admin reset i
   const who = await s.identify(first.token);
   t.same(who.setupRequired, ['password'], 'and so does the session, until it is done');
 
-  const refused = async (current: string, next: string) => {
+  const refused = async (current: string | undefined, next: string) => {
     const e = errorOf(await s.changePassword(who, first.token, current, next)) as any;
     return [e?.code, e?.details?.issues?.[0]?.path, e?.details?.issues?.[0]?.message];
   };
@@ -60,9 +60,20 @@ t.test('a one-time password signs in once, to choose a new one; an admin reset i
   t.same(await refused(ana.password, 'password1234'), ['VALIDATION_ERROR', '/newPassword', 'is one of the most common passwords: choose another']);
   t.same(await refused(ana.password, 'qwertyuiop!!'), ['VALIDATION_ERROR', '/newPassword', 'is one of the most common passwords: choose another']);
   t.same(await refused(ana.password, ana.password), ['VALIDATION_ERROR', '/newPassword', 'must differ from the current password']);
-  ok(await s.changePassword(who, first.token, ana.password, GOOD));
+  t.same(await refused(undefined, ana.password), ['VALIDATION_ERROR', '/newPassword', 'must differ from the current password']);
+  // The setup's session need not give the one-time password again (the console does not ask it).
+  ok(await s.changePassword(who, first.token, undefined, GOOD));
 
   t.same((await s.identify(first.token)).setupRequired, [], 'this session is set up');
+  const set = await s.identify(first.token);
+  t.same(
+    [
+      errorOf(await s.changePassword(set, first.token, undefined, `${GOOD} again`))?.code,
+      (errorOf(await s.changePassword(set, first.token, undefined, `${GOOD} again`)) as any)?.details?.issues?.[0]?.path,
+    ],
+    ['VALIDATION_ERROR', '/currentPassword'],
+    'once set up, a change asks the current password',
+  );
   t.equal(errorOf(await s.signIn('ana@ourteam.example', ana.password))?.code, 'UNAUTHORIZED', 'the one-time password is spent');
   t.same(ok<any>(await s.signIn('ana@ourteam.example', GOOD)).setupRequired, [], 'the chosen one signs in, nothing to do first');
 

@@ -186,12 +186,15 @@ t.test('responsible gaming', async (t) => {
     const early = await lift();
     errorCode(t, early, 'SELF_EXCLUSION_ACTIVE', 'before 30 days');
     t.match(!early.ok && early.error.details, { liftableAt: String });
+    const view = okBody<any>(t, await h.call('players.admin.rg', admin, { params: { id: p.id } }), 200);
+    t.equal(view.selfExclusionLiftableAt, !early.ok && early.error.details?.liftableAt, "the team's view says from when it can be lifted: the refusal's date");
     errorCode(t, await h.call('players.admin.liftSelfExclusion', admin, { params: { id: p.id }, body: {} }), 'VALIDATION_ERROR', 'a reason is required');
 
     setRuleClockOffset(31 * DAY);
     const lifted = await lift();
     const body = okBody<any>(t, lifted, 200);
     t.same(body.responsibleGaming.selfExclusion, null);
+    t.equal(body.selfExclusionLiftableAt, null, 'nothing left to lift');
     t.match(body.history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team', reason: 'reviewed with the player' });
     t.match(lifted.ok && lifted.audit, { target: `player:${p.id}`, before: { status: 'autoexcluido' }, after: { status: 'ativo' } });
     t.match(okBody<any>(t, await state(p.id), 200), { status: 'ativo', selfExcluded: false });

@@ -231,9 +231,11 @@ export class ConsoleSessions {
   /**
    * The person replaces their password: the current one is required (a wrong one counts toward the
    * back-off like a failed sign-in), the new one must pass the policy (password-policy.ts) and
-   * differ from it. Their other sessions end; this one stays.
+   * differ from it. Their other sessions end; this one stays. At the first sign-in's setup the
+   * one-time password was spent by the sign-in that opened this session (the only session it can
+   * open), so it may be left out (the console does not ask it again): the new one must only differ from it.
    */
-  async changePassword(who: Person, currentPassword: string, newPassword: string, origin: Origin, sessionToken: string): Promise<void> {
+  async changePassword(who: Person, currentPassword: string | undefined, newPassword: string, origin: Origin, sessionToken: string): Promise<void> {
     const target = `team_member:${who.memberId}`;
     await this.#refuseWhileBlocked(who.email, target, origin);
     const [m] = await this.#sql.query<{ password_hash: string; password_must_change: boolean }>(
@@ -241,11 +243,13 @@ export class ConsoleSessions {
       [who.memberId],
     );
     if (!m) throw new AppError('UNAUTHORIZED', 'Not signed in.');
-    if (!(await verifyPassword(currentPassword, m.password_hash))) {
+    // Omitted only at the setup; given, it is checked whenever.
+    if (currentPassword === undefined && !m.password_must_change) throw validationError('body', [{ path: '/currentPassword', message: 'is required' }]);
+    if (currentPassword !== undefined && !(await verifyPassword(currentPassword, m.password_hash))) {
       await this.#fail(who.email, target, 'wrong current password', origin);
       throw validationError('body', [{ path: '/currentPassword', message: 'is not your current password' }]);
     }
-    const problem = currentPassword === newPassword ? 'must differ from the current password' : passwordProblem(newPassword, who.email);
+    const problem = (await verifyPassword(newPassword, m.password_hash)) ? 'must differ from the current password' : passwordProblem(newPassword, who.email);
     if (problem) throw validationError('body', [{ path: '/newPassword', message: problem }]);
     const hash = await hashPassword(newPassword);
     await this.#sql.transaction(async (tx) => {

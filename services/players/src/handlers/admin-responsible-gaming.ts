@@ -9,10 +9,18 @@ import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, historyOf, limitRows, rgView } from '../persistence/rg-store.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 
+/** When compliance may lift the player's indefinite self-exclusion; null when they have none. */
+export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'status' | 'selfExcludedSince' | 'selfExcludedUntil'>): Date | null {
+  const since = player.selfExcludedSince;
+  if (player.status !== 'autoexcluido' || since == null || player.selfExcludedUntil != null) return null;
+  return new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
+}
+
 async function adminView(deps: ServiceDeps, em: EntityManager, player: PlayerRow, now: Date) {
   const compliance = await complianceOf(em, player.operatorId);
   return {
     profile: compliance.profile,
+    selfExclusionLiftableAt: selfExclusionLiftableAt(player)?.toISOString() ?? null,
     responsibleGaming: await rgView(deps, player, compliance, await limitRows(em, player.id), now),
     history: await historyOf(em, player.id),
   };
