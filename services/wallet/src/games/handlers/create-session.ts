@@ -16,15 +16,15 @@ import {
   type PlayerStateRequest,
 } from '@bo/contracts';
 import { operatorScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
-import { playerAccountId } from '../../ledger/accounts.ts';
-import { periodUsage } from '../../ledger/rg-usage.ts';
-import { checkTimeLimits, hasTimeLimit } from '../domain/round-limits.ts';
-import { announceLimitReached } from './limit-reached.ts';
-import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
+import { playerAccountId } from '../../ledger/index.ts';
+import { checkTimeLimits, hasTimeLimit, periodUsage } from '../../rg/index.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
+import { GameSessionEntity } from '../store/entities.ts';
+import { findEnabledGame } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
+import { announceLimitReached } from './limit-reached.ts';
 
 export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOperations.createGameSession> {
   return async (req) => {
@@ -37,7 +37,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     });
     assertPlayerExists(player);
     const em = ctx.deps.orm.em.fork();
-    const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
+    const game = await findEnabledGame(em, gameId);
     if (!game) throw new AppError('GAME_NOT_FOUND');
     const now = ruleClock.now();
     assertPlayerMayPlay(player, now);

@@ -5,12 +5,13 @@
 // play on, not even with fictitious money.
 import { AppError, newId } from '@bo/contracts';
 import { addMoney, compareMoney, crashPoint, formatMoney, subMoney, type HandlerResult } from '@bo/service-kit';
-import { GameRoundEntity } from '../persistence/entities.ts';
 import { decideRound } from '../domain/rounds.ts';
+import { GameRoundEntity } from '../store/entities.ts';
+import { findPriorRound } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { builtInKindOf, findPriorRound, roundReply, type RoundRequest } from './round-records.ts';
+import { builtInKindOf, roundReply, type RoundRequest } from './round-reply.ts';
 
 export async function playDemoRound(
   ctx: GamesContext,
