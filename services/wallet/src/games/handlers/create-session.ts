@@ -21,8 +21,7 @@ import { checkTimeLimits, hasTimeLimit, periodUsage } from '../../rg/index.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
-import { GameSessionEntity } from '../store/entities.ts';
-import { findEnabledGame } from '../store/session-rows.ts';
+import { addSession, findEnabledGame } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
 import { announceLimitReached } from './limit-reached.ts';
 
@@ -64,7 +63,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
     const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
 
-    const row = em.create(GameSessionEntity, {
+    const row = await addSession(em, {
       id: sessionId,
       operatorId: scope.operatorId,
       brandId: scope.brandId,
@@ -78,7 +77,6 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       expiresAt,
       createdAt: now,
     });
-    await em.flush();
     const gameUrl = `${ctx.config.PUBLIC_BASE_URL}/play/${ctx.tokens.sign({ sessionId, expiresAt })}`;
     return { status: 201, body: toGameSession(row, gameUrl) };
   };

@@ -1,8 +1,8 @@
 // The games' rows through the ORM (entities.ts): the catalogue, a session (locked for a demo
-// round's unit of work) and the round a retried demo click already played. Plain-SQL reads are
-// round-records.ts; no file here holds both.
+// round's unit of work), the round a retried demo click already played, a new session and a demo
+// round. Plain-SQL reads are round-records.ts; no file here holds both.
 import type { PlayRoundInput } from '@bo/contracts';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GameEntity, GameRoundEntity, GameSessionEntity, type GameRoundRow, type GameRow, type GameSessionRow } from './entities.ts';
 
@@ -30,4 +30,24 @@ export async function findSessionWithGame(
 export async function findPriorRound(em: EntityManager, sessionId: string, input: PlayRoundInput): Promise<GameRoundRow | null> {
   if (!input.clientRoundId) return null;
   return em.findOne(GameRoundEntity, { sessionId, clientRoundId: input.clientRoundId });
+}
+
+/** Stores a new session. */
+export async function addSession(em: EntityManager, data: RequiredEntityData<GameSessionRow>): Promise<GameSessionRow> {
+  const row = em.create(GameSessionEntity, data);
+  await em.flush();
+  return row;
+}
+
+/** Stores a demo round and the session's fictitious balance after it, in the caller's unit of work (the session row is locked). */
+export async function addDemoRound(
+  em: EntityManager,
+  session: GameSessionRow,
+  balanceAfter: string,
+  data: RequiredEntityData<GameRoundRow>,
+): Promise<GameRoundRow> {
+  const round = em.create(GameRoundEntity, data);
+  session.demoBalance = balanceAfter;
+  await em.flush();
+  return round;
 }
