@@ -63,7 +63,8 @@ let passed = 0;
 let failed = 0;
 // Static checks, one assertion each: types, lint and format (biome.json), every package.json
 // declaring exactly what its package imports (knip.jsonc), the import rules (no circles, the
-// gateway's edge imports no domain code, no service imports another: .dependency-cruiser.json), and the k8s manifests
+// gateway's edge imports no domain code, no service imports another, a module reached through its face, domain/
+// without store/: .dependency-cruiser.json), and the k8s manifests
 // (deploy/k8s/check-manifests.ts, on this pinned Node: it is TypeScript).
 const checks: Array<[string, string, string[]]> = [
   ['typecheck', 'tsc', ['--noEmit', '-p', '.']],

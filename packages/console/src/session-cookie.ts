@@ -1,8 +1,7 @@
 // The console session at the HTTP edge: the cookie that carries its token (HttpOnly,
 // SameSite=Strict, Secure outside local development) and the CSRF rule for every change. Used by
 // the console's routes and by the admin API, which takes the session in place of a bearer token.
-import { AppError } from '@bo/contracts';
-import { safeEqual } from '@bo/service-kit';
+import { AppError, safeEqual } from '@bo/contracts';
 
 const SESSION_COOKIE = 'bo_console';
 

@@ -171,6 +171,8 @@ export {
   simulatedImpedimentsChangedSubject,
 } from './subjects.ts';
 export { DEFAULT_RPC_TIMEOUT_MS, callOperation, isUnavailable, requestOperation, type RpcOptions } from './rpc.ts';
+export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
+export { safeEqual } from './safe-equal.ts';
 export {
   EMPTY_BODY_SHA256,
   TIMESTAMP_TOLERANCE_SECONDS,

@@ -2,8 +2,7 @@
 // `{ error: { code, message, requestId, details } }`: the gateway's one error handler and the
 // surfaces that answer their own failures (the launch page) map and log them here.
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { AppError, isAppError, validationError, type ErrorBody } from '@bo/contracts';
-import { dependencyUnavailable, isDependencyUnavailable } from '@bo/service-kit';
+import { AppError, dependencyUnavailable, isAppError, isDependencyUnavailable, validationError, type ErrorBody } from '@bo/contracts';
 
 export function envelope(body: ErrorBody, requestId: string) {
   return { error: { code: body.code, message: body.message, requestId, ...(body.details !== undefined ? { details: body.details } : {}) } };

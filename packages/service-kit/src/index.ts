@@ -79,7 +79,9 @@ export {
 } from './service.ts';
 export { runMain } from './main.ts';
 export { createReadiness, natsReadiness, postgresReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.ts';
-export { DEV_MASTER_KEY, openSecret, safeEqual, sealSecret } from './secrets.ts';
+export { DEV_MASTER_KEY, openSecret, sealSecret } from './secrets.ts';
+// Re-exported from contracts (their home since issue #43) for the services that import them from the kit.
+export { dependencyUnavailable, isDependencyUnavailable, safeEqual } from '@bo/contracts';
 export {
   PRODUCTION_SECRET_MIN_LENGTH,
   productionProblem,
@@ -104,6 +106,5 @@ export {
   type MetricsServer,
   type ServiceMetrics,
 } from './metrics.ts';
-export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 export { waitForJetStream } from './startup-wait.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

@@ -9,9 +9,8 @@
 // a client pages through a list in one go).
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { validationError } from '@bo/contracts';
+import { safeEqual, validationError } from '@bo/contracts';
 import { secretKey } from './production-secrets.ts';
-import { safeEqual } from './secrets.ts';
 
 /** Only for local runs and tests; production sets LIST_CURSOR_SECRET. */
 export const DEV_LIST_CURSOR_SECRET = 'dev-only-list-cursor-secret-change-me';

@@ -1,6 +1,6 @@
 // Secrets at rest (operator secrets, webhook secrets) are sealed with AES-256-GCM under a key
 // derived from SECRETS_MASTER_KEY. The stored form is `v1.<iv>.<tag>.<ciphertext>` (base64url).
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 export const DEV_MASTER_KEY = 'dev-only-master-key-change-me-in-production';
 
@@ -21,11 +21,4 @@ export function openSecret(sealed: string, master: string): string {
   const decipher = createDecipheriv('aes-256-gcm', keyFrom(master), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(enc, 'base64url')), decipher.final()]).toString('utf8');
-}
-
-/** Constant-time comparison of two strings (lengths may differ). */
-export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb) && a.length === b.length;
 }

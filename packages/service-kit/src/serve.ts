@@ -22,7 +22,7 @@ import { SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
 import { withServerSpan } from './telemetry.ts';
 import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
-import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
+import { dependencyUnavailable, isDependencyUnavailable } from '@bo/contracts';
 import type { HandlerResult } from './handler-result.ts';
 
 export type { HandlerResult } from './handler-result.ts';

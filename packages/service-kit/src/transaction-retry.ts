@@ -8,8 +8,7 @@
 //   had not committed, so nothing is ever half-written either way;
 // - a statement sent on its own (autocommit) is never sent again: whether it committed is unknown.
 import type { Pool, PoolClient } from 'pg';
-import { isUnavailable as isNatsUnavailable } from '@bo/contracts';
-import { isDependencyUnavailable } from './unavailable.ts';
+import { isDependencyUnavailable, isUnavailable as isNatsUnavailable } from '@bo/contracts';
 
 export interface TransactionOptions {
   /**

@@ -2,6 +2,5 @@
 // and the clearing roll-up, which operations may run by hand.
 export { walletService, walletServiceWith } from './service.ts';
 export { WalletConfigSchema, type WalletConfig } from './config.ts';
-export type { GamesModuleOptions } from './games/module.ts';
-export type { Rng } from './games/domain/rounds.ts';
-export { rollUpClearing } from './ledger/rollup.ts';
+export type { GamesModuleOptions, Rng } from './games/index.ts';
+export { rollUpClearing } from './ledger/index.ts';

@@ -1,13 +1,15 @@
-// The wallet service: the ledger and balances, and the games domain, which lives here because
-// real-money play moves money and must share the ledger's transactions (see docs/architecture.md).
+// The wallet service: the ledger and balances, responsible gaming's usage and counters, and the
+// games domain, which lives here because real-money play moves money and must share the ledger's
+// transactions (see docs/architecture.md). Each module is reached through its face (index.ts).
 import { composeService } from '@bo/service-kit';
 import { WalletConfigSchema } from './config.ts';
-import { ledgerModule } from './ledger/module.ts';
-import { createGamesModule, type GamesModuleOptions } from './games/module.ts';
+import { ledgerModule } from './ledger/index.ts';
+import { rgModule } from './rg/index.ts';
+import { createGamesModule, type GamesModuleOptions } from './games/index.ts';
 
 /** The wallet; `games` replaces the games module's random source or provider adapter (tests). */
 export function walletServiceWith(games: GamesModuleOptions = {}) {
-  return composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, createGamesModule(games)]);
+  return composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games)]);
 }
 
 export const walletService = walletServiceWith();

@@ -7,7 +7,7 @@ import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import { gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
 import { gamesServices } from './support/games-services.ts';
-import { postRealRound } from '../src/ledger/game-round.ts';
+import { postRealRound } from '../src/games/store/game-round.ts';
 
 const cents = (v: string | number) => Math.round(Number(v) * 100);
 const money = (c: number) => (c / 100).toFixed(2);

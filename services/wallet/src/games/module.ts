@@ -1,21 +1,21 @@
 // The games module of the wallet service: catalogue, game sessions and the rounds played on the
 // launch page. It lives in the wallet because real-money play moves money and must share the
 // ledger's transactions (docs/games.md). Configuration is read when the service starts.
-import { endPlayerSessionsMessages, gameOperations, gamePlayMessages, rgUsageMessages } from '@bo/contracts';
+import { endPlayerSessionsMessages, gameOperations, gamePlayMessages } from '@bo/contracts';
 import { handle, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
 import { cryptoRng, type Rng } from './domain/rounds.ts';
 import { remoteProvider, type GameProvider } from './providers/game-provider.ts';
-import { gameEntities } from './persistence/entities.ts';
-import { gameMigrations } from './persistence/migrations.ts';
+import { gameEntities } from './store/entities.ts';
+import { gameMigrations } from './store/migrations.ts';
 import type { GamesContext } from './handlers/context.ts';
 import { listGames } from './handlers/list-games.ts';
 import { createGameSession } from './handlers/create-session.ts';
 import { playSession } from './handlers/play-session.ts';
 import { playOwner } from './handlers/play-owner.ts';
 import { playRound, playRoundMessage } from './handlers/play-round.ts';
-import { endPlayerSessions, walletRgUsage } from './handlers/responsible-gaming.ts';
+import { endPlayerSessions } from './handlers/end-sessions.ts';
 import { playHeartbeat } from './handlers/play-heartbeat.ts';
 
 export interface GamesModuleOptions {
@@ -44,7 +44,6 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(gamePlayMessages.owner, playOwner(ctx)),
         ...handle(playRoundMessage, playRound(ctx)),
         ...handle(gamePlayMessages.heartbeat, playHeartbeat(ctx)),
-        ...handle(rgUsageMessages.wallet, walletRgUsage(ctx)),
         ...handle(endPlayerSessionsMessages.end, endPlayerSessions(ctx)),
       };
     },

@@ -3,12 +3,17 @@
 // server-side, and never by the page. Money is computed with bignumber.js and paid rounded down.
 import { randomInt } from 'node:crypto';
 import { BigNumber } from 'bignumber.js';
-import type { GameKind, PlayRoundInput, ValidationIssue } from '@bo/contracts';
+import { AppError, type GameKind, type PlayRoundInput, type ValidationIssue } from '@bo/contracts';
 
 export type BuiltInKind = Exclude<GameKind, 'external'>;
 export const BUILT_IN_KINDS: readonly BuiltInKind[] = ['crash', 'dice', 'roulette', 'slots'];
 
 export const BET_LIMITS = { minBet: '0.10', maxBet: '1000.00' } as const;
+
+/** A real round refused for its stake: more than `available − held`; `details.balance` is what could be staked. */
+export function insufficientFunds(stakeable: string): AppError {
+  return new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the withdrawable balance.', { balance: stakeable });
+}
 
 export interface Rng {
   int(minInclusive: number, maxExclusive: number): number;

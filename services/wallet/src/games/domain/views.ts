@@ -1,13 +1,24 @@
-// Rows → the contract's shapes. Money leaves as 2-decimal strings, times as ISO 8601 UTC.
-import type { Game, GameSession, PlayRoundResult } from '@bo/contracts';
+// Rows → the contract's shapes. Money leaves as 2-decimal strings, times as ISO 8601 UTC. The
+// rows are described by the fields read here, so entities (store/entities.ts) and rows read with
+// plain SQL both fit.
+import type { Game, GameMode, GameSession, PlayRoundResult } from '@bo/contracts';
 import { formatMoney } from '@bo/service-kit';
-import type { GameRoundRow, GameRow, GameSessionRow } from '../persistence/entities.ts';
 
-export function toGame(row: GameRow): Game {
+/** The fields of a session the reply shows. */
+interface SessionView {
+  id: string;
+  playerId: string;
+  gameId: string;
+  mode: GameMode;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export function toGame(row: Game): Game {
   return { id: row.id, name: row.name, provider: row.provider, category: row.category };
 }
 
-export function toGameSession(row: GameSessionRow, gameUrl: string): GameSession {
+export function toGameSession(row: SessionView, gameUrl: string): GameSession {
   return {
     id: row.id,
     playerId: row.playerId,
@@ -20,7 +31,16 @@ export function toGameSession(row: GameSessionRow, gameUrl: string): GameSession
 }
 
 /** The fields of a round the reply shows (an entity, or a row read with plain SQL). */
-export type RoundView = Pick<GameRoundRow, 'id' | 'sessionId' | 'amount' | 'payout' | 'win' | 'outcome' | 'balanceAfter' | 'createdAt'>;
+export interface RoundView {
+  id: string;
+  sessionId: string;
+  amount: string;
+  payout: string;
+  win: boolean;
+  outcome: Record<string, unknown>;
+  balanceAfter?: string | null;
+  createdAt: Date;
+}
 
 export function toRoundResult(row: RoundView, gameId: string): PlayRoundResult {
   return {

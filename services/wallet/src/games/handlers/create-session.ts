@@ -16,15 +16,14 @@ import {
   type PlayerStateRequest,
 } from '@bo/contracts';
 import { operatorScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
-import { playerAccountId } from '../../ledger/accounts.ts';
-import { periodUsage } from '../../ledger/rg-usage.ts';
-import { checkTimeLimits, hasTimeLimit } from '../domain/round-limits.ts';
-import { announceLimitReached } from './limit-reached.ts';
-import { GameEntity, GameSessionEntity } from '../persistence/entities.ts';
+import { playerAccountId } from '../../ledger/index.ts';
+import { checkTimeLimits, hasTimeLimit, periodUsage } from '../../rg/index.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
+import { addSession, findEnabledGame } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
+import { announceLimitReached } from './limit-reached.ts';
 
 export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOperations.createGameSession> {
   return async (req) => {
@@ -37,7 +36,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     });
     assertPlayerExists(player);
     const em = ctx.deps.orm.em.fork();
-    const game = await em.findOne(GameEntity, { id: gameId, enabled: true });
+    const game = await findEnabledGame(em, gameId);
     if (!game) throw new AppError('GAME_NOT_FOUND');
     const now = ruleClock.now();
     assertPlayerMayPlay(player, now);
@@ -64,7 +63,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
     const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
 
-    const row = em.create(GameSessionEntity, {
+    const row = await addSession(em, {
       id: sessionId,
       operatorId: scope.operatorId,
       brandId: scope.brandId,
@@ -78,7 +77,6 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       expiresAt,
       createdAt: now,
     });
-    await em.flush();
     const gameUrl = `${ctx.config.PUBLIC_BASE_URL}/play/${ctx.tokens.sign({ sessionId, expiresAt })}`;
     return { status: 201, body: toGameSession(row, gameUrl) };
   };

@@ -5,12 +5,12 @@
 // play on, not even with fictitious money.
 import { AppError, newId } from '@bo/contracts';
 import { addMoney, compareMoney, crashPoint, formatMoney, subMoney, type HandlerResult } from '@bo/service-kit';
-import { GameRoundEntity } from '../persistence/entities.ts';
 import { decideRound } from '../domain/rounds.ts';
+import { addDemoRound, findPriorRound } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { builtInKindOf, findPriorRound, roundReply, type RoundRequest } from './round-records.ts';
+import { builtInKindOf, roundReply, type RoundRequest } from './round-reply.ts';
 
 export async function playDemoRound(
   ctx: GamesContext,
@@ -32,7 +32,7 @@ export async function playDemoRound(
     }
     const decision = decideRound(kind, input, ctx.rng);
     const after = addMoney(subMoney(before, amount), decision.payout);
-    const round = tx.create(GameRoundEntity, {
+    const round = await addDemoRound(tx, session, after, {
       id: newId('gameRound'),
       sessionId: session.id,
       seq: ++session.roundsPlayed,
@@ -47,8 +47,6 @@ export async function playDemoRound(
       winEntryId: null,
       createdAt: new Date(),
     });
-    session.demoBalance = after;
-    await tx.flush();
     return { reply: roundReply(round, game), fresh: true };
   });
   if (out.fresh) crashPoint('wallet.round.after-commit');

@@ -2,13 +2,13 @@
 // for every brand and environment.
 import type { gameOperations } from '@bo/contracts';
 import type { HandlerOf } from '@bo/service-kit';
-import { GameEntity } from '../persistence/entities.ts';
 import { toGame } from '../domain/views.ts';
+import { enabledGames } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
 
 export function listGames(ctx: GamesContext): HandlerOf<typeof gameOperations.listGames> {
   return async () => {
-    const rows = await ctx.deps.orm.em.fork().find(GameEntity, { enabled: true }, { orderBy: { sortOrder: 'asc', id: 'asc' } });
+    const rows = await enabledGames(ctx.deps.orm.em.fork());
     return { status: 200, body: { data: rows.map(toGame) } };
   };
 }

@@ -1,13 +1,13 @@
 // games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. For
 // a real session of a player with responsible-gaming rules the time since the player's last
-// activity counts as played (ledger/rg-counters.ts); the answer is the session's net result for
+// activity counts as played (the rg module's recordActivity); the answer is the session's net result for
 // the page's reality check.
 import type { gamePlayMessages } from '@bo/contracts';
-import { formatMoney, internalScopeOf, onlyRow, ruleClock, type HandlerOf } from '@bo/service-kit';
-import { playerAccountId } from '../../ledger/accounts.ts';
-import { needsRoundGuard } from '../domain/round-limits.ts';
+import { internalScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
+import { playerAccountId } from '../../ledger/index.ts';
+import { needsRoundGuard, recordActivity } from '../../rg/index.ts';
+import { sessionNet } from '../store/round-records.ts';
 import type { GamesContext } from './context.ts';
-import { recordActivity } from '../../ledger/rg-counters.ts';
 import { openSessionByToken } from './play-session.ts';
 import { assertStillMayPlay } from './player-check.ts';
 
@@ -20,12 +20,6 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     if (session.mode === 'real' && needsRoundGuard(state.rg, now)) {
       await recordActivity(ctx.deps.sql, playerAccountId(session.brandId, session.playerId, session.currency), now);
     }
-    const { net, rounds } = onlyRow(
-      await ctx.deps.sql.query<{ net: string; rounds: number }>(
-        'select coalesce(sum(payout - amount), 0) as net, count(*)::int as rounds from wallet.game_rounds where session_id = ?',
-        [session.id],
-      ),
-    );
-    return { status: 200, body: { sessionId: session.id, netResult: formatMoney(net), roundsPlayed: rounds } };
+    return { status: 200, body: { sessionId: session.id, ...(await sessionNet(ctx.deps.sql, session.id)) } };
   };
 }

@@ -5,14 +5,15 @@
 import { AppError, type gamePlayMessages } from '@bo/contracts';
 import { type HandlerOf, internalScopeOf } from '@bo/service-kit';
 import type { GamesContext } from './context.ts';
+import { sessionOperatorId } from '../store/round-records.ts';
 import { verifyLaunchToken } from './play-session.ts';
 
 export function playOwner(ctx: GamesContext): HandlerOf<typeof gamePlayMessages.owner> {
   return async (req) => {
     internalScopeOf(req);
     const sessionId = verifyLaunchToken(ctx, req.params.token);
-    const [row] = await ctx.deps.sql.query<{ operatorId: string }>('select operator_id as "operatorId" from wallet.game_sessions where id = ?', [sessionId]);
-    if (!row) throw new AppError('LAUNCH_TOKEN_INVALID');
-    return { status: 200, body: { sessionId, operatorId: row.operatorId } };
+    const operatorId = await sessionOperatorId(ctx.deps.sql, sessionId);
+    if (!operatorId) throw new AppError('LAUNCH_TOKEN_INVALID');
+    return { status: 200, body: { sessionId, operatorId } };
   };
 }

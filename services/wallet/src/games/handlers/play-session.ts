@@ -3,10 +3,10 @@
 import { AppError, isAppError, type gamePlayMessages, type PlaySessionView } from '@bo/contracts';
 import { formatMoney, type HandlerOf, internalScopeOf } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/core';
-import { GameEntity, GameSessionEntity, type GameRow, type GameSessionRow } from '../persistence/entities.ts';
+import { readWallet } from '../../ledger/index.ts';
 import { BET_LIMITS } from '../domain/rounds.ts';
-import { readWallet } from '../../ledger/queries.ts';
+import type { GameRow, GameSessionRow } from '../store/entities.ts';
+import { findSessionWithGame } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
 
@@ -27,11 +27,10 @@ export async function openSessionByToken(
   token: unknown,
   opts: { lock?: boolean } = {},
 ): Promise<{ session: GameSessionRow; game: GameRow }> {
-  const session = await em.findOne(GameSessionEntity, { id: verifyLaunchToken(ctx, token) }, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
-  if (!session) throw new AppError('LAUNCH_TOKEN_INVALID');
-  if (session.expiresAt.getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
-  const game = await em.findOneOrFail(GameEntity, { id: session.gameId });
-  return { session, game };
+  const found = await findSessionWithGame(em, verifyLaunchToken(ctx, token), opts);
+  if (!found) throw new AppError('LAUNCH_TOKEN_INVALID');
+  if (found.session.expiresAt.getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  return found;
 }
 
 export function playSession(ctx: GamesContext): HandlerOf<typeof gamePlayMessages.session> {

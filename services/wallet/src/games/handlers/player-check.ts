@@ -3,7 +3,7 @@
 import type { PlayerState } from '@bo/contracts';
 import { playerStatesOf } from '@bo/service-kit';
 import type { GamesContext } from './context.ts';
-import type { GameSessionRow } from '../persistence/entities.ts';
+import type { GameSessionRow } from '../store/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';
 
 /** players.state for the session's player: exists, KYC aprovado, not self-excluded nor paused, ativo; the state is returned for the round's limits. */

@@ -1,7 +1,7 @@
 // A real-money round: ONE statement that moves the player's money under their account's row lock
 // (the stake checked against `available − held` on the locked row), posts BET (and WIN) against
 // the brand's game-clearing account (appended, never locked) and records the round naming its
-// entries (ledger/game-round.ts). The commit makes the round and its money durable together; a
+// entries (store/game-round.ts). The commit makes the round and its money durable together; a
 // retry with the same clientRoundId finds the round and returns it, never a second debit
 // (docs/games.md, docs/money.md). The draw happens before the statement and is kept only if the
 // statement writes it. The statement also re-reads the session's end: a session ended after the
@@ -10,19 +10,19 @@
 // (docs/responsible-gaming.md).
 import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
-import { playerAccountId } from '../../ledger/accounts.ts';
-import { checkRoundLimits, needsRoundGuard, roundLimitsOf } from '../domain/round-limits.ts';
-import { recordActivity, seedCounters } from '../../ledger/rg-counters.ts';
-import { announceLimitReached } from './limit-reached.ts';
-import { decideRound } from '../domain/rounds.ts';
-import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
+import { playerAccountId, stakeableNow } from '../../ledger/index.ts';
+import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';
+import { decideRound, insufficientFunds } from '../domain/rounds.ts';
+import { gameClearingAccount, postRealRound, type RealRound } from '../store/game-round.ts';
+import { findRoundByClientId, sessionOpenAt } from '../store/round-records.ts';
 import type { GamesContext } from './context.ts';
+import { announceLimitReached } from './limit-reached.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
+import { roundReply, type RoundRequest } from './round-reply.ts';
 
 /**
  * A round of a player with limits. First as one statement checked against the counters on the
- * player's row (ledger/rg-counters.ts). When it writes nothing, again in one transaction under the
+ * player's row (the rg module's counters). When it writes nothing, again in one transaction under the
  * row's lock: the page's activity counted, the counters seeded from wallet.rg_usage (a new period,
  * or counters left uncounted), the limits checked with the usage they return (a refusal names
  * its limit, and still commits the activity: the time was played), then the same statement. A

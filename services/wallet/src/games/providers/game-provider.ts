@@ -2,7 +2,7 @@
 // own launch page; an external provider is asked over HTTP for its page for this session. A
 // provider that cannot be reached, is too slow or answers nonsense is 502 PROVIDER_UNAVAILABLE.
 import { AppError, type GameMode } from '@bo/contracts';
-import type { GameRow } from '../persistence/entities.ts';
+import type { GameRow } from '../store/entities.ts';
 
 export interface LaunchSession {
   sessionId: string;

@@ -1,8 +1,9 @@
 // One answer to "is this failure an outage of something we depend on?", for every process: the
-// kit's serve loop and the gateway's error handlers ask it before they call a failure an internal
-// error. An outage is 503 SERVICE_UNAVAILABLE with Retry-After (the caller retries with the same
+// kit's serve loop and the edge's error mapping (packages/http-kit) ask it before they call a
+// failure an internal error. In contracts, so the HTTP packages need no service-kit for it. An outage is 503 SERVICE_UNAVAILABLE with Retry-After (the caller retries with the same
 // Idempotency-Key, and the stored answers dedupe), logged at warn; anything else stays a 500.
-import { AppError, isUnavailable as isNatsUnavailable } from '@bo/contracts';
+import { AppError } from './errors.ts';
+import { isUnavailable as isNatsUnavailable } from './rpc.ts';
 
 // Postgres SQLSTATEs of a server that cannot be reached or is going away: class 08 (connection
 // exception) is matched by prefix; admin_shutdown, crash_shutdown, cannot_connect_now (starting

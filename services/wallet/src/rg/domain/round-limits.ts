@@ -2,9 +2,24 @@
 // time played below each time limit; the period's stakes plus this stake within each wager limit;
 // the period's net loss (stakes minus wins) plus this stake within each loss limit.
 import { compareMoney, addMoney, formatMoney } from '@bo/service-kit';
-import { limitsInForce, rgBlocked, type LimitType, type RgRules } from '@bo/contracts';
-import type { RoundUsage } from '../../ledger/rg-usage.ts';
-import type { RoundLimits } from '../../ledger/rg-counters.ts';
+import { limitsInForce, rgBlocked, type LimitPeriod, type LimitType, type RgRules } from '@bo/contracts';
+
+/** A player's usage of the current day, week and month (store/usage.ts reads it), with each period's end. */
+export interface RoundUsage {
+  wagered: Record<LimitPeriod, string>;
+  netLoss: Record<LimitPeriod, string>;
+  seconds: Record<LimitPeriod, number>;
+  resetsAt: Record<LimitPeriod, string>;
+}
+
+/** The limits a player's rounds are held to, per period (null: none), and the time zone of the periods. */
+export interface RoundLimits {
+  timeZone: string;
+  wager: Record<LimitPeriod, string | null>;
+  loss: Record<LimitPeriod, string | null>;
+  /** Whole minutes. */
+  time: Record<LimitPeriod, number | null>;
+}
 
 const ROUND_LIMITS: LimitType[] = ['wager', 'loss', 'time'];
 
@@ -13,7 +28,7 @@ export function needsRoundGuard(rules: RgRules | undefined, now: Date): rules is
   return !!rules && (rules.profile === 'br-spa' || ROUND_LIMITS.some((t) => limitsInForce(rules, t, now).length > 0));
 }
 
-/** The limits in force at `now`, per type and period, as a round's statement checks them (ledger/rg-counters.ts). */
+/** The limits in force at `now`, per type and period, as a round's statement checks them (store/counters.ts). */
 export function roundLimitsOf(rules: RgRules, now: Date): RoundLimits {
   const none = () => ({ day: null, week: null, month: null });
   const out: RoundLimits = { timeZone: rules.timeZone, wager: none(), loss: none(), time: none() };

@@ -2,8 +2,7 @@
 // money test). Reads one snapshot so concurrent postings cannot show up as false mismatches.
 import type { LedgerVerification } from '@bo/contracts';
 import { compareMoney, onlyRow, formatMoney, type Sql } from '@bo/service-kit';
-import { usageDrift } from './rg-usage.ts';
-import { counterDrift } from './rg-counters.ts';
+import { counterDrift, usageDrift } from '../../rg/index.ts';
 
 /** Reads only: run again whole when its connection is lost. */
 const READ_ONLY = { idempotent: true };
@@ -92,11 +91,11 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     );
     for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
 
-    // Responsible-gaming usage (rg-usage.ts) must be what the rounds staked and lost, hour by hour.
+    // Responsible-gaming usage (the rg module's store/usage.ts) must be what the rounds staked and lost, hour by hour.
     for (const d of await usageDrift(tx)) {
       mismatches.push({ accountId: d.account_id, check: `rgUsage:${new Date(d.hour).toISOString()}`, stored: d.stored, computed: d.computed });
     }
-    // And the counters a round is checked against (rg-counters.ts) must be that usage over their periods.
+    // And the counters a round is checked against (rg's store/counters.ts) must be that usage over their periods.
     for (const d of await counterDrift(tx))
       mismatches.push({ accountId: d.account_id, check: `rgCounters:${d.period}`, stored: d.stored, computed: d.computed });
 

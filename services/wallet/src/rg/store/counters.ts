@@ -1,9 +1,9 @@
 // Responsible gaming's counters on the player's account row (docs/responsible-gaming.md, "How a
 // round is checked"): the usage of the current day, week and month, each with the range of time
 // it covers, and the player's last play activity. A round of a player with limits checks them in
-// its own statement (game-round.ts), on the row its UPDATE locks: a round that waited for the lock
-// is checked against the row as the rounds before it left it, and the check, the money and the
-// usage commit together. wallet.rg_usage (rg-usage.ts) stays the record: the counters are seeded
+// its own statement (games/store/game-round.ts), on the row its UPDATE locks: a round that waited
+// for the lock is checked against the row as the rounds before it left it, and the check, the
+// money and the usage commit together. wallet.rg_usage (usage.ts) stays the record: the counters are seeded
 // from it whenever they are not of the current periods (a new day, a new time zone, or rounds
 // played while the player had no limits, which leave them uncounted), and verifyLedger checks the
 // two agree.
@@ -11,20 +11,19 @@
 // Time played comes from the game pages' activity (rounds and heartbeats): each activity counts
 // the seconds since the player's previous one, when that is at most PLAY_IDLE_SECONDS (an idle
 // player stops counting), into the hour it happens in (wallet.rg_gap).
+// The counters are columns of the ledger's account row (wallet.accounts.rg_*), written only here
+// and by the round's statement with the parts built here.
 import type { LimitPeriod } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
-import type { SqlPart } from './ledger-writer.ts';
-import { parseUsage, usageQuery, type RoundUsage } from './rg-usage.ts';
+import type { RoundLimits, RoundUsage } from '../domain/round-limits.ts';
+import { parseUsage, usageQuery } from './usage.ts';
 
 const PERIODS: readonly LimitPeriod[] = ['day', 'week', 'month'];
 
-/** The limits a player's rounds are held to, per period (null: none), and the time zone of the periods. */
-export interface RoundLimits {
-  timeZone: string;
-  wager: Record<LimitPeriod, string | null>;
-  loss: Record<LimitPeriod, string | null>;
-  /** Whole minutes. */
-  time: Record<LimitPeriod, number | null>;
+/** A piece of SQL and its parameters, in the order of its `?`s (the ledger writer's `alsoSet`/`onlyIf`). */
+interface SqlPart {
+  text: string;
+  params: unknown[];
 }
 
 /** A round played while the player has no limits leaves the counters uncounted: seeded afresh before they are used again. */

@@ -21,10 +21,10 @@ import {
   type Handler,
   type ServiceDeps,
 } from '@bo/service-kit';
-import type { WalletConfig } from '../config.ts';
-import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from './commands.ts';
-import { readEntries, readWallet } from './queries.ts';
-import { verifyLedger } from './verify.ts';
+import type { WalletConfig } from '../../config.ts';
+import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from '../store/commands.ts';
+import { readEntries, readWallet } from '../store/queries.ts';
+import { verifyLedger } from '../store/verify.ts';
 import { ledgerVerifyRecorder } from './verify-metrics.ts';
 
 /** The bound the schema cannot express: > 0 and ≤ the contract's maximum. */

@@ -15,29 +15,15 @@
 // never locked (docs/money.md, "Hot accounts"). The same statement adds the round to the player's
 // responsible-gaming usage of its hour (wallet.rg_usage: staked, net loss), so usage and money
 // commit together. A round of a player with limits also counts the activity and is checked
-// against the limits on the locked row (rg-counters.ts); one without leaves the counters uncounted.
-import { AppError } from '@bo/contracts';
+// against the limits on the locked row (the rg module's counters); one without leaves the counters
+// uncounted. The ledger and rg are reached through their faces (../../ledger/index.ts, ../../rg/index.ts).
 import { compareMoney, formatMoney, subMoney, type Sql, type SqlRunner } from '@bo/service-kit';
-import { ensureClearingAccount, playerAccountId } from './accounts.ts';
-import { postOnPlayerRow } from './ledger-writer.ts';
-import { roundCounterParts, UNCOUNTED, type RoundLimits } from './rg-counters.ts';
+import { ensureClearingAccount, playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
+import { roundCounterParts, UNCOUNTED, type RoundLimits } from '../../rg/index.ts';
 
 /** The brand's game clearing account (created, committed, the first time). */
 export function gameClearingAccount(sql: Sql, brandId: string, currency: string): Promise<string> {
   return ensureClearingAccount(sql, brandId, 'game_clearing', currency);
-}
-
-/** Thrown when the stake is more than `available − held`; `details.balance` is what could be staked. */
-export function insufficientFunds(stakeable: string): AppError {
-  return new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the withdrawable balance.', { balance: formatMoney(stakeable) });
-}
-
-/** What a player can stake now: `available − held` (0.00 without an account). */
-export async function stakeableNow(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
-  const [row] = await sql.query<{ stakeable: string }>('select available - held as stakeable from wallet.accounts where id = ?', [
-    playerAccountId(brandId, playerId, currency),
-  ]);
-  return formatMoney(row?.stakeable ?? '0');
 }
 
 export interface RealRound {

@@ -1,8 +1,8 @@
 // wallet.stakes (the AML watch's "in and out with little play" rule, services/compliance): what a
 // player staked in a time window, the sum of their BET entries as a positive amount. One range
 // read on the entries' (account, time) index; no event per round is needed for it.
-import { walletStakesMessages, type WalletStakesRequest } from '@bo/contracts';
-import { formatMoney, handle, internalScopeOf, onlyRow, type Handler, type SqlRunner } from '@bo/service-kit';
+import type { WalletStakesRequest } from '@bo/contracts';
+import { formatMoney, onlyRow, type SqlRunner } from '@bo/service-kit';
 
 export async function stakesInWindow(sql: SqlRunner, q: WalletStakesRequest): Promise<string> {
   const row = onlyRow(
@@ -14,11 +14,4 @@ export async function stakesInWindow(sql: SqlRunner, q: WalletStakesRequest): Pr
     ),
   );
   return formatMoney(row.stakes);
-}
-
-export function stakesHandlers(sql: SqlRunner): Record<string, Handler> {
-  return handle(walletStakesMessages.stakes, async (req) => {
-    internalScopeOf(req);
-    return { body: { stakes: await stakesInWindow(sql, req.body) } };
-  });
 }

@@ -3,12 +3,10 @@
 //   decisions (never below zero, holds must fit): lock, check, post, update;
 // - brand clearing accounts are append-only on the hot path: a posting inserts their entry and
 //   never locks or updates their row, so the money of one brand is not serialised on one row.
-//   Their balance is derived (wallet.account_balances; rolled up in the background, rollup.ts).
+//   Their balance is derived (wallet.account_balances; rolled up in the background, rollup.ts); their ids are ../domain/account-ids.ts.
 // A real-money game round locks its session row before the player's; nothing else locks sessions.
 import type { Sql, SqlRunner } from '@bo/service-kit';
-
-export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing';
-export type ClearingKind = Exclude<AccountKind, 'player'>;
+import { clearingAccountId, playerAccountId, type AccountKind, type ClearingKind } from '../domain/account-ids.ts';
 
 export interface LockedAccount {
   id: string;
@@ -16,14 +14,6 @@ export interface LockedAccount {
   available: string;
   held: string;
   entryCount: number;
-}
-
-/** Deterministic ids: the account of a (brand, player, currency) needs no lookup to be found. */
-export function playerAccountId(brandId: string, playerId: string, currency: string): string {
-  return `acct:player:${brandId}:${playerId}:${currency}`;
-}
-export function clearingAccountId(brandId: string, kind: ClearingKind, currency: string): string {
-  return `acct:${kind}:${brandId}:${currency}`;
 }
 
 interface AccountRow {

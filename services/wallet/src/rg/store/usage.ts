@@ -1,18 +1,12 @@
 // A player's responsible-gaming usage as the wallet counts it (docs/responsible-gaming.md): what
 // real-money rounds staked and lost net, and the time played, in wallet.rg_usage by UTC hour.
-// Money usage is written by the round's own statement (game-round.ts); time by the activity of
-// the game page (rg-counters.ts, which also keeps the current periods' counters on the account
-// row). A period (calendar day, week Monday to Sunday, calendar month in the operator's time
+// Money usage is written by the round's own statement (games/store/game-round.ts); time by the
+// activity of the game page (counters.ts, which also keeps the current periods' counters on the
+// account row). A period (calendar day, week Monday to Sunday, calendar month in the operator's time
 // zone) is the range of hours it covers (wallet.rg_period).
 import type { LimitPeriod } from '@bo/contracts';
 import { onlyRow, type SqlRunner } from '@bo/service-kit';
-
-export interface RoundUsage {
-  wagered: Record<LimitPeriod, string>;
-  netLoss: Record<LimitPeriod, string>;
-  seconds: Record<LimitPeriod, number>;
-  resetsAt: Record<LimitPeriod, string>;
-}
+import type { RoundUsage } from '../domain/round-limits.ts';
 
 /**
  * The account's usage of the periods holding `now` in `timeZone`, as a query: per period its range
@@ -48,6 +42,12 @@ export function parseUsage(row: Record<string, unknown>): RoundUsage {
 export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date): Promise<RoundUsage> {
   const q = usageQuery(accountId, timeZone, now);
   return parseUsage(onlyRow(await sql.query<Record<string, unknown>>(q.text, q.params)));
+}
+
+/** The ids of the player's accounts of the brand (one per currency), whose usage the players service asks for. */
+export async function playerAccountIdsOf(sql: SqlRunner, brandId: string, playerId: string): Promise<string[]> {
+  const rows = await sql.query<{ id: string }>("select id from wallet.accounts where kind = 'player' and brand_id = ? and player_id = ?", [brandId, playerId]);
+  return rows.map((r) => r.id);
 }
 
 /**

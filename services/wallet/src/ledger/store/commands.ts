@@ -3,7 +3,8 @@
 // and a repeat answers what the first call did (docs/money.md).
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
 import { compareMoney, crashPoint, formatMoney, onlyRow, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
-import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, playerAccountId, setHeld, type LockedAccount } from './accounts.ts';
+import { playerAccountId } from '../domain/account-ids.ts';
+import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, setHeld, type LockedAccount } from './accounts.ts';
 import { findPostedEntries, postOnPlayerRow, postTransaction } from './ledger-writer.ts';
 
 const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult => ({

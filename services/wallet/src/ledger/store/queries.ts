@@ -1,7 +1,7 @@
-// Read side of the ledger: a player's balances and entries.
+// Read side of the ledger: a player's balances (and what a bet can stake) and entries.
 import type { LedgerItem, Wallet } from '@bo/contracts';
 import { formatMoney, subMoney, type ListPosition, type SqlRunner } from '@bo/service-kit';
-import { playerAccountId } from './accounts.ts';
+import { playerAccountId } from '../domain/account-ids.ts';
 
 export async function readWallet(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<Wallet> {
   const rows = await sql.query<{ available: string; held: string }>('select available, held from wallet.accounts where id = ?', [
@@ -11,6 +11,14 @@ export async function readWallet(sql: SqlRunner, brandId: string, playerId: stri
   const held = rows[0]?.held ?? '0';
   // `held` is the sum of the open holds (verifyLedger checks it), so this is available − open holds.
   return { playerId, currency, available: formatMoney(available), withdrawable: subMoney(available, held) };
+}
+
+/** What a player can stake now: `available − held` (0.00 without an account). */
+export async function stakeableNow(sql: SqlRunner, brandId: string, playerId: string, currency: string): Promise<string> {
+  const [row] = await sql.query<{ stakeable: string }>('select available - held as stakeable from wallet.accounts where id = ?', [
+    playerAccountId(brandId, playerId, currency),
+  ]);
+  return formatMoney(row?.stakeable ?? '0');
 }
 
 interface EntryRow {

@@ -126,7 +126,7 @@ export class Games0004SessionRoundCounter extends Migration {
 
 /**
  * Responsible gaming (docs/responsible-gaming.md): what each player account staked, lost net and
- * played (seconds), by UTC hour, written by the round's own statement (ledger/game-round.ts) so it
+ * played (seconds), by UTC hour, written by the round's own statement (games/store/game-round.ts) so it
  * never drifts from the ledger (verifyLedger recomputes it from the rounds); a limit's period in
  * the operator's time zone is a range of hours. A session keeps the time of its last activity
  * (a round or the page's heartbeat) for the time played.
@@ -150,7 +150,7 @@ export class Games0005ResponsibleGaming extends Migration {
 }
 
 /**
- * Responsible gaming's counters on the player's account row (ledger/rg-counters.ts): the usage of
+ * Responsible gaming's counters on the player's account row (rg/store/counters.ts): the usage of
  * the current day, week and month, each with the range of time it covers (`rg_day` …, null when
  * not counted), and the player's last play activity. A round checks its limits against them in
  * its own statement, on the row it locks (rg_usage stays the record they are seeded from). The

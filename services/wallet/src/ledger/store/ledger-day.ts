@@ -3,8 +3,8 @@
 // then), and the signed sum of its entries in between by type. One statement on the entries'
 // (account, time) index; paged by player and currency when the caller gives a limit (a brand's
 // accounts in one answer would pass the NATS payload limit past a few thousand).
-import { walletLedgerDayMessages, type LedgerDayAccount } from '@bo/contracts';
-import { formatMoney, handle, internalScopeOf, type Handler, type SqlRunner } from '@bo/service-kit';
+import type { LedgerDayAccount } from '@bo/contracts';
+import { formatMoney, type SqlRunner } from '@bo/service-kit';
 
 interface Row {
   player_id: string;
@@ -57,15 +57,4 @@ export async function ledgerDay(
     closing: formatMoney(r.closing),
     entries: r.entries,
   }));
-}
-
-export function ledgerDayHandlers(sql: SqlRunner): Record<string, Handler> {
-  return handle(walletLedgerDayMessages.ledgerDay, async (req) => {
-    internalScopeOf(req);
-    const { brandId, from, to, after, limit } = req.body;
-    if (limit === undefined) return { body: { accounts: await ledgerDay(sql, brandId, from, to) } };
-    const accounts = await ledgerDay(sql, brandId, from, to, { after, limit });
-    const last = accounts.at(-1);
-    return { body: { accounts, next: accounts.length === limit && last ? { playerId: last.playerId, currency: last.currency } : null } };
-  });
 }

@@ -6,8 +6,8 @@
 // entries' own: a round's row and payments' confirmation carry times of their own processes, a
 // few milliseconds apart, which near midnight could fall on the other day. Paged by account and
 // time on the entries' (account, time) index.
-import { regulatorFileMessages, type WalletMove } from '@bo/contracts';
-import { formatMoney, handle, internalScopeOf, isoTime, type Handler, type SqlRunner } from '@bo/service-kit';
+import type { WalletMove } from '@bo/contracts';
+import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
 interface Row {
   player_id: string;
@@ -63,11 +63,4 @@ export async function movesOfDay(
     data,
     next: rows.length === q.limit && last ? { playerId: last.player_id, currency: last.currency, at: isoTime(last.created_at), id: last.entry_id } : null,
   };
-}
-
-export function regulatorMovesHandlers(sql: SqlRunner): Record<string, Handler> {
-  return handle(regulatorFileMessages.moves, async (req) => {
-    internalScopeOf(req);
-    return { body: await movesOfDay(sql, req.body) };
-  });
 }
