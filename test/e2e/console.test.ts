@@ -281,8 +281,8 @@ t.test('team console in a browser', async (t) => {
     await row.waitFor();
     t.match(
       await row.textContent(),
-      /sports_agent[\s\S]*Agent of a first-division club's players[\s\S]*user:carla@ourteam\.example/,
-      'the entry, with who filed it',
+      /Empresário ou agente esportivo \/ Sports agent[\s\S]*Agent of a first-division club's players[\s\S]*user:carla@ourteam\.example/,
+      'the entry, its category in Portuguese and English, with who filed it',
     );
     await shot(page, 'impediments');
     const find = page.getByRole('form', { name: 'Find a CPF' });
