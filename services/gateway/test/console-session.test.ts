@@ -72,7 +72,7 @@ t.test('console sessions', async (t) => {
       'with it, the role decides: finance creates no operator',
     );
     const me = (await fetch(`${gw!.adminUrl}/console/session`, { headers: { cookie: session } }).then((r) => r.json())) as any;
-    t.same(me, { user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, setupRequired: [] }, csrfToken });
+    t.same(me, { signedIn: true, user: { email: 'ana@ourteam.example', role: 'finance', secondFactor: false, setupRequired: [] }, csrfToken });
 
     const out = await fetch(`${gw!.adminUrl}/console/session`, { method: 'DELETE', headers: { cookie: session, 'x-csrf-token': csrfToken } });
     t.equal(out.status, 204);
