@@ -15,8 +15,15 @@ const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 const key = () => ({ 'idempotency-key': uniq('k') });
 const WIDTHS = [1280, 390] as const;
 // What the page functions below use of the DOM (the tests are typed without the DOM's library).
+interface Box {
+  tagName: string;
+  className: string;
+  id: string;
+  getBoundingClientRect(): { right: number };
+}
 declare const document: {
   querySelector(selector: string): { textContent: string | null } | null;
+  querySelectorAll(selector: string): Iterable<Box>;
   documentElement: { scrollWidth: number; clientWidth: number };
 };
 
@@ -128,8 +135,18 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
         if (name === 'ledger') await page.locator('pre.verdict').waitFor();
         if (name === 'players') await page.locator('section h3', { hasText: 'Ledger' }).waitFor();
         if (name === 'reports') await page.locator(`tr[data-file="${op.sandbox.brandId}/${yesterday}"]`).waitFor();
-        const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
-        t.ok(wide.page <= wide.screen, `${name} fits ${width} px without sideways scrolling (page ${wide.page} px, screen ${wide.screen} px)`);
+        const wide = await page.evaluate(() => {
+          const screen = document.documentElement.clientWidth;
+          // What sticks out, named for the failure message (the deepest elements past the screen's edge).
+          const past = [...document.querySelectorAll('main *')]
+            .filter((e) => e.getBoundingClientRect().right > screen + 1)
+            .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).split(' ')[0]}` : ''}`);
+          return { page: document.documentElement.scrollWidth, screen, past: past.slice(-3).join(', ') };
+        });
+        t.ok(
+          wide.page <= wide.screen,
+          `${name} fits ${width} px without sideways scrolling (page ${wide.page} px, screen ${wide.screen} px${wide.past ? `; past the edge: ${wide.past}` : ''})`,
+        );
         if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
       }
       await page.context().close();
