@@ -45,7 +45,11 @@ export function operatorsClient(o: { nc: NatsConnection; natsPrefix: string; rpc
       startSecondFactor: (who) => ask(m.startSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor }),
       changePassword: async (who, token, currentPassword, newPassword, origin) => {
         const person = { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor };
-        await ask(m.changePassword, { ...person, ...origin, token, ...(currentPassword === undefined ? {} : { currentPassword }), newPassword }, origin.requestId);
+        await ask(
+          m.changePassword,
+          { ...person, ...origin, token, ...(currentPassword === undefined ? {} : { currentPassword }), newPassword },
+          origin.requestId,
+        );
       },
       confirmSecondFactor: async (who, code, origin) => {
         await ask(m.confirmSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor, code, ...origin }, origin.requestId);
