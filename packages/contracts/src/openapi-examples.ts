@@ -384,6 +384,13 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded' },
   },
+  'player.status.changed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000019',
+    type: 'player.status.changed',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', previousStatus: 'ativo', status: 'suspenso' },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */

@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -61,6 +61,7 @@ export const ERROR_STATUSES = {
   LIMIT_REQUIRED: 409,
   PAUSE_ACTIVE: 409,
   SELF_EXCLUSION_ACTIVE: 409,
+  STANDING_HAS_OWN_FLOW: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   EXPECTATION_FAILED: 417,
@@ -387,7 +388,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -798,7 +799,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

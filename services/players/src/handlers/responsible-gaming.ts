@@ -21,6 +21,7 @@ import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../persistence/e
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
 import { endGameSessions } from './end-game-sessions.ts';
+import { heldStatus } from '../domain/standing.ts';
 import { commitRgChange } from './rg-change.ts';
 
 const routingOf = (p: PlayerRow) => ({ operatorId: p.operatorId, brandId: p.brandId, environment: p.environment });
@@ -185,7 +186,7 @@ export function selfExclude(deps: ServiceDeps): HandlerOf<typeof responsibleGami
     const body = req.body;
     const answer = await playerChange(deps, req, scope, 'players.rg.selfExclude', async (tx, player, _compliance, now) => {
       const until = 'months' in body ? monthsAhead(now, body.months) : null;
-      const running = player.status === 'autoexcluido' && player.selfExcludedSince != null;
+      const running = heldStatus(player) === 'autoexcluido' && player.selfExcludedSince != null;
       if (running) {
         // Only a longer term (or one without end) may replace the running one.
         const current = player.selfExcludedUntil;
