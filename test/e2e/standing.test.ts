@@ -24,13 +24,20 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   const sandbox = op.sandboxClient;
   const live = op.productionClient;
   const register = async (client: typeof sandbox, externalId: string, cpf: string) => {
-    const r = await client.post('/players', { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', limits: LIMITS }, key());
+    const r = await client.post(
+      '/players',
+      { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', limits: LIMITS },
+      key(),
+    );
     if (r.status !== 201) throw new Error(`${externalId} not registered: ${JSON.stringify(r.body)}`);
     return r.body.id as string;
   };
   const statusOf = async (id: string) => (await stack.admin('GET', `/admin/players/${id}`)).body.player.status as string;
   const cli = (...args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla@team' }, encoding: 'utf8' });
+    spawnSync(process.execPath, [CLI, ...args], {
+      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla@team' },
+      encoding: 'utf8',
+    });
 
   // An indefinite self-exclusion (the player's, through the operator).
   const selfExcluded = await register(sandbox, 'st-se', '529.982.247-25');
@@ -63,7 +70,11 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   }
 
   t.test('the frozen player still cannot deposit; the self-excluded one is still self-excluded', async (t) => {
-    const deposit = await sandbox.post(`/players/${frozen}/deposits`, { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'st-dep-1' }, key());
+    const deposit = await sandbox.post(
+      `/players/${frozen}/deposits`,
+      { amount: '10.00', currency: 'BRL', method: 'pix', externalReference: 'st-dep-1' },
+      key(),
+    );
     t.same([deposit.status, deposit.body.error.code], [403, 'PLAYER_NOT_ACTIVE']);
     t.match((await sandbox.get(`/players/${selfExcluded}/responsible-gaming`)).body.selfExclusion, { until: null });
   });
