@@ -72,10 +72,10 @@ export type NewLimit = Static<typeof NewLimitSchema>;
 export const PauseSchema = Type.Object({ until: Type.String({ format: 'date-time' }) }, { additionalProperties: false, $id: 'Pause' });
 export const SelfExclusionSchema = Type.Union(
   [
-    Type.Object({ months: Type.Integer({ minimum: 1, maximum: 12 }) }, { additionalProperties: false }),
+    Type.Object({ months: Type.Integer({ minimum: 1, maximum: 12, description: 'a whole number of months, from 1 to 12' }) }, { additionalProperties: false }),
     Type.Object({ indefinite: Type.Literal(true) }, { additionalProperties: false }),
   ],
-  { description: 'A fixed term of 1 to 12 months, or without end' },
+  { description: 'a fixed term `{ "months": 1..12 }` or, without end, `{ "indefinite": true }` (one of the two)' },
 );
 
 const LimitParams = Type.Object({
