@@ -107,7 +107,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   selfExclude: {
     params: { playerId: PLAYER_ID },
     body: { months: 3 },
-    response: { ...responsibleGaming, selfExclusion: { since: T1, until: '2027-02-21T10:00:00.000Z' } },
+    response: { ...responsibleGaming, selfExclusion: { since: T1, until: '2027-02-21T10:00:00.000Z' }, selfExclusionChange: 'started' },
   },
   getMe: {
     response: {
@@ -409,7 +409,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   pausePlayer:
     'Pauses the player from 24 hours to 6 weeks ahead: deposits, game sessions and rounds answer 403 `RG_BLOCKED` (`details.reason` `paused`) until then. A pause cannot be shortened or lifted (409 `PAUSE_ACTIVE`); a longer one replaces it. Emits `player.paused`.',
   selfExclude:
-    'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end. It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
+    'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end (`selfExclusionChange: started`). Asked again while one runs: a term ending at least 24 hours later, or one without end, extends it (`extended`, `player.self_excluded` again); the same request again (an end within 24 hours of the running end, or without end again) answers the running one (`unchanged`, no event). It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
   reportLogin:
     "Report each login of the player. Under the `br-spa` compliance profile the first of the day checks the SPA impediment registry: 200 `{ allowed: true }`, or 403 `PLAYER_IMPEDED` (a neutral message; the player becomes `restrito`, see `player.restricted`), or 503 `IMPEDIMENT_CHECK_UNAVAILABLE` with `Retry-After` when the registry does not answer and the player's last successful check is 15 days old or more. With the profile `off` it always answers `{ allowed: true }`.",
   sandboxAddImpediment:

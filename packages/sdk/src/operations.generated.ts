@@ -358,6 +358,37 @@ export interface SandboxScreeningEntryResult {
   createdAt: string;
 }
 
+export interface SelfExclusionAnswer {
+  playerId: string;
+  limits: {
+    type: "deposit" | "loss" | "wager" | "time";
+    period: "day" | "week" | "month";
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    value: string | number;
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    used: string | number;
+    /** format: date-time */
+    resetsAt: string;
+    pending: {
+      value: (string | number) | null;
+      /** format: date-time */
+      effectiveAt: string;
+    } | null;
+  }[];
+  pause: {
+    /** format: date-time */
+    until: string;
+  } | null;
+  selfExclusion: {
+    /** format: date-time */
+    since: string;
+    until: string | null;
+  } | null;
+  realityCheckMinutes: number;
+  /** `started`, `extended` (a longer term, or without end), or `unchanged`: the running one already covers it */
+  selfExclusionChange: "started" | "extended" | "unchanged";
+}
+
 export interface SetLimit {
   value: string | number;
 }
@@ -581,12 +612,12 @@ export interface OperationTypes {
     };
     query: undefined;
     body: {
-      /** from 1 to 12 */
+      /** a whole number of months, from 1 to 12; from 1 to 12 */
       months: number;
     } | {
       indefinite: true;
     };
-    response: ResponsibleGaming;
+    response: SelfExclusionAnswer;
   };
   /** POST /players/{playerId}/logins: Report the player's login: under br-spa, the first of the day checks the SPA impediment registry */
   reportLogin: {

@@ -68,6 +68,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     LIMIT_REQUIRED: 'ConflictError',
     PAUSE_ACTIVE: 'ConflictError',
     SELF_EXCLUSION_ACTIVE: 'ConflictError',
+    STANDING_HAS_OWN_FLOW: 'ConflictError',
     WEBHOOK_NOT_CONFIGURED: 'ConflictError',
     WEBHOOK_EVENT_NOT_FOUND: 'NotFoundError',
     PAYLOAD_TOO_LARGE: 'RequestError',
