@@ -116,13 +116,13 @@ function playerChange(
   scope: OperatorScope,
   operation: string,
   /** Its answer's extra fields, if any (stored with the answer, so a replay has them too). */
-  effect: (tx: EntityManager, player: PlayerRow, compliance: Awaited<ReturnType<typeof complianceOf>>, now: Date) => Promise<void | Record<string, unknown>>,
+  effect: (tx: EntityManager, player: PlayerRow, compliance: Awaited<ReturnType<typeof complianceOf>>, now: Date) => Promise<unknown>,
 ) {
   return runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), operation, async (tx) => {
     const player = await lockPlayer(tx, { id: req.params.playerId, brandId: scope.brandId });
     const compliance = await complianceOf(tx, player.operatorId);
     const now = ruleClock.now();
-    const extra = await effect(tx, player, compliance, now);
+    const extra = (await effect(tx, player, compliance, now)) as Record<string, unknown> | undefined;
     await tx.flush();
     return { status: 200, body: { ...(await rgView(deps, player, compliance, await limitRows(tx, player.id), now, sqlIn(tx))), ...extra } };
   });
