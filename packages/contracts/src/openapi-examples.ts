@@ -121,6 +121,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: player,
   },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
+  getPlayer: { params: { playerId: PLAYER_ID }, response: player },
   reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
   sandboxAddImpediment: {
     body: { cpf: '529.982.247-25', reason: 'central_self_exclusion' },
@@ -400,6 +401,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createPlayer:
     'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  getPlayer:
+    "A player of your key's brand by its id: its status (which our team or a rule may change: `player.status.changed`), KYC status and registration data. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",
   getResponsibleGaming:
     "The player's limits with what the current period has used and when it resets (in the operator's time zone: calendar day, week Monday to Sunday, calendar month), the change waiting for the cooling-off, the pause and the self-exclusion.",
   setLimit:

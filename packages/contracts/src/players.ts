@@ -121,6 +121,18 @@ export const playerOperations = defineOperations({
     response: List(PlayerSchema),
     status: 200,
   },
+  getPlayer: {
+    id: 'getPlayer',
+    method: 'GET',
+    path: '/players/:playerId',
+    subject: 'players.get',
+    tag: 'Players',
+    summary: 'A player of your brand, by its id',
+    params: PlayerIdParams,
+    response: PlayerSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
   getKyc: {
     id: 'getKyc',
     method: 'GET',

@@ -469,6 +469,7 @@ export const OPERATIONS = {
   getMe: { id: 'getMe', method: 'GET', path: '/me', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Identity of the calling credential" },
   createPlayer: { id: 'createPlayer', method: 'POST', path: '/players', pathParams: [], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a player" },
   findPlayers: { id: 'findPlayers', method: 'GET', path: '/players', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Find players by externalId" },
+  getPlayer: { id: 'getPlayer', method: 'GET', path: '/players/{playerId}', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "A player of your brand, by its id" },
   getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
   submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
   sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
@@ -529,6 +530,16 @@ export interface OperationTypes {
     response: {
       data: Player[];
     };
+  };
+  /** GET /players/{playerId}: A player of your brand, by its id */
+  getPlayer: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Player;
   };
   /** GET /players/{playerId}/kyc: KYC status and submissions of a player */
   getKyc: {

@@ -23,6 +23,7 @@ import { playerEntities } from './persistence/entities.ts';
 import { playerMigrations } from './persistence/migrations.ts';
 import { createPlayer } from './handlers/create-player.ts';
 import { findPlayers } from './handlers/find-players.ts';
+import { getPlayer } from './handlers/get-player.ts';
 import { getKyc } from './handlers/get-kyc.ts';
 import { submitKyc } from './handlers/submit-kyc.ts';
 import { adminKycDecision, sandboxKycDecision } from './handlers/decide-kyc.ts';
@@ -90,6 +91,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(elig)),
       ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(elig)),
       ...handle(playerOperations.findPlayers, findPlayers(deps)),
+      ...handle(playerOperations.getPlayer, getPlayer(deps)),
       ...handle(playerOperations.getKyc, getKyc(deps)),
       ...handle(playerMessages.state, playerState(deps, elig)),
       ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
