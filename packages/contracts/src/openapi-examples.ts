@@ -369,7 +369,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     type: 'deposit.failed',
     createdAt: T1,
     environment: 'production',
-    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch' }, refundRequired: true },
+    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch', payer: { cpf: '***.982.247-**' } }, refundRequired: true },
   },
   'player.restricted': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000017',
@@ -431,7 +431,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createDeposit:
     'Under the compliance profile `br-spa`, `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the first deposit of the day with no login reported checks the SPA impediment registry (403 `PLAYER_IMPEDED`). Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
   confirmDeposit:
-    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the deposit becomes `failed` with `failureReason` `payer_mismatch`, and `deposit.failed` carries `refundRequired: true` (return the money to its origin).",
+    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the answer is still 200, with the deposit `failed`, `failureReason` `payer_mismatch` and the payer it names (`payer.cpf` masked, `***.456.789-**`): read the status, not only the HTTP code. `deposit.failed` carries the same deposit and `refundRequired: true` (return the money to its origin).",
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
   createWithdrawal:
     "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED` with `details.reason`: `unknown_key`, no such PIX key; `other_owner`, another person's key or account, never whose; `not_verifiable`, a card or an account without a holder CPF). A CPF key is kept as its 11 digits, however it was typed. A player restricted by an impediment may withdraw for 2 days.",

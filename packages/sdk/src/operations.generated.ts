@@ -160,6 +160,10 @@ export interface Deposit {
   confirmedAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+  payer?: {
+    /** pattern: `^\*{3}\.[0-9]{3}\.[0-9]{3}-\*{2}$` */
+    cpf: string;
+  };
 }
 
 export interface DepositPayer {

@@ -106,6 +106,8 @@ t.test('br-spa: whose money it is', async (t) => {
     const k = key('mismatch');
     const answer = ok(await confirm(bad.id, { payer: { cpf: other, name: 'Someone Else' } }, k));
     t.match(answer, { id: bad.id, status: 'failed', failureReason: 'payer_mismatch', confirmedAt: null });
+    t.same(answer.payer, { cpf: `***.${other.slice(3, 6)}.${other.slice(6, 9)}-**` }, 'the reply shows who paid, the CPF masked');
+    t.notMatch(JSON.stringify(answer), other, 'never the whole CPF');
     t.same(ok(await confirm(bad.id, { payer: { cpf: other, name: 'Someone Else' } }, k)), answer, 'a retry with the key answers the same');
     t.equal(errorOf(await confirm(bad.id, { payer: { cpf } }))?.code, 'DEPOSIT_NOT_PENDING', 'a failed deposit is never confirmed after');
     t.equal(await available(playerId), '40.00', 'wallet untouched');
