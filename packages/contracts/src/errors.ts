@@ -76,6 +76,8 @@ export const ERROR_CATALOGUE = {
   IMPEDIMENT_CHECK_UNAVAILABLE: { status: 503, message: 'The impediment registry did not answer; retry later.' },
   LAUNCH_TOKEN_INVALID: { status: 403, message: 'This game link is not valid.' },
   LAUNCH_TOKEN_EXPIRED: { status: 410, message: 'This game session has expired; open a new one from the site.' },
+  // Neutral on purpose: a session ended before its time (the player's restriction) never says why.
+  GAME_SESSION_ENDED: { status: 410, message: 'This game session has ended.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

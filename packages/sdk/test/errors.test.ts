@@ -86,6 +86,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     IMPEDIMENT_CHECK_UNAVAILABLE: 'ServerError',
     LAUNCH_TOKEN_INVALID: 'PermissionError',
     LAUNCH_TOKEN_EXPIRED: 'RequestError',
+    GAME_SESSION_ENDED: 'RequestError',
   });
   t.same([statusOfCode('DEPOSIT_NOT_PENDING'), statusOfCode('SOMETHING_NEWER')], [409, undefined]);
 });

@@ -9,7 +9,7 @@ import { checkRoundInput, type BuiltInKind } from '../domain/rounds.ts';
 import type { RoundView } from '../domain/views.ts';
 import type { GamesContext } from './context.ts';
 import { verifyLaunchToken } from './play-session.ts';
-import { roundReply } from './round-records.ts';
+import { roundReply, sessionOver } from './round-records.ts';
 import { playDemoRound } from './demo-round.ts';
 import { playRealRound } from './real-round.ts';
 
@@ -30,6 +30,7 @@ interface FirstLook {
 async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: string | undefined): Promise<FirstLook> {
   const rows = await sql.query<
     Omit<FirstLook, 'prior'> & {
+      endedAt: Date | null;
       roundId: string | null;
       amount: string;
       payout: string;
@@ -39,7 +40,7 @@ async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: strin
       createdAt: Date;
     }
   >(
-    `select s.operator_id as "operatorId", s.environment, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
+    `select s.operator_id as "operatorId", s.environment, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", s.ended_at as "endedAt", g.id as "gameId", g.kind as "gameKind",
             r.id as "roundId", r.amount, r.payout, r.win, r.outcome, r.balance_after as "balanceAfter", r.created_at as "createdAt"
      from wallet.game_sessions s join wallet.games g on g.id = s.game_id
      left join wallet.game_rounds r on r.session_id = s.id and r.client_round_id = ?
@@ -49,7 +50,7 @@ async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: strin
   const row = rows[0];
   if (!row) throw new AppError('LAUNCH_TOKEN_INVALID');
   // The row's expires_at is authoritative (it can be shortened to end a session early).
-  if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  if (new Date(row.expiresAt).getTime() <= Date.now()) throw sessionOver(row.endedAt);
   const prior = row.roundId
     ? {
         id: row.roundId,

@@ -9,6 +9,7 @@ import { BET_LIMITS } from '../domain/rounds.ts';
 import { readWallet } from '../../ledger/queries.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
+import { sessionOver } from './round-records.ts';
 
 /** The session id of a genuine, unexpired launch token; otherwise the page's 403 or 410. */
 export function verifyLaunchToken(ctx: GamesContext, token: unknown): string {
@@ -29,7 +30,7 @@ export async function openSessionByToken(
 ): Promise<{ session: GameSessionRow; game: GameRow }> {
   const session = await em.findOne(GameSessionEntity, { id: verifyLaunchToken(ctx, token) }, opts.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!session) throw new AppError('LAUNCH_TOKEN_INVALID');
-  if (session.expiresAt.getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  if (session.expiresAt.getTime() <= Date.now()) throw sessionOver(session.endedAt);
   const game = await em.findOneOrFail(GameEntity, { id: session.gameId });
   return { session, game };
 }

@@ -18,7 +18,7 @@ import { decideRound } from '../domain/rounds.ts';
 import { gameClearingAccount, insufficientFunds, postRealRound, stakeableNow, type RealRound } from '../../ledger/game-round.ts';
 import type { GamesContext } from './context.ts';
 import { assertStillMayPlay } from './player-check.ts';
-import { findRoundByClientId, roundReply, sessionOpenAt, type RoundRequest } from './round-records.ts';
+import { findRoundByClientId, roundReply, assertSessionOpenAt, type RoundRequest } from './round-records.ts';
 
 /**
  * A round of a player with limits. First as one statement checked against the counters on the
@@ -116,6 +116,6 @@ export async function playRealRound(
   // than the balance.
   const prior = await played();
   if (prior) return prior;
-  if (!(await sessionOpenAt(ctx.deps.sql, sessionId, round.createdAt))) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  await assertSessionOpenAt(ctx.deps.sql, sessionId, round.createdAt);
   throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
 }

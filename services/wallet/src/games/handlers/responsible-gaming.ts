@@ -31,8 +31,8 @@ export function endPlayerSessions(ctx: GamesContext): HandlerOf<typeof endPlayer
   return async (req) => {
     internalScopeOf(req);
     const rows = await ctx.deps.sql.query(
-      'update wallet.game_sessions set expires_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id',
-      [ruleClock.now(), req.body.brandId, req.body.playerId, ruleClock.now()],
+      'update wallet.game_sessions set expires_at = ?, ended_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id',
+      [ruleClock.now(), ruleClock.now(), req.body.brandId, req.body.playerId, ruleClock.now()],
     );
     return { status: 200, body: { ended: rows.length } };
   };

@@ -36,9 +36,18 @@ export async function findRoundByClientId(sql: SqlRunner, sessionId: string, cli
 }
 
 /** Whether the session is still open at `at` (its row's expires_at is authoritative: it can be shortened). */
-export async function sessionOpenAt(sql: SqlRunner, sessionId: string, at: Date): Promise<boolean> {
-  const rows = await sql.query(`select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz`, [sessionId, at]);
-  return rows.length > 0;
+/** Throws when the session is over at `at`: ended before its time (GAME_SESSION_ENDED) or expired. */
+export async function assertSessionOpenAt(sql: SqlRunner, sessionId: string, at: Date): Promise<void> {
+  const rows = await sql.query<{ open: boolean; ended_at: Date | null }>(
+    'select expires_at > ?::timestamptz as open, ended_at from wallet.game_sessions where id = ?',
+    [at, sessionId],
+  );
+  if (!rows[0]?.open) throw sessionOver(rows[0]?.ended_at ?? null);
+}
+
+/** The refusal of a session that is over: neutral words for one ended before its time (never why). */
+export function sessionOver(endedAt: Date | string | null | undefined): AppError {
+  return new AppError(endedAt ? 'GAME_SESSION_ENDED' : 'LAUNCH_TOKEN_EXPIRED');
 }
 
 export interface RoundRequest {
