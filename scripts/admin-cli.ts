@@ -154,7 +154,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   'players status': {
-    usage: 'PLAYER_ID STATUS',
+    usage: 'PLAYER_ID STATUS  (not a status a self-exclusion, a sanctions freeze or an impediment holds: 409 STANDING_HAS_OWN_FLOW names its flow)',
     run: (a) => ({ method: 'POST', path: `/admin/players/${need(a._[2], 'PLAYER_ID')}/status`, body: { status: need(a._[3], 'STATUS') } }),
   },
   'players limits': {

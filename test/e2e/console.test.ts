@@ -18,6 +18,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
+import { waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -264,6 +265,71 @@ t.test('team console in a browser', async (t) => {
     const early = await stack.admin('POST', `/admin/players/${rg}/self-exclusion/lift`, { reason: 'asked by the player' });
     t.same([early.status, early.body.error?.code], [409, 'SELF_EXCLUSION_ACTIVE'], 'the API refuses it all the same');
     await shot(page, 'player-responsible-gaming');
+    await page.context().close();
+  });
+
+  t.test("the player page's Status offers only what the generic change may set; a restriction names its flow; a stale page shows the refusal", async (t) => {
+    const op2 = await stack.createOperator('Standing Console Bets');
+    t.equal((await stack.admin('PUT', `/admin/operators/${op2.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+    const limits = [
+      { type: 'loss', period: 'day', value: '1000.00' },
+      { type: 'time', period: 'day', value: 600 },
+    ];
+    const register = async (client: OperatorClient, externalId: string, cpf: string) => {
+      const r = await client.post(
+        '/players',
+        { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', limits },
+        key(),
+      );
+      if (r.status !== 201) throw new Error(`${externalId}: ${JSON.stringify(r.body)}`);
+      return r.body.id as string;
+    };
+    const statusOf = async (id: string) => (await stack.admin('GET', `/admin/players/${id}`)).body.player.status as string;
+    const selfExcluded = await register(op2.sandboxClient, 'st-se', '123.456.789-09');
+    t.equal((await op2.sandboxClient.post(`/players/${selfExcluded}/self-exclusion`, { indefinite: true }, key())).status, 200);
+    const frozen = await register(op2.sandboxClient, 'st-frozen', '987.654.321-00');
+    await op2.sandboxClient.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' });
+    await op2.sandboxClient.post('/sandbox/screening-entries', { list: 'sanctions', cpf: '98765432100', name: 'Player st-frozen' }, key());
+    await waitFor(async () => (await statusOf(frozen)) === 'bloqueado', { what: 'the freeze' });
+    const restricted = await register(op2.productionClient, 'st-imp', '246.813.579-28');
+    const listed = await stack.admin('POST', '/admin/impediments', { cpf: '24681357928', category: 'athlete', note: 'a club player' }, 'carla@team');
+    t.same(listed.body.restricted, [restricted], 'restricted by our list');
+    // Off the list again (the impediments page's test starts from an empty list): that lifts nothing.
+    t.equal((await stack.admin('DELETE', '/admin/impediments/24681357928', undefined, 'carla@team')).status, 200);
+    const stale = await register(op2.sandboxClient, 'st-stale', '135.792.468-28');
+
+    const page = await signIn('carla', '/kyc');
+    const statusForm = async (id: string) => {
+      await page.goto(`${stack.adminUrl}/players?q=${id}&id=${id}`);
+      const form = page.locator(`article[data-player="${id}"] form[aria-label="Player status"]`);
+      await form.locator('select[name=status]').waitFor();
+      return form;
+    };
+    for (const [id, status, flow] of [
+      [selfExcluded, 'autoexcluido', /only compliance lifts it/],
+      [frozen, 'bloqueado', /sanctions case/],
+      [restricted, 'restrito', /new registration/],
+    ] as const) {
+      const form = await statusForm(id);
+      t.same(await form.locator('select[name=status] option').allTextContents(), [status], `${status}: the only status offered`);
+      t.match(await form.locator('p.muted').textContent(), flow, `${status}: the flow that ends it`);
+      t.equal(await form.getByRole('button', { name: 'Save status' }).count(), 0, `${status}: nothing to save`);
+      if (status === 'bloqueado') await shots(page, 'player-status-held');
+    }
+
+    const form = await statusForm(stale);
+    t.same(
+      await form.locator('select[name=status] option').allTextContents(),
+      ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado'],
+      'nothing holds it: every status but restrito',
+    );
+    // The player self-excludes while the page is open; the page's change is refused and says why.
+    t.equal((await op2.sandboxClient.post(`/players/${stale}/self-exclusion`, { indefinite: true }, key())).status, 200);
+    await form.locator('select[name=status]').selectOption('ativo');
+    await form.getByRole('button', { name: 'Save status' }).click();
+    await form.locator('.error').waitFor();
+    t.match(await form.locator('.error').textContent(), /STANDING_HAS_OWN_FLOW[\s\S]*self-exclusion/, 'the page shows the refusal and its flow');
+    t.equal(await statusOf(stale), 'autoexcluido', 'still self-excluded');
     await page.context().close();
   });
 

@@ -7,17 +7,21 @@ import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand,
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
 
-const STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'];
-
-function StatusForm({ player, onDone }) {
+/**
+ * Only the statuses the generic change may set now (`standing.statuses`): a self-exclusion, a
+ * sanctions freeze or an impediment restriction ends through its own flow, which the form names.
+ * A page opened before such a restriction began shows the API's refusal (409 STANDING_HAS_OWN_FLOW).
+ */
+function StatusForm({ player, standing, onDone }) {
   const action = useAction();
   const submit = async (e) => {
     e.preventDefault();
     if (await action.run(() => api('POST', `/admin/players/${encodeURIComponent(player.id)}/status`, { status: e.currentTarget.status.value }))) onDone();
   };
   return html`<form onSubmit=${submit} aria-label="Player status">
-    <label>Status <select name="status" disabled=${!may('compliance')}>${STATUSES.map((s) => html`<option value=${s} selected=${s === player.status}>${s}</option>`)}</select></label>
-    ${may('compliance') ? html`<button type="submit" disabled=${action.busy}>Save status</button>` : null}
+    <label>Status <select name="status" disabled=${!may('compliance')}>${standing.statuses.map((s) => html`<option value=${s} selected=${s === player.status}>${s}</option>`)}</select></label>
+    ${standing.flow ? html`<p class="muted" data-held-by=${standing.heldBy}>${standing.flow}</p>` : null}
+    ${may('compliance') && !standing.heldBy ? html`<button type="submit" disabled=${action.busy}>Save status</button>` : null}
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -160,7 +164,7 @@ function PlayerFile({ id }) {
       <dt>Currency</dt><dd>${file.player.currency}</dd><dt>Created</dt><dd>${time(file.player.createdAt)}</dd>
       <dt>KYC</dt><dd><strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)}</dd>
     </dl>
-    <div class="columns"><${StatusForm} player=${file.player} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} onDone=${state.reload} /></div>
+    <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} onDone=${state.reload} /></div>
     <${ResponsibleGaming} player=${file.player} onDone=${state.reload} />
     <${PlayerKyc} file=${file} />
     <${Money} player=${file.player} />

@@ -54,6 +54,10 @@ export const ERROR_CATALOGUE = {
   LIMIT_REQUIRED: { status: 409, message: 'Under the operator compliance profile the player must keep a loss limit and a time limit.' },
   PAUSE_ACTIVE: { status: 409, message: 'The player is paused until a later time; a pause cannot be shortened or lifted.' },
   SELF_EXCLUSION_ACTIVE: { status: 409, message: 'The player is self-excluded; a self-exclusion cannot be shortened or lifted by the operator.' },
+  STANDING_HAS_OWN_FLOW: {
+    status: 409,
+    message: "A restriction holds the player's status; it ends only through its own flow (details.flow).",
+  },
   WEBHOOK_NOT_CONFIGURED: { status: 409, message: 'No webhook URL is configured for this environment.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than 100 KiB.' },
   EXPECTATION_FAILED: { status: 417, message: 'Only the Expect: 100-continue expectation is supported.' },
@@ -72,6 +76,8 @@ export const ERROR_CATALOGUE = {
   IMPEDIMENT_CHECK_UNAVAILABLE: { status: 503, message: 'The impediment registry did not answer; retry later.' },
   LAUNCH_TOKEN_INVALID: { status: 403, message: 'This game link is not valid.' },
   LAUNCH_TOKEN_EXPIRED: { status: 410, message: 'This game session has expired; open a new one from the site.' },
+  // Neutral on purpose: a session ended before its time (the player's restriction) never says why.
+  GAME_SESSION_ENDED: { status: 410, message: 'This game session has ended.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
-import { KycStatusSchema } from './players.ts';
+import { KycStatusSchema, PlayerStatusSchema } from './players.ts';
 import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 
 export const EVENT_TYPES = [
@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'deposit.failed',
   'player.restricted',
   'player.closed',
+  'player.status.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -94,6 +95,16 @@ export const EventDataSchemas = {
   }),
   /** br-spa: the player is closed for good (`encerrado`); a balance left goes to the player's own account through our review queue. */
   'player.closed': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), reason: Type.Literal('impeded') }),
+  /**
+   * Our team or one of our rules changed the player's status (never why: the status alone). The
+   * player's own flows keep their events (`player.self_excluded`, `player.restricted`, …).
+   */
+  'player.status.changed': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    previousStatus: PlayerStatusSchema,
+    status: PlayerStatusSchema,
+  }),
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

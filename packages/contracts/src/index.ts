@@ -213,6 +213,8 @@ export {
   PlayerStateRequestSchema,
   PlayerStateSchema,
   PlayerStatusSchema,
+  STANDING_HOLDS,
+  StandingSchema,
   playerAdminOperations,
   playerMessages,
   playerOperations,
@@ -225,6 +227,8 @@ export {
   type PlayerState,
   type PlayerStateRequest,
   type PlayerStatus,
+  type Standing,
+  type StandingHold,
 } from './players.ts';
 export {
   BR_SPA_METHODS,
@@ -394,4 +398,5 @@ export const publicOperations = {
   ...webhookOperations,
 };
 export * from './responsible-gaming.ts';
+export * from './standing.ts';
 export * from './screening-sandbox.ts';

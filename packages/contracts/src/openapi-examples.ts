@@ -107,7 +107,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   selfExclude: {
     params: { playerId: PLAYER_ID },
     body: { months: 3 },
-    response: { ...responsibleGaming, selfExclusion: { since: T1, until: '2027-02-21T10:00:00.000Z' } },
+    response: { ...responsibleGaming, selfExclusion: { since: T1, until: '2027-02-21T10:00:00.000Z' }, selfExclusionChange: 'started' },
   },
   getMe: {
     response: {
@@ -121,6 +121,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: player,
   },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
+  getPlayer: { params: { playerId: PLAYER_ID }, response: player },
   reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
   sandboxAddImpediment: {
     body: { cpf: '529.982.247-25', reason: 'central_self_exclusion' },
@@ -368,7 +369,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     type: 'deposit.failed',
     createdAt: T1,
     environment: 'production',
-    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch' }, refundRequired: true },
+    data: { deposit: { ...deposit('failed'), failureReason: 'payer_mismatch', payer: { cpf: '***.982.247-**' } }, refundRequired: true },
   },
   'player.restricted': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000017',
@@ -384,6 +385,13 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { playerId: PLAYER_ID, externalId: 'user-42', reason: 'impeded' },
   },
+  'player.status.changed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000019',
+    type: 'player.status.changed',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', previousStatus: 'ativo', status: 'suspenso' },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */
@@ -393,6 +401,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createPlayer:
     'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  getPlayer:
+    "A player of your key's brand by its id: its status (which our team or a rule may change: `player.status.changed`), KYC status and registration data. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",
   getResponsibleGaming:
     "The player's limits with what the current period has used and when it resets (in the operator's time zone: calendar day, week Monday to Sunday, calendar month), the change waiting for the cooling-off, the pause and the self-exclusion.",
   setLimit:
@@ -402,7 +412,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   pausePlayer:
     'Pauses the player from 24 hours to 6 weeks ahead: deposits, game sessions and rounds answer 403 `RG_BLOCKED` (`details.reason` `paused`) until then. A pause cannot be shortened or lifted (409 `PAUSE_ACTIVE`); a longer one replaces it. Emits `player.paused`.',
   selfExclude:
-    'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end. It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
+    'Self-excludes the player for 1 to 12 months (`months`) or without end (`indefinite: true`): the status becomes `autoexcluido` at once and open game sessions end (`selfExclusionChange: started`). Asked again while one runs: a term ending at least 24 hours later, or one without end, extends it (`extended`, `player.self_excluded` again); the same request again (an end within 24 hours of the running end, or without end again) answers the running one (`unchanged`, no event). It cannot be shortened or lifted through the API (409 `SELF_EXCLUSION_ACTIVE`); a fixed term ends by itself (`player.self_exclusion.ended`), an indefinite one only by our compliance team after at least 30 days.',
   reportLogin:
     "Report each login of the player. Under the `br-spa` compliance profile the first of the day checks the SPA impediment registry: 200 `{ allowed: true }`, or 403 `PLAYER_IMPEDED` (a neutral message; the player becomes `restrito`, see `player.restricted`), or 503 `IMPEDIMENT_CHECK_UNAVAILABLE` with `Retry-After` when the registry does not answer and the player's last successful check is 15 days old or more. With the profile `off` it always answers `{ allowed: true }`.",
   sandboxAddImpediment:
@@ -421,10 +431,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   createDeposit:
     'Under the compliance profile `br-spa`, `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the first deposit of the day with no login reported checks the SPA impediment registry (403 `PLAYER_IMPEDED`). Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
   confirmDeposit:
-    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the deposit becomes `failed` with `failureReason` `payer_mismatch`, and `deposit.failed` carries `refundRequired: true` (return the money to its origin).",
+    "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the answer is still 200, with the deposit `failed`, `failureReason` `payer_mismatch` and the payer it names (`payer.cpf` masked, `***.456.789-**`): read the status, not only the HTTP code. `deposit.failed` carries the same deposit and `refundRequired: true` (return the money to its origin).",
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
   createWithdrawal:
-    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED`). A player restricted by an impediment may withdraw for 2 days.",
+    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED` with `details.reason`: `unknown_key`, no such PIX key; `other_owner`, another person's key or account, never whose; `not_verifiable`, a card or an account without a holder CPF). A CPF key is kept as its 11 digits, however it was typed. A player restricted by an impediment may withdraw for 2 days.",
   getWithdrawal: 'Reads a withdrawal and its status.',
   cancelWithdrawal:
     'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',

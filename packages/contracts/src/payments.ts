@@ -27,6 +27,8 @@ export const DepositSchema = Type.Object(
     confirmedAt: Nullable(Timestamp),
     failedAt: Nullable(Timestamp),
     failureReason: Nullable(Type.String()),
+    /** br-spa, a deposit failed for its payer (`payer_mismatch`): who paid, the CPF masked (`***.456.789-**`). */
+    payer: Type.Optional(Type.Object({ cpf: Type.String({ pattern: '^\\*{3}\\.[0-9]{3}\\.[0-9]{3}-\\*{2}$' }) }, { additionalProperties: false })),
   },
   { additionalProperties: false, $id: 'Deposit' },
 );

@@ -121,6 +121,18 @@ export const playerOperations = defineOperations({
     response: List(PlayerSchema),
     status: 200,
   },
+  getPlayer: {
+    id: 'getPlayer',
+    method: 'GET',
+    path: '/players/:playerId',
+    subject: 'players.get',
+    tag: 'Players',
+    summary: 'A player of your brand, by its id',
+    params: PlayerIdParams,
+    response: PlayerSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
   getKyc: {
     id: 'getKyc',
     method: 'GET',
@@ -200,10 +212,31 @@ export const KycHistoryItemSchema = Type.Object(
   },
   { $id: 'KycHistoryItem' },
 );
-/** A player with everything a reviewer reads: KYC submissions and history, limits. */
+/**
+ * What holds a player's status and the flow that ends it (docs/console.md, "Which flow ends which
+ * restriction"): a running self-exclusion, a sanctions freeze, an impediment restriction. Our team's
+ * generic status change cannot end them (409 STANDING_HAS_OWN_FLOW).
+ */
+export const STANDING_HOLDS = ['self_exclusion', 'sanctions_freeze', 'impediment'] as const;
+export type StandingHold = (typeof STANDING_HOLDS)[number];
+export const StandingSchema = Type.Object(
+  {
+    /** What holds the status; null: nothing, the generic status change may set any status but `restrito`. */
+    heldBy: Nullable(literals(STANDING_HOLDS)),
+    /** The flow that ends it, in words (null when nothing holds the status). */
+    flow: Nullable(Type.String()),
+    /** The statuses the generic status change may set now (the current one included). */
+    statuses: Type.Array(PlayerStatusSchema),
+  },
+  { $id: 'PlayerStanding' },
+);
+export type Standing = Static<typeof StandingSchema>;
+
+/** A player with everything a reviewer reads: KYC submissions and history, limits, what holds the status. */
 export const AdminPlayerFileSchema = Type.Object(
   {
     player: AdminPlayerSchema,
+    standing: StandingSchema,
     kyc: Type.Object({
       status: KycStatusSchema,
       updatedAt: Timestamp,
@@ -232,12 +265,12 @@ export const playerAdminOperations = defineOperations({
     path: '/admin/players/:id/status',
     subject: 'players.admin.status',
     tag: 'Admin',
-    summary: 'Set a player status',
+    summary: 'Set a player status (not one a self-exclusion, a sanctions freeze or an impediment holds: those end through their own flows)',
     params: AdminPlayerIdParams,
     body: Type.Object({ status: PlayerStatusSchema }),
     response: PlayerSchema,
     status: 200,
-    errors: ['PLAYER_NOT_FOUND'],
+    errors: ['PLAYER_NOT_FOUND', 'STANDING_HAS_OWN_FLOW'],
   },
   adminSetPlayerLimits: {
     id: 'adminSetPlayerLimits',

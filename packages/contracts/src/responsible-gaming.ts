@@ -72,10 +72,26 @@ export type NewLimit = Static<typeof NewLimitSchema>;
 export const PauseSchema = Type.Object({ until: Type.String({ format: 'date-time' }) }, { additionalProperties: false, $id: 'Pause' });
 export const SelfExclusionSchema = Type.Union(
   [
-    Type.Object({ months: Type.Integer({ minimum: 1, maximum: 12 }) }, { additionalProperties: false }),
+    Type.Object({ months: Type.Integer({ minimum: 1, maximum: 12, description: 'a whole number of months, from 1 to 12' }) }, { additionalProperties: false }),
     Type.Object({ indefinite: Type.Literal(true) }, { additionalProperties: false }),
   ],
-  { description: 'A fixed term of 1 to 12 months, or without end' },
+  { description: 'a fixed term `{ "months": 1..12 }` or, without end, `{ "indefinite": true }` (one of the two)' },
+);
+
+/** What a self-exclusion request did: began one, extended the running one, or found it already as long (nothing changed, no event). */
+export const SELF_EXCLUSION_CHANGES = ['started', 'extended', 'unchanged'] as const;
+export type SelfExclusionChange = (typeof SELF_EXCLUSION_CHANGES)[number];
+/** A repeat within this much of the running term's end is the same request: the running one is answered. */
+export const SELF_EXCLUSION_REPEAT_HOURS = 24;
+export const SelfExclusionAnswerSchema = Type.Object(
+  {
+    ...ResponsibleGamingSchema.properties,
+    selfExclusionChange: Type.Union(
+      SELF_EXCLUSION_CHANGES.map((c) => Type.Literal(c)),
+      { description: '`started`, `extended` (a longer term, or without end), or `unchanged`: the running one already covers it' },
+    ),
+  },
+  { additionalProperties: false, $id: 'SelfExclusionAnswer' },
 );
 
 const LimitParams = Type.Object({
@@ -148,7 +164,7 @@ export const responsibleGamingOperations = defineOperations({
     summary: 'Self-exclude the player for 1 to 12 months or without end: status autoexcluido at once, open game sessions end',
     params: PlayerParams,
     body: SelfExclusionSchema,
-    response: ResponsibleGamingSchema,
+    response: SelfExclusionAnswerSchema,
     status: 200,
     idempotent: true,
     errors: ['PLAYER_NOT_FOUND', 'SELF_EXCLUSION_ACTIVE'],

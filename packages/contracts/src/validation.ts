@@ -5,7 +5,7 @@
 // path and query values are strings on the wire and are converted first, an integer field taking
 // integer literals only (TypeBox alone would turn "1.5" into 1).
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { Value } from '@sinclair/typebox/value';
+import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { validationError, type ValidationIssue } from './errors.ts';
 import { MAX_AMOUNT } from './formats.ts';
@@ -23,14 +23,49 @@ function issueMessage(e: { message: string; schema: TSchema }): string {
   return e.message;
 }
 
-/** Every failing field of `value`, one issue per JSON pointer (a union reports each branch otherwise). */
+/** A value of another type altogether (not a bound or a format of the right type). */
+const TYPE_ERRORS = new Set<ValueErrorType>([
+  ValueErrorType.Array,
+  ValueErrorType.Boolean,
+  ValueErrorType.Integer,
+  ValueErrorType.Literal,
+  ValueErrorType.Null,
+  ValueErrorType.Number,
+  ValueErrorType.Object,
+  ValueErrorType.String,
+  ValueErrorType.Undefined,
+]);
+
+/**
+ * A union's failure told by the branch the value was meant for: the one with the fewest failing
+ * fields, a branch whose very type differs (a type error at the union's own path, e.g. `null` of a
+ * nullable field's string) counting last. `{"months":13}` then reads "/months: … less or equal to 12", not
+ * "Expected union value" on the whole body. No single closest branch: the union's description.
+ */
+function unionIssues(e: ValueError): ValueError[] {
+  const branches = (e.errors ?? []).map((it) => {
+    const errors = [...it];
+    const otherType = errors.some((x) => x.path === e.path && TYPE_ERRORS.has(x.type));
+    return { errors, score: otherType ? Number.POSITIVE_INFINITY : errors.length };
+  });
+  const best = Math.min(...branches.map((b) => b.score));
+  const closest = branches.filter((b) => b.score === best);
+  if (closest.length === 1 && best !== Number.POSITIVE_INFINITY)
+    return closest[0]!.errors.flatMap((x) => (x.type === ValueErrorType.Union ? unionIssues(x) : [x]));
+  const described = (e.schema as { description?: string }).description;
+  return [{ ...e, message: described ? `Must be ${described}.` : e.message }];
+}
+
+/** Every failing field of `value`, one issue per JSON pointer (a union: its closest branch's, unionIssues). */
 export function collectIssues(check: TypeCheck<TSchema>, value: unknown): ValidationIssue[] {
   const seen = new Set<string>();
   const issues: ValidationIssue[] = [];
-  for (const e of check.Errors(value)) {
-    if (seen.has(e.path)) continue;
-    seen.add(e.path);
-    issues.push({ path: e.path || '/', message: issueMessage(e) });
+  for (const top of check.Errors(value)) {
+    for (const e of top.type === ValueErrorType.Union ? unionIssues(top) : [top]) {
+      if (seen.has(e.path)) continue;
+      seen.add(e.path);
+      issues.push({ path: e.path || '/', message: issueMessage(e) });
+    }
   }
   return issues;
 }

@@ -49,6 +49,8 @@ const PLAY_STOPPED: Record<string, string> = {
   RG_BLOCKED: 'This game is not available',
   KYC_NOT_APPROVED: 'This game is not available',
   PLAYER_NOT_FOUND: 'This game is not available',
+  // Ended before its time (a restriction of the player): not "expired", and no "open a new one".
+  GAME_SESSION_ENDED: 'This game session has ended',
 };
 
 export function renderErrorPage(status: number, error: { code: string; message: string }, requestId: string, nonce: string): string {

@@ -101,6 +101,15 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'getPlayer',
+    name: 'Get the player by id',
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('the registered player', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('playerId')); pm.expect(body.status).to.eql('ativo'); });`,
+    ],
+  },
+  {
     op: 'reportLogin',
     name: "Report a login (under br-spa: the day's impediment check)",
     params: { playerId: '{{playerId}}' },

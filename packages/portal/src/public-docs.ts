@@ -41,6 +41,7 @@ const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
   'deposit.failed': 'A deposit ended failed without credit; refundRequired: the money must go back to its origin (br-spa payer mismatch)',
   'player.restricted': 'br-spa: the player may no longer deposit or play; withdrawals stay open until withdrawalsUntil',
   'player.closed': 'br-spa: the player is closed for good; a balance left goes to their own account',
+  'player.status.changed': 'Our team or one of our rules changed the player status (the status only, never why)',
 };
 
 export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({

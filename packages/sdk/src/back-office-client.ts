@@ -95,6 +95,8 @@ export class BackOffice {
     create: (body: CreatePlayer, opts?: RequestOptions): Promise<Player> => this.#body('createPlayer', { body }, opts),
     /** Players with this externalId (at most one per brand); `data` is empty when none. */
     find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
+    /** One player of this key's brand by id (404 PLAYER_NOT_FOUND otherwise). */
+    get: (playerId: string, opts?: ReadOptions): Promise<Player> => this.#body('getPlayer', { params: { playerId } }, opts),
     /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
     reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
   };

@@ -11,7 +11,7 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -61,6 +61,7 @@ export const ERROR_STATUSES = {
   LIMIT_REQUIRED: 409,
   PAUSE_ACTIVE: 409,
   SELF_EXCLUSION_ACTIVE: 409,
+  STANDING_HAS_OWN_FLOW: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   EXPECTATION_FAILED: 417,
@@ -79,6 +80,7 @@ export const ERROR_STATUSES = {
   IMPEDIMENT_CHECK_UNAVAILABLE: 503,
   LAUNCH_TOKEN_INVALID: 403,
   LAUNCH_TOKEN_EXPIRED: 410,
+  GAME_SESSION_ENDED: 410,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
 
@@ -159,6 +161,10 @@ export interface Deposit {
   confirmedAt: string | null;
   failedAt: string | null;
   failureReason: string | null;
+  payer?: {
+    /** pattern: `^\*{3}\.[0-9]{3}\.[0-9]{3}-\*{2}$` */
+    cpf: string;
+  };
 }
 
 export interface DepositPayer {
@@ -357,6 +363,37 @@ export interface SandboxScreeningEntryResult {
   createdAt: string;
 }
 
+export interface SelfExclusionAnswer {
+  playerId: string;
+  limits: {
+    type: "deposit" | "loss" | "wager" | "time";
+    period: "day" | "week" | "month";
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    value: string | number;
+    /** Money string for deposit, loss and wager; whole minutes for time */
+    used: string | number;
+    /** format: date-time */
+    resetsAt: string;
+    pending: {
+      value: (string | number) | null;
+      /** format: date-time */
+      effectiveAt: string;
+    } | null;
+  }[];
+  pause: {
+    /** format: date-time */
+    until: string;
+  } | null;
+  selfExclusion: {
+    /** format: date-time */
+    since: string;
+    until: string | null;
+  } | null;
+  realityCheckMinutes: number;
+  /** `started`, `extended` (a longer term, or without end), or `unchanged`: the running one already covers it */
+  selfExclusionChange: "started" | "extended" | "unchanged";
+}
+
 export interface SetLimit {
   value: string | number;
 }
@@ -387,7 +424,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -437,6 +474,7 @@ export const OPERATIONS = {
   getMe: { id: 'getMe', method: 'GET', path: '/me', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Identity of the calling credential" },
   createPlayer: { id: 'createPlayer', method: 'POST', path: '/players', pathParams: [], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a player" },
   findPlayers: { id: 'findPlayers', method: 'GET', path: '/players', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Find players by externalId" },
+  getPlayer: { id: 'getPlayer', method: 'GET', path: '/players/{playerId}', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "A player of your brand, by its id" },
   getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
   submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
   sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
@@ -497,6 +535,16 @@ export interface OperationTypes {
     response: {
       data: Player[];
     };
+  };
+  /** GET /players/{playerId}: A player of your brand, by its id */
+  getPlayer: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: Player;
   };
   /** GET /players/{playerId}/kyc: KYC status and submissions of a player */
   getKyc: {
@@ -580,12 +628,12 @@ export interface OperationTypes {
     };
     query: undefined;
     body: {
-      /** from 1 to 12 */
+      /** a whole number of months, from 1 to 12; from 1 to 12 */
       months: number;
     } | {
       indefinite: true;
     };
-    response: ResponsibleGaming;
+    response: SelfExclusionAnswer;
   };
   /** POST /players/{playerId}/logins: Report the player's login: under br-spa, the first of the day checks the SPA impediment registry */
   reportLogin: {
@@ -798,7 +846,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -1,7 +1,7 @@
 // Event bodies as docs/decisions.md describes them ("Events"): `{ id, type, createdAt, environment, data }`.
 // Written by hand over the generated resource types, because the contracts describe events as a
 // TypeScript interface rather than a schema; test/types.test.ts checks they match.
-import type { Deposit, EventType, KycStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';
+import type { Deposit, EventType, KycStatus, PlayerStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';
 
 export interface WebhookEventData {
   'kyc.status_changed': { playerId: string; externalId: string | null; previousStatus: KycStatus; status: KycStatus };
@@ -40,6 +40,8 @@ export interface WebhookEventData {
   'player.restricted': { playerId: string; externalId: string | null; reason: 'impeded'; withdrawalsUntil: string };
   /** br-spa: the player is closed for good. */
   'player.closed': { playerId: string; externalId: string | null; reason: 'impeded' };
+  /** Our team or one of our rules changed the player status (never why). */
+  'player.status.changed': { playerId: string; externalId: string | null; previousStatus: PlayerStatus; status: PlayerStatus };
 }
 
 type LimitType = 'deposit' | 'loss' | 'wager' | 'time';

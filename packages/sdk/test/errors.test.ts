@@ -68,6 +68,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     LIMIT_REQUIRED: 'ConflictError',
     PAUSE_ACTIVE: 'ConflictError',
     SELF_EXCLUSION_ACTIVE: 'ConflictError',
+    STANDING_HAS_OWN_FLOW: 'ConflictError',
     WEBHOOK_NOT_CONFIGURED: 'ConflictError',
     WEBHOOK_EVENT_NOT_FOUND: 'NotFoundError',
     PAYLOAD_TOO_LARGE: 'RequestError',
@@ -85,6 +86,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     IMPEDIMENT_CHECK_UNAVAILABLE: 'ServerError',
     LAUNCH_TOKEN_INVALID: 'PermissionError',
     LAUNCH_TOKEN_EXPIRED: 'RequestError',
+    GAME_SESSION_ENDED: 'RequestError',
   });
   t.same([statusOfCode('DEPOSIT_NOT_PENDING'), statusOfCode('SOMETHING_NEWER')], [409, undefined]);
 });

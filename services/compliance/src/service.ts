@@ -61,7 +61,7 @@ export function createComplianceService(
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
       ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps)),
-      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps)),
+      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps, players)),
       ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
       ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
       ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),

@@ -106,6 +106,8 @@ t.test('br-spa: whose money it is', async (t) => {
     const k = key('mismatch');
     const answer = ok(await confirm(bad.id, { payer: { cpf: other, name: 'Someone Else' } }, k));
     t.match(answer, { id: bad.id, status: 'failed', failureReason: 'payer_mismatch', confirmedAt: null });
+    t.same(answer.payer, { cpf: `***.${other.slice(3, 6)}.${other.slice(6, 9)}-**` }, 'the reply shows who paid, the CPF masked');
+    t.notMatch(JSON.stringify(answer), other, 'never the whole CPF');
     t.same(ok(await confirm(bad.id, { payer: { cpf: other, name: 'Someone Else' } }, k)), answer, 'a retry with the key answers the same');
     t.equal(errorOf(await confirm(bad.id, { payer: { cpf } }))?.code, 'DEPOSIT_NOT_PENDING', 'a failed deposit is never confirmed after');
     t.equal(await available(playerId), '40.00', 'wallet untouched');
@@ -151,6 +153,26 @@ t.test('br-spa: whose money it is', async (t) => {
     t.equal(errorOf(await withdraw(playerId, 'pix', mine))?.code, 'DESTINATION_NOT_OWNED');
     t.equal(await available(playerId), '100.00', 'nothing paid yet: every withdrawal waits in the review queue');
     await assertLedgerSound(t, stack);
+  });
+
+  t.test('DESTINATION_NOT_OWNED says why, never whose; a CPF key is kept as its digits', async (t) => {
+    const playerId = await funded('50.00');
+    const cpf = await cpfOf(playerId);
+    const otherCpf = randomCpf();
+    const theirs = `+5521${Math.floor(Math.random() * 1e9)}`;
+    ok(await call('payments.sandbox.pixKeys.add', { scope: brand, body: { key: theirs, ownerCpf: otherCpf } }));
+    const refusal = async (method: string, destination: string) => {
+      const error = errorOf(await withdraw(playerId, method, destination));
+      t.notMatch(JSON.stringify(error), otherCpf, `${destination}: the other owner is never named`);
+      return error;
+    };
+    t.match(await refusal('pix', `unknown-${key()}@example.com`), { code: 'DESTINATION_NOT_OWNED', details: { reason: 'unknown_key' }, message: /No PIX key/ });
+    t.match(await refusal('pix', otherCpf), { code: 'DESTINATION_NOT_OWNED', details: { reason: 'other_owner' } }, "another person's CPF key");
+    t.match(await refusal('pix', theirs), { code: 'DESTINATION_NOT_OWNED', details: { reason: 'other_owner' } }, "another person's phone key");
+    t.match(await refusal('ted', `341/0001/12345-6/${otherCpf}`), { details: { reason: 'other_owner' } }, "another person's account");
+    t.match(await refusal('debit_card', '4111111111111111'), { details: { reason: 'not_verifiable' } }, 'a card');
+    const punctuated = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+    t.equal(ok(await withdraw(playerId, 'pix', punctuated)).destination, cpf, 'a punctuated CPF key is kept as its digits');
   });
 
   t.test('an impediment hit: deposits refused, withdrawals inside the window, then closed with the balance in the review queue', async (t) => {

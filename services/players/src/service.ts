@@ -14,6 +14,7 @@ import {
   playerChangedSubject,
   playerMessages,
   playerOperations,
+  sanctionsFreezeMessages,
   type PlayerChanged,
 } from '@bo/contracts';
 import { handle, type Handler, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
@@ -22,10 +23,12 @@ import { playerEntities } from './persistence/entities.ts';
 import { playerMigrations } from './persistence/migrations.ts';
 import { createPlayer } from './handlers/create-player.ts';
 import { findPlayers } from './handlers/find-players.ts';
+import { getPlayer } from './handlers/get-player.ts';
 import { getKyc } from './handlers/get-kyc.ts';
 import { submitKyc } from './handlers/submit-kyc.ts';
 import { adminKycDecision, sandboxKycDecision } from './handlers/decide-kyc.ts';
 import { adminSetPlayerStatus } from './handlers/admin-set-status.ts';
+import { freezeForSanctions, liftSanctionsFreeze } from './handlers/sanctions-freeze.ts';
 import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { playerState } from './handlers/player-state.ts';
 import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
@@ -88,6 +91,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(elig)),
       ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(elig)),
       ...handle(playerOperations.findPlayers, findPlayers(deps)),
+      ...handle(playerOperations.getPlayer, getPlayer(deps)),
       ...handle(playerOperations.getKyc, getKyc(deps)),
       ...handle(playerMessages.state, playerState(deps, elig)),
       ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
@@ -103,6 +107,9 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(internalImpedimentAdminOperations.adminListImpediments, adminListImpediments(deps)),
       ...handle(internalImpedimentAdminOperations.adminAddImpediment, adminAddImpediment(deps, elig)),
       ...handle(internalImpedimentAdminOperations.adminRemoveImpediment, adminRemoveImpediment(deps)),
+      // The compliance service's sanctions freeze and its lift: each announces the player itself.
+      ...handle(sanctionsFreezeMessages.freeze, freezeForSanctions(deps)),
+      ...handle(sanctionsFreezeMessages.lift, liftSanctionsFreeze(deps)),
       ...announcesChange(deps, {
         ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),

@@ -13,6 +13,7 @@ t.test('brand isolation on every players subject', async (t) => {
   for (const [who, scope] of Object.entries(strangers)) {
     t.test(who, async (t) => {
       t.same(okBody(t, await h.call('players.find', scope, { query: { externalId: 'iso-1' } }), 200), { data: [] }, 'find: empty');
+      errorCode(t, await h.call('players.get', scope, { params: { playerId: p.id } }), 'PLAYER_NOT_FOUND', 'get: 404');
       errorCode(t, await h.call('players.kyc.get', scope, { params: { playerId: p.id } }), 'PLAYER_NOT_FOUND', 'kyc.get: 404');
       errorCode(
         t,
@@ -65,6 +66,8 @@ t.test('brand isolation on every players subject', async (t) => {
     const record = okBody<any>(t, await h.call('players.kyc.get', owner, { params: { playerId: p.id } }), 200);
     t.same(record.submissions, [], 'no stranger submission was stored');
     t.same(okBody(t, await h.call('players.find', owner, { query: { externalId: 'iso-1' } }), 200), { data: [{ ...p, kycStatus: 'aprovado' }] });
+    t.same(okBody(t, await h.call('players.get', owner, { params: { playerId: p.id } }), 200), { ...p, kycStatus: 'aprovado' }, 'get: the player by id');
+    errorCode(t, await h.call('players.get', owner, { params: { playerId: 'plr_unknown' } }), 'PLAYER_NOT_FOUND', 'get: an unknown id');
     const events = (await h.events()).filter((e) => (e.event.data as any).playerId === p.id);
     t.same(
       events.map((e) => (e.event.data as any).status),

@@ -142,11 +142,17 @@ t.test('responsible gaming', async (t) => {
     const exclude = (body: unknown) => h.call('players.rg.selfExclude', scope, { params: { playerId: p.id }, body, key: newKey() });
     errorCode(t, await exclude({ months: 13 }), 'VALIDATION_ERROR');
     errorCode(t, await exclude({ indefinite: false }), 'VALIDATION_ERROR');
-    const one = okBody<any>(t, await exclude({ months: 1 }), 200).selfExclusion;
+    const first = okBody<any>(t, await exclude({ months: 1 }), 200);
+    t.equal(first.selfExclusionChange, 'started');
+    const one = first.selfExclusion;
     t.ok(Date.parse(one.until) > Date.now() + 27 * DAY, 'a month ahead');
     t.match(okBody<any>(t, await state(p.id), 200), { status: 'autoexcluido', selfExcluded: true });
-    const three = okBody<any>(t, await exclude({ months: 3 }), 200).selfExclusion;
+    const longer = okBody<any>(t, await exclude({ months: 3 }), 200);
+    t.equal(longer.selfExclusionChange, 'extended', 'a longer term says it extended');
+    const three = longer.selfExclusion;
     t.equal(three.since, one.since, 'a longer term keeps its start');
+    const repeated = okBody<any>(t, await exclude({ months: 3 }), 200);
+    t.same([repeated.selfExclusionChange, repeated.selfExclusion], ['unchanged', three], 'the same request again answers the running one');
     errorCode(t, await exclude({ months: 1 }), 'SELF_EXCLUSION_ACTIVE', 'never shortened');
     errorCode(
       t,
@@ -176,6 +182,10 @@ t.test('responsible gaming', async (t) => {
       200,
     );
     t.same(excluded.selfExclusion.until, null);
+    const again = okBody<any>(t, await h.call('players.rg.selfExclude', scope, { params: { playerId: p.id }, body: { indefinite: true }, key: newKey() }), 200);
+    t.same([again.selfExclusionChange, again.selfExclusion], ['unchanged', excluded.selfExclusion], 'without end again: the running one');
+    const seEvents = (await h.events()).filter((e) => e.event.type === 'player.self_excluded' && (e.event.data as any).playerId === p.id);
+    t.equal(seEvents.length, 1, 'one event: nothing changed the second time');
     errorCode(
       t,
       await h.call('players.rg.selfExclude', scope, { params: { playerId: p.id }, body: { months: 12 }, key: newKey() }),

@@ -75,7 +75,7 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
     t.equal(login.ok ? 'ok' : login.error.code, 'PLAYER_IMPEDED', 'the login is refused');
     t.equal(await statusOf(atLogin!), 'restrito', 'the player is restricted');
     t.equal(await ended(sessions.atLogin.id), true, 'the open session ended before the answer');
-    t.equal(await round(sessions.atLogin.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
+    t.equal(await round(sessions.atLogin.gameUrl), 'GAME_SESSION_ENDED', 'its launch token is refused: the session ended');
   });
 
   t.test("at the day's first game session with no login: the wallet's own question ends its other sessions", async (t) => {
@@ -83,7 +83,7 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
     t.match(refused.ok ? 'ok' : refused.error, { code: 'PLAYER_IMPEDED' }, 'the new session is refused');
     t.equal(await statusOf(atSession!), 'restrito', 'the player is restricted');
     t.equal(await ended(sessions.atSession.id), true, 'the session opened before ended (the wallet answered players while it waited on them)');
-    t.equal(await round(sessions.atSession.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
+    t.equal(await round(sessions.atSession.gameUrl), 'GAME_SESSION_ENDED', 'its launch token is refused: the session ended');
   });
 
   t.test('in the sweep', async (t) => {
@@ -91,14 +91,14 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
     await stack.services.get('players')!.sql.query('delete from players.impediment_sweeps');
     await waitFor(async () => ended(sessions.bySweep.id), { what: 'the swept player’s session ended' });
     t.equal(await statusOf(bySweep!), 'restrito', 'the sweep restricted the listed player');
-    t.equal(await round(sessions.bySweep.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
+    t.equal(await round(sessions.bySweep.gameUrl), 'GAME_SESSION_ENDED', 'its launch token is refused: the session ended');
   });
 
   t.test('when our team puts the CPF on the list', async (t) => {
     const filed = await put(await cpfOf(byListing!), 'referee');
     t.same(filed.ok && filed.body.restricted, [byListing], 'restricted at once');
     t.equal(await ended(sessions.byListing.id), true, 'the open session ended before the answer');
-    t.equal(await round(sessions.byListing.gameUrl), 'LAUNCH_TOKEN_EXPIRED', 'its launch token is refused');
+    t.equal(await round(sessions.byListing.gameUrl), 'GAME_SESSION_ENDED', 'its launch token is refused: the session ended');
   });
 
   t.test("another player's session stays open", async (t) => {

@@ -177,7 +177,9 @@ t.test('responsible gaming on real-money play', async (t) => {
     t.equal(excluded.ok && excluded.status, 200);
     const [row] = await h.sql('select expires_at <= now() as ended from wallet.game_sessions where id = ?', [session.id]);
     t.equal(row.ended, true, 'the open session ended before the answer');
-    t.equal(reason(await play(tokenOf(session.gameUrl))), 'LAUNCH_TOKEN_EXPIRED');
+    const ended = await play(tokenOf(session.gameUrl));
+    t.equal(reason(ended), 'GAME_SESSION_ENDED', 'ended, not expired');
+    t.match(ended, { ok: false, error: { message: 'This game session has ended.' } }, 'neutral words: never why');
     t.equal(reason(await openSession(other)), 'self_excluded');
     await assertLedgerSound(t, h);
   });

@@ -17,7 +17,21 @@ export interface RuleHit {
   rule: AmlRule;
   summary: string;
   facts: Record<string, unknown>;
+  /** The case's risk when not the rule's own (riskOfRule): an in-and-out of a player who is leaving is low. */
+  risk?: RiskLevel;
 }
+
+/**
+ * Why a player's cash-out is expected, at the withdrawal: the player self-excluded, paused, or was
+ * restricted by an impediment hit (docs/aml.md, rule 1). Such a player may not deposit or play,
+ * and taking the balance out is what the rules ask for, not a pass-through.
+ */
+export type Leaving = 'self_excluded' | 'paused' | 'impeded';
+const LEAVING_WORDS: Record<Leaving, string> = {
+  self_excluded: 'the player is self-excluded',
+  paused: 'the player is paused',
+  impeded: 'the player is restricted by an impediment',
+};
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -71,7 +85,7 @@ export function splitDeposits(event: MoneyEvent, history: MoneyEvent[], t: AmlTh
  * Rule 1: a withdrawal requested within `inAndOutHours` of deposits, with the stakes of that
  * window under `inAndOutStakePercent` of what was deposited in it.
  */
-export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: string, t: AmlThresholds): RuleHit | undefined {
+export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: string, t: AmlThresholds, leaving?: Leaving): RuleHit | undefined {
   if (event.kind !== 'withdrawal') return undefined;
   const end = event.at.getTime();
   const deposits = within(history, 'deposit', end - t.inAndOutHours * HOUR, end);
@@ -79,11 +93,12 @@ export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: strin
   const deposited = sum(deposits);
   const bar = new Money(deposited).times(t.inAndOutStakePercent).div(100);
   if (new Money(stakes).gte(bar)) return undefined;
-  return {
-    rule: 'in_and_out',
-    summary: `withdrawal of ${event.amount} within ${t.inAndOutHours} h of deposits of ${deposited}, stakes ${stakes} (under ${t.inAndOutStakePercent}%)`,
-    facts: { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, events: [...deposits.map(brief), brief(event)] },
-  };
+  const summary = `withdrawal of ${event.amount} within ${t.inAndOutHours} h of deposits of ${deposited}, stakes ${stakes} (under ${t.inAndOutStakePercent}%)`;
+  const facts = { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, events: [...deposits.map(brief), brief(event)] };
+  if (!leaving) return { rule: 'in_and_out', summary, facts };
+  // Recorded, low: a person leaving takes their balance out (the rules ask for it); a case of its own
+  // for our team to see, holding no payout.
+  return { rule: 'in_and_out', summary: `${summary}; expected: ${LEAVING_WORDS[leaving]}`, facts: { ...facts, leaving }, risk: 'low' };
 }
 
 /** What the velocity rule weighs, for one kind: its sums over the last 24 h and over the 30 days before them. */
@@ -139,11 +154,13 @@ export function evaluateMoneyRules(input: {
   thresholds: AmlThresholds;
   /** What the player staked in the in-and-out window (withdrawals only). */
   stakes?: string;
+  /** Why the withdrawal's player is leaving, if they are (withdrawals only). */
+  leaving?: Leaving;
   otherPlayersOfDestination: Array<{ playerId: string; eventId: string; at: Date }>;
 }): RuleHit[] {
   const { event, history, thresholds: t } = input;
   const hits = [
-    input.stakes !== undefined ? inAndOut(event, history, input.stakes, t) : undefined,
+    input.stakes !== undefined ? inAndOut(event, history, input.stakes, t, input.leaving) : undefined,
     splitDeposits(event, history, t),
     highValue(event, t),
     sharedDestination(event, input.otherPlayersOfDestination),

@@ -1,11 +1,13 @@
 // Our compliance team's cases: the queue (GET /admin/aml/cases, a signed cursor), one case with
 // its evidence and steps, and the decision that moves it (audited by the gateway). Admin scope
-// only: nothing here is reachable with an operator's credentials.
+// only: nothing here is reachable with an operator's credentials. Dismissing a case opened or
+// joined by a sanctions hit lifts the player's freeze (the one flow that does: docs/aml.md).
 import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type amlAdminOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
+import type { PlayersAdmin } from '../players-admin.ts';
 import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../persistence/entities.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
@@ -125,7 +127,10 @@ export function adminAssignCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<
   };
 }
 
-export function adminDecideCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
+export function adminDecideCase(
+  deps: ServiceDeps<ComplianceConfig>,
+  players: Pick<PlayersAdmin, 'liftFreeze'>,
+): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
   const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
   return async (req) => {
     const { actor } = adminScopeOf(req);
@@ -144,6 +149,11 @@ export function adminDecideCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<
         tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
       );
       await tx.flush();
+      // A dismissed sanctions hit (not the person, or delisted) lifts the freeze, asked while the
+      // case's row is locked and before its commit: a lift that fails leaves the case as it was
+      // (503), a commit that fails after it leaves a lifted player with the case still open, which
+      // the same decision, made again, dismisses (the lift is idempotent). A reported one keeps it.
+      if (decision.status === 'dismissed' && c.rules.includes('sanctions')) await players.liftFreeze(c.playerId);
       const after = await inBrandView(profiles)(await caseView(tx, c));
       // The audit keeps the state and the reason, not the evidence (it is in the case).
       return {

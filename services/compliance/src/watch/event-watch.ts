@@ -6,9 +6,18 @@
 // A player's first KYC event has them screened (screening/screening.ts).
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
-import { EVENT_HEADERS, ENVIRONMENTS, eventsStreamName, eventsWildcard, walletStakesMessages, type Environment } from '@bo/contracts';
+import {
+  EVENT_HEADERS,
+  ENVIRONMENTS,
+  PLAYER_STATE_SUBJECT,
+  eventsStreamName,
+  eventsWildcard,
+  walletStakesMessages,
+  type Environment,
+  type PlayerState,
+} from '@bo/contracts';
 import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
-import { depositRulesBySums, evaluateMoneyRules, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
+import { depositRulesBySums, evaluateMoneyRules, type Leaving, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
 import { groupCommit } from './group-commit.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
@@ -41,7 +50,7 @@ export interface EventWatchOptions {
   /** Screens a player first seen in a KYC event (the hook after registration). */
   screening: Pick<Screening, 'screenNewPlayer'>;
   ackWaitMs: number;
-  /** Ask another service (the wallet's stakes). */
+  /** Ask another service (the wallet's stakes, the player's state). */
   call<R>(subject: string, body: unknown): Promise<R>;
   /** The watch's metrics (watch-metrics.ts); none in a test that does not read them. */
   metrics?: WatchMetrics;
@@ -79,6 +88,24 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
       to: at.toISOString(),
     });
     return answer.stakes;
+  }
+
+  /**
+   * Whether the player of a withdrawal is leaving (self-excluded, paused, restricted or closed
+   * after an impediment hit), from the players service's state: as it is when the withdrawal is
+   * judged, moments after it was asked (a redelivery long after reads a later state).
+   */
+  async function leavingAt(p: PlayerRef, at: Date): Promise<Leaving | undefined> {
+    const s = await o.call<PlayerState>(PLAYER_STATE_SUBJECT, { brandId: p.brandId, playerId: p.playerId });
+    if (s.restrictedAt) return 'impeded';
+    if (s.status === 'autoexcluido' || s.selfExcluded) return 'self_excluded';
+    if (s.rg?.pausedUntil && Date.parse(s.rg.pausedUntil) > at.getTime()) return 'paused';
+    return undefined;
+  }
+
+  /** What rule 1 weighs for a withdrawal: the stakes of its window and whether its player is leaving. */
+  async function withdrawalFacts(p: PlayerRef, at: Date, hours: number) {
+    return { stakes: await stakesBefore(p, at, hours), leaving: await leavingAt(p, at) };
   }
 
   /**
@@ -138,11 +165,11 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     // The wallet's answers are read before the transaction: no remote call while the player is
     // locked. A deposit that arrives after withdrawals it precedes (a redelivery after a crash)
     // needs their stakes too: they are judged again below.
-    const stakes = new Map<string, string>();
-    if (e.kind === 'withdrawal') stakes.set(e.eventId, await stakesBefore(p, e.at, thresholds.inAndOutHours));
+    const facts = new Map<string, { stakes: string; leaving: Leaving | undefined }>();
+    if (e.kind === 'withdrawal') facts.set(e.eventId, await withdrawalFacts(p, e.at, thresholds.inAndOutHours));
     if (e.kind === 'deposit') {
       for (const w of await laterWithdrawals(o.sql, p.brandId, p.playerId, e.at, thresholds.inAndOutHours)) {
-        stakes.set(w.eventId, await stakesBefore(p, w.at, thresholds.inAndOutHours));
+        facts.set(w.eventId, await withdrawalFacts(p, w.at, thresholds.inAndOutHours));
       }
     }
     return o.sql.transaction(
@@ -159,14 +186,14 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
         }
         const history = await playerHistory(tx, p.brandId, p.playerId, new Date(e.at.getTime() - 31 * DAY));
         const others = e.kind === 'withdrawal' ? await otherPlayersOfDestination(tx, p.brandId, p.playerId, e.destination) : [];
-        const hits = evaluateMoneyRules({ event: e, history, thresholds, stakes: stakes.get(e.eventId), otherPlayersOfDestination: others });
+        const hits = evaluateMoneyRules({ event: e, history, thresholds, ...facts.get(e.eventId), otherPlayersOfDestination: others });
         for (const hit of hits) await openOrJoinCase(tx, p, hit, e.eventId, e.at, WATCH_ACTOR);
         // Events normally arrive in order. One that arrives after later events of the player (a
         // redelivery after a crash) was missing from their history when they were judged: each
         // later event within the rules' reach (31 days) is judged again with it, so the hits come
         // out as in order (evidence is kept once per case, rule and event).
         for (const later of history.filter((h) => h.at.getTime() > e.at.getTime() && h.at.getTime() <= e.at.getTime() + 31 * DAY)) {
-          const again = evaluateMoneyRules({ event: later, history, thresholds, stakes: stakes.get(later.eventId), otherPlayersOfDestination: [] });
+          const again = evaluateMoneyRules({ event: later, history, thresholds, ...facts.get(later.eventId), otherPlayersOfDestination: [] });
           for (const hit of again) await openOrJoinCase(tx, p, hit, later.eventId, later.at, WATCH_ACTOR);
         }
         return hits;

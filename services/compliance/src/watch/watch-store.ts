@@ -168,7 +168,7 @@ export async function openOrJoinCase(
   at: Date,
   by: string,
 ): Promise<{ caseId: string; opened: boolean; risk: RiskLevel }> {
-  const risk = riskOfRule(hit.rule);
+  const risk = hit.risk ?? riskOfRule(hit.rule);
   const active = await tx.query<{ id: string; risk: RiskLevel; rules: AmlRule[] }>(
     `select id, risk, rules from ${S}.cases where brand_id = ? and player_id = ? and status in ('open', 'under_review') for update`,
     [p.brandId, p.playerId],

@@ -44,7 +44,7 @@ import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from 
 import { inTransaction } from '../flows/context.ts';
 import { assertSameRequest, recordIntent } from '../flows/keyed-intent.ts';
 import { adminActor, playerState } from './request.ts';
-import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa } from '../own-account/own-account-rules.ts';
+import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa, pixDestinationOf } from '../own-account/own-account-rules.ts';
 import type { OwnAccount } from '../own-account/setup.ts';
 
 /**
@@ -104,7 +104,8 @@ export function createWithdrawal(deps: ServiceDeps, own: OwnAccount): HandlerOf<
 
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();
-    const withdrawal = { playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination: input.destination };
+    const destination = pixDestinationOf(input.method, input.destination);
+    const withdrawal = { playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination };
     const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(scope, withdrawal, ref, now)));
     crashPoint('payments.withdraw.after-intent');
     return answerCreate(deps, (await readWithdrawal(deps.sql, id))!, ref);

@@ -2,7 +2,7 @@
 // player. The payer is kept on the deposit either way (our compliance team's record). A payer with
 // another CPF is never credited: the deposit ends `failed` (`payer_mismatch`) with
 // `deposit.failed` { refundRequired: true } in the same transaction, the wallet untouched.
-import { AppError, type DepositPayer } from '@bo/contracts';
+import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
 import { writeEvent, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { lockDeposit, payerValues } from '../persistence/deposit-store.ts';
@@ -30,10 +30,17 @@ export async function refusePayer(
       [at, PAYER_MISMATCH, at, ...payerValues(payer), row.id],
     );
     const failed: DepositRow = { ...row, status: 'failed', failedAt: at, failureReason: PAYER_MISMATCH, updatedAt: at };
+    // The reply and the event say who paid (the CPF masked): a client reading more than the status sees why.
+    const deposit = { ...depositView(failed), payer: { cpf: maskCpf(normaliseCpf(payer.cpf)) } };
     await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'deposit.failed', {
-      deposit: depositView(failed),
+      deposit,
       refundRequired: true,
     });
-    return { status: 200, body: depositView(failed) };
+    return { status: 200, body: deposit };
   });
+}
+
+/** A CPF as shown outside our team: its middle six digits only (`***.456.789-**`). */
+function maskCpf(cpf: string): string {
+  return `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`;
 }

@@ -30,13 +30,29 @@ export function checkWithdrawalWindow(player: PlayerState, now: Date): void {
   }
 }
 
-const notOwned = () => new AppError('DESTINATION_NOT_OWNED');
+/**
+ * Why a destination is not shown to be the player's (`details.reason`): the PSP knows no such PIX key;
+ * the key or account is another person's (never who); or the method's destination cannot be checked
+ * (a card, a TED account without a holder CPF).
+ */
+export type NotOwnedReason = 'unknown_key' | 'other_owner' | 'not_verifiable';
+const NOT_OWNED_MESSAGES: Record<NotOwnedReason, string> = {
+  unknown_key: 'No PIX key like this one is registered: check the key the player gave.',
+  other_owner: "The destination account is not in the player's own CPF.",
+  not_verifiable: "This destination cannot be shown to be in the player's own CPF: use a PIX key or a TED account (bank/branch/account/holderCpf).",
+};
+const notOwned = (reason: NotOwnedReason) => new AppError('DESTINATION_NOT_OWNED', NOT_OWNED_MESSAGES[reason], { reason });
 
 /** A CPF-shaped PIX key (11 digits, punctuation allowed). */
 const asCpfKey = (destination: string): string | undefined => {
   const digits = destination.replace(/[.\-\s]/g, '');
   return /^[0-9]{11}$/.test(digits) && isValidCpf(digits) ? digits : undefined;
 };
+
+/** A PIX destination as kept: a CPF key as its 11 digits (one key, however it was typed); anything else as given. */
+export function pixDestinationOf(method: string, destination: string): string {
+  return method === 'pix' ? (asCpfKey(destination) ?? destination) : destination;
+}
 
 /** `ted` destinations: `bank/branch/account/holderCpf` (the holder's CPF last). */
 export function tedHolderCpf(destination: string): string | undefined {
@@ -52,17 +68,20 @@ export async function checkDestinationOwned(
   caller: { operatorId: string },
 ): Promise<void> {
   if (method === 'ted') {
-    if (tedHolderCpf(destination) !== player.cpf) throw notOwned();
+    const holder = tedHolderCpf(destination);
+    if (holder === undefined) throw notOwned('not_verifiable');
+    if (holder !== player.cpf) throw notOwned('other_owner');
     return;
   }
   // Only a PIX key or a TED account can be shown to be the player's; a card is not a destination we can check.
-  if (method !== 'pix') throw notOwned();
+  if (method !== 'pix') throw notOwned('not_verifiable');
   const cpfKey = asCpfKey(destination);
   if (cpfKey !== undefined) {
-    if (cpfKey !== player.cpf) throw notOwned();
+    if (cpfKey !== player.cpf) throw notOwned('other_owner');
     return;
   }
   const owner = await keys.ownerOf(destination.trim(), caller);
   if (owner.result === 'unavailable') throw new AppError('PROVIDER_UNAVAILABLE');
-  if (owner.result === 'not_found' || owner.cpf !== player.cpf) throw notOwned();
+  if (owner.result === 'not_found') throw notOwned('unknown_key');
+  if (owner.cpf !== player.cpf) throw notOwned('other_owner');
 }

@@ -1,5 +1,5 @@
 // What our team reads about players, across brands: the KYC queue, the search by id, externalId,
-// CPF or e-mail, and one player's file (KYC submissions and history, limits).
+// CPF or e-mail, and one player's file (KYC submissions and history, limits, what holds the status).
 import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
 import { adminScopeOf, listCursor, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,6 +8,7 @@ import { PlayerEntity, type PlayerRow } from '../persistence/entities.ts';
 import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
 import { toKycSubmission, toLimits, toPlayer } from '../domain/player-views.ts';
 import { depositPerDayOf } from '../persistence/deposit-day.ts';
+import { standingOf } from '../domain/standing.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 
@@ -15,6 +16,7 @@ async function playerFile(em: EntityManager, row: PlayerRow) {
   const [submissions, history] = await Promise.all([listKycSubmissions(em, row.id), listKycHistory(em, row.id)]);
   return {
     player: toAdminPlayer(row),
+    standing: standingOf(row),
     kyc: {
       status: row.kycStatus,
       updatedAt: row.kycUpdatedAt.toISOString(),

@@ -8,6 +8,7 @@ import type { PlayerRow } from '../persistence/entities.ts';
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, historyOf, limitRows, rgView } from '../persistence/rg-store.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
+import { heldStatus } from '../domain/standing.ts';
 
 /** When compliance may lift the player's indefinite self-exclusion; null when they have none. */
 export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'status' | 'selfExcludedSince' | 'selfExcludedUntil'>): Date | null {
@@ -41,7 +42,7 @@ export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof resp
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
       const since = player.selfExcludedSince;
-      const indefinite = player.status === 'autoexcluido' && since != null && player.selfExcludedUntil == null;
+      const indefinite = heldStatus(player) === 'autoexcluido' && since != null && player.selfExcludedUntil == null;
       if (!indefinite) throw new AppError('SELF_EXCLUSION_ACTIVE', 'Only an indefinite self-exclusion is lifted by compliance; a fixed term ends by itself.');
       const liftableAt = new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
       if (now.getTime() < liftableAt.getTime()) {

@@ -8,7 +8,9 @@ import {
   AppError,
   PAUSE_MAX_HOURS,
   PAUSE_MIN_HOURS,
+  SELF_EXCLUSION_REPEAT_HOURS,
   validationError,
+  type SelfExclusionChange,
   type LimitPeriod,
   type LimitType,
   type OperatorScope,
@@ -21,6 +23,7 @@ import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../persistence/e
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
 import { endGameSessions } from './end-game-sessions.ts';
+import { heldStatus } from '../domain/standing.ts';
 import { commitRgChange } from './rg-change.ts';
 
 const routingOf = (p: PlayerRow) => ({ operatorId: p.operatorId, brandId: p.brandId, environment: p.environment });
@@ -112,15 +115,16 @@ function playerChange(
   req: { ctx: Parameters<typeof requestKeyOf>[0]; params: { playerId: string } },
   scope: OperatorScope,
   operation: string,
-  effect: (tx: EntityManager, player: PlayerRow, compliance: Awaited<ReturnType<typeof complianceOf>>, now: Date) => Promise<void>,
+  /** Its answer's extra fields, if any (stored with the answer, so a replay has them too). */
+  effect: (tx: EntityManager, player: PlayerRow, compliance: Awaited<ReturnType<typeof complianceOf>>, now: Date) => Promise<unknown>,
 ) {
   return runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), operation, async (tx) => {
     const player = await lockPlayer(tx, { id: req.params.playerId, brandId: scope.brandId });
     const compliance = await complianceOf(tx, player.operatorId);
     const now = ruleClock.now();
-    await effect(tx, player, compliance, now);
+    const extra = (await effect(tx, player, compliance, now)) as Record<string, unknown> | undefined;
     await tx.flush();
-    return { status: 200, body: await rgView(deps, player, compliance, await limitRows(tx, player.id), now, sqlIn(tx)) };
+    return { status: 200, body: { ...(await rgView(deps, player, compliance, await limitRows(tx, player.id), now, sqlIn(tx))), ...extra } };
   });
 }
 
@@ -185,13 +189,9 @@ export function selfExclude(deps: ServiceDeps): HandlerOf<typeof responsibleGami
     const body = req.body;
     const answer = await playerChange(deps, req, scope, 'players.rg.selfExclude', async (tx, player, _compliance, now) => {
       const until = 'months' in body ? monthsAhead(now, body.months) : null;
-      const running = player.status === 'autoexcluido' && player.selfExcludedSince != null;
-      if (running) {
-        // Only a longer term (or one without end) may replace the running one.
-        const current = player.selfExcludedUntil;
-        const longer = current !== null && current !== undefined && (until === null || until.getTime() > current.getTime());
-        if (!longer) throw new AppError('SELF_EXCLUSION_ACTIVE', undefined, { until: current ? current.toISOString() : null });
-      }
+      const running = heldStatus(player) === 'autoexcluido' && player.selfExcludedSince != null;
+      const selfExclusionChange: SelfExclusionChange = running ? runningTermAnswer(player.selfExcludedUntil ?? null, until) : 'started';
+      if (selfExclusionChange === 'unchanged') return { selfExclusionChange };
       const since = running ? player.selfExcludedSince! : now;
       await commitRgChange(tx, deps, player, now, {
         history: {
@@ -205,9 +205,28 @@ export function selfExclude(deps: ServiceDeps): HandlerOf<typeof responsibleGami
         event: 'player.self_excluded',
         data: { since: since.toISOString(), until: until ? until.toISOString() : null },
       });
+      return { selfExclusionChange };
     });
     // After the commit and before the answer: the wallet ends the player's open game sessions.
     await endGameSessions(deps, scope.brandId, req.params.playerId);
     return answer;
   };
+}
+
+/**
+ * A self-exclusion asked while one runs: `extended` when it ends at least SELF_EXCLUSION_REPEAT_HOURS
+ * later (or has no end, the running one a term); `unchanged` when it is the same request again (an
+ * end within that much of the running one's, or without end again): the running one is answered,
+ * with no event. A shorter one is refused: a self-exclusion is never shortened.
+ */
+function runningTermAnswer(current: Date | null, requested: Date | null): SelfExclusionChange {
+  if (current === null) {
+    if (requested === null) return 'unchanged';
+    throw new AppError('SELF_EXCLUSION_ACTIVE', undefined, { until: null });
+  }
+  if (requested === null) return 'extended';
+  const later = requested.getTime() - current.getTime();
+  if (later >= SELF_EXCLUSION_REPEAT_HOURS * 3_600_000) return 'extended';
+  if (later > -SELF_EXCLUSION_REPEAT_HOURS * 3_600_000) return 'unchanged';
+  throw new AppError('SELF_EXCLUSION_ACTIVE', undefined, { until: current.toISOString() });
 }

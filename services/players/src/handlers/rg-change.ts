@@ -7,6 +7,7 @@ import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayerRow } from '../persistence/entities.ts';
 import { recordChange, type RgChange } from '../persistence/rg-store.ts';
+import { setStatus } from '../domain/standing.ts';
 
 type PlayerFields = Partial<Pick<PlayerRow, 'status' | 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
 
@@ -18,7 +19,10 @@ export async function commitRgChange<T extends EventType>(
   change: { history: RgChange; set: PlayerFields; event: T; data: Omit<EventDataByType[T], 'playerId' | 'externalId'> },
 ): Promise<void> {
   recordChange(tx, player.id, now, change.history);
-  Object.assign(player, change.set, { updatedAt: now });
+  const { status, ...fields } = change.set;
+  Object.assign(player, fields, { updatedAt: now });
+  // Under a sanctions freeze the status stays bloqueado: the flow's status is the one the lift goes back to.
+  if (status) setStatus(player, status);
   await tx.flush();
   await writeEvent(sqlIn(tx), deps.schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, change.event, {
     playerId: player.id,

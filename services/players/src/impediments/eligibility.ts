@@ -14,6 +14,7 @@ import { sqlIn, writeEvent, type ServiceDeps, type SqlRunner } from '@bo/service
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
 import { OperatorComplianceEntity, type ImpedimentMoment, type PlayerRow } from '../persistence/entities.ts';
+import { setStatus } from '../domain/standing.ts';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { endGameSessions } from '../handlers/end-game-sessions.ts';
 import { INTERNAL_HIT, consultsInternalList, listedCpfs, type CheckAnswer } from './internal-registry.ts';
@@ -170,7 +171,7 @@ export async function afterRestriction(deps: ServiceDeps, players: ReadonlyArray
 export async function restrictPlayer(tx: EntityManager, schema: string, playerId: string, now: Date, config: PlayersConfig): Promise<boolean> {
   const player = await lockPlayer(tx, { id: playerId });
   if (player.restrictedAt || player.status === 'encerrado') return false;
-  player.status = 'restrito';
+  setStatus(player, 'restrito');
   player.restrictedAt = now;
   player.updatedAt = now;
   await writeEvent(sqlIn(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'player.restricted', {

@@ -76,6 +76,14 @@ export const PlayerEntity = defineEntity({
     restrictedAt: p.datetime().nullable(),
     /** br-spa: when payments took the balance of the player closed after a hit (impediments/closing.ts). */
     closeoutDoneAt: p.datetime().nullable(),
+    /**
+     * A sanctions freeze (docs/aml.md): set by the compliance service's screening, cleared only by the
+     * dismissal of the player's sanctions case. While set the status is `bloqueado` (the CHECK holds it:
+     * a path that forgot the freeze fails instead of lifting it).
+     */
+    frozenAt: p.datetime().nullable().check("frozen_at is null or (status = 'bloqueado' and status_before_freeze is not null)"),
+    /** The status a freeze holds: the one the player goes back to when it is lifted (flows that end meanwhile write here). */
+    statusBeforeFreeze: p.text().$type<PlayerStatus>().nullable().check(oneOf('status_before_freeze', PLAYER_STATUSES)),
     /** Registered under br-spa: one such player per CPF per brand while not closed (players_one_per_cpf). */
     cpfUnique: p.boolean().default(false),
     createdAt: p.datetime(),

@@ -220,6 +220,19 @@ export class InternalImpediments extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create). */
+export class SanctionsFreeze extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "players"."players" add "frozen_at" timestamptz null, add "status_before_freeze" text null');
+    this.addSql(
+      'alter table "players"."players" add constraint "players_frozen_at_check" check (frozen_at is null or (status = \'bloqueado\' and status_before_freeze is not null))',
+    );
+    this.addSql(
+      "alter table \"players\".\"players\" add constraint \"players_status_before_freeze_check\" check (status_before_freeze in ('ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'))",
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -236,4 +249,5 @@ export const playerMigrations = [
   { name: '0010_player_status_history', class: PlayerStatusHistory },
   { name: '0011_internal_impediments', class: InternalImpediments },
   { name: '0012_players_brand_cpf', class: PlayersBrandCpf },
+  { name: '0013_sanctions_freeze', class: SanctionsFreeze },
 ];

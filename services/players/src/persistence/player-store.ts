@@ -1,7 +1,7 @@
 // Reads and writes of players that several handlers share. Public operations always pass the
 // caller's brand: a player of another brand is indistinguishable from an unknown one.
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { AppError, type KycStatus } from '@bo/contracts';
+import { AppError, type KycStatus, type PlayerStatus } from '@bo/contracts';
 import { sqlIn, writeEvent } from '@bo/service-kit';
 import { KycHistoryEntity, KycSubmissionEntity, PlayerEntity, type KycHistoryRow, type KycSubmissionRow, type PlayerRow } from './entities.ts';
 
@@ -74,4 +74,14 @@ export async function changeKycStatus(
     status,
   });
   return true;
+}
+
+/** `player.status.changed` into the outbox, in the caller's transaction: the status alone, never why (no tipping off). */
+export async function writeStatusChanged(tx: EntityManager, schema: string, player: PlayerRow, previousStatus: PlayerStatus): Promise<void> {
+  await writeEvent(sqlIn(tx), schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, 'player.status.changed', {
+    playerId: player.id,
+    externalId: player.externalId,
+    previousStatus,
+    status: player.status,
+  });
 }

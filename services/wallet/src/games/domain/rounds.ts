@@ -131,3 +131,8 @@ export function decideSlots(amount: string, rng: Rng): RoundDecision {
   const payout = cents(new BigNumber(amount).times(multiplier));
   return { win: new BigNumber(payout).gt(0), payout, outcome: { reels: reels.map((s) => s.symbol), multiplier } };
 }
+
+/** The refusal of a session that is over: neutral words for one ended before its time (never why), else expired. */
+export function sessionOver(endedAt: Date | string | null | undefined): AppError {
+  return new AppError(endedAt ? 'GAME_SESSION_ENDED' : 'LAUNCH_TOKEN_EXPIRED');
+}

@@ -4,7 +4,7 @@ import { AppError, isAppError, type gamePlayMessages, type PlaySessionView } fro
 import { formatMoney, type HandlerOf, internalScopeOf } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readWallet } from '../../ledger/index.ts';
-import { BET_LIMITS } from '../domain/rounds.ts';
+import { BET_LIMITS, sessionOver } from '../domain/rounds.ts';
 import type { GameRow, GameSessionRow } from '../store/entities.ts';
 import { findSessionWithGame } from '../store/session-rows.ts';
 import type { GamesContext } from './context.ts';
@@ -29,7 +29,7 @@ export async function openSessionByToken(
 ): Promise<{ session: GameSessionRow; game: GameRow }> {
   const found = await findSessionWithGame(em, verifyLaunchToken(ctx, token), opts);
   if (!found) throw new AppError('LAUNCH_TOKEN_INVALID');
-  if (found.session.expiresAt.getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  if (found.session.expiresAt.getTime() <= Date.now()) throw sessionOver(found.session.endedAt);
   return found;
 }
 

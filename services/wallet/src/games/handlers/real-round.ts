@@ -14,7 +14,7 @@ import { playerAccountId, stakeableNow } from '../../ledger/index.ts';
 import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';
 import { decideRound, insufficientFunds } from '../domain/rounds.ts';
 import { gameClearingAccount, postRealRound, type RealRound } from '../store/game-round.ts';
-import { findRoundByClientId, sessionOpenAt } from '../store/round-records.ts';
+import { assertSessionOpenAt, findRoundByClientId } from '../store/round-records.ts';
 import type { GamesContext } from './context.ts';
 import { announceLimitReached } from './limit-reached.ts';
 import { assertStillMayPlay } from './player-check.ts';
@@ -116,6 +116,6 @@ export async function playRealRound(
   // than the balance.
   const prior = await played();
   if (prior) return prior;
-  if (!(await sessionOpenAt(ctx.deps.sql, sessionId, round.createdAt))) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  await assertSessionOpenAt(ctx.deps.sql, sessionId, round.createdAt);
   throw insufficientFunds(await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency));
 }

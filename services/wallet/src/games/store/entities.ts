@@ -47,6 +47,8 @@ export const GameSessionEntity = defineEntity({
     /** Rounds played so far; the next round is number `roundsPlayed + 1` (game_rounds.seq). */
     roundsPlayed: p.integer().default(0),
     expiresAt: p.datetime(),
+    /** Set when the session was ended before its time (a restriction of the player); null when it ran to its end. */
+    endedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
   },
 });

@@ -187,6 +187,16 @@ export class Games0007RoundOutcomeAsText extends Migration {
   }
 }
 
+/**
+ * When a session was ended before its time (a self-exclusion, an impediment hit: games.sessions.endForPlayer);
+ * null for one that ran to its end. A round or the page on such a session says it ended, not that it expired.
+ */
+export class Games0008SessionEndedAt extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.game_sessions add column ended_at timestamptz');
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
@@ -195,4 +205,5 @@ export const gameMigrations = [
   { name: 'Games0005ResponsibleGaming', class: Games0005ResponsibleGaming },
   { name: 'Games0006RoundCounters', class: Games0006RoundCounters },
   { name: 'Games0007RoundOutcomeAsText', class: Games0007RoundOutcomeAsText },
+  { name: 'Games0008SessionEndedAt', class: Games0008SessionEndedAt },
 ];

@@ -3,6 +3,7 @@
 // the end of a player's open sessions. The ORM's reads are session-rows.ts.
 import { AppError, type Environment } from '@bo/contracts';
 import { formatMoney, onlyRow, type SqlRunner } from '@bo/service-kit';
+import { sessionOver } from '../domain/rounds.ts';
 import type { RoundView } from '../domain/views.ts';
 
 // Raw rows carry timestamps as text.
@@ -20,9 +21,13 @@ export async function findRoundByClientId(sql: SqlRunner, sessionId: string, cli
 }
 
 /** Whether the session is still open at `at` (its row's expires_at is authoritative: it can be shortened). */
-export async function sessionOpenAt(sql: SqlRunner, sessionId: string, at: Date): Promise<boolean> {
-  const rows = await sql.query(`select 1 from wallet.game_sessions where id = ? and expires_at > ?::timestamptz`, [sessionId, at]);
-  return rows.length > 0;
+/** Throws when the session is over at `at`: ended before its time (GAME_SESSION_ENDED) or expired. */
+export async function assertSessionOpenAt(sql: SqlRunner, sessionId: string, at: Date): Promise<void> {
+  const rows = await sql.query<{ open: boolean; ended_at: Date | null }>(
+    'select expires_at > ?::timestamptz as open, ended_at from wallet.game_sessions where id = ?',
+    [at, sessionId],
+  );
+  if (!rows[0]?.open) throw sessionOver(rows[0]?.ended_at ?? null);
 }
 
 export interface FirstLook {
@@ -42,6 +47,7 @@ export interface FirstLook {
 export async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId: string | undefined): Promise<FirstLook> {
   const rows = await sql.query<
     Omit<FirstLook, 'prior'> & {
+      endedAt: Date | null;
       roundId: string | null;
       amount: string;
       payout: string;
@@ -51,7 +57,7 @@ export async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId
       createdAt: Date;
     }
   >(
-    `select s.operator_id as "operatorId", s.environment, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", g.id as "gameId", g.kind as "gameKind",
+    `select s.operator_id as "operatorId", s.environment, s.brand_id as "brandId", s.player_id as "playerId", s.currency, s.mode, s.expires_at as "expiresAt", s.ended_at as "endedAt", g.id as "gameId", g.kind as "gameKind",
             r.id as "roundId", r.amount, r.payout, r.win, r.outcome, r.balance_after as "balanceAfter", r.created_at as "createdAt"
      from wallet.game_sessions s join wallet.games g on g.id = s.game_id
      left join wallet.game_rounds r on r.session_id = s.id and r.client_round_id = ?
@@ -61,7 +67,7 @@ export async function firstLook(sql: SqlRunner, sessionId: string, clientRoundId
   const row = rows[0];
   if (!row) throw new AppError('LAUNCH_TOKEN_INVALID');
   // The row's expires_at is authoritative (it can be shortened to end a session early).
-  if (new Date(row.expiresAt).getTime() <= Date.now()) throw new AppError('LAUNCH_TOKEN_EXPIRED');
+  if (new Date(row.expiresAt).getTime() <= Date.now()) throw sessionOver(row.endedAt);
   const prior = row.roundId
     ? {
         id: row.roundId,
@@ -94,13 +100,11 @@ export async function sessionOperatorId(sql: SqlRunner, sessionId: string): Prom
   return row?.operatorId;
 }
 
-/** Ends the player's open sessions at `now` (their expires_at moved to it); how many were open. */
+/** Ends the player's open sessions at `now` (their expires_at moved to it, ended_at set); how many were open. */
 export async function endOpenSessions(sql: SqlRunner, brandId: string, playerId: string, now: Date): Promise<number> {
-  const rows = await sql.query('update wallet.game_sessions set expires_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id', [
-    now,
-    brandId,
-    playerId,
-    now,
-  ]);
+  const rows = await sql.query(
+    'update wallet.game_sessions set expires_at = ?, ended_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id',
+    [now, now, brandId, playerId, now],
+  );
   return rows.length;
 }
