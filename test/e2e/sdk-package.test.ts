@@ -8,14 +8,14 @@ import t from 'tap';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nodeRelease, runClean } from './support/node-releases.ts';
+import { nodeRelease, otherNodeReleases, runClean } from './support/node-releases.ts';
 import { startStack } from './support/stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SDK_DIR = path.join(ROOT, 'packages/sdk');
 const TSC = path.join(ROOT, 'node_modules/.bin/tsc');
-// The latest release of each supported line at the time of writing; Node 24 is the pinned one running this test.
-const OTHER_NODES = ['20.20.2', '22.23.3'];
+// Node 20 and 22 as installed with the project (root devDependencies `node20`, `node22`); Node 24 is the pinned one running this test.
+const OTHER_NODES = otherNodeReleases().map((r) => r.version);
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
 
 /** The README's quick start, as written. */
@@ -56,7 +56,7 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
       () => undefined,
     ),
   );
-  const nodes = [...(await Promise.all(OTHER_NODES.map(async (v) => [v, await nodeRelease(v)] as const))), [process.versions.node, process.execPath] as const];
+  const nodes = [...OTHER_NODES.map((v) => [v, nodeRelease(v)] as const), [process.versions.node, process.execPath] as const];
 
   const packed = JSON.parse(await runClean('npm', ['pack', '-w', '@bo/sdk', '--json', '--pack-destination', dir], { cwd: ROOT })) as [
     { filename: string; files: { path: string }[] },
@@ -159,7 +159,7 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
 t.test('installing the SDK directory by path builds it, or says what to do', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-sdk-path-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const node20 = await nodeRelease(OTHER_NODES[0]!);
+  const node20 = nodeRelease(OTHER_NODES[0]!);
   // As in a fresh clone: nothing built.
   rmSync(path.join(SDK_DIR, 'dist'), { recursive: true, force: true });
   // npm run on Node 20, as the other project's (the build itself uses the monorepo's tools).
