@@ -5,19 +5,25 @@
 // sandbox; --live for production). Idempotent
 // operations get a fresh Idempotency-Key unless --idempotency-key KEY is given (to retry).
 // Prints the answer's status and key headers on stderr, its body (or --field NAME of it) on
-// stdout; exits 1 on >= 400.
+// stdout; exits 1 on >= 400. `npm run -s api -- cpf` prints a fresh valid CPF (sandbox players:
+// under br-spa a CPF registers once per brand).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { OperatorClient, publicOperations, type Operation } from '@bo/contracts';
+import { OperatorClient, generateCpf, publicOperations, type Operation } from '@bo/contracts';
 import { REPO_ROOT, startDataDir } from './start-data-dir.ts';
 
 const usage =
   'usage: npm run api -- METHOD PATH [JSON|@file.json] [--live] [--idempotency-key KEY] [--field NAME]\n' +
+  '       npm run -s api -- cpf      (prints a fresh valid CPF, for sandbox players)\n' +
   '  e.g. npm run api -- GET /me\n' +
-  '       npm run api -- POST /players \'{"externalId":"p-1","name":"Ana Souza","email":"ana@example.com","cpf":"52998224725","birthDate":"1990-05-17"}\'';
+  '       npm run api -- POST /players \'{"externalId":"p-1","name":"Ana Souza","email":"ana@example.com","cpf":"\'$(npm run -s api -- cpf)\'","birthDate":"1990-05-17"}\'';
 
 const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === 'cpf') {
+  console.log(generateCpf());
+  process.exit(0);
+}
 const flag = (name: string) => {
   const i = args.indexOf(name);
   if (i < 0) return undefined;

@@ -1,5 +1,5 @@
 // `npm start`: the whole system on one machine. Finds or starts Postgres and NATS the way
-// scripts/local-infra.ts describes, starts the five services and the gateway, creates a demo
+// scripts/local-infra.ts describes, starts the six domain services and the gateway, creates a demo
 // operator on first run and prints how to call it. A process that dies once the system is up is
 // restarted with a back-off (scripts/supervisor.ts); one that dies before stops everything, with
 // its reason. SIGINT, SIGTERM or SIGHUP (Ctrl-C, or a signal to npm or to this script) stop every

@@ -12,6 +12,7 @@ import { failureText, StartupError } from './startup-error.ts';
 import { onStopRequest } from './stop-signals.ts';
 import { TapProgress } from './tap-progress.ts';
 import { findOrInstallChromium } from './test-browser.ts';
+import { turboTestArgs } from './turbo-test-args.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data');
@@ -89,8 +90,7 @@ mkdirSync(dataDir, { recursive: true });
 const logFile = path.join(dataDir, 'test-output.log');
 const raw = createWriteStream(logFile);
 const progress = new TapProgress((line) => console.log(line));
-const filters = process.argv.slice(2).map((f) => `--filter=${f}`);
-turbo = spawn('turbo', ['run', 'test', '--force', '--concurrency=2', '--log-order=stream', '--continue', ...filters], {
+turbo = spawn('turbo', turboTestArgs(process.argv.slice(2)), {
   cwd: root,
   env,
   stdio: ['ignore', 'pipe', 'pipe'],

@@ -56,3 +56,12 @@ t.test('npm run api reads the demo operator from START_DATA_DIR', async (t) => {
   t.match(missing.out, `No credentials: set OPERATOR_KEY and OPERATOR_SECRET, or run \`npm start\` once (it writes`);
   t.match(missing.out, path.relative(ROOT, path.join(dataDir, 'empty', 'demo-operator.json')), 'naming the file it looked for');
 });
+
+t.test('npm run -s api -- cpf prints a fresh valid CPF (the README journey registers one per run)', async (t) => {
+  const { isValidCpf } = await import('@bo/contracts');
+  const [a, b] = [await runApi(['cpf'], {}), await runApi(['cpf'], {})];
+  t.same([a.code, b.code], [0, 0]);
+  t.match(a.out, /^\d{11}\n$/, 'eleven digits, nothing else');
+  t.ok(isValidCpf(a.out.trim()) && isValidCpf(b.out.trim()), 'valid check digits');
+  t.not(a.out, b.out, 'a new one each time');
+});

@@ -162,7 +162,8 @@ t.test('operator journey through the SDK', async (t) => {
   const dup = await errorOf(sdk.deposits.create(player.id, { amount: '5.00', currency: 'BRL', method: 'pix', externalReference: 'sdk-psp-1' }));
   t.ok(dup instanceof ConflictError && dup.is('DEPOSIT_ALREADY_EXISTS'));
   t.equal(dup.details?.depositId, deposit.body.id, 'the conflict names the existing deposit');
-  const mismatch = await errorOf(sdk.deposits.create(player.id, { amount: '1.00', currency: 'USD', method: 'pix', externalReference: 'sdk-psp-x' }));
+  // The SDK's types offer BRL only; cast, to see what the API answers.
+  const mismatch = await errorOf(sdk.deposits.create(player.id, { amount: '1.00', currency: 'USD' as 'BRL', method: 'pix', externalReference: 'sdk-psp-x' }));
   t.same(summary(mismatch), { name: 'ValidationError', code: 'CURRENCY_MISMATCH', status: 422, hasRequestId: true });
   lose = 1;
   const confirmed = await flaky.request('confirmDeposit', { params: { depositId: deposit.body.id } });
@@ -346,11 +347,13 @@ t.test('operator journey through the SDK', async (t) => {
     'the webhook vector verifies with both schemes',
   );
 
-  // The README's quick start, run as written against this system with a fresh operator's key.
+  // The README's quick start, run as written against this system with a fresh br-spa operator's
+  // key (as the demo operator `npm start` creates), twice: each run makes its own CPF.
   const readme = readFileSync(path.resolve(import.meta.dirname, '../../packages/sdk/README.md'), 'utf8');
   const quickStart = /## Quick start\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  t.equal(quickStart.trim().split('\n').length, 5, 'the README quick start is five lines');
+  t.ok(quickStart.includes('generateCpf()') && quickStart.includes('payer'), 'the README has the quick start');
   const qs = await stack.createOperator('SDK Quick Start');
+  t.equal((await stack.admin('PUT', `/admin/operators/${qs.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
   const dir = mkdtempSync(path.join(tmpdir(), 'sdk-quick-start-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const script = path.join(dir, 'quick-start.mjs');
@@ -360,6 +363,14 @@ t.test('operator journey through the SDK', async (t) => {
       .replace("from '@bo/sdk'", `from '${pathToFileURL(path.resolve(import.meta.dirname, '../../packages/sdk/src/index.ts'))}'`)
       .replace('https://api.example.com/api/v1', baseUrl),
   );
-  const run = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, BO_KEY: qs.sandbox.key, BO_SECRET: qs.sandbox.secret } });
-  t.match(run.stdout, /status: 'confirmed'[\s\S]*available: '100\.00'/, 'it registers, deposits, confirms and shows the credited wallet');
+  for (const round of ['first', 'second']) {
+    const run = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, BO_KEY: qs.sandbox.key, BO_SECRET: qs.sandbox.secret } }).catch(
+      (e: { stdout?: string; stderr?: string }) => ({ stdout: `${e.stdout ?? ''}${e.stderr ?? ''}` }),
+    );
+    t.match(
+      run.stdout,
+      /status: 'confirmed'[\s\S]*available: '100\.00'/,
+      `${round} run on br-spa: it registers, deposits, confirms and shows the credited wallet`,
+    );
+  }
 });

@@ -8,14 +8,14 @@ import t from 'tap';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nodeRelease, runClean } from './support/node-releases.ts';
+import { nodeRelease, otherNodeReleases, runClean } from './support/node-releases.ts';
 import { startStack } from './support/stack.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SDK_DIR = path.join(ROOT, 'packages/sdk');
 const TSC = path.join(ROOT, 'node_modules/.bin/tsc');
-// The latest release of each supported line at the time of writing; Node 24 is the pinned one running this test.
-const OTHER_NODES = ['20.20.2', '22.23.3'];
+// Node 20 and 22 as installed with the project (root devDependencies `node20`, `node22`); Node 24 is the pinned one running this test.
+const OTHER_NODES = otherNodeReleases().map((r) => r.version);
 const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline'];
 
 /** The README's quick start, as written. */
@@ -23,7 +23,7 @@ const quickStart = (): string => {
   const readme = readFileSync(path.join(SDK_DIR, 'README.md'), 'utf8');
   return /## Quick start\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 };
-const IMPORT_LINE = "import { BackOffice } from '@bo/sdk';\n";
+const IMPORT_LINE = "import { BackOffice, generateCpf } from '@bo/sdk';\n";
 /** The same program for CommonJS: `require`, and the rest in an async function (no top-level await). */
 const asCommonJs = (esm: string, requireLine: string) => `${requireLine}\n(async () => {\n${esm.replace(IMPORT_LINE, '')}})();\n`;
 
@@ -56,7 +56,7 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
       () => undefined,
     ),
   );
-  const nodes = [...(await Promise.all(OTHER_NODES.map(async (v) => [v, await nodeRelease(v)] as const))), [process.versions.node, process.execPath] as const];
+  const nodes = [...OTHER_NODES.map((v) => [v, nodeRelease(v)] as const), [process.versions.node, process.execPath] as const];
 
   const packed = JSON.parse(await runClean('npm', ['pack', '-w', '@bo/sdk', '--json', '--pack-destination', dir], { cwd: ROOT })) as [
     { filename: string; files: { path: string }[] },
@@ -116,6 +116,35 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
   );
   const tscOutput = await attempt(runClean(TSC, ['-p', app], { cwd: app }));
   t.equal(tscOutput, '', 'the quick start type-checks as ESM and as CommonJS TypeScript');
+  // A project without @types/node (the default libraries only) compiles against the declarations,
+  // and they refuse a method or a currency the API would refuse (422) at compile time.
+  writeFileSync(
+    path.join(app, 'no-node-types.ts'),
+    [
+      "import { BackOffice, generateCpf, verifyWebhook, type CreateDeposit, type EventType } from '@bo/sdk';",
+      "const sdk = new BackOffice({ baseUrl: 'https://api.example.com/api/v1', key: 'bk_test_x', secret: 'sk_test_x' });",
+      "const ok: CreateDeposit = { amount: '1.00', currency: 'BRL', method: 'pix', externalReference: 'r' };",
+      '// @ts-expect-error: not a method the contract offers',
+      "const bitcoin: CreateDeposit = { amount: '1.00', currency: 'BRL', method: 'bitcoin', externalReference: 'r' };",
+      "// @ts-expect-error: not the brand's currency",
+      "const usd: CreateDeposit = { amount: '1.00', currency: 'USD', method: 'pix', externalReference: 'r' };",
+      "const event: EventType = 'deposit.confirmed';",
+      "export const used = [sdk.deposits.confirm('dep_1', { payer: { cpf: generateCpf() } }), ok, bitcoin, usd, event, verifyWebhook];",
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    path.join(app, 'tsconfig.no-node.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      files: ['no-node-types.ts'],
+    }),
+  );
+  t.equal(
+    await attempt(runClean(TSC, ['-p', path.join(app, 'tsconfig.no-node.json')], { cwd: app })),
+    '',
+    'the declarations compile without @types/node, and refuse method "bitcoin" and currency "USD"',
+  );
   // The same exports through import and require.
   writeFileSync(
     path.join(app, 'surface.mjs'),
@@ -123,12 +152,14 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
   );
 
   const stack = await stackStarting;
+  // As the demo operator `npm start` creates: compliance profile br-spa.
   const op = await stack.createOperator('SDK Package');
+  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
   const baseUrl = `${stack.publicUrl}/api/v1`;
   writeFileSync(path.join(app, 'quick-start.mjs'), code.replace('https://api.example.com/api/v1', baseUrl));
   writeFileSync(
     path.join(app, 'quick-start.cjs'),
-    asCommonJs(code.replace('https://api.example.com/api/v1', baseUrl), "const { BackOffice } = require('@bo/sdk');"),
+    asCommonJs(code.replace('https://api.example.com/api/v1', baseUrl), "const { BackOffice, generateCpf } = require('@bo/sdk');"),
   );
   const env = { ...process.env, BO_KEY: op.sandbox.key, BO_SECRET: op.sandbox.secret };
 
@@ -159,7 +190,7 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
 t.test('installing the SDK directory by path builds it, or says what to do', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'bo-sdk-path-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const node20 = await nodeRelease(OTHER_NODES[0]!);
+  const node20 = nodeRelease(OTHER_NODES[0]!);
   // As in a fresh clone: nothing built.
   rmSync(path.join(SDK_DIR, 'dist'), { recursive: true, force: true });
   // npm run on Node 20, as the other project's (the build itself uses the monorepo's tools).

@@ -1,7 +1,9 @@
 // Every snippet of the served /signing-snippets.json runs unmodified against the real system:
 // each signer signs real requests (a GET, a percent-encoded query, a non-ASCII body, an empty-body
-// POST) that the gateway accepts; each verifier accepts a real delivery and the published test
-// vector (with its clock), and rejects the vector at the current clock and a tampered body.
+// POST) that the gateway accepts; each verifier accepts a real delivery (with either scheme's
+// headers alone too) and the published test vector (with its clock), and the rotation vector given
+// the new secret alone, the previous alone, or a list; it rejects the vector at the current clock, a
+// tampered body, another secret, and the X- headers alone given only the new secret.
 // Node, Python and bash always run; PHP, Ruby and Go run when their toolchain is installed
 // (apt: php-cli, ruby, golang-go) and are skipped, visibly, otherwise.
 import t, { type Test } from 'tap';
@@ -21,7 +23,7 @@ interface SignTask {
   timestamp?: string;
 }
 interface VerifyTask {
-  secret: string;
+  secrets: string[];
   headers: Record<string, string>;
   bodyB64: string;
   tolerance: number;
@@ -70,7 +72,7 @@ for v in task["verify"]:
     kw = {"tolerance": v["tolerance"]}
     if v["now"] is not None:
         kw["now"] = v["now"]
-    out["verify"].append(verify_webhook(v["secret"], v["headers"], base64.b64decode(v["bodyB64"]), **kw))
+    out["verify"].append(verify_webhook(v["secrets"], v["headers"], base64.b64decode(v["bodyB64"]), **kw))
 print(json.dumps(out))
 `;
 
@@ -85,8 +87,7 @@ foreach ($task['sign'] as $s) {
   $out['sign'][] = ['ts' => $h['X-Timestamp'], 'sig' => $h['X-Signature']];
 }
 foreach ($task['verify'] as $v) {
-  $lower = array_change_key_case($v['headers'], CASE_LOWER);
-  $out['verify'][] = verify_webhook($v['secret'], $lower['x-webhook-timestamp'], $lower['x-webhook-signature'], base64_decode($v['bodyB64']), $v['tolerance'], $v['now']);
+  $out['verify'][] = verify_webhook($v['secrets'], $v['headers'], base64_decode($v['bodyB64']), $v['tolerance'], $v['now']);
 }
 echo json_encode($out);
 `;
@@ -104,7 +105,7 @@ end
 task['verify'].each do |v|
   opts = { tolerance: v['tolerance'] }
   opts[:now] = v['now'] unless v['now'].nil?
-  out['verify'] << verify_webhook(v['secret'], v['headers'], Base64.decode64(v['bodyB64']), **opts)
+  out['verify'] << verify_webhook(v['secrets'], v['headers'], Base64.decode64(v['bodyB64']), **opts)
 end
 puts JSON.generate(out)
 `;
@@ -126,7 +127,7 @@ type task struct {
 	Key, Secret, Whsec string
 	Sign               []struct{ Method, Path, Body, Timestamp string }
 	Verify             []struct {
-		Secret    string
+		Secrets   []string
 		Headers   map[string]string
 		BodyB64   string
 		Tolerance int64
@@ -162,7 +163,7 @@ func main() {
 		if v.Now != nil {
 			now = time.Unix(*v.Now, 0)
 		}
-		out.Verify = append(out.Verify, bosign.Verify(v.Secret, h.Get("X-Webhook-Timestamp"), h.Get("X-Webhook-Signature"), body, time.Duration(v.Tolerance)*time.Second, now))
+		out.Verify = append(out.Verify, bosign.Verify(v.Secrets, h, body, time.Duration(v.Tolerance)*time.Second, now))
 	}
 	json.NewEncoder(os.Stdout).Encode(out)
 }
@@ -197,7 +198,8 @@ t.test('every signing snippet runs unmodified against the real system', async (t
   const vectors = await fetchJson('/test-vectors.json');
   const vector = vectors.webhooks[0];
   t.same(Object.keys(snippets.requestSigning).sort(), ['bash', 'go', 'node', 'php', 'python', 'ruby']);
-  t.same(Object.keys(snippets.webhookVerification).sort(), ['go', 'node', 'php', 'python', 'ruby']);
+  t.same(Object.keys(snippets.webhookVerification).sort(), ['bash', 'go', 'node', 'php', 'python', 'ruby']);
+  const rotation = vectors.webhookRotation;
 
   const work = mkdtempSync(path.join(tmpdir(), 'snippets-'));
   t.teardown(() => rmSync(work, { recursive: true, force: true }));
@@ -226,27 +228,41 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const res = await fetch(`${stack.publicUrl}${s.path}`, { method: s.method, headers, body: s.body || undefined });
     return { status: res.status, body: (await res.json()) as any };
   };
+  const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
+  const only = (headers: Record<string, string>, x: boolean) =>
+    Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase().startsWith('x-webhook-') === x));
+  const OTHER_SECRET = 'whsec_dW5yZWxhdGVkLXNlY3JldC0wMTIzNDU2Nzg5';
   const verifyTasks = (delivery: { headers: Record<string, string>; raw: Buffer }): VerifyTask[] => {
     const vectorHeaders = { 'X-Webhook-Id': vector.id, 'X-Webhook-Timestamp': vector.timestamp, 'X-Webhook-Signature': vector.signature };
+    const real = (headers: Record<string, string>, raw = delivery.raw) => ({
+      secrets: [cred.webhookSecret],
+      headers,
+      bodyB64: b64(raw),
+      tolerance: 300,
+      now: null,
+    });
+    const rotated = (secrets: string[], headers: Record<string, string> = rotation.headers) => ({
+      secrets,
+      headers,
+      bodyB64: b64(rotation.body),
+      tolerance: 300,
+      now: Number(rotation.timestamp),
+    });
     return [
-      { secret: cred.webhookSecret, headers: delivery.headers, bodyB64: delivery.raw.toString('base64'), tolerance: 300, now: null },
-      {
-        secret: vector.secret,
-        headers: vectorHeaders,
-        bodyB64: Buffer.from(vector.body).toString('base64'),
-        tolerance: 300,
-        now: Number(vector.timestamp) + 60,
-      },
-      { secret: vector.secret, headers: vectorHeaders, bodyB64: Buffer.from(vector.body).toString('base64'), tolerance: 300, now: null },
-      {
-        secret: cred.webhookSecret,
-        headers: delivery.headers,
-        bodyB64: Buffer.concat([delivery.raw, Buffer.from(' ')]).toString('base64'),
-        tolerance: 300,
-        now: null,
-      },
+      real(delivery.headers),
+      { secrets: [vector.secret], headers: vectorHeaders, bodyB64: b64(vector.body), tolerance: 300, now: Number(vector.timestamp) + 60 },
+      { secrets: [vector.secret], headers: vectorHeaders, bodyB64: b64(vector.body), tolerance: 300, now: null },
+      real(delivery.headers, Buffer.concat([delivery.raw, Buffer.from(' ')])),
+      real(only(delivery.headers, true)),
+      real(only(delivery.headers, false)),
+      rotated([rotation.newSecret]),
+      rotated([rotation.previousSecret]),
+      rotated([OTHER_SECRET, rotation.newSecret]),
+      rotated([OTHER_SECRET]),
+      rotated([rotation.newSecret], only(rotation.headers, true)),
     ];
   };
+  const VERIFIED = [true, true, false, false, true, true, true, true, true, false, false];
 
   /** Signs with the language's snippet, sends the requests, then verifies the delivery they caused. */
   const exercise = async (t: Test, lang: string, runTask: (task: Task) => Result | Promise<Result>) => {
@@ -280,7 +296,11 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     return deliveries[before];
   };
   const checkVerify = (t: Test, lang: string, verified: boolean[]) =>
-    t.same(verified, [true, true, false, false], `${lang}: accepts the real delivery and the vector at its clock; rejects the vector now and a tampered body`);
+    t.same(
+      verified,
+      VERIFIED,
+      `${lang}: accepts the real delivery (and each scheme's headers alone), the vector at its clock, the rotation vector with the new secret, the previous or a list; rejects the vector now, a tampered body, another secret, the X- headers alone with the new secret`,
+    );
 
   t.test('node', async (t) => {
     writeFileSync(path.join(work, 'sign.mjs'), snippets.requestSigning.node);
@@ -293,13 +313,13 @@ t.test('every signing snippet runs unmodified against the real system', async (t
         return { ts: h['X-Timestamp'], sig: h['X-Signature'] };
       }),
       verify: task.verify.map((v) =>
-        verifyWebhook(v.secret, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) }),
+        verifyWebhook(v.secrets, v.headers, Buffer.from(v.bodyB64, 'base64'), { toleranceSeconds: v.tolerance, ...(v.now === null ? {} : { now: v.now }) }),
       ),
     });
     const delivery = await exercise(t, 'node', runTask);
     checkVerify(t, 'node', runTask({ key: '', secret: '', sign: [], verify: verifyTasks(delivery!) }).verify);
     // Also a fetch Headers object with mixed-case names.
-    t.equal(verifyWebhook(cred.webhookSecret, new Headers(delivery!.headers), delivery!.raw), true, 'node: takes a fetch Headers');
+    t.equal(verifyWebhook(cred.webhookSecret, new Headers(delivery!.headers), delivery!.raw), true, 'node: takes a fetch Headers and one secret');
   });
 
   t.test('python', async (t) => {
@@ -329,6 +349,31 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     const tested = await sh(hook!);
     t.equal(tested.delivered, true, 'bash: POST without a body');
     await waitFor(async () => deliveries.length > before, { timeoutMs: 20_000, intervalMs: 20, what: 'the test delivery' });
+    const verifier = path.join(work, 'verify-webhook.sh');
+    writeFileSync(verifier, snippets.webhookVerification.bash);
+    const verified: boolean[] = [];
+    for (const [i, v] of verifyTasks(deliveries[before]!).entries()) {
+      const bodyFile = path.join(work, `body-${i}`);
+      writeFileSync(bodyFile, Buffer.from(v.bodyB64, 'base64'));
+      const header = (name: string) => Object.entries(v.headers).find(([k]) => k.toLowerCase() === name)?.[1] ?? '';
+      const env = {
+        SECRETS: v.secrets.join(' '),
+        TOLERANCE: String(v.tolerance),
+        ...(v.now === null ? {} : { NOW: String(v.now) }),
+        X_WEBHOOK_TIMESTAMP: header('x-webhook-timestamp'),
+        X_WEBHOOK_SIGNATURE: header('x-webhook-signature'),
+        WEBHOOK_ID: header('webhook-id'),
+        WEBHOOK_TIMESTAMP: header('webhook-timestamp'),
+        WEBHOOK_SIGNATURE: header('webhook-signature'),
+      };
+      verified.push(
+        await run('bash', [verifier, bodyFile], work, '', env).then(
+          () => true,
+          () => false,
+        ),
+      );
+    }
+    checkVerify(t, 'bash', verified);
   });
 
   const optional = [

@@ -26,7 +26,9 @@ export const MoneyBoundInput = Type.String({
 });
 /** Amount in a response: exactly 2 decimals, may be negative for debits. */
 export const Money = Type.String({ pattern: '^-?[0-9]+\\.[0-9]{2}$', examples: ['100.00'] });
-export const Currency = Type.String({ pattern: '^[A-Z]{3}$', examples: ['BRL'] });
+/** The brand currency the admin API sets when none is given (our operators are Brazilian). */
+export const DEFAULT_CURRENCY = 'BRL';
+export const Currency = Type.String({ pattern: '^[A-Z]{3}$', examples: [DEFAULT_CURRENCY] });
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00.000Z'] });
 export const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 

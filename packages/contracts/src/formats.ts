@@ -6,6 +6,22 @@ export function normaliseCpf(value: string): string {
   return value.replace(/[.\-\s]/g, '');
 }
 
+/**
+ * A random valid CPF (digits only) for sandbox players: under br-spa a CPF registers once per
+ * brand, so a journey run again needs a new one (`npm run -s api -- cpf`; the SDK's generateCpf).
+ */
+export function generateCpf(): string {
+  const digits = Array.from(globalThis.crypto.getRandomValues(new Uint32Array(9)), (n) => n % 10);
+  if (digits.every((d) => d === digits[0])) digits[8] = (digits[0]! + 1) % 10;
+  for (const length of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += digits[i]! * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  return digits.join('');
+}
+
 /** CPF with real check digits; accepts `123.456.789-09` or `12345678909`. */
 export function isValidCpf(value: string): boolean {
   if (!/^(\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})$/.test(value)) return false;

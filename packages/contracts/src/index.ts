@@ -13,10 +13,11 @@ export {
   type ValidationIssue,
 } from './errors.ts';
 export { ID_PREFIXES, newId, type IdKind } from './ids.ts';
-export { MAX_AMOUNT, isAdult, isCalendarDate, isEmail, isIsoDateTime, isValidCpf, normaliseCpf, registerFormats } from './formats.ts';
+export { MAX_AMOUNT, generateCpf, isAdult, isCalendarDate, isEmail, isIsoDateTime, isValidCpf, normaliseCpf, registerFormats } from './formats.ts';
 export {
   API_VERSION,
   Currency,
+  DEFAULT_CURRENCY,
   ENVIRONMENTS,
   EmptyObject,
   EnvironmentSchema,

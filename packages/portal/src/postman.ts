@@ -15,6 +15,24 @@ export const PRE_REQUEST = `// Signs the request as the API requires: X-Operator
 const cryptoJs = require('crypto-js');
 const uuid = require('uuid');
 const url = pm.request.url;
+// {{newCpf}} in a body: a fresh valid CPF (random, check digits computed), kept as {{cpf}} for the
+// requests that follow (the payer, the PIX CPF key); a CPF registers once per brand under br-spa, so
+// every run registers its own.
+function newCpf() {
+  let d = [];
+  do { d = []; for (let i = 0; i < 9; i++) d.push(Math.floor(Math.random() * 10)); } while (d.every((x) => x === d[0]));
+  for (const n of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += d[i] * (n + 1 - i);
+    const r = sum % 11;
+    d.push(r < 2 ? 0 : 11 - r);
+  }
+  return d.join('');
+}
+if (pm.request.body && pm.request.body.mode === 'raw' && String(pm.request.body.raw).indexOf('{{newCpf}}') !== -1) {
+  pm.collectionVariables.set('cpf', newCpf());
+  pm.request.body.update({ mode: 'raw', raw: String(pm.request.body.raw).split('{{newCpf}}').join('{{cpf}}'), options: { raw: { language: 'json' } } });
+}
 // Public documents need no signature.
 const isPublic = /\\/(openapi\\.json|changelog|postman\\.json|signing-snippets\\.json|test-vectors\\.json|sdk|docs)$/.test(url.getPath());
 function sign() {
@@ -80,13 +98,13 @@ const FLOW: FlowStep[] = [
       externalId: 'postman-{{$guid}}',
       name: 'Ana Souza',
       email: 'ana@example.com',
-      cpf: '529.982.247-25',
+      cpf: '{{newCpf}}',
       phone: '+5511987654321',
       birthDate: '1990-05-17',
     },
     tests: [
       json,
-      `pm.test('new player is ativo, KYC nao_iniciado, CPF digits only', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql('52998224725'); });`,
+      `pm.test('new player is ativo, KYC nao_iniciado, with its CPF', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql(pm.collectionVariables.get('cpf')); });`,
       `pm.collectionVariables.set('playerId', body.id);`,
       `pm.collectionVariables.set('externalId', body.externalId);`,
     ],
@@ -183,18 +201,20 @@ const FLOW: FlowStep[] = [
     tests: [json, `pm.test('120 minutes', () => pm.expect(body.limits.find((l) => l.type === 'time').value).to.eql(120));`],
   },
   {
-    op: 'removeLimit',
-    name: 'Responsible gaming: remove the time limit (waits for the cooling-off, or LIMIT_REQUIRED under br-spa)',
-    params: { playerId: '{{playerId}}', type: 'time', period: 'day' },
-    status: 0,
+    op: 'setLimit',
+    name: 'Responsible gaming: a weekly deposit limit',
+    params: { playerId: '{{playerId}}', type: 'deposit', period: 'week' },
+    body: { value: '1000.00' },
     tests: [
       json,
-      `pm.test('pending removal, or required under br-spa', () => {
-  if (pm.response.code === 409) return pm.expect(body.error.code).to.eql('LIMIT_REQUIRED');
-  pm.expect(pm.response.code).to.eql(200);
-  pm.expect(body.limits.find((l) => l.type === 'time').pending.value).to.eql(null);
-});`,
+      `pm.test('in force at once', () => pm.expect(body.limits.find((l) => l.type === 'deposit')).to.include({ value: '1000.00', pending: null }));`,
     ],
+  },
+  {
+    op: 'removeLimit',
+    name: 'Responsible gaming: remove the deposit limit (waits for the cooling-off; loss and time limits stay, br-spa requires them)',
+    params: { playerId: '{{playerId}}', type: 'deposit', period: 'week' },
+    tests: [json, `pm.test('removal pending', () => pm.expect(body.limits.find((l) => l.type === 'deposit').pending.value).to.eql(null));`],
   },
   {
     op: 'getResponsibleGaming',
@@ -223,9 +243,9 @@ const FLOW: FlowStep[] = [
   },
   {
     op: 'confirmDeposit',
-    name: 'Confirm the deposit',
+    name: 'Confirm the deposit (the payer: the player, as br-spa requires)',
     params: { depositId: '{{depositId}}' },
-    body: {},
+    body: { payer: { cpf: '{{cpf}}' } },
     tests: [
       json,
       `pm.test('deposit confirmed', () => { pm.expect(body.status).to.eql('confirmed'); pm.expect(body.id).to.eql(pm.collectionVariables.get('depositId')); });`,
@@ -238,7 +258,7 @@ const FLOW: FlowStep[] = [
     body: {
       amount: '25.00',
       currency: '{{currency}}',
-      method: 'boleto',
+      method: 'pix',
       externalReference: 'psp-{{$guid}}',
     },
     tests: [json, `pm.collectionVariables.set('failedDepositId', body.id);`],
@@ -271,13 +291,13 @@ const FLOW: FlowStep[] = [
   },
   {
     op: 'createWithdrawal',
-    name: 'Request a withdrawal',
+    name: "Request a withdrawal (to the player's own PIX key: their CPF)",
     params: { playerId: '{{playerId}}' },
     body: {
       amount: '30.00',
       currency: '{{currency}}',
       method: 'pix',
-      destination: 'ana@example.com',
+      destination: '{{cpf}}',
     },
     tests: [
       json,
@@ -296,15 +316,19 @@ const FLOW: FlowStep[] = [
   },
   {
     op: 'sandboxAddPixKey',
-    name: "Sandbox: register a PIX key and its owner's CPF",
-    body: { key: 'ana@example.com', ownerCpf: '529.982.247-25' },
+    name: "Sandbox: register a PIX key and its owner's CPF (the player's: a withdrawal to it is to their own account)",
+    body: { key: 'ana-{{$guid}}@example.com', ownerCpf: '{{cpf}}' },
     status: 201,
-    tests: [json, `pm.test('owner as digits', () => pm.expect(body.ownerCpf).to.eql('52998224725'));`],
+    tests: [
+      json,
+      `pm.test('owned by the player', () => pm.expect(body.ownerCpf).to.eql(pm.collectionVariables.get('cpf')));`,
+      `pm.collectionVariables.set('pixKey', body.key);`,
+    ],
   },
   {
     op: 'sandboxRemovePixKey',
     name: 'Sandbox: remove the PIX key',
-    params: { key: 'ana@example.com' },
+    params: { key: '{{pixKey}}' },
     tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
   },
   {
@@ -329,7 +353,7 @@ const FLOW: FlowStep[] = [
       amount: '10.00',
       currency: '{{currency}}',
       method: 'pix',
-      destination: 'ana@example.com',
+      destination: '{{cpf}}',
     },
     tests: [json, `pm.collectionVariables.set('cancelWithdrawalId', body.id);`],
   },
@@ -503,7 +527,7 @@ export function buildPostmanCollection(operations: Record<string, Operation>, se
     info: {
       name: 'Operator Gaming Back-Office API',
       description:
-        'Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection: it registers a player, submits and approves KYC, deposits and confirms, reads the wallet and ledger, withdraws (approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables.',
+        "Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection, as often as you like: it registers a player with a fresh valid CPF (made by the pre-request script) and its loss and time limits, submits and approves KYC, deposits by pix and confirms with the player as payer, reads the wallet and ledger, withdraws to the player's own PIX key (their CPF; approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables. It passes under the compliance profiles br-spa (the demo operator `npm start` creates) and off.",
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     event: [script('prerequest', [PRE_REQUEST]), script('test', [COLLECTION_TEST])],
@@ -511,7 +535,7 @@ export function buildPostmanCollection(operations: Record<string, Operation>, se
       { key: 'baseUrl', value: serverUrl },
       { key: 'operatorKey', value: 'bk_test_...' },
       { key: 'operatorSecret', value: 'sk_test_...' },
-      ...['currency', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({
+      ...['currency', 'cpf', 'pixKey', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({
         key,
         value: '',
       })),

@@ -1,9 +1,11 @@
 // Fixed inputs and the signatures they must produce, computed with the same code the gateway
 // verifies with, so an operator can check their own signing against them.
-import { bodyDigest, canonicalString, signRequest, signStandardWebhook, signWebhook } from '@bo/contracts';
+import { bodyDigest, canonicalString, signRequest, signStandardWebhook, signWebhook, webhookHeaders } from '@bo/contracts';
 
 const SECRET = 'sk_test_VectorSecretDoNotUseInProduction000000000000';
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+/** The secret a rotation replaced: still signing during the overlap. */
+const PREVIOUS_WEBHOOK_SECRET = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD';
 
 export function buildTestVectors(apiPrefix: string) {
   const requests = [
@@ -49,10 +51,27 @@ export function buildTestVectors(apiPrefix: string) {
       standardWebhooksSignature: signStandardWebhook(WEBHOOK_SECRET, 'evt_01934b7e8c8e7c3a9f2d1b0a99887766', '1763719200', whBody),
     },
   ];
+  // A delivery during a secret rotation's overlap, with the headers exactly as sent.
+  const rotationId = 'evt_01934b7e8c8e7c3a9f2d1b0a99887767';
+  const rotationBody = whBody.replace(webhooks[0]!.id, rotationId);
+  const {
+    'content-type': _type,
+    'user-agent': _agent,
+    ...rotationHeaders
+  } = webhookHeaders(WEBHOOK_SECRET, rotationId, 1763719200, Buffer.from(rotationBody), PREVIOUS_WEBHOOK_SECRET);
+  const webhookRotation = {
+    note: "A delivery during a secret rotation's overlap (now = 1763719200): X-Webhook-Signature is signed with the previous secret, webhook-signature carries a v1 signature with each secret (the new first). A verifier given the new secret alone, the previous alone, or both accepts it; given another secret it rejects it.",
+    newSecret: WEBHOOK_SECRET,
+    previousSecret: PREVIOUS_WEBHOOK_SECRET,
+    timestamp: '1763719200',
+    body: rotationBody,
+    headers: rotationHeaders,
+  };
   return {
     description:
       'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
     requests,
     webhooks,
+    webhookRotation,
   };
 }

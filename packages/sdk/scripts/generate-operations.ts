@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   API_VERSION,
+  BR_SPA_METHODS,
+  DEFAULT_CURRENCY,
   DEPOSIT_STATUSES,
   DOCUMENT_TYPES,
   ERROR_CATALOGUE,
@@ -24,12 +26,23 @@ export const GENERATED_PATH = fileURLToPath(new URL('../src/operations.generated
 
 type Schema = Record<string, unknown>;
 
+/**
+ * Request fields the SDK types narrower than the wire format (any label, any 3-letter code), so a
+ * typo or a method br-spa refuses fails to compile instead of answering 422: the payment methods
+ * are the contract's br-spa ones, the currency the brand currency the API sets (BRL).
+ */
+const REQUEST_FIELD_TYPES: Record<string, Record<string, string>> = {
+  CreateDeposit: { method: 'PaymentMethod', currency: 'CurrencyCode' },
+  CreateWithdrawal: { method: 'PaymentMethod', currency: 'CurrencyCode' },
+};
+
 const isIdentifier = (name: string) => /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 const literalUnion = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(' | ');
 
 /** Turns the JSON Schema that TypeBox builds into a TypeScript type; `$id` schemas become named types. */
 class TypeWriter {
   readonly named = new Map<string, { schema: Schema; text: string }>();
+  #fieldTypes: Record<string, string> = {};
 
   typeOf(schema: Schema, root = false): string {
     const id = schema.$id;
@@ -69,7 +82,10 @@ class TypeWriter {
       return;
     }
     this.named.set(id, { schema, text: '' });
+    const outer = this.#fieldTypes;
+    this.#fieldTypes = REQUEST_FIELD_TYPES[id] ?? {};
     const body = this.typeOf(schema, true);
+    this.#fieldTypes = outer;
     const doc = typeof schema.description === 'string' ? `/** ${schema.description} */\n` : '';
     this.named.set(id, { schema, text: body.startsWith('{') ? `${doc}export interface ${id} ${body}` : `${doc}export type ${id} = ${body};` });
   }
@@ -87,7 +103,8 @@ class TypeWriter {
     const lines = names.map((name) => {
       const p = props[name];
       const key = isIdentifier(name) ? name : JSON.stringify(name);
-      return `${this.docOf(p!)}  ${key}${required.has(name) ? '' : '?'}: ${this.typeOf(p!).replace(/\n/g, '\n  ')};`;
+      const type = this.#fieldTypes[name] ?? this.typeOf(p!);
+      return `${this.docOf(p!)}  ${key}${required.has(name) ? '' : '?'}: ${type.replace(/\n/g, '\n  ')};`;
     });
     return `{\n${lines.join('\n')}\n}`;
   }
@@ -140,6 +157,10 @@ export function renderOperationsFile(operations: Record<string, Operation> = pub
     `export type DepositStatus = ${literalUnion(DEPOSIT_STATUSES)};`,
     `export type WithdrawalStatus = ${literalUnion(WITHDRAWAL_STATUSES)};`,
     `export type WithdrawalDecisionValue = ${literalUnion(WITHDRAWAL_DECISIONS)};`,
+    "/** A deposit's or withdrawal's method: the ones the br-spa profile allows (the API under `off` takes any label: cast). */",
+    `export type PaymentMethod = ${literalUnion(BR_SPA_METHODS)};`,
+    "/** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */",
+    `export type CurrencyCode = ${literalUnion([DEFAULT_CURRENCY])};`,
     `export const EVENT_TYPES = [${EVENT_TYPES.map((e) => `'${e}'`).join(', ')}] as const;`,
     'export type EventType = (typeof EVENT_TYPES)[number];',
     '',

@@ -152,7 +152,7 @@ export class BackOffice {
     create: (playerId: string, body: CreateDeposit, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('createDeposit', { params: { playerId }, body }, opts),
     /** Credits the wallet; only while the deposit is pending. Under the br-spa profile pass the payer (`{ payer: { cpf } }`). */
-    confirm: (depositId: string, opts?: RequestOptions, body: ConfirmDeposit = {}): Promise<Deposit> =>
+    confirm: (depositId: string, body: ConfirmDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('confirmDeposit', { params: { depositId }, body }, opts),
     fail: (depositId: string, body: FailDeposit = {}, opts?: RequestOptions): Promise<Deposit> =>
       this.#body('failDeposit', { params: { depositId }, body }, opts),
@@ -162,7 +162,8 @@ export class BackOffice {
     create: (playerId: string, body: CreateWithdrawal, opts?: RequestOptions): Promise<Withdrawal> =>
       this.#body('createWithdrawal', { params: { playerId }, body }, opts),
     get: (withdrawalId: string, opts?: ReadOptions): Promise<Withdrawal> => this.#body('getWithdrawal', { params: { withdrawalId } }, opts),
-    cancel: (withdrawalId: string, opts?: RequestOptions): Promise<Withdrawal> => this.#body('cancelWithdrawal', { params: { withdrawalId }, body: {} }, opts),
+    cancel: (withdrawalId: string, body: OperationTypes['cancelWithdrawal']['body'] = {}, opts?: RequestOptions): Promise<Withdrawal> =>
+      this.#body('cancelWithdrawal', { params: { withdrawalId }, body }, opts),
   };
 
   readonly games = {

@@ -21,7 +21,8 @@ export {
   type ValidationDetails,
   type ValidationIssue,
 } from './errors.ts';
-export { EMPTY_BODY_SHA256, bodySha256, canonicalRequestString, signRequest } from './signing.ts';
+export { EMPTY_BODY_SHA256, bodySha256, canonicalRequestString, signRequest, type PreparedSecret } from './signing.ts';
+export { generateCpf } from './cpf.ts';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   WebhookVerificationError,

@@ -11,6 +11,10 @@ export type DocumentType = "rg" | "cnh" | "passaporte" | "rne" | "selfie" | "com
 export type DepositStatus = "pending" | "confirmed" | "failed";
 export type WithdrawalStatus = "under_review" | "approved" | "paid" | "rejected" | "cancelled" | "failed";
 export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
+/** A deposit's or withdrawal's method: the ones the br-spa profile allows (the API under `off` takes any label: cast). */
+export type PaymentMethod = "pix" | "ted" | "debit_card" | "prepaid_card";
+/** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */
+export type CurrencyCode = "BRL";
 export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -93,9 +97,9 @@ export interface CreateDeposit {
   /** Positive decimal string with at most 2 decimals, up to 1000000.00; pattern: `^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$`; at most 16 characters */
   amount: string;
   /** pattern: `^[A-Z]{3}$` */
-  currency: string;
+  currency: CurrencyCode;
   /** length 1 to 64 */
-  method: string;
+  method: PaymentMethod;
   /** length 1 to 128 */
   externalReference: string;
 }
@@ -135,9 +139,9 @@ export interface CreateWithdrawal {
   /** Positive decimal string with at most 2 decimals, up to 1000000.00; pattern: `^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$`; at most 16 characters */
   amount: string;
   /** pattern: `^[A-Z]{3}$` */
-  currency: string;
+  currency: CurrencyCode;
   /** length 1 to 64 */
-  method: string;
+  method: PaymentMethod;
   /** length 1 to 256 */
   destination: string;
 }

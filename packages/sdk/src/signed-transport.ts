@@ -1,12 +1,12 @@
 // Sends one operation: builds the URL, signs every attempt afresh (new X-Timestamp, same body
 // bytes), adds the Idempotency-Key to idempotent operations, and retries per retry-policy.ts
 // with the same key. The clock, sleep, randomness and fetch are injectable for tests.
-import { randomUUID, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectionError, errorFromResponse, type BackOfficeError } from './errors.ts';
 import { API_VERSION } from './operations.generated.ts';
 import { DEFAULT_RETRY, backoffDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryOptions } from './retry-policy.ts';
-import { prepareSecret, signRequest } from './signing.ts';
+import { prepareSecret, signRequest, type PreparedSecret } from './signing.ts';
 
 export interface TransportOptions {
   /**
@@ -75,7 +75,7 @@ export class SignedTransport {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #key: string;
-  readonly #secret: KeyObject;
+  readonly #secret: PreparedSecret;
   readonly #retry: RetryOptions;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;

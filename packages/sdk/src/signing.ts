@@ -20,13 +20,19 @@ export function canonicalRequestString(method: string, rawPath: string, timestam
  * X-Signature: lowercase hex HMAC-SHA256 keyed with the whole `sk_` secret (UTF-8, prefix
  * included). `rawPath` is the request target as sent, `/api/v1` prefix and query included.
  */
-export function signRequest(secret: string | KeyObject, method: string, rawPath: string, timestamp: string, body?: string | Uint8Array): string {
-  return createHmac('sha256', secret)
+export function signRequest(secret: string | PreparedSecret, method: string, rawPath: string, timestamp: string, body?: string | Uint8Array): string {
+  return createHmac('sha256', secret as string | KeyObject)
     .update(canonicalRequestString(method, rawPath, timestamp, body))
     .digest('hex');
 }
 
+/**
+ * A secret prepared once (a node:crypto KeyObject inside). Opaque in the declarations, so they
+ * compile in a project without @types/node.
+ */
+export type PreparedSecret = { readonly __preparedSecret: unique symbol };
+
 /** Prepared once per client: an HMAC with a KeyObject costs a third of one with a string key. */
-export function prepareSecret(secret: string): KeyObject {
-  return createSecretKey(Buffer.from(secret, 'utf8'));
+export function prepareSecret(secret: string): PreparedSecret {
+  return createSecretKey(Buffer.from(secret, 'utf8')) as unknown as PreparedSecret;
 }

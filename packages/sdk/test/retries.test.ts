@@ -177,7 +177,7 @@ t.test('an abort while waiting to retry ends the call with the caller reason', a
   const controller = new AbortController();
   const sdk = new BackOffice({ baseUrl: api.baseUrl, key: KEY, secret: SECRET, random: () => 0 });
   api.script.push({ status: 503, body: envelope('SERVICE_UNAVAILABLE'), headers: { 'retry-after': '30' } });
-  const call = sdk.deposits.confirm('dep_1', { signal: controller.signal }).catch((e: unknown) => e);
+  const call = sdk.deposits.confirm('dep_1', {}, { signal: controller.signal }).catch((e: unknown) => e);
   await new Promise<void>((resolve) => {
     const poll = () => (api.requests.length ? resolve() : setImmediate(poll));
     poll();

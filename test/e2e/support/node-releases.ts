@@ -1,9 +1,8 @@
 // Other Node.js releases than the pinned one, for tests that run code the way an operator's project
-// would. Each comes from the registry's `node-<platform>-<arch>` package (the binary the `node`
-// package installs) and is kept under the OS temp dir by version, so a machine fetches it once.
+// would. They come with the install (root devDependencies aliasing the `node` package, whose install
+// script fetches that release's binary), so `npm test` needs no network once installed.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -24,27 +23,26 @@ export async function runClean(cmd: string, args: string[], opts: { cwd: string;
   return stdout;
 }
 
-/** The path of a `node` binary of exactly `version` (e.g. `22.23.3`), fetched on first use. */
-export async function nodeRelease(version: string): Promise<string> {
-  const pkg = `node-${process.platform}-${process.arch}`;
-  const dir = path.join(tmpdir(), 'bo-node-releases', `${pkg}-${version}`);
-  const bin = path.join(dir, 'node');
-  if (existsSync(bin)) return bin;
-  mkdirSync(path.dirname(dir), { recursive: true });
-  // Installed aside and renamed into place: a concurrent run never sees half a binary.
-  const staging = mkdtempSync(`${dir}.partial-`);
-  try {
-    writeFileSync(path.join(staging, 'package.json'), '{"private":true}\n');
-    await runClean('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', `${pkg}@${version}`], { cwd: staging });
-    renameSync(path.join(staging, 'node_modules', pkg, 'bin', 'node'), path.join(staging, 'node'));
-    rmSync(path.join(staging, 'node_modules'), { recursive: true, force: true });
-    rmSync(path.join(staging, 'package.json'));
-    renameSync(staging, dir);
-  } catch (err) {
-    if (!existsSync(bin)) throw err;
-    // Another run put it in place first.
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-  return bin;
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * The other Node releases installed with the project, oldest first: root devDependencies that alias
+ * the `node` package (`"node20": "npm:node@20.20.2"`), so a test runs them with no network.
+ */
+export function otherNodeReleases(): Array<{ version: string; bin: string }> {
+  const { devDependencies } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  return Object.entries(devDependencies)
+    .flatMap(([name, spec]) => {
+      const version = /^npm:node@(\d+\.\d+\.\d+)$/.exec(spec)?.[1];
+      return version ? [{ version, bin: path.join(ROOT, 'node_modules', name, 'bin', 'node') }] : [];
+    })
+    .sort((a, b) => Number(a.version.split('.')[0]) - Number(b.version.split('.')[0]));
+}
+
+/** The path of the installed `node` binary of exactly `version` (e.g. `22.23.3`). */
+export function nodeRelease(version: string): string {
+  const release = otherNodeReleases().find((r) => r.version === version);
+  if (!release) throw new Error(`Node ${version} is not a devDependency of the project (an alias of the node package, e.g. "node22": "npm:node@${version}")`);
+  if (!existsSync(release.bin)) throw new Error(`${release.bin} is missing: run npm ci (it installs the other Node releases with the project)`);
+  return release.bin;
 }

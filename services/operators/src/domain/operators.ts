@@ -5,6 +5,7 @@
 import { LockMode, type MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import {
   AppError,
+  DEFAULT_CURRENCY,
   newId,
   webhookMessages,
   type CreatedOperator,
@@ -93,7 +94,7 @@ export class OperatorAdmin {
           id: brandId,
           operatorId,
           environment,
-          currency: input.currency ?? 'BRL',
+          currency: input.currency ?? DEFAULT_CURRENCY,
           name: environment === 'sandbox' ? `${input.name} (sandbox)` : input.name,
           webhookUrl: null,
           webhookSecretSealed,
@@ -112,7 +113,7 @@ export class OperatorAdmin {
         action: 'adminCreateOperator',
         target: `operator:${operatorId}`,
         before: null,
-        after: { ...out.operator, currency: input.currency ?? 'BRL' },
+        after: { ...out.operator, currency: input.currency ?? DEFAULT_CURRENCY },
         requestId,
       });
     });
