@@ -2,7 +2,7 @@
 // its evidence and steps, and the decision that moves it (audited by the gateway). Admin scope
 // only: nothing here is reachable with an operator's credentials.
 import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type amlAdminOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, deciderOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
@@ -71,33 +71,37 @@ export function adminGetCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOperat
 
 export function adminDecideCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const decision = req.body;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
-      checkDecision({ status: c.status, reviewedBy: c.reviewedBy ?? null }, decision, actor);
+      checkDecision({ status: c.status, reviewerId: c.reviewerId ?? null }, decision, deciderOf(scope));
       const now = new Date();
       c.status = decision.status;
       c.updatedAt = now;
-      if (decision.status === 'under_review') c.reviewedBy = actor;
+      if (decision.status === 'under_review') {
+        c.reviewedBy = actor;
+        c.reviewerId = deciderOf(scope);
+      }
       if (decision.status === 'reported') c.receipt = decision.receipt!;
       tx.persist(
         tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
       );
       await tx.flush();
       const after = await caseView(tx, c);
-      // The audit keeps the state and the reason, not the evidence (it is in the case).
-      return {
-        status: 200,
-        body: after,
-        audit: {
-          target: `aml_case:${c.id}`,
-          before,
-          after: { ...summaryOf(c), reason: decision.reason, receipt: c.receipt ?? null, active: isActive(c.status) },
-        },
-      };
+      // The audit keeps the state and the reason, not the evidence (it is in the case); in this transaction.
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+        action: 'adminAmlCaseDecision',
+        target: `aml_case:${c.id}`,
+        before,
+        after: { ...summaryOf(c), reason: decision.reason, receipt: c.receipt ?? null, active: isActive(c.status) },
+      });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

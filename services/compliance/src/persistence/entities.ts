@@ -31,6 +31,8 @@ export const AmlCaseEntity = defineEntity({
     receipt: p.text().nullable(),
     /** Who moved it to under_review: a report must come from someone else (four eyes). */
     reviewedBy: p.text().nullable(),
+    /** The reviewer's identity (their team member id): what four eyes compares. */
+    reviewerId: p.text().nullable(),
     openedAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,15 +1,15 @@
 // players.admin.status (POST /admin/players/:id/status): our team sets a player status, any brand.
 import type { playerAdminOperations } from '@bo/contracts';
-import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
+import { decisionAuthorOf, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { adminScopeOf } from '@bo/service-kit';
 
 export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSetPlayerStatus> {
   return async (req) => {
-    adminScopeOf(req);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx.requestId);
     const { params, body: input } = req;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: params.id });
       const before = toPlayer(player);
       if (player.status !== input.status) {
@@ -17,7 +17,10 @@ export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof player
         player.updatedAt = new Date();
       }
       const after = toPlayer(player);
-      return { status: 200, body: after, audit: { target: `player:${player.id}`, before, after } };
+      await writeDecisionAudit(sqlIn(tx), deps.schema, author, { action: 'adminSetPlayerStatus', target: `player:${player.id}`, before, after });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }
