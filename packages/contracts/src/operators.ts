@@ -71,7 +71,11 @@ export type AuditRecord = Static<typeof AuditRecordSchema>;
  * once in that transaction: the operators service inserts it once, however often it is delivered.
  */
 export const AUDIT_RECORDED = 'audit.recorded';
-export const AuditRecordedSchema = Type.Composite([Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }), AuditRecordSchema]);
+export const AuditRecordedSchema = Type.Composite([
+  /** `at`: when the decision committed (the log orders by it, not by when the row arrived). */
+  Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), at: Timestamp }),
+  AuditRecordSchema,
+]);
 export type AuditRecorded = Static<typeof AuditRecordedSchema>;
 
 export const operatorMessages = defineMessages({

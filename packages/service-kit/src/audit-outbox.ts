@@ -2,7 +2,8 @@
 // decision's transaction (internal event `audit.recorded`): the operators service inserts it into
 // the audit log under the id made here, once however often it is delivered. So a decision that
 // committed has its row whatever happens after the commit (a lost reply, a replay, a crash).
-import { AUDIT_RECORDED, newId, type AdminScope, type AuditRecorded } from '@bo/contracts';
+import { createHash } from 'node:crypto';
+import { AUDIT_RECORDED, ID_PREFIXES, newId, type AdminScope, type AuditRecorded, type RequestContext } from '@bo/contracts';
 import { writeInternalEvent } from './outbox.ts';
 import type { SqlRunner } from './sql.ts';
 
@@ -14,15 +15,32 @@ export interface DecisionAudit {
   after: unknown;
 }
 
-/** Who decided, from the admin request (its scope and id): what the audit row names. */
+/** Who decided, from the admin request (its scope, id and Idempotency-Key): what the audit row names. */
 export interface DecisionAuthor {
   actor: string;
   personId?: string;
   requestId: string;
+  /** The request's Idempotency-Key: a decision run again under it (after a crash before its answer was kept) keeps its one row. */
+  idempotencyKey?: string;
 }
 
-export function decisionAuthorOf(scope: AdminScope, requestId: string): DecisionAuthor {
-  return { actor: scope.actor, ...(scope.personId ? { personId: scope.personId } : {}), requestId };
+export function decisionAuthorOf(scope: AdminScope, ctx: Pick<RequestContext, 'requestId' | 'idempotencyKey'>): DecisionAuthor {
+  return {
+    actor: scope.actor,
+    ...(scope.personId ? { personId: scope.personId } : {}),
+    requestId: ctx.requestId,
+    ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+  };
+}
+
+/**
+ * The row's id: made from the decision's key when it has one (admin keys are one decision each, so
+ * a run repeated under the key gives the same id and the audit log keeps one row), else new.
+ */
+function auditIdOf(by: DecisionAuthor, d: DecisionAudit): string {
+  if (!by.idempotencyKey) return newId('audit');
+  const digest = createHash('sha256').update(`${by.idempotencyKey}\n${d.action}\n${d.target}`).digest('hex');
+  return `${ID_PREFIXES.audit}_${digest.slice(0, 32)}`;
 }
 
 /**
@@ -39,7 +57,8 @@ const ADMIN_ROUTING = { operatorId: 'admin', brandId: 'admin', environment: 'pro
 /** Writes the decision's audit row into `schema`'s outbox, in the caller's transaction. */
 export async function writeDecisionAudit(tx: SqlRunner, schema: string, by: DecisionAuthor, d: DecisionAudit): Promise<void> {
   const entry: AuditRecorded = {
-    id: newId('audit'),
+    id: auditIdOf(by, d),
+    at: new Date().toISOString(),
     actor: by.actor,
     actorId: by.personId ?? null,
     action: d.action,

@@ -193,7 +193,7 @@ t.test('responsible gaming', async (t) => {
     const body = okBody<any>(t, lifted, 200);
     t.same(body.responsibleGaming.selfExclusion, null);
     t.match(body.history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team', reason: 'reviewed with the player' });
-    t.match(lifted.ok && lifted.audit, { target: `player:${p.id}`, before: { status: 'autoexcluido' }, after: { status: 'ativo' } });
+    t.match(await h.lastAudit(`player:${p.id}`), { target: `player:${p.id}`, before: { status: 'autoexcluido' }, after: { status: 'ativo' } });
     t.match(okBody<any>(t, await state(p.id), 200), { status: 'ativo', selfExcluded: false });
     setRuleClockOffset(0);
   });

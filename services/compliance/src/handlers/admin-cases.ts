@@ -93,7 +93,7 @@ export function adminDecideCase(deps: ServiceDeps): HandlerOf<typeof amlAdminOpe
       await tx.flush();
       const after = await caseView(tx, c);
       // The audit keeps the state and the reason, not the evidence (it is in the case); in this transaction.
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminAmlCaseDecision',
         target: `aml_case:${c.id}`,
         before,

@@ -33,7 +33,7 @@ export function adminSetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOpera
       else tx.persist(tx.create(BrandRulesEntity, next));
       await tx.flush();
       const after = view(brandId, next);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminSetAmlRules',
         target: `aml_rules:${brandId}`,
         before,

@@ -3,11 +3,19 @@
 // service-kit audit-outbox.ts). Each is inserted under its own id, so a redelivery, a relay's
 // re-send or a second replica changes nothing; it is acked after its commit. A message that is not
 // an audit row is logged and terminated, not retried.
-import type { NatsConnection } from '@nats-io/transport-node';
-import type { JsMsg } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
 import { AUDIT_RECORDED, AuditRecordedSchema, internalEventSubject, internalStreamName } from '@bo/contracts';
-import { ensureInternalStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import {
+  ensureInternalStream,
+  startDurableConsumer,
+  type BackgroundTask,
+  type DurableConsumerOptions,
+  type Logger,
+  type ServiceDeps,
+  type Sql,
+} from '@bo/service-kit';
+
+type JsMsg = Parameters<DurableConsumerOptions['onMessage']>[0];
 import { recordAuditOnce } from './audit.ts';
 
 export function auditIntakeConsumerName(prefix: string): string {
@@ -15,7 +23,7 @@ export function auditIntakeConsumerName(prefix: string): string {
 }
 
 export interface AuditIntakeOptions {
-  nc: NatsConnection;
+  nc: ServiceDeps['nc'];
   prefix: string;
   replicas: number;
   sql: Sql;

@@ -14,9 +14,13 @@ export async function recordAudit(tx: SqlRunner, r: AuditRecord): Promise<void> 
   await tx.query(INSERT, valuesOf(newId('audit'), r));
 }
 
-/** A row the deciding service made (its id made there): inserted once, however often it arrives. */
+/** A row the deciding service made (its id and time made there): inserted once, however often it arrives. */
 export async function recordAuditOnce(tx: SqlRunner, r: AuditRecorded): Promise<void> {
-  await tx.query(`${INSERT} on conflict (id) do nothing`, valuesOf(r.id, r));
+  await tx.query(
+    `insert into operators.audit_log (id, actor, actor_id, action, target, before, after, request_id, at)
+     values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?::timestamptz) on conflict (id) do nothing`,
+    [...valuesOf(r.id, r), r.at],
+  );
 }
 
 export interface AuditFilter {
@@ -40,10 +44,10 @@ export async function listAudit(sql: SqlRunner, q: AuditFilter) {
     after: unknown;
     request_id: string;
     at: string;
-  }>(
-    `select id, actor, actor_id, action, target, before, after, request_id, at from operators.audit_log ${where} order by at desc, id desc limit ?`,
-    [...filters.map((f) => q[f]), q.limit ?? 50],
-  );
+  }>(`select id, actor, actor_id, action, target, before, after, request_id, at from operators.audit_log ${where} order by at desc, id desc limit ?`, [
+    ...filters.map((f) => q[f]),
+    q.limit ?? 50,
+  ]);
   return rows.map((r) => ({
     id: r.id,
     actor: r.actor,

@@ -87,7 +87,12 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
   if (row.status === 'rejecting' || row.status === 'paying') {
     // A person's reject or pay is audited as it takes effect, once: this row is completed once.
     if (row.decidedBy) {
-      await writeDecisionAudit(tx, 'payments', row.decidedBy, { action: ADMIN_DECISION, target: `withdrawal:${row.id}`, before: withdrawalView(row), after: view });
+      await writeDecisionAudit(tx, 'payments', row.decidedBy, {
+        action: ADMIN_DECISION,
+        target: `withdrawal:${row.id}`,
+        before: withdrawalView(row),
+        after: view,
+      });
     }
     await storeResponse(
       tx,

@@ -225,7 +225,7 @@ export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOper
 
 export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminWithdrawalDecision> {
   return async (req) => {
-    const by = decisionAuthorOf(adminScopeOf(req), req.ctx.requestId);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { id } = req.params;
     const decision = req.body.decision as WithdrawalDecision;
     const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx), by);
@@ -274,7 +274,7 @@ export function adminGetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdm
 
 export function adminSetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminSetFourEyes> {
   return async (req) => {
-    const by = decisionAuthorOf(adminScopeOf(req), req.ctx.requestId);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const operatorId = req.params.id;
     const view = await deps.sql.transaction(async (tx) => {
       const before = fourEyesView(operatorId, await fourEyesOf(tx, operatorId));

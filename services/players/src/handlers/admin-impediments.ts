@@ -50,7 +50,7 @@ export function adminAddImpediment(
     const { actor } = scope;
     const cpf = normaliseCpf(req.body.cpf);
     const now = elig.clock();
-    const { before, entry, restricted } = await deps.orm.em.fork().transactional(async (tx) => {
+    const { entry, restricted } = await deps.orm.em.fork().transactional(async (tx) => {
       const sql = sqlIn(tx);
       // Two puts of one CPF at once: the second waits here, then replaces what the first wrote.
       await sql.query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.internal_impediment:${cpf}`]);
@@ -80,13 +80,13 @@ export function adminAddImpediment(
         if (await restrictPlayer(tx, deps.schema, p.id, now, elig.config)) restricted.push({ id: p.id, brandId: p.brandId });
       }
       const entry = view(row);
-      await writeDecisionAudit(sql, deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+      await writeDecisionAudit(sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminAddImpediment',
         target: `impediment:${cpf}`,
         before,
         after: { ...entry, restricted: restricted.map((p) => p.id) },
       });
-      return { before, entry, restricted };
+      return { entry, restricted };
     });
     await afterRestriction(deps, restricted);
     deps.outbox.poke();
@@ -96,7 +96,7 @@ export function adminAddImpediment(
 
 export function adminRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof internalImpedimentAdminOperations.adminRemoveImpediment> {
   return async (req) => {
-    const author = decisionAuthorOf(adminScopeOf(req), req.ctx.requestId);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const cpf = normaliseCpf(req.params.cpf);
     const row = await deps.sql.transaction(async (tx) => {
       // One statement: of two removals at once, one removes and the other finds nothing.
@@ -104,7 +104,12 @@ export function adminRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof inter
         'delete from players.internal_impediments where cpf = ? returning cpf, category, note, added_by as "addedBy", added_at as "addedAt"',
         [cpf],
       );
-      await writeDecisionAudit(tx, deps.schema, author, { action: 'adminRemoveImpediment', target: `impediment:${cpf}`, before: row ? view(row) : null, after: null });
+      await writeDecisionAudit(tx, deps.schema, author, {
+        action: 'adminRemoveImpediment',
+        target: `impediment:${cpf}`,
+        before: row ? view(row) : null,
+        after: null,
+      });
       return row;
     });
     deps.outbox.poke();

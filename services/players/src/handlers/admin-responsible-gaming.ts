@@ -51,7 +51,7 @@ export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof resp
         selfExclusionEnd({ kind: 'self_exclusion_lifted', oldValue: 'indefinite', effectiveAt: now, by: 'team', actor, reason: req.body.reason }),
       );
       const body = await adminView(deps, tx, player, now);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminLiftSelfExclusion',
         target: `player:${player.id}`,
         before,

@@ -3,7 +3,17 @@
 // change applies at once, as in v1.1; under `br-spa` our team may only lower the deposit/day limit
 // (a raise or a removal is the player's, through the operator, after the cooling-off).
 import { AppError, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, compareMoney, decisionAuthorOf, formatMoney, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import {
+  adminScopeOf,
+  compareMoney,
+  decisionAuthorOf,
+  formatMoney,
+  ruleClock,
+  sqlIn,
+  writeDecisionAudit,
+  type HandlerOf,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
@@ -70,7 +80,7 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
       player.updatedAt = now;
       await tx.flush();
       const after = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx.requestId), {
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminSetPlayerLimits',
         target: `player:${player.id}`,
         before,

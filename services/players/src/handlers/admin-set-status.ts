@@ -7,7 +7,7 @@ import { adminScopeOf } from '@bo/service-kit';
 
 export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSetPlayerStatus> {
   return async (req) => {
-    const author = decisionAuthorOf(adminScopeOf(req), req.ctx.requestId);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { params, body: input } = req;
     const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: params.id });

@@ -2,7 +2,16 @@
 // (any brand). Both lock the player, set the status, and write kyc.status_changed on a change; the
 // admin route also writes its audit row in that transaction.
 import { AppError, type KycStatus, type playerAdminOperations, type playerOperations } from '@bo/contracts';
-import { crashPoint, decisionAuthorOf, sqlIn, writeDecisionAudit, type DecisionAuthor, type HandlerOf, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import {
+  crashPoint,
+  decisionAuthorOf,
+  sqlIn,
+  writeDecisionAudit,
+  type DecisionAuthor,
+  type HandlerOf,
+  type HandlerResult,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import { changeKycStatus, listKycSubmissions, lockPlayer, type KycChangeAuthor, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
@@ -42,7 +51,7 @@ export function sandboxKycDecision(deps: ServiceDeps): HandlerOf<typeof playerOp
 export function adminKycDecision(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycDecision> {
   return async (req) => {
     const scope = adminScopeOf(req);
-    const author = decisionAuthorOf(scope, req.ctx.requestId);
+    const author = decisionAuthorOf(scope, req.ctx);
     return decide(deps, { id: req.params.id }, req.body.status, { actor: scope.actor, reason: req.body.reason ?? null, author });
   };
 }
