@@ -361,7 +361,8 @@ try {
   // outbox: waited for, then counted.
   const auditCounts = async (target: string) => {
     const counts = new Map<string, number>();
-    const r = await untilAnswered(() => s.admin('GET', `/admin/audit?target=${encodeURIComponent(target)}&limit=500`) as Promise<ClientResponse>, 'audit');
+    const r = await untilAnswered(() => s.admin('GET', `/admin/audit?target=${encodeURIComponent(target)}&limit=200`) as Promise<ClientResponse>, 'audit');
+    if (r.status !== 200) throw new Error(`audit of ${target}: ${r.status} ${JSON.stringify(r.body)}`);
     for (const row of r.body.data as Array<{ action: string; after: { status?: string } | null }>) {
       const k = `${row.action}:${row.action === 'adminWithdrawalDecision' ? (row.after?.status ?? '') : ''}`;
       counts.set(k, (counts.get(k) ?? 0) + 1);
