@@ -70,8 +70,12 @@ const COMMANDS: Record<string, Command> = {
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-second-factor` }),
   },
   'tokens create': {
-    usage: '--name NAME --role compliance|finance|support|admin',
-    run: (a) => ({ method: 'POST', path: '/admin/tokens', body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role') } }),
+    usage: '--name NAME --role compliance|finance|support|admin [--user USER_ID: a personal token, which takes decisions as that person]',
+    run: (a) => ({
+      method: 'POST',
+      path: '/admin/tokens',
+      body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role'), ...(a.user ? { userId: a.user as string } : {}) },
+    }),
   },
   'tokens list': { usage: '', run: () => ({ method: 'GET', path: '/admin/tokens' }) },
   'tokens revoke': { usage: 'TOKEN_ID', run: (a) => ({ method: 'POST', path: `/admin/tokens/${need(a._[2], 'TOKEN_ID')}/revoke` }) },

@@ -74,7 +74,14 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
   t.equal(reported.status, 200);
   t.equal(reported.body.receipt, 'SISCOAF-1');
 
-  const audit = await stack.admin('GET', `/admin/audit?target=aml_case:${caseId}`);
+  // A decision's row comes through its service's outbox: a moment after the answer.
+  const audit = await waitFor(
+    async () => {
+      const r = await stack.admin('GET', `/admin/audit?target=aml_case:${caseId}`);
+      return r.body.data.length >= 2 ? r : undefined;
+    },
+    { what: 'the audit rows of the case' },
+  );
   t.same(
     audit.body.data.map((a: { action: string; after: { status: string } }) => [a.action, a.after.status]).reverse(),
     [

@@ -2,9 +2,10 @@
 // (SIGKILL) and restarted, and a private nats-server and a private Postgres are restarted. Then it
 // checks what must hold whatever happened: the ledger verifies, every confirmed deposit was credited
 // exactly once, no withdrawal was paid twice, balances match what the clients were told, every
-// event reached the operator's webhook receiver, and malformed requests (a body not in UTF-8, a
-// query not validly percent-encoded) were refused with 422 throughout. Prints its figures; exits 1
-// if an invariant broke.
+// event reached the operator's webhook receiver, malformed requests (a body not in UTF-8, a
+// query not validly percent-encoded) were refused with 422 throughout, and every decision our team
+// made (approve and pay by two people, KYC, AML rules, on the admin API with personal tokens) has
+// exactly one audit row. Prints its figures; exits 1 if an invariant broke.
 // CHAOS_SECONDS (default 90), CHAOS_CLIENTS (6), CHAOS_PLAYERS (12), CHAOS_EVERY_MS (4000).
 // CHAOS_NATS_CLUSTER=3: NATS is a cluster of three (R3 stream and buckets), and its turn kills one
 // node (SIGKILL) for CHAOS_NODE_DOWN_MS (2000) instead of restarting the one server.
@@ -68,6 +69,7 @@ const figures = {
   withdrawalsPaid: 0,
   withdrawalsRefused: 0,
   malformedRefused: 0,
+  teamDecisions: 0,
 };
 /** Malformed requests that got anything but their 422. */
 const malformedNotRefused: string[] = [];
@@ -126,6 +128,36 @@ try {
   const post = (client: OperatorClient, p: string, body: unknown, what: string) => {
     const key = { 'idempotency-key': `chaos-${randomUUID()}` };
     return untilAnswered(() => client.post(p, body, key), what);
+  };
+
+  // Our team's decisions are people's (personal tokens): two finance people (four eyes) and one in compliance.
+  const personalToken = async (email: string, role: string) => {
+    const user = await s.admin('POST', '/admin/users', { email, role });
+    const token = await s.admin('POST', '/admin/tokens', { name: email.split('@')[0], role, userId: user.body.user.id });
+    if (token.status !== 201) throw new Error(`personal token of ${email}: ${token.status} ${JSON.stringify(token.body)}`);
+    return token.body.secret as string;
+  };
+  const team = {
+    approver: await personalToken('approver@chaos.example', 'finance'),
+    payer: await personalToken('payer@chaos.example', 'finance'),
+    compliance: await personalToken('compliance@chaos.example', 'compliance'),
+  };
+  /** A team decision on the admin API, with one Idempotency-Key until it is answered. */
+  const decideAsTeam = (secret: string, method: string, p: string, body: unknown, what: string) => {
+    const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': `chaos-${randomUUID()}` };
+    return untilAnswered(async () => {
+      const res = await fetch(`${s.adminUrl}${p}`, { method, headers, body: JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+    }, what);
+  };
+  /** Every decision answered 200, by audit target: how many rows of which action each must have. */
+  const decisionsMade = new Map<string, Map<string, number>>();
+  const decided = (target: string, action: string) => {
+    const byAction = decisionsMade.get(target) ?? new Map<string, number>();
+    byAction.set(action, (byAction.get(action) ?? 0) + 1);
+    decisionsMade.set(target, byAction);
+    figures.teamDecisions++;
   };
 
   // Players, approved, before the chaos starts.
@@ -187,11 +219,34 @@ try {
         } // e.g. INSUFFICIENT_FUNDS early on
         withdrawals.set(w.body.id, { player, amount: '5.00', status: w.body.status });
         for (const decision of ['approve', 'pay']) {
-          const r = await post(c, `/sandbox/withdrawals/${w.body.id}/decision`, { decision }, decision);
+          const r = await decideAsTeam(
+            team[decision === 'approve' ? 'approver' : 'payer'],
+            'POST',
+            `/admin/withdrawals/${w.body.id}/decision`,
+            { decision },
+            decision,
+          );
           if (r.status !== 200) throw new Error(`${decision}: ${r.status} ${r.text}`);
           withdrawals.get(w.body.id)!.status = r.body.status;
+          decided(`withdrawal:${w.body.id}`, `adminWithdrawalDecision:${r.body.status}`);
         }
         figures.withdrawalsPaid++;
+      }
+      // Compliance confirms a player's KYC, and sets the brand's AML rules as they are.
+      if (i % 4 === 3) {
+        const r = await decideAsTeam(team.compliance, 'POST', `/admin/players/${player}/kyc/decision`, { status: 'aprovado', reason: 'chaos review' }, 'kyc');
+        if (r.status !== 200) throw new Error(`KYC decision: ${r.status} ${r.text}`);
+        decided(`player:${player}`, 'adminKycDecision:');
+      }
+      if (i % 10 === 9) {
+        const current = await untilAnswered(async () => {
+          const res = await fetch(`${s.adminUrl}/admin/aml/brands/${op.sandbox.brandId}/rules`, { headers: { authorization: `Bearer ${team.compliance}` } });
+          const text = await res.text();
+          return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
+        }, 'AML rules');
+        const r = await decideAsTeam(team.compliance, 'PUT', `/admin/aml/brands/${op.sandbox.brandId}/rules`, current.body.thresholds, 'AML rules');
+        if (r.status !== 200) throw new Error(`AML rules: ${r.status} ${r.text}`);
+        decided(`aml_rules:${op.sandbox.brandId}`, 'adminSetAmlRules:');
       }
     }
   }
@@ -300,6 +355,35 @@ try {
   const missing = wanted.filter((w) => !delivered.has(w));
   if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
   await receiver.close();
+
+  // Every team decision that was answered has exactly one audit row (issue #40): none lost to a
+  // timeout, a replay or a kill, none written twice. Rows arrive through the deciding service's
+  // outbox: waited for, then counted.
+  const auditCounts = async (target: string) => {
+    const counts = new Map<string, number>();
+    const r = await untilAnswered(() => s.admin('GET', `/admin/audit?target=${encodeURIComponent(target)}&limit=200`) as Promise<ClientResponse>, 'audit');
+    if (r.status !== 200) throw new Error(`audit of ${target}: ${r.status} ${JSON.stringify(r.body)}`);
+    for (const row of r.body.data as Array<{ action: string; after: { status?: string } | null }>) {
+      const k = `${row.action}:${row.action === 'adminWithdrawalDecision' ? (row.after?.status ?? '') : ''}`;
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    return counts;
+  };
+  const auditGaps = async () => {
+    const gaps: string[] = [];
+    for (const [target, byAction] of decisionsMade) {
+      const got = await auditCounts(target);
+      for (const [action, n] of byAction)
+        if ((got.get(action) ?? 0) !== n) gaps.push(`${target} ${action}: ${n} decisions, ${got.get(action) ?? 0} audit rows`);
+    }
+    return gaps;
+  };
+  const auditProblems = await waitFor(async () => ((await auditGaps()).length === 0 ? [] : undefined), {
+    timeoutMs: 120_000,
+    what: 'every decision audited',
+  }).catch(() => auditGaps());
+  say(`team decisions: ${figures.teamDecisions}, each with exactly one audit row: ${auditProblems.length === 0}`);
+  for (const gap of auditProblems) problems.push(`audit: ${gap}`);
 
   if (natsCluster) {
     const replicas = await jetStreamReplicas(nats.url, s.prefix);

@@ -19,7 +19,17 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
-import { ADMIN_TOKEN, startStack } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, type Stack } from './support/stack.ts';
+
+/** The audit log of a target once it has `rows` rows: a decision's row comes through its service's outbox, a moment after the answer. */
+const auditOf = (stack: Stack, target: string, rows: number) =>
+  waitFor(
+    async () => {
+      const r = await stack.admin('GET', `/admin/audit?target=${target}`);
+      return r.body.data.length >= rows ? r : undefined;
+    },
+    { what: `the audit rows of ${target}` },
+  );
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
@@ -166,7 +176,7 @@ t.test('team console in a browser', async (t) => {
     const file = await stack.admin('GET', `/admin/players/${waiting}`);
     t.equal(file.body.kyc.status, 'aprovado');
     t.match(file.body.kyc.history[0], { status: 'aprovado', actor: 'user:carla@ourteam.example', reason: 'documents match the selfie' });
-    const audit = await stack.admin('GET', `/admin/audit?target=player:${waiting}`);
+    const audit = await auditOf(stack, `player:${waiting}`, 1);
     t.match(audit.body.data[0], {
       actor: 'user:carla@ourteam.example',
       action: 'adminKycDecision',
@@ -215,7 +225,7 @@ t.test('team console in a browser', async (t) => {
     await leaves(toPay);
     t.equal((await c.get(`/withdrawals/${withdrawal.id}`)).body.status, 'paid');
     t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '60.00', 'paid once');
-    const audit = await stack.admin('GET', `/admin/audit?target=withdrawal:${withdrawal.id}`);
+    const audit = await auditOf(stack, `withdrawal:${withdrawal.id}`, 2);
     t.same(
       audit.body.data.map((a: { actor: string; after: { status: string } }) => [a.actor, a.after.status]),
       [
@@ -365,7 +375,7 @@ t.test('team console in a browser', async (t) => {
     await row.getByRole('button', { name: 'Remove' }).click();
     await row.waitFor({ state: 'detached' });
     t.equal((await stack.admin('GET', '/admin/impediments?cpf=39053344705')).body.data.length, 0, 'removed');
-    const audit = await stack.admin('GET', '/admin/audit?target=impediment:39053344705');
+    const audit = await auditOf(stack, 'impediment:39053344705', 2);
     t.same(
       audit.body.data.map((a: { actor: string; action: string }) => `${a.actor} ${a.action}`),
       ['user:carla@ourteam.example adminRemoveImpediment', 'user:carla@ourteam.example adminAddImpediment'],

@@ -7,6 +7,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, playerInput, startStack, uniq } from './support/stack.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts');
@@ -23,6 +24,11 @@ t.test('the internal impediments registry through the admin API and the CLI', as
   ];
 
   const token = async (name: string, role: string) => (await stack.admin('POST', '/admin/tokens', { name, role })).body.secret as string;
+  /** A person's own token: decisions (an impediment is one) are people's. */
+  const personalToken = async (email: string, role: string) => {
+    const user = (await stack.admin('POST', '/admin/users', { email, role })).body.user;
+    return (await stack.admin('POST', '/admin/tokens', { name: email.split('@')[0], role, userId: user.id })).body.secret as string;
+  };
   const as =
     (secret: string) =>
     async (
@@ -38,7 +44,7 @@ t.test('the internal impediments registry through the admin API and the CLI', as
       });
       return { status: res.status, body: await res.json(), replayed: res.headers.get('idempotent-replayed') };
     };
-  const compliance = as(await token('compliance-bot', 'compliance'));
+  const compliance = as(await personalToken('dora@ourteam.example', 'compliance'));
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, ...args], {
       env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla@team' },
@@ -68,7 +74,7 @@ t.test('the internal impediments registry through the admin API and the CLI', as
     const body = { cpf: '111.444.777-35', category: 'referee', note: 'Referee of the state league' };
     const put = await compliance('POST', '/admin/impediments', body, key);
     t.equal(put.status, 201);
-    t.match(put.body, { entry: { cpf: '11144477735', category: 'referee', addedBy: 'token:compliance-bot', addedAt: String }, restricted: [] });
+    t.match(put.body, { entry: { cpf: '11144477735', category: 'referee', addedBy: 'user:dora@ourteam.example', addedAt: String }, restricted: [] });
     const again = await compliance('POST', '/admin/impediments', body, key);
     t.same([again.status, again.body, again.replayed], [201, put.body, 'true'], 'the retry replays the answer');
     const other = await compliance('POST', '/admin/impediments', { ...body, category: 'athlete' }, key);
@@ -114,11 +120,15 @@ t.test('the internal impediments registry through the admin API and the CLI', as
         before: a.before === null ? null : a.before.category,
         after: a.after === null ? null : { category: a.after.category, restricted: a.after.restricted.length },
       }));
+    // A decision's row comes through its service's outbox: a moment after the answer.
+    await waitFor(async () => (await rows('adminAddImpediment')).length === 2 && (await rows('adminRemoveImpediment')).length === 1, {
+      what: 'the audit rows',
+    });
     t.same(
       await rows('adminAddImpediment'),
       [
         { actor: 'carla@team', target: 'impediment:52998224725', before: null, after: { category: 'operator_staff', restricted: 1 } },
-        { actor: 'token:compliance-bot', target: 'impediment:11144477735', before: null, after: { category: 'referee', restricted: 0 } },
+        { actor: 'user:dora@ourteam.example', target: 'impediment:11144477735', before: null, after: { category: 'referee', restricted: 0 } },
       ],
       'each put once (the replay is not a second change), newest first',
     );

@@ -165,14 +165,16 @@ t.test('operator journey', async (t) => {
   t.equal((await live.get(`/players/${lp.body.id}/wallet`)).body.available, '30.00');
   const liveSession = await live.post(`/players/${lp.body.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
   t.equal(liveSession.body.mode, 'real');
-  const audit = await stack.admin('GET', '/admin/audit?limit=50');
-  t.ok(
-    audit.body.data.some(
-      (a: { action: string; actor: string; target: string }) =>
-        a.action === 'adminWithdrawalDecision' && a.actor === 'bruno@team' && a.target.includes(lw.body.id),
-    ),
-    'team decisions are audited, naming the person',
+  // A decision's row comes through its service's outbox: a moment after the answer.
+  const audited = await waitFor(
+    async () =>
+      (await stack.admin('GET', '/admin/audit?limit=50')).body.data.some(
+        (a: { action: string; actor: string; target: string }) =>
+          a.action === 'adminWithdrawalDecision' && a.actor === 'bruno@team' && a.target.includes(lw.body.id),
+      ) || undefined,
+    { what: 'the pay audit row' },
   );
+  t.ok(audited, 'team decisions are audited, naming the person');
 
   // The team's CLI: the ledger reconciles.
   const cli = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts'), 'ledger', 'verify'], {

@@ -106,6 +106,8 @@ export const ServiceTokenSchema = Type.Object(
     id: Type.String(),
     name: Type.String(),
     role: AdminRoleSchema,
+    /** The team member a personal token acts for (decisions need a person); null: a named service token. */
+    userId: Nullable(Type.String()),
     createdAt: Timestamp,
     revokedAt: Nullable(Timestamp),
     lastUsedAt: Nullable(Timestamp),
@@ -179,11 +181,15 @@ export const teamAdminOperations = defineOperations({
     method: 'POST',
     path: '/admin/tokens',
     tag: 'Admin',
-    summary: 'Create a named service token with a role (shown once)',
-    body: Type.Object({ name: Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }), role: AdminRoleSchema }),
+    summary: 'Create a named service token with a role, or with `userId` a personal token of that team member (shown once)',
+    body: Type.Object({
+      name: Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+      role: AdminRoleSchema,
+      userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
     response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }),
     status: 201,
-    errors: ['TEAM_MEMBER_ALREADY_EXISTS'],
+    errors: ['TEAM_MEMBER_ALREADY_EXISTS', 'TEAM_MEMBER_NOT_FOUND'],
   },
   adminListTokens: {
     id: 'adminListTokens',
@@ -213,6 +219,8 @@ export const teamAdminOperations = defineOperations({
 export const AuditEntrySchema = Type.Object({
   id: Type.String(),
   actor: Type.String(),
+  /** The team member who acted (their user id); null for ADMIN_TOKEN, a named service token, or a row from before 1.4.0. */
+  actorId: Type.Optional(Nullable(Type.String())),
   action: Type.String(),
   target: Type.String(),
   before: Type.Unknown(),

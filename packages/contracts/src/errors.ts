@@ -21,6 +21,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'Finish setting up your console account first (a new password, or two-factor sign-in where your role requires it).',
   },
+  PERSON_REQUIRED: {
+    status: 403,
+    message:
+      'A decision on money or on a player is taken by a person: sign in to the console, or use a personal API token (POST /admin/tokens with your userId). ADMIN_TOKEN and named service tokens may set things up and read.',
+  },
   CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
   FOUR_EYES_REQUIRED: { status: 403, message: 'A withdrawal approved by one person must be paid by another.' },
   AML_REVIEW_REQUIRED: { status: 403, message: "The player's payouts wait for a compliance review." },

@@ -48,13 +48,16 @@ export {
   type SetOperatorCompliance,
 } from './compliance-profile.ts';
 export {
+  AUDIT_RECORDED,
   AdminIdentitySchema,
   AuditRecordSchema,
+  AuditRecordedSchema,
   CredentialRecordSchema,
   SessionIdentitySchema,
   operatorMessages,
   type AdminIdentity,
   type AuditRecord,
+  type AuditRecorded,
   type CredentialRecord,
   type SessionIdentity,
   type SetupStep,

@@ -11,7 +11,12 @@ export const OperatorScopeSchema = Type.Object({
   environment: EnvironmentSchema,
   currency: Type.String(),
 });
-export const AdminScopeSchema = Type.Object({ kind: Type.Literal('admin'), actor: Type.String() });
+/**
+ * Our team: `actor` is who the audit log names (`user:<email>`); `personId` the team member's id
+ * (four eyes compares it), absent for a caller who is not a person (ADMIN_TOKEN in production, a
+ * named service token): the gateway refuses those on a decision (PERSON_REQUIRED).
+ */
+export const AdminScopeSchema = Type.Object({ kind: Type.Literal('admin'), actor: Type.String(), personId: Type.Optional(Type.String()) });
 export const InternalScopeSchema = Type.Object({ kind: Type.Literal('internal'), service: Type.String() });
 export type OperatorScope = Static<typeof OperatorScopeSchema>;
 export type AdminScope = Static<typeof AdminScopeSchema>;

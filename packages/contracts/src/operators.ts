@@ -26,8 +26,12 @@ export const CredentialRecordSchema = Type.Object({
 });
 export type CredentialRecord = Static<typeof CredentialRecordSchema>;
 
-/** Who calls the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN (the gateway's). */
-export const AdminIdentitySchema = Type.Object({ actor: Type.String(), role: RoleSchema, root: Type.Boolean() });
+/**
+ * Who calls the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN (the gateway's).
+ * `personId`: the team member behind a console session or a personal token (none for a named
+ * service token or ADMIN_TOKEN in production).
+ */
+export const AdminIdentitySchema = Type.Object({ actor: Type.String(), role: RoleSchema, root: Type.Boolean(), personId: Type.Optional(Type.String()) });
 export type AdminIdentity = Static<typeof AdminIdentitySchema>;
 
 /**
@@ -60,6 +64,19 @@ const Password = Type.String({ maxLength: 1024 });
 /** An audit row to write: the log's row without what the log gives it (its id and time). */
 export const AuditRecordSchema = Type.Omit(AuditEntrySchema, ['id', 'at']);
 export type AuditRecord = Static<typeof AuditRecordSchema>;
+
+/**
+ * Internal event `audit.recorded` (internal stream): a decision's audit row, written by the service
+ * that made the decision into its outbox in the decision's transaction. `id` is the row's id, made
+ * once in that transaction: the operators service inserts it once, however often it is delivered.
+ */
+export const AUDIT_RECORDED = 'audit.recorded';
+export const AuditRecordedSchema = Type.Composite([
+  /** `at`: when the decision committed (the log orders by it, not by when the row arrived). */
+  Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), at: Timestamp }),
+  AuditRecordSchema,
+]);
+export type AuditRecorded = Static<typeof AuditRecordedSchema>;
 
 export const operatorMessages = defineMessages({
   credential: {

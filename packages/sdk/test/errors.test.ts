@@ -40,6 +40,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     FORBIDDEN_ROLE: 'PermissionError',
     ACCOUNT_SETUP_REQUIRED: 'PermissionError',
     CSRF_TOKEN_INVALID: 'PermissionError',
+    PERSON_REQUIRED: 'PermissionError',
     TEAM_MEMBER_NOT_FOUND: 'NotFoundError',
     CREDENTIAL_NOT_FOUND: 'NotFoundError',
     TEAM_MEMBER_ALREADY_EXISTS: 'ConflictError',

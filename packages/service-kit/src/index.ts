@@ -9,6 +9,7 @@ export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } f
 export { createLogger, withLogContext, logContext, type LogContext, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
+export { decisionAuthorOf, deciderOf, writeDecisionAudit, type DecisionAudit, type DecisionAuthor } from './audit-outbox.ts';
 export { ruleClock } from './clock.ts';
 export {
   handle,

@@ -23,3 +23,4 @@ export {
   type Rng,
 } from './games.ts';
 export { chosenPassword, firstConsoleSignIn } from './console.ts';
+export { outboxAudits } from './audit.ts';

@@ -53,6 +53,8 @@ export function createComplianceService(
     config: ComplianceConfigSchema,
     entities: complianceEntities,
     migrations: complianceMigrations,
+    // A decision's audit row goes to the internal stream, for the operators service's audit log.
+    internalEvents: true,
     setup: (deps) => ({
       screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
       players: playersOf(deps),

@@ -17,6 +17,8 @@ export const GatewayConfigSchema = Type.Composite([
     /** The console cookie's lifetime (the operators service's absolute session timeout, set alike there); cookies are Secure unless the admin port is on loopback (override with CONSOLE_COOKIE_SECURE). */
     CONSOLE_ABSOLUTE_HOURS: Type.Integer({ default: 12, minimum: 1 }),
     CONSOLE_COOKIE_SECURE: Type.Optional(Type.Boolean()),
+    /** `production`: ADMIN_TOKEN is refused on decisions, and X-Admin-Actor names nobody (a person decides: a console session or a personal token). */
+    NODE_ENV: Type.Optional(Type.String()),
     /** Cached credentials are re-read at least this often, so a change is seen within it on every replica. */
     CREDENTIAL_CACHE_TTL_MS: Type.Integer({ default: 1000, minimum: 0 }),
   }),

@@ -184,6 +184,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   await adminApp.register(adminRoutes, {
     ...forward,
     rootToken: config.ADMIN_TOKEN,
+    rootActsForClaimedPerson: config.NODE_ENV !== 'production',
     operators,
     idempotency: adminIdempotency,
     onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),

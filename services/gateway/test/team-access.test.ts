@@ -65,18 +65,32 @@ t.test('team access', async (t) => {
     const asFinance = as(finance.body.secret);
     const asSupport = as(support.body.secret);
 
-    const paid = await asFinance('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
-    t.equal(paid.status, 200, 'finance decides withdrawals');
+    const byBot = await asFinance('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
+    t.equal(byBot.status, 403);
+    t.equal(byBot.body.error.code, 'PERSON_REQUIRED', 'a named service token is nobody: it takes no decision');
+    t.match(byBot.body.error.message, /personal API token/, 'the refusal names the way to do it');
     const forbidden = await asSupport('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
     t.equal(forbidden.status, 403);
     t.equal(forbidden.body.error.code, 'FORBIDDEN_ROLE');
-    t.equal(decide.calls.length, 1, 'a refused call never reaches the service');
+    t.equal(decide.calls.length, 0, 'a refused call never reaches the service');
     t.equal((await asFinance('POST', '/admin/operators', { name: 'Nope' })).body.error.code, 'FORBIDDEN_ROLE', 'only admin creates operators');
     t.equal((await asSupport('POST', '/admin/tokens', { name: 'mine', role: 'admin' })).body.error.code, 'FORBIDDEN_ROLE', 'nor tokens');
     t.equal((await asSupport('GET', '/admin/operators')).status, 200, 'everyone on the team reads operators');
 
+    // A personal token is its person: it decides, and the audit names the person and their id.
+    const bea = (await root('POST', '/admin/users', { email: 'bea@ourteam.example', role: 'finance' })).body.user;
+    const beaToken = await root('POST', '/admin/tokens', { name: 'bea-cli', role: 'finance', userId: bea.id });
+    t.equal(beaToken.status, 201);
+    t.equal(beaToken.body.token.userId, bea.id);
+    t.equal((await root('POST', '/admin/tokens', { name: 'bea-admin', role: 'admin', userId: bea.id })).status, 422, "never more than the person's own role");
+    t.equal((await root('POST', '/admin/tokens', { name: 'nobody-cli', role: 'finance', userId: 'usr_nobody' })).body.error.code, 'TEAM_MEMBER_NOT_FOUND');
+    const paid = await as(beaToken.body.secret)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
+    t.equal(paid.status, 200, 'finance decides withdrawals, as a person');
+    t.match(decide.calls[0]?.ctx.scope, { kind: 'admin', actor: 'user:bea@ourteam.example', personId: bea.id }, 'the service is told who decides');
     const audit = await root('GET', '/admin/audit?target=withdrawal:wd_1');
-    t.equal(audit.body.data[0].actor, 'token:payout-bot', 'the audit row names the token that acted');
+    t.match(audit.body.data[0], { actor: 'user:bea@ourteam.example', actorId: bea.id }, 'the audit row names the person behind the token');
+    t.equal((await root('POST', `/admin/users/${bea.id}/disable`)).status, 200);
+    t.equal((await as(beaToken.body.secret)('GET', '/admin/operators')).status, 401, "a disabled person's token is refused");
 
     t.equal((await root('POST', `/admin/tokens/${finance.body.token.id}/revoke`)).body.revokedAt !== null, true);
     t.equal((await asFinance('GET', '/admin/operators')).status, 401, 'a revoked token is refused');

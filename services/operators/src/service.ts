@@ -11,6 +11,7 @@ import { operatorsRuntime, type OperatorsRuntime } from './runtime.ts';
 import { adminOperatorHandlers } from './handlers/admin-operators.ts';
 import { adminTeamHandlers } from './handlers/admin-team.ts';
 import { gatewayMessageHandlers } from './handlers/gateway-messages.ts';
+import { startAuditIntake } from './domain/audit-intake.ts';
 
 export const OPERATORS_SCHEMA = 'operators';
 
@@ -22,7 +23,7 @@ export function operatorsServiceWith(opts: { now?: () => number } = {}): Service
     config: OperatorsConfigSchema,
     entities: operatorEntities,
     migrations: operatorMigrations,
-    // Webhook endpoint changes go to the internal stream (for the webhooks service).
+    // Webhook endpoint changes go to the internal stream (for the webhooks service); decisions' audit rows come from it.
     internalEvents: true,
     setup: (deps) => {
       if (deps.config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) deps.log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
@@ -40,7 +41,9 @@ export function operatorsServiceWith(opts: { now?: () => number } = {}): Service
           return false;
         },
       });
-      return [() => cleanup.stop()];
+      // Decisions other services audit in their own transactions reach the audit log here.
+      const auditIntake = startAuditIntake({ nc: deps.nc, prefix: deps.prefix, replicas: deps.config.NATS_REPLICAS, sql: deps.sql, log: deps.log });
+      return [() => cleanup.stop(), auditIntake];
     },
   };
 }

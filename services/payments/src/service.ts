@@ -35,6 +35,8 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
     config: PaymentsConfigSchema,
     entities: [],
     migrations: paymentsMigrations,
+    // A decision's audit row goes to the internal stream, for the operators service's audit log.
+    internalEvents: true,
     setup: (deps) => setupOwnAccount(deps, onSetup),
     handlers: (deps, own) => ({
       ...handle(ops.createDeposit, createDeposit(deps), ANSWERED_BY_EFFECT),

@@ -1,12 +1,13 @@
-// Crash tests of the team's decisions that move money: reject (release) and pay (capture). Wallet
-// and payments run as real processes killed at every crash point; a hold is never released
-// without `rejected`, and a debit never exists without `paid`.
+// Crash tests of the team's decisions that move money: approve, reject (release) and pay (capture).
+// Wallet and payments run as real processes killed at every crash point; a hold is never released
+// without `rejected`, a debit never exists without `paid`, and each decision that took effect has
+// exactly one audit row (written in its own transaction, whatever the crash).
 import t from 'tap';
 import { waitFor } from '@bo/service-kit/testing';
 import type { Withdrawal } from '@bo/contracts';
 import { startPaymentsStack, operatorScope, ok, errorOf, publishedEvents, assertLedgerSound } from './support/stack.ts';
 import { crashAndRecover, childEnv, answers } from './support/crash.ts';
-import { processGroup } from '@bo/test-support';
+import { outboxAudits, processGroup } from '@bo/test-support';
 
 t.test('reject and pay converge after a crash at every point', async (t) => {
   const stack = await startPaymentsStack(t, 'crashdec', { payments: false, wallet: false });
@@ -15,6 +16,8 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
   await procs.start('wallet');
   await procs.start('payments');
   const brand = operatorScope('a');
+  const audited = async (id: string) =>
+    (await outboxAudits(stack.sql, 'payments', `withdrawal:${id}`)).map((a) => [a.actor, (a.before as Withdrawal).status, (a.after as Withdrawal).status]);
   const transitions = async (id: string) =>
     (await publishedEvents(stack))
       .filter((e) => e.type === 'withdrawal.status_changed' && (e.data as { withdrawal: Withdrawal }).withdrawal.id === id)
@@ -45,6 +48,7 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
         [null, 'under_review'],
         ['under_review', 'rejected'],
       ]);
+      t.same(await audited(wd.id), [['reviewer@test', 'under_review', 'rejected']], 'the reject has exactly one audit row');
       await assertLedgerSound(t, stack);
     });
   }
@@ -72,6 +76,14 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
         ['under_review', 'approved'],
         ['approved', 'paid'],
       ]);
+      t.same(
+        await audited(wd.id),
+        [
+          ['reviewer@test', 'under_review', 'approved'],
+          ['payer@test', 'approved', 'paid'],
+        ],
+        'the approval and the pay have exactly one audit row each',
+      );
       await assertLedgerSound(t, stack);
     });
   }
@@ -96,6 +108,16 @@ t.test('reject and pay converge after a crash at every point', async (t) => {
       await assertLedgerSound(t, stack);
     });
   }
+
+  t.test('approve: a crash after its commit leaves its audit row; the retry with the key adds none', async (t) => {
+    await procs.start('payments', { CRASH_AT: 'payments.approve.after-commit' });
+    const player = await money.fundedPlayer(brand, '100.00');
+    const wd = ok(await money.createWithdrawal(brand, player, '40.00'));
+    const k = `approve-key-${wd.id}`;
+    await crashAndRecover(t, procs, 'payments', 'payments.approve.after-commit', () => money.adminDecide(wd.id, 'approve', 2000, k));
+    t.match(ok(await money.adminDecide(wd.id, 'approve', undefined, k)), { id: wd.id, status: 'approved' }, 'the retry gets the answer');
+    t.same(await audited(wd.id), [['reviewer@test', 'under_review', 'approved']], 'one audit row, from the decision itself');
+  });
 
   t.test('sandbox decisions with a key: a retry gets the stored answer', async (t) => {
     const player = await money.fundedPlayer(brand, '100.00');

@@ -1,8 +1,10 @@
 // Four eyes on money out: the person who approved a withdrawal cannot pay it (from the operator's
 // threshold up, default always); the refusal moves nothing; the threshold is per operator and
-// audited; a player's withdrawals list for the review page; a keyed admin pay is audited.
+// audited; a player's withdrawals list for the review page; a keyed admin pay is audited; one
+// person is one person whatever name they act under (identities are compared, not names).
 import t from 'tap';
 import type { Withdrawal } from '@bo/contracts';
+import { outboxAudits } from '@bo/test-support';
 import { startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key } from './support/stack.ts';
 
 t.test('four eyes', async (t) => {
@@ -34,9 +36,34 @@ t.test('four eyes', async (t) => {
     t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '60.00' }, 'nothing paid');
     const paid = await money.adminDecide(wd.id, 'pay', undefined, key('pay'), 'bruno');
     t.equal(ok(paid).status, 'paid');
-    t.match(paid.ok && paid.audit, { target: `withdrawal:${wd.id}`, before: { status: 'approved' }, after: { status: 'paid' } }, 'a keyed pay is audited');
+    t.match(
+      (await outboxAudits(stack.sql, 'payments', `withdrawal:${wd.id}`)).map((a) => [a.actor, a.action, a.before, a.after]),
+      [
+        ['ana', 'adminWithdrawalDecision', { status: 'under_review' }, { status: 'approved' }],
+        ['bruno', 'adminWithdrawalDecision', { status: 'approved' }, { status: 'paid' }],
+      ],
+      'the approval and the keyed pay are audited once each, in their transactions; the refusal is not',
+    );
     t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '60.00', withdrawable: '60.00' });
     t.ok((await stack.verifyLedger()).ok, 'ledger verifies');
+  });
+
+  test('one person under two names is one person: four eyes compares identities', async (t) => {
+    const { player, wd } = await underReview();
+    const as = (actor: string, personId: string) => ({ kind: 'admin' as const, actor, personId });
+    const decideAs = (scope: ReturnType<typeof as>, decision: string) =>
+      call<Withdrawal>('payments.admin.withdrawalDecision', { scope, key: key(decision), params: { id: wd.id }, body: { decision } });
+    ok(await decideAs(as('user:eva@ourteam.example', 'usr_eva'), 'approve'));
+    // The same person under another name (a name is text to this service; the identity is not).
+    const refused = await decideAs(as('token:eva-laptop', 'usr_eva'), 'pay');
+    t.match(errorOf(refused), { code: 'FOUR_EYES_REQUIRED', message: /user:eva@ourteam\.example approved this withdrawal/ });
+    t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '60.00' }, 'nothing paid');
+    t.equal(ok(await decideAs(as('user:eva@ourteam.example', 'usr_fabio'), 'pay')).status, 'paid', 'another person pays, whatever the name');
+    t.same(
+      (await outboxAudits(stack.sql, 'payments', `withdrawal:${wd.id}`)).map((a) => a.actorId),
+      ['usr_eva', 'usr_fabio'],
+      'each row names the identity that decided',
+    );
   });
 
   test('the queue names the approver; a sandbox approval names nobody and any person pays it', async (t) => {
@@ -58,7 +85,9 @@ t.test('four eyes', async (t) => {
     t.same(ok(await fourEyes(other.operatorId)), { operatorId: other.operatorId, minAmount: '0.00', updatedAt: null, updatedBy: null }, 'default: always');
     const set = await setFourEyes(other.operatorId, '100.00');
     t.match(ok(set), { operatorId: other.operatorId, minAmount: '100.00', updatedBy: 'root' });
-    t.match(set.ok && set.audit, { target: `operator:${other.operatorId}`, before: { minAmount: '0.00' }, after: { minAmount: '100.00' } });
+    t.match(await outboxAudits(stack.sql, 'payments', `operator:${other.operatorId}`), [
+      { action: 'adminSetFourEyes', actor: 'root', before: { minAmount: '0.00' }, after: { minAmount: '100.00' } },
+    ]);
     const small = await underReview(other, '99.99');
     ok(await money.adminDecide(small.wd.id, 'approve', undefined, undefined, 'dora'));
     t.equal(ok(await money.adminDecide(small.wd.id, 'pay', undefined, undefined, 'dora')).status, 'paid', 'below the threshold');

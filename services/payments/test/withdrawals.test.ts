@@ -2,7 +2,7 @@
 // effects and events, concurrency, retries with the same key, brand isolation, the admin queue.
 import t from 'tap';
 import type { OperationReply, Withdrawal } from '@bo/contracts';
-import { answerOf } from '@bo/test-support';
+import { answerOf, outboxAudits } from '@bo/test-support';
 import { startPaymentsStack, moneyTest, operatorScope, ok, errorOf, key, publishedEvents, setStatus } from './support/stack.ts';
 
 t.test('withdrawals', async (t) => {
@@ -234,7 +234,11 @@ t.test('withdrawals', async (t) => {
 
     const r = await money.adminDecide(w[1]!.id, 'approve');
     t.ok(r.ok);
-    if (r.ok) t.same(r.audit, { target: `withdrawal:${w[1]!.id}`, before: w[1], after: r.body });
+    t.same(
+      (await outboxAudits(stack.sql, 'payments', `withdrawal:${w[1]!.id}`)).map(({ target, before, after }) => ({ target, before, after })),
+      [{ target: `withdrawal:${w[1]!.id}`, before: w[1], after: r.ok ? r.body : undefined }],
+      'the decision is audited in its transaction',
+    );
     t.same(ok(await list({ status: 'approved' })).data.filter((x) => x.id === w[1]!.id).length, 1);
     t.same(
       ok(await list({})).data.map((x) => x.id),

@@ -83,6 +83,8 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
     config: PlayersConfigSchema,
     entities: playerEntities,
     migrations: playerMigrations,
+    // A decision's audit row goes to the internal stream, for the operators service's audit log.
+    internalEvents: true,
     setup: (deps) => setupEligibility(deps, opts),
     handlers: (deps, elig) => ({
       ...handle(playerOperations.createPlayer, createPlayer(deps, elig), ANSWERED_BY_EFFECT),

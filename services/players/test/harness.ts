@@ -68,6 +68,16 @@ export class PlayersHarness {
     return this.svc.sql.query(query, params) as Promise<T[]>;
   }
 
+  /** The newest audit row a decision wrote into the outbox for `target` (service-kit audit-outbox.ts): its target, before and after. */
+  async lastAudit(target: string): Promise<{ target: string; before: unknown; after: unknown } | undefined> {
+    const rows = await this.sql<{ data: { target: string; before: unknown; after: unknown } }>(
+      `select payload::jsonb -> 'data' as data from players.outbox where subject_type = 'audit.recorded' and payload::jsonb -> 'data' ->> 'target' = ? order by seq desc limit 1`,
+      [target],
+    );
+    const d = rows[0]?.data;
+    return d && { target: d.target, before: d.before, after: d.after };
+  }
+
   async outboxDrained(): Promise<void> {
     await waitFor(async () => (await this.sql<{ c: string }>('select count(*) c from players.outbox where published_at is null'))[0]!.c === '0', {
       what: 'outbox drained',

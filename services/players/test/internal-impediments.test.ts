@@ -1,5 +1,5 @@
 // Our internal impediments registry (Lei 14.790/2023 art. 26, docs/eligibility.md) through NATS as the
-// gateway calls it: our team puts, lists, refiles and removes entries (each answer carrying its audit
+// gateway calls it: our team puts, lists, refiles and removes entries (each writing its audit
 // row); a listed CPF is refused at registration with the same neutral 403 as an SPA hit, also while
 // the SPA registry is down; an existing player's first login of the day and the sweep restrict a
 // listed player, the SPA not asked; putting a CPF on the list restricts its production br-spa players
@@ -40,7 +40,7 @@ t.test('the internal impediments registry', async (t) => {
 
   await setProfile(t, 'op_A', 'br-spa');
 
-  t.test('our team puts, lists, refiles and removes entries; each answer carries its audit row', async (t) => {
+  t.test('our team puts, lists, refiles and removes entries; each writes its audit row', async (t) => {
     const first = await put('111.444.777-35', 'referee', 'Referee of the state league (federation list 2026)');
     const entry = {
       cpf: '11144477735',
@@ -50,7 +50,7 @@ t.test('the internal impediments registry', async (t) => {
       addedAt: new Date(now).toISOString(),
     };
     t.same(okBody(t, first, 201), { entry, restricted: [] });
-    t.same(first.ok && first.audit, { target: 'impediment:11144477735', before: null, after: { ...entry, restricted: [] } });
+    t.same(await h.lastAudit('impediment:11144477735'), { target: 'impediment:11144477735', before: null, after: { ...entry, restricted: [] } });
     now += 1000;
     okBody(t, await put('390.533.447-05', 'operator_staff', 'Head of trading at the operator'), 201);
     now += 1000;
@@ -81,11 +81,15 @@ t.test('the internal impediments registry', async (t) => {
     const refiled = await put('11144477735', 'athlete', 'Plays in the state league');
     const after = { ...entry, category: 'athlete', note: 'Plays in the state league', addedAt: new Date(now).toISOString() };
     t.same(okBody(t, refiled, 201).entry, after, 'put again: category and note replaced');
-    t.same(refiled.ok && refiled.audit, { target: 'impediment:11144477735', before: entry, after: { ...after, restricted: [] } }, 'before and after');
+    t.same(
+      await h.lastAudit('impediment:11144477735'),
+      { target: 'impediment:11144477735', before: entry, after: { ...after, restricted: [] } },
+      'before and after',
+    );
 
     const removed = await remove('153.509.460-56');
     t.same(okBody(t, removed, 200), { cpf: '15350946056', removed: true });
-    t.match(removed.ok && removed.audit, { target: 'impediment:15350946056', before: { category: 'relative' }, after: null });
+    t.match(await h.lastAudit('impediment:15350946056'), { target: 'impediment:15350946056', before: { category: 'relative' }, after: null });
     t.same(okBody(t, await remove('153.509.460-56'), 200), { cpf: '15350946056', removed: false }, 'not there: nothing removed');
     t.same(
       okBody<any>(t, await list(), 200).data.map((e: any) => e.cpf),

@@ -107,6 +107,35 @@ t.test('outbox survives crashes of the players process', async (t) => {
     t.equal((await streamEventsOf(player.id)).length, 1, 'the retry wrote no event');
   });
 
+  t.test('an admin KYC decision killed after its commit: its audit row committed with it, one row whatever the retry does', async (t) => {
+    for (const c of children) await stopChild(c);
+    const crashing = await start({ CRASH_AT: 'players.kyc.after-commit' });
+    const created = await callPlayers(nc, prefix, 'players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: 'crash-audit' }, key: newKey() });
+    const player = created.ok ? (created.body as any) : undefined;
+    const admin = { kind: 'admin' as const, actor: 'user:carla@ourteam.example', personId: 'usr_carla' };
+    const key = newKey();
+    const decide = () =>
+      callPlayers(nc, prefix, 'players.admin.kycDecision', admin, { params: { id: player.id }, body: { status: 'aprovado', reason: 'ok' }, key });
+    await t.rejects(decide(), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died after the commit');
+    t.equal((await crashing.exited).signal, 'SIGKILL');
+    const audits = async () =>
+      (
+        await sql.query(
+          `select payload::jsonb -> 'data' as data from players.outbox where subject_type = 'audit.recorded' and payload::jsonb -> 'data' ->> 'target' = $1 order by seq`,
+          [`player:${player.id}`],
+        )
+      ).rows.map((r) => r.data);
+    t.match(
+      await audits(),
+      [{ actor: 'user:carla@ourteam.example', actorId: 'usr_carla', action: 'adminKycDecision', after: { kycStatus: 'aprovado' } }],
+      'the row is in',
+    );
+    await start();
+    const retry = await decide();
+    t.equal(retry.ok && (retry.body as any).status, 'aprovado', 'the retry with the key is answered');
+    t.equal(new Set((await audits()).map((a) => a.id)).size, 1, 'one audit row: a run again under the key keeps its id');
+  });
+
   t.test('crash after publishing, before marking the outbox row', async (t) => {
     for (const c of children) await stopChild(c);
     const crashing = await start({ CRASH_AT: 'players.outbox.after-publish' });

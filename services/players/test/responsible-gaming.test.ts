@@ -206,7 +206,7 @@ t.test('responsible gaming', async (t) => {
     t.same(body.responsibleGaming.selfExclusion, null);
     t.equal(body.selfExclusionLiftableAt, null, 'nothing left to lift');
     t.match(body.history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team', reason: 'reviewed with the player' });
-    t.match(lifted.ok && lifted.audit, { target: `player:${p.id}`, before: { status: 'autoexcluido' }, after: { status: 'ativo' } });
+    t.match(await h.lastAudit(`player:${p.id}`), { target: `player:${p.id}`, before: { status: 'autoexcluido' }, after: { status: 'ativo' } });
     t.match(okBody<any>(t, await state(p.id), 200), { status: 'ativo', selfExcluded: false });
     setRuleClockOffset(0);
   });

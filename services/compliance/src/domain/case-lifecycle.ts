@@ -11,7 +11,8 @@ const NEXT: Record<AmlCaseStatus, readonly AmlCaseStatus[]> = {
 };
 
 /** Throws the refusal of a decision, if any: a wrong step (409), a report without a receipt (422), or by the reviewer (403). */
-export function checkDecision(current: { status: AmlCaseStatus; reviewedBy: string | null }, decision: AmlCaseDecision, actor: string): void {
+/** `decider`: who decides, as four eyes compares people (their id: service-kit `deciderOf`). */
+export function checkDecision(current: { status: AmlCaseStatus; reviewerId: string | null }, decision: AmlCaseDecision, decider: string): void {
   if (decision.status === 'reported' && !decision.receipt) {
     throw validationError('body', [{ path: '/receipt', message: 'the Siscoaf receipt number is required to mark a case reported' }]);
   }
@@ -21,7 +22,7 @@ export function checkDecision(current: { status: AmlCaseStatus; reviewedBy: stri
   if (!NEXT[current.status].includes(decision.status)) {
     throw new AppError('AML_CASE_INVALID_TRANSITION', `A case ${current.status} cannot become ${decision.status}.`);
   }
-  if (decision.status === 'reported' && current.reviewedBy === actor) {
+  if (decision.status === 'reported' && current.reviewerId === decider) {
     throw new AppError('FOUR_EYES_REQUIRED', 'A case is reported by someone other than the person who reviewed it.');
   }
 }

@@ -3,7 +3,7 @@
 // only: nothing here is reachable with an operator's credentials. Dismissing a case opened or
 // joined by a sanctions hit lifts the player's freeze (the one flow that does: docs/aml.md).
 import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type amlAdminOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, deciderOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
@@ -133,17 +133,21 @@ export function adminDecideCase(
 ): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
   const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const decision = req.body;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
-      checkDecision({ status: c.status, reviewedBy: c.reviewedBy ?? null }, decision, actor);
+      checkDecision({ status: c.status, reviewerId: c.reviewerId ?? null }, decision, deciderOf(scope));
       const now = new Date();
       c.status = decision.status;
       c.updatedAt = now;
-      if (decision.status === 'under_review') c.reviewedBy = actor;
+      if (decision.status === 'under_review') {
+        c.reviewedBy = actor;
+        c.reviewerId = deciderOf(scope);
+      }
       if (decision.status === 'reported') c.receipt = decision.receipt!;
       tx.persist(
         tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
@@ -155,16 +159,16 @@ export function adminDecideCase(
       // the same decision, made again, dismisses (the lift is idempotent). A reported one keeps it.
       if (decision.status === 'dismissed' && c.rules.includes('sanctions')) await players.liftFreeze(c.playerId);
       const after = await inBrandView(profiles)(await caseView(tx, c));
-      // The audit keeps the state and the reason, not the evidence (it is in the case).
-      return {
-        status: 200,
-        body: after,
-        audit: {
-          target: `aml_case:${c.id}`,
-          before,
-          after: { ...summaryOf(c), reason: decision.reason, receipt: c.receipt ?? null, active: isActive(c.status) },
-        },
-      };
+      // The audit keeps the state and the reason, not the evidence (it is in the case); in this transaction.
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminAmlCaseDecision',
+        target: `aml_case:${c.id}`,
+        before,
+        after: { ...summaryOf(c), reason: decision.reason, receipt: c.receipt ?? null, active: isActive(c.status) },
+      });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

@@ -1,6 +1,6 @@
 // A brand's rule thresholds: read (the defaults until set) and set by our team (audited).
 import type { AmlThresholds, amlAdminOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, isoTime, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { thresholdsOf } from '../domain/thresholds.ts';
 import { BrandRulesEntity } from '../persistence/entities.ts';
@@ -22,9 +22,10 @@ export function adminGetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOpera
 
 export function adminSetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminSetAmlRules> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const { brandId } = req.params;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const row = await tx.findOne(BrandRulesEntity, { brandId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const before = view(brandId, row);
       const next = { brandId, thresholds: { ...req.body }, updatedAt: new Date(), updatedBy: actor };
@@ -32,7 +33,15 @@ export function adminSetRules(deps: ServiceDeps): HandlerOf<typeof amlAdminOpera
       else tx.persist(tx.create(BrandRulesEntity, next));
       await tx.flush();
       const after = view(brandId, next);
-      return { status: 200, body: after, audit: { target: `aml_rules:${brandId}`, before, after } };
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminSetAmlRules',
+        target: `aml_rules:${brandId}`,
+        before,
+        after,
+      });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

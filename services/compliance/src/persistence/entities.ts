@@ -34,6 +34,8 @@ export const AmlCaseEntity = defineEntity({
     /** Who on our team works it (their admin identity), and since when; null: nobody yet. */
     assignee: p.text().nullable(),
     assignedAt: p.datetime().nullable(),
+    /** The reviewer's identity (their team member id): what four eyes compares. */
+    reviewerId: p.text().nullable(),
     openedAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -127,6 +127,14 @@ class SandboxScreeningEntries extends Migration {
   }
 }
 
+/** Four eyes on a case by identity: the reviewer's id (earlier reviews keep their name as it). */
+class CaseReviewerIdentity extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."cases" add column "reviewer_id" text null');
+    this.addSql(`update "compliance"."cases" set "reviewer_id" = 'actor:' || "reviewed_by" where "reviewed_by" is not null`);
+  }
+}
+
 /** Who on our team works a case (issue #41: a queue that scales), and since when. */
 class CaseAssignee extends Migration {
   override async up(): Promise<void> {
@@ -153,5 +161,6 @@ export const complianceMigrations = [
   { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
   { name: '0006_daily_file_lines', class: DailyFileLines },
   { name: '0007_sandbox_screening_entries', class: SandboxScreeningEntries },
-  { name: '0008a_case_assignee', class: CaseAssignee },
+  { name: '0008_case_reviewer_identity', class: CaseReviewerIdentity },
+  { name: '0009_case_assignee', class: CaseAssignee },
 ];

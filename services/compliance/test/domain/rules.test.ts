@@ -120,27 +120,27 @@ t.test('case transitions and four eyes', async (t) => {
     }
   };
   t.equal(
-    code(() => checkDecision({ status: 'open', reviewedBy: null }, { status: 'under_review', reason: 'r' }, 'a')),
+    code(() => checkDecision({ status: 'open', reviewerId: null }, { status: 'under_review', reason: 'r' }, 'a')),
     'ok',
   );
   t.equal(
-    code(() => checkDecision({ status: 'open', reviewedBy: null }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
+    code(() => checkDecision({ status: 'open', reviewerId: null }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
     'AML_CASE_INVALID_TRANSITION',
   );
   t.equal(
-    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
+    code(() => checkDecision({ status: 'under_review', reviewerId: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'a')),
     'FOUR_EYES_REQUIRED',
   );
   t.equal(
-    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'b')),
+    code(() => checkDecision({ status: 'under_review', reviewerId: 'a' }, { status: 'reported', reason: 'r', receipt: 'x' }, 'b')),
     'ok',
   );
   t.equal(
-    code(() => checkDecision({ status: 'under_review', reviewedBy: 'a' }, { status: 'reported', reason: 'r' }, 'b')),
+    code(() => checkDecision({ status: 'under_review', reviewerId: 'a' }, { status: 'reported', reason: 'r' }, 'b')),
     'VALIDATION_ERROR',
   );
   t.equal(
-    code(() => checkDecision({ status: 'dismissed', reviewedBy: 'a' }, { status: 'under_review', reason: 'r' }, 'b')),
+    code(() => checkDecision({ status: 'dismissed', reviewerId: 'a' }, { status: 'under_review', reason: 'r' }, 'b')),
     'AML_CASE_INVALID_TRANSITION',
   );
 });

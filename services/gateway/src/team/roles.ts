@@ -61,6 +61,30 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminRemoveImpediment: ['compliance'],
 };
 
+/**
+ * Decisions that move money or change a player's standing, and the rules of both (limits our team
+ * sets, four eyes, AML thresholds and lists): taken by a person only, a console session or a
+ * personal token (PERSON_REQUIRED otherwise; ADMIN_TOKEN in production, a named service token).
+ */
+const DECISIONS: ReadonlySet<string> = new Set([
+  'adminKycDecision',
+  'adminSetPlayerStatus',
+  'adminSetPlayerLimits',
+  'adminLiftSelfExclusion',
+  'adminWithdrawalDecision',
+  'adminSetFourEyes',
+  'adminAmlCaseDecision',
+  'adminSetAmlRules',
+  'adminAddScreeningEntry',
+  'adminRemoveScreeningEntry',
+  'adminAddImpediment',
+  'adminRemoveImpediment',
+]);
+
+export function isPersonDecision(operationId: string): boolean {
+  return DECISIONS.has(operationId);
+}
+
 export function roleMayCall(role: AdminRole, operationId: string): boolean {
   return role === 'admin' || (ROLES_BY_OPERATION[operationId]?.includes(role) ?? false);
 }

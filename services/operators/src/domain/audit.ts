@@ -1,14 +1,25 @@
 // The admin audit log: who did what, when, before and after; written in the transaction of the
-// change it records (or, for an admin operation another service served, when the gateway sends it).
+// change it records: this service's own changes here, a decision another service made through that
+// service's outbox (audit-intake.ts), anything else another service served when the gateway sends it.
 import { isoTime, type SqlRunner } from '@bo/service-kit';
-import { newId, type AuditRecord } from '@bo/contracts';
+import { newId, type AuditRecord, type AuditRecorded } from '@bo/contracts';
 
 const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
 
+const INSERT = `insert into operators.audit_log (id, actor, actor_id, action, target, before, after, request_id, at)
+  values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, now())`;
+const valuesOf = (id: string, r: AuditRecord) => [id, r.actor, r.actorId ?? null, r.action, r.target, jsonOrNull(r.before), jsonOrNull(r.after), r.requestId];
+
 export async function recordAudit(tx: SqlRunner, r: AuditRecord): Promise<void> {
+  await tx.query(INSERT, valuesOf(newId('audit'), r));
+}
+
+/** A row the deciding service made (its id and time made there): inserted once, however often it arrives. */
+export async function recordAuditOnce(tx: SqlRunner, r: AuditRecorded): Promise<void> {
   await tx.query(
-    `insert into operators.audit_log (id, actor, action, target, before, after, request_id, at) values (?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, now())`,
-    [newId('audit'), r.actor, r.action, r.target, jsonOrNull(r.before), jsonOrNull(r.after), r.requestId],
+    `insert into operators.audit_log (id, actor, actor_id, action, target, before, after, request_id, at)
+     values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?::timestamptz) on conflict (id) do nothing`,
+    [...valuesOf(r.id, r), r.at],
   );
 }
 
@@ -23,13 +34,24 @@ export interface AuditFilter {
 export async function listAudit(sql: SqlRunner, q: AuditFilter) {
   const filters = (['target', 'actor', 'action'] as const).filter((f) => q[f] !== undefined);
   const where = filters.length ? `where ${filters.map((f) => `${f} = ?`).join(' and ')}` : '';
-  const rows = await sql.query<{ id: string; actor: string; action: string; target: string; before: unknown; after: unknown; request_id: string; at: string }>(
-    `select id, actor, action, target, before, after, request_id, at from operators.audit_log ${where} order by at desc, id desc limit ?`,
-    [...filters.map((f) => q[f]), q.limit ?? 50],
-  );
+  const rows = await sql.query<{
+    id: string;
+    actor: string;
+    actor_id: string | null;
+    action: string;
+    target: string;
+    before: unknown;
+    after: unknown;
+    request_id: string;
+    at: string;
+  }>(`select id, actor, actor_id, action, target, before, after, request_id, at from operators.audit_log ${where} order by at desc, id desc limit ?`, [
+    ...filters.map((f) => q[f]),
+    q.limit ?? 50,
+  ]);
   return rows.map((r) => ({
     id: r.id,
     actor: r.actor,
+    actorId: r.actor_id,
     action: r.action,
     target: r.target,
     before: r.before,

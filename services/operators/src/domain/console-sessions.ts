@@ -219,6 +219,7 @@ export class ConsoleSessions {
           actor: `user:${r.email}`,
           role: r.role,
           root: false,
+          personId: r.id,
           csrfToken: r.csrf_token,
           email: r.email,
           memberId: r.id,

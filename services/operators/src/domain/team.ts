@@ -4,7 +4,7 @@
 // (the gateway checks it itself; it is never sent here).
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { AppError, newId, type AdminIdentity, type AdminRole } from '@bo/contracts';
+import { AppError, newId, validationError, type AdminIdentity, type AdminRole } from '@bo/contracts';
 import { isoTime, onlyRow, uniqueViolation, type Sql } from '@bo/service-kit';
 import { recordAudit } from './audit.ts';
 
@@ -45,6 +45,7 @@ interface TokenRow {
   id: string;
   name: string;
   role: AdminRole;
+  member_id: string | null;
   created_at: Date | string;
   revoked_at: Date | string | null;
   last_used_at: Date | string | null;
@@ -61,6 +62,7 @@ const tokenView = (r: TokenRow) => ({
   id: r.id,
   name: r.name,
   role: r.role,
+  userId: r.member_id,
   createdAt: isoTime(r.created_at),
   revokedAt: isoTime(r.revoked_at),
   lastUsedAt: isoTime(r.last_used_at),
@@ -79,15 +81,24 @@ export class TeamAccess {
     this.#oneTimePasswordHours = oneTimePasswordHours;
   }
 
-  /** The identity of a service token, or undefined (unknown, revoked, malformed). */
+  /**
+   * The identity of a token, or undefined (unknown, revoked, malformed, its person disabled): a
+   * personal token is its person (`user:<email>`, their id), a named service token is nobody.
+   */
   async identify(bearer: string): Promise<AdminIdentity | undefined> {
     const m = bearer.match(TOKEN_FORMAT);
     if (!m) return undefined;
-    const rows = await this.#sql.query<{ name: string; role: AdminRole }>(
-      `update operators.service_tokens set last_used_at = now() where id = ? and secret_hash = ? and revoked_at is null returning name, role`,
+    const rows = await this.#sql.query<{ name: string; role: AdminRole; member_id: string | null; email: string | null }>(
+      `update operators.service_tokens t set last_used_at = now()
+        where t.id = ? and t.secret_hash = ? and t.revoked_at is null
+          and (t.member_id is null or exists (select 1 from operators.team_members m where m.id = t.member_id and m.disabled_at is null))
+        returning t.name, t.role, t.member_id, (select email from operators.team_members m where m.id = t.member_id) as email`,
       [`tok_${m[1]}`, sha256(bearer)],
     );
-    return rows[0] ? { actor: `token:${rows[0].name}`, role: rows[0].role, root: false } : undefined;
+    const r = rows[0];
+    if (!r) return undefined;
+    if (r.member_id === null || r.email === null) return { actor: `token:${r.name}`, role: r.role, root: false };
+    return { actor: `user:${r.email}`, role: r.role, root: false, personId: r.member_id };
   }
 
   async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
@@ -188,16 +199,33 @@ export class TeamAccess {
     });
   }
 
-  async createToken(input: { name: string; role: AdminRole }, actor: string, requestId: string) {
+  /** A named service token, or with `userId` a personal token of that person, in their role (a token never outgrows its person). */
+  async createToken(input: { name: string; role: AdminRole; userId?: string }, actor: string, requestId: string) {
     const hex = newId('serviceToken').slice(4);
     const secret = `bo_tok_${hex}_${randomBytes(32).toString('base64url')}`;
-    const row: TokenRow = { id: `tok_${hex}`, name: input.name, role: input.role, created_at: new Date(), revoked_at: null, last_used_at: null };
+    const row: TokenRow = {
+      id: `tok_${hex}`,
+      name: input.name,
+      role: input.role,
+      member_id: input.userId ?? null,
+      created_at: new Date(),
+      revoked_at: null,
+      last_used_at: null,
+    };
     await this.#sql.transaction(async (tx) => {
+      if (input.userId !== undefined) {
+        const [person] = await tx.query<{ role: AdminRole }>(`select role from operators.team_members where id = ? and disabled_at is null`, [input.userId]);
+        if (!person) throw new AppError('TEAM_MEMBER_NOT_FOUND', 'No active team member has this userId.');
+        if (person.role !== input.role) {
+          throw validationError('body', [{ path: '/role', message: `must be the person's own role (${person.role}) for a personal token` }]);
+        }
+      }
       await tx
-        .query(`insert into operators.service_tokens (id, name, role, secret_hash, created_at) values (?, ?, ?, ?, ?)`, [
+        .query(`insert into operators.service_tokens (id, name, role, member_id, secret_hash, created_at) values (?, ?, ?, ?, ?, ?)`, [
           row.id,
           row.name,
           row.role,
+          row.member_id,
           sha256(secret),
           row.created_at,
         ])
@@ -211,7 +239,7 @@ export class TeamAccess {
 
   async listTokens() {
     const rows = await this.#sql.query<TokenRow>(
-      `select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`,
+      `select id, name, role, member_id, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`,
     );
     return rows.map(tokenView);
   }
@@ -219,13 +247,13 @@ export class TeamAccess {
   async revokeToken(id: string, actor: string, requestId: string) {
     return this.#sql.transaction(async (tx) => {
       const [before] = await tx.query<TokenRow>(
-        `select id, name, role, created_at, revoked_at, last_used_at from operators.service_tokens where id = ? for update`,
+        `select id, name, role, member_id, created_at, revoked_at, last_used_at from operators.service_tokens where id = ? for update`,
         [id],
       );
       if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const after = onlyRow(
         await tx.query<TokenRow>(
-          `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, created_at, revoked_at, last_used_at`,
+          `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, member_id, created_at, revoked_at, last_used_at`,
           [id],
         ),
       );

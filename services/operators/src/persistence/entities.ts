@@ -84,6 +84,8 @@ export const AuditEntity = defineEntity({
   properties: {
     id: p.text().primary(),
     actor: p.text(),
+    /** The team member who acted (decisions are taken by people); null for ADMIN_TOKEN, a named service token, rows of before. */
+    actorId: p.text().nullable(),
     action: p.text(),
     target: p.text(),
     before: p.json<unknown>().nullable(),
@@ -131,6 +133,8 @@ export const ServiceTokenEntity = defineEntity({
     role: p.text().$type<AdminRole>().check(oneOf('role', ADMIN_ROLES)),
     /** SHA-256 of the token's secret. */
     secretHash: p.text().unique('service_tokens_secret_hash'),
+    /** A personal token acts as this team member (a person may take decisions with it); null: a named service token. */
+    memberId: p.text().nullable(),
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),

@@ -132,6 +132,14 @@ export class OneTimePasswordLimits extends Migration {
   }
 }
 
+/** Decisions by people: a personal token names its team member; an audit row names the member who acted. */
+export class DecisionsByPeople extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "operators"."service_tokens" add column "member_id" text null');
+    this.addSql('alter table "operators"."audit_log" add column "actor_id" text null');
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -144,4 +152,5 @@ export const operatorMigrations = [
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: '0005_running_requests', class: kitMigration(kit.runningRequests) },
   { name: '0006_one_time_password_limits', class: OneTimePasswordLimits },
+  { name: '0007_decisions_by_people', class: DecisionsByPeople },
 ];

@@ -1,7 +1,7 @@
 // Withdrawals as the API shows them: internal statuses map onto the contract's, and the moves a
 // decision or a cancel may start.
 import { AppError, newId, type Environment, type PlayerState, type Withdrawal, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
-import { compareMoney, type RequestKey } from '@bo/service-kit';
+import { compareMoney, deciderOf, type DecisionAuthor, type RequestKey } from '@bo/service-kit';
 import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
 export type WithdrawalRowStatus = WithdrawalStatus | 'reserving' | 'declined' | 'cancelling' | 'rejecting' | 'paying';
@@ -20,6 +20,10 @@ export interface WithdrawalRow extends MoneyMovementRow {
   actionFingerprint: string | null;
   /** Who approved it on the admin API; null when not approved yet or approved by a sandbox simulation. */
   approvedBy: string | null;
+  /** The approver's identity (their team member id): what four eyes compares. */
+  approverId: string | null;
+  /** Whose reject or pay is under way (admin only): its completion writes the decision's audit row. */
+  decidedBy: DecisionAuthor | null;
 }
 
 /**
@@ -51,6 +55,8 @@ export function reservingRow(
     actionKey: null,
     actionFingerprint: null,
     approvedBy: null,
+    approverId: null,
+    decidedBy: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -114,10 +120,12 @@ export function planDecision(decision: WithdrawalDecision, status: WithdrawalRow
 
 /**
  * Four eyes on money out: the person who approved a withdrawal does not pay it, from the operator's
- * threshold up (default 0.00: every withdrawal). Sandbox simulations approve as nobody.
+ * threshold up (default 0.00: every withdrawal). Persons are compared by identity (their id, not
+ * the name they act under: a console session and a personal token of one person are one person).
+ * Sandbox simulations approve as nobody.
  */
-export function checkFourEyes(row: WithdrawalRow, payer: string, minAmount: string): void {
-  if (row.approvedBy === null || row.approvedBy !== payer) return;
+export function checkFourEyes(row: WithdrawalRow, payer: DecisionAuthor, minAmount: string): void {
+  if (row.approverId === null || row.approverId !== deciderOf(payer)) return;
   if (compareMoney(row.amount, minAmount) < 0) return;
-  throw new AppError('FOUR_EYES_REQUIRED', `${payer} approved this withdrawal; another person must pay it.`);
+  throw new AppError('FOUR_EYES_REQUIRED', `${row.approvedBy} approved this withdrawal; another person must pay it.`);
 }

@@ -5,7 +5,7 @@
 //   paying     --capture--> paid
 // Used by the request that recorded the intent, by a retry with its key, and by the reconciler.
 import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
-import { crashPoint, writeEvent, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import { lockWithdrawal, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
 import { errorResponse, keyFromRow, storeResponse } from '../persistence/stored-responses.ts';
@@ -15,6 +15,8 @@ export const CREATE_OPERATION = 'payments.withdrawals.create';
 export const CANCEL_OPERATION = 'payments.withdrawals.cancel';
 /** A decision of the team or its sandbox simulation; a retry with its key gets the stored answer (one operation per decision, so a key reused for another decision is a conflict). */
 export const decideOperation = (decision: 'approve' | 'reject' | 'pay'): string => `payments.withdrawals.decide.${decision}`;
+/** The admin operation a decision's audit row names. */
+export const ADMIN_DECISION = 'adminWithdrawalDecision';
 
 /** What the wallet answered: the hold is in place, or it was refused for funds. */
 export type WalletOutcome = { kind: 'done' } | { kind: 'declined'; error: AppError };
@@ -83,6 +85,15 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
   if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, view);
   if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint), CANCEL_OPERATION, 200, view);
   if (row.status === 'rejecting' || row.status === 'paying') {
+    // A person's reject or pay is audited as it takes effect, once: this row is completed once.
+    if (row.decidedBy) {
+      await writeDecisionAudit(tx, 'payments', row.decidedBy, {
+        action: ADMIN_DECISION,
+        target: `withdrawal:${row.id}`,
+        before: withdrawalView(row),
+        after: view,
+      });
+    }
     await storeResponse(
       tx,
       keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint),

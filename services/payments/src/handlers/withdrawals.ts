@@ -2,8 +2,12 @@
 // and decision.
 import { AppError, validationError, type paymentAdminOperations, type paymentOperations, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
 import {
+  adminScopeOf,
   crashPoint,
+  decisionAuthorOf,
   formatMoney,
+  writeDecisionAudit,
+  type DecisionAuthor,
   listCursor,
   ReplayedRefusal,
   StoredRefusal,
@@ -40,7 +44,7 @@ import {
   setFourEyes,
 } from '../persistence/withdrawal-store.ts';
 import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
-import { CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
+import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
 import { assertSameRequest, recordIntent } from '../flows/keyed-intent.ts';
 import { adminActor, playerState } from './request.ts';
@@ -156,7 +160,7 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
 type Decided = { replayed: HandlerResult } | { before: WithdrawalRow; after: WithdrawalRow; stored: HandlerResult | undefined };
 
 /**
- * A decision of the team (admin, `actor` names the person) or its sandbox simulation (`actor`
+ * A decision of the team (admin, `by` is the person) or its sandbox simulation (`by`
  * undefined); `brandId` undefined = any brand. With a key, the answer is stored in the transaction
  * that makes the decision final (the move itself, or the completion of a wallet step), so a retry
  * after a lost answer gets it instead of a 409.
@@ -167,7 +171,7 @@ async function decide(
   brandId: string | undefined,
   decision: WithdrawalDecision,
   ref: RequestKey | undefined,
-  actor: string | undefined,
+  by: DecisionAuthor | undefined,
 ): Promise<Decided> {
   const operation = decideOperation(decision);
   const early = await findStored(deps.sql, ref, operation);
@@ -180,8 +184,10 @@ async function decide(
     if (stored) return { stored };
     const plan = planDecision(decision, row.status);
     if (plan.kind === 'move') {
-      const moved = await markApproved(tx, row, actor ?? null, new Date());
+      const moved = await markApproved(tx, row, by, new Date());
       const view = withdrawalView(moved);
+      // The decision's audit row, in its transaction (a lost answer or a crash cannot lose it).
+      if (by) await writeDecisionAudit(tx, 'payments', by, { action: ADMIN_DECISION, target: `withdrawal:${id}`, before: withdrawalView(row), after: view });
       await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
         withdrawal: view,
         previousStatus: 'under_review',
@@ -190,14 +196,18 @@ async function decide(
       return { before: row, started: false as const };
     }
     // The approver neither starts a payout nor finishes one another person started.
-    if (decision === 'pay' && actor) checkFourEyes(row, actor, (await fourEyesOf(tx, row.operatorId)).minAmount);
+    if (decision === 'pay' && by) checkFourEyes(row, by, (await fourEyesOf(tx, row.operatorId)).minAmount);
     // Our team's payout waits for compliance while an open high AML case holds it (flows/aml-hold.ts).
-    if (decision === 'pay' && actor && plan.kind === 'start') await refuseIfAmlHold(deps, row);
-    if (plan.kind === 'start') await markIntent(tx, row.id, plan.to, ref);
+    if (decision === 'pay' && by && plan.kind === 'start') await refuseIfAmlHold(deps, row);
+    // The move's completion audits the decision (withdrawal-moves.ts), whoever completes it.
+    if (plan.kind === 'start') await markIntent(tx, row.id, plan.to, ref, by);
     return { before: row, started: true as const };
   });
   if (step.stored) return { replayed: step.stored };
-  if (!step.started) return { before: step.before, after: (await readWithdrawal(deps.sql, id))!, stored: undefined };
+  if (!step.started) {
+    crashPoint('payments.approve.after-commit');
+    return { before: step.before, after: (await readWithdrawal(deps.sql, id))!, stored: undefined };
+  }
   crashPoint(`payments.${decision}.after-intent`);
   const after = await finishMove(deps, id);
   // The wallet step's completion stored the answer under the key (it may say the payout failed).
@@ -217,15 +227,13 @@ export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOper
 
 export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminWithdrawalDecision> {
   return async (req) => {
-    const actor = adminActor(req);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { id } = req.params;
     const decision = req.body.decision as WithdrawalDecision;
-    const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx), actor);
-    // A replayed answer carries no audit trail: the change was audited when it was made.
+    const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx), by);
+    // The decision was audited in its own transaction (approve) or its move's completion (reject, pay).
     if ('replayed' in done) return done.replayed;
-    const view = withdrawalView(done.after);
-    const audit = { target: `withdrawal:${id}`, before: withdrawalView(done.before), after: view };
-    return { ...(done.stored ?? { status: 200, body: view }), audit };
+    return done.stored ?? { status: 200, body: withdrawalView(done.after) };
   };
 }
 
@@ -273,15 +281,17 @@ export function adminGetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdm
 
 export function adminSetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminSetFourEyes> {
   return async (req) => {
-    const actor = adminActor(req);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const operatorId = req.params.id;
-    const { before, after } = await deps.sql.transaction(async (tx) => {
-      const before = await fourEyesOf(tx, operatorId);
-      await setFourEyes(tx, operatorId, req.body.minAmount, actor);
-      return { before, after: await fourEyesOf(tx, operatorId) };
+    const view = await deps.sql.transaction(async (tx) => {
+      const before = fourEyesView(operatorId, await fourEyesOf(tx, operatorId));
+      await setFourEyes(tx, operatorId, req.body.minAmount, by.actor);
+      const after = fourEyesView(operatorId, await fourEyesOf(tx, operatorId));
+      await writeDecisionAudit(tx, 'payments', by, { action: 'adminSetFourEyes', target: `operator:${operatorId}`, before, after });
+      return after;
     });
-    const view = fourEyesView(operatorId, after);
-    return { status: 200, body: view, audit: { target: `operator:${operatorId}`, before: fourEyesView(operatorId, before), after: view } };
+    deps.outbox.poke();
+    return { status: 200, body: view };
   };
 }
 

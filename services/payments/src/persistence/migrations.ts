@@ -143,6 +143,18 @@ export class Payments0009DepositOwnerCpf extends Migration {
   }
 }
 
+/**
+ * Decisions by people: the approver's identity (four eyes compares it, not a name), and who asked
+ * for a reject or pay under way (its completion writes the decision's audit row). Earlier approvals
+ * keep the name they were made under as their identity.
+ */
+export class Payments0010DecisionsByPeople extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table payments.withdrawals add column if not exists approver_id text, add column if not exists decided_by jsonb`);
+    this.addSql(`update payments.withdrawals set approver_id = 'actor:' || approved_by where approved_by is not null and approver_id is null`);
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -155,4 +167,5 @@ export const paymentsMigrations = [
   // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
   { name: 'Payments0008RunningRequests', class: kitMigration(kit.runningRequests) },
   { name: 'Payments0009DepositOwnerCpf', class: Payments0009DepositOwnerCpf },
+  { name: 'Payments0010DecisionsByPeople', class: Payments0010DecisionsByPeople },
 ];

@@ -1,5 +1,5 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
-import type { ListPosition, RequestKey, SqlRunner } from '@bo/service-kit';
+import { deciderOf, type DecisionAuthor, type ListPosition, type RequestKey, type SqlRunner } from '@bo/service-kit';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 
@@ -7,7 +7,8 @@ import { rowById } from './of-brand.ts';
 
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint", request_id as "requestId",
-  action_scope as "actionScope", action_key as "actionKey", action_fingerprint as "actionFingerprint", approved_by as "approvedBy", created_at as "createdAt", updated_at as "updatedAt"`;
+  action_scope as "actionScope", action_key as "actionKey", action_fingerprint as "actionFingerprint", approved_by as "approvedBy",
+  approver_id as "approverId", decided_by as "decidedBy", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
@@ -58,14 +59,12 @@ export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promis
 }
 
 /** Records the intent of a move (the visible status and updatedAt do not change yet). */
-export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: RequestKey): Promise<void> {
-  await tx.query(`update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, action_fingerprint = ?, touched_at = now() where id = ?`, [
-    status,
-    action?.scope ?? null,
-    action?.key ?? null,
-    action?.fingerprint ?? null,
-    id,
-  ]);
+/** The intent of a move; `decidedBy`: the person whose decision it is (its completion audits it), none for a simulation or a cancel. */
+export async function markIntent(tx: SqlRunner, id: string, status: WithdrawalRowStatus, action?: RequestKey, decidedBy?: DecisionAuthor): Promise<void> {
+  await tx.query(
+    `update payments.withdrawals set status = ?, action_scope = ?, action_key = ?, action_fingerprint = ?, decided_by = ?::jsonb, touched_at = now() where id = ?`,
+    [status, action?.scope ?? null, action?.key ?? null, action?.fingerprint ?? null, decidedBy ? JSON.stringify(decidedBy) : null, id],
+  );
 }
 
 export async function markStatus(tx: SqlRunner, row: WithdrawalRow, status: WithdrawalRowStatus, at: Date): Promise<WithdrawalRow> {
@@ -73,14 +72,17 @@ export async function markStatus(tx: SqlRunner, row: WithdrawalRow, status: With
   return { ...row, status, updatedAt: at };
 }
 
-/** An admin approval: the move to `approved`, naming the person (four eyes checks it at pay time). */
-export async function markApproved(tx: SqlRunner, row: WithdrawalRow, approvedBy: string | null, at: Date): Promise<WithdrawalRow> {
-  await tx.query(`update payments.withdrawals set status = 'approved', approved_by = ?, updated_at = ?, touched_at = now() where id = ?`, [
+/** An approval: the move to `approved`, naming the person and keeping their identity (four eyes checks it at pay time); none for a simulation. */
+export async function markApproved(tx: SqlRunner, row: WithdrawalRow, by: DecisionAuthor | undefined, at: Date): Promise<WithdrawalRow> {
+  const approvedBy = by?.actor ?? null;
+  const approverId = by ? deciderOf(by) : null;
+  await tx.query(`update payments.withdrawals set status = 'approved', approved_by = ?, approver_id = ?, updated_at = ?, touched_at = now() where id = ?`, [
     approvedBy,
+    approverId,
     at,
     row.id,
   ]);
-  return { ...row, status: 'approved', approvedBy, updatedAt: at };
+  return { ...row, status: 'approved', approvedBy, approverId, updatedAt: at };
 }
 
 /** The operator's four-eyes threshold: withdrawals of at least this amount need a second person. */

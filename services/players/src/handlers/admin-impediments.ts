@@ -6,7 +6,7 @@
 // transaction, and after the commit their open game sessions end. Taking it off lifts nothing: a
 // restricted player stays restricted and is closed on schedule (a new registration is checked afresh).
 import { INTERNAL_REGISTRY_REASON, normaliseCpf, type InternalImpediment, type internalImpedimentAdminOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, listCursor, sqlIn, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { PlayersConfig } from '../config.ts';
 import { InternalImpedimentEntity, type InternalImpedimentRow } from '../persistence/entities.ts';
 import { afterRestriction, recordCheck, restrictPlayer, type Eligibility } from '../impediments/eligibility.ts';
@@ -46,10 +46,11 @@ export function adminAddImpediment(
   elig: Eligibility,
 ): HandlerOf<typeof internalImpedimentAdminOperations.adminAddImpediment> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const cpf = normaliseCpf(req.body.cpf);
     const now = elig.clock();
-    const { before, entry, restricted } = await deps.orm.em.fork().transactional(async (tx) => {
+    const { entry, restricted } = await deps.orm.em.fork().transactional(async (tx) => {
       const sql = sqlIn(tx);
       // Two puts of one CPF at once: the second waits here, then replaces what the first wrote.
       await sql.query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`players.internal_impediment:${cpf}`]);
@@ -78,27 +79,40 @@ export function adminAddImpediment(
         );
         if (await restrictPlayer(tx, deps.schema, p.id, now, elig.config)) restricted.push({ id: p.id, brandId: p.brandId });
       }
-      return { before, entry: view(row), restricted };
+      const entry = view(row);
+      await writeDecisionAudit(sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminAddImpediment',
+        target: `impediment:${cpf}`,
+        before,
+        after: { ...entry, restricted: restricted.map((p) => p.id) },
+      });
+      return { entry, restricted };
     });
     await afterRestriction(deps, restricted);
-    const restrictedIds = restricted.map((p) => p.id);
-    return {
-      status: 201,
-      body: { entry, restricted: restrictedIds },
-      audit: { target: `impediment:${cpf}`, before, after: { ...entry, restricted: restrictedIds } },
-    };
+    deps.outbox.poke();
+    return { status: 201, body: { entry, restricted: restricted.map((p) => p.id) } };
   };
 }
 
 export function adminRemoveImpediment(deps: ServiceDeps): HandlerOf<typeof internalImpedimentAdminOperations.adminRemoveImpediment> {
   return async (req) => {
-    adminScopeOf(req);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const cpf = normaliseCpf(req.params.cpf);
-    // One statement: of two removals at once, one removes and the other finds nothing.
-    const [row] = await deps.sql.query<InternalImpedimentRow>(
-      'delete from players.internal_impediments where cpf = ? returning cpf, category, note, added_by as "addedBy", added_at as "addedAt"',
-      [cpf],
-    );
-    return { status: 200, body: { cpf, removed: row !== undefined }, audit: { target: `impediment:${cpf}`, before: row ? view(row) : null, after: null } };
+    const row = await deps.sql.transaction(async (tx) => {
+      // One statement: of two removals at once, one removes and the other finds nothing.
+      const [row] = await tx.query<InternalImpedimentRow>(
+        'delete from players.internal_impediments where cpf = ? returning cpf, category, note, added_by as "addedBy", added_at as "addedAt"',
+        [cpf],
+      );
+      await writeDecisionAudit(tx, deps.schema, author, {
+        action: 'adminRemoveImpediment',
+        target: `impediment:${cpf}`,
+        before: row ? view(row) : null,
+        after: null,
+      });
+      return row;
+    });
+    deps.outbox.poke();
+    return { status: 200, body: { cpf, removed: row !== undefined } };
   };
 }

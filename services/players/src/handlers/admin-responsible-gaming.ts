@@ -1,8 +1,8 @@
 // Our team and a player's responsible gaming: the console reads limits, pending changes, usage
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
-// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited by the gateway). Our team never raises a limit.
+// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction). Our team never raises a limit.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
-import { adminScopeOf, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayerRow } from '../persistence/entities.ts';
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
@@ -37,8 +37,9 @@ export function adminGetResponsibleGaming(deps: ServiceDeps): HandlerOf<typeof r
 
 export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof responsibleGamingAdminOperations.adminLiftSelfExclusion> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
       const since = player.selfExcludedSince;
@@ -59,7 +60,15 @@ export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof resp
         selfExclusionEnd({ kind: 'self_exclusion_lifted', oldValue: 'indefinite', effectiveAt: now, by: 'team', actor, reason: req.body.reason }),
       );
       const body = await adminView(deps, tx, player, now);
-      return { status: 200, body, audit: { target: `player:${player.id}`, before, after: { status: player.status, reason: req.body.reason } } };
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminLiftSelfExclusion',
+        target: `player:${player.id}`,
+        before,
+        after: { status: player.status, reason: req.body.reason },
+      });
+      return { status: 200, body };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

@@ -3,7 +3,17 @@
 // change applies at once, as in v1.1; under `br-spa` our team may only lower the deposit/day limit
 // (a raise or a removal is the player's, through the operator, after the cooling-off).
 import { AppError, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, compareMoney, formatMoney, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import {
+  adminScopeOf,
+  compareMoney,
+  decisionAuthorOf,
+  formatMoney,
+  ruleClock,
+  sqlIn,
+  writeDecisionAudit,
+  type HandlerOf,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockPlayer } from '../persistence/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
@@ -40,9 +50,10 @@ async function replaceDepositPerDay(tx: EntityManager, player: PlayerRow, next: 
 
 export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSetPlayerLimits> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const { params, body: input } = req;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: params.id });
       const now = ruleClock.now();
       const before = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));
@@ -69,7 +80,15 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
       player.updatedAt = now;
       await tx.flush();
       const after = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));
-      return { status: 200, body: after, audit: { target: `player:${player.id}`, before, after } };
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminSetPlayerLimits',
+        target: `player:${player.id}`,
+        before,
+        after,
+      });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

@@ -3,7 +3,7 @@
 // ends it), checked on the locked row in the transaction that changes it. A change writes the
 // neutral `player.status.changed` (the status only, never why).
 import type { playerAdminOperations } from '@bo/contracts';
-import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
+import { decisionAuthorOf, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { adminScopeOf } from '@bo/service-kit';
 import { lockPlayer, writeStatusChanged } from '../persistence/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
@@ -11,9 +11,9 @@ import { assertGenericChange } from '../domain/standing.ts';
 
 export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSetPlayerStatus> {
   return async (req) => {
-    adminScopeOf(req);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { params, body: input } = req;
-    return deps.orm.em.fork().transactional(async (tx) => {
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: params.id });
       const before = toPlayer(player);
       assertGenericChange(player, input.status);
@@ -23,7 +23,10 @@ export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof player
         await writeStatusChanged(tx, deps.schema, player, before.status);
       }
       const after = toPlayer(player);
-      return { status: 200, body: after, audit: { target: `player:${player.id}`, before, after } };
+      await writeDecisionAudit(sqlIn(tx), deps.schema, author, { action: 'adminSetPlayerStatus', target: `player:${player.id}`, before, after });
+      return { status: 200, body: after };
     });
+    deps.outbox.poke();
+    return answer;
   };
 }

@@ -1,27 +1,37 @@
 // KYC decisions: the sandbox route (operator scope, own brand, sandbox only) and the admin route
-// (any brand). Both lock the player, set the status, and write kyc.status_changed on a change.
+// (any brand). Both lock the player, set the status, and write kyc.status_changed on a change; the
+// admin route also writes its audit row in that transaction.
 import { AppError, type KycStatus, type playerAdminOperations, type playerOperations } from '@bo/contracts';
-import { crashPoint, type HandlerOf, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import {
+  crashPoint,
+  decisionAuthorOf,
+  sqlIn,
+  writeDecisionAudit,
+  type DecisionAuthor,
+  type HandlerOf,
+  type HandlerResult,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import { changeKycStatus, listKycSubmissions, lockPlayer, type KycChangeAuthor, type PlayerAddress } from '../persistence/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
 
-async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus, by?: KycChangeAuthor): Promise<HandlerResult> {
+async function decide(deps: ServiceDeps, at: PlayerAddress, status: KycStatus, by?: KycChangeAuthor & { author: DecisionAuthor }): Promise<HandlerResult> {
   const result = await deps.orm.em.fork().transactional(async (tx) => {
     const player = await lockPlayer(tx, at);
     const previous = player.kycStatus;
     await changeKycStatus(tx, deps.schema, player, status, new Date(), by);
     await tx.flush();
     const record = toKycRecord(player, await listKycSubmissions(tx, player.id));
-    return {
-      status: 200,
-      body: record,
-      audit: {
+    if (by) {
+      await writeDecisionAudit(sqlIn(tx), deps.schema, by.author, {
+        action: 'adminKycDecision',
         target: `player:${player.id}`,
         before: { kycStatus: previous },
-        after: { kycStatus: player.kycStatus, ...(by?.reason ? { reason: by.reason } : {}) },
-      },
-    };
+        after: { kycStatus: player.kycStatus, ...(by.reason ? { reason: by.reason } : {}) },
+      });
+    }
+    return { status: 200, body: record };
   });
   crashPoint('players.kyc.after-commit');
   deps.outbox.poke();
@@ -40,7 +50,8 @@ export function sandboxKycDecision(deps: ServiceDeps): HandlerOf<typeof playerOp
 
 export function adminKycDecision(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminKycDecision> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
-    return decide(deps, { id: req.params.id }, req.body.status, { actor, reason: req.body.reason ?? null });
+    const scope = adminScopeOf(req);
+    const author = decisionAuthorOf(scope, req.ctx);
+    return decide(deps, { id: req.params.id }, req.body.status, { actor: scope.actor, reason: req.body.reason ?? null, author });
   };
 }
