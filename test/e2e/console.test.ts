@@ -298,8 +298,9 @@ t.test('team console in a browser', async (t) => {
     const selfExcluded = await register(op2.sandboxClient, 'st-se', '123.456.789-09');
     t.equal((await op2.sandboxClient.post(`/players/${selfExcluded}/self-exclusion`, { indefinite: true }, key())).status, 200);
     const frozen = await register(op2.sandboxClient, 'st-frozen', '987.654.321-00');
-    await op2.sandboxClient.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' });
+    // The entry before the first KYC event, which has the player screened against it.
     await op2.sandboxClient.post('/sandbox/screening-entries', { list: 'sanctions', cpf: '98765432100', name: 'Player st-frozen' }, key());
+    await op2.sandboxClient.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' });
     await waitFor(async () => (await statusOf(frozen)) === 'bloqueado', { what: 'the freeze' });
     const restricted = await register(op2.productionClient, 'st-imp', '246.813.579-28');
     const listed = await stack.admin('POST', '/admin/impediments', { cpf: '24681357928', category: 'athlete', note: 'a club player' }, 'carla@team');

@@ -42,10 +42,11 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   // An indefinite self-exclusion (the player's, through the operator).
   const selfExcluded = await register(sandbox, 'st-se', '529.982.247-25');
   t.equal((await sandbox.post(`/players/${selfExcluded}/self-exclusion`, { indefinite: true }, key())).status, 200);
-  // A sanctions freeze (the screening, on the operator's sandbox list).
+  // A sanctions freeze (the screening, on the operator's sandbox list). The entry first: the player's
+  // first KYC event has them screened against it (an entry added while that screening runs could miss them).
   const frozen = await register(sandbox, 'st-frozen', '111.444.777-35');
-  t.equal((await sandbox.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' })).status, 200);
   t.equal((await sandbox.post('/sandbox/screening-entries', { list: 'sanctions', cpf: '11144477735', name: 'Player st-frozen' }, key())).status, 201);
+  t.equal((await sandbox.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' })).status, 200);
   await waitFor(async () => (await statusOf(frozen)) === 'bloqueado', { what: 'the freeze' });
   // An impediment restriction (our internal list, production).
   const restricted = await register(live, 'st-imp', '390.533.447-05');

@@ -22,6 +22,8 @@ t.test('tenant isolation', async (t) => {
   for (const [who, client] of others) {
     const find = await client.get('/players?externalId=shared-ext');
     t.same(find.body, { data: [] }, `${who}: find by externalId is empty`);
+    const byId = await client.get(`/players/${id}`);
+    t.same([byId.status, byId.body.error?.code], [404, 'PLAYER_NOT_FOUND'], `${who}: the player by id is 404`);
     const kyc = await client.get(`/players/${id}/kyc`);
     t.equal(kyc.status, 404, `${who}: KYC of the player is 404`);
     t.equal(kyc.body.error.code, 'PLAYER_NOT_FOUND');
@@ -46,6 +48,7 @@ t.test('tenant isolation', async (t) => {
   const sandboxSees = await a.sandboxClient.get('/players?externalId=shared-ext');
   t.equal(sandboxSees.body.data.length, 1);
   t.equal(sandboxSees.body.data[0].id, id, 'the owner still sees exactly its own player');
+  t.equal((await a.sandboxClient.get(`/players/${id}`)).body.id, id, 'and reads it by id');
 
   // The same Idempotency-Key used by another operator is its own scope, not a replay of A's.
   const bSameKey = await b.sandboxClient.post('/players', playerInput('b-other'), { 'idempotency-key': 'iso-create-a1' });

@@ -8,7 +8,8 @@ import { jetstream } from '@nats-io/jetstream';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import { eventsStreamName } from '@bo/contracts';
 import { webhooksService } from '@bo/webhooks';
-import { errorOf, key, ok, startComplianceStack } from './support/stack.ts';
+import { waitFor } from '@bo/service-kit/testing';
+import { adminScope, errorOf, key, ok, startComplianceStack } from './support/stack.ts';
 
 const REVEALING = /aml|risk|case|compliance|siscoaf|coaf|suspicious|in_and_out|high_value|split_deposits|velocity|sanction|pep\b/i;
 
@@ -85,5 +86,53 @@ t.test('nothing an operator reads reveals a case', async (t) => {
     [...new Set(bodies.map((b) => JSON.parse(b).type))].sort(),
     ['deposit.confirmed', 'kyc.status_changed', 'player.limits.changed', 'withdrawal.status_changed'],
     'only the KYC, limits (set at registration) and money events',
+  );
+});
+
+t.test('a sanctions freeze and its lift tell the operator the status only', async (t) => {
+  const s = await startComplianceStack(t, 'amltipfreeze');
+  const op = await s.brSpaOperator();
+  const p = await s.player(op);
+  await s.deposit(op, p, '100.00');
+  await waitFor(async () => (await s.db.query('select 1 from compliance.screened_players where player_id = $1', [p])).rowCount === 1, { what: 'screened' });
+  ok(
+    await s.call('compliance.admin.screening.add', {
+      scope: adminScope,
+      body: { list: 'sanctions', cpf: await s.cpfOf(p), name: 'Maria Teste', detail: 'UNSC' },
+    }),
+  );
+  const [c] = await s.cases(p);
+  const frozen = await s.call('players.get', { scope: op, params: { playerId: p } });
+  t.match(frozen, { ok: true, body: { status: 'bloqueado' } }, 'the operator reads the status');
+  t.notMatch(JSON.stringify(frozen), REVEALING, 'and nothing else');
+  ok(
+    await s.call('compliance.admin.cases.decide', {
+      scope: { kind: 'admin', actor: 'rev@team' },
+      params: { id: c!.id },
+      body: { status: 'dismissed', reason: 'homonym' },
+    }),
+  );
+  await waitFor(async () => (await s.db.query('select count(*)::int as n from players.outbox where published_at is null')).rows[0].n === 0, {
+    what: 'outbox drained',
+  });
+  const consumer = await jetstream(s.nc).consumers.get(eventsStreamName(s.prefix), { deliver_policy: DeliverPolicy.All });
+  const changes: unknown[] = [];
+  const revealing: string[] = [];
+  for (;;) {
+    const m = await consumer.next({ expires: 1000 });
+    if (!m) break;
+    const e = m.json<{ type: string; data: unknown }>();
+    if (e.type === 'player.status.changed') changes.push(e.data);
+    if (REVEALING.test(m.string())) revealing.push(m.string());
+  }
+  t.same(revealing, [], 'no event says anything about the hit');
+  const externalId = (ok(await s.call('players.get', { scope: op, params: { playerId: p } })) as { externalId: string }).externalId;
+  t.same(
+    changes,
+    [
+      { playerId: p, externalId, previousStatus: 'ativo', status: 'bloqueado' },
+      { playerId: p, externalId, previousStatus: 'bloqueado', status: 'ativo' },
+    ],
+    'the freeze and its lift: the statuses, never why',
   );
 });
