@@ -20,7 +20,7 @@ import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
 import { waitForJetStream } from './startup-wait.ts';
 import { traceHeaders } from './telemetry.ts';
-import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
+import { createServiceMetrics, registerOutboxMetrics, registerPoolMetrics, startMetricsServer, type MetricsServer, type PoolCounts } from './metrics.ts';
 import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
 import type { Registry } from 'prom-client';
 
@@ -102,6 +102,7 @@ export async function startService<S extends ConfigSchema, X>(
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);
+  registerPoolMetrics(metrics.registry, (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts);
   const deps: ServiceDeps<Static<S>> = {
     orm,
     sql,

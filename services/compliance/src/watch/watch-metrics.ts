@@ -26,6 +26,8 @@ export function watchMetrics(registry: Registry): WatchMetrics {
     labelNames: ['path'],
     registers: [registry],
   });
+  // Both paths at 0 from the start: absent means down, and a rate works before the first deposit.
+  for (const path of ['in_order', 'whole'] satisfies DepositPath[]) deposits.inc({ path }, 0);
   return {
     observeLag(createdAt) {
       const ms = Date.now() - Date.parse(createdAt);

@@ -11,6 +11,8 @@ export function registerDeliveryMetrics(registry: Registry, sql: SqlRunner): (ou
     'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good), superseded (failed, another delivery of the event was acknowledged meanwhile).',
     ['outcome'] as const,
   );
+  // Every outcome at 0 from the start: absent means down, and a rate works before the first attempt.
+  for (const outcome of ['delivered', 'retrying', 'exhausted', 'superseded'] satisfies AttemptOutcome[]) attempts.inc({ outcome }, 0);
   new Gauge({
     name: 'bo_webhook_queue_depth',
     help: 'Webhook deliveries waiting for an attempt: all pending, and those already due.',
