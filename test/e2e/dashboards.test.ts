@@ -28,6 +28,8 @@ interface GrafanaDashboard {
   panels: GrafanaPanel[];
 }
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's data source variable, not a template
+const CHOSEN = '${datasource}';
 const rendered = renderDashboards();
 const boards = [...rendered].map(([file, text]) => ({ file, d: JSON.parse(text) as GrafanaDashboard }));
 const queries = boards.flatMap(({ file, d }) => d.panels.flatMap((p) => (p.targets ?? []).map((x) => ({ where: `${file}: ${p.title}`, expr: x.expr }))));
@@ -50,9 +52,7 @@ t.test('the dashboards are rendered and provisioning-ready', async (t) => {
     const graphs = d.panels.filter((p) => p.type !== 'row');
     t.ok(graphs.length >= 3, `${file}: has panels`);
     t.ok(
-      graphs.every(
-        (p) => p.datasource?.uid === '${datasource}' && (p.targets ?? []).length > 0 && p.targets!.every((x) => x.datasource.uid === '${datasource}'),
-      ),
+      graphs.every((p) => p.datasource?.uid === CHOSEN && (p.targets ?? []).length > 0 && p.targets!.every((x) => x.datasource.uid === CHOSEN)),
       `${file}: every panel queries the chosen data source`,
     );
   }
