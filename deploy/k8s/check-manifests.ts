@@ -463,7 +463,7 @@ for (const pod of natsPods) {
   const c = exporterContainers.find((x) => (x.args ?? []).includes(`http://${pod}:8222`));
   check(c && ['-varz', '-jsz=all'].every((f) => c.args.includes(f)), `nats-exporter: a container reads ${pod}:8222 (-varz, -jsz=all)`);
   const port = c?.ports?.[0];
-  check(port?.name && String(c.args).includes(`-port=${port.containerPort}`), `nats-exporter: the container for ${pod} serves its named port`);
+  check(port?.name && String(c?.args).includes(`-port=${port.containerPort}`), `nats-exporter: the container for ${pod} serves its named port`);
   const endpoint = (natsMonitor?.spec?.podMetricsEndpoints ?? []).find((e: Doc) => e.port === port?.name);
   check(
     endpoint && (endpoint.relabelings ?? []).some((r: Doc) => r.targetLabel === 'job' && r.replacement === 'nats'),
