@@ -165,7 +165,9 @@ async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv
 
 /**
  * One request message answered: read, run in its log context (every line names the request) and
- * its span when tracing is on, and turned into the reply. `debug`: a line per answered request.
+ * its span when tracing is on, and turned into the reply. `logEach`: one info line per answered
+ * request (its requestId and traceId from the context, subject, outcome, durationMs), so that a
+ * requestId finds its line in every process that served it.
  */
 export async function replyTo(
   handler: Handler,
@@ -173,8 +175,9 @@ export async function replyTo(
   env: HandlerEnv,
   log: Logger,
   subject: string,
-  debug = false,
+  logEach = false,
 ): Promise<OperationReply> {
+  const started = logEach ? performance.now() : 0;
   let request: OperationRequest;
   try {
     request = msg.json<OperationRequest>();
@@ -188,7 +191,10 @@ export async function replyTo(
     withServerSpan(`rpc ${subject}`, carrier, async (span) => {
       span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
       const answered = await answerOf(handler, request, env, log, subject, span);
-      if (debug) log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
+      if (logEach) {
+        const durationMs = Math.round((performance.now() - started) * 100) / 100;
+        log.info({ subject, outcome: answered.ok ? 'ok' : answered.error.code, durationMs }, 'request answered');
+      }
       return answered;
     }),
   );
@@ -205,8 +211,10 @@ export function serveOperations(opts: ServeOptions): Server {
   const answers = opts.answers;
   if (answers) Object.assign(handlers, refusalRecorders(answers, Object.keys(opts.handlers)));
   const env: HandlerEnv = answers ? { answers } : {};
-  // LOG_LEVEL=debug: a line per answered request (off, not even the line's fields are made).
-  const debug = opts.log.isLevelEnabled('debug');
+  // A line per answered request at info (below it, not even the line's fields are made); the
+  // gateway's readiness pings, which carry no request, make none.
+  const logEach = opts.log.isLevelEnabled('info');
+  const ping = pingMessage(opts.service).subject;
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
@@ -217,7 +225,7 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          const reply = await replyTo(handler, msg, env, opts.log, subject, debug);
+          const reply = await replyTo(handler, msg, env, opts.log, subject, logEach && subject !== ping);
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

@@ -61,6 +61,49 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   t.equal(server!.attributes['bo.request_id'], 'req_x');
 });
 
+t.test('at info, each request a service answers is one log line with its requestId, traceId, subject, outcome and duration', async (t) => {
+  const db = await createTestDatabase('otellog');
+  const prefix = testPrefix('otellog');
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createLogger('otellog', 'info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const def: ServiceDefinition = {
+    name: 'otellog',
+    schema: 'otellog',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [],
+    handlers: () => ({ 'otellog.echo': async (req) => ({ body: req.body }) }),
+  };
+  const svc = await startServiceWith(
+    def,
+    { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 },
+    { log },
+  );
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  const client = tracer.startSpan('client');
+  const ask = (subject: string) =>
+    requestOperation(
+      svc.nc,
+      subject,
+      { ctx: { requestId: 'req_logged', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} },
+      { prefix, headers: traceHeaders(trace.setSpan(context.active(), client)) },
+    );
+  t.equal((await ask('otellog.echo')).ok, true);
+  t.equal((await ask('otellog.ping')).ok, true);
+  client.end();
+  const answered = lines.filter((l) => l.msg === 'request answered');
+  t.equal(answered.length, 1, 'one line for the request; none for the readiness ping');
+  t.match(
+    answered[0],
+    { level: 30, requestId: 'req_logged', traceId: client.spanContext().traceId, subject: 'otellog.echo', outcome: 'ok', durationMs: Number },
+    'at info, with the request, its trace, the subject, the outcome and the duration',
+  );
+});
+
 // The kit's own spans: a handler's Postgres statements are children of its span, and the event it
 // writes carries the trace (and the request id) to whoever consumes it from JetStream.
 class Init extends Migration {
