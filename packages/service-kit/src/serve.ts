@@ -18,9 +18,9 @@ import {
   type OperationRequest,
   type MessagePart,
 } from '@bo/contracts';
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
-import { withServerSpan } from './telemetry.ts';
+import { natsRequestAttributes, withSpanFrom } from './telemetry.ts';
 import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 import type { HandlerResult } from './handler-result.ts';
@@ -171,7 +171,7 @@ async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv
  */
 export async function replyTo(
   handler: Handler,
-  msg: { json<T>(): T; headers?: Iterable<[string, string[]]> },
+  msg: { json<T>(): T; headers?: Iterable<[string, string[]]>; subject?: string },
   env: HandlerEnv,
   log: Logger,
   subject: string,
@@ -188,15 +188,22 @@ export async function replyTo(
   const carrier: Record<string, string> = {};
   for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
   return withLogContext({ requestId: request.ctx?.requestId }, () =>
-    withServerSpan(`rpc ${subject}`, carrier, async (span) => {
-      span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-      const answered = await answerOf(handler, request, env, log, subject, span);
-      if (logEach) {
-        const durationMs = Math.round((performance.now() - started) * 100) / 100;
-        log.info({ subject, outcome: answered.ok ? 'ok' : answered.error.code, durationMs }, 'request answered');
-      }
-      return answered;
-    }),
+    // A consumer span by the messaging conventions (`process <subject>`), the caller's producer span its parent.
+    withSpanFrom(
+      `process ${msg.subject ?? subject}`,
+      SpanKind.CONSUMER,
+      carrier,
+      async (span) => {
+        span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+        const answered = await answerOf(handler, request, env, log, subject, span);
+        if (logEach) {
+          const durationMs = Math.round((performance.now() - started) * 100) / 100;
+          log.info({ subject, outcome: answered.ok ? 'ok' : answered.error.code, durationMs }, 'request answered');
+        }
+        return answered;
+      },
+      natsRequestAttributes(msg.subject ?? subject, 'process'),
+    ),
   );
 }
 

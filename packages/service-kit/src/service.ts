@@ -19,7 +19,8 @@ import { createLogger, logContext, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
 import { waitForJetStream } from './startup-wait.ts';
-import { traceHeaders } from './telemetry.ts';
+import { sendRequest } from './telemetry.ts';
+import { context } from '@opentelemetry/api';
 import { createServiceMetrics, registerOutboxMetrics, registerPoolMetrics, startMetricsServer, type MetricsServer, type PoolCounts } from './metrics.ts';
 import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
 import type { Registry } from 'prom-client';
@@ -114,17 +115,20 @@ export async function startService<S extends ConfigSchema, X>(
     outbox,
     metrics: metrics.registry,
     call: (subject, body, ctx) =>
-      callOperation(
-        nc,
-        subject,
-        {
-          // The request being handled, when there is one: the callee's log lines name it too.
-          ctx: { requestId: ctx?.requestId ?? logContext()?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
-          params: {},
-          query: {},
-          body,
-        },
-        { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers: traceHeaders() },
+      // In a producer span of the handling under way when tracing is on (messaging conventions).
+      sendRequest(base.NATS_PREFIX, subject, context.active(), (headers) =>
+        callOperation(
+          nc,
+          subject,
+          {
+            // The request being handled, when there is one: the callee's log lines name it too.
+            ctx: { requestId: ctx?.requestId ?? logContext()?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
+            params: {},
+            query: {},
+            body,
+          },
+          { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers },
+        ),
       ),
   };
   const shared = def.setup ? def.setup(deps) : (undefined as X);
