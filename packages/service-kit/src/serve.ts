@@ -106,6 +106,8 @@ export interface ServeOptions {
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */
   observe?: (subject: string, outcome: string, seconds: number) => void;
+  /** The share of `ok` answers logged at info (LOG_REQUESTS_SAMPLE; default 1: every one). */
+  logSample?: number;
 }
 
 export interface Server {
@@ -165,9 +167,10 @@ async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv
 
 /**
  * One request message answered: read, run in its log context (every line names the request) and
- * its span when tracing is on, and turned into the reply. `logEach`: one info line per answered
- * request (its requestId and traceId from the context, subject, outcome, durationMs), so that a
- * requestId finds its line in every process that served it.
+ * its span when tracing is on, and turned into the reply. `logSample` (undefined: no lines): the
+ * share of `ok` answers that get one info line (its requestId and traceId from the context, subject,
+ * outcome, durationMs); a refused or failed one always gets it. So a requestId finds its line in
+ * every process that served it.
  */
 export async function replyTo(
   handler: Handler,
@@ -175,9 +178,9 @@ export async function replyTo(
   env: HandlerEnv,
   log: Logger,
   subject: string,
-  logEach = false,
+  logSample?: number,
 ): Promise<OperationReply> {
-  const started = logEach ? performance.now() : 0;
+  const started = logSample === undefined ? 0 : performance.now();
   let request: OperationRequest;
   try {
     request = msg.json<OperationRequest>();
@@ -196,7 +199,7 @@ export async function replyTo(
       async (span) => {
         span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
         const answered = await answerOf(handler, request, env, log, subject, span);
-        if (logEach) {
+        if (logSample !== undefined && (!answered.ok || logSample >= 1 || Math.random() < logSample)) {
           const durationMs = Math.round((performance.now() - started) * 100) / 100;
           log.info({ subject, outcome: answered.ok ? 'ok' : answered.error.code, durationMs }, 'request answered');
         }
@@ -220,7 +223,7 @@ export function serveOperations(opts: ServeOptions): Server {
   const env: HandlerEnv = answers ? { answers } : {};
   // A line per answered request at info (below it, not even the line's fields are made); the
   // gateway's readiness pings, which carry no request, make none.
-  const logEach = opts.log.isLevelEnabled('info');
+  const logSample = opts.log.isLevelEnabled('info') ? (opts.logSample ?? 1) : undefined;
   const ping = pingMessage(opts.service).subject;
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
@@ -232,7 +235,7 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          const reply = await replyTo(handler, msg, env, opts.log, subject, logEach && subject !== ping);
+          const reply = await replyTo(handler, msg, env, opts.log, subject, subject === ping ? undefined : logSample);
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

@@ -148,6 +148,7 @@ export async function startService<S extends ConfigSchema, X>(
     }),
     log,
     observe: metrics.observeRpc,
+    logSample: base.LOG_REQUESTS_SAMPLE,
   });
   const readiness = createReadiness();
   readiness.add('nats', natsReadiness(nc));

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
+import { AppError, eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
 import {
   BaseConfigSchema,
   createLogger,
@@ -108,6 +108,50 @@ t.test('at info, each request a service answers is one log line with its request
     answered[0],
     { level: 30, requestId: 'req_logged', traceId: client.spanContext().traceId, subject: 'otellog.echo', outcome: 'ok', durationMs: Number },
     'at info, with the request, its trace, the subject, the outcome and the duration',
+  );
+});
+
+t.test('LOG_REQUESTS_SAMPLE=0: no line for an ok answer, a line for a refused one', async (t) => {
+  const db = await createTestDatabase('otelsample');
+  const prefix = testPrefix('otelsample');
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createLogger('otelsample', 'info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const def: ServiceDefinition = {
+    name: 'otelsample',
+    schema: 'otelsample',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [],
+    handlers: () => ({
+      'otelsample.ok': async () => ({ body: {} }),
+      'otelsample.refuse': async () => {
+        throw new AppError('VALIDATION_ERROR');
+      },
+    }),
+  };
+  const svc = await startServiceWith(
+    def,
+    { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50, LOG_REQUESTS_SAMPLE: 0 },
+    { log },
+  );
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  const ask = (subject: string) =>
+    requestOperation(
+      svc.nc,
+      subject,
+      { ctx: { requestId: 'req_sampled', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} },
+      { prefix },
+    );
+  t.equal((await ask('otelsample.ok')).ok, true);
+  t.equal((await ask('otelsample.refuse')).ok, false);
+  t.same(
+    lines.filter((l) => l.msg === 'request answered').map((l) => [l.subject, l.outcome]),
+    [['otelsample.refuse', 'VALIDATION_ERROR']],
+    'only the refusal is logged',
   );
 });
 
