@@ -20,7 +20,7 @@ import {
 } from '@bo/contracts';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
-import { natsRequestAttributes, withSpanFrom } from './telemetry.ts';
+import { natsRequestAttributes, tracingOn, withSpanFrom } from './telemetry.ts';
 import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 import type { HandlerResult } from './handler-result.ts';
@@ -205,7 +205,8 @@ export async function replyTo(
         }
         return answered;
       },
-      natsRequestAttributes(msg.subject ?? subject, 'process'),
+      // Made only for a span that records (tracing off: the API's no-ops, nothing allocated for them).
+      tracingOn() ? natsRequestAttributes(msg.subject ?? subject, 'process') : undefined,
     ),
   );
 }
