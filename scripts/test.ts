@@ -13,6 +13,7 @@ import { onStopRequest } from './stop-signals.ts';
 import { TapProgress } from './tap-progress.ts';
 import { findOrInstallChromium } from './test-browser.ts';
 import { turboTestArgs } from './turbo-test-args.ts';
+import { findOrInstallPromtool } from './test-promtool.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data');
@@ -51,6 +52,7 @@ infra = await resolveInfra({ purpose: 'test', dataDir, log: say }).catch(fail);
 say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
 const chromium = findOrInstallChromium(say);
+const promtool = findOrInstallPromtool(say);
 const env = {
   ...process.env,
   DATABASE_URL: infra.postgres.url,
@@ -58,6 +60,7 @@ const env = {
   TURBO_TELEMETRY_DISABLED: '1',
   FORCE_COLOR: '0',
   ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
+  ...(promtool ? { PROMTOOL_PATH: promtool } : {}),
 };
 
 let passed = 0;

@@ -2,7 +2,8 @@
 // them, the pods keep the security and drain settings, each component's command exists, every
 // secret its config schema reads comes from the Secret, production mode is on everywhere, the
 // probes, autoscalers and NetworkPolicies are in place, the image is built for production, holds
-// every workspace a service runs and is tagged with the API version. `npm run check:manifests` (part of `npm test`); a directory
+// every workspace a service runs and is tagged with the API version; the monitoring folder scrapes every
+// process and NATS, and the ingress example matches TRUST_PROXY. `npm run check:manifests` (part of `npm test`); a directory
 // argument checks a copy of deploy/k8s instead (the test does). Exit 1 on any failure.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,12 @@ const PROVIDER_TEMPLATE = 'provider-secrets.template.yaml';
 const PROVIDER_SECRET_NAME = 'back-office-provider-secrets';
 /** Examples applied by hand (the Postgres operator's Cluster), never by kustomize. */
 const POSTGRES_EXAMPLE = 'postgres-cluster.example.yaml';
+/** How the public API enters (TLS at an ingress controller), applied by hand. */
+const INGRESS_EXAMPLE = 'ingress.example.yaml';
+/** The Prometheus Operator's resources and the dashboards: a kustomization of its own. */
+const MONITORING = 'monitoring';
+/** Files of the monitoring folder that are no Kubernetes resource: the alerts' plain rules and their promtool tests. */
+const notResource = (file: string) => /\.rules(\.test)?\.yaml$/.test(file);
 const NATS_NODES = 3;
 const SECRET_NAME = 'back-office-secrets';
 const CONFIG_NAME = 'back-office-config';
@@ -87,13 +94,45 @@ const resources: string[] = kustomization.resources ?? [];
 for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
-  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === POSTGRES_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
+  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === POSTGRES_EXAMPLE || f === INGRESS_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
   else check(resources.includes(f), `kustomization.yaml does not list ${f}`);
 }
 
+// 2b. The monitoring folder: its kustomization lists each of its resources and every dashboard.
+const monitoringDir = path.join(DIR, MONITORING);
+const monitoringFiles = existsSync(monitoringDir)
+  ? readdirSync(monitoringDir)
+      .filter((f) => f.endsWith('.yaml') && !notResource(f))
+      .sort()
+  : [];
+check(monitoringFiles.length > 0, `${MONITORING}/: the monitoring resources (PodMonitors, the NATS exporter, the PrometheusRule)`);
+const monitoringDocs = new Map<string, Doc[]>();
+for (const file of monitoringFiles) {
+  const list = parseAllDocuments(readFileSync(path.join(monitoringDir, file), 'utf8'));
+  for (const d of list) check(d.errors.length === 0 && d.warnings.length === 0, `${MONITORING}/${file}: ${[...d.errors, ...d.warnings].map((e) => e.message).join('; ')}`);
+  monitoringDocs.set(
+    file,
+    list.map((d) => d.toJS() as Doc).filter(Boolean),
+  );
+}
+const monitoringKustomization = monitoringDocs.get('kustomization.yaml')?.[0] ?? {};
+const monitoringResources: string[] = monitoringKustomization.resources ?? [];
+for (const f of monitoringFiles) if (f !== 'kustomization.yaml') check(monitoringResources.includes(f), `${MONITORING}/kustomization.yaml does not list ${f}`);
+for (const r of monitoringResources) check(existsSync(path.join(monitoringDir, r)), `${MONITORING}/kustomization.yaml lists missing file ${r}`);
+const dashboardGenerator = (monitoringKustomization.configMapGenerator ?? []).find((g: Doc) => g.options?.labels?.grafana_dashboard === '1');
+const dashboardFiles = existsSync(path.join(monitoringDir, 'dashboards')) ? readdirSync(path.join(monitoringDir, 'dashboards')).filter((f) => f.endsWith('.json')) : [];
+check(dashboardFiles.length > 0, `${MONITORING}/dashboards: the Grafana dashboards`);
+for (const f of dashboardFiles)
+  check(dashboardGenerator?.files?.includes(`dashboards/${f}`), `${MONITORING}/kustomization.yaml: dashboards/${f} in the ConfigMap labelled grafana_dashboard`);
+
 const all = [...docsByFile.entries()]
-  .filter(([f]) => f !== 'kustomization.yaml' && f !== POSTGRES_EXAMPLE)
-  .flatMap(([file, ds]) => ds.map((d) => ({ file, d })));
+  .filter(([f]) => f !== 'kustomization.yaml' && f !== POSTGRES_EXAMPLE && f !== INGRESS_EXAMPLE)
+  .flatMap(([file, ds]) => ds.map((d) => ({ file, d })))
+  .concat(
+    [...monitoringDocs.entries()]
+      .filter(([f]) => f !== 'kustomization.yaml')
+      .flatMap(([file, ds]) => ds.map((d) => ({ file: `${MONITORING}/${file}`, d }))),
+  );
 const ofKind = (kind: string) => all.filter(({ d }) => d.kind === kind).map(({ d }) => d);
 for (const { file, d } of all) check(d.apiVersion && d.kind && d.metadata?.name, `${file}: a document lacks apiVersion, kind or metadata.name`);
 
@@ -386,6 +425,80 @@ for (const [app, { policy, key }] of Object.entries(PROVIDER_EGRESS)) {
     }
   }
 }
+
+// 8b. Traces: every process reaches the OpenTelemetry collector on OTLP's ports (otel-egress.yaml), and nothing more.
+const collector: Peer = {
+  namespace: { 'kubernetes.io/metadata.name': 'observability' },
+  pod: { 'app.kubernetes.io/name': 'opentelemetry-collector' },
+};
+for (const app of Object.keys(COMPONENTS)) {
+  check(egress(app, collector, tcp(4317)) && egress(app, collector, tcp(4318)), `${app} reaches the OTLP collector on 4317 and 4318`);
+  check(!egress(app, collector, tcp(80)), `${app} reaches the OTLP collector on OTLP's ports only`);
+  if (app !== 'webhooks') check(!egress(app, internet, tcp(4318)), `${app} never reaches an OTLP endpoint on the internet (name the collector's range, never 0.0.0.0/0)`);
+}
+
+// 10. Monitoring: every process scraped as its own job, NATS's monitoring endpoint through the
+// exporter (one container per node), the rules and the flows that scraping needs.
+const podMonitors = ofKind('PodMonitor');
+const selects = (selector: Doc | undefined, labels: Labels) =>
+  !!selector &&
+  Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v) &&
+  (selector.matchExpressions ?? []).every((e: Doc) => (e.operator === 'In' ? e.values.includes(labels[e.key]) : e.operator === 'Exists' ? e.key in labels : false));
+for (const app of Object.keys(COMPONENTS)) {
+  const pm = podMonitors.find((p) => selects(p.spec?.selector, podLabels(app)));
+  check(pm, `${app}: a PodMonitor scrapes it`);
+  check(
+    (pm?.spec?.podMetricsEndpoints ?? []).some((e: Doc) => e.port === 'metrics' && e.path === '/metrics'),
+    `${app}: its PodMonitor scrapes /metrics on the "metrics" port`,
+  );
+  check(pm?.spec?.jobLabel === 'app.kubernetes.io/name' && podLabels(app)['app.kubernetes.io/name'] === app, `${app}: scraped as job "${app}" (the rules select on it)`);
+}
+check(/^\s*http:\s*0\.0\.0\.0:8222\s*$/m.test(natsConf), 'nats.conf: the monitoring endpoint on 8222');
+const exporter = ofKind('Deployment').find((d) => d.metadata.name === 'nats-exporter');
+check(exporter, 'a nats-exporter Deployment (prometheus-nats-exporter)');
+const exporterContainers: Doc[] = exporter?.spec?.template?.spec?.containers ?? [];
+const natsMonitor = podMonitors.find((p) => selects(p.spec?.selector, podLabels('nats-exporter')));
+check(natsMonitor, 'a PodMonitor scrapes the nats-exporter');
+for (const pod of natsPods) {
+  const c = exporterContainers.find((x) => (x.args ?? []).includes(`http://${pod}:8222`));
+  check(c && ['-varz', '-jsz=all'].every((f) => c.args.includes(f)), `nats-exporter: a container reads ${pod}:8222 (-varz, -jsz=all)`);
+  const port = c?.ports?.[0];
+  check(port?.name && String(c?.args).includes(`-port=${port.containerPort}`), `nats-exporter: the container for ${pod} serves its named port`);
+  const endpoint = (natsMonitor?.spec?.podMetricsEndpoints ?? []).find((e: Doc) => e.port === port?.name);
+  check(
+    endpoint && (endpoint.relabelings ?? []).some((r: Doc) => r.targetLabel === 'job' && r.replacement === 'nats'),
+    `${pod}: scraped through the exporter as job "nats"`,
+  );
+  check(reaches(monitoring, 'nats-exporter', tcp(port?.containerPort ?? 0)), `nats-exporter ${port?.containerPort}: open to the monitoring namespace`);
+}
+check(reaches(inCluster('nats-exporter'), 'nats', tcp(8222), 'nats-exporter'), 'nats-exporter reaches the nats monitoring port 8222');
+check(!reaches(inCluster('players'), 'nats', tcp(8222), 'players') && !reaches(outside, 'nats', tcp(8222)), 'the nats monitoring port is closed to all but the exporter');
+check(!egress('nats-exporter', internet, tcp(443)) && !egress('nats-exporter', inCluster('nats'), tcp(4222)), 'nats-exporter reaches nothing but the monitoring port');
+const prometheusRule = ofKind('PrometheusRule')[0];
+check(
+  (prometheusRule?.spec?.groups ?? []).some((g: Doc) => (g.rules ?? []).some((r: Doc) => r.alert && /^docs\/runbook\.md#/.test(r.annotations?.runbook_url ?? ''))),
+  'a PrometheusRule of alerts, each naming its runbook section',
+);
+
+// 11. The ingress example: TLS at the controller, to the public port only, and TRUST_PROXY counts its hop.
+const ingress = (docsByFile.get(INGRESS_EXAMPLE) ?? []).find((d) => d.kind === 'Ingress');
+check(ingress, `${INGRESS_EXAMPLE}: an Ingress`);
+const tlsHosts: string[] = (ingress?.spec?.tls ?? []).flatMap((x: Doc) => (x.secretName ? (x.hosts ?? []) : []));
+const publicService = svc(3000);
+for (const rule of ingress?.spec?.rules ?? []) {
+  check(tlsHosts.includes(rule.host), `${INGRESS_EXAMPLE}: ${rule.host} is served over TLS (a tls entry with its secret)`);
+  for (const p of rule.http?.paths ?? []) {
+    const backend = p.backend?.service ?? {};
+    const port = publicService?.spec?.ports?.find((x: Doc) => x.port === backend.port?.number || x.name === backend.port?.name);
+    check(backend.name === publicService?.metadata?.name && port?.port === 3000, `${INGRESS_EXAMPLE}: ${rule.host}${p.path} goes to the gateway's public port 3000, never the admin API`);
+  }
+}
+check((ingress?.spec?.rules ?? []).length > 0, `${INGRESS_EXAMPLE}: routes a host`);
+check(ingress?.metadata?.annotations?.['nginx.ingress.kubernetes.io/force-ssl-redirect'] === 'true', `${INGRESS_EXAMPLE}: plain HTTP is redirected to HTTPS`);
+check(
+  ingress?.metadata?.annotations?.['back-office/trusted-proxy-hops'] === configData.TRUST_PROXY,
+  `ConfigMap: TRUST_PROXY "${configData.TRUST_PROXY}" is the ingress's proxy hops (${INGRESS_EXAMPLE}: back-office/trusted-proxy-hops)`,
+);
 
 // 9. The image: built for production, tagged with the API version.
 check(

@@ -4,7 +4,8 @@
 // a probe missing, the default-deny NetworkPolicy gone, NATS a single node or R1, Postgres without a
 // synchronous standby or not at its -rw address, an image tag that is not the API version, a
 // workspace the gateway runs left out of the image, the SDK's README (the portal serves it) left
-// out, the SDK's sources let in.
+// out, the SDK's sources let in, a process or a NATS node not scraped, the ingress example routed to
+// the admin port or its hops not TRUST_PROXY, traces let out to anywhere.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,4 +118,30 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   const sdkSources = await checkBroken(t, 'Dockerfile', /^COPY packages\/sdk\/README\.md \.\/packages\/sdk\/$/m, 'COPY packages/sdk ./packages/sdk');
   t.equal(sdkSources.code, 1);
   t.match(sdkSources.out, /not ok - Dockerfile: no test, tool or SDK sources in the image/);
+  // Monitoring (issue #45): every process scraped, NATS through its exporter, the ingress example's
+  // hop count is TRUST_PROXY, traces reach the collector only.
+  const unscraped = await checkBroken(t, 'monitoring/pod-monitors.yaml', '"wallet", ', '');
+  t.equal(unscraped.code, 1);
+  t.match(unscraped.out, /not ok - wallet: a PodMonitor scrapes it/);
+
+  const nodeUnwatched = await checkBroken(t, 'monitoring/nats-exporter.yaml', 'http://nats-2.nats-headless:8222', 'http://nats-1.nats-headless:8222');
+  t.equal(nodeUnwatched.code, 1);
+  t.match(nodeUnwatched.out, /not ok - nats-exporter: a container reads nats-2\.nats-headless:8222/);
+
+  const toAdmin = await checkBroken(t, 'ingress.example.yaml', 'number: 3000', 'number: 3001');
+  t.equal(toAdmin.code, 1);
+  t.match(toAdmin.out, /not ok - ingress\.example\.yaml: api\.back-office\.example\.com\/ goes to the gateway's public port 3000, never the admin API/);
+
+  const hops = await checkBroken(t, 'configmap.yaml', 'TRUST_PROXY: "1"', 'TRUST_PROXY: "2"');
+  t.equal(hops.code, 1);
+  t.match(hops.out, /not ok - ConfigMap: TRUST_PROXY "2" is the ingress's proxy hops/);
+
+  const otlpAnywhere = await checkBroken(
+    t,
+    'otel-egress.yaml',
+    /- namespaceSelector:\n {12}matchLabels:\n {14}kubernetes\.io\/metadata\.name: observability\n {10}podSelector:\n {12}matchLabels:\n {14}app\.kubernetes\.io\/name: opentelemetry-collector/,
+    '- ipBlock:\n            cidr: 0.0.0.0/0',
+  );
+  t.equal(otlpAnywhere.code, 1);
+  t.match(otlpAnywhere.out, /not ok - players never reaches an OTLP endpoint on the internet/);
 });

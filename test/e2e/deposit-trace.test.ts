@@ -47,13 +47,14 @@ t.test('a deposit produces one connected trace, from the operator request to the
   // names has arrived and no arrived span still waits for its parent (on a busy machine the
   // publisher's batch can come after the consumer's).
   const expected: Array<[string, RegExp]> = [
-    ['payments', /^rpc payments\.deposits\.confirm$/],
-    ['payments', /^pg (update|with|select|insert)$/],
-    ['wallet', /^rpc wallet\./],
-    ['wallet', /^pg /],
-    ['payments', /^publish deposit\.confirmed$/],
+    ['gateway', /^send \S*payments\.deposits\.confirm$/],
+    ['payments', /^process \S*payments\.deposits\.confirm$/],
+    ['payments', /^(UPDATE|WITH|SELECT|INSERT)\b/],
+    ['wallet', /^process \S*wallet\./],
+    ['wallet', /^(UPDATE|WITH|SELECT|INSERT|BEGIN|COMMIT)\b/],
+    ['payments', /^publish \S*deposit\.confirmed$/],
     ['webhooks', /^consume /],
-    ['webhooks', /^webhook delivery$/],
+    ['webhooks', /^POST$/],
   ];
   const orphans = (root: ReceivedSpan, spans: ReceivedSpan[]) => {
     const ids = new Set(spans.map((s) => s.spanId));
@@ -69,21 +70,42 @@ t.test('a deposit produces one connected trace, from the operator request to the
     { timeoutMs: 60_000, intervalMs: 100, what: "the confirm request's whole trace" },
   );
   const { root, spans } = trace;
-  t.match(root.name, /^HTTP POST \/api\/v1\/deposits\/:depositId\/confirm$/, "the trace's root is the operator's request at the gateway");
-  t.ok(has(spans, 'payments', /^rpc payments\.deposits\.confirm$/), 'payments answered in it');
-  t.ok(has(spans, 'payments', /^pg (update|with|select|insert)$/), "with payments' Postgres statements (the kit's sql)");
-  t.ok(has(spans, 'wallet', /^rpc wallet\./), 'the wallet credit in it');
-  t.ok(has(spans, 'wallet', /^pg /), "with the wallet's statements");
-  t.ok(has(spans, 'payments', /^publish deposit\.confirmed$/), 'the event published in it');
+  // Named and attributed by the OpenTelemetry conventions (HTTP, messaging, database).
+  t.equal(root.name, 'POST /api/v1/deposits/:depositId/confirm', "the trace's root is the operator's request at the gateway, `<method> <route>`");
+  t.match(
+    root.attributes,
+    { 'http.request.method': 'POST', 'http.route': '/api/v1/deposits/:depositId/confirm', 'http.response.status_code': 200 },
+    'with the HTTP server attributes',
+  );
+  const send = spans.find((s) => s.service === 'gateway' && /^send \S*payments\.deposits\.confirm$/.test(s.name))!;
+  t.match(
+    send.attributes,
+    { 'messaging.system': 'nats', 'messaging.operation.type': 'send' },
+    'the NATS request: a producer span with the messaging attributes',
+  );
+  t.equal(send.parentSpanId, root.spanId, 'under the HTTP span');
+  const processed = spans.find((s) => s.service === 'payments' && /^process \S*payments\.deposits\.confirm$/.test(s.name))!;
+  t.match(processed.attributes, { 'messaging.system': 'nats', 'messaging.operation.type': 'process' }, 'payments answered in it, a consumer span');
+  t.equal(processed.parentSpanId, send.spanId, "the gateway's producer span its parent");
+  const statement = spans.find((s) => s.service === 'payments' && /^(UPDATE|WITH|SELECT|INSERT)\b/.test(s.name))!;
+  t.match(statement.attributes, { 'db.system.name': 'postgresql', 'db.query.text': String }, "with payments' Postgres statements (the kit's sql)");
+  t.ok(has(spans, 'wallet', /^process \S*wallet\./), 'the wallet credit in it');
+  t.ok(has(spans, 'wallet', /^(UPDATE|WITH|SELECT|INSERT|BEGIN|COMMIT)\b/), "with the wallet's statements");
+  const publish = spans.find((s) => s.service === 'payments' && /^publish \S*deposit\.confirmed$/.test(s.name))!;
+  t.match(publish.attributes, { 'messaging.system': 'nats', 'messaging.destination.name': /deposit\.confirmed$/ }, 'the event published in it');
   t.ok(has(spans, 'webhooks', /^consume /), 'taken in by the webhooks service in it');
-  const delivery = spans.find((s) => s.service === 'webhooks' && s.name === 'webhook delivery')!;
-  t.equal(delivery.attributes['http.response.status_code'], 204, 'the signed POST, answered 204');
+  const delivery = spans.find((s) => s.service === 'webhooks' && s.name === 'POST')!;
+  t.match(
+    delivery.attributes,
+    { 'http.request.method': 'POST', 'http.response.status_code': 204, 'server.address': '127.0.0.1', 'url.full': String },
+    'the signed POST, an HTTP client span, answered 204',
+  );
   t.same(orphans(root, spans), [], 'every span of the trace hangs from another of it: one connected trace');
 
   // The ORM's queries are traced too: the players service records a player through it.
   const playerRoot = rootOf(player.headers.get('x-request-id')!);
   t.ok(playerRoot, "the player's creation has its trace");
-  await waitFor(async () => has(inTrace(playerRoot!.traceId), 'players', /^pg insert$/), {
+  await waitFor(async () => has(inTrace(playerRoot!.traceId), 'players', /^INSERT /), {
     timeoutMs: 30_000,
     intervalMs: 100,
     what: "the players service's ORM insert in the trace",

@@ -2,29 +2,15 @@
 // processes, each with its own METRICS_PORT, does a little of everything (a deposit, a webhook, a
 // ledger verification), and every process's /metrics is compared with the table both ways: each
 // series listed is exposed by the processes the table names (with the labels it names), and each
-// series a process exposes (Node's defaults aside) is listed for it.
+// series a process exposes (Node's defaults aside) is listed for it. Before any of that, on the fresh
+// start, every series listed already has a sample on its process (at zero where nothing happened), so
+// that a missing series means a process down, never "nothing happened yet".
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { waitFor } from '@bo/service-kit/testing';
 import { freePort } from '../../scripts/local-infra.ts';
 import { startStack, playerInput, uniq, COMPONENTS, type Component } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
-
-interface Listed {
-  labels: string[];
-  processes: string[];
-}
-
-/** The README's metrics table: series name → its labels and the processes that expose it. */
-function readmeMetrics(): Map<string, Listed> {
-  const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-  const rows = new Map<string, Listed>();
-  for (const m of readme.matchAll(/^\s*\| `([a-z_]+)(?:\{([a-z_,]*)\})?` \| ([a-z, ]+) \|/gm)) {
-    rows.set(m[1]!, { labels: m[2] ? m[2].split(',').sort() : [], processes: m[3]!.split(',').map((p) => p.trim()) });
-  }
-  return rows;
-}
+import { readmeMetrics } from './support/readme-metrics.ts';
 
 /** The series of one scrape (Node's defaults aside), with the label names its samples carry. */
 function exposed(text: string): Map<string, string[]> {
@@ -45,11 +31,27 @@ function exposed(text: string): Map<string, string[]> {
   return series;
 }
 
+/** The series of one scrape that have at least one sample (a histogram's by its `_count`). */
+function sampled(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/^([a-z_]+?)(_count|_sum|_bucket)?[{ ]/gm)) names.add(m[1]!);
+  for (const m of text.matchAll(/^([a-z_]+)[{ ]/gm)) names.add(m[1]!);
+  return names;
+}
+
 t.test("the README's metrics are the ones the processes expose", async (t) => {
   const ports = new Map<Component, number>();
   for (const c of COMPONENTS) ports.set(c, await freePort());
   const stack = await startStack({}, undefined, { envOf: (c) => ({ METRICS_PORT: String(ports.get(c)) }) });
   t.teardown(() => stack.close());
+  const listed = readmeMetrics();
+
+  // The fresh start, before any operator's traffic: every series listed for a process has a sample.
+  for (const c of COMPONENTS) {
+    const have = sampled(await (await fetch(`http://127.0.0.1:${ports.get(c)}/metrics`)).text());
+    const missing = [...listed].filter(([name, l]) => l.processes.includes(c) && !have.has(name)).map(([name]) => name);
+    t.same(missing, [], `${c}: every series the README lists for it has a sample from the start`);
+  }
 
   // A little of everything, so that counters with labels have samples.
   const op = await stack.createOperator('Metrics Bets');
@@ -70,7 +72,6 @@ t.test("the README's metrics are the ones the processes expose", async (t) => {
   t.equal((await stack.admin('GET', '/admin/ledger/verify')).body.ok, true, 'the ledger verification ran');
   await waitFor(async () => receiver.received.some((r) => r.type === 'deposit.confirmed'), { timeoutMs: 60_000, intervalMs: 100, what: 'the deposit webhook' });
 
-  const listed = readmeMetrics();
   t.ok(listed.size >= 10, 'the README lists the series in its table');
   for (const c of COMPONENTS) {
     const text = await (await fetch(`http://127.0.0.1:${ports.get(c)}/metrics`)).text();

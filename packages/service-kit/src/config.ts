@@ -36,6 +36,8 @@ export const BaseConfigSchema = Type.Object({
     LOG_LEVELS.map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  /** Share of the requests answered `ok` that get their info line (serve.ts); refused or failed ones always do. 1: every one. */
+  LOG_REQUESTS_SAMPLE: Type.Number({ default: 1, minimum: 0, maximum: 1 }),
   /** Tests only: comma-separated crash points that kill the process (crash.ts). */
   CRASH_AT: Type.Optional(Type.String()),
   /** OpenTelemetry: traces are exported when either is set (the SDK reads its other OTEL_* settings itself). */

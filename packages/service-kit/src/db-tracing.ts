@@ -1,6 +1,7 @@
 // Postgres spans, when tracing is on: every statement a connection of the pool runs inside a traced
 // handling (the kit's `sql` and the ORM's queries alike, as both use this pool) becomes a client
-// span with its text (texts carry placeholders, never values). Statements outside any trace (the
+// span with its text (texts carry placeholders, never values), named by the database conventions
+// (`<OPERATION> <table>`, e.g. `SELECT payments.deposits`). Statements outside any trace (the
 // outbox relay's and the loops' polling) make none. Without tracing the pool is left untouched.
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Pool, PoolClient } from 'pg';
@@ -28,10 +29,16 @@ function traceClient(client: PoolClient): void {
     ) {
       return query.apply(this, args);
     }
-    const operation = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? 'query';
-    const span = tracer.startSpan(`pg ${operation}`, {
+    const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'QUERY';
+    const table = /\b(?:from|into|update)\s+("?[\w$]+"?(?:\."?[\w$]+"?)?)/i.exec(text)?.[1]?.replaceAll('"', '');
+    const span = tracer.startSpan(table ? `${operation} ${table}` : operation, {
       kind: SpanKind.CLIENT,
-      attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': text },
+      attributes: {
+        'db.system.name': 'postgresql',
+        'db.operation.name': operation,
+        'db.query.text': text,
+        ...(table ? { 'db.collection.name': table } : {}),
+      },
     });
     return (query.apply(this, args) as Promise<unknown>).then(
       (res) => {

@@ -78,7 +78,13 @@ function handleInContext(name: string, m: JsMsg, fn: () => Promise<void> | void)
   for (const [k, v] of m.headers ?? []) if (v[0] !== undefined) carrier[k.toLowerCase()] = v[0];
   const requestId = carrier[REQUEST_ID_HEADER];
   return withLogContext(requestId ? { requestId } : {}, () =>
-    withSpanFrom(`consume ${m.subject}`, SpanKind.CONSUMER, carrier, async () => fn(), { 'messaging.system': 'nats', 'messaging.consumer.group.name': name }),
+    withSpanFrom(`consume ${m.subject}`, SpanKind.CONSUMER, carrier, async () => fn(), {
+      'messaging.system': 'nats',
+      'messaging.destination.name': m.subject,
+      'messaging.operation.type': 'process',
+      'messaging.operation.name': 'consume',
+      'messaging.consumer.group.name': name,
+    }),
   );
 }
 

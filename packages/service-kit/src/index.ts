@@ -98,7 +98,18 @@ export {
 export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
 export { DEV_LIST_CURSOR_SECRET, ListCursorConfigSchema, listCursor, type ListCursor, type ListPosition } from './list-cursor.ts';
-export { REQUEST_ID_HEADER, startTelemetry, traceHeaders, TraceOrigins, tracer, tracingOn, withServerSpan, withSpanFrom, type Telemetry } from './telemetry.ts';
+export {
+  natsRequestAttributes,
+  REQUEST_ID_HEADER,
+  sendRequest,
+  startTelemetry,
+  traceHeaders,
+  TraceOrigins,
+  tracer,
+  tracingOn,
+  withSpanFrom,
+  type Telemetry,
+} from './telemetry.ts';
 export {
   counter,
   createServiceMetrics,

@@ -36,8 +36,8 @@ function correlation(): Record<string, string> {
   return out;
 }
 
-/** JSON logs on stderr; secrets are redacted wherever they might appear. */
-export function createLogger(service: string, level = 'info'): Logger {
+/** JSON logs on stderr (or `destination`: tests read the lines); secrets are redacted wherever they might appear. */
+export function createLogger(service: string, level = 'info', destination: pino.DestinationStream = pino.destination(2)): Logger {
   return pino(
     {
       name: service,
@@ -48,6 +48,6 @@ export function createLogger(service: string, level = 'info'): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination(2),
+    destination,
   );
 }

@@ -62,6 +62,33 @@ export function registerOutboxMetrics(registry: Registry, sql: SqlRunner, schema
   });
 }
 
+/** The pg pool's options and counts (node-postgres' Pool) that the pool gauges read. */
+export interface PoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  options: { max?: number };
+}
+
+/**
+ * The Postgres pool as it stands when scraped: connections in use and idle, requests waiting for one
+ * (the pool is exhausted while this stays above 0) and the pool's size (DB pool max).
+ */
+export function registerPoolMetrics(registry: Registry, pool: PoolCounts): void {
+  new Gauge({
+    name: 'bo_pg_pool_connections',
+    help: 'Postgres connections of the process pool, by state: in_use, idle, waiting (requests queued for a connection), max (pool size).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+      this.set({ state: 'max' }, pool.options.max ?? 10);
+    },
+  });
+}
+
 /** A counter registered once per registry (services and the gateway add their own this way). */
 export function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
   return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });

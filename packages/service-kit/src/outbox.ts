@@ -219,7 +219,7 @@ export function startOutboxRelay(opts: {
     // A producer span in the trace of the handling that wrote the event; its context rides along.
     const subject = subjectOf(row);
     return withSpanFrom(
-      `publish ${row.subject_type}`,
+      `publish ${subject}`,
       SpanKind.PRODUCER,
       origin,
       async () => {
@@ -229,7 +229,14 @@ export function startOutboxRelay(opts: {
         origins.forget(row.event_id);
         return ack;
       },
-      { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'bo.event_id': row.event_id },
+      {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.operation.type': 'send',
+        'messaging.operation.name': 'publish',
+        'messaging.message.id': row.event_id,
+        'bo.event_id': row.event_id,
+      },
     );
   }
 

@@ -18,9 +18,9 @@ import {
   type OperationRequest,
   type MessagePart,
 } from '@bo/contracts';
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
-import { withServerSpan } from './telemetry.ts';
+import { natsRequestAttributes, tracingOn, withSpanFrom } from './telemetry.ts';
 import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from '@bo/contracts';
 import type { HandlerResult } from './handler-result.ts';
@@ -106,6 +106,8 @@ export interface ServeOptions {
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */
   observe?: (subject: string, outcome: string, seconds: number) => void;
+  /** The share of `ok` answers logged at info (LOG_REQUESTS_SAMPLE; default 1: every one). */
+  logSample?: number;
 }
 
 export interface Server {
@@ -165,16 +167,20 @@ async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv
 
 /**
  * One request message answered: read, run in its log context (every line names the request) and
- * its span when tracing is on, and turned into the reply. `debug`: a line per answered request.
+ * its span when tracing is on, and turned into the reply. `logSample` (undefined: no lines): the
+ * share of `ok` answers that get one info line (its requestId and traceId from the context, subject,
+ * outcome, durationMs); a refused or failed one always gets it. So a requestId finds its line in
+ * every process that served it.
  */
 export async function replyTo(
   handler: Handler,
-  msg: { json<T>(): T; headers?: Iterable<[string, string[]]> },
+  msg: { json<T>(): T; headers?: Iterable<[string, string[]]>; subject?: string },
   env: HandlerEnv,
   log: Logger,
   subject: string,
-  debug = false,
+  logSample?: number,
 ): Promise<OperationReply> {
+  const started = logSample === undefined ? 0 : performance.now();
   let request: OperationRequest;
   try {
     request = msg.json<OperationRequest>();
@@ -185,12 +191,23 @@ export async function replyTo(
   const carrier: Record<string, string> = {};
   for (const [k, v] of msg.headers ?? []) if (v[0] !== undefined) carrier[k] = v[0];
   return withLogContext({ requestId: request.ctx?.requestId }, () =>
-    withServerSpan(`rpc ${subject}`, carrier, async (span) => {
-      span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
-      const answered = await answerOf(handler, request, env, log, subject, span);
-      if (debug) log.debug({ subject, outcome: answered.ok ? 'ok' : answered.error.code }, 'request answered');
-      return answered;
-    }),
+    // A consumer span by the messaging conventions (`process <subject>`), the caller's producer span its parent.
+    withSpanFrom(
+      `process ${msg.subject ?? subject}`,
+      SpanKind.CONSUMER,
+      carrier,
+      async (span) => {
+        span.setAttribute('bo.request_id', request.ctx?.requestId ?? '');
+        const answered = await answerOf(handler, request, env, log, subject, span);
+        if (logSample !== undefined && (!answered.ok || logSample >= 1 || Math.random() < logSample)) {
+          const durationMs = Math.round((performance.now() - started) * 100) / 100;
+          log.info({ subject, outcome: answered.ok ? 'ok' : answered.error.code, durationMs }, 'request answered');
+        }
+        return answered;
+      },
+      // Made only for a span that records (tracing off: the API's no-ops, nothing allocated for them).
+      tracingOn() ? natsRequestAttributes(msg.subject ?? subject, 'process') : undefined,
+    ),
   );
 }
 
@@ -205,8 +222,10 @@ export function serveOperations(opts: ServeOptions): Server {
   const answers = opts.answers;
   if (answers) Object.assign(handlers, refusalRecorders(answers, Object.keys(opts.handlers)));
   const env: HandlerEnv = answers ? { answers } : {};
-  // LOG_LEVEL=debug: a line per answered request (off, not even the line's fields are made).
-  const debug = opts.log.isLevelEnabled('debug');
+  // A line per answered request at info (below it, not even the line's fields are made); the
+  // gateway's readiness pings, which carry no request, make none.
+  const logSample = opts.log.isLevelEnabled('info') ? (opts.logSample ?? 1) : undefined;
+  const ping = pingMessage(opts.service).subject;
   for (const [subject, handler] of Object.entries(handlers)) {
     const sub = opts.nc.subscribe(rpcSubject(opts.prefix, subject), {
       queue: queueGroup(opts.service),
@@ -217,7 +236,7 @@ export function serveOperations(opts: ServeOptions): Server {
         }
         const work = (async () => {
           const started = process.hrtime.bigint();
-          const reply = await replyTo(handler, msg, env, opts.log, subject, debug);
+          const reply = await replyTo(handler, msg, env, opts.log, subject, subject === ping ? undefined : logSample);
           if (msg.reply) msg.respond(JSON.stringify(reply));
           opts.observe?.(subject, reply.ok ? 'ok' : reply.error.code, Number(process.hrtime.bigint() - started) / 1e9);
         })();

@@ -19,8 +19,9 @@ import { createLogger, logContext, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';
 import { armCrashPoints } from './crash.ts';
 import { waitForJetStream } from './startup-wait.ts';
-import { traceHeaders } from './telemetry.ts';
-import { createServiceMetrics, registerOutboxMetrics, startMetricsServer, type MetricsServer } from './metrics.ts';
+import { sendRequest } from './telemetry.ts';
+import { context } from '@opentelemetry/api';
+import { createServiceMetrics, registerOutboxMetrics, registerPoolMetrics, startMetricsServer, type MetricsServer, type PoolCounts } from './metrics.ts';
 import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
 import type { Registry } from 'prom-client';
 
@@ -102,6 +103,7 @@ export async function startService<S extends ConfigSchema, X>(
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);
+  registerPoolMetrics(metrics.registry, (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts);
   const deps: ServiceDeps<Static<S>> = {
     orm,
     sql,
@@ -113,17 +115,20 @@ export async function startService<S extends ConfigSchema, X>(
     outbox,
     metrics: metrics.registry,
     call: (subject, body, ctx) =>
-      callOperation(
-        nc,
-        subject,
-        {
-          // The request being handled, when there is one: the callee's log lines name it too.
-          ctx: { requestId: ctx?.requestId ?? logContext()?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
-          params: {},
-          query: {},
-          body,
-        },
-        { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers: traceHeaders() },
+      // In a producer span of the handling under way when tracing is on (messaging conventions).
+      sendRequest(base.NATS_PREFIX, subject, context.active(), (headers) =>
+        callOperation(
+          nc,
+          subject,
+          {
+            // The request being handled, when there is one: the callee's log lines name it too.
+            ctx: { requestId: ctx?.requestId ?? logContext()?.requestId ?? 'internal', scope: ctx?.scope ?? { kind: 'internal', service: def.name } },
+            params: {},
+            query: {},
+            body,
+          },
+          { prefix: base.NATS_PREFIX, timeoutMs: base.RPC_TIMEOUT_MS, headers },
+        ),
       ),
   };
   const shared = def.setup ? def.setup(deps) : (undefined as X);
@@ -143,6 +148,7 @@ export async function startService<S extends ConfigSchema, X>(
     }),
     log,
     observe: metrics.observeRpc,
+    logSample: base.LOG_REQUESTS_SAMPLE,
   });
   const readiness = createReadiness();
   readiness.add('nats', natsReadiness(nc));

@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/api';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
+import { rpcSubject } from '@bo/contracts';
 import type { BaseConfig } from './config.ts';
 import { logContext } from './log.ts';
 
@@ -124,7 +125,23 @@ export function traceHeaders(ctx: Context = context.active()): Record<string, st
   return carrier;
 }
 
-/** Runs `fn` in a server span whose parent is the context carried by incoming headers. */
-export function withServerSpan<T>(name: string, carrier: Record<string, string>, fn: (span: Span) => Promise<T>): Promise<T> {
-  return inSpan(name, { kind: SpanKind.SERVER }, propagation.extract(context.active(), carrier), fn);
+/** The messaging conventions' attributes of a NATS request (`operation`: send at the caller, process at the service). */
+export function natsRequestAttributes(destination: string, operation: 'send' | 'process'): Attributes {
+  return {
+    'messaging.system': 'nats',
+    'messaging.destination.name': destination,
+    'messaging.operation.type': operation,
+    'messaging.operation.name': operation === 'send' ? 'request' : 'process',
+  };
+}
+
+/**
+ * Sends a NATS request (`send` is given the headers to send with it) in a producer span named
+ * `send <subject>` under `parent`, by the messaging conventions, when tracing is on; without
+ * tracing it only hands over the (empty) trace headers.
+ */
+export function sendRequest<T>(prefix: string, subject: string, parent: Context, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+  if (!enabled) return send(traceHeaders(parent));
+  const destination = rpcSubject(prefix, subject);
+  return inSpan(`send ${destination}`, { kind: SpanKind.PRODUCER, attributes: natsRequestAttributes(destination, 'send') }, parent, () => send(traceHeaders()));
 }

@@ -2,8 +2,8 @@
 // through its Postgres statements and the events it writes.
 import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
-import { context, trace } from '@opentelemetry/api';
-import { eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import { AppError, eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
 import {
   BaseConfigSchema,
   createLogger,
@@ -54,11 +54,105 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   t.equal(reply.ok, true);
   const clientCtx = client.spanContext();
   t.equal(reply.ok && (reply.body as { traceId: string }).traceId, clientCtx.traceId, 'the handler runs inside the caller trace');
-  const server = exporter.getFinishedSpans().find((s) => s.name === 'rpc otel.echo');
+  // The service's span, by the messaging conventions: `process <subject>`, a consumer span.
+  const server = exporter.getFinishedSpans().find((s) => /^process \S*otel\.echo$/.test(s.name));
   t.ok(server, 'the service recorded a span');
   t.equal(server!.spanContext().traceId, clientCtx.traceId);
   t.equal(server!.parentSpanContext?.spanId, clientCtx.spanId, 'the service span is a child of the caller span');
   t.equal(server!.attributes['bo.request_id'], 'req_x');
+  t.equal(server!.kind, SpanKind.CONSUMER, 'a consumer span');
+  t.match(
+    server!.attributes,
+    { 'messaging.system': 'nats', 'messaging.operation.type': 'process', 'messaging.destination.name': /otel\.echo$/ },
+    'with the messaging attributes',
+  );
+});
+
+t.test('at info, each request a service answers is one log line with its requestId, traceId, subject, outcome and duration', async (t) => {
+  const db = await createTestDatabase('otellog');
+  const prefix = testPrefix('otellog');
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createLogger('otellog', 'info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const def: ServiceDefinition = {
+    name: 'otellog',
+    schema: 'otellog',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [],
+    handlers: () => ({ 'otellog.echo': async (req) => ({ body: req.body }) }),
+  };
+  const svc = await startServiceWith(
+    def,
+    { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50 },
+    { log },
+  );
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  const client = tracer.startSpan('client');
+  const ask = (subject: string) =>
+    requestOperation(
+      svc.nc,
+      subject,
+      { ctx: { requestId: 'req_logged', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} },
+      { prefix, headers: traceHeaders(trace.setSpan(context.active(), client)) },
+    );
+  t.equal((await ask('otellog.echo')).ok, true);
+  t.equal((await ask('otellog.ping')).ok, true);
+  client.end();
+  const answered = lines.filter((l) => l.msg === 'request answered');
+  t.equal(answered.length, 1, 'one line for the request; none for the readiness ping');
+  t.match(
+    answered[0],
+    { level: 30, requestId: 'req_logged', traceId: client.spanContext().traceId, subject: 'otellog.echo', outcome: 'ok', durationMs: Number },
+    'at info, with the request, its trace, the subject, the outcome and the duration',
+  );
+});
+
+t.test('LOG_REQUESTS_SAMPLE=0: no line for an ok answer, a line for a refused one', async (t) => {
+  const db = await createTestDatabase('otelsample');
+  const prefix = testPrefix('otelsample');
+  const lines: Array<Record<string, unknown>> = [];
+  const log = createLogger('otelsample', 'info', { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const def: ServiceDefinition = {
+    name: 'otelsample',
+    schema: 'otelsample',
+    config: BaseConfigSchema,
+    entities: [],
+    migrations: [],
+    handlers: () => ({
+      'otelsample.ok': async () => ({ body: {} }),
+      'otelsample.refuse': async () => {
+        throw new AppError('VALIDATION_ERROR');
+      },
+    }),
+  };
+  const svc = await startServiceWith(
+    def,
+    { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 3000, OUTBOX_POLL_MS: 50, LOG_REQUESTS_SAMPLE: 0 },
+    { log },
+  );
+  t.teardown(async () => {
+    await svc.stop();
+    await cleanupNatsPrefix(prefix);
+    await db.drop();
+  });
+  const ask = (subject: string) =>
+    requestOperation(
+      svc.nc,
+      subject,
+      { ctx: { requestId: 'req_sampled', scope: { kind: 'internal', service: 't' } }, params: {}, query: {}, body: {} },
+      { prefix },
+    );
+  t.equal((await ask('otelsample.ok')).ok, true);
+  t.equal((await ask('otelsample.refuse')).ok, false);
+  t.same(
+    lines.filter((l) => l.msg === 'request answered').map((l) => [l.subject, l.outcome]),
+    [['otelsample.refuse', 'VALIDATION_ERROR']],
+    'only the refusal is logged',
+  );
 });
 
 // The kit's own spans: a handler's Postgres statements are children of its span, and the event it
@@ -130,19 +224,25 @@ t.test('Postgres statements and an event message continue the trace', async (t) 
   t.same(consumed[0], { traceId, requestId: 'req_db' }, "the consumer handles the event in the request's trace, naming the request");
 
   const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-  const rpc = spans.find((s) => s.name === 'rpc oteldb.make')!;
+  const rpc = spans.find((s) => /^process \S*oteldb\.make$/.test(s.name))!;
   t.ok(rpc, 'the service span');
-  const insert = spans.find((s) => s.name === 'pg insert' && s.attributes['db.query.text'] === 'insert into oteldb.things (id) values ($1)');
+  const insert = spans.find((s) => s.name === 'INSERT oteldb.things' && s.attributes['db.query.text'] === 'insert into oteldb.things (id) values ($1)');
+  t.match(
+    insert?.attributes,
+    { 'db.system.name': 'postgresql', 'db.operation.name': 'INSERT', 'db.collection.name': 'oteldb.things' },
+    'named and attributed by the database conventions',
+  );
   t.equal(insert?.parentSpanContext?.spanId, rpc.spanContext().spanId, "the handler's statement is a child of its span, its text without values");
-  t.ok(spans.some((s) => s.name === 'pg begin') && spans.some((s) => s.name === 'pg commit'), 'the transaction is traced');
-  const publish = spans.find((s) => s.name === 'publish webhook.test')!;
+  t.ok(spans.some((s) => s.name === 'BEGIN') && spans.some((s) => s.name === 'COMMIT'), 'the transaction is traced');
+  const publish = spans.find((s) => /^publish \S*webhook\.test$/.test(s.name))!;
+  t.match(publish?.attributes, { 'messaging.system': 'nats', 'messaging.operation.type': 'send' }, 'a producer span with the messaging attributes');
   t.equal(publish?.parentSpanContext?.spanId, rpc.spanContext().spanId, 'the publish is a child of the span that wrote the event');
   t.ok(
     spans.some((s) => s.name.startsWith('consume ') && s.parentSpanContext?.spanId === publish.spanContext().spanId),
     'the consumer span is a child of the publish',
   );
   t.notOk(
-    exporter.getFinishedSpans().some((s) => s.name.startsWith('pg ') && !s.parentSpanContext),
+    exporter.getFinishedSpans().some((s) => s.attributes['db.system.name'] === 'postgresql' && !s.parentSpanContext),
     'statements outside any trace (the relay, the loops) make no spans',
   );
 });

@@ -31,7 +31,7 @@ import { complianceEntities } from './persistence/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
-import { watchMetrics } from './watch/watch-metrics.ts';
+import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
 
 const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
 
@@ -55,10 +55,13 @@ export function createComplianceService(
     migrations: complianceMigrations,
     // A decision's audit row goes to the internal stream, for the operators service's audit log.
     internalEvents: true,
-    setup: (deps) => ({
-      screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
-      players: playersOf(deps),
-    }),
+    setup: (deps) => {
+      registerCaseMetrics(deps.metrics, deps.sql);
+      return {
+        screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
+        players: playersOf(deps),
+      };
+    },
     handlers: (deps, { screening, players }) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),

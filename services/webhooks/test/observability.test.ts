@@ -44,5 +44,6 @@ t.test('failed attempts are logged and counted', async (t) => {
   t.match(text, /bo_webhook_attempts_total\{outcome="retrying",service="webhooks"\} 7/);
   t.match(text, /bo_webhook_attempts_total\{outcome="exhausted",service="webhooks"\} 1/);
   t.match(text, /bo_webhook_queue_depth\{state="pending",service="webhooks"\} 0/, 'nothing left waiting');
+  t.match(text, /bo_webhook_oldest_due_age_seconds\{service="webhooks"\} 0\n/, 'and no delivery lag');
   t.match(text, /bo_rpc_duration_seconds_count\{service="webhooks",subject="webhooks.endpoints.upsert",outcome="ok"\} 2/);
 });

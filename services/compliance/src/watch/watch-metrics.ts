@@ -2,7 +2,9 @@
 // per event handled, so `npm run bench` and Prometheus can read its p99 (issue #28 asks ≤ 2 s at
 // full rate). Its deposits by path: judged in order on their windows' sums, in batches, or whole
 // (came late, or their batch had one that did), so a rise of the slow path shows.
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { AML_CASE_STATUSES } from '@bo/contracts';
+import type { SqlRunner } from '@bo/service-kit';
 
 export type DepositPath = 'in_order' | 'whole';
 
@@ -26,6 +28,8 @@ export function watchMetrics(registry: Registry): WatchMetrics {
     labelNames: ['path'],
     registers: [registry],
   });
+  // Both paths at 0 from the start: absent means down, and a rate works before the first deposit.
+  for (const path of ['in_order', 'whole'] satisfies DepositPath[]) deposits.inc({ path }, 0);
   return {
     observeLag(createdAt) {
       const ms = Date.now() - Date.parse(createdAt);
@@ -35,4 +39,19 @@ export function watchMetrics(registry: Registry): WatchMetrics {
       deposits.inc({ path }, n);
     },
   };
+}
+
+/** AML cases by status as they stand when scraped (open and under_review are the team's queue); every status from the start. */
+export function registerCaseMetrics(registry: Registry, sql: SqlRunner): void {
+  new Gauge({
+    name: 'bo_aml_cases',
+    help: 'AML cases by status (open, under_review, reported, dismissed), read when scraped.',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    async collect() {
+      const rows = await sql.query<{ status: string; n: string }>('select status, count(*) as n from compliance.cases group by status');
+      const counts = new Map(rows.map((r) => [r.status, Number(r.n)]));
+      for (const status of AML_CASE_STATUSES) this.set({ status }, counts.get(status) ?? 0);
+    },
+  });
 }

@@ -71,7 +71,9 @@ t.test('the daily file ties to the ledger, and a corrupted row does not', async 
   // The job works in the brand's own zone (São Paulo): 5 days on, its yesterday is never the day read
   // above, whatever the hour of the run (2 days on, late in São Paulo's evening, it was that day).
   const later = new Date(clock().getTime() + 3 * 86_400_000);
-  const made = await makeYesterdaysFiles(s.services.get('compliance')!, later);
+  const missing: number[] = [];
+  const made = await makeYesterdaysFiles(s.services.get('compliance')!, later, (n) => missing.push(n));
   t.ok(made >= 1, 'the job made the files of yesterday');
+  t.same(missing, [0], 'and says no brand is left without its file (bo_daily_files_pending)');
   t.equal(await makeYesterdaysFiles(s.services.get('compliance')!, later), 0, 'and only once');
 });

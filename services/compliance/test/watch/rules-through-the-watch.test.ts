@@ -37,6 +37,9 @@ t.test('the watch opens cases for each rule, and none just under its threshold',
     );
     t.match(full.evidence[0]!.facts, { deposited: '1000.00', stakes: '0.00' });
     t.match(full.steps, [{ status: 'open', by: 'aml-watch' }], 'opened by the watch');
+    const gauge = await s.services.get('compliance')!.metrics.getSingleMetricAsString('bo_aml_cases');
+    t.match(gauge, /bo_aml_cases\{status="open",service="compliance"\} [1-9]/, 'bo_aml_cases counts the open case');
+    t.match(gauge, /bo_aml_cases\{status="dismissed",service="compliance"\} 0$/m, 'every status is there, at 0 when none');
 
     const b = await s.player(op);
     await s.deposit(op, b, '1000.00');

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
-import { traceHeaders } from '@bo/service-kit';
+import { sendRequest } from '@bo/service-kit';
 import { context, trace } from '@opentelemetry/api';
 import type { ClaimedKey } from './idempotency/keys-in-flight.ts';
 
@@ -29,20 +29,24 @@ export function operatorContext(req: FastifyRequest, key: ClaimedKey | undefined
 
 export function forwarder(op: Operation, deps: ForwardDeps, contextOf: (req: FastifyRequest) => RequestContext) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
-    const result = await requestOperation(
-      deps.nc,
-      op.subject!,
-      {
-        ctx: contextOf(req),
-        params: req.params ?? {},
-        query: req.query ?? {},
-        body: req.body ?? {},
-      },
-      {
-        prefix: deps.natsPrefix,
-        timeoutMs: Math.max(op.timeoutMs ?? 0, deps.rpcTimeoutMs),
-        headers: req.span ? traceHeaders(trace.setSpan(context.active(), req.span)) : undefined,
-      },
+    // In a producer span under the request's HTTP span when tracing is on (messaging conventions).
+    const parent = req.span ? trace.setSpan(context.active(), req.span) : context.active();
+    const result = await sendRequest(deps.natsPrefix, op.subject!, parent, (headers) =>
+      requestOperation(
+        deps.nc,
+        op.subject!,
+        {
+          ctx: contextOf(req),
+          params: req.params ?? {},
+          query: req.query ?? {},
+          body: req.body ?? {},
+        },
+        {
+          prefix: deps.natsPrefix,
+          timeoutMs: Math.max(op.timeoutMs ?? 0, deps.rpcTimeoutMs),
+          headers,
+        },
+      ),
     );
     req.answeredByService = true;
     if (result.replayed) {

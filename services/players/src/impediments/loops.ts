@@ -2,10 +2,11 @@
 // IMPEDIMENT_LOOP_MS (a pass that says more is waiting runs again at once).
 import { startLoop, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
 import type { Eligibility } from './eligibility.ts';
-import { sweepBatch } from './sweep.ts';
+import { sweepBatch, sweepMetrics } from './sweep.ts';
 import { closeDuePlayers } from './closing.ts';
 
 export function eligibilityLoops(deps: ServiceDeps, elig: Eligibility): BackgroundTask[] {
+  sweepMetrics(deps);
   const loop = (name: string, run: () => Promise<boolean>): BackgroundTask => {
     const l = startLoop({ name, intervalMs: elig.config.IMPEDIMENT_LOOP_MS, log: deps.log, run, maxBackoffMs: 10 * elig.config.IMPEDIMENT_LOOP_MS });
     return { name, stop: l.stop, problem: l.problem };

@@ -47,16 +47,24 @@ async function currentSweep(deps: ServiceDeps, elig: Eligibility): Promise<strin
   return open?.finishedAt === null ? open.id : undefined;
 }
 
-/** One batch of the sweep; true when more are waiting. */
-export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<boolean> {
-  const sweepId = await currentSweep(deps, elig);
-  if (!sweepId) return false;
-  const metric = counter(deps.metrics, 'bo_impediment_sweep_checks_total', 'Players the impediment sweep asked of the registry, by outcome.', [
+/** The sweep's counters, every outcome and state at 0 from the start (absent means down, never "no sweep yet"). */
+export function sweepMetrics(deps: Pick<ServiceDeps, 'metrics'>) {
+  const checks = counter(deps.metrics, 'bo_impediment_sweep_checks_total', 'Players the impediment sweep asked of the registry, by outcome.', [
     'outcome',
   ] as const);
   const batches = counter(deps.metrics, 'bo_impediment_sweep_batches_total', 'Committed batches of the impediment sweep; `finished` counts sweeps done.', [
     'state',
   ] as const);
+  for (const outcome of ['not_impeded', 'impeded', 'unavailable'] satisfies CheckAnswer['result'][]) checks.inc({ outcome }, 0);
+  for (const state of ['committed', 'finished']) batches.inc({ state }, 0);
+  return { checks, batches };
+}
+
+/** One batch of the sweep; true when more are waiting. */
+export async function sweepBatch(deps: ServiceDeps, elig: Eligibility): Promise<boolean> {
+  const sweepId = await currentSweep(deps, elig);
+  if (!sweepId) return false;
+  const { checks: metric, batches } = sweepMetrics(deps);
   const now = elig.clock();
   const hits: SweepCandidate[] = [];
   const more = await deps.orm.em.fork().transactional(async (tx) => {

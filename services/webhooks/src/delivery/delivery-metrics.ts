@@ -11,17 +11,40 @@ export function registerDeliveryMetrics(registry: Registry, sql: SqlRunner): (ou
     'Webhook delivery attempts by outcome: delivered, retrying (failed, another attempt is due), exhausted (failed for good), superseded (failed, another delivery of the event was acknowledged meanwhile).',
     ['outcome'] as const,
   );
+  // Every outcome at 0 from the start: absent means down, and a rate works before the first attempt.
+  for (const outcome of ['delivered', 'retrying', 'exhausted', 'superseded'] satisfies AttemptOutcome[]) attempts.inc({ outcome }, 0);
+  // One query per scrape feeds both gauges (the queue's depth and its lag).
+  let last: Promise<{ pending: string; due: string; lag: number | null } | undefined> | undefined;
+  const read = () =>
+    (last ??= sql
+      .query<{ pending: string; due: string; lag: number | null }>(
+        `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due,
+                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float as lag
+           from webhooks.deliveries where status = 'pending'`,
+      )
+      .then((rows) => rows[0])
+      .finally(() => {
+        setImmediate(() => {
+          last = undefined;
+        });
+      }));
   new Gauge({
     name: 'bo_webhook_queue_depth',
     help: 'Webhook deliveries waiting for an attempt: all pending, and those already due.',
     labelNames: ['state'] as const,
     registers: [registry],
     async collect() {
-      const [row] = await sql.query<{ pending: string; due: string }>(
-        `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due from webhooks.deliveries where status = 'pending'`,
-      );
+      const row = await read();
       this.set({ state: 'pending' }, Number(row?.pending ?? 0));
       this.set({ state: 'due' }, Number(row?.due ?? 0));
+    },
+  });
+  new Gauge({
+    name: 'bo_webhook_oldest_due_age_seconds',
+    help: 'How long the oldest due delivery has waited past its attempt time (0 when none is due): the delivery lag.',
+    registers: [registry],
+    async collect() {
+      this.set((await read())?.lag ?? 0);
     },
   });
   return (outcome) => attempts.inc({ outcome });

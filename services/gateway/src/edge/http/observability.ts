@@ -24,6 +24,8 @@ export function createMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  // Every outcome at 0 from the start: absent means down, and a rate works before the first claim.
+  for (const outcome of ['claimed', 'same', 'conflict', 'in_progress']) idempotencyOutcomes.inc({ outcome }, 0);
   const rateLimitRefusals = new Counter({ name: 'bo_rate_limit_refusals_total', help: 'Requests refused with 429 RATE_LIMITED.', registers: [registry] });
   return { registry, httpDuration, idempotencyOutcomes, rateLimitRefusals };
 }

@@ -8,8 +8,13 @@ import { logContext, tracer, withLogContext } from '@bo/service-kit';
 
 const spans = new WeakMap<IncomingMessage, Span>();
 
+// The HTTP server span by the conventions: named by the method until the route is known (then
+// `<method> <route>`, with http.route, in the gateway's onResponse).
 const startSpan = (method: string | undefined, url: string | undefined) =>
-  tracer.startSpan(`HTTP ${method}`, { kind: SpanKind.SERVER, attributes: { 'url.path': (url ?? '').split('?')[0] } });
+  tracer.startSpan(method ?? 'HTTP', {
+    kind: SpanKind.SERVER,
+    attributes: { 'http.request.method': method ?? '_OTHER', 'url.path': (url ?? '').split('?')[0], 'url.scheme': 'http' },
+  });
 
 /** Wraps the server's request listeners (Fastify's) so each request runs in its own context. */
 export function handleRequestsInContext(server: Server): void {

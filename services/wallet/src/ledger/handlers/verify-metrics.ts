@@ -4,13 +4,21 @@ import { Gauge, type Registry } from 'prom-client';
 import type { LedgerVerification } from '@bo/contracts';
 
 export function ledgerVerifyRecorder(registry: Registry): (v: LedgerVerification) => void {
-  // Registered at the first verification: an unset gauge would read 0, i.e. "broke".
-  const get = (name: string, help: string) => (registry.getSingleMetric(name) as Gauge | undefined) ?? new Gauge({ name, help, registers: [registry] });
+  // Registered at start, at 0, so the series are there before the first verification (absent means
+  // down): `ok` reads 0 then too, which `last_run` at 0 tells apart from "broke" (the alert reads both).
+  const get = (name: string, help: string) => {
+    const found = registry.getSingleMetric(name) as Gauge | undefined;
+    if (found) return found;
+    const made = new Gauge({ name, help, registers: [registry] });
+    made.set(0);
+    return made;
+  };
+  const ok = get('bo_ledger_verify_ok', 'Result of the last ledger verification: 1 held, 0 broke (or none yet: last run 0).');
+  const issues = get('bo_ledger_verify_issues', 'Mismatched accounts plus unbalanced transactions found by the last verification.');
+  const lastRun = get('bo_ledger_verify_last_run_timestamp_seconds', 'When the last ledger verification ran (Unix time; 0 before the first).');
   return (v) => {
-    get('bo_ledger_verify_ok', 'Result of the last ledger verification: 1 held, 0 broke (absent before the first).').set(v.ok ? 1 : 0);
-    get('bo_ledger_verify_issues', 'Mismatched accounts plus unbalanced transactions found by the last verification.').set(
-      v.mismatches.length + v.unbalancedTransactions.length,
-    );
-    get('bo_ledger_verify_last_run_timestamp_seconds', 'When the last ledger verification ran (Unix time).').set(Date.now() / 1000);
+    ok.set(v.ok ? 1 : 0);
+    issues.set(v.mismatches.length + v.unbalancedTransactions.length);
+    lastRun.set(Date.now() / 1000);
   };
 }
