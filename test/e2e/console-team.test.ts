@@ -133,6 +133,25 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
       const secret = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
       const asToken = () => fetch(`${stack.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${secret}` } });
       t.equal((await asToken()).status, 200, "the token's secret works on the admin API");
+      // A service token takes no decision; a personal one acts as its person and may.
+      const decide = (bearer: string) =>
+        fetch(`${stack.adminUrl}/admin/withdrawals/wd_nonexistent/decision`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'approve' }),
+        }).then(async (r) => ((await r.json()) as { error?: { code: string } }).error?.code);
+      t.equal(await decide(secret), 'FORBIDDEN_ROLE', 'a support service token decides nothing');
+      const personal = `ana-${width}`;
+      await issue.locator('select[name=owner]').selectOption({ label: `${ana.user.email} (personal)` });
+      await issue.locator('input[name=name]').fill(personal);
+      await issue.getByRole('button', { name: 'Issue' }).click();
+      await page.locator(`tr[data-token="${personal}"]`, { hasText: ana.user.email }).waitFor();
+      const mine = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
+      t.not(mine, secret, 'another secret, shown once');
+      t.match(await page.locator(`tr[data-token="${personal}"]`).textContent(), /finance/, "with its person's role");
+      t.equal(await decide(mine), 'WITHDRAWAL_NOT_FOUND', "the personal token acts as its person: a finance decision goes through to the withdrawal's lookup");
+      await page.locator(`tr[data-token="${personal}"]`).getByRole('button', { name: 'Revoke' }).click();
+      await page.locator(`tr[data-token="${personal}"][data-status=revoked]`).waitFor();
       await page.locator(`tr[data-token="${name}"]`).getByRole('button', { name: 'Revoke' }).click();
       await page.locator(`tr[data-token="${name}"][data-status=revoked]`).waitFor();
       t.equal((await asToken()).status, 401, 'revoked: refused');

@@ -18,8 +18,7 @@ function RoleSelect() {
   return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>`;
 }
 
-function People({ onShown }) {
-  const list = useLoad(() => api('GET', '/admin/users'));
+function People({ list, onShown }) {
   const add = useAction();
   const act = useAction();
   const create = async (e) => {
@@ -78,17 +77,28 @@ function People({ onShown }) {
   </section>`;
 }
 
-function Tokens({ onShown }) {
+/**
+ * API tokens: a personal one acts as its person (their role; decisions that need a person accept it,
+ * and it stops with the person), a service one as a named service (it takes no decision).
+ */
+function Tokens({ people, onShown }) {
   const list = useLoad(() => api('GET', '/admin/tokens'));
   const add = useAction();
   const act = useAction();
+  const [owner, setOwner] = useState('');
+  const active = (people.data?.data ?? []).filter((u) => !u.disabledAt);
+  const person = active.find((u) => u.id === owner);
+  const emailOf = (id) => (people.data?.data ?? []).find((u) => u.id === id)?.email ?? id;
   const create = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    const created = await add.run(() => api('POST', '/admin/tokens', { name: f.name.value.trim(), role: f.role.value }));
+    const body = person ? { name: f.name.value.trim(), role: person.role, userId: person.id } : { name: f.name.value.trim(), role: f.role.value };
+    const created = await add.run(() => api('POST', '/admin/tokens', body));
     if (created) {
       f.reset();
-      onShown({ kind: 'token', what: `The secret of the token ${created.token.name} (${created.token.role})`, secret: created.secret });
+      setOwner('');
+      const whose = person ? `the personal token of ${person.email}` : 'the token';
+      onShown({ kind: 'token', what: `The secret of ${whose} ${created.token.name} (${created.token.role})`, secret: created.secret });
       list.reload();
     }
   };
@@ -98,20 +108,23 @@ function Tokens({ onShown }) {
   };
   return html`<section class="card" aria-label="API tokens">
     <h2>API tokens</h2>
-    <p class="muted">A bearer token for the admin API (scripts, the CLI) with one role; its secret is shown once.</p>
+    <p class="muted">A bearer token for the admin API (scripts, the CLI): personal (it acts as its person, and may take the decisions that need one) or of a service (one role, no decision); its secret is shown once.</p>
     <form class="inline" onSubmit=${create} aria-label="Issue a token">
+      <label>For <select name="owner" value=${owner} onChange=${(e) => setOwner(e.currentTarget.value)}>
+        <option value="">a service (no person)</option>${active.map((u) => html`<option value=${u.id}>${u.email} (personal)</option>`)}
+      </select></label>
       <label>Name <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
-      <label>Role <${RoleSelect} /></label>
+      ${person ? html`<span class="muted">role ${person.role}, the person's own</span>` : html`<label>Role <${RoleSelect} /></label>`}
       <button type="submit" disabled=${add.busy}>Issue</button><${ErrorNote} error=${add.error} />
     </form>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">No token yet.</p>`
         : html`<table class="team">
-      <thead><tr><th>Name</th><th>Role</th><th>Issued</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+      <thead><tr><th>Name</th><th>Person</th><th>Role</th><th>Issued</th><th>Last used</th><th>Status</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (tk) => html`<tr data-token=${tk.name} data-status=${tk.revokedAt ? 'revoked' : 'active'}>
-          <td><code>${tk.name}</code></td><td>${tk.role}</td><td>${time(tk.createdAt)}</td><td>${time(tk.lastUsedAt)}</td>
+          <td><code>${tk.name}</code></td><td>${tk.userId ? emailOf(tk.userId) : html`<span class="muted">service</span>`}</td><td>${tk.role}</td><td>${time(tk.createdAt)}</td><td>${time(tk.lastUsedAt)}</td>
           <td>${tk.revokedAt ? `revoked ${time(tk.revokedAt)}` : 'active'}</td>
           <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>Revoke</button>`}</td>
         </tr>`,
@@ -123,10 +136,11 @@ function Tokens({ onShown }) {
 
 export function TeamPage() {
   const [shown, setShown] = useState(undefined);
+  const people = useLoad(() => (may() ? api('GET', '/admin/users') : Promise.resolve({ data: [] })));
   if (!may()) return html`<p class="muted">The team is managed by admins.</p>`;
   return html`<div>
     ${shown ? html`<${ShownOnce} shown=${shown} />` : null}
-    <${People} onShown=${setShown} />
-    <${Tokens} onShown=${setShown} />
+    <${People} list=${people} onShown=${setShown} />
+    <${Tokens} people=${people} onShown=${setShown} />
   </div>`;
 }
