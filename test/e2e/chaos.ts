@@ -361,11 +361,18 @@ try {
   // outbox: waited for, then counted.
   const auditCounts = async (target: string) => {
     const counts = new Map<string, number>();
-    const r = await untilAnswered(() => s.admin('GET', `/admin/audit?target=${encodeURIComponent(target)}&limit=200`) as Promise<ClientResponse>, 'audit');
-    if (r.status !== 200) throw new Error(`audit of ${target}: ${r.status} ${JSON.stringify(r.body)}`);
-    for (const row of r.body.data as Array<{ action: string; after: { status?: string } | null }>) {
-      const k = `${row.action}:${row.action === 'adminWithdrawalDecision' ? (row.after?.status ?? '') : ''}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
+    // Every page of the target's log (a busy target has more rows than a page holds).
+    for (let after: string | undefined, more = true; more; ) {
+      const page = `/admin/audit?target=${encodeURIComponent(target)}&limit=200${after ? `&startingAfter=${after}` : ''}`;
+      const r = await untilAnswered(() => s.admin('GET', page) as Promise<ClientResponse>, 'audit');
+      if (r.status !== 200) throw new Error(`audit of ${target}: ${r.status} ${JSON.stringify(r.body)}`);
+      const rows = r.body.data as Array<{ id: string; action: string; after: { status?: string } | null }>;
+      for (const row of rows) {
+        const k = `${row.action}:${row.action === 'adminWithdrawalDecision' ? (row.after?.status ?? '') : ''}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      more = r.body.hasMore === true && rows.length > 0;
+      after = rows.at(-1)?.id;
     }
     return counts;
   };

@@ -408,9 +408,13 @@ export const operatorAdminOperations = defineOperations({
       /** The admin operation, for example `adminWithdrawalDecision`. */
       action: Type.Optional(Type.String({ maxLength: 64 })),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      /** The id of the last row of the page before: the next page (newest first). */
+      startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     }),
     response: Type.Object({
       data: Type.Array(AuditEntrySchema),
+      /** Whether more rows follow: ask again with `startingAfter` the last row's id. */
+      hasMore: Type.Boolean(),
     }),
     status: 200,
   },

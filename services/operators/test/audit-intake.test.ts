@@ -56,4 +56,31 @@ t.test('audit intake', async (t) => {
     'one row, under the id the deciding service gave it, with its fields as the audit log answers them',
   );
   t.equal((await rows('withdrawal:wd_1')).length, 1, 'sent twice, written once');
+
+  t.test('the log pages newest first, `limit` at a time, with startingAfter', async (t) => {
+    const target = 'aml_rules:brd_paged';
+    const made = Array.from({ length: 5 }, (_, i) => ({ ...entry(target, `req_p${i}`), at: new Date(Date.UTC(2026, 10, 1, 12, i)).toISOString() }));
+    for (const e of made) await publish(e);
+    await waitFor(async () => (await rows(target)).length === 5, { what: 'the five rows', timeoutMs: 30_000 });
+    const page = async (startingAfter?: string) =>
+      ok<{ data: Array<{ id: string }>; hasMore: boolean }>(
+        await stack.call('operators.admin.listAudit', { scope: adminScope, query: { target, limit: 2, ...(startingAfter ? { startingAfter } : {}) } }),
+      );
+    const seen: string[] = [];
+    const more: boolean[] = [];
+    for (let after: string | undefined, go = true; go; ) {
+      const p = await page(after);
+      seen.push(...p.data.map((r) => r.id));
+      more.push(p.hasMore);
+      go = p.hasMore;
+      after = p.data.at(-1)?.id;
+    }
+    t.same(
+      seen,
+      [...made].reverse().map((e) => e.id),
+      'every row once, newest first, across pages',
+    );
+    t.same(more, [true, true, false], 'hasMore until the last page');
+    t.same((await page('audit_not_a_row')).data, [], 'an id that is no row gives nothing');
+  });
 });

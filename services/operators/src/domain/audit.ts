@@ -28,12 +28,20 @@ export interface AuditFilter {
   actor?: string;
   action?: string;
   limit?: number;
+  /** The id of the last row of the page before: the rows after it in this order (Stripe's `starting_after`). */
+  startingAfter?: string;
 }
 
-/** Newest first, filtered by target, actor and action. */
+/**
+ * Newest first, filtered by target, actor and action, `limit` at a time; `hasMore` says a next page
+ * exists, asked with `startingAfter` the last row's id (an id that is no row of the log gives nothing).
+ */
 export async function listAudit(sql: SqlRunner, q: AuditFilter) {
   const filters = (['target', 'actor', 'action'] as const).filter((f) => q[f] !== undefined);
-  const where = filters.length ? `where ${filters.map((f) => `${f} = ?`).join(' and ')}` : '';
+  const conditions = filters.map((f) => `${f} = ?`);
+  if (q.startingAfter !== undefined) conditions.push('(at, id) < (select at, id from operators.audit_log where id = ?)');
+  const where = conditions.length ? `where ${conditions.join(' and ')}` : '';
+  const limit = q.limit ?? 50;
   const rows = await sql.query<{
     id: string;
     actor: string;
@@ -46,9 +54,10 @@ export async function listAudit(sql: SqlRunner, q: AuditFilter) {
     at: string;
   }>(`select id, actor, actor_id, action, target, before, after, request_id, at from operators.audit_log ${where} order by at desc, id desc limit ?`, [
     ...filters.map((f) => q[f]),
-    q.limit ?? 50,
+    ...(q.startingAfter !== undefined ? [q.startingAfter] : []),
+    limit + 1,
   ]);
-  return rows.map((r) => ({
+  const data = rows.slice(0, limit).map((r) => ({
     id: r.id,
     actor: r.actor,
     actorId: r.actor_id,
@@ -59,4 +68,5 @@ export async function listAudit(sql: SqlRunner, q: AuditFilter) {
     requestId: r.request_id,
     at: isoTime(r.at),
   }));
+  return { data, hasMore: rows.length > limit };
 }

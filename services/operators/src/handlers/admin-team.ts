@@ -24,7 +24,7 @@ export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler>
     ...handle(ops.adminRevokeToken, async (req) => ({ body: await team.revokeToken(req.params.id, ...actorAndRequest(req)) })),
     ...handle(operatorAdminOperations.adminListAudit, async (req) => {
       adminScopeOf(req);
-      return { body: { data: await listAudit(rt.deps.sql, req.query) } };
+      return { body: await listAudit(rt.deps.sql, req.query) };
     }),
   };
 }
