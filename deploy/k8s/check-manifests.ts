@@ -18,6 +18,7 @@ import { WebhooksConfigSchema } from '../../services/webhooks/src/config.ts';
 import { OperatorsConfigSchema } from '../../services/operators/src/config.ts';
 import { ComplianceConfigSchema } from '../../services/compliance/src/config.ts';
 import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy, type Peer } from './network-policy-flows.ts';
+import { AUTH_BEGIN, NATS_COMPONENTS, natsPasswordVariable, withGeneratedAuthorization, type NatsComponent } from './nats-identities.ts';
 
 type Doc = Record<string, any>;
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -26,6 +27,11 @@ const SECRET_TEMPLATE = 'secret.template.yaml';
 /** The providers' credentials (the real adapters'), in a Secret of their own the pods refer to as optional. */
 const PROVIDER_TEMPLATE = 'provider-secrets.template.yaml';
 const PROVIDER_SECRET_NAME = 'back-office-provider-secrets';
+/** Each component's NATS password (nats-identities.ts), in a Secret of its own that the NATS servers read whole. */
+const NATS_TEMPLATE = 'nats-credentials.template.yaml';
+const NATS_SECRET_NAME = 'back-office-nats-credentials';
+/** cert-manager's Secret of the NATS servers' certificate (nats-tls.yaml); the components mount its ca.crt alone. */
+const NATS_TLS_SECRET = 'nats-server-tls';
 /** Examples applied by hand (the Postgres operator's Cluster), never by kustomize. */
 const POSTGRES_EXAMPLE = 'postgres-cluster.example.yaml';
 /** How the public API enters (TLS at an ingress controller), applied by hand. */
@@ -94,7 +100,8 @@ const resources: string[] = kustomization.resources ?? [];
 for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
-  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === POSTGRES_EXAMPLE || f === INGRESS_EXAMPLE) check(!resources.includes(f), `${f} must not be applied by kustomize`);
+  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === NATS_TEMPLATE || f === POSTGRES_EXAMPLE || f === INGRESS_EXAMPLE)
+    check(!resources.includes(f), `${f} must not be applied by kustomize`);
   else check(resources.includes(f), `kustomization.yaml does not list ${f}`);
 }
 
@@ -151,6 +158,13 @@ const providerKeys = Object.keys(providerData);
 for (const k of PROVIDER_KEYS) check(providerKeys.includes(k), `provider Secret template lacks ${k}, which a config schema reads as a provider's credential`);
 for (const k of providerKeys) check(PROVIDER_KEYS.includes(k), `provider Secret template key ${k} is no component's provider credential`);
 for (const [k, v] of Object.entries(providerData)) check(/REPLACE-ME/.test(v), `provider Secret template value ${k} is not a placeholder`);
+const natsSecret = ofKind('Secret').find((s) => s.metadata.name === NATS_SECRET_NAME);
+check(natsSecret, `no ${NATS_SECRET_NAME} Secret template (${NATS_TEMPLATE})`);
+const natsData: Record<string, string> = natsSecret?.stringData ?? {};
+const NATS_KEYS = NATS_COMPONENTS.map(natsPasswordVariable);
+for (const k of NATS_KEYS) check(Object.keys(natsData).includes(k), `NATS credentials template lacks ${k}`);
+for (const k of Object.keys(natsData)) check(NATS_KEYS.includes(k), `NATS credentials template key ${k} is no component's NATS password`);
+for (const [k, v] of Object.entries(natsData)) check(/REPLACE-?ME/.test(v), `NATS credentials template value ${k} is not a placeholder`);
 const configMap = ofKind('ConfigMap').find((c) => c.metadata.name === CONFIG_NAME);
 check(configMap, `no ${CONFIG_NAME} ConfigMap`);
 const configData: Record<string, string> = configMap?.data ?? {};
@@ -185,7 +199,9 @@ for (const w of workloads) {
       const ref = e.valueFrom?.secretKeyRef;
       if (ref)
         check(
-          (ref.name === SECRET_NAME && secretKeys.includes(ref.key)) || (ref.name === PROVIDER_SECRET_NAME && providerKeys.includes(ref.key)),
+          (ref.name === SECRET_NAME && secretKeys.includes(ref.key)) ||
+            (ref.name === PROVIDER_SECRET_NAME && providerKeys.includes(ref.key)) ||
+            (ref.name === NATS_SECRET_NAME && NATS_KEYS.includes(ref.key)),
           `${cn}: env ${e.name} refers to unknown secret key ${ref.name}/${ref.key}`,
         );
     }
@@ -220,8 +236,31 @@ for (const [component, schema] of Object.entries(COMPONENTS)) {
   const reads = secretsOf(schema);
   for (const k of reads) check(wired.includes(k), `${component} reads ${k} but does not get it from the Secret (production refuses to start without it)`);
   for (const k of byKey) check(reads.includes(k), `${component} gets ${k} it does not read`);
+  // Its own NATS identity: NATS_USER its name, NATS_PASSWORD its key of the NATS credentials
+  // (required: the servers take no one else), and the servers' CA mounted where NATS_TLS_CA_FILE says.
+  const natsUser = (c.env ?? []).find((e: Doc) => e.name === 'NATS_USER');
+  check(natsUser?.value === component, `${component}: NATS_USER ${component} (its NATS identity)`);
+  const natsRef = (c.env ?? []).find((e: Doc) => e.name === 'NATS_PASSWORD')?.valueFrom?.secretKeyRef;
+  check(
+    natsRef?.name === NATS_SECRET_NAME && natsRef.key === natsPasswordVariable(component as NatsComponent) && natsRef.optional !== true,
+    `${component}: NATS_PASSWORD from ${NATS_SECRET_NAME}/${natsPasswordVariable(component as NatsComponent)} (its NATS credentials)`,
+  );
+  const podSpec = dep.spec.template.spec;
+  const caVolume = (podSpec.volumes ?? []).find((v: Doc) => v.secret?.secretName === NATS_TLS_SECRET);
+  check(
+    caVolume && JSON.stringify((caVolume.secret.items ?? []).map((i: Doc) => i.key)) === '["ca.crt"]',
+    `${component}: a volume with the ca.crt of ${NATS_TLS_SECRET} alone (never the servers' key)`,
+  );
+  const caMount = (c.volumeMounts ?? []).find((m: Doc) => m.name === caVolume?.name);
+  const caFile = configData.NATS_TLS_CA_FILE ?? '';
+  check(
+    caMount && caFile === `${caMount.mountPath}/${caVolume?.secret?.items?.[0]?.path}`,
+    `${component}: the NATS CA mounted at NATS_TLS_CA_FILE (${caFile || 'unset'}) for TLS to NATS`,
+  );
   const env: Record<string, string | undefined> = { ...configData };
   for (const k of wired) env[k] = secretData[k];
+  env.NATS_USER = natsUser?.value;
+  env.NATS_PASSWORD = natsData[natsPasswordVariable(component as NatsComponent)];
   // The schema accepts the ConfigMap plus the Secret's keys (placeholders are well-formed) ...
   try {
     loadConfig(schema, env);
@@ -230,13 +269,17 @@ for (const [component, schema] of Object.entries(COMPONENTS)) {
     failures.push(`${component}: ${(err as Error).message}`);
   }
   // ... and production refuses the placeholders themselves, and nothing once real values are in.
+  check(productionRefusal(schema, env)?.includes('NATS_PASSWORD'), `${component}: production must refuse the NATS credentials template's placeholder`);
   check(
     reads.every((k) => productionRefusal(schema, env)?.includes(k)),
     `${component}: production must refuse every placeholder of the Secret template (${productionRefusal(schema, env) ?? 'nothing refused'})`,
   );
-  const real = Object.fromEntries(
-    wired.map((k) => [k, k === 'DATABASE_URL' ? 'postgres://u:a-real-password@db.internal:5432/backoffice' : `a-real-${k}-of-enough-length-0000`]),
-  );
+  const real = {
+    ...Object.fromEntries(
+      wired.map((k) => [k, k === 'DATABASE_URL' ? 'postgres://u:a-real-password@db.internal:5432/backoffice' : `a-real-${k}-of-enough-length-0000`]),
+    ),
+    NATS_PASSWORD: 'pARealNatsPasswordOfEnoughLength0000',
+  };
   check(
     productionRefusal(schema, { ...env, ...real }) === undefined,
     `${component}: with real secrets the ConfigMap passes production mode (${productionRefusal(schema, { ...env, ...real })})`,
@@ -297,6 +340,57 @@ check(
 const natsImage: string = nats?.spec?.template?.spec?.containers?.[0]?.image ?? '';
 const m = /^nats:(\d+)\.(\d+)/.exec(natsImage);
 check(m && (Number(m[1]) > 2 || (Number(m[1]) === 2 && Number(m[2]) >= 10)), `nats image ${natsImage} must be 2.10 or newer (sync_interval)`);
+// Only known identities speak: the authorization block is the one nats-identities.ts renders (a
+// user per component, its permissions), each password from the NATS credentials Secret; clients and
+// routes over TLS with cert-manager's certificate.
+const natsYaml = read('nats.yaml');
+const natsPrefix = configData.NATS_PREFIX ?? '';
+let generated = '';
+try {
+  generated = withGeneratedAuthorization(natsYaml, natsPrefix);
+} catch (err) {
+  failures.push(`nats.yaml: ${(err as Error).message}`);
+}
+check(generated === natsYaml, 'nats.conf: the authorization block is what nats-identities.ts renders (run node deploy/k8s/nats-identities.ts --write)');
+check(natsConf.includes(AUTH_BEGIN) && /^\s*authorization\s*\{/m.test(natsConf), 'nats.conf: an authorization block');
+for (const c of NATS_COMPONENTS) {
+  check(new RegExp(`user: ${c}\\n\\s*password: \\$${natsPasswordVariable(c)}\\n`).test(natsConf), `nats.conf: a user ${c} with its password from $${natsPasswordVariable(c)}`);
+}
+const natsContainer = nats?.spec?.template?.spec?.containers?.[0] ?? {};
+check(
+  (natsContainer.envFrom ?? []).some((e: Doc) => e.secretRef?.name === NATS_SECRET_NAME && e.secretRef.optional !== true),
+  `nats: every component's password from ${NATS_SECRET_NAME} (envFrom)`,
+);
+const tlsBlock = (conf: string) => /tls\s*\{([^}]*)\}/.exec(conf)?.[1] ?? '';
+const natsTlsVolume = (nats?.spec?.template?.spec?.volumes ?? []).find((v: Doc) => v.secret?.secretName === NATS_TLS_SECRET);
+const natsTlsDir = (natsContainer.volumeMounts ?? []).find((m: Doc) => m.name === natsTlsVolume?.name)?.mountPath;
+check(natsTlsDir, `nats: ${NATS_TLS_SECRET} mounted`);
+const clientTls = tlsBlock(natsConf.slice(0, natsConf.search(/^\s*cluster\s*\{/m)));
+const routeTls = tlsBlock(/^\s*cluster\s*\{([\s\S]*?)\n\s{4}\}/m.exec(natsConf)?.[1] ?? '');
+for (const [what, block] of [
+  ['client', clientTls],
+  ['route', routeTls],
+] as const) {
+  for (const [key, file] of [
+    ['cert_file', 'tls.crt'],
+    ['key_file', 'tls.key'],
+    ['ca_file', 'ca.crt'],
+  ])
+    check(new RegExp(`${key}:\\s*${natsTlsDir}/${file}`).test(block), `nats.conf: ${what} TLS ${key} ${natsTlsDir}/${file}`);
+}
+check(/verify:\s*true/.test(routeTls), 'nats.conf: routes verify each other (cluster tls verify: true)');
+const serverCert = ofKind('Certificate').find((c) => c.spec?.secretName === NATS_TLS_SECRET);
+check(serverCert?.apiVersion === 'cert-manager.io/v1', `a cert-manager Certificate making ${NATS_TLS_SECRET}`);
+for (const name of ['nats', `*.${nats?.spec?.serviceName}`])
+  check((serverCert?.spec?.dnsNames ?? []).includes(name), `the NATS certificate names ${name} (the clients' and routes' addresses)`);
+check(
+  ['server auth', 'client auth'].every((u) => (serverCert?.spec?.usages ?? []).includes(u)),
+  'the NATS certificate serves clients and routes (server auth, client auth)',
+);
+check(
+  ofKind('Issuer').some((i) => i.metadata.name === serverCert?.spec?.issuerRef?.name),
+  "the NATS certificate's issuer is in the manifests",
+);
 // A cluster of three that survives losing a node: routes between every pod, one pod per
 // Kubernetes node, two kept through disruptions, R3 streams and buckets, every node given to clients.
 check(nats?.spec?.replicas === NATS_NODES, `nats: a StatefulSet of ${NATS_NODES}`);

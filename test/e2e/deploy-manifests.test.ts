@@ -5,7 +5,9 @@
 // synchronous standby or not at its -rw address, an image tag that is not the API version, a
 // workspace the gateway runs left out of the image, the SDK's README (the portal serves it) left
 // out, the SDK's sources let in, a process or a NATS node not scraped, the ingress example routed to
-// the admin port or its hops not TRUST_PROXY, traces let out to anywhere.
+// the admin port or its hops not TRUST_PROXY, traces let out to anywhere, a component without its
+// NATS identity or the NATS CA, the NATS permissions edited by hand (a gateway allowed a wallet
+// credit), routes that do not verify each other.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,6 +117,40 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   const noReadme = await checkBroken(t, 'Dockerfile', /^COPY packages\/sdk\/README\.md \.\/packages\/sdk\/\n/m, '');
   t.equal(noReadme.code, 1);
   t.match(noReadme.out, /not ok - Dockerfile: the runtime stage copies packages\/sdk\/README\.md \(the portal serves it\)/);
+  // NATS with identities (issue #40): each component its user and password, the CA alone; the
+  // server's authorization block only as nats-identities.ts renders it; TLS on clients and routes.
+  const noNatsPassword = await checkBroken(
+    t,
+    'wallet.yaml',
+    /\n {12}- name: NATS_PASSWORD\n {14}valueFrom:\n {16}secretKeyRef:\n {18}name: back-office-nats-credentials\n {18}key: NATS_PASSWORD_WALLET/,
+    '',
+  );
+  t.equal(noNatsPassword.code, 1);
+  t.match(noNatsPassword.out, /not ok - wallet: NATS_PASSWORD from back-office-nats-credentials\/NATS_PASSWORD_WALLET/);
+  const othersPassword = await checkBroken(t, 'gateway.yaml', 'key: NATS_PASSWORD_GATEWAY', 'key: NATS_PASSWORD_PAYMENTS');
+  t.equal(othersPassword.code, 1);
+  t.match(othersPassword.out, /not ok - gateway: NATS_PASSWORD from back-office-nats-credentials\/NATS_PASSWORD_GATEWAY/);
+  const noCa = await checkBroken(t, 'payments.yaml', /\n {12}- name: nats-ca\n {14}mountPath: \/etc\/nats-ca\n {14}readOnly: true/, '');
+  t.equal(noCa.code, 1);
+  t.match(noCa.out, /not ok - payments: the NATS CA mounted at NATS_TLS_CA_FILE/);
+  const serverKey = await checkBroken(t, 'operators.yaml', /\n {12}items:\n {14}- key: ca\.crt\n {16}path: ca\.crt/, '');
+  t.equal(serverKey.code, 1);
+  t.match(serverKey.out, /not ok - operators: a volume with the ca\.crt of nats-server-tls alone/);
+  const widened = await checkBroken(t, 'nats.yaml', '"bo.rpc.players.create", ', '"bo.rpc.wallet.credit", "bo.rpc.players.create", ');
+  t.equal(widened.code, 1);
+  t.match(widened.out, /not ok - nats\.conf: the authorization block is what nats-identities\.ts renders/);
+  const noVerify = await checkBroken(t, 'nats.yaml', /verify: true/, 'verify: false');
+  t.equal(noVerify.code, 1);
+  t.match(noVerify.out, /not ok - nats\.conf: routes verify each other/);
+  const noClientTls = await checkBroken(
+    t,
+    'nats.yaml',
+    /\n {4}tls \{\n {6}cert_file: \/etc\/nats-tls\/tls\.crt\n {6}key_file: \/etc\/nats-tls\/tls\.key\n {6}ca_file: \/etc\/nats-tls\/ca\.crt\n {6}timeout: 5\n {4}\}/,
+    '',
+  );
+  t.equal(noClientTls.code, 1);
+  t.match(noClientTls.out, /not ok - nats\.conf: client TLS cert_file/);
+
   const sdkSources = await checkBroken(t, 'Dockerfile', /^COPY packages\/sdk\/README\.md \.\/packages\/sdk\/$/m, 'COPY packages/sdk ./packages/sdk');
   t.equal(sdkSources.code, 1);
   t.match(sdkSources.out, /not ok - Dockerfile: no test, tool or SDK sources in the image/);

@@ -18,10 +18,22 @@ const production = {
   NATS_URL: 'nats://127.0.0.1:1',
   LEDGER_CURSOR_SECRET: 'ledger-cursor-secret-of-at-least-32-chars',
   GAME_LAUNCH_SECRET: 'game-launch-secret-of-at-least-32-characters',
+  // Its NATS identity (the local server takes anyone, and ignores them).
+  NATS_USER: 'wallet',
+  NATS_PASSWORD: 'pNatsPasswordOfTheWalletOfAtLeast32',
 };
 
 function runWallet(env: Record<string, string | undefined>): Promise<{ code: number | null; out: string }> {
-  const { NODE_ENV: _n, DATABASE_URL: _d, NATS_URL: _u, LEDGER_CURSOR_SECRET: _l, GAME_LAUNCH_SECRET: _g, ...inherited } = process.env;
+  const {
+    NODE_ENV: _n,
+    DATABASE_URL: _d,
+    NATS_URL: _u,
+    LEDGER_CURSOR_SECRET: _l,
+    GAME_LAUNCH_SECRET: _g,
+    NATS_USER: _nu,
+    NATS_PASSWORD: _np,
+    ...inherited
+  } = process.env;
   const child = spawn(process.execPath, [WALLET_MAIN], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,6 +60,11 @@ t.test('the wallet refuses development secrets in production, in one line', asyn
   const unset = await runWallet({ ...production, GAME_LAUNCH_SECRET: undefined });
   t.equal(unset.code, 1, 'exit 1');
   t.equal(unset.out, 'wallet: refusing to start in production: GAME_LAUNCH_SECRET is not set; set it in the Secret\n', 'one line, no stack trace');
+
+  // NATS takes only known identities in production (deploy/k8s): without its password it would never connect.
+  const noNats = await runWallet({ ...production, NATS_PASSWORD: undefined });
+  t.equal(noNats.code, 1);
+  t.equal(noNats.out, 'wallet: refusing to start in production: NATS_PASSWORD is not set; set it in the Secret\n');
 
   const dev = await runWallet({ ...production, GAME_LAUNCH_SECRET: DEV_GAME_LAUNCH_SECRET });
   t.equal(dev.code, 1);

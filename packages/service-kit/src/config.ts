@@ -4,7 +4,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { DEFAULT_NATS_PREFIX } from '@bo/contracts';
-import { secretUrl } from './production-secrets.ts';
+import { natsPassword, secretUrl } from './production-secrets.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -14,6 +14,18 @@ export const BaseConfigSchema = Type.Object({
   /** One server, or every node of a NATS cluster comma-separated: the connection moves to another when its node goes. */
   NATS_URL: Type.String({ default: 'nats://127.0.0.1:4222' }),
   NATS_PREFIX: Type.String({ default: DEFAULT_NATS_PREFIX, pattern: '^[A-Za-z0-9_-]+$' }),
+  /**
+   * This process's NATS identity: deploy/k8s gives each component its own user, allowed only the
+   * subjects it serves and calls (deploy/k8s/nats-identities.ts). Unset: no authentication (`npm start`, tests).
+   */
+  NATS_USER: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]+$' })),
+  /** NATS_USER's password: a secret, never logged; production refuses it unset, a placeholder or shorter than 32 characters. */
+  NATS_PASSWORD: natsPassword(),
+  /** TLS to NATS: the CA file that signed the servers' certificates (deploy/k8s: cert-manager's `ca.crt`). Set: the connection must be TLS. */
+  NATS_TLS_CA_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  /** A client certificate and its key (PEM files), for servers that verify clients (mutual TLS): both or neither. */
+  NATS_TLS_CERT_FILE: Type.Optional(Type.String({ minLength: 1 })),
+  NATS_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
   /** How long idempotency keys and their stored answers are kept (24 h, docs/decisions.md), at the gateway and in the services. */

@@ -65,7 +65,7 @@ export {
   type OutboxRelay,
   type OutboxRow,
 } from './outbox.ts';
-export { coalesceWrites, connectNats } from './nats.ts';
+export { coalesceWrites, connectNats, natsIdentityOptions, natsInboxPrefix, type NatsIdentitySettings } from './nats.ts';
 export {
   composeService,
   startService,
@@ -88,6 +88,8 @@ export {
   productionProblem,
   productionRefusal,
   providerSecret,
+  natsPassword,
+  natsPasswordsOf,
   providerSecretsOf,
   secretKey,
   secretSettingsOf,

@@ -4,6 +4,7 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import { loadConfig, type BaseConfig } from './config.ts';
 import { createLogger } from './log.ts';
+import { natsIdentityOptions } from './nats.ts';
 import { productionRefusal } from './production-secrets.ts';
 import { startTelemetry } from './telemetry.ts';
 
@@ -17,6 +18,8 @@ export async function runMain<S extends TObject>(name: string, schema: S, start:
   let config: Static<S>;
   try {
     config = loadConfig(schema);
+    // The NATS identity's settings go together and its files are readable, before anything connects.
+    natsIdentityOptions(config as unknown as BaseConfig);
   } catch (err) {
     process.stderr.write(`${name} failed to start: ${(err as Error).message}\n`);
     process.exit(1);

@@ -1,10 +1,65 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { accessSync, constants } from 'node:fs';
+import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 
-/** `coalesce`: the config's NATS_COALESCE_WRITES (false keeps nats.js' own flushing, for side-by-side measurements). */
-export async function connectNats(url: string, name: string, coalesce = true): Promise<NatsConnection> {
+/** The base settings that say who this process is to NATS and how it reaches it (config.ts). */
+export interface NatsIdentitySettings {
+  NATS_USER?: string | undefined;
+  NATS_PASSWORD?: string | undefined;
+  NATS_TLS_CA_FILE?: string | undefined;
+  NATS_TLS_CERT_FILE?: string | undefined;
+  NATS_TLS_KEY_FILE?: string | undefined;
+}
+
+/**
+ * The connection options of an identity: user and password, TLS with our CA (and a client
+ * certificate when given), and an inbox prefix of the user's own (`_INBOX_<user>`), so that its
+ * permissions let it read only its own replies (deploy/k8s/nats-identities.ts). Throws, naming the
+ * setting, when the settings do not go together or a file cannot be read; never shows the password.
+ */
+export function natsIdentityOptions(s: NatsIdentitySettings): Partial<ConnectionOptions> {
+  if ((s.NATS_USER === undefined) !== (s.NATS_PASSWORD === undefined)) {
+    throw new Error(`Invalid configuration: NATS_USER and NATS_PASSWORD go together (${s.NATS_USER === undefined ? 'NATS_USER' : 'NATS_PASSWORD'} is not set)`);
+  }
+  if ((s.NATS_TLS_CERT_FILE === undefined) !== (s.NATS_TLS_KEY_FILE === undefined)) {
+    throw new Error('Invalid configuration: NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together');
+  }
+  for (const name of ['NATS_TLS_CA_FILE', 'NATS_TLS_CERT_FILE', 'NATS_TLS_KEY_FILE'] as const) {
+    const file = s[name];
+    if (file === undefined) continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch {
+      throw new Error(`Invalid configuration: ${name} ${file} cannot be read`);
+    }
+  }
+  const tls =
+    s.NATS_TLS_CA_FILE || s.NATS_TLS_CERT_FILE
+      ? {
+          ...(s.NATS_TLS_CA_FILE ? { caFile: s.NATS_TLS_CA_FILE } : {}),
+          ...(s.NATS_TLS_CERT_FILE ? { certFile: s.NATS_TLS_CERT_FILE, keyFile: s.NATS_TLS_KEY_FILE } : {}),
+        }
+      : undefined;
+  return {
+    ...(s.NATS_USER !== undefined ? { user: s.NATS_USER, pass: s.NATS_PASSWORD, inboxPrefix: natsInboxPrefix(s.NATS_USER) } : {}),
+    ...(tls ? { tls } : {}),
+  };
+}
+
+/** The inbox prefix of a NATS user: its replies (request-reply, JetStream API, pulled messages) arrive under it. */
+export function natsInboxPrefix(user: string): string {
+  return `_INBOX_${user}`;
+}
+
+/**
+ * `coalesce`: the config's NATS_COALESCE_WRITES (false keeps nats.js' own flushing, for side-by-side
+ * measurements); `identity`: the NATS_USER / NATS_PASSWORD / NATS_TLS_* settings (none: no
+ * authentication, plain TCP, as `npm start` and the tests run).
+ */
+export async function connectNats(url: string, name: string, coalesce = true, identity: NatsIdentitySettings = {}): Promise<NatsConnection> {
   const nc = await connect({
     servers: url.split(','),
     name,
+    ...natsIdentityOptions(identity),
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
     // nats.js creates an Error per request (and per timer) to keep the caller's stack for a

@@ -10,6 +10,8 @@
 // (the service's setup refuses to start without it then); while a simulator answers it is absent.
 // It comes from its own Secret (deploy/k8s provider-secrets.template.yaml, optional in the pods);
 // production refuses one that is set to a template placeholder.
+// The NATS password (`natsPassword`, NATS_PASSWORD in the kit's base settings) has no default either
+// (a local nats-server takes anyone); production refuses it unset, a placeholder or short, as a key.
 import { Type, type TObject, type TOptional, type TString } from '@sinclair/typebox';
 
 /** How a secret is judged: a key (long enough) or a connection URL (must carry a password). */
@@ -18,8 +20,8 @@ export type SecretKind = 'key' | 'url';
 /** The shortest key production accepts (the schemas accept 16 elsewhere, for local runs and tests). */
 export const PRODUCTION_SECRET_MIN_LENGTH = 32;
 
-/** What deploy/k8s/secret.template.yaml puts in every value: never a real secret. */
-const TEMPLATE_PLACEHOLDER = 'REPLACE-ME';
+/** What deploy/k8s/secret.template.yaml puts in every value (`REPLACEME` where a value may hold only letters and digits): never a real secret. */
+const TEMPLATE_PLACEHOLDER = /REPLACE-?ME/;
 
 /** A key or token setting: at least 16 characters anywhere, refused in production while it is `devDefault`. */
 export function secretKey(devDefault: string): TString {
@@ -36,10 +38,27 @@ export function providerSecret(): TOptional<TString> {
   return Type.Optional(Type.String({ minLength: 1, secret: 'provider' }));
 }
 
+/**
+ * The NATS password (NATS_PASSWORD, the kit's base settings): no default, since a local nats-server
+ * takes clients without authentication; production refuses it unset, a placeholder or short, as a key.
+ * A letter, then letters and digits: nats-server reads it from its environment as a config value,
+ * where `1234`, `1k` or `1.5` would be a number and `a b` a syntax error (deploy/k8s/README.md).
+ */
+export function natsPassword(): TOptional<TString> {
+  return Type.Optional(Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]*$', secret: 'nats' }));
+}
+
 /** The provider credentials a config schema reads (`providerSecret`), by name. */
 export function providerSecretsOf(schema: TObject): string[] {
   return Object.entries(schema.properties)
     .filter(([, p]) => p.secret === 'provider')
+    .map(([name]) => name);
+}
+
+/** The NATS passwords a config schema reads (`natsPassword`): NATS_PASSWORD in every component's. */
+export function natsPasswordsOf(schema: TObject): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, p]) => p.secret === 'nats')
     .map(([name]) => name);
 }
 
@@ -61,7 +80,7 @@ export function productionProblem(setting: SecretSetting, value: string | undefi
   const { name } = setting;
   if (value === undefined || value === '') return `${name} is not set`;
   if (value === setting.devDefault) return `${name} is the development default`;
-  if (value.includes(TEMPLATE_PLACEHOLDER)) return `${name} is the template's placeholder`;
+  if (TEMPLATE_PLACEHOLDER.test(value)) return `${name} is the template's placeholder`;
   if (setting.kind === 'url') {
     let url: URL | undefined;
     try {
@@ -87,7 +106,11 @@ export function productionRefusal(schema: TObject, env: Record<string, string | 
   const problems = [
     ...secretSettingsOf(schema).map((s) => productionProblem(s, env[s.name])),
     // A provider credential may be absent (its simulator answers), but never a template's placeholder.
-    ...providerSecretsOf(schema).map((name) => (env[name]?.includes(TEMPLATE_PLACEHOLDER) ? `${name} is the template's placeholder` : undefined)),
+    ...providerSecretsOf(schema).map((name) =>
+      env[name] !== undefined && TEMPLATE_PLACEHOLDER.test(env[name]) ? `${name} is the template's placeholder` : undefined,
+    ),
+    // NATS takes only known identities in production (deploy/k8s nats.yaml): a process without its password would never connect.
+    ...natsPasswordsOf(schema).map((name) => productionProblem({ name, kind: 'key', devDefault: undefined }, env[name])),
   ].filter((p) => p !== undefined);
   if (problems.length === 0) return undefined;
   return `${problems.join(', ')}; set ${problems.length === 1 ? 'it' : 'them'} in the Secret`;

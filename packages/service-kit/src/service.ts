@@ -97,7 +97,7 @@ export async function startService<S extends ConfigSchema, X>(
   armCrashPoints(base.CRASH_AT);
   const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, log });
   const sql = await openSql(orm);
-  const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES);
+  const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES, base);
   await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
   if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
   const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, service: def.name });

@@ -2,7 +2,20 @@
 // that is unset, the development default, a template placeholder or too weak, in one line.
 import t from 'tap';
 import { Type } from '@sinclair/typebox';
-import { BaseConfigSchema, loadConfig, productionRefusal, providerSecret, providerSecretsOf, secretKey, secretSettingsOf } from '../src/index.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  BaseConfigSchema,
+  loadConfig,
+  natsIdentityOptions,
+  natsPasswordsOf,
+  productionRefusal,
+  providerSecret,
+  providerSecretsOf,
+  secretKey,
+  secretSettingsOf,
+} from '../src/index.ts';
 
 const DEV_KEY = 'dev-only-key-change-me-0000';
 const Schema = Type.Composite([
@@ -11,7 +24,8 @@ const Schema = Type.Composite([
 ]);
 const strong = 'k'.repeat(32);
 const goodDb = 'postgres://back_office:s3cret@db.internal:5432/backoffice';
-const production = { NODE_ENV: 'production', DATABASE_URL: goodDb, SIGNING_KEY: strong };
+const natsPassword = `p${'0'.repeat(40)}`;
+const production = { NODE_ENV: 'production', DATABASE_URL: goodDb, SIGNING_KEY: strong, NATS_USER: 'wallet', NATS_PASSWORD: natsPassword };
 
 t.test('a schema declares the secrets it reads, with their development defaults', async (t) => {
   t.same(secretSettingsOf(BaseConfigSchema), [{ name: 'DATABASE_URL', kind: 'url', devDefault: 'postgres://postgres@127.0.0.1:5432/backoffice' }]);
@@ -65,6 +79,47 @@ t.test('in production', async (t) => {
     "PROVIDER_TOKEN is the template's placeholder; set it in the Secret",
     'never a placeholder',
   );
+  // NATS takes only known identities in production (deploy/k8s nats.yaml): the password is required.
+  t.same(natsPasswordsOf(BaseConfigSchema), ['NATS_PASSWORD'], "the kit's base settings declare the NATS password");
+  t.equal(refusal({ NATS_PASSWORD: undefined }), 'NATS_PASSWORD is not set; set it in the Secret');
+  t.equal(refusal({ NATS_PASSWORD: 'REPLACEMEnatsPasswordOfTheWalletFromSecretStore' }), "NATS_PASSWORD is the template's placeholder; set it in the Secret");
+  t.equal(refusal({ NATS_PASSWORD: 'p123456' }), 'NATS_PASSWORD is too short (7 characters, at least 32 in production); set it in the Secret');
+  t.notMatch(refusal({ NATS_PASSWORD: 'p123456' }) ?? '', /p123456/, 'never echoed');
   t.notMatch(refusal({ SIGNING_KEY: 'k'.repeat(20) }) ?? '', /kkkk/, 'a value is never echoed');
   t.notMatch(refusal({ DATABASE_URL: 'postgres://u:@h/d' }) ?? '', /postgres:/, 'nor a URL');
+});
+
+t.test('the NATS identity settings: validated at start, never echoing the password', async (t) => {
+  t.same(natsIdentityOptions({}), {}, 'none: no authentication, plain TCP (npm start, tests)');
+  t.match(natsIdentityOptions({ NATS_USER: 'wallet', NATS_PASSWORD: natsPassword }), { user: 'wallet', pass: natsPassword, inboxPrefix: '_INBOX_wallet' });
+  t.throws(() => natsIdentityOptions({ NATS_USER: 'wallet' }), /NATS_USER and NATS_PASSWORD go together \(NATS_PASSWORD is not set\)/);
+  t.throws(() => natsIdentityOptions({ NATS_PASSWORD: natsPassword }), /NATS_USER is not set/);
+  const thrown = (() => {
+    try {
+      natsIdentityOptions({ NATS_PASSWORD: natsPassword });
+      return '';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  })();
+  t.notMatch(thrown, natsPassword, 'the password is not in the message');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bo-nats-tls-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'ca.crt'), 'a CA');
+  t.match(natsIdentityOptions({ NATS_TLS_CA_FILE: path.join(dir, 'ca.crt') }), { tls: { caFile: path.join(dir, 'ca.crt') } });
+  t.throws(() => natsIdentityOptions({ NATS_TLS_CA_FILE: path.join(dir, 'missing.crt') }), /NATS_TLS_CA_FILE .*missing\.crt cannot be read/);
+  t.throws(() => natsIdentityOptions({ NATS_TLS_CERT_FILE: path.join(dir, 'ca.crt') }), /NATS_TLS_CERT_FILE and NATS_TLS_KEY_FILE go together/);
+  t.throws(() => loadConfig(BaseConfigSchema, { NATS_PASSWORD: '1234567890' }), /NATS_PASSWORD/, 'a password nats-server would read as a number is refused');
+  t.notMatch(
+    (() => {
+      try {
+        loadConfig(BaseConfigSchema, { NATS_PASSWORD: '12345678901234567890secret' });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })(),
+    /secret/,
+    'and not echoed',
+  );
 });

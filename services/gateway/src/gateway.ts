@@ -147,7 +147,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   // The gateway's own schema holds nothing now (its last table, the idempotency store, is dropped by
   // Gateway0009AnswersKeptByServices); it is opened for its migrations and the readiness check.
   const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: [], migrations: gatewayMigrations, log });
-  const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES);
+  const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES, config);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = operatorsClient(forward);
   const credentials = new CredentialCache(operators.credential, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);

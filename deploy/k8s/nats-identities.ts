@@ -1,0 +1,267 @@
+// Who may say what on NATS: one user per component, allowed only the subjects it serves and calls,
+// the broadcasts it sends or hears, and the JetStream streams, consumers and KV buckets it uses.
+// The one source of the NATS server's `authorization {}` block: nats.yaml carries what
+// `natsAuthorization` renders (`node deploy/k8s/nats-identities.ts --write` puts it there,
+// check-manifests.ts fails when it differs), and test/e2e/nats-identities.test.ts runs a real
+// nats-server with the same block. Subjects come from the contracts' definitions; the durable
+// consumers' names from the services that create them.
+import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  ACTIVITY_CHECK_SUBJECT,
+  CLOSEOUT_SUBJECT,
+  END_PLAYER_SESSIONS_SUBJECT,
+  OPERATOR_COMPLIANCE_SUBJECT,
+  PAYMENTS_RG_USAGE_SUBJECT,
+  PLAYER_STATE_SUBJECT,
+  WALLET_RG_USAGE_SUBJECT,
+  WALLET_SUBJECTS,
+  adminOperations,
+  amlMessages,
+  eventsStreamName,
+  eventsWildcard,
+  gamePlayMessages,
+  gatewayInvalidateSubject,
+  internalEventsWildcard,
+  internalStreamName,
+  operatorMessages,
+  pingMessage,
+  playerChangedSubject,
+  publicOperations,
+  recordRefusalMessage,
+  regulatorFileMessages,
+  rpcSubject,
+  simulatedImpedimentsChangedSubject,
+  walletLedgerDayMessages,
+  walletStakesMessages,
+  webhookMessages,
+  walletOperations,
+} from '@bo/contracts';
+import { natsInboxPrefix } from '@bo/service-kit';
+import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
+import { endpointSyncConsumerName } from '../../services/webhooks/src/delivery/endpoint-sync.ts';
+import { webhooksConsumerName } from '../../services/webhooks/src/delivery/event-consumer.ts';
+
+export const NATS_COMPONENTS = ['gateway', 'players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance'] as const;
+export type NatsComponent = (typeof NATS_COMPONENTS)[number];
+export const NATS_SERVICES = NATS_COMPONENTS.filter((c) => c !== 'gateway');
+
+/** What one component does on NATS, with subjects and names for a NATS_PREFIX. */
+export interface NatsIdentity {
+  /** Request-reply subjects (without `<prefix>.rpc.`) it answers: wildcards of the first token that names their owner. */
+  serves: string[];
+  /** Request-reply subjects (without `<prefix>.rpc.`) it asks. */
+  calls: string[];
+  /** Core NATS broadcasts it sends, and those it hears (full subjects). */
+  broadcasts: string[];
+  hears: string[];
+  /** Event subjects its outbox relay publishes into JetStream (full subjects, wildcards). */
+  publishesEvents: string[];
+  /** Streams it creates or checks at start (and raises to NATS_REPLICAS). */
+  streams: string[];
+  /** Durable pull consumers it creates and consumes: stream and durable name. */
+  consumers: Array<{ stream: string; name: string }>;
+  /** KV buckets it creates and uses. */
+  buckets: string[];
+}
+
+const subjectsOf = (table: object) =>
+  Object.values(table as Record<string, { subject?: string }>)
+    .map((o) => o.subject)
+    .filter((s): s is string => s !== undefined);
+
+/** Subjects served by a service other than the one their first token names. */
+const SERVED_ELSEWHERE: Record<string, NatsComponent> = { games: 'wallet' };
+
+/** The service that answers a request-reply subject (`players.state` → players, `games.*` → wallet). */
+export function ownerOf(subject: string): NatsComponent | undefined {
+  const first = subject.split('.')[0]!;
+  const owner = SERVED_ELSEWHERE[first] ?? first;
+  return (NATS_SERVICES as readonly string[]).includes(owner) ? (owner as NatsComponent) : undefined;
+}
+
+export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdentity> {
+  const events = eventsStreamName(prefix);
+  const internal = internalStreamName(prefix);
+  const serving = (svc: NatsComponent) => [svc, ...Object.keys(SERVED_ELSEWHERE).filter((k) => SERVED_ELSEWHERE[k] === svc)].map((t) => `${t}.>`);
+  const service = (svc: NatsComponent, rest: Partial<NatsIdentity>): NatsIdentity => ({
+    serves: serving(svc),
+    calls: [],
+    broadcasts: [],
+    hears: [],
+    // Every service's outbox relay sends its events to the events stream, made sure of at start.
+    publishesEvents: [eventsWildcard(prefix)],
+    streams: [events],
+    consumers: [],
+    buckets: [],
+    ...rest,
+  });
+  return {
+    // The edge: every operation of the public and admin tables, the launch page's game messages,
+    // the operators service's credential, session and audit messages, and each service's ping
+    // (/readyz) and refusal record (idempotency). Never a wallet move, never an event.
+    gateway: {
+      serves: [],
+      calls: [
+        ...subjectsOf(publicOperations),
+        ...subjectsOf(adminOperations),
+        ...subjectsOf(gamePlayMessages),
+        ...subjectsOf(operatorMessages),
+        ...NATS_SERVICES.flatMap((s) => [pingMessage(s).subject, recordRefusalMessage(s).subject]),
+      ],
+      broadcasts: [],
+      hears: [gatewayInvalidateSubject(prefix)],
+      publishesEvents: [],
+      streams: [],
+      consumers: [],
+      buckets: [`${prefix}_ratelimit`, `${prefix}_idempotency_keys`, `${prefix}_signatures`],
+    },
+    players: service('players', {
+      calls: [WALLET_RG_USAGE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, CLOSEOUT_SUBJECT],
+      broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
+      hears: [simulatedImpedimentsChangedSubject(prefix)],
+    }),
+    wallet: service('wallet', {
+      calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT],
+      hears: [playerChangedSubject(prefix)],
+    }),
+    // The one component that moves money in the wallet for deposits and withdrawals.
+    payments: service('payments', {
+      calls: [
+        PLAYER_STATE_SUBJECT,
+        ACTIVITY_CHECK_SUBJECT,
+        OPERATOR_COMPLIANCE_SUBJECT,
+        amlMessages.holdCheck.subject,
+        ...Object.values(WALLET_SUBJECTS),
+        walletOperations.getWallet.subject,
+      ],
+      hears: [playerChangedSubject(prefix)],
+    }),
+    webhooks: service('webhooks', {
+      streams: [events, internal],
+      consumers: [
+        { stream: events, name: webhooksConsumerName(prefix) },
+        { stream: internal, name: endpointSyncConsumerName(prefix) },
+      ],
+    }),
+    operators: service('operators', {
+      calls: [webhookMessages.upsertEndpoint.subject],
+      broadcasts: [gatewayInvalidateSubject(prefix)],
+      publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)],
+      streams: [events, internal],
+    }),
+    compliance: service('compliance', {
+      calls: [
+        walletStakesMessages.stakes.subject,
+        walletLedgerDayMessages.ledgerDay.subject,
+        ...subjectsOf(regulatorFileMessages),
+        OPERATOR_COMPLIANCE_SUBJECT,
+        'players.admin.get',
+        'players.admin.status',
+      ],
+      consumers: [{ stream: events, name: watchConsumerName(prefix) }],
+    }),
+  };
+}
+
+export interface NatsPermissions {
+  publish: string[];
+  subscribe: string[];
+}
+
+/** The NATS permissions of one identity: what it may publish and subscribe to, nothing else. */
+export function natsPermissions(prefix: string, component: NatsComponent, identity = natsIdentities(prefix)[component]): NatsPermissions {
+  const rpc = (s: string) => rpcSubject(prefix, s);
+  const publish = new Set<string>();
+  const subscribe = new Set<string>();
+  const jsApi = (...subjects: string[]) => {
+    for (const s of subjects) publish.add(`$JS.API.${s}`);
+  };
+  for (const s of identity.calls) publish.add(rpc(s));
+  for (const s of identity.serves) subscribe.add(rpc(s));
+  for (const s of identity.broadcasts) publish.add(s);
+  for (const s of identity.hears) subscribe.add(s);
+  for (const s of identity.publishesEvents) publish.add(s);
+  if (identity.streams.length + identity.consumers.length + identity.buckets.length > 0) jsApi('INFO');
+  for (const s of identity.streams) jsApi(`STREAM.INFO.${s}`, `STREAM.CREATE.${s}`, `STREAM.UPDATE.${s}`);
+  for (const { stream, name } of identity.consumers) {
+    jsApi(
+      `STREAM.INFO.${stream}`,
+      `CONSUMER.CREATE.${stream}.${name}`,
+      `CONSUMER.CREATE.${stream}.${name}.>`,
+      `CONSUMER.DURABLE.CREATE.${stream}.${name}`,
+      `CONSUMER.INFO.${stream}.${name}`,
+      `CONSUMER.MSG.NEXT.${stream}.${name}`,
+    );
+    // Acknowledgements (ack, nak, term, in progress) of the messages it was given.
+    publish.add(`$JS.ACK.${stream}.${name}.>`);
+  }
+  for (const b of identity.buckets) {
+    const s = `KV_${b}`;
+    jsApi(`STREAM.INFO.${s}`, `STREAM.CREATE.${s}`, `STREAM.UPDATE.${s}`, `STREAM.MSG.GET.${s}`, `DIRECT.GET.${s}`, `DIRECT.GET.${s}.>`);
+    jsApi(`CONSUMER.*.${s}`, `CONSUMER.*.${s}.>`);
+    publish.add(`$KV.${b}.>`);
+    publish.add(`$JS.FC.${s}.>`);
+  }
+  // Replies (request-reply, JetStream API and publish acknowledgements, pulled messages) arrive in
+  // its own inbox only, never another identity's (the kit connects with this prefix).
+  subscribe.add(`${natsInboxPrefix(component)}.>`);
+  return { publish: [...publish], subscribe: [...subscribe] };
+}
+
+/** The environment variable that carries a component's NATS password into the NATS server's pod. */
+export const natsPasswordVariable = (component: NatsComponent) => `NATS_PASSWORD_${component.toUpperCase()}`;
+
+/**
+ * The server's `authorization {}` block: a user per component, its password from the server's
+ * environment (`$NATS_PASSWORD_<COMPONENT>`), its permissions, and answers allowed only to requests
+ * it was given (`allow_responses`). `passwords` replaces the variables with values (the test's
+ * server, which has no such environment).
+ */
+export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent, string>>): string {
+  const list = (items: string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
+  const users = NATS_COMPONENTS.map((c) => {
+    const p = natsPermissions(prefix, c);
+    const password = passwords?.[c] !== undefined ? JSON.stringify(passwords[c]) : `$${natsPasswordVariable(c)}`;
+    return [
+      `    {`,
+      `      user: ${c}`,
+      `      password: ${password}`,
+      `      permissions: {`,
+      `        publish: { allow: ${list(p.publish)} }`,
+      `        subscribe: { allow: ${list(p.subscribe)} }`,
+      `        allow_responses: true`,
+      `      }`,
+      `    }`,
+    ].join('\n');
+  });
+  return [`authorization {`, `  users: [`, ...users, `  ]`, `}`].join('\n');
+}
+
+/** Where nats.yaml's config holds the generated block. */
+export const AUTH_BEGIN = '# BEGIN nats-identities.ts (generated: node deploy/k8s/nats-identities.ts --write)';
+export const AUTH_END = '# END nats-identities.ts';
+
+/** nats.yaml's text with the block between the markers replaced by the one generated for `prefix`. */
+export function withGeneratedAuthorization(natsYaml: string, prefix: string): string {
+  const start = natsYaml.indexOf(AUTH_BEGIN);
+  const end = natsYaml.indexOf(AUTH_END);
+  if (start < 0 || end < start) throw new Error(`nats.yaml lacks the markers ${AUTH_BEGIN} … ${AUTH_END}`);
+  const indent = natsYaml.slice(natsYaml.lastIndexOf('\n', start) + 1, start);
+  const block = natsAuthorization(prefix)
+    .split('\n')
+    .map((l) => indent + l)
+    .join('\n');
+  return `${natsYaml.slice(0, start)}${AUTH_BEGIN}\n${block}\n${indent}${natsYaml.slice(end)}`;
+}
+
+// `node deploy/k8s/nats-identities.ts --write [dir]`: renders the block into nats.yaml (NATS_PREFIX of configmap.yaml).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const dir = path.resolve(process.argv.find((a, i) => i > 1 && !a.startsWith('--')) ?? import.meta.dirname);
+  const prefix = /^\s*NATS_PREFIX:\s*"?([A-Za-z0-9_-]+)"?\s*$/m.exec(readFileSync(path.join(dir, 'configmap.yaml'), 'utf8'))?.[1];
+  if (!prefix) throw new Error('configmap.yaml sets no NATS_PREFIX');
+  const file = path.join(dir, 'nats.yaml');
+  if (process.argv.includes('--write')) writeFileSync(file, withGeneratedAuthorization(readFileSync(file, 'utf8'), prefix));
+  else process.stdout.write(`${natsAuthorization(prefix)}\n`);
+}
