@@ -31,6 +31,7 @@ import {
   publicOperations,
   recordRefusalMessage,
   regulatorFileMessages,
+  sanctionsFreezeMessages,
   rpcSubject,
   simulatedImpedimentsChangedSubject,
   walletLedgerDayMessages,
@@ -40,6 +41,7 @@ import {
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
+import { auditIntakeConsumerName } from '../../services/operators/src/domain/audit-intake.ts';
 import { endpointSyncConsumerName } from '../../services/webhooks/src/delivery/endpoint-sync.ts';
 import { webhooksConsumerName } from '../../services/webhooks/src/delivery/event-consumer.ts';
 
@@ -97,6 +99,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
     buckets: [],
     ...rest,
   });
+  const decides = { publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)], streams: [events, internal] };
   return {
     // The edge: every operation of the public and admin tables, the launch page's game messages,
     // the operators service's credential, session and audit messages, and each service's ping
@@ -117,7 +120,10 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       consumers: [],
       buckets: [`${prefix}_ratelimit`, `${prefix}_idempotency_keys`, `${prefix}_signatures`],
     },
+    // A deciding service (players, payments, compliance) also sends its decisions' audit rows to
+    // the internal stream (audit.recorded), made sure of at start.
     players: service('players', {
+      ...decides,
       calls: [WALLET_RG_USAGE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, CLOSEOUT_SUBJECT],
       broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
       hears: [simulatedImpedimentsChangedSubject(prefix)],
@@ -128,6 +134,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
     }),
     // The one component that moves money in the wallet for deposits and withdrawals.
     payments: service('payments', {
+      ...decides,
       calls: [
         PLAYER_STATE_SUBJECT,
         ACTIVITY_CHECK_SUBJECT,
@@ -150,9 +157,14 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       broadcasts: [gatewayInvalidateSubject(prefix)],
       publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)],
       streams: [events, internal],
+      // The audit rows of the decisions other services make.
+      consumers: [{ stream: internal, name: auditIntakeConsumerName(prefix) }],
     }),
     compliance: service('compliance', {
+      ...decides,
       calls: [
+        PLAYER_STATE_SUBJECT,
+        ...subjectsOf(sanctionsFreezeMessages),
         walletStakesMessages.stakes.subject,
         walletLedgerDayMessages.ledgerDay.subject,
         ...subjectsOf(regulatorFileMessages),
