@@ -223,7 +223,7 @@ export function natsPermissions(prefix: string, component: NatsComponent, identi
 }
 
 /** The environment variable that carries a component's NATS password into the NATS server's pod. */
-export const natsPasswordVariable = (component: NatsComponent) => `NATS_PASSWORD_${component.toUpperCase()}`;
+export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${component.toUpperCase()}`;
 
 /**
  * The server's `authorization {}` block: a user per component, its password from the server's
