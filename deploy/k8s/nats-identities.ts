@@ -38,6 +38,9 @@ import {
   walletStakesMessages,
   webhookMessages,
   walletOperations,
+  providerOperations,
+  providerMessages,
+  providerInvalidateSubject,
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
@@ -111,10 +114,13 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         ...subjectsOf(adminOperations),
         ...subjectsOf(gamePlayMessages),
         ...subjectsOf(operatorMessages),
+        // The provider wallet API (/provider/v1) and its key lookup (docs/providers.md).
+        ...subjectsOf(providerOperations),
+        ...subjectsOf(providerMessages),
         ...NATS_SERVICES.flatMap((s) => [pingMessage(s).subject, recordRefusalMessage(s).subject]),
       ],
       broadcasts: [],
-      hears: [gatewayInvalidateSubject(prefix)],
+      hears: [gatewayInvalidateSubject(prefix), providerInvalidateSubject(prefix)],
       publishesEvents: [],
       streams: [],
       consumers: [],
@@ -129,7 +135,9 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       hears: [simulatedImpedimentsChangedSubject(prefix)],
     }),
     wallet: service('wallet', {
-      calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT],
+      // A provider's bet asks the operator's status (docs/providers.md); a change of a provider drops the gateways' cached keys.
+      calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT, operatorMessages.status.subject],
+      broadcasts: [providerInvalidateSubject(prefix)],
       hears: [playerChangedSubject(prefix)],
     }),
     // The one component that moves money in the wallet for deposits and withdrawals.

@@ -420,7 +420,8 @@ export const operatorAdminOperations = defineOperations({
   },
 });
 
-export const adminOperations = {
+/** The admin API's operations but the providers' (index.ts adds them: providers.ts reads this module). */
+export const baseAdminOperations = {
   ...operatorAdminOperations,
   ...teamAdminOperations,
   ...playerAdminOperations,

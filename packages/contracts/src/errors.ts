@@ -83,6 +83,22 @@ export const ERROR_CATALOGUE = {
   LAUNCH_TOKEN_EXPIRED: { status: 410, message: 'This game session has expired; open a new one from the site.' },
   // Neutral on purpose: a session ended before its time (the player's restriction) never says why.
   GAME_SESSION_ENDED: { status: 410, message: 'This game session has ended.' },
+  // The provider wallet API (/provider/v1, docs/providers.md).
+  SESSION_TOKEN_INVALID: { status: 401, message: 'Unknown provider session token.' },
+  SESSION_TOKEN_EXPIRED: { status: 401, message: 'The provider session token has expired; bets need a live session (wins and rollbacks do not).' },
+  PROVIDER_DISABLED: { status: 403, message: 'The provider is disabled: it takes no new bets (its wins and rollbacks still settle).' },
+  PROVIDER_NOT_ENABLED: { status: 403, message: "The provider is not enabled for the player's operator." },
+  GAME_DISABLED: { status: 403, message: 'The game is disabled: it takes no new bets.' },
+  PROVIDER_NOT_FOUND: { status: 404, message: 'Provider not found.' },
+  ROUND_NOT_FOUND: { status: 404, message: 'No bet of this provider, player and round: nothing to settle.' },
+  TRANSACTION_CONFLICT: {
+    status: 409,
+    message: 'This transactionId was already used for another transaction (another kind, amount, player, round or bet).',
+  },
+  BET_ROLLED_BACK: { status: 409, message: 'This bet was rolled back before it arrived: it is refused and moves nothing.' },
+  BET_ALREADY_SETTLED: { status: 409, message: 'The bet is settled (its round has a win or is closed): it cannot be rolled back.' },
+  ROUND_CLOSED: { status: 409, message: 'The round is closed: it takes no more bets or wins.' },
+  ROUND_NOT_SETTLED: { status: 409, message: 'Only a settled bet can be corrected.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -19,6 +19,9 @@ export const ID_PREFIXES = {
   serviceToken: 'tok',
   credential: 'cred',
   amlCase: 'aml',
+  provider: 'prv',
+  providerSession: 'pss',
+  providerTransaction: 'ptx',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

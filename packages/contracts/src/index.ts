@@ -141,6 +141,7 @@ export { collectIssues, compilePart, type MessagePart, type PartValidator } from
 export {
   AdminScopeSchema,
   InternalScopeSchema,
+  ProviderScopeSchema,
   OperatorChangedSchema,
   OperatorScopeSchema,
   PingReplySchema,
@@ -152,6 +153,7 @@ export {
   type AdminScope,
   type AuditTrail,
   type InternalScope,
+  type ProviderScope,
   type MessageDefinition,
   type OperationReply,
   type OperationRequest,
@@ -360,7 +362,7 @@ export {
   RotatedKeySchema,
   ServiceTokenSchema,
   TeamMemberSchema,
-  adminOperations,
+  baseAdminOperations,
   operatorAdminOperations,
   teamAdminOperations,
   type AdminRole,
@@ -401,6 +403,12 @@ export const publicOperations = {
   ...gameOperations,
   ...webhookOperations,
 };
+export * from './providers.ts';
+import { baseAdminOperations } from './admin.ts';
+import { providerAdminOperations } from './providers.ts';
+
+/** Every operation of the admin API (ADMIN_PORT). */
+export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations };
 export * from './responsible-gaming.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';

@@ -18,10 +18,13 @@ export const OperatorScopeSchema = Type.Object({
  */
 export const AdminScopeSchema = Type.Object({ kind: Type.Literal('admin'), actor: Type.String(), personId: Type.Optional(Type.String()) });
 export const InternalScopeSchema = Type.Object({ kind: Type.Literal('internal'), service: Type.String() });
+/** A game provider calling the provider wallet API (/provider/v1) with its credential for one environment. */
+export const ProviderScopeSchema = Type.Object({ kind: Type.Literal('provider'), providerId: Type.String(), environment: EnvironmentSchema });
 export type OperatorScope = Static<typeof OperatorScopeSchema>;
 export type AdminScope = Static<typeof AdminScopeSchema>;
 export type InternalScope = Static<typeof InternalScopeSchema>;
-export type Scope = OperatorScope | AdminScope | InternalScope;
+export type ProviderScope = Static<typeof ProviderScopeSchema>;
+export type Scope = OperatorScope | AdminScope | InternalScope | ProviderScope;
 
 export interface RequestContext {
   requestId: string;

@@ -15,12 +15,13 @@ export const WalletSchema = Type.Object(
 );
 export type Wallet = Static<typeof WalletSchema>;
 
-export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN'] as const;
+export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN', 'ROLLBACK', 'CORRECTION'] as const;
 export const LedgerItemSchema = Type.Object(
   {
     id: idOf('le'),
     type: Type.String({
-      description: 'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake) or WIN (positive, its payout); more types may come',
+      description:
+        'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled) or CORRECTION (either sign, a provider resettlement); more types may come',
     }),
     amount: Money,
     balanceAfter: Money,

@@ -97,7 +97,7 @@ export {
   type SecretKind,
   type SecretSetting,
 } from './production-secrets.ts';
-export { adminScopeOf, internalScopeOf, operatorScopeOf, teamScopeOf } from './scopes.ts';
+export { adminScopeOf, internalScopeOf, operatorScopeOf, providerScopeOf, teamScopeOf } from './scopes.ts';
 export { parseInput } from './parse-input.ts';
 export { DEV_LIST_CURSOR_SECRET, ListCursorConfigSchema, listCursor, type ListCursor, type ListPosition } from './list-cursor.ts';
 export {

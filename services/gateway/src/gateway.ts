@@ -45,6 +45,7 @@ import { apiIndexRoute, publicDocsRoutes } from '@bo/portal';
 import { askOwnerOverNats, createOperatorCheck } from './edge/play-check.ts';
 import { operatorsClient } from './edge/operators-client.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
+import { registerProviderApi } from './edge/provider-api.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -113,6 +114,7 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
         // The admin API's caller: the token's name or the signed-in person (absent on the public API).
         actor: req.adminIdentity?.actor,
         operatorId: req.credential?.operatorId,
+        providerId: req.providerCredential?.providerId,
         environment: req.credential?.environment,
         method: req.method,
         route: req.routeOptions.url ?? null,
@@ -177,6 +179,13 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     },
     { prefix: API_PREFIX },
   );
+  // The provider wallet API beside /api/v1 (docs/providers.md).
+  const providerCredentials = await registerProviderApi(publicApp, {
+    ...forward,
+    masterKey: config.SECRETS_MASTER_KEY,
+    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+    now,
+  });
   await publicApp.register(playRoutes, {
     games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
     publicBaseUrl: config.PUBLIC_BASE_URL,
@@ -235,6 +244,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();
+      providerCredentials.stop();
       await nc.drain().catch(() => undefined);
       await orm.close();
     },

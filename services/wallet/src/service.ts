@@ -1,15 +1,16 @@
 // The wallet service: the ledger and balances, responsible gaming's usage and counters, and the
-// games domain, which lives here because real-money play moves money and must share the ledger's
+// games domain and the game providers' wallet API, which live here because real-money play moves money and must share the ledger's
 // transactions (see docs/architecture.md). Each module is reached through its face (index.ts).
 import { composeService } from '@bo/service-kit';
 import { WalletConfigSchema } from './config.ts';
 import { ledgerModule } from './ledger/index.ts';
 import { rgModule } from './rg/index.ts';
 import { createGamesModule, type GamesModuleOptions } from './games/index.ts';
+import { providersModule } from './providers/index.ts';
 
 /** The wallet; `games` replaces the games module's random source or provider adapter (tests). */
 export function walletServiceWith(games: GamesModuleOptions = {}) {
-  return composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games)]);
+  return composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games), providersModule]);
 }
 
 export const walletService = walletServiceWith();

@@ -3,7 +3,7 @@
 // ledger writer; every other write of the ledger stays inside this module.
 export { ledgerModule } from './module.ts';
 export { playerAccountId } from './domain/account-ids.ts';
-export { ensureClearingAccount } from './store/accounts.ts';
+export { createPlayerAccount, ensureClearingAccount, ensureProviderClearingAccount } from './store/accounts.ts';
 export { postOnPlayerRow } from './store/ledger-writer.ts';
 export { readWallet, stakeableNow } from './store/queries.ts';
 export { rollUpClearing } from './store/rollup.ts';

@@ -12,5 +12,5 @@ export {
   type RoundLimits,
   type RoundUsage,
 } from './domain/round-limits.ts';
-export { counterDrift, recordActivity, roundCounterParts, seedCounters, UNCOUNTED } from './store/counters.ts';
+export { counterDrift, creditCounterParts, recordActivity, roundCounterParts, seedCounters, UNCOUNTED, usageUndo, usageUpsert } from './store/counters.ts';
 export { periodUsage, usageDrift } from './store/usage.ts';

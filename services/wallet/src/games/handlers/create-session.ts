@@ -22,6 +22,8 @@ import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.t
 import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
 import { addSession, findEnabledGame } from '../store/session-rows.ts';
+import { addProviderSession, providerLaunchOf } from '../store/catalogue.ts';
+import { hashSessionToken, issueSessionToken } from '../domain/provider-session-token.ts';
 import type { GamesContext } from './context.ts';
 import { announceLimitReached } from './limit-reached.ts';
 
@@ -37,7 +39,9 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     assertPlayerExists(player);
     const em = ctx.deps.orm.em.fork();
     const game = await findEnabledGame(em, gameId);
-    if (!game) throw new AppError('GAME_NOT_FOUND');
+    // A provider's game is found only while it is offered to this operator (store/catalogue.ts).
+    const providerLaunch = game?.providerId ? await providerLaunchOf(ctx.deps.sql, gameId, scope.operatorId) : undefined;
+    if (!game || (game.providerId && !providerLaunch)) throw new AppError('GAME_NOT_FOUND');
     const now = ruleClock.now();
     assertPlayerMayPlay(player, now);
     const currency = player.currency ?? scope.currency;
@@ -60,8 +64,20 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     // Whole seconds: the token carries the expiry in seconds and must agree with the row.
     const expiresAt = new Date(Math.floor(now.getTime() / 1000) * 1000 + ctx.config.GAME_SESSION_TTL_SECONDS * 1000);
     const sessionId = newId('gameSession');
+    // A registered provider's game gets a session token, which the provider authenticates the
+    // player with on the provider wallet API (docs/providers.md, "Launch").
+    const providerToken = providerLaunch ? issueSessionToken() : undefined;
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
-    const launch = await providerFor(game, ctx.remote).launch(game, { sessionId, gameId, playerId, brandId: scope.brandId, mode, currency, expiresAt });
+    const launch = await providerFor(game, ctx.remote).launch(game, {
+      sessionId,
+      gameId,
+      playerId,
+      brandId: scope.brandId,
+      mode,
+      currency,
+      expiresAt,
+      ...(providerLaunch && providerToken ? { provider: { ...providerLaunch, token: providerToken } } : {}),
+    });
 
     const row = await addSession(em, {
       id: sessionId,
@@ -77,6 +93,22 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       expiresAt,
       createdAt: now,
     });
+    if (providerLaunch && providerToken) {
+      await addProviderSession(ctx.deps.sql, {
+        id: newId('providerSession'),
+        tokenHash: hashSessionToken(providerToken),
+        providerId: providerLaunch.providerId,
+        gameSessionId: sessionId,
+        operatorId: scope.operatorId,
+        brandId: scope.brandId,
+        environment: scope.environment,
+        playerId,
+        gameId,
+        currency,
+        expiresAt,
+        createdAt: now,
+      });
+    }
     const gameUrl = `${ctx.config.PUBLIC_BASE_URL}/play/${ctx.tokens.sign({ sessionId, expiresAt })}`;
     return { status: 201, body: toGameSession(row, gameUrl) };
   };

@@ -1,14 +1,13 @@
-// games.list (GET /games): the enabled catalogue, in its display order. The catalogue is the same
-// for every brand and environment.
+// games.list (GET /games): the catalogue offered to the calling operator, in its display order: the
+// built-in games and the enabled providers' enabled games (store/catalogue.ts).
 import type { gameOperations } from '@bo/contracts';
-import type { HandlerOf } from '@bo/service-kit';
-import { toGame } from '../domain/views.ts';
-import { enabledGames } from '../store/session-rows.ts';
+import { operatorScopeOf, type HandlerOf } from '@bo/service-kit';
+import { offeredGames } from '../store/catalogue.ts';
 import type { GamesContext } from './context.ts';
 
 export function listGames(ctx: GamesContext): HandlerOf<typeof gameOperations.listGames> {
-  return async () => {
-    const rows = await enabledGames(ctx.deps.orm.em.fork());
-    return { status: 200, body: { data: rows.map(toGame) } };
+  return async (req) => {
+    const rows = await offeredGames(ctx.deps.sql, operatorScopeOf(req).operatorId);
+    return { status: 200, body: { data: rows } };
   };
 }

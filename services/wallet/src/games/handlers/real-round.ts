@@ -8,7 +8,7 @@
 // handler's first look is not played on. A round of a player with responsible-gaming limits (or
 // under br-spa) is also checked against the usage of its periods, on the same row
 // (docs/responsible-gaming.md).
-import { AppError, isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
+import { isAppError, newId, validationError, type Environment, type RgRules } from '@bo/contracts';
 import { crashPoint, ruleClock, uniqueViolation, type HandlerResult } from '@bo/service-kit';
 import { playerAccountId, stakeableNow } from '../../ledger/index.ts';
 import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';

@@ -12,6 +12,8 @@ export interface LaunchSession {
   mode: GameMode;
   currency: string;
   expiresAt: Date;
+  /** A registered provider's game (docs/providers.md): its session token, game code and launch settings. */
+  provider?: { token: string; gameCode: string; launchUrl: string | null; timeoutMs: number };
 }
 
 /** `page`: our launch page plays the game; `redirect`: the launch page sends the player to `url`. */
@@ -31,11 +33,13 @@ export const localProvider: GameProvider = {
 /**
  * An external provider reached at `<base>/launch`: POST { sessionId, gameId, playerId, mode,
  * currency, expiresAt } → 2xx { url } (an absolute http(s) URL of its game page for the session).
+ * A registered provider's game also sends `token` (what the provider authenticates the player with
+ * on the provider wallet API) and `gameCode`, to the provider's launch URL with its timeout.
  */
 export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number }): GameProvider {
   return {
     async launch(game, session) {
-      const base = (game.launchUrl ?? opts.defaultBaseUrl).replace(/\/+$/, '');
+      const base = (session.provider?.launchUrl ?? game.launchUrl ?? opts.defaultBaseUrl).replace(/\/+$/, '');
       if (!base) throw new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} is not configured.`, { provider: game.provider });
       let res: Response;
       try {
@@ -49,8 +53,9 @@ export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number
             mode: session.mode,
             currency: session.currency,
             expiresAt: session.expiresAt.toISOString(),
+            ...(session.provider ? { token: session.provider.token, gameCode: session.provider.gameCode } : {}),
           }),
-          signal: AbortSignal.timeout(opts.timeoutMs),
+          signal: AbortSignal.timeout(session.provider?.timeoutMs ?? opts.timeoutMs),
           redirect: 'error',
         });
       } catch (e) {

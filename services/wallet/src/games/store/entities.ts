@@ -21,6 +21,9 @@ export const GameEntity = defineEntity({
     /** Per-game provider base URL (remote games); null falls back to GAME_PROVIDER_URL. */
     launchUrl: p.string().nullable(),
     enabled: p.boolean(),
+    /** A registered provider's game (docs/providers.md): the provider and its own code of the game; null for the others. */
+    providerId: p.string().nullable(),
+    gameCode: p.string().nullable(),
     sortOrder: p.integer(),
     createdAt: p.datetime(),
   },

@@ -19,7 +19,7 @@
 // uncounted. The ledger and rg are reached through their faces (../../ledger/index.ts, ../../rg/index.ts).
 import { compareMoney, formatMoney, subMoney, type Sql, type SqlRunner } from '@bo/service-kit';
 import { ensureClearingAccount, playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
-import { roundCounterParts, UNCOUNTED, type RoundLimits } from '../../rg/index.ts';
+import { roundCounterParts, UNCOUNTED, usageUpsert, type RoundLimits } from '../../rg/index.ts';
 
 /** The brand's game clearing account (created, committed, the first time). */
 export function gameClearingAccount(sql: Sql, brandId: string, currency: string): Promise<string> {
@@ -53,7 +53,9 @@ export async function postRealRound(sql: SqlRunner, r: RealRound, limits?: Round
   const payout = formatMoney(r.payout);
   if (compareMoney(amount, 0) <= 0 || compareMoney(payout, 0) < 0) throw new Error(`round ${r.id}: amount ${amount}, payout ${payout}`);
   const pays = compareMoney(payout, 0) > 0;
-  const counters = limits ? roundCounterParts(limits, r.createdAt, amount, formatMoney(subMoney(amount, payout))) : undefined;
+  const netLoss = formatMoney(subMoney(amount, payout));
+  const counters = limits ? roundCounterParts(limits, r.createdAt, amount, netLoss) : undefined;
+  const usage = usageUpsert('u', r.createdAt, amount, netLoss, counters ? 'a.rg_gap_seconds' : '0');
   // Four texts (with and without a WIN, with and without limits), each prepared once. The round's number is a scalar
   // subquery on `s`: without its session row it is null and the whole statement fails (seq is not
   // null), so there is never money without its round.
@@ -80,12 +82,7 @@ export async function postRealRound(sql: SqlRunner, r: RealRound, limits?: Round
            select ?, ?, (select rounds_played from s), ?, ?::numeric, ?::numeric, ?::boolean, ?::json,
                   a.available + ?::numeric - ?::numeric - a.held, a.available - a.held, ?, ?, ?::timestamptz from a
            returning 1),
-     u as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)
-           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric - ?::numeric, ${counters ? 'a.rg_gap_seconds' : '0'} from a
-           on conflict (account_id, hour) do update
-             set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss,
-                 seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played
-           returning 1)`,
+     ${usage.text}`,
       params: [
         r.sessionId,
         r.id,
@@ -100,10 +97,7 @@ export async function postRealRound(sql: SqlRunner, r: RealRound, limits?: Round
         bet!.playerEntryId,
         win?.playerEntryId ?? null,
         r.createdAt,
-        r.createdAt,
-        amount,
-        amount,
-        payout,
+        ...usage.params,
       ],
     }),
     returning: 'a.available - a.held as balance_after',

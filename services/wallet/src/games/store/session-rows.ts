@@ -1,15 +1,10 @@
-// The games' rows through the ORM (entities.ts): the catalogue, a session (locked for a demo
+// The games' rows through the ORM (entities.ts): a game, a session (locked for a demo
 // round's unit of work), the round a retried demo click already played, a new session and a demo
 // round. Plain-SQL reads are round-records.ts; no file here holds both.
 import type { PlayRoundInput } from '@bo/contracts';
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GameEntity, GameRoundEntity, GameSessionEntity, type GameRoundRow, type GameRow, type GameSessionRow } from './entities.ts';
-
-/** The enabled catalogue, in its display order. */
-export function enabledGames(em: EntityManager): Promise<GameRow[]> {
-  return em.find(GameEntity, { enabled: true }, { orderBy: { sortOrder: 'asc', id: 'asc' } });
-}
 
 export function findEnabledGame(em: EntityManager, id: string): Promise<GameRow | null> {
   return em.findOne(GameEntity, { id, enabled: true });

@@ -1,11 +1,16 @@
 // The ledger's accounts by kind, and their deterministic ids: the account of a (brand, player,
 // currency) needs no lookup to be found (docs/money.md, "Hot accounts").
-export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing';
-export type ClearingKind = Exclude<AccountKind, 'player'>;
+export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing' | 'provider_clearing';
+/** The brand-wide clearing accounts (a provider's is per brand and provider: providerClearingAccountId). */
+export type ClearingKind = Exclude<AccountKind, 'player' | 'provider_clearing'>;
 
 export function playerAccountId(brandId: string, playerId: string, currency: string): string {
   return `acct:player:${brandId}:${playerId}:${currency}`;
 }
 export function clearingAccountId(brandId: string, kind: ClearingKind, currency: string): string {
   return `acct:${kind}:${brandId}:${currency}`;
+}
+/** A game provider's clearing account of a brand: what the brand owes it or is owed (the provider invoices on it). */
+export function providerClearingAccountId(brandId: string, providerId: string, currency: string): string {
+  return `acct:provider_clearing:${brandId}:${providerId}:${currency}`;
 }

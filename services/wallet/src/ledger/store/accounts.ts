@@ -6,7 +6,7 @@
 //   Their balance is derived (wallet.account_balances; rolled up in the background, rollup.ts); their ids are ../domain/account-ids.ts.
 // A real-money game round locks its session row before the player's; nothing else locks sessions.
 import type { Sql, SqlRunner } from '@bo/service-kit';
-import { clearingAccountId, playerAccountId, type AccountKind, type ClearingKind } from '../domain/account-ids.ts';
+import { clearingAccountId, playerAccountId, providerClearingAccountId, type AccountKind, type ClearingKind } from '../domain/account-ids.ts';
 
 export interface LockedAccount {
   id: string;
@@ -59,8 +59,16 @@ export async function createPlayerAccount(tx: SqlRunner, brandId: string, player
 const knownClearing = new WeakMap<Sql, Set<string>>();
 
 /** The id of the brand's clearing account, created (committed, unlocked) if it is new. */
-export async function ensureClearingAccount(sql: Sql, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
-  const id = clearingAccountId(brandId, kind, currency);
+export function ensureClearingAccount(sql: Sql, brandId: string, kind: ClearingKind, currency: string): Promise<string> {
+  return ensureAccount(sql, clearingAccountId(brandId, kind, currency), kind, brandId, currency);
+}
+
+/** The brand's clearing account with a game provider, created (committed, unlocked) if it is new. */
+export function ensureProviderClearingAccount(sql: Sql, brandId: string, providerId: string, currency: string): Promise<string> {
+  return ensureAccount(sql, providerClearingAccountId(brandId, providerId, currency), 'provider_clearing', brandId, currency);
+}
+
+async function ensureAccount(sql: Sql, id: string, kind: Exclude<AccountKind, 'player'>, brandId: string, currency: string): Promise<string> {
   let known = knownClearing.get(sql);
   if (!known) {
     known = new Set();

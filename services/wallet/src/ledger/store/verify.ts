@@ -86,10 +86,29 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
       `select e.account_id, t.reference_id, sum(e.amount) as total
        from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
        join wallet.accounts a on a.id = e.account_id and a.kind = 'player'
-       where t.type in ('BET', 'WIN') and not exists (select 1 from wallet.game_rounds r where r.id = t.reference_id)
+       where t.type in ('BET', 'WIN') and t.source not like 'provider:%' and not exists (select 1 from wallet.game_rounds r where r.id = t.reference_id)
        group by e.account_id, t.reference_id`,
     );
     for (const o of orphans) mismatches.push({ accountId: o.account_id, check: `round:${o.reference_id}`, stored: formatMoney(o.total), computed: '0.00' });
+
+    // Providers' transactions (the providers module's table): each one that moved money has its own
+    // ledger transaction, sourced `provider:<providerId>:<transactionId>`, moving exactly what the row
+    // says on the player's account; and no provider ledger transaction exists without its row.
+    const provider = await tx.query<{ account_id: string | null; id: string; posted: string; expected: string }>(
+      `select e.account_id, p.id, coalesce(e.amount, 0) as posted, p.moved as expected
+       from wallet.provider_transactions p
+       left join wallet.ledger_entries e on e.id = p.entry_id
+       left join wallet.ledger_transactions t on t.id = e.transaction_id
+       where p.entry_id is not null
+         and (e.id is null or e.amount <> p.moved or t.source <> 'provider:' || p.provider_id || ':' || p.transaction_id
+              or e.account_id <> 'acct:player:' || p.brand_id || ':' || p.player_id || ':' || p.currency)
+       union all
+       select e.account_id, t.source, e.amount, 0
+       from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id and e.account_seq is not null
+       where t.source like 'provider:%' and not exists (select 1 from wallet.provider_transactions p where p.entry_id = e.id)`,
+    );
+    for (const p of provider)
+      mismatches.push({ accountId: p.account_id ?? '', check: `provider:${p.id}`, stored: formatMoney(p.posted), computed: formatMoney(p.expected) });
 
     // Responsible-gaming usage (the rg module's store/usage.ts) must be what the rounds staked and lost, hour by hour.
     for (const d of await usageDrift(tx)) {

@@ -78,6 +78,52 @@ export function roundCounterParts(limits: RoundLimits, at: Date, stake: string, 
 }
 
 /**
+ * A money move after its bet (a provider's win, a rollback, a correction) on the player-row UPDATE:
+ * the deltas are added to each period's counters that hold `at`; counters of other periods are left
+ * as they are (they are seeded afresh before a round uses them). No limit is checked: money owed to
+ * a player is always paid.
+ */
+export function creditCounterParts(at: Date, wageredDelta: string, netLossDelta: string): SqlPart {
+  return join(
+    PERIODS.map((p) => ({
+      text: `, rg_${p}_wagered = case when rg_${p} @> ?::timestamptz then rg_${p}_wagered + ?::numeric else rg_${p}_wagered end, rg_${p}_net_loss = case when rg_${p} @> ?::timestamptz then rg_${p}_net_loss + ?::numeric else rg_${p}_net_loss end`,
+      params: [at, wageredDelta, at, netLossDelta],
+    })),
+  );
+}
+
+/**
+ * The CTE that adds a money move to the player's usage of its hour (wallet.rg_usage), in the
+ * posting's own statement so usage and money commit together; `a` is the updated account row.
+ * `seconds`: the SQL of the seconds the move counts (`a.rg_gap_seconds` for a counted activity, `0`).
+ */
+export function usageUpsert(name: string, at: Date, wagered: string, netLoss: string, seconds: 'a.rg_gap_seconds' | '0'): SqlPart {
+  return {
+    text: `${name} as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)
+           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric, ${seconds} from a
+           on conflict (account_id, hour) do update
+             set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss,
+                 seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played
+           returning 1)`,
+    params: [at, wagered, netLoss],
+  };
+}
+
+/**
+ * The CTE that takes an undone stake back out of the usage of the hour it was added to (a
+ * provider's rollback, at its bet's time): an UPDATE, since that hour's row holds the stake (an
+ * insert of a negative stake would fail the row's check before it met the row).
+ */
+export function usageUndo(name: string, at: Date, wagered: string, netLoss: string): SqlPart {
+  return {
+    text: `${name} as (update wallet.rg_usage u set wagered = u.wagered + ?::numeric, net_loss = u.net_loss + ?::numeric
+           from a where u.account_id = a.id and u.hour = date_trunc('hour', ?::timestamptz, 'UTC')
+           returning 1)`,
+    params: [wagered, netLoss, at],
+  };
+}
+
+/**
  * Counts the player's activity at `at` (a heartbeat, or a round before its checks): one statement
  * that locks the account row, moves the last activity on and adds the seconds to wallet.rg_usage
  * and to the counters whose period holds `at`. The seconds counted; undefined without an account.

@@ -52,12 +52,21 @@ export async function playerAccountIdsOf(sql: SqlRunner, brandId: string, player
 
 /**
  * verifyLedger's sibling check: every account's usage by hour recomputed from its real-money
- * rounds (stake, stake − payout); the hours where the two differ.
+ * rounds (stake, stake − payout) and its providers' transactions; the hours where the two differ.
  */
 export async function usageDrift(tx: SqlRunner): Promise<{ account_id: string; hour: Date; stored: string; computed: string }[]> {
   return tx.query(
-    `with r as (select e.account_id, date_trunc('hour', g.created_at, 'UTC') as hour, sum(g.amount) as wagered, sum(g.amount - g.payout) as net_loss
-                from wallet.game_rounds g join wallet.ledger_entries e on e.id = g.bet_entry_id group by 1, 2)
+    `with r as (select account_id, hour, sum(wagered) as wagered, sum(net_loss) as net_loss from (
+                  select e.account_id, date_trunc('hour', g.created_at, 'UTC') as hour, g.amount as wagered, g.amount - g.payout as net_loss
+                  from wallet.game_rounds g join wallet.ledger_entries e on e.id = g.bet_entry_id
+                  union all
+                  -- A provider's bet stakes what it moved; its rollback takes the stake back; every move counts, negated, as net loss.
+                  -- (a rollback counts in its bet's hour, where the bet counted).
+                  select e.account_id, date_trunc('hour', coalesce(b.created_at, e.created_at), 'UTC'),
+                         case p.kind when 'bet' then -p.moved when 'rollback' then -p.moved else 0 end, -p.moved
+                  from wallet.provider_transactions p join wallet.ledger_entries e on e.id = p.entry_id
+                  left join wallet.provider_transactions b on p.kind = 'rollback' and b.provider_id = p.provider_id and b.transaction_id = p.bet_transaction_id) m
+                group by 1, 2)
      select coalesce(u.account_id, r.account_id) as account_id, coalesce(u.hour, r.hour) as hour,
             coalesce(u.wagered, 0) || '/' || coalesce(u.net_loss, 0) as stored, coalesce(r.wagered, 0) || '/' || coalesce(r.net_loss, 0) as computed
      from (select * from wallet.rg_usage where wagered <> 0 or net_loss <> 0) u full join r on r.account_id = u.account_id and r.hour = u.hour

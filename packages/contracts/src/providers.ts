@@ -1,0 +1,503 @@
+// Third-party game providers (aggregators, casino studios, sportsbooks) and the provider wallet
+// API they call for every bet, win and rollback (issue #44, docs/providers.md). Two surfaces:
+// - `/provider/v1`: called by a provider's server, signed with the provider's credential (the
+//   same canonical-string HMAC as operators, headers X-Provider-Key / X-Timestamp / X-Signature).
+//   Every money call carries the provider's own transaction id, which is its idempotency key:
+//   no Idempotency-Key header, no edge claim.
+// - the admin API: our team registers providers, their credentials, the operators they serve and
+//   their games.
+import { Type, type Static } from '@sinclair/typebox';
+import { Currency, EnvironmentSchema, List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
+import { defineOperations } from './operations.ts';
+import { defineMessages } from './messages.ts';
+import { CREDENTIAL_STATUSES, KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
+
+export const PROVIDER_KINDS = ['casino', 'sportsbook'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export const ProviderKindSchema = Type.Union(PROVIDER_KINDS.map((k) => Type.Literal(k)));
+
+/** The provider's own ids (transaction, round, bet slip, game code): what it sends, kept as text. */
+const ProviderRef = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description });
+
+// ---- the provider wallet API (/provider/v1) ------------------------------------------------------
+
+/** The provider API's base path beside /api/v1. */
+export const PROVIDER_API_PREFIX = '/provider/v1';
+
+/** A provider's key: `pk_test_…` (sandbox) or `pk_live_…` (production). */
+export const PROVIDER_KEY_FORMAT = /^pk_(test|live)_[A-Za-z0-9]{16,64}$/;
+
+export const ProviderTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 256, description: 'The session token we gave at launch (`pst_…`).' }) },
+  { additionalProperties: false },
+);
+
+export const ProviderSessionSchema = Type.Object(
+  {
+    playerId: idOf('plr'),
+    brandId: idOf('brd'),
+    currency: Currency,
+    /** What a bet can take now: the player's available − held. */
+    balance: Money,
+    gameCode: Type.String({ description: 'The provider game code the session was opened for.' }),
+    expiresAt: Timestamp,
+  },
+  { $id: 'ProviderSession' },
+);
+export type ProviderSession = Static<typeof ProviderSessionSchema>;
+
+export const ProviderBalanceSchema = Type.Object({ playerId: idOf('plr'), currency: Currency, balance: Money }, { $id: 'ProviderBalance' });
+
+/** A sports bet slip, kept with the bet (br-spa: listed in the regulator file). */
+export const BetSlipSchema = Type.Object(
+  {
+    sport: Type.String({ minLength: 1, maxLength: 64 }),
+    event: Type.String({ minLength: 1, maxLength: 256 }),
+    market: Type.String({ minLength: 1, maxLength: 128 }),
+    selection: Type.String({ minLength: 1, maxLength: 128 }),
+    odds: Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]{1,4})?$', description: 'Decimal odds, e.g. 2.35' }),
+    eventStartsAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'BetSlip' },
+);
+export type BetSlip = Static<typeof BetSlipSchema>;
+
+export const SPORTS_OUTCOMES = ['won', 'lost', 'void', 'cashout', 'half_won', 'half_lost'] as const;
+export type SportsOutcome = (typeof SPORTS_OUTCOMES)[number];
+
+export const ProviderBetBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this bet: the same id again is the same bet."),
+    token: Type.String({ minLength: 1, maxLength: 256 }),
+    roundId: ProviderRef('The round (casino) or the bet slip (sportsbook) this bet belongs to.'),
+    gameCode: ProviderRef('The provider game code.'),
+    amount: MoneyInput,
+    currency: Currency,
+    slip: Type.Optional(BetSlipSchema),
+  },
+  { additionalProperties: false, $id: 'ProviderBet' },
+);
+export type ProviderBet = Static<typeof ProviderBetBody>;
+
+/** 0 allowed: a lost round or bet settles with a win of 0.00. */
+const CreditAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,6})(\\.[0-9]{1,2})?$', maxLength: 16, description: 'Decimal, 0 up to 1000000.00' });
+
+export const ProviderWinBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this win."),
+    playerId: idOf('plr'),
+    roundId: ProviderRef('The round or bet slip the win settles.'),
+    amount: CreditAmount,
+    currency: Currency,
+    /** True when no more bets or wins of this round will come (a sports bet is settled). */
+    roundClosed: Type.Optional(Type.Boolean({ default: true })),
+    outcome: Type.Optional(
+      Type.Union(
+        SPORTS_OUTCOMES.map((o) => Type.Literal(o)),
+        { description: 'Sportsbook only: how the bet settled.' },
+      ),
+    ),
+  },
+  { additionalProperties: false, $id: 'ProviderWin' },
+);
+export type ProviderWin = Static<typeof ProviderWinBody>;
+
+export const ProviderRollbackBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this rollback."),
+    playerId: idOf('plr'),
+    betTransactionId: ProviderRef('The id of the bet to cancel.'),
+    roundId: ProviderRef('The round or bet slip of that bet.'),
+  },
+  { additionalProperties: false, $id: 'ProviderRollback' },
+);
+export type ProviderRollback = Static<typeof ProviderRollbackBody>;
+
+export const ProviderCorrectionBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this correction."),
+    playerId: idOf('plr'),
+    roundId: ProviderRef('The settled bet slip (or round) this corrects.'),
+    amount: Type.String({ pattern: '^-?(0|[1-9][0-9]{0,6})(\\.[0-9]{1,2})?$', maxLength: 17, description: 'Signed: + a credit, − a debit.' }),
+    currency: Currency,
+    reason: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false, $id: 'ProviderCorrection' },
+);
+export type ProviderCorrection = Static<typeof ProviderCorrectionBody>;
+
+export const PROVIDER_TRANSACTION_KINDS = ['bet', 'win', 'rollback', 'correction'] as const;
+export type ProviderTransactionKind = (typeof PROVIDER_TRANSACTION_KINDS)[number];
+
+export const ProviderTransactionResultSchema = Type.Object(
+  {
+    transactionId: Type.String(),
+    kind: Type.Union(PROVIDER_TRANSACTION_KINDS.map((k) => Type.Literal(k))),
+    playerId: idOf('plr'),
+    roundId: Type.String(),
+    currency: Currency,
+    /** The amount this call moved on the player (signed); a rollback of a bet never received moved 0.00. */
+    moved: Money,
+    /** The player's available − held right after this transaction (a replay answers the first call's). */
+    balance: Money,
+    /** True when this transaction id was already processed: nothing moved now. */
+    replayed: Type.Boolean(),
+    createdAt: Timestamp,
+  },
+  { $id: 'ProviderTransactionResult' },
+);
+export type ProviderTransactionResult = Static<typeof ProviderTransactionResultSchema>;
+
+const WALLET_ERRORS = ['SESSION_TOKEN_INVALID', 'TRANSACTION_CONFLICT'] as const;
+
+export const providerOperations = defineOperations({
+  providerAuthenticate: {
+    id: 'providerAuthenticate',
+    method: 'POST',
+    path: '/authenticate',
+    subject: 'wallet.provider.authenticate',
+    tag: 'Provider wallet',
+    summary: 'Exchange a session token for the player, currency and balance',
+    body: ProviderTokenBody,
+    response: ProviderSessionSchema,
+    status: 200,
+    errors: ['SESSION_TOKEN_INVALID', 'SESSION_TOKEN_EXPIRED'],
+  },
+  providerBalance: {
+    id: 'providerBalance',
+    method: 'POST',
+    path: '/balance',
+    subject: 'wallet.provider.balance',
+    tag: 'Provider wallet',
+    summary: "The player's balance (an expired session token still reads it)",
+    body: ProviderTokenBody,
+    response: ProviderBalanceSchema,
+    status: 200,
+    errors: ['SESSION_TOKEN_INVALID'],
+  },
+  providerBet: {
+    id: 'providerBet',
+    method: 'POST',
+    path: '/bets',
+    subject: 'wallet.provider.bet',
+    tag: 'Provider wallet',
+    summary: 'Debit a bet (idempotent on transactionId)',
+    body: ProviderBetBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: [
+      ...WALLET_ERRORS,
+      'SESSION_TOKEN_EXPIRED',
+      'CURRENCY_MISMATCH',
+      'INSUFFICIENT_FUNDS',
+      'PLAYER_NOT_ACTIVE',
+      'KYC_NOT_APPROVED',
+      'RG_BLOCKED',
+      'PLAYER_IMPEDED',
+      'OPERATOR_SUSPENDED',
+      'PROVIDER_DISABLED',
+      'PROVIDER_NOT_ENABLED',
+      'GAME_DISABLED',
+      'BET_ROLLED_BACK',
+      'ROUND_CLOSED',
+    ],
+  },
+  providerWin: {
+    id: 'providerWin',
+    method: 'POST',
+    path: '/wins',
+    subject: 'wallet.provider.win',
+    tag: 'Provider wallet',
+    summary: 'Credit a win or settle a bet (0.00 for a loss); accepted whatever became of the session',
+    body: ProviderWinBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: ['TRANSACTION_CONFLICT', 'ROUND_NOT_FOUND', 'CURRENCY_MISMATCH', 'ROUND_CLOSED'],
+  },
+  providerRollback: {
+    id: 'providerRollback',
+    method: 'POST',
+    path: '/rollbacks',
+    subject: 'wallet.provider.rollback',
+    tag: 'Provider wallet',
+    summary: 'Cancel a bet: its money back, once (a bet never received is recorded as cancelled)',
+    body: ProviderRollbackBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: ['TRANSACTION_CONFLICT', 'BET_ALREADY_SETTLED'],
+  },
+  providerCorrection: {
+    id: 'providerCorrection',
+    method: 'POST',
+    path: '/corrections',
+    subject: 'wallet.provider.correction',
+    tag: 'Provider wallet',
+    summary: 'Correct a settled bet (a resettlement): a credit, or a debit taken up to the balance',
+    body: ProviderCorrectionBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: ['TRANSACTION_CONFLICT', 'ROUND_NOT_FOUND', 'CURRENCY_MISMATCH', 'ROUND_NOT_SETTLED'],
+  },
+});
+
+export const ProviderCredentialRecordSchema = Type.Object({
+  providerId: Type.String(),
+  providerName: Type.String(),
+  providerStatus: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+  environment: EnvironmentSchema,
+  allowedIps: Type.Array(Type.String()),
+  /** The signing secret, sealed with SECRETS_MASTER_KEY (the gateway opens it). */
+  secretSealed: Type.String(),
+  expiresAt: Nullable(Timestamp),
+});
+export type ProviderCredentialRecord = Static<typeof ProviderCredentialRecordSchema>;
+
+/** The gateway's lookup of a provider key by its SHA-256 (a miss of its cache): the wallet owns provider credentials. */
+export const providerMessages = defineMessages({
+  credential: {
+    subject: 'wallet.provider.credential',
+    body: Type.Object({ keyHash: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+    reply: Type.Object({ credential: Nullable(ProviderCredentialRecordSchema) }),
+  },
+});
+/** Broadcast when our team changes a provider: gateways drop its cached credentials. */
+export const providerInvalidateSubject = (prefix: string) => `${prefix}.gateway.provider-invalidate`;
+
+// ---- the admin API: providers, their credentials, operators and games --------------------------
+
+export const ProviderSchema = Type.Object(
+  {
+    id: idOf('prv'),
+    name: Type.String(),
+    kind: ProviderKindSchema,
+    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+    launchUrl: Nullable(Type.String()),
+    launchTimeoutMs: Type.Integer(),
+    allowedIps: Type.Array(Type.String()),
+    /** Casino: a round left open longer is listed for our team (GET /admin/providers/{id}/open-rounds). */
+    openRoundLimitMinutes: Type.Integer(),
+    /** Operators this provider's games are offered to. */
+    operatorIds: Type.Array(Type.String()),
+    createdAt: Timestamp,
+  },
+  { $id: 'Provider' },
+);
+export type Provider = Static<typeof ProviderSchema>;
+
+export const ProviderCredentialSchema = Type.Object(
+  {
+    id: idOf('cred'),
+    environment: EnvironmentSchema,
+    keyPrefix: Type.String(),
+    status: Type.Union(CREDENTIAL_STATUSES.map((s) => Type.Literal(s))),
+    expiresAt: Nullable(Timestamp),
+    revokedAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+  },
+  { $id: 'ProviderCredential' },
+);
+export const IssuedProviderCredentialSchema = Type.Object(
+  {
+    credential: ProviderCredentialSchema,
+    /** Shown once. */
+    key: Type.String(),
+    /** Shown once. */
+    secret: Type.String(),
+  },
+  { $id: 'IssuedProviderCredential' },
+);
+
+export const ProviderGameSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Our game id (gm_…)' }),
+    providerId: idOf('prv'),
+    gameCode: Type.String(),
+    name: Type.String(),
+    category: Type.String(),
+    enabled: Type.Boolean(),
+  },
+  { $id: 'ProviderGame' },
+);
+
+export const OpenRoundSchema = Type.Object({
+  providerId: idOf('prv'),
+  roundId: Type.String(),
+  playerId: idOf('plr'),
+  brandId: idOf('brd'),
+  gameCode: Type.String(),
+  staked: Money,
+  openedAt: Timestamp,
+});
+
+const ProviderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const HttpsUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
+const AllowedIps = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 });
+
+export const providerAdminOperations = defineOperations({
+  adminCreateProvider: {
+    id: 'adminCreateProvider',
+    subject: 'wallet.admin.providers.create',
+    method: 'POST',
+    path: '/admin/providers',
+    tag: 'Admin',
+    summary: 'Register a game provider (casino aggregator or sportsbook)',
+    body: Type.Object(
+      {
+        name: Type.String({ minLength: 2, maxLength: 200 }),
+        kind: ProviderKindSchema,
+        launchUrl: Type.Optional(Nullable(HttpsUrl)),
+        launchTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 30_000 })),
+        allowedIps: Type.Optional(AllowedIps),
+        openRoundLimitMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: ProviderSchema,
+    status: 201,
+  },
+  adminListProviders: {
+    id: 'adminListProviders',
+    subject: 'wallet.admin.providers.list',
+    method: 'GET',
+    path: '/admin/providers',
+    tag: 'Admin',
+    summary: 'List providers',
+    response: List(ProviderSchema),
+    status: 200,
+  },
+  adminGetProvider: {
+    id: 'adminGetProvider',
+    subject: 'wallet.admin.providers.get',
+    method: 'GET',
+    path: '/admin/providers/:id',
+    tag: 'Admin',
+    summary: 'Read a provider',
+    params: ProviderIdParams,
+    response: ProviderSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminUpdateProvider: {
+    id: 'adminUpdateProvider',
+    subject: 'wallet.admin.providers.update',
+    method: 'PUT',
+    path: '/admin/providers/:id',
+    tag: 'Admin',
+    summary: 'Change a provider: enable or disable it, its launch URL and timeout, allowed addresses, open-round limit',
+    params: ProviderIdParams,
+    body: Type.Object(
+      {
+        status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
+        launchUrl: Type.Optional(Nullable(HttpsUrl)),
+        launchTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 30_000 })),
+        allowedIps: Type.Optional(AllowedIps),
+        openRoundLimitMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 525_600 })),
+      },
+      { additionalProperties: false },
+    ),
+    response: ProviderSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminSetProviderOperator: {
+    id: 'adminSetProviderOperator',
+    subject: 'wallet.admin.providers.setOperator',
+    method: 'PUT',
+    path: '/admin/providers/:id/operators/:operatorId',
+    tag: 'Admin',
+    summary: "Offer (enabled: true) or withdraw (false) a provider's games to an operator",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), operatorId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    body: Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false }),
+    response: ProviderSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminListProviderCredentials: {
+    id: 'adminListProviderCredentials',
+    subject: 'wallet.admin.providers.credentials',
+    method: 'GET',
+    path: '/admin/providers/:id/credentials',
+    tag: 'Admin',
+    summary: "A provider's keys (prefixes and states, never secrets)",
+    params: ProviderIdParams,
+    response: List(ProviderCredentialSchema),
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminIssueProviderCredential: {
+    id: 'adminIssueProviderCredential',
+    subject: 'wallet.admin.providers.issueCredential',
+    method: 'POST',
+    path: '/admin/providers/:id/credentials',
+    tag: 'Admin',
+    summary:
+      "Issue a provider key and secret for an environment (shown once); with overlapMinutes, the environment's keys in force end after that overlap (a rotation)",
+    params: ProviderIdParams,
+    body: Type.Object(
+      {
+        environment: EnvironmentSchema,
+        overlapMinutes: Type.Optional(Type.Integer({ minimum: 0, maximum: KEY_ROTATION_OVERLAP_MINUTES.max })),
+      },
+      { additionalProperties: false },
+    ),
+    response: IssuedProviderCredentialSchema,
+    status: 201,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminRevokeProviderCredential: {
+    id: 'adminRevokeProviderCredential',
+    subject: 'wallet.admin.providers.revokeCredential',
+    method: 'POST',
+    path: '/admin/providers/:id/credentials/:credentialId/revoke',
+    tag: 'Admin',
+    summary: 'Revoke a provider key at once',
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), credentialId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    response: ProviderCredentialSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND', 'CREDENTIAL_NOT_FOUND'],
+  },
+  adminListProviderGames: {
+    id: 'adminListProviderGames',
+    subject: 'wallet.admin.providers.games',
+    method: 'GET',
+    path: '/admin/providers/:id/games',
+    tag: 'Admin',
+    summary: "A provider's games in the catalogue",
+    params: ProviderIdParams,
+    response: List(ProviderGameSchema),
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminPutProviderGame: {
+    id: 'adminPutProviderGame',
+    subject: 'wallet.admin.providers.putGame',
+    method: 'PUT',
+    path: '/admin/providers/:id/games/:gameCode',
+    tag: 'Admin',
+    summary: "Add or change one of a provider's games (its code, name, category; enabled)",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), gameCode: ProviderRef('The provider game code.') }),
+    body: Type.Object(
+      {
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        category: Type.String({ minLength: 1, maxLength: 64 }),
+        enabled: Type.Optional(Type.Boolean({ default: true })),
+      },
+      { additionalProperties: false },
+    ),
+    response: ProviderGameSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminListOpenRounds: {
+    id: 'adminListOpenRounds',
+    subject: 'wallet.admin.providers.openRounds',
+    method: 'GET',
+    path: '/admin/providers/:id/open-rounds',
+    tag: 'Admin',
+    summary: "A casino provider's rounds left open past its limit (oldest first)",
+    params: ProviderIdParams,
+    response: List(OpenRoundSchema),
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+});

@@ -1,0 +1,73 @@
+// The rules of a provider's transaction ids (docs/providers.md, "Exactly once"): the same id again
+// is the same call, answered as the first was (marked replayed) and moving nothing; the same id
+// for another call is a conflict that moves nothing.
+import { AppError, type ProviderTransactionKind, type ProviderTransactionResult } from '@bo/contracts';
+import { compareMoney } from '@bo/service-kit';
+
+/** What a call asks, to be compared with what an earlier call under its id asked. */
+export interface CallShape {
+  kind: ProviderTransactionKind;
+  playerId?: string;
+  roundId: string;
+  /** Signed, for the player (a bet's is negative); absent for a rollback, whose amount is its bet's. */
+  requested?: string;
+  currency?: string;
+  betTransactionId?: string;
+}
+
+/** The fields an earlier row under the same id keeps of its call. */
+export interface KeptCall {
+  transactionId: string;
+  kind: ProviderTransactionKind;
+  playerId: string;
+  roundId: string;
+  requested: string;
+  currency: string;
+  betTransactionId: string | null;
+  neverReceived: boolean;
+}
+
+/**
+ * The earlier call under this id is this call: nothing to do but answer it again. A different call
+ * is TRANSACTION_CONFLICT naming what differs; a bet whose id a rollback took first (it was never
+ * received) is BET_ROLLED_BACK.
+ */
+export function assertSameCall(kept: KeptCall, call: CallShape): void {
+  if (kept.neverReceived && call.kind === 'bet') {
+    throw new AppError('BET_ROLLED_BACK', undefined, { transactionId: kept.transactionId });
+  }
+  const differs: string[] = [];
+  if (kept.kind !== call.kind || kept.neverReceived) differs.push('kind');
+  if (call.playerId !== undefined && kept.playerId !== call.playerId) differs.push('playerId');
+  if (kept.roundId !== call.roundId) differs.push('roundId');
+  if (call.currency !== undefined && kept.currency !== call.currency) differs.push('currency');
+  if (call.requested !== undefined && compareMoney(kept.requested, call.requested) !== 0) differs.push('amount');
+  if ((call.betTransactionId ?? null) !== kept.betTransactionId) differs.push('betTransactionId');
+  if (differs.length > 0) throw new AppError('TRANSACTION_CONFLICT', undefined, { transactionId: kept.transactionId, differs });
+}
+
+export function toResult(
+  row: {
+    transactionId: string;
+    kind: ProviderTransactionKind;
+    playerId: string;
+    roundId: string;
+    currency: string;
+    moved: string;
+    balanceAfter: string;
+    createdAt: string;
+  },
+  replayed: boolean,
+): ProviderTransactionResult {
+  return {
+    transactionId: row.transactionId,
+    kind: row.kind,
+    playerId: row.playerId,
+    roundId: row.roundId,
+    currency: row.currency,
+    moved: row.moved,
+    balance: row.balanceAfter,
+    replayed,
+    createdAt: row.createdAt,
+  };
+}

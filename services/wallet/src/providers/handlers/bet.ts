@@ -1,0 +1,156 @@
+// wallet.provider.bet (POST /provider/v1/bets). Checks in order (docs/providers.md, "Bets"):
+// the transaction id (a replay answers the first answer; a conflict moves nothing) → the session
+// token (unknown, expired) → currency → the provider, its offer to the operator, the game → the
+// operator (suspended) → the player (exists, KYC, impeded, self-excluded, paused, status) → the
+// money in one statement (available − held covers it; br-spa and players with limits: the limits,
+// on the player's locked row, as our own rounds are held) → insufficient funds with the balance.
+import {
+  AppError,
+  isAppError,
+  newId,
+  operatorMessages,
+  type PlayerState,
+  type ProviderBet,
+  type ProviderTransactionResult,
+  type providerOperations,
+  type RgRules,
+} from '@bo/contracts';
+import { crashPoint, playerStatesOf, providerScopeOf, ruleClock, uniqueViolation, type HandlerOf } from '@bo/service-kit';
+import { ensureProviderClearingAccount, playerAccountId, stakeableNow } from '../../ledger/index.ts';
+import { announceLimitReached, assertPlayerExists, assertPlayerMayPlay, hashSessionToken } from '../../games/index.ts';
+import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';
+import { assertSameCall, toResult } from '../domain/transactions.ts';
+import { failedCondition, postBet, type BetPosting } from '../store/postings.ts';
+import { findRound, findSession, findTransaction, type SessionStanding } from '../store/reads.ts';
+import type { ProvidersContext } from './context.ts';
+
+/** The earlier answer under this id, or undefined when the id is new (throws on a conflict). */
+async function replayOf(ctx: ProvidersContext, providerId: string, body: ProviderBet): Promise<ProviderTransactionResult | undefined> {
+  const kept = await findTransaction(ctx.deps.sql, providerId, body.transactionId);
+  if (!kept) return undefined;
+  assertSameCall(kept, { kind: 'bet', roundId: body.roundId, requested: `-${body.amount}`, currency: body.currency });
+  return toResult(kept, true);
+}
+
+function assertSessionTakesBets(s: SessionStanding | undefined, body: ProviderBet, now: Date): asserts s is SessionStanding {
+  if (!s) throw new AppError('SESSION_TOKEN_INVALID');
+  if (s.expiresAt.getTime() <= now.getTime()) throw new AppError('SESSION_TOKEN_EXPIRED', undefined, { expiredAt: s.expiresAt.toISOString() });
+  if (body.currency !== s.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: s.currency });
+  if (!s.providerEnabled) throw new AppError('PROVIDER_DISABLED');
+  if (!s.operatorEnabled) throw new AppError('PROVIDER_NOT_ENABLED');
+  if (!s.betGame) throw new AppError('GAME_NOT_FOUND', `The provider has no game ${body.gameCode} in our catalogue.`);
+  if (!s.betGame.enabled) throw new AppError('GAME_DISABLED');
+}
+
+/**
+ * The bet of a player with limits: first as one statement checked against the counters on the
+ * player's row; when it writes nothing, again in one transaction under the row's lock with the
+ * counters seeded from wallet.rg_usage and the limits checked (a refusal names its limit), as
+ * games' real rounds do (games/handlers/real-round.ts).
+ */
+async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting) {
+  const limits = roundLimitsOf(rules, bet.at);
+  const fast = await postBet(ctx.deps.sql, bet, limits);
+  if (fast) return fast;
+  const outcome = await ctx.deps.sql.transaction(async (tx) => {
+    const accountId = playerAccountId(bet.brandId, bet.playerId, bet.currency);
+    if ((await recordActivity(tx, accountId, bet.at)) === undefined) return { posted: undefined };
+    const usage = await seedCounters(tx, accountId, limits.timeZone, bet.at);
+    try {
+      checkRoundLimits(rules, usage, bet.amount, bet.at);
+    } catch (e) {
+      if (isAppError(e) && e.code === 'RG_BLOCKED') return { refused: e };
+      throw e;
+    }
+    return { posted: await postBet(tx, bet, limits) };
+  });
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.posted;
+}
+
+async function placeBet(ctx: ProvidersContext, providerId: string, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
+  const replay = await replayOf(ctx, providerId, body);
+  if (replay) return replay;
+  const now = ruleClock.now();
+  const session = await findSession(ctx.deps.sql, providerId, hashSessionToken(body.token), body.gameCode);
+  assertSessionTakesBets(session, body, now);
+  const operator = await ctx.deps.call<{ status: 'active' | 'suspended' | null }>(
+    operatorMessages.status.subject,
+    { operatorId: session.operatorId },
+    { requestId },
+  );
+  if (operator.status !== 'active') throw new AppError('OPERATOR_SUSPENDED');
+  const state: PlayerState = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
+  assertPlayerExists(state);
+  assertPlayerMayPlay(state, now);
+
+  const bet: BetPosting = {
+    id: newId('providerTransaction'),
+    providerId,
+    transactionId: body.transactionId,
+    roundId: body.roundId,
+    roundKind: session.providerKind === 'sportsbook' ? 'sports' : 'casino',
+    operatorId: session.operatorId,
+    brandId: session.brandId,
+    environment: session.environment,
+    playerId: session.playerId,
+    currency: session.currency,
+    gameId: session.betGame!.id,
+    amount: body.amount,
+    slip: body.slip ?? null,
+    at: now,
+    clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, session.brandId, providerId, session.currency),
+  };
+  // A death here leaves nothing: the bet is one statement, written whole or not at all.
+  crashPoint('wallet.provider.bet.before-post');
+  const posted = needsRoundGuard(state.rg, now)
+    ? await guardedBet(ctx, state.rg, bet).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
+    : await postBet(ctx.deps.sql, bet);
+  if (posted) {
+    // Committed; the provider may never hear of it. Its retry with the same id gets this answer.
+    crashPoint('wallet.provider.bet.after-commit');
+    return {
+      transactionId: body.transactionId,
+      kind: 'bet',
+      playerId: session.playerId,
+      roundId: body.roundId,
+      currency: session.currency,
+      moved: `-${bet.amount}`,
+      balance: posted.balanceAfter,
+      replayed: false,
+      createdAt: posted.createdAt instanceof Date ? posted.createdAt.toISOString() : new Date(posted.createdAt).toISOString(),
+    };
+  }
+  // Nothing written: the same id committed meanwhile, or not enough money.
+  const prior = await replayOf(ctx, providerId, body);
+  if (prior) return prior;
+  throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the balance.', {
+    balance: await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency),
+  });
+}
+
+/** Why the round took no bet: closed, or another player's (the provider's round ids are per player). */
+async function roundRefusal(ctx: ProvidersContext, providerId: string, body: ProviderBet): Promise<AppError> {
+  const round = await findRound(ctx.deps.sql, providerId, body.roundId);
+  if (round && round.status !== 'open' && round.status !== 'voided')
+    return new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
+  return new AppError('TRANSACTION_CONFLICT', 'This roundId belongs to another player, brand or currency.', { roundId: body.roundId });
+}
+
+export function providerBet(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerBet> {
+  return async (req) => {
+    const { providerId } = providerScopeOf(req);
+    try {
+      return { status: 200, body: await placeBet(ctx, providerId, req.body, req.ctx.requestId) };
+    } catch (e) {
+      // The same id committed by a concurrent copy of this call: its answer is this one's.
+      if (uniqueViolation(e) !== undefined) return { status: 200, body: (await replayOf(ctx, providerId, req.body)) ?? raise(e) };
+      if (failedCondition(e) === 'round') throw await roundRefusal(ctx, providerId, req.body);
+      throw e;
+    }
+  };
+}
+
+function raise(e: unknown): never {
+  throw e;
+}

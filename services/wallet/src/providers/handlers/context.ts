@@ -1,0 +1,6 @@
+import type { ServiceDeps } from '@bo/service-kit';
+import type { WalletConfig } from '../../config.ts';
+
+export interface ProvidersContext {
+  deps: ServiceDeps<WalletConfig>;
+}

@@ -1,0 +1,37 @@
+// The providers module of the wallet (docs/providers.md): third-party game providers, their keys
+// and games, and the provider wallet API they call for every bet, win and rollback. It lives in the
+// wallet because a provider's bet is the player's money, posted by the one ledger writer in the
+// same statement as its record.
+import { providerAdminOperations, providerOperations } from '@bo/contracts';
+import { handle, type Handler, type ServiceModule } from '@bo/service-kit';
+import type { WalletConfig } from '../config.ts';
+import { providerMigrations } from './store/migrations.ts';
+import { adminProviderHandlers } from './handlers/admin.ts';
+import { providerBet } from './handlers/bet.ts';
+import { credentialLookup } from './handlers/credential.ts';
+import { providerAuthenticate, providerBalance } from './handlers/sessions.ts';
+import { providerCorrection, providerRollback, providerWin } from './handlers/settle.ts';
+import type { ProvidersContext } from './handlers/context.ts';
+
+export const providersModule: ServiceModule<WalletConfig> = {
+  entities: [],
+  migrations: providerMigrations,
+  handlers: (deps) => {
+    const ctx: ProvidersContext = { deps };
+    const admin = adminProviderHandlers(ctx);
+    const adminHandlers: Record<string, Handler> = {};
+    for (const [id, fn] of Object.entries(admin)) {
+      Object.assign(adminHandlers, handle(providerAdminOperations[id as keyof typeof admin], fn as never));
+    }
+    return {
+      ...handle(providerOperations.providerAuthenticate, providerAuthenticate(ctx)),
+      ...handle(providerOperations.providerBalance, providerBalance(ctx)),
+      ...handle(providerOperations.providerBet, providerBet(ctx)),
+      ...handle(providerOperations.providerWin, providerWin(ctx)),
+      ...handle(providerOperations.providerRollback, providerRollback(ctx)),
+      ...handle(providerOperations.providerCorrection, providerCorrection(ctx)),
+      ...credentialLookup(ctx),
+      ...adminHandlers,
+    };
+  },
+};

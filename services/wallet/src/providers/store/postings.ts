@@ -1,0 +1,316 @@
+// The money of a provider's call, in ONE statement each (its own transaction), through the one
+// ledger writer's `postOnPlayerRow` (docs/money.md, docs/providers.md):
+//   bet         player −amount, the brand's clearing account with the provider +amount
+//   win         player +amount, clearing −amount        (a win of 0.00: zeroMove, no money)
+//   rollback    player +bet's amount, clearing −amount
+//   correction  player ±amount, clearing ∓amount
+// The player's row is updated first (its lock serialises every money move of the player); the same
+// statement writes the provider transaction row (keyed by provider + the provider's transaction
+// id: the primary key is the backstop of exactly once), the round's row, and the player's
+// responsible-gaming usage, so they all commit together or not at all. The ledger source
+// `provider:<providerId>:<transactionId>` is unique too.
+//
+// Conditions on OTHER rows than the player's (the round still open, the bet not rolled back yet)
+// are UPDATEs of those rows inside the statement, guarded by `wallet.must(...)` in the final
+// select: an UPDATE re-reads a row that changed while it waited for its lock, where a subquery
+// would read the statement's snapshot. When the condition no longer holds, the statement fails
+// whole (`must:<what>`) and the caller reads again what happened.
+import type { BetSlip, Environment, ProviderTransactionKind } from '@bo/contracts';
+import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
+import { playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
+import { creditCounterParts, roundCounterParts, UNCOUNTED, usageUndo, usageUpsert, type RoundLimits } from '../../rg/index.ts';
+
+export interface PostedMove {
+  balanceAfter: string;
+  createdAt: Date;
+}
+
+/** What every provider transaction row carries. */
+interface TransactionKey {
+  /** Ours (`ptx_…`). */
+  id: string;
+  providerId: string;
+  transactionId: string;
+  roundId: string;
+  brandId: string;
+  playerId: string;
+  currency: string;
+  clearingAccountId: string;
+  at: Date;
+}
+
+export interface BetPosting extends TransactionKey {
+  roundKind: 'casino' | 'sports';
+  operatorId: string;
+  environment: Environment;
+  gameId: string;
+  amount: string;
+  slip: BetSlip | null;
+}
+
+const MUST_FAILED = /^must:([a-z_]+)$/;
+/** The condition a statement's `wallet.must` found false, or undefined for any other error. */
+export function failedCondition(e: unknown): string | undefined {
+  const m = e instanceof Error ? MUST_FAILED.exec(e.message) : null;
+  return m?.[1];
+}
+
+const negated = (m: string) => formatMoney(subMoney(0, m));
+const source = (t: TransactionKey) => `provider:${t.providerId}:${t.transactionId}`;
+
+const TX_COLUMNS =
+  'provider_id, transaction_id, id, kind, round_id, bet_transaction_id, brand_id, player_id, currency, requested, moved, balance_after, entry_id, created_at';
+
+/**
+ * Debits a bet; undefined when nothing was written: no account, not enough (`available − held`),
+ * this transaction id is taken, or (with `limits`) the counters are not of the current periods or
+ * a limit does not hold. Throws `must:round` when the round is closed or another player's.
+ */
+export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimits): Promise<PostedMove | undefined> {
+  const amount = formatMoney(b.amount);
+  const counters = limits ? roundCounterParts(limits, b.at, amount, amount) : undefined;
+  const usage = usageUpsert('u', b.at, amount, amount, counters ? 'a.rg_gap_seconds' : '0');
+  const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
+    accountId: playerAccountId(b.brandId, b.playerId, b.currency),
+    brandId: b.brandId,
+    currency: b.currency,
+    referenceId: b.id,
+    transactions: [{ source: source(b), type: 'BET', amount: `-${amount}`, clearingAccountId: b.clearingAccountId }],
+    alsoSet: counters?.set ?? UNCOUNTED,
+    onlyIf: {
+      text: `and available - held >= ?::numeric
+                  and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
+      params: [amount, b.providerId, b.transactionId, ...(counters?.onlyIf.params ?? [])],
+    },
+    ...(counters ? { alsoReturns: counters.returns } : {}),
+    alsoWith: ([bet]) => ({
+      // A round whose bets were all rolled back (voided) opens again with a new bet.
+      text: `r as (insert into wallet.provider_rounds (provider_id, round_id, kind, operator_id, brand_id, environment, player_id, currency, game_id, bets, staked, slip, opened_at)
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?::numeric, ?::jsonb, a.at from a
+           on conflict (provider_id, round_id) do update
+             set bets = wallet.provider_rounds.bets + 1, staked = wallet.provider_rounds.staked + excluded.staked, status = 'open', closed_at = null
+             where wallet.provider_rounds.status in ('open', 'voided') and wallet.provider_rounds.player_id = excluded.player_id
+               and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
+           returning 1),
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
+           select ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+           returning 1),
+     ${usage.text}`,
+      params: [
+        b.providerId,
+        b.roundId,
+        b.roundKind,
+        b.operatorId,
+        b.brandId,
+        b.environment,
+        b.playerId,
+        b.currency,
+        b.gameId,
+        amount,
+        b.slip ? JSON.stringify(b.slip) : null,
+        b.providerId,
+        b.transactionId,
+        b.id,
+        b.roundId,
+        b.brandId,
+        b.playerId,
+        b.currency,
+        `-${amount}`,
+        `-${amount}`,
+        bet!.playerEntryId,
+        ...usage.params,
+      ],
+    }),
+    returning: `a.available - a.held as balance_after, a.at, wallet.must(exists (select 1 from r), 'round')`,
+  });
+  return row ? { balanceAfter: formatMoney(row.balance_after), createdAt: row.at } : undefined;
+}
+
+export interface CreditPosting extends TransactionKey {
+  kind: Exclude<ProviderTransactionKind, 'bet'>;
+  /** What the provider asked (signed, for the player). */
+  requested: string;
+  /** What moves (signed): a correction's debit is taken up to the balance. */
+  amount: string;
+  /** A rollback's bet. */
+  betTransactionId?: string;
+  /** When the move counts in the player's usage: a rollback's, when its bet was placed (the bet is undone where it counted). */
+  usageAt?: Date;
+  /** A win: the round closes with it (settled), with the sports outcome when given. */
+  roundClosed?: boolean;
+  outcome?: string | null;
+}
+
+/** The ledger type of each kind of move. */
+const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION' } as const;
+
+/** The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time. */
+function roundChange(c: CreditPosting, moved: string): { text: string; params: unknown[] } {
+  const where = 'provider_id = ? and round_id = ? and player_id = ?';
+  const key = [c.providerId, c.roundId, c.playerId];
+  switch (c.kind) {
+    case 'win':
+      return {
+        text: `r as (update wallet.provider_rounds set wins = wins + 1, won = won + ?::numeric,
+                  status = case when ?::boolean then 'settled' else status end,
+                  closed_at = case when ?::boolean then (select at from a) else closed_at end,
+                  outcome = coalesce(?::text, outcome)
+                where ${where} and status = 'open' returning 1)`,
+        params: [moved, c.roundClosed ?? true, c.roundClosed ?? true, c.outcome ?? null, ...key],
+      };
+    case 'rollback':
+      // The round of a bet with a win is settled: its bets are not rolled back. A round whose last
+      // bet is rolled back is voided.
+      return {
+        text: `r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
+                  status = case when bets = 1 then 'voided' else status end,
+                  closed_at = case when bets = 1 then (select at from a) else closed_at end
+                where ${where} and status = 'open' and wins = 0 returning 1),
+     b as (update wallet.provider_transactions set rolled_back_by = ?
+           where provider_id = ? and transaction_id = ? and kind = 'bet' and rolled_back_by is null returning 1)`,
+        params: [moved, ...key, c.transactionId, c.providerId, c.betTransactionId],
+      };
+    case 'correction':
+      return {
+        text: `r as (update wallet.provider_rounds set corrected = corrected + ?::numeric where ${where} and status = 'settled' returning 1)`,
+        params: [moved, ...key],
+      };
+  }
+}
+
+const mustOf = (c: CreditPosting) =>
+  c.kind === 'rollback'
+    ? `wallet.must(exists (select 1 from r), 'round') and wallet.must(exists (select 1 from b), 'bet')`
+    : `wallet.must(exists (select 1 from r), 'round')`;
+
+/**
+ * Posts a win, a rollback or a correction that moves money (amount ≠ 0). A debit (a correction's)
+ * only when `available − held` covers it; undefined when nothing was written (no account, not
+ * enough for a debit, this transaction id is taken). Throws `must:round` / `must:bet` when the
+ * round or the bet is no longer as the caller read it.
+ */
+export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<PostedMove | undefined> {
+  const moved = formatMoney(c.amount);
+  const debit = moved.startsWith('-');
+  const wagered = c.kind === 'rollback' ? negated(moved) : '0.00';
+  const netLoss = negated(moved);
+  const usage = c.kind === 'rollback' ? usageUndo('u', c.usageAt ?? c.at, wagered, netLoss) : usageUpsert('u', c.at, wagered, netLoss, '0');
+  const change = roundChange(c, moved);
+  const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
+    accountId: playerAccountId(c.brandId, c.playerId, c.currency),
+    brandId: c.brandId,
+    currency: c.currency,
+    referenceId: c.id,
+    transactions: [{ source: source(c), type: LEDGER_TYPE[c.kind], amount: moved, clearingAccountId: c.clearingAccountId }],
+    alsoSet: creditCounterParts(c.usageAt ?? c.at, wagered, netLoss),
+    onlyIf: {
+      text: `${debit ? 'and available - held >= ?::numeric ' : ''}and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)`,
+      params: [...(debit ? [negated(moved)] : []), c.providerId, c.transactionId],
+    },
+    alsoWith: ([move]) => ({
+      text: `${change.text},
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+           returning 1),
+     ${usage.text}`,
+      params: [
+        ...change.params,
+        c.providerId,
+        c.transactionId,
+        c.id,
+        c.kind,
+        c.roundId,
+        c.betTransactionId ?? null,
+        c.brandId,
+        c.playerId,
+        c.currency,
+        formatMoney(c.requested),
+        moved,
+        move!.playerEntryId,
+        ...usage.params,
+      ],
+    }),
+    returning: `a.available - a.held as balance_after, a.at, ${mustOf(c)}`,
+  });
+  return row ? { balanceAfter: formatMoney(row.balance_after), createdAt: row.at } : undefined;
+}
+
+/**
+ * A move of no money, recorded: a win of 0.00 (a lost round, which it may close: the round changes
+ * as postMove's would), or a second rollback of a bet already rolled back (`roundChanges` false).
+ * Throws `must:round` like postMove, and a unique violation when this transaction id is taken.
+ */
+export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChanges = true): Promise<PostedMove> {
+  const change = roundChanges && c.kind === 'win' ? roundChange(c, '0.00') : undefined;
+  const rows = await sql.query<{ balance_after: string; at: Date }>(
+    `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
+                          coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
+     ${change ? `${change.text},` : ''}
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
+           returning 1)
+     select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
+    [
+      playerAccountId(c.brandId, c.playerId, c.currency),
+      ...(change?.params ?? []),
+      c.providerId,
+      c.transactionId,
+      c.id,
+      c.kind,
+      c.roundId,
+      c.betTransactionId ?? null,
+      c.brandId,
+      c.playerId,
+      c.currency,
+      formatMoney(c.requested),
+    ],
+  );
+  const row = rows[0]!;
+  return { balanceAfter: formatMoney(row.balance_after), createdAt: row.at };
+}
+
+/**
+ * A rollback of a bet we never received: recorded, with a placeholder row under the bet's own id
+ * (never_received, rolled back by this rollback), so the bet arriving later finds its id taken
+ * and is refused. Both rows or neither. Undefined when either id is taken (the caller reads again).
+ */
+export async function postRollbackOfUnknownBet(
+  sql: SqlRunner,
+  c: Omit<CreditPosting, 'kind' | 'amount' | 'requested' | 'clearingAccountId'> & { betTransactionId: string },
+): Promise<PostedMove | undefined> {
+  try {
+    const rows = await sql.query<{ balance_after: string; at: Date }>(
+      `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
+                            coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
+       p as (insert into wallet.provider_transactions (${TX_COLUMNS}, rolled_back_by, never_received)
+             select ?, ?, ?, 'bet', ?, null, ?, ?, ?, 0, 0, a.balance, null, a.at, ?, true from a returning 1),
+       x as (insert into wallet.provider_transactions (${TX_COLUMNS})
+             select ?, ?, ?, 'rollback', ?, ?, ?, ?, ?, 0, 0, a.balance, null, a.at from a returning 1)
+       select a.balance as balance_after, a.at from a`,
+      [
+        playerAccountId(c.brandId, c.playerId, c.currency),
+        c.providerId,
+        c.betTransactionId,
+        `${c.id}_bet`,
+        c.roundId,
+        c.brandId,
+        c.playerId,
+        c.currency,
+        c.transactionId,
+        c.providerId,
+        c.transactionId,
+        c.id,
+        c.roundId,
+        c.betTransactionId,
+        c.brandId,
+        c.playerId,
+        c.currency,
+      ],
+    );
+    const row = rows[0];
+    return row ? { balanceAfter: formatMoney(row.balance_after), createdAt: row.at } : undefined;
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') return undefined;
+    throw e;
+  }
+}

@@ -1,0 +1,116 @@
+// What a provider call reads before it moves money: its transaction id's earlier row (a replay),
+// the session its token names with the provider's, operator's and game's standing, the round and
+// the bet it settles. Plain SQL, one indexed statement each.
+import type { Environment, ProviderTransactionKind } from '@bo/contracts';
+import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
+
+export interface TransactionRow {
+  id: string;
+  providerId: string;
+  transactionId: string;
+  kind: ProviderTransactionKind;
+  roundId: string;
+  betTransactionId: string | null;
+  brandId: string | null;
+  playerId: string;
+  currency: string;
+  requested: string;
+  moved: string;
+  balanceAfter: string;
+  rolledBackBy: string | null;
+  neverReceived: boolean;
+  createdAt: string;
+}
+
+const TX_SELECT = `select id, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
+  bet_transaction_id as "betTransactionId", brand_id as "brandId", player_id as "playerId", currency, requested::text, moved::text,
+  balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", created_at as "createdAt"
+  from wallet.provider_transactions`;
+
+const asTransaction = (r: TransactionRow): TransactionRow => ({
+  ...r,
+  requested: formatMoney(r.requested),
+  moved: formatMoney(r.moved),
+  balanceAfter: formatMoney(r.balanceAfter),
+  createdAt: isoTime(r.createdAt),
+});
+
+/** The provider's transaction with this id, if one was accepted. */
+export async function findTransaction(sql: SqlRunner, providerId: string, transactionId: string): Promise<TransactionRow | undefined> {
+  const [row] = await sql.query<TransactionRow>(`${TX_SELECT} where provider_id = ? and transaction_id = ?`, [providerId, transactionId]);
+  return row && asTransaction(row);
+}
+
+/** A session token's session, with what a bet on it must find in force. */
+export interface SessionStanding {
+  sessionId: string;
+  providerId: string;
+  operatorId: string;
+  brandId: string;
+  environment: Environment;
+  playerId: string;
+  currency: string;
+  gameId: string;
+  gameCode: string;
+  expiresAt: Date;
+  providerKind: 'casino' | 'sportsbook';
+  providerEnabled: boolean;
+  /** The provider's games are offered to the session's operator. */
+  operatorEnabled: boolean;
+  /** The game the call names (by code), when the provider has one by that code. */
+  betGame: { id: string; enabled: boolean } | null;
+}
+
+/** The session of a token (by its SHA-256) issued for this provider; `gameCode`: the game a bet names. */
+export async function findSession(sql: SqlRunner, providerId: string, tokenHash: string, gameCode?: string): Promise<SessionStanding | undefined> {
+  const [row] = await sql.query<Omit<SessionStanding, 'betGame'> & { betGameId: string | null; betGameEnabled: boolean | null }>(
+    `select s.id as "sessionId", s.provider_id as "providerId", s.operator_id as "operatorId", s.brand_id as "brandId", s.environment,
+            s.player_id as "playerId", s.currency, s.game_id as "gameId", sg.game_code as "gameCode", s.expires_at as "expiresAt",
+            p.kind as "providerKind", p.status = 'enabled' as "providerEnabled", po.operator_id is not null as "operatorEnabled",
+            g.id as "betGameId", g.enabled as "betGameEnabled"
+     from wallet.provider_sessions s
+     join wallet.providers p on p.id = s.provider_id
+     join wallet.games sg on sg.id = s.game_id
+     left join wallet.provider_operators po on po.provider_id = s.provider_id and po.operator_id = s.operator_id
+     left join wallet.games g on g.provider_id = s.provider_id and g.game_code = ?
+     where s.token_hash = ? and s.provider_id = ?`,
+    [gameCode ?? sqlNoGame, tokenHash, providerId],
+  );
+  if (!row) return undefined;
+  const { betGameId, betGameEnabled, ...session } = row;
+  return { ...session, expiresAt: new Date(row.expiresAt), betGame: betGameId ? { id: betGameId, enabled: betGameEnabled === true } : null };
+}
+/** No game code: matches no game (codes are printable, never empty). */
+const sqlNoGame = '';
+
+export interface RoundRow {
+  providerId: string;
+  roundId: string;
+  kind: 'casino' | 'sports';
+  brandId: string;
+  playerId: string;
+  currency: string;
+  gameId: string;
+  status: 'open' | 'settled' | 'voided';
+  bets: number;
+  wins: number;
+}
+
+export async function findRound(sql: SqlRunner, providerId: string, roundId: string): Promise<RoundRow | undefined> {
+  const [row] = await sql.query<RoundRow>(
+    `select provider_id as "providerId", round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency,
+            game_id as "gameId", status, bets, wins
+     from wallet.provider_rounds where provider_id = ? and round_id = ?`,
+    [providerId, roundId],
+  );
+  return row;
+}
+
+/** The player's currency in the brand where they have an account (a rollback names no currency); undefined without one. */
+export async function accountOfPlayer(sql: SqlRunner, playerId: string): Promise<{ brandId: string; currency: string } | undefined> {
+  const [row] = await sql.query<{ brandId: string; currency: string }>(
+    `select brand_id as "brandId", currency from wallet.accounts where kind = 'player' and player_id = ? order by created_at limit 1`,
+    [playerId],
+  );
+  return row;
+}

@@ -1,0 +1,291 @@
+// The provider wallet API in the wallet (docs/providers.md), against real Postgres and NATS with
+// the real players service: a provider registered by our team, a session launched through it,
+// then bets, wins, rollbacks and corrections as a provider's server sends them, with retries,
+// conflicts, refusals and concurrent copies. The operators service is a NATS responder here (its
+// status is all the wallet asks); the e2e suite runs the whole stack. Every test ends with
+// verifyLedger, which checks each provider transaction against its ledger transaction.
+import t from 'tap';
+import type { Test } from 'tap';
+import { randomBytes } from 'node:crypto';
+import { adminScope, gamesServicesWith, scopes, startFakeProvider, startGamesStack, type GamesStack } from '@bo/test-support';
+import { WalletConfigSchema } from '../src/config.ts';
+import { walletServiceWith } from '../src/service.ts';
+
+const services = gamesServicesWith(() => ({ service: walletServiceWith(), config: WalletConfigSchema }));
+const live = scopes.production;
+const txId = (label = 'tx') => `${label}-${randomBytes(6).toString('hex')}`;
+const code = (r: any) => (r.ok ? `ok:${r.status}` : r.error.code);
+
+async function assertLedgerSound(t: Test, h: GamesStack): Promise<void> {
+  const v = await h.verifyLedger();
+  t.same({ ok: v.ok, mismatches: v.mismatches, sum: v.sumOfAllBalances }, { ok: true, mismatches: [], sum: '0.00' }, 'verifyLedger holds');
+}
+
+t.test('the provider wallet API', async (t) => {
+  const h = await startGamesStack(t, services);
+  const fake = await startFakeProvider(t);
+  // The operators service's answer to the wallet's status question.
+  let operatorStatus: 'active' | 'suspended' = 'active';
+  const sub = h.wallet.nc.subscribe(`${h.prefix}.rpc.operators.status.get`, {
+    callback: (_e, msg) => msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: operatorStatus } })),
+  });
+  t.teardown(() => sub.unsubscribe());
+
+  const admin = async (subject: string, params: Record<string, string>, body?: unknown) => {
+    const r = await h.call(subject, adminScope, { params, ...(body === undefined ? {} : { body }) });
+    if (!r.ok) throw new Error(`${subject}: ${JSON.stringify(r)}`);
+    return r.body;
+  };
+  const provider = await admin('wallet.admin.providers.create', {}, { name: `Aggregator ${txId()}`, kind: 'casino', launchUrl: fake.url });
+  t.match(provider, { id: /^prv_/, kind: 'casino', status: 'enabled', operatorIds: [] });
+  const game = await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'sweet-fruits' }, { name: 'Sweet Fruits', category: 'slots' });
+  t.match(game, { id: /^gm_p_/, gameCode: 'sweet-fruits', enabled: true });
+  const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
+  const p = (op: string, body: unknown) => h.call(`wallet.provider.${op}`, pscope, { body });
+
+  t.test('the catalogue offers a provider game only to the operators it is enabled for', async (t) => {
+    const listed = async () => ((await h.call('games.list', live)) as any).body.data.map((g: any) => g.id);
+    t.notOk((await listed()).includes(game.id), 'not offered before the operator is enabled');
+    const player = await h.createPlayer(live, { kyc: 'aprovado' });
+    const refused = await h.call('games.sessions.create', live, { params: { playerId: player }, body: { gameId: game.id } });
+    t.equal(code(refused), 'GAME_NOT_FOUND', 'nor launched');
+    await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
+    t.ok((await listed()).includes(game.id), 'offered once enabled');
+  });
+
+  /** A funded player with a session of the provider's game; the token the provider got at launch. */
+  const sessionOf = async (t: Test, funds = '100.00') => {
+    const player = await h.createPlayer(live, { kyc: 'aprovado' });
+    if (funds !== '0.00') await h.credit(live, player, funds);
+    await h.openSession(t, live, player, game.id);
+    const launch = fake.requests.at(-1)!;
+    t.match(launch.body, { playerId: player, gameCode: 'sweet-fruits', token: /^pst_/ }, 'the launch carried our session token');
+    return { player, token: launch.body.token as string };
+  };
+  const bet = (token: string, over: Record<string, unknown> = {}) => ({
+    transactionId: txId('bet'),
+    token,
+    roundId: txId('round'),
+    gameCode: 'sweet-fruits',
+    amount: '10.00',
+    currency: 'BRL',
+    ...over,
+  });
+  const test = (name: string, fn: (t: Test) => Promise<void>) =>
+    t.test(name, async (t) => {
+      await fn(t);
+      await assertLedgerSound(t, h);
+    });
+
+  test('authenticate and balance', async (t) => {
+    const { player, token } = await sessionOf(t);
+    t.match((await p('authenticate', { token })) as any, {
+      ok: true,
+      body: { playerId: player, brandId: live.brandId, currency: 'BRL', balance: '100.00', gameCode: 'sweet-fruits' },
+    });
+    t.equal(code(await p('authenticate', { token: 'pst_forged' })), 'SESSION_TOKEN_INVALID');
+    await h.sql(`update wallet.provider_sessions set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' where player_id = ?`, [
+      player,
+    ]);
+    t.equal(code(await p('authenticate', { token })), 'SESSION_TOKEN_EXPIRED', 'authenticate wants a live session');
+    t.match((await p('balance', { token })) as any, { ok: true, body: { balance: '100.00' } }, 'the balance reads with an expired token');
+  });
+
+  test('a bet and its win, each once: the same id answers the first answer, another call under it is a conflict', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const b = bet(token);
+    const first = (await p('bet', b)) as any;
+    if (!first.ok) t.fail(JSON.stringify(first));
+    t.match(first.body, { transactionId: b.transactionId, kind: 'bet', playerId: player, moved: '-10.00', balance: '90.00', replayed: false });
+    const again = (await p('bet', b)) as any;
+    t.same({ ...again.body, replayed: false }, first.body, 'a retry answers the first answer');
+    t.equal(again.body.replayed, true);
+    t.match((await p('bet', { ...b, amount: '11.00' })) as any, { ok: false, error: { code: 'TRANSACTION_CONFLICT', details: { differs: ['amount'] } } });
+    const w = { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '25.50', currency: 'BRL', roundClosed: true };
+    t.match(((await p('win', w)) as any).body, { kind: 'win', moved: '25.50', balance: '115.50', replayed: false });
+    t.match(((await p('win', w)) as any).body, { balance: '115.50', replayed: true });
+    t.equal(code(await p('win', { ...w, transactionId: txId('win') })), 'ROUND_CLOSED', 'a closed round takes no more wins');
+    t.equal(code(await p('bet', bet(token, { roundId: b.roundId }))), 'ROUND_CLOSED', 'nor bets');
+    const entries = await h.sql<{ type: string; amount: string; source: string }>(
+      `select e.type, e.amount, t.source from wallet.ledger_entries e join wallet.ledger_transactions t on t.id = e.transaction_id
+       where e.account_id = ? and t.source like 'provider:%' order by e.account_seq`,
+      [`acct:player:${live.brandId}:${player}:BRL`],
+    );
+    t.same(
+      entries.map((e) => `${e.type} ${e.amount} ${e.source}`),
+      [`BET -10.00 provider:${provider.id}:${b.transactionId}`, `WIN 25.50 provider:${provider.id}:${w.transactionId}`],
+      'one ledger transaction each, sourced by provider and transaction id',
+    );
+    const [round] = await h.sql(`select status, bets, wins, staked, won from wallet.provider_rounds where provider_id = ? and round_id = ?`, [
+      provider.id,
+      b.roundId,
+    ]);
+    t.same(round, { status: 'settled', bets: 1, wins: 1, staked: '10.00', won: '25.50' });
+  });
+
+  test('a lost round settles with a win of 0.00; a win names its own player and round', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const other = await sessionOf(t);
+    const b = bet(token);
+    await p('bet', b);
+    t.equal(code(await p('win', { transactionId: txId(), playerId: other.player, roundId: b.roundId, amount: '5.00', currency: 'BRL' })), 'ROUND_NOT_FOUND');
+    t.equal(code(await p('win', { transactionId: txId(), playerId: player, roundId: 'no-such-round', amount: '5.00', currency: 'BRL' })), 'ROUND_NOT_FOUND');
+    t.equal(code(await p('win', { transactionId: txId(), playerId: player, roundId: b.roundId, amount: '5.00', currency: 'USD' })), 'CURRENCY_MISMATCH');
+    t.match(((await p('win', { transactionId: txId(), playerId: player, roundId: b.roundId, amount: '0', currency: 'BRL' })) as any).body, {
+      moved: '0.00',
+      balance: '90.00',
+    });
+  });
+
+  test('not enough money: refused with the balance, nothing moved', async (t) => {
+    const { token } = await sessionOf(t, '5.00');
+    t.match((await p('bet', bet(token))) as any, { ok: false, error: { code: 'INSUFFICIENT_FUNDS', details: { balance: '5.00' } } });
+    t.equal((await h.sql(`select count(*)::int as n from wallet.provider_transactions where provider_id = ? and balance_after = 5`, [provider.id]))[0].n, 0);
+  });
+
+  test('a rollback refunds its bet once; a settled bet is not rolled back', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const b = bet(token);
+    await p('bet', b);
+    const r = { transactionId: txId('rb'), playerId: player, betTransactionId: b.transactionId, roundId: b.roundId };
+    t.match(((await p('rollback', r)) as any).body, { kind: 'rollback', moved: '10.00', balance: '100.00' });
+    t.match(((await p('rollback', r)) as any).body, { moved: '10.00', balance: '100.00', replayed: true }, 'its retry: the first answer');
+    t.match(
+      ((await p('rollback', { ...r, transactionId: txId('rb') })) as any).body,
+      { moved: '0.00', balance: '100.00' },
+      'another rollback id: nothing moves again',
+    );
+    const [round] = await h.sql(`select status, bets, staked from wallet.provider_rounds where provider_id = ? and round_id = ?`, [provider.id, b.roundId]);
+    t.same(round, { status: 'voided', bets: 0, staked: '0.00' }, 'a round whose bets are all rolled back is voided');
+
+    const settled = bet(token);
+    await p('bet', settled);
+    await p('win', { transactionId: txId('win'), playerId: player, roundId: settled.roundId, amount: '3.00', currency: 'BRL', roundClosed: false });
+    t.equal(
+      code(await p('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: settled.transactionId, roundId: settled.roundId })),
+      'BET_ALREADY_SETTLED',
+    );
+  });
+
+  test('a rollback of a bet never received is recorded as done; the bet arriving later is refused', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const b = bet(token);
+    const r = { transactionId: txId('rb'), playerId: player, betTransactionId: b.transactionId, roundId: b.roundId };
+    t.match(((await p('rollback', r)) as any).body, { kind: 'rollback', moved: '0.00', balance: '100.00' });
+    t.match((await p('bet', b)) as any, { ok: false, error: { code: 'BET_ROLLED_BACK' } });
+    t.match(((await p('authenticate', { token })) as any).body, { balance: '100.00' }, 'nothing was debited');
+  });
+
+  test('bets are refused, moving nothing, for each standing that forbids them; wins still settle', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const open = bet(token);
+    await p('bet', open);
+    t.equal(code(await p('bet', bet(token, { currency: 'USD' }))), 'CURRENCY_MISMATCH');
+    t.equal(code(await p('bet', bet(token, { gameCode: 'no-such-game' }))), 'GAME_NOT_FOUND');
+
+    await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'sweet-fruits' }, { name: 'Sweet Fruits', category: 'slots', enabled: false });
+    t.equal(code(await p('bet', bet(token))), 'GAME_DISABLED');
+    await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'sweet-fruits' }, { name: 'Sweet Fruits', category: 'slots', enabled: true });
+
+    await admin('wallet.admin.providers.update', { id: provider.id }, { status: 'disabled' });
+    t.equal(code(await p('bet', bet(token))), 'PROVIDER_DISABLED');
+    t.equal(
+      code(await p('win', { transactionId: txId('win'), playerId: player, roundId: open.roundId, amount: '1.00', currency: 'BRL', roundClosed: false })),
+      'ok:200',
+      'a disabled provider still settles',
+    );
+    await admin('wallet.admin.providers.update', { id: provider.id }, { status: 'enabled' });
+
+    await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: false });
+    t.equal(code(await p('bet', bet(token))), 'PROVIDER_NOT_ENABLED');
+    await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
+
+    operatorStatus = 'suspended';
+    t.equal(code(await p('bet', bet(token))), 'OPERATOR_SUSPENDED');
+    t.equal(
+      code(await p('win', { transactionId: txId('win'), playerId: player, roundId: open.roundId, amount: '1.00', currency: 'BRL' })),
+      'ok:200',
+      'a suspended operator still pays',
+    );
+    operatorStatus = 'active';
+
+    const excluded = await sessionOf(t);
+    await h.call('players.admin.limits', adminScope, {
+      params: { id: excluded.player },
+      body: { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    t.match((await p('bet', bet(excluded.token))) as any, { ok: false, error: { code: 'RG_BLOCKED', details: { reason: 'self_excluded' } } });
+
+    await h.sql(`update wallet.provider_sessions set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' where player_id = ?`, [
+      player,
+    ]);
+    t.equal(code(await p('bet', bet(token))), 'SESSION_TOKEN_EXPIRED');
+    t.equal(code(await p('bet', bet('pst_forged'))), 'SESSION_TOKEN_INVALID');
+    t.match(((await p('balance', { token })) as any).body, { balance: '92.00' }, 'only the first bet and the two wins moved money');
+  });
+
+  test('a correction of a settled bet: a credit, and a debit taken up to the balance', async (t) => {
+    const { player, token } = await sessionOf(t, '20.00');
+    const b = bet(token);
+    await p('bet', b);
+    t.equal(
+      code(await p('correction', { transactionId: txId('c'), playerId: player, roundId: b.roundId, amount: '5.00', currency: 'BRL', reason: 'x' })),
+      'ROUND_NOT_SETTLED',
+    );
+    await p('win', { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '30.00', currency: 'BRL' });
+    t.match(
+      ((await p('correction', { transactionId: txId('c'), playerId: player, roundId: b.roundId, amount: '2.50', currency: 'BRL', reason: 'resettled' })) as any)
+        .body,
+      {
+        kind: 'correction',
+        moved: '2.50',
+        balance: '42.50',
+      },
+    );
+    const debit = { transactionId: txId('c'), playerId: player, roundId: b.roundId, amount: '-50.00', currency: 'BRL', reason: 'resettled as lost' };
+    t.match(((await p('correction', debit)) as any).body, { moved: '-42.50', balance: '0.00' }, 'taken up to the balance');
+    const [row] = await h.sql(`select requested, moved from wallet.provider_transactions where provider_id = ? and transaction_id = ?`, [
+      provider.id,
+      debit.transactionId,
+    ]);
+    t.same(row, { requested: '-50.00', moved: '-42.50' }, 'the rest (7.50) is kept as what was asked and not taken');
+  });
+
+  test('concurrent copies of one bet debit once; concurrent bets never take more than the balance', async (t) => {
+    const { token } = await sessionOf(t, '50.00');
+    const b = bet(token);
+    const copies = await Promise.all(Array.from({ length: 12 }, () => p('bet', b)));
+    t.same(new Set(copies.map((c: any) => `${code(c)} ${c.body?.balance}`)), new Set(['ok:200 40.00']), 'every copy answers the one debit');
+    t.equal(copies.filter((c: any) => c.body.replayed === false).length, 1, 'one copy did it');
+    const many = await Promise.all(Array.from({ length: 10 }, () => p('bet', bet(token))));
+    t.equal(many.filter((c: any) => c.ok).length, 4, 'four more bets of 10.00 fit in 40.00');
+    t.ok(many.filter((c: any) => !c.ok).every((c: any) => c.error.code === 'INSUFFICIENT_FUNDS'));
+    t.match(((await p('balance', { token })) as any).body, { balance: '0.00' });
+  });
+
+  test('a win and a rollback of the same bet at once: exactly one of them applies', async (t) => {
+    const { player, token } = await sessionOf(t, '10.00');
+    const b = bet(token);
+    await p('bet', b);
+    const [win, rollback] = await Promise.all([
+      p('win', { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '20.00', currency: 'BRL' }),
+      p('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: b.transactionId, roundId: b.roundId }),
+    ]);
+    const outcome = [code(win), code(rollback)].sort().join(' ');
+    t.ok(['BET_ALREADY_SETTLED ok:200', 'ROUND_CLOSED ok:200'].includes(outcome), `one applied, the other refused (${outcome})`);
+    const balance = ((await p('balance', { token })) as any).body.balance;
+    t.ok(balance === '20.00' || balance === '10.00', `the balance is the win's or the refund's (${balance})`);
+  });
+
+  test('rounds left open past the provider limit are listed for our team', async (t) => {
+    const { token } = await sessionOf(t);
+    const b = bet(token);
+    await p('bet', b);
+    await h.sql(`update wallet.provider_rounds set opened_at = now() - interval '2 hours' where provider_id = ? and round_id = ?`, [provider.id, b.roundId]);
+    const open = await admin('wallet.admin.providers.openRounds', { id: provider.id });
+    t.match(
+      open.data.find((r: any) => r.roundId === b.roundId),
+      { gameCode: 'sweet-fruits', staked: '10.00' },
+    );
+  });
+});
