@@ -1,0 +1,149 @@
+// Crash tests of the provider wallet API: the wallet runs as a real child process and is killed at
+// the provider calls' crash points. After a bet's commit (`wallet.provider.bet.after-commit`) the
+// debit is durable but the provider never hears of it: its retry with the same transactionId gets
+// the first answer (marked replayed), never a second debit. Killed before the bet's statement
+// (`wallet.provider.bet.before-post`) nothing survives and the retry debits once. After a
+// rollback's commit, its retry answers the refund, never a second one. Every test ends with
+// verifyLedger, which checks each provider transaction against its ledger transaction.
+import t from 'tap';
+import type { Test } from 'tap';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { WALLET_SUBJECTS } from '@bo/contracts';
+import { walletProcess } from './support/child-wallet.ts';
+import {
+  adminScope,
+  assertLedgerSound,
+  createPlayer,
+  errorOf,
+  internalScope,
+  LAUNCH_SECRET,
+  ok,
+  operatorScope,
+  playersService,
+  startFakeProvider,
+  startStack,
+} from '@bo/test-support';
+
+const txId = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
+
+t.test('provider calls survive a wallet crash exactly once', async (t) => {
+  const stack = await startStack(t, 'provcrash', [playersService]);
+  const { call } = stack;
+  const sql = new pg.Client({ connectionString: stack.databaseUrl });
+  await sql.connect();
+  t.teardown(() => sql.end());
+  // The operators service's answer to the wallet's status question.
+  const sub = stack.nc.subscribe(`${stack.prefix}.rpc.operators.status.get`, {
+    callback: (_e, msg) => msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: 'active' } })),
+  });
+  t.teardown(() => sub.unsubscribe());
+  const fake = await startFakeProvider(t);
+  const wallet = walletProcess(
+    t,
+    {
+      DATABASE_URL: stack.databaseUrl,
+      NATS_URL: stack.config.NATS_URL,
+      NATS_PREFIX: stack.prefix,
+      RPC_TIMEOUT_MS: 1500,
+      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
+      PUBLIC_BASE_URL: 'http://games.test:3000',
+    },
+    async () => {
+      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
+      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
+    },
+  );
+  await wallet.start();
+
+  const brand = operatorScope('live', 'production');
+  const admin = async (subject: string, params: Record<string, string>, body?: unknown) =>
+    ok<any>(await call(subject, { scope: adminScope, params, ...(body === undefined ? {} : { body }) }));
+  const provider = await admin('wallet.admin.providers.create', {}, { name: `Crash aggregator ${txId('p')}`, kind: 'casino', launchUrl: fake.url });
+  const game = await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'crash-slot' }, { name: 'Crash Slot', category: 'slots' });
+  await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: brand.operatorId }, { enabled: true });
+  const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
+  const p = (op: string, body: unknown, timeoutMs = 10_000) => call(`wallet.provider.${op}`, { scope: pscope, body, timeoutMs });
+
+  const fundedSession = async (amount: string) => {
+    const player = await createPlayer(call, brand, { kyc: 'aprovado' });
+    ok(
+      await call(WALLET_SUBJECTS.credit, {
+        scope: internalScope(),
+        body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount, depositId: `dep_${randomBytes(6).toString('hex')}` },
+      }),
+    );
+    ok(await call('games.sessions.create', { scope: brand, params: { playerId: player }, body: { gameId: game.id } }));
+    return { player, token: fake.requests.at(-1)!.body.token as string };
+  };
+  const rowsOf = async (transactionId: string) =>
+    (
+      await sql.query('select kind, moved, balance_after from wallet.provider_transactions where provider_id = $1 and transaction_id = $2', [
+        provider.id,
+        transactionId,
+      ])
+    ).rows;
+  const ledgerOf = async (transactionId: string) =>
+    (
+      await sql.query(
+        `select e.type, e.amount from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
+         where t.source = $1 and e.account_seq is not null`,
+        [`provider:${provider.id}:${transactionId}`],
+      )
+    ).rows;
+  const balanceOf = async (token: string) => ok<{ balance: string }>(await p('balance', { token })).balance;
+
+  const crashAt = async (t: Test, point: string, op: string, body: unknown) => {
+    const victim = await wallet.start({ CRASH_AT: point });
+    t.equal(errorOf(await p(op, body, 3000))?.code, 'SERVICE_UNAVAILABLE', 'the provider never hears an answer');
+    t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
+    await wallet.start();
+  };
+
+  t.test('killed after a bet commits: the retry gets the first answer, one debit', async (t) => {
+    const { token } = await fundedSession('100.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '10.00', currency: 'BRL' };
+    await crashAt(t, 'wallet.provider.bet.after-commit', 'bet', bet);
+    t.same(await rowsOf(bet.transactionId), [{ kind: 'bet', moved: '-10.00', balance_after: '90.00' }], 'the bet was committed before the crash');
+    const retry = ok<any>(await p('bet', bet));
+    t.match(retry, { moved: '-10.00', balance: '90.00', replayed: true }, 'the retry answers the committed bet');
+    t.same(await ledgerOf(bet.transactionId), [{ type: 'BET', amount: '-10.00' }], 'one ledger debit');
+    t.equal(await balanceOf(token), '90.00');
+    await assertLedgerSound(t, stack);
+  });
+
+  t.test('killed before the bet statement: nothing survives, the retry debits once', async (t) => {
+    const { token } = await fundedSession('50.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '5.00', currency: 'BRL' };
+    await crashAt(t, 'wallet.provider.bet.before-post', 'bet', bet);
+    t.same(await rowsOf(bet.transactionId), [], 'no transaction recorded');
+    t.equal(await balanceOf(token), '50.00', 'no money moved');
+    t.match(ok<any>(await p('bet', bet)), { moved: '-5.00', balance: '45.00', replayed: false }, 'the retry is the one bet');
+    t.same(await ledgerOf(bet.transactionId), [{ type: 'BET', amount: '-5.00' }]);
+    await assertLedgerSound(t, stack);
+  });
+
+  t.test('killed after a rollback commits: the retry answers the refund, never a second one', async (t) => {
+    const { player, token } = await fundedSession('30.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '7.50', currency: 'BRL' };
+    ok(await p('bet', bet));
+    const rollback = { transactionId: txId('rb'), playerId: player, betTransactionId: bet.transactionId, roundId: bet.roundId };
+    await crashAt(t, 'wallet.provider.rollback.after-commit', 'rollback', rollback);
+    t.match(ok<any>(await p('rollback', rollback)), { moved: '7.50', balance: '30.00', replayed: true });
+    t.same(await ledgerOf(rollback.transactionId), [{ type: 'ROLLBACK', amount: '7.50' }], 'one refund');
+    t.match(ok<any>(await p('rollback', { ...rollback, transactionId: txId('rb') })), { moved: '0.00', balance: '30.00' }, 'another id refunds nothing');
+    t.equal(await balanceOf(token), '30.00');
+    await assertLedgerSound(t, stack);
+  });
+
+  t.test('killed after a win commits: the retry answers the win, one credit', async (t) => {
+    const { player, token } = await fundedSession('20.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '2.00', currency: 'BRL' };
+    ok(await p('bet', bet));
+    const win = { transactionId: txId('win'), playerId: player, roundId: bet.roundId, amount: '6.00', currency: 'BRL' };
+    await crashAt(t, 'wallet.provider.win.after-commit', 'win', win);
+    t.match(ok<any>(await p('win', win)), { moved: '6.00', balance: '24.00', replayed: true });
+    t.same(await ledgerOf(win.transactionId), [{ type: 'WIN', amount: '6.00' }], 'one credit');
+    await assertLedgerSound(t, stack);
+  });
+});
