@@ -3,9 +3,19 @@
 // a LoadSummary and exits.
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { createPlayerRequest, meRequest, type Credentials } from './requests.ts';
-import { bareRequest, depositRequests, roundRequest, walletRequest, type BenchPlayer, type BenchSession } from './money-requests.ts';
+import {
+  bareRequest,
+  depositRequests,
+  providerRequests,
+  roundRequest,
+  walletRequest,
+  type BenchPlayer,
+  type BenchSession,
+  type ProviderBenchSession,
+  type ProviderCredentials,
+} from './money-requests.ts';
 
-export type ScenarioKind = 'hello' | 'me' | 'createPlayer' | 'bareSelect' | 'bareUpdate' | 'deposit' | 'wallet' | 'rounds';
+export type ScenarioKind = 'hello' | 'me' | 'createPlayer' | 'bareSelect' | 'bareUpdate' | 'deposit' | 'wallet' | 'rounds' | 'provider';
 
 export interface LoadSpec {
   name: string;
@@ -20,6 +30,9 @@ export interface LoadSpec {
   /** Money scenarios: the players (and their brand's credentials) and the funded game sessions. */
   players?: BenchPlayer[];
   sessions?: BenchSession[];
+  /** The provider scenario: sessions of the provider's game and the provider's credentials. */
+  providerSessions?: ProviderBenchSession[];
+  provider?: ProviderCredentials;
   /** Steady rate (requests a second over all connections) for the soak; unlimited when absent. */
   overallRate?: number;
   /** createPlayer: the first CPF's counter (runs on one br-spa brand need CPFs of their own: one per CPF per brand). */
@@ -76,6 +89,8 @@ function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[
       return [walletRequest(spec.players!, counter)];
     case 'rounds':
       return [roundRequest(spec.sessions!, spec.runId, counter)];
+    case 'provider':
+      return providerRequests(spec.providerSessions!, spec.provider!, spec.runId, counter);
     default:
       if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
       return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter, spec.cpfBase)];

@@ -95,6 +95,73 @@ export function roundRequest(sessions: BenchSession[], runId: string, counter: {
   };
 }
 
+/** A funded production player's session of a provider game: the token the provider got at launch. */
+export interface ProviderBenchSession {
+  playerId: string;
+  token: string;
+}
+/** The provider's key and secret (X-Provider-Key), and its game code. */
+export interface ProviderCredentials {
+  key: string;
+  secret: string;
+  gameCode: string;
+}
+
+function providerSigned(c: ProviderCredentials, path: string, body: string): Record<string, string> {
+  const ts = nowSeconds();
+  return {
+    'content-type': 'application/json',
+    'x-provider-key': c.key,
+    'x-timestamp': ts,
+    'x-signature': signRequest(keyOf({ key: c.key, secret: c.secret } as Credentials), 'POST', path, ts, body),
+  };
+}
+
+/**
+ * One provider round = two calls in sequence on a connection, as an aggregator sends them: the
+ * bet (a fresh transaction and round id), then its win, which closes the round (every other one a
+ * lost round's 0.00).
+ */
+export function providerRequests(sessions: ProviderBenchSession[], c: ProviderCredentials, runId: string, counter: { n: number }): AutocannonRequest[] {
+  const bets = '/provider/v1/bets';
+  const wins = '/provider/v1/wins';
+  return [
+    {
+      method: 'POST',
+      setupRequest(req, context) {
+        const n = counter.n++;
+        const session = sessions[n % sessions.length]!;
+        context.n = n;
+        context.session = session;
+        const body = JSON.stringify({
+          transactionId: `b-${runId}-${n}`,
+          token: session.token,
+          roundId: `r-${runId}-${n}`,
+          gameCode: c.gameCode,
+          amount: '1.00',
+          currency: 'BRL',
+        });
+        return { ...req, path: bets, body, headers: providerSigned(c, bets, body) };
+      },
+    },
+    {
+      method: 'POST',
+      setupRequest(req, context) {
+        const n = context.n as number;
+        const session = context.session as ProviderBenchSession;
+        const body = JSON.stringify({
+          transactionId: `w-${runId}-${n}`,
+          playerId: session.playerId,
+          roundId: `r-${runId}-${n}`,
+          amount: n % 2 === 0 ? '1.50' : '0',
+          currency: 'BRL',
+        });
+        return { ...req, path: wins, body, headers: providerSigned(c, wins, body) };
+      },
+    },
+  ];
+}
+
 export function bareRequest(kind: 'bareSelect' | 'bareUpdate'): AutocannonRequest {
   return kind === 'bareSelect' ? { method: 'GET', path: '/select' } : { method: 'POST', path: '/update' };
 }

@@ -113,6 +113,18 @@ export function formatReport(r: BenchResults): string {
     target('GET wallet req/s vs bare select req/s', pct(wallet.requestsPerSec / bareSelect), '>= 60%', wallet.requestsPerSec / bareSelect >= 0.6);
   if (rounds && bareUpdate)
     target('real-money rounds/s vs bare update req/s', pct(rounds.requestsPerSec / bareUpdate), '>= 30%', rounds.requestsPerSec / bareUpdate >= 0.3);
+  const providerFull = by('provider').find((s) => !s.name.includes('half'));
+  const providerHalf = by('provider').find((s) => s.name.includes('half'));
+  if (providerFull && bareUpdate) {
+    target(
+      'provider calls/s (bets and wins) vs bare update req/s',
+      pct(providerFull.requestsPerSec / bareUpdate),
+      '>= 40%',
+      providerFull.requestsPerSec / bareUpdate >= 0.4,
+    );
+    target('provider bet + win pairs/s vs bare update req/s', pct(providerFull.opsPerSec! / bareUpdate), '(figure)', undefined);
+  }
+  if (providerHalf) target('provider call p99 at half the maximum rate (ms)', String(providerHalf.latencyMs.p99), '<= 50', providerHalf.latencyMs.p99 <= 50);
   if (oneBrand && spread) {
     const ratio = spread.opsPerSec! / oneBrand.opsPerSec!;
     target(`deposits ${r.settings.brands} brands vs 1 brand (ops/s)`, ratio.toFixed(2), '0.85 .. 1.15', Math.abs(ratio - 1) <= 0.15);

@@ -14,6 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -23,7 +25,7 @@ import { ask, forkReady, stopChild } from './child.ts';
 import { resolveInfrastructure } from './infrastructure.ts';
 import type { GatewayReady, MemoryReport } from './gateway-process.ts';
 import type { LoadSpec, LoadSummary, ScenarioKind } from './load.ts';
-import type { BenchPlayer, BenchSession } from './money-requests.ts';
+import type { BenchPlayer, BenchSession, ProviderBenchSession, ProviderCredentials } from './money-requests.ts';
 import type { ReceiverStats } from './webhook-receiver.ts';
 import { formatReport, mb, type BenchResults, type ScenarioResult } from './report.ts';
 import { cpfFor, type Credentials } from './requests.ts';
@@ -41,7 +43,7 @@ const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
 // of reach), then `off` again, A B B A: deposits and real-money rounds side by side (docs/responsible-gaming.md).
 // `brspa` (not in the default set): registrations and deposits of an operator under the compliance
 // profile off and one under br-spa (simulated registry answering at once), in the order A B B A.
-const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,rg';
+const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,provider,rg';
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
@@ -339,7 +341,11 @@ async function main(): Promise<void> {
       ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(brSpaOp!), { payer: true, limits: true }))
       : [];
     // Real-money play: production players, KYC approved by the team, funded, one session each.
-    const fundedSessions = (op: CreatedOperator, tag: string): Promise<(BenchSession & { playerId: string })[]> => {
+    const fundedSessions = (
+      op: CreatedOperator,
+      tag: string,
+      gameId = 'gm_aviator_demo',
+    ): Promise<(BenchSession & { playerId: string; sessionId: string })[]> => {
       const live = productionOf(op);
       return inBatches(Array.from({ length: PLAYERS }), 16, async (_, i) => {
         const p = await newPlayer(live);
@@ -356,12 +362,51 @@ async function main(): Promise<void> {
           await c.post(`/deposits/${(dep.body as { id: string }).id}/confirm`, {}, { 'idempotency-key': `fundc${tag}-${runId}-${i}` }),
           200,
         );
-        const session = await c.post(`/players/${p.id}/game-sessions`, { gameId: 'gm_aviator_demo' });
+        const session = await c.post(`/players/${p.id}/game-sessions`, { gameId });
         expectStatus('game session', session, 201);
-        return { playerId: p.id, roundsPath: `${new URL((session.body as { gameUrl: string }).gameUrl).pathname}/rounds` };
+        const { id, gameUrl } = session.body as { id: string; gameUrl: string };
+        return { playerId: p.id, sessionId: id, roundsPath: `${new URL(gameUrl).pathname}/rounds` };
       });
     };
     const sessions: BenchSession[] = SCENARIOS.has('rounds') ? await fundedSessions(operators[0]!, '') : [];
+    // The provider scenario: a provider registered by our team, offered to the first operator,
+    // whose launch endpoint (here, in this process, during setup only) keeps each session's token.
+    const providerSetup = async (): Promise<{ sessions: ProviderBenchSession[]; provider: ProviderCredentials }> => {
+      const tokens = new Map<string, string>();
+      const launcher = http.createServer(async (req, res) => {
+        let raw = '';
+        for await (const chunk of req) raw += chunk;
+        const b = JSON.parse(raw) as { sessionId: string; token: string };
+        tokens.set(b.sessionId, b.token);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `https://provider.bench/${b.sessionId}` }));
+      });
+      await new Promise<void>((resolve) => launcher.listen(0, '127.0.0.1', resolve));
+      try {
+        const launchUrl = `http://127.0.0.1:${(launcher.address() as AddressInfo).port}`;
+        const created = await adminCall(adminUrl, adminToken, 'POST', '/admin/providers', { name: `Bench aggregator ${runId}`, kind: 'casino', launchUrl });
+        expectStatus('registering the provider', created, 201);
+        const providerId = (created.body as { id: string }).id;
+        const game = await adminCall(adminUrl, adminToken, 'PUT', `/admin/providers/${providerId}/games/bench-slot`, { name: 'Bench Slot', category: 'slots' });
+        expectStatus("the provider's game", game, 200);
+        const operatorId = operators[0]!.operator.id;
+        expectStatus(
+          'offering the provider',
+          await adminCall(adminUrl, adminToken, 'PUT', `/admin/providers/${providerId}/operators/${operatorId}`, { enabled: true }),
+          200,
+        );
+        const key = await adminCall(adminUrl, adminToken, 'POST', `/admin/providers/${providerId}/credentials`, { environment: 'production' });
+        expectStatus("the provider's key", key, 201);
+        const funded = await fundedSessions(operators[0]!, 'prv', (game.body as { id: string }).id);
+        const { key: k, secret } = key.body as { key: string; secret: string };
+        return {
+          sessions: funded.map((f) => ({ playerId: f.playerId, token: tokens.get(f.sessionId)! })),
+          provider: { key: k, secret, gameCode: 'bench-slot' },
+        };
+      } finally {
+        launcher.close();
+      }
+    };
+    const providerBench = SCENARIOS.has('provider') ? await providerSetup() : undefined;
     const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator), { payer: true })) : [];
     const rgSessions = rgOperator ? await fundedSessions(rgOperator, 'rg') : [];
     log(
@@ -578,6 +623,16 @@ async function main(): Promise<void> {
       if (SCENARIOS.has('deposit') && SCENARIOS.has('spread')) scenarios.push(await oneBrandRun());
       if (SCENARIOS.has('wallet')) scenarios.push(await measure(spec('GET /players/{id}/wallet', 'wallet', publicUrl, { players: oneBrand }), measured));
       if (SCENARIOS.has('rounds')) scenarios.push(await measure(spec('real-money game round', 'rounds', publicUrl, { sessions }), measured));
+      if (providerBench) {
+        // A provider round is a bet and its win (two calls); then the same at half that rate, for the p99 a provider sees in normal traffic.
+        const providerSpec = (name: string, extra: Partial<LoadSpec> = {}) =>
+          spec(name, 'provider', publicUrl, { providerSessions: providerBench.sessions, provider: providerBench.provider, ...extra });
+        const full = await measure(providerSpec('provider bet + win'), measured, 2);
+        scenarios.push(full);
+        scenarios.push(
+          await measure(providerSpec('provider bet + win at half the maximum rate', { overallRate: Math.max(1, full.requestsPerSec / 2) }), measured, 2),
+        );
+      }
       if (rgOperator) scenarios.push(...(await responsibleGamingPair(rgOperator)));
       if (brSpaOp) {
         // Profile off vs br-spa, A B B A: registrations (br-spa asks the simulated SPA registry and

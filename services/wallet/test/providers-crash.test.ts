@@ -35,7 +35,9 @@ t.test('provider calls survive a wallet crash exactly once', async (t) => {
   t.teardown(() => sql.end());
   // The operators service's answer to the wallet's status question.
   const sub = stack.nc.subscribe(`${stack.prefix}.rpc.operators.status.get`, {
-    callback: (_e, msg) => msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: 'active' } })),
+    callback: (_e, msg) => {
+      msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: 'active' } }));
+    },
   });
   t.teardown(() => sub.unsubscribe());
   const fake = await startFakeProvider(t);
