@@ -138,7 +138,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       // A provider's bet asks the operator's status (docs/providers.md); a change of a provider drops the gateways' cached keys.
       calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT, operatorMessages.status.subject],
       broadcasts: [providerInvalidateSubject(prefix)],
-      hears: [playerChangedSubject(prefix)],
+      // The operators service's change broadcast drops an operator's cached status (a suspension stops provider bets at once).
+      hears: [playerChangedSubject(prefix), gatewayInvalidateSubject(prefix)],
     }),
     // The one component that moves money in the wallet for deposits and withdrawals.
     payments: service('payments', {

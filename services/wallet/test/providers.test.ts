@@ -202,14 +202,20 @@ t.test('the provider wallet API', async (t) => {
     t.equal(code(await p('bet', bet(token))), 'PROVIDER_NOT_ENABLED');
     await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
 
-    operatorStatus = 'suspended';
+    // As the operators service does on a change: broadcast it (the wallet drops its cached status).
+    const setOperatorStatus = async (status: 'active' | 'suspended') => {
+      operatorStatus = status;
+      h.wallet.nc.publish(`${h.prefix}.gateway.invalidate`, JSON.stringify({ operatorId: live.operatorId }));
+      await h.wallet.nc.flush();
+    };
+    await setOperatorStatus('suspended');
     t.equal(code(await p('bet', bet(token))), 'OPERATOR_SUSPENDED');
     t.equal(
       code(await p('win', { transactionId: txId('win'), playerId: player, roundId: open.roundId, amount: '1.00', currency: 'BRL' })),
       'ok:200',
       'a suspended operator still pays',
     );
-    operatorStatus = 'active';
+    await setOperatorStatus('active');
 
     const excluded = await sessionOf(t);
     await h.call('players.admin.limits', adminScope, {

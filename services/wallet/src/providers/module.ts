@@ -12,12 +12,25 @@ import { credentialLookup } from './handlers/credential.ts';
 import { providerAuthenticate, providerBalance } from './handlers/sessions.ts';
 import { providerCorrection, providerRollback, providerWin } from './handlers/settle.ts';
 import type { ProvidersContext } from './handlers/context.ts';
+import { operatorStanding, type OperatorStanding } from './handlers/operator-standing.ts';
+
+// One operator-status cache per running service (its NATS subscription stops with the service).
+const standings = new WeakMap<object, OperatorStanding>();
+const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
+  let s = standings.get(deps);
+  if (!s) {
+    s = operatorStanding(deps);
+    standings.set(deps, s);
+  }
+  return s;
+};
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
   migrations: providerMigrations,
+  background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
-    const ctx: ProvidersContext = { deps };
+    const ctx: ProvidersContext = { deps, operators: standingOf(deps) };
     const admin = adminProviderHandlers(ctx);
     const adminHandlers: Record<string, Handler> = {};
     for (const [id, fn] of Object.entries(admin)) {

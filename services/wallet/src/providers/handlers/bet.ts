@@ -1,5 +1,6 @@
 // wallet.provider.bet (POST /provider/v1/bets). Checks in order (docs/providers.md, "Bets"):
-// the transaction id (a replay answers the first answer; a conflict moves nothing) → the session
+// the transaction id (a replay answers the first answer; a conflict moves nothing: looked up when
+// the bet is refused or writes nothing, so a first bet pays no extra read) → the session
 // token (unknown, expired) → currency → the provider, its offer to the operator, the game → the
 // operator (suspended) → the player (exists, KYC, impeded, self-excluded, paused, status) → the
 // money in one statement (available − held covers it; br-spa and players with limits: the limits,
@@ -8,7 +9,6 @@ import {
   AppError,
   isAppError,
   newId,
-  operatorMessages,
   type PlayerState,
   type ProviderBet,
   type ProviderTransactionResult,
@@ -69,17 +69,10 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
 }
 
 async function placeBet(ctx: ProvidersContext, providerId: string, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
-  const replay = await replayOf(ctx, providerId, body);
-  if (replay) return replay;
   const now = ruleClock.now();
   const session = await findSession(ctx.deps.sql, providerId, hashSessionToken(body.token), body.gameCode);
   assertSessionTakesBets(session, body, now);
-  const operator = await ctx.deps.call<{ status: 'active' | 'suspended' | null }>(
-    operatorMessages.status.subject,
-    { operatorId: session.operatorId },
-    { requestId },
-  );
-  if (operator.status !== 'active') throw new AppError('OPERATOR_SUSPENDED');
+  if (!(await ctx.operators.isActive(session.operatorId, requestId))) throw new AppError('OPERATOR_SUSPENDED');
   const state: PlayerState = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
   assertPlayerExists(state);
   assertPlayerMayPlay(state, now);
@@ -145,6 +138,11 @@ export function providerBet(ctx: ProvidersContext): HandlerOf<typeof providerOpe
     } catch (e) {
       // The same id committed by a concurrent copy of this call: its answer is this one's.
       if (uniqueViolation(e) !== undefined) return { status: 200, body: (await replayOf(ctx, providerId, req.body)) ?? raise(e) };
+      // A retry of a bet that was taken is answered as it was, whatever would refuse it now (the
+      // session expired, the player excluded since): the id is looked up only when the bet is
+      // not taken now, so a first bet pays no extra read (a taken id also writes nothing: below).
+      const replay = isAppError(e) || failedCondition(e) ? await replayOf(ctx, providerId, req.body) : undefined;
+      if (replay) return { status: 200, body: replay };
       if (failedCondition(e) === 'round') throw await roundRefusal(ctx, providerId, req.body);
       throw e;
     }
