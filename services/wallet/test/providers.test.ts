@@ -259,6 +259,28 @@ t.test('the provider wallet API', async (t) => {
     t.same(row, { requested: '-50.00', moved: '-42.50' }, 'the rest (7.50) is kept as what was asked and not taken');
   });
 
+  test("a key of one environment reaches nothing of the other's", async (t) => {
+    const { player, token } = await sessionOf(t);
+    const b = bet(token);
+    await p('bet', b);
+    const sandbox = { ...pscope, environment: 'sandbox' as const };
+    const s = (op: string, body: unknown) => h.call(`wallet.provider.${op}`, sandbox, { body });
+    t.equal(code(await s('authenticate', { token })), 'SESSION_TOKEN_INVALID', 'a production session is unknown to the sandbox key');
+    t.equal(code(await s('bet', bet(token))), 'SESSION_TOKEN_INVALID');
+    t.equal(code(await s('win', { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '5.00', currency: 'BRL' })), 'ROUND_NOT_FOUND');
+    t.equal(
+      code(await s('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: b.transactionId, roundId: b.roundId })),
+      'ROUND_NOT_FOUND',
+    );
+    t.equal(
+      code(await s('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: txId('unseen'), roundId: b.roundId })),
+      'ROUND_NOT_FOUND',
+      'nor may it cancel an unseen bet of a production player',
+    );
+    t.match((await s('bet', { ...b })) as any, { ok: false }, 'a production id sent with the sandbox key moves nothing');
+    t.match(((await p('balance', { token })) as any).body, { balance: '90.00' });
+  });
+
   test('concurrent copies of one bet debit once; concurrent bets never take more than the balance', async (t) => {
     const { token } = await sessionOf(t, '50.00');
     const b = bet(token);

@@ -1,12 +1,13 @@
 // The rules of a provider's transaction ids (docs/providers.md, "Exactly once"): the same id again
 // is the same call, answered as the first was (marked replayed) and moving nothing; the same id
 // for another call is a conflict that moves nothing.
-import { AppError, type ProviderTransactionKind, type ProviderTransactionResult } from '@bo/contracts';
+import { AppError, type Environment, type ProviderTransactionKind, type ProviderTransactionResult } from '@bo/contracts';
 import { compareMoney } from '@bo/service-kit';
 
 /** What a call asks, to be compared with what an earlier call under its id asked. */
 export interface CallShape {
   kind: ProviderTransactionKind;
+  environment: Environment;
   playerId?: string;
   roundId: string;
   /** Signed, for the player (a bet's is negative); absent for a rollback, whose amount is its bet's. */
@@ -18,6 +19,7 @@ export interface CallShape {
 /** The fields an earlier row under the same id keeps of its call. */
 export interface KeptCall {
   transactionId: string;
+  environment: Environment;
   kind: ProviderTransactionKind;
   playerId: string;
   roundId: string;
@@ -37,6 +39,7 @@ export function assertSameCall(kept: KeptCall, call: CallShape): void {
     throw new AppError('BET_ROLLED_BACK', undefined, { transactionId: kept.transactionId });
   }
   const differs: string[] = [];
+  if (kept.environment !== call.environment) differs.push('environment');
   if (kept.kind !== call.kind || kept.neverReceived) differs.push('kind');
   if (call.playerId !== undefined && kept.playerId !== call.playerId) differs.push('playerId');
   if (kept.roundId !== call.roundId) differs.push('roundId');

@@ -11,6 +11,7 @@ import {
   newId,
   type PlayerState,
   type ProviderBet,
+  type ProviderScope,
   type ProviderTransactionResult,
   type providerOperations,
   type RgRules,
@@ -25,10 +26,10 @@ import { findRound, findSession, findTransaction, type SessionStanding } from '.
 import type { ProvidersContext } from './context.ts';
 
 /** The earlier answer under this id, or undefined when the id is new (throws on a conflict). */
-async function replayOf(ctx: ProvidersContext, providerId: string, body: ProviderBet): Promise<ProviderTransactionResult | undefined> {
-  const kept = await findTransaction(ctx.deps.sql, providerId, body.transactionId);
+async function replayOf(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet): Promise<ProviderTransactionResult | undefined> {
+  const kept = await findTransaction(ctx.deps.sql, scope.providerId, body.transactionId);
   if (!kept) return undefined;
-  assertSameCall(kept, { kind: 'bet', roundId: body.roundId, requested: `-${body.amount}`, currency: body.currency });
+  assertSameCall(kept, { kind: 'bet', environment: scope.environment, roundId: body.roundId, requested: `-${body.amount}`, currency: body.currency });
   return toResult(kept, true);
 }
 
@@ -68,9 +69,10 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
   return outcome.posted;
 }
 
-async function placeBet(ctx: ProvidersContext, providerId: string, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
+async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
+  const { providerId } = scope;
   const now = ruleClock.now();
-  const session = await findSession(ctx.deps.sql, providerId, hashSessionToken(body.token), body.gameCode);
+  const session = await findSession(ctx.deps.sql, providerId, scope.environment, hashSessionToken(body.token), body.gameCode);
   assertSessionTakesBets(session, body, now);
   if (!(await ctx.operators.isActive(session.operatorId, requestId))) throw new AppError('OPERATOR_SUSPENDED');
   const state: PlayerState = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
@@ -115,7 +117,7 @@ async function placeBet(ctx: ProvidersContext, providerId: string, body: Provide
     };
   }
   // Nothing written: the same id committed meanwhile, or not enough money.
-  const prior = await replayOf(ctx, providerId, body);
+  const prior = await replayOf(ctx, scope, body);
   if (prior) return prior;
   throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the balance.', {
     balance: await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency),
@@ -132,18 +134,18 @@ async function roundRefusal(ctx: ProvidersContext, providerId: string, body: Pro
 
 export function providerBet(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerBet> {
   return async (req) => {
-    const { providerId } = providerScopeOf(req);
+    const scope = providerScopeOf(req);
     try {
-      return { status: 200, body: await placeBet(ctx, providerId, req.body, req.ctx.requestId) };
+      return { status: 200, body: await placeBet(ctx, scope, req.body, req.ctx.requestId) };
     } catch (e) {
       // The same id committed by a concurrent copy of this call: its answer is this one's.
-      if (uniqueViolation(e) !== undefined) return { status: 200, body: (await replayOf(ctx, providerId, req.body)) ?? raise(e) };
+      if (uniqueViolation(e) !== undefined) return { status: 200, body: (await replayOf(ctx, scope, req.body)) ?? raise(e) };
       // A retry of a bet that was taken is answered as it was, whatever would refuse it now (the
       // session expired, the player excluded since): the id is looked up only when the bet is
       // not taken now, so a first bet pays no extra read (a taken id also writes nothing: below).
-      const replay = isAppError(e) || failedCondition(e) ? await replayOf(ctx, providerId, req.body) : undefined;
+      const replay = isAppError(e) || failedCondition(e) ? await replayOf(ctx, scope, req.body) : undefined;
       if (replay) return { status: 200, body: replay };
-      if (failedCondition(e) === 'round') throw await roundRefusal(ctx, providerId, req.body);
+      if (failedCondition(e) === 'round') throw await roundRefusal(ctx, scope.providerId, req.body);
       throw e;
     }
   };

@@ -8,6 +8,7 @@ import {
   newId,
   type ProviderCorrection,
   type ProviderRollback,
+  type ProviderScope,
   type ProviderTransactionResult,
   type ProviderWin,
   type providerOperations,
@@ -16,7 +17,7 @@ import { compareMoney, crashPoint, formatMoney, isoTime, providerScopeOf, ruleCl
 import { ensureProviderClearingAccount, stakeableNow } from '../../ledger/index.ts';
 import { assertSameCall, toResult, type CallShape } from '../domain/transactions.ts';
 import { failedCondition, postMove, postRollbackOfUnknownBet, postZeroMove, type CreditPosting, type PostedMove } from '../store/postings.ts';
-import { accountOfPlayer, findRound, findTransaction, type RoundRow } from '../store/reads.ts';
+import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 
 type Answer = ProviderTransactionResult;
@@ -32,10 +33,10 @@ async function replayOf(ctx: ProvidersContext, providerId: string, transactionId
   return toResult(kept, true);
 }
 
-/** The round a settlement names, only if it is this player's; its currency must be the call's. */
-async function roundOfPlayer(ctx: ProvidersContext, providerId: string, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
-  const round = await findRound(ctx.deps.sql, providerId, roundId);
-  if (!round || round.playerId !== playerId) throw new AppError('ROUND_NOT_FOUND', undefined, { roundId });
+/** The round a settlement names, only if it is this player's in the key's environment; its currency must be the call's. */
+async function roundOfPlayer(ctx: ProvidersContext, scope: ProviderScope, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
+  const round = await findRound(ctx.deps.sql, scope.providerId, roundId);
+  if (!round || round.playerId !== playerId || round.environment !== scope.environment) throw new AppError('ROUND_NOT_FOUND', undefined, { roundId });
   if (currency !== undefined && currency !== round.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: round.currency });
   return round;
 }
@@ -73,13 +74,15 @@ async function settled(ctx: ProvidersContext, providerId: string, transactionId:
   }
 }
 
-async function win(ctx: ProvidersContext, providerId: string, body: ProviderWin): Promise<Answer> {
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId, body.currency);
+async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWin): Promise<Answer> {
+  const { providerId, environment } = scope;
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'open') throw new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
   const move: CreditPosting = {
     id: newId('providerTransaction'),
     kind: 'win',
     providerId,
+    environment,
     transactionId: body.transactionId,
     roundId: body.roundId,
     brandId: round.brandId,
@@ -98,17 +101,19 @@ async function win(ctx: ProvidersContext, providerId: string, body: ProviderWin)
   return answer(move, move.amount, posted);
 }
 
-async function rollback(ctx: ProvidersContext, providerId: string, body: ProviderRollback): Promise<Answer> {
+async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: ProviderRollback): Promise<Answer> {
+  const { providerId, environment } = scope;
   const bet = await findTransaction(ctx.deps.sql, providerId, body.betTransactionId);
   const at = ruleClock.now();
   if (!bet) {
     // Never received (the provider gave up waiting for our answer, or it was lost): recorded as
     // cancelled, so the bet arriving later is refused (BET_ROLLED_BACK).
-    const account = await accountOfPlayer(ctx.deps.sql, body.playerId);
-    if (!account) throw new AppError('ROUND_NOT_FOUND', 'No such player has a wallet here.', { roundId: body.roundId });
+    const account = await launchedPlayer(ctx.deps.sql, providerId, environment, body.playerId);
+    if (!account) throw new AppError('ROUND_NOT_FOUND', 'This provider never had a session of this player.', { roundId: body.roundId });
     const c = {
       id: newId('providerTransaction'),
       providerId,
+      environment,
       transactionId: body.transactionId,
       roundId: body.roundId,
       playerId: body.playerId,
@@ -120,14 +125,15 @@ async function rollback(ctx: ProvidersContext, providerId: string, body: Provide
     if (!posted) throw new TakenMeanwhile('taken');
     return answer({ ...c, kind: 'rollback' }, '0.00', posted);
   }
-  if (bet.kind !== 'bet' || bet.playerId !== body.playerId || bet.roundId !== body.roundId) {
+  if (bet.kind !== 'bet' || bet.playerId !== body.playerId || bet.roundId !== body.roundId || bet.environment !== environment) {
     throw new AppError('ROUND_NOT_FOUND', 'No bet of this player and round has this betTransactionId.', { betTransactionId: body.betTransactionId });
   }
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId);
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId);
   const move: CreditPosting = {
     id: newId('providerTransaction'),
     kind: 'rollback',
     providerId,
+    environment,
     transactionId: body.transactionId,
     roundId: body.roundId,
     betTransactionId: body.betTransactionId,
@@ -153,14 +159,16 @@ async function rollback(ctx: ProvidersContext, providerId: string, body: Provide
   return answer(move, move.amount, posted);
 }
 
-async function correction(ctx: ProvidersContext, providerId: string, body: ProviderCorrection): Promise<Answer> {
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId, body.currency);
+async function correction(ctx: ProvidersContext, scope: ProviderScope, body: ProviderCorrection): Promise<Answer> {
+  const { providerId, environment } = scope;
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'settled') throw new AppError('ROUND_NOT_SETTLED', undefined, { roundId: body.roundId, status: round.status });
   const requested = formatMoney(body.amount);
   const base = {
     id: newId('providerTransaction'),
     kind: 'correction' as const,
     providerId,
+    environment,
     transactionId: body.transactionId,
     roundId: body.roundId,
     brandId: round.brandId,
@@ -183,28 +191,48 @@ async function correction(ctx: ProvidersContext, providerId: string, body: Provi
 
 export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerWin> {
   return async (req) => {
-    const { providerId } = providerScopeOf(req);
+    const scope = providerScopeOf(req);
     const b = req.body;
-    const call: CallShape = { kind: 'win', playerId: b.playerId, roundId: b.roundId, requested: b.amount, currency: b.currency };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => win(ctx, providerId, b)) };
+    const call: CallShape = {
+      kind: 'win',
+      environment: scope.environment,
+      playerId: b.playerId,
+      roundId: b.roundId,
+      requested: b.amount,
+      currency: b.currency,
+    };
+    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b)) };
   };
 }
 
 export function providerRollback(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerRollback> {
   return async (req) => {
-    const { providerId } = providerScopeOf(req);
+    const scope = providerScopeOf(req);
     const b = req.body;
     // A rollback's amount is its bet's: the call names no amount, so only the bet and round tell calls apart.
-    const call: CallShape = { kind: 'rollback', playerId: b.playerId, roundId: b.roundId, betTransactionId: b.betTransactionId };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => rollback(ctx, providerId, b)) };
+    const call: CallShape = {
+      kind: 'rollback',
+      environment: scope.environment,
+      playerId: b.playerId,
+      roundId: b.roundId,
+      betTransactionId: b.betTransactionId,
+    };
+    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => rollback(ctx, scope, b)) };
   };
 }
 
 export function providerCorrection(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerCorrection> {
   return async (req) => {
-    const { providerId } = providerScopeOf(req);
+    const scope = providerScopeOf(req);
     const b = req.body;
-    const call: CallShape = { kind: 'correction', playerId: b.playerId, roundId: b.roundId, requested: b.amount, currency: b.currency };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => correction(ctx, providerId, b)) };
+    const call: CallShape = {
+      kind: 'correction',
+      environment: scope.environment,
+      playerId: b.playerId,
+      roundId: b.roundId,
+      requested: b.amount,
+      currency: b.currency,
+    };
+    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => correction(ctx, scope, b)) };
   };
 }

@@ -93,6 +93,7 @@ export class Providers0001Tables extends Migration {
     // taken and is refused. moved: what the call moved on the player (signed); requested: what the
     // provider asked (a correction's debit can be more than the balance).
     this.addSql(`create table wallet.provider_transactions (
+      environment text not null check (environment in ('sandbox', 'production')),
       provider_id text not null references wallet.providers (id),
       transaction_id text not null,
       id text not null unique,

@@ -30,6 +30,8 @@ interface TransactionKey {
   /** Ours (`ptx_…`). */
   id: string;
   providerId: string;
+  /** The environment of the provider's key: a transaction id is the provider's in all its environments, and conflicts across them. */
+  environment: Environment;
   transactionId: string;
   roundId: string;
   brandId: string;
@@ -42,7 +44,6 @@ interface TransactionKey {
 export interface BetPosting extends TransactionKey {
   roundKind: 'casino' | 'sports';
   operatorId: string;
-  environment: Environment;
   gameId: string;
   amount: string;
   slip: BetSlip | null;
@@ -59,7 +60,7 @@ const negated = (m: string) => formatMoney(subMoney(0, m));
 const source = (t: TransactionKey) => `provider:${t.providerId}:${t.transactionId}`;
 
 const TX_COLUMNS =
-  'provider_id, transaction_id, id, kind, round_id, bet_transaction_id, brand_id, player_id, currency, requested, moved, balance_after, entry_id, created_at';
+  'environment, provider_id, transaction_id, id, kind, round_id, bet_transaction_id, brand_id, player_id, currency, requested, moved, balance_after, entry_id, created_at';
 
 /**
  * Debits a bet; undefined when nothing was written: no account, not enough (`available − held`),
@@ -91,9 +92,10 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
              set bets = wallet.provider_rounds.bets + 1, staked = wallet.provider_rounds.staked + excluded.staked, status = 'open', closed_at = null
              where wallet.provider_rounds.status in ('open', 'voided') and wallet.provider_rounds.player_id = excluded.player_id
                and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
+               and wallet.provider_rounds.environment = excluded.environment
            returning 1),
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+           select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
            returning 1),
      ${usage.text}`,
       params: [
@@ -108,6 +110,7 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
         b.gameId,
         amount,
         b.slip ? JSON.stringify(b.slip) : null,
+        b.environment,
         b.providerId,
         b.transactionId,
         b.id,
@@ -210,11 +213,12 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
     alsoWith: ([move]) => ({
       text: `${change.text},
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
            returning 1),
      ${usage.text}`,
       params: [
         ...change.params,
+        c.environment,
         c.providerId,
         c.transactionId,
         c.id,
@@ -247,12 +251,13 @@ export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChange
                           coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
      ${change ? `${change.text},` : ''}
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
            returning 1)
      select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
     [
       playerAccountId(c.brandId, c.playerId, c.currency),
       ...(change?.params ?? []),
+      c.environment,
       c.providerId,
       c.transactionId,
       c.id,
@@ -283,12 +288,13 @@ export async function postRollbackOfUnknownBet(
       `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
                             coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
        p as (insert into wallet.provider_transactions (${TX_COLUMNS}, rolled_back_by, never_received)
-             select ?, ?, ?, 'bet', ?, null, ?, ?, ?, 0, 0, a.balance, null, a.at, ?, true from a returning 1),
+             select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, 0, 0, a.balance, null, a.at, ?, true from a returning 1),
        x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-             select ?, ?, ?, 'rollback', ?, ?, ?, ?, ?, 0, 0, a.balance, null, a.at from a returning 1)
+             select ?, ?, ?, ?, 'rollback', ?, ?, ?, ?, ?, 0, 0, a.balance, null, a.at from a returning 1)
        select a.balance as balance_after, a.at from a`,
       [
         playerAccountId(c.brandId, c.playerId, c.currency),
+        c.environment,
         c.providerId,
         c.betTransactionId,
         `${c.id}_bet`,
@@ -297,6 +303,7 @@ export async function postRollbackOfUnknownBet(
         c.playerId,
         c.currency,
         c.transactionId,
+        c.environment,
         c.providerId,
         c.transactionId,
         c.id,

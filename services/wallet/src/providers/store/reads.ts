@@ -6,6 +6,7 @@ import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
 export interface TransactionRow {
   id: string;
+  environment: Environment;
   providerId: string;
   transactionId: string;
   kind: ProviderTransactionKind;
@@ -22,7 +23,7 @@ export interface TransactionRow {
   createdAt: string;
 }
 
-const TX_SELECT = `select id, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
+const TX_SELECT = `select id, environment, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
   bet_transaction_id as "betTransactionId", brand_id as "brandId", player_id as "playerId", currency, requested::text, moved::text,
   balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", created_at as "createdAt"
   from wallet.provider_transactions`;
@@ -61,8 +62,14 @@ export interface SessionStanding {
   betGame: { id: string; enabled: boolean } | null;
 }
 
-/** The session of a token (by its SHA-256) issued for this provider; `gameCode`: the game a bet names. */
-export async function findSession(sql: SqlRunner, providerId: string, tokenHash: string, gameCode?: string): Promise<SessionStanding | undefined> {
+/** The session of a token (by its SHA-256) issued for this provider in this environment; `gameCode`: the game a bet names. */
+export async function findSession(
+  sql: SqlRunner,
+  providerId: string,
+  environment: Environment,
+  tokenHash: string,
+  gameCode?: string,
+): Promise<SessionStanding | undefined> {
   const [row] = await sql.query<Omit<SessionStanding, 'betGame'> & { betGameId: string | null; betGameEnabled: boolean | null }>(
     `select s.id as "sessionId", s.provider_id as "providerId", s.operator_id as "operatorId", s.brand_id as "brandId", s.environment,
             s.player_id as "playerId", s.currency, s.game_id as "gameId", sg.game_code as "gameCode", s.expires_at as "expiresAt",
@@ -73,8 +80,8 @@ export async function findSession(sql: SqlRunner, providerId: string, tokenHash:
      join wallet.games sg on sg.id = s.game_id
      left join wallet.provider_operators po on po.provider_id = s.provider_id and po.operator_id = s.operator_id
      left join wallet.games g on g.provider_id = s.provider_id and g.game_code = ?
-     where s.token_hash = ? and s.provider_id = ?`,
-    [gameCode ?? sqlNoGame, tokenHash, providerId],
+     where s.token_hash = ? and s.provider_id = ? and s.environment = ?`,
+    [gameCode ?? sqlNoGame, tokenHash, providerId, environment],
   );
   if (!row) return undefined;
   const { betGameId, betGameEnabled, ...session } = row;
@@ -85,6 +92,7 @@ const sqlNoGame = '';
 
 export interface RoundRow {
   providerId: string;
+  environment: Environment;
   roundId: string;
   kind: 'casino' | 'sports';
   brandId: string;
@@ -98,7 +106,7 @@ export interface RoundRow {
 
 export async function findRound(sql: SqlRunner, providerId: string, roundId: string): Promise<RoundRow | undefined> {
   const [row] = await sql.query<RoundRow>(
-    `select provider_id as "providerId", round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency,
+    `select provider_id as "providerId", environment, round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency,
             game_id as "gameId", status, bets, wins
      from wallet.provider_rounds where provider_id = ? and round_id = ?`,
     [providerId, roundId],
@@ -106,11 +114,20 @@ export async function findRound(sql: SqlRunner, providerId: string, roundId: str
   return row;
 }
 
-/** The player's currency in the brand where they have an account (a rollback names no currency); undefined without one. */
-export async function accountOfPlayer(sql: SqlRunner, playerId: string): Promise<{ brandId: string; currency: string } | undefined> {
+/**
+ * The brand and currency of a player this provider has had a session for in this environment (a
+ * rollback names neither); undefined for a player the provider never launched.
+ */
+export async function launchedPlayer(
+  sql: SqlRunner,
+  providerId: string,
+  environment: Environment,
+  playerId: string,
+): Promise<{ brandId: string; currency: string } | undefined> {
   const [row] = await sql.query<{ brandId: string; currency: string }>(
-    `select brand_id as "brandId", currency from wallet.accounts where kind = 'player' and player_id = ? order by created_at limit 1`,
-    [playerId],
+    `select brand_id as "brandId", currency from wallet.provider_sessions
+     where provider_id = ? and environment = ? and player_id = ? order by created_at desc limit 1`,
+    [providerId, environment, playerId],
   );
   return row;
 }
