@@ -50,3 +50,17 @@ export async function demoKeysOf(sql: SqlRunner, brandId: string, playerId: stri
   ]);
   return rows.map((r) => r.account_id);
 }
+
+/**
+ * The sandbox's next day for the player (POST /sandbox/players/{id}/next-day): every hour of their demo
+ * usage and their last demo activity, a day older, so the day's usage is yesterday's. The hours moved.
+ */
+export async function ageDemoUsage(sql: SqlRunner, brandId: string, playerId: string): Promise<number> {
+  const [row] = await sql.query<{ hours: number }>(
+    `with p as (update wallet.rg_demo_players set last_activity_at = last_activity_at - interval '1 day' where brand_id = ? and player_id = ? returning account_id),
+     u as (update wallet.rg_demo_usage set hour = hour - interval '1 day' where account_id in (select account_id from p) returning 1)
+     select count(*)::int as hours from u`,
+    [brandId, playerId],
+  );
+  return row!.hours;
+}
