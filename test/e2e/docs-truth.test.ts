@@ -72,7 +72,10 @@ t.test("one true paragraph about the game page's heartbeat, the same in docs/gam
   for (const file of ['docs/games.md', 'docs/responsible-gaming.md']) t.notMatch(read(file), /no heartbeat/i, `${file} never says there is none`);
   // What it says is what the page and the wallet do.
   const page = read('packages/play/assets/play.js');
-  t.match(page, /setInterval\(\(\) => \{\s*if \(Date\.now\(\) - lastInput < 5 \* 60000 && document\.visibilityState !== 'hidden'\) heartbeat\(\);\s*\}, 60000\)/);
+  t.match(
+    page,
+    /setInterval\(\(\) => \{\s*if \(Date\.now\(\) - lastInput < 5 \* 60000 && document\.visibilityState !== 'hidden'\) heartbeat\(\);\s*\}, 60000\)/,
+  );
   t.match(games, /once a minute while the player used the page \(a pointer or key input\) in the last 5 minutes and the page is visible/);
   t.match(page, /const hb = await heartbeat\(\);/, 'and one at each reality check');
   t.match(games, /once more at each reality check/);
