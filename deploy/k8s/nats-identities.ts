@@ -15,6 +15,7 @@ import {
   OPERATOR_COMPLIANCE_SUBJECT,
   PAYMENTS_RG_USAGE_SUBJECT,
   PLAYER_STATE_SUBJECT,
+  WALLET_RG_DEMO_NEXT_DAY_SUBJECT,
   WALLET_RG_USAGE_SUBJECT,
   WALLET_SUBJECTS,
   adminOperations,
@@ -130,7 +131,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
     // the internal stream (audit.recorded), made sure of at start.
     players: service('players', {
       ...decides,
-      calls: [WALLET_RG_USAGE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, CLOSEOUT_SUBJECT],
+      calls: [WALLET_RG_USAGE_SUBJECT, WALLET_RG_DEMO_NEXT_DAY_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, CLOSEOUT_SUBJECT],
       broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
       hears: [simulatedImpedimentsChangedSubject(prefix)],
     }),

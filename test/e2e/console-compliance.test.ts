@@ -1,8 +1,10 @@
-// What our compliance officer sees (issue #41, "the whole money picture"), in Chromium against the
-// real processes at 1280 px and on a 390 px phone: on the player page and on an AML case, the
-// wallet, the ledger, deposits with the payer the PSP reported (a payer who is not the player
-// marked), withdrawals with their destination and the AML hold; no FORBIDDEN_ROLE anywhere; and the
-// COS of a case under review downloaded from the case as the CSV the admin API gives.
+// What our compliance officer and our finance person see (issue #41, "the whole money picture"), in
+// Chromium against the real processes at 1280 px and on a 390 px phone: on the player page (both
+// roles) and on the AML queue and an AML case (compliance: the queue is compliance's alone, and
+// finance's navigation does not offer it), the wallet, the ledger, deposits with the payer the PSP
+// reported (a payer who is not the player marked), withdrawals with their destination and the AML
+// hold; no FORBIDDEN_ROLE anywhere; and the COS of a case under review downloaded from the case as the
+// CSV the admin API gives.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -56,15 +58,19 @@ t.test('compliance sees the whole money picture', async (t) => {
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'clara.compliance@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201, 'a compliance officer');
+  const cashier = await stack.admin('POST', '/admin/users', { email: 'fabio.finance@ourteam.example', role: 'finance' });
+  t.equal(cashier.status, 201, 'a finance person');
+  const people = { compliance: officer.body, finance: cashier.body } as const;
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   t.teardown(() => browser.close());
   const problems: string[] = [];
-  let setUp = false;
+  const setUp = new Set<string>();
 
-  async function signedIn(width: number): Promise<Page> {
+  async function signedIn(width: number, role: keyof typeof people = 'compliance'): Promise<Page> {
+    const who = people[role];
     const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     page.on('response', (r) => {
@@ -72,24 +78,32 @@ t.test('compliance sees the whole money picture', async (t) => {
     });
     page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
     await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', officer.body.user.email);
-    await page.fill('input[name=password]', setUp ? PASSPHRASE : officer.body.password);
+    await page.fill('input[name=email]', who.user.email);
+    await page.fill('input[name=password]', setUp.has(role) ? PASSPHRASE : who.password);
     await page.click('button[type=submit]');
-    if (!setUp) {
+    if (!setUp.has(role)) {
       await page.locator('#setup-password').waitFor();
       await page.fill('#new-password', PASSPHRASE);
       await page.fill('#repeat-password', PASSPHRASE);
       await page.getByRole('button', { name: 'Change password' }).click();
       await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp = true;
+      setUp.add(role);
     }
     await page.locator('header .who').waitFor();
     return page;
   }
 
-  for (const width of [1280, 390] as const) {
-    t.test(`the player page at ${width} px`, async (t) => {
-      const page = await signedIn(width);
+  for (const [role, width] of [
+    ['compliance', 1280],
+    ['compliance', 390],
+    ['finance', 1280],
+    ['finance', 390],
+  ] as const) {
+    t.test(`the player page as ${role} at ${width} px`, async (t) => {
+      const page = await signedIn(width, role);
+      const nav = await page.locator('nav[aria-label=Console]').textContent();
+      if (role === 'compliance') t.match(nav, /AML cases/, "compliance's navigation offers the AML queue");
+      else t.notMatch(nav, /AML cases/, "finance's navigation does not offer the AML queue (compliance's alone)");
       await page.goto(`${stack.adminUrl}/players?id=${id}`);
       const file = page.locator(`article[data-player="${id}"]`);
       await file.locator('.balance').waitFor();
@@ -107,7 +121,25 @@ t.test('compliance sees the whole money picture', async (t) => {
     });
   }
 
-  t.test('the case shows the money and exports its COS', async (t) => {
+  t.test('the queue and the case at 390 px', async (t) => {
+    const page = await signedIn(390);
+    await page.goto(`${stack.adminUrl}/aml?status=under_review`);
+    const queueRow = page.locator(`tr[data-case-row="${caseId}"]`);
+    await queueRow.waitFor();
+    t.match(await queueRow.textContent(), /high/, 'the case in the queue, with its risk');
+    const fits = () => page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+    const queue = await fits();
+    t.ok(queue.page <= queue.screen, `the queue fits 390 px (page ${queue.page} px)`);
+    await queueRow.locator('a').click();
+    const card = page.locator(`article[data-case="${caseId}"]`);
+    await card.locator(`tr[data-deposit="${dep.body.id}"]`).waitFor();
+    t.match(await card.locator(`tr[data-withdrawal-row="${w.body.id}"]`).textContent(), /AML review/, 'the held payout, on the case');
+    const casePage = await fits();
+    t.ok(casePage.page <= casePage.screen, `the case fits 390 px (page ${casePage.page} px)`);
+    await page.context().close();
+  });
+
+  t.test('the case at 1280 px shows the money and exports its COS', async (t) => {
     const page = await signedIn(1280);
     await page.goto(`${stack.adminUrl}/aml?status=under_review`);
     await page.locator(`tr[data-case-row="${caseId}"] a`).click();

@@ -58,3 +58,29 @@ t.test('every package.json carries the API version', async (t) => {
   const lock = JSON.parse(read('package-lock.json')) as { version: string; packages: Record<string, { version?: string }> };
   t.equal(lock.version, API_VERSION, 'and package-lock.json agrees');
 });
+
+t.test("one true paragraph about the game page's heartbeat, the same in docs/games.md and docs/responsible-gaming.md", async (t) => {
+  const paragraphOf = (file: string) => {
+    const text = read(file);
+    const start = text.indexOf("**The page's heartbeat.**");
+    t.ok(start >= 0, `${file} has the paragraph`);
+    // Up to the sentence that points at the other doc.
+    return text.slice(start, text.indexOf(' The same paragraph is in', start)).replace(/\s+/g, ' ');
+  };
+  const games = paragraphOf('docs/games.md');
+  t.equal(games, paragraphOf('docs/responsible-gaming.md'), 'word for word the same');
+  for (const file of ['docs/games.md', 'docs/responsible-gaming.md']) t.notMatch(read(file), /no heartbeat/i, `${file} never says there is none`);
+  // What it says is what the page and the wallet do.
+  const page = read('packages/play/assets/play.js');
+  t.match(
+    page,
+    /setInterval\(\(\) => \{\s*if \(Date\.now\(\) - lastInput < 5 \* 60000 && document\.visibilityState !== 'hidden'\) heartbeat\(\);\s*\}, 60000\)/,
+  );
+  t.match(games, /once a minute while the player used the page \(a pointer or key input\) in the last 5 minutes and the page is visible/);
+  t.match(page, /const hb = await heartbeat\(\);/, 'and one at each reality check');
+  t.match(games, /once more at each reality check/);
+  const wallet = read('services/wallet/src/games/handlers/play-heartbeat.ts');
+  t.match(wallet, /session\.mode === 'real'\) await recordActivity/);
+  t.match(wallet, /else await recordDemoActivity/);
+  t.match(games, /on the player's account for a real session, on demo play's own record for a demo \(sandbox\) session/);
+});

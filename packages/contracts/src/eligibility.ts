@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Page, Timestamp, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
-import { PlayerIdParams } from './players.ts';
+import { PlayerIdParams, PlayerStatusSchema } from './players.ts';
 
 /** Why the SPA registry impedes a CPF: centralised self-exclusion, or a Bolsa Família / BPC beneficiary. */
 export const IMPEDIMENT_REASONS = ['central_self_exclusion', 'social_program'] as const;
@@ -29,6 +29,27 @@ export const SandboxImpedimentSchema = Type.Object(
 );
 export const SandboxImpedimentResultSchema = Type.Object({ cpf: CpfDigits, reason: ImpedimentReasonSchema }, { additionalProperties: false });
 export const SandboxImpedimentRemovedSchema = Type.Object({ cpf: CpfDigits, removed: Type.Boolean() }, { additionalProperties: false });
+
+/** What a sandbox impediment check found: the registry's answer (`not_required` under the profile `off`: nobody is asked) and the player's status after it. */
+export const SandboxImpedimentCheckSchema = Type.Object(
+  {
+    playerId: Type.String(),
+    outcome: Type.Union([Type.Literal('not_impeded'), Type.Literal('impeded'), Type.Literal('unavailable'), Type.Literal('not_required')]),
+    status: PlayerStatusSchema,
+  },
+  { additionalProperties: false, $id: 'SandboxImpedimentCheck' },
+);
+
+/** A sandbox player's day moved forward: the player's records the rules read, a day older, and the player's status after the closing pass. */
+export const SandboxNextDaySchema = Type.Object(
+  {
+    playerId: Type.String(),
+    status: PlayerStatusSchema,
+    impedimentCheckedAt: Type.Union([Timestamp, Type.Null()]),
+    restrictedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { additionalProperties: false, $id: 'SandboxNextDay' },
+);
 
 export const eligibilityOperations = defineOperations({
   reportLogin: {
@@ -65,6 +86,33 @@ export const eligibilityOperations = defineOperations({
     params: Type.Object({ cpf: Type.String({ format: 'cpf' }) }),
     response: SandboxImpedimentRemovedSchema,
     status: 200,
+    sandboxOnly: true,
+  },
+  sandboxCheckImpediments: {
+    id: 'sandboxCheckImpediments',
+    method: 'POST',
+    path: '/sandbox/players/:playerId/impediment-check',
+    subject: 'players.sandbox.impedimentCheck',
+    tag: 'Sandbox',
+    summary: "Run a sandbox player's impediment check now, as the next day's first login would (a hit restricts the player)",
+    params: PlayerIdParams,
+    response: SandboxImpedimentCheckSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'PLAYER_NOT_ACTIVE', 'IMPEDIMENT_CHECK_UNAVAILABLE'],
+    sandboxOnly: true,
+  },
+  sandboxNextDay: {
+    id: 'sandboxNextDay',
+    method: 'POST',
+    path: '/sandbox/players/:playerId/next-day',
+    subject: 'players.sandbox.nextDay',
+    tag: 'Sandbox',
+    summary:
+      "Move a sandbox player's day forward: the day's impediment check, the withdrawal window and closing after a hit, cooling-offs and the game limits' usage, a day older",
+    params: PlayerIdParams,
+    response: SandboxNextDaySchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
     sandboxOnly: true,
   },
 });

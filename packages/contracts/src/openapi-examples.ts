@@ -128,6 +128,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: { cpf: '52998224725', reason: 'central_self_exclusion' },
   },
   sandboxRemoveImpediment: { params: { cpf: '52998224725' }, response: { cpf: '52998224725', removed: true } },
+  sandboxCheckImpediments: { params: { playerId: PLAYER_ID }, response: { playerId: PLAYER_ID, outcome: 'impeded', status: 'restrito' } },
+  sandboxNextDay: {
+    params: { playerId: PLAYER_ID },
+    response: { playerId: PLAYER_ID, status: 'restrito', impedimentCheckedAt: T0, restrictedAt: T0 },
+  },
   sandboxAddScreeningEntry: {
     body: { list: 'sanctions', cpf: '529.982.247-25' },
     response: { id: 'scr_5f0c6d8a1b2e4c7d9e0f1a2b3c4d5e6f', list: 'sanctions', cpf: '52998224725', createdAt: T0 },
@@ -418,6 +423,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   sandboxAddImpediment:
     'Sandbox only: puts a CPF on the simulated SPA impediment registry of your operator, with a reason (`central_self_exclusion` or `social_program`). Registrations, logins, first deposits and game sessions of the day and sweeps of `br-spa` brands then see it impeded.',
   sandboxRemoveImpediment: 'Sandbox only: takes a CPF off the simulated SPA impediment registry of your operator. `removed` says whether it was there.',
+  sandboxCheckImpediments:
+    "Sandbox only: runs the player's impediment check now, as the next day's first login would, even when the player was checked today (under `br-spa`; `not_required` under `off`, nobody asked). A hit restricts the player as in production: status `restrito`, `player.restricted`, open game sessions ended, withdrawals only inside the window after the hit, closed after it (walk them with `POST /sandbox/players/{playerId}/next-day`). `outcome` is `impeded` for a player already restricted.",
+  sandboxNextDay:
+    "Sandbox only: moves the player's day forward by one. The clock cannot move for one player, so what the rules read of the player's past is made a day older: the last impediment check (the next login, deposit or game session checks again), the time of an impediment hit (the withdrawal window shrinks by a day; the player is closed, `encerrado`, once the closing's days have passed), the limits' pending changes (cooling-off), and demo play's usage (the day's loss, wager and time used become yesterday's). Money never moves in time: deposits, withdrawals and their deposit-limit usage keep their times, and so do pauses and self-exclusions. Each call is one more day.",
   sandboxAddScreeningEntry:
     "Sandbox only: puts a CPF on your sandbox's simulated PEP (`pep`) or sanctions (`sanctions`) list; your `br-spa` sandbox players with that CPF are screened again before this answers. A sanctions hit freezes the player (status `bloqueado`: deposits, rounds and withdrawals answer 403 `PLAYER_NOT_ACTIVE`); a PEP hit changes nothing you can see (our compliance team reviews it). The answer names the entry only.",
   sandboxRemoveScreeningEntry:

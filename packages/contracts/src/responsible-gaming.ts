@@ -264,6 +264,20 @@ export const rgUsageMessages = defineMessages({
   wallet: { subject: WALLET_RG_USAGE_SUBJECT, body: RgUsageRequestSchema, reply: RgUsageSchema },
 });
 
+/**
+ * `wallet.rg.demoNextDay` (internal, players → wallet, for `POST /sandbox/players/{id}/next-day`): a
+ * sandbox player's demo usage and last demo activity, a day older. Demo play only: real money's
+ * usage is never moved.
+ */
+export const WALLET_RG_DEMO_NEXT_DAY_SUBJECT = 'wallet.rg.demoNextDay';
+export const rgDemoMessages = defineMessages({
+  nextDay: {
+    subject: WALLET_RG_DEMO_NEXT_DAY_SUBJECT,
+    body: Type.Object({ brandId: Type.String(), playerId: Type.String() }),
+    reply: Type.Object({ hours: Type.Integer() }),
+  },
+});
+
 /** The value in force at `now`: a pending change whose time has come replaces the stored one (null = removed). */
 export function limitInForce(limit: RgRuleLimit, now: Date): string | null {
   if (limit.pending && Date.parse(limit.pending.effectiveAt) <= now.getTime()) return limit.pending.value;

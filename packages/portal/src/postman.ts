@@ -147,6 +147,24 @@ const FLOW: FlowStep[] = [
     tests: [json, `pm.test('removed', () => pm.expect(body.removed).to.eql(true));`],
   },
   {
+    op: 'sandboxCheckImpediments',
+    name: "Sandbox: run the player's impediment check now, as the next day's first login would",
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('not impeded (br-spa), or nobody asked (off); still ativo', () => { pm.expect(['not_impeded', 'not_required']).to.include(body.outcome); pm.expect(body.status).to.eql('ativo'); });`,
+    ],
+  },
+  {
+    op: 'sandboxNextDay',
+    name: "Sandbox: move the player's day forward (the day's check, windows, cooling-offs and game usage a day older)",
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('the player, still ativo', () => { pm.expect(body.playerId).to.eql(pm.collectionVariables.get('playerId')); pm.expect(body.status).to.eql('ativo'); });`,
+    ],
+  },
+  {
     op: 'sandboxAddScreeningEntry',
     name: 'Sandbox: put a CPF on the simulated PEP list',
     body: { list: 'pep', cpf: '111.444.777-35' },

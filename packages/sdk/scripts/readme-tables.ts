@@ -40,6 +40,8 @@ export const SDK_METHODS: Record<string, string> = {
   sandboxWithdrawalDecision: 'sandbox.decideWithdrawal',
   sandboxAddImpediment: 'sandbox.addImpediment',
   sandboxRemoveImpediment: 'sandbox.removeImpediment',
+  sandboxCheckImpediments: 'sandbox.checkImpediments',
+  sandboxNextDay: 'sandbox.nextDay',
   sandboxAddScreeningEntry: 'sandbox.addScreeningEntry',
   sandboxRemoveScreeningEntry: 'sandbox.removeScreeningEntry',
   sandboxAddPixKey: 'sandbox.addPixKey',

@@ -26,6 +26,8 @@ import {
   type ResponsibleGaming,
   type SetLimit,
   type SandboxImpediment,
+  type SandboxImpedimentCheck,
+  type SandboxNextDay,
   type SandboxPixKey,
   type SandboxScreeningEntry,
   type SandboxScreeningEntryResult,
@@ -209,6 +211,11 @@ export class BackOffice {
     /** Takes a CPF off the simulated SPA impediment registry of your operator. */
     removeImpediment: (cpf: string, opts?: ReadOptions): Promise<{ cpf: string; removed: boolean }> =>
       this.#body('sandboxRemoveImpediment', { params: { cpf } }, opts),
+    /** Runs the player's impediment check now, as the next day's first login would (a hit restricts the player). */
+    checkImpediments: (playerId: string, opts?: ReadOptions): Promise<SandboxImpedimentCheck> =>
+      this.#body('sandboxCheckImpediments', { params: { playerId } }, opts),
+    /** Moves the player's day forward: the day's impediment check, the window and closing after a hit, cooling-offs and game usage, a day older. */
+    nextDay: (playerId: string, opts?: ReadOptions): Promise<SandboxNextDay> => this.#body('sandboxNextDay', { params: { playerId } }, opts),
     /** Puts a CPF on your sandbox's simulated PEP or sanctions list (your br-spa sandbox players with it are screened again). */
     addScreeningEntry: (body: SandboxScreeningEntry, opts?: ReadOptions): Promise<SandboxScreeningEntryResult> =>
       this.#body('sandboxAddScreeningEntry', { body }, opts),

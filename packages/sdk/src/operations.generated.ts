@@ -342,6 +342,19 @@ export interface SandboxImpediment {
   reason: "central_self_exclusion" | "social_program";
 }
 
+export interface SandboxImpedimentCheck {
+  playerId: string;
+  outcome: "not_impeded" | "impeded" | "unavailable" | "not_required";
+  status: "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
+}
+
+export interface SandboxNextDay {
+  playerId: string;
+  status: "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
+  impedimentCheckedAt: string | null;
+  restrictedAt: string | null;
+}
+
 export interface SandboxPixKey {
   /** An e-mail, phone (+55…), random (EVP) key; length 1 to 77 */
   key: string;
@@ -491,6 +504,8 @@ export const OPERATIONS = {
   reportLogin: { id: 'reportLogin', method: 'POST', path: '/players/{playerId}/logins', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Report the player's login: under br-spa, the first of the day checks the SPA impediment registry" },
   sandboxAddImpediment: { id: 'sandboxAddImpediment', method: 'POST', path: '/sandbox/impediments', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated SPA impediment registry of the key's operator" },
   sandboxRemoveImpediment: { id: 'sandboxRemoveImpediment', method: 'DELETE', path: '/sandbox/impediments/{cpf}', pathParams: ['cpf'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take a CPF off the simulated SPA impediment registry of the key's operator" },
+  sandboxCheckImpediments: { id: 'sandboxCheckImpediments', method: 'POST', path: '/sandbox/players/{playerId}/impediment-check', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Run a sandbox player's impediment check now, as the next day's first login would (a hit restricts the player)" },
+  sandboxNextDay: { id: 'sandboxNextDay', method: 'POST', path: '/sandbox/players/{playerId}/next-day', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Move a sandbox player's day forward: the day's impediment check, the withdrawal window and closing after a hit, cooling-offs and the game limits' usage, a day older" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -674,6 +689,26 @@ export interface OperationTypes {
       cpf: string;
       removed: boolean;
     };
+  };
+  /** POST /sandbox/players/{playerId}/impediment-check: Run a sandbox player's impediment check now, as the next day's first login would (a hit restricts the player) */
+  sandboxCheckImpediments: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: SandboxImpedimentCheck;
+  };
+  /** POST /sandbox/players/{playerId}/next-day: Move a sandbox player's day forward: the day's impediment check, the withdrawal window and closing after a hit, cooling-offs and the game limits' usage, a day older */
+  sandboxNextDay: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: SandboxNextDay;
   };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
   sandboxAddScreeningEntry: {

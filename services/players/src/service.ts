@@ -37,6 +37,7 @@ import { getResponsibleGaming, pausePlayer, removeLimit, selfExclude, setLimit }
 import { adminGetResponsibleGaming, adminLiftSelfExclusion } from './handlers/admin-responsible-gaming.ts';
 import { startSelfExclusionTerms } from './handlers/self-exclusion-terms.ts';
 import { activityCheck, reportLogin, sandboxAddImpediment, sandboxRemoveImpediment } from './handlers/eligibility.ts';
+import { sandboxCheckImpediments, sandboxNextDay } from './handlers/sandbox-days.ts';
 import { setupEligibility, type EligibilityOptions } from './impediments/setup.ts';
 import type { Eligibility } from './impediments/eligibility.ts';
 import { eligibilityLoops } from './impediments/loops.ts';
@@ -92,6 +93,8 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(eligibilityOperations.reportLogin, reportLogin(deps, elig)),
       ...handle(eligibilityOperations.sandboxAddImpediment, sandboxAddImpediment(elig)),
       ...handle(eligibilityOperations.sandboxRemoveImpediment, sandboxRemoveImpediment(elig)),
+      ...handle(eligibilityOperations.sandboxCheckImpediments, sandboxCheckImpediments(deps, elig)),
+      ...handle(eligibilityOperations.sandboxNextDay, sandboxNextDay(deps, elig)),
       ...handle(playerOperations.findPlayers, findPlayers(deps)),
       ...handle(playerOperations.getPlayer, getPlayer(deps)),
       ...handle(playerOperations.getKyc, getKyc(deps)),

@@ -10,18 +10,22 @@ import { announcePlayerChanged, type Eligibility } from './eligibility.ts';
 const DAY_MS = 86_400_000;
 const BATCH = 100;
 
-/** One pass: closes the players due, then hands every closed player's balance to payments; true when more are waiting. */
-export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility): Promise<boolean> {
+/**
+ * One pass: closes the players due, then hands every closed player's balance to payments; true when
+ * more are waiting. `onlyPlayerId`: that player alone (the sandbox's next day closes its player at once).
+ */
+export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility, onlyPlayerId?: string): Promise<boolean> {
+  const only = onlyPlayerId === undefined ? { text: '', params: [] } : { text: ' and id = ?', params: [onlyPlayerId] };
   const now = elig.clock();
   const due = new Date(now.getTime() - elig.config.IMPEDIMENT_CLOSE_DAYS * DAY_MS);
   const closed = await deps.orm.em.fork().transactional(async (tx) => {
     const sql = sqlIn(tx);
     const rows = await sql.query<{ id: string; operatorId: string; brandId: string; environment: 'sandbox' | 'production'; externalId: string }>(
       `update players.players set status = 'encerrado', updated_at = ?
-        where id in (select id from players.players where status = 'restrito' and restricted_at is not null and restricted_at <= ?
+        where id in (select id from players.players where status = 'restrito' and restricted_at is not null and restricted_at <= ?${only.text}
                      order by restricted_at limit ? for update skip locked)
         returning id, operator_id as "operatorId", brand_id as "brandId", environment, external_id as "externalId"`,
-      [now, due, BATCH],
+      [now, due, ...only.params, BATCH],
     );
     for (const p of rows) {
       await writeEvent(sql, deps.schema, { operatorId: p.operatorId, brandId: p.brandId, environment: p.environment }, 'player.closed', {
@@ -37,8 +41,8 @@ export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility): Pro
   // The hand-over: every closed-by-impediment player whose balance payments has not taken yet.
   const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string }>(
     `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency from players.players
-      where status = 'encerrado' and restricted_at is not null and closeout_done_at is null limit ?`,
-    [BATCH],
+      where status = 'encerrado' and restricted_at is not null and closeout_done_at is null${only.text} limit ?`,
+    [...only.params, BATCH],
   );
   for (const { id, ...p } of pending) {
     await deps.call(CLOSEOUT_SUBJECT, { ...p, playerId: id } satisfies Closeout);

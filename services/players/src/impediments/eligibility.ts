@@ -107,12 +107,21 @@ export async function checkAtRegistration(deps: ServiceDeps, elig: Eligibility, 
  * The day's check of an existing br-spa player before a login, deposit or game session: at once
  * when the player was checked today (operator's time zone), else one registry question. A hit
  * restricts the player before this answers; an outage is let through only inside the grace period.
+ * `asNextDay` (the sandbox's check now) asks even when the player was checked today, as the next
+ * day's first login would. The registry's answer, or `checked_today` when nobody was asked.
  */
-export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: PlayerRow, moment: ImpedimentMoment, timeZone: string): Promise<void> {
+export async function checkToday(
+  deps: ServiceDeps,
+  elig: Eligibility,
+  player: PlayerRow,
+  moment: ImpedimentMoment,
+  timeZone: string,
+  asNextDay = false,
+): Promise<'not_impeded' | 'unavailable' | 'checked_today'> {
   if (player.restrictedAt) throw impeded();
   if (player.status === 'encerrado') throw new AppError('PLAYER_NOT_ACTIVE');
   const now = elig.clock();
-  if (player.impedimentCheckedAt && dayIn(player.impedimentCheckedAt, timeZone) === dayIn(now, timeZone)) return;
+  if (!asNextDay && player.impedimentCheckedAt && dayIn(player.impedimentCheckedAt, timeZone) === dayIn(now, timeZone)) return 'checked_today';
   const who = { operatorId: player.operatorId, brandId: player.brandId, playerId: player.id, cpf: player.cpf };
   const answer = await askRegistries(deps.sql, elig, player.cpf, who, player.environment);
   await recordCheck(deps.sql, who, moment, answer, now);
@@ -122,6 +131,7 @@ export async function checkToday(deps: ServiceDeps, elig: Eligibility, player: P
     const last = player.impedimentCheckedAt?.getTime();
     if (last === undefined || now.getTime() - last >= elig.config.IMPEDIMENT_GRACE_DAYS * DAY_MS) throw unavailable();
   }
+  return answer.result;
 }
 
 /**

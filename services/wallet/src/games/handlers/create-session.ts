@@ -46,7 +46,9 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     assertPlayerMayPlay(player, now);
     const currency = player.currency ?? scope.currency;
     if (hasTimeLimit(player.rg, now)) {
-      const usage = await periodUsage(ctx.deps.sql, playerAccountId(scope.brandId, playerId, currency), player.rg.timeZone, now);
+      // A sandbox player's time is demo play's (docs/responsible-gaming.md, "Sandbox").
+      const table = scope.environment === 'sandbox' ? 'wallet.rg_demo_usage' : 'wallet.rg_usage';
+      const usage = await periodUsage(ctx.deps.sql, playerAccountId(scope.brandId, playerId, currency), player.rg.timeZone, now, table);
       try {
         checkTimeLimits(player.rg, usage, now);
       } catch (e) {

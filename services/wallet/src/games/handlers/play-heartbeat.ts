@@ -1,11 +1,11 @@
 // games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. For
-// a real session of a player with responsible-gaming rules the time since the player's last
-// activity counts as played (the rg module's recordActivity); the answer is the session's net result for
-// the page's reality check.
+// a player with responsible-gaming rules the time since the player's last activity counts as
+// played (the rg module's recordActivity; a demo session's on demo play's own record,
+// recordDemoActivity); the answer is the session's net result for the page's reality check.
 import type { gamePlayMessages } from '@bo/contracts';
 import { internalScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/index.ts';
-import { needsRoundGuard, recordActivity } from '../../rg/index.ts';
+import { needsRoundGuard, recordActivity, recordDemoActivity } from '../../rg/index.ts';
 import { sessionNet } from '../store/round-records.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
@@ -17,8 +17,10 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     const { session } = await openSessionByToken(ctx, ctx.deps.orm.em.fork(), req.params.token);
     const state = await assertStillMayPlay(ctx, session, req.ctx.requestId);
     const now = ruleClock.now();
-    if (session.mode === 'real' && needsRoundGuard(state.rg, now)) {
-      await recordActivity(ctx.deps.sql, playerAccountId(session.brandId, session.playerId, session.currency), now);
+    if (needsRoundGuard(state.rg, now)) {
+      const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
+      if (session.mode === 'real') await recordActivity(ctx.deps.sql, accountId, now);
+      else await recordDemoActivity(ctx.deps.sql, { accountId, brandId: session.brandId, playerId: session.playerId }, now);
     }
     return { status: 200, body: { sessionId: session.id, ...(await sessionNet(ctx.deps.sql, session.id)) } };
   };

@@ -197,6 +197,37 @@ export class Games0008SessionEndedAt extends Migration {
   }
 }
 
+/**
+ * Responsible gaming in the sandbox (docs/responsible-gaming.md, "Sandbox"): demo rounds count toward the
+ * sandbox player's limits and time played, apart from the real money's record. `rg_demo_usage` is
+ * `rg_usage`'s twin for demo play (stakes and net loss of the fictitious balance, seconds played), by
+ * UTC hour; `rg_demo_players` holds the player's last demo activity (its row lock serialises the
+ * player's demo rounds across sessions). Both are keyed by the id the player's account has or would
+ * have (ledger `playerAccountId` of the brand, player and currency), with no reference to
+ * wallet.accounts: a sandbox player plays demo without a wallet account. verifyLedger never reads
+ * them: nothing of the ledger backs them.
+ */
+export class Games0009SandboxRgUsage extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table wallet.rg_demo_players (
+      account_id text primary key,
+      brand_id text not null,
+      player_id text not null,
+      last_activity_at timestamptz not null,
+      gap_seconds integer not null default 0
+    )`);
+    this.addSql('create index rg_demo_players_player on wallet.rg_demo_players (brand_id, player_id)');
+    this.addSql(`create table wallet.rg_demo_usage (
+      account_id text not null,
+      hour timestamptz not null check (hour = date_trunc('hour', hour, 'UTC')),
+      wagered numeric(20,2) not null default 0 check (wagered >= 0),
+      net_loss numeric(20,2) not null default 0,
+      seconds_played integer not null default 0 check (seconds_played >= 0),
+      primary key (account_id, hour)
+    )`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
@@ -206,4 +237,5 @@ export const gameMigrations = [
   { name: 'Games0006RoundCounters', class: Games0006RoundCounters },
   { name: 'Games0007RoundOutcomeAsText', class: Games0007RoundOutcomeAsText },
   { name: 'Games0008SessionEndedAt', class: Games0008SessionEndedAt },
+  { name: 'Games0009SandboxRgUsage', class: Games0009SandboxRgUsage },
 ];

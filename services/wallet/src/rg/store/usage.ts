@@ -8,12 +8,15 @@ import type { LimitPeriod } from '@bo/contracts';
 import { onlyRow, type SqlRunner } from '@bo/service-kit';
 import type { RoundUsage } from '../domain/round-limits.ts';
 
+/** Where usage is read from: real money's record, or demo play's (sandbox, demo-usage.ts). */
+export type UsageTable = 'wallet.rg_usage' | 'wallet.rg_demo_usage';
+
 /**
  * The account's usage of the periods holding `now` in `timeZone`, as a query: per period its range
  * (`day`, `week`, `month`, from wallet.rg_period), its end (`day_end` …) and its sums (`wagered_day`,
  * `net_loss_day`, `seconds_played_day` …).
  */
-export function usageQuery(accountId: string, timeZone: string, now: Date): { text: string; params: unknown[] } {
+export function usageQuery(accountId: string, timeZone: string, now: Date, table: UsageTable = 'wallet.rg_usage'): { text: string; params: unknown[] } {
   const sums = (column: string) =>
     (['day', 'week', 'month'] as const).map((p) => `coalesce(sum(u.${column}) filter (where u.hour <@ b.${p}), 0) as ${column}_${p}`).join(', ');
   return {
@@ -21,7 +24,7 @@ export function usageQuery(accountId: string, timeZone: string, now: Date): { te
                   upper(b.day) as day_end, upper(b.week) as week_end, upper(b.month) as month_end
            from (select wallet.rg_period('day', n.at, n.z) as day, wallet.rg_period('week', n.at, n.z) as week, wallet.rg_period('month', n.at, n.z) as month
                  from (select ?::timestamptz as at, ?::text as z) n) b
-           left join wallet.rg_usage u on u.account_id = ? and u.hour >= least(lower(b.day), lower(b.week), lower(b.month))
+           left join ${table} u on u.account_id = ? and u.hour >= least(lower(b.day), lower(b.week), lower(b.month))
            group by b.day, b.week, b.month`,
     params: [now, timeZone, accountId],
   };
@@ -38,9 +41,9 @@ export function parseUsage(row: Record<string, unknown>): RoundUsage {
   };
 }
 
-/** The account's usage of the current day, week and month at `now` in `timeZone`, with each period's end. */
-export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date): Promise<RoundUsage> {
-  const q = usageQuery(accountId, timeZone, now);
+/** The account's usage of the current day, week and month at `now` in `timeZone`, with each period's end (demo play's with `wallet.rg_demo_usage`). */
+export async function periodUsage(sql: SqlRunner, accountId: string, timeZone: string, now: Date, table?: UsageTable): Promise<RoundUsage> {
+  const q = usageQuery(accountId, timeZone, now, table);
   return parseUsage(onlyRow(await sql.query<Record<string, unknown>>(q.text, q.params)));
 }
 
