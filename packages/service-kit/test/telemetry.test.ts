@@ -3,27 +3,18 @@
 import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { AppError, eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
-import {
-  BaseConfigSchema,
-  createLogger,
-  eventInsertFrom,
-  logContext,
-  Migration,
-  outboxTableSql,
-  startDurableConsumer,
-  startTelemetry,
-  tracer,
-  traceHeaders,
-  startServiceWith,
-  type ServiceDefinition,
-} from '../src/index.ts';
-import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } from '../src/testing.ts';
+import { startTracing, stopTracing } from '../src/tracing.ts';
 
-// One SDK per process (the API's global provider): the tests share it and tell their spans apart by trace.
+// One SDK per process (the API's global provider): the tests share it and tell their spans apart by
+// trace. Started before the kit loads, as main.ts does, so that pg and pino are instrumented.
 const exporter = new InMemorySpanExporter();
-const telemetry = startTelemetry('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-t.teardown(() => telemetry.shutdown());
+startTracing('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+t.teardown(() => stopTracing());
+const { AppError, eventsStreamName, eventsWildcard, requestOperation } = await import('@bo/contracts');
+const { BaseConfigSchema, createLogger, eventInsertFrom, logContext, Migration, outboxTableSql, startDurableConsumer, tracer, traceHeaders, startServiceWith } =
+  await import('../src/index.ts');
+type ServiceDefinition = import('../src/index.ts').ServiceDefinition;
+const { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } = await import('../src/testing.ts');
 
 t.test('trace context crosses NATS request-reply', async (t) => {
   const db = await createTestDatabase('otel');
