@@ -91,12 +91,19 @@ t.test('a deposit produces one connected trace, from the operator request to the
   const send = spans.find((s) => s.service === 'gateway' && /^send \S*payments\.deposits\.confirm$/.test(s.name))!;
   t.match(
     send,
-    { kind: PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'send', 'messaging.destination.name': /payments\.deposits\.confirm$/ } },
+    {
+      kind: PRODUCER,
+      attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'send', 'messaging.destination.name': /payments\.deposits\.confirm$/ },
+    },
     'the NATS request: a producer span with the messaging attributes',
   );
   t.equal(send.parentSpanId, root.spanId, 'under the HTTP span');
   const processed = spans.find((s) => s.service === 'payments' && /^process \S*payments\.deposits\.confirm$/.test(s.name))!;
-  t.match(processed, { kind: CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process' } }, 'payments answered in it, a consumer span');
+  t.match(
+    processed,
+    { kind: CONSUMER, attributes: { 'messaging.system': 'nats', 'messaging.operation.type': 'process' } },
+    'payments answered in it, a consumer span',
+  );
   t.equal(processed.parentSpanId, send.spanId, "the gateway's producer span its parent");
   const statement = spans.find((s) => s.service === 'payments' && /^(UPDATE|WITH|SELECT|INSERT)\b/.test(s.name))!;
   t.match(
@@ -121,7 +128,13 @@ t.test('a deposit produces one connected trace, from the operator request to the
     {
       scope: HTTP,
       kind: CLIENT,
-      attributes: { 'http.request.method': 'POST', 'http.response.status_code': 204, 'server.address': '127.0.0.1', 'server.port': Number, 'url.full': receiver.url },
+      attributes: {
+        'http.request.method': 'POST',
+        'http.response.status_code': 204,
+        'server.address': '127.0.0.1',
+        'server.port': Number,
+        'url.full': receiver.url,
+      },
     },
     "the signed POST, HTTP's instrumentation's client span under the attempt, answered 204",
   );
