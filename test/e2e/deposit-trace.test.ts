@@ -24,7 +24,9 @@ t.test('a deposit produces one connected trace, from the operator request to the
   await stack.firstTestWebhook(op.sandboxClient);
   const c = op.sandboxClient;
 
-  const player = await c.post('/players', playerInput(uniq('trace')), key());
+  // An operator's client that sends its own trace context: the gateway starts a trace of ours all the same.
+  const foreignTraceId = 'abcdef0123456789abcdef0123456789';
+  const player = await c.post('/players', playerInput(uniq('trace')), { ...key(), traceparent: `00-${foreignTraceId}-0123456789abcdef-01` });
   t.equal(player.status, 201);
   const deposit = await c.post(
     `/players/${player.body.id}/deposits`,
@@ -143,7 +145,8 @@ t.test('a deposit produces one connected trace, from the operator request to the
 
   // The ORM's queries are traced too: the players service records a player through it.
   const playerRoot = rootOf(player.headers.get('x-request-id')!);
-  t.ok(playerRoot, "the player's creation has its trace");
+  t.ok(playerRoot, "the player's creation has its trace, rooted at the gateway");
+  t.not(playerRoot?.traceId, foreignTraceId, "not the caller's: a traceparent sent by an operator is not continued");
   await waitFor(async () => has(inTrace(playerRoot!.traceId), 'players', /^INSERT /), {
     timeoutMs: 30_000,
     intervalMs: 100,
