@@ -24,7 +24,11 @@ import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { register as registerImportHooks } from 'import-in-the-middle/register-hooks.mjs';
 import { nameStatementSpan } from './db-span-names.ts';
 
-/** The packages whose ES-module imports are patched (pg and fastify load node:http and pg's client through require, patched without a hook). */
+/**
+ * The packages whose ES-module imports are hooked: pino is patched only through its import; pg's
+ * client and node:http are also reached through require (from inside pg, from Fastify), patched
+ * without a hook.
+ */
 const PATCHED_IMPORTS = ['pino', 'pg', 'http', 'https', 'node:http', 'node:https'];
 
 /** Paths no trace is made for: probes and scrapes, many a minute, each alike. */
