@@ -14,6 +14,7 @@
 // the SDK's own variables; it reads OTEL_TRACES_SAMPLER and the rest itself). Without one nothing
 // is patched and the API stays the no-op: tracing that is not done costs nothing.
 import type { IncomingMessage } from 'node:http';
+import { register as registerLoader } from 'node:module';
 import type { Span } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -21,7 +22,7 @@ import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace';
-import { register as registerImportHooks } from 'import-in-the-middle/register-hooks.mjs';
+import { register as registerImportHooks, supportsSyncHooks } from 'import-in-the-middle/register-hooks.mjs';
 import { nameStatementSpan } from './db-span-names.ts';
 
 /**
@@ -45,10 +46,20 @@ export function tracingOn(): boolean {
  * Starts the SDK and its instrumentations when an exporter is configured in `env` (or span
  * processors are given: tests). Call it before importing anything it patches. Once per process.
  */
-export function startTracing(serviceName: string, opts: { env?: NodeJS.ProcessEnv; spanProcessors?: SpanProcessor[] } = {}): void {
+export function startTracing(
+  serviceName: string,
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    spanProcessors?: SpanProcessor[] /** The loader thread even where in-thread hooks work (tests). */;
+    loaderThread?: boolean;
+  } = {},
+): void {
   const env = opts.env ?? process.env;
   if (sdk || (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_TRACES_EXPORTER && !opts.spanProcessors)) return;
-  registerImportHooks({ include: PATCHED_IMPORTS });
+  // In-thread hooks where this Node's module.registerHooks can carry them (24.11.1, 22.22.3 and
+  // later); the loader thread before.
+  if (supportsSyncHooks() && !opts.loaderThread) registerImportHooks({ include: PATCHED_IMPORTS });
+  else registerLoader('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: PATCHED_IMPORTS } });
   sdk = startNodeSdk({
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
     resourceAttributes: { 'service.name': serviceName },
