@@ -189,6 +189,12 @@ function usageBetween(a: UsageSnapshot, b: UsageSnapshot): Record<string, Usage>
   return out;
 }
 
+/** What the local collector received: its exports and their bytes. */
+async function sinkStats(proc: ChildProcess): Promise<{ exports: number; bytes: number }> {
+  const { exports, bytes } = await ask<SinkStats>(proc, { type: 'stats' }, 'stats');
+  return { exports, bytes };
+}
+
 /** The children's tracing settings for a mode: off explicitly, whatever this shell has set. */
 function tracingEnv(mode: string, endpoint: string | undefined): Record<string, string> {
   if (mode === 'off' || !endpoint) return { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_TRACES_EXPORTER: '' };
@@ -658,7 +664,7 @@ async function main(tracing: string): Promise<BenchResults> {
         soakSec: SOAK_SEC,
         tracing,
       },
-      ...(sink ? { traceExports: await ask<SinkStats>(sink.proc, { type: 'stats' }, 'stats') } : {}),
+      ...(sink ? { traceExports: await sinkStats(sink.proc) } : {}),
       scenarios,
       ledger: {
         ok: verify.body?.ok === true,
