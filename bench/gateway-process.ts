@@ -1,8 +1,12 @@
 // One gateway (startGateway, ephemeral ports) in a process of its own, so that its memory can be
 // read on its own and the load generator does not share its event loop. Config comes from env
-// exactly as in production; bench/run.ts drives it over IPC.
-import { startGateway } from '../services/gateway/src/gateway.ts';
-import { loadGatewayConfig } from '../services/gateway/src/config.ts';
+// exactly as in production (tracing too, started first as main.ts does: BENCH_TRACING); bench/run.ts
+// drives it over IPC.
+import { startTracing } from '@bo/service-kit/tracing';
+
+startTracing('gateway');
+const { startGateway } = await import('../services/gateway/src/gateway.ts');
+const { loadGatewayConfig } = await import('../services/gateway/src/config.ts');
 
 export interface GatewayReady {
   type: 'ready';

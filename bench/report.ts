@@ -34,7 +34,11 @@ export interface BenchResults {
     loopbackOnly: true;
     scenarios: string[];
     soakSec: number;
+    /** `off`, or the percentage of traces sampled (BENCH_TRACING). */
+    tracing?: string;
   };
+  /** Tracing runs: what the local collector received (OTLP/HTTP protobuf exports). */
+  traceExports?: { exports: number; bytes: number };
   scenarios: ScenarioResult[];
   /** verifyLedger after the runs. */
   ledger: { ok: boolean; accounts: number; mismatches: number | null; sumOfAllBalances: string };
@@ -82,6 +86,7 @@ export function formatReport(r: BenchResults): string {
   const lines: string[] = [
     `${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}; ${r.settings.connections} connections, ${r.settings.durationSec} s per run after ${r.settings.warmupSec} s warm-up, loopback`,
     `load average (1 min): ${r.loadAverage1m.atStart} at start, ${r.loadAverage1m.atEnd} at end`,
+    `tracing: ${!r.settings.tracing || r.settings.tracing === 'off' ? 'off' : `on, ${r.settings.tracing}% of traces sampled, to a local collector${r.traceExports ? ` (${r.traceExports.exports} exports, ${mb(r.traceExports.bytes)} MB)` : ''}`}`,
     '',
     ...table(
       ['scenario', 'req/s', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'requests'],
@@ -218,6 +223,31 @@ export function formatReport(r: BenchResults): string {
     'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)',
   );
   return lines.join('\n');
+}
+
+/** BENCH_TRACING with several modes: each mode's deposits and bare reference side by side. */
+export function formatTracingComparison(runs: BenchResults[]): string {
+  const rows = runs.map((r) => {
+    const deposits = r.scenarios.filter((s) => s.kind === 'deposit' && s.name.includes(', 1 brand'));
+    const bareUpdate = mean(r.scenarios.filter((s) => s.kind === 'bareUpdate').map((s) => s.requestsPerSec));
+    const opsPerSec = mean(deposits.map((s) => s.opsPerSec!));
+    const ours = (s: ScenarioResult) =>
+      Object.entries(s.cpuMsPerOp ?? {})
+        .filter(([p]) => p !== 'nats-server' && !p.startsWith('postgres'))
+        .reduce((a, [, v]) => a + v, 0);
+    return [
+      r.settings.tracing === 'off' || !r.settings.tracing ? 'off' : `${r.settings.tracing}%`,
+      Math.round(opsPerSec).toLocaleString('en-US'),
+      bareUpdate ? pct(opsPerSec / bareUpdate) : '',
+      String(Math.max(0, ...deposits.map((s) => s.latencyMs.p99))),
+      mean(deposits.map(ours)).toFixed(2),
+      `${r.loadAverage1m.atStart} / ${r.loadAverage1m.atEnd}`,
+    ];
+  });
+  return [
+    'tracing off and on (deposit create + confirm, 1 brand; CPU: gateway and services, per deposit):',
+    ...table(['tracing', 'ops/s', 'vs bare update', 'p99 ms', 'CPU ms/op', 'load avg start / end'], rows),
+  ].join('\n');
 }
 
 function soakWindows(samples: NonNullable<ScenarioResult['rssSamples']>, procs: string[]): string[][] {

@@ -27,7 +27,8 @@ import type { GatewayReady, MemoryReport } from './gateway-process.ts';
 import type { LoadSpec, LoadSummary, ScenarioKind } from './load.ts';
 import type { BenchPlayer, BenchSession, ProviderBenchSession, ProviderCredentials } from './money-requests.ts';
 import type { ReceiverStats } from './webhook-receiver.ts';
-import { formatReport, mb, type BenchResults, type ScenarioResult } from './report.ts';
+import { formatReport, formatTracingComparison, mb, type BenchResults, type ScenarioResult } from './report.ts';
+import type { SinkStats } from './otlp-sink.ts';
 import { cpfFor, type Credentials } from './requests.ts';
 import { lagBetween, readLagHistogram, watchDrained, type WatchLag } from './aml-watch.ts';
 
@@ -47,6 +48,13 @@ const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,provider,rg
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
+/**
+ * BENCH_TRACING=off,100,10: the whole run once per mode, tracing off or on with that percentage of
+ * traces sampled (the SDK's parentbased_traceidratio), exporting to a local collector that drops
+ * what it gets (otlp-sink.ts); then the modes side by side. Default: off.
+ */
+const TRACING = (process.env.BENCH_TRACING ?? 'off').split(',').map((s) => s.trim());
+for (const m of TRACING) if (m !== 'off' && !(Number(m) > 0 && Number(m) <= 100)) throw new Error(`BENCH_TRACING: '${m}' is neither off nor a percentage`);
 const SERVICES = ['players', 'wallet', 'payments', 'webhooks', 'operators', 'compliance'] as const;
 
 process.env.LOG_LEVEL ??= 'warn';
@@ -183,7 +191,24 @@ function usageBetween(a: UsageSnapshot, b: UsageSnapshot): Record<string, Usage>
   return out;
 }
 
-async function main(): Promise<void> {
+/** What the local collector received: its exports and their bytes. */
+async function sinkStats(proc: ChildProcess): Promise<{ exports: number; bytes: number }> {
+  const { exports, bytes } = await ask<SinkStats>(proc, { type: 'stats' }, 'stats');
+  return { exports, bytes };
+}
+
+/** The children's tracing settings for a mode: off explicitly, whatever this shell has set. */
+function tracingEnv(mode: string, endpoint: string | undefined): Record<string, string> {
+  if (mode === 'off' || !endpoint) return { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_TRACES_EXPORTER: '' };
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: String(Number(mode) / 100),
+  };
+}
+
+async function main(tracing: string): Promise<BenchResults> {
   const startedAt = new Date().toISOString();
   const loadBefore = os.loadavg()[0];
   const runId = randomBytes(4).toString('hex');
@@ -199,8 +224,17 @@ async function main(): Promise<void> {
     process.env.NATS_URL = infra.natsUrl;
     db = await createTestDatabase('bench');
     prefix = testPrefix('bench');
-    const base = { DATABASE_URL: db.url, NATS_URL: infra.natsUrl, NATS_PREFIX: prefix, LOG_LEVEL: process.env.LOG_LEVEL!, SECRETS_MASTER_KEY: masterKey };
-    log(`database ${db.name}, NATS prefix ${prefix}`);
+    const sink = tracing === 'off' ? undefined : await forkReady<{ url: string }>(new URL('./otlp-sink.ts', import.meta.url), {});
+    if (sink) cleanups.push(() => stopChild(sink.proc));
+    const base = {
+      DATABASE_URL: db.url,
+      NATS_URL: infra.natsUrl,
+      NATS_PREFIX: prefix,
+      LOG_LEVEL: process.env.LOG_LEVEL!,
+      SECRETS_MASTER_KEY: masterKey,
+      ...tracingEnv(tracing, sink?.ready.url),
+    };
+    log(`database ${db.name}, NATS prefix ${prefix}, tracing ${tracing === 'off' ? 'off' : `on, ${tracing}% sampled`}`);
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     cleanups.push(() => sql.end());
@@ -683,7 +717,9 @@ async function main(): Promise<void> {
         loopbackOnly: true,
         scenarios: [...SCENARIOS],
         soakSec: SOAK_SEC,
+        tracing,
       },
+      ...(sink ? { traceExports: await sinkStats(sink.proc) } : {}),
       scenarios,
       ledger: {
         ok: verify.body?.ok === true,
@@ -695,9 +731,10 @@ async function main(): Promise<void> {
       rssMb: Object.fromEntries(measured.map((p) => [p.name, { before: mb(memoryBefore[p.name]!.rss), afterGc: mb(memoryAfter[p.name]!.rss) }])),
     };
     await mkdir(RESULTS_DIR, { recursive: true });
-    const file = new URL(`${SOAK_SEC > 0 ? 'soak' : 'latest'}.json`, RESULTS_DIR);
-    await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`\n${formatReport(results)}\n\nwritten to bench/results/${SOAK_SEC > 0 ? 'soak' : 'latest'}.json (not tracked)\n`);
+    const name = `${SOAK_SEC > 0 ? 'soak' : 'latest'}${TRACING.length > 1 || tracing !== 'off' ? `-tracing-${tracing}` : ''}.json`;
+    await writeFile(new URL(name, RESULTS_DIR), `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\n${formatReport(results)}\n\nwritten to bench/results/${name} (not tracked)\n`);
+    return results;
   } finally {
     const stopServers = cleanups.shift();
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err) => log(`cleanup failed: ${String(err)}`));
@@ -738,7 +775,9 @@ async function soak(s: LoadSpec, procs: Proc[]): Promise<ScenarioResult[]> {
 }
 
 try {
-  await main();
+  const runs: BenchResults[] = [];
+  for (const mode of TRACING) runs.push(await main(mode));
+  if (runs.length > 1) process.stdout.write(`\n${formatTracingComparison(runs)}\n`);
   process.exit(0);
 } catch (err) {
   log(`the benchmark could not run: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);

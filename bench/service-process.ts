@@ -1,18 +1,23 @@
 // One domain service (players, wallet, payments, webhooks, operators, compliance) in a process of its own, started the
 // way its main.ts starts it (config from env), so the benchmark can read each process's CPU time
-// and memory alone. bench/run.ts drives it over IPC like the gateway process.
-import { loadConfig, startService, type RunningService } from '@bo/service-kit';
-import { PlayersConfigSchema, playersService } from '@bo/players';
-import { PaymentsConfigSchema, paymentsService } from '@bo/payments';
-import { WebhooksConfigSchema, webhooksService } from '@bo/webhooks';
-import { ComplianceConfigSchema, complianceService } from '@bo/compliance';
-import { WalletConfigSchema } from '@bo/wallet';
-import { OperatorsConfigSchema, operatorsService } from '@bo/operators';
-import { walletService } from '@bo/wallet';
+// and memory alone (tracing too, started first as main.ts does: BENCH_TRACING). bench/run.ts drives
+// it over IPC like the gateway process.
+import type { RunningService } from '@bo/service-kit';
+import { startTracing } from '@bo/service-kit/tracing';
 import type { MemoryReport } from './gateway-process.ts';
 import type { HistogramReading } from './aml-watch.ts';
 
 export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators' | 'compliance';
+
+const name = process.env.BENCH_SERVICE as ServiceName;
+startTracing(name);
+const { loadConfig, startService } = await import('@bo/service-kit');
+const { PlayersConfigSchema, playersService } = await import('@bo/players');
+const { PaymentsConfigSchema, paymentsService } = await import('@bo/payments');
+const { WebhooksConfigSchema, webhooksService } = await import('@bo/webhooks');
+const { ComplianceConfigSchema, complianceService } = await import('@bo/compliance');
+const { WalletConfigSchema, walletService } = await import('@bo/wallet');
+const { OperatorsConfigSchema, operatorsService } = await import('@bo/operators');
 
 async function start(name: ServiceName): Promise<RunningService> {
   switch (name) {
@@ -31,7 +36,6 @@ async function start(name: ServiceName): Promise<RunningService> {
   }
 }
 
-const name = process.env.BENCH_SERVICE as ServiceName;
 const svc = await start(name);
 
 function memory(gc: boolean): MemoryReport {

@@ -6,8 +6,6 @@ import { MikroORM, type EntitySchema, type Constructor } from '@mikro-orm/postgr
 import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
 import { openSql } from './sql.ts';
-import { traceQueries } from './db-tracing.ts';
-import { tracingOn } from './telemetry.ts';
 import type { Logger } from './log.ts';
 import { waitForDatabase } from './startup-wait.ts';
 
@@ -54,10 +52,9 @@ async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
     forceUtcTimezone: true,
     pool: { min: 0, max: opts.poolMax ?? 10 },
     // JIT compiles a query that looks expensive to plan: milliseconds spent on statements of an
-    // OLTP service that run in a fraction of one.
-    // Postgres spans when tracing is on (db-tracing.ts), on every connection of the ORM's pool,
-    // which the kit's `sql` shares.
-    driverOptions: { options: '-c jit=off', ...(tracingOn() ? { onPoolCreated: traceQueries } : {}) },
+    // OLTP service that run in a fraction of one. (Postgres spans, when tracing is on: pg's
+    // instrumentation, tracing.ts.)
+    driverOptions: { options: '-c jit=off' },
     migrations: {
       migrationsList: opts.migrations,
       tableName: 'schema_migrations',

@@ -104,14 +104,12 @@ export {
   natsRequestAttributes,
   REQUEST_ID_HEADER,
   sendRequest,
-  startTelemetry,
   traceHeaders,
   TraceOrigins,
   tracer,
-  tracingOn,
   withSpanFrom,
-  type Telemetry,
 } from './telemetry.ts';
+export { startTracing, stopTracing, tracingOn } from './tracing.ts';
 export {
   counter,
   createServiceMetrics,

@@ -1,9 +1,8 @@
 // JSON logs on stderr. Every line written while a request or a message is being handled names it:
 // `requestId` (the log context below, set where the handling starts) and, when tracing is on, the
-// active span's `traceId`/`spanId`, so a log line leads to its trace and an operator's
+// active span's `traceId`/`spanId` (added by pino's instrumentation, tracing.ts), so a log line leads to its trace and an operator's
 // X-Request-Id to every line of every process that served it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 export type { Logger };
 
@@ -25,15 +24,8 @@ export function logContext(): LogContext | undefined {
 }
 
 function correlation(): Record<string, string> {
-  const out: Record<string, string> = {};
   const requestId = current.getStore()?.requestId;
-  if (requestId) out.requestId = requestId;
-  const span = trace.getActiveSpan()?.spanContext();
-  if (span && isSpanContextValid(span)) {
-    out.traceId = span.traceId;
-    out.spanId = span.spanId;
-  }
-  return out;
+  return requestId ? { requestId } : {};
 }
 
 /** JSON logs on stderr (or `destination`: tests read the lines); secrets are redacted wherever they might appear. */

@@ -1,4 +1,5 @@
-// Process entry helper: refuse development secrets in production, read and validate the
+// Process entry helper (tracing, which must start before the service's modules load, is started
+// by each main.ts: tracing.ts): refuse development secrets in production, read and validate the
 // configuration, start, then on SIGINT/SIGTERM stop gracefully (drain NATS, finish in-flight
 // work, close the pool) and exit.
 import type { Static, TObject } from '@sinclair/typebox';
@@ -6,7 +7,7 @@ import { loadConfig, type BaseConfig } from './config.ts';
 import { createLogger } from './log.ts';
 import { natsIdentityOptions } from './nats.ts';
 import { productionRefusal } from './production-secrets.ts';
-import { startTelemetry } from './telemetry.ts';
+import { stopTracing } from './tracing.ts';
 
 export async function runMain<S extends TObject>(name: string, schema: S, start: (config: Static<S>) => Promise<{ stop(): Promise<void> }>): Promise<void> {
   // One line, before anything connects: a public development secret must never sign or seal anything.
@@ -26,7 +27,6 @@ export async function runMain<S extends TObject>(name: string, schema: S, start:
   }
   const base = config as unknown as BaseConfig;
   const log = createLogger(name, base.LOG_LEVEL);
-  const telemetry = startTelemetry(name, { config: base });
   let running: { stop(): Promise<void> };
   try {
     running = await start(config);
@@ -46,7 +46,7 @@ export async function runMain<S extends TObject>(name: string, schema: S, start:
     } catch (err) {
       log.error({ err }, 'error while stopping');
     }
-    await telemetry.shutdown().catch(() => undefined);
+    await stopTracing().catch(() => undefined);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

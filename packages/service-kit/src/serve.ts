@@ -20,7 +20,8 @@ import {
 } from '@bo/contracts';
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
-import { natsRequestAttributes, tracingOn, withSpanFrom } from './telemetry.ts';
+import { natsRequestAttributes, withSpanFrom } from './telemetry.ts';
+import { tracingOn } from './tracing.ts';
 import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from '@bo/contracts';
 import type { HandlerResult } from './handler-result.ts';

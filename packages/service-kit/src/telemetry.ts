@@ -1,9 +1,11 @@
-// OpenTelemetry: each process starts the Node SDK when an exporter is configured
-// (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER, the SDK's own variables). Trace context
-// crosses NATS in message headers (W3C traceparent): request-reply, and an event's JetStream
-// message (outbox.ts), so one trace follows a request from the gateway through every service it
-// touches to the webhook it causes. Without an exporter the API is a no-op and the kit adds no
-// span of its own (`tracingOn`): the money path pays nothing for tracing it does not do.
+// NATS in traces, by hand (OpenTelemetry has no NATS instrumentation), by the messaging conventions:
+// a request is a producer span at the caller (`send <subject>`) and a consumer span at the service
+// (`process <subject>`); an event's JetStream message is published in a producer span (outbox.ts)
+// and taken in a consumer span (durable-consumer.ts). Trace context crosses in the messages'
+// headers (W3C traceparent), so one trace follows a request from the gateway through every service
+// it touches to the webhook it causes. The rest (HTTP, fetch, Postgres, log lines) is traced by the
+// official instrumentations (tracing.ts). Without tracing the kit adds no span of its own
+// (`tracingOn`): the money path pays nothing for tracing it does not do.
 import {
   context,
   propagation,
@@ -16,49 +18,11 @@ import {
   type Span,
   type SpanOptions,
 } from '@opentelemetry/api';
-import { startNodeSdk } from '@opentelemetry/sdk-node';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 import { rpcSubject } from '@bo/contracts';
-import type { BaseConfig } from './config.ts';
 import { logContext } from './log.ts';
+import { tracingOn } from './tracing.ts';
 
 export const tracer = trace.getTracer('back-office');
-
-let enabled = false;
-
-export interface Telemetry {
-  shutdown(): Promise<void>;
-}
-
-/**
- * Starts the SDK when an exporter is configured (`config`: OTEL_EXPORTER_OTLP_ENDPOINT or
- * OTEL_TRACES_EXPORTER from the process's configuration) or span processors are given (tests).
- */
-export function startTelemetry(
-  serviceName: string,
-  opts: { config?: Pick<BaseConfig, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_TRACES_EXPORTER'>; spanProcessors?: SpanProcessor[] } = {},
-): Telemetry {
-  const configured = opts.config?.OTEL_EXPORTER_OTLP_ENDPOINT || opts.config?.OTEL_TRACES_EXPORTER;
-  if (!configured && !opts.spanProcessors) return { shutdown: async () => undefined };
-  const sdk = startNodeSdk({
-    ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
-    resourceAttributes: { 'service.name': serviceName },
-    metricReaders: [],
-    logRecordProcessors: [],
-  });
-  enabled = true;
-  return {
-    shutdown: () => {
-      enabled = false;
-      return sdk.shutdown();
-    },
-  };
-}
-
-/** Whether this process exports traces: the kit's own spans (Postgres, the outbox) are made only then. */
-export function tracingOn(): boolean {
-  return enabled;
-}
 
 /** The header that carries the request id of an event's origin along with its trace context. */
 export const REQUEST_ID_HEADER = 'bo-request-id';
@@ -77,7 +41,7 @@ export class TraceOrigins {
   }
   /** Keeps the active trace context (when tracing is on) and the log context's request id as the origin of `id`. */
   note(id: string): void {
-    const carrier = enabled ? traceHeaders() : {};
+    const carrier = tracingOn() ? traceHeaders() : {};
     const requestId = logContext()?.requestId;
     if (requestId) carrier[REQUEST_ID_HEADER] = requestId;
     if (Object.keys(carrier).length === 0) return;
@@ -141,7 +105,7 @@ export function natsRequestAttributes(destination: string, operation: 'send' | '
  * tracing it only hands over the (empty) trace headers.
  */
 export function sendRequest<T>(prefix: string, subject: string, parent: Context, send: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-  if (!enabled) return send(traceHeaders(parent));
+  if (!tracingOn()) return send(traceHeaders(parent));
   const destination = rpcSubject(prefix, subject);
   return inSpan(`send ${destination}`, { kind: SpanKind.PRODUCER, attributes: natsRequestAttributes(destination, 'send') }, parent, () => send(traceHeaders()));
 }

@@ -3,27 +3,18 @@
 import t from 'tap';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { context, SpanKind, trace } from '@opentelemetry/api';
-import { AppError, eventsStreamName, eventsWildcard, requestOperation } from '@bo/contracts';
-import {
-  BaseConfigSchema,
-  createLogger,
-  eventInsertFrom,
-  logContext,
-  Migration,
-  outboxTableSql,
-  startDurableConsumer,
-  startTelemetry,
-  tracer,
-  traceHeaders,
-  startServiceWith,
-  type ServiceDefinition,
-} from '../src/index.ts';
-import { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } from '../src/testing.ts';
+import { startTracing, stopTracing } from '../src/tracing.ts';
 
-// One SDK per process (the API's global provider): the tests share it and tell their spans apart by trace.
+// One SDK per process (the API's global provider): the tests share it and tell their spans apart by
+// trace. Started before the kit loads, as main.ts does, so that pg and pino are instrumented.
 const exporter = new InMemorySpanExporter();
-const telemetry = startTelemetry('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-t.teardown(() => telemetry.shutdown());
+startTracing('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+t.teardown(() => stopTracing());
+const { AppError, eventsStreamName, eventsWildcard, requestOperation } = await import('@bo/contracts');
+const { BaseConfigSchema, createLogger, eventInsertFrom, logContext, Migration, outboxTableSql, startDurableConsumer, tracer, traceHeaders, startServiceWith } =
+  await import('../src/index.ts');
+type ServiceDefinition = import('../src/index.ts').ServiceDefinition;
+const { createTestDatabase, testPrefix, cleanupNatsPrefix, testNatsUrl, waitFor } = await import('../src/testing.ts');
 
 t.test('trace context crosses NATS request-reply', async (t) => {
   const db = await createTestDatabase('otel');
@@ -244,5 +235,52 @@ t.test('Postgres statements and an event message continue the trace', async (t) 
   t.notOk(
     exporter.getFinishedSpans().some((s) => s.attributes['db.system.name'] === 'postgresql' && !s.parentSpanContext),
     'statements outside any trace (the relay, the loops) make no spans',
+  );
+});
+
+// HTTP and fetch, by their official instrumentations: a URL's query values never reach a span, and
+// probes make none.
+t.test('HTTP server and client spans keep no query value; probes are not traced', async (t) => {
+  const { default: http } = await import('node:http');
+  const server = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const parent = tracer.startSpan('caller');
+  await context.with(trace.setSpan(context.active(), parent), async () => {
+    await new Promise<void>((resolve, reject) =>
+      http
+        .request(`${base}/hook?token=s3cret`, { method: 'POST' }, (res) => res.resume().on('end', resolve))
+        .on('error', reject)
+        .end(),
+    );
+    await (await fetch(`${base}/search?email=a%40b.example`)).text();
+    await (await fetch(`${base}/readyz`)).text();
+  });
+  parent.end();
+  const traceId = parent.spanContext().traceId;
+  await waitFor(async () => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId).length >= 5, {
+    timeoutMs: 10_000,
+    what: 'the HTTP spans',
+  });
+  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const scope = (s: (typeof spans)[number]) => s.instrumentationScope.name;
+  const post = spans.find((s) => s.kind === SpanKind.CLIENT && s.name === 'POST')!;
+  t.match(
+    { scope: scope(post), attributes: post.attributes },
+    { scope: '@opentelemetry/instrumentation-http', attributes: { 'http.request.method': 'POST', 'url.full': `${base}/hook`, 'server.address': '127.0.0.1' } },
+    "node:http's client span: url.full without its query",
+  );
+  const served = spans.filter((s) => s.kind === SpanKind.SERVER);
+  t.same(served.map((s) => s.attributes['url.query']).sort(), ['email=REDACTED', 'token=REDACTED'], 'the server spans: url.query with its keys only');
+  const get = spans.find((s) => s.kind === SpanKind.CLIENT && scope(s) === '@opentelemetry/instrumentation-undici' && s.attributes['url.path'] === '/search')!;
+  t.match(get?.attributes, { 'url.full': `${base}/search`, 'url.query': 'email=REDACTED' }, "fetch's client span (undici): the same");
+  t.notOk(
+    served.some((s) => s.attributes['url.path'] === '/readyz'),
+    'a probe makes no server span',
+  );
+  t.notOk(
+    JSON.stringify(spans.map((s) => s.attributes)).includes('s3cret') || JSON.stringify(spans.map((s) => s.attributes)).includes('a%40b'),
+    'no value of a query anywhere',
   );
 });

@@ -1,6 +1,5 @@
 // Builds the gateway: the public API (PORT, base path /api/v1) and the admin API (ADMIN_PORT).
 // Tests start it in-process (several replicas at once); main.ts starts it as a process.
-import { SpanStatusCode } from '@opentelemetry/api';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -123,13 +122,6 @@ function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
       },
       'request',
     );
-    req.span?.setAttribute('http.response.status_code', reply.statusCode);
-    if (req.routeOptions.url) {
-      req.span?.setAttribute('http.route', req.routeOptions.url);
-      req.span?.updateName(`${req.method} ${req.routeOptions.url}`);
-    }
-    if (reply.statusCode >= 500) req.span?.setStatus({ code: SpanStatusCode.ERROR });
-    req.span?.end();
   });
   return app as unknown as FastifyInstance;
 }

@@ -1,6 +1,10 @@
 // Process entry: read and validate the configuration, start the gateway, stop gracefully.
-import { runMain } from '@bo/service-kit';
-import { GatewayConfigSchema } from './config.ts';
-import { startGateway } from './gateway.ts';
+// Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
+import { startTracing } from '@bo/service-kit/tracing';
+
+startTracing('gateway');
+const { runMain } = await import('@bo/service-kit');
+const { GatewayConfigSchema } = await import('./config.ts');
+const { startGateway } = await import('./gateway.ts');
 
 await runMain('gateway', GatewayConfigSchema, (config) => startGateway(config));

@@ -1,6 +1,10 @@
 // Process entry: read and validate the configuration, start the webhooks service, stop gracefully (intake stops, attempts under way finish and are recorded).
-import { runMain, startService } from '@bo/service-kit';
-import { WebhooksConfigSchema } from './config.ts';
-import { webhooksService } from './service.ts';
+// Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
+import { startTracing } from '@bo/service-kit/tracing';
+
+startTracing('webhooks');
+const { runMain, startService } = await import('@bo/service-kit');
+const { WebhooksConfigSchema } = await import('./config.ts');
+const { webhooksService } = await import('./service.ts');
 
 await runMain('webhooks', WebhooksConfigSchema, (config) => startService(webhooksService, config));

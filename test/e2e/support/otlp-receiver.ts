@@ -4,7 +4,11 @@ import http from 'node:http';
 
 export interface ReceivedSpan {
   service: string;
+  /** The instrumentation scope that made it (e.g. `@opentelemetry/instrumentation-http`, `back-office`). */
+  scope: string;
   name: string;
+  /** OTLP's span kind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
+  kind: number;
   traceId: string;
   spanId: string;
   parentSpanId?: string;
@@ -23,11 +27,16 @@ interface OtlpAttribute {
 interface OtlpTraces {
   resourceSpans?: Array<{
     resource?: { attributes?: OtlpAttribute[] };
-    scopeSpans?: Array<{ spans?: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; attributes?: OtlpAttribute[] }> }>;
+    scopeSpans?: Array<{
+      scope?: { name?: string };
+      spans?: Array<{ name: string; kind?: number; traceId: string; spanId: string; parentSpanId?: string; attributes?: OtlpAttribute[] }>;
+    }>;
   }>;
 }
 
-const attributes = (list: OtlpAttribute[] = []) => Object.fromEntries(list.map((a) => [a.key, a.value.stringValue ?? a.value.intValue ?? a.value.boolValue]));
+// OTLP/JSON may write a 64-bit integer as a string: numbers are read back as numbers.
+const attributes = (list: OtlpAttribute[] = []) =>
+  Object.fromEntries(list.map((a) => [a.key, a.value.stringValue ?? (a.value.intValue !== undefined ? Number(a.value.intValue) : a.value.boolValue)]));
 
 export async function startOtlpReceiver(): Promise<{ endpoint: string; spans: ReceivedSpan[]; close(): Promise<void> }> {
   const spans: ReceivedSpan[] = [];
@@ -43,7 +52,9 @@ export async function startOtlpReceiver(): Promise<{ endpoint: string; spans: Re
             for (const s of ss.spans ?? []) {
               spans.push({
                 service,
+                scope: ss.scope?.name ?? '',
                 name: s.name,
+                kind: s.kind ?? 0,
                 traceId: s.traceId,
                 spanId: s.spanId,
                 ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}),

@@ -79,15 +79,12 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
 
   /** Runs one attempt; returns the attempt its record handed the slot (and this place) to, if any. */
   async function runAttempt(c: ClaimedAttempt): Promise<ClaimedAttempt | undefined> {
-    return inEventTrace(c.eventId, c.url, { 'bo.event_id': c.eventId, 'bo.delivery_id': c.deliveryId, 'bo.attempt': c.attempt }, (span) =>
-      attemptAndRecord(c, span),
-    );
+    return inEventTrace(c.eventId, { 'bo.event_id': c.eventId, 'bo.delivery_id': c.deliveryId, 'bo.attempt': c.attempt }, (span) => attemptAndRecord(c, span));
   }
 
   async function attemptAndRecord(c: ClaimedAttempt, span: Span): Promise<ClaimedAttempt | undefined> {
     crashPoint('webhooks.deliver.after-claim');
     const result = await performAttempt(c, o.attempt);
-    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
     crashPoint('webhooks.deliver.before-record');
     const next = nextStepAfter(c.attempt, c.maxAttempts, result, o.schedule);
     let handedTo: ClaimedAttempt | undefined;

@@ -15,7 +15,7 @@ declare module 'fastify' {
     answeredByService?: boolean;
     /** A replayed refusal keeps the id of the request that was first refused. */
     replayedRequestId?: string;
-    /** The request's server span; its context travels to the services in NATS headers. */
+    /** The request's server span (HTTP's instrumentation's, when tracing is on); its context travels to the services in NATS headers. */
     span?: Span;
     /** Admin API: who is calling, with which role (set by the admin guard). */
     adminIdentity?: AdminIdentity;
