@@ -79,7 +79,15 @@ export {
   type ServiceModule,
 } from './service.ts';
 export { runMain } from './main.ts';
-export { createReadiness, natsReadiness, postgresReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.ts';
+export {
+  createReadiness,
+  jetStreamReadiness,
+  natsReadiness,
+  postgresReadiness,
+  type Readiness,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './readiness.ts';
 export { DEV_MASTER_KEY, openSecret, sealSecret } from './secrets.ts';
 // Re-exported from contracts (their home since issue #43) for the services that import them from the kit.
 export { dependencyUnavailable, isDependencyUnavailable, safeEqual } from '@bo/contracts';
