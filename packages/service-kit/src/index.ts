@@ -129,4 +129,3 @@ export {
   type ServiceMetrics,
 } from './metrics.ts';
 export { waitForJetStream } from './startup-wait.ts';
-export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';
