@@ -6,33 +6,7 @@
 // keep guessing others), and a count is forgotten after a quiet spell. Times come from the
 // service's clock, which tests move.
 import type { SqlRunner } from '@bo/service-kit';
-
-export interface ThrottlePolicy {
-  /** Failures allowed before the back-off starts, per account and per address (an office shares one). */
-  accountFreeFailures: number;
-  addressFreeFailures: number;
-  /** The first block, doubled by each further failure, up to maxSeconds. */
-  baseSeconds: number;
-  maxSeconds: number;
-  /** A key with no failure for this long starts again from zero. */
-  forgetAfterMinutes: number;
-}
-export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
-  accountFreeFailures: 3,
-  addressFreeFailures: 10,
-  baseSeconds: 2,
-  maxSeconds: 900,
-  forgetAfterMinutes: 60,
-};
-
-export interface ThrottleKeys {
-  account: string;
-  address: string;
-}
-export const throttleKeys = (email: string, address: string): ThrottleKeys => ({
-  account: `account:${email.trim().toLowerCase()}`,
-  address: `address:${address}`,
-});
+import type { ThrottleKeys, ThrottlePolicy } from '../domain/sign-in-throttle.ts';
 
 export class SignInThrottle {
   readonly #policy: ThrottlePolicy;
