@@ -91,6 +91,8 @@ export {
 export { DEV_MASTER_KEY, openSecret, sealSecret } from './secrets.ts';
 // Re-exported from contracts (their home since issue #43) for the services that import them from the kit.
 export { dependencyUnavailable, isDependencyUnavailable, safeEqual } from '@bo/contracts';
+// The players domain's client lives in contracts since issue #43; kept here for code that still imports it from the kit.
+export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from '@bo/contracts';
 export {
   PRODUCTION_SECRET_MIN_LENGTH,
   productionProblem,
