@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { API_VERSION } from '@bo/contracts';
-import { loadConfig, productionRefusal, providerSecretsOf, secretSettingsOf, type ConfigSchema } from '@bo/service-kit';
+import { loadConfig, productionRefusal, providerSecretsOf, secretSettingsOf } from '@bo/service-kit';
 import { GatewayConfigSchema } from '../../services/gateway/src/config.ts';
 import { PlayersConfigSchema } from '../../services/players/src/config.ts';
 import { WalletConfigSchema } from '../../services/wallet/src/config.ts';
@@ -44,7 +44,9 @@ const NATS_NODES = 3;
 const SECRET_NAME = 'back-office-secrets';
 const CONFIG_NAME = 'back-office-config';
 const IMAGE = `back-office:${API_VERSION}`;
-const COMPONENTS: Record<string, ConfigSchema> = {
+/** A component's config schema (the gateway's has no DATABASE_URL: the edge keeps no data). */
+type ComponentSchema = Parameters<typeof secretSettingsOf>[0];
+const COMPONENTS: Record<string, ComponentSchema> = {
   gateway: GatewayConfigSchema,
   players: PlayersConfigSchema,
   wallet: WalletConfigSchema,
@@ -55,7 +57,7 @@ const COMPONENTS: Record<string, ConfigSchema> = {
 };
 // What each component's config schema declares secret (service-kit production-secrets.ts): they
 // must come from the Secret, and production refuses their development defaults.
-const secretsOf = (schema: ConfigSchema) => secretSettingsOf(schema).map((s) => s.name);
+const secretsOf = (schema: ComponentSchema) => secretSettingsOf(schema).map((s) => s.name);
 const SECRET_KEYS = [...new Set(Object.values(COMPONENTS).flatMap(secretsOf))].sort();
 // The providers' credentials each schema declares (`providerSecret`): absent while a simulator answers.
 const PROVIDER_KEYS = [...new Set(Object.values(COMPONENTS).flatMap(providerSecretsOf))].sort();
@@ -488,8 +490,13 @@ for (const app of Object.keys(COMPONENTS)) {
   check(reaches(monitoring, app, tcp(metricsPort)), `${app}: metrics ${metricsPort} open to the monitoring namespace`);
   check(!reaches(outside, app, tcp(metricsPort)), `${app}: metrics closed to other namespaces`);
   check(reaches(inCluster(app), 'nats', tcp(4222), app), `${app} reaches nats 4222`);
-  check(egress(app, postgres, tcp(5432)), `${app} reaches Postgres 5432`);
-  check(egress(app, postgresInCluster, tcp(5432)), `${app} reaches the example Cluster's Postgres pods 5432`);
+  if (app === 'gateway') {
+    // The edge keeps no data (issue #43): no database to reach.
+    check(!egress(app, postgres, tcp(5432)) && !egress(app, postgresInCluster, tcp(5432)), `${app} never reaches Postgres`);
+  } else {
+    check(egress(app, postgres, tcp(5432)), `${app} reaches Postgres 5432`);
+    check(egress(app, postgresInCluster, tcp(5432)), `${app} reaches the example Cluster's Postgres pods 5432`);
+  }
   check(egress(app, dns, { port: 53, protocol: 'UDP' }) && egress(app, dns, tcp(53)), `${app} reaches DNS`);
   check(!egress(app, cloudMetadata, tcp(80)), `${app} never reaches the cloud metadata address`);
   if (app !== 'gateway') {

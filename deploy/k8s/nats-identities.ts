@@ -45,7 +45,7 @@ import {
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
-import { auditIntakeConsumerName } from '../../services/operators/src/domain/audit-intake.ts';
+import { auditIntakeConsumerName } from '../../services/operators/src/handlers/audit-intake.ts';
 import { endpointSyncConsumerName } from '../../services/webhooks/src/delivery/endpoint-sync.ts';
 import { webhooksConsumerName } from '../../services/webhooks/src/delivery/event-consumer.ts';
 

@@ -1,7 +1,8 @@
 // `npm run check:imports` (.dependency-cruiser.json) holds the service template's import rules
 // (docs/architecture.md, "One template per service"): it passes on the tree as it is, and on a
 // fixture shaped like the wallet it reports each deliberate violation by its rule: a module
-// importing another past its face (index.ts), a domain/ file importing a store/ (a type counts),
+// importing another past its face (index.ts), a domain/ file importing a store/ (a type counts; in
+// the wallet's modules and in operators, a service of one module),
 // an HTTP package (http-kit, console, portal, play) importing the service kit.
 // An import through the face passes, and a service that has not adopted the template is not held
 // to the face rule.
@@ -38,6 +39,9 @@ const FIXTURE: Record<string, string> = {
   'services/wallet/src/games/handlers/past-face.ts': `import { readWallet } from '../../ledger/store/queries.ts';\nexport const b = readWallet;\n`,
   'services/wallet/src/games/domain/rules.ts': `import type { GameRow } from '../store/rows.ts';\nexport const rule = (g: GameRow) => g.id;\n`,
   'services/wallet/src/games/domain/other-store.ts': `import { readWallet } from '../../ledger/store/queries.ts';\nexport const c = readWallet;\n`,
+  // A service of one module on the template (operators): its domain/ imports no store/ either.
+  'services/operators/src/store/team.ts': `export interface MemberRow { id: string }\n`,
+  'services/operators/src/domain/roles.ts': `import type { MemberRow } from '../store/team.ts';\nexport const g = (m: MemberRow) => m.id;\n`,
   // The HTTP packages without the service kit.
   'packages/service-kit/src/index.ts': `export const kit = 1;\n`,
   'packages/console/src/uses-kit.ts': `import { kit } from '../../service-kit/src/index.ts';\nexport const f = kit;\n`,
@@ -73,6 +77,7 @@ t.test('a fixture with deliberate violations fails, each named by its rule', asy
   const report = JSON.parse(r.out.slice(r.out.indexOf('{'))) as { summary: { violations: Violation[] } };
   const found = report.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
   t.same(found, [
+    'domain-imports-no-store: services/operators/src/domain/roles.ts -> services/operators/src/store/team.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/other-store.ts -> services/wallet/src/ledger/store/queries.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/rules.ts -> services/wallet/src/games/store/rows.ts',
     'http-packages-no-service-kit: packages/console/src/uses-kit.ts -> packages/service-kit/src/index.ts',

@@ -179,6 +179,7 @@ export {
 export { DEFAULT_RPC_TIMEOUT_MS, callOperation, isUnavailable, requestOperation, type RpcOptions } from './rpc.ts';
 export { dependencyUnavailable, isDependencyUnavailable } from './unavailable.ts';
 export { safeEqual } from './safe-equal.ts';
+export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './players-client.ts';
 export {
   EMPTY_BODY_SHA256,
   TIMESTAMP_TOLERANCE_SECONDS,

@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { chromium } from 'playwright-core';
-import { connectNats } from '@bo/service-kit';
-import { testNatsUrl, testPrefix } from '@bo/service-kit/testing';
+import { connect } from '@nats-io/transport-node';
 import { playRoutes, walletGames } from '../src/index.ts';
 import { createLaunchTokenSigner } from '@bo/wallet/testing';
-import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, tokenOf } from '@bo/test-support';
+import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, testNatsUrl, testPrefix, tokenOf } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 
 // `npm test` finds or installs a Chromium and names it here.
@@ -18,7 +17,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('launch page plugin', async (t) => {
   const prefix = testPrefix('play');
-  const nc = await connectNats(testNatsUrl(), 'play-test');
+  const nc = await connect({ servers: testNatsUrl().split(','), name: 'play-test' });
   const app: FastifyInstance = Fastify();
   t.teardown(async () => {
     await app.close();

@@ -79,10 +79,20 @@ export {
   type ServiceModule,
 } from './service.ts';
 export { runMain } from './main.ts';
-export { createReadiness, natsReadiness, postgresReadiness, type Readiness, type ReadinessCheck, type ReadinessReport } from './readiness.ts';
+export {
+  createReadiness,
+  jetStreamReadiness,
+  natsReadiness,
+  postgresReadiness,
+  type Readiness,
+  type ReadinessCheck,
+  type ReadinessReport,
+} from './readiness.ts';
 export { DEV_MASTER_KEY, openSecret, sealSecret } from './secrets.ts';
 // Re-exported from contracts (their home since issue #43) for the services that import them from the kit.
 export { dependencyUnavailable, isDependencyUnavailable, safeEqual } from '@bo/contracts';
+// The players domain's client lives in contracts since issue #43; kept here for code that still imports it from the kit.
+export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from '@bo/contracts';
 export {
   PRODUCTION_SECRET_MIN_LENGTH,
   productionProblem,
@@ -119,4 +129,3 @@ export {
   type ServiceMetrics,
 } from './metrics.ts';
 export { waitForJetStream } from './startup-wait.ts';
-export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './player-state-cache.ts';

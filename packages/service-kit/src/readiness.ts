@@ -3,6 +3,7 @@
 // answer a named check: nothing when fine, else why not. A check that does not answer within the
 // deadline counts as failing, and is not started again while it still runs (a hung database must
 // not pile up probe queries on the pool).
+import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { SqlRunner } from './sql.ts';
 
@@ -59,6 +60,15 @@ export function natsReadiness(nc: NatsConnection): ReadinessCheck {
   return async () => {
     if (nc.isClosed()) return 'connection closed';
     await nc.rtt();
+    return undefined;
+  };
+}
+
+/** JetStream answers through the connection (its account info): what a process with no database, the gateway, keeps its state in. */
+export function jetStreamReadiness(nc: NatsConnection, timeoutMs = 1000): ReadinessCheck {
+  return async () => {
+    const jsm = await jetstreamManager(nc, { checkAPI: false, timeout: timeoutMs });
+    await jsm.getAccountInfo();
     return undefined;
   };
 }

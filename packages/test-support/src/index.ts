@@ -24,3 +24,5 @@ export {
 } from './games.ts';
 export { chosenPassword, firstConsoleSignIn } from './console.ts';
 export { outboxAudits } from './audit.ts';
+// A test's NATS server and a prefix of its own, for tests that need no more of the kit (the launch page's).
+export { testNatsUrl, testPrefix } from '@bo/service-kit/testing';

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig, secretKey } from '@bo/service-kit';
 
+// The edge keeps no data (issue #43): the kit's base settings without DATABASE_URL.
 export const GatewayConfigSchema = Type.Composite([
-  BaseConfigSchema,
+  Type.Omit(BaseConfigSchema, ['DATABASE_URL']),
   Type.Object({
     PORT: Type.Integer({ default: 3000, minimum: 0, maximum: 65535 }),
     ADMIN_PORT: Type.Integer({ default: 3001, minimum: 0, maximum: 65535 }),

@@ -3,7 +3,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { newId, publicOperations } from '@bo/contracts';
 import {
@@ -11,10 +10,8 @@ import {
   connectNats,
   createLogger,
   createReadiness,
+  jetStreamReadiness,
   natsReadiness,
-  openDatabase,
-  openSql,
-  postgresReadiness,
   startMetricsServer,
   waitForJetStream,
   DEV_MASTER_KEY,
@@ -22,7 +19,6 @@ import {
 } from '@bo/service-kit';
 import type { GatewayConfig } from './config.ts';
 import './edge/http/types.ts';
-import { gatewayMigrations } from './persistence/migrations.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';
 import { SharedRateLimiter } from './edge/rate-limit/shared-rate-limiter.ts';
 import { KeysInFlight } from './edge/idempotency/keys-in-flight.ts';
@@ -53,7 +49,6 @@ export interface RunningGateway {
   adminApp: FastifyInstance;
   publicUrl: string;
   adminUrl: string;
-  orm: MikroORM;
   nc: NatsConnection;
   credentials: CredentialCache;
   /** `GET /metrics` on the internal METRICS_PORT, when one is set. */
@@ -138,9 +133,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  // The gateway's own schema holds nothing now (its last table, the idempotency store, is dropped by
-  // Gateway0009AnswersKeptByServices); it is opened for its migrations and the readiness check.
-  const orm = await openDatabase({ databaseUrl: config.DATABASE_URL, schema: 'gateway', entities: [], migrations: gatewayMigrations, log });
+  // No database: the edge's state is in NATS (KV buckets) and the services it asks (issue #43).
   const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES, config);
   const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
   const operators = operatorsClient(forward);
@@ -148,7 +141,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   credentials.listen(nc, config.NATS_PREFIX);
   // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
   const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
-  const sql = await openSql(orm);
   const [claims, signatures] = await Promise.all([
     waitForJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS), log),
     waitForJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log),
@@ -159,7 +151,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const metrics = createMetrics();
 
   const publicApp = baseApp(log, config);
-  observabilityRoutes(publicApp, { orm, nc, prefix: config.NATS_PREFIX, metrics });
+  observabilityRoutes(publicApp, { nc, prefix: config.NATS_PREFIX, metrics });
   apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
   await publicApp.register(
     async (api) => {
@@ -217,7 +209,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   // while one service is down, failing the operations of the healthy ones too.
   const readiness = createReadiness();
   readiness.add('nats', natsReadiness(nc));
-  readiness.add('postgres', postgresReadiness(sql));
+  readiness.add('jetstream', jetStreamReadiness(nc));
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
@@ -228,7 +220,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     adminApp,
     publicUrl,
     adminUrl,
-    orm,
     nc,
     credentials,
     metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
@@ -238,7 +229,6 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
       credentials.stop();
       providerCredentials.stop();
       await nc.drain().catch(() => undefined);
-      await orm.close();
     },
   };
 }

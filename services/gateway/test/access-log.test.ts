@@ -24,7 +24,6 @@ t.test('access log', async (t) => {
   const operators = await startServiceWith(operatorsService, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, LOG_LEVEL: 'warn' });
   const gw = await startGateway(
     loadGatewayConfig({
-      DATABASE_URL: db.url,
       NATS_URL: testNatsUrl(),
       NATS_PREFIX: prefix,
       PORT: '0',

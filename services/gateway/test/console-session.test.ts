@@ -91,7 +91,7 @@ t.test('console sessions', async (t) => {
       [429, 'RATE_LIMITED', '2'],
       'backed off after 3 free failures, saying for how long',
     );
-    await h.gateways[0]!.orm.em.fork().execute(`update operators.sign_in_throttle set blocked_until = now() - interval '1 second'`);
+    await h.operators.orm.em.fork().execute(`update operators.sign_in_throttle set blocked_until = now() - interval '1 second'`);
     t.equal((await signIn('bob@ourteam.example', bob.password)).status, 200, 'once the block has run out');
     t.equal((await signIn('nobody@ourteam.example', 'x')).status, 401, 'an unknown e-mail gets the same 401');
     const reset = await root('POST', `/admin/users/${bob.user.id}/reset-password`);
@@ -108,7 +108,7 @@ t.test('console sessions', async (t) => {
     await root('POST', `/admin/users/${bob.user.id}/disable`);
     t.equal((await signIn('bob@ourteam.example', reset.body.password)).status, 401, 'a disabled person cannot sign in');
     // Every test signs in from 127.0.0.1: the next one starts without this one's failures on that address.
-    await h.gateways[0]!.orm.em.fork().execute(`delete from operators.sign_in_throttle`);
+    await h.operators.orm.em.fork().execute(`delete from operators.sign_in_throttle`);
   });
 
   t.test('the TOTP second factor: turned on with a first code, asked at sign-in, one use per code, reset by admin', async (t) => {
@@ -132,7 +132,7 @@ t.test('console sessions', async (t) => {
     const setup = await asDora('/console/second-factor');
     t.equal(setup.status, 200);
     t.match(setup.body, { secret: /^[A-Z2-7]{32}$/, uri: /^otpauth:\/\/totp\/Back-office%20console:dora%40ourteam\.example\?/ });
-    const [sealed] = await h.gateways[0]!.orm.em.fork().execute(`select totp_pending_sealed from operators.team_members where id = ?`, [dora.user.id]);
+    const [sealed] = await h.operators.orm.em.fork().execute(`select totp_pending_sealed from operators.team_members where id = ?`, [dora.user.id]);
     t.match(sealed?.totp_pending_sealed, /^v1\./, 'the secret is sealed at rest');
     t.notMatch(sealed?.totp_pending_sealed, setup.body.secret);
     const app = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30, algorithm: 'SHA1' });
@@ -164,7 +164,7 @@ t.test('console sessions', async (t) => {
     const eva = (await root('POST', '/admin/users', { email: 'eva@ourteam.example', role: 'support' })).body;
     const { cookie } = await firstConsoleSignIn(gw!.adminUrl, 'eva@ourteam.example', eva.password);
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie } })).status, 200, 'set up: the admin API takes the session');
-    await h.gateways[0]!.orm.em.fork().execute(`update operators.console_sessions set last_seen_at = now() - interval '31 minutes'`);
+    await h.operators.orm.em.fork().execute(`update operators.console_sessions set last_seen_at = now() - interval '31 minutes'`);
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { cookie } })).status, 401, 'idle past CONSOLE_IDLE_MINUTES');
     t.equal((await fetch(`${gw!.adminUrl}/admin/operators`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200, 'tokens are unaffected');
   });

@@ -4,12 +4,13 @@
 // a session stays signed in, the audit log keeps its rows, and an endpoint event the gateway had not
 // published yet is published from the operators outbox.
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { OperatorClient } from '@bo/contracts';
 import { openDatabase, openSql, sealSecret, DEV_MASTER_KEY } from '@bo/service-kit';
 import { createTestDatabase, waitFor } from '@bo/service-kit/testing';
 import { hashPassword } from '@bo/operators';
-import { gatewayMigrations } from '../src/persistence/migrations.ts';
+import { gatewaySchemaOfBefore } from './support/gateway-schema-of-before.ts';
 import { startHarness } from './support/harness.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -18,7 +19,7 @@ t.test('the gateway schema of before moves into the operators service', async (t
   const db = await createTestDatabase('opmove');
   t.teardown(() => db.drop());
   // The gateway's schema as its migrations 0001 to 0007 left it, with data in it.
-  const old = await openDatabase({ databaseUrl: db.url, schema: 'gateway', entities: [], migrations: gatewayMigrations.slice(0, 7) });
+  const old = await openDatabase({ databaseUrl: db.url, schema: 'gateway', entities: [], migrations: gatewaySchemaOfBefore });
   const sql = await openSql(old);
   const key = `bk_test_${randomBytes(16).toString('hex')}`;
   const secret = `sk_test_${randomBytes(24).toString('hex')}`;
@@ -50,6 +51,8 @@ t.test('the gateway schema of before moves into the operators service', async (t
   await sql.query(
     `insert into gateway.outbox (event_id, subject_type, environment, operator_id, brand_id, payload) values ('evt_before', 'webhook.endpoint_changed', 'sandbox', 'op_before', 'brd_before', '{}')`,
   );
+  const retire = readFileSync(new URL('../../../deploy/one-time/retire-gateway-schema.sql', import.meta.url), 'utf8');
+  await t.rejects(sql.query(retire), /schema gateway still holds audit_log, brands, /, 'the one-time step refuses while the rows of before are not moved');
   await old.close();
 
   const h = await startHarness({}, { db });
@@ -80,10 +83,14 @@ t.test('the gateway schema of before moves into the operators service', async (t
   t.match(credentials.body.data, [{ id: 'cred_before', status: 'active' }]);
 
   const now = await openSql(h.operators.orm);
-  const left = await now.query<{ n: number }>(
-    `select count(*)::int as n from information_schema.tables where table_schema = 'gateway' and table_name <> 'schema_migrations'`,
+  const left = await now.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = 'gateway' and table_name <> 'schema_migrations' order by 1`,
   );
-  t.same(left, [{ n: 0 }], "the gateway's schema keeps no table: its idempotency store went to the services");
+  t.same(left, [{ table_name: 'idempotency_keys' }], "the gateway's schema keeps only its idempotency store of before: the gateway runs no migration now");
+  // The one-time step of 1.4.0 (docs/runbook.md) drops the schema, and nothing of the operators service's.
+  await now.query(retire);
+  t.same(await now.query(`select 1 from information_schema.schemata where schema_name = 'gateway'`), [], 'the gateway schema is retired');
+  t.same(await now.query(`select id from operators.operators where id = 'op_before'`), [{ id: 'op_before' }], "the operators' rows stay");
   await waitFor(async () => (await now.query(`select 1 from operators.outbox where event_id = 'evt_before' and published_at is not null`)).length === 1, {
     what: 'the unpublished event of before published from the operators outbox',
   });

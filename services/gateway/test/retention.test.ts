@@ -11,7 +11,7 @@ t.test('operators retention', async (t) => {
   const h = await startHarness({ RETENTION_INTERVAL_MS: '100', CONSOLE_IDLE_MINUTES: '30' });
   t.teardown(() => h.close());
   const gw = h.gateways[0]!;
-  const db = gw.orm.em.fork();
+  const db = h.operators.orm.em.fork();
 
   t.test('published outbox rows are deleted once past their retention', async (t) => {
     const rowsOf = async (operatorId: string) =>

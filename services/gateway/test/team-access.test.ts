@@ -34,7 +34,7 @@ t.test('team access', async (t) => {
     const created = await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'compliance' });
     t.equal(created.status, 201);
     t.match(created.body, { user: { id: /^usr_/, email: 'ana@ourteam.example', role: 'compliance', disabledAt: null }, password: /^[A-Za-z0-9_-]{24}$/ });
-    const [row] = await gw!.orm.em
+    const [row] = await h.operators.orm.em
       .fork()
       .execute<{ password_hash: string }[]>('select password_hash from operators.team_members where id = ?', [created.body.user.id]);
     t.match(row!.password_hash, /^scrypt\$16384\$8\$1\$/, 'scrypt with its parameters and salt');

@@ -19,12 +19,11 @@ interface EndpointRow {
 t.test('endpoint changes reach the webhooks service as events, also when it starts late', async (t) => {
   const h = await startHarness({ RPC_TIMEOUT_MS: '1000' });
   t.teardown(() => h.close());
-  const gw = h.gateways[0]!;
-  const gatewayDb = gw.orm.em.fork();
+  const operatorsDb = h.operators.orm.em.fork();
 
   const op = await h.createOperator({ name: 'Early Bird' });
   t.equal((await op.sandboxClient.get('/me')).status, 200, 'the operator works without the webhooks service');
-  const written = await gatewayDb.execute<{ n: string }[]>(
+  const written = await operatorsDb.execute<{ n: string }[]>(
     `select count(*) n from operators.outbox where subject_type = 'webhook.endpoint_changed' and operator_id = ?`,
     [op.operator.id],
   );
@@ -40,7 +39,7 @@ t.test('endpoint changes reach the webhooks service as events, also when it star
   });
   t.teardown(() => webhooks.stop());
   const endpoints = async () =>
-    gatewayDb.execute<EndpointRow[]>(
+    operatorsDb.execute<EndpointRow[]>(
       `select environment, brand_id, url, secret_sealed, version from webhooks.endpoints where operator_id = ? order by environment`,
       [op.operator.id],
     );
@@ -81,7 +80,7 @@ t.test('endpoint changes reach the webhooks service as events, also when it star
   t.equal(set.body.webhookUrls.production, 'https://93.184.216.34/hook');
   const after = await until('the production URL', (rows) => rows.find((r) => r.environment === 'production')?.url === 'https://93.184.216.34/hook');
   t.equal(after.find((r) => r.environment === 'production')!.version, 2, 'the change carries the gateway version');
-  const brands = await gatewayDb.execute<{ environment: string; webhook_version: number }[]>(
+  const brands = await operatorsDb.execute<{ environment: string; webhook_version: number }[]>(
     `select environment, webhook_version from operators.brands where operator_id = ? order by environment`,
     [op.operator.id],
   );

@@ -1,3 +1,3 @@
 export { operatorsService, operatorsServiceWith, OPERATORS_SCHEMA } from './service.ts';
 export { loadOperatorsConfig, OperatorsConfigSchema, type OperatorsConfig } from './config.ts';
-export { hashPassword, verifyPassword } from './domain/team.ts';
+export { hashPassword, verifyPassword } from './domain/passwords.ts';

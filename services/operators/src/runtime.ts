@@ -3,10 +3,10 @@
 // without waiting).
 import type { ServiceDeps } from '@bo/service-kit';
 import { totpRequiredRoles, type OperatorsConfig } from './config.ts';
-import { OperatorAdmin } from './domain/operators.ts';
-import { OperatorKeys } from './domain/operator-keys.ts';
-import { TeamAccess } from './domain/team.ts';
-import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './domain/console-sessions.ts';
+import { OperatorAdmin } from './store/operators.ts';
+import { OperatorKeys } from './store/operator-keys.ts';
+import { TeamAccess } from './store/team.ts';
+import { ConsoleSessions, DEFAULT_SESSION_POLICY } from './store/console-sessions.ts';
 
 export interface OperatorsRuntime {
   deps: ServiceDeps<OperatorsConfig>;

@@ -2,16 +2,16 @@
 // people and service tokens, console sessions and the admin audit log, in schema `operators`. The
 // gateway forwards the admin operations on them here and asks the messages of contracts'
 // operators.ts; it keeps only a cache of credentials, dropped by the broadcast each change makes
-// before it answers (domain/operator-changes.ts).
+// before it answers (broadcast/operator-changes.ts).
 import { DEV_MASTER_KEY, startLoop, type ServiceDefinition } from '@bo/service-kit';
 import { OperatorsConfigSchema } from './config.ts';
-import { operatorEntities } from './persistence/entities.ts';
-import { operatorMigrations } from './persistence/migrations.ts';
+import { operatorEntities } from './store/entities.ts';
+import { operatorMigrations } from './store/migrations.ts';
 import { operatorsRuntime, type OperatorsRuntime } from './runtime.ts';
 import { adminOperatorHandlers } from './handlers/admin-operators.ts';
 import { adminTeamHandlers } from './handlers/admin-team.ts';
 import { gatewayMessageHandlers } from './handlers/gateway-messages.ts';
-import { startAuditIntake } from './domain/audit-intake.ts';
+import { startAuditIntake } from './handlers/audit-intake.ts';
 
 export const OPERATORS_SCHEMA = 'operators';
 

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { openDatabase, openSql } from '@bo/service-kit';
 import { spawnService, startStack, type ChildService } from '@bo/test-support';
-import { operatorMigrations } from '../src/persistence/migrations.ts';
+import { operatorMigrations } from '../src/store/migrations.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

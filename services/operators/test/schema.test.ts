@@ -5,8 +5,8 @@
 import t from 'tap';
 import { entitySchemaDrift, openDatabase } from '@bo/service-kit';
 import { createTestDatabase } from '@bo/service-kit/testing';
-import { operatorEntities } from '../src/persistence/entities.ts';
-import { operatorMigrations } from '../src/persistence/migrations.ts';
+import { operatorEntities } from '../src/store/entities.ts';
+import { operatorMigrations } from '../src/store/migrations.ts';
 import { OPERATORS_SCHEMA } from '../src/service.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {

@@ -48,7 +48,7 @@ export const PLAYERS_SCHEMA = 'players';
 
 /**
  * After a handler that may change what players.state answers succeeds, broadcasts the player's
- * id so the wallet's and payments' caches drop it (service-kit player-state-cache.ts). Published
+ * id so the wallet's and payments' caches drop it (contracts' players-client.ts). Published
  * before the reply on the same connection, so whoever sees the reply and then asks the wallet is
  * answered after the wallet has dropped the entry.
  */

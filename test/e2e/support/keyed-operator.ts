@@ -18,8 +18,8 @@ export async function keyedOperator(t: Test, name: string) {
   const op = await stack.createOperator(name);
   /**
    * How many records the gateway keeps for the operator's keys starting with these labels: none can
-   * be, the gateway has no table left to keep one in (the owning services keep every answer), which
-   * is what this counts.
+   * be, the gateway has no database (issue #43; the owning services keep every answer), so there is
+   * no table of the schema `gateway` to keep one in, which is what this counts.
    */
   const gatewayRecords = async (_labels: string[]) =>
     (await db.query(`select count(*)::int as n from information_schema.tables where table_schema = 'gateway' and table_name <> 'schema_migrations'`)).rows[0]

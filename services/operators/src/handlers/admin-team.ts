@@ -1,7 +1,7 @@
 // The admin operations on our team (people, service tokens) and the audit log.
 import { operatorAdminOperations, teamAdminOperations as ops } from '@bo/contracts';
 import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
-import { listAudit } from '../domain/audit.ts';
+import { listAudit } from '../store/audit.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 import { actorAndRequest } from './admin-actor.ts';
 

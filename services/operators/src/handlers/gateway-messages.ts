@@ -4,7 +4,7 @@
 // admin operation another service served. All internal: the gateway's scope only.
 import { operatorMessages as m } from '@bo/contracts';
 import { handle, internalScopeOf, isoTime, type Handler } from '@bo/service-kit';
-import { recordAudit } from '../domain/audit.ts';
+import { recordAudit } from '../store/audit.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 
 interface CredentialRow {

@@ -1,7 +1,7 @@
 // What a handler checks about its request before the domain: who calls, and that the input is the
 // contract's (the gateway validates too; a message may come from elsewhere).
-import type { OperationRequest, PlayerState } from '@bo/contracts';
-import { adminScopeOf, playerStatesOf, type ServiceDeps } from '@bo/service-kit';
+import { playerStatesOf, type OperationRequest, type PlayerState } from '@bo/contracts';
+import { adminScopeOf, type ServiceDeps } from '@bo/service-kit';
 
 // biome-ignore lint/suspicious/noExplicitAny: any operation's request
 export type Req = OperationRequest<any, any, any>;

@@ -181,11 +181,6 @@ export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey 
   );
 }
 
-export async function markConfirmed(tx: SqlRunner, row: DepositRow, at: Date): Promise<DepositRow> {
-  await tx.query(`update payments.deposits set status = 'confirmed', confirmed_at = ?, updated_at = ?, touched_at = now() where id = ?`, [at, at, row.id]);
-  return { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at };
-}
-
 export async function markFailed(tx: SqlRunner, row: DepositRow, at: Date, reason: string | null): Promise<DepositRow> {
   await tx.query(`update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now() where id = ?`, [
     at,

@@ -8,7 +8,7 @@
 // (`<prefix>.players.simulated-impediments.changed`): the other replicas reload that operator
 // from the table. Core NATS is at most once: a broadcast is lost only around a broken connection,
 // so every mirror is dropped when the connection drops or reconnects, and a mirror lives at most
-// a minute (a lost broadcast is healed by then, as in service-kit player-state-cache.ts).
+// a minute (a lost broadcast is healed by then, as in contracts' players-client.ts).
 // It can be told to be slow or down (settings at start, `control` at run time: the tests).
 // `npm start`, the sandbox brands and the tests use it.
 import { randomUUID } from 'node:crypto';

@@ -1,10 +1,10 @@
 // /healthz and /readyz on the gateway root (outside /api/v1); the metrics, which the public must
 // not see, are served on METRICS_PORT (the kit's metrics server).
 import type { FastifyInstance } from 'fastify';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { pingMessage, rpcSubject } from '@bo/contracts';
+import { jetStreamReadiness } from '@bo/service-kit';
 
 export const BACKING_SERVICES = ['operators', 'players', 'wallet', 'payments', 'webhooks', 'compliance'] as const;
 
@@ -31,7 +31,7 @@ export function createMetrics() {
 }
 export type Metrics = ReturnType<typeof createMetrics>;
 
-export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM; nc: NatsConnection; prefix: string; metrics: Metrics }): void {
+export function observabilityRoutes(app: FastifyInstance, deps: { nc: NatsConnection; prefix: string; metrics: Metrics }): void {
   app.addHook('onResponse', async (req, reply) => {
     deps.metrics.httpDuration.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
@@ -40,12 +40,12 @@ export function observabilityRoutes(app: FastifyInstance, deps: { orm: MikroORM;
   });
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
+    // The edge's own dependencies (it has no database: its state is in NATS KV), then every service.
     const checks: Record<string, boolean> = { nats: !deps.nc.isClosed() };
-    checks.postgres = await deps.orm.em
-      .fork()
-      .execute('select 1')
+    checks.jetstream = await Promise.resolve()
+      .then(jetStreamReadiness(deps.nc))
       .then(
-        () => true,
+        (problem) => problem === undefined,
         () => false,
       );
     await Promise.all(

@@ -1,7 +1,6 @@
 // The player check of play, demo and real, on every round (and when the page opens), so a session
 // never outlives a self-exclusion, a suspension or a KYC revocation.
-import type { PlayerState } from '@bo/contracts';
-import { playerStatesOf } from '@bo/service-kit';
+import { playerStatesOf, type PlayerState } from '@bo/contracts';
 import type { GamesContext } from './context.ts';
 import type { GameSessionRow } from '../store/entities.ts';
 import { assertPlayerExists, assertPlayerMayPlay } from '../domain/eligibility.ts';

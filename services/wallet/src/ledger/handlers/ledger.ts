@@ -7,20 +7,11 @@ import {
   walletMessages,
   walletOperations,
   MAX_AMOUNT,
+  playerStatesOf,
   type OperatorScope,
   type PlayerState,
 } from '@bo/contracts';
-import {
-  adminScopeOf,
-  handle,
-  internalScopeOf,
-  isPositiveWithin,
-  listCursor,
-  operatorScopeOf,
-  playerStatesOf,
-  type Handler,
-  type ServiceDeps,
-} from '@bo/service-kit';
+import { adminScopeOf, handle, internalScopeOf, isPositiveWithin, listCursor, operatorScopeOf, type Handler, type ServiceDeps } from '@bo/service-kit';
 import type { WalletConfig } from '../../config.ts';
 import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from '../store/commands.ts';
 import { readEntries, readWallet } from '../store/queries.ts';

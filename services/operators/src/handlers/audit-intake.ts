@@ -16,7 +16,7 @@ import {
 } from '@bo/service-kit';
 
 type JsMsg = Parameters<DurableConsumerOptions['onMessage']>[0];
-import { recordAuditOnce } from './audit.ts';
+import { recordAuditOnce } from '../store/audit.ts';
 
 export function auditIntakeConsumerName(prefix: string): string {
   return `${prefix}_operators_audit`;

@@ -7,10 +7,10 @@
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, KEY_ROTATION_OVERLAP_MINUTES, newId, type Environment, type OperatorCredential, type RotatedKey } from '@bo/contracts';
 import { ormRunner, sealSecret, writeEvent } from '@bo/service-kit';
-import { BrandEntity, CredentialEntity, OperatorEntity } from '../persistence/entities.ts';
-import { credentialStatus, hashKey, issueOperatorKey, issueOperatorSecret, keyPrefixOf } from './credentials.ts';
+import { BrandEntity, CredentialEntity, OperatorEntity } from './entities.ts';
+import { credentialStatus, hashKey, issueOperatorKey, issueOperatorSecret, keyPrefixOf } from '../domain/credentials.ts';
 import { recordAudit } from './audit.ts';
-import { announceOperatorChange, type ChangeBroadcast } from './operator-changes.ts';
+import { announceOperatorChange, type ChangeBroadcast } from '../broadcast/operator-changes.ts';
 
 export interface OperatorKeysDeps extends ChangeBroadcast {
   orm: MikroORM;

@@ -12,10 +12,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AppError, validationError, type AdminRole, type SessionIdentity, type SetupStep } from '@bo/contracts';
 import { openSecret, sealSecret, type Sql, type SqlRunner } from '@bo/service-kit';
 import { recordAudit } from './audit.ts';
-import { hashPassword, verifyPassword } from './team.ts';
-import { newTotpSecret, totpStep } from './second-factor.ts';
-import { passwordProblem } from './password-policy.ts';
-import { DEFAULT_THROTTLE_POLICY, SignInThrottle, throttleKeys, type ThrottlePolicy } from './sign-in-throttle.ts';
+import { hashPassword, verifyPassword } from '../domain/passwords.ts';
+import { newTotpSecret, totpStep } from '../domain/second-factor.ts';
+import { passwordProblem } from '../domain/password-policy.ts';
+import { DEFAULT_THROTTLE_POLICY, throttleKeys, type ThrottlePolicy } from '../domain/sign-in-throttle.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;

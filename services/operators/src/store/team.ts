@@ -2,35 +2,13 @@
 // shown once, at creation or an admin's reset, and replaced by the person at their next sign-in) and named service tokens for automation (role, SHA-256 of the secret; shown
 // once; revocable). The gateway's ADMIN_TOKEN stays as the bootstrap credential with every right
 // (the gateway checks it itself; it is never sent here).
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, randomBytes } from 'node:crypto';
 import { AppError, newId, validationError, type AdminIdentity, type AdminRole } from '@bo/contracts';
 import { isoTime, onlyRow, uniqueViolation, type Sql } from '@bo/service-kit';
+import { hashPassword } from '../domain/passwords.ts';
 import { recordAudit } from './audit.ts';
 
-const scryptAsync = promisify(scrypt) as (
-  password: string,
-  salt: Buffer,
-  keylen: number,
-  opts: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>;
-const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const TOKEN_FORMAT = /^bo_tok_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
-
-/** `scrypt$N$r$p$salt$hash`, salt and hash base64url: slow on purpose, salted, parameters kept with it. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, hash] = stored.split('$');
-  if (kind !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const got = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
-  return timingSafeEqual(got, expected);
-}
 
 interface MemberRow {
   id: string;

@@ -6,15 +6,11 @@
 // Core NATS is at most once: a broadcast is lost only around a broken connection, so the cache
 // is emptied whenever this connection drops or reconnects, and entries live at most a minute.
 // A self-exclusion that has run out is not served from the cache (its end is a time, not an event).
-import {
-  EVERY_PLAYER,
-  PLAYER_STATE_SUBJECT,
-  playerChangedSubject,
-  type PlayerChanged,
-  type PlayerState,
-  type PlayerStateRequest,
-  type RequestContext,
-} from '@bo/contracts';
+// The players domain's client, here beside the players messages it asks and hears (it was in the
+// service kit, which is the runtime: issue #43).
+import { EVERY_PLAYER, PLAYER_STATE_SUBJECT, type PlayerChanged, type PlayerState, type PlayerStateRequest } from './players.ts';
+import type { RequestContext } from './messages.ts';
+import { playerChangedSubject } from './subjects.ts';
 import type { NatsConnection } from '@nats-io/transport-node';
 
 export interface PlayerStateCache {

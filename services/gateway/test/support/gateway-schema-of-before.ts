@@ -1,7 +1,10 @@
+// The gateway's schema of before, for the test of the move into the operators service
+// (operators-move.test.ts): the gateway's migrations 0001 to 0007 as they shipped. The gateway no
+// longer opens a database (issue #43), so they live here, as the fixture of that test, only.
 import { WEBHOOK_ENDPOINT_CHANGED } from '@bo/contracts';
 import { Migration, outboxTableSql } from '@bo/service-kit';
 
-export class Gateway0001Init extends Migration {
+class Gateway0001Init extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table gateway.operators (
       id text primary key,
@@ -67,7 +70,7 @@ export class Gateway0001Init extends Migration {
 }
 
 /** Our team: people with a role and a slow password hash, and named, revocable service tokens. */
-export class Gateway0002Team extends Migration {
+class Gateway0002Team extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table gateway.team_members (
       id text primary key,
@@ -91,7 +94,7 @@ export class Gateway0002Team extends Migration {
 }
 
 /** Browser sessions of the team console, and the lock-out counters of sign-in. */
-export class Gateway0003ConsoleSessions extends Migration {
+class Gateway0003ConsoleSessions extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table gateway.team_members add column failed_sign_ins integer not null default 0, add column locked_until timestamptz`);
     this.addSql(`create table gateway.console_sessions (
@@ -111,7 +114,7 @@ export class Gateway0003ConsoleSessions extends Migration {
  * the change (operators/endpoint-events.ts), instead of a loop pushing unsynced brands: the
  * gateway's own outbox, and a version per endpoint. Every existing endpoint is sent once.
  */
-export class Gateway0004EndpointEvents extends Migration {
+class Gateway0004EndpointEvents extends Migration {
   override async up(): Promise<void> {
     this.addSql(outboxTableSql('gateway'));
     this.addSql('alter table gateway.brands add column webhook_version integer not null default 1, drop column webhook_synced_at');
@@ -126,7 +129,7 @@ export class Gateway0004EndpointEvents extends Migration {
 }
 
 /** API 1.2.0: a rotated webhook secret keeps signing, next to the new one, until its overlap ends. */
-export class Gateway0005WebhookSecretRotation extends Migration {
+class Gateway0005WebhookSecretRotation extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table gateway.brands
       add column webhook_previous_secret_sealed text,
@@ -135,7 +138,7 @@ export class Gateway0005WebhookSecretRotation extends Migration {
 }
 
 /** The console's optional TOTP second factor: the secret sealed at rest, the last time step used (no replay). */
-export class Gateway0006SecondFactor extends Migration {
+class Gateway0006SecondFactor extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table gateway.team_members add column totp_secret_sealed text, add column totp_pending_sealed text,
       add column totp_enabled_at timestamptz, add column totp_last_step bigint`);
@@ -146,7 +149,7 @@ export class Gateway0006SecondFactor extends Migration {
  * Operator keys can be rotated and revoked: each credential gets a public id (what our team and the
  * operator's webhook name it by) and an end set by a rotation. Keys issued before keep no end.
  */
-export class Gateway0007CredentialRotation extends Migration {
+class Gateway0007CredentialRotation extends Migration {
   override async up(): Promise<void> {
     this.addSql('alter table gateway.credentials add column id text, add column expires_at timestamptz');
     this.addSql(`update gateway.credentials set id = 'cred_' || replace(gen_random_uuid()::text, '-', '')`);
@@ -156,40 +159,8 @@ export class Gateway0007CredentialRotation extends Migration {
   }
 }
 
-/**
- * Operators, their keys, our team, console sessions, the audit log and the outbox of their events
- * belong to the operators service now, which moves their rows into its schema and drops these
- * tables (its migration 0003_move_from_gateway). Here: only tables with nothing in them are
- * dropped (a new database, where 0001 to 0007 just made them), so no row is lost whichever of the
- * two processes migrates first. What stayed was the idempotency store (dropped by 0009).
- */
-export class Gateway0008OperatorsMoved extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(`do $drop$ begin
-  if to_regclass('gateway.operators') is null then return; end if;
-  if exists (select 1 from gateway.operators) or exists (select 1 from gateway.team_members) or exists (select 1 from gateway.service_tokens)
-    or exists (select 1 from gateway.audit_log) or exists (select 1 from gateway.outbox where published_at is null) then return; end if;
-  drop table gateway.console_sessions, gateway.credentials, gateway.brands, gateway.operators, gateway.audit_log,
-    gateway.service_tokens, gateway.team_members, gateway.outbox;
-end $drop$`);
-  }
-}
-
-/**
- * Every idempotent answer is kept by the service that owns the operation now (the kit's
- * idempotency.ts). The answers stored here at deploy time are not moved: they lived 24 h at most,
- * and a retry of one of them within its 24 h reaches the owning service, which answers from its own
- * stored answer where it kept one too (the money operations, player creation and KYC, redelivery)
- * or runs the request again (docs/architecture.md, "Idempotency"). The edge's key claims (NATS KV)
- * are untouched, so a key is still refused for another request.
- */
-export class Gateway0009AnswersKeptByServices extends Migration {
-  override async up(): Promise<void> {
-    this.addSql('drop table if exists gateway.idempotency_keys');
-  }
-}
-
-export const gatewayMigrations = [
+/** The gateway's migrations 0001 to 0007, in their order: the schema as it was before the operators service. */
+export const gatewaySchemaOfBefore = [
   { name: 'Gateway0001Init', class: Gateway0001Init },
   { name: 'Gateway0002Team', class: Gateway0002Team },
   { name: 'Gateway0003ConsoleSessions', class: Gateway0003ConsoleSessions },
@@ -197,6 +168,4 @@ export const gatewayMigrations = [
   { name: 'Gateway0005WebhookSecretRotation', class: Gateway0005WebhookSecretRotation },
   { name: 'Gateway0006SecondFactor', class: Gateway0006SecondFactor },
   { name: 'Gateway0007CredentialRotation', class: Gateway0007CredentialRotation },
-  { name: 'Gateway0008OperatorsMoved', class: Gateway0008OperatorsMoved },
-  { name: 'Gateway0009AnswersKeptByServices', class: Gateway0009AnswersKeptByServices },
 ];

@@ -16,12 +16,12 @@ import {
 } from '@bo/contracts';
 import { ormRunner, sealSecret } from '@bo/service-kit';
 import { isValidAllowEntry } from '@bo/http-kit';
-import { BrandEntity, OperatorEntity } from '../persistence/entities.ts';
-import { issueWebhookSecret } from './credentials.ts';
+import { BrandEntity, OperatorEntity } from './entities.ts';
+import { issueWebhookSecret } from '../domain/credentials.ts';
 import { recordAudit } from './audit.ts';
 import { recordEndpointChange } from './endpoint-events.ts';
 import { issueCredential } from './operator-keys.ts';
-import { announceOperatorChange, type ChangeBroadcast } from './operator-changes.ts';
+import { announceOperatorChange, type ChangeBroadcast } from '../broadcast/operator-changes.ts';
 
 export interface OperatorAdminDeps extends ChangeBroadcast {
   orm: MikroORM;

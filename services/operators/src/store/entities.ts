@@ -158,7 +158,7 @@ export const ConsoleSessionEntity = defineEntity({
 });
 
 /**
- * The console sign-in's back-off (domain/sign-in-throttle.ts): failures counted per account (the
+ * The console sign-in's back-off (domain/sign-in-throttle.ts, store/sign-in-throttle.ts): failures counted per account (the
  * e-mail as typed, lower-cased: an unknown one counts like a known one) and per client address, in
  * the database so every replica of the service sees the same counts.
  */
