@@ -22,6 +22,7 @@ const CHANGES: Record<Lang, [string | RegExp, string][]> = {
   bash: [
     ['(https://api.example.com, no /api/v1)', '(https://api.example.com, no /provider/v1)'],
     ['optionally METHOD (GET)', 'optionally METHOD (POST)'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansions, not a template
     ['METHOD=${METHOD:-GET}; P=${P:-/api/v1/me}', 'METHOD=${METHOD:-POST}; P=${P:-/provider/v1/balance}'],
     ['-H "X-Operator-Key: $KEY"', '-H "X-Provider-Key: $KEY"'],
     [/if \[ "\$METHOD" != GET \]; then ARGS\+=\(-H "Idempotency-Key: .*\n/, ''],
