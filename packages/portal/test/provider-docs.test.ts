@@ -8,8 +8,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { Value } from '@sinclair/typebox/value';
-import { PROVIDER_OPERATION_EXAMPLES, providerOperations, signRequest, type Operation } from '@bo/contracts';
+import { compilePart, PROVIDER_OPERATION_EXAMPLES, providerOperations, signRequest, type Operation } from '@bo/contracts';
 import { buildProviderTestVectors, PROVIDER_SIGNING_SNIPPETS, providerDocsRoutes } from '../src/index.ts';
 
 const ops = providerOperations as Record<string, Operation>;
@@ -45,8 +44,8 @@ t.test('the provider documents', async (t) => {
     t.notOk(codes.includes('IDEMPOTENCY_CONFLICT') || codes.includes('RATE_LIMITED'), `${op.id}: nothing of the operators' idempotency or rate limits`);
     t.notOk('RateLimit-Limit' in o.responses['200'].headers, `${op.id}: no RateLimit-* headers`);
     const ex = PROVIDER_OPERATION_EXAMPLES[op.id]!;
-    t.ok(Value.Check(op.body!, ex.body), `${op.id}: the example body matches the schema`);
-    t.ok(Value.Check(op.response, ex.response), `${op.id}: the example answer matches the schema`);
+    t.notOk(compilePart(op.body!, 'body')(ex.body).error, `${op.id}: the example body matches the schema`);
+    t.notOk(compilePart(op.response, 'body')(ex.response).error, `${op.id}: the example answer matches the schema`);
     t.same(o.requestBody.content['application/json'].example, ex.body);
   }
   t.same(
