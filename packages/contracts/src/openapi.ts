@@ -474,9 +474,9 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
         responses: {
           200: { description: r.summary, headers: hdr('X-Request-Id'), content: { [r.type]: { schema: r.schema, example: r.example } } },
           // Refused by the HTTP layer before any route runs.
-          400: errorResponse(400, ['BAD_REQUEST']),
-          431: errorResponse(431, ['HEADERS_TOO_LARGE']),
-          500: errorResponse(500, ['INTERNAL_ERROR']),
+          400: errorResponse(400, ['BAD_REQUEST'], surface.rateLimited),
+          431: errorResponse(431, ['HEADERS_TOO_LARGE'], surface.rateLimited),
+          500: errorResponse(500, ['INTERNAL_ERROR'], surface.rateLimited),
         },
       },
     };
@@ -528,7 +528,8 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
     tags: surface.tags,
     components: {
       schemas: components,
-      headers: HEADERS,
+      // Only the headers this surface's answers carry (the providers' carry no RateLimit-* or Idempotent-Replayed).
+      headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`))),
       securitySchemes: surface.securitySchemes,
     },
     paths,

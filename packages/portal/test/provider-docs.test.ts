@@ -28,6 +28,7 @@ t.test('the provider documents', async (t) => {
   t.same(doc.security, [{ providerKey: [], timestamp: [], signature: [] }]);
   t.equal(doc.components.securitySchemes.providerKey.name, 'X-Provider-Key');
   t.notOk(doc.webhooks, 'no webhooks');
+  t.same(Object.keys(doc.components.headers).sort(), ['Retry-After', 'X-Request-Id'], 'no RateLimit-* or Idempotent-Replayed headers');
   for (const op of Object.values(ops)) {
     const o = doc.paths[op.path]?.[op.method.toLowerCase()];
     t.ok(o, `${op.id}: documented at ${op.path}`);
