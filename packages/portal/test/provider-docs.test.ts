@@ -45,8 +45,8 @@ t.test('the provider documents', async (t) => {
     t.notOk(codes.includes('IDEMPOTENCY_CONFLICT') || codes.includes('RATE_LIMITED'), `${op.id}: nothing of the operators' idempotency or rate limits`);
     t.notOk('RateLimit-Limit' in o.responses['200'].headers, `${op.id}: no RateLimit-* headers`);
     const ex = PROVIDER_OPERATION_EXAMPLES[op.id]!;
-    t.notOk(compilePart(op.body!, 'body')(ex.body).error, `${op.id}: the example body matches the schema`);
-    t.notOk(compilePart(op.response, 'body')(ex.response).error, `${op.id}: the example answer matches the schema`);
+    t.notOk('error' in compilePart(op.body!, 'body')(ex.body), `${op.id}: the example body matches the schema`);
+    t.notOk('error' in compilePart(op.response, 'body')(ex.response), `${op.id}: the example answer matches the schema`);
     t.same(o.requestBody.content['application/json'].example, ex.body);
   }
   t.same(
