@@ -10,7 +10,7 @@ const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFile
 
 type Args = { _: string[]; [flag: string]: string | string[] };
 /** Flags that take no value (`--csv`, `--show-password`): the word after them stays an argument. */
-const SWITCHES = new Set(['csv', 'show-password']);
+const SWITCHES = new Set(['csv', 'show-password', 'disabled']);
 function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -28,6 +28,17 @@ const need = (v: string | undefined, what: string) => {
   if (!v) throw new Error(`missing ${what}`);
   return v;
 };
+
+/** A provider's settings from its flags, only those given (`none` clears the launch URL or the allow-list). */
+function providerSettings(a: Args): Record<string, unknown> {
+  const list = (v: string) => (nullable(v) === null ? [] : v.split(',').map((s) => s.trim()));
+  return {
+    ...(a['launch-url'] !== undefined ? { launchUrl: nullable(a['launch-url'] as string) } : {}),
+    ...(a['launch-timeout-ms'] !== undefined ? { launchTimeoutMs: Number(a['launch-timeout-ms']) } : {}),
+    ...(a['allowed-ips'] !== undefined ? { allowedIps: list(a['allowed-ips'] as string) } : {}),
+    ...(a['open-round-limit-minutes'] !== undefined ? { openRoundLimitMinutes: Number(a['open-round-limit-minutes']) } : {}),
+  };
+}
 
 interface Command {
   usage: string;
@@ -278,6 +289,84 @@ const COMMANDS: Record<string, Command> = {
     usage: 'CPF (a player already restricted stays restricted)',
     run: (a) => ({ method: 'DELETE', path: `/admin/impediments/${encodeURIComponent(need(a._[2], 'CPF'))}` }),
   },
+  // Game providers and their wallet API (admin role; docs/providers.md, "Our team's side").
+  'providers create': {
+    usage: '--name NAME --kind casino|sportsbook [--launch-url URL] [--launch-timeout-ms 3000] [--allowed-ips IP[,CIDR...]] [--open-round-limit-minutes 60]',
+    run: (a) => ({
+      method: 'POST',
+      path: '/admin/providers',
+      body: { name: need(a.name as string, '--name'), kind: need(a.kind as string, '--kind'), ...providerSettings(a) },
+    }),
+  },
+  'providers list': { usage: '', run: () => ({ method: 'GET', path: '/admin/providers' }) },
+  'providers show': { usage: 'PROVIDER_ID', run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}` }) },
+  'providers update': {
+    usage: 'PROVIDER_ID [--launch-url URL|none] [--launch-timeout-ms N] [--allowed-ips IP[,CIDR...]|none] [--open-round-limit-minutes N]',
+    run: (a) => ({ method: 'PUT', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}`, body: providerSettings(a) }),
+  },
+  'providers disable': {
+    usage: 'PROVIDER_ID (no new bets; its wins and rollbacks still settle)',
+    run: (a) => ({ method: 'PUT', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}`, body: { status: 'disabled' } }),
+  },
+  'providers enable': {
+    usage: 'PROVIDER_ID',
+    run: (a) => ({ method: 'PUT', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}`, body: { status: 'enabled' } }),
+  },
+  'providers enable-operator': {
+    usage: "PROVIDER_ID OPERATOR_ID (the provider's games are offered to the operator)",
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/operators/${need(a._[3], 'OPERATOR_ID')}`,
+      body: { enabled: true },
+    }),
+  },
+  'providers disable-operator': {
+    usage: 'PROVIDER_ID OPERATOR_ID',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/operators/${need(a._[3], 'OPERATOR_ID')}`,
+      body: { enabled: false },
+    }),
+  },
+  'providers keys issue': {
+    usage:
+      "PROVIDER_ID --environment sandbox|production [--overlap-minutes N] (the key and secret are printed once; with an overlap, the environment's keys in use stop then: a rotation)",
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/credentials`,
+      body: {
+        environment: need(a.environment as string, '--environment'),
+        ...(a['overlap-minutes'] !== undefined ? { overlapMinutes: Number(a['overlap-minutes']) } : {}),
+      },
+    }),
+  },
+  'providers keys list': {
+    usage: 'PROVIDER_ID (prefixes and states, never a secret)',
+    run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/credentials` }),
+  },
+  'providers keys revoke': {
+    usage: 'PROVIDER_ID CREDENTIAL_ID (refused at once by every gateway)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/credentials/${need(a._[4], 'CREDENTIAL_ID')}/revoke`,
+    }),
+  },
+  'providers games put': {
+    usage: 'PROVIDER_ID GAME_CODE --name NAME --category CATEGORY [--disabled] (adds the game or changes it)',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/games/${encodeURIComponent(need(a._[4], 'GAME_CODE'))}`,
+      body: { name: need(a.name as string, '--name'), category: need(a.category as string, '--category'), enabled: !('disabled' in a) },
+    }),
+  },
+  'providers games list': {
+    usage: 'PROVIDER_ID',
+    run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/games` }),
+  },
+  'providers open-rounds': {
+    usage: "PROVIDER_ID (casino rounds left open past the provider's limit, oldest first)",
+    run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/open-rounds` }),
+  },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',
     run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),
@@ -301,7 +390,8 @@ function help(): void {
 
 async function main(): Promise<number> {
   const args = parse(process.argv.slice(2));
-  const name = [`${args._[0]} ${args._[1]}`, args._[0]].find((n) => n && COMMANDS[n]);
+  // The longest command name the words start with (`providers keys issue` before `providers keys`).
+  const name = [args._.slice(0, 3).join(' '), args._.slice(0, 2).join(' '), args._[0]].find((n) => n && COMMANDS[n]);
   if (!name) {
     help();
     return args._.length ? 1 : 0;

@@ -17,6 +17,7 @@ import { ReportsPage } from './page-reports.js';
 import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
 import { TeamPage } from './page-team.js';
+import { ProvidersPage } from './page-providers.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -30,6 +31,8 @@ const PAGES = [
   { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
   { path: '/team', title: 'Team', page: TeamPage, roles: [] },
+  // Game providers, their keys, operators and games: admin only (docs/providers.md).
+  { path: '/providers', title: 'Providers', page: ProvidersPage, roles: [] },
   { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 

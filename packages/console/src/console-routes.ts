@@ -65,6 +65,7 @@ const CONSOLE_PAGES = [
   'ledger',
   'account',
   'team',
+  'providers',
   'setup',
 ] as const;
 const PAGE_SHELL = `<!doctype html>

@@ -82,7 +82,7 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   const signIn = await app.inject({ method: 'GET', url: '/' });
   t.equal(signIn.statusCode, 200);
   t.match(signIn.body, /<script src="\/console\/sign-in\.js"><\/script>/);
-  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account', 'team']) {
+  for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account', 'team', 'providers']) {
     const res = await app.inject({ method: 'GET', url: `/${page}` });
     const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
     t.same(JSON.parse(map).imports, {
@@ -106,6 +106,11 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   const appJs = await app.inject({ method: 'GET', url: '/console/app.js' });
   t.equal(appJs.headers['content-type'], 'text/javascript; charset=utf-8');
   t.equal(appJs.body, readFileSync(path.join(ASSETS, 'app.js'), 'utf8'), "the package's own assets/app.js");
+  // Every page module app.js imports is served (the Providers page's too).
+  for (const m of appJs.body.matchAll(/from '\.\/(page-[a-z-]+\.js)'/g)) {
+    const res = await app.inject({ method: 'GET', url: `/console/${m[1]}` });
+    t.same([res.statusCode, res.body], [200, readFileSync(path.join(ASSETS, m[1]!), 'utf8')], `${m[1]} is served`);
+  }
   const css = await app.inject({ method: 'GET', url: '/console/console.css' });
   t.same([css.headers['content-type'], css.body], ['text/css; charset=utf-8', readFileSync(path.join(ASSETS, 'console.css'), 'utf8')]);
   for (const [file, specifier] of [

@@ -378,9 +378,11 @@ export {
   OPERATION_EXAMPLES,
   WEBHOOK_EXAMPLES,
   buildOpenApi,
+  type ApiSurface,
   type OpenApiOptions,
   type OperationExample,
 } from './openapi.ts';
+export { PROVIDER_API_SURFACE, PROVIDER_OPERATION_EXAMPLES, buildProviderOpenApi } from './openapi-provider.ts';
 
 import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';

@@ -9,7 +9,7 @@ import { API_VERSION } from './common.ts';
 import { AMOUNT_PATTERN, MAX_AMOUNT } from './formats.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
-import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.ts';
+import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES, type OperationExample } from './openapi-examples.ts';
 
 export { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES, type OperationExample } from './openapi-examples.ts';
 
@@ -157,10 +157,10 @@ const BEFORE_AUTH: ErrorCode[] = [
   'FORBIDDEN_IP',
 ];
 
-function errorResponse(status: number, codes: ErrorCode[]): Json {
+function errorResponse(status: number, codes: ErrorCode[], rateLimited = true): Json {
   const headers = [
     'X-Request-Id',
-    ...(codes.some((c) => !BEFORE_AUTH.includes(c)) ? RATE_HEADERS : []),
+    ...(rateLimited && codes.some((c) => !BEFORE_AUTH.includes(c)) ? RATE_HEADERS : []),
     ...(codes.some((c) => RETRY_AFTER.includes(c)) ? ['Retry-After'] : []),
   ];
   const code = codes[0]!; // a status is listed because some code answers with it
@@ -202,8 +202,18 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
   };
 }
 
+/** An unauthenticated route that describes the API, listed in the document too. */
+export interface PublicRoute {
+  path: string;
+  id: string;
+  summary: string;
+  type: string;
+  schema: Json;
+  example: unknown;
+}
+
 /** The unauthenticated routes that describe the API, listed in the document too. */
-const PUBLIC_ROUTES = [
+const PUBLIC_ROUTES: PublicRoute[] = [
   {
     path: '/openapi.json',
     id: 'getOpenApi',
@@ -304,21 +314,83 @@ const WEBHOOK_HEADERS = [
   },
 ];
 
+/**
+ * What differs between the API surfaces one generator documents: the operators' `/api/v1` (the
+ * default) and the providers' `/provider/v1` (openapi-provider.ts): who signs (the security
+ * scheme), the errors any request may get, whether changes take an Idempotency-Key and answers
+ * carry RateLimit-* headers, the public documents, the tags, and the examples.
+ */
+export interface ApiSurface {
+  info: { title: string; summary: string; description: string[]; contactName: string };
+  securitySchemes: Record<string, Json>;
+  tags: { name: string; description: string }[];
+  /** Codes any operation may answer (before its own). */
+  commonErrors: ErrorCode[];
+  /** Changes take an Idempotency-Key (and may get its errors). */
+  idempotencyKeys: boolean;
+  /** Answers carry RateLimit-* headers. */
+  rateLimited: boolean;
+  publicRoutes: PublicRoute[];
+  examples: Record<string, OperationExample>;
+  descriptions: Record<string, string>;
+  serverDescription: string;
+}
+
+const OPERATOR_SURFACE: ApiSurface = {
+  info: {
+    title: 'Operator Gaming Back-Office API',
+    summary: 'Server-to-server API for gaming and betting operators.',
+    contactName: 'Back-office API support',
+    description: [
+      'Server-to-server back-office API: players, KYC, deposits, wallet and ledger, withdrawals, games and signed webhooks.',
+      '**Authentication.** Every operation except the public documents carries `X-Operator-Key`, `X-Timestamp` (epoch seconds, within 300 s of the server clock) and `X-Signature` = lowercase hex HMAC-SHA256 keyed with your `sk_` secret over four lines joined by LF: the method, the path as sent (with `/api/v1` and the query string), the timestamp and the hex SHA-256 of the body bytes (of the empty string when there is no body). `bk_test_` keys act on your isolated sandbox brand, `bk_live_` keys on production.',
+      '**Idempotency.** Operations marked idempotent require `Idempotency-Key`; the same key and request replays the stored response with `Idempotent-Replayed: true`; the key with another request (another operation included) is 409 `IDEMPOTENCY_CONFLICT`. 5xx answers release the key for a retry of the same request. A signed change is accepted with one `Idempotency-Key` only (or only without one): the same signature sent with another key is 401 `SIGNATURE_REUSED`; sign afresh, with a new `X-Timestamp`.',
+      '**Errors** use the envelope `{ "error": { "code", "message", "requestId", "details" } }`; `code` is stable. Responses may gain fields: ignore unknown ones.',
+    ],
+  },
+  securitySchemes: {
+    operatorKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Operator-Key',
+      description: 'Your operator key: bk_test_... (sandbox) or bk_live_... (production).',
+    },
+    timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Epoch seconds; within 300 s of the server clock.' },
+    signature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Signature',
+      description: 'hex HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nsha256hex(body))',
+    },
+  },
+  tags: TAGS,
+  commonErrors: COMMON_ERRORS,
+  idempotencyKeys: true,
+  rateLimited: true,
+  publicRoutes: PUBLIC_ROUTES,
+  examples: OPERATION_EXAMPLES,
+  descriptions: OPERATION_DESCRIPTIONS,
+  serverDescription: 'This server (the key chooses sandbox or production)',
+};
+
 export interface OpenApiOptions {
   serverUrl: string;
   webhookEvents: { name: string; type: string; summary: string; schema?: TSchema }[];
+  /** The surface documented; the operators' API when absent. */
+  surface?: ApiSurface;
 }
 
 export function buildOpenApi(operations: Record<string, Operation>, opts: OpenApiOptions): Json {
+  const surface = opts.surface ?? OPERATOR_SURFACE;
   const components: Record<string, unknown> = {};
   const paths: Record<string, Json> = {};
   for (const op of Object.values(operations)) {
     const path = openApiPath(op.path);
-    const example = OPERATION_EXAMPLES[op.id];
+    const example = surface.examples[op.id];
     // Any request may carry bytes (even a GET): the gateway checks their size and type on every route.
-    const errors: ErrorCode[] = [...COMMON_ERRORS, ...BODY_ERRORS, ...(op.errors ?? [])];
+    const errors: ErrorCode[] = [...surface.commonErrors, ...BODY_ERRORS, ...(op.errors ?? [])];
     // A change's signature is bound to its Idempotency-Key (or to none): the same signature with another is refused.
-    if (op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'SIGNATURE_REUSED');
+    if (surface.idempotencyKeys && op.method !== 'GET') errors.push('IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'SIGNATURE_REUSED');
     if (op.idempotent) errors.push('IDEMPOTENCY_KEY_REQUIRED');
     // Every operation validates its query (its percent-encoding and text), parameters or not.
     errors.push('VALIDATION_ERROR');
@@ -328,7 +400,11 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       const s = ERROR_CATALOGUE[code].status;
       byStatus.set(s, [...(byStatus.get(s) ?? []), code]);
     }
-    const successHeaders = ['X-Request-Id', ...RATE_HEADERS, ...(op.method !== 'GET' ? ['Idempotent-Replayed'] : [])];
+    const successHeaders = [
+      'X-Request-Id',
+      ...(surface.rateLimited ? RATE_HEADERS : []),
+      ...(surface.idempotencyKeys && op.method !== 'GET' ? ['Idempotent-Replayed'] : []),
+    ];
     const responses: Json = {
       [op.status]: {
         description: op.summary,
@@ -336,10 +412,10 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
         content: { 'application/json': { schema: toJsonSchema(op.response, components), ...(example ? { example: example.response } : {}) } },
       },
     };
-    for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[status] = errorResponse(status, byStatus.get(status)!);
+    for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[status] = errorResponse(status, byStatus.get(status)!, surface.rateLimited);
     const params = [...parameters('path', op.params, components, example?.params), ...parameters('query', op.query, components, example?.query)];
     // Required on idempotent operations; every other mutation accepts one with the same semantics.
-    if (op.method !== 'GET') {
+    if (surface.idempotencyKeys && op.method !== 'GET') {
       params.push({
         name: 'Idempotency-Key',
         in: 'header',
@@ -370,7 +446,7 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       };
     }
     const description = [
-      OPERATION_DESCRIPTIONS[op.id] ?? op.summary,
+      surface.descriptions[op.id] ?? op.summary,
       op.idempotent ? 'Idempotent: send `Idempotency-Key`.' : '',
       op.sandboxOnly ? 'Sandbox only: production keys get 403 `SANDBOX_ONLY`.' : '',
     ]
@@ -387,7 +463,7 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       responses,
     };
   }
-  for (const r of PUBLIC_ROUTES) {
+  for (const r of surface.publicRoutes) {
     paths[r.path] = {
       get: {
         operationId: r.id,
@@ -398,9 +474,9 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
         responses: {
           200: { description: r.summary, headers: hdr('X-Request-Id'), content: { [r.type]: { schema: r.schema, example: r.example } } },
           // Refused by the HTTP layer before any route runs.
-          400: errorResponse(400, ['BAD_REQUEST']),
-          431: errorResponse(431, ['HEADERS_TOO_LARGE']),
-          500: errorResponse(500, ['INTERNAL_ERROR']),
+          400: errorResponse(400, ['BAD_REQUEST'], surface.rateLimited),
+          431: errorResponse(431, ['HEADERS_TOO_LARGE'], surface.rateLimited),
+          500: errorResponse(500, ['INTERNAL_ERROR'], surface.rateLimited),
         },
       },
     };
@@ -440,41 +516,23 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Operator Gaming Back-Office API',
+      title: surface.info.title,
       version: API_VERSION,
-      summary: 'Server-to-server API for gaming and betting operators.',
-      description: [
-        'Server-to-server back-office API: players, KYC, deposits, wallet and ledger, withdrawals, games and signed webhooks.',
-        '**Authentication.** Every operation except the public documents carries `X-Operator-Key`, `X-Timestamp` (epoch seconds, within 300 s of the server clock) and `X-Signature` = lowercase hex HMAC-SHA256 keyed with your `sk_` secret over four lines joined by LF: the method, the path as sent (with `/api/v1` and the query string), the timestamp and the hex SHA-256 of the body bytes (of the empty string when there is no body). `bk_test_` keys act on your isolated sandbox brand, `bk_live_` keys on production.',
-        '**Idempotency.** Operations marked idempotent require `Idempotency-Key`; the same key and request replays the stored response with `Idempotent-Replayed: true`; the key with another request (another operation included) is 409 `IDEMPOTENCY_CONFLICT`. 5xx answers release the key for a retry of the same request. A signed change is accepted with one `Idempotency-Key` only (or only without one): the same signature sent with another key is 401 `SIGNATURE_REUSED`; sign afresh, with a new `X-Timestamp`.',
-        '**Errors** use the envelope `{ "error": { "code", "message", "requestId", "details" } }`; `code` is stable. Responses may gain fields: ignore unknown ones.',
-      ].join('\n\n'),
-      contact: { name: 'Back-office API support', url: `${opts.serverUrl}/docs` },
+      summary: surface.info.summary,
+      description: surface.info.description.join('\n\n'),
+      contact: { name: surface.info.contactName, url: `${opts.serverUrl}/docs` },
       license: { name: 'Proprietary', url: `${opts.serverUrl}/docs` },
     },
-    servers: [{ url: opts.serverUrl, description: 'This server (the key chooses sandbox or production)' }],
-    security: [{ operatorKey: [], timestamp: [], signature: [] }],
-    tags: TAGS,
+    servers: [{ url: opts.serverUrl, description: surface.serverDescription }],
+    security: [Object.fromEntries(Object.keys(surface.securitySchemes).map((k) => [k, []]))],
+    tags: surface.tags,
     components: {
       schemas: components,
-      headers: HEADERS,
-      securitySchemes: {
-        operatorKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Operator-Key',
-          description: 'Your operator key: bk_test_... (sandbox) or bk_live_... (production).',
-        },
-        timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Epoch seconds; within 300 s of the server clock.' },
-        signature: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Signature',
-          description: 'hex HMAC-SHA256(secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nsha256hex(body))',
-        },
-      },
+      // Only the headers this surface's answers carry (the providers' carry no RateLimit-* or Idempotent-Replayed).
+      headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => JSON.stringify(paths).includes(`"#/components/headers/${name}"`))),
+      securitySchemes: surface.securitySchemes,
     },
     paths,
-    webhooks,
+    ...(opts.webhookEvents.length > 0 ? { webhooks } : {}),
   };
 }

@@ -197,7 +197,9 @@ export const providerOperations = defineOperations({
       'OPERATOR_SUSPENDED',
       'PROVIDER_DISABLED',
       'PROVIDER_NOT_ENABLED',
+      'GAME_NOT_FOUND',
       'GAME_DISABLED',
+      'PLAYER_NOT_FOUND',
       'BET_ROLLED_BACK',
       'ROUND_CLOSED',
     ],
@@ -224,7 +226,7 @@ export const providerOperations = defineOperations({
     body: ProviderRollbackBody,
     response: ProviderTransactionResultSchema,
     status: 200,
-    errors: ['TRANSACTION_CONFLICT', 'BET_ALREADY_SETTLED'],
+    errors: ['TRANSACTION_CONFLICT', 'ROUND_NOT_FOUND', 'BET_ALREADY_SETTLED'],
   },
   providerCorrection: {
     id: 'providerCorrection',

@@ -105,6 +105,51 @@ ${assets.scalar ? '<main id="reference"></main>' : `<main id="reference"><p>The 
 </body></html>`;
 }
 
+/**
+ * The provider wallet API's reference page (`/provider/v1/docs`): the same page and script as the
+ * operators' (the script reads which key header, key prefixes and whether changes take an
+ * Idempotency-Key from #bo-config), without the SDK.
+ */
+export function renderProviderDocsPage(opts: { serverUrl: string; apiPrefix: string; assets: DocsPageAssets }): string {
+  const p = esc(opts.apiPrefix);
+  const { assets } = opts;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Provider Wallet API reference</title>
+<link rel="icon" type="image/svg+xml" href="${esc(assets.favicon)}">
+<link rel="stylesheet" href="${esc(assets.css)}">
+<script src="${esc(assets.script)}" defer></script>
+${assets.scalar ? `<script src="${esc(assets.scalar)}" defer></script>` : ''}
+</head><body>
+<header class="bo-top">
+  <h1>Provider Wallet API</h1>
+  <p>Called by a game provider's server for every bet, win and rollback. Base URL <code>${esc(opts.serverUrl)}</code>. Documents:
+  <a href="${p}/openapi.json">openapi.json</a> · <a href="${p}/postman.json">postman.json</a> ·
+  <a href="${p}/signing-snippets.json">signing-snippets.json</a> · <a href="${p}/test-vectors.json">test-vectors.json</a></p>
+  <p class="bo-note">Sign every call with <code>X-Provider-Key</code>, <code>X-Timestamp</code> and <code>X-Signature</code>;
+  your <code>transactionId</code> is the idempotency key of every money call: retry with the same id.</p>
+</header>
+<button id="bo-try-button" class="bo-try-button" type="button" title="Try the operation you are reading">Try it</button>
+<details id="try-it" class="bo-try">
+  <summary>Try it: send a signed request (sandbox keys only)</summary>
+  <p class="bo-note">Signed in this browser with WebCrypto. The secret is used only as the HMAC key: it is never sent, stored or logged.
+  Production keys (<code>pk_live_</code>) are refused: never paste production credentials into a browser.</p>
+  <form id="bo-form" autocomplete="off">
+    <label>Provider key <input id="bo-key" name="key" placeholder="pk_test_..." spellcheck="false"></label>
+    <label>Secret <input id="bo-secret" name="secret" type="password" placeholder="psk_test_..." autocomplete="off"></label>
+    <label>Operation <select id="bo-op"></select></label>
+    <div id="bo-params"></div>
+    <label id="bo-body-label">Body (JSON, sent exactly as written) <textarea id="bo-body" rows="7" spellcheck="false"></textarea></label>
+    <p id="bo-idem" class="bo-note"></p>
+    <button id="bo-send" type="submit">Send signed request</button>
+  </form>
+  <pre id="bo-out" aria-live="polite"></pre>
+</details>
+${assets.scalar ? '<main id="reference"></main>' : `<main id="reference"><p>The interactive reference bundle is not installed on this server; the OpenAPI document is at <a href="${p}/openapi.json">openapi.json</a>.</p></main>`}
+<div id="bo-config" data-api-prefix="${p}" data-key-header="X-Provider-Key" data-test-key-prefix="pk_test_" data-live-key-prefix="pk_live_" data-idempotency="false" hidden></div>
+</body></html>`;
+}
+
 /** The tab's icon (linked from the page, so the browser asks for no /favicon.ico). */
 export const DOCS_FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1d4ed8"/><path d="M10 7h7a4.5 4.5 0 0 1 0 9h-7zm0 9h8a4.5 4.5 0 0 1 0 9h-8z" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>
 `;
@@ -138,7 +183,13 @@ export const DOCS_SCRIPT = `'use strict';
 // This script runs before Scalar's (both deferred, in document order).
 globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
 document.addEventListener('DOMContentLoaded', function () {
-  var prefix = document.getElementById('bo-config').dataset.apiPrefix;
+  var config = document.getElementById('bo-config').dataset;
+  var prefix = config.apiPrefix;
+  // The surface the page documents: the operators' API (the default) or the providers' (provider-docs.ts).
+  var keyHeader = config.keyHeader || 'X-Operator-Key';
+  var testPrefix = config.testKeyPrefix || 'bk_test_';
+  var livePrefix = config.liveKeyPrefix || 'bk_live_';
+  var idempotency = config.idempotency !== 'false';
   var $ = function (id) { return document.getElementById(id); };
   var enc = new TextEncoder();
   var hex = function (buf) { return Array.from(new Uint8Array(buf), function (b) { return b.toString(16).padStart(2, '0'); }).join(''); };
@@ -164,7 +215,7 @@ document.addEventListener('DOMContentLoaded', function () {
     var media = op.requestBody && op.requestBody.content && op.requestBody.content['application/json'];
     $('bo-body-label').hidden = !op.requestBody;
     $('bo-body').value = media && media.example !== undefined ? JSON.stringify(media.example, null, 2) : '';
-    $('bo-idem').textContent = op.method === 'POST'
+    $('bo-idem').textContent = idempotency && op.method === 'POST'
       ? (op.idempotent ? 'Idempotent operation: a fresh Idempotency-Key is sent with every request.' : 'A fresh Idempotency-Key is sent with every request (optional for this operation).')
       : '';
   }
@@ -225,10 +276,10 @@ document.addEventListener('DOMContentLoaded', function () {
   async function send() {
     var out = $('bo-out');
     var key = $('bo-key').value.trim();
-    if (key.indexOf('bk_live_') === 0) { out.textContent = 'Refused: this is a production (bk_live_) key. The tester only accepts sandbox keys (bk_test_). Never paste production credentials into a browser.'; return; }
-    if (key.indexOf('bk_test_') !== 0) { out.textContent = 'The tester only accepts sandbox keys (bk_test_...).'; return; }
+    if (key.indexOf(livePrefix) === 0) { out.textContent = 'Refused: this is a production (' + livePrefix + ') key. The tester only accepts sandbox keys (' + testPrefix + '). Never paste production credentials into a browser.'; return; }
+    if (key.indexOf(testPrefix) !== 0) { out.textContent = 'The tester only accepts sandbox keys (' + testPrefix + '...).'; return; }
     var secret = $('bo-secret').value;
-    if (!secret) { out.textContent = 'Enter the sk_ secret of the key: it only keys the HMAC in this browser.'; return; }
+    if (!secret) { out.textContent = 'Enter the secret of the key: it only keys the HMAC in this browser.'; return; }
     var op = current;
     var path = op.path, query = [], missing = [];
     document.querySelectorAll('#bo-params input').forEach(function (input) {
@@ -247,8 +298,11 @@ document.addEventListener('DOMContentLoaded', function () {
     var canonical = [op.method, target, ts, digest].join('\\n');
     var k = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     var signature = hex(await crypto.subtle.sign('HMAC', k, enc.encode(canonical)));
-    var headers = { 'X-Operator-Key': key, 'X-Timestamp': ts, 'X-Signature': signature };
-    if (op.method === 'POST') headers['Idempotency-Key'] = 'docs-' + crypto.randomUUID();
+    var headers = {};
+    headers[keyHeader] = key;
+    headers['X-Timestamp'] = ts;
+    headers['X-Signature'] = signature;
+    if (idempotency && op.method === 'POST') headers['Idempotency-Key'] = 'docs-' + crypto.randomUUID();
     if (body) headers['Content-Type'] = 'application/json';
     out.textContent = 'Sending ' + op.method + ' ' + target + ' ...';
     var res = await fetch(target, { method: op.method, headers: headers, body: body || undefined, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });

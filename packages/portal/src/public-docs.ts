@@ -13,7 +13,16 @@ import { buildPostmanCollection } from './postman.ts';
 import { SIGNING_SNIPPETS } from './signing-snippets.ts';
 import { buildTestVectors } from './test-vectors.ts';
 import { compressible, sendCompressed, type CompressibleBody } from './compressed-body.ts';
-import { DOCS_CSS, DOCS_FAVICON, DOCS_SCRIPT, DOCS_SECURITY_HEADERS, loadScalarBundle, renderDocsPage, sdkQuickStart } from './docs-page.ts';
+import {
+  DOCS_CSS,
+  DOCS_FAVICON,
+  DOCS_SCRIPT,
+  DOCS_SECURITY_HEADERS,
+  loadScalarBundle,
+  renderDocsPage,
+  sdkQuickStart,
+  type DocsPageAssets,
+} from './docs-page.ts';
 
 export interface PublicDocsOptions {
   publicBaseUrl: string;
@@ -66,41 +75,59 @@ export async function publicDocsRoutes(app: FastifyInstance, opts: PublicDocsOpt
     ['/test-vectors.json', 'application/json', JSON.stringify(buildTestVectors(opts.apiPrefix))],
     ['/sdk', 'text/markdown; charset=utf-8', sdkReadme],
   ];
+  documentRoutes(app, documents);
+
+  const assets = docsAssetRoutes(app, opts.apiPrefix);
+  referencePageRoutes(app, renderDocsPage({ serverUrl, apiPrefix: opts.apiPrefix, assets, sdkQuickStart: sdkQuickStart(sdkReadme) }));
+}
+
+/** Public documents, each [url, content type, text], built once and served compressed. */
+export function documentRoutes(app: FastifyInstance, documents: [string, string, string][]): void {
   for (const [url, type, text] of documents) {
     const body = compressible(text);
     app.get(url, async (req, reply) => sendCompressed(req, reply.type(type), body));
   }
+}
 
-  // The reference page and its assets: same-origin only, never framed, no MIME sniffing.
-  const docs = (type: string, body: CompressibleBody, cache: string) => async (req: FastifyRequest, reply: FastifyReply) =>
-    sendCompressed(req, reply.headers(DOCS_SECURITY_HEADERS).header('cache-control', cache).type(type), body);
-  const base = `${opts.apiPrefix}/docs/assets`;
+/** The reference page's assets, built once for every surface (the operators' and the providers' pages share them). */
+let sharedAssets: { name: string; type: string; body: CompressibleBody; file: string }[] | undefined;
+function pageAssets() {
+  if (sharedAssets) return sharedAssets;
   const scalar = loadScalarBundle();
-  const assets = [
+  sharedAssets = [
     { name: 'docs.js', type: 'text/javascript; charset=utf-8', body: compressible(DOCS_SCRIPT) },
     { name: 'docs.css', type: 'text/css; charset=utf-8', body: compressible(DOCS_CSS) },
     { name: 'favicon.svg', type: 'image/svg+xml', body: compressible(DOCS_FAVICON) },
     ...(scalar === undefined ? [] : [{ name: 'scalar.js', type: 'text/javascript; charset=utf-8', body: compressible(scalar) }]),
   ].map((a) => ({ ...a, file: a.name.replace(/\.(\w+)$/, `.${a.body.hash}.$1`) }));
+  return sharedAssets;
+}
+
+// The reference page and its assets: same-origin only, never framed, no MIME sniffing.
+const docsReply = (type: string, body: CompressibleBody, cache: string) => async (req: FastifyRequest, reply: FastifyReply) =>
+  sendCompressed(req, reply.headers(DOCS_SECURITY_HEADERS).header('cache-control', cache).type(type), body);
+
+/** Serves the page's assets under `<prefix>/docs/assets` (the plugin is registered under `prefix`); answers their URLs. */
+export function docsAssetRoutes(app: FastifyInstance, prefix: string): DocsPageAssets {
+  const base = `${prefix}/docs/assets`;
+  const assets = pageAssets();
   const urlOf = (name: string) => {
     const asset = assets.find((a) => a.name === name);
     return asset && `${base}/${asset.file}`;
   };
   for (const a of assets) {
-    app.get(`/docs/assets/${a.file}`, docs(a.type, a.body, IMMUTABLE));
+    app.get(`/docs/assets/${a.file}`, docsReply(a.type, a.body, IMMUTABLE));
     // The name without its hash (pages and bookmarks from before) leads to the current content.
     app.get(`/docs/assets/${a.name}`, async (_req, reply) => reply.header('cache-control', 'no-cache').redirect(`${base}/${a.file}`, 302));
   }
-  const page = compressible(
-    renderDocsPage({
-      serverUrl,
-      apiPrefix: opts.apiPrefix,
-      assets: { scalar: urlOf('scalar.js'), script: urlOf('docs.js')!, css: urlOf('docs.css')!, favicon: urlOf('favicon.svg')! },
-      sdkQuickStart: sdkQuickStart(sdkReadme),
-    }),
-  );
-  app.get('/docs', docs('text/html; charset=utf-8', page, 'no-cache'));
-  app.get('/docs/', docs('text/html; charset=utf-8', page, 'no-cache'));
+  return { scalar: urlOf('scalar.js'), script: urlOf('docs.js')!, css: urlOf('docs.css')!, favicon: urlOf('favicon.svg')! };
+}
+
+/** `/docs` and `/docs/`: the page's HTML, never cached (its assets are). */
+export function referencePageRoutes(app: FastifyInstance, html: string): void {
+  const page = compressible(html);
+  app.get('/docs', docsReply('text/html; charset=utf-8', page, 'no-cache'));
+  app.get('/docs/', docsReply('text/html; charset=utf-8', page, 'no-cache'));
 }
 
 /**

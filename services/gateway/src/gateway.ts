@@ -169,6 +169,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     masterKey: config.SECRETS_MASTER_KEY,
     cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
     now,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
   });
   await publicApp.register(playRoutes, {
     games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),

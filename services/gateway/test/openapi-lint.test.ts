@@ -1,10 +1,10 @@
-// The served OpenAPI document passes `redocly lint` (recommended rules) and `spectral lint`
-// (spectral:oas, the default ruleset) with 0 errors and 0 warnings, and says what the contract
+// The served OpenAPI document (and the provider API's, /provider/v1/openapi.json) passes `redocly lint`
+// (recommended rules) and `spectral lint` (spectral:oas, the default ruleset) with 0 errors and 0 warnings, and says what the contract
 // says: public routes listed, required bodies, examples everywhere (each valid against the
 // schema the gateway validates with), response headers, error codes as enums, open responses.
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Value } from '@sinclair/typebox/value';
@@ -68,6 +68,34 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
       'no results of any severity',
     );
     t.equal(r.code, 0);
+  });
+
+  // The provider wallet API's own document (docs/providers.md), served beside its routes: the same linters, the same bar.
+  t.test('the provider API document (/provider/v1/openapi.json): redocly and spectral, 0 problems', async (t) => {
+    const pdir = path.join(dir, 'provider');
+    mkdirSync(pdir);
+    const served = await fetch(`${h.gateways[0]!.publicUrl}/provider/v1/openapi.json`);
+    t.equal(served.status, 200);
+    writeFileSync(path.join(pdir, 'openapi.json'), await served.text());
+    const r = await run(bin('redocly'), ['lint', 'openapi.json', '--format=json'], pdir);
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
+    t.same(
+      report.problems.map((p: any) => `${p.ruleId}: ${p.message} @ ${p.location?.[0]?.pointer}`),
+      [],
+      'redocly: no problems',
+    );
+    writeFileSync(path.join(pdir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
+    const sp = await run(
+      bin('spectral'),
+      ['lint', 'openapi.json', '--format', 'json', '--output', 'spectral.json', '--ruleset', '.spectral.yaml', '--fail-severity', 'hint'],
+      pdir,
+    );
+    t.same(
+      JSON.parse(readFileSync(path.join(pdir, 'spectral.json'), 'utf8')).map((p: any) => `${p.code}: ${p.message} @ ${p.path.join('.')}`),
+      [],
+      'spectral: no results of any severity',
+    );
+    t.equal(sp.code, 0);
   });
 
   t.test('public routes, descriptions, tags', async (t) => {

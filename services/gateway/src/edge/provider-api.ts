@@ -1,8 +1,10 @@
 // The provider wallet API (`/provider/v1`, docs/providers.md): the operations of contracts'
-// providers.ts, each forwarded to the wallet with the provider's scope after the provider guard.
+// providers.ts, each forwarded to the wallet with the provider's scope after the provider guard,
+// and beside them (outside the guard) its public documents from the portal.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callOperation, PROVIDER_API_PREFIX, providerMessages, providerOperations, type ProviderCredentialRecord, type RequestContext } from '@bo/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { providerDocsRoutes } from '@bo/portal';
 import { ProviderCredentials } from './auth/provider-credentials.ts';
 import { providerGuard } from './auth/provider-guard.ts';
 import { registerOperations } from './operations.ts';
@@ -14,6 +16,8 @@ export interface ProviderApiDeps {
   masterKey: string;
   cacheTtlMs: number;
   now: () => number;
+  /** The documents' server URL is built from it, as the operators'. */
+  publicBaseUrl: string;
 }
 
 function providerContext(req: FastifyRequest): RequestContext {
@@ -41,5 +45,6 @@ export async function registerProviderApi(app: FastifyInstance, deps: ProviderAp
     },
     { prefix: PROVIDER_API_PREFIX },
   );
+  await app.register(providerDocsRoutes, { prefix: PROVIDER_API_PREFIX, publicBaseUrl: deps.publicBaseUrl });
   return credentials;
 }

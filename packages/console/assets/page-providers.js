@@ -1,0 +1,188 @@
+// Game providers (admin only; docs/providers.md, "Our team's side"): the list, and per provider its
+// settings (enable or disable, launch URL and timeout, allowed addresses, open-round limit), its keys
+// per environment (issued with the secret shown once, rotated with an overlap, revoked), the
+// operators its games are offered to, its games, and the casino rounds left open past its limit.
+// Every change after a confirmation where it stops something at once.
+import { useState } from 'preact/hooks';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, time, money } from './kit.js';
+
+function Setting({ label, name, value, placeholder, onSave }) {
+  const action = useAction();
+  const submit = (e) => {
+    e.preventDefault();
+    action.run(() => onSave(e.currentTarget[name].value.trim()));
+  };
+  return html`<form class="inline" onSubmit=${submit} aria-label=${label}>
+    <label>${label} <input name=${name} value=${value} placeholder=${placeholder} /></label>
+    <button type="submit" disabled=${action.busy}>Save</button>${action.done ? html`<span class="ok">saved</span>` : null}
+    <${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
+function Keys({ base }) {
+  const list = useLoad(() => api('GET', `${base}/credentials`), [base]);
+  const [issued, setIssued] = useState(undefined);
+  const [overlap, setOverlap] = useState('');
+  const action = useAction();
+  const issue = async (environment) => {
+    const minutes = overlap === '' ? undefined : Number(overlap);
+    const what =
+      minutes === undefined ? 'The keys in use go on working.' : `The ${environment} keys in use stop ${minutes === 0 ? 'at once' : `in ${minutes} minutes`}.`;
+    if (!confirm(`Issue a new ${environment} provider key? ${what}`)) return;
+    const made = await action.run(() => api('POST', `${base}/credentials`, { environment, ...(minutes === undefined ? {} : { overlapMinutes: minutes }) }));
+    if (made) {
+      setIssued(made);
+      list.reload();
+    }
+  };
+  const revoke = async (k) => {
+    if (!confirm(`Revoke the ${k.environment} key ${k.keyPrefix}… now? Every call signed with it is refused from now on.`)) return;
+    if (await action.run(() => api('POST', `${base}/credentials/${encodeURIComponent(k.id)}/revoke`))) list.reload();
+  };
+  return html`<section aria-label="Provider keys">
+    <h3>Keys</h3>
+    ${
+      issued
+        ? html`<div class="secrets" role="alert"><p>A new <strong>${issued.credential.environment}</strong> key is issued. Copy the secret now: it is not shown again.</p>
+          <table><thead><tr><th>Key</th><th>Secret</th></tr></thead><tbody><tr><td><code>${issued.key}</code></td><td><code class="secret">${issued.secret}</code></td></tr></tbody></table></div>`
+        : null
+    }
+    <${Loaded} state=${list}>${(page) => html`<table class="keys">
+      <thead><tr><th>Environment</th><th>Key</th><th>Status</th><th>Created</th><th>Stops</th><th></th></tr></thead>
+      <tbody>${page.data.map(
+        (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
+          <td>${k.environment}</td><td><code>${k.keyPrefix}…</code></td><td>${k.status}</td><td>${time(k.createdAt)}</td>
+          <td>${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
+          <td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>
+        </tr>`,
+      )}</tbody></table>`}<//>
+    <div class="actions">
+      <label class="inline">Overlap in minutes (empty: the keys in use stay; 0: they stop at once)
+        <input name="overlapMinutes" type="number" min="0" max="10080" value=${overlap} onInput=${(e) => setOverlap(e.currentTarget.value)} /></label>
+      ${['sandbox', 'production'].map((env) => html`<button type="button" disabled=${action.busy} onClick=${() => issue(env)}>Issue ${env} key</button>`)}
+    </div>
+    <${ErrorNote} error=${action.error} />
+  </section>`;
+}
+
+function Operators({ base, provider, onChange }) {
+  const operators = useLoad(() => api('GET', '/admin/operators'));
+  const action = useAction();
+  const set = (operatorId, enabled) =>
+    action.run(() => api('PUT', `${base}/operators/${encodeURIComponent(operatorId)}`, { enabled })).then((r) => r && onChange());
+  return html`<section aria-label="Operators offered">
+    <h3>Operators its games are offered to</h3>
+    <${Loaded} state=${operators}>${(page) => html`<table>
+      <thead><tr><th>Operator</th><th>Offered</th><th></th></tr></thead>
+      <tbody>${page.data.map((op) => {
+        const on = provider.operatorIds.includes(op.id);
+        return html`<tr data-operator=${op.id}><td>${op.name} <code>${op.id}</code></td><td>${on ? 'yes' : 'no'}</td>
+          <td><button type="button" disabled=${action.busy} onClick=${() => set(op.id, !on)}>${on ? 'Withdraw' : 'Offer'}</button></td></tr>`;
+      })}</tbody></table>`}<//>
+    <${ErrorNote} error=${action.error} />
+  </section>`;
+}
+
+function Games({ base }) {
+  const list = useLoad(() => api('GET', `${base}/games`), [base]);
+  const action = useAction();
+  const put = (code, body) => action.run(() => api('PUT', `${base}/games/${encodeURIComponent(code)}`, body)).then((r) => r && list.reload());
+  const add = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const body = { name: f.name.value.trim(), category: f.category.value.trim(), enabled: true };
+    if (await action.run(() => api('PUT', `${base}/games/${encodeURIComponent(f.gameCode.value.trim())}`, body))) {
+      f.reset();
+      list.reload();
+    }
+  };
+  return html`<section aria-label="Provider games">
+    <h3>Games</h3>
+    <${Loaded} state=${list}>${(page) => html`<table>
+      <thead><tr><th>Game code</th><th>Our id</th><th>Name</th><th>Category</th><th>Enabled</th><th></th></tr></thead>
+      <tbody>${page.data.map(
+        (g) => html`<tr data-game=${g.gameCode}><td><code>${g.gameCode}</code></td><td><code>${g.id}</code></td><td>${g.name}</td><td>${g.category}</td>
+          <td>${g.enabled ? 'yes' : 'no'}</td>
+          <td><button type="button" disabled=${action.busy} onClick=${() => put(g.gameCode, { name: g.name, category: g.category, enabled: !g.enabled })}>${g.enabled ? 'Disable' : 'Enable'}</button></td></tr>`,
+      )}</tbody></table>`}<//>
+    <form class="inline" onSubmit=${add} aria-label="Add a game">
+      <label>Game code <input name="gameCode" required maxlength="128" /></label>
+      <label>Name <input name="name" required maxlength="200" /></label>
+      <label>Category <input name="category" required maxlength="64" placeholder="slots" /></label>
+      <button type="submit" disabled=${action.busy}>Add</button>
+    </form>
+    <${ErrorNote} error=${action.error} />
+  </section>`;
+}
+
+function OpenRounds({ base }) {
+  const list = useLoad(() => api('GET', `${base}/open-rounds`), [base]);
+  return html`<section aria-label="Open rounds">
+    <h3>Rounds left open past the limit</h3>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p>None.</p>`
+        : html`<table><thead><tr><th>Round</th><th>Player</th><th>Brand</th><th>Game</th><th>Staked</th><th>Opened</th></tr></thead>
+          <tbody>${page.data.map(
+            (r) => html`<tr><td><code>${r.roundId}</code></td><td><code>${r.playerId}</code></td><td><code>${r.brandId}</code></td><td>${r.gameCode}</td>
+              <td>${money(r.staked)}</td><td>${time(r.openedAt)}</td></tr>`,
+          )}</tbody></table>`}<//>
+  </section>`;
+}
+
+function Provider({ provider, onChange }) {
+  const base = `/admin/providers/${encodeURIComponent(provider.id)}`;
+  const toggle = useAction();
+  const update = (body) => api('PUT', base, body).then(onChange);
+  const flip = async () => {
+    const next = provider.status === 'enabled' ? 'disabled' : 'enabled';
+    if (next === 'disabled' && !confirm(`Disable ${provider.name}? It takes no new bets; its wins and rollbacks still settle.`)) return;
+    if (await toggle.run(() => api('PUT', base, { status: next }))) onChange();
+  };
+  return html`<article class="card" data-provider=${provider.id}>
+    <h2>${provider.name} <small><code>${provider.id}</code> · ${provider.kind} · <strong>${provider.status}</strong> · since ${time(provider.createdAt)}</small></h2>
+    <div class="actions"><button type="button" class=${provider.status === 'enabled' ? 'danger' : ''} disabled=${toggle.busy} onClick=${flip}>
+      ${provider.status === 'enabled' ? 'Disable' : 'Enable'}</button><${ErrorNote} error=${toggle.error} /></div>
+    <${Setting} label="Launch URL" name="launchUrl" value=${provider.launchUrl ?? ''} placeholder="none" onSave=${(v) => update({ launchUrl: v || null })} />
+    <${Setting} label="Launch timeout (ms)" name="launchTimeoutMs" value=${String(provider.launchTimeoutMs)} onSave=${(v) => update({ launchTimeoutMs: Number(v) })} />
+    <${Setting} label="Allowed addresses (comma-separated; empty allows all)" name="allowedIps" value=${provider.allowedIps.join(', ')}
+      onSave=${(v) => update({ allowedIps: v ? v.split(/[\s,]+/).filter(Boolean) : [] })} />
+    <${Setting} label="Open-round limit (minutes)" name="openRoundLimitMinutes" value=${String(provider.openRoundLimitMinutes)}
+      onSave=${(v) => update({ openRoundLimitMinutes: Number(v) })} />
+    <${Keys} base=${base} />
+    <${Operators} base=${base} provider=${provider} onChange=${onChange} />
+    <${Games} base=${base} />
+    <${OpenRounds} base=${base} />
+  </article>`;
+}
+
+function CreateProvider({ onCreated }) {
+  const action = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const url = f.launchUrl.value.trim();
+    const made = await action.run(() => api('POST', '/admin/providers', { name: f.name.value.trim(), kind: f.kind.value, ...(url ? { launchUrl: url } : {}) }));
+    if (made) {
+      f.reset();
+      onCreated();
+    }
+  };
+  return html`<form class="inline" onSubmit=${submit} aria-label="New provider">
+    <label>New provider <input name="name" required minlength="2" maxlength="200" placeholder="name" /></label>
+    <label>Kind <select name="kind"><option value="casino">casino</option><option value="sportsbook">sportsbook</option></select></label>
+    <label>Launch URL <input name="launchUrl" type="url" placeholder="https://…" /></label>
+    <button type="submit" disabled=${action.busy}>Create</button><${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
+export function ProvidersPage() {
+  const list = useLoad(() => api('GET', '/admin/providers'));
+  return html`<div>
+    <${CreateProvider} onCreated=${list.reload} />
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p>No provider yet.</p>`
+        : page.data.map((p) => html`<${Provider} key=${p.id} provider=${p} onChange=${list.reload} />`)}<//>
+  </div>`;
+}

@@ -1,0 +1,144 @@
+// The provider wallet API's OpenAPI document (`GET /provider/v1/openapi.json`, docs/providers.md):
+// the same generator as the operators' document (openapi.ts), with the provider's key in the
+// security scheme, no Idempotency-Key (the provider's transactionId is the key of every money
+// call) and no RateLimit-* headers, its own public documents and examples.
+import { buildOpenApi, type ApiSurface, type PublicRoute } from './openapi.ts';
+import { API_VERSION } from './common.ts';
+import { providerOperations } from './providers.ts';
+import type { Operation } from './operations.ts';
+
+const PLAYER = 'plr_01934b7e8c8e7c3a9f2d1b0a11223344';
+const BRAND = 'brd_01934b7e8c8e7c3a9f2d1b0a22334455';
+const TOKEN = 'pst_3q2-Example-Token';
+const result = (over: Record<string, unknown>) => ({
+  transactionId: 'bet-7731',
+  kind: 'bet',
+  playerId: PLAYER,
+  roundId: 'round-5512',
+  currency: 'BRL',
+  moved: '-10.00',
+  balance: '90.00',
+  replayed: false,
+  createdAt: '2026-11-21T10:00:00.123Z',
+  ...over,
+});
+
+/** Examples of each provider operation, checked against its schemas (packages/portal/test/provider-docs.test.ts). */
+export const PROVIDER_OPERATION_EXAMPLES: ApiSurface['examples'] = {
+  providerAuthenticate: {
+    body: { token: TOKEN },
+    response: { playerId: PLAYER, brandId: BRAND, currency: 'BRL', balance: '100.00', gameCode: 'sweet-fruits', expiresAt: '2026-11-21T10:30:00.000Z' },
+  },
+  providerBalance: { body: { token: TOKEN }, response: { playerId: PLAYER, currency: 'BRL', balance: '100.00' } },
+  providerBet: {
+    body: { transactionId: 'bet-7731', token: TOKEN, roundId: 'round-5512', gameCode: 'sweet-fruits', amount: '10.00', currency: 'BRL' },
+    response: result({}),
+  },
+  providerWin: {
+    body: { transactionId: 'win-8812', playerId: PLAYER, roundId: 'round-5512', amount: '25.50', currency: 'BRL', roundClosed: true },
+    response: result({ transactionId: 'win-8812', kind: 'win', moved: '25.50', balance: '115.50' }),
+  },
+  providerRollback: {
+    body: { transactionId: 'rb-9921', playerId: PLAYER, betTransactionId: 'bet-7731', roundId: 'round-5512' },
+    response: result({ transactionId: 'rb-9921', kind: 'rollback', moved: '10.00', balance: '100.00' }),
+  },
+  providerCorrection: {
+    body: {
+      transactionId: 'cor-1201',
+      playerId: PLAYER,
+      roundId: 'slip-4410',
+      amount: '-15.00',
+      currency: 'BRL',
+      reason: 'Resettled: the goal was disallowed',
+    },
+    response: result({ transactionId: 'cor-1201', kind: 'correction', roundId: 'slip-4410', moved: '-15.00', balance: '85.00' }),
+  },
+};
+
+const REPLAY =
+  'Idempotent on `transactionId`: the same call again answers the first answer with `replayed: true` and moves nothing; the id with another call is 409 `TRANSACTION_CONFLICT` (`details.differs`).';
+
+const PROVIDER_DESCRIPTIONS: Record<string, string> = {
+  providerAuthenticate:
+    'Checks in order: the token is one we issued to you (401 `SESSION_TOKEN_INVALID`), not expired (401 `SESSION_TOKEN_EXPIRED`, `details.expiredAt`). Answers the opaque player id, brand, currency, balance (available − held) and the game of the session.',
+  providerBalance: "The player's balance (available − held). An expired token still reads it; an unknown one is 401 `SESSION_TOKEN_INVALID`.",
+  providerBet: `${REPLAY} A rollback of this bet that arrived first makes it 409 \`BET_ROLLED_BACK\`. Then, in order: the session token (401 \`SESSION_TOKEN_INVALID\`, \`SESSION_TOKEN_EXPIRED\`) → its currency (422 \`CURRENCY_MISMATCH\`) → the provider (403 \`PROVIDER_DISABLED\`, \`PROVIDER_NOT_ENABLED\`) → the game (404 \`GAME_NOT_FOUND\`, 403 \`GAME_DISABLED\`) → the operator (403 \`OPERATOR_SUSPENDED\`) → the player (404 \`PLAYER_NOT_FOUND\`, 403 \`KYC_NOT_APPROVED\`, \`RG_BLOCKED\`, \`PLAYER_NOT_ACTIVE\`) → limits (403 \`RG_BLOCKED\`), the round (409 \`ROUND_CLOSED\`, or \`TRANSACTION_CONFLICT\` when the round is another player's) and the balance (422 \`INSUFFICIENT_FUNDS\` with \`details.balance\`), in one statement.`,
+  providerWin: `${REPLAY} Accepted whatever became of the session, the player or the operator since the bet. Then: the round is yours and this player's (404 \`ROUND_NOT_FOUND\`), of this currency (422 \`CURRENCY_MISMATCH\`), open (409 \`ROUND_CLOSED\`). An amount of 0 settles a lost round.`,
+  providerRollback: `${REPLAY} A bet never received is recorded as cancelled (\`moved: "0.00"\`) and refused if it arrives later; a bet already rolled back moves 0.00 again; a bet whose round has a win or is settled is 409 \`BET_ALREADY_SETTLED\`.`,
+  providerCorrection: `${REPLAY} Only a settled round (409 \`ROUND_NOT_SETTLED\`). A credit is paid in full; a debit is taken up to the player's balance (\`moved\`), the rest (requested − moved) kept as the player's debt.`,
+};
+
+const doc = (path: string, id: string, summary: string, type: string, example: unknown): PublicRoute => ({
+  path,
+  id,
+  summary,
+  type,
+  schema: type === 'application/json' ? { type: 'object' } : { type: 'string' },
+  example,
+});
+
+export const PROVIDER_API_SURFACE: ApiSurface = {
+  info: {
+    title: 'Provider Wallet API',
+    summary: 'The seamless wallet that game providers (casino aggregators, sportsbooks) call for every bet, win and rollback.',
+    contactName: 'Provider Wallet API support',
+    description: [
+      "Called by a game provider's server: authenticate the session token we gave at launch, read the balance, debit bets, credit wins, roll back bets and correct settled bets. The whole guide: docs/providers.md, the reference page `/provider/v1/docs`.",
+      '**Authentication.** Every operation except the public documents carries `X-Provider-Key` (`pk_test_…` sandbox, `pk_live_…` production), `X-Timestamp` (epoch seconds, within 300 s of the server clock) and `X-Signature` = lowercase hex HMAC-SHA256 keyed with your `psk_` secret over four lines joined by LF: the method, the path as sent (with `/provider/v1` and the query string), the timestamp and the hex SHA-256 of the body bytes.',
+      '**Exactly once.** Every money call carries your `transactionId`: the same call again answers the first answer (`replayed: true`) and moves nothing; the same id with another call is 409 `TRANSACTION_CONFLICT`. There is no Idempotency-Key header. Retry with the same id whenever an answer does not arrive. Ids are kept at least 180 days.',
+      '**Errors** use the envelope `{ "error": { "code", "message", "requestId", "details" } }`; `code` is stable. Responses may gain fields: ignore unknown ones.',
+    ],
+  },
+  securitySchemes: {
+    providerKey: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Provider-Key',
+      description: 'Your provider key: pk_test_... (sandbox) or pk_live_... (production).',
+    },
+    timestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Epoch seconds; within 300 s of the server clock.' },
+    signature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Signature',
+      description: 'hex HMAC-SHA256(psk_ secret, METHOD\\nPATH?QUERY\\nTIMESTAMP\\nsha256hex(body))',
+    },
+  },
+  tags: [
+    { name: 'Provider wallet', description: 'The calls of a provider: sessions, balance, bets, wins, rollbacks, corrections.' },
+    { name: 'Public documents', description: 'The documents that describe the provider API. No authentication.' },
+  ],
+  commonErrors: [
+    'BAD_REQUEST',
+    'HEADERS_TOO_LARGE',
+    'INVALID_CREDENTIALS',
+    'TIMESTAMP_OUT_OF_RANGE',
+    'INVALID_SIGNATURE',
+    'FORBIDDEN_IP',
+    'INTERNAL_ERROR',
+    'SERVICE_UNAVAILABLE',
+  ],
+  idempotencyKeys: false,
+  rateLimited: false,
+  publicRoutes: [
+    doc('/openapi.json', 'getProviderOpenApi', 'This OpenAPI 3.1 document', 'application/json', {
+      openapi: '3.1.0',
+      info: { title: 'Provider Wallet API', version: API_VERSION },
+    }),
+    doc('/postman.json', 'getProviderPostmanCollection', 'A Postman v2.1 collection that runs a round trip of every operation', 'application/json', {
+      info: { name: 'Provider Wallet API' },
+      item: [],
+    }),
+    doc('/signing-snippets.json', 'getProviderSigningSnippets', 'Code that signs provider requests', 'application/json', { requestSigning: { node: '...' } }),
+    doc('/test-vectors.json', 'getProviderTestVectors', 'Inputs and the signatures they must produce', 'application/json', { requests: [] }),
+    doc('/docs', 'getProviderDocs', 'The provider API reference (HTML) with a sandbox try-it', 'text/html', '<!doctype html>...'),
+  ],
+  examples: PROVIDER_OPERATION_EXAMPLES,
+  descriptions: PROVIDER_DESCRIPTIONS,
+  serverDescription: 'This server (the key chooses sandbox or production)',
+};
+
+/** The provider API's document, served at `${serverUrl}/openapi.json` (serverUrl ends with /provider/v1). */
+export function buildProviderOpenApi(serverUrl: string): Record<string, unknown> {
+  return buildOpenApi(providerOperations as Record<string, Operation>, { serverUrl, webhookEvents: [], surface: PROVIDER_API_SURFACE });
+}
