@@ -27,7 +27,9 @@ t.test('the provider wallet API', async (t) => {
   // The operators service's answer to the wallet's status question.
   let operatorStatus: 'active' | 'suspended' = 'active';
   const sub = h.wallet.nc.subscribe(`${h.prefix}.rpc.operators.status.get`, {
-    callback: (_e, msg) => msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: operatorStatus } })),
+    callback: (_e, msg) => {
+      msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: operatorStatus } }));
+    },
   });
   t.teardown(() => sub.unsubscribe());
 

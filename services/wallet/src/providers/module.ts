@@ -12,10 +12,13 @@ import { credentialLookup } from './handlers/credential.ts';
 import { providerAuthenticate, providerBalance } from './handlers/sessions.ts';
 import { providerCorrection, providerRollback, providerWin } from './handlers/settle.ts';
 import type { ProvidersContext } from './handlers/context.ts';
+// Issue #44 items 6-7: what operators, our team and the regulator file read.
+import { providerReadHandlers } from './handlers/reads.ts';
+import { providerReadMigrations } from './store/read-migrations.ts';
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: providerMigrations,
+  migrations: [...providerMigrations, ...providerReadMigrations],
   handlers: (deps) => {
     const ctx: ProvidersContext = { deps };
     const admin = adminProviderHandlers(ctx);
@@ -32,6 +35,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
       ...handle(providerOperations.providerCorrection, providerCorrection(ctx)),
       ...credentialLookup(ctx),
       ...adminHandlers,
+      ...providerReadHandlers(ctx),
     };
   },
 };
