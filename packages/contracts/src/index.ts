@@ -93,6 +93,7 @@ export {
   type RiskLevel,
   type ScreeningEntry,
   type ScreeningList,
+  type WalletLargestWin,
   type WalletStakesRequest,
 } from './aml.ts';
 export {

@@ -288,9 +288,9 @@ t.test('what operators and our team read of providers', async (t) => {
       "a provider's bet is not one of our rounds in the file",
     );
 
-    // The watch's stakes: the provider bets, less the one rolled back.
+    // The watch's stakes: the provider bets, less the one rolled back; and the largest win.
     const stakes = ok(await h.call('wallet.stakes', internal, { body: { brandId: live.brandId, playerId: player, from, to } }));
-    t.same(stakes, { stakes: '10.00' });
+    t.same(stakes, { stakes: '10.00', largestWin: { amount: '25.00', referenceId: mine[1].id, at: mine[1].at } });
     await assertLedgerSound(t, h);
   });
 

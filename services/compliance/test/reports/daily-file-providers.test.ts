@@ -159,4 +159,18 @@ t.test("the watch's in-and-out rule counts a provider's bets as play, and a bet 
   const [c] = await scenario(true);
   t.match(c, { risk: 'high', rules: ['in_and_out'] }, 'the same bet rolled back was no play: an in-and-out case');
   t.match((await s.caseOf(c!.id)).evidence[0]!.facts, { deposited: '1000.00', stakes: '0.00' });
+
+  // A large win with the provider, then a cash-out: rule 3 (high value) sees the win.
+  const w = await s.player(op);
+  await s.deposit(op, w, '1000.00');
+  const token = await casino.tokenFor(op, w);
+  const roundId = txId('round');
+  await casino.call('bet', { transactionId: txId('bet'), token, roundId, gameCode: 'sweet-fruits', amount: '500.00', currency: 'BRL' });
+  const won = await casino.call('win', { transactionId: txId('win'), playerId: w, roundId, amount: '60000.00', currency: 'BRL', roundClosed: true });
+  t.equal(won.balance, '60500.00');
+  await s.withdraw(op, w, '1000.00');
+  await s.watched(w, 2);
+  const [big] = await s.cases(w);
+  t.match(big, { risk: 'medium', rules: ['high_value'] }, 'a withdrawal after a provider win over the high-value threshold opens a case');
+  t.match((await s.caseOf(big!.id)).evidence[0]!.facts, { threshold: '50000.00', win: { amount: '60000.00', referenceId: /^ptx_/ } });
 });
