@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
 
-const PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'status_changes'];
+const PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'];
 const base = (f) => `/admin/reports/daily/files/${encodeURIComponent(f.brandId)}/${f.date}`;
 const ties = (v) => (v === true ? 'ties' : v === false ? 'does not tie' : 'not checked');
 
@@ -21,14 +21,15 @@ function Check({ check }) {
   return html`<article class="card" data-file=${`${check.brandId}/${check.date}`} aria-label=${`File ${check.brandId} ${check.date}`}>
     <h2>${check.brandId} · ${check.date} <small>${ties(check.ties)}</small></h2>
     <p class="muted">${check.timeZone} (${check.timeZoneSource ?? 'unknown'}) · made ${time(check.madeAt)} · checked ${time(check.checkedAt)}</p>
-    <p>Ledger: opening ${check.totals.opening}, deposits ${check.totals.deposits}, withdrawals ${check.totals.withdrawals}, bets ${check.totals.bets}, wins ${check.totals.wins}, closing ${check.totals.closing}</p>
-    <p>Line items: deposits ${check.lineTotals.deposits}, withdrawals ${check.lineTotals.withdrawals}, stakes ${check.lineTotals.stakes}, payouts ${check.lineTotals.payouts}</p>
+    <p>Ledger: opening ${check.totals.opening}, deposits ${check.totals.deposits}, withdrawals ${check.totals.withdrawals}, bets ${check.totals.bets}, wins ${check.totals.wins}, other ${check.totals.other}, closing ${check.totals.closing}</p>
+    <p>Line items: deposits ${check.lineTotals.deposits}, withdrawals ${check.lineTotals.withdrawals}, stakes ${check.lineTotals.stakes}, payouts ${check.lineTotals.payouts}; providers' bets ${check.lineTotals.providerBets}, wins ${check.lineTotals.providerWins}, rollbacks ${check.lineTotals.providerRollbacks}, corrections ${check.lineTotals.providerCorrections}</p>
     ${check.problems.length ? html`<ul class="error">${check.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
     <p><${Downloads} file=${check} /></p>
   </article>`;
 }
 
-const counts = (c) => (c ? PARTS.map((p) => `${c[p]} ${p.replace('_', ' ')}`).join(' · ') : 'ledger part only');
+// A file made before providers' lines were listed has no count of them (it had none).
+const counts = (c) => (c ? PARTS.map((p) => `${c[p] ?? 0} ${p.replaceAll('_', ' ')}`).join(' · ') : 'ledger part only');
 
 export function ReportsPage() {
   const params = new URLSearchParams(location.search);

@@ -257,7 +257,10 @@ export const WalletStakesRequestSchema = Type.Object({
   to: Timestamp,
 });
 export type WalletStakesRequest = Static<typeof WalletStakesRequestSchema>;
-export const WalletStakesSchema = Type.Object({ stakes: Money });
+/** The largest single win (a `WIN` entry: our rounds' payouts and third-party providers' wins alike) in the window, if any. */
+const WalletLargestWinSchema = Type.Object({ amount: Money, referenceId: Type.String(), at: Timestamp });
+export type WalletLargestWin = Static<typeof WalletLargestWinSchema>;
+export const WalletStakesSchema = Type.Object({ stakes: Money, largestWin: Type.Optional(Nullable(WalletLargestWinSchema)) });
 
 export const walletStakesMessages = defineMessages({
   stakes: { subject: 'wallet.stakes', body: WalletStakesRequestSchema, reply: WalletStakesSchema },

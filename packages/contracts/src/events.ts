@@ -6,6 +6,7 @@ import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
 import { KycStatusSchema, PlayerStatusSchema } from './players.ts';
 import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
+import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
 
 export const EVENT_TYPES = [
   'kyc.status_changed',
@@ -23,6 +24,8 @@ export const EVENT_TYPES = [
   'player.restricted',
   'player.closed',
   'player.status.changed',
+  'sports_bet.placed',
+  'sports_bet.settled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -104,6 +107,32 @@ export const EventDataSchemas = {
     externalId: Nullable(Type.String()),
     previousStatus: PlayerStatusSchema,
     status: PlayerStatusSchema,
+  }),
+  /** A third-party sportsbook took a bet of the player (docs/webhooks.md): written in the bet's own statement, with its money. */
+  'sports_bet.placed': Type.Object({
+    playerId: Type.String(),
+    providerId: Type.String(),
+    betId: Type.String({ description: "The sportsbook's bet id (the round id of GET /players/{playerId}/rounds)" }),
+    transactionId: Type.String({ description: "The sportsbook's transaction id of the stake" }),
+    gameCode: Type.String(),
+    currency: Type.String(),
+    stake: Type.String(),
+    slip: Nullable(BetSlipSchema),
+    placedAt: Timestamp,
+  }),
+  /** A sports bet closed: settled (its win, 0.00 when lost, with the outcome) or voided (its stake rolled back); written with that money. */
+  'sports_bet.settled': Type.Object({
+    playerId: Type.String(),
+    providerId: Type.String(),
+    betId: Type.String(),
+    gameCode: Type.String(),
+    currency: Type.String(),
+    status: Type.Union([Type.Literal('settled'), Type.Literal('voided')]),
+    outcome: Nullable(Type.Union(SPORTS_OUTCOMES.map((o) => Type.Literal(o)))),
+    staked: Type.String(),
+    won: Type.String(),
+    slip: Nullable(BetSlipSchema),
+    settledAt: Timestamp,
   }),
 } as const;
 

@@ -93,6 +93,7 @@ export {
   type RiskLevel,
   type ScreeningEntry,
   type ScreeningList,
+  type WalletLargestWin,
   type WalletStakesRequest,
 } from './aml.ts';
 export {
@@ -393,6 +394,7 @@ import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
 import { webhookOperations } from './webhooks.ts';
+import { playerRoundOperations, providerReportOperations } from './provider-reads.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -404,6 +406,7 @@ export const publicOperations = {
   ...walletOperations,
   ...paymentOperations,
   ...gameOperations,
+  ...playerRoundOperations,
   ...webhookOperations,
 };
 export * from './providers.ts';
@@ -411,7 +414,8 @@ import { baseAdminOperations } from './admin.ts';
 import { providerAdminOperations } from './providers.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
-export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations };
+export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations };
+export * from './provider-reads.ts';
 export * from './responsible-gaming.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';

@@ -7,6 +7,15 @@ const T1 = '2026-11-21T10:05:00.000Z';
 const PLAYER_ID = 'plr_01934b7e8c8e7c3a9f2d1b0a11223344';
 const DEPOSIT_ID = 'dep_01934b7e8c8e7c3a9f2d1b0a55667788';
 const WITHDRAWAL_ID = 'wd_01934b7e8c8e7c3a9f2d1b0a99aabbcc';
+const PROVIDER_ID = 'prv_01934b7e8c8e7c3a9f2d1b0a0a0b0c0d';
+const SLIP = {
+  sport: 'football',
+  event: 'Flamengo x Palmeiras',
+  market: 'match_result',
+  selection: 'Flamengo',
+  odds: '2.35',
+  eventStartsAt: '2026-11-22T19:00:00.000Z',
+};
 
 const player = {
   id: PLAYER_ID,
@@ -169,6 +178,32 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
           currency: 'BRL',
           referenceId: DEPOSIT_ID,
           createdAt: T1,
+        },
+      ],
+      nextCursor: null,
+    },
+  },
+  listPlayerRounds: {
+    params: { playerId: PLAYER_ID },
+    query: { limit: 50 },
+    response: {
+      data: [
+        {
+          providerId: PROVIDER_ID,
+          providerName: 'Example Sportsbook',
+          gameId: 'gm_p_01934b7e8c8e7c3a9f2d1b0a0e0f',
+          gameCode: 'sportsbook',
+          roundId: 'sb-778812',
+          kind: 'sports',
+          status: 'settled',
+          currency: 'BRL',
+          staked: '20.00',
+          won: '47.00',
+          corrected: '0.00',
+          slip: SLIP,
+          outcome: 'won',
+          openedAt: T0,
+          closedAt: T1,
         },
       ],
       nextCursor: null,
@@ -397,6 +432,42 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { playerId: PLAYER_ID, externalId: 'user-42', previousStatus: 'ativo', status: 'suspenso' },
   },
+  'sports_bet.placed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000020',
+    type: 'sports_bet.placed',
+    createdAt: T0,
+    environment: 'production',
+    data: {
+      playerId: PLAYER_ID,
+      providerId: PROVIDER_ID,
+      betId: 'sb-778812',
+      transactionId: 'sb-tx-99120',
+      gameCode: 'sportsbook',
+      currency: 'BRL',
+      stake: '20.00',
+      slip: SLIP,
+      placedAt: T0,
+    },
+  },
+  'sports_bet.settled': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000021',
+    type: 'sports_bet.settled',
+    createdAt: T1,
+    environment: 'production',
+    data: {
+      playerId: PLAYER_ID,
+      providerId: PROVIDER_ID,
+      betId: 'sb-778812',
+      gameCode: 'sportsbook',
+      currency: 'BRL',
+      status: 'settled',
+      outcome: 'won',
+      staked: '20.00',
+      won: '47.00',
+      slip: SLIP,
+      settledAt: T1,
+    },
+  },
 };
 
 /** What each operation does, for the OpenAPI `description` (Markdown). */
@@ -437,6 +508,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   sandboxKycDecision: 'Sandbox only: simulates the compliance team decision (for example `aprovado`) and emits `kyc.status_changed`.',
   getWallet: 'The player balances: `available` is the real balance, `withdrawable` is `available` minus open withdrawals.',
   listTransactions: 'The player ledger, newest first, paginated with an opaque `cursor` taken from the previous `nextCursor`.',
+  listPlayerRounds:
+    "The player's rounds of third-party providers' games (`kind` `casino`) and bets with third-party sportsbooks (`kind` `sports`, with the bet slip and, once settled, the `outcome`), newest first by `openedAt`, paginated with an opaque `cursor` taken from the previous `nextCursor`. `staked` and `won` are the sums of the round's bets and wins; a round whose bets were all rolled back is `voided`. Rounds of our own studio's games are not listed here: they are in the player's transactions (`BET`/`WIN`, referenceId the round). Sports bets also come as webhooks: `sports_bet.placed`, `sports_bet.settled`.",
   createDeposit:
     'Under the compliance profile `br-spa`, `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the first deposit of the day with no login reported checks the SPA impediment registry (403 `PLAYER_IMPEDED`). Creates a `pending` deposit. `currency` must be the player currency; `externalReference` (your payment reference) is unique per operator: a repeat answers 409 `DEPOSIT_ALREADY_EXISTS` with the existing deposit id in `details.depositId`.',
   confirmDeposit:

@@ -48,22 +48,9 @@ export type ProviderSession = Static<typeof ProviderSessionSchema>;
 
 export const ProviderBalanceSchema = Type.Object({ playerId: idOf('plr'), currency: Currency, balance: Money }, { $id: 'ProviderBalance' });
 
-/** A sports bet slip, kept with the bet (br-spa: listed in the regulator file). */
-export const BetSlipSchema = Type.Object(
-  {
-    sport: Type.String({ minLength: 1, maxLength: 64 }),
-    event: Type.String({ minLength: 1, maxLength: 256 }),
-    market: Type.String({ minLength: 1, maxLength: 128 }),
-    selection: Type.String({ minLength: 1, maxLength: 128 }),
-    odds: Type.String({ pattern: '^[0-9]{1,6}(\\.[0-9]{1,4})?$', description: 'Decimal odds, e.g. 2.35' }),
-    eventStartsAt: Timestamp,
-  },
-  { additionalProperties: false, $id: 'BetSlip' },
-);
-export type BetSlip = Static<typeof BetSlipSchema>;
-
-export const SPORTS_OUTCOMES = ['won', 'lost', 'void', 'cashout', 'half_won', 'half_lost'] as const;
-export type SportsOutcome = (typeof SPORTS_OUTCOMES)[number];
+// The bet slip and sports outcomes live in bet-slip.ts (events.ts uses them too, without this module's imports).
+import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
+export { BetSlipSchema, SPORTS_OUTCOMES, type BetSlip, type SportsOutcome } from './bet-slip.ts';
 
 export const ProviderBetBody = Type.Object(
   {

@@ -10,7 +10,7 @@ import { defineOperations } from './operations.ts';
 import { PlayerStatusSchema, KycStatusSchema } from './players.ts';
 
 /** The parts of a file, in the order a whole file lists them. */
-export const DAILY_FILE_PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'status_changes'] as const;
+export const DAILY_FILE_PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'] as const;
 export type DailyFilePart = (typeof DAILY_FILE_PARTS)[number];
 const DailyFilePartSchema = Type.Union(DAILY_FILE_PARTS.map((p) => Type.Literal(p)));
 
@@ -193,6 +193,8 @@ export const DailyFileCountsSchema = Type.Object({
   deposits: Type.Integer(),
   withdrawals: Type.Integer(),
   rounds: Type.Integer(),
+  /** Third-party providers' bets, wins, rollbacks and corrections (issue #44); absent from files made before they were listed. */
+  provider_transactions: Type.Optional(Type.Integer()),
   status_changes: Type.Integer(),
 });
 export type DailyFileCounts = Static<typeof DailyFileCountsSchema>;
@@ -239,8 +241,20 @@ export const DailyFileCheckSchema = Type.Intersect(
         other: Money,
         closing: Money,
       }),
-      /** The sums of the line items, to set beside the ledger's: deposits and withdrawals paid (positive), stakes and payouts of the rounds. */
-      lineTotals: Type.Object({ deposits: Money, withdrawals: Money, stakes: Money, payouts: Money }),
+      /**
+       * The sums of the line items, to set beside the ledger's: deposits and withdrawals paid (positive), stakes and payouts of
+       * our rounds, and what third-party providers' transactions moved (signed for the players: bets negative).
+       */
+      lineTotals: Type.Object({
+        deposits: Money,
+        withdrawals: Money,
+        stakes: Money,
+        payouts: Money,
+        providerBets: Money,
+        providerWins: Money,
+        providerRollbacks: Money,
+        providerCorrections: Money,
+      }),
       ties: Type.Boolean(),
       problems: Type.Array(Type.String()),
       /** Where to download it: the whole file as JSON, each part as CSV. */

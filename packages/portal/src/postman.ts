@@ -411,6 +411,13 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'listPlayerRounds',
+    name: "List the player's provider rounds and sports bets",
+    params: { playerId: '{{playerId}}' },
+    query: { limit: '10' },
+    tests: [json, `pm.test('a page of rounds', () => { pm.expect(body.data).to.be.an('array'); pm.expect(body).to.have.property('nextCursor'); });`],
+  },
+  {
     op: 'testWebhook',
     name: 'Send a test webhook',
     status: 0,

@@ -51,6 +51,8 @@ const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
   'player.restricted': 'br-spa: the player may no longer deposit or play; withdrawals stay open until withdrawalsUntil',
   'player.closed': 'br-spa: the player is closed for good; a balance left goes to their own account',
   'player.status.changed': 'Our team or one of our rules changed the player status (the status only, never why)',
+  'sports_bet.placed': 'A third-party sportsbook took a bet of the player (stake, slip)',
+  'sports_bet.settled': 'A sports bet closed: settled with its outcome and win, or voided',
 };
 
 export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({

@@ -32,6 +32,7 @@ export const SDK_METHODS: Record<string, string> = {
   cancelWithdrawal: 'withdrawals.cancel',
   listGames: 'games.list',
   createGameSession: 'games.createSession',
+  listPlayerRounds: 'games.rounds',
   testWebhook: 'webhooks.test',
   listWebhookEvents: 'webhooks.events',
   listWebhookEventAttempts: 'webhooks.attempts',

@@ -69,6 +69,7 @@ type RequestArgs<K extends OperationId> =
   {} extends OperationRequest<K> ? [input?: OperationRequest<K>, opts?: RequestOptions] : [input: OperationRequest<K>, opts?: RequestOptions];
 
 export type TransactionsPage = OperationTypes['listTransactions']['response'];
+export type PlayerRoundsPage = OperationTypes['listPlayerRounds']['response'];
 
 export class BackOffice {
   readonly #transport: SignedTransport;
@@ -173,6 +174,9 @@ export class BackOffice {
     /** Opens a session; send the player's browser to `gameUrl`. */
     createSession: (playerId: string, body: CreateGameSession, opts?: ReadOptions): Promise<GameSession> =>
       this.#body('createGameSession', { params: { playerId }, body }, opts),
+    /** One page of the player's third-party provider rounds and sports bets, newest first; pass `nextCursor` back as `cursor`. */
+    rounds: (playerId: string, query: { limit?: number; cursor?: string } = {}, opts?: ReadOptions): Promise<PlayerRoundsPage> =>
+      this.#body('listPlayerRounds', { params: { playerId }, query }, opts),
   };
 
   readonly webhooks = {

@@ -15,7 +15,7 @@ export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
 export type PaymentMethod = "pix" | "ted" | "debit_card" | "prepaid_card";
 /** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */
 export type CurrencyCode = "BRL";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -100,6 +100,21 @@ export const ERROR_STATUSES = {
   ROUND_NOT_SETTLED: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
+
+export interface BetSlip {
+  /** length 1 to 64 */
+  sport: string;
+  /** length 1 to 256 */
+  event: string;
+  /** length 1 to 128 */
+  market: string;
+  /** length 1 to 128 */
+  selection: string;
+  /** Decimal odds, e.g. 2.35; pattern: `^[0-9]{1,6}(\.[0-9]{1,4})?$` */
+  odds: string;
+  /** format: date-time */
+  eventStartsAt: string;
+}
 
 /** JSON object (may be empty under the profile off) */
 export interface ConfirmDeposit {
@@ -313,6 +328,33 @@ export interface Player {
   createdAt: string;
 }
 
+export interface PlayerRound {
+  /** Opaque identifier (prv_...); length 1 to 64 */
+  providerId: string;
+  providerName: string;
+  /** Our catalogue id of the game (gm_…) */
+  gameId: string;
+  /** The provider's own game code */
+  gameCode: string;
+  /** The provider's round id (a sports bet: its bet id) */
+  roundId: string;
+  kind: "casino" | "sports";
+  status: "open" | "settled" | "voided";
+  /** pattern: `^[A-Z]{3}$` */
+  currency: string;
+  /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
+  staked: string;
+  /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
+  won: string;
+  /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
+  corrected: string;
+  slip: BetSlip | null;
+  outcome: ("won" | "lost" | "void" | "cashout" | "half_won" | "half_lost") | null;
+  /** format: date-time */
+  openedAt: string;
+  closedAt: string | null;
+}
+
 export interface Redelivery {
   eventId: string;
   deliveryId: string;
@@ -454,7 +496,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -533,6 +575,7 @@ export const OPERATIONS = {
   sandboxRemovePixKey: { id: 'sandboxRemovePixKey', method: 'DELETE', path: '/sandbox/pix-keys/{key}', pathParams: ['key'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Remove a PIX key from the simulated payment provider's key directory" },
   listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
   createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
+  listPlayerRounds: { id: 'listPlayerRounds', method: 'GET', path: '/players/{playerId}/rounds', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "A player's third-party provider rounds and sports bets, newest first" },
   testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
   listWebhookEvents: { id: 'listWebhookEvents', method: 'GET', path: '/webhooks/events', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Recent events sent to your webhook endpoint, newest first, with their delivery state" },
   listWebhookEventAttempts: { id: 'listWebhookEventAttempts', method: 'GET', path: '/webhooks/events/{eventId}/attempts', pathParams: ['eventId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Every delivery attempt of one event, oldest first" },
@@ -883,6 +926,24 @@ export interface OperationTypes {
     body: CreateGameSession;
     response: GameSession;
   };
+  /** GET /players/{playerId}/rounds: A player's third-party provider rounds and sports bets, newest first */
+  listPlayerRounds: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: {
+      /** from 1 to 200; default 50 */
+      limit?: number;
+      /** length 1 to 512 */
+      cursor?: string;
+    };
+    body: undefined;
+    response: {
+      data: PlayerRound[];
+      nextCursor: string | null;
+    };
+  };
   /** POST /webhooks/test: Send one webhook.test delivery now to the configured URL */
   testWebhook: {
     params: undefined;
@@ -898,7 +959,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

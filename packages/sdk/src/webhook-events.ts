@@ -42,6 +42,41 @@ export interface WebhookEventData {
   'player.closed': { playerId: string; externalId: string | null; reason: 'impeded' };
   /** Our team or one of our rules changed the player status (never why). */
   'player.status.changed': { playerId: string; externalId: string | null; previousStatus: PlayerStatus; status: PlayerStatus };
+  /** A third-party sportsbook took a bet of the player. */
+  'sports_bet.placed': {
+    playerId: string;
+    providerId: string;
+    betId: string;
+    transactionId: string;
+    gameCode: string;
+    currency: string;
+    stake: string;
+    slip: BetSlip | null;
+    placedAt: string;
+  };
+  /** A sports bet closed: settled (with its outcome) or voided. */
+  'sports_bet.settled': {
+    playerId: string;
+    providerId: string;
+    betId: string;
+    gameCode: string;
+    currency: string;
+    status: 'settled' | 'voided';
+    outcome: 'won' | 'lost' | 'void' | 'cashout' | 'half_won' | 'half_lost' | null;
+    staked: string;
+    won: string;
+    slip: BetSlip | null;
+    settledAt: string;
+  };
+}
+
+interface BetSlip {
+  sport: string;
+  event: string;
+  market: string;
+  selection: string;
+  odds: string;
+  eventStartsAt: string;
 }
 
 type LimitType = 'deposit' | 'loss' | 'wager' | 'time';

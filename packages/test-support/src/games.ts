@@ -28,7 +28,11 @@ export interface GamesStack {
   prefix: string;
   players: RunningService;
   wallet: RunningService;
-  call(subject: string, scope: Scope, part?: { params?: Record<string, string>; body?: unknown }): Promise<OperationReply<any>>;
+  call(
+    subject: string,
+    scope: Scope,
+    part?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
+  ): Promise<OperationReply<any>>;
   createPlayer(scope: OperatorScope, state?: { kyc?: KycStatus; status?: PlayerStatus; selfExcludedUntil?: string }): Promise<string>;
   /** Opens a session and returns its body (fails the test if it is not 201). */
   openSession(
@@ -113,7 +117,7 @@ export async function startGamesStack(
         {
           ctx: { requestId: `req_test_${++seq}`, scope, ...(scope.kind === 'operator' ? { idempotencyKey: `test-key-${prefix}-${seq}` } : {}) },
           params: part.params ?? {},
-          query: {},
+          query: part.query ?? {},
           body: part.body ?? {},
         },
         { prefix, timeoutMs: 10_000 },

@@ -1,7 +1,7 @@
 // The watch's rules, as plain functions over a player's money history (what the watch recorded)
 // and the event being looked at: each returns a hit with its evidence, or nothing. Amounts are
 // decimal strings, computed with the kit's Money (bignumber.js).
-import type { AmlRule, AmlThresholds, RiskLevel } from '@bo/contracts';
+import type { AmlRule, AmlThresholds, RiskLevel, WalletLargestWin } from '@bo/contracts';
 import { formatMoney, Money } from '@bo/service-kit';
 
 export interface MoneyEvent {
@@ -50,6 +50,19 @@ const brief = (e: MoneyEvent) => ({ id: e.eventId, type: e.kind, reference: e.re
 const sum = (events: MoneyEvent[]) => formatMoney(events.reduce((acc, e) => acc.plus(e.amount), new Money(0)));
 const within = (events: MoneyEvent[], kind: MoneyEvent['kind'], from: number, to: number) =>
   events.filter((e) => e.kind === kind && e.at.getTime() > from && e.at.getTime() <= to);
+
+/**
+ * Rule 3 for a win (issue #44): a withdrawal within the in-and-out window after a single win at or
+ * over the threshold (our rounds' or a third-party provider's, as the wallet's stakes read says).
+ */
+export function largeWinOut(event: MoneyEvent, win: WalletLargestWin | null | undefined, t: AmlThresholds): RuleHit | undefined {
+  if (event.kind !== 'withdrawal' || !win || new Money(win.amount).lt(t.highValue)) return undefined;
+  return {
+    rule: 'high_value',
+    summary: `withdrawal of ${event.amount} within ${t.inAndOutHours} h of a win of ${win.amount} at or over ${t.highValue}`,
+    facts: { threshold: t.highValue, win, events: [brief(event)] },
+  };
+}
 
 /** Rule 3: a single deposit or withdrawal at or over the threshold. */
 export function highValue(event: MoneyEvent, t: AmlThresholds): RuleHit | undefined {
@@ -156,13 +169,15 @@ export function evaluateMoneyRules(input: {
   stakes?: string;
   /** Why the withdrawal's player is leaving, if they are (withdrawals only). */
   leaving?: Leaving;
+  /** The player's largest single win in the in-and-out window (withdrawals only). */
+  largestWin?: WalletLargestWin | null;
   otherPlayersOfDestination: Array<{ playerId: string; eventId: string; at: Date }>;
 }): RuleHit[] {
   const { event, history, thresholds: t } = input;
   const hits = [
     input.stakes !== undefined ? inAndOut(event, history, input.stakes, t, input.leaving) : undefined,
     splitDeposits(event, history, t),
-    highValue(event, t),
+    highValue(event, t) ?? largeWinOut(event, input.largestWin, t),
     sharedDestination(event, input.otherPlayersOfDestination),
     velocity(event, history, t),
   ];

@@ -85,7 +85,7 @@ export function adminDownloadDailyFile(deps: ServiceDeps, now: () => Date): Hand
     const { format = 'json', part, cursor } = req.query;
     if (format === 'csv' && !part)
       throw validationError('query', [
-        { path: '/part', message: 'format=csv gives one part: bettors, accounts, deposits, withdrawals, rounds or status_changes' },
+        { path: '/part', message: 'format=csv gives one part: bettors, accounts, deposits, withdrawals, rounds, provider_transactions or status_changes' },
       ]);
     if (format === 'json' && part) throw validationError('query', [{ path: '/part', message: 'format=json gives the whole file; leave part out' }]);
     // The first chunk makes the file if it is due (and, as JSON, carries the check made now); the

@@ -251,7 +251,7 @@ export const DailyFileLineEntity = defineEntity({
     part: p
       .text()
       .primary()
-      .check(oneOf('part', ['bettors', 'deposits', 'withdrawals', 'rounds', 'status_changes'])),
+      .check(oneOf('part', ['bettors', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'])),
     /** The player, deposit, withdrawal, round or status change id. */
     ref: p.text().primary(),
     playerId: p.text(),

@@ -135,6 +135,16 @@ class CaseReviewerIdentity extends Migration {
   }
 }
 
+/** The daily regulator file's lines of third-party providers' bets, wins, rollbacks and corrections (issue #44). */
+class ProviderReadsFileLines extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."daily_file_lines" drop constraint "daily_file_lines_part_check"');
+    this.addSql(
+      "alter table \"compliance\".\"daily_file_lines\" add constraint \"daily_file_lines_part_check\" check (part in ('bettors', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'))",
+    );
+  }
+}
+
 /** Who on our team works a case (issue #41: a queue that scales), and since when. */
 class CaseAssignee extends Migration {
   override async up(): Promise<void> {
@@ -163,4 +173,5 @@ export const complianceMigrations = [
   { name: '0007_sandbox_screening_entries', class: SandboxScreeningEntries },
   { name: '0008_case_reviewer_identity', class: CaseReviewerIdentity },
   { name: '0009_case_assignee', class: CaseAssignee },
+  { name: '0010_providerreads_file_lines', class: ProviderReadsFileLines },
 ];

@@ -2,7 +2,8 @@
 // when (1) each account's opening plus the day's movements is its closing and the kept ledger
 // part equals the ledger now (domain/daily-file.ts), (2) the kept line items add up, per account,
 // to the ledger part's figures (deposits to its deposits, withdrawals to its withdrawals, round
-// stakes to its bets and payouts to its wins; no movement of another type without items), (3)
+// stakes with providers' bets to its bets, payouts with providers' wins to its wins, providers'
+// rollbacks and corrections to its other movements; no movement of another type without items), (3)
 // every deposit listed is confirmed and every withdrawal paid in payments' records, and (4) each
 // part still holds as many lines as when it was made. The result is kept on the file (`ties`,
 // `problems`, `checked_at`) for the list.
@@ -14,7 +15,9 @@ import { countsOf, ledgerOf, type FileRow, type MakerDeps } from './daily-file-m
 interface SumRow {
   player_id: string;
   currency: string;
-  part: 'deposits' | 'withdrawals' | 'rounds';
+  part: 'deposits' | 'withdrawals' | 'rounds' | 'provider_transactions';
+  /** provider_transactions: the transaction's kind (bet, win, rollback, correction). */
+  kind: string | null;
   n: number;
   amount: string;
   payout: string;
@@ -22,6 +25,25 @@ interface SumRow {
 }
 
 const MONEY = `'^-?[0-9]+\\.[0-9]{2}$'`;
+/** The money field of each part's lines (a provider transaction's is `moved`, signed for the player). */
+const AMOUNT = `case when part = 'provider_transactions' then data->>'moved' else data->>'amount' end`;
+const ZERO = () => ({
+  deposits: '0.00',
+  withdrawals: '0.00',
+  stakes: '0.00',
+  payouts: '0.00',
+  providerBets: '0.00',
+  providerWins: '0.00',
+  providerRollbacks: '0.00',
+  providerCorrections: '0.00',
+});
+type Totals = ReturnType<typeof ZERO>;
+const PROVIDER_TOTAL: Record<string, keyof Totals> = {
+  bet: 'providerBets',
+  win: 'providerWins',
+  rollback: 'providerRollbacks',
+  correction: 'providerCorrections',
+};
 const same = (a: string, b: string) => new Money(a).comparedTo(b) === 0;
 const neg = (a: string) => formatMoney(new Money(0).minus(a));
 /** At most this many ids named in one problem. */
@@ -29,55 +51,61 @@ const NAMED = 10;
 
 export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ problems: string[]; lineTotals: DailyFileCheck['lineTotals'] }> {
   const problems = tieProblems(row.accounts, await ledgerOf(deps, row.brand_id, row.from, row.to));
-  const lineTotals = { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+  const lineTotals = ZERO();
   if (!row.lines_made_at) return { problems: [...problems, 'the line items are not made yet'], lineTotals };
 
   const sums = await deps.sql.query<SumRow>(
-    `select player_id, data->>'currency' as currency, part, count(*)::int as n,
-       coalesce(sum(case when data->>'amount' ~ ${MONEY} then (data->>'amount')::numeric end), 0)::text as amount,
+    `select player_id, data->>'currency' as currency, part, case when part = 'provider_transactions' then data->>'kind' end as kind,
+       count(*)::int as n,
+       coalesce(sum(case when ${AMOUNT} ~ ${MONEY} then (${AMOUNT})::numeric end), 0)::text as amount,
        coalesce(sum(case when data->>'payout' ~ ${MONEY} then (data->>'payout')::numeric end), 0)::text as payout,
-       count(*) filter (where not coalesce(data->>'amount' ~ ${MONEY}, false)
-                           or (part = 'rounds' and not coalesce(data->>'payout' ~ ${MONEY}, false)))::int as malformed
-     from compliance.daily_file_lines where brand_id = ? and date = ? and part in ('deposits', 'withdrawals', 'rounds')
-     group by player_id, data->>'currency', part`,
+       count(*) filter (where not coalesce(${AMOUNT} ~ ${MONEY}, false)
+                           or (part = 'rounds' and not coalesce(data->>'payout' ~ ${MONEY}, false))
+                           or (part = 'provider_transactions' and coalesce(data->>'kind', '') not in ('bet', 'win', 'rollback', 'correction')))::int as malformed
+     from compliance.daily_file_lines where brand_id = ? and date = ? and part in ('deposits', 'withdrawals', 'rounds', 'provider_transactions')
+     group by player_id, data->>'currency', part, 4`,
     [row.brand_id, row.date],
   );
   const key = (playerId: string, currency: string) => `${playerId}/${currency}`;
-  const byAccount = new Map<string, { deposits: string; withdrawals: string; stakes: string; payouts: string }>();
+  const byAccount = new Map<string, Totals>();
   const add = (a: string, b: string) => formatMoney(new Money(a).plus(b));
   for (const s of sums) {
     const k = key(s.player_id, s.currency);
-    const acc = byAccount.get(k) ?? { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+    const acc = byAccount.get(k) ?? ZERO();
     if (s.part === 'deposits') acc.deposits = add(acc.deposits, s.amount);
     if (s.part === 'withdrawals') acc.withdrawals = add(acc.withdrawals, s.amount);
     if (s.part === 'rounds') {
       acc.stakes = add(acc.stakes, s.amount);
       acc.payouts = add(acc.payouts, s.payout);
     }
+    const provider = s.part === 'provider_transactions' && s.kind ? PROVIDER_TOTAL[s.kind] : undefined;
+    if (provider) acc[provider] = add(acc[provider], s.amount);
     byAccount.set(k, acc);
     if (s.malformed > 0) problems.push(`${k}: ${s.malformed} ${s.part} line(s) without a valid amount`);
   }
-  for (const acc of byAccount.values()) {
-    lineTotals.deposits = add(lineTotals.deposits, acc.deposits);
-    lineTotals.withdrawals = add(lineTotals.withdrawals, acc.withdrawals);
-    lineTotals.stakes = add(lineTotals.stakes, acc.stakes);
-    lineTotals.payouts = add(lineTotals.payouts, acc.payouts);
-  }
+  for (const acc of byAccount.values()) for (const f of Object.keys(lineTotals) as Array<keyof Totals>) lineTotals[f] = add(lineTotals[f], acc[f]);
   const accounts = new Set<string>();
   for (const a of row.accounts) {
     const k = key(a.playerId, a.currency);
     accounts.add(k);
-    const items = byAccount.get(k) ?? { deposits: '0.00', withdrawals: '0.00', stakes: '0.00', payouts: '0.00' };
+    const items = byAccount.get(k) ?? ZERO();
+    // Providers' rollbacks and corrections are the ledger's only other movements (ROLLBACK, CORRECTION).
+    const others = add(items.providerRollbacks, items.providerCorrections);
     const pairs: Array<[string, string, string]> = [
       ['deposits', items.deposits, a.deposits],
       ['withdrawals', neg(items.withdrawals), a.withdrawals],
-      ['bets', neg(items.stakes), a.bets],
-      ['wins', items.payouts, a.wins],
+      ['bets', add(neg(items.stakes), items.providerBets), a.bets],
+      ['wins', add(items.payouts, items.providerWins), a.wins],
     ];
     for (const [figure, fromItems, fromLedger] of pairs) {
       if (!same(fromItems, fromLedger)) problems.push(`${k}: the ${figure} line items add up to ${fromItems}, the ledger part says ${fromLedger}`);
     }
-    if (!same(a.other, '0.00')) problems.push(`${k}: other movements of ${a.other} have no line items`);
+    if (!same(a.other, others))
+      problems.push(
+        same(others, '0.00')
+          ? `${k}: other movements of ${a.other} have no line items`
+          : `${k}: the providers' rollbacks and corrections add up to ${others}, the ledger part's other movements say ${a.other}`,
+      );
   }
   for (const k of byAccount.keys()) if (!accounts.has(k)) problems.push(`${k}: line items for an account the ledger part does not have`);
 
@@ -100,7 +128,9 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
   if (row.counts) {
     const now = await countsOf(deps, row);
     for (const part of Object.keys(now) as Array<keyof typeof now>) {
-      if (now[part] !== row.counts[part]) problems.push(`${part}: ${row.counts[part]} lines when made, ${now[part]} kept now`);
+      // A file made before providers' lines were listed has no count of them: none were kept.
+      const made = row.counts[part] ?? 0;
+      if (now[part] !== made) problems.push(`${part}: ${made} lines when made, ${now[part]} kept now`);
     }
   }
   return { problems, lineTotals };

@@ -8,6 +8,9 @@
 //     wallet's ledger (wallet.regulator.moves: its times decide the day, so the items add up to
 //     the ledger part), each deposit and withdrawal completed with payments' record of it
 //     (payments.regulator.records);
+//   - provider_transactions: third-party providers' bets, wins, rollbacks and corrections, one
+//     line each with the provider, game code, round and a sports bet's slip
+//     (wallet.regulator.providerMoves, at their ledger entries' times);
 //   - status changes and bettors: from players (players.regulator.statusChanges, .bettors): the
 //     bettors registered or changed that day, then those who moved money or played that day.
 // The header row is written first (the ledger part, as before) and marked made only once every
@@ -16,6 +19,7 @@
 import {
   REGULATOR_IDS_PER_ASK,
   regulatorFileMessages,
+  regulatorProviderMessages,
   walletLedgerDayMessages,
   type DailyFileCounts,
   type DailyFilePart,
@@ -24,6 +28,7 @@ import {
   type PaymentsWithdrawalRecord,
   type RegulatorBettor,
   type RegulatorDeposit,
+  type RegulatorProviderTransaction,
   type RegulatorRound,
   type RegulatorStatusChange,
   type RegulatorWithdrawal,
@@ -63,7 +68,7 @@ interface Line {
   ref: string;
   player_id: string;
   at: string;
-  data: RegulatorBettor | RegulatorDeposit | RegulatorWithdrawal | RegulatorRound | RegulatorStatusChange;
+  data: RegulatorBettor | RegulatorDeposit | RegulatorWithdrawal | RegulatorRound | RegulatorProviderTransaction | RegulatorStatusChange;
 }
 
 const PAGE = 1000;
@@ -186,6 +191,22 @@ async function makeLines(deps: MakerDeps, brandId: string, date: string, from: s
 
   after = undefined;
   do {
+    const page = await deps.call<{ data: RegulatorProviderTransaction[]; next: unknown }>(regulatorProviderMessages.providerMoves.subject, {
+      ...window,
+      ...(after ? { after } : {}),
+    });
+    for (const m of page.data) movers.add(m.playerId);
+    await keep(
+      deps,
+      brandId,
+      date,
+      page.data.map((m) => ({ part: 'provider_transactions', ref: m.id, player_id: m.playerId, at: m.at, data: m })),
+    );
+    after = page.next;
+  } while (after);
+
+  after = undefined;
+  do {
     const page = await deps.call<{ data: RegulatorStatusChange[]; next: unknown }>(regulatorFileMessages.statusChanges.subject, {
       ...window,
       ...(after ? { after } : {}),
@@ -232,6 +253,7 @@ export async function countsOf(deps: MakerDeps, row: Pick<FileRow, 'brand_id' | 
     deposits: n('deposits'),
     withdrawals: n('withdrawals'),
     rounds: n('rounds'),
+    provider_transactions: n('provider_transactions'),
     status_changes: n('status_changes'),
   };
 }

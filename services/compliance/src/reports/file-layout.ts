@@ -78,6 +78,30 @@ export const CSV_COLUMNS: Record<DailyFilePart, Array<[column: string, field: st
     ['payout', 'payout'],
     ['at', 'at'],
   ],
+  // A sports bet's slip in columns of its own (empty for a casino round); `slip.x` reads the slip's x.
+  provider_transactions: [
+    ['id', 'id'],
+    ['provider_id', 'providerId'],
+    ['provider_name', 'providerName'],
+    ['transaction_id', 'transactionId'],
+    ['kind', 'kind'],
+    ['player_id', 'playerId'],
+    ['currency', 'currency'],
+    ['game_code', 'gameCode'],
+    ['round_id', 'roundId'],
+    ['round_kind', 'roundKind'],
+    ['bet_transaction_id', 'betTransactionId'],
+    ['moved', 'moved'],
+    ['entry_id', 'entryId'],
+    ['slip_sport', 'slip.sport'],
+    ['slip_event', 'slip.event'],
+    ['slip_market', 'slip.market'],
+    ['slip_selection', 'slip.selection'],
+    ['slip_odds', 'slip.odds'],
+    ['slip_event_starts_at', 'slip.eventStartsAt'],
+    ['outcome', 'outcome'],
+    ['at', 'at'],
+  ],
   status_changes: [
     ['change_id', 'changeId'],
     ['player_id', 'playerId'],
@@ -94,12 +118,19 @@ const JSON_KEYS: Record<DailyFilePart, string> = {
   deposits: 'deposits',
   withdrawals: 'withdrawals',
   rounds: 'rounds',
+  provider_transactions: 'providerTransactions',
   status_changes: 'statusChanges',
 };
 
 const cell = (v: unknown): string => {
   const s = v === null || v === undefined ? '' : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+};
+/** A line's field, or a field of one of its objects (`slip.odds`); nothing when the object is null. */
+const fieldOf = (line: Record<string, unknown>, field: string): unknown => {
+  const [head, sub] = field.split('.');
+  const v = line[head!];
+  return sub === undefined ? v : v && typeof v === 'object' ? (v as Record<string, unknown>)[sub] : null;
 };
 const csvRow = (cells: unknown[]) => `${cells.map(cell).join(',')}\r\n`;
 
@@ -163,7 +194,7 @@ export async function csvChunk(deps: MakerDeps, row: FileRow, part: DailyFilePar
   let chunk = pos.after === null ? csvRow(['brand_id', 'date', ...columns.map(([c]) => c)]) : '';
   for (const item of page.items) {
     const line = item as Record<string, unknown>;
-    chunk += csvRow([row.brand_id, row.date, ...columns.map(([, field]) => line[field])]);
+    chunk += csvRow([row.brand_id, row.date, ...columns.map(([, field]) => fieldOf(line, field))]);
   }
   return {
     filename: fileName(row.brand_id, row.date, part),

@@ -15,6 +15,7 @@ import {
   walletStakesMessages,
   type Environment,
   type PlayerState,
+  type WalletLargestWin,
 } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import { depositRulesBySums, evaluateMoneyRules, type Leaving, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
@@ -80,14 +81,14 @@ export const WATCH_ACTOR = 'aml-watch';
 
 export function startEventWatch(o: EventWatchOptions): BackgroundTask {
   /** What the player staked in the in-and-out window before a withdrawal (the wallet's answer). */
-  async function stakesBefore(p: PlayerRef, at: Date, hours: number): Promise<string> {
-    const answer = await o.call<{ stakes: string }>(walletStakesMessages.stakes.subject, {
+  async function stakesBefore(p: PlayerRef, at: Date, hours: number): Promise<{ stakes: string; largestWin: WalletLargestWin | null }> {
+    const answer = await o.call<{ stakes: string; largestWin?: WalletLargestWin | null }>(walletStakesMessages.stakes.subject, {
       brandId: p.brandId,
       playerId: p.playerId,
       from: new Date(at.getTime() - hours * 3_600_000).toISOString(),
       to: at.toISOString(),
     });
-    return answer.stakes;
+    return { stakes: answer.stakes, largestWin: answer.largestWin ?? null };
   }
 
   /**
@@ -103,9 +104,9 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     return undefined;
   }
 
-  /** What rule 1 weighs for a withdrawal: the stakes of its window and whether its player is leaving. */
+  /** What rules 1 and 3 weigh for a withdrawal: the stakes and largest win of its window, and whether its player is leaving. */
   async function withdrawalFacts(p: PlayerRef, at: Date, hours: number) {
-    return { stakes: await stakesBefore(p, at, hours), leaving: await leavingAt(p, at) };
+    return { ...(await stakesBefore(p, at, hours)), leaving: await leavingAt(p, at) };
   }
 
   /**
@@ -165,7 +166,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     // The wallet's answers are read before the transaction: no remote call while the player is
     // locked. A deposit that arrives after withdrawals it precedes (a redelivery after a crash)
     // needs their stakes too: they are judged again below.
-    const facts = new Map<string, { stakes: string; leaving: Leaving | undefined }>();
+    const facts = new Map<string, { stakes: string; largestWin: WalletLargestWin | null; leaving: Leaving | undefined }>();
     if (e.kind === 'withdrawal') facts.set(e.eventId, await withdrawalFacts(p, e.at, thresholds.inAndOutHours));
     if (e.kind === 'deposit') {
       for (const w of await laterWithdrawals(o.sql, p.brandId, p.playerId, e.at, thresholds.inAndOutHours)) {

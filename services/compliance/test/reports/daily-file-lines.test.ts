@@ -80,7 +80,7 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
   t.equal(file.ties, true, 'the file ties');
   t.same(file.problems, []);
   t.match(file, { timeZone, timeZoneSource: 'profile', operatorId: op.operatorId, date });
-  t.same(file.counts, { bettors: 2, accounts: 2, deposits: 2, withdrawals: 1, rounds: 3, status_changes: 2 }, 'each part counted');
+  t.same(file.counts, { bettors: 2, accounts: 2, deposits: 2, withdrawals: 1, rounds: 3, provider_transactions: 0, status_changes: 2 }, 'each part counted');
   t.match(file.totals, { deposits: '150.00', withdrawals: '-30.00', bets: '-30.00' });
   t.match(
     file.lineTotals,

@@ -55,6 +55,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListDailyFiles: ['compliance', 'finance'],
   adminGetDailyFile: ['compliance', 'finance'],
   adminDownloadDailyFile: ['compliance', 'finance'],
+  // A provider's daily report (what it invoices on, issue #44): finance, and compliance beside the daily files.
+  adminProviderDailyReport: ['finance', 'compliance'],
   // Our internal impediments registry (Lei 14.790/2023 art. 26): kept by compliance.
   adminListImpediments: ['compliance'],
   adminAddImpediment: ['compliance'],

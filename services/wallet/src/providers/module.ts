@@ -13,6 +13,9 @@ import { providerAuthenticate, providerBalance } from './handlers/sessions.ts';
 import { providerCorrection, providerRollback, providerWin } from './handlers/settle.ts';
 import type { ProvidersContext } from './handlers/context.ts';
 import { operatorStanding, type OperatorStanding } from './handlers/operator-standing.ts';
+// Issue #44 items 6-7: what operators, our team and the regulator file read.
+import { providerReadHandlers } from './handlers/reads.ts';
+import { providerReadMigrations } from './store/read-migrations.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -27,7 +30,7 @@ const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: providerMigrations,
+  migrations: [...providerMigrations, ...providerReadMigrations],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
     const ctx: ProvidersContext = { deps, operators: standingOf(deps) };
@@ -45,6 +48,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
       ...handle(providerOperations.providerCorrection, providerCorrection(ctx)),
       ...credentialLookup(ctx),
       ...adminHandlers,
+      ...providerReadHandlers(ctx),
     };
   },
 };

@@ -5,13 +5,13 @@ import { regulatorFileMessages, walletLedgerDayMessages, walletStakesMessages } 
 import { handle, internalScopeOf, type Handler, type SqlRunner } from '@bo/service-kit';
 import { ledgerDay } from '../store/ledger-day.ts';
 import { movesOfDay } from '../store/regulator-moves.ts';
-import { stakesInWindow } from '../store/stakes.ts';
+import { largestWinInWindow, stakesInWindow } from '../store/stakes.ts';
 
 export function complianceReadHandlers(sql: SqlRunner): Record<string, Handler> {
   return {
     ...handle(walletStakesMessages.stakes, async (req) => {
       internalScopeOf(req);
-      return { body: { stakes: await stakesInWindow(sql, req.body) } };
+      return { body: { stakes: await stakesInWindow(sql, req.body), largestWin: await largestWinInWindow(sql, req.body) } };
     }),
     ...handle(walletLedgerDayMessages.ledgerDay, async (req) => {
       internalScopeOf(req);

@@ -5,7 +5,9 @@
 // round's WIN entry is posted in the same statement, at the same time). The times are the ledger
 // entries' own: a round's row and payments' confirmation carry times of their own processes, a
 // few milliseconds apart, which near midnight could fall on the other day. Paged by account and
-// time on the entries' (account, time) index.
+// time on the entries' (account, time) index. A third-party provider's BET (reference ptx_…) is not
+// a round of ours: the file lists it with the provider's other transactions, line by line
+// (wallet.regulator.providerMoves, providers/store/regulator-lines.ts).
 import type { WalletMove } from '@bo/contracts';
 import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
@@ -35,7 +37,7 @@ export async function movesOfDay(
             r.id as round_id, r.session_id, s.game_id, r.payout::text as payout
      from wallet.accounts a
      join wallet.ledger_entries e on e.account_id = a.id and e.created_at >= ?::timestamptz and e.created_at < ?::timestamptz
-                                  and e.type in ('DEPOSIT', 'WITHDRAWAL', 'BET')
+                                  and e.type in ('DEPOSIT', 'WITHDRAWAL', 'BET') and not starts_with(e.reference_id, 'ptx_')
      left join wallet.game_rounds r on e.type = 'BET' and r.bet_entry_id = e.id
      left join wallet.game_sessions s on s.id = r.session_id
      where a.kind = 'player' and a.brand_id = ?

@@ -24,6 +24,7 @@ import { assertSameCall, toResult } from '../domain/transactions.ts';
 import { failedCondition, postBet, type BetPosting } from '../store/postings.ts';
 import { findRound, findSession, findTransaction, type SessionStanding } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
+import { sportsBetPlaced } from '../store/sports-events.ts';
 
 /** The earlier answer under this id, or undefined when the id is new (throws on a conflict). */
 async function replayOf(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet): Promise<ProviderTransactionResult | undefined> {
@@ -96,6 +97,9 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     at: now,
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, session.brandId, providerId, session.currency),
   };
+  // issue #44 item 7: a sports bet's webhook, written by the bet's own statement.
+  const placed = bet.roundKind === 'sports' ? sportsBetPlaced({ ...bet, gameCode: body.gameCode }) : undefined;
+  if (placed) bet.outbox = placed;
   // A death here leaves nothing: the bet is one statement, written whole or not at all.
   crashPoint('wallet.provider.bet.before-post');
   const posted = needsRoundGuard(state.rg, now)
@@ -104,6 +108,7 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
   if (posted) {
     // Committed; the provider may never hear of it. Its retry with the same id gets this answer.
     crashPoint('wallet.provider.bet.after-commit');
+    if (placed) ctx.deps.outbox.publishCommitted([placed.row]);
     return {
       transactionId: body.transactionId,
       kind: 'bet',

@@ -19,6 +19,7 @@ import { assertSameCall, toResult, type CallShape } from '../domain/transactions
 import { failedCondition, postMove, postRollbackOfUnknownBet, postZeroMove, type CreditPosting, type PostedMove } from '../store/postings.ts';
 import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
+import { sportsBetSettled } from '../store/sports-events.ts';
 
 type Answer = ProviderTransactionResult;
 
@@ -94,9 +95,12 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
     outcome: body.outcome ?? null,
     at: ruleClock.now(),
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
+    // issue #44 item 7: `sports_bet.settled`, written by the win's own statement when it closes a sports bet.
+    ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
   };
   const posted = compareMoney(body.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move) : await postMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');
+  if (move.outbox) ctx.deps.outbox.poke();
   crashPoint('wallet.provider.win.after-commit');
   return answer(move, move.amount, posted);
 }
@@ -145,6 +149,8 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     at,
     usageAt: new Date(bet.createdAt),
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
+    // issue #44 item 7: `sports_bet.settled` (voided), written by the rollback's own statement when it voids a sports bet.
+    ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
   };
   // Rolled back already (by another rollback id): recorded, nothing moves again.
   if (bet.rolledBackBy) {
@@ -156,6 +162,7 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
   if (!posted) throw new TakenMeanwhile('taken');
   // The refund is committed; the provider may never hear of it. Its retry gets this answer.
   crashPoint('wallet.provider.rollback.after-commit');
+  if (move.outbox) ctx.deps.outbox.poke();
   return answer(move, move.amount, posted);
 }
 

@@ -18,6 +18,7 @@
 import type { BetSlip, Environment, ProviderTransactionKind } from '@bo/contracts';
 import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
 import { playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
+import type { OutboxPart } from './sports-events.ts';
 import { creditCounterParts, roundCounterParts, UNCOUNTED, usageUndo, usageUpsert, type RoundLimits } from '../../rg/index.ts';
 
 export interface PostedMove {
@@ -47,6 +48,8 @@ export interface BetPosting extends TransactionKey {
   gameId: string;
   amount: string;
   slip: BetSlip | null;
+  /** issue #44 item 7: a sports bet's `sports_bet.placed` outbox insert, reading `x` (store/sports-events.ts). */
+  outbox?: OutboxPart;
 }
 
 const MUST_FAILED = /^must:([a-z_]+)$/;
@@ -55,6 +58,9 @@ export function failedCondition(e: unknown): string | undefined {
   const m = e instanceof Error ? MUST_FAILED.exec(e.message) : null;
   return m?.[1];
 }
+
+/** issue #44 item 7: an event's outbox insert as the statement's last CTE (written with the money, or not at all). */
+const outboxCte = (o: OutboxPart | undefined) => (o ? `,\n     o as (${o.text})` : '');
 
 const negated = (m: string) => formatMoney(subMoney(0, m));
 const source = (t: TransactionKey) => `provider:${t.providerId}:${t.transactionId}`;
@@ -97,7 +103,7 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
            select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
            returning 1),
-     ${usage.text}`,
+     ${usage.text}${outboxCte(b.outbox)}`,
       params: [
         b.providerId,
         b.roundId,
@@ -122,6 +128,7 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
         `-${amount}`,
         bet!.playerEntryId,
         ...usage.params,
+        ...(b.outbox?.params ?? []),
       ],
     }),
     returning: `a.available - a.held as balance_after, a.at, wallet.must(exists (select 1 from r), 'round')`,
@@ -142,6 +149,8 @@ export interface CreditPosting extends TransactionKey {
   /** A win: the round closes with it (settled), with the sports outcome when given. */
   roundClosed?: boolean;
   outcome?: string | null;
+  /** issue #44 item 7: the `sports_bet.settled` outbox insert, reading `r` (store/sports-events.ts). */
+  outbox?: OutboxPart;
 }
 
 /** The ledger type of each kind of move. */
@@ -158,7 +167,7 @@ function roundChange(c: CreditPosting, moved: string): { text: string; params: u
                   status = case when ?::boolean then 'settled' else status end,
                   closed_at = case when ?::boolean then (select at from a) else closed_at end,
                   outcome = coalesce(?::text, outcome)
-                where ${where} and status = 'open' returning 1)`,
+                where ${where} and status = 'open' returning *)`,
         params: [moved, c.roundClosed ?? true, c.roundClosed ?? true, c.outcome ?? null, ...key],
       };
     case 'rollback':
@@ -168,7 +177,7 @@ function roundChange(c: CreditPosting, moved: string): { text: string; params: u
         text: `r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
                   status = case when bets = 1 then 'voided' else status end,
                   closed_at = case when bets = 1 then (select at from a) else closed_at end
-                where ${where} and status = 'open' and wins = 0 returning 1),
+                where ${where} and status = 'open' and wins = 0 returning *),
      b as (update wallet.provider_transactions set rolled_back_by = ?
            where provider_id = ? and transaction_id = ? and kind = 'bet' and rolled_back_by is null returning 1)`,
         params: [moved, ...key, c.transactionId, c.providerId, c.betTransactionId],
@@ -215,7 +224,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
            returning 1),
-     ${usage.text}`,
+     ${usage.text}${outboxCte(c.outbox)}`,
       params: [
         ...change.params,
         c.environment,
@@ -232,6 +241,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
         moved,
         move!.playerEntryId,
         ...usage.params,
+        ...(c.outbox?.params ?? []),
       ],
     }),
     returning: `a.available - a.held as balance_after, a.at, ${mustOf(c)}`,
@@ -252,7 +262,7 @@ export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChange
      ${change ? `${change.text},` : ''}
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
-           returning 1)
+           returning 1)${change ? outboxCte(c.outbox) : ''}
      select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
     [
       playerAccountId(c.brandId, c.playerId, c.currency),
@@ -268,6 +278,7 @@ export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChange
       c.playerId,
       c.currency,
       formatMoney(c.requested),
+      ...(change ? (c.outbox?.params ?? []) : []),
     ],
   );
   const row = rows[0]!;

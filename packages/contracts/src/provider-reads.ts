@@ -1,0 +1,158 @@
+// What operators and our team read of third-party providers' play (issue #44, items 6 and 7):
+// - operators: a player's provider rounds and sports bets, newest first (`GET /players/{id}/rounds`);
+//   sports bets also come as webhooks (`sports_bet.placed`, `sports_bet.settled`, events.ts);
+// - our team: a provider's day per brand, tied to the ledger entries of its clearing accounts
+//   (what the provider invoices on);
+// - the daily regulator file (regulator-file.ts): the provider transactions of a brand's day,
+//   line by line, asked of the wallet by the compliance service.
+import { Type, type Static } from '@sinclair/typebox';
+import { Currency, Money, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { defineMessages } from './messages.ts';
+import { defineOperations } from './operations.ts';
+import { PlayerIdParams } from './players.ts';
+import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
+
+const SportsOutcomeSchema = Type.Union(SPORTS_OUTCOMES.map((o) => Type.Literal(o)));
+export const PROVIDER_ROUND_STATUSES = ['open', 'settled', 'voided'] as const;
+const RoundStatusSchema = Type.Union(PROVIDER_ROUND_STATUSES.map((s) => Type.Literal(s)));
+const RoundKindSchema = Type.Union([Type.Literal('casino'), Type.Literal('sports')]);
+
+/** A provider's casino round or sports bet as the operator reads it. */
+export const PlayerRoundSchema = Type.Object(
+  {
+    providerId: idOf('prv'),
+    providerName: Type.String(),
+    gameId: Type.String({ description: 'Our catalogue id of the game (gm_…)' }),
+    gameCode: Type.String({ description: "The provider's own game code" }),
+    roundId: Type.String({ description: "The provider's round id (a sports bet: its bet id)" }),
+    kind: RoundKindSchema,
+    status: RoundStatusSchema,
+    currency: Currency,
+    staked: Money,
+    won: Money,
+    /** A sportsbook's resettlements after the bet settled (signed, for the player). */
+    corrected: Money,
+    slip: Nullable(BetSlipSchema),
+    outcome: Nullable(SportsOutcomeSchema),
+    openedAt: Timestamp,
+    closedAt: Nullable(Timestamp),
+  },
+  { additionalProperties: false, $id: 'PlayerRound' },
+);
+export type PlayerRound = Static<typeof PlayerRoundSchema>;
+
+export const PlayerRoundsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+});
+
+export const playerRoundOperations = defineOperations({
+  listPlayerRounds: {
+    id: 'listPlayerRounds',
+    method: 'GET',
+    path: '/players/:playerId/rounds',
+    subject: 'wallet.rounds.list',
+    tag: 'Games',
+    summary: "A player's third-party provider rounds and sports bets, newest first",
+    params: PlayerIdParams,
+    query: PlayerRoundsQuery,
+    response: Page(PlayerRoundSchema),
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+});
+
+// ---- our team: a provider's day ----
+
+/** One brand's (and currency's) figures of a provider's day. Signed for the player, as the ledger has them. */
+export const ProviderDayBrandSchema = Type.Object({
+  brandId: Type.String(),
+  currency: Currency,
+  bets: Type.Object({ count: Type.Integer(), amount: Money }),
+  wins: Type.Object({ count: Type.Integer(), amount: Money }),
+  rollbacks: Type.Object({ count: Type.Integer(), amount: Money }),
+  corrections: Type.Object({ count: Type.Integer(), amount: Money }),
+  /** Gross gaming revenue: stakes kept minus what was paid back, `−(bets + wins + rollbacks + corrections)`. */
+  ggr: Money,
+  /** The day's sum of the clearing account's ledger entries (the provider's side: `ggr` when it ties). */
+  ledgerNet: Money,
+  ledgerEntries: Type.Integer(),
+  ties: Type.Boolean(),
+});
+export type ProviderDayBrand = Static<typeof ProviderDayBrandSchema>;
+
+export const ProviderDailyReportSchema = Type.Object(
+  {
+    providerId: idOf('prv'),
+    providerName: Type.String(),
+    date: Type.String(),
+    /** The day is the UTC calendar day (providers invoice in UTC). */
+    from: Timestamp,
+    to: Timestamp,
+    brands: Type.Array(ProviderDayBrandSchema),
+    ties: Type.Boolean(),
+  },
+  { $id: 'ProviderDailyReport' },
+);
+export type ProviderDailyReport = Static<typeof ProviderDailyReportSchema>;
+
+export const providerReportOperations = defineOperations({
+  adminProviderDailyReport: {
+    id: 'adminProviderDailyReport',
+    subject: 'wallet.admin.providers.dailyReport',
+    method: 'GET',
+    path: '/admin/providers/:id/daily-report',
+    tag: 'Admin',
+    summary: "A provider's day per brand: bets, wins, rollbacks, corrections and GGR, tied to its clearing accounts' ledger entries",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    query: Type.Object({ date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, a UTC calendar day' }) }),
+    response: ProviderDailyReportSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+});
+
+// ---- the daily regulator file: a brand's provider transactions of the day ----
+
+/**
+ * A provider transaction of the day, line by line: a bet, a win (0.00 for a lost round or bet),
+ * a rollback or a correction, with the provider, its game code and round, and a sports bet's slip.
+ * `moved` is signed for the player, as the ledger entry it posted (0.00: nothing moved).
+ */
+export const RegulatorProviderTransactionSchema = Type.Object({
+  id: Type.String({ description: 'Ours (ptx_…)' }),
+  providerId: Type.String(),
+  providerName: Type.String(),
+  transactionId: Type.String({ description: "The provider's transaction id" }),
+  kind: Type.Union([Type.Literal('bet'), Type.Literal('win'), Type.Literal('rollback'), Type.Literal('correction')]),
+  playerId: Type.String(),
+  currency: Currency,
+  gameCode: Type.String(),
+  roundId: Type.String(),
+  roundKind: RoundKindSchema,
+  betTransactionId: Nullable(Type.String()),
+  moved: Money,
+  entryId: Nullable(Type.String()),
+  slip: Nullable(BetSlipSchema),
+  outcome: Nullable(SportsOutcomeSchema),
+  at: Timestamp,
+});
+export type RegulatorProviderTransaction = Static<typeof RegulatorProviderTransactionSchema>;
+
+const ProviderMovesPosition = Type.Object({ at: Timestamp, id: Type.String() });
+export type ProviderMovesPosition = Static<typeof ProviderMovesPosition>;
+
+export const regulatorProviderMessages = defineMessages({
+  /** `wallet.regulator.providerMoves`: a brand's provider transactions over [from, to), by time then id. */
+  providerMoves: {
+    subject: 'wallet.regulator.providerMoves',
+    body: Type.Object({
+      brandId: Type.String({ minLength: 1, maxLength: 64 }),
+      from: Timestamp,
+      to: Timestamp,
+      after: Type.Optional(ProviderMovesPosition),
+      limit: Type.Integer({ minimum: 1, maximum: 1000 }),
+    }),
+    reply: Type.Object({ data: Type.Array(RegulatorProviderTransactionSchema), next: Nullable(ProviderMovesPosition) }),
+  },
+});

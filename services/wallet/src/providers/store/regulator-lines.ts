@@ -1,0 +1,40 @@
+// wallet.regulator.providerMoves (the daily regulator file, services/compliance): a brand's provider
+// transactions over [from, to), line by line: each bet, win (0.00: a lost round or bet), rollback
+// and correction, with the provider, its game code, the round and, for a sports bet, its slip and
+// outcome. A transaction's time is its ledger entries' (the same statement writes both, at the
+// same instant), so the lines fall on the same day as the ledger part's sums they add up to.
+// The placeholder bet kept for a rollback of a bet never received is not a line: no bet was made
+// (its rollback is, with 0.00). Paged by time and id on (brand_id, created_at, id).
+import type { ProviderMovesPosition, RegulatorProviderTransaction } from '@bo/contracts';
+import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
+
+interface Row extends Omit<RegulatorProviderTransaction, 'at' | 'moved'> {
+  moved: string;
+  at: string | Date;
+}
+
+export async function providerMovesOfDay(
+  sql: SqlRunner,
+  q: { brandId: string; from: string; to: string; after?: ProviderMovesPosition; limit: number },
+): Promise<{ data: RegulatorProviderTransaction[]; next: ProviderMovesPosition | null }> {
+  const after = q.after ?? { at: '-infinity', id: '' };
+  const rows = await sql.query<Row>(
+    `select t.id, t.provider_id as "providerId", p.name as "providerName", t.transaction_id as "transactionId", t.kind,
+            t.player_id as "playerId", t.currency, coalesce(g.game_code, '') as "gameCode", t.round_id as "roundId",
+            coalesce(r.kind, case when p.kind = 'sportsbook' then 'sports' else 'casino' end) as "roundKind",
+            t.bet_transaction_id as "betTransactionId", t.moved::text as moved, t.entry_id as "entryId",
+            r.slip, case when t.kind = 'win' then r.outcome end as outcome, t.created_at as at
+     from wallet.provider_transactions t
+     join wallet.providers p on p.id = t.provider_id
+     left join wallet.provider_rounds r on r.provider_id = t.provider_id and r.round_id = t.round_id
+     left join wallet.games g on g.id = r.game_id
+     where t.brand_id = ? and t.created_at >= ?::timestamptz and t.created_at < ?::timestamptz and not t.never_received
+       and (t.created_at, t.id) > (?::timestamptz, ?)
+     order by t.created_at, t.id
+     limit ?`,
+    [q.brandId, q.from, q.to, after.at, after.id, q.limit],
+  );
+  const data = rows.map((r): RegulatorProviderTransaction => ({ ...r, moved: formatMoney(r.moved), at: isoTime(r.at) }));
+  const last = data.at(-1);
+  return { data, next: rows.length === q.limit && last ? { at: last.at, id: last.id } : null };
+}
