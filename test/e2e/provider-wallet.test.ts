@@ -37,7 +37,13 @@ t.test('providers play on the wallet through the gateway, each transaction exact
   const op = await stack.createOperator('Provider Wallet Bets');
   const admin = new AdminSide({ url: stack.adminUrl, token: ADMIN_TOKEN, retry: NO_RETRY });
   const register = (kind: 'casino' | 'sportsbook') =>
-    admin.registerProvider({ name: `Simulated ${kind} ${randomBytes(3).toString('hex')}`, kind, launchUrl: launch.url, operatorId: op.operator.id, environment: 'sandbox' });
+    admin.registerProvider({
+      name: `Simulated ${kind} ${randomBytes(3).toString('hex')}`,
+      kind,
+      launchUrl: launch.url,
+      operatorId: op.operator.id,
+      environment: 'sandbox',
+    });
   const casino: SimProvider = await register('casino');
   const sportsbook: SimProvider = await register('sportsbook');
   t.match(casino.key, /^pk_test_/, 'a sandbox key');

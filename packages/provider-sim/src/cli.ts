@@ -63,12 +63,16 @@ const kept = (name: string) => (existsSync(path.join(dataDir, name)) ? readFileS
 const demo = kept('demo-operator.json');
 const operator =
   o['operator-key'] || process.env.OPERATOR_KEY
-    ? { key: o['operator-key'] ?? process.env.OPERATOR_KEY!, secret: o['operator-secret'] ?? process.env.OPERATOR_SECRET ?? fail('--operator-secret is needed') }
+    ? {
+        key: o['operator-key'] ?? process.env.OPERATOR_KEY!,
+        secret: o['operator-secret'] ?? process.env.OPERATOR_SECRET ?? fail('--operator-secret is needed'),
+      }
     : demo
       ? (JSON.parse(demo).sandbox as { key: string; secret: string })
       : fail('No operator key: --operator-key/--operator-secret, OPERATOR_KEY/OPERATOR_SECRET, or run `npm start` once.');
 
-const int = (v: string | undefined, d: number) => (v === undefined ? d : Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fail(`not a positive integer: ${v}`));
+const int = (v: string | undefined, d: number) =>
+  v === undefined ? d : Number.isInteger(Number(v)) && Number(v) > 0 ? Number(v) : fail(`not a positive integer: ${v}`);
 const adminToken = o['admin-token'] ?? process.env.ADMIN_TOKEN ?? kept('admin-token');
 const providerGiven = o['provider-key'] !== undefined;
 if (providerGiven && !(o['provider-secret'] && o['game-id'] && o['game-code'])) fail('--provider-key needs --provider-secret, --game-id and --game-code');

@@ -54,7 +54,7 @@ export class OperatorSide {
     );
     const id = p.body.id as string;
     await this.#post(`/players/${id}/kyc/submissions`, { documentType: 'rg', reference: `s3://docs/${id}` }, 201, 'submit KYC');
-    await this.#post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' }, 200, 'approve KYC (sandbox)', false);
+    await this.#post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' }, 200, 'approve KYC (sandbox)');
     if (funds !== '0.00') {
       const d = await this.#post(
         `/players/${id}/deposits`,

@@ -114,7 +114,9 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
     }
     const casino = providers.find((p) => p.kind === 'casino');
     const sportsbook = providers.find((p) => p.kind === 'sportsbook');
-    const clients = new Map(providers.map((p) => [p.providerId, new ProviderClient({ baseUrl: opts.gatewayUrl, key: p.key, secret: p.secret, timeoutMs: opts.timeoutMs })]));
+    const clients = new Map(
+      providers.map((p) => [p.providerId, new ProviderClient({ baseUrl: opts.gatewayUrl, key: p.key, secret: p.secret, timeoutMs: opts.timeoutMs })]),
+    );
     const expire = opts.expireSession ?? waitForExpiry(opts.maxExpiryWaitMs);
     const funded = new Map<string, string>();
     const settlements: Array<() => Promise<void>> = [];
