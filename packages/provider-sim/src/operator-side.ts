@@ -74,7 +74,7 @@ export class OperatorSide {
     return { sessionId: r.body.id, gameUrl: r.body.gameUrl };
   }
 
-  async wallet(playerId: string): Promise<{ available: string; held: string }> {
+  async wallet(playerId: string): Promise<{ available: string; withdrawable: string }> {
     const r = await untilAnswered(() => this.client.get(`/players/${playerId}/wallet`), 'wallet', this.#retry);
     if (r.status !== 200) throw new Error(`wallet of ${playerId}: ${r.status} ${r.text.slice(0, 300)}`);
     return r.body;

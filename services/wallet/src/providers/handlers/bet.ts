@@ -11,6 +11,7 @@ import {
   operatorMessages,
   type PlayerState,
   type ProviderBet,
+  type ProviderScope,
   type ProviderTransactionResult,
   type providerOperations,
   type RgRules,
@@ -68,11 +69,18 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
   return outcome.posted;
 }
 
-async function placeBet(ctx: ProvidersContext, providerId: string, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
+async function placeBet(
+  ctx: ProvidersContext,
+  { providerId, environment }: ProviderScope,
+  body: ProviderBet,
+  requestId: string,
+): Promise<ProviderTransactionResult> {
   const replay = await replayOf(ctx, providerId, body);
   if (replay) return replay;
   const now = ruleClock.now();
-  const session = await findSession(ctx.deps.sql, providerId, hashSessionToken(body.token), body.gameCode);
+  const found = await findSession(ctx.deps.sql, providerId, hashSessionToken(body.token), body.gameCode);
+  // A token of the other environment is unknown to this key.
+  const session = found?.environment === environment ? found : undefined;
   assertSessionTakesBets(session, body, now);
   const operator = await ctx.deps.call<{ status: 'active' | 'suspended' | null }>(
     operatorMessages.status.subject,
@@ -139,9 +147,10 @@ async function roundRefusal(ctx: ProvidersContext, providerId: string, body: Pro
 
 export function providerBet(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerBet> {
   return async (req) => {
-    const { providerId } = providerScopeOf(req);
+    const scope = providerScopeOf(req);
+    const { providerId } = scope;
     try {
-      return { status: 200, body: await placeBet(ctx, providerId, req.body, req.ctx.requestId) };
+      return { status: 200, body: await placeBet(ctx, scope, req.body, req.ctx.requestId) };
     } catch (e) {
       // The same id committed by a concurrent copy of this call: its answer is this one's.
       if (uniqueViolation(e) !== undefined) return { status: 200, body: (await replayOf(ctx, providerId, req.body)) ?? raise(e) };

@@ -8,6 +8,7 @@ import {
   newId,
   type ProviderCorrection,
   type ProviderRollback,
+  type ProviderScope,
   type ProviderTransactionResult,
   type ProviderWin,
   type providerOperations,
@@ -33,9 +34,10 @@ async function replayOf(ctx: ProvidersContext, providerId: string, transactionId
 }
 
 /** The round a settlement names, only if it is this player's; its currency must be the call's. */
-async function roundOfPlayer(ctx: ProvidersContext, providerId: string, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
-  const round = await findRound(ctx.deps.sql, providerId, roundId);
-  if (!round || round.playerId !== playerId) throw new AppError('ROUND_NOT_FOUND', undefined, { roundId });
+async function roundOfPlayer(ctx: ProvidersContext, scope: ProviderScope, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
+  const round = await findRound(ctx.deps.sql, scope.providerId, roundId);
+  // A round of the other environment is unknown to this key (a sandbox key never pays a production player).
+  if (!round || round.playerId !== playerId || round.environment !== scope.environment) throw new AppError('ROUND_NOT_FOUND', undefined, { roundId });
   if (currency !== undefined && currency !== round.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: round.currency });
   return round;
 }
@@ -73,8 +75,9 @@ async function settled(ctx: ProvidersContext, providerId: string, transactionId:
   }
 }
 
-async function win(ctx: ProvidersContext, providerId: string, body: ProviderWin): Promise<Answer> {
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId, body.currency);
+async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWin): Promise<Answer> {
+  const { providerId } = scope;
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'open') throw new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
   const move: CreditPosting = {
     id: newId('providerTransaction'),
@@ -98,7 +101,8 @@ async function win(ctx: ProvidersContext, providerId: string, body: ProviderWin)
   return answer(move, move.amount, posted);
 }
 
-async function rollback(ctx: ProvidersContext, providerId: string, body: ProviderRollback): Promise<Answer> {
+async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: ProviderRollback): Promise<Answer> {
+  const { providerId } = scope;
   const bet = await findTransaction(ctx.deps.sql, providerId, body.betTransactionId);
   const at = ruleClock.now();
   if (!bet) {
@@ -123,7 +127,7 @@ async function rollback(ctx: ProvidersContext, providerId: string, body: Provide
   if (bet.kind !== 'bet' || bet.playerId !== body.playerId || bet.roundId !== body.roundId) {
     throw new AppError('ROUND_NOT_FOUND', 'No bet of this player and round has this betTransactionId.', { betTransactionId: body.betTransactionId });
   }
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId);
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId);
   const move: CreditPosting = {
     id: newId('providerTransaction'),
     kind: 'rollback',
@@ -153,8 +157,9 @@ async function rollback(ctx: ProvidersContext, providerId: string, body: Provide
   return answer(move, move.amount, posted);
 }
 
-async function correction(ctx: ProvidersContext, providerId: string, body: ProviderCorrection): Promise<Answer> {
-  const round = await roundOfPlayer(ctx, providerId, body.roundId, body.playerId, body.currency);
+async function correction(ctx: ProvidersContext, scope: ProviderScope, body: ProviderCorrection): Promise<Answer> {
+  const { providerId } = scope;
+  const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'settled') throw new AppError('ROUND_NOT_SETTLED', undefined, { roundId: body.roundId, status: round.status });
   const requested = formatMoney(body.amount);
   const base = {
@@ -186,7 +191,7 @@ export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOpe
     const { providerId } = providerScopeOf(req);
     const b = req.body;
     const call: CallShape = { kind: 'win', playerId: b.playerId, roundId: b.roundId, requested: b.amount, currency: b.currency };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => win(ctx, providerId, b)) };
+    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => win(ctx, providerScopeOf(req), b)) };
   };
 }
 
@@ -196,7 +201,7 @@ export function providerRollback(ctx: ProvidersContext): HandlerOf<typeof provid
     const b = req.body;
     // A rollback's amount is its bet's: the call names no amount, so only the bet and round tell calls apart.
     const call: CallShape = { kind: 'rollback', playerId: b.playerId, roundId: b.roundId, betTransactionId: b.betTransactionId };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => rollback(ctx, providerId, b)) };
+    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => rollback(ctx, providerScopeOf(req), b)) };
   };
 }
 
@@ -205,6 +210,6 @@ export function providerCorrection(ctx: ProvidersContext): HandlerOf<typeof prov
     const { providerId } = providerScopeOf(req);
     const b = req.body;
     const call: CallShape = { kind: 'correction', playerId: b.playerId, roundId: b.roundId, requested: b.amount, currency: b.currency };
-    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => correction(ctx, providerId, b)) };
+    return { status: 200, body: await settled(ctx, providerId, b.transactionId, call, () => correction(ctx, providerScopeOf(req), b)) };
   };
 }

@@ -90,6 +90,7 @@ export interface RoundRow {
   brandId: string;
   playerId: string;
   currency: string;
+  environment: Environment;
   gameId: string;
   status: 'open' | 'settled' | 'voided';
   bets: number;
@@ -98,7 +99,7 @@ export interface RoundRow {
 
 export async function findRound(sql: SqlRunner, providerId: string, roundId: string): Promise<RoundRow | undefined> {
   const [row] = await sql.query<RoundRow>(
-    `select provider_id as "providerId", round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency,
+    `select provider_id as "providerId", round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency, environment,
             game_id as "gameId", status, bets, wins
      from wallet.provider_rounds where provider_id = ? and round_id = ?`,
     [providerId, roundId],

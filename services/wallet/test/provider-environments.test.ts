@@ -1,0 +1,61 @@
+// A provider's keys are per environment (docs/providers.md): a sandbox key (pk_test_…) must never
+// move a production player's money, nor a production key a sandbox player's. The gateway puts the
+// key's environment in the provider scope; the wallet answers a session token or a round of the
+// other environment as unknown. Real Postgres and NATS, the real players service.
+import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { adminScope, gamesServicesWith, scopes, startFakeProvider, startGamesStack } from '@bo/test-support';
+import { WalletConfigSchema } from '../src/config.ts';
+import { walletServiceWith } from '../src/service.ts';
+
+const services = gamesServicesWith(() => ({ service: walletServiceWith(), config: WalletConfigSchema }));
+const live = scopes.production;
+const txId = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
+const code = (r: any) => (r.ok ? `ok:${r.status}` : r.error.code);
+
+t.test('a key of one environment reaches no session or round of the other', async (t) => {
+  const h = await startGamesStack(t, services);
+  const fake = await startFakeProvider(t);
+  const sub = h.wallet.nc.subscribe(`${h.prefix}.rpc.operators.status.get`, {
+    callback: (_e, msg) => {
+      msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: 'active' } }));
+    },
+  });
+  t.teardown(() => sub.unsubscribe());
+  const admin = async (subject: string, params: Record<string, string>, body?: unknown) => {
+    const r = await h.call(subject, adminScope, { params, ...(body === undefined ? {} : { body }) });
+    if (!r.ok) throw new Error(`${subject}: ${JSON.stringify(r)}`);
+    return r.body;
+  };
+  const provider = await admin('wallet.admin.providers.create', {}, { name: `Aggregator ${txId('p')}`, kind: 'casino', launchUrl: fake.url });
+  const game = await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'env-fruits' }, { name: 'Env Fruits', category: 'slots' });
+  await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
+  const as = (environment: 'sandbox' | 'production') => (op: string, body: unknown) =>
+    h.call(`wallet.provider.${op}`, { kind: 'provider' as const, providerId: provider.id, environment }, { body });
+  const [production, sandbox] = [as('production'), as('sandbox')];
+
+  const player = await h.createPlayer(live, { kyc: 'aprovado' });
+  await h.credit(live, player, '100.00');
+  await h.openSession(t, live, player, game.id);
+  const token = fake.requests.at(-1)!.body.token as string;
+  const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'env-fruits', amount: '10.00', currency: 'BRL' };
+
+  t.equal(code(await sandbox('authenticate', { token })), 'SESSION_TOKEN_INVALID', 'a sandbox key does not know a production session');
+  t.equal(code(await sandbox('balance', { token })), 'SESSION_TOKEN_INVALID');
+  t.equal(code(await sandbox('bet', bet)), 'SESSION_TOKEN_INVALID', 'nor bets on it');
+  t.match(((await production('bet', { ...bet, transactionId: txId('bet') })) as any).body, { moved: '-10.00', balance: '90.00' }, 'the production key does');
+
+  const win = { transactionId: txId('win'), playerId: player, roundId: bet.roundId, amount: '50.00', currency: 'BRL' };
+  t.equal(code(await sandbox('win', win)), 'ROUND_NOT_FOUND', 'a sandbox key pays no production round');
+  t.equal(code(await sandbox('correction', { ...win, transactionId: txId('c'), amount: '5.00', reason: 'x' })), 'ROUND_NOT_FOUND', 'nor corrects one');
+  const betId = ((await h.sql(`select transaction_id from wallet.provider_transactions where round_id = ?`, [bet.roundId])) as any)[0].transaction_id;
+  t.equal(
+    code(await sandbox('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: betId, roundId: bet.roundId })),
+    'ROUND_NOT_FOUND',
+    'nor rolls one back',
+  );
+  t.match(((await production('balance', { token })) as any).body, { balance: '90.00' }, 'nothing moved');
+  t.match(((await production('win', win)) as any).body, { moved: '50.00', balance: '140.00' }, 'the production key settles it');
+  const v = await h.verifyLedger();
+  t.equal(v.ok, true, 'the ledger verifies');
+});
