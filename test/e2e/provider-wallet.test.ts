@@ -27,7 +27,8 @@ const NO_RETRY = { deadlineMs: 0 };
 const [SESSIONS, ROUNDS] = [3, 2];
 
 t.test('providers play on the wallet through the gateway, each transaction exactly once', async (t) => {
-  const stack = await startStack();
+  // A generous RPC timeout: on a machine shared with other suites a service may answer slowly (a 503 is not what this tests).
+  const stack = await startStack({ RPC_TIMEOUT_MS: '15000' });
   const db = new pg.Client({ connectionString: stack.db.url });
   await db.connect();
   const launch = await startLaunchServer();
