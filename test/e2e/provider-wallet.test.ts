@@ -8,6 +8,9 @@
 import t from 'tap';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
 import { waitFor } from '@bo/service-kit/testing';
 import {
   AdminSide,
@@ -22,6 +25,7 @@ import {
 } from '@bo/provider-sim';
 import { ADMIN_TOKEN, startStack } from './support/stack.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 const NO_RETRY = { deadlineMs: 0 };
 // Two casino sessions and a sportsbook's (every third), three at a time.
 const [SESSIONS, ROUNDS] = [3, 2];
@@ -78,6 +82,7 @@ t.test('providers play on the wallet through the gateway, each transaction exact
       maxExpiryWaitMs: 0,
     });
     t.same(summary.problems, [], 'every answer was what the scenario expected, every balance what the simulator counted');
+    if (summary.problems.length) for (const c of ['wallet', 'gateway'] as const) console.error(`--- ${c}\n${(stack.logs.get(c) ?? []).slice(-40).join('\n')}`);
     t.same(summary.skipped, [], 'no scenario skipped');
     const [C, S, R] = [2, 1, ROUNDS];
     t.same(summary.sessions, { casino: C, sportsbook: S });
@@ -134,6 +139,31 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     }
   });
 
+  t.test('npm run provider-sim: the CLI registers its providers and plays', async (t) => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'packages/provider-sim/src/cli.ts'),
+        ...['--gateway', stack.publicUrl, '--admin', stack.adminUrl, '--admin-token', ADMIN_TOKEN],
+        ...['--operator-key', op.sandbox.key, '--operator-secret', op.sandbox.secret],
+        ...['--sessions', '3', '--rounds', '1', '--timeout-ms', '15000', '--json'],
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const [exitCode] = await once(child, 'exit');
+    t.equal(exitCode, 0, 'exits 0: every answer as expected, the ledger verified');
+    const summary = JSON.parse(out);
+    t.same(summary.problems, []);
+    t.same(summary.sessions, { casino: 2, sportsbook: 1 });
+    t.same(summary.ledger, { verified: true, ok: true, mismatches: 0 });
+    t.equal(summary.skipped.length, 2, 'a session of 30 minutes does not end during the run: its scenario is listed as skipped');
+    t.equal(summary.providers.length, 2, 'a casino and a sportsbook registered');
+  });
+
   /** A funded sandbox player with a session of the casino's first game, played by hand. */
   const handSession = async (funds = '50.00') => {
     const book = new Book();
@@ -168,6 +198,19 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     await waitFor(async () => (await client.call('balance', { token: s.launch.token })).status === 401, { what: 'the revoked key refused' });
     t.equal(code(await client.call('bets', s.betBody('1.00'))), '401 INVALID_CREDENTIALS', 'revoked: refused');
     t.equal(code(await client.call('balance', { token: s.launch.token }, { key: casino.key, secret: casino.secret })), '200', 'the other key still works');
+  });
+
+  t.test('a production key reaches no sandbox session or round', async (t) => {
+    const { s } = await handSession();
+    const bet = s.betBody('5.00');
+    await s.send('bets', bet);
+    const issued = await admin.call('POST', `/admin/providers/${casino.providerId}/credentials`, { environment: 'production' }, 201);
+    t.match(issued.key, /^pk_live_/);
+    const live = new ProviderClient({ baseUrl: stack.publicUrl, key: issued.key, secret: issued.secret });
+    t.equal(code(await live.call('balance', { token: s.launch.token })), '401 SESSION_TOKEN_INVALID');
+    t.equal(code(await live.call('bets', s.betBody('1.00'))), '401 SESSION_TOKEN_INVALID');
+    t.equal(code(await live.call('wins', s.winBody(bet.roundId, '100.00'))), '404 ROUND_NOT_FOUND');
+    t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '45.00', 'nothing moved');
   });
 
   t.test('a disabled provider takes no bets; its wins and rollbacks still settle', async (t) => {

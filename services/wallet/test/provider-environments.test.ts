@@ -4,7 +4,7 @@
 // other environment as unknown. Real Postgres and NATS, the real players service.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { adminScope, gamesServicesWith, scopes, startFakeProvider, startGamesStack } from '@bo/test-support';
+import { adminScope, gamesServicesWith, operatorScope, scopes, startFakeProvider, startGamesStack } from '@bo/test-support';
 import { WalletConfigSchema } from '../src/config.ts';
 import { walletServiceWith } from '../src/service.ts';
 
@@ -58,4 +58,39 @@ t.test('a key of one environment reaches no session or round of the other', asyn
   t.match(((await production('win', win)) as any).body, { moved: '50.00', balance: '140.00' }, 'the production key settles it');
   const v = await h.verifyLedger();
   t.equal(v.ok, true, 'the ledger verifies');
+
+  t.test('a sandbox session bets with the sandbox key', async (t) => {
+    const sb = operatorScope('sb', 'sandbox');
+    await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: sb.operatorId }, { enabled: true });
+    const id = await h.createPlayer(sb, { kyc: 'aprovado' });
+    await h.credit(sb, id, '50.00');
+    await h.openSession(t, sb, id, game.id);
+    const tk = fake.requests.at(-1)!.body.token as string;
+    const r = (await sandbox('bet', { ...bet, transactionId: txId('bet'), roundId: txId('round'), token: tk })) as any;
+    t.match(r, { ok: true, body: { moved: '-10.00', balance: '40.00' } }, JSON.stringify(r.error ?? ''));
+  });
+
+  t.test('a player with loss and time limits bets (the guarded path)', async (t) => {
+    const created = (await h.call('players.create', live, {
+      body: {
+        externalId: txId('lim'),
+        name: 'Ana Souza',
+        email: 'ana@example.com',
+        cpf: '529.982.247-25',
+        birthDate: '1990-05-17',
+        limits: [
+          { type: 'loss', period: 'day', value: '1000.00' },
+          { type: 'time', period: 'day', value: 1440 },
+        ],
+      },
+    })) as any;
+    t.ok(created.ok, JSON.stringify(created.error ?? ''));
+    const id = created.body.id as string;
+    await admin('players.admin.kycDecision', { id }, { status: 'aprovado' });
+    await h.credit(live, id, '50.00');
+    await h.openSession(t, live, id, game.id);
+    const tk = fake.requests.at(-1)!.body.token as string;
+    const r = (await production('bet', { ...bet, transactionId: txId('bet'), roundId: txId('round'), token: tk })) as any;
+    t.match(r, { ok: true, body: { moved: '-10.00', balance: '40.00' } }, JSON.stringify(r.error ?? ''));
+  });
 });
