@@ -70,6 +70,26 @@ t.test('a key of one environment reaches no session or round of the other', asyn
     t.match(r, { ok: true, body: { moved: '-10.00', balance: '40.00' } }, JSON.stringify(r.error ?? ''));
   });
 
+  t.test('a second provider bets on the same brand: each has its own clearing account', async (t) => {
+    const second = await admin('wallet.admin.providers.create', {}, { name: `Sportsbook ${txId('p')}`, kind: 'sportsbook', launchUrl: fake.url });
+    const sgame = await admin('wallet.admin.providers.putGame', { id: second.id, gameCode: 'env-sports' }, { name: 'Env Sports', category: 'sports' });
+    await admin('wallet.admin.providers.setOperator', { id: second.id, operatorId: live.operatorId }, { enabled: true });
+    const id = await h.createPlayer(live, { kyc: 'aprovado' });
+    await h.credit(live, id, '50.00');
+    await h.openSession(t, live, id, sgame.id);
+    const tk = fake.requests.at(-1)!.body.token as string;
+    const r = (await h.call(
+      'wallet.provider.bet',
+      { kind: 'provider', providerId: second.id, environment: 'production' },
+      {
+        body: { transactionId: txId('bet'), token: tk, roundId: txId('slip'), gameCode: 'env-sports', amount: '10.00', currency: 'BRL' },
+      },
+    )) as any;
+    t.match(r, { ok: true, body: { moved: '-10.00', balance: '40.00' } }, JSON.stringify(r.error ?? ''));
+    const accounts = await h.sql(`select id from wallet.accounts where kind = 'provider_clearing' and brand_id = ? order by id`, [live.brandId]);
+    t.equal(accounts.length, 2, 'two clearing accounts in the brand, one per provider');
+  });
+
   t.test('a player with loss and time limits bets (the guarded path)', async (t) => {
     const created = (await h.call('players.create', live, {
       body: {

@@ -129,4 +129,19 @@ export class Providers0001Tables extends Migration {
   }
 }
 
-export const providerMigrations = [{ name: 'Providers0001Tables', class: Providers0001Tables }];
+/**
+ * One clearing account per brand, provider and currency: the ledger's index kept a single clearing
+ * account of a kind per brand and currency, so a second provider's account was never created (its
+ * insert met the index and did nothing) and its bets failed on the entries' foreign key.
+ */
+export class ProvidersSim0001ClearingPerProvider extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('drop index wallet.accounts_clearing_unique');
+    this.addSql(`create unique index accounts_clearing_unique on wallet.accounts (brand_id, kind, currency) where kind not in ('player', 'provider_clearing')`);
+  }
+}
+
+export const providerMigrations = [
+  { name: 'Providers0001Tables', class: Providers0001Tables },
+  { name: 'ProvidersSim0001ClearingPerProvider', class: ProvidersSim0001ClearingPerProvider },
+];
