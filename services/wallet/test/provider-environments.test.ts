@@ -1,7 +1,9 @@
 // A provider's keys are per environment (docs/providers.md): a sandbox key (pk_test_…) must never
 // move a production player's money, nor a production key a sandbox player's. The gateway puts the
 // key's environment in the provider scope; the wallet answers a session token or a round of the
-// other environment as unknown. Real Postgres and NATS, the real players service.
+// other environment as unknown. Also found by the provider simulator through the whole stack: a
+// brand's second provider, and a player with limits in sandbox (the guarded bet). Real Postgres and
+// NATS, the real players service.
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { adminScope, gamesServicesWith, operatorScope, scopes, startFakeProvider, startGamesStack } from '@bo/test-support';
