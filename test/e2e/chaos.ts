@@ -12,6 +12,8 @@
 // CHAOS_PG_STANDBY=1: Postgres is a primary with a synchronous streaming standby behind a stable
 // address, and its turn loses the primary (SIGKILL) and promotes the standby CHAOS_NODE_DOWN_MS later.
 // Either prints what each loss cost the clients (support/outage-log.ts).
+// Beside the clients, the provider simulator plays a casino aggregator's and a sportsbook's sessions
+// on the provider wallet API (support/provider-play.ts; CHAOS_PROVIDERS=0 leaves it out).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +27,7 @@ import { runSuspendedPlayProbe } from './support/suspended-play-probe.ts';
 import { jetStreamReplicas, startNatsCluster } from './support/nats-cluster.ts';
 import { startPostgresPair } from './support/postgres-standby.ts';
 import { startOutageLog } from './support/outage-log.ts';
+import { runProviderPlay } from './support/provider-play.ts';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 90);
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 6);
@@ -293,6 +296,8 @@ try {
 
   // A suspended operator's open game session must stop playing (issue #24): its own operator and player.
   const suspendedPlay = runSuspendedPlayProbe(s, endAt);
+  // Providers' calls, each retried with its transaction id: every one exactly once in the ledger (issue #44).
+  const providerPlay = process.env.CHAOS_PROVIDERS === '0' ? undefined : runProviderPlay(s, { operatorId: op.operator.id, sandbox: op.sandbox }, endAt);
   await Promise.all([chaos(), ...Array.from({ length: CLIENTS }, (_, n) => client(n))]);
   say(
     `workload done: ${figures.deposits} deposits confirmed, ${figures.withdrawalsPaid} withdrawals paid, ${figures.requests} requests, ${figures.retries} retries`,
@@ -405,6 +410,14 @@ try {
     if (l.failedAfterRetries > 0) problems.push(`${l.failedAfterRetries} requests failed after retries during ${l.what}`);
   }
 
+  if (providerPlay) {
+    const played = await providerPlay;
+    const c = played.counts;
+    say(
+      `provider play: ${played.sessions} sessions, ${played.transactions} transactions (${c.bets} bets, ${c.wins} wins, ${c.rollbacks} rollbacks, ${c.corrections} corrections), ${c.replays} replays, ${c.retries} retries; each exactly once in the ledger: ${played.problems.length === 0}`,
+    );
+    problems.push(...played.problems.map((p) => `provider play: ${p}`));
+  }
   const paused = await suspendedPlay;
   say(`suspended-play probe: ${paused.cycles} suspend/resume cycles, ${paused.played} rounds played while active, ${paused.refused} refused while suspended`);
   problems.push(...paused.problems);

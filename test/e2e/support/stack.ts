@@ -147,7 +147,8 @@ export async function startStack(
           // Ready when every started component answers (a test may run a subset).
           return components.filter((c) => c !== 'gateway').every((c) => body.checks[c]);
         },
-        { timeoutMs: 120_000, intervalMs: 100, what: 'the stack to be ready' },
+        // E2E_READY_TIMEOUT_MS: a machine shared with other suites may start the processes slower.
+        { timeoutMs: Number(process.env.E2E_READY_TIMEOUT_MS ?? 120_000), intervalMs: 100, what: 'the stack to be ready' },
       );
     },
     async admin(method, p, body, actor) {

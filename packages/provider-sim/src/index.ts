@@ -1,0 +1,11 @@
+// The provider simulator (issue #44): a casino aggregator and a sportsbook calling the provider
+// wallet API through the gateway. `runSimulation` is what the CLI, the e2e suite and `npm run
+// chaos` run; the parts are exported for tests that drive single calls.
+export { AdminSide, SIM_GAMES, type SimGame, type SimProvider } from './admin-side.ts';
+export { Book, type Accepted, type Counts, type TransactionAnswer } from './book.ts';
+export { startLaunchServer, type Launch, type LaunchServer } from './launch-server.ts';
+export { OperatorSide } from './operator-side.ts';
+export { PlayerSession } from './player-session.ts';
+export { ProviderClient, type ProviderAnswer } from './provider-client.ts';
+export { DEFAULTS, runSimulation, type SimulationOptions, type SimulationSummary } from './simulator.ts';
+export type { ExpireSession } from './scenarios.ts';

@@ -1,0 +1,234 @@
+// The provider wallet API (issue #44) through the real gateway and services, driven by the
+// provider simulator (packages/provider-sim): a casino aggregator and a sportsbook play sandbox
+// players' sessions with timeouts and retries, rollbacks, duplicates and calls out of order, wins
+// after the session ended, open sports bets settled later and corrected. Then, from the database:
+// every provider transaction once, with its one ledger transaction; balances as the simulator
+// counted; the ledger verifies. And the edge: a wrong secret, an unknown key and a revoked key are
+// refused; a disabled provider's bets are refused while its wins still settle.
+import t from 'tap';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { waitFor } from '@bo/service-kit/testing';
+import {
+  AdminSide,
+  Book,
+  OperatorSide,
+  PlayerSession,
+  ProviderClient,
+  runSimulation,
+  startLaunchServer,
+  type ExpireSession,
+  type SimProvider,
+} from '@bo/provider-sim';
+import { ADMIN_TOKEN, startStack } from './support/stack.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const NO_RETRY = { deadlineMs: 0 };
+// Two casino sessions and a sportsbook's (every third), three at a time.
+const [SESSIONS, ROUNDS] = [3, 2];
+
+t.test('providers play on the wallet through the gateway, each transaction exactly once', async (t) => {
+  // A generous RPC timeout: on a machine shared with other suites a service may answer slowly (a 503 is not what this tests).
+  const stack = await startStack({ RPC_TIMEOUT_MS: '15000' });
+  const db = new pg.Client({ connectionString: stack.db.url });
+  await db.connect();
+  const launch = await startLaunchServer();
+  t.teardown(async () => {
+    await launch.close();
+    await db.end();
+    await stack.close();
+  });
+  const op = await stack.createOperator('Provider Wallet Bets');
+  const admin = new AdminSide({ url: stack.adminUrl, token: ADMIN_TOKEN, retry: NO_RETRY });
+  const register = (kind: 'casino' | 'sportsbook') =>
+    admin.registerProvider({
+      name: `Simulated ${kind} ${randomBytes(3).toString('hex')}`,
+      kind,
+      launchUrl: launch.url,
+      operatorId: op.operator.id,
+      environment: 'sandbox',
+    });
+  const casino: SimProvider = await register('casino');
+  const sportsbook: SimProvider = await register('sportsbook');
+  t.match(casino.key, /^pk_test_/, 'a sandbox key');
+
+  // A session ends when its expiry passes: the test moves it to the past instead of waiting.
+  const expireSession: ExpireSession = async (s) => {
+    const r = await db.query(
+      `update wallet.provider_sessions set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' where game_session_id = $1`,
+      [s.launch.sessionId],
+    );
+    return r.rowCount === 1;
+  };
+
+  t.test('the simulator’s scenarios', async (t) => {
+    const summary = await runSimulation({
+      gatewayUrl: stack.publicUrl,
+      operator: op.sandbox,
+      admin: { url: stack.adminUrl, token: ADMIN_TOKEN },
+      providers: [casino, sportsbook],
+      launch,
+      sessions: SESSIONS,
+      concurrency: 3,
+      rounds: ROUNDS,
+      funds: '100.00',
+      sportsEvery: 3,
+      retryDeadlineMs: 60_000,
+      timeoutMs: 15_000,
+      expireSession,
+      maxExpiryWaitMs: 0,
+    });
+    t.same(summary.problems, [], 'every answer was what the scenario expected, every balance what the simulator counted');
+    if (summary.problems.length) for (const c of ['wallet', 'gateway'] as const) console.error(`--- ${c}\n${(stack.logs.get(c) ?? []).slice(-40).join('\n')}`);
+    t.same(summary.skipped, [], 'no scenario skipped');
+    const [C, S, R] = [2, 1, ROUNDS];
+    t.same(summary.sessions, { casino: C, sportsbook: S });
+    t.same(summary.ledger, { verified: true, ok: true, mismatches: 0 }, 'the ledger verifies');
+    // A casino session: R rounds, the bet and win retried, a bet rolled back after a lost answer, a rollback before its
+    // bet, a bet in three copies and its win twice, a round of two bets and two wins, a bet and its win after the end.
+    // A sportsbook session: four open bets, settled (won, lost, void, cashout), two corrections.
+    t.same(
+      { bets: summary.counts.bets, wins: summary.counts.wins, rollbacks: summary.counts.rollbacks, corrections: summary.counts.corrections },
+      { bets: C * (R + 6) + S * 4, wins: C * (R + 5) + S * 4, rollbacks: C * 2, corrections: S * 2 },
+      'each transaction counted once',
+    );
+    t.same(
+      summary.counts.refusals,
+      { BET_ROLLED_BACK: C, ROUND_CLOSED: C * 3 + S, SESSION_TOKEN_EXPIRED: C, ROUND_NOT_SETTLED: S },
+      'refused exactly where the scenarios expect it',
+    );
+    // Replays: per casino session the bet and win sent again (2), the rollback again and the late bet (2), two copies of a
+    // bet and the win again (3); per sportsbook session the credit correction again.
+    t.equal(summary.counts.replays, C * 7 + S, 'every retry and duplicate answered as a replay');
+    t.equal(summary.counts.lostAnswers, C * 3);
+
+    // Exactly once, from the database: each accepted transaction id has one row, and one ledger
+    // transaction when it moved money; there is nothing else of these providers.
+    const providerIds = [casino.providerId, sportsbook.providerId];
+    const rows = await db.query<{ provider_id: string; transaction_id: string; n: number; kind: string; moved: string; never_received: boolean }>(
+      `select provider_id, transaction_id, kind, moved::text, never_received, count(*) over (partition by provider_id, transaction_id)::int as n
+       from wallet.provider_transactions where provider_id = any($1)`,
+      [providerIds],
+    );
+    const accepted = new Map(summary.transactions.map((a) => [`${a.providerId}:${a.answer.transactionId}`, a.answer]));
+    const kept = rows.rows.filter((r) => !r.never_received);
+    t.equal(kept.length, accepted.size, 'one row per accepted transaction');
+    t.ok(
+      kept.every((r) => r.n === 1 && accepted.get(`${r.provider_id}:${r.transaction_id}`)?.moved === r.moved),
+      'each accepted once, moving what its answer said',
+    );
+    t.equal(rows.rows.filter((r) => r.never_received).length, 2, 'the bets rolled back before they arrived are kept as never received');
+    const ledger = await db.query<{ source: string; n: number }>(
+      `select source, count(*)::int as n from wallet.ledger_transactions where source like 'provider:%' and split_part(source, ':', 2) = any($1) group by source`,
+      [providerIds],
+    );
+    const moving = [...accepted].filter(([, a]) => a.moved !== '0.00').map(([k]) => `provider:${k}`);
+    t.same(ledger.rows.map((r) => r.source).sort(), moving.sort(), 'one ledger transaction per transaction that moved money, and none other');
+    t.ok(
+      ledger.rows.every((r) => r.n === 1),
+      'each exactly once',
+    );
+
+    // Each player's wallet on the operator API: the deposit and everything the provider moved.
+    for (const [playerId, b] of Object.entries(summary.balances)) {
+      const w = await op.sandboxClient.get(`/players/${playerId}/wallet`);
+      t.equal(w.body.available, b.expected, `${playerId}: the wallet is what the simulator counted`);
+    }
+  });
+
+  t.test('npm run provider-sim: the CLI registers its providers and plays', async (t) => {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'packages/provider-sim/src/cli.ts'),
+        ...['--gateway', stack.publicUrl, '--admin', stack.adminUrl, '--admin-token', ADMIN_TOKEN],
+        ...['--operator-key', op.sandbox.key, '--operator-secret', op.sandbox.secret],
+        ...['--sessions', '3', '--rounds', '1', '--timeout-ms', '15000', '--json'],
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const [exitCode] = await once(child, 'exit');
+    t.equal(exitCode, 0, 'exits 0: every answer as expected, the ledger verified');
+    const summary = JSON.parse(out);
+    t.same(summary.problems, []);
+    t.same(summary.sessions, { casino: 2, sportsbook: 1 });
+    t.same(summary.ledger, { verified: true, ok: true, mismatches: 0 });
+    t.equal(summary.skipped.length, 2, 'a session of 30 minutes does not end during the run: its scenario is listed as skipped');
+    t.equal(summary.providers.length, 2, 'a casino and a sportsbook registered');
+  });
+
+  /** A funded sandbox player with a session of the casino's first game, played by hand. */
+  const handSession = async (funds = '50.00') => {
+    const book = new Book();
+    const operator = new OperatorSide({ baseUrl: stack.publicUrl, ...op.sandbox, retry: NO_RETRY });
+    const playerId = await operator.fundedPlayer('hand', funds);
+    book.fund(playerId, funds);
+    const { sessionId } = await operator.openSession(playerId, casino.games[0]!.id);
+    const client = new ProviderClient({ baseUrl: stack.publicUrl, key: casino.key, secret: casino.secret, timeoutMs: 15_000 });
+    const s = new PlayerSession({ book, provider: casino, game: casino.games[0]!, launch: launch.launches.get(sessionId)!, client, retry: NO_RETRY });
+    return { s, client, book };
+  };
+  const code = (r: { status: number; body: any }) => `${r.status} ${r.body?.error?.code ?? ''}`.trim();
+
+  t.test('signatures: a wrong secret and an unknown key are refused', async (t) => {
+    const { s, client } = await handSession();
+    const body = { token: s.launch.token };
+    t.equal(code(await client.call('balance', body)), '200', 'signed with the secret');
+    t.equal(code(await client.call('balance', body, { secret: 'not-the-secret' })), '401 INVALID_SIGNATURE');
+    t.equal(code(await client.call('balance', body, { key: `pk_test_${randomBytes(16).toString('hex')}` })), '401 INVALID_CREDENTIALS');
+    t.equal(code(await client.call('bets', s.betBody('1.00'), { secret: 'not-the-secret' })), '401 INVALID_SIGNATURE', 'a bet too, moving nothing');
+    t.equal(code(await client.call('balance', body)), '200');
+    t.equal((await client.call('balance', body)).body.balance, '50.00');
+  });
+
+  t.test('a revoked key is refused at once', async (t) => {
+    const { s } = await handSession();
+    const second = await admin.call('POST', `/admin/providers/${casino.providerId}/credentials`, { environment: 'sandbox' }, 201);
+    const client = new ProviderClient({ baseUrl: stack.publicUrl, key: second.key, secret: second.secret });
+    t.equal(code(await client.call('balance', { token: s.launch.token })), '200', 'the new key works');
+    await admin.call('POST', `/admin/providers/${casino.providerId}/credentials/${second.credential.id}/revoke`, undefined, 200);
+    // The revocation reaches the gateway's key cache as a broadcast: a moment on a busy machine.
+    await waitFor(async () => (await client.call('balance', { token: s.launch.token })).status === 401, { what: 'the revoked key refused' });
+    t.equal(code(await client.call('bets', s.betBody('1.00'))), '401 INVALID_CREDENTIALS', 'revoked: refused');
+    t.equal(code(await client.call('balance', { token: s.launch.token }, { key: casino.key, secret: casino.secret })), '200', 'the other key still works');
+  });
+
+  t.test('a production key reaches no sandbox session or round', async (t) => {
+    const { s } = await handSession();
+    const bet = s.betBody('5.00');
+    await s.send('bets', bet);
+    const issued = await admin.call('POST', `/admin/providers/${casino.providerId}/credentials`, { environment: 'production' }, 201);
+    t.match(issued.key, /^pk_live_/);
+    const live = new ProviderClient({ baseUrl: stack.publicUrl, key: issued.key, secret: issued.secret });
+    t.equal(code(await live.call('balance', { token: s.launch.token })), '401 SESSION_TOKEN_INVALID');
+    t.equal(code(await live.call('bets', s.betBody('1.00'))), '401 SESSION_TOKEN_INVALID');
+    t.equal(code(await live.call('wins', s.winBody(bet.roundId, '100.00'))), '404 ROUND_NOT_FOUND');
+    t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '45.00', 'nothing moved');
+  });
+
+  t.test('a disabled provider takes no bets; its wins and rollbacks still settle', async (t) => {
+    const { s, book } = await handSession();
+    const open = s.betBody('5.00');
+    const other = s.betBody('2.00');
+    await s.send('bets', open);
+    await s.send('bets', other);
+    await admin.call('PUT', `/admin/providers/${casino.providerId}`, { status: 'disabled' }, 200);
+    t.teardown(() => admin.call('PUT', `/admin/providers/${casino.providerId}`, { status: 'enabled' }, 200));
+    await s.send('bets', s.betBody('1.00'), ['PROVIDER_DISABLED']);
+    await s.send('wins', s.winBody(open.roundId, '12.00'));
+    await s.send('rollbacks', s.rollbackBody(other));
+    t.same(book.problems, [], 'refused and settled as expected');
+    t.same(book.counts.refusals, { PROVIDER_DISABLED: 1 });
+    t.equal(book.expected(s.playerId), '57.00', '50.00 − 5.00 + 12.00; the rolled back bet refunded');
+    t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '57.00');
+    const v = await stack.admin('GET', '/admin/ledger/verify');
+    t.equal(v.body.ok, true, 'the ledger verifies');
+  });
+});
