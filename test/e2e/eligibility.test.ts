@@ -33,7 +33,7 @@ t.test('br-spa eligibility through the gateway', async (t) => {
   ];
   const player = await api.post('/players', { ...playerInput(uniq('ok')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.equal(player.status, 201);
-  const twice = await api.post('/players', { ...playerInput(uniq('dup')), cpf: impeded }, { 'idempotency-key': uniq('k') });
+  const twice = await api.post('/players', { ...playerInput(uniq('dup')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.same([twice.status, twice.body.error.code, twice.body.error.details], [409, 'PLAYER_CPF_EXISTS', { playerId: player.body.id }]);
 
   const login = await api.post(`/players/${player.body.id}/logins`);
@@ -60,6 +60,6 @@ t.test('br-spa eligibility through the gateway', async (t) => {
   await stack.kill('players', 'SIGTERM');
   await stack.start('players', { IMPEDIMENT_SIMULATOR_DOWN: 'true' });
   await stack.waitReady();
-  const down = await api.post('/players', { ...playerInput(uniq('down')), cpf: '390.533.447-05' }, { 'idempotency-key': uniq('k') });
+  const down = await api.post('/players', { ...playerInput(uniq('down')), cpf: '390.533.447-05', limits }, { 'idempotency-key': uniq('k') });
   t.same([down.status, down.body.error.code, down.headers.get('retry-after')], [503, 'IMPEDIMENT_CHECK_UNAVAILABLE', '30']);
 });

@@ -200,6 +200,8 @@ export {
   DOCUMENT_TYPES,
   DocumentTypeSchema,
   FindPlayersQuery,
+  GENDERS,
+  GenderSchema,
   KYC_STATUSES,
   KYC_REVIEW_STATUSES,
   KycDecisionSchema,
@@ -226,6 +228,7 @@ export {
   playerOperations,
   type CreatePlayer,
   type DocumentType,
+  type Gender,
   type KycRecord,
   type KycStatus,
   type Player,
@@ -385,6 +388,7 @@ import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
 import { responsibleGamingOperations } from './responsible-gaming.ts';
 import { eligibilityOperations } from './eligibility.ts';
+import { termsOperations } from './terms.ts';
 import { screeningSandboxOperations } from './screening-sandbox.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
@@ -397,6 +401,7 @@ export const publicOperations = {
   ...playerOperations,
   ...responsibleGamingOperations,
   ...eligibilityOperations,
+  ...termsOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -410,5 +415,6 @@ import { providerAdminOperations } from './providers.ts';
 /** Every operation of the admin API (ADMIN_PORT). */
 export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations };
 export * from './responsible-gaming.ts';
+export * from './terms.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';
