@@ -131,7 +131,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ],
       gender: 'feminino',
       signupIp: '203.0.113.7',
-      termsAccepted: { version: '2026-11', acceptedAt: T0, ip: '203.0.113.7' },
     },
     response: { ...player, gender: 'feminino', signupIp: '203.0.113.7' },
   },
