@@ -4,7 +4,7 @@ import { defineOperations } from './operations.ts';
 import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
 import { ComplianceProfileSchema } from './compliance-profile.ts';
-import { IpAddress, TermsAcceptanceInputSchema } from './terms.ts';
+import { IpAddress, TermsAcceptanceInputSchema, TermsAcceptanceSchema } from './terms.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -258,6 +258,8 @@ export const AdminPlayerFileSchema = Type.Object(
       history: Type.Array(KycHistoryItemSchema),
     }),
     limits: PlayerLimitsResultSchema,
+    /** The player's acceptances of the brand's terms, newest first (issue 46). */
+    termsAcceptances: Type.Array(TermsAcceptanceSchema),
   },
   { $id: 'AdminPlayerFile' },
 );

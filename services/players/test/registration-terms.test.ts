@@ -127,6 +127,11 @@ t.test('registration data and terms acceptance', async (t) => {
     t.match(acceptances, [{ playerId: p.id, version: '2026-01', ip: '203.0.113.9' }]);
     t.ok(Math.abs(Date.parse(acceptances[0].acceptedAt) - Date.now()) < 60_000, 'accepted now when no time is given');
     t.same(okBody<any>(t, await state(scopes.aProduction, p.id), 200).rg.terms, null, 'nothing to accept');
+    t.match(
+      okBody<any>(t, await h.call('players.admin.get', admin, { params: { id: p.id } }), 200).termsAcceptances,
+      [{ version: '2026-01', ip: '203.0.113.9' }],
+      "our team's player file lists the acceptances (the console's player page)",
+    );
     errorCode(t, await h.call('players.terms.acceptances.list', scopes.aSandbox, { params: { playerId: p.id } }), 'PLAYER_NOT_FOUND', "another brand's player");
   });
 
