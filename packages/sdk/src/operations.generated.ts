@@ -88,6 +88,18 @@ export const ERROR_STATUSES = {
   LAUNCH_TOKEN_INVALID: 403,
   LAUNCH_TOKEN_EXPIRED: 410,
   GAME_SESSION_ENDED: 410,
+  SESSION_TOKEN_INVALID: 401,
+  SESSION_TOKEN_EXPIRED: 401,
+  PROVIDER_DISABLED: 403,
+  PROVIDER_NOT_ENABLED: 403,
+  GAME_DISABLED: 403,
+  PROVIDER_NOT_FOUND: 404,
+  ROUND_NOT_FOUND: 404,
+  TRANSACTION_CONFLICT: 409,
+  BET_ROLLED_BACK: 409,
+  BET_ALREADY_SETTLED: 409,
+  ROUND_CLOSED: 409,
+  ROUND_NOT_SETTLED: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
 
@@ -253,7 +265,7 @@ export interface KycSubmissionCreated {
 export interface LedgerItem {
   /** Opaque identifier (le_...); length 1 to 64 */
   id: string;
-  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake) or WIN (positive, its payout); more types may come */
+  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled) or CORRECTION (either sign, a provider resettlement); more types may come */
   type: string;
   /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
   amount: string;
