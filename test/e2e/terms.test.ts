@@ -68,6 +68,7 @@ t.test('br-spa registration data and terms versions through the gateway', async 
       ['2026-01', 'superseded'],
     ],
   );
-  const again = await api.post('/terms-versions', { version: '2026-02' }, key());
+  // Another body than the first publication's: the same signed request within a second would be a replay (401 SIGNATURE_REUSED).
+  const again = await api.post('/terms-versions', { version: '2026-02', url: 'https://acme.example/terms/again' }, key());
   t.same([again.status, again.body.error.code], [409, 'TERMS_VERSION_EXISTS']);
 });
