@@ -37,6 +37,8 @@ export interface LoadSpec {
   overallRate?: number;
   /** createPlayer: the first CPF's counter (runs on one br-spa brand need CPFs of their own: one per CPF per brand). */
   cpfBase?: number;
+  /** createPlayer: send the loss and time limits a br-spa registration requires (issue #46). */
+  withLimits?: boolean;
 }
 
 export interface RunFigures {
@@ -93,7 +95,7 @@ function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[
       return providerRequests(spec.providerSessions!, spec.provider!, spec.runId, counter);
     default:
       if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
-      return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter, spec.cpfBase)];
+      return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter, spec.cpfBase, spec.withLimits)];
   }
 }
 

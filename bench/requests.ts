@@ -58,7 +58,7 @@ export function meRequest(creds: Credentials): AutocannonRequest {
  * request: every request is a new player, through NATS, the players service and Postgres.
  * `runId` keeps identifiers unique across benchmark invocations on the same database.
  */
-export function createPlayerRequest(creds: Credentials, runId: string, counter: { n: number }, cpfBase = 0): AutocannonRequest {
+export function createPlayerRequest(creds: Credentials, runId: string, counter: { n: number }, cpfBase = 0, withLimits = false): AutocannonRequest {
   const secret = createSecretKey(Buffer.from(creds.secret, 'utf8'));
   const path = `${API_PREFIX}/players`;
   return {
@@ -73,6 +73,14 @@ export function createPlayerRequest(creds: Credentials, runId: string, counter: 
         email: `bench-${id}@example.com`,
         cpf: cpfFor(cpfBase + n),
         birthDate: '1990-05-17',
+        ...(withLimits
+          ? {
+              limits: [
+                { type: 'loss', period: 'day', value: '100000.00' },
+                { type: 'time', period: 'day', value: 1440 },
+              ],
+            }
+          : {}),
       });
       const ts = nowSeconds();
       return {

@@ -670,10 +670,11 @@ async function main(tracing: string): Promise<BenchResults> {
       if (rgOperator) scenarios.push(...(await responsibleGamingPair(rgOperator)));
       if (brSpaOp) {
         // Profile off vs br-spa, A B B A: registrations (br-spa asks the simulated SPA registry and
-        // holds one player per CPF), then deposits (br-spa: method, the day's check, the payer).
+        // holds one player per CPF; both sides send the loss and time limits br-spa requires), then
+        // deposits (br-spa: method, the day's check, the payer).
         const brSpaCreds = sandboxOf(brSpaOp);
         const register = (label: string, c: Credentials, cpfBase: number) =>
-          measure(spec(`POST /api/v1/players (${label})`, 'createPlayer', publicUrl, { creds: c, cpfBase }), measured);
+          measure(spec(`POST /api/v1/players (${label})`, 'createPlayer', publicUrl, { creds: c, cpfBase, withLimits: true }), measured);
         scenarios.push(
           await register('profile off', creds, 3_000_000),
           await register('profile br-spa', brSpaCreds, 4_000_000),

@@ -20,20 +20,20 @@ t.test('br-spa eligibility through the gateway', async (t) => {
   const notHere = await op.productionClient.post('/sandbox/impediments', { cpf: impeded, reason: 'social_program' });
   t.equal(notHere.body.error.code, 'SANDBOX_ONLY', 'test keys only');
 
-  const refused = await api.post('/players', { ...playerInput(uniq('imp')), cpf: impeded }, { 'idempotency-key': uniq('k') });
+  // br-spa registrations carry the player's loss and time limits (422 otherwise, before the registry is asked).
+  const limits = [
+    { type: 'loss', period: 'day', value: '1000.00' },
+    { type: 'time', period: 'day', value: 600 },
+  ];
+  const refused = await api.post('/players', { ...playerInput(uniq('imp')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.same([refused.status, refused.body.error.code, refused.body.error.message], [403, 'PLAYER_IMPEDED', 'This person cannot bet with this operator.']);
   t.equal(refused.body.error.details, undefined, 'nothing says which list matched');
 
   const removed = await api.request('DELETE', '/sandbox/impediments/111.444.777-35');
   t.same([removed.status, removed.body], [200, { cpf: '11144477735', removed: true }]);
-  // br-spa also asks for the player's loss and time limits before any deposit (responsible gaming).
-  const limits = [
-    { type: 'loss', period: 'day', value: '1000.00' },
-    { type: 'time', period: 'day', value: 600 },
-  ];
   const player = await api.post('/players', { ...playerInput(uniq('ok')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.equal(player.status, 201);
-  const twice = await api.post('/players', { ...playerInput(uniq('dup')), cpf: impeded }, { 'idempotency-key': uniq('k') });
+  const twice = await api.post('/players', { ...playerInput(uniq('dup')), cpf: impeded, limits }, { 'idempotency-key': uniq('k') });
   t.same([twice.status, twice.body.error.code, twice.body.error.details], [409, 'PLAYER_CPF_EXISTS', { playerId: player.body.id }]);
 
   const login = await api.post(`/players/${player.body.id}/logins`);
@@ -60,6 +60,6 @@ t.test('br-spa eligibility through the gateway', async (t) => {
   await stack.kill('players', 'SIGTERM');
   await stack.start('players', { IMPEDIMENT_SIMULATOR_DOWN: 'true' });
   await stack.waitReady();
-  const down = await api.post('/players', { ...playerInput(uniq('down')), cpf: '390.533.447-05' }, { 'idempotency-key': uniq('k') });
+  const down = await api.post('/players', { ...playerInput(uniq('down')), cpf: '390.533.447-05', limits }, { 'idempotency-key': uniq('k') });
   t.same([down.status, down.body.error.code, down.headers.get('retry-after')], [503, 'IMPEDIMENT_CHECK_UNAVAILABLE', '30']);
 });

@@ -162,6 +162,14 @@ function PlayerFile({ id }) {
       <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd>${file.player.cpf}</dd>
       <dt>Phone</dt><dd>${file.player.phone ?? '—'}</dd><dt>Birth date</dt><dd>${file.player.birthDate ?? '—'}</dd>
       <dt>Currency</dt><dd>${file.player.currency}</dd><dt>Created</dt><dd>${time(file.player.createdAt)}</dd>
+      <dt>Gender</dt><dd data-gender>${file.player.gender ?? '—'}</dd><dt>Sign-up IP</dt><dd data-signup-ip>${file.player.signupIp ?? '—'}</dd>
+      <dt>Terms accepted</dt><dd data-terms>${
+        file.termsAcceptances?.length
+          ? file.termsAcceptances.map(
+              (a) => html`<div data-terms-version=${a.version}><code>${a.version}</code> ${time(a.acceptedAt)} from <code>${a.ip}</code></div>`,
+            )
+          : '—'
+      }</dd>
       <dt>KYC</dt><dd><strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)}</dd>
     </dl>
     <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} onDone=${state.reload} /></div>

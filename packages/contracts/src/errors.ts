@@ -34,6 +34,7 @@ export const ERROR_CATALOGUE = {
   RG_BLOCKED: { status: 403, message: 'Refused by the player responsible-gaming limits.' },
   // Neutral on purpose: never says which list matched (docs/eligibility.md).
   PLAYER_IMPEDED: { status: 403, message: 'This person cannot bet with this operator.' },
+  TERMS_NOT_ACCEPTED: { status: 403, message: "The player must accept the operator's terms version in force first (details.version)." },
   NOT_FOUND: { status: 404, message: 'No such route.' },
   OPERATOR_NOT_FOUND: { status: 404, message: 'Operator not found.' },
   WEBHOOK_EVENT_NOT_FOUND: { status: 404, message: 'Webhook event not found.' },
@@ -48,6 +49,7 @@ export const ERROR_CATALOGUE = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
   PLAYER_ALREADY_EXISTS: { status: 409, message: 'A player with this externalId already exists in the brand.' },
   PLAYER_CPF_EXISTS: { status: 409, message: 'A player with this CPF already exists in the brand.' },
+  TERMS_VERSION_EXISTS: { status: 409, message: 'The brand has already published a terms version with this name.' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on; our admin team can reset it.' },
   TEAM_MEMBER_ALREADY_EXISTS: { status: 409, message: 'A team member with this e-mail, or a token with this name, already exists.' },
   DEPOSIT_ALREADY_EXISTS: { status: 409, message: 'A deposit with this externalReference already exists.' },

@@ -83,6 +83,21 @@ function isAmountUpToMax(value: string): boolean {
   return value.length <= MAX_AMOUNT.length && AMOUNT.test(value) && cents(value) <= cents(MAX_AMOUNT);
 }
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** An IPv4 or IPv6 address as the bettor's device reached the operator (no port, no zone). */
+function isIpAddress(value: string): boolean {
+  if (value.length > 45) return false;
+  if (IPV4.test(value)) return true;
+  if (!/^[0-9A-Fa-f:.]+$/.test(value) || !value.includes(':')) return false;
+  // The WHATWG URL parser implements RFC 4291's textual forms, embedded IPv4 included.
+  try {
+    new URL(`http://[${value}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 let registered = false;
 export function registerFormats(): void {
   if (registered) return;
@@ -93,6 +108,7 @@ export function registerFormats(): void {
   FormatRegistry.Set('email', isEmail);
   FormatRegistry.Set('date-time', isIsoDateTime);
   FormatRegistry.Set('amount-up-to-max', isAmountUpToMax);
+  FormatRegistry.Set('ip-address', isIpAddress);
   FormatRegistry.Set('uri', (v) => {
     try {
       new URL(v);

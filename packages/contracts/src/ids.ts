@@ -22,6 +22,8 @@ export const ID_PREFIXES = {
   provider: 'prv',
   providerSession: 'pss',
   providerTransaction: 'ptx',
+  termsVersion: 'trm',
+  termsAcceptance: 'tac',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

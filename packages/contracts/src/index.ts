@@ -202,6 +202,8 @@ export {
   DOCUMENT_TYPES,
   DocumentTypeSchema,
   FindPlayersQuery,
+  GENDERS,
+  GenderSchema,
   KYC_STATUSES,
   KYC_REVIEW_STATUSES,
   KycDecisionSchema,
@@ -228,6 +230,7 @@ export {
   playerOperations,
   type CreatePlayer,
   type DocumentType,
+  type Gender,
   type KycRecord,
   type KycStatus,
   type Player,
@@ -389,6 +392,7 @@ import { meOperations } from './me.ts';
 import { playerOperations } from './players.ts';
 import { responsibleGamingOperations } from './responsible-gaming.ts';
 import { eligibilityOperations } from './eligibility.ts';
+import { termsOperations } from './terms.ts';
 import { screeningSandboxOperations } from './screening-sandbox.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
@@ -402,6 +406,7 @@ export const publicOperations = {
   ...playerOperations,
   ...responsibleGamingOperations,
   ...eligibilityOperations,
+  ...termsOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -417,5 +422,6 @@ import { providerAdminOperations } from './providers.ts';
 export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations };
 export * from './provider-reads.ts';
 export * from './responsible-gaming.ts';
+export * from './terms.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';

@@ -16,6 +16,7 @@ const SLIP = {
   odds: '2.35',
   eventStartsAt: '2026-11-22T19:00:00.000Z',
 };
+const TERMS_VERSION_ID = 'trm_01934b7e8c8e7c3a9f2d1b0a00000008';
 
 const player = {
   id: PLAYER_ID,
@@ -126,8 +127,51 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     },
   },
   createPlayer: {
-    body: { externalId: 'user-42', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', phone: '+5511987654321', birthDate: '1990-05-17' },
-    response: player,
+    body: {
+      externalId: 'user-42',
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+      cpf: '529.982.247-25',
+      phone: '+5511987654321',
+      birthDate: '1990-05-17',
+      limits: [
+        { type: 'loss', period: 'day', value: '200.00' },
+        { type: 'time', period: 'day', value: 120 },
+      ],
+      gender: 'feminino',
+      signupIp: '203.0.113.7',
+    },
+    response: { ...player, gender: 'feminino', signupIp: '203.0.113.7' },
+  },
+  publishTermsVersion: {
+    body: { version: '2026-11', url: 'https://acme.example/terms/2026-11' },
+    response: { id: TERMS_VERSION_ID, version: '2026-11', publishedAt: T0, url: 'https://acme.example/terms/2026-11', status: 'in_force', createdAt: T0 },
+  },
+  listTermsVersions: {
+    response: {
+      data: [
+        { id: TERMS_VERSION_ID, version: '2026-11', publishedAt: T0, url: 'https://acme.example/terms/2026-11', status: 'in_force', createdAt: T0 },
+        {
+          id: 'trm_01934b7e8c8e7c3a9f2d1b0a00000009',
+          version: '2026-06',
+          publishedAt: '2026-06-01T03:00:00.000Z',
+          url: 'https://acme.example/terms/2026-06',
+          status: 'superseded',
+          createdAt: '2026-05-30T12:00:00.000Z',
+        },
+      ],
+    },
+  },
+  acceptTerms: {
+    params: { playerId: PLAYER_ID },
+    body: { version: '2026-11', acceptedAt: T1, ip: '203.0.113.7' },
+    response: { id: 'tac_01934b7e8c8e7c3a9f2d1b0a0000000a', playerId: PLAYER_ID, version: '2026-11', acceptedAt: T1, ip: '203.0.113.7', createdAt: T1 },
+  },
+  listTermsAcceptances: {
+    params: { playerId: PLAYER_ID },
+    response: {
+      data: [{ id: 'tac_01934b7e8c8e7c3a9f2d1b0a0000000a', playerId: PLAYER_ID, version: '2026-11', acceptedAt: T1, ip: '203.0.113.7', createdAt: T1 }],
+    },
   },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
   getPlayer: { params: { playerId: PLAYER_ID }, response: player },
@@ -475,7 +519,13 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   getMe:
     'Returns the operator, brand and environment of the calling credential, and the API version. Use it to check your signing: a correct signature answers 200.',
   createPlayer:
-    'Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`.',
+    "Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`. Under the `br-spa` compliance profile `limits` must carry a `loss` and a `time` limit (422 `VALIDATION_ERROR`, `details.missing` naming the absent types). `gender` and `signupIp` (the bettor's IP address) are kept and returned; `termsAccepted` records the bettor's acceptance of one of your published terms versions (422 when the brand has published no such version).",
+  publishTermsVersion:
+    'Publishes a version of your terms for this brand: in force from `publishedAt` (omitted: now; a later time schedules it; more than 5 minutes in the past is 422). The newest version published at or before a moment is the one in force then. A name is published once per brand (409 `TERMS_VERSION_EXISTS`). Under `br-spa`, from `publishedAt` every player who has not accepted it is refused deposits and game sessions with 403 `TERMS_NOT_ACCEPTED` (`details.version`) until you report their acceptance.',
+  listTermsVersions: "The brand's terms versions, newest publication first, each `scheduled`, `in_force` or `superseded`.",
+  acceptTerms:
+    "Records the player's acceptance of a published version of your terms: which `version`, when (`acceptedAt`, omitted: now; never in the future nor before the version's publication) and from which IP address (`ip`). Acceptances are kept as reported and never changed. Under `br-spa`, accepting the version in force lifts 403 `TERMS_NOT_ACCEPTED` before this answers.",
+  listTermsAcceptances: "The player's acceptances of your terms, newest first.",
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
   getPlayer:
     "A player of your key's brand by its id: its status (which our team or a rule may change: `player.status.changed`), KYC status and registration data. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",

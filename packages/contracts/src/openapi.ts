@@ -277,6 +277,11 @@ const TAGS = [
   { name: 'Players', description: 'Register players and find them by your own identifier.' },
   { name: 'KYC', description: 'Identity-verification submissions and status.' },
   {
+    name: 'Terms',
+    description:
+      "Your terms and conditions versions and each player's acceptance (which version, when, from which IP address). Under `br-spa` a player accepts the version in force before the next deposit or game session.",
+  },
+  {
     name: 'Responsible gaming',
     description:
       'Limits the player chose (deposit, loss, wager, time by day, week or month), pauses and self-exclusion; enforced on every deposit, game session and round.',

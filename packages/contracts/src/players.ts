@@ -4,6 +4,7 @@ import { defineOperations } from './operations.ts';
 import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
 import { ComplianceProfileSchema } from './compliance-profile.ts';
+import { IpAddress, TermsAcceptanceInputSchema, TermsAcceptanceSchema } from './terms.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -19,6 +20,10 @@ export const KycStatusSchema = literals(KYC_STATUSES);
 /** Every KYC status a decision may set (all but nao_iniciado). */
 export const KycDecisionStatusSchema = literals(KYC_STATUSES.filter((s): s is Exclude<KycStatus, 'nao_iniciado'> => s !== 'nao_iniciado'));
 export const DocumentTypeSchema = literals(DOCUMENT_TYPES);
+/** The bettor's gender as they declare it (Portaria SPA/MF 1.231/2024 art. 31, as amended by 2.579/2025). */
+export const GENDERS = ['feminino', 'masculino', 'outro', 'nao_informado'] as const;
+export type Gender = (typeof GENDERS)[number];
+export const GenderSchema = literals(GENDERS);
 
 export const PlayerSchema = Type.Object(
   {
@@ -33,6 +38,10 @@ export const PlayerSchema = Type.Object(
     kycStatus: KycStatusSchema,
     currency: Type.String(),
     createdAt: Timestamp,
+    /** Present when given at registration. */
+    gender: Type.Optional(GenderSchema),
+    /** The IP address the bettor registered from; present when given at registration. */
+    signupIp: Type.Optional(Type.String()),
   },
   { additionalProperties: false, $id: 'Player' },
 );
@@ -46,8 +55,13 @@ export const CreatePlayerSchema = Type.Object(
     cpf: Type.String({ format: 'cpf', description: 'Valid CPF, with or without punctuation' }),
     phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,15}$' })),
     birthDate: Type.String({ format: 'adult-birth-date', description: 'YYYY-MM-DD, a real date; the player must be at least 18' }),
-    /** Limits collected at registration (br-spa requires a loss and a time limit before deposits and play). */
+    /** Limits collected at registration: under br-spa a loss and a time limit are required (422 naming the missing ones). */
     limits: Type.Optional(Type.Array(NewLimitSchema, { maxItems: 12 })),
+    gender: Type.Optional(GenderSchema),
+    /** The IP address the bettor registered from. */
+    signupIp: Type.Optional(IpAddress),
+    /** The bettor's acceptance of the brand's terms during the sign-up (a published version). */
+    termsAccepted: Type.Optional(TermsAcceptanceInputSchema),
   },
   { $id: 'CreatePlayer' },
 );
@@ -244,6 +258,8 @@ export const AdminPlayerFileSchema = Type.Object(
       history: Type.Array(KycHistoryItemSchema),
     }),
     limits: PlayerLimitsResultSchema,
+    /** The player's acceptances of the brand's terms, newest first (issue 46). */
+    termsAcceptances: Type.Array(TermsAcceptanceSchema),
   },
   { $id: 'AdminPlayerFile' },
 );

@@ -8,6 +8,7 @@ import { Money, MoneyBoundInput, Nullable, Timestamp } from './common.ts';
 import { ComplianceProfileSchema } from './compliance-profile.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
+import { TermsDueSchema, termsPending } from './terms.ts';
 
 export const LIMIT_TYPES = ['deposit', 'loss', 'wager', 'time'] as const;
 export type LimitType = (typeof LIMIT_TYPES)[number];
@@ -247,6 +248,8 @@ export const RgRulesSchema = Type.Object({
   realityCheckMinutes: Type.Integer(),
   pausedUntil: Nullable(Timestamp),
   limits: Type.Array(RgRuleLimitSchema),
+  /** br-spa: the terms version the player has still to accept, and from when (absent or null: nothing to accept). */
+  terms: Type.Optional(Nullable(TermsDueSchema)),
 });
 export type RgRules = Static<typeof RgRulesSchema>;
 
@@ -323,10 +326,15 @@ export function rgBlocked(reason: RgBlockReason, message: string, details: Recor
 }
 
 /**
- * The refusals every money path shares, before any limit: a pause, and under br-spa a player
- * without a loss and a time limit. (Self-exclusion each path checks with the player's status.)
+ * The refusals every money path shares, before any limit: a pause, under br-spa a player without a
+ * loss and a time limit, then under br-spa a terms version in force the player has not accepted
+ * (403 TERMS_NOT_ACCEPTED). Self-exclusion each path checks with the player's status. Deposits and
+ * game sessions (and the rounds of a session, which share the session's check) meet them alike.
  */
 export function assertNotPausedOrIncomplete(rules: RgRules | undefined, now: Date): void {
   if (isPaused(rules, now)) throw rgBlocked('paused', 'The player has paused play until a later time.', { until: rules!.pausedUntil });
   if (missesRequiredLimits(rules, now)) throw rgBlocked('limits_required', 'The player must set a loss limit and a time limit first.');
+  if (rules?.profile === 'br-spa' && termsPending(rules.terms, now)) {
+    throw new AppError('TERMS_NOT_ACCEPTED', undefined, { version: rules.terms!.version, dueAt: rules.terms!.dueAt });
+  }
 }

@@ -92,8 +92,23 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'publishTermsVersion',
+    name: 'Publish a version of your terms (in force now)',
+    body: { version: 'postman-{{$guid}}', url: 'https://example.com/terms' },
+    status: 201,
+    tests: [json, `pm.test('in force', () => pm.expect(body.status).to.eql('in_force'));`, `pm.collectionVariables.set('termsVersion', body.version);`],
+  },
+  {
+    op: 'listTermsVersions',
+    name: 'List your terms versions',
+    tests: [
+      json,
+      `pm.test('the new version first, in force', () => pm.expect(body.data[0]).to.include({ version: pm.collectionVariables.get('termsVersion'), status: 'in_force' }));`,
+    ],
+  },
+  {
     op: 'createPlayer',
-    name: 'Register a player',
+    name: 'Register a player (br-spa: a loss and a time limit; gender, sign-up IP and the terms accepted)',
     body: {
       externalId: 'postman-{{$guid}}',
       name: 'Ana Souza',
@@ -101,13 +116,35 @@ const FLOW: FlowStep[] = [
       cpf: '{{newCpf}}',
       phone: '+5511987654321',
       birthDate: '1990-05-17',
+      limits: [
+        { type: 'loss', period: 'week', value: '1000.00' },
+        { type: 'time', period: 'week', value: 600 },
+      ],
+      gender: 'feminino',
+      signupIp: '203.0.113.7',
+      termsAccepted: { version: '{{termsVersion}}', ip: '203.0.113.7' },
     },
     tests: [
       json,
       `pm.test('new player is ativo, KYC nao_iniciado, with its CPF', () => { pm.expect(body.status).to.eql('ativo'); pm.expect(body.kycStatus).to.eql('nao_iniciado'); pm.expect(body.cpf).to.eql(pm.collectionVariables.get('cpf')); });`,
+      `pm.test('gender and sign-up IP kept', () => { pm.expect(body.gender).to.eql('feminino'); pm.expect(body.signupIp).to.eql('203.0.113.7'); });`,
       `pm.collectionVariables.set('playerId', body.id);`,
       `pm.collectionVariables.set('externalId', body.externalId);`,
     ],
+  },
+  {
+    op: 'acceptTerms',
+    name: 'Record an acceptance of the terms (as after a new version)',
+    params: { playerId: '{{playerId}}' },
+    body: { version: '{{termsVersion}}', ip: '203.0.113.8' },
+    status: 201,
+    tests: [json, `pm.test('recorded', () => pm.expect(body).to.include({ version: pm.collectionVariables.get('termsVersion'), ip: '203.0.113.8' }));`],
+  },
+  {
+    op: 'listTermsAcceptances',
+    name: "The player's acceptances of the terms",
+    params: { playerId: '{{playerId}}' },
+    tests: [json, `pm.test('at registration and after', () => pm.expect(body.data).to.have.lengthOf(2));`],
   },
   {
     op: 'findPlayers',

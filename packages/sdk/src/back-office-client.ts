@@ -31,6 +31,10 @@ import {
   type SandboxPixKey,
   type SandboxScreeningEntry,
   type SandboxScreeningEntryResult,
+  type PublishTermsVersion,
+  type TermsAcceptance,
+  type TermsAcceptanceInput,
+  type TermsVersion,
   type Wallet,
   type Redelivery,
   type WebhookAttempt,
@@ -102,6 +106,20 @@ export class BackOffice {
     get: (playerId: string, opts?: ReadOptions): Promise<Player> => this.#body('getPlayer', { params: { playerId } }, opts),
     /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
     reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
+  };
+
+  /** The brand's terms versions and the players' acceptances (docs/players.md, "Terms versions"). */
+  readonly terms = {
+    /** Publish a version (now, or at a later `publishedAt`); under br-spa players accept it before their next deposit or game session. */
+    publish: (body: PublishTermsVersion, opts?: RequestOptions): Promise<TermsVersion> => this.#body('publishTermsVersion', { body }, opts),
+    /** The brand's versions, newest publication first, each `scheduled`, `in_force` or `superseded`. */
+    list: (opts?: ReadOptions): Promise<{ data: TermsVersion[] }> => this.#body('listTermsVersions', {}, opts),
+    /** Record the player's acceptance of a published version (which, when, from which IP address). */
+    accept: (playerId: string, body: TermsAcceptanceInput, opts?: RequestOptions): Promise<TermsAcceptance> =>
+      this.#body('acceptTerms', { params: { playerId }, body }, opts),
+    /** The player's acceptances, newest first. */
+    acceptances: (playerId: string, opts?: ReadOptions): Promise<{ data: TermsAcceptance[] }> =>
+      this.#body('listTermsAcceptances', { params: { playerId } }, opts),
   };
 
   /** Limits, pauses and self-exclusion the player chose (docs/responsible-gaming.md). */

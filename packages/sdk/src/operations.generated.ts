@@ -41,6 +41,7 @@ export const ERROR_STATUSES = {
   PLAYER_NOT_ACTIVE: 403,
   RG_BLOCKED: 403,
   PLAYER_IMPEDED: 403,
+  TERMS_NOT_ACCEPTED: 403,
   NOT_FOUND: 404,
   OPERATOR_NOT_FOUND: 404,
   WEBHOOK_EVENT_NOT_FOUND: 404,
@@ -55,6 +56,7 @@ export const ERROR_STATUSES = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   PLAYER_ALREADY_EXISTS: 409,
   PLAYER_CPF_EXISTS: 409,
+  TERMS_VERSION_EXISTS: 409,
   TOTP_ALREADY_ENABLED: 409,
   TEAM_MEMBER_ALREADY_EXISTS: 409,
   DEPOSIT_ALREADY_EXISTS: 409,
@@ -161,6 +163,10 @@ export interface CreatePlayer {
     period: "day" | "week" | "month";
     value: string | number;
   }[];
+  gender?: "feminino" | "masculino" | "outro" | "nao_informado";
+  /** IPv4 or IPv6 address; format: ip-address; at most 45 characters */
+  signupIp?: string;
+  termsAccepted?: TermsAcceptanceInput;
 }
 
 export interface CreateWithdrawal {
@@ -326,6 +332,8 @@ export interface Player {
   currency: string;
   /** format: date-time */
   createdAt: string;
+  gender?: "feminino" | "masculino" | "outro" | "nao_informado";
+  signupIp?: string;
 }
 
 export interface PlayerRound {
@@ -353,6 +361,15 @@ export interface PlayerRound {
   /** format: date-time */
   openedAt: string;
   closedAt: string | null;
+}
+
+export interface PublishTermsVersion {
+  /** pattern: `^[A-Za-z0-9][A-Za-z0-9._:/+-]*$`; length 1 to 64 */
+  version: string;
+  /** format: date-time */
+  publishedAt?: string;
+  /** format: uri; pattern: `^https://`; at most 2048 characters */
+  url?: string;
 }
 
 export interface Redelivery {
@@ -470,6 +487,40 @@ export interface SetLimit {
   value: string | number;
 }
 
+export interface TermsAcceptance {
+  /** Opaque identifier (tac_...); length 1 to 64 */
+  id: string;
+  /** Opaque identifier (plr_...); length 1 to 64 */
+  playerId: string;
+  version: string;
+  /** format: date-time */
+  acceptedAt: string;
+  ip: string;
+  /** format: date-time */
+  createdAt: string;
+}
+
+export interface TermsAcceptanceInput {
+  /** pattern: `^[A-Za-z0-9][A-Za-z0-9._:/+-]*$`; length 1 to 64 */
+  version: string;
+  /** format: date-time */
+  acceptedAt?: string;
+  /** IPv4 or IPv6 address; format: ip-address; at most 45 characters */
+  ip: string;
+}
+
+export interface TermsVersion {
+  /** Opaque identifier (trm_...); length 1 to 64 */
+  id: string;
+  version: string;
+  /** format: date-time */
+  publishedAt: string;
+  url: string | null;
+  status: "scheduled" | "in_force" | "superseded";
+  /** format: date-time */
+  createdAt: string;
+}
+
 export interface Wallet {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
@@ -560,6 +611,10 @@ export const OPERATIONS = {
   sandboxRemoveImpediment: { id: 'sandboxRemoveImpediment', method: 'DELETE', path: '/sandbox/impediments/{cpf}', pathParams: ['cpf'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take a CPF off the simulated SPA impediment registry of the key's operator" },
   sandboxCheckImpediments: { id: 'sandboxCheckImpediments', method: 'POST', path: '/sandbox/players/{playerId}/impediment-check', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Run a sandbox player's impediment check now, as the next day's first login would (a hit restricts the player)" },
   sandboxNextDay: { id: 'sandboxNextDay', method: 'POST', path: '/sandbox/players/{playerId}/next-day', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Move a sandbox player's day forward: the day's impediment check, the withdrawal window and closing after a hit, cooling-offs and the game limits' usage, a day older" },
+  publishTermsVersion: { id: 'publishTermsVersion', method: 'POST', path: '/terms-versions', pathParams: [], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Publish a version of the brand's terms; under br-spa players accept it before their next deposit or game session" },
+  listTermsVersions: { id: 'listTermsVersions', method: 'GET', path: '/terms-versions', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The brand's terms versions, newest publication first" },
+  acceptTerms: { id: 'acceptTerms', method: 'POST', path: '/players/{playerId}/terms-acceptances', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Record the player's acceptance of a terms version" },
+  listTermsAcceptances: { id: 'listTermsAcceptances', method: 'GET', path: '/players/{playerId}/terms-acceptances', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's terms acceptances, newest first" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -764,6 +819,44 @@ export interface OperationTypes {
     query: undefined;
     body: undefined;
     response: SandboxNextDay;
+  };
+  /** POST /terms-versions: Publish a version of the brand's terms; under br-spa players accept it before their next deposit or game session */
+  publishTermsVersion: {
+    params: undefined;
+    query: undefined;
+    body: PublishTermsVersion;
+    response: TermsVersion;
+  };
+  /** GET /terms-versions: The brand's terms versions, newest publication first */
+  listTermsVersions: {
+    params: undefined;
+    query: undefined;
+    body: undefined;
+    response: {
+      data: TermsVersion[];
+    };
+  };
+  /** POST /players/{playerId}/terms-acceptances: Record the player's acceptance of a terms version */
+  acceptTerms: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: TermsAcceptanceInput;
+    response: TermsAcceptance;
+  };
+  /** GET /players/{playerId}/terms-acceptances: The player's terms acceptances, newest first */
+  listTermsAcceptances: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: TermsAcceptance[];
+    };
   };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
   sandboxAddScreeningEntry: {

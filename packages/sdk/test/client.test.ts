@@ -44,6 +44,10 @@ const callEveryOperation = {
   listWebhookEvents: (s) => s.webhooks.events({ limit: 5, deliveryStatus: 'failed' }),
   listWebhookEventAttempts: (s) => s.webhooks.attempts('evt_1'),
   redeliverWebhookEvent: (s) => s.webhooks.redeliver('evt_1'),
+  publishTermsVersion: (s) => s.terms.publish({ version: '2026-11', url: 'https://example.com/terms/2026-11' }),
+  listTermsVersions: (s) => s.terms.list(),
+  acceptTerms: (s) => s.terms.accept('plr_1', { version: '2026-11', ip: '203.0.113.7' }),
+  listTermsAcceptances: (s) => s.terms.acceptances('plr_1'),
 } satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
@@ -96,6 +100,10 @@ const expected: Record<OperationId, { method: string; target: string; body: unkn
   listWebhookEvents: { method: 'GET', target: '/api/v1/webhooks/events?limit=5&deliveryStatus=failed', body: '' },
   listWebhookEventAttempts: { method: 'GET', target: '/api/v1/webhooks/events/evt_1/attempts', body: '' },
   redeliverWebhookEvent: { method: 'POST', target: '/api/v1/webhooks/events/evt_1/redeliver', body: '' },
+  publishTermsVersion: { method: 'POST', target: '/api/v1/terms-versions', body: { version: '2026-11', url: 'https://example.com/terms/2026-11' } },
+  listTermsVersions: { method: 'GET', target: '/api/v1/terms-versions', body: '' },
+  acceptTerms: { method: 'POST', target: '/api/v1/players/plr_1/terms-acceptances', body: { version: '2026-11', ip: '203.0.113.7' } },
+  listTermsAcceptances: { method: 'GET', target: '/api/v1/players/plr_1/terms-acceptances', body: '' },
 };
 
 t.test('every operation sends the contract request, signed', async (t) => {

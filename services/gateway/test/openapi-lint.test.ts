@@ -135,6 +135,8 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
       required,
       {
         createPlayer: true,
+        publishTermsVersion: true,
+        acceptTerms: true,
         setLimit: true,
         pausePlayer: true,
         selfExclude: true,

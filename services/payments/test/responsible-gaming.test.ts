@@ -23,17 +23,19 @@ t.test('responsible gaming on deposits', async (t) => {
     return e?.code === 'RG_BLOCKED' ? (e.details as { reason: string }).reason : (e?.code ?? 'ok');
   };
   /** A br-spa player with the required loss and time limits. */
-  const completePlayer = async (scope: OperatorScope) => {
-    const id = await money.player(scope);
-    ok(await setLimit(scope, id, 'loss', 'month', '5000.00'));
-    ok(await setLimit(scope, id, 'time', 'day', 240));
-    return id;
-  };
+  const completePlayer = (scope: OperatorScope) =>
+    money.player(scope, {
+      limits: [
+        { type: 'loss', period: 'month', value: '5000.00' },
+        { type: 'time', period: 'day', value: 240 },
+      ],
+    });
 
   t.test('br-spa: no deposit without a loss and a time limit; pause; self-exclusion', async (t) => {
     const scope = operatorScope('rg1');
-    await brSpa(scope);
+    // Registered before the switch: a br-spa registration itself requires the two limits (422).
     const player = await money.player(scope);
+    await brSpa(scope);
     t.equal(rgReason(await deposit(scope, player, '10.00')), 'limits_required');
     ok(await setLimit(scope, player, 'loss', 'day', '100.00'));
     t.equal(rgReason(await deposit(scope, player, '10.00')), 'limits_required', 'a loss limit alone is not enough');
@@ -58,6 +60,18 @@ t.test('responsible gaming on deposits', async (t) => {
     const offScope = operatorScope('rg1off');
     const offPlayer = await money.player(offScope);
     t.equal(rgReason(await deposit(offScope, offPlayer, '10.00')), 'ok', 'profile off: no limit required');
+  });
+
+  t.test('br-spa: a new terms version refuses the next deposit until the player accepts it', async (t) => {
+    const scope = operatorScope('rg6');
+    await brSpa(scope);
+    const player = await completePlayer(scope);
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'ok', 'no terms published: nothing to accept (the state is cached now)');
+    ok(await call('players.terms.versions.publish', { scope, key: key('tv'), body: { version: 'v2' } }));
+    const refused = errorOf(await deposit(scope, player, '10.00'));
+    t.match(refused, { code: 'TERMS_NOT_ACCEPTED', details: { version: 'v2' } }, 'in force before the publication answered');
+    ok(await call('players.terms.accept', { scope, key: key('ta'), params: { playerId: player }, body: { version: 'v2', ip: '203.0.113.5' } }));
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'ok', 'accepted: deposits again');
   });
 
   t.test('switching an operator to br-spa is in force before its answer (cached player states dropped)', async (t) => {

@@ -15,6 +15,7 @@ import {
   playerMessages,
   playerOperations,
   sanctionsFreezeMessages,
+  termsOperations,
   type PlayerChanged,
 } from '@bo/contracts';
 import { handle, type Handler, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
@@ -43,6 +44,7 @@ import type { Eligibility } from './impediments/eligibility.ts';
 import { eligibilityLoops } from './impediments/loops.ts';
 import { regulatorFileHandlers } from './handlers/regulator-file.ts';
 import { adminAddImpediment, adminListImpediments, adminRemoveImpediment } from './handlers/admin-impediments.ts';
+import { acceptTerms, listTermsAcceptances, listTermsVersions, publishTermsVersion } from './handlers/terms.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -115,6 +117,10 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       // The compliance service's sanctions freeze and its lift: each announces the player itself.
       ...handle(sanctionsFreezeMessages.freeze, freezeForSanctions(deps)),
       ...handle(sanctionsFreezeMessages.lift, liftSanctionsFreeze(deps)),
+      // Terms versions: a publication announces every player itself (after its commit).
+      ...handle(termsOperations.publishTermsVersion, publishTermsVersion(deps), ANSWERED_BY_EFFECT),
+      ...handle(termsOperations.listTermsVersions, listTermsVersions(deps)),
+      ...handle(termsOperations.listTermsAcceptances, listTermsAcceptances(deps)),
       ...announcesChange(deps, {
         ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),
@@ -126,6 +132,7 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
         ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
         ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
         ...handle(playerAdminOperations.adminKycDecision, adminKycDecision(deps)),
+        ...handle(termsOperations.acceptTerms, acceptTerms(deps), ANSWERED_BY_EFFECT),
       }),
     }),
     background: (deps, elig) => [

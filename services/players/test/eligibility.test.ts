@@ -6,7 +6,7 @@ import t from 'tap';
 import { ERROR_CATALOGUE, type OperatorScope } from '@bo/contracts';
 import { playersServiceWith } from '../src/service.ts';
 import type { Eligibility } from '../src/impediments/eligibility.ts';
-import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
+import { admin, brSpaPlayer, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
 const IMPEDED_CPF = '111.444.777-35';
@@ -25,8 +25,8 @@ t.test('br-spa eligibility', async (t) => {
       'select moment, outcome, player_id from players.impediment_checks where cpf = ? order by id',
       [cpf.replace(/\D/g, '')],
     );
-  const register = (scope: OperatorScope, overrides: Partial<typeof validPlayer>) =>
-    h.call('players.create', scope, { body: { ...validPlayer, ...overrides }, key: newKey() });
+  const register = (scope: OperatorScope, overrides: Partial<typeof brSpaPlayer>) =>
+    h.call('players.create', scope, { body: { ...brSpaPlayer, ...overrides }, key: newKey() });
   const login = (playerId: string) => h.call('players.logins.report', sandbox, { params: { playerId } });
 
   t.test('profile off: no check, a CPF may register twice, logins are allowed', async (t) => {

@@ -28,6 +28,14 @@ export const validPlayer = {
   birthDate: '1990-05-17',
 };
 
+/** The loss and time limits br-spa requires at registration (Portaria 1.231/2024 art. 31 as amended by 2.579/2025). */
+export const REQUIRED_LIMITS = [
+  { type: 'loss', period: 'day', value: '1000.00' },
+  { type: 'time', period: 'day', value: 1440 },
+];
+/** A registration a br-spa operator accepts. */
+export const brSpaPlayer = { ...validPlayer, limits: REQUIRED_LIMITS };
+
 export interface CallOptions {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
@@ -58,7 +66,7 @@ export class PlayersHarness {
   }
 
   /** Creates a player and returns it; fails the test when the reply is not 201. */
-  async createPlayer(t: Test, scope: OperatorScope, overrides: Partial<typeof validPlayer> = {}): Promise<any> {
+  async createPlayer(t: Test, scope: OperatorScope, overrides: Partial<typeof brSpaPlayer> = {}): Promise<any> {
     const reply = await this.call('players.create', scope, { body: { ...validPlayer, ...overrides }, key: newKey() });
     if (!reply.ok || reply.status !== 201) t.fail(`create failed: ${JSON.stringify(reply)}`);
     return reply.ok ? reply.body : undefined;

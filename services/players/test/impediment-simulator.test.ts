@@ -8,7 +8,7 @@ import { testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
 import { impedimentSimulator, type ImpedimentSimulator } from '../src/impediments/simulator.ts';
 import type { ImpedimentAnswer } from '../src/impediments/registry.ts';
-import { admin, errorCode, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
+import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const opA = { operatorId: scopes.aSandbox.operatorId };
 const IMPEDED: ImpedimentAnswer = { result: 'impeded', reasons: ['social_program'] };
@@ -56,7 +56,7 @@ t.test('two replicas, one table: a change on one is answered by the other once i
   okBody(t, await h.call('players.sandbox.impediments.add', scopes.aSandbox, { body: { cpf, reason: 'social_program' } }), 201);
   await answers(a, IMPEDED, 'replica A has the route’s addition');
   await answers(other, IMPEDED, 'replica B has the route’s addition');
-  const register = (externalId: string) => h.call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId, cpf }, key: newKey() });
+  const register = (externalId: string) => h.call('players.create', scopes.aSandbox, { body: { ...brSpaPlayer, externalId, cpf }, key: newKey() });
   errorCode(t, await register('mirror-1'), 'PLAYER_IMPEDED', 'registration refused on either replica');
   okBody(t, await h.call('players.sandbox.impediments.remove', scopes.aSandbox, { params: { cpf } }), 200);
   await answers(a, CLEAR, 'replica A has the route’s removal');

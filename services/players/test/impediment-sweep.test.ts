@@ -6,7 +6,7 @@ import { startServiceWith } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, randomCpf, spawnServiceProcess, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import pg from 'pg';
 import { playersServiceWith } from '../src/service.ts';
-import { admin, callPlayers, newKey, scopes, validPlayer } from './harness.ts';
+import { admin, brSpaPlayer, callPlayers, newKey, scopes, validPlayer } from './harness.ts';
 
 const DAY = 86_400_000;
 const MAIN = new URL('../src/main.ts', import.meta.url);
@@ -33,7 +33,7 @@ t.test('the sweep: batches, a kill after a batch, resumed without asking anyone 
   await ok(call('players.admin.setCompliance', admin, { params: { id: 'op_A' }, body: { profile: 'br-spa' } }));
   const ids: string[] = [];
   for (let i = 0; i < 7; i++) {
-    const p = await ok(call('players.create', scopes.aSandbox, { body: { ...validPlayer, externalId: `sw-${i}`, cpf: randomCpf() }, key: newKey() }));
+    const p = await ok(call('players.create', scopes.aSandbox, { body: { ...brSpaPlayer, externalId: `sw-${i}`, cpf: randomCpf() }, key: newKey() }));
     ids.push(p.id);
   }
   // An `off` operator's player is never swept.
@@ -145,7 +145,7 @@ t.test('the sweep in-process: outage keeps the cursor; progress in the metrics',
   t.ok(r.ok);
   for (let i = 0; i < 5; i++) {
     const c = await callPlayers(svc.nc, prefix, 'players.create', scopes.aSandbox, {
-      body: { ...validPlayer, externalId: `m-${i}`, cpf: randomCpf() },
+      body: { ...brSpaPlayer, externalId: `m-${i}`, cpf: randomCpf() },
       key: newKey(),
     });
     t.ok(c.ok);

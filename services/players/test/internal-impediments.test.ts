@@ -9,7 +9,7 @@ import { ERROR_CATALOGUE, type OperatorScope } from '@bo/contracts';
 import { playersServiceWith } from '../src/service.ts';
 import type { Eligibility } from '../src/impediments/eligibility.ts';
 import { sweepBatch } from '../src/impediments/sweep.ts';
-import { admin, errorCode, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
+import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
 /** An operator whose profile the tests switch on after our team filed its players' CPFs. */
@@ -27,7 +27,7 @@ t.test('the internal impediments registry', async (t) => {
   const list = (query: Record<string, unknown> = {}) => h.call('players.admin.impediments.list', admin, { query });
   const remove = (cpf: string) => h.call('players.admin.impediments.remove', admin, { params: { cpf }, key: newKey() });
   const register = (scope: OperatorScope, externalId: string, cpf: string) =>
-    h.call('players.create', scope, { body: { ...validPlayer, externalId, cpf }, key: newKey() });
+    h.call('players.create', scope, { body: { ...brSpaPlayer, externalId, cpf }, key: newKey() });
   const checks = (cpf: string) =>
     h.sql<{ moment: string; outcome: string; reasons: string | null; player_id: string | null }>(
       'select moment, outcome, reasons, player_id from players.impediment_checks where cpf = ? order by id',

@@ -94,11 +94,12 @@ t.test('responsible gaming', async (t) => {
 
   t.test('br-spa: the last loss or time limit cannot be removed; our team may only lower', async (t) => {
     setRuleClockOffset(0);
+    // Registered before the operator switched to br-spa (a new br-spa registration carries the limits).
+    const p = await h.createPlayer(t, scope, { externalId: 'rg-2', cpf: '111.444.777-35' });
     okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'br-spa' } }), 200);
     t.teardown(async () => {
       await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'off' } });
     });
-    const p = await h.createPlayer(t, scope, { externalId: 'rg-2', cpf: '111.444.777-35' });
     t.match(okBody<any>(t, await state(p.id), 200).rg, { profile: 'br-spa', limits: [] }, 'br-spa players always carry their rules');
     okBody(t, await setLimit(p.id, 'loss', 'day', '100.00'), 200);
     okBody(t, await setLimit(p.id, 'loss', 'month', '1000.00'), 200);

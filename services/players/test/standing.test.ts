@@ -8,7 +8,7 @@ import t from 'tap';
 import { PLAYER_STATE_SUBJECT } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
-import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
+import { admin, brSpaPlayer, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
 
@@ -102,7 +102,7 @@ t.test('standing changes only through their flows', async (t) => {
 
   t.test('an impediment restriction: restrito and the closed player stay so', async (t) => {
     okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'br-spa' } }), 200);
-    const p = await h.createPlayer(t, scope, { externalId: 'st-imp', cpf: '714.602.380-01' });
+    const p = await h.createPlayer(t, scope, { externalId: 'st-imp', cpf: '714.602.380-01', limits: brSpaPlayer.limits });
     const added = await h.call('players.admin.impediments.add', admin, { body: { cpf: '71460238001', category: 'athlete', note: 'a club player' } });
     t.same(okBody<any>(t, added, 201).restricted, [p.id]);
     for (const status of ['ativo', 'suspenso']) {

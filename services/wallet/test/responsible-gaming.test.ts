@@ -233,10 +233,11 @@ t.test('responsible gaming on real-money play', async (t) => {
 
   t.test('br-spa: a session needs a loss and a time limit', async (t) => {
     setRuleClockOffset(0);
+    // Registered before the switch: a br-spa registration itself requires the two limits (422).
+    const player = await funded();
     const set = await h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'br-spa' } });
     t.equal(set.ok, true);
     t.teardown(() => h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off' } }));
-    const player = await funded();
     t.equal(reason(await openSession(player)), 'limits_required');
     (await setLimit(player, 'loss', 'week', '500.00')).ok || t.fail('limit');
     (await setLimit(player, 'time', 'day', 120)).ok || t.fail('limit');

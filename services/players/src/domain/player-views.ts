@@ -17,6 +17,9 @@ export function toPlayer(row: PlayerRow): Player {
     kycStatus: row.kycStatus,
     currency: row.currency,
     createdAt: row.createdAt.toISOString(),
+    // Given at registration only (issue 46): absent otherwise, so older players read as before.
+    ...(row.gender ? { gender: row.gender } : {}),
+    ...(row.signupIp ? { signupIp: row.signupIp } : {}),
   };
 }
 

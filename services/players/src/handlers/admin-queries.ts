@@ -9,11 +9,12 @@ import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistenc
 import { toKycSubmission, toLimits, toPlayer } from '../domain/player-views.ts';
 import { depositPerDayOf } from '../persistence/deposit-day.ts';
 import { standingOf } from '../domain/standing.ts';
+import { acceptancesOf, toAcceptance } from '../persistence/terms-store.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 
 async function playerFile(em: EntityManager, row: PlayerRow) {
-  const [submissions, history] = await Promise.all([listKycSubmissions(em, row.id), listKycHistory(em, row.id)]);
+  const [submissions, history, acceptances] = await Promise.all([listKycSubmissions(em, row.id), listKycHistory(em, row.id), acceptancesOf(em, row.id)]);
   return {
     player: toAdminPlayer(row),
     standing: standingOf(row),
@@ -30,6 +31,7 @@ async function playerFile(em: EntityManager, row: PlayerRow) {
       })),
     },
     limits: toLimits(row, await depositPerDayOf(em, row.id, ruleClock.now())),
+    termsAcceptances: acceptances.map(toAcceptance),
   };
 }
 

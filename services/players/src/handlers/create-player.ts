@@ -2,8 +2,10 @@
 // clear answer, and held by the unique index when two creates race. Under br-spa the CPF is asked
 // of the impediment registry first and is unique per brand among players not closed (held by the
 // partial unique index players_one_per_cpf when two creates race; docs/eligibility.md). Limits sent with
-// the registration are the player's first limits, in force at once (docs/responsible-gaming.md).
-import { AppError, isAppError, newId, normaliseCpf, validationError, type playerOperations } from '@bo/contracts';
+// the registration are the player's first limits, in force at once (docs/responsible-gaming.md); under
+// br-spa a loss and a time limit are required (Portaria 1.231/2024 art. 31 as amended by 2.579/2025).
+// Gender, the sign-up IP and the bettor's acceptance of the terms are kept (docs/players.md).
+import { AppError, isAppError, newId, normaliseCpf, validationError, type CreatePlayer, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PlayerEntity } from '../persistence/entities.ts';
@@ -13,6 +15,22 @@ import { storedValue } from '../domain/rg-limits.ts';
 import { complianceOf } from '../persistence/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
 import { checkAtRegistration, type Eligibility, type RecordCleanCheck } from '../impediments/eligibility.ts';
+import { acceptedAtOf, recordAcceptance } from '../persistence/terms-store.ts';
+
+/** The limit types br-spa requires at registration. */
+const REQUIRED_LIMITS = ['loss', 'time'] as const;
+
+/** Under br-spa: 422 naming each required limit type the registration lacks (validation comes before any other check). */
+function requireLimits(input: CreatePlayer): void {
+  const sent = new Set((input.limits ?? []).map((l) => l.type));
+  const missing = REQUIRED_LIMITS.filter((t) => !sent.has(t));
+  if (missing.length === 0) return;
+  throw new AppError('VALIDATION_ERROR', 'Under the br-spa profile a registration must carry a loss limit and a time limit.', {
+    in: 'body',
+    issues: missing.map((t) => ({ path: '/limits', message: `a ${t} limit is required` })),
+    missing,
+  });
+}
 
 /**
  * The refusals a registration meets before anything else: the externalId already held, and under
@@ -42,6 +60,9 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
     const em = deps.orm.em.fork();
     const compliance = await complianceOf(em, scope.operatorId);
     const brSpa = compliance.profile === 'br-spa';
+    if (brSpa) requireLimits(input);
+    const terms = input.termsAccepted;
+    const acceptedAt = terms ? await acceptedAtOf(em, scope.brandId, terms, ruleClock.now(), '/termsAccepted') : null;
     // Under br-spa the registry is asked before the transaction opens: its answer can take seconds
     // (a real registry over HTTP), and no connection, lock or pool slot may wait on it. The
     // duplicates are refused first, so they never reach the registry.
@@ -72,6 +93,8 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
           email: input.email,
           cpf,
           cpfUnique: brSpa,
+          gender: input.gender ?? null,
+          signupIp: input.signupIp ?? null,
           phone: input.phone ?? null,
           birthDate: input.birthDate,
           currency: scope.currency,
@@ -89,6 +112,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
         // The clean check's audit row commits with the player (no foreign key: refusals name no
         // player), written with the stored answer (withAnswer below).
         checkRow = recordCheck?.(player.id);
+        if (terms && acceptedAt) recordAcceptance(tx, player.id, terms, acceptedAt, now);
         if (input.limits?.length) {
           // Limits collected at registration: first limits, so each applies at once.
           await tx.flush();

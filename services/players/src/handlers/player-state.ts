@@ -7,6 +7,7 @@ import { isSelfExcluded } from '../domain/responsible-gaming.ts';
 import { depositPerDay } from '../persistence/deposit-day.ts';
 import { complianceOf, limitRows, rgRules } from '../persistence/rg-store.ts';
 import { withdrawalsUntil, type Eligibility } from '../impediments/eligibility.ts';
+import { termsDueOf } from '../persistence/terms-store.ts';
 
 export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerMessages.state> {
   return async (req) => {
@@ -20,7 +21,8 @@ export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typ
     const now = ruleClock.now();
     const [compliance, rows] = await Promise.all([complianceOf(em, player.operatorId), limitRows(em, player.id)]);
     const daily = depositPerDay(rows, now);
-    const rg = rgRules(player, compliance, rows, now);
+    const terms = compliance.profile === 'br-spa' ? await termsDueOf(em, player, now) : null;
+    const rg = rgRules(player, compliance, rows, now, terms);
     const state: PlayerState = {
       exists: true,
       playerId: player.id,

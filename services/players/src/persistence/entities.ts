@@ -7,6 +7,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import {
   DOCUMENT_TYPES,
+  GENDERS,
+  type Gender,
   IMPEDIMENT_REASONS,
   INTERNAL_IMPEDIMENT_CATEGORIES,
   KYC_STATUSES,
@@ -86,6 +88,10 @@ export const PlayerEntity = defineEntity({
     statusBeforeFreeze: p.text().$type<PlayerStatus>().nullable().check(oneOf('status_before_freeze', PLAYER_STATUSES)),
     /** Registered under br-spa: one such player per CPF per brand while not closed (players_one_per_cpf). */
     cpfUnique: p.boolean().default(false),
+    /** As the bettor declared it at registration (Portaria 1.231/2024 art. 31 as amended by 2.579/2025). */
+    gender: p.text().$type<Gender>().nullable().check(oneOf('gender', GENDERS)),
+    /** The IP address the bettor registered from. */
+    signupIp: p.text().nullable().check('length(signup_ip) <= 45'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -363,6 +369,55 @@ export const PlayerStatusHistoryEntity = defineEntity({
   ],
 });
 
+/**
+ * A brand's terms and conditions versions, as the operator publishes them (POST /terms-versions).
+ * The one in force at a moment is the newest published at or before it. Never changed nor deleted:
+ * what a bettor accepted stays readable.
+ */
+export const TermsVersionEntity = defineEntity({
+  name: 'TermsVersion',
+  tableName: 'terms_versions',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    version: p.text().check('length(version) >= 1 and length(version) <= 64'),
+    publishedAt: p.datetime(),
+    url: p.text().nullable().check('length(url) <= 2048'),
+    createdAt: p.datetime(),
+  },
+  uniques: [{ name: 'terms_versions_brand_version', properties: ['brandId', 'version'] }],
+  // The version in force and the list: the brand's versions by publication, newest first (read backwards).
+  indexes: [{ name: 'terms_versions_by_brand', properties: ['brandId', 'publishedAt'] }],
+});
+export type TermsVersionRow = InstanceType<typeof TermsVersionEntity.class>;
+
+/** A bettor's acceptance of a terms version: which, when, from which IP address (kept as reported, append-only). */
+export const TermsAcceptanceEntity = defineEntity({
+  name: 'TermsAcceptance',
+  tableName: 'terms_acceptances',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    playerId: () => playerOf('terms_acceptances'),
+    version: p.text(),
+    acceptedAt: p.datetime(),
+    ip: p.text().check('length(ip) <= 45'),
+    createdAt: p.datetime(),
+  },
+  indexes: [byPlayer('terms_acceptances', 'accepted_at')],
+  triggers: [
+    {
+      name: 'terms_acceptances_append_only',
+      timing: 'before',
+      events: ['update', 'delete'],
+      body: "raise exception 'terms_acceptances is append-only: % refused', tg_op using errcode = 'P0001';",
+    },
+  ],
+});
+export type TermsAcceptanceRow = InstanceType<typeof TermsAcceptanceEntity.class>;
+
 export const playerEntities = [
   PlayerEntity,
   KycSubmissionEntity,
@@ -375,4 +430,6 @@ export const playerEntities = [
   ImpedimentSweepEntity,
   PlayerStatusHistoryEntity,
   InternalImpedimentEntity,
+  TermsVersionEntity,
+  TermsAcceptanceEntity,
 ];

@@ -233,6 +233,41 @@ export class SanctionsFreeze extends Migration {
   }
 }
 
+/**
+ * Generated from the entities (npm run migration:create). Issue 46: gender and sign-up IP on the
+ * player, the brand's terms versions and the bettors' acceptances (append-only).
+ */
+export class Players0014TermsRegistrationData extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."terms_acceptances" ("id" text not null, "player_id" text not null, "version" text not null, "accepted_at" timestamptz not null, "ip" text not null, "created_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "terms_acceptances_by_player" on "players"."terms_acceptances" ("player_id", "accepted_at" desc, "id" desc)');
+    this.addSql(
+      'create table "players"."terms_versions" ("id" text not null, "operator_id" text not null, "brand_id" text not null, "version" text not null, "published_at" timestamptz not null, "url" text null, "created_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "terms_versions_by_brand" on "players"."terms_versions" ("brand_id", "published_at")');
+    this.addSql('alter table "players"."terms_versions" add constraint "terms_versions_brand_version" unique ("brand_id", "version")');
+    this.addSql('alter table "players"."players" add "gender" text null, add "signup_ip" text null');
+    this.addSql(
+      "alter table \"players\".\"players\" add constraint \"players_gender_check\" check (gender in ('feminino', 'masculino', 'outro', 'nao_informado'))",
+    );
+    this.addSql('alter table "players"."players" add constraint "players_signup_ip_check" check (length(signup_ip) <= 45)');
+    this.addSql(
+      'alter table "players"."terms_acceptances" add constraint "terms_acceptances_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql('alter table "players"."terms_acceptances" add constraint "terms_acceptances_ip_check" check (length(ip) <= 45)');
+    this.addSql(
+      'create or replace function "players"."terms_acceptances_terms_acceptances_append_only_fn"() returns trigger as $$ begin raise exception \'terms_acceptances is append-only: % refused\', tg_op using errcode = \'P0001\'; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "terms_acceptances_append_only" BEFORE UPDATE OR DELETE on "players"."terms_acceptances" for each ROW execute function "players"."terms_acceptances_terms_acceptances_append_only_fn"()',
+    );
+    this.addSql('alter table "players"."terms_versions" add constraint "terms_versions_version_check" check (length(version) >= 1 and length(version) <= 64)');
+    this.addSql('alter table "players"."terms_versions" add constraint "terms_versions_url_check" check (length(url) <= 2048)');
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -250,4 +285,5 @@ export const playerMigrations = [
   { name: '0011_internal_impediments', class: InternalImpediments },
   { name: '0012_players_brand_cpf', class: PlayersBrandCpf },
   { name: '0013_sanctions_freeze', class: SanctionsFreeze },
+  { name: '0014_terms_registration_data', class: Players0014TermsRegistrationData },
 ];

@@ -10,6 +10,7 @@ import {
   type RgRules,
   type RgUsage,
   type RgUsageRequest,
+  type TermsDue,
 } from '@bo/contracts';
 import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
 import { complianceView } from '../domain/compliance-profile.ts';
@@ -79,7 +80,7 @@ export async function historyOf(em: EntityManager, playerId: string) {
  * What payments and the wallet enforce (players.state). Undefined for a player of an `off`
  * operator with no limit and no pause: v1.1's answer, unchanged.
  */
-export function rgRules(player: PlayerRow, compliance: OperatorCompliance, rows: RgLimitRow[], now: Date): RgRules | undefined {
+export function rgRules(player: PlayerRow, compliance: OperatorCompliance, rows: RgLimitRow[], now: Date, terms: TermsDue | null = null): RgRules | undefined {
   const limits = rows.flatMap((r) => toRuleLimit(settle(r, now)) ?? []);
   if (compliance.profile === 'off' && limits.length === 0 && player.pausedUntil == null) return undefined;
   return {
@@ -88,6 +89,8 @@ export function rgRules(player: PlayerRow, compliance: OperatorCompliance, rows:
     realityCheckMinutes: compliance.realityCheckMinutes,
     pausedUntil: player.pausedUntil ? player.pausedUntil.toISOString() : null,
     limits,
+    // br-spa only: the terms version to accept before the next deposit or game session.
+    ...(compliance.profile === 'br-spa' ? { terms } : {}),
   };
 }
 
