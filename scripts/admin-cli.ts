@@ -367,6 +367,10 @@ const COMMANDS: Record<string, Command> = {
     usage: "PROVIDER_ID (casino rounds left open past the provider's limit, oldest first)",
     run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/open-rounds` }),
   },
+  'providers debts': {
+    usage: "PROVIDER_ID (players who owe the provider: corrections' debits their balance did not cover)",
+    run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/debts` }),
+  },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',
     run: (a) => ({ method: 'GET', path: `/admin/audit${q({ target: a.target as string, limit: a.limit as string })}` }),

@@ -130,6 +130,22 @@ function OpenRounds({ base }) {
   </section>`;
 }
 
+function Debts({ base }) {
+  const list = useLoad(() => api('GET', `${base}/debts`), [base]);
+  return html`<section aria-label="Players' debts">
+    <h3>Players who owe this provider</h3>
+    <p>A correction's debit the player's balance did not cover; the provider's next credits to the player repay it first.</p>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p>None.</p>`
+        : html`<table><thead><tr><th>Player</th><th>Brand</th><th>Owed</th><th>Incurred</th><th>Repaid</th><th>Last change</th></tr></thead>
+          <tbody>${page.data.map(
+            (d) => html`<tr><td><code>${d.playerId}</code></td><td><code>${d.brandId}</code></td><td>${money(d.owed)} ${d.currency}</td>
+              <td>${money(d.incurred)}</td><td>${money(d.repaid)}</td><td>${time(d.updatedAt)}</td></tr>`,
+          )}</tbody></table>`}<//>
+  </section>`;
+}
+
 function Provider({ provider, onChange }) {
   const base = `/admin/providers/${encodeURIComponent(provider.id)}`;
   const toggle = useAction();
@@ -153,6 +169,7 @@ function Provider({ provider, onChange }) {
     <${Operators} base=${base} provider=${provider} onChange=${onChange} />
     <${Games} base=${base} />
     <${OpenRounds} base=${base} />
+    <${Debts} base=${base} />
   </article>`;
 }
 

@@ -127,6 +127,12 @@ export const ProviderTransactionResultSchema = Type.Object(
     moved: Money,
     /** The player's available − held right after this transaction (a replay answers the first call's). */
     balance: Money,
+    /**
+     * A credit (win, correction) only, when the player owed you money (a correction's debit their
+     * balance could not cover): what of this credit repaid that debt. `moved` is the whole credit;
+     * `balance` is after the repayment.
+     */
+    repaid: Type.Optional(Money),
     /** True when this transaction id was already processed: nothing moved now. */
     replayed: Type.Boolean(),
     createdAt: Timestamp,
@@ -318,6 +324,21 @@ export const OpenRoundSchema = Type.Object({
   openedAt: Timestamp,
 });
 
+/** A player's debt to a provider: corrections' debits their balance could not cover, less what later credits repaid. */
+export const ProviderDebtSchema = Type.Object(
+  {
+    providerId: idOf('prv'),
+    brandId: idOf('brd'),
+    playerId: idOf('plr'),
+    currency: Currency,
+    owed: Money,
+    incurred: Money,
+    repaid: Money,
+    updatedAt: Timestamp,
+  },
+  { $id: 'ProviderDebt' },
+);
+
 const ProviderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 });
 const AllowedIps = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100 });
@@ -486,6 +507,18 @@ export const providerAdminOperations = defineOperations({
     summary: "A casino provider's rounds left open past its limit (oldest first)",
     params: ProviderIdParams,
     response: List(OpenRoundSchema),
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminListProviderDebts: {
+    id: 'adminListProviderDebts',
+    subject: 'wallet.admin.providers.debts',
+    method: 'GET',
+    path: '/admin/providers/:id/debts',
+    tag: 'Admin',
+    summary: "Players who owe the provider money (a correction's debit their balance did not cover), the longest-standing first",
+    params: ProviderIdParams,
+    response: List(ProviderDebtSchema),
     status: 200,
     errors: ['PROVIDER_NOT_FOUND'],
   },

@@ -88,6 +88,20 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     LAUNCH_TOKEN_INVALID: 'PermissionError',
     LAUNCH_TOKEN_EXPIRED: 'RequestError',
     GAME_SESSION_ENDED: 'RequestError',
+    TERMS_NOT_ACCEPTED: 'PermissionError',
+    TERMS_VERSION_EXISTS: 'ConflictError',
+    SESSION_TOKEN_INVALID: 'AuthenticationError',
+    SESSION_TOKEN_EXPIRED: 'AuthenticationError',
+    PROVIDER_DISABLED: 'PermissionError',
+    PROVIDER_NOT_ENABLED: 'PermissionError',
+    GAME_DISABLED: 'PermissionError',
+    PROVIDER_NOT_FOUND: 'NotFoundError',
+    ROUND_NOT_FOUND: 'NotFoundError',
+    TRANSACTION_CONFLICT: 'ConflictError',
+    BET_ROLLED_BACK: 'ConflictError',
+    BET_ALREADY_SETTLED: 'ConflictError',
+    ROUND_CLOSED: 'ConflictError',
+    ROUND_NOT_SETTLED: 'ConflictError',
   });
   t.same([statusOfCode('DEPOSIT_NOT_PENDING'), statusOfCode('SOMETHING_NEWER')], [409, undefined]);
 });

@@ -36,6 +36,7 @@ t.test('the operation table matches publicOperations', async (t) => {
       .map((op) => op.id)
       .sort(),
     [
+      'acceptTerms',
       'cancelWithdrawal',
       'confirmDeposit',
       'createDeposit',
@@ -43,13 +44,14 @@ t.test('the operation table matches publicOperations', async (t) => {
       'createWithdrawal',
       'failDeposit',
       'pausePlayer',
+      'publishTermsVersion',
       'redeliverWebhookEvent',
       'removeLimit',
       'selfExclude',
       'setLimit',
       'submitKyc',
     ],
-    'the seven idempotent operations of the contract, the redelivery of 1.2.0, and the responsible-gaming changes of 1.3.0',
+    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0 and the terms versions and acceptance of 1.4.0',
   );
 });
 

@@ -148,4 +148,27 @@ t.test('provider calls survive a wallet crash exactly once', async (t) => {
     t.same(await ledgerOf(win.transactionId), [{ type: 'WIN', amount: '6.00' }], 'one credit');
     await assertLedgerSound(t, stack);
   });
+
+  t.test("killed after a win that repays the player's debt commits: the retry answers both, once", async (t) => {
+    const { player, token } = await fundedSession('3.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '3.00', currency: 'BRL' };
+    ok(await p('bet', bet));
+    ok(await p('win', { transactionId: txId('win'), playerId: player, roundId: bet.roundId, amount: '0.00', currency: 'BRL' }));
+    const correction = { transactionId: txId('c'), playerId: player, roundId: bet.roundId, amount: '-4.00', currency: 'BRL', reason: 'resettled' };
+    t.match(ok<any>(await p('correction', correction)), { moved: '0.00', balance: '0.00' }, 'the whole debit is owed');
+    const bet2 = { ...bet, transactionId: txId('bet'), roundId: txId('round'), amount: '1.00' };
+    await call(WALLET_SUBJECTS.credit, {
+      scope: internalScope(),
+      body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount: '1.00', depositId: `dep_${randomBytes(6).toString('hex')}` },
+    });
+    ok(await p('bet', bet2));
+    const win = { transactionId: txId('win'), playerId: player, roundId: bet2.roundId, amount: '10.00', currency: 'BRL' };
+    await crashAt(t, 'wallet.provider.win.after-commit', 'win', win);
+    t.match(ok<any>(await p('win', win)), { moved: '10.00', repaid: '4.00', balance: '6.00', replayed: true }, 'the retry answers the win and its repayment');
+    t.same(await ledgerOf(win.transactionId), [{ type: 'WIN', amount: '10.00' }], 'one credit');
+    t.same(await ledgerOf(`${win.transactionId} repayment`), [{ type: 'CORRECTION', amount: '-4.00' }], 'one repayment');
+    t.same(ok<any>(await call('wallet.admin.providers.debts', { scope: adminScope, params: { id: provider.id } })).data, [], 'nothing owed');
+    t.equal(await balanceOf(token), '6.00');
+    await assertLedgerSound(t, stack);
+  });
 });

@@ -259,6 +259,75 @@ t.test('the provider wallet API', async (t) => {
     t.same(row, { requested: '-50.00', moved: '-42.50' }, 'the rest (7.50) is kept as what was asked and not taken');
   });
 
+  test("a player's debt to the provider: a correction's shortfall, repaid by the next credits first", async (t) => {
+    const { player, token } = await sessionOf(t, '10.00');
+    const debtOf = async () => ((await admin('wallet.admin.providers.debts', { id: provider.id })) as any).data.filter((d: any) => d.playerId === player);
+    const settledRound = async (stake: string, won: string) => {
+      const b = bet(token, { amount: stake });
+      t.equal(((await p('bet', b)) as any).ok, true);
+      t.equal(((await p('win', { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: won, currency: 'BRL' })) as any).ok, true);
+      return b.roundId;
+    };
+    const round = await settledRound('10.00', '0.00');
+    // The balance is 0.00: the whole debit is the debt (a move of no money records it).
+    const c1 = { transactionId: txId('c'), playerId: player, roundId: round, amount: '-4.00', currency: 'BRL', reason: 'resettled' };
+    t.match(((await p('correction', c1)) as any).body, { moved: '0.00', balance: '0.00' });
+    t.same(
+      (await debtOf()).map((d: any) => [d.owed, d.incurred, d.repaid]),
+      [['4.00', '4.00', '0.00']],
+      'listed for our team',
+    );
+    await h.credit(live, player, '6.00');
+    const c2 = { transactionId: txId('c'), playerId: player, roundId: round, amount: '-9.50', currency: 'BRL', reason: 'resettled again' };
+    t.match(((await p('correction', c2)) as any).body, { moved: '-6.00', balance: '0.00' }, 'taken up to the balance');
+    t.same(
+      (await debtOf()).map((d: any) => d.owed),
+      ['7.50'],
+      'the shortfalls add up',
+    );
+
+    // Two wins at once, 5.00 each, with 7.50 owed: 7.50 repaid in all, never more.
+    await h.credit(live, player, '2.00');
+    const b = bet(token, { amount: '2.00' });
+    await p('bet', b);
+    const b2 = bet(token, { amount: '0.01' });
+    await h.credit(live, player, '0.01');
+    await p('bet', b2);
+    const w1 = { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '5.00', currency: 'BRL' };
+    const w2 = { transactionId: txId('win'), playerId: player, roundId: b2.roundId, amount: '5.00', currency: 'BRL' };
+    const [a1, a2] = (await Promise.all([p('win', w1), p('win', w2)])) as any[];
+    t.equal(a1.ok && a2.ok, true, 'both wins paid');
+    t.same([a1.body.moved, a2.body.moved], ['5.00', '5.00'], 'each moved its whole win');
+    t.same([a1.body.repaid, a2.body.repaid].sort(), ['2.50', '5.00'], 'the first to commit repaid 5.00, the second the 2.50 left');
+    t.same(
+      (await debtOf()).map((d: any) => d.owed),
+      [],
+      'nothing owed any more',
+    );
+    t.match(((await p('balance', { token })) as any).body, { balance: '2.50' }, '10.00 won less 7.50 repaid');
+    const again = (await p('win', w1)) as any;
+    t.same({ ...again.body, replayed: false }, a1.body, 'a retry answers the first answer, with what it repaid');
+    const entries = await h.sql<{ type: string; amount: string; source: string }>(
+      `select e.type, e.amount, t.source from wallet.ledger_entries e join wallet.ledger_transactions t on t.id = e.transaction_id
+       where e.account_id = ? and t.source like ? order by e.account_seq`,
+      [`acct:player:${live.brandId}:${player}:BRL`, `provider:${provider.id}:${w1.transactionId}%`],
+    );
+    t.same(
+      entries.map((e) => `${e.type} ${e.amount} ${e.source.slice(`provider:${provider.id}:`.length)}`),
+      [`WIN 5.00 ${w1.transactionId}`, `CORRECTION -${a1.body.repaid} ${w1.transactionId} repayment`],
+      'the repayment is a ledger transaction of its own, in the credit statement',
+    );
+    // The ledger's verification holds the debts to the transactions: a debt written by hand is found.
+    await h.sql('update wallet.provider_debts set owed = owed + 1, incurred = incurred + 1 where player_id = ?', [player]);
+    const verified = (await h.call('wallet.admin.verifyLedger', adminScope)) as any;
+    t.match(
+      verified.body.mismatches,
+      [{ check: `providerDebt:${provider.id}`, stored: '1.00', computed: '0.00' }],
+      'a debt that is not the transactions is a mismatch',
+    );
+    await h.sql('update wallet.provider_debts set owed = owed - 1, incurred = incurred - 1 where player_id = ?', [player]);
+  });
+
   test("a key of one environment reaches nothing of the other's", async (t) => {
     const { player, token } = await sessionOf(t);
     const b = bet(token);

@@ -16,6 +16,7 @@ import { operatorStanding, type OperatorStanding } from './handlers/operator-sta
 // Issue #44 items 6-7: what operators, our team and the regulator file read.
 import { providerReadHandlers } from './handlers/reads.ts';
 import { providerReadMigrations } from './store/read-migrations.ts';
+import { providerDebtMigrations } from './store/debt-migrations.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -30,7 +31,7 @@ const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: [...providerMigrations, ...providerReadMigrations],
+  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
     const ctx: ProvidersContext = { deps, operators: standingOf(deps) };

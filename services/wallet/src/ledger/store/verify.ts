@@ -110,6 +110,23 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     for (const p of provider)
       mismatches.push({ accountId: p.account_id ?? '', check: `provider:${p.id}`, stored: formatMoney(p.posted), computed: formatMoney(p.expected) });
 
+    // A player's debt to a provider (providers' store/debts.ts) must be what corrections could not
+    // take (requested − moved) less what repayments took.
+    const debts = await tx.query<{ account_id: string; provider_id: string; stored: string; computed: string }>(
+      `with c as (select provider_id, brand_id, player_id, currency,
+                         sum(case when repays is null then moved - requested else moved end) as owed
+                  from wallet.provider_transactions
+                  where kind = 'correction' and (repays is not null or moved > requested) and brand_id is not null
+                  group by 1, 2, 3, 4)
+       select 'acct:player:' || coalesce(d.brand_id, c.brand_id) || ':' || coalesce(d.player_id, c.player_id) || ':' || coalesce(d.currency, c.currency) as account_id,
+              coalesce(d.provider_id, c.provider_id) as provider_id, coalesce(d.owed, 0) as stored, coalesce(c.owed, 0) as computed
+       from wallet.provider_debts d
+       full join c on c.provider_id = d.provider_id and c.brand_id = d.brand_id and c.player_id = d.player_id and c.currency = d.currency
+       where coalesce(d.owed, 0) <> coalesce(c.owed, 0)`,
+    );
+    for (const d of debts)
+      mismatches.push({ accountId: d.account_id, check: `providerDebt:${d.provider_id}`, stored: formatMoney(d.stored), computed: formatMoney(d.computed) });
+
     // Responsible-gaming usage (the rg module's store/usage.ts) must be what the rounds staked and lost, hour by hour.
     for (const d of await usageDrift(tx)) {
       mismatches.push({ accountId: d.account_id, check: `rgUsage:${new Date(d.hour).toISOString()}`, stored: d.stored, computed: d.computed });

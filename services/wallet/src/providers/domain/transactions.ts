@@ -61,6 +61,7 @@ export function toResult(
     createdAt: string;
   },
   replayed: boolean,
+  repaid?: string,
 ): ProviderTransactionResult {
   return {
     transactionId: row.transactionId,
@@ -70,6 +71,7 @@ export function toResult(
     currency: row.currency,
     moved: row.moved,
     balance: row.balanceAfter,
+    ...(repaid ? { repaid } : {}),
     replayed,
     createdAt: row.createdAt,
   };

@@ -20,6 +20,7 @@ import {
   type CredentialRow,
   type ProviderRow,
 } from '../store/registry.ts';
+import { debtsOwed } from '../store/debts.ts';
 import type { ProvidersContext } from './context.ts';
 
 type Ops = typeof providerAdminOperations;
@@ -156,5 +157,9 @@ export function adminProviderHandlers(ctx: ProvidersContext) {
       const rows = await openRoundsPastLimit(sql, provider.id);
       return { status: 200, body: { data: rows.map((r) => ({ ...r, staked: formatMoney(r.staked), openedAt: isoTime(r.openedAt) })) } };
     }) satisfies HandlerOf<Ops['adminListOpenRounds']>,
+    adminListProviderDebts: (async (req) => {
+      const provider = await providerOrThrow(ctx, req.params.id);
+      return { status: 200, body: { data: await debtsOwed(sql, provider.id) } };
+    }) satisfies HandlerOf<Ops['adminListProviderDebts']>,
   };
 }

@@ -16,7 +16,8 @@ import {
 import { compareMoney, crashPoint, formatMoney, isoTime, providerScopeOf, ruleClock, subMoney, uniqueViolation, type HandlerOf } from '@bo/service-kit';
 import { ensureProviderClearingAccount, stakeableNow } from '../../ledger/index.ts';
 import { assertSameCall, toResult, type CallShape } from '../domain/transactions.ts';
-import { failedCondition, postMove, postRollbackOfUnknownBet, postZeroMove, type CreditPosting, type PostedMove } from '../store/postings.ts';
+import { failedCondition, postMove, postRollbackOfUnknownBet, postZeroMove, REPAYMENT_SUFFIX, type CreditPosting, type PostedMove } from '../store/postings.ts';
+import { owedNow } from '../store/debts.ts';
 import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 import { sportsBetSettled } from '../store/sports-events.ts';
@@ -31,7 +32,23 @@ async function replayOf(ctx: ProvidersContext, providerId: string, transactionId
   const kept = await findTransaction(ctx.deps.sql, providerId, transactionId);
   if (!kept) return undefined;
   assertSameCall(kept, call);
-  return toResult(kept, true);
+  // A credit that repaid a debt answers what it repaid again (its repayment's own row).
+  const repayment =
+    (kept.kind === 'win' || kept.kind === 'correction') && compareMoney(kept.moved, 0) > 0
+      ? await findTransaction(ctx.deps.sql, providerId, `${transactionId}${REPAYMENT_SUFFIX}`)
+      : undefined;
+  return toResult(kept, true, repayment && subMoney(0, repayment.moved));
+}
+
+/** What of a credit repays the player's debt to the provider: all of the debt the credit covers. */
+async function repaymentOf(
+  ctx: ProvidersContext,
+  c: Pick<CreditPosting, 'providerId' | 'brandId' | 'playerId' | 'currency' | 'amount'>,
+): Promise<string | undefined> {
+  if (compareMoney(c.amount, 0) <= 0) return undefined;
+  const owed = await owedNow(ctx.deps.sql, c);
+  if (compareMoney(owed, 0) <= 0) return undefined;
+  return formatMoney(compareMoney(owed, c.amount) < 0 ? owed : c.amount);
 }
 
 /** The round a settlement names, only if it is this player's in the key's environment; its currency must be the call's. */
@@ -43,7 +60,7 @@ async function roundOfPlayer(ctx: ProvidersContext, scope: ProviderScope, roundI
 }
 
 const answer = (
-  c: { transactionId: string; kind: CreditPosting['kind']; playerId: string; roundId: string; currency: string },
+  c: { transactionId: string; kind: CreditPosting['kind']; playerId: string; roundId: string; currency: string; repay?: string },
   moved: string,
   posted: PostedMove,
 ): Answer => ({
@@ -54,6 +71,7 @@ const answer = (
   currency: c.currency,
   moved: formatMoney(moved),
   balance: posted.balanceAfter,
+  ...(c.repay ? { repaid: c.repay } : {}),
   replayed: false,
   createdAt: isoTime(posted.createdAt),
 });
@@ -98,6 +116,7 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
     // issue #44 item 7: `sports_bet.settled`, written by the win's own statement when it closes a sports bet.
     ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
   };
+  move.repay = await repaymentOf(ctx, move);
   const posted = compareMoney(body.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move) : await postMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');
   if (move.outbox) ctx.deps.outbox.poke();
@@ -186,10 +205,13 @@ async function correction(ctx: ProvidersContext, scope: ProviderScope, body: Pro
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
   };
   // A debit is taken up to the balance; what it could not take is the player's debt to the
-  // provider, kept on the row (requested − moved) and listed for our team.
+  // provider (requested − moved on the row, added to wallet.provider_debts), repaid by the
+  // provider's next credits to the player and listed for our team. A credit repays the debt first.
   const balance = await stakeableNow(ctx.deps.sql, round.brandId, body.playerId, round.currency);
   const amount = requested.startsWith('-') && compareMoney(subMoney(0, requested), balance) > 0 ? subMoney(0, balance) : requested;
-  const move = { ...base, amount: formatMoney(amount) };
+  const move: CreditPosting = { ...base, amount: formatMoney(amount) };
+  if (compareMoney(amount, requested) > 0) move.shortfall = formatMoney(subMoney(amount, requested));
+  move.repay = await repaymentOf(ctx, move);
   const posted = compareMoney(move.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move, false) : await postMove(ctx.deps.sql, move);
   // Nothing written: the balance fell meanwhile (read again) or the id was taken.
   if (!posted) throw new TakenMeanwhile('balance');

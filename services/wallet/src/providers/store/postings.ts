@@ -151,10 +151,54 @@ export interface CreditPosting extends TransactionKey {
   outcome?: string | null;
   /** issue #44 item 7: the `sports_bet.settled` outbox insert, reading `r` (store/sports-events.ts). */
   outbox?: OutboxPart;
+  /** A credit: what of it repays the player's debt to the provider (positive), read just before (store/debts.ts). */
+  repay?: string;
+  /** A correction's debit: what the balance could not cover, added to the player's debt (positive). */
+  shortfall?: string;
+}
+
+/** A repayment's own transaction id: the credit's + this (a provider's ids carry no space). */
+export const REPAYMENT_SUFFIX = ' repayment';
+
+const DEBT_KEY = 'provider_id = ? and brand_id = ? and player_id = ? and currency = ?';
+const debtKey = (c: CreditPosting) => [c.providerId, c.brandId, c.playerId, c.currency];
+
+/**
+ * The player's debt as the move changes it: a repayment takes `repay` off it (only if it is still
+ * owed: `must:debt` otherwise), a shortfall adds to it. Each only when the player's row was
+ * updated (`a`), so a statement that moved nothing changes no debt.
+ */
+function debtChange(c: CreditPosting): { text: string; params: unknown[]; must: string } | undefined {
+  if (c.repay)
+    return {
+      text: `d as (update wallet.provider_debts set owed = owed - ?::numeric, repaid = repaid + ?::numeric, updated_at = (select at from a)
+           where ${DEBT_KEY} and owed >= ?::numeric and exists (select 1 from a) returning 1)`,
+      params: [c.repay, c.repay, ...debtKey(c), c.repay],
+      must: `wallet.must(exists (select 1 from d), 'debt')`,
+    };
+  if (c.shortfall)
+    return {
+      text: `d as (insert into wallet.provider_debts (provider_id, brand_id, player_id, currency, owed, incurred, repaid, updated_at)
+           select ?, ?, ?, ?, ?::numeric, ?::numeric, 0, a.at from a
+           on conflict (provider_id, brand_id, player_id, currency) do update
+             set owed = wallet.provider_debts.owed + excluded.owed, incurred = wallet.provider_debts.incurred + excluded.incurred,
+                 updated_at = excluded.updated_at
+           returning 1)`,
+      params: [...debtKey(c), c.shortfall, c.shortfall],
+      must: '',
+    };
+  return undefined;
 }
 
 /** The ledger type of each kind of move. */
 const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION' } as const;
+
+/**
+ * A statement's other rows change only when the player's row did (`a`: the posting's own update,
+ * empty when a condition of it failed): a statement that moved no money changes nothing else.
+ * A zero move has no `a` update; its `a` is always one row.
+ */
+const MOVED = 'exists (select 1 from a)';
 
 /** The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time. */
 function roundChange(c: CreditPosting, moved: string): { text: string; params: unknown[] } {
@@ -167,7 +211,7 @@ function roundChange(c: CreditPosting, moved: string): { text: string; params: u
                   status = case when ?::boolean then 'settled' else status end,
                   closed_at = case when ?::boolean then (select at from a) else closed_at end,
                   outcome = coalesce(?::text, outcome)
-                where ${where} and status = 'open' returning *)`,
+                where ${where} and status = 'open' and ${MOVED} returning *)`,
         params: [moved, c.roundClosed ?? true, c.roundClosed ?? true, c.outcome ?? null, ...key],
       };
     case 'rollback':
@@ -177,14 +221,14 @@ function roundChange(c: CreditPosting, moved: string): { text: string; params: u
         text: `r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
                   status = case when bets = 1 then 'voided' else status end,
                   closed_at = case when bets = 1 then (select at from a) else closed_at end
-                where ${where} and status = 'open' and wins = 0 returning *),
+                where ${where} and status = 'open' and wins = 0 and ${MOVED} returning *),
      b as (update wallet.provider_transactions set rolled_back_by = ?
-           where provider_id = ? and transaction_id = ? and kind = 'bet' and rolled_back_by is null returning 1)`,
+           where provider_id = ? and transaction_id = ? and kind = 'bet' and rolled_back_by is null and ${MOVED} returning 1)`,
         params: [moved, ...key, c.transactionId, c.providerId, c.betTransactionId],
       };
     case 'correction':
       return {
-        text: `r as (update wallet.provider_rounds set corrected = corrected + ?::numeric where ${where} and status = 'settled' returning 1)`,
+        text: `r as (update wallet.provider_rounds set corrected = corrected + ?::numeric where ${where} and status = 'settled' and ${MOVED} returning 1)`,
         params: [moved, ...key],
       };
   }
@@ -204,26 +248,46 @@ const mustOf = (c: CreditPosting) =>
 export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<PostedMove | undefined> {
   const moved = formatMoney(c.amount);
   const debit = moved.startsWith('-');
+  const repay = c.repay ? formatMoney(c.repay) : undefined;
   const wagered = c.kind === 'rollback' ? negated(moved) : '0.00';
-  const netLoss = negated(moved);
+  // What the player's money changed by: a repayment takes part of the credit back.
+  const netLoss = negated(repay ? subMoney(moved, repay) : moved);
   const usage = c.kind === 'rollback' ? usageUndo('u', c.usageAt ?? c.at, wagered, netLoss) : usageUpsert('u', c.at, wagered, netLoss, '0');
   const change = roundChange(c, moved);
+  const debt = debtChange(c);
   const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
     accountId: playerAccountId(c.brandId, c.playerId, c.currency),
     brandId: c.brandId,
     currency: c.currency,
     referenceId: c.id,
-    transactions: [{ source: source(c), type: LEDGER_TYPE[c.kind], amount: moved, clearingAccountId: c.clearingAccountId }],
+    transactions: [
+      { source: source(c), type: LEDGER_TYPE[c.kind], amount: moved, clearingAccountId: c.clearingAccountId },
+      ...(repay
+        ? [{ source: `${source(c)}${REPAYMENT_SUFFIX}`, type: 'CORRECTION' as const, amount: `-${repay}`, clearingAccountId: c.clearingAccountId }]
+        : []),
+    ],
     alsoSet: creditCounterParts(c.usageAt ?? c.at, wagered, netLoss),
     onlyIf: {
       text: `${debit ? 'and available - held >= ?::numeric ' : ''}and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)`,
       params: [...(debit ? [negated(moved)] : []), c.providerId, c.transactionId],
     },
-    alsoWith: ([move]) => ({
+    alsoWith: ([move, repayment]) => ({
       text: `${change.text},
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
-           returning 1),
+           returning 1),${
+             repay
+               ? `
+     y as (insert into wallet.provider_transactions (${TX_COLUMNS}, repays)
+           select ?, ?, ?, ?, 'correction', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at, ? from a
+           returning 1),`
+               : ''
+           }${
+             debt
+               ? `
+     ${debt.text},`
+               : ''
+           }
      ${usage.text}${outboxCte(c.outbox)}`,
       params: [
         ...change.params,
@@ -240,11 +304,28 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
         formatMoney(c.requested),
         moved,
         move!.playerEntryId,
+        ...(repay
+          ? [
+              c.environment,
+              c.providerId,
+              `${c.transactionId}${REPAYMENT_SUFFIX}`,
+              `${c.id}_repay`,
+              c.roundId,
+              c.brandId,
+              c.playerId,
+              c.currency,
+              `-${repay}`,
+              `-${repay}`,
+              repayment!.playerEntryId,
+              c.transactionId,
+            ]
+          : []),
+        ...(debt?.params ?? []),
         ...usage.params,
         ...(c.outbox?.params ?? []),
       ],
     }),
-    returning: `a.available - a.held as balance_after, a.at, ${mustOf(c)}`,
+    returning: `a.available - a.held as balance_after, a.at, ${mustOf(c)}${debt?.must ? `, ${debt.must}` : ''}`,
   });
   return row ? { balanceAfter: formatMoney(row.balance_after), createdAt: row.at } : undefined;
 }
@@ -256,13 +337,15 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
  */
 export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChanges = true): Promise<PostedMove> {
   const change = roundChanges && c.kind === 'win' ? roundChange(c, '0.00') : undefined;
+  // A correction's debit when the balance was 0.00: all of it is the player's debt.
+  const debt = c.shortfall ? debtChange(c) : undefined;
   const rows = await sql.query<{ balance_after: string; at: Date }>(
     `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
                           coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
      ${change ? `${change.text},` : ''}
      x as (insert into wallet.provider_transactions (${TX_COLUMNS})
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
-           returning 1)${change ? outboxCte(c.outbox) : ''}
+           returning 1)${debt ? `,\n     ${debt.text}` : ''}${change ? outboxCte(c.outbox) : ''}
      select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
     [
       playerAccountId(c.brandId, c.playerId, c.currency),
@@ -278,6 +361,7 @@ export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChange
       c.playerId,
       c.currency,
       formatMoney(c.requested),
+      ...(debt?.params ?? []),
       ...(change ? (c.outbox?.params ?? []) : []),
     ],
   );
