@@ -24,6 +24,16 @@ const ProviderRef = (description: string) => Type.String({ minLength: 1, maxLeng
 /** The provider API's base path beside /api/v1. */
 export const PROVIDER_API_PREFIX = '/provider/v1';
 
+/**
+ * The built-in sandbox provider (docs/providers.md, "The built-in sandbox provider"): offered to
+ * every operator's sandbox brands and never in production, its game page served by the gateway
+ * (`/play/sandbox-provider/<session token>`), which plays as a provider's server would: bet, then
+ * win, or rollback, on the provider wallet.
+ */
+export const SANDBOX_PROVIDER = { id: 'prv_sandbox', gameId: 'gm_p_sandbox_slot', gameCode: 'sandbox-slot' } as const;
+/** The path of the built-in sandbox provider's game page, before its session token. */
+export const SANDBOX_PROVIDER_PAGE = '/play/sandbox-provider';
+
 /** A provider's key: `pk_test_…` (sandbox) or `pk_live_…` (production). */
 export const PROVIDER_KEY_FORMAT = /^pk_(test|live)_[A-Za-z0-9]{16,64}$/;
 

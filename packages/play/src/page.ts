@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { PlaySessionView } from '@bo/contracts';
 
 const asset = (name: string) => readFileSync(path.join(import.meta.dirname, '../assets', name), 'utf8');
-const BASE_CSS = asset('base.css');
+export const BASE_CSS = asset('base.css');
 const GAME_CSS = asset('game.css');
 const CLIENT_JS = asset('play.js');
 

@@ -120,7 +120,8 @@ export async function startGamesStack(
           query: part.query ?? {},
           body: part.body ?? {},
         },
-        { prefix, timeoutMs: 10_000 },
+        // Generous: a test waits for its answer, and a busy machine (40 clicks on one player's row) may take more than 10 s.
+        { prefix, timeoutMs: 30_000 },
       ),
     async createPlayer(scope, state = {}) {
       const n = ++seq;

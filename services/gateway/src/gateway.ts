@@ -35,7 +35,7 @@ import { createMetrics, observabilityRoutes } from './edge/http/observability.ts
 import { operatorContext, registerOperations } from './edge/operations.ts';
 import { getMe } from './edge/me.ts';
 import { consoleRoutes } from '@bo/console';
-import { playRoutes, walletGames } from '@bo/play';
+import { playRoutes, sandboxProviderRoutes, sandboxProviderWallet, walletGames } from '@bo/play';
 import { apiIndexRoute, publicDocsRoutes } from '@bo/portal';
 import { askOwnerOverNats, createOperatorCheck } from './edge/play-check.ts';
 import { operatorsClient } from './edge/operators-client.ts';
@@ -176,6 +176,10 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     publicBaseUrl: config.PUBLIC_BASE_URL,
     // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
     operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: operators.status }),
+  });
+  // The built-in sandbox provider's game page: bets on the provider wallet as a provider would (docs/providers.md).
+  await publicApp.register(sandboxProviderRoutes, {
+    wallet: sandboxProviderWallet({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
   });
 
   const adminApp = baseApp(log, config);

@@ -32,7 +32,13 @@ t.test('games through the gateway', async (t) => {
   t.test('catalogue', async (t) => {
     const r = await op.sandboxClient.get('/games');
     t.equal(r.status, 200);
-    t.equal(r.body.data.length, 5);
+    t.equal(r.body.data.length, 6, "the studio games, the external one and the built-in sandbox provider's");
+    t.match(r.body.data.at(-1), { id: 'gm_p_sandbox_slot', provider: 'Sandbox provider (built-in)' });
+    const live = await op.productionClient.get('/games');
+    t.notOk(
+      live.body.data.some((g: { id: string }) => g.id === 'gm_p_sandbox_slot'),
+      'never offered in production',
+    );
     t.match(r.body.data[0], { id: 'gm_aviator_demo', name: 'Aviator', provider: 'bo-studio', category: 'crash' });
   });
 
@@ -81,6 +87,63 @@ t.test('games through the gateway', async (t) => {
     t.equal(round.status, 201);
     const r = (await round.json()) as any;
     t.equal(Number(r.balanceAfter), 950 + Number(r.payout));
+  });
+
+  t.test('sandbox: the built-in provider plays on the provider wallet, seen in the rounds and transactions', async (t) => {
+    const c = op.sandboxClient;
+    const id = await newPlayer(c);
+    t.equal((await c.post(`/sandbox/players/${id}/kyc/decision`, { status: 'aprovado' })).status, 200);
+    const brandId = (await c.get('/me')).body.brand.id as string;
+    await games.credit({ kind: 'operator', operatorId: 'op', brandId, environment: 'sandbox', currency: 'BRL' }, id, '10.00');
+    const created = await c.post(`/players/${id}/game-sessions`, { gameId: 'gm_p_sandbox_slot' });
+    t.equal(created.status, 201, JSON.stringify(created.body));
+    const launch = await fetch(created.body.gameUrl, { redirect: 'manual' });
+    t.equal(launch.status, 302, 'the launch page sends the player to the provider');
+    const pageUrl = launch.headers.get('location')!;
+    t.match(pageUrl, new RegExp(`^${gw!.publicUrl}/play/sandbox-provider/pst_`), 'with the session token, as a provider is launched');
+    const page = await fetch(pageUrl);
+    t.equal(page.status, 200);
+    t.match(await page.text(), /<strong id="balance">10\.00<\/strong>/, 'authenticate answered the balance');
+    const spin = async (body: unknown) => {
+      const r = await fetch(`${pageUrl}/spin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const won = await spin({ amount: '2.00', outcome: 'win' });
+    t.equal(won.status, 200);
+    t.same(
+      won.body.calls.map((call: any) => call.call),
+      ['/authenticate', '/bets', '/wins'],
+      'authenticate, bet, win',
+    );
+    t.equal(won.body.balance, '12.00');
+    const rolled = await spin({ amount: '3.00', outcome: 'rollback' });
+    t.same(
+      rolled.body.calls.map((call: any) => `${call.call} ${call.answer.balance}`),
+      ['/authenticate 12.00', '/bets 9.00', '/rollbacks 12.00'],
+      'a bet whose answer was lost is rolled back',
+    );
+    const broke = await spin({ amount: '50.00', outcome: 'lose' });
+    t.equal(broke.status, 422);
+    t.match(broke.body.error, { code: 'INSUFFICIENT_FUNDS', details: { balance: '12.00' } }, 'a refusal in the envelope');
+    t.equal((await spin({ amount: 'lots' })).body.error.code, 'VALIDATION_ERROR');
+    t.equal((await fetch(`${gw!.publicUrl}/play/sandbox-provider/pst_forged`)).status, 401, 'a token of another shape');
+
+    const rounds = await c.get(`/players/${id}/rounds`);
+    t.equal(rounds.status, 200);
+    t.same(
+      rounds.body.data.map((r: any) => [r.providerId, r.gameCode, r.status, r.staked, r.won]),
+      [
+        ['prv_sandbox', 'sandbox-slot', 'voided', '0.00', '0.00'],
+        ['prv_sandbox', 'sandbox-slot', 'settled', '2.00', '4.00'],
+      ],
+      'the rounds an operator reads, newest first',
+    );
+    const txs = await c.get(`/players/${id}/transactions`);
+    t.same(
+      txs.body.data.slice(0, 4).map((x: any) => `${x.type} ${x.amount}`),
+      ['ROLLBACK 3.00', 'BET -3.00', 'WIN 4.00', 'BET -2.00'],
+      'in the ledger, newest first',
+    );
   });
 
   t.test('production: a real session plays real money, seen in the wallet and the transactions', async (t) => {

@@ -44,8 +44,8 @@ const BAD_ENCODINGS = ['%ZZ', '%FF%FE', '%ED%A0%80', '%E2%82', '%C0%AF', 'a%2', 
 const isEnvelope = (body: any, code: string) => body?.error?.code === code && /^req_/.test(body.error.requestId ?? '');
 
 t.test('hardening', async (t) => {
-  // RPC deadline above the lease, so a request can outlive its first lease and must renew it.
-  const h = await startHarness({ IDEMPOTENCY_LEASE_SECONDS: '2', RPC_TIMEOUT_MS: '8000' });
+  // RPC deadline well above the lease, so a request can outlive its first lease and must renew it (even on a busy machine).
+  const h = await startHarness({ IDEMPOTENCY_LEASE_SECONDS: '2', RPC_TIMEOUT_MS: '30000' });
   const players = await fakeService(h, 'players.create');
   const deposits = await fakeService(h, 'payments.deposits.create');
   const withdrawals = await fakeService(h, 'payments.withdrawals.create');
@@ -436,17 +436,30 @@ t.test('hardening', async (t) => {
   });
 
   t.test('a long request keeps its claim: the lease is renewed while it runs', async (t) => {
+    // The request runs until the test has retried it (an event, not a time: a busy machine may take
+    // long to start the second replica).
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let running!: () => void;
+    const isRunning = new Promise<void>((r) => {
+      running = r;
+    });
     players.respond = async (req) => {
-      await sleep(3500);
+      running();
+      await released;
       return { ok: true, status: 201, body: { slow: true, body: req.body } };
     };
     const k = key();
     const slow = c.post('/players', { ...player, externalId: 'slow' }, k);
+    await isRunning;
     await sleep(3000); // past the 2 s lease: without renewal a retry would take the key over
     // On another replica, which does not hold the key: the service's claim answers.
     const other = await h.startReplica();
     const retry = await h.clientFor(op.sandbox, other).post('/players', { ...player, externalId: 'slow' }, k);
     t.equal(retry.body.error?.code, 'IDEMPOTENCY_IN_PROGRESS');
+    release();
     t.equal((await slow).status, 201);
     players.respond = async (req) => ({ ok: true, status: 201, body: { n: players.calls.length, body: req.body } });
   });

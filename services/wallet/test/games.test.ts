@@ -25,11 +25,25 @@ t.test('games over NATS', async (t) => {
     const games = (r as any).body.data;
     t.same(
       games.map((g: any) => g.id),
-      ['gm_aviator_demo', 'gm_dice_classic', 'gm_roulette_demo', 'gm_slots_fruit', 'gm_blackjack_live'],
+      ['gm_aviator_demo', 'gm_dice_classic', 'gm_roulette_demo', 'gm_slots_fruit', 'gm_blackjack_live', 'gm_p_sandbox_slot'],
+      'the built-in sandbox provider is offered in the sandbox',
     );
     for (const g of games) t.same(Object.keys(g).sort(), ['category', 'id', 'name', 'provider']);
     t.match(games[0], { id: 'gm_aviator_demo', name: 'Aviator', provider: 'bo-studio', category: 'crash' });
     t.match(games[4], { provider: 'northwind-live' }, 'one game comes from an external provider');
+
+    // Enabled for the operator by hand, it is still not offered in production.
+    await h.sql(`insert into wallet.provider_operators (provider_id, operator_id) values ('prv_sandbox', ?) on conflict do nothing`, [
+      scopes.production.operatorId,
+    ]);
+    const live = (await h.call('games.list', scopes.production)) as any;
+    t.notOk(
+      live.body.data.some((g: any) => g.id === 'gm_p_sandbox_slot'),
+      'the built-in sandbox provider is never offered in production',
+    );
+    const approvedLive = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    t.equal(code(await create(scopes.production, approvedLive, { gameId: 'gm_p_sandbox_slot' })), 'GAME_NOT_FOUND', 'nor launched there');
+    await h.sql(`delete from wallet.provider_operators where provider_id = 'prv_sandbox'`);
 
     await h.sql(`update wallet.games set enabled = false where id = 'gm_dice_classic'`);
     const after = await h.call('games.list', scopes.production);

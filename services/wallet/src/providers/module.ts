@@ -17,6 +17,7 @@ import { operatorStanding, type OperatorStanding } from './handlers/operator-sta
 import { providerReadHandlers } from './handlers/reads.ts';
 import { providerReadMigrations } from './store/read-migrations.ts';
 import { providerDebtMigrations } from './store/debt-migrations.ts';
+import { providerSandboxMigrations } from './store/sandbox-migrations.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -31,7 +32,7 @@ const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations],
+  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations, ...providerSandboxMigrations],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
     const ctx: ProvidersContext = { deps, operators: standingOf(deps) };

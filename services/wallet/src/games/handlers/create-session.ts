@@ -40,7 +40,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     const em = ctx.deps.orm.em.fork();
     const game = await findEnabledGame(em, gameId);
     // A provider's game is found only while it is offered to this operator (store/catalogue.ts).
-    const providerLaunch = game?.providerId ? await providerLaunchOf(ctx.deps.sql, gameId, scope.operatorId) : undefined;
+    const providerLaunch = game?.providerId ? await providerLaunchOf(ctx.deps.sql, gameId, scope.operatorId, scope.environment) : undefined;
     if (!game || (game.providerId && !providerLaunch)) throw new AppError('GAME_NOT_FOUND');
     const now = ruleClock.now();
     assertPlayerMayPlay(player, now);
@@ -70,7 +70,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     // player with on the provider wallet API (docs/providers.md, "Launch").
     const providerToken = providerLaunch ? issueSessionToken() : undefined;
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
-    const launch = await providerFor(game, ctx.remote).launch(game, {
+    const launch = await providerFor(game, ctx.remote, ctx.config.PUBLIC_BASE_URL).launch(game, {
       sessionId,
       gameId,
       playerId,

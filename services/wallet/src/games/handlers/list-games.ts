@@ -7,7 +7,8 @@ import type { GamesContext } from './context.ts';
 
 export function listGames(ctx: GamesContext): HandlerOf<typeof gameOperations.listGames> {
   return async (req) => {
-    const rows = await offeredGames(ctx.deps.sql, operatorScopeOf(req).operatorId);
+    const scope = operatorScopeOf(req);
+    const rows = await offeredGames(ctx.deps.sql, scope.operatorId, scope.environment);
     return { status: 200, body: { data: rows } };
   };
 }

@@ -1,7 +1,7 @@
 // Every game is launched through a provider adapter. The built-in provider serves the game on our
 // own launch page; an external provider is asked over HTTP for its page for this session. A
 // provider that cannot be reached, is too slow or answers nonsense is 502 PROVIDER_UNAVAILABLE.
-import { AppError, type GameMode } from '@bo/contracts';
+import { AppError, SANDBOX_PROVIDER, SANDBOX_PROVIDER_PAGE, type GameMode } from '@bo/contracts';
 import type { GameRow } from '../store/entities.ts';
 
 export interface LaunchSession {
@@ -76,6 +76,20 @@ export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number
   };
 }
 
-export function providerFor(game: GameRow, remote: GameProvider): GameProvider {
+/**
+ * The built-in sandbox provider (docs/providers.md): nothing to ask anyone; its game page is the
+ * gateway's, holding the session token as a provider's page would.
+ */
+export function sandboxProvider(publicBaseUrl: string): GameProvider {
+  return {
+    async launch(game, session) {
+      if (!session.provider) throw new AppError('PROVIDER_UNAVAILABLE', `The game ${game.id} has no provider session.`, { provider: game.provider });
+      return { type: 'redirect', url: `${publicBaseUrl}${SANDBOX_PROVIDER_PAGE}/${session.provider.token}` };
+    },
+  };
+}
+
+export function providerFor(game: GameRow, remote: GameProvider, publicBaseUrl: string): GameProvider {
+  if (game.providerId === SANDBOX_PROVIDER.id) return sandboxProvider(publicBaseUrl);
   return game.adapter === 'remote' ? remote : localProvider;
 }

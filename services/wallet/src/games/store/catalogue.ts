@@ -1,15 +1,21 @@
 // The catalogue as an operator sees it (GET /games, and the game a session opens): the built-in
 // games and the games of the providers enabled for the operator, only while the provider and the
 // game are enabled (docs/providers.md). Plain SQL: a provider's standing is three tables.
-import type { Game } from '@bo/contracts';
+import { SANDBOX_PROVIDER, type Environment, type Game } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
 
+// The built-in sandbox provider is offered to every operator in the sandbox and never in
+// production, whatever our team enabled (docs/providers.md, "The built-in sandbox provider").
 const OFFERED = `g.enabled and (g.provider_id is null or exists (
-       select 1 from wallet.providers p join wallet.provider_operators po on po.provider_id = p.id
-       where p.id = g.provider_id and p.status = 'enabled' and po.operator_id = ?))`;
+       select 1 from wallet.providers p left join wallet.provider_operators po on po.provider_id = p.id and po.operator_id = ?
+       where p.id = g.provider_id and p.status = 'enabled'
+         and case when p.id = '${SANDBOX_PROVIDER.id}' then ?::text = 'sandbox' else po.operator_id is not null end))`;
 
-export async function offeredGames(sql: SqlRunner, operatorId: string): Promise<Game[]> {
-  return sql.query<Game>(`select g.id, g.name, g.provider, g.category from wallet.games g where ${OFFERED} order by g.sort_order, g.id`, [operatorId]);
+export async function offeredGames(sql: SqlRunner, operatorId: string, environment: Environment): Promise<Game[]> {
+  return sql.query<Game>(`select g.id, g.name, g.provider, g.category from wallet.games g where ${OFFERED} order by g.sort_order, g.id`, [
+    operatorId,
+    environment,
+  ]);
 }
 
 /** A provider's game: where and how long to ask for its launch. */
@@ -21,12 +27,17 @@ export interface ProviderLaunchConfig {
 }
 
 /** The provider's launch settings of a game offered to the operator; undefined for a built-in game or one not offered. */
-export async function providerLaunchOf(sql: SqlRunner, gameId: string, operatorId: string): Promise<ProviderLaunchConfig | undefined> {
+export async function providerLaunchOf(
+  sql: SqlRunner,
+  gameId: string,
+  operatorId: string,
+  environment: Environment,
+): Promise<ProviderLaunchConfig | undefined> {
   const [row] = await sql.query<ProviderLaunchConfig>(
     `select p.id as "providerId", g.game_code as "gameCode", p.launch_url as "launchUrl", p.launch_timeout_ms as "timeoutMs"
      from wallet.games g join wallet.providers p on p.id = g.provider_id
      where g.id = ? and ${OFFERED}`,
-    [gameId, operatorId],
+    [gameId, operatorId, environment],
   );
   return row;
 }

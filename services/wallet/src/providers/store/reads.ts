@@ -1,7 +1,7 @@
 // What a provider call reads before it moves money: its transaction id's earlier row (a replay),
 // the session its token names with the provider's, operator's and game's standing, the round and
 // the bet it settles. Plain SQL, one indexed statement each.
-import type { Environment, ProviderTransactionKind } from '@bo/contracts';
+import { SANDBOX_PROVIDER, type Environment, type ProviderTransactionKind } from '@bo/contracts';
 import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
 export interface TransactionRow {
@@ -73,7 +73,7 @@ export async function findSession(
   const [row] = await sql.query<Omit<SessionStanding, 'betGame'> & { betGameId: string | null; betGameEnabled: boolean | null }>(
     `select s.id as "sessionId", s.provider_id as "providerId", s.operator_id as "operatorId", s.brand_id as "brandId", s.environment,
             s.player_id as "playerId", s.currency, s.game_id as "gameId", sg.game_code as "gameCode", s.expires_at as "expiresAt",
-            p.kind as "providerKind", p.status = 'enabled' as "providerEnabled", po.operator_id is not null as "operatorEnabled",
+            p.kind as "providerKind", p.status = 'enabled' as "providerEnabled", case when p.id = '${SANDBOX_PROVIDER.id}' then s.environment = 'sandbox' else po.operator_id is not null end as "operatorEnabled",
             g.id as "betGameId", g.enabled as "betGameEnabled"
      from wallet.provider_sessions s
      join wallet.providers p on p.id = s.provider_id
