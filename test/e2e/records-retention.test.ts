@@ -17,6 +17,7 @@ const DELETABLE: Record<string, string> = {
   'payments.simulated_pix_keys': "the PSP key-owner simulator's list (sandbox)",
   'players.simulated_impediments': "the SPA registry simulator's list (sandbox)",
   'players.internal_impediments': 'an entry of our internal impediments list (its removal is audited with the entry as it was)',
+  'wallet.provider_operators': "a provider's games offered to an operator: our team's setting (each change is in the audit log)",
   'webhooks.attempts': "webhook delivery logs (not records: the events they carried are the domains')",
   'webhooks.deliveries': 'webhook delivery logs',
   'webhooks.events': 'webhook delivery copies of domain events',
