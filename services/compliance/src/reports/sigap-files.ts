@@ -165,7 +165,7 @@ const amountOf = (t: RegulatorProviderTransaction) => (t.kind === 'correction' ?
 async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Promise<Rec[]> {
   const out: Rec[] = [];
   if (type === 'bettors') {
-    for await (const { data: b } of linesOf<RegulatorBettor & { impedimentReasons?: string[] | null }>(deps, row, `part = 'bettors'`)) {
+    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, `part = 'bettors'`)) {
       out.push({
         playerId: b.playerId,
         cpf: b.cpf,

@@ -10,6 +10,7 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import type { DailyFileCheck, FileChunk, SigapDay, SigapFile, Withdrawal } from '@bo/contracts';
+import { Money } from '@bo/service-kit';
 import { setStatus } from '@bo/test-support';
 import { deadlineOf, type SigapDeps } from '../../src/reports/sigap-files.ts';
 import { sigapPass } from '../../src/reports/sigap-job.ts';
@@ -165,9 +166,9 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
   ]);
   const [legal] = (await doc('legal_destinations')).records;
   // The bettors' bets (our 30.00, the aggregator's 5.00, the sportsbook's 20.00) less their wins.
-  const wins = new (await import('@bo/service-kit')).Money(daily.totals.wins);
   t.match(legal, { currency: 'BRL', stakes: '55.00', prizes: daily.totals.wins, otherMovements: '0.00', rate: '0.12' });
-  t.equal(legal.ggr, new (await import('@bo/service-kit')).Money(55).minus(wins).toFixed(2), 'the gross gaming revenue: stakes less prizes');
+  t.equal(legal.ggr, new Money(55).minus(daily.totals.wins).toFixed(2), 'the gross gaming revenue: stakes less prizes');
+  t.equal(legal.share, Money.max(new Money(legal.ggr), 0).times('0.12').toFixed(2), 'and its share for the legal destinations');
 
   // Three files go wrong before they are sent: a balance off by 1.00 (its hash made anew, as a
   // maker's bug would), a field left out (likewise), and one altered after its hash.
@@ -305,6 +306,15 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
   const p = await s.player(op);
   await s.deposit(op, p, '10.00');
   await s.watched(p, 1);
+  // Then an impediment hit for a social programme restricts the bettor (as the day's check would
+  // write it; test-only edits of players' tables): SIGAP's status 10 from the next file on.
+  const cpf = await s.cpfOf(p);
+  await s.db.query(
+    `insert into players.impediment_checks (operator_id, brand_id, player_id, cpf, moment, outcome, reasons, at)
+     values ($1, $2, $3, $4, 'login', 'impeded', 'social_program', now())`,
+    [op.operatorId, op.brandId, p, cpf],
+  );
+  await s.db.query(`update players.players set status = 'restrito', restricted_at = now() where id = $1`, [p]);
   const compliance = s.services.get('compliance')!;
   // A SIGAP that rejects everything (a structure failure), and one that is down.
   const rejecting = {
@@ -321,4 +331,18 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
   t.same(await sigapPass(deps, at('06:00')), { notAccepted: 1, overdue: 1 }, 'at 06:00 São Paulo: overdue');
   const day = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date: today } }));
   t.match(day.files[0], { status: 'rejected', attempts: 1, reasons: [{ code: 'X' }] }, 'sent once: a rejection waits for a correction');
+  const bettors = JSON.parse(
+    ok<FileChunk>(
+      await s.call('compliance.admin.sigap.file.download', {
+        scope: adminScope,
+        params: { brandId: op.brandId, date: today, fileId: day.files[0]!.id },
+        query: {},
+      }),
+    ).chunk,
+  );
+  t.match(
+    bettors.records,
+    [{ playerId: p, cpf, status: 'restrito', statusCode: 10 }],
+    'a bettor restricted for a social programme: status 10 (Exclusão – Programas Sociais)',
+  );
 });
