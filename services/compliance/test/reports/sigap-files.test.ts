@@ -13,6 +13,7 @@ import type { DailyFileCheck, FileChunk, SigapDay, SigapFile, Withdrawal } from 
 import { Money } from '@bo/service-kit';
 import { setStatus } from '@bo/test-support';
 import { deadlineOf, type SigapDeps } from '../../src/reports/sigap-files.ts';
+import { makeYesterdaysFiles } from '../../src/reports/daily-job.ts';
 import { sigapPass } from '../../src/reports/sigap-job.ts';
 import { sigapSimulator } from '../../src/sigap/simulator.ts';
 import { adminScope, errorOf, key, ok, startComplianceStack, type ComplianceStack } from '../support/stack.ts';
@@ -327,6 +328,24 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
   // 05:59 and 06:00 São Paulo (UTC−3) of the day after the brand's yesterday.
   const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
   const at = (hhmm: string) => new Date(`${tomorrow}T${hhmm}:00-03:00`);
+  // The daily file made (the daily job, at 05:00), then one of its lines lost: it no longer ties, and
+  // no SIGAP file is made from it.
+  t.equal(await makeYesterdaysFiles(compliance, at('05:00')), 1, 'the daily file made');
+  const [line] = (
+    await s.db.query(`delete from compliance.daily_file_lines where brand_id = $1 and date = $2 and part = 'deposits' returning *`, [op.brandId, today])
+  ).rows;
+  t.same(await sigapPass(deps, at('05:30')), { notAccepted: 1, overdue: 0 }, 'not accepted: nothing to send');
+  const blocked = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date: today } }));
+  t.match(blocked, { dailyFileTies: false, files: [], problems: [/deposits/] }, 'the daily file does not tie: no SIGAP file made, the problems named');
+  await s.db.query('insert into compliance.daily_file_lines (brand_id, date, part, ref, player_id, at, data) values ($1, $2, $3, $4, $5, $6, $7)', [
+    line.brand_id,
+    line.date,
+    line.part,
+    line.ref,
+    line.player_id,
+    line.at,
+    line.data,
+  ]);
   t.same(await sigapPass(deps, at('05:59')), { notAccepted: 1, overdue: 0 }, 'not accepted, before the deadline');
   t.same(await sigapPass(deps, at('06:00')), { notAccepted: 1, overdue: 1 }, 'at 06:00 São Paulo: overdue');
   const day = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date: today } }));
