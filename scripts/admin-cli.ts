@@ -265,6 +265,44 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  // SIGAP files (compliance and finance read; compliance sends; docs/aml.md, "SIGAP files").
+  'reports sigap-files': {
+    usage: '[--brand BRAND_ID] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--status made|sending|pending|accepted|rejected|failed] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/sigap/files${q({ brandId: a.brand as string, from: a.from as string, to: a.to as string, status: a.status as string, limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'reports sigap-day': {
+    usage: "--brand BRAND_ID --date YYYY-MM-DD  (the day's SIGAP files, made first if the day is over and its daily file ties)",
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/sigap/files/${encodeURIComponent(need(a.brand as string, '--brand'))}/${need(a.date as string, '--date')}`,
+    }),
+  },
+  'reports sigap-submit': {
+    usage: "--brand BRAND_ID --date YYYY-MM-DD  (sends the day's files not sent or not delivered; asks about those pending)",
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/reports/sigap/files/${encodeURIComponent(need(a.brand as string, '--brand'))}/${need(a.date as string, '--date')}/submit`,
+    }),
+  },
+  'reports sigap-resend': {
+    usage:
+      '--brand BRAND_ID --date YYYY-MM-DD --type bettors|wallets|online_games|sports_bets|legal_destinations --correction TEXT  (a rejected type, made again and sent)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/reports/sigap/files/${encodeURIComponent(need(a.brand as string, '--brand'))}/${need(a.date as string, '--date')}/resend`,
+      body: { fileType: need(a.type as string, '--type'), correction: need(a.correction as string, '--correction') },
+    }),
+  },
+  'reports sigap-file': {
+    usage: '--brand BRAND_ID --date YYYY-MM-DD --file FILE_ID  (prints the file exactly as sent)',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/reports/sigap/files/${encodeURIComponent(need(a.brand as string, '--brand'))}/${need(a.date as string, '--date')}/${encodeURIComponent(need(a.file as string, '--file'))}/download`,
+    }),
+  },
   'aml risk': { usage: 'PLAYER_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/players/${need(a._[2], 'PLAYER_ID')}/risk` }) },
   'aml rules': { usage: 'BRAND_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules` }) },
   'aml set-rules': {
@@ -415,8 +453,8 @@ async function main(): Promise<number> {
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  // `reports daily-file`: the file itself, as downloaded, ready to save.
-  if (name === 'reports daily-file' && res.ok) {
+  // `reports daily-file`, `reports sigap-file`: the file itself, as downloaded, ready to save.
+  if ((name === 'reports daily-file' || name === 'reports sigap-file') && res.ok) {
     process.stdout.write(text);
     return 0;
   }

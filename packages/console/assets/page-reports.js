@@ -4,6 +4,7 @@
 // now (made first when the day is over and the job has not made it).
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
+import { SigapSection } from './page-sigap.js';
 
 const PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'];
 const base = (f) => `/admin/reports/daily/files/${encodeURIComponent(f.brandId)}/${f.date}`;
@@ -96,5 +97,6 @@ export function ReportsPage() {
       }
       ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
     `}<//>
+    <${SigapSection} />
   </div>`;
 }

@@ -61,6 +61,7 @@ export const ERROR_CATALOGUE = {
   LIMIT_REQUIRED: { status: 409, message: 'Under the operator compliance profile the player must keep a loss limit and a time limit.' },
   PAUSE_ACTIVE: { status: 409, message: 'The player is paused until a later time; a pause cannot be shortened or lifted.' },
   SELF_EXCLUSION_ACTIVE: { status: 409, message: 'The player is self-excluded; a self-exclusion cannot be shortened or lifted by the operator.' },
+  SIGAP_FILE_NOT_REJECTED: { status: 409, message: 'Only a file type whose current version SIGAP rejected is sent again as a new version (details.status).' },
   STANDING_HAS_OWN_FLOW: {
     status: 409,
     message: "A restriction holds the player's status; it ends only through its own flow (details.flow).",

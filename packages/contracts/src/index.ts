@@ -417,10 +417,12 @@ export const publicOperations = {
 export * from './providers.ts';
 import { baseAdminOperations } from './admin.ts';
 import { providerAdminOperations } from './providers.ts';
+import { sigapAdminOperations } from './sigap.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
-export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations };
+export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations, ...sigapAdminOperations };
 export * from './provider-reads.ts';
+export * from './sigap.ts';
 export * from './responsible-gaming.ts';
 export * from './terms.ts';
 export * from './standing.ts';

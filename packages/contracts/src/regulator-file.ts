@@ -42,6 +42,12 @@ export const RegulatorBettorSchema = Type.Object({
   registeredAt: Timestamp,
   registeredOnDay: Type.Boolean(),
   statusChangedOnDay: Type.Boolean(),
+  /**
+   * The reasons of the impediment hit that restricted the bettor, when one did before the day ended
+   * (`central_self_exclusion`, `social_program`, or our internal registry's); null otherwise. Absent
+   * from lines kept before it was listed. The SIGAP files' status code reads it (issue #46).
+   */
+  impedimentReasons: Type.Optional(Nullable(Type.Array(Type.String()))),
 });
 export type RegulatorBettor = Static<typeof RegulatorBettorSchema>;
 

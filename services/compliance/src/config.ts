@@ -27,6 +27,20 @@ export const ComplianceConfigSchema = Type.Composite([
     SCREENING_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 5000 }),
     /** How often the scheduled job looks for yesterday's daily regulator files to make. */
     DAILY_FILE_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
+    /**
+     * Where SIGAP files go (issue #46; docs/aml.md, "SIGAP files"): the simulator (npm start, the
+     * tests; sandbox brands always) or SIGAP's HTTP API (SIGAP_URL, SIGAP_TOKEN; sigap/http-adapter.ts).
+     */
+    SIGAP_PROVIDER: Type.Union([Type.Literal('simulator'), Type.Literal('http')], { default: 'simulator' }),
+    SIGAP_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+    /** The operator's SIGAP credential (a secret: from the provider Secret, never logged), required with SIGAP_PROVIDER=http. */
+    SIGAP_TOKEN: providerSecret(),
+    SIGAP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+    SIGAP_RETRIES: Type.Integer({ minimum: 0, maximum: 10, default: 2 }),
+    /** Records per SIGAP file at most (a public figure: 7,000); a type with more is sent in parts. */
+    SIGAP_RECORDS_PER_FILE: Type.Integer({ minimum: 1, maximum: 7000, default: 7000 }),
+    /** How often the SIGAP job makes and sends yesterday's files and asks about those pending. */
+    SIGAP_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

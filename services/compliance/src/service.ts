@@ -10,6 +10,7 @@ import {
   dailyFilesAdminOperations,
   screeningAdminOperations,
   screeningSandboxOperations,
+  sigapAdminOperations,
 } from '@bo/contracts';
 import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
@@ -25,6 +26,12 @@ import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
 import { adminDownloadDailyFile, adminGetDailyFile, adminListDailyFiles } from './handlers/admin-daily-files.ts';
 import { startDailyFileJob } from './reports/daily-job.ts';
+import { adminDownloadSigapFile, adminGetSigapDay, adminListSigapFiles, adminResendSigapFile, adminSubmitSigapDay } from './handlers/admin-sigap-files.ts';
+import type { SigapDeps } from './reports/sigap-files.ts';
+import { sigapAnswerCounter, startSigapJob } from './reports/sigap-job.ts';
+import { sigapHttpAdapter } from './sigap/http-adapter.ts';
+import type { SigapPort } from './sigap/port.ts';
+import { sigapSimulator } from './sigap/simulator.ts';
 import { playersAdmin, type PlayersAdmin } from './players-admin.ts';
 import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
 import { complianceEntities } from './persistence/entities.ts';
@@ -42,10 +49,28 @@ function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
   return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
 }
 
+/** SIGAP's port for production brands (SIGAP_PROVIDER) and the simulator every sandbox brand uses. */
+function sigapOf(deps: ServiceDeps<ComplianceConfig>): SigapDeps {
+  const c = deps.config;
+  const simulator = sigapSimulator({ maxRecords: c.SIGAP_RECORDS_PER_FILE });
+  let production: SigapPort = simulator;
+  if (c.SIGAP_PROVIDER === 'http') {
+    if (!c.SIGAP_URL || !c.SIGAP_TOKEN) throw new Error('SIGAP_PROVIDER=http needs SIGAP_URL and SIGAP_TOKEN');
+    production = sigapHttpAdapter({ baseUrl: c.SIGAP_URL, token: c.SIGAP_TOKEN, timeoutMs: c.SIGAP_TIMEOUT_MS, retries: c.SIGAP_RETRIES });
+  }
+  return {
+    sql: deps.sql,
+    call: deps.call,
+    ports: { production, sandbox: simulator },
+    recordsPerFile: c.SIGAP_RECORDS_PER_FILE,
+    onAnswer: sigapAnswerCounter(deps.metrics),
+  };
+}
+
 /** The service; `now` is its clock for the daily files (tests move it; the watch's rules use the events' own times). */
 export function createComplianceService(
   o: { now?: () => Date } = {},
-): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin }> {
+): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin; sigap: SigapDeps }> {
   const now = o.now ?? (() => new Date());
   return {
     name: 'compliance',
@@ -60,9 +85,10 @@ export function createComplianceService(
       return {
         screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
         players: playersOf(deps),
+        sigap: sigapOf(deps),
       };
     },
-    handlers: (deps, { screening, players }) => ({
+    handlers: (deps, { screening, players, sigap }) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
       ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps)),
@@ -83,8 +109,13 @@ export function createComplianceService(
       ...handle(dailyFilesAdminOperations.adminListDailyFiles, adminListDailyFiles(deps)),
       ...handle(dailyFilesAdminOperations.adminGetDailyFile, adminGetDailyFile(deps, now)),
       ...handle(dailyFilesAdminOperations.adminDownloadDailyFile, adminDownloadDailyFile(deps, now)),
+      ...handle(sigapAdminOperations.adminListSigapFiles, adminListSigapFiles(deps)),
+      ...handle(sigapAdminOperations.adminGetSigapDay, adminGetSigapDay(sigap, now)),
+      ...handle(sigapAdminOperations.adminSubmitSigapDay, adminSubmitSigapDay(sigap, now)),
+      ...handle(sigapAdminOperations.adminResendSigapFile, adminResendSigapFile(sigap, now)),
+      ...handle(sigapAdminOperations.adminDownloadSigapFile, adminDownloadSigapFile(sigap)),
     }),
-    background: (deps, { screening }) => [
+    background: (deps, { screening, sigap }) => [
       startEventWatch({
         nc: deps.nc,
         prefix: deps.prefix,
@@ -98,6 +129,7 @@ export function createComplianceService(
         call: (subject, body) => deps.call(subject, body),
       }),
       startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
+      startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
     ],
   };
 }

@@ -7,6 +7,7 @@
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
 import { AML_CASE_STATUSES, AML_RULES, RISK_LEVELS, SCREENING_LISTS, type AmlCaseStatus, type Environment, type RiskLevel } from '@bo/contracts';
+import { SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES } from '@bo/contracts';
 
 const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
 
@@ -263,6 +264,59 @@ export const DailyFileLineEntity = defineEntity({
   indexes: [{ name: 'daily_file_lines_in_order', properties: ['brandId', 'date', 'part', 'at', 'ref'] }],
 });
 
+/**
+ * One SIGAP file (issue #46; reports/sigap-files.ts): one part of a file type's version for a
+ * brand's day, exactly as sent (`content`), with SIGAP's answer. A resend after a correction adds
+ * the next version; the earlier one is kept (`supersededAt`) with its rejection.
+ */
+export const SigapFileEntity = defineEntity({
+  name: 'SigapFile',
+  tableName: 'sigap_files',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    brandId: p.text(),
+    operatorId: p.text().nullable(),
+    environment: p
+      .text()
+      .nullable()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    date: p.text(),
+    fileType: p.text().check(oneOf('file_type', SIGAP_FILE_TYPES)),
+    version: p.integer(),
+    part: p.integer(),
+    parts: p.integer(),
+    fileName: p.text(),
+    records: p.integer(),
+    checksum: p.text(),
+    content: p.text(),
+    status: p.text().check(oneOf('status', SIGAP_FILE_STATUSES)),
+    via: p
+      .text()
+      .nullable()
+      .check(oneOf('via', ['simulator', 'sigap'])),
+    attempts: p.integer().default(0),
+    receipt: p.text().nullable(),
+    protocol: p.text().nullable(),
+    phase: p
+      .text()
+      .nullable()
+      .check(oneOf('phase', ['structure', 'quality'])),
+    reasons: p.json<unknown[]>(),
+    lastError: p.text().nullable(),
+    correction: p.text().nullable(),
+    madeAt: p.datetime(),
+    /** When a sender took it (a sender that died leaves it `sending`: taken again after a while). */
+    claimedAt: p.datetime().nullable(),
+    submittedAt: p.datetime().nullable(),
+    answeredAt: p.datetime().nullable(),
+    supersededAt: p.datetime().nullable(),
+  },
+  indexes: [{ name: 'sigap_files_by_date', properties: ['date', 'id'] }],
+  // Two makers at once (replicas, the job and a request) keep each part of a version once.
+  uniques: [{ name: 'sigap_files_once', properties: ['brandId', 'date', 'fileType', 'version', 'part'] }],
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -275,4 +329,5 @@ export const complianceEntities = [
   ScreenedPlayerEntity,
   DailyReportEntity,
   DailyFileLineEntity,
+  SigapFileEntity,
 ];

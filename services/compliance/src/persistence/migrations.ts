@@ -152,6 +152,26 @@ class CaseAssignee extends Migration {
   }
 }
 
+/** SIGAP files (issue #46 item 1), each part of a version kept with SIGAP's answer. Generated from the entities (scripts/create-migration.ts). */
+class SigapFiles extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."sigap_files" ("id" text not null, "brand_id" text not null, "operator_id" text null, "environment" text null, "date" text not null, "file_type" text not null, "version" int not null, "part" int not null, "parts" int not null, "file_name" text not null, "records" int not null, "checksum" text not null, "content" text not null, "status" text not null, "via" text null, "attempts" int not null default 0, "receipt" text null, "protocol" text null, "phase" text null, "reasons" jsonb not null, "last_error" text null, "correction" text null, "made_at" timestamptz not null, "claimed_at" timestamptz null, "submitted_at" timestamptz null, "answered_at" timestamptz null, "superseded_at" timestamptz null, primary key ("id"))',
+    );
+    this.addSql('create index "sigap_files_by_date" on "compliance"."sigap_files" ("date", "id")');
+    this.addSql('alter table "compliance"."sigap_files" add constraint "sigap_files_once" unique ("brand_id", "date", "file_type", "version", "part")');
+    this.addSql('alter table "compliance"."sigap_files" add constraint "sigap_files_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql(
+      "alter table \"compliance\".\"sigap_files\" add constraint \"sigap_files_file_type_check\" check (file_type in ('bettors', 'wallets', 'online_games', 'sports_bets', 'legal_destinations'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"sigap_files\" add constraint \"sigap_files_status_check\" check (status in ('made', 'sending', 'pending', 'accepted', 'rejected', 'failed'))",
+    );
+    this.addSql('alter table "compliance"."sigap_files" add constraint "sigap_files_via_check" check (via in (\'simulator\', \'sigap\'))');
+    this.addSql('alter table "compliance"."sigap_files" add constraint "sigap_files_phase_check" check (phase in (\'structure\', \'quality\'))');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -174,4 +194,5 @@ export const complianceMigrations = [
   { name: '0008_case_reviewer_identity', class: CaseReviewerIdentity },
   { name: '0009_case_assignee', class: CaseAssignee },
   { name: '0010_providerreads_file_lines', class: ProviderReadsFileLines },
+  { name: '0011_sigap_files', class: SigapFiles },
 ];

@@ -61,6 +61,13 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListImpediments: ['compliance'],
   adminAddImpediment: ['compliance'],
   adminRemoveImpediment: ['compliance'],
+  // SIGAP files (issue #46): compliance and finance read them; sending them to SIGAP, and again
+  // after a correction, is compliance's (the filing is the regulator's).
+  adminListSigapFiles: ['compliance', 'finance'],
+  adminGetSigapDay: ['compliance', 'finance'],
+  adminDownloadSigapFile: ['compliance', 'finance'],
+  adminSubmitSigapDay: ['compliance'],
+  adminResendSigapFile: ['compliance'],
 };
 
 /**

@@ -17,6 +17,8 @@ interface BettorRow {
   status: RegulatorBettor['status'];
   kyc_status: RegulatorBettor['kycStatus'];
   status_changed: boolean;
+  /** Comma-separated, as impediment_checks keeps them. */
+  impediment_reasons: string | null;
 }
 
 // The status as the day ended: the last change before its end; else, when it changed only after,
@@ -30,7 +32,11 @@ const BETTOR_COLUMNS = `p.id, p.external_id, p.cpf, p.name, to_char(p.birth_date
     (select k.status from players.kyc_history k where k.player_id = p.id and k.at < ?::timestamptz order by k.at desc, k.id desc limit 1),
     (select k.previous_status from players.kyc_history k where k.player_id = p.id and k.at >= ?::timestamptz order by k.at, k.id limit 1),
     p.kyc_status) as kyc_status,
-  exists (select 1 from players.player_status_history h where h.player_id = p.id and h.at >= ?::timestamptz and h.at < ?::timestamptz) as status_changed`;
+  exists (select 1 from players.player_status_history h where h.player_id = p.id and h.at >= ?::timestamptz and h.at < ?::timestamptz) as status_changed,
+  case when p.restricted_at < ?::timestamptz then
+    (select c.reasons from players.impediment_checks c
+     where c.cpf = p.cpf and c.brand_id = p.brand_id and c.outcome = 'impeded' and c.at < ?::timestamptz order by c.at desc, c.id desc limit 1)
+  end as impediment_reasons`;
 
 const bettorOf =
   (from: string, to: string) =>
@@ -48,6 +54,8 @@ const bettorOf =
       registeredAt,
       registeredOnDay: Date.parse(registeredAt) >= Date.parse(from) && Date.parse(registeredAt) < Date.parse(to),
       statusChangedOnDay: r.status_changed,
+      // The SIGAP files' status code of a bettor restricted or closed after an impediment hit depends on its reason.
+      impedimentReasons: r.impediment_reasons ? r.impediment_reasons.split(',') : null,
     };
   };
 
@@ -55,7 +63,7 @@ export async function bettorsOfDay(
   sql: SqlRunner,
   q: { brandId: string; from: string; to: string; playerIds?: string[]; after?: string; limit: number },
 ): Promise<{ data: RegulatorBettor[]; next: string | null }> {
-  const columnParams = [q.to, q.to, q.to, q.to, q.from, q.to];
+  const columnParams = [q.to, q.to, q.to, q.to, q.from, q.to, q.to, q.to];
   if (q.playerIds) {
     const rows = await sql.query<BettorRow>(
       `select ${BETTOR_COLUMNS} from players.players p where p.brand_id = ? and p.id = any(?::text[]) and p.created_at < ?::timestamptz order by p.id`,

@@ -1,0 +1,102 @@
+// Our team's SIGAP files (compliance and finance; docs/aml.md, "SIGAP files"): the list (GET
+// /admin/reports/sigap/files, newest day first, a signed cursor bound to the filter), a brand's day
+// (GET …/{brandId}/{date}: made first when the day is over and its daily file ties), sending it now
+// (POST …/submit) and a rejected type again after a correction (POST …/resend), both audited by the
+// gateway with the day's files before and after, and a kept file's download, exactly as sent.
+import { validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
+import { adminScopeOf, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import type { ComplianceConfig } from '../config.ts';
+import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps, type SigapRow } from '../reports/sigap-files.ts';
+
+/** Characters per download chunk: a chunk stays well under the NATS payload limit, escaped as JSON. */
+const CHUNK_CHARS = 100_000;
+
+export function adminListSigapFiles(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof sigapAdminOperations.adminListSigapFiles> {
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'compliance.sigap_files');
+  return async (req) => {
+    adminScopeOf(req);
+    const q = req.query;
+    const scope = [q.brandId ?? '', q.from ?? '', q.to ?? '', q.status ?? ''];
+    const limit = q.limit ?? 50;
+    const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
+    const rows = await deps.sql.query<SigapRow>(
+      `select id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, status, via, attempts,
+         receipt, protocol, phase, reasons, last_error, correction, made_at, claimed_at, submitted_at, answered_at, superseded_at
+       from compliance.sigap_files
+       where (?::text is null or brand_id = ?) and (?::text is null or date >= ?) and (?::text is null or date <= ?) and (?::text is null or status = ?)
+         and (?::text is null or date < ? or (date = ? and id < ?))
+       order by date desc, id desc limit ?`,
+      [
+        ...[q.brandId, q.brandId, q.from, q.from, q.to, q.to, q.status, q.status].map((v) => v ?? null),
+        ...[after?.at, after?.at, after?.at, after?.id].map((v) => v ?? null),
+        limit + 1,
+      ],
+    );
+    return { status: 200, body: cursors.page(scope, rows, limit, fileView, (r) => ({ at: r.date, id: r.id })) };
+  };
+}
+
+export function adminGetSigapDay(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminGetSigapDay> {
+  return async (req) => {
+    adminScopeOf(req);
+    return { status: 200, body: await ensureSigapDay(deps, req.params.brandId, req.params.date, now()) };
+  };
+}
+
+/** What the audit keeps of a day: each file's id, type, version, part, status and receipt (not the content). */
+const auditOf = (day: SigapDay) => ({
+  accepted: day.accepted,
+  files: day.files.map((f) => ({ id: f.id, fileType: f.fileType, version: f.version, part: f.part, status: f.status, receipt: f.receipt })),
+});
+
+export function adminSubmitSigapDay(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminSubmitSigapDay> {
+  return async (req) => {
+    adminScopeOf(req);
+    const { brandId, date } = req.params;
+    const before = await ensureSigapDay(deps, brandId, date, now());
+    const after = await submitDay(deps, brandId, date, now());
+    return { status: 200, body: after, audit: { target: `sigap_day:${brandId}/${date}`, before: auditOf(before), after: auditOf(after) } };
+  };
+}
+
+export function adminResendSigapFile(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminResendSigapFile> {
+  return async (req) => {
+    adminScopeOf(req);
+    const { brandId, date } = req.params;
+    const before = await ensureSigapDay(deps, brandId, date, now());
+    const after = await resendType(deps, brandId, date, req.body.fileType, req.body.correction, now());
+    return {
+      status: 200,
+      body: after,
+      audit: {
+        target: `sigap_day:${brandId}/${date}`,
+        before: auditOf(before),
+        after: { ...auditOf(after), resent: req.body.fileType, correction: req.body.correction },
+      },
+    };
+  };
+}
+
+export function adminDownloadSigapFile(deps: SigapDeps): HandlerOf<typeof sigapAdminOperations.adminDownloadSigapFile> {
+  return async (req) => {
+    adminScopeOf(req);
+    const { brandId, date, fileId } = req.params;
+    const file = await contentOf(deps, brandId, date, fileId);
+    if (!file) throw validationError('path', [{ path: '/fileId', message: 'no such SIGAP file of this brand and day' }]);
+    const start = req.query.cursor === undefined ? 0 : Number(req.query.cursor);
+    if (!Number.isInteger(start) || start < 0 || start > file.content.length)
+      throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
+    let end = Math.min(start + CHUNK_CHARS, file.content.length);
+    // Never between the two halves of a character outside the BMP.
+    if (end < file.content.length && /[\uD800-\uDBFF]/.test(file.content[end - 1]!)) end--;
+    return {
+      status: 200,
+      body: {
+        filename: file.fileName,
+        contentType: 'application/json; charset=utf-8',
+        chunk: file.content.slice(start, end),
+        nextCursor: end < file.content.length ? String(end) : null,
+      },
+    };
+  };
+}

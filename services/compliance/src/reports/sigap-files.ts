@@ -1,0 +1,521 @@
+// SIGAP files (issue #46 item 1; Portaria SPA/MF 722/2024 art. 10; docs/aml.md, "SIGAP files"):
+// made from a brand's kept daily regulator file, only once it ties to the ledger (the same lines:
+// bettors, the ledger part's wallets with the day's deposits and withdrawals, our rounds and the
+// providers' casino transactions, the sportsbooks' bets, and the day's gross gaming revenue for the
+// legal destinations), in the layout of sigap/layout.ts (our assumption until the manual is public),
+// split in parts of at most SIGAP_RECORDS_PER_FILE records, and kept exactly as sent
+// (compliance.sigap_files) with SIGAP's answer: a receipt, or the phase and reasons of a rejection.
+// A rejected type is made again as a new version after a correction (resend), the old one kept.
+// Production brands go through the configured port; sandbox brands (and brands never seen) always
+// through the simulator.
+import { createHash } from 'node:crypto';
+import {
+  AppError,
+  SIGAP_FILE_TYPES,
+  newId,
+  validationError,
+  type Environment,
+  type LedgerDayAccount,
+  type RegulatorBettor,
+  type RegulatorDeposit,
+  type RegulatorProviderTransaction,
+  type RegulatorRound,
+  type RegulatorWithdrawal,
+  type SigapDay,
+  type SigapFile,
+  type SigapFileStatus,
+  type SigapFileType,
+  type SigapPhase,
+  type SigapReason,
+} from '@bo/contracts';
+import { Money, addMoney, formatMoney, isoTime } from '@bo/service-kit';
+import { dayBounds } from '../domain/daily-file.ts';
+import { LEGAL_DESTINATIONS_RATE, SIGAP_LAYOUT, sigapFileName, statusCodeOf } from '../sigap/layout.ts';
+import type { SigapAnswer, SigapPort, SigapSubmission } from '../sigap/port.ts';
+import { brandZone, dayBefore } from './brand-zone.ts';
+import { checkAndKeep } from './daily-file-check.ts';
+import { ensureFile, type FileRow, type MakerDeps } from './daily-file-maker.ts';
+
+export interface SigapDeps extends MakerDeps {
+  /** `production`: the configured port (simulator or SIGAP); `sandbox`: always the simulator. */
+  ports: { production: SigapPort; sandbox: SigapPort };
+  recordsPerFile: number;
+  /** Hears each answer (the submissions counter). */
+  onAnswer?: (outcome: SigapAnswer['outcome']) => void;
+}
+
+/** A kept file's row. */
+interface SigapRow {
+  id: string;
+  brand_id: string;
+  operator_id: string | null;
+  environment: Environment | null;
+  date: string;
+  file_type: SigapFileType;
+  version: number;
+  part: number;
+  parts: number;
+  file_name: string;
+  records: number;
+  checksum: string;
+  content?: string;
+  status: SigapFileStatus;
+  via: SigapFile['via'];
+  attempts: number;
+  receipt: string | null;
+  protocol: string | null;
+  phase: SigapPhase | null;
+  reasons: SigapReason[];
+  last_error: string | null;
+  correction: string | null;
+  made_at: string | Date;
+  claimed_at: string | Date | null;
+  submitted_at: string | Date | null;
+  answered_at: string | Date | null;
+  superseded_at: string | Date | null;
+}
+
+/** Every column but the content (a file's content is read only to send or download it). */
+const COLUMNS = `id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, status, via, attempts,
+  receipt, protocol, phase, reasons, last_error, correction, made_at, claimed_at, submitted_at, answered_at, superseded_at`;
+/** A sender that holds a file longer than this died: another takes it. */
+const STALE_CLAIM_MS = 10 * 60_000;
+const PAGE = 5000;
+const SAO_PAULO = 'America/Sao_Paulo';
+
+export const fileView = (r: SigapRow): SigapFile => ({
+  id: r.id,
+  brandId: r.brand_id,
+  operatorId: r.operator_id,
+  environment: r.environment,
+  date: r.date,
+  fileType: r.file_type,
+  version: r.version,
+  part: r.part,
+  parts: r.parts,
+  fileName: r.file_name,
+  records: r.records,
+  checksum: r.checksum,
+  status: r.status,
+  via: r.via,
+  attempts: r.attempts,
+  receipt: r.receipt,
+  protocol: r.protocol,
+  phase: r.phase,
+  reasons: r.reasons,
+  lastError: r.last_error,
+  correction: r.correction,
+  madeAt: isoTime(r.made_at),
+  submittedAt: r.submitted_at ? isoTime(r.submitted_at) : null,
+  answeredAt: r.answered_at ? isoTime(r.answered_at) : null,
+  supersededAt: r.superseded_at ? isoTime(r.superseded_at) : null,
+});
+export type { SigapRow };
+
+/** 06:00 São Paulo time of the day after `date`: when SIGAP expects the day's files (the manual, as quoted publicly). */
+export function deadlineOf(date: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return new Date(dayBounds(next, SAO_PAULO).from.getTime() + 6 * 3_600_000);
+}
+
+/** The brand's environment as the watched events said (null: never seen). */
+async function brandEnvironment(deps: MakerDeps, brandId: string): Promise<Environment | null> {
+  const rows = await deps.sql.query<{ environment: Environment }>(
+    `(select environment from compliance.watched_money where brand_id = ? limit 1)
+     union all (select environment from compliance.screened_players where brand_id = ? limit 1) limit 1`,
+    [brandId, brandId],
+  );
+  return rows[0]?.environment ?? null;
+}
+
+const isDate = (date: string) =>
+  date >= '2000-01-01' && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+
+/** The kept daily file of the brand's day (made now when it is due), or a 422 naming why there is none. */
+async function dailyFileOf(deps: MakerDeps, brandId: string, date: string, now: Date): Promise<FileRow> {
+  if (!isDate(date)) throw validationError('path', [{ path: '/date', message: 'must be a calendar date' }]);
+  const kept = await ensureFile(deps, brandId, date, () => brandZone(deps, brandId), now);
+  if ('notOver' in kept) throw validationError('path', [{ path: '/date', message: "the day is not over yet in the brand's time zone" }]);
+  return kept.row;
+}
+
+/** The lines of some parts of a kept daily file, a page at a time, in the file's order (time, then ref). */
+async function* linesOf<T>(deps: MakerDeps, row: FileRow, filter: string): AsyncGenerator<{ part: string; data: T }> {
+  let after: [string, string, string] = ['-infinity', '', ''];
+  for (;;) {
+    const page = await deps.sql.query<{ part: string; ref: string; at: string | Date; data: T }>(
+      `select part, ref, at, data from compliance.daily_file_lines
+       where brand_id = ? and date = ? and (${filter}) and (at, part, ref) > (?::timestamptz, ?, ?) order by at, part, ref limit ?`,
+      [row.brand_id, row.date, ...after, PAGE],
+    );
+    for (const l of page) yield { part: l.part, data: l.data };
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) return;
+    after = [isoTime(last.at), last.part, last.ref];
+  }
+}
+
+type Rec = Record<string, unknown>;
+const abs = (v: string) => formatMoney(new Money(v).abs());
+/** A provider line's amount: what moved, unsigned (a correction keeps its sign, for the bettor). */
+const amountOf = (t: RegulatorProviderTransaction) => (t.kind === 'correction' ? t.moved : abs(t.moved));
+
+/** Each file type's records, from the kept daily file's lines (layout.ts gives their fields). */
+async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Promise<Rec[]> {
+  const out: Rec[] = [];
+  if (type === 'bettors') {
+    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, `part = 'bettors'`)) {
+      out.push({
+        playerId: b.playerId,
+        cpf: b.cpf,
+        name: b.name,
+        birthDate: b.birthDate,
+        registeredAt: b.registeredAt,
+        statusCode: statusCodeOf(b.status, b.impedimentReasons?.join(',') ?? null),
+        status: b.status,
+        kycStatus: b.kycStatus,
+        registeredOnDay: b.registeredOnDay,
+        statusChangedOnDay: b.statusChangedOnDay,
+      });
+    }
+  }
+  if (type === 'wallets') {
+    const cpfs = new Map<string, string>();
+    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, `part = 'bettors'`)) cpfs.set(b.playerId, b.cpf);
+    const moves = new Map<string, Rec[]>();
+    for await (const l of linesOf<RegulatorDeposit | RegulatorWithdrawal>(deps, row, `part in ('deposits', 'withdrawals')`)) {
+      const d = l.data;
+      const key = `${d.playerId}/${d.currency}`;
+      const move =
+        'depositId' in d
+          ? { id: d.depositId, type: 'deposit', amount: d.amount, method: d.method, counterpart: d.payerCpf, at: d.bookedAt }
+          : { id: d.withdrawalId, type: 'withdrawal', amount: d.amount, method: d.method, counterpart: d.destination, at: d.paidAt };
+      moves.set(key, [...(moves.get(key) ?? []), move]);
+    }
+    for (const a of row.accounts as LedgerDayAccount[]) {
+      out.push({
+        playerId: a.playerId,
+        cpf: cpfs.get(a.playerId) ?? null,
+        currency: a.currency,
+        opening: a.opening,
+        deposits: a.deposits,
+        withdrawals: a.withdrawals,
+        bets: a.bets,
+        wins: a.wins,
+        other: a.other,
+        closing: a.closing,
+        movements: moves.get(`${a.playerId}/${a.currency}`) ?? [],
+      });
+    }
+  }
+  if (type === 'online_games') {
+    const filter = `part = 'rounds' or (part = 'provider_transactions' and data->>'roundKind' = 'casino')`;
+    for await (const l of linesOf<RegulatorRound | RegulatorProviderTransaction>(deps, row, filter)) {
+      if (l.part === 'rounds') {
+        const r = l.data as RegulatorRound;
+        const own = {
+          playerId: r.playerId,
+          providerId: null,
+          providerName: 'in-house studio',
+          gameCode: r.gameId,
+          roundId: r.roundId,
+          currency: r.currency,
+          at: r.at,
+        };
+        out.push({ id: `${r.roundId}:bet`, ...own, kind: 'bet', amount: r.amount });
+        out.push({ id: `${r.roundId}:win`, ...own, kind: 'win', amount: r.payout });
+        continue;
+      }
+      const t = l.data as RegulatorProviderTransaction;
+      out.push({
+        id: t.id,
+        playerId: t.playerId,
+        providerId: t.providerId,
+        providerName: t.providerName,
+        gameCode: t.gameCode,
+        roundId: t.roundId,
+        kind: t.kind,
+        amount: amountOf(t),
+        currency: t.currency,
+        at: t.at,
+      });
+    }
+    // The layout's field order (the spread put `kind` and `amount` last for our rounds).
+    for (let i = 0; i < out.length; i++) {
+      const r = out[i]!;
+      out[i] = {
+        id: r.id,
+        playerId: r.playerId,
+        providerId: r.providerId,
+        providerName: r.providerName,
+        gameCode: r.gameCode,
+        roundId: r.roundId,
+        kind: r.kind,
+        amount: r.amount,
+        currency: r.currency,
+        at: r.at,
+      };
+    }
+  }
+  if (type === 'sports_bets') {
+    for await (const { data: t } of linesOf<RegulatorProviderTransaction>(deps, row, `part = 'provider_transactions' and data->>'roundKind' = 'sports'`)) {
+      out.push({
+        id: t.id,
+        playerId: t.playerId,
+        providerId: t.providerId,
+        providerName: t.providerName,
+        betId: t.roundId,
+        kind: t.kind,
+        amount: amountOf(t),
+        currency: t.currency,
+        sport: t.slip?.sport ?? null,
+        event: t.slip?.event ?? null,
+        market: t.slip?.market ?? null,
+        selection: t.slip?.selection ?? null,
+        odds: t.slip?.odds ?? null,
+        eventStartsAt: t.slip?.eventStartsAt ?? null,
+        outcome: t.outcome,
+        at: t.at,
+      });
+    }
+  }
+  if (type === 'legal_destinations') {
+    // The day's gross gaming revenue per currency, from the ledger part: what the bettors staked less
+    // what they won and got back (rollbacks, corrections); its share for the legal destinations.
+    const byCurrency = new Map<string, LedgerDayAccount[]>();
+    for (const a of row.accounts as LedgerDayAccount[]) byCurrency.set(a.currency, [...(byCurrency.get(a.currency) ?? []), a]);
+    for (const [currency, accounts] of [...byCurrency].sort(([a], [b]) => a.localeCompare(b))) {
+      const stakes = formatMoney(new Money(0).minus(addMoney(...accounts.map((a) => a.bets))));
+      const prizes = addMoney(...accounts.map((a) => a.wins));
+      const other = addMoney(...accounts.map((a) => a.other));
+      const ggr = formatMoney(new Money(stakes).minus(prizes).minus(other));
+      const share = formatMoney(Money.max(new Money(ggr), new Money(0)).times(LEGAL_DESTINATIONS_RATE));
+      out.push({ currency, stakes, prizes, otherMovements: other, ggr, rate: LEGAL_DESTINATIONS_RATE, share });
+    }
+  }
+  return out;
+}
+
+/**
+ * Makes `version` of a file type from the kept daily file: its parts, each with the header, kept in
+ * one transaction that also marks the earlier versions superseded. Two makers at once keep each part once.
+ */
+async function makeVersion(
+  deps: SigapDeps,
+  row: FileRow,
+  environment: Environment | null,
+  type: SigapFileType,
+  version: number,
+  correction: string | null,
+  now: Date,
+): Promise<void> {
+  const records = await recordsOf(deps, row, type);
+  const parts = Math.max(1, Math.ceil(records.length / deps.recordsPerFile));
+  const rows = Array.from({ length: parts }, (_, i) => {
+    const slice = records.slice(i * deps.recordsPerFile, (i + 1) * deps.recordsPerFile);
+    const content = JSON.stringify({
+      layout: SIGAP_LAYOUT,
+      fileType: type,
+      operatorId: row.operator_id,
+      brandId: row.brand_id,
+      referenceDate: row.date,
+      timeZone: row.time_zone,
+      from: isoTime(row.from),
+      to: isoTime(row.to),
+      version,
+      part: i + 1,
+      parts,
+      recordCount: slice.length,
+      generatedAt: now.toISOString(),
+      records: slice,
+    });
+    return {
+      id: newId('sigapFile'),
+      part: i + 1,
+      file_name: sigapFileName(row.brand_id, row.date, type, version, i + 1, parts),
+      records: slice.length,
+      checksum: createHash('sha256').update(content).digest('hex'),
+      content,
+    };
+  });
+  await deps.sql.transaction(async (tx) => {
+    await tx.query(
+      `insert into compliance.sigap_files (id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, content,
+         status, attempts, reasons, correction, made_at)
+       select f.id, ?, ?, ?, ?, ?, ?, f.part, ?, f.file_name, f.records, f.checksum, f.content, 'made', 0, '[]'::jsonb, ?, ?
+       from jsonb_to_recordset(?::jsonb) as f(id text, part int, file_name text, records int, checksum text, content text)
+       on conflict do nothing`,
+      [row.brand_id, row.operator_id, environment, row.date, type, version, parts, correction, now, JSON.stringify(rows)],
+    );
+    await tx.query(
+      'update compliance.sigap_files set superseded_at = ? where brand_id = ? and date = ? and file_type = ? and version < ? and superseded_at is null',
+      [now, row.brand_id, row.date, type, version],
+    );
+  });
+}
+
+async function filesOf(deps: MakerDeps, brandId: string, date: string): Promise<SigapRow[]> {
+  return deps.sql.query<SigapRow>(
+    `select ${COLUMNS} from compliance.sigap_files where brand_id = ? and date = ?
+     order by array_position(?::text[], file_type), version desc, part`,
+    [brandId, date, [...SIGAP_FILE_TYPES]],
+  );
+}
+
+/** Every current file accepted (and each type made). */
+const allAccepted = (files: SigapRow[]) => {
+  const current = files.filter((f) => !f.superseded_at);
+  return SIGAP_FILE_TYPES.every((t) => current.some((f) => f.file_type === t)) && current.every((f) => f.status === 'accepted');
+};
+
+function dayOf(row: FileRow, files: SigapRow[], problems: string[]): SigapDay {
+  return {
+    brandId: row.brand_id,
+    date: row.date,
+    timeZone: row.time_zone,
+    deadline: deadlineOf(row.date).toISOString(),
+    accepted: allAccepted(files),
+    dailyFileTies: problems.length === 0,
+    problems,
+    files: files.map(fileView),
+  };
+}
+
+/**
+ * The SIGAP files of a brand's day, each type made if it was not (from the daily file, made first
+ * when the day is over and it was not, and checked now: nothing is made from a file that does not tie).
+ */
+export async function ensureSigapDay(deps: SigapDeps, brandId: string, date: string, now: Date): Promise<SigapDay> {
+  const row = await dailyFileOf(deps, brandId, date, now);
+  let files = await filesOf(deps, brandId, date);
+  const missing = SIGAP_FILE_TYPES.filter((t) => !files.some((f) => f.file_type === t));
+  if (missing.length === 0) return dayOf(row, files, row.ties === false ? (row.problems ?? []) : []);
+  const { problems } = await checkAndKeep(deps, row, now);
+  if (problems.length > 0) return dayOf(row, files, problems);
+  const environment = await brandEnvironment(deps, brandId);
+  for (const type of missing) await makeVersion(deps, row, environment, type, 1, null, now);
+  files = await filesOf(deps, brandId, date);
+  return dayOf(row, files, []);
+}
+
+const portOf = (deps: SigapDeps, f: Pick<SigapRow, 'environment'>) => (f.environment === 'production' ? deps.ports.production : deps.ports.sandbox);
+
+/** Keeps an answer on the file (only if it is still in the state it was sent or asked in). */
+async function keepAnswer(deps: SigapDeps, id: string, from: SigapFileStatus, answer: SigapAnswer, now: Date): Promise<void> {
+  deps.onAnswer?.(answer.outcome);
+  if (answer.outcome === 'unavailable') {
+    // Not delivered: sent again by the next pass (a pending one keeps waiting for its analyses).
+    await deps.sql.query(`update compliance.sigap_files set status = ?, last_error = ? where id = ? and status = ?`, [
+      from === 'pending' ? 'pending' : 'failed',
+      answer.why,
+      id,
+      from,
+    ]);
+    return;
+  }
+  const status: SigapFileStatus = answer.outcome;
+  const answered = answer.outcome === 'pending' ? null : now;
+  await deps.sql.query(
+    `update compliance.sigap_files set status = ?, receipt = ?, protocol = coalesce(?, protocol), phase = ?, reasons = ?::jsonb, last_error = null,
+       submitted_at = coalesce(submitted_at, ?), answered_at = ? where id = ? and status = ?`,
+    [
+      status,
+      answer.outcome === 'accepted' ? answer.receipt : null,
+      'protocol' in answer ? (answer.protocol ?? null) : null,
+      answer.outcome === 'rejected' ? answer.phase : null,
+      JSON.stringify(answer.outcome === 'rejected' ? answer.reasons : []),
+      now,
+      answered,
+      id,
+      from,
+    ],
+  );
+}
+
+/**
+ * Sends the day's current files that are made or were not delivered (and a sender's that died),
+ * one at a time, and asks SIGAP about those pending. Each file is claimed first (`sending`): two
+ * senders at once (replicas, the job and a request) send it once.
+ */
+export async function sendDay(deps: SigapDeps, brandId: string, date: string, now: Date): Promise<void> {
+  const files = (await filesOf(deps, brandId, date)).filter((f) => !f.superseded_at);
+  for (const f of files) {
+    const port = portOf(deps, f);
+    if (f.status === 'pending' && f.protocol) {
+      await keepAnswer(deps, f.id, 'pending', await port.status(f.protocol), now);
+      continue;
+    }
+    const claimed = await deps.sql.query<SigapRow & { content: string }>(
+      `update compliance.sigap_files set status = 'sending', claimed_at = ?, attempts = attempts + 1, via = ?
+       where id = ? and superseded_at is null and (status in ('made', 'failed') or (status = 'sending' and claimed_at < ?))
+       returning id, brand_id, operator_id, date, file_type, part, parts, file_name, checksum, content`,
+      [now, port.via, f.id, new Date(now.getTime() - STALE_CLAIM_MS)],
+    );
+    const c = claimed[0];
+    if (!c) continue;
+    const submission: SigapSubmission = {
+      fileType: c.file_type,
+      fileName: c.file_name,
+      brandId: c.brand_id,
+      operatorId: c.operator_id,
+      referenceDate: c.date,
+      part: c.part,
+      parts: c.parts,
+      content: c.content,
+      checksum: c.checksum,
+    };
+    await keepAnswer(deps, c.id, 'sending', await port.submit(submission), now);
+  }
+}
+
+/** The day's SIGAP files made if they were not, sent, and as they stand now. */
+export async function submitDay(deps: SigapDeps, brandId: string, date: string, now: Date): Promise<SigapDay> {
+  const before = await ensureSigapDay(deps, brandId, date, now);
+  if (before.files.length === 0) return before;
+  await sendDay(deps, brandId, date, now);
+  const row = await dailyFileOf(deps, brandId, date, now);
+  return dayOf(row, await filesOf(deps, brandId, date), before.problems);
+}
+
+/**
+ * After a correction: the next version of a file type whose current version SIGAP rejected, made
+ * from the kept daily file as it is now (it must still tie), and sent. 409 SIGAP_FILE_NOT_REJECTED
+ * for a type with no rejected part, or one still being sent or analysed.
+ */
+export async function resendType(deps: SigapDeps, brandId: string, date: string, type: SigapFileType, correction: string, now: Date): Promise<SigapDay> {
+  const row = await dailyFileOf(deps, brandId, date, now);
+  const current = (await filesOf(deps, brandId, date)).filter((f) => f.file_type === type && !f.superseded_at);
+  const statuses = [...new Set(current.map((f) => f.status))];
+  if (!statuses.includes('rejected') || statuses.some((s) => s === 'sending' || s === 'pending'))
+    throw new AppError('SIGAP_FILE_NOT_REJECTED', undefined, {
+      fileType: type,
+      status: statuses.length === 1 ? statuses[0] : statuses.length ? statuses : null,
+    });
+  const { problems } = await checkAndKeep(deps, row, now);
+  if (problems.length > 0)
+    throw validationError('body', [{ path: '/fileType', message: `the daily file does not tie (${problems.length} problems): correct it first` }]);
+  await makeVersion(deps, row, current[0]!.environment, type, Math.max(...current.map((f) => f.version)) + 1, correction, now);
+  await sendDay(deps, brandId, date, now);
+  return dayOf(row, await filesOf(deps, brandId, date), []);
+}
+
+/** The content of a kept file, by id within its brand's day. */
+export async function contentOf(deps: MakerDeps, brandId: string, date: string, id: string): Promise<{ fileName: string; content: string } | undefined> {
+  const rows = await deps.sql.query<{ file_name: string; content: string }>(
+    'select file_name, content from compliance.sigap_files where id = ? and brand_id = ? and date = ?',
+    [id, brandId, date],
+  );
+  return rows[0] ? { fileName: rows[0].file_name, content: rows[0].content } : undefined;
+}
+
+/** Yesterday of a brand, in its own time zone. */
+export async function yesterdayOf(deps: MakerDeps, brandId: string, now: Date): Promise<string> {
+  const zone = await brandZone(deps, brandId);
+  return dayBefore(new Intl.DateTimeFormat('en-CA', { timeZone: zone.timeZone }).format(now));
+}
+
+/** Whether every current file of the brand's day is accepted. */
+export async function dayAccepted(deps: MakerDeps, brandId: string, date: string): Promise<boolean> {
+  return allAccepted(await filesOf(deps, brandId, date));
+}

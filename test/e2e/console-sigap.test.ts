@@ -1,0 +1,99 @@
+// SIGAP files in the console (issue #46 item 1), in Chromium against the real processes: our
+// compliance officer opens a brand's day on the Regulator files page (made from its daily file),
+// sends it (the simulator answers: a sandbox brand), and sees each file accepted with its receipt,
+// and the kept files listed, at 1280 px and on a 390 px phone; finance sees the files but is not
+// offered the sending.
+import t from 'tap';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack } from './support/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSPHRASE = 'copper meadow quiet lantern ninety';
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+t.test('SIGAP files on the Regulator files page', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Sigap Console Bets');
+  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  // The brand's yesterday (São Paulo, the default zone): a day that is over.
+  const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() - 86_400_000));
+  const brand = op.sandbox.brandId;
+
+  const officer = await stack.admin('POST', '/admin/users', { email: 'sara.sigap@ourteam.example', role: 'compliance' });
+  const cashier = await stack.admin('POST', '/admin/users', { email: 'fred.sigap@ourteam.example', role: 'finance' });
+  const people = { compliance: officer.body, finance: cashier.body } as const;
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const problems: string[] = [];
+  const setUp = new Set<string>();
+  async function signedIn(width: number, role: keyof typeof people): Promise<Page> {
+    const who = people[role];
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${role} ${width}: ${r.status()} ${r.url()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${role} ${width}: ${e.message}`));
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', who.user.email);
+    await page.fill('input[name=password]', setUp.has(role) ? PASSPHRASE : who.password);
+    await page.click('button[type=submit]');
+    if (!setUp.has(role)) {
+      await page.locator('#setup-password').waitFor();
+      await page.fill('#new-password', PASSPHRASE);
+      await page.fill('#repeat-password', PASSPHRASE);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+      setUp.add(role);
+    }
+    await page.locator('header .who').waitFor();
+    return page;
+  }
+  const openDay = async (page: Page) => {
+    await page.goto(`${stack.adminUrl}/reports`);
+    const form = page.locator('form[aria-label="SIGAP day"]');
+    await form.locator('input[name=brandId]').fill(brand);
+    await form.locator('input[name=date]').fill(yesterday);
+    await form.getByRole('button', { name: 'Make or show' }).click();
+    const day = page.locator(`article[data-sigap-day="${brand}/${yesterday}"]`);
+    await day.waitFor();
+    return day;
+  };
+  const fits = async (page: Page) => page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+
+  t.test('compliance makes, sends and sees the answers', async (t) => {
+    const page = await signedIn(1280, 'compliance');
+    const day = await openDay(page);
+    t.equal(await day.locator('tr[data-sigap-file]').count(), 5, 'a file per type, made');
+    t.match(await day.locator('h2 small').textContent(), /not accepted/);
+    await day.getByRole('button', { name: 'Send to SIGAP' }).click();
+    await day.locator('h2 small', { hasText: /^accepted$/ }).waitFor();
+    const rows = await day.locator('tr[data-sigap-file]').allTextContents();
+    t.equal(rows.filter((r) => /accepted.*simulator.*receipt SIM-[0-9A-F]{20}/.test(r)).length, 5, 'each accepted by the simulator, with its receipt');
+    const listed = page.locator('section[aria-label="SIGAP files"] table.sigap-files').last();
+    await listed.locator('tr[data-sigap-file]', { hasText: brand }).first().waitFor();
+    t.ok((await listed.locator('tr[data-sigap-file]').count()) >= 5, 'and listed among the kept files');
+    await page.context().close();
+  });
+
+  t.test('at 390 px, and as finance (no sending)', async (t) => {
+    const phone = await signedIn(390, 'compliance');
+    await openDay(phone);
+    const size = await fits(phone);
+    t.ok(size.page <= size.screen, `fits 390 px (page ${size.page} px)`);
+    await phone.context().close();
+    const page = await signedIn(1280, 'finance');
+    const day = await openDay(page);
+    t.match(await day.locator('h2 small').textContent(), /^accepted$/, 'finance sees the day accepted');
+    t.equal(await day.getByRole('button', { name: 'Send to SIGAP' }).count(), 0, 'and is not offered the sending');
+    await page.context().close();
+  });
+
+  t.test('no request refused, no page error', async (t) => {
+    t.same(problems, []);
+  });
+});
