@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   providerTransaction: 'ptx',
   termsVersion: 'trm',
   termsAcceptance: 'tac',
+  riskSubject: 'rsk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
