@@ -24,7 +24,7 @@ async function statusOf(profiles: OperatorProfiles, kept: KeptReport[], operator
     dueDate,
     dueAt: isoTime(dueAt),
     noOccurrenceDueDate,
-    state: annualReportState(first ? first.made_at : null, dueAt, now),
+    state: annualReportState(first ? new Date(isoTime(first.made_at)) : null, dueAt, now),
     versions: kept.map((k) => ({ version: k.version, madeAt: isoTime(k.made_at), madeBy: k.made_by, sha256: k.sha256 })),
   };
 }

@@ -39,7 +39,7 @@ export async function annualFigures(sql: SqlRunner, operatorId: string, from: Da
        from compliance.cases where operator_id = ? and environment = 'production' and report_decided_at < ?`,
     [from, to, operatorId, to],
   );
-  const filings = await sql.query<{ id: string; brand_id: string; decided: Date; due: Date; filed: Date; receipt: string | null }>(
+  const filings = await sql.query<{ id: string; brand_id: string; decided: string; due: string; filed: string; receipt: string | null }>(
     `select id, brand_id, report_decided_at as decided, cos_due_at as due, cos_filed_at as filed, receipt from compliance.cases
       where operator_id = ? and environment = 'production' and cos_filed_at >= ? and cos_filed_at < ? order by cos_filed_at, id`,
     [operatorId, from, to],
@@ -71,7 +71,7 @@ export async function annualFigures(sql: SqlRunner, operatorId: string, from: Da
       dueAt: isoTime(x.due),
       filedAt: isoTime(x.filed),
       receipt: x.receipt ?? '',
-      late: x.filed.getTime() > x.due.getTime(),
+      late: Date.parse(isoTime(x.filed)) > Date.parse(isoTime(x.due)),
     })),
     subjects,
     ratedInYear: rated?.n ?? 0,
@@ -83,7 +83,8 @@ export interface KeptReport {
   year: number;
   version: number;
   time_zone: string;
-  made_at: Date;
+  /** As the kit's plain SQL answers a timestamp (isoTime reads it). */
+  made_at: string;
   made_by: string;
   file: string;
   sha256: string;

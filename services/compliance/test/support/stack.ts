@@ -34,10 +34,14 @@ export interface ComplianceStack extends Stack {
   caseOf(id: string): Promise<AmlCase>;
 }
 
-export async function startComplianceStack(t: Test, label: string, opts: { now?: () => Date } = {}): Promise<ComplianceStack> {
+export async function startComplianceStack(
+  t: Test,
+  label: string,
+  opts: { now?: () => Date; config?: Record<string, unknown> } = {},
+): Promise<ComplianceStack> {
   const stack = await startStack(t, label, [playersService, walletService]);
   await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });
-  await stack.start(opts.now ? createComplianceService({ now: opts.now }) : complianceService, { PROFILE_CACHE_MS: 0 });
+  await stack.start(opts.now ? createComplianceService({ now: opts.now }) : complianceService, { PROFILE_CACHE_MS: 0, ...opts.config });
   const db = new pg.Client({ connectionString: stack.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
