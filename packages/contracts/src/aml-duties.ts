@@ -143,7 +143,9 @@ export const AmlAnnualReportSchema = Type.Intersect(
 );
 export type AmlAnnualReport = Static<typeof AmlAnnualReportSchema>;
 
-const OperatorYearParams = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }), year: Type.String({ pattern: '^[0-9]{4}$' }) });
+/** An operator's id (`op_…`). */
+const OperatorId = Type.String({ pattern: '^op_[A-Za-z0-9]{1,60}$' });
+const OperatorYearParams = Type.Object({ operatorId: OperatorId, year: Type.String({ pattern: '^20[2-9][0-9]$' }) });
 
 export const amlAnnualReportOperations = defineOperations({
   adminListAmlAnnualReports: {
@@ -176,7 +178,7 @@ export const amlAnnualReportOperations = defineOperations({
     subject: 'compliance.admin.annualReports.make',
     tag: 'Admin',
     summary: "Make an operator's yearly AML report of a year that is over, from the compliance data, and keep it with its SHA-256 (a new version each time)",
-    params: Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) }),
+    params: Type.Object({ operatorId: OperatorId }),
     body: Type.Object({ year: Year }),
     response: AmlAnnualReportSchema,
     status: 201,
@@ -238,7 +240,7 @@ const Rationale = Type.String({ minLength: 1, maxLength: 2000 });
 export const AddRiskSubjectSchema = Type.Object(
   {
     kind: literals(RISK_SUBJECT_KINDS),
-    operatorId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
+    operatorId: Type.Optional(Nullable(OperatorId)),
     name: Type.String({ minLength: 1, maxLength: 200 }),
     document: Type.Optional(Document),
     teamMemberId: Type.Optional(Type.String({ pattern: '^usr_[0-9a-f]{32}$' })),
