@@ -145,7 +145,8 @@ export type AmlAnnualReport = Static<typeof AmlAnnualReportSchema>;
 
 /** An operator's id (`op_…`). */
 const OperatorId = Type.String({ pattern: '^op_[A-Za-z0-9]{1,60}$' });
-const OperatorYearParams = Type.Object({ operatorId: OperatorId, year: Type.String({ pattern: '^20[2-9][0-9]$' }) });
+/** Checked by the service (an operator's id, a year of this century): any other path is a 422 on the path. */
+const OperatorYearParams = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }), year: Type.String({ minLength: 1, maxLength: 8 }) });
 
 export const amlAnnualReportOperations = defineOperations({
   adminListAmlAnnualReports: {

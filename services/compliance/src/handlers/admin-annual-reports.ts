@@ -66,6 +66,8 @@ export function adminGetAnnualReport(
   return async (req) => {
     adminScopeOf(req);
     const { operatorId } = req.params;
+    if (!/^op_[A-Za-z0-9]{1,60}$/.test(operatorId)) throw validationError('path', [{ path: '/operatorId', message: "an operator's id (op_…)" }]);
+    if (!/^20[2-9][0-9]$/.test(req.params.year)) throw validationError('path', [{ path: '/year', message: 'a year, from 2020' }]);
     const year = Number(req.params.year);
     const kept = await keptReports(deps.sql, operatorId, year);
     const asked = req.query.version;

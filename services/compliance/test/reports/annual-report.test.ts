@@ -279,5 +279,12 @@ t.test('the risk register and the yearly report', async (t) => {
     ]);
     t.match(ok(await get(op.operatorId, 2026, 1)), { version: 1, verified: false }, 'a kept file altered no longer hashes to its SHA-256');
     t.match(errorOf(await get(op.operatorId, 2026, 9)), { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/version' }] } });
+    const bad = (operatorId: string, year: string) => call('compliance.admin.annualReports.get', 'ana@team', { params: { operatorId, year }, query: {} });
+    t.match(
+      errorOf(await bad(op.operatorId, '1999')),
+      { code: 'VALIDATION_ERROR', details: { in: 'path', issues: [{ path: '/year' }] } },
+      'a year before 2020',
+    );
+    t.match(errorOf(await bad('x', '2026')), { code: 'VALIDATION_ERROR', details: { in: 'path', issues: [{ path: '/operatorId' }] } }, "not an operator's id");
   });
 });
