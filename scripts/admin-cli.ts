@@ -10,7 +10,7 @@ const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFile
 
 type Args = { _: string[]; [flag: string]: string | string[] };
 /** Flags that take no value (`--csv`, `--show-password`): the word after them stays an argument. */
-const SWITCHES = new Set(['csv', 'show-password', 'disabled']);
+const SWITCHES = new Set(['csv', 'show-password', 'disabled', 'overdue', 'ended', 'file']);
 function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -309,6 +309,91 @@ const COMMANDS: Record<string, Command> = {
     usage: 'BRAND_ID --json \'{"inAndOutHours":48,...}\' (every threshold; see aml rules)',
     run: (a) => ({ method: 'PUT', path: `/admin/aml/brands/${need(a._[2], 'BRAND_ID')}/rules`, body: JSON.parse(need(a.json as string, '--json')) }),
   },
+  // AML beyond the players (compliance role; issue #46, docs/aml.md): the COS deadline, the yearly
+  // report to the SPA, the risk register of team members, partners and suppliers.
+  'aml report-decision': {
+    usage: 'CASE_ID --reason TEXT (a case under review, not by its reviewer: its COS is then due by the end of the next business day)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/cases/${need(a._[2], 'CASE_ID')}/report-decision`,
+      body: { reason: need(a.reason as string, '--reason') },
+    }),
+  },
+  'aml cos-due': {
+    usage: '[--overdue] [--limit 50] [--cursor C] (cases decided for reporting whose COS is not filed, each with cos.dueAt and cos.secondsLeft)',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/aml/cases${q({ cos: 'overdue' in a ? 'overdue' : 'awaiting', order: 'oldest', limit: a.limit as string, cursor: a.cursor as string })}`,
+    }),
+  },
+  'aml annual-reports': {
+    usage: '--year YYYY (every operator: due dates, state, versions kept)',
+    run: (a) => ({ method: 'GET', path: `/admin/aml/annual-reports${q({ year: need(a.year as string, '--year') })}` }),
+  },
+  'aml annual-report': {
+    usage: 'OPERATOR_ID --year YYYY [--version N] [--file]  (prints the kept file itself with --file; its state, hash check and figures otherwise)',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/aml/operators/${need(a._[2], 'OPERATOR_ID')}/annual-reports/${need(a.year as string, '--year')}${q({ version: a.version as string })}`,
+    }),
+  },
+  'aml make-annual-report': {
+    usage: 'OPERATOR_ID --year YYYY (a year that is over; a new version each time, kept with its SHA-256)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/operators/${need(a._[2], 'OPERATOR_ID')}/annual-reports`,
+      body: { year: Number(need(a.year as string, '--year')) },
+    }),
+  },
+  'aml subjects': {
+    usage: '[--kind team_member|partner|supplier] [--operator OPERATOR_ID|none] [--rating low|medium|high] [--overdue] [--ended] [--limit 50] [--cursor C]',
+    run: (a) => ({
+      method: 'GET',
+      path: `/admin/aml/risk-subjects${q({
+        kind: a.kind as string,
+        operatorId: a.operator as string,
+        rating: a.rating as string,
+        reviewDue: 'overdue' in a ? 'overdue' : undefined,
+        status: 'ended' in a ? 'ended' : undefined,
+        limit: a.limit as string,
+        cursor: a.cursor as string,
+      })}`,
+    }),
+  },
+  'aml subject': { usage: 'SUBJECT_ID', run: (a) => ({ method: 'GET', path: `/admin/aml/risk-subjects/${need(a._[2], 'SUBJECT_ID')}` }) },
+  'aml add-subject': {
+    usage:
+      '--kind team_member|partner|supplier --name NAME [--document CPF_OR_CNPJ] [--team-member USER_ID] [--operator OPERATOR_ID] --rating low|medium|high --rationale TEXT',
+    run: (a) => ({
+      method: 'POST',
+      path: '/admin/aml/risk-subjects',
+      body: {
+        kind: need(a.kind as string, '--kind'),
+        name: need(a.name as string, '--name'),
+        ...(a.document ? { document: a.document } : {}),
+        ...(a['team-member'] ? { teamMemberId: a['team-member'] } : {}),
+        ...(a.operator ? { operatorId: a.operator } : {}),
+        rating: need(a.rating as string, '--rating'),
+        rationale: need(a.rationale as string, '--rationale'),
+      },
+    }),
+  },
+  'aml rate-subject': {
+    usage: 'SUBJECT_ID --rating low|medium|high --rationale TEXT (a review: the next review date follows from the rating)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/risk-subjects/${need(a._[2], 'SUBJECT_ID')}/ratings`,
+      body: { rating: need(a.rating as string, '--rating'), rationale: need(a.rationale as string, '--rationale') },
+    }),
+  },
+  'aml end-subject': {
+    usage: 'SUBJECT_ID --reason TEXT (the relationship ended; the subject and its ratings are kept)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/aml/risk-subjects/${need(a._[2], 'SUBJECT_ID')}/end`,
+      body: { reason: need(a.reason as string, '--reason') },
+    }),
+  },
   // Our internal impediments registry (compliance role; Lei 14.790/2023 art. 26, docs/eligibility.md).
   'impediments list': {
     usage: '[--cpf CPF] [--limit 50] [--cursor C]',
@@ -462,6 +547,8 @@ async function main(): Promise<number> {
     const parsed = JSON.parse(text);
     // `aml cos --csv`: the CSV itself, ready to save.
     if (name === 'aml cos' && res.ok && 'csv' in args) process.stdout.write(parsed.csv);
+    // `aml annual-report --file`: the kept file itself, byte for byte (its SHA-256 is the answer's `sha256`).
+    else if (name === 'aml annual-report' && res.ok && 'file' in args && parsed.file) process.stdout.write(parsed.file);
     else console.log(JSON.stringify(withheld(name, args, parsed), null, 2));
   } catch {
     console.log(text);

@@ -181,7 +181,7 @@ const DASHBOARDS: Record<string, Dashboard> = {
   compliance: {
     uid: 'back-office-compliance',
     title: 'Back-office: compliance',
-    description: 'The AML watch and its cases, the impediment sweep, the daily regulator files.',
+    description: 'The AML watch and its cases, the impediment sweep, the daily regulator files, the COS deadlines, risk reviews and yearly reports.',
     rows: [
       {
         title: 'AML',
@@ -219,6 +219,14 @@ const DASHBOARDS: Record<string, Dashboard> = {
             stat: true,
             queries: [q('max(bo_daily_files_last_pass_timestamp_seconds) * 1000', 'last pass')],
           },
+        ],
+      },
+      {
+        title: 'AML duties (issue #46)',
+        panels: [
+          { title: 'COS awaiting filing, by state', unit: 'short', queries: [q('max by (state) (bo_aml_cos_awaiting)', '{{state}}')] },
+          { title: 'Risk reviews past due, by kind', unit: 'short', queries: [q('max by (kind) (bo_aml_risk_reviews_overdue)', '{{kind}}')] },
+          { title: 'Yearly reports overdue', unit: 'short', stat: true, queries: [q('max(bo_aml_annual_reports_overdue)', 'operators')] },
         ],
       },
     ],

@@ -9,6 +9,7 @@ import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, ZonedTime, age, me } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { Money } from './page-players.js';
+import { AnnualReports, CosDeadline, CosLeft, CosQueue, Links, RiskRegister } from './page-aml-duties.js';
 
 const STATUSES = ['open', 'under_review', 'reported', 'dismissed'];
 const NEXT = { open: ['under_review', 'dismissed'], under_review: ['reported', 'dismissed'], reported: [], dismissed: [] };
@@ -102,7 +103,8 @@ function Assignment({ c, onDone }) {
 
 function Decide({ c, onDone }) {
   const action = useAction();
-  const choices = NEXT[c.status];
+  // Decided for reporting (issue #46): its COS is filed, the case is not dismissed.
+  const choices = c.cos && !c.cos.filedAt ? ['reported'] : NEXT[c.status];
   if (choices.length === 0) return null;
   const reviewedByMe = c.status === 'under_review' && c.steps.some((s) => s.status === 'under_review' && s.by === me());
   const submit = async (e) => {
@@ -138,6 +140,7 @@ function CasePage({ id }) {
       <section><h3>Evidence</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
       <section><h3>Steps</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
       <section><h3>Player</h3><${PlayerFile} c=${c} /></section>
+      <${CosDeadline} c=${c} onDone=${full.reload} />
       <${CosExport} c=${c} />
       <${Decide} c=${c} onDone=${full.reload} />
     </article>`}<//>`;
@@ -186,13 +189,14 @@ function Queue() {
     [status, cursor, JSON.stringify(filters)],
   );
   return html`<div>
+    <${Links} />
     ${tabs}
     <${Filters} filters=${filters} onChange=${change} />
     <${Loaded} state=${queue}>${(page) => html`
       ${
         page.data.length === 0
           ? html`<p class="empty">No ${status} case matches.</p>`
-          : html`<table class="stack cases"><thead><tr><th>Risk</th><th>Rules</th><th>Operator / brand</th><th>Opened</th><th>Age</th><th>Status</th><th>Assignee</th><th></th></tr></thead>
+          : html`<table class="stack cases"><thead><tr><th>Risk</th><th>Rules</th><th>Operator / brand</th><th>Opened</th><th>Age</th><th>Status</th><th>COS</th><th>Assignee</th><th></th></tr></thead>
         <tbody>${page.data.map(
           (c) => html`<tr data-case-row=${c.id} data-risk=${c.risk}>
             <td data-label="Risk"><strong>${c.risk}</strong></td>
@@ -201,6 +205,7 @@ function Queue() {
             <td data-label="Opened"><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /></td>
             <td data-label="Age">${age(c.openedAt)}</td>
             <td data-label="Status">${c.status}</td>
+            <td data-label="COS"><${CosLeft} cos=${c.cos} /></td>
             <td data-label="Assignee">${c.assignee ?? '—'}</td>
             <td>${c.holdsPayouts ? html`<strong class="hold">payout held</strong>` : null}</td>
           </tr>`,
@@ -211,7 +216,12 @@ function Queue() {
   </div>`;
 }
 
+/** The views of AML beyond the players (issue #46): the COS to file, the risk register, the yearly reports. */
+const VIEWS = { cos: CosQueue, register: RiskRegister, annual: AnnualReports };
+
 export function AmlPage() {
-  const id = new URLSearchParams(location.search).get('case');
-  return id ? html`<${CasePage} id=${id} />` : html`<${Queue} />`;
+  const params = new URLSearchParams(location.search);
+  const id = params.get('case');
+  const View = VIEWS[params.get('view')];
+  return id ? html`<${CasePage} id=${id} />` : View ? html`<${View} />` : html`<${Queue} />`;
 }

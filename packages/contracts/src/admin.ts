@@ -11,6 +11,7 @@ import { complianceAdminOperations } from './compliance-profile.ts';
 import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
 import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
 import { dailyFilesAdminOperations } from './regulator-file.ts';
+import { amlAnnualReportOperations, amlReportDecisionOperations, amlRiskRegisterOperations } from './aml-duties.ts';
 import { internalImpedimentAdminOperations } from './eligibility.ts';
 
 export const OperatorSchema = Type.Object(
@@ -436,4 +437,7 @@ export const baseAdminOperations = {
   ...dailyFileAdminOperations,
   ...dailyFilesAdminOperations,
   ...internalImpedimentAdminOperations,
+  ...amlReportDecisionOperations,
+  ...amlAnnualReportOperations,
+  ...amlRiskRegisterOperations,
 };

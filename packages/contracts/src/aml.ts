@@ -39,6 +39,31 @@ export const AmlCaseStepSchema = Type.Object({
   receipt: Nullable(Type.String()),
 });
 
+/**
+ * A COS's deadline (issue #46): from our team's decision to report the case to COAF, by the end of the
+ * next business day in the brand's time zone (docs/aml.md, "The COS deadline"), and when it was filed.
+ */
+export const AML_COS_STATES = ['due', 'near', 'overdue', 'filed', 'filed_late'] as const;
+export type AmlCosState = (typeof AML_COS_STATES)[number];
+export const AmlCosDeadlineSchema = Type.Object(
+  {
+    /** When our team decided to report the case (the second person after the review), and who. */
+    decidedAt: Timestamp,
+    decidedBy: Type.String(),
+    reason: Type.String(),
+    /** The end of the next business day after the decision, in the brand's time zone. */
+    dueAt: Timestamp,
+    /** When the case was marked reported with its Siscoaf receipt; null until then. */
+    filedAt: Nullable(Timestamp),
+    /** due (time left), near (less than COS_NEAR_MS left), overdue, filed (by dueAt), filed_late. */
+    state: literals(AML_COS_STATES),
+    /** Seconds until dueAt as the case is read (negative once overdue); null once filed. */
+    secondsLeft: Nullable(Type.Integer()),
+  },
+  { $id: 'AmlCosDeadline' },
+);
+export type AmlCosDeadline = Static<typeof AmlCosDeadlineSchema>;
+
 export const AmlCaseSummarySchema = Type.Object(
   {
     id: Type.String(),
@@ -58,6 +83,8 @@ export const AmlCaseSummarySchema = Type.Object(
     timeZone: Type.String(),
     /** Whether this case holds the player's payouts now (an active high case of a br-spa operator: 403 AML_REVIEW_REQUIRED). */
     holdsPayouts: Type.Boolean(),
+    /** The COS's deadline once our team decided to report the case; null before that. */
+    cos: Nullable(AmlCosDeadlineSchema),
   },
   { $id: 'AmlCaseSummary' },
 );
@@ -154,6 +181,8 @@ export const amlAdminOperations = defineOperations({
       openedBefore: Type.Optional(Timestamp),
       /** `newest` (default) or `oldest` first: the oldest is the one waiting longest. */
       order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')])),
+      /** `awaiting`: cases decided for reporting whose COS is not filed yet; `overdue`: those past their deadline. */
+      cos: Type.Optional(Type.Union([Type.Literal('awaiting'), Type.Literal('overdue')])),
       ...pageQuery(200),
     }),
     response: Page(AmlCaseSummarySchema),

@@ -44,6 +44,7 @@ export const ERROR_CATALOGUE = {
   DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },
   AML_CASE_NOT_FOUND: { status: 404, message: 'AML case not found.' },
+  AML_RISK_SUBJECT_NOT_FOUND: { status: 404, message: 'No such subject in the AML risk register.' },
   GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
@@ -57,6 +58,10 @@ export const ERROR_CATALOGUE = {
   WITHDRAWAL_NOT_CANCELLABLE: { status: 409, message: 'Only a withdrawal under review can be cancelled.' },
   WITHDRAWAL_INVALID_TRANSITION: { status: 409, message: 'The withdrawal state does not allow this decision.' },
   AML_CASE_INVALID_TRANSITION: { status: 409, message: 'The AML case state does not allow this decision.' },
+  AML_RISK_SUBJECT_CONFLICT: {
+    status: 409,
+    message: 'The AML risk register already holds this subject (details.subjectId), or the subject has ended.',
+  },
   KYC_ALREADY_APPROVED: { status: 409, message: 'The player KYC is already approved.' },
   LIMIT_REQUIRED: { status: 409, message: 'Under the operator compliance profile the player must keep a loss limit and a time limit.' },
   PAUSE_ACTIVE: { status: 409, message: 'The player is paused until a later time; a pause cannot be shortened or lifted.' },

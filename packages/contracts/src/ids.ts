@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   termsVersion: 'trm',
   termsAcceptance: 'tac',
   sigapFile: 'sgf',
+  riskSubject: 'rsk',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

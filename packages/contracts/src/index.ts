@@ -64,6 +64,7 @@ export {
 } from './operators.ts';
 export {
   AML_CASE_STATUSES,
+  AML_COS_STATES,
   AML_RULES,
   AmlCaseDecisionSchema,
   AmlCaseSchema,
@@ -82,6 +83,8 @@ export {
   type AmlCaseDecision,
   type AmlCaseStatus,
   type AmlCaseSummary,
+  type AmlCosDeadline,
+  type AmlCosState,
   type AmlEvidence,
   type AmlHold,
   type AmlRule,
@@ -96,6 +99,23 @@ export {
   type WalletLargestWin,
   type WalletStakesRequest,
 } from './aml.ts';
+export {
+  AML_ANNUAL_REPORT_STATES,
+  AmlAnnualReportDocumentSchema,
+  RISK_REVIEW_MONTHS,
+  RISK_SUBJECT_KINDS,
+  amlAnnualReportOperations,
+  amlReportDecisionOperations,
+  amlRiskRegisterOperations,
+  type AddRiskSubject,
+  type AmlAnnualReport,
+  type AmlAnnualReportDocument,
+  type AmlAnnualReportState,
+  type AmlAnnualReportStatus,
+  type RiskSubject,
+  type RiskSubjectKind,
+  type RiskSubjectWithHistory,
+} from './aml-duties.ts';
 export {
   DAILY_FILE_PARTS,
   DailyFileCheckSchema,

@@ -41,6 +41,10 @@ export const ComplianceConfigSchema = Type.Composite([
     SIGAP_RECORDS_PER_FILE: Type.Integer({ minimum: 1, maximum: 7000, default: 7000 }),
     /** How often the SIGAP job makes and sends yesterday's files and asks about those pending. */
     SIGAP_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
+    /** A COS awaiting filing is `near` its deadline when less than this is left (the console and bo_aml_cos_awaiting{state}; issue #46). */
+    COS_NEAR_MS: Type.Integer({ minimum: 0, default: 14_400_000 }),
+    /** How often the loop counts the operators whose yearly AML report of last year is overdue (bo_aml_annual_reports_overdue). */
+    AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

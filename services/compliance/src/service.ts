@@ -4,7 +4,10 @@
 // to an operator (no tipping off): its operations are admin operations or internal messages.
 import {
   amlAdminOperations,
+  amlAnnualReportOperations,
   amlMessages,
+  amlReportDecisionOperations,
+  amlRiskRegisterOperations,
   cosAdminOperations,
   dailyFileAdminOperations,
   dailyFilesAdminOperations,
@@ -39,6 +42,10 @@ import { COMPLIANCE_SCHEMA, complianceMigrations } from './persistence/migration
 import { startEventWatch } from './watch/event-watch.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
+import { adminReportDecision } from './handlers/admin-report-decision.ts';
+import { adminAddRiskSubject, adminEndRiskSubject, adminGetRiskSubject, adminListRiskSubjects, adminRateRiskSubject } from './handlers/admin-risk-register.ts';
+import { adminGetAnnualReport, adminListAnnualReports, adminMakeAnnualReport } from './handlers/admin-annual-reports.ts';
+import { registerDutiesMetrics, startAnnualReportsWatch } from './reports/duties-metrics.ts';
 
 const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
 
@@ -67,7 +74,10 @@ function sigapOf(deps: ServiceDeps<ComplianceConfig>): SigapDeps {
   };
 }
 
-/** The service; `now` is its clock for the daily files (tests move it; the watch's rules use the events' own times). */
+/**
+ * The service; `now` is its clock for the daily files and the AML duties' deadlines (tests move it;
+ * the watch's rules use the events' own times).
+ */
 export function createComplianceService(
   o: { now?: () => Date } = {},
 ): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin; sigap: SigapDeps }> {
@@ -82,6 +92,7 @@ export function createComplianceService(
     internalEvents: true,
     setup: (deps) => {
       registerCaseMetrics(deps.metrics, deps.sql);
+      registerDutiesMetrics(deps.metrics, deps.sql, { now, nearMs: deps.config.COS_NEAR_MS });
       return {
         screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
         players: playersOf(deps),
@@ -89,10 +100,10 @@ export function createComplianceService(
       };
     },
     handlers: (deps, { screening, players, sigap }) => ({
-      ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps)),
-      ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps)),
-      ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps)),
-      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps, players)),
+      ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps, now)),
+      ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps, now)),
+      ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps, now)),
+      ...handle(amlAdminOperations.adminAmlCaseDecision, adminDecideCase(deps, players, now)),
       ...handle(amlAdminOperations.adminGetAmlRules, adminGetRules(deps)),
       ...handle(amlAdminOperations.adminSetAmlRules, adminSetRules(deps)),
       ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
@@ -114,6 +125,16 @@ export function createComplianceService(
       ...handle(sigapAdminOperations.adminSubmitSigapDay, adminSubmitSigapDay(sigap, now)),
       ...handle(sigapAdminOperations.adminResendSigapFile, adminResendSigapFile(sigap, now)),
       ...handle(sigapAdminOperations.adminDownloadSigapFile, adminDownloadSigapFile(sigap)),
+      // AML beyond the players (issue #46): the COS deadline, the yearly report, the risk register.
+      ...handle(amlReportDecisionOperations.adminAmlReportDecision, adminReportDecision(deps, now)),
+      ...handle(amlAnnualReportOperations.adminListAmlAnnualReports, adminListAnnualReports(deps, now)),
+      ...handle(amlAnnualReportOperations.adminGetAmlAnnualReport, adminGetAnnualReport(deps, now)),
+      ...handle(amlAnnualReportOperations.adminMakeAmlAnnualReport, adminMakeAnnualReport(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminListAmlRiskSubjects, adminListRiskSubjects(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminGetAmlRiskSubject, adminGetRiskSubject(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminAddAmlRiskSubject, adminAddRiskSubject(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminRateAmlRiskSubject, adminRateRiskSubject(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminEndAmlRiskSubject, adminEndRiskSubject(deps, now)),
     }),
     background: (deps, { screening, sigap }) => [
       startEventWatch({
@@ -130,6 +151,7 @@ export function createComplianceService(
       }),
       startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
       startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
+      startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
     ],
   };
 }

@@ -12,7 +12,12 @@ const NEXT: Record<AmlCaseStatus, readonly AmlCaseStatus[]> = {
 
 /** Throws the refusal of a decision, if any: a wrong step (409), a report without a receipt (422), or by the reviewer (403). */
 /** `decider`: who decides, as four eyes compares people (their id: service-kit `deciderOf`). */
-export function checkDecision(current: { status: AmlCaseStatus; reviewerId: string | null }, decision: AmlCaseDecision, decider: string): void {
+/** `reportDecided`: our team decided to report the case (its COS is due): it is reported, not dismissed. */
+export function checkDecision(
+  current: { status: AmlCaseStatus; reviewerId: string | null; reportDecided?: boolean },
+  decision: AmlCaseDecision,
+  decider: string,
+): void {
   if (decision.status === 'reported' && !decision.receipt) {
     throw validationError('body', [{ path: '/receipt', message: 'the Siscoaf receipt number is required to mark a case reported' }]);
   }
@@ -24,6 +29,23 @@ export function checkDecision(current: { status: AmlCaseStatus; reviewerId: stri
   }
   if (decision.status === 'reported' && current.reviewerId === decider) {
     throw new AppError('FOUR_EYES_REQUIRED', 'A case is reported by someone other than the person who reviewed it.');
+  }
+  if (decision.status === 'dismissed' && current.reportDecided) {
+    throw new AppError('AML_CASE_INVALID_TRANSITION', 'A case decided for reporting to COAF is reported (its COS is due), not dismissed.');
+  }
+}
+
+/**
+ * Throws the refusal of a decision to report a case to COAF, if any: only a case under review, once
+ * (409), and by someone other than its reviewer (403), as for marking it reported.
+ */
+export function checkReportDecision(current: { status: AmlCaseStatus; reviewerId: string | null; reportDecided: boolean }, decider: string): void {
+  if (current.status !== 'under_review') {
+    throw new AppError('AML_CASE_INVALID_TRANSITION', `A case ${current.status} cannot be decided for reporting: it is reviewed first.`);
+  }
+  if (current.reportDecided) throw new AppError('AML_CASE_INVALID_TRANSITION', 'The case is already decided for reporting.');
+  if (current.reviewerId === decider) {
+    throw new AppError('FOUR_EYES_REQUIRED', 'A case is decided for reporting by someone other than the person who reviewed it.');
   }
 }
 

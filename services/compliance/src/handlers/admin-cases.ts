@@ -2,19 +2,34 @@
 // its evidence and steps, and the decision that moves it (audited by the gateway). Admin scope
 // only: nothing here is reachable with an operator's credentials. Dismissing a case opened or
 // joined by a sanctions hit lifts the player's freeze (the one flow that does: docs/aml.md).
-import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type amlAdminOperations } from '@bo/contracts';
+import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type AmlCosDeadline, type amlAdminOperations } from '@bo/contracts';
 import { adminScopeOf, deciderOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { cosDueAt, cosStateAt } from '../domain/business-days.ts';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
 import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../persistence/entities.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
-/** What a case says of itself; the brand's view (its time zone, whether it holds payouts) is added by `inBrandView`. */
-type CaseFacts = Omit<AmlCaseSummary, 'timeZone' | 'holdsPayouts'>;
+/** A COS's deadline as the case keeps it; where it stands as it is read is added by `inBrandView`. */
+type CosFacts = Omit<AmlCosDeadline, 'state' | 'secondsLeft'>;
 
-function summaryOf(c: AmlCaseRow): CaseFacts {
+/** What a case says of itself; the brand's view (its time zone, whether it holds payouts, the COS's state) is added by `inBrandView`. */
+type CaseFacts = Omit<AmlCaseSummary, 'timeZone' | 'holdsPayouts' | 'cos'> & { cos: CosFacts | null };
+
+function cosFactsOf(c: AmlCaseRow): CosFacts | null {
+  if (!c.reportDecidedAt || !c.cosDueAt) return null;
+  return {
+    decidedAt: isoTime(c.reportDecidedAt),
+    decidedBy: c.reportDecidedBy ?? '',
+    reason: c.reportDecisionReason ?? '',
+    dueAt: isoTime(c.cosDueAt),
+    filedAt: c.cosFiledAt ? isoTime(c.cosFiledAt) : null,
+  };
+}
+
+export function summaryOf(c: AmlCaseRow): CaseFacts {
   return {
     id: c.id,
     operatorId: c.operatorId,
@@ -28,22 +43,27 @@ function summaryOf(c: AmlCaseRow): CaseFacts {
     updatedAt: isoTime(c.updatedAt),
     assignee: c.assignee ?? null,
     assignedAt: c.assignedAt ? isoTime(c.assignedAt) : null,
+    cos: cosFactsOf(c),
   };
 }
 
 /**
- * Adds what the console shows with a case: the brand's time zone (its operator's profile) and
- * whether the case holds the player's payouts now (active, high, br-spa: what holds.check answers
- * payments). One question per operator, cached for PROFILE_CACHE_MS.
+ * Adds what the console shows with a case: the brand's time zone (its operator's profile), whether
+ * the case holds the player's payouts now (active, high, br-spa: what holds.check answers payments),
+ * and where its COS stands at `now` (time left, near, overdue, filed). One question per operator,
+ * cached for PROFILE_CACHE_MS.
  */
-function inBrandView(profiles: OperatorProfiles) {
-  return async <T extends CaseFacts>(c: T): Promise<T & Pick<AmlCaseSummary, 'timeZone' | 'holdsPayouts'>> => {
+export function inBrandView(profiles: OperatorProfiles, now: () => Date, nearMs: number) {
+  return async <T extends CaseFacts>(c: T): Promise<Omit<T, 'cos'> & Pick<AmlCaseSummary, 'timeZone' | 'holdsPayouts' | 'cos'>> => {
     const { profile, timeZone } = await profiles.complianceOf(c.operatorId);
-    return { ...c, timeZone, holdsPayouts: profile === 'br-spa' && c.risk === 'high' && isActive(c.status as AmlCaseStatus) };
+    const cos = c.cos
+      ? { ...c.cos, ...cosStateAt({ dueAt: new Date(c.cos.dueAt), filedAt: c.cos.filedAt ? new Date(c.cos.filedAt) : null }, now(), nearMs) }
+      : null;
+    return { ...c, timeZone, holdsPayouts: profile === 'br-spa' && c.risk === 'high' && isActive(c.status as AmlCaseStatus), cos };
   };
 }
 
-export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<Omit<AmlCase, 'timeZone' | 'holdsPayouts'>> {
+export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'cos'> & { cos: CosFacts | null }> {
   const [steps, evidence] = await Promise.all([
     em.find(AmlCaseStepEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
     em.find(AmlEvidenceEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
@@ -56,16 +76,19 @@ export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<Omit<A
   };
 }
 
-export function adminListCases(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminListAmlCases> {
+export function adminListCases(
+  deps: ServiceDeps<ComplianceConfig>,
+  now: () => Date = () => new Date(),
+): HandlerOf<typeof amlAdminOperations.adminListAmlCases> {
   // Bound to the filters and the order: a cursor of another list is refused.
   const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'compliance.cases');
-  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS), now, deps.config.COS_NEAR_MS);
   return async (req) => {
     const { actor } = adminScopeOf(req);
     const q = req.query;
     const assignee = q.assignee === 'me' ? actor : q.assignee;
     const oldest = q.order === 'oldest';
-    const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order].map((v) => v ?? '');
+    const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order, q.cos].map((v) => v ?? '');
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
     const past = oldest ? '$gt' : '$lt';
@@ -79,6 +102,8 @@ export function adminListCases(deps: ServiceDeps<ComplianceConfig>): HandlerOf<t
       ...(q.operatorId ? { operatorId: q.operatorId } : {}),
       ...(q.brandId ? { brandId: q.brandId } : {}),
       ...(assignee === 'none' ? { assignee: null } : assignee ? { assignee } : {}),
+      // A COS decided and not filed yet (overdue: past its deadline now).
+      ...(q.cos ? { cosFiledAt: null, cosDueAt: q.cos === 'overdue' ? { $lte: now() } : { $ne: null } } : {}),
     };
     const and = [
       ...(q.openedBefore ? [{ openedAt: { $lt: new Date(q.openedBefore) } }] : []),
@@ -94,8 +119,8 @@ export function adminListCases(deps: ServiceDeps<ComplianceConfig>): HandlerOf<t
   };
 }
 
-export function adminGetCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminGetAmlCase> {
-  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
+export function adminGetCase(deps: ServiceDeps<ComplianceConfig>, now: () => Date = () => new Date()): HandlerOf<typeof amlAdminOperations.adminGetAmlCase> {
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS), now, deps.config.COS_NEAR_MS);
   return async (req) => {
     adminScopeOf(req);
     const em = deps.orm.em.fork();
@@ -106,8 +131,11 @@ export function adminGetCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typ
 }
 
 /** Gives a case to a person (`me`: the caller) or to nobody; audited with who had it before. */
-export function adminAssignCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof amlAdminOperations.adminAssignAmlCase> {
-  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS));
+export function adminAssignCase(
+  deps: ServiceDeps<ComplianceConfig>,
+  now: () => Date = () => new Date(),
+): HandlerOf<typeof amlAdminOperations.adminAssignAmlCase> {
+  const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS), now, deps.config.COS_NEAR_MS);
   return async (req) => {
     const { actor } = adminScopeOf(req);
     const to = req.body.assignee === 'me' ? actor : req.body.assignee;
@@ -130,6 +158,7 @@ export function adminAssignCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf<
 export function adminDecideCase(
   deps: ServiceDeps<ComplianceConfig>,
   players: Pick<PlayersAdmin, 'liftFreeze'>,
+  clock: () => Date = () => new Date(),
 ): HandlerOf<typeof amlAdminOperations.adminAmlCaseDecision> {
   const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
   return async (req) => {
@@ -140,15 +169,26 @@ export function adminDecideCase(
       const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
-      checkDecision({ status: c.status, reviewerId: c.reviewerId ?? null }, decision, deciderOf(scope));
-      const now = new Date();
+      checkDecision({ status: c.status, reviewerId: c.reviewerId ?? null, reportDecided: c.reportDecidedAt != null }, decision, deciderOf(scope));
+      const now = clock();
       c.status = decision.status;
       c.updatedAt = now;
       if (decision.status === 'under_review') {
         c.reviewedBy = actor;
         c.reviewerId = deciderOf(scope);
       }
-      if (decision.status === 'reported') c.receipt = decision.receipt!;
+      if (decision.status === 'reported') {
+        c.receipt = decision.receipt!;
+        // The COS is filed now. Reported without a decision before it: decided and filed at once.
+        if (!c.reportDecidedAt) {
+          c.reportDecidedAt = now;
+          c.reportDecidedBy = actor;
+          c.reportDeciderId = deciderOf(scope);
+          c.reportDecisionReason = decision.reason;
+          c.cosDueAt = cosDueAt(now, (await profiles.complianceOf(c.operatorId)).timeZone);
+        }
+        c.cosFiledAt = now;
+      }
       tx.persist(
         tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
       );
@@ -158,7 +198,7 @@ export function adminDecideCase(
       // (503), a commit that fails after it leaves a lifted player with the case still open, which
       // the same decision, made again, dismisses (the lift is idempotent). A reported one keeps it.
       if (decision.status === 'dismissed' && c.rules.includes('sanctions')) await players.liftFreeze(c.playerId);
-      const after = await inBrandView(profiles)(await caseView(tx, c));
+      const after = await inBrandView(profiles, clock, deps.config.COS_NEAR_MS)(await caseView(tx, c));
       // The audit keeps the state and the reason, not the evidence (it is in the case); in this transaction.
       await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminAmlCaseDecision',

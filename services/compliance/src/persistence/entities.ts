@@ -6,8 +6,17 @@
 // or joins) uses the kit's plain `sql` (watch/watch-store.ts). The kit's own tables (outbox,
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
-import { AML_CASE_STATUSES, AML_RULES, RISK_LEVELS, SCREENING_LISTS, type AmlCaseStatus, type Environment, type RiskLevel } from '@bo/contracts';
 import { SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES } from '@bo/contracts';
+import {
+  AML_CASE_STATUSES,
+  AML_RULES,
+  RISK_LEVELS,
+  RISK_SUBJECT_KINDS,
+  SCREENING_LISTS,
+  type AmlCaseStatus,
+  type Environment,
+  type RiskLevel,
+} from '@bo/contracts';
 
 const oneOf = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
 
@@ -39,8 +48,21 @@ export const AmlCaseEntity = defineEntity({
     reviewerId: p.text().nullable(),
     openedAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Our team's decision to report the case to COAF (issue #46): when, by whom (and their identity, for four eyes), why. */
+    reportDecidedAt: p.datetime().nullable(),
+    reportDecidedBy: p.text().nullable(),
+    reportDeciderId: p.text().nullable(),
+    reportDecisionReason: p.text().nullable(),
+    /** The COS's deadline from that decision (domain/business-days.ts), and when it was filed (the case reported). */
+    cosDueAt: p.datetime().nullable(),
+    cosFiledAt: p.datetime().nullable(),
   },
   indexes: [
+    // The COS awaiting filing, by deadline (the metric, the `cos` filter).
+    {
+      name: 'cases_cos_awaiting',
+      expression: 'create index "cases_cos_awaiting" on "compliance"."cases" ("cos_due_at") where cos_due_at is not null and cos_filed_at is null',
+    },
     { name: 'cases_by_player', expression: 'create index "cases_by_player" on "compliance"."cases" ("player_id", "opened_at" desc, "id" desc)' },
     { name: 'cases_by_status', expression: 'create index "cases_by_status" on "compliance"."cases" ("status", "opened_at" desc, "id" desc)' },
     { name: 'cases_by_time', expression: 'create index "cases_by_time" on "compliance"."cases" ("opened_at" desc, "id" desc)' },
@@ -317,6 +339,85 @@ export const SigapFileEntity = defineEntity({
   uniques: [{ name: 'sigap_files_once', properties: ['brandId', 'date', 'fileType', 'version', 'part'] }],
 });
 
+/**
+ * A subject of the risk register (issue #46): a team member, partner or supplier of an operator (or
+ * ours, `operator_id` null), with its current rating and review date. Never deleted: an ended
+ * relationship is marked ended (records are kept five years).
+ */
+export const RiskSubjectEntity = defineEntity({
+  name: 'RiskSubject',
+  tableName: 'risk_subjects',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    kind: p.text().check(oneOf('kind', RISK_SUBJECT_KINDS)),
+    operatorId: p.text().nullable(),
+    name: p.text(),
+    /** CPF or CNPJ digits. */
+    document: p.text().nullable().check("document ~ '^([0-9]{11}|[0-9]{14})$'"),
+    teamMemberId: p.text().nullable(),
+    status: p.text().check(oneOf('status', ['active', 'ended'])),
+    rating: p.text().$type<RiskLevel>().check(oneOf('rating', RISK_LEVELS)),
+    rationale: p.text(),
+    ratedBy: p.text(),
+    ratedAt: p.datetime(),
+    reviewDueAt: p.datetime(),
+    createdAt: p.datetime(),
+    endedAt: p.datetime().nullable(),
+    endedBy: p.text().nullable(),
+    endReason: p.text().nullable(),
+  },
+  // The register in review order (the overdue first).
+  indexes: [{ name: 'risk_subjects_by_review', properties: ['status', 'reviewDueAt', 'id'] }],
+  uniques: [
+    // One active subject per operator, kind and document; one active rating of a team member of ours.
+    {
+      name: 'risk_subjects_one_per_document',
+      expression: `create unique index "risk_subjects_one_per_document" on "compliance"."risk_subjects" ("kind", coalesce("operator_id", ''), "document") where status = 'active' and document is not null`,
+    },
+    {
+      name: 'risk_subjects_one_per_team_member',
+      expression: `create unique index "risk_subjects_one_per_team_member" on "compliance"."risk_subjects" (coalesce("operator_id", ''), "team_member_id") where status = 'active' and team_member_id is not null`,
+    },
+  ],
+});
+export type RiskSubjectRow = InstanceType<typeof RiskSubjectEntity.class>;
+
+/** Every rating a subject was given (its first and each review), append-only. */
+export const RiskSubjectRatingEntity = defineEntity({
+  name: 'RiskSubjectRating',
+  tableName: 'risk_subject_ratings',
+  schema: 'compliance',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    subjectId: p.text(),
+    rating: p.text().$type<RiskLevel>().check(oneOf('rating', RISK_LEVELS)),
+    rationale: p.text(),
+    by: p.text(),
+    at: p.datetime(),
+    reviewDueAt: p.datetime(),
+  },
+  indexes: [{ name: 'risk_subject_ratings_by_subject', properties: ['subjectId', 'id'] }],
+});
+
+/** An operator's yearly AML report to the SPA, one row per version made: the file as kept and its SHA-256. */
+export const AnnualReportEntity = defineEntity({
+  name: 'AnnualReport',
+  tableName: 'annual_reports',
+  schema: 'compliance',
+  properties: {
+    operatorId: p.text().primary(),
+    year: p.integer().primary(),
+    version: p.integer().primary(),
+    timeZone: p.text(),
+    madeAt: p.datetime(),
+    madeBy: p.text(),
+    /** The file's exact text (UTF-8 JSON): kept as text, so its hash holds byte for byte. */
+    file: p.text(),
+    sha256: p.text().check("sha256 ~ '^[0-9a-f]{64}$'"),
+  },
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -330,4 +431,7 @@ export const complianceEntities = [
   DailyReportEntity,
   DailyFileLineEntity,
   SigapFileEntity,
+  RiskSubjectEntity,
+  RiskSubjectRatingEntity,
+  AnnualReportEntity,
 ];

@@ -172,6 +172,53 @@ class SigapFiles extends Migration {
   }
 }
 
+/**
+ * AML beyond the players (issue #46, item 5): the decision to report a case and its COS deadline, the
+ * risk register of team members, partners and suppliers with its ratings, and the yearly reports to the
+ * SPA (generated from the entities, scripts/create-migration.ts).
+ */
+class AmlrestDuties extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."annual_reports" ("operator_id" text not null, "year" int not null, "version" int not null, "time_zone" text not null, "made_at" timestamptz not null, "made_by" text not null, "file" text not null, "sha256" text not null, primary key ("operator_id", "year", "version"))',
+    );
+    this.addSql(
+      'create table "compliance"."risk_subjects" ("id" text not null, "kind" text not null, "operator_id" text null, "name" text not null, "document" text null, "team_member_id" text null, "status" text not null, "rating" text not null, "rationale" text not null, "rated_by" text not null, "rated_at" timestamptz not null, "review_due_at" timestamptz not null, "created_at" timestamptz not null, "ended_at" timestamptz null, "ended_by" text null, "end_reason" text null, primary key ("id"))',
+    );
+    this.addSql('create index "risk_subjects_by_review" on "compliance"."risk_subjects" ("status", "review_due_at", "id")');
+    this.addSql(
+      'create unique index "risk_subjects_one_per_document" on "compliance"."risk_subjects" ("kind", coalesce("operator_id", \'\'), "document") where status = \'active\' and document is not null',
+    );
+    this.addSql(
+      'create unique index "risk_subjects_one_per_team_member" on "compliance"."risk_subjects" (coalesce("operator_id", \'\'), "team_member_id") where status = \'active\' and team_member_id is not null',
+    );
+    this.addSql(
+      'create table "compliance"."risk_subject_ratings" ("id" bigserial primary key, "subject_id" text not null, "rating" text not null, "rationale" text not null, "by" text not null, "at" timestamptz not null, "review_due_at" timestamptz not null)',
+    );
+    this.addSql('create index "risk_subject_ratings_by_subject" on "compliance"."risk_subject_ratings" ("subject_id", "id")');
+    this.addSql(
+      'alter table "compliance"."cases" add "report_decided_at" timestamptz null, add "report_decided_by" text null, add "report_decider_id" text null, add "report_decision_reason" text null, add "cos_due_at" timestamptz null, add "cos_filed_at" timestamptz null',
+    );
+    this.addSql('create index "cases_cos_awaiting" on "compliance"."cases" ("cos_due_at") where cos_due_at is not null and cos_filed_at is null');
+    this.addSql('alter table "compliance"."annual_reports" add constraint "annual_reports_sha256_check" check (sha256 ~ \'^[0-9a-f]{64}$\')');
+    this.addSql(
+      'alter table "compliance"."risk_subjects" add constraint "risk_subjects_kind_check" check (kind in (\'team_member\', \'partner\', \'supplier\'))',
+    );
+    this.addSql('alter table "compliance"."risk_subjects" add constraint "risk_subjects_document_check" check (document ~ \'^([0-9]{11}|[0-9]{14})$\')');
+    this.addSql('alter table "compliance"."risk_subjects" add constraint "risk_subjects_status_check" check (status in (\'active\', \'ended\'))');
+    this.addSql('alter table "compliance"."risk_subjects" add constraint "risk_subjects_rating_check" check (rating in (\'low\', \'medium\', \'high\'))');
+    this.addSql(
+      'alter table "compliance"."risk_subject_ratings" add constraint "risk_subject_ratings_rating_check" check (rating in (\'low\', \'medium\', \'high\'))',
+    );
+    // Cases reported before: decided and filed at once (their reported step), so on time.
+    this.addSql(
+      `update "compliance"."cases" c set "report_decided_at" = s."at", "report_decided_by" = s."by", "report_decision_reason" = s."reason",
+         "cos_due_at" = s."at", "cos_filed_at" = s."at"
+       from "compliance"."case_steps" s where s."case_id" = c."id" and s."status" = 'reported' and c."report_decided_at" is null`,
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -195,4 +242,5 @@ export const complianceMigrations = [
   { name: '0009_case_assignee', class: CaseAssignee },
   { name: '0010_providerreads_file_lines', class: ProviderReadsFileLines },
   { name: '0011_sigap_files', class: SigapFiles },
+  { name: '0012_amlrest_duties', class: AmlrestDuties },
 ];

@@ -37,7 +37,7 @@ export interface ComplianceStack extends Stack {
 export async function startComplianceStack(
   t: Test,
   label: string,
-  opts: { now?: () => Date; config?: Record<string, string | number> } = {},
+  opts: { now?: () => Date; config?: Record<string, unknown> } = {},
 ): Promise<ComplianceStack> {
   const stack = await startStack(t, label, [playersService, walletService]);
   await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });

@@ -68,6 +68,17 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminDownloadSigapFile: ['compliance', 'finance'],
   adminSubmitSigapDay: ['compliance'],
   adminResendSigapFile: ['compliance'],
+  // AML beyond the players (issue #46): the decision to report (the COS deadline), the yearly report to
+  // the SPA, the risk register of team members, partners and suppliers: compliance only, as all AML.
+  adminAmlReportDecision: ['compliance'],
+  adminListAmlAnnualReports: ['compliance'],
+  adminGetAmlAnnualReport: ['compliance'],
+  adminMakeAmlAnnualReport: ['compliance'],
+  adminListAmlRiskSubjects: ['compliance'],
+  adminGetAmlRiskSubject: ['compliance'],
+  adminAddAmlRiskSubject: ['compliance'],
+  adminRateAmlRiskSubject: ['compliance'],
+  adminEndAmlRiskSubject: ['compliance'],
 };
 
 /**
@@ -88,6 +99,11 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminRemoveScreeningEntry',
   'adminAddImpediment',
   'adminRemoveImpediment',
+  // A decision to report a case to COAF, and a risk rating of a team member, partner or supplier (issue #46).
+  'adminAmlReportDecision',
+  'adminAddAmlRiskSubject',
+  'adminRateAmlRiskSubject',
+  'adminEndAmlRiskSubject',
 ]);
 
 export function isPersonDecision(operationId: string): boolean {

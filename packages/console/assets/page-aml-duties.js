@@ -1,0 +1,276 @@
+// AML beyond the players (compliance; issue #46, docs/aml.md), parts of the AML page: a case's COS
+// deadline (decided by whom and when, due when in the brand's time zone, the time left or how late)
+// and the decision to report it (not by its reviewer); the COS awaiting filing (`/aml?view=cos`); the
+// risk register of team members, partners and suppliers with the reviews past due first
+// (`/aml?view=register`, one subject at `&subject=ID`: its ratings, a review, its end); and the yearly
+// reports to the SPA per operator (`/aml?view=annual`): due dates, state, made and downloaded with
+// their SHA-256.
+import { useState } from 'preact/hooks';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand, ZonedTime, time, me } from './kit.js';
+
+/** Seconds as our team reads a deadline: "1 d 4 h", "3 h 20 min", "12 min". */
+export function duration(seconds) {
+  const s = Math.abs(seconds);
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : `${m} min`;
+}
+
+const COS_STATE = {
+  due: (c) => `${duration(c.secondsLeft)} left`,
+  near: (c) => `${duration(c.secondsLeft)} left — file it now`,
+  overdue: (c) => `overdue by ${duration(c.secondsLeft)}`,
+  filed: () => 'filed on time',
+  filed_late: () => 'filed late',
+};
+/** A COS's state in one line (the queue's cell, the case's badge). */
+export const CosLeft = ({ cos }) =>
+  cos ? html`<span class=${`cos cos-${cos.state}`} data-cos-state=${cos.state}>${COS_STATE[cos.state]?.(cos) ?? cos.state}</span>` : null;
+
+/** A case's COS deadline, once our team decided to report it; the decision form until then (a case under review). */
+export function CosDeadline({ c, onDone }) {
+  if (c.cos) {
+    const k = c.cos;
+    return html`<section aria-label="COS deadline" data-cos=${k.state}>
+      <h3>COS to COAF</h3>
+      <p>Decided by ${k.decidedBy} <${ZonedTime} iso=${k.decidedAt} zone=${c.timeZone} /> — “${k.reason}”</p>
+      <p>Due by <strong><${ZonedTime} iso=${k.dueAt} zone=${c.timeZone} /></strong> (the end of the next business day) · <${CosLeft} cos=${k} />
+        ${k.filedAt ? html` · filed <${ZonedTime} iso=${k.filedAt} zone=${c.timeZone} />` : null}</p>
+      ${k.filedAt ? null : html`<p class="note">File it in Siscoaf (the COS download below), then record the decision “reported” with the receipt.</p>`}
+    </section>`;
+  }
+  return c.status === 'under_review' ? html`<${ReportDecision} c=${c} onDone=${onDone} />` : null;
+}
+
+function ReportDecision({ c, onDone }) {
+  const action = useAction();
+  const reviewedByMe = c.steps.some((s) => s.status === 'under_review' && s.by === me());
+  const submit = async (e) => {
+    e.preventDefault();
+    const reason = e.currentTarget.reason.value.trim();
+    if (await action.run(() => api('POST', `/admin/aml/cases/${encodeURIComponent(c.id)}/report-decision`, { reason }))) onDone();
+  };
+  return html`<form class="decide" onSubmit=${submit} aria-label=${`Decide to report case ${c.id}`}>
+    <label>Decide to report to COAF <input name="reason" required maxlength="2000" placeholder="why (the COS is then due by the end of the next business day)" /></label>
+    <button type="submit" disabled=${action.busy}>Decide to report</button>
+    ${reviewedByMe ? html`<p class="note">Four eyes: you took this case under review, so another person decides to report it.</p>` : null}
+    <${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
+/** The COS decided and not filed yet, the deadline nearest first. */
+export function CosQueue() {
+  const [overdue, setOverdue] = useState(false);
+  const list = useLoad(() => api('GET', `/admin/aml/cases${query({ cos: overdue ? 'overdue' : 'awaiting', order: 'oldest', limit: 200 })}`), [overdue]);
+  return html`<div>
+    <${Links} />
+    <label><input type="checkbox" checked=${overdue} onChange=${(e) => setOverdue(e.currentTarget.checked)} /> overdue only</label>
+    <${Loaded} state=${list}>${(page) => {
+      const rows = [...page.data].sort((a, b) => a.cos.dueAt.localeCompare(b.cos.dueAt));
+      return rows.length === 0
+        ? html`<p class="empty">No COS waits to be filed.</p>`
+        : html`<table class="stack cos-queue"><thead><tr><th>Case</th><th>Operator / brand</th><th>Decided by</th><th>Due</th><th>Left</th></tr></thead>
+          <tbody>${rows.map(
+            (c) => html`<tr data-cos-row=${c.id}>
+              <td data-label="Case"><a href=${`/aml${query({ case: c.id })}`}><code>${c.id}</code></a></td>
+              <td data-label="Operator / brand"><${OperatorBrand} player=${c} /></td>
+              <td data-label="Decided by">${c.cos.decidedBy}</td>
+              <td data-label="Due"><${ZonedTime} iso=${c.cos.dueAt} zone=${c.timeZone} /></td>
+              <td data-label="Left"><${CosLeft} cos=${c.cos} /></td>
+            </tr>`,
+          )}</tbody></table>`;
+    }}<//>
+  </div>`;
+}
+
+/** The AML page's views. */
+export function Links() {
+  return html`<nav class="toolbar" aria-label="AML views">
+    <a href="/aml">Cases</a> · <a href="/aml?view=cos">COS to file</a> · <a href="/aml?view=register">Risk register</a> · <a href="/aml?view=annual">Yearly reports</a>
+  </nav>`;
+}
+
+const KINDS = [
+  ['team_member', 'Funcionário / Team member'],
+  ['partner', 'Parceiro / Partner'],
+  ['supplier', 'Fornecedor / Supplier'],
+];
+const kindLabel = (k) => KINDS.find(([v]) => v === k)?.[1] ?? k;
+const RATINGS = ['high', 'medium', 'low'];
+
+function useOperatorNames() {
+  const ops = useLoad(() => api('GET', '/admin/operators').then((p) => p.data));
+  return { list: ops.data ?? [], name: (id) => (id ? ((ops.data ?? []).find((o) => o.id === id)?.name ?? id) : 'ours') };
+}
+
+function AddSubject({ operators, onAdded }) {
+  const action = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const v = (name) => f[name].value.trim() || undefined;
+    const body = {
+      kind: f.kind.value,
+      name: v('name'),
+      document: v('document'),
+      teamMemberId: v('teamMemberId'),
+      operatorId: v('operatorId'),
+      rating: f.rating.value,
+      rationale: v('rationale'),
+    };
+    if (await action.run(() => api('POST', '/admin/aml/risk-subjects', body))) {
+      f.reset();
+      onAdded();
+    }
+  };
+  return html`<form class="decide" onSubmit=${submit} aria-label="Register a subject">
+    <label>Kind <select name="kind">${KINDS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select></label>
+    <label>Name <input name="name" required maxlength="200" /></label>
+    <label>CPF / CNPJ <input name="document" maxlength="18" placeholder="required for a partner or supplier" /></label>
+    <label>Team member id <input name="teamMemberId" maxlength="36" placeholder="usr_… (one of ours)" /></label>
+    <label>Operator <select name="operatorId"><option value="">ours (every operator)</option>${operators.map((o) => html`<option value=${o.id}>${o.name}</option>`)}</select></label>
+    <label>Rating <select name="rating">${RATINGS.map((r) => html`<option value=${r}>${r}</option>`)}</select></label>
+    <label>Rationale <input name="rationale" required maxlength="2000" placeholder="why this rating" /></label>
+    <button type="submit" disabled=${action.busy}>Register</button>
+    <p class="muted">Reviewed again after 6 months (high), 12 (medium) or 24 (low).</p>
+    <${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
+function Subject({ id, names }) {
+  const subject = useLoad(() => api('GET', `/admin/aml/risk-subjects/${encodeURIComponent(id)}`), [id]);
+  const review = useAction();
+  const end = useAction();
+  const rate = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    if (
+      await review.run(() =>
+        api('POST', `/admin/aml/risk-subjects/${encodeURIComponent(id)}/ratings`, { rating: f.rating.value, rationale: f.rationale.value.trim() }),
+      )
+    )
+      subject.reload();
+  };
+  const finish = async (e) => {
+    e.preventDefault();
+    const reason = e.currentTarget.reason.value.trim();
+    if (!confirm('End the relationship? No review will be due; the subject and its ratings are kept.')) return;
+    if (await end.run(() => api('POST', `/admin/aml/risk-subjects/${encodeURIComponent(id)}/end`, { reason }))) subject.reload();
+  };
+  return html`<p><a href="/aml?view=register">← Risk register</a></p>
+    <${Loaded} state=${subject}>${(s) => html`<article class="card" data-subject=${s.id}>
+      <h2>${s.name} <small>${kindLabel(s.kind)} · ${names(s.operatorId)} · <strong>${s.rating}</strong> · ${s.status}</small></h2>
+      <p class="muted">${s.document ? html`Document <code>${s.document}</code> · ` : null}${s.teamMemberId ? html`Team member <code>${s.teamMemberId}</code> · ` : null}
+        review due ${time(s.reviewDueAt)}${s.reviewOverdue ? html` <strong class="hold">past due</strong>` : null}</p>
+      ${s.endedAt ? html`<p class="note">Ended ${time(s.endedAt)} by ${s.endedBy} — “${s.endReason}”</p>` : null}
+      <section><h3>Ratings</h3><ol>${s.history.map(
+        (h) =>
+          html`<li><strong>${h.rating}</strong> by ${h.ratedBy} ${time(h.ratedAt)} — “${h.rationale}” <span class="muted">(review due ${time(h.reviewDueAt)})</span></li>`,
+      )}</ol></section>
+      ${
+        s.status === 'active'
+          ? html`<form class="decide" onSubmit=${rate} aria-label="Review the rating">
+              <label>New rating <select name="rating">${RATINGS.map((r) => html`<option value=${r} selected=${r === s.rating}>${r}</option>`)}</select></label>
+              <label>Rationale <input name="rationale" required maxlength="2000" /></label>
+              <button type="submit" disabled=${review.busy}>Record the review</button><${ErrorNote} error=${review.error} />
+            </form>
+            <form class="decide" onSubmit=${finish} aria-label="End the relationship">
+              <label>Reason <input name="reason" required maxlength="2000" placeholder="the contract ended, the person left" /></label>
+              <button type="submit" class="danger" disabled=${end.busy}>End</button><${ErrorNote} error=${end.error} />
+            </form>`
+          : null
+      }
+    </article>`}<//>`;
+}
+
+export function RiskRegister() {
+  const params = new URLSearchParams(location.search);
+  const subjectId = params.get('subject');
+  const ops = useOperatorNames();
+  const [filters, setFilters] = useState({ kind: undefined, reviewDue: undefined, status: undefined });
+  const [cursor, setCursor] = useState(undefined);
+  const list = useLoad(() => api('GET', `/admin/aml/risk-subjects${query({ ...filters, cursor, limit: 50 })}`), [JSON.stringify(filters), cursor, subjectId]);
+  if (subjectId) return html`<${Subject} id=${subjectId} names=${ops.name} />`;
+  const set = (name) => (e) => {
+    setCursor(undefined);
+    setFilters({ ...filters, [name]: e.currentTarget.value || undefined });
+  };
+  return html`<div>
+    <${Links} />
+    <p class="muted">Know your employee, partner and supplier (Portaria SPA/MF 1.143/2024): each rated with its rationale, and reviewed by its date. The reviews past due come first.</p>
+    <${AddSubject} operators=${ops.list} onAdded=${list.reload} />
+    <form class="inline filters" aria-label="Filter the register" onSubmit=${(e) => e.preventDefault()}>
+      <label>Kind <select onChange=${set('kind')}><option value="">any</option>${KINDS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select></label>
+      <label>Review <select onChange=${set('reviewDue')}><option value="">any</option><option value="overdue">past due</option></select></label>
+      <label>Status <select onChange=${set('status')}><option value="">active</option><option value="ended">ended</option></select></label>
+    </form>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p class="empty">No subject matches.</p>`
+        : html`<table class="stack risk-register"><thead><tr><th>Name</th><th>Kind</th><th>Operator</th><th>Rating</th><th>Review due</th><th>Rated by</th></tr></thead>
+          <tbody>${page.data.map(
+            (s) => html`<tr data-subject-row=${s.id} data-overdue=${s.reviewOverdue}>
+              <td data-label="Name"><a href=${`/aml${query({ view: 'register', subject: s.id })}`}>${s.name}</a></td>
+              <td data-label="Kind">${kindLabel(s.kind)}</td>
+              <td data-label="Operator">${ops.name(s.operatorId)}</td>
+              <td data-label="Rating"><strong>${s.rating}</strong></td>
+              <td data-label="Review due">${time(s.reviewDueAt)}${s.reviewOverdue ? html` <strong class="hold">past due</strong>` : null}</td>
+              <td data-label="Rated by">${s.ratedBy}</td>
+            </tr>`,
+          )}</tbody></table>
+          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}`}<//>
+  </div>`;
+}
+
+function download(r) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([r.file], { type: 'application/json;charset=utf-8' }));
+  link.download = `aml-annual-report_${r.operatorId}_${r.year}_v${r.version}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+function AnnualRow({ r, name, onMade }) {
+  const make = useAction();
+  const get = useAction();
+  const latest = r.versions[0];
+  const run = async () => {
+    if (await make.run(() => api('POST', `/admin/aml/operators/${encodeURIComponent(r.operatorId)}/annual-reports`, { year: r.year }))) onMade();
+  };
+  const fetchFile = async () => {
+    const full = await get.run(() => api('GET', `/admin/aml/operators/${encodeURIComponent(r.operatorId)}/annual-reports/${r.year}`));
+    if (full?.file) download(full);
+  };
+  return html`<tr data-annual-row=${r.operatorId} data-state=${r.state}>
+    <td data-label="Operator">${name(r.operatorId)}</td>
+    <td data-label="State"><strong>${r.state.replace('_', ' ')}</strong></td>
+    <td data-label="Due">${r.dueDate} <span class="muted">(no occurrence: ${r.noOccurrenceDueDate})</span></td>
+    <td data-label="Latest">${latest ? html`v${latest.version} ${time(latest.madeAt)} by ${latest.madeBy} <code title="SHA-256">${latest.sha256.slice(0, 12)}…</code>` : '—'}</td>
+    <td>
+      <button type="button" onClick=${run} disabled=${make.busy}>${latest ? 'Make again' : 'Make'}</button>
+      ${latest ? html` <button type="button" onClick=${fetchFile} disabled=${get.busy}>Download</button>` : null}
+      <${ErrorNote} error=${make.error ?? get.error} />
+    </td>
+  </tr>`;
+}
+
+export function AnnualReports() {
+  const thisYear = new Date().getUTCFullYear();
+  const [year, setYear] = useState(thisYear - 1);
+  const ops = useOperatorNames();
+  const list = useLoad(() => api('GET', `/admin/aml/annual-reports${query({ year })}`), [year]);
+  return html`<div>
+    <${Links} />
+    <p class="muted">The yearly report each operator sends the SPA by 1 February, made from the year's cases, COS and risk register and kept with its SHA-256;
+      with no COS filed, it carries the "no occurrence" statement (sent through SIGAP by January's last business day).</p>
+    <label>Year <select onChange=${(e) => setYear(Number(e.currentTarget.value))}>${[0, 1, 2].map(
+      (n) => html`<option value=${thisYear - n} selected=${year === thisYear - n}>${thisYear - n}</option>`,
+    )}</select></label>
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p class="empty">No operator had production activity in ${year}.</p>`
+        : html`<table class="stack annual-reports"><thead><tr><th>Operator</th><th>State</th><th>Due</th><th>Latest version</th><th></th></tr></thead>
+          <tbody>${page.data.map((r) => html`<${AnnualRow} r=${r} name=${ops.name} onMade=${list.reload} />`)}</tbody></table>`}<//>
+  </div>`;
+}

@@ -1,0 +1,50 @@
+// Our team's decision to report a case to COAF (issue #46, docs/aml.md "The COS deadline"): taken on
+// a case under review by someone other than its reviewer (four eyes), it starts the COS's deadline,
+// the end of the next business day in the brand's time zone. The case stays under review (its payout
+// hold stays) until it is marked reported with the Siscoaf receipt; it can no longer be dismissed.
+// Audited in the decision's transaction, as every case decision is.
+import { AppError, type amlReportDecisionOperations } from '@bo/contracts';
+import { adminScopeOf, deciderOf, decisionAuthorOf, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { LockMode } from '@mikro-orm/postgresql';
+import type { ComplianceConfig } from '../config.ts';
+import { cosDueAt } from '../domain/business-days.ts';
+import { checkReportDecision } from '../domain/case-lifecycle.ts';
+import { AmlCaseEntity } from '../persistence/entities.ts';
+import { operatorProfiles } from '../watch/operator-profiles.ts';
+import { caseView, inBrandView, summaryOf } from './admin-cases.ts';
+
+export function adminReportDecision(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlReportDecisionOperations.adminAmlReportDecision> {
+  const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
+  const view = inBrandView(profiles, clock, deps.config.COS_NEAR_MS);
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+      const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!c) throw new AppError('AML_CASE_NOT_FOUND');
+      const before = summaryOf(c);
+      checkReportDecision({ status: c.status, reviewerId: c.reviewerId ?? null, reportDecided: c.reportDecidedAt != null }, deciderOf(scope));
+      const now = clock();
+      const { timeZone } = await profiles.complianceOf(c.operatorId);
+      c.reportDecidedAt = now;
+      c.reportDecidedBy = scope.actor;
+      c.reportDeciderId = deciderOf(scope);
+      c.reportDecisionReason = req.body.reason;
+      c.cosDueAt = cosDueAt(now, timeZone);
+      c.updatedAt = now;
+      await tx.flush();
+      const after = summaryOf(c);
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminAmlReportDecision',
+        target: `aml_case:${c.id}`,
+        before,
+        after: { ...after, reason: req.body.reason },
+      });
+      return { status: 200 as const, body: await view(await caseView(tx, c)) };
+    });
+    deps.outbox.poke();
+    return answer;
+  };
+}

@@ -1,0 +1,213 @@
+// The risk register of team members, partners and suppliers (issue #46; know your employee, partner,
+// supplier: Portaria SPA/MF 1.143/2024, docs/aml.md): our compliance team registers a subject with its
+// first rating and rationale, reviews it (a new rating, the next review date), and ends it when the
+// relationship ends. Every rating is kept (risk_subject_ratings); nothing is deleted. Each change is a
+// person's decision, audited in its own transaction.
+import { AppError, newId, type RiskLevel, type RiskSubject, type RiskSubjectWithHistory, type amlRiskRegisterOperations } from '@bo/contracts';
+import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { ComplianceConfig } from '../config.ts';
+import { checkNewSubject, reviewDueAt } from '../domain/risk-register.ts';
+import { RiskSubjectEntity, RiskSubjectRatingEntity, type RiskSubjectRow } from '../persistence/entities.ts';
+
+function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
+  return {
+    id: r.id,
+    kind: r.kind as RiskSubject['kind'],
+    operatorId: r.operatorId ?? null,
+    name: r.name,
+    document: r.document ?? null,
+    teamMemberId: r.teamMemberId ?? null,
+    status: r.status as RiskSubject['status'],
+    rating: r.rating,
+    rationale: r.rationale,
+    ratedBy: r.ratedBy,
+    ratedAt: isoTime(r.ratedAt),
+    reviewDueAt: isoTime(r.reviewDueAt),
+    reviewOverdue: r.status === 'active' && r.reviewDueAt.getTime() <= now.getTime(),
+    createdAt: isoTime(r.createdAt),
+    endedAt: r.endedAt ? isoTime(r.endedAt) : null,
+    endedBy: r.endedBy ?? null,
+    endReason: r.endReason ?? null,
+  };
+}
+
+async function withHistory(em: EntityManager, r: RiskSubjectRow, now: Date): Promise<RiskSubjectWithHistory> {
+  const ratings = await em.find(RiskSubjectRatingEntity, { subjectId: r.id }, { orderBy: { id: 'asc' } });
+  return {
+    ...viewOf(r, now),
+    history: ratings.map((x) => ({ rating: x.rating, rationale: x.rationale, ratedBy: x.by, ratedAt: isoTime(x.at), reviewDueAt: isoTime(x.reviewDueAt) })),
+  };
+}
+
+export function adminListRiskSubjects(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlRiskRegisterOperations.adminListAmlRiskSubjects> {
+  // Bound to the filters: a cursor of another list is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'compliance.risk_subjects');
+  return async (req) => {
+    adminScopeOf(req);
+    const q = req.query;
+    const now = clock();
+    const status = q.status ?? 'active';
+    const scope = [q.kind, q.operatorId, q.rating, q.reviewDue, status].map((v) => v ?? '');
+    const limit = q.limit ?? 50;
+    const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
+    const where: Record<string, unknown> = {
+      status,
+      ...(q.kind ? { kind: q.kind } : {}),
+      ...(q.operatorId ? { operatorId: q.operatorId === 'none' ? null : q.operatorId } : {}),
+      ...(q.rating ? { rating: q.rating } : {}),
+    };
+    const and = [
+      ...(q.reviewDue === 'overdue' ? [{ reviewDueAt: { $lte: now } }] : []),
+      ...(after ? [{ $or: [{ reviewDueAt: { $gt: new Date(after.at) } }, { reviewDueAt: new Date(after.at), id: { $gt: after.id } }] }] : []),
+    ];
+    if (and.length) where.$and = and;
+    // The review due first: the most overdue at the top.
+    const rows = await deps.orm.em.fork().find(RiskSubjectEntity, where, { orderBy: [{ reviewDueAt: 'asc' }, { id: 'asc' }], limit: limit + 1 });
+    return {
+      status: 200,
+      body: cursors.page(
+        scope,
+        rows,
+        limit,
+        (r) => viewOf(r, now),
+        (r) => ({ at: isoTime(r.reviewDueAt), id: r.id }),
+      ),
+    };
+  };
+}
+
+export function adminGetRiskSubject(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlRiskRegisterOperations.adminGetAmlRiskSubject> {
+  return async (req) => {
+    adminScopeOf(req);
+    const em = deps.orm.em.fork();
+    const r = await em.findOne(RiskSubjectEntity, { id: req.params.id });
+    if (!r) throw new AppError('AML_RISK_SUBJECT_NOT_FOUND');
+    return { status: 200, body: await withHistory(em, r, clock()) };
+  };
+}
+
+export function adminAddRiskSubject(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlRiskRegisterOperations.adminAddAmlRiskSubject> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const b = req.body;
+    const { document, teamMemberId } = checkNewSubject(b);
+    const operatorId = b.operatorId ?? null;
+    const now = clock();
+    const rating = b.rating as RiskLevel;
+    const due = reviewDueAt(now, rating);
+    try {
+      const body = await deps.orm.em.fork().transactional(async (tx) => {
+        const row = tx.create(RiskSubjectEntity, {
+          id: newId('riskSubject'),
+          kind: b.kind,
+          operatorId,
+          name: b.name,
+          document,
+          teamMemberId,
+          status: 'active',
+          rating,
+          rationale: b.rationale,
+          ratedBy: scope.actor,
+          ratedAt: now,
+          reviewDueAt: due,
+          createdAt: now,
+        });
+        tx.persist(tx.create(RiskSubjectRatingEntity, { subjectId: row.id, rating, rationale: b.rationale, by: scope.actor, at: now, reviewDueAt: due }));
+        await tx.flush();
+        const after = await withHistory(tx, row, now);
+        await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+          action: 'adminAddAmlRiskSubject',
+          target: `aml_risk_subject:${row.id}`,
+          before: null,
+          after: viewOf(row, now),
+        });
+        return after;
+      });
+      deps.outbox.poke();
+      return { status: 201, body };
+    } catch (err) {
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      // The same person or company, already active for this operator: named, not registered twice.
+      const [existing] = await deps.sql.query<{ id: string }>(
+        `select id from compliance.risk_subjects where status = 'active' and coalesce(operator_id, '') = coalesce(?, '')
+           and ((kind = ? and document = ?) or team_member_id = ?) limit 1`,
+        [operatorId, b.kind, document, teamMemberId],
+      );
+      throw new AppError('AML_RISK_SUBJECT_CONFLICT', 'The register already holds this subject for this operator: review it instead.', {
+        subjectId: existing?.id ?? null,
+      });
+    }
+  };
+}
+
+type AdminScope = ReturnType<typeof adminScopeOf>;
+type Ctx = Parameters<typeof decisionAuthorOf>[1];
+
+/** A change of one active subject under its row lock (a review, its end), audited in its transaction. */
+async function changeSubject(
+  deps: ServiceDeps<ComplianceConfig>,
+  o: { id: string; scope: AdminScope; ctx: Ctx; now: Date; action: string; reason?: string },
+  apply: (tx: EntityManager, r: RiskSubjectRow) => void,
+): Promise<RiskSubjectWithHistory> {
+  const body = await deps.orm.em.fork().transactional(async (tx) => {
+    const r = await tx.findOne(RiskSubjectEntity, { id: o.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!r) throw new AppError('AML_RISK_SUBJECT_NOT_FOUND');
+    if (r.status !== 'active')
+      throw new AppError('AML_RISK_SUBJECT_CONFLICT', 'The relationship with this subject has ended: register it again if it resumes.');
+    const before = viewOf(r, o.now);
+    apply(tx, r);
+    await tx.flush();
+    await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(o.scope, o.ctx), {
+      action: o.action,
+      target: `aml_risk_subject:${r.id}`,
+      before,
+      after: { ...viewOf(r, o.now), ...(o.reason ? { reason: o.reason } : {}) },
+    });
+    return withHistory(tx, r, o.now);
+  });
+  deps.outbox.poke();
+  return body;
+}
+
+export function adminRateRiskSubject(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlRiskRegisterOperations.adminRateAmlRiskSubject> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const now = clock();
+    const rating = req.body.rating as RiskLevel;
+    const { rationale } = req.body;
+    const due = reviewDueAt(now, rating);
+    const body = await changeSubject(deps, { id: req.params.id, scope, ctx: req.ctx, now, action: 'adminRateAmlRiskSubject' }, (tx, r) => {
+      Object.assign(r, { rating, rationale, ratedBy: scope.actor, ratedAt: now, reviewDueAt: due });
+      tx.persist(tx.create(RiskSubjectRatingEntity, { subjectId: r.id, rating, rationale, by: scope.actor, at: now, reviewDueAt: due }));
+    });
+    return { status: 200, body };
+  };
+}
+
+export function adminEndRiskSubject(
+  deps: ServiceDeps<ComplianceConfig>,
+  clock: () => Date,
+): HandlerOf<typeof amlRiskRegisterOperations.adminEndAmlRiskSubject> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const now = clock();
+    const { reason } = req.body;
+    const body = await changeSubject(deps, { id: req.params.id, scope, ctx: req.ctx, now, action: 'adminEndAmlRiskSubject', reason }, (_tx, r) => {
+      Object.assign(r, { status: 'ended', endedAt: now, endedBy: scope.actor, endReason: reason });
+    });
+    return { status: 200, body };
+  };
+}
