@@ -125,7 +125,8 @@ const COMMANDS: Record<string, Command> = {
         : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes` },
   },
   'operators auto-approval': {
-    usage: 'OPERATOR_ID [BELOW_AMOUNT|off] (br-spa withdrawals below this amount are approved and paid without a person, still after the AML and impediment checks; off: a person decides every one, the default; without an amount, shows it)',
+    usage:
+      'OPERATOR_ID [BELOW_AMOUNT|off] (br-spa withdrawals below this amount are approved and paid without a person, still after the AML and impediment checks; off: a person decides every one, the default; without an amount, shows it)',
     run: (a) =>
       a._[3]
         ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/auto-approval`, body: { belowAmount: a._[3] === 'off' ? null : a._[3] } }

@@ -112,7 +112,9 @@ function Operator({ op, onChange }) {
           )}
           <${Loaded} state=${fourEyes}>${(f) => html`<${Field} label="Four eyes from amount (0.00: every withdrawal)" name="minAmount" value=${f.minAmount}
             onSave=${(v) => api('PUT', `${path}/four-eyes`, { minAmount: v }).then(fourEyes.reload)} />`}<//>
-          <${Loaded} state=${autoApproval}>${(a) => html`<${Field} label="Approve and pay br-spa withdrawals below (empty: off, a person decides every one)" name="belowAmount"
+          <${Loaded} state=${autoApproval}>${(
+            a,
+          ) => html`<${Field} label="Approve and pay br-spa withdrawals below (empty: off, a person decides every one)" name="belowAmount"
             value=${a.belowAmount ?? ''} placeholder="off" onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>
           <${Loaded} state=${compliance}>${(
             c,

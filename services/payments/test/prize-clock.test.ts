@@ -24,9 +24,7 @@ t.test('the prize clock', async (t) => {
   const sub = stack.nc.subscribe(rpcSubject(stack.prefix, 'compliance.holds.check'), {
     callback: (_e, msg) => {
       const reply =
-        aml === 'down'
-          ? { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } }
-          : { ok: true, status: 200, body: { held: aml === 'held' } };
+        aml === 'down' ? { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'down' } } : { ok: true, status: 200, body: { held: aml === 'held' } };
       msg.respond(JSON.stringify(reply));
     },
   });
@@ -42,11 +40,14 @@ t.test('the prize clock', async (t) => {
   const spaPlayer = async (amount = '100.00') => {
     const playerId = await createPlayer(call, spa, { kyc: 'aprovado', limits: BR_SPA_LIMITS });
     const dep = ok(await money.createDeposit(spa, playerId, { amount }));
-    ok(await call('payments.deposits.confirm', { scope: spa, key: key('conf'), params: { depositId: dep.id }, body: { payer: { cpf: await cpfOf(playerId) } } }));
+    ok(
+      await call('payments.deposits.confirm', { scope: spa, key: key('conf'), params: { depositId: dep.id }, body: { payer: { cpf: await cpfOf(playerId) } } }),
+    );
     return playerId;
   };
-  const spaWithdraw = async (playerId: string, amount: string) => money.createWithdrawal(spa, playerId, amount, key('wd'), { destination: await cpfOf(playerId) });
-  const setAuto = (operatorId: string, belowAmount: string | null, scope: object = admin()) =>
+  const spaWithdraw = async (playerId: string, amount: string) =>
+    money.createWithdrawal(spa, playerId, amount, key('wd'), { destination: await cpfOf(playerId) });
+  const setAuto = (operatorId: string, belowAmount: string | null, scope: Parameters<typeof call>[1]['scope'] = admin()) =>
     call<{ operatorId: string; belowAmount: string | null; updatedBy: string | null }>('payments.admin.setAutoApproval', {
       scope,
       params: { id: operatorId },
@@ -168,12 +169,20 @@ t.test('the prize clock', async (t) => {
     t.match(
       (await outboxAudits(sql, 'payments', `withdrawal:${wd.id}`)).map((a) => [a.actor, a.actorId, a.action, a.before, a.after]),
       [
-        ['system:auto-approval', null, 'autoWithdrawalDecision', { status: 'under_review' }, { status: 'approved', reason: /below the operator's automatic approval amount \(50\.00 BRL\)/ }],
+        [
+          'system:auto-approval',
+          null,
+          'autoWithdrawalDecision',
+          { status: 'under_review' },
+          { status: 'approved', reason: /below the operator's automatic approval amount \(50\.00 BRL\)/ },
+        ],
         ['system:auto-approval', null, 'autoWithdrawalDecision', { status: 'approved' }, { status: 'paid' }],
       ],
       'the approval and the payout, each audited once, by the system',
     );
-    const listed = ok(await call<{ data: (Withdrawal & { approvedBy: string })[] }>('payments.admin.withdrawals', { scope: admin(), query: { playerId: player } }));
+    const listed = ok(
+      await call<{ data: (Withdrawal & { approvedBy: string })[] }>('payments.admin.withdrawals', { scope: admin(), query: { playerId: player } }),
+    );
     t.equal(listed.data[0]?.approvedBy, 'system:auto-approval', 'the queue says who approved it');
 
     const at = ok(await spaWithdraw(player, '50.00'));
@@ -199,7 +208,11 @@ t.test('the prize clock', async (t) => {
     const hit = await spaPlayer('60.00');
     ok(await call('players.sandbox.impediments.add', { scope: spa, body: { cpf: await cpfOf(hit), reason: 'social_program' } }));
     // The check the next day's first login would make (the sandbox's): a hit restricts the player.
-    t.match(ok(await call('players.sandbox.impedimentCheck', { scope: spa, params: { playerId: hit } })), { outcome: 'impeded', status: 'restrito' }, 'the hit');
+    t.match(
+      ok(await call('players.sandbox.impedimentCheck', { scope: spa, params: { playerId: hit } })),
+      { outcome: 'impeded', status: 'restrito' },
+      'the hit',
+    );
     const restricted = ok(await spaWithdraw(hit, '10.00'));
     t.equal(restricted.status, 'under_review', 'an impediment restricted the player');
     for (const w of [held, unknown, restricted]) {

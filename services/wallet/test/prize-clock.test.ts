@@ -16,7 +16,14 @@ const services = gamesServicesWith(() => ({ service: walletServiceWith(), config
 const live = scopes.production;
 const txId = (label = 'tx') => `${label}-${randomBytes(6).toString('hex')}`;
 const MINUTE = 60_000;
-const SLIP = { sport: 'football', event: 'Bahia x Vitória', market: 'match_result', selection: 'Bahia', odds: '2.10', eventStartsAt: '2030-01-01T19:00:00.000Z' };
+const SLIP = {
+  sport: 'football',
+  event: 'Bahia x Vitória',
+  market: 'match_result',
+  selection: 'Bahia',
+  odds: '2.10',
+  eventStartsAt: '2030-01-01T19:00:00.000Z',
+};
 
 async function assertLedgerSound(t: Test, h: GamesStack): Promise<void> {
   const v = await h.verifyLedger();
@@ -36,10 +43,15 @@ t.test('the prize clock of provider wins', async (t) => {
     if (!r.ok) throw new Error(JSON.stringify(r));
     return r.body;
   };
-  const admin = async (subject: string, params: Record<string, string>, body?: unknown) => ok(await h.call(subject, adminScope, { params, ...(body === undefined ? {} : { body }) }));
+  const admin = async (subject: string, params: Record<string, string>, body?: unknown) =>
+    ok(await h.call(subject, adminScope, { params, ...(body === undefined ? {} : { body }) }));
   const providerOf = async (kind: 'casino' | 'sportsbook', gameCode: string) => {
     const provider = await admin('wallet.admin.providers.create', {}, { name: `${kind} ${txId()}`, kind, launchUrl: fake.url });
-    const game = await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode }, { name: gameCode, category: kind === 'casino' ? 'slots' : 'sports' });
+    const game = await admin(
+      'wallet.admin.providers.putGame',
+      { id: provider.id, gameCode },
+      { name: gameCode, category: kind === 'casino' ? 'slots' : 'sports' },
+    );
     await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
     const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
     const call = (op: string, body: unknown) => h.call(`wallet.provider.${op}`, pscope, { body }) as Promise<any>;
@@ -65,7 +77,9 @@ t.test('the prize clock of provider wins', async (t) => {
     await h.openSession(t, live, player, p.game.id);
     const token = fake.requests.at(-1)!.body.token as string;
     const roundId = txId('slip');
-    ok(await p.call('bet', { transactionId: txId('bet'), token, roundId, gameCode, amount: '10.00', currency: 'BRL', ...(p === sports ? { slip: SLIP } : {}) }));
+    ok(
+      await p.call('bet', { transactionId: txId('bet'), token, roundId, gameCode, amount: '10.00', currency: 'BRL', ...(p === sports ? { slip: SLIP } : {}) }),
+    );
     return { player, roundId };
   };
   const rowOf = async (transactionId: string) =>
@@ -113,7 +127,15 @@ t.test('the prize clock of provider wins', async (t) => {
     t.equal(await credits('untimed'), before.untimed + 1, 'counted untimed: the provider should have said');
 
     const lost = await betOn(t, sports, 'sportsbook');
-    const w2 = { transactionId: txId('win'), playerId: lost.player, roundId: lost.roundId, amount: '0', currency: 'BRL', outcome: 'lost', eventEndedAt: new Date().toISOString() };
+    const w2 = {
+      transactionId: txId('win'),
+      playerId: lost.player,
+      roundId: lost.roundId,
+      amount: '0',
+      currency: 'BRL',
+      outcome: 'lost',
+      eventEndedAt: new Date().toISOString(),
+    };
     ok(await sports.call('win', w2));
     t.same(await rowOf(w2.transactionId), { event_ended_at: null, prize_due_at: null, prize_on_time: null }, 'a lost bet owes no prize');
 
@@ -130,7 +152,14 @@ t.test('the prize clock of provider wins', async (t) => {
 
   t.test('eventEndedAt must be a date-time', async (t) => {
     const { player, roundId } = await betOn(t, sports, 'sportsbook');
-    const bad = await sports.call('win', { transactionId: txId('win'), playerId: player, roundId, amount: '5.00', currency: 'BRL', eventEndedAt: 'yesterday evening' });
+    const bad = await sports.call('win', {
+      transactionId: txId('win'),
+      playerId: player,
+      roundId,
+      amount: '5.00',
+      currency: 'BRL',
+      eventEndedAt: 'yesterday evening',
+    });
     t.match(bad, { ok: false, error: { code: 'VALIDATION_ERROR' } });
     await assertLedgerSound(t, h);
   });

@@ -332,7 +332,9 @@ export function adminSetAutoApproval(deps: ServiceDeps): HandlerOf<typeof paymen
     const operatorId = req.params.id;
     const { belowAmount } = req.body;
     if (belowAmount !== null && !isPositiveWithin(belowAmount, MAX_AMOUNT)) {
-      throw validationError('body', [{ path: '/belowAmount', message: `must be greater than 0 and at most ${MAX_AMOUNT}, or null to turn automatic approval off` }]);
+      throw validationError('body', [
+        { path: '/belowAmount', message: `must be greater than 0 and at most ${MAX_AMOUNT}, or null to turn automatic approval off` },
+      ]);
     }
     const view = await deps.sql.transaction(async (tx) => {
       const before = autoApprovalView(operatorId, await autoApprovalOf(tx, operatorId));

@@ -42,7 +42,14 @@ export function closeout(deps: ServiceDeps): HandlerOf<typeof closeoutMessages.c
     const now = new Date();
     // A br-spa player's: under the prize clock like any of their withdrawals (a restricted player's is never approved automatically).
     const payoutDueAt = isBrSpa(player) ? payoutDueAtOf(now) : null;
-    const withdrawal = { playerId: input.playerId, amount: wallet.withdrawable, currency: input.currency, method: 'pix', destination: player.cpf!, payoutDueAt };
+    const withdrawal = {
+      playerId: input.playerId,
+      amount: wallet.withdrawable,
+      currency: input.currency,
+      method: 'pix',
+      destination: player.cpf!,
+      payoutDueAt,
+    };
     const request = { scope: CLOSEOUT_SCOPE, key: input.playerId };
     const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(input, withdrawal, request, now)));
     const done = await finishMove(deps, id);

@@ -178,7 +178,10 @@ export async function listWithdrawals(
 }
 
 /** The operator's automatic approval amount (null: off, the default). */
-export async function autoApprovalOf(em: SqlRunner, operatorId: string): Promise<{ belowAmount: string | null; updatedAt: Date | null; updatedBy: string | null }> {
+export async function autoApprovalOf(
+  em: SqlRunner,
+  operatorId: string,
+): Promise<{ belowAmount: string | null; updatedAt: Date | null; updatedBy: string | null }> {
   const rows = await em.query<{ belowAmount: string | null; updatedAt: Date; updatedBy: string }>(
     `select below_amount as "belowAmount", updated_at as "updatedAt", updated_by as "updatedBy" from payments.auto_approval where operator_id = ?`,
     [operatorId],
