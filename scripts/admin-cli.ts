@@ -124,6 +124,14 @@ const COMMANDS: Record<string, Command> = {
         ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes`, body: { minAmount: a._[3] } }
         : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/four-eyes` },
   },
+  'operators auto-approval': {
+    usage:
+      'OPERATOR_ID [BELOW_AMOUNT|off] (br-spa withdrawals below this amount are approved and paid without a person, still after the AML and impediment checks; off: a person decides every one, the default; without an amount, shows it)',
+    run: (a) =>
+      a._[3]
+        ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/auto-approval`, body: { belowAmount: a._[3] === 'off' ? null : a._[3] } }
+        : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/auto-approval` },
+  },
   'operators compliance': {
     usage: 'OPERATOR_ID [off|br-spa] [--time-zone TZ] [--cooling-off-hours N] [--reality-check-minutes N] (without a profile, shows it)',
     run: (a) =>
@@ -195,10 +203,10 @@ const COMMANDS: Record<string, Command> = {
     run: (a) => ({ method: 'GET', path: `/admin/kyc-queue${q({ status: a.status as string, limit: a.limit as string, cursor: a.cursor as string })}` }),
   },
   'withdrawals queue': {
-    usage: '[--status under_review] [--limit 50] [--cursor C]',
+    usage: '[--status under_review] [--order created|payout_due] [--limit 50] [--cursor C]',
     run: (a) => ({
       method: 'GET',
-      path: `/admin/withdrawals${q({ status: (a.status as string) ?? 'under_review', limit: a.limit as string, cursor: a.cursor as string })}`,
+      path: `/admin/withdrawals${q({ status: (a.status as string) ?? 'under_review', order: a.order as string, limit: a.limit as string, cursor: a.cursor as string })}`,
     }),
   },
   'withdrawals decide': {

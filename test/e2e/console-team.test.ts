@@ -238,6 +238,12 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     const freeCard = page.locator(`article[data-withdrawal="${free.body.id}"]`);
     await heldCard.locator('[data-hold=aml]', { hasText: 'AML review' }).waitFor();
     t.pass('the queue shows the AML hold on the withdrawal');
+    t.match(
+      await heldCard.locator('[data-clock]').textContent(),
+      /^1 h \d\d min left$/,
+      "a br-spa withdrawal's payout deadline (the prize clock), with the time left",
+    );
+    t.equal(await freeCard.locator('[data-clock]').count(), 0, 'none under the profile off');
     await heldCard.getByRole('button', { name: 'Approve' }).click();
     await freeCard.getByRole('button', { name: 'Approve' }).click();
     await freeCard.waitFor({ state: 'detached' });

@@ -151,6 +151,31 @@ const DASHBOARDS: Record<string, Dashboard> = {
           },
         ],
       },
+      {
+        title: 'The prize clock (120 minutes)',
+        panels: [
+          {
+            title: 'br-spa withdrawals waiting for their payout, by deadline',
+            unit: 'short',
+            description: 'WithdrawalPayoutNearDeadline warns on near (under 30 minutes left); WithdrawalPayoutOverdue pages on overdue.',
+            queries: [q('max by (state) (bo_withdrawals_payout_clock)', '{{state}}')],
+          },
+          {
+            title: 'Provider prizes credited, by clock',
+            unit: 'short',
+            description: 'on_time, late (PrizeCreditsLate warns), untimed (a sports win without eventEndedAt).',
+            queries: [q('sum by (clock) (increase(bo_prize_credits_total[1h]))', '{{clock}}')],
+          },
+          {
+            title: "Prize credit delay from the event's end, p50 / p99",
+            unit: 's',
+            queries: [
+              q(`histogram_quantile(0.5, sum by (le) (rate(bo_prize_credit_delay_seconds_bucket[${R}])))`, 'p50'),
+              q(`histogram_quantile(0.99, sum by (le) (rate(bo_prize_credit_delay_seconds_bucket[${R}])))`, 'p99'),
+            ],
+          },
+        ],
+      },
     ],
   },
   webhooks: {

@@ -1,6 +1,6 @@
 // Operators: the list for everyone on the team, with each operator's API keys (prefix, status,
 // expiry); for admin, create (the secrets are shown once), suspend and resume, allowed IPs, rate
-// limit, webhook URLs per environment, the four-eyes threshold of withdrawals, the compliance profile (off, br-spa), and key rotation
+// limit, webhook URLs per environment, the four-eyes threshold of withdrawals, the automatic approval amount of br-spa withdrawals (the prize clock), the compliance profile (off, br-spa), and key rotation
 // (the new secret shown once) and revocation, each after a confirmation.
 import { useState } from 'preact/hooks';
 import { html, api, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
@@ -92,6 +92,7 @@ function Operator({ op, onChange }) {
     onChange();
   };
   const fourEyes = useLoad(() => api('GET', `${path}/four-eyes`), [op.id]);
+  const autoApproval = useLoad(() => api('GET', `${path}/auto-approval`), [op.id]);
   const compliance = useLoad(() => api('GET', `${path}/compliance`), [op.id]);
   const toggle = useAction();
   const admin = may();
@@ -111,6 +112,10 @@ function Operator({ op, onChange }) {
           )}
           <${Loaded} state=${fourEyes}>${(f) => html`<${Field} label="Four eyes from amount (0.00: every withdrawal)" name="minAmount" value=${f.minAmount}
             onSave=${(v) => api('PUT', `${path}/four-eyes`, { minAmount: v }).then(fourEyes.reload)} />`}<//>
+          <${Loaded} state=${autoApproval}>${(
+            a,
+          ) => html`<${Field} label="Approve and pay br-spa withdrawals below (empty: off, a person decides every one)" name="belowAmount"
+            value=${a.belowAmount ?? ''} placeholder="off" onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>
           <${Loaded} state=${compliance}>${(
             c,
           ) => html`<${Field} label=${`Compliance profile: off or br-spa (periods in ${c.timeZone})`} name="profile" value=${c.profile}
@@ -119,6 +124,7 @@ function Operator({ op, onChange }) {
             <dt>Allowed IPs</dt><dd>${op.allowedIps.join(', ') || 'any'}</dd><dt>Rate limit</dt><dd>${op.rateLimitPerMinute} / min</dd>
             <dt>Webhook (sandbox)</dt><dd>${op.webhookUrls.sandbox ?? '—'}</dd><dt>Webhook (production)</dt><dd>${op.webhookUrls.production ?? '—'}</dd>
             <dt>Four eyes from</dt><dd><${Loaded} state=${fourEyes}>${(f) => f.minAmount}<//></dd>
+            <dt>Automatic approval below</dt><dd><${Loaded} state=${autoApproval}>${(a) => a.belowAmount ?? 'off'}<//></dd>
             <dt>Compliance profile</dt><dd><${Loaded} state=${compliance}>${(c) => c.profile}<//></dd>
           </dl>`
     }

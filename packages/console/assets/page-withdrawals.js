@@ -1,10 +1,43 @@
 // The withdrawal review queue: each request with its player, balance, recent ledger and previous
 // withdrawals; approve, reject, pay. Pay is disabled, with the reason beside it, where the API would
 // refuse it: an AML review holds the player's payouts (AML_REVIEW_REQUIRED), or four eyes (whoever
-// approved a withdrawal does not pay it: FOUR_EYES_REQUIRED).
+// approved a withdrawal does not pay it: FOUR_EYES_REQUIRED). Withdrawals waiting for a decision or
+// their payout come by payout deadline (br-spa's prize clock, 120 minutes from the request), each
+// with the time left, marked when under 30 minutes are left or the deadline has passed.
+import { useEffect, useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, time, money, may, me } from './kit.js';
 
 const STATUSES = ['under_review', 'approved', 'paid', 'rejected', 'cancelled', 'failed'];
+/** The statuses still waiting for their payout: listed by deadline, with the time left. */
+const WAITING = new Set(['under_review', 'approved']);
+const NEAR_MINUTES = 30;
+
+/** The current time, moving every half minute (the time left counts down without a reload). */
+function useNow() {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+/** Whole minutes as "1 h 05 min" or "25 min". */
+const minutes = (m) => (m >= 60 ? `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min` : `${m} min`);
+
+/** A withdrawal's payout deadline and the time left (or past it): `state` ahead, near or overdue. */
+function payoutClock(dueAt, now) {
+  const left = Math.floor((new Date(dueAt).getTime() - now) / 60_000);
+  if (left < 0) return { state: 'overdue', text: `overdue by ${minutes(-left)}` };
+  return { state: left < NEAR_MINUTES ? 'near' : 'ahead', text: `${minutes(left)} left` };
+}
+
+function PayoutDue({ w, now }) {
+  if (!w.payoutDueAt) return null;
+  if (!WAITING.has(w.status)) return html` · payout due ${time(w.payoutDueAt)}`;
+  const clock = payoutClock(w.payoutDueAt, now);
+  return html` · payout due ${time(w.payoutDueAt)}: <strong class=${`clock ${clock.state}`} data-clock=${clock.state}>${clock.text}</strong>`;
+}
 
 export function LedgerTable({ entries }) {
   if (entries.length === 0) return html`<p class="muted">No ledger entries.</p>`;
@@ -73,7 +106,10 @@ function Decisions({ w, onDone }) {
 
 export function WithdrawalsPage() {
   const { status, cursor, tabs, next } = useStatusPages('Withdrawal status', STATUSES);
-  const queue = useLoad(() => api('GET', `/admin/withdrawals${query({ status, cursor, limit: 20 })}`), [status, cursor]);
+  // Waiting ones by payout deadline, the nearest first (those without one, under the profile off, after them).
+  const order = WAITING.has(status) ? 'payout_due' : undefined;
+  const queue = useLoad(() => api('GET', `/admin/withdrawals${query({ status, order, cursor, limit: 20 })}`), [status, cursor]);
+  const now = useNow();
   return html`<div>
     ${tabs}
     <${Loaded} state=${queue}>${(page) => html`
@@ -81,7 +117,7 @@ export function WithdrawalsPage() {
       ${page.data.map(
         (w) => html`<article class="card" data-withdrawal=${w.id}>
           <h2>${money(w.amount, w.currency)} <small>${w.method} → <code>${w.destination}</code></small></h2>
-          <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · requested ${time(w.createdAt)} · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}${
+          <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · requested ${time(w.createdAt)}<${PayoutDue} w=${w} now=${now} /> · <strong>${w.status}</strong>${w.approvedBy ? ` · approved by ${w.approvedBy}` : ''}${
             w.heldForAmlReview ? html` · <strong class="hold" data-hold="aml">AML review</strong>` : null
           }</p>
           <${Review} w=${w} />

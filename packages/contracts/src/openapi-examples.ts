@@ -4,6 +4,7 @@
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const T1 = '2026-11-21T10:05:00.000Z';
+const T0_PLUS_120_MIN = '2026-11-21T12:00:00.000Z';
 const PLAYER_ID = 'plr_01934b7e8c8e7c3a9f2d1b0a11223344';
 const DEPOSIT_ID = 'dep_01934b7e8c8e7c3a9f2d1b0a55667788';
 const WITHDRAWAL_ID = 'wd_01934b7e8c8e7c3a9f2d1b0a99aabbcc';
@@ -61,6 +62,8 @@ const withdrawal = (status: string) => ({
   status,
   createdAt: T0,
   updatedAt: status === 'under_review' ? T0 : T1,
+  // A br-spa operator's withdrawal: due 120 minutes after its request (null under the profile off).
+  payoutDueAt: T0_PLUS_120_MIN,
 });
 
 export interface OperationExample {
@@ -566,7 +569,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     "Confirms a pending deposit: the wallet is credited and `deposit.confirmed` is emitted. With the compliance profile `off` the body may be empty or omitted. Under `br-spa` it must carry the paying account's holder, `payer.cpf` (422 `PAYER_REQUIRED`); a payer CPF other than the player's is not credited: the answer is still 200, with the deposit `failed`, `failureReason` `payer_mismatch` and the payer it names (`payer.cpf` masked, `***.456.789-**`): read the status, not only the HTTP code. `deposit.failed` carries the same deposit and `refundRequired: true` (return the money to its origin).",
   failDeposit: 'Marks a pending deposit as failed, with an optional reason. Nothing is credited.',
   createWithdrawal:
-    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED` with `details.reason`: `unknown_key`, no such PIX key; `other_owner`, another person's key or account, never whose; `not_verifiable`, a card or an account without a holder CPF). A CPF key is kept as its 11 digits, however it was typed. A player restricted by an impediment may withdraw for 2 days.",
+    "Requests a withdrawal, which enters the team review queue as `under_review`. The balance is not debited until it is paid; `withdrawable` drops at once. Requires KYC `aprovado`. Under the compliance profile `br-spa`: `method` is one of `pix`, `ted`, `debit_card`, `prepaid_card` (else 422 `METHOD_NOT_ALLOWED`), and the destination must be the player's own: a PIX CPF key equal to the player's CPF, another PIX key whose owner (asked of the payment provider) is the player's CPF, or for `ted` `bank/branch/account/holderCpf` with the player's CPF (else 422 `DESTINATION_NOT_OWNED` with `details.reason`: `unknown_key`, no such PIX key; `other_owner`, another person's key or account, never whose; `not_verifiable`, a card or an account without a holder CPF). A CPF key is kept as its 11 digits, however it was typed. A player restricted by an impediment may withdraw for 2 days. Under `br-spa` the withdrawal carries `payoutDueAt`, 120 minutes after the request (the prize clock of Portaria SPA/MF 615/2024, art. 7 §4; null under `off`); if our team set an automatic approval amount for the operator and the withdrawal is below it, it is approved and paid without a person unless an AML review or an impediment holds the player's payouts: the answer is then `approved` and `withdrawal.status_changed` follows to `approved` and to `paid`.",
   getWithdrawal: 'Reads a withdrawal and its status.',
   cancelWithdrawal:
     'Cancels a withdrawal that is still `under_review`; an approved one answers 409 `WITHDRAWAL_NOT_CANCELLABLE`. The body may be empty or omitted.',

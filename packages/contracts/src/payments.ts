@@ -74,6 +74,14 @@ export const SandboxPixKeyResultSchema = Type.Object(
 
 export const FailDepositSchema = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { $id: 'FailDeposit' });
 
+/**
+ * The prize clock (Portaria SPA/MF 615/2024, art. 7 §4): prizes are paid within 120 minutes of the
+ * end of the event bet on. Payments gives a br-spa withdrawal its payout deadline this long after
+ * its request (our stricter reading: docs/eligibility.md, "The prize clock"); the wallet gives a
+ * provider's win that names its event's end the prize's deadline this long after that end.
+ */
+export const PRIZE_CLOCK_MINUTES = 120;
+
 export const WithdrawalSchema = Type.Object(
   {
     id: idOf('wd'),
@@ -82,6 +90,12 @@ export const WithdrawalSchema = Type.Object(
     status: literals(WITHDRAWAL_STATUSES),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    /**
+     * Under the compliance profile `br-spa`: when the payout is due, 120 minutes after the request
+     * (Portaria SPA/MF 615/2024, art. 7 §4, read strictly: docs/eligibility.md, "The prize clock");
+     * null under the profile `off`. It stays once the withdrawal is paid or ends otherwise.
+     */
+    payoutDueAt: Nullable(Timestamp),
   },
   { additionalProperties: false, $id: 'Withdrawal' },
 );
@@ -241,8 +255,13 @@ export const paymentOperations = defineOperations({
   },
 });
 
+/** The review queue's orders: `created`, oldest first (the default); `payout_due`, the nearest payout deadline first (those without one after, oldest first). */
+export const REVIEW_QUEUE_ORDERS = ['created', 'payout_due'] as const;
+export type ReviewQueueOrder = (typeof REVIEW_QUEUE_ORDERS)[number];
+
 export const ReviewQueueQuery = Type.Object({
   status: Type.Optional(literals(WITHDRAWAL_STATUSES)),
+  order: Type.Optional(literals(REVIEW_QUEUE_ORDERS)),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
   /** One player's withdrawals (every status unless `status` is given), newest first. */
@@ -276,6 +295,21 @@ export const FourEyesSchema = Type.Object(
   },
   { $id: 'FourEyes' },
 );
+export const AutoApprovalSchema = Type.Object(
+  {
+    operatorId: Type.String(),
+    /**
+     * The operator's br-spa withdrawals below this amount are approved and paid by the system as they
+     * are requested, unless an AML review holds the player's payouts or an impediment restricted the
+     * player (then a person decides, as for any other); null: off, every withdrawal waits for a person.
+     */
+    belowAmount: Nullable(Money),
+    updatedAt: Nullable(Timestamp),
+    updatedBy: Nullable(Type.String()),
+  },
+  { $id: 'AutoApproval' },
+);
+export type AutoApproval = Static<typeof AutoApprovalSchema>;
 const OperatorIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const paymentAdminOperations = defineOperations({
@@ -285,7 +319,7 @@ export const paymentAdminOperations = defineOperations({
     path: '/admin/withdrawals',
     subject: 'payments.admin.withdrawals',
     tag: 'Admin',
-    summary: "The withdrawal review queue, oldest first (or one player's withdrawals)",
+    summary: "The withdrawal review queue, oldest first or by payout deadline (or one player's withdrawals)",
     query: ReviewQueueQuery,
     response: Page(AdminWithdrawalSchema),
     status: 200,
@@ -347,6 +381,30 @@ export const paymentAdminOperations = defineOperations({
     // 0 (the default) keeps four eyes on every withdrawal.
     body: Type.Object({ minAmount: MoneyBoundInput }),
     response: FourEyesSchema,
+    status: 200,
+  },
+  adminGetAutoApproval: {
+    id: 'adminGetAutoApproval',
+    method: 'GET',
+    path: '/admin/operators/:id/auto-approval',
+    subject: 'payments.admin.getAutoApproval',
+    tag: 'Admin',
+    summary: "The amount below which an operator's br-spa withdrawals are approved and paid without a person (null: off)",
+    params: OperatorIdParams,
+    response: AutoApprovalSchema,
+    status: 200,
+  },
+  adminSetAutoApproval: {
+    id: 'adminSetAutoApproval',
+    method: 'PUT',
+    path: '/admin/operators/:id/auto-approval',
+    subject: 'payments.admin.setAutoApproval',
+    tag: 'Admin',
+    summary: "Set the amount below which an operator's br-spa withdrawals are approved and paid without a person (null: off, the default)",
+    params: OperatorIdParams,
+    // null (the default) keeps a person on every withdrawal.
+    body: Type.Object({ belowAmount: Nullable(MoneyInput) }),
+    response: AutoApprovalSchema,
     status: 200,
   },
 });

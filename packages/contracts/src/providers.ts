@@ -94,6 +94,14 @@ export const ProviderWinBody = Type.Object(
         { description: 'Sportsbook only: how the bet settled.' },
       ),
     ),
+    eventEndedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the event bet on ended (a sports event: its final whistle). The prize is due 120 minutes after it (Portaria SPA/MF 615/2024, art. 7 §4); we record that deadline and whether this credit met it. Send it on every win that settles a sports bet.',
+        examples: ['2026-11-21T21:50:00.000Z'],
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'ProviderWin' },
 );

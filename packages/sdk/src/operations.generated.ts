@@ -589,6 +589,7 @@ export interface Withdrawal {
   createdAt: string;
   /** format: date-time */
   updatedAt: string;
+  payoutDueAt: string | null;
 }
 
 export interface WithdrawalDecision {

@@ -7,8 +7,10 @@ import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
 import {
   adminDecision,
+  adminGetAutoApproval,
   adminGetFourEyes,
   adminListWithdrawals,
+  adminSetAutoApproval,
   adminSetFourEyes,
   cancelWithdrawal,
   createWithdrawal,
@@ -23,6 +25,13 @@ import { setupOwnAccount, type OwnAccount } from './own-account/setup.ts';
 import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-keys.ts';
 import { closeout } from './own-account/closeout.ts';
 import { regulatorRecords } from './handlers/regulator-records.ts';
+import { registerPayoutClockMetrics } from './flows/payout-clock-metrics.ts';
+
+/** The prize clock's gauge, registered with the service (read when scraped: nothing to stop). */
+function payoutClockMetrics(deps: { metrics: Parameters<typeof registerPayoutClockMetrics>[0]; sql: Parameters<typeof registerPayoutClockMetrics>[1] }) {
+  registerPayoutClockMetrics(deps.metrics, deps.sql);
+  return async () => undefined;
+}
 
 /** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency.ts). */
 const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
@@ -54,11 +63,14 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
       ...handle(admin.adminListDeposits, adminListDeposits(deps)),
       ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
       ...handle(admin.adminSetFourEyes, adminSetFourEyes(deps)),
+      ...handle(admin.adminGetAutoApproval, adminGetAutoApproval(deps)),
+      ...handle(admin.adminSetAutoApproval, adminSetAutoApproval(deps)),
       ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
       ...handle(regulatorFileMessages.records, regulatorRecords(deps)),
     }),
     background: (deps, own) => [
       startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS }),
+      payoutClockMetrics(deps),
       async () => own.profiles.stop(),
     ],
     // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.

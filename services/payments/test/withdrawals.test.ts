@@ -22,7 +22,8 @@ t.test('withdrawals', async (t) => {
     t.equal(r.ok && r.status, 201);
     const wd = ok(r);
     t.match(wd, { id: /^wd_/, playerId: player, amount: '60.50', currency: 'BRL', method: 'pix', destination: 'chave-pix-123', status: 'under_review' });
-    t.same(Object.keys(wd).sort(), ['amount', 'createdAt', 'currency', 'destination', 'id', 'method', 'playerId', 'status', 'updatedAt']);
+    t.same(Object.keys(wd).sort(), ['amount', 'createdAt', 'currency', 'destination', 'id', 'method', 'payoutDueAt', 'playerId', 'status', 'updatedAt']);
+    t.equal(wd.payoutDueAt, null, 'the profile off: no payout deadline (the prize clock is br-spa)');
     t.same(await money.wallet(brand, player), { playerId: player, currency: 'BRL', available: '100.00', withdrawable: '39.50' }, 'not debited, only reserved');
     t.same(ok(await money.getWithdrawal(brand, wd.id)), wd);
     t.same(await statusEvents(wd.id), [{ withdrawal: wd, previousStatus: null }]);

@@ -16,6 +16,7 @@ const withdrawal = (id: string) => ({
   status: 'approved' as const,
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:05:00.000Z',
+  payoutDueAt: null,
 });
 
 async function configure(stack: Stack, operatorId: string, url: string, secret: string, environment: 'sandbox' | 'production' = 'sandbox') {

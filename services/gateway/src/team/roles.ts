@@ -24,6 +24,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListDeposits: ['finance', 'compliance', 'support'],
   // Four eyes: everyone reads the threshold; setting it is admin's.
   adminGetFourEyes: ['finance', 'compliance', 'support'],
+  // Automatic approval of small br-spa withdrawals (the prize clock): everyone reads the amount; setting it is admin's.
+  adminGetAutoApproval: ['finance', 'compliance', 'support'],
   // An operator's compliance profile (off, br-spa): everyone reads it; setting it is admin's.
   adminGetCompliance: ['compliance', 'finance', 'support'],
   // Webhook deliveries: support (and finance, who answer operators about payouts).
@@ -93,6 +95,7 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminLiftSelfExclusion',
   'adminWithdrawalDecision',
   'adminSetFourEyes',
+  'adminSetAutoApproval',
   'adminAmlCaseDecision',
   'adminSetAmlRules',
   'adminAddScreeningEntry',

@@ -22,8 +22,10 @@ export interface WithdrawalRow extends MoneyMovementRow {
   approvedBy: string | null;
   /** The approver's identity (their team member id): what four eyes compares. */
   approverId: string | null;
-  /** Whose reject or pay is under way (admin only): its completion writes the decision's audit row. */
+  /** Whose reject or pay is under way (a person on the admin API, or the system's automatic approval): its completion writes the decision's audit row. */
   decidedBy: DecisionAuthor | null;
+  /** br-spa: when its payout is due (domain/prize-clock.ts); null under the profile off. */
+  payoutDueAt: Date | null;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface WithdrawalRow extends MoneyMovementRow {
  */
 export function reservingRow(
   owner: { operatorId: string; brandId: string; environment: Environment },
-  w: Pick<WithdrawalRow, 'playerId' | 'amount' | 'currency' | 'method' | 'destination'>,
+  w: Pick<WithdrawalRow, 'playerId' | 'amount' | 'currency' | 'method' | 'destination' | 'payoutDueAt'>,
   request: RequestKey | undefined,
   now: Date,
 ): WithdrawalRow {
@@ -57,6 +59,7 @@ export function reservingRow(
     approvedBy: null,
     approverId: null,
     decidedBy: null,
+    payoutDueAt: w.payoutDueAt,
     createdAt: now,
     updatedAt: now,
   };
@@ -95,6 +98,7 @@ export function withdrawalView(row: WithdrawalRow): Withdrawal {
     status: visibleStatus(row.status),
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
+    payoutDueAt: row.payoutDueAt === null ? null : new Date(row.payoutDueAt).toISOString(),
   };
 }
 

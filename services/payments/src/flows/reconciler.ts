@@ -8,7 +8,7 @@ import type { Registry } from 'prom-client';
 import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
 import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
 import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
-import { applyWalletStep, completeMove, isTransitional } from './withdrawal-moves.ts';
+import { completeMove, isTransitional, walletStepOf } from './withdrawal-moves.ts';
 import { inTransaction, type FlowDeps } from './context.ts';
 
 export interface ReconcilerOptions {
@@ -38,7 +38,8 @@ export async function reconcileOnce(deps: ReconcilerDeps, opts: ReconcilerOption
       inTransaction(deps, async (tx) => {
         const row = await lockWithdrawal(tx, id, undefined, { skipLocked: true });
         if (!row || !isTransitional(row.status)) return false;
-        await completeMove(tx, row, await applyWalletStep(deps, row));
+        const { outcome, auto } = await walletStepOf(deps, row);
+        await completeMove(tx, row, outcome, auto);
         return true;
       }),
     );

@@ -1,5 +1,5 @@
 // The wallet step and the completion of every withdrawal move that touches money (docs/money.md):
-//   reserving  --hold-->    under_review (or declined: stored 422)
+//   reserving  --hold-->    under_review (or declined: stored 422; or, approved by the system, paying)
 //   cancelling --release--> cancelled
 //   rejecting  --release--> rejected
 //   paying     --capture--> paid
@@ -7,7 +7,9 @@
 import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
 import { crashPoint, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
-import { lockWithdrawal, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
+import type { AutoDecision } from '../domain/prize-clock.ts';
+import { lockWithdrawal, markApproved, markIntent, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
+import { AUTO_DECISION, autoDecisionFor, isSystem, systemAuthor } from './auto-approval.ts';
 import { errorResponse, keyFromRow, storeResponse } from '../persistence/stored-responses.ts';
 import { inTransaction, type FlowDeps } from './context.ts';
 
@@ -64,8 +66,22 @@ const FINAL: Partial<Record<WithdrawalRowStatus, WithdrawalRowStatus>> = {
   paying: 'paid',
 };
 
-/** The completion on a row locked by the caller and still in its transitional state. */
-export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: WalletOutcome): Promise<WithdrawalRow> {
+/**
+ * The wallet step of a transitional row and, for a create whose hold is in place, the system's
+ * decision on it (flows/auto-approval.ts): what the completion needs, asked before its transaction.
+ */
+export async function walletStepOf(deps: FlowDeps, row: WithdrawalRow): Promise<{ outcome: WalletOutcome; auto: AutoDecision | undefined }> {
+  const outcome = await applyWalletStep(deps, row);
+  const auto = row.status === 'reserving' && outcome.kind === 'done' ? await autoDecisionFor(deps, row) : undefined;
+  return { outcome, auto };
+}
+
+/**
+ * The completion on a row locked by the caller and still in its transitional state. A create the
+ * system approves (`auto`) ends `paying` instead of `under_review`: approved (its event and audit
+ * row), its payout's intent recorded for the system; the create's answer shows it approved.
+ */
+export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: WalletOutcome, auto?: AutoDecision): Promise<WithdrawalRow> {
   const at = new Date();
   if (outcome.kind === 'declined') {
     // Invisible to the API: the request's answer is the stored 422.
@@ -76,19 +92,32 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
     return declined;
   }
   const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);
+  const owner = { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment };
   const done = await markStatus(tx, row, FINAL[row.status]!, at);
   const view = withdrawalView(done);
-  await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
-    withdrawal: view,
-    previousStatus,
-  });
+  await writeEvent(tx, 'payments', owner, 'withdrawal.status_changed', { withdrawal: view, previousStatus });
+  if (row.status === 'reserving' && auto?.approve) {
+    const by = systemAuthor(row);
+    const approved = await markApproved(tx, done, by, at);
+    const approvedView = withdrawalView(approved);
+    await writeEvent(tx, 'payments', owner, 'withdrawal.status_changed', { withdrawal: approvedView, previousStatus: 'under_review' });
+    await writeDecisionAudit(tx, 'payments', by, {
+      action: AUTO_DECISION,
+      target: `withdrawal:${row.id}`,
+      before: view,
+      after: { ...approvedView, reason: auto.reason },
+    });
+    await markIntent(tx, row.id, 'paying', undefined, by);
+    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, approvedView);
+    return { ...approved, status: 'paying', decidedBy: by };
+  }
   if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, view);
   if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint), CANCEL_OPERATION, 200, view);
   if (row.status === 'rejecting' || row.status === 'paying') {
-    // A person's reject or pay is audited as it takes effect, once: this row is completed once.
+    // A person's reject or pay (or the system's payout of what it approved) is audited as it takes effect, once: this row is completed once.
     if (row.decidedBy) {
       await writeDecisionAudit(tx, 'payments', row.decidedBy, {
-        action: ADMIN_DECISION,
+        action: isSystem(row.decidedBy) ? AUTO_DECISION : ADMIN_DECISION,
         target: `withdrawal:${row.id}`,
         before: withdrawalView(row),
         after: view,
@@ -105,19 +134,22 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
   return done;
 }
 
-/** Wallet step and completion for a withdrawal whose intent is recorded; returns the row as it ends. */
+/**
+ * Wallet step and completion for a withdrawal whose intent is recorded; returns the row as it ends.
+ * A create the system approved ends with its payout's intent recorded: that move is finished too.
+ */
 export async function finishMove(deps: FlowDeps, id: string): Promise<WithdrawalRow> {
   const row = await readWithdrawal(deps.sql, id);
   if (!row) throw new Error(`withdrawal ${id} vanished`);
   if (!isTransitional(row.status)) return row;
-  const outcome = await applyWalletStep(deps, row);
+  const { outcome, auto } = await walletStepOf(deps, row);
   const done = await inTransaction(deps, async (tx) => {
     const locked = (await lockWithdrawal(tx, id, undefined))!;
     // Finished meanwhile by the reconciler or a retry: nothing left to do.
-    return locked.status === row.status ? completeMove(tx, locked, outcome) : locked;
+    return locked.status === row.status ? completeMove(tx, locked, outcome, auto) : locked;
   });
   crashPoint(`payments.${moveName(row.status)}.after-complete`);
-  return done;
+  return row.status === 'reserving' && done.status === 'paying' ? finishMove(deps, id) : done;
 }
 
 function moveName(status: WithdrawalRowStatus): string {

@@ -1,11 +1,21 @@
 // payments.withdrawals.create / get / cancel, the sandbox decision, and the admin review queue
 // and decision.
-import { AppError, validationError, type paymentAdminOperations, type paymentOperations, type WithdrawalDecision, type WithdrawalStatus } from '@bo/contracts';
+import {
+  AppError,
+  MAX_AMOUNT,
+  validationError,
+  type paymentAdminOperations,
+  type paymentOperations,
+  type ReviewQueueOrder,
+  type WithdrawalDecision,
+  type WithdrawalStatus,
+} from '@bo/contracts';
 import {
   adminScopeOf,
   crashPoint,
   decisionAuthorOf,
   formatMoney,
+  isPositiveWithin,
   writeDecisionAudit,
   type DecisionAuthor,
   listCursor,
@@ -32,6 +42,7 @@ import { refuseIfAmlHold } from '../flows/aml-hold.ts';
 import { reviewFlagsOf, type ReviewFlags } from '../flows/review-flags.ts';
 import type { PaymentsConfig } from '../config.ts';
 import {
+  autoApprovalOf,
   findByRequestKey,
   fourEyesOf,
   insertReserving,
@@ -40,9 +51,12 @@ import {
   lockWithdrawal,
   markApproved,
   markIntent,
+  queuePosition,
   readWithdrawal,
+  setAutoApproval,
   setFourEyes,
 } from '../persistence/withdrawal-store.ts';
+import { payoutDueAtOf } from '../domain/prize-clock.ts';
 import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
 import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
@@ -109,7 +123,9 @@ export function createWithdrawal(deps: ServiceDeps, own: OwnAccount): HandlerOf<
     // Step 1: the intent, invisible to the API until the wallet answers.
     const now = new Date();
     const destination = pixDestinationOf(input.method, input.destination);
-    const withdrawal = { playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination };
+    // br-spa: the prize clock's payout deadline (domain/prize-clock.ts); none under the profile off.
+    const payoutDueAt = isBrSpa(player) ? payoutDueAtOf(now) : null;
+    const withdrawal = { playerId, amount: formatMoney(input.amount), currency: input.currency, method: input.method, destination, payoutDueAt };
     const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(scope, withdrawal, ref, now)));
     crashPoint('payments.withdraw.after-intent');
     return answerCreate(deps, (await readWithdrawal(deps.sql, id))!, ref);
@@ -245,13 +261,16 @@ export function adminListWithdrawals(deps: ServiceDeps<PaymentsConfig>): Handler
     const q = req.query;
     if (q.playerId) return { status: 200, body: await playerWithdrawals(deps, q) };
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
+    const order = (q.order ?? 'created') as ReviewQueueOrder;
     const limit = q.limit ?? 50;
-    const after = q.cursor ? cursors.decode([status], q.cursor) : undefined;
-    const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after);
+    // A cursor is bound to its status and its order (the created order's binding is the one it always had).
+    const bound = order === 'created' ? [status] : [status, order];
+    const after = q.cursor ? cursors.decode(bound, q.cursor) : undefined;
+    const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after, order);
     const flags = await reviewFlagsOf(deps, rows.slice(0, limit));
     return {
       status: 200,
-      body: cursors.page([status], rows, limit, adminView(flags), (r) => ({ at: new Date(r.createdAt).toISOString(), id: r.id })),
+      body: cursors.page(bound, rows, limit, adminView(flags), (r) => queuePosition(order, r)),
     };
   };
 }
@@ -297,4 +316,43 @@ export function adminSetFourEyes(deps: ServiceDeps): HandlerOf<typeof paymentAdm
 
 function fourEyesView(operatorId: string, f: { minAmount: string; updatedAt: Date | null; updatedBy: string | null }) {
   return { operatorId, minAmount: formatMoney(f.minAmount), updatedAt: f.updatedAt ? new Date(f.updatedAt).toISOString() : null, updatedBy: f.updatedBy };
+}
+
+export function adminGetAutoApproval(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminGetAutoApproval> {
+  return async (req) => {
+    adminActor(req);
+    return { status: 200, body: autoApprovalView(req.params.id, await autoApprovalOf(deps.sql, req.params.id)) };
+  };
+}
+
+/** Our team's amount below which the operator's br-spa withdrawals are approved and paid without a person (flows/auto-approval.ts); audited. */
+export function adminSetAutoApproval(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminSetAutoApproval> {
+  return async (req) => {
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
+    const operatorId = req.params.id;
+    const { belowAmount } = req.body;
+    if (belowAmount !== null && !isPositiveWithin(belowAmount, MAX_AMOUNT)) {
+      throw validationError('body', [
+        { path: '/belowAmount', message: `must be greater than 0 and at most ${MAX_AMOUNT}, or null to turn automatic approval off` },
+      ]);
+    }
+    const view = await deps.sql.transaction(async (tx) => {
+      const before = autoApprovalView(operatorId, await autoApprovalOf(tx, operatorId));
+      await setAutoApproval(tx, operatorId, belowAmount === null ? null : formatMoney(belowAmount), by.actor);
+      const after = autoApprovalView(operatorId, await autoApprovalOf(tx, operatorId));
+      await writeDecisionAudit(tx, 'payments', by, { action: 'adminSetAutoApproval', target: `operator:${operatorId}`, before, after });
+      return after;
+    });
+    deps.outbox.poke();
+    return { status: 200, body: view };
+  };
+}
+
+function autoApprovalView(operatorId: string, a: { belowAmount: string | null; updatedAt: Date | null; updatedBy: string | null }) {
+  return {
+    operatorId,
+    belowAmount: a.belowAmount === null ? null : formatMoney(a.belowAmount),
+    updatedAt: a.updatedAt ? new Date(a.updatedAt).toISOString() : null,
+    updatedBy: a.updatedBy,
+  };
 }

@@ -9,6 +9,8 @@ import { findByRequestKey, insertReserving } from '../persistence/withdrawal-sto
 import { finishMove } from '../flows/withdrawal-moves.ts';
 import { playerState } from '../handlers/request.ts';
 import { reservingRow } from '../domain/withdrawals.ts';
+import { payoutDueAtOf } from '../domain/prize-clock.ts';
+import { isBrSpa } from './own-account-rules.ts';
 
 const CLOSEOUT_SCOPE = 'closeout';
 
@@ -38,7 +40,16 @@ export function closeout(deps: ServiceDeps): HandlerOf<typeof closeoutMessages.c
     );
     if (compareMoney(wallet.withdrawable, '0') <= 0) return { status: 200, body: { withdrawalId: null, amount: '0.00' } };
     const now = new Date();
-    const withdrawal = { playerId: input.playerId, amount: wallet.withdrawable, currency: input.currency, method: 'pix', destination: player.cpf! };
+    // A br-spa player's: under the prize clock like any of their withdrawals (a restricted player's is never approved automatically).
+    const payoutDueAt = isBrSpa(player) ? payoutDueAtOf(now) : null;
+    const withdrawal = {
+      playerId: input.playerId,
+      amount: wallet.withdrawable,
+      currency: input.currency,
+      method: 'pix',
+      destination: player.cpf!,
+      payoutDueAt,
+    };
     const request = { scope: CLOSEOUT_SCOPE, key: input.playerId };
     const id = await deps.sql.transaction((tx) => insertReserving(tx, reservingRow(input, withdrawal, request, now)));
     const done = await finishMove(deps, id);

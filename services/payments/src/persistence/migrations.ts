@@ -155,6 +155,28 @@ export class Payments0010DecisionsByPeople extends Migration {
   }
 }
 
+/**
+ * The prize clock (issue #46 item 3; docs/eligibility.md): a br-spa withdrawal's payout deadline
+ * (null under the profile off); the review queue by deadline (rows without one last); the rows the
+ * clock's gauge counts (waiting for their payout); each operator's automatic approval amount (none:
+ * off, every withdrawal waits for a person).
+ */
+export class PaymentsPrizeClock0011 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table payments.withdrawals add column if not exists payout_due_at timestamptz');
+    this.addSql(`create index if not exists withdrawals_queue_payout_due on payments.withdrawals
+      (status, (coalesce(payout_due_at, 'infinity'::timestamptz)), id)`);
+    this.addSql(`create index if not exists withdrawals_payout_clock on payments.withdrawals (payout_due_at)
+      where payout_due_at is not null and status in ('under_review', 'approved', 'paying')`);
+    this.addSql(`create table if not exists payments.auto_approval (
+      operator_id text primary key,
+      below_amount numeric(20,2) check (below_amount is null or below_amount > 0),
+      updated_at timestamptz not null,
+      updated_by text not null
+    )`);
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -168,4 +190,5 @@ export const paymentsMigrations = [
   { name: 'Payments0008RunningRequests', class: kitMigration(kit.runningRequests) },
   { name: 'Payments0009DepositOwnerCpf', class: Payments0009DepositOwnerCpf },
   { name: 'Payments0010DecisionsByPeople', class: Payments0010DecisionsByPeople },
+  { name: 'PaymentsPrizeClock0011', class: PaymentsPrizeClock0011 },
 ];

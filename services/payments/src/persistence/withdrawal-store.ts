@@ -1,6 +1,8 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
 import { deciderOf, type DecisionAuthor, type ListPosition, type RequestKey, type SqlRunner } from '@bo/service-kit';
+import type { ReviewQueueOrder } from '@bo/contracts';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
+import type { ClockState } from '../domain/prize-clock.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
 
 import { rowById } from './of-brand.ts';
@@ -8,7 +10,7 @@ import { rowById } from './of-brand.ts';
 const COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", amount, currency,
   method, destination, status, request_scope as "requestScope", request_key as "requestKey", request_fingerprint as "requestFingerprint", request_id as "requestId",
   action_scope as "actionScope", action_key as "actionKey", action_fingerprint as "actionFingerprint", approved_by as "approvedBy",
-  approver_id as "approverId", decided_by as "decidedBy", created_at as "createdAt", updated_at as "updatedAt"`;
+  approver_id as "approverId", decided_by as "decidedBy", payout_due_at as "payoutDueAt", created_at as "createdAt", updated_at as "updatedAt"`;
 
 export const TRANSITIONAL: readonly WithdrawalRowStatus[] = ['reserving', 'cancelling', 'rejecting', 'paying'];
 
@@ -50,9 +52,19 @@ export async function forgetExpiredRequestKeys(sql: SqlRunner, olderThanSeconds:
 export async function insertReserving(tx: SqlRunner, row: WithdrawalRow): Promise<string> {
   const inserted = await tx.query<{ id: string }>(
     `insert into payments.withdrawals (${MOVEMENT_COLUMNS}, destination, status,
-       request_scope, request_key, request_fingerprint, request_id, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
-    [...movementValues(row), row.destination, row.requestScope, row.requestKey, row.requestFingerprint, row.requestId, row.createdAt, row.updatedAt],
+       request_scope, request_key, request_fingerprint, request_id, payout_due_at, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserving', ?, ?, ?, ?, ?, ?, ?) on conflict (request_scope, request_key) do nothing returning id`,
+    [
+      ...movementValues(row),
+      row.destination,
+      row.requestScope,
+      row.requestKey,
+      row.requestFingerprint,
+      row.requestId,
+      row.payoutDueAt,
+      row.createdAt,
+      row.updatedAt,
+    ],
   );
   if (inserted[0]) return inserted[0].id;
   return (await findByRequestKey(tx, row.requestScope!, row.requestKey!))!.id;
@@ -126,18 +138,74 @@ export async function staleWithdrawals(em: SqlRunner, olderThanMs: number, limit
   return rows.map((r) => r.id);
 }
 
-/** The review queue: oldest first, ties by id, after the cursor's position. */
-export async function listWithdrawals(em: SqlRunner, statuses: WithdrawalRowStatus[], limit: number, after?: ListPosition): Promise<WithdrawalRow[]> {
+/**
+ * What the review queue orders by: the request's time (`created`), or the payout deadline
+ * (`payout_due`), rows without one after every row with one ('infinity', which a cursor position
+ * carries as such), ties by id (time-sortable: oldest first).
+ */
+const QUEUE_KEY: Record<ReviewQueueOrder, string> = {
+  created: 'created_at',
+  payout_due: `coalesce(payout_due_at, 'infinity'::timestamptz)`,
+};
+
+/** A row's position in the queue's order, as its cursor carries it. */
+export function queuePosition(order: ReviewQueueOrder, r: WithdrawalRow): ListPosition {
+  const at = order === 'created' ? r.createdAt : r.payoutDueAt;
+  return { at: at === null ? 'infinity' : new Date(at).toISOString(), id: r.id };
+}
+
+/** The review queue in `order`, after the cursor's position. */
+export async function listWithdrawals(
+  em: SqlRunner,
+  statuses: WithdrawalRowStatus[],
+  limit: number,
+  after?: ListPosition,
+  order: ReviewQueueOrder = 'created',
+): Promise<WithdrawalRow[]> {
+  const key = QUEUE_KEY[order];
   const params: unknown[] = [...statuses];
   let where = '';
   if (after) {
-    where = 'and (created_at, id) > (?::timestamptz, ?)';
+    where = `and (${key}, id) > (?::timestamptz, ?)`;
     params.push(after.at, after.id);
   }
   params.push(limit + 1);
   return em.query<WithdrawalRow>(
     `select ${COLUMNS} from payments.withdrawals where status in (${statuses.map(() => '?').join(', ')}) ${where}
-     order by created_at, id limit ?`,
+     order by ${key}, id limit ?`,
     params,
   );
+}
+
+/** The operator's automatic approval amount (null: off, the default). */
+export async function autoApprovalOf(
+  em: SqlRunner,
+  operatorId: string,
+): Promise<{ belowAmount: string | null; updatedAt: Date | null; updatedBy: string | null }> {
+  const rows = await em.query<{ belowAmount: string | null; updatedAt: Date; updatedBy: string }>(
+    `select below_amount as "belowAmount", updated_at as "updatedAt", updated_by as "updatedBy" from payments.auto_approval where operator_id = ?`,
+    [operatorId],
+  );
+  return rows[0] ?? { belowAmount: null, updatedAt: null, updatedBy: null };
+}
+
+export async function setAutoApproval(tx: SqlRunner, operatorId: string, belowAmount: string | null, actor: string): Promise<void> {
+  await tx.query(
+    `insert into payments.auto_approval (operator_id, below_amount, updated_at, updated_by) values (?, ?, now(), ?)
+     on conflict (operator_id) do update set below_amount = excluded.below_amount, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+    [operatorId, belowAmount, actor],
+  );
+}
+
+/** br-spa withdrawals waiting for their payout (under review, approved, being paid), by where they stand against their deadline at `now`. */
+export async function payoutClockCounts(em: SqlRunner, now: Date, nearMinutes: number): Promise<Record<ClockState, number>> {
+  const rows = await em.query<{ ahead: number; near: number; overdue: number }>(
+    `select count(*) filter (where payout_due_at > ?::timestamptz + make_interval(mins => ?))::int as ahead,
+            count(*) filter (where payout_due_at > ?::timestamptz and payout_due_at <= ?::timestamptz + make_interval(mins => ?))::int as near,
+            count(*) filter (where payout_due_at <= ?::timestamptz)::int as overdue
+     from payments.withdrawals where payout_due_at is not null and status in ('under_review', 'approved', 'paying')`,
+    [now, nearMinutes, now, now, nearMinutes, now],
+  );
+  const r = rows[0];
+  return { ahead: r?.ahead ?? 0, near: r?.near ?? 0, overdue: r?.overdue ?? 0 };
 }

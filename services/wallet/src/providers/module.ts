@@ -5,7 +5,7 @@
 import { providerAdminOperations, providerOperations } from '@bo/contracts';
 import { handle, type Handler, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
-import { providerMigrations } from './store/migrations.ts';
+import { prizeClockMigrations, providerMigrations } from './store/migrations.ts';
 import { adminProviderHandlers } from './handlers/admin.ts';
 import { providerBet } from './handlers/bet.ts';
 import { credentialLookup } from './handlers/credential.ts';
@@ -18,6 +18,7 @@ import { providerReadHandlers } from './handlers/reads.ts';
 import { providerReadMigrations } from './store/read-migrations.ts';
 import { providerDebtMigrations } from './store/debt-migrations.ts';
 import { providerSandboxMigrations } from './store/sandbox-migrations.ts';
+import { prizeClockRecorder } from './handlers/prize-clock-metrics.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -32,10 +33,10 @@ const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations, ...providerSandboxMigrations],
+  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations, ...providerSandboxMigrations, ...prizeClockMigrations],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
-    const ctx: ProvidersContext = { deps, operators: standingOf(deps) };
+    const ctx: ProvidersContext = { deps, operators: standingOf(deps), prizes: prizeClockRecorder(deps.metrics) };
     const admin = adminProviderHandlers(ctx);
     const adminHandlers: Record<string, Handler> = {};
     for (const [id, fn] of Object.entries(admin)) {

@@ -21,6 +21,7 @@ import { owedNow } from '../store/debts.ts';
 import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 import { sportsBetSettled } from '../store/sports-events.ts';
+import { prizeClockOf, prizeDueAtOf } from '../domain/prize-clock.ts';
 
 type Answer = ProviderTransactionResult;
 
@@ -97,6 +98,9 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
   const { providerId, environment } = scope;
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'open') throw new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
+  // The prize clock (domain/prize-clock.ts): a win of money names when its event ended; 0.00 (a lost bet) owes no prize.
+  const owesPrize = compareMoney(body.amount, 0) > 0;
+  const eventEndedAt = owesPrize && body.eventEndedAt !== undefined ? new Date(body.eventEndedAt) : undefined;
   const move: CreditPosting = {
     id: newId('providerTransaction'),
     kind: 'win',
@@ -115,11 +119,19 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
     // issue #44 item 7: `sports_bet.settled`, written by the win's own statement when it closes a sports bet.
     ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
+    ...(eventEndedAt ? { prizeClock: { eventEndedAt, dueAt: prizeDueAtOf(eventEndedAt) } } : {}),
   };
   move.repay = await repaymentOf(ctx, move);
-  const posted = compareMoney(body.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move) : await postMove(ctx.deps.sql, move);
+  const posted = owesPrize ? await postMove(ctx.deps.sql, move) : await postZeroMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');
   if (move.outbox) ctx.deps.outbox.poke();
+  // Measured once, as it is credited (a replay answers before this: replayOf).
+  if (move.prizeClock) {
+    const credited = new Date(posted.createdAt);
+    ctx.prizes.record(prizeClockOf(credited, move.prizeClock.dueAt), (credited.getTime() - move.prizeClock.eventEndedAt.getTime()) / 1000);
+  } else if (owesPrize && round.kind === 'sports') {
+    ctx.prizes.record('untimed');
+  }
   crashPoint('wallet.provider.win.after-commit');
   return answer(move, move.amount, posted);
 }

@@ -131,3 +131,22 @@ export class Providers0001Tables extends Migration {
 }
 
 export const providerMigrations = [{ name: 'Providers0001Tables', class: Providers0001Tables }];
+
+/**
+ * The prize clock (issue #46 item 3; Portaria SPA/MF 615/2024, art. 7 §4): a win that names when its
+ * event ended records it, the prize's deadline (120 minutes after) and whether the credit met it
+ * (its own statement's time against the deadline). A win without the event's end, a 0.00 win (a lost
+ * bet: no prize) and the other kinds leave the three null.
+ */
+export class ProvidersPrizeClock0001 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.provider_transactions add column if not exists event_ended_at timestamptz,
+      add column if not exists prize_due_at timestamptz, add column if not exists prize_on_time boolean`);
+    this.addSql(`alter table wallet.provider_transactions add constraint provider_transactions_prize_clock
+      check ((event_ended_at is null) = (prize_due_at is null) and (prize_due_at is null) = (prize_on_time is null) and (prize_due_at is null or kind = 'win'))`);
+    // Our team's look at late prizes (docs/runbook.md, PrizeCreditsLate): few rows, by time.
+    this.addSql('create index if not exists provider_transactions_late_prizes on wallet.provider_transactions (created_at) where prize_on_time = false');
+  }
+}
+
+export const prizeClockMigrations = [{ name: 'ProvidersPrizeClock0001', class: ProvidersPrizeClock0001 }];

@@ -155,6 +155,8 @@ export interface CreditPosting extends TransactionKey {
   repay?: string;
   /** A correction's debit: what the balance could not cover, added to the player's debt (positive). */
   shortfall?: string;
+  /** A win that owes a prize and names when its event ended: that end and the prize's deadline (domain/prize-clock.ts), recorded on its row with whether the credit met it. */
+  prizeClock?: { eventEndedAt: Date; dueAt: Date };
 }
 
 /** A repayment's own transaction id: the credit's + this (a provider's ids carry no space). */
@@ -272,9 +274,11 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
       params: [...(debit ? [negated(moved)] : []), c.providerId, c.transactionId],
     },
     alsoWith: ([move, repayment]) => ({
+      // The prize clock: the credit's own time (a.at) against the deadline, in the statement that credits it.
       text: `${change.text},
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, event_ended_at, prize_due_at, prize_on_time)
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at,
+                  ?::timestamptz, ?::timestamptz, case when ?::timestamptz is null then null else a.at <= ?::timestamptz end from a
            returning 1),${
              repay
                ? `
@@ -304,6 +308,10 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
         formatMoney(c.requested),
         moved,
         move!.playerEntryId,
+        c.prizeClock?.eventEndedAt ?? null,
+        c.prizeClock?.dueAt ?? null,
+        c.prizeClock?.dueAt ?? null,
+        c.prizeClock?.dueAt ?? null,
         ...(repay
           ? [
               c.environment,
