@@ -24,6 +24,10 @@ export const ID_PREFIXES = {
   providerTransaction: 'ptx',
   termsVersion: 'trm',
   termsAcceptance: 'tac',
+  // Issue #46 item 4 (after an impediment hit): the communications log, unclaimed funds held, transfers to the funds.
+  communication: 'com',
+  unclaimedHold: 'uch',
+  fundTransfer: 'fdt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -399,6 +399,7 @@ import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
 import { webhookOperations } from './webhooks.ts';
 import { playerRoundOperations, providerReportOperations } from './provider-reads.ts';
+import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -407,6 +408,7 @@ export const publicOperations = {
   ...responsibleGamingOperations,
   ...eligibilityOperations,
   ...termsOperations,
+  ...communicationOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -419,9 +421,10 @@ import { baseAdminOperations } from './admin.ts';
 import { providerAdminOperations } from './providers.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
-export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations };
+export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations, ...afterHitAdminOperations };
 export * from './provider-reads.ts';
 export * from './responsible-gaming.ts';
 export * from './terms.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';
+export * from './after-hit.ts';
