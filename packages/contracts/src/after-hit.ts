@@ -309,7 +309,8 @@ export const afterHitAdminOperations = defineOperations({
     path: '/admin/jobs/unclaimed-funds',
     subject: 'wallet.admin.unclaimed.run',
     tag: 'Admin',
-    summary: "Run the unclaimed-funds job now (each wallet replica also runs it on its own): hold what closed accounts' returns did not take; transfer holds past 180 days",
+    summary:
+      "Run the unclaimed-funds job now (each wallet replica also runs it on its own): hold what closed accounts' returns did not take; transfer holds past 180 days",
     response: UnclaimedFundsRunSchema,
     status: 200,
     timeoutMs: 120_000,

@@ -545,7 +545,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     "Records the player's acceptance of a published version of your terms: which `version`, when (`acceptedAt`, omitted: now; never in the future nor before the version's publication) and from which IP address (`ip`). Acceptances are kept as reported and never changed. Under `br-spa`, accepting the version in force lifts 403 `TERMS_NOT_ACCEPTED` before this answers.",
   listTermsAcceptances: "The player's acceptances of your terms, newest first.",
   recordCommunication:
-    "Records a message you sent the player: its `channel`, its `kind` (after an impediment hit, Instrução Normativa SPA/MF 31/2025 asks you to tell the bettor why the account is blocked and until when they may withdraw, and to keep every such communication), when you sent it (`sentAt`, never in the future) and what it said (`summary`). Records are kept five years (`retainUntil`) and never changed; any player of your brand, under any compliance profile.",
+    'Records a message you sent the player: its `channel`, its `kind` (after an impediment hit, Instrução Normativa SPA/MF 31/2025 asks you to tell the bettor why the account is blocked and until when they may withdraw, and to keep every such communication), when you sent it (`sentAt`, never in the future) and what it said (`summary`). Records are kept five years (`retainUntil`) and never changed; any player of your brand, under any compliance profile.',
   listCommunications: 'The messages recorded for the player, newest `sentAt` first, page by page.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
   getPlayer:

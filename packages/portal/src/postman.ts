@@ -152,7 +152,10 @@ const FLOW: FlowStep[] = [
     params: { playerId: '{{playerId}}' },
     body: { channel: 'email', kind: 'other', sentAt: '2026-01-05T12:00:00.000Z', summary: 'Welcome e-mail with the responsible-gaming tools.' },
     status: 201,
-    tests: [json, `pm.test('recorded, kept five years', () => { pm.expect(body).to.include({ channel: 'email', kind: 'other' }); pm.expect(body.retainUntil).to.be.a('string'); });`],
+    tests: [
+      json,
+      `pm.test('recorded, kept five years', () => { pm.expect(body).to.include({ channel: 'email', kind: 'other' }); pm.expect(body.retainUntil).to.be.a('string'); });`,
+    ],
   },
   {
     op: 'listCommunications',

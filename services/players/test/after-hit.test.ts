@@ -63,7 +63,12 @@ t.test('after an impediment hit', async (t) => {
     const viaAdmin = okBody<any>(t, await h.call('players.admin.communications', admin, { params: { id: player.id } }), 200);
     t.equal(viaAdmin.data.length, 3, 'our team reads the same log');
 
-    errorCode(t, await h.call('players.communications.list', scopes.aSandbox, { params: { playerId: player.id } }), 'PLAYER_NOT_FOUND', "another brand's player");
+    errorCode(
+      t,
+      await h.call('players.communications.list', scopes.aSandbox, { params: { playerId: player.id } }),
+      'PLAYER_NOT_FOUND',
+      "another brand's player",
+    );
     errorCode(
       t,
       await h.call('players.communications.record', scopes.aSandbox, {
@@ -108,15 +113,15 @@ t.test('after an impediment hit', async (t) => {
     );
     t.equal(set.selfExclusionPlatformUrl, own);
     t.equal(await rg(sandbox, player.id), own, "the operator's own link");
-    const self = okBody<any>(
-      t,
-      await h.call('players.rg.selfExclude', sandbox, { params: { playerId: player.id }, body: { months: 1 }, key: newKey() }),
-      200,
-    );
+    const self = okBody<any>(t, await h.call('players.rg.selfExclude', sandbox, { params: { playerId: player.id }, body: { months: 1 }, key: newKey() }), 200);
     t.equal(self.centralSelfExclusionUrl, own, 'the self-exclusion answer shows it too');
     const kept = okBody<any>(t, await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa' } }), 200);
     t.equal(kept.selfExclusionPlatformUrl, own, 'omitted: kept');
-    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa', selfExclusionPlatformUrl: null } }), 200);
+    okBody(
+      t,
+      await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa', selfExclusionPlatformUrl: null } }),
+      200,
+    );
     t.equal(await rg(sandbox, player.id), DEFAULT_CENTRAL_SELF_EXCLUSION_URL, "null: back to the deployment's");
     errorCode(
       t,
@@ -197,7 +202,11 @@ t.test('after an impediment hit', async (t) => {
     );
     const viaMessage = okBody<any>(
       t,
-      await h.call('players.regulator.impededClosures', { kind: 'internal', service: 'compliance' }, { body: { brandId: sandbox.brandId, from: report.from, to: report.to } }),
+      await h.call(
+        'players.regulator.impededClosures',
+        { kind: 'internal', service: 'compliance' },
+        { body: { brandId: sandbox.brandId, from: report.from, to: report.to } },
+      ),
       200,
     );
     t.same(viaMessage.data, report.data, "the compliance service's read is the same");

@@ -17,8 +17,7 @@ export function adminImpededClosures(deps: ServiceDeps): HandlerOf<typeof afterH
       throw validationError('query', [{ path: '/timeZone', message: 'must be an IANA time zone, for example America/Sao_Paulo' }]);
     }
     const operatorId = req.query.timeZone === undefined ? await operatorOfBrand(deps.sql, brandId) : undefined;
-    const timeZone =
-      req.query.timeZone ?? (operatorId ? (await complianceOf(deps.orm.em.fork(), operatorId)).timeZone : COMPLIANCE_DEFAULTS.timeZone);
+    const timeZone = req.query.timeZone ?? (operatorId ? (await complianceOf(deps.orm.em.fork(), operatorId)).timeZone : COMPLIANCE_DEFAULTS.timeZone);
     const { from, to } = await dayBounds(deps.sql, date, timeZone);
     return { status: 200, body: { brandId, date, timeZone, from, to, data: await closuresOf(deps.sql, brandId, from, to) } };
   };

@@ -190,10 +190,7 @@ export const OperatorComplianceEntity = defineEntity({
     coolingOffHours: p.integer().check('cooling_off_hours >= 0'),
     realityCheckMinutes: p.integer().check('reality_check_minutes >= 1'),
     /** br-spa: this operator's link to the central self-exclusion platform; null: the deployment's (issue #46 item 4). */
-    selfExclusionPlatformUrl: p
-      .text()
-      .nullable()
-      .check("self_exclusion_platform_url ~ '^https://' and length(self_exclusion_platform_url) <= 2048"),
+    selfExclusionPlatformUrl: p.text().nullable().check("self_exclusion_platform_url ~ '^https://' and length(self_exclusion_platform_url) <= 2048"),
     updatedAt: p.datetime(),
     updatedBy: p.text(),
   },

@@ -27,7 +27,11 @@ export interface OpenBetsRefund {
   roundsLeftOpen: number;
 }
 
-export async function refundOpenBets(deps: Pick<ServiceDeps, 'sql' | 'outbox'>, player: { brandId: string; playerId: string }, at: Date): Promise<OpenBetsRefund> {
+export async function refundOpenBets(
+  deps: Pick<ServiceDeps, 'sql' | 'outbox'>,
+  player: { brandId: string; playerId: string },
+  at: Date,
+): Promise<OpenBetsRefund> {
   const bets = await openBetsOf(deps.sql, player.brandId, player.playerId);
   const leftOpen = new Set<string>();
   let refundedBets = 0;

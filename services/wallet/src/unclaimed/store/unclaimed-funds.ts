@@ -30,7 +30,17 @@ export async function recordImpededAccount(sql: SqlRunner, a: ImpededAccount, cl
     `with i as (insert into wallet.impeded_accounts (account_id, operator_id, brand_id, environment, player_id, currency, closed_at, return_due_at)
                 values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (account_id) do nothing returning return_due_at)
      select return_due_at from i union all select return_due_at from wallet.impeded_accounts where account_id = ? and not exists (select 1 from i)`,
-    [playerAccountId(a.brandId, a.playerId, a.currency), a.operatorId, a.brandId, a.environment, a.playerId, a.currency, closedAt, returnDueAt, playerAccountId(a.brandId, a.playerId, a.currency)],
+    [
+      playerAccountId(a.brandId, a.playerId, a.currency),
+      a.operatorId,
+      a.brandId,
+      a.environment,
+      a.playerId,
+      a.currency,
+      closedAt,
+      returnDueAt,
+      playerAccountId(a.brandId, a.playerId, a.currency),
+    ],
   );
   return new Date(row!.return_due_at);
 }
@@ -159,7 +169,23 @@ export async function transferHold(
                   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning *),
        h as (update wallet.unclaimed_holds set status = 'transferred', ended_at = ?, end_transaction_id = ? where id = ? returning 1)
        select ${TRANSFER_COLUMNS} from f, h`,
-      [id, hold.id, hold.operatorId, hold.brandId, hold.environment, hold.playerId, hold.currency, amount, fies, funcap, posted.id, now, now, posted.id, hold.id],
+      [
+        id,
+        hold.id,
+        hold.operatorId,
+        hold.brandId,
+        hold.environment,
+        hold.playerId,
+        hold.currency,
+        amount,
+        fies,
+        funcap,
+        posted.id,
+        now,
+        now,
+        posted.id,
+        hold.id,
+      ],
     );
     return toFundTransfer(row!);
   });
