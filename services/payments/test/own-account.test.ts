@@ -240,7 +240,9 @@ t.test('br-spa: whose money it is', async (t) => {
     // unclaimed-funds job holds the balance for the bettor, 180 days.
     const finance = { kind: 'admin' as const, actor: 'user:finance@team.example', personId: 'usr_finance' };
     t.equal(
-      ok<Withdrawal>(await call('payments.admin.withdrawalDecision', { scope: finance, key: key('reject'), params: { id: closing.id }, body: { decision: 'reject' } })).status,
+      ok<Withdrawal>(
+        await call('payments.admin.withdrawalDecision', { scope: finance, key: key('reject'), params: { id: closing.id }, body: { decision: 'reject' } }),
+      ).status,
       'rejected',
     );
     setRuleClockOffset(hitAt + 5 * DAY + 60_000 - Date.now());
