@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY, secretKey } from '@bo/service-kit';
 import { GamesConfigSchema } from './games/config.ts';
-import { UnclaimedConfigSchema } from './unclaimed/index.ts';
+import { UnclaimedConfigSchema } from './unclaimed/config.ts';
 
 /** Only for local runs and tests; production sets LEDGER_CURSOR_SECRET. */
 export const DEV_LEDGER_CURSOR_SECRET = 'dev-only-ledger-cursor-secret-change-me';
