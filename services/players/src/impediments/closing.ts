@@ -7,7 +7,7 @@
 // a hit, from which what the return does not take is held 180 days (wallet.impeded.closeAccount,
 // idempotent too; issue #46 item 4).
 import { CLOSEOUT_SUBJECT, IMPEDED_CLOSE_SUBJECT, type Closeout, type ImpededClose } from '@bo/contracts';
-import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
+import { isoTime, sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import { announcePlayerChanged, type Eligibility } from './eligibility.ts';
 
 const DAY_MS = 86_400_000;
@@ -42,14 +42,14 @@ export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility, only
   if (closed.length > 0) deps.outbox.poke();
   for (const p of closed) announcePlayerChanged(deps, p.id);
   // The hand-over: every closed-by-impediment player whose balance payments has not taken yet.
-  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string; restrictedAt: Date }>(
+  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string; restrictedAt: Date | string }>(
     `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency, restricted_at as "restrictedAt" from players.players
       where status = 'encerrado' and restricted_at is not null and closeout_done_at is null${only.text} limit ?`,
     [...only.params, BATCH],
   );
   for (const { id, restrictedAt, ...p } of pending) {
     // When the closing was due: the return's deadline counts from it, however late this pass runs.
-    const closedAt = new Date(new Date(restrictedAt).getTime() + elig.config.IMPEDIMENT_CLOSE_DAYS * DAY_MS).toISOString();
+    const closedAt = new Date(Date.parse(isoTime(restrictedAt)) + elig.config.IMPEDIMENT_CLOSE_DAYS * DAY_MS).toISOString();
     await deps.call(IMPEDED_CLOSE_SUBJECT, { ...p, playerId: id, closedAt } satisfies ImpededClose);
     await deps.call(CLOSEOUT_SUBJECT, { ...p, playerId: id } satisfies Closeout);
     await deps.sql.query('update players.players set closeout_done_at = ? where id = ?', [now, id]);

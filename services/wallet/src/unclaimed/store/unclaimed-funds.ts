@@ -26,7 +26,7 @@ export interface ImpededAccount {
 
 /** Records the account as closed after a hit (once: a repeat keeps the first); the return's deadline as stored. */
 export async function recordImpededAccount(sql: SqlRunner, a: ImpededAccount, closedAt: Date, returnDueAt: Date): Promise<Date> {
-  const [row] = await sql.query<{ return_due_at: Date }>(
+  const [row] = await sql.query<{ return_due_at: Date | string }>(
     `with i as (insert into wallet.impeded_accounts (account_id, operator_id, brand_id, environment, player_id, currency, closed_at, return_due_at)
                 values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (account_id) do nothing returning return_due_at)
      select return_due_at from i union all select return_due_at from wallet.impeded_accounts where account_id = ? and not exists (select 1 from i)`,
@@ -42,7 +42,7 @@ export async function recordImpededAccount(sql: SqlRunner, a: ImpededAccount, cl
       playerAccountId(a.brandId, a.playerId, a.currency),
     ],
   );
-  return new Date(row!.return_due_at);
+  return new Date(isoTime(row!.return_due_at));
 }
 
 // ---- the hold ----
