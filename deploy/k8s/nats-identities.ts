@@ -12,6 +12,7 @@ import {
   ACTIVITY_CHECK_SUBJECT,
   CLOSEOUT_SUBJECT,
   END_PLAYER_SESSIONS_SUBJECT,
+  IMPEDED_CLOSE_SUBJECT,
   OPERATOR_COMPLIANCE_SUBJECT,
   PAYMENTS_RG_USAGE_SUBJECT,
   PLAYER_STATE_SUBJECT,
@@ -24,6 +25,7 @@ import {
   eventsWildcard,
   gamePlayMessages,
   gatewayInvalidateSubject,
+  impededClosureMessages,
   internalEventsWildcard,
   internalStreamName,
   operatorMessages,
@@ -128,15 +130,18 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       consumers: [],
       buckets: [`${prefix}_ratelimit`, `${prefix}_idempotency_keys`, `${prefix}_signatures`],
     },
-    // A deciding service (players, payments, compliance) also sends its decisions' audit rows to
+    // A deciding service (players, payments, compliance, the wallet) also sends its decisions' audit rows to
     // the internal stream (audit.recorded), made sure of at start.
     players: service('players', {
       ...decides,
-      calls: [WALLET_RG_USAGE_SUBJECT, WALLET_RG_DEMO_NEXT_DAY_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, CLOSEOUT_SUBJECT],
+      // The closing after an impediment hit asks the wallet to refund open bets and record the account, then payments for the balance.
+      calls: [WALLET_RG_USAGE_SUBJECT, WALLET_RG_DEMO_NEXT_DAY_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, IMPEDED_CLOSE_SUBJECT, CLOSEOUT_SUBJECT],
       broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
       hears: [simulatedImpedimentsChangedSubject(prefix)],
     }),
+    // The wallet decides too: the return of unclaimed funds to a bettor (issue #46 item 4) is audited through its outbox.
     wallet: service('wallet', {
+      ...decides,
       // A provider's bet asks the operator's status (docs/providers.md); a change of a provider drops the gateways' cached keys.
       calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT, operatorMessages.status.subject],
       broadcasts: [providerInvalidateSubject(prefix)],
@@ -180,6 +185,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         walletLedgerDayMessages.ledgerDay.subject,
         ...subjectsOf(regulatorFileMessages),
         ...subjectsOf(regulatorProviderMessages),
+        // The players closed after an impediment hit (the SIGAP files' status 10), read only.
+        ...subjectsOf(impededClosureMessages),
         OPERATOR_COMPLIANCE_SUBJECT,
         'players.admin.get',
         'players.admin.status',

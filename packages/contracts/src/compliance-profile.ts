@@ -34,6 +34,11 @@ export const OperatorComplianceSchema = Type.Object(
     coolingOffHours: Type.Integer({ minimum: 0 }),
     /** Minutes between reality checks on the play page. */
     realityCheckMinutes: Type.Integer({ minimum: 1 }),
+    /**
+     * br-spa: this operator's link to the central self-exclusion platform, shown in its players'
+     * responsible-gaming view; null: the deployment's (CENTRAL_SELF_EXCLUSION_URL, the gov.br page).
+     */
+    selfExclusionPlatformUrl: Nullable(Type.String()),
     /** Null until our team first sets it. */
     updatedAt: Nullable(Timestamp),
     updatedBy: Nullable(Type.String()),
@@ -55,6 +60,8 @@ export const SetOperatorComplianceSchema = Type.Object({
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   coolingOffHours: Type.Optional(Type.Integer({ minimum: 0, maximum: 720 })),
   realityCheckMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+  /** Omitted: kept; null: back to the deployment's link. */
+  selfExclusionPlatformUrl: Type.Optional(Nullable(Type.String({ format: 'uri', pattern: '^https://', maxLength: 2048 }))),
 });
 export type SetOperatorCompliance = Static<typeof SetOperatorComplianceSchema>;
 

@@ -107,6 +107,12 @@ export const ERROR_CATALOGUE = {
   BET_ALREADY_SETTLED: { status: 409, message: 'The bet is settled (its round has a win or is closed): it cannot be rolled back.' },
   ROUND_CLOSED: { status: 409, message: 'The round is closed: it takes no more bets or wins.' },
   ROUND_NOT_SETTLED: { status: 409, message: 'Only a settled bet can be corrected.' },
+  // Issue #46 item 4: unclaimed funds of a player closed after an impediment hit (docs/eligibility.md, "After a hit").
+  UNCLAIMED_FUNDS_NOT_FOUND: { status: 404, message: 'No unclaimed funds are held under this id.' },
+  UNCLAIMED_FUNDS_NOT_HELD: {
+    status: 409,
+    message: 'These unclaimed funds are no longer held: they were returned to the bettor or transferred to the funds (details.status).',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -26,6 +26,10 @@ export const ID_PREFIXES = {
   termsAcceptance: 'tac',
   sigapFile: 'sgf',
   riskSubject: 'rsk',
+  // Issue #46 item 4 (after an impediment hit): the communications log, unclaimed funds held, transfers to the funds.
+  communication: 'com',
+  unclaimedHold: 'uch',
+  fundTransfer: 'fdt',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -421,6 +421,7 @@ import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
 import { webhookOperations } from './webhooks.ts';
 import { playerRoundOperations, providerReportOperations } from './provider-reads.ts';
+import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -429,6 +430,7 @@ export const publicOperations = {
   ...responsibleGamingOperations,
   ...eligibilityOperations,
   ...termsOperations,
+  ...communicationOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -442,10 +444,17 @@ import { providerAdminOperations } from './providers.ts';
 import { sigapAdminOperations } from './sigap.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
-export const adminOperations = { ...baseAdminOperations, ...providerAdminOperations, ...providerReportOperations, ...sigapAdminOperations };
+export const adminOperations = {
+  ...baseAdminOperations,
+  ...providerAdminOperations,
+  ...providerReportOperations,
+  ...sigapAdminOperations,
+  ...afterHitAdminOperations,
+};
 export * from './provider-reads.ts';
 export * from './sigap.ts';
 export * from './responsible-gaming.ts';
 export * from './terms.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';
+export * from './after-hit.ts';

@@ -90,6 +90,18 @@ const responsibleGaming = {
   pause: null,
   selfExclusion: null,
   realityCheckMinutes: 60,
+  centralSelfExclusionUrl: 'https://www.gov.br/autoexclusaoapostas',
+};
+const communication = {
+  id: 'com_01934b7e8c8e7c3a9f2d1b0a0000000c',
+  playerId: PLAYER_ID,
+  channel: 'email',
+  kind: 'impediment_notice',
+  sentAt: T0,
+  summary: 'Your account is blocked by the central self-exclusion: withdraw your balance by 2026-11-23; the account closes on 2026-11-24.',
+  reference: 'msg-8812',
+  recordedAt: T1,
+  retainUntil: '2031-11-21T10:05:00.000Z',
 };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
@@ -176,6 +188,12 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       data: [{ id: 'tac_01934b7e8c8e7c3a9f2d1b0a0000000a', playerId: PLAYER_ID, version: '2026-11', acceptedAt: T1, ip: '203.0.113.7', createdAt: T1 }],
     },
   },
+  recordCommunication: {
+    params: { playerId: PLAYER_ID },
+    body: { channel: 'email', kind: 'impediment_notice', sentAt: T0, summary: communication.summary, reference: 'msg-8812' },
+    response: communication,
+  },
+  listCommunications: { params: { playerId: PLAYER_ID }, query: { limit: 50 }, response: { data: [communication], nextCursor: null } },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
   getPlayer: { params: { playerId: PLAYER_ID }, response: player },
   reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
@@ -529,11 +547,14 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   acceptTerms:
     "Records the player's acceptance of a published version of your terms: which `version`, when (`acceptedAt`, omitted: now; never in the future nor before the version's publication) and from which IP address (`ip`). Acceptances are kept as reported and never changed. Under `br-spa`, accepting the version in force lifts 403 `TERMS_NOT_ACCEPTED` before this answers.",
   listTermsAcceptances: "The player's acceptances of your terms, newest first.",
+  recordCommunication:
+    'Records a message you sent the player: its `channel`, its `kind` (after an impediment hit, Instrução Normativa SPA/MF 31/2025 asks you to tell the bettor why the account is blocked and until when they may withdraw, and to keep every such communication), when you sent it (`sentAt`, never in the future) and what it said (`summary`). Records are kept five years (`retainUntil`) and never changed; any player of your brand, under any compliance profile.',
+  listCommunications: 'The messages recorded for the player, newest `sentAt` first, page by page.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
   getPlayer:
     "A player of your key's brand by its id: its status (which our team or a rule may change: `player.status.changed`), KYC status and registration data. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",
   getResponsibleGaming:
-    "The player's limits with what the current period has used and when it resets (in the operator's time zone: calendar day, week Monday to Sunday, calendar month), the change waiting for the cooling-off, the pause and the self-exclusion.",
+    "The player's limits with what the current period has used and when it resets (in the operator's time zone: calendar day, week Monday to Sunday, calendar month), the change waiting for the cooling-off, the pause and the self-exclusion. Under `br-spa`, `centralSelfExclusionUrl` is the link to the SPA's central self-exclusion platform, to show wherever you show your own self-exclusion (Instrução Normativa SPA/MF 31/2025); null under `off`.",
   setLimit:
     'Sets a limit the player chose: `deposit`, `loss` and `wager` as money strings, `time` in whole minutes. A new or lower limit applies at once; a higher one waits for the cooling-off (24 h unless your operator settings say otherwise) and is shown in `pending`.',
   removeLimit:

@@ -55,6 +55,11 @@ export const ResponsibleGamingSchema = Type.Object(
     pause: Nullable(Type.Object({ until: Timestamp })),
     selfExclusion: Nullable(Type.Object({ since: Timestamp, until: Nullable(Timestamp) })),
     realityCheckMinutes: Type.Integer(),
+    /**
+     * br-spa: the link to the SPA's central self-exclusion platform, to show wherever the operator
+     * shows its own self-exclusion (IN SPA/MF 31/2025); null under the profile `off` (issue #46 item 4).
+     */
+    centralSelfExclusionUrl: Nullable(Type.String()),
   },
   { additionalProperties: false, $id: 'ResponsibleGaming' },
 );

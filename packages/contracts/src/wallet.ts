@@ -15,13 +15,18 @@ export const WalletSchema = Type.Object(
 );
 export type Wallet = Static<typeof WalletSchema>;
 
-export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN', 'ROLLBACK', 'CORRECTION'] as const;
+/**
+ * UNCLAIMED_HOLD: a closed player's balance the return to their own account did not take, moved to
+ * the brand's unclaimed-funds account for 180 days; UNCLAIMED_RETURN (paid to the bettor from there)
+ * and FUND_TRANSFER (to FIES and FUNCAP after the 180 days) touch no player account (issue #46 item 4).
+ */
+export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN', 'ROLLBACK', 'CORRECTION', 'UNCLAIMED_HOLD', 'UNCLAIMED_RETURN', 'FUND_TRANSFER'] as const;
 export const LedgerItemSchema = Type.Object(
   {
     id: idOf('le'),
     type: Type.String({
       description:
-        'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled) or CORRECTION (either sign, a provider resettlement); more types may come',
+        'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement) or UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor for 180 days); more types may come',
     }),
     amount: Money,
     balanceAfter: Money,

@@ -147,6 +147,23 @@ const FLOW: FlowStep[] = [
     tests: [json, `pm.test('at registration and after', () => pm.expect(body.data).to.have.lengthOf(2));`],
   },
   {
+    op: 'recordCommunication',
+    name: 'Record a message sent to the player',
+    params: { playerId: '{{playerId}}' },
+    body: { channel: 'email', kind: 'other', sentAt: '2026-01-05T12:00:00.000Z', summary: 'Welcome e-mail with the responsible-gaming tools.' },
+    status: 201,
+    tests: [
+      json,
+      `pm.test('recorded, kept five years', () => { pm.expect(body).to.include({ channel: 'email', kind: 'other' }); pm.expect(body.retainUntil).to.be.a('string'); });`,
+    ],
+  },
+  {
+    op: 'listCommunications',
+    name: "The player's communications log",
+    params: { playerId: '{{playerId}}' },
+    tests: [json, `pm.test('the message is listed', () => pm.expect(body.data).to.have.lengthOf(1));`],
+  },
+  {
     op: 'findPlayers',
     name: 'Find the player by externalId',
     query: { externalId: '{{externalId}}' },

@@ -19,6 +19,8 @@ export const SDK_METHODS: Record<string, string> = {
   listTermsVersions: 'terms.list',
   acceptTerms: 'terms.accept',
   listTermsAcceptances: 'terms.acceptances',
+  recordCommunication: 'players.recordCommunication',
+  listCommunications: 'players.communications',
   getKyc: 'kyc.get',
   submitKyc: 'kyc.submit',
   getResponsibleGaming: 'responsibleGaming.get',

@@ -3,6 +3,8 @@
 // response body; `request()` gives the status, headers and replay flag as well.
 import {
   OPERATIONS,
+  type Communication,
+  type CommunicationInput,
   type ConfirmDeposit,
   type CreateDeposit,
   type CreateGameSession,
@@ -106,6 +108,15 @@ export class BackOffice {
     get: (playerId: string, opts?: ReadOptions): Promise<Player> => this.#body('getPlayer', { params: { playerId } }, opts),
     /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
     reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
+    /** Record a message you sent the player (channel, kind, when, what): kept five years (IN SPA/MF 31/2025 after an impediment hit). */
+    recordCommunication: (playerId: string, body: CommunicationInput, opts?: RequestOptions): Promise<Communication> =>
+      this.#body('recordCommunication', { params: { playerId }, body }, opts),
+    /** One page of the player's communications log, newest sent first; pass `nextCursor` back as `cursor`. */
+    communications: (
+      playerId: string,
+      query: { limit?: number; cursor?: string } = {},
+      opts?: ReadOptions,
+    ): Promise<{ data: Communication[]; nextCursor: string | null }> => this.#body('listCommunications', { params: { playerId }, query }, opts),
   };
 
   /** The brand's terms versions and the players' acceptances (docs/players.md, "Terms versions"). */

@@ -103,6 +103,8 @@ export const ERROR_STATUSES = {
   BET_ALREADY_SETTLED: 409,
   ROUND_CLOSED: 409,
   ROUND_NOT_SETTLED: 409,
+  UNCLAIMED_FUNDS_NOT_FOUND: 404,
+  UNCLAIMED_FUNDS_NOT_HELD: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
 
@@ -119,6 +121,34 @@ export interface BetSlip {
   odds: string;
   /** format: date-time */
   eventStartsAt: string;
+}
+
+export interface Communication {
+  /** Opaque identifier (com_...); length 1 to 64 */
+  id: string;
+  /** Opaque identifier (plr_...); length 1 to 64 */
+  playerId: string;
+  channel: string;
+  kind: string;
+  /** format: date-time */
+  sentAt: string;
+  summary: string;
+  reference: string | null;
+  /** format: date-time */
+  recordedAt: string;
+  /** format: date-time */
+  retainUntil: string;
+}
+
+export interface CommunicationInput {
+  channel: "email" | "sms" | "push" | "in_app" | "whatsapp" | "phone" | "letter" | "other";
+  kind: "impediment_notice" | "withdrawal_reminder" | "account_closed" | "funds_returned" | "funds_held" | "other";
+  /** format: date-time */
+  sentAt: string;
+  /** length 1 to 2000 */
+  summary: string;
+  /** length 1 to 128 */
+  reference?: string;
 }
 
 /** JSON object (may be empty under the profile off) */
@@ -283,7 +313,7 @@ export interface KycSubmissionCreated {
 export interface LedgerItem {
   /** Opaque identifier (le_...); length 1 to 64 */
   id: string;
-  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled) or CORRECTION (either sign, a provider resettlement); more types may come */
+  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement) or UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor for 180 days); more types may come */
   type: string;
   /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
   amount: string;
@@ -408,6 +438,7 @@ export interface ResponsibleGaming {
     until: string | null;
   } | null;
   realityCheckMinutes: number;
+  centralSelfExclusionUrl: string | null;
 }
 
 export interface SandboxImpediment {
@@ -482,6 +513,7 @@ export interface SelfExclusionAnswer {
     until: string | null;
   } | null;
   realityCheckMinutes: number;
+  centralSelfExclusionUrl: string | null;
   /** `started`, `extended` (a longer term, or without end), or `unchanged`: the running one already covers it */
   selfExclusionChange: "started" | "extended" | "unchanged";
 }
@@ -619,6 +651,8 @@ export const OPERATIONS = {
   listTermsVersions: { id: 'listTermsVersions', method: 'GET', path: '/terms-versions', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The brand's terms versions, newest publication first" },
   acceptTerms: { id: 'acceptTerms', method: 'POST', path: '/players/{playerId}/terms-acceptances', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Record the player's acceptance of a terms version" },
   listTermsAcceptances: { id: 'listTermsAcceptances', method: 'GET', path: '/players/{playerId}/terms-acceptances', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's terms acceptances, newest first" },
+  recordCommunication: { id: 'recordCommunication', method: 'POST', path: '/players/{playerId}/communications', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Record a message you sent the player (what, when, by which channel): kept five years" },
+  listCommunications: { id: 'listCommunications', method: 'GET', path: '/players/{playerId}/communications', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The messages recorded for the player, newest sent first" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -860,6 +894,34 @@ export interface OperationTypes {
     body: undefined;
     response: {
       data: TermsAcceptance[];
+    };
+  };
+  /** POST /players/{playerId}/communications: Record a message you sent the player (what, when, by which channel): kept five years */
+  recordCommunication: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: CommunicationInput;
+    response: Communication;
+  };
+  /** GET /players/{playerId}/communications: The messages recorded for the player, newest sent first */
+  listCommunications: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: {
+      /** from 1 to 200 */
+      limit?: number;
+      /** at most 512 characters */
+      cursor?: string;
+    };
+    body: undefined;
+    response: {
+      data: Communication[];
+      nextCursor: string | null;
     };
   };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */

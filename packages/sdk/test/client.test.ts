@@ -48,6 +48,9 @@ const callEveryOperation = {
   listTermsVersions: (s) => s.terms.list(),
   acceptTerms: (s) => s.terms.accept('plr_1', { version: '2026-11', ip: '203.0.113.7' }),
   listTermsAcceptances: (s) => s.terms.acceptances('plr_1'),
+  recordCommunication: (s) =>
+    s.players.recordCommunication('plr_1', { channel: 'email', kind: 'impediment_notice', sentAt: '2026-11-21T10:00:00.000Z', summary: 'Blocked.' }),
+  listCommunications: (s) => s.players.communications('plr_1', { limit: 10 }),
 } satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
@@ -104,6 +107,12 @@ const expected: Record<OperationId, { method: string; target: string; body: unkn
   listTermsVersions: { method: 'GET', target: '/api/v1/terms-versions', body: '' },
   acceptTerms: { method: 'POST', target: '/api/v1/players/plr_1/terms-acceptances', body: { version: '2026-11', ip: '203.0.113.7' } },
   listTermsAcceptances: { method: 'GET', target: '/api/v1/players/plr_1/terms-acceptances', body: '' },
+  recordCommunication: {
+    method: 'POST',
+    target: '/api/v1/players/plr_1/communications',
+    body: { channel: 'email', kind: 'impediment_notice', sentAt: '2026-11-21T10:00:00.000Z', summary: 'Blocked.' },
+  },
+  listCommunications: { method: 'GET', target: '/api/v1/players/plr_1/communications?limit=10', body: '' },
 };
 
 t.test('every operation sends the contract request, signed', async (t) => {

@@ -45,13 +45,14 @@ t.test('the operation table matches publicOperations', async (t) => {
       'failDeposit',
       'pausePlayer',
       'publishTermsVersion',
+      'recordCommunication',
       'redeliverWebhookEvent',
       'removeLimit',
       'selfExclude',
       'setLimit',
       'submitKyc',
     ],
-    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0 and the terms versions and acceptance of 1.4.0',
+    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, and 1.4.0: terms versions and acceptances, the communications log',
   );
 });
 

@@ -137,6 +137,7 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         createPlayer: true,
         publishTermsVersion: true,
         acceptTerms: true,
+        recordCommunication: true,
         setLimit: true,
         pausePlayer: true,
         selfExclude: true,

@@ -4,7 +4,7 @@
 // (deposits refused, withdrawals inside the window only), the closing with the balance in the
 // review queue, and the profile switch in force at once.
 import t from 'tap';
-import { randomCpf, waitFor } from '@bo/service-kit/testing';
+import { randomCpf, setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '@bo/players';
 import { walletService } from '@bo/wallet';
 import { startStack, type Stack } from '@bo/test-support';
@@ -195,6 +195,7 @@ t.test('br-spa: whose money it is', async (t) => {
     const cpf = await cpfOf(player);
     ok(await call('players.sandbox.impediments.add', { scope: brand, body: { cpf, reason: 'social_program' } }));
     now = Date.now();
+    const hitAt = now;
     t.equal(errorOf(await call('players.logins.report', { scope: brand, params: { playerId: player } }))?.code, 'PLAYER_IMPEDED');
     t.match(errorOf(await createDeposit(player)), { code: 'RG_BLOCKED', details: { reason: 'impeded' } });
     const out = ok(await withdraw(player, 'pix', cpf, '25.00'));
@@ -230,6 +231,33 @@ t.test('br-spa: whose money it is', async (t) => {
       closed.some((d) => (d as { playerId: string }).playerId === player),
       'player.closed',
     );
+    await assertLedgerSound(t, stack);
+
+    // Issue #46 item 4: the wallet closed the account too, the return due 2 days after the closing.
+    const [impeded] = (await sql.query('select return_due_at from wallet.impeded_accounts where player_id = $1', [player])).rows;
+    t.equal(new Date(impeded.return_due_at).toISOString(), new Date(hitAt + 5 * DAY).toISOString(), 'closing due at the hit + 3 days, the return 2 days later');
+    // The return cannot be made (our team rejects the closing withdrawal): past its deadline the
+    // unclaimed-funds job holds the balance for the bettor, 180 days.
+    const finance = { kind: 'admin' as const, actor: 'user:finance@team.example', personId: 'usr_finance' };
+    t.equal(
+      ok<Withdrawal>(
+        await call('payments.admin.withdrawalDecision', { scope: finance, key: key('reject'), params: { id: closing.id }, body: { decision: 'reject' } }),
+      ).status,
+      'rejected',
+    );
+    setRuleClockOffset(hitAt + 5 * DAY + 60_000 - Date.now());
+    t.teardown(() => setRuleClockOffset(0));
+    ok(await call('wallet.admin.unclaimed.run', { scope: adminScope }));
+    const holds = ok<{ data: Array<{ amount: string; status: string }> }>(
+      await call('wallet.admin.unclaimed.list', { scope: adminScope, query: { playerId: player } }),
+    ).data;
+    t.match(holds, [{ amount: '55.00', status: 'held' }], 'what the rejected return left is held');
+    t.match(
+      ok(await call('wallet.get', { scope: brand, params: { playerId: player } })),
+      { available: '25.00', withdrawable: '0.00' },
+      'on the wallet, only what the withdrawal inside the window still reserves',
+    );
+    setRuleClockOffset(0);
     await assertLedgerSound(t, stack);
   });
 });

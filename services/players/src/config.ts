@@ -4,6 +4,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, ListCursorConfigSchema, providerSecret } from '@bo/service-kit';
 
+/** The gov.br page of the Plataforma Centralizada de Autoexclusão (in service since 10 December 2025). */
+export const DEFAULT_CENTRAL_SELF_EXCLUSION_URL = 'https://www.gov.br/autoexclusaoapostas';
+
 export const EligibilityConfigSchema = Type.Object({
   /**
    * Who answers the impediment checks of production brands: `simulator` (no network, the
@@ -43,6 +46,11 @@ export const PlayersConfigSchema = Type.Composite([
   Type.Object({
     /** How often the fixed self-exclusion terms that have run out are ended (at most this late). */
     RG_TERMS_INTERVAL_MS: Type.Integer({ minimum: 10, default: 60_000 }),
+    /**
+     * br-spa: the link to the SPA's central self-exclusion platform in every responsible-gaming view
+     * (IN SPA/MF 31/2025), unless the operator's compliance settings name their own (issue #46 item 4).
+     */
+    CENTRAL_SELF_EXCLUSION_URL: Type.String({ default: DEFAULT_CENTRAL_SELF_EXCLUSION_URL, pattern: '^https://', maxLength: 2048 }),
   }),
 ]);
 export type PlayersConfig = Static<typeof PlayersConfigSchema>;

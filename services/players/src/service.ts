@@ -3,6 +3,9 @@
 // rules with our internal impediments registry. Subjects come from the contract's operation table
 // so the gateway and this service cannot disagree on a name.
 import {
+  afterHitAdminOperations,
+  communicationOperations,
+  impededClosureMessages,
   complianceAdminOperations,
   complianceProfileMessages,
   responsibleGamingAdminOperations,
@@ -45,6 +48,8 @@ import { eligibilityLoops } from './impediments/loops.ts';
 import { regulatorFileHandlers } from './handlers/regulator-file.ts';
 import { adminAddImpediment, adminListImpediments, adminRemoveImpediment } from './handlers/admin-impediments.ts';
 import { acceptTerms, listTermsAcceptances, listTermsVersions, publishTermsVersion } from './handlers/terms.ts';
+import { adminListCommunications, listPlayerCommunications, recordPlayerCommunication } from './handlers/communications.ts';
+import { adminImpededClosures, regulatorImpededClosures } from './handlers/impeded-closures.ts';
 
 export const PLAYERS_SCHEMA = 'players';
 
@@ -121,6 +126,12 @@ export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefini
       ...handle(termsOperations.publishTermsVersion, publishTermsVersion(deps), ANSWERED_BY_EFFECT),
       ...handle(termsOperations.listTermsVersions, listTermsVersions(deps)),
       ...handle(termsOperations.listTermsAcceptances, listTermsAcceptances(deps)),
+      // After an impediment hit (issue #46 item 4): the communications log and the closures report.
+      ...handle(communicationOperations.recordCommunication, recordPlayerCommunication(deps), ANSWERED_BY_EFFECT),
+      ...handle(communicationOperations.listCommunications, listPlayerCommunications(deps)),
+      ...handle(afterHitAdminOperations.adminListCommunications, adminListCommunications(deps)),
+      ...handle(afterHitAdminOperations.adminImpededClosures, adminImpededClosures(deps)),
+      ...handle(impededClosureMessages.closures, regulatorImpededClosures(deps)),
       ...announcesChange(deps, {
         ...handle(responsibleGamingOperations.setLimit, setLimit(deps), ANSWERED_BY_EFFECT),
         ...handle(responsibleGamingOperations.removeLimit, removeLimit(deps), ANSWERED_BY_EFFECT),

@@ -7,7 +7,15 @@ import { admin, errorCode, internal, okBody, scopes, startPlayers } from './harn
 
 t.test('operator compliance profile', async (t) => {
   const h = await startPlayers(t, 'compliance');
-  const defaults = { profile: 'off', timeZone: 'America/Sao_Paulo', coolingOffHours: 24, realityCheckMinutes: 60, updatedAt: null, updatedBy: null };
+  const defaults = {
+    profile: 'off',
+    timeZone: 'America/Sao_Paulo',
+    coolingOffHours: 24,
+    realityCheckMinutes: 60,
+    selfExclusionPlatformUrl: null,
+    updatedAt: null,
+    updatedBy: null,
+  };
 
   t.test('never set: off with the defaults, for the team and for other services', async (t) => {
     const viaAdmin = okBody<any>(t, await h.call('players.admin.getCompliance', admin, { params: { id: 'op_new' } }), 200);

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY, secretKey } from '@bo/service-kit';
 import { GamesConfigSchema } from './games/config.ts';
+import { UnclaimedConfigSchema } from './unclaimed/config.ts';
 
 /** Only for local runs and tests; production sets LEDGER_CURSOR_SECRET. */
 export const DEV_LEDGER_CURSOR_SECRET = 'dev-only-ledger-cursor-secret-change-me';
@@ -10,6 +11,7 @@ export const DEV_LEDGER_CURSOR_SECRET = 'dev-only-ledger-cursor-secret-change-me
 export const WalletConfigSchema = Type.Composite([
   BaseConfigSchema,
   GamesConfigSchema,
+  UnclaimedConfigSchema,
   Type.Object({
     LEDGER_CURSOR_SECRET: secretKey(DEV_LEDGER_CURSOR_SECRET),
     /** Seals the game providers' signing secrets at rest (docs/providers.md); the gateway holds the same key to open them. */

@@ -7,10 +7,14 @@ import { ledgerModule } from './ledger/index.ts';
 import { rgModule } from './rg/index.ts';
 import { createGamesModule, type GamesModuleOptions } from './games/index.ts';
 import { providersModule } from './providers/index.ts';
+import { unclaimedModule } from './unclaimed/index.ts';
 
 /** The wallet; `games` replaces the games module's random source or provider adapter (tests). */
 export function walletServiceWith(games: GamesModuleOptions = {}) {
-  return composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games), providersModule]);
+  // unclaimed last: its migration changes what the providers' set (the accounts' kinds).
+  const wallet = composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games), providersModule, unclaimedModule]);
+  // The return of unclaimed funds is a decision: its audit row goes to the internal stream, for the operators service's audit log.
+  return { ...wallet, internalEvents: true };
 }
 
 export const walletService = walletServiceWith();

@@ -81,6 +81,16 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminAddAmlRiskSubject: ['compliance'],
   adminRateAmlRiskSubject: ['compliance'],
   adminEndAmlRiskSubject: ['compliance'],
+  // After an impediment hit (issue #46 item 4): a player's communications log, read by everyone on
+  // the team; the closures report (it names the lists that matched) by compliance; the unclaimed
+  // funds and the transfers to FIES and FUNCAP by finance and compliance; running the job and
+  // returning held funds to the bettor (a decision on money) by finance.
+  adminListCommunications: ['compliance', 'finance', 'support'],
+  adminImpededClosures: ['compliance'],
+  adminListUnclaimedFunds: ['finance', 'compliance'],
+  adminListFundTransfers: ['finance', 'compliance'],
+  adminRunUnclaimedFunds: ['finance'],
+  adminReturnUnclaimedFunds: ['finance'],
 };
 
 /**
@@ -107,6 +117,7 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminAddAmlRiskSubject',
   'adminRateAmlRiskSubject',
   'adminEndAmlRiskSubject',
+  'adminReturnUnclaimedFunds',
 ]);
 
 export function isPersonDecision(operationId: string): boolean {

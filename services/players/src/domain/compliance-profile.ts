@@ -4,13 +4,14 @@ import { COMPLIANCE_DEFAULTS, type OperatorCompliance } from '@bo/contracts';
 import type { OperatorComplianceRow } from '../persistence/entities.ts';
 
 export function complianceView(operatorId: string, row: OperatorComplianceRow | null): OperatorCompliance {
-  if (!row) return { operatorId, ...COMPLIANCE_DEFAULTS, updatedAt: null, updatedBy: null };
+  if (!row) return { operatorId, ...COMPLIANCE_DEFAULTS, selfExclusionPlatformUrl: null, updatedAt: null, updatedBy: null };
   return {
     operatorId,
     profile: row.profile,
     timeZone: row.timeZone,
     coolingOffHours: row.coolingOffHours,
     realityCheckMinutes: row.realityCheckMinutes,
+    selfExclusionPlatformUrl: row.selfExclusionPlatformUrl ?? null,
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,
   };
@@ -24,4 +25,13 @@ export function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The link to the central self-exclusion platform a player's responsible-gaming view shows: under
+ * br-spa the operator's own, else the deployment's; none under `off` (the SPA's platform is Brazil's).
+ */
+export function centralSelfExclusionUrl(compliance: Pick<OperatorCompliance, 'profile' | 'selfExclusionPlatformUrl'>, deploymentUrl: string): string | null {
+  if (compliance.profile !== 'br-spa') return null;
+  return compliance.selfExclusionPlatformUrl ?? deploymentUrl;
 }

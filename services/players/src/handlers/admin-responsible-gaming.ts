@@ -4,6 +4,7 @@
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../config.ts';
 import type { PlayerRow } from '../persistence/entities.ts';
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
 import { complianceOf, historyOf, limitRows, rgView } from '../persistence/rg-store.ts';
@@ -17,7 +18,7 @@ export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'status' | 'self
   return new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
 }
 
-async function adminView(deps: ServiceDeps, em: EntityManager, player: PlayerRow, now: Date) {
+async function adminView(deps: ServiceDeps<PlayersConfig>, em: EntityManager, player: PlayerRow, now: Date) {
   const compliance = await complianceOf(em, player.operatorId);
   return {
     profile: compliance.profile,
@@ -27,7 +28,7 @@ async function adminView(deps: ServiceDeps, em: EntityManager, player: PlayerRow
   };
 }
 
-export function adminGetResponsibleGaming(deps: ServiceDeps): HandlerOf<typeof responsibleGamingAdminOperations.adminGetResponsibleGaming> {
+export function adminGetResponsibleGaming(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminGetResponsibleGaming> {
   return async (req) => {
     adminScopeOf(req);
     const em = deps.orm.em.fork();
@@ -35,7 +36,7 @@ export function adminGetResponsibleGaming(deps: ServiceDeps): HandlerOf<typeof r
   };
 }
 
-export function adminLiftSelfExclusion(deps: ServiceDeps): HandlerOf<typeof responsibleGamingAdminOperations.adminLiftSelfExclusion> {
+export function adminLiftSelfExclusion(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminLiftSelfExclusion> {
   return async (req) => {
     const scope = adminScopeOf(req);
     const { actor } = scope;

@@ -44,6 +44,7 @@ export function adminSetCompliance(deps: ServiceDeps): HandlerOf<typeof complian
         timeZone: input.timeZone ?? before.timeZone,
         coolingOffHours: input.coolingOffHours ?? before.coolingOffHours,
         realityCheckMinutes: input.realityCheckMinutes ?? before.realityCheckMinutes,
+        selfExclusionPlatformUrl: input.selfExclusionPlatformUrl === undefined ? before.selfExclusionPlatformUrl : input.selfExclusionPlatformUrl,
         updatedAt: new Date(),
         updatedBy: actor,
       };

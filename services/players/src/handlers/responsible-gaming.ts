@@ -18,6 +18,7 @@ import {
 } from '@bo/contracts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn, writeEvent, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../config.ts';
 import { assertKeepsRequired, decideChange, settle, shownValue, storedValue } from '../domain/rg-limits.ts';
 import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../persistence/entities.ts';
 import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
@@ -30,7 +31,7 @@ const routingOf = (p: PlayerRow) => ({ operatorId: p.operatorId, brandId: p.bran
 /** A pause "24 hours ahead" computed by the caller reaches us a little later: this much is forgiven. */
 const PAUSE_SLACK_MS = 60_000;
 
-export function getResponsibleGaming(deps: ServiceDeps): HandlerOf<typeof responsibleGamingOperations.getResponsibleGaming> {
+export function getResponsibleGaming(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.getResponsibleGaming> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const em = deps.orm.em.fork();
@@ -111,7 +112,7 @@ export async function changeLimit(
 
 /** One change of an operator's player in a transaction stored under the request's key; the answer is the view after it. */
 function playerChange(
-  deps: ServiceDeps,
+  deps: ServiceDeps<PlayersConfig>,
   req: { ctx: Parameters<typeof requestKeyOf>[0]; params: { playerId: string } },
   scope: OperatorScope,
   operation: string,
@@ -128,7 +129,7 @@ function playerChange(
   });
 }
 
-export function setLimit(deps: ServiceDeps): HandlerOf<typeof responsibleGamingOperations.setLimit> {
+export function setLimit(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.setLimit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const { type, period } = req.params;
@@ -139,7 +140,7 @@ export function setLimit(deps: ServiceDeps): HandlerOf<typeof responsibleGamingO
   };
 }
 
-export function removeLimit(deps: ServiceDeps): HandlerOf<typeof responsibleGamingOperations.removeLimit> {
+export function removeLimit(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.removeLimit> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const { type, period } = req.params;
@@ -155,7 +156,7 @@ export function removeLimit(deps: ServiceDeps): HandlerOf<typeof responsibleGami
   };
 }
 
-export function pausePlayer(deps: ServiceDeps): HandlerOf<typeof responsibleGamingOperations.pausePlayer> {
+export function pausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.pausePlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const until = new Date(req.body.until);
@@ -183,7 +184,7 @@ function monthsAhead(now: Date, months: number): Date {
   return end;
 }
 
-export function selfExclude(deps: ServiceDeps): HandlerOf<typeof responsibleGamingOperations.selfExclude> {
+export function selfExclude(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.selfExclude> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const body = req.body;

@@ -2,9 +2,12 @@
 // IMPEDIMENT_CLOSE_DAYS ago is `encerrado` for good, with `player.closed` in the same transaction.
 // Its balance is then handed to payments (payments.withdrawals.closeout), which puts it in our
 // team's review queue as a withdrawal to the player's own CPF; repeated until payments answers, and
-// idempotent there (one closing withdrawal per player).
-import { CLOSEOUT_SUBJECT, type Closeout } from '@bo/contracts';
-import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
+// idempotent there (one closing withdrawal per player). Before that hand-over the wallet refunds the
+// player's open bets (so the closing withdrawal carries them) and records the account as closed after
+// a hit, from which what the return does not take is held 180 days (wallet.impeded.closeAccount,
+// idempotent too; issue #46 item 4).
+import { CLOSEOUT_SUBJECT, IMPEDED_CLOSE_SUBJECT, type Closeout, type ImpededClose } from '@bo/contracts';
+import { isoTime, sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import { announcePlayerChanged, type Eligibility } from './eligibility.ts';
 
 const DAY_MS = 86_400_000;
@@ -39,12 +42,15 @@ export async function closeDuePlayers(deps: ServiceDeps, elig: Eligibility, only
   if (closed.length > 0) deps.outbox.poke();
   for (const p of closed) announcePlayerChanged(deps, p.id);
   // The hand-over: every closed-by-impediment player whose balance payments has not taken yet.
-  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string }>(
-    `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency from players.players
+  const pending = await deps.sql.query<Omit<Closeout, 'playerId'> & { id: string; restrictedAt: Date | string }>(
+    `select id, operator_id as "operatorId", brand_id as "brandId", environment, currency, restricted_at as "restrictedAt" from players.players
       where status = 'encerrado' and restricted_at is not null and closeout_done_at is null${only.text} limit ?`,
     [...only.params, BATCH],
   );
-  for (const { id, ...p } of pending) {
+  for (const { id, restrictedAt, ...p } of pending) {
+    // When the closing was due: the return's deadline counts from it, however late this pass runs.
+    const closedAt = new Date(Date.parse(isoTime(restrictedAt)) + elig.config.IMPEDIMENT_CLOSE_DAYS * DAY_MS).toISOString();
+    await deps.call(IMPEDED_CLOSE_SUBJECT, { ...p, playerId: id, closedAt } satisfies ImpededClose);
     await deps.call(CLOSEOUT_SUBJECT, { ...p, playerId: id } satisfies Closeout);
     await deps.sql.query('update players.players set closeout_done_at = ? where id = ?', [now, id]);
   }

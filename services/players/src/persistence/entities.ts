@@ -6,6 +6,8 @@
 // are the kit's, not entities (the kit's db.ts keeps the ORM's schema tools off them).
 import { defineEntity, p } from '@mikro-orm/core';
 import {
+  COMMUNICATION_CHANNELS,
+  COMMUNICATION_KINDS,
   DOCUMENT_TYPES,
   GENDERS,
   type Gender,
@@ -187,6 +189,8 @@ export const OperatorComplianceEntity = defineEntity({
     timeZone: p.text(),
     coolingOffHours: p.integer().check('cooling_off_hours >= 0'),
     realityCheckMinutes: p.integer().check('reality_check_minutes >= 1'),
+    /** br-spa: this operator's link to the central self-exclusion platform; null: the deployment's (issue #46 item 4). */
+    selfExclusionPlatformUrl: p.text().nullable().check("self_exclusion_platform_url ~ '^https://' and length(self_exclusion_platform_url) <= 2048"),
     updatedAt: p.datetime(),
     updatedBy: p.text(),
   },
@@ -418,6 +422,44 @@ export const TermsAcceptanceEntity = defineEntity({
 });
 export type TermsAcceptanceRow = InstanceType<typeof TermsAcceptanceEntity.class>;
 
+/**
+ * A message the operator sent a bettor, as the operator reports it (issue #46 item 4; IN SPA/MF
+ * 31/2025: every communication after an impediment hit is recorded and kept five years). Never
+ * changed; deleted by nothing before `retain_until` (a trigger refuses both).
+ */
+export const CommunicationEntity = defineEntity({
+  name: 'Communication',
+  tableName: 'communications',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    playerId: () => playerOf('communications'),
+    channel: p.text().check(oneOf('channel', COMMUNICATION_CHANNELS)),
+    kind: p.text().check(oneOf('kind', COMMUNICATION_KINDS)),
+    sentAt: p.datetime(),
+    summary: p.text().check('length(summary) >= 1 and length(summary) <= 2000'),
+    reference: p.text().nullable().check('length(reference) >= 1 and length(reference) <= 128'),
+    recordedAt: p.datetime(),
+    retainUntil: p.datetime(),
+  },
+  indexes: [byPlayer('communications', 'sent_at')],
+  triggers: [
+    {
+      name: 'communications_append_only',
+      timing: 'before',
+      events: ['update'],
+      body: "raise exception 'communications is append-only: % refused', tg_op using errcode = 'P0001';",
+    },
+    {
+      name: 'communications_retained',
+      timing: 'before',
+      events: ['delete'],
+      body: "if old.retain_until > now() then raise exception 'communication % is kept until %', old.id, old.retain_until using errcode = 'P0001'; end if; return old;",
+    },
+  ],
+});
+export type CommunicationRow = InstanceType<typeof CommunicationEntity.class>;
+
 export const playerEntities = [
   PlayerEntity,
   KycSubmissionEntity,
@@ -432,4 +474,5 @@ export const playerEntities = [
   InternalImpedimentEntity,
   TermsVersionEntity,
   TermsAcceptanceEntity,
+  CommunicationEntity,
 ];

@@ -268,6 +268,51 @@ export class Players0014TermsRegistrationData extends Migration {
   }
 }
 
+/**
+ * Generated from the entities (npm run migration:create). Issue #46 item 4, after an impediment hit:
+ * the communications log (kept five years: no change, no deletion before `retain_until`) and the
+ * operator's own link to the central self-exclusion platform.
+ */
+export class Players0015AfterHitCommunications extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."communications" ("id" text not null, "player_id" text not null, "channel" text not null, "kind" text not null, "sent_at" timestamptz not null, "summary" text not null, "reference" text null, "recorded_at" timestamptz not null, "retain_until" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "communications_by_player" on "players"."communications" ("player_id", "sent_at" desc, "id" desc)');
+    this.addSql('alter table "players"."operator_compliance" add "self_exclusion_platform_url" text null');
+    this.addSql(
+      'alter table "players"."operator_compliance" add constraint "operator_compliance_self_exclusion_platform_url_check" check (self_exclusion_platform_url ~ \'^https://\' and length(self_exclusion_platform_url) <= 2048)',
+    );
+    this.addSql(
+      'alter table "players"."communications" add constraint "communications_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      "alter table \"players\".\"communications\" add constraint \"communications_channel_check\" check (channel in ('email', 'sms', 'push', 'in_app', 'whatsapp', 'phone', 'letter', 'other'))",
+    );
+    this.addSql(
+      "alter table \"players\".\"communications\" add constraint \"communications_kind_check\" check (kind in ('impediment_notice', 'withdrawal_reminder', 'account_closed', 'funds_returned', 'funds_held', 'other'))",
+    );
+    this.addSql(
+      'alter table "players"."communications" add constraint "communications_summary_check" check (length(summary) >= 1 and length(summary) <= 2000)',
+    );
+    this.addSql(
+      'alter table "players"."communications" add constraint "communications_reference_check" check (length(reference) >= 1 and length(reference) <= 128)',
+    );
+    this.addSql(
+      'create or replace function "players"."communications_communications_append_only_fn"() returns trigger as $$ begin raise exception \'communications is append-only: % refused\', tg_op using errcode = \'P0001\'; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "communications_append_only" BEFORE UPDATE on "players"."communications" for each ROW execute function "players"."communications_communications_append_only_fn"()',
+    );
+    this.addSql(
+      'create or replace function "players"."communications_communications_retained_fn"() returns trigger as $$ begin if old.retain_until > now() then raise exception \'communication % is kept until %\', old.id, old.retain_until using errcode = \'P0001\'; end if; return old; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "communications_retained" BEFORE DELETE on "players"."communications" for each ROW execute function "players"."communications_communications_retained_fn"()',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -286,4 +331,5 @@ export const playerMigrations = [
   { name: '0012_players_brand_cpf', class: PlayersBrandCpf },
   { name: '0013_sanctions_freeze', class: SanctionsFreeze },
   { name: '0014_terms_registration_data', class: Players0014TermsRegistrationData },
+  { name: '0015_after_hit_communications', class: Players0015AfterHitCommunications },
 ];

@@ -13,7 +13,8 @@ import {
   type TermsDue,
 } from '@bo/contracts';
 import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
-import { complianceView } from '../domain/compliance-profile.ts';
+import { centralSelfExclusionUrl, complianceView } from '../domain/compliance-profile.ts';
+import type { PlayersConfig } from '../config.ts';
 import { settle, shownValue, toRuleLimit, type SettledLimit } from '../domain/rg-limits.ts';
 import { OperatorComplianceEntity, RgHistoryEntity, RgLimitEntity, type PlayerRow, type RgChangeBy, type RgHistoryKind, type RgLimitRow } from './entities.ts';
 
@@ -121,7 +122,7 @@ async function usageOf(deps: ServiceDeps, player: PlayerRow, timeZone: string, n
  * while a transaction holds the first starves the pool under concurrent changes.
  */
 export async function rgView(
-  deps: ServiceDeps,
+  deps: ServiceDeps<PlayersConfig>,
   player: PlayerRow,
   compliance: OperatorCompliance,
   rows: RgLimitRow[],
@@ -151,5 +152,6 @@ export async function rgView(
       ? { since: player.selfExcludedSince!.toISOString(), until: player.selfExcludedUntil ? player.selfExcludedUntil.toISOString() : null }
       : null,
     realityCheckMinutes: compliance.realityCheckMinutes,
+    centralSelfExclusionUrl: centralSelfExclusionUrl(compliance, deps.config.CENTRAL_SELF_EXCLUSION_URL),
   };
 }

@@ -1,6 +1,15 @@
 // The ledger's accounts by kind, and their deterministic ids: the account of a (brand, player,
 // currency) needs no lookup to be found (docs/money.md, "Hot accounts").
-export type AccountKind = 'player' | 'deposit_clearing' | 'payout_clearing' | 'game_clearing' | 'provider_clearing';
+export type AccountKind =
+  | 'player'
+  | 'deposit_clearing'
+  | 'payout_clearing'
+  | 'game_clearing'
+  | 'provider_clearing'
+  // Issue #46 item 4: the balances of accounts closed after an impediment hit, held for the bettor
+  // 180 days (a liability to the bettor), then owed to FIES and FUNCAP (a liability to the funds).
+  | 'unclaimed_impeded'
+  | 'fund_transfer_payable';
 /** The brand-wide clearing accounts (a provider's is per brand and provider: providerClearingAccountId). */
 export type ClearingKind = Exclude<AccountKind, 'player' | 'provider_clearing'>;
 

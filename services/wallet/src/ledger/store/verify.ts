@@ -126,6 +126,27 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     );
     for (const d of debts)
       mismatches.push({ accountId: d.account_id, check: `providerDebt:${d.provider_id}`, stored: formatMoney(d.stored), computed: formatMoney(d.computed) });
+    // Unclaimed funds of accounts closed after an impediment hit (the unclaimed module's tables, issue
+    // #46 item 4): each hold took exactly its amount off its player's account; each brand's
+    // unclaimed-funds account holds exactly its balances still held, and its fund-transfer account
+    // exactly what was transferred to FIES and FUNCAP.
+    const unclaimed = await tx.query<{ account_id: string; check: string; stored: string; computed: string }>(
+      `select h.account_id, 'unclaimedHold:' || h.id as "check", coalesce(e.amount, 0)::text as stored, (-h.amount)::text as computed
+         from wallet.unclaimed_holds h
+         left join wallet.ledger_entries e on e.transaction_id = h.hold_transaction_id and e.account_id = h.account_id
+        where e.id is null or e.amount <> -h.amount
+       union all
+       select id, 'unclaimed', available::text, held::text from (
+         select b.id, b.available, coalesce((select sum(h.amount) from wallet.unclaimed_holds h
+                                             where h.brand_id = b.brand_id and h.currency = b.currency and h.status = 'held'), 0) as held
+           from wallet.account_balances b where b.kind = 'unclaimed_impeded') u where available <> held
+       union all
+       select id, 'fundTransfers', available::text, sent::text from (
+         select b.id, b.available, coalesce((select sum(f.amount) from wallet.fund_transfers f
+                                             where f.brand_id = b.brand_id and f.currency = b.currency), 0) as sent
+           from wallet.account_balances b where b.kind = 'fund_transfer_payable') f where available <> sent`,
+    );
+    for (const u of unclaimed) mismatches.push({ accountId: u.account_id, check: u.check, stored: formatMoney(u.stored), computed: formatMoney(u.computed) });
 
     // Responsible-gaming usage (the rg module's store/usage.ts) must be what the rounds staked and lost, hour by hour.
     for (const d of await usageDrift(tx)) {
