@@ -102,6 +102,11 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     BET_ALREADY_SETTLED: 'ConflictError',
     ROUND_CLOSED: 'ConflictError',
     ROUND_NOT_SETTLED: 'ConflictError',
+    AML_RISK_SUBJECT_NOT_FOUND: 'NotFoundError',
+    AML_RISK_SUBJECT_CONFLICT: 'ConflictError',
+    SIGAP_FILE_NOT_REJECTED: 'ConflictError',
+    UNCLAIMED_FUNDS_NOT_FOUND: 'NotFoundError',
+    UNCLAIMED_FUNDS_NOT_HELD: 'ConflictError',
   });
   t.same([statusOfCode('DEPOSIT_NOT_PENDING'), statusOfCode('SOMETHING_NEWER')], [409, undefined]);
 });
