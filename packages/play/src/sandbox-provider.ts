@@ -114,7 +114,7 @@ async function spin(wallet: SandboxProviderWallet, requestId: string, token: str
             transactionId: `sbx_win_${ids()}`,
             playerId: who.playerId,
             roundId,
-            amount: outcome === 'win' ? (Number(amount) * 2).toFixed(2) : '0.00',
+            amount: outcome === 'win' ? doubled(amount) : '0.00',
             currency: who.currency,
             roundClosed: true,
           });
@@ -124,6 +124,13 @@ async function spin(wallet: SandboxProviderWallet, requestId: string, token: str
     if (e instanceof AppError) throw new AppError(e.code, e.message, { ...(e.details ?? {}), roundId, calls });
     throw e;
   }
+}
+
+/** Twice a money amount ("1.5" → "3.00"), in integer cents: never a float. */
+function doubled(amount: string): string {
+  const [whole, fraction = ''] = amount.split('.');
+  const cents = (BigInt(whole!) * 100n + BigInt(`${fraction}00`.slice(0, 2))) * 2n;
+  return `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 }
 
 function failureOf(e: unknown, req: FastifyRequest): AppError {

@@ -57,6 +57,8 @@ t.test('a spin: bet then win (2×), or a rollback; a bad body is refused before 
     balance: '11.00',
     calls: [{ call: '/authenticate' }, { call: '/bets' }, { call: '/wins', request: { amount: '2.00' } }],
   });
+  const small = await spin({ amount: '0.5', outcome: 'win' });
+  t.equal(small.json().calls.at(-1).request.amount, '1.00', 'twice the bet, in cents');
   const rolled = await spin({ amount: '1.00', outcome: 'rollback' });
   t.same(
     rolled.json().calls.map((c: { call: string }) => c.call),
