@@ -130,6 +130,22 @@ export function formatReport(r: BenchResults): string {
     target('provider bet + win pairs/s vs bare update req/s', pct(providerFull.opsPerSec! / bareUpdate), '(figure)', undefined);
   }
   if (providerHalf) target('provider call p99 at half the maximum rate (ms)', String(providerHalf.latencyMs.p99), '<= 50', providerHalf.latencyMs.p99 <= 50);
+  // Issue #47 item 2: CPU per operation over every process (Postgres included) against the bare
+  // update's, a ratio that moves less with the machine than the throughput ratios above.
+  const cpuAll = (s?: ScenarioResult) => {
+    const v = Object.values(s?.cpuMsPerOp ?? {});
+    return v.length > 0 && v.every((x) => x >= 0) ? v.reduce((a, b) => a + b, 0) : undefined;
+  };
+  const bareUpdateCpu = mean(by('bareUpdate').flatMap((s) => cpuAll(s) ?? []));
+  const times = (x: number) => `${x.toFixed(1)}×`;
+  if (bareUpdateCpu > 0) {
+    const deposit = cpuAll(oneBrand);
+    if (deposit) target('CPU per deposit vs per bare update, all processes', times(deposit / bareUpdateCpu), '<= 5× (#47)', deposit / bareUpdateCpu <= 5);
+    const round = cpuAll(rounds);
+    if (round) target('CPU per real-money round vs per bare update, all processes', times(round / bareUpdateCpu), '(figure)', undefined);
+    const pairCpu = cpuAll(providerFull);
+    if (pairCpu) target('CPU per provider bet + win pair vs per bare update, all processes', times(pairCpu / bareUpdateCpu), '(figure)', undefined);
+  }
   if (oneBrand && spread) {
     const ratio = spread.opsPerSec! / oneBrand.opsPerSec!;
     target(`deposits ${r.settings.brands} brands vs 1 brand (ops/s)`, ratio.toFixed(2), '0.85 .. 1.15', Math.abs(ratio - 1) <= 0.15);
