@@ -10,7 +10,8 @@ const ADMIN_TOKEN = process.env.ADMIN_TOKEN ?? (existsSync(tokenFile) ? readFile
 
 type Args = { _: string[]; [flag: string]: string | string[] };
 /** Flags that take no value (`--csv`, `--show-password`): the word after them stays an argument. */
-const SWITCHES = new Set(['csv', 'show-password', 'disabled', 'overdue', 'ended', 'file']);
+// (`--file` takes a value: `reports sigap-file --file FILE_ID`; the yearly report's own file is `--raw`.)
+const SWITCHES = new Set(['csv', 'show-password', 'disabled', 'overdue', 'ended', 'raw']);
 function parse(argv: string[]): Args {
   const out: Args = { _: [] };
   for (let i = 0; i < argv.length; i++) {
@@ -339,7 +340,7 @@ const COMMANDS: Record<string, Command> = {
     run: (a) => ({ method: 'GET', path: `/admin/aml/annual-reports${q({ year: need(a.year as string, '--year') })}` }),
   },
   'aml annual-report': {
-    usage: 'OPERATOR_ID --year YYYY [--version N] [--file]  (prints the kept file itself with --file; its state, hash check and figures otherwise)',
+    usage: 'OPERATOR_ID --year YYYY [--version N] [--raw]  (prints the kept file itself with --raw; its state, hash check and figures otherwise)',
     run: (a) => ({
       method: 'GET',
       path: `/admin/aml/operators/${need(a._[2], 'OPERATOR_ID')}/annual-reports/${need(a.year as string, '--year')}${q({ version: a.version as string })}`,
@@ -555,8 +556,8 @@ async function main(): Promise<number> {
     const parsed = JSON.parse(text);
     // `aml cos --csv`: the CSV itself, ready to save.
     if (name === 'aml cos' && res.ok && 'csv' in args) process.stdout.write(parsed.csv);
-    // `aml annual-report --file`: the kept file itself, byte for byte (its SHA-256 is the answer's `sha256`).
-    else if (name === 'aml annual-report' && res.ok && 'file' in args && parsed.file) process.stdout.write(parsed.file);
+    // `aml annual-report --raw`: the kept file itself, byte for byte (its SHA-256 is the answer's `sha256`).
+    else if (name === 'aml annual-report' && res.ok && 'raw' in args && parsed.file) process.stdout.write(parsed.file);
     else console.log(JSON.stringify(withheld(name, args, parsed), null, 2));
   } catch {
     console.log(text);

@@ -139,8 +139,8 @@ t.test('AML duties on the admin API and the CLI', async (t) => {
     t.equal(made.code, 0, 'made (2025 is over)');
     const report = JSON.parse(made.stdout);
     t.match(report, { operatorId: op.operatorId, year: 2025, version: 1, verified: true, report: { cos: { filed: 0 }, noOccurrence: { applies: true } } });
-    const file = await cli('x@team', 'aml', 'annual-report', op.operatorId, '--year', '2025', '--file');
-    t.equal(file.stdout, report.file, '--file prints the kept file itself');
+    const file = await cli('x@team', 'aml', 'annual-report', op.operatorId, '--year', '2025', '--raw');
+    t.equal(file.stdout, report.file, '--raw prints the kept file itself');
     t.equal(createHash('sha256').update(file.stdout, 'utf8').digest('hex'), report.sha256, 'whose SHA-256 is the one kept');
     const listed = JSON.parse((await cli('x@team', 'aml', 'annual-reports', '--year', '2025')).stdout);
     t.match(

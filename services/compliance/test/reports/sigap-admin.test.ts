@@ -233,5 +233,6 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
   t.equal(day.status, 0, day.stderr);
   t.match(JSON.parse(day.stdout), { brandId: op.brandId, date, accepted: false });
   const file = await cli('reports', 'sigap-file', '--brand', op.brandId, '--date', date, '--file', bettors.id);
+  t.equal(file.status, 0, file.stderr);
   t.equal(file.stdout, content, 'and prints a file as sent');
 });
