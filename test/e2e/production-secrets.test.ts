@@ -1,6 +1,6 @@
 // In production (NODE_ENV=production, as the k8s ConfigMap sets it) a process refuses to start on
 // a development secret: one line naming it, exit 1, before it connects to anything. Runs the real
-// wallet process (it reads DATABASE_URL, LEDGER_CURSOR_SECRET and GAME_LAUNCH_SECRET), and checks
+// wallet process (it reads DATABASE_URL, LEDGER_CURSOR_SECRET, GAME_LAUNCH_SECRET and SECRETS_MASTER_KEY), and checks
 // that with every secret set it starts and reports ready on its internal port.
 import t from 'tap';
 import { spawn } from 'node:child_process';
@@ -18,6 +18,8 @@ const production = {
   NATS_URL: 'nats://127.0.0.1:1',
   LEDGER_CURSOR_SECRET: 'ledger-cursor-secret-of-at-least-32-chars',
   GAME_LAUNCH_SECRET: 'game-launch-secret-of-at-least-32-characters',
+  // The wallet seals game providers' secrets (docs/providers.md).
+  SECRETS_MASTER_KEY: 'secrets-master-key-of-at-least-32-characters',
   // Its NATS identity (the local server takes anyone, and ignores them).
   NATS_USER: 'wallet',
   NATS_PASSWORD: 'pNatsPasswordOfTheWalletOfAtLeast32',
@@ -30,6 +32,7 @@ function runWallet(env: Record<string, string | undefined>): Promise<{ code: num
     NATS_URL: _u,
     LEDGER_CURSOR_SECRET: _l,
     GAME_LAUNCH_SECRET: _g,
+    SECRETS_MASTER_KEY: _s,
     NATS_USER: _nu,
     NATS_PASSWORD: _np,
     ...inherited
