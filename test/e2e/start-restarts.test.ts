@@ -25,7 +25,18 @@ t.test('npm start restarts a process that dies and keeps the others running', as
   const client = new OperatorClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, ...demo.sandbox });
   const player = await client.post(
     '/players',
-    { externalId: `restarts-${randomBytes(4).toString('hex')}`, name: 'Ana Souza', email: 'ana@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
+    {
+      externalId: `restarts-${randomBytes(4).toString('hex')}`,
+      name: 'Ana Souza',
+      email: 'ana@example.com',
+      cpf: randomCpf(),
+      birthDate: '1990-05-17',
+      // The demo operator runs Brazil's profile: a registration carries its loss and time limits (docs/players.md).
+      limits: [
+        { type: 'loss', period: 'day', value: '1000.00' },
+        { type: 'time', period: 'day', value: 600 },
+      ],
+    },
     { 'idempotency-key': randomBytes(8).toString('hex') },
   );
   t.equal(player.status, 201, 'a player is registered');
