@@ -164,6 +164,7 @@ export {
   InternalScopeSchema,
   ProviderScopeSchema,
   OperatorChangedSchema,
+  OPERATOR_STATUS_LEASE_MS,
   OperatorScopeSchema,
   PingReplySchema,
   defineMessages,

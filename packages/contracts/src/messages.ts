@@ -66,6 +66,14 @@ export function pingMessage(service: string) {
   return { subject: `${service}.ping`, reply: PingReplySchema } satisfies MessageDefinition;
 }
 
+/**
+ * How long a replica may use an operator's status it asked for (the play page's check at the gateway,
+ * the provider wallet's bets in the wallet), counted from before it asked. A change of status waits
+ * this long after its commit before it answers (the operators service), so every status read before
+ * the change has expired by then, broadcast or not: a lease (packages/service-kit/src/operator-status-lease.ts).
+ */
+export const OPERATOR_STATUS_LEASE_MS = 1000;
+
 /** `<prefix>.gateway.invalidate` (core NATS broadcast): our team changed this operator; every replica drops its cached credentials. */
 export const OperatorChangedSchema = Type.Object({ operatorId: Type.String() });
 export type OperatorChanged = Static<typeof OperatorChangedSchema>;

@@ -65,6 +65,7 @@ export {
   type OutboxRelay,
   type OutboxRow,
 } from './outbox.ts';
+export { operatorStatusLease, type OperatorStatus, type OperatorStatusLease } from './operator-status-lease.ts';
 export { coalesceWrites, connectNats, natsIdentityOptions, natsInboxPrefix, type NatsIdentitySettings } from './nats.ts';
 export {
   composeService,

@@ -245,7 +245,14 @@ export function startOutboxRelay(opts: {
   let toMark: string[] = [];
   let marking: Promise<void> | undefined;
 
-  /** One statement marks every row acknowledged since the last one (a mark per event was a round trip per event). */
+  /**
+   * One statement marks every row acknowledged since the last one (a mark per event was a round trip per event).
+   * The rows are found by their keys alone and `published_at` is checked on the locked rows, behind a
+   * materialized CTE (a subquery let the planner push the check down): with `published_at is null` in
+   * the scan's condition, a generic plan walked the `outbox_pending` partial index, which holds the
+   * dead entries of every row published since the last vacuum (2,930 entries, 590 buffers for a mark
+   * of 19 rows in the bench, against 34 for 3 rows by the keys).
+   */
   function markSoon(): void {
     if (marking || toMark.length === 0) return;
     marking = (async () => {
@@ -254,8 +261,8 @@ export function startOutboxRelay(opts: {
       toMark = [];
       try {
         await opts.sql.query(
-          `update "${opts.schema}".outbox set published_at = now()
-           where seq in (select seq from "${opts.schema}".outbox where event_id = any(?::text[]) and published_at is null for update skip locked)`,
+          `with l as materialized (select seq, published_at from "${opts.schema}".outbox where event_id = any(?::text[]) for update skip locked)
+           update "${opts.schema}".outbox set published_at = now() where seq in (select seq from l where published_at is null)`,
           [ids],
         );
       } catch (err) {
@@ -303,8 +310,8 @@ export function startOutboxRelay(opts: {
     // A row another mark holds (the same event published directly and by the relay) is skipped: that
     // mark sets it, and the two never wait on each other's rows (taken in different orders, they deadlocked).
     await opts.sql.query(
-      `update "${opts.schema}".outbox set published_at = now()
-       where seq in (select seq from "${opts.schema}".outbox where seq = any(?::bigint[]) and published_at is null for update skip locked)`,
+      `with l as materialized (select seq, published_at from "${opts.schema}".outbox where seq = any(?::bigint[]) for update skip locked)
+       update "${opts.schema}".outbox set published_at = now() where seq in (select seq from l where published_at is null)`,
       [rows.map((r) => r.seq)],
     );
     return rows.length;

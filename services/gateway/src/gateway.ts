@@ -12,6 +12,7 @@ import {
   createReadiness,
   jetStreamReadiness,
   natsReadiness,
+  operatorStatusLease,
   startMetricsServer,
   waitForJetStream,
   DEV_MASTER_KEY,
@@ -139,6 +140,8 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
   const operators = operatorsClient(forward);
   const credentials = new CredentialCache(operators.credential, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
   credentials.listen(nc, config.NATS_PREFIX);
+  // The play page's operator check: a lease that a status change waits out before it answers (docs/games.md, "Stopping play").
+  const playOperatorStatus = operatorStatusLease({ nc, prefix: config.NATS_PREFIX, ask: operators.status });
   // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
   const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
   const [claims, signatures] = await Promise.all([
@@ -175,7 +178,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
-    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: operators.status }),
+    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: playOperatorStatus.status }),
   });
   // The built-in sandbox provider's game page: bets on the provider wallet as a provider would (docs/providers.md).
   await publicApp.register(sandboxProviderRoutes, {
@@ -232,6 +235,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
       await metricsServer?.stop();
       await Promise.allSettled([publicApp.close(), adminApp.close()]);
       credentials.stop();
+      playOperatorStatus.stop();
       providerCredentials.stop();
       await nc.drain().catch(() => undefined);
     },

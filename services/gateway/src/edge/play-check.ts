@@ -2,10 +2,9 @@
 // and every round of a suspended operator's session are refused, whatever token the page holds.
 // Operators live in the operators service, sessions in the wallet: the wallet says once which
 // operator a token's session belongs to (games.play.owner; it never changes, so it is kept per
-// token), and the operator's status is asked of the operators service on every request (never
-// cached), so a suspension is in force on every replica once it commits, before the admin request
-// that made it answers
-// (docs/games.md, "Stopping play").
+// token), and the operator's status comes from a lease of OPERATOR_STATUS_LEASE_MS (the kit's
+// operator-status-lease.ts), which a status change waits out before it answers, so a suspension is
+// in force on every replica before the admin request that made it answers (docs/games.md, "Stopping play").
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AppError, gamePlayMessages, requestOperation, type ErrorBody, type OperationReply, type PlayOwner } from '@bo/contracts';
 
@@ -14,7 +13,7 @@ const OPERATOR_SUSPENDED_MESSAGE = 'Play is suspended: the operator of this site
 export interface OperatorCheckDeps {
   /** games.play.owner for a token. */
   askOwner(token: string, requestId: string): Promise<OperationReply<PlayOwner>>;
-  /** The operator's status now (not cached); undefined when unknown. */
+  /** The operator's status (a lease that a change of status waits out); undefined when unknown. */
   operatorStatus(operatorId: string, requestId: string): Promise<'active' | 'suspended' | undefined>;
   /** Tokens whose operator is kept (default 10 000; the oldest go first). */
   maxOwners?: number;

@@ -1,6 +1,7 @@
 // The admin operations on operators, their webhook endpoints and their keys (the gateway forwards
 // them with an admin scope; the actor is who the audit log names).
-import { operatorAdminOperations as ops } from '@bo/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OPERATOR_STATUS_LEASE_MS, operatorAdminOperations as ops } from '@bo/contracts';
 import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
 import type { OperatorsRuntime } from '../runtime.ts';
 import { actorAndRequest } from './admin-actor.ts';
@@ -18,14 +19,18 @@ export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Hand
       return { body: await operators.get(req.params.id) };
     }),
     ...handle(ops.adminSuspendOperator, async (req) => ({
-      body: await operators.update(req.params.id, 'adminSuspendOperator', ...actorAndRequest(req), (o) => {
-        o.status = 'suspended';
-      }),
+      body: await afterStatusLeases(
+        operators.update(req.params.id, 'adminSuspendOperator', ...actorAndRequest(req), (o) => {
+          o.status = 'suspended';
+        }),
+      ),
     })),
     ...handle(ops.adminResumeOperator, async (req) => ({
-      body: await operators.update(req.params.id, 'adminResumeOperator', ...actorAndRequest(req), (o) => {
-        o.status = 'active';
-      }),
+      body: await afterStatusLeases(
+        operators.update(req.params.id, 'adminResumeOperator', ...actorAndRequest(req), (o) => {
+          o.status = 'active';
+        }),
+      ),
     })),
     ...handle(ops.adminSetAllowedIps, async (req) => ({ body: await operators.setAllowedIps(req.params.id, req.body.ips, ...actorAndRequest(req)) })),
     ...handle(ops.adminSetRateLimit, async (req) => ({
@@ -49,4 +54,15 @@ export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Hand
     })),
     ...handle(ops.adminRevokeOperatorKey, async (req) => ({ body: await keys.revoke(req.params.id, req.params.credentialId, ...actorAndRequest(req)) })),
   };
+}
+
+/**
+ * A change of status answers once every replica's lease on the old status has ended (the kit's
+ * operator-status-lease.ts): a lease runs OPERATOR_STATUS_LEASE_MS from before its read, and every
+ * read of the old status was sent before this commit. The broadcast usually drops them sooner.
+ */
+async function afterStatusLeases<T>(change: Promise<T>): Promise<T> {
+  const answer = await change;
+  await sleep(OPERATOR_STATUS_LEASE_MS);
+  return answer;
 }

@@ -5,6 +5,7 @@
 // bet changed between its read and its statement (`must:` failed) is read again, once more.
 import {
   AppError,
+  isAppError,
   newId,
   type ProviderCorrection,
   type ProviderRollback,
@@ -17,7 +18,6 @@ import { compareMoney, crashPoint, formatMoney, isoTime, providerScopeOf, ruleCl
 import { ensureProviderClearingAccount, stakeableNow } from '../../ledger/index.ts';
 import { assertSameCall, toResult, type CallShape } from '../domain/transactions.ts';
 import { failedCondition, postMove, postRollbackOfUnknownBet, postZeroMove, REPAYMENT_SUFFIX, type CreditPosting, type PostedMove } from '../store/postings.ts';
-import { owedNow } from '../store/debts.ts';
 import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 import { sportsBetSettled } from '../store/sports-events.ts';
@@ -41,15 +41,10 @@ async function replayOf(ctx: ProvidersContext, providerId: string, transactionId
   return toResult(kept, true, repayment && subMoney(0, repayment.moved));
 }
 
-/** What of a credit repays the player's debt to the provider: all of the debt the credit covers. */
-async function repaymentOf(
-  ctx: ProvidersContext,
-  c: Pick<CreditPosting, 'providerId' | 'brandId' | 'playerId' | 'currency' | 'amount'>,
-): Promise<string | undefined> {
-  if (compareMoney(c.amount, 0) <= 0) return undefined;
-  const owed = await owedNow(ctx.deps.sql, c);
-  if (compareMoney(owed, 0) <= 0) return undefined;
-  return formatMoney(compareMoney(owed, c.amount) < 0 ? owed : c.amount);
+/** What of a credit repays the player's debt to the provider (`owed`, read with its round): all of the debt the credit covers. */
+function repaymentOf(amount: string, owed: string): string | undefined {
+  if (compareMoney(amount, 0) <= 0 || compareMoney(owed, 0) <= 0) return undefined;
+  return formatMoney(compareMoney(owed, amount) < 0 ? owed : amount);
 }
 
 /** The round a settlement names, only if it is this player's in the key's environment; its currency must be the call's. */
@@ -80,14 +75,29 @@ const answer = (
 /**
  * Runs `attempt` once more when its round or bet changed under it (a concurrent call settled or
  * rolled it back: the second reading answers what that means), and answers a concurrent copy of
- * the same call (the id's unique key) with its answer.
+ * the same call (the id's unique key) with its answer. `replay: 'first'` looks the id up before
+ * the attempt; `'on-refusal'` only when the attempt is refused or writes nothing (a win: its
+ * statement moves nothing under a taken id, so a first win pays no extra read, as a bet does).
  */
-async function settled(ctx: ProvidersContext, providerId: string, transactionId: string, call: CallShape, attempt: () => Promise<Answer>): Promise<Answer> {
+async function settled(
+  ctx: ProvidersContext,
+  providerId: string,
+  transactionId: string,
+  call: CallShape,
+  attempt: () => Promise<Answer>,
+  replay: 'first' | 'on-refusal' = 'first',
+): Promise<Answer> {
   for (let tries = 0; ; tries++) {
     try {
+      if (replay === 'on-refusal') return await attempt();
       return (await replayOf(ctx, providerId, transactionId, call)) ?? (await attempt());
     } catch (e) {
       const again = e instanceof TakenMeanwhile || uniqueViolation(e) !== undefined || failedCondition(e) !== undefined;
+      // A retry of a call that was taken is answered as it was, whatever refuses it now (its round closed since).
+      if (replay === 'on-refusal' && (again || isAppError(e))) {
+        const kept = await replayOf(ctx, providerId, transactionId, call);
+        if (kept) return kept;
+      }
       if (again && tries < 2) continue;
       throw e;
     }
@@ -121,7 +131,7 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
     ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
     ...(eventEndedAt ? { prizeClock: { eventEndedAt, dueAt: prizeDueAtOf(eventEndedAt) } } : {}),
   };
-  move.repay = await repaymentOf(ctx, move);
+  move.repay = repaymentOf(move.amount, round.owed);
   const posted = owesPrize ? await postMove(ctx.deps.sql, move) : await postZeroMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');
   if (move.outbox) ctx.deps.outbox.poke();
@@ -223,7 +233,7 @@ async function correction(ctx: ProvidersContext, scope: ProviderScope, body: Pro
   const amount = requested.startsWith('-') && compareMoney(subMoney(0, requested), balance) > 0 ? subMoney(0, balance) : requested;
   const move: CreditPosting = { ...base, amount: formatMoney(amount) };
   if (compareMoney(amount, requested) > 0) move.shortfall = formatMoney(subMoney(amount, requested));
-  move.repay = await repaymentOf(ctx, move);
+  move.repay = repaymentOf(move.amount, round.owed);
   const posted = compareMoney(move.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move, false) : await postMove(ctx.deps.sql, move);
   // Nothing written: the balance fell meanwhile (read again) or the id was taken.
   if (!posted) throw new TakenMeanwhile('balance');
@@ -242,7 +252,7 @@ export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOpe
       requested: b.amount,
       currency: b.currency,
     };
-    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b)) };
+    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b), 'on-refusal') };
   };
 }
 

@@ -1,5 +1,5 @@
-// A player's debt to a provider (store/debt-migrations.ts): read before a credit, to know what of
-// it repays; listed for our team. Written only by the postings' statements (store/postings.ts).
+// A player's debt to a provider (store/debt-migrations.ts): read with a credit's round
+// (store/reads.ts, findRound), to know what of the credit repays it; listed for our team. Written only by the postings' statements (store/postings.ts).
 import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
 export interface DebtKey {
@@ -7,15 +7,6 @@ export interface DebtKey {
   brandId: string;
   playerId: string;
   currency: string;
-}
-
-/** What the player owes the provider now ('0.00' when nothing). */
-export async function owedNow(sql: SqlRunner, k: DebtKey): Promise<string> {
-  const [row] = await sql.query<{ owed: string }>(
-    'select owed::text from wallet.provider_debts where provider_id = ? and brand_id = ? and player_id = ? and currency = ?',
-    [k.providerId, k.brandId, k.playerId, k.currency],
-  );
-  return formatMoney(row?.owed ?? 0);
 }
 
 /** Players who owe the provider something, the longest-standing first. */

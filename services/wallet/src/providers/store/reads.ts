@@ -102,16 +102,20 @@ export interface RoundRow {
   status: 'open' | 'settled' | 'voided';
   bets: number;
   wins: number;
+  /** What the round's player owes this provider in its brand and currency (store/debts.ts), read with the round: a credit repays it first. */
+  owed: string;
 }
 
 export async function findRound(sql: SqlRunner, providerId: string, roundId: string): Promise<RoundRow | undefined> {
   const [row] = await sql.query<RoundRow>(
-    `select provider_id as "providerId", environment, round_id as "roundId", kind, brand_id as "brandId", player_id as "playerId", currency,
-            game_id as "gameId", status, bets, wins
-     from wallet.provider_rounds where provider_id = ? and round_id = ?`,
+    `select r.provider_id as "providerId", r.environment, r.round_id as "roundId", r.kind, r.brand_id as "brandId", r.player_id as "playerId",
+            r.currency, r.game_id as "gameId", r.status, r.bets, r.wins, coalesce(d.owed, 0)::text as owed
+     from wallet.provider_rounds r
+     left join wallet.provider_debts d on d.provider_id = r.provider_id and d.brand_id = r.brand_id and d.player_id = r.player_id and d.currency = r.currency
+     where r.provider_id = ? and r.round_id = ?`,
     [providerId, roundId],
   );
-  return row;
+  return row && { ...row, owed: formatMoney(row.owed) };
 }
 
 /**
