@@ -191,6 +191,9 @@ t.test('the provider wallet API', async (t) => {
 
     await admin('wallet.admin.providers.update', { id: provider.id }, { status: 'disabled' });
     t.equal(code(await p('bet', bet(token))), 'PROVIDER_DISABLED');
+    // The session took bets before (the wallet keeps it and its bet's statement checks the standing):
+    // the session's refusal still comes before the money's.
+    t.equal(code(await p('bet', bet(token, { amount: '100000.00' }))), 'PROVIDER_DISABLED', 'the standing before the money');
     t.equal(
       code(await p('win', { transactionId: txId('win'), playerId: player, roundId: open.roundId, amount: '1.00', currency: 'BRL', roundClosed: false })),
       'ok:200',

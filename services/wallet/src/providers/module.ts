@@ -19,6 +19,7 @@ import { providerReadMigrations } from './store/read-migrations.ts';
 import { providerDebtMigrations } from './store/debt-migrations.ts';
 import { providerSandboxMigrations } from './store/sandbox-migrations.ts';
 import { prizeClockRecorder } from './handlers/prize-clock-metrics.ts';
+import { sessionCache } from './handlers/session-cache.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -36,7 +37,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
   migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations, ...providerSandboxMigrations, ...prizeClockMigrations],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
-    const ctx: ProvidersContext = { deps, operators: standingOf(deps), prizes: prizeClockRecorder(deps.metrics) };
+    const ctx: ProvidersContext = { deps, operators: standingOf(deps), prizes: prizeClockRecorder(deps.metrics), sessions: sessionCache() };
     const admin = adminProviderHandlers(ctx);
     const adminHandlers: Record<string, Handler> = {};
     for (const [id, fn] of Object.entries(admin)) {

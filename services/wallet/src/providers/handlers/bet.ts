@@ -9,6 +9,7 @@ import {
   AppError,
   isAppError,
   newId,
+  SANDBOX_PROVIDER,
   type PlayerState,
   type ProviderBet,
   type ProviderScope,
@@ -24,6 +25,7 @@ import { assertSameCall, toResult } from '../domain/transactions.ts';
 import { failedCondition, postBet, type BetPosting } from '../store/postings.ts';
 import { findRound, findSession, findTransaction, type SessionStanding } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
+import { sessionKey } from './session-cache.ts';
 import { sportsBetPlaced } from '../store/sports-events.ts';
 
 /** The earlier answer under this id, or undefined when the id is new (throws on a conflict). */
@@ -70,15 +72,40 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
   return outcome.posted;
 }
 
+/** What a kept session (handlers/session-cache.ts) tells of a bet by itself: its expiry and currency, which never change. */
+function assertKeptSessionTakesBets(s: SessionStanding, body: ProviderBet, now: Date): void {
+  if (s.expiresAt.getTime() <= now.getTime()) throw new AppError('SESSION_TOKEN_EXPIRED', undefined, { expiredAt: s.expiresAt.toISOString() });
+  if (body.currency !== s.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: s.currency });
+}
+
 async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
   const { providerId } = scope;
   const now = ruleClock.now();
-  const session = await findSession(ctx.deps.sql, providerId, scope.environment, hashSessionToken(body.token), body.gameCode);
-  assertSessionTakesBets(session, body, now);
-  if (!(await ctx.operators.isActive(session.operatorId, requestId))) throw new AppError('OPERATOR_SUSPENDED');
-  const state: PlayerState = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
-  assertPlayerExists(state);
-  assertPlayerMayPlay(state, now);
+  const tokenHash = hashSessionToken(body.token);
+  const key = sessionKey(providerId, scope.environment, tokenHash, body.gameCode);
+  const readSession = async () => {
+    const s = await findSession(ctx.deps.sql, providerId, scope.environment, tokenHash, body.gameCode);
+    assertSessionTakesBets(s, body, now);
+    ctx.sessions.keep(key, s);
+    return s;
+  };
+  // A session kept from an earlier bet is not read again: its standing is checked by the bet's
+  // statement (`recheck`). Any refusal after it reads the session afresh first, so a refusal of the
+  // session (provider or game disabled, no longer offered) comes before the later ones, in the order above.
+  const kept = ctx.sessions.get(key, now);
+  const session = kept ?? (await readSession());
+  const refusedAfterKept = async (e: unknown): Promise<never> => {
+    if (kept) await readSession();
+    throw e;
+  };
+  if (kept) assertKeptSessionTakesBets(kept, body, now);
+  const state: PlayerState = await (async () => {
+    if (!(await ctx.operators.isActive(session.operatorId, requestId))) throw new AppError('OPERATOR_SUSPENDED');
+    const player = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
+    assertPlayerExists(player);
+    assertPlayerMayPlay(player, now);
+    return player;
+  })().catch(refusedAfterKept);
 
   const bet: BetPosting = {
     id: newId('providerTransaction'),
@@ -96,15 +123,18 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     slip: body.slip ?? null,
     at: now,
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, session.brandId, providerId, session.currency),
+    // The built-in sandbox provider is offered to every sandbox operator (store/reads.ts): nothing to check again.
+    ...(kept ? { recheck: { sessionId: kept.sessionId, offered: providerId === SANDBOX_PROVIDER.id } } : {}),
   };
   // issue #44 item 7: a sports bet's webhook, written by the bet's own statement.
   const placed = bet.roundKind === 'sports' ? sportsBetPlaced({ ...bet, gameCode: body.gameCode }) : undefined;
   if (placed) bet.outbox = placed;
   // A death here leaves nothing: the bet is one statement, written whole or not at all.
   crashPoint('wallet.provider.bet.before-post');
-  const posted = needsRoundGuard(state.rg, now)
-    ? await guardedBet(ctx, state.rg, bet).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
-    : await postBet(ctx.deps.sql, bet);
+  const posted = await (needsRoundGuard(state.rg, now)
+    ? guardedBet(ctx, state.rg, bet).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
+    : postBet(ctx.deps.sql, bet)
+  ).catch(refusedAfterKept);
   if (posted) {
     // Committed; the provider may never hear of it. Its retry with the same id gets this answer.
     crashPoint('wallet.provider.bet.after-commit');
@@ -121,7 +151,9 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
       createdAt: posted.createdAt instanceof Date ? posted.createdAt.toISOString() : new Date(posted.createdAt).toISOString(),
     };
   }
-  // Nothing written: the same id committed meanwhile, or not enough money.
+  // Nothing written: the same id committed meanwhile, the session's standing changed (a kept
+  // session: read afresh, it refuses), or not enough money.
+  if (kept) await readSession();
   const prior = await replayOf(ctx, scope, body);
   if (prior) return prior;
   throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the balance.', {

@@ -50,6 +50,13 @@ export interface BetPosting extends TransactionKey {
   slip: BetSlip | null;
   /** issue #44 item 7: a sports bet's `sports_bet.placed` outbox insert, reading `x` (store/sports-events.ts). */
   outbox?: OutboxPart;
+  /**
+   * The session was not read for this bet (handlers/session-cache.ts): the statement checks what the
+   * read would have (the session not expired at `at`, the provider enabled, the game enabled, and,
+   * unless `offered` is already known, the provider offered to the operator) and writes nothing when
+   * one does not hold.
+   */
+  recheck?: { sessionId: string; offered: boolean };
 }
 
 const MUST_FAILED = /^must:([a-z_]+)$/;
@@ -68,15 +75,31 @@ const source = (t: TransactionKey) => `provider:${t.providerId}:${t.transactionI
 const TX_COLUMNS =
   'environment, provider_id, transaction_id, id, kind, round_id, bet_transaction_id, brand_id, player_id, currency, requested, moved, balance_after, entry_id, created_at';
 
+/** A bet's conditions on the session's standing when the session was not read for it (`BetPosting.recheck`). */
+function standingRecheck(b: BetPosting): { text: string; params: unknown[] } {
+  if (!b.recheck) return { text: '', params: [] };
+  return {
+    text: `
+                  and exists (select 1 from wallet.provider_sessions where id = ? and expires_at > ?::timestamptz)
+                  and exists (select 1 from wallet.providers where id = ? and status = 'enabled')
+                  and exists (select 1 from wallet.games where id = ? and enabled)${
+                    b.recheck.offered ? '' : '\n                  and exists (select 1 from wallet.provider_operators where provider_id = ? and operator_id = ?)'
+                  }`,
+    params: [b.recheck.sessionId, b.at, b.providerId, b.gameId, ...(b.recheck.offered ? [] : [b.providerId, b.operatorId])],
+  };
+}
+
 /**
  * Debits a bet; undefined when nothing was written: no account, not enough (`available − held`),
- * this transaction id is taken, or (with `limits`) the counters are not of the current periods or
- * a limit does not hold. Throws `must:round` when the round is closed or another player's.
+ * this transaction id is taken, (with `recheck`) the session's standing no longer holds, or (with
+ * `limits`) the counters are not of the current periods or a limit does not hold. Throws
+ * `must:round` when the round is closed or another player's.
  */
 export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimits): Promise<PostedMove | undefined> {
   const amount = formatMoney(b.amount);
   const counters = limits ? roundCounterParts(limits, b.at, amount, amount) : undefined;
   const usage = usageUpsert('u', b.at, amount, amount, counters ? 'a.rg_gap_seconds' : '0');
+  const recheck = standingRecheck(b);
   const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
     accountId: playerAccountId(b.brandId, b.playerId, b.currency),
     brandId: b.brandId,
@@ -86,8 +109,8 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
     alsoSet: counters?.set ?? UNCOUNTED,
     onlyIf: {
       text: `and available - held >= ?::numeric
-                  and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
-      params: [amount, b.providerId, b.transactionId, ...(counters?.onlyIf.params ?? [])],
+                  and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${recheck.text}${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
+      params: [amount, b.providerId, b.transactionId, ...recheck.params, ...(counters?.onlyIf.params ?? [])],
     },
     ...(counters ? { alsoReturns: counters.returns } : {}),
     alsoWith: ([bet]) => ({
