@@ -83,7 +83,9 @@ function standingRecheck(b: BetPosting): { text: string; params: unknown[] } {
                   and exists (select 1 from wallet.provider_sessions where id = ? and expires_at > ?::timestamptz)
                   and exists (select 1 from wallet.providers where id = ? and status = 'enabled')
                   and exists (select 1 from wallet.games where id = ? and enabled)${
-                    b.recheck.offered ? '' : '\n                  and exists (select 1 from wallet.provider_operators where provider_id = ? and operator_id = ?)'
+                    b.recheck.offered
+                      ? ''
+                      : '\n                  and exists (select 1 from wallet.provider_operators where provider_id = ? and operator_id = ?)'
                   }`,
     params: [b.recheck.sessionId, b.at, b.providerId, b.gameId, ...(b.recheck.offered ? [] : [b.providerId, b.operatorId])],
   };
