@@ -1,0 +1,114 @@
+// The Providers page of the console (issue #44 item 1), in Chromium against the real processes: an
+// admin of our team registers a provider, issues its sandbox key (the secret shown once), offers
+// its games to an operator, adds a game and disables it, then disables the provider; each change
+// is what the admin API then reads. At 1280 px and on a 390 px phone, with no request refused and
+// no page error.
+import t from 'tap';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startStack } from './support/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PASSPHRASE = 'amber harbour steady violin forty';
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
+
+t.test('the Providers page', async (t) => {
+  const stack = await startStack();
+  t.teardown(() => stack.close());
+  const op = await stack.createOperator('Providers Console Bets');
+  const created = await stack.admin('POST', '/admin/users', { email: 'paula.providers@ourteam.example', role: 'admin' });
+  t.equal(created.status, 201, 'an admin of our team');
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  t.teardown(() => browser.close());
+  const problems: string[] = [];
+  let passwordSet = false;
+  async function signedIn(width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
+    // Every change that stops something asks first: the admin says yes.
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${stack.adminUrl}/`);
+    await page.fill('input[name=email]', created.body.user.email);
+    await page.fill('input[name=password]', passwordSet ? PASSPHRASE : created.body.password);
+    await page.click('button[type=submit]');
+    if (!passwordSet) {
+      await page.locator('#setup-password').waitFor();
+      await page.fill('#new-password', PASSPHRASE);
+      await page.fill('#repeat-password', PASSPHRASE);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+      passwordSet = true;
+    }
+    await page.locator('header .who').waitFor();
+    await page.goto(`${stack.adminUrl}/providers`);
+    await page.locator('form[aria-label="New provider"]').waitFor();
+    return page;
+  }
+  const providerNamed = async (name: string) => {
+    const list = await stack.admin('GET', '/admin/providers');
+    return (list.body.data as any[]).find((p) => p.name === name);
+  };
+
+  t.test('register, key, offer, games, disable', async (t) => {
+    const page = await signedIn(1280);
+    const form = page.locator('form[aria-label="New provider"]');
+    await form.locator('input[name=name]').fill('Console Slots Co');
+    await form.locator('select[name=kind]').selectOption('casino');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const card = page.locator('article[data-provider]', { hasText: 'Console Slots Co' });
+    await card.waitFor();
+    const provider = await providerNamed('Console Slots Co');
+    t.match(provider, { kind: 'casino', status: 'enabled' }, 'registered, enabled');
+
+    await card.getByRole('button', { name: 'Issue sandbox key' }).click();
+    const secret = card.locator('.secrets code.secret');
+    await secret.waitFor();
+    t.match(await secret.textContent(), /^\S{20,}$/, 'the secret, shown once');
+    await card.locator('table.keys tr[data-status=active]').first().waitFor();
+    const keys = await stack.admin('GET', `/admin/providers/${provider.id}/credentials`);
+    t.equal(keys.body.data.length, 1, 'one key');
+    t.notMatch(JSON.stringify(keys.body), await secret.textContent(), 'the admin API never shows the secret again');
+
+    const row = card.locator(`section[aria-label="Operators offered"] tr[data-operator="${op.operator.id}"]`);
+    await row.getByRole('button', { name: 'Offer' }).click();
+    await row.locator('td', { hasText: /^yes$/ }).waitFor();
+    t.same((await providerNamed('Console Slots Co')).operatorIds, [op.operator.id], 'offered to the operator');
+
+    const games = card.locator('section[aria-label="Provider games"]');
+    const add = games.locator('form[aria-label="Add a game"]');
+    await add.locator('input[name=gameCode]').fill('cs-fruits');
+    await add.locator('input[name=name]').fill('Console Fruits');
+    await add.locator('input[name=category]').fill('slots');
+    await add.getByRole('button', { name: 'Add' }).click();
+    const game = games.locator('tr[data-game="cs-fruits"]');
+    await game.waitFor();
+    await game.getByRole('button', { name: 'Disable' }).click();
+    await game.getByRole('button', { name: 'Enable' }).waitFor();
+    const listed = await stack.admin('GET', `/admin/providers/${provider.id}/games`);
+    t.match(listed.body.data, [{ gameCode: 'cs-fruits', name: 'Console Fruits', category: 'slots', enabled: false }], 'the game, disabled');
+
+    await card.locator('.actions').first().getByRole('button', { name: 'Disable' }).click();
+    await card.locator('h2 strong', { hasText: 'disabled' }).waitFor();
+    t.equal((await providerNamed('Console Slots Co')).status, 'disabled', 'the provider, disabled');
+    t.match(await card.locator('section[aria-label="Open rounds"]').textContent(), /None\./, 'no round left open');
+    await page.context().close();
+  });
+
+  t.test('at 390 px', async (t) => {
+    const page = await signedIn(390);
+    await page.locator('article[data-provider]').first().waitFor();
+    const size = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+    t.ok(size.page <= size.screen, `fits 390 px (page ${size.page} px)`);
+    await page.context().close();
+  });
+
+  t.test('no request refused, no page error', async (t) => {
+    t.same(problems, []);
+  });
+});
