@@ -1,14 +1,14 @@
 // `npm run migration:create -w @bo/compliance -- <name>`: generates the next migration of the
 // compliance schema from the entities (the ORM owns these tables). Runs the existing migrations on a
 // scratch database (DATABASE_URL's server, as the tests do), asks the ORM what would bring that
-// schema to the entities, and appends it to src/persistence/migrations.ts as a class listed in
+// schema to the entities, and appends it to src/store/migrations.ts as a class listed in
 // `complianceMigrations`. Review it (a rename comes out as a drop and an add) and run the tests.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { entitySchemaDrift, openDatabase } from '@bo/service-kit';
 import { createTestDatabase } from '@bo/service-kit/testing';
-import { complianceEntities } from '../src/persistence/entities.ts';
-import { COMPLIANCE_SCHEMA, complianceMigrations } from '../src/persistence/migrations.ts';
+import { complianceEntities } from '../src/store/entities.ts';
+import { COMPLIANCE_SCHEMA, complianceMigrations } from '../src/store/migrations.ts';
 
 const name = process.argv[2] ?? '';
 if (!/^[a-z][a-z0-9_]*$/.test(name)) {
@@ -30,7 +30,7 @@ if (statements.length === 0) {
   process.exit(0);
 }
 
-const file = path.join(import.meta.dirname, '../src/persistence/migrations.ts');
+const file = path.join(import.meta.dirname, '../src/store/migrations.ts');
 const source = readFileSync(file, 'utf8');
 const list = 'export const complianceMigrations = [';
 const at = source.indexOf(list);

@@ -3,7 +3,7 @@
 // (docs/money.md). Subjects come from the contract's operation table.
 import { closeoutMessages, paymentAdminOperations as admin, paymentOperations as ops, regulatorFileMessages, rgUsageMessages } from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
-import { paymentsMigrations, PAYMENTS_SCHEMA } from './persistence/migrations.ts';
+import { paymentsMigrations, PAYMENTS_SCHEMA } from './store/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
 import {
   adminDecision,
@@ -19,7 +19,7 @@ import {
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
 import { depositRgUsage } from './handlers/rg-usage.ts';
-import { forgetExpiredRequestKeys } from './persistence/withdrawal-store.ts';
+import { forgetExpiredRequestKeys } from './store/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
 import { setupOwnAccount, type OwnAccount } from './own-account/setup.ts';
 import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-keys.ts';

@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BaseConfigSchema, DEV_MASTER_KEY, ListCursorConfigSchema, secretKey } from '@bo/service-kit';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './domain/retry-schedule.ts';
 
-/** The most WEBHOOK_ENDPOINT_CONCURRENCY may be: every endpoint has this many slots (persistence/endpoint-slots.ts). */
+/** The most WEBHOOK_ENDPOINT_CONCURRENCY may be: every endpoint has this many slots (store/endpoint-slots.ts). */
 export const MAX_ENDPOINT_CONCURRENCY = 100;
 
 export const WebhooksConfigSchema = Type.Composite([

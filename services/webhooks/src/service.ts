@@ -14,8 +14,8 @@ import { listWebhookEventAttempts, listWebhookEvents, redeliverWebhookEvent } fr
 import { testWebhook } from './handlers/test-webhook.ts';
 import { upsertEndpoint } from './handlers/upsert-endpoint.ts';
 import { registerDeliveryMetrics } from './delivery/delivery-metrics.ts';
-import { WEBHOOKS_SCHEMA, webhookMigrations } from './persistence/migrations.ts';
-import { deleteExpiredEvents } from './persistence/event-retention.ts';
+import { WEBHOOKS_SCHEMA, webhookMigrations } from './store/migrations.ts';
+import { deleteExpiredEvents } from './store/event-retention.ts';
 import type { WebhooksRuntime } from './runtime.ts';
 
 export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, WebhooksRuntime> = {

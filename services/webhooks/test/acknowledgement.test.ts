@@ -20,8 +20,8 @@ import {
 import { waitFor } from '@bo/service-kit/testing';
 import { createRecordBatcher } from '../src/delivery/record-batcher.ts';
 import type { AttemptResult } from '../src/domain/retry-schedule.ts';
-import { claimDueAttempts, recordAttemptResult, scheduleDelivery, type ClaimedAttempt } from '../src/persistence/delivery-queue.ts';
-import { ingestEvent } from '../src/persistence/event-intake.ts';
+import { claimDueAttempts, recordAttemptResult, scheduleDelivery, type ClaimedAttempt } from '../src/store/delivery-queue.ts';
+import { ingestEvent } from '../src/store/event-intake.ts';
 import {
   adminScope,
   call,

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { UpsertEndpointResult } from '@bo/contracts';
 import { openSecret, sealSecret, DEV_MASTER_KEY } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
-import { applyEndpointChange } from '../src/persistence/endpoint-store.ts';
+import { applyEndpointChange } from '../src/store/endpoint-store.ts';
 import { call, count, newWebhookSecret, operatorScope, ownSql, publishEvent, startReceiver, startStack, upsertEndpoint } from './helpers.ts';
 
 t.test('production URL rules with the default (strict) configuration', async (t) => {

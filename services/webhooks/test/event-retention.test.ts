@@ -6,7 +6,7 @@ import t from 'tap';
 import { randomBytes } from 'node:crypto';
 import { webhookOperations, type WebhookEventSummary } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
-import { firstEventIdAt } from '../src/persistence/event-retention.ts';
+import { firstEventIdAt } from '../src/store/event-retention.ts';
 import { call, configure, count, depositData, newWebhookSecret, operatorScope, publishEvent, startReceiver, startStack } from './helpers.ts';
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);

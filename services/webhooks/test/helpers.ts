@@ -23,7 +23,7 @@ import pg from 'pg';
 import { configOf, sqlOnPool, startService, type Logger, type RunningService, type Sql } from '@bo/service-kit';
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { WebhooksConfigSchema, webhooksService, type WebhooksConfig } from '../src/index.ts';
-import type { EventToStore } from '../src/persistence/delivery-queue.ts';
+import type { EventToStore } from '../src/store/delivery-queue.ts';
 
 export interface Stack {
   svc: RunningService;

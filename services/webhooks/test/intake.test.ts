@@ -4,8 +4,8 @@
 // waiting deliveries, two replicas with a hanging endpoint, a small pool.
 import t from 'tap';
 import { waitFor } from '@bo/service-kit/testing';
-import { claimDueAttempts, recordAttemptResult } from '../src/persistence/delivery-queue.ts';
-import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/persistence/event-intake.ts';
+import { claimDueAttempts, recordAttemptResult } from '../src/store/delivery-queue.ts';
+import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/store/event-intake.ts';
 import { configure, count, eventFor, newWebhookSecret, ownSql, publishEvent, startReceiver, startStack, depositData as deposit } from './helpers.ts';
 
 const LIVE_SLOTS = `select count(*) n from webhooks.endpoint_slots where operator_id = ? and lease_until > now()`;

@@ -4,8 +4,8 @@
 // again one record at a time, so one bad record costs the others nothing.
 import t from 'tap';
 import type { SqlRunner } from '@bo/service-kit';
-import type { ClaimedAttempt } from '../src/persistence/delivery-queue.ts';
-import { ingestEvent } from '../src/persistence/event-intake.ts';
+import type { ClaimedAttempt } from '../src/store/delivery-queue.ts';
+import { ingestEvent } from '../src/store/event-intake.ts';
 import { createRecordBatcher } from '../src/delivery/record-batcher.ts';
 import type { AttemptResult, NextStep } from '../src/domain/retry-schedule.ts';
 import { configure, count, eventFor, newWebhookSecret, ownSql, startStack, type Stack } from './helpers.ts';

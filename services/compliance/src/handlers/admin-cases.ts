@@ -9,7 +9,7 @@ import { cosDueAt, cosStateAt } from '../domain/business-days.ts';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
-import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../persistence/entities.ts';
+import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../store/entities.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
 /** A COS's deadline as the case keeps it; where it stands as it is read is added by `inBrandView`. */

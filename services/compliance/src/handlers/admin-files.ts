@@ -4,7 +4,7 @@
 import { AppError, type cosAdminOperations } from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { cosCsvOf, cosRecordOf } from '../domain/cos.ts';
-import { AmlCaseEntity } from '../persistence/entities.ts';
+import { AmlCaseEntity } from '../store/entities.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
 import { caseView } from './admin-cases.ts';
 import { brandZone } from '../reports/brand-zone.ts';

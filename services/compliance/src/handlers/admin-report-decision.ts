@@ -9,7 +9,7 @@ import { LockMode } from '@mikro-orm/postgresql';
 import type { ComplianceConfig } from '../config.ts';
 import { cosDueAt } from '../domain/business-days.ts';
 import { checkReportDecision } from '../domain/case-lifecycle.ts';
-import { AmlCaseEntity } from '../persistence/entities.ts';
+import { AmlCaseEntity } from '../store/entities.ts';
 import { operatorProfiles } from '../watch/operator-profiles.ts';
 import { caseView, inBrandView, summaryOf } from './admin-cases.ts';
 

@@ -8,7 +8,7 @@ import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisi
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { ComplianceConfig } from '../config.ts';
 import { checkNewSubject, reviewDueAt } from '../domain/risk-register.ts';
-import { RiskSubjectEntity, RiskSubjectRatingEntity, type RiskSubjectRow } from '../persistence/entities.ts';
+import { RiskSubjectEntity, RiskSubjectRatingEntity, type RiskSubjectRow } from '../store/entities.ts';
 
 function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
   return {

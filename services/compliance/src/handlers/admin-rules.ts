@@ -3,7 +3,7 @@ import type { AmlThresholds, amlAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, isoTime, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
 import { thresholdsOf } from '../domain/thresholds.ts';
-import { BrandRulesEntity } from '../persistence/entities.ts';
+import { BrandRulesEntity } from '../store/entities.ts';
 
 type Row = { thresholds: Record<string, unknown>; updatedAt: Date; updatedBy: string } | null;
 const view = (brandId: string, row: Row) => ({

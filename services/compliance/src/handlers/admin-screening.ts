@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { screeningAdminOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { ScreeningEntryEntity } from '../persistence/entities.ts';
+import { ScreeningEntryEntity } from '../store/entities.ts';
 import type { Screening } from '../screening/screening.ts';
 
 type Row = { id: string; list: string; cpf: string; name: string; detail: string; createdAt: Date };

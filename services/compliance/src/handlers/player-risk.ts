@@ -2,7 +2,7 @@
 // compliance.holds.check, asked by payments when our team pays a withdrawal.
 import type { amlAdminOperations, amlMessages } from '@bo/contracts';
 import { adminScopeOf, internalScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { PlayerRiskEntity, PlayerRiskHistoryEntity } from '../persistence/entities.ts';
+import { PlayerRiskEntity, PlayerRiskHistoryEntity } from '../store/entities.ts';
 
 export function adminGetPlayerRisk(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminGetPlayerRisk> {
   return async (req) => {

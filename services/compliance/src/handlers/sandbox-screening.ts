@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { normaliseCpf, type screeningSandboxOperations } from '@bo/contracts';
 import { isoTime, operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { ScreeningEntryEntity } from '../persistence/entities.ts';
+import { ScreeningEntryEntity } from '../store/entities.ts';
 import type { Screening } from '../screening/screening.ts';
 
 export function sandboxAddScreeningEntry(deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningSandboxOperations.sandboxAddScreeningEntry> {

@@ -11,7 +11,7 @@ import { PLAYER_STATE_SUBJECT, amlMessages, newId, type AmlHold, type PlayerStat
 import type { DecisionAuthor } from '@bo/service-kit';
 import { autoDecisionOf, type AutoDecision } from '../domain/prize-clock.ts';
 import type { WithdrawalRow } from '../domain/withdrawals.ts';
-import { autoApprovalOf } from '../persistence/withdrawal-store.ts';
+import { autoApprovalOf } from '../store/withdrawal-store.ts';
 import type { FlowDeps } from './context.ts';
 
 /** Who decides an automatic approval and its payout: no person (the audit row's actorId is null). */

@@ -4,8 +4,8 @@
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
 import { crashPoint, eventInsertFrom, onlyRow, storedAnswerInsertFrom, type OutboxRow, type SqlRunner } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
-import { readDeposit } from '../persistence/deposit-store.ts';
-import { keyFromRow } from '../persistence/stored-responses.ts';
+import { readDeposit } from '../store/deposit-store.ts';
+import { keyFromRow } from '../store/stored-responses.ts';
 import type { FlowDeps } from './context.ts';
 
 export const CONFIRM_OPERATION = 'payments.deposits.confirm';

@@ -5,7 +5,7 @@
 // step, and the request is refused.
 import { AppError, type ErrorCode } from '@bo/contracts';
 import type { HandlerResult, SqlRunner } from '@bo/service-kit';
-import { findStored, type RequestKey } from '../persistence/stored-responses.ts';
+import { findStored, type RequestKey } from '../store/stored-responses.ts';
 
 /** A key already on another request's row (or the same key with another body): a conflict. */
 export function assertSameRequest(fingerprint: string | null, ref: RequestKey | undefined): void {

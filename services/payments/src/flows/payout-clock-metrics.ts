@@ -6,7 +6,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { ruleClock, type SqlRunner } from '@bo/service-kit';
 import { CLOCK_STATES, NEAR_DEADLINE_MINUTES } from '../domain/prize-clock.ts';
-import { payoutClockCounts } from '../persistence/withdrawal-store.ts';
+import { payoutClockCounts } from '../store/withdrawal-store.ts';
 
 export function registerPayoutClockMetrics(registry: Registry, sql: SqlRunner): void {
   if (registry.getSingleMetric('bo_withdrawals_payout_clock')) return;

@@ -5,8 +5,8 @@
 import { AppError } from '@bo/contracts';
 import { counter, startLoop, type BackgroundTask, type Logger } from '@bo/service-kit';
 import type { Registry } from 'prom-client';
-import { lockDeposit, staleDeposits } from '../persistence/deposit-store.ts';
-import { lockWithdrawal, staleWithdrawals } from '../persistence/withdrawal-store.ts';
+import { lockDeposit, staleDeposits } from '../store/deposit-store.ts';
+import { lockWithdrawal, staleWithdrawals } from '../store/withdrawal-store.ts';
 import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
 import { completeMove, isTransitional, walletStepOf } from './withdrawal-moves.ts';
 import { inTransaction, type FlowDeps } from './context.ts';

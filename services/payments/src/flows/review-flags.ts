@@ -4,7 +4,7 @@
 import { amlMessages, complianceProfileMessages, type AmlHold, type OperatorCompliance } from '@bo/contracts';
 import { compareMoney, type ServiceDeps } from '@bo/service-kit';
 import { visibleStatus, type WithdrawalRow } from '../domain/withdrawals.ts';
-import { fourEyesOf } from '../persistence/withdrawal-store.ts';
+import { fourEyesOf } from '../store/withdrawal-store.ts';
 
 export interface ReviewFlags {
   /** true: a payout is refused now (403 AML_REVIEW_REQUIRED); null: compliance could not be asked just now. */

@@ -8,9 +8,9 @@ import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type Wi
 import { crashPoint, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import type { AutoDecision } from '../domain/prize-clock.ts';
-import { lockWithdrawal, markApproved, markIntent, markStatus, readWithdrawal } from '../persistence/withdrawal-store.ts';
+import { lockWithdrawal, markApproved, markIntent, markStatus, readWithdrawal } from '../store/withdrawal-store.ts';
 import { AUTO_DECISION, autoDecisionFor, isSystem, systemAuthor } from './auto-approval.ts';
-import { errorResponse, keyFromRow, storeResponse } from '../persistence/stored-responses.ts';
+import { errorResponse, keyFromRow, storeResponse } from '../store/stored-responses.ts';
 import { inTransaction, type FlowDeps } from './context.ts';
 
 export const CREATE_OPERATION = 'payments.withdrawals.create';

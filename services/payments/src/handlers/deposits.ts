@@ -44,9 +44,9 @@ import {
   markConfirmingIfPending,
   markFailed,
   referenceAndUsage,
-} from '../persistence/deposit-store.ts';
+} from '../store/deposit-store.ts';
 import { limitReachedAnnounced } from '../flows/limit-reached.ts';
-import { findStored, requestKeyOf, runOnce } from '../persistence/stored-responses.ts';
+import { findStored, requestKeyOf, runOnce } from '../store/stored-responses.ts';
 import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
 import { recordIntent } from '../flows/keyed-intent.ts';
 import { playerState } from './request.ts';

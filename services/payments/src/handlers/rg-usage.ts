@@ -2,7 +2,7 @@
 // up to, for the responsible-gaming view the players service answers.
 import { LIMIT_PERIODS, type rgUsageMessages } from '@bo/contracts';
 import { formatMoney, internalScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { depositUsage } from '../persistence/deposit-store.ts';
+import { depositUsage } from '../store/deposit-store.ts';
 
 export function depositRgUsage(deps: ServiceDeps): HandlerOf<typeof rgUsageMessages.payments> {
   return async (req) => {

@@ -55,9 +55,9 @@ import {
   readWithdrawal,
   setAutoApproval,
   setFourEyes,
-} from '../persistence/withdrawal-store.ts';
+} from '../store/withdrawal-store.ts';
 import { payoutDueAtOf } from '../domain/prize-clock.ts';
-import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../persistence/stored-responses.ts';
+import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../store/stored-responses.ts';
 import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
 import { inTransaction } from '../flows/context.ts';
 import { assertSameRequest, recordIntent } from '../flows/keyed-intent.ts';

@@ -5,7 +5,7 @@
 // key `closeout`/playerId dedupes a repeat; nothing left, nothing created.
 import { callOperation, type closeoutMessages, type Wallet } from '@bo/contracts';
 import { compareMoney, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { findByRequestKey, insertReserving } from '../persistence/withdrawal-store.ts';
+import { findByRequestKey, insertReserving } from '../store/withdrawal-store.ts';
 import { finishMove } from '../flows/withdrawal-moves.ts';
 import { playerState } from '../handlers/request.ts';
 import { reservingRow } from '../domain/withdrawals.ts';

@@ -5,8 +5,8 @@
 import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
 import { writeEvent, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
-import { lockDeposit, payerValues } from '../persistence/deposit-store.ts';
-import { runOnce, type RequestKey } from '../persistence/stored-responses.ts';
+import { lockDeposit, payerValues } from '../store/deposit-store.ts';
+import { runOnce, type RequestKey } from '../store/stored-responses.ts';
 import { CONFIRM_OPERATION } from '../flows/deposit-confirmation.ts';
 
 export const PAYER_MISMATCH = 'payer_mismatch';

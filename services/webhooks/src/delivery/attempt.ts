@@ -4,7 +4,7 @@ import { openSecret } from '@bo/service-kit';
 import type { AttemptResult } from '../domain/retry-schedule.ts';
 import { webhookHeaders } from '@bo/contracts';
 import { mustGuardAddresses, urlShapeProblem, type UrlPolicy } from '../domain/url-policy.ts';
-import type { ClaimedAttempt } from '../persistence/delivery-queue.ts';
+import type { ClaimedAttempt } from '../store/delivery-queue.ts';
 import { postWebhook } from './http-sender.ts';
 
 export interface AttemptSettings {

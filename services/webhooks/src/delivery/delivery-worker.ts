@@ -7,7 +7,7 @@
 // LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retry-schedule.ts';
-import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type RecordOutcome } from '../persistence/delivery-queue.ts';
+import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type RecordOutcome } from '../store/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
 import { createRecordBatcher } from './record-batcher.ts';
 import { forgetEventOrigin, inEventTrace } from './delivery-origins.ts';

@@ -1,6 +1,6 @@
 // Intake of the gateway's endpoint changes: a durable JetStream consumer of the internal stream's
 // `webhook.endpoint_changed` events (written by the gateway in the transaction of each change).
-// Each is applied like the gateway's request (persistence/endpoint-store.ts, version-guarded, so
+// Each is applied like the gateway's request (store/endpoint-store.ts, version-guarded, so
 // repeats and late arrivals change nothing) and acked after its commit. A message that can never
 // be applied is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
@@ -8,7 +8,7 @@ import type { JsMsg } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
 import { internalEventSubject, internalStreamName, WEBHOOK_ENDPOINT_CHANGED, WebhookEndpointChangedSchema } from '@bo/contracts';
 import { ensureInternalStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
-import { applyEndpointChange } from '../persistence/endpoint-store.ts';
+import { applyEndpointChange } from '../store/endpoint-store.ts';
 
 export function endpointSyncConsumerName(prefix: string): string {
   return `${prefix}_webhooks_endpoints`;

@@ -2,15 +2,15 @@
 // that arrived together are stored with their deliveries in one Postgres statement (atomic), and
 // only then acked; a crash between the two redelivers the messages, and the insert dedupes on the
 // event id. The same statement usually leases each delivery's first attempt
-// (persistence/event-intake.ts), which starts right after the commit, in a place of the delivery
+// (store/event-intake.ts), which starts right after the commit, in a place of the delivery
 // pool reserved before the statement. A message that can never be stored (not an event, no
 // routing headers) is logged and terminated, not retried.
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, eventsWildcard, type Environment } from '@bo/contracts';
 import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
-import type { EventToStore } from '../persistence/delivery-queue.ts';
-import { ingestEvents, type IntakeOutcome } from '../persistence/event-intake.ts';
+import type { EventToStore } from '../store/delivery-queue.ts';
+import { ingestEvents, type IntakeOutcome } from '../store/event-intake.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { noteEventOrigin } from './delivery-origins.ts';
 

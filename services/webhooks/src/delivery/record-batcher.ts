@@ -6,7 +6,7 @@
 // an event that already has one in the batch (a 2xx ends the schedules of its event's other
 // deliveries, which must not be recorded by the same statement: recordAttemptResults).
 import type { SqlRunner } from '@bo/service-kit';
-import { recordAttemptResults, type FinishedAttempt, type RecordOutcome } from '../persistence/delivery-queue.ts';
+import { recordAttemptResults, type FinishedAttempt, type RecordOutcome } from '../store/delivery-queue.ts';
 
 export interface RecordBatcherOptions {
   sql: SqlRunner;

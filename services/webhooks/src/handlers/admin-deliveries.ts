@@ -4,7 +4,7 @@ import type { DeliveryLogItem, AttemptOutcome, webhookAdminOperations } from '@b
 import type { HandlerOf } from '@bo/service-kit';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
-import { ListFilters } from '../persistence/list-filters.ts';
+import { ListFilters } from '../store/list-filters.ts';
 
 const LIMIT = 500;
 

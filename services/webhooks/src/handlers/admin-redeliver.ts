@@ -2,7 +2,7 @@
 // event, with the same event id and body. Deliveries already under way are left alone.
 import { AppError, type webhookAdminOperations } from '@bo/contracts';
 import type { HandlerOf } from '@bo/service-kit';
-import { scheduleRedelivery } from '../persistence/delivery-queue.ts';
+import { scheduleRedelivery } from '../store/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 

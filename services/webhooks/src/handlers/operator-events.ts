@@ -3,8 +3,8 @@
 // operator, environment and brand; another operator's event id answers 404 like an unknown one.
 import { AppError, type OperatorScope, type RedeliveryResult, type WebhookAttempt, type WebhookEventSummary, webhookOperations } from '@bo/contracts';
 import { isoTime, listCursor, operatorScopeOf, requestKeyOf, runOnce, sqlTransactor, type HandlerOf, type SqlRunner } from '@bo/service-kit';
-import { scheduleRedelivery } from '../persistence/delivery-queue.ts';
-import { ListFilters } from '../persistence/list-filters.ts';
+import { scheduleRedelivery } from '../store/delivery-queue.ts';
+import { ListFilters } from '../store/list-filters.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 
 /** Attempts listed for one event (7 per delivery; redeliveries add more). */

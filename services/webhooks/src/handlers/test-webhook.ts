@@ -4,7 +4,7 @@ import { AppError, newId, WEBHOOK_TEST_RPC_TIMEOUT_MS, type DomainEvent, type We
 import type { HandlerOf } from '@bo/service-kit';
 import { performAttempt } from '../delivery/attempt.ts';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
-import { recordAttemptResult, startTestAttempt } from '../persistence/delivery-queue.ts';
+import { recordAttemptResult, startTestAttempt } from '../store/delivery-queue.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { operatorScopeOf } from '@bo/service-kit';
 

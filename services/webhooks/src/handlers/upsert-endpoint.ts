@@ -5,7 +5,7 @@
 import { validationError, type UpsertEndpointResult, type webhookMessages } from '@bo/contracts';
 import { sealSecret, teamScopeOf, type HandlerOf } from '@bo/service-kit';
 import { webhookUrlProblem } from '../delivery/destination-guard.ts';
-import { applyEndpointChange } from '../persistence/endpoint-store.ts';
+import { applyEndpointChange } from '../store/endpoint-store.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 
 export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMessages.upsertEndpoint> {

@@ -1,6 +1,6 @@
 // The compliance schema as MikroORM entities, which describe it whole (columns, CHECKs, indexes):
 // a new migration is generated from a change here (`npm run migration:create -w @bo/compliance`),
-// and test/persistence/schema.test.ts checks the migrated schema and the entities agree. The case
+// and test/store/schema.test.ts checks the migrated schema and the entities agree. The case
 // records (cases, their steps and evidence, risk levels and their history, brand thresholds) are
 // read and decided through the ORM; the watch's hot path (watched_money, and the cases it opens
 // or joins) uses the kit's plain `sql` (watch/watch-store.ts). The kit's own tables (outbox,

@@ -106,7 +106,7 @@ class OperatorWebhookTools extends Migration {
 }
 
 /**
- * Issue 10: the per-endpoint in-flight limit as slot rows (persistence/endpoint-slots.ts), so the
+ * Issue 10: the per-endpoint in-flight limit as slot rows (store/endpoint-slots.ts), so the
  * intake can lease a delivery's first attempt in its own statement. 100 = MAX_ENDPOINT_CONCURRENCY
  * (raising that needs a migration adding slots). A trigger gives every endpoint its slots however
  * the row is inserted; leases live when this runs are copied into slots.

@@ -4,8 +4,8 @@
 import t from 'tap';
 import { entitySchemaDrift, openDatabase } from '@bo/service-kit';
 import { createTestDatabase } from '@bo/service-kit/testing';
-import { complianceEntities } from '../../src/persistence/entities.ts';
-import { COMPLIANCE_SCHEMA, complianceMigrations } from '../../src/persistence/migrations.ts';
+import { complianceEntities } from '../../src/store/entities.ts';
+import { COMPLIANCE_SCHEMA, complianceMigrations } from '../../src/store/migrations.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {
   const db = await createTestDatabase('cschema');
