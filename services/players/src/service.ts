@@ -23,8 +23,8 @@ import {
 } from '@bo/contracts';
 import { handle, type Handler, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { PlayersConfigSchema } from './config.ts';
-import { playerEntities } from './persistence/entities.ts';
-import { playerMigrations } from './persistence/migrations.ts';
+import { playerEntities } from './store/entities.ts';
+import { playerMigrations } from './store/migrations.ts';
 import { createPlayer } from './handlers/create-player.ts';
 import { findPlayers } from './handlers/find-players.ts';
 import { getPlayer } from './handlers/get-player.ts';

@@ -5,8 +5,8 @@
 import t from 'tap';
 import { entitySchemaDrift, openDatabase } from '@bo/service-kit';
 import { createTestDatabase } from '@bo/service-kit/testing';
-import { playerEntities } from '../src/persistence/entities.ts';
-import { playerMigrations } from '../src/persistence/migrations.ts';
+import { playerEntities } from '../src/store/entities.ts';
+import { playerMigrations } from '../src/store/migrations.ts';
 import { PLAYERS_SCHEMA } from '../src/service.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {

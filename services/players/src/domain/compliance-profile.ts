@@ -1,9 +1,9 @@
 // The operator's compliance profile as its rules read it: the stored row, or `off` with the
 // defaults for an operator our team never set.
 import { COMPLIANCE_DEFAULTS, type OperatorCompliance } from '@bo/contracts';
-import type { OperatorComplianceRow } from '../persistence/entities.ts';
+import type { OperatorComplianceFields } from './rows.ts';
 
-export function complianceView(operatorId: string, row: OperatorComplianceRow | null): OperatorCompliance {
+export function complianceView(operatorId: string, row: OperatorComplianceFields | null): OperatorCompliance {
   if (!row) return { operatorId, ...COMPLIANCE_DEFAULTS, selfExclusionPlatformUrl: null, updatedAt: null, updatedBy: null };
   return {
     operatorId,

@@ -2,9 +2,9 @@
 // is closed), timestamps as ISO 8601 UTC with milliseconds, money with exactly 2 decimals.
 import type { KycRecord, Player } from '@bo/contracts';
 import { formatMoney } from '@bo/service-kit';
-import type { KycSubmissionRow, PlayerRow } from '../persistence/entities.ts';
+import type { KycSubmissionFields, PlayerFields } from './rows.ts';
 
-export function toPlayer(row: PlayerRow): Player {
+export function toPlayer(row: PlayerFields): Player {
   return {
     id: row.id,
     externalId: row.externalId,
@@ -23,12 +23,12 @@ export function toPlayer(row: PlayerRow): Player {
   };
 }
 
-export function toKycSubmission(row: KycSubmissionRow): KycRecord['submissions'][number] {
+export function toKycSubmission(row: KycSubmissionFields): KycRecord['submissions'][number] {
   return { id: row.id, documentType: row.documentType, reference: row.reference, createdAt: row.createdAt.toISOString() };
 }
 
 /** Submissions must already be newest first. */
-export function toKycRecord(player: PlayerRow, submissions: KycSubmissionRow[]): KycRecord {
+export function toKycRecord(player: PlayerFields, submissions: KycSubmissionFields[]): KycRecord {
   return {
     playerId: player.id,
     status: player.kycStatus,
@@ -44,7 +44,7 @@ export interface PlayerLimits {
 }
 
 /** v1.1's view of the limits: the deposit/day limit in force (`depositPerDay`) and our team's self-exclusion date. */
-export function toLimits(row: PlayerRow, depositPerDay: string | null): PlayerLimits {
+export function toLimits(row: PlayerFields, depositPerDay: string | null): PlayerLimits {
   return {
     playerId: row.id,
     dailyDepositLimit: depositPerDay == null ? null : formatMoney(depositPerDay),

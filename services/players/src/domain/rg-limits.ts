@@ -4,7 +4,7 @@
 // the player, settle, decide, and write what these return.
 import { AppError, validationError, type LimitPeriod, type LimitType, type RgRuleLimit } from '@bo/contracts';
 import { compareMoney, formatMoney } from '@bo/service-kit';
-import type { RgLimitRow } from '../persistence/entities.ts';
+import type { RgLimitFields } from './rows.ts';
 
 /** A limit as in force at a time, and the relaxing change still waiting (value null = a removal). */
 export interface SettledLimit {
@@ -15,7 +15,7 @@ export interface SettledLimit {
 }
 
 /** The row as it stands at `now`: a pending change whose time has come is in force. */
-export function settle(row: RgLimitRow, now: Date): SettledLimit {
+export function settle(row: RgLimitFields, now: Date): SettledLimit {
   const pendingValue = row.pendingRemoval ? null : (row.pendingValue ?? null);
   if (row.pendingEffectiveAt && row.pendingEffectiveAt.getTime() <= now.getTime()) {
     return { type: row.type, period: row.period, value: pendingValue, pending: null };

@@ -4,9 +4,7 @@
 // its own flow, with its rules, a reason and its history. Read on the locked player row, in the
 // transaction that would change the status, so a self-exclusion committed a moment before is seen.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, PLAYER_STATUSES, type PlayerStatus, type Standing, type StandingHold } from '@bo/contracts';
-import type { PlayerRow } from '../persistence/entities.ts';
-
-type StandingFields = Pick<PlayerRow, 'status' | 'frozenAt' | 'statusBeforeFreeze' | 'selfExcludedSince' | 'selfExcludedUntil' | 'restrictedAt'>;
+import type { StandingFields } from './rows.ts';
 
 /** The status the player's own flows see: under a freeze, the one it holds. */
 export function heldStatus(p: StandingFields): PlayerStatus {

@@ -8,7 +8,7 @@
 import { INTERNAL_REGISTRY_REASON, normaliseCpf, type InternalImpediment, type internalImpedimentAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { PlayersConfig } from '../config.ts';
-import { InternalImpedimentEntity, type InternalImpedimentRow } from '../persistence/entities.ts';
+import { InternalImpedimentEntity, type InternalImpedimentRow } from '../store/entities.ts';
 import { afterRestriction, recordCheck, restrictPlayer, type Eligibility } from '../impediments/eligibility.ts';
 
 const view = (r: InternalImpedimentRow): InternalImpediment => ({

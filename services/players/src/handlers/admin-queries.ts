@@ -4,12 +4,12 @@ import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
 import { adminScopeOf, listCursor, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
-import { PlayerEntity, type PlayerRow } from '../persistence/entities.ts';
-import { listKycHistory, listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
+import { PlayerEntity, type PlayerRow } from '../store/entities.ts';
+import { listKycHistory, listKycSubmissions, requirePlayer } from '../store/player-store.ts';
 import { toKycSubmission, toLimits, toPlayer } from '../domain/player-views.ts';
-import { depositPerDayOf } from '../persistence/deposit-day.ts';
+import { depositPerDayOf } from '../store/deposit-day.ts';
 import { standingOf } from '../domain/standing.ts';
-import { acceptancesOf, toAcceptance } from '../persistence/terms-store.ts';
+import { acceptancesOf, toAcceptance } from '../store/terms-store.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 

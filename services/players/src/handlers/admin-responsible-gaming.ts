@@ -5,9 +5,9 @@ import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdm
 import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
-import type { PlayerRow } from '../persistence/entities.ts';
-import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
-import { complianceOf, historyOf, limitRows, rgView } from '../persistence/rg-store.ts';
+import type { PlayerRow } from '../store/entities.ts';
+import { lockPlayer, requirePlayer } from '../store/player-store.ts';
+import { complianceOf, historyOf, limitRows, rgView } from '../store/rg-store.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { heldStatus } from '../domain/standing.ts';
 

@@ -15,11 +15,11 @@ import {
   type ServiceDeps,
 } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockPlayer } from '../persistence/player-store.ts';
+import { lockPlayer } from '../store/player-store.ts';
 import { toLimits } from '../domain/player-views.ts';
-import { RgLimitEntity, type PlayerRow } from '../persistence/entities.ts';
-import { depositPerDay } from '../persistence/deposit-day.ts';
-import { complianceOf, limitRows, recordChange } from '../persistence/rg-store.ts';
+import { RgLimitEntity, type PlayerRow } from '../store/entities.ts';
+import { depositPerDay } from '../store/deposit-day.ts';
+import { complianceOf, limitRows, recordChange } from '../store/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
 
 /** `off`: the value as given, at once, any pending change dropped. */

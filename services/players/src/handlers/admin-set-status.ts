@@ -5,7 +5,7 @@
 import type { playerAdminOperations } from '@bo/contracts';
 import { decisionAuthorOf, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { adminScopeOf } from '@bo/service-kit';
-import { lockPlayer, writeStatusChanged } from '../persistence/player-store.ts';
+import { lockPlayer, writeStatusChanged } from '../store/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { assertGenericChange } from '../domain/standing.ts';
 

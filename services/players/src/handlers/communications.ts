@@ -6,8 +6,8 @@
 import { validationError, type afterHitAdminOperations, type communicationOperations } from '@bo/contracts';
 import { adminScopeOf, listCursor, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { PlayersConfig } from '../config.ts';
-import { requirePlayer } from '../persistence/player-store.ts';
-import { communicationsOf, positionOf, recordCommunication, toCommunication } from '../persistence/communications-store.ts';
+import { requirePlayer } from '../store/player-store.ts';
+import { communicationsOf, positionOf, recordCommunication, toCommunication } from '../store/communications-store.ts';
 
 /** A message reported a little ahead of our clock is the two clocks' skew, not a future time. */
 const CLOCK_SKEW_MS = 60_000;

@@ -8,14 +8,14 @@
 import { AppError, isAppError, newId, normaliseCpf, validationError, type CreatePlayer, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PlayerEntity } from '../persistence/entities.ts';
+import { PlayerEntity } from '../store/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { findStored, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn } from '@bo/service-kit';
 import { storedValue } from '../domain/rg-limits.ts';
-import { complianceOf } from '../persistence/rg-store.ts';
+import { complianceOf } from '../store/rg-store.ts';
 import { changeLimit } from './responsible-gaming.ts';
 import { checkAtRegistration, type Eligibility, type RecordCleanCheck } from '../impediments/eligibility.ts';
-import { acceptedAtOf, recordAcceptance } from '../persistence/terms-store.ts';
+import { acceptedAtOf, recordAcceptance } from '../store/terms-store.ts';
 
 /** The limit types br-spa requires at registration. */
 const REQUIRED_LIMITS = ['loss', 'time'] as const;

@@ -12,7 +12,7 @@ import {
   type HandlerResult,
   type ServiceDeps,
 } from '@bo/service-kit';
-import { changeKycStatus, listKycSubmissions, lockPlayer, type KycChangeAuthor, type PlayerAddress } from '../persistence/player-store.ts';
+import { changeKycStatus, listKycSubmissions, lockPlayer, type KycChangeAuthor, type PlayerAddress } from '../store/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { adminScopeOf, operatorScopeOf } from '@bo/service-kit';
 

@@ -3,7 +3,7 @@
 // profile `off` the login and activity checks answer `{ allowed: true }` and ask nobody.
 import { AppError, normaliseCpf, type eligibilityMessages, type eligibilityOperations } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { findPlayer } from '../persistence/player-store.ts';
+import { findPlayer } from '../store/player-store.ts';
 import { checkToday, complianceOf, type Eligibility } from '../impediments/eligibility.ts';
 
 export function reportLogin(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof eligibilityOperations.reportLogin> {

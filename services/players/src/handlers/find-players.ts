@@ -1,7 +1,7 @@
 // players.find (GET /players?externalId=): at most one player, always within the caller's brand.
 import type { playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
-import { PlayerEntity } from '../persistence/entities.ts';
+import { PlayerEntity } from '../store/entities.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { operatorScopeOf } from '@bo/service-kit';
 

@@ -1,7 +1,7 @@
 // players.kyc.get (GET /players/:playerId/kyc).
 import type { playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps } from '@bo/service-kit';
-import { listKycSubmissions, requirePlayer } from '../persistence/player-store.ts';
+import { listKycSubmissions, requirePlayer } from '../store/player-store.ts';
 import { toKycRecord } from '../domain/player-views.ts';
 import { operatorScopeOf } from '@bo/service-kit';
 

@@ -2,7 +2,7 @@
 // brand's player is indistinguishable from an unknown one).
 import type { playerOperations } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { requirePlayer } from '../persistence/player-store.ts';
+import { requirePlayer } from '../store/player-store.ts';
 import { toPlayer } from '../domain/player-views.ts';
 
 export function getPlayer(deps: ServiceDeps): HandlerOf<typeof playerOperations.getPlayer> {

@@ -6,8 +6,8 @@
 import { COMPLIANCE_DEFAULTS, validationError, type afterHitAdminOperations, type impededClosureMessages } from '@bo/contracts';
 import { adminScopeOf, internalScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { isTimeZone } from '../domain/compliance-profile.ts';
-import { complianceOf } from '../persistence/rg-store.ts';
-import { closuresOf, dayBounds, operatorOfBrand } from '../persistence/impeded-closures.ts';
+import { complianceOf } from '../store/rg-store.ts';
+import { closuresOf, dayBounds, operatorOfBrand } from '../store/impeded-closures.ts';
 
 export function adminImpededClosures(deps: ServiceDeps): HandlerOf<typeof afterHitAdminOperations.adminImpededClosures> {
   return async (req) => {

@@ -10,7 +10,7 @@ import {
 } from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { OperatorComplianceEntity } from '../persistence/entities.ts';
+import { OperatorComplianceEntity } from '../store/entities.ts';
 import { complianceView, isTimeZone } from '../domain/compliance-profile.ts';
 
 export function operatorCompliance(deps: ServiceDeps): HandlerOf<typeof complianceProfileMessages.get> {

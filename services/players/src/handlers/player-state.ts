@@ -2,12 +2,12 @@
 // rules. Unknown players and players of another brand both answer { exists: false }.
 import type { PlayerState, playerMessages } from '@bo/contracts';
 import { formatMoney, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { findPlayer } from '../persistence/player-store.ts';
+import { findPlayer } from '../store/player-store.ts';
 import { isSelfExcluded } from '../domain/responsible-gaming.ts';
-import { depositPerDay } from '../persistence/deposit-day.ts';
-import { complianceOf, limitRows, rgRules } from '../persistence/rg-store.ts';
+import { depositPerDay } from '../store/deposit-day.ts';
+import { complianceOf, limitRows, rgRules } from '../store/rg-store.ts';
 import { withdrawalsUntil, type Eligibility } from '../impediments/eligibility.ts';
-import { termsDueOf } from '../persistence/terms-store.ts';
+import { termsDueOf } from '../store/terms-store.ts';
 
 export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerMessages.state> {
   return async (req) => {

@@ -20,9 +20,9 @@ import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
 import { assertKeepsRequired, decideChange, settle, shownValue, storedValue } from '../domain/rg-limits.ts';
-import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../persistence/entities.ts';
-import { lockPlayer, requirePlayer } from '../persistence/player-store.ts';
-import { complianceOf, limitRows, recordChange, rgView } from '../persistence/rg-store.ts';
+import { RgLimitEntity, type PlayerRow, type RgChangeBy } from '../store/entities.ts';
+import { lockPlayer, requirePlayer } from '../store/player-store.ts';
+import { complianceOf, limitRows, recordChange, rgView } from '../store/rg-store.ts';
 import { endGameSessions } from './end-game-sessions.ts';
 import { heldStatus } from '../domain/standing.ts';
 import { commitRgChange } from './rg-change.ts';

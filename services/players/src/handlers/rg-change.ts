@@ -5,8 +5,8 @@
 import type { EventDataByType, EventType } from '@bo/contracts';
 import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PlayerRow } from '../persistence/entities.ts';
-import { recordChange, type RgChange } from '../persistence/rg-store.ts';
+import type { PlayerRow } from '../store/entities.ts';
+import { recordChange, type RgChange } from '../store/rg-store.ts';
 import { setStatus } from '../domain/standing.ts';
 
 type PlayerFields = Partial<Pick<PlayerRow, 'status' | 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;

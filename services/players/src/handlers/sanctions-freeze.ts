@@ -7,8 +7,8 @@
 import { AppError, type SanctionsFreezeResult, type sanctionsFreezeMessages } from '@bo/contracts';
 import { ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PlayerRow } from '../persistence/entities.ts';
-import { lockPlayer, writeStatusChanged } from '../persistence/player-store.ts';
+import type { PlayerRow } from '../store/entities.ts';
+import { lockPlayer, writeStatusChanged } from '../store/player-store.ts';
 import { announcePlayerChanged } from '../impediments/eligibility.ts';
 
 type Change = (tx: EntityManager, player: PlayerRow, now: Date) => void;

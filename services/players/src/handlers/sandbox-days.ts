@@ -13,7 +13,7 @@
 // Both refuse a live key even if the gateway did not (SANDBOX_ONLY).
 import { AppError, isAppError, WALLET_RG_DEMO_NEXT_DAY_SUBJECT, type eligibilityOperations, type OperatorScope } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { requirePlayer } from '../persistence/player-store.ts';
+import { requirePlayer } from '../store/player-store.ts';
 import { closeDuePlayers } from '../impediments/closing.ts';
 import { announcePlayerChanged, checkToday, complianceOf, type Eligibility } from '../impediments/eligibility.ts';
 

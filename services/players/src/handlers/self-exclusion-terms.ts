@@ -5,7 +5,7 @@
 import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
 import { ruleClock, startLoop, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
 import { LockMode } from '@mikro-orm/postgresql';
-import { PlayerEntity } from '../persistence/entities.ts';
+import { PlayerEntity } from '../store/entities.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 
 const BATCH = 100;

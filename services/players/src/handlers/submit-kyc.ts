@@ -3,8 +3,8 @@
 // together, and the relay publishes after the commit.
 import { newId, type playerOperations } from '@bo/contracts';
 import { crashPoint, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { KycSubmissionEntity } from '../persistence/entities.ts';
-import { changeKycStatus, lockPlayer } from '../persistence/player-store.ts';
+import { KycSubmissionEntity } from '../store/entities.ts';
+import { changeKycStatus, lockPlayer } from '../store/player-store.ts';
 import { statusAfterSubmission } from '../domain/kyc-rules.ts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, runOnce } from '@bo/service-kit';
 

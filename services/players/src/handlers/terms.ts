@@ -3,9 +3,9 @@
 // acceptance for its player: each is broadcast to the enforcing services' caches before the answer.
 import { EVERY_PLAYER, newId, playerChangedSubject, validationError, type PlayerChanged, type termsOperations } from '@bo/contracts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { TermsVersionEntity } from '../persistence/entities.ts';
-import { requirePlayer } from '../persistence/player-store.ts';
-import { acceptancesOf, acceptedAtOf, brandVersions, recordAcceptance, toAcceptance, toTermsVersion, toTermsVersions } from '../persistence/terms-store.ts';
+import { TermsVersionEntity } from '../store/entities.ts';
+import { requirePlayer } from '../store/player-store.ts';
+import { acceptancesOf, acceptedAtOf, brandVersions, recordAcceptance, toAcceptance, toTermsVersion, toTermsVersions } from '../store/terms-store.ts';
 import { versionInForce } from '../domain/terms.ts';
 
 /** A publication dated a little before our clock is the caller's clock or the network; more would rewrite the past. */

@@ -13,9 +13,9 @@ import { AppError, playerChangedSubject, type ComplianceProfile, type Environmen
 import { sqlIn, writeEvent, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../config.ts';
-import { OperatorComplianceEntity, type ImpedimentMoment, type PlayerRow } from '../persistence/entities.ts';
+import { OperatorComplianceEntity, type ImpedimentMoment, type PlayerRow } from '../store/entities.ts';
 import { setStatus } from '../domain/standing.ts';
-import { lockPlayer } from '../persistence/player-store.ts';
+import { lockPlayer } from '../store/player-store.ts';
 import { endGameSessions } from '../handlers/end-game-sessions.ts';
 import { INTERNAL_HIT, consultsInternalList, listedCpfs, type CheckAnswer } from './internal-registry.ts';
 import type { ImpedimentRegistry, RegistryCaller } from './registry.ts';

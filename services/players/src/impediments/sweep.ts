@@ -11,7 +11,7 @@
 import { counter, sqlIn, type ServiceDeps, crashPoint } from '@bo/service-kit';
 import type { Environment } from '@bo/contracts';
 import { LockMode } from '@mikro-orm/postgresql';
-import { ImpedimentSweepEntity, type ImpedimentSweepRow } from '../persistence/entities.ts';
+import { ImpedimentSweepEntity, type ImpedimentSweepRow } from '../store/entities.ts';
 import { afterRestriction, recordCheck, restrictPlayer, type Eligibility } from './eligibility.ts';
 import { INTERNAL_HIT, consultsInternalList, listedCpfs, type CheckAnswer } from './internal-registry.ts';
 
