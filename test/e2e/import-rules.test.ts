@@ -3,7 +3,8 @@
 // fixture shaped like the wallet it reports each deliberate violation by its rule: a module
 // importing another past its face (index.ts), a domain/ file importing a store/ (a type counts; in
 // the wallet's modules and in operators, a service of one module),
-// an HTTP package (http-kit, console, portal, play) importing the service kit.
+// an HTTP package (http-kit, console, portal, play) importing the service kit, the gateway reaching
+// the kit's database modules (through another kit module).
 // An import through the face passes, and a service that has not adopted the template is not held
 // to the face rule.
 import t from 'tap';
@@ -45,6 +46,12 @@ const FIXTURE: Record<string, string> = {
   // The HTTP packages without the service kit.
   'packages/service-kit/src/index.ts': `export const kit = 1;\n`,
   'packages/console/src/uses-kit.ts': `import { kit } from '../../service-kit/src/index.ts';\nexport const f = kit;\n`,
+  // The edge (the gateway) takes the kit through its edge face; nothing it loads reaches the kit's database modules, not even through another kit module.
+  'packages/service-kit/src/edge.ts': `export const edge = 1;\n`,
+  'packages/service-kit/src/sql.ts': `export const sql = 1;\n`,
+  'packages/service-kit/src/readiness.ts': `import { sql } from './sql.ts';\nexport const ready = sql;\n`,
+  'services/gateway/src/edge-face.ts': `import { edge } from '../../../packages/service-kit/src/edge.ts';\nexport const g1 = edge;\n`,
+  'services/gateway/src/through-kit.ts': `import { ready } from '../../../packages/service-kit/src/readiness.ts';\nexport const g2 = ready;\n`,
   // A service outside the template: its folders import each other freely.
   'services/payments/src/domain/deposit.ts': `export const d = 1;\n`,
   'services/payments/src/handlers/deposit.ts': `import { d } from '../domain/deposit.ts';\nexport const e = d;\n`,
@@ -80,6 +87,7 @@ t.test('a fixture with deliberate violations fails, each named by its rule', asy
     'domain-imports-no-store: services/operators/src/domain/roles.ts -> services/operators/src/store/team.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/other-store.ts -> services/wallet/src/ledger/store/queries.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/rules.ts -> services/wallet/src/games/store/rows.ts',
+    'edge-loads-no-database: services/gateway/src/through-kit.ts -> packages/service-kit/src/sql.ts',
     'http-packages-no-service-kit: packages/console/src/uses-kit.ts -> packages/service-kit/src/index.ts',
     'module-through-its-face: services/wallet/src/games/domain/other-store.ts -> services/wallet/src/ledger/store/queries.ts',
     'module-through-its-face: services/wallet/src/games/handlers/past-face.ts -> services/wallet/src/ledger/store/queries.ts',

@@ -7,7 +7,8 @@ import { Migrator, Migration } from '@mikro-orm/migrations';
 import type { Pool } from 'pg';
 import { openSql } from './sql.ts';
 import type { Logger } from './log.ts';
-import { waitForDatabase } from './startup-wait.ts';
+import { waitForDependency } from './startup-wait.ts';
+import { isDatabaseUnavailable } from './transaction-retry.ts';
 
 export { Migration };
 export type { MikroORM };
@@ -39,7 +40,7 @@ export function kitMigration(...statements: string[]): Constructor<Migration> {
 
 /** Creates the ORM and brings the service's schema up to date; waits for a database that is away (startup-wait.ts). */
 export function openDatabase(opts: DatabaseOptions): Promise<MikroORM> {
-  return waitForDatabase(() => openOnce(opts), opts.log);
+  return waitForDependency('database', isDatabaseUnavailable, () => openOnce(opts), opts.log);
 }
 
 async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {

@@ -55,7 +55,6 @@ export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequest
 export {
   ensureEventsStream,
   ensureInternalStream,
-  ensureStreamReplicas,
   eventInsertFrom,
   outboxTableSql,
   startOutboxRelay,
@@ -66,7 +65,7 @@ export {
   type OutboxRow,
 } from './outbox.ts';
 export { operatorStatusLease, type OperatorStatus, type OperatorStatusLease } from './operator-status-lease.ts';
-export { coalesceWrites, connectNats, natsIdentityOptions, natsInboxPrefix, type NatsIdentitySettings } from './nats.ts';
+export { coalesceWrites, connectNats, ensureStreamReplicas, natsIdentityOptions, natsInboxPrefix, type NatsIdentitySettings } from './nats.ts';
 export {
   composeService,
   startService,

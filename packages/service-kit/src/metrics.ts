@@ -5,7 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { SqlRunner } from './sql.ts';
+/** What the outbox gauges need of the pool (sql.ts's SqlRunner has it): kept here so processes without a database load no pg (edge.ts). */
+type RowsQuery = { query(text: string): Promise<Record<string, unknown>[]> };
 import type { Logger } from './log.ts';
 import type { Readiness } from './readiness.ts';
 
@@ -30,15 +31,13 @@ export function createServiceMetrics(service: string): ServiceMetrics {
 }
 
 /** Gauges read from the service's outbox table when scraped: rows not yet published, and the oldest one's age. */
-export function registerOutboxMetrics(registry: Registry, sql: SqlRunner, schema: string): void {
+export function registerOutboxMetrics(registry: Registry, sql: RowsQuery, schema: string): void {
   let last: Promise<{ backlog: number; oldest: number }> | undefined;
   // One query per scrape feeds both gauges.
   const read = () =>
     (last ??= sql
-      .query<{ backlog: string; oldest: number | null }>(
-        `select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`,
-      )
-      .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: rows[0]?.oldest ?? 0 }))
+      .query(`select count(*) as backlog, extract(epoch from now() - min(created_at))::float as oldest from "${schema}".outbox where published_at is null`)
+      .then((rows) => ({ backlog: Number(rows[0]?.backlog ?? 0), oldest: Number(rows[0]?.oldest ?? 0) }))
       .finally(() => {
         setImmediate(() => {
           last = undefined;

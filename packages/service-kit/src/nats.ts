@@ -1,3 +1,4 @@
+import { jetstreamManager } from '@nats-io/jetstream';
 import { accessSync, constants } from 'node:fs';
 import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 
@@ -123,4 +124,15 @@ export function coalesceWrites(nc: NatsConnection): boolean {
     });
   };
   return true;
+}
+
+/**
+ * A stream (a KV bucket's is `KV_<bucket>`) created when NATS_REPLICAS was lower, a single server
+ * since grown into a cluster, is raised to it: JetStream copies its messages to the new replicas.
+ * Never lowered here: that is an operator's decision.
+ */
+export async function ensureStreamReplicas(nc: NatsConnection, name: string, replicas: number): Promise<void> {
+  const jsm = await jetstreamManager(nc);
+  const { config } = await jsm.streams.info(name);
+  if (config.num_replicas < replicas) await jsm.streams.update(name, { ...config, num_replicas: replicas });
 }

@@ -22,6 +22,7 @@ import {
   type EventType,
 } from '@bo/contracts';
 import { crashPoint } from './crash.ts';
+import { ensureStreamReplicas } from './nats.ts';
 import { startLoop } from './loop.ts';
 import type { Logger } from './log.ts';
 import { REQUEST_ID_HEADER, TraceOrigins, traceHeaders, withSpanFrom } from './telemetry.ts';
@@ -163,17 +164,6 @@ async function ensureStream(nc: NatsConnection, name: string, subjects: string, 
       throw e;
     });
   }
-}
-
-/**
- * A stream (a KV bucket's is `KV_<bucket>`) created when NATS_REPLICAS was lower, a single server
- * since grown into a cluster, is raised to it: JetStream copies its messages to the new replicas.
- * Never lowered here: that is an operator's decision.
- */
-export async function ensureStreamReplicas(nc: NatsConnection, name: string, replicas: number): Promise<void> {
-  const jsm = await jetstreamManager(nc);
-  const { config } = await jsm.streams.info(name);
-  if (config.num_replicas < replicas) await jsm.streams.update(name, { ...config, num_replicas: replicas });
 }
 
 export interface OutboxRelay {

@@ -5,7 +5,8 @@
 // not pile up probe queries on the pool).
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import type { SqlRunner } from './sql.ts';
+/** What a readiness check needs of the pool (sql.ts's SqlRunner has it): kept here so processes without a database load no pg (edge.ts). */
+type OneQuery = { query(text: string): Promise<unknown[]> };
 
 /** Nothing when fine, else why not (short: it is shown in the probe's answer). */
 export type ReadinessCheck = () => string | undefined | Promise<string | undefined>;
@@ -74,7 +75,7 @@ export function jetStreamReadiness(nc: NatsConnection, timeoutMs = 1000): Readin
 }
 
 /** Postgres answers `select 1` on the process's pool. */
-export function postgresReadiness(sql: SqlRunner): ReadinessCheck {
+export function postgresReadiness(sql: OneQuery): ReadinessCheck {
   return async () => {
     await sql.query('select 1');
     return undefined;

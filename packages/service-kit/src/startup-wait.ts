@@ -5,12 +5,17 @@
 // unavailability fails at once, with its own message.
 import { isUnavailable as isNatsUnavailable } from '@bo/contracts';
 import type { Logger } from './log.ts';
-import { isDatabaseUnavailable } from './transaction-retry.ts';
 
 const START_WAIT_MS = 60_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor<T>(what: string, retryable: (err: unknown) => boolean, run: () => Promise<T>, log?: Logger, waitMs = START_WAIT_MS): Promise<T> {
+export async function waitForDependency<T>(
+  what: string,
+  retryable: (err: unknown) => boolean,
+  run: () => Promise<T>,
+  log?: Logger,
+  waitMs = START_WAIT_MS,
+): Promise<T> {
   const deadline = Date.now() + waitMs;
   for (let delay = 250; ; delay = Math.min(delay * 2, 2000)) {
     try {
@@ -21,11 +26,6 @@ async function waitFor<T>(what: string, retryable: (err: unknown) => boolean, ru
       await sleep(delay);
     }
   }
-}
-
-/** `run` (the start's first use of the database) until the database answers. */
-export function waitForDatabase<T>(run: () => Promise<T>, log?: Logger, waitMs?: number): Promise<T> {
-  return waitFor('database', isDatabaseUnavailable, run, log, waitMs);
 }
 
 /**
@@ -41,5 +41,5 @@ export function isJetStreamUnavailable(err: unknown): boolean {
 
 /** `run` (creating or checking streams and buckets at start) until JetStream answers. */
 export function waitForJetStream<T>(run: () => Promise<T>, log?: Logger, waitMs?: number): Promise<T> {
-  return waitFor('JetStream', isJetStreamUnavailable, run, log, waitMs);
+  return waitForDependency('JetStream', isJetStreamUnavailable, run, log, waitMs);
 }

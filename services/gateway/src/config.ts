@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig, secretKey } from '@bo/service-kit';
+import { BaseConfigSchema, configOf, DEV_MASTER_KEY, loadConfig, secretKey } from '@bo/service-kit/edge';
 
 // The edge keeps no data (issue #43): the kit's base settings without DATABASE_URL.
 export const GatewayConfigSchema = Type.Composite([

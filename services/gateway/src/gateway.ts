@@ -17,7 +17,7 @@ import {
   waitForJetStream,
   DEV_MASTER_KEY,
   type Logger,
-} from '@bo/service-kit';
+} from '@bo/service-kit/edge';
 import type { GatewayConfig } from './config.ts';
 import './edge/http/types.ts';
 import { CredentialCache } from './edge/auth/credential-cache.ts';

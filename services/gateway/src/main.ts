@@ -3,7 +3,7 @@
 import { startTracing } from '@bo/service-kit/tracing';
 
 startTracing('gateway');
-const { runMain } = await import('@bo/service-kit');
+const { runMain } = await import('@bo/service-kit/edge');
 const { GatewayConfigSchema } = await import('./config.ts');
 const { startGateway } = await import('./gateway.ts');
 

@@ -5,7 +5,7 @@
 // the audit log from here.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { AppError, adminOperations, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
-import { safeEqual } from '@bo/service-kit';
+import { safeEqual } from '@bo/service-kit/edge';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { jsonObjectBody } from '@bo/http-kit';
 import {

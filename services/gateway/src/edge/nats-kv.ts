@@ -1,8 +1,8 @@
 // What the edge's NATS KV buckets (rate limit, key claims, signature bindings) share: telling a
 // lost compare-and-set from an outage, and answering an outage.
 import type { AppError } from '@bo/contracts';
-import type { Logger } from '@bo/service-kit';
-import { dependencyUnavailable } from '@bo/service-kit';
+import type { Logger } from '@bo/service-kit/edge';
+import { dependencyUnavailable } from '@bo/service-kit/edge';
 
 /** A write refused because the entry is not at the revision it expected (someone else wrote first). */
 export function isKvWriteConflict(err: unknown): boolean {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
-import { sendRequest } from '@bo/service-kit';
+import { sendRequest } from '@bo/service-kit/edge';
 import { context, trace } from '@opentelemetry/api';
 import type { ClaimedKey } from './idempotency/keys-in-flight.ts';
 

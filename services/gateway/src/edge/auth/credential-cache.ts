@@ -6,7 +6,7 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { gatewayInvalidateSubject, type CredentialRecord, type Environment, type OperatorChanged } from '@bo/contracts';
-import { openSecret } from '@bo/service-kit';
+import { openSecret } from '@bo/service-kit/edge';
 import { compileAllowList } from '@bo/http-kit';
 
 export interface CachedCredential {

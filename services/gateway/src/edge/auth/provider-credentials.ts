@@ -6,7 +6,7 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import { PROVIDER_KEY_FORMAT, providerInvalidateSubject, type Environment, type ProviderCredentialRecord } from '@bo/contracts';
-import { openSecret } from '@bo/service-kit';
+import { openSecret } from '@bo/service-kit/edge';
 import { compileAllowList } from '@bo/http-kit';
 
 export interface ProviderCredential {

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { AppError, TIMESTAMP_TOLERANCE_SECONDS } from '@bo/contracts';
-import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit/edge';
 import { isKvWriteConflict, kvUnavailable } from '../nats-kv.ts';
 
 /**

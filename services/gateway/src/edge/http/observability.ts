@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { pingMessage, rpcSubject } from '@bo/contracts';
-import { jetStreamReadiness } from '@bo/service-kit';
+import { jetStreamReadiness } from '@bo/service-kit/edge';
 
 export const BACKING_SERVICES = ['operators', 'players', 'wallet', 'payments', 'webhooks', 'compliance'] as const;
 

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { context, trace, type Span } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import type { FastifyRequest } from 'fastify';
-import { logContext, withLogContext } from '@bo/service-kit';
+import { logContext, withLogContext } from '@bo/service-kit/edge';
 
 /** Wraps the server's request listeners (Fastify's) so each request runs in its own log context, in a trace of ours. */
 export function handleRequestsInContext(server: Server): void {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit/edge';
 import type { IdemScope } from './keys-in-flight.ts';
 import { isKvWriteConflict, kvUnavailable } from '../nats-kv.ts';
 

@@ -5,7 +5,7 @@
 // of 1 (small limits) it is exact.
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
-import { ensureStreamReplicas, type Logger } from '@bo/service-kit';
+import { ensureStreamReplicas, type Logger } from '@bo/service-kit/edge';
 import { isKvWriteConflict } from '../nats-kv.ts';
 
 export interface RateDecision {
