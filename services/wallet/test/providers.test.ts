@@ -169,6 +169,24 @@ t.test('the provider wallet API', async (t) => {
     );
   });
 
+  test('a win on a round still open: its retry answers the first answer, another amount under its id is a conflict; one credit', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const b = bet(token);
+    await p('bet', b);
+    const w = { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '4.00', currency: 'BRL', roundClosed: false };
+    const first = ((await p('win', w)) as any).body;
+    t.match(first, { kind: 'win', moved: '4.00', balance: '94.00', replayed: false });
+    // The round is still open, so the retry's statement is tried and writes nothing under the taken id: the first answer.
+    t.same(((await p('win', w)) as any).body, { ...first, replayed: true }, 'the retry: the first answer');
+    t.match((await p('win', { ...w, amount: '5.00' })) as any, { ok: false, error: { code: 'TRANSACTION_CONFLICT', details: { differs: ['amount'] } } });
+    t.match((await p('win', { ...w, amount: '0.00' })) as any, { ok: false, error: { code: 'TRANSACTION_CONFLICT' } }, 'a zero win under a taken id too');
+    const [credits] = await h.sql<{ n: number }>(`select count(*)::int as n from wallet.ledger_transactions where source = ?`, [
+      `provider:${provider.id}:${w.transactionId}`,
+    ]);
+    t.equal(credits!.n, 1, 'one ledger transaction for the win');
+    t.match(((await p('balance', { token })) as any).body, { balance: '94.00' }, 'credited once');
+  });
+
   test('a rollback of a bet never received is recorded as done; the bet arriving later is refused', async (t) => {
     const { player, token } = await sessionOf(t);
     const b = bet(token);

@@ -36,10 +36,15 @@ async function replayOf(ctx: ProvidersContext, scope: ProviderScope, body: Provi
   return toResult(kept, true);
 }
 
-function assertSessionTakesBets(s: SessionStanding | undefined, body: ProviderBet, now: Date): asserts s is SessionStanding {
-  if (!s) throw new AppError('SESSION_TOKEN_INVALID');
+/** What a session tells of a bet by itself, from facts that never change: its expiry and currency (a kept session is checked by these alone). */
+function assertLiveSession(s: SessionStanding, body: ProviderBet, now: Date): void {
   if (s.expiresAt.getTime() <= now.getTime()) throw new AppError('SESSION_TOKEN_EXPIRED', undefined, { expiredAt: s.expiresAt.toISOString() });
   if (body.currency !== s.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: s.currency });
+}
+
+function assertSessionTakesBets(s: SessionStanding | undefined, body: ProviderBet, now: Date): asserts s is SessionStanding {
+  if (!s) throw new AppError('SESSION_TOKEN_INVALID');
+  assertLiveSession(s, body, now);
   if (!s.providerEnabled) throw new AppError('PROVIDER_DISABLED');
   if (!s.operatorEnabled) throw new AppError('PROVIDER_NOT_ENABLED');
   if (!s.betGame) throw new AppError('GAME_NOT_FOUND', `The provider has no game ${body.gameCode} in our catalogue.`);
@@ -72,12 +77,6 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
   return outcome.posted;
 }
 
-/** What a kept session (handlers/session-cache.ts) tells of a bet by itself: its expiry and currency, which never change. */
-function assertKeptSessionTakesBets(s: SessionStanding, body: ProviderBet, now: Date): void {
-  if (s.expiresAt.getTime() <= now.getTime()) throw new AppError('SESSION_TOKEN_EXPIRED', undefined, { expiredAt: s.expiresAt.toISOString() });
-  if (body.currency !== s.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: s.currency });
-}
-
 async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
   const { providerId } = scope;
   const now = ruleClock.now();
@@ -98,7 +97,7 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     if (kept) await readSession();
     throw e;
   };
-  if (kept) assertKeptSessionTakesBets(kept, body, now);
+  if (kept) assertLiveSession(kept, body, now);
   const state: PlayerState = await (async () => {
     if (!(await ctx.operators.isActive(session.operatorId, requestId))) throw new AppError('OPERATOR_SUSPENDED');
     const player = await playerStatesOf(ctx.deps).get(session.brandId, session.playerId, { requestId });
