@@ -40,6 +40,17 @@ export const BaseConfigSchema = Type.Object({
   NATS_REPLICAS: Type.Integer({ default: 1, minimum: 1, maximum: 5 }),
   /** NATS messages written once per event-loop turn (nats.ts, `coalesceWrites`); false keeps nats.js' own flushing, for comparisons. */
   NATS_COALESCE_WRITES: Type.Boolean({ default: true }),
+  /**
+   * Group commit of the money path's one-statement writes (statement-group.ts, docs/money.md): at
+   * most this many concurrent requests share one statement; 1 runs each alone (off).
+   */
+  GROUP_COMMIT_MAX: Type.Integer({ default: 16, minimum: 1, maximum: 64 }),
+  /**
+   * How long a write waits for others to share its statement when none is running; 0 (the
+   * default): never, it takes what arrived meanwhile. Keep it at 2 ms or less in production (it
+   * is added to a lone request's time); tests set longer windows to make a batch certain.
+   */
+  GROUP_COMMIT_WINDOW_MS: Type.Integer({ default: 0, minimum: 0, maximum: 1000 }),
   /** Internal port of `GET /metrics` (Prometheus text); unset: no metrics server. */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),

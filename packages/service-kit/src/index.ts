@@ -9,6 +9,8 @@ export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } f
 export { createLogger, withLogContext, logContext, type LogContext, type Logger } from './log.ts';
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
+export { groupCommit, type GroupCommitOptions } from './group-commit.ts';
+export { combinedStatement, runCombined, type StatementPart } from './statement-group.ts';
 export { decisionAuthorOf, deciderOf, writeDecisionAudit, type DecisionAudit, type DecisionAuthor } from './audit-outbox.ts';
 export { ruleClock } from './clock.ts';
 export {

@@ -24,6 +24,7 @@ import { context } from '@opentelemetry/api';
 import { createServiceMetrics, registerOutboxMetrics, registerPoolMetrics, startMetricsServer, type MetricsServer, type PoolCounts } from './metrics.ts';
 import { createReadiness, natsReadiness, postgresReadiness } from './readiness.ts';
 import type { Registry } from 'prom-client';
+import { registerGroupCommitMetrics, statementGroup, type StatementPart } from './statement-group.ts';
 
 export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   orm: MikroORM;
@@ -41,6 +42,12 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
   call<R>(subject: string, body: unknown, ctx?: Partial<RequestContext>): Promise<R>;
   /** The service's Prometheus registry: register its own metrics here (served on METRICS_PORT). */
   metrics: Registry;
+  /**
+   * The group commit named `name` (one of the definition's `groupCommits`): a write's statement,
+   * run together with the concurrent writes of the same group (statement-group.ts). Made on the
+   * first call; later calls with the name answer the same group.
+   */
+  statementGroup<I, R>(name: string, opts: { keyOf(item: I): string; part(item: I, suffix: string): StatementPart }): (item: I) => Promise<R[]>;
 }
 
 /** A consumer or loop a service runs beside its handlers, named, with its state for readiness. */
@@ -80,6 +87,8 @@ export interface ServiceDefinition<S extends ConfigSchema = ConfigSchema, X = vo
   forgetRowKeys?(deps: ServiceDeps<Static<S>>, olderThanSeconds: number, batch: number): Promise<boolean>;
   /** Rows of its own the service keeps only for a while (the webhooks' event log), deleted by the same loop: at most `batch`; true when more are waiting. */
   deleteExpiredRows?(deps: ServiceDeps<Static<S>>, batch: number): Promise<boolean>;
+  /** The names of its group commits (`deps.statementGroup`): their metrics are there at zero from the start. */
+  groupCommits?: readonly string[];
 }
 
 export interface RunningService<C extends BaseConfig = BaseConfig> extends ServiceDeps<C> {
@@ -104,6 +113,9 @@ export async function startService<S extends ConfigSchema, X>(
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);
   registerPoolMetrics(metrics.registry, (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts);
+  const groupMetrics = registerGroupCommitMetrics(metrics.registry, def.groupCommits ?? []);
+  // biome-ignore lint/suspicious/noExplicitAny: one map holds groups of every item type
+  const groups = new Map<string, (item: any) => Promise<any[]>>();
   const deps: ServiceDeps<Static<S>> = {
     orm,
     sql,
@@ -114,6 +126,21 @@ export async function startService<S extends ConfigSchema, X>(
     config,
     outbox,
     metrics: metrics.registry,
+    statementGroup: (name, opts) => {
+      if (!def.groupCommits?.includes(name)) throw new Error(`group commit ${name} is not among ${def.name}'s groupCommits`);
+      let group = groups.get(name);
+      if (!group) {
+        group = statementGroup(sql, {
+          name,
+          settings: { max: base.GROUP_COMMIT_MAX, windowMs: base.GROUP_COMMIT_WINDOW_MS },
+          keyOf: opts.keyOf,
+          part: opts.part,
+          metrics: groupMetrics,
+        });
+        groups.set(name, group);
+      }
+      return group;
+    },
     call: (subject, body, ctx) =>
       // In a producer span of the handling under way when tracing is on (messaging conventions).
       sendRequest(base.NATS_PREFIX, subject, context.active(), (headers) =>
@@ -209,6 +236,8 @@ export interface ServiceModule<C extends BaseConfig = BaseConfig> {
   migrations: { name: string; class: Constructor<Migration> }[];
   handlers(deps: ServiceDeps<C>): Record<string, Handler>;
   background?(deps: ServiceDeps<C>): Background[];
+  /** The names of its group commits (ServiceDefinition's `groupCommits`). */
+  groupCommits?: readonly string[];
 }
 
 /** One service made of several modules sharing its schema, configuration, database and NATS connection. */
@@ -221,5 +250,6 @@ export function composeService<S extends ConfigSchema>(name: string, schema: str
     migrations: modules.flatMap((m) => m.migrations),
     handlers: (deps) => Object.assign({}, ...modules.map((m) => m.handlers(deps))),
     background: (deps) => modules.flatMap((m) => m.background?.(deps) ?? []),
+    groupCommits: modules.flatMap((m) => m.groupCommits ?? []),
   };
 }

@@ -17,10 +17,9 @@ import {
   type PlayerState,
   type WalletLargestWin,
 } from '@bo/contracts';
-import { crashPoint, ensureEventsStream, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { crashPoint, ensureEventsStream, groupCommit, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
 import { depositRulesBySums, evaluateMoneyRules, type Leaving, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
-import { groupCommit } from './group-commit.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
 import type { WatchMetrics } from './watch-metrics.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
@@ -116,7 +115,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
    * that needs it could hit. Each answer is undefined, with nothing written, when any deposit of
    * the batch came after later events of its player: watch() then judges each one whole.
    */
-  const watchDepositInOrder = groupCommit<{ p: PlayerRef; e: MoneyEvent }, RuleHit[] | undefined>(WATCH_PARALLEL, async (batch) => {
+  const watchDepositInOrder = groupCommit<{ p: PlayerRef; e: MoneyEvent }, RuleHit[] | undefined>({ max: WATCH_PARALLEL }, async (batch) => {
     try {
       const answers = await o.sql.transaction(
         async (tx) => {

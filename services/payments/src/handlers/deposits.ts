@@ -42,12 +42,15 @@ import {
   markConfirming,
   readDeposit,
   markConfirmingIfPending,
+  INTENT_GROUP,
+  intentStatements,
+  type ConfirmIntent,
   markFailed,
   referenceAndUsage,
 } from '../store/deposit-store.ts';
 import { limitReachedAnnounced } from '../flows/limit-reached.ts';
 import { findStored, requestKeyOf, runOnce } from '../store/stored-responses.ts';
-import { CONFIRM_OPERATION, finishConfirmation } from '../flows/deposit-confirmation.ts';
+import { COMPLETION_GROUP, CONFIRM_OPERATION, completionStatements, finishConfirmation, type Completion } from '../flows/deposit-confirmation.ts';
 import { recordIntent } from '../flows/keyed-intent.ts';
 import { playerState } from './request.ts';
 import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
@@ -150,6 +153,9 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
 }
 
 export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<typeof paymentOperations.confirmDeposit> {
+  // Concurrent confirms share their intent's and their completion's statements (docs/money.md, "Group commit").
+  const intents = deps.statementGroup<ConfirmIntent, DepositRow>(INTENT_GROUP, intentStatements);
+  const completions = deps.statementGroup<Completion, { n: number }>(COMPLETION_GROUP, completionStatements);
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
@@ -164,7 +170,7 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
       // Ordinance 615/2024: only the player's own account pays in (own-account/deposit-payer.ts).
       const payer = req.body?.payer;
       if (!payer) throw new AppError('PAYER_REQUIRED');
-      intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, { payer, checked: false });
+      intent = await markConfirmingIfPending(deps.sql, { id: depositId, brandId: scope.brandId, ref, payer: { payer, checked: false } }, intents);
       if (!intent) {
         // Not the usual case: the payer is checked against the player (a deposit created before
         // its operator was br-spa records no owner).
@@ -173,10 +179,10 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
         const player = await playerState(deps, scope.brandId, row.playerId);
         if (player.cpf !== normaliseCpf(payer.cpf)) return refusePayer(deps, depositId, scope.brandId, payer, ref);
         checkedPayer = payer; // kept on the deposit with the confirm's intent
-        intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref, { payer, checked: true });
+        intent = await markConfirmingIfPending(deps.sql, { id: depositId, brandId: scope.brandId, ref, payer: { payer, checked: true } }, intents);
       }
     } else {
-      intent = await markConfirmingIfPending(deps.sql, depositId, scope.brandId, ref);
+      intent = await markConfirmingIfPending(deps.sql, { id: depositId, brandId: scope.brandId, ref }, intents);
     }
     const answered = intent
       ? undefined
@@ -196,7 +202,7 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
         });
     if (answered) return answered;
     crashPoint('payments.confirm.after-intent');
-    const done = await finishConfirmation(deps, depositId, intent);
+    const done = await finishConfirmation(deps, depositId, intent, completions);
     if (done.status !== 'confirmed') throw new Error(`deposit ${depositId} ended ${done.status} after its confirm`);
     return { status: 200, body: depositView(done) };
   };

@@ -2,7 +2,7 @@
 import { normaliseCpf, type DepositPayer } from '@bo/contracts';
 import type { DepositRow, DepositRowStatus, DepositUsage } from '../domain/deposits.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
-import { noStoredAnswer, onlyRow, storedAnswerInsertFrom, type RequestKey, type SqlRunner } from '@bo/service-kit';
+import { noStoredAnswer, onlyRow, runCombined, storedAnswerInsertFrom, type RequestKey, type SqlRunner, type StatementPart } from '@bo/service-kit';
 
 import { OF_BRAND, rowById } from './of-brand.ts';
 
@@ -68,35 +68,51 @@ export const SET_PAYER =
 export const payerValues = (payer: DepositPayer | undefined) =>
   payer ? [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null] : [null, null, null, null];
 
+/** A confirm's intent, as asked: the deposit, the key and (br-spa) the payer. */
+export interface ConfirmIntent {
+  id: string;
+  brandId: string;
+  ref: RequestKey | undefined;
+  /** `checked`: the caller compared the payer with the player already; otherwise it must be the owner the deposit recorded at create. */
+  payer?: { payer: DepositPayer; checked: boolean };
+}
+
 /**
- * The confirm's intent on a pending deposit whose key has no stored answer, with the payer; one
- * statement. `payer.checked`: the caller compared it with the player already; otherwise the intent
- * is taken only when the payer is the owner the deposit recorded at create (undefined for any
- * other deposit: the caller checks the payer itself).
+ * The confirm's intent on a pending deposit whose key has no stored answer, with the payer, as a
+ * group commit's part (the kit's statement-group.ts): `pending → confirming` with the key that
+ * asked (and its fingerprint). No row when not pending, not the brand's, the key already has a
+ * stored answer (a replay, or the key reused: the caller looks under the row lock), or an unchecked
+ * payer is not the deposit's owner.
  */
-export async function markConfirmingIfPending(
-  em: SqlRunner,
-  id: string,
-  brandId: string,
-  ref: RequestKey | undefined,
-  payer?: { payer: DepositPayer; checked: boolean },
-): Promise<DepositRow | undefined> {
-  const unanswered = noStoredAnswer('payments', ref);
-  const owner = payer && !payer.checked ? ' and owner_cpf = ?' : '';
-  const rows = await em.query<DepositRow>(
-    `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER}
-     where id = ? and ${OF_BRAND} and status = 'pending'${owner} and ${unanswered.text} returning ${COLUMNS}`,
-    [
-      ref?.scope ?? null,
-      ref?.key ?? null,
-      ref?.fingerprint ?? null,
-      ...payerValues(payer?.payer),
-      id,
-      brandId,
-      ...(owner ? [normaliseCpf(payer!.payer.cpf)] : []),
+function intentPart(i: ConfirmIntent, s: string): StatementPart {
+  const unanswered = noStoredAnswer('payments', i.ref);
+  const ownerToCheck = i.payer && !i.payer.checked ? normaliseCpf(i.payer.payer.cpf) : null;
+  return {
+    ctes: `u${s} as (update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER}
+     where id = ? and ${OF_BRAND} and status = 'pending' and (?::text is null or owner_cpf = ?::text) and ${unanswered.text} returning ${COLUMNS})`,
+    params: [
+      i.ref?.scope ?? null,
+      i.ref?.key ?? null,
+      i.ref?.fingerprint ?? null,
+      ...payerValues(i.payer?.payer),
+      i.id,
+      i.brandId,
+      ownerToCheck,
+      ownerToCheck,
       ...unanswered.params,
     ],
-  );
+    select: `* from u${s}`,
+  };
+}
+
+/** The confirms' intents as a group commit (payments' `groupCommits`). */
+export const INTENT_GROUP = 'payments.deposits.confirm-intent';
+export const intentStatements = { keyOf: (i: ConfirmIntent) => i.id, part: intentPart };
+export type RecordIntents = (i: ConfirmIntent) => Promise<DepositRow[]>;
+
+/** The intent in one statement, through `group` when given, otherwise alone on `sql`; the deposit as it is now `confirming`, or undefined. */
+export async function markConfirmingIfPending(sql: SqlRunner, intent: ConfirmIntent, group?: RecordIntents): Promise<DepositRow | undefined> {
+  const rows = group ? await group(intent) : (await runCombined<DepositRow>(sql, [intentPart(intent, '_0')]))[0]!;
   return rows[0];
 }
 

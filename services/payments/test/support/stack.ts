@@ -97,6 +97,11 @@ function money(stack: Stack, sql: pg.Client) {
     async depositStatus(depositId: string): Promise<string | undefined> {
       return (await sql.query('select status from payments.deposits where id = $1', [depositId])).rows[0]?.status;
     },
+    /** The deposits' statuses, in the order of the ids. */
+    async depositStatuses(ids: string[]): Promise<(string | undefined)[]> {
+      const rows = (await sql.query<{ id: string; status: string }>('select id, status from payments.deposits where id = any($1)', [ids])).rows;
+      return ids.map((id) => rows.find((r) => r.id === id)?.status);
+    },
     async withdrawalStatus(withdrawalId: string): Promise<string | undefined> {
       return (await sql.query('select status from payments.withdrawals where id = $1', [withdrawalId])).rows[0]?.status;
     },

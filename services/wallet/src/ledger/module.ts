@@ -6,10 +6,12 @@ import { ledgerMigrations } from './store/migrations.ts';
 import { ledgerHandlers } from './handlers/ledger.ts';
 import { complianceReadHandlers } from './handlers/compliance-reads.ts';
 import { startClearingRollup } from './store/rollup.ts';
+import { CREDIT_GROUP } from './store/commands.ts';
 
 export const ledgerModule: ServiceModule<WalletConfig> = {
   entities: [],
   migrations: ledgerMigrations,
   handlers: (deps) => ({ ...ledgerHandlers(deps), ...complianceReadHandlers(deps.sql) }),
   background: (deps) => [startClearingRollup(deps, deps.config.CLEARING_ROLLUP_MS)],
+  groupCommits: [CREDIT_GROUP],
 };

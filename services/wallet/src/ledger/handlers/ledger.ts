@@ -13,7 +13,7 @@ import {
 } from '@bo/contracts';
 import { adminScopeOf, handle, internalScopeOf, isPositiveWithin, listCursor, operatorScopeOf, type Handler, type ServiceDeps } from '@bo/service-kit';
 import type { WalletConfig } from '../../config.ts';
-import { captureHold, creditDeposit, holdWithdrawal, releaseHold } from '../store/commands.ts';
+import { CREDIT_GROUP, captureHold, creditDeposit, creditStatements, holdWithdrawal, releaseHold, type CreditPosting } from '../store/commands.ts';
 import { readEntries, readWallet } from '../store/queries.ts';
 import { verifyLedger } from '../store/verify.ts';
 import { ledgerVerifyRecorder } from './verify-metrics.ts';
@@ -29,6 +29,8 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
   const cursors = listCursor(deps.config.LEDGER_CURSOR_SECRET, 'wallet.transactions');
   const players = playerStatesOf(deps);
   const recordVerification = ledgerVerifyRecorder(deps.metrics);
+  // Concurrent deposits' credits share one statement (docs/money.md, "Group commit").
+  const credits = deps.statementGroup<CreditPosting, { available: string; held: string }>(CREDIT_GROUP, creditStatements);
 
   /**
    * The player as the players service sees it; another brand's player does not exist here.
@@ -63,7 +65,7 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
     }),
     ...handle(walletMessages.credit, async (req) => {
       internalScopeOf(req);
-      return { body: await creditDeposit(deps.sql, { ...req.body, amount: checkedAmount(req.body.amount) }) };
+      return { body: await creditDeposit(deps.sql, { ...req.body, amount: checkedAmount(req.body.amount) }, credits) };
     }),
     ...handle(walletMessages.hold, async (req) => {
       internalScopeOf(req);

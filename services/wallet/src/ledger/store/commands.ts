@@ -2,10 +2,22 @@
 // and idempotent: the effect and the record that makes a repeat recognisable commit together,
 // and a repeat answers what the first call did (docs/money.md).
 import { AppError, newId, type HoldStatus, type WalletCredit, type WalletHold, type WalletHoldRef, type WalletMoveResult } from '@bo/contracts';
-import { compareMoney, crashPoint, formatMoney, onlyRow, subMoney, addMoney, uniqueViolation, type Sql, type SqlRunner } from '@bo/service-kit';
+import {
+  compareMoney,
+  crashPoint,
+  formatMoney,
+  onlyRow,
+  runCombined,
+  subMoney,
+  addMoney,
+  uniqueViolation,
+  type Sql,
+  type SqlRunner,
+  type StatementPart,
+} from '@bo/service-kit';
 import { playerAccountId } from '../domain/account-ids.ts';
 import { createPlayerAccount, ensureClearingAccount, lockAccountById, lockPlayerAccount, setHeld, type LockedAccount } from './accounts.ts';
-import { findPostedEntries, postOnPlayerRow, postTransaction } from './ledger-writer.ts';
+import { findPostedEntries, playerRowPart, postTransaction, type PlayerRowPosted, type PlayerRowPosting } from './ledger-writer.ts';
 
 const result = (account: Pick<LockedAccount, 'available' | 'held'>, extra: Partial<WalletMoveResult> = {}): WalletMoveResult => ({
   ...extra,
@@ -18,12 +30,30 @@ function sameCommand(what: string, stored: string, asked: string): void {
   if (compareMoney(stored, asked) !== 0) throw new Error(`${what}: repeated with amount ${asked}, first was ${stored}`);
 }
 
+/** A deposit's credit, as its statement is built (`posted`: the ids of the statement that ran). */
+export interface CreditPosting {
+  posting: PlayerRowPosting;
+  posted?: PlayerRowPosted[];
+}
+
+function creditPart(c: CreditPosting, suffix: string): StatementPart {
+  const { part, posted } = playerRowPart(c.posting, suffix);
+  c.posted = posted;
+  return part;
+}
+
+/** Deposits' credits as a group commit (the ledger module's `groupCommits`): one statement for the credits of different accounts running at once. */
+export const CREDIT_GROUP = 'wallet.deposits.credit';
+export const creditStatements = { keyOf: (c: CreditPosting) => c.posting.accountId, part: creditPart };
+export type PostCredits = (c: CreditPosting) => Promise<{ available: string; held: string }[]>;
+
 /**
- * A deposit's credit as ONE statement (its own transaction, the ledger writer's `postOnPlayerRow`):
- * the player's balance moves under the row lock the UPDATE takes, and the entries take their
- * sequence number, balance after and time from the row it returned. `source` is unique, so a
- * repeat (or a racing copy) writes nothing: the copy that waited on the row lock fails the unique
- * index and rolls back whole. No row when the account does not exist yet or the deposit was
+ * A deposit's credit as ONE statement (its own transaction, the ledger writer's posting on the
+ * player's row, through `group` when given): the player's balance moves under the row lock the
+ * UPDATE takes, and the entries take their sequence number, balance after and time from the row
+ * it returned. `source` is unique, so a repeat (or a racing copy) writes nothing: the copy that
+ * waited on the row lock fails the unique index and rolls back whole (with its batch, whose other
+ * credits then run again alone). No row when the account does not exist yet or the deposit was
  * credited already.
  */
 async function postCredit(
@@ -31,17 +61,22 @@ async function postCredit(
   cmd: WalletCredit,
   source: string,
   clearingId: string,
+  group?: PostCredits,
 ): Promise<{ available: string; held: string; entryId: string } | undefined> {
-  const { row, posted } = await postOnPlayerRow<{ available: string; held: string }>(sql, {
-    accountId: playerAccountId(cmd.brandId, cmd.playerId, cmd.currency),
-    brandId: cmd.brandId,
-    currency: cmd.currency,
-    referenceId: cmd.depositId,
-    transactions: [{ source, type: 'DEPOSIT', amount: cmd.amount, clearingAccountId: clearingId }],
-    unlessPosted: true,
-    returning: 'a.available, a.held',
-  });
-  return row ? { ...row, entryId: posted[0]!.playerEntryId } : undefined;
+  const c: CreditPosting = {
+    posting: {
+      accountId: playerAccountId(cmd.brandId, cmd.playerId, cmd.currency),
+      brandId: cmd.brandId,
+      currency: cmd.currency,
+      referenceId: cmd.depositId,
+      transactions: [{ source, type: 'DEPOSIT', amount: cmd.amount, clearingAccountId: clearingId }],
+      unlessPosted: true,
+      returning: 'a.available, a.held',
+    },
+  };
+  const rows = group ? await group(c) : (await runCombined<{ available: string; held: string }>(sql, [creditPart(c, '_0')]))[0]!;
+  const row = rows[0];
+  return row ? { ...row, entryId: c.posted![0]!.playerEntryId } : undefined;
 }
 
 /** What the first credit of `source` wrote, as its answer (the account's balances now). */
@@ -57,14 +92,14 @@ async function repeatedCredit(sql: Sql, cmd: WalletCredit, source: string): Prom
   return result(account, { entryId: mine.id });
 }
 
-export async function creditDeposit(sql: Sql, cmd: WalletCredit): Promise<WalletMoveResult> {
+export async function creditDeposit(sql: Sql, cmd: WalletCredit, group?: PostCredits): Promise<WalletMoveResult> {
   const source = `deposit:${cmd.depositId}`;
   const clearing = await ensureClearingAccount(sql, cmd.brandId, 'deposit_clearing', cmd.currency);
   let out: WalletMoveResult | undefined;
   for (let attempt = 0; !out; attempt++) {
     if (attempt > 1) throw new Error(`${source}: the player's account does not appear`);
     try {
-      const posted = await postCredit(sql, cmd, source, clearing);
+      const posted = await postCredit(sql, cmd, source, clearing, group);
       out = posted ? result(posted, { entryId: posted.entryId }) : await repeatedCredit(sql, cmd, source);
     } catch (e) {
       // A copy of this command committed while this one waited for the account row.

@@ -12,7 +12,7 @@
 // (their balance is derived, accounts.ts); the deferred trigger still refuses an unbalanced
 // transaction at commit.
 import { newId, type LedgerType } from '@bo/contracts';
-import { Money, addMoney, formatMoney, onlyRow, subMoney, type SqlRunner } from '@bo/service-kit';
+import { Money, addMoney, formatMoney, onlyRow, subMoney, type SqlRunner, type StatementPart } from '@bo/service-kit';
 import { uuidv7 } from 'uuidv7';
 import type { LockedAccount } from './accounts.ts';
 
@@ -76,6 +76,24 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
   sql: SqlRunner,
   p: PlayerRowPosting,
 ): Promise<{ row: R | undefined; posted: PlayerRowPosted[] }> {
+  const { ctes, params, posted } = playerRowCtes(p, '');
+  const found = await sql.query<R>(`with ${ctes}\n     select ${p.returning} from a`, params);
+  return { row: found[0], posted };
+}
+
+/**
+ * The same posting as a group commit's part (the kit's statement-group.ts), its CTEs named with
+ * `suffix`; its row is what `returning` asked for. `alsoWith` is not for parts (its CTEs name `a`).
+ */
+export function playerRowPart(p: PlayerRowPosting, suffix: string): { part: StatementPart; posted: PlayerRowPosted[] } {
+  if (p.alsoWith) throw new Error('a posting with its own CTEs runs alone (postOnPlayerRow)');
+  const { ctes, params, posted } = playerRowCtes(p, suffix);
+  return { part: { ctes, params, select: `${p.returning} from a${suffix} as a` }, posted };
+}
+
+/** The posting's CTEs (`a`, `t`, `e` and the caller's, each name + `s`) and their parameters. */
+function playerRowCtes(p: PlayerRowPosting, s: string): { ctes: string; params: unknown[]; posted: PlayerRowPosted[] } {
+  const a = s ? `a${s} as a` : 'a';
   const n = p.transactions.length;
   const posted = p.transactions.map(() => ({ transactionId: newTransactionId(), playerEntryId: newId('ledgerEntry'), clearingEntryId: newId('ledgerEntry') }));
   const amounts = p.transactions.map((t) => formatMoney(t.amount));
@@ -93,25 +111,24 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
     const ids = posted[i]!;
     const amount = amounts[i]!;
     entries.push(
-      `select ?, ?, a.id, a.entry_count - ?::int, ?, ?::numeric, a.available - ?::numeric, ?, ?, a.at from a`,
-      `select ?, ?, ?, null, ?, ?::numeric, null, ?, ?, a.at from a`,
+      `select ?, ?, a.id, a.entry_count - ?::int, ?, ?::numeric, a.available - ?::numeric, ?, ?, a.at from ${a}`,
+      `select ?, ?, ?, null, ?, ?::numeric, null, ?, ?, a.at from ${a}`,
     );
     entryParams.push(ids.playerEntryId, ids.transactionId, n - 1 - i, t.type, amount, laterMoves[i], p.currency, p.referenceId);
     entryParams.push(ids.clearingEntryId, ids.transactionId, t.clearingAccountId, t.type, formatMoney(subMoney(0, amount)), p.currency, p.referenceId);
   });
   const also = p.alsoWith?.(posted);
-  const found = await sql.query<R>(
-    `with a as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()${p.alsoSet?.text ?? ''}
+  return {
+    ctes: `a${s} as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()${p.alsoSet?.text ?? ''}
                 where id = ?${p.unlessPosted ? ' and not exists (select 1 from wallet.ledger_transactions where source = ?)' : ''}${p.onlyIf ? ` ${p.onlyIf.text}` : ''}
                 returning id, available, held, entry_count, date_trunc('milliseconds', clock_timestamp()) as at${p.alsoReturns ?? ''}),
-     t as (insert into wallet.ledger_transactions (${TRANSACTION_COLUMNS})
-           select v.id, v.source, v.type, ?, ?, ?, a.at from a, (values ${rows(n, '?::text, ?::text, ?::text')}) v(id, source, type)
+     t${s} as (insert into wallet.ledger_transactions (${TRANSACTION_COLUMNS})
+           select v.id, v.source, v.type, ?, ?, ?, a.at from ${a}, (values ${rows(n, '?::text, ?::text, ?::text')}) v(id, source, type)
            returning 1),
-     e as (insert into wallet.ledger_entries (${ENTRY_COLUMNS})
+     e${s} as (insert into wallet.ledger_entries (${ENTRY_COLUMNS})
            ${entries.join('\n           union all ')}
-           returning 1)${also ? `,\n     ${also.text}` : ''}
-     select ${p.returning} from a`,
-    [
+           returning 1)${also ? `,\n     ${also.text}` : ''}`,
+    params: [
       formatMoney(net),
       n,
       ...(p.alsoSet?.params ?? []),
@@ -125,8 +142,8 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
       ...entryParams,
       ...(also?.params ?? []),
     ],
-  );
-  return { row: found[0], posted };
+    posted,
+  };
 }
 
 // ---- inside a transaction, over accounts the caller locked ------------------------------------
