@@ -46,11 +46,11 @@ export const BaseConfigSchema = Type.Object({
    */
   GROUP_COMMIT_MAX: Type.Integer({ default: 16, minimum: 1, maximum: 64 }),
   /**
-   * How long a write waits for others to share its statement when none is running; 0 (the
-   * default): never, it takes what arrived meanwhile. Keep it at 2 ms or less in production (it
-   * is added to a lone request's time); tests set longer windows to make a batch certain.
+   * How long a write waits for others to share its statement when none of its group is running;
+   * 0: never, a batch is what arrived while the last one ran. Keep it at 2 ms or less in
+   * production (it is added to a lone request's time); tests set longer windows to make a batch certain.
    */
-  GROUP_COMMIT_WINDOW_MS: Type.Integer({ default: 0, minimum: 0, maximum: 1000 }),
+  GROUP_COMMIT_WINDOW_MS: Type.Integer({ default: 1, minimum: 0, maximum: 1000 }),
   /** Internal port of `GET /metrics` (Prometheus text); unset: no metrics server. */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),

@@ -68,6 +68,12 @@ export interface StatementGroupOptions<I> {
  */
 export function statementGroup<I, R>(sql: SqlRunner, opts: StatementGroupOptions<I>): (item: I) => Promise<R[]> {
   const alone = async (item: I): Promise<R[]> => (await runCombined<R>(sql, [opts.part(item, '_0')]))[0]!;
+  // Off: every request runs its own statement at once, as many at a time as the pool allows.
+  if (opts.settings.max <= 1)
+    return (item) => {
+      opts.metrics?.batch(opts.name, 1);
+      return alone(item);
+    };
   const run = groupCommit<I, Settled<R[]>>(
     {
       max: opts.settings.max,
@@ -77,11 +83,17 @@ export function statementGroup<I, R>(sql: SqlRunner, opts: StatementGroupOptions
     },
     async (items) => {
       if (items.length === 1) return [await settle(alone(items[0]!))];
+      // Parts in key order: two batches that lock the same rows lock them in the same order (no deadlock between replicas).
+      const order = items.map((_, i) => i).sort((a, b) => (opts.keyOf(items[a]!) < opts.keyOf(items[b]!) ? -1 : 1));
       const batched = await settle(
         runCombined<R>(
           sql,
-          items.map((item, i) => opts.part(item, `_${i}`)),
-        ),
+          order.map((at, i) => opts.part(items[at]!, `_${i}`)),
+        ).then((rows) => {
+          const byItem: R[][] = [];
+          for (const [i, at] of order.entries()) byItem[at] = rows[i]!;
+          return byItem;
+        }),
       );
       if (batched.ok) return batched.value.map((value) => ({ ok: true as const, value }));
       // Nothing of the batch committed (one statement): each item again, alone and in order.

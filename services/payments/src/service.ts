@@ -19,7 +19,7 @@ import {
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
 import { COMPLETION_GROUP } from './flows/deposit-confirmation.ts';
-import { INTENT_GROUP } from './store/deposit-store.ts';
+import { CREATE_GROUP, INTENT_GROUP } from './store/deposit-store.ts';
 import { depositRgUsage } from './handlers/rg-usage.ts';
 import { forgetExpiredRequestKeys } from './store/withdrawal-store.ts';
 import { PaymentsConfigSchema } from './config.ts';
@@ -48,7 +48,7 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
     migrations: paymentsMigrations,
     // A decision's audit row goes to the internal stream, for the operators service's audit log.
     internalEvents: true,
-    groupCommits: [INTENT_GROUP, COMPLETION_GROUP],
+    groupCommits: [CREATE_GROUP, INTENT_GROUP, COMPLETION_GROUP],
     setup: (deps) => setupOwnAccount(deps, onSetup),
     handlers: (deps, own) => ({
       ...handle(ops.createDeposit, createDeposit(deps), ANSWERED_BY_EFFECT),

@@ -36,6 +36,10 @@ import {
   findByExternalReference,
   insertDeposit,
   insertDepositWithResponse,
+  CREATE_GROUP,
+  newDepositStatements,
+  type NewDeposit,
+  type InsertDeposits,
   listPlayerDeposits,
   lockDeposit,
   lockPlayerDeposits,
@@ -74,10 +78,12 @@ function mayDeposit(player: PlayerState, amount: string, now: Date): boolean {
 const ZERO_USAGE: DepositUsage = { used: { day: '0', week: '0', month: '0' }, resetsAt: { day: '', week: '', month: '' } };
 
 export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperations.createDeposit> {
+  // Concurrent creates without a limit share their statement (docs/money.md, "Group commit").
+  const creates = deps.statementGroup<NewDeposit, { n: number }>(CREATE_GROUP, newDepositStatements);
   return async (req) => {
     const ref = requestKeyOf(req.ctx);
     try {
-      return await create(deps, req, ref);
+      return await create(deps, req, ref, creates);
     } catch (e) {
       // A replay answers what the first request did, whatever the player's state is now; a
       // request with our key that won a race (same reference, or the key's record) answered first.
@@ -89,7 +95,12 @@ export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperat
 }
 
 /** The create itself. No lookup of a stored answer first: a repeat of the key fails the insert of its record, and the caller answers it. */
-async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations.createDeposit>, ref: ReturnType<typeof requestKeyOf>): Promise<HandlerResult> {
+async function create(
+  deps: ServiceDeps,
+  req: RequestOf<typeof paymentOperations.createDeposit>,
+  ref: ReturnType<typeof requestKeyOf>,
+  creates: InsertDeposits,
+): Promise<HandlerResult> {
   const scope = operatorScopeOf(req);
   const { playerId } = req.params;
   const input = req.body;
@@ -132,7 +143,8 @@ async function create(deps: ServiceDeps, req: RequestOf<typeof paymentOperations
     // duplicate check. One statement: the deposit (its reference unique per brand) and the
     // stored response, or neither.
     const row = newRow(asked);
-    if (await insertDepositWithResponse(deps.sql, row, ref, CREATE, depositView(row), ownerCpf)) return { status: 201, body: depositView(row) };
+    const created = { row, ref, operation: CREATE, body: depositView(row), ownerCpf };
+    if (await insertDepositWithResponse(deps.sql, created, creates)) return { status: 201, body: depositView(row) };
     throw alreadyExists((await findByExternalReference(deps.sql, scope.brandId, input.externalReference))!);
   }
   const answer = runOnce(deps.sql, ref, CREATE, async (tx) => {

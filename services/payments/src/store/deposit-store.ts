@@ -167,27 +167,39 @@ export async function depositUsage(sql: SqlRunner, brandId: string, playerId: st
   return (await referenceAndUsage(sql, brandId, playerId, '', now, timeZone)).usage!;
 }
 
+/** A deposit to create with its answer: the row, the key that asked, the answer's body and (br-spa) the owner's CPF. */
+export interface NewDeposit {
+  row: DepositRow;
+  ref: RequestKey | undefined;
+  operation: string;
+  body: unknown;
+  ownerCpf: string | null;
+}
+
 /**
  * A new deposit and the stored response for the key that asked, in one statement (atomic
- * without a transaction); false when the brand already has the reference (nothing written).
- * A second record for the key is a unique violation: the statement fails as a whole.
+ * without a transaction), as a group commit's part (the kit's statement-group.ts); its row's `n`
+ * is 0 when the brand already has the reference (nothing written). A second record for the key
+ * is a unique violation: the statement fails as a whole (a batch's others then run alone).
  */
-export async function insertDepositWithResponse(
-  sql: SqlRunner,
-  row: DepositRow,
-  ref: RequestKey | undefined,
-  operation: string,
-  body: unknown,
-  ownerCpf: string | null,
-): Promise<boolean> {
-  const answer = ref ? storedAnswerInsertFrom('payments', 'd', ref, operation, 201, body) : undefined;
-  const { n } = onlyRow(
-    await sql.query<{ n: number }>(`with d as (${INSERT_DEPOSIT}) ${answer ? `, p as (${answer.text})` : ''} select count(*)::int as n from d`, [
-      ...depositValues(row, ownerCpf),
-      ...(answer?.params ?? []),
-    ]),
-  );
-  return n === 1;
+function newDepositPart(d: NewDeposit, s: string): StatementPart {
+  const answer = d.ref ? storedAnswerInsertFrom('payments', `d${s}`, d.ref, d.operation, 201, d.body) : undefined;
+  return {
+    ctes: `d${s} as (${INSERT_DEPOSIT})${answer ? `, p${s} as (${answer.text})` : ''}`,
+    params: [...depositValues(d.row, d.ownerCpf), ...(answer?.params ?? [])],
+    select: `count(*)::int as n from d${s}`,
+  };
+}
+
+/** Deposits' creates as a group commit (payments' `groupCommits`); one reference per batch. */
+export const CREATE_GROUP = 'payments.deposits.create';
+export const newDepositStatements = { keyOf: (d: NewDeposit) => `${d.row.brandId}:${d.row.externalReference}`, part: newDepositPart };
+export type InsertDeposits = (d: NewDeposit) => Promise<{ n: number }[]>;
+
+/** Inserts the deposit with its answer, through `group` when given; false when the brand already has the reference. */
+export async function insertDepositWithResponse(sql: SqlRunner, d: NewDeposit, group?: InsertDeposits): Promise<boolean> {
+  const rows = group ? await group(d) : (await runCombined<{ n: number }>(sql, [newDepositPart(d, '_0')]))[0]!;
+  return rows[0]?.n === 1;
 }
 
 export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey | undefined, payer?: DepositPayer): Promise<void> {
