@@ -125,6 +125,34 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
     await assertLedgerSound(t, stack);
   });
 
+  t.test('crash after a batch of rounds committed (group commit): every round of it is recorded, each retry gets its own', async (t) => {
+    const players = await Promise.all(Array.from({ length: 4 }, () => newPlayerWithSession(t, '40.00')));
+    // A window long enough that the four clicks, sent at once, share one statement (docs/money.md, "Group commit").
+    const victim = await wallet.start({ CRASH_AT: 'wallet.round.after-commit', GROUP_COMMIT_WINDOW_MS: 400 });
+    const clicks = players.map(() => ({ amount: '4.00', target: '50', clientRoundId: `batch-${randomBytes(6).toString('hex')}` }));
+    const lost = await Promise.all(players.map((p, i) => play(p.token, clicks[i]!, 5000)));
+    t.equal(lost.filter((r) => r.ok).length, 0, 'no page hears of its round');
+    t.equal((await victim.exited).signal, 'SIGKILL');
+    const recorded = [];
+    for (const c of clicks) recorded.push(await roundsOf(c.clientRoundId));
+    t.same(
+      recorded.map((r) => r.length),
+      [1, 1, 1, 1],
+      'one statement: all four rounds committed together before the kill',
+    );
+    await wallet.start();
+    const retries = await Promise.all(players.map((p, i) => play(p.token, clicks[i]!)));
+    t.same(
+      retries.map((r) => r.ok && ok<{ id: string }>(r).id),
+      recorded.map((r) => r[0]!.id),
+      'each retried click gets its own recorded round',
+    );
+    const bets = [];
+    for (const r of recorded) bets.push((await playerEntries(r[0]!.id)).filter((e) => e.type === 'BET').map((e) => e.amount));
+    t.same(bets, [['-4.00'], ['-4.00'], ['-4.00'], ['-4.00']], 'exactly one BET each');
+    await assertLedgerSound(t, stack);
+  });
+
   t.test("crash after the draw, before the round's statement: nothing of the round survives; the retry plays it once", async (t) => {
     const { player, token } = await newPlayerWithSession(t, '50.00');
     const victim = await wallet.start({ CRASH_AT: 'wallet.round.before-post' });

@@ -18,6 +18,8 @@ import { playRound, playRoundMessage } from './handlers/play-round.ts';
 import { endPlayerSessions } from './handlers/end-sessions.ts';
 import { playHeartbeat } from './handlers/play-heartbeat.ts';
 
+import { ROUND_GROUP, roundStatements, type RoundPosting } from './store/game-round.ts';
+
 export interface GamesModuleOptions {
   /** Replaces the external provider adapter. */
   remote?: GameProvider;
@@ -36,6 +38,8 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         tokens: createLaunchTokenSigner(config.GAME_LAUNCH_SECRET),
         remote: opts.remote ?? remoteProvider({ defaultBaseUrl: config.GAME_PROVIDER_URL, timeoutMs: config.GAME_PROVIDER_TIMEOUT_MS }),
         rng: opts.rng ?? cryptoRng,
+        // Concurrent rounds of different players share one statement (docs/money.md, "Group commit").
+        rounds: deps.statementGroup<RoundPosting, { balance_after: string }>(ROUND_GROUP, roundStatements),
       };
       return {
         ...handle(gameOperations.listGames, listGames(ctx)),
@@ -47,5 +51,6 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(endPlayerSessionsMessages.end, endPlayerSessions(ctx)),
       };
     },
+    groupCommits: [ROUND_GROUP],
   };
 }

@@ -6,6 +6,6 @@
 export { ledgerModule } from './module.ts';
 export { clearingAccountId, playerAccountId } from './domain/account-ids.ts';
 export { createPlayerAccount, ensureClearingAccount, ensureProviderClearingAccount, lockAccountById } from './store/accounts.ts';
-export { postOnPlayerRow, postTransaction } from './store/ledger-writer.ts';
+export { playerRowPart, postOnPlayerRow, postTransaction, type PlayerRowPosting } from './store/ledger-writer.ts';
 export { readWallet, stakeableNow } from './store/queries.ts';
 export { rollUpClearing } from './store/rollup.ts';

@@ -3,6 +3,7 @@ import type { GamesConfig } from '../config.ts';
 import type { LaunchTokenSigner } from '../domain/launch-token.ts';
 import type { Rng } from '../domain/rounds.ts';
 import type { GameProvider } from '../providers/game-provider.ts';
+import type { PostRounds } from '../store/game-round.ts';
 
 export interface GamesContext {
   deps: ServiceDeps;
@@ -11,4 +12,6 @@ export interface GamesContext {
   /** The adapter of games whose provider is external. */
   remote: GameProvider;
   rng: Rng;
+  /** Real-money rounds' statements, shared by the rounds running at once (store/game-round.ts). */
+  rounds: PostRounds;
 }

@@ -30,7 +30,7 @@ import { roundReply, type RoundRequest } from './round-reply.ts';
  */
 async function guardedRound(ctx: GamesContext, rules: RgRules, round: RealRound): Promise<{ balanceAfter: string } | undefined> {
   const limits = roundLimitsOf(rules, round.createdAt);
-  const fast = await postRealRound(ctx.deps.sql, round, limits);
+  const fast = await postRealRound(ctx.deps.sql, round, limits, ctx.rounds);
   if (fast) return fast;
   const outcome = await ctx.deps.sql.transaction(async (tx) => {
     const accountId = playerAccountId(round.brandId, round.playerId, round.currency);
@@ -99,7 +99,7 @@ export async function playRealRound(
       ? // The player's limits: checked on the account row the round locks, so concurrent rounds are
         // checked one after another against what committed before.
         await guardedRound(ctx, rules, round).catch((e) => announceLimitReached(ctx.deps, e, { ...session, externalId: state.externalId ?? null }))
-      : await postRealRound(ctx.deps.sql, round);
+      : await postRealRound(ctx.deps.sql, round, undefined, ctx.rounds);
   } catch (e) {
     // The same click committed while this copy waited for the player's row: its round is the answer.
     const prior = uniqueViolation(e) === 'game_rounds_session_id_client_round_id_key' ? await played() : undefined;

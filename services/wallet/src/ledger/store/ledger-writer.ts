@@ -56,8 +56,12 @@ export interface PlayerRowPosting {
   onlyIf?: SqlPart;
   /** Further columns `a` returns for the caller's CTEs (`, col`). */
   alsoReturns?: string;
-  /** The caller's own CTEs after the posting's (`name as (…), …`); they may read `a`, the updated row. */
-  alsoWith?: (posted: PlayerRowPosted[]) => SqlPart;
+  /**
+   * The caller's own CTEs after the posting's (`name as (…), …`); they may read the updated row
+   * through `names.a` (in FROM: `a` alone, `a_3 as a` in a group commit's part) and name their
+   * own CTEs with `names.suffix`.
+   */
+  alsoWith?: (posted: PlayerRowPosted[], names: { a: string; suffix: string }) => SqlPart;
   /** What the statement returns, from `a` (`a.available, a.held`). */
   returning: string;
 }
@@ -82,11 +86,10 @@ export async function postOnPlayerRow<R extends Record<string, unknown>>(
 }
 
 /**
- * The same posting as a group commit's part (the kit's statement-group.ts), its CTEs named with
- * `suffix`; its row is what `returning` asked for. `alsoWith` is not for parts (its CTEs name `a`).
+ * The same posting as a group commit's part (the kit's statement-group.ts), its CTEs (and the
+ * caller's, through `alsoWith`'s names) named with `suffix`; its row is what `returning` asked for.
  */
 export function playerRowPart(p: PlayerRowPosting, suffix: string): { part: StatementPart; posted: PlayerRowPosted[] } {
-  if (p.alsoWith) throw new Error('a posting with its own CTEs runs alone (postOnPlayerRow)');
   const { ctes, params, posted } = playerRowCtes(p, suffix);
   return { part: { ctes, params, select: `${p.returning} from a${suffix} as a` }, posted };
 }
@@ -117,7 +120,7 @@ function playerRowCtes(p: PlayerRowPosting, s: string): { ctes: string; params: 
     entryParams.push(ids.playerEntryId, ids.transactionId, n - 1 - i, t.type, amount, laterMoves[i], p.currency, p.referenceId);
     entryParams.push(ids.clearingEntryId, ids.transactionId, t.clearingAccountId, t.type, formatMoney(subMoney(0, amount)), p.currency, p.referenceId);
   });
-  const also = p.alsoWith?.(posted);
+  const also = p.alsoWith?.(posted, { a, suffix: s });
   return {
     ctes: `a${s} as (update wallet.accounts set available = available + ?::numeric, entry_count = entry_count + ?::int, updated_at = now()${p.alsoSet?.text ?? ''}
                 where id = ?${p.unlessPosted ? ' and not exists (select 1 from wallet.ledger_transactions where source = ?)' : ''}${p.onlyIf ? ` ${p.onlyIf.text}` : ''}

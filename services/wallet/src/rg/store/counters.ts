@@ -97,10 +97,10 @@ export function creditCounterParts(at: Date, wageredDelta: string, netLossDelta:
  * posting's own statement so usage and money commit together; `a` is the updated account row.
  * `seconds`: the SQL of the seconds the move counts (`a.rg_gap_seconds` for a counted activity, `0`).
  */
-export function usageUpsert(name: string, at: Date, wagered: string, netLoss: string, seconds: 'a.rg_gap_seconds' | '0'): SqlPart {
+export function usageUpsert(name: string, at: Date, wagered: string, netLoss: string, seconds: 'a.rg_gap_seconds' | '0', a = 'a'): SqlPart {
   return {
     text: `${name} as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)
-           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric, ${seconds} from a
+           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric, ${seconds} from ${a}
            on conflict (account_id, hour) do update
              set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss,
                  seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played
