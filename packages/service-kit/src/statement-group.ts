@@ -5,7 +5,7 @@
 // nothing alone. A batch that fails (a unique violation of one item, a lost connection) is run
 // again item by item, so one item's failure is its own.
 import { Counter, type Registry } from 'prom-client';
-import { groupCommit, type GroupCommitOptions } from './group-commit.ts';
+import { groupCommit } from './group-commit.ts';
 import type { SqlRunner } from './sql.ts';
 
 /** One item's share of the statement. */
