@@ -138,6 +138,22 @@ const DASHBOARDS: Record<string, Dashboard> = {
             queries: [q('sum by (kind, result) (increase(bo_reconciler_rows_total[1h]))', '{{kind}} {{result}}')],
           },
           {
+            title: 'Group commit: requests per statement, by group',
+            unit: 'short',
+            description: 'Mean batch of each group commit (docs/money.md, "Group commit"): 1 when idle, more under load.',
+            queries: [
+              q(
+                `sum by (group) (rate(bo_group_commit_items_total[${R}])) / sum by (group) (rate(bo_group_commit_batches_total[${R}]))`,
+                '{{group}}',
+              ),
+            ],
+          },
+          {
+            title: 'Group commit: requests run again alone after their batch failed',
+            unit: 'short',
+            queries: [q('sum by (group) (increase(bo_group_commit_retried_alone_total[1h]))', '{{group}}')],
+          },
+          {
             title: 'Ledger verification: issues found',
             unit: 'short',
             stat: true,

@@ -47,7 +47,10 @@ export interface ServiceDeps<C extends BaseConfig = BaseConfig> {
    * run together with the concurrent writes of the same group (statement-group.ts). Made on the
    * first call; later calls with the name answer the same group.
    */
-  statementGroup<I, R>(name: string, opts: { keyOf(item: I): string; part(item: I, suffix: string): StatementPart }): (item: I) => Promise<R[]>;
+  statementGroup<I, R>(
+    name: string,
+    opts: { keyOf(item: I): string; part(item: I, suffix: string): StatementPart; shapeOf?(item: I): string },
+  ): (item: I) => Promise<R[]>;
 }
 
 /** A consumer or loop a service runs beside its handlers, named, with its state for readiness. */
@@ -135,6 +138,7 @@ export async function startService<S extends ConfigSchema, X>(
           settings: { max: base.GROUP_COMMIT_MAX, windowMs: base.GROUP_COMMIT_WINDOW_MS },
           keyOf: opts.keyOf,
           part: opts.part,
+          ...(opts.shapeOf ? { shapeOf: opts.shapeOf } : {}),
           metrics: groupMetrics,
         });
         groups.set(name, group);

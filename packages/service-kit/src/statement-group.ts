@@ -58,6 +58,12 @@ export interface StatementGroupOptions<I> {
   keyOf: (item: I) => string;
   /** The item's part, its CTEs named with `suffix`. */
   part: (item: I, suffix: string) => StatementPart;
+  /**
+   * Which text its part has, when items differ (a round with or without a win): parts are ordered
+   * by it first, so a batch's text depends on how many of each shape it holds, not on their order,
+   * and Postgres plans a few texts, not one per arrangement.
+   */
+  shapeOf?: (item: I) => string;
   metrics?: GroupCommitMetrics;
 }
 
@@ -83,8 +89,9 @@ export function statementGroup<I, R>(sql: SqlRunner, opts: StatementGroupOptions
     },
     async (items) => {
       if (items.length === 1) return [await settle(alone(items[0]!))];
-      // Parts in key order: two batches that lock the same rows lock them in the same order (no deadlock between replicas).
-      const order = items.map((_, i) => i).sort((a, b) => (opts.keyOf(items[a]!) < opts.keyOf(items[b]!) ? -1 : 1));
+      // Parts in key order (within a shape): two batches that lock the same rows lock them in the same order (no deadlock between replicas).
+      const sortKey = (i: I) => `${opts.shapeOf?.(i) ?? ''}\u0000${opts.keyOf(i)}`;
+      const order = items.map((_, i) => i).sort((a, b) => (sortKey(items[a]!) < sortKey(items[b]!) ? -1 : 1));
       const batched = await settle(
         runCombined<R>(
           sql,

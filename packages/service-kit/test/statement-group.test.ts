@@ -103,3 +103,42 @@ t.test('on Postgres', async (t) => {
     t.same(out, [{ rows: [{ id: 'c1', amount: 1 }] }, { code: '23505' }, { rows: [{ id: 'c2', amount: 3 }] }], 'the first of the key was written first');
   });
 });
+
+t.test('parts are ordered by shape, then key: a batch’s text depends on how many of each shape it holds', async (t) => {
+  const texts: string[] = [];
+  // A recording runner (no database): it answers one row per part, by batch_item.
+  const sql = {
+    query: async <R>(text: string): Promise<R[]> => {
+      texts.push(text);
+      return [...text.matchAll(/\(select (\d+) as batch_item, '(\w+)' as id/g)].map((m) => ({ batch_item: Number(m[1]), id: m[2] }) as R);
+    },
+  };
+  const shaped = (i: { id: string; shape: string }, s: string): StatementPart => ({
+    ctes: `c${s} as (select 1)`,
+    params: [],
+    select: `'${i.id}' as id, '${i.shape}' as shape from c${s}`,
+  });
+  const run = statementGroup<{ id: string; shape: string }, { id: string }>(sql, {
+    name: 'shapes',
+    settings: { max: 8, windowMs: 100 },
+    keyOf: (i) => i.id,
+    shapeOf: (i) => i.shape,
+    part: shaped,
+  });
+  const out = await Promise.all([run({ id: 'd', shape: 'y' }), run({ id: 'a', shape: 'x' }), run({ id: 'c', shape: 'x' }), run({ id: 'b', shape: 'y' })]);
+  t.same(
+    out.map((rows) => rows.map((r) => r.id)),
+    [['d'], ['a'], ['c'], ['b']],
+    'each item still gets its own row',
+  );
+  t.same(
+    [...texts[0]!.matchAll(/'(\w)' as shape/g)].map((m) => m[1]),
+    ['x', 'x', 'y', 'y'],
+    'the shapes together',
+  );
+  t.same(
+    [...texts[0]!.matchAll(/'(\w)' as id/g)].map((m) => m[1]),
+    ['a', 'c', 'b', 'd'],
+    'and in key order within a shape',
+  );
+});

@@ -114,6 +114,8 @@ export const ROUND_GROUP = 'wallet.games.rounds';
 export const roundStatements = {
   keyOf: (p: RoundPosting) => playerAccountId(p.round.brandId, p.round.playerId, p.round.currency),
   part: (p: RoundPosting, suffix: string): StatementPart => playerRowPart(roundPosting(p.round, p.limits), suffix).part,
+  // With or without a WIN, with or without limits: the four texts of a round.
+  shapeOf: (p: RoundPosting) => `${compareMoney(p.round.payout, 0) > 0 ? 'w' : '-'}${p.limits ? 'l' : '-'}`,
 };
 export type PostRounds = (p: RoundPosting) => Promise<{ balance_after: string }[]>;
 
