@@ -15,6 +15,11 @@ export interface GroupCommitOptions<I> {
   lanes?: number;
   /** Items with the same key go in different batches, in the order they came. */
   keyOf?: (item: I) => string;
+  /**
+   * Batches of 1, 2, 4, 8… items only (what is left waits for the next): a statement's text
+   * grows with its batch, and fewer sizes are fewer texts for Postgres to plan.
+   */
+  powersOfTwo?: boolean;
   /** Told each batch's size as it starts (metrics). */
   onBatch?: (size: number) => void;
 }
@@ -34,20 +39,22 @@ export function groupCommit<I, O>(opts: GroupCommitOptions<I>, run: (items: I[])
   let running = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  /** The next batch: in arrival order, at most `max`, one item per key. */
+  /** The next batch: in arrival order, at most `max` (a power of two when asked), one item per key. */
   const take = (): Waiting<I, O>[] => {
-    if (!opts.keyOf) return waiting.splice(0, max);
+    const picked: number[] = [];
     const keys = new Set<string>();
-    const batch: Waiting<I, O>[] = [];
-    for (let i = 0; i < waiting.length && batch.length < max; ) {
-      const key = opts.keyOf(waiting[i]!.item);
-      if (keys.has(key)) {
-        i++;
-        continue;
+    for (let i = 0; i < waiting.length && picked.length < max; i++) {
+      const key = opts.keyOf?.(waiting[i]!.item);
+      if (key !== undefined) {
+        if (keys.has(key)) continue;
+        keys.add(key);
       }
-      keys.add(key);
-      batch.push(...waiting.splice(i, 1));
+      picked.push(i);
     }
+    const n = opts.powersOfTwo ? 2 ** Math.floor(Math.log2(picked.length)) : picked.length;
+    const chosen = picked.slice(0, n);
+    const batch = chosen.map((i) => waiting[i]!);
+    for (const i of chosen.reverse()) waiting.splice(i, 1);
     return batch;
   };
 

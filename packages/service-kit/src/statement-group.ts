@@ -85,6 +85,7 @@ export function statementGroup<I, R>(sql: SqlRunner, opts: StatementGroupOptions
       max: opts.settings.max,
       windowMs: opts.settings.windowMs,
       keyOf: opts.keyOf,
+      powersOfTwo: true,
       onBatch: (n) => opts.metrics?.batch(opts.name, n),
     },
     async (items) => {

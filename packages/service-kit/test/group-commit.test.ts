@@ -103,3 +103,17 @@ t.test('lanes: that many batches run at once', async (t) => {
   t.same(await Promise.all(answers), [1, 2, 3, 4]);
   t.equal(most, 2);
 });
+
+t.test('powers of two: a batch takes 1, 2, 4, 8… items, and the rest waits for the next', async (t) => {
+  const batches: number[][] = [];
+  const first = gate();
+  const run = groupCommit<number, number>({ max: 8, powersOfTwo: true }, async (items) => {
+    batches.push(items);
+    if (items[0] === 1) await first.opened;
+    return items;
+  });
+  const answers = [1, 2, 3, 4, 5, 6, 7, 8].map(run);
+  first.open();
+  t.same(await Promise.all(answers), [1, 2, 3, 4, 5, 6, 7, 8]);
+  t.same(batches, [[1], [2, 3, 4, 5], [6, 7], [8]], '7 waiting make a batch of 4, then 2, then 1');
+});

@@ -60,15 +60,15 @@ t.test('on Postgres', async (t) => {
   const xids = async () => (await pool.query<{ n: string }>('select count(distinct xmin::text)::int as n from items')).rows[0]!.n;
 
   t.test('items handed in together share one statement, each with its own rows', async (t) => {
-    const out = await Promise.all([1, 2, 3].map((n) => insert({ id: `a${n}`, amount: n })));
-    t.same(out, [[{ id: 'a1', amount: 1 }], [{ id: 'a2', amount: 2 }], [{ id: 'a3', amount: 3 }]]);
-    t.equal(await xids(), 1, 'all three rows written by one transaction');
-    t.same(await counts(), { batches: 1, items: 3, alone: 0 });
+    const out = await Promise.all([1, 2, 3, 4].map((n) => insert({ id: `a${n}`, amount: n })));
+    t.same(out, [[{ id: 'a1', amount: 1 }], [{ id: 'a2', amount: 2 }], [{ id: 'a3', amount: 3 }], [{ id: 'a4', amount: 4 }]]);
+    t.equal(await xids(), 1, 'all four rows written by one transaction');
+    t.same(await counts(), { batches: 1, items: 4, alone: 0 });
   });
 
   t.test('one item fails: the batch runs again item by item, and only that item fails', async (t) => {
     const out = await Promise.all(
-      ['b1', 'a2', 'b3'].map((id, n) =>
+      ['b1', 'a2', 'b3', 'b4'].map((id, n) =>
         insert({ id, amount: 10 + n }).then(
           (rows) => ({ rows }),
           (err: { code?: string }) => ({ code: err.code }),
@@ -77,14 +77,14 @@ t.test('on Postgres', async (t) => {
     );
     t.same(
       out,
-      [{ rows: [{ id: 'b1', amount: 10 }] }, { code: '23505' }, { rows: [{ id: 'b3', amount: 12 }] }],
+      [{ rows: [{ id: 'b1', amount: 10 }] }, { code: '23505' }, { rows: [{ id: 'b3', amount: 12 }] }, { rows: [{ id: 'b4', amount: 13 }] }],
       'the duplicate gets its unique violation; the others are written',
     );
     t.same(
       (await pool.query('select id from items order by id')).rows.map((r) => r.id),
-      ['a1', 'a2', 'a3', 'b1', 'b3'],
+      ['a1', 'a2', 'a3', 'a4', 'b1', 'b3', 'b4'],
     );
-    t.same(await counts(), { batches: 2, items: 6, alone: 3 }, 'the failed batch counted, its three items run again alone');
+    t.same(await counts(), { batches: 2, items: 8, alone: 4 }, 'the failed batch counted, its four items run again alone');
   });
 
   t.test('items of one key go in separate statements, in order', async (t) => {
