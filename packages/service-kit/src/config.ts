@@ -44,7 +44,7 @@ export const BaseConfigSchema = Type.Object({
    * Group commit of the money path's one-statement writes (statement-group.ts, docs/money.md): at
    * most this many concurrent requests share one statement; 1 runs each alone (off).
    */
-  GROUP_COMMIT_MAX: Type.Integer({ default: 16, minimum: 1, maximum: 64 }),
+  GROUP_COMMIT_MAX: Type.Integer({ default: 8, minimum: 1, maximum: 64 }),
   /**
    * How long a write waits for others to share its statement when none of its group is running;
    * 0: never, a batch is what arrived while the last one ran. Keep it at 2 ms or less in
