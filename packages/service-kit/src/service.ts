@@ -116,7 +116,8 @@ export async function startService<S extends ConfigSchema, X>(
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);
   registerPoolMetrics(metrics.registry, (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts);
-  const groupMetrics = registerGroupCommitMetrics(metrics.registry, def.groupCommits ?? []);
+  // Only a service with group commits serves their series (the README lists them for payments and wallet).
+  const groupMetrics = def.groupCommits?.length ? registerGroupCommitMetrics(metrics.registry, def.groupCommits) : undefined;
   // biome-ignore lint/suspicious/noExplicitAny: one map holds groups of every item type
   const groups = new Map<string, (item: any) => Promise<any[]>>();
   const deps: ServiceDeps<Static<S>> = {

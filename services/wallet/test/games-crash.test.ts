@@ -128,9 +128,9 @@ t.test('real rounds survive a wallet crash exactly once', async (t) => {
   t.test('crash after a batch of rounds committed (group commit): every round of it is recorded, each retry gets its own', async (t) => {
     const players = await Promise.all(Array.from({ length: 4 }, () => newPlayerWithSession(t, '40.00')));
     // A window long enough that the four clicks, sent at once, share one statement (docs/money.md, "Group commit").
-    const victim = await wallet.start({ CRASH_AT: 'wallet.round.after-commit', GROUP_COMMIT_WINDOW_MS: 400 });
+    const victim = await wallet.start({ CRASH_AT: 'wallet.round.after-commit', GROUP_COMMIT_WINDOW_MS: 1000 });
     const clicks = players.map(() => ({ amount: '4.00', target: '50', clientRoundId: `batch-${randomBytes(6).toString('hex')}` }));
-    const lost = await Promise.all(players.map((p, i) => play(p.token, clicks[i]!, 5000)));
+    const lost = await Promise.all(players.map((p, i) => play(p.token, clicks[i]!, 10_000)));
     t.equal(lost.filter((r) => r.ok).length, 0, 'no page hears of its round');
     t.equal((await victim.exited).signal, 'SIGKILL');
     const recorded = [];
