@@ -10,7 +10,7 @@ export { createLogger, withLogContext, logContext, type LogContext, type Logger 
 export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney } from './money.ts';
 export { armCrashPoints, crashPoint } from './crash.ts';
 export { groupCommit, type GroupCommitOptions } from './group-commit.ts';
-export { combinedStatement, runCombined, type StatementPart } from './statement-group.ts';
+export { runAlone, type StatementPart } from './statement-group.ts';
 export { decisionAuthorOf, deciderOf, writeDecisionAudit, type DecisionAudit, type DecisionAuthor } from './audit-outbox.ts';
 export { ruleClock } from './clock.ts';
 export {

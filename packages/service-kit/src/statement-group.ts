@@ -37,6 +37,11 @@ export async function runCombined<R = Record<string, unknown>>(sql: SqlRunner, p
   return out;
 }
 
+/** One part run as its own statement (the reconciler's, a transaction's, or the group commit off): its rows. */
+export async function runAlone<R = Record<string, unknown>>(sql: SqlRunner, part: StatementPart): Promise<R[]> {
+  return (await runCombined<R>(sql, [part]))[0]!;
+}
+
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
   p.then(
@@ -73,7 +78,7 @@ export interface StatementGroupOptions<I> {
  * the same statement with one part.
  */
 export function statementGroup<I, R>(sql: SqlRunner, opts: StatementGroupOptions<I>): (item: I) => Promise<R[]> {
-  const alone = async (item: I): Promise<R[]> => (await runCombined<R>(sql, [opts.part(item, '_0')]))[0]!;
+  const alone = (item: I): Promise<R[]> => runAlone<R>(sql, opts.part(item, '_0'));
   // Off: every request runs its own statement at once, as many at a time as the pool allows.
   if (opts.settings.max <= 1)
     return (item) => {

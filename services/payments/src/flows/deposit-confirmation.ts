@@ -2,7 +2,7 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, eventInsertFrom, runCombined, storedAnswerInsertFrom, type OutboxRow, type SqlRunner, type StatementPart } from '@bo/service-kit';
+import { crashPoint, eventInsertFrom, runAlone, storedAnswerInsertFrom, type OutboxRow, type SqlRunner, type StatementPart } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../store/deposit-store.ts';
 import { keyFromRow } from '../store/stored-responses.ts';
@@ -25,7 +25,7 @@ export interface Completion {
   event?: OutboxRow;
 }
 
-export function completionOf(row: DepositRow): Completion {
+function completionOf(row: DepositRow): Completion {
   const at = new Date();
   return { row, done: { ...row, status: 'confirmed', confirmedAt: at, updatedAt: at } };
 }
@@ -74,7 +74,7 @@ export async function completeConfirmation(
   group?: CompleteConfirmations,
 ): Promise<{ deposit: DepositRow; event: OutboxRow } | undefined> {
   const c = completionOf(row);
-  const rows = group ? await group(c) : (await runCombined<{ n: number }>(sql, [completionPart(c, '_0')]))[0]!;
+  const rows = group ? await group(c) : await runAlone<{ n: number }>(sql, completionPart(c, '_0'));
   return rows[0]?.n === 1 ? { deposit: c.done, event: c.event! } : undefined;
 }
 

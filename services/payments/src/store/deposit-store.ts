@@ -2,7 +2,7 @@
 import { normaliseCpf, type DepositPayer } from '@bo/contracts';
 import type { DepositRow, DepositRowStatus, DepositUsage } from '../domain/deposits.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
-import { noStoredAnswer, onlyRow, runCombined, storedAnswerInsertFrom, type RequestKey, type SqlRunner, type StatementPart } from '@bo/service-kit';
+import { noStoredAnswer, onlyRow, runAlone, storedAnswerInsertFrom, type RequestKey, type SqlRunner, type StatementPart } from '@bo/service-kit';
 
 import { OF_BRAND, rowById } from './of-brand.ts';
 
@@ -112,7 +112,7 @@ export type RecordIntents = (i: ConfirmIntent) => Promise<DepositRow[]>;
 
 /** The intent in one statement, through `group` when given, otherwise alone on `sql`; the deposit as it is now `confirming`, or undefined. */
 export async function markConfirmingIfPending(sql: SqlRunner, intent: ConfirmIntent, group?: RecordIntents): Promise<DepositRow | undefined> {
-  const rows = group ? await group(intent) : (await runCombined<DepositRow>(sql, [intentPart(intent, '_0')]))[0]!;
+  const rows = group ? await group(intent) : await runAlone<DepositRow>(sql, intentPart(intent, '_0'));
   return rows[0];
 }
 
@@ -198,7 +198,7 @@ export type InsertDeposits = (d: NewDeposit) => Promise<{ n: number }[]>;
 
 /** Inserts the deposit with its answer, through `group` when given; false when the brand already has the reference. */
 export async function insertDepositWithResponse(sql: SqlRunner, d: NewDeposit, group?: InsertDeposits): Promise<boolean> {
-  const rows = group ? await group(d) : (await runCombined<{ n: number }>(sql, [newDepositPart(d, '_0')]))[0]!;
+  const rows = group ? await group(d) : await runAlone<{ n: number }>(sql, newDepositPart(d, '_0'));
   return rows[0]?.n === 1;
 }
 

@@ -7,7 +7,7 @@ import {
   crashPoint,
   formatMoney,
   onlyRow,
-  runCombined,
+  runAlone,
   subMoney,
   addMoney,
   uniqueViolation,
@@ -74,7 +74,7 @@ async function postCredit(
       returning: 'a.available, a.held',
     },
   };
-  const rows = group ? await group(c) : (await runCombined<{ available: string; held: string }>(sql, [creditPart(c, '_0')]))[0]!;
+  const rows = group ? await group(c) : await runAlone<{ available: string; held: string }>(sql, creditPart(c, '_0'));
   const row = rows[0];
   return row ? { ...row, entryId: c.posted![0]!.playerEntryId } : undefined;
 }
