@@ -3,6 +3,7 @@
 import { AppError, type webhookAdminOperations } from '@bo/contracts';
 import type { HandlerOf } from '@bo/service-kit';
 import { scheduleRedelivery } from '../store/delivery-queue.ts';
+import { deliveriesOf, lockedEvent } from '../store/event-log.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { teamScopeOf } from '@bo/service-kit';
 
@@ -11,15 +12,9 @@ export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdm
     teamScopeOf(req);
     const { eventId } = req.params;
     const out = await rt.deps.sql.transaction(async (tx) => {
-      const [event] = await tx.query<{ id: string; operator_id: string; environment: 'sandbox' | 'production' }>(
-        'select id, operator_id, environment from webhooks.events where id = ? for share',
-        [eventId],
-      );
+      const event = await lockedEvent(tx, eventId);
       if (!event) throw new AppError('NOT_FOUND', 'Event not found.');
-      const before = await tx.query<{ id: string; status: string; attempts: number }>(
-        'select id, status, attempts from webhooks.deliveries where event_id = ? order by created_at, id',
-        [eventId],
-      );
+      const before = await deliveriesOf(tx, eventId);
       const deliveryId = await scheduleRedelivery(tx, {
         eventId,
         operatorId: event.operator_id,

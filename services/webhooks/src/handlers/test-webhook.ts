@@ -5,6 +5,7 @@ import type { HandlerOf } from '@bo/service-kit';
 import { performAttempt } from '../delivery/attempt.ts';
 import { nextStepAfter } from '../domain/retry-schedule.ts';
 import { recordAttemptResult, startTestAttempt } from '../store/delivery-queue.ts';
+import { signingEndpoint } from '../store/endpoint-store.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
 import { operatorScopeOf } from '@bo/service-kit';
 
@@ -16,11 +17,7 @@ const TEST_TIMEOUT_CAP_MS = WEBHOOK_TEST_RPC_TIMEOUT_MS - 3_000;
 export function testWebhook(rt: WebhooksRuntime): HandlerOf<typeof webhookOperations.testWebhook> {
   return async (req) => {
     const scope = operatorScopeOf(req);
-    const [endpoint] = await rt.deps.sql.query<{ url: string | null; secret_sealed: string | null; previous_secret_sealed: string | null }>(
-      `select url, secret_sealed, case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed
-         from webhooks.endpoints where operator_id = ? and environment = ? and brand_id = ?`,
-      [scope.operatorId, scope.environment, scope.brandId],
-    );
+    const endpoint = await signingEndpoint(rt.deps.sql, scope);
     if (!endpoint?.url || !endpoint.secret_sealed) throw new AppError('WEBHOOK_NOT_CONFIGURED');
 
     const event: DomainEvent<'webhook.test'> = {
