@@ -98,7 +98,10 @@ export interface SigningEndpoint {
 }
 
 /** The brand's endpoint for the environment with the secrets that sign for it now (a test attempt). */
-export async function signingEndpoint(sql: SqlRunner, scope: { operatorId: string; environment: Environment; brandId: string }): Promise<SigningEndpoint | undefined> {
+export async function signingEndpoint(
+  sql: SqlRunner,
+  scope: { operatorId: string; environment: Environment; brandId: string },
+): Promise<SigningEndpoint | undefined> {
   const [endpoint] = await sql.query<SigningEndpoint>(
     `select url, secret_sealed, case when previous_secret_expires_at > now() then previous_secret_sealed end as previous_secret_sealed
        from webhooks.endpoints where operator_id = ? and environment = ? and brand_id = ?`,
@@ -109,6 +112,9 @@ export async function signingEndpoint(sql: SqlRunner, scope: { operatorId: strin
 
 /** Whether the operator has a URL for the environment (on any of its brands' endpoints: the first found). */
 export async function endpointUrl(sql: SqlRunner, operatorId: string, environment: Environment): Promise<string | null> {
-  const [endpoint] = await sql.query<{ url: string | null }>('select url from webhooks.endpoints where operator_id = ? and environment = ?', [operatorId, environment]);
+  const [endpoint] = await sql.query<{ url: string | null }>('select url from webhooks.endpoints where operator_id = ? and environment = ?', [
+    operatorId,
+    environment,
+  ]);
   return endpoint?.url ?? null;
 }
