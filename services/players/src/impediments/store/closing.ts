@@ -6,7 +6,7 @@ import type { SqlRunner } from '@bo/service-kit';
 /** `onlyPlayerId`: that player alone (the sandbox's next day). */
 const onlyOf = (onlyPlayerId: string | undefined) => (onlyPlayerId === undefined ? { text: '', params: [] } : { text: ' and id = ?', params: [onlyPlayerId] });
 
-export interface ClosedPlayer {
+interface ClosedPlayer {
   id: string;
   operatorId: string;
   brandId: string;

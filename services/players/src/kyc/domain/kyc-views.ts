@@ -2,13 +2,13 @@
 import type { DocumentType, KycRecord, KycStatus } from '@bo/contracts';
 
 /** The player's fields the record reads. */
-export interface KycPlayerFields {
+interface KycPlayerFields {
   id: string;
   kycStatus: KycStatus;
   kycUpdatedAt: Date;
 }
 
-export interface KycSubmissionFields {
+interface KycSubmissionFields {
   id: string;
   documentType: DocumentType;
   reference: string;
