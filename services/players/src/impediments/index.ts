@@ -6,4 +6,5 @@
 // change (`announcePlayerChanged`).
 export { impedimentsModule } from './module.ts';
 export { setupEligibility, type EligibilityOptions } from './registry/setup.ts';
-export { announcePlayerChanged, checkAtRegistration, withdrawalsUntil, type Eligibility, type RecordCleanCheck } from './flows/eligibility.ts';
+export { withdrawalsUntil } from './domain/days.ts';
+export { announcePlayerChanged, checkAtRegistration, type Eligibility, type RecordCleanCheck } from './flows/eligibility.ts';

@@ -15,6 +15,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { lockPlayer, type ImpedimentMoment, type PlayerRow } from '../../store/index.ts';
 import { endGameSessions, setStatus } from '../../rg/index.ts';
+import { dayIn, withdrawalsUntil } from '../domain/days.ts';
 import { INTERNAL_HIT, consultsInternalList, type CheckAnswer } from '../domain/internal-registry.ts';
 import type { ImpedimentRegistry, RegistryCaller } from '../registry/registry.ts';
 import type { ImpedimentSimulator } from '../registry/simulator.ts';
@@ -32,11 +33,6 @@ export interface Eligibility {
   simulator: ImpedimentSimulator;
   clock: Clock;
   config: PlayersConfig;
-}
-
-/** The calendar day of `at` in the operator's time zone (`YYYY-MM-DD`). */
-export function dayIn(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
 /**
@@ -159,10 +155,6 @@ export async function restrictPlayer(tx: EntityManager, schema: string, playerId
     withdrawalsUntil: withdrawalsUntil(now, config).toISOString(),
   });
   return true;
-}
-
-export function withdrawalsUntil(restrictedAt: Date, config: PlayersConfig): Date {
-  return new Date(restrictedAt.getTime() + config.IMPEDIMENT_WITHDRAWAL_DAYS * DAY_MS);
 }
 
 /** The players.changed broadcast (service.ts's announcesChange does it for the handlers it wraps). */

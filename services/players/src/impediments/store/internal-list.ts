@@ -1,7 +1,16 @@
 // Our internal impediments list as the rules and our team's changes read it in SQL (the kit's):
 // which CPFs are on it, a put's lock, the players a put restricts, and a removal.
+import type { InternalImpedimentCategory } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
-import type { InternalImpedimentRow } from '../../store/index.ts';
+
+/** An entry of the list as a removal returns it. */
+interface ListEntry {
+  cpf: string;
+  category: InternalImpedimentCategory;
+  note: string;
+  addedBy: string;
+  addedAt: Date;
+}
 
 /**
  * The CPFs (11 digits) of `cpfs` on the internal list. `sql` is the caller's connection: the
@@ -33,8 +42,8 @@ export async function playersToRestrict(sql: SqlRunner, cpf: string): Promise<Ar
 }
 
 /** One statement: of two removals at once, one removes and the other finds nothing. The entry as it was. */
-export async function removeEntry(sql: SqlRunner, cpf: string): Promise<InternalImpedimentRow | undefined> {
-  const [row] = await sql.query<InternalImpedimentRow>(
+export async function removeEntry(sql: SqlRunner, cpf: string): Promise<ListEntry | undefined> {
+  const [row] = await sql.query<ListEntry>(
     'delete from players.internal_impediments where cpf = ? returning cpf, category, note, added_by as "addedBy", added_at as "addedAt"',
     [cpf],
   );
