@@ -1,7 +1,8 @@
 // `npm run check:imports` (.dependency-cruiser.json) holds the service template's import rules
 // (docs/architecture.md, "One template per service"): it passes on the tree as it is, and on a
-// fixture shaped like the wallet it reports each deliberate violation by its rule: a module
-// importing another past its face (index.ts), a domain/ file importing a store/ (a type counts; in
+// fixture shaped like the wallet and players it reports each deliberate violation by its rule: a
+// module importing another past its face (index.ts), or past the face of the store its service's
+// modules share (players' store/), a domain/ file importing a store/ (a type counts; in
 // the wallet's modules and in operators, a service of one module),
 // an HTTP package (http-kit, console, portal, play) importing the service kit, the gateway reaching
 // the kit's database modules (through another kit module).
@@ -40,6 +41,16 @@ const FIXTURE: Record<string, string> = {
   'services/wallet/src/games/handlers/past-face.ts': `import { readWallet } from '../../ledger/store/queries.ts';\nexport const b = readWallet;\n`,
   'services/wallet/src/games/domain/rules.ts': `import type { GameRow } from '../store/rows.ts';\nexport const rule = (g: GameRow) => g.id;\n`,
   'services/wallet/src/games/domain/other-store.ts': `import { readWallet } from '../../ledger/store/queries.ts';\nexport const c = readWallet;\n`,
+  // Players: its modules share the schema's store/ (entities, migrations, the player row) through its face too.
+  'services/players/src/store/entities.ts': `export const PlayerEntity = 'players';\n`,
+  'services/players/src/store/index.ts': `export { PlayerEntity } from './entities.ts';\n`,
+  'services/players/src/rg/index.ts': `export { limitRows } from './store/limits.ts';\n`,
+  // Allowed: the shared store through its face; another module through its face.
+  'services/players/src/rg/store/limits.ts': `import { PlayerEntity } from '../../store/index.ts';\nexport const limitRows = () => [PlayerEntity];\n`,
+  'services/players/src/players/handlers/through-face.ts': `import { limitRows } from '../../rg/index.ts';\nexport const p1 = limitRows;\n`,
+  // Violations.
+  'services/players/src/players/handlers/past-face.ts': `import { limitRows } from '../../rg/store/limits.ts';\nexport const p2 = limitRows;\n`,
+  'services/players/src/kyc/store/past-shared-face.ts': `import { PlayerEntity } from '../../store/entities.ts';\nexport const k1 = PlayerEntity;\n`,
   // A service of one module on the template (operators): its domain/ imports no store/ either.
   'services/operators/src/store/team.ts': `export interface MemberRow { id: string }\n`,
   'services/operators/src/domain/roles.ts': `import type { MemberRow } from '../store/team.ts';\nexport const g = (m: MemberRow) => m.id;\n`,
@@ -89,6 +100,8 @@ t.test('a fixture with deliberate violations fails, each named by its rule', asy
     'domain-imports-no-store: services/wallet/src/games/domain/rules.ts -> services/wallet/src/games/store/rows.ts',
     'edge-loads-no-database: services/gateway/src/through-kit.ts -> packages/service-kit/src/sql.ts',
     'http-packages-no-service-kit: packages/console/src/uses-kit.ts -> packages/service-kit/src/index.ts',
+    'module-through-its-face: services/players/src/kyc/store/past-shared-face.ts -> services/players/src/store/entities.ts',
+    'module-through-its-face: services/players/src/players/handlers/past-face.ts -> services/players/src/rg/store/limits.ts',
     'module-through-its-face: services/wallet/src/games/domain/other-store.ts -> services/wallet/src/ledger/store/queries.ts',
     'module-through-its-face: services/wallet/src/games/handlers/past-face.ts -> services/wallet/src/ledger/store/queries.ts',
   ]);

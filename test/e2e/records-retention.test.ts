@@ -27,9 +27,8 @@ const DELETABLE: Record<string, string> = {
 
 /** ORM removals (`em.remove(row)`): the file and the entity, and why it is not a record. */
 const ORM_REMOVALS: Record<string, string> = {
-  'services/players/src/handlers/responsible-gaming.ts': 'a removed limit row (every change stays in players.rg_history)',
-  'services/players/src/handlers/admin-set-limits.ts': 'a removed limit row (every change stays in players.rg_history)',
-  'services/players/src/handlers/eligibility.ts':
+  'services/players/src/rg/store/limits.ts': 'a removed limit row (every change stays in players.rg_history)',
+  'services/players/src/impediments/handlers/eligibility.ts':
     "the sandbox's removal from the simulated SPA registry (simulator.ts deletes the row of players.simulated_impediments, not a record)",
   'services/compliance/src/handlers/admin-screening.ts': "an entry of the screening simulator's list (its removal is audited)",
   'services/compliance/src/handlers/sandbox-screening.ts': "an operator's own sandbox entry of the screening simulator's list",

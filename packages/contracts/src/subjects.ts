@@ -49,7 +49,7 @@ export function playerChangedSubject(prefix: string): string {
 
 /**
  * Broadcast (core NATS) by a players replica after a sandbox change to an operator's simulated SPA
- * registry: the other replicas reload that operator's mirror (services/players impediments/simulator.ts).
+ * registry: the other replicas reload that operator's mirror (services/players impediments/registry/simulator.ts).
  */
 export function simulatedImpedimentsChangedSubject(prefix: string): string {
   return `${prefix}.players.simulated-impediments.changed`;

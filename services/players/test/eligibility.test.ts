@@ -5,7 +5,7 @@
 import t from 'tap';
 import { ERROR_CATALOGUE, type OperatorScope } from '@bo/contracts';
 import { playersServiceWith } from '../src/service.ts';
-import type { Eligibility } from '../src/impediments/eligibility.ts';
+import type { Eligibility } from '../src/impediments/index.ts';
 import { admin, brSpaPlayer, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;

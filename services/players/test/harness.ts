@@ -8,7 +8,7 @@ import { startServiceWith, type RunningService, type ServiceDefinition } from '@
 import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { playersService } from '../src/service.ts';
 import type { PlayersConfig } from '../src/config.ts';
-import type { Eligibility } from '../src/impediments/eligibility.ts';
+import type { Eligibility } from '../src/impediments/index.ts';
 
 /** Operator A has a sandbox and a production brand; operator B a sandbox brand in another currency. */
 export const scopes = {

@@ -6,8 +6,8 @@ import t from 'tap';
 import { startServiceWith, type SqlRunner } from '@bo/service-kit';
 import { testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
-import { impedimentSimulator, type ImpedimentSimulator } from '../src/impediments/simulator.ts';
-import type { ImpedimentAnswer } from '../src/impediments/registry.ts';
+import { impedimentSimulator, type ImpedimentSimulator } from '../src/impediments/registry/simulator.ts';
+import type { ImpedimentAnswer } from '../src/impediments/registry/registry.ts';
 import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const opA = { operatorId: scopes.aSandbox.operatorId };

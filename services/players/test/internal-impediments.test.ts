@@ -7,8 +7,8 @@
 import t, { type Test } from 'tap';
 import { ERROR_CATALOGUE, type OperatorScope } from '@bo/contracts';
 import { playersServiceWith } from '../src/service.ts';
-import type { Eligibility } from '../src/impediments/eligibility.ts';
-import { sweepBatch } from '../src/impediments/sweep.ts';
+import type { Eligibility } from '../src/impediments/index.ts';
+import { sweepBatch } from '../src/impediments/flows/sweep.ts';
 import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;

@@ -78,7 +78,7 @@ export const PlayerEntity = defineEntity({
     impedimentCheckedAt: p.datetime().nullable(),
     /** br-spa: when an impediment hit made the player `restrito` (the withdrawal window and the closing count from here). */
     restrictedAt: p.datetime().nullable(),
-    /** br-spa: when payments took the balance of the player closed after a hit (impediments/closing.ts). */
+    /** br-spa: when payments took the balance of the player closed after a hit (impediments/flows/closing.ts). */
     closeoutDoneAt: p.datetime().nullable(),
     /**
      * A sanctions freeze (docs/aml.md): set by the compliance service's screening, cleared only by the
@@ -298,7 +298,7 @@ export const SimulatedImpedimentEntity = defineEntity({
 /**
  * Our internal impediments registry (Lei 14.790/2023 art. 26: the operator's staff, athletes,
  * referees, relatives…), kept by our compliance team through the admin API: one row per CPF,
- * consulted for production brands before the SPA registry (impediments/internal-registry.ts).
+ * consulted for production brands before the SPA registry (impediments/domain/internal-registry.ts).
  */
 export const InternalImpedimentEntity = defineEntity({
   name: 'InternalImpediment',

@@ -1,8 +1,8 @@
 // Domain rules as plain functions, without NATS or Postgres.
 import t from 'tap';
 import { AppError, KYC_STATUSES } from '@bo/contracts';
-import { statusAfterSubmission } from '../../src/domain/kyc-rules.ts';
-import { isSelfExcluded } from '../../src/domain/responsible-gaming.ts';
+import { statusAfterSubmission } from '../../src/kyc/domain/kyc-rules.ts';
+import { isSelfExcluded } from '../../src/rg/domain/responsible-gaming.ts';
 
 t.test('a submission moves every status but aprovado to em_analise', async (t) => {
   for (const status of KYC_STATUSES.filter((s) => s !== 'aprovado')) t.equal(statusAfterSubmission(status), 'em_analise', status);

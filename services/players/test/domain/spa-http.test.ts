@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spaHttpRegistry } from '../../src/impediments/spa-http.ts';
+import { spaHttpRegistry } from '../../src/impediments/registry/spa-http.ts';
 
 type Reply = { status: number; body?: unknown; delayMs?: number };
 

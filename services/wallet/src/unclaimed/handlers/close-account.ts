@@ -1,5 +1,5 @@
 // wallet.impeded.closeAccount (players → wallet, at the closing of an account after an impediment hit;
-// players impediments/closing.ts): the player's open provider bets are refunded (the providers
+// players impediments/flows/closing.ts): the player's open provider bets are refunded (the providers
 // module's refundOpenBets), then the account is recorded as closed after a hit, with the deadline of
 // the return to the bettor's own account (closedAt + UNCLAIMED_RETURN_DAYS): what the return has not
 // taken by then is held (handlers/job.ts). Asked again until it answers; a repeat refunds nothing

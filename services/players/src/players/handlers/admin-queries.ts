@@ -1,0 +1,77 @@
+// What our team reads about players, across brands: the KYC queue, the search by id, externalId,
+// CPF or e-mail, and one player's file (KYC submissions and history, limits, what holds the status).
+import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
+import { adminScopeOf, listCursor, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../../config.ts';
+import { requirePlayer, type PlayerRow } from '../../store/index.ts';
+import { listKycHistory, listKycSubmissions, toKycSubmission } from '../../kyc/index.ts';
+import { depositPerDayOf, standingOf, toLimits } from '../../rg/index.ts';
+import { toPlayer } from '../domain/player-views.ts';
+import { kycQueuePage, searchPlayers } from '../store/player-search.ts';
+import { acceptancesOf, toAcceptance } from '../store/terms.ts';
+
+const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
+
+async function playerFile(em: EntityManager, row: PlayerRow) {
+  const [submissions, history, acceptances] = await Promise.all([listKycSubmissions(em, row.id), listKycHistory(em, row.id), acceptancesOf(em, row.id)]);
+  return {
+    player: toAdminPlayer(row),
+    standing: standingOf(row),
+    kyc: {
+      status: row.kycStatus,
+      updatedAt: row.kycUpdatedAt.toISOString(),
+      submissions: submissions.map(toKycSubmission),
+      history: history.map((h) => ({
+        previousStatus: h.previousStatus,
+        status: h.status,
+        actor: h.actor ?? null,
+        reason: h.reason ?? null,
+        at: h.at.toISOString(),
+      })),
+    },
+    limits: toLimits(row, await depositPerDayOf(em, row.id, ruleClock.now())),
+    termsAcceptances: acceptances.map(toAcceptance),
+  };
+}
+
+export function adminGetPlayer(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminGetPlayer> {
+  return async (req) => {
+    adminScopeOf(req);
+    const em = deps.orm.em.fork();
+    return { status: 200, body: await playerFile(em, await requirePlayer(em, { id: req.params.id })) };
+  };
+}
+
+/** Exact matches only: an id, an externalId, a CPF (punctuation ignored) or an e-mail (any case). */
+export function adminSearchPlayers(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSearchPlayers> {
+  return async (req) => {
+    adminScopeOf(req);
+    const rows = await searchPlayers(deps.orm.em.fork(), req.query.q.trim());
+    return { status: 200, body: { data: rows.map(toAdminPlayer) } };
+  };
+}
+
+/** Players waiting for compliance (em_analise unless `status` says otherwise), newest change first. */
+export function adminKycQueue(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof playerAdminOperations.adminKycQueue> {
+  // Bound to the status listed: a cursor of another status's queue is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'players.kyc_queue');
+  return async (req) => {
+    adminScopeOf(req);
+    const status = req.query.status ?? KYC_REVIEW_STATUSES[0];
+    const limit = req.query.limit ?? 20;
+    const after = req.query.cursor ? cursors.decode([status], req.query.cursor) : undefined;
+    const em = deps.orm.em.fork();
+    const rows = await kycQueuePage(em, status, limit, after);
+    const { data: page, nextCursor } = cursors.page(
+      [status],
+      rows,
+      limit,
+      (r) => r,
+      (r) => ({ at: r.kycUpdatedAt.toISOString(), id: r.id }),
+    );
+    const data = [];
+    for (const row of page) data.push(await playerFile(em, row));
+    return { status: 200, body: { data, nextCursor } };
+  };
+}

@@ -1,0 +1,65 @@
+// The players module: the players themselves (registration, reads, our team's search, KYC queue and
+// file, the status and its holds, a sanctions freeze), players.state for the enforcing services,
+// each operator's compliance profile, the terms versions and their acceptances, the communications
+// log, and the regulator file's reads. Made with the eligibility collaborators (a br-spa
+// registration asks the registries; players.state answers the withdrawal window after a hit).
+import {
+  afterHitAdminOperations,
+  communicationOperations,
+  complianceAdminOperations,
+  complianceProfileMessages,
+  playerAdminOperations,
+  playerMessages,
+  playerOperations,
+  sanctionsFreezeMessages,
+  termsOperations,
+} from '@bo/contracts';
+import { handle } from '@bo/service-kit';
+import type { Eligibility } from '../impediments/index.ts';
+import { ANSWERED_BY_EFFECT, type PlayersModule } from '../module.ts';
+import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
+import { adminSetPlayerStatus } from './handlers/admin-set-status.ts';
+import { adminListCommunications, listPlayerCommunications, recordPlayerCommunication } from './handlers/communications.ts';
+import { createPlayer } from './handlers/create-player.ts';
+import { findPlayers } from './handlers/find-players.ts';
+import { getPlayer } from './handlers/get-player.ts';
+import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
+import { playerState } from './handlers/player-state.ts';
+import { regulatorFileHandlers } from './handlers/regulator-file.ts';
+import { freezeForSanctions, liftSanctionsFreeze } from './handlers/sanctions-freeze.ts';
+import { acceptTerms, listTermsAcceptances, listTermsVersions, publishTermsVersion } from './handlers/terms.ts';
+
+export function playersModule(elig: Eligibility): PlayersModule {
+  return {
+    entities: [],
+    migrations: [],
+    handlers: (deps) => ({
+      ...handle(playerOperations.createPlayer, createPlayer(deps, elig), ANSWERED_BY_EFFECT),
+      ...handle(playerOperations.findPlayers, findPlayers(deps)),
+      ...handle(playerOperations.getPlayer, getPlayer(deps)),
+      ...handle(playerMessages.state, playerState(deps, elig)),
+      ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
+      ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
+      ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
+      ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
+      ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
+      ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
+      ...regulatorFileHandlers(deps.sql),
+      // The compliance service's sanctions freeze and its lift: each announces the player itself.
+      ...handle(sanctionsFreezeMessages.freeze, freezeForSanctions(deps)),
+      ...handle(sanctionsFreezeMessages.lift, liftSanctionsFreeze(deps)),
+      // Terms versions: a publication announces every player itself (after its commit).
+      ...handle(termsOperations.publishTermsVersion, publishTermsVersion(deps), ANSWERED_BY_EFFECT),
+      ...handle(termsOperations.listTermsVersions, listTermsVersions(deps)),
+      ...handle(termsOperations.listTermsAcceptances, listTermsAcceptances(deps)),
+      // After an impediment hit (issue #46 item 4): the communications log.
+      ...handle(communicationOperations.recordCommunication, recordPlayerCommunication(deps), ANSWERED_BY_EFFECT),
+      ...handle(communicationOperations.listCommunications, listPlayerCommunications(deps)),
+      ...handle(afterHitAdminOperations.adminListCommunications, adminListCommunications(deps)),
+    }),
+    announced: (deps) => ({
+      ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
+      ...handle(termsOperations.acceptTerms, acceptTerms(deps), ANSWERED_BY_EFFECT),
+    }),
+  };
+}

@@ -1,0 +1,75 @@
+// Our team and a player's responsible gaming: the console reads limits, pending changes, usage
+// and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
+// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction). Our team never raises a limit.
+import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
+import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayersConfig } from '../../config.ts';
+import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts';
+import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
+import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
+import { rgView } from './rg-view.ts';
+import { heldStatus } from '../domain/standing.ts';
+
+/** When compliance may lift the player's indefinite self-exclusion; null when they have none. */
+export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'status' | 'selfExcludedSince' | 'selfExcludedUntil'>): Date | null {
+  const since = player.selfExcludedSince;
+  if (player.status !== 'autoexcluido' || since == null || player.selfExcludedUntil != null) return null;
+  return new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
+}
+
+async function adminView(deps: ServiceDeps<PlayersConfig>, em: EntityManager, player: PlayerRow, now: Date) {
+  const compliance = await complianceOf(em, player.operatorId);
+  return {
+    profile: compliance.profile,
+    selfExclusionLiftableAt: selfExclusionLiftableAt(player)?.toISOString() ?? null,
+    responsibleGaming: await rgView(deps, player, compliance, await limitRows(em, player.id), now),
+    history: await historyOf(em, player.id),
+  };
+}
+
+export function adminGetResponsibleGaming(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminGetResponsibleGaming> {
+  return async (req) => {
+    adminScopeOf(req);
+    const em = deps.orm.em.fork();
+    return { status: 200, body: await adminView(deps, em, await requirePlayer(em, { id: req.params.id }), ruleClock.now()) };
+  };
+}
+
+export function adminLiftSelfExclusion(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminLiftSelfExclusion> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockPlayer(tx, { id: req.params.id });
+      const now = ruleClock.now();
+      const since = player.selfExcludedSince;
+      const indefinite = heldStatus(player) === 'autoexcluido' && since != null && player.selfExcludedUntil == null;
+      if (!indefinite) throw new AppError('SELF_EXCLUSION_ACTIVE', 'Only an indefinite self-exclusion is lifted by compliance; a fixed term ends by itself.');
+      const liftableAt = new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
+      if (now.getTime() < liftableAt.getTime()) {
+        throw new AppError('SELF_EXCLUSION_ACTIVE', `An indefinite self-exclusion can be lifted ${INDEFINITE_SELF_EXCLUSION_MIN_DAYS} days after it began.`, {
+          liftableAt: liftableAt.toISOString(),
+        });
+      }
+      const before = { status: player.status, selfExcludedSince: since.toISOString() };
+      await commitRgChange(
+        tx,
+        deps,
+        player,
+        now,
+        selfExclusionEnd({ kind: 'self_exclusion_lifted', oldValue: 'indefinite', effectiveAt: now, by: 'team', actor, reason: req.body.reason }),
+      );
+      const body = await adminView(deps, tx, player, now);
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminLiftSelfExclusion',
+        target: `player:${player.id}`,
+        before,
+        after: { status: player.status, reason: req.body.reason },
+      });
+      return { status: 200, body };
+    });
+    deps.outbox.poke();
+    return answer;
+  };
+}

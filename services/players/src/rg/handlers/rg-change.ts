@@ -1,0 +1,42 @@
+// One responsible-gaming change of a locked player, in the caller's transaction: its history row,
+// the player's new fields, and its event (naming the player) in the outbox. Pauses,
+// self-exclusions and their ends all commit this way; the caller broadcasts the change
+// (players.changed) once committed.
+import type { EventDataByType, EventType } from '@bo/contracts';
+import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PlayerRow } from '../../store/index.ts';
+import { recordChange, type RgChange } from '../store/limits.ts';
+import { setStatus } from '../domain/standing.ts';
+
+type PlayerFields = Partial<Pick<PlayerRow, 'status' | 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
+
+export async function commitRgChange<T extends EventType>(
+  tx: EntityManager,
+  deps: ServiceDeps,
+  player: PlayerRow,
+  now: Date,
+  change: { history: RgChange; set: PlayerFields; event: T; data: Omit<EventDataByType[T], 'playerId' | 'externalId'> },
+): Promise<void> {
+  recordChange(tx, player.id, now, change.history);
+  const { status, ...fields } = change.set;
+  Object.assign(player, fields, { updatedAt: now });
+  // Under a sanctions freeze the status stays bloqueado: the flow's status is the one the lift goes back to.
+  if (status) setStatus(player, status);
+  await tx.flush();
+  await writeEvent(sqlIn(tx), deps.schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, change.event, {
+    playerId: player.id,
+    externalId: player.externalId,
+    ...change.data,
+  } as EventDataByType[T]);
+}
+
+/** The change that ends a self-exclusion (a term run out, or compliance lifting an indefinite one). */
+export function selfExclusionEnd(history: Omit<RgChange, 'newValue'> & { by: 'team' | 'system' }) {
+  return {
+    history: { ...history, newValue: null },
+    set: { status: 'ativo' as const, selfExcludedSince: null, selfExcludedUntil: null },
+    event: 'player.self_exclusion.ended' as const,
+    data: { by: history.by },
+  };
+}

@@ -1,0 +1,43 @@
+// A fixed-term self-exclusion ends by itself (docs/responsible-gaming.md): a loop finds the terms
+// that have run out by the rule clock, sets the status back to ativo, records the end and writes
+// `player.self_exclusion.ended`, one player per transaction, then broadcasts the change. Until the
+// loop passes, the player stays autoexcluido: an end comes at most one interval late, never early.
+import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
+import { ruleClock, startLoop, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
+import { lockedPlayerOrNull, runOutTerms } from '../store/self-exclusion-terms.ts';
+import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
+
+const BATCH = 100;
+
+/** Ends the terms that have run out; returns how many it ended. */
+export async function endSelfExclusionTerms(deps: ServiceDeps): Promise<number> {
+  const now = ruleClock.now();
+  const due = await runOutTerms(deps.orm.em.fork(), now, BATCH);
+  let ended = 0;
+  for (const { id } of due) {
+    const done = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockedPlayerOrNull(tx, id);
+      const until = player?.selfExcludedUntil;
+      if (player?.status !== 'autoexcluido' || player.selfExcludedSince == null || !until || until.getTime() > now.getTime()) return false;
+      await commitRgChange(
+        tx,
+        deps,
+        player,
+        now,
+        selfExclusionEnd({ kind: 'self_exclusion_ended', oldValue: until.toISOString(), effectiveAt: until, by: 'system' }),
+      );
+      return true;
+    });
+    if (done) {
+      ended++;
+      deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId: id } satisfies PlayerChanged));
+    }
+  }
+  if (ended > 0) deps.outbox.poke();
+  return ended;
+}
+
+export function startSelfExclusionTerms(deps: ServiceDeps, intervalMs: number): BackgroundTask {
+  const loop = startLoop({ name: 'self-exclusion terms', intervalMs, log: deps.log, run: async () => (await endSelfExclusionTerms(deps)) === BATCH });
+  return { name: 'self-exclusion terms', stop: () => loop.stop(), problem: () => loop.problem() };
+}

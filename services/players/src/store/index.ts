@@ -1,0 +1,33 @@
+// The schema's shared store, and its face: the one entity list and the one migration list of the
+// `players` schema (a migration's name and place are recorded in the database, so they are not split
+// by module), and the player row every module reads and locks. Each module keeps its own statements
+// in its own store/.
+export {
+  CommunicationEntity,
+  ImpedimentSweepEntity,
+  InternalImpedimentEntity,
+  KycHistoryEntity,
+  KycSubmissionEntity,
+  OperatorComplianceEntity,
+  PlayerEntity,
+  playerEntities,
+  RgHistoryEntity,
+  RgLimitEntity,
+  TermsAcceptanceEntity,
+  TermsVersionEntity,
+  type CommunicationRow,
+  type ImpedimentMoment,
+  type ImpedimentSweepRow,
+  type InternalImpedimentRow,
+  type KycHistoryRow,
+  type KycSubmissionRow,
+  type OperatorComplianceRow,
+  type PlayerRow,
+  type RgChangeBy,
+  type RgHistoryKind,
+  type RgLimitRow,
+  type TermsAcceptanceRow,
+  type TermsVersionRow,
+} from './entities.ts';
+export { playerMigrations } from './migrations.ts';
+export { findPlayer, lockPlayer, requirePlayer, writeStatusChanged, type PlayerAddress } from './players.ts';
