@@ -10,7 +10,7 @@ import type { Environment, ScreeningList } from '@bo/contracts';
 import type { Sql } from '@bo/service-kit';
 import { SCREENING_ACTOR, type PlayersAdmin } from '../players-admin.ts';
 import type { RuleHit } from '../domain/rules.ts';
-import { openOrJoinCase, type PlayerRef } from '../watch/watch-store.ts';
+import { openOrJoinCase, type PlayerRef } from '../store/watch.ts';
 import type { ScreeningHit, ScreeningPort, ScreeningSubject } from './port.ts';
 
 export interface Screening {
