@@ -93,7 +93,9 @@ export function adminMakeAnnualReport(
       throw validationError('body', [{ path: '/year', message: `${year} is not over yet in ${timeZone}: its report is made from 1 January ${year + 1}` }]);
     }
     const kept = await keepNextVersion(deps.sql, { operatorId, year, timeZone, from, to, madeAt: now, madeBy: actor }, (version, figures) =>
-      annualReportFile(annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures)),
+      annualReportFile(
+        annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
+      ),
     );
     const all = await keptReports(deps.sql, operatorId, year);
     const body = withFile(await statusOf(profiles, all, operatorId, year, now), kept);

@@ -47,8 +47,7 @@ export function listSubjects(orm: MikroORM, f: SubjectFilter): Promise<RiskSubje
   return orm.em.fork().find(RiskSubjectEntity, where, { orderBy: [{ reviewDueAt: 'asc' }, { id: 'asc' }], limit: f.limit });
 }
 
-const ratingsOf = (em: EntityManager, subjectId: string): Promise<RatingRow[]> =>
-  em.find(RiskSubjectRatingEntity, { subjectId }, { orderBy: { id: 'asc' } });
+const ratingsOf = (em: EntityManager, subjectId: string): Promise<RatingRow[]> => em.find(RiskSubjectRatingEntity, { subjectId }, { orderBy: { id: 'asc' } });
 
 /** A subject with every rating it was given, oldest first; undefined when there is none. */
 export async function subjectWithRatings(orm: MikroORM, id: string): Promise<{ row: RiskSubjectRow; ratings: RatingRow[] } | undefined> {
