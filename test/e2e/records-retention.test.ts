@@ -30,8 +30,8 @@ const ORM_REMOVALS: Record<string, string> = {
   'services/players/src/rg/store/limits.ts': 'a removed limit row (every change stays in players.rg_history)',
   'services/players/src/impediments/handlers/eligibility.ts':
     "the sandbox's removal from the simulated SPA registry (simulator.ts deletes the row of players.simulated_impediments, not a record)",
-  'services/compliance/src/handlers/admin-screening.ts': "an entry of the screening simulator's list (its removal is audited)",
-  'services/compliance/src/handlers/sandbox-screening.ts': "an operator's own sandbox entry of the screening simulator's list",
+  'services/compliance/src/store/screening-entries.ts':
+    "an entry of the screening simulator's list: our team's (its removal is audited) or an operator's own sandbox entry",
 };
 
 function sources(dir: string): string[] {

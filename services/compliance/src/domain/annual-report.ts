@@ -1,9 +1,15 @@
 // The yearly AML report to the SPA (issue #46; Portaria SPA/MF 1.143/2024, docs/aml.md): one
 // operator's year in figures, laid out as `bo-aml-annual-report/1`, and the file's text and SHA-256 as
-// they are kept. Plain functions over the figures the maker read (reports/annual-report-maker.ts).
+// they are kept. Plain functions over the figures the maker read (store/annual-reports.ts).
 import { createHash } from 'node:crypto';
 import { AML_RULES, RISK_LEVELS, type AmlAnnualReportDocument, type AmlAnnualReportState, type RiskLevel, type RiskSubjectKind } from '@bo/contracts';
 import { annualDueDates } from './business-days.ts';
+import { dayBounds } from './daily-file.ts';
+
+/** A calendar year's bounds in `timeZone`. */
+export function yearBounds(year: number, timeZone: string): { from: Date; to: Date } {
+  return { from: dayBounds(`${year}-01-01`, timeZone).from, to: dayBounds(`${year + 1}-01-01`, timeZone).from };
+}
 
 /** What the maker read of the year, in the operator's time zone's bounds. */
 export interface AnnualFigures {

@@ -6,9 +6,9 @@
 import { type AmlAnnualReport, type AmlAnnualReportDocument, type AmlAnnualReportStatus, validationError, type amlAnnualReportOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
-import { annualReportFile, annualReportOf, annualReportState, sha256Of } from '../domain/annual-report.ts';
+import { annualReportFile, annualReportOf, annualReportState, sha256Of, yearBounds } from '../domain/annual-report.ts';
 import { annualDueDates, endOfDay } from '../domain/business-days.ts';
-import { annualFigures, keptReports, operatorsOfYear, yearBounds, type KeptReport } from '../reports/annual-report-maker.ts';
+import { keepNextVersion, keptReports, operatorsOfYear, type KeptReport } from '../store/annual-reports.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
 async function statusOf(profiles: OperatorProfiles, kept: KeptReport[], operatorId: string, year: number, now: Date): Promise<AmlAnnualReportStatus> {
@@ -92,24 +92,11 @@ export function adminMakeAnnualReport(
     if (now.getTime() < to.getTime()) {
       throw validationError('body', [{ path: '/year', message: `${year} is not over yet in ${timeZone}: its report is made from 1 January ${year + 1}` }]);
     }
-    const kept = await deps.sql.transaction(async (tx) => {
-      // Two makers at once: one after the other, each its own version.
-      await tx.query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`compliance.annual_report:${operatorId}:${year}`]);
-      const [last] = await tx.query<{ v: number }>(
-        'select coalesce(max(version), 0)::int as v from compliance.annual_reports where operator_id = ? and year = ?',
-        [operatorId, year],
-      );
-      const version = (last?.v ?? 0) + 1;
-      const figures = await annualFigures(tx, operatorId, from, to);
-      const doc = annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures);
-      const { file, sha256 } = annualReportFile(doc);
-      const [row] = await tx.query<KeptReport>(
-        `insert into compliance.annual_reports (operator_id, year, version, time_zone, made_at, made_by, file, sha256)
-         values (?, ?, ?, ?, ?, ?, ?, ?) returning *`,
-        [operatorId, year, version, timeZone, now, actor, file, sha256],
-      );
-      return row!;
-    });
+    const kept = await keepNextVersion(deps.sql, { operatorId, year, timeZone, from, to, madeAt: now, madeBy: actor }, (version, figures) =>
+      annualReportFile(
+        annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
+      ),
+    );
     const all = await keptReports(deps.sql, operatorId, year);
     const body = withFile(await statusOf(profiles, all, operatorId, year, now), kept);
     return {

@@ -3,13 +3,12 @@
 // only: nothing here is reachable with an operator's credentials. Dismissing a case opened or
 // joined by a sanctions hit lifts the player's freeze (the one flow that does: docs/aml.md).
 import { AppError, type AmlCase, type AmlCaseStatus, type AmlCaseSummary, type AmlCosDeadline, type amlAdminOperations } from '@bo/contracts';
-import { adminScopeOf, deciderOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { LockMode, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
+import { adminScopeOf, deciderOf, decisionAuthorOf, isoTime, listCursor, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { cosDueAt, cosStateAt } from '../domain/business-days.ts';
 import { checkDecision, isActive } from '../domain/case-lifecycle.ts';
 import type { ComplianceConfig } from '../config.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
-import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from '../store/entities.ts';
+import { caseWithHistory, inCaseTransaction, listCases, type AmlCaseRow, type CaseHistory } from '../store/cases.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
 /** A COS's deadline as the case keeps it; where it stands as it is read is added by `inBrandView`. */
@@ -63,11 +62,7 @@ export function inBrandView(profiles: OperatorProfiles, now: () => Date, nearMs:
   };
 }
 
-export async function caseView(em: EntityManager, c: AmlCaseRow): Promise<Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'cos'> & { cos: CosFacts | null }> {
-  const [steps, evidence] = await Promise.all([
-    em.find(AmlCaseStepEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
-    em.find(AmlEvidenceEntity, { caseId: c.id }, { orderBy: { id: 'asc' } }),
-  ]);
+export function caseView(c: AmlCaseRow, { steps, evidence }: CaseHistory): Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'cos'> & { cos: CosFacts | null } {
   return {
     ...summaryOf(c),
     receipt: c.receipt ?? null,
@@ -91,27 +86,19 @@ export function adminListCases(
     const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order, q.cos].map((v) => v ?? '');
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const past = oldest ? '$gt' : '$lt';
-    const em = deps.orm.em.fork();
-    // Built as a plain object: the ORM's filter type does not follow a conditional spread of many optional keys.
-    const where: Record<string, unknown> = {
-      ...(q.playerId ? { playerId: q.playerId } : {}),
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.risk ? { risk: q.risk } : {}),
-      ...(q.rule ? { rules: { $contains: [q.rule] } } : {}),
-      ...(q.operatorId ? { operatorId: q.operatorId } : {}),
-      ...(q.brandId ? { brandId: q.brandId } : {}),
-      ...(assignee === 'none' ? { assignee: null } : assignee ? { assignee } : {}),
-      // A COS decided and not filed yet (overdue: past its deadline now).
-      ...(q.cos ? { cosFiledAt: null, cosDueAt: q.cos === 'overdue' ? { $lte: now() } : { $ne: null } } : {}),
-    };
-    const and = [
-      ...(q.openedBefore ? [{ openedAt: { $lt: new Date(q.openedBefore) } }] : []),
-      ...(after ? [{ $or: [{ openedAt: { [past]: new Date(after.at) } }, { openedAt: new Date(after.at), id: { [past]: after.id } }] }] : []),
-    ];
-    if (and.length) where.$and = and;
-    const rows = await em.find(AmlCaseEntity, where as FilterQuery<AmlCaseRow>, {
-      orderBy: [{ openedAt: oldest ? 'asc' : 'desc' }, { id: oldest ? 'asc' : 'desc' }],
+    const rows = await listCases(deps.orm, {
+      playerId: q.playerId,
+      status: q.status,
+      risk: q.risk,
+      rule: q.rule,
+      operatorId: q.operatorId,
+      brandId: q.brandId,
+      assignee,
+      cos: q.cos,
+      now: now(),
+      openedBefore: q.openedBefore,
+      oldest,
+      after,
       limit: limit + 1,
     });
     const page = cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: isoTime(r.openedAt), id: r.id }));
@@ -123,10 +110,9 @@ export function adminGetCase(deps: ServiceDeps<ComplianceConfig>, now: () => Dat
   const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS), now, deps.config.COS_NEAR_MS);
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const c = await em.findOne(AmlCaseEntity, { id: req.params.id });
-    if (!c) throw new AppError('AML_CASE_NOT_FOUND');
-    return { status: 200, body: await view(await caseView(em, c)) };
+    const found = await caseWithHistory(deps.orm, req.params.id);
+    if (!found) throw new AppError('AML_CASE_NOT_FOUND');
+    return { status: 200, body: await view(caseView(found.row, found.history)) };
   };
 }
 
@@ -139,15 +125,15 @@ export function adminAssignCase(
   return async (req) => {
     const { actor } = adminScopeOf(req);
     const to = req.body.assignee === 'me' ? actor : req.body.assignee;
-    const { before, after } = await deps.orm.em.fork().transactional(async (tx) => {
-      const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const { before, after } = await inCaseTransaction(deps.orm, async (tx) => {
+      const c = await tx.lock(req.params.id);
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
       if (c.assignee !== to) {
         c.assignee = to;
         c.assignedAt = to === null ? null : new Date();
         c.updatedAt = new Date();
-        await tx.flush();
+        await tx.save();
       }
       return { before, after: summaryOf(c) };
     });
@@ -165,8 +151,8 @@ export function adminDecideCase(
     const scope = adminScopeOf(req);
     const { actor } = scope;
     const decision = req.body;
-    const answer = await deps.orm.em.fork().transactional(async (tx) => {
-      const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const answer = await inCaseTransaction(deps.orm, async (tx) => {
+      const c = await tx.lock(req.params.id);
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
       checkDecision({ status: c.status, reviewerId: c.reviewerId ?? null, reportDecided: c.reportDecidedAt != null }, decision, deciderOf(scope));
@@ -189,18 +175,16 @@ export function adminDecideCase(
         }
         c.cosFiledAt = now;
       }
-      tx.persist(
-        tx.create(AmlCaseStepEntity, { caseId: c.id, status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null }),
-      );
-      await tx.flush();
+      tx.addStep(c.id, { status: decision.status, by: actor, at: now, reason: decision.reason, receipt: decision.receipt ?? null });
+      await tx.save();
       // A dismissed sanctions hit (not the person, or delisted) lifts the freeze, asked while the
       // case's row is locked and before its commit: a lift that fails leaves the case as it was
       // (503), a commit that fails after it leaves a lifted player with the case still open, which
       // the same decision, made again, dismisses (the lift is idempotent). A reported one keeps it.
       if (decision.status === 'dismissed' && c.rules.includes('sanctions')) await players.liftFreeze(c.playerId);
-      const after = await inBrandView(profiles, clock, deps.config.COS_NEAR_MS)(await caseView(tx, c));
+      const after = await inBrandView(profiles, clock, deps.config.COS_NEAR_MS)(caseView(c, await tx.history(c.id)));
       // The audit keeps the state and the reason, not the evidence (it is in the case); in this transaction.
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+      await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminAmlCaseDecision',
         target: `aml_case:${c.id}`,
         before,

@@ -9,7 +9,8 @@ import type { ComplianceConfig } from '../config.ts';
 import { totalsOf } from '../domain/daily-file.ts';
 import { brandZone } from '../reports/brand-zone.ts';
 import { checkAndKeep, summaryOf } from '../reports/daily-file-check.ts';
-import { ensureFile, type FileRow, type MakerDeps } from '../reports/daily-file-maker.ts';
+import { ensureFile, type MakerDeps } from '../reports/daily-file-maker.ts';
+import { listFiles, type FileRow } from '../store/daily-files.ts';
 import { CSV_COLUMNS, csvChunk, jsonChunk } from '../reports/file-layout.ts';
 
 /** A calendar date of this century or later (Date.UTC reads years below 100 as 19xx). */
@@ -32,17 +33,7 @@ export function adminListDailyFiles(deps: ServiceDeps<ComplianceConfig>): Handle
     const scope = [q.brandId ?? '', q.from ?? '', q.to ?? ''];
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const rows = await deps.sql.query<FileRow>(
-      `select * from compliance.daily_reports
-       where (?::text is null or brand_id = ?) and (?::text is null or date >= ?) and (?::text is null or date <= ?)
-         and (?::text is null or date < ? or (date = ? and brand_id < ?))
-       order by date desc, brand_id desc limit ?`,
-      [
-        ...[q.brandId, q.brandId, q.from, q.from, q.to, q.to].map((v) => v ?? null),
-        ...[after?.at, after?.at, after?.at, after?.id].map((v) => v ?? null),
-        limit + 1,
-      ],
-    );
+    const rows = await listFiles(deps.sql, { brandId: q.brandId, from: q.from, to: q.to, after, limit: limit + 1 });
     return { status: 200, body: cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: r.date, id: r.brand_id })) };
   };
 }

@@ -4,7 +4,8 @@
 import { AppError, type cosAdminOperations } from '@bo/contracts';
 import { adminScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { cosCsvOf, cosRecordOf } from '../domain/cos.ts';
-import { AmlCaseEntity } from '../store/entities.ts';
+import { caseWithHistory } from '../store/cases.ts';
+import { reportedCasesInYear } from '../store/case-counts.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
 import { caseView } from './admin-cases.ts';
 import { brandZone } from '../reports/brand-zone.ts';
@@ -12,14 +13,14 @@ import { brandZone } from '../reports/brand-zone.ts';
 export function adminCos(deps: ServiceDeps, players: PlayersAdmin): HandlerOf<typeof cosAdminOperations.adminAmlCos> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const c = await em.findOne(AmlCaseEntity, { id: req.params.id });
-    if (!c) throw new AppError('AML_CASE_NOT_FOUND');
+    const found = await caseWithHistory(deps.orm, req.params.id);
+    if (!found) throw new AppError('AML_CASE_NOT_FOUND');
+    const c = found.row;
     // Prepared while under review (the filing gives the receipt), kept once reported.
     if (c.status !== 'under_review' && c.status !== 'reported') {
       throw new AppError('AML_CASE_INVALID_TRANSITION', 'A COS is prepared for a case under review or reported.');
     }
-    const record = cosRecordOf(await caseView(em, c), await players.identityOf(c.playerId));
+    const record = cosRecordOf(caseView(c, found.history), await players.identityOf(c.playerId));
     return { status: 200, body: { record, csv: cosCsvOf(record) } };
   };
 }
@@ -32,12 +33,7 @@ export function adminNoOccurrence(deps: ServiceDeps): HandlerOf<typeof cosAdminO
     // A case counts in the year it was reported (its `reported` step), the calendar year in the
     // brand's time zone (its operator's profile; the default when this service has not seen it).
     const { timeZone } = await brandZone(deps, brandId);
-    const rows = await deps.sql.query<{ n: number }>(
-      `select count(distinct c.id)::int as n from compliance.cases c join compliance.case_steps s on s.case_id = c.id
-       where c.brand_id = ? and s.status = 'reported' and s.at >= make_timestamptz(?::int, 1, 1, 0, 0, 0, ?) and s.at < make_timestamptz(?::int + 1, 1, 1, 0, 0, 0, ?)`,
-      [brandId, year, timeZone, year, timeZone],
-    );
-    const reportedCases = rows[0]?.n ?? 0;
+    const reportedCases = await reportedCasesInYear(deps.sql, brandId, year, timeZone);
     return {
       status: 200,
       body: {

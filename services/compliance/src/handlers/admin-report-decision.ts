@@ -4,12 +4,11 @@
 // hold stays) until it is marked reported with the Siscoaf receipt; it can no longer be dismissed.
 // Audited in the decision's transaction, as every case decision is.
 import { AppError, type amlReportDecisionOperations } from '@bo/contracts';
-import { adminScopeOf, deciderOf, decisionAuthorOf, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { LockMode } from '@mikro-orm/postgresql';
+import { adminScopeOf, deciderOf, decisionAuthorOf, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import { cosDueAt } from '../domain/business-days.ts';
 import { checkReportDecision } from '../domain/case-lifecycle.ts';
-import { AmlCaseEntity } from '../store/entities.ts';
+import { inCaseTransaction } from '../store/cases.ts';
 import { operatorProfiles } from '../watch/operator-profiles.ts';
 import { caseView, inBrandView, summaryOf } from './admin-cases.ts';
 
@@ -21,8 +20,8 @@ export function adminReportDecision(
   const view = inBrandView(profiles, clock, deps.config.COS_NEAR_MS);
   return async (req) => {
     const scope = adminScopeOf(req);
-    const answer = await deps.orm.em.fork().transactional(async (tx) => {
-      const c = await tx.findOne(AmlCaseEntity, { id: req.params.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const answer = await inCaseTransaction(deps.orm, async (tx) => {
+      const c = await tx.lock(req.params.id);
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
       checkReportDecision({ status: c.status, reviewerId: c.reviewerId ?? null, reportDecided: c.reportDecidedAt != null }, deciderOf(scope));
@@ -34,15 +33,15 @@ export function adminReportDecision(
       c.reportDecisionReason = req.body.reason;
       c.cosDueAt = cosDueAt(now, timeZone);
       c.updatedAt = now;
-      await tx.flush();
+      await tx.save();
       const after = summaryOf(c);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+      await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminAmlReportDecision',
         target: `aml_case:${c.id}`,
         before,
         after: { ...after, reason: req.body.reason },
       });
-      return { status: 200 as const, body: await view(await caseView(tx, c)) };
+      return { status: 200 as const, body: await view(caseView(c, await tx.history(c.id))) };
     });
     deps.outbox.poke();
     return answer;

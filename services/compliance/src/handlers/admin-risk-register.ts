@@ -4,11 +4,19 @@
 // relationship ends. Every rating is kept (risk_subject_ratings); nothing is deleted. Each change is a
 // person's decision, audited in its own transaction.
 import { AppError, newId, type RiskLevel, type RiskSubject, type RiskSubjectWithHistory, type amlRiskRegisterOperations } from '@bo/contracts';
-import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { adminScopeOf, decisionAuthorOf, isoTime, listCursor, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import { checkNewSubject, reviewDueAt } from '../domain/risk-register.ts';
-import { RiskSubjectEntity, RiskSubjectRatingEntity, type RiskSubjectRow } from '../store/entities.ts';
+import {
+  inRegisterTransaction,
+  isDuplicateSubject,
+  listSubjects,
+  subjectWithRatings,
+  type RatingRow,
+  type RegisterTx,
+  type RiskSubjectRow,
+} from '../store/risk-register.ts';
+import { activeSubjectLike } from '../store/risk-register-reads.ts';
 
 function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
   return {
@@ -32,8 +40,7 @@ function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
   };
 }
 
-async function withHistory(em: EntityManager, r: RiskSubjectRow, now: Date): Promise<RiskSubjectWithHistory> {
-  const ratings = await em.find(RiskSubjectRatingEntity, { subjectId: r.id }, { orderBy: { id: 'asc' } });
+function withHistory(ratings: RatingRow[], r: RiskSubjectRow, now: Date): RiskSubjectWithHistory {
   return {
     ...viewOf(r, now),
     history: ratings.map((x) => ({ rating: x.rating, rationale: x.rationale, ratedBy: x.by, ratedAt: isoTime(x.at), reviewDueAt: isoTime(x.reviewDueAt) })),
@@ -54,19 +61,16 @@ export function adminListRiskSubjects(
     const scope = [q.kind, q.operatorId, q.rating, q.reviewDue, status].map((v) => v ?? '');
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const where: Record<string, unknown> = {
-      status,
-      ...(q.kind ? { kind: q.kind } : {}),
-      ...(q.operatorId ? { operatorId: q.operatorId === 'none' ? null : q.operatorId } : {}),
-      ...(q.rating ? { rating: q.rating } : {}),
-    };
-    const and = [
-      ...(q.reviewDue === 'overdue' ? [{ reviewDueAt: { $lte: now } }] : []),
-      ...(after ? [{ $or: [{ reviewDueAt: { $gt: new Date(after.at) } }, { reviewDueAt: new Date(after.at), id: { $gt: after.id } }] }] : []),
-    ];
-    if (and.length) where.$and = and;
     // The review due first: the most overdue at the top.
-    const rows = await deps.orm.em.fork().find(RiskSubjectEntity, where, { orderBy: [{ reviewDueAt: 'asc' }, { id: 'asc' }], limit: limit + 1 });
+    const rows = await listSubjects(deps.orm, {
+      status,
+      kind: q.kind,
+      operatorId: q.operatorId,
+      rating: q.rating,
+      dueAt: q.reviewDue === 'overdue' ? now : undefined,
+      after,
+      limit: limit + 1,
+    });
     return {
       status: 200,
       body: cursors.page(
@@ -86,10 +90,9 @@ export function adminGetRiskSubject(
 ): HandlerOf<typeof amlRiskRegisterOperations.adminGetAmlRiskSubject> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const r = await em.findOne(RiskSubjectEntity, { id: req.params.id });
-    if (!r) throw new AppError('AML_RISK_SUBJECT_NOT_FOUND');
-    return { status: 200, body: await withHistory(em, r, clock()) };
+    const found = await subjectWithRatings(deps.orm, req.params.id);
+    if (!found) throw new AppError('AML_RISK_SUBJECT_NOT_FOUND');
+    return { status: 200, body: withHistory(found.ratings, found.row, clock()) };
   };
 }
 
@@ -106,8 +109,8 @@ export function adminAddRiskSubject(
     const rating = b.rating as RiskLevel;
     const due = reviewDueAt(now, rating);
     try {
-      const body = await deps.orm.em.fork().transactional(async (tx) => {
-        const row = tx.create(RiskSubjectEntity, {
+      const body = await inRegisterTransaction(deps.orm, async (tx) => {
+        const row = tx.add({
           id: newId('riskSubject'),
           kind: b.kind,
           operatorId,
@@ -122,10 +125,10 @@ export function adminAddRiskSubject(
           reviewDueAt: due,
           createdAt: now,
         });
-        tx.persist(tx.create(RiskSubjectRatingEntity, { subjectId: row.id, rating, rationale: b.rationale, by: scope.actor, at: now, reviewDueAt: due }));
-        await tx.flush();
-        const after = await withHistory(tx, row, now);
-        await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        tx.addRating(row.id, { rating, rationale: b.rationale, by: scope.actor, at: now, reviewDueAt: due });
+        await tx.save();
+        const after = withHistory(await tx.ratings(row.id), row, now);
+        await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
           action: 'adminAddAmlRiskSubject',
           target: `aml_risk_subject:${row.id}`,
           before: null,
@@ -136,15 +139,11 @@ export function adminAddRiskSubject(
       deps.outbox.poke();
       return { status: 201, body };
     } catch (err) {
-      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      if (!isDuplicateSubject(err)) throw err;
       // The same person or company, already active for this operator: named, not registered twice.
-      const [existing] = await deps.sql.query<{ id: string }>(
-        `select id from compliance.risk_subjects where status = 'active' and coalesce(operator_id, '') = coalesce(?, '')
-           and ((kind = ? and document = ?) or team_member_id = ?) limit 1`,
-        [operatorId, b.kind, document, teamMemberId],
-      );
+      const existing = await activeSubjectLike(deps.sql, { operatorId, kind: b.kind, document, teamMemberId });
       throw new AppError('AML_RISK_SUBJECT_CONFLICT', 'The register already holds this subject for this operator: review it instead.', {
-        subjectId: existing?.id ?? null,
+        subjectId: existing ?? null,
       });
     }
   };
@@ -157,23 +156,23 @@ type Ctx = Parameters<typeof decisionAuthorOf>[1];
 async function changeSubject(
   deps: ServiceDeps<ComplianceConfig>,
   o: { id: string; scope: AdminScope; ctx: Ctx; now: Date; action: string; reason?: string },
-  apply: (tx: EntityManager, r: RiskSubjectRow) => void,
+  apply: (tx: RegisterTx, r: RiskSubjectRow) => void,
 ): Promise<RiskSubjectWithHistory> {
-  const body = await deps.orm.em.fork().transactional(async (tx) => {
-    const r = await tx.findOne(RiskSubjectEntity, { id: o.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const body = await inRegisterTransaction(deps.orm, async (tx) => {
+    const r = await tx.lock(o.id);
     if (!r) throw new AppError('AML_RISK_SUBJECT_NOT_FOUND');
     if (r.status !== 'active')
       throw new AppError('AML_RISK_SUBJECT_CONFLICT', 'The relationship with this subject has ended: register it again if it resumes.');
     const before = viewOf(r, o.now);
     apply(tx, r);
-    await tx.flush();
-    await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(o.scope, o.ctx), {
+    await tx.save();
+    await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(o.scope, o.ctx), {
       action: o.action,
       target: `aml_risk_subject:${r.id}`,
       before,
       after: { ...viewOf(r, o.now), ...(o.reason ? { reason: o.reason } : {}) },
     });
-    return withHistory(tx, r, o.now);
+    return withHistory(await tx.ratings(r.id), r, o.now);
   });
   deps.outbox.poke();
   return body;
@@ -191,7 +190,7 @@ export function adminRateRiskSubject(
     const due = reviewDueAt(now, rating);
     const body = await changeSubject(deps, { id: req.params.id, scope, ctx: req.ctx, now, action: 'adminRateAmlRiskSubject' }, (tx, r) => {
       Object.assign(r, { rating, rationale, ratedBy: scope.actor, ratedAt: now, reviewDueAt: due });
-      tx.persist(tx.create(RiskSubjectRatingEntity, { subjectId: r.id, rating, rationale, by: scope.actor, at: now, reviewDueAt: due }));
+      tx.addRating(r.id, { rating, rationale, by: scope.actor, at: now, reviewDueAt: due });
     });
     return { status: 200, body };
   };

@@ -2,10 +2,9 @@
 // against them) and the rescreen of every watched player after a list change. Adding an entry is a
 // list change: every watched player is screened again before the answer, so a sanctions hit's
 // freeze is in force when our team reads it.
-import { randomUUID } from 'node:crypto';
 import type { screeningAdminOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { ScreeningEntryEntity } from '../store/entities.ts';
+import { addScreeningEntry, removeScreeningEntry, screeningEntries } from '../store/screening-entries.ts';
 import type { Screening } from '../screening/screening.ts';
 
 type Row = { id: string; list: string; cpf: string; name: string; detail: string; createdAt: Date };
@@ -14,7 +13,7 @@ const view = (r: Row) => ({ id: r.id, list: r.list as 'pep' | 'sanctions', cpf: 
 export function adminListScreeningEntries(deps: ServiceDeps): HandlerOf<typeof screeningAdminOperations.adminListScreeningEntries> {
   return async (req) => {
     adminScopeOf(req);
-    const rows = await deps.orm.em.fork().find(ScreeningEntryEntity, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    const rows = await screeningEntries(deps.orm);
     return { status: 200, body: { data: rows.map(view) } };
   };
 }
@@ -22,9 +21,7 @@ export function adminListScreeningEntries(deps: ServiceDeps): HandlerOf<typeof s
 export function adminAddScreeningEntry(deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningAdminOperations.adminAddScreeningEntry> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const entry = em.create(ScreeningEntryEntity, { id: `scr_${randomUUID().replaceAll('-', '')}`, ...req.body, createdAt: new Date() });
-    await em.persist(entry).flush();
+    const entry = await addScreeningEntry(deps.orm, req.body);
     const rescreen = await screening.rescreenAll(entry.id);
     return {
       status: 201,
@@ -37,9 +34,7 @@ export function adminAddScreeningEntry(deps: ServiceDeps, screening: Screening):
 export function adminRemoveScreeningEntry(deps: ServiceDeps): HandlerOf<typeof screeningAdminOperations.adminRemoveScreeningEntry> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const row = await em.findOne(ScreeningEntryEntity, { id: req.params.id });
-    if (row) await em.remove(row).flush();
+    const row = await removeScreeningEntry(deps.orm, req.params.id);
     return { status: 200, body: { removed: row !== null }, audit: { target: `screening_entry:${req.params.id}`, before: row ? view(row) : null, after: null } };
   };
 }

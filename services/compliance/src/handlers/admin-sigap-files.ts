@@ -6,7 +6,8 @@
 import { validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
 import { adminScopeOf, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
-import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps, type SigapRow } from '../reports/sigap-files.ts';
+import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps } from '../reports/sigap-files.ts';
+import { listSigapFiles } from '../store/sigap-files.ts';
 
 /** Characters per download chunk: a chunk stays well under the NATS payload limit, escaped as JSON. */
 const CHUNK_CHARS = 100_000;
@@ -19,19 +20,7 @@ export function adminListSigapFiles(deps: ServiceDeps<ComplianceConfig>): Handle
     const scope = [q.brandId ?? '', q.from ?? '', q.to ?? '', q.status ?? ''];
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const rows = await deps.sql.query<SigapRow>(
-      `select id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, status, via, attempts,
-         receipt, protocol, phase, reasons, last_error, correction, made_at, claimed_at, submitted_at, answered_at, superseded_at
-       from compliance.sigap_files
-       where (?::text is null or brand_id = ?) and (?::text is null or date >= ?) and (?::text is null or date <= ?) and (?::text is null or status = ?)
-         and (?::text is null or date < ? or (date = ? and id < ?))
-       order by date desc, id desc limit ?`,
-      [
-        ...[q.brandId, q.brandId, q.from, q.from, q.to, q.to, q.status, q.status].map((v) => v ?? null),
-        ...[after?.at, after?.at, after?.at, after?.id].map((v) => v ?? null),
-        limit + 1,
-      ],
-    );
+    const rows = await listSigapFiles(deps.sql, { brandId: q.brandId, from: q.from, to: q.to, status: q.status, after, limit: limit + 1 });
     return { status: 200, body: cursors.page(scope, rows, limit, fileView, (r) => ({ at: r.date, id: r.id })) };
   };
 }

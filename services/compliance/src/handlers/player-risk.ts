@@ -2,21 +2,18 @@
 // compliance.holds.check, asked by payments when our team pays a withdrawal.
 import type { amlAdminOperations, amlMessages } from '@bo/contracts';
 import { adminScopeOf, internalScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { PlayerRiskEntity, PlayerRiskHistoryEntity } from '../store/entities.ts';
+import { hasHoldingCase } from '../store/case-counts.ts';
+import { playerRiskOf } from '../store/player-risk.ts';
 
 export function adminGetPlayerRisk(deps: ServiceDeps): HandlerOf<typeof amlAdminOperations.adminGetPlayerRisk> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const [row, history] = await Promise.all([
-      em.findOne(PlayerRiskEntity, { playerId: req.params.id }),
-      em.find(PlayerRiskHistoryEntity, { playerId: req.params.id }, { orderBy: { id: 'asc' } }),
-    ]);
+    const { level, history } = await playerRiskOf(deps.orm, req.params.id);
     return {
       status: 200,
       body: {
         playerId: req.params.id,
-        level: row?.level ?? 'low',
+        level: level ?? 'low',
         history: history.map((h) => ({ level: h.level, reason: h.reason, by: h.by, at: isoTime(h.at) })),
       },
     };
@@ -26,10 +23,6 @@ export function adminGetPlayerRisk(deps: ServiceDeps): HandlerOf<typeof amlAdmin
 export function holdCheck(deps: ServiceDeps): HandlerOf<typeof amlMessages.holdCheck> {
   return async (req) => {
     internalScopeOf(req);
-    const rows = await deps.sql.query(
-      `select 1 from compliance.cases where brand_id = ? and player_id = ? and status in ('open', 'under_review') and risk = 'high' limit 1`,
-      [req.body.brandId, req.body.playerId],
-    );
-    return { status: 200, body: { held: rows.length > 0 } };
+    return { status: 200, body: { held: await hasHoldingCase(deps.sql, req.body.brandId, req.body.playerId) } };
   };
 }

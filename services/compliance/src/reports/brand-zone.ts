@@ -5,6 +5,7 @@
 // (`timeZoneSource: default`).
 import { COMPLIANCE_DEFAULTS, complianceProfileMessages, type OperatorCompliance, type TimeZoneSource } from '@bo/contracts';
 import type { ServiceDeps } from '@bo/service-kit';
+import { operatorOfBrand } from '../store/brands.ts';
 
 export interface BrandZone {
   timeZone: string;
@@ -12,18 +13,8 @@ export interface BrandZone {
   operatorId: string | null;
 }
 
-/** The operator of a brand, as the watched events said; undefined when none was seen. */
-export async function operatorOfBrand(deps: Pick<ServiceDeps, 'sql'>, brandId: string): Promise<string | undefined> {
-  const rows = await deps.sql.query<{ operator_id: string }>(
-    `(select operator_id from compliance.watched_money where brand_id = ? limit 1)
-     union all (select operator_id from compliance.screened_players where brand_id = ? limit 1) limit 1`,
-    [brandId, brandId],
-  );
-  return rows[0]?.operator_id;
-}
-
 export async function brandZone(deps: Pick<ServiceDeps, 'sql' | 'call'>, brandId: string): Promise<BrandZone> {
-  const operatorId = await operatorOfBrand(deps, brandId);
+  const operatorId = await operatorOfBrand(deps.sql, brandId);
   if (!operatorId) return { timeZone: COMPLIANCE_DEFAULTS.timeZone, source: 'default', operatorId: null };
   const profile = await deps.call<OperatorCompliance>(complianceProfileMessages.get.subject, { operatorId });
   return { timeZone: profile.timeZone, source: 'profile', operatorId };

@@ -10,23 +10,9 @@
 import type { DailyFileCheck } from '@bo/contracts';
 import { Money, formatMoney, isoTime } from '@bo/service-kit';
 import { tieProblems } from '../domain/daily-file.ts';
-import { countsOf, ledgerOf, type FileRow, type MakerDeps } from './daily-file-maker.ts';
+import { keepCheck, lineSums, unfinishedMoneyLines, type FileRow } from '../store/daily-files.ts';
+import { countsOf, ledgerOf, type MakerDeps } from './daily-file-maker.ts';
 
-interface SumRow {
-  player_id: string;
-  currency: string;
-  part: 'deposits' | 'withdrawals' | 'rounds' | 'provider_transactions';
-  /** provider_transactions: the transaction's kind (bet, win, rollback, correction). */
-  kind: string | null;
-  n: number;
-  amount: string;
-  payout: string;
-  malformed: number;
-}
-
-const MONEY = `'^-?[0-9]+\\.[0-9]{2}$'`;
-/** The money field of each part's lines (a provider transaction's is `moved`, signed for the player). */
-const AMOUNT = `case when part = 'provider_transactions' then data->>'moved' else data->>'amount' end`;
 const ZERO = () => ({
   deposits: '0.00',
   withdrawals: '0.00',
@@ -54,18 +40,7 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
   const lineTotals = ZERO();
   if (!row.lines_made_at) return { problems: [...problems, 'the line items are not made yet'], lineTotals };
 
-  const sums = await deps.sql.query<SumRow>(
-    `select player_id, data->>'currency' as currency, part, case when part = 'provider_transactions' then data->>'kind' end as kind,
-       count(*)::int as n,
-       coalesce(sum(case when ${AMOUNT} ~ ${MONEY} then (${AMOUNT})::numeric end), 0)::text as amount,
-       coalesce(sum(case when data->>'payout' ~ ${MONEY} then (data->>'payout')::numeric end), 0)::text as payout,
-       count(*) filter (where not coalesce(${AMOUNT} ~ ${MONEY}, false)
-                           or (part = 'rounds' and not coalesce(data->>'payout' ~ ${MONEY}, false))
-                           or (part = 'provider_transactions' and coalesce(data->>'kind', '') not in ('bet', 'win', 'rollback', 'correction')))::int as malformed
-     from compliance.daily_file_lines where brand_id = ? and date = ? and part in ('deposits', 'withdrawals', 'rounds', 'provider_transactions')
-     group by player_id, data->>'currency', part, 4`,
-    [row.brand_id, row.date],
-  );
+  const sums = await lineSums(deps.sql, row.brand_id, row.date);
   const key = (playerId: string, currency: string) => `${playerId}/${currency}`;
   const byAccount = new Map<string, Totals>();
   const add = (a: string, b: string) => formatMoney(new Money(a).plus(b));
@@ -109,13 +84,7 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
   }
   for (const k of byAccount.keys()) if (!accounts.has(k)) problems.push(`${k}: line items for an account the ledger part does not have`);
 
-  const unfinished = await deps.sql.query<{ part: string; ref: string; status: string | null }>(
-    `select part, ref, data->>'status' as status from compliance.daily_file_lines
-     where brand_id = ? and date = ?
-       and ((part = 'deposits' and coalesce(data->>'status', '') <> 'confirmed') or (part = 'withdrawals' and coalesce(data->>'status', '') <> 'paid'))
-     order by part, ref limit ${NAMED + 1}`,
-    [row.brand_id, row.date],
-  );
+  const unfinished = await unfinishedMoneyLines(deps.sql, row.brand_id, row.date, NAMED + 1);
   for (const u of unfinished.slice(0, NAMED)) {
     problems.push(
       u.status === null
@@ -139,13 +108,7 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
 /** Checks the file and keeps what the check found on it. */
 export async function checkAndKeep(deps: MakerDeps, row: FileRow, now: Date): Promise<{ problems: string[]; lineTotals: DailyFileCheck['lineTotals'] }> {
   const result = await checkFile(deps, row);
-  await deps.sql.query('update compliance.daily_reports set ties = ?, problems = ?::jsonb, checked_at = ? where brand_id = ? and date = ?', [
-    result.problems.length === 0,
-    JSON.stringify(result.problems),
-    now,
-    row.brand_id,
-    row.date,
-  ]);
+  await keepCheck(deps.sql, row.brand_id, row.date, result.problems, now);
   row.ties = result.problems.length === 0;
   row.problems = result.problems;
   row.checked_at = now;

@@ -22,7 +22,6 @@ import {
   regulatorProviderMessages,
   walletLedgerDayMessages,
   type DailyFileCounts,
-  type DailyFilePart,
   type LedgerDayAccount,
   type PaymentsDepositRecord,
   type PaymentsWithdrawalRecord,
@@ -32,44 +31,14 @@ import {
   type RegulatorRound,
   type RegulatorStatusChange,
   type RegulatorWithdrawal,
-  type TimeZoneSource,
   type WalletMove,
 } from '@bo/contracts';
 import { isoTime, type ServiceDeps } from '@bo/service-kit';
 import { dayBounds } from '../domain/daily-file.ts';
+import { keepHeader, keepLines, keptFile, lineCounts, markLinesMade, type FileRow, type Line, type LinePart } from '../store/daily-files.ts';
 import type { BrandZone } from './brand-zone.ts';
 
 export type MakerDeps = Pick<ServiceDeps, 'sql' | 'call'>;
-
-/** A kept file's header row. */
-export interface FileRow {
-  brand_id: string;
-  date: string;
-  time_zone: string;
-  time_zone_source: TimeZoneSource | null;
-  operator_id: string | null;
-  /** Timestamps: the kit's rows carry Postgres' text (isoTime reads both). */
-  from: string | Date;
-  to: string | Date;
-  generated_at: string | Date;
-  accounts: LedgerDayAccount[];
-  lines_made_at: string | Date | null;
-  counts: DailyFileCounts | null;
-  ties: boolean | null;
-  problems: string[] | null;
-  checked_at: string | Date | null;
-}
-
-/** The parts kept as lines (accounts stay in the header row). */
-export type LinePart = Exclude<DailyFilePart, 'accounts'>;
-
-interface Line {
-  part: LinePart;
-  ref: string;
-  player_id: string;
-  at: string;
-  data: RegulatorBettor | RegulatorDeposit | RegulatorWithdrawal | RegulatorRound | RegulatorProviderTransaction | RegulatorStatusChange;
-}
 
 const PAGE = 1000;
 
@@ -91,21 +60,7 @@ export async function ledgerOf(deps: MakerDeps, brandId: string, from: string | 
   return accounts;
 }
 
-export async function keptFile(deps: MakerDeps, brandId: string, date: string): Promise<FileRow | undefined> {
-  const rows = await deps.sql.query<FileRow>('select * from compliance.daily_reports where brand_id = ? and date = ?', [brandId, date]);
-  return rows[0];
-}
-
-async function keep(deps: MakerDeps, brandId: string, date: string, lines: Line[]): Promise<void> {
-  if (lines.length === 0) return;
-  await deps.sql.query(
-    `insert into compliance.daily_file_lines (brand_id, date, part, ref, player_id, at, data)
-     select ?, ?, l.part, l.ref, l.player_id, l.at, l.data
-     from jsonb_to_recordset(?::jsonb) as l(part text, ref text, player_id text, at timestamptz, data jsonb)
-     on conflict do nothing`,
-    [brandId, date, JSON.stringify(lines)],
-  );
-}
+const keep = (deps: MakerDeps, brandId: string, date: string, lines: Line[]) => keepLines(deps.sql, brandId, date, lines);
 
 const inChunks = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -242,11 +197,8 @@ async function makeLines(deps: MakerDeps, brandId: string, date: string, from: s
 
 /** How many lines each part holds now. */
 export async function countsOf(deps: MakerDeps, row: Pick<FileRow, 'brand_id' | 'date' | 'accounts'>): Promise<DailyFileCounts> {
-  const rows = await deps.sql.query<{ part: LinePart; n: number }>(
-    'select part, count(*)::int as n from compliance.daily_file_lines where brand_id = ? and date = ? group by part',
-    [row.brand_id, row.date],
-  );
-  const n = (part: LinePart) => rows.find((r) => r.part === part)?.n ?? 0;
+  const counts = await lineCounts(deps.sql, row.brand_id, row.date);
+  const n = (part: LinePart) => counts.get(part) ?? 0;
   return {
     bettors: n('bettors'),
     accounts: row.accounts.length,
@@ -269,27 +221,18 @@ export async function ensureFile(
   zone: () => Promise<BrandZone>,
   now: Date,
 ): Promise<{ row: FileRow; made: boolean } | { notOver: true }> {
-  const found = await keptFile(deps, brandId, date);
+  const found = await keptFile(deps.sql, brandId, date);
   if (found?.lines_made_at) return { row: found, made: false };
   if (!found) {
     const z = await zone();
     const { from, to } = dayBounds(date, z.timeZone);
     if (to.getTime() > now.getTime()) return { notOver: true };
     const accounts = await ledgerOf(deps, brandId, from, to);
-    await deps.sql.query(
-      `insert into compliance.daily_reports (brand_id, date, time_zone, time_zone_source, operator_id, "from", "to", generated_at, accounts)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (brand_id, date) do nothing`,
-      [brandId, date, z.timeZone, z.source, z.operatorId, from, to, now, JSON.stringify(accounts)],
-    );
+    await keepHeader(deps.sql, { brandId, date, timeZone: z.timeZone, source: z.source, operatorId: z.operatorId, from, to, now, accounts });
   }
-  const header = (await keptFile(deps, brandId, date))!;
+  const header = (await keptFile(deps.sql, brandId, date))!;
   if (header.lines_made_at) return { row: header, made: false };
   await makeLines(deps, brandId, date, isoTime(header.from), isoTime(header.to));
-  await deps.sql.query('update compliance.daily_reports set lines_made_at = ?, counts = ?::jsonb where brand_id = ? and date = ? and lines_made_at is null', [
-    now,
-    JSON.stringify(await countsOf(deps, header)),
-    brandId,
-    date,
-  ]);
-  return { row: (await keptFile(deps, brandId, date))!, made: true };
+  await markLinesMade(deps.sql, brandId, date, now, await countsOf(deps, header));
+  return { row: (await keptFile(deps.sql, brandId, date))!, made: true };
 }

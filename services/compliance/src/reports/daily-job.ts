@@ -8,20 +8,20 @@ import { Gauge } from 'prom-client';
 import { startLoop, type BackgroundTask, type Logger, type ServiceDeps } from '@bo/service-kit';
 import { brandZone, dayBefore, localDate } from './brand-zone.ts';
 import { checkAndKeep } from './daily-file-check.ts';
-import { ensureFile, keptFile } from './daily-file-maker.ts';
+import { knownBrands } from '../store/brands.ts';
+import { keptFile } from '../store/daily-files.ts';
+import { ensureFile } from './daily-file-maker.ts';
 
 /** Makes the missing files of each known brand's yesterday; how many it made. `pending` hears how many are still missing after the pass (a pass cut short counts the rest). */
 export async function makeYesterdaysFiles(deps: Pick<ServiceDeps, 'sql' | 'call'>, now: Date, pending?: (missing: number) => void): Promise<number> {
-  const brands = await deps.sql.query<{ brand_id: string }>(
-    'select brand_id from compliance.watched_money union select brand_id from compliance.screened_players order by brand_id',
-  );
+  const brands = await knownBrands(deps.sql);
   let made = 0;
   let done = 0;
   try {
-    for (const { brand_id: brandId } of brands) {
+    for (const brandId of brands) {
       const zone = await brandZone(deps, brandId);
       const yesterday = dayBefore(localDate(now, zone.timeZone));
-      if ((await keptFile(deps, brandId, yesterday))?.lines_made_at) {
+      if ((await keptFile(deps.sql, brandId, yesterday))?.lines_made_at) {
         done++;
         continue;
       }

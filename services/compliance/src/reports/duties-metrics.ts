@@ -8,7 +8,9 @@ import { Gauge, type Registry } from 'prom-client';
 import { COMPLIANCE_DEFAULTS, RISK_SUBJECT_KINDS } from '@bo/contracts';
 import { startLoop, type BackgroundTask, type Logger, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 import { annualDueDates, endOfDay, localDateOf } from '../domain/business-days.ts';
-import { operatorsOfYear } from './annual-report-maker.ts';
+import { operatorsOfYear, operatorsWithReport } from '../store/annual-reports.ts';
+import { cosAwaiting } from '../store/case-counts.ts';
+import { reviewsOverdueByKind } from '../store/risk-register-reads.ts';
 
 const COS_STATES = ['due', 'near', 'overdue'] as const;
 
@@ -20,13 +22,7 @@ export function registerDutiesMetrics(registry: Registry, sql: SqlRunner, o: { n
     registers: [registry],
     async collect() {
       const now = o.now();
-      const [row] = await sql.query<{ due: number; near: number; overdue: number }>(
-        `select count(*) filter (where cos_due_at <= ?)::int as overdue,
-                count(*) filter (where cos_due_at > ? and cos_due_at <= ?)::int as near,
-                count(*) filter (where cos_due_at > ?)::int as due
-           from compliance.cases where cos_due_at is not null and cos_filed_at is null`,
-        [now, now, new Date(now.getTime() + o.nearMs), new Date(now.getTime() + o.nearMs)],
-      );
+      const row = await cosAwaiting(sql, now, o.nearMs);
       for (const state of COS_STATES) this.set({ state }, row?.[state] ?? 0);
     },
   });
@@ -36,11 +32,7 @@ export function registerDutiesMetrics(registry: Registry, sql: SqlRunner, o: { n
     labelNames: ['kind'] as const,
     registers: [registry],
     async collect() {
-      const rows = await sql.query<{ kind: string; n: number }>(
-        `select kind, count(*)::int as n from compliance.risk_subjects where status = 'active' and review_due_at <= ? group by kind`,
-        [o.now()],
-      );
-      const counts = new Map(rows.map((r) => [r.kind, r.n]));
+      const counts = await reviewsOverdueByKind(sql, o.now());
       for (const kind of RISK_SUBJECT_KINDS) this.set({ kind }, counts.get(kind) ?? 0);
     },
   });
@@ -56,8 +48,7 @@ export async function annualReportsOverdue(sql: SqlRunner, now: Date): Promise<n
   if (now.getTime() < endOfDay(annualDueDates(year).dueDate, zone).getTime()) return 0;
   const operators = await operatorsOfYear(sql, year);
   if (operators.length === 0) return 0;
-  const made = await sql.query<{ operator_id: string }>('select distinct operator_id from compliance.annual_reports where year = ?', [year]);
-  const done = new Set(made.map((r) => r.operator_id));
+  const done = await operatorsWithReport(sql, year);
   return operators.filter((op) => !done.has(op)).length;
 }
 

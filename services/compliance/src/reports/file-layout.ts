@@ -11,7 +11,8 @@
 // download. The chunk cursor is this module's own: which part, and after which line.
 import { DAILY_FILE_PARTS, validationError, type DailyFilePart, type FileChunk } from '@bo/contracts';
 import { isoTime } from '@bo/service-kit';
-import type { FileRow, MakerDeps } from './daily-file-maker.ts';
+import { partLinesAfter, type FileRow } from '../store/daily-files.ts';
+import type { MakerDeps } from './daily-file-maker.ts';
 
 export const LAYOUT = 'bo-daily-file/1';
 /** Lines per chunk: a chunk stays well under the NATS payload limit. */
@@ -177,11 +178,7 @@ async function pageOf(
     return { items, last: start + items.length, done: start + items.length >= row.accounts.length };
   }
   const [at, ref] = Array.isArray(after) ? after : ['-infinity', ''];
-  const rows = await deps.sql.query<{ at: string | Date; ref: string; data: unknown }>(
-    `select at, ref, data from compliance.daily_file_lines
-     where brand_id = ? and date = ? and part = ? and (at, ref) > (?::timestamptz, ?) order by at, ref limit ?`,
-    [row.brand_id, row.date, part, at, ref, size],
-  );
+  const rows = await partLinesAfter(deps.sql, row, part, [at, ref], size);
   const last = rows.at(-1);
   return { items: rows.map((r) => r.data), last: last ? [isoTime(last.at), last.ref] : after, done: rows.length < size };
 }

@@ -25,8 +25,6 @@ import {
   type SigapFile,
   type SigapFileStatus,
   type SigapFileType,
-  type SigapPhase,
-  type SigapReason,
 } from '@bo/contracts';
 import { Money, addMoney, formatMoney, isoTime } from '@bo/service-kit';
 import { dayBounds } from '../domain/daily-file.ts';
@@ -34,7 +32,10 @@ import { LEGAL_DESTINATIONS_RATE, SIGAP_LAYOUT, sigapFileName, statusCodeOf } fr
 import type { SigapAnswer, SigapPort, SigapSubmission } from '../sigap/port.ts';
 import { brandZone, dayBefore } from './brand-zone.ts';
 import { checkAndKeep } from './daily-file-check.ts';
-import { ensureFile, type FileRow, type MakerDeps } from './daily-file-maker.ts';
+import { ensureFile, type MakerDeps } from './daily-file-maker.ts';
+import { brandEnvironment } from '../store/brands.ts';
+import { selectedLinesAfter, type FileRow, type LineSelection } from '../store/daily-files.ts';
+import { claimForSending, contentOf as keptContent, filesOfDay, keepAnswered, keepUndelivered, keepVersion, type SigapRow } from '../store/sigap-files.ts';
 
 export interface SigapDeps extends MakerDeps {
   /** `production`: the configured port (simulator or SIGAP); `sandbox`: always the simulator. */
@@ -44,40 +45,6 @@ export interface SigapDeps extends MakerDeps {
   onAnswer?: (outcome: SigapAnswer['outcome']) => void;
 }
 
-/** A kept file's row. */
-interface SigapRow {
-  id: string;
-  brand_id: string;
-  operator_id: string | null;
-  environment: Environment | null;
-  date: string;
-  file_type: SigapFileType;
-  version: number;
-  part: number;
-  parts: number;
-  file_name: string;
-  records: number;
-  checksum: string;
-  content?: string;
-  status: SigapFileStatus;
-  via: SigapFile['via'];
-  attempts: number;
-  receipt: string | null;
-  protocol: string | null;
-  phase: SigapPhase | null;
-  reasons: SigapReason[];
-  last_error: string | null;
-  correction: string | null;
-  made_at: string | Date;
-  claimed_at: string | Date | null;
-  submitted_at: string | Date | null;
-  answered_at: string | Date | null;
-  superseded_at: string | Date | null;
-}
-
-/** Every column but the content (a file's content is read only to send or download it). */
-const COLUMNS = `id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, status, via, attempts,
-  receipt, protocol, phase, reasons, last_error, correction, made_at, claimed_at, submitted_at, answered_at, superseded_at`;
 /** A sender that holds a file longer than this died: another takes it. */
 const STALE_CLAIM_MS = 10 * 60_000;
 const PAGE = 5000;
@@ -110,23 +77,12 @@ export const fileView = (r: SigapRow): SigapFile => ({
   answeredAt: r.answered_at ? isoTime(r.answered_at) : null,
   supersededAt: r.superseded_at ? isoTime(r.superseded_at) : null,
 });
-export type { SigapRow };
 
 /** 06:00 São Paulo time of the day after `date`: when SIGAP expects the day's files (the manual, as quoted publicly). */
 export function deadlineOf(date: string): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
   return new Date(dayBounds(next, SAO_PAULO).from.getTime() + 6 * 3_600_000);
-}
-
-/** The brand's environment as the watched events said (null: never seen). */
-async function brandEnvironment(deps: MakerDeps, brandId: string): Promise<Environment | null> {
-  const rows = await deps.sql.query<{ environment: Environment }>(
-    `(select environment from compliance.watched_money where brand_id = ? limit 1)
-     union all (select environment from compliance.screened_players where brand_id = ? limit 1) limit 1`,
-    [brandId, brandId],
-  );
-  return rows[0]?.environment ?? null;
 }
 
 const isDate = (date: string) =>
@@ -141,14 +97,10 @@ async function dailyFileOf(deps: MakerDeps, brandId: string, date: string, now: 
 }
 
 /** The lines of some parts of a kept daily file, a page at a time, in the file's order (time, then ref). */
-async function* linesOf<T>(deps: MakerDeps, row: FileRow, filter: string): AsyncGenerator<{ part: string; data: T }> {
+async function* linesOf<T>(deps: MakerDeps, row: FileRow, selection: LineSelection): AsyncGenerator<{ part: string; data: T }> {
   let after: [string, string, string] = ['-infinity', '', ''];
   for (;;) {
-    const page = await deps.sql.query<{ part: string; ref: string; at: string | Date; data: T }>(
-      `select part, ref, at, data from compliance.daily_file_lines
-       where brand_id = ? and date = ? and (${filter}) and (at, part, ref) > (?::timestamptz, ?, ?) order by at, part, ref limit ?`,
-      [row.brand_id, row.date, ...after, PAGE],
-    );
+    const page = await selectedLinesAfter<T>(deps.sql, row, selection, after, PAGE);
     for (const l of page) yield { part: l.part, data: l.data };
     const last = page.at(-1);
     if (!last || page.length < PAGE) return;
@@ -165,7 +117,7 @@ const amountOf = (t: RegulatorProviderTransaction) => (t.kind === 'correction' ?
 async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Promise<Rec[]> {
   const out: Rec[] = [];
   if (type === 'bettors') {
-    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, `part = 'bettors'`)) {
+    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, 'bettors')) {
       out.push({
         playerId: b.playerId,
         cpf: b.cpf,
@@ -182,9 +134,9 @@ async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Pr
   }
   if (type === 'wallets') {
     const cpfs = new Map<string, string>();
-    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, `part = 'bettors'`)) cpfs.set(b.playerId, b.cpf);
+    for await (const { data: b } of linesOf<RegulatorBettor>(deps, row, 'bettors')) cpfs.set(b.playerId, b.cpf);
     const moves = new Map<string, Rec[]>();
-    for await (const l of linesOf<RegulatorDeposit | RegulatorWithdrawal>(deps, row, `part in ('deposits', 'withdrawals')`)) {
+    for await (const l of linesOf<RegulatorDeposit | RegulatorWithdrawal>(deps, row, 'money')) {
       const d = l.data;
       const key = `${d.playerId}/${d.currency}`;
       const move =
@@ -210,8 +162,7 @@ async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Pr
     }
   }
   if (type === 'online_games') {
-    const filter = `part = 'rounds' or (part = 'provider_transactions' and data->>'roundKind' = 'casino')`;
-    for await (const l of linesOf<RegulatorRound | RegulatorProviderTransaction>(deps, row, filter)) {
+    for await (const l of linesOf<RegulatorRound | RegulatorProviderTransaction>(deps, row, 'online_games')) {
       if (l.part === 'rounds') {
         const r = l.data as RegulatorRound;
         const own = {
@@ -259,7 +210,7 @@ async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Pr
     }
   }
   if (type === 'sports_bets') {
-    for await (const { data: t } of linesOf<RegulatorProviderTransaction>(deps, row, `part = 'provider_transactions' and data->>'roundKind' = 'sports'`)) {
+    for await (const { data: t } of linesOf<RegulatorProviderTransaction>(deps, row, 'sports_bets')) {
       out.push({
         id: t.id,
         playerId: t.playerId,
@@ -339,29 +290,20 @@ async function makeVersion(
       content,
     };
   });
-  await deps.sql.transaction(async (tx) => {
-    await tx.query(
-      `insert into compliance.sigap_files (id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, content,
-         status, attempts, reasons, correction, made_at)
-       select f.id, ?, ?, ?, ?, ?, ?, f.part, ?, f.file_name, f.records, f.checksum, f.content, 'made', 0, '[]'::jsonb, ?, ?
-       from jsonb_to_recordset(?::jsonb) as f(id text, part int, file_name text, records int, checksum text, content text)
-       on conflict do nothing`,
-      [row.brand_id, row.operator_id, environment, row.date, type, version, parts, correction, now, JSON.stringify(rows)],
-    );
-    await tx.query(
-      'update compliance.sigap_files set superseded_at = ? where brand_id = ? and date = ? and file_type = ? and version < ? and superseded_at is null',
-      [now, row.brand_id, row.date, type, version],
-    );
+  await keepVersion(deps.sql, {
+    brandId: row.brand_id,
+    operatorId: row.operator_id,
+    environment,
+    date: row.date,
+    type,
+    version,
+    parts: rows,
+    correction,
+    now,
   });
 }
 
-async function filesOf(deps: MakerDeps, brandId: string, date: string): Promise<SigapRow[]> {
-  return deps.sql.query<SigapRow>(
-    `select ${COLUMNS} from compliance.sigap_files where brand_id = ? and date = ?
-     order by array_position(?::text[], file_type), version desc, part`,
-    [brandId, date, [...SIGAP_FILE_TYPES]],
-  );
-}
+const filesOf = (deps: MakerDeps, brandId: string, date: string): Promise<SigapRow[]> => filesOfDay(deps.sql, brandId, date, SIGAP_FILE_TYPES);
 
 /** Every current file accepted (and each type made). */
 const allAccepted = (files: SigapRow[]) => {
@@ -393,7 +335,7 @@ export async function ensureSigapDay(deps: SigapDeps, brandId: string, date: str
   if (missing.length === 0) return dayOf(row, files, row.ties === false ? (row.problems ?? []) : []);
   const { problems } = await checkAndKeep(deps, row, now);
   if (problems.length > 0) return dayOf(row, files, problems);
-  const environment = await brandEnvironment(deps, brandId);
+  const environment = await brandEnvironment(deps.sql, brandId);
   for (const type of missing) await makeVersion(deps, row, environment, type, 1, null, now);
   files = await filesOf(deps, brandId, date);
   return dayOf(row, files, []);
@@ -406,31 +348,20 @@ async function keepAnswer(deps: SigapDeps, id: string, from: SigapFileStatus, an
   deps.onAnswer?.(answer.outcome);
   if (answer.outcome === 'unavailable') {
     // Not delivered: sent again by the next pass (a pending one keeps waiting for its analyses).
-    await deps.sql.query(`update compliance.sigap_files set status = ?, last_error = ? where id = ? and status = ?`, [
-      from === 'pending' ? 'pending' : 'failed',
-      answer.why,
-      id,
-      from,
-    ]);
+    await keepUndelivered(deps.sql, id, from, from === 'pending' ? 'pending' : 'failed', answer.why);
     return;
   }
   const status: SigapFileStatus = answer.outcome;
   const answered = answer.outcome === 'pending' ? null : now;
-  await deps.sql.query(
-    `update compliance.sigap_files set status = ?, receipt = ?, protocol = coalesce(?, protocol), phase = ?, reasons = ?::jsonb, last_error = null,
-       submitted_at = coalesce(submitted_at, ?), answered_at = ? where id = ? and status = ?`,
-    [
-      status,
-      answer.outcome === 'accepted' ? answer.receipt : null,
-      'protocol' in answer ? (answer.protocol ?? null) : null,
-      answer.outcome === 'rejected' ? answer.phase : null,
-      JSON.stringify(answer.outcome === 'rejected' ? answer.reasons : []),
-      now,
-      answered,
-      id,
-      from,
-    ],
-  );
+  await keepAnswered(deps.sql, id, from, {
+    status,
+    receipt: answer.outcome === 'accepted' ? answer.receipt : null,
+    protocol: 'protocol' in answer ? (answer.protocol ?? null) : null,
+    phase: answer.outcome === 'rejected' ? answer.phase : null,
+    reasons: answer.outcome === 'rejected' ? answer.reasons : [],
+    now,
+    answeredAt: answered,
+  });
 }
 
 /**
@@ -446,13 +377,7 @@ export async function sendDay(deps: SigapDeps, brandId: string, date: string, no
       await keepAnswer(deps, f.id, 'pending', await port.status(f.protocol), now);
       continue;
     }
-    const claimed = await deps.sql.query<SigapRow & { content: string }>(
-      `update compliance.sigap_files set status = 'sending', claimed_at = ?, attempts = attempts + 1, via = ?
-       where id = ? and superseded_at is null and (status in ('made', 'failed') or (status = 'sending' and claimed_at < ?))
-       returning id, brand_id, operator_id, date, file_type, part, parts, file_name, checksum, content`,
-      [now, port.via, f.id, new Date(now.getTime() - STALE_CLAIM_MS)],
-    );
-    const c = claimed[0];
+    const c = await claimForSending(deps.sql, f.id, port.via, now, new Date(now.getTime() - STALE_CLAIM_MS));
     if (!c) continue;
     const submission: SigapSubmission = {
       fileType: c.file_type,
@@ -501,13 +426,7 @@ export async function resendType(deps: SigapDeps, brandId: string, date: string,
 }
 
 /** The content of a kept file, by id within its brand's day. */
-export async function contentOf(deps: MakerDeps, brandId: string, date: string, id: string): Promise<{ fileName: string; content: string } | undefined> {
-  const rows = await deps.sql.query<{ file_name: string; content: string }>(
-    'select file_name, content from compliance.sigap_files where id = ? and brand_id = ? and date = ?',
-    [id, brandId, date],
-  );
-  return rows[0] ? { fileName: rows[0].file_name, content: rows[0].content } : undefined;
-}
+export const contentOf = (deps: MakerDeps, brandId: string, date: string, id: string) => keptContent(deps.sql, brandId, date, id);
 
 /** Yesterday of a brand, in its own time zone. */
 export async function yesterdayOf(deps: MakerDeps, brandId: string, now: Date): Promise<string> {

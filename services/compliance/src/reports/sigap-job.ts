@@ -6,6 +6,7 @@
 // A brand that fails (SIGAP or a service down) is counted as not accepted and the pass goes on.
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { startLoop, type BackgroundTask, type Logger, type ServiceDeps } from '@bo/service-kit';
+import { knownBrands } from '../store/brands.ts';
 import { dayAccepted, deadlineOf, sendDay, ensureSigapDay, yesterdayOf, type SigapDeps } from './sigap-files.ts';
 
 const OUTCOMES = ['accepted', 'rejected', 'pending', 'unavailable'] as const;
@@ -24,12 +25,10 @@ export function sigapAnswerCounter(registry: Registry): (outcome: (typeof OUTCOM
 
 /** One pass over the known brands' yesterdays: how many are not accepted, and how many of them are past the deadline. */
 export async function sigapPass(deps: SigapDeps, now: Date, log?: Logger): Promise<{ notAccepted: number; overdue: number }> {
-  const brands = await deps.sql.query<{ brand_id: string }>(
-    'select brand_id from compliance.watched_money union select brand_id from compliance.screened_players order by brand_id',
-  );
+  const brands = await knownBrands(deps.sql);
   let notAccepted = 0;
   let overdue = 0;
-  for (const { brand_id: brandId } of brands) {
+  for (const brandId of brands) {
     let date: string | undefined;
     let accepted = false;
     try {

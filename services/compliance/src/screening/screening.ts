@@ -10,7 +10,8 @@ import type { Environment, ScreeningList } from '@bo/contracts';
 import type { Sql } from '@bo/service-kit';
 import { SCREENING_ACTOR, type PlayersAdmin } from '../players-admin.ts';
 import type { RuleHit } from '../domain/rules.ts';
-import { openOrJoinCase, type PlayerRef } from '../watch/watch-store.ts';
+import { isScreened, recordScreening, screenedPlayersAfter } from '../store/screenings.ts';
+import { openOrJoinCase, type PlayerRef } from '../store/watch.ts';
 import type { ScreeningHit, ScreeningPort, ScreeningSubject } from './port.ts';
 
 export interface Screening {
@@ -48,22 +49,8 @@ export function createScreening(o: ScreeningOptions): Screening {
     if (hits.some((h) => h.list === 'sanctions')) await o.players.freeze(p.playerId);
     return o.sql.transaction(
       async (tx) => {
-        const recorded = await tx.query(
-          `insert into compliance.screened_players (player_id, operator_id, brand_id, environment, cpf, name, birth_date, last_hits, screened_at)
-           values (?, ?, ?, ?, ?, ?, ?, ?::text[], now())
-           on conflict (player_id) do ${firstTime ? 'nothing' : 'update set last_hits = excluded.last_hits, screened_at = excluded.screened_at'} returning 1`,
-          [
-            p.playerId,
-            p.operatorId,
-            p.brandId,
-            p.environment,
-            subject.cpf,
-            subject.name,
-            subject.birthDate,
-            [...new Set([...before, ...hits.map((h) => h.list)])],
-          ],
-        );
-        if (recorded.length === 0) return undefined;
+        const recorded = await recordScreening(tx, p, subject, [...new Set([...before, ...hits.map((h) => h.list)])], firstTime);
+        if (!recorded) return undefined;
         const cases: Array<{ list: ScreeningList; caseId: string }> = [];
         for (const h of hits) {
           const { caseId } = await openOrJoinCase(tx, p, hitOf(h), evidenceId, new Date(), SCREENING_ACTOR);
@@ -77,32 +64,17 @@ export function createScreening(o: ScreeningOptions): Screening {
 
   return {
     async screenNewPlayer(p) {
-      const known = await o.sql.query('select 1 from compliance.screened_players where player_id = ?', [p.playerId]);
-      if (known.length > 0) return false;
+      if (await isScreened(o.sql, p.playerId)) return false;
       const subject = await o.players.identityOf(p.playerId);
       const hits = await portFor(p).screen(subject, p);
       return (await apply(p, subject, hits, `screening:registration:${p.playerId}`, true)) !== undefined;
     },
     async rescreenAll(changeId, only) {
-      const scope = only ? ` and operator_id = ? and environment = 'sandbox' and cpf = ?` : '';
       const out: Array<{ playerId: string; list: ScreeningList; caseId: string }> = [];
       let screened = 0;
       let after = '';
       for (;;) {
-        const batch = await o.sql.query<{
-          player_id: string;
-          operator_id: string;
-          brand_id: string;
-          environment: Environment;
-          cpf: string;
-          name: string;
-          birth_date: string | null;
-          last_hits: ScreeningList[];
-        }>(
-          `select player_id, operator_id, brand_id, environment, cpf, name, birth_date, last_hits from compliance.screened_players
-            where player_id > ?${scope} order by player_id limit 200`,
-          only ? [after, only.operatorId, only.cpf] : [after],
-        );
+        const batch = await screenedPlayersAfter(o.sql, after, only);
         if (batch.length === 0) break;
         for (const r of batch) {
           const subject = { cpf: r.cpf, name: r.name, birthDate: r.birth_date };

@@ -3,7 +3,7 @@
 // and test/store/schema.test.ts checks the migrated schema and the entities agree. The case
 // records (cases, their steps and evidence, risk levels and their history, brand thresholds) are
 // read and decided through the ORM; the watch's hot path (watched_money, and the cases it opens
-// or joins) uses the kit's plain `sql` (watch/watch-store.ts). The kit's own tables (outbox,
+// or joins) uses the kit's plain `sql` (store/watch.ts). The kit's own tables (outbox,
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
 import { SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES } from '@bo/contracts';

@@ -34,7 +34,7 @@ import {
   otherPlayersOfDestination,
   playerHistory,
   type PlayerRef,
-} from './watch-store.ts';
+} from '../store/watch.ts';
 
 export function watchConsumerName(prefix: string): string {
   return `${prefix}_compliance_watch`;

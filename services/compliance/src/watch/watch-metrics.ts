@@ -5,6 +5,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { AML_CASE_STATUSES } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
+import { casesByStatus } from '../store/case-counts.ts';
 
 export type DepositPath = 'in_order' | 'whole';
 
@@ -49,8 +50,7 @@ export function registerCaseMetrics(registry: Registry, sql: SqlRunner): void {
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const rows = await sql.query<{ status: string; n: string }>('select status, count(*) as n from compliance.cases group by status');
-      const counts = new Map(rows.map((r) => [r.status, Number(r.n)]));
+      const counts = await casesByStatus(sql);
       for (const status of AML_CASE_STATUSES) this.set({ status }, counts.get(status) ?? 0);
     },
   });

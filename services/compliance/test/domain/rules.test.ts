@@ -68,7 +68,7 @@ t.test('velocity against the 30-day pattern', async (t) => {
 });
 
 t.test("a deposit judged on its window's sums agrees with the rules on its history, or defers to them", async (t) => {
-  // The sums the watch's statement computes (watch-store.ts depositWindow), here from the history.
+  // The sums the watch's statement computes (store/watch.ts depositWindow), here from the history.
   const windowOf = (e: MoneyEvent, history: MoneyEvent[]): VelocityWindow => {
     const end = e.at.getTime();
     const deposits = history.filter((h) => h.kind === 'deposit');

@@ -10,7 +10,7 @@ import type { DailyFileCheck, DailyFileSummary, FileChunk, Withdrawal } from '@b
 import { setStatus } from '@bo/test-support';
 import { dayBounds } from '../../src/domain/daily-file.ts';
 import { dayBefore } from '../../src/reports/brand-zone.ts';
-import { keptFile } from '../../src/reports/daily-file-maker.ts';
+import { keptFile } from '../../src/store/daily-files.ts';
 import { makeYesterdaysFiles } from '../../src/reports/daily-job.ts';
 import { jsonChunk } from '../../src/reports/file-layout.ts';
 import { adminScope, errorOf, key, ok, startComplianceStack, type ComplianceStack } from '../support/stack.ts';
@@ -154,7 +154,7 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
 
   // The same document however small the chunks (one line each: pages within a part and across parts).
   const compliance = s.services.get('compliance')!;
-  const row = (await keptFile(compliance, op.brandId, date))!;
+  const row = (await keptFile(compliance.sql, op.brandId, date))!;
   let small = '';
   let cursor: string | undefined;
   let chunks = 0;
@@ -216,7 +216,7 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
   const yesterday = dayBefore(new Intl.DateTimeFormat('en-CA', { timeZone }).format(clock()));
   t.not(yesterday, date);
   t.match(
-    await keptFile(compliance, op.brandId, yesterday),
+    await keptFile(compliance.sql, op.brandId, yesterday),
     { time_zone: timeZone, time_zone_source: 'profile', ties: true },
     "yesterday in the brand's zone, checked",
   );

@@ -1,16 +1,11 @@
 // The yearly AML report's figures, read from the compliance schema for one operator's production
 // brands and one calendar year in the operator's time zone (issue #46, docs/aml.md "The yearly report
-// to the SPA"), and the reports kept. Plain SQL over the cases, their steps, the COS deadlines and the
-// risk register; the layout is domain/annual-report.ts's.
+// to the SPA"), and the reports kept (compliance.annual_reports: a new version each time one is made).
+// Plain SQL over the cases, their steps, the COS deadlines and the risk register; the layout is
+// domain/annual-report.ts's. Kit SQL only.
 import { COMPLIANCE_DEFAULTS, type AmlAnnualReportDocument, type RiskLevel, type RiskSubjectKind } from '@bo/contracts';
-import { isoTime, type SqlRunner } from '@bo/service-kit';
-import type { AnnualFigures } from '../domain/annual-report.ts';
-import { dayBounds } from '../domain/daily-file.ts';
-
-/** A calendar year's bounds in `timeZone`. */
-export function yearBounds(year: number, timeZone: string): { from: Date; to: Date } {
-  return { from: dayBounds(`${year}-01-01`, timeZone).from, to: dayBounds(`${year + 1}-01-01`, timeZone).from };
-}
+import { isoTime, type Sql, type SqlRunner } from '@bo/service-kit';
+import { yearBounds, type AnnualFigures } from '../domain/annual-report.ts';
 
 export async function annualFigures(sql: SqlRunner, operatorId: string, from: Date, to: Date): Promise<AnnualFigures> {
   const brands = await sql.query<{ brand_id: string }>(
@@ -110,4 +105,38 @@ export async function operatorsOfYear(sql: SqlRunner, year: number): Promise<str
     [to, to, year],
   );
   return rows.map((r) => r.operator_id);
+}
+
+/** The operators with a report of `year` kept. */
+export async function operatorsWithReport(sql: SqlRunner, year: number): Promise<Set<string>> {
+  const made = await sql.query<{ operator_id: string }>('select distinct operator_id from compliance.annual_reports where year = ?', [year]);
+  return new Set(made.map((r) => r.operator_id));
+}
+
+/**
+ * Makes and keeps the next version of an operator's year: `fileOf` lays out the file of that version
+ * from the year's figures, read in the same transaction. Two makers at once: one after the other,
+ * each its own version.
+ */
+export function keepNextVersion(
+  sql: Sql,
+  o: { operatorId: string; year: number; timeZone: string; from: Date; to: Date; madeAt: Date; madeBy: string },
+  fileOf: (version: number, figures: AnnualFigures) => { file: string; sha256: string },
+): Promise<KeptReport> {
+  const { operatorId, year } = o;
+  return sql.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`compliance.annual_report:${operatorId}:${year}`]);
+    const [last] = await tx.query<{ v: number }>(
+      'select coalesce(max(version), 0)::int as v from compliance.annual_reports where operator_id = ? and year = ?',
+      [operatorId, year],
+    );
+    const version = (last?.v ?? 0) + 1;
+    const { file, sha256 } = fileOf(version, await annualFigures(tx, operatorId, o.from, o.to));
+    const [row] = await tx.query<KeptReport>(
+      `insert into compliance.annual_reports (operator_id, year, version, time_zone, made_at, made_by, file, sha256)
+         values (?, ?, ?, ?, ?, ?, ?, ?) returning *`,
+      [operatorId, year, version, o.timeZone, o.madeAt, o.madeBy, file, sha256],
+    );
+    return row!;
+  });
 }

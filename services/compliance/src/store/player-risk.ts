@@ -1,0 +1,20 @@
+// A player's risk level and its history (compliance.player_risk, compliance.player_risk_history), as
+// our team reads them. The watch raises the level in SQL (watch.ts, raiseRisk). Entities only.
+import type { RiskLevel } from '@bo/contracts';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { PlayerRiskEntity, PlayerRiskHistoryEntity } from './entities.ts';
+
+export interface PlayerRiskRecord {
+  /** Null: never raised (low). */
+  level: RiskLevel | null;
+  history: Array<{ level: RiskLevel; reason: string; by: string; at: Date }>;
+}
+
+export async function playerRiskOf(orm: MikroORM, playerId: string): Promise<PlayerRiskRecord> {
+  const em = orm.em.fork();
+  const [row, history] = await Promise.all([
+    em.findOne(PlayerRiskEntity, { playerId }),
+    em.find(PlayerRiskHistoryEntity, { playerId }, { orderBy: { id: 'asc' } }),
+  ]);
+  return { level: row?.level ?? null, history };
+}
