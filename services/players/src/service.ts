@@ -80,7 +80,7 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
   );
 }
 
-/** Handlers that store their answer in the transaction of their change (`runOnce`), not through the kit's claim (idempotency.ts). */
+/** Handlers that store their answer in the transaction of their change (`runOnce`), not through the kit's claim (idempotency/kit-kept.ts). */
 const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
 
 /** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
