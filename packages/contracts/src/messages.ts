@@ -29,7 +29,7 @@ export type Scope = OperatorScope | AdminScope | InternalScope | ProviderScope;
 export interface RequestContext {
   requestId: string;
   scope: Scope;
-  /** The request's Idempotency-Key, when it has one: the owning service keeps the key's answer (the kit's idempotency.ts). */
+  /** The request's Idempotency-Key, when it has one: the owning service keeps the key's answer (the kit's idempotency/). */
   idempotencyKey?: string;
   /** Method, raw path and SHA-256 of the body (the gateway's): a stored answer is replayed only to the same request. */
   idempotencyFingerprint?: string;

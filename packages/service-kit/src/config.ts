@@ -30,7 +30,7 @@ export const BaseConfigSchema = Type.Object({
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
   /** How long idempotency keys and their stored answers are kept (24 h, docs/decisions.md), at the gateway and in the services. */
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
-  /** A key whose request is running is held for this long, renewed every third of it while it runs (idempotency.ts, AnswerStore). */
+  /** A key whose request is running is held for this long, renewed every third of it while it runs (idempotency/kit-kept.ts, AnswerStore). */
   IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ default: 5, minimum: 1, maximum: 300 }),
   /** Published outbox rows are deleted once this old (the events live on in JetStream and the webhooks log). */
   OUTBOX_RETENTION_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),

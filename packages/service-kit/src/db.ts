@@ -28,7 +28,7 @@ export interface DatabaseOptions {
 
 /**
  * A migration of statements the kit writes for its own tables in a service's schema (the outbox,
- * stored answers: outbox.ts, idempotency.ts, retention.ts): one line in the service's list.
+ * stored answers: outbox.ts, idempotency/tables.ts, retention.ts): one line in the service's list.
  */
 export function kitMigration(...statements: string[]): Constructor<Migration> {
   return class extends Migration {
@@ -64,7 +64,7 @@ async function openOnce(opts: DatabaseOptions): Promise<MikroORM> {
       silent: true,
       allOrNothing: true,
     },
-    // The kit's own tables in every service's schema (outbox.ts, idempotency.ts) are not entities:
+    // The kit's own tables in every service's schema (outbox.ts, idempotency/tables.ts) are not entities:
     // the ORM's schema tools (the migration generator, the schema check of the ORM-owned tables)
     // leave them alone.
     schemaGenerator: { skipTables: ['outbox', 'processed_requests'] },

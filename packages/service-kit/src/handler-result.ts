@@ -1,4 +1,4 @@
-// What a handler answers (serve.ts) and what a stored answer is given back as (idempotency.ts): in a
+// What a handler answers (serve.ts) and what a stored answer is given back as (idempotency/replay.ts): in a
 // file of its own so neither of the two imports the other.
 import type { AuditTrail } from '@bo/contracts';
 

@@ -29,7 +29,9 @@ export {
   type Server,
 } from './serve.ts';
 export {
+  answersIn,
   AnswerStore,
+  assertSameRequest,
   errorResponse,
   findStored,
   noStoredAnswer,
@@ -42,6 +44,7 @@ export {
   processedRequestsFingerprintSql,
   processedRequestsKeepTextSql,
   processedRequestsTableSql,
+  recordIntent,
   replay,
   ReplayedRefusal,
   StoredRefusal,
@@ -49,10 +52,13 @@ export {
   runOnce,
   sqlTransactor,
   storeResponse,
+  type IntentRow,
+  type IntentStep,
   type RequestKey,
   type RunOnceOptions,
+  type SchemaAnswers,
   type Transactor,
-} from './idempotency.ts';
+} from './idempotency/index.ts';
 export { deleteExpiredStoredAnswers, deletePublishedOutboxRows, processedRequestsExpiryIndexSql } from './retention.ts';
 export {
   ensureEventsStream,

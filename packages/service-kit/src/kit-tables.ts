@@ -3,13 +3,13 @@
 // service's migration list reads `kit.outbox`, `kit.runningRequests` … in the order it applied
 // them, instead of importing each statement's builder.
 import { outboxTableSql } from './outbox.ts';
-import { processedRequestsClaimsSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from './idempotency.ts';
+import { processedRequestsClaimsSql, processedRequestsFingerprintSql, processedRequestsKeepTextSql, processedRequestsTableSql } from './idempotency/tables.ts';
 import { processedRequestsExpiryIndexSql } from './retention.ts';
 
 export interface KitTables {
   /** The transactional outbox (outbox.ts). */
   outbox: string;
-  /** Stored answers, `processed_requests` (idempotency.ts). */
+  /** Stored answers, `processed_requests` (idempotency/tables.ts). */
   storedAnswers: string;
   /** Stored answers keep their JSON text as written. */
   storedAnswersAsText: string;

@@ -22,13 +22,15 @@ import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { withLogContext, type Logger } from './log.ts';
 import { natsRequestAttributes, withSpanFrom } from './telemetry.ts';
 import { tracingOn } from './tracing.ts';
-import { ReplayedRefusal, withAnswersDeclared, type AnswerStore, type AnswersWay } from './idempotency.ts';
+import { withAnswersDeclared, type AnswersWay } from './idempotency/declared.ts';
+import type { AnswerStore } from './idempotency/kit-kept.ts';
+import { ReplayedRefusal } from './idempotency/replay.ts';
 import { dependencyUnavailable, isDependencyUnavailable } from '@bo/contracts';
 import type { HandlerResult } from './handler-result.ts';
 
 export type { HandlerResult } from './handler-result.ts';
 
-/** What handlers are given by the serve loop: the service's stored answers (idempotency.ts). */
+/** What handlers are given by the serve loop: the service's stored answers (idempotency/). */
 export interface HandlerEnv {
   answers?: AnswerStore;
 }
@@ -44,7 +46,7 @@ export interface Routed {
 }
 
 /**
- * Who keeps the answer to a request with an Idempotency-Key (idempotency.ts, `AnswersWay`): the
+ * Who keeps the answer to a request with an Idempotency-Key (idempotency/declared.ts, `AnswersWay`): the
  * kit (the default), the effect (`runOnce`, `storeResponse`: money paths, a uniqueness the domain
  * must see in the same transaction), or none (the kit's own messages). A handler that stores its
  * answer without being declared `effect` is refused at its first call (a programming error).
@@ -102,7 +104,7 @@ export interface ServeOptions {
   prefix: string;
   service: string;
   handlers: Record<string, Handler>;
-  /** The service's stored answers (idempotency.ts); with them it also keeps the refusals the gateway made (`<word>.idempotency.record`). */
+  /** The service's stored answers (idempotency/); with them it also keeps the refusals the gateway made (`<word>.idempotency.record`). */
   answers?: AnswerStore;
   log: Logger;
   /** Latency and outcome of every answered request, per subject. */

@@ -13,7 +13,7 @@ import { openSql, type Sql } from './sql.ts';
 import { connectNats } from './nats.ts';
 import { ensureEventsStream, ensureInternalStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
-import { AnswerStore } from './idempotency.ts';
+import { AnswerStore } from './idempotency/kit-kept.ts';
 import { startRetention } from './retention.ts';
 import { createLogger, logContext, type Logger } from './log.ts';
 import { configOf, type BaseConfig } from './config.ts';

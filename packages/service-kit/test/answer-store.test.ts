@@ -1,4 +1,4 @@
-// The kit keeps the answer of every keyed operation it serves (idempotency.ts, AnswerStore), for
+// The kit keeps the answer of every keyed operation it serves (idempotency/kit-kept.ts, AnswerStore), for
 // a handler that stores nothing itself: one effect per key, replays, refusals kept, a 5xx
 // releasing the key, copies in progress, a key reused for another request, admin answers sealed
 // at rest, and refusals the gateway made handed over to keep.

@@ -1,7 +1,7 @@
 // A handler that stores its own answer (runOnce, storeResponse) must be declared effect-way
 // (`handle(op, fn, { answers: 'effect' })`): under the kit's claim it would answer 409
 // IDEMPOTENCY_IN_PROGRESS to itself. The kit refuses it at its first call, key or no key, as a
-// programming error (idempotency.ts, `assertEffectWay`). No database: a transactor that records.
+// programming error (idempotency/declared.ts, `assertEffectWay`). No database: a transactor that records.
 import t from 'tap';
 import type { OperationRequest, RequestContext } from '@bo/contracts';
 import { handle, runOnce, storeResponse, type HandleOptions, type SqlRunner, type Transactor } from '../src/index.ts';

@@ -148,7 +148,7 @@ export async function startGateway(config: GatewayConfig, opts: GatewayOptions =
     waitForJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS), log),
     waitForJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log),
   ]);
-  // The answers are the owning services' (the kit's idempotency.ts): here, the claims and this replica's running keys.
+  // The answers are the owning services' (the kit's idempotency/): here, the claims and this replica's running keys.
   const edgeIdempotency = { claims, inFlight: new KeysInFlight() };
   const adminIdempotency = { claims, inFlight: new KeysInFlight() };
   const metrics = createMetrics();

@@ -35,7 +35,7 @@ function payoutClockMetrics(deps: { metrics: Parameters<typeof registerPayoutClo
   return async () => undefined;
 }
 
-/** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency.ts). */
+/** The money operations store their answer in the statement or transaction of their effect (the kit's idempotency/). */
 const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;
 
 /** The service; tests pass `onSetup` to drive the simulated PSP key directory. */

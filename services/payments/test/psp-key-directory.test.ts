@@ -3,7 +3,7 @@
 import t from 'tap';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pspHttpKeyDirectory } from '../src/own-account/psp-http.ts';
+import { pspHttpKeyDirectory } from '../src/providers/psp-http.ts';
 
 t.test('PSP key-owner lookup', async (t) => {
   const replies: Array<{ status: number; body?: unknown }> = [

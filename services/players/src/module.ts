@@ -13,5 +13,5 @@ export interface PlayersModule extends ServiceModule<PlayersConfig> {
   announced?(deps: ServiceDeps<PlayersConfig>): Record<string, Handler>;
 }
 
-/** Handlers that store their answer in the transaction of their change (`runOnce`), not through the kit's claim (idempotency.ts). */
+/** Handlers that store their answer in the transaction of their change (`runOnce`), not through the kit's claim (idempotency/kit-kept.ts). */
 export const ANSWERED_BY_EFFECT = { answers: 'effect' } as const;

@@ -234,7 +234,7 @@ export const complianceMigrations = [
   { name: '0002_create_compliance_tables', class: CreateComplianceTables },
   { name: '0003_screening', class: Screening },
   { name: '0004_daily_reports', class: DailyReports },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: '0005_running_requests', class: kitMigration(processedRequestsClaimsSql(COMPLIANCE_SCHEMA)) },
   { name: '0006_daily_file_lines', class: DailyFileLines },
   { name: '0007_sandbox_screening_entries', class: SandboxScreeningEntries },

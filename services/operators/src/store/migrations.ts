@@ -149,7 +149,7 @@ export const operatorMigrations = [
   },
   { name: '0003_move_from_gateway', class: MoveFromGateway },
   { name: '0004_account_security', class: AccountSecurity },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: '0005_running_requests', class: kitMigration(kit.runningRequests) },
   { name: '0006_one_time_password_limits', class: OneTimePasswordLimits },
   { name: '0007_decisions_by_people', class: DecisionsByPeople },

@@ -1,5 +1,11 @@
-// What the money flows need from the running service.
-import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
+// What the money flows need from the running service, and payments' stored answers.
+import { answersIn, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
+
+/**
+ * The kit's effect-kept answers and intent rule bound to the schema `payments` (the kit's
+ * idempotency/): `findStored`, `storeResponse`, `runOnce` (plain SQL), `recordIntent`.
+ */
+export const answers = answersIn('payments');
 
 export type FlowDeps = Pick<ServiceDeps, 'sql' | 'call' | 'outbox' | 'log'>;
 

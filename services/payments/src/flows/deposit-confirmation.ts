@@ -2,10 +2,9 @@
 // `confirmed`, the event and the stored response, atomically. Used by the request that recorded
 // the intent, by a retry with its key, and by the reconciler.
 import { WALLET_SUBJECTS, type WalletCredit } from '@bo/contracts';
-import { crashPoint, eventInsertFrom, runAlone, storedAnswerInsertFrom, type OutboxRow, type SqlRunner, type StatementPart } from '@bo/service-kit';
+import { crashPoint, eventInsertFrom, keyFromRow, runAlone, storedAnswerInsertFrom, type OutboxRow, type SqlRunner, type StatementPart } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
 import { readDeposit } from '../store/deposit-store.ts';
-import { keyFromRow } from '../store/stored-responses.ts';
 import type { FlowDeps } from './context.ts';
 
 export const CONFIRM_OPERATION = 'payments.deposits.confirm';

@@ -5,13 +5,12 @@
 //   paying     --capture--> paid
 // Used by the request that recorded the intent, by a retry with its key, and by the reconciler.
 import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
-import { crashPoint, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, errorResponse, keyFromRow, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import type { AutoDecision } from '../domain/prize-clock.ts';
 import { lockWithdrawal, markApproved, markIntent, markStatus, readWithdrawal } from '../store/withdrawal-store.ts';
 import { AUTO_DECISION, autoDecisionFor, isSystem, systemAuthor } from './auto-approval.ts';
-import { errorResponse, keyFromRow, storeResponse } from '../store/stored-responses.ts';
-import { inTransaction, type FlowDeps } from './context.ts';
+import { answers, inTransaction, type FlowDeps } from './context.ts';
 
 export const CREATE_OPERATION = 'payments.withdrawals.create';
 export const CANCEL_OPERATION = 'payments.withdrawals.cancel';
@@ -88,7 +87,7 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
     const declined = await markStatus(tx, row, 'declined', at);
     const stored = errorResponse(outcome.error);
     const ref = keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint, row.requestId);
-    await storeResponse(tx, ref, CREATE_OPERATION, stored.status, stored.body);
+    await answers.storeResponse(tx, ref, CREATE_OPERATION, stored.status, stored.body);
     return declined;
   }
   const previousStatus: WithdrawalStatus | null = row.status === 'reserving' ? null : visibleStatus(row.status);
@@ -108,11 +107,13 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
       after: { ...approvedView, reason: auto.reason },
     });
     await markIntent(tx, row.id, 'paying', undefined, by);
-    await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, approvedView);
+    await answers.storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, approvedView);
     return { ...approved, status: 'paying', decidedBy: by };
   }
-  if (row.status === 'reserving') await storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, view);
-  if (row.status === 'cancelling') await storeResponse(tx, keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint), CANCEL_OPERATION, 200, view);
+  if (row.status === 'reserving')
+    await answers.storeResponse(tx, keyFromRow(row.requestScope, row.requestKey, row.requestFingerprint), CREATE_OPERATION, 201, view);
+  if (row.status === 'cancelling')
+    await answers.storeResponse(tx, keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint), CANCEL_OPERATION, 200, view);
   if (row.status === 'rejecting' || row.status === 'paying') {
     // A person's reject or pay (or the system's payout of what it approved) is audited as it takes effect, once: this row is completed once.
     if (row.decidedBy) {
@@ -123,7 +124,7 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
         after: view,
       });
     }
-    await storeResponse(
+    await answers.storeResponse(
       tx,
       keyFromRow(row.actionScope, row.actionKey, row.actionFingerprint),
       decideOperation(row.status === 'paying' ? 'pay' : 'reject'),

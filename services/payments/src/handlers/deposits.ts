@@ -20,6 +20,7 @@ import {
   type HandlerOf,
   type HandlerResult,
   type RequestOf,
+  requestKeyOf,
   type ServiceDeps,
   operatorScopeOf,
 } from '@bo/service-kit';
@@ -53,9 +54,8 @@ import {
   referenceAndUsage,
 } from '../store/deposit-store.ts';
 import { limitReachedAnnounced } from '../flows/limit-reached.ts';
-import { findStored, requestKeyOf, runOnce } from '../store/stored-responses.ts';
+import { answers } from '../flows/context.ts';
 import { COMPLETION_GROUP, CONFIRM_OPERATION, completionStatements, finishConfirmation, type Completion } from '../flows/deposit-confirmation.ts';
-import { recordIntent } from '../flows/keyed-intent.ts';
 import { playerState } from './request.ts';
 import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
 import { refusePayer } from '../own-account/deposit-payer.ts';
@@ -87,7 +87,7 @@ export function createDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperat
     } catch (e) {
       // A replay answers what the first request did, whatever the player's state is now; a
       // request with our key that won a race (same reference, or the key's record) answered first.
-      const prior = await findStored(deps.sql, ref, CREATE);
+      const prior = await answers.findStored(deps.sql, ref, CREATE);
       if (prior) return prior;
       throw e;
     }
@@ -147,7 +147,7 @@ async function create(
     if (await insertDepositWithResponse(deps.sql, created, creates)) return { status: 201, body: depositView(row) };
     throw alreadyExists((await findByExternalReference(deps.sql, scope.brandId, input.externalReference))!);
   }
-  const answer = runOnce(deps.sql, ref, CREATE, async (tx) => {
+  const answer = answers.runOnce(deps.sql, ref, CREATE, async (tx) => {
     // Only a deposit limit needs the player's deposits serialised (advisory lock, then the sums
     // in a later statement, so its snapshot sees every deposit committed before the lock).
     if (limited) await lockPlayerDeposits(tx, scope.brandId, playerId);
@@ -200,12 +200,12 @@ export function confirmDeposit(deps: ServiceDeps, own: OwnAccount): HandlerOf<ty
       ? undefined
       : await deps.sql.transaction(async (tx) => {
           // The key's stored answer comes first, as the gateway's check would (a conflict when the key was another request's).
-          const replayed = await findStored(tx, ref, CONFIRM_OPERATION);
+          const replayed = await answers.findStored(tx, ref, CONFIRM_OPERATION);
           if (replayed) return replayed;
           const row = await lockDeposit(tx, depositId, scope.brandId);
           if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
           const intentRow = { status: row.status, scope: row.confirmScope, key: row.confirmKey, fingerprint: row.confirmFingerprint };
-          return recordIntent(tx, ref, CONFIRM_OPERATION, intentRow, {
+          return answers.recordIntent(tx, ref, CONFIRM_OPERATION, intentRow, {
             from: 'pending',
             to: 'confirming',
             mark: () => markConfirming(tx, row.id, ref, checkedPayer),
@@ -226,7 +226,7 @@ export function failDeposit(deps: ServiceDeps): HandlerOf<typeof paymentOperatio
     const ref = requestKeyOf(req.ctx);
     const { depositId } = req.params;
     const input = req.body;
-    return runOnce(deps.sql, ref, FAIL, async (tx) => {
+    return answers.runOnce(deps.sql, ref, FAIL, async (tx) => {
       const row = await lockDeposit(tx, depositId, scope.brandId);
       if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
       if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');

@@ -4,50 +4,15 @@
 // each record from here: method, PSP reference, payer, destination, status, request time.
 import type { regulatorFileMessages } from '@bo/contracts';
 import { formatMoney, internalScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-
-interface DepositRow {
-  id: string;
-  player_id: string;
-  amount: string;
-  currency: string;
-  method: string;
-  external_reference: string;
-  payer_cpf: string | null;
-  status: string;
-  created_at: string | Date;
-  confirmed_at: string | Date | null;
-}
-
-interface WithdrawalRow {
-  id: string;
-  player_id: string;
-  amount: string;
-  currency: string;
-  method: string;
-  destination: string;
-  status: string;
-  created_at: string | Date;
-}
+import { regulatorDeposits, regulatorWithdrawals } from '../store/regulator-records.ts';
 
 export function regulatorRecords(deps: ServiceDeps): HandlerOf<typeof regulatorFileMessages.records> {
   return async (req) => {
     internalScopeOf(req);
     const { brandId, depositIds, withdrawalIds } = req.body;
     const [deposits, withdrawals] = await Promise.all([
-      depositIds.length === 0
-        ? []
-        : deps.sql.query<DepositRow>(
-            `select id, player_id, amount::text as amount, currency, method, external_reference, payer_cpf, status, created_at, confirmed_at
-             from payments.deposits where brand_id = ? and id = any(?::text[]) order by id`,
-            [brandId, depositIds],
-          ),
-      withdrawalIds.length === 0
-        ? []
-        : deps.sql.query<WithdrawalRow>(
-            `select id, player_id, amount::text as amount, currency, method, destination, status, created_at
-             from payments.withdrawals where brand_id = ? and id = any(?::text[]) order by id`,
-            [brandId, withdrawalIds],
-          ),
+      depositIds.length === 0 ? [] : regulatorDeposits(deps.sql, brandId, depositIds),
+      withdrawalIds.length === 0 ? [] : regulatorWithdrawals(deps.sql, brandId, withdrawalIds),
     ]);
     return {
       status: 200,

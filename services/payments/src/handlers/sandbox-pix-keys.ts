@@ -1,7 +1,7 @@
 // The sandbox's control of the simulated PSP key directory (br-spa withdrawals to PIX keys).
 import { normaliseCpf, type paymentOperations } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { addSimulatedPixKey, removeSimulatedPixKey } from '../own-account/pix-key-simulator.ts';
+import { addSimulatedPixKey, removeSimulatedPixKey } from '../store/simulated-pix-keys.ts';
 
 export function sandboxAddPixKey(deps: ServiceDeps): HandlerOf<typeof paymentOperations.sandboxAddPixKey> {
   return async (req) => {

@@ -22,8 +22,11 @@ import {
   ReplayedRefusal,
   StoredRefusal,
   writeEvent,
+  assertSameRequest,
   type HandlerOf,
   type HandlerResult,
+  requestKeyOf,
+  type RequestKey,
   type ServiceDeps,
   operatorScopeOf,
 } from '@bo/service-kit';
@@ -57,10 +60,8 @@ import {
   setFourEyes,
 } from '../store/withdrawal-store.ts';
 import { payoutDueAtOf } from '../domain/prize-clock.ts';
-import { findStored, requestKeyOf, storeResponse, type RequestKey } from '../store/stored-responses.ts';
 import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
-import { inTransaction } from '../flows/context.ts';
-import { assertSameRequest, recordIntent } from '../flows/keyed-intent.ts';
+import { answers, inTransaction } from '../flows/context.ts';
 import { adminActor, playerState } from './request.ts';
 import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa, pixDestinationOf } from '../own-account/own-account-rules.ts';
 import type { OwnAccount } from '../own-account/setup.ts';
@@ -72,7 +73,7 @@ import type { OwnAccount } from '../own-account/setup.ts';
  */
 async function answerStoredByMove(deps: ServiceDeps, ref: RequestKey | undefined, operation: string): Promise<HandlerResult | undefined> {
   try {
-    const stored = await findStored(deps.sql, ref, operation);
+    const stored = await answers.findStored(deps.sql, ref, operation);
     return stored && { status: stored.status, body: stored.body };
   } catch (e) {
     if (e instanceof ReplayedRefusal) throw new StoredRefusal(e.code, e.message, e.details);
@@ -88,7 +89,7 @@ async function answerStoredByMove(deps: ServiceDeps, ref: RequestKey | undefined
 async function answerCreate(deps: ServiceDeps, row: WithdrawalRow, ref: RequestKey | undefined): Promise<HandlerResult> {
   assertSameRequest(row.requestFingerprint, ref);
   if (row.status !== 'reserving') {
-    const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
+    const stored = await answers.findStored(deps.sql, ref, CREATE_OPERATION);
     if (stored) return stored;
   }
   const done = row.status === 'reserving' ? await finishMove(deps, row.id) : row;
@@ -102,7 +103,7 @@ export function createWithdrawal(deps: ServiceDeps, own: OwnAccount): HandlerOf<
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const stored = await findStored(deps.sql, ref, CREATE_OPERATION);
+    const stored = await answers.findStored(deps.sql, ref, CREATE_OPERATION);
     if (stored) return stored;
     // An earlier attempt with this key recorded its intent and was interrupted: finish that one.
     const earlier = ref && (await findByRequestKey(deps.sql, ref.scope, ref.key));
@@ -150,7 +151,7 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
   return async (req) => {
     const scope = operatorScopeOf(req);
     const ref = requestKeyOf(req.ctx);
-    const stored = await findStored(deps.sql, ref, CANCEL_OPERATION);
+    const stored = await answers.findStored(deps.sql, ref, CANCEL_OPERATION);
     if (stored) return stored;
     const { withdrawalId } = req.params;
     // Step 1: the intent. From `cancelling` the withdrawal can only end cancelled.
@@ -158,7 +159,7 @@ export function cancelWithdrawal(deps: ServiceDeps): HandlerOf<typeof paymentOpe
       const row = await lockWithdrawal(tx, withdrawalId, scope.brandId);
       if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
       const intentRow = { status: row.status, scope: row.actionScope, key: row.actionKey, fingerprint: row.actionFingerprint };
-      return recordIntent(tx, ref, CANCEL_OPERATION, intentRow, {
+      return answers.recordIntent(tx, ref, CANCEL_OPERATION, intentRow, {
         from: 'under_review',
         to: 'cancelling',
         mark: () => markIntent(tx, row.id, 'cancelling', ref),
@@ -190,13 +191,13 @@ async function decide(
   by: DecisionAuthor | undefined,
 ): Promise<Decided> {
   const operation = decideOperation(decision);
-  const early = await findStored(deps.sql, ref, operation);
+  const early = await answers.findStored(deps.sql, ref, operation);
   if (early) return { replayed: early };
   const step = await inTransaction(deps, async (tx) => {
     const row = await lockWithdrawal(tx, id, brandId);
     if (!row || INVISIBLE.includes(row.status)) throw new AppError('WITHDRAWAL_NOT_FOUND');
     // A concurrent request with our key may have finished the decision since we last looked.
-    const stored = await findStored(tx, ref, operation);
+    const stored = await answers.findStored(tx, ref, operation);
     if (stored) return { stored };
     const plan = planDecision(decision, row.status);
     if (plan.kind === 'move') {
@@ -208,7 +209,7 @@ async function decide(
         withdrawal: view,
         previousStatus: 'under_review',
       });
-      await storeResponse(tx, ref, operation, 200, view);
+      await answers.storeResponse(tx, ref, operation, 200, view);
       return { before: row, started: false as const };
     }
     // The approver neither starts a payout nor finishes one another person started.

@@ -3,10 +3,10 @@
 // another CPF is never credited: the deposit ends `failed` (`payer_mismatch`) with
 // `deposit.failed` { refundRequired: true } in the same transaction, the wallet untouched.
 import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
-import { writeEvent, type HandlerResult, type ServiceDeps } from '@bo/service-kit';
+import { writeEvent, type HandlerResult, type RequestKey, type ServiceDeps } from '@bo/service-kit';
 import { depositView, type DepositRow } from '../domain/deposits.ts';
-import { lockDeposit, payerValues } from '../store/deposit-store.ts';
-import { runOnce, type RequestKey } from '../store/stored-responses.ts';
+import { lockDeposit, markPayerMismatch } from '../store/deposit-store.ts';
+import { answers } from '../flows/context.ts';
 import { CONFIRM_OPERATION } from '../flows/deposit-confirmation.ts';
 
 export const PAYER_MISMATCH = 'payer_mismatch';
@@ -19,16 +19,12 @@ export async function refusePayer(
   payer: DepositPayer,
   ref: RequestKey | undefined,
 ): Promise<HandlerResult> {
-  return runOnce(deps.sql, ref, CONFIRM_OPERATION, async (tx) => {
+  return answers.runOnce(deps.sql, ref, CONFIRM_OPERATION, async (tx) => {
     const row = await lockDeposit(tx, depositId, brandId);
     if (!row) throw new AppError('DEPOSIT_NOT_FOUND');
     if (row.status !== 'pending') throw new AppError('DEPOSIT_NOT_PENDING');
     const at = new Date();
-    await tx.query(
-      `update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now(),
-         payer_cpf = ?, payer_name = ?, payer_bank = ?, payer_account = ? where id = ?`,
-      [at, PAYER_MISMATCH, at, ...payerValues(payer), row.id],
-    );
+    await markPayerMismatch(tx, row.id, at, PAYER_MISMATCH, payer);
     const failed: DepositRow = { ...row, status: 'failed', failedAt: at, failureReason: PAYER_MISMATCH, updatedAt: at };
     // The reply and the event say who paid (the CPF masked): a client reading more than the status sees why.
     const deposit = { ...depositView(failed), payer: { cpf: maskCpf(normaliseCpf(payer.cpf)) } };

@@ -6,7 +6,7 @@
 //   whose owner the PSP says is the player, a TED account whose holder CPF is the player's.
 // The PSP lookup fails closed: an outage is 502 PROVIDER_UNAVAILABLE, never a pass.
 import { AppError, BR_SPA_METHODS, normaliseCpf, isValidCpf, type PlayerState } from '@bo/contracts';
-import type { PixKeyDirectory } from './pix-key-directory.ts';
+import type { PixKeyDirectory } from '../providers/pix-key-directory.ts';
 
 /** A br-spa player as players.state answers (absent fields: profile `off`). */
 export const isBrSpa = (player: PlayerState): player is PlayerState & { compliance: 'br-spa'; cpf: string } =>

@@ -4,9 +4,9 @@ import type { Environment } from '@bo/contracts';
 import type { ServiceDeps } from '@bo/service-kit';
 import type { PaymentsConfig } from '../config.ts';
 import { complianceProfiles, type ComplianceProfiles } from './compliance-profiles.ts';
-import type { PixKeyDirectory } from './pix-key-directory.ts';
-import { pixKeySimulator, type PixKeySimulator } from './pix-key-simulator.ts';
-import { pspHttpKeyDirectory } from './psp-http.ts';
+import type { PixKeyDirectory } from '../providers/pix-key-directory.ts';
+import { pixKeySimulator, type PixKeySimulator } from '../providers/pix-key-simulator.ts';
+import { pspHttpKeyDirectory } from '../providers/psp-http.ts';
 
 export interface OwnAccount {
   profiles: ComplianceProfiles;

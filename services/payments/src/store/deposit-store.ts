@@ -65,7 +65,7 @@ export async function insertDeposit(tx: SqlRunner, row: DepositRow, ownerCpf: st
 /** The payer's columns (br-spa: the PSP's report, kept on the deposit); without a payer they stay as they are. */
 export const SET_PAYER =
   'payer_cpf = coalesce(?, payer_cpf), payer_name = coalesce(?, payer_name), payer_bank = coalesce(?, payer_bank), payer_account = coalesce(?, payer_account)';
-export const payerValues = (payer: DepositPayer | undefined) =>
+const payerValues = (payer: DepositPayer | undefined) =>
   payer ? [normaliseCpf(payer.cpf), payer.name ?? null, payer.bank ?? null, payer.account ?? null] : [null, null, null, null];
 
 /** A confirm's intent, as asked: the deposit, the key and (br-spa) the payer. */
@@ -206,6 +206,15 @@ export async function markConfirming(tx: SqlRunner, id: string, ref: RequestKey 
   await tx.query(
     `update payments.deposits set status = 'confirming', confirm_scope = ?, confirm_key = ?, confirm_fingerprint = ?, touched_at = now(), ${SET_PAYER} where id = ?`,
     [ref?.scope ?? null, ref?.key ?? null, ref?.fingerprint ?? null, ...payerValues(payer), id],
+  );
+}
+
+/** A br-spa confirm whose payer is not the player: `failed` with the payer kept (own-account/deposit-payer.ts). */
+export async function markPayerMismatch(tx: SqlRunner, id: string, at: Date, reason: string, payer: DepositPayer): Promise<void> {
+  await tx.query(
+    `update payments.deposits set status = 'failed', failed_at = ?, failure_reason = ?, updated_at = ?, touched_at = now(),
+         payer_cpf = ?, payer_name = ?, payer_bank = ?, payer_account = ? where id = ?`,
+    [at, reason, at, ...payerValues(payer), id],
   );
 }
 

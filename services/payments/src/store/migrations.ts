@@ -186,7 +186,7 @@ export const paymentsMigrations = [
   { name: 'Payments0006WithdrawalKeyFingerprints', class: Payments0006WithdrawalKeyFingerprints },
   { name: 'Payments0007KeysByAge', class: Payments0007KeysByAge },
   { name: 'PaymentsOwnAccount', class: PaymentsOwnAccount },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: 'Payments0008RunningRequests', class: kitMigration(kit.runningRequests) },
   { name: 'Payments0009DepositOwnerCpf', class: Payments0009DepositOwnerCpf },
   { name: 'Payments0010DecisionsByPeople', class: Payments0010DecisionsByPeople },

@@ -324,7 +324,7 @@ export const playerMigrations = [
   { name: '0006_operator_compliance', class: OperatorCompliance },
   { name: '0007_rg_limits_pause_self_exclusion', class: RgLimitsPauseSelfExclusion },
   { name: '0008_eligibility_impediments', class: EligibilityImpediments },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: '0009_running_requests', class: kitMigration(processedRequestsClaimsSql('players')) },
   { name: '0010_player_status_history', class: PlayerStatusHistory },
   { name: '0011_internal_impediments', class: InternalImpediments },

@@ -183,6 +183,6 @@ export const webhookMigrations = [
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: 'StoredAnswersByAge', class: kitMigration(kit.storedAnswersByAge) },
   { name: 'ScheduleEndedByAcknowledgement', class: ScheduleEndedByAcknowledgement },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: 'RunningRequests', class: kitMigration(kit.runningRequests) },
 ];

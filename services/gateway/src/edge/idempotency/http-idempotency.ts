@@ -3,7 +3,7 @@
 // operation), hold it on this replica while the request runs (a copy here is 409
 // IDEMPOTENCY_IN_PROGRESS), and forward key and fingerprint to the service that owns the
 // operation, which answers replays, copies running elsewhere and conflicts, and keeps the answer
-// (the kit's idempotency.ts). A refusal made here after the key check (415, 422 of the body) is
+// (the kit's idempotency/). A refusal made here after the key check (415, 422 of the body) is
 // handed to that service to keep (docs/architecture.md, "Idempotency").
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';

@@ -1,6 +1,6 @@
 // The edge's part of idempotency besides the key claim (key-claims.ts): the key's format, the
 // request's fingerprint, and the keys whose request is running on this replica. The answers are
-// kept by the service that owns the operation (the kit's idempotency.ts): the gateway writes no
+// kept by the service that owns the operation (the kit's idempotency/): the gateway writes no
 // database row for a key.
 import { createHash } from 'node:crypto';
 

@@ -160,6 +160,6 @@ export const ledgerMigrations = [
   { name: 'Ledger0007RequestFingerprints', class: kitMigration(kit.requestFingerprints) },
   // Stored answers by age: the kit forgets them after IDEMPOTENCY_TTL_SECONDS (retention.ts).
   { name: 'Ledger0008StoredAnswersByAge', class: kitMigration(kit.storedAnswersByAge) },
-  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency.ts).
+  // Rows for requests still running (the kit keeps the answers of every keyed operation it runs: idempotency/kit-kept.ts).
   { name: 'Ledger0009RunningRequests', class: kitMigration(kit.runningRequests) },
 ];

@@ -1,11 +1,14 @@
-// Step 1 of a move a request starts on an existing row (a deposit's confirm, a withdrawal's
-// cancel), taken under the row's lock: the intent is recorded with the request's key; or an
-// earlier attempt of the same key recorded it, and this request finishes it; or a copy with our
-// key finished it since we last looked, and its stored answer is ours; or the row is past the
-// step, and the request is refused.
+// Step 1 of a move a request starts on an existing row (payments: a deposit's confirm, a
+// withdrawal's cancel), taken under the row's lock. The intent's key stays on the owning row's own
+// columns (its scope, key and fingerprint); this is the rule that reads and records it: the intent
+// is recorded with the request's key; or an earlier attempt of the same key recorded it, and this
+// request finishes it; or a copy with our key finished it since we last looked, and its stored
+// answer is ours; or the row is past the step, and the request is refused.
 import { AppError, type ErrorCode } from '@bo/contracts';
-import type { HandlerResult, SqlRunner } from '@bo/service-kit';
-import { findStored, type RequestKey } from '../store/stored-responses.ts';
+import type { HandlerResult } from '../handler-result.ts';
+import type { SqlRunner } from '../sql.ts';
+import { findStored } from './effect-kept.ts';
+import type { RequestKey } from './keys.ts';
 
 /** A key already on another request's row (or the same key with another body): a conflict. */
 export function assertSameRequest(fingerprint: string | null, ref: RequestKey | undefined): void {
@@ -30,9 +33,13 @@ export interface IntentStep {
   refusal: ErrorCode;
 }
 
-/** Undefined when the move is this request's to finish; the key's stored answer when there is one; otherwise the step's refusal. */
+/**
+ * Undefined when the move is this request's to finish; the key's stored answer (in `schema`'s
+ * `processed_requests`) when there is one; otherwise the step's refusal.
+ */
 export async function recordIntent(
   tx: SqlRunner,
+  schema: string,
   ref: RequestKey | undefined,
   operation: string,
   row: IntentRow,
@@ -48,7 +55,7 @@ export async function recordIntent(
     return undefined; // our own earlier attempt recorded the intent: finish it
   }
   // A concurrent request with our key may have finished it since we last looked.
-  const stored = await findStored(tx, ref, operation);
+  const stored = await findStored(tx, schema, ref, operation);
   if (stored) return stored;
   throw new AppError(step.refusal);
 }
