@@ -63,6 +63,9 @@ const FIXTURE: Record<string, string> = {
   'packages/service-kit/src/readiness.ts': `import { sql } from './sql.ts';\nexport const ready = sql;\n`,
   'services/gateway/src/edge-face.ts': `import { edge } from '../../../packages/service-kit/src/edge.ts';\nexport const g1 = edge;\n`,
   'services/gateway/src/through-kit.ts': `import { ready } from '../../../packages/service-kit/src/readiness.ts';\nexport const g2 = ready;\n`,
+  // The kit's stored answers (idempotency/) load pg too.
+  'packages/service-kit/src/idempotency/effect-kept.ts': `export const runOnce = 1;\n`,
+  'services/gateway/src/answers.ts': `import { runOnce } from '../../../packages/service-kit/src/idempotency/effect-kept.ts';\nexport const g3 = runOnce;\n`,
   // A service outside the template: its folders import each other freely.
   'services/payments/src/domain/deposit.ts': `export const d = 1;\n`,
   'services/payments/src/handlers/deposit.ts': `import { d } from '../domain/deposit.ts';\nexport const e = d;\n`,
@@ -98,6 +101,7 @@ t.test('a fixture with deliberate violations fails, each named by its rule', asy
     'domain-imports-no-store: services/operators/src/domain/roles.ts -> services/operators/src/store/team.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/other-store.ts -> services/wallet/src/ledger/store/queries.ts',
     'domain-imports-no-store: services/wallet/src/games/domain/rules.ts -> services/wallet/src/games/store/rows.ts',
+    'edge-loads-no-database: services/gateway/src/answers.ts -> packages/service-kit/src/idempotency/effect-kept.ts',
     'edge-loads-no-database: services/gateway/src/through-kit.ts -> packages/service-kit/src/sql.ts',
     'http-packages-no-service-kit: packages/console/src/uses-kit.ts -> packages/service-kit/src/index.ts',
     'module-through-its-face: services/players/src/kyc/store/past-shared-face.ts -> services/players/src/store/entities.ts',

@@ -18,7 +18,7 @@ import {
   sandboxDecision,
 } from './handlers/withdrawals.ts';
 import { startReconciler } from './flows/reconciler.ts';
-import { COMPLETION_GROUP } from './flows/deposit-confirmation.ts';
+import { COMPLETION_GROUP } from './store/deposit-completion.ts';
 import { CREATE_GROUP, INTENT_GROUP } from './store/deposit-store.ts';
 import { depositRgUsage } from './handlers/rg-usage.ts';
 import { forgetExpiredRequestKeys } from './store/withdrawal-store.ts';

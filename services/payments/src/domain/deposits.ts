@@ -3,6 +3,9 @@ import { AppError, MAX_AMOUNT, assertNotPausedOrIncomplete, limitsInForce, rgBlo
 import { compareMoney, formatMoney, addMoney, isPositiveWithin, isoTime } from '@bo/service-kit';
 import { movementView, type MoneyMovementRow } from './money-movement.ts';
 
+/** The operation a confirm's answer is kept under (the kit's `processed_requests`). */
+export const CONFIRM_OPERATION = 'payments.deposits.confirm';
+
 export type DepositRowStatus = 'pending' | 'confirming' | 'confirmed' | 'failed';
 
 export interface DepositRow extends MoneyMovementRow {

@@ -7,7 +7,8 @@ import { counter, startLoop, type BackgroundTask, type Logger } from '@bo/servic
 import type { Registry } from 'prom-client';
 import { lockDeposit, staleDeposits } from '../store/deposit-store.ts';
 import { lockWithdrawal, staleWithdrawals } from '../store/withdrawal-store.ts';
-import { completeConfirmation, creditWallet } from './deposit-confirmation.ts';
+import { completeConfirmation } from '../store/deposit-completion.ts';
+import { creditWallet } from './deposit-confirmation.ts';
 import { completeMove, isTransitional, walletStepOf } from './withdrawal-moves.ts';
 import { inTransaction, type FlowDeps } from './context.ts';
 

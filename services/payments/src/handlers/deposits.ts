@@ -25,6 +25,7 @@ import {
   operatorScopeOf,
 } from '@bo/service-kit';
 import {
+  CONFIRM_OPERATION,
   checkAmount,
   checkDepositAllowed,
   checkPlayerAndCurrency,
@@ -55,7 +56,8 @@ import {
 } from '../store/deposit-store.ts';
 import { limitReachedAnnounced } from '../flows/limit-reached.ts';
 import { answers } from '../flows/context.ts';
-import { COMPLETION_GROUP, CONFIRM_OPERATION, completionStatements, finishConfirmation, type Completion } from '../flows/deposit-confirmation.ts';
+import { finishConfirmation } from '../flows/deposit-confirmation.ts';
+import { COMPLETION_GROUP, completionStatements, type Completion } from '../store/deposit-completion.ts';
 import { playerState } from './request.ts';
 import { checkMethod, checkNotImpeded, isBrSpa } from '../own-account/own-account-rules.ts';
 import { refusePayer } from '../own-account/deposit-payer.ts';

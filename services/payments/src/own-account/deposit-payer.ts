@@ -4,10 +4,9 @@
 // `deposit.failed` { refundRequired: true } in the same transaction, the wallet untouched.
 import { AppError, normaliseCpf, type DepositPayer } from '@bo/contracts';
 import { writeEvent, type HandlerResult, type RequestKey, type ServiceDeps } from '@bo/service-kit';
-import { depositView, type DepositRow } from '../domain/deposits.ts';
+import { CONFIRM_OPERATION, depositView, type DepositRow } from '../domain/deposits.ts';
 import { lockDeposit, markPayerMismatch } from '../store/deposit-store.ts';
 import { answers } from '../flows/context.ts';
-import { CONFIRM_OPERATION } from '../flows/deposit-confirmation.ts';
 
 export const PAYER_MISMATCH = 'payer_mismatch';
 

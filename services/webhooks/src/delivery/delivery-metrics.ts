@@ -2,6 +2,7 @@
 // outcome, and the queue as it stands when scraped.
 import { Gauge, type Registry } from 'prom-client';
 import { counter, type SqlRunner } from '@bo/service-kit';
+import { queueState, type QueueState } from '../store/delivery-queue.ts';
 import type { AttemptOutcome } from './delivery-worker.ts';
 
 export function registerDeliveryMetrics(registry: Registry, sql: SqlRunner): (outcome: AttemptOutcome) => void {
@@ -14,20 +15,13 @@ export function registerDeliveryMetrics(registry: Registry, sql: SqlRunner): (ou
   // Every outcome at 0 from the start: absent means down, and a rate works before the first attempt.
   for (const outcome of ['delivered', 'retrying', 'exhausted', 'superseded'] satisfies AttemptOutcome[]) attempts.inc({ outcome }, 0);
   // One query per scrape feeds both gauges (the queue's depth and its lag).
-  let last: Promise<{ pending: string; due: string; lag: number | null } | undefined> | undefined;
+  let last: Promise<QueueState | undefined> | undefined;
   const read = () =>
-    (last ??= sql
-      .query<{ pending: string; due: string; lag: number | null }>(
-        `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due,
-                extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float as lag
-           from webhooks.deliveries where status = 'pending'`,
-      )
-      .then((rows) => rows[0])
-      .finally(() => {
-        setImmediate(() => {
-          last = undefined;
-        });
-      }));
+    (last ??= queueState(sql).finally(() => {
+      setImmediate(() => {
+        last = undefined;
+      });
+    }));
   new Gauge({
     name: 'bo_webhook_queue_depth',
     help: 'Webhook deliveries waiting for an attempt: all pending, and those already due.',

@@ -610,3 +610,19 @@ export async function recordAttemptResults(sql: SqlRunner, done: readonly Finish
   );
   return new Map(rows.map((r) => [r.id, r.acknowledged_by]));
 }
+
+/** The pending deliveries as the metrics read them: all, those due, and how late the oldest due one is (seconds). */
+export interface QueueState {
+  pending: string;
+  due: string;
+  lag: number | null;
+}
+
+export async function queueState(sql: SqlRunner): Promise<QueueState | undefined> {
+  const [row] = await sql.query<QueueState>(
+    `select count(*) as pending, count(*) filter (where next_attempt_at <= now()) as due,
+            extract(epoch from now() - min(next_attempt_at) filter (where next_attempt_at <= now()))::float as lag
+       from webhooks.deliveries where status = 'pending'`,
+  );
+  return row;
+}
