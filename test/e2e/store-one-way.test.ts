@@ -44,10 +44,11 @@ export function breaches(file: string, source: string): string[] {
   return out;
 }
 
+/** Every service's own source: services/<name>/src/**.ts (never a dependency's). */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && /\/src(\/|$)/.test(path.join(e.parentPath, e.name).slice(SERVICES.length)))
-    .map((e) => path.join(e.parentPath, e.name));
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((f) => f.endsWith('.ts') && /^[^/]+\/src\/(?!.*\/node_modules\/)/.test(path.relative(dir, f)));
 }
 
 t.test('the checker catches each rule on a source made to break it', async (t) => {
