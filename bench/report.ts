@@ -12,7 +12,13 @@ export interface ScenarioResult extends LoadSummary {
   /** Write syscalls per operation (warm-up included, idle taken off), per process: each socket message costs its sender CPU. */
   writesPerOp?: Record<string, number>;
   /** Deposit runs: every confirmed deposit's webhook, and the lag from the event's createdAt to receipt. */
-  webhooks?: { confirmedDeposits: number; delivered: number; deliveries: number; lagMs: { p50: number; p99: number; max: number } | null };
+  webhooks?: {
+    confirmedDeposits: number;
+    delivered: number;
+    deliveries: number;
+    connections?: number;
+    lagMs: { p50: number; p99: number; max: number } | null;
+  };
   /** br-spa deposit runs: the AML watch's lag over the run (event creation to ack), read once it caught up. */
   amlWatch?: { events: number; p99AtMostS: number | null };
   /** Soak: RSS of every process every 10 s. */
@@ -175,6 +181,13 @@ export function formatReport(r: BenchResults): string {
     const w = d.webhooks;
     target(`webhook lag p99 (ms), ${d.name}`, w.lagMs ? String(w.lagMs.p99) : 'none', '<= 1000', w.lagMs ? w.lagMs.p99 <= 1000 : false);
     target(`webhooks delivered / deposits confirmed, ${d.name}`, `${w.delivered} / ${w.confirmedDeposits}`, 'all', w.delivered === w.confirmedDeposits);
+    if (w.connections !== undefined)
+      target(
+        `webhook connections opened per 1,000 deliveries, ${d.name}`,
+        (Math.round((w.connections / Math.max(1, w.deliveries)) * 10_000) / 10).toFixed(1),
+        '',
+        undefined,
+      );
     if (d.amlWatch) {
       const p99 = d.amlWatch.p99AtMostS;
       target(

@@ -6,6 +6,8 @@ import { createServer } from 'node:http';
 interface Stats {
   type: 'stats';
   received: number;
+  /** TCP connections the webhooks service opened to this receiver (keep-alive reuse: few). */
+  connections: number;
   unique: number;
   byType: Record<string, number>;
   lagMs: { p50: number; p99: number; max: number } | null;
@@ -14,6 +16,7 @@ interface Stats {
 let lags: number[] = [];
 let seen = new Set<string>();
 let received = 0;
+let connections = 0;
 let byType: Record<string, number> = {};
 
 const server = createServer((req, res) => {
@@ -35,6 +38,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+server.on('connection', () => connections++);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const { port } = server.address() as { port: number };
 
@@ -44,6 +48,7 @@ function stats(): Stats {
   return {
     type: 'stats',
     received,
+    connections,
     unique: seen.size,
     byType: { ...byType },
     lagMs: sorted.length ? { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1)! } : null,
@@ -56,6 +61,7 @@ process.on('message', (msg: { type?: string }) => {
     lags = [];
     seen = new Set();
     received = 0;
+    connections = 0;
     byType = {};
     process.send!({ type: 'reset' });
   }

@@ -8,7 +8,13 @@ import { startTracing, stopTracing } from '../src/tracing.ts';
 // One SDK per process (the API's global provider): the tests share it and tell their spans apart by
 // trace. Started before the kit loads, as main.ts does, so that pg and pino are instrumented.
 const exporter = new InMemorySpanExporter();
-startTracing('kit-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+const processor = new SimpleSpanProcessor({ exporter });
+startTracing('kit-test', { spanProcessors: [processor] });
+/** The spans exported so far, once every ended span has reached the exporter (it may wait for the resource's detected attributes). */
+async function finishedSpans() {
+  await processor.forceFlush();
+  return exporter.getFinishedSpans();
+}
 t.teardown(() => stopTracing());
 const { AppError, eventsStreamName, eventsWildcard, requestOperation } = await import('@bo/contracts');
 const { BaseConfigSchema, createLogger, eventInsertFrom, logContext, Migration, outboxTableSql, startDurableConsumer, tracer, traceHeaders, startServiceWith } =
@@ -46,7 +52,7 @@ t.test('trace context crosses NATS request-reply', async (t) => {
   const clientCtx = client.spanContext();
   t.equal(reply.ok && (reply.body as { traceId: string }).traceId, clientCtx.traceId, 'the handler runs inside the caller trace');
   // The service's span, by the messaging conventions: `process <subject>`, a consumer span.
-  const server = exporter.getFinishedSpans().find((s) => /^process \S*otel\.echo$/.test(s.name));
+  const server = (await finishedSpans()).find((s) => /^process \S*otel\.echo$/.test(s.name));
   t.ok(server, 'the service recorded a span');
   t.equal(server!.spanContext().traceId, clientCtx.traceId);
   t.equal(server!.parentSpanContext?.spanId, clientCtx.spanId, 'the service span is a child of the caller span');
@@ -214,7 +220,7 @@ t.test('Postgres statements and an event message continue the trace', async (t) 
   await waitFor(async () => consumed.length > 0, { timeoutMs: 30_000, intervalMs: 20, what: 'the event to be consumed' });
   t.same(consumed[0], { traceId, requestId: 'req_db' }, "the consumer handles the event in the request's trace, naming the request");
 
-  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+  const spans = (await finishedSpans()).filter((s) => s.spanContext().traceId === traceId);
   const rpc = spans.find((s) => /^process \S*oteldb\.make$/.test(s.name))!;
   t.ok(rpc, 'the service span');
   const insert = spans.find((s) => s.name === 'INSERT oteldb.things' && s.attributes['db.query.text'] === 'insert into oteldb.things (id) values ($1)');
@@ -233,7 +239,7 @@ t.test('Postgres statements and an event message continue the trace', async (t) 
     'the consumer span is a child of the publish',
   );
   t.notOk(
-    exporter.getFinishedSpans().some((s) => s.attributes['db.system.name'] === 'postgresql' && !s.parentSpanContext),
+    (await finishedSpans()).some((s) => s.attributes['db.system.name'] === 'postgresql' && !s.parentSpanContext),
     'statements outside any trace (the relay, the loops) make no spans',
   );
 });

@@ -7,7 +7,8 @@ import { trace } from '@opentelemetry/api';
 import { startTracing, stopTracing } from '../src/tracing.ts';
 
 const exporter = new InMemorySpanExporter();
-startTracing('loader-thread-test', { spanProcessors: [new SimpleSpanProcessor({ exporter })], loaderThread: true });
+const processor = new SimpleSpanProcessor({ exporter });
+startTracing('loader-thread-test', { spanProcessors: [processor], loaderThread: true });
 t.teardown(() => stopTracing());
 const { default: http } = await import('node:http');
 const { default: pg } = await import('pg');
@@ -33,6 +34,9 @@ t.test('pg, node:http and pino are instrumented through the loader thread', asyn
     span.end();
     return span.spanContext().traceId;
   });
+  // An ended span reaches the exporter once the resource's detected attributes have settled, which
+  // may be after the test's last await: wait for the processor's pending exports first.
+  await processor.forceFlush();
   const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
   t.same(
     spans.map((s) => `${s.instrumentationScope.name}: ${s.name}`).sort(),

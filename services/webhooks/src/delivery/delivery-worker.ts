@@ -13,8 +13,13 @@ import { createRecordBatcher } from './record-batcher.ts';
 import { forgetEventOrigin, inEventTrace } from './delivery-origins.ts';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 
-/** How long a finished attempt's record waits for others to share its statement (record-batcher.ts). */
-const RECORD_WINDOW_MS = 10;
+/**
+ * How long a finished attempt's record waits for others to share its statement (record-batcher.ts).
+ * The wait holds the endpoint's slot: at 10 ms, a busy endpoint ran out of slots often enough that
+ * 43% of records went alone with a hand-over; at 2 ms, 25%, the rest in batches (records finishing
+ * while a batch is written join the next one anyway). docs/benchmarks.md, session 46.
+ */
+const RECORD_WINDOW_MS = 2;
 const RECORD_MAX_BATCH = 64;
 
 export interface DeliveryWorkerOptions {

@@ -53,7 +53,9 @@ function agentFor(url: URL, guard: boolean): http.Agent {
       agents.delete(oldest);
       a.destroy();
     }
-    const options = { keepAlive: true, maxSockets: 32, maxFreeSockets: 8, timeout: 4000, scheduling: 'lifo' as const };
+    // As many idle sockets kept as may be open: with fewer, each burst past that number closed its
+    // extra sockets once idle and the next burst opened them again (a connect and a close each).
+    const options = { keepAlive: true, maxSockets: 32, maxFreeSockets: 32, timeout: 4000, scheduling: 'lifo' as const };
     agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }
