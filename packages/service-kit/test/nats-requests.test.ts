@@ -23,7 +23,11 @@ t.test('answered requests share one error; unanswered ones keep their own', asyn
   const nc = await connect({ servers: testNatsUrl(), noAsyncTraces: true });
   t.teardown(() => nc.close());
   const subject = `${testPrefix('reqs')}.echo`;
-  nc.subscribe(subject, { callback: (_err, m) => m.respond(`re:${m.string()}`) });
+  nc.subscribe(subject, {
+    callback: (_err, m) => {
+      m.respond(`re:${m.string()}`);
+    },
+  });
   await nc.flush();
 
   handed.length = 0;
