@@ -494,6 +494,7 @@ async function main(tracing: string): Promise<BenchResults> {
      * as if it had ten pages (docs/benchmarks.md, session 46).
      */
     const analyzeLikeAutovacuum = async () => {
+      if (process.env.BENCH_ANALYZE === '0') return; // the bench as before session 46, for comparisons
       const { rows } = await sql.query<{ name: string }>(
         `select format('%I.%I', s.schemaname, s.relname) as name
            from pg_stat_user_tables s join pg_class c on c.oid = s.relid
