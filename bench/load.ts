@@ -2,6 +2,7 @@
 // never shares an event loop with what it measures. Receives a LoadSpec over IPC, replies with
 // a LoadSummary and exits.
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
+import { pacedRun } from './paced-load.ts';
 import { createPlayerRequest, meRequest, type Credentials } from './requests.ts';
 import {
   bareRequest,
@@ -33,7 +34,10 @@ export interface LoadSpec {
   /** The provider scenario: sessions of the provider's game and the provider's credentials. */
   providerSessions?: ProviderBenchSession[];
   provider?: ProviderCredentials;
-  /** Steady rate (requests a second over all connections) for the soak; unlimited when absent. */
+  /**
+   * Steady rate (requests a second over all connections), evenly spaced (paced-load.ts): the soak and
+   * the provider calls at half the maximum rate. Unlimited (autocannon, closed loop) when absent.
+   */
   overallRate?: number;
   /** createPlayer: the first CPF's counter (runs on one br-spa brand need CPFs of their own: one per CPF per brand). */
   cpfBase?: number;
@@ -103,18 +107,14 @@ async function run(spec: LoadSpec): Promise<LoadSummary> {
   // One counter across warm-up and measured run: every POST is a new player and a new key.
   const counter = { n: 0 };
   const requests = requestsFor(spec, counter);
-  const once = (duration: number) =>
-    autocannon({
-      url: spec.url,
-      connections: spec.connections,
-      duration,
-      timeout: 10,
-      requests,
-      ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
-    });
-  const warmup = spec.warmupSec > 0 ? figures(await once(spec.warmupSec)) : null;
+  const rate = spec.overallRate;
+  const once = async (duration: number): Promise<RunFigures> =>
+    rate
+      ? pacedRun(spec.url, spec.connections, duration, rate, requests)
+      : figures(await autocannon({ url: spec.url, connections: spec.connections, duration, timeout: 10, requests }));
+  const warmup = spec.warmupSec > 0 ? await once(spec.warmupSec) : null;
   const measured = await once(spec.durationSec);
-  return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...figures(measured), warmup };
+  return { name: spec.name, kind: spec.kind, connections: spec.connections, durationSec: spec.durationSec, ...measured, warmup };
 }
 
 process.on('message', (msg: { type?: string; spec?: LoadSpec }) => {

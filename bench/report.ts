@@ -249,7 +249,7 @@ export function formatReport(r: BenchResults): string {
     `RSS MB before → after gc(): ${Object.entries(r.rssMb)
       .map(([k, v]) => `${k} ${v.before} → ${v.afterGc}`)
       .join(', ')}`,
-    'latency resolution is 1 ms (autocannon); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)',
+    'latency resolution is 1 ms (autocannon, and the paced runs at a set rate, timed from when each request was due); postgres CPU is the backends connected to the bench database (WAL writer, checkpointer not included)',
   );
   return lines.join('\n');
 }
