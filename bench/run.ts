@@ -691,6 +691,15 @@ async function main(tracing: string): Promise<BenchResults> {
           spec(name, 'provider', publicUrl, { providerSessions: providerBench.sessions, provider: providerBench.provider, ...extra });
         const full = await measure(providerSpec('provider bet + win'), measured, 2);
         scenarios.push(full);
+        // The bare update paced the same way, at half its own maximum: what this machine's p99 is
+        // for the simplest request at that load (the provider's p99 target is absolute).
+        const bareUpdateFull = scenarios.find((x) => x.kind === 'bareUpdate');
+        if (bareUpdateFull) {
+          const half = spec('bare update at half its maximum rate', 'bareUpdate', bareGateway.ready.url, {
+            overallRate: Math.max(1, bareUpdateFull.requestsPerSec / 2),
+          });
+          scenarios.push(await measure(half, bare));
+        }
         scenarios.push(
           await measure(providerSpec('provider bet + win at half the maximum rate', { overallRate: Math.max(1, full.requestsPerSec / 2) }), measured, 2),
         );
