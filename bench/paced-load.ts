@@ -82,20 +82,20 @@ export async function pacedRun(url: string, connections: number, durationSec: nu
     inFlight++;
     sent++;
     send(agent, origin, req)
-      .then(
-        ({ status, body }) => {
-          total++;
-          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
-          if (status < 200 || status > 299) non2xx++;
-          base.onResponse?.(status, body, conn.context);
-        },
-        (err: { code?: string }) => {
-          if (err.code === 'ETIMEDOUT') timeouts++;
-          else errors++;
-        },
-      )
-      .finally(() => {
+      .then(({ status, body }) => {
+        // Timed like autocannon's: answered requests only.
         latency.record(Math.max(1, Math.round((performance.now() - dueAt) * 1e6)));
+        total++;
+        statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+        if (status < 200 || status > 299) non2xx++;
+        base.onResponse?.(status, body, conn.context);
+      })
+      .catch((err: { code?: string }) => {
+        // A failed request, or a sequence step that could not read its answer: counted, never thrown.
+        if (err?.code === 'ETIMEDOUT') timeouts++;
+        else errors++;
+      })
+      .finally(() => {
         inFlight--;
         const next = waiting.shift();
         if (next !== undefined) fire(conn, next);
