@@ -123,13 +123,15 @@ export async function pacedRun(url: string, connections: number, durationSec: nu
   if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
   agent.destroy();
 
-  const ms = (ns: number) => Math.round(ns / 1e6);
+  // An empty histogram (no request answered) reads NaN for its mean: report zeros beside the errors.
+  const answered = latency.count > 0;
+  const ms = (ns: number) => (answered ? Math.round(ns / 1e6) : 0);
   return {
     requestsPerSec: Math.round((total / durationSec) * 100) / 100,
     total,
     sent,
     latencyMs: {
-      avg: Math.round((latency.mean / 1e6) * 100) / 100,
+      avg: answered ? Math.round((latency.mean / 1e6) * 100) / 100 : 0,
       p50: ms(latency.percentile(50)),
       p90: ms(latency.percentile(90)),
       p99: ms(latency.percentile(99)),
