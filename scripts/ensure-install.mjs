@@ -10,8 +10,9 @@
 //
 // One install at a time: the install takes a lock (a directory, .install-lock/, holding the pid),
 // and waits while another ensure-install holds it or while an `npm ci` / `npm install` started
-// by hand runs in this project (found by its command line and working directory in /proc, so
-// only on Linux; elsewhere a hand-started npm ci is not waited for).
+// by hand runs in this project (found by its command line, or the process title npm gives itself,
+// and its working directory in /proc, so only on Linux; elsewhere a hand-started npm ci is not
+// waited for).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,6 +90,17 @@ function ancestors() {
   return pids;
 }
 
+/**
+ * A process's arguments from /proc. npm sets its process title (`npm ci`), which overwrites argv in
+ * place: /proc/<pid>/cmdline then holds the title as one string, words separated by spaces, padded
+ * with NULs. Such a command line is split on its spaces.
+ * @param {number} pid
+ */
+export function commandLineOf(pid) {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  return argv.length === 1 ? argv[0].split(' ').filter(Boolean) : argv;
+}
+
 const INSTALL_COMMANDS = new Set(['ci', 'clean-install', 'install', 'i', 'add', 'update', 'up', 'uninstall', 'rm']);
 
 /**
@@ -108,7 +120,7 @@ export function npmInstallRunning(root) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || mine.has(pid)) continue;
     try {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const argv = commandLineOf(pid);
       const at = argv.findIndex((a) => /^npm(-cli\.js)?$/.test(path.basename(a)));
       if (at < 0) continue;
       const command = argv.slice(at + 1).find((a) => !a.startsWith('-'));

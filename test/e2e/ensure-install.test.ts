@@ -31,6 +31,8 @@ const FAKE_NPM = `
 const fs = require('node:fs');
 const path = require('node:path');
 const root = process.cwd();
+// Real npm names its process after its command (process.title), which overwrites its command line.
+if (process.env.FAKE_NPM_TITLE) process.title = process.env.FAKE_NPM_TITLE;
 fs.appendFileSync(path.join(root, 'npm-calls'), process.argv.slice(2).join(' ') + '\\n');
 const go = process.env.FAKE_NPM_WAIT_FOR;
 const finish = () => {
@@ -61,9 +63,13 @@ function scratch(t: Test) {
   chmodSync(path.join(dir, 'bin/npm'), 0o755);
   const env = { ...process.env, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}` };
   const calls = () => (existsSync(path.join(dir, 'npm-calls')) ? readFileSync(path.join(dir, 'npm-calls'), 'utf8').trim().split('\n') : []);
-  /** `npm ci` as a person runs it (our stand-in): done when `go` exists. */
-  const npmCi = (go: string) =>
-    spawn(path.join(dir, 'bin/npm'), ['ci'], { cwd: dir, env: { ...env, FAKE_NPM_WAIT_FOR: go }, stdio: ['ignore', 'pipe', 'inherit'] });
+  /** `npm ci` as a person runs it (our stand-in): done when `go` exists; `title` as real npm sets it. */
+  const npmCi = (go: string, title?: string) =>
+    spawn(path.join(dir, 'bin/npm'), ['ci'], {
+      cwd: dir,
+      env: { ...env, FAKE_NPM_WAIT_FOR: go, ...(title ? { FAKE_NPM_TITLE: title } : {}) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
   return { dir, env, calls, npmCi };
 }
 
@@ -133,6 +139,19 @@ t.test('while an npm ci started by hand is installing, it waits for it instead o
   t.match(run.lines.join('\n'), 'node_modules was installed meanwhile, from this package-lock.json');
 });
 
+t.test('an npm ci that titled its process "npm ci" (as npm does) is found and waited for', async (t) => {
+  const s = scratch(t);
+  const go = path.join(s.dir, 'go');
+  const hand = s.npmCi(go, 'npm ci');
+  await firstLine(hand);
+  t.equal(readFileSync(`/proc/${hand.pid}/cmdline`, 'utf8').replace(/\0+$/, ''), 'npm ci', 'its command line is the title: one string, no NUL between words');
+  const run = ensureInstall(s.dir, s.env);
+  t.match(await run.line(/waiting/), `waiting: npm ci (pid ${hand.pid}) is installing into this node_modules`);
+  writeFileSync(go, '');
+  t.equal(await run.done, 0);
+  t.same(s.calls(), ['ci'], 'one install: the one by hand');
+});
+
 t.test('while another ensure-install holds the lock, it waits; a lock left by a dead process is taken over', async (t) => {
   const s = scratch(t);
   const lockDir = path.join(s.dir, '.install-lock');
@@ -155,4 +174,76 @@ t.test('while another ensure-install holds the lock, it waits; a lock left by a 
   t.equal(await again.done, 0);
   t.match(again.lines.join('\n'), `taking over the install lock of pid ${gone.pid}, which is gone`);
   t.equal(s.calls().length, 2, 'and installs');
+});
+
+// The same with the real npm, as a person would in two terminals: `npm ci` in one, `npm start` in the
+// other. The scratch project's own postinstall holds the npm ci open until the test lets it go (and
+// leaves the pinned-Node and tap files installState looks for); its one dependency comes from npm's
+// cache (installed with the project).
+t.test('a real npm ci by hand, then npm start: start waits for it, and both finish with a working node_modules', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bo-ensure-install-real-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'scripts'));
+  copyFileSync(path.join(ROOT, 'scripts/ensure-install.mjs'), path.join(dir, 'scripts/ensure-install.mjs'));
+  const yaml = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')).packages['node_modules/yaml'];
+  const pkg = {
+    name: 'scratch-real',
+    version: '1.0.0',
+    private: true,
+    dependencies: { yaml: yaml.version },
+    scripts: {
+      postinstall: 'node scripts/hold.cjs',
+      prestart: 'node scripts/ensure-install.mjs',
+      start: `node -e "console.log('started with yaml ' + require('yaml').stringify({ ok: true }).trim())"`,
+    },
+  };
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg));
+  writeFileSync(
+    path.join(dir, 'package-lock.json'),
+    JSON.stringify({
+      name: pkg.name,
+      version: pkg.version,
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: pkg.name, version: pkg.version, dependencies: pkg.dependencies }, 'node_modules/yaml': yaml },
+    }),
+  );
+  writeFileSync(
+    path.join(dir, 'scripts/hold.cjs'),
+    `const fs = require('node:fs');
+fs.writeFileSync('held', '');
+const timer = setInterval(() => {
+  if (!fs.existsSync('go')) return;
+  clearInterval(timer);
+  for (const f of ['node_modules/node/bin/node', 'node_modules/.bin/tap']) { fs.mkdirSync(require('node:path').dirname(f), { recursive: true }); fs.writeFileSync(f, ''); }
+}, 20);
+`,
+  );
+  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  delete env.npm_config_prefix;
+  const output = (p: ChildProcess) => {
+    let text = '';
+    p.stdout?.on('data', (d: Buffer) => (text += d));
+    p.stderr?.on('data', (d: Buffer) => (text += d));
+    return () => text;
+  };
+  const hand = spawn('npm', ['ci', '--prefer-offline'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const handOut = output(hand);
+  const handDone = new Promise<number | null>((r) => hand.once('close', r));
+  // npm ci has reached its postinstall: it is mid-install.
+  while (!existsSync(path.join(dir, 'held'))) {
+    if (hand.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.ok(existsSync(path.join(dir, 'held')), `npm ci reached its postinstall (${handOut().slice(-500)})`);
+  const start = spawn('npm', ['start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const startOut = output(start);
+  const startDone = new Promise<number | null>((r) => start.once('close', r));
+  while (!/\[install\] waiting: npm ci/.test(startOut()) && start.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  t.match(startOut(), `[install] waiting: npm ci`, 'npm start waits for the npm ci run by hand');
+  writeFileSync(path.join(dir, 'go'), '');
+  t.equal(await handDone, 0, `the npm ci by hand finishes (${handOut().slice(-500)})`);
+  t.equal(await startDone, 0, `npm start finishes (${startOut().slice(-500)})`);
+  t.match(startOut(), 'started with yaml ok: true', 'with a working node_modules');
+  t.notMatch(startOut(), 'installing dependencies', 'and installs nothing itself');
 });
