@@ -1,6 +1,7 @@
 // Reads turbo's streamed output of the workspaces' tap runs (`@bo/x:test: <TAP line>`) and prints
 // one line per finished test file, with the failing assertions and their diagnostics when it
-// failed; keeps each workspace's summary (`# { total, pass, fail }`) for the final count.
+// failed; keeps each workspace's summary (`# { total, pass, fail }`) for the final count, and each
+// file's wall time (npm test writes them to .data/test-timings.json: `npm run test:timings`).
 
 interface FileState {
   name: string;
@@ -10,6 +11,19 @@ interface FileState {
 interface Workspace {
   file?: FileState;
   total?: { pass: number; fail: number };
+  /** When the workspace's previous file ended (or its run began): a workspace runs its files one at a time. */
+  mark: number;
+}
+
+/** One finished test file. `wallMs` runs from the end of the workspace's previous file (or its start), so it
+ * includes the file's process start and teardown; `tapMs` is tap's own figure for the file. */
+export interface FileTiming {
+  workspace: string;
+  file: string;
+  ok: boolean;
+  assertions: number;
+  wallMs: number;
+  tapMs: number;
 }
 
 const PREFIX = /^(@?[\w./-]+):test: ?(.*)$/;
@@ -19,9 +33,12 @@ export class TapProgress {
   readonly #print: (line: string) => void;
   readonly #workspaces = new Map<string, Workspace>();
   readonly #failedFiles: string[] = [];
+  readonly #timings: FileTiming[] = [];
+  readonly #now: () => number;
 
-  constructor(print: (line: string) => void) {
+  constructor(print: (line: string) => void, now: () => number = Date.now) {
     this.#print = print;
+    this.#now = now;
   }
 
   line(raw: string): void {
@@ -30,7 +47,7 @@ export class TapProgress {
     const [, name, text] = m;
     let ws = this.#workspaces.get(name!);
     if (!ws) {
-      ws = {};
+      ws = { mark: this.#now() };
       this.#workspaces.set(name!, ws);
     }
 
@@ -60,6 +77,9 @@ export class TapProgress {
   #finishFile(workspace: string, ws: Workspace, ok: boolean, file: string, ms: number, rest: string): void {
     const state = ws.file ?? { name: file, assertions: 0, lines: [] };
     ws.file = undefined;
+    const now = this.#now();
+    this.#timings.push({ workspace, file, ok, assertions: state.assertions, wallMs: now - ws.mark, tapMs: ms });
+    ws.mark = now;
     const seconds = (ms / 1000).toFixed(1);
     const skipped = /# SKIP/i.test(rest) ? ', skipped' : '';
     this.#print(`[test] ${ok ? 'ok  ' : 'FAIL'} ${workspace} ${file}  (${state.assertions} assertions, ${seconds} s${skipped})`);
@@ -83,6 +103,10 @@ export class TapProgress {
 
   failedFiles(): string[] {
     return [...this.#failedFiles];
+  }
+
+  timings(): FileTiming[] {
+    return [...this.#timings];
   }
 }
 

@@ -2,9 +2,11 @@
 // `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
 // lints, checks dependencies, runs every workspace's tap suite through turbo, prints a line per finished test file as it
 // finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
-// `npm test -- @bo/gateway` runs one workspace. The whole output is kept in .data/test-output.log.
+// `npm test -- @bo/gateway` runs one workspace. The whole output is kept in .data/test-output.log, the
+// time of each check and test file in .data/test-timings.json and the phases the test helpers note
+// (process starts, service starts, waits, Chromium) in .data/test-phases.jsonl: `npm run test:timings`.
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { resolveInfra } from './local-infra.ts';
@@ -51,6 +53,9 @@ process.on('unhandledRejection', (err) => void fail(err));
 infra = await resolveInfra({ purpose: 'test', dataDir, log: say }).catch(fail);
 say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
+mkdirSync(dataDir, { recursive: true });
+const phasesFile = path.join(dataDir, 'test-phases.jsonl');
+rmSync(phasesFile, { force: true });
 const chromium = findOrInstallChromium(say);
 const promtool = findOrInstallPromtool(say);
 const env = {
@@ -59,6 +64,7 @@ const env = {
   NATS_URL: infra.nats.url,
   TURBO_TELEMETRY_DISABLED: '1',
   FORCE_COLOR: '0',
+  BO_TEST_PHASES: phasesFile,
   ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
   ...(promtool ? { PROMTOOL_PATH: promtool } : {}),
 };
@@ -77,8 +83,11 @@ const checks: Array<[string, string, string[]]> = [
   ['import rules', 'depcruise', ['--config', '.dependency-cruiser.json', 'services/*/src', 'packages/*/src']],
   ['k8s manifests', process.execPath, ['deploy/k8s/check-manifests.ts']],
 ];
+const checkTimings: Array<{ label: string; ms: number; ok: boolean }> = [];
 for (const [label, cmd, args] of checks) {
+  const checkStarted = Date.now();
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env });
+  checkTimings.push({ label, ms: Date.now() - checkStarted, ok: r.status === 0 });
   if (r.status === 0) {
     passed++;
     say(`ok   ${label}`);
@@ -89,7 +98,6 @@ for (const [label, cmd, args] of checks) {
   }
 }
 
-mkdirSync(dataDir, { recursive: true });
 const logFile = path.join(dataDir, 'test-output.log');
 const raw = createWriteStream(logFile);
 const progress = new TapProgress((line) => console.log(line));
@@ -124,6 +132,11 @@ if (totals.suites === 0) {
 }
 for (const f of progress.failedFiles()) say(`failed: ${f}`);
 await infra.stop();
-say(`${Math.round((Date.now() - startedAt) / 1000)} s; the whole output is in ${path.relative(root, logFile)}`);
+const seconds = Math.round((Date.now() - startedAt) / 1000);
+writeFileSync(
+  path.join(dataDir, 'test-timings.json'),
+  `${JSON.stringify({ startedAt: new Date(startedAt).toISOString(), seconds, filters: process.argv.slice(2), passed, failed, checks: checkTimings, files: progress.timings() }, null, 1)}\n`,
+);
+say(`${seconds} s; the whole output is in ${path.relative(root, logFile)} (npm run test:timings: the slowest files)`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(interrupted ? 130 : failed === 0 ? 0 : 1);

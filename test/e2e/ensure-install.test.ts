@@ -219,7 +219,7 @@ const timer = setInterval(() => {
 }, 20);
 `,
   );
-  const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   delete env.npm_config_prefix;
   const output = (p: ChildProcess) => {
     let text = '';

@@ -1,5 +1,6 @@
 // Test resources: every test file gets its own database and NATS prefix and removes them after.
 import { randomBytes, randomInt } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -9,6 +10,34 @@ import { Kvm } from '@nats-io/kv';
 import { eventsStreamName, internalStreamName } from '@bo/contracts';
 
 export { setRuleClockOffset } from './clock.ts';
+
+/** What a test file's time goes to, as `npm run test:timings` reports it. */
+export type TestPhase = 'database' | 'service start' | 'process start' | 'system start' | 'wait' | 'chromium';
+
+/**
+ * Notes that this test file spent `ms` in `phase`, when `npm test` asks for it (BO_TEST_PHASES names
+ * the file; scripts/test.ts). Phases of one file may overlap (two waits at once): they say where
+ * time goes, they do not add up to the file's wall time.
+ */
+export function notePhase(phase: TestPhase, ms: number): void {
+  const file = process.env.BO_TEST_PHASES;
+  if (!file) return;
+  try {
+    appendFileSync(file, `${JSON.stringify({ file: process.argv[1], phase, ms: Math.round(ms) })}\n`);
+  } catch {
+    // a report, never a reason for a test to fail
+  }
+}
+
+/** Runs `fn` and notes its time under `phase`, whether it resolves or throws. */
+export async function timedPhase<T>(phase: TestPhase, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await fn();
+  } finally {
+    notePhase(phase, performance.now() - started);
+  }
+}
 export function serverDatabaseUrl(): string {
   return process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }
@@ -29,6 +58,7 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
+  const started = performance.now();
   const name = `bo_${label
     .replace(/[^a-z0-9]/gi, '')
     .toLowerCase()
@@ -40,6 +70,7 @@ export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
   } finally {
     await admin.end();
   }
+  notePhase('database', performance.now() - started);
   return {
     url: withDatabase(serverDatabaseUrl(), name),
     name,
@@ -83,12 +114,17 @@ export async function waitFor<T>(
   opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
 ): Promise<T> {
   // Generous by default: a busy machine is slow, and a condition that holds returns at once.
+  const started = performance.now();
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'}`);
-    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
+  try {
+    for (;;) {
+      const v = await fn();
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'condition'}`);
+      await new Promise((r) => setTimeout(r, opts.intervalMs ?? 50));
+    }
+  } finally {
+    notePhase('wait', performance.now() - started);
   }
 }
 
@@ -135,20 +171,24 @@ export async function spawnServiceProcess(name: string, main: string | URL, env:
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     proc.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 120_000);
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-8000);
-      if (tail.includes(`"msg":"${name} service started"`)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    void exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${tail}`));
-    });
-  });
+  await timedPhase(
+    'process start',
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name} did not start in time:\n${tail}`)), 120_000);
+        proc.stderr!.on('data', (chunk: Buffer) => {
+          tail = (tail + chunk.toString()).slice(-8000);
+          if (tail.includes(`"msg":"${name} service started"`)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        void exited.then(({ code, signal }) => {
+          clearTimeout(timer);
+          reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${tail}`));
+        });
+      }),
+  );
   return {
     pid: proc.pid!,
     exited,

@@ -3,7 +3,7 @@
 import type { Test } from 'tap';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { BaseConfigSchema, configOf, startServiceWith, type BaseConfig, type RunningService, type ServiceDefinition } from '@bo/service-kit';
-import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
+import { cleanupNatsPrefix, createTestDatabase, testNatsUrl, testPrefix, timedPhase } from '@bo/service-kit/testing';
 import { caller, ok, type Caller } from './rpc.ts';
 import { adminScope } from './scopes.ts';
 import type { LedgerVerification } from '@bo/contracts';
@@ -42,7 +42,7 @@ export async function startStack(t: Test, label: string, initial: ServiceDefinit
     call: caller(nc, prefix),
     services,
     async start(def, extra = {}) {
-      const svc = await startServiceWith(def, { ...config, ...extra });
+      const svc = await timedPhase('service start', () => startServiceWith(def, { ...config, ...extra }));
       services.set(def.name, svc);
       return svc;
     },

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { OperatorClient, type ClientResponse, type CreatedOperator } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
+import { cleanupNatsPrefix, createTestDatabase, notePhase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { infrastructure } from './infrastructure.ts';
 import { freePortBlock } from '../../../scripts/local-infra.ts';
 
@@ -59,6 +59,7 @@ export async function startStack(
   opts: StackOptions = {},
 ): Promise<Stack> {
   const infra = await infrastructure();
+  const startedAt = performance.now();
   const db = await createTestDatabase('e2e');
   const prefix = testPrefix('e2e');
   const [port, adminPort] = [await freePort(), await freePort()];
@@ -208,6 +209,7 @@ export async function startStack(
     await stack.close();
     throw e;
   }
+  notePhase('system start', performance.now() - startedAt);
   return stack;
 }
 
