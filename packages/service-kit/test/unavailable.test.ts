@@ -116,8 +116,13 @@ t.test('what counts as an unavailable dependency', async (t) => {
     const role = `unavail_${process.pid}_${Date.now()}`;
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
-    await admin.query(`create role ${role} login nosuperuser connection limit 0`);
-    const tooMany = await rejectionOf(t, new pg.Client({ connectionString: db.url.replace('postgres@', `${role}@`) }).connect());
+    // With a password: a server that authenticates by password (the embedded Postgres) checks the
+    // role's connection limit only once it has signed in.
+    await admin.query(`create role ${role} login nosuperuser connection limit 0 password 'limit-zero'`);
+    const asRole = new URL(db.url);
+    asRole.username = role;
+    asRole.password = 'limit-zero';
+    const tooMany = await rejectionOf(t, new pg.Client({ connectionString: asRole.toString() }).connect());
     await admin.query(`drop role ${role}`);
     await admin.end();
     t.match(tooMany, { code: '53300' });

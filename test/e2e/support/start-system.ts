@@ -38,9 +38,25 @@ export const alive = (pid: number) => {
   }
 };
 
-/** The one process of `tree` whose command line matches. */
+/** The parent of each live process (ps works on Linux and macOS). */
+function parents(): Map<number, number> {
+  return new Map(
+    execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]),
+  );
+}
+
+/**
+ * The one process of `tree` whose command line matches, not counting a child of another match: a
+ * backend Postgres has just forked carries its postmaster's command line until it renames itself.
+ */
 export function pidOf(tree: Map<number, string>, command: RegExp): number {
-  const found = [...tree].filter(([, cmd]) => command.test(cmd));
+  const matching = [...tree].filter(([, cmd]) => command.test(cmd));
+  const parentOf = parents();
+  const pids = new Set(matching.map(([pid]) => pid));
+  const found = matching.filter(([pid]) => !pids.has(parentOf.get(pid) ?? 0));
   if (found.length !== 1) throw new Error(`expected one process matching ${command}, found ${JSON.stringify(found)} among ${JSON.stringify([...tree])}`);
   return found[0]![0];
 }
