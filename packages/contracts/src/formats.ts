@@ -78,10 +78,31 @@ function cents(amount: string): bigint {
   return BigInt(`${whole}${fraction.padEnd(2, '0')}`);
 }
 
-/** Written as a request amount and at most MAX_AMOUNT, 0 included (the bounds an admin sets). */
+/** Written as a request amount and at most MAX_AMOUNT, 0 included (the bounds an admin sets; a provider's win). */
 function isAmountUpToMax(value: string): boolean {
   return value.length <= MAX_AMOUNT.length && AMOUNT.test(value) && cents(value) <= cents(MAX_AMOUNT);
 }
+
+/** A stake: 0.01 up to MAX_AMOUNT (a provider's bet; docs/providers.md). */
+function isStakeAmount(value: string): boolean {
+  return isAmountUpToMax(value) && cents(value) > 0n;
+}
+
+/** A signed correction: a stake's range either way, never 0 (nor "-0": a minus sign needs money after it). */
+function isSignedNonZeroAmount(value: string): boolean {
+  return isStakeAmount(value.startsWith('-') ? value.slice(1) : value);
+}
+
+// The published forms of these formats (openapi.ts): exact patterns of the same ranges, so a
+// provider's own validator refuses what we refuse (checked against the functions above by
+// packages/contracts/test/provider-amounts.test.ts).
+const STAKE = '(0\\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,5}(\\.[0-9]{1,2})?|1000000(\\.00?)?)';
+/** 0.01 to 1000000.00, at most 2 decimals, no leading zero. */
+export const STAKE_AMOUNT_PATTERN = `^${STAKE}$`;
+/** Either sign of a stake's range: 0 and -0 never. */
+export const SIGNED_NON_ZERO_AMOUNT_PATTERN = `^-?${STAKE}$`;
+/** 0 to 1000000.00, at most 2 decimals, no leading zero. */
+export const AMOUNT_UP_TO_MAX_PATTERN = `^(0(\\.00?)?|${STAKE})$`;
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 /** An IPv4 or IPv6 address as the bettor's device reached the operator (no port, no zone). */
@@ -108,6 +129,8 @@ export function registerFormats(): void {
   FormatRegistry.Set('email', isEmail);
   FormatRegistry.Set('date-time', isIsoDateTime);
   FormatRegistry.Set('amount-up-to-max', isAmountUpToMax);
+  FormatRegistry.Set('stake-amount', isStakeAmount);
+  FormatRegistry.Set('signed-non-zero-amount', isSignedNonZeroAmount);
   FormatRegistry.Set('ip-address', isIpAddress);
   FormatRegistry.Set('uri', (v) => {
     try {

@@ -1,12 +1,12 @@
 // OpenAPI 3.1 document generated from the operation table: no shape is written twice.
 // The TypeBox schemas also drive the gateway's validation; where they use formats only our
-// FormatRegistry knows (cpf, calendar-date, adult-birth-date, amount-up-to-max), the document gets
+// FormatRegistry knows (cpf, calendar-date, adult-birth-date, the amounts' formats), the document gets
 // a standard format or a pattern instead, so generic validators and linters understand it. Response
 // objects are published open (no additionalProperties: false): responses may gain fields.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { EventDataSchemas, type EventType } from './events.ts';
 import { API_VERSION } from './common.ts';
-import { AMOUNT_PATTERN, MAX_AMOUNT } from './formats.ts';
+import { AMOUNT_UP_TO_MAX_PATTERN, MAX_AMOUNT, SIGNED_NON_ZERO_AMOUNT_PATTERN, STAKE_AMOUNT_PATTERN } from './formats.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
 import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES, type OperationExample } from './openapi-examples.ts';
@@ -25,9 +25,19 @@ const FORMAT_REPLACEMENTS: Record<string, Json> = {
   'calendar-date': { format: 'date', pattern: DATE_PATTERN, description: 'A calendar date, YYYY-MM-DD.' },
   'adult-birth-date': { format: 'date', pattern: DATE_PATTERN, description: 'YYYY-MM-DD, a real calendar date; the player must be at least 18 years old.' },
   'amount-up-to-max': {
-    pattern: AMOUNT_PATTERN,
+    pattern: AMOUNT_UP_TO_MAX_PATTERN,
     maxLength: MAX_AMOUNT.length,
     description: `Decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT}.`,
+  },
+  'stake-amount': {
+    pattern: STAKE_AMOUNT_PATTERN,
+    maxLength: MAX_AMOUNT.length,
+    description: `Decimal string with at most 2 decimals, from 0.01 up to ${MAX_AMOUNT}.`,
+  },
+  'signed-non-zero-amount': {
+    pattern: SIGNED_NON_ZERO_AMOUNT_PATTERN,
+    maxLength: MAX_AMOUNT.length + 1,
+    description: `Signed decimal string with at most 2 decimals, not zero, from -${MAX_AMOUNT} up to ${MAX_AMOUNT}.`,
   },
 };
 

@@ -7,7 +7,7 @@
 // - the admin API: our team registers providers, their credentials, the operators they serve and
 //   their games.
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EnvironmentSchema, List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
+import { Currency, EnvironmentSchema, List, Money, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { CREDENTIAL_STATUSES, KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
@@ -58,6 +58,23 @@ export type ProviderSession = Static<typeof ProviderSessionSchema>;
 
 export const ProviderBalanceSchema = Type.Object({ playerId: idOf('plr'), currency: Currency, balance: Money }, { $id: 'ProviderBalance' });
 
+// The amounts a provider sends, each range checked by its schema (formats.ts), so the gateway, the
+// wallet and the published document refuse alike (422 VALIDATION_ERROR naming the field).
+/** A bet: 0.01 up to 1000000.00. */
+const StakeAmount = Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['10.00'] });
+/** A win: 0 allowed (a lost round or bet settles with a win of 0.00), up to 1000000.00. */
+const CreditAmount = Type.String({
+  format: 'amount-up-to-max',
+  description: 'Decimal string, 0 up to 1000000.00 (at most 2 decimals); 0 settles a lost round or bet.',
+  examples: ['25.50'],
+});
+/** A correction: signed, never zero (nor -0), within ±1000000.00. */
+const CorrectionAmount = Type.String({
+  format: 'signed-non-zero-amount',
+  description: 'Signed decimal string, + a credit, − a debit: not zero, from -1000000.00 up to 1000000.00 (at most 2 decimals).',
+  examples: ['-15.00'],
+});
+
 // The bet slip and sports outcomes live in bet-slip.ts (events.ts uses them too, without this module's imports).
 import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
 export { BetSlipSchema, SPORTS_OUTCOMES, type BetSlip, type SportsOutcome } from './bet-slip.ts';
@@ -68,16 +85,13 @@ export const ProviderBetBody = Type.Object(
     token: Type.String({ minLength: 1, maxLength: 256 }),
     roundId: ProviderRef('The round (casino) or the bet slip (sportsbook) this bet belongs to.'),
     gameCode: ProviderRef('The provider game code.'),
-    amount: MoneyInput,
+    amount: StakeAmount,
     currency: Currency,
     slip: Type.Optional(BetSlipSchema),
   },
   { additionalProperties: false, $id: 'ProviderBet' },
 );
 export type ProviderBet = Static<typeof ProviderBetBody>;
-
-/** 0 allowed: a lost round or bet settles with a win of 0.00. */
-const CreditAmount = Type.String({ pattern: '^(0|[1-9][0-9]{0,6})(\\.[0-9]{1,2})?$', maxLength: 16, description: 'Decimal, 0 up to 1000000.00' });
 
 export const ProviderWinBody = Type.Object(
   {
@@ -123,7 +137,7 @@ export const ProviderCorrectionBody = Type.Object(
     transactionId: ProviderRef("The provider's id of this correction."),
     playerId: idOf('plr'),
     roundId: ProviderRef('The settled bet slip (or round) this corrects.'),
-    amount: Type.String({ pattern: '^-?(0|[1-9][0-9]{0,6})(\\.[0-9]{1,2})?$', maxLength: 17, description: 'Signed: + a credit, − a debit.' }),
+    amount: CorrectionAmount,
     currency: Currency,
     reason: Type.String({ minLength: 1, maxLength: 256 }),
   },
@@ -204,7 +218,7 @@ export const providerOperations = defineOperations({
       'PLAYER_NOT_ACTIVE',
       'KYC_NOT_APPROVED',
       'RG_BLOCKED',
-      'PLAYER_IMPEDED',
+      'TERMS_NOT_ACCEPTED',
       'OPERATOR_SUSPENDED',
       'PROVIDER_DISABLED',
       'PROVIDER_NOT_ENABLED',

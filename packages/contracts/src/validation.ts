@@ -20,6 +20,9 @@ function issueMessage(e: { message: string; schema: TSchema }): string {
   if (s.format === 'email') return 'Must be a valid e-mail address.';
   if (s.format === 'date-time') return 'Must be an ISO 8601 UTC date-time.';
   if (s.format === 'amount-up-to-max') return `Must be a decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT} (e.g. 1000.00).`;
+  if (s.format === 'stake-amount') return `Must be a decimal string with at most 2 decimals, from 0.01 up to ${MAX_AMOUNT} (e.g. 10.00).`;
+  if (s.format === 'signed-non-zero-amount')
+    return `Must be a signed decimal string with at most 2 decimals, not zero, from -${MAX_AMOUNT} up to ${MAX_AMOUNT} (e.g. -15.00 or 15.00).`;
   return e.message;
 }
 

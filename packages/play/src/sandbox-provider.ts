@@ -38,7 +38,9 @@ export function sandboxProviderWallet(o: { nc: NatsConnection; prefix: string; t
 
 // issueSessionToken's shape (pst_ + 32 bytes in base64url); anything else is refused without a round trip.
 const TOKEN_SHAPE = /^pst_[A-Za-z0-9_-]{43}$/;
-const AMOUNT = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,2})?$/;
+// A stake whose win (twice it) is within a provider win's range (0.01 to 500000.00): a spin never
+// takes a bet whose win the wallet would refuse (docs/providers.md, "Bets" and "Wins").
+const AMOUNT = /^(0\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,4}(\.[0-9]{1,2})?|[1-4][0-9]{5}(\.[0-9]{1,2})?|500000(\.00?)?)$/;
 const OUTCOMES = ['win', 'lose', 'rollback'] as const;
 type Outcome = (typeof OUTCOMES)[number];
 
@@ -77,7 +79,7 @@ export async function sandboxProviderRoutes(app: FastifyInstance, opts: { wallet
       const amount = typeof body.amount === 'string' && AMOUNT.test(body.amount) ? body.amount : undefined;
       const outcome = body.outcome === undefined ? (Math.random() < 0.4 ? 'win' : 'lose') : (body.outcome as Outcome);
       if (!amount || !OUTCOMES.includes(outcome)) {
-        throw new AppError('VALIDATION_ERROR', 'A spin takes { amount: "1.00", outcome?: "win" | "lose" | "rollback" }.', { in: 'body' });
+        throw new AppError('VALIDATION_ERROR', 'A spin takes { amount: "1.00" (0.01 to 500000.00), outcome?: "win" | "lose" | "rollback" }.', { in: 'body' });
       }
       return reply
         .code(200)

@@ -65,7 +65,15 @@ t.test('a spin: bet then win (2×), or a rollback; a bad body is refused before 
     ['/authenticate', '/bets', '/rollbacks'],
   );
   asked.length = 0;
-  for (const bad of [{ amount: '1.001' }, { amount: 1 }, { amount: '1.00', outcome: 'jackpot' }]) {
+  // A stake of 0, or one whose win (2×) would pass a provider win's 1000000.00, takes no bet (issue #56).
+  for (const bad of [
+    { amount: '1.001' },
+    { amount: 1 },
+    { amount: '1.00', outcome: 'jackpot' },
+    { amount: '0' },
+    { amount: '0.00' },
+    { amount: '500000.01' },
+  ]) {
     const r = await spin(bad);
     t.equal(r.json().error.code, 'VALIDATION_ERROR', JSON.stringify(bad));
   }

@@ -8,7 +8,17 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
-import { compilePart, PROVIDER_OPERATION_EXAMPLES, providerOperations, signRequest, type Operation } from '@bo/contracts';
+import { createSecretKey } from 'node:crypto';
+import {
+  compilePart,
+  ERROR_CATALOGUE,
+  PROVIDER_OPERATION_EXAMPLES,
+  providerOperations,
+  signRequest,
+  verifyRequestSignature,
+  type ErrorCode,
+  type Operation,
+} from '@bo/contracts';
 import { buildProviderTestVectors, PROVIDER_SIGNING_SNIPPETS, providerDocsRoutes } from '../src/index.ts';
 
 const ops = providerOperations as Record<string, Operation>;
@@ -87,4 +97,67 @@ t.test('the provider documents', async (t) => {
   t.equal(assets.length, 4, 'the icon, styles and scripts');
   for (const url of assets) t.equal((await get(url)).statusCode, 200, `${url} is served`);
   t.equal((await get('/provider/v1/docs/')).statusCode, 200);
+});
+
+// issue #56: the guide's error-code table is every code a provider can receive and no other, each at
+// its catalogue status. What a provider can receive is derived from the code: every code the served
+// OpenAPI document lists for the provider operations (their own errors, the edge's and the body's,
+// from the operation table and the provider surface), and NOT_FOUND, which the gateway answers for a
+// path under /provider/v1 that is no operation (test/e2e/provider-inputs.test.ts sends one).
+t.test("docs/providers.md's error-code table is the provider API's codes, each at its status", async (t) => {
+  const app = Fastify();
+  t.teardown(() => app.close());
+  await app.register(providerDocsRoutes, { prefix: '/provider/v1', publicBaseUrl: 'https://api.example.com/' });
+  const doc = (await app.inject({ method: 'GET', url: '/provider/v1/openapi.json' })).json();
+  const answered = new Set<string>(['NOT_FOUND']);
+  for (const op of Object.values(ops)) {
+    const responses = doc.paths[op.path][op.method.toLowerCase()].responses;
+    for (const r of Object.values(responses) as any[]) {
+      for (const c of r.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum ?? []) answered.add(c);
+    }
+  }
+  const guide = readFileSync(path.join(import.meta.dirname, '../../../docs/providers.md'), 'utf8');
+  const section = guide.slice(guide.indexOf('\n## Error codes\n'), guide.indexOf('\n## ', guide.indexOf('\n## Error codes\n') + 1));
+  const rows = [...section.matchAll(/^\| (\d{3}) \| `([A-Z_]+)` \|/gm)].map((m) => ({ status: Number(m[1]), code: m[2]! }));
+  t.ok(rows.length > 20, `the table is found (${rows.length} rows)`);
+  const listed = rows.map((r) => r.code);
+  t.same(
+    listed.filter((c, i) => listed.indexOf(c) !== i),
+    [],
+    'each code once',
+  );
+  t.same([...answered].filter((c) => !listed.includes(c)).sort(), [], 'every code a provider can receive is in the table');
+  t.same(listed.filter((c) => !answered.has(c)).sort(), [], 'and no code it cannot receive');
+  t.same(
+    rows.filter((r) => ERROR_CATALOGUE[r.code as ErrorCode]?.status !== r.status).map((r) => `${r.status} ${r.code}`),
+    [],
+    "each at the catalogue's status",
+  );
+  t.same(
+    rows.map((r) => r.status),
+    rows.map((r) => r.status).sort((a, b) => a - b),
+    'by status',
+  );
+});
+
+// issue #56: the signature and the body's type as the guide states them. Hex is compared
+// case-insensitively, as on /api/v1 (docs/decisions.md): the guide says so, and the one verifier of
+// both APIs does so. The body's type: `application/json` only (the gateway's provider guard; through
+// the gateway: test/e2e/provider-inputs.test.ts).
+t.test('docs/providers.md states the signature comparison, the ids shared by both environments and the body type the gateway applies', async (t) => {
+  const guide = readFileSync(path.join(import.meta.dirname, '../../../docs/providers.md'), 'utf8');
+  const row = guide.split('\n').find((l) => l.startsWith('| `X-Signature` |')) ?? '';
+  t.match(row, /lowercase hex .*compare the hex case-insensitively/, 'the signing table: send lowercase, compared case-insensitively');
+  const v = buildProviderTestVectors('/provider/v1').requests[0]!;
+  const key = createSecretKey(Buffer.from(v.secret, 'utf8'));
+  t.ok(verifyRequestSignature(key, v.method, v.path, v.timestamp, Buffer.from(v.body), v.signature.toUpperCase()), 'an upper-case signature verifies');
+  t.match(
+    guide,
+    /### One id space for both environments\n\nYour transaction ids are yours across your sandbox and production keys[\s\S]*We chose this over an id space per environment because/,
+    'the guide says that transaction ids are shared by the sandbox and production keys, and why',
+  );
+  t.match(
+    guide,
+    /sent as `Content-Type: application\/json`, parameters allowed[\s\S]{0,80}any other type, `\+json` types[\s\S]{0,80}included, is 415 `UNSUPPORTED_MEDIA_TYPE`/,
+  );
 });

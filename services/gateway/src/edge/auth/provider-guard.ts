@@ -13,6 +13,17 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * docs/providers.md, "Signing" step 5: a body is sent as `application/json` (parameters such as
+ * `charset=utf-8` allowed) and nothing else: the operators' API also takes `+json` types
+ * (docs/decisions.md), the provider API as documented does not. No body needs no type.
+ */
+function assertProviderJsonType(req: FastifyRequest): void {
+  if ((req.rawBody?.length ?? 0) === 0) return;
+  const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be sent as application/json.');
+}
+
 export function providerGuard(credentials: ProviderCredentials) {
   return async function guard(req: FastifyRequest): Promise<undefined> {
     const op = req.routeOptions.config.op;
@@ -26,6 +37,7 @@ export function providerGuard(credentials: ProviderCredentials) {
     }
     if (!cred.isAllowedIp(req.ip)) throw new AppError('FORBIDDEN_IP', 'The caller address is not in the provider allow-list.');
     req.providerCredential = cred;
+    assertProviderJsonType(req);
     const body = jsonObjectBody(req);
     if (op.body) req.body = body;
     return undefined;

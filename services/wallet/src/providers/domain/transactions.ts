@@ -35,13 +35,16 @@ export interface KeptCall {
  * received) is BET_ROLLED_BACK.
  */
 export function assertSameCall(kept: KeptCall, call: CallShape): void {
-  if (kept.neverReceived && call.kind === 'bet') {
+  // An id is bound to its environment and player: another's call under it is a conflict, and is
+  // never answered with what the id's owner has (a replay's balance, or whether its bet was rolled back).
+  const owner: string[] = [];
+  if (kept.environment !== call.environment) owner.push('environment');
+  if (call.playerId !== undefined && kept.playerId !== call.playerId) owner.push('playerId');
+  if (kept.neverReceived && call.kind === 'bet' && owner.length === 0) {
     throw new AppError('BET_ROLLED_BACK', undefined, { transactionId: kept.transactionId });
   }
-  const differs: string[] = [];
-  if (kept.environment !== call.environment) differs.push('environment');
+  const differs: string[] = [...owner];
   if (kept.kind !== call.kind || kept.neverReceived) differs.push('kind');
-  if (call.playerId !== undefined && kept.playerId !== call.playerId) differs.push('playerId');
   if (kept.roundId !== call.roundId) differs.push('roundId');
   if (call.currency !== undefined && kept.currency !== call.currency) differs.push('currency');
   if (call.requested !== undefined && compareMoney(kept.requested, call.requested) !== 0) differs.push('amount');

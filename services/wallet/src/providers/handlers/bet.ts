@@ -23,16 +23,28 @@ import { announceLimitReached, assertPlayerExists, assertPlayerMayPlay, hashSess
 import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';
 import { assertSameCall, toResult } from '../domain/transactions.ts';
 import { failedCondition, postBet, type BetPosting } from '../store/postings.ts';
-import { findRound, findSession, findTransaction, type SessionStanding } from '../store/reads.ts';
+import { findBetUnderToken, findRound, findSession, type SessionStanding } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 import { sessionKey } from './session-cache.ts';
 import { sportsBetPlaced } from '../store/sports-events.ts';
 
-/** The earlier answer under this id, or undefined when the id is new (throws on a conflict). */
+/**
+ * The earlier answer under this id, or undefined when the id is new (throws on a conflict). The
+ * session token names the bet's player: the same id with another player's token is a conflict
+ * (`differs: ["playerId"]`), never that player's answer; a token not issued to this provider
+ * names no player and replays nothing (its own refusal answers).
+ */
 async function replayOf(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet): Promise<ProviderTransactionResult | undefined> {
-  const kept = await findTransaction(ctx.deps.sql, scope.providerId, body.transactionId);
-  if (!kept) return undefined;
-  assertSameCall(kept, { kind: 'bet', environment: scope.environment, roundId: body.roundId, requested: `-${body.amount}`, currency: body.currency });
+  const kept = await findBetUnderToken(ctx.deps.sql, scope.providerId, scope.environment, body.transactionId, hashSessionToken(body.token));
+  if (!kept || kept.tokenPlayerId === null) return undefined;
+  assertSameCall(kept, {
+    kind: 'bet',
+    environment: scope.environment,
+    playerId: kept.tokenPlayerId,
+    roundId: body.roundId,
+    requested: `-${body.amount}`,
+    currency: body.currency,
+  });
   return toResult(kept, true);
 }
 

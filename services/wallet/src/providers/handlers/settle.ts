@@ -173,6 +173,27 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
   if (bet.kind !== 'bet' || bet.playerId !== body.playerId || bet.roundId !== body.roundId || bet.environment !== environment) {
     throw new AppError('ROUND_NOT_FOUND', 'No bet of this player and round has this betTransactionId.', { betTransactionId: body.betTransactionId });
   }
+  // Rolled back already (by another rollback id), a bet never received included (it has no round):
+  // recorded, nothing moves again. The bet's row names its brand and currency.
+  if (bet.rolledBackBy) {
+    const brandId = bet.brandId ?? (await roundOfPlayer(ctx, scope, body.roundId, body.playerId)).brandId;
+    const again = {
+      id: newId('providerTransaction'),
+      kind: 'rollback' as const,
+      providerId,
+      environment,
+      transactionId: body.transactionId,
+      roundId: body.roundId,
+      betTransactionId: body.betTransactionId,
+      brandId,
+      playerId: body.playerId,
+      currency: bet.currency,
+      requested: subMoney(0, bet.moved),
+      amount: '0.00',
+      at,
+    };
+    return answer(again, '0.00', await postZeroMove(ctx.deps.sql, again, false));
+  }
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId);
   const move: CreditPosting = {
     id: newId('providerTransaction'),
@@ -193,11 +214,6 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     // issue #44 item 7: `sports_bet.settled` (voided), written by the rollback's own statement when it voids a sports bet.
     ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
   };
-  // Rolled back already (by another rollback id): recorded, nothing moves again.
-  if (bet.rolledBackBy) {
-    const posted = await postZeroMove(ctx.deps.sql, { ...move, amount: '0.00' }, false);
-    return answer(move, '0.00', posted);
-  }
   if (round.wins > 0 || round.status === 'settled') throw new AppError('BET_ALREADY_SETTLED', undefined, { roundId: body.roundId });
   const posted = await postMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');

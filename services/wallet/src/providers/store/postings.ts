@@ -188,14 +188,16 @@ export interface CreditPosting extends TransactionKey {
 export const REPAYMENT_SUFFIX = ' repayment';
 
 const DEBT_KEY = 'provider_id = ? and brand_id = ? and player_id = ? and currency = ?';
-const debtKey = (c: CreditPosting) => [c.providerId, c.brandId, c.playerId, c.currency];
+/** A move of no money: no ledger transaction, so no clearing account. */
+type ZeroMove = Omit<CreditPosting, 'clearingAccountId'>;
+const debtKey = (c: ZeroMove) => [c.providerId, c.brandId, c.playerId, c.currency];
 
 /**
  * The player's debt as the move changes it: a repayment takes `repay` off it (only if it is still
  * owed: `must:debt` otherwise), a shortfall adds to it. Each only when the player's row was
  * updated (`a`), so a statement that moved nothing changes no debt.
  */
-function debtChange(c: CreditPosting): { text: string; params: unknown[]; must: string } | undefined {
+function debtChange(c: ZeroMove): { text: string; params: unknown[]; must: string } | undefined {
   if (c.repay)
     return {
       text: `d as (update wallet.provider_debts set owed = owed - ?::numeric, repaid = repaid + ?::numeric, updated_at = (select at from a)
@@ -228,7 +230,7 @@ const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION'
 const MOVED = 'exists (select 1 from a)';
 
 /** The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time. */
-function roundChange(c: CreditPosting, moved: string): { text: string; params: unknown[] } {
+function roundChange(c: ZeroMove, moved: string): { text: string; params: unknown[] } {
   const where = 'provider_id = ? and round_id = ? and player_id = ?';
   const key = [c.providerId, c.roundId, c.playerId];
   switch (c.kind) {
@@ -261,7 +263,7 @@ function roundChange(c: CreditPosting, moved: string): { text: string; params: u
   }
 }
 
-const mustOf = (c: CreditPosting) =>
+const mustOf = (c: ZeroMove) =>
   c.kind === 'rollback'
     ? `wallet.must(exists (select 1 from r), 'round') and wallet.must(exists (select 1 from b), 'bet')`
     : `wallet.must(exists (select 1 from r), 'round')`;
@@ -368,7 +370,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
  * as postMove's would), or a second rollback of a bet already rolled back (`roundChanges` false).
  * Throws `must:round` like postMove, and a unique violation when this transaction id is taken.
  */
-export async function postZeroMove(sql: SqlRunner, c: CreditPosting, roundChanges = true): Promise<PostedMove> {
+export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = true): Promise<PostedMove> {
   const change = roundChanges && c.kind === 'win' ? roundChange(c, '0.00') : undefined;
   // A correction's debit when the balance was 0.00: all of it is the player's debt.
   const debt = c.shortfall ? debtChange(c) : undefined;

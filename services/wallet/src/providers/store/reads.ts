@@ -23,9 +23,10 @@ export interface TransactionRow {
   createdAt: string;
 }
 
-const TX_SELECT = `select id, environment, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
+const TX_FIELDS = `select id, environment, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
   bet_transaction_id as "betTransactionId", brand_id as "brandId", player_id as "playerId", currency, requested::text, moved::text,
-  balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", created_at as "createdAt"
+  balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", created_at as "createdAt"`;
+const TX_SELECT = `${TX_FIELDS}
   from wallet.provider_transactions`;
 
 const asTransaction = (r: TransactionRow): TransactionRow => ({
@@ -40,6 +41,27 @@ const asTransaction = (r: TransactionRow): TransactionRow => ({
 export async function findTransaction(sql: SqlRunner, providerId: string, transactionId: string): Promise<TransactionRow | undefined> {
   const [row] = await sql.query<TransactionRow>(`${TX_SELECT} where provider_id = ? and transaction_id = ?`, [providerId, transactionId]);
   return row && asTransaction(row);
+}
+
+/**
+ * A bet's transaction id's earlier row, with the player of the bet's session token (a token is
+ * bound to its player): null when the token is not one issued to this provider in this
+ * environment. One statement: read only when a bet is refused or writes nothing.
+ */
+export async function findBetUnderToken(
+  sql: SqlRunner,
+  providerId: string,
+  environment: Environment,
+  transactionId: string,
+  tokenHash: string,
+): Promise<(TransactionRow & { tokenPlayerId: string | null }) | undefined> {
+  const [row] = await sql.query<TransactionRow & { tokenPlayerId: string | null }>(
+    `${TX_FIELDS},
+       (select s.player_id from wallet.provider_sessions s where s.token_hash = ? and s.provider_id = ? and s.environment = ?) as "tokenPlayerId"
+     from wallet.provider_transactions where provider_id = ? and transaction_id = ?`,
+    [tokenHash, providerId, environment, providerId, transactionId],
+  );
+  return row && { ...asTransaction(row), tokenPlayerId: row.tokenPlayerId };
 }
 
 /** A session token's session, with what a bet on it must find in force. */
