@@ -64,10 +64,22 @@ function log(line: string): void {
   process.stderr.write(`[bench] ${line}\n`);
 }
 
-async function adminCall(adminUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** `actor`: the stand-in person ADMIN_TOKEN is outside production (X-Admin-Actor, a label): four eyes tells two apart. */
+async function adminCall(
+  adminUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  actor?: string,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${adminUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(actor ? { 'x-admin-actor': actor } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -366,7 +378,11 @@ async function main(tracing: string): Promise<BenchResults> {
         await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/webhooks/sandbox`, { url: receiver.ready.url }),
         200,
       );
-      expectStatus('switching br-spa on', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/compliance`, { profile: 'br-spa' }), 200);
+      expectStatus(
+        'switching br-spa on',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' }),
+        200,
+      );
     }
     const money = ['deposit', 'wallet', 'spread', 'rounds', 'brspa'].some((s) => SCENARIOS.has(s)) || SOAK_SEC > 0;
     const oneBrand = money ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(creds)) : [];
@@ -605,7 +621,14 @@ async function main(tracing: string): Promise<BenchResults> {
       out.push(await depositRun('deposit create + confirm, profile off', rgDepositors, brands));
       await measure(spec('priming: rounds under off (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }), measured);
       out.push(await measure(spec('real-money game round, profile off', 'rounds', publicUrl, { sessions: rgSessions }), measured));
-      expectStatus('profile br-spa', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }), 200);
+      expectStatus(
+        'profile br-spa',
+        await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, {
+          profile: 'br-spa',
+          reason: 'the operator is licensed in Brazil',
+        }),
+        200,
+      );
       const limits = [
         ['loss', 'day', '1000000.00'],
         ['time', 'day', 44_640],
@@ -633,7 +656,22 @@ async function main(tracing: string): Promise<BenchResults> {
       }
       // Back to off for the second A of A B B A (drift on a shared machine hits both sides alike);
       // primed again, as each side is after a switch (every cache heard of it and refreshes its players).
-      expectStatus('profile off', await adminCall(adminUrl, adminToken, 'PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'off' }), 200);
+      // Turning br-spa off takes two people (issue #56): one stand-in requests it, another confirms.
+      const offPath = `/admin/operators/${op.operator.id}/compliance/changes`;
+      const requested = await adminCall(adminUrl, adminToken, 'POST', offPath, { profile: 'off', reason: 'the benchmark compares the profiles' }, 'bench-one');
+      expectStatus('profile off requested', requested, 201);
+      expectStatus(
+        'profile off confirmed',
+        await adminCall(
+          adminUrl,
+          adminToken,
+          'POST',
+          `${offPath}/${requested.body.id}/confirm`,
+          { reason: 'the benchmark compares the profiles' },
+          'bench-two',
+        ),
+        200,
+      );
       await depositRun('priming: rg deposits under off again (not reported)', rgDepositors, brands, { durationSec: 3, warmupSec: 0 });
       await measure(
         spec('priming: rounds under off again (not reported)', 'rounds', publicUrl, { sessions: rgSessions, durationSec: 3, warmupSec: 0 }),

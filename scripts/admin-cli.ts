@@ -30,6 +30,17 @@ const need = (v: string | undefined, what: string) => {
   return v;
 };
 
+/** A compliance profile change from its flags: the profile, its reason, and only the settings given. */
+function complianceChange(a: Args, profile: string): Record<string, unknown> {
+  return {
+    profile,
+    reason: need(a.reason as string, '--reason'),
+    ...(a['time-zone'] !== undefined ? { timeZone: String(a['time-zone']) } : {}),
+    ...(a['cooling-off-hours'] !== undefined ? { coolingOffHours: Number(a['cooling-off-hours']) } : {}),
+    ...(a['reality-check-minutes'] !== undefined ? { realityCheckMinutes: Number(a['reality-check-minutes']) } : {}),
+  };
+}
+
 /** A provider's settings from its flags, only those given (`none` clears the launch URL or the allow-list). */
 function providerSettings(a: Args): Record<string, unknown> {
   const list = (v: string) => (nullable(v) === null ? [] : v.split(',').map((s) => s.trim()));
@@ -81,13 +92,14 @@ const COMMANDS: Record<string, Command> = {
     usage: 'USER_ID',
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-second-factor` }),
   },
+  // A service token (one role, no person, no decision). A personal token is made only by its own
+  // person, on the console's Account page (issue #56): nobody makes one for someone else.
   'tokens create': {
-    usage: '--name NAME --role compliance|finance|support|admin [--user USER_ID: a personal token, which takes decisions as that person]',
-    run: (a) => ({
-      method: 'POST',
-      path: '/admin/tokens',
-      body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role'), ...(a.user ? { userId: a.user as string } : {}) },
-    }),
+    usage: '--name NAME --role compliance|finance|support|admin (a service token; personal tokens are made by their people on the console Account page)',
+    run: (a) => {
+      if (a.user !== undefined) throw new Error("--user is gone: a personal token is made by its own person, on the console's Account page (issue #56)");
+      return { method: 'POST', path: '/admin/tokens', body: { name: need(a.name as string, '--name'), role: need(a.role as string, '--role') } };
+    },
   },
   'tokens list': { usage: '', run: () => ({ method: 'GET', path: '/admin/tokens' }) },
   'tokens revoke': { usage: 'TOKEN_ID', run: (a) => ({ method: 'POST', path: `/admin/tokens/${need(a._[2], 'TOKEN_ID')}/revoke` }) },
@@ -133,21 +145,40 @@ const COMMANDS: Record<string, Command> = {
         ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/auto-approval`, body: { belowAmount: a._[3] === 'off' ? null : a._[3] } }
         : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/auto-approval` },
   },
+  // A change of the profile is a person's decision with its reason; turning br-spa off is requested
+  // by one person (compliance-request) and confirmed by another (compliance-confirm; issue #56).
   'operators compliance': {
-    usage: 'OPERATOR_ID [off|br-spa] [--time-zone TZ] [--cooling-off-hours N] [--reality-check-minutes N] (without a profile, shows it)',
+    usage:
+      'OPERATOR_ID [off|br-spa --reason TEXT] [--time-zone TZ] [--cooling-off-hours N] [--reality-check-minutes N] (without a profile, shows it; br-spa to off: compliance-request)',
     run: (a) =>
       a._[3]
-        ? {
-            method: 'PUT',
-            path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance`,
-            body: {
-              profile: a._[3],
-              ...(a['time-zone'] !== undefined ? { timeZone: String(a['time-zone']) } : {}),
-              ...(a['cooling-off-hours'] !== undefined ? { coolingOffHours: Number(a['cooling-off-hours']) } : {}),
-              ...(a['reality-check-minutes'] !== undefined ? { realityCheckMinutes: Number(a['reality-check-minutes']) } : {}),
-            },
-          }
+        ? { method: 'PUT', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance`, body: complianceChange(a, a._[3]) }
         : { method: 'GET', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance` },
+  },
+  'operators compliance-request': {
+    usage:
+      'OPERATOR_ID --reason TEXT [--time-zone TZ] [--cooling-off-hours N] [--reality-check-minutes N] (asks to turn the br-spa rules off; another person confirms)',
+    run: (a) => ({ method: 'POST', path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance/changes`, body: complianceChange(a, 'off') }),
+  },
+  'operators compliance-confirm': {
+    usage: 'OPERATOR_ID CHANGE_ID --reason TEXT (never the person who requested it)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance/changes/${need(a._[3], 'CHANGE_ID')}/confirm`,
+      body: { reason: need(a.reason as string, '--reason') },
+    }),
+  },
+  'operators compliance-cancel': {
+    usage: 'OPERATOR_ID CHANGE_ID --reason TEXT',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/operators/${need(a._[2], 'OPERATOR_ID')}/compliance/changes/${need(a._[3], 'CHANGE_ID')}/cancel`,
+      body: { reason: need(a.reason as string, '--reason') },
+    }),
+  },
+  'operators compliance-changes': {
+    usage: '[--operator OPERATOR_ID] [--status pending|confirmed|cancelled|expired]',
+    run: (a) => ({ method: 'GET', path: `/admin/compliance-changes${q({ operatorId: a.operator as string, status: a.status as string })}` }),
   },
   'operators rotate-webhook-secret': {
     usage: 'OPERATOR_ID sandbox|production [--overlap SECONDS] (default 86400; the new secret is printed once)',
@@ -519,6 +550,17 @@ function withheld(name: string, args: Args, answer: unknown): unknown {
   };
 }
 
+/**
+ * X-Admin-Actor (outside production, ADMIN_TOKEN's stand-in; ignored with a person's token and in
+ * production): ADMIN_ACTOR as given (the API refuses one that is not a label), else the login name
+ * when it is a label (letters, digits, `.`, `_`, `-`), else `cli`. Never an e-mail: a label names no team member.
+ */
+function standInLabel(): string {
+  if (process.env.ADMIN_ACTOR) return process.env.ADMIN_ACTOR;
+  const user = process.env.USER ?? '';
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(user) ? user : 'cli';
+}
+
 function help(): void {
   console.log(`Usage: npm run admin -- <command> [args]   (ADMIN_URL=${ADMIN_URL})\n`);
   for (const [name, c] of Object.entries(COMMANDS)) console.log(`  ${name} ${c.usage}`);
@@ -541,7 +583,7 @@ async function main(): Promise<number> {
     method,
     headers: {
       authorization: `Bearer ${ADMIN_TOKEN}`,
-      'x-admin-actor': process.env.ADMIN_ACTOR ?? process.env.USER ?? 'cli',
+      'x-admin-actor': standInLabel(),
       ...(body ? { 'content-type': 'application/json' } : {}),
     },
     body: body ? JSON.stringify(body) : undefined,

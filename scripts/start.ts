@@ -219,7 +219,7 @@ async function main() {
     demo = created.body;
     // The demo operator follows Brazil's SPA/MF rules (docs/responsible-gaming.md): the README's
     // journey registers its player with the loss and time limits br-spa requires.
-    const profile = await admin('PUT', `/admin/operators/${demo.operator.id}/compliance`, { profile: 'br-spa' });
+    const profile = await admin('PUT', `/admin/operators/${demo.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' });
     if (profile.status !== 200)
       throw new StartupError(
         `Could not set the demo operator's compliance profile: ${JSON.stringify(profile.body)}\n  Fix: look for the players service's error above.`,

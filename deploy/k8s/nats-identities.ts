@@ -109,7 +109,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
   const decides = { publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)], streams: [events, internal] };
   return {
     // The edge: every operation of the public and admin tables, the launch page's game messages,
-    // the operators service's credential, session and audit messages, and each service's ping
+    // the operators service's credential and session messages, and each service's ping
     // (/readyz) and refusal record (idempotency). Never a wallet move, never an event.
     gateway: {
       serves: [],
@@ -121,6 +121,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         // The provider wallet API (/provider/v1) and its key lookup (docs/providers.md).
         ...subjectsOf(providerOperations),
         ...subjectsOf(providerMessages),
+        // GET /me tells the operator its compliance profile, which the players service owns.
+        OPERATOR_COMPLIANCE_SUBJECT,
         ...NATS_SERVICES.flatMap((s) => [pingMessage(s).subject, recordRefusalMessage(s).subject]),
       ],
       broadcasts: [],
@@ -130,8 +132,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       consumers: [],
       buckets: [`${prefix}_ratelimit`, `${prefix}_idempotency_keys`, `${prefix}_signatures`],
     },
-    // A deciding service (players, payments, compliance, the wallet) also sends its decisions' audit rows to
-    // the internal stream (audit.recorded), made sure of at start.
+    // Every service but operators also sends the audit rows of its admin changes and decisions to the
+    // internal stream (audit.recorded, issue #56), made sure of at start.
     players: service('players', {
       ...decides,
       // The closing after an impediment hit asks the wallet to refund open bets and record the account, then payments for the balance.
@@ -139,7 +141,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
       hears: [simulatedImpedimentsChangedSubject(prefix)],
     }),
-    // The wallet decides too: the return of unclaimed funds to a bettor (issue #46 item 4) is audited through its outbox.
+    // The wallet audits its providers' changes and the return of unclaimed funds to a bettor through its outbox.
     wallet: service('wallet', {
       ...decides,
       // A provider's bet asks the operator's status (docs/providers.md); a change of a provider drops the gateways' cached keys.
@@ -161,7 +163,9 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       ],
       hears: [playerChangedSubject(prefix)],
     }),
+    // Its redeliveries are audited through its outbox (internal stream).
     webhooks: service('webhooks', {
+      publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)],
       streams: [events, internal],
       consumers: [
         { stream: events, name: webhooksConsumerName(prefix) },
@@ -173,7 +177,7 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
       broadcasts: [gatewayInvalidateSubject(prefix)],
       publishesEvents: [eventsWildcard(prefix), internalEventsWildcard(prefix)],
       streams: [events, internal],
-      // The audit rows of the decisions other services make.
+      // The audit rows of the changes and decisions other services make.
       consumers: [{ stream: internal, name: auditIntakeConsumerName(prefix) }],
     }),
     compliance: service('compliance', {

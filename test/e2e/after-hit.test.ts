@@ -6,13 +6,19 @@
 // the job to finance (audited), and the return of held funds to a person of finance only (a named
 // token is refused; outside production ADMIN_TOKEN stands for a person, so it is not asked here).
 import t from 'tap';
+import { waitFor } from '@bo/service-kit/testing';
+import { activatedPerson } from './support/people.ts';
 import { ADMIN_TOKEN, playerInput, startStack, uniq } from './support/stack.ts';
 
 t.test('after an impediment hit, through the gateway', async (t) => {
   const stack = await startStack();
   t.teardown(() => stack.close());
   const op = await stack.createOperator('After Hit Bets');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  t.equal(
+    (await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' })).status,
+    200,
+    'br-spa',
+  );
   const live = op.productionClient;
   const limits = [
     { type: 'loss', period: 'day', value: '1000.00' },
@@ -33,10 +39,9 @@ t.test('after an impediment hit, through the gateway', async (t) => {
       return { status: res.status, body: await res.json() };
     };
   const token = async (name: string, role: string) => (await stack.admin('POST', '/admin/tokens', { name, role })).body.secret as string;
-  const personalToken = async (email: string, role: string) => {
-    const user = (await stack.admin('POST', '/admin/users', { email, role })).body.user;
-    return (await stack.admin('POST', '/admin/tokens', { name: email.split('@')[0], role, userId: user.id })).body.secret as string;
-  };
+  /** A person's own token, made from her own session once activated (issue #56). */
+  const personalToken = async (email: string, role: string) =>
+    (await activatedPerson(stack.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, { email, role })).token!;
 
   t.test('the operator records its messages and reads the central self-exclusion link', async (t) => {
     const body = {
@@ -81,8 +86,15 @@ t.test('after an impediment hit, through the gateway', async (t) => {
     t.match(report, { status: 200, body: { brandId: op.production.brandId, date: '2026-01-05', timeZone: 'America/Sao_Paulo', data: [] } });
     const run = await finance('POST', '/admin/jobs/unclaimed-funds');
     t.match(run, { status: 200, body: { holdsCreated: 0, transfersRecorded: 0, ranAt: String } }, 'finance runs the job');
-    const audit = await root('GET', '/admin/audit?action=adminRunUnclaimedFunds');
-    t.match(audit.body.data, [{ actor: 'token:ah-finance', target: 'job:unclaimed-funds' }], 'the run is audited');
+    // Its row comes through the wallet's outbox, written once the run is done.
+    const audit = await waitFor(
+      async () => {
+        const rows = (await root('GET', '/admin/audit?action=adminRunUnclaimedFunds')).body.data;
+        return rows.length ? rows : undefined;
+      },
+      { what: 'the run in the audit log', timeoutMs: 60_000 },
+    );
+    t.match(audit, [{ actor: 'token:ah-finance', target: 'job:unclaimed-funds' }], 'the run is audited');
 
     const giveBack = (caller: typeof finance) => caller('POST', '/admin/unclaimed-funds/uch_nope/return', { reference: 'pix-1' });
     t.same((await giveBack(finance)).body.error.code, 'PERSON_REQUIRED', 'a named service token takes no decision on money');

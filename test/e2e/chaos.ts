@@ -4,8 +4,11 @@
 // exactly once, no withdrawal was paid twice, balances match what the clients were told, every
 // event reached the operator's webhook receiver, malformed requests (a body not in UTF-8, a
 // query not validly percent-encoded) were refused with 422 throughout, and every decision our team
-// made (approve and pay by two people, KYC, AML rules, on the admin API with personal tokens) has
-// exactly one audit row. Prints its figures; exits 1 if an invariant broke.
+// made (approve and pay by two people, KYC, AML rules, on the admin API with personal tokens) and
+// every other admin change it made (a provider's game enabled or not, offered or withdrawn, the
+// provider enabled or disabled, during the faults; the operator set up; the suspended-play probe's
+// suspensions and resumptions) has exactly one audit row. Prints its figures; exits 1 if an
+// invariant broke.
 // CHAOS_SECONDS (default 90), CHAOS_CLIENTS (6), CHAOS_PLAYERS (12), CHAOS_EVERY_MS (4000).
 // CHAOS_NATS_CLUSTER=3: NATS is a cluster of three (R3 stream and buckets), and its turn kills one
 // node (SIGKILL) for CHAOS_NODE_DOWN_MS (2000) instead of restarting the one server.
@@ -21,7 +24,8 @@ import path from 'node:path';
 import type { OperatorClient, ClientResponse } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { freePort, startEmbeddedPostgres, startNatsServer, type InfraOptions, type LocalServer } from '../../scripts/local-infra.ts';
-import { startStack, type Component, type Stack } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, type Component, type Stack } from './support/stack.ts';
+import { activatedPerson } from './support/people.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
 import { runSuspendedPlayProbe } from './support/suspended-play-probe.ts';
 import { jetStreamReplicas, startNatsCluster } from './support/nats-cluster.ts';
@@ -73,6 +77,7 @@ const figures = {
   withdrawalsRefused: 0,
   malformedRefused: 0,
   teamDecisions: 0,
+  adminChanges: 0,
 };
 /** Malformed requests that got anything but their 422. */
 const malformedNotRefused: string[] = [];
@@ -133,13 +138,10 @@ try {
     return untilAnswered(() => client.post(p, body, key), what);
   };
 
-  // Our team's decisions are people's (personal tokens): two finance people (four eyes) and one in compliance.
-  const personalToken = async (email: string, role: string) => {
-    const user = await s.admin('POST', '/admin/users', { email, role });
-    const token = await s.admin('POST', '/admin/tokens', { name: email.split('@')[0], role, userId: user.body.user.id });
-    if (token.status !== 201) throw new Error(`personal token of ${email}: ${token.status} ${JSON.stringify(token.body)}`);
-    return token.body.secret as string;
-  };
+  // Our team's decisions are people's (personal tokens): two finance people (four eyes) and one in
+  // compliance, each activated and with the token made from their own session (issue #56).
+  const personalToken = async (email: string, role: string) =>
+    (await activatedPerson(s.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, { email, role })).token!;
   const team = {
     approver: await personalToken('approver@chaos.example', 'finance'),
     payer: await personalToken('payer@chaos.example', 'finance'),
@@ -154,14 +156,53 @@ try {
       return { status: res.status, headers: res.headers, text, body: text ? JSON.parse(text) : undefined };
     }, what);
   };
-  /** Every decision answered 200, by audit target: how many rows of which action each must have. */
+  /** Every decision and admin change answered 2xx, by audit target: how many rows of which action each must have. */
   const decisionsMade = new Map<string, Map<string, number>>();
-  const decided = (target: string, action: string) => {
+  const expectRow = (target: string, action: string) => {
     const byAction = decisionsMade.get(target) ?? new Map<string, number>();
     byAction.set(action, (byAction.get(action) ?? 0) + 1);
     decisionsMade.set(target, byAction);
+  };
+  const decided = (target: string, action: string) => {
+    expectRow(target, action);
     figures.teamDecisions++;
   };
+  /** An admin change that is no decision (issue #56: audited by the service that made it, in its transaction). */
+  const changed = (target: string, action: string) => {
+    expectRow(target, `${action}:`);
+    figures.adminChanges++;
+  };
+  // The operator's set-up above, before any fault.
+  changed(`operator:${op.operator.id}`, 'adminCreateOperator');
+  changed(`operator:${op.operator.id}`, 'adminSetWebhookUrl');
+  changed(`operator:${op.operator.id}`, 'adminSetRateLimit');
+
+  // A provider of its own that our team changes during the faults, each change with its own
+  // Idempotency-Key and retried with it (issue #56: 3 of 37 such changes had no audit row in two
+  // fault runs). Offered to an operator of nobody's, so nothing else the run does sees it.
+  const created = await decideAsTeam(
+    ADMIN_TOKEN,
+    'POST',
+    '/admin/providers',
+    { name: `Chaos audited ${randomUUID().slice(0, 8)}`, kind: 'casino' },
+    'provider',
+  );
+  if (created.status !== 201) throw new Error(`provider: ${created.status} ${created.text}`);
+  const changedProvider = created.body.id as string;
+  changed(`provider:${changedProvider}`, 'adminCreateProvider');
+  /** Client `n`'s provider change of its iteration `i`: the game enabled or not, the offer made or withdrawn, the provider enabled or disabled. */
+  async function providerChange(n: number, i: number): Promise<void> {
+    const on = (n + i) % 2 === 0;
+    const changes = [
+      ['PUT', `/admin/providers/${changedProvider}/games/chaos-slot`, { name: 'Chaos Slot', category: 'slots', enabled: on }, 'adminPutProviderGame'],
+      ['PUT', `/admin/providers/${changedProvider}/operators/op_chaos_audited`, { enabled: on }, 'adminSetProviderOperator'],
+      ['PUT', `/admin/providers/${changedProvider}`, { status: on ? 'enabled' : 'disabled' }, 'adminUpdateProvider'],
+    ] as const;
+    const [method, p, body, action] = changes[Math.floor(i / 5 + n) % changes.length]!;
+    const r = await decideAsTeam(ADMIN_TOKEN, method, p, body, action);
+    if (r.status !== 200) throw new Error(`${action}: ${r.status} ${r.text}`);
+    changed(`provider:${changedProvider}`, action);
+  }
 
   // Players, approved, before the chaos starts.
   const players: string[] = [];
@@ -201,6 +242,7 @@ try {
     for (let i = 0; Date.now() < endAt; i++) {
       const player = players[(n + i) % players.length]!;
       if (i % 5 === 4) await malformedProbe(player);
+      if (i % 5 === 1) await providerChange(n, i);
       if (i % 3 !== 2) {
         const amount = `${10 + ((n * 7 + i) % 40)}.00`;
         const d = await post(
@@ -361,9 +403,16 @@ try {
   if (missing.length) problems.push(`${missing.length} of ${wanted.length} events never reached the receiver, e.g. ${missing.slice(0, 3).join(' ')}`);
   await receiver.close();
 
-  // Every team decision that was answered has exactly one audit row (issue #40): none lost to a
-  // timeout, a replay or a kill, none written twice. Rows arrive through the deciding service's
-  // outbox: waited for, then counted.
+  // The probe's admin changes (its operator, its player's KYC, every suspension and resumption) are
+  // counted with the rest: it has ended once its last resumption was answered.
+  const paused = await suspendedPlay;
+  for (const c of paused.adminChanges)
+    if (c.action === 'adminKycDecision') decided(c.target, `${c.action}:`);
+    else changed(c.target, c.action);
+
+  // Every team decision and admin change that was answered has exactly one audit row (issues #40,
+  // #56): none lost to a timeout, a replay, a kill or the operators service away, none written
+  // twice. Rows arrive through the outbox of the service that made the change: waited for, then counted.
   const auditCounts = async (target: string) => {
     const counts = new Map<string, number>();
     // Every page of the target's log (a busy target has more rows than a page holds).
@@ -386,15 +435,15 @@ try {
     for (const [target, byAction] of decisionsMade) {
       const got = await auditCounts(target);
       for (const [action, n] of byAction)
-        if ((got.get(action) ?? 0) !== n) gaps.push(`${target} ${action}: ${n} decisions, ${got.get(action) ?? 0} audit rows`);
+        if ((got.get(action) ?? 0) !== n) gaps.push(`${target} ${action.replace(/:$/, '')}: ${n} answered, ${got.get(action) ?? 0} audit rows`);
     }
     return gaps;
   };
   const auditProblems = await waitFor(async () => ((await auditGaps()).length === 0 ? [] : undefined), {
     timeoutMs: 120_000,
-    what: 'every decision audited',
+    what: 'every decision and admin change audited',
   }).catch(() => auditGaps());
-  say(`team decisions: ${figures.teamDecisions}, each with exactly one audit row: ${auditProblems.length === 0}`);
+  say(`team decisions: ${figures.teamDecisions}, other admin changes: ${figures.adminChanges}; each with exactly one audit row: ${auditProblems.length === 0}`);
   for (const gap of auditProblems) problems.push(`audit: ${gap}`);
 
   if (natsCluster) {
@@ -418,7 +467,6 @@ try {
     );
     problems.push(...played.problems.map((p) => `provider play: ${p}`));
   }
-  const paused = await suspendedPlay;
   say(`suspended-play probe: ${paused.cycles} suspend/resume cycles, ${paused.played} rounds played while active, ${paused.refused} refused while suspended`);
   problems.push(...paused.problems);
 

@@ -15,7 +15,11 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
   const stack = await startStack();
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Sigap Console Bets');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  t.equal(
+    (await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' })).status,
+    200,
+    'br-spa',
+  );
   // The brand's yesterday (São Paulo, the default zone): a day that is over.
   const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(Date.now() - 86_400_000));
   const brand = op.sandbox.brandId;

@@ -1,14 +1,18 @@
 // The console as our team works it (issue #42), in Chromium against the real processes, at 1280 px
 // and on a 390 px phone: a signed-out visit logs no failed request; an admin manages the team on
 // /team (a person added, their one-time password shown once and good for a sign-in; a password
-// reset; a token issued, shown once, working, then revoked; a person disabled); the two-factor setup
-// draws the otpauth URI as a QR code; and the withdrawal queue says why Pay cannot succeed before the
-// click: an AML review holding the player's payouts, or four eyes for the person who approved.
-import t from 'tap';
+// reset; a service token issued, shown once, working, then revoked; no personal token for someone
+// else, issue #56: a person makes her own on /account, shown once there, and the admin sees and
+// revokes it on /team; a person disabled); the two-factor setup draws the otpauth URI as a QR code,
+// and once it is on a personal token takes a fresh code; and the withdrawal queue says why Pay
+// cannot succeed before the click: an AML review holding the player's payouts, or four eyes for the
+// person who approved.
+import t, { type Test } from 'tap';
 import qrcode from 'qrcode-generator';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
+import { totpCode } from './support/people.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WIDTHS = [1280, 390] as const;
@@ -76,6 +80,32 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
   const admin = await person('team-admin@ourteam.example', 'admin');
   const ana = await person('ana.finance@ourteam.example', 'finance');
   const bia = await person('bia.finance@ourteam.example', 'finance');
+  /** People who chose their own password already: their next sign-in skips /setup. */
+  const setUp = new Set<string>();
+  const signInPerson = async (page: Page, who: { user: { email: string }; password: string }) => {
+    const first = !setUp.has(who.user.email);
+    await signIn(page, who.user.email, first ? who.password : CHOSEN(who.user.email), first);
+    setUp.add(who.user.email);
+  };
+  const fits = async (page: Page) => page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+
+  /** Ana makes her own personal token on her Account page at `width`: its secret, shown once there. */
+  async function ownToken(t: Test, width: number, name: string): Promise<string> {
+    const page = await newPage(width);
+    await signInPerson(page, ana);
+    await page.goto(`${stack.adminUrl}/account`);
+    const form = page.locator('form[aria-label="Make a personal token"]');
+    t.equal(await form.locator('input[name=totp]').count(), 0, 'no two-factor sign-in: no code asked');
+    await form.locator('input[name=name]').fill(name);
+    await form.getByRole('button', { name: 'Make token' }).click();
+    const secret = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
+    t.match(secret, /^bo_tok_/, 'her token, shown once on her own page');
+    await page.locator(`section[aria-label="Your API tokens"] tr[data-token="${name}"][data-status=active]`, { hasText: 'finance' }).waitFor();
+    const wide = await fits(page);
+    t.ok(wide.page <= wide.screen, `the account page fits ${width} px (page ${wide.page} px, screen ${wide.screen} px)`);
+    await page.context().close();
+    return secret;
+  }
 
   t.test('a signed-out visit logs no failed request', async (t) => {
     const before = problems.length;
@@ -124,9 +154,9 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
       t.not(reset, oneTime, 'another one-time password');
       t.equal((await signInWith(reset)).status, 200, 'the reset one signs in');
 
-      // A token issued, shown once, working on the admin API; revoked, refused.
+      // A service token issued, shown once, working on the admin API; revoked, refused.
       const name = `bot-${width}`;
-      const issue = page.locator('form[aria-label="Issue a token"]');
+      const issue = page.locator('form[aria-label="Issue a service token"]');
       await issue.locator('input[name=name]').fill(name);
       await issue.locator('select[name=role]').selectOption('support');
       await issue.getByRole('button', { name: 'Issue' }).click();
@@ -141,12 +171,12 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
           body: JSON.stringify({ decision: 'approve' }),
         }).then(async (r) => ((await r.json()) as { error?: { code: string } }).error?.code);
       t.equal(await decide(secret), 'FORBIDDEN_ROLE', 'a support service token decides nothing');
+      // No personal token for someone else (issue #56): Ana makes hers on her own Account page.
+      t.equal(await issue.locator('select[name=owner]').count(), 0, 'the team page offers no personal token for another person');
       const personal = `ana-${width}`;
-      await issue.locator('select[name=owner]').selectOption({ label: `${ana.user.email} (personal)` });
-      await issue.locator('input[name=name]').fill(personal);
-      await issue.getByRole('button', { name: 'Issue' }).click();
+      const mine = await ownToken(t, width, personal);
+      await page.reload();
       await page.locator(`tr[data-token="${personal}"]`, { hasText: ana.user.email }).waitFor();
-      const mine = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
       t.not(mine, secret, 'another secret, shown once');
       t.match(await page.locator(`tr[data-token="${personal}"]`).textContent(), /finance/, "with its person's role");
       t.equal(await decide(mine), 'WITHDRAWAL_NOT_FOUND', "the personal token acts as its person: a finance decision goes through to the withdrawal's lookup");
@@ -167,10 +197,89 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     });
   }
 
+  t.test('turning br-spa off takes two people on /operators, and compliance is told on every page (issue #56)', async (t) => {
+    const op = await stack.createOperator('Team Rules');
+    const id = op.operator.id;
+    t.equal((await stack.admin('PUT', `/admin/operators/${id}/compliance`, { profile: 'br-spa', reason: 'licensed in Brazil' })).status, 200);
+    const carla = await person('carla.compliance@ourteam.example', 'compliance');
+
+    // The admin asks, at 1280 px: a reason, a confirmation, then the change waits for a second person.
+    const page = await newPage(1280);
+    await signIn(page, admin.user.email, CHOSEN(admin.user.email), false);
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(`${stack.adminUrl}/operators#${id}`);
+    const card = page.locator(`article[data-operator="${id}"] section[aria-label="Compliance profile"]`);
+    await card.locator('[data-profile=br-spa]').waitFor();
+    const form = card.locator('form[aria-label="Change the compliance profile"]');
+    await form.locator('select[name=profile]').selectOption('off');
+    await form.locator('input[name=reason]').fill('the operator left Brazil');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const pending = card.locator('.notice[data-change]');
+    await pending.waitFor();
+    t.match(
+      await pending.textContent(),
+      /requested by user:team-admin@ourteam\.example .*the operator left Brazil.*waits for a second person/s,
+      'who asked, why, and that it waits',
+    );
+    t.equal(await card.locator('[data-profile=br-spa]').count(), 1, 'the rules are still on');
+    await pending.locator('input[name=decisionReason]').fill('I asked for it');
+    t.ok(await pending.getByRole('button', { name: 'Confirm' }).isDisabled(), 'four eyes: her own request cannot be confirmed by her');
+    t.match(await pending.locator('[data-reason=four-eyes]').textContent(), /another person confirms/);
+    await page.reload();
+    await page.locator('aside.notices p[data-status=pending]', { hasText: id }).waitFor();
+    t.pass('the notice is on her pages too');
+    const wide = await fits(page);
+    t.ok(wide.page <= wide.screen, `the operators page fits 1280 px (page ${wide.page} px)`);
+    await page.context().close();
+
+    // Compliance, at 390 px: the notice on her first page, and the confirmation with her reason.
+    const phone = await newPage(390);
+    phone.on('dialog', (d) => void d.accept());
+    await signIn(phone, carla.user.email, carla.password, true);
+    const notice = phone.locator('aside.notices p[data-status=pending]', { hasText: id });
+    await notice.waitFor();
+    t.match(await notice.textContent(), /Br-spa rules off requested.*the operator left Brazil/s, 'compliance is told before she looks for it');
+    await notice.getByRole('link').click();
+    const hers = phone.locator(`article[data-operator="${id}"] section[aria-label="Compliance profile"] .notice[data-change]`);
+    await hers.waitFor();
+    await hers.locator('input[name=decisionReason]').fill('checked with legal');
+    await hers.getByRole('button', { name: 'Confirm' }).click();
+    await phone.locator(`article[data-operator="${id}"] [data-profile=off]`).waitFor();
+    t.equal((await stack.admin('GET', `/admin/operators/${id}/compliance`)).body.profile, 'off', 'a second person turned the rules off');
+    await phone.reload();
+    await phone.locator('aside.notices p[data-status=confirmed]', { hasText: id }).waitFor();
+    t.match(
+      await phone.locator('aside.notices p[data-status=confirmed]', { hasText: id }).textContent(),
+      /turned off.*confirmed by user:carla\.compliance@ourteam\.example \(“checked with legal”\)/s,
+      'the notice says who turned them off, and why',
+    );
+    const narrow = await fits(phone);
+    t.ok(narrow.page <= narrow.screen, `the operators page fits 390 px (page ${narrow.page} px)`);
+    await phone.context().close();
+    const rows = await waitFor(
+      async () => {
+        const audit = (await stack.admin('GET', `/admin/audit?target=operator:${id}`)).body.data as { action: string; actor: string }[];
+        const profile = audit.filter((r) => /Compliance/.test(r.action));
+        return profile.length >= 3 ? profile : undefined;
+      },
+      { what: "the profile's audit rows" },
+    );
+    t.same(
+      rows.map((r) => [r.action, r.actor]),
+      [
+        ['adminConfirmComplianceChange', 'user:carla.compliance@ourteam.example'],
+        ['adminRequestComplianceChange', 'user:team-admin@ourteam.example'],
+        ['adminSetCompliance', 'admin'],
+      ],
+      'each step audited, naming its person',
+    );
+  });
+
   t.test('the two-factor setup shows the otpauth URI as a QR code', async (t) => {
     const page = await newPage(390);
     await signIn(page, admin.user.email, CHOSEN(admin.user.email), false);
     await page.goto(`${stack.adminUrl}/account`);
+    t.equal(await page.locator('form[aria-label="Make a personal token"] input[name=totp]').count(), 0, 'no code asked before two-factor sign-in is on');
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const qr = page.locator('svg.qr');
     await qr.waitFor();
@@ -179,12 +288,34 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     t.equal(await qr.locator('path').getAttribute('d'), expectedQrPath(uri), 'the QR code encodes the otpauth URI, drawn in the page');
     const box = await qr.boundingBox();
     t.ok(box && box.width >= 150 && box.width <= 390, `large enough to scan and within the phone (${box?.width} px)`);
+    // Turned on: from now on a personal token takes a fresh code from the app (issue #56).
+    const secret = (await page.locator('#totp-secret').textContent()) ?? '';
+    await page.locator('form[aria-label="Confirm two-factor"] input[name=code]').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.locator('#second-factor', { hasText: 'on' }).waitFor();
+    const make = page.locator('form[aria-label="Make a personal token"]');
+    await make.locator('input[name=name]').fill('admin-phone');
+    await make.locator('input[name=totp]').fill(totpCode(secret, Date.now() + 30_000));
+    await make.getByRole('button', { name: 'Make token' }).click();
+    const own = (await page.locator('[data-shown-once=token] code.secret').textContent()) ?? '';
+    const asOwn = await fetch(`${stack.adminUrl}/admin/account/tokens`, { headers: { authorization: `Bearer ${own}` } });
+    t.same(
+      ((await asOwn.json()) as { data: { name: string }[] }).data.map((tk) => tk.name),
+      ['admin-phone'],
+      'a fresh code made her own token, which is hers',
+    );
+    const wide = await fits(page);
+    t.ok(wide.page <= wide.screen, `the account page with its tokens fits 390 px (page ${wide.page} px)`);
     await page.context().close();
   });
 
   t.test('the review queue says why Pay cannot succeed, before the click', async (t) => {
     const op = await stack.createOperator('Team Holds');
-    t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+    t.equal(
+      (await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' })).status,
+      200,
+      'br-spa',
+    );
     const c = op.sandboxClient;
     const player = await c.post(
       '/players',
@@ -232,7 +363,7 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     );
 
     const page = await newPage(390);
-    await signIn(page, ana.user.email, ana.password, true);
+    await signInPerson(page, ana);
     await page.goto(`${stack.adminUrl}/withdrawals`);
     const heldCard = page.locator(`article[data-withdrawal="${held.body.id}"]`);
     const freeCard = page.locator(`article[data-withdrawal="${free.body.id}"]`);

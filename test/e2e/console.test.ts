@@ -280,7 +280,11 @@ t.test('team console in a browser', async (t) => {
 
   t.test("the player page's Status offers only what the generic change may set; a restriction names its flow; a stale page shows the refusal", async (t) => {
     const op2 = await stack.createOperator('Standing Console Bets');
-    t.equal((await stack.admin('PUT', `/admin/operators/${op2.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+    t.equal(
+      (await stack.admin('PUT', `/admin/operators/${op2.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' })).status,
+      200,
+      'br-spa',
+    );
     const limits = [
       { type: 'loss', period: 'day', value: '1000.00' },
       { type: 'time', period: 'day', value: 600 },
@@ -303,10 +307,10 @@ t.test('team console in a browser', async (t) => {
     await op2.sandboxClient.post(`/sandbox/players/${frozen}/kyc/decision`, { status: 'aprovado' });
     await waitFor(async () => (await statusOf(frozen)) === 'bloqueado', { what: 'the freeze' });
     const restricted = await register(op2.productionClient, 'st-imp', '246.813.579-28');
-    const listed = await stack.admin('POST', '/admin/impediments', { cpf: '24681357928', category: 'athlete', note: 'a club player' }, 'carla@team');
+    const listed = await stack.admin('POST', '/admin/impediments', { cpf: '24681357928', category: 'athlete', note: 'a club player' }, 'carla');
     t.same(listed.body.restricted, [restricted], 'restricted by our list');
     // Off the list again (the impediments page's test starts from an empty list): that lifts nothing.
-    t.equal((await stack.admin('DELETE', '/admin/impediments/24681357928', undefined, 'carla@team')).status, 200);
+    t.equal((await stack.admin('DELETE', '/admin/impediments/24681357928', undefined, 'carla')).status, 200);
     const stale = await register(op2.sandboxClient, 'st-stale', '135.792.468-28');
 
     const page = await signIn('carla', '/kyc');
@@ -331,8 +335,8 @@ t.test('team console in a browser', async (t) => {
     const form = await statusForm(stale);
     t.same(
       await form.locator('select[name=status] option').allTextContents(),
-      ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado'],
-      'nothing holds it: every status but restrito',
+      ['ativo', 'suspenso', 'bloqueado', 'encerrado'],
+      'nothing holds it: every status but restrito and autoexcluido (each only through its flow)',
     );
     // The player self-excludes while the page is open; the page's change is refused and says why.
     t.equal((await op2.sandboxClient.post(`/players/${stale}/self-exclusion`, { indefinite: true }, key())).status, 200);

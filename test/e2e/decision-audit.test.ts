@@ -1,21 +1,21 @@
 // Decisions are people's, and each one that took effect has exactly one audit row (issue #40),
-// through the real gateway and services: one person approving in the console and paying with her
-// personal token is refused by four eyes; a pay whose first answer is lost at the gateway's RPC
+// through the real gateway and services: one activated person approving in the console and paying
+// with the personal token she made herself is refused by four eyes (issue #56); a pay whose first answer is lost at the gateway's RPC
 // deadline, then replayed to the retry, is audited once; so is an approval whose service was
 // killed right after its commit.
 import t from 'tap';
 import pg from 'pg';
 import { waitFor } from '@bo/service-kit/testing';
+import { activatedPerson } from './support/people.ts';
 import { ADMIN_TOKEN, playerInput, uniq } from './support/stack.ts';
 import { key, keyedOperator } from './support/keyed-operator.ts';
 
 t.test('decisions by people, audited once', async (t) => {
   const { stack, db, c } = await keyedOperator(t, 'Audited Decisions');
+  // Activated people (their own password), each with the personal token she made from her own session (issue #56).
   const person = async (email: string) => {
-    const created = await stack.admin('POST', '/admin/users', { email, role: 'finance' });
-    const token = await stack.admin('POST', '/admin/tokens', { name: uniq('pt'), role: 'finance', userId: created.body.user.id });
-    if (token.status !== 201) throw new Error(`personal token: ${token.status} ${JSON.stringify(token.body)}`);
-    return { id: created.body.user.id as string, email, password: created.body.password as string, secret: token.body.secret as string };
+    const p = await activatedPerson(stack.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, { email, role: 'finance' });
+    return { ...p, secret: p.token! };
   };
   const [ana, bruno] = [await person('ana@ourteam.example'), await person('bruno@ourteam.example')];
   const withToken = (secret: string, id: string, decision: string, k?: string) =>
@@ -37,27 +37,11 @@ t.test('decisions by people, audited once', async (t) => {
     (
       await db.query(`select actor, actor_id, action, after->>'status' as status from operators.audit_log where target = $1 order by at, id`, [target])
     ).rows.map((r) => [r.actor, r.actor_id, r.action, r.status]);
-  /** A first console sign-in: the one-time password, replaced by her own; the session cookie and CSRF token. */
-  const signIn = async (who: { email: string; password: string }) => {
-    const res = await fetch(`${stack.adminUrl}/console/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: who.email, password: who.password }),
-    });
-    const session = { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrfToken: ((await res.json()) as { csrfToken: string }).csrfToken };
-    const changed = await fetch(`${stack.adminUrl}/console/password`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrfToken },
-      body: JSON.stringify({ currentPassword: who.password, newPassword: 'ana-chose-this-passphrase-7' }),
-    });
-    if (changed.status !== 200) throw new Error(`password change: ${changed.status} ${await changed.text()}`);
-    return session;
-  };
   const statusOf = async (id: string) => (await db.query('select status from payments.withdrawals where id = $1', [id])).rows[0]?.status;
 
   t.test('one person approving in the console and paying with her personal token is refused by four eyes', async (t) => {
     const id = await underReview();
-    const session = await signIn(ana);
+    const session = ana; // signed in to the console, set up
     const approved = await fetch(`${stack.adminUrl}/admin/withdrawals/${id}/decision`, {
       method: 'POST',
       headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken, 'content-type': 'application/json' },
@@ -143,7 +127,7 @@ t.test('decisions by people, audited once', async (t) => {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-admin-actor': actor, 'content-type': 'application/json' },
         body: JSON.stringify({ decision }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
-    t.equal((await asRoot('approve', 'carla@team')).status, 200);
-    t.equal((await asRoot('pay', 'carla@team')).body.error?.code, 'FOUR_EYES_REQUIRED', 'the same name is the same stand-in person');
+    t.equal((await asRoot('approve', 'carla')).status, 200);
+    t.equal((await asRoot('pay', 'carla')).body.error?.code, 'FOUR_EYES_REQUIRED', 'the same name is the same stand-in person');
   });
 });

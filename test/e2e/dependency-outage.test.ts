@@ -34,7 +34,7 @@ t.test('dependency outage: 503 with Retry-After everywhere, then the same reques
   t.equal(pending.body.status, 'pending');
   const withdrawal = await live.post(`/players/${id}/withdrawals`, { amount: '10.00', currency: 'BRL', method: 'pix', destination: 'ana@pix' }, key('w'));
   t.equal(withdrawal.body.status, 'under_review');
-  t.equal((await stack.admin('POST', `/admin/withdrawals/${withdrawal.body.id}/decision`, { decision: 'approve' }, 'ana@team')).body.status, 'approved');
+  t.equal((await stack.admin('POST', `/admin/withdrawals/${withdrawal.body.id}/decision`, { decision: 'approve' }, 'ana')).body.status, 'approved');
   const session = await live.post(`/players/${id}/game-sessions`, { gameId: 'gm_aviator_demo' });
   t.equal(session.body.mode, 'real');
   const gameUrl = session.body.gameUrl as string;
@@ -46,7 +46,7 @@ t.test('dependency outage: 503 with Retry-After everywhere, then the same reques
   const pay = () =>
     fetch(`${stack.adminUrl}/admin/withdrawals/${withdrawal.body.id}/decision`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-admin-actor': 'bruno@team', 'content-type': 'application/json', ...payKey },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-admin-actor': 'bruno', 'content-type': 'application/json', ...payKey },
       body: JSON.stringify({ decision: 'pay' }),
     });
   const verify = () => fetch(`${stack.adminUrl}/admin/ledger/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

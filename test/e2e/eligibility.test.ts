@@ -10,7 +10,12 @@ t.test('br-spa eligibility through the gateway', async (t) => {
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Eligibility Operator');
   const api = op.sandboxClient;
-  const set = await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team');
+  const set = await stack.admin(
+    'PUT',
+    `/admin/operators/${op.operator.id}/compliance`,
+    { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    'compliance',
+  );
   t.equal(set.status, 200);
   t.equal(set.body.profile, 'br-spa');
 

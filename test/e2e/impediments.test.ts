@@ -8,6 +8,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { waitFor } from '@bo/service-kit/testing';
+import { activatedPerson } from './support/people.ts';
 import { ADMIN_TOKEN, playerInput, startStack, uniq } from './support/stack.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts');
@@ -16,7 +17,11 @@ t.test('the internal impediments registry through the admin API and the CLI', as
   const stack = await startStack();
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Impediments Bets');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  t.equal(
+    (await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa', reason: 'the operator is licensed in Brazil' })).status,
+    200,
+    'br-spa',
+  );
   const live = op.productionClient;
   const limits = [
     { type: 'loss', period: 'day', value: '1000.00' },
@@ -24,11 +29,9 @@ t.test('the internal impediments registry through the admin API and the CLI', as
   ];
 
   const token = async (name: string, role: string) => (await stack.admin('POST', '/admin/tokens', { name, role })).body.secret as string;
-  /** A person's own token: decisions (an impediment is one) are people's. */
-  const personalToken = async (email: string, role: string) => {
-    const user = (await stack.admin('POST', '/admin/users', { email, role })).body.user;
-    return (await stack.admin('POST', '/admin/tokens', { name: email.split('@')[0], role, userId: user.id })).body.secret as string;
-  };
+  /** A person's own token, made from her own session once activated (issue #56): decisions (an impediment is one) are people's. */
+  const personalToken = async (email: string, role: string) =>
+    (await activatedPerson(stack.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, { email, role })).token!;
   const as =
     (secret: string) =>
     async (
@@ -47,7 +50,7 @@ t.test('the internal impediments registry through the admin API and the CLI', as
   const compliance = as(await personalToken('dora@ourteam.example', 'compliance'));
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla@team' },
+      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla' },
       encoding: 'utf8',
     });
     t.equal(r.status, 0, `npm run admin -- ${args.slice(0, 2).join(' ')}: ${r.stderr}`);
@@ -91,7 +94,7 @@ t.test('the internal impediments registry through the admin API and the CLI', as
     t.same((await live.post(`/players/${player.body.id}/logins`)).body, { allowed: true }, 'checked: may bet');
 
     const added = cli('impediments', 'add', '529.982.247-25', '--category', 'operator_staff', '--note', 'Trader at the operator');
-    t.match(added, { entry: { cpf: '52998224725', category: 'operator_staff', addedBy: 'carla@team' }, restricted: [player.body.id] });
+    t.match(added, { entry: { cpf: '52998224725', category: 'operator_staff', addedBy: 'stand-in:carla' }, restricted: [player.body.id] });
     const login = await live.post(`/players/${player.body.id}/logins`);
     t.same([login.status, login.body.error.code, login.body.error.message], [403, 'PLAYER_IMPEDED', 'This person cannot bet with this operator.']);
 
@@ -127,11 +130,11 @@ t.test('the internal impediments registry through the admin API and the CLI', as
     t.same(
       await rows('adminAddImpediment'),
       [
-        { actor: 'carla@team', target: 'impediment:52998224725', before: null, after: { category: 'operator_staff', restricted: 1 } },
+        { actor: 'stand-in:carla', target: 'impediment:52998224725', before: null, after: { category: 'operator_staff', restricted: 1 } },
         { actor: 'user:dora@ourteam.example', target: 'impediment:11144477735', before: null, after: { category: 'referee', restricted: 0 } },
       ],
       'each put once (the replay is not a second change), newest first',
     );
-    t.same(await rows('adminRemoveImpediment'), [{ actor: 'carla@team', target: 'impediment:52998224725', before: 'operator_staff', after: null }]);
+    t.same(await rows('adminRemoveImpediment'), [{ actor: 'stand-in:carla', target: 'impediment:52998224725', before: 'operator_staff', after: null }]);
   });
 });

@@ -29,7 +29,17 @@ t.test('newman runs the served postman.json as a flow with 0 failures: br-spa tw
   t.teardown(() => stack.close());
   // As the demo operator `npm start` creates: compliance profile br-spa.
   const op = await stack.createOperator('Postman Bets');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${op.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const receiver = await startWebhookReceiver(op.sandbox.webhookSecret);
   t.teardown(() => receiver.close());
   t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/webhooks/sandbox`, { url: receiver.url })).status, 200);

@@ -9,12 +9,14 @@ import t from 'tap';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { once } from 'node:events';
 import path from 'node:path';
 import { waitFor } from '@bo/service-kit/testing';
 import {
   AdminSide,
   Book,
+  duplicates,
   OperatorSide,
   PlayerSession,
   ProviderClient,
@@ -164,14 +166,14 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     t.equal(summary.providers.length, 2, 'a casino and a sportsbook registered');
   });
 
-  /** A funded sandbox player with a session of the casino's first game, played by hand. */
-  const handSession = async (funds = '50.00') => {
+  /** A funded sandbox player with a session of the casino's first game, played by hand (through `baseUrl`: the gateway, or a proxy to it). */
+  const handSession = async (funds = '50.00', baseUrl = stack.publicUrl) => {
     const book = new Book();
     const operator = new OperatorSide({ baseUrl: stack.publicUrl, ...op.sandbox, retry: NO_RETRY });
     const playerId = await operator.fundedPlayer('hand', funds);
     book.fund(playerId, funds);
     const { sessionId } = await operator.openSession(playerId, casino.games[0]!.id);
-    const client = new ProviderClient({ baseUrl: stack.publicUrl, key: casino.key, secret: casino.secret, timeoutMs: 15_000 });
+    const client = new ProviderClient({ baseUrl, key: casino.key, secret: casino.secret, timeoutMs: 15_000 });
     const s = new PlayerSession({ book, provider: casino, game: casino.games[0]!, launch: launch.launches.get(sessionId)!, client, retry: NO_RETRY });
     return { s, client, book };
   };
@@ -213,6 +215,31 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '45.00', 'nothing moved');
   });
 
+  t.test('copies of a bet at once: the applying copy read after a replay of it is no problem, one debit', async (t) => {
+    // The chaos run's "a repeat answered {…"replayed":false…}, the first was {…"replayed":true…}" (the
+    // duplicates scenario: three copies at once): copies in flight together are answered in no set order, so
+    // the copy that applied (replayed: false) can be read after a copy that replayed it. A proxy holds the
+    // applying copy's answer until the simulator has entered a replay: that order, every time.
+    const holder: { book?: Book } = {};
+    const proxy = await holdingProxy(stack.publicUrl, async (body) => {
+      if (body?.kind !== 'bet' || body.replayed !== false) return;
+      await waitFor(async () => holder.book?.accepted.has(`${casino.providerId}:${body.transactionId}`), { what: 'a replay of the bet read first' });
+    });
+    t.teardown(proxy.close);
+    const { s, book } = await handSession('50.00', proxy.url);
+    holder.book = book;
+    await duplicates(s);
+    const bets = [...book.accepted.values()].filter((a) => a.answer.kind === 'bet');
+    t.equal(bets.length, 1, 'one bet');
+    t.equal(bets[0]?.answer.replayed, true, 'the first answer the simulator read was a replay (the order of the chaos run)');
+    t.same(book.problems, [], 'the applying copy read last is the same answer, not a second one');
+    t.same({ bets: book.counts.bets, wins: book.counts.wins, replays: book.counts.replays }, { bets: 1, wins: 1, replays: 3 });
+    const source = `provider:${casino.providerId}:${bets[0]?.answer.transactionId}`;
+    const ledger = await db.query('select count(*)::int as n from wallet.ledger_transactions where source = $1', [source]);
+    t.equal(ledger.rows[0].n, 1, 'one ledger debit');
+    t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '49.00', 'the stake taken once');
+  });
+
   t.test('a disabled provider takes no bets; its wins and rollbacks still settle', async (t) => {
     const { s, book } = await handSession();
     const open = s.betBody('5.00');
@@ -232,3 +259,31 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     t.equal(v.body.ok, true, 'the ledger verifies');
   });
 });
+
+/**
+ * An HTTP proxy to `target` that passes each request on and its answer back, after `hold` (given the
+ * answer's JSON body) resolves: a network that delivers some answers late.
+ */
+async function holdingProxy(target: string, hold: (body: any) => Promise<void>): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, ...(chunks.length ? { body: Buffer.concat(chunks) } : {}) });
+    const text = await answer.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    await hold(body).catch(() => undefined);
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}

@@ -19,7 +19,17 @@ t.test("the README's journey runs green on a br-spa operator, run after run", as
   const stack = await startStack();
   t.teardown(() => stack.close());
   const op = await stack.createOperator('README Journey');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${op.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const { NODE_OPTIONS: _tapLoaders, ...inherited } = process.env;
   const env = { ...inherited, OPERATOR_KEY: op.sandbox.key, OPERATOR_SECRET: op.sandbox.secret, API_URL: `${stack.publicUrl}/api/v1` };
 

@@ -14,7 +14,17 @@ t.test('the sandbox walks the wager limit, the impediment check, the withdrawal 
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Sandbox Rules Operator');
   const api = op.sandboxClient;
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${op.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const key = () => ({ 'idempotency-key': uniq('k') });
 
   const cpf = generateCpf();

@@ -353,7 +353,17 @@ t.test('operator journey through the SDK', async (t) => {
   const quickStart = /## Quick start\n\n```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
   t.ok(quickStart.includes('generateCpf()') && quickStart.includes('payer'), 'the README has the quick start');
   const qs = await stack.createOperator('SDK Quick Start');
-  t.equal((await stack.admin('PUT', `/admin/operators/${qs.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${qs.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const dir = mkdtempSync(path.join(tmpdir(), 'sdk-quick-start-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const script = path.join(dir, 'quick-start.mjs');

@@ -154,7 +154,17 @@ t.test('the packed SDK in a fresh project: ESM, CommonJS and types, on Node 20, 
   const stack = await stackStarting;
   // As the demo operator `npm start` creates: compliance profile br-spa.
   const op = await stack.createOperator('SDK Package');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${op.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const baseUrl = `${stack.publicUrl}/api/v1`;
   writeFileSync(path.join(app, 'quick-start.mjs'), code.replace('https://api.example.com/api/v1', baseUrl));
   writeFileSync(

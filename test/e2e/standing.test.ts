@@ -1,8 +1,11 @@
-// A player's standing changes only through its own flow (issue #41), against the real processes:
+// A player's standing changes only through its own flow (issues #41, #56), against the real processes:
 // our team's generic status change (admin `POST /admin/players/{id}/status` and the CLI's
 // `players status`) refuses to end an indefinite self-exclusion, a sanctions freeze or an
-// impediment restriction, with 409 STANDING_HAS_OWN_FLOW naming the flow, and the player stays as
-// they were (a frozen player's deposit is still refused). The console: test/e2e/console.test.ts.
+// impediment restriction, or to set `autoexcluido` by hand, with 409 STANDING_HAS_OWN_FLOW naming
+// the flow, and the player stays as they were (a frozen player's deposit is still refused); the
+// older limits form (`PUT /admin/players/{id}/limits`, the CLI's `players limits`) starts or
+// lengthens a self-exclusion, never ends or shortens one; the player's own self-exclusion never
+// ends an impediment restriction. The console: test/e2e/console.test.ts, console-standing.test.ts.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -20,7 +23,8 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   const stack = await startStack();
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Standing Bets');
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' })).status, 200, 'br-spa');
+  const brSpa = { profile: 'br-spa', reason: 'the Brazilian rules for these players' };
+  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, brSpa, 'carla')).status, 200, 'br-spa');
   const sandbox = op.sandboxClient;
   const live = op.productionClient;
   const register = async (client: typeof sandbox, externalId: string, cpf: string) => {
@@ -35,7 +39,7 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   const statusOf = async (id: string) => (await stack.admin('GET', `/admin/players/${id}`)).body.player.status as string;
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, [CLI, ...args], {
-      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla@team' },
+      env: { ...process.env, ADMIN_URL: stack.adminUrl, ADMIN_TOKEN, ADMIN_ACTOR: 'carla' },
       encoding: 'utf8',
     });
 
@@ -50,7 +54,7 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   await waitFor(async () => (await statusOf(frozen)) === 'bloqueado', { what: 'the freeze' });
   // An impediment restriction (our internal list, production).
   const restricted = await register(live, 'st-imp', '390.533.447-05');
-  const listed = await stack.admin('POST', '/admin/impediments', { cpf: '39053344705', category: 'athlete', note: 'a club player' }, 'carla@team');
+  const listed = await stack.admin('POST', '/admin/impediments', { cpf: '39053344705', category: 'athlete', note: 'a club player' }, 'carla');
   t.same(listed.body.restricted, [restricted], 'restricted by the listing');
 
   const cases = [
@@ -60,7 +64,7 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   ];
   for (const c of cases) {
     t.test(`${c.name}: refused at the API and the CLI`, async (t) => {
-      const api = await stack.admin('POST', `/admin/players/${c.id}/status`, { status: 'ativo' }, 'carla@team');
+      const api = await stack.admin('POST', `/admin/players/${c.id}/status`, { status: 'ativo' }, 'carla');
       t.equal(api.status, 409, 'API: 409');
       t.match(api.body.error, { code: 'STANDING_HAS_OWN_FLOW', message: c.flow, details: { heldBy: c.heldBy, status: c.status } }, 'naming the flow');
       const r = cli('players', 'status', c.id, 'ativo');
@@ -78,6 +82,56 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
     );
     t.same([deposit.status, deposit.body.error.code], [403, 'PLAYER_NOT_ACTIVE']);
     t.match((await sandbox.get(`/players/${selfExcluded}/responsible-gaming`)).body.selfExclusion, { until: null });
+  });
+
+  const rgHistory = async (id: string) => (await stack.admin('GET', `/admin/players/${id}/responsible-gaming`)).body.history as Array<Record<string, unknown>>;
+  const limits = (id: string, selfExcludedUntil: string | null) =>
+    stack.admin('PUT', `/admin/players/${id}/limits`, { dailyDepositLimit: null, selfExcludedUntil }, 'carla');
+
+  t.test('the older limits form never ends a self-exclusion: API and CLI', async (t) => {
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    const api = await limits(selfExcluded, yesterday);
+    t.equal(api.status, 409, 'API: 409');
+    t.match(api.body.error, { code: 'STANDING_HAS_OWN_FLOW', message: /self-exclusion\/lift/, details: { heldBy: 'self_exclusion' } }, 'naming the lift');
+    const r = cli('players', 'limits', selfExcluded, '--daily', 'none', '--self-excluded-until', yesterday);
+    t.equal(r.status, 1, 'CLI: exit 1');
+    t.match(JSON.parse(r.stdout), { error: { code: 'STANDING_HAS_OWN_FLOW', message: /self-exclusion\/lift/ } }, 'CLI: the envelope, naming the flow');
+    t.equal(await statusOf(selfExcluded), 'autoexcluido', 'still self-excluded');
+    t.same(
+      (await rgHistory(selfExcluded)).filter((h) => String(h.kind).startsWith('self_exclusion')).map((h) => `${h.kind} by ${h.by}`),
+      ['self_exclusion by operator'],
+      'the history: the self-exclusion, nothing that ended it',
+    );
+  });
+
+  t.test('autoexcluido only through a self-exclusion: the generic change refuses it, the limits form starts a real one', async (t) => {
+    const free = await register(sandbox, 'st-hand', '246.813.579-28');
+    const api = await stack.admin('POST', `/admin/players/${free}/status`, { status: 'autoexcluido' }, 'carla');
+    t.equal(api.status, 409, 'by hand: 409');
+    t.match(api.body.error, { code: 'STANDING_HAS_OWN_FLOW', message: /self-exclusion/, details: { heldBy: 'self_exclusion', status: 'ativo' } });
+    const r = cli('players', 'status', free, 'autoexcluido');
+    t.equal(r.status, 1, 'CLI: exit 1');
+    t.equal(await statusOf(free), 'ativo', 'unchanged');
+
+    const until = new Date(Date.now() + 20 * 86_400_000).toISOString();
+    const set = await limits(free, until);
+    t.equal(set.status, 200, 'a date ahead on the limits form');
+    t.equal(await statusOf(free), 'autoexcluido', 'a self-exclusion started');
+    t.match((await sandbox.get(`/players/${free}/responsible-gaming`)).body.selfExclusion, { since: String, until }, 'the operator reads it');
+    t.match((await rgHistory(free))[0], { kind: 'self_exclusion', newValue: until, by: 'team', actor: /carla/ }, 'the history names who set it');
+    const cleared = await limits(free, null);
+    t.same([cleared.status, cleared.body.error?.code], [409, 'STANDING_HAS_OWN_FLOW'], 'an empty date would end it: refused');
+    t.match(cleared.body.error, { message: /ends by itself/ });
+  });
+
+  t.test("the player's own self-exclusion never ends an impediment restriction, nor is it shortened meanwhile", async (t) => {
+    const r = await live.post(`/players/${restricted}/self-exclusion`, { indefinite: true }, key());
+    t.equal(r.status, 200, 'recorded');
+    t.equal(await statusOf(restricted), 'restrito', 'still restrito: the account still closes after the window');
+    t.match((await stack.admin('GET', `/admin/players/${restricted}`)).body.standing, { heldBy: 'impediment', statuses: ['restrito'] });
+    const shorter = await live.post(`/players/${restricted}/self-exclusion`, { months: 1 }, key());
+    t.same([shorter.status, shorter.body.error?.code], [409, 'SELF_EXCLUSION_ACTIVE'], 'a term in place of no end: refused');
+    t.equal(await statusOf(restricted), 'restrito');
   });
 
   t.test('a player nothing holds: the CLI changes the status', async (t) => {

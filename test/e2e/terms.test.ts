@@ -12,7 +12,17 @@ t.test('br-spa registration data and terms versions through the gateway', async 
   t.teardown(() => stack.close());
   const op = await stack.createOperator('Terms Operator');
   const api = op.sandboxClient;
-  t.equal((await stack.admin('PUT', `/admin/operators/${op.operator.id}/compliance`, { profile: 'br-spa' }, 'compliance@team')).status, 200);
+  t.equal(
+    (
+      await stack.admin(
+        'PUT',
+        `/admin/operators/${op.operator.id}/compliance`,
+        { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        'compliance',
+      )
+    ).status,
+    200,
+  );
   const key = () => ({ 'idempotency-key': uniq('k') });
 
   const noLimits = await api.post('/players', { ...playerInput(uniq('nolim')), cpf: generateCpf() }, key());

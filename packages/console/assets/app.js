@@ -2,6 +2,7 @@
 // the path. A page the role may not use still opens; the admin API refuses it and the page says so.
 // While the account's setup is pending (a one-time password to replace, TOTP the role requires),
 // only the setup page opens, without the navigation: the admin API refuses everything else.
+// Compliance and admin see the notice of br-spa rules turned off, or asked to be (notices.js).
 import { render } from 'preact';
 import { html, session, api } from './kit.js';
 import { KycPage } from './page-kyc.js';
@@ -18,6 +19,7 @@ import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
 import { TeamPage } from './page-team.js';
 import { ProvidersPage } from './page-providers.js';
+import { ComplianceNotices } from './notices.js';
 
 const PAGES = [
   { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
@@ -51,7 +53,7 @@ function Shell({ user }) {
       <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title}</a>`)}</nav>
       <span class="who"><a href="/account">${user.email}</a> · <strong>${user.role}</strong> <button type="button" class="link" onClick=${signOut}>Sign out</button></span>
     </header>
-    <main><h1>${current.title}</h1><${current.page} /></main>`;
+    <main>${!settingUp && (user.role === 'admin' || user.role === 'compliance') ? html`<${ComplianceNotices} />` : null}<h1>${current.title}</h1><${current.page} /></main>`;
 }
 
 // Signed out is an answer (`signedIn: false`), not an error: on to the sign-in page, nothing logged.

@@ -87,6 +87,14 @@ export function useAction() {
   return { ...state, run };
 }
 
+/** What is handed over once (a one-time password, a token's secret): copied now, never shown again. */
+export function ShownOnce({ shown }) {
+  return html`<div class="secrets" role="alert" data-shown-once=${shown.kind}>
+    <p>${shown.what}. Copy it now: it is not shown again.${shown.kind === 'password' ? ' It is good for one sign-in, where its person chooses their own password.' : ''}</p>
+    <p><code class="secret">${shown.secret}</code></p>
+  </div>`;
+}
+
 export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${error.message}</p>` : null);
 
 /** What `useLoad` loaded, given to `children` (`undefined` too: a loader may have nothing to load); "Loading…" until then. */

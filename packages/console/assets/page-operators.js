@@ -1,9 +1,11 @@
 // Operators: the list for everyone on the team, with each operator's API keys (prefix, status,
 // expiry); for admin, create (the secrets are shown once), suspend and resume, allowed IPs, rate
 // limit, webhook URLs per environment, the four-eyes threshold of withdrawals, the automatic approval amount of br-spa withdrawals (the prize clock), the compliance profile (off, br-spa), and key rotation
-// (the new secret shown once) and revocation, each after a confirmation.
+// (the new secret shown once) and revocation, each after a confirmation. The compliance profile is
+// changed with a reason; turning br-spa off is requested by one person and confirmed (or cancelled)
+// by another, admin or compliance (issue #56).
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me } from './kit.js';
 
 function Field({ label, name, value, onSave, placeholder }) {
   const action = useAction();
@@ -85,6 +87,74 @@ function Keys({ operatorId, admin }) {
   </section>`;
 }
 
+/** A change that waits for a second person: who asked, why, until when; confirm or cancel it, with a reason (never your own). */
+function PendingChange({ change, onDone }) {
+  const [reason, setReason] = useState('');
+  const action = useAction();
+  const mine = change.requestedBy === me();
+  const decide = async (step) => {
+    if (step === 'confirm' && !confirm('Confirm turning the br-spa rules off? Every Brazilian rule stops for this operator now.')) return;
+    const path = `/admin/operators/${encodeURIComponent(change.operatorId)}/compliance/changes/${encodeURIComponent(change.id)}/${step}`;
+    if (await action.run(() => api('POST', path, { reason: reason.trim() }))) onDone();
+  };
+  return html`<div class="notice" role="status" data-change=${change.id}>
+    <p><strong>Turning the br-spa rules off</strong> was requested by ${change.requestedBy} ${time(change.requestedAt)}: “${change.reason}”. It waits for a second person until ${time(change.expiresAt)}.</p>
+    ${
+      may('compliance')
+        ? html`<div class="inline" role="group" aria-label="Decide the change">
+            <label>Reason <input name="decisionReason" minlength="3" maxlength="500" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} /></label>
+            <button type="button" class="danger" disabled=${mine || action.busy || reason.trim().length < 3} onClick=${() => decide('confirm')}>Confirm</button>
+            <button type="button" disabled=${action.busy || reason.trim().length < 3} onClick=${() => decide('cancel')}>Cancel it</button>
+            ${mine ? html`<span class="muted" data-reason="four-eyes">You requested it: another person confirms it.</span>` : null}
+          </div>`
+        : null
+    }
+    <${ErrorNote} error=${action.error} />
+  </div>`;
+}
+
+/**
+ * The operator's compliance profile for everyone; for admin, a change with its reason (turning
+ * br-spa off is a request for a second person); the change waiting for one, for admin and compliance.
+ */
+function Compliance({ operatorId, admin }) {
+  const path = `/admin/operators/${encodeURIComponent(operatorId)}/compliance`;
+  const current = useLoad(() => api('GET', path), [operatorId]);
+  const pending = useLoad(() => api('GET', `/admin/compliance-changes${query({ operatorId, status: 'pending' })}`), [operatorId]);
+  const action = useAction();
+  const reload = () => {
+    current.reload();
+    pending.reload();
+  };
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const body = { profile: f.profile.value, reason: f.reason.value.trim() };
+    const off = current.data?.profile === 'br-spa' && body.profile === 'off';
+    if (off && !confirm('Turning the br-spa rules off stops every Brazilian rule for this operator. Request it? A second person confirms it.')) return;
+    if (await action.run(() => (off ? api('POST', `${path}/changes`, body) : api('PUT', path, body)))) {
+      f.reason.value = '';
+      reload();
+    }
+  };
+  return html`<section class="compliance" aria-label="Compliance profile">
+    <h3>Compliance profile</h3>
+    <${Loaded} state=${current}>${(c) =>
+      html`<p>Profile <strong data-profile=${c.profile}>${c.profile}</strong> (periods in ${c.timeZone})${c.updatedBy ? html`<span class="muted">, set by ${c.updatedBy} ${time(c.updatedAt)}</span>` : null}</p>`}<//>
+    <${Loaded} state=${pending}>${(p) => p.data.map((c) => html`<${PendingChange} key=${c.id} change=${c} onDone=${reload} />`)}<//>
+    ${
+      admin
+        ? html`<${Loaded} state=${current}>${(c) => html`<form class="inline" onSubmit=${submit} aria-label="Change the compliance profile">
+            <label>Profile <select name="profile">${['off', 'br-spa'].map((v) => html`<option value=${v} selected=${v === c.profile}>${v}</option>`)}</select></label>
+            <label>Reason <input name="reason" required minlength="3" maxlength="500" /></label>
+            <button type="submit" disabled=${action.busy}>Save</button>${action.done ? html`<span class="ok">saved</span>` : null}
+            <${ErrorNote} error=${action.error} />
+          </form>`}<//>`
+        : null
+    }
+  </section>`;
+}
+
 function Operator({ op, onChange }) {
   const path = `/admin/operators/${encodeURIComponent(op.id)}`;
   const save = (fn) => async (v) => {
@@ -93,10 +163,9 @@ function Operator({ op, onChange }) {
   };
   const fourEyes = useLoad(() => api('GET', `${path}/four-eyes`), [op.id]);
   const autoApproval = useLoad(() => api('GET', `${path}/auto-approval`), [op.id]);
-  const compliance = useLoad(() => api('GET', `${path}/compliance`), [op.id]);
   const toggle = useAction();
   const admin = may();
-  return html`<article class="card" data-operator=${op.id}>
+  return html`<article class="card" id=${op.id} data-operator=${op.id}>
     <h2>${op.name} <small><code>${op.id}</code> · <strong>${op.status}</strong> · since ${time(op.createdAt)}</small></h2>
     ${
       admin
@@ -115,19 +184,15 @@ function Operator({ op, onChange }) {
           <${Loaded} state=${autoApproval}>${(
             a,
           ) => html`<${Field} label="Approve and pay br-spa withdrawals below (empty: off, a person decides every one)" name="belowAmount"
-            value=${a.belowAmount ?? ''} placeholder="off" onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>
-          <${Loaded} state=${compliance}>${(
-            c,
-          ) => html`<${Field} label=${`Compliance profile: off or br-spa (periods in ${c.timeZone})`} name="profile" value=${c.profile}
-            onSave=${(v) => api('PUT', `${path}/compliance`, { profile: v.trim() }).then(compliance.reload)} />`}<//>`
+            value=${a.belowAmount ?? ''} placeholder="off" onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>`
         : html`<dl class="profile">
             <dt>Allowed IPs</dt><dd>${op.allowedIps.join(', ') || 'any'}</dd><dt>Rate limit</dt><dd>${op.rateLimitPerMinute} / min</dd>
             <dt>Webhook (sandbox)</dt><dd>${op.webhookUrls.sandbox ?? '—'}</dd><dt>Webhook (production)</dt><dd>${op.webhookUrls.production ?? '—'}</dd>
             <dt>Four eyes from</dt><dd><${Loaded} state=${fourEyes}>${(f) => f.minAmount}<//></dd>
             <dt>Automatic approval below</dt><dd><${Loaded} state=${autoApproval}>${(a) => a.belowAmount ?? 'off'}<//></dd>
-            <dt>Compliance profile</dt><dd><${Loaded} state=${compliance}>${(c) => c.profile}<//></dd>
           </dl>`
     }
+    <${Compliance} operatorId=${op.id} admin=${admin} />
     <${Keys} operatorId=${op.id} admin=${admin} />
   </article>`;
 }

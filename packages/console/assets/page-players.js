@@ -26,7 +26,12 @@ function StatusForm({ player, standing, onDone }) {
   </form>`;
 }
 
-function LimitsForm({ limits, onDone }) {
+/**
+ * v1.1's limits. The date starts a self-exclusion until then, or moves the running one's end later;
+ * it never ends or shortens one: the API refuses (409 STANDING_HAS_OWN_FLOW, naming the flow that
+ * does), and the page shows the refusal.
+ */
+function LimitsForm({ limits, standing, onDone }) {
   const action = useAction();
   const submit = async (e) => {
     e.preventDefault();
@@ -42,7 +47,16 @@ function LimitsForm({ limits, onDone }) {
   return html`<form onSubmit=${submit} aria-label="Responsible-gaming limits">
     <label>Daily deposit limit <input name="dailyDepositLimit" inputmode="decimal" value=${limits.dailyDepositLimit ?? ''} placeholder="none" readOnly=${readOnly} /></label>
     <label>Self-excluded until <input name="selfExcludedUntil" type="date" value=${limits.selfExcludedUntil ? limits.selfExcludedUntil.slice(0, 10) : ''} readOnly=${readOnly} /></label>
-    ${readOnly ? null : html`<button type="submit" disabled=${action.busy}>Save limits</button>`}
+    ${
+      readOnly
+        ? null
+        : html`<p class="muted" data-self-exclusion-note>${
+            standing.heldBy === 'self_exclusion' || limits.selfExcludedUntil
+              ? 'A self-exclusion runs: a later date lengthens it; it is never ended or shortened here (Status names the flow that ends it).'
+              : 'A date starts a self-exclusion until then (autoexcluido); it ends by itself.'
+          }</p>
+      <button type="submit" disabled=${action.busy}>Save limits</button>`
+    }
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -51,7 +65,8 @@ const shown = (type, v) => (v === null || v === undefined ? '—' : type === 'ti
 
 /** Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion. Our team never raises a limit here. */
 function ResponsibleGaming({ player, onDone }) {
-  const state = useLoad(() => api('GET', `/admin/players/${encodeURIComponent(player.id)}/responsible-gaming`), [player.id]);
+  // Read again whenever the file is (a new `player`): a status or limits change shows in the history at once.
+  const state = useLoad(() => api('GET', `/admin/players/${encodeURIComponent(player.id)}/responsible-gaming`), [player]);
   const action = useAction();
   const lift = async (e) => {
     e.preventDefault();
@@ -172,7 +187,7 @@ function PlayerFile({ id }) {
       }</dd>
       <dt>KYC</dt><dd><strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)}</dd>
     </dl>
-    <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} onDone=${state.reload} /></div>
+    <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} standing=${file.standing} onDone=${state.reload} /></div>
     <${ResponsibleGaming} player=${file.player} onDone=${state.reload} />
     <${PlayerKyc} file=${file} />
     <${Money} player=${file.player} />

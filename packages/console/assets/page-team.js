@@ -1,18 +1,11 @@
 // Our team, for admins: the people (add one with a role, reset a password or a lost authenticator,
-// disable) and the API tokens (issue with a role, revoke). A one-time password or a token's secret
-// is shown once, here, to the admin who asked: never printed to a terminal or logged.
+// disable) and the API tokens (every one listed and revocable; service tokens issued with a role;
+// personal tokens are made by their own people on /account, issue #56). A one-time password or a
+// service token's secret is shown once, here, to the admin who asked: never printed to a terminal or logged.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, time, may } from './kit.js';
 
 const ROLES = ['compliance', 'finance', 'support', 'admin'];
-
-/** What the admin hands over once: a one-time password or a token's secret. */
-function ShownOnce({ shown }) {
-  return html`<div class="secrets" role="alert" data-shown-once=${shown.kind}>
-    <p>${shown.what}. Copy it now: it is not shown again.${shown.kind === 'password' ? ' It is good for one sign-in, where its person chooses their own password.' : ''}</p>
-    <p><code class="secret">${shown.secret}</code></p>
-  </div>`;
-}
 
 function RoleSelect() {
   return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>`;
@@ -78,43 +71,36 @@ function People({ list, onShown }) {
 }
 
 /**
- * API tokens: a personal one acts as its person (their role; decisions that need a person accept it,
- * and it stops with the person), a service one as a named service (it takes no decision).
+ * API tokens: every one listed (a person's own personal tokens, made by each person on their
+ * Account page, and the service ones), each revocable here. An admin issues service tokens only (one
+ * role, no person, no decision): nobody makes a personal token for someone else (issue #56).
  */
 function Tokens({ people, onShown }) {
   const list = useLoad(() => api('GET', '/admin/tokens'));
   const add = useAction();
   const act = useAction();
-  const [owner, setOwner] = useState('');
-  const active = (people.data?.data ?? []).filter((u) => !u.disabledAt);
-  const person = active.find((u) => u.id === owner);
   const emailOf = (id) => (people.data?.data ?? []).find((u) => u.id === id)?.email ?? id;
   const create = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    const body = person ? { name: f.name.value.trim(), role: person.role, userId: person.id } : { name: f.name.value.trim(), role: f.role.value };
-    const created = await add.run(() => api('POST', '/admin/tokens', body));
+    const created = await add.run(() => api('POST', '/admin/tokens', { name: f.name.value.trim(), role: f.role.value }));
     if (created) {
       f.reset();
-      setOwner('');
-      const whose = person ? `the personal token of ${person.email}` : 'the token';
-      onShown({ kind: 'token', what: `The secret of ${whose} ${created.token.name} (${created.token.role})`, secret: created.secret });
+      onShown({ kind: 'token', what: `The secret of the service token ${created.token.name} (${created.token.role})`, secret: created.secret });
       list.reload();
     }
   };
   const revoke = async (tk) => {
-    if (!confirm(`Revoke the token ${tk.name} now? Every request with it is refused from now on.`)) return;
+    const whose = tk.userId ? `${emailOf(tk.userId)}'s personal token` : 'the service token';
+    if (!confirm(`Revoke ${whose} ${tk.name} now? Every request with it is refused from now on.`)) return;
     if (await act.run(() => api('POST', `/admin/tokens/${encodeURIComponent(tk.id)}/revoke`))) list.reload();
   };
   return html`<section class="card" aria-label="API tokens">
     <h2>API tokens</h2>
-    <p class="muted">A bearer token for the admin API (scripts, the CLI): personal (it acts as its person, and may take the decisions that need one) or of a service (one role, no decision); its secret is shown once.</p>
-    <form class="inline" onSubmit=${create} aria-label="Issue a token">
-      <label>For <select name="owner" value=${owner} onChange=${(e) => setOwner(e.currentTarget.value)}>
-        <option value="">a service (no person)</option>${active.map((u) => html`<option value=${u.id}>${u.email} (personal)</option>`)}
-      </select></label>
+    <p class="muted">Bearer tokens for the admin API (scripts, the CLI). A service token has one role and takes no decision. A personal token acts as its person and is made only by that person, on their own Account page: nobody makes one for someone else. Revoke any of them here.</p>
+    <form class="inline" onSubmit=${create} aria-label="Issue a service token">
       <label>Name <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
-      ${person ? html`<span class="muted">role ${person.role}, the person's own</span>` : html`<label>Role <${RoleSelect} /></label>`}
+      <label>Role <${RoleSelect} /></label>
       <button type="submit" disabled=${add.busy}>Issue</button><${ErrorNote} error=${add.error} />
     </form>
     <${Loaded} state=${list}>${(page) =>

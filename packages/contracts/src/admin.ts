@@ -116,6 +116,7 @@ export const ServiceTokenSchema = Type.Object(
   { $id: 'ServiceToken' },
 );
 const TeamIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const TokenName = Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
 
 export const teamAdminOperations = defineOperations({
   adminCreateUser: {
@@ -182,15 +183,17 @@ export const teamAdminOperations = defineOperations({
     method: 'POST',
     path: '/admin/tokens',
     tag: 'Admin',
-    summary: 'Create a named service token with a role, or with `userId` a personal token of that team member (shown once)',
+    summary:
+      'Create a named service token with a role (shown once): it acts for no person and takes no decision. A personal token is made by its owner only (POST /admin/account/tokens): `userId` is refused (403 TOKEN_OWNER_REQUIRED)',
     body: Type.Object({
-      name: Type.String({ minLength: 2, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+      name: TokenName,
       role: AdminRoleSchema,
+      /** Refused since issue #56 (403 TOKEN_OWNER_REQUIRED): nobody makes a personal token for someone else. */
       userId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     }),
     response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }),
     status: 201,
-    errors: ['TEAM_MEMBER_ALREADY_EXISTS', 'TEAM_MEMBER_NOT_FOUND'],
+    errors: ['TEAM_MEMBER_ALREADY_EXISTS', 'TOKEN_OWNER_REQUIRED'],
   },
   adminListTokens: {
     id: 'adminListTokens',
@@ -208,11 +211,55 @@ export const teamAdminOperations = defineOperations({
     method: 'POST',
     path: '/admin/tokens/:id/revoke',
     tag: 'Admin',
-    summary: 'Revoke a service token',
+    summary: "Revoke a token (a service token, or anyone's personal token)",
     params: TeamIdParams,
     response: ServiceTokenSchema,
     status: 200,
     errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
+  // A person's own personal tokens (issue #56): made only by their owner, from their own console
+  // session (never with a bearer token), once the account is set up, with a fresh authenticator code
+  // when the person signs in with one. The token acts as its person, in their role, while they stay
+  // active and set up.
+  adminCreateOwnToken: {
+    id: 'adminCreateOwnToken',
+    subject: 'operators.admin.createOwnToken',
+    method: 'POST',
+    path: '/admin/account/tokens',
+    tag: 'Admin',
+    summary:
+      'Make your own personal API token (shown once), from your console session only: it acts as you, in your role; with two-factor sign-in on, a fresh code from your authenticator (`totp`)',
+    body: Type.Object({
+      name: TokenName,
+      /** A code from the person's authenticator not used before (required when their two-factor sign-in is on). */
+      totp: Type.Optional(Type.String({ maxLength: 16 })),
+    }),
+    response: Type.Object({ token: ServiceTokenSchema, secret: Type.String() }),
+    status: 201,
+    errors: ['TEAM_MEMBER_ALREADY_EXISTS', 'TOKEN_OWNER_REQUIRED', 'ACCOUNT_SETUP_REQUIRED', 'RATE_LIMITED'],
+  },
+  adminListOwnTokens: {
+    id: 'adminListOwnTokens',
+    subject: 'operators.admin.listOwnTokens',
+    method: 'GET',
+    path: '/admin/account/tokens',
+    tag: 'Admin',
+    summary: 'Your own personal API tokens (never a secret)',
+    response: Type.Object({ data: Type.Array(ServiceTokenSchema) }),
+    status: 200,
+    errors: ['TOKEN_OWNER_REQUIRED'],
+  },
+  adminRevokeOwnToken: {
+    id: 'adminRevokeOwnToken',
+    subject: 'operators.admin.revokeOwnToken',
+    method: 'POST',
+    path: '/admin/account/tokens/:id/revoke',
+    tag: 'Admin',
+    summary: 'Revoke one of your own personal API tokens',
+    params: TeamIdParams,
+    response: ServiceTokenSchema,
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND', 'TOKEN_OWNER_REQUIRED'],
   },
 });
 

@@ -24,7 +24,12 @@ export const ERROR_CATALOGUE = {
   PERSON_REQUIRED: {
     status: 403,
     message:
-      'A decision on money or on a player is taken by a person: sign in to the console, or use a personal API token (POST /admin/tokens with your userId). ADMIN_TOKEN and named service tokens may set things up and read.',
+      "A decision on money or on a player is taken by a person: sign in to the console, or use your personal API token (made on the console's Account page, POST /admin/account/tokens). ADMIN_TOKEN and named service tokens may set things up and read.",
+  },
+  TOKEN_OWNER_REQUIRED: {
+    status: 403,
+    message:
+      'A personal API token is made by its owner only, from their own console session (the Account page, POST /admin/account/tokens); admins issue service tokens (no person), list and revoke any token.',
   },
   CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
   FOUR_EYES_REQUIRED: { status: 403, message: 'A withdrawal approved by one person must be paid by another.' },
@@ -46,6 +51,7 @@ export const ERROR_CATALOGUE = {
   AML_CASE_NOT_FOUND: { status: 404, message: 'AML case not found.' },
   AML_RISK_SUBJECT_NOT_FOUND: { status: 404, message: 'No such subject in the AML risk register.' },
   GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
+  COMPLIANCE_CHANGE_NOT_FOUND: { status: 404, message: 'The operator has no compliance profile change with this id.' },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
   PLAYER_ALREADY_EXISTS: { status: 409, message: 'A player with this externalId already exists in the brand.' },
@@ -61,6 +67,14 @@ export const ERROR_CATALOGUE = {
   AML_RISK_SUBJECT_CONFLICT: {
     status: 409,
     message: 'The AML risk register already holds this subject (details.subjectId), or the subject has ended.',
+  },
+  COMPLIANCE_CHANGE_PENDING: {
+    status: 409,
+    message: "A change of the operator's compliance profile already waits for a second person (details.changeId): confirm or cancel it first.",
+  },
+  COMPLIANCE_CHANGE_NOT_PENDING: {
+    status: 409,
+    message: 'The compliance profile change is no longer pending: it was confirmed, cancelled or has expired (details.status).',
   },
   KYC_ALREADY_APPROVED: { status: 409, message: 'The player KYC is already approved.' },
   LIMIT_REQUIRED: { status: 409, message: 'Under the operator compliance profile the player must keep a loss limit and a time limit.' },

@@ -30,6 +30,8 @@ export const ID_PREFIXES = {
   communication: 'com',
   unclaimedHold: 'uch',
   fundTransfer: 'fdt',
+  // Issue #56: a compliance profile change that waits for a second person.
+  complianceChange: 'cpc',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

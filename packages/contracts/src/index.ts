@@ -38,10 +38,16 @@ export {
   ComplianceProfileSchema,
   OPERATOR_COMPLIANCE_SUBJECT,
   SetOperatorComplianceSchema,
+  COMPLIANCE_CHANGE_HOURS,
+  COMPLIANCE_CHANGE_STATUSES,
+  ComplianceChangeSchema,
   complianceAdminOperations,
   OperatorComplianceRequestSchema,
   OperatorComplianceSchema,
   complianceProfileMessages,
+  type ComplianceChange,
+  type ComplianceChangeStatus,
+  type ComplianceSettings,
   type ComplianceProfile,
   type OperatorCompliance,
   type OperatorComplianceRequest,
@@ -173,7 +179,6 @@ export {
   RecordRefusalSchema,
   type RecordRefusal,
   type AdminScope,
-  type AuditTrail,
   type InternalScope,
   type ProviderScope,
   type MessageDefinition,
@@ -215,7 +220,7 @@ export {
   webhookHeaders,
 } from './signing.ts';
 export { OperatorClient, type ClientOptions, type ClientResponse } from './client.ts';
-export { MeSchema, meOperations, type Me } from './me.ts';
+export { MeComplianceSchema, MeSchema, PROFILE_RULES, meOperations, type Me, type MeCompliance } from './me.ts';
 export {
   AdminPlayerIdParams,
   CreateKycSubmissionSchema,

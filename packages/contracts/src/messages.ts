@@ -78,20 +78,13 @@ export const OPERATOR_STATUS_LEASE_MS = 1000;
 export const OperatorChangedSchema = Type.Object({ operatorId: Type.String() });
 export type OperatorChanged = Static<typeof OperatorChangedSchema>;
 
-/** An audit trail the gateway records for admin operations that change something. */
-export interface AuditTrail {
-  target: string;
-  before: unknown;
-  after: unknown;
-}
-
 /**
  * `replayed`: the answer was stored under the request's idempotency key by an earlier request
  * (the gateway adds `Idempotent-Replayed: true`); `requestId` is that request's, which a replayed
  * error envelope keeps.
  */
 export type OperationReply<R = unknown> =
-  | { ok: true; status: number; body: R; audit?: AuditTrail; replayed?: true }
+  | { ok: true; status: number; body: R; replayed?: true }
   | { ok: false; error: ErrorBody; status?: number; replayed?: true; requestId?: string };
 
 /**

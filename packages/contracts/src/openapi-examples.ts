@@ -1,6 +1,7 @@
 // Example requests and responses of every public operation, shown in the OpenAPI document, the
 // /docs reference and the Postman collection. A test checks each against the operation's schema,
 // so an example cannot drift from the contract.
+import { PROFILE_RULES } from './me.ts';
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const T1 = '2026-11-21T10:05:00.000Z';
@@ -139,6 +140,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       operator: { id: 'op_01934b7e8c8e7c3a9f2d1b0a00000001', name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: 'br_01934b7e8c8e7c3a9f2d1b0a00000002', name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
       apiVersion: '1.3.0',
+      compliance: {
+        profile: 'br-spa',
+        timeZone: 'America/Sao_Paulo',
+        coolingOffHours: 24,
+        realityCheckMinutes: 60,
+        rules: PROFILE_RULES['br-spa'].map((r) => ({ ...r })),
+      },
     },
   },
   createPlayer: {
@@ -538,7 +546,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
 /** What each operation does, for the OpenAPI `description` (Markdown). */
 export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   getMe:
-    'Returns the operator, brand and environment of the calling credential, and the API version. Use it to check your signing: a correct signature answers 200.',
+    "Returns the operator, brand and environment of the calling credential, the API version, and the operator's compliance profile (`compliance`): `off` or `br-spa` (Brazil's SPA/MF rules, set by our team), the settings its responsible-gaming rules read (time zone of the limit periods, cooling-off, reality checks) and `rules`, what the profile adds to your calls, one stable `id` and a summary each (none under `off`). Use it to check your signing: a correct signature answers 200.",
   createPlayer:
     "Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`. Under the `br-spa` compliance profile `limits` must carry a `loss` and a `time` limit (422 `VALIDATION_ERROR`, `details.missing` naming the absent types). `gender` and `signupIp` (the bettor's IP address) are kept and returned; `termsAccepted` records the bettor's acceptance of one of your published terms versions (422 when the brand has published no such version).",
   publishTermsVersion:

@@ -2,7 +2,7 @@
 // settings, our team's accounts, console sessions and the audit log) beside the admin operations:
 // a credential by its key's hash (only on a miss of the gateway's credential cache), an operator's
 // status (the play page's check), who a bearer token or a console session is, the console's
-// sign-in and second factor, and an audit row for an admin operation another service served.
+// sign-in and second factor.
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { ADMIN_ROLES, AuditEntrySchema } from './admin.ts';
@@ -27,19 +27,27 @@ export const CredentialRecordSchema = Type.Object({
 export type CredentialRecord = Static<typeof CredentialRecordSchema>;
 
 /**
- * Who calls the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN (the gateway's).
- * `personId`: the team member behind a console session or a personal token (none for a named
- * service token or ADMIN_TOKEN in production).
- */
-export const AdminIdentitySchema = Type.Object({ actor: Type.String(), role: RoleSchema, root: Type.Boolean(), personId: Type.Optional(Type.String()) });
-export type AdminIdentity = Static<typeof AdminIdentitySchema>;
-
-/**
  * What a person must do before the console lets them do anything else: choose their own password
  * (they signed in with a one-time one) and turn on TOTP (their role requires it).
  */
 export const SetupStepSchema = Type.Union([Type.Literal('password'), Type.Literal('secondFactor')]);
 export type SetupStep = Static<typeof SetupStepSchema>;
+
+/**
+ * Who calls the admin API, and with which role. `root`: the bootstrap ADMIN_TOKEN (the gateway's).
+ * `personId`: the team member behind a console session or a personal token (none for a named
+ * service token or ADMIN_TOKEN in production). `setupRequired` (a personal token's): what its person
+ * has not done yet (a one-time password to replace, TOTP their role requires); a person not
+ * activated is refused everything (issue #56).
+ */
+export const AdminIdentitySchema = Type.Object({
+  actor: Type.String(),
+  role: RoleSchema,
+  root: Type.Boolean(),
+  personId: Type.Optional(Type.String()),
+  setupRequired: Type.Optional(Type.Array(SetupStepSchema)),
+});
+export type AdminIdentity = Static<typeof AdminIdentitySchema>;
 
 /** A person signed in to the console. */
 export const SessionIdentitySchema = Type.Composite([
@@ -129,5 +137,4 @@ export const operatorMessages = defineMessages({
     body: Type.Composite([Person, Origin, Type.Object({ code: Type.String({ maxLength: 16 }) })]),
     reply: Type.Object({}),
   },
-  recordAudit: { subject: 'operators.audit.record', body: AuditRecordSchema, reply: Type.Object({}) },
 });

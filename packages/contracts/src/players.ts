@@ -281,7 +281,8 @@ export const playerAdminOperations = defineOperations({
     path: '/admin/players/:id/status',
     subject: 'players.admin.status',
     tag: 'Admin',
-    summary: 'Set a player status (not one a self-exclusion, a sanctions freeze or an impediment holds: those end through their own flows)',
+    summary:
+      'Set a player status (not one a self-exclusion, a sanctions freeze or an impediment holds: those end through their own flows; never restrito or autoexcluido, each reached only through its flow)',
     params: AdminPlayerIdParams,
     body: Type.Object({ status: PlayerStatusSchema }),
     response: PlayerSchema,
@@ -294,12 +295,13 @@ export const playerAdminOperations = defineOperations({
     path: '/admin/players/:id/limits',
     subject: 'players.admin.limits',
     tag: 'Admin',
-    summary: 'Set responsible-gaming limits',
+    summary:
+      "Set v1.1's limits: the deposit/day limit, and a self-exclusion date that starts a self-exclusion or moves the running one's end later (never ends or shortens one: 409 STANDING_HAS_OWN_FLOW naming the flow that does)",
     params: AdminPlayerIdParams,
     body: PlayerLimitsSchema,
     response: PlayerLimitsResultSchema,
     status: 200,
-    errors: ['PLAYER_NOT_FOUND'],
+    errors: ['PLAYER_NOT_FOUND', 'STANDING_HAS_OWN_FLOW'],
   },
   adminKycDecision: {
     id: 'adminKycDecision',

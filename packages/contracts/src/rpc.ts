@@ -53,10 +53,23 @@ const UNAVAILABLE = new Set([
   'ConnectionError',
 ]);
 
-/** No responders, no answer in time, or no connection: the service may answer a retry. */
+// JetStream API errors (err_code) of a cluster that cannot serve now though it will: no leader for
+// the request (an election after a node was lost), a stream or consumer offline while its peers
+// catch up. Beside these, every API error the server itself answers with status 503 (JetStream
+// temporarily unavailable 10008, insufficient resources, incomplete results, ...).
+const JETSTREAM_NOT_NOW = new Set([10009, 10118, 10119]);
+
+/** A JetStream API error (@nats-io/jetstream's JetStreamApiError: `code` err_code, `status` the server's HTTP-like status) saying "not now". */
+function isJetStreamNotNow(e: { code?: unknown; status?: unknown; apiError?: unknown }): boolean {
+  if (typeof e.apiError !== 'function' || typeof e.code !== 'number') return false;
+  return e.status === 503 || JETSTREAM_NOT_NOW.has(e.code);
+}
+
+/** No responders, no answer in time, no connection, or JetStream not able to serve now: the service may answer a retry. */
 export function isUnavailable(err: unknown): boolean {
   for (let e = err as { name?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (e.name && UNAVAILABLE.has(e.name)) return true;
+    if (typeof e === 'object' && isJetStreamNotNow(e as { code?: unknown; status?: unknown; apiError?: unknown })) return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationError } from '@bo/contracts';
 import { badTextIssues, jsonDepth, MAX_JSON_DEPTH } from './text-rules.ts';
+import { repeatedMember } from './duplicate-members.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,7 +41,7 @@ export function requireJsonMediaType(req: FastifyRequest): void {
 // different references would be stored as the same text). A BOM is kept, so it stays a JSON error.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** An empty or absent body counts as `{}`; anything but a JSON object in UTF-8 is a 422. */
+/** An empty or absent body counts as `{}`; anything but a JSON object in UTF-8, each member named once per object, is a 422. */
 export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown> {
   if (!raw || raw.length === 0) return {};
   let text: string;
@@ -62,6 +63,8 @@ export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown
   if (jsonDepth(value) > MAX_JSON_DEPTH) {
     throw validationError('body', [{ path: '/', message: `The body must not nest deeper than ${MAX_JSON_DEPTH} levels.` }]);
   }
+  const repeated = repeatedMember(text, value);
+  if (repeated !== undefined) throw validationError('body', [{ path: repeated, message: 'Named more than once in its object: each member must appear once.' }]);
   const badText = badTextIssues(value);
   if (badText.length) throw validationError('body', badText);
   return value as Record<string, unknown>;

@@ -43,6 +43,37 @@ t.test('parseJsonObject: an object in UTF-8, or a 422 that names the body', asyn
   );
 });
 
+t.test('parseJsonObject: a member named twice in one object is a 422 naming it (JSON.parse would keep the last)', async (t) => {
+  const repeated: Array<[string, string]> = [
+    ['{"amount":"1.00","currency":"BRL","amount":"900.00"}', '/amount'],
+    ['{"payer":{"cpf":"52998224725","cpf":"11144477735"}}', '/payer/cpf'],
+    ['{"items":[{"a":1},{"a":2,"b":{"c":3},"a":3}]}', '/items/1/a'],
+    ['{"a":1,"\\u0061":2}', '/a'],
+    ['{"a/b~c":1,"a/b~c":2}', '/a~1b~0c'],
+    ['{"at":"12:00","note":"s3://x","at":"13:00"}', '/at'],
+    ['{"a":1,"a":2,"b":"\\u003a"}', '/a'],
+    ['{"x":"\\"}{,\\\\","x":"y"}', '/x'],
+    ['{ "a" : 1 , "a" : 1 }', '/a'],
+  ];
+  for (const [text, path] of repeated) {
+    const err = thrown(() => parseJsonObject(Buffer.from(text)));
+    t.same(
+      [err?.code, err?.details?.in, issuesOf(err)],
+      ['VALIDATION_ERROR', 'body', [{ path, message: 'Named more than once in its object: each member must appear once.' }]],
+      text,
+    );
+  }
+  const once = [
+    '{"a":{"x":1},"b":{"x":2}}',
+    '{"list":[{"x":1},{"x":1}],"x":[1,1]}',
+    '{"reference":"s3://docs/a:b","at":"2026-11-25T13:21:52Z","a:b":"c"}',
+    '{"quote":"\\":\\",\\"q\\":","q":1}',
+    '{"a":"\\u003a:","b":{}}',
+    '{}',
+  ];
+  for (const text of once) t.same(parseJsonObject(Buffer.from(text)), JSON.parse(text), `each once: ${text}`);
+});
+
 t.test('keepRawBodies and requireJsonMediaType: bytes kept, a body must say it is JSON', async (t) => {
   const app = Fastify();
   t.teardown(() => app.close());

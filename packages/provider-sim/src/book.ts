@@ -1,7 +1,10 @@
 // What the simulator knows it did: each provider transaction id's first answer (what it moved,
 // the balance after), each player's balance as it must be (funds + everything moved), and the
-// counts the summary prints. A second answer under an id must be the first, marked replayed; an
-// answer's balance must be the player's expected balance (each player's calls are sequential).
+// counts the summary prints. A second answer under an id must be the first, marked replayed, with
+// one exception: copies sent together (duplicates at once) are answered in no set order, so the
+// copy that applied (replayed: false) may be read after a replay of it, but only a copy sent before
+// any answer under its id was read, and only one. An answer's balance must be the player's expected
+// balance (each player's calls are sequential).
 import { fromCents, toCents } from './money.ts';
 
 export interface TransactionAnswer {
@@ -47,6 +50,15 @@ export class Book {
   readonly problems: string[] = [];
   /** Scenarios that could not run (e.g. a session that would not expire in time), with why. */
   readonly skipped: string[] = [];
+  /** Orders sends and answers: `sent()` and each first answer take the next tick. */
+  #clock = 0;
+  /** Per id: when its first answer was read, and whether an answer said it applied (replayed: false). */
+  readonly #read = new Map<string, { at: number; applied: boolean }>();
+
+  /** The moment an attempt is sent, to pass to `accept` with its answer. */
+  sent(): number {
+    return ++this.#clock;
+  }
 
   fund(playerId: string, amount: string): void {
     this.balances.set(playerId, (this.balances.get(playerId) ?? 0n) + toCents(amount));
@@ -64,17 +76,27 @@ export class Book {
     this.counts.refusals[code] = (this.counts.refusals[code] ?? 0) + 1;
   }
 
-  /** Records an accepted answer; checks a repeat against the first and a first answer's balance against the book. */
-  accept(providerId: string, a: TransactionAnswer): void {
+  /**
+   * Records an accepted answer; checks a repeat against the first and a first answer's balance
+   * against the book. `sentAt` (from `sent()`): when the attempt answered was sent; without it a
+   * repeat must be marked replayed.
+   */
+  accept(providerId: string, a: TransactionAnswer, sentAt = Number.POSITIVE_INFINITY): void {
     const id = `${providerId}:${a.transactionId}`;
     if (a.replayed) this.counts.replays++;
     const first = this.accepted.get(id);
-    if (first) {
+    const read = this.#read.get(id);
+    if (first && read) {
       const same = (['kind', 'playerId', 'roundId', 'moved', 'balance', 'createdAt'] as const).every((k) => first.answer[k] === a[k]);
-      if (!a.replayed || !same) this.problem(`${a.transactionId}: a repeat answered ${JSON.stringify(a)}, the first was ${JSON.stringify(first.answer)}`);
+      // Not replayed: the copy that applied, read late, if it was on its way before the first answer was read and no other copy applied.
+      const appliedLate = !a.replayed && !read.applied && sentAt < read.at;
+      if (!same || !(a.replayed || appliedLate))
+        this.problem(`${a.transactionId}: a repeat answered ${JSON.stringify(a)}, the first was ${JSON.stringify(first.answer)}`);
+      if (!a.replayed) read.applied = true;
       return;
     }
     this.accepted.set(id, { providerId, answer: a });
+    this.#read.set(id, { at: ++this.#clock, applied: !a.replayed });
     this.counts[a.kind === 'bet' ? 'bets' : a.kind === 'win' ? 'wins' : a.kind === 'rollback' ? 'rollbacks' : 'corrections']++;
     const now = (this.balances.get(a.playerId) ?? 0n) + toCents(a.moved);
     this.balances.set(a.playerId, now);

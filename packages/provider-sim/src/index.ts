@@ -8,4 +8,4 @@ export { OperatorSide } from './operator-side.ts';
 export { PlayerSession } from './player-session.ts';
 export { ProviderClient, type ProviderAnswer } from './provider-client.ts';
 export { DEFAULTS, runSimulation, type SimulationOptions, type SimulationSummary } from './simulator.ts';
-export type { ExpireSession } from './scenarios.ts';
+export { duplicates, type ExpireSession } from './scenarios.ts';

@@ -69,9 +69,9 @@ export class OperatorSide {
   }
 
   /** Opens a session of the game: the wallet calls the provider's launch before it answers. */
-  async openSession(playerId: string, gameId: string): Promise<{ sessionId: string; gameUrl: string }> {
+  async openSession(playerId: string, gameId: string): Promise<{ sessionId: string; gameUrl: string; expiresAt: string }> {
     const r = await this.#post(`/players/${playerId}/game-sessions`, { gameId }, 201, `open a session of ${gameId}`, false);
-    return { sessionId: r.body.id, gameUrl: r.body.gameUrl };
+    return { sessionId: r.body.id, gameUrl: r.body.gameUrl, expiresAt: r.body.expiresAt };
   }
 
   async wallet(playerId: string): Promise<{ available: string; withdrawable: string }> {

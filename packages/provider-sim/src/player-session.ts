@@ -61,9 +61,15 @@ export class PlayerSession {
   /** Sends until a final answer; enters it in the book; a result other than `expect` is a problem. */
   async send(op: ProviderOperation, body: Record<string, unknown>, expect: Expect = 'ok'): Promise<ProviderAnswer> {
     const what = `${op} ${String(body.transactionId ?? '')}`.trim();
-    const r = await untilAnswered(() => this.#client.call(op, body), what, this.#retry);
+    // When the attempt that got the final answer was sent: the book tells a copy that applied, read late, from a second answer.
+    let sentAt = 0;
+    const attempt = () => {
+      sentAt = this.book.sent();
+      return this.#client.call(op, body);
+    };
+    const r = await untilAnswered(attempt, what, this.#retry);
     if (r.status === 200) {
-      if (MONEY_OPS.has(op)) this.book.accept(this.provider.providerId, r.body as TransactionAnswer);
+      if (MONEY_OPS.has(op)) this.book.accept(this.provider.providerId, r.body as TransactionAnswer, sentAt);
       else if (r.body.balance !== this.book.expected(this.playerId))
         this.book.problem(`${op} of ${this.playerId}: balance ${r.body.balance}, expected ${this.book.expected(this.playerId)}`);
     } else {

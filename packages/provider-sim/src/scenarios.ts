@@ -53,7 +53,7 @@ export async function rollbackBeforeBet(s: PlayerSession): Promise<void> {
   await s.send('bets', bet, ['BET_ROLLED_BACK']);
 }
 
-/** Three copies of a bet at once (one debit), then its win twice in a row (one credit). */
+/** Three copies of a bet at once (one debit; one copy answered as applied, in any order with the replays), then its win twice in a row (one credit). */
 export async function duplicates(s: PlayerSession): Promise<void> {
   const bet = s.betBody('1.00');
   const copies = await Promise.all([s.send('bets', bet), s.send('bets', bet), s.send('bets', bet)]);

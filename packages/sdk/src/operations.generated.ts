@@ -34,6 +34,7 @@ export const ERROR_STATUSES = {
   FORBIDDEN_ROLE: 403,
   ACCOUNT_SETUP_REQUIRED: 403,
   PERSON_REQUIRED: 403,
+  TOKEN_OWNER_REQUIRED: 403,
   CSRF_TOKEN_INVALID: 403,
   FOUR_EYES_REQUIRED: 403,
   AML_REVIEW_REQUIRED: 403,
@@ -53,6 +54,7 @@ export const ERROR_STATUSES = {
   AML_CASE_NOT_FOUND: 404,
   AML_RISK_SUBJECT_NOT_FOUND: 404,
   GAME_NOT_FOUND: 404,
+  COMPLIANCE_CHANGE_NOT_FOUND: 404,
   IDEMPOTENCY_CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PLAYER_ALREADY_EXISTS: 409,
@@ -66,6 +68,8 @@ export const ERROR_STATUSES = {
   WITHDRAWAL_INVALID_TRANSITION: 409,
   AML_CASE_INVALID_TRANSITION: 409,
   AML_RISK_SUBJECT_CONFLICT: 409,
+  COMPLIANCE_CHANGE_PENDING: 409,
+  COMPLIANCE_CHANGE_NOT_PENDING: 409,
   KYC_ALREADY_APPROVED: 409,
   LIMIT_REQUIRED: 409,
   PAUSE_ACTIVE: 409,
@@ -343,6 +347,18 @@ export interface Me {
     isSandbox: boolean;
   };
   apiVersion: string;
+  compliance: {
+    profile: "off" | "br-spa";
+    timeZone: string;
+    /** from 0 to ∞ */
+    coolingOffHours: number;
+    /** from 1 to ∞ */
+    realityCheckMinutes: number;
+    rules: {
+      id: string;
+      summary: string;
+    }[];
+  };
 }
 
 export interface Pause {

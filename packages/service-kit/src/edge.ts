@@ -12,5 +12,5 @@ export { operatorStatusLease } from './operator-status-lease.ts';
 export { secretKey } from './production-secrets.ts';
 export { createReadiness, jetStreamReadiness, natsReadiness } from './readiness.ts';
 export { DEV_MASTER_KEY, openSecret } from './secrets.ts';
-export { waitForJetStream } from './startup-wait.ts';
+export { isJetStreamUnavailable, waitForDependency, waitForJetStream } from './startup-wait.ts';
 export { sendRequest } from './telemetry.ts';

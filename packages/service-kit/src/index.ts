@@ -11,7 +11,7 @@ export { Money, addMoney, compareMoney, formatMoney, isPositiveWithin, subMoney 
 export { armCrashPoints, crashPoint } from './crash.ts';
 export { groupCommit, type GroupCommitOptions } from './group-commit.ts';
 export { runAlone, type StatementPart } from './statement-group.ts';
-export { decisionAuthorOf, deciderOf, writeDecisionAudit, type DecisionAudit, type DecisionAuthor } from './audit-outbox.ts';
+export { auditRowId, decisionAuthorOf, deciderOf, writeDecisionAudit, type DecisionAudit, type DecisionAuthor } from './audit-outbox.ts';
 export { ruleClock } from './clock.ts';
 export {
   handle,

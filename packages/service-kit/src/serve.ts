@@ -150,7 +150,6 @@ async function answerOf(handler: Handler, req: OperationRequest, env: HandlerEnv
       ok: true,
       status: result.status ?? 200,
       body: result.body,
-      ...(result.audit ? { audit: result.audit } : {}),
       ...(result.replayed ? { replayed: true as const } : {}),
     };
   } catch (e) {

@@ -30,13 +30,11 @@ export async function waitForDependency<T>(
 
 /**
  * JetStream cannot answer now: no answer in time or no responders (the stream's or the cluster's
- * leader is being elected), JetStream not reachable through this server, or its own "temporarily
- * unavailable" (503, 10008).
+ * leader is being elected), its own "temporarily unavailable" and the like (contracts' rpc.ts,
+ * `isUnavailable`), or JetStream not reachable through this server.
  */
 export function isJetStreamUnavailable(err: unknown): boolean {
-  if (isNatsUnavailable(err)) return true;
-  const e = err as { name?: string; code?: unknown; status?: unknown };
-  return e?.name === 'JetStreamNotEnabled' || (e?.name === 'JetStreamApiError' && (e.status === 503 || e.code === 10008));
+  return isNatsUnavailable(err) || (err as { name?: string } | undefined)?.name === 'JetStreamNotEnabled';
 }
 
 /** `run` (creating or checking streams and buckets at start) until JetStream answers. */

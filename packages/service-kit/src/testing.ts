@@ -57,16 +57,24 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
+/**
+ * A database of the test's own. Under `npm test` it is a clone of the run's template
+ * (BO_TEST_TEMPLATE_DB, made by scripts/test-template-db.ts: every service's schema already
+ * migrated, so the services that start on it find nothing to migrate); `empty: true`, or a run
+ * without a template (one file run by hand), gives an empty one, where each service migrates its
+ * own schema as in production. A test about migrations themselves asks for an empty one.
+ */
+export async function createTestDatabase(label = 't', opts: { empty?: boolean } = {}): Promise<TestDatabase> {
   const started = performance.now();
   const name = `bo_${label
     .replace(/[^a-z0-9]/gi, '')
     .toLowerCase()
     .slice(0, 20)}_${randomBytes(4).toString('hex')}`;
+  const template = opts.empty ? undefined : process.env.BO_TEST_TEMPLATE_DB;
   const admin = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
   await admin.connect();
   try {
-    await admin.query(`create database "${name}"`);
+    await admin.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } finally {
     await admin.end();
   }

@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import net from 'node:net';
 import pg from 'pg';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { AppError, requestOperation, type RequestContext } from '@bo/contracts';
 import { defineEntity, MikroORM, p } from '@mikro-orm/postgresql';
 import { createLogger, handle, isDependencyUnavailable, openSql, serveOperations } from '../src/index.ts';
@@ -44,6 +45,38 @@ async function deadPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * JetStream's API as a cluster that lost a node answers it: a stand-in for the API (under its own
+ * prefix) replies to a stream's info with the server's error for the err_code the stream is named
+ * after (`e10008`), on the wire as nats-server sends it, read by the real client.
+ */
+const SERVER_ERRORS: Record<number, { code: number; description: string }> = {
+  10008: { code: 503, description: 'JetStream system temporarily unavailable' },
+  10023: { code: 503, description: 'insufficient resources' },
+  10009: { code: 500, description: 'JetStream cluster can not handle request' },
+  10118: { code: 500, description: 'stream is offline' },
+  10119: { code: 500, description: 'consumer is offline' },
+  10059: { code: 404, description: 'stream not found' },
+  10058: { code: 400, description: 'stream name already in use with a different configuration' },
+};
+async function jetStreamAnswering(t: Test, nc: NatsConnection, prefix: string): Promise<JetStreamManager> {
+  const apiPrefix = `${prefix}.JSAPI`;
+  const sub = nc.subscribe(`${apiPrefix}.STREAM.INFO.*`, {
+    callback: (_err, msg) => {
+      const errCode = Number(msg.subject.split('.').at(-1)!.slice(1));
+      const e = SERVER_ERRORS[errCode]!;
+      msg.respond(
+        JSON.stringify({ type: 'io.nats.jetstream.api.v1.stream_info_response', error: { code: e.code, err_code: errCode, description: e.description } }),
+      );
+    },
+  });
+  await nc.flush();
+  t.teardown(() => {
+    if (!nc.isClosed()) sub.unsubscribe();
+  });
+  return jetstreamManager(nc, { apiPrefix, checkAPI: false });
 }
 
 const urlAt = (port: number, database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -184,6 +217,24 @@ t.test('what counts as an unavailable dependency', async (t) => {
     t.ok(isDependencyUnavailable(closed), `a closed connection (${(closed as Error).name})`);
   });
 
+  t.test('JetStream: a cluster that cannot serve now (a node lost, a leader being elected), not a request it refuses', async (t) => {
+    const nc = await connect({ servers: testNatsUrl() });
+    t.teardown(() => nc.close());
+    const jsm = await jetStreamAnswering(t, nc, testPrefix('unavail'));
+    for (const [errCode, outage] of [
+      [10008, true],
+      [10023, true],
+      [10009, true],
+      [10118, true],
+      [10119, true],
+      [10059, false],
+      [10058, false],
+    ] as const) {
+      const err = await rejectionOf(t, jsm.streams.info(`e${errCode}`));
+      t.equal(isDependencyUnavailable(err), outage, `${errCode} ${SERVER_ERRORS[errCode]!.description} (${(err as Error).name})`);
+    }
+  });
+
   t.test('faults that are not outages', async (t) => {
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
@@ -207,6 +258,7 @@ t.test('the serve loop: an outage is 503 SERVICE_UNAVAILABLE, a fault 500 INTERN
   const prefix = testPrefix('unavail');
   const port = await deadPort();
   const log = createLogger('unavail', 'silent');
+  const jsm = await jetStreamAnswering(t, nc, prefix);
   const server = serveOperations({
     nc,
     prefix,
@@ -215,6 +267,10 @@ t.test('the serve loop: an outage is 503 SERVICE_UNAVAILABLE, a fault 500 INTERN
     handlers: {
       ...handle({ subject: 'unavail.read' }, async () => {
         await new pg.Client({ connectionString: urlAt(port) }).connect();
+        return { body: {} };
+      }),
+      ...handle({ subject: 'unavail.stream' }, async () => {
+        await jsm.streams.info('e10008');
         return { body: {} };
       }),
       ...handle({ subject: 'unavail.bug' }, async () => {
@@ -231,6 +287,7 @@ t.test('the serve loop: an outage is 503 SERVICE_UNAVAILABLE, a fault 500 INTERN
 
   const down = await send('unavail.read');
   t.same(down, { ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable; retry shortly.' } });
+  t.same(await send('unavail.stream'), down, 'JetStream temporarily unavailable inside a handler (an outbox, a bucket): 503 too');
   const bug = await send('unavail.bug');
   t.same(bug, { ok: false, error: { code: 'INTERNAL_ERROR', message: 'Internal error.' } }, 'the words of an outage in a bug do not make it one');
   const rebuilt = AppError.fromBody((down as { error: { code: 'SERVICE_UNAVAILABLE'; message: string } }).error);

@@ -1,6 +1,8 @@
 // A person signing in to the team console over HTTP, as the sign-in page does: the session cookie
 // and its CSRF token. A new person signs in with the one-time password `users create` printed and
-// must choose their own before the admin API takes the session (`firstConsoleSignIn` does both).
+// must choose their own before the admin API takes the session (`firstConsoleSignIn` does both);
+// `activatedPerson` goes on to TOTP where needed and the person's own personal token (issue #56).
+import { createHmac } from 'node:crypto';
 
 /** A password the policy accepts (long, not an e-mail, not a common one), distinct per person. */
 export const chosenPassword = (email: string) => `${email.split('@')[0]}-chose-this-passphrase-7`;
@@ -44,4 +46,86 @@ export async function firstConsoleSignIn(
   const s = await consoleSignIn(adminUrl, email, oneTimePassword);
   await changeConsolePassword(adminUrl, s, oneTimePassword, newPassword);
   return { ...s, setupRequired: s.setupRequired.filter((step) => step !== 'password'), password: newPassword };
+}
+
+/** RFC 6238 (SHA-1, 6 digits, 30 s) as an authenticator app computes it, at `at` (ms): the console's TOTP, without a library. */
+export function totpCode(base32Secret: string, at = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of base32Secret.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => Number.parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0xf;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** A person activated as issue #56 asks before any power is theirs, with their own personal token. */
+export interface ActivatedPerson {
+  id: string;
+  email: string;
+  role: string;
+  password: string;
+  /** Their console session (`bo_console=…`) and its CSRF token. */
+  cookie: string;
+  csrfToken: string;
+  /** The base32 TOTP secret when two-factor sign-in is on (`totpCode(secret, at)` gives a code). */
+  totpSecret?: string;
+  /** Their own personal API token (`bo_tok_…`), made from their session; absent with `token: false`. */
+  token?: string;
+  tokenId?: string;
+}
+
+/**
+ * A new team member, activated the only way there is: an admin adds them (`adminHeaders`: the
+ * admin's bearer, e.g. ADMIN_TOKEN); they sign in with the one-time password, choose their own,
+ * turn on TOTP when their role requires it (the session's `setupRequired` says) or `secondFactor`
+ * asks, and make their own personal token from that session (with a fresh code when TOTP is on).
+ * The sign-in used the current code's step and the token the next one: a later sign-in needs a
+ * later code still (`totpCode(secret, Date.now() + 60_000)`).
+ */
+export async function activatedPerson(
+  adminUrl: string,
+  adminHeaders: Record<string, string>,
+  o: { email: string; role: string; secondFactor?: boolean; token?: boolean; tokenName?: string },
+): Promise<ActivatedPerson> {
+  const created = await fetch(`${adminUrl}/admin/users`, {
+    method: 'POST',
+    headers: { ...adminHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: o.email, role: o.role }),
+  });
+  const made = (await created.json()) as { user: { id: string }; password: string };
+  if (created.status !== 201) throw new Error(`adding ${o.email}: ${created.status} ${JSON.stringify(made)}`);
+  const s = await firstConsoleSignIn(adminUrl, o.email, made.password);
+  const asPerson = async (p: string, body?: unknown) => {
+    const res = await fetch(`${adminUrl}${p}`, {
+      method: 'POST',
+      headers: { cookie: s.cookie, 'x-csrf-token': s.csrfToken, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const answer = (await res.json()) as Record<string, unknown>;
+    if (!res.ok) throw new Error(`${p} for ${o.email}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  let totpSecret: string | undefined;
+  if (o.secondFactor || s.setupRequired.includes('secondFactor')) {
+    totpSecret = (await asPerson('/console/second-factor')).secret as string;
+    await asPerson('/console/second-factor/confirm', { code: totpCode(totpSecret) });
+  }
+  const person: ActivatedPerson = {
+    id: made.user.id,
+    email: o.email,
+    role: o.role,
+    password: s.password,
+    cookie: s.cookie,
+    csrfToken: s.csrfToken,
+    ...(totpSecret ? { totpSecret } : {}),
+  };
+  if (o.token === false) return person;
+  const minted = await asPerson('/admin/account/tokens', {
+    name: o.tokenName ?? `${o.email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '-')}-own`,
+    ...(totpSecret ? { totp: totpCode(totpSecret, Date.now() + 30_000) } : {}),
+  });
+  return { ...person, token: minted.secret as string, tokenId: (minted.token as { id: string }).id };
 }

@@ -22,7 +22,8 @@ export {
   type GamesStack,
   type Rng,
 } from './games.ts';
-export { chosenPassword, firstConsoleSignIn } from './console.ts';
+export { activatedPerson, chosenPassword, firstConsoleSignIn, totpCode, type ActivatedPerson } from './console.ts';
 export { outboxAudits } from './audit.ts';
+export { setComplianceProfile } from './compliance.ts';
 // A test's NATS server and a prefix of its own, for tests that need no more of the kit (the launch page's).
 export { testNatsUrl, testPrefix } from '@bo/service-kit/testing';

@@ -20,9 +20,17 @@ export interface Stack {
   verifyLedger(): Promise<LedgerVerification>;
 }
 
-/** A fresh database and NATS prefix with `services` started in-process (in order), torn down after the test. */
-export async function startStack(t: Test, label: string, initial: ServiceDefinition<any, any>[] = []): Promise<Stack> {
-  const db = await createTestDatabase(label);
+/**
+ * A fresh database and NATS prefix with `services` started in-process (in order), torn down after the
+ * test. `emptyDatabase`: a database no migration has touched (createTestDatabase), for tests of the migrations.
+ */
+export async function startStack(
+  t: Test,
+  label: string,
+  initial: ServiceDefinition<any, any>[] = [],
+  opts: { emptyDatabase?: boolean } = {},
+): Promise<Stack> {
+  const db = await createTestDatabase(label, { empty: opts.emptyDatabase });
   const prefix = testPrefix(label);
   // RPC deadline generous: a busy machine is slow, and a test never waits on a timeout here.
   const config: BaseConfig = configOf(BaseConfigSchema, {

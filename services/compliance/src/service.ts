@@ -122,8 +122,8 @@ export function createComplianceService(
       ...handle(dailyFilesAdminOperations.adminDownloadDailyFile, adminDownloadDailyFile(deps, now)),
       ...handle(sigapAdminOperations.adminListSigapFiles, adminListSigapFiles(deps)),
       ...handle(sigapAdminOperations.adminGetSigapDay, adminGetSigapDay(sigap, now)),
-      ...handle(sigapAdminOperations.adminSubmitSigapDay, adminSubmitSigapDay(sigap, now)),
-      ...handle(sigapAdminOperations.adminResendSigapFile, adminResendSigapFile(sigap, now)),
+      ...handle(sigapAdminOperations.adminSubmitSigapDay, adminSubmitSigapDay(deps, sigap, now)),
+      ...handle(sigapAdminOperations.adminResendSigapFile, adminResendSigapFile(deps, sigap, now)),
       ...handle(sigapAdminOperations.adminDownloadSigapFile, adminDownloadSigapFile(sigap)),
       // AML beyond the players (issue #46): the COS deadline, the yearly report, the risk register.
       ...handle(amlReportDecisionOperations.adminAmlReportDecision, adminReportDecision(deps, now)),

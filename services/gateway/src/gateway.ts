@@ -4,17 +4,18 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { newId, publicOperations } from '@bo/contracts';
+import { isUnavailable as isNatsUnavailable, newId, publicOperations } from '@bo/contracts';
 import {
   armCrashPoints,
   connectNats,
   createLogger,
   createReadiness,
+  isJetStreamUnavailable,
   jetStreamReadiness,
   natsReadiness,
   operatorStatusLease,
   startMetricsServer,
-  waitForJetStream,
+  waitForDependency,
   DEV_MASTER_KEY,
   type Logger,
 } from '@bo/service-kit/edge';
@@ -32,9 +33,11 @@ import { clientErrorAnswer, installErrorHandling, installProtocolErrorAnswers, r
 import { parseQueryString } from './edge/http/query-string.ts';
 import { bindRequest, handleRequestsInContext } from './edge/http/request-context.ts';
 import { typeboxValidatorCompiler } from './edge/http/validation.ts';
-import { createMetrics, observabilityRoutes } from './edge/http/observability.ts';
+import { createMetrics, observabilityRoutes, type Metrics } from './edge/http/observability.ts';
+import { listenEarly, startingAnswer, type EarlyPort } from './edge/http/early-listen.ts';
 import { operatorContext, registerOperations } from './edge/operations.ts';
 import { getMe } from './edge/me.ts';
+import { complianceProfiles } from './edge/compliance-profiles.ts';
 import { consoleRoutes } from '@bo/console';
 import { playRoutes, sandboxProviderRoutes, sandboxProviderWallet, walletGames } from '@bo/play';
 import { apiIndexRoute, publicDocsRoutes } from '@bo/portal';
@@ -68,9 +71,11 @@ function parseTrustProxy(v: string): boolean | string[] | ((addr: string, hop: n
   return v.split(',').map((s) => s.trim());
 }
 
-function baseApp(log: Logger, config: GatewayConfig): FastifyInstance {
+/** `port`: the port listened on at start (early-listen.ts), which the app takes over; none: the app makes its own server. */
+function baseApp(log: Logger, config: GatewayConfig, port?: EarlyPort): FastifyInstance {
   const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: log as FastifyBaseLogger,
+    ...(port ? { serverFactory: port.serverFactory } : {}),
     // Per-request log lines are off; metrics and error logs carry what operations need.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => newId('request'),
@@ -129,115 +134,233 @@ export interface GatewayOptions {
   now?: () => number;
 }
 
+/** A gateway listening (503 with Retry-After) while it connects to NATS and opens its buckets. */
+export interface StartingGateway {
+  publicUrl: string;
+  adminUrl: string;
+  /** Resolves once NATS answers and the buckets are open: the ports then serve the API; rejects if the start fails or is stopped. */
+  ready: Promise<RunningGateway>;
+  /** Gives up a start still waiting (its `ready` rejects), or stops the gateway once ready. */
+  stop(): Promise<void>;
+}
+
+/** Starts the gateway and resolves once it serves (what main.ts and the tests wait for). */
 export async function startGateway(config: GatewayConfig, opts: GatewayOptions = {}): Promise<RunningGateway> {
+  return (await listenGateway(config, opts)).ready;
+}
+
+/**
+ * Listens first, then connects (issue #56): the ports, and the internal probes on METRICS_PORT,
+ * answer within the process's start whatever NATS is doing. Until NATS answers and the KV buckets
+ * are open (waited for as long as it takes, each try logged), every request is 503
+ * SERVICE_UNAVAILABLE with Retry-After and the probes say not ready; then the API is served on the
+ * same ports. Nothing of the edge needs Postgres (its state is in NATS KV and the services it asks).
+ */
+export async function listenGateway(config: GatewayConfig, opts: GatewayOptions = {}): Promise<StartingGateway> {
   const log = opts.log ?? createLogger('gateway', config.LOG_LEVEL);
-  const now = opts.now ?? Date.now;
   armCrashPoints(config.CRASH_AT);
   if (config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
-  // No database: the edge's state is in NATS (KV buckets) and the services it asks (issue #43).
-  const nc = await connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES, config);
-  const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
-  const operators = operatorsClient(forward);
-  const credentials = new CredentialCache(operators.credential, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
-  credentials.listen(nc, config.NATS_PREFIX);
-  // The play page's operator check: a lease that a status change waits out before it answers (docs/games.md, "Stopping play").
-  const playOperatorStatus = operatorStatusLease({ nc, prefix: config.NATS_PREFIX, ask: operators.status });
-  // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
-  const limiter = await waitForJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log);
-  const [claims, signatures] = await Promise.all([
-    waitForJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS), log),
-    waitForJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS), log),
-  ]);
-  // The answers are the owning services' (the kit's idempotency/): here, the claims and this replica's running keys.
-  const edgeIdempotency = { claims, inFlight: new KeysInFlight() };
-  const adminIdempotency = { claims, inFlight: new KeysInFlight() };
+  const newRequestId = () => newId('request');
+  let connected: NatsConnection | undefined;
+  const early = {
+    newRequestId,
+    clientError: clientErrorAnswer(newRequestId),
+    starting: (path: string, requestId: string) => startingAnswer(path, requestId, { nats: connected !== undefined, jetstream: false }),
+  };
+  const publicPort = opts.listen === false ? undefined : await listenEarly(config.PORT, config.HOST, early);
+  const adminPort = publicPort && (await listenEarly(config.ADMIN_PORT, config.ADMIN_HOST, early).catch(failWith(publicPort)));
+  const ports = publicPort && adminPort ? { public: publicPort, admin: adminPort } : undefined;
+  // The internal probes (k8s) from the start: live at once, ready once NATS and JetStream answer.
+  // The gateway's own dependencies only: the public /readyz also pings every service (decisions.md);
+  // a probe doing that would take every replica out of the ingress while one service is down,
+  // failing the operations of the healthy ones too.
   const metrics = createMetrics();
-
-  const publicApp = baseApp(log, config);
-  observabilityRoutes(publicApp, { nc, prefix: config.NATS_PREFIX, metrics });
-  apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
-  await publicApp.register(
-    async (api) => {
-      api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency: edgeIdempotency, signatures, metrics }));
-      api.addHook('onSend', idempotencyRecorder(edgeIdempotency.inFlight, { ...forward, contextOf: operatorContext }));
-      api.addHook('onResponse', async (req) => releaseIdempotencyKey(edgeIdempotency.inFlight, req));
-      registerOperations(api, publicOperations, forward, { getMe }, operatorContext);
-      await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
-    },
-    { prefix: API_PREFIX },
-  );
-  // The provider wallet API beside /api/v1 (docs/providers.md).
-  const providerCredentials = await registerProviderApi(publicApp, {
-    ...forward,
-    masterKey: config.SECRETS_MASTER_KEY,
-    cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
-    now,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-  });
-  await publicApp.register(playRoutes, {
-    games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
-    operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: playOperatorStatus.status }),
-  });
-  // The built-in sandbox provider's game page: bets on the provider wallet as a provider would (docs/providers.md).
-  await publicApp.register(sandboxProviderRoutes, {
-    wallet: sandboxProviderWallet({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
-  });
-
-  const adminApp = baseApp(log, config);
-  adminApp.get('/healthz', async () => ({ status: 'ok' }));
-  await adminApp.register(adminRoutes, {
-    ...forward,
-    rootToken: config.ADMIN_TOKEN,
-    rootActsForClaimedPerson: config.NODE_ENV !== 'production',
-    operators,
-    idempotency: adminIdempotency,
-    onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),
-  });
-  // The console's accounts port: the operators service, asked over NATS (SessionIdentity is the console's `Who`).
-  await adminApp.register(consoleRoutes, {
-    accounts: operators.accounts,
-    // The cookie lasts as long as the operators service's sessions at most (CONSOLE_ABSOLUTE_HOURS, set alike on both).
-    policy: { absoluteHours: config.CONSOLE_ABSOLUTE_HOURS },
-    // Secure cookies everywhere but local development on a loopback admin port (plain http there).
-    secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
-  });
-
-  let publicUrl = '';
-  let adminUrl = '';
-  if (opts.listen !== false) {
-    publicUrl = await publicApp.listen({ port: config.PORT, host: config.HOST });
-    adminUrl = await adminApp.listen({ port: config.ADMIN_PORT, host: config.ADMIN_HOST });
-  } else {
-    await Promise.all([publicApp.ready(), adminApp.ready()]);
-  }
-  // The internal probes (k8s): the gateway's own dependencies only. The public /readyz also pings
-  // every service (decisions.md); a probe doing that would take every replica out of the ingress
-  // while one service is down, failing the operations of the healthy ones too.
   const readiness = createReadiness();
-  readiness.add('nats', natsReadiness(nc));
-  readiness.add('jetstream', jetStreamReadiness(nc));
+  readiness.add('nats', () => (connected ? natsReadiness(connected)() : 'not connected yet'));
+  readiness.add('jetstream', () => (connected ? jetStreamReadiness(connected)() : 'not connected yet'));
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined
-      : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log, readiness);
-  log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
+      : await startMetricsServer(metrics.registry, config.METRICS_HOST ?? '127.0.0.1', config.METRICS_PORT, log, readiness).catch(
+          failWith(ports?.public, ports?.admin),
+        );
+  const metricsUrl = metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined;
+  const publicUrl = ports?.public.url ?? '';
+  const adminUrl = ports?.admin.url ?? '';
+  if (ports) log.info({ publicUrl, adminUrl }, 'gateway listening; answering 503 until NATS answers');
+
+  let stopped = false;
+  let running: RunningGateway | undefined;
+  const closeListening = async () => {
+    await metricsServer?.stop();
+    await Promise.all([ports?.public.close(), ports?.admin.close()]);
+  };
+  const ready = serveWhenConnected(config, {
+    log,
+    now: opts.now ?? Date.now,
+    ports,
+    metrics,
+    stillWanted: () => !stopped,
+    onConnected: (nc) => {
+      connected = nc;
+    },
+  }).then(
+    (parts) => {
+      running = {
+        ...parts,
+        publicUrl,
+        adminUrl,
+        metricsUrl,
+        async stop() {
+          await parts.stop();
+          await closeListening();
+        },
+      };
+      log.info({ publicUrl, adminUrl, ...(metricsServer ? { metricsPort: metricsServer.port } : {}) }, 'gateway started');
+      return running;
+    },
+    async (err: unknown) => {
+      await closeListening();
+      throw err;
+    },
+  );
   return {
-    publicApp,
-    adminApp,
     publicUrl,
     adminUrl,
-    nc,
-    credentials,
-    metricsUrl: metricsServer ? `http://${config.METRICS_HOST ?? '127.0.0.1'}:${metricsServer.port}/metrics` : undefined,
+    ready,
     async stop() {
-      await metricsServer?.stop();
-      await Promise.allSettled([publicApp.close(), adminApp.close()]);
-      credentials.stop();
-      playOperatorStatus.stop();
-      providerCredentials.stop();
-      await nc.drain().catch(() => undefined);
+      stopped = true;
+      if (running) return running.stop();
+      await ready.then(
+        (gw) => gw.stop(),
+        () => undefined,
+      );
     },
   };
+}
+
+/** A start that failed after a port was listened on: the port is closed before the failure goes on. */
+const failWith =
+  (...opened: Array<EarlyPort | undefined>) =>
+  async (err: unknown): Promise<never> => {
+    await Promise.all(opened.map((port) => port?.close()));
+    throw err;
+  };
+
+interface ServeOptions {
+  log: Logger;
+  now: () => number;
+  ports: { public: EarlyPort; admin: EarlyPort } | undefined;
+  metrics: Metrics;
+  /** False once the start is given up: waiting for NATS ends. */
+  stillWanted(): boolean;
+  onConnected(nc: NatsConnection): void;
+}
+
+/** Connects to NATS and opens the buckets (waiting while they are unavailable), builds both apps, and serves them on the ports. */
+async function serveWhenConnected(config: GatewayConfig, o: ServeOptions): Promise<Omit<RunningGateway, 'publicUrl' | 'adminUrl' | 'metricsUrl'>> {
+  const { log, now, metrics } = o;
+  const waitMs = Number.POSITIVE_INFINITY;
+  // No database: the edge's state is in NATS (KV buckets) and the services it asks (issue #43).
+  const nc = await waitForDependency(
+    'NATS',
+    (err) => o.stillWanted() && isNatsUnavailable(err),
+    () => connectNats(config.NATS_URL, 'gateway', config.NATS_COALESCE_WRITES, config),
+    log,
+    waitMs,
+  );
+  o.onConnected(nc);
+  const opened: Array<{ stop(): void }> = [];
+  try {
+    const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };
+    const operators = operatorsClient(forward);
+    const credentials = new CredentialCache(operators.credential, config.SECRETS_MASTER_KEY, config.CREDENTIAL_CACHE_TTL_MS, now);
+    credentials.listen(nc, config.NATS_PREFIX);
+    opened.push(credentials);
+    // The play page's operator check: a lease that a status change waits out before it answers (docs/games.md, "Stopping play").
+    const playOperatorStatus = operatorStatusLease({ nc, prefix: config.NATS_PREFIX, ask: operators.status });
+    opened.push(playOperatorStatus);
+    // Streams and buckets are created or checked once JetStream answers (a node may be being lost).
+    const whenJetStream = <T>(open: () => Promise<T>) =>
+      waitForDependency('JetStream', (err) => o.stillWanted() && isJetStreamUnavailable(err), open, log, waitMs);
+    const limiter = await whenJetStream(() => SharedRateLimiter.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS));
+    const [claims, signatures] = await Promise.all([
+      whenJetStream(() => KeyClaims.open(nc, config.NATS_PREFIX, config.IDEMPOTENCY_TTL_SECONDS, log, config.NATS_REPLICAS)),
+      whenJetStream(() => SignatureBindings.open(nc, config.NATS_PREFIX, log, config.NATS_REPLICAS)),
+    ]);
+    // The answers are the owning services' (the kit's idempotency/): here, the claims and this replica's running keys.
+    const edgeIdempotency = { claims, inFlight: new KeysInFlight() };
+    const adminIdempotency = { claims, inFlight: new KeysInFlight() };
+
+    const publicApp = baseApp(log, config, o.ports?.public);
+    observabilityRoutes(publicApp, { nc, prefix: config.NATS_PREFIX, metrics });
+    apiIndexRoute(publicApp, { apiPrefix: API_PREFIX });
+    await publicApp.register(
+      async (api) => {
+        api.addHook('preValidation', operatorGuard({ credentials, limiter, idempotency: edgeIdempotency, signatures, metrics }));
+        api.addHook('onSend', idempotencyRecorder(edgeIdempotency.inFlight, { ...forward, contextOf: operatorContext }));
+        api.addHook('onResponse', async (req) => releaseIdempotencyKey(edgeIdempotency.inFlight, req));
+        registerOperations(api, publicOperations, forward, { getMe: getMe(complianceProfiles(forward, config.CREDENTIAL_CACHE_TTL_MS)) }, operatorContext);
+        await api.register(publicDocsRoutes, { publicBaseUrl: config.PUBLIC_BASE_URL, apiPrefix: API_PREFIX });
+      },
+      { prefix: API_PREFIX },
+    );
+    // The provider wallet API beside /api/v1 (docs/providers.md).
+    const providerCredentials = await registerProviderApi(publicApp, {
+      ...forward,
+      masterKey: config.SECRETS_MASTER_KEY,
+      cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS,
+      now,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    });
+    opened.push(providerCredentials);
+    await publicApp.register(playRoutes, {
+      games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      // The gateway's own rule before the wallet's: nothing of a suspended operator's is played.
+      operatorRefusal: createOperatorCheck({ askOwner: askOwnerOverNats(forward), operatorStatus: playOperatorStatus.status }),
+    });
+    // The built-in sandbox provider's game page: bets on the provider wallet as a provider would (docs/providers.md).
+    await publicApp.register(sandboxProviderRoutes, {
+      wallet: sandboxProviderWallet({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
+    });
+
+    const adminApp = baseApp(log, config, o.ports?.admin);
+    adminApp.get('/healthz', async () => ({ status: 'ok' }));
+    await adminApp.register(adminRoutes, {
+      ...forward,
+      rootToken: config.ADMIN_TOKEN,
+      rootActsForClaimedPerson: config.NODE_ENV !== 'production',
+      operators,
+      idempotency: adminIdempotency,
+      onOperatorChanged: (operatorId: string) => credentials.invalidateOperator(operatorId),
+    });
+    // The console's accounts port: the operators service, asked over NATS (SessionIdentity is the console's `Who`).
+    await adminApp.register(consoleRoutes, {
+      accounts: operators.accounts,
+      // The cookie lasts as long as the operators service's sessions at most (CONSOLE_ABSOLUTE_HOURS, set alike on both).
+      policy: { absoluteHours: config.CONSOLE_ABSOLUTE_HOURS },
+      // Secure cookies everywhere but local development on a loopback admin port (plain http there).
+      secureCookie: config.CONSOLE_COOKIE_SECURE ?? !['127.0.0.1', 'localhost', '::1'].includes(config.ADMIN_HOST),
+    });
+
+    await Promise.all([publicApp.ready(), adminApp.ready()]);
+    o.ports?.public.serve();
+    o.ports?.admin.serve();
+    return {
+      publicApp,
+      adminApp,
+      nc,
+      credentials,
+      async stop() {
+        await Promise.allSettled([publicApp.close(), adminApp.close()]);
+        for (const part of opened) part.stop();
+        await nc.drain().catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    for (const part of opened) part.stop();
+    await nc.close().catch(() => undefined);
+    throw err;
+  }
 }

@@ -8,7 +8,7 @@ import { operatorsService } from '@bo/operators';
 import { OperatorClient } from '@bo/contracts';
 import { startGateway } from '../src/gateway.ts';
 import { loadGatewayConfig } from '../src/config.ts';
-import { ADMIN_TOKEN } from './support/harness.ts';
+import { ADMIN_TOKEN, answerComplianceProfiles } from './support/harness.ts';
 
 t.test('access log', async (t) => {
   const db = await createTestDatabase('gwlog');
@@ -22,6 +22,7 @@ t.test('access log', async (t) => {
   });
   const log = pino({ name: 'gateway', level: 'info' }, sink);
   const operators = await startServiceWith(operatorsService, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, LOG_LEVEL: 'warn' });
+  answerComplianceProfiles(operators.nc, prefix);
   const gw = await startGateway(
     loadGatewayConfig({
       NATS_URL: testNatsUrl(),

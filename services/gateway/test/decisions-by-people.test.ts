@@ -1,12 +1,14 @@
 // In production a decision that moves money or changes a player's standing is a person's (issue
 // #40): ADMIN_TOKEN sets things up and reads, and is refused on decisions with the way to do it;
-// X-Admin-Actor names nobody; a personal token of a team member decides, as that person.
+// X-Admin-Actor names nobody; a personal token of a team member, made by her from her own session
+// once she is activated (issue #56), decides, as that person.
 import t from 'tap';
+import { activatedPerson, totpCode } from '@bo/test-support';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService } from './support/fake-service.ts';
 
 t.test('decisions by people in production', async (t) => {
-  const h = await startHarness({ NODE_ENV: 'production' });
+  const h = await startHarness({ NODE_ENV: 'production', CONSOLE_TOTP_REQUIRED_ROLES: 'admin,finance' });
   const withdrawals = await fakeService(h, 'payments.admin.withdrawalDecision');
   withdrawals.respond = async () => ({ ok: true, status: 200, body: { id: 'wd_1', status: 'approved' } });
   const kyc = await fakeService(h, 'players.admin.kycDecision');
@@ -47,8 +49,17 @@ t.test('decisions by people in production', async (t) => {
   });
 
   t.test("a team member's personal token decides, as that person", async (t) => {
-    const eli = (await root('POST', '/admin/users', { email: 'eli@ourteam.example', role: 'finance' })).body.user;
-    const token = await root('POST', '/admin/tokens', { name: 'eli-cli', role: 'finance', userId: eli.id });
+    // Activated (her own password, TOTP as production requires of finance); her token is her own, made from her session.
+    const eli = await activatedPerson(
+      h.gateways[0]!.adminUrl,
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+      { email: 'eli@ourteam.example', role: 'finance', token: false },
+    );
+    const token = await fetch(`${h.gateways[0]!.adminUrl}/admin/account/tokens`, {
+      method: 'POST',
+      headers: { cookie: eli.cookie, 'x-csrf-token': eli.csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'eli-cli', totp: totpCode(eli.totpSecret!, Date.now() + 30_000) }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     t.equal(token.status, 201);
     const decided = await as(token.body.secret, { 'x-admin-actor': 'someone-else' })('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
     t.equal(decided.status, 200);

@@ -312,6 +312,29 @@ t.test('hardening', async (t) => {
     }
   });
 
+  t.test('a Host that is not one host (a second one after a comma, a space, userinfo): 400 on every port, before authentication', async (t) => {
+    const targets = [
+      ['public', gw!.publicUrl, '/healthz'],
+      ['public', gw!.publicUrl, '/api/v1/players'],
+      ['provider', gw!.publicUrl, '/provider/v1/balance'],
+      ['admin', gw!.adminUrl, '/healthz'],
+      ['admin', gw!.adminUrl, '/admin/operators'],
+    ] as const;
+    for (const [name, url, target] of targets) {
+      for (const host of ['127.0.0.1, evil.example', '127.0.0.1,evil.example', 'a.example b.example', 'user@a.example', 'a.example/x']) {
+        const res = await rawHttp(portOf(url), `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+        t.equal(res.status, 400, `${name} ${target}: Host: ${host}`);
+        const body = res.body ? JSON.parse(res.body) : undefined;
+        t.ok(isEnvelope(body, 'BAD_REQUEST'), res.body);
+        t.equal(body?.error?.message, 'The Host header must name one host: a name or an address, and a port.');
+        t.equal(res.headers.connection, 'close');
+      }
+    }
+    for (const host of ['127.0.0.1', '127.0.0.1:3000', 'api.example.com', 'api.example.com:443', '[::1]:3000', 'localhost']) {
+      t.equal((await rawHttp(portOf(gw!.publicUrl), `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`)).status, 200, `one host: ${host}`);
+    }
+  });
+
   t.test('malformed JSON is 422 on every operation, whether it takes a body or not', async (t) => {
     const logins = await fakeService(h, 'players.logins.report');
     t.teardown(() => logins.close());

@@ -16,7 +16,7 @@ import { startHarness } from './support/harness.ts';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 t.test('the gateway schema of before moves into the operators service', async (t) => {
-  const db = await createTestDatabase('opmove');
+  const db = await createTestDatabase('opmove', { empty: true });
   t.teardown(() => db.drop());
   // The gateway's schema as its migrations 0001 to 0007 left it, with data in it.
   const old = await openDatabase({ databaseUrl: db.url, schema: 'gateway', entities: [], migrations: gatewaySchemaOfBefore });

@@ -37,6 +37,8 @@ t.test('request authentication', async (t) => {
       operator: { id: op.operator.id, name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: op.sandbox.brandId, name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
       apiVersion: '1.3.0',
+      // The harness's stand-in of the players service: an operator our team never set (docs/players.md).
+      compliance: { profile: 'off', timeZone: 'America/Sao_Paulo', coolingOffHours: 24, realityCheckMinutes: 60, rules: [] },
     });
     t.match(me.headers.get('x-request-id'), /^req_[0-9a-f]{32}$/);
     t.equal(me.headers.get('ratelimit-limit'), '600');

@@ -1,20 +1,16 @@
 // Our team on the admin API: people with roles (password shown once, stored as a slow salted hash),
 // named service tokens (shown once, revocable), each role allowed only its own operations, and
-// every audit row naming the token that acted.
+// the service told who acted (it writes the audit row; the gateway none).
 import t from 'tap';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService } from './support/fake-service.ts';
 import { verifyPassword } from '@bo/operators';
+import { activatedPerson } from '@bo/test-support';
 
 t.test('team access', async (t) => {
   const h = await startHarness();
   const decide = await fakeService(h, 'payments.admin.withdrawalDecision');
-  decide.respond = async () => ({
-    ok: true,
-    status: 200,
-    body: { id: 'wd_1', status: 'approved' },
-    audit: { target: 'withdrawal:wd_1', before: { status: 'under_review' }, after: { status: 'approved' } },
-  });
+  decide.respond = async () => ({ ok: true, status: 200, body: { id: 'wd_1', status: 'approved' } });
   t.teardown(async () => {
     await decide.close();
     await h.close();
@@ -77,18 +73,29 @@ t.test('team access', async (t) => {
     t.equal((await asSupport('POST', '/admin/tokens', { name: 'mine', role: 'admin' })).body.error.code, 'FORBIDDEN_ROLE', 'nor tokens');
     t.equal((await asSupport('GET', '/admin/operators')).status, 200, 'everyone on the team reads operators');
 
-    // A personal token is its person: it decides, and the audit names the person and their id.
-    const bea = (await root('POST', '/admin/users', { email: 'bea@ourteam.example', role: 'finance' })).body.user;
-    const beaToken = await root('POST', '/admin/tokens', { name: 'bea-cli', role: 'finance', userId: bea.id });
+    // A personal token is its person, made by her from her own session once activated (issue #56):
+    // it decides, and the audit names the person and their id.
+    const bea = await activatedPerson(
+      gw!.adminUrl,
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+      { email: 'bea@ourteam.example', role: 'finance', token: false },
+    );
+    const beaToken = await fetch(`${gw!.adminUrl}/admin/account/tokens`, {
+      method: 'POST',
+      headers: { cookie: bea.cookie, 'x-csrf-token': bea.csrfToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bea-cli', role: 'admin' }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     t.equal(beaToken.status, 201);
     t.equal(beaToken.body.token.userId, bea.id);
-    t.equal((await root('POST', '/admin/tokens', { name: 'bea-admin', role: 'admin', userId: bea.id })).status, 422, "never more than the person's own role");
-    t.equal((await root('POST', '/admin/tokens', { name: 'nobody-cli', role: 'finance', userId: 'usr_nobody' })).body.error.code, 'TEAM_MEMBER_NOT_FOUND');
+    t.equal(beaToken.body.token.role, 'finance', "never more than the person's own role");
+    t.equal((await root('POST', '/admin/tokens', { name: 'bea-admin', role: 'admin', userId: bea.id })).status, 403, 'nobody mints a personal token for her');
+    t.equal((await root('POST', '/admin/tokens', { name: 'nobody-cli', role: 'finance', userId: 'usr_nobody' })).body.error.code, 'TOKEN_OWNER_REQUIRED');
     const paid = await as(beaToken.body.secret)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
     t.equal(paid.status, 200, 'finance decides withdrawals, as a person');
     t.match(decide.calls[0]?.ctx.scope, { kind: 'admin', actor: 'user:bea@ourteam.example', personId: bea.id }, 'the service is told who decides');
+    // The deciding service writes the row naming that person, in its decision's transaction (payments' four-eyes test): the gateway writes none.
     const audit = await root('GET', '/admin/audit?target=withdrawal:wd_1');
-    t.match(audit.body.data[0], { actor: 'user:bea@ourteam.example', actorId: bea.id }, 'the audit row names the person behind the token');
+    t.same(audit.body.data, [], 'no audit row from the gateway');
     t.equal((await root('POST', `/admin/users/${bea.id}/disable`)).status, 200);
     t.equal((await as(beaToken.body.secret)('GET', '/admin/operators')).status, 401, "a disabled person's token is refused");
 

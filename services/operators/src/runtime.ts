@@ -40,7 +40,7 @@ export function operatorsRuntime(deps: ServiceDeps<OperatorsConfig>, now: () => 
     deps,
     operators: new OperatorAdmin(domain),
     keys: new OperatorKeys(domain),
-    team: new TeamAccess(deps.sql, config.CONSOLE_ONE_TIME_PASSWORD_HOURS),
+    team: new TeamAccess(deps.sql, config.CONSOLE_ONE_TIME_PASSWORD_HOURS, policy.totpRequiredRoles),
     sessions: new ConsoleSessions(deps.sql, config.SECRETS_MASTER_KEY, policy, now),
   };
 }

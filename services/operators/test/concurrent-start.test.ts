@@ -12,7 +12,7 @@ import { operatorMigrations } from '../src/store/migrations.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 t.test('two replicas starting at once on an empty database: both come up, each migration runs once', async (t) => {
-  const stack = await startStack(t, 'opstart');
+  const stack = await startStack(t, 'opstart', [], { emptyDatabase: true });
   const holderOrm = await openDatabase({ databaseUrl: stack.databaseUrl, schema: 'test_holder', entities: [], migrations: [] });
   const sql = await openSql(holderOrm);
   const started: ChildService[] = [];

@@ -50,13 +50,7 @@ t.test('operators service', async (t) => {
     t.same(ok<any>(await stack.call(operatorMessages.status.subject, { scope: gateway, body: { operatorId: 'op_none' } })), { status: null });
   });
 
-  t.test('each change is audited with its actor; an audit row sent by the gateway is kept', async (t) => {
-    ok(
-      await stack.call(operatorMessages.recordAudit.subject, {
-        scope: gateway,
-        body: { actor: 'ana@team', action: 'adminWithdrawalDecision', target: 'withdrawal:wd_1', before: { s: 1 }, after: { s: 2 }, requestId: 'req_x' },
-      }),
-    );
+  t.test('each change is audited in its transaction with its actor and person, once under its key', async (t) => {
     const mine = ok<any>(await stack.call('operators.admin.listAudit', { scope: adminScope, query: { target: `operator:${operatorId}` } }));
     t.same(
       mine.data.map((r: any) => [r.action, r.actor]),
@@ -65,8 +59,19 @@ t.test('operators service', async (t) => {
         ['adminCreateOperator', 'test-admin'],
       ],
     );
-    const sent = ok<any>(await stack.call('operators.admin.listAudit', { scope: adminScope, query: { actor: 'ana@team' } }));
-    t.match(sent.data, [{ action: 'adminWithdrawalDecision', target: 'withdrawal:wd_1', before: { s: 1 }, after: { s: 2 }, requestId: 'req_x' }]);
+    const ana = { kind: 'admin' as const, actor: 'user:ana@ourteam.example', personId: 'usr_ana' };
+    const setRate = () =>
+      stack.call('operators.admin.setRateLimit', { scope: ana, key: 'rate-limit-once', params: { id: operatorId }, body: { perMinute: 900 } });
+    ok(await setRate());
+    // Its answer lost (the service killed after the commit, before keeping it): the retry runs it again under the key.
+    await stack.services.get('operators')!.sql.query(`delete from operators.processed_requests where idempotency_key = 'rate-limit-once'`);
+    const again = await setRate();
+    t.equal(again.ok && again.replayed, undefined, 'run again, not replayed');
+    const rows = ok<any>(
+      await stack.call('operators.admin.listAudit', { scope: adminScope, query: { target: `operator:${operatorId}`, action: 'adminSetRateLimit' } }),
+    );
+    t.match(rows.data, [{ actor: 'user:ana@ourteam.example', actorId: 'usr_ana', after: { rateLimitPerMinute: 900 } }], 'the row names the person');
+    t.equal(rows.data.length, 1, 'one row for the request, however often it ran');
   });
 
   t.test('a service token identifies its role; a revoked one nothing', async (t) => {

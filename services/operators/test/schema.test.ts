@@ -10,7 +10,7 @@ import { operatorMigrations } from '../src/store/migrations.ts';
 import { OPERATORS_SCHEMA } from '../src/service.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {
-  const db = await createTestDatabase('oschema');
+  const db = await createTestDatabase('oschema', { empty: true });
   const orm = await openDatabase({ databaseUrl: db.url, schema: OPERATORS_SCHEMA, entities: operatorEntities, migrations: operatorMigrations });
   t.teardown(async () => {
     await orm.close();

@@ -1,7 +1,7 @@
 // Deposits: shape, the check order of docs/decisions.md, confirm/fail, exactly-once under retries and
 // races, brand isolation. Real players, wallet and payments services; real Postgres and NATS.
 import t from 'tap';
-import { startPaymentsStack, moneyTest, operatorScope, answerOf, ok, errorOf, key, setLimits, setStatus, publishedEvents } from './support/stack.ts';
+import { startPaymentsStack, moneyTest, operatorScope, adminScope, answerOf, ok, errorOf, key, setStatus, publishedEvents } from './support/stack.ts';
 
 t.test('deposits', async (t) => {
   const stack = await startPaymentsStack(t, 'deposits');
@@ -73,16 +73,23 @@ t.test('deposits', async (t) => {
       'the reference is unique per brand, not across brands',
     );
 
-    const excluded = await money.player(brand, { status: 'bloqueado' });
-    await setLimits(stack.call, excluded, { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() });
+    // Our team's self-exclusion date (autoexcluido only through a self-exclusion, issue #56), then a
+    // sanctions freeze: bloqueado, and still self-excluded.
+    const excluded = await money.player(brand, { selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() });
+    ok(await stack.call('players.sanctions.freeze', { scope: adminScope, body: { playerId: excluded } }));
     t.equal(await code(excluded, { amount: '10.00' }), 'RG_BLOCKED', 'RG before player status');
-    await setLimits(stack.call, excluded, { dailyDepositLimit: null, selfExcludedUntil: null });
-    t.equal(await code(excluded, { amount: '10.00' }), 'PLAYER_NOT_ACTIVE');
-    t.equal(await code(excluded, { amount: '10.00', currency: 'EUR' }), 'CURRENCY_MISMATCH');
+    const cleared = await stack.call('players.admin.limits', {
+      scope: adminScope,
+      params: { id: excluded },
+      body: { dailyDepositLimit: null, selfExcludedUntil: null },
+    });
+    t.equal(errorOf(cleared)?.code, 'STANDING_HAS_OWN_FLOW', 'the limits form never ends a self-exclusion');
+    t.equal(await code(excluded, { amount: '10.00' }), 'RG_BLOCKED', 'still self-excluded');
+    const blocked = await money.player(brand, { status: 'bloqueado' });
+    t.equal(await code(blocked, { amount: '10.00' }), 'PLAYER_NOT_ACTIVE');
+    t.equal(await code(blocked, { amount: '10.00', currency: 'EUR' }), 'CURRENCY_MISMATCH');
     const closed = await money.player(brand, { status: 'encerrado' });
     t.equal(await code(closed, { amount: '10.00' }), 'PLAYER_NOT_ACTIVE');
-    const selfExcluded = await money.player(brand, { status: 'autoexcluido' });
-    t.equal(await code(selfExcluded, { amount: '10.00' }), 'RG_BLOCKED');
     const suspended = await money.player(brand, { status: 'suspenso' });
     t.equal(ok(await money.createDeposit(brand, suspended, { amount: '10.00' })).status, 'pending', 'only bloqueado and encerrado refuse deposits');
   });

@@ -65,7 +65,13 @@ t.test('br-spa: whose money it is', async (t) => {
     t.equal(ok(await confirm(first.id)).status, 'confirmed', 'off: no payer, any method');
     const second = ok(await createDeposit(playerId));
     const third = ok(await createDeposit(playerId));
-    ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: brand.operatorId }, body: { profile: 'br-spa' } }));
+    ok(
+      await call('players.admin.setCompliance', {
+        scope: adminScope,
+        params: { id: brand.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+    );
     t.equal(errorOf(await confirm(second.id))?.code, 'PAYER_REQUIRED', 'the next confirm already needs the payer');
     t.equal((await sql.query('select status from payments.deposits where id = $1', [second.id])).rows[0].status, 'pending');
     // Created under off, these deposits record no owner: the payer is checked against the player.

@@ -32,7 +32,13 @@ t.test('the prize clock', async (t) => {
 
   const spa = operatorScope('spa');
   const off = operatorScope('off');
-  ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: spa.operatorId }, body: { profile: 'br-spa' } }));
+  ok(
+    await call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: spa.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const test = moneyTest(t, stack);
   const admin = (actor = 'root') => ({ kind: 'admin' as const, actor });
   const cpfOf = async (playerId: string): Promise<string> => (await sql.query('select cpf from players.players where id = $1', [playerId])).rows[0].cpf;

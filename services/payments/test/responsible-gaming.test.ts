@@ -14,7 +14,13 @@ t.test('responsible gaming on deposits', async (t) => {
   t.teardown(() => setRuleClockOffset(0));
 
   const brSpa = async (scope: OperatorScope) =>
-    ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: scope.operatorId }, body: { profile: 'br-spa' } }));
+    ok(
+      await call('players.admin.setCompliance', {
+        scope: adminScope,
+        params: { id: scope.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+    );
   const setLimit = async (scope: OperatorScope, playerId: string, type: string, period: string, value: unknown) =>
     call<any>('players.rg.setLimit', { scope, key: key('lim'), params: { playerId, type, period }, body: { value } });
   const deposit = (scope: OperatorScope, playerId: string, amount: string) => money.createDeposit(scope, playerId, { amount });

@@ -20,14 +20,16 @@ t.test('admin operations', async (t) => {
     errorCode(t, await h.call('players.admin.status', admin, { params: { id: 'plr_unknown' }, body: { status: 'ativo' } }), 'PLAYER_NOT_FOUND');
   });
 
-  t.test('players.admin.limits: stored as numeric, returned with 2 decimals; null clears', async (t) => {
+  t.test('players.admin.limits: stored as numeric, returned with 2 decimals; null clears the limit, never the self-exclusion', async (t) => {
     const p = await h.createPlayer(t, scopes.aProduction, { externalId: 'adm-limits' });
+    // The date starts a self-exclusion until then; sent again it is kept, and null would end it (refused).
+    const until = '2030-01-02T03:04:05.678Z';
     const reply = await h.call('players.admin.limits', admin, {
       params: { id: p.id },
-      body: { dailyDepositLimit: '1500.5', selfExcludedUntil: '2030-01-02T03:04:05.678Z' },
+      body: { dailyDepositLimit: '1500.5', selfExcludedUntil: until },
     });
     const limits = okBody<any>(t, reply, 200);
-    t.same(limits, { playerId: p.id, dailyDepositLimit: '1500.50', selfExcludedUntil: '2030-01-02T03:04:05.678Z' });
+    t.same(limits, { playerId: p.id, dailyDepositLimit: '1500.50', selfExcludedUntil: until });
     t.same(await h.lastAudit(`player:${p.id}`), {
       target: `player:${p.id}`,
       before: { playerId: p.id, dailyDepositLimit: null, selfExcludedUntil: null },
@@ -42,18 +44,24 @@ t.test('admin operations', async (t) => {
 
     const big = okBody<any>(
       t,
-      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '1000000.00', selfExcludedUntil: null } }),
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '1000000.00', selfExcludedUntil: until } }),
       200,
     );
     t.equal(big.dailyDepositLimit, '1000000.00', 'the largest amount a request may carry');
 
-    const cleared = await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: null } });
-    t.same(okBody(t, cleared, 200), { playerId: p.id, dailyDepositLimit: null, selfExcludedUntil: null });
+    errorCode(
+      t,
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: null } }),
+      'STANDING_HAS_OWN_FLOW',
+      'an empty date would end the self-exclusion: refused, nothing changed',
+    );
+    const cleared = await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: null, selfExcludedUntil: until } });
+    t.same(okBody(t, cleared, 200), { playerId: p.id, dailyDepositLimit: null, selfExcludedUntil: until });
     t.same((await h.lastAudit(`player:${p.id}`))?.before, big);
 
     const zero = okBody<any>(
       t,
-      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '0', selfExcludedUntil: null } }),
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '0', selfExcludedUntil: until } }),
       200,
     );
     t.equal(zero.dailyDepositLimit, '0.00');

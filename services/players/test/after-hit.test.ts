@@ -101,25 +101,45 @@ t.test('after an impediment hit', async (t) => {
 
     // Registered before br-spa, without limits: its view asks no usage of the wallet and payments (not running here).
     const player = await h.createPlayer(t, sandbox, { externalId: 'link-1', cpf: '863.184.730-50' });
-    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa' } }), 200);
+    okBody(
+      t,
+      await h.call('players.admin.setCompliance', admin, {
+        params: { id: sandbox.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+      200,
+    );
     t.equal(await rg(sandbox, player.id), DEFAULT_CENTRAL_SELF_EXCLUSION_URL, "br-spa: the deployment's link (the gov.br page)");
     t.equal(DEFAULT_CENTRAL_SELF_EXCLUSION_URL, 'https://www.gov.br/autoexclusaoapostas');
 
     const own = 'https://acme.example/autoexclusao-centralizada';
     const set = okBody<any>(
       t,
-      await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa', selfExclusionPlatformUrl: own } }),
+      await h.call('players.admin.setCompliance', admin, {
+        params: { id: sandbox.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil', selfExclusionPlatformUrl: own },
+      }),
       200,
     );
     t.equal(set.selfExclusionPlatformUrl, own);
     t.equal(await rg(sandbox, player.id), own, "the operator's own link");
     const self = okBody<any>(t, await h.call('players.rg.selfExclude', sandbox, { params: { playerId: player.id }, body: { months: 1 }, key: newKey() }), 200);
     t.equal(self.centralSelfExclusionUrl, own, 'the self-exclusion answer shows it too');
-    const kept = okBody<any>(t, await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa' } }), 200);
+    const kept = okBody<any>(
+      t,
+      await h.call('players.admin.setCompliance', admin, {
+        params: { id: sandbox.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+      200,
+    );
     t.equal(kept.selfExclusionPlatformUrl, own, 'omitted: kept');
     okBody(
       t,
-      await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa', selfExclusionPlatformUrl: null } }),
+      await h.call('players.admin.setCompliance', admin, {
+        params: { id: sandbox.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil', selfExclusionPlatformUrl: null },
+      }),
       200,
     );
     t.equal(await rg(sandbox, player.id), DEFAULT_CENTRAL_SELF_EXCLUSION_URL, "null: back to the deployment's");
@@ -127,7 +147,7 @@ t.test('after an impediment hit', async (t) => {
       t,
       await h.call('players.admin.setCompliance', admin, {
         params: { id: sandbox.operatorId },
-        body: { profile: 'br-spa', selfExclusionPlatformUrl: 'http://insecure.example' },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil', selfExclusionPlatformUrl: 'http://insecure.example' },
       }),
       'VALIDATION_ERROR',
       'https only',

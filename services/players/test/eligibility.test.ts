@@ -37,7 +37,14 @@ t.test('br-spa eligibility', async (t) => {
     t.same(await checks(IMPEDED_CPF), [], 'nobody asked the registry');
   });
 
-  okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: sandbox.operatorId }, body: { profile: 'br-spa' } }), 200);
+  okBody(
+    t,
+    await h.call('players.admin.setCompliance', admin, {
+      params: { id: sandbox.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    }),
+    200,
+  );
 
   t.test('registration of an impeded CPF: 403 neutral, nothing stored but the audit row', async (t) => {
     const added = okBody<any>(

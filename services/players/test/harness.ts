@@ -171,3 +171,20 @@ export function okBody<R>(t: Test, reply: OperationReply<R>, status: number): R 
 export function errorCode(t: Test, reply: OperationReply, code: string, message?: string): void {
   t.equal(reply.ok ? `ok ${reply.status}` : reply.error.code, code, message ?? `error ${code}`);
 }
+
+/** Two people of our team (four eyes tells them apart): turning br-spa off is requested by one and confirmed by the other (issue #56). */
+const requester: Scope = { kind: 'admin', actor: 'user:req@ourteam.example', personId: 'usr_requester' };
+const confirmer: Scope = { kind: 'admin', actor: 'user:conf@ourteam.example', personId: 'usr_confirmer' };
+
+/** Sets an operator's profile with a reason; where that turns the br-spa rules off, as two people. The last reply. */
+export async function setComplianceProfile(h: PlayersHarness, operatorId: string, profile: 'off' | 'br-spa', settings: Record<string, unknown> = {}) {
+  const body = { profile, ...settings, reason: `the test sets ${profile}` };
+  const set = await h.call('players.admin.setCompliance', requester, { params: { id: operatorId }, body });
+  if (set.ok || set.error.code !== 'FOUR_EYES_REQUIRED') return set;
+  const requested = await h.call('players.admin.requestComplianceChange', requester, { params: { id: operatorId }, body });
+  if (!requested.ok) return requested;
+  return h.call('players.admin.confirmComplianceChange', confirmer, {
+    params: { id: operatorId, changeId: requested.body.id },
+    body: { reason: 'a second person confirms' },
+  });
+}

@@ -52,7 +52,14 @@ t.test('two replicas, one table: a change on one is answered by the other once i
   t.same(await a.check(cpf, opA), CLEAR, 'replica A: clear once the broadcast landed');
 
   // Through the sandbox routes and a registration, whichever replica answers each request.
-  okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: opA.operatorId }, body: { profile: 'br-spa' } }), 200);
+  okBody(
+    t,
+    await h.call('players.admin.setCompliance', admin, {
+      params: { id: opA.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    }),
+    200,
+  );
   okBody(t, await h.call('players.sandbox.impediments.add', scopes.aSandbox, { body: { cpf, reason: 'social_program' } }), 201);
   await answers(a, IMPEDED, 'replica A has the route’s addition');
   await answers(other, IMPEDED, 'replica B has the route’s addition');

@@ -30,7 +30,7 @@ t.test('the sweep: batches, a kill after a batch, resumed without asking anyone 
     if (!r.ok) throw new Error(JSON.stringify(r));
     return r.body;
   };
-  await ok(call('players.admin.setCompliance', admin, { params: { id: 'op_A' }, body: { profile: 'br-spa' } }));
+  await ok(call('players.admin.setCompliance', admin, { params: { id: 'op_A' }, body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' } }));
   const ids: string[] = [];
   for (let i = 0; i < 7; i++) {
     const p = await ok(call('players.create', scopes.aSandbox, { body: { ...brSpaPlayer, externalId: `sw-${i}`, cpf: randomCpf() }, key: newKey() }));
@@ -141,7 +141,10 @@ t.test('the sweep in-process: outage keeps the cursor; progress in the metrics',
   });
   const read = <T = any>(q: string, p: unknown[] = []) => svc.sql.query(q, p) as Promise<T[]>;
   await waitFor(async () => (await read('select 1 from players.impediment_sweeps where finished_at is not null')).length === 1, { what: 'boot sweep done' });
-  const r = await callPlayers(svc.nc, prefix, 'players.admin.setCompliance', admin, { params: { id: 'op_A' }, body: { profile: 'br-spa' } });
+  const r = await callPlayers(svc.nc, prefix, 'players.admin.setCompliance', admin, {
+    params: { id: 'op_A' },
+    body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+  });
   t.ok(r.ok);
   for (let i = 0; i < 5; i++) {
     const c = await callPlayers(svc.nc, prefix, 'players.create', scopes.aSandbox, {

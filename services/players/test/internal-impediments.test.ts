@@ -9,7 +9,7 @@ import { ERROR_CATALOGUE, type OperatorScope } from '@bo/contracts';
 import { playersServiceWith } from '../src/service.ts';
 import type { Eligibility } from '../src/impediments/index.ts';
 import { sweepBatch } from '../src/impediments/flows/sweep.ts';
-import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
+import { admin, brSpaPlayer, setComplianceProfile, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
 /** An operator whose profile the tests switch on after our team filed its players' CPFs. */
@@ -35,8 +35,8 @@ t.test('the internal impediments registry', async (t) => {
     );
   const statusOf = async (id: string) => (await h.sql<{ status: string }>('select status from players.players where id = ?', [id]))[0]!.status;
   const restrictedEvents = async () => (await h.events()).filter((e) => e.event.type === 'player.restricted').map((e) => (e.event.data as any).playerId);
-  const setProfile = async (t: Test, operatorId: string, profile: 'off' | 'br-spa') =>
-    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: operatorId }, body: { profile } }), 200);
+  // Turning br-spa off takes two people (issue #56): the helper requests it and confirms it as another.
+  const setProfile = async (t: Test, operatorId: string, profile: 'off' | 'br-spa') => okBody(t, await setComplianceProfile(h, operatorId, profile), 200);
 
   await setProfile(t, 'op_A', 'br-spa');
 

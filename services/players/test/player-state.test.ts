@@ -36,12 +36,17 @@ t.test('players.state', async (t) => {
     okBody(t, await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '250', selfExcludedUntil: future } }), 200);
     t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { selfExcluded: true, selfExcludedUntil: future, dailyDepositLimit: '250.00' });
 
-    const past = new Date(Date.now() - 1000).toISOString();
-    okBody(t, await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '250', selfExcludedUntil: past } }), 200);
-    t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { selfExcluded: false, selfExcludedUntil: past });
+    t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { status: 'autoexcluido' }, 'the date starts a self-exclusion');
 
-    okBody(t, await h.call('players.admin.status', admin, { params: { id: p.id }, body: { status: 'autoexcluido' } }), 200);
-    t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { status: 'autoexcluido', selfExcluded: true });
+    // Neither a past date nor the generic status change ends it (issue #56: standing only through its flow).
+    const past = new Date(Date.now() - 1000).toISOString();
+    errorCode(
+      t,
+      await h.call('players.admin.limits', admin, { params: { id: p.id }, body: { dailyDepositLimit: '250', selfExcludedUntil: past } }),
+      'STANDING_HAS_OWN_FLOW',
+    );
+    errorCode(t, await h.call('players.admin.status', admin, { params: { id: p.id }, body: { status: 'ativo' } }), 'STANDING_HAS_OWN_FLOW');
+    t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { status: 'autoexcluido', selfExcluded: true, selfExcludedUntil: future });
 
     okBody(t, await h.call('players.admin.kycDecision', admin, { params: { id: p.id }, body: { status: 'aprovado' } }), 200);
     t.match(okBody(t, await state('brd_A_sandbox', p.id), 200), { kycStatus: 'aprovado' });

@@ -29,7 +29,14 @@ t.test('registration data and terms acceptance', async (t) => {
   // A player of the production brand registered while the operator was `off`: a legacy player once br-spa is on.
   const legacy = okBody<any>(t, await register(scopes.aProduction, { externalId: 'legacy', cpf: randomCpf() }), 201);
   t.same([legacy.gender, legacy.signupIp], [undefined, undefined], 'nothing given, nothing shown: the player reads as before');
-  okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scopes.aProduction.operatorId }, body: { profile: 'br-spa' } }), 200);
+  okBody(
+    t,
+    await h.call('players.admin.setCompliance', admin, {
+      params: { id: scopes.aProduction.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    }),
+    200,
+  );
 
   t.test('br-spa: a registration without a loss and a time limit is 422 naming the missing ones', async (t) => {
     for (const scope of [scopes.aProduction, scopes.aSandbox]) {

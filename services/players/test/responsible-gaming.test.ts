@@ -7,7 +7,7 @@
 import t from 'tap';
 import { PLAYER_STATE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, WALLET_RG_USAGE_SUBJECT, rpcSubject, type RgUsageRequest } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
-import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
+import { admin, errorCode, setComplianceProfile, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 import { playersService } from '../src/service.ts';
 
 const HOUR = 3_600_000;
@@ -96,9 +96,16 @@ t.test('responsible gaming', async (t) => {
     setRuleClockOffset(0);
     // Registered before the operator switched to br-spa (a new br-spa registration carries the limits).
     const p = await h.createPlayer(t, scope, { externalId: 'rg-2', cpf: '111.444.777-35' });
-    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'br-spa' } }), 200);
+    okBody(
+      t,
+      await h.call('players.admin.setCompliance', admin, {
+        params: { id: scope.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+      200,
+    );
     t.teardown(async () => {
-      await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'off' } });
+      await setComplianceProfile(h, scope.operatorId, 'off');
     });
     t.match(okBody<any>(t, await state(p.id), 200).rg, { profile: 'br-spa', limits: [] }, 'br-spa players always carry their rules');
     okBody(t, await setLimit(p.id, 'loss', 'day', '100.00'), 200);

@@ -10,7 +10,7 @@ import { playerMigrations } from '../src/store/migrations.ts';
 import { PLAYERS_SCHEMA } from '../src/service.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {
-  const db = await createTestDatabase('pschema');
+  const db = await createTestDatabase('pschema', { empty: true });
   const orm = await openDatabase({ databaseUrl: db.url, schema: PLAYERS_SCHEMA, entities: playerEntities, migrations: playerMigrations });
   t.teardown(async () => {
     await orm.close();

@@ -1,13 +1,17 @@
-// A player's standing changes only through its own flow (issue #41): our team's generic status
+// A player's standing changes only through its own flow (issues #41, #56): our team's generic status
 // change (players.admin.status) refuses to end a running self-exclusion or an impediment
-// restriction, or to make a player `restrito`, with 409 STANDING_HAS_OWN_FLOW naming the flow;
-// the check is made on the locked row, so a self-exclusion racing the change is never undone; a
-// pause is no status and stays in force; every change it makes writes `player.status.changed`.
-// (The sanctions freeze: services/compliance/test/screening/sanctions-freeze.test.ts.)
+// restriction, or to make a player `restrito` or `autoexcluido`, with 409 STANDING_HAS_OWN_FLOW
+// naming the flow; the check is made on the locked row, so a self-exclusion racing the change is
+// never undone; a pause is no status and stays in force; every change it makes writes
+// `player.status.changed`. The older limits form (players.admin.limits) may start or lengthen a
+// self-exclusion, as a real one with its history naming the person, never end or shorten one; a
+// term's end names the rule; a self-exclusion never ends an impediment restriction or a freeze.
+// (The sanctions freeze's case: services/compliance/test/screening/sanctions-freeze.test.ts.)
 import t from 'tap';
 import { PLAYER_STATE_SUBJECT } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
+import { RECORD_HAND_SET_SELF_EXCLUSIONS } from '../src/store/migrations.ts';
 import { admin, brSpaPlayer, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
@@ -27,10 +31,27 @@ t.test('standing changes only through their flows', async (t) => {
   const standing = async (id: string) => body(await h.call('players.admin.get', admin, { params: { id } })).standing;
   const selfExclude = (playerId: string, body: unknown) => h.call('players.rg.selfExclude', scope, { params: { playerId }, body, key: newKey() });
   const refusal = (reply: Awaited<ReturnType<typeof setStatus>>) => (reply.ok ? undefined : reply.error);
+  const limits = (id: string, selfExcludedUntil: string | null, dailyDepositLimit: string | null = null) =>
+    h.call('players.admin.limits', admin, { params: { id }, body: { dailyDepositLimit, selfExcludedUntil } });
+  const isoSql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  /** The player's status and self-exclusion as stored (times as ISO 8601, as the API gives them). */
+  const row = async (id: string) =>
+    (
+      await h.sql(
+        `select status, ${isoSql('self_excluded_since')} as since, ${isoSql('self_excluded_until')} as until, frozen_at is not null as frozen from players.players where id = ?`,
+        [id],
+      )
+    )[0];
+  const seHistory = (id: string) =>
+    h.sql("select kind, old_value, new_value, by, actor from players.rg_history where player_id = ? and kind like 'self_exclusion%' order by id", [id]);
+  const depositPerDay = async (id: string) => body(await h.call('players.admin.get', admin, { params: { id } })).limits.dailyDepositLimit;
+  const seEvents = async (id: string) =>
+    (await h.events()).filter((e) => e.event.type.startsWith('player.self_exclu') && (e.event.data as any).playerId === id).map((e) => e.event);
+  const iso = (ms: number) => new Date(ms).toISOString();
 
-  t.test('nothing holds the status: any but restrito, each change a neutral player.status.changed', async (t) => {
+  t.test('nothing holds the status: any but restrito and autoexcluido, each change a neutral player.status.changed', async (t) => {
     const p = await h.createPlayer(t, scope, { externalId: 'st-free', cpf: '390.533.447-05' });
-    t.same(await standing(p.id), { heldBy: null, flow: null, statuses: ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado'] });
+    t.same(await standing(p.id), { heldBy: null, flow: null, statuses: ['ativo', 'suspenso', 'bloqueado', 'encerrado'] });
     okBody(t, await setStatus(p.id, 'suspenso'), 200);
     okBody(t, await setStatus(p.id, 'ativo'), 200);
     okBody(t, await setStatus(p.id, 'ativo'), 200);
@@ -98,13 +119,175 @@ t.test('standing changes only through their flows', async (t) => {
     okBody(t, await setStatus(p.id, 'suspenso'), 200);
     okBody(t, await setStatus(p.id, 'ativo'), 200);
     t.match((await state(p.id)).rg, { pausedUntil: until }, 'still paused');
+    okBody(t, await limits(p.id, null, '80.00'), 200);
+    t.match((await state(p.id)).rg, { pausedUntil: until }, 'the older limits form leaves it in force too');
+  });
+
+  t.test('the older limits form never ends or shortens an indefinite self-exclusion', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-lf-ind', cpf: '111.444.777-35' });
+    okBody(t, await selfExclude(p.id, { indefinite: true }), 200);
+    const before = await row(p.id);
+    for (const [what, until] of [
+      ['a past date', iso(Date.now() - DAY)],
+      ['day 0', iso(Date.now())],
+      ['a date ahead (a term in place of no end)', iso(Date.now() + 60 * DAY)],
+    ] as const) {
+      const refused = await limits(p.id, until, '50.00');
+      errorCode(t, refused, 'STANDING_HAS_OWN_FLOW', `${what}: refused`);
+      t.match(refusal(refused), { message: /self-exclusion\/lift/, details: { heldBy: 'self_exclusion', liftableAt: String } }, `${what}: naming the lift`);
+    }
+    t.same(await row(p.id), before, 'nothing written');
+    t.equal(await depositPerDay(p.id), null, 'not even the deposit limit of a refused request');
+    t.same(
+      okBody(t, await limits(p.id, null, '50.00'), 200),
+      { playerId: p.id, dailyDepositLimit: '50.00', selfExcludedUntil: null },
+      'an empty date keeps it: the rest of the form applies',
+    );
+    t.same(await row(p.id), before, 'still self-excluded without end');
+    t.same(
+      (await seHistory(p.id)).map((r: any) => `${r.kind} by ${r.by}`),
+      ['self_exclusion by operator'],
+      'nothing ended it',
+    );
+    t.match(await state(p.id), { status: 'autoexcluido', selfExcluded: true });
+  });
+
+  t.test('the older limits form lengthens a fixed term, never ends or shortens it', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-lf-term', cpf: '863.184.730-50' });
+    const until: string = okBody<any>(t, await selfExclude(p.id, { months: 2 }), 200).selfExclusion.until;
+    const before = await row(p.id);
+    for (const [what, date] of [
+      ['an empty date', null],
+      ['a past date', iso(Date.now() - DAY)],
+      ['two days earlier', iso(Date.parse(until) - 2 * DAY)],
+    ] as const) {
+      const refused = await limits(p.id, date);
+      errorCode(t, refused, 'STANDING_HAS_OWN_FLOW', `${what}: refused`);
+      t.match(refusal(refused), { message: /ends by itself/, details: { heldBy: 'self_exclusion', until } }, `${what}: naming its end`);
+    }
+    t.same(await row(p.id), before, 'nothing written');
+    // The console's date field sends the day at 00:00 UTC: less than a day earlier is the same term.
+    const sameDay = okBody<any>(t, await limits(p.id, `${until.slice(0, 10)}T00:00:00.000Z`), 200);
+    t.equal(sameDay.selfExcludedUntil, until, 'its day again: the running term, unchanged');
+    const later = iso(Date.parse(until) + 10 * DAY);
+    t.equal(okBody<any>(t, await limits(p.id, later), 200).selfExcludedUntil, later, 'a later date lengthens it');
+    t.same(await row(p.id), { ...before, until: later }, 'the same self-exclusion, its start kept');
+    t.match(
+      await seHistory(p.id),
+      [
+        { kind: 'self_exclusion', by: 'operator' },
+        { kind: 'self_exclusion', old_value: until, new_value: later, by: 'team', actor: 'compliance@team' },
+      ],
+      'the history names the person who lengthened it',
+    );
+    t.match(
+      await seEvents(p.id),
+      [
+        { type: 'player.self_excluded', data: { until } },
+        { type: 'player.self_excluded', data: { until: later } },
+      ],
+      'the operator hears of the longer term',
+    );
+  });
+
+  t.test('the older limits form starts a real self-exclusion, which ends by its rule', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-lf-new', cpf: '529.982.247-25' });
+    const past = await limits(p.id, iso(Date.now() - 60_000));
+    errorCode(t, past, 'VALIDATION_ERROR', 'a date already past starts nothing');
+    t.match(refusal(past), { details: { issues: [{ path: '/selfExcludedUntil' }] } });
+    const until = iso(Date.now() + 10 * DAY);
+    t.equal(okBody<any>(t, await limits(p.id, until), 200).selfExcludedUntil, until);
+    t.match(await row(p.id), { status: 'autoexcluido', since: String, until }, 'autoexcluido, with its start and end');
+    t.match(await standing(p.id), { heldBy: 'self_exclusion', statuses: ['autoexcluido'], flow: /ends by itself/ });
+    t.same(
+      await seHistory(p.id),
+      [{ kind: 'self_exclusion', old_value: null, new_value: until, by: 'team', actor: 'compliance@team' }],
+      'the history names the person',
+    );
+    errorCode(t, await setStatus(p.id, 'ativo'), 'STANDING_HAS_OWN_FLOW', 'the generic change cannot end it');
+    errorCode(t, await limits(p.id, null), 'STANDING_HAS_OWN_FLOW', 'nor the form that started it');
+
+    setRuleClockOffset(11 * DAY);
+    await waitFor(async () => (await row(p.id)).status === 'ativo', { what: 'the term ran out' });
+    setRuleClockOffset(0);
+    t.match(
+      await seHistory(p.id),
+      [{ kind: 'self_exclusion' }, { kind: 'self_exclusion_ended', old_value: until, by: 'system', actor: 'rule:fixed-term-ran-out' }],
+      'its end names the rule that ended it',
+    );
+    t.same(
+      (await seEvents(p.id)).map((e) => e.type),
+      ['player.self_excluded', 'player.self_exclusion.ended'],
+      'the operator hears of both',
+    );
+  });
+
+  t.test('autoexcluido only through a self-exclusion: never set or ended by hand', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-hand', cpf: '390.533.447-05' });
+    const byHand = await setStatus(p.id, 'autoexcluido');
+    errorCode(t, byHand, 'STANDING_HAS_OWN_FLOW', 'ativo → autoexcluido by hand');
+    t.match(refusal(byHand), { message: /POST \/players\/\{id\}\/self-exclusion/, details: { heldBy: 'self_exclusion', status: 'ativo' } });
+    t.match(await row(p.id), { status: 'ativo', since: null });
+
+    // A player set autoexcluido by hand before: no self-exclusion behind it.
+    await h.sql("update players.players set status = 'autoexcluido', updated_at = now() - interval '40 days' where id = ?", [p.id]);
+    const back = await setStatus(p.id, 'ativo');
+    errorCode(t, back, 'STANDING_HAS_OWN_FLOW', 'autoexcluido → ativo by hand');
+    t.match(refusal(back), { message: /self-exclusion\/lift/, details: { heldBy: 'self_exclusion', status: 'autoexcluido' } });
+    // The migration records such a status as a self-exclusion without end, from the row's last change.
+    await h.sql(RECORD_HAND_SET_SELF_EXCLUSIONS);
+    t.match(await row(p.id), { status: 'autoexcluido', since: String, until: null });
+    t.match(await seHistory(p.id), [{ kind: 'self_exclusion', old_value: null, new_value: 'indefinite', by: 'team', actor: null }]);
+    const lifted = await h.call('players.admin.liftSelfExclusion', admin, { params: { id: p.id }, body: { reason: 'asked by the player, reviewed' } });
+    t.match(okBody<any>(t, lifted, 200).history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team' }, 'ended by its flow');
+    t.match(await row(p.id), { status: 'ativo', since: null });
+  });
+
+  t.test("a v1.1 date of our team's, set before: neither the operator nor the form shortens it", async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-v11', cpf: '246.813.579-28' });
+    const date = iso(Date.now() + 90 * DAY);
+    await h.sql('update players.players set self_excluded_until = ? where id = ?', [date, p.id]);
+    t.match(await state(p.id), { status: 'ativo', selfExcluded: true }, 'self-excluded by the date alone');
+    const shorter = await selfExclude(p.id, { months: 1 });
+    errorCode(t, shorter, 'SELF_EXCLUSION_ACTIVE', "the player's shorter term: refused");
+    t.match(refusal(shorter), { details: { until: date } });
+    const cleared = await limits(p.id, null);
+    errorCode(t, cleared, 'STANDING_HAS_OWN_FLOW', 'the form: an empty date refused');
+    t.match(refusal(cleared), { message: /Our team's self-exclusion date holds this player until/, details: { until: date } });
+    t.match(await row(p.id), { status: 'ativo', since: null, until: date }, 'unchanged');
+    const longer = okBody<any>(t, await selfExclude(p.id, { indefinite: true }), 200);
+    t.same([longer.selfExclusionChange, longer.selfExclusion.until], ['extended', null], 'the player may make it longer: without end');
+    t.match(await row(p.id), { status: 'autoexcluido', since: String, until: null });
+  });
+
+  t.test('a self-exclusion under a sanctions freeze: the freeze holds, the self-exclusion stays after it', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-frz', cpf: '987.654.321-00' });
+    okBody(t, await h.call('players.sanctions.freeze', admin, { body: { playerId: p.id } }), 200);
+    const until = iso(Date.now() + 20 * DAY);
+    okBody(t, await limits(p.id, until), 200);
+    t.match(await row(p.id), { status: 'bloqueado', frozen: true, until }, 'still frozen');
+    errorCode(t, await limits(p.id, null), 'STANDING_HAS_OWN_FLOW', 'not ended by the form under the freeze either');
+    okBody(t, await h.call('players.sanctions.lift', admin, { body: { playerId: p.id } }), 200);
+    t.match(await row(p.id), { status: 'autoexcluido', frozen: false, until }, 'the lift goes back to the self-exclusion');
   });
 
   t.test('an impediment restriction: restrito and the closed player stay so', async (t) => {
-    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: { profile: 'br-spa' } }), 200);
+    setRuleClockOffset(0);
+    const brSpa = { profile: 'br-spa', reason: 'the Brazilian rules for the impediment checks' };
+    okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: brSpa }), 200);
     const p = await h.createPlayer(t, scope, { externalId: 'st-imp', cpf: '714.602.380-01', limits: brSpaPlayer.limits });
     const added = await h.call('players.admin.impediments.add', admin, { body: { cpf: '71460238001', category: 'athlete', note: 'a club player' } });
     t.same(okBody<any>(t, added, 201).restricted, [p.id]);
+    // A self-exclusion during the restriction (here our team's; the player's: test/e2e/standing.test.ts)
+    // is recorded and ends nothing: the status stays restrito, and the account still closes after the window.
+    okBody(t, await limits(p.id, iso(Date.now() + 60 * DAY)), 200);
+    t.match(await row(p.id), { status: 'restrito', since: String }, 'a self-exclusion does not replace the restriction');
     for (const status of ['ativo', 'suspenso']) {
       const refused = await setStatus(p.id, status);
       errorCode(t, refused, 'STANDING_HAS_OWN_FLOW', `restrito → ${status}`);

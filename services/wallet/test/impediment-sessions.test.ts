@@ -67,7 +67,11 @@ t.test('an impediment hit ends the open game sessions', async (t) => {
     const filed = await put(await cpfOf(p), 'athlete');
     t.same(filed.ok && filed.body.restricted, [], 'filed under `off`: nobody restricted');
   }
-  const brSpa = await call('players.admin.setCompliance', { scope: adminScope, params: { id: live.operatorId }, body: { profile: 'br-spa' } });
+  const brSpa = await call('players.admin.setCompliance', {
+    scope: adminScope,
+    params: { id: live.operatorId },
+    body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+  });
   t.equal(brSpa.ok, true, 'br-spa switched on');
 
   t.test('at the first login of the day', async (t) => {

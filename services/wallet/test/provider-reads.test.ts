@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import { adminScope, gamesServicesWith, scopes, startFakeProvider, startGamesStack, type GamesStack } from '@bo/test-support';
+import { adminScope, gamesServicesWith, setComplianceProfile, scopes, startFakeProvider, startGamesStack, type GamesStack } from '@bo/test-support';
 import { WalletConfigSchema } from '../src/config.ts';
 import { walletServiceWith } from '../src/service.ts';
 
@@ -297,8 +297,16 @@ t.test('what operators and our team read of providers', async (t) => {
   t.test('br-spa: a provider bet counts toward the loss limit, and one that would pass it is refused', async (t) => {
     // Registered before the profile is switched on (br-spa registrations carry their limits: Portaria 2.579); the limits follow.
     const player = await funded();
-    t.equal((await h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'br-spa' } })).ok, true);
-    t.teardown(() => h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off' } }));
+    t.equal(
+      (
+        await h.call('players.admin.setCompliance', adminScope, {
+          params: { id: live.operatorId },
+          body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        })
+      ).ok,
+      true,
+    );
+    t.teardown(() => setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'off'));
     const setLimit = (type: string, period: string, value: unknown) =>
       h.call('players.rg.setLimit', live, { params: { playerId: player, type, period }, body: { value } });
     t.equal((await setLimit('loss', 'day', '30.00')).ok, true);

@@ -1,7 +1,8 @@
 // Crash tests of the provider wallet API: the wallet runs as a real child process and is killed at
 // the provider calls' crash points. After a bet's commit (`wallet.provider.bet.after-commit`) the
 // debit is durable but the provider never hears of it: its retry with the same transactionId gets
-// the first answer (marked replayed), never a second debit. Killed before the bet's statement
+// the first answer (marked replayed), never a second debit, also when copies of the bet were sent
+// at once (every copy's answer after the commit is the first, replayed). Killed before the bet's statement
 // (`wallet.provider.bet.before-post`) nothing survives and the retry debits once. After a
 // rollback's commit, its retry answers the refund, never a second one. Every test ends with
 // verifyLedger, which checks each provider transaction against its ledger transaction.
@@ -111,6 +112,36 @@ t.test('provider calls survive a wallet crash exactly once', async (t) => {
     t.match(retry, { moved: '-10.00', balance: '90.00', replayed: true }, 'the retry answers the committed bet');
     t.same(await ledgerOf(bet.transactionId), [{ type: 'BET', amount: '-10.00' }], 'one ledger debit');
     t.equal(await balanceOf(token), '90.00');
+    await assertLedgerSound(t, stack);
+  });
+
+  t.test('copies of a bet at once, killed after one commits: every answer after it is the first, replayed; one debit', async (t) => {
+    // The simulator's three copies at once under a kill (npm run chaos): the copy that applied is never
+    // answered; each copy is sent again with its id until it is answered, then once more later.
+    const { token } = await fundedSession('100.00');
+    const bet = { transactionId: txId('bet'), token, roundId: txId('round'), gameCode: 'crash-slot', amount: '1.00', currency: 'BRL' };
+    const victim = await wallet.start({ CRASH_AT: 'wallet.provider.bet.after-commit' });
+    const first = await Promise.all([0, 1, 2].map(() => p('bet', bet, 3000)));
+    t.equal((await victim.exited).signal, 'SIGKILL', 'the wallet died after the commit');
+    t.notOk(
+      first.some((r) => r.ok && (r.body as { replayed: boolean }).replayed === false),
+      'the applying copy was never answered',
+    );
+    t.same(await rowsOf(bet.transactionId), [{ kind: 'bet', moved: '-1.00', balance_after: '99.00' }], 'committed once');
+    await wallet.start();
+    const untilAnswered = async (r: (typeof first)[number]) => {
+      while (errorOf(r)?.code === 'SERVICE_UNAVAILABLE') r = await p('bet', bet);
+      return ok<any>(r);
+    };
+    const answers = await Promise.all(first.map(untilAnswered));
+    answers.push(ok<any>(await p('bet', bet)));
+    const committed = answers[0].createdAt;
+    t.ok(
+      answers.every((a) => a.replayed === true && a.moved === '-1.00' && a.balance === '99.00' && a.createdAt === committed),
+      'every answer is the committed bet, replayed',
+    );
+    t.same(await ledgerOf(bet.transactionId), [{ type: 'BET', amount: '-1.00' }], 'one ledger debit');
+    t.equal(await balanceOf(token), '99.00');
     await assertLedgerSound(t, stack);
   });
 

@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import { adminScope, gatewayScope, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
+import { adminScope, gatewayScope, setComplianceProfile, scopes, scriptedRng, startGamesStack, tokenOf, type GamesStack } from '@bo/test-support';
 import { setRuleClockOffset } from '@bo/service-kit/testing';
 import { gamesServices } from './support/games-services.ts';
 
@@ -189,9 +189,9 @@ t.test('responsible gaming on real-money play', async (t) => {
     async (t) => {
       at('2030-12-10T10:00:00-03:00');
       // No cooling-off: the removal below is in force at once, so a round without limits falls in the same day.
-      const set = await h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off', coolingOffHours: 0 } });
+      const set = await setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'off', { coolingOffHours: 0 });
       t.equal(set.ok, true);
-      t.teardown(() => h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off', coolingOffHours: 24 } }));
+      t.teardown(() => setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'off', { coolingOffHours: 24 }));
       const player = await funded();
       const counters = async () =>
         (
@@ -235,9 +235,12 @@ t.test('responsible gaming on real-money play', async (t) => {
     setRuleClockOffset(0);
     // Registered before the switch: a br-spa registration itself requires the two limits (422).
     const player = await funded();
-    const set = await h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'br-spa' } });
+    const set = await h.call('players.admin.setCompliance', adminScope, {
+      params: { id: live.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    });
     t.equal(set.ok, true);
-    t.teardown(() => h.call('players.admin.setCompliance', adminScope, { params: { id: live.operatorId }, body: { profile: 'off' } }));
+    t.teardown(() => setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'off'));
     t.equal(reason(await openSession(player)), 'limits_required');
     (await setLimit(player, 'loss', 'week', '500.00')).ok || t.fail('limit');
     (await setLimit(player, 'time', 'day', 120)).ok || t.fail('limit');

@@ -1,7 +1,7 @@
 // The operations the gateway forwards: webhooks.test (one attempt now, never retried, 409 without
 // a URL), the admin delivery log and redelivery.
 import t from 'tap';
-import { webhookAdminOperations, webhookOperations, type DeliveryLogItem, type WebhookTestResult } from '@bo/contracts';
+import { webhookAdminOperations, webhookOperations, type AuditRecorded, type DeliveryLogItem, type WebhookTestResult } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { adminScope, call, newWebhookSecret, operatorScope, publishEvent, startReceiver, startStack, upsertEndpoint, type Stack } from './helpers.ts';
 
@@ -108,8 +108,19 @@ t.test('admin log by event and operator; redeliver schedules a fresh delivery', 
   t.equal(re.ok, true);
   if (!re.ok) return;
   t.match(re.body, { eventId: event.id, scheduled: true, deliveryId: /^dlv_/ });
-  t.match(re.audit, { target: `webhook_event:${event.id}`, before: { deliveries: [{ status: 'delivered', attempts: 1 }] } });
-  t.equal((re.audit!.after as { deliveries: unknown[] }).deliveries.length, 2);
+  // Its audit row, written into the outbox in the delivery's transaction (service-kit audit-outbox.ts).
+  const audits = await stack.svc.sql.query<{ data: AuditRecorded }>(
+    `select payload::jsonb -> 'data' as data from webhooks.outbox where subject_type = 'audit.recorded' and payload::jsonb -> 'data' ->> 'target' = ?`,
+    [`webhook_event:${event.id}`],
+  );
+  const [audit, ...more] = audits.map((r) => r.data);
+  t.match(
+    audit,
+    { action: 'adminRedeliver', actor: 'ops@example.test', before: { deliveries: [{ status: 'delivered', attempts: 1 }] } },
+    "audited in the delivery's transaction",
+  );
+  t.equal((audit?.after as { deliveries: unknown[] } | undefined)?.deliveries.length, 2);
+  t.equal(more.length, 0, 'once');
   await rx.waitForRequests(2);
   t.equal(rx.requests[1]!.webhookId, event.id, 'same event id');
   t.equal(rx.requests[1]!.raw.toString(), raw, 'same body bytes');

@@ -34,7 +34,10 @@ export interface Stack {
   waitReady(): Promise<void>;
   /** A second gateway process on the same database and NATS (another replica); its public URL. Stopped by close(). */
   startGatewayReplica(): Promise<string>;
-  /** The admin API with the bootstrap token; `actor` names the person acting (X-Admin-Actor). */
+  /**
+   * The admin API with the bootstrap token; `actor` labels the stand-in person acting (X-Admin-Actor:
+   * letters, digits, `.`, `_`, `-`; the audit names it `stand-in:<label>`, never a team member).
+   */
   admin(method: string, p: string, body?: unknown, actor?: string): Promise<{ status: number; body: any }>;
   createOperator(name?: string): Promise<CreatedOperator & { sandboxClient: OperatorClient; productionClient: OperatorClient }>;
   /**
@@ -66,6 +69,7 @@ export async function startStack(
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
     DATABASE_URL: db.url,
     NATS_URL: infra.natsUrl,
     NATS_PREFIX: prefix,

@@ -4,11 +4,12 @@
 // of that session must play; after a suspension has been answered, a round with the same gameUrl
 // must be refused with OPERATOR_SUSPENDED, whatever retries either took. At the end the player's
 // ledger must hold exactly the rounds that played (a BET each, a WIN exactly when it paid) and
-// the wallet must agree with them. Self-contained: chaos.ts starts it before its workload and
-// adds its problems to its own.
+// the wallet must agree with them. Each admin call has its own Idempotency-Key, kept across its
+// retries, and the report lists the changes answered (chaos.ts counts their audit rows). Self-contained:
+// chaos.ts starts it before its workload and adds its problems to its own.
 import { randomUUID } from 'node:crypto';
 import { OperatorClient, type CreatedOperator } from '@bo/contracts';
-import type { Stack } from './stack.ts';
+import { ADMIN_TOKEN, type Stack } from './stack.ts';
 
 export interface SuspendedPlayReport {
   cycles: number;
@@ -16,6 +17,8 @@ export interface SuspendedPlayReport {
   played: number;
   /** Rounds refused with OPERATOR_SUSPENDED while it was suspended. */
   refused: number;
+  /** Every admin change answered 2xx, in order: what the audit log must hold one row of. */
+  adminChanges: Array<{ target: string; action: string }>;
   problems: string[];
 }
 
@@ -45,17 +48,42 @@ async function answered(send: () => Promise<Answer>, what: string): Promise<Answ
  * is a problem of the report), so it can be started before the workload and awaited after it.
  */
 export function runSuspendedPlayProbe(s: Stack, endAt: number): Promise<SuspendedPlayReport> {
-  return probe(s, endAt).catch((err: unknown) => ({ cycles: 0, played: 0, refused: 0, problems: [`suspended-play probe failed: ${String(err)}`] }));
+  return probe(s, endAt).catch((err: unknown) => ({
+    cycles: 0,
+    played: 0,
+    refused: 0,
+    adminChanges: [],
+    problems: [`suspended-play probe failed: ${String(err)}`],
+  }));
 }
 
 async function probe(s: Stack, endAt: number): Promise<SuspendedPlayReport> {
-  const report: SuspendedPlayReport = { cycles: 0, played: 0, refused: 0, problems: [] };
-  const admin = async (method: string, path: string, body?: unknown, want = 200) => {
-    const r = await answered(() => s.admin(method, path, body), `admin ${method} ${path}`);
+  const report: SuspendedPlayReport = { cycles: 0, played: 0, refused: 0, adminChanges: [], problems: [] };
+  /** An admin change, sent again with its key until answered; `audit`: its audit row's target and action, once answered. */
+  const admin = async (method: string, path: string, body: unknown, want: number, audit?: (answer: any) => { target: string; action: string }) => {
+    const headers = {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      'idempotency-key': `probe-${randomUUID()}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    };
+    const r = await answered(async () => {
+      const res = await fetch(`${s.adminUrl}${path}`, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    }, `admin ${method} ${path}`);
     if (r.status !== want) throw new Error(`suspended-play probe, admin ${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    if (audit) report.adminChanges.push(audit(r.body));
     return r.body;
   };
-  const op = (await admin('POST', '/admin/operators', { name: 'Chaos Paused Bets' }, 201)) as CreatedOperator;
+  const op = (await admin('POST', '/admin/operators', { name: 'Chaos Paused Bets' }, 201, (o: CreatedOperator) => ({
+    target: `operator:${o.operator.id}`,
+    action: 'adminCreateOperator',
+  }))) as CreatedOperator;
+  const operatorChange = (action: 'adminSuspendOperator' | 'adminResumeOperator') =>
+    admin('POST', `/admin/operators/${op.operator.id}/${action === 'adminSuspendOperator' ? 'suspend' : 'resume'}`, undefined, 200, () => ({
+      target: `operator:${op.operator.id}`,
+      action,
+    }));
   const live = new OperatorClient({ baseUrl: `${s.publicUrl}/api/v1`, key: op.production.key, secret: op.production.secret });
   const api = async (method: 'get' | 'post', path: string, body?: unknown, want = 200) => {
     const key = { 'idempotency-key': `probe-${randomUUID()}` };
@@ -70,7 +98,10 @@ async function probe(s: Stack, endAt: number): Promise<SuspendedPlayReport> {
     { externalId: 'paused-1', name: 'Ana Souza', email: 'paused@example.com', cpf: '52998224725', birthDate: '1990-05-17' },
     201,
   );
-  await admin('POST', `/admin/players/${player.id}/kyc/decision`, { status: 'aprovado' });
+  await admin('POST', `/admin/players/${player.id}/kyc/decision`, { status: 'aprovado' }, 200, () => ({
+    target: `player:${player.id}`,
+    action: 'adminKycDecision',
+  }));
   const deposit = await api(
     'post',
     `/players/${player.id}/deposits`,
@@ -94,12 +125,12 @@ async function probe(s: Stack, endAt: number): Promise<SuspendedPlayReport> {
   const played = new Map<string, { amount: string; payout: string }>();
   while (Date.now() < endAt) {
     report.cycles++;
-    await admin('POST', `/admin/operators/${op.operator.id}/resume`);
+    await operatorChange('adminResumeOperator');
     const ok = await round(`resumed-${randomUUID()}`);
     if (ok.status === 201) played.set(ok.body.id, { amount: ok.body.amount, payout: ok.body.payout });
     else report.problems.push(`suspended-play: a round after the resume was answered got ${ok.status} ${ok.body?.error?.code}`);
 
-    await admin('POST', `/admin/operators/${op.operator.id}/suspend`);
+    await operatorChange('adminSuspendOperator');
     const refused = await round(`suspended-${randomUUID()}`);
     if (refused.status === 403 && refused.body?.error?.code === 'OPERATOR_SUSPENDED') report.refused++;
     else
@@ -109,7 +140,7 @@ async function probe(s: Stack, endAt: number): Promise<SuspendedPlayReport> {
   report.played = played.size;
 
   // The operator API refuses a suspended operator: resume it to read the ledger.
-  await admin('POST', `/admin/operators/${op.operator.id}/resume`);
+  await operatorChange('adminResumeOperator');
   const entries: Array<{ type: string; amount: string; referenceId: string }> = [];
   for (let cursor: string | null = null; ; ) {
     const page: { data: typeof entries; nextCursor: string | null } = await api(

@@ -2,9 +2,9 @@
 // our team for an operator and a year that is over, from the compliance data, and kept with its
 // SHA-256 (a new version each time it is made; nothing is replaced or deleted); read back with its
 // hash checked, with its due dates whether or not it is made; listed per year for every operator
-// expected to send one. Making one is audited through the answer (a record, not a decision).
+// expected to send one. Making one is audited in the transaction that keeps it (not a decision, a record).
 import { type AmlAnnualReport, type AmlAnnualReportDocument, type AmlAnnualReportStatus, validationError, type amlAnnualReportOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, isoTime, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import { annualReportFile, annualReportOf, annualReportState, sha256Of, yearBounds } from '../domain/annual-report.ts';
 import { annualDueDates, endOfDay } from '../domain/business-days.ts';
@@ -83,7 +83,8 @@ export function adminMakeAnnualReport(
 ): HandlerOf<typeof amlAnnualReportOperations.adminMakeAmlAnnualReport> {
   const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
+    const { actor } = scope;
     const { operatorId } = req.params;
     const { year } = req.body;
     const now = clock();
@@ -92,21 +93,23 @@ export function adminMakeAnnualReport(
     if (now.getTime() < to.getTime()) {
       throw validationError('body', [{ path: '/year', message: `${year} is not over yet in ${timeZone}: its report is made from 1 January ${year + 1}` }]);
     }
-    const kept = await keepNextVersion(deps.sql, { operatorId, year, timeZone, from, to, madeAt: now, madeBy: actor }, (version, figures) =>
-      annualReportFile(
-        annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
-      ),
+    const kept = await keepNextVersion(
+      deps.sql,
+      { operatorId, year, timeZone, from, to, madeAt: now, madeBy: actor },
+      (version, figures) =>
+        annualReportFile(
+          annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
+        ),
+      (k, tx) =>
+        writeDecisionAudit(tx, deps.schema, decisionAuthorOf(scope, req.ctx), {
+          action: 'adminMakeAmlAnnualReport',
+          target: `aml_annual_report:${operatorId}:${year}`,
+          before: null,
+          after: { version: k.version, sha256: k.sha256, madeAt: isoTime(k.made_at) },
+        }),
     );
+    deps.outbox.poke();
     const all = await keptReports(deps.sql, operatorId, year);
-    const body = withFile(await statusOf(profiles, all, operatorId, year, now), kept);
-    return {
-      status: 201,
-      body,
-      audit: {
-        target: `aml_annual_report:${operatorId}:${year}`,
-        before: null,
-        after: { version: kept.version, sha256: kept.sha256, madeAt: body.versions[0]?.madeAt },
-      },
-    };
+    return { status: 201, body: withFile(await statusOf(profiles, all, operatorId, year, now), kept) };
   };
 }

@@ -116,16 +116,16 @@ export function adminGetCase(deps: ServiceDeps<ComplianceConfig>, now: () => Dat
   };
 }
 
-/** Gives a case to a person (`me`: the caller) or to nobody; audited with who had it before. */
+/** Gives a case to a person (`me`: the caller) or to nobody; audited in its transaction with who had it before. */
 export function adminAssignCase(
   deps: ServiceDeps<ComplianceConfig>,
   now: () => Date = () => new Date(),
 ): HandlerOf<typeof amlAdminOperations.adminAssignAmlCase> {
   const view = inBrandView(operatorProfiles(deps, deps.config.PROFILE_CACHE_MS), now, deps.config.COS_NEAR_MS);
   return async (req) => {
-    const { actor } = adminScopeOf(req);
-    const to = req.body.assignee === 'me' ? actor : req.body.assignee;
-    const { before, after } = await inCaseTransaction(deps.orm, async (tx) => {
+    const scope = adminScopeOf(req);
+    const to = req.body.assignee === 'me' ? scope.actor : req.body.assignee;
+    const after = await inCaseTransaction(deps.orm, async (tx) => {
       const c = await tx.lock(req.params.id);
       if (!c) throw new AppError('AML_CASE_NOT_FOUND');
       const before = summaryOf(c);
@@ -135,9 +135,17 @@ export function adminAssignCase(
         c.updatedAt = new Date();
         await tx.save();
       }
-      return { before, after: summaryOf(c) };
+      const after = summaryOf(c);
+      await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminAssignAmlCase',
+        target: `aml_case:${c.id}`,
+        before,
+        after,
+      });
+      return after;
     });
-    return { status: 200, body: await view(after), audit: { target: `aml_case:${after.id}`, before, after } };
+    deps.outbox.poke();
+    return { status: 200, body: await view(after) };
   };
 }
 

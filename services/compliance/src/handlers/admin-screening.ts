@@ -1,9 +1,10 @@
 // The screening simulator's lists (our team edits them; npm start, the sandbox and the tests screen
 // against them) and the rescreen of every watched player after a list change. Adding an entry is a
 // list change: every watched player is screened again before the answer, so a sanctions hit's
-// freeze is in force when our team reads it.
+// freeze is in force when our team reads it. Each change is audited in its transaction (the kit's
+// writeDecisionAudit, relayed to the audit log once).
 import type { screeningAdminOperations } from '@bo/contracts';
-import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, isoTime, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { addScreeningEntry, removeScreeningEntry, screeningEntries } from '../store/screening-entries.ts';
 import type { Screening } from '../screening/screening.ts';
 
@@ -20,29 +21,47 @@ export function adminListScreeningEntries(deps: ServiceDeps): HandlerOf<typeof s
 
 export function adminAddScreeningEntry(deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningAdminOperations.adminAddScreeningEntry> {
   return async (req) => {
-    adminScopeOf(req);
-    const entry = await addScreeningEntry(deps.orm, req.body);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
+    const entry = await addScreeningEntry(deps.orm, req.body, (row, tx) =>
+      writeDecisionAudit(tx, deps.schema, by, { action: 'adminAddScreeningEntry', target: `screening_entry:${row.id}`, before: null, after: view(row) }),
+    );
+    deps.outbox.poke();
     const rescreen = await screening.rescreenAll(entry.id);
-    return {
-      status: 201,
-      body: { entry: view(entry), rescreen },
-      audit: { target: `screening_entry:${entry.id}`, before: null, after: { entry: view(entry), rescreen } },
-    };
+    return { status: 201, body: { entry: view(entry), rescreen } };
   };
 }
 
 export function adminRemoveScreeningEntry(deps: ServiceDeps): HandlerOf<typeof screeningAdminOperations.adminRemoveScreeningEntry> {
   return async (req) => {
-    adminScopeOf(req);
-    const row = await removeScreeningEntry(deps.orm, req.params.id);
-    return { status: 200, body: { removed: row !== null }, audit: { target: `screening_entry:${req.params.id}`, before: row ? view(row) : null, after: null } };
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
+    const { id } = req.params;
+    const row = await removeScreeningEntry(deps.orm, id, undefined, (row, tx) =>
+      writeDecisionAudit(tx, deps.schema, by, {
+        action: 'adminRemoveScreeningEntry',
+        target: `screening_entry:${id}`,
+        before: row ? view(row) : null,
+        after: null,
+      }),
+    );
+    deps.outbox.poke();
+    return { status: 200, body: { removed: row !== null } };
   };
 }
 
-export function adminRescreen(_deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningAdminOperations.adminRescreen> {
+/** A rescreen is many transactions (a screening each): audited once it is done, in a transaction of its own. */
+export function adminRescreen(deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningAdminOperations.adminRescreen> {
   return async (req) => {
-    const { actor } = adminScopeOf(req);
+    const scope = adminScopeOf(req);
     const result = await screening.rescreenAll(`manual-${Date.now()}`);
-    return { status: 200, body: result, audit: { target: 'screening:rescreen', before: null, after: { by: actor, ...result } } };
+    await deps.sql.transaction((tx) =>
+      writeDecisionAudit(tx, deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminRescreen',
+        target: 'screening:rescreen',
+        before: null,
+        after: { by: scope.actor, ...result },
+      }),
+    );
+    deps.outbox.poke();
+    return { status: 200, body: result };
   };
 }

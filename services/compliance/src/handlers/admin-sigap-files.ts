@@ -1,10 +1,10 @@
 // Our team's SIGAP files (compliance and finance; docs/aml.md, "SIGAP files"): the list (GET
 // /admin/reports/sigap/files, newest day first, a signed cursor bound to the filter), a brand's day
 // (GET …/{brandId}/{date}: made first when the day is over and its daily file ties), sending it now
-// (POST …/submit) and a rejected type again after a correction (POST …/resend), both audited by the
-// gateway with the day's files before and after, and a kept file's download, exactly as sent.
+// (POST …/submit) and a rejected type again after a correction (POST …/resend), both audited here
+// with the day's files before and after, and a kept file's download, exactly as sent.
 import { validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
-import { adminScopeOf, listCursor, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, listCursor, writeDecisionAudit, type DecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps } from '../reports/sigap-files.ts';
 import { listSigapFiles } from '../store/sigap-files.ts';
@@ -38,31 +38,38 @@ const auditOf = (day: SigapDay) => ({
   files: day.files.map((f) => ({ id: f.id, fileType: f.fileType, version: f.version, part: f.part, status: f.status, receipt: f.receipt })),
 });
 
-export function adminSubmitSigapDay(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminSubmitSigapDay> {
+/**
+ * Sending is many steps (each file made, claimed, sent and answered on its own): the day our team
+ * sent is audited once the sending is done, in a transaction of its own (the kit's
+ * writeDecisionAudit, relayed to the audit log once), with the day's files before and after.
+ */
+async function auditSending(deps: ServiceDeps, req: Parameters<typeof adminScopeOf>[0], d: Omit<DecisionAudit, 'target'>, brandId: string, date: string) {
+  await deps.sql.transaction((tx) =>
+    writeDecisionAudit(tx, deps.schema, decisionAuthorOf(adminScopeOf(req), req.ctx), { ...d, target: `sigap_day:${brandId}/${date}` }),
+  );
+  deps.outbox.poke();
+}
+
+export function adminSubmitSigapDay(deps: ServiceDeps, sigap: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminSubmitSigapDay> {
   return async (req) => {
     adminScopeOf(req);
     const { brandId, date } = req.params;
-    const before = await ensureSigapDay(deps, brandId, date, now());
-    const after = await submitDay(deps, brandId, date, now());
-    return { status: 200, body: after, audit: { target: `sigap_day:${brandId}/${date}`, before: auditOf(before), after: auditOf(after) } };
+    const before = await ensureSigapDay(sigap, brandId, date, now());
+    const after = await submitDay(sigap, brandId, date, now());
+    await auditSending(deps, req, { action: 'adminSubmitSigapDay', before: auditOf(before), after: auditOf(after) }, brandId, date);
+    return { status: 200, body: after };
   };
 }
 
-export function adminResendSigapFile(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminResendSigapFile> {
+export function adminResendSigapFile(deps: ServiceDeps, sigap: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminResendSigapFile> {
   return async (req) => {
     adminScopeOf(req);
     const { brandId, date } = req.params;
-    const before = await ensureSigapDay(deps, brandId, date, now());
-    const after = await resendType(deps, brandId, date, req.body.fileType, req.body.correction, now());
-    return {
-      status: 200,
-      body: after,
-      audit: {
-        target: `sigap_day:${brandId}/${date}`,
-        before: auditOf(before),
-        after: { ...auditOf(after), resent: req.body.fileType, correction: req.body.correction },
-      },
-    };
+    const before = await ensureSigapDay(sigap, brandId, date, now());
+    const after = await resendType(sigap, brandId, date, req.body.fileType, req.body.correction, now());
+    const audit = { ...auditOf(after), resent: req.body.fileType, correction: req.body.correction };
+    await auditSending(deps, req, { action: 'adminResendSigapFile', before: auditOf(before), after: audit }, brandId, date);
+    return { status: 200, body: after };
   };
 }
 

@@ -116,12 +116,13 @@ export async function operatorsWithReport(sql: SqlRunner, year: number): Promise
 /**
  * Makes and keeps the next version of an operator's year: `fileOf` lays out the file of that version
  * from the year's figures, read in the same transaction. Two makers at once: one after the other,
- * each its own version.
+ * each its own version. `alongside` runs in its transaction after the write (our team's audit row).
  */
 export function keepNextVersion(
   sql: Sql,
   o: { operatorId: string; year: number; timeZone: string; from: Date; to: Date; madeAt: Date; madeBy: string },
   fileOf: (version: number, figures: AnnualFigures) => { file: string; sha256: string },
+  alongside?: (kept: KeptReport, tx: SqlRunner) => Promise<void>,
 ): Promise<KeptReport> {
   const { operatorId, year } = o;
   return sql.transaction(async (tx) => {
@@ -137,6 +138,7 @@ export function keepNextVersion(
          values (?, ?, ?, ?, ?, ?, ?, ?) returning *`,
       [operatorId, year, version, o.timeZone, o.madeAt, o.madeBy, file, sha256],
     );
+    await alongside?.(row!, tx);
     return row!;
   });
 }

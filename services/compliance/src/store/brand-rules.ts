@@ -1,6 +1,7 @@
 // A brand's rule thresholds as our team set them (compliance.brand_rules): read, and set under the
 // row's lock with the audit row written by the caller with the kit's SQL on the same transaction
-// (`sqlIn`). Entities only; the watch reads them in SQL (watch.ts).
+// (`sqlIn`). Entities, but for a brand's first row (an insert that tolerates another); the watch
+// reads them in SQL (watch.ts).
 import { sqlIn, type SqlRunner } from '@bo/service-kit';
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import { BrandRulesEntity } from './entities.ts';
@@ -18,6 +19,9 @@ export const brandRulesOf = (orm: MikroORM, brandId: string): Promise<BrandRules
 /**
  * Sets the brand's thresholds under the row's lock (updated now): `audit` is given the row as it was,
  * as it is, and the transaction's runner, after the write and before the commit; its answer is the call's.
+ * A brand's first setting has no row to lock: its insert waits for another first setting under way
+ * and, once that one has committed, does nothing; the row it made is then locked and changed as
+ * any other (two at once failed on the key before, a 500: issue #56).
  */
 export function setBrandRules<T>(
   orm: MikroORM,
@@ -25,12 +29,23 @@ export function setBrandRules<T>(
   audit: (before: BrandRulesRow | null, after: BrandRulesRow, tx: SqlRunner) => Promise<T>,
 ): Promise<T> {
   return orm.em.fork().transactional(async (em) => {
-    const row = await em.findOne(BrandRulesEntity, { brandId: set.brandId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const before = row ? { brandId: row.brandId, thresholds: row.thresholds, updatedAt: row.updatedAt, updatedBy: row.updatedBy } : null;
+    const tx = sqlIn(em);
     const next = { ...set, updatedAt: new Date() };
-    if (row) Object.assign(row, next);
-    else em.persist(em.create(BrandRulesEntity, next));
+    const locked = () => em.findOne(BrandRulesEntity, { brandId: set.brandId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    let row = await locked();
+    if (!row) {
+      const inserted = await tx.query(
+        `insert into compliance.brand_rules (brand_id, thresholds, updated_at, updated_by) values (?, ?::jsonb, ?, ?)
+         on conflict (brand_id) do nothing returning 1`,
+        [next.brandId, JSON.stringify(next.thresholds), next.updatedAt, next.updatedBy],
+      );
+      if (inserted.length > 0) return audit(null, next, tx);
+      row = await locked();
+      if (!row) throw new Error(`brand rules of ${set.brandId}: neither inserted nor found`);
+    }
+    const before = { brandId: row.brandId, thresholds: row.thresholds, updatedAt: row.updatedAt, updatedBy: row.updatedBy };
+    Object.assign(row, next);
     await em.flush();
-    return audit(before, next, sqlIn(em));
+    return audit(before, next, tx);
   });
 }

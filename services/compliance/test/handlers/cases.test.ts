@@ -5,6 +5,7 @@
 // the case is reported.
 import t from 'tap';
 import type { AmlCase, Withdrawal } from '@bo/contracts';
+import { outboxAudits } from '@bo/test-support';
 import { errorOf, key, ok, startComplianceStack } from '../support/stack.ts';
 
 const as = (actor: string) => ({ kind: 'admin' as const, actor });
@@ -190,7 +191,11 @@ t.test('cases: lifecycle, four eyes, queue and the payout hold', async (t) => {
       s.call<Listed>('compliance.admin.cases.assign', { scope: as(actor), params: { id }, body: { assignee } });
     const taken = await assign(high!.id, 'me', 'alice@team');
     t.match(ok(taken), { id: high!.id, assignee: 'alice@team', assignedAt: /^\d{4}-/ }, '`me` is the caller');
-    t.match(taken.ok && taken.audit, { target: `aml_case:${high!.id}`, before: { assignee: null }, after: { assignee: 'alice@team' } }, 'audited');
+    t.match(
+      (await outboxAudits(s.db, 'compliance', `aml_case:${high!.id}`)).filter((a) => a.action === 'adminAssignAmlCase'),
+      [{ actor: 'alice@team', before: { assignee: null }, after: { assignee: 'alice@team' } }],
+      "audited in the assignment's transaction",
+    );
     t.same(ids(await list({ status: 'open', assignee: 'me' }, 'alice@team')), [high!.id], 'my cases');
     t.same(ids(await list({ status: 'open', assignee: 'me' }, 'bob@team')), [], "not someone else's");
     t.same(ids(await list({ status: 'open', brandId: op.brandId, assignee: 'none' })), [medium!.id], 'nobody yet');

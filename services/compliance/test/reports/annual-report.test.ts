@@ -250,8 +250,11 @@ t.test('the risk register and the yearly report', async (t) => {
       "the year's cases, COS and register",
     );
     t.equal(made.report!.cases.openedByRule.in_and_out, 2, 'by rule');
-    const [audit] = await outboxAudits(s.db, 'compliance', `aml_annual_report:${op.operatorId}:2026`);
-    t.equal(audit, undefined, 'making a file is no decision: audited by the gateway from the answer, not in the outbox');
+    t.match(
+      await outboxAudits(s.db, 'compliance', `aml_annual_report:${op.operatorId}:2026`),
+      [{ action: 'adminMakeAmlAnnualReport', before: null, after: { version: made.version, sha256: made.sha256 } }],
+      'audited in the transaction that kept it, through the outbox',
+    );
     await waitFor(async () => (await overdueGauge()) === 1, { what: 'bo_aml_annual_reports_overdue at 1' });
     t.pass('one operator left without its report');
 

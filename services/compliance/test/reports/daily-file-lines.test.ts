@@ -48,7 +48,13 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
   // movement below falls on the same local day.
   const offset = 12 - new Date().getUTCHours();
   const timeZone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-  ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: op.operatorId }, body: { profile: 'br-spa', timeZone } }));
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'br-spa', timeZone, reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
 
   const a = await s.player(op);
@@ -225,7 +231,13 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
 t.test("the brand's time zone decides the day: 23:59 and 00:01 in São Paulo", async (t) => {
   const s = await startComplianceStack(t, 'amlzone');
   const op = await s.brSpaOperator();
-  ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: op.operatorId }, body: { profile: 'br-spa', timeZone: SAO_PAULO } }));
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'br-spa', timeZone: SAO_PAULO, reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const p = await s.player(op);
   const late = await s.deposit(op, p, '40.00');
   const early = await s.deposit(op, p, '60.00');

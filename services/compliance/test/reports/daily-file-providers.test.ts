@@ -43,7 +43,13 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
   // A zone where it is about noon now: every movement below falls on the same local day.
   const offset = 12 - new Date().getUTCHours();
   const timeZone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-  ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: op.operatorId }, body: { profile: 'br-spa', timeZone } }));
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'br-spa', timeZone, reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
   const { casino, sports } = await providerStands(t, s, op.operatorId);
 

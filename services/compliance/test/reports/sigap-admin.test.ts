@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { SigapDay, SigapFile } from '@bo/contracts';
 import { startGateway, loadGatewayConfig } from '@bo/gateway';
 import { operatorsService } from '@bo/operators';
-import { testNatsUrl } from '@bo/service-kit/testing';
+import { testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { startComplianceStack } from '../support/stack.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-sigap-files-0123456789';
@@ -92,7 +92,7 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
   const send = async (method: string, p: string, token = ADMIN_TOKEN, body?: unknown) => {
     const res = await fetch(`${gw.adminUrl}${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, 'x-admin-actor': 'ana@team', ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${token}`, 'x-admin-actor': 'ana', ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -169,9 +169,12 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
   t.match(statuses(third.body).wallets, ['accepted', 'sigap', 'P-5', 'R-P-5'], 'and accepted once asked');
   t.equal(third.body.accepted, false, 'sports bets still rejected');
 
-  const audit = await send('GET', `/admin/audit?target=${encodeURIComponent(`sigap_day:${op.brandId}/${date}`)}`);
+  // Each row comes through the compliance service's outbox (written once the sending is done).
+  const dayAudit = (query = '') => send('GET', `/admin/audit?target=${encodeURIComponent(`sigap_day:${op.brandId}/${date}`)}${query}`);
+  await waitFor(async () => (await dayAudit()).body.data.length >= 3, { what: "the submissions' audit rows", timeoutMs: 60_000 });
+  const audit = await dayAudit();
   t.equal(audit.body.data.length, 3, 'each submission audited');
-  t.match(audit.body.data[2], { actor: 'ana@team', action: 'adminSubmitSigapDay', before: { accepted: false, files: [{ status: 'made' }] } });
+  t.match(audit.body.data[2], { actor: 'stand-in:ana', action: 'adminSubmitSigapDay', before: { accepted: false, files: [{ status: 'made' }] } });
 
   const resent = await send('POST', `${base}/resend`, ADMIN_TOKEN, { fileType: 'sports_bets', correction: 'odds of the stand-in rejection reviewed' });
   t.equal(resent.status, 200, resent.status === 200 ? 'resent' : resent.text);
@@ -183,7 +186,8 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
     ],
     'a new version sent (the stand-in rejects sports bets whatever they say), the first kept',
   );
-  const resendAudit = await send('GET', `/admin/audit?target=${encodeURIComponent(`sigap_day:${op.brandId}/${date}`)}&action=adminResendSigapFile`);
+  await waitFor(async () => (await dayAudit('&action=adminResendSigapFile')).body.data.length >= 1, { what: "the resend's audit row", timeoutMs: 60_000 });
+  const resendAudit = await dayAudit('&action=adminResendSigapFile');
   t.match(
     resendAudit.body.data,
     [{ after: { resent: 'sports_bets', correction: 'odds of the stand-in rejection reviewed' } }],

@@ -56,7 +56,13 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
   // A zone where it is about noon now: every movement below falls on the same local day.
   const offset = 12 - new Date().getUTCHours();
   const timeZone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-  ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: op.operatorId }, body: { profile: 'br-spa', timeZone } }));
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'br-spa', timeZone, reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
   const { casino, sports } = await providerStands(t, s, op.operatorId);
 
@@ -302,7 +308,7 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
     await s.call('players.admin.setCompliance', {
       scope: adminScope,
       params: { id: op.operatorId },
-      body: { profile: 'br-spa', timeZone: 'America/Sao_Paulo' },
+      body: { profile: 'br-spa', timeZone: 'America/Sao_Paulo', reason: 'the operator is licensed in Brazil' },
     }),
   );
   const p = await s.player(op);

@@ -13,7 +13,13 @@ import { adminScope, key, ok, startComplianceStack } from '../support/stack.ts';
 t.test("a sandbox entry screens the operator's own sandbox players only", async (t) => {
   const s = await startComplianceStack(t, 'amlsbx');
   const brSpa = async (scope: OperatorScope) =>
-    ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: scope.operatorId }, body: { profile: 'br-spa' } }));
+    ok(
+      await s.call('players.admin.setCompliance', {
+        scope: adminScope,
+        params: { id: scope.operatorId },
+        body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+      }),
+    );
   const aSandbox = operatorScope('sa', 'sandbox');
   const aProduction: OperatorScope = { ...operatorScope('sa', 'production'), operatorId: aSandbox.operatorId };
   const bSandbox = operatorScope('sb', 'sandbox');

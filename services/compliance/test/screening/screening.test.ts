@@ -5,7 +5,7 @@
 // case; a later change does not act on it again.
 import t from 'tap';
 import { randomCpf, waitFor } from '@bo/service-kit/testing';
-import { BR_SPA_LIMITS } from '@bo/test-support';
+import { BR_SPA_LIMITS, outboxAudits } from '@bo/test-support';
 import { adminScope, errorOf, key, ok, startComplianceStack } from '../support/stack.ts';
 
 t.test('screening at first sight and on a list change', async (t) => {
@@ -86,5 +86,30 @@ t.test('screening at first sight and on a list change', async (t) => {
     const again = ok<{ rescreen: { hits: unknown[] } }>(await addEntry({ list: 'pep', cpf: '11144477735', name: 'Someone Else', detail: 'Mayor' }));
     t.same(again.rescreen.hits, [], 'a later list change does not act again on what was found before');
     t.equal((await s.caseOf(c!.id)).evidence.length, 1, 'no new evidence');
+  });
+
+  t.test("our team's list changes and rescreens are audited, once each, through the outbox", async (t) => {
+    const ana = { kind: 'admin' as const, actor: 'user:ana@ourteam.example', personId: 'usr_ana' };
+    const body = { list: 'pep', cpf: randomCpf(), name: 'Audited Entry', detail: 'Mayor' };
+    const k = key('entry');
+    const added = await s.call<{ entry: { id: string } }>('compliance.admin.screening.add', { scope: ana, key: k, body });
+    const target = `screening_entry:${ok(added).entry.id}`;
+    const replayed = await s.call('compliance.admin.screening.add', { scope: ana, key: k, body });
+    t.equal(replayed.ok && replayed.replayed, true, 'the same request again: its stored answer');
+    ok(await s.call('compliance.admin.screening.remove', { scope: ana, key: key('remove'), params: { id: ok(added).entry.id } }));
+    ok(await s.call('compliance.admin.screening.rescreen', { scope: ana, key: key('rescreen') }));
+    t.match(
+      (await outboxAudits(s.db, 'compliance', target)).map((a) => [a.action, a.actor, a.actorId, a.before === null, a.after === null]),
+      [
+        ['adminAddScreeningEntry', 'user:ana@ourteam.example', 'usr_ana', true, false],
+        ['adminRemoveScreeningEntry', 'user:ana@ourteam.example', 'usr_ana', false, true],
+      ],
+      "the entry's add and removal, each in its transaction, the replay adding none",
+    );
+    t.match(
+      (await outboxAudits(s.db, 'compliance', 'screening:rescreen')).map((a) => [a.action, a.actor]),
+      [['adminRescreen', 'user:ana@ourteam.example']],
+      'the rescreen, once it was done',
+    );
   });
 });

@@ -8,7 +8,7 @@ import { complianceEntities } from '../../src/store/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from '../../src/store/migrations.ts';
 
 t.test('the migrated schema is what the entities describe', async (t) => {
-  const db = await createTestDatabase('cschema');
+  const db = await createTestDatabase('cschema', { empty: true });
   const orm = await openDatabase({ databaseUrl: db.url, schema: COMPLIANCE_SCHEMA, entities: complianceEntities, migrations: complianceMigrations });
   t.teardown(async () => {
     await orm.close();

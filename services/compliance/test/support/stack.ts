@@ -54,7 +54,13 @@ export async function startComplianceStack(
     cpfOf,
     async brSpaOperator() {
       const scope = operatorScope('aml', 'production');
-      ok(await call('players.admin.setCompliance', { scope: adminScope, params: { id: scope.operatorId }, body: { profile: 'br-spa' } }));
+      ok(
+        await call('players.admin.setCompliance', {
+          scope: adminScope,
+          params: { id: scope.operatorId },
+          body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        }),
+      );
       return scope;
     },
     // br-spa asks for a loss and a time limit before money moves (responsible gaming).

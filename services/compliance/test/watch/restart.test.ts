@@ -25,7 +25,13 @@ t.test('a killed and restarted watch neither loses nor double-counts an event', 
   const env = { DATABASE_URL: s.databaseUrl, NATS_URL: testNatsUrl(), NATS_PREFIX: s.prefix, PROFILE_CACHE_MS: 0, WATCH_ACK_WAIT_MS: 2000, LOG_LEVEL: 'info' };
 
   const op = operatorScope('rst', 'production');
-  ok(await s.call('players.admin.setCompliance', { scope: adminScope, params: { id: op.operatorId }, body: { profile: 'br-spa' } }));
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+    }),
+  );
   const player = 'plr_restart_watch';
   // Twenty deposits just under the split threshold within an hour: the 5th to the 20th each hit.
   const start = Date.now() - 3_600_000;

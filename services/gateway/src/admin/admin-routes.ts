@@ -1,10 +1,10 @@
 // The admin API of our own team (docs/decisions.md), on its own port with a bearer token or a
 // console session. Every operation is forwarded to the owning service (operators, keys, our team
-// and the audit log: the operators service). A decision is a person's (roles.ts): its service
-// audits it in its own transaction; whatever else another service reports as changed is sent to
-// the audit log from here.
+// and the audit log: the operators service). A decision is a person's (roles.ts). Every change,
+// decision or not, is audited by the service that makes it, in the change's transaction: the
+// gateway writes no audit row.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AppError, adminOperations, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
+import { AppError, adminOperations, validationError, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
 import { safeEqual } from '@bo/service-kit/edge';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { jsonObjectBody } from '@bo/http-kit';
@@ -17,7 +17,7 @@ import {
 } from '../edge/idempotency/http-idempotency.ts';
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
-import { isPersonDecision, roleMayCall } from '../team/roles.ts';
+import { isOwnTokenOperation, isPersonDecision, needsOwnSession, roleMayCall } from '../team/roles.ts';
 import { fileDownloader } from './file-download.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
@@ -25,8 +25,9 @@ export interface AdminRouteDeps extends ForwardDeps {
   /** The bootstrap credential with every right (ADMIN_TOKEN). */
   rootToken: string;
   /**
-   * Outside production, ADMIN_TOKEN with `X-Admin-Actor` stands for the person the header names (a
-   * convenience for tests and the sandbox); in production it is nobody, refused on decisions.
+   * Outside production, ADMIN_TOKEN with `X-Admin-Actor` stands for a stand-in person the header
+   * labels (a convenience for tests and the sandbox; a label never names a team member); in
+   * production it is nobody, refused on decisions.
    */
   rootActsForClaimedPerson: boolean;
   operators: OperatorsClient;
@@ -43,9 +44,27 @@ function actorOf(req: FastifyRequest): string {
   return req.adminIdentity?.actor ?? 'admin';
 }
 
-function claimedActor(req: FastifyRequest): string | undefined {
-  const who = req.headers['x-admin-actor'];
-  return typeof who === 'string' && /^[\w.@:-]{1,128}$/.test(who) ? who : undefined;
+/**
+ * X-Admin-Actor outside production: a label for ADMIN_TOKEN's stand-in person (tests, the sandbox),
+ * letters, digits, `.`, `_` and `-`: never an e-mail nor a `user:` / `token:` form, so it can never
+ * name a team member (issue #56). The audit log names it `stand-in:<label>`. Anything else is
+ * refused, never read as something else.
+ */
+const STAND_IN_LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+function standInActor(req: FastifyRequest): string | undefined {
+  const label = req.headers['x-admin-actor'];
+  if (label === undefined) return undefined;
+  if (typeof label === 'string' && STAND_IN_LABEL.test(label)) return `stand-in:${label}`;
+  throw validationError(
+    'header',
+    [
+      {
+        path: '/x-admin-actor',
+        message: 'must be a label of letters, digits, ".", "_" or "-" (at most 64): never an e-mail or a "user:" form, which would name a team member',
+      },
+    ],
+    'X-Admin-Actor names a stand-in, never a team member: a person decides with their console session or their own personal token.',
+  );
 }
 
 /** The identity of a bearer credential, or undefined (unknown, revoked, malformed). */
@@ -54,11 +73,26 @@ async function bearerIdentity(deps: AdminRouteDeps, req: FastifyRequest, bearer:
   if (safeEqual(bearer, deps.rootToken)) {
     // In production the bootstrap token is nobody: it sets things up and reads, and decides nothing.
     if (!deps.rootActsForClaimedPerson) return { actor: 'admin', role: 'admin', root: true };
-    // Elsewhere X-Admin-Actor names a stand-in person (tests, the sandbox): four eyes tells two names apart.
-    const claimed = claimedActor(req) ?? 'admin';
-    return { actor: claimed, role: 'admin', root: true, personId: `actor:${claimed}` };
+    // Elsewhere X-Admin-Actor names a stand-in person (tests, the sandbox): four eyes tells two labels apart.
+    const actor = standInActor(req) ?? 'admin';
+    return { actor, role: 'admin', root: true, personId: `actor:${actor}` };
   }
-  return (await deps.operators.identifyToken(bearer, req.id)) ?? undefined;
+  const identity = (await deps.operators.identifyToken(bearer, req.id)) ?? undefined;
+  // A personal token whose person is not activated (a one-time password to replace, TOTP the role requires) does nothing.
+  if (identity?.setupRequired?.length) throw new AppError('ACCOUNT_SETUP_REQUIRED', undefined, { setupRequired: identity.setupRequired });
+  return identity;
+}
+
+/** A person's own tokens: their own, asked by them (never a stand-in or a service); made from their console session only. */
+function checkTokenOwner(identity: AdminIdentity, fromSession: boolean, operationId: string): void {
+  if (!isOwnTokenOperation(operationId)) return;
+  if (identity.root || !identity.personId) throw new AppError('TOKEN_OWNER_REQUIRED');
+  if (needsOwnSession(operationId) && !fromSession) {
+    throw new AppError(
+      'TOKEN_OWNER_REQUIRED',
+      "A personal API token is made from its owner's own console session (the Account page), never with another token.",
+    );
+  }
 }
 
 const OPERATORS_ADMIN = 'operators.admin.';
@@ -67,7 +101,7 @@ function personRequired(identity: AdminIdentity, operationId: string): AppError 
   const who = identity.root ? 'ADMIN_TOKEN' : `The service token ${identity.actor.replace(/^token:/, '')}`;
   return new AppError(
     'PERSON_REQUIRED',
-    `${who} does not take decisions (${operationId}): sign in to the console, or use your personal API token (POST /admin/tokens with your userId).`,
+    `${who} does not take decisions (${operationId}): sign in to the console, or use your personal API token (made on the console's Account page, POST /admin/account/tokens).`,
   );
 }
 
@@ -89,6 +123,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!identity) throw new AppError('UNAUTHORIZED');
     if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
     if (isPersonDecision(op.id) && !identity.personId) throw personRequired(identity, op.id);
+    checkTokenOwner(identity, !auth, op.id);
     req.adminIdentity = identity;
     // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics
     // (the admin API is not HMAC-signed: no signature to bind to the key).
@@ -111,7 +146,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
   const handlers: Record<string, RouteHandlerMethod> = {};
   for (const op of Object.values(adminOperations) as Operation[]) {
     if (!op.subject) continue;
-    // A file (read only): streamed chunk by chunk, nothing to audit.
+    // A file (read only): streamed chunk by chunk.
     if (op.download) {
       handlers[op.id] = fileDownloader(op, deps, context);
       continue;
@@ -121,16 +156,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const { result } = await forwarder(op, deps, context)(req, reply);
       const operatorId = (req.params as { id?: string } | undefined)?.id;
       if (result.ok && changesOperator && operatorId) deps.onOperatorChanged(operatorId);
-      // The operators service audits its own changes in their transaction, and the deciding
-      // services their decisions (through their outbox); another service's other changes are
-      // sent there from here. The change is made: answer it even if the audit row cannot be written now (a
-      // 5xx would make the caller retry a decision that already happened). The loss is logged loudly.
-      if (result.ok && result.audit) {
-        const { target, before, after } = result.audit;
-        await deps.operators
-          .recordAudit({ actor: actorOf(req), actorId: req.adminIdentity?.personId ?? null, action: op.id, target, before, after, requestId: req.id })
-          .catch((err: unknown) => req.log.error({ err, requestId: req.id, audit: { action: op.id, target } }, 'audit row lost'));
-      }
+      // Nothing to audit here: the service that made the change wrote its row in the change's transaction.
       return reply.send(result.ok ? result.body : undefined);
     };
   }

@@ -3,7 +3,7 @@
 // gateway. Only a miss of the credential cache asks for a credential; the public request path asks
 // nothing else here (the play page's operator check asks for a status, as it read it before).
 import type { NatsConnection } from '@nats-io/transport-node';
-import { callOperation, type AuditRecord, type MessageDefinition, operatorMessages as m, type SessionIdentity } from '@bo/contracts';
+import { callOperation, type MessageDefinition, operatorMessages as m, type SessionIdentity } from '@bo/contracts';
 import type { ConsoleAccounts } from '@bo/console';
 import type { Static } from '@sinclair/typebox';
 import type { CredentialLoader } from './auth/credential-cache.ts';
@@ -15,7 +15,6 @@ export interface OperatorsClient {
   credential: CredentialLoader;
   status(operatorId: string, requestId: string): Promise<'active' | 'suspended' | undefined>;
   identifyToken(bearer: string, requestId: string): Promise<Static<typeof m.identifyToken.reply>['identity']>;
-  recordAudit(record: AuditRecord): Promise<void>;
   /** The console's accounts port (@bo/console). */
   accounts: ConsoleAccounts<SessionIdentity>;
 }
@@ -32,9 +31,6 @@ export function operatorsClient(o: { nc: NatsConnection; natsPrefix: string; rpc
     credential: async (keyHash) => (await ask(m.credential, { keyHash })).credential,
     status: async (operatorId, requestId) => (await ask(m.status, { operatorId }, requestId)).status ?? undefined,
     identifyToken: async (bearer, requestId) => (SERVICE_TOKEN.test(bearer) ? (await ask(m.identifyToken, { bearer }, requestId)).identity : null),
-    recordAudit: async (record) => {
-      await ask(m.recordAudit, record, record.requestId);
-    },
     accounts: {
       signIn: (email, password, totp, origin) => ask(m.signIn, { email, password, ...(totp !== undefined ? { totp } : {}), ...origin }, origin.requestId),
       // A cookie that cannot be a session token is no session: not worth a question.

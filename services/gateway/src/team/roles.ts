@@ -26,8 +26,17 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminGetFourEyes: ['finance', 'compliance', 'support'],
   // Automatic approval of small br-spa withdrawals (the prize clock): everyone reads the amount; setting it is admin's.
   adminGetAutoApproval: ['finance', 'compliance', 'support'],
-  // An operator's compliance profile (off, br-spa): everyone reads it; setting it is admin's.
+  // An operator's compliance profile (off, br-spa): everyone reads it; setting it is admin's. Turning
+  // its rules off takes two people (issue #56): admin requests; admin or compliance confirms or
+  // cancels; everyone reads the changes (the console's notice to compliance).
   adminGetCompliance: ['compliance', 'finance', 'support'],
+  adminListComplianceChanges: ['compliance', 'finance', 'support'],
+  adminConfirmComplianceChange: ['compliance'],
+  adminCancelComplianceChange: ['compliance'],
+  // A person's own personal API tokens: everyone makes, lists and revokes their own (issue #56).
+  adminCreateOwnToken: ['compliance', 'finance', 'support'],
+  adminListOwnTokens: ['compliance', 'finance', 'support'],
+  adminRevokeOwnToken: ['compliance', 'finance', 'support'],
   // Webhook deliveries: support (and finance, who answer operators about payouts).
   adminListDeliveries: ['support', 'finance'],
   adminRedeliver: ['support'],
@@ -118,10 +127,31 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminRateAmlRiskSubject',
   'adminEndAmlRiskSubject',
   'adminReturnUnclaimedFunds',
+  // An operator's compliance profile: off turns every Brazilian rule off (issue #56).
+  'adminSetCompliance',
+  'adminRequestComplianceChange',
+  'adminConfirmComplianceChange',
+  'adminCancelComplianceChange',
 ]);
 
 export function isPersonDecision(operationId: string): boolean {
   return DECISIONS.has(operationId);
+}
+
+/**
+ * A person's own tokens (issue #56): asked by the real person they belong to (a console session or
+ * their personal token; never ADMIN_TOKEN, a stand-in or a service token) and, to make one, from
+ * their own console session only: a token never makes another.
+ */
+const OWN_TOKEN_OPERATIONS: ReadonlySet<string> = new Set(['adminCreateOwnToken', 'adminListOwnTokens', 'adminRevokeOwnToken']);
+const FROM_OWN_SESSION: ReadonlySet<string> = new Set(['adminCreateOwnToken']);
+
+export function isOwnTokenOperation(operationId: string): boolean {
+  return OWN_TOKEN_OPERATIONS.has(operationId);
+}
+
+export function needsOwnSession(operationId: string): boolean {
+  return FROM_OWN_SESSION.has(operationId);
 }
 
 export function roleMayCall(role: AdminRole, operationId: string): boolean {

@@ -36,7 +36,7 @@ export async function fakeService(h: Pick<Harness, 'prefix' | 'answers'>, subjec
       const r = await fake.respond(req as OperationRequest);
       if (r === 'silence') throw new Silence();
       if (!r.ok) throw AppError.fromBody(r.error);
-      return { status: r.status, body: r.body, ...(r.audit ? { audit: r.audit } : {}) };
+      return { status: r.status, body: r.body };
     }),
     ...refusalRecorders(answers, [subject]),
   };

@@ -1,7 +1,15 @@
 // Starts gateway replicas on a fresh database and NATS prefix, with the operators service they ask
-// (in-process), and helpers for the admin API and signed operator clients. Removes everything in
+// (in-process) and a stand-in of the players service's compliance profile (GET /me), and helpers for the admin API and signed operator clients. Removes everything in
 // teardown.
-import { OperatorClient, type CreatedOperator } from '@bo/contracts';
+import {
+  COMPLIANCE_DEFAULTS,
+  OPERATOR_COMPLIANCE_SUBJECT,
+  OperatorClient,
+  queueGroup,
+  rpcSubject,
+  type CreatedOperator,
+  type OperationReply,
+} from '@bo/contracts';
 import {
   AnswerStore,
   processedRequestsClaimsSql,
@@ -11,6 +19,7 @@ import {
   startService,
   type RunningService,
 } from '@bo/service-kit';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { createTestDatabase, testNatsUrl, testPrefix, cleanupNatsPrefix, type TestDatabase } from '@bo/service-kit/testing';
 import { loadOperatorsConfig, operatorsServiceWith } from '@bo/operators';
 import { startGateway, type RunningGateway } from '../../src/gateway.ts';
@@ -37,6 +46,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * GET /me asks the players service for the operator's compliance profile: a stand-in answers what it
+ * answers for an operator our team never set (the defaults), on `nc` until it closes.
+ */
+export function answerComplianceProfiles(nc: NatsConnection, prefix: string): void {
+  nc.subscribe(rpcSubject(prefix, OPERATOR_COMPLIANCE_SUBJECT), {
+    queue: queueGroup('players'),
+    callback: (_err, msg) => {
+      const { operatorId } = msg.json<{ body: { operatorId: string } }>().body;
+      const body = { operatorId, ...COMPLIANCE_DEFAULTS, selfExclusionPlatformUrl: null, updatedAt: null, updatedBy: null };
+      msg.respond(JSON.stringify({ ok: true, status: 200, body } satisfies OperationReply));
+    },
+  });
+}
+
 /** `now`: the gateway's clock of the key rules, for every replica (a test moves it past a key's end). */
 export async function startHarness(env: Record<string, string> = {}, opts: { db?: TestDatabase; prefix?: string; now?: () => number } = {}): Promise<Harness> {
   const db = opts.db ?? (await createTestDatabase('gw'));
@@ -54,6 +78,7 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
   };
   const config = loadGatewayConfig(baseEnv);
   const operators = await startService(operatorsServiceWith({ now: opts.now }), loadOperatorsConfig(baseEnv));
+  answerComplianceProfiles(operators.nc, prefix);
   const gateways: RunningGateway[] = [];
   let answers: Promise<AnswerStore> | undefined;
   const h: Harness = {

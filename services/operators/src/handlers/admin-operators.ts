@@ -1,15 +1,17 @@
 // The admin operations on operators, their webhook endpoints and their keys (the gateway forwards
-// them with an admin scope; the actor is who the audit log names).
+// them with an admin scope; each change audited in its transaction, naming the actor and person).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATOR_STATUS_LEASE_MS, operatorAdminOperations as ops } from '@bo/contracts';
-import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, handle, type Handler } from '@bo/service-kit';
 import type { OperatorsRuntime } from '../runtime.ts';
-import { actorAndRequest } from './admin-actor.ts';
+
+/** Who the audit row names, the request, and its key (an admin scope only). */
+const authorOf = (req: Parameters<typeof adminScopeOf>[0]) => decisionAuthorOf(adminScopeOf(req), req.ctx);
 
 export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Handler> {
   const { operators, keys } = rt;
   return {
-    ...handle(ops.adminCreateOperator, async (req) => ({ status: 201, body: await operators.create(req.body, ...actorAndRequest(req)) })),
+    ...handle(ops.adminCreateOperator, async (req) => ({ status: 201, body: await operators.create(req.body, authorOf(req)) })),
     ...handle(ops.adminListOperators, async (req) => {
       adminScopeOf(req);
       return { body: { data: await operators.list() } };
@@ -20,29 +22,29 @@ export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Hand
     }),
     ...handle(ops.adminSuspendOperator, async (req) => ({
       body: await afterStatusLeases(
-        operators.update(req.params.id, 'adminSuspendOperator', ...actorAndRequest(req), (o) => {
+        operators.update(req.params.id, 'adminSuspendOperator', authorOf(req), (o) => {
           o.status = 'suspended';
         }),
       ),
     })),
     ...handle(ops.adminResumeOperator, async (req) => ({
       body: await afterStatusLeases(
-        operators.update(req.params.id, 'adminResumeOperator', ...actorAndRequest(req), (o) => {
+        operators.update(req.params.id, 'adminResumeOperator', authorOf(req), (o) => {
           o.status = 'active';
         }),
       ),
     })),
-    ...handle(ops.adminSetAllowedIps, async (req) => ({ body: await operators.setAllowedIps(req.params.id, req.body.ips, ...actorAndRequest(req)) })),
+    ...handle(ops.adminSetAllowedIps, async (req) => ({ body: await operators.setAllowedIps(req.params.id, req.body.ips, authorOf(req)) })),
     ...handle(ops.adminSetRateLimit, async (req) => ({
-      body: await operators.update(req.params.id, 'adminSetRateLimit', ...actorAndRequest(req), (o) => {
+      body: await operators.update(req.params.id, 'adminSetRateLimit', authorOf(req), (o) => {
         o.rateLimitPerMinute = req.body.perMinute;
       }),
     })),
     ...handle(ops.adminSetWebhookUrl, async (req) => ({
-      body: await operators.setWebhookUrl(req.params.id, req.params.environment, req.body.url, ...actorAndRequest(req)),
+      body: await operators.setWebhookUrl(req.params.id, req.params.environment, req.body.url, authorOf(req)),
     })),
     ...handle(ops.adminRotateWebhookSecret, async (req) => ({
-      body: await operators.rotateWebhookSecret(req.params.id, req.params.environment, req.body.overlapSeconds ?? 86_400, ...actorAndRequest(req)),
+      body: await operators.rotateWebhookSecret(req.params.id, req.params.environment, req.body.overlapSeconds ?? 86_400, authorOf(req)),
     })),
     ...handle(ops.adminListOperatorCredentials, async (req) => {
       adminScopeOf(req);
@@ -50,9 +52,9 @@ export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Hand
     }),
     ...handle(ops.adminRotateOperatorKey, async (req) => ({
       status: 201,
-      body: await keys.rotate(req.params.id, req.params.environment, req.body.overlapMinutes, ...actorAndRequest(req)),
+      body: await keys.rotate(req.params.id, req.params.environment, req.body.overlapMinutes, authorOf(req)),
     })),
-    ...handle(ops.adminRevokeOperatorKey, async (req) => ({ body: await keys.revoke(req.params.id, req.params.credentialId, ...actorAndRequest(req)) })),
+    ...handle(ops.adminRevokeOperatorKey, async (req) => ({ body: await keys.revoke(req.params.id, req.params.credentialId, authorOf(req)) })),
   };
 }
 

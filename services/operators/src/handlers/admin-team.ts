@@ -1,9 +1,16 @@
 // The admin operations on our team (people, service tokens) and the audit log.
-import { operatorAdminOperations, teamAdminOperations as ops } from '@bo/contracts';
+import { AppError, operatorAdminOperations, teamAdminOperations as ops } from '@bo/contracts';
 import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
 import { listAudit } from '../store/audit.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 import { actorAndRequest } from './admin-actor.ts';
+
+/** The person asking about their own tokens: a team member's id (a stand-in's `actor:` id owns none). */
+function ownerOf(req: Parameters<typeof adminScopeOf>[0]): string {
+  const { personId } = adminScopeOf(req);
+  if (!personId || personId.startsWith('actor:')) throw new AppError('TOKEN_OWNER_REQUIRED');
+  return personId;
+}
 
 export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler> {
   const { team } = rt;
@@ -22,6 +29,16 @@ export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler>
       return { body: { data: await team.listTokens() } };
     }),
     ...handle(ops.adminRevokeToken, async (req) => ({ body: await team.revokeToken(req.params.id, ...actorAndRequest(req)) })),
+    // A person's own tokens (issue #56): the gateway lets only the person themselves ask, and makes
+    // one only from their console session; here the person must be active, set up and present.
+    ...handle(ops.adminCreateOwnToken, async (req) => {
+      const person = await rt.sessions.personPresent(ownerOf(req), req.body.totp, req.ctx.requestId);
+      return { status: 201, body: await team.createOwnToken(person, req.body.name, req.ctx.requestId) };
+    }),
+    ...handle(ops.adminListOwnTokens, async (req) => ({ body: { data: await team.listTokens(ownerOf(req)) } })),
+    ...handle(ops.adminRevokeOwnToken, async (req) => ({
+      body: await team.revokeToken(req.params.id, ...actorAndRequest(req), ownerOf(req)),
+    })),
     ...handle(operatorAdminOperations.adminListAudit, async (req) => {
       adminScopeOf(req);
       return { body: await listAudit(rt.deps.sql, req.query) };

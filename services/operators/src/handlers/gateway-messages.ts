@@ -1,10 +1,9 @@
 // What the gateway asks besides the admin operations (contracts operators.ts): a credential by its
 // key's hash (on a miss of its cache), an operator's status (the play page's check), who a service
-// token or a console session is, the console's sign-in, password change and second factor, and the audit row of an
-// admin operation another service served. All internal: the gateway's scope only.
+// token or a console session is, the console's sign-in, password change and second factor. All
+// internal: the gateway's scope only.
 import { operatorMessages as m } from '@bo/contracts';
 import { handle, internalScopeOf, type Handler } from '@bo/service-kit';
-import { recordAudit } from '../store/audit.ts';
 import { credentialByKeyHash, operatorStatus } from '../store/credentials.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 
@@ -51,11 +50,6 @@ export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Han
     ...handle(m.confirmSecondFactor, async (req) => {
       internalScopeOf(req);
       await rt.sessions.confirmSecondFactor(req.body, req.body.code, req.body);
-      return { body: {} };
-    }),
-    ...handle(m.recordAudit, async (req) => {
-      internalScopeOf(req);
-      await recordAudit(sql, req.body);
       return { body: {} };
     }),
   };

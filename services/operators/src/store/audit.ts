@@ -1,7 +1,7 @@
 // The admin audit log: who did what, when, before and after; written in the transaction of the
-// change it records: this service's own changes here, a decision another service made through that
-// service's outbox (audit-intake.ts), anything else another service served when the gateway sends it.
-import { isoTime, type SqlRunner } from '@bo/service-kit';
+// change it records: this service's own changes here, another service's changes and decisions
+// through that service's outbox (audit-intake.ts).
+import { auditRowId, isoTime, type DecisionAudit, type DecisionAuthor, type SqlRunner } from '@bo/service-kit';
 import { newId, type AuditRecord, type AuditRecorded } from '@bo/contracts';
 
 const jsonOrNull = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
@@ -12,6 +12,16 @@ const valuesOf = (id: string, r: AuditRecord) => [id, r.actor, r.actorId ?? null
 
 export async function recordAudit(tx: SqlRunner, r: AuditRecord): Promise<void> {
   await tx.query(INSERT, valuesOf(newId('audit'), r));
+}
+
+/**
+ * An admin request's change to this service's data, in its transaction: under the id made from the
+ * request's key when it has one (the kit's auditRowId), so a change run again under its key (its
+ * first answer lost in a crash) keeps its one row.
+ */
+export async function recordAdminChange(tx: SqlRunner, by: DecisionAuthor, d: DecisionAudit): Promise<void> {
+  const r: AuditRecord = { actor: by.actor, actorId: by.personId ?? null, requestId: by.requestId, ...d };
+  await tx.query(`${INSERT} on conflict (id) do nothing`, valuesOf(auditRowId(by, d), r));
 }
 
 /** A row the deciding service made (its id and time made there): inserted once, however often it arrives. */

@@ -17,6 +17,7 @@ import { newTotpSecret, totpStep } from '../domain/second-factor.ts';
 import { passwordProblem } from '../domain/password-policy.ts';
 import { DEFAULT_THROTTLE_POLICY, throttleKeys, type ThrottlePolicy } from '../domain/sign-in-throttle.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
+import { setupSteps } from '../domain/account-setup.ts';
 
 export interface SessionPolicy {
   idleMinutes: number;
@@ -103,10 +104,33 @@ export class ConsoleSessions {
   }
 
   #setupRequired(m: { role: AdminRole; password_must_change: boolean; second_factor: boolean }): SetupStep[] {
-    const steps: SetupStep[] = [];
-    if (m.password_must_change) steps.push('password');
-    if (!m.second_factor && this.#policy.totpRequiredRoles.includes(m.role)) steps.push('secondFactor');
-    return steps;
+    return setupSteps({ role: m.role, passwordMustChange: m.password_must_change, secondFactor: m.second_factor }, this.#policy.totpRequiredRoles);
+  }
+
+  /**
+   * The person behind an admin request, present now (issue #56: a personal token is made by its
+   * owner only): active, set up, and, with TOTP on, a fresh code from their authenticator (never one
+   * used before, not even the sign-in's). A wrong code counts toward the account's back-off like a
+   * failed sign-in. The admin API carries no client address: the second key counted is the
+   * person's own, so one person's wrong codes never block another's.
+   */
+  async personPresent(memberId: string, code: string | undefined, requestId: string): Promise<{ id: string; email: string; role: AdminRole }> {
+    const [m] = await this.#sql.query<
+      Pick<MemberRow, 'id' | 'email' | 'role' | 'password_must_change' | 'disabled_at' | 'totp_secret_sealed' | 'totp_enabled_at'>
+    >(`select id, email, role, password_must_change, disabled_at, totp_secret_sealed, totp_enabled_at from operators.team_members where id = ?`, [memberId]);
+    if (!m || m.disabled_at) throw new AppError('TOKEN_OWNER_REQUIRED');
+    const steps = this.#setupRequired({ ...m, second_factor: m.totp_enabled_at !== null });
+    if (steps.length > 0) throw new AppError('ACCOUNT_SETUP_REQUIRED', undefined, { setupRequired: steps });
+    if (!m.totp_enabled_at || !m.totp_secret_sealed) return { id: m.id, email: m.email, role: m.role };
+    const origin = { address: `member:${m.id}`, requestId };
+    const target = `team_member:${m.id}`;
+    await this.#refuseWhileBlocked(m.email, target, origin);
+    if (!code) throw validationError('body', [{ path: '/totp', message: 'is required: a fresh code from your authenticator app' }]);
+    if (!(await this.#claimCode(m.id, m.email, m.totp_secret_sealed, code))) {
+      await this.#fail(m.email, target, 'wrong authenticator code for a personal token', origin);
+      throw validationError('body', [{ path: '/totp', message: 'does not match your authenticator app, or was used already: wait for its next code' }]);
+    }
+    return { id: m.id, email: m.email, role: m.role };
   }
 
   /**
@@ -136,17 +160,7 @@ export class ConsoleSessions {
     }
     if (m.totp_enabled_at && m.totp_secret_sealed) {
       if (!totp) throw new AppError('TOTP_REQUIRED');
-      const step = totpStep(openSecret(m.totp_secret_sealed, this.#masterKey), m.email, totp);
-      // Claims the step: a code already used (or an older one) is refused, also by a concurrent sign-in.
-      const claimed =
-        step !== undefined &&
-        (
-          await this.#sql.query<{ id: string }>(
-            `update operators.team_members set totp_last_step = ? where id = ? and coalesce(totp_last_step, -1) < ? returning id`,
-            [step, m.id, step],
-          )
-        ).length === 1;
-      if (!claimed) {
+      if (!(await this.#claimCode(m.id, m.email, m.totp_secret_sealed, totp))) {
         await this.#fail(email, target, 'wrong authenticator code', origin);
         throw new AppError('UNAUTHORIZED', 'Wrong or already used authenticator code.');
       }
@@ -178,6 +192,17 @@ export class ConsoleSessions {
       throw new AppError('UNAUTHORIZED', REFUSED);
     }
     return { token, csrfToken, member: { id: m.id, email: m.email, role: m.role }, setupRequired };
+  }
+
+  /** Claims the code's time step: a code already used (or an older one) is refused, also by a concurrent request. */
+  async #claimCode(memberId: string, email: string, sealedSecret: string, code: string): Promise<boolean> {
+    const step = totpStep(openSecret(sealedSecret, this.#masterKey), email, code);
+    if (step === undefined) return false;
+    const claimed = await this.#sql.query<{ id: string }>(
+      `update operators.team_members set totp_last_step = ? where id = ? and coalesce(totp_last_step, -1) < ? returning id`,
+      [step, memberId, step],
+    );
+    return claimed.length === 1;
   }
 
   /**

@@ -6,10 +6,10 @@
 // in the transaction of the change.
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { AppError, KEY_ROTATION_OVERLAP_MINUTES, newId, type Environment, type OperatorCredential, type RotatedKey } from '@bo/contracts';
-import { ormRunner, sealSecret, writeEvent } from '@bo/service-kit';
+import { ormRunner, sealSecret, writeEvent, type DecisionAuthor } from '@bo/service-kit';
 import { BrandEntity, CredentialEntity, OperatorEntity } from './entities.ts';
 import { credentialStatus, hashKey, issueOperatorKey, issueOperatorSecret, keyPrefixOf } from '../domain/credentials.ts';
-import { recordAudit } from './audit.ts';
+import { recordAdminChange } from './audit.ts';
 import { announceOperatorChange, type ChangeBroadcast } from '../broadcast/operator-changes.ts';
 
 export interface OperatorKeysDeps extends ChangeBroadcast {
@@ -82,7 +82,7 @@ export class OperatorKeys {
    * A new key for one environment, shown once. The environment's keys still in use end at
    * now + `overlapMinutes` (0: at once), or earlier if an earlier rotation already set that.
    */
-  async rotate(operatorId: string, environment: Environment, overlapMinutes: number | undefined, actor: string, requestId: string): Promise<RotatedKey> {
+  async rotate(operatorId: string, environment: Environment, overlapMinutes: number | undefined, by: DecisionAuthor): Promise<RotatedKey> {
     const overlap = overlapMinutes ?? KEY_ROTATION_OVERLAP_MINUTES.default;
     const now = this.#d.now();
     const at = new Date(now);
@@ -106,13 +106,11 @@ export class OperatorKeys {
         createdAt: credential.createdAt,
         expiring: replaced.map((c) => ({ credentialId: c.id, keyPrefix: c.keyPrefix, expiresAt: c.expiresAt! })),
       });
-      await recordAudit(ormRunner(tx), {
-        actor,
+      await recordAdminChange(ormRunner(tx), by, {
         action: 'adminRotateOperatorKey',
         target: `operator:${operatorId}`,
         before: { environment, credentials: before },
         after: { environment, credential, replaced, overlapMinutes: overlap },
-        requestId,
       });
       return { operatorId, environment, credential, key: issued.key, secret: issued.secret, replaced };
     });
@@ -123,7 +121,7 @@ export class OperatorKeys {
   }
 
   /** Revokes one key at once; revoking a revoked key changes nothing (and tells the operator nothing). */
-  async revoke(operatorId: string, credentialId: string, actor: string, requestId: string): Promise<OperatorCredential> {
+  async revoke(operatorId: string, credentialId: string, by: DecisionAuthor): Promise<OperatorCredential> {
     const now = this.#d.now();
     const { view, changed } = await this.#d.orm.em.fork().transactional(async (tx) => {
       const c = await tx.findOne(CredentialEntity, { id: credentialId, operatorId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -140,7 +138,7 @@ export class OperatorKeys {
           revokedAt: view.revokedAt!,
         });
       }
-      await recordAudit(ormRunner(tx), { actor, action: 'adminRevokeOperatorKey', target: `operator:${operatorId}`, before, after: view, requestId });
+      await recordAdminChange(ormRunner(tx), by, { action: 'adminRevokeOperatorKey', target: `operator:${operatorId}`, before, after: view });
       return { view, changed };
     });
     await announceOperatorChange(this.#d, operatorId);

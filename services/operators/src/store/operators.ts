@@ -14,11 +14,11 @@ import {
   type UpsertEndpoint,
   type WebhookEndpointChanged,
 } from '@bo/contracts';
-import { ormRunner, sealSecret } from '@bo/service-kit';
+import { ormRunner, sealSecret, type DecisionAuthor } from '@bo/service-kit';
 import { isValidAllowEntry } from '@bo/http-kit';
 import { BrandEntity, OperatorEntity } from './entities.ts';
 import { issueWebhookSecret } from '../domain/credentials.ts';
-import { recordAudit } from './audit.ts';
+import { recordAdminChange } from './audit.ts';
 import { recordEndpointChange } from './endpoint-events.ts';
 import { issueCredential } from './operator-keys.ts';
 import { announceOperatorChange, type ChangeBroadcast } from '../broadcast/operator-changes.ts';
@@ -69,7 +69,7 @@ export class OperatorAdmin {
     return this.view(this.#d.orm.em.fork(), id);
   }
 
-  async create(input: { name: string; currency?: string; rateLimitPerMinute?: number }, actor: string, requestId: string): Promise<CreatedOperator> {
+  async create(input: { name: string; currency?: string; rateLimitPerMinute?: number }, by: DecisionAuthor): Promise<CreatedOperator> {
     const em = this.#d.orm.em.fork();
     const operatorId = newId('operator');
     const now = new Date(this.#d.now());
@@ -108,13 +108,11 @@ export class OperatorAdmin {
         const { key, secret } = issueCredential(tx, { operatorId, brandId, environment, masterKey: this.#d.masterKey, at: now });
         out[environment] = { brandId, key, secret, webhookSecret };
       }
-      await recordAudit(ormRunner(tx), {
-        actor,
+      await recordAdminChange(ormRunner(tx), by, {
         action: 'adminCreateOperator',
         target: `operator:${operatorId}`,
         before: null,
         after: { ...out.operator, currency: input.currency ?? DEFAULT_CURRENCY },
-        requestId,
       });
     });
     // The secrets reach the webhooks service through the endpoint events written above.
@@ -125,8 +123,7 @@ export class OperatorAdmin {
   async update(
     id: string,
     action: string,
-    actor: string,
-    requestId: string,
+    by: DecisionAuthor,
     change: (op: { status: string; rateLimitPerMinute: number; allowedIps: string[] }) => void,
   ): Promise<OperatorView> {
     const em = this.#d.orm.em.fork();
@@ -137,14 +134,14 @@ export class OperatorAdmin {
       op.updatedAt = new Date();
       await tx.flush();
       const after = await this.view(tx, id);
-      await recordAudit(ormRunner(tx), { actor, action, target: `operator:${id}`, before, after, requestId });
+      await recordAdminChange(ormRunner(tx), by, { action, target: `operator:${id}`, before, after });
       return after;
     });
     await announceOperatorChange(this.#d, id);
     return result;
   }
 
-  setAllowedIps(id: string, ips: string[], actor: string, requestId: string): Promise<OperatorView> {
+  setAllowedIps(id: string, ips: string[], by: DecisionAuthor): Promise<OperatorView> {
     const bad = ips.map((ip, i) => ({ ip, i })).filter(({ ip }) => !isValidAllowEntry(ip));
     if (bad.length) {
       throw new AppError('VALIDATION_ERROR', undefined, {
@@ -152,12 +149,12 @@ export class OperatorAdmin {
         issues: bad.map(({ i }) => ({ path: `/ips/${i}`, message: 'Must be an IPv4/IPv6 address or CIDR.' })),
       });
     }
-    return this.update(id, 'adminSetAllowedIps', actor, requestId, (op) => {
+    return this.update(id, 'adminSetAllowedIps', by, (op) => {
       op.allowedIps = ips;
     });
   }
 
-  async setWebhookUrl(id: string, environment: Environment, url: string | null, actor: string, requestId: string): Promise<OperatorView> {
+  async setWebhookUrl(id: string, environment: Environment, url: string | null, by: DecisionAuthor): Promise<OperatorView> {
     const em = this.#d.orm.em.fork();
     for (let attempt = 1; ; attempt++) {
       const brand = await em.fork().findOne(BrandEntity, { operatorId: id, environment });
@@ -184,7 +181,7 @@ export class OperatorAdmin {
         if (n === 0) return undefined;
         await recordEndpointChange(ormRunner(tx), change);
         const now = await this.view(tx, id);
-        await recordAudit(ormRunner(tx), { actor, action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now, requestId });
+        await recordAdminChange(ormRunner(tx), by, { action: 'adminSetWebhookUrl', target: `operator:${id}`, before, after: now });
         return now;
       });
       if (after) {
@@ -204,8 +201,7 @@ export class OperatorAdmin {
     id: string,
     environment: Environment,
     overlapSeconds: number,
-    actor: string,
-    requestId: string,
+    by: DecisionAuthor,
   ): Promise<{ operatorId: string; environment: Environment; webhookSecret: string; previousSecretExpiresAt: string | null }> {
     const webhookSecret = issueWebhookSecret();
     const sealed = sealSecret(webhookSecret, this.#d.masterKey);
@@ -236,7 +232,7 @@ export class OperatorAdmin {
       await recordEndpointChange(ormRunner(tx), change);
       // The audit row never holds a secret, sealed or not.
       const after = { environment, webhookVersion: brand.webhookVersion, previousSecretExpiresAt: change.previousSecretExpiresAt };
-      await recordAudit(ormRunner(tx), { actor, action: 'adminRotateWebhookSecret', target: `operator:${id}`, before, after, requestId });
+      await recordAdminChange(ormRunner(tx), by, { action: 'adminRotateWebhookSecret', target: `operator:${id}`, before, after });
       return change;
     });
     this.#d.onEventsWritten();

@@ -1,11 +1,13 @@
 // Our own team on the admin API: people (e-mail, role, scrypt password hash; a one-time password is
-// shown once, at creation or an admin's reset, and replaced by the person at their next sign-in) and named service tokens for automation (role, SHA-256 of the secret; shown
-// once; revocable). The gateway's ADMIN_TOKEN stays as the bootstrap credential with every right
+// shown once, at creation or an admin's reset, and replaced by the person at their next sign-in),
+// named service tokens for automation (role, SHA-256 of the secret; shown once; revocable) and
+// personal tokens, each made by its own person from their console session (issue #56). The gateway's ADMIN_TOKEN stays as the bootstrap credential with every right
 // (the gateway checks it itself; it is never sent here).
 import { createHash, randomBytes } from 'node:crypto';
-import { AppError, newId, validationError, type AdminIdentity, type AdminRole } from '@bo/contracts';
+import { AppError, newId, type AdminIdentity, type AdminRole } from '@bo/contracts';
 import { isoTime, onlyRow, uniqueViolation, type Sql } from '@bo/service-kit';
 import { hashPassword } from '../domain/passwords.ts';
+import { setupSteps } from '../domain/account-setup.ts';
 import { recordAudit } from './audit.ts';
 
 const TOKEN_FORMAT = /^bo_tok_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
@@ -53,30 +55,51 @@ const DEFAULT_ONE_TIME_PASSWORD_HOURS = 72;
 export class TeamAccess {
   readonly #sql: Sql;
   readonly #oneTimePasswordHours: number;
-  /** `oneTimePasswordHours`: how long a one-time password signs in (once) before it expires. */
-  constructor(sql: Sql, oneTimePasswordHours = DEFAULT_ONE_TIME_PASSWORD_HOURS) {
+  readonly #totpRequiredRoles: readonly AdminRole[];
+  /**
+   * `oneTimePasswordHours`: how long a one-time password signs in (once) before it expires;
+   * `totpRequiredRoles`: the roles whose people are activated only with TOTP on (a personal token of
+   * such a person without it does nothing).
+   */
+  constructor(sql: Sql, oneTimePasswordHours = DEFAULT_ONE_TIME_PASSWORD_HOURS, totpRequiredRoles: readonly AdminRole[] = []) {
     this.#sql = sql;
     this.#oneTimePasswordHours = oneTimePasswordHours;
+    this.#totpRequiredRoles = totpRequiredRoles;
   }
 
   /**
    * The identity of a token, or undefined (unknown, revoked, malformed, its person disabled): a
-   * personal token is its person (`user:<email>`, their id), a named service token is nobody.
+   * personal token is its person (`user:<email>`, their id, and the setup steps they still owe:
+   * the gateway refuses the token while any is left), a named service token is nobody.
    */
   async identify(bearer: string): Promise<AdminIdentity | undefined> {
     const m = bearer.match(TOKEN_FORMAT);
     if (!m) return undefined;
-    const rows = await this.#sql.query<{ name: string; role: AdminRole; member_id: string | null; email: string | null }>(
+    const rows = await this.#sql.query<{
+      name: string;
+      role: AdminRole;
+      member_id: string | null;
+      email: string | null;
+      password_must_change: boolean | null;
+      second_factor: boolean | null;
+    }>(
       `update operators.service_tokens t set last_used_at = now()
         where t.id = ? and t.secret_hash = ? and t.revoked_at is null
           and (t.member_id is null or exists (select 1 from operators.team_members m where m.id = t.member_id and m.disabled_at is null))
-        returning t.name, t.role, t.member_id, (select email from operators.team_members m where m.id = t.member_id) as email`,
+        returning t.name, t.role, t.member_id,
+          (select email from operators.team_members m where m.id = t.member_id) as email,
+          (select password_must_change from operators.team_members m where m.id = t.member_id) as password_must_change,
+          (select totp_enabled_at is not null from operators.team_members m where m.id = t.member_id) as second_factor`,
       [`tok_${m[1]}`, sha256(bearer)],
     );
     const r = rows[0];
     if (!r) return undefined;
     if (r.member_id === null || r.email === null) return { actor: `token:${r.name}`, role: r.role, root: false };
-    return { actor: `user:${r.email}`, role: r.role, root: false, personId: r.member_id };
+    const setupRequired = setupSteps(
+      { role: r.role, passwordMustChange: r.password_must_change === true, secondFactor: r.second_factor === true },
+      this.#totpRequiredRoles,
+    );
+    return { actor: `user:${r.email}`, role: r.role, root: false, personId: r.member_id, setupRequired };
   }
 
   async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
@@ -177,27 +200,37 @@ export class TeamAccess {
     });
   }
 
-  /** A named service token, or with `userId` a personal token of that person, in their role (a token never outgrows its person). */
+  /**
+   * A named service token: it acts for no person (it takes no decision). Nobody makes a personal
+   * token for someone else (issue #56): `userId` is refused; a person makes their own
+   * (createOwnToken), from their console session.
+   */
   async createToken(input: { name: string; role: AdminRole; userId?: string }, actor: string, requestId: string) {
+    if (input.userId !== undefined) throw new AppError('TOKEN_OWNER_REQUIRED');
+    return this.#insertToken({ name: input.name, role: input.role, memberId: null }, actor, 'adminCreateToken', requestId);
+  }
+
+  /**
+   * A person's own personal token, in their own role (a token never outgrows its person): the
+   * caller has made sure the person is present (ConsoleSessions.personPresent).
+   */
+  async createOwnToken(person: { id: string; email: string; role: AdminRole }, name: string, requestId: string) {
+    return this.#insertToken({ name, role: person.role, memberId: person.id }, `user:${person.email}`, 'adminCreateOwnToken', requestId);
+  }
+
+  async #insertToken(input: { name: string; role: AdminRole; memberId: string | null }, actor: string, action: string, requestId: string) {
     const hex = newId('serviceToken').slice(4);
     const secret = `bo_tok_${hex}_${randomBytes(32).toString('base64url')}`;
     const row: TokenRow = {
       id: `tok_${hex}`,
       name: input.name,
       role: input.role,
-      member_id: input.userId ?? null,
+      member_id: input.memberId,
       created_at: new Date(),
       revoked_at: null,
       last_used_at: null,
     };
     await this.#sql.transaction(async (tx) => {
-      if (input.userId !== undefined) {
-        const [person] = await tx.query<{ role: AdminRole }>(`select role from operators.team_members where id = ? and disabled_at is null`, [input.userId]);
-        if (!person) throw new AppError('TEAM_MEMBER_NOT_FOUND', 'No active team member has this userId.');
-        if (person.role !== input.role) {
-          throw validationError('body', [{ path: '/role', message: `must be the person's own role (${person.role}) for a personal token` }]);
-        }
-      }
       await tx
         .query(`insert into operators.service_tokens (id, name, role, member_id, secret_hash, created_at) values (?, ?, ?, ?, ?, ?)`, [
           row.id,
@@ -210,25 +243,29 @@ export class TeamAccess {
         .catch((e) => {
           throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
         });
-      await recordAudit(tx, { actor, action: 'adminCreateToken', target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
+      await recordAudit(tx, { actor, action, target: `service_token:${row.id}`, before: null, after: tokenView(row), requestId });
     });
     return { token: tokenView(row), secret };
   }
 
-  async listTokens() {
+  /** Every token (`memberId`: a person's own only). */
+  async listTokens(memberId?: string) {
     const rows = await this.#sql.query<TokenRow>(
-      `select id, name, role, member_id, created_at, revoked_at, last_used_at from operators.service_tokens order by created_at`,
+      `select id, name, role, member_id, created_at, revoked_at, last_used_at from operators.service_tokens
+        where ?::text is null or member_id = ? order by created_at`,
+      [memberId ?? null, memberId ?? null],
     );
     return rows.map(tokenView);
   }
 
-  async revokeToken(id: string, actor: string, requestId: string) {
+  /** Revokes a token (`ownerId`: only one of that person's own; another's is not found). */
+  async revokeToken(id: string, actor: string, requestId: string, ownerId?: string) {
     return this.#sql.transaction(async (tx) => {
       const [before] = await tx.query<TokenRow>(
         `select id, name, role, member_id, created_at, revoked_at, last_used_at from operators.service_tokens where id = ? for update`,
         [id],
       );
-      if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      if (!before || (ownerId !== undefined && before.member_id !== ownerId)) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       const after = onlyRow(
         await tx.query<TokenRow>(
           `update operators.service_tokens set revoked_at = coalesce(revoked_at, now()) where id = ? returning id, name, role, member_id, created_at, revoked_at, last_used_at`,
@@ -237,7 +274,7 @@ export class TeamAccess {
       );
       await recordAudit(tx, {
         actor,
-        action: 'adminRevokeToken',
+        action: ownerId === undefined ? 'adminRevokeToken' : 'adminRevokeOwnToken',
         target: `service_token:${id}`,
         before: tokenView(before),
         after: tokenView(after),

@@ -24,6 +24,12 @@ import { createPlayer } from './handlers/create-player.ts';
 import { findPlayers } from './handlers/find-players.ts';
 import { getPlayer } from './handlers/get-player.ts';
 import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
+import {
+  adminCancelComplianceChange,
+  adminConfirmComplianceChange,
+  adminListComplianceChanges,
+  adminRequestComplianceChange,
+} from './handlers/compliance-changes.ts';
 import { playerState } from './handlers/player-state.ts';
 import { regulatorFileHandlers } from './handlers/regulator-file.ts';
 import { freezeForSanctions, liftSanctionsFreeze } from './handlers/sanctions-freeze.ts';
@@ -44,6 +50,11 @@ export function playersModule(elig: Eligibility): PlayersModule {
       ...handle(complianceProfileMessages.get, operatorCompliance(deps)),
       ...handle(complianceAdminOperations.adminGetCompliance, adminGetCompliance(deps)),
       ...handle(complianceAdminOperations.adminSetCompliance, adminSetCompliance(deps)),
+      // Turning the br-spa rules off: two people (issue #56).
+      ...handle(complianceAdminOperations.adminRequestComplianceChange, adminRequestComplianceChange(deps)),
+      ...handle(complianceAdminOperations.adminConfirmComplianceChange, adminConfirmComplianceChange(deps)),
+      ...handle(complianceAdminOperations.adminCancelComplianceChange, adminCancelComplianceChange(deps)),
+      ...handle(complianceAdminOperations.adminListComplianceChanges, adminListComplianceChanges(deps)),
       ...regulatorFileHandlers(deps.sql),
       // The compliance service's sanctions freeze and its lift: each announces the player itself.
       ...handle(sanctionsFreezeMessages.freeze, freezeForSanctions(deps)),

@@ -16,6 +16,9 @@ import {
   KYC_STATUSES,
   PLAYER_STATUSES,
   type ComplianceProfile,
+  COMPLIANCE_CHANGE_STATUSES,
+  type ComplianceChangeStatus,
+  type ComplianceSettings,
   type DocumentType,
   type Environment,
   type InternalImpedimentCategory,
@@ -196,6 +199,47 @@ export const OperatorComplianceEntity = defineEntity({
   },
 });
 export type OperatorComplianceRow = InstanceType<typeof OperatorComplianceEntity.class>;
+
+/**
+ * A change of an operator's compliance profile that waits for a second person (issue #56): turning
+ * the br-spa rules off. `pending` until another person confirms it (applied then) or someone
+ * cancels it; `expired` once its time passed unconfirmed. The people are kept by id (four eyes
+ * compares people) and by the name the audit log gives them.
+ */
+export const ComplianceChangeEntity = defineEntity({
+  name: 'ComplianceChange',
+  tableName: 'compliance_changes',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    operatorId: p.text(),
+    status: p.text().$type<ComplianceChangeStatus>().check(oneOf('status', COMPLIANCE_CHANGE_STATUSES)),
+    /** The profile and settings it sets once confirmed. */
+    change: p.json<ComplianceSettings>(),
+    fromProfile: p
+      .text()
+      .$type<ComplianceProfile>()
+      .check(oneOf('from_profile', ['off', 'br-spa'])),
+    reason: p.text().check('length(reason) >= 3 and length(reason) <= 500'),
+    requestedBy: p.text(),
+    requestedById: p.text(),
+    requestedAt: p.datetime(),
+    expiresAt: p.datetime(),
+    decidedBy: p.text().nullable(),
+    decidedById: p.text().nullable(),
+    decidedAt: p.datetime().nullable(),
+    decisionReason: p.text().nullable().check('length(decision_reason) >= 3 and length(decision_reason) <= 500'),
+  },
+  indexes: [{ name: 'compliance_changes_by_requested', properties: ['requestedAt', 'id'] }],
+  // At most one change pending per operator: two requests at once insert one row.
+  uniques: [
+    {
+      name: 'compliance_changes_one_pending',
+      expression: `create unique index "compliance_changes_one_pending" on "players"."compliance_changes" ("operator_id") where status = 'pending'`,
+    },
+  ],
+});
+export type ComplianceChangeRow = InstanceType<typeof ComplianceChangeEntity.class>;
 
 export const RG_HISTORY_KINDS = ['limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted'] as const;
 export type RgHistoryKind = (typeof RG_HISTORY_KINDS)[number];
@@ -465,6 +509,7 @@ export const playerEntities = [
   KycSubmissionEntity,
   KycHistoryEntity,
   OperatorComplianceEntity,
+  ComplianceChangeEntity,
   RgLimitEntity,
   RgHistoryEntity,
   ImpedimentCheckEntity,

@@ -4,6 +4,7 @@
 // in its own store/.
 export {
   CommunicationEntity,
+  ComplianceChangeEntity,
   ImpedimentSweepEntity,
   InternalImpedimentEntity,
   KycHistoryEntity,
@@ -16,6 +17,7 @@ export {
   TermsAcceptanceEntity,
   TermsVersionEntity,
   type CommunicationRow,
+  type ComplianceChangeRow,
   type ImpedimentMoment,
   type ImpedimentSweepRow,
   type InternalImpedimentRow,

@@ -313,6 +313,57 @@ export class Players0015AfterHitCommunications extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create): issue #56, compliance profile changes that wait for a second person. */
+export class ComplianceChanges extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."compliance_changes" ("id" text not null, "operator_id" text not null, "status" text not null, "change" jsonb not null, "from_profile" text not null, "reason" text not null, "requested_by" text not null, "requested_by_id" text not null, "requested_at" timestamptz not null, "expires_at" timestamptz not null, "decided_by" text null, "decided_by_id" text null, "decided_at" timestamptz null, "decision_reason" text null, primary key ("id"))',
+    );
+    this.addSql('create index "compliance_changes_by_requested" on "players"."compliance_changes" ("requested_at", "id")');
+    this.addSql('create unique index "compliance_changes_one_pending" on "players"."compliance_changes" ("operator_id") where status = \'pending\'');
+    this.addSql(
+      "alter table \"players\".\"compliance_changes\" add constraint \"compliance_changes_status_check\" check (status in ('pending', 'confirmed', 'cancelled', 'expired'))",
+    );
+    this.addSql(
+      'alter table "players"."compliance_changes" add constraint "compliance_changes_from_profile_check" check (from_profile in (\'off\', \'br-spa\'))',
+    );
+    this.addSql(
+      'alter table "players"."compliance_changes" add constraint "compliance_changes_reason_check" check (length(reason) >= 3 and length(reason) <= 500)',
+    );
+    this.addSql(
+      'alter table "players"."compliance_changes" add constraint "compliance_changes_decision_reason_check" check (length(decision_reason) >= 3 and length(decision_reason) <= 500)',
+    );
+  }
+}
+
+/**
+ * Issue #56: `autoexcluido` is reached only through a self-exclusion. A player our team set
+ * `autoexcluido` by hand before (no self-exclusion behind it) is recorded as a self-exclusion
+ * without end (or until a v1.1 date still ahead) from the row's last change, the latest moment the
+ * status can have been set (so the lift's 30 days are never shortened), with its history row. It then
+ * ends only through its flow: compliance's lift, with a reason. A data change: the statement is
+ * exported for the test that runs it on such a row.
+ */
+export const RECORD_HAND_SET_SELF_EXCLUSIONS = `with recorded as (
+    update players.players
+       set self_excluded_since = updated_at,
+           self_excluded_until = case when self_excluded_until > now() then self_excluded_until end
+     where self_excluded_since is null and (status = 'autoexcluido' or status_before_freeze = 'autoexcluido')
+    returning id, self_excluded_since, self_excluded_until)
+  insert into players.rg_history (player_id, kind, old_value, new_value, effective_at, "by", actor, reason, at)
+  select id, 'self_exclusion', null,
+         coalesce(to_char(self_excluded_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'indefinite'),
+         self_excluded_since, 'team', null,
+         'Set autoexcluido by hand with no self-exclusion behind it, before issue #56: recorded as a self-exclusion from the player''s last change (who set it: the audit log, adminSetPlayerStatus).',
+         now()
+    from recorded`;
+
+export class HandSetSelfExclusionsRecorded extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(RECORD_HAND_SET_SELF_EXCLUSIONS);
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -332,4 +383,6 @@ export const playerMigrations = [
   { name: '0013_sanctions_freeze', class: SanctionsFreeze },
   { name: '0014_terms_registration_data', class: Players0014TermsRegistrationData },
   { name: '0015_after_hit_communications', class: Players0015AfterHitCommunications },
+  { name: '0016_compliance_changes', class: ComplianceChanges },
+  { name: '0017_hand_set_self_exclusions_recorded', class: HandSetSelfExclusionsRecorded },
 ];

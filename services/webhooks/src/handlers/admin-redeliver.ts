@@ -1,17 +1,17 @@
 // `webhooks.admin.redeliver`: a fresh delivery (a full set of attempts, due now) of a stored
-// event, with the same event id and body. Deliveries already under way are left alone.
+// event, with the same event id and body. Deliveries already under way are left alone. Audited in
+// the delivery's transaction (the kit's writeDecisionAudit, relayed to the audit log once).
 import { AppError, type webhookAdminOperations } from '@bo/contracts';
-import type { HandlerOf } from '@bo/service-kit';
+import { adminScopeOf, decisionAuthorOf, writeDecisionAudit, type HandlerOf } from '@bo/service-kit';
 import { scheduleRedelivery } from '../store/delivery-queue.ts';
 import { deliveriesOf, lockedEvent } from '../store/event-log.ts';
 import type { WebhooksRuntime } from '../runtime.ts';
-import { teamScopeOf } from '@bo/service-kit';
 
 export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdminOperations.adminRedeliver> {
   return async (req) => {
-    teamScopeOf(req);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { eventId } = req.params;
-    const out = await rt.deps.sql.transaction(async (tx) => {
+    const deliveryId = await rt.deps.sql.transaction(async (tx) => {
       const event = await lockedEvent(tx, eventId);
       if (!event) throw new AppError('NOT_FOUND', 'Event not found.');
       const before = await deliveriesOf(tx, eventId);
@@ -22,17 +22,16 @@ export function adminRedeliver(rt: WebhooksRuntime): HandlerOf<typeof webhookAdm
         maxAttempts: rt.maxAttempts,
         leaseMs: rt.leaseMs,
       });
-      return { deliveryId, before };
-    });
-    rt.pokeWorker();
-    return {
-      status: 200,
-      body: { eventId, scheduled: true, deliveryId: out.deliveryId },
-      audit: {
+      await writeDecisionAudit(tx, rt.deps.schema, by, {
+        action: 'adminRedeliver',
         target: `webhook_event:${eventId}`,
-        before: { deliveries: out.before },
-        after: { deliveries: [...out.before, { id: out.deliveryId, status: 'pending', attempts: 0 }] },
-      },
-    };
+        before: { deliveries: before },
+        after: { deliveries: [...before, { id: deliveryId, status: 'pending', attempts: 0 }] },
+      });
+      return deliveryId;
+    });
+    rt.deps.outbox.poke();
+    rt.pokeWorker();
+    return { status: 200, body: { eventId, scheduled: true, deliveryId } };
   };
 }

@@ -1,7 +1,8 @@
 // `webhooks.endpoints.upsert` (internal, from the operators service, which owns operators): sets the
 // URL and/or the signing secret of one operator + environment. The URL is validated here (https in
 // production, SSRF guard) so the operators service records only URLs we will deliver to; the secret is
-// stored sealed. The same change also arrives as an internal event (delivery/endpoint-sync.ts).
+// stored sealed. The same change also arrives as an internal event (delivery/endpoint-sync.ts). The
+// operators service audits the change in its own transaction.
 import { validationError, type UpsertEndpointResult, type webhookMessages } from '@bo/contracts';
 import { sealSecret, teamScopeOf, type HandlerOf } from '@bo/service-kit';
 import { webhookUrlProblem } from '../delivery/destination-guard.ts';
@@ -17,7 +18,7 @@ export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMes
       if (problem) throw validationError('body', [{ path: '/url', message: `url ${problem}` }], `The webhook URL is not acceptable: ${problem}.`);
     }
     const secretSealed = body.secretSealed ?? (body.secret !== undefined ? sealSecret(body.secret, rt.config.SECRETS_MASTER_KEY) : undefined);
-    const { before, after } = await rt.deps.sql.transaction((tx) =>
+    const { after } = await rt.deps.sql.transaction((tx) =>
       applyEndpointChange(tx, {
         operatorId: body.operatorId,
         environment: body.environment,
@@ -37,6 +38,6 @@ export function upsertEndpoint(rt: WebhooksRuntime): HandlerOf<typeof webhookMes
       url: after.url,
       hasSecret: after.hasSecret,
     };
-    return { status: 200, body: result, audit: { target: `webhook_endpoint:${body.operatorId}:${body.environment}`, before, after } };
+    return { status: 200, body: result };
   };
 }

@@ -26,17 +26,33 @@ export function installProtocolErrorAnswers(app: FastifyInstance, newRequestId: 
 }
 
 /**
- * A request without a Host header in HTTP/1.1, or with more than one in any version (RFC 9112, 3.2:
- * both are 400): BAD_REQUEST in the envelope, before authentication, and the connection closed.
- * Node's own check of a missing one answers with an empty body (baseApp turns it off); a second
- * Host it drops silently from `headers`, so the raw header lines are counted.
+ * A request without a Host header in HTTP/1.1, with more than one in any version, or with a value
+ * that is not one host (RFC 9112, 3.2: all three are 400): BAD_REQUEST in the envelope, before
+ * authentication, and the connection closed. Node's own check of a missing one answers with an
+ * empty body (baseApp turns it off); a second Host it drops silently from `headers`, so the raw
+ * header lines are counted.
  */
 export function refuseBadHost(req: FastifyRequest, reply: FastifyReply): void {
-  const missing = req.raw.httpVersion === '1.1' && req.headers.host === undefined;
-  if (!missing && hostLines(req.raw.rawHeaders) <= 1) return;
+  const host = req.headers.host;
+  const missing = req.raw.httpVersion === '1.1' && host === undefined;
+  const several = !missing && hostLines(req.raw.rawHeaders) > 1;
+  const invalid = !missing && !several && host !== undefined && host !== '' && !ONE_HOST.test(host);
+  if (!missing && !several && !invalid) return;
   reply.header('connection', 'close');
-  throw new AppError('BAD_REQUEST', missing ? 'An HTTP/1.1 request must have a Host header.' : 'A request must have one Host header, not several.');
+  throw new AppError(
+    'BAD_REQUEST',
+    missing
+      ? 'An HTTP/1.1 request must have a Host header.'
+      : several
+        ? 'A request must have one Host header, not several.'
+        : 'The Host header must name one host: a name or an address, and a port.',
+  );
 }
+
+// One host and an optional port (RFC 9110, 7.2: uri-host [ ":" port ]): a name or IPv4 address of
+// letters, digits, `.`, `-`, `_`, `~`, or a bracketed IPv6 address. A comma listing a second host, a
+// space, userinfo, a path: refused (an empty value is a Host, for a target without authority).
+const ONE_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{0,5})?$/;
 
 function hostLines(rawHeaders: string[]): number {
   let n = 0;

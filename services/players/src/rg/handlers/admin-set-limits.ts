@@ -1,7 +1,10 @@
 // players.admin.limits (PUT /admin/players/:id/limits): v1.1's limits of our team, replaced as a
-// whole (null clears one): the deposit/day limit and a self-exclusion date. Under `off` our team's
-// change applies at once, as in v1.1; under `br-spa` our team may only lower the deposit/day limit
-// (a raise or a removal is the player's, through the operator, after the cooling-off).
+// whole: the deposit/day limit (null clears it) and a self-exclusion date. Under `off` our team's
+// deposit limit applies at once, as in v1.1; under `br-spa` our team may only lower it (a raise or a
+// removal is the player's, through the operator, after the cooling-off). The date starts a real
+// self-exclusion (autoexcluido, its history naming the person, `player.self_excluded`) or moves the
+// running one's end later; it never ends or shortens one (domain/standing.ts teamSelfExclusionChange:
+// 409 STANDING_HAS_OWN_FLOW naming the flow that does), checked before anything is written.
 import { AppError, type playerAdminOperations } from '@bo/contracts';
 import {
   adminScopeOf,
@@ -18,7 +21,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockPlayer, type PlayerRow } from '../../store/index.ts';
 import { depositPerDay, toLimits } from '../domain/limits-view.ts';
 import { complianceOf, limitRows, recordChange, saveLimit } from '../store/limits.ts';
+import { teamSelfExclusionChange } from '../domain/standing.ts';
 import { changeLimit } from './responsible-gaming.ts';
+import { commitRgChange } from './rg-change.ts';
+
+/** Starts our team's self-exclusion until `until`, or moves the running one's end to it (the person named in its history). */
+async function selfExcludeUntil(
+  tx: EntityManager,
+  deps: ServiceDeps,
+  player: PlayerRow,
+  change: { kind: 'started' | 'extended'; until: Date; actor: string },
+  now: Date,
+): Promise<void> {
+  const previous = player.selfExcludedUntil;
+  const since = change.kind === 'extended' ? (player.selfExcludedSince ?? now) : now;
+  const oldValue = previous && (change.kind === 'extended' || previous.getTime() > now.getTime()) ? previous.toISOString() : null;
+  await commitRgChange(tx, deps, player, now, {
+    history: { kind: 'self_exclusion', oldValue, newValue: change.until.toISOString(), effectiveAt: now, by: 'team', actor: change.actor },
+    set: { status: 'autoexcluido', selfExcludedSince: since, selfExcludedUntil: change.until },
+    event: 'player.self_excluded',
+    data: { since: since.toISOString(), until: change.until.toISOString() },
+  });
+}
 
 /** `off`: the value as given, at once, any pending change dropped. */
 async function replaceDepositPerDay(tx: EntityManager, player: PlayerRow, next: string | null, actor: string, now: Date): Promise<void> {
@@ -40,6 +64,8 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
       const player = await lockPlayer(tx, { id: params.id });
       const now = ruleClock.now();
       const before = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));
+      const until = input.selfExcludedUntil === null ? null : new Date(input.selfExcludedUntil);
+      const selfExclusion = teamSelfExclusionChange(player, until, now);
       const next = input.dailyDepositLimit === null ? null : formatMoney(input.dailyDepositLimit);
       const compliance = await complianceOf(tx, player.operatorId);
       if (compliance.profile === 'off') {
@@ -59,7 +85,9 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
           );
         }
       }
-      player.selfExcludedUntil = input.selfExcludedUntil === null ? null : new Date(input.selfExcludedUntil);
+      if (until && (selfExclusion === 'started' || selfExclusion === 'extended')) {
+        await selfExcludeUntil(tx, deps, player, { kind: selfExclusion, until, actor }, now);
+      }
       player.updatedAt = now;
       await tx.flush();
       const after = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));

@@ -24,7 +24,7 @@ import { lockPlayer, requirePlayer, type PlayerRow, type RgChangeBy } from '../.
 import { complianceOf, limitRows, recordChange, saveLimit } from '../store/limits.ts';
 import { rgView } from './rg-view.ts';
 import { endGameSessions } from './end-game-sessions.ts';
-import { heldStatus } from '../domain/standing.ts';
+import { runningSelfExclusion } from '../domain/standing.ts';
 import { commitRgChange } from './rg-change.ts';
 
 const routingOf = (p: PlayerRow) => ({ operatorId: p.operatorId, brandId: p.brandId, environment: p.environment });
@@ -171,14 +171,14 @@ export function selfExclude(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof 
     const body = req.body;
     const answer = await playerChange(deps, req, scope, 'players.rg.selfExclude', async (tx, player, _compliance, now) => {
       const until = 'months' in body ? monthsAhead(now, body.months) : null;
-      const running = heldStatus(player) === 'autoexcluido' && player.selfExcludedSince != null;
-      const selfExclusionChange: SelfExclusionChange = running ? runningTermAnswer(player.selfExcludedUntil ?? null, until) : 'started';
+      const running = runningSelfExclusion(player, now);
+      const selfExclusionChange: SelfExclusionChange = running ? runningTermAnswer(running.until, until) : 'started';
       if (selfExclusionChange === 'unchanged') return { selfExclusionChange };
-      const since = running ? player.selfExcludedSince! : now;
+      const since = player.selfExcludedSince ?? now;
       await commitRgChange(tx, deps, player, now, {
         history: {
           kind: 'self_exclusion',
-          oldValue: running ? (player.selfExcludedUntil?.toISOString() ?? 'indefinite') : null,
+          oldValue: running ? (running.until?.toISOString() ?? 'indefinite') : null,
           newValue: until ? until.toISOString() : 'indefinite',
           effectiveAt: now,
           by: 'operator',

@@ -2,12 +2,16 @@
 // that have run out by the rule clock, sets the status back to ativo, records the end and writes
 // `player.self_exclusion.ended`, one player per transaction, then broadcasts the change. Until the
 // loop passes, the player stays autoexcluido: an end comes at most one interval late, never early.
+// The history names the rule (TERM_RULE): the term's end was set by the person who chose it, and no
+// path moves it earlier.
 import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
 import { ruleClock, startLoop, type BackgroundTask, type ServiceDeps } from '@bo/service-kit';
 import { lockedPlayerOrNull, runOutTerms } from '../store/self-exclusion-terms.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 
 const BATCH = 100;
+/** Who ends a term in the history: this rule, never a person (a person never shortens a term: domain/standing.ts). */
+const TERM_RULE = 'rule:fixed-term-ran-out';
 
 /** Ends the terms that have run out; returns how many it ended. */
 export async function endSelfExclusionTerms(deps: ServiceDeps): Promise<number> {
@@ -24,7 +28,7 @@ export async function endSelfExclusionTerms(deps: ServiceDeps): Promise<number> 
         deps,
         player,
         now,
-        selfExclusionEnd({ kind: 'self_exclusion_ended', oldValue: until.toISOString(), effectiveAt: until, by: 'system' }),
+        selfExclusionEnd({ kind: 'self_exclusion_ended', oldValue: until.toISOString(), effectiveAt: until, by: 'system', actor: TERM_RULE }),
       );
       return true;
     });

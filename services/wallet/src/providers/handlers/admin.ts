@@ -1,17 +1,31 @@
 // The admin API's providers (docs/providers.md, "Providers"): register, change, offer to operators,
 // keys (issued shown once, rotated with an overlap, revoked), games, and the casino rounds left
-// open. Every change answers its audit trail (the gateway records it) and, when it changes what a
-// key may do, tells the gateways to drop their cached keys of the provider.
+// open. Every change writes its audit row in its own transaction (the kit's writeDecisionAudit,
+// relayed to the audit log once whatever is lost after the commit) and, when it changes what a key
+// may do, tells the gateways to drop their cached keys of the provider.
 import { createHash, randomInt } from 'node:crypto';
 import { AppError, newId, providerInvalidateSubject, type Environment, type providerAdminOperations } from '@bo/contracts';
-import { formatMoney, isoTime, sealSecret, uniqueViolation, type HandlerOf } from '@bo/service-kit';
+import {
+  adminScopeOf,
+  decisionAuthorOf,
+  formatMoney,
+  isoTime,
+  sealSecret,
+  uniqueViolation,
+  writeDecisionAudit,
+  type DecisionAudit,
+  type HandlerOf,
+  type SqlRunner,
+} from '@bo/service-kit';
 import {
   findProvider,
+  findProviderGame,
   insertCredential,
   insertProvider,
   listCredentials,
   listProviderGames,
   listProviders,
+  lockProvider,
   openRoundsPastLimit,
   putProviderGame,
   revokeCredential,
@@ -43,10 +57,16 @@ function credentialView(c: CredentialRow, now = Date.now()) {
   };
 }
 
-async function providerOrThrow(ctx: ProvidersContext, id: string): Promise<ProviderRow> {
-  const p = await findProvider(ctx.deps.sql, id);
+async function providerOrThrow(sql: SqlRunner, id: string): Promise<ProviderRow> {
+  const p = await findProvider(sql, id);
   if (!p) throw new AppError('PROVIDER_NOT_FOUND');
   return p;
+}
+
+/** The provider, locked for this transaction's change (its `before` is what the change replaced). */
+async function lockedProvider(tx: SqlRunner, id: string): Promise<ProviderRow> {
+  if (!(await lockProvider(tx, id))) throw new AppError('PROVIDER_NOT_FOUND');
+  return providerOrThrow(tx, id);
 }
 
 /** Every gateway drops its cached keys of the provider: a disabled provider or a revoked key is refused everywhere at once. */
@@ -54,111 +74,148 @@ function announceChange(ctx: ProvidersContext, providerId: string): void {
   ctx.deps.nc.publish(providerInvalidateSubject(ctx.deps.prefix), JSON.stringify({ providerId }));
 }
 
+type Audited<T> = { answer: T; audit: Omit<DecisionAudit, 'action'> };
+
 export function adminProviderHandlers(ctx: ProvidersContext) {
   const sql = ctx.deps.sql;
   const master = ctx.deps.config.SECRETS_MASTER_KEY;
+  /**
+   * The change and its audit row in one transaction: a change that took effect has exactly one row
+   * (its id from the request's key, so a run again under it adds none), one rolled back has none.
+   */
+  const audited = async <T>(req: Parameters<typeof adminScopeOf>[0], action: keyof Ops, change: (tx: SqlRunner) => Promise<Audited<T>>): Promise<T> => {
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
+    const answer = await sql.transaction(async (tx) => {
+      const { answer, audit } = await change(tx);
+      await writeDecisionAudit(tx, ctx.deps.schema, by, { action, ...audit });
+      return answer;
+    });
+    ctx.deps.outbox.poke();
+    return answer;
+  };
+
   const create: HandlerOf<Ops['adminCreateProvider']> = async (req) => {
     const id = newId('provider');
     const b = req.body;
-    try {
-      await insertProvider(sql, {
-        id,
-        name: b.name,
-        kind: b.kind,
-        launchUrl: b.launchUrl ?? null,
-        launchTimeoutMs: b.launchTimeoutMs ?? 3000,
-        allowedIps: b.allowedIps ?? [],
-        openRoundLimitMinutes: b.openRoundLimitMinutes ?? 60,
-      });
-    } catch (e) {
-      if (uniqueViolation(e) !== undefined)
-        throw new AppError('VALIDATION_ERROR', 'A provider with this name exists.', { in: 'body', errors: [{ path: '/name', message: 'is taken' }] });
-      throw e;
-    }
-    const after = await providerOrThrow(ctx, id);
-    return { status: 201, body: after, audit: { target: `provider:${id}`, before: null, after } };
+    const after = await audited(req, 'adminCreateProvider', async (tx) => {
+      try {
+        await insertProvider(tx, {
+          id,
+          name: b.name,
+          kind: b.kind,
+          protocol: b.protocol ?? 'native',
+          launchUrl: b.launchUrl ?? null,
+          launchTimeoutMs: b.launchTimeoutMs ?? 3000,
+          allowedIps: b.allowedIps ?? [],
+          openRoundLimitMinutes: b.openRoundLimitMinutes ?? 60,
+        });
+      } catch (e) {
+        if (uniqueViolation(e) !== undefined)
+          throw new AppError('VALIDATION_ERROR', 'A provider with this name exists.', { in: 'body', errors: [{ path: '/name', message: 'is taken' }] });
+        throw e;
+      }
+      const after = await providerOrThrow(tx, id);
+      return { answer: after, audit: { target: `provider:${id}`, before: null, after } };
+    });
+    return { status: 201, body: after };
   };
   const update: HandlerOf<Ops['adminUpdateProvider']> = async (req) => {
-    const before = await providerOrThrow(ctx, req.params.id);
-    await updateProvider(sql, before.id, req.body);
-    const after = await providerOrThrow(ctx, before.id);
-    announceChange(ctx, before.id);
-    return { status: 200, body: after, audit: { target: `provider:${before.id}`, before, after } };
+    const after = await audited(req, 'adminUpdateProvider', async (tx) => {
+      const before = await lockedProvider(tx, req.params.id);
+      await updateProvider(tx, before.id, req.body);
+      const after = await providerOrThrow(tx, before.id);
+      return { answer: after, audit: { target: `provider:${before.id}`, before, after } };
+    });
+    announceChange(ctx, after.id);
+    return { status: 200, body: after };
   };
   const setOperator: HandlerOf<Ops['adminSetProviderOperator']> = async (req) => {
-    const before = await providerOrThrow(ctx, req.params.id);
-    await setProviderOperator(sql, before.id, req.params.operatorId, req.body.enabled);
-    const after = await providerOrThrow(ctx, before.id);
-    return { status: 200, body: after, audit: { target: `provider:${before.id}`, before: before.operatorIds, after: after.operatorIds } };
+    const after = await audited(req, 'adminSetProviderOperator', async (tx) => {
+      const before = await lockedProvider(tx, req.params.id);
+      await setProviderOperator(tx, before.id, req.params.operatorId, req.body.enabled);
+      const after = await providerOrThrow(tx, before.id);
+      return { answer: after, audit: { target: `provider:${before.id}`, before: before.operatorIds, after: after.operatorIds } };
+    });
+    return { status: 200, body: after };
   };
   const issue: HandlerOf<Ops['adminIssueProviderCredential']> = async (req) => {
-    const provider = await providerOrThrow(ctx, req.params.id);
     const { environment, overlapMinutes } = req.body;
     const key = `pk_${tag(environment)}_${base62(32)}`;
     const secret = `psk_${tag(environment)}_${base62(48)}`;
     const id = newId('credential');
-    await insertCredential(sql, {
-      id,
-      providerId: provider.id,
-      environment,
-      keyHash: createHash('sha256').update(key).digest('hex'),
-      keyPrefix: key.slice(0, 12),
-      secretSealed: sealSecret(secret, master),
-      endsAt: overlapMinutes === undefined ? null : new Date(Date.now() + overlapMinutes * 60_000),
+    const { providerId, credential } = await audited(req, 'adminIssueProviderCredential', async (tx) => {
+      const provider = await lockedProvider(tx, req.params.id);
+      await insertCredential(tx, {
+        id,
+        providerId: provider.id,
+        environment,
+        keyHash: createHash('sha256').update(key).digest('hex'),
+        keyPrefix: key.slice(0, 12),
+        secretSealed: sealSecret(secret, master),
+        endsAt: overlapMinutes === undefined ? null : new Date(Date.now() + overlapMinutes * 60_000),
+      });
+      const credential = credentialView((await listCredentials(tx, provider.id)).find((c) => c.id === id)!);
+      // The audit row never holds the key or its secret.
+      return {
+        answer: { providerId: provider.id, credential },
+        audit: { target: `provider:${provider.id}`, before: null, after: { credential, overlapMinutes: overlapMinutes ?? null } },
+      };
     });
-    if (overlapMinutes === 0) announceChange(ctx, provider.id);
-    const credential = credentialView((await listCredentials(sql, provider.id)).find((c) => c.id === id)!);
-    return {
-      status: 201,
-      body: { credential, key, secret },
-      audit: { target: `provider:${provider.id}`, before: null, after: { credential, overlapMinutes: overlapMinutes ?? null } },
-    };
+    if (overlapMinutes === 0) announceChange(ctx, providerId);
+    return { status: 201, body: { credential, key, secret } };
   };
   const revoke: HandlerOf<Ops['adminRevokeProviderCredential']> = async (req) => {
-    const provider = await providerOrThrow(ctx, req.params.id);
-    const revoked = await revokeCredential(sql, provider.id, req.params.credentialId);
-    if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND', 'The provider has no credential with this id.');
-    announceChange(ctx, provider.id);
-    const view = credentialView(revoked);
-    return { status: 200, body: view, audit: { target: `provider:${provider.id}`, before: null, after: view } };
+    const { providerId, view } = await audited(req, 'adminRevokeProviderCredential', async (tx) => {
+      const provider = await lockedProvider(tx, req.params.id);
+      const revoked = await revokeCredential(tx, provider.id, req.params.credentialId);
+      if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND', 'The provider has no credential with this id.');
+      const view = credentialView(revoked);
+      return { answer: { providerId: provider.id, view }, audit: { target: `provider:${provider.id}`, before: null, after: view } };
+    });
+    announceChange(ctx, providerId);
+    return { status: 200, body: view };
   };
   const putGame: HandlerOf<Ops['adminPutProviderGame']> = async (req) => {
-    const provider = await providerOrThrow(ctx, req.params.id);
-    const game = await putProviderGame(sql, {
-      newId: `gm_p_${newId('provider').slice(4)}`,
-      providerId: provider.id,
-      providerName: provider.name,
-      gameCode: req.params.gameCode,
-      name: req.body.name,
-      category: req.body.category,
-      enabled: req.body.enabled ?? true,
+    const game = await audited(req, 'adminPutProviderGame', async (tx) => {
+      const provider = await lockedProvider(tx, req.params.id);
+      const before = (await findProviderGame(tx, provider.id, req.params.gameCode)) ?? null;
+      const game = await putProviderGame(tx, {
+        newId: `gm_p_${newId('provider').slice(4)}`,
+        providerId: provider.id,
+        providerName: provider.name,
+        gameCode: req.params.gameCode,
+        name: req.body.name,
+        category: req.body.category,
+        enabled: req.body.enabled ?? true,
+      });
+      return { answer: game, audit: { target: `provider:${provider.id}`, before, after: game } };
     });
-    return { status: 200, body: game, audit: { target: `provider:${provider.id}`, before: null, after: game } };
+    return { status: 200, body: game };
   };
   return {
     adminCreateProvider: create,
     adminListProviders: (async () => ({ status: 200, body: { data: await listProviders(sql) } })) satisfies HandlerOf<Ops['adminListProviders']>,
-    adminGetProvider: (async (req) => ({ status: 200, body: await providerOrThrow(ctx, req.params.id) })) satisfies HandlerOf<Ops['adminGetProvider']>,
+    adminGetProvider: (async (req) => ({ status: 200, body: await providerOrThrow(sql, req.params.id) })) satisfies HandlerOf<Ops['adminGetProvider']>,
     adminUpdateProvider: update,
     adminSetProviderOperator: setOperator,
     adminListProviderCredentials: (async (req) => {
-      const provider = await providerOrThrow(ctx, req.params.id);
+      const provider = await providerOrThrow(sql, req.params.id);
       return { status: 200, body: { data: (await listCredentials(sql, provider.id)).map((c) => credentialView(c)) } };
     }) satisfies HandlerOf<Ops['adminListProviderCredentials']>,
     adminIssueProviderCredential: issue,
     adminRevokeProviderCredential: revoke,
     adminListProviderGames: (async (req) => {
-      const provider = await providerOrThrow(ctx, req.params.id);
+      const provider = await providerOrThrow(sql, req.params.id);
       return { status: 200, body: { data: await listProviderGames(sql, provider.id) } };
     }) satisfies HandlerOf<Ops['adminListProviderGames']>,
     adminPutProviderGame: putGame,
     adminListOpenRounds: (async (req) => {
-      const provider = await providerOrThrow(ctx, req.params.id);
+      const provider = await providerOrThrow(sql, req.params.id);
       const rows = await openRoundsPastLimit(sql, provider.id);
       return { status: 200, body: { data: rows.map((r) => ({ ...r, staked: formatMoney(r.staked), openedAt: isoTime(r.openedAt) })) } };
     }) satisfies HandlerOf<Ops['adminListOpenRounds']>,
     adminListProviderDebts: (async (req) => {
-      const provider = await providerOrThrow(ctx, req.params.id);
+      const provider = await providerOrThrow(sql, req.params.id);
       return { status: 200, body: { data: await debtsOwed(sql, provider.id) } };
     }) satisfies HandlerOf<Ops['adminListProviderDebts']>,
   };

@@ -2,13 +2,14 @@
 // environment (looked up by SHA-256; secrets sealed with SECRETS_MASTER_KEY, shown once), the
 // operators they are offered to, and their games (rows of wallet.games). Plain SQL: small tables
 // read by id, and a key lookup on the gateway's miss path.
-import type { Environment, ProviderKind } from '@bo/contracts';
+import type { Environment, ProviderKind, ProviderProtocol } from '@bo/contracts';
 import { isoTime, type SqlRunner } from '@bo/service-kit';
 
 export interface ProviderRow {
   id: string;
   name: string;
   kind: ProviderKind;
+  protocol: ProviderProtocol;
   status: 'enabled' | 'disabled';
   launchUrl: string | null;
   launchTimeoutMs: number;
@@ -18,7 +19,7 @@ export interface ProviderRow {
   createdAt: string;
 }
 
-const PROVIDER_SELECT = `select p.id, p.name, p.kind, p.status, p.launch_url as "launchUrl", p.launch_timeout_ms as "launchTimeoutMs",
+const PROVIDER_SELECT = `select p.id, p.name, p.kind, p.protocol, p.status, p.launch_url as "launchUrl", p.launch_timeout_ms as "launchTimeoutMs",
   p.allowed_ips as "allowedIps", p.open_round_limit_minutes as "openRoundLimitMinutes", p.created_at as "createdAt",
   coalesce((select array_agg(po.operator_id order by po.operator_id) from wallet.provider_operators po where po.provider_id = p.id), '{}') as "operatorIds"
   from wallet.providers p`;
@@ -34,13 +35,30 @@ export async function findProvider(sql: SqlRunner, id: string): Promise<Provider
   return row && asProvider(row);
 }
 
+/**
+ * Locks the provider's row against other changes for the caller's transaction (`no key update`:
+ * the provider calls' rows that reference it are not held up); false when there is none.
+ */
+export async function lockProvider(tx: SqlRunner, id: string): Promise<boolean> {
+  return (await tx.query('select 1 from wallet.providers where id = ? for no key update', [id])).length === 1;
+}
+
 export async function insertProvider(
   sql: SqlRunner,
-  p: { id: string; name: string; kind: ProviderKind; launchUrl: string | null; launchTimeoutMs: number; allowedIps: string[]; openRoundLimitMinutes: number },
+  p: {
+    id: string;
+    name: string;
+    kind: ProviderKind;
+    protocol: ProviderProtocol;
+    launchUrl: string | null;
+    launchTimeoutMs: number;
+    allowedIps: string[];
+    openRoundLimitMinutes: number;
+  },
 ): Promise<void> {
   await sql.query(
-    `insert into wallet.providers (id, name, kind, launch_url, launch_timeout_ms, allowed_ips, open_round_limit_minutes) values (?, ?, ?, ?, ?, ?::text[], ?)`,
-    [p.id, p.name, p.kind, p.launchUrl, p.launchTimeoutMs, p.allowedIps, p.openRoundLimitMinutes],
+    `insert into wallet.providers (id, name, kind, protocol, launch_url, launch_timeout_ms, allowed_ips, open_round_limit_minutes) values (?, ?, ?, ?, ?, ?, ?::text[], ?)`,
+    [p.id, p.name, p.kind, p.protocol, p.launchUrl, p.launchTimeoutMs, p.allowedIps, p.openRoundLimitMinutes],
   );
 }
 
@@ -172,6 +190,11 @@ const GAME_SELECT = `select id, provider_id as "providerId", game_code as "gameC
 
 export async function listProviderGames(sql: SqlRunner, providerId: string): Promise<ProviderGameRow[]> {
   return sql.query<ProviderGameRow>(`${GAME_SELECT} where provider_id = ? order by sort_order, game_code`, [providerId]);
+}
+
+export async function findProviderGame(sql: SqlRunner, providerId: string, gameCode: string): Promise<ProviderGameRow | undefined> {
+  const [row] = await sql.query<ProviderGameRow>(`${GAME_SELECT} where provider_id = ? and game_code = ?`, [providerId, gameCode]);
+  return row;
 }
 
 /** Adds the provider's game, or changes its name, category and enabled; returns it. */

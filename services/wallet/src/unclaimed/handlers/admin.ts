@@ -1,7 +1,7 @@
 // Our team and the unclaimed funds (issue #46 item 4): the held balances and the transfers to the
 // funds, listed newest first (signed cursors bound to the filters); the job run now; and the return
-// of a held balance to the bettor, a decision on money taken by a person (roles.ts) and audited in
-// its own transaction (the kit's writeDecisionAudit: one audit row whatever is lost after the commit).
+// of a held balance to the bettor, a decision on money taken by a person (roles.ts). Both audited
+// through the outbox (the kit's writeDecisionAudit: one audit row whatever is lost after the commit).
 import { AppError, type afterHitAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, listCursor, ruleClock, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { WalletConfig } from '../../config.ts';
@@ -34,10 +34,16 @@ export function adminUnclaimedHandlers(deps: ServiceDeps<WalletConfig>) {
     return { status: 200, body: transferCursors.page(scope, rows, limit, toFundTransfer, transferPosition) };
   };
 
+  // The job's moves are transactions of their own (each audited by the ledger): the run our team
+  // asked for is audited once it is done, in a transaction of its own (no row for a run that failed).
   const run: HandlerOf<Ops['adminRunUnclaimedFunds']> = async (req) => {
-    adminScopeOf(req);
+    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const body = await runUnclaimedFunds(deps);
-    return { status: 200, body, audit: { target: 'job:unclaimed-funds', before: null, after: body } };
+    await deps.sql.transaction((tx) =>
+      writeDecisionAudit(tx, deps.schema, by, { action: 'adminRunUnclaimedFunds', target: 'job:unclaimed-funds', before: null, after: body }),
+    );
+    deps.outbox.poke();
+    return { status: 200, body };
   };
 
   const giveBack: HandlerOf<Ops['adminReturnUnclaimedFunds']> = async (req) => {
