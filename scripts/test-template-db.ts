@@ -17,7 +17,6 @@ import { playersService } from '@bo/players';
 import { walletService } from '@bo/wallet';
 import { webhooksService } from '@bo/webhooks';
 
-// biome-ignore lint/suspicious/noExplicitAny: definitions of every service's config and runtime
 const SERVICES: ServiceDefinition<any, any>[] = [operatorsService, playersService, walletService, paymentsService, webhooksService, complianceService];
 
 const withDatabase = (url: string, db: string) => {

@@ -24,12 +24,7 @@ export interface Stack {
  * A fresh database and NATS prefix with `services` started in-process (in order), torn down after the
  * test. `emptyDatabase`: a database no migration has touched (createTestDatabase), for tests of the migrations.
  */
-export async function startStack(
-  t: Test,
-  label: string,
-  initial: ServiceDefinition<any, any>[] = [],
-  opts: { emptyDatabase?: boolean } = {},
-): Promise<Stack> {
+export async function startStack(t: Test, label: string, initial: ServiceDefinition<any, any>[] = [], opts: { emptyDatabase?: boolean } = {}): Promise<Stack> {
   const db = await createTestDatabase(label, { empty: opts.emptyDatabase });
   const prefix = testPrefix(label);
   // RPC deadline generous: a busy machine is slow, and a test never waits on a timeout here.
