@@ -9,6 +9,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { adminOperations, publicOperations, signRequest, type Operation } from '@bo/contracts';
 import { ADMIN_TOKEN, startStack } from './support/stack.ts';
+import { activatedPerson } from './support/people.ts';
 
 const SEED = 20261122;
 const RUNS_PER_OPERATION = 30;
@@ -85,6 +86,11 @@ t.test('fuzzing every operation', async (t) => {
     'the limiter does not hide what is fuzzed',
   );
   const gw = { publicUrl: stack.publicUrl, adminUrl: stack.adminUrl };
+  // A person's own tokens are hers alone (issue #56): those operations are fuzzed as an activated
+  // person, making one from her console session, reading and revoking with her own token.
+  const person = await activatedPerson(stack.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, { email: 'fuzz-admin@example.com', role: 'admin' });
+  const OWN_SESSION = new Set(['adminCreateOwnToken']);
+  const OWN_TOKEN = new Set(['adminListOwnTokens', 'adminRevokeOwnToken']);
 
   const send = async (
     admin: boolean,
@@ -101,7 +107,8 @@ t.test('fuzzing every operation', async (t) => {
     const headers: Record<string, string> = {};
     if (type !== undefined) headers['content-type'] = type;
     if (key !== undefined) headers['idempotency-key'] = key;
-    if (admin) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
+    if (admin && OWN_SESSION.has(o.id)) Object.assign(headers, { cookie: person.cookie, 'x-csrf-token': person.csrfToken });
+    else if (admin) headers.authorization = `Bearer ${OWN_TOKEN.has(o.id) ? person.token : ADMIN_TOKEN}`;
     else {
       const ts = String(Math.floor(Date.now() / 1000));
       Object.assign(headers, {

@@ -1,7 +1,7 @@
 // A brand's rule thresholds as our team set them (compliance.brand_rules): read, and set under the
 // row's lock with the audit row written by the caller with the kit's SQL on the same transaction
-// (`sqlIn`). Entities, but for a brand's first row (an insert that tolerates another); the watch
-// reads them in SQL (watch.ts).
+// (`sqlIn`). Entities (a brand's first row an insert that tolerates another's); the watch reads them
+// in SQL (watch.ts).
 import { sqlIn, type SqlRunner } from '@bo/service-kit';
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import { BrandRulesEntity } from './entities.ts';
@@ -34,12 +34,8 @@ export function setBrandRules<T>(
     const locked = () => em.findOne(BrandRulesEntity, { brandId: set.brandId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     let row = await locked();
     if (!row) {
-      const inserted = await tx.query(
-        `insert into compliance.brand_rules (brand_id, thresholds, updated_at, updated_by) values (?, ?::jsonb, ?, ?)
-         on conflict (brand_id) do nothing returning 1`,
-        [next.brandId, JSON.stringify(next.thresholds), next.updatedAt, next.updatedBy],
-      );
-      if (inserted.length > 0) return audit(null, next, tx);
+      const inserted = await em.createQueryBuilder(BrandRulesEntity).insert(next).onConflict('brandId').ignore().execute('run');
+      if (inserted.affectedRows > 0) return audit(null, next, tx);
       row = await locked();
       if (!row) throw new Error(`brand rules of ${set.brandId}: neither inserted nor found`);
     }
