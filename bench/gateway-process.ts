@@ -4,7 +4,7 @@
 // drives it over IPC.
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('gateway');
+await startTracing('gateway');
 const { startGateway } = await import('../services/gateway/src/gateway.ts');
 const { loadGatewayConfig } = await import('../services/gateway/src/config.ts');
 

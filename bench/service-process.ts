@@ -10,7 +10,7 @@ import type { HistogramReading } from './aml-watch.ts';
 export type ServiceName = 'players' | 'wallet' | 'payments' | 'webhooks' | 'operators' | 'compliance';
 
 const name = process.env.BENCH_SERVICE as ServiceName;
-startTracing(name);
+await startTracing(name);
 const { loadConfig, startService } = await import('@bo/service-kit');
 const { PlayersConfigSchema, playersService } = await import('@bo/players');
 const { PaymentsConfigSchema, paymentsService } = await import('@bo/payments');

@@ -9,7 +9,7 @@ import { startTracing, stopTracing } from '../src/tracing.ts';
 // trace. Started before the kit loads, as main.ts does, so that pg and pino are instrumented.
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor({ exporter });
-startTracing('kit-test', { spanProcessors: [processor] });
+await startTracing('kit-test', { spanProcessors: [processor] });
 /** The spans exported so far, once every ended span has reached the exporter (it may wait for the resource's detected attributes). */
 async function finishedSpans() {
   await processor.forceFlush();

@@ -8,7 +8,7 @@ import { startTracing, stopTracing } from '../src/tracing.ts';
 
 const exporter = new InMemorySpanExporter();
 const processor = new SimpleSpanProcessor({ exporter });
-startTracing('loader-thread-test', { spanProcessors: [processor], loaderThread: true });
+await startTracing('loader-thread-test', { spanProcessors: [processor], loaderThread: true });
 t.teardown(() => stopTracing());
 const { default: http } = await import('node:http');
 const { default: pg } = await import('pg');

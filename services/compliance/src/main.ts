@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('compliance');
+await startTracing('compliance');
 const { runMain, startService } = await import('@bo/service-kit');
 const { ComplianceConfigSchema } = await import('./config.ts');
 const { complianceService } = await import('./service.ts');

@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('gateway');
+await startTracing('gateway');
 const { runMain } = await import('@bo/service-kit/edge');
 const { GatewayConfigSchema } = await import('./config.ts');
 const { startGateway } = await import('./gateway.ts');

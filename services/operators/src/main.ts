@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('operators');
+await startTracing('operators');
 const { runMain, startService } = await import('@bo/service-kit');
 const { OperatorsConfigSchema } = await import('./config.ts');
 const { operatorsService } = await import('./service.ts');

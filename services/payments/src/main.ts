@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('payments');
+await startTracing('payments');
 const { runMain, startService } = await import('@bo/service-kit');
 const { PaymentsConfigSchema } = await import('./config.ts');
 const { paymentsService } = await import('./service.ts');

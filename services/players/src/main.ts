@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('players');
+await startTracing('players');
 const { runMain, startService } = await import('@bo/service-kit');
 const { PlayersConfigSchema } = await import('./config.ts');
 const { playersService } = await import('./service.ts');

@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('wallet');
+await startTracing('wallet');
 const { runMain, startService } = await import('@bo/service-kit');
 const { WalletConfigSchema } = await import('./config.ts');
 const { walletService } = await import('./service.ts');

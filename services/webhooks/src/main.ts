@@ -2,7 +2,7 @@
 // Tracing first: its instrumentations patch modules as they load (service-kit's tracing.ts).
 import { startTracing } from '@bo/service-kit/tracing';
 
-startTracing('webhooks');
+await startTracing('webhooks');
 const { runMain, startService } = await import('@bo/service-kit');
 const { WebhooksConfigSchema } = await import('./config.ts');
 const { webhooksService } = await import('./service.ts');
