@@ -15,8 +15,9 @@ import {
   type ProviderBenchSession,
   type ProviderCredentials,
 } from './money-requests.ts';
+import { hub88Requests, type Hub88BenchConnector, type Hub88BenchSession } from './hub88-requests.ts';
 
-export type ScenarioKind = 'hello' | 'me' | 'createPlayer' | 'bareSelect' | 'bareUpdate' | 'deposit' | 'wallet' | 'rounds' | 'provider';
+export type ScenarioKind = 'hello' | 'me' | 'createPlayer' | 'bareSelect' | 'bareUpdate' | 'deposit' | 'wallet' | 'rounds' | 'provider' | 'hub88';
 
 export interface LoadSpec {
   name: string;
@@ -34,6 +35,9 @@ export interface LoadSpec {
   /** The provider scenario: sessions of the provider's game and the provider's credentials. */
   providerSessions?: ProviderBenchSession[];
   provider?: ProviderCredentials;
+  /** The Hub88 scenario (issue #58): sessions of the connector's game, the connector, and how many rounds to sign before the run. */
+  hub88Sessions?: Hub88BenchSession[];
+  hub88?: Hub88BenchConnector & { presignedRounds: number };
   /**
    * Steady rate (requests a second over all connections), evenly spaced (paced-load.ts): the soak and
    * the provider calls at half the maximum rate. Unlimited (autocannon, closed loop) when absent.
@@ -97,6 +101,8 @@ function requestsFor(spec: LoadSpec, counter: { n: number }): AutocannonRequest[
       return [roundRequest(spec.sessions!, spec.runId, counter)];
     case 'provider':
       return providerRequests(spec.providerSessions!, spec.provider!, spec.runId, counter);
+    case 'hub88':
+      return hub88Requests(spec.hub88Sessions!, spec.hub88!, spec.runId, counter, spec.hub88!.presignedRounds);
     default:
       if (!spec.creds) throw new Error(`${spec.name}: credentials required`);
       return [spec.kind === 'me' ? meRequest(spec.creds) : createPlayerRequest(spec.creds, spec.runId, counter, spec.cpfBase, spec.withLimits)];

@@ -43,6 +43,8 @@ export interface BenchResults {
     /** `off`, or the percentage of traces sampled (BENCH_TRACING). */
     tracing?: string;
   };
+  /** The Hub88 scenario (issue #58): one RSA-SHA256 verification of a bet's body, 2048-bit key prepared once, in µs. */
+  hub88?: { verifyMicros: number };
   /** Tracing runs: what the local collector received (OTLP/HTTP protobuf exports). */
   traceExports?: { exports: number; bytes: number };
   scenarios: ScenarioResult[];
@@ -140,6 +142,33 @@ export function formatReport(r: BenchResults): string {
     target('provider bet + win pairs/s vs bare update req/s', pct(providerFull.opsPerSec! / bareUpdate), '(figure)', undefined);
   }
   if (providerHalf) target('provider call p99 at half the maximum rate (ms)', String(providerHalf.latencyMs.p99), '<= 50', providerHalf.latencyMs.p99 <= 50);
+  // Issue #58: Hub88's bet + win pairs on the connector against the native provider's in the same run
+  // (the native runs before and after it, averaged), its p99 at half its maximum, and what a
+  // signature's verification costs against the gateway's CPU per Hub88 call.
+  const hub88Full = by('hub88').find((s) => !s.name.includes('half'));
+  const hub88Half = by('hub88').find((s) => s.name.includes('half'));
+  const nativeFull = mean(
+    by('provider')
+      .filter((s) => !s.name.includes('half'))
+      .map((s) => s.requestsPerSec),
+  );
+  if (hub88Full && nativeFull > 0)
+    target(
+      'hub88 calls/s vs native provider calls/s, same run',
+      pct(hub88Full.requestsPerSec / nativeFull),
+      '>= 90%',
+      hub88Full.requestsPerSec / nativeFull >= 0.9,
+    );
+  if (hub88Half) target('hub88 call p99 at half its maximum rate (ms)', String(hub88Half.latencyMs.p99), '<= 50', hub88Half.latencyMs.p99 <= 50);
+  if (r.hub88) {
+    const gatewayMsPerCall = (hub88Full?.cpuMsPerOp?.gateway ?? 0) / 2;
+    target(
+      'RSA-SHA256 verification per Hub88 call (µs), share of the gateway CPU per call',
+      `${r.hub88.verifyMicros} µs${gatewayMsPerCall > 0 ? `, ${pct(r.hub88.verifyMicros / 1000 / gatewayMsPerCall)}` : ''}`,
+      '(figure)',
+      undefined,
+    );
+  }
   // The same machine's floor for that figure: the bare update paced at half its own maximum rate.
   if (bareUpdateHalf) target('bare update p99 at half its maximum rate (ms)', String(bareUpdateHalf.latencyMs.p99), '(figure)', undefined);
   // Issue #47 item 2: CPU per operation over every process (Postgres included) against the bare

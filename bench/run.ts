@@ -31,6 +31,7 @@ import { formatReport, formatTracingComparison, mb, type BenchResults, type Scen
 import type { SinkStats } from './otlp-sink.ts';
 import { cpfFor, type Credentials } from './requests.ts';
 import { lagBetween, readLagHistogram, watchDrained, type WatchLag } from './aml-watch.ts';
+import { setUpHub88 } from './hub88-setup.ts';
 
 const DURATION_SEC = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_SEC = Number(process.env.BENCH_WARMUP ?? 3);
@@ -44,7 +45,7 @@ const SOAK_RATE = Number(process.env.BENCH_SOAK_RATE ?? 100);
 // of reach), then `off` again, A B B A: deposits and real-money rounds side by side (docs/responsible-gaming.md).
 // `brspa` (not in the default set): registrations and deposits of an operator under the compliance
 // profile off and one under br-spa (simulated registry answering at once), in the order A B B A.
-const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,provider,rg';
+const ALL = 'bare,hello,me,createPlayer,deposit,wallet,spread,rounds,provider,hub88,rg';
 const SCENARIOS = new Set((process.env.BENCH_SCENARIOS ?? ALL).split(',').map((s) => s.trim()));
 const RATE_LIMIT_PER_MINUTE = 1_000_000;
 const RESULTS_DIR = new URL('./results/', import.meta.url);
@@ -457,6 +458,15 @@ async function main(tracing: string): Promise<BenchResults> {
       }
     };
     const providerBench = SCENARIOS.has('provider') ? await providerSetup() : undefined;
+    // Issue #58: Hub88's calls on a connector, over the same provider wallet (bench/hub88-setup.ts).
+    const hub88Bench = SCENARIOS.has('hub88')
+      ? await setUpHub88({
+          admin: (method, path, body) => adminCall(adminUrl, adminToken, method, path, body),
+          runId,
+          operatorId: operators[0]!.operator.id,
+          fundedSessions: (gameId) => fundedSessions(operators[0]!, 'hb', gameId),
+        })
+      : undefined;
     const rgDepositors = rgOperator ? await inBatches(Array.from({ length: PLAYERS }), 16, () => newPlayer(sandboxOf(rgOperator), { payer: true })) : [];
     const rgSessions = rgOperator ? await fundedSessions(rgOperator, 'rg') : [];
     log(
@@ -742,6 +752,28 @@ async function main(tracing: string): Promise<BenchResults> {
           await measure(providerSpec('provider bet + win at half the maximum rate', { overallRate: Math.max(1, full.requestsPerSec / 2) }), measured, 2),
         );
       }
+      if (hub88Bench) {
+        // Hub88's bet + win pairs beside the native provider's (issue #58: >= 90% of its throughput),
+        // then the native again (drift on a shared machine hits both), then Hub88 at half its maximum.
+        // Each run's rounds are signed before it starts (bench/hub88-requests.ts), as many as it can send.
+        const nativeFull = scenarios.find((x) => x.kind === 'provider' && !x.name.includes('half'));
+        const rounds = (callsPerSec: number) => Math.ceil(((callsPerSec * (DURATION_SEC + WARMUP_SEC)) / 2) * 1.5) + 500;
+        const hub88Spec = (name: string, presignedRounds: number, extra: Partial<LoadSpec> = {}) =>
+          spec(name, 'hub88', publicUrl, { hub88Sessions: hub88Bench.sessions, hub88: { ...hub88Bench.connector, presignedRounds }, ...extra });
+        const hub88Full = await measure(hub88Spec('hub88 bet + win', rounds(nativeFull?.requestsPerSec ?? 2000)), measured, 2);
+        scenarios.push(hub88Full);
+        if (providerBench) {
+          scenarios.push(
+            await measure(
+              spec('provider bet + win (again)', 'provider', publicUrl, { providerSessions: providerBench.sessions, provider: providerBench.provider }),
+              measured,
+              2,
+            ),
+          );
+        }
+        const halfRate = Math.max(1, hub88Full.requestsPerSec / 2);
+        scenarios.push(await measure(hub88Spec('hub88 bet + win at half the maximum rate', rounds(halfRate), { overallRate: halfRate }), measured, 2));
+      }
       if (rgOperator) scenarios.push(...(await responsibleGamingPair(rgOperator)));
       if (brSpaOp) {
         // Profile off vs br-spa, A B B A: registrations (br-spa asks the simulated SPA registry and
@@ -796,6 +828,7 @@ async function main(tracing: string): Promise<BenchResults> {
         tracing,
       },
       ...(sink ? { traceExports: await sinkStats(sink.proc) } : {}),
+      ...(hub88Bench ? { hub88: { verifyMicros: hub88Bench.verifyMicros } } : {}),
       scenarios,
       ledger: {
         ok: verify.body?.ok === true,

@@ -454,11 +454,17 @@ const COMMANDS: Record<string, Command> = {
   },
   // Game providers and their wallet API (admin role; docs/providers.md, "Our team's side").
   'providers create': {
-    usage: '--name NAME --kind casino|sportsbook [--launch-url URL] [--launch-timeout-ms 3000] [--allowed-ips IP[,CIDR...]] [--open-round-limit-minutes 60]',
+    usage:
+      '--name NAME --kind casino|sportsbook [--protocol native|hub88] [--launch-url URL] [--launch-timeout-ms 3000] [--allowed-ips IP[,CIDR...]] [--open-round-limit-minutes 60]',
     run: (a) => ({
       method: 'POST',
       path: '/admin/providers',
-      body: { name: need(a.name as string, '--name'), kind: need(a.kind as string, '--kind'), ...providerSettings(a) },
+      body: {
+        name: need(a.name as string, '--name'),
+        kind: need(a.kind as string, '--kind'),
+        ...(a.protocol !== undefined ? { protocol: a.protocol } : {}),
+        ...providerSettings(a),
+      },
     }),
   },
   'providers list': { usage: '', run: () => ({ method: 'GET', path: '/admin/providers' }) },
@@ -533,6 +539,59 @@ const COMMANDS: Record<string, Command> = {
   'providers debts': {
     usage: "PROVIDER_ID (players who owe the provider: corrections' debits their balance did not cover)",
     run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[2], 'PROVIDER_ID')}/debts` }),
+  },
+  // A connector's provider (docs/connectors.md): settings, keys and game list per environment.
+  'providers connector show': {
+    usage: 'PROVIDER_ID (per environment: the endpoint URL to hand the aggregator, settings, keys, health)',
+    run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector` }),
+  },
+  'providers connector set': {
+    usage: 'PROVIDER_ID --environment sandbox|production --operator-id N --api-base-url URL [--lang pt] [--lobby-url URL] (Hub88)',
+    run: (a) => ({
+      method: 'PUT',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}`,
+      body: {
+        settings: {
+          operatorId: Number(need(a['operator-id'] as string, '--operator-id')),
+          apiBaseUrl: need(a['api-base-url'] as string, '--api-base-url'),
+          ...(a.lang !== undefined ? { lang: a.lang } : {}),
+          ...(a['lobby-url'] !== undefined ? { lobbyUrl: a['lobby-url'] } : {}),
+        },
+      },
+    }),
+  },
+  'providers connector their-key': {
+    usage: 'PROVIDER_ID --environment E --public-key-file FILE.pem [--overlap-minutes N] (their key in use keeps verifying that long; 0: at once)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/their-keys`,
+      body: {
+        publicKey: readFileSync(need(a['public-key-file'] as string, '--public-key-file'), 'utf8'),
+        ...(a['overlap-minutes'] !== undefined ? { overlapMinutes: Number(a['overlap-minutes']) } : {}),
+      },
+    }),
+  },
+  'providers connector our-key': {
+    usage: 'PROVIDER_ID --environment E [--overlap-minutes N] (a new key pair of ours: its public key printed, to hand over; it signs once the overlap ends)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/our-keys`,
+      body: a['overlap-minutes'] !== undefined ? { overlapMinutes: Number(a['overlap-minutes']) } : {},
+    }),
+  },
+  'providers connector revoke-key': {
+    usage: 'PROVIDER_ID KEY_ID --environment E (theirs stops verifying, ours stops signing, at once)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/keys/${need(a._[4], 'KEY_ID')}/revoke`,
+    }),
+  },
+  'providers connector sync-games': {
+    usage: "PROVIDER_ID --environment E (the aggregator's game list into our catalogue)",
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/sync-games`,
+    }),
   },
   audit: {
     usage: '[--target operator:ID] [--limit 50]',

@@ -45,6 +45,7 @@ import {
   providerOperations,
   providerMessages,
   providerInvalidateSubject,
+  connectorMessages,
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
@@ -121,6 +122,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         // The provider wallet API (/provider/v1) and its key lookup (docs/providers.md).
         ...subjectsOf(providerOperations),
         ...subjectsOf(providerMessages),
+        // Connectors (docs/connectors.md): a provider's connector, the reads a call needs, the health counts.
+        ...subjectsOf(connectorMessages),
         // GET /me tells the operator its compliance profile, which the players service owns.
         OPERATOR_COMPLIANCE_SUBJECT,
         ...NATS_SERVICES.flatMap((s) => [pingMessage(s).subject, recordRefusalMessage(s).subject]),

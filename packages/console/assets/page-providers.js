@@ -2,7 +2,10 @@
 // settings (enable or disable, launch URL and timeout, allowed addresses, open-round limit), its keys
 // per environment (issued with the secret shown once, rotated with an overlap, revoked), the
 // operators its games are offered to, its games, and the casino rounds left open past its limit.
-// Every change after a confirmation where it stops something at once.
+// Every change after a confirmation where it stops something at once. A provider that calls us in
+// an aggregator's protocol (Hub88; docs/connectors.md) has a connector per environment instead of
+// /provider/v1 keys: the endpoint URL to hand over, its settings, their public keys (uploaded) and
+// ours (made here, downloaded to hand over), the game list sync and the connector's health.
 import { useState } from 'preact/hooks';
 import { html, api, useLoad, useAction, Loaded, ErrorNote, time, money } from './kit.js';
 
@@ -146,8 +149,114 @@ function Debts({ base }) {
   </section>`;
 }
 
+/** What a connector answered in the last 24 hours: the last call, the calls by status, the error rate. */
+function Health({ health }) {
+  const statuses = Object.entries(health.byStatus).sort((a, b) => b[1] - a[1]);
+  return html`<div class="health" data-health>
+    <p>Last call: <strong data-last-call>${time(health.lastCallAt)}</strong> · ${health.calls} calls in 24 h · error rate
+      <strong data-error-rate>${(health.errorRate * 100).toFixed(1)}%</strong> <small>(bad signatures or syntax, unknown partner, our faults; not the players' refusals)</small></p>
+    ${
+      statuses.length === 0
+        ? null
+        : html`<table class="stack"><thead><tr><th>Status</th><th>Calls</th></tr></thead>
+          <tbody>${statuses.map(([status, n]) => html`<tr data-status=${status}><td data-label="Status"><code>${status}</code></td><td data-label="Calls">${n}</td></tr>`)}</tbody></table>`
+    }
+  </div>`;
+}
+
+/** A PEM handed over as a file (our public key, for the aggregator). */
+const pemFile = (pem) => `data:application/x-pem-file;charset=utf-8,${encodeURIComponent(pem)}`;
+
+function ConnectorEnvironment({ base, protocol, env, onChange }) {
+  const action = useAction();
+  const [synced, setSynced] = useState(undefined);
+  const c = `${base}/connector/${env.environment}`;
+  const settings = env.settings ?? {};
+  const saveSettings = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const body = { settings: { operatorId: Number(f.operatorId.value), apiBaseUrl: f.apiBaseUrl.value.trim() } };
+    if (await action.run(() => api('PUT', c, body))) onChange();
+  };
+  const upload = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const minutes = f.overlapMinutes.value === '' ? 0 : Number(f.overlapMinutes.value);
+    if (minutes === 0 && env.keys.some((k) => k.owner === 'theirs' && (k.status === 'active' || k.status === 'expiring'))) {
+      if (!confirm(`Replace their ${env.environment} key at once? Calls signed with the key in use are refused from now on.`)) return;
+    }
+    if (await action.run(() => api('POST', `${c}/their-keys`, { publicKey: f.publicKey.value.trim(), overlapMinutes: minutes }))) {
+      f.reset();
+      onChange();
+    }
+  };
+  const rotate = async (e) => {
+    e.preventDefault();
+    const minutes = e.currentTarget.overlapMinutes.value === '' ? 0 : Number(e.currentTarget.overlapMinutes.value);
+    if (
+      !confirm(
+        `Make a new ${env.environment} key pair of ours? It signs our calls ${minutes === 0 ? 'at once' : `in ${minutes} minutes`}: hand its public key over before.`,
+      )
+    )
+      return;
+    if (await action.run(() => api('POST', `${c}/our-keys`, { overlapMinutes: minutes }))) onChange();
+  };
+  const revoke = async (k) => {
+    if (!confirm(`Revoke ${k.owner === 'ours' ? 'our' : 'their'} ${k.environment} key ${k.fingerprint.slice(0, 12)}… now?`)) return;
+    if (await action.run(() => api('POST', `${c}/keys/${encodeURIComponent(k.id)}/revoke`))) onChange();
+  };
+  const sync = async () => {
+    const r = await action.run(() => api('POST', `${c}/sync-games`));
+    if (r) {
+      setSynced(r);
+      onChange();
+    }
+  };
+  return html`<section class="connector" aria-label=${`Connector ${env.environment}`} data-environment=${env.environment}>
+    <h4>${env.environment}</h4>
+    <p>Endpoint URL to hand ${protocol === 'hub88' ? 'Hub88' : 'the aggregator'}: <code data-endpoint>${env.endpointUrl}</code></p>
+    <form class="inline" onSubmit=${saveSettings} aria-label="Connector settings">
+      <label>Their operator_id <input name="operatorId" type="number" min="1" required value=${settings.operatorId ?? ''} /></label>
+      <label>Games API base URL <input name="apiBaseUrl" type="url" required value=${settings.apiBaseUrl ?? ''} placeholder="https://…" /></label>
+      <button type="submit" disabled=${action.busy}>Save settings</button>
+    </form>
+    <table class="stack connector-keys"><thead><tr><th>Whose</th><th>Fingerprint</th><th>Status</th><th>From</th><th>Stops</th><th></th></tr></thead>
+      <tbody>${env.keys.map(
+        (k) => html`<tr data-key=${k.id} data-owner=${k.owner} data-status=${k.status}>
+          <td data-label="Whose">${k.owner}</td><td data-label="Fingerprint"><code>${k.fingerprint.slice(0, 16)}…</code></td><td data-label="Status">${k.status}</td>
+          <td data-label="From">${time(k.startsAt)}</td><td data-label="Stops">${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
+          <td>${k.owner === 'ours' && k.status !== 'revoked' && k.status !== 'expired' ? html`<a class="button" download=${`our-public-key-${env.environment}.pem`} href=${pemFile(k.publicKey)}>Download public key</a> ` : null}
+            ${k.status !== 'revoked' && k.status !== 'expired' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>
+        </tr>`,
+      )}</tbody></table>
+    <form onSubmit=${upload} aria-label="Upload their public key">
+      <label>Their public key (PEM) <textarea name="publicKey" rows="4" required placeholder="-----BEGIN PUBLIC KEY-----"></textarea></label>
+      <label class="inline">Overlap in minutes (their key in use keeps verifying that long; 0: at once) <input name="overlapMinutes" type="number" min="0" max="10080" /></label>
+      <button type="submit" disabled=${action.busy}>Upload their key</button>
+    </form>
+    <form class="inline" onSubmit=${rotate} aria-label="New key pair of ours">
+      <label>Overlap in minutes (ours in use keeps signing that long) <input name="overlapMinutes" type="number" min="0" max="10080" /></label>
+      <button type="submit" disabled=${action.busy}>New key pair of ours</button>
+    </form>
+    <div class="actions"><button type="button" disabled=${action.busy} onClick=${sync}>Sync games</button>
+      ${synced ? html`<span class="ok" data-synced>${synced.added} added, ${synced.updated} updated, ${synced.disabled} disabled of ${synced.total}</span>` : null}</div>
+    <${Health} health=${env.health} />
+    <${ErrorNote} error=${action.error} />
+  </section>`;
+}
+
+function Connector({ base, provider }) {
+  const connector = useLoad(() => api('GET', `${base}/connector`), [base]);
+  return html`<section aria-label="Connector">
+    <h3>Connector (${provider.protocol})</h3>
+    <${Loaded} state=${connector}>${(c) => c.environments.map((env) => html`<${ConnectorEnvironment} key=${env.environment} base=${base} protocol=${c.protocol} env=${env} onChange=${connector.reload} />`)}<//>
+  </section>`;
+}
+
 function Provider({ provider, onChange }) {
   const base = `/admin/providers/${encodeURIComponent(provider.id)}`;
+  // A connector's provider calls us in its own protocol: no /provider/v1 keys, no launch URL (its API launches).
+  const native = provider.protocol === 'native';
   const toggle = useAction();
   const update = (body) => api('PUT', base, body).then(onChange);
   const flip = async () => {
@@ -156,16 +265,20 @@ function Provider({ provider, onChange }) {
     if (await toggle.run(() => api('PUT', base, { status: next }))) onChange();
   };
   return html`<article class="card" data-provider=${provider.id}>
-    <h2>${provider.name} <small><code>${provider.id}</code> · ${provider.kind} · <strong>${provider.status}</strong> · since ${time(provider.createdAt)}</small></h2>
+    <h2>${provider.name} <small><code>${provider.id}</code> · ${provider.kind} · protocol <span data-protocol>${provider.protocol}</span> · <strong>${provider.status}</strong> · since ${time(provider.createdAt)}</small></h2>
     <div class="actions"><button type="button" class=${provider.status === 'enabled' ? 'danger' : ''} disabled=${toggle.busy} onClick=${flip}>
       ${provider.status === 'enabled' ? 'Disable' : 'Enable'}</button><${ErrorNote} error=${toggle.error} /></div>
-    <${Setting} label="Launch URL" name="launchUrl" value=${provider.launchUrl ?? ''} placeholder="none" onSave=${(v) => update({ launchUrl: v || null })} />
+    ${
+      native
+        ? html`<${Setting} label="Launch URL" name="launchUrl" value=${provider.launchUrl ?? ''} placeholder="none" onSave=${(v) => update({ launchUrl: v || null })} />`
+        : null
+    }
     <${Setting} label="Launch timeout (ms)" name="launchTimeoutMs" value=${String(provider.launchTimeoutMs)} onSave=${(v) => update({ launchTimeoutMs: Number(v) })} />
     <${Setting} label="Allowed addresses (comma-separated; empty allows all)" name="allowedIps" value=${provider.allowedIps.join(', ')}
       onSave=${(v) => update({ allowedIps: v ? v.split(/[\s,]+/).filter(Boolean) : [] })} />
     <${Setting} label="Open-round limit (minutes)" name="openRoundLimitMinutes" value=${String(provider.openRoundLimitMinutes)}
       onSave=${(v) => update({ openRoundLimitMinutes: Number(v) })} />
-    <${Keys} base=${base} />
+    ${native ? html`<${Keys} base=${base} />` : html`<${Connector} base=${base} provider=${provider} />`}
     <${Operators} base=${base} provider=${provider} onChange=${onChange} />
     <${Games} base=${base} />
     <${OpenRounds} base=${base} />
@@ -179,7 +292,9 @@ function CreateProvider({ onCreated }) {
     e.preventDefault();
     const f = e.currentTarget;
     const url = f.launchUrl.value.trim();
-    const made = await action.run(() => api('POST', '/admin/providers', { name: f.name.value.trim(), kind: f.kind.value, ...(url ? { launchUrl: url } : {}) }));
+    const made = await action.run(() =>
+      api('POST', '/admin/providers', { name: f.name.value.trim(), kind: f.kind.value, protocol: f.protocol.value, ...(url ? { launchUrl: url } : {}) }),
+    );
     if (made) {
       f.reset();
       onCreated();
@@ -188,6 +303,7 @@ function CreateProvider({ onCreated }) {
   return html`<form class="inline" onSubmit=${submit} aria-label="New provider">
     <label>New provider <input name="name" required minlength="2" maxlength="200" placeholder="name" /></label>
     <label>Kind <select name="kind"><option value="casino">casino</option><option value="sportsbook">sportsbook</option></select></label>
+    <label>Protocol <select name="protocol"><option value="native">native (/provider/v1)</option><option value="hub88">hub88</option></select></label>
     <label>Launch URL <input name="launchUrl" type="url" placeholder="https://…" /></label>
     <button type="submit" disabled=${action.busy}>Create</button><${ErrorNote} error=${action.error} />
   </form>`;

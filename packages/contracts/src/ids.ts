@@ -32,6 +32,8 @@ export const ID_PREFIXES = {
   fundTransfer: 'fdt',
   // Issue #56: a compliance profile change that waits for a second person.
   complianceChange: 'cpc',
+  // Issue #58: a connector's key (an aggregator's public key, or a key pair of ours).
+  connectorKey: 'ck',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -445,14 +445,18 @@ export const publicOperations = {
   ...webhookOperations,
 };
 export * from './providers.ts';
+export * from './connectors.ts';
+export * from './hub88.ts';
 import { baseAdminOperations } from './admin.ts';
 import { providerAdminOperations } from './providers.ts';
+import { connectorAdminOperations } from './connectors.ts';
 import { sigapAdminOperations } from './sigap.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
 export const adminOperations = {
   ...baseAdminOperations,
   ...providerAdminOperations,
+  ...connectorAdminOperations,
   ...providerReportOperations,
   ...sigapAdminOperations,
   ...afterHitAdminOperations,

@@ -11,6 +11,7 @@ import { Currency, EnvironmentSchema, List, Money, Nullable, Timestamp, idOf } f
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { CREDENTIAL_STATUSES, KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
+import { ProviderProtocolSchema } from './connectors.ts';
 
 export const PROVIDER_KINDS = ['casino', 'sportsbook'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -297,6 +298,8 @@ export const ProviderSchema = Type.Object(
     id: idOf('prv'),
     name: Type.String(),
     kind: ProviderKindSchema,
+    /** How it calls us: `native` (/provider/v1) or a connector's protocol (docs/connectors.md); set at registration. */
+    protocol: ProviderProtocolSchema,
     status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
     launchUrl: Nullable(Type.String()),
     launchTimeoutMs: Type.Integer(),
@@ -387,6 +390,8 @@ export const providerAdminOperations = defineOperations({
       {
         name: Type.String({ minLength: 2, maxLength: 200 }),
         kind: ProviderKindSchema,
+        /** `native` unless given: a connector's protocol is the provider's for good (docs/connectors.md). */
+        protocol: Type.Optional(ProviderProtocolSchema),
         launchUrl: Type.Optional(Nullable(HttpsUrl)),
         launchTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 30_000 })),
         allowedIps: Type.Optional(AllowedIps),

@@ -8,8 +8,12 @@ import { parseArgs } from 'node:util';
 import type { ProviderKind } from '@bo/contracts';
 import { startLaunchServer } from './launch-server.ts';
 import { DEFAULTS, runSimulation } from './simulator.ts';
+import { runHub88Simulation } from './hub88/simulation.ts';
 
 const usage = `usage: npm run provider-sim -- [options]
+  --protocol native|hub88  native (default): /provider/v1 as a casino aggregator and a sportsbook; hub88: Hub88's
+                           Wallet API on a Hub88 connector, with Hub88's retry and rollback policy (the admin token is
+                           needed: our team's setup of the connector is part of the run; --launch-* place its Games API)
   --gateway URL            the gateway's public URL (default http://127.0.0.1:\${PORT:-3000})
   --operator-key K         the operator's sandbox key (default OPERATOR_KEY, else the demo operator of \`npm start\`)
   --operator-secret S      its secret (default OPERATOR_SECRET)
@@ -22,10 +26,12 @@ const usage = `usage: npm run provider-sim -- [options]
   --launch-host H --launch-port P --launch-url URL   where the launch endpoint listens, and its URL as the wallet reaches it
   --sessions N (${DEFAULTS.sessions}) --concurrency N (${DEFAULTS.concurrency}) --rounds N (${DEFAULTS.rounds}) --funds AMOUNT (${DEFAULTS.funds})
   --timeout-ms N (${DEFAULTS.timeoutMs})   the client's timeout per attempt; a call with no answer is sent again with the same id
+  --max-expiry-wait-ms N (${DEFAULTS.maxExpiryWaitMs})   how long a session's end is waited for (the wins after it); a session ending later skips that scenario
   --json                   print the summary only, as JSON (with every transaction)`;
 
 const { values: o } = parseArgs({
   options: {
+    protocol: { type: 'string' },
     gateway: { type: 'string' },
     'operator-key': { type: 'string' },
     'operator-secret': { type: 'string' },
@@ -44,6 +50,7 @@ const { values: o } = parseArgs({
     rounds: { type: 'string' },
     funds: { type: 'string' },
     'timeout-ms': { type: 'string' },
+    'max-expiry-wait-ms': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -79,12 +86,45 @@ if (providerGiven && !(o['provider-secret'] && o['game-id'] && o['game-code'])) 
 if (o.kind !== undefined && o.kind !== 'casino' && o.kind !== 'sportsbook') fail(`--kind: casino or sportsbook, not ${o.kind}`);
 if (!providerGiven && !adminToken) fail('No admin token to register the providers: --admin-token, ADMIN_TOKEN, or an existing provider (--provider-key …).');
 
+const protocol = o.protocol ?? 'native';
+if (protocol !== 'native' && protocol !== 'hub88') fail(`--protocol: native or hub88, not ${protocol}`);
+const log = o.json ? () => undefined : (line: string) => console.log(`[provider-sim] ${new Date().toISOString().slice(11, 19)} ${line}`);
+if (protocol === 'hub88') {
+  if (!adminToken) fail('--protocol hub88 registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
+  try {
+    const summary = await runHub88Simulation({
+      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+      operator,
+      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
+      gamesServer: {
+        host: o['launch-host'] ?? '127.0.0.1',
+        port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
+        ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
+      },
+      sessions: int(o.sessions, DEFAULTS.sessions),
+      concurrency: int(o.concurrency, DEFAULTS.concurrency),
+      rounds: int(o.rounds, DEFAULTS.rounds),
+      funds: o.funds ?? DEFAULTS.funds,
+      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
+      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
+      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
+      log,
+    });
+    console.log(JSON.stringify(summary, null, 2));
+    log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
+    process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
+  } catch (e) {
+    console.error('[provider-sim]', e instanceof Error ? e.message : e);
+    process.exitCode = 1;
+  }
+  process.exit();
+}
+
 const launch = await startLaunchServer({
   host: o['launch-host'] ?? '127.0.0.1',
   port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
   ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
 });
-const log = o.json ? () => undefined : (line: string) => console.log(`[provider-sim] ${new Date().toISOString().slice(11, 19)} ${line}`);
 try {
   const summary = await runSimulation({
     gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
@@ -111,7 +151,7 @@ try {
     sportsEvery: DEFAULTS.sportsEvery,
     retryDeadlineMs: DEFAULTS.retryDeadlineMs,
     timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
-    maxExpiryWaitMs: DEFAULTS.maxExpiryWaitMs,
+    maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
     log,
   });
   if (o.json) console.log(JSON.stringify(summary, null, 2));

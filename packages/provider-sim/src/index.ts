@@ -9,3 +9,6 @@ export { PlayerSession } from './player-session.ts';
 export { ProviderClient, type ProviderAnswer } from './provider-client.ts';
 export { DEFAULTS, runSimulation, type SimulationOptions, type SimulationSummary } from './simulator.ts';
 export { duplicates, type ExpireSession } from './scenarios.ts';
+export { runHub88Simulation, type Hub88SimulationOptions, type Hub88SimulationSummary } from './hub88/simulation.ts';
+export { startHub88GamesServer, type Hub88GamesServer, type Hub88Launch } from './hub88/games-server.ts';
+export { Hub88WalletClient, type Hub88Reply } from './hub88/wallet-client.ts';

@@ -22,6 +22,7 @@ export {
   type GamesStack,
   type Rng,
 } from './games.ts';
+export { startHub88Standin, type Hub88Standin } from './hub88.ts';
 export { activatedPerson, chosenPassword, firstConsoleSignIn, totpCode, type ActivatedPerson } from './console.ts';
 export { outboxAudits } from './audit.ts';
 export { setComplianceProfile } from './compliance.ts';

@@ -45,6 +45,7 @@ import { askOwnerOverNats, createOperatorCheck } from './edge/play-check.ts';
 import { operatorsClient } from './edge/operators-client.ts';
 import { adminRoutes } from './admin/admin-routes.ts';
 import { registerProviderApi } from './edge/provider-api.ts';
+import { registerConnectors } from './connectors/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -314,6 +315,8 @@ async function serveWhenConnected(config: GatewayConfig, o: ServeOptions): Promi
       publicBaseUrl: config.PUBLIC_BASE_URL,
     });
     opened.push(providerCredentials);
+    // Aggregators calling us in their own protocol (Hub88, …), over the same provider wallet (docs/connectors.md).
+    opened.push(await registerConnectors(publicApp, { ...forward, cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS, now, log }));
     await publicApp.register(playRoutes, {
       games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
       publicBaseUrl: config.PUBLIC_BASE_URL,

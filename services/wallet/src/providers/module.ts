@@ -2,7 +2,7 @@
 // and games, and the provider wallet API they call for every bet, win and rollback. It lives in the
 // wallet because a provider's bet is the player's money, posted by the one ledger writer in the
 // same statement as its record.
-import { providerAdminOperations, providerOperations } from '@bo/contracts';
+import { connectorAdminOperations, providerAdminOperations, providerOperations } from '@bo/contracts';
 import { handle, type Handler, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { prizeClockMigrations, providerMigrations } from './store/migrations.ts';
@@ -20,6 +20,10 @@ import { providerDebtMigrations } from './store/debt-migrations.ts';
 import { providerSandboxMigrations } from './store/sandbox-migrations.ts';
 import { prizeClockRecorder } from './handlers/prize-clock-metrics.ts';
 import { sessionCache } from './handlers/session-cache.ts';
+// Issue #58: connectors (docs/connectors.md): our team's side and the gateway's questions.
+import { providerConnectorMigrations } from './store/connector-migrations.ts';
+import { connectorAdminHandlers } from './handlers/connector-admin.ts';
+import { connectorCallHandlers } from './handlers/connector-calls.ts';
 
 // One operator-status cache per running service (its NATS subscription stops with the service).
 const standings = new WeakMap<object, OperatorStanding>();
@@ -34,7 +38,14 @@ const standingOf = (deps: Parameters<typeof operatorStanding>[0]) => {
 
 export const providersModule: ServiceModule<WalletConfig> = {
   entities: [],
-  migrations: [...providerMigrations, ...providerReadMigrations, ...providerDebtMigrations, ...providerSandboxMigrations, ...prizeClockMigrations],
+  migrations: [
+    ...providerMigrations,
+    ...providerReadMigrations,
+    ...providerDebtMigrations,
+    ...providerSandboxMigrations,
+    ...prizeClockMigrations,
+    ...providerConnectorMigrations,
+  ],
   background: (deps) => [async () => standingOf(deps).stop()],
   handlers: (deps) => {
     const ctx: ProvidersContext = { deps, operators: standingOf(deps), prizes: prizeClockRecorder(deps.metrics), sessions: sessionCache() };
@@ -42,6 +53,9 @@ export const providersModule: ServiceModule<WalletConfig> = {
     const adminHandlers: Record<string, Handler> = {};
     for (const [id, fn] of Object.entries(admin)) {
       Object.assign(adminHandlers, handle(providerAdminOperations[id as keyof typeof admin], fn as never));
+    }
+    for (const [id, fn] of Object.entries(connectorAdminHandlers(ctx))) {
+      Object.assign(adminHandlers, handle(connectorAdminOperations[id as keyof typeof connectorAdminOperations], fn as never));
     }
     return {
       ...handle(providerOperations.providerAuthenticate, providerAuthenticate(ctx)),
@@ -51,6 +65,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
       ...handle(providerOperations.providerRollback, providerRollback(ctx)),
       ...handle(providerOperations.providerCorrection, providerCorrection(ctx)),
       ...credentialLookup(ctx),
+      ...connectorCallHandlers(ctx),
       ...adminHandlers,
       ...providerReadHandlers(ctx),
     };

@@ -70,7 +70,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
     // player with on the provider wallet API (docs/providers.md, "Launch").
     const providerToken = providerLaunch ? issueSessionToken() : undefined;
     // The provider is asked before anything is stored: an unavailable provider leaves no session.
-    const launch = await providerFor(game, ctx.remote, ctx.config.PUBLIC_BASE_URL).launch(game, {
+    const launch = await providerFor(game, ctx.remote, ctx.config.PUBLIC_BASE_URL, providerLaunch?.protocol, ctx.connectors).launch(game, {
       sessionId,
       gameId,
       playerId,

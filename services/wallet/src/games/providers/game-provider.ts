@@ -1,7 +1,18 @@
 // Every game is launched through a provider adapter. The built-in provider serves the game on our
 // own launch page; an external provider is asked over HTTP for its page for this session. A
 // provider that cannot be reached, is too slow or answers nonsense is 502 PROVIDER_UNAVAILABLE.
-import { AppError, SANDBOX_PROVIDER, SANDBOX_PROVIDER_PAGE, type GameMode } from '@bo/contracts';
+import {
+  AppError,
+  hub88GamesApi,
+  hub88PrivateKey,
+  Hub88SettingsSchema,
+  SANDBOX_PROVIDER,
+  SANDBOX_PROVIDER_PAGE,
+  type GameMode,
+  type Hub88Settings,
+} from '@bo/contracts';
+import { Value } from '@sinclair/typebox/value';
+import { openSecret } from '@bo/service-kit';
 import type { GameRow } from '../store/entities.ts';
 
 export interface LaunchSession {
@@ -13,7 +24,15 @@ export interface LaunchSession {
   currency: string;
   expiresAt: Date;
   /** A registered provider's game (docs/providers.md): its session token, game code and launch settings. */
-  provider?: { token: string; gameCode: string; launchUrl: string | null; timeoutMs: number };
+  provider?: {
+    token: string;
+    gameCode: string;
+    launchUrl: string | null;
+    timeoutMs: number;
+    /** `native`, or the connector's protocol whose API launches the game (docs/connectors.md). */
+    protocol?: string;
+    connector?: { settings: unknown; privateKeySealed: string | null } | null;
+  };
 }
 
 /** `page`: our launch page plays the game; `redirect`: the launch page sends the player to `url`. */
@@ -89,7 +108,55 @@ export function sandboxProvider(publicBaseUrl: string): GameProvider {
   };
 }
 
-export function providerFor(game: GameRow, remote: GameProvider, publicBaseUrl: string): GameProvider {
+/**
+ * A Hub88 game (docs/connectors-hub88.md, "Launch"): Hub88's Games API `/game/url`, signed with our
+ * private key for the session's environment, gives the page the player is sent to. The player is
+ * `user` (our player id, what Hub88 sends back on every wallet call), the session token is `token`
+ * (what bets carry), the brand is the sub-partner. Not configured, unreachable or refusing: 502
+ * PROVIDER_UNAVAILABLE, and no session exists.
+ */
+export function hub88Provider(masterKey: string): GameProvider {
+  return {
+    async launch(game, session) {
+      const p = session.provider;
+      const unavailable = (why: string) => new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} ${why}.`, { provider: game.provider });
+      if (!p?.connector?.privateKeySealed || !Value.Check(Hub88SettingsSchema, p.connector.settings)) {
+        throw unavailable('has no Hub88 connector set up for this environment');
+      }
+      const settings: Hub88Settings = p.connector.settings;
+      const api = hub88GamesApi({
+        baseUrl: settings.apiBaseUrl,
+        operatorId: settings.operatorId,
+        privateKey: hub88PrivateKey(openSecret(p.connector.privateKeySealed, masterKey)),
+        timeoutMs: p.timeoutMs,
+      });
+      const url = await api.gameUrl({
+        user: session.playerId,
+        token: p.token,
+        sub_partner_id: session.brandId,
+        platform: 'GPL_DESKTOP',
+        operator_id: settings.operatorId,
+        meta: {},
+        lang: settings.lang ?? 'pt',
+        game_code: p.gameCode,
+        currency: session.currency,
+        game_currency: session.currency,
+        // Our operators are Brazilian (contracts' DEFAULT_CURRENCY): the players play in Brazil.
+        country: 'BR',
+        ...(settings.lobbyUrl ? { lobby_url: settings.lobbyUrl } : {}),
+      });
+      if (!url.ok) throw unavailable(`did not give a game URL (${url.reason})`);
+      return { type: 'redirect', url: url.value };
+    },
+  };
+}
+
+/** The connectors' launch adapters, by protocol (a connector whose games launch through its own API adds its own). */
+export type ConnectorLaunchers = Readonly<Record<string, GameProvider>>;
+
+export function providerFor(game: GameRow, remote: GameProvider, publicBaseUrl: string, protocol?: string, connectors: ConnectorLaunchers = {}): GameProvider {
   if (game.providerId === SANDBOX_PROVIDER.id) return sandboxProvider(publicBaseUrl);
+  const connector = protocol && protocol !== 'native' ? connectors[protocol] : undefined;
+  if (connector) return connector;
   return game.adapter === 'remote' ? remote : localProvider;
 }

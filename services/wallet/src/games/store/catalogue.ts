@@ -24,6 +24,13 @@ export interface ProviderLaunchConfig {
   gameCode: string;
   launchUrl: string | null;
   timeoutMs: number;
+  /** `native` (its launch URL) or a connector's protocol (docs/connectors.md), launched through the aggregator's own API. */
+  protocol: string;
+  /**
+   * A connector's settings for the session's environment and our key pair signing now (its private
+   * key sealed): read here from the providers module's tables, which this module does not import.
+   */
+  connector: { settings: unknown; privateKeySealed: string | null } | null;
 }
 
 /** The provider's launch settings of a game offered to the operator; undefined for a built-in game or one not offered. */
@@ -33,13 +40,21 @@ export async function providerLaunchOf(
   operatorId: string,
   environment: Environment,
 ): Promise<ProviderLaunchConfig | undefined> {
-  const [row] = await sql.query<ProviderLaunchConfig>(
-    `select p.id as "providerId", g.game_code as "gameCode", p.launch_url as "launchUrl", p.launch_timeout_ms as "timeoutMs"
+  const [row] = await sql.query<Omit<ProviderLaunchConfig, 'connector'> & { settings: unknown; privateKeySealed: string | null }>(
+    `select p.id as "providerId", g.game_code as "gameCode", p.launch_url as "launchUrl", p.launch_timeout_ms as "timeoutMs", p.protocol,
+            c.settings, k.private_key_sealed as "privateKeySealed"
      from wallet.games g join wallet.providers p on p.id = g.provider_id
+     left join wallet.provider_connectors c on p.protocol <> 'native' and c.provider_id = p.id and c.environment = ?
+     left join lateral (select private_key_sealed from wallet.provider_connector_keys k
+                        where p.protocol <> 'native' and k.provider_id = p.id and k.environment = ? and k.owner = 'ours' and k.revoked_at is null
+                          and k.starts_at <= now() and (k.expires_at is null or k.expires_at > now())
+                        order by k.starts_at desc limit 1) k on true
      where g.id = ? and ${OFFERED}`,
-    [gameId, operatorId, environment],
+    [environment, environment, gameId, operatorId, environment],
   );
-  return row;
+  if (!row) return undefined;
+  const { settings, privateKeySealed, ...launch } = row;
+  return { ...launch, connector: settings ? { settings, privateKeySealed } : null };
 }
 
 /** Binds a provider session token (by its SHA-256) to the game session it was minted for. */

@@ -103,6 +103,7 @@ export function adminProviderHandlers(ctx: ProvidersContext) {
           id,
           name: b.name,
           kind: b.kind,
+          protocol: b.protocol ?? 'native',
           launchUrl: b.launchUrl ?? null,
           launchTimeoutMs: b.launchTimeoutMs ?? 3000,
           allowedIps: b.allowedIps ?? [],

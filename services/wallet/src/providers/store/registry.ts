@@ -2,13 +2,14 @@
 // environment (looked up by SHA-256; secrets sealed with SECRETS_MASTER_KEY, shown once), the
 // operators they are offered to, and their games (rows of wallet.games). Plain SQL: small tables
 // read by id, and a key lookup on the gateway's miss path.
-import type { Environment, ProviderKind } from '@bo/contracts';
+import type { Environment, ProviderKind, ProviderProtocol } from '@bo/contracts';
 import { isoTime, type SqlRunner } from '@bo/service-kit';
 
 export interface ProviderRow {
   id: string;
   name: string;
   kind: ProviderKind;
+  protocol: ProviderProtocol;
   status: 'enabled' | 'disabled';
   launchUrl: string | null;
   launchTimeoutMs: number;
@@ -18,7 +19,7 @@ export interface ProviderRow {
   createdAt: string;
 }
 
-const PROVIDER_SELECT = `select p.id, p.name, p.kind, p.status, p.launch_url as "launchUrl", p.launch_timeout_ms as "launchTimeoutMs",
+const PROVIDER_SELECT = `select p.id, p.name, p.kind, p.protocol, p.status, p.launch_url as "launchUrl", p.launch_timeout_ms as "launchTimeoutMs",
   p.allowed_ips as "allowedIps", p.open_round_limit_minutes as "openRoundLimitMinutes", p.created_at as "createdAt",
   coalesce((select array_agg(po.operator_id order by po.operator_id) from wallet.provider_operators po where po.provider_id = p.id), '{}') as "operatorIds"
   from wallet.providers p`;
@@ -48,6 +49,7 @@ export async function insertProvider(
     id: string;
     name: string;
     kind: ProviderKind;
+    protocol: ProviderProtocol;
     launchUrl: string | null;
     launchTimeoutMs: number;
     allowedIps: string[];
@@ -55,8 +57,8 @@ export async function insertProvider(
   },
 ): Promise<void> {
   await sql.query(
-    `insert into wallet.providers (id, name, kind, launch_url, launch_timeout_ms, allowed_ips, open_round_limit_minutes) values (?, ?, ?, ?, ?, ?::text[], ?)`,
-    [p.id, p.name, p.kind, p.launchUrl, p.launchTimeoutMs, p.allowedIps, p.openRoundLimitMinutes],
+    `insert into wallet.providers (id, name, kind, protocol, launch_url, launch_timeout_ms, allowed_ips, open_round_limit_minutes) values (?, ?, ?, ?, ?, ?, ?::text[], ?)`,
+    [p.id, p.name, p.kind, p.protocol, p.launchUrl, p.launchTimeoutMs, p.allowedIps, p.openRoundLimitMinutes],
   );
 }
 

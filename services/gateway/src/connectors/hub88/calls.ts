@@ -1,0 +1,135 @@
+// Hub88's Wallet API calls as the provider wallet's operations (docs/connectors-hub88.md):
+//   /user/info             the player this provider had a session of (the brand is the sub-partner)
+//   /user/balance          wallet.provider.balance with the session token (an expired one reads too)
+//   /transaction/bet       wallet.provider.bet: transaction_uuid → transactionId, round → roundId
+//   /transaction/win       wallet.provider.win, after its reference_transaction_uuid is found a live bet of the user
+//   /transaction/rollback  wallet.provider.rollback of reference_transaction_uuid (a bet never received: recorded, RS_OK)
+// Amounts cross as Int64 × 100000 both ways, exactly (a value that is not whole cents is refused,
+// never rounded). The token is checked on bets only: wins and rollbacks may come after the
+// session. Nothing here keeps an answer: a repeated transaction_uuid is the wallet's replay.
+import {
+  hub88AmountToMoney,
+  moneyToHub88Amount,
+  type ErrorBody,
+  type Hub88Answer,
+  type Hub88BalanceRequest,
+  type Hub88BetRequest,
+  type Hub88RollbackRequest,
+  type Hub88Status,
+  type Hub88UserInfoRequest,
+  type Hub88WalletCall,
+  type Hub88WinRequest,
+  type OperationReply,
+  type ProviderScope,
+  type ProviderTransactionResult,
+} from '@bo/contracts';
+import type { ProviderWallet } from '../provider-wallet.ts';
+import { hub88StatusOf } from './statuses.ts';
+import type { TokenPlayers } from './token-players.ts';
+
+export interface Hub88Context {
+  scope: ProviderScope;
+  requestId: string;
+  wallet: ProviderWallet;
+  tokens: TokenPlayers;
+}
+
+const refused = (request_uuid: string, user: string | undefined, status: Hub88Status): Hub88Answer => ({
+  status,
+  request_uuid,
+  ...(user === undefined ? {} : { user }),
+});
+
+const accepted = (request_uuid: string, user: string, currency: string, balance: string): Hub88Answer => ({
+  user,
+  status: 'RS_OK',
+  request_uuid,
+  currency,
+  balance: moneyToHub88Amount(balance),
+});
+
+/** A refusal of the wallet in Hub88's words; not enough money carries the balance now (Hub88 asks for it). */
+function refusalOf(call: Hub88WalletCall, request_uuid: string, user: string, error: ErrorBody, currency?: string): Hub88Answer {
+  const status = hub88StatusOf(call, error);
+  const balance = (error.details as { balance?: unknown } | undefined)?.balance;
+  if (status === 'RS_ERROR_NOT_ENOUGH_MONEY' && typeof balance === 'string' && currency) return { ...accepted(request_uuid, user, currency, balance), status };
+  return refused(request_uuid, user, status);
+}
+
+const moved = (call: Hub88WalletCall, r: Hub88BetRequest | Hub88WinRequest | Hub88RollbackRequest, reply: OperationReply<ProviderTransactionResult>) =>
+  reply.ok
+    ? accepted(r.request_uuid, r.user, reply.body.currency, reply.body.balance)
+    : refusalOf(call, r.request_uuid, r.user, reply.error, 'currency' in r ? r.currency : undefined);
+
+export async function userInfo(c: Hub88Context, r: Hub88UserInfoRequest): Promise<Hub88Answer> {
+  const player = await c.wallet.player(c.scope, r.user, c.requestId);
+  if (!player) return refused(r.request_uuid, r.user, 'RS_ERROR_UNKNOWN');
+  // What Hub88 needs of the player, and nothing more (LGPD: no name, birth date or e-mail leaves us).
+  return { user: r.user, status: 'RS_OK', request_uuid: r.request_uuid, sub_partner_id: player.brandId, country: 'BR' };
+}
+
+export async function userBalance(c: Hub88Context, r: Hub88BalanceRequest): Promise<Hub88Answer> {
+  const reply = await c.wallet.balance(c.scope, r.token, c.requestId);
+  if (!reply.ok) return refusalOf('balance', r.request_uuid, r.user ?? '', reply.error);
+  if (r.user !== undefined && r.user !== reply.body.playerId) return refused(r.request_uuid, r.user, 'RS_ERROR_INVALID_TOKEN');
+  c.tokens.remember(c.scope, r.token, reply.body.playerId);
+  return accepted(r.request_uuid, r.user ?? reply.body.playerId, reply.body.currency, reply.body.balance);
+}
+
+export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Answer> {
+  // A free bet is a reward the operator granted through Hub88's Freebets API: we grant none (and
+  // Brazil's Lei 14.790/2023 art. 29 forbids bonuses to bettors), so one reaching us is refused
+  // before anything moves, and its rollback moves nothing (docs/connectors-hub88.md, "Free bets").
+  if (r.is_free === true) return refused(r.request_uuid, r.user, 'RS_ERROR_UNKNOWN');
+  const amount = hub88AmountToMoney(r.amount);
+  if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
+  const owner = await c.tokens.playerOf(c.wallet, c.scope, r.token, c.requestId);
+  if (!owner.ok) return refusalOf('bet', r.request_uuid, r.user, owner.error as ErrorBody);
+  if (owner.playerId !== r.user) return refused(r.request_uuid, r.user, 'RS_ERROR_INVALID_TOKEN');
+  const reply = await c.wallet.bet(
+    c.scope,
+    { transactionId: r.transaction_uuid, token: r.token, roundId: r.round ?? r.transaction_uuid, gameCode: r.game_code, amount, currency: r.currency },
+    c.requestId,
+  );
+  return moved('bet', r, reply);
+}
+
+export async function win(c: Hub88Context, r: Hub88WinRequest): Promise<Hub88Answer> {
+  const amount = hub88AmountToMoney(r.amount);
+  if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
+  // The bet this win pays must be one we took, of this user, not rolled back ("wasn't processed or was rolled back").
+  const ref = await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId);
+  if (ref?.kind !== 'bet' || ref.neverReceived || ref.rolledBack || ref.playerId !== r.user) {
+    return refused(r.request_uuid, r.user, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST');
+  }
+  const reply = await c.wallet.win(
+    c.scope,
+    {
+      transactionId: r.transaction_uuid,
+      playerId: r.user,
+      roundId: r.round ?? ref.roundId,
+      amount,
+      currency: r.currency,
+      roundClosed: r.round_closed !== false,
+    },
+    c.requestId,
+  );
+  return moved('win', r, reply);
+}
+
+export async function rollback(c: Hub88Context, r: Hub88RollbackRequest): Promise<Hub88Answer> {
+  // The bet's own round when we have the bet (Hub88 may send none); the call's otherwise.
+  const ref = await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId);
+  const roundId = ref?.kind === 'bet' ? ref.roundId : (r.round ?? r.reference_transaction_uuid);
+  const reply = await c.wallet.rollback(
+    c.scope,
+    { transactionId: r.transaction_uuid, playerId: r.user, betTransactionId: r.reference_transaction_uuid, roundId },
+    c.requestId,
+  );
+  // Hub88: a rollback whose transaction cannot be found is answered RS_OK. A player this provider
+  // never had a session of has nothing to roll back (and no balance of theirs to tell).
+  if (!reply.ok && reply.error.code === 'ROUND_NOT_FOUND' && !(reply.error.details as { betTransactionId?: unknown } | undefined)?.betTransactionId) {
+    return { user: r.user, status: 'RS_OK', request_uuid: r.request_uuid };
+  }
+  return moved('rollback', r, reply);
+}

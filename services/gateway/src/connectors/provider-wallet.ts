@@ -1,0 +1,45 @@
+// The provider wallet as a connector reaches it: its own operations (bet, win, rollback, balance,
+// …: the handlers /provider/v1 reaches, on the same NATS subjects, under the provider's scope) and
+// the connector reads (a player the provider had a session of, one of its transactions by id).
+// Nothing here moves money itself or keeps an answer: the wallet's transaction ids do.
+import {
+  connectorMessages,
+  providerOperations,
+  requestOperation,
+  type OperationReply,
+  type ProviderBalanceSchema,
+  type ProviderScope,
+  type ProviderTransactionResult,
+} from '@bo/contracts';
+import type { Static } from '@sinclair/typebox';
+import type { NatsConnection } from '@nats-io/transport-node';
+
+type ConnectorReply<K extends keyof typeof connectorMessages> = Static<(typeof connectorMessages)[K]['reply']>;
+
+export interface ProviderWallet {
+  bet(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  win(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  rollback(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  balance(scope: ProviderScope, token: string, requestId: string): Promise<OperationReply<Static<typeof ProviderBalanceSchema>>>;
+  player(scope: ProviderScope, playerId: string, requestId: string): Promise<ConnectorReply<'player'>['player']>;
+  transaction(scope: ProviderScope, transactionId: string, requestId: string): Promise<ConnectorReply<'transaction'>['transaction']>;
+}
+
+export function providerWallet(o: { nc: NatsConnection; prefix: string; timeoutMs: number }): ProviderWallet {
+  const ask = <R>(subject: string, scope: ProviderScope, body: unknown, requestId: string) =>
+    requestOperation<R>(o.nc, subject, { ctx: { requestId, scope }, params: {}, query: {}, body }, { prefix: o.prefix, timeoutMs: o.timeoutMs });
+  /** A read that must answer: a refusal of it is a fault of ours (thrown, answered as an unknown error). */
+  const read = async <K extends 'player' | 'transaction'>(k: K, scope: ProviderScope, body: unknown, requestId: string): Promise<ConnectorReply<K>> => {
+    const r = await ask<ConnectorReply<K>>(connectorMessages[k].subject, scope, body, requestId);
+    if (!r.ok) throw new Error(`${connectorMessages[k].subject}: ${r.error.code}`);
+    return r.body;
+  };
+  return {
+    bet: (scope, body, requestId) => ask(providerOperations.providerBet.subject, scope, body, requestId),
+    win: (scope, body, requestId) => ask(providerOperations.providerWin.subject, scope, body, requestId),
+    rollback: (scope, body, requestId) => ask(providerOperations.providerRollback.subject, scope, body, requestId),
+    balance: (scope, token, requestId) => ask(providerOperations.providerBalance.subject, scope, { token }, requestId),
+    player: async (scope, playerId, requestId) => (await read('player', scope, { playerId }, requestId)).player,
+    transaction: async (scope, transactionId, requestId) => (await read('transaction', scope, { transactionId }, requestId)).transaction,
+  };
+}
