@@ -18,6 +18,8 @@ const DELETABLE: Record<string, string> = {
   'players.simulated_impediments': "the SPA registry simulator's list (sandbox)",
   'players.internal_impediments': 'an entry of our internal impediments list (its removal is audited with the entry as it was)',
   'wallet.provider_operators': "a provider's games offered to an operator: our team's setting (each change is in the audit log)",
+  'wallet.provider_connector_health':
+    "a connector's hourly counts of answers by status, the provider page's health (the calls themselves are the provider transactions and the ledger)",
   'webhooks.attempts': "webhook delivery logs (not records: the events they carried are the domains')",
   'webhooks.deliveries': 'webhook delivery logs',
   'webhooks.events': 'webhook delivery copies of domain events',
