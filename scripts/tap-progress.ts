@@ -16,7 +16,7 @@ interface Workspace {
 }
 
 /** One finished test file. `wallMs` runs from the end of the workspace's previous file (or its start), so it
- * includes the file's process start and teardown; `tapMs` is tap's own figure for the file. */
+ * includes the file's process start and teardown, and is at least `tapMs`, tap's own figure for the file. */
 export interface FileTiming {
   workspace: string;
   file: string;
@@ -78,7 +78,9 @@ export class TapProgress {
     const state = ws.file ?? { name: file, assertions: 0, lines: [] };
     ws.file = undefined;
     const now = this.#now();
-    this.#timings.push({ workspace, file, ok, assertions: state.assertions, wallMs: now - ws.mark, tapMs: ms });
+    // Files of one workspace run one after another, or a few at once (its tap `jobs`): then the time
+    // since the last file ended undercounts, and tap's own figure (process start left out) is the floor.
+    this.#timings.push({ workspace, file, ok, assertions: state.assertions, wallMs: Math.max(now - ws.mark, ms), tapMs: ms });
     ws.mark = now;
     const seconds = (ms / 1000).toFixed(1);
     const skipped = /# SKIP/i.test(rest) ? ', skipped' : '';

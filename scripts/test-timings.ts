@@ -24,7 +24,8 @@ interface Run {
 }
 
 const PHASES = ['system start', 'process start', 'service start', 'database', 'wait', 'chromium'] as const;
-type Phase = (typeof PHASES)[number];
+/** `process`: a test file's own process lifetime (scripts/test-process-clock.mjs), its wall time. */
+type Phase = (typeof PHASES)[number] | 'process';
 
 /** Workspace name → its folder, from the workspaces' package.json files. */
 function workspaceDirs(): Map<string, string> {
@@ -52,8 +53,8 @@ function phasesByFile(): Map<string, Record<Phase, number>> {
     } catch {
       continue;
     }
-    if (!note.file || !note.phase || typeof note.ms !== 'number' || !PHASES.includes(note.phase)) continue;
-    const sums = out.get(note.file) ?? (Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>);
+    if (!note.file || !note.phase || typeof note.ms !== 'number' || !(note.phase === 'process' || PHASES.includes(note.phase))) continue;
+    const sums = out.get(note.file) ?? (Object.fromEntries([...PHASES, 'process'].map((p) => [p, 0])) as Record<Phase, number>);
     sums[note.phase] += note.ms;
     out.set(note.file, sums);
   }
@@ -64,9 +65,11 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const pad = (text: string, width: number) => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 
 function report(run: Run, phases: Map<string, Record<Phase, number>>, dirs: Map<string, string>, top: number) {
+  // A file's wall time is its process's lifetime where it noted it; else the time its line took to come.
   const files = run.files.map((f) => {
     const abs = path.join(dirs.get(f.workspace) ?? root, f.file);
-    return { ...f, path: path.relative(root, abs), phases: phases.get(abs) };
+    const noted = phases.get(abs);
+    return { ...f, wallMs: noted?.process || f.wallMs, path: path.relative(root, abs), phases: noted };
   });
   const sum = files.reduce((a, f) => a + f.wallMs, 0);
   const checks = run.checks.reduce((a, c) => a + c.ms, 0);
@@ -108,7 +111,7 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
   console.log(
     `npm test${r.filters.length ? ` -- ${r.filters.join(' ')}` : ''} of ${r.startedAt}: ${r.seconds} s in all, ${r.passed} passed, ${r.failed} failed`,
   );
-  console.log(`  static checks ${s(r.checksMs)}; ${r.files} test files, ${s(r.fileWallSumMs)} of file wall time (workspaces run two at a time)`);
+  console.log(`  static checks ${s(r.checksMs)}; ${r.files} test files, ${s(r.fileWallSumMs)} of their wall times added up (several run at once)`);
   console.log(`  noted phases, all files: ${PHASES.map((p) => `${p} ${s(r.phaseTotalsMs[p])}`).join(', ')}`);
   console.log('\nBy workspace (file wall time, files):');
   for (const w of r.workspaces) console.log(`  ${pad(w.name, 18)} ${pad(s(w.ms), 9)} ${w.files}`);

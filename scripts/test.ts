@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import readline from 'node:readline';
 import { resolveInfra } from './local-infra.ts';
 import { failureText, StartupError } from './startup-error.ts';
@@ -91,6 +92,8 @@ const env = {
   // Node's on-disk code cache: every test file and every process it starts loads its modules about
   // twice as fast (a module's cached code is used only while its source is unchanged).
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(dataDir, 'compile-cache'),
+  // Each test file's process notes its own lifetime (scripts/test-process-clock.mjs).
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${pathToFileURL(path.join(root, 'scripts/test-process-clock.mjs')).href}`].filter(Boolean).join(' '),
   ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
   ...(promtool ? { PROMTOOL_PATH: promtool } : {}),
 };
