@@ -2,7 +2,8 @@
 // `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
 // lints, checks dependencies, runs every workspace's tap suite through turbo, prints a line per finished test file as it
 // finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
-// `npm test -- @bo/gateway` runs one workspace. The whole output is kept in .data/test-output.log, the
+// `npm test -- <names>` is the fast path for a change: the typecheck, then only the named workspaces or
+// test files (scripts/test-selection.ts), without turbo. The whole output is kept in .data/test-output.log, the
 // time of each check and test file in .data/test-timings.json and the phases the test helpers note
 // (process starts, service starts, waits, Chromium) in .data/test-phases.jsonl: `npm run test:timings`.
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { onStopRequest } from './stop-signals.ts';
 import { TapProgress } from './tap-progress.ts';
 import { findOrInstallChromium } from './test-browser.ts';
 import { turboTestArgs } from './turbo-test-args.ts';
+import { selectTests } from './test-selection.ts';
 import { findOrInstallPromtool } from './test-promtool.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -62,24 +64,40 @@ async function fail(err: unknown): Promise<never> {
 process.on('uncaughtException', (err) => void fail(err));
 process.on('unhandledRejection', (err) => void fail(err));
 
+// `npm test -- <names>`: the typecheck and the named suites only (a minute, not the whole run).
+const names = process.argv.slice(2);
+const selection = names.length > 0 ? selectTests(root, names) : undefined;
+if (selection?.unmatched.length) {
+  await fail(
+    new StartupError(
+      `no workspace or test file matches ${selection.unmatched.map((n) => `"${n}"`).join(', ')}.\n  Fix: name a workspace (@bo/players, players, e2e) or a piece of a test file's path (standing, players/test/kyc).`,
+    ),
+  );
+}
+if (selection) say(`running ${selection.runs.map((r) => (r.files ? `${r.name} (${r.files.join(', ')})` : r.name)).join('; ')}`);
+
 infra = await resolveInfra({ purpose: 'test', dataDir, log: say }).catch(fail);
 say(`using ${infra.postgres.describe}`);
 say(`using ${infra.nats.describe}`);
 mkdirSync(dataDir, { recursive: true });
 const phasesFile = path.join(dataDir, 'test-phases.jsonl');
 rmSync(phasesFile, { force: true });
-// Made while the static checks run; the suites wait for it.
+// Made while the static checks run; the suites wait for it. A fast-path run of a few files goes
+// without (each service migrates its own schema in its test database: the same work, done once).
+const wantsTemplate = !selection || selection.runs.some((r) => !r.files || r.files.length > 3);
 const templateStarted = Date.now();
-const templateBuild = spawn(process.execPath, [path.join(root, 'scripts/test-template-db.ts'), 'create', infra.postgres.url, templateDb], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
 let templateErrors = '';
-templateBuild.stderr!.on('data', (d: Buffer) => (templateErrors = (templateErrors + d.toString()).slice(-2000)));
-const templateReady = new Promise<boolean>((resolve) => {
-  templateBuild.once('close', (code) => resolve(code === 0));
-  templateBuild.once('error', () => resolve(false));
-});
+const templateReady = !wantsTemplate
+  ? Promise.resolve(false)
+  : new Promise<boolean>((resolve) => {
+      const build = spawn(process.execPath, [path.join(root, 'scripts/test-template-db.ts'), 'create', infra!.postgres.url, templateDb], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      build.stderr!.on('data', (d: Buffer) => (templateErrors = (templateErrors + d.toString()).slice(-2000)));
+      build.once('close', (code) => resolve(code === 0));
+      build.once('error', () => resolve(false));
+    });
 const chromium = findOrInstallChromium(say);
 const promtool = findOrInstallPromtool(say);
 const env = {
@@ -113,7 +131,7 @@ const checks: Array<[string, string, string[]]> = [
   ['k8s manifests', process.execPath, ['deploy/k8s/check-manifests.ts']],
 ];
 const checkTimings: Array<{ label: string; ms: number; ok: boolean }> = [];
-for (const [label, cmd, args] of checks) {
+for (const [label, cmd, args] of selection ? checks.slice(0, 1) : checks) {
   const checkStarted = Date.now();
   const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', env });
   checkTimings.push({ label, ms: Date.now() - checkStarted, ok: r.status === 0 });
@@ -131,37 +149,64 @@ templateMade = await templateReady;
 if (templateMade) {
   say(`test databases are clones of ${templateDb}, every service's schema migrated (${((Date.now() - templateStarted) / 1000).toFixed(1)} s)`);
   Object.assign(env, { BO_TEST_TEMPLATE_DB: templateDb });
-} else {
+} else if (wantsTemplate) {
   say(`no template database (each service migrates its own schema in every test database): ${templateErrors.trim().split('\n').at(-1) ?? ''}`);
 }
 
 const logFile = path.join(dataDir, 'test-output.log');
 const raw = createWriteStream(logFile);
 const progress = new TapProgress((line) => console.log(line));
-turbo = spawn('turbo', turboTestArgs(process.argv.slice(2)), {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const lines = readline.createInterface({ input: turbo.stdout! });
-lines.on('line', (line) => {
-  raw.write(`${line}\n`);
-  progress.line(line);
-});
-turbo.stderr!.on('data', (d: Buffer) => raw.write(d));
-turbo.once(
-  'error',
-  (err) => void fail(new StartupError(`turbo could not be started (${err.message}).\n  Fix: run npm ci, so node_modules/.bin/turbo is installed.`)),
-);
-const [code] = await new Promise<[number | null]>((resolve) => turbo!.once('close', (c) => resolve([c])));
+const code = selection ? await runSelected(selection.runs) : await runEverySuite();
 await new Promise<void>((resolve) => raw.end(resolve));
+
+/** Every workspace's suite, through turbo (two at a time); its exit code. */
+async function runEverySuite(): Promise<number | null> {
+  turbo = spawn('turbo', turboTestArgs([]), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  readline.createInterface({ input: turbo.stdout! }).on('line', (line) => {
+    raw.write(`${line}\n`);
+    progress.line(line);
+  });
+  turbo.stderr!.on('data', (d: Buffer) => raw.write(d));
+  turbo.once(
+    'error',
+    (err) => void fail(new StartupError(`turbo could not be started (${err.message}).\n  Fix: run npm ci, so node_modules/.bin/turbo is installed.`)),
+  );
+  return new Promise<number | null>((resolve) => turbo!.once('close', (c) => resolve(c)));
+}
+
+/** The selected workspaces' tap runs (their own tap settings, the named files or all), two at a time; 0 when every one exited 0. */
+async function runSelected(runs: NonNullable<typeof selection>['runs']): Promise<number> {
+  const tap = path.join(root, 'node_modules/.bin/tap');
+  const queue = [...runs];
+  let worst = 0;
+  const one = async (): Promise<void> => {
+    for (let r = queue.shift(); r; r = queue.shift()) {
+      const child = spawn(tap, r.files ?? [], { cwd: r.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Each line as turbo would have prefixed it, so the progress reads both alike.
+      const prefixed = (line: string) => {
+        const text = `${r!.name}:test: ${line}`;
+        raw.write(`${text}\n`);
+        progress.line(text);
+      };
+      readline.createInterface({ input: child.stdout! }).on('line', prefixed);
+      child.stderr!.on('data', (d: Buffer) => raw.write(d));
+      const exit = await new Promise<number>((resolve) => {
+        child.once('close', (c) => resolve(c ?? 1));
+        child.once('error', () => resolve(1));
+      });
+      if (exit !== 0) worst = exit;
+    }
+  };
+  await Promise.all([one(), one()]);
+  return worst;
+}
 
 const totals = progress.totals();
 passed += totals.passed;
 failed += totals.failed;
 if (code !== 0 && totals.failed === 0) {
   failed++;
-  say(`turbo exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`);
+  say(`${selection ? 'tap' : 'turbo'} exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`);
 }
 if (totals.suites === 0) {
   failed++;
