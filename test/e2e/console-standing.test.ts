@@ -4,7 +4,8 @@
 // with the API's 409 STANDING_HAS_OWN_FLOW naming the flow that ends it, and nothing changes; saving
 // the form as it was opened (the date field holds the day, not the time) changes only what was
 // edited; a later date lengthens a term; a date on a player nothing holds starts a real self-exclusion,
-// autoexcluido, whose history names her; the Status never offers autoexcluido by hand.
+// autoexcluido, whose history names her (on a player our team suspended, the page says the suspension
+// comes back when it ends); the Status never offers autoexcluido by hand.
 import t from 'tap';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { waitFor } from '@bo/service-kit/testing';
@@ -33,6 +34,8 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
   const termUntil = (await c.post(`/players/${term}/self-exclusion`, { months: 2 }, key())).body.selfExclusion.until as string;
   t.ok(termUntil, 'a two-month term');
   const free = await register('lf-free', '390.533.447-05');
+  const suspended = await register('lf-susp', '246.813.579-28');
+  t.equal((await stack.admin('POST', `/admin/players/${suspended}/status`, { status: 'suspenso' })).status, 200, 'a player our team suspended');
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'lia.compliance@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201, 'a compliance officer');
@@ -154,6 +157,16 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     const file = await fileOf(free);
     t.same([file.player.status, file.limits.selfExcludedUntil], ['autoexcluido', `${until}T00:00:00.000Z`]);
     t.same(await seHistory(free), ['self_exclusion by team (user:lia.compliance@ourteam.example)']);
+  });
+
+  t.test('a suspended player: a date starts a self-exclusion, and the page says the suspension comes back at its end', async (t) => {
+    const form = await limitsForm(suspended);
+    const status = page.locator(`article[data-player="${suspended}"] form[aria-label="Player status"]`);
+    await form.locator('input[name=selfExcludedUntil]').fill(day(Date.now() + 20 * DAY));
+    await form.getByRole('button', { name: 'Save limits' }).click();
+    await status.locator('p.muted[data-held-by="self_exclusion"]').waitFor();
+    t.match(await status.locator('p.muted').textContent(), /ends by itself[\s\S]*goes back to suspenso/, 'the flow that ends it, and the status it gives back');
+    t.equal((await fileOf(suspended)).player.status, 'autoexcluido', 'self-excluded meanwhile');
   });
 
   t.test('no script error, no other failed request', async (t) => {

@@ -5,11 +5,12 @@
 // the flow, and the player stays as they were (a frozen player's deposit is still refused); the
 // older limits form (`PUT /admin/players/{id}/limits`, the CLI's `players limits`) starts or
 // lengthens a self-exclusion, never ends or shortens one; the player's own self-exclusion never
-// ends an impediment restriction. The console: test/e2e/console.test.ts, console-standing.test.ts.
+// ends an impediment restriction, keeps a suspension of our team's to give back at its end (the player
+// file says so), and leaves a closed account closed and not reopened while it runs. The console: test/e2e/console.test.ts, console-standing.test.ts.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { waitFor } from '@bo/service-kit/testing';
+import { randomCpf, waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack } from './support/stack.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts');
@@ -132,6 +133,33 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
     const shorter = await live.post(`/players/${restricted}/self-exclusion`, { months: 1 }, key());
     t.same([shorter.status, shorter.body.error?.code], [409, 'SELF_EXCLUSION_ACTIVE'], 'a term in place of no end: refused');
     t.equal(await statusOf(restricted), 'restrito');
+  });
+
+  t.test("a self-exclusion keeps our team's status: a suspension comes back at its end, a closed account stays closed", async (t) => {
+    const suspended = await register(sandbox, 'st-susp', randomCpf());
+    t.equal((await stack.admin('POST', `/admin/players/${suspended}/status`, { status: 'suspenso' }, 'carla')).status, 200, 'suspended by our team');
+    t.equal((await sandbox.post(`/players/${suspended}/self-exclusion`, { months: 1 }, key())).status, 200, "the player's own term");
+    t.equal(await statusOf(suspended), 'autoexcluido', 'autoexcluido while it runs');
+    t.match(
+      (await stack.admin('GET', `/admin/players/${suspended}`)).body.standing,
+      { heldBy: 'self_exclusion', flow: /ends by itself.*goes back to suspenso/ },
+      'the player file says the suspension comes back when it ends',
+    );
+
+    const closed = await register(sandbox, 'st-closed', randomCpf());
+    t.equal((await stack.admin('POST', `/admin/players/${closed}/status`, { status: 'encerrado' }, 'carla')).status, 200, 'closed by our team');
+    const excluded = await sandbox.post(`/players/${closed}/self-exclusion`, { indefinite: true }, key());
+    t.equal(excluded.status, 200, 'the self-exclusion is recorded');
+    t.match(excluded.body.selfExclusion, { since: String, until: null }, 'and answered');
+    t.equal(await statusOf(closed), 'encerrado', 'the account stays closed');
+    const reopen = await stack.admin('POST', `/admin/players/${closed}/status`, { status: 'ativo' }, 'carla');
+    t.equal(reopen.status, 409, 'not reopened while the self-exclusion runs');
+    t.match(reopen.body.error, {
+      code: 'STANDING_HAS_OWN_FLOW',
+      message: /self-exclusion\/lift.*stays encerrado/,
+      details: { heldBy: 'self_exclusion', status: 'encerrado' },
+    });
+    t.equal(await statusOf(closed), 'encerrado');
   });
 
   t.test('a player nothing holds: the CLI changes the status', async (t) => {

@@ -81,7 +81,7 @@ export const EventDataSchemas = {
   }),
   'player.paused': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), until: Timestamp }),
   'player.self_excluded': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()), since: Timestamp, until: Nullable(Timestamp) }),
-  /** A fixed term ran out (`by: system`) or compliance lifted an indefinite one (`by: team`): status back to ativo. */
+  /** A fixed term ran out (`by: system`) or compliance lifted an indefinite one (`by: team`): status back to the one before it (ativo unless our team had suspended or blocked the player). */
   'player.self_exclusion.ended': Type.Object({
     playerId: Type.String(),
     externalId: Nullable(Type.String()),

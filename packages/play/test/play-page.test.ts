@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import { connect } from '@nats-io/transport-node';
 import { playRoutes, walletGames } from '../src/index.ts';
 import { createLaunchTokenSigner } from '@bo/wallet/testing';
-import { LAUNCH_SECRET, adminScope, scopes, startFakeProvider, startGamesStack, testNatsUrl, testPrefix, tokenOf } from '@bo/test-support';
+import { LAUNCH_SECRET, scopes, startFakeProvider, startGamesStack, testNatsUrl, testPrefix, tokenOf } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 
 // `npm test` finds or installs a Chromium and names it here.
@@ -146,15 +146,18 @@ t.test('launch page plugin', async (t) => {
     t.equal(tooMuch.statusCode, 422);
     t.match(tooMuch.json(), { error: { code: 'INSUFFICIENT_FUNDS', details: { balance: r.balanceAfter } } });
 
-    const excluded = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
-    const blockedSession = await h.openSession(t, scopes.production, excluded, 'gm_slots_fruit');
-    await h.call('players.admin.limits', adminScope, {
-      params: { id: excluded },
-      body: { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 86_400_000).toISOString() },
+    // A pause leaves the session open (a self-exclusion ends it: the wallet's test/responsible-gaming.test.ts):
+    // the page and the round re-check the player.
+    const paused = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    const blockedSession = await h.openSession(t, scopes.production, paused, 'gm_slots_fruit');
+    const pause = await h.call('players.rg.pause', scopes.production, {
+      params: { playerId: paused },
+      body: { until: new Date(Date.now() + 2 * 86_400_000).toISOString() },
     });
+    t.equal(pause.ok && pause.status, 200, 'the player paused');
     const blocked = await app.inject({ method: 'GET', url: pathOf(blockedSession.gameUrl) });
     t.equal(blocked.statusCode, 200);
-    t.match(blocked.body, /<p class="notice" id="notice">The player is self-excluded from play\.<\/p>/);
+    t.match(blocked.body, /<p class="notice" id="notice">The player has paused play until a later time\.<\/p>/);
     t.match(blocked.body, /<button id="play" type="submit" disabled>/);
     const refused = await app.inject({
       method: 'POST',
@@ -162,7 +165,7 @@ t.test('launch page plugin', async (t) => {
       payload: { amount: '1.00', clientRoundId: 'page-real-0003' },
     });
     t.equal(refused.statusCode, 403);
-    t.match(refused.json(), { error: { code: 'RG_BLOCKED' } });
+    t.match(refused.json(), { error: { code: 'RG_BLOCKED', details: { reason: 'paused' } } });
   });
 
   t.test('no wallet answering: 503 page and JSON, with Retry-After', async (t) => {

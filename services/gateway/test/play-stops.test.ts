@@ -1,6 +1,8 @@
 // Play stops at the next round, whatever token the page holds (issue #24): an operator suspended
 // through the admin API (answered by one gateway replica, played on the other at once), a player
-// blocked or self-excluded through the admin API, a session that has ended. Two real gateway
+// blocked or suspended through the admin API or paused through the operator's (the session stays
+// open: the round's own check refuses it), a player self-excluded through our team's limits form (the
+// session ends before the answer, as for the player's own), a session that has ended. Two real gateway
 // replicas, the real players and wallet services, real NATS and Postgres, the page's own script in
 // Chromium. A refused round moves no money: the wallet, the ledger and the rounds stay as they
 // were, and the ledger verifies.
@@ -120,16 +122,22 @@ t.test('play stops at the next round', async (t) => {
     await ledgerVerifies(t);
   });
 
-  t.test('player blocked or self-excluded through the admin API: the next round is refused, demo and real', async (t) => {
+  t.test('player blocked or suspended through the admin API, or paused: the next round is refused, demo and real', async (t) => {
     const op = await h.createOperator({ name: 'Careful Bets' });
+    const clientOf = (s: Session) => (s.scope.environment === 'sandbox' ? op.sandboxClient : op.productionClient);
+    // Each leaves the session open, so the round's own check is what refuses it (a self-exclusion ends the session: below).
     const changes = [
-      ['bloqueado', 'PLAYER_NOT_ACTIVE', (id: string) => h.admin('POST', `/admin/players/${id}/status`, { status: 'bloqueado' })],
-      ['suspenso', 'PLAYER_NOT_ACTIVE', (id: string) => h.admin('POST', `/admin/players/${id}/status`, { status: 'suspenso' })],
+      ['bloqueado', 'PLAYER_NOT_ACTIVE', (s: Session) => h.admin('POST', `/admin/players/${s.playerId}/status`, { status: 'bloqueado' })],
+      ['suspenso', 'PLAYER_NOT_ACTIVE', (s: Session) => h.admin('POST', `/admin/players/${s.playerId}/status`, { status: 'suspenso' })],
       [
-        'self-excluded',
+        'paused',
         'RG_BLOCKED',
-        (id: string) =>
-          h.admin('PUT', `/admin/players/${id}/limits`, { dailyDepositLimit: null, selfExcludedUntil: new Date(Date.now() + 7 * 86_400_000).toISOString() }),
+        (s: Session) =>
+          clientOf(s).post(
+            `/players/${s.playerId}/pause`,
+            { until: new Date(Date.now() + 7 * 86_400_000).toISOString() },
+            { 'idempotency-key': `play-stops-pause-${s.playerId}` },
+          ),
       ],
     ] as const;
     for (const [what, code, change] of changes) {
@@ -140,7 +148,7 @@ t.test('play stops at the next round', async (t) => {
       ] as const) {
         t.equal((await round(s)).code, 'played', `${what}, ${mode}: plays before`);
         const before = await money(s);
-        t.equal((await change(s.playerId)).status, 200, `${what}: answered`);
+        t.equal((await change(s)).status, 200, `${what}: answered`);
         const r = await round(s, b);
         t.same({ status: r.status, code: r.code }, { status: 403, code }, `${what}, ${mode}: the next round with the same token is refused`);
         const p = await page(s, a);
@@ -149,6 +157,29 @@ t.test('play stops at the next round', async (t) => {
         t.match(p.html, /<button id="play" type="submit" disabled>/, 'without Play');
         t.same(await money(s), before, `${what}, ${mode}: no money moved, no round recorded`);
       }
+    }
+    await ledgerVerifies(t);
+  });
+
+  t.test("player self-excluded through our team's limits form: the open session ends before the answer, demo and real", async (t) => {
+    const op = await h.createOperator({ name: 'Excluded Bets' });
+    const { real, demo } = await sessions(op);
+    for (const [mode, s] of [
+      ['real', real],
+      ['demo', demo],
+    ] as const) {
+      t.equal((await round(s)).code, 'played', `${mode}: plays before`);
+      const before = await money(s);
+      const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
+      t.equal(
+        (await h.admin('PUT', `/admin/players/${s.playerId}/limits`, { dailyDepositLimit: null, selfExcludedUntil: until })).status,
+        200,
+        `${mode}: answered`,
+      );
+      const r = await round(s, b);
+      t.same({ status: r.status, code: r.code }, { status: 410, code: 'GAME_SESSION_ENDED' }, `${mode}: the session ended, as for the player's own`);
+      t.equal((await page(s, a)).status, 410, `${mode}: the page says the session has ended`);
+      t.same(await money(s), before, `${mode}: no money moved, no round recorded`);
     }
     await ledgerVerifies(t);
   });

@@ -5,13 +5,17 @@
 // never undone; a pause is no status and stays in force; every change it makes writes
 // `player.status.changed`. The older limits form (players.admin.limits) may start or lengthen a
 // self-exclusion, as a real one with its history naming the person, never end or shorten one; a
-// term's end names the rule; a self-exclusion never ends an impediment restriction or a freeze.
+// term's end names the rule; a self-exclusion never ends an impediment restriction or a freeze. A
+// self-exclusion keeps the status it replaced (our team's suspenso or bloqueado) and its end (the
+// term's, or compliance's lift) gives it back, never ativo in its place; a closed account stays closed
+// and is not reopened while one runs; a term that runs out under a freeze leaves the earlier status for
+// the dismissal; migration 0018 finds the kept status of running ones in the status history.
 // (The sanctions freeze's case: services/compliance/test/screening/sanctions-freeze.test.ts.)
 import t from 'tap';
 import { PLAYER_STATE_SUBJECT } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
-import { RECORD_HAND_SET_SELF_EXCLUSIONS } from '../src/store/migrations.ts';
+import { RECORD_HAND_SET_SELF_EXCLUSIONS, RECORD_STATUS_BEFORE_SELF_EXCLUSION } from '../src/store/migrations.ts';
 import { admin, brSpaPlayer, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 const DAY = 86_400_000;
@@ -275,6 +279,137 @@ t.test('standing changes only through their flows', async (t) => {
     errorCode(t, await limits(p.id, null), 'STANDING_HAS_OWN_FLOW', 'not ended by the form under the freeze either');
     okBody(t, await h.call('players.sanctions.lift', admin, { body: { playerId: p.id } }), 200);
     t.match(await row(p.id), { status: 'autoexcluido', frozen: false, until }, 'the lift goes back to the self-exclusion');
+  });
+
+  t.test('a self-exclusion keeps the status our team set: its end goes back to it, never to ativo by itself', async (t) => {
+    setRuleClockOffset(0);
+    // Suspended by our team, then the player's own term (through the operator).
+    const suspended = await h.createPlayer(t, scope, { externalId: 'st-back-susp', cpf: '390.533.447-05' });
+    okBody(t, await setStatus(suspended.id, 'suspenso'), 200);
+    const term = okBody<any>(t, await selfExclude(suspended.id, { months: 1 }), 200).selfExclusion;
+    t.match(await row(suspended.id), { status: 'autoexcluido', until: term.until }, 'suspenso → autoexcluido while it runs');
+    t.match(
+      await standing(suspended.id),
+      { heldBy: 'self_exclusion', flow: /ends by itself.*goes back to suspenso/ },
+      'our team reads that its suspension comes back',
+    );
+    // Blocked by our team, then our team's own term (the limits form).
+    const blocked = await h.createPlayer(t, scope, { externalId: 'st-back-blk', cpf: '111.444.777-35' });
+    okBody(t, await setStatus(blocked.id, 'bloqueado'), 200);
+    okBody(t, await limits(blocked.id, iso(Date.now() + 2 * DAY)), 200);
+    t.match(await row(blocked.id), { status: 'autoexcluido' });
+    // Nothing set by our team: back to ativo, as before.
+    const free = await h.createPlayer(t, scope, { externalId: 'st-back-free', cpf: '863.184.730-50' });
+    okBody(t, await limits(free.id, iso(Date.now() + 2 * DAY)), 200);
+
+    setRuleClockOffset(32 * DAY);
+    for (const p of [suspended, blocked, free]) await waitFor(async () => (await row(p.id)).since === null, { what: `${p.externalId}: the term ran out` });
+    setRuleClockOffset(0);
+    t.equal((await row(suspended.id)).status, 'suspenso', 'the suspension our team made is in force again');
+    t.equal((await row(blocked.id)).status, 'bloqueado', 'the block our team made is in force again');
+    t.equal((await row(free.id)).status, 'ativo', 'a player nothing held goes back to ativo');
+    t.match(
+      (await seHistory(suspended.id)).at(-1),
+      { kind: 'self_exclusion_ended', old_value: term.until, by: 'system', actor: 'rule:fixed-term-ran-out' },
+      'the end names the rule',
+    );
+    const [end] = await h.sql("select reason from players.rg_history where player_id = ? and kind = 'self_exclusion_ended'", [suspended.id]);
+    t.match(end.reason, /suspenso/, 'and the status it went back to');
+    t.match(await state(suspended.id), { status: 'suspenso', selfExcluded: false });
+    t.same(await standing(suspended.id), { heldBy: null, flow: null, statuses: ['ativo', 'suspenso', 'bloqueado', 'encerrado'] }, 'nothing holds it now');
+    okBody(t, await setStatus(suspended.id, 'ativo'), 200);
+    t.equal((await row(suspended.id)).status, 'ativo', 'our team lifts its suspension when it decides to');
+  });
+
+  t.test("compliance's lift of an indefinite self-exclusion goes back to the status before it", async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-back-lift', cpf: '529.982.247-25' });
+    okBody(t, await setStatus(p.id, 'suspenso'), 200);
+    okBody(t, await selfExclude(p.id, { indefinite: true }), 200);
+    setRuleClockOffset(31 * DAY);
+    const lifted = okBody<any>(
+      t,
+      await h.call('players.admin.liftSelfExclusion', admin, { params: { id: p.id }, body: { reason: 'reviewed with the player' } }),
+      200,
+    );
+    setRuleClockOffset(0);
+    t.match(lifted.history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team', reason: 'reviewed with the player' });
+    t.match(await row(p.id), { status: 'suspenso', since: null }, 'still suspended: only our team lifts that');
+    t.match(await h.lastAudit(`player:${p.id}`), { before: { status: 'autoexcluido' }, after: { status: 'suspenso' } }, 'the audit says so');
+  });
+
+  t.test('a closed account stays closed: the self-exclusion is recorded, and the account is not reopened while it runs', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-back-closed', cpf: '246.813.579-28' });
+    okBody(t, await setStatus(p.id, 'encerrado'), 200);
+    const answer = okBody<any>(t, await selfExclude(p.id, { indefinite: true }), 200);
+    t.match(answer, { selfExclusionChange: 'started', selfExclusion: { since: String, until: null } }, 'the operator is answered the self-exclusion');
+    t.match(await row(p.id), { status: 'encerrado', since: String, until: null }, 'still encerrado');
+    const reopened = await setStatus(p.id, 'ativo');
+    errorCode(t, reopened, 'STANDING_HAS_OWN_FLOW', 'not reopened while the self-exclusion runs');
+    t.match(refusal(reopened), { message: /self-exclusion\/lift/, details: { heldBy: 'self_exclusion', status: 'encerrado' } });
+    t.match(await standing(p.id), { heldBy: 'self_exclusion', statuses: ['encerrado'], flow: /only compliance lifts it.*stays encerrado/ });
+    setRuleClockOffset(31 * DAY);
+    okBody(t, await h.call('players.admin.liftSelfExclusion', admin, { params: { id: p.id }, body: { reason: 'reviewed with the player' } }), 200);
+    setRuleClockOffset(0);
+    t.match(await row(p.id), { status: 'encerrado', since: null }, 'closed after the lift too');
+
+    // Our team's term on a closed account: it runs out, and the account is still closed.
+    okBody(t, await limits(p.id, iso(Date.now() + 2 * DAY)), 200);
+    t.match(await row(p.id), { status: 'encerrado', since: String });
+    setRuleClockOffset(3 * DAY);
+    await waitFor(async () => (await row(p.id)).since === null, { what: 'the term ran out' });
+    setRuleClockOffset(0);
+    t.equal((await row(p.id)).status, 'encerrado', 'never reopened by the end of a term');
+    t.match((await seHistory(p.id)).at(-1), { kind: 'self_exclusion_ended', by: 'system', actor: 'rule:fixed-term-ran-out' });
+  });
+
+  t.test('a self-exclusion and a sanctions freeze: a term that runs out under the freeze leaves the status before it for the lift', async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'st-back-frz', cpf: '987.654.321-00' });
+    okBody(t, await setStatus(p.id, 'suspenso'), 200);
+    const until = iso(Date.now() + 2 * DAY);
+    okBody(t, await limits(p.id, until), 200);
+    okBody(t, await h.call('players.sanctions.freeze', admin, { body: { playerId: p.id } }), 200);
+    t.match(await row(p.id), { status: 'bloqueado', frozen: true, until });
+    setRuleClockOffset(3 * DAY);
+    await waitFor(async () => (await row(p.id)).since === null, { what: 'the term ran out under the freeze' });
+    setRuleClockOffset(0);
+    t.match(await row(p.id), { status: 'bloqueado', frozen: true }, 'the freeze still holds');
+    t.match((await seHistory(p.id)).at(-1), { kind: 'self_exclusion_ended', actor: 'rule:fixed-term-ran-out' });
+    okBody(t, await h.call('players.sanctions.lift', admin, { body: { playerId: p.id } }), 200);
+    t.match(await row(p.id), { status: 'suspenso', frozen: false }, 'the dismissal goes back to the suspension, not to ativo');
+  });
+
+  t.test('migration 0018: running self-exclusions get the status their start replaced, from the status history', async (t) => {
+    setRuleClockOffset(0);
+    const before = async (id: string) => (await h.sql('select status_before_self_exclusion as s from players.players where id = ?', [id]))[0].s;
+    const suspended = await h.createPlayer(t, scope, { externalId: 'st-mig-susp', cpf: '390.533.447-05' });
+    okBody(t, await setStatus(suspended.id, 'suspenso'), 200);
+    okBody(t, await selfExclude(suspended.id, { indefinite: true }), 200);
+    const free = await h.createPlayer(t, scope, { externalId: 'st-mig-free', cpf: '111.444.777-35' });
+    okBody(t, await selfExclude(free.id, { indefinite: true }), 200);
+    t.same([await before(suspended.id), await before(free.id)], ['suspenso', 'ativo'], 'a self-exclusion keeps the status it replaced');
+    // As rows self-excluded before the column was: nothing kept.
+    await h.sql('update players.players set status_before_self_exclusion = null where id in (?, ?)', [suspended.id, free.id]);
+    await h.sql(RECORD_STATUS_BEFORE_SELF_EXCLUSION);
+    t.same([await before(suspended.id), await before(free.id)], ['suspenso', 'ativo'], 'found again in the status history');
+    const nothing = await h.createPlayer(t, scope, { externalId: 'st-mig-none', cpf: '863.184.730-50' });
+    okBody(t, await setStatus(nothing.id, 'suspenso'), 200);
+    okBody(t, await selfExclude(nothing.id, { indefinite: true }), 200);
+    // Self-excluded before the status history was kept (migration 0010): no transition at its start to find.
+    await h.sql("update players.players set status_before_self_exclusion = null, self_excluded_since = self_excluded_since - interval '10 days' where id = ?", [
+      nothing.id,
+    ]);
+    await h.sql(RECORD_STATUS_BEFORE_SELF_EXCLUSION);
+    t.equal(await before(nothing.id), null, 'none found: nothing kept');
+    setRuleClockOffset(31 * DAY);
+    for (const p of [suspended, nothing]) {
+      okBody(t, await h.call('players.admin.liftSelfExclusion', admin, { params: { id: p.id }, body: { reason: 'reviewed with the player' } }), 200);
+    }
+    setRuleClockOffset(0);
+    t.equal((await row(suspended.id)).status, 'suspenso', 'the backfilled status comes back');
+    t.equal((await row(nothing.id)).status, 'ativo', 'none found: ativo, as the end did before the migration');
   });
 
   t.test('an impediment restriction: restrito and the closed player stay so', async (t) => {

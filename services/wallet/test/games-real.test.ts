@@ -148,13 +148,11 @@ t.test('real-money rounds', async (t) => {
     t.match((paid as any).body, { holdStatus: 'captured', available: '0.00', held: '0.00' }, 'the reserved 45.00 is still there to be paid out');
   });
 
-  test('every round re-checks the player: self-exclusion, status and KYC end play at once', async (t) => {
+  test('every round re-checks the player: a pause, status and KYC end play at once', async (t) => {
+    // Each leaves the session open, so the round's own check is what refuses it (a self-exclusion ends
+    // the session itself: test/responsible-gaming.test.ts).
     const cases = [
-      [
-        'RG_BLOCKED',
-        (id: string) =>
-          h.call('players.admin.limits', { kind: 'admin', actor: 't' }, { params: { id }, body: { dailyDepositLimit: null, selfExcludedUntil: future() } }),
-      ],
+      ['RG_BLOCKED', (playerId: string) => h.call('players.rg.pause', live, { params: { playerId }, body: { until: future() } })],
       ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', { kind: 'admin', actor: 't' }, { params: { id }, body: { status: 'suspenso' } })],
       [
         'KYC_NOT_APPROVED',

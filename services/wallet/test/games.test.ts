@@ -199,12 +199,14 @@ t.test('games over NATS', async (t) => {
     t.equal(code(await owner(expired)), 'LAUNCH_TOKEN_EXPIRED');
   });
 
-  t.test('demo rounds re-check the player: blocked, suspended or self-excluded ends play with the same token', async (t) => {
+  t.test('demo rounds re-check the player: blocked, suspended or paused ends play with the same token', async (t) => {
     const admin = { kind: 'admin', actor: 't' } as const;
+    // Each leaves the session open, so the round's own check is what refuses it (a self-exclusion ends
+    // the session itself: test/responsible-gaming.test.ts).
     const cases = [
       ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', admin, { params: { id }, body: { status: 'bloqueado' } })],
       ['PLAYER_NOT_ACTIVE', (id: string) => h.call('players.admin.status', admin, { params: { id }, body: { status: 'suspenso' } })],
-      ['RG_BLOCKED', (id: string) => h.call('players.admin.limits', admin, { params: { id }, body: { dailyDepositLimit: null, selfExcludedUntil: future() } })],
+      ['RG_BLOCKED', (playerId: string) => h.call('players.rg.pause', scopes.sandbox, { params: { playerId }, body: { until: future() } })],
     ] as const;
     for (const [expected, change] of cases) {
       const player = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });

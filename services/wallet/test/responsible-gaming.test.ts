@@ -159,7 +159,7 @@ t.test('responsible gaming on real-money play', async (t) => {
     await assertLedgerSound(t, h);
   });
 
-  t.test('pause and self-exclusion: no session, no round; a self-exclusion ends the open sessions', async (t) => {
+  t.test("pause and self-exclusion: no session, no round; a self-exclusion (the player's or our team's) ends the open sessions", async (t) => {
     setRuleClockOffset(0);
     const player = await funded();
     const token = tokenOf((await h.openSession(t, live, player, 'gm_dice_classic')).gameUrl);
@@ -181,6 +181,17 @@ t.test('responsible gaming on real-money play', async (t) => {
     t.equal(reason(ended), 'GAME_SESSION_ENDED', 'ended, not expired');
     t.match(ended, { ok: false, error: { message: 'This game session has ended.' } }, 'neutral words: never why');
     t.equal(reason(await openSession(other)), 'self_excluded');
+
+    // Our team's self-exclusion (the older limits form) ends them the same way.
+    const third = await funded();
+    const teamSession = await h.openSession(t, live, third, 'gm_dice_classic');
+    const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const byTeam = await h.call('players.admin.limits', adminScope, { params: { id: third }, body: { dailyDepositLimit: null, selfExcludedUntil: until } });
+    t.equal(byTeam.ok && byTeam.status, 200);
+    const [teamRow] = await h.sql('select expires_at <= now() as ended from wallet.game_sessions where id = ?', [teamSession.id]);
+    t.equal(teamRow.ended, true, "our team's self-exclusion: the open session ended before the answer");
+    t.equal(reason(await play(tokenOf(teamSession.gameUrl))), 'GAME_SESSION_ENDED', 'ended, not expired');
+    t.equal(reason(await openSession(third)), 'self_excluded');
     await assertLedgerSound(t, h);
   });
 

@@ -75,6 +75,16 @@ export const PlayerEntity = defineEntity({
     selfExcludedUntil: p.datetime().nullable(),
     /** When the player's own self-exclusion began (POST /players/{id}/self-exclusion); null when none is running. */
     selfExcludedSince: p.datetime().nullable(),
+    /**
+     * The status a running self-exclusion replaced with `autoexcluido` (ativo, or our team's suspenso or
+     * bloqueado), which its end gives back (domain/standing.ts). Null: none running, or one begun before
+     * migration 0018 with no status found to keep (its end gives `ativo`, as it did).
+     */
+    statusBeforeSelfExclusion: p
+      .text()
+      .$type<PlayerStatus>()
+      .nullable()
+      .check(oneOf('status_before_self_exclusion', ['ativo', 'suspenso', 'bloqueado', 'encerrado'])),
     /** A pause the player chose: no deposits, sessions or rounds before it. */
     pausedUntil: p.datetime().nullable(),
     /** br-spa: the last time the SPA registry answered "not impeded" for this player (docs/eligibility.md). */

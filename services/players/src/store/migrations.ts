@@ -364,6 +364,34 @@ export class HandSetSelfExclusionsRecorded extends Migration {
   }
 }
 
+/**
+ * Issue #56: the status a self-exclusion replaced, which its end gives back (it gave `ativo`, undoing
+ * a suspension or a block of our team's). Generated from the entities (npm run migration:create), and
+ * for the self-exclusions running now, the status their start replaced, read in the status history
+ * (migration 0010): the transition into `autoexcluido` within a minute of the self-exclusion's start.
+ * None found (begun before that history, or while a freeze held the status): left null, and its end
+ * gives `ativo` as it did. A data change: the statement is exported for the test that runs it.
+ */
+export const RECORD_STATUS_BEFORE_SELF_EXCLUSION = `update players.players p
+     set status_before_self_exclusion = (
+           select h.previous_status from players.player_status_history h
+            where h.player_id = p.id and h.status = 'autoexcluido'
+              and h.previous_status in ('ativo', 'suspenso', 'bloqueado', 'encerrado')
+              and h.at between p.self_excluded_since - interval '1 minute' and p.self_excluded_since + interval '1 minute'
+            order by h.at, h.id limit 1)
+   where p.self_excluded_since is not null and p.status_before_self_exclusion is null
+     and (p.status = 'autoexcluido' or p.status_before_freeze = 'autoexcluido')`;
+
+export class StatusBeforeSelfExclusion extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "players"."players" add "status_before_self_exclusion" text null');
+    this.addSql(
+      "alter table \"players\".\"players\" add constraint \"players_status_before_self_exclusion_check\" check (status_before_self_exclusion in ('ativo', 'suspenso', 'bloqueado', 'encerrado'))",
+    );
+    this.addSql(RECORD_STATUS_BEFORE_SELF_EXCLUSION);
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -385,4 +413,5 @@ export const playerMigrations = [
   { name: '0015_after_hit_communications', class: Players0015AfterHitCommunications },
   { name: '0016_compliance_changes', class: ComplianceChanges },
   { name: '0017_hand_set_self_exclusions_recorded', class: HandSetSelfExclusionsRecorded },
+  { name: '0018_status_before_self_exclusion', class: StatusBeforeSelfExclusion },
 ];

@@ -11,6 +11,8 @@ export interface StandingFields {
   statusBeforeFreeze?: PlayerStatus | null;
   selfExcludedSince?: Date | null;
   selfExcludedUntil?: Date | null;
+  /** The status a running self-exclusion replaced with `autoexcluido`, which its end gives back. */
+  statusBeforeSelfExclusion?: PlayerStatus | null;
   restrictedAt?: Date | null;
 }
 

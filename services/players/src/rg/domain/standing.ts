@@ -32,6 +32,40 @@ export function setStatus(p: StandingFields, status: PlayerStatus): void {
   else p.status = status;
 }
 
+/**
+ * A self-exclusion begins (its start and end are the caller's): `autoexcluido` in place of the status
+ * in force (`ativo`, or our team's `suspenso` or `bloqueado`), which it keeps for its end, as a freeze
+ * keeps `statusBeforeFreeze`; under a freeze that status is the one the freeze holds. One already
+ * running keeps what it kept. A closed account stays `encerrado` and a restricted one `restrito` (a
+ * closed CPF may be registered again, so its status may not come back from `encerrado`): the
+ * self-exclusion is recorded, and holds the status until it ends (holdOf).
+ */
+export function beginSelfExclusion(p: StandingFields): void {
+  const held = heldStatus(p);
+  if (held === 'autoexcluido' || held === 'encerrado' || p.restrictedAt) return;
+  p.statusBeforeSelfExclusion = held;
+  setStatus(p, 'autoexcluido');
+}
+
+/** The status a self-exclusion's end leaves: the one it replaced (`ativo` when none was kept), or the status as it is where it replaced none. */
+export function statusAfterSelfExclusion(p: StandingFields): PlayerStatus {
+  const held = heldStatus(p);
+  return held === 'autoexcluido' ? (p.statusBeforeSelfExclusion ?? 'ativo') : held;
+}
+
+/**
+ * A self-exclusion ends (its term ran out, or compliance lifted it): the status it replaced comes
+ * back, never `ativo` in place of a suspension or a block of our team's; under a freeze it becomes the
+ * status the lift goes back to; `restrito` and `encerrado` stay as they are.
+ */
+export function endSelfExclusion(p: StandingFields): void {
+  const after = statusAfterSelfExclusion(p);
+  p.selfExcludedSince = null;
+  p.selfExcludedUntil = null;
+  p.statusBeforeSelfExclusion = null;
+  if (after !== heldStatus(p)) setStatus(p, after);
+}
+
 interface Hold {
   heldBy: StandingHold;
   /** What holds it and the flow that ends it, in one sentence (the refusal's message). */
@@ -52,12 +86,27 @@ function holdOf(p: StandingFields): Hold | null {
       flow: "An impediment restriction holds this player's status: the account closes by itself after the withdrawal window, and the person comes back only through a new registration (the impediment rules, docs/eligibility.md).",
     };
   }
-  if (p.status === 'autoexcluido') return selfExclusionHold(p);
+  // Also a closed account's self-exclusion (beginSelfExclusion): it is not reopened while one runs.
+  if (p.status === 'autoexcluido' || p.selfExcludedSince != null) return selfExclusionHold(p);
   return null;
 }
 
 /** The running self-exclusion's hold: the flow that ends it, from its end or its start. */
 function selfExclusionHold(p: StandingFields): Hold {
+  const hold = runningSelfExclusionHold(p);
+  return { ...hold, flow: `${hold.flow}${afterItsEnd(p)}` };
+}
+
+/** What the self-exclusion's end leaves, when not ativo: our team reads that its own status comes back. */
+function afterItsEnd(p: StandingFields): string {
+  const after = statusAfterSelfExclusion(p);
+  if (after === 'ativo') return '';
+  return heldStatus(p) === 'autoexcluido'
+    ? ` When it ends, the player goes back to ${after}, the status before it.`
+    : ` When it ends, the player stays ${after}.`;
+}
+
+function runningSelfExclusionHold(p: StandingFields): Hold {
   if (p.selfExcludedUntil) {
     const until = p.selfExcludedUntil.toISOString();
     return { heldBy: 'self_exclusion', flow: `A self-exclusion holds this player's status: its term ends by itself at ${until}.`, details: { until } };

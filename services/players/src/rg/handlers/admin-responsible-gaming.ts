@@ -1,6 +1,7 @@
 // Our team and a player's responsible gaming: the console reads limits, pending changes, usage
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
-// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction). Our team never raises a limit.
+// run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction): the status it replaced
+// comes back (domain/standing.ts endSelfExclusion). Our team never raises a limit.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -9,12 +10,14 @@ import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts'
 import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { rgView } from './rg-view.ts';
-import { heldStatus } from '../domain/standing.ts';
 
-/** When compliance may lift the player's indefinite self-exclusion; null when they have none. */
-export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'status' | 'selfExcludedSince' | 'selfExcludedUntil'>): Date | null {
+/**
+ * When compliance may lift the player's indefinite self-exclusion; null when they have none. Its
+ * record says (also one a freeze, a restriction or a closed account holds: the lift leaves those).
+ */
+export function selfExclusionLiftableAt(player: Pick<PlayerRow, 'selfExcludedSince' | 'selfExcludedUntil'>): Date | null {
   const since = player.selfExcludedSince;
-  if (player.status !== 'autoexcluido' || since == null || player.selfExcludedUntil != null) return null;
+  if (since == null || player.selfExcludedUntil != null) return null;
   return new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
 }
 
@@ -44,7 +47,7 @@ export function adminLiftSelfExclusion(deps: ServiceDeps<PlayersConfig>): Handle
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
       const since = player.selfExcludedSince;
-      const indefinite = heldStatus(player) === 'autoexcluido' && since != null && player.selfExcludedUntil == null;
+      const indefinite = since != null && player.selfExcludedUntil == null;
       if (!indefinite) throw new AppError('SELF_EXCLUSION_ACTIVE', 'Only an indefinite self-exclusion is lifted by compliance; a fixed term ends by itself.');
       const liftableAt = new Date(since.getTime() + INDEFINITE_SELF_EXCLUSION_MIN_DAYS * 86_400_000);
       if (now.getTime() < liftableAt.getTime()) {

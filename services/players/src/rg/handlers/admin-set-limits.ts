@@ -4,7 +4,8 @@
 // removal is the player's, through the operator, after the cooling-off). The date starts a real
 // self-exclusion (autoexcluido, its history naming the person, `player.self_excluded`) or moves the
 // running one's end later; it never ends or shortens one (domain/standing.ts teamSelfExclusionChange:
-// 409 STANDING_HAS_OWN_FLOW naming the flow that does), checked before anything is written.
+// 409 STANDING_HAS_OWN_FLOW naming the flow that does), checked before anything is written. As the
+// player's own self-exclusion does, it ends the player's open game sessions before the answer.
 import { AppError, type playerAdminOperations } from '@bo/contracts';
 import {
   adminScopeOf,
@@ -24,6 +25,7 @@ import { complianceOf, limitRows, recordChange, saveLimit } from '../store/limit
 import { teamSelfExclusionChange } from '../domain/standing.ts';
 import { changeLimit } from './responsible-gaming.ts';
 import { commitRgChange } from './rg-change.ts';
+import { endGameSessions } from './end-game-sessions.ts';
 
 /** Starts our team's self-exclusion until `until`, or moves the running one's end to it (the person named in its history). */
 async function selfExcludeUntil(
@@ -38,7 +40,8 @@ async function selfExcludeUntil(
   const oldValue = previous && (change.kind === 'extended' || previous.getTime() > now.getTime()) ? previous.toISOString() : null;
   await commitRgChange(tx, deps, player, now, {
     history: { kind: 'self_exclusion', oldValue, newValue: change.until.toISOString(), effectiveAt: now, by: 'team', actor: change.actor },
-    set: { status: 'autoexcluido', selfExcludedSince: since, selfExcludedUntil: change.until },
+    set: { selfExcludedSince: since, selfExcludedUntil: change.until },
+    selfExclusion: 'begins',
     event: 'player.self_excluded',
     data: { since: since.toISOString(), until: change.until.toISOString() },
   });
@@ -60,7 +63,7 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
     const scope = adminScopeOf(req);
     const { actor } = scope;
     const { params, body: input } = req;
-    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+    const { answer, brandId, selfExcluded } = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: params.id });
       const now = ruleClock.now();
       const before = toLimits(player, depositPerDay(await limitRows(tx, player.id), now));
@@ -97,9 +100,15 @@ export function adminSetPlayerLimits(deps: ServiceDeps): HandlerOf<typeof player
         before,
         after,
       });
-      return { status: 200, body: after };
+      return {
+        answer: { status: 200 as const, body: after },
+        brandId: player.brandId,
+        selfExcluded: selfExclusion === 'started' || selfExclusion === 'extended',
+      };
     });
     deps.outbox.poke();
+    // After the commit and before the answer, as for the player's own: the wallet ends the open game sessions.
+    if (selfExcluded) await endGameSessions(deps, brandId, params.id);
     return answer;
   };
 }

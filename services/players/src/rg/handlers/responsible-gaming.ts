@@ -183,7 +183,8 @@ export function selfExclude(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof 
           effectiveAt: now,
           by: 'operator',
         },
-        set: { status: 'autoexcluido', selfExcludedSince: since, selfExcludedUntil: until },
+        set: { selfExcludedSince: since, selfExcludedUntil: until },
+        selfExclusion: 'begins',
         event: 'player.self_excluded',
         data: { since: since.toISOString(), until: until ? until.toISOString() : null },
       });

@@ -7,22 +7,29 @@ import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayerRow } from '../../store/index.ts';
 import { recordChange, type RgChange } from '../store/limits.ts';
-import { setStatus } from '../domain/standing.ts';
+import { beginSelfExclusion, endSelfExclusion } from '../domain/standing.ts';
 
-type PlayerFields = Partial<Pick<PlayerRow, 'status' | 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
+type PlayerFields = Partial<Pick<PlayerRow, 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
 
 export async function commitRgChange<T extends EventType>(
   tx: EntityManager,
   deps: ServiceDeps,
   player: PlayerRow,
   now: Date,
-  change: { history: RgChange; set: PlayerFields; event: T; data: Omit<EventDataByType[T], 'playerId' | 'externalId'> },
+  change: {
+    history: RgChange;
+    set: PlayerFields;
+    /** The status a self-exclusion's start or end decides (domain/standing.ts: the one it replaced comes back at its end). */
+    selfExclusion?: 'begins' | 'ends';
+    event: T;
+    data: Omit<EventDataByType[T], 'playerId' | 'externalId'>;
+  },
 ): Promise<void> {
   recordChange(tx, player.id, now, change.history);
-  const { status, ...fields } = change.set;
-  Object.assign(player, fields, { updatedAt: now });
+  Object.assign(player, change.set, { updatedAt: now });
   // Under a sanctions freeze the status stays bloqueado: the flow's status is the one the lift goes back to.
-  if (status) setStatus(player, status);
+  if (change.selfExclusion === 'begins') beginSelfExclusion(player);
+  if (change.selfExclusion === 'ends') endSelfExclusion(player);
   await tx.flush();
   await writeEvent(sqlIn(tx), deps.schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, change.event, {
     playerId: player.id,
@@ -31,11 +38,12 @@ export async function commitRgChange<T extends EventType>(
   } as EventDataByType[T]);
 }
 
-/** The change that ends a self-exclusion (a term run out, or compliance lifting an indefinite one). */
+/** The change that ends a self-exclusion (a term run out, or compliance lifting an indefinite one): the status it replaced comes back. */
 export function selfExclusionEnd(history: Omit<RgChange, 'newValue'> & { by: 'team' | 'system' }) {
   return {
     history: { ...history, newValue: null },
-    set: { status: 'ativo' as const, selfExcludedSince: null, selfExcludedUntil: null },
+    set: {},
+    selfExclusion: 'ends' as const,
     event: 'player.self_exclusion.ended' as const,
     data: { by: history.by },
   };

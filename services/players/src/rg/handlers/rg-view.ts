@@ -46,7 +46,8 @@ export async function rgView(
     limits.length > 0
       ? await Promise.all([periodEnds(sql, compliance.timeZone, now), usageOf(deps, player, compliance.timeZone, now, limits)])
       : [undefined, new Map()];
-  const selfExcluded = player.status === 'autoexcluido' && player.selfExcludedSince != null;
+  // Its record, whatever the status: also one a freeze, an impediment restriction or a closed account holds (domain/standing.ts).
+  const selfExcluded = player.selfExcludedSince != null;
   return {
     playerId: player.id,
     limits: limits.map((l) => ({
