@@ -5,7 +5,7 @@
 // operator sees nothing but an approved withdrawal.
 import t from 'tap';
 import { chromium } from 'playwright-core';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { startStack } from './support/stack.ts';
 
 const key = () => ({ 'idempotency-key': `aml-${Math.random().toString(36).slice(2, 12)}` });
@@ -125,18 +125,20 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
       { what: 'the high-value case' },
     );
     const carla = await stack.admin('POST', '/admin/users', { email: 'carla@ourteam.example', role: 'compliance' });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await timedPhase('chromium', () =>
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      }),
+    );
     t.teardown(() => browser.close());
     const page = await (await browser.newContext()).newPage();
     const problems: string[] = [];

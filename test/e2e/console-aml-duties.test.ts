@@ -6,7 +6,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -59,10 +59,20 @@ t.test('the AML duties in the console', async (t) => {
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'clara.duties@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201);
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   let setUp = false;

@@ -8,7 +8,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -65,10 +65,20 @@ t.test('compliance sees the whole money picture', async (t) => {
   const cashier = await stack.admin('POST', '/admin/users', { email: 'fabio.finance@ourteam.example', role: 'finance' });
   t.equal(cashier.status, 201, 'a finance person');
   const people = { compliance: officer.body, finance: cashier.body } as const;
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   const setUp = new Set<string>();

@@ -4,6 +4,7 @@
 // are text, and links only when they are https URLs, and operators and brands are shown by name.
 // CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page at each width (<page>-<width>.png).
 import t from 'tap';
+import { timedPhase } from '@bo/service-kit/testing';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -70,10 +71,20 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
   let password: string = created.body.password;
   let oneTime = true;
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];

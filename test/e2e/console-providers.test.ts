@@ -4,6 +4,7 @@
 // is what the admin API then reads. At 1280 px and on a 390 px phone, with no request refused and
 // no page error.
 import t from 'tap';
+import { timedPhase } from '@bo/service-kit/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack } from './support/stack.ts';
 
@@ -17,10 +18,20 @@ t.test('the Providers page', async (t) => {
   const op = await stack.createOperator('Providers Console Bets');
   const created = await stack.admin('POST', '/admin/users', { email: 'paula.providers@ourteam.example', role: 'admin' });
   t.equal(created.status, 201, 'an admin of our team');
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   let passwordSet = false;

@@ -4,6 +4,7 @@
 // and the kept files listed, at 1280 px and on a 390 px phone; finance sees the files but is not
 // offered the sending.
 import t from 'tap';
+import { timedPhase } from '@bo/service-kit/testing';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack } from './support/stack.ts';
 
@@ -27,10 +28,20 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
   const officer = await stack.admin('POST', '/admin/users', { email: 'sara.sigap@ourteam.example', role: 'compliance' });
   const cashier = await stack.admin('POST', '/admin/users', { email: 'fred.sigap@ourteam.example', role: 'finance' });
   const people = { compliance: officer.body, finance: cashier.body } as const;
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   const setUp = new Set<string>();

@@ -8,7 +8,7 @@
 // comes back when it ends); the Status never offers autoexcluido by hand.
 import t from 'tap';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,10 +39,20 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'lia.compliance@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201, 'a compliance officer');
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   const page: Page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

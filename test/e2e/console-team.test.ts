@@ -10,7 +10,7 @@
 import t, { type Test } from 'tap';
 import qrcode from 'qrcode-generator';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 import { totpCode } from './support/people.ts';
 
@@ -36,10 +36,20 @@ function expectedQrPath(text: string): string {
 t.test('console: team, QR code, holds before the click, signed-out visits', async (t) => {
   const stack = await startStack();
   t.teardown(() => stack.close());
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
 

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
-import { waitFor } from '@bo/service-kit/testing';
+import { waitFor, timedPhase } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack, type Stack } from './support/stack.ts';
 
 /** The audit log of a target once it has `rows` rows: a decision's row comes through its service's outbox, a moment after the answer. */
@@ -73,10 +73,20 @@ t.test('team console in a browser', async (t) => {
     people[name] = { id: created.body.user.id, email, password: created.body.password, oneTime: true };
   }
 
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser: Browser = await timedPhase('chromium', () =>
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    }),
+  );
   t.teardown(() => browser.close());
   const problems: string[] = [];
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });

@@ -27,4 +27,4 @@ export { activatedPerson, chosenPassword, firstConsoleSignIn, totpCode, type Act
 export { outboxAudits } from './audit.ts';
 export { setComplianceProfile } from './compliance.ts';
 // A test's NATS server and a prefix of its own, for tests that need no more of the kit (the launch page's).
-export { testNatsUrl, testPrefix } from '@bo/service-kit/testing';
+export { testNatsUrl, testPrefix, timedPhase } from '@bo/service-kit/testing';
