@@ -86,6 +86,8 @@ export const EventDataSchemas = {
     playerId: Type.String(),
     externalId: Nullable(Type.String()),
     by: Type.Union([Type.Literal('system'), Type.Literal('team')]),
+    /** The player's status after the end: the one the self-exclusion replaced, or the status as it stands (a closed account stays `encerrado`). */
+    status: PlayerStatusSchema,
   }),
   /** A deposit ended `failed` without credit; `refundRequired`: money arrived and must go back to its origin (br-spa payer mismatch). */
   'deposit.failed': Type.Object({ deposit: DepositSchema, refundRequired: Type.Boolean() }),

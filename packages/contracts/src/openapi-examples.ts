@@ -468,7 +468,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     type: 'player.self_exclusion.ended',
     createdAt: T1,
     environment: 'production',
-    data: { playerId: PLAYER_ID, externalId: 'user-42', by: 'system' },
+    data: { playerId: PLAYER_ID, externalId: 'user-42', by: 'system', status: 'ativo' },
   },
   'credential.revoked': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000015',

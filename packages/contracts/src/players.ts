@@ -287,7 +287,7 @@ export const playerAdminOperations = defineOperations({
     body: Type.Object({ status: PlayerStatusSchema }),
     response: PlayerSchema,
     status: 200,
-    errors: ['PLAYER_NOT_FOUND', 'STANDING_HAS_OWN_FLOW'],
+    errors: ['PLAYER_NOT_FOUND', 'STANDING_HAS_OWN_FLOW', 'PLAYER_CPF_EXISTS'],
   },
   adminSetPlayerLimits: {
     id: 'adminSetPlayerLimits',

@@ -32,8 +32,8 @@ export interface WebhookEventData {
   'player.limit.reached': { playerId: string; externalId: string | null; type: LimitType; period: LimitPeriod; value: string; resetsAt: string };
   'player.paused': { playerId: string; externalId: string | null; until: string };
   'player.self_excluded': { playerId: string; externalId: string | null; since: string; until: string | null };
-  /** A fixed term ran out (`system`) or compliance lifted an indefinite one (`team`). */
-  'player.self_exclusion.ended': { playerId: string; externalId: string | null; by: 'system' | 'team' };
+  /** A fixed term ran out (`system`) or compliance lifted an indefinite one (`team`); `status`: the player's status after it (the one it replaced). */
+  'player.self_exclusion.ended': { playerId: string; externalId: string | null; by: 'system' | 'team'; status: PlayerStatus };
   /** A deposit ended failed without credit; `refundRequired`: the money must go back to its origin. */
   'deposit.failed': { deposit: Deposit; refundRequired: boolean };
   /** br-spa: deposits and play refused from now; withdrawals open until `withdrawalsUntil`. */

@@ -52,6 +52,8 @@ t.test('standing changes only through their flows', async (t) => {
   const seEvents = async (id: string) =>
     (await h.events()).filter((e) => e.event.type.startsWith('player.self_exclu') && (e.event.data as any).playerId === id).map((e) => e.event);
   const iso = (ms: number) => new Date(ms).toISOString();
+  /** The data of the player's `player.self_exclusion.ended` events, as the webhooks service receives them. */
+  const endedEvents = async (id: string) => (await seEvents(id)).filter((e) => e.type === 'player.self_exclusion.ended').map((e) => e.data);
 
   t.test('nothing holds the status: any but restrito and autoexcluido, each change a neutral player.status.changed', async (t) => {
     const p = await h.createPlayer(t, scope, { externalId: 'st-free', cpf: '390.533.447-05' });
@@ -308,6 +310,15 @@ t.test('standing changes only through their flows', async (t) => {
     t.equal((await row(suspended.id)).status, 'suspenso', 'the suspension our team made is in force again');
     t.equal((await row(blocked.id)).status, 'bloqueado', 'the block our team made is in force again');
     t.equal((await row(free.id)).status, 'ativo', 'a player nothing held goes back to ativo');
+    t.same(
+      [await endedEvents(suspended.id), await endedEvents(blocked.id), await endedEvents(free.id)],
+      [
+        [{ playerId: suspended.id, externalId: 'st-back-susp', by: 'system', status: 'suspenso' }],
+        [{ playerId: blocked.id, externalId: 'st-back-blk', by: 'system', status: 'bloqueado' }],
+        [{ playerId: free.id, externalId: 'st-back-free', by: 'system', status: 'ativo' }],
+      ],
+      'player.self_exclusion.ended tells the operator the status the end left',
+    );
     t.match(
       (await seHistory(suspended.id)).at(-1),
       { kind: 'self_exclusion_ended', old_value: term.until, by: 'system', actor: 'rule:fixed-term-ran-out' },
@@ -336,6 +347,7 @@ t.test('standing changes only through their flows', async (t) => {
     t.match(lifted.history[0], { kind: 'self_exclusion_lifted', by: 'team', actor: 'compliance@team', reason: 'reviewed with the player' });
     t.match(await row(p.id), { status: 'suspenso', since: null }, 'still suspended: only our team lifts that');
     t.match(await h.lastAudit(`player:${p.id}`), { before: { status: 'autoexcluido' }, after: { status: 'suspenso' } }, 'the audit says so');
+    t.same(await endedEvents(p.id), [{ playerId: p.id, externalId: 'st-back-lift', by: 'team', status: 'suspenso' }], 'and the event');
   });
 
   t.test('a closed account stays closed: the self-exclusion is recorded, and the account is not reopened while it runs', async (t) => {
@@ -362,6 +374,14 @@ t.test('standing changes only through their flows', async (t) => {
     setRuleClockOffset(0);
     t.equal((await row(p.id)).status, 'encerrado', 'never reopened by the end of a term');
     t.match((await seHistory(p.id)).at(-1), { kind: 'self_exclusion_ended', by: 'system', actor: 'rule:fixed-term-ran-out' });
+    t.same(
+      (await endedEvents(p.id)).map((d: any) => [d.by, d.status]),
+      [
+        ['team', 'encerrado'],
+        ['system', 'encerrado'],
+      ],
+      'both ends tell the operator the account is still encerrado',
+    );
   });
 
   t.test('a self-exclusion and a sanctions freeze: a term that runs out under the freeze leaves the status before it for the lift', async (t) => {
@@ -377,6 +397,11 @@ t.test('standing changes only through their flows', async (t) => {
     setRuleClockOffset(0);
     t.match(await row(p.id), { status: 'bloqueado', frozen: true }, 'the freeze still holds');
     t.match((await seHistory(p.id)).at(-1), { kind: 'self_exclusion_ended', actor: 'rule:fixed-term-ran-out' });
+    t.same(
+      await endedEvents(p.id),
+      [{ playerId: p.id, externalId: 'st-back-frz', by: 'system', status: 'bloqueado' }],
+      "the event carries the player's status as it is",
+    );
     okBody(t, await h.call('players.sanctions.lift', admin, { body: { playerId: p.id } }), 200);
     t.match(await row(p.id), { status: 'suspenso', frozen: false }, 'the dismissal goes back to the suspension, not to ativo');
   });

@@ -1,4 +1,5 @@
-// The refusals a registration meets before anything else, read in the kit's SQL.
+// The refusals a registration meets before anything else, and a closed account's reopening (who holds
+// its CPF now), read in the kit's SQL.
 import type { SqlRunner } from '@bo/service-kit';
 
 /**
@@ -19,4 +20,17 @@ export async function holdersOf(
     [brandId, externalId, brandId, cpf],
   );
   return held;
+}
+
+/**
+ * The brand's other account that the partial unique index players_one_per_cpf counts for `cpf`
+ * (registered under br-spa, not closed), if any: a closed such account may not reopen while one
+ * does. `exceptId`: the account being reopened.
+ */
+export async function openCpfHolderOf(sql: SqlRunner, brandId: string, cpf: string, exceptId: string): Promise<string | null> {
+  const [held] = await sql.query<{ id: string }>(
+    `select id from players.players where brand_id = ? and cpf = ? and cpf_unique and status <> 'encerrado' and id <> ? limit 1`,
+    [brandId, cpf, exceptId],
+  );
+  return held?.id ?? null;
 }

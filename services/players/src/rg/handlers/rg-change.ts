@@ -10,6 +10,7 @@ import { recordChange, type RgChange } from '../store/limits.ts';
 import { beginSelfExclusion, endSelfExclusion } from '../domain/standing.ts';
 
 type PlayerFields = Partial<Pick<PlayerRow, 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
+type EventData<T extends EventType> = Omit<EventDataByType[T], 'playerId' | 'externalId'>;
 
 export async function commitRgChange<T extends EventType>(
   tx: EntityManager,
@@ -22,7 +23,8 @@ export async function commitRgChange<T extends EventType>(
     /** The status a self-exclusion's start or end decides (domain/standing.ts: the one it replaced comes back at its end). */
     selfExclusion?: 'begins' | 'ends';
     event: T;
-    data: Omit<EventDataByType[T], 'playerId' | 'externalId'>;
+    /** A function: read of the player once the change is made (a self-exclusion's end tells the status it left). */
+    data: EventData<T> | ((player: PlayerRow) => EventData<T>);
   },
 ): Promise<void> {
   recordChange(tx, player.id, now, change.history);
@@ -31,20 +33,25 @@ export async function commitRgChange<T extends EventType>(
   if (change.selfExclusion === 'begins') beginSelfExclusion(player);
   if (change.selfExclusion === 'ends') endSelfExclusion(player);
   await tx.flush();
+  const data = typeof change.data === 'function' ? change.data(player) : change.data;
   await writeEvent(sqlIn(tx), deps.schema, { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment }, change.event, {
     playerId: player.id,
     externalId: player.externalId,
-    ...change.data,
+    ...data,
   } as EventDataByType[T]);
 }
 
-/** The change that ends a self-exclusion (a term run out, or compliance lifting an indefinite one): the status it replaced comes back. */
+/**
+ * The change that ends a self-exclusion (a term run out, or compliance lifting an indefinite one): the
+ * status it replaced comes back, and its event tells the player's status after it (under a freeze,
+ * a restriction or a closing, the status as it stands).
+ */
 export function selfExclusionEnd(history: Omit<RgChange, 'newValue'> & { by: 'team' | 'system' }) {
   return {
     history: { ...history, newValue: null },
     set: {},
     selfExclusion: 'ends' as const,
     event: 'player.self_exclusion.ended' as const,
-    data: { by: history.by },
+    data: (player: PlayerRow) => ({ by: history.by, status: player.status }),
   };
 }
