@@ -93,6 +93,32 @@ export async function freePortBlock(count: number): Promise<number> {
   throw new Error(`no ${count} consecutive free ports found between 20000 and 32000`);
 }
 
+/**
+ * Starts a server on `port`; when the port was not asked for (`fixed` false) and was taken between
+ * our check and the server's bind (another `npm start` or test starting at the same moment), on
+ * another free port, three tries in all. Resolves to the port it listens on and what `start` gave.
+ */
+export async function onFreePort<T>(
+  port: number,
+  fixed: boolean,
+  start: (port: number) => Promise<T>,
+  taken: (err: unknown) => boolean,
+  log: (msg: string) => void,
+  nextPort: () => Promise<number> = freePort,
+): Promise<{ port: number; server: T }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { port, server: await start(port) };
+    } catch (err) {
+      if (fixed || attempt >= 3 || !taken(err)) throw err;
+      log(`port ${port} was taken meanwhile; trying another`);
+      port = await nextPort();
+    }
+  }
+}
+
+const addressInUse = (err: unknown) => /address already in use/i.test(err instanceof Error ? err.message : String(err));
+
 /** Refuses early, with the variable to change, when a port we must listen on is taken. */
 export async function assertPortFree(host: string, port: number, variable: string): Promise<void> {
   const taken = await new Promise<boolean>((resolve) => {
@@ -191,7 +217,7 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
     : clusterFolder(path.join(os.tmpdir(), `bo-${opts.purpose}-pg-${randomBytes(6).toString('hex')}`), runAs, (shared) =>
         path.join(shared, `${opts.purpose}-${randomBytes(6).toString('hex')}`),
       );
-  const port = opts.ports?.postgres ?? (keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort());
+  let port = opts.ports?.postgres ?? (keep && !(await reachable('127.0.0.1', 54329)) ? 54329 : await freePort());
   const password = keep ? persistentValue(opts.dataDir, 'postgres-password', () => randomBytes(12).toString('hex')) : randomBytes(12).toString('hex');
   // No unix socket (it could collide with a system Postgres); throwaway clusters need no fsync.
   const flags = ['-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(keep ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'])];
@@ -201,7 +227,13 @@ export async function startEmbeddedPostgres(opts: InfraOptions): Promise<LocalSe
       if (keep) opts.log('initialising the embedded Postgres (first run)…');
       await initCluster(bin, dir, password, runAs);
     }
-    postmaster = await startPostmaster(bin, dir, port, flags, runAs);
+    ({ port, server: postmaster } = await onFreePort(
+      port,
+      opts.ports?.postgres !== undefined,
+      (p) => startPostmaster(bin, dir, p, flags, runAs),
+      addressInUse,
+      opts.log,
+    ));
   } catch (err) {
     if (!keep) rmSync(dir, { recursive: true, force: true });
     throw new StartupError(
@@ -292,6 +324,17 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
   const port = opts.ports?.nats ?? (keep && defaultPortFree ? 4222 : await freePort());
   const storeDir = keep ? path.join(opts.dataDir, 'nats') : path.join(os.tmpdir(), `bo-${opts.purpose}-nats-${randomBytes(6).toString('hex')}`);
   mkdirSync(storeDir, { recursive: true });
+  const { port: listening, server } = await onFreePort(port, opts.ports?.nats !== undefined, (p) => startNatsOn(p, storeDir), addressInUse, opts.log);
+  return natsServer(opts, keep, listening, storeDir, server);
+}
+
+interface NatsStart {
+  child: ChildProcess;
+  exited: Promise<string>;
+}
+
+/** nats-server -js on `port`: ready once it says so itself (another server answering that port is not ours) and answers with JetStream on. */
+export async function startNatsOn(port: number, storeDir: string): Promise<NatsStart> {
   const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => {
@@ -312,13 +355,17 @@ export async function startNatsServer(opts: InfraOptions, defaultPortFree = fals
   for (let i = 0; ; i++) {
     if (gone !== undefined)
       throw new StartupError(`nats-server exited at start (${gone}):\n${stderr.trim()}\n  Fix: run nats-server -js by hand to see why, or set NATS_URL.`);
-    if ((await probeNats(url)) === 'ok') break;
+    if (/Server is ready/.test(stderr) && (await probeNats(url)) === 'ok') return { child, exited };
     if (i > 300) {
       child.kill('SIGKILL');
       throw new StartupError(`nats-server did not become ready:\n${stderr.trim()}\n  Fix: set NATS_URL to a NATS with JetStream.`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+function natsServer(opts: InfraOptions, keep: boolean, port: number, storeDir: string, { child, exited }: NatsStart): LocalServer {
+  const url = `nats://127.0.0.1:${port}`;
   return {
     url,
     started: true,
