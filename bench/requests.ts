@@ -75,6 +75,10 @@ export function createPlayerRequest(creds: Credentials, runId: string, counter: 
         birthDate: '1990-05-17',
         ...(withLimits
           ? {
+              phone: '+5511987654321',
+              gender: 'feminino',
+              signupIp: '198.51.100.7',
+              address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
               limits: [
                 { type: 'loss', period: 'day', value: '100000.00' },
                 { type: 'time', period: 'day', value: 1440 },

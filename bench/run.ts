@@ -347,9 +347,13 @@ async function main(tracing: string): Promise<BenchResults> {
           email: `setup-${runId}-${n}@example.com`,
           cpf: cpfFor(900_000 + n),
           birthDate: '1990-05-17',
-          // A br-spa player deposits only with a loss and a time limit: collected at registration, out of reach.
+          // A br-spa player deposits only with its registration data and a loss and a time limit: collected at registration, out of reach.
           ...(o.limits
             ? {
+                phone: '+5511987654321',
+                gender: 'feminino',
+                signupIp: '198.51.100.7',
+                address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
                 limits: [
                   { type: 'loss', period: 'day', value: '1000000.00' },
                   { type: 'time', period: 'day', value: 44_640 },

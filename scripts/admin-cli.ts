@@ -242,8 +242,12 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   'withdrawals decide': {
-    usage: 'WITHDRAWAL_ID approve|reject|pay',
-    run: (a) => ({ method: 'POST', path: `/admin/withdrawals/${need(a._[2], 'WITHDRAWAL_ID')}/decision`, body: { decision: need(a._[3], 'DECISION') } }),
+    usage: 'WITHDRAWAL_ID approve|reject|pay [--reason "why"] (a rejection says why)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/withdrawals/${need(a._[2], 'WITHDRAWAL_ID')}/decision`,
+      body: { decision: need(a._[3], 'DECISION'), ...(a.reason ? { reason: String(a.reason) } : {}) },
+    }),
   },
   'webhooks deliveries': {
     usage: '--event EVENT_ID | --operator OPERATOR_ID',
@@ -546,17 +550,37 @@ const COMMANDS: Record<string, Command> = {
     run: (a) => ({ method: 'GET', path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector` }),
   },
   'providers connector set': {
-    usage: 'PROVIDER_ID --environment sandbox|production --operator-id N --api-base-url URL [--lang pt] [--lobby-url URL] (Hub88)',
+    usage:
+      'PROVIDER_ID --environment sandbox|production ((--operator-id N | --casino-key KEY) --api-base-url URL [--lobby-url URL] | --frame-url URL) [--lang pt] (Hub88: --operator-id; Evolution: --casino-key; Betsy: --frame-url)',
     run: (a) => ({
       method: 'PUT',
       path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}`,
+      body:
+        // Betsy: the page its frame starts in (docs/connectors-betsy.md).
+        a['frame-url'] !== undefined
+          ? { settings: { frameUrl: a['frame-url'], ...(a.lang !== undefined ? { lang: a.lang } : {}) } }
+          : {
+              settings: {
+                ...(a['casino-key'] !== undefined
+                  ? { casinoKey: a['casino-key'] }
+                  : { operatorId: Number(need(a['operator-id'] as string, '--operator-id or --casino-key')) }),
+                apiBaseUrl: need(a['api-base-url'] as string, '--api-base-url'),
+                ...(a.lang !== undefined ? { lang: a.lang } : {}),
+                ...(a['lobby-url'] !== undefined ? { lobbyUrl: a['lobby-url'] } : {}),
+              },
+            },
+    }),
+  },
+  'providers connector secret': {
+    usage:
+      'PROVIDER_ID --environment E --name authToken|casinoToken|partnerSecret --value-file FILE [--overlap-minutes N] (a token or key they gave us, sealed; never printed back)',
+    run: (a) => ({
+      method: 'POST',
+      path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/secrets`,
       body: {
-        settings: {
-          operatorId: Number(need(a['operator-id'] as string, '--operator-id')),
-          apiBaseUrl: need(a['api-base-url'] as string, '--api-base-url'),
-          ...(a.lang !== undefined ? { lang: a.lang } : {}),
-          ...(a['lobby-url'] !== undefined ? { lobbyUrl: a['lobby-url'] } : {}),
-        },
+        name: need(a.name as string, '--name'),
+        value: readFileSync(need(a['value-file'] as string, '--value-file'), 'utf8').trim(),
+        ...(a['overlap-minutes'] !== undefined ? { overlapMinutes: Number(a['overlap-minutes']) } : {}),
       },
     }),
   },
@@ -580,7 +604,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   },
   'providers connector revoke-key': {
-    usage: 'PROVIDER_ID KEY_ID --environment E (theirs stops verifying, ours stops signing, at once)',
+    usage: 'PROVIDER_ID KEY_ID --environment E (a key ck_… or a secret cs_…: theirs stops verifying, ours stops signing, at once)',
     run: (a) => ({
       method: 'POST',
       path: `/admin/providers/${need(a._[3], 'PROVIDER_ID')}/connector/${need(a.environment as string, '--environment')}/keys/${need(a._[4], 'KEY_ID')}/revoke`,

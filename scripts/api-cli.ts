@@ -74,7 +74,8 @@ const baseUrl = process.env.API_URL ?? `${process.env.PUBLIC_BASE_URL ?? `http:/
 const headers: Record<string, string> = {};
 if (givenKey !== undefined || isIdempotent(method, target)) headers['idempotency-key'] = givenKey || randomUUID();
 
-const client = new OperatorClient({ baseUrl, ...credentials() });
+// Version 2: the Idempotency-Key is signed too, so two calls alike in one second are both taken (issue #61).
+const client = new OperatorClient({ baseUrl, ...credentials(), signatureVersion: '2' });
 const res = await client.request(method, target, body ?? (method === 'GET' ? undefined : ''), headers).catch((err: Error & { cause?: Error }) => {
   console.error(`Could not reach ${baseUrl}: ${err.cause?.message ?? err.message} (is \`npm start\` running?)`);
   process.exit(1);

@@ -21,6 +21,7 @@ import {
   WALLET_SUBJECTS,
   adminOperations,
   amlMessages,
+  brandMessages,
   eventsStreamName,
   eventsWildcard,
   gamePlayMessages,
@@ -31,6 +32,7 @@ import {
   operatorMessages,
   pingMessage,
   playerChangedSubject,
+  playerSummaryMessages,
   publicOperations,
   recordRefusalMessage,
   regulatorFileMessages,
@@ -46,6 +48,8 @@ import {
   providerMessages,
   providerInvalidateSubject,
   connectorMessages,
+  fundPayoutMessages,
+  impedimentNoticeMessages,
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
@@ -148,7 +152,18 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
     wallet: service('wallet', {
       ...decides,
       // A provider's bet asks the operator's status (docs/providers.md); a change of a provider drops the gateways' cached keys.
-      calls: [PLAYER_STATE_SUBJECT, ACTIVITY_CHECK_SUBJECT, operatorMessages.status.subject],
+      // A provider's daily report counts each brand's day in its operator's zone (issue #61).
+      // Its providers' open rounds and debts name their players (issue #61).
+      // The unclaimed funds ask when the bettor was told of the block, and payments to pay a transfer to the funds (issue #60).
+      calls: [
+        PLAYER_STATE_SUBJECT,
+        ACTIVITY_CHECK_SUBJECT,
+        operatorMessages.status.subject,
+        OPERATOR_COMPLIANCE_SUBJECT,
+        playerSummaryMessages.summaries.subject,
+        impedimentNoticeMessages.notice.subject,
+        fundPayoutMessages.request.subject,
+      ],
       broadcasts: [providerInvalidateSubject(prefix)],
       // The operators service's change broadcast drops an operator's cached status (a suspension stops provider bets at once).
       hears: [playerChangedSubject(prefix), gatewayInvalidateSubject(prefix)],
@@ -163,6 +178,10 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         amlMessages.holdCheck.subject,
         ...Object.values(WALLET_SUBJECTS),
         walletOperations.getWallet.subject,
+        // The withdrawal review queue's cards name their players (issue #61).
+        playerSummaryMessages.summaries.subject,
+        // A transfer's half paid to FIES or FUNCAP, posted by the wallet (issue #60).
+        fundPayoutMessages.post.subject,
       ],
       hears: [playerChangedSubject(prefix)],
     }),
@@ -197,6 +216,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         OPERATOR_COMPLIANCE_SUBJECT,
         'players.admin.get',
         'players.admin.status',
+        // Whether a brand is one of ours before a regulator file is made for it (issue #61).
+        brandMessages.get.subject,
       ],
       consumers: [{ stream: events, name: watchConsumerName(prefix) }],
     }),

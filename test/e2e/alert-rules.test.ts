@@ -11,7 +11,14 @@ import { knownSeries, seriesIn } from './support/promql-series.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIR = path.dirname(RULES_FILE);
-const TEST_FILES = ['back-office.rules.test.yaml', 'back-office.sweep.rules.test.yaml'];
+const TEST_FILES = [
+  'back-office.rules.test.yaml',
+  'back-office.sweep.rules.test.yaml',
+  'back-office.after-hit.rules.test.yaml',
+  'back-office.games.rules.test.yaml',
+  'back-office.duties.rules.test.yaml',
+  'back-office.reconciliation.rules.test.yaml',
+];
 
 interface Rule {
   alert?: string;

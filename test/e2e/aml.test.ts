@@ -6,7 +6,7 @@
 import t from 'tap';
 import { chromium } from 'playwright-core';
 import { waitFor, timedPhase } from '@bo/service-kit/testing';
-import { startStack } from './support/stack.ts';
+import { startStack, REGISTRATION_DATA } from './support/stack.ts';
 
 const key = () => ({ 'idempotency-key': `aml-${Math.random().toString(36).slice(2, 12)}` });
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,6 +30,7 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
       email: 'rui@example.com',
       cpf: '529.982.247-25',
       birthDate: '1985-03-04',
+      ...REGISTRATION_DATA,
       limits: [
         { type: 'loss', period: 'day', value: '100000.00' },
         { type: 'time', period: 'day', value: 600 },
@@ -105,6 +106,7 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
         email: 'lia@example.com',
         cpf: '111.444.777-35',
         birthDate: '1979-08-09',
+        ...REGISTRATION_DATA,
         limits: [
           { type: 'loss', period: 'day', value: '100000.00' },
           { type: 'time', period: 'day', value: 600 },
@@ -159,17 +161,19 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
     await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
     await page.locator('header .who').waitFor();
     await page.click('nav a[href="/aml"]');
+    // The queue shows production unless the switch says the sandbox (issue #61): this case is the sandbox's.
+    await page.locator('.env-switch button[data-env=sandbox]').click();
     const row = page.locator(`tr[data-case-row="${mc.id}"]`);
     await row.waitFor();
     t.match(await row.textContent(), /High value/, 'the case in the queue, with its rule');
-    await row.getByRole('link').click();
+    await row.getByRole('link', { name: 'High value' }).click();
     const card = page.locator(`article[data-case="${mc.id}"]`);
     await card.locator('text=Lia Prado').waitFor();
-    t.match(await card.textContent(), /60000\.00/, 'its evidence and the player file');
+    t.match((await card.textContent())?.replace(/\u00a0/g, ' '), /R\$ 60\.000,00/, 'its evidence and the player file, the amount as the locale writes it');
     await card.locator('select[name=status]').selectOption('under_review');
     await card.locator('input[name=reason]').fill('source of funds asked');
     await card.locator('button[type=submit]').click();
-    await card.locator('h2', { hasText: 'under_review' }).waitFor();
+    await card.locator('h2', { hasText: 'Under review' }).waitFor();
     const after = await stack.admin('GET', `/admin/aml/cases/${mc.id}`);
     t.match(after.body, {
       status: 'under_review',

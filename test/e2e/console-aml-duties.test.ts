@@ -7,7 +7,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { waitFor, timedPhase } from '@bo/service-kit/testing';
-import { startStack, uniq } from './support/stack.ts';
+import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
@@ -32,6 +32,7 @@ t.test('the AML duties in the console', async (t) => {
       email: 'ana@example.com',
       cpf: '529.982.247-25',
       birthDate: '1985-03-04',
+      ...REGISTRATION_DATA,
       limits: [
         { type: 'loss', period: 'day', value: '100000.00' },
         { type: 'time', period: 'day', value: 600 },
@@ -102,17 +103,17 @@ t.test('the AML duties in the console', async (t) => {
 
   t.test("a case's COS deadline, in the queue and on the case", async (t) => {
     const page = await signedIn(1280);
-    await page.goto(`${stack.adminUrl}/aml?status=under_review`);
+    await page.goto(`${stack.adminUrl}/aml?status=under_review&environment=sandbox`);
     const row = page.locator(`tr[data-case-row="${caseId}"]`);
     await row.waitFor();
     t.match(await row.locator('[data-cos-state]').textContent(), /^\d+ (d|h|min) .*left$/, 'the time left, in the queue');
-    await row.locator('a').click();
+    await row.locator('a').first().click();
     const cos = page.locator('section[aria-label="COS deadline"]');
     await cos.waitFor();
     t.match(await cos.textContent(), /Decided by stand-in:dec .*no play at all.*Due by .*left/s, 'who decided, why, the deadline and the time left');
     const options = await page.locator('form.decide select[name=status] option').allTextContents();
-    t.same(options, ['reported'], 'decided for reporting: it is reported, not dismissed');
-    await page.goto(`${stack.adminUrl}/aml?view=cos`);
+    t.same(options, ['Reported to COAF'], 'decided for reporting: it is reported, not dismissed');
+    await page.goto(`${stack.adminUrl}/aml?view=cos&environment=sandbox`);
     await page.locator(`tr[data-cos-row="${caseId}"]`).waitFor();
     t.pass('listed among the COS to file');
     await page.context().close();

@@ -9,7 +9,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { waitFor, timedPhase } from '@bo/service-kit/testing';
-import { startStack, uniq } from './support/stack.ts';
+import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
@@ -34,6 +34,7 @@ t.test('compliance sees the whole money picture', async (t) => {
       email: 'rui@example.com',
       cpf: '529.982.247-25',
       birthDate: '1985-03-04',
+      ...REGISTRATION_DATA,
       limits: [
         { type: 'loss', period: 'day', value: '100000.00' },
         { type: 'time', period: 'day', value: 600 },
@@ -121,13 +122,13 @@ t.test('compliance sees the whole money picture', async (t) => {
       await page.goto(`${stack.adminUrl}/players?id=${id}`);
       const file = page.locator(`article[data-player="${id}"]`);
       await file.locator('.balance').waitFor();
-      t.match(await file.locator('.balance').textContent(), /Balance\s+2000\.00 BRL/, 'the wallet');
+      t.match((await file.locator('.balance').textContent())!.replace(/\u00a0/g, ' '), /Balance\s+R\$ 2\.000,00/, 'the wallet');
       const own = file.locator(`tr[data-deposit="${dep.body.id}"] [data-payer]`);
       t.match(await own.textContent(), /^529\.982\.247-25 Rui Lima 260$/, 'a deposit with its payer');
       const stranger = file.locator(`tr[data-deposit="${dep2.body.id}"] [data-payer]`);
       t.match(await stranger.textContent(), /111\.444\.777-35 Lia Reis not the player/, 'a payer who is not the player, marked');
       const row = file.locator(`tr[data-withdrawal-row="${w.body.id}"]`);
-      t.match(await row.textContent(), /52998224725.*under_review\s*AML review/, 'a withdrawal with its destination and its hold');
+      t.match(await row.textContent(), /52998224725.*Under review\s*AML review/, 'a withdrawal with its destination and its hold');
       await file.locator('section h3', { hasText: 'Ledger' }).waitFor();
       const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
       t.ok(wide.page <= wide.screen, `fits ${width} px`);
@@ -137,14 +138,14 @@ t.test('compliance sees the whole money picture', async (t) => {
 
   t.test('the queue and the case at 390 px', async (t) => {
     const page = await signedIn(390);
-    await page.goto(`${stack.adminUrl}/aml?status=under_review`);
+    await page.goto(`${stack.adminUrl}/aml?status=under_review&environment=sandbox`);
     const queueRow = page.locator(`tr[data-case-row="${caseId}"]`);
     await queueRow.waitFor();
-    t.match(await queueRow.textContent(), /high/, 'the case in the queue, with its risk');
+    t.match(await queueRow.textContent(), /High/, 'the case in the queue, with its risk');
     const fits = () => page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
     const queue = await fits();
     t.ok(queue.page <= queue.screen, `the queue fits 390 px (page ${queue.page} px)`);
-    await queueRow.locator('a').click();
+    await queueRow.locator('a').first().click();
     const card = page.locator(`article[data-case="${caseId}"]`);
     await card.locator(`tr[data-deposit="${dep.body.id}"]`).waitFor();
     t.match(await card.locator(`tr[data-withdrawal-row="${w.body.id}"]`).textContent(), /AML review/, 'the held payout, on the case');
@@ -155,8 +156,8 @@ t.test('compliance sees the whole money picture', async (t) => {
 
   t.test('the case at 1280 px shows the money and exports its COS', async (t) => {
     const page = await signedIn(1280);
-    await page.goto(`${stack.adminUrl}/aml?status=under_review`);
-    await page.locator(`tr[data-case-row="${caseId}"] a`).click();
+    await page.goto(`${stack.adminUrl}/aml?status=under_review&environment=sandbox`);
+    await page.locator(`tr[data-case-row="${caseId}"] a`).first().click();
     const card = page.locator(`article[data-case="${caseId}"]`);
     await card.locator(`tr[data-deposit="${dep.body.id}"]`).waitFor();
     t.match(await card.locator(`tr[data-withdrawal-row="${w.body.id}"]`).textContent(), /AML review/, 'the held payout, on the case');

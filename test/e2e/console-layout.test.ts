@@ -122,20 +122,24 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
   }
 
   const pages: Array<[name: string, url: string]> = [
-    ['kyc', '/kyc'],
-    ['withdrawals', '/withdrawals'],
-    ['players-search', `/players?q=${encodeURIComponent('@example.com')}`],
+    // The sandbox's data: each list shows it when the switch says so (production's is the default, issue #61).
+    ['kyc', '/kyc?environment=sandbox'],
+    ['withdrawals', '/withdrawals?environment=sandbox'],
+    ['players-search', `/players?q=${encodeURIComponent('@example.com')}&environment=sandbox`],
     ['players', `/players?q=layout&id=${waiting}`],
     ['operators', '/operators'],
     ['webhooks-no-filter', '/webhooks'],
     ['webhooks', `/webhooks?operatorId=${op.operator.id}`],
-    ['aml', '/aml'],
-    ['reports', '/reports'],
+    ['aml', '/aml?environment=sandbox'],
+    ['reports', '/reports?environment=sandbox'],
     ['impediments', '/impediments'],
     ['audit', '/audit'],
     ['ledger', '/ledger'],
     ['account', '/account'],
     ['team', '/team'],
+    ['providers', '/providers'],
+    ['unclaimed', '/unclaimed'],
+    ['fund-transfers', '/fund-transfers'],
   ];
   for (const width of WIDTHS) {
     t.test(`at ${width} px`, async (t) => {
@@ -173,7 +177,7 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
 
   t.test('document references and names', async (t) => {
     const page = await signedIn(1280);
-    for (const url of ['/kyc', `/players?id=${waiting}`]) {
+    for (const url of ['/kyc?environment=sandbox', `/players?id=${waiting}`]) {
       await open(page, url);
       const card = page.locator(`article[data-player="${waiting}"]`);
       await card.waitFor();
@@ -186,13 +190,13 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
       await card.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
       const owner = await card.locator('.owner').textContent();
       t.match(owner, /Layout Bets/, `${url}: the operator by name`);
-      t.match(owner, /Layout Bets \(sandbox\)/, `${url}: the brand by name`);
+      t.match(owner, /Layout Bets \(Sandbox\)/, `${url}: the brand by name`);
       t.notMatch(owner, /op_|brd_/, `${url}: no raw id shown`);
     }
-    await open(page, `/players?q=${encodeURIComponent('payee@example.com')}`);
+    await open(page, `/players?q=${encodeURIComponent('payee@example.com')}&environment=sandbox`);
     const row = page.locator('tbody tr', { hasText: 'layout-payee' });
     await row.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
-    t.match(await row.textContent(), /Layout Bets \(sandbox\)/, 'the search results name the brand');
+    t.match(await row.textContent(), /Layout Bets \(Sandbox\)/, 'the search results name the brand');
     await page.context().close();
   });
 

@@ -71,7 +71,9 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
   const openDay = async (page: Page) => {
     await page.goto(`${stack.adminUrl}/reports`);
     const form = page.locator('form[aria-label="SIGAP day"]');
-    await form.locator('input[name=brandId]').fill(brand);
+    // The brand picked by its operator's name (issue #61: never typed).
+    await form.locator('.picker input[type=search]').fill('Sigap Console');
+    await form.locator(`button[data-choice="${brand}"]`).click();
     await form.locator('input[name=date]').fill(yesterday);
     await form.getByRole('button', { name: 'Make or show' }).click();
     const day = page.locator(`article[data-sigap-day="${brand}/${yesterday}"]`);
@@ -86,11 +88,17 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
     t.equal(await day.locator('tr[data-sigap-file]').count(), 5, 'a file per type, made');
     t.match(await day.locator('h2 small').textContent(), /not accepted/);
     await day.getByRole('button', { name: 'Send to SIGAP' }).click();
-    await day.locator('h2 small', { hasText: /^accepted$/ }).waitFor();
+    await day.locator('h2 small', { hasText: /^Accepted$/ }).waitFor();
     const rows = await day.locator('tr[data-sigap-file]').allTextContents();
-    t.equal(rows.filter((r) => /accepted.*simulator.*receipt SIM-[0-9A-F]{20}/.test(r)).length, 5, 'each accepted by the simulator, with its receipt');
+    t.equal(rows.filter((r) => /Accepted.*simulator.*receipt SIM-[0-9A-F]{20}/.test(r)).length, 5, 'each accepted by the simulator, with its receipt');
+    // Kept files of the sandbox brand: the sandbox's list (production's is the default, issue #61).
+    await page.locator('.env-switch button[data-env=sandbox]').click();
     const listed = page.locator('section[aria-label="SIGAP files"] table.sigap-files').last();
-    await listed.locator('tr[data-sigap-file]', { hasText: brand }).first().waitFor();
+    // Each file names its brand (its id on hover).
+    await listed
+      .locator('tr[data-sigap-file]', { has: page.locator(`[data-brand="${brand}"]`) })
+      .first()
+      .waitFor();
     t.ok((await listed.locator('tr[data-sigap-file]').count()) >= 5, 'and listed among the kept files');
     await page.context().close();
   });
@@ -103,7 +111,7 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
     await phone.context().close();
     const page = await signedIn(1280, 'finance');
     const day = await openDay(page);
-    t.match(await day.locator('h2 small').textContent(), /^accepted$/, 'finance sees the day accepted');
+    t.match(await day.locator('h2 small').textContent(), /^Accepted$/, 'finance sees the day accepted');
     t.equal(await day.getByRole('button', { name: 'Send to SIGAP' }).count(), 0, 'and is not offered the sending');
     await page.context().close();
   });

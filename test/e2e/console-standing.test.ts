@@ -150,7 +150,7 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     const form = await limitsForm(free);
     const status = page.locator(`article[data-player="${free}"] form[aria-label="Player status"]`);
     t.same(
-      await status.locator('select[name=status] option').allTextContents(),
+      await status.locator('select[name=status] option').evaluateAll((os) => os.map((o: any) => o.value)),
       ['ativo', 'suspenso', 'bloqueado', 'encerrado'],
       'the Status offers no autoexcluido',
     );
@@ -159,7 +159,11 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     await form.locator('input[name=selfExcludedUntil]').fill(until);
     await form.getByRole('button', { name: 'Save limits' }).click();
     await status.locator('p.muted[data-held-by="self_exclusion"]').waitFor();
-    t.same(await status.locator('select[name=status] option').allTextContents(), ['autoexcluido'], 'then only the status the self-exclusion holds');
+    t.same(
+      await status.locator('select[name=status] option').evaluateAll((os) => os.map((o: any) => o.value)),
+      ['autoexcluido'],
+      'then only the status the self-exclusion holds',
+    );
     t.match(await status.locator('p.muted').textContent(), /ends by itself/, 'and the flow that ends it');
     const rg = page.locator(`article[data-player="${free}"] section[aria-label="Responsible gaming"]`);
     await rg.locator('tr', { hasText: /self_exclusion.*user:lia\.compliance@ourteam\.example/ }).waitFor();

@@ -11,7 +11,7 @@ import t, { type Test } from 'tap';
 import qrcode from 'qrcode-generator';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { waitFor, timedPhase } from '@bo/service-kit/testing';
-import { startStack, uniq } from './support/stack.ts';
+import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
 import { totpCode } from './support/people.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -335,6 +335,7 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
         email: 'rui@example.com',
         cpf: '529.982.247-25',
         birthDate: '1985-03-04',
+        ...REGISTRATION_DATA,
         limits: [
           { type: 'loss', period: 'day', value: '100000.00' },
           { type: 'time', period: 'day', value: 600 },
@@ -374,7 +375,8 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
 
     const page = await newPage(390);
     await signInPerson(page, ana);
-    await page.goto(`${stack.adminUrl}/withdrawals`);
+    // Sandbox withdrawals: the sandbox's queue (production's is the default, issue #61).
+    await page.goto(`${stack.adminUrl}/withdrawals?environment=sandbox`);
     const heldCard = page.locator(`article[data-withdrawal="${held.body.id}"]`);
     const freeCard = page.locator(`article[data-withdrawal="${free.body.id}"]`);
     await heldCard.locator('[data-hold=aml]', { hasText: 'AML review' }).waitFor();
@@ -385,10 +387,14 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
       "a br-spa withdrawal's payout deadline (the prize clock), with the time left",
     );
     t.equal(await freeCard.locator('[data-clock]').count(), 0, 'none under the profile off');
+    // Each decision after a confirmation naming the amount and the player (issue #61).
     await heldCard.getByRole('button', { name: 'Approve' }).click();
+    await heldCard.getByRole('button', { name: 'Yes, approve' }).click();
+    await heldCard.waitFor({ state: 'detached' });
     await freeCard.getByRole('button', { name: 'Approve' }).click();
+    await freeCard.getByRole('button', { name: 'Yes, approve' }).click();
     await freeCard.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'approved', exact: true }).click();
+    await page.getByRole('button', { name: 'Approved', exact: true }).click();
     const heldPay = heldCard.getByRole('button', { name: 'Pay' });
     await heldPay.waitFor();
     t.ok(await heldPay.isDisabled(), 'held: Pay is disabled');
@@ -403,12 +409,13 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     // Another person of finance may pay the free one; the held one stays disabled for everyone.
     const second = await newPage(1280);
     await signIn(second, bia.user.email, bia.password, true);
-    await second.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    await second.goto(`${stack.adminUrl}/withdrawals?status=approved&environment=sandbox`);
     const biaFree = second.locator(`article[data-withdrawal="${free.body.id}"]`).getByRole('button', { name: 'Pay' });
     await biaFree.waitFor();
     t.ok(await biaFree.isEnabled(), 'another person may pay it');
     t.ok(await second.locator(`article[data-withdrawal="${held.body.id}"]`).getByRole('button', { name: 'Pay' }).isDisabled(), 'the hold holds for her too');
     await biaFree.click();
+    await second.locator(`article[data-withdrawal="${free.body.id}"]`).getByRole('button', { name: 'Yes, pay' }).click();
     await second.locator(`article[data-withdrawal="${free.body.id}"]`).waitFor({ state: 'detached' });
     const paid = await pc.get(`/withdrawals/${free.body.id}`);
     t.equal(paid.body.status, 'paid', 'and it is paid');

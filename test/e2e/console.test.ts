@@ -19,7 +19,7 @@ import { chromium, type Browser, type Locator, type Page } from 'playwright-core
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
 import { waitFor, timedPhase } from '@bo/service-kit/testing';
-import { ADMIN_TOKEN, startStack, type Stack } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, type Stack, REGISTRATION_DATA } from './support/stack.ts';
 
 /** The audit log of a target once it has `rows` rows: a decision's row comes through its service's outbox, a moment after the answer. */
 const auditOf = (stack: Stack, target: string, rows: number) =>
@@ -174,10 +174,12 @@ t.test('team console in a browser', async (t) => {
 
   t.test('compliance decides a KYC from the queue, with a reason', async (t) => {
     const page = await signIn('carla', '/kyc');
+    // A sandbox player: the sandbox's queue (production's is the default, issue #61).
+    await page.locator('.env-switch button[data-env=sandbox]').click();
     const card = page.locator(`article[data-player="${waiting}"]`);
     await card.waitFor();
-    t.match(await card.textContent(), /console-kyc[\s\S]*rg[\s\S]*s3:\/\/docs\/rg-front/, 'the card shows externalId and the submission');
-    t.match(await card.textContent(), /nao_iniciado → em_analise/, 'and the history');
+    t.match(await card.textContent(), /console-kyc[\s\S]*Identity card \(RG\)[\s\S]*s3:\/\/docs\/rg-front/, 'the card shows externalId and the submission');
+    t.match(await card.textContent(), /Not started → Under review/, 'and the history, in words');
     await shot(page, 'kyc');
     await card.locator('select[name=status]').selectOption('aprovado');
     await card.locator('input[name=reason]').fill('documents match the selfie');
@@ -197,13 +199,15 @@ t.test('team console in a browser', async (t) => {
 
   t.test('four eyes: ana approves, her own Pay is disabled in the page and refused at the API, bruno pays', async (t) => {
     const ana = await signIn('ana', '/withdrawals');
+    await ana.goto(`${stack.adminUrl}/withdrawals?environment=sandbox`);
     const card = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await card.locator('.balance').waitFor();
-    t.match(await card.locator('.balance').textContent(), /100\.00 BRL[\s\S]*withdrawable 60\.00 BRL/, 'balance beside the request');
+    t.match((await card.locator('.balance').textContent())!.replace(/\u00a0/g, ' '), /R\$ 100,00[\s\S]*withdrawable R\$ 60,00/, 'balance beside the request');
     await shot(ana, 'withdrawals');
     await card.getByRole('button', { name: 'Approve' }).click();
+    await card.getByRole('button', { name: 'Yes, approve' }).click();
     await leaves(card);
-    await ana.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    await ana.goto(`${stack.adminUrl}/withdrawals?status=approved&environment=sandbox`);
     const approved = ana.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     await approved.getByText('Four eyes: you approved this withdrawal').waitFor();
     await approved.locator('.balance').waitFor(); // the details are in: the buttons no longer move (below)
@@ -225,13 +229,14 @@ t.test('team console in a browser', async (t) => {
     await ana.context().close();
 
     const bruno = await signIn('bruno', '/withdrawals');
-    await bruno.goto(`${stack.adminUrl}/withdrawals?status=approved`);
+    await bruno.goto(`${stack.adminUrl}/withdrawals?status=approved&environment=sandbox`);
     const toPay = bruno.locator(`article[data-withdrawal="${withdrawal.id}"]`);
     t.match(await toPay.locator('p.muted').first().textContent(), /approved by user:ana@ourteam\.example/);
     // The card's player details load after it and push the buttons down: a click while they
     // arrive can land beside the button (seen once in CI, on a loaded machine).
     await toPay.locator('.balance').waitFor();
     await toPay.getByRole('button', { name: 'Pay' }).click();
+    await toPay.getByRole('button', { name: 'Yes, pay' }).click();
     await leaves(toPay);
     t.equal((await c.get(`/withdrawals/${withdrawal.id}`)).body.status, 'paid');
     t.equal((await c.get(`/players/${payee}/wallet`)).body.available, '60.00', 'paid once');
@@ -256,6 +261,7 @@ t.test('team console in a browser', async (t) => {
         email: 'rg@example.com',
         cpf: '703.982.952-55',
         birthDate: '1990-05-17',
+        ...REGISTRATION_DATA,
         limits: [
           { type: 'loss', period: 'day', value: '50.00' },
           { type: 'time', period: 'week', value: 300 },
@@ -271,8 +277,8 @@ t.test('team console in a browser', async (t) => {
     const section = page.locator(`article[data-player="${rg}"] section[aria-label="Responsible gaming"]`);
     await section.locator('table').first().waitFor();
     const text = await section.textContent();
-    t.match(text, /loss\s*day\s*50\.00\s*0\.00/, 'the loss limit and its usage');
-    t.match(text, /time\s*week\s*300 min/, 'the time limit');
+    t.match(text, /Loss\s*Day\s*50\.00\s*0\.00/, 'the loss limit and its usage');
+    t.match(text, /Time\s*Week\s*300 min/, 'the time limit');
     t.match(text, /without end/, 'the self-exclusion');
     t.match(text, /self_exclusion[\s\S]*indefinite[\s\S]*operator/, 'the history says who');
     // Day 0: no Lift button that would only be refused; the page says from when it can be lifted.
@@ -302,7 +308,7 @@ t.test('team console in a browser', async (t) => {
     const register = async (client: OperatorClient, externalId: string, cpf: string) => {
       const r = await client.post(
         '/players',
-        { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', limits },
+        { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', ...REGISTRATION_DATA, limits },
         key(),
       );
       if (r.status !== 201) throw new Error(`${externalId}: ${JSON.stringify(r.body)}`);
@@ -336,7 +342,7 @@ t.test('team console in a browser', async (t) => {
       [restricted, 'restrito', /new registration/],
     ] as const) {
       const form = await statusForm(id);
-      t.same(await form.locator('select[name=status] option').allTextContents(), [status], `${status}: the only status offered`);
+      t.same(await form.locator('select[name=status] option').evaluateAll((os) => os.map((o: any) => o.value)), [status], `${status}: the only status offered`);
       t.match(await form.locator('p.muted').textContent(), flow, `${status}: the flow that ends it`);
       t.equal(await form.getByRole('button', { name: 'Save status' }).count(), 0, `${status}: nothing to save`);
       if (status === 'bloqueado') await shots(page, 'player-status-held');
@@ -344,7 +350,7 @@ t.test('team console in a browser', async (t) => {
 
     const form = await statusForm(stale);
     t.same(
-      await form.locator('select[name=status] option').allTextContents(),
+      await form.locator('select[name=status] option').evaluateAll((os) => os.map((o: any) => o.value)),
       ['ativo', 'suspenso', 'bloqueado', 'encerrado'],
       'nothing holds it: every status but restrito and autoexcluido (each only through its flow)',
     );
@@ -401,15 +407,17 @@ t.test('team console in a browser', async (t) => {
 
   t.test('support finds a player without an id and is refused finance actions, in the page and at the API', async (t) => {
     const page = await signIn('sam', '/players');
+    // A sandbox player: the sandbox's players (production's are the default, issue #61).
+    await page.locator('.env-switch button[data-env=sandbox]').click();
     await page.fill('input[name=q]', '111.444.777-35');
     await page.click('form.search button[type=submit]');
     await page.getByRole('link', { name: 'Player console-payee' }).click();
     const file = page.locator(`article[data-player="${payee}"]`);
     await file.locator('.balance').waitFor();
-    t.match(await file.textContent(), /payee@example\.com[\s\S]*aprovado/, 'profile and KYC');
-    t.match(await file.locator('.balance').textContent(), /60\.00 BRL/, 'wallet');
-    t.match(await file.textContent(), /console-psp-1[\s\S]*confirmed/, 'deposits');
-    t.match(await file.textContent(), new RegExp(`${withdrawal.id}[\\s\\S]*paid`), 'withdrawals');
+    t.match(await file.textContent(), /payee@example\.com[\s\S]*Approved/, 'profile and KYC');
+    t.match((await file.locator('.balance').textContent())!.replace(/\u00a0/g, ' '), /R\$ 60,00/, 'wallet');
+    t.match(await file.textContent(), /console-psp-1[\s\S]*Confirmed/, 'deposits');
+    t.match(await file.textContent(), new RegExp(`${withdrawal.id}[\\s\\S]*Paid`), 'withdrawals');
     t.equal(await file.locator('select[name=status]').isDisabled(), true, 'support reads the status but does not change it');
     await shot(page, 'players');
 

@@ -32,7 +32,20 @@ t.test('operator journey', async (t) => {
     key(),
   );
   t.equal(player.status, 201);
-  t.same(Object.keys(player.body).sort(), ['birthDate', 'cpf', 'createdAt', 'currency', 'email', 'externalId', 'id', 'kycStatus', 'name', 'phone', 'status']);
+  t.same(Object.keys(player.body).sort(), [
+    'birthDate',
+    'cpf',
+    'createdAt',
+    'currency',
+    'email',
+    'externalId',
+    'id',
+    'kycStatus',
+    'marketing',
+    'name',
+    'phone',
+    'status',
+  ]);
   const id = player.body.id;
 
   const earlyWithdrawal = await c.post(`/players/${id}/withdrawals`, { amount: '1.00', currency: 'BRL', method: 'pix', destination: 'key' }, key());

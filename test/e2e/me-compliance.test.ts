@@ -48,6 +48,7 @@ t.test('GET /me: the compliance profile and its rules', async (t) => {
       me.body.compliance.rules.map((r: { id: string }) => r.id),
       [
         'limits_required',
+        'registration_data',
         'one_player_per_cpf',
         'impediment_checks',
         'terms_acceptance',
@@ -55,6 +56,7 @@ t.test('GET /me: the compliance profile and its rules', async (t) => {
         'methods',
         'payout_to_own_account',
         'prize_clock',
+        'no_marketing_to_excluded',
         'central_self_exclusion_link',
       ],
       `${environment}: what br-spa adds, rule by rule`,

@@ -348,6 +348,14 @@ t.test('every signing snippet runs unmodified against the real system', async (t
     t.equal((await sh(found!)).data?.[0]?.id, player.id, 'bash: GET with a percent-encoded query');
     const tested = await sh(hook!);
     t.equal(tested.delivered, true, 'bash: POST without a body');
+    // Signature version 2 (issue #61): the Idempotency-Key is signed, so the same body-less call run twice at once
+    // (the same second, as a script does) is taken both times, each with its own key.
+    const twice = await Promise.all([sh(hook!), sh(hook!)]);
+    t.same(
+      twice.map((r) => r.delivered),
+      [true, true],
+      'bash: the same body-less POST twice at once, both taken',
+    );
     await waitFor(async () => deliveries.length > before, { timeoutMs: 20_000, intervalMs: 20, what: 'the test delivery' });
     const verifier = path.join(work, 'verify-webhook.sh');
     writeFileSync(verifier, snippets.webhookVerification.bash);

@@ -11,7 +11,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { randomCpf, waitFor } from '@bo/service-kit/testing';
-import { ADMIN_TOKEN, startStack } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, REGISTRATION_DATA } from './support/stack.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../scripts/admin-cli.ts');
 const key = () => ({ 'idempotency-key': `st-${Math.random().toString(36).slice(2, 12)}` });
@@ -31,7 +31,7 @@ t.test('the generic status change refuses what has its own flow: API and CLI', a
   const register = async (client: typeof sandbox, externalId: string, cpf: string) => {
     const r = await client.post(
       '/players',
-      { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', limits: LIMITS },
+      { externalId, name: `Player ${externalId}`, email: `${externalId}@example.com`, cpf, birthDate: '1990-05-17', ...REGISTRATION_DATA, limits: LIMITS },
       key(),
     );
     if (r.status !== 201) throw new Error(`${externalId} not registered: ${JSON.stringify(r.body)}`);

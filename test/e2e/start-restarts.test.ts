@@ -31,6 +31,10 @@ t.test('npm start restarts a process that dies and keeps the others running', as
       email: 'ana@example.com',
       cpf: randomCpf(),
       birthDate: '1990-05-17',
+      phone: '+5511987654321',
+      gender: 'feminino',
+      signupIp: '198.51.100.7',
+      address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
       // The demo operator runs Brazil's profile: a registration carries its loss and time limits (docs/players.md).
       limits: [
         { type: 'loss', period: 'day', value: '1000.00' },

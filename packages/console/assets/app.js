@@ -4,7 +4,8 @@
 // only the setup page opens, without the navigation: the admin API refuses everything else.
 // Compliance and admin see the notice of br-spa rules turned off, or asked to be (notices.js).
 import { render } from 'preact';
-import { html, session, api } from './kit.js';
+import { html, session, api, say } from './kit.js';
+import { LANGUAGES, chooseLanguage, language } from './language.js';
 import { KycPage } from './page-kyc.js';
 import { WithdrawalsPage } from './page-withdrawals.js';
 import { PlayersPage } from './page-players.js';
@@ -19,26 +20,42 @@ import { ImpedimentsPage } from './page-impediments.js';
 import { SetupPage } from './page-setup.js';
 import { TeamPage } from './page-team.js';
 import { ProvidersPage } from './page-providers.js';
+import { FundTransfersPage, UnclaimedPage } from './page-unclaimed.js';
+import { IntegrityPage } from './page-integrity.js';
 import { ComplianceNotices } from './notices.js';
 
+// Titles in the person's language (issue #61); the path stays the page's name.
 const PAGES = [
-  { path: '/kyc', title: 'KYC queue', page: KycPage, roles: ['compliance', 'support'] },
-  { path: '/withdrawals', title: 'Withdrawals', page: WithdrawalsPage, roles: ['finance', 'compliance', 'support'] },
-  { path: '/players', title: 'Players', page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
-  { path: '/operators', title: 'Operators', page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
-  { path: '/webhooks', title: 'Webhook deliveries', page: WebhooksPage, roles: ['support', 'finance'] },
-  { path: '/aml', title: 'AML cases', page: AmlPage, roles: ['compliance'] },
-  { path: '/reports', title: 'Regulator files', page: ReportsPage, roles: ['compliance', 'finance'] },
-  { path: '/impediments', title: 'Impediments', page: ImpedimentsPage, roles: ['compliance'] },
-  { path: '/audit', title: 'Audit log', page: AuditPage, roles: ['compliance', 'finance', 'support'] },
-  { path: '/ledger', title: 'Ledger', page: LedgerPage, roles: ['finance'] },
-  { path: '/team', title: 'Team', page: TeamPage, roles: [] },
-  // Game providers, their keys, operators and games: admin only (docs/providers.md).
-  { path: '/providers', title: 'Providers', page: ProvidersPage, roles: [] },
-  { path: '/account', title: 'Account', page: AccountPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/kyc', title: () => say('Fila de KYC', 'KYC queue'), page: KycPage, roles: ['compliance', 'support'] },
+  { path: '/withdrawals', title: () => say('Saques', 'Withdrawals'), page: WithdrawalsPage, roles: ['finance', 'compliance', 'support'] },
+  { path: '/players', title: () => say('Apostadores', 'Players'), page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/operators', title: () => say('Operadores', 'Operators'), page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/webhooks', title: () => say('Entregas de webhooks', 'Webhook deliveries'), page: WebhooksPage, roles: ['support', 'finance'] },
+  { path: '/aml', title: () => say('Casos de PLD', 'AML cases'), page: AmlPage, roles: ['compliance'] },
+  { path: '/reports', title: () => say('Arquivos regulatórios', 'Regulator files'), page: ReportsPage, roles: ['compliance', 'finance'] },
+  { path: '/impediments', title: () => say('Impedimentos', 'Impediments'), page: ImpedimentsPage, roles: ['compliance'] },
+  { path: '/audit', title: () => say('Registro de auditoria', 'Audit log'), page: AuditPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/ledger', title: () => say('Razão', 'Ledger'), page: LedgerPage, roles: ['finance'] },
+  { path: '/team', title: () => say('Equipe', 'Team'), page: TeamPage, roles: [] },
+  // Game providers: finance reads their money (clearing balances, daily reports, debts, open rounds);
+  // admins change them, their keys, operators and games (docs/providers.md, issue #61).
+  { path: '/providers', title: () => say('Provedores', 'Providers'), page: ProvidersPage, roles: ['finance'] },
+  // Unclaimed funds after an impediment hit and their transfers to FIES and FUNCAP (issue #61).
+  { path: '/unclaimed', title: () => say('Saldos não reclamados', 'Unclaimed funds'), page: UnclaimedPage, roles: ['finance', 'compliance'] },
+  { path: '/fund-transfers', title: () => say('Transferências aos fundos', 'Fund transfers'), page: FundTransfersPage, roles: ['finance', 'compliance'] },
+  // Integrity holds on sports prizes and the suspicious-betting export (issue #60 item 3).
+  { path: '/integrity', title: () => say('Retenções por integridade', 'Integrity holds'), page: IntegrityPage, roles: ['compliance', 'finance'] },
+  { path: '/account', title: () => say('Conta', 'Account'), page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 
-const SETUP = { path: '/setup', title: 'Set up your account', page: SetupPage, roles: [] };
+const SETUP = { path: '/setup', title: () => say('Configure sua conta', 'Set up your account'), page: SetupPage, roles: [] };
+
+/** The person's language, chosen here (kept for them in this browser). */
+function LanguageSwitch() {
+  return html`<label class="language">${say('Idioma', 'Language')} <select aria-label=${say('Idioma', 'Language')} onChange=${(e) => chooseLanguage(e.currentTarget.value)}>${LANGUAGES.map(
+    ([code, name]) => html`<option value=${code} selected=${code === language()}>${name}</option>`,
+  )}</select></label>`;
+}
 
 function Shell({ user }) {
   const settingUp = user.setupRequired.length > 0;
@@ -48,12 +65,13 @@ function Shell({ user }) {
     await api('DELETE', '/console/session').catch(() => undefined);
     location.assign('/');
   };
-  document.title = `${current.title} · Back-office console`;
+  document.title = `${current.title()} · ${say('Console do back-office', 'Back-office console')}`;
+  document.documentElement.lang = language() === 'pt' ? 'pt-BR' : 'en';
   return html`<header>
-      <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title}</a>`)}</nav>
-      <span class="who"><a href="/account">${user.email}</a> · <strong>${user.role}</strong> <button type="button" class="link" onClick=${signOut}>Sign out</button></span>
+      <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title()}</a>`)}</nav>
+      <span class="who"><a href="/account">${user.email}</a> · <strong>${user.role}</strong> <${LanguageSwitch} /> <button type="button" class="link" onClick=${signOut}>${say('Sair', 'Sign out')}</button></span>
     </header>
-    <main>${!settingUp && (user.role === 'admin' || user.role === 'compliance') ? html`<${ComplianceNotices} />` : null}<h1>${current.title}</h1><${current.page} /></main>`;
+    <main>${!settingUp && (user.role === 'admin' || user.role === 'compliance') ? html`<${ComplianceNotices} />` : null}<h1>${current.title()}</h1><${current.page} /></main>`;
 }
 
 // Signed out is an answer (`signedIn: false`), not an error: on to the sign-in page, nothing logged.

@@ -1,8 +1,9 @@
 // What every console page shares: htm bound to Preact, the admin API client (session cookie, CSRF
 // token and an Idempotency-Key on every change), a loader hook, and small views.
 import { h } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
+import { label, locale, say } from './language.js';
 
 export const html = htm.bind(h);
 
@@ -42,11 +43,17 @@ export const query = (params) => {
 /** Loads `fn()` now and whenever `deps` change; `reload()` loads again. */
 export function useLoad(fn, deps = []) {
   const [state, setState] = useState({ loading: true });
+  // Only the latest load's answer is shown: an earlier, slower one (a filter changed meanwhile) is dropped.
+  const latest = useRef(0);
+  // A reload asked for by an older render (an action that finished after the filter changed) loads what is shown now.
+  const current = useRef(fn);
+  current.current = fn;
   const load = useCallback(() => {
+    const mine = ++latest.current;
     setState((s) => ({ ...s, loading: true }));
-    fn().then(
-      (data) => setState({ data }),
-      (error) => setState({ error }),
+    current.current().then(
+      (data) => mine === latest.current && setState({ data }),
+      (error) => mine === latest.current && setState({ error }),
     );
   }, deps);
   useEffect(load, [load]);
@@ -57,15 +64,16 @@ export function useLoad(fn, deps = []) {
  * A list with one status at a time (buttons, the first is the default or `?status=`) and a cursor
  * that starts over when the status changes; `next(cursor)` opens the following page.
  */
-export function useStatusPages(label, statuses) {
+export function useStatusPages(groupLabel, statuses) {
   const [status, setStatus] = useState(new URLSearchParams(location.search).get('status') ?? statuses[0]);
   const [cursor, setCursor] = useState(undefined);
   const choose = (s) => {
     setCursor(undefined);
     setStatus(s);
   };
-  const tabs = html`<div class="toolbar" role="group" aria-label=${label}>
-    ${statuses.map((s) => html`<button type="button" aria-pressed=${s === status} onClick=${() => choose(s)}>${s}</button>`)}
+  // Each status in the person's language; the code stays on the button for scripts (data-status).
+  const tabs = html`<div class="toolbar" role="group" aria-label=${groupLabel}>
+    ${statuses.map((s) => html`<button type="button" aria-pressed=${s === status} data-status=${s} onClick=${() => choose(s)}>${label(s)}</button>`)}
   </div>`;
   return { status, cursor, tabs, next: setCursor };
 }
@@ -95,12 +103,26 @@ export function ShownOnce({ shown }) {
   </div>`;
 }
 
-export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${error.message}</p>` : null);
+/**
+ * An explanation as a person reads it (issue #61): no API path or docs file name in it (the API's
+ * messages name them for developers), and each ISO time in the default zone, the UTC time on hover.
+ */
+export function plain(text) {
+  if (!text) return text;
+  const cleaned = String(text)
+    .replace(/\s*\((?:POST|PUT|GET|DELETE|PATCH) \/[^)]*\)/g, '')
+    .replace(/\s*\([^)]*(?:docs\/|\.md\b)[^)]*\)/g, '')
+    .replace(/\s*\b(?:POST|PUT|GET|DELETE|PATCH) \/\S+/g, '');
+  const parts = cleaned.split(/(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)/);
+  return parts.length === 1 ? cleaned : parts.map((p, i) => (i % 2 === 1 ? html`<${ZonedTime} iso=${p} />` : p));
+}
+
+export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${plain(error.message)}</p>` : null);
 
 /** What `useLoad` loaded, given to `children` (`undefined` too: a loader may have nothing to load); "Loading…" until then. */
 export function Loaded({ state, children }) {
   if (state.error) return html`<${ErrorNote} error=${state.error} />`;
-  if (state.loading && state.data === undefined) return html`<p class="muted">Loading…</p>`;
+  if (state.loading && state.data === undefined) return html`<p class="muted" data-loading>${say('Carregando…', 'Loading…')}</p>`;
   return children(state.data);
 }
 
@@ -140,29 +162,123 @@ function useOperatorNames() {
  */
 export function OperatorBrand({ player }) {
   const name = useOperatorNames()?.get(player.operatorId);
-  const brand =
-    name === undefined ? `${player.brandId} (${player.environment})` : player.environment === 'sandbox' ? `${name} (sandbox)` : `${name} (production)`;
-  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${name ?? player.operatorId} / ${brand}</span>`;
+  const brand = name === undefined ? `${player.brandId} (${label(player.environment)})` : `${name} (${label(player.environment)})`;
+  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${name ?? player.operatorId} / ${brand}</span> <${EnvMark} environment=${player.environment} />`;
 }
 
-export const time = (iso) => (iso ? `${new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC` : '—');
-
+/**
+ * One clock (issue #61): every time in the brand's zone (its operator's compliance profile; Brasília for
+ * br-spa and for the profile off, the default), written in the person's language, the UTC time on hover.
+ * Where no brand is concerned (the team's own tokens, the audit log), the default zone.
+ */
+export const DEFAULT_ZONE = 'America/Sao_Paulo';
 const ZONE_NAMES = { 'America/Sao_Paulo': 'Brasília' };
+export const zoneName = (zone) => ZONE_NAMES[zone] ?? zone.split('/').at(-1).replaceAll('_', ' ');
+/** The UTC time, as the tooltip shows it. */
+export const utcTime = (iso) => `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC`;
+/** A time as text in `zone` (the default zone unless given), with the zone's name. */
+export const time = (iso, zone = DEFAULT_ZONE) =>
+  iso ? `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short', timeZone: zone })} ${zoneName(zone)}` : '—';
+
 /** A time in a brand's time zone (Brasília for br-spa), with the UTC time on hover. */
-export function ZonedTime({ iso, zone }) {
+export function ZonedTime({ iso, zone = DEFAULT_ZONE }) {
   if (!iso) return html`<span>—</span>`;
-  const local = new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'short', timeZone: zone });
-  return html`<time datetime=${iso} title=${time(iso)}>${local} ${ZONE_NAMES[zone] ?? zone}</time>`;
+  return html`<time datetime=${iso} title=${utcTime(iso)}>${time(iso, zone)}</time>`;
 }
+
+// Each operator's time zone (its compliance profile), read once per page load and operator.
+const zones = new Map();
+/** The zone of an operator's brands, once known (the default until then). */
+export function useZone(operatorId) {
+  const [zone, setZone] = useState(operatorId ? zones.get(operatorId)?.value : undefined);
+  useEffect(() => {
+    if (!operatorId) return;
+    let entry = zones.get(operatorId);
+    if (!entry) {
+      entry = {
+        promise: api('GET', `/admin/operators/${encodeURIComponent(operatorId)}/compliance`).then(
+          (c) => c.timeZone,
+          () => DEFAULT_ZONE,
+        ),
+      };
+      entry.promise.then((z) => {
+        entry.value = z;
+      });
+      zones.set(operatorId, entry);
+    }
+    entry.promise.then(setZone);
+  }, [operatorId]);
+  return zone ?? DEFAULT_ZONE;
+}
+
+/** A time in the zone of `operatorId`'s brands, the UTC time on hover. */
+export function When({ iso, operatorId, zone }) {
+  const known = useZone(zone ? undefined : operatorId);
+  return html`<${ZonedTime} iso=${iso} zone=${zone ?? known} />`;
+}
+
+/**
+ * Production apart from the sandbox (issue #61): the environment a list shows, production unless the
+ * address says `environment=sandbox`, and the switch that changes it, always in view.
+ */
+export function useEnvironment() {
+  const [environment, setEnvironment] = useState(new URLSearchParams(location.search).get('environment') === 'sandbox' ? 'sandbox' : 'production');
+  const choose = (env) => {
+    const params = new URLSearchParams(location.search);
+    if (env === 'production') params.delete('environment');
+    else params.set('environment', env);
+    params.delete('cursor');
+    history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+    setEnvironment(env);
+  };
+  const toggle = html`<div class="env-switch" role="group" aria-label=${say('Ambiente', 'Environment')} data-environment=${environment}>
+    ${['production', 'sandbox'].map(
+      (env) => html`<button type="button" aria-pressed=${env === environment} data-env=${env} onClick=${() => choose(env)}>${label(env)}</button>`,
+    )}
+  </div>`;
+  return { environment, toggle, choose };
+}
+
+/** A sandbox item, marked on its row wherever it is listed. */
+export const EnvMark = ({ environment }) =>
+  environment === 'sandbox'
+    ? html`<span class="env-mark" data-env-mark="sandbox" title=${say('Dados de teste, sem dinheiro real', 'Test data, no real money')}>${label('sandbox')}</span>`
+    : null;
 
 /** How long ago, in the largest whole unit (days, hours, minutes). */
 export function age(iso, now = Date.now()) {
   const minutes = Math.max(0, Math.floor((now - new Date(iso).getTime()) / 60_000));
-  if (minutes >= 2 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} days`;
+  if (minutes >= 2 * 24 * 60) return `${Math.floor(minutes / (24 * 60))} ${say('dias', 'days')}`;
   if (minutes >= 120) return `${Math.floor(minutes / 60)} h`;
   return `${minutes} min`;
 }
-export const money = (amount, currency) => `${amount} ${currency ?? ''}`.trim();
+
+// Every operator's brands, read once per page load (everyone on the team may list them): names for
+// brand ids, and the brand picker's choices.
+let brandList;
+export function useBrands() {
+  brandList ??= api('GET', '/admin/brands').then(
+    (page) => page.data,
+    () => [],
+  );
+  const [brands, setBrands] = useState(undefined);
+  useEffect(() => {
+    brandList.then(setBrands);
+  }, []);
+  return brands;
+}
+/** A brand as people read it: its operator's name and its environment (the id on hover). */
+export const brandTitle = (b) => `${b.operatorName}${b.environment === 'sandbox' ? ` (${label('sandbox')})` : ''}`;
+/** A brand id shown by name; an id that is no brand of ours is said to be so. */
+export function BrandName({ brandId }) {
+  const brands = useBrands();
+  const b = brands?.find((x) => x.id === brandId);
+  if (!brands) return html`<span class="owner" title=${brandId}>…</span>`;
+  if (!b)
+    return html`<span class="owner unknown" title=${brandId} data-unknown-brand>${say('Marca desconhecida', 'No brand of ours')} <code>${brandId}</code></span>`;
+  return html`<span class="owner" title=${brandId} data-brand=${brandId}>${brandTitle(b)}</span>`;
+}
+export { money, label, say } from './language.js';
 /** How the audit log and approvals name the signed-in person. */
 export const me = () => `user:${session.current?.user.email}`;
 export const may = (...roles) => roles.includes(session.current?.user.role) || session.current?.user.role === 'admin';

@@ -6,7 +6,25 @@
 // reports to the SPA per operator (`/aml?view=annual`): due dates, state, made and downloaded with
 // their SHA-256.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand, ZonedTime, time, me } from './kit.js';
+import {
+  html,
+  api,
+  query,
+  useLoad,
+  useAction,
+  useEnvironment,
+  Loaded,
+  ErrorNote,
+  OperatorBrand,
+  ZonedTime,
+  time,
+  utcTime,
+  zoneName,
+  me,
+  money,
+  say,
+} from './kit.js';
+import { locale } from './language.js';
 
 /** Seconds as our team reads a deadline: "1 d 4 h", "3 h 20 min", "12 min". */
 export function duration(seconds) {
@@ -28,6 +46,18 @@ const COS_STATE = {
 export const CosLeft = ({ cos }) =>
   cos ? html`<span class=${`cos cos-${cos.state}`} data-cos-state=${cos.state}>${COS_STATE[cos.state]?.(cos) ?? cos.state}</span>` : null;
 
+/**
+ * A deadline at the end of a day (the COS's: the next business day's end, midnight after it) as people
+ * say it: "by the end of 27/11/2026" in the brand's zone, not "28/11 00:00"; the UTC time on hover.
+ */
+export function EndOfDay({ iso, zone }) {
+  const at = new Date(iso);
+  const hm = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone });
+  if (hm !== '00:00') return html`<${ZonedTime} iso=${iso} zone=${zone} />`;
+  const day = new Date(at.getTime() - 1).toLocaleDateString(locale(), { dateStyle: 'short', timeZone: zone });
+  return html`<time datetime=${iso} title=${utcTime(iso)} data-end-of-day>${say(`até o fim de ${day}`, `by the end of ${day}`)} ${zoneName(zone)}</time>`;
+}
+
 /** A case's COS deadline, once our team decided to report it; the decision form until then (a case under review). */
 export function CosDeadline({ c, onDone }) {
   if (c.cos) {
@@ -35,7 +65,7 @@ export function CosDeadline({ c, onDone }) {
     return html`<section aria-label="COS deadline" data-cos=${k.state}>
       <h3>COS to COAF</h3>
       <p>Decided by ${k.decidedBy} <${ZonedTime} iso=${k.decidedAt} zone=${c.timeZone} /> — “${k.reason}”</p>
-      <p>Due by <strong><${ZonedTime} iso=${k.dueAt} zone=${c.timeZone} /></strong> (the end of the next business day) · <${CosLeft} cos=${k} />
+      <p>${say('Prazo', 'Due')} <strong><${EndOfDay} iso=${k.dueAt} zone=${c.timeZone} /></strong> ${say('(o fim do próximo dia útil)', '(the end of the next business day)')} · <${CosLeft} cos=${k} />
         ${k.filedAt ? html` · filed <${ZonedTime} iso=${k.filedAt} zone=${c.timeZone} />` : null}</p>
       ${k.filedAt ? null : html`<p class="note">File it in Siscoaf (the COS download below), then record the decision “reported” with the receipt.</p>`}
     </section>`;
@@ -59,25 +89,31 @@ function ReportDecision({ c, onDone }) {
   </form>`;
 }
 
-/** The COS decided and not filed yet, the deadline nearest first. */
+/** The COS decided and not filed yet, the deadline nearest first: whose, how much, due when (issue #61). */
 export function CosQueue() {
   const [overdue, setOverdue] = useState(false);
-  const list = useLoad(() => api('GET', `/admin/aml/cases${query({ cos: overdue ? 'overdue' : 'awaiting', order: 'oldest', limit: 200 })}`), [overdue]);
+  const { environment, toggle } = useEnvironment();
+  const list = useLoad(
+    () => api('GET', `/admin/aml/cases${query({ cos: overdue ? 'overdue' : 'awaiting', order: 'oldest', environment, limit: 200 })}`),
+    [overdue, environment],
+  );
   return html`<div>
     <${Links} />
-    <label><input type="checkbox" checked=${overdue} onChange=${(e) => setOverdue(e.currentTarget.checked)} /> overdue only</label>
+    ${toggle}
+    <label><input type="checkbox" checked=${overdue} onChange=${(e) => setOverdue(e.currentTarget.checked)} /> ${say('só os vencidos', 'overdue only')}</label>
     <${Loaded} state=${list}>${(page) => {
       const rows = [...page.data].sort((a, b) => a.cos.dueAt.localeCompare(b.cos.dueAt));
       return rows.length === 0
-        ? html`<p class="empty">No COS waits to be filed.</p>`
-        : html`<table class="stack cos-queue"><thead><tr><th>Case</th><th>Operator / brand</th><th>Decided by</th><th>Due</th><th>Left</th></tr></thead>
+        ? html`<p class="empty">${say('Nenhuma COS aguarda envio.', 'No COS waits to be filed.')}</p>`
+        : html`<table class="stack cos-queue"><thead><tr><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Decidido por', 'Decided by')}</th><th>${say('Prazo', 'Due')}</th><th>${say('Resta', 'Left')}</th></tr></thead>
           <tbody>${rows.map(
-            (c) => html`<tr data-cos-row=${c.id}>
-              <td data-label="Case"><a href=${`/aml${query({ case: c.id })}`}><code>${c.id}</code></a></td>
-              <td data-label="Operator / brand"><${OperatorBrand} player=${c} /></td>
-              <td data-label="Decided by">${c.cos.decidedBy}</td>
-              <td data-label="Due"><${ZonedTime} iso=${c.cos.dueAt} zone=${c.timeZone} /></td>
-              <td data-label="Left"><${CosLeft} cos=${c.cos} /></td>
+            (c) => html`<tr data-cos-row=${c.id} data-environment=${c.environment}>
+              <td data-label=${say('Apostador', 'Player')}><a href=${`/aml${query({ case: c.id })}`} title=${`${c.id} · ${c.playerId}`} data-player-name>${c.playerName ?? c.playerId}</a></td>
+              <td data-label=${say('Valor', 'Amount')} class="num" data-amount=${c.amount}>${money(c.amount)}</td>
+              <td data-label=${say('Operador / marca', 'Operator / brand')}><${OperatorBrand} player=${c} /></td>
+              <td data-label=${say('Decidido por', 'Decided by')}>${c.cos.decidedBy}</td>
+              <td data-label=${say('Prazo', 'Due')} data-due><${EndOfDay} iso=${c.cos.dueAt} zone=${c.timeZone} /></td>
+              <td data-label=${say('Resta', 'Left')}><${CosLeft} cos=${c.cos} /></td>
             </tr>`,
           )}</tbody></table>`;
     }}<//>

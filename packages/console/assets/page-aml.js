@@ -1,49 +1,68 @@
-// AML cases (compliance only). The queue: one line per case (risk, rules, operator and brand by name,
-// player, opened and age in the brand's time zone, status, assignee, whether it holds payouts), with
-// filters (status, risk, rule, operator, assignee, age), oldest or newest first, a page at a time. A
-// case's own page (`/aml?case=ID`): the evidence (a payer mismatch names the payer), the steps, the
-// player's file and whole money picture, the COS download, the assignment, and the decision form
-// (under review, reported with the Siscoaf receipt, dismissed; four eyes: whoever reviewed a case does
-// not report it).
+// AML cases (compliance only). The queue: one line per case (the player by name, the amount, risk,
+// rules, operator and brand by name, opened and age in the brand's time zone, status, COS, assignee,
+// whether it holds payouts, a sandbox case marked), production unless the switch says the sandbox,
+// the riskiest first (or the largest, the oldest, the newest), with filters (status, risk, rule,
+// operator, assignee, age), a page at a time. A case's own page (`/aml?case=ID`): the evidence (a payer
+// mismatch names the payer), the steps, the player's file and whole money picture, the COS download,
+// the assignment, and the decision form (under review, reported with the Siscoaf receipt, dismissed;
+// four eyes: whoever reviewed a case does not report it, nor dismiss one that holds payouts).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useStatusPages, Loaded, ErrorNote, OperatorBrand, ZonedTime, age, me } from './kit.js';
+import {
+  html,
+  api,
+  query,
+  useLoad,
+  useAction,
+  useStatusPages,
+  useEnvironment,
+  Loaded,
+  ErrorNote,
+  OperatorBrand,
+  ZonedTime,
+  age,
+  me,
+  money,
+  label,
+  say,
+} from './kit.js';
+import { OperatorPicker } from './pickers.js';
 import { PlayerKyc } from './page-kyc.js';
 import { Money } from './page-players.js';
 import { AnnualReports, CosDeadline, CosLeft, CosQueue, Links, RiskRegister } from './page-aml-duties.js';
 
 const STATUSES = ['open', 'under_review', 'reported', 'dismissed'];
 const NEXT = { open: ['under_review', 'dismissed'], under_review: ['reported', 'dismissed'], reported: [], dismissed: [] };
-/** Each rule in Portuguese and English (docs/aml.md gives each rule's source). */
-const RULES = {
-  in_and_out: 'Entrada e saída sem jogo / In and out',
-  split_deposits: 'Depósitos fracionados / Split deposits',
-  high_value: 'Valor elevado / High value',
-  shared_destination: 'Destino compartilhado / Shared destination',
-  payer_mismatch: 'Pagador não é o apostador / Payer is not the player',
-  velocity: 'Velocidade / Velocity',
-  pep: 'Pessoa politicamente exposta / PEP',
-  sanctions: 'Sanções / Sanctions',
-};
+/** The rules, in the person's language (docs/aml.md gives each rule's source). */
+const RULES = ['in_and_out', 'split_deposits', 'high_value', 'shared_destination', 'payer_mismatch', 'velocity', 'pep', 'sanctions'];
 const RISKS = ['high', 'medium', 'low'];
-const AGES = [
-  ['', 'any age'],
-  ['1', 'older than a day'],
-  ['7', 'older than a week'],
-  ['30', 'older than 30 days'],
+const AGES = () => [
+  ['', say('qualquer idade', 'any age')],
+  ['1', say('mais de um dia', 'older than a day')],
+  ['7', say('mais de uma semana', 'older than a week')],
+  ['30', say('mais de 30 dias', 'older than 30 days')],
 ];
-const ruleLabel = (r) => RULES[r] ?? r;
+/** The queue's orders: the riskiest first by default (issue #61). */
+const ORDERS = () => [
+  ['risk', say('maior risco primeiro', 'riskiest first')],
+  ['amount', say('maior valor primeiro', 'largest amount first')],
+  ['oldest', say('mais antigo primeiro', 'oldest first')],
+  ['newest', say('mais recente primeiro', 'newest first')],
+];
+const ruleLabel = (r) => label(r);
 const caseLink = (id) => `/aml${query({ case: id })}`;
 
 function Evidence({ items, zone, payers }) {
-  return html`<table class="stack"><thead><tr><th>When</th><th>Rule</th><th>What it saw</th><th>Events</th></tr></thead>
+  return html`<table class="stack"><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Regra', 'Rule')}</th><th>${say('O que viu', 'What it saw')}</th><th>${say('Eventos', 'Events')}</th></tr></thead>
     <tbody>${items.map(
       (
         e,
-      ) => html`<tr><td data-label="When"><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label="Rule"><strong>${ruleLabel(e.rule)}</strong></td><td data-label="What">${e.summary}</td>
-        <td data-label="Events">${(e.facts.events ?? []).map((x) => {
+      ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label=${say('Regra', 'Rule')}><strong>${ruleLabel(e.rule)}</strong></td><td data-label=${say('O que', 'What')}>${e.summary}</td>
+        <td data-label=${say('Eventos', 'Events')}>${(e.facts.events ?? []).map((x) => {
           const payer = e.rule === 'payer_mismatch' ? payers?.get(x.reference) : undefined;
-          return html`<div><code>${x.reference ?? x.id}</code> ${x.type} ${x.amount ?? ''} <span class="muted"><${ZonedTime} iso=${x.at} zone=${zone} /></span>${
-            payer ? html` · <span data-evidence-payer=${payer.cpf}>paid by ${payer.cpf}${payer.name ? ` ${payer.name}` : ''}</span>` : null
+          return html`<div><code>${x.reference ?? x.id}</code> ${label(x.type)} ${x.amount ? money(x.amount) : ''} <span class="muted"><${ZonedTime} iso=${x.at} zone=${zone} /></span>${
+            payer
+              ? html` · <span data-evidence-payer=${payer.cpf}>${say('pago por', 'paid by')} ${payer.cpf}${payer.name ? ` ${payer.name}` : ''}</span>`
+              : null
           }</div>`;
         })}</td></tr>`,
     )}</tbody></table>`;
@@ -52,7 +71,7 @@ function Evidence({ items, zone, payers }) {
 function Steps({ steps, zone }) {
   return html`<ol>${steps.map(
     (s) =>
-      html`<li><strong>${s.status}</strong> by ${s.by} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — “${s.reason}”${s.receipt ? html` · receipt <code>${s.receipt}</code>` : null}</li>`,
+      html`<li><strong>${label(s.status)}</strong> ${say('por', 'by')} ${s.by} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — “${s.reason}”${s.receipt ? html` · ${say('recibo', 'receipt')} <code>${s.receipt}</code>` : null}</li>`,
   )}</ol>`;
 }
 
@@ -65,11 +84,11 @@ function PlayerFile({ c }) {
     return { player, risk };
   }, [c.id]);
   return html`<${Loaded} state=${file}>${({ player, risk }) => html`
-    <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${player.player.cpf} · status ${player.player.status} · KYC ${player.player.kycStatus}</p>
-    <p>Risk <strong>${risk.level}</strong></p>
-    <ul>${risk.history.map((h) => html`<li>${h.level} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> by ${h.by} — ${h.reason}</li>`)}</ul>
+    <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${player.player.cpf} · ${say('situação', 'status')} ${label(player.player.status)} · KYC ${label(player.player.kycStatus)}</p>
+    <p>${say('Risco', 'Risk')} <strong>${label(risk.level)}</strong></p>
+    <ul>${risk.history.map((h) => html`<li>${label(h.level)} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> ${say('por', 'by')} ${h.by} — ${h.reason}</li>`)}</ul>
     <details><summary>KYC</summary><${PlayerKyc} file=${player} /></details>
-    <details open><summary>Money: wallet, ledger, deposits with their payer, withdrawals with destination and holds</summary><${Money} player=${player.player} /></details>
+    <details open><summary>${say('Dinheiro: carteira, razão, depósitos com o pagador, saques com destino e retenções', 'Money: wallet, ledger, deposits with their payer, withdrawals with destination and holds')}</summary><${Money} player=${player.player} /></details>
   `}<//>`;
 }
 
@@ -86,7 +105,7 @@ function CosExport({ c }) {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   };
-  return html`<div class="actions"><button type="button" onClick=${download} disabled=${action.busy}>Download the COS (CSV)</button><${ErrorNote} error=${action.error} /></div>`;
+  return html`<div class="actions"><button type="button" onClick=${download} disabled=${action.busy}>${say('Baixar a COS (CSV)', 'Download the COS (CSV)')}</button><${ErrorNote} error=${action.error} /></div>`;
 }
 
 function Assignment({ c, onDone }) {
@@ -94,9 +113,9 @@ function Assignment({ c, onDone }) {
   const give = (assignee) => action.run(() => api('PUT', `/admin/aml/cases/${encodeURIComponent(c.id)}/assignee`, { assignee })).then((r) => r && onDone());
   const mine = c.assignee === me();
   return html`<p class="actions" aria-label="Assignment">
-    ${c.assignee ? html`Assigned to <strong data-assignee=${c.assignee}>${mine ? 'you' : c.assignee}</strong> since <${ZonedTime} iso=${c.assignedAt} zone=${c.timeZone} />` : html`<span class="muted">Nobody works it yet.</span>`}
-    ${mine ? null : html` <button type="button" onClick=${() => give('me')} disabled=${action.busy}>Assign to me</button>`}
-    ${c.assignee ? html` <button type="button" onClick=${() => give(null)} disabled=${action.busy}>Unassign</button>` : null}
+    ${c.assignee ? html`${say('Com', 'Assigned to')} <strong data-assignee=${c.assignee}>${mine ? say('você', 'you') : c.assignee}</strong> ${say('desde', 'since')} <${ZonedTime} iso=${c.assignedAt} zone=${c.timeZone} />` : html`<span class="muted">${say('Ninguém trabalha nele ainda.', 'Nobody works it yet.')}</span>`}
+    ${mine ? null : html` <button type="button" onClick=${() => give('me')} disabled=${action.busy}>${say('Assumir', 'Assign to me')}</button>`}
+    ${c.assignee ? html` <button type="button" onClick=${() => give(null)} disabled=${action.busy}>${say('Liberar', 'Unassign')}</button>` : null}
     <${ErrorNote} error=${action.error} />
   </p>`;
 }
@@ -105,8 +124,24 @@ function Decide({ c, onDone }) {
   const action = useAction();
   // Decided for reporting (issue #46): its COS is filed, the case is not dismissed.
   const choices = c.cos && !c.cos.filedAt ? ['reported'] : NEXT[c.status];
+  const [choice, setChoice] = useState(choices[0]);
   if (choices.length === 0) return null;
   const reviewedByMe = c.status === 'under_review' && c.steps.some((s) => s.status === 'under_review' && s.by === me());
+  // Four eyes on dismissing a case that holds payouts (issue #61): reviewed by one person, dismissed by another.
+  const dismissBlocked = !c.holdsPayouts
+    ? undefined
+    : c.status === 'open'
+      ? say(
+          'Quatro olhos: um caso que retém pagamentos é colocado em análise por uma pessoa e arquivado, com motivo, por outra.',
+          'Four eyes: a case that holds payouts is taken under review by one person and dismissed, with a reason, by another.',
+        )
+      : reviewedByMe
+        ? say(
+            'Quatro olhos: você colocou este caso em análise, então outra pessoa o arquiva.',
+            'Four eyes: you took this case under review, so another person dismisses it.',
+          )
+        : undefined;
+  const blocked = choice === 'dismissed' ? dismissBlocked : undefined;
   const submit = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
@@ -114,11 +149,14 @@ function Decide({ c, onDone }) {
     if (await action.run(() => api('POST', `/admin/aml/cases/${encodeURIComponent(c.id)}/decision`, body))) onDone();
   };
   return html`<form class="decide" onSubmit=${submit} aria-label=${`Decision on case ${c.id}`}>
-    <label>Decision <select name="status">${choices.map((s) => html`<option value=${s}>${s}</option>`)}</select></label>
-    <label>Reason <input name="reason" required maxlength="2000" placeholder="why (kept in the case and the audit log)" /></label>
-    <label>Siscoaf receipt <input name="receipt" maxlength="128" placeholder="only when reported" /></label>
-    <button type="submit" disabled=${action.busy}>Record decision</button>
-    ${reviewedByMe ? html`<p class="note">Four eyes: you took this case under review, so another person reports it.</p>` : null}
+    <label>${say('Decisão', 'Decision')} <select name="status" onChange=${(e) => setChoice(e.currentTarget.value)}>${choices.map(
+      (s) => html`<option value=${s} selected=${s === choice}>${label(s)}</option>`,
+    )}</select></label>
+    <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="2000" placeholder=${say('por quê (fica no caso e no registro de auditoria)', 'why (kept in the case and the audit log)')} /></label>
+    <label>${say('Recibo do Siscoaf', 'Siscoaf receipt')} <input name="receipt" maxlength="128" placeholder=${say('só ao comunicar', 'only when reported')} /></label>
+    <button type="submit" disabled=${action.busy || blocked !== undefined} aria-describedby=${blocked ? `decide-blocked-${c.id}` : undefined}>${say('Registrar decisão', 'Record decision')}</button>
+    ${blocked ? html`<p class="note" id=${`decide-blocked-${c.id}`} data-four-eyes="dismiss">${blocked}</p>` : null}
+    ${reviewedByMe && choice === 'reported' ? html`<p class="note">${say('Quatro olhos: você colocou este caso em análise, então outra pessoa o comunica.', 'Four eyes: you took this case under review, so another person reports it.')}</p>` : null}
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -131,87 +169,102 @@ function CasePage({ id }) {
     const deposits = c.rules.includes('payer_mismatch') ? (await api('GET', `/admin/deposits${query({ playerId: c.playerId, limit: 200 })}`)).data : [];
     return { c, payers: new Map(deposits.filter((d) => d.paidBy).map((d) => [d.id, d.paidBy])) };
   }, [id]);
-  return html`<p><a href="/aml">← All cases</a></p>
+  return html`<p><a href="/aml">← ${say('Todos os casos', 'All cases')}</a></p>
     <${Loaded} state=${full}>${({ c, payers }) => html`<article class="card" data-case=${c.id}>
-      <h2>${c.rules.map(ruleLabel).join(', ')} <small>risk <strong>${c.risk}</strong> · ${c.status}</small></h2>
-      <p class="muted case-line"><code>${c.id}</code> · <${OperatorBrand} player=${c} /> · opened <${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /> (${age(c.openedAt)} ago)</p>
-      ${c.holdsPayouts ? html`<p class="note" data-holds-payouts>Payout held: the player's withdrawals are not paid while this case is open or under review.</p>` : null}
+      <h2>${c.playerName ?? c.playerId} · ${money(c.amount)} <small>${c.rules.map(ruleLabel).join(', ')} · ${say('risco', 'risk')} <strong>${label(c.risk)}</strong> · ${label(c.status)}</small></h2>
+      <p class="muted case-line"><code>${c.id}</code> · <${OperatorBrand} player=${c} /> · ${say('aberto', 'opened')} <${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /> (${age(c.openedAt)})</p>
+      ${
+        c.holdsPayouts
+          ? html`<p class="note" data-holds-payouts>${say(
+              'Pagamento retido: os saques do apostador não são pagos enquanto este caso está aberto ou em análise.',
+              "Payout held: the player's withdrawals are not paid while this case is open or under review.",
+            )}</p>`
+          : null
+      }
       <${Assignment} c=${c} onDone=${full.reload} />
-      <section><h3>Evidence</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
-      <section><h3>Steps</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
-      <section><h3>Player</h3><${PlayerFile} c=${c} /></section>
+      <section><h3>${say('Evidências', 'Evidence')}</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
+      <section><h3>${say('Passos', 'Steps')}</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
+      <section><h3>${say('Apostador', 'Player')}</h3><${PlayerFile} c=${c} /></section>
       <${CosDeadline} c=${c} onDone=${full.reload} />
       <${CosExport} c=${c} />
       <${Decide} c=${c} onDone=${full.reload} />
     </article>`}<//>`;
 }
 
-function useOperators() {
-  return useLoad(() => api('GET', '/admin/operators').then((p) => p.data));
-}
-
 /** The queue's filters, kept in the address so a filtered queue can be shared. */
 function Filters({ filters, onChange }) {
-  const operators = useOperators();
   const set = (name) => (e) => onChange({ ...filters, [name]: e.currentTarget.value || undefined });
-  return html`<form class="inline filters" aria-label="Filter cases" onSubmit=${(e) => e.preventDefault()}>
-    <label>Risk <select name="risk" onChange=${set('risk')}><option value="">any</option>${RISKS.map((r) => html`<option value=${r} selected=${filters.risk === r}>${r}</option>`)}</select></label>
-    <label>Rule <select name="rule" onChange=${set('rule')}><option value="">any</option>${Object.entries(RULES).map(
-      ([r, label]) => html`<option value=${r} selected=${filters.rule === r}>${label}</option>`,
+  return html`<form class="inline filters" aria-label=${say('Filtrar casos', 'Filter cases')} onSubmit=${(e) => e.preventDefault()}>
+    <label>${say('Ordem', 'Order')} <select name="order" onChange=${set('order')}>${ORDERS().map(
+      ([o, text]) => html`<option value=${o} selected=${(filters.order ?? 'risk') === o}>${text}</option>`,
     )}</select></label>
-    <label>Operator <select name="operatorId" onChange=${set('operatorId')}><option value="">any</option>${(operators.data ?? []).map(
-      (o) => html`<option value=${o.id} selected=${filters.operatorId === o.id}>${o.name}</option>`,
+    <label>${say('Risco', 'Risk')} <select name="risk" onChange=${set('risk')}><option value="">${say('qualquer', 'any')}</option>${RISKS.map(
+      (r) => html`<option value=${r} selected=${filters.risk === r}>${label(r)}</option>`,
     )}</select></label>
-    <label>Assignee <select name="assignee" onChange=${set('assignee')}>
-      <option value="">anyone</option><option value="me" selected=${filters.assignee === 'me'}>me</option><option value="none" selected=${filters.assignee === 'none'}>nobody</option>
+    <label>${say('Regra', 'Rule')} <select name="rule" onChange=${set('rule')}><option value="">${say('qualquer', 'any')}</option>${RULES.map(
+      (r) => html`<option value=${r} selected=${filters.rule === r}>${label(r)}</option>`,
+    )}</select></label>
+    <${OperatorPicker} name="operatorId" value=${filters.operatorId} onChange=${(id) => onChange({ ...filters, operatorId: id || undefined })} />
+    <label>${say('Responsável', 'Assignee')} <select name="assignee" onChange=${set('assignee')}>
+      <option value="">${say('qualquer pessoa', 'anyone')}</option><option value="me" selected=${filters.assignee === 'me'}>${say('eu', 'me')}</option><option value="none" selected=${filters.assignee === 'none'}>${say('ninguém', 'nobody')}</option>
     </select></label>
-    <label>Age <select name="olderThanDays" onChange=${set('olderThanDays')}>${AGES.map(([d, label]) => html`<option value=${d} selected=${(filters.olderThanDays ?? '') === d}>${label}</option>`)}</select></label>
-    <label>Order <select name="order" onChange=${set('order')}><option value="newest">newest first</option><option value="oldest" selected=${filters.order === 'oldest'}>oldest first</option></select></label>
+    <label>${say('Idade', 'Age')} <select name="olderThanDays" onChange=${set('olderThanDays')}>${AGES().map(
+      ([d, text]) => html`<option value=${d} selected=${(filters.olderThanDays ?? '') === d}>${text}</option>`,
+    )}</select></label>
   </form>`;
 }
 
 const FILTER_KEYS = ['risk', 'rule', 'operatorId', 'assignee', 'olderThanDays', 'order'];
 
+/** A case's player: their name (a link to the case), the id on hover. */
+const PlayerCell = ({ c }) =>
+  html`<a href=${caseLink(c.id)} title=${c.playerId} data-player-name>${c.playerName ?? html`<span class="muted">${say('sem nome ainda', 'no name yet')}</span>`}</a>`;
+
 function Queue() {
-  const { status, cursor, tabs, next } = useStatusPages('Case status', STATUSES);
+  const { status, cursor, tabs, next } = useStatusPages(say('Situação do caso', 'Case status'), STATUSES);
+  const { environment, toggle } = useEnvironment();
   const params = new URLSearchParams(location.search);
   const [filters, setFilters] = useState(Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? undefined])));
   const playerId = params.get('playerId') ?? undefined;
   const change = (f) => {
     setFilters(f);
     next(undefined);
-    history.replaceState(null, '', `/aml${query({ status, ...f })}`);
+    history.replaceState(null, '', `/aml${query({ status, ...f, environment: environment === 'sandbox' ? 'sandbox' : undefined })}`);
   };
   const openedBefore = filters.olderThanDays ? new Date(Date.now() - Number(filters.olderThanDays) * 86_400_000).toISOString() : undefined;
   const apiFilters = Object.fromEntries(Object.entries(filters).filter(([k]) => k !== 'olderThanDays'));
   const queue = useLoad(
-    () => api('GET', `/admin/aml/cases${query({ status, cursor, playerId, ...apiFilters, openedBefore, limit: 25 })}`),
-    [status, cursor, JSON.stringify(filters)],
+    () =>
+      api('GET', `/admin/aml/cases${query({ status, cursor, playerId, ...apiFilters, order: filters.order ?? 'risk', openedBefore, environment, limit: 25 })}`),
+    [status, cursor, environment, JSON.stringify(filters)],
   );
   return html`<div>
     <${Links} />
+    ${toggle}
     ${tabs}
     <${Filters} filters=${filters} onChange=${change} />
     <${Loaded} state=${queue}>${(page) => html`
       ${
         page.data.length === 0
-          ? html`<p class="empty">No ${status} case matches.</p>`
-          : html`<table class="stack cases"><thead><tr><th>Risk</th><th>Rules</th><th>Operator / brand</th><th>Opened</th><th>Age</th><th>Status</th><th>COS</th><th>Assignee</th><th></th></tr></thead>
+          ? html`<p class="empty">${say('Nenhum caso corresponde.', 'No case matches.')}</p>`
+          : html`<table class="stack cases"><thead><tr><th>${say('Risco', 'Risk')}</th><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Regras', 'Rules')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Aberto', 'Opened')}</th><th>${say('Idade', 'Age')}</th><th>${say('Situação', 'Status')}</th><th>COS</th><th>${say('Responsável', 'Assignee')}</th><th></th></tr></thead>
         <tbody>${page.data.map(
-          (c) => html`<tr data-case-row=${c.id} data-risk=${c.risk}>
-            <td data-label="Risk"><strong>${c.risk}</strong></td>
-            <td data-label="Rules"><a href=${caseLink(c.id)}>${c.rules.map(ruleLabel).join(', ')}</a></td>
-            <td data-label="Operator / brand"><${OperatorBrand} player=${c} /></td>
-            <td data-label="Opened"><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /></td>
-            <td data-label="Age">${age(c.openedAt)}</td>
-            <td data-label="Status">${c.status}</td>
+          (c) => html`<tr data-case-row=${c.id} data-risk=${c.risk} data-environment=${c.environment}>
+            <td data-label=${say('Risco', 'Risk')}><strong class=${`risk risk-${c.risk}`}>${label(c.risk)}</strong></td>
+            <td data-label=${say('Apostador', 'Player')}><${PlayerCell} c=${c} /></td>
+            <td data-label=${say('Valor', 'Amount')} class="num" data-amount=${c.amount}>${money(c.amount)}</td>
+            <td data-label=${say('Regras', 'Rules')}><a href=${caseLink(c.id)}>${c.rules.map(ruleLabel).join(', ')}</a></td>
+            <td data-label=${say('Operador / marca', 'Operator / brand')}><${OperatorBrand} player=${c} /></td>
+            <td data-label=${say('Aberto', 'Opened')}><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /></td>
+            <td data-label=${say('Idade', 'Age')}>${age(c.openedAt)}</td>
+            <td data-label=${say('Situação', 'Status')}>${label(c.status)}</td>
             <td data-label="COS"><${CosLeft} cos=${c.cos} /></td>
-            <td data-label="Assignee">${c.assignee ?? '—'}</td>
-            <td>${c.holdsPayouts ? html`<strong class="hold">payout held</strong>` : null}</td>
+            <td data-label=${say('Responsável', 'Assignee')}>${c.assignee ?? '—'}</td>
+            <td>${c.holdsPayouts ? html`<strong class="hold">${say('pagamento retido', 'payout held')}</strong>` : null}</td>
           </tr>`,
         )}</tbody></table>`
       }
-      ${page.nextCursor ? html`<button type="button" onClick=${() => next(page.nextCursor)}>Next page</button>` : null}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => next(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}
     `}<//>
   </div>`;
 }

@@ -1,6 +1,6 @@
 // The audit log, newest first, filtered by target (player:…, withdrawal:…, operator:…), actor and action.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, Loaded, time } from './kit.js';
+import { html, api, query, useLoad, Loaded, ZonedTime } from './kit.js';
 
 const json = (v) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
@@ -26,7 +26,7 @@ export function AuditPage() {
         : html`<table class="audit stack"><thead><tr><th>When</th><th>Actor</th><th>Action</th><th>Target</th><th>Before</th><th>After</th></tr></thead>
           <tbody>${page.data.map(
             (a) =>
-              html`<tr><td data-label="When">${time(a.at)}</td><td data-label="Actor">${a.actor}</td><td data-label="Action">${a.action}</td><td data-label="Target"><code>${a.target}</code></td><td data-label="Before"><code>${json(a.before)}</code></td><td data-label="After"><code>${json(a.after)}</code></td></tr>`,
+              html`<tr><td data-label="When"><${ZonedTime} iso=${a.at} /></td><td data-label="Actor">${a.actor}</td><td data-label="Action">${a.action}</td><td data-label="Target"><code>${a.target}</code></td><td data-label="Before"><code>${json(a.before)}</code></td><td data-label="After"><code>${json(a.after)}</code></td></tr>`,
           )}</tbody></table>`}<//>
   </div>`;
 }

@@ -2,7 +2,7 @@
 // list, newest first, or one CPF; put a CPF on it with its category and a note (the production br-spa
 // players it restricts at once are shown); take one off after a confirmation (that lifts nothing).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, say } from './kit.js';
 
 /**
  * The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES): each with its label in Portuguese
@@ -41,15 +41,15 @@ function AddEntry({ onAdded }) {
   };
   return html`<form class="decide" onSubmit=${submit} aria-label="Add to the list">
     <label>CPF <input name="cpf" required maxlength="14" placeholder="000.000.000-00" /></label>
-    <label>Category <select name="category">${CATEGORIES.map(([c, pt, en, what]) => html`<option value=${c} title=${what}>${pt} / ${en}</option>`)}</select></label>
-    <label>Note <input name="note" required maxlength="500" placeholder="why: the source, the relation, the order's reference" /></label>
-    <button type="submit" disabled=${action.busy}>Add to the list</button>
+    <label>${say('Categoria', 'Category')} <select name="category">${CATEGORIES.map(([c, pt, en, what]) => html`<option value=${c} title=${what}>${pt} / ${en}</option>`)}</select></label>
+    <label>${say('Nota', 'Note')} <input name="note" required maxlength="500" placeholder=${say('por quê: a fonte, a relação, a referência da ordem', "why: the source, the relation, the order's reference")} /></label>
+    <button type="submit" disabled=${action.busy}>${say('Incluir na lista', 'Add to the list')}</button>
     ${
       added
-        ? html`<p class="ok" role="status">${added.entry.cpf} is on the list.${
+        ? html`<p class="ok" role="status">${added.entry.cpf} ${say('está na lista.', 'is on the list.')}${
             added.restricted.length
-              ? html` Restricted now: ${added.restricted.map((id) => html` <a href=${`/players?id=${encodeURIComponent(id)}`}><code>${id}</code></a>`)}`
-              : ' No player restricted now.'
+              ? html` ${say('Restritos agora:', 'Restricted now:')} ${added.restricted.map((id) => html` <a href=${`/players?id=${encodeURIComponent(id)}`}><code>${id}</code></a>`)}`
+              : ` ${say('Nenhum apostador restrito agora.', 'No player restricted now.')}`
           }</p>`
         : null
     }
@@ -60,10 +60,18 @@ function AddEntry({ onAdded }) {
 function Remove({ entry, onRemoved }) {
   const action = useAction();
   const remove = async () => {
-    if (!confirm(`Take ${entry.cpf} off the list? A player already restricted stays restricted.`)) return;
+    if (
+      !confirm(
+        say(
+          `Tirar ${entry.cpf} da lista? Um apostador já restrito continua restrito.`,
+          `Take ${entry.cpf} off the list? A player already restricted stays restricted.`,
+        ),
+      )
+    )
+      return;
     if (await action.run(() => api('DELETE', `/admin/impediments/${encodeURIComponent(entry.cpf)}`))) onRemoved();
   };
-  return html`<button type="button" class="danger" disabled=${action.busy} onClick=${remove}>Remove</button><${ErrorNote} error=${action.error} />`;
+  return html`<button type="button" class="danger" disabled=${action.busy} onClick=${remove}>${say('Remover', 'Remove')}</button><${ErrorNote} error=${action.error} />`;
 }
 
 export function ImpedimentsPage() {
@@ -77,22 +85,24 @@ export function ImpedimentsPage() {
     setCpf(e.currentTarget.cpf.value.trim());
   };
   return html`<div>
-    <p class="muted">Who may not bet under Lei 14.790/2023 art. 26, kept by our compliance team. Production brands of br-spa operators consult it at
-      registration, at the first login of the day and in the sweep, as the SPA registry; operators are only ever told "This person cannot bet with this operator."</p>
+    <p class="muted">${say(
+      'Quem não pode apostar segundo a Lei 14.790/2023 art. 26, mantido pelo nosso compliance. As marcas de produção de operadores br-spa o consultam no cadastro, no primeiro login do dia e na varredura, como o cadastro da SPA; ao operador só se diz "Esta pessoa não pode apostar com este operador."',
+      'Who may not bet under Lei 14.790/2023 art. 26, kept by our compliance team. Production brands of br-spa operators consult it at registration, at the first login of the day and in the sweep, as the SPA registry; operators are only ever told "This person cannot bet with this operator."',
+    )}</p>
     <${AddEntry} onAdded=${reload} />
     <form class="search" onSubmit=${search} aria-label="Find a CPF">
-      <label>CPF <input name="cpf" value=${cpf} maxlength="14" placeholder="all" /></label>
-      <button type="submit">Find</button>
+      <label>CPF <input name="cpf" value=${cpf} maxlength="14" placeholder=${say('todos', 'all')} /></label>
+      <button type="submit">${say('Buscar', 'Find')}</button>
     </form>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p class="empty">${cpf ? 'This CPF is not on the list.' : 'The list is empty.'}</p>`
-        : html`<table class="stack impediments"><thead><tr><th>CPF</th><th>Category</th><th>Note</th><th>Added by</th><th>When</th><th></th></tr></thead>
+        ? html`<p class="empty">${cpf ? say('Este CPF não está na lista.', 'This CPF is not on the list.') : say('A lista está vazia.', 'The list is empty.')}</p>`
+        : html`<table class="stack impediments"><thead><tr><th>CPF</th><th>${say('Categoria', 'Category')}</th><th>${say('Nota', 'Note')}</th><th>${say('Incluído por', 'Added by')}</th><th>${say('Quando', 'When')}</th><th></th></tr></thead>
           <tbody>${page.data.map(
             (e) =>
-              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label="Category"><${CategoryLabel} code=${e.category} /></td><td data-label="Note">${e.note}</td><td data-label="Added by">${e.addedBy}</td><td data-label="When">${time(e.addedAt)}</td>
+              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label=${say('Categoria', 'Category')}><${CategoryLabel} code=${e.category} /></td><td data-label=${say('Nota', 'Note')}>${e.note}</td><td data-label=${say('Incluído por', 'Added by')}>${e.addedBy}</td><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.addedAt} /></td>
                 <td><${Remove} entry=${e} onRemoved=${reload} /></td></tr>`,
           )}</tbody></table>
-          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}`}<//>
+          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}`}<//>
   </div>`;
 }

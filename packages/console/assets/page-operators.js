@@ -5,7 +5,7 @@
 // changed with a reason; turning br-spa off is requested by one person and confirmed (or cancelled)
 // by another, admin or compliance (issue #56).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me, label, ZonedTime } from './kit.js';
 
 function Field({ label, name, value, onSave, placeholder }) {
   const action = useAction();
@@ -66,7 +66,7 @@ function Keys({ operatorId, admin }) {
       <thead><tr><th>Environment</th><th>Key</th><th>Status</th><th>Created</th><th>Stops</th>${admin ? html`<th></th>` : null}</tr></thead>
       <tbody>${page.data.map(
         (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
-          <td>${k.environment}</td><td><code>${k.keyPrefix}…</code></td><td>${k.status}</td><td>${time(k.createdAt)}</td>
+          <td>${label(k.environment)}</td><td><code>${k.keyPrefix}…</code></td><td>${label(k.status)}</td><td><${ZonedTime} iso=${k.createdAt} /></td>
           <td>${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
           ${admin ? html`<td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>` : null}
         </tr>`,

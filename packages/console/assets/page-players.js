@@ -3,7 +3,7 @@
 // chose (limits, usage, pending changes, history; compliance lifts an indefinite self-exclusion),
 // wallet, ledger, deposits and withdrawals.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, OperatorBrand, time, money, may } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, OperatorBrand, time, money, may, label, say, plain } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
 
@@ -19,9 +19,9 @@ function StatusForm({ player, standing, onDone }) {
     if (await action.run(() => api('POST', `/admin/players/${encodeURIComponent(player.id)}/status`, { status: e.currentTarget.status.value }))) onDone();
   };
   return html`<form onSubmit=${submit} aria-label="Player status">
-    <label>Status <select name="status" disabled=${!may('compliance')}>${standing.statuses.map((s) => html`<option value=${s} selected=${s === player.status}>${s}</option>`)}</select></label>
-    ${standing.flow ? html`<p class="muted" data-held-by=${standing.heldBy}>${standing.flow}</p>` : null}
-    ${may('compliance') && !standing.heldBy ? html`<button type="submit" disabled=${action.busy}>Save status</button>` : null}
+    <label>${say('Situação', 'Status')} <select name="status" disabled=${!may('compliance')}>${standing.statuses.map((s) => html`<option value=${s} selected=${s === player.status}>${label(s)}</option>`)}</select></label>
+    ${standing.flow ? html`<p class="muted" data-held-by=${standing.heldBy}>${plain(standing.flow)}</p>` : null}
+    ${may('compliance') && !standing.heldBy ? html`<button type="submit" disabled=${action.busy}>${say('Salvar situação', 'Save status')}</button>` : null}
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -82,14 +82,14 @@ function ResponsibleGaming({ player, onDone }) {
     responsibleGaming: rg,
     history,
   }) => html`<section aria-label="Responsible gaming">
-    <h3>Responsible gaming <small class="muted">profile ${profile}, reality check every ${rg.realityCheckMinutes} min</small></h3>
+    <h3>${say('Jogo responsável', 'Responsible gaming')} <small class="muted">${say('perfil', 'profile')} ${profile}, ${say('alerta de realidade a cada', 'reality check every')} ${rg.realityCheckMinutes} min</small></h3>
     ${
       rg.limits.length === 0
-        ? html`<p class="muted">No limits.</p>`
-        : html`<table><thead><tr><th>Limit</th><th>Period</th><th class="num">Value</th><th class="num">Used</th><th>Resets</th><th>Pending</th></tr></thead>
+        ? html`<p class="muted">${say('Nenhum limite.', 'No limits.')}</p>`
+        : html`<table><thead><tr><th>${say('Limite', 'Limit')}</th><th>${say('Período', 'Period')}</th><th class="num">${say('Valor', 'Value')}</th><th class="num">${say('Usado', 'Used')}</th><th>${say('Renova', 'Resets')}</th><th>${say('Pendente', 'Pending')}</th></tr></thead>
       <tbody>${rg.limits.map(
         (l) =>
-          html`<tr><td>${l.type}</td><td>${l.period}</td><td class="num">${shown(l.type, l.value)}</td><td class="num">${shown(l.type, l.used)}</td><td>${time(l.resetsAt)}</td><td>${
+          html`<tr><td>${label(l.type)}</td><td>${label(l.period)}</td><td class="num">${shown(l.type, l.value)}</td><td class="num">${shown(l.type, l.used)}</td><td>${time(l.resetsAt)}</td><td>${
             l.pending ? `${l.pending.value === null ? 'removal' : shown(l.type, l.pending.value)} from ${time(l.pending.effectiveAt)}` : '—'
           }</td></tr>`,
       )}</tbody></table>`
@@ -111,11 +111,11 @@ function ResponsibleGaming({ player, onDone }) {
       </form>`
         : null
     }
-    <h4>History</h4>
+    <h4>${say('Histórico', 'History')}</h4>
     ${
       history.length === 0
-        ? html`<p class="muted">No changes.</p>`
-        : html`<table><thead><tr><th>When</th><th>Change</th><th>Old</th><th>New</th><th>Effective</th><th>Who</th><th>Reason</th></tr></thead>
+        ? html`<p class="muted">${say('Nenhuma mudança.', 'No changes.')}</p>`
+        : html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Mudança', 'Change')}</th><th>${say('Antes', 'Old')}</th><th>${say('Depois', 'New')}</th><th>${say('Vale de', 'Effective')}</th><th>${say('Quem', 'Who')}</th><th>${say('Motivo', 'Reason')}</th></tr></thead>
       <tbody>${history.map(
         (c) =>
           html`<tr><td>${time(c.at)}</td><td>${c.kind}${c.type ? ` ${c.type}/${c.period}` : ''}</td><td>${c.oldValue ?? '—'}</td><td>${c.newValue ?? '—'}</td><td>${
@@ -135,7 +135,7 @@ function Payer({ paidBy, playerCpf }) {
   const other = playerCpf && paidBy.cpf !== playerCpf.replace(/\D/g, '');
   return html`<span data-payer=${paidBy.cpf}>${cpfShown(paidBy.cpf)}${paidBy.name ? ` ${paidBy.name}` : ''}${
     paidBy.bank ? html` <span class="muted">${paidBy.bank}${paidBy.account ? ` ${paidBy.account}` : ''}</span>` : null
-  }${other ? html` <strong class="hold">not the player</strong>` : null}</span>`;
+  }${other ? html` <strong class="hold">${say('não é o apostador', 'not the player')}</strong>` : null}</span>`;
 }
 
 /**
@@ -152,19 +152,38 @@ export function Money({ player }) {
     return { ledger, deposits: deposits.data, withdrawals: withdrawals.data };
   }, [player.id]);
   return html`<${Loaded} state=${state}>${({ ledger, deposits, withdrawals }) => html`
-    <section><h3>Wallet</h3><p class="balance">Balance <strong>${money(ledger.wallet.available, ledger.wallet.currency)}</strong>, withdrawable ${money(ledger.wallet.withdrawable, ledger.wallet.currency)}</p></section>
-    <section><h3>Ledger</h3><${LedgerTable} entries=${ledger.entries} /></section>
-    <section><h3>Deposits</h3>${
+    <section><h3>${say('Carteira', 'Wallet')}</h3><p class="balance">${say('Saldo', 'Balance')} <strong>${money(ledger.wallet.available, ledger.wallet.currency)}</strong>, ${say('sacável', 'withdrawable')} ${money(ledger.wallet.withdrawable, ledger.wallet.currency)}</p></section>
+    <section><h3>${say('Razão', 'Ledger')}</h3><${LedgerTable} entries=${ledger.entries} /></section>
+    <section><h3>${say('Depósitos', 'Deposits')}</h3>${
       deposits.length === 0
-        ? html`<p class="muted">None.</p>`
-        : html`<table><thead><tr><th>Created</th><th>Id</th><th class="num">Amount</th><th>Method</th><th>Reference</th><th>Payer</th><th>Status</th></tr></thead>
+        ? html`<p class="muted">${say('Nenhum.', 'None.')}</p>`
+        : html`<table><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Referência', 'Reference')}</th><th>${say('Pagador', 'Payer')}</th><th>${say('Situação', 'Status')}</th></tr></thead>
           <tbody>${deposits.map(
             (d) =>
-              html`<tr data-deposit=${d.id}><td>${time(d.createdAt)}</td><td><code>${d.id}</code></td><td class="num">${money(d.amount, d.currency)}</td><td>${d.method}</td><td><code>${d.externalReference}</code></td><td><${Payer} paidBy=${d.paidBy} playerCpf=${player.cpf} /></td><td>${d.status}</td></tr>`,
+              html`<tr data-deposit=${d.id}><td>${time(d.createdAt)}</td><td><code>${d.id}</code></td><td class="num">${money(d.amount, d.currency)}</td><td>${label(d.method)}</td><td><code>${d.externalReference}</code></td><td><${Payer} paidBy=${d.paidBy} playerCpf=${player.cpf} /></td><td>${label(d.status)}</td></tr>`,
           )}</tbody></table>`
     }</section>
-    <section><h3>Withdrawals</h3><${WithdrawalTable} rows=${withdrawals} /></section>
+    <section><h3>${say('Saques', 'Withdrawals')}</h3><${WithdrawalTable} rows=${withdrawals} /></section>
   `}<//>`;
+}
+
+/** The residential address on one line (issue #60). */
+const addressLine = (a) =>
+  a ? `${a.street}, ${a.number}${a.complement ? ` ${a.complement}` : ''}, ${a.district}, ${a.city}/${a.state}, CEP ${a.postalCode}` : '—';
+
+/** br-spa: whether the registration data is complete, and what is missing (deposits and bets refused until then). */
+function Registration({ status }) {
+  if (!status) return html`<dd data-registration="n/a">not required (profile off)</dd>`;
+  return status.complete
+    ? html`<dd data-registration="complete">complete</dd>`
+    : html`<dd data-registration="incomplete"><strong>incomplete</strong>: missing ${status.missing.join(', ')} (deposits and bets refused)</dd>`;
+}
+
+/** The marketing permission: the bettor's consent, and what keeps it off (issue #60). */
+function Marketing({ m }) {
+  if (!m) return html`<dd data-marketing="unknown">—</dd>`;
+  const consent = m.consent ? 'consent given' : 'no consent';
+  return html`<dd data-marketing=${m.allowed ? 'allowed' : 'off'}>${m.allowed ? 'allowed' : 'off'} (${consent}${m.blockedBy ? `; blocked by ${m.blockedBy.replace('_', ' ')}` : ''})</dd>`;
 }
 
 function PlayerFile({ id }) {
@@ -173,11 +192,14 @@ function PlayerFile({ id }) {
     <h2>${file.player.name} <small><code>${file.player.externalId}</code></small></h2>
     <dl class="profile">
       <dt>Id</dt><dd><code>${file.player.id}</code></dd>
-      <dt>Operator / brand</dt><dd><${OperatorBrand} player=${file.player} /></dd>
+      <dt>${say('Operador / marca', 'Operator / brand')}</dt><dd><${OperatorBrand} player=${file.player} /></dd>
       <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd>${file.player.cpf}</dd>
-      <dt>Phone</dt><dd>${file.player.phone ?? '—'}</dd><dt>Birth date</dt><dd>${file.player.birthDate ?? '—'}</dd>
-      <dt>Currency</dt><dd>${file.player.currency}</dd><dt>Created</dt><dd>${time(file.player.createdAt)}</dd>
+      <dt>${say('Telefone', 'Phone')}</dt><dd>${file.player.phone ?? '—'}</dd><dt>${say('Nascimento', 'Birth date')}</dt><dd>${file.player.birthDate ?? '—'}</dd>
+      <dt>${say('Moeda', 'Currency')}</dt><dd>${file.player.currency}</dd><dt>${say('Criado', 'Created')}</dt><dd>${time(file.player.createdAt)}</dd>
       <dt>Gender</dt><dd data-gender>${file.player.gender ?? '—'}</dd><dt>Sign-up IP</dt><dd data-signup-ip>${file.player.signupIp ?? '—'}</dd>
+      <dt>Address</dt><dd data-address>${addressLine(file.player.address)}</dd>
+      <dt>Registration</dt><${Registration} status=${file.registration?.status} />
+      <dt>Marketing</dt><${Marketing} m=${file.player.marketing} />
       <dt>Terms accepted</dt><dd data-terms>${
         file.termsAcceptances?.length
           ? file.termsAcceptances.map(
@@ -185,7 +207,7 @@ function PlayerFile({ id }) {
             )
           : '—'
       }</dd>
-      <dt>KYC</dt><dd><strong>${file.kyc.status}</strong> since ${time(file.kyc.updatedAt)}</dd>
+      <dt>KYC</dt><dd><strong>${label(file.kyc.status)}</strong> ${say('desde', 'since')} ${time(file.kyc.updatedAt)}</dd>
     </dl>
     <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} standing=${file.standing} onDone=${state.reload} /></div>
     <${ResponsibleGaming} player=${file.player} onDone=${state.reload} />
@@ -198,21 +220,24 @@ export function PlayersPage() {
   const params = new URLSearchParams(location.search);
   const [q, setQ] = useState(params.get('q') ?? '');
   const [id, setId] = useState(params.get('id') ?? undefined);
-  const results = useLoad(async () => (q ? (await api('GET', `/admin/players${query({ q })}`)).data : undefined), [q]);
+  // Production's players unless the switch says the sandbox's (issue #61); a player opened by id opens whatever its brand.
+  const { environment, toggle } = useEnvironment();
+  const results = useLoad(async () => (q ? (await api('GET', `/admin/players${query({ q, environment })}`)).data : undefined), [q, environment]);
   const open = (playerId) => {
     setId(playerId);
-    history.replaceState(null, '', `/players${query({ q, id: playerId })}`);
+    history.replaceState(null, '', `/players${query({ q, id: playerId, environment: environment === 'sandbox' ? environment : undefined })}`);
   };
   const search = (e) => {
     e.preventDefault();
     setId(undefined);
     setQ(e.currentTarget.q.value.trim());
-    history.replaceState(null, '', `/players${query({ q: e.currentTarget.q.value.trim() })}`);
+    history.replaceState(null, '', `/players${query({ q: e.currentTarget.q.value.trim(), environment: environment === 'sandbox' ? environment : undefined })}`);
   };
   return html`<div>
+    ${toggle}
     <form class="search" role="search" onSubmit=${search}>
-      <label for="q">Player id, externalId, CPF or e-mail</label>
-      <input id="q" name="q" value=${q} required maxlength="254" /><button type="submit">Find</button>
+      <label for="q">${say('Nome, CPF, e-mail, externalId ou id do apostador', 'Player name, CPF, e-mail, externalId or id')}</label>
+      <input id="q" name="q" value=${q} required maxlength="254" /><button type="submit">${say('Buscar', 'Find')}</button>
     </form>
     ${
       q && !id
@@ -220,14 +245,16 @@ export function PlayersPage() {
             rows === undefined
               ? null
               : rows.length === 0
-                ? html`<p class="empty">No player matches “${q}”.</p>`
-                : html`<table><thead><tr><th>Name</th><th>externalId</th><th>E-mail</th><th>Operator / brand</th><th>Status</th><th>KYC</th></tr></thead>
+                ? html`<p class="empty">${say(`Nenhum apostador corresponde a “${q}” em ${label(environment)}.`, `No player matches “${q}” in ${label(environment).toLowerCase()}.`)}</p>`
+                : html`<table class="stack players"><thead><tr><th>${say('Nome', 'Name')}</th><th>externalId</th><th>E-mail</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Situação', 'Status')}</th><th>KYC</th></tr></thead>
                   <tbody>${rows.map(
                     (p) =>
-                      html`<tr><td><a href=${`/players${query({ q, id: p.id })}`} onClick=${(e) => {
+                      html`<tr data-player-row=${p.id} data-environment=${p.environment}><td data-label=${say('Nome', 'Name')}><a href=${`/players${query({ q, id: p.id })}`} title=${p.id} onClick=${(
+                        e,
+                      ) => {
                         e.preventDefault();
                         open(p.id);
-                      }}>${p.name}</a></td><td><code>${p.externalId}</code></td><td>${p.email}</td><td><${OperatorBrand} player=${p} /></td><td>${p.status}</td><td>${p.kycStatus}</td></tr>`,
+                      }}>${p.name}</a></td><td data-label="externalId"><code>${p.externalId}</code></td><td data-label="E-mail">${p.email}</td><td data-label=${say('Operador / marca', 'Operator / brand')}><${OperatorBrand} player=${p} /></td><td data-label=${say('Situação', 'Status')}>${label(p.status)}</td><td data-label="KYC">${label(p.kycStatus)}</td></tr>`,
                   )}</tbody></table>`}<//>`
         : null
     }

@@ -3,11 +3,15 @@
 // per environment (issued with the secret shown once, rotated with an overlap, revoked), the
 // operators its games are offered to, its games, and the casino rounds left open past its limit.
 // Every change after a confirmation where it stops something at once. A provider that calls us in
-// an aggregator's protocol (Hub88; docs/connectors.md) has a connector per environment instead of
-// /provider/v1 keys: the endpoint URL to hand over, its settings, their public keys (uploaded) and
-// ours (made here, downloaded to hand over), the game list sync and the connector's health.
+// an aggregator's protocol (Hub88, Evolution, Betsy; docs/connectors.md) has a connector per environment
+// instead of /provider/v1 keys: the endpoint URL to hand over, its settings (per protocol), their
+// public keys (uploaded) and ours (made here, downloaded to hand over) or the shared secrets they
+// gave us (kept sealed, never shown back), the game list sync and the connector's health.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, time, money } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ZonedTime, BrandName, time, money, may, say } from './kit.js';
+import { Clearing, DailyReport } from './page-provider-money.js';
+import { CertificateWarnings, GameRegister, MeasuredRtp } from './page-game-register.js';
+import { ProviderPicker } from './pickers.js';
 
 function Setting({ label, name, value, placeholder, onSave }) {
   const action = useAction();
@@ -118,17 +122,25 @@ function Games({ base }) {
   </section>`;
 }
 
+/** A player by name (their operator's id beside it), a link to their file; the id on hover. */
+const PlayerName = ({ row }) =>
+  html`<a href=${`/players?id=${encodeURIComponent(row.playerId)}`} title=${row.playerId} data-player-name>${row.playerName ?? row.playerId}</a>${
+    row.externalId ? html` <small><code>${row.externalId}</code></small>` : null
+  }`;
+
 function OpenRounds({ base }) {
   const list = useLoad(() => api('GET', `${base}/open-rounds`), [base]);
   return html`<section aria-label="Open rounds">
-    <h3>Rounds left open past the limit</h3>
+    <h3>${say('Rodadas abertas além do limite', 'Rounds left open past the limit')}</h3>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p>None.</p>`
-        : html`<table><thead><tr><th>Round</th><th>Player</th><th>Brand</th><th>Game</th><th>Staked</th><th>Opened</th></tr></thead>
+        ? html`<p>${say('Nenhuma.', 'None.')}</p>`
+        : html`<table class="stack open-rounds"><thead><tr><th>${say('Apostador', 'Player')}</th><th>${say('Marca', 'Brand')}</th><th>${say('Jogo', 'Game')}</th><th class="num">${say('Apostado', 'Staked')}</th><th>${say('Aberta', 'Opened')}</th><th>${say('Rodada', 'Round')}</th></tr></thead>
           <tbody>${page.data.map(
-            (r) => html`<tr><td><code>${r.roundId}</code></td><td><code>${r.playerId}</code></td><td><code>${r.brandId}</code></td><td>${r.gameCode}</td>
-              <td>${money(r.staked)}</td><td>${time(r.openedAt)}</td></tr>`,
+            (
+              r,
+            ) => html`<tr data-open-round=${r.roundId}><td data-label=${say('Apostador', 'Player')}><${PlayerName} row=${r} /></td><td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${r.brandId} /></td><td data-label=${say('Jogo', 'Game')}>${r.gameCode}</td>
+              <td data-label=${say('Apostado', 'Staked')} class="num">${money(r.staked)}</td><td data-label=${say('Aberta', 'Opened')}><${ZonedTime} iso=${r.openedAt} /></td><td data-label=${say('Rodada', 'Round')}><code>${r.roundId}</code></td></tr>`,
           )}</tbody></table>`}<//>
   </section>`;
 }
@@ -136,15 +148,20 @@ function OpenRounds({ base }) {
 function Debts({ base }) {
   const list = useLoad(() => api('GET', `${base}/debts`), [base]);
   return html`<section aria-label="Players' debts">
-    <h3>Players who owe this provider</h3>
-    <p>A correction's debit the player's balance did not cover; the provider's next credits to the player repay it first.</p>
+    <h3>${say('Apostadores que devem a este provedor', 'Players who owe this provider')}</h3>
+    <p>${say(
+      'O débito de uma correção que o saldo do apostador não cobriu; os próximos créditos do provedor ao apostador pagam-no primeiro.',
+      "A correction's debit the player's balance did not cover; the provider's next credits to the player repay it first.",
+    )}</p>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p>None.</p>`
-        : html`<table><thead><tr><th>Player</th><th>Brand</th><th>Owed</th><th>Incurred</th><th>Repaid</th><th>Last change</th></tr></thead>
+        ? html`<p>${say('Nenhum.', 'None.')}</p>`
+        : html`<table class="stack debts"><thead><tr><th>${say('Apostador', 'Player')}</th><th>${say('Marca', 'Brand')}</th><th class="num">${say('Deve', 'Owed')}</th><th class="num">${say('Contraído', 'Incurred')}</th><th class="num">${say('Pago', 'Repaid')}</th><th>${say('Última mudança', 'Last change')}</th></tr></thead>
           <tbody>${page.data.map(
-            (d) => html`<tr><td><code>${d.playerId}</code></td><td><code>${d.brandId}</code></td><td>${money(d.owed)} ${d.currency}</td>
-              <td>${money(d.incurred)}</td><td>${money(d.repaid)}</td><td>${time(d.updatedAt)}</td></tr>`,
+            (
+              d,
+            ) => html`<tr data-debt=${d.playerId}><td data-label=${say('Apostador', 'Player')}><${PlayerName} row=${d} /></td><td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${d.brandId} /></td><td data-label=${say('Deve', 'Owed')} class="num">${money(d.owed, d.currency)}</td>
+              <td data-label=${say('Contraído', 'Incurred')} class="num">${money(d.incurred, d.currency)}</td><td data-label=${say('Pago', 'Repaid')} class="num">${money(d.repaid, d.currency)}</td><td data-label=${say('Última mudança', 'Last change')}><${ZonedTime} iso=${d.updatedAt} /></td></tr>`,
           )}</tbody></table>`}<//>
   </section>`;
 }
@@ -154,7 +171,7 @@ function Health({ health }) {
   const statuses = Object.entries(health.byStatus).sort((a, b) => b[1] - a[1]);
   return html`<div class="health" data-health>
     <p>Last call: <strong data-last-call>${time(health.lastCallAt)}</strong> · ${health.calls} calls in 24 h · error rate
-      <strong data-error-rate>${(health.errorRate * 100).toFixed(1)}%</strong> <small>(bad signatures or syntax, unknown partner, our faults; not the players' refusals)</small></p>
+      <strong data-error-rate>${(health.errorRate * 100).toFixed(1)}%</strong> <small>(bad signatures, tokens or syntax, unknown partner, our faults; not the players' refusals)</small></p>
     ${
       statuses.length === 0
         ? null
@@ -167,15 +184,92 @@ function Health({ health }) {
 /** A PEM handed over as a file (our public key, for the aggregator). */
 const pemFile = (pem) => `data:application/x-pem-file;charset=utf-8,${encodeURIComponent(pem)}`;
 
+/**
+ * What each protocol's connector is set up with (docs/connectors-<protocol>.md): the aggregator's
+ * name, its settings' fields (the first one names it: Hub88's operator_id, Evolution's casino key),
+ * whether it signs with key pairs, the shared secrets it gives us, and whether it lists its games.
+ */
+const PROTOCOLS = {
+  hub88: {
+    name: 'Hub88',
+    idField: { name: 'operatorId', label: 'Their operator_id', type: 'number', value: (v) => Number(v) },
+    urlLabel: 'Games API base URL',
+    keys: true,
+    secrets: [],
+    syncGames: true,
+  },
+  evolution: {
+    name: 'Evolution',
+    idField: { name: 'casinoKey', label: 'Their casino key', type: 'text', value: (v) => v.trim() },
+    urlLabel: 'Evolution host (UA API)',
+    keys: false,
+    secrets: ['authToken', 'casinoToken'],
+    syncGames: false,
+  },
+  // Betsy's sportsbook: no id of ours with them, the page its frame starts in (its launch), its PARTNER_SECRET.
+  betsy: {
+    name: 'Betsy',
+    idField: null,
+    urlField: 'frameUrl',
+    urlLabel: 'Frame page (the player is sent there with the session token)',
+    keys: false,
+    secrets: ['partnerSecret'],
+    syncGames: false,
+  },
+};
+const protocolOf = (protocol) =>
+  PROTOCOLS[protocol] ?? { name: 'the aggregator', idField: null, urlLabel: 'API base URL', keys: false, secrets: [], syncGames: false };
+
+/** The shared secrets an aggregator gave us (Evolution's tokens): kept sealed, shown by fingerprint only. */
+function Secrets({ c, env, names, action, onChange }) {
+  const keep = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const minutes = f.overlapMinutes.value === '' ? 0 : Number(f.overlapMinutes.value);
+    const name = f.name.value;
+    if (minutes === 0 && env.secrets.some((k) => k.name === name && (k.status === 'active' || k.status === 'expiring'))) {
+      if (!confirm(`Replace the ${env.environment} ${name} at once? The one in use stops working now.`)) return;
+    }
+    if (await action.run(() => api('POST', `${c}/secrets`, { name, value: f.value.value.trim(), overlapMinutes: minutes }))) {
+      f.reset();
+      onChange();
+    }
+  };
+  const revoke = async (k) => {
+    if (!confirm(`Revoke the ${k.environment} ${k.name} ${k.fingerprint}… now?`)) return;
+    if (await action.run(() => api('POST', `${c}/keys/${encodeURIComponent(k.id)}/revoke`))) onChange();
+  };
+  return html`<table class="stack connector-secrets"><thead><tr><th>Secret</th><th>Whose</th><th>Fingerprint</th><th>Status</th><th>From</th><th>Stops</th><th></th></tr></thead>
+      <tbody>${env.secrets.map(
+        (k) => html`<tr data-secret=${k.id} data-name=${k.name} data-status=${k.status}>
+          <td data-label="Secret"><code>${k.name}</code></td><td data-label="Whose">${k.owner}</td><td data-label="Fingerprint"><code>${k.fingerprint}</code></td>
+          <td data-label="Status">${k.status}</td><td data-label="From">${time(k.startsAt)}</td>
+          <td data-label="Stops">${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
+          <td>${k.status !== 'revoked' && k.status !== 'expired' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>
+        </tr>`,
+      )}</tbody></table>
+    <form onSubmit=${keep} aria-label="Keep their secret">
+      <label>Secret <select name="name">${names.map((n) => html`<option value=${n}>${n}</option>`)}</select></label>
+      <label>Value (as they gave it; never shown back) <input name="value" type="password" autocomplete="off" required minlength="8" maxlength="512" /></label>
+      <label class="inline">Overlap in minutes (the one in use keeps working that long; 0: at once) <input name="overlapMinutes" type="number" min="0" max="10080" /></label>
+      <button type="submit" disabled=${action.busy}>Keep secret</button>
+    </form>`;
+}
+
 function ConnectorEnvironment({ base, protocol, env, onChange }) {
   const action = useAction();
   const [synced, setSynced] = useState(undefined);
   const c = `${base}/connector/${env.environment}`;
   const settings = env.settings ?? {};
+  const p = protocolOf(protocol);
+  const urlField = p.urlField ?? 'apiBaseUrl';
   const saveSettings = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    const body = { settings: { operatorId: Number(f.operatorId.value), apiBaseUrl: f.apiBaseUrl.value.trim() } };
+    // The fields the form does not show (lang, lobbyUrl) are kept as they are.
+    const { operatorId: _o, casinoKey: _c, apiBaseUrl: _u, frameUrl: _f, ...kept } = settings;
+    const id = p.idField ? { [p.idField.name]: p.idField.value(f[p.idField.name].value) } : {};
+    const body = { settings: { ...kept, ...id, [urlField]: f[urlField].value.trim() } };
     if (await action.run(() => api('PUT', c, body))) onChange();
   };
   const upload = async (e) => {
@@ -214,13 +308,20 @@ function ConnectorEnvironment({ base, protocol, env, onChange }) {
   };
   return html`<section class="connector" aria-label=${`Connector ${env.environment}`} data-environment=${env.environment}>
     <h4>${env.environment}</h4>
-    <p>Endpoint URL to hand ${protocol === 'hub88' ? 'Hub88' : 'the aggregator'}: <code data-endpoint>${env.endpointUrl}</code></p>
-    <form class="inline" onSubmit=${saveSettings} aria-label="Connector settings">
-      <label>Their operator_id <input name="operatorId" type="number" min="1" required value=${settings.operatorId ?? ''} /></label>
-      <label>Games API base URL <input name="apiBaseUrl" type="url" required value=${settings.apiBaseUrl ?? ''} placeholder="https://…" /></label>
+    <p>Endpoint URL to hand ${p.name}: <code data-endpoint>${env.endpointUrl}</code></p>
+    ${
+      p.idField || p.urlField
+        ? html`<form class="inline" onSubmit=${saveSettings} aria-label="Connector settings">
+      ${p.idField ? html`<label>${p.idField.label} <input name=${p.idField.name} type=${p.idField.type} min="1" required value=${settings[p.idField.name] ?? ''} /></label>` : null}
+      <label>${p.urlLabel} <input name=${urlField} type="url" required value=${settings[urlField] ?? ''} placeholder="https://…" /></label>
       <button type="submit" disabled=${action.busy}>Save settings</button>
-    </form>
-    <table class="stack connector-keys"><thead><tr><th>Whose</th><th>Fingerprint</th><th>Status</th><th>From</th><th>Stops</th><th></th></tr></thead>
+    </form>`
+        : null
+    }
+    ${p.secrets.length > 0 ? html`<${Secrets} c=${c} env=${env} names=${p.secrets} action=${action} onChange=${onChange} />` : null}
+    ${
+      p.keys
+        ? html`<table class="stack connector-keys"><thead><tr><th>Whose</th><th>Fingerprint</th><th>Status</th><th>From</th><th>Stops</th><th></th></tr></thead>
       <tbody>${env.keys.map(
         (k) => html`<tr data-key=${k.id} data-owner=${k.owner} data-status=${k.status}>
           <td data-label="Whose">${k.owner}</td><td data-label="Fingerprint"><code>${k.fingerprint.slice(0, 16)}…</code></td><td data-label="Status">${k.status}</td>
@@ -237,9 +338,15 @@ function ConnectorEnvironment({ base, protocol, env, onChange }) {
     <form class="inline" onSubmit=${rotate} aria-label="New key pair of ours">
       <label>Overlap in minutes (ours in use keeps signing that long) <input name="overlapMinutes" type="number" min="0" max="10080" /></label>
       <button type="submit" disabled=${action.busy}>New key pair of ours</button>
-    </form>
-    <div class="actions"><button type="button" disabled=${action.busy} onClick=${sync}>Sync games</button>
-      ${synced ? html`<span class="ok" data-synced>${synced.added} added, ${synced.updated} updated, ${synced.disabled} disabled of ${synced.total}</span>` : null}</div>
+    </form>`
+        : null
+    }
+    ${
+      p.syncGames
+        ? html`<div class="actions"><button type="button" disabled=${action.busy} onClick=${sync}>Sync games</button>
+      ${synced ? html`<span class="ok" data-synced>${synced.added} added, ${synced.updated} updated, ${synced.disabled} disabled of ${synced.total}</span>` : null}</div>`
+        : html`<p><small>${p.name} lists no games for us: add its games below (their code as ${p.name} names them).</small></p>`
+    }
     <${Health} health=${env.health} />
     <${ErrorNote} error=${action.error} />
   </section>`;
@@ -253,7 +360,15 @@ function Connector({ base, provider }) {
   </section>`;
 }
 
-function Provider({ provider, onChange }) {
+/** Provider money (issue #61): what each brand owes or is owed, the day per brand, players' debts and rounds left open. */
+function ProviderMoney({ base }) {
+  return html`<${Clearing} base=${base} />
+    <${DailyReport} base=${base} />
+    <${Debts} base=${base} />
+    <${OpenRounds} base=${base} />`;
+}
+
+function Provider({ provider, onChange, open }) {
   const base = `/admin/providers/${encodeURIComponent(provider.id)}`;
   // A connector's provider calls us in its own protocol: no /provider/v1 keys, no launch URL (its API launches).
   const native = provider.protocol === 'native';
@@ -264,9 +379,16 @@ function Provider({ provider, onChange }) {
     if (next === 'disabled' && !confirm(`Disable ${provider.name}? It takes no new bets; its wins and rollbacks still settle.`)) return;
     if (await toggle.run(() => api('PUT', base, { status: next }))) onChange();
   };
+  // Admins change a provider; finance reads its money (issue #61). A card opens on demand: the page stays short.
+  const admin = may();
+  // The money sections are read once the card is open (a closed card asks nothing).
+  const [isOpen, setIsOpen] = useState(open);
   return html`<article class="card" data-provider=${provider.id}>
-    <h2>${provider.name} <small><code>${provider.id}</code> · ${provider.kind} · protocol <span data-protocol>${provider.protocol}</span> · <strong>${provider.status}</strong> · since ${time(provider.createdAt)}</small></h2>
-    <div class="actions"><button type="button" class=${provider.status === 'enabled' ? 'danger' : ''} disabled=${toggle.busy} onClick=${flip}>
+    <details open=${open} onToggle=${(e) => setIsOpen(e.currentTarget.open)}>
+    <summary><h2>${provider.name} <small><code>${provider.id}</code> · ${provider.kind} · protocol <span data-protocol>${provider.protocol}</span> · <strong>${provider.status}</strong> · since ${time(provider.createdAt)}</small></h2></summary>
+    ${
+      admin
+        ? html`<div class="actions"><button type="button" class=${provider.status === 'enabled' ? 'danger' : ''} disabled=${toggle.busy} onClick=${flip}>
       ${provider.status === 'enabled' ? 'Disable' : 'Enable'}</button><${ErrorNote} error=${toggle.error} /></div>
     ${
       native
@@ -280,9 +402,12 @@ function Provider({ provider, onChange }) {
       onSave=${(v) => update({ openRoundLimitMinutes: Number(v) })} />
     ${native ? html`<${Keys} base=${base} />` : html`<${Connector} base=${base} provider=${provider} />`}
     <${Operators} base=${base} provider=${provider} onChange=${onChange} />
-    <${Games} base=${base} />
-    <${OpenRounds} base=${base} />
-    <${Debts} base=${base} />
+    <${Games} base=${base} />`
+        : null
+    }
+    ${isOpen ? html`<${ProviderMoney} base=${base} />` : null}
+    ${isOpen && provider.kind === 'casino' ? html`<${GameRegister} base=${base} /><${MeasuredRtp} base=${base} />` : null}
+    </details>
   </article>`;
 }
 
@@ -303,19 +428,34 @@ function CreateProvider({ onCreated }) {
   return html`<form class="inline" onSubmit=${submit} aria-label="New provider">
     <label>New provider <input name="name" required minlength="2" maxlength="200" placeholder="name" /></label>
     <label>Kind <select name="kind"><option value="casino">casino</option><option value="sportsbook">sportsbook</option></select></label>
-    <label>Protocol <select name="protocol"><option value="native">native (/provider/v1)</option><option value="hub88">hub88</option></select></label>
+    <label>Protocol <select name="protocol"><option value="native">native (/provider/v1)</option><option value="hub88">hub88</option><option value="evolution">evolution</option><option value="betsy">betsy</option></select></label>
     <label>Launch URL <input name="launchUrl" type="url" placeholder="https://…" /></label>
     <button type="submit" disabled=${action.busy}>Create</button><${ErrorNote} error=${action.error} />
   </form>`;
 }
 
+/** Up to this many providers, an admin's cards are open; past it, the one picked (or just made) is. */
+const OPEN_UP_TO = 3;
+
 export function ProvidersPage() {
   const list = useLoad(() => api('GET', '/admin/providers'));
+  const [chosen, setChosen] = useState(new URLSearchParams(location.search).get('provider') ?? '');
+  const pick = (id) => {
+    setChosen(id);
+    history.replaceState(null, '', id ? `/providers?provider=${encodeURIComponent(id)}` : '/providers');
+  };
   return html`<div>
-    <${CreateProvider} onCreated=${list.reload} />
+    <${CertificateWarnings} />
+    ${may() ? html`<${CreateProvider} onCreated=${list.reload} />` : null}
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p>No provider yet.</p>`
-        : page.data.map((p) => html`<${Provider} key=${p.id} provider=${p} onChange=${list.reload} />`)}<//>
+        : html`<form class="inline" aria-label="Go to a provider" onSubmit=${(e) => e.preventDefault()}>
+              <${ProviderPicker} providers=${page.data} value=${chosen} onChange=${pick} />
+            </form>
+            ${page.data.map(
+              (p) =>
+                html`<${Provider} key=${p.id} provider=${p} onChange=${list.reload} open=${p.id === chosen || (may() && page.data.length <= OPEN_UP_TO)} />`,
+            )}`}<//>
   </div>`;
 }

@@ -1,9 +1,11 @@
 // The daily regulator files (compliance and finance; docs/aml.md): the kept files newest day
-// first (one brand, a range of days), each with its time zone, whether its last check tied, its
-// line counts and its downloads (the whole file as JSON, each part as CSV); a day's file checked
-// now (made first when the day is over and the job has not made it).
+// first (production unless the switch says the sandbox; one brand, a range of days), each with its
+// brand by name, its time zone, whether its last check tied, its line counts and its downloads (the
+// whole file as JSON, each part as CSV); a day's file checked now (made first when the day is over
+// and the job has not made it), for a brand picked from ours: never a name typed (issue #61).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, say } from './kit.js';
+import { BrandPicker } from './pickers.js';
 import { SigapSection } from './page-sigap.js';
 
 const PARTS = ['bettors', 'accounts', 'deposits', 'withdrawals', 'rounds', 'provider_transactions', 'status_changes'];
@@ -20,8 +22,8 @@ function Downloads({ file }) {
 
 function Check({ check }) {
   return html`<article class="card" data-file=${`${check.brandId}/${check.date}`} aria-label=${`File ${check.brandId} ${check.date}`}>
-    <h2>${check.brandId} · ${check.date} <small>${ties(check.ties)}</small></h2>
-    <p class="muted">${check.timeZone} (${check.timeZoneSource ?? 'unknown'}) · made ${time(check.madeAt)} · checked ${time(check.checkedAt)}</p>
+    <h2><${BrandName} brandId=${check.brandId} /> · ${check.date} <small>${ties(check.ties)}</small></h2>
+    <p class="muted">${check.timeZone} (${check.timeZoneSource ?? 'unknown'}) · ${say('gerado', 'made')} <${ZonedTime} iso=${check.madeAt} zone=${check.timeZone} /> · ${say('verificado', 'checked')} <${ZonedTime} iso=${check.checkedAt} zone=${check.timeZone} /></p>
     <p>Ledger: opening ${check.totals.opening}, deposits ${check.totals.deposits}, withdrawals ${check.totals.withdrawals}, bets ${check.totals.bets}, wins ${check.totals.wins}, other ${check.totals.other}, closing ${check.totals.closing}</p>
     <p>Line items: deposits ${check.lineTotals.deposits}, withdrawals ${check.lineTotals.withdrawals}, stakes ${check.lineTotals.stakes}, payouts ${check.lineTotals.payouts}; providers' bets ${check.lineTotals.providerBets}, wins ${check.lineTotals.providerWins}, rollbacks ${check.lineTotals.providerRollbacks}, corrections ${check.lineTotals.providerCorrections}</p>
     ${check.problems.length ? html`<ul class="error">${check.problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
@@ -34,19 +36,21 @@ const counts = (c) => (c ? PARTS.map((p) => `${c[p] ?? 0} ${p.replaceAll('_', ' 
 
 export function ReportsPage() {
   const params = new URLSearchParams(location.search);
+  const { environment, toggle } = useEnvironment();
   const [filter, setFilter] = useState({ brandId: params.get('brandId') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' });
   const [cursor, setCursor] = useState(undefined);
   const [check, setCheck] = useState(undefined);
+  const [dayBrand, setDayBrand] = useState('');
   const action = useAction();
   const list = useLoad(
-    () => api('GET', `/admin/reports/daily/files${query({ ...filter, cursor, limit: 30 })}`),
-    [filter.brandId, filter.from, filter.to, cursor],
+    () => api('GET', `/admin/reports/daily/files${query({ ...filter, environment, cursor, limit: 30 })}`),
+    [filter.brandId, filter.from, filter.to, environment, cursor],
   );
   const submit = (e) => {
     e.preventDefault();
     const f = e.currentTarget;
     setCursor(undefined);
-    setFilter({ brandId: f.brandId.value.trim(), from: f.from.value, to: f.to.value });
+    setFilter({ brandId: f.brandId.value, from: f.from.value, to: f.to.value });
   };
   const checkDay = async (brandId, date) => {
     const result = await action.run(() => api('GET', `/admin/reports/daily/files/${encodeURIComponent(brandId)}/${date}`));
@@ -58,45 +62,50 @@ export function ReportsPage() {
   const submitDay = (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    checkDay(f.brandId.value.trim(), f.date.value);
+    if (!f.brandId.value) return;
+    checkDay(f.brandId.value, f.date.value);
   };
   return html`<div>
-    <p>One file per brand and day, in the brand's time zone, made shortly after its midnight (SPA/MF Ordinance 722/2024, art. 10; our own layout: the SIGAP formats are not public).</p>
-    <h2>A day's file</h2>
+    <p>${say(
+      'Um arquivo por marca e dia, no fuso da marca, feito logo após a meia-noite dela (Portaria SPA/MF 722/2024, art. 10; leiaute nosso: os formatos do SIGAP não são públicos).',
+      "One file per brand and day, in the brand's time zone, made shortly after its midnight (SPA/MF Ordinance 722/2024, art. 10; our own layout: the SIGAP formats are not public).",
+    )}</p>
+    <h2>${say('O arquivo de um dia', "A day's file")}</h2>
     <form class="search" onSubmit=${submitDay} aria-label="Check a day">
-      <label>Brand <input name="brandId" required placeholder="brd_…" /></label>
-      <label>Day <input name="date" type="date" required /></label>
-      <button type="submit" disabled=${action.busy}>${action.busy ? 'Checking…' : 'Make or check'}</button>
+      <${BrandPicker} name="brandId" value=${dayBrand} onChange=${setDayBrand} required=${true} />
+      <label>${say('Dia', 'Day')} <input name="date" type="date" required /></label>
+      <button type="submit" disabled=${action.busy || !dayBrand}>${action.busy ? say('Verificando…', 'Checking…') : say('Gerar ou verificar', 'Make or check')}</button>
     </form>
     <${ErrorNote} error=${action.error} />
     ${check ? html`<${Check} check=${check} />` : null}
-    <h2>Kept files</h2>
+    <h2>${say('Arquivos guardados', 'Kept files')}</h2>
+    ${toggle}
     <form class="search" onSubmit=${submit} aria-label="Filter files">
-      <label>Brand <input name="brandId" value=${filter.brandId} placeholder="brd_…" /></label>
-      <label>From <input name="from" type="date" value=${filter.from} /></label>
-      <label>To <input name="to" type="date" value=${filter.to} /></label>
-      <button type="submit">List</button>
+      <${BrandPicker} name="brandId" environment=${environment} value=${filter.brandId} />
+      <label>${say('De', 'From')} <input name="from" type="date" value=${filter.from} /></label>
+      <label>${say('Até', 'To')} <input name="to" type="date" value=${filter.to} /></label>
+      <button type="submit">${say('Listar', 'List')}</button>
     </form>
     <${Loaded} state=${list}>${(page) => html`
       ${
         page.data.length === 0
-          ? html`<p class="empty">No file is kept for this filter.</p>`
-          : html`<table class="stack files"><thead><tr><th>Day</th><th>Brand</th><th>Time zone</th><th>Check</th><th>Made</th><th>Lines</th><th>Download</th><th></th></tr></thead>
+          ? html`<p class="empty">${say('Nenhum arquivo guardado para este filtro.', 'No file is kept for this filter.')}</p>`
+          : html`<table class="stack files"><thead><tr><th>${say('Dia', 'Day')}</th><th>${say('Marca', 'Brand')}</th><th>${say('Fuso', 'Time zone')}</th><th>${say('Verificação', 'Check')}</th><th>${say('Gerado', 'Made')}</th><th>${say('Linhas', 'Lines')}</th><th>Download</th><th></th></tr></thead>
             <tbody>${page.data.map(
-              (f) => html`<tr data-file=${`${f.brandId}/${f.date}`}>
-                <td data-label="Day">${f.date}</td>
-                <td data-label="Brand"><code>${f.brandId}</code></td>
-                <td data-label="Time zone">${f.timeZone} <span class="muted">(${f.timeZoneSource ?? 'unknown'})</span></td>
-                <td data-label="Check">${ties(f.ties)} <span class="muted">${time(f.checkedAt)}</span></td>
-                <td data-label="Made">${time(f.madeAt)}</td>
-                <td data-label="Lines">${counts(f.counts)}</td>
+              (f) => html`<tr data-file=${`${f.brandId}/${f.date}`} data-environment=${f.environment ?? 'unknown'}>
+                <td data-label=${say('Dia', 'Day')}>${f.date}</td>
+                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /> <${EnvMark} environment=${f.environment} /></td>
+                <td data-label=${say('Fuso', 'Time zone')}>${f.timeZone} <span class="muted">(${f.timeZoneSource ?? 'unknown'})</span></td>
+                <td data-label=${say('Verificação', 'Check')}>${ties(f.ties)} <span class="muted"><${ZonedTime} iso=${f.checkedAt} zone=${f.timeZone} /></span></td>
+                <td data-label=${say('Gerado', 'Made')}><${ZonedTime} iso=${f.madeAt} zone=${f.timeZone} /></td>
+                <td data-label=${say('Linhas', 'Lines')}>${counts(f.counts)}</td>
                 <td data-label="Download"><${Downloads} file=${f} /></td>
-                <td><button type="button" onClick=${() => checkDay(f.brandId, f.date)} disabled=${action.busy}>Check</button></td>
+                <td><button type="button" onClick=${() => checkDay(f.brandId, f.date)} disabled=${action.busy}>${say('Verificar', 'Check')}</button></td>
               </tr>`,
             )}</tbody></table>`
       }
-      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}
     `}<//>
-    <${SigapSection} />
+    <${SigapSection} environment=${environment} />
   </div>`;
 }

@@ -1,39 +1,50 @@
-// SIGAP files on the Regulator files page (issue #46; docs/aml.md, "SIGAP files"): a brand's day
-// (made first when the day is over and its daily file ties), each file with its version, part,
-// status, SIGAP's receipt or the phase and reasons of its rejection, and its download; sending the
-// day, and a rejected type again after a correction (compliance; finance reads); and the kept
-// files, newest day first (one brand, a range of days, one status).
+// SIGAP files on the Regulator files page (issue #46; docs/aml.md, "SIGAP files"). Three parts:
+// - DayPicker: a brand picked from ours (never typed, issue #61) and a day: the day's files, made
+//   first when the day is over and its daily file ties;
+// - Day: each file with its version, part, status, SIGAP's receipt or the phase and reasons of its
+//   rejection, its download, and whether it reached SIGAP on time (06:00 of the next day in the
+//   brand's zone) or late; sending the day (disabled, with why, once SIGAP accepted it: the API
+//   refuses a second sending too) and a rejected type again after a correction (compliance; finance
+//   reads);
+// - KeptFiles: the kept files, newest day first (the environment the page shows; one brand, a range
+//   of days, one status, the overdue or late ones).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, may, label, say } from './kit.js';
+import { BrandPicker } from './pickers.js';
 
 const STATUSES = ['made', 'sending', 'pending', 'accepted', 'rejected', 'failed'];
+const TIMELINESS = ['overdue', 'late', 'due', 'on_time'];
 const dayPath = (brandId, date) => `/admin/reports/sigap/files/${encodeURIComponent(brandId)}/${date}`;
 const downloadOf = (f) => `${dayPath(f.brandId, f.date)}/${encodeURIComponent(f.id)}/download`;
 
+/** On time, late, overdue or due: a mark beside the file or the day. */
+export const Timeliness = ({ value }) => (value ? html`<span class=${`timeliness t-${value}`} data-timeliness=${value}>${label(value)}</span>` : null);
+
 function Answer({ file }) {
-  if (file.status === 'accepted') return html`<span>receipt <code>${file.receipt}</code></span>`;
+  if (file.status === 'accepted') return html`<span>${say('recibo', 'receipt')} <code>${file.receipt}</code></span>`;
   if (file.status === 'rejected')
-    return html`<details><summary>${file.phase} · ${file.reasons.length} reason(s)</summary>
+    return html`<details><summary>${file.phase} · ${file.reasons.length} ${say('motivo(s)', 'reason(s)')}</summary>
       <ul class="error">${file.reasons.map((r) => html`<li><code>${r.code}</code> ${r.message}</li>`)}</ul></details>`;
-  if (file.status === 'pending') return html`<span class="muted">protocol <code>${file.protocol}</code></span>`;
-  if (file.status === 'failed') return html`<span class="error">not delivered: ${file.lastError}</span>`;
+  if (file.status === 'pending') return html`<span class="muted">${say('protocolo', 'protocol')} <code>${file.protocol}</code></span>`;
+  if (file.status === 'failed') return html`<span class="error">${say('não entregue', 'not delivered')}: ${file.lastError}</span>`;
   return html`<span class="muted">—</span>`;
 }
 
-function FilesTable({ files }) {
-  return html`<table class="stack sigap-files"><thead><tr><th>Day</th><th>Brand</th><th>Type</th><th>Version</th><th>Part</th><th>Records</th><th>Status</th><th>SIGAP</th><th>Sent</th><th>File</th></tr></thead>
+function FilesTable({ files, zone }) {
+  return html`<table class="stack sigap-files"><thead><tr><th>${say('Dia', 'Day')}</th><th>${say('Marca', 'Brand')}</th><th>${say('Tipo', 'Type')}</th><th>${say('Versão', 'Version')}</th><th>${say('Parte', 'Part')}</th><th>${say('Registros', 'Records')}</th><th>${say('Situação', 'Status')}</th><th>${say('Prazo', 'Deadline')}</th><th>SIGAP</th><th>${say('Enviado', 'Sent')}</th><th>${say('Arquivo', 'File')}</th></tr></thead>
     <tbody>${files.map(
-      (f) => html`<tr data-sigap-file=${f.id} class=${f.supersededAt ? 'muted' : ''}>
-        <td data-label="Day">${f.date}</td>
-        <td data-label="Brand"><code>${f.brandId}</code></td>
-        <td data-label="Type">${f.fileType.replaceAll('_', ' ')}</td>
-        <td data-label="Version">${f.version}${f.supersededAt ? ' (replaced)' : ''}${f.correction ? html`<br /><span class="muted">${f.correction}</span>` : null}</td>
-        <td data-label="Part">${f.part} of ${f.parts}</td>
-        <td data-label="Records">${f.records}</td>
-        <td data-label="Status">${f.status} <span class="muted">(${f.via ?? 'not sent'}, ${f.attempts} attempt(s))</span></td>
+      (f) => html`<tr data-sigap-file=${f.id} data-timeliness=${f.timeliness ?? 'replaced'} class=${f.supersededAt ? 'muted' : ''}>
+        <td data-label=${say('Dia', 'Day')}>${f.date}</td>
+        <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /> <${EnvMark} environment=${f.environment} /></td>
+        <td data-label=${say('Tipo', 'Type')}>${label(f.fileType)}</td>
+        <td data-label=${say('Versão', 'Version')}>${f.version}${f.supersededAt ? say(' (substituída)', ' (replaced)') : ''}${f.correction ? html`<br /><span class="muted">${f.correction}</span>` : null}</td>
+        <td data-label=${say('Parte', 'Part')}>${f.part} ${say('de', 'of')} ${f.parts}</td>
+        <td data-label=${say('Registros', 'Records')}>${f.records}</td>
+        <td data-label=${say('Situação', 'Status')}>${label(f.status)} <span class="muted">(${f.via ?? say('não enviado', 'not sent')}, ${f.attempts} ${say('tentativa(s)', 'attempt(s)')})</span></td>
+        <td data-label=${say('Prazo', 'Deadline')}><${Timeliness} value=${f.timeliness} /> <span class="muted"><${ZonedTime} iso=${f.deadline} zone=${zone} /></span></td>
         <td data-label="SIGAP"><${Answer} file=${f} /></td>
-        <td data-label="Sent">${time(f.submittedAt)}</td>
-        <td data-label="File"><a href=${downloadOf(f)} download>JSON</a></td>
+        <td data-label=${say('Enviado', 'Sent')}><${ZonedTime} iso=${f.submittedAt} zone=${zone} /></td>
+        <td data-label=${say('Arquivo', 'File')}><a href=${downloadOf(f)} download>JSON</a></td>
       </tr>`,
     )}</tbody></table>`;
 }
@@ -41,6 +52,16 @@ function FilesTable({ files }) {
 function Day({ day, onChange }) {
   const action = useAction();
   const rejected = [...new Set(day.files.filter((f) => !f.supersededAt && f.status === 'rejected').map((f) => f.fileType))];
+  // Sent once SIGAP accepted the whole day: nothing to send again (the API refuses it too, issue #61).
+  const sendBlocked =
+    day.files.length === 0
+      ? say('Nenhum arquivo foi gerado: o arquivo diário não fecha.', 'No file is made: the daily file does not tie.')
+      : day.accepted
+        ? say(
+            'O SIGAP aceitou todos os arquivos deste dia: nada a reenviar. Um arquivo rejeitado é reenviado corrigido, abaixo.',
+            'SIGAP accepted every file of this day: nothing to send again. A rejected file is sent again, corrected, below.',
+          )
+        : undefined;
   const send = async () => {
     const result = await action.run(() => api('POST', `${dayPath(day.brandId, day.date)}/submit`));
     if (result) onChange(result);
@@ -53,20 +74,22 @@ function Day({ day, onChange }) {
     );
     if (result) onChange(result);
   };
-  return html`<article class="card" data-sigap-day=${`${day.brandId}/${day.date}`} aria-label=${`SIGAP ${day.brandId} ${day.date}`}>
-    <h2>${day.brandId} · ${day.date} <small>${day.accepted ? 'accepted' : 'not accepted'}</small></h2>
-    <p class="muted">${day.timeZone} · due by ${time(day.deadline)} (06:00 São Paulo)</p>
-    ${day.dailyFileTies ? null : html`<p class="error">The daily file does not tie: no SIGAP file is made from it.</p><ul class="error">${day.problems.map((p) => html`<li>${p}</li>`)}</ul>`}
-    ${day.files.length ? html`<${FilesTable} files=${day.files} />` : null}
+  return html`<article class="card" data-sigap-day=${`${day.brandId}/${day.date}`} data-timeliness=${day.timeliness} aria-label=${`SIGAP ${day.brandId} ${day.date}`}>
+    <h2><${BrandName} brandId=${day.brandId} /> · ${day.date} <small data-accepted=${day.accepted}>${day.accepted ? label('accepted') : say('não aceito', 'not accepted')}</small> <${Timeliness} value=${day.timeliness} /></h2>
+    <p class="muted">${say('prazo', 'due by')} <${ZonedTime} iso=${day.deadline} zone=${day.timeZone} /> ${say('(06:00 do dia seguinte no fuso da marca)', "(06:00 the next day in the brand's zone)")}</p>
+    ${day.dailyFileTies ? null : html`<p class="error">${say('O arquivo diário não fecha: nenhum arquivo SIGAP é gerado dele.', 'The daily file does not tie: no SIGAP file is made from it.')}</p><ul class="error">${day.problems.map((p) => html`<li>${p}</li>`)}</ul>`}
+    ${day.files.length ? html`<${FilesTable} files=${day.files} zone=${day.timeZone} />` : null}
     ${
       may('compliance')
-        ? html`<p><button type="button" onClick=${send} disabled=${action.busy || day.files.length === 0}>${action.busy ? 'Sending…' : 'Send to SIGAP'}</button></p>
+        ? html`<p><button type="button" onClick=${send} disabled=${action.busy || sendBlocked !== undefined} aria-describedby=${sendBlocked ? `send-blocked-${day.brandId}-${day.date}` : undefined}
+              >${action.busy ? say('Enviando…', 'Sending…') : say('Enviar ao SIGAP', 'Send to SIGAP')}</button></p>
+          ${sendBlocked ? html`<p class="note" id=${`send-blocked-${day.brandId}-${day.date}`} data-send-blocked>${sendBlocked}</p>` : null}
           ${
             rejected.length
               ? html`<form class="search" onSubmit=${resend} aria-label="Resend after a correction">
-                  <label>Type <select name="fileType">${rejected.map((t) => html`<option value=${t}>${t.replaceAll('_', ' ')}</option>`)}</select></label>
-                  <label>Correction <input name="correction" required minlength="3" maxlength="500" placeholder="What was corrected" /></label>
-                  <button type="submit" disabled=${action.busy}>Resend</button>
+                  <label>${say('Tipo', 'Type')} <select name="fileType">${rejected.map((t) => html`<option value=${t}>${label(t)}</option>`)}</select></label>
+                  <label>${say('Correção', 'Correction')} <input name="correction" required minlength="3" maxlength="500" placeholder=${say('O que foi corrigido', 'What was corrected')} /></label>
+                  <button type="submit" disabled=${action.busy}>${say('Reenviar', 'Resend')}</button>
                 </form>`
               : null
           }`
@@ -76,52 +99,70 @@ function Day({ day, onChange }) {
   </article>`;
 }
 
-export function SigapSection() {
-  const [filter, setFilter] = useState({ brandId: '', from: '', to: '', status: '' });
-  const [cursor, setCursor] = useState(undefined);
-  const [day, setDay] = useState(undefined);
+/** A brand picked from ours and a day: the day's files (made first when due). */
+function DayPicker({ onDay }) {
+  const [brandId, setBrandId] = useState('');
   const action = useAction();
-  const list = useLoad(
-    () => api('GET', `/admin/reports/sigap/files${query({ ...filter, cursor, limit: 30 })}`),
-    [filter.brandId, filter.from, filter.to, filter.status, cursor],
-  );
-  const changed = (next) => {
-    setDay(next);
-    list.reload();
-  };
   const openDay = async (e) => {
     e.preventDefault();
-    const f = e.currentTarget;
-    const result = await action.run(() => api('GET', dayPath(f.brandId.value.trim(), f.date.value)));
-    if (result) changed(result);
+    if (!brandId) return;
+    const result = await action.run(() => api('GET', dayPath(brandId, e.currentTarget.date.value)));
+    if (result) onDay(result);
   };
+  return html`<form class="search" onSubmit=${openDay} aria-label="SIGAP day">
+      <${BrandPicker} name="brandId" value=${brandId} onChange=${setBrandId} required=${true} />
+      <label>${say('Dia', 'Day')} <input name="date" type="date" required /></label>
+      <button type="submit" disabled=${action.busy || !brandId}>${action.busy ? say('Gerando…', 'Making…') : say('Gerar ou mostrar', 'Make or show')}</button>
+    </form>
+    <${ErrorNote} error=${action.error} />`;
+}
+
+/** The kept files of the environment shown, newest day first, with the filters. */
+function KeptFiles({ environment, version }) {
+  const [filter, setFilter] = useState({ brandId: '', from: '', to: '', status: '', timeliness: '' });
+  const [cursor, setCursor] = useState(undefined);
+  const list = useLoad(
+    () => api('GET', `/admin/reports/sigap/files${query({ ...filter, environment, cursor, limit: 30 })}`),
+    [filter.brandId, filter.from, filter.to, filter.status, filter.timeliness, environment, cursor, version],
+  );
   const submit = (e) => {
     e.preventDefault();
     const f = e.currentTarget;
     setCursor(undefined);
-    setFilter({ brandId: f.brandId.value.trim(), from: f.from.value, to: f.to.value, status: f.status.value });
+    setFilter({ brandId: f.brandId.value, from: f.from.value, to: f.to.value, status: f.status.value, timeliness: f.timeliness.value });
   };
-  return html`<section aria-label="SIGAP files">
-    <h2>SIGAP files</h2>
-    <p>What SIGAP receives of a brand's day (Portaria SPA/MF 722/2024, art. 10), made from its daily file once it ties; a file counts as sent only once SIGAP accepts it. Our own layout until the SIGAP manual's data model is public.</p>
-    <form class="search" onSubmit=${openDay} aria-label="SIGAP day">
-      <label>Brand <input name="brandId" required placeholder="brd_…" /></label>
-      <label>Day <input name="date" type="date" required /></label>
-      <button type="submit" disabled=${action.busy}>${action.busy ? 'Making…' : 'Make or show'}</button>
-    </form>
-    <${ErrorNote} error=${action.error} />
-    ${day ? html`<${Day} day=${day} onChange=${changed} />` : null}
-    <h3>Kept SIGAP files</h3>
+  return html`<h3>${say('Arquivos SIGAP guardados', 'Kept SIGAP files')}</h3>
     <form class="search" onSubmit=${submit} aria-label="Filter SIGAP files">
-      <label>Brand <input name="brandId" value=${filter.brandId} placeholder="brd_…" /></label>
-      <label>From <input name="from" type="date" value=${filter.from} /></label>
-      <label>To <input name="to" type="date" value=${filter.to} /></label>
-      <label>Status <select name="status" value=${filter.status}><option value="">any</option>${STATUSES.map((s) => html`<option value=${s}>${s}</option>`)}</select></label>
-      <button type="submit">List</button>
+      <${BrandPicker} name="brandId" environment=${environment} value=${filter.brandId} />
+      <label>${say('De', 'From')} <input name="from" type="date" value=${filter.from} /></label>
+      <label>${say('Até', 'To')} <input name="to" type="date" value=${filter.to} /></label>
+      <label>${say('Situação', 'Status')} <select name="status" value=${filter.status}><option value="">${say('qualquer', 'any')}</option>${STATUSES.map((s) => html`<option value=${s}>${label(s)}</option>`)}</select></label>
+      <label>${say('Prazo', 'Deadline')} <select name="timeliness" value=${filter.timeliness}><option value="">${say('qualquer', 'any')}</option>${TIMELINESS.map(
+        (s) => html`<option value=${s}>${label(s)}</option>`,
+      )}</select></label>
+      <button type="submit">${say('Listar', 'List')}</button>
     </form>
     <${Loaded} state=${list}>${(page) => html`
-      ${page.data.length === 0 ? html`<p class="empty">No SIGAP file is kept for this filter.</p>` : html`<${FilesTable} files=${page.data} />`}
-      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}
-    `}<//>
+      ${page.data.length === 0 ? html`<p class="empty">${say('Nenhum arquivo SIGAP guardado para este filtro.', 'No SIGAP file is kept for this filter.')}</p>` : html`<${FilesTable} files=${page.data} />`}
+      ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}
+    `}<//>`;
+}
+
+export function SigapSection({ environment = 'production' }) {
+  const [day, setDay] = useState(undefined);
+  const [version, setVersion] = useState(0);
+  const changed = (next) => {
+    setDay(next);
+    setVersion((v) => v + 1);
+  };
+  return html`<section aria-label="SIGAP files">
+    <h2>${say('Arquivos SIGAP', 'SIGAP files')}</h2>
+    <p>${say(
+      'O que o SIGAP recebe do dia de uma marca (Portaria SPA/MF 722/2024, art. 10), gerado do arquivo diário quando ele fecha, até as 06:00 do dia seguinte no fuso da marca; um arquivo conta como enviado só quando o SIGAP o aceita. Leiaute nosso até o modelo de dados do manual do SIGAP ser público.',
+      "What SIGAP receives of a brand's day (Portaria SPA/MF 722/2024, art. 10), made from its daily file once it ties, by 06:00 the next day in the brand's zone; a file counts as sent only once SIGAP accepts it. Our own layout until the SIGAP manual's data model is public.",
+    )}</p>
+    <${DayPicker} onDay=${changed} />
+    ${day ? html`<${Day} day=${day} onChange=${changed} />` : null}
+    <${KeptFiles} environment=${environment} version=${version} />
   </section>`;
 }

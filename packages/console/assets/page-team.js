@@ -3,12 +3,12 @@
 // personal tokens are made by their own people on /account, issue #56). A one-time password or a
 // service token's secret is shown once, here, to the admin who asked: never printed to a terminal or logged.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, time, may } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, ZonedTime, time, may, label } from './kit.js';
 
 const ROLES = ['compliance', 'finance', 'support', 'admin'];
 
 function RoleSelect() {
-  return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${r}</option>`)}</select>`;
+  return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${label(r)}</option>`)}</select>`;
 }
 
 function People({ list, onShown }) {
@@ -48,12 +48,12 @@ function People({ list, onShown }) {
       <label>Role <${RoleSelect} /></label>
       <button type="submit" disabled=${add.busy}>Add</button><${ErrorNote} error=${add.error} />
     </form>
-    <${Loaded} state=${list}>${(page) => html`<table class="team">
+    <${Loaded} state=${list}>${(page) => html`<table class="stack team">
       <thead><tr><th>E-mail</th><th>Role</th><th>Two-factor</th><th>Added</th><th>Status</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (u) => html`<tr data-user=${u.email} data-status=${u.disabledAt ? 'disabled' : 'active'}>
-          <td>${u.email}</td><td>${u.role}</td><td>${u.secondFactor ? 'on' : 'off'}</td><td>${time(u.createdAt)}</td>
-          <td>${u.disabledAt ? `disabled ${time(u.disabledAt)}` : 'active'}</td>
+          <td data-label="E-mail">${u.email}</td><td data-label="Role">${label(u.role)}</td><td data-label="Two-factor">${u.secondFactor ? 'on' : 'off'}</td><td data-label="Added"><${ZonedTime} iso=${u.createdAt} /></td>
+          <td data-label="Status">${u.disabledAt ? `disabled ${time(u.disabledAt)}` : 'active'}</td>
           <td>${
             u.disabledAt
               ? null
@@ -106,12 +106,12 @@ function Tokens({ people, onShown }) {
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">No token yet.</p>`
-        : html`<table class="team">
+        : html`<table class="stack team">
       <thead><tr><th>Name</th><th>Person</th><th>Role</th><th>Issued</th><th>Last used</th><th>Status</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (tk) => html`<tr data-token=${tk.name} data-status=${tk.revokedAt ? 'revoked' : 'active'}>
-          <td><code>${tk.name}</code></td><td>${tk.userId ? emailOf(tk.userId) : html`<span class="muted">service</span>`}</td><td>${tk.role}</td><td>${time(tk.createdAt)}</td><td>${time(tk.lastUsedAt)}</td>
-          <td>${tk.revokedAt ? `revoked ${time(tk.revokedAt)}` : 'active'}</td>
+          <td data-label="Name"><code>${tk.name}</code></td><td data-label="Person">${tk.userId ? emailOf(tk.userId) : html`<span class="muted">service</span>`}</td><td data-label="Role">${label(tk.role)}</td><td data-label="Issued"><${ZonedTime} iso=${tk.createdAt} /></td><td data-label="Last used"><${ZonedTime} iso=${tk.lastUsedAt} /></td>
+          <td data-label="Status">${tk.revokedAt ? `revoked ${time(tk.revokedAt)}` : 'active'}</td>
           <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>Revoke</button>`}</td>
         </tr>`,
       )}</tbody>

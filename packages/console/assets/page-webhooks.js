@@ -1,6 +1,6 @@
 // Webhook deliveries by event or operator, newest attempt first, with redelivery (support).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, may } from './kit.js';
 
 function Redeliver({ eventId }) {
   const action = useAction();
@@ -38,7 +38,7 @@ export function WebhooksPage() {
             <tbody>${page.data.map(
               (
                 d,
-              ) => html`<tr><td data-label="When">${time(d.at)}</td><td data-label="Event"><code>${d.eventId}</code></td><td data-label="Attempt">${d.attempt}</td><td data-label="URL">${d.url}</td><td data-label="Outcome">${d.outcome ?? '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label="Error">${d.error ?? ''}</td>
+              ) => html`<tr><td data-label="When"><${ZonedTime} iso=${d.at} /></td><td data-label="Event"><code>${d.eventId}</code></td><td data-label="Attempt">${d.attempt}</td><td data-label="URL">${d.url}</td><td data-label="Outcome">${d.outcome ?? '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label="Error">${d.error ?? ''}</td>
                 <td><${Redeliver} eventId=${d.eventId} /></td></tr>`,
             )}</tbody></table>`}<//>
   </div>`;

@@ -66,6 +66,9 @@ const CONSOLE_PAGES = [
   'account',
   'team',
   'providers',
+  'unclaimed',
+  'fund-transfers',
+  'integrity',
   'setup',
 ] as const;
 const PAGE_SHELL = `<!doctype html>

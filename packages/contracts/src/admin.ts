@@ -11,7 +11,7 @@ import { complianceAdminOperations } from './compliance-profile.ts';
 import { responsibleGamingAdminOperations } from './responsible-gaming.ts';
 import { amlAdminOperations, cosAdminOperations, dailyFileAdminOperations, screeningAdminOperations } from './aml.ts';
 import { dailyFilesAdminOperations } from './regulator-file.ts';
-import { amlAnnualReportOperations, amlReportDecisionOperations, amlRiskRegisterOperations } from './aml-duties.ts';
+import { amlAnnualReportOperations, amlReportDecisionOperations, amlRiskAssessmentOperations, amlRiskRegisterOperations } from './aml-duties.ts';
 import { internalImpedimentAdminOperations } from './eligibility.ts';
 
 export const OperatorSchema = Type.Object(
@@ -487,4 +487,5 @@ export const baseAdminOperations = {
   ...amlReportDecisionOperations,
   ...amlAnnualReportOperations,
   ...amlRiskRegisterOperations,
+  ...amlRiskAssessmentOperations,
 };

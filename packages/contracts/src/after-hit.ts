@@ -2,13 +2,14 @@
 // "After a hit"): what follows the closing of a br-spa player's account.
 // - the communications log: every message the operator sends the bettor (what, when, by which
 //   channel), reported through the API and kept five years (players);
-// - the closures report: the players closed after a hit per brand and day, with the SIGAP status a
-//   social-programme closure is reported with (status 10), for our team and the compliance service's
-//   SIGAP files (players, read only);
+// - the status-10 report: the players blocked after a hit per brand, listed on the day after the block
+//   (issue #60), with the SIGAP status a social-programme closure is reported with (status 10), for our
+//   team and the compliance service's SIGAP files (players, read only);
 // - the closed account's money (wallet): the player's open bets refunded at the closing; what the
-//   return to the bettor's own account did not take held 180 days on the brand's unclaimed-funds
-//   account, then transferred to FIES and FUNCAP (Lei 14.790/2023, the unclaimed prizes' split), each
-//   move a ledger posting and a record our team lists.
+//   return to the bettor's own account did not take held on the brand's unclaimed-funds account and,
+//   180 days after the communication to the bettor (issue #60), transferred to FIES and FUNCAP (Lei
+//   14.790/2023, the unclaimed prizes' split) and paid to their accounts through payments, each move a
+//   ledger posting and a record our team lists.
 import { Type, type Static } from '@sinclair/typebox';
 import { Currency, EnvironmentSchema, Money, Nullable, Page, Timestamp, idOf, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
@@ -109,8 +110,10 @@ export const ImpededClosureSchema = Type.Object(
     reasons: Type.Array(Type.String()),
     /** `10` ("Exclusão – Programas Sociais") for a social-programme hit; null where no SIGAP code was found (docs/eligibility.md). */
     sigapStatus: Nullable(Type.String()),
+    /** The block (the hit): the report of a day lists the blocks of the day before (the SPA's FAQ: status 10 on D+1). */
     restrictedAt: Timestamp,
-    closedAt: Timestamp,
+    /** When the account was closed; null while it is not yet (the closing comes IMPEDIMENT_CLOSE_DAYS after the block). */
+    closedAt: Nullable(Timestamp),
   },
   { additionalProperties: false, $id: 'ImpededClosure' },
 );
@@ -133,7 +136,7 @@ export const ImpededClosuresReportSchema = Type.Object(
 );
 export type ImpededClosuresReport = Static<typeof ImpededClosuresReportSchema>;
 
-/** `players.regulator.impededClosures` (internal, read only): a brand's closures after a hit in [from, to). */
+/** `players.regulator.impededClosures` (internal, read only): the report of the day [from, to): a brand's players blocked after a hit on the day before. */
 export const impededClosureMessages = defineMessages({
   closures: {
     subject: 'players.regulator.impededClosures',
@@ -164,7 +167,7 @@ export const ImpededCloseResultSchema = Type.Object({
   /** Bets this call refunded (a repeat: 0), and their sum. */
   refundedBets: Type.Integer(),
   refunded: Money,
-  /** Open rounds that already have a win: not refunded here (docs/eligibility.md). */
+  /** Open rounds left unrefunded: 0 since issue #60 (a round with a partial win is refunded too; kept for the contract). */
   roundsLeftOpen: Type.Integer(),
   returnDueAt: Timestamp,
 });
@@ -188,8 +191,10 @@ export const UnclaimedFundsSchema = Type.Object(
     /** `held` (the bettor may still have it back), `returned` (paid to the bettor), `transferred` (to FIES and FUNCAP). */
     status: Type.Union(UNCLAIMED_FUNDS_STATUSES.map((s) => Type.Literal(s))),
     heldAt: Timestamp,
-    /** 180 days after heldAt: the transfer to the funds is due. */
-    releaseDueAt: Timestamp,
+    /** When the bettor was told of the block (the operator's `impediment_notice`, as its communications log says); null: not reported yet. */
+    noticeSentAt: Nullable(Timestamp),
+    /** 180 days after the communication (the SPA's FAQ): the transfer to the funds is due; null while no communication is reported (the clock has not started). */
+    releaseDueAt: Nullable(Timestamp),
     endedAt: Nullable(Timestamp),
     /** Returned: the payment's reference our finance team gave. */
     returnReference: Nullable(Type.String()),
@@ -224,12 +229,84 @@ export const FundTransferSchema = Type.Object(
 );
 export type FundTransfer = Static<typeof FundTransferSchema>;
 
+/**
+ * `players.afterHit.notice` (internal, wallet → players): when a player was blocked after a hit and when
+ * the operator reports having told them (its first `impediment_notice` sent at or after the block): the
+ * 180 days of the unclaimed funds count from that communication.
+ */
+export const impedimentNoticeMessages = defineMessages({
+  notice: {
+    subject: 'players.afterHit.notice',
+    body: Type.Object({ brandId: BrandId, playerId: BrandId }),
+    reply: Type.Object({ restrictedAt: Nullable(Timestamp), noticeSentAt: Nullable(Timestamp) }),
+  },
+});
+
+// ---- the transfer to FIES and FUNCAP, paid through payments (issue #60 item 6) ----
+
+export const FUND_PAYOUT_FUNDS = ['fies', 'funcap'] as const;
+export type FundPayoutFund = (typeof FUND_PAYOUT_FUNDS)[number];
+export const FUND_PAYOUT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export type FundPayoutStatus = (typeof FUND_PAYOUT_STATUSES)[number];
+
+/** One fund's half of a transfer, paid by payments to the account set for that fund, with the payment's receipt. */
+export const FundPayoutSchema = Type.Object(
+  {
+    id: idOf('fpo'),
+    transferId: Type.String(),
+    fund: Type.Union(FUND_PAYOUT_FUNDS.map((f) => Type.Literal(f))),
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: EnvironmentSchema,
+    currency: Type.String(),
+    amount: Money,
+    /** The fund's account as set in payments' configuration (FUND_PAYOUT_FIES_ACCOUNT, FUND_PAYOUT_FUNCAP_ACCOUNT). */
+    destination: Type.String(),
+    /** `pending` until the payment rail confirms it; `paid` with its receipt; `failed` when the rail refused it (our finance team acts). */
+    status: Type.Union(FUND_PAYOUT_STATUSES.map((s) => Type.Literal(s))),
+    receipt: Nullable(Type.String()),
+    failureReason: Nullable(Type.String()),
+    requestedAt: Timestamp,
+    paidAt: Nullable(Timestamp),
+  },
+  { additionalProperties: false, $id: 'FundPayout' },
+);
+export type FundPayout = Static<typeof FundPayoutSchema>;
+
+/** `payments.fundPayouts.request` (internal, wallet → payments): pay a recorded transfer's two halves. Idempotent by the transfer. */
+export const FundPayoutRequestSchema = Type.Object({
+  transferId: BrandId,
+  operatorId: BrandId,
+  brandId: BrandId,
+  environment: EnvironmentSchema,
+  currency: Currency,
+  fies: Money,
+  funcap: Money,
+});
+export type FundPayoutRequest = Static<typeof FundPayoutRequestSchema>;
+/** `wallet.fundPayout.post` (internal, payments → wallet): the ledger move of a paid half, once per payout. */
+export const FundPayoutPostingSchema = Type.Object({
+  payoutId: BrandId,
+  transferId: BrandId,
+  fund: Type.Union(FUND_PAYOUT_FUNDS.map((f) => Type.Literal(f))),
+  brandId: BrandId,
+  currency: Currency,
+  amount: Money,
+});
+export type FundPayoutPosting = Static<typeof FundPayoutPostingSchema>;
+export const fundPayoutMessages = defineMessages({
+  request: { subject: 'payments.fundPayouts.request', body: FundPayoutRequestSchema, reply: Type.Object({ data: Type.Array(FundPayoutSchema) }) },
+  post: { subject: 'wallet.fundPayout.post', body: FundPayoutPostingSchema, reply: Type.Object({ transactionId: Type.String(), postedAt: Timestamp }) },
+});
+
 export const UnclaimedFundsRunSchema = Type.Object(
   {
     /** Closed accounts whose balance was moved to the unclaimed-funds account by this run. */
     holdsCreated: Type.Integer(),
     /** Holds past their 180 days transferred to the funds by this run. */
     transfersRecorded: Type.Integer(),
+    /** Transfers whose payment this run asked payments for (the FIES and FUNCAP halves). */
+    payoutsRequested: Type.Integer(),
     ranAt: Timestamp,
   },
   { additionalProperties: false, $id: 'UnclaimedFundsRun' },
@@ -269,7 +346,8 @@ export const afterHitAdminOperations = defineOperations({
     path: '/admin/unclaimed-funds',
     subject: 'wallet.admin.unclaimed.list',
     tag: 'Admin',
-    summary: 'Balances of accounts closed after an impediment hit, held for the bettor for 180 days, newest first',
+    summary:
+      'Balances of accounts closed after an impediment hit, held for the bettor until returned or, 180 days after the communication to the bettor, transferred to FIES and FUNCAP; newest first',
     query: Type.Object({
       status: Type.Optional(Type.Union(UNCLAIMED_FUNDS_STATUSES.map((s) => Type.Literal(s)))),
       brandId: OptionalId,
@@ -301,6 +379,21 @@ export const afterHitAdminOperations = defineOperations({
     summary: 'Transfers of unclaimed funds to FIES and FUNCAP after their 180 days, newest first',
     query: Type.Object({ brandId: OptionalId, ...pageQuery(200) }),
     response: Page(FundTransferSchema),
+    status: 200,
+  },
+  adminListFundPayouts: {
+    id: 'adminListFundPayouts',
+    method: 'GET',
+    path: '/admin/fund-payouts',
+    subject: 'payments.admin.fundPayouts.list',
+    tag: 'Admin',
+    summary: "The FIES and FUNCAP halves of the transfers, paid by payments to the funds' accounts, with each payment's receipt, newest first",
+    query: Type.Object({
+      status: Type.Optional(Type.Union(FUND_PAYOUT_STATUSES.map((s) => Type.Literal(s)))),
+      brandId: OptionalId,
+      ...pageQuery(200),
+    }),
+    response: Page(FundPayoutSchema),
     status: 200,
   },
   adminRunUnclaimedFunds: {

@@ -35,6 +35,27 @@ export const amlReportDecisionOperations = defineOperations({
 
 // ---- the yearly report to the SPA ----
 const Counts = Type.Object({ low: Type.Integer(), medium: Type.Integer(), high: Type.Integer() });
+const NarrativeText = Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S' });
+
+/**
+ * The annual report's narrative (issue #60; Portaria SPA/MF 1.143/2024, art. 11 as summarised: the
+ * report describes the prevention practices of the year, not only figures): what our compliance team
+ * writes, section by section. `practices` is required; the rest when there is something to say.
+ */
+export const AmlAnnualReportNarrativeSchema = Type.Object(
+  {
+    /** The policy, procedures and internal controls applied in the year. */
+    practices: NarrativeText,
+    /** Training of the staff in the year. */
+    training: Type.Optional(NarrativeText),
+    /** How monitoring, selection and analysis of atypical operations went (beyond the figures). */
+    monitoring: Type.Optional(NarrativeText),
+    /** Deficiencies found and what was or will be done about them. */
+    improvements: Type.Optional(NarrativeText),
+  },
+  { $id: 'AmlAnnualReportNarrative' },
+);
+export type AmlAnnualReportNarrative = Static<typeof AmlAnnualReportNarrativeSchema>;
 
 /** The report's layout (`bo-aml-annual-report/1`): the figures of one operator's year, from the compliance data. */
 export const AmlAnnualReportDocumentSchema = Type.Object(
@@ -95,6 +116,14 @@ export const AmlAnnualReportDocumentSchema = Type.Object(
     }),
     /** The yearly "no occurrence" statement (art. 30, through SIGAP by January's last business day) when no COS was filed in the year. */
     noOccurrence: Type.Object({ applies: Type.Boolean(), statement: Nullable(Type.String()), dueDate: DateOnly }),
+    /**
+     * The narrative part (issue #60): the year's practices as our compliance team wrote them when making
+     * this version; null when none was written (a version made before, or without it). Absent in
+     * versions made before issue #60.
+     */
+    narrative: Type.Optional(Nullable(AmlAnnualReportNarrativeSchema)),
+    /** The internal risk assessment of the year in force when the version was made (its latest version); null when none. */
+    riskAssessment: Type.Optional(Nullable(Type.Object({ year: Type.Integer(), version: Type.Integer(), assessedOn: DateOnly }))),
   },
   { $id: 'AmlAnnualReportDocument' },
 );
@@ -180,7 +209,11 @@ export const amlAnnualReportOperations = defineOperations({
     tag: 'Admin',
     summary: "Make an operator's yearly AML report of a year that is over, from the compliance data, and keep it with its SHA-256 (a new version each time)",
     params: Type.Object({ operatorId: OperatorId }),
-    body: Type.Object({ year: Year }),
+    body: Type.Object({
+      year: Year,
+      /** The narrative part of this version (issue #60); without it the version says `narrative: null`. */
+      narrative: Type.Optional(AmlAnnualReportNarrativeSchema),
+    }),
     response: AmlAnnualReportSchema,
     status: 201,
     timeoutMs: 60_000,
@@ -225,6 +258,18 @@ export const RiskSubjectSchema = Type.Object(
     endedAt: Nullable(Timestamp),
     endedBy: Nullable(Type.String()),
     endReason: Nullable(Type.String()),
+    /**
+     * PEP and sanctions screening of the subject, as players are screened (issue #60): when it is
+     * registered, at each review and when a list changes. `clear` (no hit), `hit` (on a list: the
+     * rating is high), `not_screened` (no document to screen by), `failed` (the provider did not
+     * answer: screened again at the next review or list change, or by a rescreen).
+     */
+    screening: Type.Object({
+      state: Type.Union([Type.Literal('clear'), Type.Literal('hit'), Type.Literal('not_screened'), Type.Literal('failed')]),
+      lists: Type.Array(Type.String()),
+      hits: Type.Array(Type.Object({ list: Type.String(), detail: Type.String(), reference: Type.String() })),
+      screenedAt: Nullable(Timestamp),
+    }),
   },
   { $id: 'RiskSubject' },
 );
@@ -322,5 +367,97 @@ export const amlRiskRegisterOperations = defineOperations({
     response: RiskSubjectWithHistorySchema,
     status: 200,
     errors: ['AML_RISK_SUBJECT_NOT_FOUND', 'AML_RISK_SUBJECT_CONFLICT'],
+  },
+});
+
+// ---- the yearly internal risk assessment (issue #60) ----
+const Level = literals(RISK_LEVELS);
+const AssessmentText = Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S' });
+
+/** One risk the assessment names: its area, how likely and how harmful, the controls, the residual risk. */
+export const RiskAssessmentRiskSchema = Type.Object({
+  /** e.g. products and services, payment methods, customers, distribution channels, geography, new technologies. */
+  area: Type.String({ minLength: 1, maxLength: 200 }),
+  description: AssessmentText,
+  likelihood: Level,
+  impact: Level,
+  controls: AssessmentText,
+  residual: Level,
+});
+
+/** What our compliance team writes in a version of the assessment. */
+export const RiskAssessmentContentSchema = Type.Object({
+  /** The date the assessment was carried out (and approved), in the operator's time zone. */
+  assessedOn: DateOnly,
+  /** Who approved it (the director responsible for compliance, by name and role). */
+  approvedBy: Type.String({ minLength: 1, maxLength: 200 }),
+  methodology: AssessmentText,
+  risks: Type.Array(RiskAssessmentRiskSchema, { minItems: 1, maxItems: 100 }),
+  conclusions: AssessmentText,
+  /** What is to be done in the coming year, with owners and dates. */
+  actionPlan: Type.Optional(AssessmentText),
+});
+
+export const SaveRiskAssessmentSchema = Type.Composite(
+  [
+    Type.Object({
+      year: Year,
+      /** What changed from the version before (required from the second version on). */
+      change: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S' })),
+    }),
+    RiskAssessmentContentSchema,
+  ],
+  { $id: 'SaveAmlRiskAssessment' },
+);
+export type SaveRiskAssessment = Static<typeof SaveRiskAssessmentSchema>;
+
+export const RiskAssessmentSchema = Type.Composite(
+  [
+    Type.Object({
+      operatorId: Type.String(),
+      year: Type.Integer(),
+      /** 1, then one more for each change; every version is kept. */
+      version: Type.Integer({ minimum: 1 }),
+      change: Nullable(Type.String()),
+      madeBy: Type.String(),
+      madeAt: Timestamp,
+    }),
+    RiskAssessmentContentSchema,
+  ],
+  { $id: 'AmlRiskAssessment' },
+);
+export type RiskAssessment = Static<typeof RiskAssessmentSchema>;
+
+const OperatorOnlyParams = Type.Object({ operatorId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const amlRiskAssessmentOperations = defineOperations({
+  adminListAmlRiskAssessments: {
+    id: 'adminListAmlRiskAssessments',
+    method: 'GET',
+    path: '/admin/aml/operators/:operatorId/risk-assessments',
+    subject: 'compliance.admin.riskAssessments.list',
+    tag: 'Admin',
+    summary: "An operator's yearly internal risk assessments: every version kept, newest year and version first, with whether this year's is done",
+    params: OperatorOnlyParams,
+    response: Type.Object({
+      operatorId: Type.String(),
+      /** The current year in the operator's time zone, and whether an assessment of it is kept. */
+      currentYear: Type.Integer(),
+      currentYearAssessed: Type.Boolean(),
+      data: Type.Array(RiskAssessmentSchema),
+    }),
+    status: 200,
+  },
+  adminSaveAmlRiskAssessment: {
+    id: 'adminSaveAmlRiskAssessment',
+    method: 'POST',
+    path: '/admin/aml/operators/:operatorId/risk-assessments',
+    subject: 'compliance.admin.riskAssessments.save',
+    tag: 'Admin',
+    summary: "Keep a new version of an operator's internal risk assessment of a year (the first, or a change of the last, saying what changed)",
+    params: Type.Object({ operatorId: OperatorId }),
+    body: SaveRiskAssessmentSchema,
+    response: RiskAssessmentSchema,
+    status: 201,
   },
 });

@@ -64,6 +64,30 @@ export const AmlCosDeadlineSchema = Type.Object(
 );
 export type AmlCosDeadline = Static<typeof AmlCosDeadlineSchema>;
 
+/**
+ * An alert's 30-day analysis clock (issue #60; Portaria SPA/MF 1.143/2024 art. 26 §2 as summarised,
+ * docs/aml.md "The analysis clock"): from the case's opening (its first alert, at the operation) to the
+ * decision that concludes its analysis (the decision to report it, or its dismissal).
+ */
+export const AML_ANALYSIS_STATES = ['due', 'near', 'overdue', 'concluded', 'concluded_late'] as const;
+export type AmlAnalysisState = (typeof AML_ANALYSIS_STATES)[number];
+export const AmlAnalysisClockSchema = Type.Object(
+  {
+    /** When the case was opened (its first alert). */
+    startedAt: Timestamp,
+    /** 30 days after `startedAt`. */
+    dueAt: Timestamp,
+    /** When the analysis was concluded (the report decision, else the case's closing); null while it runs. */
+    concludedAt: Nullable(Timestamp),
+    /** due, near (less than AML_ANALYSIS_NEAR_MS left), overdue; concluded (by dueAt) or concluded_late. */
+    state: literals(AML_ANALYSIS_STATES),
+    /** Seconds until dueAt as the case is read (negative once overdue); null once concluded. */
+    secondsLeft: Nullable(Type.Integer()),
+  },
+  { $id: 'AmlAnalysisClock' },
+);
+export type AmlAnalysisClock = Static<typeof AmlAnalysisClockSchema>;
+
 export const AmlCaseSummarySchema = Type.Object(
   {
     id: Type.String(),
@@ -71,6 +95,10 @@ export const AmlCaseSummarySchema = Type.Object(
     brandId: Type.String(),
     environment: EnvironmentSchema,
     playerId: Type.String(),
+    /** The player's name as screened (issue #61: a queue reads names, not ids); null for a player the watch never screened. */
+    playerName: Nullable(Type.String()),
+    /** The total of the distinct deposits and withdrawals its evidence names, as its COS totals them. */
+    amount: Money,
     risk: RiskLevelSchema,
     status: AmlCaseStatusSchema,
     rules: Type.Array(AmlRuleSchema),
@@ -85,6 +113,8 @@ export const AmlCaseSummarySchema = Type.Object(
     holdsPayouts: Type.Boolean(),
     /** The COS's deadline once our team decided to report the case; null before that. */
     cos: Nullable(AmlCosDeadlineSchema),
+    /** The 30-day analysis clock of its alerts (issue #60). */
+    analysis: AmlAnalysisClockSchema,
   },
   { $id: 'AmlCaseSummary' },
 );
@@ -122,6 +152,11 @@ export const AmlThresholdsSchema = Type.Object(
     inAndOutHours: Type.Integer({ minimum: 1, maximum: 720 }),
     /** ... with stakes under this share of the deposited amount (percent). */
     inAndOutStakePercent: Type.Integer({ minimum: 0, maximum: 100 }),
+    /**
+     * ... a partial cash-out (the window's withdrawals at most this share of its deposits, percent) is
+     * medium, not high (issue #61; default 30). Absent: kept as it was (a brand set before it has the default).
+     */
+    inAndOutPartialPercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     /** Rule 2: the reporting threshold deposits stay just under ... */
     splitThreshold: Money,
     /** ... "just under": within this percent below it ... */
@@ -166,7 +201,7 @@ export const amlAdminOperations = defineOperations({
     path: '/admin/aml/cases',
     subject: 'compliance.admin.cases.list',
     tag: 'Admin',
-    summary: 'AML cases, newest (or oldest) first, filtered by player, status, risk, rule, operator, brand, assignee and age',
+    summary: 'AML cases, newest (or oldest, riskiest, largest) first, filtered by player, status, risk, rule, operator, brand, environment, assignee and age',
     query: Type.Object({
       playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
       status: Type.Optional(AmlCaseStatusSchema),
@@ -179,8 +214,13 @@ export const amlAdminOperations = defineOperations({
       assignee: Type.Optional(Type.String({ minLength: 1, maxLength: 160 })),
       /** Cases opened before this time (their age: "older than a day" is now minus 24 h). */
       openedBefore: Type.Optional(Timestamp),
-      /** `newest` (default) or `oldest` first: the oldest is the one waiting longest. */
-      order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')])),
+      /**
+       * `newest` (default) or `oldest` first: the oldest is the one waiting longest; `risk`: the riskiest
+       * first, `amount`: the largest first (each then the one waiting longest: issue #61).
+       */
+      order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('risk'), Type.Literal('amount')])),
+      /** One environment's cases (the console shows production unless asked for the sandbox); both when absent. */
+      environment: Type.Optional(EnvironmentSchema),
       /** `awaiting`: cases decided for reporting whose COS is not filed yet; `overdue`: those past their deadline. */
       cos: Type.Optional(Type.Union([Type.Literal('awaiting'), Type.Literal('overdue')])),
       ...pageQuery(200),
@@ -514,5 +554,6 @@ export const dailyFileAdminOperations = defineOperations({
     status: 200,
     // Making a file (its line items too) may take longer than a plain read.
     timeoutMs: 120_000,
+    errors: ['BRAND_NOT_FOUND'],
   },
 });

@@ -1,12 +1,14 @@
 // A minimal signed client for the public API: what an operator's server does. Used by tests,
 // the benchmark and the docs; operators are free to copy it.
-import { signRequest } from './signing.ts';
+import { signRequest, signRequestV2 } from './signing.ts';
 
 export interface ClientOptions {
   baseUrl: string;
   key: string;
   secret: string;
   fetchImpl?: typeof fetch;
+  /** `2`: sign the Idempotency-Key too (X-Signature-Version: 2); version 1 otherwise. */
+  signatureVersion?: '1' | '2';
 }
 export interface ClientResponse<T = any> {
   status: number;
@@ -27,10 +29,13 @@ export class OperatorClient {
     const rawPath = `${url.pathname.replace(/\/$/, '')}${path}`;
     const payload = body === undefined ? '' : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const ts = headers['x-timestamp'] ?? String(Math.floor(Date.now() / 1000));
+    const v2 = this.#o.signatureVersion === '2';
+    const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
     const h: Record<string, string> = {
       'x-operator-key': this.#o.key,
       'x-timestamp': ts,
-      'x-signature': signRequest(this.#o.secret, method, rawPath, ts, payload),
+      'x-signature': v2 ? signRequestV2(this.#o.secret, method, rawPath, ts, payload, key) : signRequest(this.#o.secret, method, rawPath, ts, payload),
+      ...(v2 ? { 'x-signature-version': '2' } : {}),
       ...(payload ? { 'content-type': 'application/json' } : {}),
       ...headers,
     };

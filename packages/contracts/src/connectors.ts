@@ -13,17 +13,13 @@ import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
+import { ProviderTransactionResultSchema, ProviderWinBody } from './providers.ts';
 import type { HUB88_STATUSES } from './hub88.ts';
+import type { EVOLUTION_STATUSES } from './evolution.ts';
+import type { BetsyHealthStatus } from './betsy.ts';
 
-/**
- * The protocols a provider may speak. `native`: /provider/v1 (docs/providers.md). Each other name
- * is a connector: a room in services/gateway/src/connectors/<name>/ and a page in docs/.
- */
-export const PROVIDER_PROTOCOLS = ['native', 'hub88'] as const;
-export type ProviderProtocol = (typeof PROVIDER_PROTOCOLS)[number];
-export const ProviderProtocolSchema = Type.Union(PROVIDER_PROTOCOLS.map((p) => Type.Literal(p)));
-/** The protocols with a connector (all but native). */
-export type ConnectorProtocol = Exclude<ProviderProtocol, 'native'>;
+import { PROVIDER_PROTOCOLS, ProviderProtocolSchema, type ConnectorProtocol, type ProviderProtocol } from './provider-protocols.ts';
+export { PROVIDER_PROTOCOLS, ProviderProtocolSchema, type ConnectorProtocol, type ProviderProtocol };
 
 /** The base path of every connector on the public port: `/connectors/<protocol>/<providerId>/<environment>`. */
 export const CONNECTORS_PREFIX = '/connectors';
@@ -55,9 +51,76 @@ export const Hub88SettingsSchema = Type.Object(
 );
 export type Hub88Settings = Static<typeof Hub88SettingsSchema>;
 
+/** Evolution: the casino key it gave us for this environment and its host (the launch's User Authentication API). */
+export const EvolutionSettingsSchema = Type.Object(
+  {
+    casinoKey: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_.-]+$',
+      description: 'The casino key Evolution gave us (per environment).',
+    }),
+    apiBaseUrl: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2048,
+      description: "Evolution's host, e.g. https://yourcasino.evo-games.com (we POST /ua/v1/<casinoKey>/<casinoToken> there at launch).",
+    }),
+    /** The language of Evolution's game page (ISO 639-1); `pt` unless set. */
+    lang: Type.Optional(Type.String({ pattern: '^[a-z]{2}$' })),
+    /** Where the game page's lobby button goes (optional). */
+    lobbyUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 })),
+  },
+  { additionalProperties: false, $id: 'EvolutionSettings' },
+);
+export type EvolutionSettings = Static<typeof EvolutionSettingsSchema>;
+
+/**
+ * Betsy's sportsbook (its partner backend API): nothing of theirs but the partner secret (a shared
+ * secret, below). `frameUrl`: the page the player is sent to at launch, with the session token as
+ * `token` (the page that starts Betsy's frame with it, docs/connectors-betsy.md "Launch").
+ */
+export const BetsySettingsSchema = Type.Object(
+  {
+    frameUrl: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2048,
+      description: "The page that opens the sportsbook's frame: the player is sent there with `token` (our session token) and `lang`.",
+    }),
+    /** The frame's language (ISO 639-1); `pt` unless set. */
+    lang: Type.Optional(Type.String({ pattern: '^[a-z]{2}$' })),
+  },
+  { additionalProperties: false, $id: 'BetsySettings' },
+);
+export type BetsySettings = Static<typeof BetsySettingsSchema>;
+
 /** Settings per connector protocol (a protocol added here adds its member). */
-export const CONNECTOR_SETTINGS_SCHEMAS = { hub88: Hub88SettingsSchema } as const satisfies Record<ConnectorProtocol, unknown>;
-export type ConnectorSettings = Hub88Settings;
+export const CONNECTOR_SETTINGS_SCHEMAS = {
+  hub88: Hub88SettingsSchema,
+  evolution: EvolutionSettingsSchema,
+  betsy: BetsySettingsSchema,
+} as const satisfies Record<ConnectorProtocol, unknown>;
+export type ConnectorSettings = Hub88Settings | EvolutionSettings | BetsySettings;
+/** Any protocol's settings (the provider's protocol picks which one a change must be: checked by the wallet). */
+const AnyConnectorSettingsSchema = Type.Union([Hub88SettingsSchema, EvolutionSettingsSchema, BetsySettingsSchema]);
+
+// ---- shared secrets (a protocol authenticated by a token instead of key pairs) -----------------
+
+/**
+ * The shared secrets a protocol keeps per environment, sealed at rest like our private keys, and
+ * whose they are: `theirs` verifies their calls (the gateway has it), `ours` goes with our calls to
+ * them (the wallet's launch). Evolution: the API token it sends as `authToken`, and the casino token
+ * of its User Authentication API.
+ */
+export const CONNECTOR_SECRETS = {
+  hub88: {},
+  evolution: { authToken: 'theirs', casinoToken: 'ours' },
+  // Betsy: the PARTNER_SECRET its account manager gives us, the HS256 key of its calls' x-sign-jws.
+  betsy: { partnerSecret: 'theirs' },
+} as const satisfies Record<ConnectorProtocol, Record<string, ConnectorKeyOwner>>;
+export const CONNECTOR_SECRET_NAMES = ['authToken', 'casinoToken', 'partnerSecret'] as const;
+export type ConnectorSecretName = (typeof CONNECTOR_SECRET_NAMES)[number];
 
 // ---- keys ---------------------------------------------------------------------------------------
 
@@ -90,6 +153,25 @@ export const ConnectorKeySchema = Type.Object(
 );
 export type ConnectorKey = Static<typeof ConnectorKeySchema>;
 
+/** A shared secret of a connector (CONNECTOR_SECRETS): its value is never answered, only a fingerprint. */
+export const ConnectorSecretSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Opaque identifier (cs_...)' }),
+    environment: EnvironmentSchema,
+    name: Type.String({ description: "The protocol's name for it (Evolution: authToken, casinoToken)." }),
+    owner: Type.Union(CONNECTOR_KEY_OWNERS.map((o) => Type.Literal(o))),
+    status: Type.Union(CONNECTOR_KEY_STATUSES.map((s) => Type.Literal(s))),
+    /** The first 16 hex digits of the value's SHA-256: the same secret at both ends has the same fingerprint. */
+    fingerprint: Type.String({ pattern: '^[0-9a-f]{16}$' }),
+    startsAt: Timestamp,
+    expiresAt: Nullable(Timestamp),
+    revokedAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+  },
+  { $id: 'ConnectorSecret' },
+);
+export type ConnectorSecret = Static<typeof ConnectorSecretSchema>;
+
 /** Hub88's statuses as counted by the connector's health. */
 const HealthCounts = Type.Record(Type.String(), Type.Integer({ minimum: 0 }));
 
@@ -117,14 +199,32 @@ export const HUB88_FAULT_STATUSES: ReadonlySet<string> = new Set<(typeof HUB88_S
   'RS_ERROR_WRONG_TYPES',
 ]);
 
+/** Evolution's statuses that count in its error rate: the call's or our fault (bad token or body, our outage), never a player's refusal. */
+export const EVOLUTION_FAULT_STATUSES: ReadonlySet<string> = new Set<(typeof EVOLUTION_STATUSES)[number]>([
+  'UNKNOWN_ERROR',
+  'TEMPORARY_ERROR',
+  'INVALID_TOKEN_ID',
+  'INVALID_PARAMETER',
+]);
+/** Betsy's answers that count in its error rate: a bad signature or body, our system error; never a player's refusal. */
+export const BETSY_FAULT_STATUSES: ReadonlySet<string> = new Set<BetsyHealthStatus>(['CODE_1', 'CODE_5', 'CODE_100']);
+/** Per protocol, the statuses that count in its connector's error rate. */
+export const CONNECTOR_FAULT_STATUSES: Record<ConnectorProtocol, ReadonlySet<string>> = {
+  hub88: HUB88_FAULT_STATUSES,
+  evolution: EVOLUTION_FAULT_STATUSES,
+  betsy: BETSY_FAULT_STATUSES,
+};
+
 export const ConnectorEnvironmentSchema = Type.Object({
   environment: EnvironmentSchema,
   /** What we hand the aggregator as the wallet's base URL for this environment. */
   endpointUrl: Type.String(),
-  /** Null until our team sets them. */
-  settings: Nullable(Hub88SettingsSchema),
+  /** Null until our team sets them (the protocol's settings: CONNECTOR_SETTINGS_SCHEMAS). */
+  settings: Nullable(AnyConnectorSettingsSchema),
   /** Theirs and ours, newest first. */
   keys: Type.Array(ConnectorKeySchema),
+  /** The protocol's shared secrets (Evolution's tokens), newest first; never their values. */
+  secrets: Type.Array(ConnectorSecretSchema),
   health: ConnectorHealthSchema,
   updatedAt: Nullable(Timestamp),
 });
@@ -171,9 +271,10 @@ export const connectorAdminOperations = defineOperations({
     method: 'PUT',
     path: '/admin/providers/:id/connector/:environment',
     tag: 'Admin',
-    summary: "Set a connector's settings for an environment (Hub88: its operator_id and Games API base URL)",
+    summary:
+      "Set a connector's settings for an environment (Hub88: its operator_id and Games API base URL; Evolution: its casino key and host; Betsy: the page that opens its frame)",
     params: ConnectorParams,
-    body: Type.Object({ settings: Hub88SettingsSchema }, { additionalProperties: false }),
+    body: Type.Object({ settings: AnyConnectorSettingsSchema }, { additionalProperties: false }),
     response: ProviderConnectorSchema,
     status: 200,
     errors: ['PROVIDER_NOT_FOUND'],
@@ -204,19 +305,40 @@ export const connectorAdminOperations = defineOperations({
     status: 201,
     errors: ['PROVIDER_NOT_FOUND'],
   },
+  adminSetConnectorSecret: {
+    id: 'adminSetConnectorSecret',
+    subject: 'wallet.admin.providers.connectorSecret',
+    method: 'POST',
+    path: '/admin/providers/:id/connector/:environment/secrets',
+    tag: 'Admin',
+    summary:
+      'Keep a shared secret the aggregator gave us for an environment (Evolution: authToken, casinoToken; Betsy: partnerSecret), sealed; with overlapMinutes the one in force keeps working that long',
+    params: ConnectorParams,
+    body: Type.Object(
+      {
+        name: Type.Union(CONNECTOR_SECRET_NAMES.map((n) => Type.Literal(n))),
+        value: Type.String({ minLength: 8, maxLength: 512, pattern: '^[\\x21-\\x7e]+$', description: 'The secret as they gave it (printable, no spaces).' }),
+        overlapMinutes: Overlap,
+      },
+      { additionalProperties: false },
+    ),
+    response: ConnectorSecretSchema,
+    status: 201,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
   adminRevokeConnectorKey: {
     id: 'adminRevokeConnectorKey',
     subject: 'wallet.admin.providers.connectorRevokeKey',
     method: 'POST',
     path: '/admin/providers/:id/connector/:environment/keys/:keyId/revoke',
     tag: 'Admin',
-    summary: "Revoke one of a connector's keys at once (theirs stops verifying; ours stops signing)",
+    summary: "Revoke one of a connector's keys or shared secrets at once (theirs stops verifying; ours stops signing)",
     params: Type.Object({
       id: Type.String({ minLength: 1, maxLength: 64 }),
       environment: EnvironmentSchema,
       keyId: Type.String({ minLength: 1, maxLength: 64 }),
     }),
-    response: ConnectorKeySchema,
+    response: Type.Union([ConnectorKeySchema, ConnectorSecretSchema]),
     status: 200,
     errors: ['PROVIDER_NOT_FOUND', 'CREDENTIAL_NOT_FOUND'],
   },
@@ -244,23 +366,45 @@ export const ConnectorRecordSchema = Type.Object({
   providerStatus: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
   environment: EnvironmentSchema,
   allowedIps: Type.Array(Type.String()),
-  settings: Nullable(Hub88SettingsSchema),
+  settings: Nullable(AnyConnectorSettingsSchema),
   /** Their public keys verifying calls now (PEM), each with its end (a rotation's overlap). */
   theirKeys: Type.Array(Type.Object({ publicKey: Type.String(), expiresAt: Nullable(Timestamp) })),
+  /** Their shared secrets verifying calls now (Evolution's authToken), sealed with SECRETS_MASTER_KEY, each with its end. */
+  theirSecrets: Type.Array(Type.Object({ name: Type.String(), sealed: Type.String(), expiresAt: Nullable(Timestamp) })),
 });
 export type ConnectorRecord = Static<typeof ConnectorRecordSchema>;
 
 /** A provider transaction as a connector may learn of it (a win's or rollback's reference). */
 export const ConnectorTransactionSchema = Type.Object({
   transactionId: Type.String(),
-  kind: Type.Union([Type.Literal('bet'), Type.Literal('win'), Type.Literal('rollback'), Type.Literal('correction')]),
+  // Issue #59 item 1: a free bet, a promotional credit and a jackpot win are transactions of a provider too.
+  kind: Type.Union((['bet', 'win', 'rollback', 'correction', 'free_bet', 'promo_credit', 'jackpot_win'] as const).map((k) => Type.Literal(k))),
   playerId: Type.String(),
   roundId: Type.String(),
   /** A bet rolled back (or one a rollback cancelled before it arrived). */
   rolledBack: Type.Boolean(),
   /** A placeholder of a bet never received (a rollback reached us first). */
   neverReceived: Type.Boolean(),
+  /** What it asked, unsigned (a bet's stake, a win's credit), and in which currency. */
+  amount: Type.String(),
+  currency: Type.String(),
 });
+
+/** A round (bet slip) as a sportsbook connector reads it (connectorMessages.round). */
+export const ConnectorRoundSchema = Type.Object({
+  roundId: Type.String(),
+  playerId: Type.String(),
+  currency: Type.String(),
+  status: Type.Union([Type.Literal('open'), Type.Literal('settled'), Type.Literal('voided')]),
+  staked: Type.String(),
+  /** Its wins plus its corrections as asked (a correction's debit the balance did not cover included). */
+  payout: Type.String(),
+  /** How many corrections it has (the next one's sequence number is this + 1). */
+  corrections: Type.Integer({ minimum: 0 }),
+  /** Its last transaction's time. */
+  lastAt: Timestamp,
+});
+export type ConnectorRound = Static<typeof ConnectorRoundSchema>;
 
 export const connectorMessages = defineMessages({
   /** The gateway: a provider's connector for an environment, or null (unknown provider). Internal scope. */
@@ -280,6 +424,33 @@ export const connectorMessages = defineMessages({
     subject: 'wallet.connector.transaction',
     body: Type.Object({ transactionId: Type.String({ minLength: 1, maxLength: 256 }) }),
     reply: Type.Object({ transaction: Nullable(ConnectorTransactionSchema) }),
+  },
+  /**
+   * A win that names the bet it pays (Hub88's reference_transaction_uuid), provider scope: the
+   * provider wallet's win (wallet.provider.win, the same handler and statement) with the bet as part
+   * of its identity, so the same transaction id naming another bet is a conflict.
+   */
+  win: {
+    subject: 'wallet.connector.win',
+    body: Type.Object(
+      {
+        ...ProviderWinBody.properties,
+        betTransactionId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'The bet this win pays.' }),
+      },
+      { additionalProperties: false },
+    ),
+    reply: ProviderTransactionResultSchema,
+  },
+  /**
+   * One of this provider's rounds (a bet slip) by id (provider scope), or null: what a sportsbook's
+   * settle, resettle, unsettle or rollback of it must know (Betsy names a bet, not a settlement):
+   * its status, stake, the payout it was settled with (its wins plus its corrections as asked, a
+   * debt included) and how many corrections it has.
+   */
+  round: {
+    subject: 'wallet.connector.round',
+    body: Type.Object({ roundId: Type.String({ minLength: 1, maxLength: 256 }) }),
+    reply: Type.Object({ round: Nullable(ConnectorRoundSchema) }),
   },
   /** The gateway's counts of answers since its last report (internal scope), added to the last 24 hours' health. */
   health: {

@@ -52,10 +52,16 @@ export const ERROR_CATALOGUE = {
   AML_RISK_SUBJECT_NOT_FOUND: { status: 404, message: 'No such subject in the AML risk register.' },
   GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
   COMPLIANCE_CHANGE_NOT_FOUND: { status: 404, message: 'The operator has no compliance profile change with this id.' },
+  // Issue #61: a regulator file is made only for a brand of ours, never for a name typed by hand.
+  BRAND_NOT_FOUND: { status: 404, message: "No brand of ours has this id: regulator files are made only for our operators' brands." },
   IDEMPOTENCY_CONFLICT: { status: 409, message: 'This Idempotency-Key was used with a different request.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: 'The first request with this Idempotency-Key is still running; retry shortly.' },
   PLAYER_ALREADY_EXISTS: { status: 409, message: 'A player with this externalId already exists in the brand.' },
   PLAYER_CPF_EXISTS: { status: 409, message: 'A player with this CPF already exists in the brand.' },
+  MARKETING_BLOCKED: {
+    status: 409,
+    message: 'The player may not receive marketing while a self-exclusion, a pause, an impediment or the closing of the account lasts (details.blockedBy).',
+  },
   TERMS_VERSION_EXISTS: { status: 409, message: 'The brand has already published a terms version with this name.' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on; our admin team can reset it.' },
   TEAM_MEMBER_ALREADY_EXISTS: { status: 409, message: 'A team member with this e-mail, or a token with this name, already exists.' },
@@ -81,6 +87,10 @@ export const ERROR_CATALOGUE = {
   PAUSE_ACTIVE: { status: 409, message: 'The player is paused until a later time; a pause cannot be shortened or lifted.' },
   SELF_EXCLUSION_ACTIVE: { status: 409, message: 'The player is self-excluded; a self-exclusion cannot be shortened or lifted by the operator.' },
   SIGAP_FILE_NOT_REJECTED: { status: 409, message: 'Only a file type whose current version SIGAP rejected is sent again as a new version (details.status).' },
+  SIGAP_DAY_ACCEPTED: {
+    status: 409,
+    message: 'SIGAP has accepted every file of this day: nothing is sent again (a file SIGAP rejects is sent again, corrected, as a new version).',
+  },
   STANDING_HAS_OWN_FLOW: {
     status: 409,
     message: "A restriction holds the player's status; it ends only through its own flow (details.flow).",
@@ -111,8 +121,20 @@ export const ERROR_CATALOGUE = {
   PROVIDER_DISABLED: { status: 403, message: 'The provider is disabled: it takes no new bets (its wins and rollbacks still settle).' },
   PROVIDER_NOT_ENABLED: { status: 403, message: "The provider is not enabled for the player's operator." },
   GAME_DISABLED: { status: 403, message: 'The game is disabled: it takes no new bets.' },
+  // Issue #59 item 5: Brazil's rules (br-spa) take bets only on a game whose certificate is valid (Portaria SPA/MF 1.207/2024).
+  GAME_NOT_CERTIFIED: { status: 403, message: "The game has no certificate valid now: under Brazil's rules it takes no bets." },
+  // Issue #59 item 1: Brazil's rules (br-spa) forbid an advance, bonus or advantage given before a bet (Lei 14.790/2023 art. 29 I; docs/providers.md).
+  BONUS_FORBIDDEN: {
+    status: 403,
+    message:
+      "Brazil's rules forbid an advance, bonus or advantage given before a bet: a free bet or free round is refused, and a promotional credit or jackpot prize needs a bet of the player first.",
+  },
   PROVIDER_NOT_FOUND: { status: 404, message: 'Provider not found.' },
   ROUND_NOT_FOUND: { status: 404, message: 'No bet of this provider, player and round: nothing to settle.' },
+  // Issue #59 item 2: a provider reads its transactions with us (reconciliation).
+  TRANSACTION_NOT_FOUND: { status: 404, message: 'No transaction of yours has this transactionId.' },
+  // Issue #59 item 2: a day of a provider not reconciled (no statement of it was ingested).
+  RECONCILIATION_NOT_FOUND: { status: 404, message: "No statement of this provider's day was reconciled." },
   TRANSACTION_CONFLICT: {
     status: 409,
     message: 'This transactionId was already used for another transaction (another kind, amount, player, round or bet).',
@@ -123,9 +145,20 @@ export const ERROR_CATALOGUE = {
   ROUND_NOT_SETTLED: { status: 409, message: 'Only a settled bet can be corrected.' },
   // Issue #46 item 4: unclaimed funds of a player closed after an impediment hit (docs/eligibility.md, "After a hit").
   UNCLAIMED_FUNDS_NOT_FOUND: { status: 404, message: 'No unclaimed funds are held under this id.' },
+  FUND_PAYOUT_CONFLICT: {
+    status: 409,
+    message: "This payout does not match the fund transfer's half, or another payout already paid it (details).",
+  },
   UNCLAIMED_FUNDS_NOT_HELD: {
     status: 409,
     message: 'These unclaimed funds are no longer held: they were returned to the bettor or transferred to the funds (details.status).',
+  },
+  // Issue #60 item 3: integrity holds on sports prizes (docs/games.md, "Integrity holds").
+  INTEGRITY_HOLD_NOT_FOUND: { status: 404, message: 'No integrity hold has this id.' },
+  INTEGRITY_HOLD_CONFLICT: {
+    status: 409,
+    message:
+      'The integrity hold cannot be placed or decided as asked: the slip is already held or settled, the hold was decided, or there is no prize to forfeit yet (details.reason).',
   },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -4,7 +4,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Nullable, Timestamp } from './common.ts';
 import { DepositSchema, WithdrawalSchema, WITHDRAWAL_STATUSES } from './payments.ts';
-import { KycStatusSchema, PlayerStatusSchema } from './players.ts';
+import { KycStatusSchema, PlayerStatusSchema, REGISTRATION_ITEMS } from './players.ts';
+import { MARKETING_BLOCKS, MARKETING_CHANGE_REASONS } from './marketing.ts';
 import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
 
@@ -26,6 +27,9 @@ export const EVENT_TYPES = [
   'player.status.changed',
   'sports_bet.placed',
   'sports_bet.settled',
+  'player.registration_incomplete',
+  'player.registration_completed',
+  'player.marketing_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -135,6 +139,29 @@ export const EventDataSchemas = {
     won: Type.String(),
     slip: Nullable(BetSlipSchema),
     settledAt: Timestamp,
+  }),
+  /**
+   * br-spa: the player's registration lacks data the profile requires (a field by its name, a limit by
+   * its type); deposits and bets are refused (403 RG_BLOCKED `registration_incomplete`, or `limits_required`
+   * for the limits alone) until the operator completes it (PATCH /players/{playerId}, PUT …/limits).
+   * Sent again when what is missing changes.
+   */
+  'player.registration_incomplete': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    missing: Type.Array(Type.Union(REGISTRATION_ITEMS.map((i) => Type.Literal(i)))),
+  }),
+  /** br-spa: the registration data of a player announced incomplete is now complete: the restriction is lifted. */
+  'player.registration_completed': Type.Object({ playerId: Type.String(), externalId: Nullable(Type.String()) }),
+  /** The player's marketing permission changed: the bettor gave or withdrew consent, or a block forced it off. */
+  'player.marketing_changed': Type.Object({
+    playerId: Type.String(),
+    externalId: Nullable(Type.String()),
+    consent: Type.Boolean(),
+    allowed: Type.Boolean(),
+    blockedBy: Nullable(Type.Union(MARKETING_BLOCKS.map((b) => Type.Literal(b)))),
+    reason: Type.Union(MARKETING_CHANGE_REASONS.map((r) => Type.Literal(r))),
+    at: Timestamp,
   }),
 } as const;
 

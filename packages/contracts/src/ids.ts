@@ -30,10 +30,20 @@ export const ID_PREFIXES = {
   communication: 'com',
   unclaimedHold: 'uch',
   fundTransfer: 'fdt',
+  // Issue #60: a transfer's half paid to FIES or FUNCAP through payments.
+  fundPayout: 'fpo',
   // Issue #56: a compliance profile change that waits for a second person.
   complianceChange: 'cpc',
   // Issue #58: a connector's key (an aggregator's public key, or a key pair of ours).
   connectorKey: 'ck',
+  connectorSecret: 'cs',
+  // Issue #59 item 5: a game's certificate in the game register.
+  gameCertificate: 'gcr',
+  // Issue #59 items 2-3: a provider's revenue share (a change of it) and a daily statement's part.
+  providerRevenueShare: 'prs',
+  providerStatement: 'pds',
+  // Issue #60 item 3: an integrity hold on a sports slip's prize.
+  integrityHold: 'ihd',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

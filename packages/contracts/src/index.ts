@@ -71,6 +71,8 @@ export {
 export {
   AML_CASE_STATUSES,
   AML_COS_STATES,
+  AML_ANALYSIS_STATES,
+  AmlAnalysisClockSchema,
   AML_RULES,
   AmlCaseDecisionSchema,
   AmlCaseSchema,
@@ -91,6 +93,8 @@ export {
   type AmlCaseSummary,
   type AmlCosDeadline,
   type AmlCosState,
+  type AmlAnalysisClock,
+  type AmlAnalysisState,
   type AmlEvidence,
   type AmlHold,
   type AmlRule,
@@ -113,15 +117,26 @@ export {
   amlAnnualReportOperations,
   amlReportDecisionOperations,
   amlRiskRegisterOperations,
+  amlRiskAssessmentOperations,
   type AddRiskSubject,
   type AmlAnnualReport,
   type AmlAnnualReportDocument,
+  type AmlAnnualReportNarrative,
+  type RiskAssessment,
+  type SaveRiskAssessment,
   type AmlAnnualReportState,
   type AmlAnnualReportStatus,
   type RiskSubject,
   type RiskSubjectKind,
   type RiskSubjectWithHistory,
 } from './aml-duties.ts';
+export {
+  SigapMonthlyReportSchema,
+  SigapOperatorSchema,
+  sigapDutiesOperations,
+  type SigapMonthlyReport,
+  type SigapOperator,
+} from './sigap-duties.ts';
 export {
   DAILY_FILE_PARTS,
   DailyFileCheckSchema,
@@ -209,10 +224,14 @@ export { safeEqual } from './safe-equal.ts';
 export { createPlayerStateCache, playerStatesOf, type PlayerStateCache } from './players-client.ts';
 export {
   EMPTY_BODY_SHA256,
+  SIGNATURE_VERSIONS,
   TIMESTAMP_TOLERANCE_SECONDS,
   bodyDigest,
   canonicalString,
+  canonicalStringV2,
   signRequest,
+  signRequestV2,
+  type SignatureVersion,
   signStandardWebhook,
   signWebhook,
   timestampInRange,
@@ -223,6 +242,7 @@ export { OperatorClient, type ClientOptions, type ClientResponse } from './clien
 export { MeComplianceSchema, MeSchema, PROFILE_RULES, meOperations, type Me, type MeCompliance } from './me.ts';
 export {
   AdminPlayerIdParams,
+  BR_STATES,
   CreateKycSubmissionSchema,
   CreatePlayerSchema,
   DOCUMENT_TYPES,
@@ -249,11 +269,21 @@ export {
   PlayerStateRequestSchema,
   PlayerStateSchema,
   PlayerStatusSchema,
+  PlayerAddressSchema,
+  REGISTRATION_FIELDS,
+  REGISTRATION_ITEMS,
+  RegistrationChangeSchema,
+  RegistrationStatusSchema,
+  UpdatePlayerSchema,
   STANDING_HOLDS,
   StandingSchema,
   playerAdminOperations,
   playerMessages,
   playerOperations,
+  playerSummaryMessages,
+  PLAYER_SUMMARIES_MAX,
+  PlayerSummarySchema,
+  type PlayerSummary,
   type CreatePlayer,
   type DocumentType,
   type Gender,
@@ -264,6 +294,12 @@ export {
   type PlayerState,
   type PlayerStateRequest,
   type PlayerStatus,
+  type PlayerAddress as PlayerPostalAddress,
+  type RegistrationChange,
+  type RegistrationField,
+  type RegistrationItem,
+  type RegistrationStatus,
+  type UpdatePlayer,
   type Standing,
   type StandingHold,
 } from './players.ts';
@@ -282,6 +318,8 @@ export {
   WITHDRAWAL_DECISIONS,
   WITHDRAWAL_STATUSES,
   WithdrawalDecisionSchema,
+  AdminWithdrawalDecisionSchema,
+  WithdrawalReviewCardSchema,
   WithdrawalIdParams,
   WithdrawalSchema,
   paymentAdminOperations,
@@ -291,6 +329,7 @@ export {
   type DepositStatus,
   type ReviewQueueOrder,
   type Withdrawal,
+  type WithdrawalReviewCard,
   type WithdrawalDecision,
   type WithdrawalStatus,
 } from './payments.ts';
@@ -426,8 +465,9 @@ import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
 import { gameOperations } from './games.ts';
 import { webhookOperations } from './webhooks.ts';
-import { playerRoundOperations, providerReportOperations } from './provider-reads.ts';
+import { playerRoundOperations, providerClearingOperations, providerReportOperations } from './provider-reads.ts';
 import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
+import { marketingAdminOperations, marketingOperations } from './marketing.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -437,6 +477,7 @@ export const publicOperations = {
   ...eligibilityOperations,
   ...termsOperations,
   ...communicationOperations,
+  ...marketingOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -447,24 +488,44 @@ export const publicOperations = {
 export * from './providers.ts';
 export * from './connectors.ts';
 export * from './hub88.ts';
+export * from './evolution.ts';
+export * from './betsy.ts';
 import { baseAdminOperations } from './admin.ts';
 import { providerAdminOperations } from './providers.ts';
 import { connectorAdminOperations } from './connectors.ts';
+import { gameRegisterOperations } from './game-register.ts';
+import { providerMoneyAdminOperations } from './provider-money.ts';
 import { sigapAdminOperations } from './sigap.ts';
+import { sigapDutiesOperations } from './sigap-duties.ts';
+import { brandAdminOperations } from './brands.ts';
+import { integrityAdminOperations } from './integrity.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
 export const adminOperations = {
   ...baseAdminOperations,
   ...providerAdminOperations,
   ...connectorAdminOperations,
+  ...gameRegisterOperations,
+  ...providerMoneyAdminOperations,
   ...providerReportOperations,
+  ...providerClearingOperations,
   ...sigapAdminOperations,
+  ...sigapDutiesOperations,
   ...afterHitAdminOperations,
+  ...marketingAdminOperations,
+  ...brandAdminOperations,
+  // Issue #60 item 3: integrity holds on sports prizes and the suspicious-betting export.
+  ...integrityAdminOperations,
 };
+export * from './brands.ts';
 export * from './provider-reads.ts';
+export * from './game-register.ts';
+export * from './provider-money.ts';
 export * from './sigap.ts';
 export * from './responsible-gaming.ts';
 export * from './terms.ts';
 export * from './standing.ts';
 export * from './screening-sandbox.ts';
 export * from './after-hit.ts';
+export * from './marketing.ts';
+export * from './integrity.ts';

@@ -18,6 +18,11 @@ export const PROFILE_RULES: Record<ComplianceProfile, ReadonlyArray<{ id: string
       summary:
         'A registration carries a loss and a time limit (422 VALIDATION_ERROR, details.missing); a player without both in force is refused deposits and game sessions (403 RG_BLOCKED, limits_required); the last of each cannot be removed (409 LIMIT_REQUIRED).',
     },
+    {
+      id: 'registration_data',
+      summary:
+        'A registration carries the phone, gender, signupIp and address (422 VALIDATION_ERROR, details.missing); a player without them is refused deposits and bets (403 RG_BLOCKED, registration_incomplete, details.missing) until you complete them (PATCH /players/{playerId}); player.registration_incomplete and player.registration_completed tell you.',
+    },
     { id: 'one_player_per_cpf', summary: 'One player per CPF per brand (409 PLAYER_CPF_EXISTS, details.playerId).' },
     {
       id: 'impediment_checks',
@@ -33,6 +38,11 @@ export const PROFILE_RULES: Record<ComplianceProfile, ReadonlyArray<{ id: string
     { id: 'methods', summary: `Deposits and withdrawals by ${BR_SPA_METHODS.join(', ')} only (422 METHOD_NOT_ALLOWED, details.allowed).` },
     { id: 'payout_to_own_account', summary: "A withdrawal goes to the player's own account only (422 DESTINATION_NOT_OWNED)." },
     { id: 'prize_clock', summary: `A withdrawal carries payoutDueAt, ${PRIZE_CLOCK_MINUTES} minutes after its request.` },
+    {
+      id: 'no_marketing_to_excluded',
+      summary:
+        "A self-exclusion, a pause, an impediment or the closing forces the player's marketing consent off and it cannot be given again while it lasts (409 MARKETING_BLOCKED); GET /marketing/suppressions lists who must not be contacted on a day.",
+    },
     {
       id: 'central_self_exclusion_link',
       summary: "Responsible-gaming views carry centralSelfExclusionUrl, the SPA's central self-exclusion platform, to show beside your own self-exclusion.",

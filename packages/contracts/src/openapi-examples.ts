@@ -32,6 +32,16 @@ const player = {
   kycStatus: 'nao_iniciado',
   currency: 'BRL',
   createdAt: T0,
+  marketing: { consent: false, allowed: false, blockedBy: null, consentChangedAt: null },
+};
+const ADDRESS = {
+  street: 'Av. Paulista',
+  number: '1000',
+  complement: 'ap 12',
+  district: 'Bela Vista',
+  city: 'São Paulo',
+  state: 'SP',
+  postalCode: '01310-100',
 };
 const kycRecord = (status: string) => ({
   playerId: PLAYER_ID,
@@ -163,8 +173,45 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       ],
       gender: 'feminino',
       signupIp: '203.0.113.7',
+      address: ADDRESS,
+      marketingConsent: true,
     },
-    response: { ...player, gender: 'feminino', signupIp: '203.0.113.7' },
+    response: {
+      ...player,
+      gender: 'feminino',
+      signupIp: '203.0.113.7',
+      address: { ...ADDRESS, postalCode: '01310100' },
+      registration: { complete: true, missing: [] },
+      marketing: { consent: true, allowed: true, blockedBy: null, consentChangedAt: T0 },
+    },
+  },
+  updatePlayer: {
+    params: { playerId: PLAYER_ID },
+    body: { gender: 'feminino', signupIp: '203.0.113.7', address: ADDRESS },
+    response: {
+      ...player,
+      gender: 'feminino',
+      signupIp: '203.0.113.7',
+      address: { ...ADDRESS, postalCode: '01310100' },
+      registration: { complete: true, missing: [] },
+    },
+  },
+  setMarketingConsent: {
+    params: { playerId: PLAYER_ID },
+    body: { consent: false },
+    response: { consent: false, allowed: false, blockedBy: null, consentChangedAt: T1 },
+  },
+  listMarketingSuppressions: {
+    query: { date: '2026-11-21' },
+    response: {
+      brandId: 'br_01934b7e8c8e7c3a9f2d1b0a00000002',
+      date: '2026-11-21',
+      timeZone: 'America/Sao_Paulo',
+      from: '2026-11-21T03:00:00.000Z',
+      to: '2026-11-22T03:00:00.000Z',
+      data: [{ playerId: PLAYER_ID, externalId: 'user-42', reasons: ['consent_withdrawn', 'self_exclusion'], since: T0 }],
+      nextAfter: null,
+    },
   },
   publishTermsVersion: {
     body: { version: '2026-11', url: 'https://acme.example/terms/2026-11' },
@@ -522,6 +569,27 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
       placedAt: T0,
     },
   },
+  'player.registration_incomplete': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000022',
+    type: 'player.registration_incomplete',
+    createdAt: T0,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', missing: ['gender', 'signupIp', 'address'] },
+  },
+  'player.registration_completed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000023',
+    type: 'player.registration_completed',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42' },
+  },
+  'player.marketing_changed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000024',
+    type: 'player.marketing_changed',
+    createdAt: T1,
+    environment: 'production',
+    data: { playerId: PLAYER_ID, externalId: 'user-42', consent: false, allowed: false, blockedBy: 'self_exclusion', reason: 'self_exclusion', at: T1 },
+  },
   'sports_bet.settled': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000021',
     type: 'sports_bet.settled',
@@ -548,7 +616,7 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   getMe:
     "Returns the operator, brand and environment of the calling credential, the API version, and the operator's compliance profile (`compliance`): `off` or `br-spa` (Brazil's SPA/MF rules, set by our team), the settings its responsible-gaming rules read (time zone of the limit periods, cooling-off, reality checks) and `rules`, what the profile adds to your calls, one stable `id` and a summary each (none under `off`). Use it to check your signing: a correct signature answers 200.",
   createPlayer:
-    "Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`. Under the `br-spa` compliance profile `limits` must carry a `loss` and a `time` limit (422 `VALIDATION_ERROR`, `details.missing` naming the absent types). `gender` and `signupIp` (the bettor's IP address) are kept and returned; `termsAccepted` records the bettor's acceptance of one of your published terms versions (422 when the brand has published no such version).",
+    "Registers a player in the brand of the key. `externalId` is your own identifier and is unique per brand (409 `PLAYER_ALREADY_EXISTS`). The CPF is accepted with or without punctuation and returned as digits; the player must be over 18. A new player is `ativo` with KYC `nao_iniciado`. Under the `br-spa` compliance profile a registration must carry `phone`, `gender`, `signupIp` (the bettor's IP address), `address` (CEP returned as 8 digits) and in `limits` a `loss` and a `time` limit (422 `VALIDATION_ERROR`, `details.missing` naming each absent field by its name and each absent limit by its type). `gender`, `signupIp` and `address` are kept and returned under any profile; `marketingConsent: true` records the bettor's consent to marketing (`marketing`); `termsAccepted` records the bettor's acceptance of one of your published terms versions (422 when the brand has published no such version).",
   publishTermsVersion:
     'Publishes a version of your terms for this brand: in force from `publishedAt` (omitted: now; a later time schedules it; more than 5 minutes in the past is 422). The newest version published at or before a moment is the one in force then. A name is published once per brand (409 `TERMS_VERSION_EXISTS`). Under `br-spa`, from `publishedAt` every player who has not accepted it is refused deposits and game sessions with 403 `TERMS_NOT_ACCEPTED` (`details.version`) until you report their acceptance.',
   listTermsVersions: "The brand's terms versions, newest publication first, each `scheduled`, `in_force` or `superseded`.",
@@ -559,6 +627,12 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     'Records a message you sent the player: its `channel`, its `kind` (after an impediment hit, Instrução Normativa SPA/MF 31/2025 asks you to tell the bettor why the account is blocked and until when they may withdraw, and to keep every such communication), when you sent it (`sentAt`, never in the future) and what it said (`summary`). Records are kept five years (`retainUntil`) and never changed; any player of your brand, under any compliance profile.',
   listCommunications: 'The messages recorded for the player, newest `sentAt` first, page by page.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
+  updatePlayer:
+    "Completes or corrects the player's registration data: any of `name`, `email`, `phone`, `gender`, `signupIp` (for a player registered without it) and `address`, at least one. The CPF and the birth date never change (422 `VALIDATION_ERROR` at `/cpf`, `/birthDate`). Each field that changes is kept with its value before and after, who and when (our team reads them). Under `br-spa`, a player missing registration data (Portaria SPA/MF 1.231/2024 art. 31 as amended by 2.579/2025) is refused deposits and bets with 403 `RG_BLOCKED` (`details.reason` `registration_incomplete`, `details.missing`) until it is complete (art. 34 sole paragraph): completing it lifts the refusal before this answers and sends `player.registration_completed`; `registration` says what is still missing.",
+  setMarketingConsent:
+    'Records the bettor\'s marketing consent: `{ "consent": true }` when they give it, `false` when they withdraw it. A self-exclusion, a pause, an impediment restriction or the closing of the account forces it off (`player.marketing_changed`), and while one lasts it cannot be given again: 409 `MARKETING_BLOCKED` (`details.blockedBy`). Each change is kept with who and when. Send marketing only to players whose `marketing.allowed` is true.',
+  listMarketingSuppressions:
+    "The players of your brand who must not be contacted with marketing on `date` (your compliance profile's time zone): anyone self-excluded, paused, impeded or closed at any time that day, or whose consent was withdrawn, each with every `reason` that applied and since when. Page with `limit` and `after` (the previous page's `nextAfter`). Portaria SPA/MF 1.231/2024 and IN SPA/MF 31/2025 forbid marketing that urges excluded bettors back: subtract this list from every campaign of the day.",
   getPlayer:
     "A player of your key's brand by its id: its status (which our team or a rule may change: `player.status.changed`), KYC status and registration data. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",
   getResponsibleGaming:

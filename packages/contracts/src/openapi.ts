@@ -452,8 +452,11 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
               .pop()!
           ] as Json)
         : (bodySchema as Json);
-      // A body with required fields (or one of several shapes) must be sent; one without (confirm, fail, cancel) may be omitted (= {}).
-      const required = (Array.isArray(resolved.required) && resolved.required.length > 0) || Array.isArray(resolved.anyOf);
+      // A body with required fields (or one of several shapes, or at least one field: PATCH) must be sent; one without (confirm, fail, cancel) may be omitted (= {}).
+      const required =
+        (Array.isArray(resolved.required) && resolved.required.length > 0) ||
+        Array.isArray(resolved.anyOf) ||
+        (typeof resolved.minProperties === 'number' && resolved.minProperties > 0);
       requestBody = {
         required,
         description: required ? 'JSON object.' : 'JSON object; may be empty or omitted.',

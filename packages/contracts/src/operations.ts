@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.ts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Operation {
   /** operationId in the OpenAPI document. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EmptyObject, List, Money, MoneyBoundInput, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
+import { Currency, EmptyObject, EnvironmentSchema, List, Money, MoneyBoundInput, MoneyInput, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -109,6 +109,14 @@ export const CreateWithdrawalSchema = Type.Object(
   { $id: 'CreateWithdrawal' },
 );
 export const WithdrawalDecisionSchema = Type.Object({ decision: literals(WITHDRAWAL_DECISIONS) }, { $id: 'WithdrawalDecision' });
+/**
+ * Our team's decision on a withdrawal: a rejection says why (issue #61; 422 without `reason`), kept in
+ * the audit log with the decision; an approval or a payout may say why too.
+ */
+export const AdminWithdrawalDecisionSchema = Type.Object(
+  { decision: literals(WITHDRAWAL_DECISIONS), reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) },
+  { $id: 'AdminWithdrawalDecision' },
+);
 
 export const DepositIdParams = Type.Object({ depositId: Type.String({ minLength: 1, maxLength: 64 }) });
 export const WithdrawalIdParams = Type.Object({ withdrawalId: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -266,6 +274,8 @@ export const ReviewQueueQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 512 })),
   /** One player's withdrawals (every status unless `status` is given), newest first. */
   playerId: Type.Optional(idOf('plr')),
+  /** One environment's queue (the console shows production unless asked for the sandbox); both when absent. */
+  environment: Type.Optional(EnvironmentSchema),
 });
 const AdminWithdrawalSchema = Type.Intersect([
   WithdrawalSchema,
@@ -285,6 +295,22 @@ const AdminWithdrawalSchema = Type.Intersect([
     fourEyes: Type.Boolean(),
   }),
 ]);
+/**
+ * A card of the withdrawal review queue (issue #61): the withdrawal with who the player is and what
+ * their wallet holds, in one request per page (the console asked three per card before).
+ */
+export const WithdrawalReviewCardSchema = Type.Object(
+  {
+    withdrawal: AdminWithdrawalSchema,
+    /** Null when the players service did not answer for the player as the page was read. */
+    player: Nullable(Type.Object({ name: Type.String(), externalId: Nullable(Type.String()), status: Type.String(), kycStatus: Type.String() })),
+    /** The player's balance and what they may withdraw; null when the wallet did not answer as the page was read. */
+    wallet: Nullable(Type.Object({ available: Money, withdrawable: Money, currency: Currency })),
+  },
+  { $id: 'WithdrawalReviewCard' },
+);
+export type WithdrawalReviewCard = Static<typeof WithdrawalReviewCardSchema>;
+
 export const FourEyesSchema = Type.Object(
   {
     operatorId: Type.String(),
@@ -324,15 +350,26 @@ export const paymentAdminOperations = defineOperations({
     response: Page(AdminWithdrawalSchema),
     status: 200,
   },
+  adminWithdrawalQueue: {
+    id: 'adminWithdrawalQueue',
+    method: 'GET',
+    path: '/admin/withdrawal-queue',
+    subject: 'payments.admin.withdrawalQueue',
+    tag: 'Admin',
+    summary: "The withdrawal review queue as cards, a page in one request: each withdrawal with its player's name, status and KYC, and their balance",
+    query: Type.Omit(ReviewQueueQuery, ['playerId']),
+    response: Page(WithdrawalReviewCardSchema),
+    status: 200,
+  },
   adminWithdrawalDecision: {
     id: 'adminWithdrawalDecision',
     method: 'POST',
     path: '/admin/withdrawals/:id/decision',
     subject: 'payments.admin.withdrawalDecision',
     tag: 'Admin',
-    summary: 'Team decision on a withdrawal (the approver cannot pay it: four eyes)',
+    summary: 'Team decision on a withdrawal (the approver cannot pay it: four eyes); a rejection with its reason',
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    body: WithdrawalDecisionSchema,
+    body: AdminWithdrawalDecisionSchema,
     response: WithdrawalSchema,
     status: 200,
     errors: ['WITHDRAWAL_NOT_FOUND', 'WITHDRAWAL_INVALID_TRANSITION', 'FOUR_EYES_REQUIRED', 'AML_REVIEW_REQUIRED'],

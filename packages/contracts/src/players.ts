@@ -1,10 +1,11 @@
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
-import { List, MoneyBoundInput, Nullable, Page, Timestamp, idOf, pageQuery } from './common.ts';
+import { EnvironmentSchema, List, MoneyBoundInput, Nullable, Page, Timestamp, idOf, pageQuery } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { NewLimitSchema, RgRulesSchema } from './responsible-gaming.ts';
 import { defineMessages } from './messages.ts';
 import { ComplianceProfileSchema } from './compliance-profile.ts';
 import { IpAddress, TermsAcceptanceInputSchema, TermsAcceptanceSchema } from './terms.ts';
+import { MarketingPermissionSchema } from './marketing.ts';
 
 export const PLAYER_STATUSES = ['ativo', 'suspenso', 'bloqueado', 'autoexcluido', 'encerrado', 'restrito'] as const;
 export const KYC_STATUSES = ['nao_iniciado', 'pendente', 'em_analise', 'documento_solicitado', 'aprovado', 'reprovado', 'expirado'] as const;
@@ -24,6 +25,70 @@ export const DocumentTypeSchema = literals(DOCUMENT_TYPES);
 export const GENDERS = ['feminino', 'masculino', 'outro', 'nao_informado'] as const;
 export type Gender = (typeof GENDERS)[number];
 export const GenderSchema = literals(GENDERS);
+/** The 27 federative units (UF) of a Brazilian address. */
+export const BR_STATES = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+] as const;
+/** The bettor's residential address (Portaria SPA/MF 1.231/2024 art. 31 as amended by 2.579/2025, as reported: docs/players.md). */
+export const PlayerAddressSchema = Type.Object(
+  {
+    street: Type.String({ minLength: 1, maxLength: 200 }),
+    number: Type.String({ minLength: 1, maxLength: 20, description: 'the building number, or `s/n`' }),
+    complement: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    district: Type.String({ minLength: 1, maxLength: 100, description: 'bairro' }),
+    city: Type.String({ minLength: 1, maxLength: 100 }),
+    state: literals(BR_STATES),
+    /** CEP: 8 digits, with or without the hyphen; kept and returned as 8 digits. */
+    postalCode: Type.String({ pattern: '^[0-9]{5}-?[0-9]{3}$', description: 'CEP, 00000-000 or 00000000' }),
+  },
+  { additionalProperties: false, $id: 'PlayerAddress' },
+);
+export type PlayerAddress = Static<typeof PlayerAddressSchema>;
+/**
+ * What a br-spa registration must carry beyond name, e-mail, CPF and birth date (docs/players.md,
+ * "Registration data"): a field by its property name, a required limit by its type (`loss`, `time`).
+ * A player missing any is restricted until the operator completes it (PATCH /players/{playerId},
+ * PUT …/limits): Portaria 1.231/2024 art. 34 sole paragraph.
+ */
+export const REGISTRATION_FIELDS = ['phone', 'gender', 'signupIp', 'address'] as const;
+export type RegistrationField = (typeof REGISTRATION_FIELDS)[number];
+export const REGISTRATION_ITEMS = [...REGISTRATION_FIELDS, 'loss', 'time'] as const;
+export type RegistrationItem = (typeof REGISTRATION_ITEMS)[number];
+export const RegistrationStatusSchema = Type.Object(
+  {
+    complete: Type.Boolean(),
+    /** What is still missing, in REGISTRATION_ITEMS' order (empty when complete). */
+    missing: Type.Array(literals(REGISTRATION_ITEMS)),
+  },
+  { additionalProperties: false, $id: 'RegistrationStatus' },
+);
+export type RegistrationStatus = Static<typeof RegistrationStatusSchema>;
 
 export const PlayerSchema = Type.Object(
   {
@@ -42,6 +107,12 @@ export const PlayerSchema = Type.Object(
     gender: Type.Optional(GenderSchema),
     /** The IP address the bettor registered from; present when given at registration. */
     signupIp: Type.Optional(Type.String()),
+    /** The residential address; present when given. */
+    address: Type.Optional(PlayerAddressSchema),
+    /** br-spa: whether the registration data the profile requires is complete, and what is missing (absent under `off`). */
+    registration: Type.Optional(RegistrationStatusSchema),
+    /** The bettor's marketing permission: consent, and what keeps it off (docs/players.md, "Marketing permission"). */
+    marketing: Type.Optional(MarketingPermissionSchema),
   },
   { additionalProperties: false, $id: 'Player' },
 );
@@ -62,10 +133,49 @@ export const CreatePlayerSchema = Type.Object(
     signupIp: Type.Optional(IpAddress),
     /** The bettor's acceptance of the brand's terms during the sign-up (a published version). */
     termsAccepted: Type.Optional(TermsAcceptanceInputSchema),
+    /** The residential address (required under br-spa). */
+    address: Type.Optional(PlayerAddressSchema),
+    /** The bettor agreed to receive marketing at the sign-up (absent: no consent). */
+    marketingConsent: Type.Optional(Type.Boolean()),
   },
   { $id: 'CreatePlayer' },
 );
 export type CreatePlayer = Static<typeof CreatePlayerSchema>;
+
+const NEVER_CHANGES = 'never changes after registration';
+/**
+ * The operator completes or corrects a player's registration data: any of these fields, at least
+ * one. The CPF and the birth date never change (422 naming them).
+ */
+export const UpdatePlayerSchema = Type.Object(
+  {
+    name: Type.Optional(CreatePlayerSchema.properties.name),
+    email: Type.Optional(CreatePlayerSchema.properties.email),
+    phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,15}$' })),
+    gender: Type.Optional(GenderSchema),
+    /** The IP address the bettor registered from, for a player registered without it. */
+    signupIp: Type.Optional(IpAddress),
+    address: Type.Optional(PlayerAddressSchema),
+    cpf: Type.Optional(Type.Never({ description: NEVER_CHANGES })),
+    birthDate: Type.Optional(Type.Never({ description: NEVER_CHANGES })),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdatePlayer' },
+);
+export type UpdatePlayer = Static<typeof UpdatePlayerSchema>;
+/** One change of a registration field: the value before and after, who (`operator`: through the API, with its key; `team`), when. */
+export const RegistrationChangeSchema = Type.Object(
+  {
+    field: Type.String(),
+    oldValue: Type.Unknown(),
+    newValue: Type.Unknown(),
+    by: Type.String(),
+    actor: Nullable(Type.String()),
+    requestId: Nullable(Type.String()),
+    at: Timestamp,
+  },
+  { additionalProperties: false, $id: 'RegistrationChange' },
+);
+export type RegistrationChange = Static<typeof RegistrationChangeSchema>;
 
 export const KycSubmissionSchema = Type.Object(
   {
@@ -145,6 +255,20 @@ export const playerOperations = defineOperations({
     params: PlayerIdParams,
     response: PlayerSchema,
     status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+  updatePlayer: {
+    id: 'updatePlayer',
+    method: 'PATCH',
+    path: '/players/:playerId',
+    subject: 'players.update',
+    tag: 'Players',
+    summary: "Complete or correct a player's registration data (never the CPF nor the birth date); each change is kept with who and when",
+    params: PlayerIdParams,
+    body: UpdatePlayerSchema,
+    response: PlayerSchema,
+    status: 200,
+    idempotent: true,
     errors: ['PLAYER_NOT_FOUND'],
   },
   getKyc: {
@@ -260,6 +384,10 @@ export const AdminPlayerFileSchema = Type.Object(
     limits: PlayerLimitsResultSchema,
     /** The player's acceptances of the brand's terms, newest first (issue 46). */
     termsAcceptances: Type.Array(TermsAcceptanceSchema),
+    /** br-spa: the registration data's completeness (null under `off`), and every change of it, newest first (issue #60). */
+    registration: Type.Optional(
+      Type.Object({ status: Nullable(RegistrationStatusSchema), changes: Type.Array(RegistrationChangeSchema) }, { additionalProperties: false }),
+    ),
   },
   { $id: 'AdminPlayerFile' },
 );
@@ -325,6 +453,8 @@ export const playerAdminOperations = defineOperations({
     summary: 'Players waiting for a KYC decision, newest change first, with submissions and history',
     query: Type.Object({
       status: Type.Optional(literals(KYC_REVIEW_STATUSES)),
+      /** One environment's queue (the console shows production unless asked for the sandbox); both when absent. */
+      environment: Type.Optional(EnvironmentSchema),
       ...pageQuery(100),
     }),
     response: Page(AdminPlayerFileSchema),
@@ -336,8 +466,14 @@ export const playerAdminOperations = defineOperations({
     path: '/admin/players',
     subject: 'players.admin.search',
     tag: 'Admin',
-    summary: 'Find players by id, externalId, CPF or e-mail (exact match, any brand)',
-    query: Type.Object({ q: Type.String({ minLength: 1, maxLength: 254 }) }),
+    summary:
+      'Find players by id, externalId, CPF or e-mail (exact match), or by name (containing the words typed, from 3 characters); any brand unless narrowed',
+    query: Type.Object({
+      q: Type.String({ minLength: 1, maxLength: 254 }),
+      /** One environment's players; both when absent. */
+      environment: Type.Optional(EnvironmentSchema),
+      operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
     response: List(AdminPlayerSchema),
     status: 200,
   },
@@ -396,4 +532,27 @@ export type PlayerChanged = Static<typeof PlayerChangedSchema>;
 
 export const playerMessages = defineMessages({
   state: { subject: PLAYER_STATE_SUBJECT, body: PlayerStateRequestSchema, reply: PlayerStateSchema },
+});
+
+/**
+ * `players.summaries`: who these players are, for the services whose admin lists our team reads by
+ * name (issue #61: the withdrawal queue, providers' open rounds and debts): name, externalId, status
+ * and KYC status of each player found, in one question for a page of them.
+ */
+export const PlayerSummarySchema = Type.Object({
+  id: Type.String(),
+  brandId: Type.String(),
+  externalId: Nullable(Type.String()),
+  name: Type.String(),
+  status: PlayerStatusSchema,
+  kycStatus: KycStatusSchema,
+});
+export type PlayerSummary = Static<typeof PlayerSummarySchema>;
+export const PLAYER_SUMMARIES_MAX = 200;
+export const playerSummaryMessages = defineMessages({
+  summaries: {
+    subject: 'players.summaries',
+    body: Type.Object({ playerIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: PLAYER_SUMMARIES_MAX }) }),
+    reply: Type.Object({ players: Type.Array(PlayerSummarySchema) }),
+  },
 });

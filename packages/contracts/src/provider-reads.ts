@@ -67,12 +67,22 @@ export const playerRoundOperations = defineOperations({
 /** One brand's (and currency's) figures of a provider's day. Signed for the player, as the ledger has them. */
 export const ProviderDayBrandSchema = Type.Object({
   brandId: Type.String(),
+  /** The brand's day (issue #61): its calendar day in its time zone (its operator's compliance profile; Brasília for br-spa). */
+  timeZone: Type.String(),
+  from: Timestamp,
+  to: Timestamp,
   currency: Currency,
   bets: Type.Object({ count: Type.Integer(), amount: Money }),
   wins: Type.Object({ count: Type.Integer(), amount: Money }),
   rollbacks: Type.Object({ count: Type.Integer(), amount: Money }),
   corrections: Type.Object({ count: Type.Integer(), amount: Money }),
-  /** Gross gaming revenue: stakes kept minus what was paid back, `−(bets + wins + rollbacks + corrections)`. */
+  /**
+   * Issue #59 item 1: what the provider funded (free bets, moving nothing; promotional credits; jackpot
+   * wins). A free bet's round's wins are in `wins`. The month statement (provider-money.ts) splits them.
+   */
+  freeBets: Type.Optional(Type.Object({ count: Type.Integer(), amount: Money })),
+  credits: Type.Optional(Type.Object({ count: Type.Integer(), amount: Money })),
+  /** Gross gaming revenue: stakes kept minus what was paid back, `−(bets + wins + rollbacks + corrections + credits)`. */
   ggr: Money,
   /** The day's sum of the clearing account's ledger entries (the provider's side: `ggr` when it ties). */
   ledgerNet: Money,
@@ -86,7 +96,11 @@ export const ProviderDailyReportSchema = Type.Object(
     providerId: idOf('prv'),
     providerName: Type.String(),
     date: Type.String(),
-    /** The day is the UTC calendar day (providers invoice in UTC). */
+    /**
+     * The span of the brands' days: each brand's figures are its own calendar day in its time zone
+     * (`brands[].timeZone`, `from`, `to`; issue #61: a UTC day before), so `from` is the earliest
+     * brand's midnight and `to` the latest's; with no brand, the default zone's day (São Paulo).
+     */
     from: Timestamp,
     to: Timestamp,
     brands: Type.Array(ProviderDayBrandSchema),
@@ -103,10 +117,48 @@ export const providerReportOperations = defineOperations({
     method: 'GET',
     path: '/admin/providers/:id/daily-report',
     tag: 'Admin',
-    summary: "A provider's day per brand: bets, wins, rollbacks, corrections and GGR, tied to its clearing accounts' ledger entries",
+    summary:
+      "A provider's day per brand, each in the brand's own time zone: bets, wins, rollbacks, corrections and GGR, tied to its clearing accounts' ledger entries",
     params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-    query: Type.Object({ date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'YYYY-MM-DD, a UTC calendar day' }) }),
+    query: Type.Object({
+      date: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "YYYY-MM-DD, a calendar day in each brand's time zone" }),
+      /** One brand's figures only. */
+      brandId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
     response: ProviderDailyReportSchema,
+    status: 200,
+    errors: ['PROVIDER_NOT_FOUND'],
+  },
+});
+
+/**
+ * A brand's clearing account with a provider (issue #61), as finance reads it: its balance now is
+ * what the brand owes the provider (positive: players' net losses on its games, held toward its
+ * settlement) or is owed by it (negative: its games paid out more than they took); docs/money.md.
+ */
+export const ProviderClearingSchema = Type.Object(
+  {
+    brandId: Type.String(),
+    environment: Type.Union([Type.Literal('sandbox'), Type.Literal('production')]),
+    currency: Currency,
+    balance: Money,
+    /** `owes` (balance > 0), `owed` (< 0) or `settled` (0.00): what the balance means for the brand. */
+    position: Type.Union([Type.Literal('owes'), Type.Literal('owed'), Type.Literal('settled')]),
+  },
+  { $id: 'ProviderClearing' },
+);
+export type ProviderClearing = Static<typeof ProviderClearingSchema>;
+
+export const providerClearingOperations = defineOperations({
+  adminProviderClearing: {
+    id: 'adminProviderClearing',
+    subject: 'wallet.admin.providers.clearing',
+    method: 'GET',
+    path: '/admin/providers/:id/clearing',
+    tag: 'Admin',
+    summary: "A provider's clearing balance per brand and currency now: what each brand owes the provider, or is owed",
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+    response: Type.Object({ data: Type.Array(ProviderClearingSchema) }),
     status: 200,
     errors: ['PROVIDER_NOT_FOUND'],
   },
@@ -136,6 +188,21 @@ export const RegulatorProviderTransactionSchema = Type.Object({
   slip: Nullable(BetSlipSchema),
   outcome: Nullable(SportsOutcomeSchema),
   at: Timestamp,
+  /**
+   * Issue #59 item 5: a casino game's certificate valid at the line's time (the game register:
+   * game-register.ts); null when none was. Absent from files made before it was listed.
+   */
+  certificate: Type.Optional(
+    Nullable(
+      Type.Object({
+        laboratory: Type.String(),
+        certificateNumber: Type.String(),
+        version: Type.String(),
+        certifiedRtp: Type.String(),
+        regulatorReference: Nullable(Type.String()),
+      }),
+    ),
+  ),
 });
 export type RegulatorProviderTransaction = Static<typeof RegulatorProviderTransactionSchema>;
 

@@ -7,11 +7,11 @@
 // - the admin API: our team registers providers, their credentials, the operators they serve and
 //   their games.
 import { Type, type Static } from '@sinclair/typebox';
-import { Currency, EnvironmentSchema, List, Money, Nullable, Timestamp, idOf } from './common.ts';
+import { Currency, EnvironmentSchema, List, Money, Nullable, Page, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { CREDENTIAL_STATUSES, KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
-import { ProviderProtocolSchema } from './connectors.ts';
+import { ProviderProtocolSchema } from './provider-protocols.ts';
 
 export const PROVIDER_KINDS = ['casino', 'sportsbook'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -59,6 +59,33 @@ export type ProviderSession = Static<typeof ProviderSessionSchema>;
 
 export const ProviderBalanceSchema = Type.Object({ playerId: idOf('plr'), currency: Currency, balance: Money }, { $id: 'ProviderBalance' });
 
+/**
+ * Issue #59 item 4: a session ends after its inactivity window without play (each bet, refresh and
+ * authenticate moves its end on). Under `br-spa` the window is 30 minutes: Portaria SPA/MF
+ * 1.207/2024 ends a game session after 30 minutes of the bettor's inactivity (docs/providers.md,
+ * "Sessions end on inactivity"); otherwise the deployment's GAME_SESSION_TTL_SECONDS.
+ */
+export const BR_SPA_SESSION_IDLE_SECONDS = 1800;
+
+/** A session's state after a refresh: its end now, and what the provider's reality check shows. */
+export const ProviderSessionRefreshSchema = Type.Object(
+  {
+    playerId: idOf('plr'),
+    currency: Currency,
+    /** When the session started (its launch): a reality check counts the time played from it. */
+    startedAt: Timestamp,
+    /** The session's end now: `idleSeconds` after its last bet, refresh or authenticate. */
+    expiresAt: Timestamp,
+    idleSeconds: Type.Integer({ minimum: 1 }),
+    /** Minutes between the reality checks your game shows (the operator's setting); null: the player has no responsible-gaming rules. */
+    realityCheckMinutes: Nullable(Type.Integer({ minimum: 1 })),
+    /** What the player's play with you moved since the session started (signed for the player: a loss is negative). */
+    netResult: Money,
+  },
+  { $id: 'ProviderSessionRefresh' },
+);
+export type ProviderSessionRefresh = Static<typeof ProviderSessionRefreshSchema>;
+
 // The amounts a provider sends, each range checked by its schema (formats.ts), so the gateway, the
 // wallet and the published document refuse alike (422 VALIDATION_ERROR naming the field).
 /** A bet: 0.01 up to 1000000.00. */
@@ -78,7 +105,7 @@ const CorrectionAmount = Type.String({
 
 // The bet slip and sports outcomes live in bet-slip.ts (events.ts uses them too, without this module's imports).
 import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
-export { BetSlipSchema, SPORTS_OUTCOMES, type BetSlip, type SportsOutcome } from './bet-slip.ts';
+export { BET_TYPES, BetLegSchema, BetSlipSchema, SPORTS_OUTCOMES, type BetLeg, type BetSlip, type BetType, type SportsOutcome } from './bet-slip.ts';
 
 export const ProviderBetBody = Type.Object(
   {
@@ -89,6 +116,14 @@ export const ProviderBetBody = Type.Object(
     amount: StakeAmount,
     currency: Currency,
     slip: Type.Optional(BetSlipSchema),
+    jackpotContribution: Type.Optional(
+      Type.String({
+        format: 'amount-up-to-max',
+        description:
+          "Issue #59: the part of this bet's stake that goes to your jackpot pools (0 up to the bet's amount, at most 2 decimals), recorded with the bet and listed in the month's statement. It moves no money of its own.",
+        examples: ['0.10'],
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'ProviderBet' },
 );
@@ -146,13 +181,74 @@ export const ProviderCorrectionBody = Type.Object(
 );
 export type ProviderCorrection = Static<typeof ProviderCorrectionBody>;
 
-export const PROVIDER_TRANSACTION_KINDS = ['bet', 'win', 'rollback', 'correction'] as const;
+// ---- issue #59 item 1: provider-funded bets and credits with no bet (docs/providers.md, "Free bets, promotions and jackpots") ----
+
+/** A free bet or free round you fund: a bet of `amount` that takes nothing from the player; its round's wins are credited as free-bet wins. */
+export const ProviderFreeBetBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this free bet: the same id again is the same free bet."),
+    token: Type.String({ minLength: 1, maxLength: 256 }),
+    roundId: ProviderRef('The round this free bet plays (a round of free bets only: a paid bet cannot join it).'),
+    gameCode: ProviderRef('The provider game code.'),
+    amount: Type.String({
+      format: 'stake-amount',
+      description: "The free bet's value (its stake, yours: 0.01 up to 1000000.00); nothing is taken from the player.",
+      examples: ['1.00'],
+    }),
+    currency: Currency,
+    rewardId: Type.Optional(ProviderRef('Your id of the reward or campaign the free bet comes from.')),
+  },
+  { additionalProperties: false, $id: 'ProviderFreeBet' },
+);
+export type ProviderFreeBet = Static<typeof ProviderFreeBetBody>;
+
+/**
+ * What a promotional credit is (issue #59): `tournament_prize` (a tournament the player entered by
+ * betting), `promo_win` (a promotion's prize), `cashback` (a part of the player's losses given back),
+ * `free_round_winnings` (what free rounds you granted won: their stakes were yours, so a free bet's win).
+ */
+export const PROMOTION_TYPES = ['tournament_prize', 'promo_win', 'cashback', 'free_round_winnings'] as const;
+export type PromotionType = (typeof PROMOTION_TYPES)[number];
+
+export const ProviderPromoCreditBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this credit."),
+    playerId: idOf('plr'),
+    amount: Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['50.00'] }),
+    currency: Currency,
+    promotionType: Type.Union(
+      PROMOTION_TYPES.map((t) => Type.Literal(t)),
+      { description: "What the credit is: a tournament prize, a promotion prize, a cash-back, or free rounds' winnings." },
+    ),
+    promotionId: ProviderRef('Your id of the promotion, tournament or free-round voucher.'),
+    gameCode: Type.Optional(ProviderRef('The game it was won on, when there is one.')),
+  },
+  { additionalProperties: false, $id: 'ProviderPromoCredit' },
+);
+export type ProviderPromoCredit = Static<typeof ProviderPromoCreditBody>;
+
+export const ProviderJackpotWinBody = Type.Object(
+  {
+    transactionId: ProviderRef("The provider's id of this jackpot win."),
+    playerId: idOf('plr'),
+    roundId: Type.Optional(ProviderRef('The round whose bet won the jackpot, when the prize comes with one.')),
+    jackpotId: ProviderRef('Your id of the jackpot (the pool) that paid.'),
+    amount: Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['1000.00'] }),
+    currency: Currency,
+  },
+  { additionalProperties: false, $id: 'ProviderJackpotWin' },
+);
+export type ProviderJackpotWin = Static<typeof ProviderJackpotWinBody>;
+
+export const PROVIDER_TRANSACTION_KINDS = ['bet', 'win', 'rollback', 'correction', 'free_bet', 'promo_credit', 'jackpot_win'] as const;
 export type ProviderTransactionKind = (typeof PROVIDER_TRANSACTION_KINDS)[number];
+/** Every kind of provider transaction. */
+export const ProviderTransactionKindSchema = Type.Union(PROVIDER_TRANSACTION_KINDS.map((k) => Type.Literal(k)));
 
 export const ProviderTransactionResultSchema = Type.Object(
   {
     transactionId: Type.String(),
-    kind: Type.Union(PROVIDER_TRANSACTION_KINDS.map((k) => Type.Literal(k))),
+    kind: ProviderTransactionKindSchema,
     playerId: idOf('plr'),
     roundId: Type.String(),
     currency: Currency,
@@ -174,7 +270,40 @@ export const ProviderTransactionResultSchema = Type.Object(
 );
 export type ProviderTransactionResult = Static<typeof ProviderTransactionResultSchema>;
 
+/**
+ * One of your transactions as we keep it (issue #59 item 2: reconciliation, read by id, by round and
+ * by time). `requested` is what the call asked (signed for the player: a bet's is negative), `moved`
+ * what moved on the player's balance (a free bet's is 0.00), `status` whether it still stands.
+ */
+export const ProviderTransactionRecordSchema = Type.Object(
+  {
+    transactionId: Type.String(),
+    kind: ProviderTransactionKindSchema,
+    playerId: idOf('plr'),
+    roundId: Type.String({ description: 'The round or bet slip; a promotional credit: its promotionId; a jackpot win without a round: its jackpotId.' }),
+    betTransactionId: Nullable(Type.String()),
+    currency: Currency,
+    requested: Money,
+    moved: Money,
+    /** The player's balance right after it. */
+    balance: Money,
+    /** `rolled_back`: a bet (or free bet) a rollback cancelled; `never_received`: a bet whose rollback reached us first (nothing was taken). */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('rolled_back'), Type.Literal('never_received')]),
+    /** A free bet, its round's wins, free rounds' winnings: funded by you. */
+    providerFunded: Type.Boolean(),
+    jackpotContribution: Nullable(Money),
+    promotionType: Nullable(Type.Union(PROMOTION_TYPES.map((t) => Type.Literal(t)))),
+    /** A free bet's rewardId, a promotional credit's promotionId, a jackpot win's jackpotId. */
+    campaignId: Nullable(Type.String()),
+    createdAt: Timestamp,
+  },
+  { $id: 'ProviderTransactionRecord' },
+);
+export type ProviderTransactionRecord = Static<typeof ProviderTransactionRecordSchema>;
+
 const WALLET_ERRORS = ['SESSION_TOKEN_INVALID', 'TRANSACTION_CONFLICT'] as const;
+/** A read's time range: at most this many days (page through longer ones). */
+export const PROVIDER_READ_MAX_DAYS = 31;
 
 export const providerOperations = defineOperations({
   providerAuthenticate: {
@@ -188,6 +317,19 @@ export const providerOperations = defineOperations({
     response: ProviderSessionSchema,
     status: 200,
     errors: ['SESSION_TOKEN_INVALID', 'SESSION_TOKEN_EXPIRED'],
+  },
+  providerRefreshSession: {
+    id: 'providerRefreshSession',
+    method: 'POST',
+    path: '/sessions/refresh',
+    subject: 'wallet.provider.refreshSession',
+    tag: 'Provider wallet',
+    summary:
+      "Keep a live session going while the player is at your game without betting (a keep-alive): its end moves on by its inactivity window, the time counts toward the player's time limits, and the answer carries the reality check",
+    body: ProviderTokenBody,
+    response: ProviderSessionRefreshSchema,
+    status: 200,
+    errors: ['SESSION_TOKEN_INVALID', 'SESSION_TOKEN_EXPIRED', 'PLAYER_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'TERMS_NOT_ACCEPTED', 'PLAYER_NOT_ACTIVE'],
   },
   providerBalance: {
     id: 'providerBalance',
@@ -225,6 +367,7 @@ export const providerOperations = defineOperations({
       'PROVIDER_NOT_ENABLED',
       'GAME_NOT_FOUND',
       'GAME_DISABLED',
+      'GAME_NOT_CERTIFIED',
       'PLAYER_NOT_FOUND',
       'BET_ROLLED_BACK',
       'ROUND_CLOSED',
@@ -265,6 +408,102 @@ export const providerOperations = defineOperations({
     response: ProviderTransactionResultSchema,
     status: 200,
     errors: ['TRANSACTION_CONFLICT', 'ROUND_NOT_FOUND', 'CURRENCY_MISMATCH', 'ROUND_NOT_SETTLED'],
+  },
+  providerFreeBet: {
+    id: 'providerFreeBet',
+    method: 'POST',
+    path: '/free-bets',
+    subject: 'wallet.provider.freeBet',
+    tag: 'Provider wallet',
+    summary:
+      "A free bet or free round you fund (idempotent on transactionId): nothing is taken from the player; its round's wins are credited. Refused under Brazil's rules (BONUS_FORBIDDEN)",
+    body: ProviderFreeBetBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: [
+      ...WALLET_ERRORS,
+      'SESSION_TOKEN_EXPIRED',
+      'CURRENCY_MISMATCH',
+      'PLAYER_NOT_ACTIVE',
+      'KYC_NOT_APPROVED',
+      'RG_BLOCKED',
+      'TERMS_NOT_ACCEPTED',
+      'OPERATOR_SUSPENDED',
+      'PROVIDER_DISABLED',
+      'PROVIDER_NOT_ENABLED',
+      'GAME_NOT_FOUND',
+      'GAME_DISABLED',
+      'GAME_NOT_CERTIFIED',
+      'PLAYER_NOT_FOUND',
+      'BONUS_FORBIDDEN',
+      'BET_ROLLED_BACK',
+      'ROUND_CLOSED',
+    ],
+  },
+  providerPromoCredit: {
+    id: 'providerPromoCredit',
+    method: 'POST',
+    path: '/promo-credits',
+    subject: 'wallet.provider.promoCredit',
+    tag: 'Provider wallet',
+    summary:
+      "A promotional credit you fund, with no bet (a tournament prize, a promo win, a cash-back, free rounds' winnings), idempotent on transactionId; under Brazil's rules only after a bet of the player",
+    body: ProviderPromoCreditBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: ['TRANSACTION_CONFLICT', 'PLAYER_NOT_FOUND', 'CURRENCY_MISMATCH', 'BONUS_FORBIDDEN'],
+  },
+  providerJackpotWin: {
+    id: 'providerJackpotWin',
+    method: 'POST',
+    path: '/jackpot-wins',
+    subject: 'wallet.provider.jackpotWin',
+    tag: 'Provider wallet',
+    summary: "A jackpot prize you pay (idempotent on transactionId), with the round whose bet won it when there is one; never part of the round's win",
+    body: ProviderJackpotWinBody,
+    response: ProviderTransactionResultSchema,
+    status: 200,
+    errors: ['TRANSACTION_CONFLICT', 'PLAYER_NOT_FOUND', 'ROUND_NOT_FOUND', 'CURRENCY_MISMATCH', 'BONUS_FORBIDDEN'],
+  },
+  providerGetTransaction: {
+    id: 'providerGetTransaction',
+    method: 'GET',
+    path: '/transactions/:transactionId',
+    subject: 'wallet.provider.transaction',
+    tag: 'Provider wallet',
+    summary: 'One of your transactions with us, by your transactionId (reconciliation)',
+    params: Type.Object({ transactionId: ProviderRef('Your transaction id.') }),
+    response: ProviderTransactionRecordSchema,
+    status: 200,
+    errors: ['TRANSACTION_NOT_FOUND'],
+  },
+  providerRoundTransactions: {
+    id: 'providerRoundTransactions',
+    method: 'GET',
+    path: '/rounds/:roundId/transactions',
+    subject: 'wallet.provider.roundTransactions',
+    tag: 'Provider wallet',
+    summary: "A round's (or bet slip's) transactions with us, oldest first (reconciliation)",
+    params: Type.Object({ roundId: ProviderRef('Your round id.') }),
+    response: List(ProviderTransactionRecordSchema),
+    status: 200,
+    errors: ['ROUND_NOT_FOUND'],
+  },
+  providerListTransactions: {
+    id: 'providerListTransactions',
+    method: 'GET',
+    path: '/transactions',
+    subject: 'wallet.provider.transactions',
+    tag: 'Provider wallet',
+    summary: `Your transactions with us over a time range (from inclusive, to exclusive; at most ${PROVIDER_READ_MAX_DAYS} days), oldest first, paged (reconciliation)`,
+    query: Type.Object({
+      from: Type.String({ format: 'date-time', description: 'ISO 8601, inclusive.' }),
+      to: Type.String({ format: 'date-time', description: 'ISO 8601, exclusive.' }),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 200 })),
+      cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+    }),
+    response: Page(ProviderTransactionRecordSchema),
+    status: 200,
   },
 });
 
@@ -353,6 +592,9 @@ export const OpenRoundSchema = Type.Object({
   providerId: idOf('prv'),
   roundId: Type.String(),
   playerId: idOf('plr'),
+  /** The player's name and the operator's id of them (issue #61: read by name); null when the players service did not answer for them. */
+  playerName: Nullable(Type.String()),
+  externalId: Nullable(Type.String()),
   brandId: idOf('brd'),
   gameCode: Type.String(),
   staked: Money,
@@ -365,6 +607,9 @@ export const ProviderDebtSchema = Type.Object(
     providerId: idOf('prv'),
     brandId: idOf('brd'),
     playerId: idOf('plr'),
+    /** The player's name and the operator's id of them (issue #61); null when the players service did not answer for them. */
+    playerName: Nullable(Type.String()),
+    externalId: Nullable(Type.String()),
     currency: Currency,
     owed: Money,
     incurred: Money,

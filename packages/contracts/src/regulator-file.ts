@@ -217,6 +217,8 @@ export const DailyFileSummarySchema = Type.Object(
   {
     brandId: Type.String(),
     operatorId: Nullable(Type.String()),
+    /** The brand's environment; null for a file kept before it was recorded, or made for no brand of ours before issue #61 (docs/aml.md). */
+    environment: Nullable(EnvironmentSchema),
     date: Type.String(),
     timeZone: Type.String(),
     /** Null for a file kept before its source was. */
@@ -295,11 +297,13 @@ export const dailyFilesAdminOperations = defineOperations({
     path: '/admin/reports/daily/files',
     subject: 'compliance.admin.reports.files.list',
     tag: 'Admin',
-    summary: 'The kept daily regulator files, newest day first (one brand, a range of days)',
+    summary: 'The kept daily regulator files, newest day first (one brand, a range of days, one environment)',
     query: Type.Object({
       brandId: Type.Optional(BrandId),
       from: Type.Optional(CalendarDate),
       to: Type.Optional(CalendarDate),
+      /** One environment's files (the console shows production unless asked for the sandbox); both when absent. */
+      environment: Type.Optional(EnvironmentSchema),
       ...pageQuery(200),
     }),
     response: Page(DailyFileSummarySchema),
@@ -316,6 +320,7 @@ export const dailyFilesAdminOperations = defineOperations({
     response: DailyFileCheckSchema,
     status: 200,
     timeoutMs: MAKING_TIMEOUT_MS,
+    errors: ['BRAND_NOT_FOUND'],
   },
   adminDownloadDailyFile: {
     id: 'adminDownloadDailyFile',

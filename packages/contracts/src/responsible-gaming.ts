@@ -18,7 +18,16 @@ export const LimitTypeSchema = Type.Union(LIMIT_TYPES.map((v) => Type.Literal(v)
 export const LimitPeriodSchema = Type.Union(LIMIT_PERIODS.map((v) => Type.Literal(v)));
 
 /** The reasons of a 403 RG_BLOCKED (`details.reason`). */
-export const RG_BLOCK_REASONS = ['self_excluded', 'paused', 'limits_required', 'deposit_limit', 'loss_limit', 'wager_limit', 'time_limit'] as const;
+export const RG_BLOCK_REASONS = [
+  'self_excluded',
+  'paused',
+  'limits_required',
+  'registration_incomplete',
+  'deposit_limit',
+  'loss_limit',
+  'wager_limit',
+  'time_limit',
+] as const;
 export type RgBlockReason = (typeof RG_BLOCK_REASONS)[number];
 
 /** Pause lengths the API accepts (hours ahead of now). */
@@ -255,6 +264,8 @@ export const RgRulesSchema = Type.Object({
   limits: Type.Array(RgRuleLimitSchema),
   /** br-spa: the terms version the player has still to accept, and from when (absent or null: nothing to accept). */
   terms: Type.Optional(Nullable(TermsDueSchema)),
+  /** br-spa: the registration fields the player still lacks (absent or empty: none; the required limits are checked from `limits`). */
+  registrationMissing: Type.Optional(Type.Array(Type.String())),
 });
 export type RgRules = Static<typeof RgRulesSchema>;
 
@@ -274,8 +285,9 @@ export const rgUsageMessages = defineMessages({
 
 /**
  * `wallet.rg.demoNextDay` (internal, players → wallet, for `POST /sandbox/players/{id}/next-day`): a
- * sandbox player's demo usage and last demo activity, a day older. Demo play only: real money's
- * usage is never moved.
+ * sandbox player's demo usage and last demo activity, a day older, and their play on the sandbox
+ * ledger's usage too (the built-in sandbox provider's bets, issue #61). The ledger's entries never
+ * move, and neither does a production brand's usage.
  */
 export const WALLET_RG_DEMO_NEXT_DAY_SUBJECT = 'wallet.rg.demoNextDay';
 export const rgDemoMessages = defineMessages({
@@ -332,13 +344,19 @@ export function rgBlocked(reason: RgBlockReason, message: string, details: Recor
 
 /**
  * The refusals every money path shares, before any limit: a pause, under br-spa a player without a
- * loss and a time limit, then under br-spa a terms version in force the player has not accepted
+ * loss and a time limit, a player whose registration data is incomplete, then under br-spa a terms version in force the player has not accepted
  * (403 TERMS_NOT_ACCEPTED). Self-exclusion each path checks with the player's status. Deposits and
  * game sessions (and the rounds of a session, which share the session's check) meet them alike.
  */
 export function assertNotPausedOrIncomplete(rules: RgRules | undefined, now: Date): void {
   if (isPaused(rules, now)) throw rgBlocked('paused', 'The player has paused play until a later time.', { until: rules!.pausedUntil });
   if (missesRequiredLimits(rules, now)) throw rgBlocked('limits_required', 'The player must set a loss limit and a time limit first.');
+  // Portaria 1.231/2024 art. 34 sole paragraph: restricted until the registration data is completed.
+  if (rules?.profile === 'br-spa' && rules.registrationMissing?.length) {
+    throw rgBlocked('registration_incomplete', 'The player must complete their registration data first (details.missing).', {
+      missing: rules.registrationMissing,
+    });
+  }
   if (rules?.profile === 'br-spa' && termsPending(rules.terms, now)) {
     throw new AppError('TERMS_NOT_ACCEPTED', undefined, { version: rules.terms!.version, dueAt: rules.terms!.dueAt });
   }

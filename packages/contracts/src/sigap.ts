@@ -40,6 +40,16 @@ export const SigapReasonSchema = Type.Object({
 });
 export type SigapReason = Static<typeof SigapReasonSchema>;
 
+/**
+ * Whether a file (or a day) reached SIGAP by its deadline, 06:00 of the next day in the brand's zone
+ * (issue #61): `on_time` (accepted, sent by the deadline), `late` (accepted, sent after it), `overdue`
+ * (not accepted and the deadline passed), `due` (not accepted, the deadline still ahead). The time that
+ * counts is when the version SIGAP accepted was sent to it (`submittedAt`).
+ */
+export const SIGAP_TIMELINESS = ['on_time', 'late', 'overdue', 'due'] as const;
+export type SigapTimeliness = (typeof SIGAP_TIMELINESS)[number];
+export const SigapTimelinessSchema = Type.Union(SIGAP_TIMELINESS.map((s) => Type.Literal(s)));
+
 const BrandId = Type.String({ minLength: 1, maxLength: 64 });
 const CalendarDate = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: "YYYY-MM-DD, a calendar day in the brand's time zone" });
 
@@ -80,6 +90,10 @@ export const SigapFileSchema = Type.Object(
     answeredAt: Nullable(Timestamp),
     /** When a newer version replaced it (null: the current one). */
     supersededAt: Nullable(Timestamp),
+    /** 06:00 of the day after `date` in the brand's zone: when SIGAP expects the day's files. */
+    deadline: Timestamp,
+    /** On time, late, overdue or still due, as the file is read (null for a version a newer one replaced). */
+    timeliness: Nullable(SigapTimelinessSchema),
   },
   { $id: 'SigapFile' },
 );
@@ -91,10 +105,12 @@ export const SigapDaySchema = Type.Object(
     brandId: Type.String(),
     date: Type.String(),
     timeZone: Type.String(),
-    /** 06:00 São Paulo time of the day after `date`: when SIGAP expects the day's files (art. 10, the manual). */
+    /** 06:00 of the day after `date` in the brand's zone (São Paulo for br-spa): when SIGAP expects the day's files (art. 10, the manual). */
     deadline: Timestamp,
     /** Every current file accepted. */
     accepted: Type.Boolean(),
+    /** The day as a whole: on time or late once every current file is accepted (the last one sent decides), else overdue or due. */
+    timeliness: SigapTimelinessSchema,
     /** The daily file's check when the SIGAP files were asked for: they are made only from a file that ties. */
     dailyFileTies: Type.Boolean(),
     /** What keeps the daily file from tying (none are made then). */
@@ -122,6 +138,10 @@ export const sigapAdminOperations = defineOperations({
       from: Type.Optional(CalendarDate),
       to: Type.Optional(CalendarDate),
       status: Type.Optional(SigapFileStatusSchema),
+      /** The current files on time, late, overdue (not accepted past their deadline) or still due (issue #61). */
+      timeliness: Type.Optional(SigapTimelinessSchema),
+      /** One environment's files (the console shows production unless asked for the sandbox); both when absent. */
+      environment: Type.Optional(EnvironmentSchema),
       ...pageQuery(200),
     }),
     response: Page(SigapFileSchema),
@@ -138,6 +158,7 @@ export const sigapAdminOperations = defineOperations({
     response: SigapDaySchema,
     status: 200,
     timeoutMs: SIGAP_TIMEOUT_MS,
+    errors: ['BRAND_NOT_FOUND'],
   },
   adminSubmitSigapDay: {
     id: 'adminSubmitSigapDay',
@@ -145,11 +166,13 @@ export const sigapAdminOperations = defineOperations({
     path: '/admin/reports/sigap/files/:brandId/:date/submit',
     subject: 'compliance.admin.sigap.day.submit',
     tag: 'Admin',
-    summary: "Send a brand's day to SIGAP now: each current file made or not delivered, and the answers of those pending",
+    summary:
+      "Send a brand's day to SIGAP now: each current file made or not delivered, and the answers of those pending; a day SIGAP accepted whole is not sent again (409 SIGAP_DAY_ACCEPTED)",
     params: DayParams,
     response: SigapDaySchema,
     status: 200,
     timeoutMs: SIGAP_TIMEOUT_MS,
+    errors: ['SIGAP_DAY_ACCEPTED', 'BRAND_NOT_FOUND'],
   },
   adminResendSigapFile: {
     id: 'adminResendSigapFile',

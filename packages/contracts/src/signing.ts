@@ -18,15 +18,52 @@ export function canonicalString(method: string, rawPath: string, timestamp: stri
   return `${method.toUpperCase()}\n${rawPath}\n${timestamp}\n${bodyDigest(body)}`;
 }
 
+/**
+ * Version 2 (`X-Signature-Version: 2`, issue #61): the same fields after a `v2` line, and the request's
+ * Idempotency-Key last (the empty string without one). Two requests alike but for their keys, sent in
+ * the same second, are signed differently, so neither is refused as the other's replay
+ * (SIGNATURE_REUSED); a captured request sent again with another key no longer verifies.
+ */
+export function canonicalStringV2(
+  method: string,
+  rawPath: string,
+  timestamp: string,
+  body: Buffer | string | undefined,
+  idempotencyKey: string | undefined,
+): string {
+  return `v2\n${canonicalString(method, rawPath, timestamp, body)}\n${idempotencyKey ?? ''}`;
+}
+
+/** The signature versions the gateway takes: 1 (the default, no header) and 2 (covers the Idempotency-Key). */
+export const SIGNATURE_VERSIONS = ['1', '2'] as const;
+export type SignatureVersion = (typeof SIGNATURE_VERSIONS)[number];
+
 export function signRequest(secret: KeyObject | string, method: string, rawPath: string, timestamp: string, body?: Buffer | string): string {
   return createHmac('sha256', secret)
     .update(canonicalString(method, rawPath, timestamp, body))
     .digest('hex');
 }
 
+/** X-Signature of version 2 (send it with `X-Signature-Version: 2` and the same Idempotency-Key). */
+export function signRequestV2(
+  secret: KeyObject | string,
+  method: string,
+  rawPath: string,
+  timestamp: string,
+  body: Buffer | string | undefined,
+  idempotencyKey: string | undefined,
+): string {
+  return createHmac('sha256', secret)
+    .update(canonicalStringV2(method, rawPath, timestamp, body, idempotencyKey))
+    .digest('hex');
+}
+
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
-/** Constant-time check of an X-Signature (hex compared case-insensitively). */
+/**
+ * Constant-time check of an X-Signature (hex compared case-insensitively), of version 1 unless
+ * `v2` gives the Idempotency-Key the request came with (version 2).
+ */
 export function verifyRequestSignature(
   key: KeyObject,
   method: string,
@@ -34,11 +71,11 @@ export function verifyRequestSignature(
   timestamp: string,
   body: Buffer | undefined,
   signature: string | undefined,
+  v2?: { idempotencyKey: string | undefined },
 ): boolean {
   if (!signature || !HEX64.test(signature)) return false;
-  const expected = createHmac('sha256', key)
-    .update(canonicalString(method, rawPath, timestamp, body))
-    .digest();
+  const canonical = v2 ? canonicalStringV2(method, rawPath, timestamp, body, v2.idempotencyKey) : canonicalString(method, rawPath, timestamp, body);
+  const expected = createHmac('sha256', key).update(canonical).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
 

@@ -12,10 +12,13 @@ import { MAX_AMOUNT } from './formats.ts';
 
 export type MessagePart = 'body' | 'query' | 'path' | 'header';
 
-function issueMessage(e: { message: string; schema: TSchema }): string {
+function issueMessage(e: { message: string; schema: TSchema; type?: ValueErrorType }): string {
   const s = e.schema as { format?: string };
   if (s.format === 'cpf') return 'Must be a valid CPF (11 digits with valid check digits, optionally punctuated as 000.000.000-00).';
   if (s.format === 'adult-birth-date') return 'Must be a real date in YYYY-MM-DD format, at least 18 years ago.';
+  // A field that may not be sent (a PATCH's CPF): its description says why.
+  const never = (e.schema as { description?: string }).description;
+  if (e.type === ValueErrorType.Never && never) return `Must not be sent: ${never}.`;
   if (s.format === 'calendar-date') return 'Must be a real date in YYYY-MM-DD format.';
   if (s.format === 'email') return 'Must be a valid e-mail address.';
   if (s.format === 'date-time') return 'Must be an ISO 8601 UTC date-time.';

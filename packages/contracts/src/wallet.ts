@@ -17,16 +17,42 @@ export type Wallet = Static<typeof WalletSchema>;
 
 /**
  * UNCLAIMED_HOLD: a closed player's balance the return to their own account did not take, moved to
- * the brand's unclaimed-funds account for 180 days; UNCLAIMED_RETURN (paid to the bettor from there)
- * and FUND_TRANSFER (to FIES and FUNCAP after the 180 days) touch no player account (issue #46 item 4).
+ * the brand's unclaimed-funds account, held for the bettor until it is returned or, 180 days after the
+ * communication to the bettor (issue #60), transferred; UNCLAIMED_RETURN (paid to the bettor from there)
+ * and FUND_TRANSFER (to FIES and FUNCAP after those 180 days) touch no player account (issue #46 item 4).
  */
-export const LEDGER_TYPES = ['DEPOSIT', 'WITHDRAWAL', 'BET', 'WIN', 'ROLLBACK', 'CORRECTION', 'UNCLAIMED_HOLD', 'UNCLAIMED_RETURN', 'FUND_TRANSFER'] as const;
+export const LEDGER_TYPES = [
+  'DEPOSIT',
+  'WITHDRAWAL',
+  'BET',
+  'WIN',
+  'ROLLBACK',
+  'CORRECTION',
+  'UNCLAIMED_HOLD',
+  'UNCLAIMED_RETURN',
+  'FUND_TRANSFER',
+  'FUND_PAYOUT',
+  // Issue #59 item 1: credits a game provider funds (docs/money.md, "Provider-funded credits"), each
+  // against the brand's clearing account with the provider: the win of a free bet or free round
+  // (its stake was the provider's), a promotional credit (a tournament prize, a promo win, a
+  // cash-back) and a jackpot win.
+  'FREE_BET_WIN',
+  'PROMO_CREDIT',
+  'JACKPOT_WIN',
+  // Issue #60 item 3 (docs/games.md, "Integrity holds"): a sports prize held under an integrity
+  // suspicion (the provider's clearing account to the brand's integrity-hold account: no player
+  // account), released to the player (INTEGRITY_RELEASE, positive on the player) or forfeited (to
+  // the brand's forfeited-prizes account: no player account).
+  'INTEGRITY_HOLD',
+  'INTEGRITY_RELEASE',
+  'INTEGRITY_FORFEIT',
+] as const;
 export const LedgerItemSchema = Type.Object(
   {
     id: idOf('le'),
     type: Type.String({
       description:
-        'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement) or UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor for 180 days); more types may come',
+        'DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement), UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor until returned, or transferred to FIES and FUNCAP 180 days after the communication to the bettor), FREE_BET_WIN (positive: the win of a free bet or free round a game provider funded), PROMO_CREDIT (positive: a promotional credit of a game provider: a tournament prize, a promo win, a cash-back) JACKPOT_WIN (positive: a jackpot prize of a game provider) or INTEGRITY_RELEASE (positive: a sports prize paid after a review); more types may come',
     }),
     amount: Money,
     balanceAfter: Money,

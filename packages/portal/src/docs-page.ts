@@ -256,7 +256,7 @@ document.addEventListener('DOMContentLoaded', function () {
 
   // "Try it" follows what is being read: Scalar's hash is #tag/<tag>/<METHOD>/<path>.
   function opFromHash() {
-    var m = /\\/(GET|POST|PUT|DELETE)(\\/.*)$/.exec(decodeURIComponent(location.hash));
+    var m = /\\/(GET|POST|PUT|PATCH|DELETE)(\\/.*)$/.exec(decodeURIComponent(location.hash));
     if (!m) return -1;
     return ops.findIndex(function (o) { return o.method === m[1] && o.path === m[2]; });
   }

@@ -58,7 +58,7 @@ pm.request.headers.upsert({ key: 'X-Operator-Key', value: key });
 pm.request.headers.upsert({ key: 'X-Timestamp', value: ts });
 pm.request.headers.upsert({ key: 'X-Signature', value: signature });
 // A fresh key per request; required on idempotent operations, accepted on every other POST, PUT and DELETE.
-if (method === 'POST' || method === 'PUT' || method === 'DELETE') pm.request.headers.upsert({ key: 'Idempotency-Key', value: 'pm-' + uuid.v4() });
+if (method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE') pm.request.headers.upsert({ key: 'Idempotency-Key', value: 'pm-' + uuid.v4() });
 }
 if (!isPublic) sign();`;
 
@@ -108,7 +108,7 @@ const FLOW: FlowStep[] = [
   },
   {
     op: 'createPlayer',
-    name: 'Register a player (br-spa: a loss and a time limit; gender, sign-up IP and the terms accepted)',
+    name: 'Register a player (br-spa: phone, gender, sign-up IP, address, a loss and a time limit; the terms accepted)',
     body: {
       externalId: 'postman-{{$guid}}',
       name: 'Ana Souza',
@@ -122,6 +122,7 @@ const FLOW: FlowStep[] = [
       ],
       gender: 'feminino',
       signupIp: '203.0.113.7',
+      address: { street: 'Av. Paulista', number: '1000', district: 'Bela Vista', city: 'São Paulo', state: 'SP', postalCode: '01310-100' },
       termsAccepted: { version: '{{termsVersion}}', ip: '203.0.113.7' },
     },
     tests: [
@@ -180,6 +181,29 @@ const FLOW: FlowStep[] = [
       json,
       `pm.test('the registered player', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('playerId')); pm.expect(body.status).to.eql('ativo'); });`,
     ],
+  },
+  {
+    op: 'updatePlayer',
+    name: "Correct the player's registration data (never the CPF nor the birth date)",
+    params: { playerId: '{{playerId}}' },
+    body: { email: 'ana.souza@example.com' },
+    tests: [
+      json,
+      `pm.test('corrected, the CPF unchanged', () => { pm.expect(body.email).to.eql('ana.souza@example.com'); pm.expect(body.cpf).to.eql(pm.collectionVariables.get('cpf')); });`,
+    ],
+  },
+  {
+    op: 'setMarketingConsent',
+    name: "Record the player's marketing consent",
+    params: { playerId: '{{playerId}}' },
+    body: { consent: true },
+    tests: [json, `pm.test('consent given, marketing allowed', () => pm.expect(body).to.include({ consent: true, allowed: true }));`],
+  },
+  {
+    op: 'listMarketingSuppressions',
+    name: 'Who must not be sent marketing on a day',
+    query: { date: '2026-01-05' },
+    tests: [json, `pm.test('a list for the day', () => { pm.expect(body.date).to.eql('2026-01-05'); pm.expect(body.data).to.be.an('array'); });`],
   },
   {
     op: 'reportLogin',

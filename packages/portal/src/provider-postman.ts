@@ -41,6 +41,8 @@ interface Step {
   body: Record<string, unknown>;
   status?: number;
   tests: string[];
+  /** A GET's path after baseUrl, with its variables and query (the operation's own path otherwise). */
+  url?: string;
 }
 
 const json = 'const body = pm.response.json();';
@@ -71,6 +73,15 @@ const FLOW: Step[] = [
     name: 'Read the balance',
     body: { token: '{{sessionToken}}' },
     tests: [json, `pm.test('the same balance', () => pm.expect(body.balance).to.eql(${v('startBalance')}));`],
+  },
+  {
+    op: 'providerRefreshSession',
+    name: 'Refresh the session (a keep-alive)',
+    body: { token: '{{sessionToken}}' },
+    tests: [
+      json,
+      `pm.test('the session goes on, with its reality check', () => { pm.expect(body.playerId).to.eql(${v('playerId')}); pm.expect(Date.parse(body.expiresAt)).to.be.above(Date.now()); pm.expect(body.netResult).to.match(/^-?[0-9]+\\.[0-9]{2}$/); });`,
+    ],
   },
   {
     op: 'providerBet',
@@ -192,11 +203,87 @@ const FLOW: Step[] = [
     body: { transactionId: 'pm-rb-{{$guid}}', playerId: '{{playerId}}', betTransactionId: '{{bet2Tx}}', roundId: '{{round2Id}}' },
     tests: [json, cents, result('rollback', '0.00', false), balanceIs(100, 'refunded once')],
   },
+  // Issue #59: what a provider funds, and its reads of its transactions (reconciliation).
+  {
+    op: 'providerFreeBet',
+    name: 'A free round you fund, 1.00: nothing taken from the player',
+    body: {
+      transactionId: 'pm-free-{{$guid}}',
+      token: '{{sessionToken}}',
+      roundId: 'pm-freeround-{{$guid}}',
+      gameCode: '{{gameCode}}',
+      amount: '1.00',
+      currency: '{{currency}}',
+      rewardId: 'pm-reward',
+    },
+    tests: [json, cents, result('free_bet', '0.00', false), balanceIs(100, 'unchanged'), `pm.collectionVariables.set('freeRoundId', body.roundId);`],
+  },
+  {
+    op: 'providerWin',
+    name: 'Its win, 2.00: credited (FREE_BET_WIN)',
+    body: {
+      transactionId: 'pm-win-{{$guid}}',
+      playerId: '{{playerId}}',
+      roundId: '{{freeRoundId}}',
+      amount: '2.00',
+      currency: '{{currency}}',
+      roundClosed: true,
+    },
+    tests: [json, cents, result('win', '2.00', false), balanceIs(300, '+2.00')],
+  },
+  {
+    op: 'providerPromoCredit',
+    name: 'A tournament prize, 0.50 (PROMO_CREDIT)',
+    body: {
+      transactionId: 'pm-promo-{{$guid}}',
+      playerId: '{{playerId}}',
+      amount: '0.50',
+      currency: '{{currency}}',
+      promotionType: 'tournament_prize',
+      promotionId: 'pm-tournament',
+    },
+    tests: [json, cents, result('promo_credit', '0.50', false), balanceIs(350, '+0.50')],
+  },
+  {
+    op: 'providerJackpotWin',
+    name: 'A jackpot win, 0.25 (JACKPOT_WIN)',
+    body: { transactionId: 'pm-jp-{{$guid}}', playerId: '{{playerId}}', jackpotId: 'pm-mega', amount: '0.25', currency: '{{currency}}' },
+    tests: [
+      json,
+      cents,
+      result('jackpot_win', '0.25', false),
+      balanceIs(375, '+0.25'),
+      // The time range the list below reads (set here: the collection's signing runs before a request's own script).
+      `pm.collectionVariables.set('fromTime', encodeURIComponent(new Date(Date.now() - 3600000).toISOString()));`,
+      `pm.collectionVariables.set('toTime', encodeURIComponent(new Date(Date.now() + 60000).toISOString()));`,
+    ],
+  },
+  {
+    op: 'providerGetTransaction',
+    name: 'Read a transaction by its id: the bet rolled back',
+    body: {},
+    url: 'transactions/{{bet2Tx}}',
+    tests: [json, `pm.test('rolled back', () => { pm.expect(body.transactionId).to.eql(${v('bet2Tx')}); pm.expect(body.status).to.eql('rolled_back'); });`],
+  },
+  {
+    op: 'providerRoundTransactions',
+    name: "Read a round's transactions: the bet and its two rollbacks",
+    body: {},
+    url: 'rounds/{{round2Id}}/transactions',
+    tests: [json, `pm.test('bet, rollback, rollback', () => pm.expect(body.data.map((t) => t.kind)).to.eql(['bet', 'rollback', 'rollback']));`],
+  },
+  {
+    op: 'providerListTransactions',
+    name: 'Read the last hour of transactions, paged',
+    body: {},
+    url: 'transactions?from={{fromTime}}&to={{toTime}}&limit=100',
+    tests: [json, `pm.test('the run so far', () => pm.expect(body.data.length).to.be.above(5));`],
+  },
   {
     op: 'providerBalance',
-    name: 'The balance at the end: +1.00 (bet −1.00, win +2.50, correction −0.50; the other bet refunded)',
+    name: 'The balance at the end: +3.75 (bet −1.00, win +2.50, correction −0.50; the other bet refunded; free round win +2.00, prize +0.50, jackpot +0.25)',
     body: { token: '{{sessionToken}}' },
-    tests: [json, cents, balanceIs(100, '+1.00')],
+    tests: [json, cents, balanceIs(375, '+3.75')],
   },
 ];
 
@@ -212,15 +299,17 @@ const script = (listen: 'prerequest' | 'test', lines: string[]) => ({ listen, sc
 const ok = (status: number) => `pm.test('status ${status}', () => pm.response.to.have.status(${status}));`;
 
 function requestItem(op: Operation, step: Step) {
-  const segments = openApiPath(op.path).split('/').filter(Boolean);
+  const [pathPart, queryPart] = (step.url ?? openApiPath(op.path)).split('?');
+  const segments = pathPart!.split('/').filter(Boolean);
+  const query = queryPart ? queryPart.split('&').map((kv) => ({ key: kv.split('=')[0]!, value: kv.split('=').slice(1).join('=') })) : undefined;
   return {
     name: step.name,
     event: [script('test', [ok(step.status ?? op.status), ...step.tests])],
     request: {
       method: op.method,
-      header: [{ key: 'Content-Type', value: 'application/json' }],
-      url: { raw: `{{baseUrl}}/${segments.join('/')}`, host: ['{{baseUrl}}'], path: segments },
-      body: { mode: 'raw', raw: JSON.stringify(step.body, null, 2), options: { raw: { language: 'json' } } },
+      header: op.method === 'GET' ? [] : [{ key: 'Content-Type', value: 'application/json' }],
+      url: { raw: `{{baseUrl}}/${segments.join('/')}${queryPart ? `?${queryPart}` : ''}`, host: ['{{baseUrl}}'], path: segments, ...(query ? { query } : {}) },
+      ...(op.method === 'GET' ? {} : { body: { mode: 'raw', raw: JSON.stringify(step.body, null, 2), options: { raw: { language: 'json' } } } }),
       description: `${op.summary}. \`${op.method} ${openApiPath(op.path)}\` (operationId \`${op.id}\`).`,
     },
   };
@@ -245,7 +334,7 @@ export function buildProviderPostmanCollection(serverUrl: string) {
     info: {
       name: 'Provider Wallet API',
       description:
-        'Set baseUrl, providerKey and providerSecret (a sandbox pk_test_ key and its psk_ secret), sessionToken (the token of a session we launched with you; its player needs 1.00) and gameCode (one of your games), then run the collection: it authenticates the token, reads the balance, bets and retries the bet (replayed), tries a conflicting call, wins and closes the round, tries to roll back the settled bet, corrects the round, rolls back a bet it never sent and then sends that bet (refused), bets, rolls back twice, and reads the balance at the end (+1.00). Run it as often as the session lives: every run makes its own transaction ids.',
+        'Set baseUrl, providerKey and providerSecret (a sandbox pk_test_ key and its psk_ secret), sessionToken (the token of a session we launched with you; its player needs 1.00) and gameCode (one of your games), then run the collection: it authenticates the token, reads the balance, bets and retries the bet (replayed), tries a conflicting call, wins and closes the round, tries to roll back the settled bet, corrects the round, rolls back a bet it never sent and then sends that bet (refused), bets, rolls back twice, plays a free round you fund and its win, a tournament prize and a jackpot win, reads transactions back by id, round and time, and reads the balance at the end (+3.75). Run it as often as the session lives: every run makes its own transaction ids.',
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     event: [script('prerequest', [PROVIDER_PRE_REQUEST]), script('test', [COLLECTION_TEST])],

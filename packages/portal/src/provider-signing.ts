@@ -25,7 +25,13 @@ const CHANGES: Record<Lang, [string | RegExp, string][]> = {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansions, not a template
     ['METHOD=${METHOD:-GET}; P=${P:-/api/v1/me}', 'METHOD=${METHOD:-POST}; P=${P:-/provider/v1/balance}'],
     ['-H "X-Operator-Key: $KEY"', '-H "X-Provider-Key: $KEY"'],
-    [/if \[ "\$METHOD" != GET \]; then ARGS\+=\(-H "Idempotency-Key: .*\n/, ''],
+    // Providers sign version 1: no Idempotency-Key (their transactionId is the key), no version header.
+    [/, BODY and\n# IDEMPOTENCY_KEY \(.*\n/, ' and BODY.\n'],
+    [/IK=''\nif \[ "\$METHOD" != GET \]; then IK=.*\n/, ''],
+    [/# Signature version 2: .*\n# .*\n/, ''],
+    [/printf 'v2\\n%s\\n%s\\n%s\\n%s\\n%s' "\$METHOD" "\$P" "\$TS" "\$DIGEST" "\$IK"/, `printf '%s\\n%s\\n%s\\n%s' "$METHOD" "$P" "$TS" "$DIGEST"`],
+    [' -H "X-Signature-Version: 2"', ''],
+    [/if \[ -n "\$IK" \]; then ARGS\+=\(-H "Idempotency-Key: \$IK"\); fi\n/, ''],
   ],
 };
 

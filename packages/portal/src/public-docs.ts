@@ -53,6 +53,11 @@ const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
   'player.status.changed': 'Our team or one of our rules changed the player status (the status only, never why)',
   'sports_bet.placed': 'A third-party sportsbook took a bet of the player (stake, slip)',
   'sports_bet.settled': 'A sports bet closed: settled with its outcome and win, or voided',
+  'player.registration_incomplete':
+    'br-spa: the player lacks registration data the profile requires (missing): deposits and bets are refused until you complete it',
+  'player.registration_completed': 'br-spa: the registration data announced incomplete is now complete; the restriction is lifted',
+  'player.marketing_changed':
+    "The player's marketing permission changed: consent given or withdrawn, or forced off by a self-exclusion, pause, impediment or closing",
 };
 
 export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({

@@ -93,15 +93,20 @@ func Sign(secret, method, path string, body []byte, now time.Time) (ts, sig stri
 
 const BASH_SIGN = `#!/usr/bin/env bash
 # sign.sh: bash + openssl + curl. Set BASE to the ORIGIN (https://api.example.com, no /api/v1),
-# KEY and SECRET; optionally METHOD (GET), P (the path with /api/v1 and the query, as sent) and BODY.
+# KEY and SECRET; optionally METHOD (GET), P (the path with /api/v1 and the query, as sent), BODY and
+# IDEMPOTENCY_KEY (a change gets a fresh one; give the same one to retry).
 set -euo pipefail
 METHOD=\${METHOD:-GET}; P=\${P:-/api/v1/me}; BODY=\${BODY-}
 TS=$(date +%s)
+IK=''
+if [ "$METHOD" != GET ]; then IK=\${IDEMPOTENCY_KEY:-$(openssl rand -hex 16)}; fi
 # The digest of exactly the bytes sent: of the empty string when there is no body (GET).
 DIGEST=$(printf '%s' "$BODY" | openssl dgst -sha256 -hex | awk '{print $NF}')
-SIG=$(printf '%s\\n%s\\n%s\\n%s' "$METHOD" "$P" "$TS" "$DIGEST" | openssl dgst -sha256 -hmac "$SECRET" -hex | awk '{print $NF}')
-ARGS=(-sS -X "$METHOD" -H "X-Operator-Key: $KEY" -H "X-Timestamp: $TS" -H "X-Signature: $SIG")
-if [ "$METHOD" != GET ]; then ARGS+=(-H "Idempotency-Key: \${IDEMPOTENCY_KEY:-$(openssl rand -hex 16)}"); fi
+# Signature version 2: the Idempotency-Key is signed too (the empty string without one), so two calls
+# alike but for their keys in the same second are both taken.
+SIG=$(printf 'v2\\n%s\\n%s\\n%s\\n%s\\n%s' "$METHOD" "$P" "$TS" "$DIGEST" "$IK" | openssl dgst -sha256 -hmac "$SECRET" -hex | awk '{print $NF}')
+ARGS=(-sS -X "$METHOD" -H "X-Operator-Key: $KEY" -H "X-Timestamp: $TS" -H "X-Signature-Version: 2" -H "X-Signature: $SIG")
+if [ -n "$IK" ]; then ARGS+=(-H "Idempotency-Key: $IK"); fi
 if [ -n "$BODY" ]; then ARGS+=(-H 'Content-Type: application/json' --data-binary "$BODY"); fi
 curl "\${ARGS[@]}" "$BASE$P"
 `;

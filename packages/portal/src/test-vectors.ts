@@ -1,6 +1,6 @@
 // Fixed inputs and the signatures they must produce, computed with the same code the gateway
 // verifies with, so an operator can check their own signing against them.
-import { bodyDigest, canonicalString, signRequest, signStandardWebhook, signWebhook, webhookHeaders } from '@bo/contracts';
+import { bodyDigest, canonicalString, canonicalStringV2, signRequest, signRequestV2, signStandardWebhook, signWebhook, webhookHeaders } from '@bo/contracts';
 
 const SECRET = 'sk_test_VectorSecretDoNotUseInProduction000000000000';
 const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -37,6 +37,29 @@ export function buildTestVectors(apiPrefix: string) {
     canonicalString: canonicalString(r.method, r.path, r.timestamp, r.body),
     signature: signRequest(SECRET, r.method, r.path, r.timestamp, r.body),
   }));
+  // Version 2 (X-Signature-Version: 2, issue #61): the Idempotency-Key signed too. Two of these are the
+  // same body-less POST in the same second with two keys: two signatures, both accepted.
+  const requestsV2 = [
+    { method: 'POST', path: `${apiPrefix}/sandbox/players/plr_vector/next-day`, timestamp: '1763719500', body: '', idempotencyKey: 'k-2026-11-21-0001' },
+    { method: 'POST', path: `${apiPrefix}/sandbox/players/plr_vector/next-day`, timestamp: '1763719500', body: '', idempotencyKey: 'k-2026-11-21-0002' },
+    {
+      method: 'POST',
+      path: `${apiPrefix}/players`,
+      timestamp: '1763719560',
+      body: '{"externalId":"user-44","name":"Lia Prado","email":"lia@example.com","cpf":"39053344705","birthDate":"1992-07-09"}',
+      idempotencyKey: 'create-user-44',
+    },
+    // A signed GET has no key: the last line is empty.
+    { method: 'GET', path: `${apiPrefix}/me`, timestamp: '1763719620', body: '', idempotencyKey: '' },
+  ].map((r) => ({
+    ...r,
+    signatureVersion: '2',
+    secret: SECRET,
+    key: 'bk_test_VectorKey0000000000000000000',
+    bodySha256: bodyDigest(r.body),
+    canonicalString: canonicalStringV2(r.method, r.path, r.timestamp, r.body, r.idempotencyKey),
+    signature: signRequestV2(SECRET, r.method, r.path, r.timestamp, r.body, r.idempotencyKey),
+  }));
   const whBody =
     '{"id":"evt_01934b7e8c8e7c3a9f2d1b0a99887766","type":"deposit.confirmed","createdAt":"2026-11-21T10:00:00.000Z","environment":"sandbox","data":{"id":"dep_1"}}';
   const webhooks = [
@@ -69,8 +92,9 @@ export function buildTestVectors(apiPrefix: string) {
   };
   return {
     description:
-      'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
+      'X-Signature = lowercase hex HMAC-SHA256(secret, METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body)); with X-Signature-Version: 2 (requestsV2), HMAC-SHA256(secret, "v2" \\n METHOD \\n PATH?QUERY \\n X-Timestamp \\n sha256hex(body) \\n Idempotency-Key or ""); X-Webhook-Signature = hex HMAC-SHA256(whsec secret string, timestamp + "." + raw body).',
     requests,
+    requestsV2,
     webhooks,
     webhookRotation,
   };

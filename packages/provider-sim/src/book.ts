@@ -9,7 +9,7 @@ import { fromCents, toCents } from './money.ts';
 
 export interface TransactionAnswer {
   transactionId: string;
-  kind: 'bet' | 'win' | 'rollback' | 'correction';
+  kind: 'bet' | 'win' | 'rollback' | 'correction' | 'free_bet' | 'promo_credit' | 'jackpot_win';
   playerId: string;
   roundId: string;
   currency: string;
@@ -29,6 +29,10 @@ export interface Counts {
   wins: number;
   rollbacks: number;
   corrections: number;
+  /** Issue #59 item 1: free bets, promotional credits and jackpot wins the provider funded. */
+  freeBets: number;
+  promoCredits: number;
+  jackpotWins: number;
   /** Answers marked replayed (a retry or a duplicate of an id already done). */
   replays: number;
   /** Attempts sent again after no answer, a 5xx or a 429. */
@@ -41,8 +45,31 @@ export interface Counts {
   serverErrors: Record<string, number>;
 }
 
+const COUNTED = {
+  bet: 'bets',
+  win: 'wins',
+  rollback: 'rollbacks',
+  correction: 'corrections',
+  free_bet: 'freeBets',
+  promo_credit: 'promoCredits',
+  jackpot_win: 'jackpotWins',
+} as const;
+
 export class Book {
-  readonly counts: Counts = { bets: 0, wins: 0, rollbacks: 0, corrections: 0, replays: 0, retries: 0, lostAnswers: 0, refusals: {}, serverErrors: {} };
+  readonly counts: Counts = {
+    bets: 0,
+    wins: 0,
+    rollbacks: 0,
+    corrections: 0,
+    freeBets: 0,
+    promoCredits: 0,
+    jackpotWins: 0,
+    replays: 0,
+    retries: 0,
+    lostAnswers: 0,
+    refusals: {},
+    serverErrors: {},
+  };
   /** Every provider transaction accepted, by `providerId:transactionId`. */
   readonly accepted = new Map<string, Accepted>();
   /** Each player's balance as it must be now (available − held), in cents. */
@@ -97,7 +124,7 @@ export class Book {
     }
     this.accepted.set(id, { providerId, answer: a });
     this.#read.set(id, { at: ++this.#clock, applied: !a.replayed });
-    this.counts[a.kind === 'bet' ? 'bets' : a.kind === 'win' ? 'wins' : a.kind === 'rollback' ? 'rollbacks' : 'corrections']++;
+    this.counts[COUNTED[a.kind]]++;
     const now = (this.balances.get(a.playerId) ?? 0n) + toCents(a.moved);
     this.balances.set(a.playerId, now);
     if (toCents(a.balance) !== now) this.problem(`${a.transactionId} (${a.kind} ${a.moved}): balance after ${a.balance}, expected ${fromCents(now)}`);

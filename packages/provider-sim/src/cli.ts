@@ -9,11 +9,18 @@ import type { ProviderKind } from '@bo/contracts';
 import { startLaunchServer } from './launch-server.ts';
 import { DEFAULTS, runSimulation } from './simulator.ts';
 import { runHub88Simulation } from './hub88/simulation.ts';
+import { runEvolutionSimulation } from './evolution/simulation.ts';
+import { runBetsySimulation } from './betsy/simulation.ts';
 
 const usage = `usage: npm run provider-sim -- [options]
-  --protocol native|hub88  native (default): /provider/v1 as a casino aggregator and a sportsbook; hub88: Hub88's
-                           Wallet API on a Hub88 connector, with Hub88's retry and rollback policy (the admin token is
-                           needed: our team's setup of the connector is part of the run; --launch-* place its Games API)
+  --protocol native|hub88|evolution|betsy
+                           native (default): /provider/v1 as a casino aggregator and a sportsbook; hub88: Hub88's
+                           Wallet API on a Hub88 connector, with Hub88's retry and rollback policy; evolution: Evolution's
+                           One Wallet on an Evolution connector, with its retransmission and cancel policy; betsy: Betsy's
+                           sportsbook on a Betsy connector (bets rolled back on no answer, rollbacks and settles sent until
+                           answered, resettles, unsettles, cash-outs, a player's debt) (the admin
+                           token is needed: our team's setup of the connector is part of the run; --launch-* place the
+                           aggregator's launch API: Hub88's Games API, Evolution's UA API)
   --gateway URL            the gateway's public URL (default http://127.0.0.1:\${PORT:-3000})
   --operator-key K         the operator's sandbox key (default OPERATOR_KEY, else the demo operator of \`npm start\`)
   --operator-secret S      its secret (default OPERATOR_SECRET)
@@ -27,6 +34,8 @@ const usage = `usage: npm run provider-sim -- [options]
   --sessions N (${DEFAULTS.sessions}) --concurrency N (${DEFAULTS.concurrency}) --rounds N (${DEFAULTS.rounds}) --funds AMOUNT (${DEFAULTS.funds})
   --timeout-ms N (${DEFAULTS.timeoutMs})   the client's timeout per attempt; a call with no answer is sent again with the same id
   --max-expiry-wait-ms N (${DEFAULTS.maxExpiryWaitMs})   how long a session's end is waited for (the wins after it); a session ending later skips that scenario
+  --funded                 casino sessions also play free bets, a promotional credit, a jackpot contribution and win (issue #59; not under br-spa)
+  --statement              at the end, the casino provider's daily statement with planted differences, reconciled on the admin API
   --json                   print the summary only, as JSON (with every transaction)`;
 
 const { values: o } = parseArgs({
@@ -51,6 +60,8 @@ const { values: o } = parseArgs({
     funds: { type: 'string' },
     'timeout-ms': { type: 'string' },
     'max-expiry-wait-ms': { type: 'string' },
+    funded: { type: 'boolean' },
+    statement: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
@@ -87,8 +98,65 @@ if (o.kind !== undefined && o.kind !== 'casino' && o.kind !== 'sportsbook') fail
 if (!providerGiven && !adminToken) fail('No admin token to register the providers: --admin-token, ADMIN_TOKEN, or an existing provider (--provider-key …).');
 
 const protocol = o.protocol ?? 'native';
-if (protocol !== 'native' && protocol !== 'hub88') fail(`--protocol: native or hub88, not ${protocol}`);
+if (protocol !== 'native' && protocol !== 'hub88' && protocol !== 'evolution' && protocol !== 'betsy')
+  fail(`--protocol: native, hub88, evolution or betsy, not ${protocol}`);
 const log = o.json ? () => undefined : (line: string) => console.log(`[provider-sim] ${new Date().toISOString().slice(11, 19)} ${line}`);
+if (protocol === 'betsy') {
+  if (!adminToken) fail('--protocol betsy registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
+  try {
+    const summary = await runBetsySimulation({
+      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+      operator,
+      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
+      sessions: int(o.sessions, DEFAULTS.sessions),
+      concurrency: int(o.concurrency, DEFAULTS.concurrency),
+      rounds: int(o.rounds, DEFAULTS.rounds),
+      funds: o.funds ?? DEFAULTS.funds,
+      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
+      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
+      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
+      log,
+    });
+    console.log(JSON.stringify(summary, null, 2));
+    log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
+    process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
+  } catch (e) {
+    console.error('[provider-sim]', e instanceof Error ? e.message : e);
+    process.exitCode = 1;
+  }
+  process.exit();
+}
+if (protocol === 'evolution') {
+  if (!adminToken)
+    fail('--protocol evolution registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
+  try {
+    const summary = await runEvolutionSimulation({
+      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+      operator,
+      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
+      uaServer: {
+        host: o['launch-host'] ?? '127.0.0.1',
+        port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
+        ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
+      },
+      sessions: int(o.sessions, DEFAULTS.sessions),
+      concurrency: int(o.concurrency, DEFAULTS.concurrency),
+      rounds: int(o.rounds, DEFAULTS.rounds),
+      funds: o.funds ?? DEFAULTS.funds,
+      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
+      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
+      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
+      log,
+    });
+    console.log(JSON.stringify(summary, null, 2));
+    log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
+    process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
+  } catch (e) {
+    console.error('[provider-sim]', e instanceof Error ? e.message : e);
+    process.exitCode = 1;
+  }
+  process.exit();
+}
 if (protocol === 'hub88') {
   if (!adminToken) fail('--protocol hub88 registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
   try {
@@ -152,6 +220,8 @@ try {
     retryDeadlineMs: DEFAULTS.retryDeadlineMs,
     timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
     maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
+    providerFunded: o.funded === true,
+    statement: o.statement === true,
     log,
   });
   if (o.json) console.log(JSON.stringify(summary, null, 2));

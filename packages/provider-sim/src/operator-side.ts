@@ -48,7 +48,19 @@ export class OperatorSide {
     ];
     const p = await this.#post(
       '/players',
-      { externalId: `sim-${label}-${randomUUID().slice(0, 8)}`, name: 'Ana Souza', email: 'ana@example.com', cpf, birthDate: '1990-05-17', limits },
+      {
+        externalId: `sim-${label}-${randomUUID().slice(0, 8)}`,
+        name: 'Ana Souza',
+        email: 'ana@example.com',
+        cpf,
+        birthDate: '1990-05-17',
+        // The rest of what a br-spa registration carries (docs/players.md, "Registration data").
+        phone: '+5511987654321',
+        gender: 'feminino',
+        signupIp: '198.51.100.7',
+        address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
+        limits,
+      },
       201,
       'register a player',
     );

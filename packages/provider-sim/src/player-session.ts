@@ -14,7 +14,7 @@ export const providerId = (label: string) => `${label}-${randomUUID()}`;
 /** What a call must get: accepted (`ok`), or refused with one of these codes. */
 export type Expect = 'ok' | readonly string[];
 
-const MONEY_OPS: ReadonlySet<ProviderOperation> = new Set(['bets', 'wins', 'rollbacks', 'corrections']);
+const MONEY_OPS: ReadonlySet<ProviderOperation> = new Set(['bets', 'wins', 'rollbacks', 'corrections', 'free-bets', 'promo-credits', 'jackpot-wins']);
 
 export class PlayerSession {
   readonly book: Book;
@@ -52,6 +52,36 @@ export class PlayerSession {
 
   winBody(roundId: string, amount: string, over: Record<string, unknown> = {}) {
     return { transactionId: providerId('win'), playerId: this.playerId, roundId, amount, currency: this.launch.currency, roundClosed: true, ...over };
+  }
+
+  /** Issue #59 item 1: a free bet or free round the provider funds (a fresh round unless given). */
+  freeBetBody(amount: string, over: Record<string, unknown> = {}) {
+    return {
+      transactionId: providerId('freebet'),
+      token: this.launch.token,
+      roundId: providerId('freeround'),
+      gameCode: this.game.code,
+      amount,
+      currency: this.launch.currency,
+      rewardId: 'sim-reward',
+      ...over,
+    };
+  }
+
+  promoCreditBody(amount: string, promotionType: string, over: Record<string, unknown> = {}) {
+    return {
+      transactionId: providerId('promo'),
+      playerId: this.playerId,
+      amount,
+      currency: this.launch.currency,
+      promotionType,
+      promotionId: 'sim-tournament',
+      ...over,
+    };
+  }
+
+  jackpotWinBody(amount: string, over: Record<string, unknown> = {}) {
+    return { transactionId: providerId('jackpot'), playerId: this.playerId, jackpotId: 'sim-mega', amount, currency: this.launch.currency, ...over };
   }
 
   rollbackBody(bet: { transactionId: string; roundId: string }) {

@@ -18,7 +18,17 @@ export interface ProviderClientOptions {
   timeoutMs?: number;
 }
 
-export type ProviderOperation = 'authenticate' | 'balance' | 'bets' | 'wins' | 'rollbacks' | 'corrections';
+export type ProviderOperation =
+  | 'authenticate'
+  | 'balance'
+  | 'bets'
+  | 'wins'
+  | 'rollbacks'
+  | 'corrections'
+  // Issue #59 item 1: what the provider funds.
+  | 'free-bets'
+  | 'promo-credits'
+  | 'jackpot-wins';
 
 export class ProviderClient {
   readonly #o: Required<ProviderClientOptions>;
@@ -50,5 +60,17 @@ export class ProviderClient {
       /* not JSON: kept as text */
     }
     return { status: res.status, body: parsed, headers: res.headers };
+  }
+
+  /** One signed GET (issue #59 item 2: the provider reads its transactions with us); `path` after /provider/v1, with its query. */
+  async get(path: string): Promise<ProviderAnswer> {
+    const full = `${PROVIDER_API_PREFIX}${path}`;
+    const ts = String(Math.floor(Date.now() / 1000));
+    const res = await fetch(`${this.#o.baseUrl}${full}`, {
+      headers: { 'x-provider-key': this.#o.key, 'x-timestamp': ts, 'x-signature': signRequest(this.#o.secret, 'GET', full, ts, '') },
+      signal: AbortSignal.timeout(this.#o.timeoutMs),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
   }
 }

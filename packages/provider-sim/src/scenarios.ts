@@ -146,3 +146,26 @@ export async function sportsSession(s: PlayerSession, seed: number): Promise<() 
     await s.send('corrections', correction(won, '-1.00', 'resettled: odds corrected'));
   };
 }
+
+/**
+ * Issue #59 item 1: what the provider funds. A bet carrying a jackpot contribution; a free round (its
+ * free bet moves nothing, its win is credited), sent twice; a tournament prize and a jackpot win its
+ * bet won, each sent twice (one credit each).
+ */
+export async function providerFunded(s: PlayerSession): Promise<void> {
+  const bet = s.betBody('2.00', { jackpotContribution: '0.10' });
+  await s.send('bets', bet);
+  await s.send('wins', s.winBody(bet.roundId, '0'));
+  const free = s.freeBetBody('1.00');
+  await s.send('free-bets', free);
+  await s.send('free-bets', free);
+  const freeWin = s.winBody(free.roundId, '2.50');
+  await s.send('wins', freeWin);
+  await s.send('wins', freeWin);
+  const prize = s.promoCreditBody('5.00', 'tournament_prize');
+  await s.send('promo-credits', prize);
+  await s.send('promo-credits', prize);
+  const jackpot = s.jackpotWinBody('25.00', { roundId: bet.roundId });
+  await s.send('jackpot-wins', jackpot);
+  await s.send('jackpot-wins', jackpot);
+}

@@ -11,7 +11,8 @@ import { OperatorSide } from './operator-side.ts';
 import { PlayerSession } from './player-session.ts';
 import { ProviderClient } from './provider-client.ts';
 import type { RetryPolicy } from './retry.ts';
-import { casinoSession, sportsSession, type ExpireSession } from './scenarios.ts';
+import { casinoSession, providerFunded, sportsSession, type ExpireSession } from './scenarios.ts';
+import { reconcilePlantedStatement, type StatementCheck } from './statement.ts';
 
 export interface SimulationOptions {
   /** The gateway's public URL (http://host:port): /api/v1 and /provider/v1. */
@@ -38,6 +39,10 @@ export interface SimulationOptions {
   /** Ends a session now (tests); without it a session that ends within `maxExpiryWaitMs` is waited for, others skip that scenario. */
   expireSession?: ExpireSession;
   maxExpiryWaitMs: number;
+  /** Issue #59 item 1: each casino session also plays free bets, a promotional credit, a jackpot contribution and win (not under br-spa). */
+  providerFunded?: boolean;
+  /** Issue #59 item 2: at the end, the casino provider's daily statement with planted differences, reconciled on the admin API. */
+  statement?: boolean;
   log?: (line: string) => void;
 }
 
@@ -55,6 +60,8 @@ export interface SimulationSummary {
   transactions: Accepted[];
   /** Each player's deposit and what the book says their balance is. */
   balances: Record<string, { funded: string; expected: string }>;
+  /** With `statement`: what reconciliation found against what was planted. */
+  statement?: StatementCheck;
 }
 
 export const DEFAULTS = {
@@ -137,6 +144,8 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         settlements.push(await sportsSession(s, n));
       } else {
         sessions.casino++;
+        // Before the casino scenarios, the last of which ends the session.
+        if (opts.providerFunded) await providerFunded(s);
         await casinoSession(s, { rounds: opts.rounds, seed: n, expire });
       }
     };
@@ -156,6 +165,20 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       if (toCents(available) !== toCents(book.expected(playerId)))
         balanceMismatches.push(`${playerId}: wallet ${available}, expected ${book.expected(playerId)}`);
     }
+    let statement: StatementCheck | undefined;
+    if (opts.statement && admin && casino) {
+      const me = await operator.me();
+      const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+      statement = await reconcilePlantedStatement(
+        admin,
+        clients.get(casino.providerId)!,
+        casino.providerId,
+        date,
+        me.environment === 'production' ? 'production' : 'sandbox',
+      );
+      log(`statement of ${date}: ${statement.lines} lines, ${statement.matched} matched; planted differences found exactly: ${statement.exact}`);
+      if (!statement.exact) book.problem(`statement: planted ${JSON.stringify(statement.planted)}, found ${JSON.stringify(statement.found)}`);
+    }
     let ledger: SimulationSummary['ledger'] = { verified: false };
     if (admin) {
       const v = await admin.verifyLedger();
@@ -173,6 +196,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
       skipped: book.skipped,
       transactions: [...book.accepted.values()],
       balances: Object.fromEntries([...funded].map(([p, f]) => [p, { funded: f, expected: book.expected(p) }])),
+      ...(statement ? { statement } : {}),
     };
   } finally {
     if (!opts.launch) await launch.close();

@@ -106,6 +106,15 @@ export class BackOffice {
     find: (query: { externalId: string }, opts?: ReadOptions): Promise<{ data: Player[] }> => this.#body('findPlayers', { query }, opts),
     /** One player of this key's brand by id (404 PLAYER_NOT_FOUND otherwise). */
     get: (playerId: string, opts?: ReadOptions): Promise<Player> => this.#body('getPlayer', { params: { playerId } }, opts),
+    /** Complete or correct the registration data (never the CPF nor the birth date); under br-spa, completing it lifts registration_incomplete. */
+    update: (playerId: string, body: OperationTypes['updatePlayer']['body'], opts?: RequestOptions): Promise<Player> =>
+      this.#body('updatePlayer', { params: { playerId }, body }, opts),
+    /** Record the bettor's marketing consent given or withdrawn (409 MARKETING_BLOCKED while a self-exclusion, pause, impediment or closing lasts). */
+    setMarketingConsent: (
+      playerId: string,
+      body: OperationTypes['setMarketingConsent']['body'],
+      opts?: RequestOptions,
+    ): Promise<OperationTypes['setMarketingConsent']['response']> => this.#body('setMarketingConsent', { params: { playerId }, body }, opts),
     /** Report a login: under the br-spa profile the first of the day checks the SPA impediment registry (403 PLAYER_IMPEDED). */
     reportLogin: (playerId: string, opts?: ReadOptions): Promise<LoginAllowed> => this.#body('reportLogin', { params: { playerId } }, opts),
     /** Record a message you sent the player (channel, kind, when, what): kept five years (IN SPA/MF 31/2025 after an impediment hit). */
@@ -117,6 +126,15 @@ export class BackOffice {
       query: { limit?: number; cursor?: string } = {},
       opts?: ReadOptions,
     ): Promise<{ data: Communication[]; nextCursor: string | null }> => this.#body('listCommunications', { params: { playerId }, query }, opts),
+  };
+
+  /** Who must not be sent marketing (docs/players.md, "Marketing permission"). */
+  readonly marketing = {
+    /** The players of this brand who must not be contacted with marketing on `date`, with why; page with `after` = the previous `nextAfter`. */
+    suppressions: (
+      query: OperationTypes['listMarketingSuppressions']['query'],
+      opts?: ReadOptions,
+    ): Promise<OperationTypes['listMarketingSuppressions']['response']> => this.#body('listMarketingSuppressions', { query }, opts),
   };
 
   /** The brand's terms versions and the players' acceptances (docs/players.md, "Terms versions"). */

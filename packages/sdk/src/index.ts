@@ -21,7 +21,7 @@ export {
   type ValidationDetails,
   type ValidationIssue,
 } from './errors.ts';
-export { EMPTY_BODY_SHA256, bodySha256, canonicalRequestString, signRequest, type PreparedSecret } from './signing.ts';
+export { EMPTY_BODY_SHA256, bodySha256, canonicalRequestString, canonicalRequestStringV2, signRequest, signRequestV2, type PreparedSecret } from './signing.ts';
 export { generateCpf } from './cpf.ts';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

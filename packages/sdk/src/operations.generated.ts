@@ -15,7 +15,7 @@ export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
 export type PaymentMethod = "pix" | "ted" | "debit_card" | "prepaid_card";
 /** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */
 export type CurrencyCode = "BRL";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled', 'player.registration_incomplete', 'player.registration_completed', 'player.marketing_changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -55,10 +55,12 @@ export const ERROR_STATUSES = {
   AML_RISK_SUBJECT_NOT_FOUND: 404,
   GAME_NOT_FOUND: 404,
   COMPLIANCE_CHANGE_NOT_FOUND: 404,
+  BRAND_NOT_FOUND: 404,
   IDEMPOTENCY_CONFLICT: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   PLAYER_ALREADY_EXISTS: 409,
   PLAYER_CPF_EXISTS: 409,
+  MARKETING_BLOCKED: 409,
   TERMS_VERSION_EXISTS: 409,
   TOTP_ALREADY_ENABLED: 409,
   TEAM_MEMBER_ALREADY_EXISTS: 409,
@@ -75,6 +77,7 @@ export const ERROR_STATUSES = {
   PAUSE_ACTIVE: 409,
   SELF_EXCLUSION_ACTIVE: 409,
   SIGAP_FILE_NOT_REJECTED: 409,
+  SIGAP_DAY_ACCEPTED: 409,
   STANDING_HAS_OWN_FLOW: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
@@ -100,17 +103,39 @@ export const ERROR_STATUSES = {
   PROVIDER_DISABLED: 403,
   PROVIDER_NOT_ENABLED: 403,
   GAME_DISABLED: 403,
+  GAME_NOT_CERTIFIED: 403,
+  BONUS_FORBIDDEN: 403,
   PROVIDER_NOT_FOUND: 404,
   ROUND_NOT_FOUND: 404,
+  TRANSACTION_NOT_FOUND: 404,
+  RECONCILIATION_NOT_FOUND: 404,
   TRANSACTION_CONFLICT: 409,
   BET_ROLLED_BACK: 409,
   BET_ALREADY_SETTLED: 409,
   ROUND_CLOSED: 409,
   ROUND_NOT_SETTLED: 409,
   UNCLAIMED_FUNDS_NOT_FOUND: 404,
+  FUND_PAYOUT_CONFLICT: 409,
   UNCLAIMED_FUNDS_NOT_HELD: 409,
+  INTEGRITY_HOLD_NOT_FOUND: 404,
+  INTEGRITY_HOLD_CONFLICT: 409,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUSES;
+
+export interface BetLeg {
+  /** length 1 to 64 */
+  sport: string;
+  /** length 1 to 256 */
+  event: string;
+  /** length 1 to 128 */
+  market: string;
+  /** length 1 to 128 */
+  selection: string;
+  /** Decimal odds, e.g. 2.35; pattern: `^[0-9]{1,6}(\.[0-9]{1,4})?$` */
+  odds: string;
+  /** format: date-time */
+  eventStartsAt: string;
+}
 
 export interface BetSlip {
   /** length 1 to 64 */
@@ -125,6 +150,10 @@ export interface BetSlip {
   odds: string;
   /** format: date-time */
   eventStartsAt: string;
+  /** single (absent: single), multiple (an accumulator) or system. */
+  betType?: "single" | "multiple" | "system";
+  /** The slip's selections, one per event (a single's one leg repeats the slip's members). */
+  legs?: BetLeg[];
 }
 
 export interface Communication {
@@ -204,6 +233,8 @@ export interface CreatePlayer {
   /** IPv4 or IPv6 address; format: ip-address; at most 45 characters */
   signupIp?: string;
   termsAccepted?: TermsAcceptanceInput;
+  address?: PlayerAddress;
+  marketingConsent?: boolean;
 }
 
 export interface CreateWithdrawal {
@@ -317,7 +348,7 @@ export interface KycSubmissionCreated {
 export interface LedgerItem {
   /** Opaque identifier (le_...); length 1 to 64 */
   id: string;
-  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement) or UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor for 180 days); more types may come */
+  /** DEPOSIT (positive), WITHDRAWAL (negative), BET (negative, a game round stake), WIN (positive, its payout), ROLLBACK (positive, a provider bet cancelled, or an open bet refunded when the account was closed), CORRECTION (either sign, a provider resettlement), UNCLAIMED_HOLD (negative: the balance of a closed account, held for the bettor until returned, or transferred to FIES and FUNCAP 180 days after the communication to the bettor), FREE_BET_WIN (positive: the win of a free bet or free round a game provider funded), PROMO_CREDIT (positive: a promotional credit of a game provider: a tournament prize, a promo win, a cash-back) JACKPOT_WIN (positive: a jackpot prize of a game provider) or INTEGRITY_RELEASE (positive: a sports prize paid after a review); more types may come */
   type: string;
   /** pattern: `^-?[0-9]+\.[0-9]{2}$` */
   amount: string;
@@ -332,6 +363,31 @@ export interface LedgerItem {
 
 export interface LoginAllowed {
   allowed: true;
+}
+
+export interface MarketingPermission {
+  consent: boolean;
+  allowed: boolean;
+  blockedBy: ("self_exclusion" | "pause" | "impediment" | "closed") | null;
+  consentChangedAt: string | null;
+}
+
+export interface MarketingSuppressionList {
+  brandId: string;
+  date: string;
+  timeZone: string;
+  /** format: date-time */
+  from: string;
+  /** format: date-time */
+  to: string;
+  data: {
+    playerId: string;
+    externalId: string | null;
+    reasons: Array<"self_exclusion" | "pause" | "impediment" | "closed" | "consent_withdrawn">;
+    /** format: date-time */
+    since: string;
+  }[];
+  nextAfter: string | null;
 }
 
 export interface Me {
@@ -383,6 +439,25 @@ export interface Player {
   createdAt: string;
   gender?: "feminino" | "masculino" | "outro" | "nao_informado";
   signupIp?: string;
+  address?: PlayerAddress;
+  registration?: RegistrationStatus;
+  marketing?: MarketingPermission;
+}
+
+export interface PlayerAddress {
+  /** length 1 to 200 */
+  street: string;
+  /** the building number, or `s/n`; length 1 to 20 */
+  number: string;
+  /** length 1 to 100 */
+  complement?: string;
+  /** bairro; length 1 to 100 */
+  district: string;
+  /** length 1 to 100 */
+  city: string;
+  state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+  /** CEP, 00000-000 or 00000000; pattern: `^[0-9]{5}-?[0-9]{3}$` */
+  postalCode: string;
 }
 
 export interface PlayerRound {
@@ -425,6 +500,11 @@ export interface Redelivery {
   eventId: string;
   deliveryId: string;
   deliveryStatus: "pending";
+}
+
+export interface RegistrationStatus {
+  complete: boolean;
+  missing: Array<"phone" | "gender" | "signupIp" | "address" | "loss" | "time">;
 }
 
 export interface ResponsibleGaming {
@@ -538,6 +618,10 @@ export interface SetLimit {
   value: string | number;
 }
 
+export interface SetMarketingConsent {
+  consent: boolean;
+}
+
 export interface TermsAcceptance {
   /** Opaque identifier (tac_...); length 1 to 64 */
   id: string;
@@ -572,6 +656,23 @@ export interface TermsVersion {
   createdAt: string;
 }
 
+export interface UpdatePlayer {
+  /** length 2 to 200 */
+  name?: string;
+  /** format: email; at most 254 characters */
+  email?: string;
+  /** pattern: `^\+?[0-9]{10,15}$` */
+  phone?: string;
+  gender?: "feminino" | "masculino" | "outro" | "nao_informado";
+  /** IPv4 or IPv6 address; format: ip-address; at most 45 characters */
+  signupIp?: string;
+  address?: PlayerAddress;
+  /** never changes after registration */
+  cpf?: unknown;
+  /** never changes after registration */
+  birthDate?: unknown;
+}
+
 export interface Wallet {
   /** Opaque identifier (plr_...); length 1 to 64 */
   playerId: string;
@@ -598,7 +699,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -650,6 +751,7 @@ export const OPERATIONS = {
   createPlayer: { id: 'createPlayer', method: 'POST', path: '/players', pathParams: [], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a player" },
   findPlayers: { id: 'findPlayers', method: 'GET', path: '/players', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Find players by externalId" },
   getPlayer: { id: 'getPlayer', method: 'GET', path: '/players/{playerId}', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "A player of your brand, by its id" },
+  updatePlayer: { id: 'updatePlayer', method: 'PATCH', path: '/players/{playerId}', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Complete or correct a player's registration data (never the CPF nor the birth date); each change is kept with who and when" },
   getKyc: { id: 'getKyc', method: 'GET', path: '/players/{playerId}/kyc', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "KYC status and submissions of a player" },
   submitKyc: { id: 'submitKyc', method: 'POST', path: '/players/{playerId}/kyc/submissions', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Register a KYC document submission" },
   sandboxKycDecision: { id: 'sandboxKycDecision', method: 'POST', path: '/sandbox/players/{playerId}/kyc/decision', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Simulate the compliance team KYC decision" },
@@ -669,6 +771,8 @@ export const OPERATIONS = {
   listTermsAcceptances: { id: 'listTermsAcceptances', method: 'GET', path: '/players/{playerId}/terms-acceptances', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's terms acceptances, newest first" },
   recordCommunication: { id: 'recordCommunication', method: 'POST', path: '/players/{playerId}/communications', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "Record a message you sent the player (what, when, by which channel): kept five years" },
   listCommunications: { id: 'listCommunications', method: 'GET', path: '/players/{playerId}/communications', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The messages recorded for the player, newest sent first" },
+  setMarketingConsent: { id: 'setMarketingConsent', method: 'PUT', path: '/players/{playerId}/marketing-consent', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Record the bettor's marketing consent given or withdrawn (it cannot be given while a self-exclusion, pause, impediment or closing lasts)" },
+  listMarketingSuppressions: { id: 'listMarketingSuppressions', method: 'GET', path: '/marketing/suppressions', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The players of your brand who must not be contacted with marketing on a day (self-excluded, paused, impeded, closed, or who withdrew consent)" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -728,6 +832,16 @@ export interface OperationTypes {
     };
     query: undefined;
     body: undefined;
+    response: Player;
+  };
+  /** PATCH /players/{playerId}: Complete or correct a player's registration data (never the CPF nor the birth date); each change is kept with who and when */
+  updatePlayer: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: UpdatePlayer;
     response: Player;
   };
   /** GET /players/{playerId}/kyc: KYC status and submissions of a player */
@@ -940,6 +1054,30 @@ export interface OperationTypes {
       nextCursor: string | null;
     };
   };
+  /** PUT /players/{playerId}/marketing-consent: Record the bettor's marketing consent given or withdrawn (it cannot be given while a self-exclusion, pause, impediment or closing lasts) */
+  setMarketingConsent: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: SetMarketingConsent;
+    response: MarketingPermission;
+  };
+  /** GET /marketing/suppressions: The players of your brand who must not be contacted with marketing on a day (self-excluded, paused, impeded, closed, or who withdrew consent) */
+  listMarketingSuppressions: {
+    params: undefined;
+    query: {
+      /** YYYY-MM-DD; pattern: `^[0-9]{4}-[0-9]{2}-[0-9]{2}$` */
+      date: string;
+      /** from 1 to 1000 */
+      limit?: number;
+      /** length 1 to 64 */
+      after?: string;
+    };
+    body: undefined;
+    response: MarketingSuppressionList;
+  };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
   sandboxAddScreeningEntry: {
     params: undefined;
@@ -1134,7 +1272,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectionError, errorFromResponse, type BackOfficeError } from './errors.ts';
 import { API_VERSION } from './operations.generated.ts';
 import { DEFAULT_RETRY, backoffDelay, isRetryable, parseRetryAfter, type AttemptFailure, type RetryOptions } from './retry-policy.ts';
-import { prepareSecret, signRequest, type PreparedSecret } from './signing.ts';
+import { prepareSecret, signRequestV2, type PreparedSecret } from './signing.ts';
 
 export interface TransportOptions {
   /**
@@ -121,7 +121,9 @@ export class SignedTransport {
         'user-agent': this.#userAgent,
         'x-operator-key': this.#key,
         'x-timestamp': timestamp,
-        'x-signature': signRequest(this.#secret, op.method, rawPath, timestamp, payload),
+        // Version 2: the Idempotency-Key is signed too, so two requests alike but for their keys are both taken.
+        'x-signature-version': '2',
+        'x-signature': signRequestV2(this.#secret, op.method, rawPath, timestamp, payload, idempotencyKey),
         ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
       };

@@ -68,15 +68,38 @@ export interface WebhookEventData {
     slip: BetSlip | null;
     settledAt: string;
   };
+  /** br-spa: the player lacks registration data (a field by its name, a limit by its type): deposits and bets refused until completed. */
+  'player.registration_incomplete': {
+    playerId: string;
+    externalId: string | null;
+    missing: Array<'phone' | 'gender' | 'signupIp' | 'address' | 'loss' | 'time'>;
+  };
+  /** br-spa: the registration data announced incomplete is complete: the restriction is lifted. */
+  'player.registration_completed': { playerId: string; externalId: string | null };
+  /** The marketing permission changed: consent given or withdrawn, or forced off by a block. */
+  'player.marketing_changed': {
+    playerId: string;
+    externalId: string | null;
+    consent: boolean;
+    allowed: boolean;
+    blockedBy: 'self_exclusion' | 'pause' | 'impediment' | 'closed' | null;
+    reason: 'consent_given' | 'consent_withdrawn' | 'self_exclusion' | 'pause' | 'impediment' | 'closed';
+    at: string;
+  };
 }
 
-interface BetSlip {
+interface BetLeg {
   sport: string;
   event: string;
   market: string;
   selection: string;
   odds: string;
   eventStartsAt: string;
+}
+/** A slip's own members are its one line (a single's selection, a multiple's summary); `betType` and `legs` list each selection. */
+interface BetSlip extends BetLeg {
+  betType?: 'single' | 'multiple' | 'system';
+  legs?: BetLeg[];
 }
 
 type LimitType = 'deposit' | 'loss' | 'wager' | 'time';

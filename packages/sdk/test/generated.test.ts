@@ -50,9 +50,11 @@ t.test('the operation table matches publicOperations', async (t) => {
       'removeLimit',
       'selfExclude',
       'setLimit',
+      'setMarketingConsent',
       'submitKyc',
+      'updatePlayer',
     ],
-    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, and 1.4.0: terms versions and acceptances, the communications log',
+    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, 1.4.0: terms versions and acceptances, the communications log, and issue #60: the registration data and the marketing consent',
   );
 });
 

@@ -130,6 +130,7 @@ export {
 export { startTracing, stopTracing, tracingOn } from './tracing.ts';
 export {
   counter,
+  scrapedGauge,
   createServiceMetrics,
   registerOutboxMetrics,
   startMetricsServer,

@@ -93,6 +93,29 @@ export function counter<L extends string>(registry: Registry, name: string, help
   return (registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames, registers: [registry] });
 }
 
+/**
+ * A gauge read when scraped, registered once per registry: `collect` sets each label set's value
+ * (services that keep no prom-client of their own count rows this way).
+ */
+export function scrapedGauge<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  collect: (set: (labels: Partial<Record<L, string>>, value: number) => void) => Promise<void>,
+): void {
+  if (registry.getSingleMetric(name)) return;
+  new Gauge({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    async collect() {
+      await collect((labels, value) => this.set(labels, value));
+    },
+  });
+}
+
 export interface MetricsServer {
   port: number;
   stop(): Promise<void>;

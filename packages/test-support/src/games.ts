@@ -12,6 +12,7 @@ import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPref
 import type { LedgerVerification } from '@bo/contracts';
 import type { TObject } from '@sinclair/typebox';
 import { adminScope } from './scopes.ts';
+import { BR_SPA_REGISTRATION, type PlayerSetup } from './players.ts';
 
 export const LAUNCH_SECRET = 'test-launch-secret-0123456789abcdef';
 
@@ -33,7 +34,11 @@ export interface GamesStack {
     scope: Scope,
     part?: { params?: Record<string, string>; query?: Record<string, unknown>; body?: unknown },
   ): Promise<OperationReply<any>>;
-  createPlayer(scope: OperatorScope, state?: { kyc?: KycStatus; status?: PlayerStatus; selfExcludedUntil?: string }): Promise<string>;
+  /** `incomplete`: without the registration data br-spa requires beyond the limits (BR_SPA_REGISTRATION); `limits` sent with the registration. */
+  createPlayer(
+    scope: OperatorScope,
+    state?: { kyc?: KycStatus; status?: PlayerStatus; selfExcludedUntil?: string; incomplete?: boolean; limits?: PlayerSetup['limits'] },
+  ): Promise<string>;
   /** Opens a session and returns its body (fails the test if it is not 201). */
   openSession(
     t: Test,
@@ -126,7 +131,15 @@ export async function startGamesStack(
     async createPlayer(scope, state = {}) {
       const n = ++seq;
       const created = await stack.call('players.create', scope, {
-        body: { externalId: `ext-${n}`, name: `Player ${n}`, email: `p${n}@example.com`, cpf: randomCpf(), birthDate: '1990-01-15' },
+        body: {
+          externalId: `ext-${n}`,
+          name: `Player ${n}`,
+          email: `p${n}@example.com`,
+          cpf: randomCpf(),
+          birthDate: '1990-01-15',
+          ...(state.incomplete ? {} : BR_SPA_REGISTRATION),
+          ...(state.limits ? { limits: state.limits } : {}),
+        },
       });
       if (!created.ok) throw new Error(`players.create: ${JSON.stringify(created)}`);
       const id = created.body.id as string;

@@ -5,7 +5,7 @@
 export { adminScope, internalScope, operatorScope } from './scopes.ts';
 export { answerOf, caller, errorOf, ok, type CallOptions, type Caller } from './rpc.ts';
 export { assertLedgerSound, moneyTest, startStack, type Stack } from './stack.ts';
-export { BR_SPA_LIMITS, createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
+export { BR_SPA_LIMITS, BR_SPA_REGISTRATION, createPlayer, setLimits, setStatus, type PlayerSetup } from './players.ts';
 export { processGroup, spawnService, type ChildService, type ServiceName } from './processes.ts';
 export { gamesServicesWith, playersService } from './services.ts';
 export {
@@ -23,8 +23,10 @@ export {
   type Rng,
 } from './games.ts';
 export { startHub88Standin, type Hub88Standin } from './hub88.ts';
+export { startEvolutionStandin, type EvolutionStandin } from './evolution.ts';
 export { activatedPerson, chosenPassword, firstConsoleSignIn, totpCode, type ActivatedPerson } from './console.ts';
 export { outboxAudits } from './audit.ts';
 export { setComplianceProfile } from './compliance.ts';
+export { certifiedGame, PUT_CERTIFICATE_SUBJECT } from './game-register.ts';
 // A test's NATS server and a prefix of its own, for tests that need no more of the kit (the launch page's).
 export { testNatsUrl, testPrefix, timedPhase } from '@bo/service-kit/testing';

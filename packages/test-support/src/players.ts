@@ -12,7 +12,20 @@ export interface PlayerSetup {
   selfExcludedUntil?: string | null;
   /** Limits sent with the registration (br-spa asks for a loss and a time limit before any deposit). */
   limits?: Array<{ type: 'deposit' | 'loss' | 'wager' | 'time'; period: 'day' | 'week' | 'month'; value: string | number }>;
+  /** Registered without the data br-spa requires beyond the limits (a player from before issue #60). */
+  incomplete?: boolean;
 }
+
+/**
+ * The registration data br-spa requires beyond the limits (phone, gender, sign-up IP, address: issue #60),
+ * sent with every registration these helpers make, so a player is complete whatever the profile.
+ */
+export const BR_SPA_REGISTRATION = {
+  phone: '+5511987654321',
+  gender: 'feminino',
+  signupIp: '198.51.100.7',
+  address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
+} as const;
 
 /** A loss and a time limit far out of reach: what br-spa requires of a player before money moves. */
 export const BR_SPA_LIMITS: NonNullable<PlayerSetup['limits']> = [
@@ -31,6 +44,7 @@ export async function createPlayer(call: Caller, scope: OperatorScope, setup: Pl
         email: 'maria@example.com',
         cpf: randomCpf(),
         birthDate: '1990-05-17',
+        ...(setup.incomplete ? {} : BR_SPA_REGISTRATION),
         ...(setup.limits ? { limits: setup.limits } : {}),
       },
     }),

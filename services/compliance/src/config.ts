@@ -43,6 +43,15 @@ export const ComplianceConfigSchema = Type.Composite([
     SIGAP_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 300_000 }),
     /** A COS awaiting filing is `near` its deadline when less than this is left (the console and bo_aml_cos_awaiting{state}; issue #46). */
     COS_NEAR_MS: Type.Integer({ minimum: 0, default: 14_400_000 }),
+    /** An alert's 30-day analysis clock is `near` its end when less than this is left (each case's `analysis`, bo_aml_case_analysis{state}; issue #60). */
+    AML_ANALYSIS_NEAR_MS: Type.Integer({ minimum: 0, default: 432_000_000 }),
+    /**
+     * With NODE_ENV=production and SCREENING_PROVIDER=simulator the service refuses to start unless this
+     * says so explicitly (issue #60): the simulator's lists are empty until our team fills them, so no
+     * player, partner or supplier would ever be found on a PEP or sanctions list.
+     */
+    SCREENING_SIMULATOR_IN_PRODUCTION: Type.Boolean({ default: false }),
+    NODE_ENV: Type.Optional(Type.String()),
     /** How often the loop counts the operators whose yearly AML report of last year is overdue (bo_aml_annual_reports_overdue). */
     AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
   }),

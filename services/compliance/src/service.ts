@@ -8,12 +8,14 @@ import {
   amlMessages,
   amlReportDecisionOperations,
   amlRiskRegisterOperations,
+  amlRiskAssessmentOperations,
   cosAdminOperations,
   dailyFileAdminOperations,
   dailyFilesAdminOperations,
   screeningAdminOperations,
   screeningSandboxOperations,
   sigapAdminOperations,
+  sigapDutiesOperations,
 } from '@bo/contracts';
 import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
@@ -46,12 +48,32 @@ import { adminReportDecision } from './handlers/admin-report-decision.ts';
 import { adminAddRiskSubject, adminEndRiskSubject, adminGetRiskSubject, adminListRiskSubjects, adminRateRiskSubject } from './handlers/admin-risk-register.ts';
 import { adminGetAnnualReport, adminListAnnualReports, adminMakeAnnualReport } from './handlers/admin-annual-reports.ts';
 import { registerDutiesMetrics, startAnnualReportsWatch } from './reports/duties-metrics.ts';
+import { adminListRiskAssessments, adminSaveRiskAssessment } from './handlers/admin-risk-assessments.ts';
+import { adminGetSigapMonthlyReport, adminGetSigapOperator, adminMakeSigapMonthlyReport, adminSetSigapOperator } from './handlers/admin-sigap-duties.ts';
 
 const playersOf = (deps: ServiceDeps<ComplianceConfig>) => playersAdmin({ nc: deps.nc, prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS });
 
+/**
+ * Why production must not start with the screening simulator (issue #60): its lists are empty until
+ * our team fills them, so nobody would ever be found on a PEP or sanctions list. Only an explicit
+ * SCREENING_SIMULATOR_IN_PRODUCTION=true lets it (undefined: no objection).
+ */
+export function screeningRefusal(c: Pick<ComplianceConfig, 'NODE_ENV' | 'SCREENING_PROVIDER' | 'SCREENING_SIMULATOR_IN_PRODUCTION'>): string | undefined {
+  if (c.NODE_ENV !== 'production' || c.SCREENING_PROVIDER !== 'simulator' || c.SCREENING_SIMULATOR_IN_PRODUCTION) return undefined;
+  return "SCREENING_PROVIDER=simulator screens against the simulator's own lists, empty until our team fills them: set SCREENING_PROVIDER=http (SCREENING_URL, SCREENING_API_KEY), or SCREENING_SIMULATOR_IN_PRODUCTION=true to run on the simulator knowingly";
+}
+
 function screeningPortOf(deps: ServiceDeps<ComplianceConfig>): ScreeningPort {
   const c = deps.config;
-  if (c.SCREENING_PROVIDER === 'simulator') return screeningSimulator(deps.sql);
+  const refusal = screeningRefusal(c);
+  if (refusal) throw new Error(`refusing to start in production: ${refusal}`);
+  if (c.SCREENING_PROVIDER === 'simulator') {
+    if (c.NODE_ENV === 'production')
+      deps.log.warn(
+        'PEP and sanctions screening runs on the simulator in production (SCREENING_SIMULATOR_IN_PRODUCTION=true): only its own lists are screened',
+      );
+    return screeningSimulator(deps.sql);
+  }
   if (!c.SCREENING_URL || !c.SCREENING_API_KEY) throw new Error('SCREENING_PROVIDER=http needs SCREENING_URL and SCREENING_API_KEY');
   return httpScreeningAdapter({ url: c.SCREENING_URL, apiKey: c.SCREENING_API_KEY, timeoutMs: c.SCREENING_TIMEOUT_MS });
 }
@@ -80,7 +102,7 @@ function sigapOf(deps: ServiceDeps<ComplianceConfig>): SigapDeps {
  */
 export function createComplianceService(
   o: { now?: () => Date } = {},
-): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin; sigap: SigapDeps }> {
+): ServiceDefinition<typeof ComplianceConfigSchema, { screening: Screening; players: PlayersAdmin; sigap: SigapDeps; screeningPort: ScreeningPort }> {
   const now = o.now ?? (() => new Date());
   return {
     name: 'compliance',
@@ -92,14 +114,17 @@ export function createComplianceService(
     internalEvents: true,
     setup: (deps) => {
       registerCaseMetrics(deps.metrics, deps.sql);
-      registerDutiesMetrics(deps.metrics, deps.sql, { now, nearMs: deps.config.COS_NEAR_MS });
+      registerDutiesMetrics(deps.metrics, deps.sql, { now, nearMs: deps.config.COS_NEAR_MS, analysisNearMs: deps.config.AML_ANALYSIS_NEAR_MS });
+      const screeningPort = screeningPortOf(deps);
       return {
-        screening: createScreening({ sql: deps.sql, port: screeningPortOf(deps), sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
+        screening: createScreening({ sql: deps.sql, port: screeningPort, sandboxPort: screeningSimulator(deps.sql), players: playersOf(deps) }),
         players: playersOf(deps),
         sigap: sigapOf(deps),
+        // The risk register's subjects are screened through production's port (issue #60).
+        screeningPort,
       };
     },
-    handlers: (deps, { screening, players, sigap }) => ({
+    handlers: (deps, { screening, players, sigap, screeningPort }) => ({
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps, now)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps, now)),
       ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps, now)),
@@ -109,7 +134,7 @@ export function createComplianceService(
       ...handle(amlAdminOperations.adminGetPlayerRisk, adminGetPlayerRisk(deps)),
       ...handle(amlMessages.holdCheck, holdCheck(deps)),
       ...handle(screeningAdminOperations.adminListScreeningEntries, adminListScreeningEntries(deps)),
-      ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening)),
+      ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening, screeningPort)),
       ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
@@ -120,11 +145,16 @@ export function createComplianceService(
       ...handle(dailyFilesAdminOperations.adminListDailyFiles, adminListDailyFiles(deps)),
       ...handle(dailyFilesAdminOperations.adminGetDailyFile, adminGetDailyFile(deps, now)),
       ...handle(dailyFilesAdminOperations.adminDownloadDailyFile, adminDownloadDailyFile(deps, now)),
-      ...handle(sigapAdminOperations.adminListSigapFiles, adminListSigapFiles(deps)),
+      ...handle(sigapAdminOperations.adminListSigapFiles, adminListSigapFiles(deps, now)),
       ...handle(sigapAdminOperations.adminGetSigapDay, adminGetSigapDay(sigap, now)),
       ...handle(sigapAdminOperations.adminSubmitSigapDay, adminSubmitSigapDay(deps, sigap, now)),
       ...handle(sigapAdminOperations.adminResendSigapFile, adminResendSigapFile(deps, sigap, now)),
       ...handle(sigapAdminOperations.adminDownloadSigapFile, adminDownloadSigapFile(sigap)),
+      // The operator's CNPJ on every SIGAP file and the monthly report (issue #60).
+      ...handle(sigapDutiesOperations.adminGetSigapOperator, adminGetSigapOperator(deps)),
+      ...handle(sigapDutiesOperations.adminSetSigapOperator, adminSetSigapOperator(deps, now)),
+      ...handle(sigapDutiesOperations.adminGetSigapMonthlyReport, adminGetSigapMonthlyReport(deps)),
+      ...handle(sigapDutiesOperations.adminMakeSigapMonthlyReport, adminMakeSigapMonthlyReport(deps, now)),
       // AML beyond the players (issue #46): the COS deadline, the yearly report, the risk register.
       ...handle(amlReportDecisionOperations.adminAmlReportDecision, adminReportDecision(deps, now)),
       ...handle(amlAnnualReportOperations.adminListAmlAnnualReports, adminListAnnualReports(deps, now)),
@@ -132,9 +162,12 @@ export function createComplianceService(
       ...handle(amlAnnualReportOperations.adminMakeAmlAnnualReport, adminMakeAnnualReport(deps, now)),
       ...handle(amlRiskRegisterOperations.adminListAmlRiskSubjects, adminListRiskSubjects(deps, now)),
       ...handle(amlRiskRegisterOperations.adminGetAmlRiskSubject, adminGetRiskSubject(deps, now)),
-      ...handle(amlRiskRegisterOperations.adminAddAmlRiskSubject, adminAddRiskSubject(deps, now)),
-      ...handle(amlRiskRegisterOperations.adminRateAmlRiskSubject, adminRateRiskSubject(deps, now)),
+      ...handle(amlRiskRegisterOperations.adminAddAmlRiskSubject, adminAddRiskSubject(deps, now, screeningPort)),
+      ...handle(amlRiskRegisterOperations.adminRateAmlRiskSubject, adminRateRiskSubject(deps, now, screeningPort)),
       ...handle(amlRiskRegisterOperations.adminEndAmlRiskSubject, adminEndRiskSubject(deps, now)),
+      // The yearly internal risk assessment (issue #60).
+      ...handle(amlRiskAssessmentOperations.adminListAmlRiskAssessments, adminListRiskAssessments(deps, now)),
+      ...handle(amlRiskAssessmentOperations.adminSaveAmlRiskAssessment, adminSaveRiskAssessment(deps, now)),
     }),
     background: (deps, { screening, sigap }) => [
       startEventWatch({

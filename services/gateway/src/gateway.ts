@@ -316,7 +316,9 @@ async function serveWhenConnected(config: GatewayConfig, o: ServeOptions): Promi
     });
     opened.push(providerCredentials);
     // Aggregators calling us in their own protocol (Hub88, …), over the same provider wallet (docs/connectors.md).
-    opened.push(await registerConnectors(publicApp, { ...forward, cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS, now, log }));
+    opened.push(
+      await registerConnectors(publicApp, { ...forward, cacheTtlMs: config.CREDENTIAL_CACHE_TTL_MS, now, log, masterKey: config.SECRETS_MASTER_KEY }),
+    );
     await publicApp.register(playRoutes, {
       games: walletGames({ nc, prefix: config.NATS_PREFIX, timeoutMs: config.RPC_TIMEOUT_MS }),
       publicBaseUrl: config.PUBLIC_BASE_URL,

@@ -332,9 +332,18 @@ t.test('Hub88 connector', async (t) => {
     const settledBet = betBody(s);
     await call('/transaction/bet', settledBet);
     await call('/transaction/win', winBody(s, settledBet, { amount: 0 }));
+    t.equal(await balanceOf(s), '90.00', 'the bet settled lost');
     const tooLate = rollbackBody(s, settledBet);
-    expectStatus(t, await call('/transaction/rollback', tooLate), 'RS_ERROR_UNKNOWN', tooLate, 'a rollback of a settled bet: our team corrects it');
-    t.equal(await balanceOf(s), '90.00', 'the settled bet stands');
+    const refunded = await call('/transaction/rollback', tooLate);
+    expectStatus(t, refunded, 'RS_OK', tooLate, 'a rollback of a bet whose round is settled: Hub88 cancels the bet');
+    t.equal(refunded.body.balance, units('100.00'), 'its stake back');
+    t.equal((await call('/transaction/rollback', { ...tooLate, request_uuid: uuid() })).body.balance, units('100.00'), 'sent again: its first answer');
+    const ledger = await games.sql<{ type: string; amount: string }>(
+      `select e.type, e.amount::text from wallet.ledger_transactions lt join wallet.ledger_entries e on e.transaction_id = lt.id
+       where lt.source = ? and e.account_seq is not null`,
+      [`provider:${provider.id}:${tooLate.transaction_uuid}`],
+    );
+    t.same(ledger, [{ type: 'CORRECTION', amount: '10.00' }], "one credit, a correction of the settled round (the native API's way)");
   });
 
   t.test('wins: after the session (token not checked), of an unknown bet, of another player, on a settled round', async (t) => {
@@ -355,9 +364,49 @@ t.test('Hub88 connector', async (t) => {
     const closing = winBody(s, b, { amount: 0, round_closed: true });
     expectStatus(t, await call('/transaction/win', closing), 'RS_OK', closing, 'the closing win of 0');
     const afterClose = winBody(s, b);
-    expectStatus(t, await call('/transaction/win', afterClose), 'RS_ERROR_UNKNOWN', afterClose, 'a win on a settled round');
+    const late = await call('/transaction/win', afterClose);
+    expectStatus(t, late, 'RS_OK', afterClose, 'a win of a live bet after its round was settled: still owed, paid');
+    t.equal(late.body.balance, units('140.00'), '25.00 credited as a correction of the settled round');
+    t.equal((await call('/transaction/win', { ...afterClose, request_uuid: uuid() })).body.balance, units('140.00'), 'sent again: its first answer');
     const wrongCurrency = winBody(s, betBody(s), { currency: 'USD' });
     t.equal((await call('/transaction/win', wrongCurrency)).body.status, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST', 'its bet was never taken');
+  });
+
+  t.test("a win's bet is part of its identity: the same transaction_uuid naming another bet is a duplicate", async (t) => {
+    const s = await session(t);
+    const round = uuid();
+    const first = betBody(s, { round, amount: units('5.00') });
+    const second = betBody(s, { round, amount: units('5.00') });
+    await call('/transaction/bet', first);
+    await call('/transaction/bet', second);
+    const w = winBody(s, first, { round_closed: false, amount: units('8.00') });
+    expectStatus(t, await call('/transaction/win', w), 'RS_OK', w, 'the win of the first bet');
+    const other = { ...w, reference_transaction_uuid: second.transaction_uuid, request_uuid: uuid() };
+    expectStatus(t, await call('/transaction/win', other), 'RS_ERROR_DUPLICATE_TRANSACTION', other, 'the same uuid naming the other bet of the round');
+    t.equal((await call('/transaction/win', { ...w, request_uuid: uuid() })).body.balance, units('98.00'), 'the same win again: its first answer');
+    t.equal(await balanceOf(s), '98.00', 'one credit: 100 - 5 - 5 + 8');
+  });
+
+  t.test('round_closed on a bet: the round ends with it; its rollback still refunds it', async (t) => {
+    const s = await session(t);
+    const b = betBody(s, { round_closed: true, amount: units('4.00') });
+    expectStatus(t, await call('/transaction/bet', b), 'RS_OK', b, 'a bet closing its round');
+    const [round] = await games.sql<{ status: string; wins: number }>(
+      'select status, wins from wallet.provider_rounds where provider_id = ? and round_id = ?',
+      [provider.id, b.round],
+    );
+    t.same(round, { status: 'settled', wins: 1 }, 'the round is settled, by a win of 0.00');
+    t.equal((await call('/transaction/bet', { ...b, request_uuid: uuid() })).body.balance, units('96.00'), 'the bet sent again: its first answer');
+    const next = betBody(s, { round: b.round, amount: units('1.00') });
+    expectStatus(t, await call('/transaction/bet', next), 'RS_ERROR_UNKNOWN', next, 'no more bets in a closed round');
+    const moves = await games.sql<{ n: number }>('select count(*)::int as n from wallet.ledger_transactions where source = ?', [
+      `provider:${provider.id}:close:${b.transaction_uuid}`,
+    ]);
+    t.equal(moves[0]!.n, 0, 'the close moved no money');
+    const rb = rollbackBody(s, b);
+    const refunded = await call('/transaction/rollback', rb);
+    expectStatus(t, refunded, 'RS_OK', rb, "Hub88's rollback of that bet (its answer lost, say)");
+    t.equal(refunded.body.balance, units('100.00'), 'the stake back');
   });
 
   t.test("every refusal of a bet, Brazil's rules included; wins and rollbacks still paid", async (t) => {
@@ -379,7 +428,15 @@ t.test('Hub88 connector', async (t) => {
     const poor = await call('/transaction/bet', rich);
     expectStatus(t, poor, 'RS_ERROR_NOT_ENOUGH_MONEY', rich, 'more than the balance');
     t.same({ balance: poor.body.balance, currency: poor.body.currency }, { balance: units('100.00'), currency: 'BRL' }, 'with the balance, as Hub88 asks');
-    await refused(t, 'a free bet (we grant none; Lei 14.790/2023 art. 29)', betBody(s, { is_free: true, reward_uuid: uuid() }), 'RS_ERROR_UNKNOWN');
+    // Issue #59: a free bet (Hub88's Freebets API) takes nothing from the player; its win is credited (FREE_BET_WIN).
+    const free = betBody(other, { is_free: true, reward_uuid: uuid(), amount: units('2.00') });
+    t.match((await call('/transaction/bet', free)).body, { status: 'RS_OK', balance: units('100.00') }, 'a free bet: accepted, nothing taken');
+    t.match((await call('/transaction/bet', free)).body, { status: 'RS_OK', balance: units('100.00') }, 'sent again: the same answer');
+    t.match(
+      (await call('/transaction/win', winBody(other, free, { amount: units('3.00') }))).body,
+      { status: 'RS_OK', balance: units('103.00') },
+      'its win credited',
+    );
 
     // A round open before the player's standing changes: its win and rollback are paid after.
     const open = betBody(s, { amount: units('5.00') });

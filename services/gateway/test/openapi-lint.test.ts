@@ -135,6 +135,8 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
       required,
       {
         createPlayer: true,
+        updatePlayer: true,
+        setMarketingConsent: true,
         publishTermsVersion: true,
         acceptTerms: true,
         recordCommunication: true,

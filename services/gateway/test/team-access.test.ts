@@ -26,6 +26,34 @@ t.test('team access', async (t) => {
   };
   const root = as(ADMIN_TOKEN);
 
+  t.test('issue #61: finance reads provider money, admins change providers; everyone lists brands and the withdrawal queue', async (t) => {
+    const providers = await fakeService(h, 'wallet.admin.providers.list');
+    const clearing = await fakeService(h, 'wallet.admin.providers.clearing');
+    const queue = await fakeService(h, 'payments.admin.withdrawalQueue');
+    for (const f of [providers, clearing, queue]) f.respond = async () => ({ ok: true, status: 200, body: { data: [], nextCursor: null } });
+    t.teardown(async () => {
+      for (const f of [providers, clearing, queue]) await f.close();
+    });
+    const token = async (name: string, role: string) => as((await root('POST', '/admin/tokens', { name, role })).body.secret);
+    const finance = await token('money-reader', 'finance');
+    const compliance = await token('aml-reader', 'compliance');
+    const support = await token('help-reader', 'support');
+    t.equal((await finance('GET', '/admin/providers')).status, 200, 'finance lists providers');
+    t.equal((await finance('GET', '/admin/providers/prv_1/clearing')).status, 200, "and reads a provider's clearing balances");
+    t.equal((await finance('POST', '/admin/providers', { name: 'Nope', kind: 'casino' })).body.error.code, 'FORBIDDEN_ROLE', 'but registers none');
+    t.equal((await finance('PUT', '/admin/providers/prv_1', { status: 'disabled' })).body.error.code, 'FORBIDDEN_ROLE', 'nor changes one');
+    for (const [who, reader] of [
+      ['compliance', compliance],
+      ['support', support],
+    ] as const)
+      t.equal((await reader('GET', '/admin/providers/prv_1/clearing')).body.error.code, 'FORBIDDEN_ROLE', `${who} reads no clearing balance`);
+    t.equal(clearing.calls.length, 1, 'only the allowed read reached the wallet');
+    for (const reader of [finance, compliance, support]) {
+      t.equal((await reader('GET', '/admin/brands')).status, 200, 'everyone lists the brands');
+      t.equal((await reader('GET', '/admin/withdrawal-queue')).status, 200, 'and reads the withdrawal queue');
+    }
+  });
+
   t.test('people: a one-time password, stored only as a scrypt hash', async (t) => {
     const created = await root('POST', '/admin/users', { email: 'ana@ourteam.example', role: 'compliance' });
     t.equal(created.status, 201);

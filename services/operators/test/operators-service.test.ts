@@ -26,6 +26,36 @@ t.test('operators service', async (t) => {
     t.equal(unknown.credential, null);
   });
 
+  t.test('brands by name, one environment, one operator; a brand by id for the services (issue #61)', async (t) => {
+    const other = ok<CreatedOperator>(await stack.call('operators.admin.create', { scope: adminScope, body: { name: 'Prado Apostas' } }));
+    const list = async (query: Record<string, unknown>) =>
+      ok<{ data: Array<{ id: string; operatorName: string; environment: string }> }>(
+        await stack.call('operators.admin.listBrands', { scope: adminScope, query }),
+      ).data;
+    t.same(
+      (await list({ q: 'prado' })).map((b) => [b.operatorName, b.environment, b.id]),
+      [
+        ['Prado Apostas', 'production', other.production.brandId],
+        ['Prado Apostas', 'sandbox', other.sandbox.brandId],
+      ],
+      'by a part of the name, any case: production first',
+    );
+    t.same(
+      (await list({ environment: 'sandbox' })).map((b) => b.id).sort(),
+      [created.sandbox.brandId, other.sandbox.brandId].sort(),
+      "every operator's sandbox brand",
+    );
+    t.same((await list({ operatorId })).map((b) => b.id).sort(), [created.production.brandId, created.sandbox.brandId].sort(), 'one operator');
+    t.same(await list({ q: '%' }), [], 'no wildcards');
+    const get = (brandId: string, scope: typeof adminScope | ReturnType<typeof internalScope> = internalScope('compliance')) =>
+      stack.call<any>('operators.brands.get', { scope, body: { brandId } });
+    t.match(ok(await get(other.sandbox.brandId)), {
+      brand: { id: other.sandbox.brandId, operatorId: other.operator.id, operatorName: 'Prado Apostas', environment: 'sandbox', currency: 'BRL' },
+    });
+    t.same(ok(await get('Demo Operator')), { brand: null }, 'a name typed by hand is no brand');
+    t.match(await get(other.sandbox.brandId, adminScope), { ok: false, error: { code: 'UNAUTHORIZED' } }, 'internal only');
+  });
+
   t.test("the gateway's messages are internal only", async (t) => {
     const asAdmin = await stack.call(operatorMessages.credential.subject, { scope: adminScope, body: { keyHash: sha256(created.sandbox.key) } });
     t.match(asAdmin, { ok: false, error: { code: 'UNAUTHORIZED' } });

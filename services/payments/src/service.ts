@@ -1,7 +1,15 @@
 // The payments service: deposits, withdrawals and the review queue. Money moves through the wallet
 // as intent → idempotent effect → completion, and a reconciler finishes interrupted moves
 // (docs/money.md). Subjects come from the contract's operation table.
-import { closeoutMessages, paymentAdminOperations as admin, paymentOperations as ops, regulatorFileMessages, rgUsageMessages } from '@bo/contracts';
+import {
+  afterHitAdminOperations,
+  closeoutMessages,
+  fundPayoutMessages,
+  paymentAdminOperations as admin,
+  paymentOperations as ops,
+  regulatorFileMessages,
+  rgUsageMessages,
+} from '@bo/contracts';
 import { handle, type ServiceDefinition } from '@bo/service-kit';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './store/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
@@ -10,6 +18,7 @@ import {
   adminGetAutoApproval,
   adminGetFourEyes,
   adminListWithdrawals,
+  adminWithdrawalQueue,
   adminSetAutoApproval,
   adminSetFourEyes,
   cancelWithdrawal,
@@ -28,6 +37,8 @@ import { sandboxAddPixKey, sandboxRemovePixKey } from './handlers/sandbox-pix-ke
 import { closeout } from './own-account/closeout.ts';
 import { regulatorRecords } from './handlers/regulator-records.ts';
 import { registerPayoutClockMetrics } from './flows/payout-clock-metrics.ts';
+import { adminListFundPayouts, requestFundPayouts } from './handlers/fund-payouts.ts';
+import { startFundPayouts } from './flows/fund-payouts.ts';
 
 /** The prize clock's gauge, registered with the service (read when scraped: nothing to stop). */
 function payoutClockMetrics(deps: { metrics: Parameters<typeof registerPayoutClockMetrics>[0]; sql: Parameters<typeof registerPayoutClockMetrics>[1] }) {
@@ -62,6 +73,7 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
       ...handle(ops.cancelWithdrawal, cancelWithdrawal(deps), ANSWERED_BY_EFFECT),
       ...handle(ops.sandboxWithdrawalDecision, sandboxDecision(deps), ANSWERED_BY_EFFECT),
       ...handle(admin.adminListWithdrawals, adminListWithdrawals(deps)),
+      ...handle(admin.adminWithdrawalQueue, adminWithdrawalQueue(deps)),
       ...handle(admin.adminWithdrawalDecision, adminDecision(deps), ANSWERED_BY_EFFECT),
       ...handle(admin.adminListDeposits, adminListDeposits(deps)),
       ...handle(admin.adminGetFourEyes, adminGetFourEyes(deps)),
@@ -70,10 +82,14 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
       ...handle(admin.adminSetAutoApproval, adminSetAutoApproval(deps)),
       ...handle(rgUsageMessages.payments, depositRgUsage(deps)),
       ...handle(regulatorFileMessages.records, regulatorRecords(deps)),
+      // The transfers of unclaimed funds to FIES and FUNCAP (issue #60): asked by the wallet, paid by the loop below.
+      ...handle(fundPayoutMessages.request, requestFundPayouts(deps)),
+      ...handle(afterHitAdminOperations.adminListFundPayouts, adminListFundPayouts(deps)),
     }),
     background: (deps, own) => [
       startReconciler(deps, { intervalMs: deps.config.RECONCILE_INTERVAL_MS, afterMs: deps.config.RECONCILE_AFTER_MS }),
       payoutClockMetrics(deps),
+      startFundPayouts(deps, own),
       async () => own.profiles.stop(),
     ],
     // A withdrawal create's key lives on its row (the move's dedupe): forgotten with the stored answers.

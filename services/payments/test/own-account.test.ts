@@ -247,7 +247,12 @@ t.test('br-spa: whose money it is', async (t) => {
     const finance = { kind: 'admin' as const, actor: 'user:finance@team.example', personId: 'usr_finance' };
     t.equal(
       ok<Withdrawal>(
-        await call('payments.admin.withdrawalDecision', { scope: finance, key: key('reject'), params: { id: closing.id }, body: { decision: 'reject' } }),
+        await call('payments.admin.withdrawalDecision', {
+          scope: finance,
+          key: key('reject'),
+          params: { id: closing.id },
+          body: { decision: 'reject', reason: 'the account is closing' },
+        }),
       ).status,
       'rejected',
     );

@@ -6,6 +6,7 @@
 import t from 'tap';
 import { setRuleClockOffset } from '@bo/service-kit/testing';
 import type { OperatorScope } from '@bo/contracts';
+import { BR_SPA_LIMITS, BR_SPA_REGISTRATION } from '@bo/test-support';
 import { startPaymentsStack, operatorScope, adminScope, ok, errorOf, key, publishedEvents } from './support/stack.ts';
 
 t.test('responsible gaming on deposits', async (t) => {
@@ -66,6 +67,22 @@ t.test('responsible gaming on deposits', async (t) => {
     const offScope = operatorScope('rg1off');
     const offPlayer = await money.player(offScope);
     t.equal(rgReason(await deposit(offScope, offPlayer, '10.00')), 'ok', 'profile off: no limit required');
+  });
+
+  t.test('br-spa: a player whose registration data is incomplete deposits nothing until the operator completes it (issue #60)', async (t) => {
+    const scope = operatorScope('rg7');
+    // Registered before the switch with its limits but without the rest of the data (Portaria 1.231/2024 art. 31 as amended).
+    const player = await money.player(scope, { incomplete: true, limits: BR_SPA_LIMITS });
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'ok', 'off: nothing required (the state is cached now)');
+    await brSpa(scope);
+    const refused = errorOf(await deposit(scope, player, '10.00'));
+    t.match(
+      refused,
+      { code: 'RG_BLOCKED', details: { reason: 'registration_incomplete', missing: ['phone', 'gender', 'signupIp', 'address'] } },
+      'refused at once',
+    );
+    ok(await call('players.update', { scope, key: key('upd'), params: { playerId: player }, body: BR_SPA_REGISTRATION }));
+    t.equal(rgReason(await deposit(scope, player, '10.00')), 'ok', 'completed: deposits again, in force before the PATCH answered');
   });
 
   t.test('br-spa: a new terms version refuses the next deposit until the player accepts it', async (t) => {

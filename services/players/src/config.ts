@@ -46,6 +46,8 @@ export const PlayersConfigSchema = Type.Composite([
   Type.Object({
     /** How often the fixed self-exclusion terms that have run out are ended (at most this late). */
     RG_TERMS_INTERVAL_MS: Type.Integer({ minimum: 10, default: 60_000 }),
+    /** br-spa: how often the players whose registration lacks data (or completed it) are announced to the operator (issue #60). */
+    REGISTRATION_NOTICE_INTERVAL_MS: Type.Integer({ minimum: 10, default: 60_000 }),
     /**
      * br-spa: the link to the SPA's central self-exclusion platform in every responsible-gaming view
      * (IN SPA/MF 31/2025), unless the operator's compliance settings name their own (issue #46 item 4).

@@ -1,7 +1,7 @@
 // The players service: players, KYC submissions and status, player status, responsible-gaming
 // limits, pauses and self-exclusion, each operator's compliance profile, and the br-spa eligibility
 // rules with our internal impediments registry. Made of modules, each reached through its face
-// (index.ts): players, kyc, rg, impediments; the schema's one entity list and one migration list are
+// (index.ts): players, kyc, rg, impediments, marketing; the schema's one entity list and one migration list are
 // the shared store's (store/index.ts: a migration's name and place are recorded). Subjects come from the contract's
 // operation table so the gateway and this service cannot disagree on a name.
 import { playerChangedSubject, type PlayerChanged } from '@bo/contracts';
@@ -9,6 +9,7 @@ import type { Handler, ServiceDefinition, ServiceDeps } from '@bo/service-kit';
 import { PlayersConfigSchema } from './config.ts';
 import { impedimentsModule, setupEligibility, type Eligibility, type EligibilityOptions } from './impediments/index.ts';
 import { kycModule } from './kyc/index.ts';
+import { marketingModule } from './marketing/index.ts';
 import type { PlayersModule } from './module.ts';
 import { playersModule } from './players/index.ts';
 import { rgModule } from './rg/index.ts';
@@ -47,7 +48,7 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
  * The modules, made with the eligibility collaborators. Impediments before rg: their background
  * tasks are the sweep, the closing, then the self-exclusion terms (readiness lists them in this order).
  */
-const modulesWith = (elig: Eligibility): PlayersModule[] => [playersModule(elig), kycModule, impedimentsModule(elig), rgModule];
+const modulesWith = (elig: Eligibility): PlayersModule[] => [playersModule(elig), kycModule, impedimentsModule(elig), rgModule, marketingModule];
 
 /** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
 export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefinition<typeof PlayersConfigSchema, Eligibility> {

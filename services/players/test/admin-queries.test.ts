@@ -2,7 +2,7 @@
 // cursor), a decision with a reason and who made it, the search by id / externalId / CPF / e-mail
 // across brands, and one player's file. Operators cannot call any of them.
 import t from 'tap';
-import { admin, errorCode, newKey, okBody, scopes, startPlayers } from './harness.ts';
+import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 
 t.test('admin queries', async (t) => {
   const h = await startPlayers(t, 'admin-queries');
@@ -91,6 +91,57 @@ t.test('admin queries', async (t) => {
     t.same(await search('%@example.com'), [], 'no wildcards');
     t.same(await search('nobody'), []);
     errorCode(t, await h.call('players.admin.search', admin, { query: {} }), 'VALIDATION_ERROR');
+  });
+
+  t.test('issue #61: by name, one environment, one operator; the KYC queue of one environment; summaries by id', async (t) => {
+    const live = await h.createPlayer(t, scopes.aProduction, {
+      externalId: 'n-live',
+      name: 'Joana Conceição Prado',
+      cpf: '529.982.247-25',
+      email: 'joana@example.com',
+    });
+    const test = await h.createPlayer(t, scopes.aSandbox, { externalId: 'n-test', name: 'Joana Prado', cpf: '529.982.247-25', email: 'joana.t@example.com' });
+    const other = await h.createPlayer(t, scopes.bSandbox, { externalId: 'n-other', name: 'Bruno Prado', cpf: '111.444.777-35', email: 'bruno@example.com' });
+    const search = async (query: Record<string, unknown>) =>
+      okBody<any>(t, await h.call('players.admin.search', admin, { query }), 200)
+        .data.map((p: any) => p.id)
+        .sort();
+    t.same(await search({ q: 'joana prado' }), [live.id, test.id].sort(), 'by the words of the name, any case, in order');
+    t.same(await search({ q: 'PRADO' }), [live.id, test.id, other.id].sort(), 'a part of it');
+    t.same(await search({ q: 'pr' }), [], 'not under three characters');
+    t.same(await search({ q: 'prado', environment: 'production' }), [live.id], 'production only');
+    t.same(await search({ q: 'prado', environment: 'sandbox' }), [test.id, other.id].sort(), 'the sandbox only');
+    t.same(await search({ q: 'prado', operatorId: 'op_B' }), [other.id], 'one operator');
+    t.same(await search({ q: '529.982.247-25', environment: 'sandbox' }), [test.id], 'a CPF, narrowed too');
+
+    for (const p of [live, test]) {
+      const scope = p === live ? scopes.aProduction : scopes.aSandbox;
+      okBody(
+        t,
+        await h.call('players.kyc.submit', scope, { params: { playerId: p.id }, body: { documentType: 'rg', reference: `doc-${p.id}` }, key: newKey() }),
+        201,
+      );
+    }
+    const ids = async (query: Record<string, unknown>) => okBody<any>(t, await queue(query), 200).data.map((f: any) => f.player.id);
+    t.ok(
+      (await ids({ environment: 'production' })).includes(live.id) && !(await ids({ environment: 'production' })).includes(test.id),
+      'the queue of production',
+    );
+    t.ok((await ids({ environment: 'sandbox' })).includes(test.id) && !(await ids({ environment: 'sandbox' })).includes(live.id), 'the queue of the sandbox');
+    const page = okBody<any>(t, await queue({ environment: 'sandbox', limit: 1 }), 200);
+    if (page.nextCursor) errorCode(t, await queue({ environment: 'production', limit: 1, cursor: page.nextCursor }), 'VALIDATION_ERROR');
+    else t.pass('one page only');
+
+    const summaries = okBody<any>(t, await h.call('players.summaries', internal, { body: { playerIds: [live.id, other.id, 'plr_nobody'] } }), 200);
+    t.same(
+      summaries.players.map((p: any) => [p.id, p.name, p.externalId, p.status, p.kycStatus]).sort(),
+      [
+        [live.id, 'Joana Conceição Prado', 'n-live', 'ativo', 'em_analise'],
+        [other.id, 'Bruno Prado', 'n-other', 'ativo', 'nao_iniciado'],
+      ].sort(),
+      'summaries of the players found, none for an unknown id',
+    );
+    errorCode(t, await h.call('players.summaries', admin, { body: { playerIds: [live.id] } }), 'UNAUTHORIZED');
   });
 
   t.test('a player file; unknown ids are 404; operators cannot call admin reads', async (t) => {

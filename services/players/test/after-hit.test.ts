@@ -4,9 +4,11 @@
 // self-exclusion platform in the responsible-gaming view (deployment default, operator override,
 // none under `off`), and the closures after a hit: the wallet is asked to close the account (open
 // bets, the 180-day hold's clock) before payments takes the balance, and the closures report lists
-// each closing with its reasons and SIGAP status 10 for a social-programme hit.
+// each block, the day after it, with its reasons and SIGAP status 10 for a social-programme hit (issue
+// #60); the one-day notice: overdue blocks counted (bo_impediment_notices_overdue), and the wallet told
+// when the bettor was notified.
 import t from 'tap';
-import { waitFor } from '@bo/service-kit/testing';
+import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { playersServiceWith } from '../src/service.ts';
 import { DEFAULT_CENTRAL_SELF_EXCLUSION_URL } from '../src/config.ts';
 import { admin, brSpaPlayer, errorCode, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
@@ -198,11 +200,14 @@ t.test('after an impediment hit', async (t) => {
       });
     }
 
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    // Status 10 is reported on D+1, the day after the block (the SPA's FAQ item 22; issue #60): the
+    // report of the day after the hit lists the two blocks.
+    const blockDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(hitAt));
+    const today = new Date(Date.parse(`${blockDay}T12:00:00Z`) + DAY).toISOString().slice(0, 10);
     const report = okBody<any>(t, await h.call('players.admin.impededClosures', admin, { query: { brandId: sandbox.brandId, date: today } }), 200);
     t.match(report, { brandId: sandbox.brandId, date: today, timeZone: 'America/Sao_Paulo' });
     const lines = Object.fromEntries(report.data.map((l: any) => [l.playerId, l]));
-    t.same(Object.keys(lines).sort(), [social.id, central.id].sort(), 'the two closings of the day');
+    t.same(Object.keys(lines).sort(), [social.id, central.id].sort(), 'the two blocks of the day before');
     t.match(lines[social.id], {
       externalId: 'close-social',
       cpf: '39053344705',
@@ -212,14 +217,16 @@ t.test('after an impediment hit', async (t) => {
       restrictedAt: new Date(hitAt).toISOString(),
     });
     t.match(lines[central.id], { reasons: ['central_self_exclusion'], sigapStatus: null });
-    t.ok(Date.parse(lines[social.id].closedAt) >= Date.parse(report.from) && Date.parse(lines[social.id].closedAt) < Date.parse(report.to), 'closed that day');
+    t.ok(typeof lines[social.id].closedAt === 'string', 'with its closing, once it came');
 
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + DAY).toISOString().slice(0, 10);
-    t.same(
-      okBody<any>(t, await h.call('players.admin.impededClosures', admin, { query: { brandId: sandbox.brandId, date: tomorrow } }), 200).data,
-      [],
-      'another day: none',
-    );
+    for (const other of [blockDay, tomorrow]) {
+      t.same(
+        okBody<any>(t, await h.call('players.admin.impededClosures', admin, { query: { brandId: sandbox.brandId, date: other } }), 200).data,
+        [],
+        `${other === blockDay ? 'the day of the block itself' : 'two days after'}: none`,
+      );
+    }
     const viaMessage = okBody<any>(
       t,
       await h.call(
@@ -235,6 +242,36 @@ t.test('after an impediment hit', async (t) => {
       await h.call('players.admin.impededClosures', admin, { query: { brandId: sandbox.brandId, date: today, timeZone: 'Mars/Olympus' } }),
       'VALIDATION_ERROR',
     );
+
+    // The one-day notice (issue #60 item 6): the bettor is told within a day of the block. Neither was
+    // reported: both overdue; the social-programme player told an hour after the hit: one left. The
+    // wallet's unclaimed funds count their 180 days from that communication (players.afterHit.notice).
+    const overdue = async () =>
+      Object.fromEntries((await h.svc.metrics.getSingleMetric('bo_impediment_notices_overdue')!.get()).values.map((v) => [v.labels.environment, v.value]));
+    t.same(await overdue(), { sandbox: 2, production: 0 }, 'two blocked more than a day ago, nobody told');
+    const notice = (playerId: string, brandId: string = sandbox.brandId) =>
+      h.call('players.afterHit.notice', { kind: 'internal', service: 'wallet' }, { body: { brandId, playerId } });
+    t.same(okBody(t, await notice(social.id), 200), { restrictedAt: new Date(hitAt).toISOString(), noticeSentAt: null });
+    setRuleClockOffset(now - Date.now());
+    t.teardown(() => setRuleClockOffset(0));
+    const toldAt = new Date(hitAt + 3_600_000).toISOString();
+    okBody(
+      t,
+      await h.call('players.communications.record', sandbox, {
+        params: { playerId: social.id },
+        body: { channel: 'sms', kind: 'impediment_notice', sentAt: toldAt, summary: 'Your account is blocked: withdraw within 2 days.' },
+        key: newKey(),
+      }),
+      201,
+    );
+    t.same(await overdue(), { sandbox: 1, production: 0 }, 'told: one left');
+    t.same(
+      okBody(t, await notice(social.id), 200),
+      { restrictedAt: new Date(hitAt).toISOString(), noticeSentAt: toldAt },
+      'the communication the wallet reads',
+    );
+    t.same(okBody(t, await notice(social.id, scopes.bSandbox.brandId), 200), { restrictedAt: null, noticeSentAt: null }, "another brand's: nothing");
+
     const unrelated = await h.createPlayer(t, scopes.bSandbox, { ...validPlayer, externalId: 'other-brand' });
     t.notOk(
       okBody<any>(t, await h.call('players.admin.impededClosures', admin, { query: { brandId: scopes.bSandbox.brandId, date: today } }), 200).data.some(

@@ -5,7 +5,7 @@ import { Value } from '@sinclair/typebox/value';
 import { PlayerSchema } from '@bo/contracts';
 import { errorCode, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
 
-const PLAYER_KEYS = ['birthDate', 'cpf', 'createdAt', 'currency', 'email', 'externalId', 'id', 'kycStatus', 'name', 'phone', 'status'];
+const PLAYER_KEYS = ['birthDate', 'cpf', 'createdAt', 'currency', 'email', 'externalId', 'id', 'kycStatus', 'marketing', 'name', 'phone', 'status'];
 
 t.test('players.create and players.find', async (t) => {
   const h = await startPlayers(t, 'create');
@@ -30,6 +30,7 @@ t.test('players.create and players.find', async (t) => {
         status: 'ativo',
         kycStatus: 'nao_iniciado',
         currency: 'BRL',
+        marketing: { consent: false, allowed: false, blockedBy: null, consentChangedAt: null },
       },
     );
     t.match(player.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

@@ -33,8 +33,15 @@ export const REQUIRED_LIMITS = [
   { type: 'loss', period: 'day', value: '1000.00' },
   { type: 'time', period: 'day', value: 1440 },
 ];
+/** The registration data br-spa requires beyond the limits (Portaria 1.231/2024 art. 31 as amended; issue #60). */
+export const REGISTRATION_DATA = {
+  phone: '+5511987654321',
+  gender: 'feminino',
+  signupIp: '198.51.100.7',
+  address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
+};
 /** A registration a br-spa operator accepts. */
-export const brSpaPlayer = { ...validPlayer, limits: REQUIRED_LIMITS };
+export const brSpaPlayer = { ...validPlayer, ...REGISTRATION_DATA, limits: REQUIRED_LIMITS };
 
 export interface CallOptions {
   params?: Record<string, string>;

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { PLAYER_STATE_SUBJECT, termsPending } from '@bo/contracts';
 import { randomCpf, setRuleClockOffset } from '@bo/service-kit/testing';
-import { admin, errorCode, internal, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
+import { REGISTRATION_DATA, admin, errorCode, internal, newKey, okBody, scopes, startPlayers, validPlayer } from './harness.ts';
 
 const DAY = 24 * 3_600_000;
 const LIMITS = [
@@ -18,7 +18,7 @@ t.test('registration data and terms acceptance', async (t) => {
   const h = await startPlayers(t, 'terms');
   t.teardown(() => setRuleClockOffset(0));
   const register = (scope: (typeof scopes)[keyof typeof scopes], body: Record<string, unknown>) =>
-    h.call('players.create', scope, { body: { ...validPlayer, cpf: randomCpf(), ...body }, key: newKey() });
+    h.call('players.create', scope, { body: { ...validPlayer, ...REGISTRATION_DATA, cpf: randomCpf(), ...body }, key: newKey() });
   const publish = (scope: (typeof scopes)[keyof typeof scopes], body: Record<string, unknown>) =>
     h.call('players.terms.versions.publish', scope, { body, key: newKey() });
   const accept = (scope: (typeof scopes)[keyof typeof scopes], playerId: string, body: Record<string, unknown>) =>
@@ -27,7 +27,11 @@ t.test('registration data and terms acceptance', async (t) => {
     h.call(PLAYER_STATE_SUBJECT, internal, { body: { brandId: scope.brandId, playerId } });
 
   // A player of the production brand registered while the operator was `off`: a legacy player once br-spa is on.
-  const legacy = okBody<any>(t, await register(scopes.aProduction, { externalId: 'legacy', cpf: randomCpf() }), 201);
+  const legacy = okBody<any>(
+    t,
+    await h.call('players.create', scopes.aProduction, { body: { ...validPlayer, externalId: 'legacy', cpf: randomCpf() }, key: newKey() }),
+    201,
+  );
   t.same([legacy.gender, legacy.signupIp], [undefined, undefined], 'nothing given, nothing shown: the player reads as before');
   okBody(
     t,

@@ -441,7 +441,7 @@ t.test('standing changes only through their flows', async (t) => {
     setRuleClockOffset(0);
     const brSpa = { profile: 'br-spa', reason: 'the Brazilian rules for the impediment checks' };
     okBody(t, await h.call('players.admin.setCompliance', admin, { params: { id: scope.operatorId }, body: brSpa }), 200);
-    const p = await h.createPlayer(t, scope, { externalId: 'st-imp', cpf: '714.602.380-01', limits: brSpaPlayer.limits });
+    const p = await h.createPlayer(t, scope, { ...brSpaPlayer, externalId: 'st-imp', cpf: '714.602.380-01' });
     const added = await h.call('players.admin.impediments.add', admin, { body: { cpf: '71460238001', category: 'athlete', note: 'a club player' } });
     t.same(okBody<any>(t, added, 201).restricted, [p.id]);
     // A self-exclusion during the restriction (here our team's; the player's: test/e2e/standing.test.ts)

@@ -8,11 +8,19 @@ import { rgModule } from './rg/index.ts';
 import { createGamesModule, type GamesModuleOptions } from './games/index.ts';
 import { providersModule } from './providers/index.ts';
 import { unclaimedModule } from './unclaimed/index.ts';
+import { integrityModule } from './integrity/index.ts';
 
 /** The wallet; `games` replaces the games module's random source or provider adapter (tests). */
 export function walletServiceWith(games: GamesModuleOptions = {}) {
-  // unclaimed last: its migration changes what the providers' set (the accounts' kinds).
-  const wallet = composeService('wallet', 'wallet', WalletConfigSchema, [ledgerModule, rgModule, createGamesModule(games), providersModule, unclaimedModule]);
+  // unclaimed then integrity last: each migration changes what the one before set (the accounts' kinds).
+  const wallet = composeService('wallet', 'wallet', WalletConfigSchema, [
+    ledgerModule,
+    rgModule,
+    createGamesModule(games),
+    providersModule,
+    unclaimedModule,
+    integrityModule,
+  ]);
   // The return of unclaimed funds is a decision: its audit row goes to the internal stream, for the operators service's audit log.
   return { ...wallet, internalEvents: true };
 }

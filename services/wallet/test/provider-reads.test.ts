@@ -7,7 +7,17 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import { adminScope, gamesServicesWith, setComplianceProfile, scopes, startFakeProvider, startGamesStack, type GamesStack } from '@bo/test-support';
+import {
+  adminScope,
+  certifiedGame,
+  gamesServicesWith,
+  PUT_CERTIFICATE_SUBJECT,
+  setComplianceProfile,
+  scopes,
+  startFakeProvider,
+  startGamesStack,
+  type GamesStack,
+} from '@bo/test-support';
 import { WalletConfigSchema } from '../src/config.ts';
 import { walletServiceWith } from '../src/service.ts';
 
@@ -53,6 +63,11 @@ t.test('what operators and our team read of providers', async (t) => {
       { name: gameCode, category: kind === 'casino' ? 'slots' : 'sports' },
     );
     await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: live.operatorId }, { enabled: true });
+    // Under br-spa a casino game takes bets only with a valid certificate (issue #59 item 5).
+    if (kind === 'casino') {
+      const certified = certifiedGame(provider.id, gameCode);
+      await admin(PUT_CERTIFICATE_SUBJECT, certified.params, certified.body);
+    }
     const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
     const call = (op: string, body: unknown) => h.call(`wallet.provider.${op}`, pscope, { body }) as Promise<any>;
     return { provider, game, call };
@@ -231,10 +246,22 @@ t.test('what operators and our team read of providers', async (t) => {
     ok(await casino.call('correction', { transactionId: txId('fix'), playerId: player, roundId: r1, amount: '-5.00', currency: 'BRL', reason: 'resettled' }));
     const to = new Date(Date.now() + 1000).toISOString();
 
-    const date = new Date().toISOString().slice(0, 10);
+    // The brand's day (issue #61): its calendar day in its operator's zone, São Paulo by default (UTC−3 all year), not the UTC day.
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const report = await admin('wallet.admin.providers.dailyReport', { id: casino.provider.id }, undefined, { date });
-    t.match(report, { providerId: casino.provider.id, providerName: casino.provider.name, date, from: `${date}T00:00:00.000Z`, ties: true });
+    t.match(report, {
+      providerId: casino.provider.id,
+      providerName: casino.provider.name,
+      date,
+      from: `${date}T03:00:00.000Z`,
+      to: `${next}T03:00:00.000Z`,
+      ties: true,
+    });
     const brand = report.brands.find((b: any) => b.brandId === live.brandId && b.currency === 'BRL');
+    t.match(brand, { timeZone: 'America/Sao_Paulo', from: `${date}T03:00:00.000Z`, to: `${next}T03:00:00.000Z` }, "the brand's own day");
+    const one = await admin('wallet.admin.providers.dailyReport', { id: casino.provider.id }, undefined, { date, brandId: live.brandId });
+    t.same([...new Set(one.brands.map((b: any) => b.brandId))], [live.brandId], 'one brand when asked');
     // Over this file's tests the casino provider also took bets of other players today: the report sums them all.
     const ours = await h.sql<{ kind: string; n: number; moved: string }>(
       `select kind, count(*)::int as n, sum(moved)::text as moved from wallet.provider_transactions

@@ -298,6 +298,8 @@ t.test('the provider wallet API', async (t) => {
       [['4.00', '4.00', '0.00']],
       'listed for our team',
     );
+    const [named] = await h.sql<{ name: string; external_id: string }>('select name, external_id from players.players where id = ?', [player]);
+    t.match((await debtOf())[0], { playerName: named!.name, externalId: named!.external_id }, 'by the player’s name (issue #61)');
     await h.credit(live, player, '6.00');
     const c2 = { transactionId: txId('c'), playerId: player, roundId: round, amount: '-9.50', currency: 'BRL', reason: 'resettled again' };
     t.match(((await p('correction', c2)) as any).body, { moved: '-6.00', balance: '0.00' }, 'taken up to the balance');
@@ -403,9 +405,14 @@ t.test('the provider wallet API', async (t) => {
     await p('bet', b);
     await h.sql(`update wallet.provider_rounds set opened_at = now() - interval '2 hours' where provider_id = ? and round_id = ?`, [provider.id, b.roundId]);
     const open = await admin('wallet.admin.providers.openRounds', { id: provider.id });
+    const [named] = await h.sql<{ name: string }>(
+      'select p.name from players.players p join wallet.provider_rounds r on r.player_id = p.id where r.round_id = ?',
+      [b.roundId],
+    );
     t.match(
       open.data.find((r: any) => r.roundId === b.roundId),
-      { gameCode: 'sweet-fruits', staked: '10.00' },
+      { gameCode: 'sweet-fruits', staked: '10.00', playerName: named!.name },
+      'with the player’s name (issue #61)',
     );
   });
 });

@@ -1,11 +1,12 @@
 // The money of an account closed after an impediment hit (issue #46 item 4; IN SPA/MF 31/2025,
 // docs/eligibility.md "After a hit"), in the wallet against real Postgres and NATS with the real
-// players service: the closing refunds the player's open provider bets (casino rounds and sports
-// bets; a round with a win is left to our team) and the provider's later calls meet the rules of a
-// voided round; past the return's deadline what is not reserved by a withdrawal is held on the
-// brand's unclaimed-funds account, once however many runs race; after 180 days each hold goes to
-// FIES and FUNCAP (the split recorded), once; during the hold our finance team records its return to
-// the bettor. verifyLedger checks every hold and both accounts, and finds a tampered hold.
+// players service: the closing refunds the player's open provider bets in full (casino rounds, a round
+// with a partial win too since issue #60, and sports bets) and the provider's later calls meet the rules
+// of a voided round; past the return's deadline what is not reserved by a withdrawal is held on the
+// brand's unclaimed-funds account, once however many runs race; 180 days after the communication to the
+// bettor (issue #60) each hold goes to FIES and FUNCAP (the split recorded), once; during the hold our
+// finance team records its return to the bettor. verifyLedger checks every hold and both accounts, and
+// finds a tampered hold. (The payment of the transfers through payments: services/payments/test/fund-payouts.test.ts.)
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
@@ -70,10 +71,28 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
     return player;
   };
   const wallet = async (playerId: string) => ok(await h.call('wallet.get', live, { params: { playerId } }));
-  const close = (playerId: string, closedAt: Date) =>
-    h.call('wallet.impeded.closeAccount', players, {
+  /** The closing after a hit three days before, of which the operator told the bettor an hour after the hit (once). */
+  const close = async (playerId: string, closedAt: Date) => {
+    const blocked = await h.sql<{ restricted_at: Date | null }>('select restricted_at from players.players where id = ?', [playerId]);
+    if (!blocked[0]!.restricted_at) {
+      const hitAt = new Date(closedAt.getTime() - 3 * DAY);
+      await h.sql('update players.players set restricted_at = ? where id = ?', [hitAt, playerId]);
+      ok(
+        await h.call('players.communications.record', live, {
+          params: { playerId },
+          body: {
+            channel: 'sms',
+            kind: 'impediment_notice',
+            sentAt: new Date(hitAt.getTime() + 3_600_000).toISOString(),
+            summary: 'Blocked: withdraw within 2 days.',
+          },
+        }),
+      );
+    }
+    return h.call('wallet.impeded.closeAccount', players, {
       body: { operatorId: live.operatorId, brandId: live.brandId, environment: 'production', playerId, currency: 'BRL', closedAt: closedAt.toISOString() },
     });
+  };
   const run = async () => ok(await admin('wallet.admin.unclaimed.run'));
   const holdsOf = async (playerId: string) =>
     ok(await admin('wallet.admin.unclaimed.list', { query: { brandId: live.brandId, playerId } })).data as Array<Record<string, any>>;
@@ -109,18 +128,18 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
     const first = ok(await close(player, new Date()));
     t.match(
       first,
-      { refundedBets: 3, refunded: '28.00', roundsLeftOpen: 1 },
-      'the open round (two bets) and the sports bet refunded; the round with a win left',
+      { refundedBets: 4, refunded: '32.00', roundsLeftOpen: 0 },
+      'the open round (two bets), the round with a partial win (issue #60) and the sports bet refunded in full',
     );
-    t.equal((await wallet(player)).available, '95.00', 'the stakes back');
+    t.equal((await wallet(player)).available, '99.00', 'the stakes back; the partial win credited stays the bettor’s');
     const rounds = await h.sql<{ round_id: string; status: string }>(
       'select round_id, status from wallet.provider_rounds where player_id = ? order by round_id',
       [player],
     );
     t.same(
       Object.fromEntries(rounds.map((r) => [r.round_id, r.status])),
-      { [open]: 'voided', [withWin]: 'open', [settled]: 'settled', [slipId]: 'voided' },
-      'refunded rounds voided; the others as they were',
+      { [open]: 'voided', [withWin]: 'voided', [settled]: 'settled', [slipId]: 'voided' },
+      'refunded rounds voided, the one with a partial win too; the settled one as it was',
     );
     const refunds = await h.sql<{ transaction_id: string; kind: string; moved: string }>(
       `select transaction_id, kind, moved::text from wallet.provider_transactions where player_id = ? and transaction_id like 'bo-void:%' order by provider_transactions.moved`,
@@ -130,6 +149,7 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
       refunds.map((r) => [r.kind, r.moved]),
       [
         ['rollback', '3.00'],
+        ['rollback', '4.00'],
         ['rollback', '5.00'],
         ['rollback', '20.00'],
       ],
@@ -150,15 +170,20 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
       { moved: '0.00' },
       'its own rollback of a refunded bet moves nothing',
     );
-    t.equal((await wallet(player)).available, '95.00', 'nothing moved twice');
+    t.equal(
+      code(await casino.call('win', { transactionId: txId('win'), playerId: player, roundId: withWin, amount: '9.00', currency: 'BRL' })),
+      'ROUND_CLOSED',
+      'nor a later win on the round that had a partial win',
+    );
+    t.equal((await wallet(player)).available, '99.00', 'nothing moved twice');
     const again = ok(await close(player, new Date(Date.now() + DAY)));
     t.match(
       again,
-      { refundedBets: 0, refunded: '0.00', roundsLeftOpen: 1, returnDueAt: first.returnDueAt },
+      { refundedBets: 0, refunded: '0.00', roundsLeftOpen: 0, returnDueAt: first.returnDueAt },
       'a repeat refunds nothing and keeps the first deadline',
     );
     const items = ok(await h.call('wallet.transactions', live, { params: { playerId: player } })).data;
-    t.equal(items.filter((i: any) => i.type === 'ROLLBACK').length, 3, "the refunds in the player's statement");
+    t.equal(items.filter((i: any) => i.type === 'ROLLBACK').length, 4, "the refunds in the player's statement");
     await assertLedgerSound(t);
   });
 
@@ -179,7 +204,7 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
     t.match(await wallet(reserved), { available: '20.00', withdrawable: '0.00' }, 'the money a withdrawal reserves stays for it');
     const [held] = await holdsOf(reserved);
     t.match(held, { status: 'held', amount: '30.00', playerId: reserved, currency: 'BRL', endedAt: null, transferId: null });
-    t.equal(Date.parse(held!.releaseDueAt) - Date.parse(held!.heldAt), 180 * DAY, 'held 180 days');
+    t.equal(Date.parse(held!.releaseDueAt) - Date.parse(held!.noticeSentAt), 180 * DAY, 'held 180 days from the communication to the bettor (issue #60)');
     for (const [i, p] of many.entries()) {
       t.same(
         (await holdsOf(p)).map((x) => x.amount),
@@ -237,7 +262,7 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
     t.equal(
       runs.reduce((n, r) => n + r.holdsCreated, 0),
       2,
-      "181 days on, the first test's two accounts are past their deadline too: held now, once",
+      "181 days on, the first test's two accounts are past their deadline too: held now, once (and due: told 180 days ago)",
     );
     t.equal((await run()).transfersRecorded, 0, 'a run again moves nothing');
     const [after] = await holdsOf(odd);
@@ -266,8 +291,8 @@ t.test('the money of an account closed after an impediment hit', async (t) => {
     );
     t.same(
       balances,
-      { unclaimed: '105.00', held: '105.00', payable: '130.01', sent: '130.01' },
-      'the unclaimed account holds what is held (95 + 10, held today); the funds are owed every transfer (100 + 30.01)',
+      { unclaimed: '0.00', held: null, payable: '239.01', sent: '239.01' },
+      'nothing held any more (the two held today were told of 180 days ago: transferred at once); the funds are owed every transfer (100 + 30.01 + 99 + 10), none paid here (payments does not run)',
     );
     await assertLedgerSound(t);
 

@@ -217,13 +217,25 @@ export async function startStack(
   return stack;
 }
 
-/** A valid player's registration (a CPF with its check digits). */
+/**
+ * The registration data br-spa requires beyond name, e-mail, CPF, birth date and the limits (phone,
+ * gender, sign-up IP, address: Portaria 1.231/2024 art. 31 as amended; issue #60). Valid under any profile.
+ */
+export const REGISTRATION_DATA = {
+  phone: '+5511987654321',
+  gender: 'feminino',
+  signupIp: '198.51.100.7',
+  address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
+} as const;
+
+/** A valid player's registration (a CPF with its check digits), with the data br-spa requires but the limits. */
 export const playerInput = (externalId: string) => ({
   externalId,
   name: 'Ana Souza',
   email: 'ana@example.com',
   cpf: '529.982.247-25',
   birthDate: '1990-05-17',
+  ...REGISTRATION_DATA,
 });
 
 export const uniq = (label: string) => `${label}-${Math.random().toString(36).slice(2, 10)}`;

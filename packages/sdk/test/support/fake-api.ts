@@ -2,7 +2,7 @@
 // body bytes), checks the signature with @bo/contracts' own signRequest (the gateway's code), and
 // answers from a script, one step per request, so retry behaviour is exact and repeatable.
 import http from 'node:http';
-import { signRequest } from '@bo/contracts';
+import { signRequest, signRequestV2 } from '@bo/contracts';
 
 export const KEY = 'bk_test_FakeKey0000000000000000000000';
 export const SECRET = 'sk_test_FakeSecret000000000000000000000000000000';
@@ -53,7 +53,12 @@ export async function startFakeApi(): Promise<FakeApi> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const ts = String(req.headers['x-timestamp'] ?? '');
-      const expected = signRequest(SECRET, req.method!, req.url!, ts, body);
+      // As the gateway checks it: version 2 signs the Idempotency-Key too (the SDK sends it), version 1 without the header.
+      const key = req.headers['idempotency-key'] as string | undefined;
+      const expected =
+        req.headers['x-signature-version'] === '2'
+          ? signRequestV2(SECRET, req.method!, req.url!, ts, body, key)
+          : signRequest(SECRET, req.method!, req.url!, ts, body);
       api.requests.push({ method: req.method!, target: req.url!, headers: req.headers, body, signatureValid: expected === req.headers['x-signature'] });
       const step = api.script.shift() ?? api.fallback;
       if ('drop' in step) {

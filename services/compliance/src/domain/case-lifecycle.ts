@@ -1,6 +1,8 @@
 // A case's life (docs/aml.md): open → under_review → reported (with the Siscoaf receipt) or
 // dismissed. Reporting takes a second person: whoever took the case under review cannot also
-// report it (four eyes, as for payouts). Plain rules over the case's state.
+// report it (four eyes, as for payouts). So does dismissing a case that holds the player's payouts
+// (issue #61): it is taken under review by one person and dismissed, with a reason, by another, never
+// dismissed straight from open. Plain rules over the case's state.
 import { AppError, validationError, type AmlCaseDecision, type AmlCaseStatus } from '@bo/contracts';
 
 const NEXT: Record<AmlCaseStatus, readonly AmlCaseStatus[]> = {
@@ -13,8 +15,9 @@ const NEXT: Record<AmlCaseStatus, readonly AmlCaseStatus[]> = {
 /** Throws the refusal of a decision, if any: a wrong step (409), a report without a receipt (422), or by the reviewer (403). */
 /** `decider`: who decides, as four eyes compares people (their id: service-kit `deciderOf`). */
 /** `reportDecided`: our team decided to report the case (its COS is due): it is reported, not dismissed. */
+/** `holdsPayouts`: the case holds the player's payouts now (high, active, br-spa): its dismissal takes a second person. */
 export function checkDecision(
-  current: { status: AmlCaseStatus; reviewerId: string | null; reportDecided?: boolean },
+  current: { status: AmlCaseStatus; reviewerId: string | null; reportDecided?: boolean; holdsPayouts?: boolean },
   decision: AmlCaseDecision,
   decider: string,
 ): void {
@@ -32,6 +35,15 @@ export function checkDecision(
   }
   if (decision.status === 'dismissed' && current.reportDecided) {
     throw new AppError('AML_CASE_INVALID_TRANSITION', 'A case decided for reporting to COAF is reported (its COS is due), not dismissed.');
+  }
+  if (decision.status === 'dismissed' && current.holdsPayouts && (current.status === 'open' || current.reviewerId === decider)) {
+    throw new AppError(
+      'FOUR_EYES_REQUIRED',
+      current.status === 'open'
+        ? "A case that holds the player's payouts is dismissed by two people: one takes it under review, another dismisses it with a reason."
+        : "A case that holds the player's payouts is dismissed by someone other than the person who reviewed it.",
+      { holdsPayouts: true },
+    );
   }
 }
 

@@ -13,7 +13,7 @@ interface EvidenceEvent {
 }
 
 /** What a COS is made of: the case as it stands (not how the console shows it). */
-export type CaseRecord = Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'assignee' | 'assignedAt' | 'cos'>;
+export type CaseRecord = Omit<AmlCase, 'timeZone' | 'holdsPayouts' | 'assignee' | 'assignedAt' | 'cos' | 'playerName' | 'amount' | 'analysis'>;
 
 export function cosRecordOf(c: CaseRecord, who: PlayerIdentity): CosRecord {
   // Each operation once, though several rules may name it.

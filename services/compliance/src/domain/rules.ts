@@ -94,20 +94,41 @@ export function splitDeposits(event: MoneyEvent, history: MoneyEvent[], t: AmlTh
   };
 }
 
+/** Rule 1's default share of the window's deposits a cash-out may take and be partial (thresholds.ts). */
+const PARTIAL_PERCENT_DEFAULT = 30;
+
 /**
  * Rule 1: a withdrawal requested within `inAndOutHours` of deposits, with the stakes of that
- * window under `inAndOutStakePercent` of what was deposited in it.
+ * window under `inAndOutStakePercent` of what was deposited in it. High, unless it is a partial
+ * cash-out (issue #61): the window's withdrawals, this one included, take at most
+ * `inAndOutPartialPercent` of its deposits. The watch runs under br-spa, whose deposits are credited
+ * only from the player's own account and whose payouts go only to it (Portaria SPA/MF 615/2024 art. 3:
+ * payments' payer and destination checks), so a partial cash-out moves part of the player's own money
+ * back to the player's own account: medium, recorded for our team, holding no payout.
  */
 export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: string, t: AmlThresholds, leaving?: Leaving): RuleHit | undefined {
   if (event.kind !== 'withdrawal') return undefined;
   const end = event.at.getTime();
-  const deposits = within(history, 'deposit', end - t.inAndOutHours * HOUR, end);
+  const from = end - t.inAndOutHours * HOUR;
+  const deposits = within(history, 'deposit', from, end);
   if (deposits.length === 0) return undefined;
   const deposited = sum(deposits);
   const bar = new Money(deposited).times(t.inAndOutStakePercent).div(100);
   if (new Money(stakes).gte(bar)) return undefined;
   const summary = `withdrawal of ${event.amount} within ${t.inAndOutHours} h of deposits of ${deposited}, stakes ${stakes} (under ${t.inAndOutStakePercent}%)`;
   const facts = { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, events: [...deposits.map(brief), brief(event)] };
+  const partialPercent = t.inAndOutPartialPercent ?? PARTIAL_PERCENT_DEFAULT;
+  const withdrawals = within(history, 'withdrawal', from, end);
+  const cashedOut = sum(withdrawals.some((w) => w.eventId === event.eventId) ? withdrawals : [...withdrawals, event]);
+  const partial = new Money(cashedOut).lte(new Money(deposited).times(partialPercent).div(100));
+  if (!leaving && partial) {
+    return {
+      rule: 'in_and_out',
+      summary: `${summary}; a partial cash-out: ${cashedOut} out of ${deposited} (at most ${partialPercent}%), to and from the player's own account`,
+      facts: { ...facts, cashedOut, partialPercentBar: partialPercent },
+      risk: 'medium',
+    };
+  }
   if (!leaving) return { rule: 'in_and_out', summary, facts };
   // Recorded, low: a person leaving takes their balance out (the rules ask for it); a case of its own
   // for our team to see, holding no payout.

@@ -5,6 +5,7 @@ import type { AmlThresholds } from '@bo/contracts';
 export const DEFAULT_THRESHOLDS: AmlThresholds = {
   inAndOutHours: 48,
   inAndOutStakePercent: 30,
+  inAndOutPartialPercent: 30,
   splitThreshold: '10000.00',
   splitMarginPercent: 10,
   splitCount: 5,

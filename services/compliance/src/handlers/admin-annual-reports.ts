@@ -9,6 +9,7 @@ import type { ComplianceConfig } from '../config.ts';
 import { annualReportFile, annualReportOf, annualReportState, sha256Of, yearBounds } from '../domain/annual-report.ts';
 import { annualDueDates, endOfDay } from '../domain/business-days.ts';
 import { keepNextVersion, keptReports, operatorsOfYear, type KeptReport } from '../store/annual-reports.ts';
+import { latestAssessment } from '../store/risk-assessments.ts';
 import { operatorProfiles, type OperatorProfiles } from '../watch/operator-profiles.ts';
 
 async function statusOf(profiles: OperatorProfiles, kept: KeptReport[], operatorId: string, year: number, now: Date): Promise<AmlAnnualReportStatus> {
@@ -87,8 +88,14 @@ export function adminMakeAnnualReport(
     const { actor } = scope;
     const { operatorId } = req.params;
     const { year } = req.body;
+    // The narrative part our team wrote (issue #60), and the internal risk assessment in force.
+    const narrative = req.body.narrative ?? null;
     const now = clock();
     const { timeZone } = await profiles.complianceOf(operatorId);
+    const assessment = await latestAssessment(deps.sql, operatorId, year);
+    const riskAssessment = assessment
+      ? { year: assessment.year, version: assessment.version, assessedOn: (assessment.content as { assessedOn: string }).assessedOn }
+      : null;
     const { from, to } = yearBounds(year, timeZone);
     if (now.getTime() < to.getTime()) {
       throw validationError('body', [{ path: '/year', message: `${year} is not over yet in ${timeZone}: its report is made from 1 January ${year + 1}` }]);
@@ -97,15 +104,17 @@ export function adminMakeAnnualReport(
       deps.sql,
       { operatorId, year, timeZone, from, to, madeAt: now, madeBy: actor },
       (version, figures) =>
-        annualReportFile(
-          annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
-        ),
+        annualReportFile({
+          ...annualReportOf({ operatorId, year, timeZone, from: isoTime(from), to: isoTime(to), version, madeAt: isoTime(now), madeBy: actor }, figures),
+          narrative,
+          riskAssessment,
+        }),
       (k, tx) =>
         writeDecisionAudit(tx, deps.schema, decisionAuthorOf(scope, req.ctx), {
           action: 'adminMakeAmlAnnualReport',
           target: `aml_annual_report:${operatorId}:${year}`,
           before: null,
-          after: { version: k.version, sha256: k.sha256, madeAt: isoTime(k.made_at) },
+          after: { version: k.version, sha256: k.sha256, madeAt: isoTime(k.made_at), narrative: narrative !== null },
         }),
     );
     deps.outbox.poke();

@@ -30,10 +30,10 @@ export function adminListDailyFiles(deps: ServiceDeps<ComplianceConfig>): Handle
   return async (req) => {
     adminScopeOf(req);
     const q = req.query;
-    const scope = [q.brandId ?? '', q.from ?? '', q.to ?? ''];
+    const scope = [q.brandId ?? '', q.from ?? '', q.to ?? '', ...(q.environment ? [q.environment] : [])];
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const rows = await listFiles(deps.sql, { brandId: q.brandId, from: q.from, to: q.to, after, limit: limit + 1 });
+    const rows = await listFiles(deps.sql, { brandId: q.brandId, from: q.from, to: q.to, environment: q.environment, after, limit: limit + 1 });
     return { status: 200, body: cursors.page(scope, rows, limit, summaryOf, (r) => ({ at: r.date, id: r.brand_id })) };
   };
 }

@@ -7,7 +7,7 @@
 import { validationError, type DailyFile, type dailyFileAdminOperations } from '@bo/contracts';
 import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { totalsOf } from '../domain/daily-file.ts';
-import { brandZone } from '../reports/brand-zone.ts';
+import { brandOfOurs, brandZone } from '../reports/brand-zone.ts';
 import { checkAndKeep } from '../reports/daily-file-check.ts';
 import { ensureFile } from '../reports/daily-file-maker.ts';
 
@@ -23,7 +23,8 @@ export function adminDailyReport(deps: ServiceDeps, now: () => Date): HandlerOf<
       }
     }
     if (Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw validationError('query', [{ path: '/date', message: 'must be a calendar date' }]);
-    const zone = async () => (timeZone ? { timeZone, source: 'query' as const, operatorId: null } : brandZone(deps, brandId));
+    // Made only for a brand of ours (404 BRAND_NOT_FOUND otherwise, issue #61), in the zone asked or the brand's.
+    const zone = async () => (timeZone ? { timeZone, source: 'query' as const, ...(await brandOfOurs(deps, brandId)) } : brandZone(deps, brandId));
     const at = now();
     const kept = await ensureFile(deps, brandId, date, zone, at);
     if ('notOver' in kept) throw validationError('query', [{ path: '/date', message: 'the day is not over yet in the time zone' }]);

@@ -8,7 +8,7 @@ import { caseWithHistory } from '../store/cases.ts';
 import { reportedCasesInYear } from '../store/case-counts.ts';
 import type { PlayersAdmin } from '../players-admin.ts';
 import { caseView } from './admin-cases.ts';
-import { brandZone } from '../reports/brand-zone.ts';
+import { zoneForRead } from '../reports/brand-zone.ts';
 
 export function adminCos(deps: ServiceDeps, players: PlayersAdmin): HandlerOf<typeof cosAdminOperations.adminAmlCos> {
   return async (req) => {
@@ -32,7 +32,7 @@ export function adminNoOccurrence(deps: ServiceDeps): HandlerOf<typeof cosAdminO
     const { year } = req.query;
     // A case counts in the year it was reported (its `reported` step), the calendar year in the
     // brand's time zone (its operator's profile; the default when this service has not seen it).
-    const { timeZone } = await brandZone(deps, brandId);
+    const timeZone = await zoneForRead(deps, brandId);
     const reportedCases = await reportedCasesInYear(deps.sql, brandId, year, timeZone);
     return {
       status: 200,

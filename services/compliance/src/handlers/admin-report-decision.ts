@@ -10,14 +10,14 @@ import { cosDueAt } from '../domain/business-days.ts';
 import { checkReportDecision } from '../domain/case-lifecycle.ts';
 import { inCaseTransaction } from '../store/cases.ts';
 import { operatorProfiles } from '../watch/operator-profiles.ts';
-import { caseView, inBrandView, summaryOf } from './admin-cases.ts';
+import { caseView, inBrandView, summaryOf, withPlayerNames } from './admin-cases.ts';
 
 export function adminReportDecision(
   deps: ServiceDeps<ComplianceConfig>,
   clock: () => Date,
 ): HandlerOf<typeof amlReportDecisionOperations.adminAmlReportDecision> {
   const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
-  const view = inBrandView(profiles, clock, deps.config.COS_NEAR_MS);
+  const view = inBrandView(profiles, clock, deps.config.COS_NEAR_MS, deps.config.AML_ANALYSIS_NEAR_MS);
   return async (req) => {
     const scope = adminScopeOf(req);
     const answer = await inCaseTransaction(deps.orm, async (tx) => {
@@ -41,9 +41,10 @@ export function adminReportDecision(
         before,
         after: { ...after, reason: req.body.reason },
       });
-      return { status: 200 as const, body: await view(caseView(c, await tx.history(c.id))) };
+      return view(caseView(c, await tx.history(c.id)));
     });
     deps.outbox.poke();
-    return answer;
+    const [named] = await withPlayerNames(deps.orm, [answer]);
+    return { status: 200, body: named! };
   };
 }

@@ -17,6 +17,8 @@ import {
   type RiskSubjectRow,
 } from '../store/risk-register.ts';
 import { activeSubjectLike } from '../store/risk-register-reads.ts';
+import type { ScreeningPort } from '../screening/port.ts';
+import { ratingAfter, screenSubject } from '../screening/subjects.ts';
 
 function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
   return {
@@ -37,6 +39,13 @@ function viewOf(r: RiskSubjectRow, now: Date): RiskSubject {
     endedAt: r.endedAt ? isoTime(r.endedAt) : null,
     endedBy: r.endedBy ?? null,
     endReason: r.endReason ?? null,
+    // PEP and sanctions screening, as players (issue #60).
+    screening: {
+      state: (r.screeningState ?? 'not_screened') as RiskSubject['screening']['state'],
+      lists: [...new Set((r.screeningHits ?? []).map((h) => h.list))],
+      hits: r.screeningHits ?? [],
+      screenedAt: r.screenedAt ? isoTime(r.screenedAt) : null,
+    },
   };
 }
 
@@ -99,6 +108,7 @@ export function adminGetRiskSubject(
 export function adminAddRiskSubject(
   deps: ServiceDeps<ComplianceConfig>,
   clock: () => Date,
+  port?: ScreeningPort,
 ): HandlerOf<typeof amlRiskRegisterOperations.adminAddAmlRiskSubject> {
   return async (req) => {
     const scope = adminScopeOf(req);
@@ -106,7 +116,11 @@ export function adminAddRiskSubject(
     const { document, teamMemberId } = checkNewSubject(b);
     const operatorId = b.operatorId ?? null;
     const now = clock();
-    const rating = b.rating as RiskLevel;
+    // Screened before it is registered (a network call: outside the transaction); a hit rates it high.
+    const screening = port ? await screenSubject(port, { name: b.name, document, operatorId }, now, deps.log) : undefined;
+    const { rating, rationale } = screening
+      ? ratingAfter(b.rating as RiskLevel, b.rationale, screening)
+      : { rating: b.rating as RiskLevel, rationale: b.rationale };
     const due = reviewDueAt(now, rating);
     try {
       const body = await inRegisterTransaction(deps.orm, async (tx) => {
@@ -119,13 +133,16 @@ export function adminAddRiskSubject(
           teamMemberId,
           status: 'active',
           rating,
-          rationale: b.rationale,
+          rationale,
           ratedBy: scope.actor,
           ratedAt: now,
           reviewDueAt: due,
           createdAt: now,
+          screeningState: screening?.screeningState ?? 'not_screened',
+          screeningHits: screening?.screeningHits ?? [],
+          screenedAt: screening?.screenedAt ?? null,
         });
-        tx.addRating(row.id, { rating, rationale: b.rationale, by: scope.actor, at: now, reviewDueAt: due });
+        tx.addRating(row.id, { rating, rationale, by: scope.actor, at: now, reviewDueAt: due });
         await tx.save();
         const after = withHistory(await tx.ratings(row.id), row, now);
         await writeDecisionAudit(tx.sql, deps.schema, decisionAuthorOf(scope, req.ctx), {
@@ -181,15 +198,24 @@ async function changeSubject(
 export function adminRateRiskSubject(
   deps: ServiceDeps<ComplianceConfig>,
   clock: () => Date,
+  port?: ScreeningPort,
 ): HandlerOf<typeof amlRiskRegisterOperations.adminRateAmlRiskSubject> {
   return async (req) => {
     const scope = adminScopeOf(req);
     const now = clock();
-    const rating = req.body.rating as RiskLevel;
-    const { rationale } = req.body;
+    // Each review screens the subject again (issue #60): a hit rates it high.
+    const found = port ? await subjectWithRatings(deps.orm, req.params.id) : undefined;
+    const screening =
+      port && found
+        ? await screenSubject(port, { name: found.row.name, document: found.row.document ?? null, operatorId: found.row.operatorId ?? null }, now, deps.log)
+        : undefined;
+    const { rating, rationale } = screening
+      ? ratingAfter(req.body.rating as RiskLevel, req.body.rationale, screening)
+      : { rating: req.body.rating as RiskLevel, rationale: req.body.rationale };
     const due = reviewDueAt(now, rating);
     const body = await changeSubject(deps, { id: req.params.id, scope, ctx: req.ctx, now, action: 'adminRateAmlRiskSubject' }, (tx, r) => {
       Object.assign(r, { rating, rationale, ratedBy: scope.actor, ratedAt: now, reviewDueAt: due });
+      if (screening) Object.assign(r, screening);
       tx.addRating(r.id, { rating, rationale, by: scope.actor, at: now, reviewDueAt: due });
     });
     return { status: 200, body };

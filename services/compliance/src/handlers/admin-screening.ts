@@ -7,6 +7,9 @@ import type { screeningAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, isoTime, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { addScreeningEntry, removeScreeningEntry, screeningEntries } from '../store/screening-entries.ts';
 import type { Screening } from '../screening/screening.ts';
+import type { ScreeningPort } from '../screening/port.ts';
+import { rescreenSubjects } from '../screening/subjects.ts';
+import { reviewDueAt } from '../domain/risk-register.ts';
 
 type Row = { id: string; list: string; cpf: string; name: string; detail: string; createdAt: Date };
 const view = (r: Row) => ({ id: r.id, list: r.list as 'pep' | 'sanctions', cpf: r.cpf, name: r.name, detail: r.detail, createdAt: isoTime(r.createdAt) });
@@ -19,7 +22,11 @@ export function adminListScreeningEntries(deps: ServiceDeps): HandlerOf<typeof s
   };
 }
 
-export function adminAddScreeningEntry(deps: ServiceDeps, screening: Screening): HandlerOf<typeof screeningAdminOperations.adminAddScreeningEntry> {
+export function adminAddScreeningEntry(
+  deps: ServiceDeps,
+  screening: Screening,
+  subjectsPort?: ScreeningPort,
+): HandlerOf<typeof screeningAdminOperations.adminAddScreeningEntry> {
   return async (req) => {
     const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const entry = await addScreeningEntry(deps.orm, req.body, (row, tx) =>
@@ -27,6 +34,8 @@ export function adminAddScreeningEntry(deps: ServiceDeps, screening: Screening):
     );
     deps.outbox.poke();
     const rescreen = await screening.rescreenAll(entry.id);
+    // The risk register's subjects too (issue #60): a new hit rates the subject high.
+    if (subjectsPort) await rescreenSubjects(deps.sql, subjectsPort, new Date(), reviewDueAt, deps.log);
     return { status: 201, body: { entry: view(entry), rescreen } };
   };
 }

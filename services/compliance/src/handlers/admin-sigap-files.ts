@@ -3,7 +3,7 @@
 // (GET …/{brandId}/{date}: made first when the day is over and its daily file ties), sending it now
 // (POST …/submit) and a rejected type again after a correction (POST …/resend), both audited here
 // with the day's files before and after, and a kept file's download, exactly as sent.
-import { validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
+import { AppError, validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, listCursor, writeDecisionAudit, type DecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps } from '../reports/sigap-files.ts';
@@ -12,16 +12,46 @@ import { listSigapFiles } from '../store/sigap-files.ts';
 /** Characters per download chunk: a chunk stays well under the NATS payload limit, escaped as JSON. */
 const CHUNK_CHARS = 100_000;
 
-export function adminListSigapFiles(deps: ServiceDeps<ComplianceConfig>): HandlerOf<typeof sigapAdminOperations.adminListSigapFiles> {
+export function adminListSigapFiles(
+  deps: ServiceDeps<ComplianceConfig>,
+  now: () => Date = () => new Date(),
+): HandlerOf<typeof sigapAdminOperations.adminListSigapFiles> {
   const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'compliance.sigap_files');
   return async (req) => {
     adminScopeOf(req);
     const q = req.query;
-    const scope = [q.brandId ?? '', q.from ?? '', q.to ?? '', q.status ?? ''];
+    // Bound to the timeliness and environment too when asked (a cursor without them stays as it was).
+    const scope = [
+      q.brandId ?? '',
+      q.from ?? '',
+      q.to ?? '',
+      q.status ?? '',
+      ...(q.timeliness || q.environment ? [q.timeliness ?? '', q.environment ?? ''] : []),
+    ];
     const limit = q.limit ?? 50;
     const after = q.cursor ? cursors.decode(scope, q.cursor) : undefined;
-    const rows = await listSigapFiles(deps.sql, { brandId: q.brandId, from: q.from, to: q.to, status: q.status, after, limit: limit + 1 });
-    return { status: 200, body: cursors.page(scope, rows, limit, fileView, (r) => ({ at: r.date, id: r.id })) };
+    const at = now();
+    const rows = await listSigapFiles(deps.sql, {
+      brandId: q.brandId,
+      from: q.from,
+      to: q.to,
+      status: q.status,
+      timeliness: q.timeliness,
+      environment: q.environment,
+      now: at,
+      after,
+      limit: limit + 1,
+    });
+    return {
+      status: 200,
+      body: cursors.page(
+        scope,
+        rows,
+        limit,
+        (r) => fileView(r, r.time_zone, at),
+        (r) => ({ at: r.date, id: r.id }),
+      ),
+    };
   };
 }
 
@@ -55,6 +85,9 @@ export function adminSubmitSigapDay(deps: ServiceDeps, sigap: SigapDeps, now: ()
     adminScopeOf(req);
     const { brandId, date } = req.params;
     const before = await ensureSigapDay(sigap, brandId, date, now());
+    // Accepted whole: nothing to send, and no audit row of a sending that did not happen (issue #61).
+    // A file SIGAP rejects is sent again, corrected, through the resend.
+    if (before.accepted) throw new AppError('SIGAP_DAY_ACCEPTED', undefined, { brandId, date, timeliness: before.timeliness });
     const after = await submitDay(sigap, brandId, date, now());
     await auditSending(deps, req, { action: 'adminSubmitSigapDay', before: auditOf(before), after: auditOf(after) }, brandId, date);
     return { status: 200, body: after };

@@ -118,6 +118,7 @@ export async function checkAndKeep(deps: MakerDeps, row: FileRow, now: Date): Pr
 export const summaryOf = (row: FileRow) => ({
   brandId: row.brand_id,
   operatorId: row.operator_id,
+  environment: row.environment ?? null,
   date: row.date,
   timeZone: row.time_zone,
   timeZoneSource: row.time_zone_source,

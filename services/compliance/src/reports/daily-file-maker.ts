@@ -228,7 +228,18 @@ export async function ensureFile(
     const { from, to } = dayBounds(date, z.timeZone);
     if (to.getTime() > now.getTime()) return { notOver: true };
     const accounts = await ledgerOf(deps, brandId, from, to);
-    await keepHeader(deps.sql, { brandId, date, timeZone: z.timeZone, source: z.source, operatorId: z.operatorId, from, to, now, accounts });
+    await keepHeader(deps.sql, {
+      brandId,
+      date,
+      timeZone: z.timeZone,
+      source: z.source,
+      operatorId: z.operatorId,
+      environment: z.environment,
+      from,
+      to,
+      now,
+      accounts,
+    });
   }
   const header = (await keptFile(deps.sql, brandId, date))!;
   if (header.lines_made_at) return { row: header, made: false };

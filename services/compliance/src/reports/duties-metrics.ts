@@ -9,12 +9,24 @@ import { COMPLIANCE_DEFAULTS, RISK_SUBJECT_KINDS } from '@bo/contracts';
 import { startLoop, type BackgroundTask, type Logger, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 import { annualDueDates, endOfDay, localDateOf } from '../domain/business-days.ts';
 import { operatorsOfYear, operatorsWithReport } from '../store/annual-reports.ts';
-import { cosAwaiting } from '../store/case-counts.ts';
+import { analysisRunning, cosAwaiting } from '../store/case-counts.ts';
+import { ANALYSIS_DAYS } from '../domain/analysis-clock.ts';
 import { reviewsOverdueByKind } from '../store/risk-register-reads.ts';
 
 const COS_STATES = ['due', 'near', 'overdue'] as const;
 
-export function registerDutiesMetrics(registry: Registry, sql: SqlRunner, o: { now: () => Date; nearMs: number }): void {
+export function registerDutiesMetrics(registry: Registry, sql: SqlRunner, o: { now: () => Date; nearMs: number; analysisNearMs?: number }): void {
+  // The alerts' 30-day analysis clocks (issue #60; Portaria SPA/MF 1.143/2024 art. 26 §2 as summarised).
+  new Gauge({
+    name: 'bo_aml_case_analysis',
+    help: 'Active AML cases whose 30-day analysis is not concluded, by state against its end (due, near: less than AML_ANALYSIS_NEAR_MS left, overdue), read when scraped.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      const row = await analysisRunning(sql, o.now(), o.analysisNearMs ?? 5 * 86_400_000, ANALYSIS_DAYS);
+      for (const state of COS_STATES) this.set({ state }, row?.[state] ?? 0);
+    },
+  });
   new Gauge({
     name: 'bo_aml_cos_awaiting',
     help: 'COS decided and not yet filed with COAF, by state against their deadline (due, near: less than COS_NEAR_MS left, overdue), read when scraped.',

@@ -102,6 +102,12 @@ export const CSV_COLUMNS: Record<DailyFilePart, Array<[column: string, field: st
     ['slip_event_starts_at', 'slip.eventStartsAt'],
     ['outcome', 'outcome'],
     ['at', 'at'],
+    // Issue #59 item 5: a casino game's certificate valid at the line's time (empty without one).
+    ['certificate_laboratory', 'certificate.laboratory'],
+    ['certificate_number', 'certificate.certificateNumber'],
+    ['certificate_game_version', 'certificate.version'],
+    ['certificate_certified_rtp', 'certificate.certifiedRtp'],
+    ['certificate_regulator_reference', 'certificate.regulatorReference'],
   ],
   status_changes: [
     ['change_id', 'changeId'],

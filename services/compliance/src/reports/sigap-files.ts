@@ -25,6 +25,7 @@ import {
   type SigapFile,
   type SigapFileStatus,
   type SigapFileType,
+  type SigapTimeliness,
 } from '@bo/contracts';
 import { Money, addMoney, formatMoney, isoTime } from '@bo/service-kit';
 import { dayBounds } from '../domain/daily-file.ts';
@@ -34,6 +35,8 @@ import { brandZone, dayBefore } from './brand-zone.ts';
 import { checkAndKeep } from './daily-file-check.ts';
 import { ensureFile, type MakerDeps } from './daily-file-maker.ts';
 import { brandEnvironment } from '../store/brands.ts';
+import { operatorCnpj } from '../store/sigap-duties.ts';
+import { cnpjProblem } from '../domain/cnpj.ts';
 import { selectedLinesAfter, type FileRow, type LineSelection } from '../store/daily-files.ts';
 import { claimForSending, contentOf as keptContent, filesOfDay, keepAnswered, keepUndelivered, keepVersion, type SigapRow } from '../store/sigap-files.ts';
 
@@ -50,7 +53,23 @@ const STALE_CLAIM_MS = 10 * 60_000;
 const PAGE = 5000;
 const SAO_PAULO = 'America/Sao_Paulo';
 
-export const fileView = (r: SigapRow): SigapFile => ({
+/**
+ * Where a file stands against its deadline at `now` (issue #61): an accepted one on time or late by
+ * when it was sent, one not accepted overdue once the deadline passed; none for a replaced version.
+ */
+export function timelinessOf(r: Pick<SigapRow, 'status' | 'submitted_at' | 'superseded_at'>, deadline: Date, now: Date): SigapTimeliness | null {
+  if (r.superseded_at) return null;
+  if (r.status === 'accepted') return r.submitted_at && new Date(r.submitted_at).getTime() <= deadline.getTime() ? 'on_time' : 'late';
+  return now.getTime() > deadline.getTime() ? 'overdue' : 'due';
+}
+
+/** A kept file as our team reads it, with its deadline in its brand's zone (`timeZone`, São Paulo when unknown) and timeliness at `now`. */
+export const fileView = (r: SigapRow, timeZone: string | null, now: Date): SigapFile => {
+  const deadline = deadlineOf(r.date, timeZone ?? SAO_PAULO);
+  return { ...fileFacts(r), deadline: deadline.toISOString(), timeliness: timelinessOf(r, deadline, now) };
+};
+
+const fileFacts = (r: SigapRow): Omit<SigapFile, 'deadline' | 'timeliness'> => ({
   id: r.id,
   brandId: r.brand_id,
   operatorId: r.operator_id,
@@ -78,11 +97,14 @@ export const fileView = (r: SigapRow): SigapFile => ({
   supersededAt: r.superseded_at ? isoTime(r.superseded_at) : null,
 });
 
-/** 06:00 São Paulo time of the day after `date`: when SIGAP expects the day's files (the manual, as quoted publicly). */
-export function deadlineOf(date: string): Date {
+/**
+ * 06:00 of the day after `date` in the brand's zone (São Paulo, br-spa's, unless told): when SIGAP
+ * expects the day's files (the manual, as quoted publicly).
+ */
+export function deadlineOf(date: string, timeZone = SAO_PAULO): Date {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-  return new Date(dayBounds(next, SAO_PAULO).from.getTime() + 6 * 3_600_000);
+  return new Date(dayBounds(next, timeZone).from.getTime() + 6 * 3_600_000);
 }
 
 const isDate = (date: string) =>
@@ -262,6 +284,8 @@ async function makeVersion(
   now: Date,
 ): Promise<void> {
   const records = await recordsOf(deps, row, type);
+  // The operator's CNPJ on every file (issue #60): required for production brands (ensureSigapDay).
+  const cnpj = (await operatorCnpj(deps.sql, row.operator_id))?.cnpj ?? null;
   const parts = Math.max(1, Math.ceil(records.length / deps.recordsPerFile));
   const rows = Array.from({ length: parts }, (_, i) => {
     const slice = records.slice(i * deps.recordsPerFile, (i + 1) * deps.recordsPerFile);
@@ -269,6 +293,7 @@ async function makeVersion(
       layout: SIGAP_LAYOUT,
       fileType: type,
       operatorId: row.operator_id,
+      operatorCnpj: cnpj,
       brandId: row.brand_id,
       referenceDate: row.date,
       timeZone: row.time_zone,
@@ -311,16 +336,25 @@ const allAccepted = (files: SigapRow[]) => {
   return SIGAP_FILE_TYPES.every((t) => current.some((f) => f.file_type === t)) && current.every((f) => f.status === 'accepted');
 };
 
-function dayOf(row: FileRow, files: SigapRow[], problems: string[]): SigapDay {
+function dayOf(row: FileRow, files: SigapRow[], problems: string[], now: Date): SigapDay {
+  const deadline = deadlineOf(row.date, row.time_zone);
+  const accepted = allAccepted(files);
+  // The day is as late as its last current file sent (every one accepted), else overdue or due.
+  const current = files.filter((f) => !f.superseded_at);
+  const lastSent = current.reduce<SigapRow['submitted_at']>(
+    (last, f) => (f.submitted_at && (!last || new Date(f.submitted_at) > new Date(last)) ? f.submitted_at : last),
+    null,
+  );
   return {
     brandId: row.brand_id,
     date: row.date,
     timeZone: row.time_zone,
-    deadline: deadlineOf(row.date).toISOString(),
-    accepted: allAccepted(files),
+    deadline: deadline.toISOString(),
+    accepted,
+    timeliness: timelinessOf({ status: accepted ? 'accepted' : 'made', submitted_at: lastSent, superseded_at: null }, deadline, now) ?? 'due',
     dailyFileTies: problems.length === 0,
     problems,
-    files: files.map(fileView),
+    files: files.map((f) => fileView(f, row.time_zone, now)),
   };
 }
 
@@ -332,13 +366,16 @@ export async function ensureSigapDay(deps: SigapDeps, brandId: string, date: str
   const row = await dailyFileOf(deps, brandId, date, now);
   let files = await filesOf(deps, brandId, date);
   const missing = SIGAP_FILE_TYPES.filter((t) => !files.some((f) => f.file_type === t));
-  if (missing.length === 0) return dayOf(row, files, row.ties === false ? (row.problems ?? []) : []);
+  if (missing.length === 0) return dayOf(row, files, row.ties === false ? (row.problems ?? []) : [], now);
   const { problems } = await checkAndKeep(deps, row, now);
-  if (problems.length > 0) return dayOf(row, files, problems);
+  if (problems.length > 0) return dayOf(row, files, problems, now);
   const environment = await brandEnvironment(deps.sql, brandId);
+  // A production brand's files carry its operator's CNPJ (issue #60): none is made without it.
+  if (environment === 'production' && !(await operatorCnpj(deps.sql, row.operator_id)))
+    return { ...dayOf(row, files, [cnpjProblem(row.operator_id)], now), dailyFileTies: true };
   for (const type of missing) await makeVersion(deps, row, environment, type, 1, null, now);
   files = await filesOf(deps, brandId, date);
-  return dayOf(row, files, []);
+  return dayOf(row, files, [], now);
 }
 
 const portOf = (deps: SigapDeps, f: Pick<SigapRow, 'environment'>) => (f.environment === 'production' ? deps.ports.production : deps.ports.sandbox);
@@ -400,7 +437,7 @@ export async function submitDay(deps: SigapDeps, brandId: string, date: string, 
   if (before.files.length === 0) return before;
   await sendDay(deps, brandId, date, now);
   const row = await dailyFileOf(deps, brandId, date, now);
-  return dayOf(row, await filesOf(deps, brandId, date), before.problems);
+  return dayOf(row, await filesOf(deps, brandId, date), before.problems, now);
 }
 
 /**
@@ -422,7 +459,7 @@ export async function resendType(deps: SigapDeps, brandId: string, date: string,
     throw validationError('body', [{ path: '/fileType', message: `the daily file does not tie (${problems.length} problems): correct it first` }]);
   await makeVersion(deps, row, current[0]!.environment, type, Math.max(...current.map((f) => f.version)) + 1, correction, now);
   await sendDay(deps, brandId, date, now);
-  return dayOf(row, await filesOf(deps, brandId, date), []);
+  return dayOf(row, await filesOf(deps, brandId, date), [], now);
 }
 
 /** The content of a kept file, by id within its brand's day. */

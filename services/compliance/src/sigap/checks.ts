@@ -12,6 +12,7 @@
 // The structure phase stops at its first failures (the quality phase then has nothing to read); each
 // phase names up to MAX_REASONS reasons.
 import { isValidCpf, type SigapFileType, type SigapPhase, type SigapReason } from '@bo/contracts';
+import { isValidCnpj } from '../domain/cnpj.ts';
 import { Money, addMoney, formatMoney } from '@bo/service-kit';
 import { HEADER_FIELDS, MOVEMENT_FIELDS, RECORD_FIELDS, SIGAP_LAYOUT, SIGAP_MAX_RECORDS, type FieldSpec } from './layout.ts';
 
@@ -42,6 +43,8 @@ function typeProblem(value: unknown, spec: FieldSpec): string | undefined {
       return typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? undefined : 'must be a date YYYY-MM-DD';
     case 'cpf':
       return typeof value === 'string' && /^[0-9]{11}$/.test(value) ? undefined : 'must be 11 digits';
+    case 'cnpj':
+      return typeof value === 'string' && isValidCnpj(value) ? undefined : 'must be a CNPJ: 14 digits with valid check digits';
     case 'int':
       return Number.isInteger(value) ? undefined : 'must be an integer';
     case 'bool':

@@ -7,8 +7,8 @@
 //   - the bettor's account status codes 1 Ativo, 2 Cancelado, 4 Autoexcluído, 6 Suspenso
 //     preventivamente, 7 Excluído judicialmente, 10 Exclusão – Programas Sociais (the SPA's FAQ on
 //     social-programme beneficiaries, items 10 and 19, gov.br).
-// Everything else (JSON, the header, every field name, the record per movement, the wallet's
-// nested movements, the share of legal destinations) is ours, chosen to carry what art. 10 names
+// Everything else (JSON, the header with the operator's CNPJ, every field name, the record per
+// movement, the wallet's nested movements, the share of legal destinations, the monthly report) is ours, chosen to carry what art. 10 names
 // from the ledger-tied daily file, and to be replaced here once the manual is in hand. The maker
 // (reports/sigap-files.ts) writes files of this layout; the simulator's checks (checks.ts) read it.
 import type { PlayerStatus, SigapFileType } from '@bo/contracts';
@@ -54,6 +54,8 @@ export type FieldKind =
   | 'time'
   | 'date'
   | 'cpf'
+  /** 14 digits with valid check digits (issue #60: the operator's CNPJ in every header). */
+  | 'cnpj'
   | 'int'
   | 'bool'
   | 'currency'
@@ -154,6 +156,8 @@ export const HEADER_FIELDS: Record<string, FieldSpec> = {
   layout: { kind: 'text', oneOf: [SIGAP_LAYOUT] },
   fileType: { kind: 'text', oneOf: Object.keys(RECORD_FIELDS) },
   operatorId: { kind: 'text', nullable: true },
+  /** The operator's CNPJ (issue #60): always for a production brand (its files are not made without it); null only in the sandbox. */
+  operatorCnpj: { kind: 'cnpj', nullable: true },
   brandId: { kind: 'text' },
   referenceDate: { kind: 'date' },
   timeZone: { kind: 'text' },
@@ -172,3 +176,9 @@ export const LEGAL_DESTINATIONS_RATE = '0.12';
 /** The file's name: brand, day, type, version and part (ours). */
 export const sigapFileName = (brandId: string, date: string, fileType: SigapFileType, version: number, part: number, parts: number) =>
   `sigap_${brandId}_${date}_${fileType}_v${version}_${part}-of-${parts}.json`;
+
+/** The monthly report's layout (issue #60: the manual asks for one besides the daily files; its content is ours). */
+export const SIGAP_MONTHLY_LAYOUT = 'sigap-assumed-monthly/1';
+
+/** The monthly report's name: brand, month and version (ours). */
+export const sigapMonthlyFileName = (brandId: string, month: string, version: number) => `sigap_${brandId}_${month}_monthly_v${version}.json`;

@@ -42,3 +42,24 @@ export async function cosAwaiting(sql: SqlRunner, now: Date, nearMs: number): Pr
   );
   return row;
 }
+
+/**
+ * The alerts whose 30-day analysis runs (active cases without a decision to report them: issue #60):
+ * past their end at `now`, within `nearMs` of it, and further. The clock starts at the case's opening.
+ */
+export async function analysisRunning(
+  sql: SqlRunner,
+  now: Date,
+  nearMs: number,
+  days: number,
+): Promise<{ due: number; near: number; overdue: number } | undefined> {
+  const end = `opened_at + make_interval(days => ${Math.trunc(days)})`;
+  const [row] = await sql.query<{ due: number; near: number; overdue: number }>(
+    `select count(*) filter (where ${end} <= ?)::int as overdue,
+            count(*) filter (where ${end} > ? and ${end} <= ?)::int as near,
+            count(*) filter (where ${end} > ?)::int as due
+       from compliance.cases where status in ('open', 'under_review') and report_decided_at is null`,
+    [now, now, new Date(now.getTime() + nearMs), new Date(now.getTime() + nearMs)],
+  );
+  return row;
+}

@@ -6,7 +6,7 @@
 import type { AmlCaseStatus } from '@bo/contracts';
 import { sqlIn, type SqlRunner } from '@bo/service-kit';
 import { LockMode, type EntityManager, type FilterQuery, type MikroORM } from '@mikro-orm/postgresql';
-import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, type AmlCaseRow } from './entities.ts';
+import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, ScreenedPlayerEntity, type AmlCaseRow } from './entities.ts';
 
 export type { AmlCaseRow };
 
@@ -44,11 +44,30 @@ export interface CaseFilter {
   cos?: string;
   now: Date;
   openedBefore?: string;
+  /** One environment's cases (issue #61: production apart from the sandbox). */
+  environment?: string;
   /** Oldest first (else newest first). */
   oldest: boolean;
+  /**
+   * The riskiest (`risk`) or the largest (`amount`) first, then the one waiting longest: issue #61.
+   * Else by age (`oldest`).
+   */
+  by?: 'risk' | 'amount';
   /** After this position of the order (a cursor). */
   after?: { at: string; id: string };
   limit: number;
+}
+
+/**
+ * A case's place in the `by` order, as a cursor keeps it (`at`): the rank or the amount, then the
+ * opening time, joined by `|`; and back.
+ */
+export function rankedPosition(by: 'risk' | 'amount', c: Pick<AmlCaseRow, 'riskRank' | 'amount' | 'openedAt'>): string {
+  return `${by === 'risk' ? c.riskRank : c.amount}|${c.openedAt.toISOString()}`;
+}
+function positionParts(at: string): { key: string; openedAt: Date } {
+  const [key, iso] = at.split('|');
+  return { key: key ?? '', openedAt: new Date(iso ?? '') };
 }
 
 /** A page of the queue. */
@@ -64,16 +83,38 @@ export function listCases(orm: MikroORM, f: CaseFilter): Promise<AmlCaseRow[]> {
     ...(f.brandId ? { brandId: f.brandId } : {}),
     ...(f.assignee === 'none' ? { assignee: null } : f.assignee ? { assignee: f.assignee } : {}),
     ...(f.cos ? { cosFiledAt: null, cosDueAt: f.cos === 'overdue' ? { $lte: f.now } : { $ne: null } } : {}),
+    ...(f.environment ? { environment: f.environment } : {}),
   };
-  const and = [
-    ...(f.openedBefore ? [{ openedAt: { $lt: new Date(f.openedBefore) } }] : []),
-    ...(f.after ? [{ $or: [{ openedAt: { [past]: new Date(f.after.at) } }, { openedAt: new Date(f.after.at), id: { [past]: f.after.id } }] }] : []),
-  ];
+  const and: object[] = [...(f.openedBefore ? [{ openedAt: { $lt: new Date(f.openedBefore) } }] : [])];
+  if (f.by) {
+    // The key descending (riskiest, largest), then the one waiting longest, then the id.
+    const key = f.by === 'risk' ? 'riskRank' : 'amount';
+    if (f.after) {
+      const { key: k, openedAt } = positionParts(f.after.at);
+      const value = f.by === 'risk' ? Number(k) : k;
+      and.push({
+        $or: [{ [key]: { $lt: value } }, { [key]: value, openedAt: { $gt: openedAt } }, { [key]: value, openedAt, id: { $gt: f.after.id } }],
+      });
+    }
+    if (and.length) where.$and = and;
+    return orm.em.fork().find(AmlCaseEntity, where as FilterQuery<AmlCaseRow>, {
+      orderBy: [{ [key]: 'desc' }, { openedAt: 'asc' }, { id: 'asc' }],
+      limit: f.limit,
+    });
+  }
+  if (f.after) and.push({ $or: [{ openedAt: { [past]: new Date(f.after.at) } }, { openedAt: new Date(f.after.at), id: { [past]: f.after.id } }] });
   if (and.length) where.$and = and;
   return orm.em.fork().find(AmlCaseEntity, where as FilterQuery<AmlCaseRow>, {
     orderBy: [{ openedAt: f.oldest ? 'asc' : 'desc' }, { id: f.oldest ? 'asc' : 'desc' }],
     limit: f.limit,
   });
+}
+
+/** The names of the players (as screened: the watch screens each at their first KYC event), by id; a player never screened is left out. */
+export async function playerNames(orm: MikroORM, playerIds: string[]): Promise<Map<string, string>> {
+  if (playerIds.length === 0) return new Map();
+  const rows = await orm.em.fork().find(ScreenedPlayerEntity, { playerId: { $in: [...new Set(playerIds)] } }, { fields: ['playerId', 'name'] });
+  return new Map(rows.map((r) => [r.playerId, r.name]));
 }
 
 async function historyOf(em: EntityManager, caseId: string): Promise<CaseHistory> {

@@ -2,7 +2,7 @@
 // check; compliance.daily_file_lines: the line items, keyed by what they describe so a line is kept
 // once): the header written and marked made, the lines kept and read page by page, their sums and
 // counts for the check, and the list. Kit SQL only.
-import type { DailyFileCounts, DailyFilePart, LedgerDayAccount, TimeZoneSource } from '@bo/contracts';
+import type { DailyFileCounts, DailyFilePart, Environment, LedgerDayAccount, TimeZoneSource } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
 
 /** A kept file's header row. */
@@ -12,6 +12,8 @@ export interface FileRow {
   time_zone: string;
   time_zone_source: TimeZoneSource | null;
   operator_id: string | null;
+  /** The brand's environment; null for a file kept before it was recorded, or of no brand of ours. */
+  environment: Environment | null;
   /** Timestamps: the kit's rows carry Postgres' text (isoTime reads both). */
   from: string | Date;
   to: string | Date;
@@ -50,6 +52,7 @@ export async function keepHeader(
     timeZone: string;
     source: TimeZoneSource;
     operatorId: string | null;
+    environment: Environment | null;
     from: Date;
     to: Date;
     now: Date;
@@ -57,9 +60,9 @@ export async function keepHeader(
   },
 ): Promise<void> {
   await sql.query(
-    `insert into compliance.daily_reports (brand_id, date, time_zone, time_zone_source, operator_id, "from", "to", generated_at, accounts)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (brand_id, date) do nothing`,
-    [h.brandId, h.date, h.timeZone, h.source, h.operatorId, h.from, h.to, h.now, JSON.stringify(h.accounts)],
+    `insert into compliance.daily_reports (brand_id, date, time_zone, time_zone_source, operator_id, environment, "from", "to", generated_at, accounts)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) on conflict (brand_id, date) do nothing`,
+    [h.brandId, h.date, h.timeZone, h.source, h.operatorId, h.environment, h.from, h.to, h.now, JSON.stringify(h.accounts)],
   );
 }
 
@@ -158,15 +161,16 @@ export async function keepCheck(sql: SqlRunner, brandId: string, date: string, p
 /** A page of the kept files, newest day first (then brand, descending), `limit` of them. */
 export function listFiles(
   sql: SqlRunner,
-  f: { brandId?: string; from?: string; to?: string; after?: { at: string; id: string }; limit: number },
+  f: { brandId?: string; from?: string; to?: string; environment?: Environment; after?: { at: string; id: string }; limit: number },
 ): Promise<FileRow[]> {
   return sql.query<FileRow>(
     `select * from compliance.daily_reports
      where (?::text is null or brand_id = ?) and (?::text is null or date >= ?) and (?::text is null or date <= ?)
+       and (?::text is null or environment = ?)
        and (?::text is null or date < ? or (date = ? and brand_id < ?))
      order by date desc, brand_id desc limit ?`,
     [
-      ...[f.brandId, f.brandId, f.from, f.from, f.to, f.to].map((v) => v ?? null),
+      ...[f.brandId, f.brandId, f.from, f.from, f.to, f.to, f.environment, f.environment].map((v) => v ?? null),
       ...[f.after?.at, f.after?.at, f.after?.at, f.after?.id].map((v) => v ?? null),
       f.limit,
     ],

@@ -10,6 +10,7 @@ import {
   processedRequestsKeepTextSql,
   processedRequestsTableSql,
 } from '@bo/service-kit';
+import { caseAmountSql } from './case-amount.ts';
 
 export const COMPLIANCE_SCHEMA = 'compliance';
 
@@ -219,6 +220,56 @@ class AmlrestDuties extends Migration {
   }
 }
 
+/**
+ * A console a team works in all day (issue #61): a case's amount and its risk as a rank (the queue
+ * sorts by them), and a daily file's environment (the lists show production apart). Generated from
+ * the entities (scripts/create-migration.ts), with the generated rank the ORM does not write and the
+ * values of what was kept before: each case's amount from its evidence, each file's environment from
+ * the events this service saw of its brand (null for a brand it never saw: docs/aml.md, "A file of no brand").
+ */
+export class ConsoleTeamDay extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "compliance"."cases" add "amount" numeric(20,2) not null default '0.00'`);
+    this.addSql(`alter table "compliance"."daily_reports" add "environment" text null`);
+    this.addSql(`alter table "compliance"."daily_reports" add constraint "daily_reports_environment_check" check (environment in ('sandbox', 'production'))`);
+    this.addSql(
+      `alter table "compliance"."cases" add "risk_rank" smallint generated always as (case risk when 'high' then 3 when 'medium' then 2 else 1 end) stored`,
+    );
+    this.addSql(`update "compliance"."cases" c set "amount" = ${caseAmountSql('c.id')}`);
+    this.addSql(
+      `update "compliance"."daily_reports" r set "environment" = coalesce(
+         (select environment from "compliance"."watched_money" w where w.brand_id = r.brand_id limit 1),
+         (select environment from "compliance"."screened_players" s where s.brand_id = r.brand_id limit 1))`,
+    );
+  }
+}
+
+/**
+ * Issue #60 items 4 and 5: the operators' CNPJ the SIGAP files carry, the monthly SIGAP report, the
+ * PEP and sanctions screening of the risk register's subjects, and the yearly internal risk assessment.
+ */
+export class RegulatorDuties extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      `create table "compliance"."operator_cnpjs" ("operator_id" text not null, "cnpj" text not null, "reason" text not null, "set_by" text not null, "set_at" timestamptz not null, primary key ("operator_id"))`,
+    );
+    this.addSql(`alter table "compliance"."operator_cnpjs" add constraint "operator_cnpjs_cnpj_check" check (cnpj ~ '^[0-9]{14}$')`);
+    this.addSql(
+      `create table "compliance"."sigap_monthly_reports" ("brand_id" text not null, "month" text not null, "version" int not null, "operator_id" text not null, "environment" text null, "content" text not null, "checksum" text not null, "made_by" text not null, "made_at" timestamptz not null, primary key ("brand_id", "month", "version"))`,
+    );
+    this.addSql(`alter table "compliance"."sigap_monthly_reports" add constraint "sigap_monthly_reports_month_check" check (month ~ '^[0-9]{4}-[0-9]{2}$')`);
+    this.addSql(`alter table "compliance"."risk_subjects" add "screening_state" text not null default 'not_screened'`);
+    this.addSql(`alter table "compliance"."risk_subjects" add "screening_hits" jsonb not null default '[]'`);
+    this.addSql(`alter table "compliance"."risk_subjects" add "screened_at" timestamptz null`);
+    this.addSql(
+      `alter table "compliance"."risk_subjects" add constraint "risk_subjects_screening_state_check" check (screening_state in ('clear', 'hit', 'not_screened', 'failed'))`,
+    );
+    this.addSql(
+      `create table "compliance"."risk_assessments" ("operator_id" text not null, "year" int not null, "version" int not null, "change" text null, "content" jsonb not null, "made_by" text not null, "made_at" timestamptz not null, primary key ("operator_id", "year", "version"))`,
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -243,4 +294,6 @@ export const complianceMigrations = [
   { name: '0010_providerreads_file_lines', class: ProviderReadsFileLines },
   { name: '0011_sigap_files', class: SigapFiles },
   { name: '0012_amlrest_duties', class: AmlrestDuties },
+  { name: '0013_console_team_day', class: ConsoleTeamDay },
+  { name: '0014_regulator_duties', class: RegulatorDuties },
 ];

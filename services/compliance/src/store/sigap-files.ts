@@ -39,19 +39,47 @@ export interface SigapRow {
 const COLUMNS = `id, brand_id, operator_id, environment, date, file_type, version, part, parts, file_name, records, checksum, status, via, attempts,
   receipt, protocol, phase, reasons, last_error, correction, made_at, claimed_at, submitted_at, answered_at, superseded_at`;
 
-/** A page of the kept files, newest day first (then id, descending), `limit` of them. */
+/**
+ * A file's deadline in SQL (issue #61): 06:00 of the day after its date in its brand's zone (its daily
+ * file's; São Paulo when none is kept), for `files` joined to their daily file as `r`.
+ */
+const DEADLINE = `((files.date::date + 1)::timestamp + interval '6 hours') at time zone coalesce(r.time_zone, 'America/Sao_Paulo')`;
+/** A file's timeliness in SQL at `?` (now), beside its deadline (domain: reports/sigap-files.ts `timelinessOf`). */
+const TIMELINESS = `case when files.superseded_at is not null then null
+  when files.status = 'accepted' then case when files.submitted_at <= d.deadline then 'on_time' else 'late' end
+  when ?::timestamptz > d.deadline then 'overdue' else 'due' end`;
+
+/** A page of the kept files, newest day first (then id, descending), `limit` of them, each with its brand's zone. */
 export function listSigapFiles(
   sql: SqlRunner,
-  f: { brandId?: string; from?: string; to?: string; status?: string; after?: { at: string; id: string }; limit: number },
-): Promise<SigapRow[]> {
-  return sql.query<SigapRow>(
-    `select ${COLUMNS}
-     from compliance.sigap_files
-     where (?::text is null or brand_id = ?) and (?::text is null or date >= ?) and (?::text is null or date <= ?) and (?::text is null or status = ?)
-       and (?::text is null or date < ? or (date = ? and id < ?))
-     order by date desc, id desc limit ?`,
+  f: {
+    brandId?: string;
+    from?: string;
+    to?: string;
+    status?: string;
+    environment?: Environment;
+    /** The current files on time, late, overdue (not accepted past the deadline) or still due at `now`. */
+    timeliness?: string;
+    now: Date;
+    after?: { at: string; id: string };
+    limit: number;
+  },
+): Promise<Array<SigapRow & { time_zone: string | null }>> {
+  return sql.query<SigapRow & { time_zone: string | null }>(
+    `select ${COLUMNS.replace(/(\w+)/g, 'files.$1')}, r.time_zone
+     from compliance.sigap_files files
+     left join compliance.daily_reports r on r.brand_id = files.brand_id and r.date = files.date
+     cross join lateral (select ${DEADLINE} as deadline) d
+     where (?::text is null or files.brand_id = ?) and (?::text is null or files.date >= ?) and (?::text is null or files.date <= ?)
+       and (?::text is null or files.status = ?) and (?::text is null or files.environment = ?)
+       and (?::text is null or (${TIMELINESS}) = ?)
+       and (?::text is null or files.date < ? or (files.date = ? and files.id < ?))
+     order by files.date desc, files.id desc limit ?`,
     [
-      ...[f.brandId, f.brandId, f.from, f.from, f.to, f.to, f.status, f.status].map((v) => v ?? null),
+      ...[f.brandId, f.brandId, f.from, f.from, f.to, f.to, f.status, f.status, f.environment, f.environment].map((v) => v ?? null),
+      f.timeliness ?? null,
+      f.now,
+      f.timeliness ?? null,
       ...[f.after?.at, f.after?.at, f.after?.at, f.after?.id].map((v) => v ?? null),
       f.limit,
     ],

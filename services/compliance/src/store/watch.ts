@@ -6,6 +6,7 @@ import { newId } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
 import { higherRisk, riskOfRule, type MoneyEvent, type RuleHit, type VelocityWindow } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
+import { caseAmountSql } from './case-amount.ts';
 
 const S = 'compliance';
 const DAY = 86_400_000;
@@ -203,6 +204,8 @@ export async function openOrJoinCase(
      on conflict (case_id, rule, event_id) do nothing`,
     [caseId, hit.rule, eventId, at, hit.summary, JSON.stringify(hit.facts)],
   );
+  // The case's amount with this evidence (the queue's order by amount, issue #61).
+  await tx.query(`update ${S}.cases set amount = ${caseAmountSql('?')} where id = ?`, [caseId, caseId]);
   await raiseRisk(tx, p, caseRisk, `case ${caseId}: ${hit.rule}`, by);
   return { caseId, opened, risk: caseRisk };
 }

@@ -16,7 +16,13 @@ t.test('cases: lifecycle, four eyes, queue and the payout hold', async (t) => {
   const decide = (id: string, body: Record<string, unknown>, actor: string) =>
     s.call<AmlCase>('compliance.admin.cases.decide', { scope: as(actor), params: { id }, body });
   const payout = (id: string, decision: string, actor: string) =>
-    s.call<Withdrawal>('payments.admin.withdrawalDecision', { scope: as(actor), key: key('dec'), params: { id }, body: { decision } });
+    s.call<Withdrawal>('payments.admin.withdrawalDecision', {
+      scope: as(actor),
+      key: key('dec'),
+      params: { id },
+      // A rejection says why (issue #61).
+      body: { decision, ...(decision === 'reject' ? { reason: 'not the player’s account' } : {}) },
+    });
 
   // In and out with no play: a high case.
   const p = await s.player(op);

@@ -176,6 +176,7 @@ t.test('the risk register and the yearly report', async (t) => {
     ok(await call('compliance.admin.cases.decideReport', 'bia@team', { params: { id: reported.id }, body: { reason: 'report it' } }));
     ok(await decide(reported.id, { status: 'reported', reason: 'filed', receipt: 'SISCOAF-2026-7' }, 'bia@team'));
     const dismissed = await caseOf(op);
+    ok(await decide(dismissed.id, { status: 'under_review', reason: 'look' }, 'bia@team'));
     ok(await decide(dismissed.id, { status: 'dismissed', reason: 'salary, documented' }, 'ana@team'));
     const quiet = await s.brSpaOperator();
     const qp = await s.player(quiet);

@@ -111,12 +111,15 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
   );
   t.match(doc.providerTransactions[5], { roundKind: 'sports', slip: SLIP, providerName: sports.providerName, playerId: a });
   t.match(doc.providerTransactions[6], { outcome: 'lost', slip: SLIP, entryId: null }, 'a lost bet: its settlement moved nothing');
+  // Issue #59 item 5: a casino line names its game's certificate valid then; a sports line none.
+  t.match(doc.providerTransactions[0].certificate, { laboratory: 'Test Laboratory', certificateNumber: 'TEST-sweet-fruits', certifiedRtp: '96.00' });
+  t.equal(doc.providerTransactions[5].certificate, null, 'a sports bet: no game certificate');
   t.equal(doc.rounds.length, 1, 'our own round only');
 
   const csv = (await download(s, op.brandId, date, { format: 'csv', part: 'provider_transactions' })).split('\r\n');
   t.equal(
     csv[0],
-    'brand_id,date,id,provider_id,provider_name,transaction_id,kind,player_id,currency,game_code,round_id,round_kind,bet_transaction_id,moved,entry_id,slip_sport,slip_event,slip_market,slip_selection,slip_odds,slip_event_starts_at,outcome,at',
+    'brand_id,date,id,provider_id,provider_name,transaction_id,kind,player_id,currency,game_code,round_id,round_kind,bet_transaction_id,moved,entry_id,slip_sport,slip_event,slip_market,slip_selection,slip_odds,slip_event_starts_at,outcome,at,certificate_laboratory,certificate_number,certificate_game_version,certificate_certified_rtp,certificate_regulator_reference',
   );
   t.equal(csv.length, 9, 'a row per line, CRLF after each');
   t.match(
@@ -125,6 +128,7 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
       `,bet,${a},BRL,sportsbook,${slipId},sports,,-20\\.00,le_[^,]+,football,Flamengo x Palmeiras,match_result,Flamengo,2\\.35,2030-01-01T19:00:00\\.000Z,,`,
     ),
   );
+  t.match(csv[1], /,Test Laboratory,TEST-sweet-fruits,1\.0\.0,96\.00,$/, "a casino line's certificate in its columns");
 
   await s.db.query(
     `delete from compliance.daily_file_lines where brand_id = $1 and date = $2 and part = 'provider_transactions' and data->>'kind' = 'rollback'`,

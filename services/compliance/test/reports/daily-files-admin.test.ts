@@ -54,17 +54,34 @@ t.test('daily files on the admin API and the CLI', async (t) => {
   t.match(file, { brandId: op.brandId, date, timeZone: 'America/Sao_Paulo', timeZoneSource: 'profile', ties: true, problems: [] }, 'made, kept and checked');
   t.match(file.counts, { bettors: 1, accounts: 1, deposits: 1, withdrawals: 0, rounds: 0 });
   t.equal(file.downloads.csv.deposits, `${base}/${date}/download?format=csv&part=deposits`);
+  // A brand that is none of ours (a name typed by hand, issue #61): no file is made or kept.
   t.match(
-    (await json(`/admin/reports/daily/files/brd_never_seen/${date}`)).body,
-    { timeZone: 'America/Sao_Paulo', timeZoneSource: 'default', operatorId: null, ties: true },
-    'a brand whose operator the service never saw: the default zone, and the file says so',
+    await json(`/admin/reports/daily/files/brd_never_seen/${date}`),
+    { status: 404, body: { error: { code: 'BRAND_NOT_FOUND', details: { brandId: 'brd_never_seen' } } } },
+    'a brand that is none of ours: refused',
+  );
+  t.match(
+    await json(`/admin/reports/daily?brandId=Demo%20Operator&date=${date}&timeZone=America%2FSao_Paulo`),
+    { status: 404, body: { error: { code: 'BRAND_NOT_FOUND' } } },
+    'with a zone given too',
+  );
+  t.equal(
+    Number((await s.db.query("select count(*) from compliance.daily_reports where brand_id in ('brd_never_seen', 'Demo Operator')")).rows[0].count),
+    0,
+    'nothing kept',
   );
   t.equal((await json(`/admin/reports/daily/files/brd_never_seen/0099-01-01`)).status, 422, 'a date before this century');
   const before = dayBefore(date);
   t.equal((await json(`${base}/${before}`)).status, 200, 'the day before, an empty file');
 
   const page1 = await json(`/admin/reports/daily/files?brandId=${op.brandId}&limit=1`);
-  t.match(page1.body.data, [{ brandId: op.brandId, date, ties: true, counts: { deposits: 1 }, madeAt: /Z$/, checkedAt: /Z$/ }], 'newest day first');
+  t.match(
+    page1.body.data,
+    [{ brandId: op.brandId, environment: 'production', date, ties: true, counts: { deposits: 1 }, madeAt: /Z$/, checkedAt: /Z$/ }],
+    'newest day first, with its environment',
+  );
+  t.equal((await json(`/admin/reports/daily/files?brandId=${op.brandId}&environment=sandbox`)).body.data.length, 0, 'none of them in the sandbox');
+  t.equal((await json(`/admin/reports/daily/files?brandId=${op.brandId}&environment=production`)).body.data.length, 2, 'both in production');
   const page2 = await json(`/admin/reports/daily/files?brandId=${op.brandId}&limit=1&cursor=${encodeURIComponent(page1.body.nextCursor)}`);
   t.match(page2.body, { data: [{ date: before, counts: { deposits: 0, accounts: 0 } }], nextCursor: null }, 'then the one before');
   t.same(

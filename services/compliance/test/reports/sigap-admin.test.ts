@@ -16,6 +16,7 @@ import { startGateway, loadGatewayConfig } from '@bo/gateway';
 import { operatorsService } from '@bo/operators';
 import { testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { startComplianceStack } from '../support/stack.ts';
+import { deadlineOf } from '../../src/reports/sigap-files.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-sigap-files-0123456789';
 const SIGAP_TOKEN = 'test-sigap-credential-0123456789';
@@ -198,14 +199,25 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
     body: { error: { code: 'SIGAP_FILE_NOT_REJECTED', details: { status: 'accepted' } } },
   });
 
-  // A brand never seen (no environment known): the simulator answers, whatever SIGAP_PROVIDER says.
+  // A brand that is none of ours (a name typed by hand, issue #61): nothing made, nothing sent.
   const unseen = await send('POST', `/admin/reports/sigap/files/brd_never_seen/${date}/submit`);
-  t.match(unseen.body, { accepted: true });
-  t.ok(
-    (unseen.body as SigapDay).files.every((f) => f.via === 'simulator' && f.environment === null && /^SIM-/.test(f.receipt ?? '')),
-    'sent to the simulator',
-  );
+  t.match(unseen, { status: 404, body: { error: { code: 'BRAND_NOT_FOUND' } } }, 'a brand that is none of ours: refused');
   t.equal(sigap.received.filter((r) => r.method === 'POST').length, 7, 'nothing of it reached SIGAP');
+
+  // Lateness (issue #61): the clock is two days on, past 06:00 of the day after `date` in the brand's zone.
+  t.equal(third.body.timeliness, 'overdue', 'a day not accepted past its deadline: overdue');
+  t.match(
+    Object.fromEntries((third.body as SigapDay).files.filter((f) => !f.supersededAt).map((f) => [f.fileType, f.timeliness])),
+    { bettors: 'late', wallets: 'late', sports_bets: 'overdue' },
+    'each file: sent after the deadline and accepted (late), or not accepted (overdue)',
+  );
+  t.equal((third.body as SigapDay).deadline, deadlineOf(date, 'America/Sao_Paulo').toISOString(), "06:00 of the next day in the brand's zone");
+  const overdue = await send('GET', `/admin/reports/sigap/files?brandId=${op.brandId}&timeliness=overdue`);
+  t.same(
+    (overdue.body.data as SigapFile[]).map((f) => f.fileType),
+    ['sports_bets'],
+    'the overdue filter: the current file not accepted (its replaced version is not listed)',
+  );
 
   // Roles: finance reads, compliance sends, support neither.
   const token = async (role: string) => (await send('POST', '/admin/tokens', ADMIN_TOKEN, { name: `${role}-sigap`, role })).body.secret as string;
@@ -239,4 +251,39 @@ t.test('SIGAP files on the admin API, a stand-in SIGAP over HTTP, and the CLI', 
   const file = await cli('reports', 'sigap-file', '--brand', op.brandId, '--date', date, '--file', bettors.id);
   t.equal(file.status, 0, file.stderr);
   t.equal(file.stdout, content, 'and prints a file as sent');
+
+  // A sandbox brand's day sent at 01:00 the next day (before its 06:00): accepted by the simulator,
+  // on time; sent again, refused, with no audit row of a sending that did not happen (issue #61).
+  const sbx = await s.brSpaOperator('sandbox');
+  const sp = await s.player(sbx);
+  await s.deposit(sbx, sp, '10.00');
+  await s.watched(sp, 1);
+  shift = deadlineOf(date).getTime() - 5 * 3_600_000 - Date.now();
+  const sbxBase = `/admin/reports/sigap/files/${sbx.brandId}/${date}`;
+  const onTime = await send('POST', `${sbxBase}/submit`);
+  t.match(onTime.body, { accepted: true, timeliness: 'on_time' }, 'accepted, on time');
+  t.ok(
+    (onTime.body as SigapDay).files.every((f) => f.timeliness === 'on_time' && f.environment === 'sandbox'),
+    'each file on time',
+  );
+  const sbxAudit = () => send('GET', `/admin/audit?target=${encodeURIComponent(`sigap_day:${sbx.brandId}/${date}`)}`);
+  await waitFor(async () => (await sbxAudit()).body.data.length >= 1, { what: "the sending's audit row", timeoutMs: 60_000 });
+  const again = await send('POST', `${sbxBase}/submit`);
+  t.match(again, { status: 409, body: { error: { code: 'SIGAP_DAY_ACCEPTED', details: { timeliness: 'on_time' } } } }, 'an accepted day is not sent again');
+  shift = 2 * 86_400_000;
+  t.match((await send('GET', sbxBase)).body, { accepted: true, timeliness: 'on_time' }, 'still on time, read later');
+  // A later audited change of this service: once its row is in the log, any row of the refused sending would be too (one outbox, in order).
+  const rules = (await send('GET', `/admin/aml/brands/${sbx.brandId}/rules`)).body;
+  t.equal((await send('PUT', `/admin/aml/brands/${sbx.brandId}/rules`, ADMIN_TOKEN, rules.thresholds)).status, 200);
+  await waitFor(async () => (await send('GET', `/admin/audit?action=adminSetAmlRules`)).body.data.length >= 1, {
+    what: 'the later audit row',
+    timeoutMs: 60_000,
+  });
+  t.equal((await sbxAudit()).body.data.length, 1, 'one audit row: the refused sending wrote none');
+  t.same(
+    ((await send('GET', `/admin/reports/sigap/files?environment=sandbox&timeliness=on_time`)).body.data as SigapFile[]).map((f) => f.brandId),
+    Array(5).fill(sbx.brandId),
+    'the sandbox files on time, by environment',
+  );
+  t.equal((await send('GET', `/admin/reports/sigap/files?environment=production&brandId=${sbx.brandId}`)).body.data.length, 0, 'none of them in production');
 });

@@ -112,7 +112,7 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
 
   const made = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
   t.match(made, { brandId: op.brandId, date, timeZone, accepted: false, dailyFileTies: true, problems: [] }, 'made, not sent yet');
-  t.equal(made.deadline, deadlineOf(date).toISOString(), 'the deadline: 06:00 São Paulo time the day after');
+  t.equal(made.deadline, deadlineOf(date, timeZone).toISOString(), "the deadline: 06:00 the day after in the brand's zone (issue #61)");
   t.same(
     made.files.map((f) => [f.fileType, f.version, f.part, f.parts, f.records, f.status]),
     [
@@ -298,7 +298,7 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
   const compliance = s.services.get('compliance')!;
   const simulator = sigapSimulator({ maxRecords: 4 });
   const deps: SigapDeps = { sql: compliance.sql, call: compliance.call, ports: { production: simulator, sandbox: simulator }, recordsPerFile: 4 };
-  t.same(await sigapPass(deps, clock()), { notAccepted: 0, overdue: 0 }, "the job sends yesterday's files, accepted");
+  t.same(await sigapPass(deps, clock()), { notAccepted: 0, dueSoon: 0, overdue: 0 }, "the job sends yesterday's files, accepted");
 });
 
 t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 São Paulo it is overdue', async (t) => {
@@ -341,7 +341,7 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
   const [line] = (
     await s.db.query(`delete from compliance.daily_file_lines where brand_id = $1 and date = $2 and part = 'deposits' returning *`, [op.brandId, today])
   ).rows;
-  t.same(await sigapPass(deps, at('05:30')), { notAccepted: 1, overdue: 0 }, 'not accepted: nothing to send');
+  t.same(await sigapPass(deps, at('05:30')), { notAccepted: 1, dueSoon: 1, overdue: 0 }, 'not accepted: nothing to send');
   const blocked = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date: today } }));
   t.match(blocked, { dailyFileTies: false, files: [], problems: [/deposits/] }, 'the daily file does not tie: no SIGAP file made, the problems named');
   await s.db.query('insert into compliance.daily_file_lines (brand_id, date, part, ref, player_id, at, data) values ($1, $2, $3, $4, $5, $6, $7)', [
@@ -353,8 +353,8 @@ t.test('the job: a brand whose yesterday is not accepted counts, and past 06:00 
     line.at,
     line.data,
   ]);
-  t.same(await sigapPass(deps, at('05:59')), { notAccepted: 1, overdue: 0 }, 'not accepted, before the deadline');
-  t.same(await sigapPass(deps, at('06:00')), { notAccepted: 1, overdue: 1 }, 'at 06:00 São Paulo: overdue');
+  t.same(await sigapPass(deps, at('05:59')), { notAccepted: 1, dueSoon: 1, overdue: 0 }, 'not accepted, before the deadline');
+  t.same(await sigapPass(deps, at('06:00')), { notAccepted: 1, dueSoon: 0, overdue: 1 }, 'at 06:00 São Paulo: overdue');
   const day = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date: today } }));
   t.match(day.files[0], { status: 'rejected', attempts: 1, reasons: [{ code: 'X' }] }, 'sent once: a rejection waits for a correction');
   const bettors = JSON.parse(

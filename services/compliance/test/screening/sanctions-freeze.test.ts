@@ -72,7 +72,8 @@ t.test('a sanctions freeze ends only through its case', async (t) => {
     t.match(await statusOf(reported.p), { status: 'bloqueado', frozen_at: Date }, 'reported: still frozen');
 
     const dismissed = await frozenPlayer();
-    ok(await decide(dismissed.caseId, 'under_review', 'looking'));
+    ok(await decide(dismissed.caseId, 'under_review', 'looking', 'bruno@example.com'));
+    // The case holds the player's payouts: a second person dismisses it (issue #61).
     ok(await decide(dismissed.caseId, 'dismissed', 'homonym: another birth date'));
     t.match(await statusOf(dismissed.p), { status: 'ativo', frozen_at: null }, 'dismissed: back to the status the freeze held');
     t.same(

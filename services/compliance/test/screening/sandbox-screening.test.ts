@@ -6,7 +6,7 @@
 // removal lifts no freeze.
 import t from 'tap';
 import { randomCpf, waitFor } from '@bo/service-kit/testing';
-import { BR_SPA_LIMITS, operatorScope } from '@bo/test-support';
+import { BR_SPA_LIMITS, BR_SPA_REGISTRATION, operatorScope } from '@bo/test-support';
 import type { OperatorScope } from '@bo/contracts';
 import { adminScope, key, ok, startComplianceStack } from '../support/stack.ts';
 
@@ -32,7 +32,15 @@ t.test("a sandbox entry screens the operator's own sandbox players only", async 
       await s.call('players.create', {
         scope,
         key: key('p'),
-        body: { externalId: key('ext'), name: 'Bea Teste', email: 'bea@example.com', cpf, birthDate: '1985-04-05', limits: BR_SPA_LIMITS },
+        body: {
+          externalId: key('ext'),
+          name: 'Bea Teste',
+          email: 'bea@example.com',
+          cpf,
+          birthDate: '1985-04-05',
+          ...BR_SPA_REGISTRATION,
+          limits: BR_SPA_LIMITS,
+        },
       }),
     );
     // The first KYC event is when screening first sees a player.

@@ -5,7 +5,7 @@
 // case; a later change does not act on it again.
 import t from 'tap';
 import { randomCpf, waitFor } from '@bo/service-kit/testing';
-import { BR_SPA_LIMITS, outboxAudits } from '@bo/test-support';
+import { BR_SPA_LIMITS, BR_SPA_REGISTRATION, outboxAudits } from '@bo/test-support';
 import { adminScope, errorOf, key, ok, startComplianceStack } from '../support/stack.ts';
 
 t.test('screening at first sight and on a list change', async (t) => {
@@ -28,7 +28,15 @@ t.test('screening at first sight and on a list change', async (t) => {
       await s.call('players.create', {
         scope: op,
         key: key('p'),
-        body: { externalId: key('ext'), name: 'Ana Teste', email: 'ana@example.com', cpf, birthDate: '1980-02-03', limits: BR_SPA_LIMITS },
+        body: {
+          externalId: key('ext'),
+          name: 'Ana Teste',
+          email: 'ana@example.com',
+          cpf,
+          birthDate: '1980-02-03',
+          ...BR_SPA_REGISTRATION,
+          limits: BR_SPA_LIMITS,
+        },
       }),
     );
     ok(await s.call('players.admin.kycDecision', { scope: adminScope, params: { id: created.id }, body: { status: 'aprovado' } }));

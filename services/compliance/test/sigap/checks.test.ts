@@ -12,6 +12,7 @@ const header = (fileType: string, records: unknown[]) => ({
   layout: SIGAP_LAYOUT,
   fileType,
   operatorId: 'op_1',
+  operatorCnpj: '11222333000181',
   brandId: 'brd_1',
   referenceDate: '2026-03-01',
   timeZone: 'America/Sao_Paulo',
@@ -90,6 +91,12 @@ t.test('good files pass both phases', async (t) => {
 
 t.test('structure: the first phase names each fault and stops there', async (t) => {
   t.match(checkSigapFile('{"layout":'), { ok: false, phase: 'structure', reasons: [{ code: 'NOT_JSON' }] });
+  // The operator's CNPJ in the header (issue #60): check digits verified.
+  t.match(
+    checkSigapFile(JSON.stringify({ ...header('legal_destinations', []), operatorCnpj: '11222333000180' })),
+    { ok: false, phase: 'structure', reasons: [{ code: 'FIELD_INVALID', field: 'operatorCnpj' }] },
+    'a CNPJ with wrong check digits: a structure fault',
+  );
   t.match(checkSigapFile(file('bettors', [bettor()], (d) => delete d.referenceDate)), {
     phase: 'structure',
     reasons: [{ code: 'FIELD_MISSING', field: 'referenceDate', record: null }],

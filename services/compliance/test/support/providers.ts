@@ -1,11 +1,12 @@
 // Third-party providers in the compliance stack (issue #44): a casino aggregator and a sportsbook
-// registered by our team and enabled for the operator, each with one game, and the provider wallet
+// registered by our team and enabled for the operator, each with one game (the casino's certified:
+// br-spa bets need it, issue #59 item 5), and the provider wallet
 // API called as their servers call it. The operators service's status (all the wallet asks of it
 // for a bet) is a NATS responder here.
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
 import type { OperatorScope } from '@bo/contracts';
-import { adminScope, ok, startFakeProvider } from '@bo/test-support';
+import { adminScope, certifiedGame, ok, PUT_CERTIFICATE_SUBJECT, startFakeProvider } from '@bo/test-support';
 import { key, type ComplianceStack } from './stack.ts';
 
 export const txId = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
@@ -37,6 +38,8 @@ export async function providerStands(t: Test, s: ComplianceStack, operatorId: st
       await s.call('wallet.admin.providers.putGame', { scope: adminScope, params: { id: provider.id, gameCode }, body: { name: gameCode, category: kind } }),
     );
     ok(await s.call('wallet.admin.providers.setOperator', { scope: adminScope, params: { id: provider.id, operatorId }, body: { enabled: true } }));
+    // Under br-spa a casino game takes bets only with a valid certificate (issue #59 item 5).
+    if (kind === 'casino') ok(await s.call(PUT_CERTIFICATE_SUBJECT, { scope: adminScope, ...certifiedGame(provider.id, gameCode) }));
     const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
     return {
       providerId: provider.id,

@@ -13,14 +13,17 @@ import { BR_SPA_LIMITS, adminScope, createPlayer, gatewayScope, ok, operatorScop
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService, createComplianceService } from '../../src/service.ts';
 
+/** A valid CNPJ (check digits right) the test operators are registered with (issue #60). */
+export const TEST_CNPJ = '11222333000181';
+
 export { adminScope, errorOf, ok, operatorScope } from '@bo/test-support';
 
 export const key = (label = 'k') => `${label}-${randomBytes(8).toString('hex')}`;
 
 export interface ComplianceStack extends Stack {
   db: pg.Client;
-  /** A production operator scope of its own (real-money rounds need production). */
-  brSpaOperator(): Promise<OperatorScope>;
+  /** A production operator scope of its own (real-money rounds need production), or a sandbox one. */
+  brSpaOperator(environment?: 'production' | 'sandbox'): Promise<OperatorScope>;
   player(scope: OperatorScope): Promise<string>;
   /** The player's CPF (what br-spa's payer and payout rules compare with). */
   cpfOf(playerId: string): Promise<string>;
@@ -52,13 +55,21 @@ export async function startComplianceStack(
   return Object.assign(stack, {
     db,
     cpfOf,
-    async brSpaOperator() {
-      const scope = operatorScope('aml', 'production');
+    async brSpaOperator(environment: 'production' | 'sandbox' = 'production') {
+      const scope = operatorScope('aml', environment);
       ok(
         await call('players.admin.setCompliance', {
           scope: adminScope,
           params: { id: scope.operatorId },
           body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
+        }),
+      );
+      // Its CNPJ, which every SIGAP file of a production brand carries (issue #60).
+      ok(
+        await call('compliance.admin.sigap.operator.set', {
+          scope: adminScope,
+          params: { operatorId: scope.operatorId },
+          body: { cnpj: TEST_CNPJ, reason: 'the licence' },
         }),
       );
       return scope;

@@ -11,8 +11,10 @@ import { ConnectorDirectory } from './directory.ts';
 import { ConnectorHealthCounts } from './health.ts';
 import { providerWallet } from './provider-wallet.ts';
 import { hub88Connector } from './hub88/index.ts';
+import { evolutionConnector } from './evolution/index.ts';
+import { betsyConnector } from './betsy/index.ts';
 
-const CONNECTORS: readonly Connector[] = [hub88Connector];
+const CONNECTORS: readonly Connector[] = [hub88Connector, evolutionConnector, betsyConnector];
 
 /** How often each replica reports its connectors' answers to the wallet (their health). */
 const HEALTH_REPORT_MS = 2000;
@@ -24,6 +26,8 @@ export interface ConnectorDeps {
   cacheTtlMs: number;
   now: () => number;
   log: Logger;
+  /** Opens their shared secrets (Evolution's API token), as the provider credentials are opened. */
+  masterKey?: string;
 }
 
 /** Mounts every connector; what it returns is stopped with the gateway. */
@@ -41,6 +45,7 @@ export async function registerConnectors(app: FastifyInstance, deps: ConnectorDe
       ).connector,
     deps.cacheTtlMs,
     deps.now,
+    deps.masterKey,
   );
   directory.listen(deps.nc, deps.natsPrefix);
   const health = new ConnectorHealthCounts();

@@ -1,6 +1,7 @@
-// The provider wallet as a connector reaches it: its own operations (bet, win, rollback, balance,
-// …: the handlers /provider/v1 reaches, on the same NATS subjects, under the provider's scope) and
-// the connector reads (a player the provider had a session of, one of its transactions by id).
+// The provider wallet as a connector reaches it: its own operations (bet, win, rollback, correction,
+// balance, …: the handlers /provider/v1 reaches, on the same NATS subjects, under the provider's
+// scope), the win that names its bet (the same handler, connectorMessages.win) and the connector
+// reads (a player the provider had a session of, one of its transactions or rounds by id).
 // Nothing here moves money itself or keeps an answer: the wallet's transaction ids do.
 import {
   connectorMessages,
@@ -9,6 +10,7 @@ import {
   type OperationReply,
   type ProviderBalanceSchema,
   type ProviderScope,
+  type ProviderSession,
   type ProviderTransactionResult,
 } from '@bo/contracts';
 import type { Static } from '@sinclair/typebox';
@@ -20,16 +22,33 @@ export interface ProviderWallet {
   bet(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
   win(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
   rollback(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  /** A correction of a settled round (a credit, or a debit taken up to the balance: the debt model). */
+  correction(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  /** Issue #59 item 1: what the provider funds (a free bet, a promotional credit, a jackpot win). */
+  freeBet(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  promoCredit(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  jackpotWin(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
+  /** A win that names the bet it pays: the bet is part of the win's identity (connectorMessages.win). */
+  winOfBet(scope: ProviderScope, body: unknown, requestId: string): Promise<OperationReply<ProviderTransactionResult>>;
   balance(scope: ProviderScope, token: string, requestId: string): Promise<OperationReply<Static<typeof ProviderBalanceSchema>>>;
+  /** The live session of a token (an expired one is refused): Evolution's /check. */
+  authenticate(scope: ProviderScope, token: string, requestId: string): Promise<OperationReply<ProviderSession>>;
   player(scope: ProviderScope, playerId: string, requestId: string): Promise<ConnectorReply<'player'>['player']>;
   transaction(scope: ProviderScope, transactionId: string, requestId: string): Promise<ConnectorReply<'transaction'>['transaction']>;
+  /** One of its rounds (a sportsbook's bet slip) by id: status, stake, payout, corrections. */
+  round(scope: ProviderScope, roundId: string, requestId: string): Promise<ConnectorReply<'round'>['round']>;
 }
 
 export function providerWallet(o: { nc: NatsConnection; prefix: string; timeoutMs: number }): ProviderWallet {
   const ask = <R>(subject: string, scope: ProviderScope, body: unknown, requestId: string) =>
     requestOperation<R>(o.nc, subject, { ctx: { requestId, scope }, params: {}, query: {}, body }, { prefix: o.prefix, timeoutMs: o.timeoutMs });
   /** A read that must answer: a refusal of it is a fault of ours (thrown, answered as an unknown error). */
-  const read = async <K extends 'player' | 'transaction'>(k: K, scope: ProviderScope, body: unknown, requestId: string): Promise<ConnectorReply<K>> => {
+  const read = async <K extends 'player' | 'transaction' | 'round'>(
+    k: K,
+    scope: ProviderScope,
+    body: unknown,
+    requestId: string,
+  ): Promise<ConnectorReply<K>> => {
     const r = await ask<ConnectorReply<K>>(connectorMessages[k].subject, scope, body, requestId);
     if (!r.ok) throw new Error(`${connectorMessages[k].subject}: ${r.error.code}`);
     return r.body;
@@ -38,8 +57,15 @@ export function providerWallet(o: { nc: NatsConnection; prefix: string; timeoutM
     bet: (scope, body, requestId) => ask(providerOperations.providerBet.subject, scope, body, requestId),
     win: (scope, body, requestId) => ask(providerOperations.providerWin.subject, scope, body, requestId),
     rollback: (scope, body, requestId) => ask(providerOperations.providerRollback.subject, scope, body, requestId),
+    correction: (scope, body, requestId) => ask(providerOperations.providerCorrection.subject, scope, body, requestId),
+    winOfBet: (scope, body, requestId) => ask(connectorMessages.win.subject, scope, body, requestId),
+    freeBet: (scope, body, requestId) => ask(providerOperations.providerFreeBet.subject, scope, body, requestId),
+    promoCredit: (scope, body, requestId) => ask(providerOperations.providerPromoCredit.subject, scope, body, requestId),
+    jackpotWin: (scope, body, requestId) => ask(providerOperations.providerJackpotWin.subject, scope, body, requestId),
     balance: (scope, token, requestId) => ask(providerOperations.providerBalance.subject, scope, { token }, requestId),
+    authenticate: (scope, token, requestId) => ask(providerOperations.providerAuthenticate.subject, scope, { token }, requestId),
     player: async (scope, playerId, requestId) => (await read('player', scope, { playerId }, requestId)).player,
     transaction: async (scope, transactionId, requestId) => (await read('transaction', scope, { transactionId }, requestId)).transaction,
+    round: async (scope, roundId, requestId) => (await read('round', scope, { roundId }, requestId)).round,
   };
 }

@@ -17,6 +17,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // Money out and the ledger: finance decides; compliance and support read the queue and a player's
   // withdrawals (compliance sees the whole money picture of a player or a case: issue #41).
   adminListWithdrawals: ['finance', 'compliance', 'support'],
+  // The same queue as cards, with each player's name and balance: one request per page (issue #61).
+  adminWithdrawalQueue: ['finance', 'compliance', 'support'],
   adminWithdrawalDecision: ['finance'],
   adminVerifyLedger: ['finance'],
   // A player's money, read by everyone on the team (the player and withdrawal pages).
@@ -42,6 +44,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminRedeliver: ['support'],
   // Reading operators and the audit log is for everyone on the team; changing them is admin's.
   adminListOperators: ['compliance', 'finance', 'support'],
+  // Every operator's brands by name: the console's brand picker (issue #61).
+  adminListBrands: ['compliance', 'finance', 'support'],
   adminGetOperator: ['compliance', 'finance', 'support'],
   // An operator's keys as prefixes and states (support answers an operator's 401s); rotating and
   // revoking them is admin's.
@@ -68,6 +72,31 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminDownloadDailyFile: ['compliance', 'finance'],
   // A provider's daily report (what it invoices on, issue #44): finance, and compliance beside the daily files.
   adminProviderDailyReport: ['finance', 'compliance'],
+  // Provider money for finance (issue #61): the providers and their games, what each brand owes a
+  // provider or is owed (its clearing balance), players' debts and rounds left open, read; changing a
+  // provider, its keys, operators, games and connectors stays admin's.
+  adminListProviders: ['finance'],
+  adminGetProvider: ['finance'],
+  adminListProviderGames: ['finance'],
+  adminListOpenRounds: ['finance'],
+  adminListProviderDebts: ['finance'],
+  adminProviderClearing: ['finance'],
+  // The game register (issue #59 items 5-6): compliance keeps the games' certificates (under br-spa a
+  // game without a valid one takes no bets); compliance and finance read them and RTP as measured.
+  adminCertificateWarnings: ['compliance', 'finance'],
+  adminListGameRegister: ['compliance', 'finance'],
+  adminPutGameCertificate: ['compliance'],
+  adminGameRtp: ['compliance', 'finance'],
+  // What the brand owes each provider and reconciliation with it (issue #59 items 2-3): finance's;
+  // compliance reads. Setting a provider's revenue share and its statement's mapping is finance's.
+  adminSetProviderRevenueShare: ['finance'],
+  adminListProviderRevenueShares: ['finance', 'compliance'],
+  adminProviderMonthStatement: ['finance', 'compliance'],
+  adminProviderMonthStatementCsv: ['finance', 'compliance'],
+  adminPutProviderStatementMapping: ['finance'],
+  adminUploadProviderStatement: ['finance'],
+  adminListProviderReconciliations: ['finance', 'compliance'],
+  adminProviderReconciliationDay: ['finance', 'compliance'],
   // Our internal impediments registry (Lei 14.790/2023 art. 26): kept by compliance.
   adminListImpediments: ['compliance'],
   adminAddImpediment: ['compliance'],
@@ -90,16 +119,36 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminAddAmlRiskSubject: ['compliance'],
   adminRateAmlRiskSubject: ['compliance'],
   adminEndAmlRiskSubject: ['compliance'],
+  // SIGAP duties (issue #60): the operator's CNPJ on the files and the monthly report; compliance's.
+  adminGetSigapOperator: ['compliance', 'finance', 'support'],
+  adminSetSigapOperator: ['compliance'],
+  adminGetSigapMonthlyReport: ['compliance', 'finance'],
+  adminMakeSigapMonthlyReport: ['compliance'],
+  // The yearly internal risk assessment (issue #60): compliance reads and writes it.
+  adminListAmlRiskAssessments: ['compliance'],
+  adminSaveAmlRiskAssessment: ['compliance'],
   // After an impediment hit (issue #46 item 4): a player's communications log, read by everyone on
   // the team; the closures report (it names the lists that matched) by compliance; the unclaimed
   // funds and the transfers to FIES and FUNCAP by finance and compliance; running the job and
   // returning held funds to the bettor (a decision on money) by finance.
   adminListCommunications: ['compliance', 'finance', 'support'],
   adminImpededClosures: ['compliance'],
+  // Who must not be sent marketing on a day (issue #60): compliance, and support who answers operators about it.
+  adminMarketingSuppressions: ['compliance', 'support'],
   adminListUnclaimedFunds: ['finance', 'compliance'],
   adminListFundTransfers: ['finance', 'compliance'],
+  // The transfers' halves paid to FIES and FUNCAP, with their receipts (issue #60): finance and compliance read them.
+  adminListFundPayouts: ['finance', 'compliance'],
   adminRunUnclaimedFunds: ['finance'],
   adminReturnUnclaimedFunds: ['finance'],
+  // Integrity holds on sports prizes (issue #60 item 3): compliance places them, and another person
+  // of compliance releases or forfeits (four eyes, checked by the wallet); compliance and finance read
+  // them; the suspicious-betting export (it names the evidence) is compliance's.
+  adminPlaceIntegrityHold: ['compliance'],
+  adminListIntegrityHolds: ['compliance', 'finance'],
+  adminReleaseIntegrityHold: ['compliance'],
+  adminForfeitIntegrityHold: ['compliance'],
+  adminSuspiciousBettingExport: ['compliance'],
 };
 
 /**
@@ -126,7 +175,12 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminAddAmlRiskSubject',
   'adminRateAmlRiskSubject',
   'adminEndAmlRiskSubject',
+  'adminSaveAmlRiskAssessment',
   'adminReturnUnclaimedFunds',
+  // Integrity holds on sports prizes: holding, releasing and forfeiting a prize (issue #60 item 3).
+  'adminPlaceIntegrityHold',
+  'adminReleaseIntegrityHold',
+  'adminForfeitIntegrityHold',
   // An operator's compliance profile: off turns every Brazilian rule off (issue #56).
   'adminSetCompliance',
   'adminRequestComplianceChange',

@@ -1,9 +1,10 @@
 // The admin operations on operators, their webhook endpoints and their keys (the gateway forwards
 // them with an admin scope; each change audited in its transaction, naming the actor and person).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OPERATOR_STATUS_LEASE_MS, operatorAdminOperations as ops } from '@bo/contracts';
+import { OPERATOR_STATUS_LEASE_MS, brandAdminOperations, operatorAdminOperations as ops } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, handle, type Handler } from '@bo/service-kit';
 import type { OperatorsRuntime } from '../runtime.ts';
+import { listBrands } from '../store/brands.ts';
 
 /** Who the audit row names, the request, and its key (an admin scope only). */
 const authorOf = (req: Parameters<typeof adminScopeOf>[0]) => decisionAuthorOf(adminScopeOf(req), req.ctx);
@@ -15,6 +16,11 @@ export function adminOperatorHandlers(rt: OperatorsRuntime): Record<string, Hand
     ...handle(ops.adminListOperators, async (req) => {
       adminScopeOf(req);
       return { body: { data: await operators.list() } };
+    }),
+    // Every brand by operator name (the console's brand picker, issue #61).
+    ...handle(brandAdminOperations.adminListBrands, async (req) => {
+      adminScopeOf(req);
+      return { body: { data: await listBrands(rt.deps.sql, req.query) } };
     }),
     ...handle(ops.adminGetOperator, async (req) => {
       adminScopeOf(req);

@@ -1,10 +1,12 @@
 // What the gateway asks besides the admin operations (contracts operators.ts): a credential by its
 // key's hash (on a miss of its cache), an operator's status (the play page's check), who a service
 // token or a console session is, the console's sign-in, password change and second factor. All
-// internal: the gateway's scope only.
-import { operatorMessages as m } from '@bo/contracts';
+// internal: the gateway's scope only. And a brand by id, asked by the services that make something
+// for a brand only once it is one of ours (compliance's regulator files, issue #61).
+import { brandMessages, operatorMessages as m } from '@bo/contracts';
 import { handle, internalScopeOf, type Handler } from '@bo/service-kit';
 import { credentialByKeyHash, operatorStatus } from '../store/credentials.ts';
+import { brandById } from '../store/brands.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 
 export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Handler> {
@@ -14,6 +16,10 @@ export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Han
       internalScopeOf(req);
       const credential = await credentialByKeyHash(sql, req.body.keyHash);
       return { body: { credential: credential ?? null } };
+    }),
+    ...handle(brandMessages.get, async (req) => {
+      internalScopeOf(req);
+      return { body: { brand: (await brandById(sql, req.body.brandId)) ?? null } };
     }),
     ...handle(m.status, async (req) => {
       internalScopeOf(req);

@@ -5,7 +5,7 @@
 //   paying     --capture--> paid
 // Used by the request that recorded the intent, by a retry with its key, and by the reconciler.
 import { AppError, WALLET_SUBJECTS, type WalletHold, type WalletHoldRef, type WithdrawalStatus } from '@bo/contracts';
-import { crashPoint, errorResponse, keyFromRow, writeDecisionAudit, writeEvent, type SqlRunner } from '@bo/service-kit';
+import { crashPoint, errorResponse, keyFromRow, writeDecisionAudit, writeEvent, type DecisionAuthor, type SqlRunner } from '@bo/service-kit';
 import { visibleStatus, withdrawalView, type WithdrawalRow, type WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import type { AutoDecision } from '../domain/prize-clock.ts';
 import { lockWithdrawal, markApproved, markIntent, markStatus, readWithdrawal } from '../store/withdrawal-store.ts';
@@ -18,6 +18,11 @@ export const CANCEL_OPERATION = 'payments.withdrawals.cancel';
 export const decideOperation = (decision: 'approve' | 'reject' | 'pay'): string => `payments.withdrawals.decide.${decision}`;
 /** The admin operation a decision's audit row names. */
 export const ADMIN_DECISION = 'adminWithdrawalDecision';
+
+/** A person's decision with why they took it (a rejection's reason, issue #61), kept with the move's intent until its completion audits it. */
+export type ReasonedAuthor = DecisionAuthor & { reason?: string };
+/** The audit's `after` of a decision: the withdrawal as it is, and the reason when one was given. */
+export const withReason = <T extends object>(view: T, by: ReasonedAuthor | null | undefined) => (by?.reason ? { ...view, reason: by.reason } : view);
 
 /** What the wallet answered: the hold is in place, or it was refused for funds. */
 export type WalletOutcome = { kind: 'done' } | { kind: 'declined'; error: AppError };
@@ -121,7 +126,7 @@ export async function completeMove(tx: SqlRunner, row: WithdrawalRow, outcome: W
         action: isSystem(row.decidedBy) ? AUTO_DECISION : ADMIN_DECISION,
         target: `withdrawal:${row.id}`,
         before: withdrawalView(row),
-        after: view,
+        after: withReason(view, row.decidedBy),
       });
     }
     await answers.storeResponse(

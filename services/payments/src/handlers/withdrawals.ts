@@ -3,7 +3,13 @@
 import {
   AppError,
   MAX_AMOUNT,
+  callOperation,
+  playerSummaryMessages,
   validationError,
+  walletOperations,
+  type Environment,
+  type PlayerSummary,
+  type Wallet,
   type paymentAdminOperations,
   type paymentOperations,
   type ReviewQueueOrder,
@@ -60,7 +66,7 @@ import {
   setFourEyes,
 } from '../store/withdrawal-store.ts';
 import { payoutDueAtOf } from '../domain/prize-clock.ts';
-import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove } from '../flows/withdrawal-moves.ts';
+import { ADMIN_DECISION, CANCEL_OPERATION, CREATE_OPERATION, decideOperation, finishMove, withReason, type ReasonedAuthor } from '../flows/withdrawal-moves.ts';
 import { answers, inTransaction } from '../flows/context.ts';
 import { adminActor, playerState } from './request.ts';
 import { checkDestinationOwned, checkMethod, checkWithdrawalWindow, isBrSpa, pixDestinationOf } from '../own-account/own-account-rules.ts';
@@ -204,7 +210,13 @@ async function decide(
       const moved = await markApproved(tx, row, by, new Date());
       const view = withdrawalView(moved);
       // The decision's audit row, in its transaction (a lost answer or a crash cannot lose it).
-      if (by) await writeDecisionAudit(tx, 'payments', by, { action: ADMIN_DECISION, target: `withdrawal:${id}`, before: withdrawalView(row), after: view });
+      if (by)
+        await writeDecisionAudit(tx, 'payments', by, {
+          action: ADMIN_DECISION,
+          target: `withdrawal:${id}`,
+          before: withdrawalView(row),
+          after: withReason(view, by),
+        });
       await writeEvent(tx, 'payments', { operatorId: row.operatorId, brandId: row.brandId, environment: row.environment }, 'withdrawal.status_changed', {
         withdrawal: view,
         previousStatus: 'under_review',
@@ -244,9 +256,12 @@ export function sandboxDecision(deps: ServiceDeps): HandlerOf<typeof paymentOper
 
 export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminOperations.adminWithdrawalDecision> {
   return async (req) => {
-    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
-    const { id } = req.params;
     const decision = req.body.decision as WithdrawalDecision;
+    const reason = req.body.reason?.trim();
+    // A rejection says why (issue #61): the audit row keeps it with the decision.
+    if (decision === 'reject' && !reason) throw validationError('body', [{ path: '/reason', message: 'a rejection says why (3 to 500 characters)' }]);
+    const by: ReasonedAuthor = { ...decisionAuthorOf(adminScopeOf(req), req.ctx), ...(reason ? { reason } : {}) };
+    const { id } = req.params;
     const done = await decide(deps, id, undefined, decision, requestKeyOf(req.ctx), by);
     // The decision was audited in its own transaction (approve) or its move's completion (reject, pay).
     if ('replayed' in done) return done.replayed;
@@ -255,25 +270,80 @@ export function adminDecision(deps: ServiceDeps): HandlerOf<typeof paymentAdminO
 }
 
 export function adminListWithdrawals(deps: ServiceDeps<PaymentsConfig>): HandlerOf<typeof paymentAdminOperations.adminListWithdrawals> {
-  // Bound to the status listed: a cursor of another status's queue is refused.
-  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'payments.withdrawals');
+  const page = reviewQueuePage(deps);
   return async (req) => {
     adminActor(req);
     const q = req.query;
     if (q.playerId) return { status: 200, body: await playerWithdrawals(deps, q) };
+    return { status: 200, body: await page(q) };
+  };
+}
+
+/** A page of the review queue: one status, in its order, one environment or both, after the cursor. */
+function reviewQueuePage(deps: ServiceDeps<PaymentsConfig>) {
+  // Bound to the status listed: a cursor of another status's queue is refused.
+  const cursors = listCursor(deps.config.LIST_CURSOR_SECRET, 'payments.withdrawals');
+  return async (q: { status?: string; order?: string; limit?: number; cursor?: string; environment?: Environment }) => {
     const status = (q.status ?? 'under_review') as WithdrawalStatus;
     const order = (q.order ?? 'created') as ReviewQueueOrder;
     const limit = q.limit ?? 50;
-    // A cursor is bound to its status and its order (the created order's binding is the one it always had).
-    const bound = order === 'created' ? [status] : [status, order];
+    // A cursor is bound to its status, its order and its environment (the created order's binding, with
+    // both environments, is the one it always had).
+    const bound = [status, ...(order === 'created' && !q.environment ? [] : [order]), ...(q.environment ? [q.environment] : [])];
     const after = q.cursor ? cursors.decode(bound, q.cursor) : undefined;
-    const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after, order);
+    const rows = await listWithdrawals(deps.sql, rowStatusesShownAs(status), limit, after, order, q.environment);
     const flags = await reviewFlagsOf(deps, rows.slice(0, limit));
-    return {
-      status: 200,
-      body: cursors.page(bound, rows, limit, adminView(flags), (r) => queuePosition(order, r)),
-    };
+    return cursors.page(bound, rows, limit, adminView(flags), (r) => queuePosition(order, r));
   };
+}
+
+/**
+ * The review queue as cards, a page in one request (issue #61): each withdrawal with its player (one
+ * question to the players service for the page) and their wallet (asked per player, at once).
+ */
+export function adminWithdrawalQueue(deps: ServiceDeps<PaymentsConfig>): HandlerOf<typeof paymentAdminOperations.adminWithdrawalQueue> {
+  const queue = reviewQueuePage(deps);
+  return async (req) => {
+    adminActor(req);
+    const page = await queue(req.query);
+    const ids = [...new Set(page.data.map((w) => w.playerId))];
+    const players = new Map<string, PlayerSummary>();
+    if (ids.length > 0) {
+      const found = await deps
+        .call<{ players: PlayerSummary[] }>(playerSummaryMessages.summaries.subject, { playerIds: ids })
+        .catch(() => ({ players: [] as PlayerSummary[] }));
+      for (const p of found.players) players.set(p.id, p);
+    }
+    const wallets = await Promise.all(page.data.map((w) => walletOf(deps, w).catch(() => null)));
+    const data = page.data.map((w, i) => {
+      const p = players.get(w.playerId);
+      return {
+        withdrawal: w,
+        player: p ? { name: p.name, externalId: p.externalId, status: p.status, kycStatus: p.kycStatus } : null,
+        wallet: wallets[i] ?? null,
+      };
+    });
+    return { status: 200, body: { data, nextCursor: page.nextCursor } };
+  };
+}
+
+/** A withdrawal's player's wallet, as the operator's brand reads it (the wallet's own answer). */
+async function walletOf(deps: ServiceDeps, w: { operatorId: string; brandId: string; environment: string; currency: string; playerId: string }) {
+  const wallet = await callOperation<Wallet>(
+    deps.nc,
+    walletOperations.getWallet.subject,
+    {
+      ctx: {
+        requestId: `review-${w.playerId}`,
+        scope: { kind: 'operator', operatorId: w.operatorId, brandId: w.brandId, environment: w.environment as Environment, currency: w.currency },
+      },
+      params: { playerId: w.playerId },
+      query: {},
+      body: {},
+    },
+    { prefix: deps.prefix, timeoutMs: deps.config.RPC_TIMEOUT_MS },
+  );
+  return { available: wallet.available, withdrawable: wallet.withdrawable, currency: wallet.currency };
 }
 
 const adminView = (flags: Map<string, ReviewFlags>) => (r: WithdrawalRow) => ({

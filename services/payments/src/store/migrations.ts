@@ -177,6 +177,56 @@ export class PaymentsPrizeClock0011 extends Migration {
   }
 }
 
+/**
+ * Issue #60 item 6: the transfers of unclaimed funds to FIES and FUNCAP are paid, not only recorded.
+ * Each transfer's half is a payout to the fund's account set in configuration, `pending` until the
+ * rail paid it (its receipt) and the wallet posted it (its ledger transaction), or `failed` when the
+ * rail refused it. Money records: never deleted. The simulated rail keeps one payment per payout.
+ */
+export class PaymentsFundPayouts0012 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table payments.fund_payouts (
+      id text primary key,
+      transfer_id text not null,
+      fund text not null check (fund in ('fies', 'funcap')),
+      operator_id text not null,
+      brand_id text not null,
+      environment text not null check (environment in ('sandbox', 'production')),
+      currency text not null check (currency ~ '^[A-Z]{3}$'),
+      amount numeric(20,2) not null check (amount > 0),
+      destination text not null check (length(destination) between 1 and 200),
+      status text not null default 'pending' check (status in ('pending', 'paid', 'failed')),
+      receipt text check (length(receipt) between 1 and 200),
+      ledger_transaction_id text,
+      failure_reason text check (length(failure_reason) between 1 and 500),
+      requested_at timestamptz not null,
+      paid_at timestamptz,
+      updated_at timestamptz not null,
+      unique (transfer_id, fund),
+      check ((status = 'paid') = (receipt is not null and ledger_transaction_id is not null and paid_at is not null)),
+      check ((status = 'failed') = (failure_reason is not null))
+    )`);
+    this.addSql(`create index fund_payouts_pending on payments.fund_payouts (id) where status = 'pending'`);
+    this.addSql('create index fund_payouts_by_time on payments.fund_payouts (requested_at desc, id desc)');
+    this.addSql(`create function payments.refuse_fund_payout_delete() returns trigger language plpgsql as $fn$
+      begin
+        raise exception 'fund payouts are money records: % refused', tg_op using errcode = 'P0001';
+      end
+    $fn$`);
+    this.addSql(`create trigger fund_payouts_kept before delete on payments.fund_payouts
+      for each row execute function payments.refuse_fund_payout_delete()`);
+    this.addSql(`create table payments.simulated_fund_transfers (
+      payout_id text primary key,
+      fund text not null,
+      destination text not null,
+      amount numeric(20,2) not null,
+      currency text not null,
+      receipt text not null,
+      sent_at timestamptz not null
+    )`);
+  }
+}
+
 export const paymentsMigrations = [
   { name: 'Payments0001Deposits', class: Payments0001Deposits },
   { name: 'Payments0002Withdrawals', class: Payments0002Withdrawals },
@@ -191,4 +241,5 @@ export const paymentsMigrations = [
   { name: 'Payments0009DepositOwnerCpf', class: Payments0009DepositOwnerCpf },
   { name: 'Payments0010DecisionsByPeople', class: Payments0010DecisionsByPeople },
   { name: 'PaymentsPrizeClock0011', class: PaymentsPrizeClock0011 },
+  { name: 'PaymentsFundPayouts0012', class: PaymentsFundPayouts0012 },
 ];

@@ -1,6 +1,6 @@
 // SQL for withdrawals. Every state change happens on a row locked FOR UPDATE.
 import { deciderOf, type DecisionAuthor, type ListPosition, type RequestKey, type SqlRunner } from '@bo/service-kit';
-import type { ReviewQueueOrder } from '@bo/contracts';
+import type { Environment, ReviewQueueOrder } from '@bo/contracts';
 import type { WithdrawalRow, WithdrawalRowStatus } from '../domain/withdrawals.ts';
 import type { ClockState } from '../domain/prize-clock.ts';
 import { MOVEMENT_COLUMNS, movementValues } from '../domain/money-movement.ts';
@@ -161,12 +161,18 @@ export async function listWithdrawals(
   limit: number,
   after?: ListPosition,
   order: ReviewQueueOrder = 'created',
+  environment?: Environment,
 ): Promise<WithdrawalRow[]> {
   const key = QUEUE_KEY[order];
   const params: unknown[] = [...statuses];
   let where = '';
+  // One environment's queue (issue #61: production apart from the sandbox), or both.
+  if (environment) {
+    where += ' and environment = ?';
+    params.push(environment);
+  }
   if (after) {
-    where = `and (${key}, id) > (?::timestamptz, ?)`;
+    where += ` and (${key}, id) > (?::timestamptz, ?)`;
     params.push(after.at, after.id);
   }
   params.push(limit + 1);

@@ -71,7 +71,8 @@ function money(stack: Stack, sql: pg.Client) {
         scope: { kind: 'admin', actor: actor ?? (decision === 'pay' ? 'payer@test' : 'reviewer@test') },
         key: k,
         params: { id: withdrawalId },
-        body: { decision },
+        // A rejection says why (issue #61).
+        body: { decision, ...(decision === 'reject' ? { reason: 'not the player’s account' } : {}) },
         timeoutMs,
       }),
     wallet: async (scope: OperatorScope, playerId: string) => ok<Wallet>(await call('wallet.get', { scope, params: { playerId } })),

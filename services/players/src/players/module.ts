@@ -1,13 +1,15 @@
 // The players module: the players themselves (registration, reads, our team's search, KYC queue and
 // file, the status and its holds, a sanctions freeze), players.state for the enforcing services,
 // each operator's compliance profile, the terms versions and their acceptances, the communications
-// log, and the regulator file's reads. Made with the eligibility collaborators (a br-spa
+// log, the regulator file's reads, and the br-spa registration data: its completion (PATCH) and its
+// announcement to the operator (a loop). Made with the eligibility collaborators (a br-spa
 // registration asks the registries; players.state answers the withdrawal window after a hit).
 import {
   afterHitAdminOperations,
   communicationOperations,
   complianceAdminOperations,
   complianceProfileMessages,
+  impedimentNoticeMessages,
   playerAdminOperations,
   playerMessages,
   playerOperations,
@@ -19,8 +21,10 @@ import type { Eligibility } from '../impediments/index.ts';
 import { ANSWERED_BY_EFFECT, type PlayersModule } from '../module.ts';
 import { adminGetPlayer, adminKycQueue, adminSearchPlayers } from './handlers/admin-queries.ts';
 import { adminSetPlayerStatus } from './handlers/admin-set-status.ts';
-import { adminListCommunications, listPlayerCommunications, recordPlayerCommunication } from './handlers/communications.ts';
+import { adminListCommunications, afterHitNotice, listPlayerCommunications, recordPlayerCommunication } from './handlers/communications.ts';
 import { createPlayer } from './handlers/create-player.ts';
+import { updatePlayer } from './handlers/update-player.ts';
+import { startRegistrationNotices } from './handlers/registration-notices.ts';
 import { findPlayers } from './handlers/find-players.ts';
 import { getPlayer } from './handlers/get-player.ts';
 import { adminGetCompliance, adminSetCompliance, operatorCompliance } from './handlers/operator-compliance.ts';
@@ -32,6 +36,7 @@ import {
 } from './handlers/compliance-changes.ts';
 import { playerState } from './handlers/player-state.ts';
 import { regulatorFileHandlers } from './handlers/regulator-file.ts';
+import { playerSummaryHandlers } from './handlers/player-summaries.ts';
 import { freezeForSanctions, liftSanctionsFreeze } from './handlers/sanctions-freeze.ts';
 import { acceptTerms, listTermsAcceptances, listTermsVersions, publishTermsVersion } from './handlers/terms.ts';
 
@@ -44,6 +49,7 @@ export function playersModule(elig: Eligibility): PlayersModule {
       ...handle(playerOperations.findPlayers, findPlayers(deps)),
       ...handle(playerOperations.getPlayer, getPlayer(deps)),
       ...handle(playerMessages.state, playerState(deps, elig)),
+      ...playerSummaryHandlers(deps),
       ...handle(playerAdminOperations.adminKycQueue, adminKycQueue(deps)),
       ...handle(playerAdminOperations.adminSearchPlayers, adminSearchPlayers(deps)),
       ...handle(playerAdminOperations.adminGetPlayer, adminGetPlayer(deps)),
@@ -67,10 +73,15 @@ export function playersModule(elig: Eligibility): PlayersModule {
       ...handle(communicationOperations.recordCommunication, recordPlayerCommunication(deps), ANSWERED_BY_EFFECT),
       ...handle(communicationOperations.listCommunications, listPlayerCommunications(deps)),
       ...handle(afterHitAdminOperations.adminListCommunications, adminListCommunications(deps)),
+      // The wallet's unclaimed funds ask when the bettor was told (issue #60 item 6).
+      ...handle(impedimentNoticeMessages.notice, afterHitNotice(deps)),
     }),
     announced: (deps) => ({
       ...handle(playerAdminOperations.adminSetPlayerStatus, adminSetPlayerStatus(deps)),
       ...handle(termsOperations.acceptTerms, acceptTerms(deps), ANSWERED_BY_EFFECT),
+      // Registration data completed or corrected (issue #60): what players.state answers may change.
+      ...handle(playerOperations.updatePlayer, updatePlayer(deps), ANSWERED_BY_EFFECT),
     }),
+    background: (deps) => [startRegistrationNotices(deps)],
   };
 }

@@ -26,6 +26,9 @@ import {
   type LimitPeriod,
   type LimitType,
   type PlayerStatus,
+  type PlayerPostalAddress,
+  SUPPRESSION_REASONS,
+  type SuppressionReason,
   LIMIT_PERIODS,
   LIMIT_TYPES,
 } from '@bo/contracts';
@@ -107,6 +110,16 @@ export const PlayerEntity = defineEntity({
     gender: p.text().$type<Gender>().nullable().check(oneOf('gender', GENDERS)),
     /** The IP address the bettor registered from. */
     signupIp: p.text().nullable().check('length(signup_ip) <= 45'),
+    /** The residential address as the contract's PlayerAddress (CEP as 8 digits); null: never given. */
+    address: p.json<PlayerPostalAddress>().nullable(),
+    /**
+     * br-spa: what the last `player.registration_incomplete` said was missing (null: nothing announced,
+     * or completed since: `player.registration_completed`). The announcing job and PATCH compare with it.
+     */
+    registrationAnnounced: p.json<string[]>().nullable(),
+    /** The bettor's marketing consent (issue #60): given or withdrawn through the operator, forced off by a block. */
+    marketingConsent: p.boolean().default(false),
+    marketingConsentChangedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -141,6 +154,11 @@ export const PlayerEntity = defineEntity({
     },
     { name: 'players_by_email', expression: 'create index "players_by_email" on "players"."players" (lower(email))' },
     { name: 'players_by_external_id', properties: ['externalId'] },
+    // After a hit (issue #60): the blocked players, for the closures report by the day after the block and the notices' gauge.
+    {
+      name: 'players_restricted',
+      expression: 'create index "players_restricted" on "players"."players" ("brand_id", "restricted_at") where restricted_at is not null',
+    },
   ],
 });
 export type PlayerRow = InstanceType<typeof PlayerEntity.class>;
@@ -514,6 +532,66 @@ export const CommunicationEntity = defineEntity({
 });
 export type CommunicationRow = InstanceType<typeof CommunicationEntity.class>;
 
+/**
+ * Every change of a player's registration data and marketing consent (issue #60): the field, its value
+ * before and after, who (`operator` through the API with its request id, `team`, `system` for a consent a
+ * block forced off), when. Append-only: a trigger refuses update and delete.
+ */
+export const RegistrationChangeEntity = defineEntity({
+  name: 'RegistrationChange',
+  tableName: 'registration_changes',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('registration_changes'),
+    field: p.text().check('length(field) >= 1 and length(field) <= 64'),
+    oldValue: p.json<unknown>().nullable(),
+    newValue: p.json<unknown>().nullable(),
+    by: p
+      .text()
+      .$type<RgChangeBy>()
+      .check(oneOf('by', ['operator', 'team', 'system'])),
+    actor: p.text().nullable(),
+    requestId: p.text().nullable(),
+    at: p.datetime(),
+  },
+  indexes: [byPlayer('registration_changes', 'at')],
+  triggers: [
+    {
+      name: 'registration_changes_append_only',
+      timing: 'before',
+      events: ['update', 'delete'],
+      body: "raise exception 'registration_changes is append-only: % refused', tg_op using errcode = 'P0001';",
+    },
+  ],
+});
+export type RegistrationChangeRow = InstanceType<typeof RegistrationChangeEntity.class>;
+
+/**
+ * Why a player may not be sent marketing, and over which time (issue #60 item 2): a block (self-exclusion,
+ * pause, impediment, closing) from its start to its end (null: open), or a consent the bettor withdrew
+ * until given again. The daily suppression list is the rows whose time meets the day. Kept, never deleted;
+ * `until_at` is set when the reason ends.
+ */
+export const MarketingSuppressionEntity = defineEntity({
+  name: 'MarketingSuppression',
+  tableName: 'marketing_suppressions',
+  schema: 'players',
+  properties: {
+    id: p.bigint('string').primary().autoincrement().columnType('bigint').generated('identity'),
+    playerId: () => playerOf('marketing_suppressions'),
+    brandId: p.text(),
+    reason: p.text().$type<SuppressionReason>().check(oneOf('reason', SUPPRESSION_REASONS)),
+    fromAt: p.datetime(),
+    untilAt: p.datetime().nullable().check('until_at is null or until_at >= from_at'),
+  },
+  indexes: [
+    { name: 'marketing_suppressions_by_brand', properties: ['brandId', 'playerId'] },
+    { name: 'marketing_suppressions_by_player', properties: ['playerId', 'reason'] },
+  ],
+});
+export type MarketingSuppressionRow = InstanceType<typeof MarketingSuppressionEntity.class>;
+
 export const playerEntities = [
   PlayerEntity,
   KycSubmissionEntity,
@@ -530,4 +608,6 @@ export const playerEntities = [
   TermsVersionEntity,
   TermsAcceptanceEntity,
   CommunicationEntity,
+  RegistrationChangeEntity,
+  MarketingSuppressionEntity,
 ];

@@ -5,6 +5,8 @@
 export {
   CommunicationEntity,
   ComplianceChangeEntity,
+  MarketingSuppressionEntity,
+  RegistrationChangeEntity,
   ImpedimentSweepEntity,
   InternalImpedimentEntity,
   KycHistoryEntity,
@@ -23,6 +25,8 @@ export {
   type InternalImpedimentRow,
   type KycHistoryRow,
   type KycSubmissionRow,
+  type MarketingSuppressionRow,
+  type RegistrationChangeRow,
   type OperatorComplianceRow,
   type PlayerRow,
   type RgChangeBy,
@@ -32,4 +36,5 @@ export {
   type TermsVersionRow,
 } from './entities.ts';
 export { playerMigrations } from './migrations.ts';
+export { dayBounds, operatorOfBrand, timeZoneOf } from './brand-days.ts';
 export { findPlayer, lockPlayer, requirePlayer, writeStatusChanged, type PlayerAddress } from './players.ts';

@@ -392,6 +392,75 @@ export class StatusBeforeSelfExclusion extends Migration {
   }
 }
 
+/**
+ * Issue #60: the marketing suppressions of the players already blocked when the table begins: a running
+ * self-exclusion (from its start until its end), a pause (from its last history row until its end), an
+ * impediment restriction (from the hit) and a closing (from the status change into `encerrado`), so the
+ * day's list names them from the first day. A data change: the statement is exported for the test.
+ */
+export const RECORD_RUNNING_MARKETING_BLOCKS = `insert into players.marketing_suppressions (player_id, brand_id, reason, from_at, until_at)
+  select id, brand_id, 'self_exclusion', coalesce(self_excluded_since, updated_at), self_excluded_until from players.players
+   where self_excluded_since is not null or status = 'autoexcluido' or status_before_freeze = 'autoexcluido' or self_excluded_until > now()
+  union all
+  select p.id, p.brand_id, 'pause', least(coalesce((select max(h.at) from players.rg_history h where h.player_id = p.id and h.kind = 'pause'), now()), p.paused_until), p.paused_until
+    from players.players p where p.paused_until > now()
+  union all
+  select id, brand_id, 'impediment', restricted_at, null from players.players where restricted_at is not null
+  union all
+  select p.id, p.brand_id, 'closed',
+         coalesce((select max(h.at) from players.player_status_history h where h.player_id = p.id and h.status = 'encerrado'), p.updated_at), null
+    from players.players p where p.status = 'encerrado'`;
+
+/** Generated from the entities (npm run migration:create), then the blocks running at the time (above). */
+export class RegistrationDataAndMarketing extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."marketing_suppressions" ("id" bigint generated always as identity not null primary key, "player_id" text not null, "brand_id" text not null, "reason" text not null, "from_at" timestamptz not null, "until_at" timestamptz null)',
+    );
+    this.addSql('create index "marketing_suppressions_by_brand" on "players"."marketing_suppressions" ("brand_id", "player_id")');
+    this.addSql('create index "marketing_suppressions_by_player" on "players"."marketing_suppressions" ("player_id", "reason")');
+    this.addSql(
+      'create table "players"."registration_changes" ("id" bigint generated always as identity not null primary key, "player_id" text not null, "field" text not null, "old_value" jsonb null, "new_value" jsonb null, "by" text not null, "actor" text null, "request_id" text null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "registration_changes_by_player" on "players"."registration_changes" ("player_id", "at" desc, "id" desc)');
+    this.addSql(
+      'alter table "players"."players" add "address" jsonb null, add "registration_announced" jsonb null, add "marketing_consent" boolean not null default false, add "marketing_consent_changed_at" timestamptz null',
+    );
+    this.addSql(
+      'alter table "players"."marketing_suppressions" add constraint "marketing_suppressions_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      "alter table \"players\".\"marketing_suppressions\" add constraint \"marketing_suppressions_reason_check\" check (reason in ('self_exclusion', 'pause', 'impediment', 'closed', 'consent_withdrawn'))",
+    );
+    this.addSql(
+      'alter table "players"."marketing_suppressions" add constraint "marketing_suppressions_until_at_check" check (until_at is null or until_at >= from_at)',
+    );
+    this.addSql(
+      'alter table "players"."registration_changes" add constraint "registration_changes_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      'alter table "players"."registration_changes" add constraint "registration_changes_field_check" check (length(field) >= 1 and length(field) <= 64)',
+    );
+    this.addSql(
+      'alter table "players"."registration_changes" add constraint "registration_changes_by_check" check (by in (\'operator\', \'team\', \'system\'))',
+    );
+    this.addSql(
+      'create or replace function "players"."registration_changes_registration_changes_append_only_fn"() returns trigger as $$ begin raise exception \'registration_changes is append-only: % refused\', tg_op using errcode = \'P0001\'; end; $$ language plpgsql',
+    );
+    this.addSql(
+      'create trigger "registration_changes_append_only" BEFORE UPDATE OR DELETE on "players"."registration_changes" for each ROW execute function "players"."registration_changes_registration_changes_append_only_fn"()',
+    );
+    this.addSql(RECORD_RUNNING_MARKETING_BLOCKS);
+  }
+}
+
+/** Generated from the entities (npm run migration:create). */
+export class AfterHitPlayersRestricted extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('create index "players_restricted" on "players"."players" ("brand_id", "restricted_at") where restricted_at is not null');
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -414,4 +483,6 @@ export const playerMigrations = [
   { name: '0016_compliance_changes', class: ComplianceChanges },
   { name: '0017_hand_set_self_exclusions_recorded', class: HandSetSelfExclusionsRecorded },
   { name: '0018_status_before_self_exclusion', class: StatusBeforeSelfExclusion },
+  { name: '0019_registration_data_and_marketing', class: RegistrationDataAndMarketing },
+  { name: '0020_after_hit_players_restricted', class: AfterHitPlayersRestricted },
 ];

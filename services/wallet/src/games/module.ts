@@ -6,7 +6,7 @@ import { handle, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
 import { cryptoRng, type Rng } from './domain/rounds.ts';
-import { hub88Provider, remoteProvider, type GameProvider } from './providers/game-provider.ts';
+import { betsyProvider, evolutionProvider, hub88Provider, remoteProvider, type GameProvider } from './providers/game-provider.ts';
 import { gameEntities } from './store/entities.ts';
 import { gameMigrations } from './store/migrations.ts';
 import type { GamesContext } from './handlers/context.ts';
@@ -37,7 +37,11 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         config,
         tokens: createLaunchTokenSigner(config.GAME_LAUNCH_SECRET),
         remote: opts.remote ?? remoteProvider({ defaultBaseUrl: config.GAME_PROVIDER_URL, timeoutMs: config.GAME_PROVIDER_TIMEOUT_MS }),
-        connectors: { hub88: hub88Provider(deps.config.SECRETS_MASTER_KEY) },
+        connectors: {
+          hub88: hub88Provider(deps.config.SECRETS_MASTER_KEY),
+          evolution: evolutionProvider(deps.config.SECRETS_MASTER_KEY),
+          betsy: betsyProvider(),
+        },
         rng: opts.rng ?? cryptoRng,
         // Concurrent rounds of different players share one statement (docs/money.md, "Group commit").
         rounds: deps.statementGroup<RoundPosting, { balance_after: string }>(ROUND_GROUP, roundStatements),

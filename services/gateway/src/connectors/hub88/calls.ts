@@ -1,9 +1,14 @@
 // Hub88's Wallet API calls as the provider wallet's operations (docs/connectors-hub88.md):
 //   /user/info             the player this provider had a session of (the brand is the sub-partner)
 //   /user/balance          wallet.provider.balance with the session token (an expired one reads too)
-//   /transaction/bet       wallet.provider.bet: transaction_uuid → transactionId, round → roundId
-//   /transaction/win       wallet.provider.win, after its reference_transaction_uuid is found a live bet of the user
+//   /transaction/bet       wallet.provider.bet: transaction_uuid → transactionId, round → roundId;
+//                          `round_closed: true` then settles the round (a win of 0.00: `close:<transaction_uuid>`)
+//   /transaction/win       the provider wallet's win naming its bet (reference_transaction_uuid, part of its
+//                          identity), after the reference is found a live bet of the user
 //   /transaction/rollback  wallet.provider.rollback of reference_transaction_uuid (a bet never received: recorded, RS_OK)
+// Money Hub88 still sends after its round was settled (a win, a rollback's stake) is owed to the
+// player and paid: as a correction credit of the settled round under the call's own transaction_uuid
+// (the native API's way to pay a settled round), answered RS_OK.
 // Amounts cross as Int64 × 100000 both ways, exactly (a value that is not whole cents is refused,
 // never rounded). The token is checked on bets only: wins and rollbacks may come after the
 // session. Nothing here keeps an answer: a repeated transaction_uuid is the wallet's replay.
@@ -25,7 +30,7 @@ import {
 } from '@bo/contracts';
 import type { ProviderWallet } from '../provider-wallet.ts';
 import { hub88StatusOf } from './statuses.ts';
-import type { TokenPlayers } from './token-players.ts';
+import type { TokenPlayers } from '../token-players.ts';
 
 export interface Hub88Context {
   scope: ProviderScope;
@@ -76,21 +81,78 @@ export async function userBalance(c: Hub88Context, r: Hub88BalanceRequest): Prom
   return accepted(r.request_uuid, r.user ?? reply.body.playerId, reply.body.currency, reply.body.balance);
 }
 
+/** Our transaction id of the win of 0.00 that closes a round whose bet says `round_closed: true`. */
+const hub88CloseId = (transactionUuid: string) => `close:${transactionUuid}`;
+
+/** A conflict only because an earlier call under the id was paid as a correction (a retry of it): `differs` names nothing else. */
+function paidAsCorrection(error: ErrorBody): boolean {
+  if (error.code !== 'TRANSACTION_CONFLICT') return false;
+  const differs = (error.details as { differs?: unknown } | undefined)?.differs;
+  return Array.isArray(differs) && differs.includes('kind') && differs.every((d) => d === 'kind' || d === 'betTransactionId');
+}
+
+/**
+ * Money owed after its round was settled, paid as a correction credit of that round (the native
+ * API's way: docs/providers.md, "corrections") under the call's own transaction_uuid, so a retry
+ * replays it. A win of 0.00 moves nothing and records nothing: its answer is the balance.
+ */
+async function paidOnSettledRound(
+  c: Hub88Context,
+  call: 'win' | 'rollback',
+  r: { request_uuid: string; user: string; transaction_uuid: string },
+  o: { roundId: string; amount: string; currency: string; reason: string },
+): Promise<Hub88Answer> {
+  if (o.amount === '0.00') {
+    const player = await c.wallet.player(c.scope, r.user, c.requestId);
+    return player ? accepted(r.request_uuid, r.user, player.currency, player.balance) : refused(r.request_uuid, r.user, 'RS_ERROR_UNKNOWN');
+  }
+  const reply = await c.wallet.correction(
+    c.scope,
+    { transactionId: r.transaction_uuid, playerId: r.user, roundId: o.roundId, amount: o.amount, currency: o.currency, reason: o.reason },
+    c.requestId,
+  );
+  return reply.ok ? accepted(r.request_uuid, r.user, reply.body.currency, reply.body.balance) : refusalOf(call, r.request_uuid, r.user, reply.error);
+}
+
 export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Answer> {
-  // A free bet is a reward the operator granted through Hub88's Freebets API: we grant none (and
-  // Brazil's Lei 14.790/2023 art. 29 forbids bonuses to bettors), so one reaching us is refused
-  // before anything moves, and its rollback moves nothing (docs/connectors-hub88.md, "Free bets").
-  if (r.is_free === true) return refused(r.request_uuid, r.user, 'RS_ERROR_UNKNOWN');
   const amount = hub88AmountToMoney(r.amount);
   if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
   const owner = await c.tokens.playerOf(c.wallet, c.scope, r.token, c.requestId);
   if (!owner.ok) return refusalOf('bet', r.request_uuid, r.user, owner.error as ErrorBody);
   if (owner.playerId !== r.user) return refused(r.request_uuid, r.user, 'RS_ERROR_INVALID_TOKEN');
-  const reply = await c.wallet.bet(
-    c.scope,
-    { transactionId: r.transaction_uuid, token: r.token, roundId: r.round ?? r.transaction_uuid, gameCode: r.game_code, amount, currency: r.currency },
-    c.requestId,
-  );
+  const body = {
+    transactionId: r.transaction_uuid,
+    token: r.token,
+    roundId: r.round ?? r.transaction_uuid,
+    gameCode: r.game_code,
+    amount,
+    currency: r.currency,
+  };
+  // A free bet (Hub88's Freebets API, `is_free: true`, issue #59 item 1): its stake is not the
+  // player's, so nothing is taken; its round's wins are FREE_BET_WIN (docs/connectors-hub88.md, "Free
+  // bets"). Under Brazil's rules it is refused (BONUS_FORBIDDEN: an advantage before a bet).
+  const reply =
+    r.is_free === true
+      ? await c.wallet.freeBet(c.scope, { ...body, ...(r.reward_uuid ? { rewardId: r.reward_uuid } : {}) }, c.requestId)
+      : await c.wallet.bet(c.scope, body, c.requestId);
+  // `round_closed: true` on a bet: the round ends with it, no win will come (Hub88: "denotes when
+  // the round is closed"). It is settled at once by a win of 0.00, which moves no money, under an id
+  // of ours; a retry of the bet closes it again (a replay). A round the close cannot settle (its
+  // bets rolled back meanwhile) stays as it is.
+  if (reply.ok && r.round_closed === true) {
+    await c.wallet.win(
+      c.scope,
+      {
+        transactionId: hub88CloseId(r.transaction_uuid),
+        playerId: r.user,
+        roundId: reply.body.roundId,
+        amount: '0.00',
+        currency: reply.body.currency,
+        roundClosed: true,
+      },
+      c.requestId,
+    );
+  }
   return moved('bet', r, reply);
 }
 
@@ -99,28 +161,36 @@ export async function win(c: Hub88Context, r: Hub88WinRequest): Promise<Hub88Ans
   if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
   // The bet this win pays must be one we took, of this user, not rolled back ("wasn't processed or was rolled back").
   const ref = await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId);
-  if (ref?.kind !== 'bet' || ref.neverReceived || ref.rolledBack || ref.playerId !== r.user) {
+  if ((ref?.kind !== 'bet' && ref?.kind !== 'free_bet') || ref.neverReceived || ref.rolledBack || ref.playerId !== r.user) {
     return refused(r.request_uuid, r.user, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST');
   }
-  const reply = await c.wallet.win(
+  const roundId = r.round ?? ref.roundId;
+  // Its bet is part of a win's identity: the same transaction_uuid naming another bet is a duplicate.
+  const reply = await c.wallet.winOfBet(
     c.scope,
     {
       transactionId: r.transaction_uuid,
       playerId: r.user,
-      roundId: r.round ?? ref.roundId,
+      roundId,
       amount,
       currency: r.currency,
       roundClosed: r.round_closed !== false,
+      betTransactionId: r.reference_transaction_uuid,
     },
     c.requestId,
   );
+  // A win of a live bet whose round was settled (an earlier win closed it) is still owed: paid.
+  const settled =
+    !reply.ok &&
+    ((reply.error.code === 'ROUND_CLOSED' && (reply.error.details as { status?: unknown } | undefined)?.status === 'settled') || paidAsCorrection(reply.error));
+  if (settled) return paidOnSettledRound(c, 'win', r, { roundId, amount, currency: r.currency, reason: 'Hub88 win after its round was settled' });
   return moved('win', r, reply);
 }
 
 export async function rollback(c: Hub88Context, r: Hub88RollbackRequest): Promise<Hub88Answer> {
   // The bet's own round when we have the bet (Hub88 may send none); the call's otherwise.
   const ref = await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId);
-  const roundId = ref?.kind === 'bet' ? ref.roundId : (r.round ?? r.reference_transaction_uuid);
+  const roundId = ref?.kind === 'bet' || ref?.kind === 'free_bet' ? ref.roundId : (r.round ?? r.reference_transaction_uuid);
   const reply = await c.wallet.rollback(
     c.scope,
     { transactionId: r.transaction_uuid, playerId: r.user, betTransactionId: r.reference_transaction_uuid, roundId },
@@ -130,6 +200,17 @@ export async function rollback(c: Hub88Context, r: Hub88RollbackRequest): Promis
   // never had a session of has nothing to roll back (and no balance of theirs to tell).
   if (!reply.ok && reply.error.code === 'ROUND_NOT_FOUND' && !(reply.error.details as { betTransactionId?: unknown } | undefined)?.betTransactionId) {
     return { user: r.user, status: 'RS_OK', request_uuid: r.request_uuid };
+  }
+  // A rollback of a live bet of the user whose round was settled (a win, or `round_closed`): the
+  // bet is Hub88's to cancel, so its stake is owed back: paid as a correction of the settled round.
+  const liveBet = ref?.kind === 'bet' && !ref.neverReceived && !ref.rolledBack && ref.playerId === r.user;
+  if (liveBet && !reply.ok && (reply.error.code === 'BET_ALREADY_SETTLED' || paidAsCorrection(reply.error))) {
+    return paidOnSettledRound(c, 'rollback', r, {
+      roundId,
+      amount: ref.amount,
+      currency: ref.currency,
+      reason: 'Hub88 rollback of a bet whose round was settled',
+    });
   }
   return moved('rollback', r, reply);
 }

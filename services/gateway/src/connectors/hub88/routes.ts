@@ -21,7 +21,7 @@ import {
 import { parseJsonObject } from '@bo/http-kit';
 import type { ConnectorTools } from '../connector.ts';
 import { bet, rollback, userBalance, userInfo, win, type Hub88Context } from './calls.ts';
-import { TokenPlayers } from './token-players.ts';
+import { TokenPlayers } from '../token-players.ts';
 
 type Params = { providerId: string; environment: string };
 

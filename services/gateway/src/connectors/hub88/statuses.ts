@@ -27,10 +27,12 @@ export const HUB88_REFUSALS: readonly Hub88Refusal[] = [
   { code: 'OPERATOR_SUSPENDED', status: 'RS_ERROR_INVALID_PARTNER', calls: ['bet'] },
   { code: 'GAME_NOT_FOUND', status: 'RS_ERROR_INVALID_GAME', calls: ['bet'] },
   { code: 'GAME_DISABLED', status: 'RS_ERROR_INVALID_GAME', calls: ['bet'] },
+  // Brazil's rules: a game without a valid certificate takes no bets (issue #59 item 5); Hub88's closest: the game cannot be played.
+  { code: 'GAME_NOT_CERTIFIED', status: 'RS_ERROR_INVALID_GAME', calls: ['bet'] },
   { code: 'RG_BLOCKED', when: { key: 'reason', values: LIMITS }, status: 'RS_ERROR_LIMIT_REACHED', calls: ['bet'] },
   {
     code: 'RG_BLOCKED',
-    when: { key: 'reason', values: ['impeded', 'self_excluded', 'paused', 'limits_required'] },
+    when: { key: 'reason', values: ['impeded', 'self_excluded', 'paused', 'limits_required', 'registration_incomplete'] },
     status: 'RS_ERROR_USER_DISABLED',
     calls: ['bet'],
   },
@@ -39,6 +41,8 @@ export const HUB88_REFUSALS: readonly Hub88Refusal[] = [
   { code: 'PLAYER_NOT_ACTIVE', status: 'RS_ERROR_USER_DISABLED', calls: ['bet'] },
   { code: 'PLAYER_NOT_FOUND', status: 'RS_ERROR_USER_DISABLED', calls: ['bet'] },
   { code: 'INSUFFICIENT_FUNDS', status: 'RS_ERROR_NOT_ENOUGH_MONEY', calls: ['bet'] },
+  // Brazil's rules: a free bet is an advantage before a bet (issue #59 item 1); Hub88 has no status for it.
+  { code: 'BONUS_FORBIDDEN', status: 'RS_ERROR_UNKNOWN', calls: ['bet'] },
   { code: 'TRANSACTION_CONFLICT', status: 'RS_ERROR_DUPLICATE_TRANSACTION', calls: ['bet', 'win', 'rollback'] },
   // The bet's id was taken by its rollback, which reached us first: the id is used for another action.
   { code: 'BET_ROLLED_BACK', status: 'RS_ERROR_DUPLICATE_TRANSACTION', calls: ['bet'] },

@@ -3,7 +3,7 @@
 // SANDBOX_ONLY → idempotency, with the signature's binding to the key → (JSON body parse, then
 // schema validation by Fastify).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, timestampInRange, verifyRequestSignature } from '@bo/contracts';
+import { AppError, SIGNATURE_VERSIONS, timestampInRange, verifyRequestSignature } from '@bo/contracts';
 import type { CredentialCache } from './credential-cache.ts';
 import type { SharedRateLimiter } from '../rate-limit/shared-rate-limiter.ts';
 import type { Metrics } from '../http/observability.ts';
@@ -34,7 +34,13 @@ export function operatorGuard(deps: GuardDeps) {
     if (!cred) throw new AppError('INVALID_CREDENTIALS');
     const ts = header(req, 'x-timestamp');
     if (!timestampInRange(ts)) throw new AppError('TIMESTAMP_OUT_OF_RANGE');
-    if (!verifyRequestSignature(cred.key, req.method, req.raw.url ?? req.url, ts!, req.rawBody, header(req, 'x-signature'))) {
+    // Version 2 covers the Idempotency-Key too (issue #61); without the header, version 1.
+    const version = header(req, 'x-signature-version') ?? '1';
+    if (!(SIGNATURE_VERSIONS as readonly string[]).includes(version)) {
+      throw new AppError('INVALID_SIGNATURE', 'X-Signature-Version is 1 (or absent) or 2.');
+    }
+    const v2 = version === '2' ? { idempotencyKey: header(req, 'idempotency-key') } : undefined;
+    if (!verifyRequestSignature(cred.key, req.method, req.raw.url ?? req.url, ts!, req.rawBody, header(req, 'x-signature'), v2)) {
       throw new AppError('INVALID_SIGNATURE');
     }
     if (cred.operatorStatus !== 'active') throw new AppError('OPERATOR_SUSPENDED');

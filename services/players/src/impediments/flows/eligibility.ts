@@ -15,6 +15,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { lockPlayer, type ImpedimentMoment, type PlayerRow } from '../../store/index.ts';
 import { endGameSessions, setStatus } from '../../rg/index.ts';
+import { beginMarketingBlock } from '../../marketing/index.ts';
 import { dayIn, withdrawalsUntil } from '../domain/days.ts';
 import { INTERNAL_HIT, consultsInternalList, type CheckAnswer } from '../domain/internal-registry.ts';
 import type { ImpedimentRegistry, RegistryCaller } from '../registry/registry.ts';
@@ -138,8 +139,8 @@ export async function afterRestriction(deps: ServiceDeps, players: ReadonlyArray
 }
 
 /**
- * In the caller's transaction: status `restrito`, the time of the hit, and `player.restricted`
- * in the outbox. False when the player was already restricted or closed. Once committed, the
+ * In the caller's transaction: status `restrito`, the time of the hit, `player.restricted` in the
+ * outbox, and the marketing consent forced off. False when the player was already restricted or closed. Once committed, the
  * caller runs afterRestriction (broadcast, game sessions ended).
  */
 export async function restrictPlayer(tx: EntityManager, schema: string, playerId: string, now: Date, config: PlayersConfig): Promise<boolean> {
@@ -154,6 +155,8 @@ export async function restrictPlayer(tx: EntityManager, schema: string, playerId
     reason: 'impeded',
     withdrawalsUntil: withdrawalsUntil(now, config).toISOString(),
   });
+  // No marketing to an impeded bettor (issue #60 item 2): the consent forced off, the block dated.
+  await beginMarketingBlock(tx, { schema }, player, 'impediment', now, null);
   return true;
 }
 

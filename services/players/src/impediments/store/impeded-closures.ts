@@ -1,9 +1,11 @@
-// The players closed after an impediment hit (issue #46 item 4): each closing is the status change
-// `restrito` → `encerrado` of a player with `restricted_at` (players.player_status_history, written
-// by the players table's trigger), and its reasons are those of the player's last `impeded` answer
-// (players.impediment_checks: after the hit nobody asks the registry about the player again).
+// The players blocked after an impediment hit, for the SIGAP "status 10" report (issue #46 item 4,
+// keyed as the SPA's FAQ item 22 has it since issue #60: the status is reported on D+1, the day after
+// the block): the report of a day lists the players whose block (`restricted_at`) fell on the day
+// before, with their closing when it has come (the status change `restrito` → `encerrado` in
+// players.player_status_history, written by the players table's trigger) and the reasons of the
+// player's last `impeded` answer (players.impediment_checks: after the hit nobody asks again).
 import { SIGAP_STATUS_SOCIAL_PROGRAMS, type Environment, type ImpededClosure } from '@bo/contracts';
-import { isoTime, onlyRow, type SqlRunner } from '@bo/service-kit';
+import { isoTime, type SqlRunner } from '@bo/service-kit';
 
 interface ClosureRow {
   id: string;
@@ -11,7 +13,7 @@ interface ClosureRow {
   cpf: string;
   environment: Environment;
   restricted_at: string | Date;
-  closed_at: string | Date;
+  closed_at: string | Date | null;
   reasons: string | null;
 }
 
@@ -20,17 +22,18 @@ export function sigapStatusOf(reasons: readonly string[]): string | null {
   return reasons.includes('social_program') ? SIGAP_STATUS_SOCIAL_PROGRAMS : null;
 }
 
-/** A brand's closures after a hit in [from, to), in the order they happened. */
-export async function closuresOf(sql: SqlRunner, brandId: string, from: string, to: string): Promise<ImpededClosure[]> {
+/** A brand's players blocked after a hit in [blockedFrom, blockedTo) (the day before the report's), in the order they were blocked. */
+export async function closuresOf(sql: SqlRunner, brandId: string, blockedFrom: string, blockedTo: string): Promise<ImpededClosure[]> {
   const rows = await sql.query<ClosureRow>(
-    `select p.id, p.external_id, p.cpf, p.environment, p.restricted_at, h.at as closed_at,
+    `select p.id, p.external_id, p.cpf, p.environment, p.restricted_at,
+            (select h.at from players.player_status_history h
+              where h.player_id = p.id and h.status = 'encerrado' and h.previous_status = 'restrito' order by h.at, h.id limit 1) as closed_at,
             (select c.reasons from players.impediment_checks c
               where c.cpf = p.cpf and c.player_id = p.id and c.outcome = 'impeded' order by c.at desc, c.id desc limit 1) as reasons
-       from players.player_status_history h join players.players p on p.id = h.player_id
-      where h.at >= ?::timestamptz and h.at < ?::timestamptz and h.status = 'encerrado' and h.previous_status = 'restrito'
-        and p.brand_id = ? and p.restricted_at is not null
-      order by h.at, h.id`,
-    [from, to, brandId],
+       from players.players p
+      where p.brand_id = ? and p.restricted_at >= ?::timestamptz and p.restricted_at < ?::timestamptz
+      order by p.restricted_at, p.id`,
+    [brandId, blockedFrom, blockedTo],
   );
   return rows.map((r) => {
     const reasons = r.reasons ? r.reasons.split(',') : [];
@@ -42,24 +45,7 @@ export async function closuresOf(sql: SqlRunner, brandId: string, from: string, 
       reasons,
       sigapStatus: sigapStatusOf(reasons),
       restrictedAt: isoTime(r.restricted_at),
-      closedAt: isoTime(r.closed_at),
+      closedAt: r.closed_at === null ? null : isoTime(r.closed_at),
     };
   });
-}
-
-/** The bounds of a calendar day in a time zone (Postgres' zone rules, as the limits' periods). */
-export async function dayBounds(sql: SqlRunner, date: string, timeZone: string): Promise<{ from: string; to: string }> {
-  const row = onlyRow(
-    await sql.query<{ from: string | Date; to: string | Date }>(
-      `select (?::date)::timestamp at time zone ? as "from", (?::date + 1)::timestamp at time zone ? as "to"`,
-      [date, timeZone, date, timeZone],
-    ),
-  );
-  return { from: isoTime(row.from), to: isoTime(row.to) };
-}
-
-/** The operator of a brand, as its players say (none: the brand has no player, so no closure either). */
-export async function operatorOfBrand(sql: SqlRunner, brandId: string): Promise<string | undefined> {
-  const [row] = await sql.query<{ operator_id: string }>('select operator_id from players.players where brand_id = ? limit 1', [brandId]);
-  return row?.operator_id;
 }

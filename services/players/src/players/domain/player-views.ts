@@ -1,9 +1,11 @@
 // Rows → the contract's shapes. Only the contract's fields leave the service (the Player object
 // is closed), timestamps as ISO 8601 UTC with milliseconds.
-import type { Gender, KycStatus, Player, PlayerStatus } from '@bo/contracts';
+import type { Gender, KycStatus, Player, PlayerPostalAddress, PlayerStatus, RegistrationItem } from '@bo/contracts';
+import { marketingPermission, type MarketingFields } from '../../marketing/index.ts';
+import { registrationStatus } from './registration.ts';
 
 /** A player as the contract's view reads it: the stored row's fields (the entities are passed as they are; `domain/` imports no store). */
-export interface PlayerFields {
+export interface PlayerFields extends MarketingFields {
   id: string;
   externalId: string;
   name: string;
@@ -17,9 +19,14 @@ export interface PlayerFields {
   createdAt: Date;
   gender?: Gender | null;
   signupIp?: string | null;
+  address?: PlayerPostalAddress | null;
 }
 
-export function toPlayer(row: PlayerFields): Player {
+/**
+ * `missing`: under br-spa, what the registration still lacks (players/handlers/registration-view.ts);
+ * absent under `off`, and the Player then has no `registration`.
+ */
+export function toPlayer(row: PlayerFields, now: Date = new Date(), missing?: readonly RegistrationItem[]): Player {
   return {
     id: row.id,
     externalId: row.externalId,
@@ -35,5 +42,8 @@ export function toPlayer(row: PlayerFields): Player {
     // Given at registration only (issue 46): absent otherwise, so older players read as before.
     ...(row.gender ? { gender: row.gender } : {}),
     ...(row.signupIp ? { signupIp: row.signupIp } : {}),
+    ...(row.address ? { address: row.address } : {}),
+    ...(missing ? { registration: registrationStatus(missing) } : {}),
+    marketing: marketingPermission(row, now),
   };
 }

@@ -10,6 +10,9 @@ import { depositPerDayOf, standingOf, toLimits } from '../../rg/index.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { kycQueuePage, searchPlayers } from '../store/player-search.ts';
 import { acceptancesOf, toAcceptance } from '../store/terms.ts';
+import { registrationChangesOf } from '../store/registration-changes.ts';
+import { registrationStatus } from '../domain/registration.ts';
+import { registrationMissingOf } from './registration.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 
@@ -39,15 +42,20 @@ export function adminGetPlayer(deps: ServiceDeps): HandlerOf<typeof playerAdminO
   return async (req) => {
     adminScopeOf(req);
     const em = deps.orm.em.fork();
-    return { status: 200, body: await playerFile(em, await requirePlayer(em, { id: req.params.id })) };
+    const row = await requirePlayer(em, { id: req.params.id });
+    // The registration data's completeness and every change of it (issue #60): the player's file only, not the queue's.
+    const [missing, changes] = await Promise.all([registrationMissingOf(em, row, ruleClock.now()), registrationChangesOf(em, row.id)]);
+    const registration = { status: missing ? registrationStatus(missing) : null, changes };
+    return { status: 200, body: { ...(await playerFile(em, row)), registration } };
   };
 }
 
-/** Exact matches only: an id, an externalId, a CPF (punctuation ignored) or an e-mail (any case). */
+/** An id, an externalId, a CPF (punctuation ignored) or an e-mail exactly, or a name containing what was typed. */
 export function adminSearchPlayers(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminSearchPlayers> {
   return async (req) => {
     adminScopeOf(req);
-    const rows = await searchPlayers(deps.orm.em.fork(), req.query.q.trim());
+    const { q, environment, operatorId } = req.query;
+    const rows = await searchPlayers(deps.orm.em.fork(), q.trim(), { environment, operatorId });
     return { status: 200, body: { data: rows.map(toAdminPlayer) } };
   };
 }
@@ -60,11 +68,14 @@ export function adminKycQueue(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeo
     adminScopeOf(req);
     const status = req.query.status ?? KYC_REVIEW_STATUSES[0];
     const limit = req.query.limit ?? 20;
-    const after = req.query.cursor ? cursors.decode([status], req.query.cursor) : undefined;
+    // Bound to the environment too when one is asked (a cursor of both environments stays as it was).
+    const environment = req.query.environment;
+    const bound = environment ? [status, environment] : [status];
+    const after = req.query.cursor ? cursors.decode(bound, req.query.cursor) : undefined;
     const em = deps.orm.em.fork();
-    const rows = await kycQueuePage(em, status, limit, after);
+    const rows = await kycQueuePage(em, status, limit, after, environment);
     const { data: page, nextCursor } = cursors.page(
-      [status],
+      bound,
       rows,
       limit,
       (r) => r,

@@ -12,6 +12,7 @@ import { lockPlayer, writeStatusChanged, type PlayerRow } from '../../store/inde
 import { toPlayer } from '../domain/player-views.ts';
 import { openCpfHolderOf } from '../store/registration-checks.ts';
 import { assertGenericChange } from '../../rg/index.ts';
+import { beginMarketingBlock, endMarketingBlock } from '../../marketing/index.ts';
 
 /** Out of `encerrado` for an account the CPF index counts once it is open again. */
 function reopensCountedAccount(player: PlayerRow, status: PlayerStatus): boolean {
@@ -43,9 +44,13 @@ export function adminSetPlayerStatus(deps: ServiceDeps): HandlerOf<typeof player
         await refuseCpfHeld(sqlIn(tx), player);
       }
       if (player.status !== input.status) {
+        const now = new Date();
         player.status = input.status;
-        player.updatedAt = new Date();
+        player.updatedAt = now;
         await writeStatusChanged(tx, deps.schema, player, before.status);
+        // A closed account gets no marketing (issue #60 item 2); reopened, the block ends (the consent stays off).
+        if (input.status === 'encerrado') await beginMarketingBlock(tx, deps, player, 'closed', now, null);
+        else if (before.status === 'encerrado') await endMarketingBlock(tx, player.id, 'closed', now);
       }
       const after = toPlayer(player);
       await writeDecisionAudit(sqlIn(tx), deps.schema, author, { action: 'adminSetPlayerStatus', target: `player:${player.id}`, before, after });

@@ -3,11 +3,23 @@
 // its Idempotency-Key's answer in the same transaction) and reads them back; our team reads any
 // player's (GET /admin/players/{id}/communications). Any player, under any compliance profile: the
 // log is the operator's record, and after a hit the IN asks for every message to be kept.
-import { validationError, type afterHitAdminOperations, type communicationOperations } from '@bo/contracts';
-import { adminScopeOf, listCursor, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { validationError, type afterHitAdminOperations, type communicationOperations, type impedimentNoticeMessages } from '@bo/contracts';
+import {
+  adminScopeOf,
+  internalScopeOf,
+  listCursor,
+  operatorScopeOf,
+  ormTransactor,
+  requestKeyOf,
+  ruleClock,
+  runOnce,
+  sqlIn,
+  type HandlerOf,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { PlayersConfig } from '../../config.ts';
-import { requirePlayer } from '../../store/index.ts';
-import { communicationsOf, positionOf, recordCommunication, toCommunication } from '../store/communications.ts';
+import { findPlayer, requirePlayer } from '../../store/index.ts';
+import { communicationsOf, firstNoticeAfter, positionOf, recordCommunication, toCommunication } from '../store/communications.ts';
 
 /** A message reported a little ahead of our clock is the two clocks' skew, not a future time. */
 const CLOCK_SKEW_MS = 60_000;
@@ -50,5 +62,21 @@ export function adminListCommunications(deps: ServiceDeps<PlayersConfig>): Handl
     const em = deps.orm.em.fork();
     const player = await requirePlayer(em, { id: req.params.id });
     return { status: 200, body: cursors.page(owner, await communicationsOf(em, player.id, limit, after), limit, toCommunication, positionOf) };
+  };
+}
+
+/**
+ * players.afterHit.notice (internal, the wallet's unclaimed funds): when the player was blocked after a
+ * hit and when the operator reports having told them (issue #60 item 6: the 180 days count from that
+ * communication, the SPA's FAQ). Nulls for a player never blocked, or not told yet; another brand's player is unknown.
+ */
+export function afterHitNotice(deps: ServiceDeps): HandlerOf<typeof impedimentNoticeMessages.notice> {
+  return async (req) => {
+    internalScopeOf(req);
+    const em = deps.orm.em.fork();
+    const player = await findPlayer(em, { id: req.body.playerId, brandId: req.body.brandId });
+    if (!player?.restrictedAt) return { status: 200, body: { restrictedAt: null, noticeSentAt: null } };
+    const sentAt = await firstNoticeAfter(sqlIn(em), player.id, player.restrictedAt);
+    return { status: 200, body: { restrictedAt: player.restrictedAt.toISOString(), noticeSentAt: sentAt?.toISOString() ?? null } };
   };
 }

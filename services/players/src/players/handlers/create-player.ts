@@ -3,31 +3,42 @@
 // of the impediment registry first and is unique per brand among players not closed (held by the
 // partial unique index players_one_per_cpf when two creates race; docs/eligibility.md). Limits sent with
 // the registration are the player's first limits, in force at once (docs/responsible-gaming.md); under
-// br-spa a loss and a time limit are required (Portaria 1.231/2024 art. 31 as amended by 2.579/2025).
-// Gender, the sign-up IP and the bettor's acceptance of the terms are kept (docs/players.md).
+// br-spa the phone, gender, sign-up IP, address, a loss and a time limit are required (Portaria
+// 1.231/2024 art. 31 as amended by 2.579/2025). The bettor's acceptance of the terms and marketing
+// consent are kept (docs/players.md).
 import { AppError, isAppError, normaliseCpf, validationError, type CreatePlayer, type playerOperations } from '@bo/contracts';
 import type { HandlerOf, ServiceDeps, SqlRunner } from '@bo/service-kit';
 import { toPlayer } from '../domain/player-views.ts';
+import { missingItems } from '../domain/registration.ts';
 import { findStored, operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn } from '@bo/service-kit';
 import { changeLimit, complianceOf, storedValue } from '../../rg/index.ts';
 import { checkAtRegistration, type Eligibility, type RecordCleanCheck } from '../../impediments/index.ts';
 import { holdersOf } from '../store/registration-checks.ts';
-import { newPlayer } from '../store/registration.ts';
+import { newPlayer, recordConsentAtRegistration } from '../store/registration.ts';
 import { acceptedAtOf, recordAcceptance } from '../store/terms.ts';
 
-/** The limit types br-spa requires at registration. */
-const REQUIRED_LIMITS = ['loss', 'time'] as const;
-
-/** Under br-spa: 422 naming each required limit type the registration lacks (validation comes before any other check). */
-function requireLimits(input: CreatePlayer): void {
-  const sent = new Set((input.limits ?? []).map((l) => l.type));
-  const missing = REQUIRED_LIMITS.filter((t) => !sent.has(t));
+/**
+ * Under br-spa: 422 naming everything the registration lacks of what the profile requires (its phone,
+ * gender, sign-up IP and address, a loss and a time limit: Portaria 1.231/2024 art. 31 as amended by
+ * 2.579/2025; docs/players.md), one issue per field and per limit type. Validation comes before any
+ * other check: nothing is asked of the registry, nothing stored.
+ */
+function requireRegistrationData(input: CreatePlayer): void {
+  const missing = missingItems(input, new Set((input.limits ?? []).map((l) => l.type)));
   if (missing.length === 0) return;
-  throw new AppError('VALIDATION_ERROR', 'Under the br-spa profile a registration must carry a loss limit and a time limit.', {
-    in: 'body',
-    issues: missing.map((t) => ({ path: '/limits', message: `a ${t} limit is required` })),
-    missing,
-  });
+  throw new AppError(
+    'VALIDATION_ERROR',
+    'Under the br-spa profile a registration must carry the phone, gender, sign-up IP, address, a loss limit and a time limit.',
+    {
+      in: 'body',
+      issues: missing.map((m) =>
+        m === 'loss' || m === 'time'
+          ? { path: '/limits', message: `a ${m} limit is required` }
+          : { path: `/${m}`, message: 'is required under the br-spa profile' },
+      ),
+      missing,
+    },
+  );
 }
 
 /**
@@ -53,7 +64,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
     const em = deps.orm.em.fork();
     const compliance = await complianceOf(em, scope.operatorId);
     const brSpa = compliance.profile === 'br-spa';
-    if (brSpa) requireLimits(input);
+    if (brSpa) requireRegistrationData(input);
     const terms = input.termsAccepted;
     const acceptedAt = terms ? await acceptedAtOf(em, scope.brandId, terms, ruleClock.now(), '/termsAccepted') : null;
     // Under br-spa the registry is asked before the transaction opens: its answer can take seconds
@@ -77,6 +88,7 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
         if (!brSpa) await refuseTaken(sqlIn(tx), scope.brandId, input.externalId, null);
         const now = ruleClock.now();
         const player = newPlayer(tx, scope, input, cpf, brSpa, brSpa ? elig.clock() : null, now);
+        recordConsentAtRegistration(tx, player, scope.operatorId, req.ctx.requestId, now);
         // The clean check's audit row commits with the player (no foreign key: refusals name no
         // player), written with the stored answer (withAnswer below).
         checkRow = recordCheck?.(player.id);
@@ -98,7 +110,8 @@ export function createPlayer(deps: ServiceDeps, elig: Eligibility): HandlerOf<ty
             );
           }
         }
-        return { status: 201, body: toPlayer(player) };
+        // Under br-spa a registration is complete by validation: `registration` says so.
+        return { status: 201, body: toPlayer(player, now, brSpa ? [] : undefined) };
       },
       {
         lookedUp: true,

@@ -6,6 +6,7 @@ import { findPlayer } from '../../store/index.ts';
 import { complianceOf, depositPerDay, isSelfExcluded, limitRows, rgRules } from '../../rg/index.ts';
 import { withdrawalsUntil, type Eligibility } from '../../impediments/index.ts';
 import { termsDueOf } from '../store/terms-due.ts';
+import { missingFields } from '../domain/registration.ts';
 
 export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typeof playerMessages.state> {
   return async (req) => {
@@ -21,6 +22,10 @@ export function playerState(deps: ServiceDeps, elig: Eligibility): HandlerOf<typ
     const daily = depositPerDay(rows, now);
     const terms = compliance.profile === 'br-spa' ? await termsDueOf(sqlIn(em), player, now) : null;
     const rg = rgRules(player, compliance, rows, now, terms);
+    // br-spa: registration fields still missing restrict deposits and bets (Portaria 1.231/2024 art. 34
+    // sole paragraph); the required limits are read from `rg.limits` as before.
+    const missing = compliance.profile === 'br-spa' ? missingFields(player) : [];
+    if (rg && missing.length > 0) rg.registrationMissing = missing;
     const state: PlayerState = {
       exists: true,
       playerId: player.id,

@@ -1,7 +1,23 @@
 // A registration's new player row through its entity (the ORM), written at the caller's flush.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId, type CreatePlayer, type OperatorScope } from '@bo/contracts';
-import { PlayerEntity, type PlayerRow } from '../../store/index.ts';
+import { PlayerEntity, RegistrationChangeEntity, type PlayerRow } from '../../store/index.ts';
+import { keptAddress } from '../domain/registration.ts';
+
+/** A marketing consent given at the sign-up, kept as its first change (who: the operator; issue #60). */
+export function recordConsentAtRegistration(tx: EntityManager, player: PlayerRow, operatorId: string, requestId: string, now: Date): void {
+  if (!player.marketingConsent) return;
+  tx.create(RegistrationChangeEntity, {
+    playerId: player.id,
+    field: 'marketingConsent',
+    oldValue: false,
+    newValue: true,
+    by: 'operator',
+    actor: `operator:${operatorId}`,
+    requestId,
+    at: now,
+  });
+}
 
 export function newPlayer(
   tx: EntityManager,
@@ -24,6 +40,10 @@ export function newPlayer(
     cpfUnique: brSpa,
     gender: input.gender ?? null,
     signupIp: input.signupIp ?? null,
+    address: input.address ? keptAddress(input.address) : null,
+    registrationAnnounced: null,
+    marketingConsent: input.marketingConsent === true,
+    marketingConsentChangedAt: input.marketingConsent === true ? now : null,
     phone: input.phone ?? null,
     birthDate: input.birthDate,
     currency: scope.currency,

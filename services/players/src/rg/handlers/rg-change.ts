@@ -1,13 +1,15 @@
 // One responsible-gaming change of a locked player, in the caller's transaction: its history row,
 // the player's new fields, and its event (naming the player) in the outbox. Pauses,
 // self-exclusions and their ends all commit this way; the caller broadcasts the change
-// (players.changed) once committed.
+// (players.changed) once committed. A pause or a self-exclusion forces the marketing consent off and
+// dates the block for the suppression list; a self-exclusion's end dates its end (issue #60 item 2).
 import type { EventDataByType, EventType } from '@bo/contracts';
 import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayerRow } from '../../store/index.ts';
 import { recordChange, type RgChange } from '../store/limits.ts';
 import { beginSelfExclusion, endSelfExclusion } from '../domain/standing.ts';
+import { beginMarketingBlock, endMarketingBlock } from '../../marketing/index.ts';
 
 type PlayerFields = Partial<Pick<PlayerRow, 'pausedUntil' | 'selfExcludedSince' | 'selfExcludedUntil'>>;
 type EventData<T extends EventType> = Omit<EventDataByType[T], 'playerId' | 'externalId'>;
@@ -39,6 +41,9 @@ export async function commitRgChange<T extends EventType>(
     externalId: player.externalId,
     ...data,
   } as EventDataByType[T]);
+  if (change.event === 'player.paused') await beginMarketingBlock(tx, deps, player, 'pause', now, player.pausedUntil ?? null);
+  if (change.selfExclusion === 'begins') await beginMarketingBlock(tx, deps, player, 'self_exclusion', now, player.selfExcludedUntil ?? null);
+  if (change.selfExclusion === 'ends') await endMarketingBlock(tx, player.id, 'self_exclusion', now);
 }
 
 /**

@@ -23,7 +23,7 @@ import { toGameSession } from '../domain/views.ts';
 import { providerFor } from '../providers/game-provider.ts';
 import { addSession, findEnabledGame } from '../store/session-rows.ts';
 import { addProviderSession, providerLaunchOf } from '../store/catalogue.ts';
-import { hashSessionToken, issueSessionToken } from '../domain/provider-session-token.ts';
+import { hashSessionToken, issueSessionToken, sessionIdleSeconds } from '../domain/provider-session-token.ts';
 import type { GamesContext } from './context.ts';
 import { announceLimitReached } from './limit-reached.ts';
 
@@ -78,6 +78,7 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       mode,
       currency,
       expiresAt,
+      ...(player.rg ? { realityCheckMinutes: player.rg.realityCheckMinutes } : {}),
       ...(providerLaunch && providerToken ? { provider: { ...providerLaunch, token: providerToken } } : {}),
     });
 
@@ -96,6 +97,9 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
       createdAt: now,
     });
     if (providerLaunch && providerToken) {
+      // Issue #59 item 4: the provider session ends after its inactivity window without play; each
+      // bet, refresh or authenticate moves its end on (providers/store/postings.ts, handlers/sessions.ts).
+      const idleSeconds = sessionIdleSeconds(player.rg?.profile, ctx.config.GAME_SESSION_TTL_SECONDS);
       await addProviderSession(ctx.deps.sql, {
         id: newId('providerSession'),
         tokenHash: hashSessionToken(providerToken),
@@ -107,7 +111,8 @@ export function createGameSession(ctx: GamesContext): HandlerOf<typeof gameOpera
         playerId,
         gameId,
         currency,
-        expiresAt,
+        expiresAt: new Date(Math.floor(now.getTime() / 1000) * 1000 + idleSeconds * 1000),
+        idleSeconds,
         createdAt: now,
       });
     }

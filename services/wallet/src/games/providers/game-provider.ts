@@ -3,11 +3,16 @@
 // provider that cannot be reached, is too slow or answers nonsense is 502 PROVIDER_UNAVAILABLE.
 import {
   AppError,
+  BetsySettingsSchema,
+  evolutionGameUrl,
+  EvolutionSettingsSchema,
   hub88GamesApi,
   hub88PrivateKey,
   Hub88SettingsSchema,
   SANDBOX_PROVIDER,
   SANDBOX_PROVIDER_PAGE,
+  type BetsySettings,
+  type EvolutionSettings,
   type GameMode,
   type Hub88Settings,
 } from '@bo/contracts';
@@ -23,6 +28,8 @@ export interface LaunchSession {
   mode: GameMode;
   currency: string;
   expiresAt: Date;
+  /** Minutes between the reality checks the game shows (the operator's setting), when the player has responsible-gaming rules. */
+  realityCheckMinutes?: number;
   /** A registered provider's game (docs/providers.md): its session token, game code and launch settings. */
   provider?: {
     token: string;
@@ -31,7 +38,7 @@ export interface LaunchSession {
     timeoutMs: number;
     /** `native`, or the connector's protocol whose API launches the game (docs/connectors.md). */
     protocol?: string;
-    connector?: { settings: unknown; privateKeySealed: string | null } | null;
+    connector?: { settings: unknown; privateKeySealed: string | null; secretsSealed?: Record<string, string> } | null;
   };
 }
 
@@ -73,6 +80,8 @@ export function remoteProvider(opts: { defaultBaseUrl: string; timeoutMs: number
             currency: session.currency,
             expiresAt: session.expiresAt.toISOString(),
             ...(session.provider ? { token: session.provider.token, gameCode: session.provider.gameCode } : {}),
+            // Issue #59 item 4: the reality check a provider's page shows, as our own page does.
+            ...(session.realityCheckMinutes ? { realityCheckMinutes: session.realityCheckMinutes } : {}),
           }),
           signal: AbortSignal.timeout(session.provider?.timeoutMs ?? opts.timeoutMs),
           redirect: 'error',
@@ -147,6 +156,77 @@ export function hub88Provider(masterKey: string): GameProvider {
       });
       if (!url.ok) throw unavailable(`did not give a game URL (${url.reason})`);
       return { type: 'redirect', url: url.value };
+    },
+  };
+}
+
+/**
+ * An Evolution game (docs/connectors-evolution.md, "Launch"): Evolution's User Authentication API
+ * (`/ua/v1/<casinoKey>/<casinoToken>`), as valkyrie asks it, answers the entry the player is sent
+ * to. The player is `player.id` (our player id, Evolution's `userId` on every wallet call), the
+ * session token is `player.session.id` (Evolution's `sid`), the table is the game code; nothing
+ * personal is sent (no name). Not configured, unreachable or refusing: 502 PROVIDER_UNAVAILABLE.
+ */
+export function evolutionProvider(masterKey: string): GameProvider {
+  return {
+    async launch(game, session) {
+      const p = session.provider;
+      const unavailable = (why: string) => new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} ${why}.`, { provider: game.provider });
+      const casinoToken = p?.connector?.secretsSealed?.casinoToken;
+      if (!p || !casinoToken || !Value.Check(EvolutionSettingsSchema, p.connector?.settings)) {
+        throw unavailable('has no Evolution connector set up for this environment (settings and casino token)');
+      }
+      const settings = p.connector!.settings as EvolutionSettings;
+      const url = await evolutionGameUrl({
+        baseUrl: settings.apiBaseUrl,
+        casinoKey: settings.casinoKey,
+        casinoToken: openSecret(casinoToken, masterKey),
+        timeoutMs: p.timeoutMs,
+        request: {
+          uuid: session.sessionId,
+          player: {
+            id: session.playerId,
+            update: true,
+            // Our operators are Brazilian (contracts' DEFAULT_CURRENCY): the players play in Brazil.
+            country: 'BR',
+            language: settings.lang ?? 'pt',
+            currency: session.currency,
+            session: { id: p.token },
+          },
+          config: {
+            brand: { id: session.brandId },
+            game: { table: { id: p.gameCode } },
+            channel: { wrapped: false },
+            ...(settings.lobbyUrl ? { urls: { lobby: settings.lobbyUrl } } : {}),
+          },
+        },
+      });
+      if (!url.ok) throw unavailable(`did not give a game URL (${url.reason})`);
+      return { type: 'redirect', url: url.value };
+    },
+  };
+}
+
+/**
+ * A Betsy sportsbook (docs/connectors-betsy.md, "Launch"): Betsy has no launch API; its frame starts
+ * in a page with the player's session token (its SDK's `token`, which every call of its backend
+ * carries). The player is sent to the connector's `frameUrl` with `token` and `lang`. Not
+ * configured: 502 PROVIDER_UNAVAILABLE.
+ */
+export function betsyProvider(): GameProvider {
+  return {
+    async launch(game, session) {
+      const p = session.provider;
+      if (!p || !Value.Check(BetsySettingsSchema, p.connector?.settings)) {
+        throw new AppError('PROVIDER_UNAVAILABLE', `The provider of ${game.id} has no Betsy connector set up for this environment (its frameUrl).`, {
+          provider: game.provider,
+        });
+      }
+      const settings = p.connector!.settings as BetsySettings;
+      const url = new URL(settings.frameUrl);
+      url.searchParams.set('token', p.token);
+      url.searchParams.set('lang', settings.lang ?? 'pt');
+      return { type: 'redirect', url: url.toString() };
     },
   };
 }

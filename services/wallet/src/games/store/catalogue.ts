@@ -30,7 +30,7 @@ export interface ProviderLaunchConfig {
    * A connector's settings for the session's environment and our key pair signing now (its private
    * key sealed): read here from the providers module's tables, which this module does not import.
    */
-  connector: { settings: unknown; privateKeySealed: string | null } | null;
+  connector: { settings: unknown; privateKeySealed: string | null; secretsSealed: Record<string, string> } | null;
 }
 
 /** The provider's launch settings of a game offered to the operator; undefined for a built-in game or one not offered. */
@@ -40,9 +40,17 @@ export async function providerLaunchOf(
   operatorId: string,
   environment: Environment,
 ): Promise<ProviderLaunchConfig | undefined> {
-  const [row] = await sql.query<Omit<ProviderLaunchConfig, 'connector'> & { settings: unknown; privateKeySealed: string | null }>(
+  const [row] = await sql.query<
+    Omit<ProviderLaunchConfig, 'connector'> & { settings: unknown; privateKeySealed: string | null; secretsSealed: Record<string, string> | null }
+  >(
     `select p.id as "providerId", g.game_code as "gameCode", p.launch_url as "launchUrl", p.launch_timeout_ms as "timeoutMs", p.protocol,
-            c.settings, k.private_key_sealed as "privateKeySealed"
+            c.settings, k.private_key_sealed as "privateKeySealed",
+            -- our shared secrets in force (Evolution's casino token), the latest of each name
+            (select jsonb_object_agg(x.name, x.sealed) from (
+               select distinct on (s.name) s.name, s.sealed from wallet.provider_connector_secrets s
+               where p.protocol <> 'native' and s.provider_id = p.id and s.environment = ? and s.owner = 'ours' and s.revoked_at is null
+                 and s.starts_at <= now() and (s.expires_at is null or s.expires_at > now())
+               order by s.name, s.starts_at desc) x) as "secretsSealed"
      from wallet.games g join wallet.providers p on p.id = g.provider_id
      left join wallet.provider_connectors c on p.protocol <> 'native' and c.provider_id = p.id and c.environment = ?
      left join lateral (select private_key_sealed from wallet.provider_connector_keys k
@@ -50,11 +58,11 @@ export async function providerLaunchOf(
                           and k.starts_at <= now() and (k.expires_at is null or k.expires_at > now())
                         order by k.starts_at desc limit 1) k on true
      where g.id = ? and ${OFFERED}`,
-    [environment, environment, gameId, operatorId, environment],
+    [environment, environment, environment, gameId, operatorId, environment],
   );
   if (!row) return undefined;
-  const { settings, privateKeySealed, ...launch } = row;
-  return { ...launch, connector: settings ? { settings, privateKeySealed } : null };
+  const { settings, privateKeySealed, secretsSealed, ...launch } = row;
+  return { ...launch, connector: settings ? { settings, privateKeySealed, secretsSealed: secretsSealed ?? {} } : null };
 }
 
 /** Binds a provider session token (by its SHA-256) to the game session it was minted for. */
@@ -72,12 +80,28 @@ export async function addProviderSession(
     gameId: string;
     currency: string;
     expiresAt: Date;
+    /** Its inactivity window (issue #59 item 4): `expiresAt` moves on to each play + this. */
+    idleSeconds: number;
     createdAt: Date;
   },
 ): Promise<void> {
   await sql.query(
-    `insert into wallet.provider_sessions (id, token_hash, provider_id, game_session_id, operator_id, brand_id, environment, player_id, game_id, currency, expires_at, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [s.id, s.tokenHash, s.providerId, s.gameSessionId, s.operatorId, s.brandId, s.environment, s.playerId, s.gameId, s.currency, s.expiresAt, s.createdAt],
+    `insert into wallet.provider_sessions (id, token_hash, provider_id, game_session_id, operator_id, brand_id, environment, player_id, game_id, currency, expires_at, idle_seconds, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      s.id,
+      s.tokenHash,
+      s.providerId,
+      s.gameSessionId,
+      s.operatorId,
+      s.brandId,
+      s.environment,
+      s.playerId,
+      s.gameId,
+      s.currency,
+      s.expiresAt,
+      s.idleSeconds,
+      s.createdAt,
+    ],
   );
 }

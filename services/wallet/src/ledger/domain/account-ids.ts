@@ -9,7 +9,11 @@ export type AccountKind =
   // Issue #46 item 4: the balances of accounts closed after an impediment hit, held for the bettor
   // 180 days (a liability to the bettor), then owed to FIES and FUNCAP (a liability to the funds).
   | 'unclaimed_impeded'
-  | 'fund_transfer_payable';
+  | 'fund_transfer_payable'
+  // Issue #60 item 3: sports prizes held under an integrity suspicion (a liability to the player
+  // until released), and those forfeited after the review (kept by the brand until the authority decides).
+  | 'integrity_hold'
+  | 'integrity_forfeited';
 /** The brand-wide clearing accounts (a provider's is per brand and provider: providerClearingAccountId). */
 export type ClearingKind = Exclude<AccountKind, 'player' | 'provider_clearing'>;
 

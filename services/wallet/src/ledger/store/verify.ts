@@ -110,6 +110,34 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     for (const p of provider)
       mismatches.push({ accountId: p.account_id ?? '', check: `provider:${p.id}`, stored: formatMoney(p.posted), computed: formatMoney(p.expected) });
 
+    // Issue #59 item 1: each provider transaction's ledger type is its kind's (a win of a round the
+    // provider funded and free rounds' winnings: FREE_BET_WIN; a promotional credit: PROMO_CREDIT; a
+    // jackpot win: JACKPOT_WIN), its other side is the brand's clearing account with the provider,
+    // and a free bet moved nothing (no ledger transaction).
+    const kinds = await tx.query<{ account_id: string; id: string; stored: string; computed: string }>(
+      `select * from (
+       select 'acct:player:' || p.brand_id || ':' || p.player_id || ':' || p.currency as account_id, p.id,
+              t.type || ' ' || coalesce(c.account_id, '-') as stored,
+              (case when p.kind = 'bet' then 'BET'
+                    when p.kind = 'win' then case when r.funding = 'provider' then 'FREE_BET_WIN' else 'WIN' end
+                    when p.kind = 'rollback' then 'ROLLBACK'
+                    when p.kind = 'correction' then 'CORRECTION'
+                    when p.kind = 'promo_credit' then case when p.promotion_type = 'free_round_winnings' then 'FREE_BET_WIN' else 'PROMO_CREDIT' end
+                    when p.kind = 'jackpot_win' then 'JACKPOT_WIN' else '?' end)
+              || ' acct:provider_clearing:' || p.brand_id || ':' || p.provider_id || ':' || p.currency as computed
+         from wallet.provider_transactions p
+         join wallet.ledger_entries e on e.id = p.entry_id
+         join wallet.ledger_transactions t on t.id = e.transaction_id
+         left join wallet.ledger_entries c on c.transaction_id = t.id and c.id <> e.id
+         left join wallet.provider_rounds r on r.provider_id = p.provider_id and r.round_id = p.round_id and p.kind = 'win'
+        where p.repays is null
+       union all
+       select 'acct:player:' || p.brand_id || ':' || p.player_id || ':' || p.currency, p.id, p.moved::text || ' ' || coalesce(p.entry_id, '-'), '0.00 -'
+         from wallet.provider_transactions p where p.kind = 'free_bet' and (p.moved <> 0 or p.entry_id is not null or not p.provider_funded)
+       ) k where stored is distinct from computed`,
+    );
+    for (const k of kinds) mismatches.push({ accountId: k.account_id, check: `providerKind:${k.id}`, stored: k.stored, computed: k.computed });
+
     // A player's debt to a provider (providers' store/debts.ts) must be what corrections could not
     // take (requested − moved) less what repayments took.
     const debts = await tx.query<{ account_id: string; provider_id: string; stored: string; computed: string }>(
@@ -129,7 +157,8 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
     // Unclaimed funds of accounts closed after an impediment hit (the unclaimed module's tables, issue
     // #46 item 4): each hold took exactly its amount off its player's account; each brand's
     // unclaimed-funds account holds exactly its balances still held, and its fund-transfer account
-    // exactly what was transferred to FIES and FUNCAP.
+    // exactly what was transferred to FIES and FUNCAP and not yet paid to them (issue #60: each paid half
+    // took exactly its amount off it).
     const unclaimed = await tx.query<{ account_id: string; check: string; stored: string; computed: string }>(
       `select h.account_id, 'unclaimedHold:' || h.id as "check", coalesce(e.amount, 0)::text as stored, (-h.amount)::text as computed
          from wallet.unclaimed_holds h
@@ -141,12 +170,71 @@ export async function verifyLedger(sql: Sql): Promise<LedgerVerification> {
                                              where h.brand_id = b.brand_id and h.currency = b.currency and h.status = 'held'), 0) as held
            from wallet.account_balances b where b.kind = 'unclaimed_impeded') u where available <> held
        union all
-       select id, 'fundTransfers', available::text, sent::text from (
-         select b.id, b.available, coalesce((select sum(f.amount) from wallet.fund_transfers f
-                                             where f.brand_id = b.brand_id and f.currency = b.currency), 0) as sent
-           from wallet.account_balances b where b.kind = 'fund_transfer_payable') f where available <> sent`,
+       select id, 'fundTransfers', available::text, owed::text from (
+         select b.id, b.available,
+                coalesce((select sum(f.amount) from wallet.fund_transfers f where f.brand_id = b.brand_id and f.currency = b.currency), 0)
+                - coalesce((select sum(p.amount) from wallet.fund_payouts p where p.brand_id = b.brand_id and p.currency = b.currency), 0) as owed
+           from wallet.account_balances b where b.kind = 'fund_transfer_payable') f where available <> owed
+       union all
+       select 'acct:fund_transfer_payable:' || p.brand_id || ':' || p.currency, 'fundPayout:' || p.id, coalesce(e.amount, 0)::text, (-p.amount)::text
+         from wallet.fund_payouts p
+         left join wallet.ledger_entries e on e.transaction_id = p.transaction_id and e.account_id = 'acct:fund_transfer_payable:' || p.brand_id || ':' || p.currency
+        where e.id is null or e.amount <> -p.amount`,
     );
     for (const u of unclaimed) mismatches.push({ accountId: u.account_id, check: u.check, stored: formatMoney(u.stored), computed: formatMoney(u.computed) });
+
+    // Integrity holds on sports prizes (the integrity module's tables, issue #60 item 3): each held win
+    // moved exactly its amount from the brand's clearing account with the provider to the brand's
+    // integrity-hold account, and its provider transaction row moved nothing on the player; each
+    // brand's integrity-hold account holds exactly the wins of holds still held; each decision moved
+    // exactly the hold's wins off it, to the player (released) or to the forfeited-prizes account,
+    // which holds exactly what was forfeited; and no INTEGRITY_* transaction exists without its record.
+    const integrity = await tx.query<{ account_id: string; check: string; stored: string; computed: string }>(
+      `select * from (
+       select 'acct:integrity_hold:' || p.brand_id || ':' || p.currency as account_id, 'integrityHeldWin:' || w.provider_transaction_id as "check",
+              coalesce((select sum(e.amount) from wallet.ledger_entries e where e.transaction_id = w.hold_transaction_id
+                          and e.account_id = 'acct:integrity_hold:' || p.brand_id || ':' || p.currency), 0)::text
+              || ' ' || coalesce((select sum(e.amount) from wallet.ledger_entries e where e.transaction_id = w.hold_transaction_id
+                          and e.account_id = 'acct:provider_clearing:' || p.brand_id || ':' || p.provider_id || ':' || p.currency), 0)::text
+              || ' ' || p.moved::text || ' ' || coalesce(p.entry_id, '-') as stored,
+              w.amount::text || ' ' || (-w.amount)::text || ' 0.00 -' as computed
+         from wallet.integrity_held_wins w
+         join wallet.provider_transactions p on p.provider_id = w.provider_id and p.transaction_id = w.transaction_id
+       union all
+       select id, 'integrityHeld', available::text, held::text from (
+         select b.id, b.available, coalesce((select sum(w.amount) from wallet.integrity_held_wins w join wallet.integrity_holds h on h.id = w.hold_id
+                                             where h.brand_id = b.brand_id and h.currency = b.currency and h.status = 'held'), 0) as held
+           from wallet.account_balances b where b.kind = 'integrity_hold') u where available <> held
+       union all
+       select id, 'integrityForfeited', available::text, forfeited::text from (
+         select b.id, b.available, coalesce((select sum(w.amount) from wallet.integrity_held_wins w join wallet.integrity_holds h on h.id = w.hold_id
+                                             where h.brand_id = b.brand_id and h.currency = b.currency and h.status = 'forfeited'), 0) as forfeited
+           from wallet.account_balances b where b.kind = 'integrity_forfeited') f where available <> forfeited
+       union all
+       select case when h.status = 'released' then 'acct:player:' || h.brand_id || ':' || h.player_id || ':' || h.currency
+                   else 'acct:integrity_forfeited:' || h.brand_id || ':' || h.currency end, 'integrityDecision:' || h.id,
+              coalesce((select sum(e.amount) from wallet.ledger_entries e where e.transaction_id = h.decision_transaction_id
+                          and e.account_id = case when h.status = 'released' then 'acct:player:' || h.brand_id || ':' || h.player_id || ':' || h.currency
+                                                  else 'acct:integrity_forfeited:' || h.brand_id || ':' || h.currency end), 0)::text,
+              coalesce((select sum(w.amount) from wallet.integrity_held_wins w where w.hold_id = h.id), 0)::text
+         from wallet.integrity_holds h where h.status <> 'held'
+       union all
+       select '', 'integrityOrphan:' || t.id, t.type, '-'
+         from wallet.ledger_transactions t
+        where t.type in ('INTEGRITY_HOLD', 'INTEGRITY_RELEASE', 'INTEGRITY_FORFEIT')
+          and not exists (select 1 from wallet.integrity_held_wins w where w.hold_transaction_id = t.id)
+          and not exists (select 1 from wallet.integrity_holds h where h.decision_transaction_id = t.id)
+       ) i where stored is distinct from computed`,
+    );
+    for (const i of integrity) {
+      const money = /^-?[0-9.]+$/;
+      mismatches.push({
+        accountId: i.account_id,
+        check: i.check,
+        stored: money.test(i.stored) ? formatMoney(i.stored) : i.stored,
+        computed: money.test(i.computed) ? formatMoney(i.computed) : i.computed,
+      });
+    }
 
     // Responsible-gaming usage (the rg module's store/usage.ts) must be what the rounds staked and lost, hour by hour.
     for (const d of await usageDrift(tx)) {

@@ -2,7 +2,7 @@
 // which of ours signs, and what an uploaded public key must be. Plain functions: the store keeps
 // the rows, the handlers draw the transactions.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { validationError, type ConnectorKey, type ConnectorKeyOwner, type Environment } from '@bo/contracts';
+import { validationError, type ConnectorKey, type ConnectorKeyOwner, type ConnectorSecret, type Environment } from '@bo/contracts';
 
 /** A key as its row keeps it (the private key, ours only, stays sealed and is never part of a view). */
 export interface ConnectorKeyRow {
@@ -70,6 +70,37 @@ export function keyView(k: ConnectorKeyRow, now: Date): ConnectorKey {
     owner: k.owner,
     status: keyStatus(k, now),
     publicKey: k.publicKey,
+    fingerprint: k.fingerprint,
+    startsAt: k.startsAt.toISOString(),
+    expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
+    revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+    createdAt: k.createdAt.toISOString(),
+  };
+}
+
+/** A shared secret as its row keeps it (the value stays sealed and is never part of a view). */
+export interface ConnectorSecretRow {
+  id: string;
+  environment: Environment;
+  name: string;
+  owner: ConnectorKeyOwner;
+  fingerprint: string;
+  startsAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}
+
+/** The first 16 hex digits of the secret's SHA-256: enough to tell two apart, too little to guess one from. */
+export const secretFingerprintOf = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 16);
+
+export function secretView(k: ConnectorSecretRow, now: Date): ConnectorSecret {
+  return {
+    id: k.id,
+    environment: k.environment,
+    name: k.name,
+    owner: k.owner,
+    status: keyStatus(k, now),
     fingerprint: k.fingerprint,
     startsAt: k.startsAt.toISOString(),
     expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,

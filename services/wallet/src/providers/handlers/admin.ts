@@ -1,22 +1,20 @@
 // The admin API's providers (docs/providers.md, "Providers"): register, change, offer to operators,
 // keys (issued shown once, rotated with an overlap, revoked), games, and the casino rounds left
-// open. Every change writes its audit row in its own transaction (the kit's writeDecisionAudit,
-// relayed to the audit log once whatever is lost after the commit) and, when it changes what a key
+// open. Every change writes its audit row in its own transaction (handlers/audited.ts: the kit's
+// writeDecisionAudit, relayed to the audit log once whatever is lost after the commit) and, when it changes what a key
 // may do, tells the gateways to drop their cached keys of the provider.
 import { createHash, randomInt } from 'node:crypto';
-import { AppError, newId, providerInvalidateSubject, type Environment, type providerAdminOperations } from '@bo/contracts';
 import {
-  adminScopeOf,
-  decisionAuthorOf,
-  formatMoney,
-  isoTime,
-  sealSecret,
-  uniqueViolation,
-  writeDecisionAudit,
-  type DecisionAudit,
-  type HandlerOf,
-  type SqlRunner,
-} from '@bo/service-kit';
+  AppError,
+  PLAYER_SUMMARIES_MAX,
+  newId,
+  playerSummaryMessages,
+  providerInvalidateSubject,
+  type Environment,
+  type PlayerSummary,
+  type providerAdminOperations,
+} from '@bo/contracts';
+import { formatMoney, isoTime, sealSecret, uniqueViolation, type adminScopeOf, type HandlerOf, type SqlRunner } from '@bo/service-kit';
 import {
   findProvider,
   findProviderGame,
@@ -36,6 +34,7 @@ import {
 } from '../store/registry.ts';
 import { debtsOwed } from '../store/debts.ts';
 import type { ProvidersContext } from './context.ts';
+import { auditedChanges, type Audited } from './audited.ts';
 
 type Ops = typeof providerAdminOperations;
 
@@ -57,6 +56,25 @@ function credentialView(c: CredentialRow, now = Date.now()) {
   };
 }
 
+/**
+ * Rows with their players' names and externalIds (issue #61: our team reads names, not ids), asked of
+ * the players service a page at a time; a player it does not answer for keeps null.
+ */
+async function withPlayerNames<T extends { playerId: string }>(
+  ctx: ProvidersContext,
+  rows: T[],
+): Promise<Array<T & { playerName: string | null; externalId: string | null }>> {
+  const found = new Map<string, PlayerSummary>();
+  const ids = [...new Set(rows.map((r) => r.playerId))];
+  for (let i = 0; i < ids.length; i += PLAYER_SUMMARIES_MAX) {
+    const page = await ctx.deps.call<{ players: PlayerSummary[] }>(playerSummaryMessages.summaries.subject, {
+      playerIds: ids.slice(i, i + PLAYER_SUMMARIES_MAX),
+    });
+    for (const p of page.players) found.set(p.id, p);
+  }
+  return rows.map((r) => ({ ...r, playerName: found.get(r.playerId)?.name ?? null, externalId: found.get(r.playerId)?.externalId ?? null }));
+}
+
 async function providerOrThrow(sql: SqlRunner, id: string): Promise<ProviderRow> {
   const p = await findProvider(sql, id);
   if (!p) throw new AppError('PROVIDER_NOT_FOUND');
@@ -74,25 +92,12 @@ function announceChange(ctx: ProvidersContext, providerId: string): void {
   ctx.deps.nc.publish(providerInvalidateSubject(ctx.deps.prefix), JSON.stringify({ providerId }));
 }
 
-type Audited<T> = { answer: T; audit: Omit<DecisionAudit, 'action'> };
-
 export function adminProviderHandlers(ctx: ProvidersContext) {
   const sql = ctx.deps.sql;
   const master = ctx.deps.config.SECRETS_MASTER_KEY;
-  /**
-   * The change and its audit row in one transaction: a change that took effect has exactly one row
-   * (its id from the request's key, so a run again under it adds none), one rolled back has none.
-   */
-  const audited = async <T>(req: Parameters<typeof adminScopeOf>[0], action: keyof Ops, change: (tx: SqlRunner) => Promise<Audited<T>>): Promise<T> => {
-    const by = decisionAuthorOf(adminScopeOf(req), req.ctx);
-    const answer = await sql.transaction(async (tx) => {
-      const { answer, audit } = await change(tx);
-      await writeDecisionAudit(tx, ctx.deps.schema, by, { action, ...audit });
-      return answer;
-    });
-    ctx.deps.outbox.poke();
-    return answer;
-  };
+  /** The change and its audit row in one transaction (handlers/audited.ts). */
+  const audited: <T>(req: Parameters<typeof adminScopeOf>[0], action: keyof Ops, change: (tx: SqlRunner) => Promise<Audited<T>>) => Promise<T> =
+    auditedChanges(ctx);
 
   const create: HandlerOf<Ops['adminCreateProvider']> = async (req) => {
     const id = newId('provider');
@@ -212,11 +217,12 @@ export function adminProviderHandlers(ctx: ProvidersContext) {
     adminListOpenRounds: (async (req) => {
       const provider = await providerOrThrow(sql, req.params.id);
       const rows = await openRoundsPastLimit(sql, provider.id);
-      return { status: 200, body: { data: rows.map((r) => ({ ...r, staked: formatMoney(r.staked), openedAt: isoTime(r.openedAt) })) } };
+      const named = await withPlayerNames(ctx, rows);
+      return { status: 200, body: { data: named.map((r) => ({ ...r, staked: formatMoney(r.staked), openedAt: isoTime(r.openedAt) })) } };
     }) satisfies HandlerOf<Ops['adminListOpenRounds']>,
     adminListProviderDebts: (async (req) => {
       const provider = await providerOrThrow(sql, req.params.id);
-      return { status: 200, body: { data: await debtsOwed(sql, provider.id) } };
+      return { status: 200, body: { data: await withPlayerNames(ctx, await debtsOwed(sql, provider.id)) } };
     }) satisfies HandlerOf<Ops['adminListProviderDebts']>,
   };
 }

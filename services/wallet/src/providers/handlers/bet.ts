@@ -3,8 +3,10 @@
 // the bet is refused or writes nothing, so a first bet pays no extra read) → the session
 // token (unknown, expired) → currency → the provider, its offer to the operator, the game → the
 // operator (suspended) → the player (exists, KYC, impeded, self-excluded, paused, status) → the
-// money in one statement (available − held covers it; br-spa and players with limits: the limits,
-// on the player's locked row, as our own rounds are held) → insufficient funds with the balance.
+// game's certificate (br-spa, production, casino: issue #59 item 5) → the money in one statement
+// (available − held covers it; br-spa and players with limits: the limits, on the player's locked
+// row, as our own rounds are held) → insufficient funds with the balance. The statement also moves
+// the session's end on by its inactivity window (issue #59 item 4).
 import {
   AppError,
   isAppError,
@@ -27,6 +29,7 @@ import { findBetUnderToken, findRound, findSession, type SessionStanding } from 
 import type { ProvidersContext } from './context.ts';
 import { sessionKey } from './session-cache.ts';
 import { sportsBetPlaced } from '../store/sports-events.ts';
+import { assertContribution } from './provider-funded.ts';
 
 /**
  * The earlier answer under this id, or undefined when the id is new (throws on a conflict). The
@@ -92,10 +95,11 @@ async function guardedBet(ctx: ProvidersContext, rules: RgRules, bet: BetPosting
 async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: ProviderBet, requestId: string): Promise<ProviderTransactionResult> {
   const { providerId } = scope;
   const now = ruleClock.now();
+  assertContribution(body.amount, body.jackpotContribution);
   const tokenHash = hashSessionToken(body.token);
   const key = sessionKey(providerId, scope.environment, tokenHash, body.gameCode);
   const readSession = async () => {
-    const s = await findSession(ctx.deps.sql, providerId, scope.environment, tokenHash, body.gameCode);
+    const s = await findSession(ctx.deps.sql, providerId, scope.environment, tokenHash, body.gameCode, now);
     assertSessionTakesBets(s, body, now);
     ctx.sessions.keep(key, s);
     return s;
@@ -118,6 +122,11 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     return player;
   })().catch(refusedAfterKept);
 
+  // Issue #59 item 5: Brazil's rules take a production bet on a casino game only while a certificate
+  // of the game is valid. A session read now says so; a kept one is checked by the bet's statement.
+  const certifiedOnly = certificateRequired(state, session);
+  if (certifiedOnly && !kept && !session.betGame!.certified) throw notCertified(body.gameCode);
+
   const bet: BetPosting = {
     id: newId('providerTransaction'),
     providerId,
@@ -132,8 +141,11 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     gameId: session.betGame!.id,
     amount: body.amount,
     slip: body.slip ?? null,
+    ...(body.jackpotContribution === undefined ? {} : { jackpotContribution: body.jackpotContribution }),
     at: now,
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, session.brandId, providerId, session.currency),
+    session: { id: session.sessionId },
+    certifiedOnly,
     // The built-in sandbox provider is offered to every sandbox operator (store/reads.ts): nothing to check again.
     ...(kept ? { recheck: { sessionId: kept.sessionId, offered: providerId === SANDBOX_PROVIDER.id } } : {}),
   };
@@ -150,6 +162,8 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     // Committed; the provider may never hear of it. Its retry with the same id gets this answer.
     crashPoint('wallet.provider.bet.after-commit');
     if (placed) ctx.deps.outbox.publishCommitted([placed.row]);
+    // The bet moved the session's end on (issue #59 item 4): the kept copy follows, so it is not read again.
+    ctx.sessions.keep(key, { ...session, expiresAt: new Date(Math.max(session.expiresAt.getTime(), now.getTime() + session.idleSeconds * 1000)) });
     return {
       transactionId: body.transactionId,
       kind: 'bet',
@@ -163,14 +177,25 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     };
   }
   // Nothing written: the same id committed meanwhile, the session's standing changed (a kept
-  // session: read afresh, it refuses), or not enough money.
-  if (kept) await readSession();
+  // session: read afresh, it refuses), the game's certificate is not valid (br-spa), or not enough money.
+  if (kept || certifiedOnly) {
+    const fresh = await readSession();
+    if (certifiedOnly && !fresh.betGame!.certified) throw notCertified(body.gameCode);
+  }
   const prior = await replayOf(ctx, scope, body);
   if (prior) return prior;
   throw new AppError('INSUFFICIENT_FUNDS', 'The bet is larger than the balance.', {
     balance: await stakeableNow(ctx.deps.sql, session.brandId, session.playerId, session.currency),
   });
 }
+
+/** Brazil's rules (br-spa) on real money: a casino game takes bets only with a valid certificate (docs/games.md, "Certified games"). */
+function certificateRequired(state: PlayerState, session: SessionStanding): boolean {
+  return state.rg?.profile === 'br-spa' && session.environment === 'production' && session.providerKind === 'casino';
+}
+
+const notCertified = (gameCode: string) =>
+  new AppError('GAME_NOT_CERTIFIED', `The game ${gameCode} has no certificate valid now: under Brazil's rules it takes no bets.`, { gameCode });
 
 /** Why the round took no bet: closed, or another player's (the provider's round ids are per player). */
 async function roundRefusal(ctx: ProvidersContext, providerId: string, body: ProviderBet): Promise<AppError> {

@@ -7,30 +7,41 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import {
   AppError,
+  CONNECTOR_FAULT_STATUSES,
+  CONNECTOR_SECRETS,
+  CONNECTOR_SETTINGS_SCHEMAS,
   connectorBasePath,
-  HUB88_FAULT_STATUSES,
   hub88GamesApi,
   hub88PrivateKey,
   newId,
   providerInvalidateSubject,
   ENVIRONMENTS,
   type ConnectorHealth,
+  type ConnectorKey,
+  type ConnectorKeyOwner,
   type ConnectorProtocol,
+  type ConnectorSecret,
   type connectorAdminOperations,
   type Environment,
+  type Hub88Settings,
   type ProviderConnector,
+  validationError,
 } from '@bo/contracts';
+import { Value } from '@sinclair/typebox/value';
 import { adminScopeOf, decisionAuthorOf, openSecret, sealSecret, writeDecisionAudit, type HandlerOf, type SqlRunner } from '@bo/service-kit';
-import { acceptPublicKey, fingerprintOf, keyView, type ConnectorKeyRow } from '../domain/connector-keys.ts';
+import { acceptPublicKey, fingerprintOf, keyView, secretFingerprintOf, secretView, type ConnectorKeyRow } from '../domain/connector-keys.ts';
 import {
   connectorHealthOf,
   connectorKeys,
+  connectorSecrets,
   connectorSettings,
   databaseNow,
   insertConnectorKey,
+  insertConnectorSecret,
   ourSigningKey,
   putConnectorSettings,
   revokeConnectorKey,
+  revokeConnectorSecret,
 } from '../store/connectors.ts';
 import { findProvider, listProviderGames, lockProvider, putProviderGame, type ProviderRow } from '../store/registry.ts';
 import type { ProvidersContext } from './context.ts';
@@ -53,7 +64,7 @@ function connectorProtocolOf(p: ProviderRow | undefined): ConnectorProtocol {
   return p.protocol as ConnectorProtocol;
 }
 
-function healthOf(rows: Array<{ status: string; calls: string; lastAt: Date }>): ConnectorHealth {
+function healthOf(rows: Array<{ status: string; calls: string; lastAt: Date }>, faultStatuses: ReadonlySet<string>): ConnectorHealth {
   const byStatus: Record<string, number> = {};
   let calls = 0;
   let faults = 0;
@@ -62,7 +73,7 @@ function healthOf(rows: Array<{ status: string; calls: string; lastAt: Date }>):
     const n = Number(r.calls);
     if (n > 0) byStatus[r.status] = n;
     calls += n;
-    if (HUB88_FAULT_STATUSES.has(r.status)) faults += n;
+    if (faultStatuses.has(r.status)) faults += n;
     if (!last || r.lastAt > last) last = r.lastAt;
   }
   return { lastCallAt: last ? last.toISOString() : null, calls, byStatus, errorRate: calls === 0 ? 0 : Math.round((faults / calls) * 10_000) / 10_000 };
@@ -97,9 +108,10 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
   const view = async (runner: SqlRunner, provider: ProviderRow): Promise<ProviderConnector> => {
     if (provider.protocol === 'native') return { providerId: provider.id, protocol: 'native', environments: [] };
     const protocol = provider.protocol as ConnectorProtocol;
-    const [settings, keys, health] = await Promise.all([
+    const [settings, keys, secrets, health] = await Promise.all([
       connectorSettings(runner, provider.id),
       connectorKeys(runner, provider.id),
+      connectorSecrets(runner, provider.id),
       connectorHealthOf(runner, provider.id),
     ]);
     const now = new Date();
@@ -113,7 +125,11 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
           endpointUrl: `${publicBaseUrl}${connectorBasePath(protocol, provider.id, environment)}`,
           settings: s?.settings ?? null,
           keys: keys.filter((k) => k.environment === environment).map((k) => keyView(k, now)),
-          health: healthOf(health.filter((h) => h.environment === environment)),
+          secrets: secrets.filter((k) => k.environment === environment).map((k) => secretView(k, now)),
+          health: healthOf(
+            health.filter((h) => h.environment === environment),
+            CONNECTOR_FAULT_STATUSES[protocol],
+          ),
           updatedAt: s ? s.updatedAt.toISOString() : null,
         };
       }),
@@ -150,7 +166,11 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
 
   const setSettings: HandlerOf<Ops['adminSetConnectorSettings']> = async (req) => {
     const { environment } = req.params;
-    const body = await audited(req, 'adminSetConnectorSettings', async (tx, provider) => {
+    const body = await audited(req, 'adminSetConnectorSettings', async (tx, provider, protocol) => {
+      // The body takes any protocol's settings: this provider's protocol says which.
+      if (!Value.Check(CONNECTOR_SETTINGS_SCHEMAS[protocol], req.body.settings)) {
+        throw validationError('body', [{ path: '/settings', message: `Must be the settings of a ${protocol} connector (docs/connectors-${protocol}.md).` }]);
+      }
       const before = (await connectorSettings(tx, provider.id)).find((s) => s.environment === environment)?.settings ?? null;
       await putConnectorSettings(tx, provider.id, environment, req.body.settings);
       return { answer: await view(tx, provider), before: { environment, settings: before }, after: { environment, settings: req.body.settings } };
@@ -193,13 +213,45 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
     return { status: 201, body };
   };
 
+  const setSecret: HandlerOf<Ops['adminSetConnectorSecret']> = async (req) => {
+    const { environment } = req.params;
+    const { name, value } = req.body;
+    const overlapMinutes = req.body.overlapMinutes ?? 0;
+    const body = await audited(req, 'adminSetConnectorSecret', async (tx, provider, protocol) => {
+      const owner = (CONNECTOR_SECRETS[protocol] as Record<string, ConnectorKeyOwner>)[name];
+      if (!owner) throw validationError('body', [{ path: '/name', message: `A ${protocol} connector keeps no secret named ${name}.` }]);
+      const at = await databaseNow(tx);
+      const row = await insertConnectorSecret(tx, {
+        id: newId('connectorSecret'),
+        providerId: provider.id,
+        environment,
+        name,
+        owner,
+        sealed: sealSecret(value, master),
+        fingerprint: secretFingerprintOf(value),
+        now: at,
+        overlapEnd: new Date(at.getTime() + overlapMinutes * 60_000),
+      });
+      // The audit row names the secret's fingerprint only: the value never leaves its sealed column.
+      const secret = secretView(row, new Date());
+      return { answer: secret, before: null, after: { secret, overlapMinutes } };
+    });
+    return { status: 201, body };
+  };
+
   const revoke: HandlerOf<Ops['adminRevokeConnectorKey']> = async (req) => {
     const { environment, keyId } = req.params;
-    const body = await audited(req, 'adminRevokeConnectorKey', async (tx, provider) => {
+    const body = await audited<ConnectorKey | ConnectorSecret>(req, 'adminRevokeConnectorKey', async (tx, provider) => {
       const revoked = await revokeConnectorKey(tx, provider.id, environment, keyId);
-      if (!revoked) throw new AppError('CREDENTIAL_NOT_FOUND', "The provider's connector has no key with this id in this environment.");
-      const key = keyView(revoked, new Date());
-      return { answer: key, before: null, after: key };
+      if (revoked) {
+        const key = keyView(revoked, new Date());
+        return { answer: key, before: null, after: key };
+      }
+      // A shared secret (cs_…) is revoked the same way.
+      const secret = await revokeConnectorSecret(tx, provider.id, environment, keyId);
+      if (!secret) throw new AppError('CREDENTIAL_NOT_FOUND', "The provider's connector has no key or secret with this id in this environment.");
+      const view = secretView(secret, new Date());
+      return { answer: view, before: null, after: view };
     });
     return { status: 200, body };
   };
@@ -207,8 +259,12 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
   const syncGames: HandlerOf<Ops['adminSyncConnectorGames']> = async (req) => {
     const { environment } = req.params;
     const provider = await findProvider(sql, req.params.id);
-    connectorProtocolOf(provider);
-    const settings = (await connectorSettings(sql, provider!.id)).find((s) => s.environment === environment)?.settings;
+    if (connectorProtocolOf(provider) !== 'hub88') {
+      throw validationError('path', [
+        { path: '/id', message: `A ${provider!.protocol} connector has no game list API: add its games with PUT /admin/providers/{id}/games/{gameCode}.` },
+      ]);
+    }
+    const settings = (await connectorSettings(sql, provider!.id)).find((s) => s.environment === environment)?.settings as Hub88Settings | undefined;
     const ours = await ourSigningKey(sql, provider!.id, environment);
     if (!settings || !ours) {
       throw new AppError('VALIDATION_ERROR', 'The connector needs its settings and a key pair of ours in force for this environment first.', {
@@ -271,6 +327,7 @@ export function connectorAdminHandlers(ctx: ProvidersContext) {
     adminSetConnectorSettings: setSettings,
     adminAddConnectorTheirKey: addTheirKey,
     adminRotateConnectorOurKey: rotateOurKey,
+    adminSetConnectorSecret: setSecret,
     adminRevokeConnectorKey: revoke,
     adminSyncConnectorGames: syncGames,
   };

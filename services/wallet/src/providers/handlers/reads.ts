@@ -2,10 +2,21 @@
 // "Third-party rounds"): a player's provider rounds and sports bets (operator scope, that brand's
 // players only), a provider's day per brand (admin scope), and a brand's provider transactions of
 // a day for the daily regulator file (internal scope, the compliance service).
-import { AppError, playerRoundOperations, providerReportOperations, regulatorProviderMessages, validationError } from '@bo/contracts';
-import { adminScopeOf, handle, internalScopeOf, isoTime, listCursor, operatorScopeOf, playerStatesOf, type Handler } from '@bo/service-kit';
+import {
+  AppError,
+  COMPLIANCE_DEFAULTS,
+  complianceProfileMessages,
+  playerRoundOperations,
+  providerClearingOperations,
+  providerReportOperations,
+  regulatorProviderMessages,
+  validationError,
+  type OperatorCompliance,
+  type ProviderDayBrand,
+} from '@bo/contracts';
+import { Money, adminScopeOf, handle, internalScopeOf, listCursor, operatorScopeOf, playerStatesOf, type Handler } from '@bo/service-kit';
 import { findProvider } from '../store/registry.ts';
-import { providerDay } from '../store/daily-report.ts';
+import { brandsAroundDay, clearingBalances, providerDay, zonedDayBounds } from '../store/daily-report.ts';
 import { providerMovesOfDay } from '../store/regulator-lines.ts';
 import { playerRounds, type RoundPosition } from '../store/rounds.ts';
 import type { ProvidersContext } from './context.ts';
@@ -21,8 +32,6 @@ function keyOf(id: string): Omit<RoundPosition, 'at'> | undefined {
   }
   return undefined;
 }
-
-const DAY_MS = 86_400_000;
 
 export function providerReadHandlers(ctx: ProvidersContext): Record<string, Handler> {
   const { deps } = ctx;
@@ -56,22 +65,50 @@ export function providerReadHandlers(ctx: ProvidersContext): Record<string, Hand
       adminScopeOf(req);
       const provider = await findProvider(deps.sql, req.params.id);
       if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
-      const from = new Date(`${req.query.date}T00:00:00.000Z`);
-      if (Number.isNaN(from.getTime())) throw validationError('query', [{ path: '/date', message: 'must be a calendar day' }]);
-      const to = new Date(from.getTime() + DAY_MS);
-      const brands = await providerDay(deps.sql, provider.id, from, to);
+      const { date, brandId } = req.query;
+      const utc = new Date(`${date}T00:00:00.000Z`);
+      if (Number.isNaN(utc.getTime()) || !utc.toISOString().startsWith(date))
+        throw validationError('query', [{ path: '/date', message: 'must be a calendar day' }]);
+      // Each brand in its own day (issue #61): its operator's zone, one question per operator.
+      const zones = new Map<string, Promise<string>>();
+      const zoneOf = (operatorId: string) => {
+        let zone = zones.get(operatorId);
+        if (!zone) {
+          zone = deps.call<OperatorCompliance>(complianceProfileMessages.get.subject, { operatorId }).then((p) => p.timeZone);
+          zones.set(operatorId, zone);
+        }
+        return zone;
+      };
+      const brands: ProviderDayBrand[] = [];
+      for (const b of await brandsAroundDay(deps.sql, provider.id, date)) {
+        if (brandId && b.brandId !== brandId) continue;
+        const timeZone = await zoneOf(b.operatorId);
+        const day = await zonedDayBounds(deps.sql, date, timeZone);
+        for (const figures of await providerDay(deps.sql, provider.id, day.from, day.to, b.brandId)) brands.push({ ...figures, timeZone, ...day });
+      }
+      const span =
+        brands.length > 0
+          ? {
+              from: brands.map((b) => b.from).sort()[0]!,
+              to: brands
+                .map((b) => b.to)
+                .sort()
+                .at(-1)!,
+            }
+          : await zonedDayBounds(deps.sql, date, COMPLIANCE_DEFAULTS.timeZone);
       return {
         status: 200,
-        body: {
-          providerId: provider.id,
-          providerName: provider.name,
-          date: req.query.date,
-          from: isoTime(from),
-          to: isoTime(to),
-          brands,
-          ties: brands.every((b) => b.ties),
-        },
+        body: { providerId: provider.id, providerName: provider.name, date, ...span, brands, ties: brands.every((b) => b.ties) },
       };
+    }),
+    // What each brand owes the provider, or is owed, now (issue #61: finance's provider page).
+    ...handle(providerClearingOperations.adminProviderClearing, async (req) => {
+      adminScopeOf(req);
+      const provider = await findProvider(deps.sql, req.params.id);
+      if (!provider) throw new AppError('PROVIDER_NOT_FOUND');
+      const rows = await clearingBalances(deps.sql, provider.id);
+      const position = (balance: string) => (new Money(balance).gt(0) ? 'owes' : new Money(balance).lt(0) ? 'owed' : 'settled') as 'owes' | 'owed' | 'settled';
+      return { status: 200, body: { data: rows.map((r) => ({ ...r, position: position(r.balance) })) } };
     }),
     ...handle(regulatorProviderMessages.providerMoves, async (req) => {
       internalScopeOf(req);

@@ -8,8 +8,10 @@
 // So the provider's later calls meet the existing rules: a win on the voided round is 409
 // ROUND_CLOSED, its own rollback of the bet answers `moved` 0.00 (rolled back already), a new bet of
 // the closed player is refused. A bet the provider rolled back (or a round it settled) meanwhile
-// fails the statement's conditions and is left as the provider made it. Rounds that already have a
-// win are settled in part and not refunded here: counted in `roundsLeftOpen` for our team.
+// fails the statement's conditions and is left as the provider made it. A round still open with a win
+// already credited (a partial win, `roundClosed: false`) has its bets refunded in full too (issue #60:
+// the IN cancels every open bet with a full refund); the win credited stays the bettor's, and the round
+// is voided with its last bet. `roundsLeftOpen` is 0 since then (kept for the contract).
 import { newId } from '@bo/contracts';
 import { addMoney, subMoney, uniqueViolation, type ServiceDeps } from '@bo/service-kit';
 import { ensureProviderClearingAccount } from '../../ledger/index.ts';
@@ -33,14 +35,9 @@ export async function refundOpenBets(
   at: Date,
 ): Promise<OpenBetsRefund> {
   const bets = await openBetsOf(deps.sql, player.brandId, player.playerId);
-  const leftOpen = new Set<string>();
   let refundedBets = 0;
   let refunded = '0.00';
   for (const bet of bets) {
-    if (bet.roundWins > 0) {
-      leftOpen.add(`${bet.providerId}:${bet.roundId}`);
-      continue;
-    }
     const move: CreditPosting = {
       id: newId('providerTransaction'),
       kind: 'rollback',
@@ -57,6 +54,7 @@ export async function refundOpenBets(
       at,
       usageAt: new Date(bet.placedAt),
       clearingAccountId: await ensureProviderClearingAccount(deps.sql, bet.brandId, bet.providerId, bet.currency),
+      closingRefund: true,
       ...(bet.roundKind === 'sports' ? { outbox: sportsBetSettled() } : {}),
     };
     try {
@@ -71,5 +69,5 @@ export async function refundOpenBets(
     }
   }
   if (refundedBets > 0) deps.outbox.poke();
-  return { refundedBets, refunded, roundsLeftOpen: leftOpen.size };
+  return { refundedBets, refunded, roundsLeftOpen: 0 };
 }

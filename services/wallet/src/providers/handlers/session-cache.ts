@@ -1,7 +1,9 @@
 // A provider session's facts, kept per wallet replica once a bet on it was let through, so the
 // next bets on the same token skip the session's read (a statement per bet). Only what does not
 // change is used from here: the session's player, brand, operator, currency and game (a game's id
-// under its code never changes, a provider's kind neither). What can change (the session's expiry,
+// under its code never changes, a provider's kind neither), and its end as this replica last moved
+// it (a bet moves it on: issue #59 item 4; another replica's later end only makes this copy read
+// the session again sooner). What can change (the session's expiry,
 // the provider enabled, its offer to the operator, the game enabled) is checked again by the bet's
 // own statement (store/postings.ts, `BetPosting.recheck`), which writes nothing when one no longer
 // holds: the bet then reads the session afresh and answers the refusal it finds (handlers/bet.ts).
@@ -32,7 +34,7 @@ export function sessionCache(max = MAX_SESSIONS): SessionCache {
     },
     keep(key, session) {
       // The oldest kept first out (a Map iterates in insertion order).
-      if (sessions.size >= max) sessions.delete(sessions.keys().next().value!);
+      if (!sessions.has(key) && sessions.size >= max) sessions.delete(sessions.keys().next().value!);
       sessions.set(key, session);
     },
   };

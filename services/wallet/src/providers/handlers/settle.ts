@@ -12,6 +12,7 @@ import {
   type ProviderScope,
   type ProviderTransactionResult,
   type ProviderWin,
+  type connectorMessages,
   type providerOperations,
 } from '@bo/contracts';
 import { compareMoney, crashPoint, formatMoney, isoTime, providerScopeOf, ruleClock, subMoney, uniqueViolation, type HandlerOf } from '@bo/service-kit';
@@ -22,11 +23,12 @@ import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../st
 import type { ProvidersContext } from './context.ts';
 import { sportsBetSettled } from '../store/sports-events.ts';
 import { prizeClockOf, prizeDueAtOf } from '../domain/prize-clock.ts';
+import { holdWinIfHeld } from '../../integrity/index.ts';
 
 type Answer = ProviderTransactionResult;
 
 /** A statement wrote nothing because what it read changed meanwhile (an id taken, a balance that fell): read again. */
-class TakenMeanwhile extends Error {}
+export class TakenMeanwhile extends Error {}
 
 /** The earlier answer under this id (replayed), or undefined when the id is new; a conflict throws. */
 async function replayOf(ctx: ProvidersContext, providerId: string, transactionId: string, call: CallShape): Promise<Answer | undefined> {
@@ -48,15 +50,15 @@ function repaymentOf(amount: string, owed: string): string | undefined {
 }
 
 /** The round a settlement names, only if it is this player's in the key's environment; its currency must be the call's. */
-async function roundOfPlayer(ctx: ProvidersContext, scope: ProviderScope, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
+export async function roundOfPlayer(ctx: ProvidersContext, scope: ProviderScope, roundId: string, playerId: string, currency?: string): Promise<RoundRow> {
   const round = await findRound(ctx.deps.sql, scope.providerId, roundId);
   if (!round || round.playerId !== playerId || round.environment !== scope.environment) throw new AppError('ROUND_NOT_FOUND', undefined, { roundId });
   if (currency !== undefined && currency !== round.currency) throw new AppError('CURRENCY_MISMATCH', undefined, { currency: round.currency });
   return round;
 }
 
-const answer = (
-  c: { transactionId: string; kind: CreditPosting['kind']; playerId: string; roundId: string; currency: string; repay?: string },
+export const answer = (
+  c: { transactionId: string; kind: ProviderTransactionResult['kind']; playerId: string; roundId: string; currency: string; repay?: string },
   moved: string,
   posted: PostedMove,
 ): Answer => ({
@@ -79,7 +81,7 @@ const answer = (
  * the attempt; `'on-refusal'` only when the attempt is refused or writes nothing (a win: its
  * statement moves nothing under a taken id, so a first win pays no extra read, as a bet does).
  */
-async function settled(
+export async function settled(
   ctx: ProvidersContext,
   providerId: string,
   transactionId: string,
@@ -104,7 +106,10 @@ async function settled(
   }
 }
 
-async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWin): Promise<Answer> {
+/** A win; a connector's may name the bet it pays (`betTransactionId`), kept on its row as part of its identity. */
+type WinCall = ProviderWin & { betTransactionId?: string };
+
+async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): Promise<Answer> {
   const { providerId, environment } = scope;
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'open') throw new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
@@ -125,12 +130,24 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: ProviderWi
     amount: body.amount,
     roundClosed: body.roundClosed ?? true,
     outcome: body.outcome ?? null,
+    ...(body.betTransactionId === undefined ? {} : { betTransactionId: body.betTransactionId }),
     at: ruleClock.now(),
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
     // issue #44 item 7: `sports_bet.settled`, written by the win's own statement when it closes a sports bet.
     ...(round.kind === 'sports' ? { outbox: sportsBetSettled() } : {}),
     ...(eventEndedAt ? { prizeClock: { eventEndedAt, dueAt: prizeDueAtOf(eventEndedAt) } } : {}),
+    // Issue #59 item 1: a win of a round the provider funded (free bets, free rounds) is its own ledger type.
+    ...(round.funding === 'provider' ? { providerFunded: true, ledgerType: 'FREE_BET_WIN' as const } : {}),
   };
+  // ---- Issue #60 item 3 hook (the integrity module, docs/games.md "Integrity holds") ----
+  // A sports slip our compliance team holds: its prize is accepted but kept on the brand's
+  // integrity-hold account, not credited (moved 0.00; the prize clock paused); released or forfeited later.
+  if (owesPrize && round.kind === 'sports') {
+    const held = await holdWinIfHeld(ctx.deps.sql, move);
+    if (held.held) return answer(move, '0.00', held);
+    if (held.taken) throw new TakenMeanwhile('taken');
+  }
+  // ---- end of the hook ----
   move.repay = repaymentOf(move.amount, round.owed);
   const posted = owesPrize ? await postMove(ctx.deps.sql, move) : await postZeroMove(ctx.deps.sql, move);
   if (!posted) throw new TakenMeanwhile('taken');
@@ -170,7 +187,7 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     if (!posted) throw new TakenMeanwhile('taken');
     return answer({ ...c, kind: 'rollback' }, '0.00', posted);
   }
-  if (bet.kind !== 'bet' || bet.playerId !== body.playerId || bet.roundId !== body.roundId || bet.environment !== environment) {
+  if ((bet.kind !== 'bet' && bet.kind !== 'free_bet') || bet.playerId !== body.playerId || bet.roundId !== body.roundId || bet.environment !== environment) {
     throw new AppError('ROUND_NOT_FOUND', 'No bet of this player and round has this betTransactionId.', { betTransactionId: body.betTransactionId });
   }
   // Rolled back already (by another rollback id), a bet never received included (it has no round):
@@ -195,6 +212,27 @@ async function rollback(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     return answer(again, '0.00', await postZeroMove(ctx.deps.sql, again, false));
   }
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId);
+  if (bet.kind === 'free_bet') {
+    // Issue #59 item 1: a free bet cancelled: nothing moves (nothing was taken); its stake leaves the round.
+    if (round.wins > 0 || round.status === 'settled') throw new AppError('BET_ALREADY_SETTLED', undefined, { roundId: body.roundId });
+    const free = {
+      id: newId('providerTransaction'),
+      kind: 'rollback' as const,
+      providerId,
+      environment,
+      transactionId: body.transactionId,
+      roundId: body.roundId,
+      betTransactionId: body.betTransactionId,
+      brandId: round.brandId,
+      playerId: body.playerId,
+      currency: round.currency,
+      requested: '0.00',
+      amount: '0.00',
+      providerFunded: true,
+      at,
+    };
+    return answer(free, '0.00', await postZeroMove(ctx.deps.sql, free, true, subMoney(0, bet.requested)));
+  }
   const move: CreditPosting = {
     id: newId('providerTransaction'),
     kind: 'rollback',
@@ -253,23 +291,30 @@ async function correction(ctx: ProvidersContext, scope: ProviderScope, body: Pro
   const posted = compareMoney(move.amount, 0) === 0 ? await postZeroMove(ctx.deps.sql, move, false) : await postMove(ctx.deps.sql, move);
   // Nothing written: the balance fell meanwhile (read again) or the id was taken.
   if (!posted) throw new TakenMeanwhile('balance');
+  crashPoint('wallet.provider.correction.after-commit');
   return answer(move, move.amount, posted);
 }
 
-export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerWin> {
-  return async (req) => {
-    const scope = providerScopeOf(req);
-    const b = req.body;
-    const call: CallShape = {
-      kind: 'win',
-      environment: scope.environment,
-      playerId: b.playerId,
-      roundId: b.roundId,
-      requested: b.amount,
-      currency: b.currency,
-    };
-    return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b), 'on-refusal') };
+async function settledWin(ctx: ProvidersContext, scope: ProviderScope, b: WinCall): Promise<Answer> {
+  const call: CallShape = {
+    kind: 'win',
+    environment: scope.environment,
+    playerId: b.playerId,
+    roundId: b.roundId,
+    requested: b.amount,
+    currency: b.currency,
+    ...(b.betTransactionId === undefined ? {} : { betTransactionId: b.betTransactionId }),
   };
+  return settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b), 'on-refusal');
+}
+
+export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerWin> {
+  return async (req) => ({ status: 200, body: await settledWin(ctx, providerScopeOf(req), req.body) });
+}
+
+/** A connector's win naming its bet (connectorMessages.win): the same win, the bet part of its identity. */
+export function connectorWin(ctx: ProvidersContext): HandlerOf<typeof connectorMessages.win> {
+  return async (req) => ({ status: 200, body: await settledWin(ctx, providerScopeOf(req), req.body) });
 }
 
 export function providerRollback(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerRollback> {

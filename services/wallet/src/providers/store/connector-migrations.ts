@@ -51,4 +51,52 @@ export class ProvidersConnectors0001 extends Migration {
   }
 }
 
-export const providerConnectorMigrations = [{ name: 'ProvidersConnectors0001', class: ProvidersConnectors0001 }];
+/**
+ * The shared secrets of a protocol authenticated by tokens instead of key pairs (Evolution's API
+ * token and casino token; contracts' CONNECTOR_SECRETS), sealed with SECRETS_MASTER_KEY as our
+ * private keys are, rotated with an overlap (the one in force ends when the overlap does).
+ */
+export class ProvidersConnectors0002 extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table wallet.provider_connector_secrets (
+      id text primary key,
+      provider_id text not null references wallet.providers (id),
+      environment text not null check (environment in ('sandbox', 'production')),
+      name text not null check (name ~ '^[A-Za-z]+$'),
+      owner text not null check (owner in ('theirs', 'ours')),
+      sealed text not null,
+      fingerprint text not null,
+      starts_at timestamptz not null,
+      expires_at timestamptz,
+      revoked_at timestamptz,
+      created_at timestamptz not null default now(),
+      check (expires_at is null or expires_at >= starts_at)
+    )`);
+    this.addSql('create index provider_connector_secrets_of on wallet.provider_connector_secrets (provider_id, environment, name, starts_at desc)');
+  }
+}
+
+/**
+ * A win may name the bet it pays (a connector's: Hub88's reference_transaction_uuid), kept in
+ * bet_transaction_id as part of its identity; a rollback still must name its bet, a bet or a
+ * correction names none.
+ */
+export class ProvidersConnectors0003 extends Migration {
+  override async up(): Promise<void> {
+    // The first table check of provider_transactions (its name is Postgres's), found by what it says.
+    this.addSql(`do $$ declare c text; begin
+      select conname into c from pg_constraint
+       where conrelid = 'wallet.provider_transactions'::regclass and contype = 'c'
+         and pg_get_constraintdef(oid) like '%rollback%' and pg_get_constraintdef(oid) like '%bet_transaction_id IS NOT NULL%';
+      if c is not null then execute format('alter table wallet.provider_transactions drop constraint %I', c); end if;
+    end $$`);
+    this.addSql(`alter table wallet.provider_transactions add constraint provider_transactions_bet_reference
+      check ((kind <> 'rollback' or bet_transaction_id is not null) and (bet_transaction_id is null or kind in ('rollback', 'win')))`);
+  }
+}
+
+export const providerConnectorMigrations = [
+  { name: 'ProvidersConnectors0001', class: ProvidersConnectors0001 },
+  { name: 'ProvidersConnectors0002', class: ProvidersConnectors0002 },
+  { name: 'ProvidersConnectors0003', class: ProvidersConnectors0003 },
+];

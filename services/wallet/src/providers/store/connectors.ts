@@ -3,7 +3,7 @@
 // lookup happens on a miss of its cache.
 import type { ConnectorKeyOwner, ConnectorSettings, Environment } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
-import type { ConnectorKeyRow } from '../domain/connector-keys.ts';
+import type { ConnectorKeyRow, ConnectorSecretRow } from '../domain/connector-keys.ts';
 
 export interface ConnectorSettingsRow {
   environment: Environment;
@@ -147,6 +147,101 @@ export async function ourSigningKey(
     [providerId, environment],
   );
   return row;
+}
+
+// ---- shared secrets (Evolution's tokens) -------------------------------------------------------
+
+const SECRET_COLUMNS = `id, environment, name, owner, fingerprint, starts_at as "startsAt", expires_at as "expiresAt", revoked_at as "revokedAt", created_at as "createdAt"`;
+
+const asSecret = (r: ConnectorSecretRow): ConnectorSecretRow => ({
+  ...r,
+  startsAt: new Date(r.startsAt),
+  expiresAt: r.expiresAt && new Date(r.expiresAt),
+  revokedAt: r.revokedAt && new Date(r.revokedAt),
+  createdAt: new Date(r.createdAt),
+});
+
+/** Every shared secret of the provider (both environments), newest first; never their values. */
+export async function connectorSecrets(sql: SqlRunner, providerId: string): Promise<ConnectorSecretRow[]> {
+  return (
+    await sql.query<ConnectorSecretRow>(
+      `select ${SECRET_COLUMNS} from wallet.provider_connector_secrets where provider_id = ? order by created_at desc, id desc`,
+      [providerId],
+    )
+  ).map(asSecret);
+}
+
+/**
+ * A new value of a secret: it works from now, and the same secret's values in force end at
+ * `overlapEnd` (now: at once). One statement.
+ */
+export async function insertConnectorSecret(
+  sql: SqlRunner,
+  k: {
+    id: string;
+    providerId: string;
+    environment: Environment;
+    name: string;
+    owner: ConnectorKeyOwner;
+    sealed: string;
+    fingerprint: string;
+    now: Date;
+    overlapEnd: Date;
+  },
+): Promise<ConnectorSecretRow> {
+  const [row] = await sql.query<ConnectorSecretRow>(
+    `with ended as (update wallet.provider_connector_secrets set expires_at = least(coalesce(expires_at, ?::timestamptz), ?::timestamptz)
+                    where provider_id = ? and environment = ? and name = ? and revoked_at is null
+                      and (expires_at is null or expires_at > ?::timestamptz) and starts_at <= ?::timestamptz
+                    returning 1)
+     insert into wallet.provider_connector_secrets (id, provider_id, environment, name, owner, sealed, fingerprint, starts_at, created_at)
+     select ?, ?, ?, ?, ?, ?, ?, ?, ? from (select count(*) from ended) e
+     returning ${SECRET_COLUMNS}`,
+    [
+      k.overlapEnd,
+      k.overlapEnd,
+      k.providerId,
+      k.environment,
+      k.name,
+      k.now,
+      k.now,
+      k.id,
+      k.providerId,
+      k.environment,
+      k.name,
+      k.owner,
+      k.sealed,
+      k.fingerprint,
+      k.now,
+      k.now,
+    ],
+  );
+  return asSecret(row!);
+}
+
+export async function revokeConnectorSecret(sql: SqlRunner, providerId: string, environment: Environment, id: string): Promise<ConnectorSecretRow | undefined> {
+  const [row] = await sql.query<ConnectorSecretRow>(
+    `update wallet.provider_connector_secrets set revoked_at = coalesce(revoked_at, now()) where provider_id = ? and environment = ? and id = ?
+     returning ${SECRET_COLUMNS}`,
+    [providerId, environment, id],
+  );
+  return row && asSecret(row);
+}
+
+/** The secrets of `owner` in force now (sealed), newest first: theirs for the gateway, ours for our calls. */
+export async function secretsInForce(
+  sql: SqlRunner,
+  providerId: string,
+  environment: Environment,
+  owner: ConnectorKeyOwner,
+): Promise<Array<{ name: string; sealed: string; expiresAt: Date | null }>> {
+  const rows = await sql.query<{ name: string; sealed: string; expiresAt: Date | null }>(
+    `select name, sealed, expires_at as "expiresAt" from wallet.provider_connector_secrets
+     where provider_id = ? and environment = ? and owner = ? and revoked_at is null and starts_at <= now() and (expires_at is null or expires_at > now())
+     order by starts_at desc`,
+    [providerId, environment, owner],
+  );
+  return rows.map((r) => ({ ...r, expiresAt: r.expiresAt && new Date(r.expiresAt) }));
 }
 
 // ---- health -------------------------------------------------------------------------------------

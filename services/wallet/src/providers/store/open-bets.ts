@@ -9,7 +9,7 @@ export interface OpenBet {
   environment: Environment;
   roundId: string;
   roundKind: 'casino' | 'sports';
-  /** A round with a win is settled in part: its bets are not rolled back (the rollback's own rule). */
+  /** Wins already credited in the round (a partial win): the closing refunds its bets all the same (issue #60). */
   roundWins: number;
   brandId: string;
   currency: string;

@@ -4,6 +4,9 @@
 //   win         player +amount, clearing −amount        (a win of 0.00: zeroMove, no money)
 //   rollback    player +bet's amount, clearing −amount
 //   correction  player ±amount, clearing ∓amount
+//   free bet    nothing moves (the provider funds the stake: issue #59 item 1); its round's wins are
+//               FREE_BET_WIN (player +amount, clearing −amount)
+//   promo credit / jackpot win   player +amount, clearing −amount   (PROMO_CREDIT, JACKPOT_WIN)
 // The player's row is updated first (its lock serialises every money move of the player); the same
 // statement writes the provider transaction row (keyed by provider + the provider's transaction
 // id: the primary key is the backstop of exactly once), the round's row, and the player's
@@ -15,10 +18,11 @@
 // select: an UPDATE re-reads a row that changed while it waited for its lock, where a subquery
 // would read the statement's snapshot. When the condition no longer holds, the statement fails
 // whole (`must:<what>`) and the caller reads again what happened.
-import type { BetSlip, Environment, ProviderTransactionKind } from '@bo/contracts';
+import type { BetSlip, Environment, LedgerType, PromotionType, ProviderTransactionKind } from '@bo/contracts';
 import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
 import { playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
 import type { OutboxPart } from './sports-events.ts';
+import { VALID_CERTIFICATE } from './game-register.ts';
 import { creditCounterParts, roundCounterParts, UNCOUNTED, usageUndo, usageUpsert, type RoundLimits } from '../../rg/index.ts';
 
 export interface PostedMove {
@@ -57,6 +61,19 @@ export interface BetPosting extends TransactionKey {
    * one does not hold.
    */
   recheck?: { sessionId: string; offered: boolean };
+  /**
+   * Issue #59 item 4: the session the bet is played in. The bet's statement moves the session's end
+   * on to `at` + its inactivity window (no extra round trip: one more CTE), at most once a second
+   * (a burst of bets within a second writes the session once; its end is then at most a second early).
+   */
+  session: { id: string };
+  /**
+   * Issue #59 item 5: only a game with a certificate valid at `at` takes the bet (br-spa, production,
+   * casino): checked by the statement, which writes nothing otherwise (the caller then says why).
+   */
+  certifiedOnly?: boolean;
+  /** Issue #59 item 1: the part of the stake that goes to the provider's jackpot pools (0 up to the amount), recorded with the bet. */
+  jackpotContribution?: string;
 }
 
 const MUST_FAILED = /^must:([a-z_]+)$/;
@@ -102,6 +119,7 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
   const counters = limits ? roundCounterParts(limits, b.at, amount, amount) : undefined;
   const usage = usageUpsert('u', b.at, amount, amount, counters ? 'a.rg_gap_seconds' : '0');
   const recheck = standingRecheck(b);
+  const certified = b.certifiedOnly ? { text: `\n                  and ${VALID_CERTIFICATE}`, params: [b.gameId, b.at, b.at] } : { text: '', params: [] };
   const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
     accountId: playerAccountId(b.brandId, b.playerId, b.currency),
     brandId: b.brandId,
@@ -111,8 +129,8 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
     alsoSet: counters?.set ?? UNCOUNTED,
     onlyIf: {
       text: `and available - held >= ?::numeric
-                  and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${recheck.text}${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
-      params: [amount, b.providerId, b.transactionId, ...recheck.params, ...(counters?.onlyIf.params ?? [])],
+                  and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${recheck.text}${certified.text}${counters ? `\n                  ${counters.onlyIf.text}` : ''}`,
+      params: [amount, b.providerId, b.transactionId, ...recheck.params, ...certified.params, ...(counters?.onlyIf.params ?? [])],
     },
     ...(counters ? { alsoReturns: counters.returns } : {}),
     alsoWith: ([bet]) => ({
@@ -123,10 +141,15 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
              set bets = wallet.provider_rounds.bets + 1, staked = wallet.provider_rounds.staked + excluded.staked, status = 'open', closed_at = null
              where wallet.provider_rounds.status in ('open', 'voided') and wallet.provider_rounds.player_id = excluded.player_id
                and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
-               and wallet.provider_rounds.environment = excluded.environment
+               and wallet.provider_rounds.environment = excluded.environment and wallet.provider_rounds.funding = 'player'
            returning 1),
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, jackpot_contribution)
+           select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at, ?::numeric from a
+           returning 1),
+     s as (update wallet.provider_sessions set last_activity_at = ?::timestamptz,
+             expires_at = greatest(expires_at, ?::timestamptz + make_interval(secs => idle_seconds))
+           where id = ? and expires_at > ?::timestamptz
+             and (last_activity_at is null or last_activity_at <= ?::timestamptz - interval '1 second') and exists (select 1 from a)
            returning 1),
      ${usage.text}${outboxCte(b.outbox)}`,
       params: [
@@ -152,6 +175,12 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
         `-${amount}`,
         `-${amount}`,
         bet!.playerEntryId,
+        b.jackpotContribution === undefined ? null : formatMoney(b.jackpotContribution),
+        b.at,
+        b.at,
+        b.session.id,
+        b.at,
+        b.at,
         ...usage.params,
         ...(b.outbox?.params ?? []),
       ],
@@ -162,7 +191,16 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
 }
 
 export interface CreditPosting extends TransactionKey {
-  kind: Exclude<ProviderTransactionKind, 'bet'>;
+  kind: Exclude<ProviderTransactionKind, 'bet' | 'free_bet'>;
+  /**
+   * Issue #59 item 1: what the provider funded (a win of a free round: FREE_BET_WIN; free rounds'
+   * winnings; a promotional credit or a jackpot win), its campaign (promotion, reward or jackpot
+   * id) and a promotional credit's type. A win of a provider-funded round is FREE_BET_WIN.
+   */
+  providerFunded?: boolean;
+  campaignId?: string;
+  promotionType?: PromotionType;
+  ledgerType?: LedgerType;
   /** What the provider asked (signed, for the player). */
   requested: string;
   /** What moves (signed): a correction's debit is taken up to the balance. */
@@ -182,6 +220,12 @@ export interface CreditPosting extends TransactionKey {
   shortfall?: string;
   /** A win that owes a prize and names when its event ended: that end and the prize's deadline (domain/prize-clock.ts), recorded on its row with whether the credit met it. */
   prizeClock?: { eventEndedAt: Date; dueAt: Date };
+  /**
+   * A rollback of ours at the closing of an account after an impediment hit (handlers/refund-open-bets.ts):
+   * refunds a bet of an open round even when the round already has a win (issue #60), which the provider's
+   * own rollback may not.
+   */
+  closingRefund?: boolean;
 }
 
 /** A repayment's own transaction id: the credit's + this (a provider's ids carry no space). */
@@ -219,8 +263,8 @@ function debtChange(c: ZeroMove): { text: string; params: unknown[]; must: strin
   return undefined;
 }
 
-/** The ledger type of each kind of move. */
-const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION' } as const;
+/** The ledger type of each kind of move (a win of a free round: FREE_BET_WIN, `ledgerType`). */
+const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION', promo_credit: 'PROMO_CREDIT', jackpot_win: 'JACKPOT_WIN' } as const;
 
 /**
  * A statement's other rows change only when the player's row did (`a`: the posting's own update,
@@ -229,8 +273,11 @@ const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION'
  */
 const MOVED = 'exists (select 1 from a)';
 
-/** The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time. */
-function roundChange(c: ZeroMove, moved: string): { text: string; params: unknown[] } {
+/**
+ * The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time.
+ * A promotional credit or a jackpot win changes no round (a jackpot's round is read, never settled by it).
+ */
+function roundChange(c: ZeroMove, moved: string): { text: string; params: unknown[] } | undefined {
   const where = 'provider_id = ? and round_id = ? and player_id = ?';
   const key = [c.providerId, c.roundId, c.playerId];
   switch (c.kind) {
@@ -244,15 +291,15 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
         params: [moved, c.roundClosed ?? true, c.roundClosed ?? true, c.outcome ?? null, ...key],
       };
     case 'rollback':
-      // The round of a bet with a win is settled: its bets are not rolled back. A round whose last
-      // bet is rolled back is voided.
+      // The round of a bet with a win is settled: its bets are not rolled back (but by our refund at an
+      // impediment closing, which refunds every open bet in full). A round whose last bet is rolled back is voided.
       return {
         text: `r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
                   status = case when bets = 1 then 'voided' else status end,
                   closed_at = case when bets = 1 then (select at from a) else closed_at end
-                where ${where} and status = 'open' and wins = 0 and ${MOVED} returning *),
+                where ${where} and status = 'open'${c.closingRefund ? '' : ' and wins = 0'} and ${MOVED} returning *),
      b as (update wallet.provider_transactions set rolled_back_by = ?
-           where provider_id = ? and transaction_id = ? and kind = 'bet' and rolled_back_by is null and ${MOVED} returning 1)`,
+           where provider_id = ? and transaction_id = ? and kind in ('bet', 'free_bet') and rolled_back_by is null and ${MOVED} returning 1)`,
         params: [moved, ...key, c.transactionId, c.providerId, c.betTransactionId],
       };
     case 'correction':
@@ -260,13 +307,22 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
         text: `r as (update wallet.provider_rounds set corrected = corrected + ?::numeric where ${where} and status = 'settled' and ${MOVED} returning 1)`,
         params: [moved, ...key],
       };
+    case 'promo_credit':
+    case 'jackpot_win':
+      return undefined;
   }
 }
 
 const mustOf = (c: ZeroMove) =>
   c.kind === 'rollback'
     ? `wallet.must(exists (select 1 from r), 'round') and wallet.must(exists (select 1 from b), 'bet')`
-    : `wallet.must(exists (select 1 from r), 'round')`;
+    : c.kind === 'promo_credit' || c.kind === 'jackpot_win'
+      ? 'true'
+      : `wallet.must(exists (select 1 from r), 'round')`;
+
+/** The funding columns of a move's row (issue #59 item 1). */
+const FUNDING_COLUMNS = 'provider_funded, campaign_id, promotion_type';
+const fundingParams = (c: ZeroMove) => [c.providerFunded ?? false, c.campaignId ?? null, c.promotionType ?? null];
 
 /**
  * Posts a win, a rollback or a correction that moves money (amount ≠ 0). A debit (a correction's)
@@ -290,7 +346,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
     currency: c.currency,
     referenceId: c.id,
     transactions: [
-      { source: source(c), type: LEDGER_TYPE[c.kind], amount: moved, clearingAccountId: c.clearingAccountId },
+      { source: source(c), type: c.ledgerType ?? LEDGER_TYPE[c.kind], amount: moved, clearingAccountId: c.clearingAccountId },
       ...(repay
         ? [{ source: `${source(c)}${REPAYMENT_SUFFIX}`, type: 'CORRECTION' as const, amount: `-${repay}`, clearingAccountId: c.clearingAccountId }]
         : []),
@@ -302,10 +358,9 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
     },
     alsoWith: ([move, repayment]) => ({
       // The prize clock: the credit's own time (a.at) against the deadline, in the statement that credits it.
-      text: `${change.text},
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, event_ended_at, prize_due_at, prize_on_time)
+      text: `${change ? `${change.text},\n     ` : ''}x as (insert into wallet.provider_transactions (${TX_COLUMNS}, event_ended_at, prize_due_at, prize_on_time, ${FUNDING_COLUMNS})
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at,
-                  ?::timestamptz, ?::timestamptz, case when ?::timestamptz is null then null else a.at <= ?::timestamptz end from a
+                  ?::timestamptz, ?::timestamptz, case when ?::timestamptz is null then null else a.at <= ?::timestamptz end, ?, ?, ? from a
            returning 1),${
              repay
                ? `
@@ -321,7 +376,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
            }
      ${usage.text}${outboxCte(c.outbox)}`,
       params: [
-        ...change.params,
+        ...(change?.params ?? []),
         c.environment,
         c.providerId,
         c.transactionId,
@@ -339,6 +394,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
         c.prizeClock?.dueAt ?? null,
         c.prizeClock?.dueAt ?? null,
         c.prizeClock?.dueAt ?? null,
+        ...fundingParams(c),
         ...(repay
           ? [
               c.environment,
@@ -370,16 +426,22 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
  * as postMove's would), or a second rollback of a bet already rolled back (`roundChanges` false).
  * Throws `must:round` like postMove, and a unique violation when this transaction id is taken.
  */
-export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = true): Promise<PostedMove> {
-  const change = roundChanges && c.kind === 'win' ? roundChange(c, '0.00') : undefined;
+export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = true, freeStake?: string): Promise<PostedMove> {
+  // A rollback of a free bet (`freeStake`, issue #59 item 1) moves no money but undoes its stake on the round and marks the free bet.
+  const change =
+    roundChanges && c.kind === 'win'
+      ? roundChange(c, '0.00')
+      : roundChanges && c.kind === 'rollback' && freeStake !== undefined
+        ? roundChange(c, formatMoney(freeStake))
+        : undefined;
   // A correction's debit when the balance was 0.00: all of it is the player's debt.
   const debt = c.shortfall ? debtChange(c) : undefined;
   const rows = await sql.query<{ balance_after: string; at: Date }>(
     `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
                           coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
      ${change ? `${change.text},` : ''}
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS})
-           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS})
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, ?, ?, ? from a
            returning 1)${debt ? `,\n     ${debt.text}` : ''}${change ? outboxCte(c.outbox) : ''}
      select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
     [
@@ -396,6 +458,7 @@ export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = t
       c.playerId,
       c.currency,
       formatMoney(c.requested),
+      ...fundingParams(c),
       ...(debt?.params ?? []),
       ...(change ? (c.outbox?.params ?? []) : []),
     ],
@@ -450,4 +513,64 @@ export async function postRollbackOfUnknownBet(
     if ((e as { code?: string }).code === '23505') return undefined;
     throw e;
   }
+}
+
+/** A free bet or free round the provider funds (issue #59 item 1): nothing is taken from the player. */
+export interface FreeBetPosting extends Omit<TransactionKey, 'clearingAccountId'> {
+  roundKind: 'casino' | 'sports';
+  operatorId: string;
+  gameId: string;
+  amount: string;
+  campaignId: string | null;
+}
+
+/**
+ * Records a free bet: no money moves (no ledger transaction); the round is opened (or joined) as a
+ * round the provider funds, whose wins are FREE_BET_WIN. One statement; throws `must:round` when
+ * the round is closed, another player's or a round the player pays, and a unique violation when
+ * this transaction id is taken.
+ */
+export async function postFreeBet(sql: SqlRunner, f: FreeBetPosting): Promise<PostedMove> {
+  const amount = formatMoney(f.amount);
+  const rows = await sql.query<{ balance_after: string; at: Date }>(
+    `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
+                          coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
+     r as (insert into wallet.provider_rounds (provider_id, round_id, kind, operator_id, brand_id, environment, player_id, currency, game_id, bets, staked, opened_at, funding)
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?::numeric, a.at, 'provider' from a
+           on conflict (provider_id, round_id) do update
+             set bets = wallet.provider_rounds.bets + 1, staked = wallet.provider_rounds.staked + excluded.staked, status = 'open', closed_at = null
+             where wallet.provider_rounds.status in ('open', 'voided') and wallet.provider_rounds.player_id = excluded.player_id
+               and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
+               and wallet.provider_rounds.environment = excluded.environment and wallet.provider_rounds.funding = 'provider'
+           returning 1),
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS})
+           select ?, ?, ?, ?, 'free_bet', ?, null, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, true, ?, null from a
+           returning 1)
+     select a.balance as balance_after, a.at, wallet.must(exists (select 1 from r), 'round') from a`,
+    [
+      playerAccountId(f.brandId, f.playerId, f.currency),
+      f.providerId,
+      f.roundId,
+      f.roundKind,
+      f.operatorId,
+      f.brandId,
+      f.environment,
+      f.playerId,
+      f.currency,
+      f.gameId,
+      amount,
+      f.environment,
+      f.providerId,
+      f.transactionId,
+      f.id,
+      f.roundId,
+      f.brandId,
+      f.playerId,
+      f.currency,
+      `-${amount}`,
+      f.campaignId,
+    ],
+  );
+  const row = rows[0]!;
+  return { balanceAfter: formatMoney(row.balance_after), createdAt: row.at };
 }

@@ -75,39 +75,52 @@ export interface SessionStanding {
   currency: string;
   gameId: string;
   gameCode: string;
+  /** The session's end as it stands now: each bet, refresh and authenticate moves it on by `idleSeconds` (issue #59 item 4). */
   expiresAt: Date;
+  idleSeconds: number;
+  startedAt: Date;
   providerKind: 'casino' | 'sportsbook';
   providerEnabled: boolean;
   /** The provider's games are offered to the session's operator. */
   operatorEnabled: boolean;
-  /** The game the call names (by code), when the provider has one by that code. */
-  betGame: { id: string; enabled: boolean } | null;
+  /** The game the call names (by code), when the provider has one by that code; `certified`: a certificate of it is valid at the read's time (issue #59 item 5). */
+  betGame: { id: string; enabled: boolean; certified: boolean } | null;
 }
 
-/** The session of a token (by its SHA-256) issued for this provider in this environment; `gameCode`: the game a bet names. */
+/** The session of a token (by its SHA-256) issued for this provider in this environment; `gameCode`: the game a bet names, at `at`. */
 export async function findSession(
   sql: SqlRunner,
   providerId: string,
   environment: Environment,
   tokenHash: string,
   gameCode?: string,
+  at: Date = new Date(),
 ): Promise<SessionStanding | undefined> {
-  const [row] = await sql.query<Omit<SessionStanding, 'betGame'> & { betGameId: string | null; betGameEnabled: boolean | null }>(
+  const [row] = await sql.query<
+    Omit<SessionStanding, 'betGame'> & { betGameId: string | null; betGameEnabled: boolean | null; betGameCertified: boolean | null }
+  >(
     `select s.id as "sessionId", s.provider_id as "providerId", s.operator_id as "operatorId", s.brand_id as "brandId", s.environment,
             s.player_id as "playerId", s.currency, s.game_id as "gameId", sg.game_code as "gameCode", s.expires_at as "expiresAt",
+            s.idle_seconds as "idleSeconds", s.created_at as "startedAt",
             p.kind as "providerKind", p.status = 'enabled' as "providerEnabled", case when p.id = '${SANDBOX_PROVIDER.id}' then s.environment = 'sandbox' else po.operator_id is not null end as "operatorEnabled",
-            g.id as "betGameId", g.enabled as "betGameEnabled"
+            g.id as "betGameId", g.enabled as "betGameEnabled",
+            exists (select 1 from wallet.game_certificates gc where gc.game_id = g.id and gc.valid_from <= ?::timestamptz and gc.valid_to > ?::timestamptz) as "betGameCertified"
      from wallet.provider_sessions s
      join wallet.providers p on p.id = s.provider_id
      join wallet.games sg on sg.id = s.game_id
      left join wallet.provider_operators po on po.provider_id = s.provider_id and po.operator_id = s.operator_id
      left join wallet.games g on g.provider_id = s.provider_id and g.game_code = ?
      where s.token_hash = ? and s.provider_id = ? and s.environment = ?`,
-    [gameCode ?? sqlNoGame, tokenHash, providerId, environment],
+    [at, at, gameCode ?? sqlNoGame, tokenHash, providerId, environment],
   );
   if (!row) return undefined;
-  const { betGameId, betGameEnabled, ...session } = row;
-  return { ...session, expiresAt: new Date(row.expiresAt), betGame: betGameId ? { id: betGameId, enabled: betGameEnabled === true } : null };
+  const { betGameId, betGameEnabled, betGameCertified, ...session } = row;
+  return {
+    ...session,
+    expiresAt: new Date(row.expiresAt),
+    startedAt: new Date(row.startedAt),
+    betGame: betGameId ? { id: betGameId, enabled: betGameEnabled === true, certified: betGameCertified === true } : null,
+  };
 }
 /** No game code: matches no game (codes are printable, never empty). */
 const sqlNoGame = '';
@@ -124,6 +137,8 @@ export interface RoundRow {
   status: 'open' | 'settled' | 'voided';
   bets: number;
   wins: number;
+  /** Who pays the round's stakes: the player, or the provider (free bets and free rounds, issue #59 item 1). */
+  funding: 'player' | 'provider';
   /** What the round's player owes this provider in its brand and currency (store/debts.ts), read with the round: a credit repays it first. */
   owed: string;
 }
@@ -131,7 +146,7 @@ export interface RoundRow {
 export async function findRound(sql: SqlRunner, providerId: string, roundId: string): Promise<RoundRow | undefined> {
   const [row] = await sql.query<RoundRow>(
     `select r.provider_id as "providerId", r.environment, r.round_id as "roundId", r.kind, r.brand_id as "brandId", r.player_id as "playerId",
-            r.currency, r.game_id as "gameId", r.status, r.bets, r.wins, coalesce(d.owed, 0)::text as owed
+            r.currency, r.game_id as "gameId", r.status, r.bets, r.wins, r.funding, coalesce(d.owed, 0)::text as owed
      from wallet.provider_rounds r
      left join wallet.provider_debts d on d.provider_id = r.provider_id and d.brand_id = r.brand_id and d.player_id = r.player_id and d.currency = r.currency
      where r.provider_id = ? and r.round_id = ?`,
@@ -156,4 +171,34 @@ export async function launchedPlayer(
     [providerId, environment, playerId],
   );
   return row;
+}
+
+/** A round (a bet slip) as a sportsbook connector reads it (connectorMessages.round): its payout is its wins and its corrections as asked. */
+export interface ConnectorRoundRow {
+  roundId: string;
+  environment: Environment;
+  playerId: string;
+  currency: string;
+  status: 'open' | 'settled' | 'voided';
+  staked: string;
+  payout: string;
+  corrections: number;
+  lastAt: string;
+}
+
+export async function findConnectorRound(sql: SqlRunner, providerId: string, roundId: string): Promise<ConnectorRoundRow | undefined> {
+  const [row] = await sql.query<ConnectorRoundRow & { lastAt: string | Date }>(
+    `select r.round_id as "roundId", r.environment, r.player_id as "playerId", r.currency, r.status, r.staked::text as staked,
+            (r.won + coalesce(t.corrected, 0))::text as payout, coalesce(t.corrections, 0)::int as corrections,
+            coalesce(t.last_at, r.opened_at) as "lastAt"
+     from wallet.provider_rounds r
+     left join lateral (
+       select sum(requested) filter (where kind = 'correction') as corrected, count(*) filter (where kind = 'correction') as corrections,
+              max(created_at) as last_at
+       from wallet.provider_transactions where provider_id = r.provider_id and round_id = r.round_id
+     ) t on true
+     where r.provider_id = ? and r.round_id = ?`,
+    [providerId, roundId],
+  );
+  return row && { ...row, staked: formatMoney(row.staked), payout: formatMoney(row.payout), corrections: Number(row.corrections), lastAt: isoTime(row.lastAt) };
 }

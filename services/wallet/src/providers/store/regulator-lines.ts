@@ -4,7 +4,8 @@
 // outcome. A transaction's time is its ledger entries' (the same statement writes both, at the
 // same instant), so the lines fall on the same day as the ledger part's sums they add up to.
 // The placeholder bet kept for a rollback of a bet never received is not a line: no bet was made
-// (its rollback is, with 0.00). Paged by time and id on (brand_id, created_at, id).
+// (its rollback is, with 0.00). Paged by time and id on (brand_id, created_at, id). A casino line names
+// the game's certificate valid at its time (issue #59 item 5: the game register), or null.
 import type { ProviderMovesPosition, RegulatorProviderTransaction } from '@bo/contracts';
 import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
@@ -23,12 +24,21 @@ export async function providerMovesOfDay(
             t.player_id as "playerId", t.currency, coalesce(g.game_code, '') as "gameCode", t.round_id as "roundId",
             coalesce(r.kind, case when p.kind = 'sportsbook' then 'sports' else 'casino' end) as "roundKind",
             t.bet_transaction_id as "betTransactionId", t.moved::text as moved, t.entry_id as "entryId",
-            r.slip, case when t.kind = 'win' then r.outcome end as outcome, t.created_at as at
+            r.slip, case when t.kind = 'win' then r.outcome end as outcome, t.created_at as at,
+            case when c.certificate_number is null then null
+                 else jsonb_build_object('laboratory', c.laboratory, 'certificateNumber', c.certificate_number, 'version', c.version,
+                                         'certifiedRtp', c.certified_rtp::text, 'regulatorReference', c.regulator_reference) end as certificate
      from wallet.provider_transactions t
      join wallet.providers p on p.id = t.provider_id
      left join wallet.provider_rounds r on r.provider_id = t.provider_id and r.round_id = t.round_id
      left join wallet.games g on g.id = r.game_id
+     left join lateral (select c.laboratory, c.certificate_number, c.version, c.certified_rtp, c.regulator_reference from wallet.game_certificates c
+                        where r.kind = 'casino' and c.game_id = r.game_id and c.valid_from <= t.created_at and c.valid_to > t.created_at
+                        order by c.valid_to desc limit 1) c on true
      where t.brand_id = ? and t.created_at >= ?::timestamptz and t.created_at < ?::timestamptz and not t.never_received
+       -- Issue #59 item 1: provider-funded kinds (free bets, promotional credits, jackpot wins) wait for the
+       -- file's layout to name them (compliance's MOVE_KINDS, RegulatorProviderTransactionSchema).
+       and t.kind in ('bet', 'win', 'rollback', 'correction')
        and (t.created_at, t.id) > (?::timestamptz, ?)
      order by t.created_at, t.id
      limit ?`,

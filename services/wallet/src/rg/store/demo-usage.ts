@@ -7,7 +7,7 @@
 // usage query reads either record (usage.ts). The player's row in wallet.rg_demo_players holds the
 // last demo activity; taking it (an upsert) locks it, so the player's demo rounds, in any of their
 // sessions, are checked one after another against what committed before.
-import type { SqlRunner } from '@bo/service-kit';
+import type { Sql, SqlRunner } from '@bo/service-kit';
 
 /**
  * Counts the player's demo activity at `at` (a heartbeat, or a round before its checks): one
@@ -63,4 +63,40 @@ export async function ageDemoUsage(sql: SqlRunner, brandId: string, playerId: st
     [brandId, playerId],
   );
   return row!.hours;
+}
+
+/**
+ * The sandbox's next day for the player's play on the sandbox ledger (issue #61: the built-in sandbox
+ * provider's bets, which move sandbox money and count in wallet.rg_usage like any provider's): every
+ * hour of the player's usage and their last activity a day older, and the account's counters left to be
+ * seeded again from the record, so a loss limit reached today is yesterday's. The ledger's entries keep
+ * their times: only the responsible-gaming record moves. Never for a brand with production play (the
+ * players service asks only for a sandbox player; this is the wallet's own guard). The hours moved.
+ */
+export async function ageSandboxPlayUsage(sql: Sql, brandId: string, playerId: string): Promise<number> {
+  return sql.transaction(async (tx) => {
+    const live = await tx.query<{ n: number }>(
+      `select count(*)::int as n from (select 1 from wallet.provider_transactions where brand_id = ? and environment = 'production' limit 1) x`,
+      [brandId],
+    );
+    if (live[0]!.n > 0) return 0;
+    const accounts = (
+      await tx.query<{ id: string }>(`select id from wallet.accounts where kind = 'player' and brand_id = ? and player_id = ? for update`, [brandId, playerId])
+    ).map((r) => r.id);
+    if (accounts.length === 0) return 0;
+    // In two steps: out of the way, then back a day earlier (one shift could meet an hour not moved yet on the key).
+    await tx.query(`update wallet.rg_usage set hour = hour - interval '1000 years' where account_id = any(?::text[])`, [accounts]);
+    const [moved] = await tx.query<{ hours: number }>(
+      `with u as (update wallet.rg_usage set hour = hour + interval '1000 years' - interval '1 day'
+                  where account_id = any(?::text[]) and hour < now() - interval '500 years' returning 1)
+       select count(*)::int as hours from u`,
+      [accounts],
+    );
+    await tx.query(
+      `update wallet.accounts set rg_day = null, rg_week = null, rg_month = null, rg_last_activity_at = rg_last_activity_at - interval '1 day'
+       where id = any(?::text[])`,
+      [accounts],
+    );
+    return moved!.hours;
+  });
 }

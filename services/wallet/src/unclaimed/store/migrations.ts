@@ -83,4 +83,51 @@ export class Unclaimed0001ImpededFunds extends Migration {
   }
 }
 
-export const unclaimedMigrations = [{ name: 'Unclaimed0001ImpededFunds', class: Unclaimed0001ImpededFunds }];
+/**
+ * Issue #60 item 6. The 180 days count from the communication to the bettor (the SPA's FAQ), not from
+ * the hold: a hold records the notice (`notice_sent_at`, from the players service's communications log)
+ * and is due 180 days after it; without a reported notice its clock has not started (`release_due_at`
+ * null). Holds still held start again from their notice (the job asks for it). A transfer to the funds
+ * is paid through payments: its request (`fund_payout_requests`, one per transfer) and each half's
+ * ledger move (`fund_payouts`, FUND_PAYOUT: the brand's fund-transfer account to its payout clearing,
+ * once per payout of payments'), never changed nor deleted.
+ */
+export class Unclaimed0002NoticeClockAndPayouts extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.unclaimed_holds add column notice_sent_at timestamptz');
+    this.addSql('alter table wallet.unclaimed_holds alter column release_due_at drop not null');
+    // A communication made long before the hold puts its due date before the hold itself (due at once).
+    this.addSql('alter table wallet.unclaimed_holds drop constraint unclaimed_holds_check');
+    this.addSql(
+      'alter table wallet.unclaimed_holds add constraint unclaimed_holds_clock_check check (notice_sent_at is null or release_due_at > notice_sent_at)',
+    );
+    this.addSql("update wallet.unclaimed_holds set release_due_at = null where status = 'held'");
+    this.addSql(`create index unclaimed_holds_awaiting_notice on wallet.unclaimed_holds (id) where status = 'held' and release_due_at is null`);
+    this.addSql(`create table wallet.fund_payout_requests (
+      transfer_id text primary key references wallet.fund_transfers (id),
+      requested_at timestamptz not null
+    )`);
+    this.addSql(`create table wallet.fund_payouts (
+      id text primary key,
+      transfer_id text not null references wallet.fund_transfers (id),
+      fund text not null check (fund in ('fies', 'funcap')),
+      brand_id text not null,
+      currency text not null,
+      amount numeric(20,2) not null check (amount > 0),
+      transaction_id text not null unique references wallet.ledger_transactions (id),
+      posted_at timestamptz not null,
+      unique (transfer_id, fund)
+    )`);
+    for (const table of ['fund_payout_requests', 'fund_payouts']) {
+      this.addSql(`create trigger ${table}_kept before update or delete on wallet.${table}
+        for each row execute function wallet.refuse_unclaimed_change()`);
+      this.addSql(`create trigger ${table}_no_truncate before truncate on wallet.${table}
+        for each statement execute function wallet.refuse_unclaimed_change()`);
+    }
+  }
+}
+
+export const unclaimedMigrations = [
+  { name: 'Unclaimed0001ImpededFunds', class: Unclaimed0001ImpededFunds },
+  { name: 'Unclaimed0002NoticeClockAndPayouts', class: Unclaimed0002NoticeClockAndPayouts },
+];

@@ -5,13 +5,25 @@
 //   hold      player −free, unclaimed_impeded +free   (UNCLAIMED_HOLD)   under the player's row lock:
 //             `free` is read on the locked row (available − held), so two runs move it once
 //   transfer  unclaimed_impeded −amount, fund_transfer_payable +amount   (FUND_TRANSFER)  under the
-//             hold's row lock (held → transferred), one transfer per hold (unique)
+//             hold's row lock (held → transferred), one transfer per hold (unique); due 180 days after
+//             the communication to the bettor (`notice_sent_at`; issue #60), never before one is reported
+//   payout    fund_transfer_payable −half, payout_clearing +half   (FUND_PAYOUT)  each half of a transfer
+//             once payments paid it to the fund's account (one per payments payout id, one per fund)
 //   return    unclaimed_impeded −amount, payout_clearing +amount   (UNCLAIMED_RETURN)  under the
 //             hold's row lock (held → returned)
 // Each ledger source is unique too (`unclaimed-hold:<hold>`, `fund-transfer:<hold>`,
 // `unclaimed-return:<hold>`): a second line of defence. The brand-wide accounts are append-only
 // (docs/money.md, "Hot accounts"); the hold row is what serialises a hold's moves.
-import { FUND_TRANSFER_LEGAL_BASIS, newId, type Environment, type FundTransfer, type UnclaimedFunds, type UnclaimedFundsStatus } from '@bo/contracts';
+import {
+  AppError,
+  FUND_TRANSFER_LEGAL_BASIS,
+  newId,
+  type Environment,
+  type FundPayoutPosting,
+  type FundTransfer,
+  type UnclaimedFunds,
+  type UnclaimedFundsStatus,
+} from '@bo/contracts';
 import { compareMoney, formatMoney, isoTime, subMoney, type ListPosition, type Sql, type SqlRunner } from '@bo/service-kit';
 import { clearingAccountId, lockAccountById, playerAccountId, postTransaction } from '../../ledger/index.ts';
 import { daysAfter, fundSplit } from '../domain/fund-split.ts';
@@ -63,7 +75,7 @@ export async function accountsToHold(sql: SqlRunner, now: Date, limit: number): 
 }
 
 const HOLD_COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", environment, player_id as "playerId", currency, amount::text as amount,
-  status, held_at as "heldAt", release_due_at as "releaseDueAt", ended_at as "endedAt", return_reference as "returnReference",
+  status, held_at as "heldAt", notice_sent_at as "noticeSentAt", release_due_at as "releaseDueAt", ended_at as "endedAt", return_reference as "returnReference",
   (select f.id from wallet.fund_transfers f where f.hold_id = h.id) as "transferId"`;
 
 interface HoldRow {
@@ -76,7 +88,8 @@ interface HoldRow {
   amount: string;
   status: UnclaimedFundsStatus;
   heldAt: Date | string;
-  releaseDueAt: Date | string;
+  noticeSentAt: Date | string | null;
+  releaseDueAt: Date | string | null;
   endedAt: Date | string | null;
   returnReference: string | null;
   transferId: string | null;
@@ -86,16 +99,25 @@ export const toUnclaimedFunds = (r: HoldRow): UnclaimedFunds => ({
   ...r,
   amount: formatMoney(r.amount),
   heldAt: isoTime(r.heldAt),
+  noticeSentAt: isoTime(r.noticeSentAt),
   releaseDueAt: isoTime(r.releaseDueAt),
   endedAt: isoTime(r.endedAt),
 });
 
 /**
  * Moves what the closed account still has free to the brand's unclaimed-funds account, held
- * `holdDays`; undefined when nothing is free (a run before it took it, or a withdrawal reserves it).
+ * `holdDays` from the communication to the bettor (`noticeSentAt`; null: none reported yet, the clock
+ * not started); undefined when nothing is free (a run before it took it, or a withdrawal reserves it).
  * `unclaimedId` is the brand's account, ensured by the caller (a committed statement of its own).
  */
-export async function holdBalance(sql: Sql, a: AccountToHold, now: Date, holdDays: number, unclaimedId: string): Promise<UnclaimedFunds | undefined> {
+export async function holdBalance(
+  sql: Sql,
+  a: AccountToHold,
+  now: Date,
+  holdDays: number,
+  unclaimedId: string,
+  noticeSentAt: Date | null,
+): Promise<UnclaimedFunds | undefined> {
   return sql.transaction(async (tx) => {
     const account = await lockAccountById(tx, a.accountId);
     const free = subMoney(account.available, account.held);
@@ -113,12 +135,45 @@ export async function holdBalance(sql: Sql, a: AccountToHold, now: Date, holdDay
       ],
     });
     const [row] = await tx.query<HoldRow>(
-      `insert into wallet.unclaimed_holds as h (id, account_id, operator_id, brand_id, environment, player_id, currency, amount, held_at, release_due_at, hold_transaction_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${HOLD_COLUMNS}`,
-      [id, a.accountId, a.operatorId, a.brandId, a.environment, a.playerId, a.currency, free, now, daysAfter(now, holdDays), posted.id],
+      `insert into wallet.unclaimed_holds as h (id, account_id, operator_id, brand_id, environment, player_id, currency, amount, held_at, notice_sent_at, release_due_at, hold_transaction_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${HOLD_COLUMNS}`,
+      [
+        id,
+        a.accountId,
+        a.operatorId,
+        a.brandId,
+        a.environment,
+        a.playerId,
+        a.currency,
+        free,
+        now,
+        noticeSentAt,
+        noticeSentAt && daysAfter(noticeSentAt, holdDays),
+        posted.id,
+      ],
     );
     return toUnclaimedFunds(row!);
   });
+}
+
+// ---- the communication that starts the 180 days (issue #60) ----
+
+/** Holds still held whose clock has not started (no communication reported when they were made), after `after`. */
+export async function holdsAwaitingNotice(sql: SqlRunner, after: string, limit: number): Promise<Array<{ id: string; brandId: string; playerId: string }>> {
+  return sql.query(
+    `select id, brand_id as "brandId", player_id as "playerId" from wallet.unclaimed_holds
+      where status = 'held' and release_due_at is null and id > ? order by id limit ?`,
+    [after, limit],
+  );
+}
+
+/** Starts a hold's clock from the communication: due `holdDays` after it. Once: a hold whose clock runs keeps it. */
+export async function startHoldClock(sql: SqlRunner, holdId: string, noticeSentAt: Date, holdDays: number): Promise<boolean> {
+  const rows = await sql.query(
+    `update wallet.unclaimed_holds set notice_sent_at = ?, release_due_at = ? where id = ? and status = 'held' and release_due_at is null returning 1`,
+    [noticeSentAt, daysAfter(noticeSentAt, holdDays), holdId],
+  );
+  return rows.length > 0;
 }
 
 // ---- the transfer to the funds ----
@@ -188,6 +243,86 @@ export async function transferHold(
       ],
     );
     return toFundTransfer(row!);
+  });
+}
+
+// ---- the payment of a transfer through payments (issue #60) ----
+
+/** Transfers whose payment has not been asked of payments yet, oldest first. */
+export async function transfersToRequest(sql: SqlRunner, limit: number): Promise<FundTransfer[]> {
+  const rows = await sql.query<TransferRow>(
+    `select ${TRANSFER_COLUMNS} from wallet.fund_transfers f
+      where not exists (select 1 from wallet.fund_payout_requests r where r.transfer_id = f.id)
+      order by recorded_at, id limit ?`,
+    [limit],
+  );
+  return rows.map(toFundTransfer);
+}
+
+/** Payments took the request (idempotent on its side): recorded once. */
+export async function markPayoutRequested(sql: SqlRunner, transferId: string, at: Date): Promise<void> {
+  await sql.query('insert into wallet.fund_payout_requests (transfer_id, requested_at) values (?, ?) on conflict (transfer_id) do nothing', [transferId, at]);
+}
+
+interface PayoutRow {
+  id: string;
+  transfer_id: string;
+  fund: string;
+  amount: string;
+  transaction_id: string;
+  posted_at: Date | string;
+}
+
+/**
+ * The ledger move of one half paid by payments: FUND_PAYOUT, the brand's fund-transfer account to its
+ * payout clearing, with its record, in one transaction under the transfer's row lock. Once per payout:
+ * the same payout again answers what was posted; another payout for the same fund of the transfer, or
+ * an amount that is not that fund's half, is refused (409 FUND_PAYOUT_CONFLICT) and nothing moves.
+ */
+export async function postFundPayout(
+  sql: Sql,
+  p: FundPayoutPosting,
+  now: Date,
+  accounts: { payableId: string; payoutId: string },
+): Promise<{ transactionId: string; postedAt: string }> {
+  return sql.transaction(async (tx) => {
+    const [transfer] = await tx.query<{ id: string; brand_id: string; currency: string; fies: string; funcap: string }>(
+      'select id, brand_id, currency, fies::text as fies, funcap::text as funcap from wallet.fund_transfers where id = ? for update',
+      [p.transferId],
+    );
+    if (!transfer) throw new AppError('FUND_PAYOUT_CONFLICT', 'No such fund transfer.', { transferId: p.transferId });
+    const [kept] = await tx.query<PayoutRow>('select * from wallet.fund_payouts where id = ? or (transfer_id = ? and fund = ?)', [
+      p.payoutId,
+      p.transferId,
+      p.fund,
+    ]);
+    if (kept) {
+      if (kept.id !== p.payoutId || kept.fund !== p.fund || compareMoney(kept.amount, p.amount) !== 0) {
+        throw new AppError('FUND_PAYOUT_CONFLICT', undefined, { payoutId: kept.id, fund: kept.fund });
+      }
+      return { transactionId: kept.transaction_id, postedAt: isoTime(kept.posted_at) };
+    }
+    const half = p.fund === 'fies' ? transfer.fies : transfer.funcap;
+    if (transfer.brand_id !== p.brandId || transfer.currency !== p.currency || compareMoney(half, p.amount) !== 0) {
+      throw new AppError('FUND_PAYOUT_CONFLICT', "The payout is not this transfer's half.", { fund: p.fund, half: formatMoney(half) });
+    }
+    const amount = formatMoney(p.amount);
+    const posted = await postTransaction(tx, {
+      source: `fund-payout:${p.payoutId}`,
+      type: 'FUND_PAYOUT',
+      brandId: p.brandId,
+      currency: p.currency,
+      referenceId: p.payoutId,
+      postings: [
+        { clearingAccountId: accounts.payableId, amount: formatMoney(subMoney(0, amount)) },
+        { clearingAccountId: accounts.payoutId, amount },
+      ],
+    });
+    await tx.query(
+      'insert into wallet.fund_payouts (id, transfer_id, fund, brand_id, currency, amount, transaction_id, posted_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
+      [p.payoutId, p.transferId, p.fund, p.brandId, p.currency, amount, posted.id, now],
+    );
+    return { transactionId: posted.id, postedAt: now.toISOString() };
   });
 }
 

@@ -1,10 +1,10 @@
-// Whose a Hub88 session token is: a bet carries both the token and `user`, and must be the
-// player's whose session the token is (a bet of another user under a token is refused before any
-// money moves). A token is bound to its player for good (docs/providers.md, "Launch"), so each
-// replica asks the wallet once per token (its balance operation names the player, an expired
-// session included) and keeps the answer.
+// Whose a session token is (Hub88's `token`, Evolution's `sid`): a bet carries both the token and the
+// player (`user`, `userId`), and must be the player's whose session the token is (a bet of another
+// user under a token is refused before any money moves). A token is bound to its player for good
+// (docs/providers.md, "Launch"), so each replica asks the wallet once per token (its balance
+// operation names the player, an expired session included) and keeps the answer.
 import type { ProviderScope } from '@bo/contracts';
-import type { ProviderWallet } from '../provider-wallet.ts';
+import type { ProviderWallet } from './provider-wallet.ts';
 
 /** Tokens kept per replica before the map starts over (a few hundred bytes each). */
 const MAX_TOKENS = 50_000;

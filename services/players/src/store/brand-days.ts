@@ -1,0 +1,29 @@
+// What the per-day reports read of a brand (the closures after a hit, the marketing suppressions): its
+// operator, its time zone, and a calendar day's bounds in that zone (Postgres' zone rules, as the limits' periods).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { COMPLIANCE_DEFAULTS } from '@bo/contracts';
+import { isoTime, onlyRow, type SqlRunner } from '@bo/service-kit';
+import { OperatorComplianceEntity } from './entities.ts';
+
+/** The bounds of a calendar day in a time zone. */
+export async function dayBounds(sql: SqlRunner, date: string, timeZone: string): Promise<{ from: string; to: string }> {
+  const row = onlyRow(
+    await sql.query<{ from: string | Date; to: string | Date }>(
+      `select (?::date)::timestamp at time zone ? as "from", (?::date + 1)::timestamp at time zone ? as "to"`,
+      [date, timeZone, date, timeZone],
+    ),
+  );
+  return { from: isoTime(row.from), to: isoTime(row.to) };
+}
+
+/** The operator of a brand, as its players say (none: the brand has no player). */
+export async function operatorOfBrand(sql: SqlRunner, brandId: string): Promise<string | undefined> {
+  const [row] = await sql.query<{ operator_id: string }>('select operator_id from players.players where brand_id = ? limit 1', [brandId]);
+  return row?.operator_id;
+}
+
+/** The operator's time zone (its compliance setting; the default when never set). */
+export async function timeZoneOf(em: EntityManager, operatorId: string | undefined): Promise<string> {
+  if (!operatorId) return COMPLIANCE_DEFAULTS.timeZone;
+  return (await em.findOne(OperatorComplianceEntity, { operatorId }))?.timeZone ?? COMPLIANCE_DEFAULTS.timeZone;
+}
