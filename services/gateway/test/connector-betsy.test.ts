@@ -636,6 +636,46 @@ t.test('Betsy connector', async (t) => {
     await admin('PUT', `/admin/providers/${provider.id}`, { allowedIps: [] });
   });
 
+  t.test('a rollback of a settled bet crossing resettles and unsettles of it: the rollback holds, the payout ends at the stake', async (t) => {
+    const s = await session(t, '100.00');
+    const bets: Bet[] = [];
+    for (let i = 0; i < 6; i++) {
+      const b = betBody(s, { amount: 10 });
+      await place(b);
+      await put(settleOf(b, 30));
+      bets.push(b);
+    }
+    t.equal(await balanceOf(s), 220, 'six bets of 10 settled at 30');
+    // Each bet's rollback sent at once with two resettles (up and down) and an unsettle of it.
+    const answers = await Promise.all(
+      bets.flatMap((b, i) => [put(rollbackOf(b)), put(settleOf(b, 70 + i)), put(settleOf(b, 5)), put(unsettleOf(b)), put(rollbackOf(b))]),
+    );
+    t.equal(answers.filter((a) => a.http === 200 || a.body.code === 20).length, answers.length, 'each answered 200 or code 20');
+    // The payout as asked: its win and every correction as Betsy's calls asked it (a debit the
+    // balance did not cover included: that part is the player's debt to the provider).
+    const payouts = await games.sql<{ payout: string }>(
+      `select (r.won + coalesce((select sum(requested) from wallet.provider_transactions t
+                                  where t.provider_id = r.provider_id and t.round_id = r.round_id and t.kind = 'correction'), 0))::text as payout
+       from wallet.provider_rounds r where r.provider_id = ? and r.round_id = any(?) order by r.round_id`,
+      [provider.id, bets.map((b) => b.transactionId)],
+    );
+    t.same(
+      payouts.map((r) => r.payout),
+      bets.map(() => '10.00'),
+      "each bet's payout ends at its stake: rolled back, whatever crossed it",
+    );
+    const owed = (await admin('GET', `/admin/providers/${provider.id}/debts`)).data.find((d: any) => d.playerId === s.player)?.owed ?? '0.00';
+    t.equal((await balanceOf(s)) - Number(owed), 100, 'the player is back where the bets started (the balance less what is owed)');
+    const again = await Promise.all(bets.map((b) => put(settleOf(b, 30))));
+    t.same(
+      again.map((a) => a.body.code),
+      bets.map(() => 20),
+      'a settle afterwards: code 20',
+    );
+    const v = await games.verifyLedger();
+    t.same({ ok: v.ok, mismatches: v.mismatches }, { ok: true, mismatches: [] }, 'verifyLedger holds');
+  });
+
   t.test('every code of the mapping was answered where it belongs', async (t) => {
     // 100 (our outage, a fault of ours) is answered in connector-betsy-crash.test.ts and
     // connector-betsy-statuses.test.ts; the codes we never answer are listed in BETSY_UNUSED_CODES.

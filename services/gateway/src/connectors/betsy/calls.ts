@@ -122,8 +122,12 @@ async function betOf(c: BetsyContext, r: { transactionId: string; userId: string
   return round && round.playerId === r.userId ? round : undefined;
 }
 
-/** A change of the settled bet's payout to `target`: one correction of the difference (nothing when it is the payout in force). */
-async function repay(c: BetsyContext, call: BetsyCall, round: ConnectorRound, target: string, id: string, reason: string): Promise<BetsyResult> {
+/**
+ * A change of the settled bet's payout to `target`: one correction of the difference (nothing when it
+ * is the payout in force). `'taken'`: another call of this bet took the correction's id first with
+ * other data (two resettles read the same state): read again.
+ */
+async function repay(c: BetsyContext, call: BetsyCall, round: ConnectorRound, target: string, id: string, reason: string): Promise<BetsyResult | 'taken'> {
   const difference = cents(target) - cents(round.payout);
   if (difference === 0n) return done(round.roundId, round.lastAt);
   const reply = await c.wallet.correction(
@@ -131,8 +135,13 @@ async function repay(c: BetsyContext, call: BetsyCall, round: ConnectorRound, ta
     { transactionId: id, playerId: round.playerId, roundId: round.roundId, amount: money(difference), currency: round.currency, reason },
     c.requestId,
   );
+  if (!reply.ok && reply.error.code === 'TRANSACTION_CONFLICT') return 'taken';
   return moved(call, round.roundId, reply);
 }
+
+/** How often a call that lost its correction's id to another call of the same bet reads again. */
+const RETRIES_AFTER_TAKEN = 5;
+const ourFault = (call: BetsyCall) => refused(call, { code: 'TRANSACTION_CONFLICT' });
 
 /**
  * True when Betsy rolled this settled bet back (its `rollback:<id>` correction is in the ledger): its
@@ -140,6 +149,34 @@ async function repay(c: BetsyContext, call: BetsyCall, round: ConnectorRound, ta
  */
 async function rolledBackAfterSettle(c: BetsyContext, betId: string): Promise<boolean> {
   return (await c.wallet.transaction(c.scope, rollbackId(betId), c.requestId)) !== null;
+}
+
+/**
+ * A rolled-back settled bet's payout held at its stake. A resettle or unsettle that read the bet
+ * before the rollback's correction committed (or a rollback that read it before theirs) posts a
+ * difference computed from what it read, leaving the payout off the stake; whichever of them finishes
+ * then reads the bet again and corrects the rest, numbered after the bet's corrections, so two that
+ * read the same state post the same correction (the wallet takes it once) and the payout converges.
+ */
+async function holdRolledBack(c: BetsyContext, r: { transactionId: string; userId: string }): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const round = await betOf(c, r);
+    if (!round || cents(round.payout) === cents(round.staked)) return;
+    const reply = await c.wallet.correction(
+      c.scope,
+      {
+        transactionId: resettleId(r.transactionId, round.corrections + 1),
+        playerId: round.playerId,
+        roundId: round.roundId,
+        amount: money(cents(round.staked) - cents(round.payout)),
+        currency: round.currency,
+        reason: 'Rolled back by the sportsbook: a resettlement that crossed the rollback is undone',
+      },
+      c.requestId,
+    );
+    // Another writer took that number first: read again.
+    if (!reply.ok && reply.error.code !== 'TRANSACTION_CONFLICT') return;
+  }
 }
 
 /** A cash-out is the user's own act: its token must be a live session of the user's (Betsy's settle page). */
@@ -167,7 +204,19 @@ export async function settle(c: BetsyContext, r: BetsySettleRequest): Promise<Be
       if (await rolledBackAfterSettle(c, r.transactionId)) return failed(20, 'the bet was rolled back');
       const notTheUsers = cashout ? await cashoutRefusal(c, r) : undefined;
       if (notTheUsers) return notTheUsers;
-      return repay(c, 'settle', round, amount, resettleId(r.transactionId, round.corrections + 1), `Resettled by the sportsbook: ${r.resultType} ${amount}`);
+      const resettled = await repay(
+        c,
+        'settle',
+        round,
+        amount,
+        resettleId(r.transactionId, round.corrections + 1),
+        `Resettled by the sportsbook: ${r.resultType} ${amount}`,
+      );
+      if (resettled === 'taken') {
+        if (attempt < RETRIES_AFTER_TAKEN) continue;
+        return ourFault('settle');
+      }
+      return (await crossedRollback(c, r, resettled)) ?? resettled;
     }
     const notTheUsers = cashout ? await cashoutRefusal(c, r) : undefined;
     if (notTheUsers) return notTheUsers;
@@ -192,12 +241,33 @@ export async function settle(c: BetsyContext, r: BetsySettleRequest): Promise<Be
 }
 
 export async function unsettle(c: BetsyContext, r: BetsyUnsettleRequest): Promise<BetsyResult> {
-  const round = await betOf(c, r);
-  if (!round) return failed(5, 'no bet of the user with this transactionId');
-  // A bet not settled (or rolled back, before or after its settle) has no result to revert.
-  if (round.status !== 'settled' || cents(round.payout) === 0n) return done(round.roundId, round.lastAt);
-  if (await rolledBackAfterSettle(c, r.transactionId)) return done(round.roundId, round.lastAt);
-  return repay(c, 'unsettle', round, '0.00', resettleId(r.transactionId, round.corrections + 1), 'Unsettled by the sportsbook: the result is reverted');
+  for (let attempt = 0; ; attempt++) {
+    const round = await betOf(c, r);
+    if (!round) return failed(5, 'no bet of the user with this transactionId');
+    // A bet not settled (or rolled back, before or after its settle) has no result to revert.
+    if (round.status !== 'settled' || cents(round.payout) === 0n) return done(round.roundId, round.lastAt);
+    if (await rolledBackAfterSettle(c, r.transactionId)) return done(round.roundId, round.lastAt);
+    const unsettled = await repay(
+      c,
+      'unsettle',
+      round,
+      '0.00',
+      resettleId(r.transactionId, round.corrections + 1),
+      'Unsettled by the sportsbook: the result is reverted',
+    );
+    if (unsettled === 'taken') {
+      if (attempt < RETRIES_AFTER_TAKEN) continue;
+      return ourFault('unsettle');
+    }
+    return (await crossedRollback(c, r, unsettled)) ? done(round.roundId, round.lastAt) : unsettled;
+  }
+}
+
+/** After a resettle or unsettle moved money: a rollback that committed meanwhile wins (the payout back to the stake, code 20). */
+async function crossedRollback(c: BetsyContext, r: { transactionId: string; userId: string }, result: BetsyResult): Promise<BetsyResult | undefined> {
+  if (!result.ok || !(await rolledBackAfterSettle(c, r.transactionId))) return undefined;
+  await holdRolledBack(c, r);
+  return failed(20, 'the bet was rolled back');
 }
 
 export async function rollback(c: BetsyContext, r: BetsyRollbackRequest): Promise<BetsyResult> {
@@ -208,8 +278,22 @@ export async function rollback(c: BetsyContext, r: BetsyRollbackRequest): Promis
       // Betsy takes back a bet it settled: the stake returns and the payout goes, as one correction;
       // what the balance does not cover is the player's debt (docs/providers.md), never a refusal.
       // Sent again (until answered, as Betsy does), it finds its correction and moves nothing more.
-      if (await rolledBackAfterSettle(c, r.transactionId)) return done(round.roundId, round.lastAt);
-      return repay(c, 'rollback', round, round.staked, rollbackId(r.transactionId), `Rolled back by the sportsbook (errorCode ${r.errorCode ?? 'none'})`);
+      if (await rolledBackAfterSettle(c, r.transactionId)) {
+        await holdRolledBack(c, r);
+        return done(round.roundId, round.lastAt);
+      }
+      const rolledBack = await repay(
+        c,
+        'rollback',
+        round,
+        round.staked,
+        rollbackId(r.transactionId),
+        `Rolled back by the sportsbook (errorCode ${r.errorCode ?? 'none'})`,
+      );
+      // 'taken': a copy of this rollback, which read another payout, posted it first: rolled back all the same.
+      if (rolledBack !== 'taken' && !rolledBack.ok) return rolledBack;
+      await holdRolledBack(c, r);
+      return rolledBack === 'taken' ? done(round.roundId, round.lastAt) : rolledBack;
     }
     // Open: the stake back. Voided or never received: recorded, nothing moves (a bet arriving later is refused).
     const reply = await c.wallet.rollback(
