@@ -22,7 +22,8 @@ t.test('decisions by people, audited once', async (t) => {
     fetch(`${stack.adminUrl}/admin/withdrawals/${id}/decision`, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', ...(k ? { 'idempotency-key': k } : {}) },
-      body: JSON.stringify({ decision }),
+      // A rejection says why (issue #61): without a reason it is 422 before any state is read.
+      body: JSON.stringify(decision === 'reject' ? { decision, reason: 'payer account does not match' } : { decision }),
     }).then(async (r) => ({ status: r.status, replayed: r.headers.get('idempotent-replayed'), body: (await r.json()) as any }));
   const underReview = async () => {
     const player = (await c.post('/players', playerInput(uniq('p')), key('player'))).body.id as string;

@@ -665,7 +665,7 @@ t.test('Betsy connector', async (t) => {
       "each bet's payout ends at its stake: rolled back, whatever crossed it",
     );
     const owed = (await admin('GET', `/admin/providers/${provider.id}/debts`)).data.find((d: any) => d.playerId === s.player)?.owed ?? '0.00';
-    t.equal((await balanceOf(s)) - Number(owed), 100, 'the player is back where the bets started (the balance less what is owed)');
+    t.equal(Number(await balanceOf(s)) - Number(owed), 100, 'the player is back where the bets started (the balance less what is owed)');
     const again = await Promise.all(bets.map((b) => put(settleOf(b, 30))));
     t.same(
       again.map((a) => a.body.code),

@@ -172,9 +172,11 @@ export function providerMoneyHandlers(ctx: ProvidersContext): Record<string, Han
       if (!mapping) throw validationError('body', [{ path: '/content', message: 'the provider has no statement mapping yet (PUT …/statement-mapping)' }]);
       const lines = readStatement(mapping, req.body.content);
       const environment = req.body.environment ?? 'production';
-      const result = await sql.transaction(async (tx) => {
+      // Audited like every admin change (issue #56): the day's reconciliation it produced, not the lines.
+      const result = await audited(req, 'adminUploadProviderStatement', async (tx) => {
         // One reconciliation of a provider's day at a time (a part uploaded meanwhile waits for it).
         await tx.query('select pg_advisory_xact_lock(hashtext(?))', [`provider-statement:${p.id}:${environment}:${req.body.date}`]);
+        const before = await reconciledDay(tx, p.id, environment, req.body.date);
         await replaceStatementPart(tx, {
           id: newId('providerStatement'),
           providerId: p.id,
@@ -185,7 +187,15 @@ export function providerMoneyHandlers(ctx: ProvidersContext): Record<string, Han
           uploadedBy: scope.personId ?? scope.actor,
           lines,
         });
-        return reconcileDay(tx, p.id, environment, req.body.date, mapping.timeZone, ruleClock.now());
+        const reconciled = await reconcileDay(tx, p.id, environment, req.body.date, mapping.timeZone, ruleClock.now());
+        return {
+          answer: reconciled,
+          audit: {
+            target: p.id,
+            before: before?.day ?? null,
+            after: { part: req.body.part ?? 1, lines: lines.length, day: reconciled.day },
+          },
+        };
       });
       return { status: 200, body: result };
     }),
