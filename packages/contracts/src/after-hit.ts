@@ -99,6 +99,24 @@ export const communicationOperations = defineOperations({
 
 /** The SIGAP status a closure for a Bolsa Família / BPC impediment is reported with (the SPA's FAQ, item 22). */
 export const SIGAP_STATUS_SOCIAL_PROGRAMS = '10';
+/** The SIGAP status "Autoexcluído" (the SPA's FAQ, items 10 and 19): a closure after a central self-exclusion hit (our reading). */
+export const SIGAP_STATUS_SELF_EXCLUDED = '4';
+/** The SIGAP status "Suspenso preventivamente": a closure after a hit on our internal registry (our reading). */
+export const SIGAP_STATUS_SUSPENDED = '6';
+
+/**
+ * The SIGAP status of a bettor blocked (and later closed) after an impediment hit, from the lists that
+ * matched: 10 for a social programme's (it wins: the FAQ keeps 10 after the account is closed), 4 for
+ * the centralised self-exclusion, 6 for any other (our internal registry); null when the hit's lists are
+ * unknown. The one definition the compliance service's SIGAP files (sigap/layout.ts, `statusCodeOf`) and
+ * the players service's closures report (`sigapStatus`) both follow.
+ */
+export function sigapStatusOfImpediment(reasons: readonly string[]): string | null {
+  if (reasons.length === 0) return null;
+  if (reasons.includes('social_program')) return SIGAP_STATUS_SOCIAL_PROGRAMS;
+  if (reasons.includes('central_self_exclusion')) return SIGAP_STATUS_SELF_EXCLUDED;
+  return SIGAP_STATUS_SUSPENDED;
+}
 
 export const ImpededClosureSchema = Type.Object(
   {
@@ -108,7 +126,11 @@ export const ImpededClosureSchema = Type.Object(
     environment: EnvironmentSchema,
     /** Which lists impeded the CPF at the hit: `central_self_exclusion`, `social_program` (the SPA's), `internal_registry` (ours). */
     reasons: Type.Array(Type.String()),
-    /** `10` ("Exclusão – Programas Sociais") for a social-programme hit; null where no SIGAP code was found (docs/eligibility.md). */
+    /**
+     * The code the SIGAP files carry for the bettor (`sigapStatusOfImpediment`): `10` ("Exclusão – Programas Sociais")
+     * for a social-programme hit, `4` ("Autoexcluído") for the central self-exclusion, `6` ("Suspenso preventivamente")
+     * for our internal registry; null when the hit's lists are not known (docs/eligibility.md).
+     */
     sigapStatus: Nullable(Type.String()),
     /** The block (the hit): the report of a day lists the blocks of the day before (the SPA's FAQ: status 10 on D+1). */
     restrictedAt: Timestamp,

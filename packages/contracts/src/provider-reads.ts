@@ -167,8 +167,19 @@ export const providerClearingOperations = defineOperations({
 // ---- the daily regulator file: a brand's provider transactions of the day ----
 
 /**
+ * A provider line's kind: the provider transaction's, but a win of a round the provider funded and
+ * free rounds' winnings are `free_bet_win` (issue #59 item 1), so each kind is one ledger type:
+ * bet BET, win WIN, rollback ROLLBACK, correction CORRECTION, free_bet none (nothing moves),
+ * free_bet_win FREE_BET_WIN, promo_credit PROMO_CREDIT, jackpot_win JACKPOT_WIN.
+ */
+export const REGULATOR_LINE_KINDS = ['bet', 'win', 'rollback', 'correction', 'free_bet', 'free_bet_win', 'promo_credit', 'jackpot_win'] as const;
+export const RegulatorLineKindSchema = Type.Union(REGULATOR_LINE_KINDS.map((k) => Type.Literal(k)));
+export type RegulatorLineKind = (typeof REGULATOR_LINE_KINDS)[number];
+
+/**
  * A provider transaction of the day, line by line: a bet, a win (0.00 for a lost round or bet),
- * a rollback or a correction, with the provider, its game code and round, and a sports bet's slip.
+ * a rollback or a correction, and what the provider funded (a free bet, its win, a promotional
+ * credit, a jackpot win), with the provider, its game code and round, and a sports bet's slip.
  * `moved` is signed for the player, as the ledger entry it posted (0.00: nothing moved).
  */
 export const RegulatorProviderTransactionSchema = Type.Object({
@@ -176,14 +187,20 @@ export const RegulatorProviderTransactionSchema = Type.Object({
   providerId: Type.String(),
   providerName: Type.String(),
   transactionId: Type.String({ description: "The provider's transaction id" }),
-  kind: Type.Union([Type.Literal('bet'), Type.Literal('win'), Type.Literal('rollback'), Type.Literal('correction')]),
+  kind: RegulatorLineKindSchema,
   playerId: Type.String(),
   currency: Currency,
+  /** The round's game code; empty for a promotional credit or a jackpot win that names no round of ours. */
   gameCode: Type.String(),
   roundId: Type.String(),
   roundKind: RoundKindSchema,
   betTransactionId: Nullable(Type.String()),
   moved: Money,
+  /**
+   * Issue #59 item 1: a free bet's stake, which the provider funded (its `moved` is 0.00: nothing was
+   * taken from the bettor); null for every other kind. Absent from files made before these kinds were listed.
+   */
+  fundedStake: Type.Optional(Nullable(Money)),
   entryId: Nullable(Type.String()),
   slip: Nullable(BetSlipSchema),
   outcome: Nullable(SportsOutcomeSchema),

@@ -262,6 +262,10 @@ export const DailyFileCheckSchema = Type.Intersect(
         providerWins: Money,
         providerRollbacks: Money,
         providerCorrections: Money,
+        /** Issue #59 item 1: what providers funded and the bettors were credited (FREE_BET_WIN, PROMO_CREDIT, JACKPOT_WIN). */
+        providerFreeBetWins: Money,
+        providerPromoCredits: Money,
+        providerJackpotWins: Money,
       }),
       ties: Type.Boolean(),
       problems: Type.Array(Type.String()),

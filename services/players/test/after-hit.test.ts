@@ -4,8 +4,8 @@
 // self-exclusion platform in the responsible-gaming view (deployment default, operator override,
 // none under `off`), and the closures after a hit: the wallet is asked to close the account (open
 // bets, the 180-day hold's clock) before payments takes the balance, and the closures report lists
-// each block, the day after it, with its reasons and SIGAP status 10 for a social-programme hit (issue
-// #60); the one-day notice: overdue blocks counted (bo_impediment_notices_overdue), and the wallet told
+// each block, the day after it, with its reasons and the SIGAP status the files send (10 for a
+// social-programme hit, issue #60; 4 for a central self-exclusion); the one-day notice: overdue blocks counted (bo_impediment_notices_overdue), and the wallet told
 // when the bettor was notified.
 import t from 'tap';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
@@ -216,7 +216,11 @@ t.test('after an impediment hit', async (t) => {
       sigapStatus: '10',
       restrictedAt: new Date(hitAt).toISOString(),
     });
-    t.match(lines[central.id], { reasons: ['central_self_exclusion'], sigapStatus: null });
+    t.match(
+      lines[central.id],
+      { reasons: ['central_self_exclusion'], sigapStatus: '4' },
+      'a central self-exclusion: 4 ("Autoexcluído"), the code the SIGAP files send for it',
+    );
     t.ok(typeof lines[social.id].closedAt === 'string', 'with its closing, once it came');
 
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + DAY).toISOString().slice(0, 10);

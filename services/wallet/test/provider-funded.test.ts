@@ -161,6 +161,56 @@ t.test('provider-funded bets and credits', async (t) => {
     t.equal(await available(player), '113.00');
   });
 
+  test("the daily regulator file's lines list what the provider funded, each its own kind", async (t) => {
+    const { player, token } = await sessionOf(t);
+    const paid = txId('round');
+    const free = txId('round');
+    t.equal(code(await p('bet', { transactionId: txId('bet'), token, roundId: paid, gameCode: 'free-slot', amount: '10.00', currency: 'BRL' })), 'ok:200');
+    const fb = { transactionId: txId('fb'), token, roundId: free, gameCode: 'free-slot', amount: '2.00', currency: 'BRL', rewardId: 'reward-9' };
+    t.equal(code(await p('freeBet', fb)), 'ok:200');
+    t.equal(code(await p('win', { transactionId: txId('win'), playerId: player, roundId: free, amount: '7.25', currency: 'BRL' })), 'ok:200');
+    const promo = { transactionId: txId('promo'), playerId: player, amount: '5.00', currency: 'BRL', promotionType: 'tournament_prize', promotionId: 'tour-9' };
+    t.equal(code(await p('promoCredit', promo)), 'ok:200');
+    const winnings = { ...promo, transactionId: txId('promo'), promotionType: 'free_round_winnings', promotionId: 'fr-9', amount: '1.50' };
+    t.equal(code(await p('promoCredit', winnings)), 'ok:200');
+    t.equal(
+      code(await p('jackpotWin', { transactionId: txId('jp'), playerId: player, roundId: paid, jackpotId: 'mega', amount: '250.00', currency: 'BRL' })),
+      'ok:200',
+    );
+    const window = { brandId: live.brandId, from: new Date(Date.now() - DAY).toISOString(), to: new Date(Date.now() + DAY).toISOString(), limit: 1000 };
+    const r = (await h.call('wallet.regulator.providerMoves', { kind: 'internal', service: 'compliance' }, { body: window })) as any;
+    t.equal(r.ok, true);
+    const lines = r.body.data.filter((l: any) => l.playerId === player);
+    t.same(
+      lines.map((l: any) => [l.kind, l.moved, l.fundedStake, l.gameCode, l.roundId, l.roundKind, l.entryId === null]),
+      [
+        ['bet', '-10.00', null, 'free-slot', paid, 'casino', false],
+        ['free_bet', '0.00', '2.00', 'free-slot', free, 'casino', true],
+        ['free_bet_win', '7.25', null, 'free-slot', free, 'casino', false],
+        ['promo_credit', '5.00', null, '', 'tour-9', 'casino', false],
+        ['free_bet_win', '1.50', null, '', 'fr-9', 'casino', false],
+        ['jackpot_win', '250.00', null, 'free-slot', paid, 'casino', false],
+      ],
+      "a free bet with its funded stake and no entry; its round's win and free rounds' winnings as free-bet wins; the promotional credit; the jackpot win in its round",
+    );
+    // Each line's kind is one ledger type: the credits are the entries' amounts.
+    const types = await h.sql<{ id: string; type: string; amount: string }>(
+      `select e.id, e.type, e.amount::text from wallet.ledger_entries e where e.id = any(?::text[])`,
+      [lines.filter((l: any) => l.entryId).map((l: any) => l.entryId)],
+    );
+    const byEntry = new Map(types.map((e) => [e.id, `${e.type} ${e.amount}`]));
+    t.same(
+      lines.filter((l: any) => l.entryId).map((l: any) => [l.kind, byEntry.get(l.entryId)]),
+      [
+        ['bet', 'BET -10.00'],
+        ['free_bet_win', 'FREE_BET_WIN 7.25'],
+        ['promo_credit', 'PROMO_CREDIT 5.00'],
+        ['free_bet_win', 'FREE_BET_WIN 1.50'],
+        ['jackpot_win', 'JACKPOT_WIN 250.00'],
+      ],
+    );
+  });
+
   t.test('under br-spa: an advantage before a bet is refused, a prize after a bet is taken', async (t) => {
     t.equal((await setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'br-spa')).ok, true, 'br-spa on');
     t.teardown(() => setComplianceProfile((s, sc, o) => h.call(s, sc, o), live.operatorId, 'off'));

@@ -3,7 +3,8 @@
 // part equals the ledger now (domain/daily-file.ts), (2) the kept line items add up, per account,
 // to the ledger part's figures (deposits to its deposits, withdrawals to its withdrawals, round
 // stakes with providers' bets to its bets, payouts with providers' wins to its wins, providers'
-// rollbacks and corrections to its other movements; no movement of another type without items), (3)
+// rollbacks, corrections and provider-funded credits (free-bet wins, promotional credits, jackpot
+// wins: issue #59 item 1) to its other movements; no movement of another type without items), (3)
 // every deposit listed is confirmed and every withdrawal paid in payments' records, and (4) each
 // part still holds as many lines as when it was made. The result is kept on the file (`ties`,
 // `problems`, `checked_at`) for the list.
@@ -22,6 +23,9 @@ const ZERO = () => ({
   providerWins: '0.00',
   providerRollbacks: '0.00',
   providerCorrections: '0.00',
+  providerFreeBetWins: '0.00',
+  providerPromoCredits: '0.00',
+  providerJackpotWins: '0.00',
 });
 type Totals = ReturnType<typeof ZERO>;
 const PROVIDER_TOTAL: Record<string, keyof Totals> = {
@@ -29,6 +33,10 @@ const PROVIDER_TOTAL: Record<string, keyof Totals> = {
   win: 'providerWins',
   rollback: 'providerRollbacks',
   correction: 'providerCorrections',
+  // A free bet moves nothing (its line's moved is 0.00): no figure of the ledger holds it.
+  free_bet_win: 'providerFreeBetWins',
+  promo_credit: 'providerPromoCredits',
+  jackpot_win: 'providerJackpotWins',
 };
 const same = (a: string, b: string) => new Money(a).comparedTo(b) === 0;
 const neg = (a: string) => formatMoney(new Money(0).minus(a));
@@ -64,8 +72,12 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
     const k = key(a.playerId, a.currency);
     accounts.add(k);
     const items = byAccount.get(k) ?? ZERO();
-    // Providers' rollbacks and corrections are the ledger's only other movements (ROLLBACK, CORRECTION).
-    const others = add(items.providerRollbacks, items.providerCorrections);
+    // Providers' rollbacks, corrections and provider-funded credits are the ledger's only other movements
+    // (ROLLBACK, CORRECTION, FREE_BET_WIN, PROMO_CREDIT, JACKPOT_WIN).
+    const others = [items.providerFreeBetWins, items.providerPromoCredits, items.providerJackpotWins].reduce(
+      add,
+      add(items.providerRollbacks, items.providerCorrections),
+    );
     const pairs: Array<[string, string, string]> = [
       ['deposits', items.deposits, a.deposits],
       ['withdrawals', neg(items.withdrawals), a.withdrawals],
@@ -79,7 +91,7 @@ export async function checkFile(deps: MakerDeps, row: FileRow): Promise<{ proble
       problems.push(
         same(others, '0.00')
           ? `${k}: other movements of ${a.other} have no line items`
-          : `${k}: the providers' rollbacks and corrections add up to ${others}, the ledger part's other movements say ${a.other}`,
+          : `${k}: the providers' rollbacks, corrections and provider-funded credits add up to ${others}, the ledger part's other movements say ${a.other}`,
       );
   }
   for (const k of byAccount.keys()) if (!accounts.has(k)) problems.push(`${k}: line items for an account the ledger part does not have`);

@@ -108,6 +108,8 @@ export const CSV_COLUMNS: Record<DailyFilePart, Array<[column: string, field: st
     ['certificate_game_version', 'certificate.version'],
     ['certificate_certified_rtp', 'certificate.certifiedRtp'],
     ['certificate_regulator_reference', 'certificate.regulatorReference'],
+    // Issue #59 item 1: a free bet's stake, funded by the provider (empty for every other kind).
+    ['funded_stake', 'fundedStake'],
   ],
   status_changes: [
     ['change_id', 'changeId'],

@@ -132,8 +132,12 @@ async function* linesOf<T>(deps: MakerDeps, row: FileRow, selection: LineSelecti
 
 type Rec = Record<string, unknown>;
 const abs = (v: string) => formatMoney(new Money(v).abs());
-/** A provider line's amount: what moved, unsigned (a correction keeps its sign, for the bettor). */
-const amountOf = (t: RegulatorProviderTransaction) => (t.kind === 'correction' ? t.moved : abs(t.moved));
+/**
+ * A provider line's amount: what moved, unsigned (a correction keeps its sign, for the bettor); a
+ * free bet's, the stake the provider funded (nothing moved: layout.ts, MOVE_KINDS).
+ */
+const amountOf = (t: RegulatorProviderTransaction) =>
+  t.kind === 'correction' ? t.moved : t.kind === 'free_bet' ? abs(t.fundedStake ?? t.moved) : abs(t.moved);
 
 /** Each file type's records, from the kept daily file's lines (layout.ts gives their fields). */
 async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Promise<Rec[]> {
@@ -206,7 +210,8 @@ async function recordsOf(deps: MakerDeps, row: FileRow, type: SigapFileType): Pr
         playerId: t.playerId,
         providerId: t.providerId,
         providerName: t.providerName,
-        gameCode: t.gameCode,
+        // A promotional credit or jackpot win outside a round names no game.
+        gameCode: t.gameCode === '' ? null : t.gameCode,
         roundId: t.roundId,
         kind: t.kind,
         amount: amountOf(t),

@@ -6,7 +6,8 @@
 //     file type are known, the record count is the records' and at most SIGAP_MAX_RECORDS, each
 //     record has every field of its type (and no other) with the right type;
 //   quality: CPFs with valid check digits, status codes SIGAP knows, record ids once, every movement
-//     inside the reference day, amounts of the right sign, a sports bet with its selection and odds,
+//     inside the reference day, amounts of the right sign, a game named on every online-game movement
+//     but a promotional credit's or jackpot win's outside a round, a sports bet with its selection and odds,
 //     each wallet's opening plus the day's movements equal to its closing and its movements equal to
 //     its deposits and withdrawals, the gross gaming revenue and its share computed right.
 // The structure phase stops at its first failures (the quality phase then has nothing to read); each
@@ -14,7 +15,7 @@
 import { isValidCpf, type SigapFileType, type SigapPhase, type SigapReason } from '@bo/contracts';
 import { isValidCnpj } from '../domain/cnpj.ts';
 import { Money, addMoney, formatMoney } from '@bo/service-kit';
-import { HEADER_FIELDS, MOVEMENT_FIELDS, RECORD_FIELDS, SIGAP_LAYOUT, SIGAP_MAX_RECORDS, type FieldSpec } from './layout.ts';
+import { GAMELESS_KINDS, HEADER_FIELDS, MOVEMENT_FIELDS, RECORD_FIELDS, SIGAP_LAYOUT, SIGAP_MAX_RECORDS, type FieldSpec } from './layout.ts';
 
 const MAX_REASONS = 50;
 const MONEY = /^-?[0-9]+\.[0-9]{2}$/;
@@ -154,6 +155,8 @@ function quality(d: Rec): SigapReason[] {
       if (r.kind !== 'correction' && String(r.amount).startsWith('-'))
         out.push(reason('AMOUNT_NEGATIVE', `records[${i}].amount of a ${String(r.kind)} must not be negative`, 'amount', i));
     }
+    if (type === 'online_games' && r.gameCode === null && !GAMELESS_KINDS.includes(String(r.kind)))
+      out.push(reason('GAME_MISSING', `records[${i}]: a ${String(r.kind)} must name its game`, 'gameCode', i));
     if (type === 'sports_bets' && r.kind === 'bet') {
       for (const f of ['sport', 'event', 'market', 'selection', 'odds'])
         if (r[f] === null) out.push(reason('BET_WITHOUT_SELECTION', `records[${i}]: a bet must carry its ${f}`, f, i));

@@ -11,7 +11,7 @@
 // movement, the wallet's nested movements, the share of legal destinations, the monthly report) is ours, chosen to carry what art. 10 names
 // from the ledger-tied daily file, and to be replaced here once the manual is in hand. The maker
 // (reports/sigap-files.ts) writes files of this layout; the simulator's checks (checks.ts) read it.
-import type { PlayerStatus, SigapFileType } from '@bo/contracts';
+import { sigapStatusOfImpediment, type PlayerStatus, type SigapFileType } from '@bo/contracts';
 
 export const SIGAP_LAYOUT = 'sigap-assumed/1';
 /** Records per file at most (public: "each file holds up to 7 thousand records", Serpro, 2025). */
@@ -25,11 +25,8 @@ export const SIGAP_MAX_RECORDS = 7000;
  * preventive suspension until its case is decided.
  */
 export function statusCodeOf(status: PlayerStatus, impediment: string | null): number {
-  if ((status === 'restrito' || status === 'encerrado') && impediment) {
-    if (impediment.includes('social_program')) return 10;
-    if (impediment.includes('central_self_exclusion')) return 4;
-    return 6;
-  }
+  // The hit's code is contracts' `sigapStatusOfImpediment`: the players service's closures report gives the same.
+  if ((status === 'restrito' || status === 'encerrado') && impediment) return Number(sigapStatusOfImpediment(impediment.split(',')));
   switch (status) {
     case 'ativo':
       return 1;
@@ -70,7 +67,20 @@ export interface FieldSpec {
   oneOf?: readonly (string | number)[];
 }
 
-const MOVE_KINDS = ['bet', 'win', 'rollback', 'correction'] as const;
+/**
+ * A movement record's kind (online games and sports bets). Besides the bettor's bets, wins, rollbacks
+ * and corrections, what a game provider funded (issue #59 item 1), each its own kind so that no
+ * provider's money passes for the bettor's (docs/aml.md, "SIGAP files"):
+ *   free_bet      a bet the provider funded: `amount` its stake, which no bettor's balance paid
+ *                 (the ledger moved nothing for it);
+ *   free_bet_win  the win of a free bet or free round, and free rounds' winnings (FREE_BET_WIN);
+ *   promo_credit  a tournament prize, a promotion's prize, a cash-back (PROMO_CREDIT);
+ *   jackpot_win   a jackpot prize (JACKPOT_WIN).
+ * Every amount is unsigned but a correction's; the three credits are among the wallet's `other`.
+ */
+export const MOVE_KINDS = ['bet', 'win', 'rollback', 'correction', 'free_bet', 'free_bet_win', 'promo_credit', 'jackpot_win'] as const;
+/** The kinds that need not name a game: a credit the provider may pay outside any round (its `roundId` is its promotion's or jackpot's id). */
+export const GAMELESS_KINDS: readonly string[] = ['promo_credit', 'jackpot_win'];
 
 /** Each file type's record: its fields, in the order the maker writes them. */
 export const RECORD_FIELDS: Record<SigapFileType, Record<string, FieldSpec>> = {
@@ -104,7 +114,8 @@ export const RECORD_FIELDS: Record<SigapFileType, Record<string, FieldSpec>> = {
     playerId: { kind: 'text' },
     providerId: { kind: 'text', nullable: true },
     providerName: { kind: 'text' },
-    gameCode: { kind: 'text' },
+    /** Null only for a promotional credit or a jackpot win outside a round (GAMELESS_KINDS). */
+    gameCode: { kind: 'text', nullable: true },
     roundId: { kind: 'text' },
     kind: { kind: 'text', oneOf: MOVE_KINDS },
     amount: { kind: 'signed_money' },

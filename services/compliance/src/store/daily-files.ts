@@ -2,7 +2,7 @@
 // check; compliance.daily_file_lines: the line items, keyed by what they describe so a line is kept
 // once): the header written and marked made, the lines kept and read page by page, their sums and
 // counts for the check, and the list. Kit SQL only.
-import type { DailyFileCounts, DailyFilePart, Environment, LedgerDayAccount, TimeZoneSource } from '@bo/contracts';
+import { REGULATOR_LINE_KINDS, type DailyFileCounts, type DailyFilePart, type Environment, type LedgerDayAccount, type TimeZoneSource } from '@bo/contracts';
 import type { SqlRunner } from '@bo/service-kit';
 
 /** A kept file's header row. */
@@ -102,7 +102,7 @@ export interface SumRow {
   player_id: string;
   currency: string;
   part: 'deposits' | 'withdrawals' | 'rounds' | 'provider_transactions';
-  /** provider_transactions: the transaction's kind (bet, win, rollback, correction). */
+  /** provider_transactions: the line's kind (REGULATOR_LINE_KINDS: bet, win, rollback, correction and the provider-funded ones). */
   kind: string | null;
   n: number;
   amount: string;
@@ -112,6 +112,7 @@ export interface SumRow {
 }
 
 const MONEY = `'^-?[0-9]+\\.[0-9]{2}$'`;
+const LINE_KINDS = REGULATOR_LINE_KINDS.map((k) => `'${k}'`).join(', ');
 /** The money field of each part's lines (a provider transaction's is `moved`, signed for the player). */
 const AMOUNT = `case when part = 'provider_transactions' then data->>'moved' else data->>'amount' end`;
 
@@ -124,7 +125,9 @@ export function lineSums(sql: SqlRunner, brandId: string, date: string): Promise
        coalesce(sum(case when data->>'payout' ~ ${MONEY} then (data->>'payout')::numeric end), 0)::text as payout,
        count(*) filter (where not coalesce(${AMOUNT} ~ ${MONEY}, false)
                            or (part = 'rounds' and not coalesce(data->>'payout' ~ ${MONEY}, false))
-                           or (part = 'provider_transactions' and coalesce(data->>'kind', '') not in ('bet', 'win', 'rollback', 'correction')))::int as malformed
+                           or (part = 'provider_transactions' and coalesce(data->>'kind', '') not in (${LINE_KINDS}))
+                           -- a free bet moves nothing (its stake is the provider's: fundedStake)
+                           or (part = 'provider_transactions' and data->>'kind' = 'free_bet' and data->>'moved' <> '0.00'))::int as malformed
      from compliance.daily_file_lines where brand_id = ? and date = ? and part in ('deposits', 'withdrawals', 'rounds', 'provider_transactions')
      group by player_id, data->>'currency', part, 4`,
     [brandId, date],

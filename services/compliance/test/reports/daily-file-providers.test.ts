@@ -3,11 +3,13 @@
 // are listed line by line (provider, game code, round; for sports the slip and outcome), our own
 // rounds stay in their part, and the file still ties to the ledger: providers' bets with our
 // stakes to its bets, their wins with our payouts to its wins, their rollbacks and corrections to
-// its other movements. A provider line removed makes it not tie. The AML watch's in-and-out rule
-// counts a provider's bets as play.
+// its other movements. A provider line removed makes it not tie. What a provider funds (issue #59
+// item 1: a free bet, its win, a promotional credit, a jackpot win) is a line of its own kind too,
+// in the SIGAP online games file as well, and the file still ties (the credits are the ledger's other
+// movements). The AML watch's in-and-out rule counts a provider's bets as play.
 import t from 'tap';
-import type { DailyFileCheck, FileChunk } from '@bo/contracts';
-import { adminScope, errorOf, ok, startComplianceStack, type ComplianceStack } from '../support/stack.ts';
+import { SIGAP_FILE_TYPES, type DailyFileCheck, type FileChunk, type SigapDay, type SigapFile } from '@bo/contracts';
+import { adminScope, errorOf, ok, operatorScope, startComplianceStack, TEST_CNPJ, type ComplianceStack } from '../support/stack.ts';
 import { providerStands, txId } from '../support/providers.ts';
 
 const SLIP = {
@@ -28,6 +30,23 @@ async function download(s: ComplianceStack, brandId: string, date: string, query
         scope: adminScope,
         params: { brandId, date },
         query: { ...query, ...(cursor ? { cursor } : {}) },
+      }),
+    );
+    body += chunk.chunk;
+    cursor = chunk.nextCursor;
+  } while (cursor);
+  return body;
+}
+
+async function sigapDownload(s: ComplianceStack, f: SigapFile): Promise<string> {
+  let body = '';
+  let cursor: string | null = null;
+  do {
+    const chunk: FileChunk = ok(
+      await s.call('compliance.admin.sigap.file.download', {
+        scope: adminScope,
+        params: { brandId: f.brandId, date: f.date, fileId: f.id },
+        query: cursor ? { cursor } : {},
       }),
     );
     body += chunk.chunk;
@@ -119,7 +138,7 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
   const csv = (await download(s, op.brandId, date, { format: 'csv', part: 'provider_transactions' })).split('\r\n');
   t.equal(
     csv[0],
-    'brand_id,date,id,provider_id,provider_name,transaction_id,kind,player_id,currency,game_code,round_id,round_kind,bet_transaction_id,moved,entry_id,slip_sport,slip_event,slip_market,slip_selection,slip_odds,slip_event_starts_at,outcome,at,certificate_laboratory,certificate_number,certificate_game_version,certificate_certified_rtp,certificate_regulator_reference',
+    'brand_id,date,id,provider_id,provider_name,transaction_id,kind,player_id,currency,game_code,round_id,round_kind,bet_transaction_id,moved,entry_id,slip_sport,slip_event,slip_market,slip_selection,slip_odds,slip_event_starts_at,outcome,at,certificate_laboratory,certificate_number,certificate_game_version,certificate_certified_rtp,certificate_regulator_reference,funded_stake',
   );
   t.equal(csv.length, 9, 'a row per line, CRLF after each');
   t.match(
@@ -128,7 +147,7 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
       `,bet,${a},BRL,sportsbook,${slipId},sports,,-20\\.00,le_[^,]+,football,Flamengo x Palmeiras,match_result,Flamengo,2\\.35,2030-01-01T19:00:00\\.000Z,,`,
     ),
   );
-  t.match(csv[1], /,Test Laboratory,TEST-sweet-fruits,1\.0\.0,96\.00,$/, "a casino line's certificate in its columns");
+  t.match(csv[1], /,Test Laboratory,TEST-sweet-fruits,1\.0\.0,96\.00,,$/, "a casino line's certificate in its columns (and no funded stake: a paid bet)");
 
   await s.db.query(
     `delete from compliance.daily_file_lines where brand_id = $1 and date = $2 and part = 'provider_transactions' and data->>'kind' = 'rollback'`,
@@ -137,7 +156,7 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
   const broken = ok<DailyFileCheck>(await s.call('compliance.admin.reports.files.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
   t.equal(broken.ties, false, 'a provider line removed: the file does not tie');
   t.match(broken.problems, [
-    /rollbacks and corrections add up to -5\.00, the ledger part's other movements say -1\.00/,
+    /rollbacks, corrections and provider-funded credits add up to -5\.00, the ledger part's other movements say -1\.00/,
     /provider_transactions: 7 lines when made, 6 kept now/,
   ]);
   t.match(
@@ -146,6 +165,147 @@ t.test("providers' bets, wins, rollbacks and corrections are lines of the daily 
       code: 'VALIDATION_ERROR',
     },
   );
+});
+
+t.test('what providers funded (issue #59 item 1) is in the daily file and its SIGAP files, which still tie to the ledger', async (t) => {
+  let shift = 0;
+  const s = await startComplianceStack(t, 'amlfund', { now: () => new Date(Date.now() + shift) });
+  // Free bets are an advantage before a bet, which br-spa refuses: an operator under no profile.
+  const op = operatorScope('aml', 'production');
+  // The watch sees no money of an operator outside br-spa: the brand is the operators service's to name.
+  const brand = { id: op.brandId, operatorId: op.operatorId, operatorName: 'Aml', name: 'Aml', environment: 'production', currency: 'BRL' };
+  const sub = s.nc.subscribe(`${s.prefix}.rpc.operators.brands.get`, {
+    callback: (_e, msg) => {
+      msg.respond(JSON.stringify({ ok: true, status: 200, body: { brand } }));
+    },
+  });
+  t.teardown(() => sub.unsubscribe());
+  const offset = 12 - new Date().getUTCHours();
+  const timeZone = offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+  ok(
+    await s.call('players.admin.setCompliance', {
+      scope: adminScope,
+      params: { id: op.operatorId },
+      body: { profile: 'off', timeZone, reason: 'not licensed in Brazil' },
+    }),
+  );
+  ok(
+    await s.call('compliance.admin.sigap.operator.set', {
+      scope: adminScope,
+      params: { operatorId: op.operatorId },
+      body: { cnpj: TEST_CNPJ, reason: 'the licence' },
+    }),
+  );
+  const date = new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+  const { casino } = await providerStands(t, s, op.operatorId);
+
+  const a = await s.player(op);
+  await s.deposit(op, a, '200.00');
+  const token = await casino.tokenFor(op, a);
+  const paid = txId('round');
+  const free = txId('round');
+  await casino.call('bet', { transactionId: txId('bet'), token, roundId: paid, gameCode: 'sweet-fruits', amount: '10.00', currency: 'BRL' });
+  await casino.call('win', { transactionId: txId('win'), playerId: a, roundId: paid, amount: '25.00', currency: 'BRL', roundClosed: true });
+  const fb = await casino.call('freeBet', {
+    transactionId: txId('fb'),
+    token,
+    roundId: free,
+    gameCode: 'sweet-fruits',
+    amount: '2.00',
+    currency: 'BRL',
+    rewardId: 'reward-1',
+  });
+  t.match(fb, { kind: 'free_bet', moved: '0.00' });
+  await casino.call('win', { transactionId: txId('fwin'), playerId: a, roundId: free, amount: '7.25', currency: 'BRL', roundClosed: true });
+  await casino.call('promoCredit', {
+    transactionId: txId('promo'),
+    playerId: a,
+    amount: '5.00',
+    currency: 'BRL',
+    promotionType: 'tournament_prize',
+    promotionId: 'tour-1',
+  });
+  const jackpot = await casino.call('jackpotWin', {
+    transactionId: txId('jp'),
+    playerId: a,
+    roundId: paid,
+    jackpotId: 'mega',
+    amount: '250.00',
+    currency: 'BRL',
+  });
+  t.equal(jackpot.balance, '477.25', '200.00 − 10.00 + 25.00 + 7.25 + 5.00 + 250.00');
+
+  shift = 2 * 86_400_000;
+  const file = ok<DailyFileCheck>(await s.call('compliance.admin.reports.files.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
+  t.same(file.problems, [], 'no problems');
+  t.equal(file.ties, true, 'the file ties with the provider-funded lines in it');
+  t.match(file.counts, { accounts: 1, deposits: 1, provider_transactions: 6 }, 'each provider transaction a line, the free bet too');
+  // other: FREE_BET_WIN 7.25 + PROMO_CREDIT 5.00 + JACKPOT_WIN 250.00; the free bet moved nothing.
+  t.match(file.totals, { deposits: '200.00', bets: '-10.00', wins: '25.00', other: '262.25' });
+  t.match(file.lineTotals, {
+    providerBets: '-10.00',
+    providerWins: '25.00',
+    providerRollbacks: '0.00',
+    providerCorrections: '0.00',
+    providerFreeBetWins: '7.25',
+    providerPromoCredits: '5.00',
+    providerJackpotWins: '250.00',
+  });
+
+  const doc = JSON.parse(await download(s, op.brandId, date, { format: 'json' }));
+  t.same(
+    doc.providerTransactions.map((l: any) => [l.kind, l.moved, l.fundedStake, l.gameCode, l.roundId, l.entryId === null]),
+    [
+      ['bet', '-10.00', null, 'sweet-fruits', paid, false],
+      ['win', '25.00', null, 'sweet-fruits', paid, false],
+      ['free_bet', '0.00', '2.00', 'sweet-fruits', free, true],
+      ['free_bet_win', '7.25', null, 'sweet-fruits', free, false],
+      ['promo_credit', '5.00', null, '', 'tour-1', false],
+      ['jackpot_win', '250.00', null, 'sweet-fruits', paid, false],
+    ],
+    'line by line: a free bet with its funded stake and no ledger entry, its win, the promotional credit, the jackpot win',
+  );
+  const csv = (await download(s, op.brandId, date, { format: 'csv', part: 'provider_transactions' })).split('\r\n');
+  t.match(csv[3], new RegExp(`,free_bet,${a},BRL,sweet-fruits,${free},casino,,0\\.00,,.*,2\\.00$`), "a free bet's row: moved 0.00, its funded stake last");
+
+  // The SIGAP files made from it: the online games file names each kind, with its amount.
+  const day = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
+  t.match(day, { dailyFileTies: true, problems: [] });
+  const games = day.files.filter((f) => f.fileType === 'online_games');
+  t.equal(games.length, 1);
+  const records = JSON.parse(await sigapDownload(s, games[0]!)).records;
+  t.same(
+    records.map((r: any) => [r.kind, r.amount, r.gameCode, r.roundId]),
+    [
+      ['bet', '10.00', 'sweet-fruits', paid],
+      ['win', '25.00', 'sweet-fruits', paid],
+      ['free_bet', '2.00', 'sweet-fruits', free],
+      ['free_bet_win', '7.25', 'sweet-fruits', free],
+      ['promo_credit', '5.00', null, 'tour-1'],
+      ['jackpot_win', '250.00', 'sweet-fruits', paid],
+    ],
+    "each provider-funded kind its own record; a free bet's amount the stake the provider funded; a promotional credit outside a round names no game",
+  );
+  const wallets = JSON.parse(await sigapDownload(s, day.files.find((f) => f.fileType === 'wallets')!)).records;
+  t.match(wallets, [{ playerId: a, bets: '-10.00', wins: '25.00', other: '262.25', closing: '477.25' }]);
+  const sent = ok<SigapDay>(await s.call('compliance.admin.sigap.day.submit', { scope: adminScope, params: { brandId: op.brandId, date } }));
+  t.same(
+    sent.files.map((f) => [f.fileType, f.status, f.phase]),
+    SIGAP_FILE_TYPES.map((type) => [type, 'accepted', null]),
+    "the simulator's structure and quality checks accept every file",
+  );
+
+  // The jackpot win's line removed: the file no longer ties.
+  await s.db.query(
+    `delete from compliance.daily_file_lines where brand_id = $1 and date = $2 and part = 'provider_transactions' and data->>'kind' = 'jackpot_win'`,
+    [op.brandId, date],
+  );
+  const broken = ok<DailyFileCheck>(await s.call('compliance.admin.reports.files.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
+  t.equal(broken.ties, false, 'a jackpot line removed: the file does not tie');
+  t.match(broken.problems, [
+    /rollbacks, corrections and provider-funded credits add up to 12\.25, the ledger part's other movements say 262\.25/,
+    /provider_transactions: 6 lines when made, 5 kept now/,
+  ]);
 });
 
 t.test("the watch's in-and-out rule counts a provider's bets as play, and a bet rolled back as none", async (t) => {

@@ -4,7 +4,8 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { checkSigapFile } from '../../src/sigap/checks.ts';
-import { SIGAP_LAYOUT } from '../../src/sigap/layout.ts';
+import { sigapStatusOfImpediment } from '@bo/contracts';
+import { SIGAP_LAYOUT, statusCodeOf } from '../../src/sigap/layout.ts';
 import { sigapSimulator } from '../../src/sigap/simulator.ts';
 import { readAnswer } from '../../src/sigap/wire.ts';
 
@@ -157,6 +158,57 @@ t.test('quality: the data of a well-formed file', async (t) => {
   t.match(checkSigapFile(file('legal_destinations', [{ ...legal, otherMovements: '5.00', share: '4.00' }])), {
     reasons: [{ code: 'SHARE_MISMATCH', field: 'share' }],
   });
+});
+
+t.test('what a provider funded (issue #59 item 1): its own kinds in the movement files, a game named but for a credit outside a round', async (t) => {
+  const move = (over: Record<string, unknown> = {}) => ({
+    id: 'ptx_1',
+    playerId: 'plr_1',
+    providerId: 'prv_1',
+    providerName: 'Aggregator',
+    gameCode: 'slot',
+    roundId: 'r-1',
+    kind: 'bet',
+    amount: '10.00',
+    currency: 'BRL',
+    at: '2026-03-01T14:00:00.000Z',
+    ...over,
+  });
+  const funded = [
+    move({ id: 'ptx_2', kind: 'free_bet', amount: '2.00', roundId: 'r-2' }),
+    move({ id: 'ptx_3', kind: 'free_bet_win', amount: '7.25', roundId: 'r-2' }),
+    move({ id: 'ptx_4', kind: 'promo_credit', amount: '5.00', gameCode: null, roundId: 'tour-1' }),
+    move({ id: 'ptx_5', kind: 'jackpot_win', amount: '250.00' }),
+    move({ id: 'ptx_6', kind: 'jackpot_win', amount: '3.00', gameCode: null, roundId: 'mini' }),
+  ];
+  t.same(checkSigapFile(file('online_games', [move(), ...funded])), { ok: true, records: 6 }, 'each kind is one the layout knows');
+  t.same(
+    checkSigapFile(file('sports_bets', [bet({ kind: 'free_bet', selection: null, odds: null, sport: null, event: null, market: null })])),
+    { ok: true, records: 1 },
+    'a sportsbook free bet needs no slip of its own',
+  );
+  t.match(
+    checkSigapFile(file('online_games', [move({ kind: 'free_bet', gameCode: null })])),
+    { phase: 'quality', reasons: [{ code: 'GAME_MISSING', field: 'gameCode', record: 0 }] },
+    'a free bet is played on a game',
+  );
+  t.match(checkSigapFile(file('online_games', [move({ kind: 'promo_credit', amount: '-5.00' })])), { reasons: [{ code: 'AMOUNT_NEGATIVE' }] });
+  t.match(checkSigapFile(file('online_games', [move({ kind: 'bonus' })])), { phase: 'structure', reasons: [{ code: 'FIELD_INVALID', field: 'kind' }] });
+});
+
+t.test("a blocked bettor's status code: the files' and the players service's closures report's are one", async (t) => {
+  const cases: Array<[string[], number]> = [
+    [['social_program'], 10],
+    [['central_self_exclusion'], 4],
+    [['internal_registry'], 6],
+    [['central_self_exclusion', 'social_program'], 10],
+    [['internal_registry', 'central_self_exclusion'], 4],
+  ];
+  for (const [reasons, code] of cases) {
+    for (const status of ['restrito', 'encerrado'] as const) t.equal(statusCodeOf(status, reasons.join(',')), code, `${status} after ${reasons.join('+')}`);
+    t.equal(sigapStatusOfImpediment(reasons), String(code), `the report's code after ${reasons.join('+')}`);
+  }
+  t.equal(sigapStatusOfImpediment([]), null, 'no lists known: no code');
 });
 
 t.test('the simulator: a receipt for a good file, the same for the same file; a hash that is not the content is a structure fault', async (t) => {

@@ -4,7 +4,7 @@
 // before, with their closing when it has come (the status change `restrito` → `encerrado` in
 // players.player_status_history, written by the players table's trigger) and the reasons of the
 // player's last `impeded` answer (players.impediment_checks: after the hit nobody asks again).
-import { SIGAP_STATUS_SOCIAL_PROGRAMS, type Environment, type ImpededClosure } from '@bo/contracts';
+import { sigapStatusOfImpediment, type Environment, type ImpededClosure } from '@bo/contracts';
 import { isoTime, type SqlRunner } from '@bo/service-kit';
 
 interface ClosureRow {
@@ -17,9 +17,12 @@ interface ClosureRow {
   reasons: string | null;
 }
 
-/** The SIGAP status a closure is reported with: 10 for a social-programme hit (the SPA's FAQ, item 22); none known for the others. */
+/**
+ * The SIGAP status a closure is reported with: the code the compliance service's SIGAP files send for
+ * the bettor (10 for a social-programme hit, 4 for the central self-exclusion, 6 for our registry).
+ */
 export function sigapStatusOf(reasons: readonly string[]): string | null {
-  return reasons.includes('social_program') ? SIGAP_STATUS_SOCIAL_PROGRAMS : null;
+  return sigapStatusOfImpediment(reasons);
 }
 
 /** A brand's players blocked after a hit in [blockedFrom, blockedTo) (the day before the report's), in the order they were blocked. */

@@ -1,6 +1,8 @@
 // wallet.regulator.providerMoves (the daily regulator file, services/compliance): a brand's provider
 // transactions over [from, to), line by line: each bet, win (0.00: a lost round or bet), rollback
-// and correction, with the provider, its game code, the round and, for a sports bet, its slip and
+// and correction, and what the provider funded (issue #59 item 1): a free bet (moved 0.00, its stake
+// in `fundedStake`), a win of its round and free rounds' winnings (`free_bet_win`: FREE_BET_WIN), a
+// promotional credit (PROMO_CREDIT) and a jackpot win (JACKPOT_WIN), with the provider, its game code, the round and, for a sports bet, its slip and
 // outcome. A transaction's time is its ledger entries' (the same statement writes both, at the
 // same instant), so the lines fall on the same day as the ledger part's sums they add up to.
 // The placeholder bet kept for a rollback of a bet never received is not a line: no bet was made
@@ -9,8 +11,9 @@
 import type { ProviderMovesPosition, RegulatorProviderTransaction } from '@bo/contracts';
 import { formatMoney, isoTime, type SqlRunner } from '@bo/service-kit';
 
-interface Row extends Omit<RegulatorProviderTransaction, 'at' | 'moved'> {
+interface Row extends Omit<RegulatorProviderTransaction, 'at' | 'moved' | 'fundedStake'> {
   moved: string;
+  fundedStake: string | null;
   at: string | Date;
 }
 
@@ -20,10 +23,13 @@ export async function providerMovesOfDay(
 ): Promise<{ data: RegulatorProviderTransaction[]; next: ProviderMovesPosition | null }> {
   const after = q.after ?? { at: '-infinity', id: '' };
   const rows = await sql.query<Row>(
-    `select t.id, t.provider_id as "providerId", p.name as "providerName", t.transaction_id as "transactionId", t.kind,
+    `select t.id, t.provider_id as "providerId", p.name as "providerName", t.transaction_id as "transactionId",
+            case when (t.kind = 'win' and r.funding = 'provider') or (t.kind = 'promo_credit' and t.promotion_type = 'free_round_winnings')
+                 then 'free_bet_win' else t.kind end as kind,
             t.player_id as "playerId", t.currency, coalesce(g.game_code, '') as "gameCode", t.round_id as "roundId",
             coalesce(r.kind, case when p.kind = 'sportsbook' then 'sports' else 'casino' end) as "roundKind",
-            t.bet_transaction_id as "betTransactionId", t.moved::text as moved, t.entry_id as "entryId",
+            t.bet_transaction_id as "betTransactionId", t.moved::text as moved,
+            case when t.kind = 'free_bet' then (-t.requested)::text end as "fundedStake", t.entry_id as "entryId",
             r.slip, case when t.kind = 'win' then r.outcome end as outcome, t.created_at as at,
             case when c.certificate_number is null then null
                  else jsonb_build_object('laboratory', c.laboratory, 'certificateNumber', c.certificate_number, 'version', c.version,
@@ -36,15 +42,19 @@ export async function providerMovesOfDay(
                         where r.kind = 'casino' and c.game_id = r.game_id and c.valid_from <= t.created_at and c.valid_to > t.created_at
                         order by c.valid_to desc limit 1) c on true
      where t.brand_id = ? and t.created_at >= ?::timestamptz and t.created_at < ?::timestamptz and not t.never_received
-       -- Issue #59 item 1: provider-funded kinds (free bets, promotional credits, jackpot wins) wait for the
-       -- file's layout to name them (compliance's MOVE_KINDS, RegulatorProviderTransactionSchema).
-       and t.kind in ('bet', 'win', 'rollback', 'correction')
        and (t.created_at, t.id) > (?::timestamptz, ?)
      order by t.created_at, t.id
      limit ?`,
     [q.brandId, q.from, q.to, after.at, after.id, q.limit],
   );
-  const data = rows.map((r): RegulatorProviderTransaction => ({ ...r, moved: formatMoney(r.moved), at: isoTime(r.at) }));
+  const data = rows.map(
+    (r): RegulatorProviderTransaction => ({
+      ...r,
+      moved: formatMoney(r.moved),
+      fundedStake: r.fundedStake === null ? null : formatMoney(r.fundedStake),
+      at: isoTime(r.at),
+    }),
+  );
   const last = data.at(-1);
   return { data, next: rows.length === q.limit && last ? { at: last.at, id: last.id } : null };
 }
