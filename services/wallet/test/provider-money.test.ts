@@ -253,6 +253,28 @@ t.test("provider money: the month's statement and reconciliation", async (t) => 
     const fixed = ['tx_id;type;amount_cents;ccy;state', ...lines.map((l) => `${l.id};${l.type};${l.cents};BRL;${l.state}`)].join('\n');
     const again = await admin('wallet.admin.providers.uploadStatement', { params: { id: provider.id }, body: { date: day, content: fixed } });
     t.match(again.day, { matched: ours.length, oursOnly: 0, theirsOnly: 0, amountDiffers: 0, statusDiffers: 0, ties: true });
+    // Records are kept (five years): the part uploaded before is superseded, not deleted, with its lines and the differences it gave.
+    const parts = await h.sql<{ superseded: boolean; lines: number; kept: number }>(
+      `select s.superseded_at is not null as superseded, s.lines, (select count(*)::int from wallet.provider_statement_lines l where l.statement_id = s.id) as kept
+       from wallet.provider_statements s where s.provider_id = ? and s.statement_date = ?::date order by s.uploaded_at, s.id`,
+      [provider.id, day],
+    );
+    t.same(
+      parts.map((p) => [p.superseded, p.lines, p.kept]),
+      [
+        [true, planted.length, planted.length],
+        [false, lines.length, lines.length],
+      ],
+      'the earlier part is kept, superseded by the new one, with its lines',
+    );
+    const [kept] = await h.sql<{ superseded: number; current: number }>(
+      `select count(*) filter (where superseded_at is not null)::int as superseded, count(*) filter (where superseded_at is null)::int as current
+       from wallet.provider_reconciliation_differences where provider_id = ? and statement_date = ?::date`,
+      [provider.id, day],
+    );
+    t.same(kept, { superseded: 4, current: 0 }, 'the differences found before are kept, superseded');
+    const read2 = await admin('wallet.admin.providers.reconciliationDay', { params: { id: provider.id, date: day } });
+    t.same(read2.differences, [], 'the day reads only the current differences');
     t.equal(
       code(
         await h.call('wallet.admin.providers.uploadStatement', adminScope, {

@@ -7,6 +7,7 @@
 // kept as `failed` and asked again at the next review, list change or rescreen: never cleared on a guess.
 import type { RiskLevel } from '@bo/contracts';
 import type { Logger, Sql } from '@bo/service-kit';
+import { markSubjectScreeningFailed, recordSubjectScreening, screenableSubjects } from '../store/subject-screenings.ts';
 import type { ScreeningHit, ScreeningPort } from './port.ts';
 
 export type SubjectScreeningState = 'clear' | 'hit' | 'not_screened' | 'failed';
@@ -47,7 +48,7 @@ export function ratingAfter(rating: RiskLevel, rationale: string, sc: SubjectScr
 
 /**
  * Screens every active subject with a document again (a list changed): how many, and the ids of
- * those newly on a list (their rating raised to high, their review due as for high). Plain SQL.
+ * those newly on a list (their rating raised to high, their review due as for high). Plain SQL (store/subject-screenings.ts).
  */
 export async function rescreenSubjects(
   sql: Sql,
@@ -56,51 +57,26 @@ export async function rescreenSubjects(
   reviewDueAt: (now: Date, rating: RiskLevel) => Date,
   log?: Logger,
 ): Promise<{ screened: number; newHits: string[] }> {
-  const rows = await sql.query<{
-    id: string;
-    name: string;
-    document: string;
-    operator_id: string | null;
-    rating: RiskLevel;
-    rationale: string;
-    screening_state: string;
-  }>(
-    `select id, name, document, operator_id, rating, rationale, screening_state from compliance.risk_subjects where status = 'active' and document is not null order by id`,
-  );
+  const rows = await screenableSubjects(sql);
   const newHits: string[] = [];
   for (const r of rows) {
     const sc = await screenSubject(port, { name: r.name, document: r.document, operatorId: r.operator_id }, now, log);
     if (sc.screeningState === 'failed') {
-      await sql.query(`update compliance.risk_subjects set screening_state = 'failed' where id = ? and status = 'active'`, [r.id]);
+      await markSubjectScreeningFailed(sql, r.id);
       continue;
     }
     const raised = r.screening_state !== 'hit' && sc.screeningState === 'hit';
     const next = ratingAfter(r.rating, r.rationale, sc);
-    await sql.transaction(async (tx) => {
-      await tx.query(
-        `update compliance.risk_subjects set screening_state = ?, screening_hits = ?::jsonb, screened_at = ?, rating = ?, rationale = ?,
-           review_due_at = case when ? then ? else review_due_at end, rated_at = case when ? then ? else rated_at end,
-           rated_by = case when ? then 'screening' else rated_by end
-         where id = ? and status = 'active'`,
-        [
-          sc.screeningState,
-          JSON.stringify(sc.screeningHits),
-          sc.screenedAt,
-          next.rating,
-          next.rationale,
-          next.rating !== r.rating,
-          reviewDueAt(now, next.rating),
-          next.rating !== r.rating,
-          now,
-          next.rating !== r.rating,
-          r.id,
-        ],
-      );
-      if (next.rating !== r.rating)
-        await tx.query(
-          `insert into compliance.risk_subject_ratings (subject_id, rating, rationale, "by", "at", review_due_at) values (?, ?, ?, 'screening', ?, ?)`,
-          [r.id, next.rating, next.rationale, now, reviewDueAt(now, next.rating)],
-        );
+    await recordSubjectScreening(sql, {
+      id: r.id,
+      previous: r.rating,
+      screeningState: sc.screeningState,
+      screeningHits: sc.screeningHits,
+      screenedAt: sc.screenedAt,
+      rating: next.rating,
+      rationale: next.rationale,
+      reviewDueAt: reviewDueAt(now, next.rating),
+      now,
     });
     if (raised) newHits.push(r.id);
   }

@@ -1,9 +1,7 @@
 // What the per-day reports read of a brand (the closures after a hit, the marketing suppressions): its
-// operator, its time zone, and a calendar day's bounds in that zone (Postgres' zone rules, as the limits' periods).
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { COMPLIANCE_DEFAULTS } from '@bo/contracts';
+// operator and a calendar day's bounds in a time zone (Postgres' zone rules, as the limits' periods).
+// The operator's time zone is its compliance setting's (operator-time-zone.ts, through the ORM).
 import { isoTime, onlyRow, type SqlRunner } from '@bo/service-kit';
-import { OperatorComplianceEntity } from './entities.ts';
 
 /** The bounds of a calendar day in a time zone. */
 export async function dayBounds(sql: SqlRunner, date: string, timeZone: string): Promise<{ from: string; to: string }> {
@@ -20,10 +18,4 @@ export async function dayBounds(sql: SqlRunner, date: string, timeZone: string):
 export async function operatorOfBrand(sql: SqlRunner, brandId: string): Promise<string | undefined> {
   const [row] = await sql.query<{ operator_id: string }>('select operator_id from players.players where brand_id = ? limit 1', [brandId]);
   return row?.operator_id;
-}
-
-/** The operator's time zone (its compliance setting; the default when never set). */
-export async function timeZoneOf(em: EntityManager, operatorId: string | undefined): Promise<string> {
-  if (!operatorId) return COMPLIANCE_DEFAULTS.timeZone;
-  return (await em.findOne(OperatorComplianceEntity, { operatorId }))?.timeZone ?? COMPLIANCE_DEFAULTS.timeZone;
 }

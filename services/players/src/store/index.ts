@@ -36,5 +36,6 @@ export {
   type TermsVersionRow,
 } from './entities.ts';
 export { playerMigrations } from './migrations.ts';
-export { dayBounds, operatorOfBrand, timeZoneOf } from './brand-days.ts';
+export { dayBounds, operatorOfBrand } from './brand-days.ts';
+export { timeZoneOf } from './operator-time-zone.ts';
 export { findPlayer, lockPlayer, requirePlayer, writeStatusChanged, type PlayerAddress } from './players.ts';

@@ -6,8 +6,9 @@
 import type { MarketingBlock } from '@bo/contracts';
 import { sqlIn, writeEvent, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RegistrationChangeEntity, type PlayerRow } from '../../store/index.ts';
+import type { PlayerRow } from '../../store/index.ts';
 import { marketingPermission } from '../domain/marketing.ts';
+import { recordConsentChange } from '../store/consent-changes.ts';
 import { beginSuppression, endSuppression } from '../store/suppressions.ts';
 
 /** `until`: the block's known end (a pause, a fixed-term self-exclusion); null while it has none. */
@@ -23,9 +24,8 @@ export async function beginMarketingBlock(
   if (!player.marketingConsent) return;
   player.marketingConsent = false;
   player.marketingConsentChangedAt = now;
-  tx.create(RegistrationChangeEntity, {
+  recordConsentChange(tx, {
     playerId: player.id,
-    field: 'marketingConsent',
     oldValue: true,
     newValue: false,
     by: 'system',

@@ -4,8 +4,9 @@
 // the suppression list follows it, and `player.marketing_changed` tells the operator.
 import { AppError, type marketingOperations } from '@bo/contracts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, sqlIn, writeEvent, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { lockPlayer, RegistrationChangeEntity } from '../../store/index.ts';
+import { lockPlayer } from '../../store/index.ts';
 import { marketingBlockOf, marketingPermission } from '../domain/marketing.ts';
+import { recordConsentChange } from '../store/consent-changes.ts';
 import { beginSuppression, endSuppression } from '../store/suppressions.ts';
 
 export function setMarketingConsent(deps: ServiceDeps): HandlerOf<typeof marketingOperations.setMarketingConsent> {
@@ -18,9 +19,8 @@ export function setMarketingConsent(deps: ServiceDeps): HandlerOf<typeof marketi
       const blockedBy = marketingBlockOf(player, now);
       if (consent && blockedBy) throw new AppError('MARKETING_BLOCKED', undefined, { blockedBy });
       if (player.marketingConsent === consent) return { status: 200, body: marketingPermission(player, now) };
-      tx.create(RegistrationChangeEntity, {
+      recordConsentChange(tx, {
         playerId: player.id,
-        field: 'marketingConsent',
         oldValue: player.marketingConsent,
         newValue: consent,
         by: 'operator',

@@ -19,7 +19,8 @@ import {
 } from '@bo/service-kit';
 import type { PlayersConfig } from '../../config.ts';
 import { findPlayer, requirePlayer } from '../../store/index.ts';
-import { communicationsOf, firstNoticeAfter, positionOf, recordCommunication, toCommunication } from '../store/communications.ts';
+import { communicationsOf, positionOf, recordCommunication, toCommunication } from '../store/communications.ts';
+import { firstNoticeAfter } from '../store/impediment-notices.ts';
 
 /** A message reported a little ahead of our clock is the two clocks' skew, not a future time. */
 const CLOCK_SKEW_MS = 60_000;

@@ -7,9 +7,10 @@
 // is broadcast to the enforcing services' caches before the answer (the root's announcesChange).
 import type { UpdatePlayer, playerOperations } from '@bo/contracts';
 import { operatorScopeOf, ormTransactor, requestKeyOf, ruleClock, runOnce, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
-import { lockPlayer, RegistrationChangeEntity } from '../../store/index.ts';
+import { lockPlayer } from '../../store/index.ts';
 import { toPlayer } from '../domain/player-views.ts';
 import { keptAddress, sameValue } from '../domain/registration.ts';
+import { recordRegistrationChange } from '../store/registration-changes.ts';
 import { announceRegistration, registrationMissingOf } from './registration.ts';
 
 type Field = keyof Omit<UpdatePlayer, 'cpf' | 'birthDate'>;
@@ -31,7 +32,7 @@ export function updatePlayer(deps: ServiceDeps): HandlerOf<typeof playerOperatio
       for (const field of FIELDS) {
         const next = keptValue(req.body, field);
         if (next === undefined || sameValue(player[field], next)) continue;
-        tx.create(RegistrationChangeEntity, {
+        recordRegistrationChange(tx, {
           playerId: player.id,
           field,
           oldValue: player[field] ?? null,

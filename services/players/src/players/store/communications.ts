@@ -1,9 +1,10 @@
 // The communications log (issue #46 item 4; IN SPA/MF 31/2025): the messages an operator reports it
 // sent a bettor, kept five years. Rows are written once; the table's triggers refuse any change, and
-// any deletion before `retain_until` (entities.ts, CommunicationEntity).
+// any deletion before `retain_until` (entities.ts, CommunicationEntity). Through the ORM; the
+// impediment notice the unclaimed funds' days count from is read in plain SQL (impediment-notices.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { COMMUNICATION_RETENTION_YEARS, newId, type Communication, type CommunicationInput } from '@bo/contracts';
-import { isoTime, type ListPosition, type SqlRunner } from '@bo/service-kit';
+import type { ListPosition } from '@bo/service-kit';
 import { CommunicationEntity, type CommunicationRow } from '../../store/index.ts';
 
 /** Five calendar years after `at` (29 February gives 1 March: kept a day longer, never shorter). */
@@ -53,12 +54,3 @@ export async function communicationsOf(em: EntityManager, playerId: string, limi
 }
 
 export const positionOf = (row: CommunicationRow): ListPosition => ({ at: row.sentAt.toISOString(), id: row.id });
-
-/** The first `impediment_notice` the operator reports it sent the player at or after the block (the 180 days of unclaimed funds count from it). */
-export async function firstNoticeAfter(sql: SqlRunner, playerId: string, restrictedAt: Date): Promise<Date | undefined> {
-  const [row] = await sql.query<{ sent_at: Date | string }>(
-    `select sent_at from players.communications where player_id = ? and kind = 'impediment_notice' and sent_at >= ? order by sent_at, id limit 1`,
-    [playerId, restrictedAt],
-  );
-  return row ? new Date(isoTime(row.sent_at)) : undefined;
-}

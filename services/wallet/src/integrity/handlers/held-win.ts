@@ -5,16 +5,12 @@
 // trigger (`must:round`) and read again by the win path, which then comes here.
 import { crashPoint, type Sql } from '@bo/service-kit';
 import { ensureClearingAccount } from '../../ledger/index.ts';
-import { postHeldWin, type HeldWin, type WinOfSlip } from '../store/holds.ts';
+import { holdIdOfRound, postHeldWin, type HeldWin, type WinOfSlip } from '../store/holds.ts';
 
 /** Is this slip held? Its win kept on the hold account (`held`), or not held (`held: false`; `taken`: the id was taken meanwhile). */
 export async function holdWinIfHeld(sql: Sql, w: WinOfSlip): Promise<HeldWin> {
   // One cheap read first: most slips are never held, and their wins take no transaction here.
-  const [round] = await sql.query<{ integrity_hold_id: string | null }>(
-    'select integrity_hold_id from wallet.provider_rounds where provider_id = ? and round_id = ?',
-    [w.providerId, w.roundId],
-  );
-  if (!round?.integrity_hold_id) return { held: false };
+  if (!(await holdIdOfRound(sql, w.providerId, w.roundId))) return { held: false };
   // The brand's hold account, ensured before the transaction (a committed statement of its own).
   const holdAccountId = await ensureClearingAccount(sql, w.brandId, 'integrity_hold', w.currency);
   const held = await sql.transaction((tx) => postHeldWin(tx, w, holdAccountId));

@@ -163,6 +163,15 @@ export interface WinOfSlip {
   prizeClock?: { eventEndedAt: Date; dueAt: Date };
 }
 
+/** The hold on the slip's round, if any (one indexed read: most slips are never held). */
+export async function holdIdOfRound(sql: SqlRunner, providerId: string, roundId: string): Promise<string | null> {
+  const [round] = await sql.query<{ integrity_hold_id: string | null }>(
+    'select integrity_hold_id from wallet.provider_rounds where provider_id = ? and round_id = ?',
+    [providerId, roundId],
+  );
+  return round?.integrity_hold_id ?? null;
+}
+
 export type HeldWin = { held: true; balanceAfter: string; createdAt: Date } | { held: false; taken?: true };
 
 /**

@@ -27,7 +27,7 @@ import { ensureProviderClearingAccount } from '../../ledger/index.ts';
 import { assertPlayerExists, assertPlayerMayPlay, hashSessionToken } from '../../games/index.ts';
 import type { CallShape } from '../domain/transactions.ts';
 import { postFreeBet, postMove, type CreditPosting } from '../store/postings.ts';
-import { findSession, launchedPlayer } from '../store/reads.ts';
+import { findSession, launchedPlayer, playerHasBet } from '../store/reads.ts';
 import type { ProvidersContext } from './context.ts';
 import { answer, roundOfPlayer, settled, TakenMeanwhile } from './settle.ts';
 
@@ -41,13 +41,7 @@ const isBrSpa = (state: PlayerState) => state.rg?.profile === 'br-spa';
 
 /** A bet of the player (paid, not a free bet, received) with this provider in this environment, before now. */
 async function hasBet(ctx: ProvidersContext, scope: ProviderScope, playerId: string, roundId?: string): Promise<boolean> {
-  const rows = await ctx.deps.sql.query<{ one: number }>(
-    `select 1 as one from wallet.provider_transactions
-     where provider_id = ? and player_id = ? and environment = ? and kind = 'bet' and not never_received and moved < 0
-       ${roundId === undefined ? '' : 'and round_id = ?'} limit 1`,
-    [scope.providerId, playerId, scope.environment, ...(roundId === undefined ? [] : [roundId])],
-  );
-  return rows.length > 0;
+  return playerHasBet(ctx.deps.sql, { providerId: scope.providerId, playerId, environment: scope.environment, roundId });
 }
 
 async function freeBet(

@@ -21,6 +21,7 @@ import { readStatement } from '../domain/statements.ts';
 import {
   amountsDue,
   insertRevenueShare,
+  lockStatementDay,
   mappingOf,
   monthFigures,
   providerBrands,
@@ -29,7 +30,7 @@ import {
   reconciledDay,
   reconciledDays,
   recordsBetween,
-  replaceStatementPart,
+  recordStatementPart,
   revenueShares,
   roundRecords,
   shareOfMonth,
@@ -175,9 +176,9 @@ export function providerMoneyHandlers(ctx: ProvidersContext): Record<string, Han
       // Audited like every admin change (issue #56): the day's reconciliation it produced, not the lines.
       const result = await audited(req, 'adminUploadProviderStatement', async (tx) => {
         // One reconciliation of a provider's day at a time (a part uploaded meanwhile waits for it).
-        await tx.query('select pg_advisory_xact_lock(hashtext(?))', [`provider-statement:${p.id}:${environment}:${req.body.date}`]);
+        await lockStatementDay(tx, p.id, environment, req.body.date);
         const before = await reconciledDay(tx, p.id, environment, req.body.date);
-        await replaceStatementPart(tx, {
+        await recordStatementPart(tx, {
           id: newId('providerStatement'),
           providerId: p.id,
           environment,

@@ -126,8 +126,37 @@ export class ProvidersStatements0001 extends Migration {
   }
 }
 
+/**
+ * Records are kept five years (docs/aml.md; test/e2e/records-retention.test.ts): a part of a day's
+ * statement uploaded again no longer deletes the earlier one, it marks it superseded (when, and by
+ * which part), its lines kept; a day reconciled again marks the differences it found before
+ * superseded instead of deleting them. What is read (the day's lines, its differences) is the
+ * current rows only: one current part per (provider, environment, day, part), one current
+ * difference per transaction.
+ */
+export class ProvidersStatements0002KeepSuperseded extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.provider_statements
+      add column if not exists superseded_at timestamptz,
+      add column if not exists superseded_by text references wallet.provider_statements (id),
+      add constraint provider_statements_superseded check ((superseded_at is null) = (superseded_by is null))`);
+    // Postgres's name for the table's unique (provider_id, environment, statement_date, part).
+    this.addSql('alter table wallet.provider_statements drop constraint if exists provider_statements_provider_id_environment_statement_date__key');
+    this.addSql(`create unique index provider_statements_current on wallet.provider_statements (provider_id, environment, statement_date, part)
+      where superseded_at is null`);
+    this.addSql(`alter table wallet.provider_reconciliation_differences
+      add column if not exists id bigint generated always as identity,
+      add column if not exists superseded_at timestamptz`);
+    this.addSql('alter table wallet.provider_reconciliation_differences drop constraint if exists provider_reconciliation_differences_pkey');
+    this.addSql('alter table wallet.provider_reconciliation_differences add primary key (id)');
+    this.addSql(`create unique index provider_reconciliation_differences_current
+      on wallet.provider_reconciliation_differences (provider_id, environment, statement_date, transaction_id) where superseded_at is null`);
+  }
+}
+
 export const providerMoneyMigrations = [
   { name: 'ProvidersFunded0001', class: ProvidersFunded0001 },
   { name: 'ProvidersRevenueShares0001', class: ProvidersRevenueShares0001 },
   { name: 'ProvidersStatements0001', class: ProvidersStatements0001 },
+  { name: 'ProvidersStatements0002KeepSuperseded', class: ProvidersStatements0002KeepSuperseded },
 ];

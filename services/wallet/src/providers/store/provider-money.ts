@@ -3,7 +3,8 @@
 // and currency from its transactions beside the brand's clearing account entries, its transactions
 // as it reads them (by id, round, time), and its daily statements matched to our transactions.
 // Plain SQL; a provider's transactions are read brand by brand on (brand_id, created_at, id), the
-// brands found from the provider's clearing accounts.
+// brands found from the provider's clearing accounts. Statements and differences are records, never
+// deleted: a part uploaded again, a day reconciled again, marks the earlier rows superseded.
 import type { Environment, ProviderRevenueShare, ProviderStatementMapping, ReconciliationDay, ReconciliationDifference } from '@bo/contracts';
 import { formatMoney, isoTime, Money, type SqlRunner } from '@bo/service-kit';
 import type { StatementLine } from '../domain/statements.ts';
@@ -234,8 +235,8 @@ export async function mappingOf(sql: SqlRunner, providerId: string): Promise<Pro
   return row?.mapping;
 }
 
-/** A part of a day's statement, replacing the part's earlier lines. */
-export async function replaceStatementPart(
+/** A part of a day's statement; the part uploaded before (if any) is kept, marked superseded by this one, and no longer read. */
+export async function recordStatementPart(
   sql: SqlRunner,
   s: {
     id: string;
@@ -248,16 +249,16 @@ export async function replaceStatementPart(
     lines: StatementLine[];
   },
 ): Promise<void> {
-  await sql.query('delete from wallet.provider_statements where provider_id = ? and environment = ? and statement_date = ?::date and part = ?', [
-    s.providerId,
-    s.environment,
-    s.date,
-    s.part,
-  ]);
+  // One statement: the earlier part (if any) marked superseded by the new one, kept with its lines (a
+  // record), and the new part inserted (the table's unique index holds one current part per day and number).
   await sql.query(
-    `insert into wallet.provider_statements (id, provider_id, environment, statement_date, part, source, format, lines, uploaded_by)
-     values (?, ?, ?, ?::date, ?, 'upload', ?, ?, ?)`,
-    [s.id, s.providerId, s.environment, s.date, s.part, s.format, s.lines.length, s.uploadedBy],
+    `with earlier as (
+       update wallet.provider_statements set superseded_at = now(), superseded_by = ?
+       where provider_id = ? and environment = ? and statement_date = ?::date and part = ? and superseded_at is null
+       returning id)
+     insert into wallet.provider_statements (id, provider_id, environment, statement_date, part, source, format, lines, uploaded_by)
+     select ?, ?, ?, ?::date, ?, 'upload', ?, ?, ? where (select count(*) from earlier) >= 0`,
+    [s.id, s.providerId, s.environment, s.date, s.part, s.id, s.providerId, s.environment, s.date, s.part, s.format, s.lines.length, s.uploadedBy],
   );
   const col = <K extends keyof StatementLine>(k: K) => s.lines.map((l) => l[k]);
   await sql.query(
@@ -284,7 +285,7 @@ export async function replaceStatementPart(
 type Side = NonNullable<ReconciliationDifference['ours']>;
 
 /**
- * Matches the day's statement lines (every part) with our transactions of the provider's day (in
+ * Matches the day's statement lines (every current part) with our transactions of the provider's day (in
  * the mapping's zone) by transaction id, and keeps what it found. Amounts compare signed for the
  * player (ours: what the call asked); a bet we never received (a rollback came first) compares
  * only its status.
@@ -311,8 +312,9 @@ export async function reconcileDay(
     [brands, bounds!.from, bounds!.to, providerId, environment],
   );
   const theirs = await sql.query<Side & { transactionId: string }>(
-    `select transaction_id as "transactionId", kind, amount::text as amount, currency, status, player_id as "playerId", round_id as "roundId"
-     from wallet.provider_statement_lines where provider_id = ? and environment = ? and statement_date = ?::date order by statement_id, line`,
+    `select l.transaction_id as "transactionId", l.kind, l.amount::text as amount, l.currency, l.status, l.player_id as "playerId", l.round_id as "roundId"
+     from wallet.provider_statement_lines l join wallet.provider_statements s on s.id = l.statement_id and s.superseded_at is null
+     where l.provider_id = ? and l.environment = ? and l.statement_date = ?::date order by l.statement_id, l.line`,
     [providerId, environment, date],
   );
   const side = (s: Side): Side => ({
@@ -366,11 +368,12 @@ export async function reconcileDay(
        status_differs = excluded.status_differs, ties = excluded.ties, reconciled_at = excluded.reconciled_at`,
     [providerId, environment, date, timeZone, day.matched, day.oursOnly, day.theirsOnly, day.amountDiffers, day.statusDiffers, day.ties, at],
   );
-  await sql.query('delete from wallet.provider_reconciliation_differences where provider_id = ? and environment = ? and statement_date = ?::date', [
-    providerId,
-    environment,
-    date,
-  ]);
+  // What the day's reconciliation found before is kept, superseded by what it finds now.
+  await sql.query(
+    `update wallet.provider_reconciliation_differences set superseded_at = ?
+     where provider_id = ? and environment = ? and statement_date = ?::date and superseded_at is null`,
+    [at, providerId, environment, date],
+  );
   if (differences.length > 0)
     await sql.query(
       `insert into wallet.provider_reconciliation_differences (provider_id, environment, statement_date, transaction_id, category, fields, ours, theirs)
@@ -401,7 +404,7 @@ export async function reconciledDay(sql: SqlRunner, providerId: string, environm
   if (!day) return undefined;
   const differences = await sql.query<ReconciliationDifference>(
     `select transaction_id as "transactionId", category, fields, ours, theirs from wallet.provider_reconciliation_differences
-     where provider_id = ? and environment = ? and statement_date = ?::date order by category, transaction_id`,
+     where provider_id = ? and environment = ? and statement_date = ?::date and superseded_at is null order by category, transaction_id`,
     [providerId, environment, date],
   );
   return { day: { ...day, reconciledAt: isoTime(day.reconciledAt) }, differences };
@@ -413,4 +416,9 @@ export async function untiedDays(sql: SqlRunner): Promise<number> {
     `select count(*)::int as n from wallet.provider_reconciliations where not ties and environment = 'production' and statement_date >= current_date - 7`,
   );
   return Number(row?.n ?? 0);
+}
+
+/** Holds the reconciliation of a provider's day for the caller's transaction (a part uploaded meanwhile waits for it). */
+export async function lockStatementDay(tx: SqlRunner, providerId: string, environment: Environment, date: string): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock(hashtext(?))', [`provider-statement:${providerId}:${environment}:${date}`]);
 }

@@ -202,3 +202,17 @@ export async function findConnectorRound(sql: SqlRunner, providerId: string, rou
   );
   return row && { ...row, staked: formatMoney(row.staked), payout: formatMoney(row.payout), corrections: Number(row.corrections), lastAt: isoTime(row.lastAt) };
 }
+
+/** A bet of the player (paid, not a free bet, received) with this provider in this environment (of this round when given). */
+export async function playerHasBet(
+  sql: SqlRunner,
+  b: { providerId: string; playerId: string; environment: Environment; roundId?: string | undefined },
+): Promise<boolean> {
+  const rows = await sql.query<{ one: number }>(
+    `select 1 as one from wallet.provider_transactions
+     where provider_id = ? and player_id = ? and environment = ? and kind = 'bet' and not never_received and moved < 0
+       ${b.roundId === undefined ? '' : 'and round_id = ?'} limit 1`,
+    [b.providerId, b.playerId, b.environment, ...(b.roundId === undefined ? [] : [b.roundId])],
+  );
+  return rows.length > 0;
+}
