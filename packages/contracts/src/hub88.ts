@@ -2,8 +2,9 @@
 // https://docs.hub88.io/developer-docs/operator-api-reference/): the Wallet API Hub88 calls on us
 // (`/user/info`, `/user/balance`, `/transaction/bet|win|rollback`, every answer HTTP 200 with an
 // `RS_*` status and the request's `request_uuid`), the Games API we call on Hub88 (the game list,
-// a game's URL), the signature both ways (`X-Hub88-Signature`: base64 of RSA-SHA256 over the exact
-// body bytes, github.com/coingaming/Hub88-Examples) and money as an integer × 100000. The schemas
+// a game's URL) and its Transactions API (a day's transactions, for reconciliation), the signature
+// both ways (`X-Hub88-Signature`: base64 of RSA-SHA256 over the exact body bytes,
+// github.com/coingaming/Hub88-Examples) and money as an integer × 100000. The schemas
 // here are the one source of the wire shapes: the gateway's connector (services/gateway/src/
 // connectors/hub88/), the wallet's Games API calls, the simulator and the bench use them.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
@@ -47,6 +48,8 @@ export type Hub88WalletCall = keyof typeof HUB88_WALLET_PATHS;
 
 /** The Games API's paths at Hub88's base URL (signed with our private key). */
 export const HUB88_GAMES_PATHS = { list: '/operator/generic/v2/game/list', url: '/operator/generic/v2/game/url' } as const;
+/** The Transactions API's path at Hub88's base URL (signed with our private key): the day's transactions, for reconciliation. */
+export const HUB88_TRANSACTIONS_PATH = '/operator/generic/v2/transactions/list';
 
 // ---- money: Int64 × 100000 ------------------------------------------------------------------------
 
@@ -239,6 +242,39 @@ export const Hub88GameUrlAnswerSchema = Type.Object({ url: Type.String({ pattern
 const gameList = TypeCompiler.Compile(Hub88GameListSchema);
 const gameUrl = TypeCompiler.Compile(Hub88GameUrlAnswerSchema);
 
+// ---- the Transactions API (us → Hub88) ----------------------------------------------------------
+
+/** `/transactions/list`: a time range (Hub88's ISO 8601 without a zone, UTC) or a round; the brand as sub-partner optional. */
+export interface Hub88TransactionsRequest {
+  operator_id: number;
+  user?: string;
+  sub_partner_id?: string;
+  start_time?: string;
+  end_time?: string;
+  currency?: string;
+  round?: string;
+}
+/**
+ * A transaction item of `/transactions/list` as we read it: its id, status (`TS_SUCCESS`, `TS_DECLINED`,
+ * …), amount (Int64 × 100000, made cents exactly by the wallet) and currency; the round, the user and
+ * the transaction it refers to when Hub88 sends them; members Hub88 adds are accepted.
+ */
+export const Hub88TransactionItemSchema = Type.Object({
+  transaction_uuid: Type.String({ minLength: 1 }),
+  status: Type.String(),
+  /** Exactly representable, or the answer is not one we can use. */
+  amount: Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+  currency: Type.String(),
+  round: Type.Optional(Nullable(Type.String())),
+  user: Type.Optional(Nullable(Type.String())),
+  reference_transaction_uuid: Type.Optional(Nullable(Type.String())),
+  game_code: Type.Optional(Nullable(Type.String())),
+  inserted_at: Type.Optional(Nullable(Type.String())),
+  updated_at: Type.Optional(Nullable(Type.String())),
+});
+export type Hub88TransactionItem = Static<typeof Hub88TransactionItemSchema>;
+const transactionItems = TypeCompiler.Compile(Type.Array(Hub88TransactionItemSchema));
+
 /** What the Games API answered that we can use, or why not (the caller says "the provider is unavailable"). */
 export type Hub88GamesResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -276,6 +312,14 @@ export function hub88GamesApi(o: { baseUrl: string; operatorId: number; privateK
       if ('error' in r) return { ok: false, reason: r.error };
       if (r.status !== 200 || !gameUrl.Check(r.json) || !URL.canParse(r.json.url)) return { ok: false, reason: `answered ${r.status} without a game URL` };
       return { ok: true, value: r.json.url };
+    },
+    /** The transactions of a time range or a round: Hub88's list (an array, or an object holding it in `transactions`). */
+    async transactionsList(request: Hub88TransactionsRequest): Promise<Hub88GamesResult<Hub88TransactionItem[]>> {
+      const r = await post(HUB88_TRANSACTIONS_PATH, request);
+      if ('error' in r) return { ok: false, reason: r.error };
+      const list = Array.isArray(r.json) ? r.json : (r.json as { transactions?: unknown } | undefined)?.transactions;
+      if (r.status !== 200 || !transactionItems.Check(list)) return { ok: false, reason: `answered ${r.status} without a transaction list` };
+      return { ok: true, value: list };
     },
   };
 }

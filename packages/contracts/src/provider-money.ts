@@ -187,6 +187,9 @@ export const UploadProviderStatementBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A day's transactions asked of the provider's own API (Hub88's Transactions API) instead of uploaded. */
+export const FetchProviderStatementBody = Type.Object({ date: CalendarDay, environment: Type.Optional(EnvironmentSchema) }, { additionalProperties: false });
+
 export const RECONCILIATION_CATEGORIES = ['ours_only', 'theirs_only', 'amount_differs', 'status_differs'] as const;
 
 export const ReconciliationDaySchema = Type.Object(
@@ -212,6 +215,8 @@ const Side = Nullable(
   Type.Object({
     kind: Type.String(),
     amount: Money,
+    /** Their amount exactly, when it is not a whole number of cents (Hub88's Int64 × 100000, e.g. "10.00500"): `amount` then holds its whole cents, and the line differs in `amount`. */
+    exactAmount: Type.Optional(Type.String({ pattern: '^-?[0-9]+\\.[0-9]+$' })),
     currency: Currency,
     status: Type.String(),
     playerId: Nullable(Type.String()),
@@ -319,6 +324,21 @@ export const providerMoneyAdminOperations = defineOperations({
     status: 200,
     timeoutMs: 60_000,
     errors: ['PROVIDER_NOT_FOUND'],
+  },
+  adminFetchProviderStatement: {
+    id: 'adminFetchProviderStatement',
+    subject: 'wallet.admin.providers.fetchStatement',
+    method: 'POST',
+    path: '/admin/providers/:id/statements/fetch',
+    tag: 'Admin',
+    summary:
+      "Ask a connector's provider for its transactions of a day (Hub88: its Transactions API, signed with our key; the day in the statement mapping's zone, UTC without one) and reconcile the day with our transactions",
+    params: Type.Object({ id: ProviderId }),
+    body: FetchProviderStatementBody,
+    response: ReconciliationDayDetailSchema,
+    status: 200,
+    timeoutMs: 60_000,
+    errors: ['PROVIDER_NOT_FOUND', 'PROVIDER_UNAVAILABLE'],
   },
   adminListProviderReconciliations: {
     id: 'adminListProviderReconciliations',

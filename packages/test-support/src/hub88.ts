@@ -1,12 +1,13 @@
 // Hub88's side of a connector test (docs/connectors-hub88.md): its Games API as we call it (the
-// game list, a game's URL), which verifies our X-Hub88-Signature with the public key we handed it,
-// and Hub88's key pair, whose private key signs its Wallet API calls to us.
+// game list, a game's URL) and its Transactions API (the items a test sets), which verify our
+// X-Hub88-Signature with the public key we handed them, and Hub88's key pair, whose private key
+// signs its Wallet API calls to us.
 import http from 'node:http';
 import { once } from 'node:events';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { HUB88_GAMES_PATHS, hub88PublicKey, signHub88, verifyHub88, type Hub88Game } from '@bo/contracts';
+import { HUB88_GAMES_PATHS, HUB88_TRANSACTIONS_PATH, hub88PublicKey, signHub88, verifyHub88, type Hub88Game } from '@bo/contracts';
 
 export interface Hub88Standin {
   url: string;
@@ -14,6 +15,10 @@ export interface Hub88Standin {
   gameUrlRequests: Array<{ body: Record<string, unknown>; verified: boolean }>;
   /** The game list it answers (change it between syncs). */
   games: Hub88Game[];
+  /** What our Transactions API requests carried, and whether their signature verified with our key. */
+  transactionRequests: Array<{ body: Record<string, unknown>; verified: boolean }>;
+  /** The transaction items its Transactions API answers (the test sets them). */
+  transactions: Array<Record<string, unknown>>;
   /** Our public key as we handed it (PEM): our calls are verified with it. */
   trust(publicKeyPem: string): void;
   /** Hub88's key pair: its public key for us to upload, its private key signing its calls. */
@@ -31,6 +36,8 @@ export async function startHub88Standin(t: Test, games: Hub88Game[] = []): Promi
     close: async () => undefined,
     gameUrlRequests: [],
     games,
+    transactionRequests: [],
+    transactions: [],
     trust(pem) {
       ours = hub88PublicKey(pem);
     },
@@ -48,8 +55,10 @@ export async function startHub88Standin(t: Test, games: Hub88Game[] = []): Promi
     const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
     const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (req.url === HUB88_GAMES_PATHS.url) standin.gameUrlRequests.push({ body, verified });
+    if (req.url === HUB88_TRANSACTIONS_PATH) standin.transactionRequests.push({ body, verified });
     if (!verified) return json(401, { error: 'invalid signature' });
     if (req.url === HUB88_GAMES_PATHS.list) return json(200, standin.games);
+    if (req.url === HUB88_TRANSACTIONS_PATH) return json(200, standin.transactions);
     if (req.url === HUB88_GAMES_PATHS.url) return json(200, { url: `https://games.hub88.test/launch/${String(body.game_code)}?token=${String(body.token)}` });
     return json(404, { error: 'not found' });
   });

@@ -95,6 +95,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminProviderMonthStatementCsv: ['finance', 'compliance'],
   adminPutProviderStatementMapping: ['finance'],
   adminUploadProviderStatement: ['finance'],
+  adminFetchProviderStatement: ['finance'],
   adminListProviderReconciliations: ['finance', 'compliance'],
   adminProviderReconciliationDay: ['finance', 'compliance'],
   // Our internal impediments registry (Lei 14.790/2023 art. 26): kept by compliance.

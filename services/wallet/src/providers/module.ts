@@ -32,6 +32,7 @@ import { registerGameRegisterMetrics } from './handlers/game-register-metrics.ts
 // Issue #59 items 1-3: provider-funded bets and credits, reconciliation, what the brand owes a provider.
 import { providerMoneyMigrations } from './store/provider-money-migrations.ts';
 import { providerFreeBet, providerJackpotWin, providerPromoCredit } from './handlers/provider-funded.ts';
+import { hub88StatementHandlers } from './handlers/hub88-statements.ts';
 import { providerMoneyHandlers } from './handlers/provider-money.ts';
 import { registerReconciliationMetrics } from './handlers/reconciliation-metrics.ts';
 
@@ -94,6 +95,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
       ...adminHandlers,
       ...providerReadHandlers(ctx),
       ...providerMoneyHandlers(ctx),
+      ...hub88StatementHandlers(ctx),
     };
   },
 };
