@@ -168,7 +168,14 @@ t.test('fuzzing every operation', async (t) => {
   const refused = (r: Awaited<ReturnType<typeof send>>, part: string) =>
     r.status === 422 && r.parsed?.error?.code === 'VALIDATION_ERROR' && r.parsed.error.details?.in === part && r.parsed.error.requestId === r.requestId;
   // Parameters with a shape get a valid value (a limit's type and period, a CPF).
-  const ENUM_PARAMS: Record<string, string> = { ':environment': 'sandbox', ':type': 'loss', ':period': 'day', ':cpf': '52998224725', ':date': '2026-01-15', ':month': '2026-01' };
+  const ENUM_PARAMS: Record<string, string> = {
+    ':environment': 'sandbox',
+    ':type': 'loss',
+    ':period': 'day',
+    ':cpf': '52998224725',
+    ':date': '2026-01-15',
+    ':month': '2026-01',
+  };
   const validPath = (o: Operation) => (o.path.match(/:[A-Za-z]+/g) ?? []).map((p) => ENUM_PARAMS[p] ?? 'x');
   let n = 0;
   const freshKey = () => `fuzz-encoding-${++n}`;
