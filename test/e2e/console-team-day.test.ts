@@ -417,7 +417,8 @@ t.test('a day of the team in the console', async (t) => {
     await filter.locator('input[name=to]').fill(older);
     await filter.getByRole('button', { name: 'List' }).click();
     await page.waitForFunction(
-      (d) => [...document.querySelectorAll('section[aria-label="SIGAP files"] tr[data-sigap-file]')].some((tr: any) => tr.textContent.includes(d)),
+      (d) =>
+        [...document.querySelectorAll('section[aria-label="SIGAP files"] tr[data-sigap-file]')].some((tr: any) => tr.querySelector(`time[datetime="${d}"]`)),
       older,
     );
     const marks = await page
@@ -523,6 +524,99 @@ t.test('a day of the team in the console', async (t) => {
     t.notMatch(await held.textContent(), /\/admin\/|POST |docs\/|\.md/, 'no API path or file name in the explanation');
     t.ok(await fits(page), 'fits');
     await page.context().close();
+  });
+
+  t.test('6: the admin pages in Portuguese: no English label, no raw code, calendar days as the locale writes them', async (t) => {
+    const text = async (page: Page, selector: string) => {
+      await page.locator(selector).first().waitFor();
+      return plain(await page.locator(selector).first().textContent());
+    };
+    // Yesterday's production file, as pt-BR writes a day (25/11/2026).
+    const [y, m, d] = yesterday.split('-');
+    for (const width of [1280, 390]) {
+      const page = await signedIn(people.ada, width, 'pt');
+      // Operators: the compliance profile, the keys and the forms.
+      await page.goto(`${stack.adminUrl}/operators`);
+      const operator = `article[data-operator="${op.operator.id}"]`;
+      await page.locator(`${operator} tr[data-credential]`).first().waitFor();
+      const opText = await text(page, operator);
+      t.match(opText, /Ativo.*Perfil de compliance.*Chaves de API/, `${width}: the operator in Portuguese`);
+      t.match(opText, /Trocar a chave de Sandbox/, `${width}: its buttons too`);
+      t.notMatch(
+        opText,
+        /API keys|Compliance profile|Rate limit|Allowed IPs|Rotate|Revoke|Overlap|Environment|\bSave\b|\bsince\b/,
+        `${width}: no English label`,
+      );
+      t.notMatch(opText, /\bactive\b|\bexpiring\b|\bsandbox\b|\bproduction\b/, `${width}: no raw code`);
+      t.equal(await page.locator('form[aria-label="Novo operador"]').count(), 1, `${width}: the New operator form in Portuguese`);
+      // Team: people and tokens.
+      await page.goto(`${stack.adminUrl}/team`);
+      await page.locator(`tr[data-user="${people.gil.email}"]`).waitFor();
+      const team = await text(page, 'section[data-section=people]');
+      t.match(team, /Pessoas.*Função.*Financeiro.*Desativar/, `${width}: the people in Portuguese`);
+      t.notMatch(team, /People|Reset password|Disable|Two-factor|\bAdd\b|\bRole\b/, `${width}: no English label`);
+      t.notMatch(team, /\b(active|finance|compliance|admin|on|off)\b/, `${width}: no raw code`);
+      const tokens = await text(page, 'section[data-section=tokens]');
+      t.match(tokens, /Tokens de API.*Emitir/, `${width}: the tokens in Portuguese`);
+      t.notMatch(tokens, /API tokens|Bearer tokens|\bIssue\b|No token yet|Last used/, `${width}: no English label`);
+      // Providers: the admin's forms.
+      await page.goto(`${stack.adminUrl}/providers`);
+      const create = await text(page, 'form[aria-label="Novo provedor"]');
+      t.match(create, /Novo provedor.*Tipo.*cassino.*Protocolo.*Criar/, `${width}: the New provider form in Portuguese`);
+      t.notMatch(create, /New provider|Kind|\bProtocol\b|Create|sportsbook/, `${width}: no English label`);
+      const card = 'article[data-provider=prv_sandbox]';
+      await page.locator(`${card} details[open]`).waitFor();
+      const head = await text(page, `${card} summary`);
+      t.match(head, /cassino.*protocolo.*ativo.*desde/, `${width}: the provider's kind and status in Portuguese`);
+      t.notMatch(head, /\bcasino\b|\benabled\b|\bsince\b/, `${width}: no raw code`);
+      // Each section loads on its own: wait until each shows what is read below.
+      await page.locator(`${card} section[aria-label="Chaves do provedor"]`).getByText('Emitir chave de Sandbox').first().waitFor();
+      await page.locator(`${card} section[aria-label="Operadores atendidos"]`).getByText('Oferecido').first().waitFor();
+      await page.locator(`${card} section[aria-label="Jogos do provedor"]`).getByText('Código do jogo').first().waitFor();
+      const admin = plain(
+        (
+          await page
+            .locator(
+              `${card} section[aria-label="Chaves do provedor"], ${card} section[aria-label="Operadores atendidos"], ${card} section[aria-label="Jogos do provedor"]`,
+            )
+            .allTextContents()
+        ).join(' '),
+      );
+      t.match(
+        admin,
+        /Chaves.*Emitir chave de Sandbox.*Operadores aos quais.*Oferecido.*Jogos.*Código do jogo/,
+        `${width}: its keys, operators and games in Portuguese`,
+      );
+      t.notMatch(
+        admin,
+        /Keys|Issue|Operators its games|Offered|\bOffer\b|Withdraw|Game code|Category|Enabled|\byes\b|\bno\b|\bactive\b/,
+        `${width}: no English label or raw code`,
+      );
+      t.equal(await page.locator(`${card} form[aria-label="Tempo limite do lançamento (ms)"]`).count(), 1, `${width}: the settings in Portuguese`);
+      // A player's registration and marketing.
+      await page.goto(`${stack.adminUrl}/players?id=${ana.id}`);
+      const file = `article[data-player="${ana.id}"]`;
+      await page.locator(`${file} [data-registration]`).waitFor();
+      const profile = await text(page, `${file} dl.profile`);
+      t.match(profile, /Gênero.*IP do cadastro.*Endereço.*Cadastro.*Marketing.*Termos aceitos/, `${width}: the registration in Portuguese`);
+      t.notMatch(profile, /Gender|Sign-up IP|Address|Registration|Terms accepted/, `${width}: no English label`);
+      const registration = plain(await page.locator(`${file} [data-registration]`).textContent());
+      t.match(registration, /^(completo|incompleto|não exigido)/, `${width}: whether it is complete, in Portuguese`);
+      t.notMatch(registration, /complete|missing|signupIp|refused|not required/, `${width}: no English, no raw code`);
+      const marketing = plain(await page.locator(`${file} [data-marketing]`).textContent());
+      t.match(marketing, /consentimento/, `${width}: marketing in Portuguese`);
+      t.notMatch(marketing, /consent given|no consent|allowed|blocked|self_exclusion|\boff\b/, `${width}: no English, no raw code`);
+      // The regulator files: a calendar day as the locale writes it.
+      await page.goto(`${stack.adminUrl}/reports`);
+      const row = `tr[data-file="${op.production.brandId}/${yesterday}"]`;
+      await page.locator(`${row} [data-brand]`).waitFor();
+      t.equal(plain(await page.locator(`${row} td[data-date]`).textContent()), `${d}/${m}/${y}`, `${width}: the day as pt-BR writes it`);
+      const fileRow = plain(await page.locator(row).textContent()).replace(/\S+\.csv/g, '');
+      t.notMatch(fileRow, /\d{4}-\d{2}-\d{2}/, `${width}: no ISO day`);
+      t.notMatch(fileRow, /\bties\b|not checked|unknown|\bprofile\b|\bbettors\b|status changes/, `${width}: no English label or raw code`);
+      t.ok(await fits(page), `${width}: fits`);
+      await page.context().close();
+    }
   });
 
   t.test('7: the Team page at 390 px: every button reachable', async (t) => {

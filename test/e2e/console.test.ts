@@ -445,7 +445,7 @@ t.test('team console in a browser', async (t) => {
     const page = await signIn('root', '/operators');
     const card = page.locator(`article[data-operator="${op.operator.id}"]`);
     await card.waitFor();
-    t.match(await card.textContent(), /Console Bets[\s\S]*active/);
+    t.match(await card.textContent(), /Console Bets[\s\S]*Active/);
     await card.locator('input[name=minAmount]').waitFor();
     t.equal(await card.locator('input[name=minAmount]').inputValue(), '0.00', 'four eyes on every withdrawal by default');
     const keys = card.locator('table.keys tbody tr');

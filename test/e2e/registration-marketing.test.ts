@@ -153,12 +153,12 @@ t.test('registration data and marketing permission, through the gateway and the 
       t.equal(await file.locator('[data-registration]').getAttribute('data-registration'), 'complete', `${width}: complete`);
       t.match(await file.locator('[data-address]').textContent(), /Rua Augusta, 1500, Consolação, São Paulo\/SP, CEP 01304001/, `${width}: the address`);
       t.equal(await file.locator('[data-marketing]').getAttribute('data-marketing'), 'off', `${width}: marketing off`);
-      t.match(await file.locator('[data-marketing]').textContent(), /no consent; blocked by self exclusion/, `${width}: and why`);
+      t.match(await file.locator('[data-marketing]').textContent(), /no consent; blocked by self-exclusion/, `${width}: and why`);
       await page.goto(`${stack.adminUrl}/players?id=${waiting.body.id}`);
       const other = page.locator(`article[data-player="${waiting.body.id}"] [data-registration]`);
       await other.waitFor();
       t.equal(await other.getAttribute('data-registration'), 'incomplete', `${width}: the other player is incomplete`);
-      t.match(await other.textContent(), /missing phone, gender, signupIp, address/, `${width}: with what is missing`);
+      t.match(await other.textContent(), /missing phone, gender, sign-up IP, address/, `${width}: with what is missing`);
       const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
       t.ok(wide.page <= wide.screen, `fits ${width} px (page ${wide.page} px)`);
       await page.context().close();

@@ -98,7 +98,11 @@ export function useAction() {
 /** What is handed over once (a one-time password, a token's secret): copied now, never shown again. */
 export function ShownOnce({ shown }) {
   return html`<div class="secrets" role="alert" data-shown-once=${shown.kind}>
-    <p>${shown.what}. Copy it now: it is not shown again.${shown.kind === 'password' ? ' It is good for one sign-in, where its person chooses their own password.' : ''}</p>
+    <p>${shown.what}. ${say('Copie agora: não é mostrado de novo.', 'Copy it now: it is not shown again.')}${
+      shown.kind === 'password'
+        ? say(' Vale para um login, no qual a pessoa escolhe a própria senha.', ' It is good for one sign-in, where its person chooses their own password.')
+        : ''
+    }</p>
     <p><code class="secret">${shown.secret}</code></p>
   </div>`;
 }
@@ -179,6 +183,11 @@ export const utcTime = (iso) => `${new Date(iso).toLocaleString(locale(), { date
 /** A time as text in `zone` (the default zone unless given), with the zone's name. */
 export const time = (iso, zone = DEFAULT_ZONE) =>
   iso ? `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short', timeZone: zone })} ${zoneName(zone)}` : '—';
+
+/** A calendar day (`2026-11-25`, a brand's day) as the person's locale writes it (25/11/2026); no zone moves it. */
+export const day = (date) => (date ? new Date(`${date}T12:00:00Z`).toLocaleDateString(locale(), { timeZone: 'UTC' }) : '—');
+/** A calendar day as an element: the locale's date, the ISO day kept in `datetime`. */
+export const Day = ({ date }) => html`<time datetime=${date}>${day(date)}</time>`;
 
 /** A time in a brand's time zone (Brasília for br-spa), with the UTC time on hover. */
 export function ZonedTime({ iso, zone = DEFAULT_ZONE }) {

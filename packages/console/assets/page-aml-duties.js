@@ -47,6 +47,43 @@ export const CosLeft = ({ cos }) =>
   cos ? html`<span class=${`cos cos-${cos.state}`} data-cos-state=${cos.state}>${COS_STATE[cos.state]?.(cos) ?? cos.state}</span>` : null;
 
 /**
+ * A case's 30-day analysis clock (issue #60 item 5; Portaria SPA/MF 1.143/2024, docs/aml.md "The
+ * analysis clock"): the time left while it runs, marked when near (less than the service's margin
+ * left) or overdue; once concluded, in time or late. The due time in the brand's zone on hover.
+ */
+const ANALYSIS_STATE = {
+  due: (a) => say(`${duration(a.secondsLeft)} para concluir`, `${duration(a.secondsLeft)} left`),
+  near: (a) => say(`${duration(a.secondsLeft)} para concluir — perto do prazo`, `${duration(a.secondsLeft)} left — near its deadline`),
+  overdue: (a) => say(`vencida há ${duration(a.secondsLeft)}`, `overdue by ${duration(a.secondsLeft)}`),
+  concluded: () => say('concluída no prazo', 'concluded in time'),
+  concluded_late: () => say('concluída com atraso', 'concluded late'),
+};
+export const AnalysisLeft = ({ analysis, zone }) =>
+  analysis
+    ? html`<span class=${`cos analysis cos-${analysis.state === 'concluded_late' ? 'filed_late' : analysis.state}`} data-analysis-state=${analysis.state}
+        title=${`${say('Prazo da análise', 'Analysis due')} ${time(analysis.dueAt, zone)}`}>${ANALYSIS_STATE[analysis.state]?.(analysis) ?? analysis.state}</span>`
+    : null;
+
+/** The analysis clock on a case's page: started when, due when, and the time left or how it ended. */
+export function AnalysisClock({ c }) {
+  const a = c.analysis;
+  if (!a) return null;
+  return html`<section aria-label="Analysis clock" data-analysis=${a.state}>
+    <h3>${say('Prazo de análise (30 dias)', 'Analysis deadline (30 days)')}</h3>
+    <p>${say('Iniciada', 'Started')} <${ZonedTime} iso=${a.startedAt} zone=${c.timeZone} /> · ${say('prazo', 'due')} <strong><${ZonedTime} iso=${a.dueAt} zone=${c.timeZone} /></strong> · <${AnalysisLeft} analysis=${a} zone=${c.timeZone} />
+      ${a.concludedAt ? html` · ${say('concluída', 'concluded')} <${ZonedTime} iso=${a.concludedAt} zone=${c.timeZone} />` : null}</p>
+    ${
+      a.state === 'near' || a.state === 'overdue'
+        ? html`<p class="note" data-analysis-warning>${say(
+            'Conclua a análise: decida comunicar à COAF ou arquivar com o motivo (Portaria SPA/MF 1.143/2024).',
+            'Conclude the analysis: decide to report it to COAF or dismiss it with a reason (Portaria SPA/MF 1.143/2024).',
+          )}</p>`
+        : null
+    }
+  </section>`;
+}
+
+/**
  * A deadline at the end of a day (the COS's: the next business day's end, midnight after it) as people
  * say it: "by the end of 27/11/2026" in the brand's zone, not "28/11 00:00"; the UTC time on hover.
  */
@@ -123,7 +160,7 @@ export function CosQueue() {
 /** The AML page's views. */
 export function Links() {
   return html`<nav class="toolbar" aria-label="AML views">
-    <a href="/aml">Cases</a> · <a href="/aml?view=cos">COS to file</a> · <a href="/aml?view=register">Risk register</a> · <a href="/aml?view=annual">Yearly reports</a>
+    <a href="/aml">Cases</a> · <a href="/aml?view=cos">COS to file</a> · <a href="/aml?view=register">Risk register</a> · <a href="/aml?view=annual">Yearly reports</a> · <a href="/aml?view=assessment">${say('Avaliação interna de risco', 'Internal risk assessment')}</a>
   </nav>`;
 }
 

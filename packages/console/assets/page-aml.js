@@ -28,7 +28,8 @@ import {
 import { OperatorPicker } from './pickers.js';
 import { PlayerKyc } from './page-kyc.js';
 import { Money } from './page-players.js';
-import { AnnualReports, CosDeadline, CosLeft, CosQueue, Links, RiskRegister } from './page-aml-duties.js';
+import { AnalysisClock, AnalysisLeft, AnnualReports, CosDeadline, CosLeft, CosQueue, Links, RiskRegister } from './page-aml-duties.js';
+import { RiskAssessments } from './page-risk-assessment.js';
 
 const STATUSES = ['open', 'under_review', 'reported', 'dismissed'];
 const NEXT = { open: ['under_review', 'dismissed'], under_review: ['reported', 'dismissed'], reported: [], dismissed: [] };
@@ -185,6 +186,7 @@ function CasePage({ id }) {
       <section><h3>${say('Evidências', 'Evidence')}</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
       <section><h3>${say('Passos', 'Steps')}</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
       <section><h3>${say('Apostador', 'Player')}</h3><${PlayerFile} c=${c} /></section>
+      <${AnalysisClock} c=${c} />
       <${CosDeadline} c=${c} onDone=${full.reload} />
       <${CosExport} c=${c} />
       <${Decide} c=${c} onDone=${full.reload} />
@@ -247,7 +249,7 @@ function Queue() {
       ${
         page.data.length === 0
           ? html`<p class="empty">${say('Nenhum caso corresponde.', 'No case matches.')}</p>`
-          : html`<table class="stack cases"><thead><tr><th>${say('Risco', 'Risk')}</th><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Regras', 'Rules')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Aberto', 'Opened')}</th><th>${say('Idade', 'Age')}</th><th>${say('Situação', 'Status')}</th><th>COS</th><th>${say('Responsável', 'Assignee')}</th><th></th></tr></thead>
+          : html`<table class="stack cases"><thead><tr><th>${say('Risco', 'Risk')}</th><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Regras', 'Rules')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Aberto', 'Opened')}</th><th>${say('Idade', 'Age')}</th><th>${say('Situação', 'Status')}</th><th>${say('Análise (30 dias)', 'Analysis (30 days)')}</th><th>COS</th><th>${say('Responsável', 'Assignee')}</th><th></th></tr></thead>
         <tbody>${page.data.map(
           (c) => html`<tr data-case-row=${c.id} data-risk=${c.risk} data-environment=${c.environment}>
             <td data-label=${say('Risco', 'Risk')}><strong class=${`risk risk-${c.risk}`}>${label(c.risk)}</strong></td>
@@ -258,6 +260,7 @@ function Queue() {
             <td data-label=${say('Aberto', 'Opened')}><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /></td>
             <td data-label=${say('Idade', 'Age')}>${age(c.openedAt)}</td>
             <td data-label=${say('Situação', 'Status')}>${label(c.status)}</td>
+            <td data-label=${say('Análise (30 dias)', 'Analysis (30 days)')}><${AnalysisLeft} analysis=${c.analysis} zone=${c.timeZone} /></td>
             <td data-label="COS"><${CosLeft} cos=${c.cos} /></td>
             <td data-label=${say('Responsável', 'Assignee')}>${c.assignee ?? '—'}</td>
             <td>${c.holdsPayouts ? html`<strong class="hold">${say('pagamento retido', 'payout held')}</strong>` : null}</td>
@@ -269,8 +272,8 @@ function Queue() {
   </div>`;
 }
 
-/** The views of AML beyond the players (issue #46): the COS to file, the risk register, the yearly reports. */
-const VIEWS = { cos: CosQueue, register: RiskRegister, annual: AnnualReports };
+/** The views of AML beyond the players (issue #46): the COS to file, the risk register, the yearly reports, the yearly internal risk assessment (issue #60). */
+const VIEWS = { cos: CosQueue, register: RiskRegister, annual: AnnualReports, assessment: RiskAssessments };
 
 export function AmlPage() {
   const params = new URLSearchParams(location.search);

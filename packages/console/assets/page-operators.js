@@ -5,7 +5,7 @@
 // changed with a reason; turning br-spa off is requested by one person and confirmed (or cancelled)
 // by another, admin or compliance (issue #56).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me, label, ZonedTime } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me, label, say, money, ZonedTime } from './kit.js';
 
 function Field({ label, name, value, onSave, placeholder }) {
   const action = useAction();
@@ -15,25 +15,38 @@ function Field({ label, name, value, onSave, placeholder }) {
   };
   return html`<form class="inline" onSubmit=${submit} aria-label=${label}>
     <label>${label} <input name=${name} value=${value} placeholder=${placeholder} /></label>
-    <button type="submit" disabled=${action.busy}>Save</button>${action.done ? html`<span class="ok">saved</span>` : null}
+    <button type="submit" disabled=${action.busy}>${say('Salvar', 'Save')}</button>${action.done ? html`<span class="ok">${say('salvo', 'saved')}</span>` : null}
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
 
 function Created({ created }) {
   const row = (env) =>
-    html`<tr><th>${env}</th><td><code>${created[env].brandId}</code></td><td><code>${created[env].key}</code></td><td><code>${created[env].secret}</code></td><td><code>${created[env].webhookSecret}</code></td></tr>`;
+    html`<tr><th>${label(env)}</th><td><code>${created[env].brandId}</code></td><td><code>${created[env].key}</code></td><td><code>${created[env].secret}</code></td><td><code>${created[env].webhookSecret}</code></td></tr>`;
   return html`<div class="secrets" role="alert">
-    <p><strong>${created.operator.name}</strong> (<code>${created.operator.id}</code>) is created. Copy the secrets now: they are not shown again.</p>
-    <table><thead><tr><th></th><th>Brand</th><th>Key</th><th>Secret</th><th>Webhook secret</th></tr></thead><tbody>${row('sandbox')}${row('production')}</tbody></table>
+    <p><strong>${created.operator.name}</strong> (<code>${created.operator.id}</code>) ${say(
+      'foi criado. Copie os segredos agora: eles não são mostrados de novo.',
+      'is created. Copy the secrets now: they are not shown again.',
+    )}</p>
+    <table><thead><tr><th></th><th>${say('Marca', 'Brand')}</th><th>${say('Chave', 'Key')}</th><th>${say('Segredo', 'Secret')}</th><th>${say('Segredo do webhook', 'Webhook secret')}</th></tr></thead><tbody>${row('sandbox')}${row('production')}</tbody></table>
   </div>`;
 }
 
 function IssuedKey({ issued }) {
   return html`<div class="secrets" role="alert">
-    <p>A new <strong>${issued.environment}</strong> key is issued. Copy the secret now: it is not shown again.
-      ${issued.replaced.length ? ` The keys it replaces stop at ${time(issued.replaced[0].expiresAt)}.` : ''}</p>
-    <table><thead><tr><th>Key</th><th>Secret</th></tr></thead>
+    <p>${say('Uma nova chave de', 'A new')} <strong>${label(issued.environment)}</strong> ${say(
+      'foi emitida. Copie o segredo agora: ele não é mostrado de novo.',
+      'key is issued. Copy the secret now: it is not shown again.',
+    )}
+      ${
+        issued.replaced.length
+          ? say(
+              ` As chaves que ela substitui param em ${time(issued.replaced[0].expiresAt)}.`,
+              ` The keys it replaces stop at ${time(issued.replaced[0].expiresAt)}.`,
+            )
+          : ''
+      }</p>
+    <table><thead><tr><th>${say('Chave', 'Key')}</th><th>${say('Segredo', 'Secret')}</th></tr></thead>
       <tbody><tr><td><code>${issued.key}</code></td><td><code class="secret">${issued.secret}</code></td></tr></tbody></table>
   </div>`;
 }
@@ -47,8 +60,17 @@ function Keys({ operatorId, admin }) {
   const action = useAction();
   const rotate = async (env) => {
     const minutes = Number(overlap);
-    const when = minutes === 0 ? 'at once' : `in ${minutes} minutes`;
-    if (!confirm(`Issue a new ${env} key? The ${env} keys in use stop working ${when}.`)) return;
+    const when = minutes === 0 ? say('imediatamente', 'at once') : say(`em ${minutes} minutos`, `in ${minutes} minutes`);
+    const env_ = label(env);
+    if (
+      !confirm(
+        say(
+          `Emitir uma nova chave de ${env_}? As chaves de ${env_} em uso param ${when}.`,
+          `Issue a new ${env} key? The ${env} keys in use stop working ${when}.`,
+        ),
+      )
+    )
+      return;
     const rotated = await action.run(() => api('POST', `${path}/${env}/rotate`, { overlapMinutes: minutes }));
     if (rotated) {
       setIssued(rotated);
@@ -56,29 +78,34 @@ function Keys({ operatorId, admin }) {
     }
   };
   const revoke = async (key) => {
-    if (!confirm(`Revoke the ${key.environment} key ${key.keyPrefix}… now? Every request signed with it is refused from now on.`)) return;
+    const question = say(
+      `Revogar agora a chave de ${label(key.environment)} ${key.keyPrefix}…? Toda requisição assinada com ela é recusada a partir de agora.`,
+      `Revoke the ${key.environment} key ${key.keyPrefix}… now? Every request signed with it is refused from now on.`,
+    );
+    if (!confirm(question)) return;
     if (await action.run(() => api('POST', `${path}/${encodeURIComponent(key.id)}/revoke`))) list.reload();
   };
-  return html`<section class="keys" aria-label="API keys">
-    <h3>API keys</h3>
+  return html`<section class="keys" aria-label=${say('Chaves de API', 'API keys')}>
+    <h3>${say('Chaves de API', 'API keys')}</h3>
     ${issued ? html`<${IssuedKey} issued=${issued} />` : null}
     <${Loaded} state=${list}>${(page) => html`<table class="keys">
-      <thead><tr><th>Environment</th><th>Key</th><th>Status</th><th>Created</th><th>Stops</th>${admin ? html`<th></th>` : null}</tr></thead>
+      <thead><tr><th>${say('Ambiente', 'Environment')}</th><th>${say('Chave', 'Key')}</th><th>${say('Situação', 'Status')}</th><th>${say('Criada', 'Created')}</th><th>${say('Para', 'Stops')}</th>${admin ? html`<th></th>` : null}</tr></thead>
       <tbody>${page.data.map(
         (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
           <td>${label(k.environment)}</td><td><code>${k.keyPrefix}…</code></td><td>${label(k.status)}</td><td><${ZonedTime} iso=${k.createdAt} /></td>
-          <td>${k.revokedAt ? `revoked ${time(k.revokedAt)}` : time(k.expiresAt)}</td>
-          ${admin ? html`<td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>Revoke</button>` : null}</td>` : null}
+          <td>${k.revokedAt ? html`${say('revogada', 'revoked')} <${ZonedTime} iso=${k.revokedAt} />` : html`<${ZonedTime} iso=${k.expiresAt} />`}</td>
+          ${admin ? html`<td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>${say('Revogar', 'Revoke')}</button>` : null}</td>` : null}
         </tr>`,
       )}</tbody>
     </table>`}<//>
     ${
       admin
         ? html`<div class="actions">
-            <label class="inline">Overlap in minutes (0: the keys in use stop at once)
+            <label class="inline">${say('Sobreposição em minutos (0: as chaves em uso param imediatamente)', 'Overlap in minutes (0: the keys in use stop at once)')}
               <input name="overlapMinutes" type="number" min="0" max="10080" value=${overlap} onInput=${(e) => setOverlap(e.currentTarget.value)} /></label>
             ${['sandbox', 'production'].map(
-              (env) => html`<button type="button" disabled=${action.busy} onClick=${() => rotate(env)}>Rotate ${env} key</button>`,
+              (env) =>
+                html`<button type="button" disabled=${action.busy} onClick=${() => rotate(env)}>${say(`Trocar a chave de ${label(env)}`, `Rotate ${env} key`)}</button>`,
             )}
           </div>`
         : null
@@ -93,19 +120,26 @@ function PendingChange({ change, onDone }) {
   const action = useAction();
   const mine = change.requestedBy === me();
   const decide = async (step) => {
-    if (step === 'confirm' && !confirm('Confirm turning the br-spa rules off? Every Brazilian rule stops for this operator now.')) return;
+    const question = say(
+      'Confirmar o desligamento das regras br-spa? Todas as regras brasileiras param agora para este operador.',
+      'Confirm turning the br-spa rules off? Every Brazilian rule stops for this operator now.',
+    );
+    if (step === 'confirm' && !confirm(question)) return;
     const path = `/admin/operators/${encodeURIComponent(change.operatorId)}/compliance/changes/${encodeURIComponent(change.id)}/${step}`;
     if (await action.run(() => api('POST', path, { reason: reason.trim() }))) onDone();
   };
   return html`<div class="notice" role="status" data-change=${change.id}>
-    <p><strong>Turning the br-spa rules off</strong> was requested by ${change.requestedBy} ${time(change.requestedAt)}: “${change.reason}”. It waits for a second person until ${time(change.expiresAt)}.</p>
+    <p>${say(
+      html`<strong>O desligamento das regras br-spa</strong> foi pedido por ${change.requestedBy} em <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. Aguarda uma segunda pessoa até <${ZonedTime} iso=${change.expiresAt} />.`,
+      html`<strong>Turning the br-spa rules off</strong> was requested by ${change.requestedBy} <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. It waits for a second person until <${ZonedTime} iso=${change.expiresAt} />.`,
+    )}</p>
     ${
       may('compliance')
-        ? html`<div class="inline" role="group" aria-label="Decide the change">
-            <label>Reason <input name="decisionReason" minlength="3" maxlength="500" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} /></label>
-            <button type="button" class="danger" disabled=${mine || action.busy || reason.trim().length < 3} onClick=${() => decide('confirm')}>Confirm</button>
-            <button type="button" disabled=${action.busy || reason.trim().length < 3} onClick=${() => decide('cancel')}>Cancel it</button>
-            ${mine ? html`<span class="muted" data-reason="four-eyes">You requested it: another person confirms it.</span>` : null}
+        ? html`<div class="inline" role="group" aria-label=${say('Decidir a mudança', 'Decide the change')}>
+            <label>${say('Motivo', 'Reason')} <input name="decisionReason" minlength="3" maxlength="500" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} /></label>
+            <button type="button" class="danger" disabled=${mine || action.busy || reason.trim().length < 3} onClick=${() => decide('confirm')}>${say('Confirmar', 'Confirm')}</button>
+            <button type="button" disabled=${action.busy || reason.trim().length < 3} onClick=${() => decide('cancel')}>${say('Cancelar o pedido', 'Cancel it')}</button>
+            ${mine ? html`<span class="muted" data-reason="four-eyes">${say('Você pediu: outra pessoa confirma.', 'You requested it: another person confirms it.')}</span>` : null}
           </div>`
         : null
     }
@@ -131,23 +165,31 @@ function Compliance({ operatorId, admin }) {
     const f = e.currentTarget;
     const body = { profile: f.profile.value, reason: f.reason.value.trim() };
     const off = current.data?.profile === 'br-spa' && body.profile === 'off';
-    if (off && !confirm('Turning the br-spa rules off stops every Brazilian rule for this operator. Request it? A second person confirms it.')) return;
+    const question = say(
+      'Desligar as regras br-spa encerra todas as regras brasileiras deste operador. Pedir? Uma segunda pessoa confirma.',
+      'Turning the br-spa rules off stops every Brazilian rule for this operator. Request it? A second person confirms it.',
+    );
+    if (off && !confirm(question)) return;
     if (await action.run(() => (off ? api('POST', `${path}/changes`, body) : api('PUT', path, body)))) {
       f.reason.value = '';
       reload();
     }
   };
-  return html`<section class="compliance" aria-label="Compliance profile">
-    <h3>Compliance profile</h3>
+  return html`<section class="compliance" aria-label=${say('Perfil de compliance', 'Compliance profile')}>
+    <h3>${say('Perfil de compliance', 'Compliance profile')}</h3>
     <${Loaded} state=${current}>${(c) =>
-      html`<p>Profile <strong data-profile=${c.profile}>${c.profile}</strong> (periods in ${c.timeZone})${c.updatedBy ? html`<span class="muted">, set by ${c.updatedBy} ${time(c.updatedAt)}</span>` : null}</p>`}<//>
+      html`<p>${say('Perfil', 'Profile')} <strong data-profile=${c.profile}>${label(c.profile)}</strong> (${say('períodos em', 'periods in')} ${c.timeZone})${
+        c.updatedBy ? html`<span class="muted">, ${say('definido por', 'set by')} ${c.updatedBy} <${ZonedTime} iso=${c.updatedAt} /></span>` : null
+      }</p>`}<//>
     <${Loaded} state=${pending}>${(p) => p.data.map((c) => html`<${PendingChange} key=${c.id} change=${c} onDone=${reload} />`)}<//>
     ${
       admin
-        ? html`<${Loaded} state=${current}>${(c) => html`<form class="inline" onSubmit=${submit} aria-label="Change the compliance profile">
-            <label>Profile <select name="profile">${['off', 'br-spa'].map((v) => html`<option value=${v} selected=${v === c.profile}>${v}</option>`)}</select></label>
-            <label>Reason <input name="reason" required minlength="3" maxlength="500" /></label>
-            <button type="submit" disabled=${action.busy}>Save</button>${action.done ? html`<span class="ok">saved</span>` : null}
+        ? html`<${Loaded} state=${current}>${(
+            c,
+          ) => html`<form class="inline" onSubmit=${submit} aria-label=${say('Mudar o perfil de compliance', 'Change the compliance profile')}>
+            <label>${say('Perfil', 'Profile')} <select name="profile">${['off', 'br-spa'].map((v) => html`<option value=${v} selected=${v === c.profile}>${label(v)}</option>`)}</select></label>
+            <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+            <button type="submit" disabled=${action.busy}>${say('Salvar', 'Save')}</button>${action.done ? html`<span class="ok">${say('salvo', 'saved')}</span>` : null}
             <${ErrorNote} error=${action.error} />
           </form>`}<//>`
         : null
@@ -166,30 +208,34 @@ function Operator({ op, onChange }) {
   const toggle = useAction();
   const admin = may();
   return html`<article class="card" id=${op.id} data-operator=${op.id}>
-    <h2>${op.name} <small><code>${op.id}</code> · <strong>${op.status}</strong> · since ${time(op.createdAt)}</small></h2>
+    <h2>${op.name} <small><code>${op.id}</code> · <strong data-status=${op.status}>${label(op.status)}</strong> · ${say('desde', 'since')} <${ZonedTime} iso=${op.createdAt} /></small></h2>
     ${
       admin
         ? html`<div class="actions"><button type="button" class=${op.status === 'active' ? 'danger' : ''} disabled=${toggle.busy}
-            onClick=${() => toggle.run(() => api('POST', `${path}/${op.status === 'active' ? 'suspend' : 'resume'}`)).then((r) => r && onChange())}>${op.status === 'active' ? 'Suspend' : 'Resume'}</button>
+            onClick=${() => toggle.run(() => api('POST', `${path}/${op.status === 'active' ? 'suspend' : 'resume'}`)).then((r) => r && onChange())}>${op.status === 'active' ? say('Suspender', 'Suspend') : say('Reativar', 'Resume')}</button>
             <${ErrorNote} error=${toggle.error} /></div>
-          <${Field} label="Allowed IPs (comma-separated; empty allows all)" name="ips" value=${op.allowedIps.join(', ')}
+          <${Field} label=${say('IPs permitidos (separados por vírgula; vazio permite todos)', 'Allowed IPs (comma-separated; empty allows all)')} name="ips" value=${op.allowedIps.join(', ')}
             onSave=${save((v) => api('PUT', `${path}/allowed-ips`, { ips: v ? v.split(/[\s,]+/).filter(Boolean) : [] }))} />
-          <${Field} label="Rate limit per minute" name="perMinute" value=${String(op.rateLimitPerMinute)} onSave=${save((v) => api('PUT', `${path}/rate-limit`, { perMinute: Number(v) }))} />
+          <${Field} label=${say('Limite de requisições por minuto', 'Rate limit per minute')} name="perMinute" value=${String(op.rateLimitPerMinute)} onSave=${save((v) => api('PUT', `${path}/rate-limit`, { perMinute: Number(v) }))} />
           ${['sandbox', 'production'].map(
-            (env) => html`<${Field} label=${`Webhook URL (${env})`} name="url" value=${op.webhookUrls[env] ?? ''} placeholder="none"
+            (
+              env,
+            ) => html`<${Field} label=${say(`URL do webhook (${label(env)})`, `Webhook URL (${env})`)} name="url" value=${op.webhookUrls[env] ?? ''} placeholder=${say('nenhuma', 'none')}
               onSave=${save((v) => api('PUT', `${path}/webhooks/${env}`, { url: v || null }))} />`,
           )}
-          <${Loaded} state=${fourEyes}>${(f) => html`<${Field} label="Four eyes from amount (0.00: every withdrawal)" name="minAmount" value=${f.minAmount}
+          <${Loaded} state=${fourEyes}>${(
+            f,
+          ) => html`<${Field} label=${say('Quatro olhos a partir do valor (0.00: todo saque)', 'Four eyes from amount (0.00: every withdrawal)')} name="minAmount" value=${f.minAmount}
             onSave=${(v) => api('PUT', `${path}/four-eyes`, { minAmount: v }).then(fourEyes.reload)} />`}<//>
           <${Loaded} state=${autoApproval}>${(
             a,
-          ) => html`<${Field} label="Approve and pay br-spa withdrawals below (empty: off, a person decides every one)" name="belowAmount"
-            value=${a.belowAmount ?? ''} placeholder="off" onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>`
+          ) => html`<${Field} label=${say('Aprovar e pagar saques br-spa abaixo de (vazio: desligado, uma pessoa decide cada um)', 'Approve and pay br-spa withdrawals below (empty: off, a person decides every one)')} name="belowAmount"
+            value=${a.belowAmount ?? ''} placeholder=${say('desligado', 'off')} onSave=${(v) => api('PUT', `${path}/auto-approval`, { belowAmount: v.trim() || null }).then(autoApproval.reload)} />`}<//>`
         : html`<dl class="profile">
-            <dt>Allowed IPs</dt><dd>${op.allowedIps.join(', ') || 'any'}</dd><dt>Rate limit</dt><dd>${op.rateLimitPerMinute} / min</dd>
-            <dt>Webhook (sandbox)</dt><dd>${op.webhookUrls.sandbox ?? '—'}</dd><dt>Webhook (production)</dt><dd>${op.webhookUrls.production ?? '—'}</dd>
-            <dt>Four eyes from</dt><dd><${Loaded} state=${fourEyes}>${(f) => f.minAmount}<//></dd>
-            <dt>Automatic approval below</dt><dd><${Loaded} state=${autoApproval}>${(a) => a.belowAmount ?? 'off'}<//></dd>
+            <dt>${say('IPs permitidos', 'Allowed IPs')}</dt><dd>${op.allowedIps.join(', ') || say('qualquer um', 'any')}</dd><dt>${say('Limite de requisições', 'Rate limit')}</dt><dd>${op.rateLimitPerMinute} / min</dd>
+            <dt>Webhook (${label('sandbox')})</dt><dd>${op.webhookUrls.sandbox ?? '—'}</dd><dt>Webhook (${label('production')})</dt><dd>${op.webhookUrls.production ?? '—'}</dd>
+            <dt>${say('Quatro olhos a partir de', 'Four eyes from')}</dt><dd><${Loaded} state=${fourEyes}>${(f) => money(f.minAmount)}<//></dd>
+            <dt>${say('Aprovação automática abaixo de', 'Automatic approval below')}</dt><dd><${Loaded} state=${autoApproval}>${(a) => (a.belowAmount ? money(a.belowAmount) : label('off'))}<//></dd>
           </dl>`
     }
     <${Compliance} operatorId=${op.id} admin=${admin} />
@@ -208,9 +254,9 @@ function CreateOperator({ onCreated }) {
       onCreated(created);
     }
   };
-  return html`<form class="inline" onSubmit=${submit} aria-label="New operator">
-    <label>New operator <input name="name" required minlength="2" maxlength="200" placeholder="name" /></label>
-    <button type="submit" disabled=${action.busy}>Create</button><${ErrorNote} error=${action.error} />
+  return html`<form class="inline" onSubmit=${submit} aria-label=${say('Novo operador', 'New operator')}>
+    <label>${say('Novo operador', 'New operator')} <input name="name" required minlength="2" maxlength="200" placeholder=${say('nome', 'name')} /></label>
+    <button type="submit" disabled=${action.busy}>${say('Criar', 'Create')}</button><${ErrorNote} error=${action.error} />
   </form>`;
 }
 

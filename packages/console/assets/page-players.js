@@ -3,7 +3,7 @@
 // chose (limits, usage, pending changes, history; compliance lifts an indefinite self-exclusion),
 // wallet, ledger, deposits and withdrawals.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, OperatorBrand, time, money, may, label, say, plain } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, OperatorBrand, When, time, money, may, label, say, plain } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
 
@@ -173,17 +173,23 @@ const addressLine = (a) =>
 
 /** br-spa: whether the registration data is complete, and what is missing (deposits and bets refused until then). */
 function Registration({ status }) {
-  if (!status) return html`<dd data-registration="n/a">not required (profile off)</dd>`;
+  if (!status) return html`<dd data-registration="n/a">${say('não exigido (perfil desligado)', 'not required (profile off)')}</dd>`;
+  // A loss or time limit the registration lacks is named as a limit, the other items by their field.
+  const item = (m) => (m === 'loss' || m === 'time' ? say(`limite de ${label(m).toLowerCase()}`, `${m} limit`) : label(m));
   return status.complete
-    ? html`<dd data-registration="complete">complete</dd>`
-    : html`<dd data-registration="incomplete"><strong>incomplete</strong>: missing ${status.missing.join(', ')} (deposits and bets refused)</dd>`;
+    ? html`<dd data-registration="complete">${say('completo', 'complete')}</dd>`
+    : html`<dd data-registration="incomplete"><strong>${say('incompleto', 'incomplete')}</strong>: ${say('falta', 'missing')} ${status.missing.map(item).join(', ')} (${say(
+        'depósitos e apostas recusados',
+        'deposits and bets refused',
+      )})</dd>`;
 }
 
 /** The marketing permission: the bettor's consent, and what keeps it off (issue #60). */
 function Marketing({ m }) {
   if (!m) return html`<dd data-marketing="unknown">—</dd>`;
-  const consent = m.consent ? 'consent given' : 'no consent';
-  return html`<dd data-marketing=${m.allowed ? 'allowed' : 'off'}>${m.allowed ? 'allowed' : 'off'} (${consent}${m.blockedBy ? `; blocked by ${m.blockedBy.replace('_', ' ')}` : ''})</dd>`;
+  const consent = m.consent ? say('consentimento dado', 'consent given') : say('sem consentimento', 'no consent');
+  const blocked = m.blockedBy ? say(`; bloqueado por ${label(m.blockedBy)}`, `; blocked by ${label(m.blockedBy)}`) : '';
+  return html`<dd data-marketing=${m.allowed ? 'allowed' : 'off'}>${m.allowed ? say('permitido', 'allowed') : say('desligado', 'off')} (${consent}${blocked})</dd>`;
 }
 
 function PlayerFile({ id }) {
@@ -196,14 +202,15 @@ function PlayerFile({ id }) {
       <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd>${file.player.cpf}</dd>
       <dt>${say('Telefone', 'Phone')}</dt><dd>${file.player.phone ?? '—'}</dd><dt>${say('Nascimento', 'Birth date')}</dt><dd>${file.player.birthDate ?? '—'}</dd>
       <dt>${say('Moeda', 'Currency')}</dt><dd>${file.player.currency}</dd><dt>${say('Criado', 'Created')}</dt><dd>${time(file.player.createdAt)}</dd>
-      <dt>Gender</dt><dd data-gender>${file.player.gender ?? '—'}</dd><dt>Sign-up IP</dt><dd data-signup-ip>${file.player.signupIp ?? '—'}</dd>
-      <dt>Address</dt><dd data-address>${addressLine(file.player.address)}</dd>
-      <dt>Registration</dt><${Registration} status=${file.registration?.status} />
+      <dt>${say('Gênero', 'Gender')}</dt><dd data-gender=${file.player.gender ?? ''}>${file.player.gender ? label(file.player.gender) : '—'}</dd><dt>${say('IP do cadastro', 'Sign-up IP')}</dt><dd data-signup-ip>${file.player.signupIp ?? '—'}</dd>
+      <dt>${say('Endereço', 'Address')}</dt><dd data-address>${addressLine(file.player.address)}</dd>
+      <dt>${say('Cadastro', 'Registration')}</dt><${Registration} status=${file.registration?.status} />
       <dt>Marketing</dt><${Marketing} m=${file.player.marketing} />
-      <dt>Terms accepted</dt><dd data-terms>${
+      <dt>${say('Termos aceitos', 'Terms accepted')}</dt><dd data-terms>${
         file.termsAcceptances?.length
           ? file.termsAcceptances.map(
-              (a) => html`<div data-terms-version=${a.version}><code>${a.version}</code> ${time(a.acceptedAt)} from <code>${a.ip}</code></div>`,
+              (a) =>
+                html`<div data-terms-version=${a.version}><code>${a.version}</code> <${When} iso=${a.acceptedAt} operatorId=${file.player.operatorId} /> ${say('de', 'from')} <code>${a.ip}</code></div>`,
             )
           : '—'
       }</dd>

@@ -7,10 +7,13 @@
 //   refuses a second sending too) and a rejected type again after a correction (compliance; finance
 //   reads);
 // - KeptFiles: the kept files, newest day first (the environment the page shows; one brand, a range
-//   of days, one status, the overdue or late ones).
+//   of days, one status, the overdue or late ones);
+// - OperatorCnpj and MonthlyReports (issue #60 item 4): the operator's CNPJ every SIGAP file of its
+//   brands carries (registered or corrected with a reason by compliance; read by finance), and a brand's
+//   monthly report of a month that is over, every version kept (made by compliance; read by finance).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, may, label, say } from './kit.js';
-import { BrandPicker } from './pickers.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, Day as CalendarDay, BrandName, EnvMark, may, money, label, say } from './kit.js';
+import { BrandPicker, OperatorPicker } from './pickers.js';
 
 const STATUSES = ['made', 'sending', 'pending', 'accepted', 'rejected', 'failed'];
 const TIMELINESS = ['overdue', 'late', 'due', 'on_time'];
@@ -34,7 +37,7 @@ function FilesTable({ files, zone }) {
   return html`<table class="stack sigap-files"><thead><tr><th>${say('Dia', 'Day')}</th><th>${say('Marca', 'Brand')}</th><th>${say('Tipo', 'Type')}</th><th>${say('Versão', 'Version')}</th><th>${say('Parte', 'Part')}</th><th>${say('Registros', 'Records')}</th><th>${say('Situação', 'Status')}</th><th>${say('Prazo', 'Deadline')}</th><th>SIGAP</th><th>${say('Enviado', 'Sent')}</th><th>${say('Arquivo', 'File')}</th></tr></thead>
     <tbody>${files.map(
       (f) => html`<tr data-sigap-file=${f.id} data-timeliness=${f.timeliness ?? 'replaced'} class=${f.supersededAt ? 'muted' : ''}>
-        <td data-label=${say('Dia', 'Day')}>${f.date}</td>
+        <td data-label=${say('Dia', 'Day')}><${CalendarDay} date=${f.date} /></td>
         <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /> <${EnvMark} environment=${f.environment} /></td>
         <td data-label=${say('Tipo', 'Type')}>${label(f.fileType)}</td>
         <td data-label=${say('Versão', 'Version')}>${f.version}${f.supersededAt ? say(' (substituída)', ' (replaced)') : ''}${f.correction ? html`<br /><span class="muted">${f.correction}</span>` : null}</td>
@@ -75,7 +78,7 @@ function Day({ day, onChange }) {
     if (result) onChange(result);
   };
   return html`<article class="card" data-sigap-day=${`${day.brandId}/${day.date}`} data-timeliness=${day.timeliness} aria-label=${`SIGAP ${day.brandId} ${day.date}`}>
-    <h2><${BrandName} brandId=${day.brandId} /> · ${day.date} <small data-accepted=${day.accepted}>${day.accepted ? label('accepted') : say('não aceito', 'not accepted')}</small> <${Timeliness} value=${day.timeliness} /></h2>
+    <h2><${BrandName} brandId=${day.brandId} /> · <${CalendarDay} date=${day.date} /> <small data-accepted=${day.accepted}>${day.accepted ? label('accepted') : say('não aceito', 'not accepted')}</small> <${Timeliness} value=${day.timeliness} /></h2>
     <p class="muted">${say('prazo', 'due by')} <${ZonedTime} iso=${day.deadline} zone=${day.timeZone} /> ${say('(06:00 do dia seguinte no fuso da marca)', "(06:00 the next day in the brand's zone)")}</p>
     ${day.dailyFileTies ? null : html`<p class="error">${say('O arquivo diário não fecha: nenhum arquivo SIGAP é gerado dele.', 'The daily file does not tie: no SIGAP file is made from it.')}</p><ul class="error">${day.problems.map((p) => html`<li>${p}</li>`)}</ul>`}
     ${day.files.length ? html`<${FilesTable} files=${day.files} zone=${day.timeZone} />` : null}
@@ -164,5 +167,149 @@ export function SigapSection({ environment = 'production' }) {
     <${DayPicker} onDay=${changed} />
     ${day ? html`<${Day} day=${day} onChange=${changed} />` : null}
     <${KeptFiles} environment=${environment} version=${version} />
+    <${OperatorCnpj} />
+    <${MonthlyReports} />
+  </section>`;
+}
+
+/** 14 digits as people write a CNPJ: 11.222.333/0001-81. */
+const cnpjText = (d) => (d && /^\d{14}$/.test(d) ? `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}` : (d ?? '—'));
+
+/** The operator's CNPJ on its brands' SIGAP files: read by everyone who reads SIGAP, registered by compliance. */
+function OperatorCnpj() {
+  const [operatorId, setOperatorId] = useState('');
+  const current = useLoad(
+    () => (operatorId ? api('GET', `/admin/reports/sigap/operators/${encodeURIComponent(operatorId)}`) : Promise.resolve(undefined)),
+    [operatorId],
+  );
+  const action = useAction();
+  const submit = async (e) => {
+    e.preventDefault();
+    const f = e.currentTarget;
+    const body = { cnpj: f.cnpj.value.trim(), reason: f.reason.value.trim() };
+    if (
+      !confirm(
+        say(`Registrar o CNPJ ${body.cnpj}? Os arquivos gerados a partir de agora o levam.`, `Register CNPJ ${body.cnpj}? Files made from now on carry it.`),
+      )
+    )
+      return;
+    if (await action.run(() => api('PUT', `/admin/reports/sigap/operators/${encodeURIComponent(operatorId)}`, body))) {
+      f.reset();
+      current.reload();
+    }
+  };
+  return html`<section aria-label="Operator CNPJ">
+    <h3>${say('CNPJ do operador nos arquivos SIGAP', "The operator's CNPJ on the SIGAP files")}</h3>
+    <form class="inline" aria-label="Choose the operator for its CNPJ" onSubmit=${(e) => e.preventDefault()}>
+      <${OperatorPicker} value=${operatorId} onChange=${setOperatorId} />
+    </form>
+    ${
+      operatorId
+        ? html`<${Loaded} state=${current}>${(o) =>
+            o
+              ? html`<p data-cnpj=${o.cnpj ?? ''}>${
+                  o.cnpj
+                    ? html`CNPJ <strong>${cnpjText(o.cnpj)}</strong> <span class="muted">· ${o.reason} · ${o.setBy} <${ZonedTime} iso=${o.setAt} /></span>`
+                    : html`<strong class="hold">${say(
+                        'Nenhum CNPJ registrado: os arquivos SIGAP das marcas de produção deste operador não são gerados.',
+                        "No CNPJ registered: this operator's production brands' SIGAP files are not made.",
+                      )}</strong>`
+                }</p>
+                ${
+                  may('compliance')
+                    ? html`<form class="inline" onSubmit=${submit} aria-label="Register the CNPJ">
+                        <label>CNPJ <input name="cnpj" required minlength="14" maxlength="18" pattern="[0-9./\-]+" placeholder="00.000.000/0000-00" /></label>
+                        <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+                        <button type="submit" disabled=${action.busy}>${o.cnpj ? say('Corrigir', 'Correct') : say('Registrar', 'Register')}</button>
+                        <${ErrorNote} error=${action.error} />
+                      </form>`
+                    : null
+                }`
+              : null}<//>`
+        : null
+    }
+  </section>`;
+}
+
+const lastMonth = () => {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+  const [y, m] = today.split('-').map(Number);
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+};
+
+function downloadMonthly(r) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([r.content], { type: 'application/json;charset=utf-8' }));
+  link.download = `sigap-monthly_${r.brandId}_${r.month}_v${r.version}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+/** A brand's monthly SIGAP report of a month that is over: every version kept, made again by compliance. */
+function MonthlyReports() {
+  const [chosen, setChosen] = useState({ brandId: '', month: lastMonth() });
+  const [brandId, setBrandId] = useState('');
+  const list = useLoad(
+    () => (chosen.brandId ? api('GET', `/admin/reports/sigap/monthly/${encodeURIComponent(chosen.brandId)}/${chosen.month}`) : Promise.resolve(undefined)),
+    [chosen.brandId, chosen.month],
+  );
+  const action = useAction();
+  const make = async () => {
+    if (await action.run(() => api('POST', `/admin/reports/sigap/monthly/${encodeURIComponent(chosen.brandId)}/${chosen.month}`))) list.reload();
+  };
+  return html`<section aria-label="SIGAP monthly report">
+    <h3>${say('Relatório mensal ao SIGAP', 'Monthly report to SIGAP')}</h3>
+    <p class="muted">${say(
+      'Somado dos arquivos diários do mês (cada um fecha com o razão), com o CNPJ do operador; cada geração é uma nova versão guardada. Leiaute nosso até o modelo de dados do manual do SIGAP ser público.',
+      "Summed from the month's daily files (each tying to the ledger), with the operator's CNPJ; each making is a new kept version. Our own layout until the SIGAP manual's data model is public.",
+    )}</p>
+    <form class="search" aria-label="SIGAP month" onSubmit=${(e) => {
+      e.preventDefault();
+      setChosen({ brandId, month: e.currentTarget.month.value });
+    }}>
+      <${BrandPicker} name="brandId" value=${brandId} onChange=${setBrandId} required=${true} />
+      <label>${say('Mês', 'Month')} <input name="month" type="month" defaultValue=${lastMonth()} required /></label>
+      <button type="submit" disabled=${!brandId}>${say('Mostrar', 'Show')}</button>
+    </form>
+    ${
+      chosen.brandId
+        ? html`<${Loaded} state=${list}>${(r) =>
+            r
+              ? html`${
+                  r.versions.length === 0
+                    ? html`<p class="empty">${say('Nenhum relatório deste mês guardado ainda.', 'No report of this month kept yet.')}</p>`
+                    : html`<table class="stack sigap-monthly"><thead><tr><th>${say('Versão', 'Version')}</th><th>${say('Gerado', 'Made')}</th><th>CNPJ</th><th>${say('Dias', 'Days')}</th><th>${say('Totais', 'Totals')}</th><th>${say('Arquivo', 'File')}</th></tr></thead>
+                    <tbody>${r.versions.map(
+                      (v) => html`<tr data-monthly-version=${v.version}>
+                        <td data-label=${say('Versão', 'Version')}>v${v.version} <${EnvMark} environment=${v.environment} /></td>
+                        <td data-label=${say('Gerado', 'Made')}>${v.madeBy} <span class="muted"><${ZonedTime} iso=${v.madeAt} /></span></td>
+                        <td data-label="CNPJ" data-monthly-cnpj=${v.operatorCnpj ?? ''}>${cnpjText(v.operatorCnpj)}</td>
+                        <td data-label=${say('Dias', 'Days')}>${v.days}</td>
+                        <td data-label=${say('Totais', 'Totals')}>${
+                          v.totals.length === 0
+                            ? '—'
+                            : v.totals.map(
+                                (x) =>
+                                  html`<div data-monthly-currency=${x.currency}>${say('depósitos', 'deposits')} ${money(x.deposits, x.currency)} · ${say('saques', 'withdrawals')} ${money(x.withdrawals, x.currency)} · ${say('apostas', 'stakes')} ${money(x.stakes, x.currency)} · ${say('prêmios', 'prizes')} ${money(x.prizes, x.currency)} · GGR ${money(x.ggr, x.currency)} · ${say('saldos ao fim', 'closing balances')} ${money(x.closingBalances, x.currency)} (${x.accounts} ${say('contas', 'accounts')})</div>`,
+                              )
+                        }</td>
+                        <td data-label=${say('Arquivo', 'File')}><button type="button" onClick=${() => downloadMonthly(v)}>JSON</button> <code class="muted" title="SHA-256">${v.checksum.slice(0, 12)}…</code></td>
+                      </tr>`,
+                    )}</tbody></table>`
+                }
+                ${
+                  may('compliance')
+                    ? html`<p><button type="button" onClick=${make} disabled=${action.busy}>${
+                        action.busy
+                          ? say('Gerando…', 'Making…')
+                          : r.versions.length
+                            ? say('Gerar de novo (nova versão)', 'Make again (a new version)')
+                            : say('Gerar o relatório do mês', "Make the month's report")
+                      }</button></p><${ErrorNote} error=${action.error} />`
+                    : null
+                }`
+              : null}<//>`
+        : null
+    }
   </section>`;
 }

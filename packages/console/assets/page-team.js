@@ -3,7 +3,7 @@
 // personal tokens are made by their own people on /account, issue #56). A one-time password or a
 // service token's secret is shown once, here, to the admin who asked: never printed to a terminal or logged.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, ZonedTime, time, may, label } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, ZonedTime, may, label, say } from './kit.js';
 
 const ROLES = ['compliance', 'finance', 'support', 'admin'];
 
@@ -20,15 +20,26 @@ function People({ list, onShown }) {
     const created = await add.run(() => api('POST', '/admin/users', { email: f.email.value.trim(), role: f.role.value }));
     if (created) {
       f.reset();
-      onShown({ kind: 'password', what: `The one-time password of ${created.user.email} (${created.user.role})`, secret: created.password });
+      onShown({
+        kind: 'password',
+        what: say(
+          `A senha de uso único de ${created.user.email} (${label(created.user.role)})`,
+          `The one-time password of ${created.user.email} (${created.user.role})`,
+        ),
+        secret: created.password,
+      });
       list.reload();
     }
   };
   const resetPassword = async (u) => {
-    if (!confirm(`Issue a new one-time password for ${u.email}? Their sessions end and their current password stops working.`)) return;
+    const question = say(
+      `Emitir uma nova senha de uso único para ${u.email}? As sessões dessa pessoa terminam e a senha atual deixa de valer.`,
+      `Issue a new one-time password for ${u.email}? Their sessions end and their current password stops working.`,
+    );
+    if (!confirm(question)) return;
     const reset = await act.run(() => api('POST', `/admin/users/${encodeURIComponent(u.id)}/reset-password`));
     if (reset) {
-      onShown({ kind: 'password', what: `The new one-time password of ${u.email}`, secret: reset.password });
+      onShown({ kind: 'password', what: say(`A nova senha de uso único de ${u.email}`, `The new one-time password of ${u.email}`), secret: reset.password });
       list.reload();
     }
   };
@@ -36,31 +47,39 @@ function People({ list, onShown }) {
     if (!confirm(question(u))) return;
     if (await act.run(() => api('POST', `/admin/users/${encodeURIComponent(u.id)}/${path}`))) list.reload();
   };
-  const resetSecondFactor = simple(
-    'reset-second-factor',
-    (u) => `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`,
+  const resetSecondFactor = simple('reset-second-factor', (u) =>
+    say(
+      `Desligar o login em dois fatores de ${u.email}? A pessoa o configura de novo no próximo login, se a função dela exigir.`,
+      `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`,
+    ),
   );
-  const disable = simple('disable', (u) => `Disable ${u.email}? Their sessions and sign-ins are refused from now on.`);
-  return html`<section class="card" aria-label="People">
-    <h2>People</h2>
-    <form class="inline" onSubmit=${create} aria-label="Add a person">
+  const disable = simple('disable', (u) =>
+    say(
+      `Desativar ${u.email}? As sessões e os logins dessa pessoa são recusados a partir de agora.`,
+      `Disable ${u.email}? Their sessions and sign-ins are refused from now on.`,
+    ),
+  );
+  const [role, twoFactor, added, status] = [say('Função', 'Role'), say('Dois fatores', 'Two-factor'), say('Incluída', 'Added'), say('Situação', 'Status')];
+  return html`<section class="card" aria-label=${say('Pessoas', 'People')} data-section="people">
+    <h2>${say('Pessoas', 'People')}</h2>
+    <form class="inline" onSubmit=${create} aria-label=${say('Incluir uma pessoa', 'Add a person')}>
       <label>E-mail <input name="email" type="email" required maxlength="254" /></label>
-      <label>Role <${RoleSelect} /></label>
-      <button type="submit" disabled=${add.busy}>Add</button><${ErrorNote} error=${add.error} />
+      <label>${role} <${RoleSelect} /></label>
+      <button type="submit" disabled=${add.busy}>${say('Incluir', 'Add')}</button><${ErrorNote} error=${add.error} />
     </form>
     <${Loaded} state=${list}>${(page) => html`<table class="stack team">
-      <thead><tr><th>E-mail</th><th>Role</th><th>Two-factor</th><th>Added</th><th>Status</th><th></th></tr></thead>
+      <thead><tr><th>E-mail</th><th>${role}</th><th>${twoFactor}</th><th>${added}</th><th>${status}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (u) => html`<tr data-user=${u.email} data-status=${u.disabledAt ? 'disabled' : 'active'}>
-          <td data-label="E-mail">${u.email}</td><td data-label="Role">${label(u.role)}</td><td data-label="Two-factor">${u.secondFactor ? 'on' : 'off'}</td><td data-label="Added"><${ZonedTime} iso=${u.createdAt} /></td>
-          <td data-label="Status">${u.disabledAt ? `disabled ${time(u.disabledAt)}` : 'active'}</td>
+          <td data-label="E-mail">${u.email}</td><td data-label=${role}>${label(u.role)}</td><td data-label=${twoFactor}>${u.secondFactor ? say('ligado', 'on') : say('desligado', 'off')}</td><td data-label=${added}><${ZonedTime} iso=${u.createdAt} /></td>
+          <td data-label=${status}>${u.disabledAt ? html`${label('disabled')} <${ZonedTime} iso=${u.disabledAt} />` : label('active')}</td>
           <td>${
             u.disabledAt
               ? null
               : html`<div class="actions">
-                  <button type="button" disabled=${act.busy} onClick=${() => resetPassword(u)}>Reset password</button>
-                  ${u.secondFactor ? html`<button type="button" disabled=${act.busy} onClick=${() => resetSecondFactor(u)}>Reset two-factor</button>` : null}
-                  <button type="button" class="danger" disabled=${act.busy} onClick=${() => disable(u)}>Disable</button>
+                  <button type="button" disabled=${act.busy} onClick=${() => resetPassword(u)}>${say('Nova senha', 'Reset password')}</button>
+                  ${u.secondFactor ? html`<button type="button" disabled=${act.busy} onClick=${() => resetSecondFactor(u)}>${say('Zerar dois fatores', 'Reset two-factor')}</button>` : null}
+                  <button type="button" class="danger" disabled=${act.busy} onClick=${() => disable(u)}>${say('Desativar', 'Disable')}</button>
                 </div>`
           }</td>
         </tr>`,
@@ -86,33 +105,57 @@ function Tokens({ people, onShown }) {
     const created = await add.run(() => api('POST', '/admin/tokens', { name: f.name.value.trim(), role: f.role.value }));
     if (created) {
       f.reset();
-      onShown({ kind: 'token', what: `The secret of the service token ${created.token.name} (${created.token.role})`, secret: created.secret });
+      onShown({
+        kind: 'token',
+        what: say(
+          `O segredo do token de serviço ${created.token.name} (${label(created.token.role)})`,
+          `The secret of the service token ${created.token.name} (${created.token.role})`,
+        ),
+        secret: created.secret,
+      });
       list.reload();
     }
   };
   const revoke = async (tk) => {
-    const whose = tk.userId ? `${emailOf(tk.userId)}'s personal token` : 'the service token';
-    if (!confirm(`Revoke ${whose} ${tk.name} now? Every request with it is refused from now on.`)) return;
+    const whose = tk.userId
+      ? say(`o token pessoal de ${emailOf(tk.userId)}`, `${emailOf(tk.userId)}'s personal token`)
+      : say('o token de serviço', 'the service token');
+    const question = say(
+      `Revogar agora ${whose} ${tk.name}? Toda requisição com ele é recusada a partir de agora.`,
+      `Revoke ${whose} ${tk.name} now? Every request with it is refused from now on.`,
+    );
+    if (!confirm(question)) return;
     if (await act.run(() => api('POST', `/admin/tokens/${encodeURIComponent(tk.id)}/revoke`))) list.reload();
   };
-  return html`<section class="card" aria-label="API tokens">
-    <h2>API tokens</h2>
-    <p class="muted">Bearer tokens for the admin API (scripts, the CLI). A service token has one role and takes no decision. A personal token acts as its person and is made only by that person, on their own Account page: nobody makes one for someone else. Revoke any of them here.</p>
-    <form class="inline" onSubmit=${create} aria-label="Issue a service token">
-      <label>Name <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
-      <label>Role <${RoleSelect} /></label>
-      <button type="submit" disabled=${add.busy}>Issue</button><${ErrorNote} error=${add.error} />
+  const [name, person, role, issued, lastUsed, status] = [
+    say('Nome', 'Name'),
+    say('Pessoa', 'Person'),
+    say('Função', 'Role'),
+    say('Emitido', 'Issued'),
+    say('Último uso', 'Last used'),
+    say('Situação', 'Status'),
+  ];
+  return html`<section class="card" aria-label=${say('Tokens de API', 'API tokens')} data-section="tokens">
+    <h2>${say('Tokens de API', 'API tokens')}</h2>
+    <p class="muted">${say(
+      'Tokens Bearer para a API de administração (scripts, a CLI). Um token de serviço tem uma função e não toma decisões. Um token pessoal age como a sua pessoa e só ela o cria, na própria página Conta: ninguém cria um para outra pessoa. Revogue qualquer um aqui.',
+      'Bearer tokens for the admin API (scripts, the CLI). A service token has one role and takes no decision. A personal token acts as its person and is made only by that person, on their own Account page: nobody makes one for someone else. Revoke any of them here.',
+    )}</p>
+    <form class="inline" onSubmit=${create} aria-label=${say('Emitir um token de serviço', 'Issue a service token')}>
+      <label>${name} <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
+      <label>${role} <${RoleSelect} /></label>
+      <button type="submit" disabled=${add.busy}>${say('Emitir', 'Issue')}</button><${ErrorNote} error=${add.error} />
     </form>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p class="empty">No token yet.</p>`
+        ? html`<p class="empty">${say('Nenhum token ainda.', 'No token yet.')}</p>`
         : html`<table class="stack team">
-      <thead><tr><th>Name</th><th>Person</th><th>Role</th><th>Issued</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+      <thead><tr><th>${name}</th><th>${person}</th><th>${role}</th><th>${issued}</th><th>${lastUsed}</th><th>${status}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (tk) => html`<tr data-token=${tk.name} data-status=${tk.revokedAt ? 'revoked' : 'active'}>
-          <td data-label="Name"><code>${tk.name}</code></td><td data-label="Person">${tk.userId ? emailOf(tk.userId) : html`<span class="muted">service</span>`}</td><td data-label="Role">${label(tk.role)}</td><td data-label="Issued"><${ZonedTime} iso=${tk.createdAt} /></td><td data-label="Last used"><${ZonedTime} iso=${tk.lastUsedAt} /></td>
-          <td data-label="Status">${tk.revokedAt ? `revoked ${time(tk.revokedAt)}` : 'active'}</td>
-          <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>Revoke</button>`}</td>
+          <td data-label=${name}><code>${tk.name}</code></td><td data-label=${person}>${tk.userId ? emailOf(tk.userId) : html`<span class="muted">${say('serviço', 'service')}</span>`}</td><td data-label=${role}>${label(tk.role)}</td><td data-label=${issued}><${ZonedTime} iso=${tk.createdAt} /></td><td data-label=${lastUsed}><${ZonedTime} iso=${tk.lastUsedAt} /></td>
+          <td data-label=${status}>${tk.revokedAt ? html`${label('revoked')} <${ZonedTime} iso=${tk.revokedAt} />` : label('active')}</td>
+          <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>${say('Revogar', 'Revoke')}</button>`}</td>
         </tr>`,
       )}</tbody>
     </table>`}<//>
@@ -123,7 +166,7 @@ function Tokens({ people, onShown }) {
 export function TeamPage() {
   const [shown, setShown] = useState(undefined);
   const people = useLoad(() => (may() ? api('GET', '/admin/users') : Promise.resolve({ data: [] })));
-  if (!may()) return html`<p class="muted">The team is managed by admins.</p>`;
+  if (!may()) return html`<p class="muted">${say('A equipe é gerida pelos administradores.', 'The team is managed by admins.')}</p>`;
   return html`<div>
     ${shown ? html`<${ShownOnce} shown=${shown} />` : null}
     <${People} list=${people} onShown=${setShown} />
