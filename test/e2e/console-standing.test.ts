@@ -138,7 +138,7 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     await again.locator('input[name=selfExcludedUntil]').fill(later);
     await again.getByRole('button', { name: 'Save limits' }).click();
     const history = page.locator(`article[data-player="${term}"] section[aria-label="Responsible gaming"] table`).last();
-    const row = history.locator('tr', { hasText: /self_exclusion.*team \(user:lia\.compliance@ourteam\.example\)/ });
+    const row = history.locator('tr', { hasText: /self-exclusion.*team \(user:lia\.compliance@ourteam\.example\)/ });
     await row.waitFor();
     t.match(await row.textContent(), new RegExp(`${termUntil}.*${later}T00:00:00\\.000Z`), 'the page shows who lengthened it, from when to when');
     const file = await fileOf(term);
@@ -166,7 +166,7 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     );
     t.match(await status.locator('p.muted').textContent(), /ends by itself/, 'and the flow that ends it');
     const rg = page.locator(`article[data-player="${free}"] section[aria-label="Responsible gaming"]`);
-    await rg.locator('tr', { hasText: /self_exclusion.*user:lia\.compliance@ourteam\.example/ }).waitFor();
+    await rg.locator('tr', { hasText: /self-exclusion.*user:lia\.compliance@ourteam\.example/ }).waitFor();
     t.match(await rg.textContent(), /Self-exclusion: since [\s\S]*until/, 'the responsible-gaming section shows it');
     const file = await fileOf(free);
     t.same([file.player.status, file.limits.selfExcludedUntil], ['autoexcluido', `${until}T00:00:00.000Z`]);

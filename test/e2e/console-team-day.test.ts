@@ -606,6 +606,12 @@ t.test('a day of the team in the console', async (t) => {
       const marketing = plain(await page.locator(`${file} [data-marketing]`).textContent());
       t.match(marketing, /consentimento/, `${width}: marketing in Portuguese`);
       t.notMatch(marketing, /consent given|no consent|allowed|blocked|self_exclusion|\boff\b/, `${width}: no English, no raw code`);
+      // Her responsible gaming: the limits, pause, self-exclusion and history as words.
+      const rgSection = `${file} section[aria-label="Responsible gaming"]`;
+      await page.locator(`${rgSection} td[data-kind]`).first().waitFor();
+      const rgText = await text(page, rgSection);
+      t.match(rgText, /Jogo responsável.*Pausa: nenhuma.*Autoexclusão: nenhuma.*Histórico.*limite/, `${width}: responsible gaming in Portuguese`);
+      t.notMatch(rgText, /\bPause\b|Self-exclusion|\bnone\b|History|self_exclusion|\bteam\b|\bsystem\b/, `${width}: no English, no raw code`);
       // The regulator files: a calendar day as the locale writes it.
       await page.goto(`${stack.adminUrl}/reports`);
       const row = `tr[data-file="${op.production.brandId}/${yesterday}"]`;

@@ -280,7 +280,7 @@ t.test('team console in a browser', async (t) => {
     t.match(text, /Loss\s*Day\s*50\.00\s*0\.00/, 'the loss limit and its usage');
     t.match(text, /Time\s*Week\s*300 min/, 'the time limit');
     t.match(text, /without end/, 'the self-exclusion');
-    t.match(text, /self_exclusion[\s\S]*indefinite[\s\S]*operator/, 'the history says who');
+    t.match(text, /self-exclusion[\s\S]*indefinite[\s\S]*operator/, 'the history says who');
     // Day 0: no Lift button that would only be refused; the page says from when it can be lifted.
     const when = section.locator('[data-liftable-at]');
     await when.waitFor();

@@ -165,6 +165,13 @@ const CODES = {
   query: ['pedido', 'asked'],
   profile: ['perfil do operador', "operator's profile"],
   default: ['padrão', 'default'],
+  // A player's responsible-gaming history: what changed, and by whom
+  limit: ['limite', 'limit'],
+  self_exclusion_ended: ['fim da autoexclusão', 'self-exclusion ended'],
+  self_exclusion_lifted: ['autoexclusão levantada', 'self-exclusion lifted'],
+  operator: ['operador', 'operator'],
+  team: ['equipe', 'team'],
+  system: ['sistema', 'system'],
 };
 
 /** A code as people read it in the person's language; an unknown code's words without underscores. */

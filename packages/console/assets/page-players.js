@@ -90,23 +90,30 @@ function ResponsibleGaming({ player, onDone }) {
       <tbody>${rg.limits.map(
         (l) =>
           html`<tr><td>${label(l.type)}</td><td>${label(l.period)}</td><td class="num">${shown(l.type, l.value)}</td><td class="num">${shown(l.type, l.used)}</td><td>${time(l.resetsAt)}</td><td>${
-            l.pending ? `${l.pending.value === null ? 'removal' : shown(l.type, l.pending.value)} from ${time(l.pending.effectiveAt)}` : '—'
+            l.pending
+              ? `${l.pending.value === null ? say('remoção', 'removal') : shown(l.type, l.pending.value)} ${say('a partir de', 'from')} ${time(l.pending.effectiveAt)}`
+              : '—'
           }</td></tr>`,
       )}</tbody></table>`
     }
-    <p>Pause: ${rg.pause ? `until ${time(rg.pause.until)}` : 'none'} · Self-exclusion: ${
-      rg.selfExclusion ? `since ${time(rg.selfExclusion.since)}, ${rg.selfExclusion.until ? `until ${time(rg.selfExclusion.until)}` : 'without end'}` : 'none'
+    <p>${say('Pausa', 'Pause')}: ${rg.pause ? `${say('até', 'until')} ${time(rg.pause.until)}` : say('nenhuma', 'none')} · ${say('Autoexclusão', 'Self-exclusion')}: ${
+      rg.selfExclusion
+        ? `${say('desde', 'since')} ${time(rg.selfExclusion.since)}, ${rg.selfExclusion.until ? `${say('até', 'until')} ${time(rg.selfExclusion.until)}` : say('sem fim', 'without end')}`
+        : say('nenhuma', 'none')
     }</p>
     ${
       selfExclusionLiftableAt && may('compliance') && Date.parse(selfExclusionLiftableAt) > Date.now()
-        ? html`<p class="muted" data-liftable-at=${selfExclusionLiftableAt}>Compliance may lift this indefinite self-exclusion from ${time(selfExclusionLiftableAt)} (30 days after it began), with a reason.</p>`
+        ? html`<p class="muted" data-liftable-at=${selfExclusionLiftableAt}>${say(
+            `O compliance pode levantar esta autoexclusão por prazo indeterminado a partir de ${time(selfExclusionLiftableAt)} (30 dias após o início), com um motivo.`,
+            `Compliance may lift this indefinite self-exclusion from ${time(selfExclusionLiftableAt)} (30 days after it began), with a reason.`,
+          )}</p>`
         : null
     }
     ${
       selfExclusionLiftableAt && may('compliance') && Date.parse(selfExclusionLiftableAt) <= Date.now()
         ? html`<form onSubmit=${lift} aria-label="Lift the self-exclusion">
-        <label>Reason <input name="reason" required minlength="3" maxlength="500" /></label>
-        <button type="submit" disabled=${action.busy}>Lift the indefinite self-exclusion</button>
+        <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+        <button type="submit" disabled=${action.busy}>${say('Levantar a autoexclusão por prazo indeterminado', 'Lift the indefinite self-exclusion')}</button>
         <${ErrorNote} error=${action.error} />
       </form>`
         : null
@@ -118,9 +125,9 @@ function ResponsibleGaming({ player, onDone }) {
         : html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Mudança', 'Change')}</th><th>${say('Antes', 'Old')}</th><th>${say('Depois', 'New')}</th><th>${say('Vale de', 'Effective')}</th><th>${say('Quem', 'Who')}</th><th>${say('Motivo', 'Reason')}</th></tr></thead>
       <tbody>${history.map(
         (c) =>
-          html`<tr><td>${time(c.at)}</td><td>${c.kind}${c.type ? ` ${c.type}/${c.period}` : ''}</td><td>${c.oldValue ?? '—'}</td><td>${c.newValue ?? '—'}</td><td>${
+          html`<tr><td>${time(c.at)}</td><td data-kind=${c.kind}>${label(c.kind)}${c.type ? ` ${label(c.type)}/${label(c.period)}` : ''}</td><td>${c.oldValue ?? '—'}</td><td>${c.newValue ?? '—'}</td><td>${
             c.effectiveAt ? time(c.effectiveAt) : '—'
-          }</td><td>${c.by}${c.actor ? ` (${c.actor})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
+          }</td><td>${label(c.by)}${c.actor ? ` (${c.actor})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
       )}</tbody></table>`
     }
   </section>`}<//>`;
