@@ -658,6 +658,23 @@ async function main(tracing: string): Promise<BenchResults> {
           expectStatus('setting a limit', res, 200);
         }
       };
+      // Registered under off: br-spa also asks the registration data (issue #60), completed as an operator does.
+      const withRegistration = async (playerId: string, c: Credentials) => {
+        const res = await clientOf(c).request(
+          'PATCH',
+          `/players/${playerId}`,
+          {
+            phone: '+5511987654321',
+            gender: 'feminino',
+            signupIp: '198.51.100.7',
+            address: { street: 'Rua Augusta', number: '1500', district: 'Consolação', city: 'São Paulo', state: 'SP', postalCode: '01304-001' },
+          },
+          { 'idempotency-key': `reg-${runId}-${playerId}` },
+        );
+        expectStatus('completing the registration', res, 200);
+      };
+      await inBatches(rgDepositors, 16, (p) => withRegistration(p.id, p.creds));
+      await inBatches(rgSessions, 16, (s) => withRegistration(s.playerId, productionOf(op)));
       await inBatches(rgDepositors, 16, (p) => withLimits(p.id, p.creds));
       await inBatches(rgSessions, 16, (s) => withLimits(s.playerId, productionOf(op)));
       // Not reported, as on the off side: the first deposit and round of each player after the
