@@ -20,6 +20,7 @@ import { providerDebtMigrations } from './store/debt-migrations.ts';
 import { providerSandboxMigrations } from './store/sandbox-migrations.ts';
 import { prizeClockRecorder } from './handlers/prize-clock-metrics.ts';
 import { sessionCache } from './handlers/session-cache.ts';
+import { roundFactsCache } from './handlers/round-facts.ts';
 // Issue #58: connectors (docs/connectors.md): our team's side and the gateway's questions.
 import { providerConnectorMigrations } from './store/connector-migrations.ts';
 import { connectorAdminHandlers } from './handlers/connector-admin.ts';
@@ -67,7 +68,13 @@ export const providersModule: ServiceModule<WalletConfig> = {
     return [async () => standingOf(deps).stop()];
   },
   handlers: (deps) => {
-    const ctx: ProvidersContext = { deps, operators: standingOf(deps), prizes: prizeClockRecorder(deps.metrics), sessions: sessionCache() };
+    const ctx: ProvidersContext = {
+      deps,
+      operators: standingOf(deps),
+      prizes: prizeClockRecorder(deps.metrics),
+      sessions: sessionCache(),
+      rounds: roundFactsCache(),
+    };
     const admin = adminProviderHandlers(ctx);
     const adminHandlers: Record<string, Handler> = {};
     for (const [id, fn] of Object.entries(admin)) {

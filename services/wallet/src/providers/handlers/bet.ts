@@ -164,6 +164,16 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     if (placed) ctx.deps.outbox.publishCommitted([placed.row]);
     // The bet moved the session's end on (issue #59 item 4): the kept copy follows, so it is not read again.
     ctx.sessions.keep(key, { ...session, expiresAt: new Date(Math.max(session.expiresAt.getTime(), now.getTime() + session.idleSeconds * 1000)) });
+    // The round is this player's now (the statement opened it or added to it): its win need not read it (handlers/round-facts.ts).
+    ctx.rounds.keep(providerId, body.roundId, {
+      environment: bet.environment,
+      kind: bet.roundKind,
+      brandId: bet.brandId,
+      playerId: bet.playerId,
+      currency: bet.currency,
+      gameId: bet.gameId,
+      funding: 'player',
+    });
     return {
       transactionId: body.transactionId,
       kind: 'bet',

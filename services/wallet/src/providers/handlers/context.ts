@@ -2,6 +2,7 @@ import type { ServiceDeps } from '@bo/service-kit';
 import type { WalletConfig } from '../../config.ts';
 import type { OperatorStanding } from './operator-standing.ts';
 import type { PrizeClockRecorder } from './prize-clock-metrics.ts';
+import type { RoundFactsCache } from './round-facts.ts';
 import type { SessionCache } from './session-cache.ts';
 
 export interface ProvidersContext {
@@ -11,4 +12,6 @@ export interface ProvidersContext {
   prizes: PrizeClockRecorder;
   /** Sessions that took a bet, by token (handlers/session-cache.ts). */
   sessions: SessionCache;
+  /** Rounds' facts that never change, kept from their bets (handlers/round-facts.ts). */
+  rounds: RoundFactsCache;
 }

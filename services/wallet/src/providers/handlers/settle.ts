@@ -23,6 +23,7 @@ import { findRound, findTransaction, launchedPlayer, type RoundRow } from '../st
 import type { ProvidersContext } from './context.ts';
 import { sportsBetSettled } from '../store/sports-events.ts';
 import { prizeClockOf, prizeDueAtOf } from '../domain/prize-clock.ts';
+import type { RoundFacts } from './round-facts.ts';
 import { holdWinIfHeld } from '../../integrity/index.ts';
 
 type Answer = ProviderTransactionResult;
@@ -109,10 +110,44 @@ export async function settled(
 /** A win; a connector's may name the bet it pays (`betTransactionId`), kept on its row as part of its identity. */
 type WinCall = ProviderWin & { betTransactionId?: string };
 
+/**
+ * The facts of a casino round kept from its bet (handlers/round-facts.ts), when they name this
+ * call's player, environment and currency; undefined otherwise (the round is then read). A sports
+ * round is always read: its integrity hold is part of it.
+ */
+function keptRoundOf(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): RoundFacts | undefined {
+  const kept = ctx.rounds.get(scope.providerId, body.roundId);
+  const matches = kept?.kind === 'casino' && kept.playerId === body.playerId && kept.environment === scope.environment && kept.currency === body.currency;
+  return matches ? kept : undefined;
+}
+
+/**
+ * A win. When its round's facts are kept from its bet, it is tried first on them without reading
+ * the round: its statement then checks what the read would have (the round open, the player owing
+ * the provider nothing) and writes nothing otherwise, and the win goes on as if nothing was kept.
+ */
 async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): Promise<Answer> {
-  const { providerId, environment } = scope;
+  const kept = keptRoundOf(ctx, scope, body);
+  if (kept) {
+    const answered = await winOnRound(ctx, scope, body, kept).catch((e) => {
+      if (failedCondition(e) === 'round') return undefined;
+      throw e;
+    });
+    if (answered) return answered;
+  }
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
   if (round.status !== 'open') throw new AppError('ROUND_CLOSED', undefined, { roundId: body.roundId, status: round.status });
+  const answered = await winOnRound(ctx, scope, body, round, round.owed);
+  if (!answered) throw new TakenMeanwhile('taken');
+  return answered;
+}
+
+/**
+ * The win on its round, read (with what its player owes the provider: `owed`) or kept (`owed`
+ * undefined: written only while nothing is owed); undefined when nothing was written.
+ */
+async function winOnRound(ctx: ProvidersContext, scope: ProviderScope, body: WinCall, round: RoundFacts, owed?: string): Promise<Answer | undefined> {
+  const { providerId, environment } = scope;
   // The prize clock (domain/prize-clock.ts): a win of money names when its event ended; 0.00 (a lost bet) owes no prize.
   const owesPrize = compareMoney(body.amount, 0) > 0;
   const eventEndedAt = owesPrize && body.eventEndedAt !== undefined ? new Date(body.eventEndedAt) : undefined;
@@ -148,9 +183,11 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): 
     if (held.taken) throw new TakenMeanwhile('taken');
   }
   // ---- end of the hook ----
-  move.repay = repaymentOf(move.amount, round.owed);
+  // A credit repays the player's debt to the provider first.
+  if (owed === undefined) move.unlessOwing = true;
+  else move.repay = repaymentOf(move.amount, owed);
   const posted = owesPrize ? await postMove(ctx.deps.sql, move) : await postZeroMove(ctx.deps.sql, move);
-  if (!posted) throw new TakenMeanwhile('taken');
+  if (!posted) return undefined;
   if (move.outbox) ctx.deps.outbox.poke();
   // Measured once, as it is credited (a replay answers before this: replayOf).
   if (move.prizeClock) {

@@ -216,6 +216,8 @@ export interface CreditPosting extends TransactionKey {
   outbox?: OutboxPart;
   /** A credit: what of it repays the player's debt to the provider (positive), read just before (store/debts.ts). */
   repay?: string;
+  /** A credit whose round was not read (handlers/round-facts.ts): written only while the player owes the provider nothing (else the caller reads and repays). */
+  unlessOwing?: boolean;
   /** A correction's debit: what the balance could not cover, added to the player's debt (positive). */
   shortfall?: string;
   /** A win that owes a prize and names when its event ended: that end and the prize's deadline (domain/prize-clock.ts), recorded on its row with whether the credit met it. */
@@ -282,13 +284,23 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
   const key = [c.providerId, c.roundId, c.playerId];
   switch (c.kind) {
     case 'win':
+      // The round as the win took it (its brand, currency and funding: read, or kept from its bet, handlers/round-facts.ts).
       return {
         text: `r as (update wallet.provider_rounds set wins = wins + 1, won = won + ?::numeric,
                   status = case when ?::boolean then 'settled' else status end,
                   closed_at = case when ?::boolean then (select at from a) else closed_at end,
                   outcome = coalesce(?::text, outcome)
-                where ${where} and status = 'open' and ${MOVED} returning *)`,
-        params: [moved, c.roundClosed ?? true, c.roundClosed ?? true, c.outcome ?? null, ...key],
+                where ${where} and status = 'open' and brand_id = ? and currency = ? and funding = ? and ${MOVED} returning *)`,
+        params: [
+          moved,
+          c.roundClosed ?? true,
+          c.roundClosed ?? true,
+          c.outcome ?? null,
+          ...key,
+          c.brandId,
+          c.currency,
+          c.providerFunded ? 'provider' : 'player',
+        ],
       };
     case 'rollback':
       // The round of a bet with a win is settled: its bets are not rolled back (but by our refund at an
@@ -353,8 +365,13 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
     ],
     alsoSet: creditCounterParts(c.usageAt ?? c.at, wagered, netLoss),
     onlyIf: {
-      text: `${debit ? 'and available - held >= ?::numeric ' : ''}and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)`,
-      params: [...(debit ? [negated(moved)] : []), c.providerId, c.transactionId],
+      text: `${debit ? 'and available - held >= ?::numeric ' : ''}and not exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ?)${
+        c.unlessOwing
+          ? `
+                  and not exists (select 1 from wallet.provider_debts where ${DEBT_KEY} and owed > 0)`
+          : ''
+      }`,
+      params: [...(debit ? [negated(moved)] : []), c.providerId, c.transactionId, ...(c.unlessOwing ? debtKey(c) : [])],
     },
     alsoWith: ([move, repayment]) => ({
       // The prize clock: the credit's own time (a.at) against the deadline, in the statement that credits it.
