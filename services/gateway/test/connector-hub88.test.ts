@@ -344,6 +344,26 @@ t.test('Hub88 connector', async (t) => {
       [`provider:${provider.id}:${tooLate.transaction_uuid}`],
     );
     t.same(ledger, [{ type: 'CORRECTION', amount: '10.00' }], "one credit, a correction of the settled round (the native API's way)");
+
+    // Two bets in one round, the first rolled back: the round stays open, and a win naming the
+    // rolled-back bet is still refused (the wallet's win statement checks its bet), nothing credited.
+    const gone = betBody(s);
+    const live = betBody(s, { round: gone.round });
+    await call('/transaction/bet', gone);
+    await call('/transaction/bet', live);
+    await call('/transaction/rollback', rollbackBody(s, gone));
+    const winOfFirst = winBody(s, gone);
+    expectStatus(
+      t,
+      await call('/transaction/win', winOfFirst),
+      'RS_ERROR_TRANSACTION_DOES_NOT_EXIST',
+      winOfFirst,
+      'a win of a rolled-back bet in an open round',
+    );
+    t.equal(await balanceOf(s), '90.00', 'nothing credited: the second bet alone is taken (100.00 before)');
+    const winOfSecond = winBody(s, live);
+    expectStatus(t, await call('/transaction/win', winOfSecond), 'RS_OK', winOfSecond, 'its round still takes the win of its live bet');
+    t.equal(await balanceOf(s), '115.00');
   });
 
   t.test('wins: after the session (token not checked), of an unknown bet, of another player, on a settled round', async (t) => {

@@ -4,7 +4,7 @@
 //   /transaction/bet       wallet.provider.bet: transaction_uuid → transactionId, round → roundId;
 //                          `round_closed: true` then settles the round (a win of 0.00: `close:<transaction_uuid>`)
 //   /transaction/win       the provider wallet's win naming its bet (reference_transaction_uuid, part of its
-//                          identity), after the reference is found a live bet of the user
+//                          identity), paid by the wallet only on a live bet of the user
 //   /transaction/rollback  wallet.provider.rollback of reference_transaction_uuid (a bet never received: recorded, RS_OK)
 // Money Hub88 still sends after its round was settled (a win, a rollback's stake) is owed to the
 // player and paid: as a correction credit of the settled round under the call's own transaction_uuid
@@ -159,12 +159,11 @@ export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Ans
 export async function win(c: Hub88Context, r: Hub88WinRequest): Promise<Hub88Answer> {
   const amount = hub88AmountToMoney(r.amount);
   if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
-  // The bet this win pays must be one we took, of this user, not rolled back ("wasn't processed or was rolled back").
-  const ref = await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId);
-  if ((ref?.kind !== 'bet' && ref?.kind !== 'free_bet') || ref.neverReceived || ref.rolledBack || ref.playerId !== r.user) {
-    return refused(r.request_uuid, r.user, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST');
-  }
-  const roundId = r.round ?? ref.roundId;
+  // The bet this win pays must be one we took, of this user, not rolled back ("wasn't processed or was
+  // rolled back"): the wallet's win of a bet checks it (ROUND_NOT_FOUND otherwise). Its round is the
+  // call's, or (none sent) the bet's, read here.
+  const roundId = r.round ?? (await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId))?.roundId;
+  if (roundId === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST');
   // Its bet is part of a win's identity: the same transaction_uuid naming another bet is a duplicate.
   const reply = await c.wallet.winOfBet(
     c.scope,

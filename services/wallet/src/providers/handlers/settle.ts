@@ -122,17 +122,15 @@ function keptRoundOf(ctx: ProvidersContext, scope: ProviderScope, body: WinCall)
 }
 
 /**
- * A win. When its round's facts are kept from its bet, it is tried first on them without reading
- * the round: its statement then checks what the read would have (the round open, the player owing
- * the provider nothing) and writes nothing otherwise, and the win goes on as if nothing was kept.
+ * A win. When its round's facts are kept from its bet (and not tried already: `keptTried`), it is
+ * tried first on them without reading the round: its statement then checks what the read would
+ * have (the round open, the player owing the provider nothing) and writes nothing otherwise, and
+ * the win goes on as if nothing was kept.
  */
-async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): Promise<Answer> {
-  const kept = keptRoundOf(ctx, scope, body);
+async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall, keptTried = false): Promise<Answer> {
+  const kept = keptTried ? undefined : keptRoundOf(ctx, scope, body);
   if (kept) {
-    const answered = await winOnRound(ctx, scope, body, kept).catch((e) => {
-      if (failedCondition(e) === 'round') return undefined;
-      throw e;
-    });
+    const answered = await winOnKeptRound(ctx, scope, body, kept);
     if (answered) return answered;
   }
   const round = await roundOfPlayer(ctx, scope, body.roundId, body.playerId, body.currency);
@@ -140,6 +138,14 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall): 
   const answered = await winOnRound(ctx, scope, body, round, round.owed);
   if (!answered) throw new TakenMeanwhile('taken');
   return answered;
+}
+
+/** The win on its round's kept facts; undefined when its statement found the round or debt (or its bet) not as kept. */
+async function winOnKeptRound(ctx: ProvidersContext, scope: ProviderScope, body: WinCall, kept: RoundFacts): Promise<Answer | undefined> {
+  return winOnRound(ctx, scope, body, kept).catch((e) => {
+    if (failedCondition(e) === 'round') return undefined;
+    throw e;
+  });
 }
 
 /**
@@ -183,8 +189,9 @@ async function winOnRound(ctx: ProvidersContext, scope: ProviderScope, body: Win
     if (held.taken) throw new TakenMeanwhile('taken');
   }
   // ---- end of the hook ----
-  // A credit repays the player's debt to the provider first.
-  if (owed === undefined) move.unlessOwing = true;
+  // A credit repays the player's debt to the provider first. On kept facts the statement checks
+  // that nothing is owed, and that the bet a connector's win names is still a live bet of the player.
+  if (owed === undefined) Object.assign(move, { unlessOwing: true, liveBetOnly: body.betTransactionId !== undefined });
   else move.repay = repaymentOf(move.amount, owed);
   const posted = owesPrize ? await postMove(ctx.deps.sql, move) : await postZeroMove(ctx.deps.sql, move);
   if (!posted) return undefined;
@@ -332,7 +339,7 @@ async function correction(ctx: ProvidersContext, scope: ProviderScope, body: Pro
   return answer(move, move.amount, posted);
 }
 
-async function settledWin(ctx: ProvidersContext, scope: ProviderScope, b: WinCall): Promise<Answer> {
+async function settledWin(ctx: ProvidersContext, scope: ProviderScope, b: WinCall, keptTried = false): Promise<Answer> {
   const call: CallShape = {
     kind: 'win',
     environment: scope.environment,
@@ -342,16 +349,37 @@ async function settledWin(ctx: ProvidersContext, scope: ProviderScope, b: WinCal
     currency: b.currency,
     ...(b.betTransactionId === undefined ? {} : { betTransactionId: b.betTransactionId }),
   };
-  return settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b), 'on-refusal');
+  return settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b, keptTried), 'on-refusal');
 }
 
 export function providerWin(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerWin> {
   return async (req) => ({ status: 200, body: await settledWin(ctx, providerScopeOf(req), req.body) });
 }
 
-/** A connector's win naming its bet (connectorMessages.win): the same win, the bet part of its identity. */
+/**
+ * A connector's win naming its bet (connectorMessages.win): the same win, the bet part of its
+ * identity, paid only on a live bet of the player (not rolled back, not a placeholder of one never
+ * received; Hub88: "wasn't processed or was rolled back"), else 404 `ROUND_NOT_FOUND` with
+ * `details.betTransactionId`. On a round whose facts are kept its statement checks the bet; else the
+ * bet is read first, before the id's replay, as the connector read it before.
+ */
 export function connectorWin(ctx: ProvidersContext): HandlerOf<typeof connectorMessages.win> {
-  return async (req) => ({ status: 200, body: await settledWin(ctx, providerScopeOf(req), req.body) });
+  return async (req) => {
+    const scope = providerScopeOf(req);
+    const b = req.body;
+    const kept = keptRoundOf(ctx, scope, b);
+    const answered = kept && (await winOnKeptRound(ctx, scope, b, kept));
+    if (answered) return { status: 200, body: answered };
+    const bet = await findTransaction(ctx.deps.sql, scope.providerId, b.betTransactionId);
+    const live =
+      bet?.environment === scope.environment &&
+      (bet.kind === 'bet' || bet.kind === 'free_bet') &&
+      !bet.neverReceived &&
+      bet.rolledBackBy === null &&
+      bet.playerId === b.playerId;
+    if (!live) throw new AppError('ROUND_NOT_FOUND', 'No live bet of this player has this betTransactionId.', { betTransactionId: b.betTransactionId });
+    return { status: 200, body: await settledWin(ctx, scope, b, kept !== undefined) };
+  };
 }
 
 export function providerRollback(ctx: ProvidersContext): HandlerOf<typeof providerOperations.providerRollback> {

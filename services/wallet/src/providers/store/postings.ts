@@ -218,6 +218,8 @@ export interface CreditPosting extends TransactionKey {
   repay?: string;
   /** A credit whose round was not read (handlers/round-facts.ts): written only while the player owes the provider nothing (else the caller reads and repays). */
   unlessOwing?: boolean;
+  /** A win on kept facts naming its bet (`betTransactionId`): written only while that bet is a live bet of the player (a connector's win). */
+  liveBetOnly?: boolean;
   /** A correction's debit: what the balance could not cover, added to the player's debt (positive). */
   shortfall?: string;
   /** A win that owes a prize and names when its event ended: that end and the prize's deadline (domain/prize-clock.ts), recorded on its row with whether the credit met it. */
@@ -275,6 +277,10 @@ const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION'
  */
 const MOVED = 'exists (select 1 from a)';
 
+/** A win's bet is a live bet of its player: taken, not rolled back, not the placeholder of a bet never received. */
+const LIVE_BET = `exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ? and environment = ? and player_id = ?
+                  and kind in ('bet', 'free_bet') and not never_received and rolled_back_by is null)`;
+
 /**
  * The round (and, for a rollback, the bet) a move changes, as UPDATEs with the move's conditions; `at` the move's time.
  * A promotional credit or a jackpot win changes no round (a jackpot's round is read, never settled by it).
@@ -290,7 +296,7 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
                   status = case when ?::boolean then 'settled' else status end,
                   closed_at = case when ?::boolean then (select at from a) else closed_at end,
                   outcome = coalesce(?::text, outcome)
-                where ${where} and status = 'open' and brand_id = ? and currency = ? and funding = ? and ${MOVED} returning *)`,
+                where ${where} and status = 'open' and brand_id = ? and currency = ? and funding = ?${c.liveBetOnly ? ` and ${LIVE_BET}` : ''} and ${MOVED} returning *)`,
         params: [
           moved,
           c.roundClosed ?? true,
@@ -300,6 +306,7 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
           c.brandId,
           c.currency,
           c.providerFunded ? 'provider' : 'player',
+          ...(c.liveBetOnly ? [c.providerId, c.betTransactionId, c.environment, c.playerId] : []),
         ],
       };
     case 'rollback':
