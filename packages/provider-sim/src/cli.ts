@@ -101,83 +101,37 @@ const protocol = o.protocol ?? 'native';
 if (protocol !== 'native' && protocol !== 'hub88' && protocol !== 'evolution' && protocol !== 'betsy')
   fail(`--protocol: native, hub88, evolution or betsy, not ${protocol}`);
 const log = o.json ? () => undefined : (line: string) => console.log(`[provider-sim] ${new Date().toISOString().slice(11, 19)} ${line}`);
-if (protocol === 'betsy') {
-  if (!adminToken) fail('--protocol betsy registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
-  try {
-    const summary = await runBetsySimulation({
-      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
-      operator,
-      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
-      sessions: int(o.sessions, DEFAULTS.sessions),
-      concurrency: int(o.concurrency, DEFAULTS.concurrency),
-      rounds: int(o.rounds, DEFAULTS.rounds),
-      funds: o.funds ?? DEFAULTS.funds,
-      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
-      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
-      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
-      log,
-    });
-    console.log(JSON.stringify(summary, null, 2));
-    log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
-    process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
-  } catch (e) {
-    console.error('[provider-sim]', e instanceof Error ? e.message : e);
-    process.exitCode = 1;
-  }
-  process.exit();
-}
-if (protocol === 'evolution') {
+/** What every run reads from the command line: the gateway, the operator, the load, and the client's patience. */
+const gatewayUrl = o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+const adminUrl = o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`;
+const load = {
+  sessions: int(o.sessions, DEFAULTS.sessions),
+  concurrency: int(o.concurrency, DEFAULTS.concurrency),
+  rounds: int(o.rounds, DEFAULTS.rounds),
+  funds: o.funds ?? DEFAULTS.funds,
+  retryDeadlineMs: DEFAULTS.retryDeadlineMs,
+  timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
+  maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
+};
+/** Where the games' launches are received (ours, Evolution's UA server, Hub88's games server). */
+const launchAt = {
+  host: o['launch-host'] ?? '127.0.0.1',
+  port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
+  ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
+};
+
+if (protocol !== 'native') {
+  // A connector's run registers the provider and sets up its connector: our team's token.
   if (!adminToken)
-    fail('--protocol evolution registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
+    fail(`--protocol ${protocol} registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or \`npm start\` once).`);
+  const run = { gatewayUrl, operator, admin: { url: adminUrl, token: adminToken! }, ...load, log };
   try {
-    const summary = await runEvolutionSimulation({
-      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
-      operator,
-      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
-      uaServer: {
-        host: o['launch-host'] ?? '127.0.0.1',
-        port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
-        ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
-      },
-      sessions: int(o.sessions, DEFAULTS.sessions),
-      concurrency: int(o.concurrency, DEFAULTS.concurrency),
-      rounds: int(o.rounds, DEFAULTS.rounds),
-      funds: o.funds ?? DEFAULTS.funds,
-      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
-      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
-      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
-      log,
-    });
-    console.log(JSON.stringify(summary, null, 2));
-    log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
-    process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
-  } catch (e) {
-    console.error('[provider-sim]', e instanceof Error ? e.message : e);
-    process.exitCode = 1;
-  }
-  process.exit();
-}
-if (protocol === 'hub88') {
-  if (!adminToken) fail('--protocol hub88 registers and sets up the connector: it needs the admin token (--admin-token, ADMIN_TOKEN, or `npm start` once).');
-  try {
-    const summary = await runHub88Simulation({
-      gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
-      operator,
-      admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken! },
-      gamesServer: {
-        host: o['launch-host'] ?? '127.0.0.1',
-        port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
-        ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
-      },
-      sessions: int(o.sessions, DEFAULTS.sessions),
-      concurrency: int(o.concurrency, DEFAULTS.concurrency),
-      rounds: int(o.rounds, DEFAULTS.rounds),
-      funds: o.funds ?? DEFAULTS.funds,
-      retryDeadlineMs: DEFAULTS.retryDeadlineMs,
-      timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
-      maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
-      log,
-    });
+    const summary =
+      protocol === 'betsy'
+        ? await runBetsySimulation(run)
+        : protocol === 'evolution'
+          ? await runEvolutionSimulation({ ...run, uaServer: launchAt })
+          : await runHub88Simulation({ ...run, gamesServer: launchAt });
     console.log(JSON.stringify(summary, null, 2));
     log(summary.problems.length === 0 ? 'every answer as expected' : `${summary.problems.length} problems`);
     process.exitCode = summary.problems.length === 0 && summary.ledger.ok !== false ? 0 : 1;
@@ -188,16 +142,12 @@ if (protocol === 'hub88') {
   process.exit();
 }
 
-const launch = await startLaunchServer({
-  host: o['launch-host'] ?? '127.0.0.1',
-  port: o['launch-port'] === undefined ? 0 : int(o['launch-port'], 0),
-  ...(o['launch-url'] ? { publicUrl: o['launch-url'] } : {}),
-});
+const launch = await startLaunchServer(launchAt);
 try {
   const summary = await runSimulation({
-    gatewayUrl: o.gateway ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+    gatewayUrl,
     operator,
-    ...(adminToken ? { admin: { url: o.admin ?? `http://127.0.0.1:${process.env.ADMIN_PORT ?? 3001}`, token: adminToken } } : {}),
+    ...(adminToken ? { admin: { url: adminUrl, token: adminToken } } : {}),
     ...(providerGiven
       ? {
           providers: [
@@ -212,14 +162,8 @@ try {
         }
       : {}),
     launch,
-    sessions: int(o.sessions, DEFAULTS.sessions),
-    concurrency: int(o.concurrency, DEFAULTS.concurrency),
-    rounds: int(o.rounds, DEFAULTS.rounds),
-    funds: o.funds ?? DEFAULTS.funds,
+    ...load,
     sportsEvery: DEFAULTS.sportsEvery,
-    retryDeadlineMs: DEFAULTS.retryDeadlineMs,
-    timeoutMs: int(o['timeout-ms'], DEFAULTS.timeoutMs),
-    maxExpiryWaitMs: o['max-expiry-wait-ms'] === undefined ? DEFAULTS.maxExpiryWaitMs : int(o['max-expiry-wait-ms'], 0),
     providerFunded: o.funded === true,
     statement: o.statement === true,
     log,

@@ -30,11 +30,17 @@ export class OperatorSide {
     return r;
   }
 
-  /** Who the key is: the operator's id (to enable a provider for it) and the brand's environment. */
-  async me(): Promise<{ operatorId: string; environment: string; brandId: string; currency: string }> {
+  /** Who the key is: the operator's id (to enable a provider for it), the brand's environment and the operator's compliance profile. */
+  async me(): Promise<{ operatorId: string; environment: string; brandId: string; currency: string; profile: string }> {
     const r = await untilAnswered(() => this.client.get('/me'), 'me', this.#retry);
     if (r.status !== 200) throw new Error(`GET /me: ${r.status} ${r.text.slice(0, 300)}`);
-    return { operatorId: r.body.operator.id, environment: r.body.operator.environment, brandId: r.body.brand.id, currency: r.body.brand.currency };
+    return {
+      operatorId: r.body.operator.id,
+      environment: r.body.operator.environment,
+      brandId: r.body.brand.id,
+      currency: r.body.brand.currency,
+      profile: r.body.compliance?.profile ?? 'off',
+    };
   }
 
   /** A sandbox player, registered and KYC-approved, funded with `funds` (confirmed). */

@@ -109,6 +109,8 @@ export async function runEvolutionSimulation(opts: EvolutionSimulationOptions): 
   try {
     // Our team's part.
     const me = await operator.me();
+    // Brazil's rules forbid free rounds' winnings (an advantage before a bet: Lei 14.790/2023, art. 29).
+    const promoAnswer: EvolutionStatus = me.profile === 'br-spa' ? 'FINAL_ERROR_ACTION_FAILED' : 'OK';
     const environment = me.environment === 'production' ? 'production' : 'sandbox';
     const authToken = `sim_at_${randomBytes(16).toString('hex')}`;
     const provider = await admin.call(
@@ -295,7 +297,7 @@ export async function runEvolutionSimulation(opts: EvolutionSimulationOptions): 
       await placeDebit({ ...open, transaction: { ...open.transaction, amount: 3.5 }, uuid: randomUUID() }, 'BET_ALREADY_EXIST', 'the same id, another amount');
       await credit(open, '5.00');
       // A promotional payout (issue #59): free rounds' winnings Evolution funds, credited once (FREE_BET_WIN);
-      // sent again, the same answer. (Under br-spa it is refused, final: the sandbox operator is not.)
+      // sent again, the same answer. Under br-spa (`npm start`'s demo operator) it is refused, final, and moves nothing.
       const payout = {
         sid,
         userId: player,
@@ -306,9 +308,9 @@ export async function runEvolutionSimulation(opts: EvolutionSimulationOptions): 
       };
       const promo = await answered('promo_payout', payout);
       if (promo.status === 'OK') move(player, '1.50');
-      check('a promotional payout', player, promo, 'OK', `promo:${payout.promoTransaction.id}`);
+      check('a promotional payout', player, promo, promoAnswer, `promo:${payout.promoTransaction.id}`);
       const promoAgain = await answered('promo_payout', { ...payout, uuid: randomUUID() });
-      check('a promotional payout sent again', player, promoAgain, 'OK', `promo:${payout.promoTransaction.id}`);
+      check('a promotional payout sent again', player, promoAgain, promoAnswer, `promo:${payout.promoTransaction.id}`);
       // A credit after the session ended: when the session ends soon enough to wait for it.
       const b4 = debitOf('1.00');
       await placeDebit(b4, 'OK', 'a debit before the session ends');
