@@ -385,6 +385,38 @@ t.test('the provider wallet API', async (t) => {
     t.match(((await p('balance', { token })) as any).body, { balance: '0.00' });
   });
 
+  test("concurrent copies of one win (its round's facts kept from its bet) credit once and answer alike, a connector's too", async (t) => {
+    const { player, token } = await sessionOf(t, '50.00');
+    const cases = [
+      { via: 'wallet.provider.win', amount: '7.50' },
+      { via: 'wallet.provider.win', amount: '0.00' },
+      { via: 'wallet.connector.win', amount: '7.50' },
+      { via: 'wallet.connector.win', amount: '0.00' },
+    ];
+    let balance = 50;
+    for (const c of cases) {
+      const b = bet(token, { amount: '1.00' });
+      t.equal(((await p('bet', b)) as any).ok, true);
+      balance -= 1;
+      const w = {
+        transactionId: txId('win'),
+        playerId: player,
+        roundId: b.roundId,
+        amount: c.amount,
+        currency: 'BRL',
+        ...(c.via === 'wallet.connector.win' ? { betTransactionId: b.transactionId } : {}),
+      };
+      const copies = (await Promise.all(Array.from({ length: 12 }, () => h.call(c.via, pscope, { body: w })))) as any[];
+      balance += Number(c.amount);
+      t.same(
+        new Set(copies.map((a) => `${code(a)} ${a.body?.balance}`)),
+        new Set([`ok:200 ${balance.toFixed(2)}`]),
+        `${c.via} ${c.amount}: every copy answers the one credit`,
+      );
+      t.equal(copies.filter((a) => a.body?.replayed === false).length, 1, `${c.via} ${c.amount}: one copy did it`);
+    }
+  });
+
   test('a win and a rollback of the same bet at once: exactly one of them applies', async (t) => {
     const { player, token } = await sessionOf(t, '10.00');
     const b = bet(token);

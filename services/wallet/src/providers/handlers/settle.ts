@@ -140,10 +140,13 @@ async function win(ctx: ProvidersContext, scope: ProviderScope, body: WinCall, k
   return answered;
 }
 
-/** The win on its round's kept facts; undefined when its statement found the round or debt (or its bet) not as kept. */
+/**
+ * The win on its round's kept facts; undefined when its statement found the round or debt (or its
+ * bet) not as kept, or its id taken by a copy of it (the read that follows answers as the round is).
+ */
 async function winOnKeptRound(ctx: ProvidersContext, scope: ProviderScope, body: WinCall, kept: RoundFacts): Promise<Answer | undefined> {
   return winOnRound(ctx, scope, body, kept).catch((e) => {
-    if (failedCondition(e) === 'round') return undefined;
+    if (failedCondition(e) === 'round' || uniqueViolation(e) !== undefined) return undefined;
     throw e;
   });
 }
