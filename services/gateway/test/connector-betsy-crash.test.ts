@@ -10,64 +10,28 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { betsySignature, WALLET_SUBJECTS, type BetsyWireAnswer, type OperatorScope } from '@bo/contracts';
-import { BaseConfigSchema, configOf, startServiceWith } from '@bo/service-kit';
-import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
-import { caller, internalScope, LAUNCH_SECRET, ok, playersService, processGroup } from '@bo/test-support';
-import { startHarness } from './support/harness.ts';
+import { betsySignature, type BetsyWireAnswer } from '@bo/contracts';
+import { startConnectorCrashHarness } from './support/connector-crash.ts';
 
 t.test('Betsy calls survive a wallet killed between its money statement and its answer, exactly once', async (t) => {
-  const db = await createTestDatabase('betsycrash');
-  const prefix = testPrefix('betsycrash');
-  // A short deadline at the gateway (this test is about timeouts): Betsy hears "no answer" soon after the wallet dies.
-  const h = await startHarness({ RPC_TIMEOUT_MS: '1500' }, { db, prefix });
-  const players = await startServiceWith(playersService, configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix }));
-  t.teardown(async () => {
-    await players.stop();
-    await h.close();
-    await cleanupNatsPrefix(prefix);
-    await db.drop();
-  });
-  const call = caller(h.operators.nc, prefix);
-  const gw = h.gateways[0]!;
-  const wallet = processGroup<'wallet'>(
-    t,
-    {
-      DATABASE_URL: db.url,
-      NATS_URL: testNatsUrl(),
-      NATS_PREFIX: prefix,
-      RPC_TIMEOUT_MS: 5000,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: gw.publicUrl,
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' }, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
-  await wallet.start('wallet');
-
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await h.admin(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const op = await h.createOperator({ name: `Betsy Crash Sports ${randomBytes(3).toString('hex')}` });
-  const live: OperatorScope = {
-    kind: 'operator',
-    operatorId: op.operator.id,
-    brandId: (await op.productionClient.get('/me')).body.brand.id,
-    environment: 'production',
-    currency: 'BRL',
-  };
+  const setup = { label: 'betsycrash', operatorName: 'Betsy Crash Sports', providerName: 'Betsy crash', kind: 'sportsbook', protocol: 'betsy' } as const;
+  const {
+    players,
+    admin,
+    provider,
+    connector: P,
+    base,
+    enable,
+    fundedPlayer,
+    ledgerOf,
+    killWalletAt,
+    ledgerSound,
+  } = await startConnectorCrashHarness(t, setup);
   const secret = `ps_${randomBytes(16).toString('hex')}`;
-  const provider = await admin('POST', '/admin/providers', { name: `Betsy crash ${randomBytes(3).toString('hex')}`, kind: 'sportsbook', protocol: 'betsy' });
-  const P = `/admin/providers/${provider.id}/connector/production`;
   await admin('PUT', P, { settings: { frameUrl: 'https://sports.operator.test/frame' } });
   await admin('POST', `${P}/secrets`, { name: 'partnerSecret', value: secret });
   const game = await admin('PUT', `/admin/providers/${provider.id}/games/sportsbook`, { name: 'Sportsbook', category: 'sports' });
-  await admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
-  const base = `${gw.publicUrl}/connectors/betsy/${provider.id}/production`;
+  await enable();
 
   const betsyCall = async (method: 'POST' | 'PUT', path: string, body: unknown): Promise<BetsyWireAnswer & { http: number }> => {
     const raw = JSON.stringify(body);
@@ -80,21 +44,7 @@ t.test('Betsy calls survive a wallet killed between its money statement and its 
   };
   type S = { player: string; token: string };
   const session = async (funds: string): Promise<S> => {
-    const player = ok<{ id: string }>(
-      await call('players.create', {
-        scope: live,
-        key: `create-${randomUUID()}`,
-        body: { externalId: `ext-${randomUUID()}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
-      }),
-    ).id;
-    ok(await call('players.admin.kycDecision', { scope: { kind: 'admin', actor: 'test' }, params: { id: player }, body: { status: 'aprovado' } }));
-    ok(
-      await call(WALLET_SUBJECTS.credit, {
-        scope: internalScope(),
-        body: { brandId: live.brandId, playerId: player, currency: 'BRL', amount: funds, depositId: `dep_${randomBytes(6).toString('hex')}` },
-      }),
-    );
-    ok(await call('games.sessions.create', { scope: live, params: { playerId: player }, body: { gameId: game.id } }));
+    const player = await fundedPlayer(funds, game.id);
     const [row] = await players.sql.query<{ provider_url: string }>('select provider_url from wallet.game_sessions where player_id = ?', [player]);
     const s = { player, token: new URL(row!.provider_url).searchParams.get('token')! };
     // Betsy's frame asks for the user first (the gateway learns whose token it is).
@@ -130,18 +80,10 @@ t.test('Betsy calls survive a wallet killed between its money statement and its 
   const rollback = (b: Bet) => ({ ...b, type: 3, errorCode: 10, requestId: randomUUID() });
   const balanceOf = async (s: S) =>
     (await betsyCall('POST', '/user/balance', { userId: s.player, currency: 'BRL', token: s.token, requestId: randomUUID() })).amount;
-  const ledgerOf = async (transactionId: string) =>
-    players.sql.query<{ type: string; amount: string }>(
-      `select e.type, e.amount from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
-       where t.source = ? and e.account_seq is not null`,
-      [`provider:${provider.id}:${transactionId}`],
-    );
-  const crashAt = async (t: Test, point: string, method: 'POST' | 'PUT', body: unknown) => {
-    const victim = await wallet.start('wallet', { CRASH_AT: point });
-    t.match(await betsyCall(method, '/payment/bet', body), { http: 400, code: 100 }, 'Betsy hears its system error');
-    t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
-    await wallet.start('wallet');
-  };
+  const crashAt = (t: Test, point: string, method: 'POST' | 'PUT', body: unknown) =>
+    killWalletAt(t, point, async () => {
+      t.match(await betsyCall(method, '/payment/bet', body), { http: 400, code: 100 }, 'Betsy hears its system error');
+    });
   /** Betsy's rollback policy: sent until answered. */
   const rollbackUntilAnswered = async (b: Bet) => {
     for (let i = 0; i < 20; i++) {
@@ -149,10 +91,6 @@ t.test('Betsy calls survive a wallet killed between its money statement and its 
       if (a.http === 200) return a;
     }
     throw new Error('the rollback was never answered');
-  };
-  const ledgerSound = async (t: Test) => {
-    const v = ok<any>(await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' } }));
-    t.same({ ok: v.ok, mismatches: v.mismatches, sum: v.sumOfAllBalances }, { ok: true, mismatches: [], sum: '0.00' }, 'verifyLedger holds');
   };
 
   t.test('killed after a place bet commits: Betsy rolls it back, the stake comes back once', async (t) => {

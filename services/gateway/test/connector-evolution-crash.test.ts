@@ -9,69 +9,19 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { WALLET_SUBJECTS, type EvolutionWireAnswer, type OperatorScope } from '@bo/contracts';
-import { BaseConfigSchema, configOf, startServiceWith } from '@bo/service-kit';
-import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
-import { caller, internalScope, LAUNCH_SECRET, ok, playersService, processGroup, startEvolutionStandin } from '@bo/test-support';
-import { startHarness } from './support/harness.ts';
+import type { EvolutionWireAnswer } from '@bo/contracts';
+import { startEvolutionStandin } from '@bo/test-support';
+import { startConnectorCrashHarness } from './support/connector-crash.ts';
 
 t.test('Evolution calls survive a wallet killed between its money statement and its answer, exactly once', async (t) => {
-  const db = await createTestDatabase('evocrash');
-  const prefix = testPrefix('evocrash');
-  // A short deadline at the gateway: Evolution hears "no answer" soon after the wallet dies.
-  const h = await startHarness({ RPC_TIMEOUT_MS: '1500' }, { db, prefix });
-  const players = await startServiceWith(playersService, configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix }));
-  t.teardown(async () => {
-    await players.stop();
-    await h.close();
-    await cleanupNatsPrefix(prefix);
-    await db.drop();
-  });
-  const call = caller(h.operators.nc, prefix);
-  const gw = h.gateways[0]!;
-  const wallet = processGroup<'wallet'>(
-    t,
-    {
-      DATABASE_URL: db.url,
-      NATS_URL: testNatsUrl(),
-      NATS_PREFIX: prefix,
-      RPC_TIMEOUT_MS: 5000,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: gw.publicUrl,
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' }, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
-  await wallet.start('wallet');
-
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await h.admin(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const op = await h.createOperator({ name: `Evo Crash Casino ${randomBytes(3).toString('hex')}` });
-  const live: OperatorScope = {
-    kind: 'operator',
-    operatorId: op.operator.id,
-    brandId: (await op.productionClient.get('/me')).body.brand.id,
-    environment: 'production',
-    currency: 'BRL',
-  };
+  const setup = { label: 'evocrash', operatorName: 'Evo Crash Casino', providerName: 'Evolution crash', kind: 'casino', protocol: 'evolution' } as const;
+  const { admin, provider, connector: P, base, enable, fundedPlayer, ledgerOf, killWalletAt, ledgerSound } = await startConnectorCrashHarness(t, setup);
   const evo = await startEvolutionStandin(t);
-  const provider = await admin('POST', '/admin/providers', {
-    name: `Evolution crash ${randomBytes(3).toString('hex')}`,
-    kind: 'casino',
-    protocol: 'evolution',
-  });
-  const P = `/admin/providers/${provider.id}/connector/production`;
   await admin('PUT', P, { settings: { casinoKey: evo.casinoKey, apiBaseUrl: evo.url } });
   await admin('POST', `${P}/secrets`, { name: 'authToken', value: evo.authToken });
   await admin('POST', `${P}/secrets`, { name: 'casinoToken', value: evo.casinoToken });
   const game = await admin('PUT', `/admin/providers/${provider.id}/games/crashtable01`, { name: 'Crash Table', category: 'live' });
-  await admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
-  const base = `${gw.publicUrl}/connectors/evolution/${provider.id}/production`;
+  await enable();
 
   const evoCall = async (path: string, body: unknown): Promise<EvolutionWireAnswer> => {
     const res = await fetch(`${base}${path}?authToken=${evo.authToken}`, {
@@ -82,21 +32,7 @@ t.test('Evolution calls survive a wallet killed between its money statement and 
     return (await res.json()) as EvolutionWireAnswer;
   };
   const session = async (funds: string) => {
-    const player = ok<{ id: string }>(
-      await call('players.create', {
-        scope: live,
-        key: `create-${randomUUID()}`,
-        body: { externalId: `ext-${randomUUID()}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
-      }),
-    ).id;
-    ok(await call('players.admin.kycDecision', { scope: { kind: 'admin', actor: 'test' }, params: { id: player }, body: { status: 'aprovado' } }));
-    ok(
-      await call(WALLET_SUBJECTS.credit, {
-        scope: internalScope(),
-        body: { brandId: live.brandId, playerId: player, currency: 'BRL', amount: funds, depositId: `dep_${randomBytes(6).toString('hex')}` },
-      }),
-    );
-    ok(await call('games.sessions.create', { scope: live, params: { playerId: player }, body: { gameId: game.id } }));
+    const player = await fundedPlayer(funds, game.id);
     const s = { player, sid: evo.launches.at(-1)!.body.player.session.id };
     // Evolution checks the session first (the gateway learns whose sid it is).
     const checked = await evoCall('/check', { sid: s.sid, userId: s.player, channel: { type: 'P' }, uuid: randomUUID() });
@@ -113,22 +49,10 @@ t.test('Evolution calls survive a wallet killed between its money statement and 
   });
   const balanceOf = async (s: { player: string; sid: string }) =>
     (await evoCall('/balance', { sid: s.sid, userId: s.player, currency: 'BRL', uuid: randomUUID() })).balance;
-  const ledgerOf = async (transactionId: string) =>
-    players.sql.query<{ type: string; amount: string }>(
-      `select e.type, e.amount from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
-       where t.source = ? and e.account_seq is not null`,
-      [`provider:${provider.id}:${transactionId}`],
-    );
-  const crashAt = async (t: Test, point: string, path: string, body: unknown) => {
-    const victim = await wallet.start('wallet', { CRASH_AT: point });
-    t.match(await evoCall(path, body), { status: 'TEMPORARY_ERROR', retransmission: true }, 'Evolution hears a temporary error, to send again');
-    t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
-    await wallet.start('wallet');
-  };
-  const ledgerSound = async (t: Test) => {
-    const v = ok<any>(await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' } }));
-    t.same({ ok: v.ok, mismatches: v.mismatches, sum: v.sumOfAllBalances }, { ok: true, mismatches: [], sum: '0.00' }, 'verifyLedger holds');
-  };
+  const crashAt = (t: Test, point: string, path: string, body: unknown) =>
+    killWalletAt(t, point, async () => {
+      t.match(await evoCall(path, body), { status: 'TEMPORARY_ERROR', retransmission: true }, 'Evolution hears a temporary error, to send again');
+    });
 
   t.test('killed after a debit commits: Evolution cancels it, the stake comes back once', async (t) => {
     const s = await session('100.00');

@@ -8,69 +8,23 @@
 // arriving late is refused. Every test ends with verifyLedger.
 import t from 'tap';
 import type { Test } from 'tap';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { hub88AmountToMoney, signHub88, WALLET_SUBJECTS, type Hub88Answer, type OperatorScope } from '@bo/contracts';
-import { BaseConfigSchema, configOf, startServiceWith } from '@bo/service-kit';
-import { cleanupNatsPrefix, createTestDatabase, randomCpf, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
-import { caller, internalScope, LAUNCH_SECRET, ok, playersService, processGroup, startHub88Standin } from '@bo/test-support';
-import { startHarness } from './support/harness.ts';
+import { randomUUID } from 'node:crypto';
+import { hub88AmountToMoney, signHub88, type Hub88Answer } from '@bo/contracts';
+import { startHub88Standin } from '@bo/test-support';
+import { startConnectorCrashHarness } from './support/connector-crash.ts';
 
 const units = (money: string) => Math.round(Number(money) * 100) * 1000;
 
 t.test('Hub88 calls survive a wallet killed between its money statement and its answer, exactly once', async (t) => {
-  const db = await createTestDatabase('hub88crash');
-  const prefix = testPrefix('hub88crash');
-  // A short deadline at the gateway: Hub88 hears "no answer" soon after the wallet dies.
-  const h = await startHarness({ RPC_TIMEOUT_MS: '1500' }, { db, prefix });
-  const players = await startServiceWith(playersService, configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix }));
-  t.teardown(async () => {
-    await players.stop();
-    await h.close();
-    await cleanupNatsPrefix(prefix);
-    await db.drop();
-  });
-  const call = caller(h.operators.nc, prefix);
-  const gw = h.gateways[0]!;
-  const wallet = processGroup<'wallet'>(
-    t,
-    {
-      DATABASE_URL: db.url,
-      NATS_URL: testNatsUrl(),
-      NATS_PREFIX: prefix,
-      RPC_TIMEOUT_MS: 5000,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: gw.publicUrl,
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' }, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
-  await wallet.start('wallet');
-
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await h.admin(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const op = await h.createOperator({ name: `Crash Casino ${randomBytes(3).toString('hex')}` });
-  const live: OperatorScope = {
-    kind: 'operator',
-    operatorId: op.operator.id,
-    brandId: (await op.productionClient.get('/me')).body.brand.id,
-    environment: 'production',
-    currency: 'BRL',
-  };
+  const setup = { label: 'hub88crash', operatorName: 'Crash Casino', providerName: 'Hub88 crash', kind: 'casino', protocol: 'hub88' } as const;
+  const { admin, provider, connector: P, base, enable, fundedPlayer, ledgerOf, killWalletAt, ledgerSound } = await startConnectorCrashHarness(t, setup);
   const hub88 = await startHub88Standin(t, [{ game_code: 'crash_slot', name: 'Crash Slot', category: 'slots', enabled: true }]);
-  const provider = await admin('POST', '/admin/providers', { name: `Hub88 crash ${randomBytes(3).toString('hex')}`, kind: 'casino', protocol: 'hub88' });
-  const P = `/admin/providers/${provider.id}/connector/production`;
   await admin('PUT', P, { settings: { operatorId: 7, apiBaseUrl: hub88.url } });
   await admin('POST', `${P}/their-keys`, { publicKey: hub88.keys.publicKeyPem });
   hub88.trust((await admin('POST', `${P}/our-keys`, {})).publicKey);
   await admin('POST', `${P}/sync-games`);
-  await admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
+  await enable();
   const game = (await admin('GET', `/admin/providers/${provider.id}/games`)).data[0];
-  const base = `${gw.publicUrl}/connectors/hub88/${provider.id}/production`;
 
   const hub88Call = async (path: string, body: unknown): Promise<Hub88Answer> => {
     const text = JSON.stringify(body);
@@ -82,21 +36,7 @@ t.test('Hub88 calls survive a wallet killed between its money statement and its 
     return (await res.json()) as Hub88Answer;
   };
   const session = async (funds: string) => {
-    const player = ok<{ id: string }>(
-      await call('players.create', {
-        scope: live,
-        key: `create-${randomUUID()}`,
-        body: { externalId: `ext-${randomUUID()}`, name: 'Maria Teste', email: 'maria@example.com', cpf: randomCpf(), birthDate: '1990-05-17' },
-      }),
-    ).id;
-    ok(await call('players.admin.kycDecision', { scope: { kind: 'admin', actor: 'test' }, params: { id: player }, body: { status: 'aprovado' } }));
-    ok(
-      await call(WALLET_SUBJECTS.credit, {
-        scope: internalScope(),
-        body: { brandId: live.brandId, playerId: player, currency: 'BRL', amount: funds, depositId: `dep_${randomBytes(6).toString('hex')}` },
-      }),
-    );
-    ok(await call('games.sessions.create', { scope: live, params: { playerId: player }, body: { gameId: game.id } }));
+    const player = await fundedPlayer(funds, game.id);
     return { player, token: String(hub88.gameUrlRequests.at(-1)!.body.token) };
   };
   const bet = (s: { player: string; token: string }, amount: string) => ({
@@ -120,22 +60,10 @@ t.test('Hub88 calls survive a wallet killed between its money statement and its 
   });
   const balanceOf = async (s: { player: string; token: string }) =>
     hub88AmountToMoney((await hub88Call('/user/balance', { user: s.player, token: s.token, request_uuid: randomUUID() })).balance);
-  const ledgerOf = async (transactionUuid: string) =>
-    players.sql.query<{ type: string; amount: string }>(
-      `select e.type, e.amount from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
-       where t.source = ? and e.account_seq is not null`,
-      [`provider:${provider.id}:${transactionUuid}`],
-    );
-  const crashAt = async (t: Test, point: string, path: string, body: unknown) => {
-    const victim = await wallet.start('wallet', { CRASH_AT: point });
-    t.equal((await hub88Call(path, body)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
-    t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
-    await wallet.start('wallet');
-  };
-  const ledgerSound = async (t: Test) => {
-    const v = ok<any>(await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' } }));
-    t.same({ ok: v.ok, mismatches: v.mismatches, sum: v.sumOfAllBalances }, { ok: true, mismatches: [], sum: '0.00' }, 'verifyLedger holds');
-  };
+  const crashAt = (t: Test, point: string, path: string, body: unknown) =>
+    killWalletAt(t, point, async () => {
+      t.equal((await hub88Call(path, body)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
+    });
 
   t.test('killed after a bet commits: Hub88 rolls it back, the stake comes back once', async (t) => {
     const s = await session('100.00');
