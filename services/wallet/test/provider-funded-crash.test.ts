@@ -5,101 +5,15 @@
 // recorded, nothing survives. Every test ends with verifyLedger (each provider transaction's ledger
 // type and clearing account included).
 import t from 'tap';
-import type { Test } from 'tap';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { WALLET_SUBJECTS } from '@bo/contracts';
-import { walletProcess } from './support/child-wallet.ts';
-import {
-  adminScope,
-  assertLedgerSound,
-  createPlayer,
-  errorOf,
-  internalScope,
-  LAUNCH_SECRET,
-  ok,
-  operatorScope,
-  playersService,
-  startFakeProvider,
-  startStack,
-} from '@bo/test-support';
-
-const txId = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
+import { assertLedgerSound, ok } from '@bo/test-support';
+import { startProviderCrashHarness, txId } from './support/provider-crash.ts';
 
 t.test('provider-funded calls survive a wallet crash exactly once', async (t) => {
-  const stack = await startStack(t, 'provfundcrash', [playersService]);
-  const { call } = stack;
-  const sql = new pg.Client({ connectionString: stack.databaseUrl });
-  await sql.connect();
-  t.teardown(() => sql.end());
-  // The operators service's answer to the wallet's status question.
-  const sub = stack.nc.subscribe(`${stack.prefix}.rpc.operators.status.get`, {
-    callback: (_e, msg) => {
-      msg.respond(JSON.stringify({ ok: true, status: 200, body: { status: 'active' } }));
-    },
+  const { stack, p, fundedSession, rowsOf, ledgerOf, balanceOf, crashAt } = await startProviderCrashHarness(t, {
+    label: 'provfundcrash',
+    provider: { name: 'Funded crash aggregator', kind: 'casino' },
+    game: { gameCode: 'fund-slot', name: 'Fund Slot', category: 'slots' },
   });
-  t.teardown(() => sub.unsubscribe());
-  const fake = await startFakeProvider(t);
-  const wallet = walletProcess(
-    t,
-    {
-      DATABASE_URL: stack.databaseUrl,
-      NATS_URL: stack.config.NATS_URL,
-      NATS_PREFIX: stack.prefix,
-      RPC_TIMEOUT_MS: 1500,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: 'http://games.test:3000',
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
-  await wallet.start();
-
-  const brand = operatorScope('live', 'production');
-  const admin = async (subject: string, params: Record<string, string>, body?: unknown) =>
-    ok<any>(await call(subject, { scope: adminScope, params, ...(body === undefined ? {} : { body }) }));
-  const provider = await admin('wallet.admin.providers.create', {}, { name: `Funded crash aggregator ${txId('p')}`, kind: 'casino', launchUrl: fake.url });
-  const game = await admin('wallet.admin.providers.putGame', { id: provider.id, gameCode: 'fund-slot' }, { name: 'Fund Slot', category: 'slots' });
-  await admin('wallet.admin.providers.setOperator', { id: provider.id, operatorId: brand.operatorId }, { enabled: true });
-  const pscope = { kind: 'provider' as const, providerId: provider.id, environment: 'production' as const };
-  const p = (op: string, body: unknown, timeoutMs = 10_000) => call(`wallet.provider.${op}`, { scope: pscope, body, timeoutMs });
-
-  const fundedSession = async (amount: string) => {
-    const player = await createPlayer(call, brand, { kyc: 'aprovado' });
-    ok(
-      await call(WALLET_SUBJECTS.credit, {
-        scope: internalScope(),
-        body: { brandId: brand.brandId, playerId: player, currency: 'BRL', amount, depositId: `dep_${randomBytes(6).toString('hex')}` },
-      }),
-    );
-    ok(await call('games.sessions.create', { scope: brand, params: { playerId: player }, body: { gameId: game.id } }));
-    return { player, token: fake.requests.at(-1)!.body.token as string };
-  };
-  const rowsOf = async (transactionId: string) =>
-    (
-      await sql.query('select kind, moved, balance_after from wallet.provider_transactions where provider_id = $1 and transaction_id = $2', [
-        provider.id,
-        transactionId,
-      ])
-    ).rows;
-  const ledgerOf = async (transactionId: string) =>
-    (
-      await sql.query(
-        `select e.type, e.amount from wallet.ledger_transactions t join wallet.ledger_entries e on e.transaction_id = t.id
-         where t.source = $1 and e.account_seq is not null`,
-        [`provider:${provider.id}:${transactionId}`],
-      )
-    ).rows;
-  const balanceOf = async (token: string) => ok<{ balance: string }>(await p('balance', { token })).balance;
-
-  const crashAt = async (t: Test, point: string, op: string, body: unknown) => {
-    const victim = await wallet.start({ CRASH_AT: point });
-    t.equal(errorOf(await p(op, body, 3000))?.code, 'SERVICE_UNAVAILABLE', 'the provider never hears an answer');
-    t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
-    await wallet.start();
-  };
 
   t.test('killed before a free bet is recorded: nothing survives; killed after: the retry answers it; its win once', async (t) => {
     const { player, token } = await fundedSession('10.00');
