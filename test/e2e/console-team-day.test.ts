@@ -569,10 +569,11 @@ t.test('a day of the team in the console', async (t) => {
       const head = await text(page, `${card} summary`);
       t.match(head, /cassino.*protocolo.*ativo.*desde/, `${width}: the provider's kind and status in Portuguese`);
       t.notMatch(head, /\bcasino\b|\benabled\b|\bsince\b/, `${width}: no raw code`);
-      // Each section loads on its own: wait until each shows what is read below.
-      await page.locator(`${card} section[aria-label="Chaves do provedor"]`).getByText('Emitir chave de Sandbox').first().waitFor();
-      await page.locator(`${card} section[aria-label="Operadores atendidos"]`).getByText('Oferecido').first().waitFor();
-      await page.locator(`${card} section[aria-label="Jogos do provedor"]`).getByText('Código do jogo').first().waitFor();
+      // Each section loads on its own: wait until each shows its table (the headers, exactly: a heading or a form
+      // label holding the same words is there while the section still loads).
+      await page.locator(`${card} section[aria-label="Chaves do provedor"]`).getByRole('columnheader', { name: 'Ambiente', exact: true }).waitFor();
+      await page.locator(`${card} section[aria-label="Operadores atendidos"]`).getByRole('columnheader', { name: 'Oferecido', exact: true }).waitFor();
+      await page.locator(`${card} section[aria-label="Jogos do provedor"]`).getByRole('columnheader', { name: 'Código do jogo', exact: true }).waitFor();
       const admin = plain(
         (
           await page
