@@ -149,7 +149,8 @@ t.test('the AML duties in the console', async (t) => {
     const page = await signedIn(1280);
     await page.goto(`${stack.adminUrl}/aml?view=annual`);
     await page.getByLabel('Year').selectOption('2025');
-    const row = page.locator(`tr[data-annual-row="${op.operator.id}"]`);
+    // The operators' names load beside the reports (the row shows the id until then): wait for the name.
+    const row = page.locator(`tr[data-annual-row="${op.operator.id}"]`, { hasText: 'Duties Bets' });
     await row.waitFor();
     t.match(await row.textContent(), /Duties Bets.*made.*2026-02-01.*v1/s, 'the operator, its state, due date and version');
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
