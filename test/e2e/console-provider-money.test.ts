@@ -145,6 +145,7 @@ t.test('provider money for finance', async (t) => {
       await row.waitFor();
       t.equal(await row.getAttribute('data-ties'), 'true', 'the month ties to the ledger');
       t.equal(plain(await row.locator('[data-amount-due]').textContent()), 'R$ 2,00', 'the amount due at 10% of the GGR, as the locale writes it');
+      await row.locator(`[data-brand="${op.sandbox.brandId}"]`).waitFor(); // the brands' names, read once per page
       t.match(plain(await row.textContent()), /Money Console Bets \(Sandbox/, 'the brand by name');
       const csv = await page.request.get(`${stack.adminUrl}${await card.locator('a[data-statement-csv]').getAttribute('href')}`);
       t.equal(csv.status(), 200, 'the CSV downloads');
