@@ -8,46 +8,13 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { WALLET_SUBJECTS } from '@bo/contracts';
-import { walletProcess } from './support/child-wallet.ts';
-import {
-  startStack,
-  assertLedgerSound,
-  adminScope,
-  internalScope,
-  operatorScope,
-  createPlayer,
-  errorOf,
-  ok,
-  LAUNCH_SECRET,
-  gatewayScope,
-  tokenOf,
-  playersService,
-} from '@bo/test-support';
+import { walletCrashStack } from './support/child-wallet.ts';
+import { assertLedgerSound, internalScope, operatorScope, createPlayer, errorOf, ok, gatewayScope, tokenOf } from '@bo/test-support';
 
 t.test('real rounds survive a wallet crash exactly once', async (t) => {
   // Players runs in-process; the wallet only as a child process.
-  const stack = await startStack(t, 'gamescrash', [playersService]);
-  const { call } = stack;
-  const sql = new pg.Client({ connectionString: stack.databaseUrl });
-  await sql.connect();
-  t.teardown(() => sql.end());
-  const wallet = walletProcess(
-    t,
-    {
-      DATABASE_URL: stack.databaseUrl,
-      NATS_URL: stack.config.NATS_URL,
-      NATS_PREFIX: stack.prefix,
-      RPC_TIMEOUT_MS: 1500,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: 'http://games.test:3000',
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
+  const { stack, call, sql, wallet } = await walletCrashStack(t, 'gamescrash');
   await wallet.start();
 
   const brand = operatorScope('live', 'production');

@@ -5,46 +5,14 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { WALLET_SUBJECTS } from '@bo/contracts';
-import { walletProcess } from './support/child-wallet.ts';
-import {
-  adminScope,
-  assertLedgerSound,
-  createPlayer,
-  errorOf,
-  internalScope,
-  LAUNCH_SECRET,
-  ok,
-  operatorScope,
-  playersService,
-  startStack,
-} from '@bo/test-support';
+import { walletCrashStack } from './support/child-wallet.ts';
+import { adminScope, assertLedgerSound, createPlayer, errorOf, internalScope, ok, operatorScope } from '@bo/test-support';
 
 const DAY = 86_400_000;
 
 t.test('the unclaimed-funds job survives a crash half-way, moving each amount once', async (t) => {
-  const stack = await startStack(t, 'unclcrash', [playersService]);
-  const { call } = stack;
-  const sql = new pg.Client({ connectionString: stack.databaseUrl });
-  await sql.connect();
-  t.teardown(() => sql.end());
-  const wallet = walletProcess(
-    t,
-    {
-      DATABASE_URL: stack.databaseUrl,
-      NATS_URL: stack.config.NATS_URL,
-      NATS_PREFIX: stack.prefix,
-      RPC_TIMEOUT_MS: 1500,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: 'http://games.test:3000',
-      UNCLAIMED_FUNDS_INTERVAL_MS: 0,
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
+  const { stack, call, sql, wallet } = await walletCrashStack(t, 'unclcrash', { UNCLAIMED_FUNDS_INTERVAL_MS: 0 });
   await wallet.start();
   const brand = operatorScope('live', 'production');
   const run = () => call<{ holdsCreated: number; transfersRecorded: number }>('wallet.admin.unclaimed.run', { scope: adminScope, timeoutMs: 5000 });

@@ -1,7 +1,9 @@
 // The wallet as a real child process (`node services/wallet/src/main.ts`), for crash tests: start
 // it with CRASH_AT=<point>, let it die there (SIGKILL), start it again without, check invariants.
 import type { Test } from 'tap';
+import pg from 'pg';
 import { spawnServiceProcess, type ServiceProcess } from '@bo/service-kit/testing';
+import { adminScope, LAUNCH_SECRET, playersService, startStack } from '@bo/test-support';
 
 export type ChildWallet = ServiceProcess;
 
@@ -31,4 +33,35 @@ export function walletProcess(t: Test, baseEnv: Record<string, string | number>,
       return current;
     },
   };
+}
+
+/**
+ * What every wallet crash test starts from: a stack with the players service in-process and the
+ * wallet only as a child process (not started yet: a test may subscribe what the wallet asks first),
+ * ready when it answers the ledger check; and a plain SQL client on the stack's database to read
+ * the outcome with. `env` adds to the wallet's environment.
+ */
+export async function walletCrashStack(t: Test, label: string, env: Record<string, string | number> = {}) {
+  const stack = await startStack(t, label, [playersService]);
+  const { call } = stack;
+  const sql = new pg.Client({ connectionString: stack.databaseUrl });
+  await sql.connect();
+  t.teardown(() => sql.end());
+  const wallet = walletProcess(
+    t,
+    {
+      DATABASE_URL: stack.databaseUrl,
+      NATS_URL: stack.config.NATS_URL,
+      NATS_PREFIX: stack.prefix,
+      RPC_TIMEOUT_MS: 1500,
+      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
+      PUBLIC_BASE_URL: 'http://games.test:3000',
+      ...env,
+    },
+    async () => {
+      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
+      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
+    },
+  );
+  return { stack, call, sql, wallet };
 }

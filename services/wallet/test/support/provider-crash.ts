@@ -1,25 +1,13 @@
 // The harness of the wallet's provider crash tests: a stack with the players service, the wallet as a
-// real child process (child-wallet.ts) that a test starts with CRASH_AT=<point> and lets die there, an
+// real child process (child-wallet.ts's walletCrashStack) that a test starts with CRASH_AT=<point> and lets die there, an
 // answer for the wallet's operator status question, a fake provider with one game enabled for a live
 // brand, and the helpers the tests read the outcome with (a funded session, the provider transaction's
 // rows and ledger entries, the balance). Each test passes its own database/prefix label, provider and game.
 import type { Test } from 'tap';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { WALLET_SUBJECTS, type OperationReply } from '@bo/contracts';
-import { walletProcess } from './child-wallet.ts';
-import {
-  adminScope,
-  createPlayer,
-  errorOf,
-  internalScope,
-  LAUNCH_SECRET,
-  ok,
-  operatorScope,
-  playersService,
-  startFakeProvider,
-  startStack,
-} from '@bo/test-support';
+import { walletCrashStack } from './child-wallet.ts';
+import { adminScope, createPlayer, errorOf, internalScope, ok, operatorScope, startFakeProvider } from '@bo/test-support';
 
 export const txId = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
 
@@ -33,11 +21,7 @@ export interface ProviderCrashOptions {
 }
 
 export async function startProviderCrashHarness(t: Test, opts: ProviderCrashOptions) {
-  const stack = await startStack(t, opts.label, [playersService]);
-  const { call } = stack;
-  const sql = new pg.Client({ connectionString: stack.databaseUrl });
-  await sql.connect();
-  t.teardown(() => sql.end());
+  const { stack, call, sql, wallet } = await walletCrashStack(t, opts.label);
   // The operators service's answer to the wallet's status question.
   const sub = stack.nc.subscribe(`${stack.prefix}.rpc.operators.status.get`, {
     callback: (_e, msg) => {
@@ -46,21 +30,6 @@ export async function startProviderCrashHarness(t: Test, opts: ProviderCrashOpti
   });
   t.teardown(() => sub.unsubscribe());
   const fake = await startFakeProvider(t);
-  const wallet = walletProcess(
-    t,
-    {
-      DATABASE_URL: stack.databaseUrl,
-      NATS_URL: stack.config.NATS_URL,
-      NATS_PREFIX: stack.prefix,
-      RPC_TIMEOUT_MS: 1500,
-      GAME_LAUNCH_SECRET: LAUNCH_SECRET,
-      PUBLIC_BASE_URL: 'http://games.test:3000',
-    },
-    async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
-      return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
-    },
-  );
   await wallet.start();
 
   const brand = operatorScope('live', 'production');
