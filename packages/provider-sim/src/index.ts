@@ -16,3 +16,4 @@ export { Hub88WalletClient, type Hub88Reply } from './hub88/wallet-client.ts';
 export { runEvolutionSimulation, type EvolutionSimulationOptions, type EvolutionSimulationSummary } from './evolution/simulation.ts';
 export { startEvolutionUaServer, type EvolutionUaServer } from './evolution/ua-server.ts';
 export { EvolutionWalletClient, type EvolutionReply } from './evolution/wallet-client.ts';
+export { runBetsySimulation, type BetsySimulationOptions, type BetsySimulationSummary } from './betsy/simulation.ts';

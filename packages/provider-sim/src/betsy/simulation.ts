@@ -13,6 +13,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BetsyWireAnswer } from '@bo/contracts';
 import { AdminSide } from '../admin-side.ts';
+import { closingChecks, playSessions } from '../connector-run.ts';
 import { fromCents, payout, toCents } from '../money.ts';
 import { OperatorSide } from '../operator-side.ts';
 import type { RetryPolicy } from '../retry.ts';
@@ -409,28 +410,16 @@ export async function runBetsySimulation(opts: BetsySimulationOptions): Promise<
     }
     await checkBalance('at the end');
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < opts.sessions) await play(next++);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, opts.sessions)) }, worker));
+  await playSessions(opts.sessions, opts.concurrency, play);
 
-  const balanceMismatches: string[] = [];
-  for (const [player, book] of books) {
-    const { available } = await operator.wallet(player);
-    if (toCents(available) !== book.balance) balanceMismatches.push(`${player}: wallet ${available}, expected ${fromCents(book.balance)}`);
-  }
-  const v = await admin.verifyLedger();
-  if (!v.ok) problems.push(`ledger verify: ${JSON.stringify(v.mismatches).slice(0, 500)}`);
+  const checks = await closingChecks(operator, admin, new Map([...books].map(([player, book]) => [player, book.balance])), problems);
   return {
     protocol: 'betsy',
     providerId: provider.id,
     sessions: opts.sessions,
     players: books.size,
     counts,
-    balanceMismatches,
-    ledger: { verified: true, ok: v.ok, mismatches: v.mismatches.length },
-    problems: [...problems, ...balanceMismatches.map((m) => `balance ${m}`)],
+    ...checks,
     skipped,
   };
 }

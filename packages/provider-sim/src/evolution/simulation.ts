@@ -13,6 +13,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EvolutionStatus, EvolutionWalletCall, EvolutionWireAnswer } from '@bo/contracts';
 import { AdminSide } from '../admin-side.ts';
+import { closingChecks, playSessions } from '../connector-run.ts';
 import { fromCents, toCents } from '../money.ts';
 import { OperatorSide } from '../operator-side.ts';
 import type { RetryPolicy } from '../retry.ts';
@@ -321,20 +322,10 @@ export async function runEvolutionSimulation(opts: EvolutionSimulationOptions): 
       } else skipped.push(`session ${launched.sessionId}: the credit after the session ended (it ends at ${new Date(ends).toISOString()})`);
       await credit(b4, '2.00');
     };
-    let next = 0;
-    const worker = async () => {
-      while (next < opts.sessions) await play(next++);
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, opts.sessions)) }, worker));
+    await playSessions(opts.sessions, opts.concurrency, play);
 
-    const balanceMismatches: string[] = [];
-    for (const [player, cents] of expected) {
-      const { available } = await operator.wallet(player);
-      if (toCents(available) !== cents) balanceMismatches.push(`${player}: wallet ${available}, expected ${fromCents(cents)}`);
-    }
-    const v = await admin.verifyLedger();
-    if (!v.ok) problems.push(`ledger verify: ${JSON.stringify(v.mismatches).slice(0, 500)}`);
     if (ua.refused > 0) problems.push(`${ua.refused} of our launches were refused for their casino key or token`);
+    const checks = await closingChecks(operator, admin, expected, problems);
     return {
       protocol: 'evolution',
       providerId: provider.id,
@@ -342,9 +333,7 @@ export async function runEvolutionSimulation(opts: EvolutionSimulationOptions): 
       players: expected.size,
       counts,
       launchesRefused: ua.refused,
-      balanceMismatches,
-      ledger: { verified: true, ok: v.ok, mismatches: v.mismatches.length },
-      problems: [...problems, ...balanceMismatches.map((m) => `balance ${m}`)],
+      ...checks,
       skipped,
     };
   } finally {

@@ -13,6 +13,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { hub88AmountToMoney, moneyToHub88Amount, type Hub88Answer, type Hub88Status, type Hub88WalletCall } from '@bo/contracts';
 import { AdminSide } from '../admin-side.ts';
+import { closingChecks, playSessions } from '../connector-run.ts';
 import { fromCents, toCents } from '../money.ts';
 import { OperatorSide } from '../operator-side.ts';
 import type { RetryPolicy } from '../retry.ts';
@@ -294,20 +295,10 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
       } else skipped.push(`session ${launched.sessionId}: the win after the session ended (it ends at ${new Date(ends).toISOString()})`);
       await pay(b4, '2.00');
     };
-    let next = 0;
-    const worker = async () => {
-      while (next < opts.sessions) await play(next++);
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, opts.sessions)) }, worker));
+    await playSessions(opts.sessions, opts.concurrency, play);
 
-    const balanceMismatches: string[] = [];
-    for (const [player, cents] of expected) {
-      const { available } = await operator.wallet(player);
-      if (toCents(available) !== cents) balanceMismatches.push(`${player}: wallet ${available}, expected ${fromCents(cents)}`);
-    }
-    const v = await admin.verifyLedger();
-    if (!v.ok) problems.push(`ledger verify: ${JSON.stringify(v.mismatches).slice(0, 500)}`);
     if (games.refused > 0) problems.push(`${games.refused} of our Games API calls were refused for their signature`);
+    const checks = await closingChecks(operator, admin, expected, problems);
     return {
       protocol: 'hub88',
       providerId: provider.id,
@@ -315,9 +306,7 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
       players: expected.size,
       counts,
       gamesApiRefused: games.refused,
-      balanceMismatches,
-      ledger: { verified: true, ok: v.ok, mismatches: v.mismatches.length },
-      problems: [...problems, ...balanceMismatches.map((m) => `balance ${m}`)],
+      ...checks,
       skipped,
     };
   } finally {
