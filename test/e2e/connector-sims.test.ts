@@ -36,7 +36,8 @@ t.test('the connector simulations play exactly as their protocols say', async (t
     t.test(protocol, async (t) => {
       const summary = await simulate();
       t.same(summary.problems, [], 'every answer as the protocol expects, every balance as the simulator counted');
-      if (summary.problems.length) for (const c of ['wallet', 'gateway'] as const) console.error(`--- ${c}\n${(stack.logs.get(c) ?? []).slice(-40).join('\n')}`);
+      if (summary.problems.length)
+        for (const c of ['wallet', 'gateway'] as const) console.error(`--- ${c}\n${(stack.logs.get(c) ?? []).slice(-40).join('\n')}`);
       t.same(summary.ledger, { verified: true, ok: true, mismatches: 0 }, 'the ledger verifies');
       t.equal(summary.players, SESSIONS, 'a player per session');
       t.equal(summary.skipped.length, SESSIONS, "only the wait for each session's end left out");
