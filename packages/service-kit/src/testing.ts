@@ -86,6 +86,15 @@ export async function createTestDatabase(label = 't', opts: { empty?: boolean } 
       const c = new pg.Client({ connectionString: withDatabase(serverDatabaseUrl(), 'postgres') });
       await c.connect();
       try {
+        // A pg Pool's end() resolves once its clients were told to end, not once their backends are
+        // gone: forced at once, the drop could terminate a backend still closing, and its client would
+        // get FATAL 57P01 as an unhandled error (seen under load). Each goes within milliseconds of its
+        // client's end, so wait for the last one (for a second at most), then force away what is left.
+        for (let tries = 0; tries < 50; tries++) {
+          const { rows } = await c.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
         await c.query(`drop database if exists "${name}" with (force)`);
       } finally {
         await c.end();
