@@ -4,12 +4,11 @@
 // four eyes (audited by the gateway); the payout waits for it with 403 AML_REVIEW_REQUIRED, while the
 // operator sees nothing but an approved withdrawal.
 import t from 'tap';
-import { chromium } from 'playwright-core';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, REGISTRATION_DATA } from './support/stack.ts';
+import { launchChromium, notFailedLoad, signIn, watchProblems } from './support/console-browser.ts';
 
 const key = () => ({ 'idempotency-key': `aml-${Math.random().toString(36).slice(2, 12)}` });
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
   const stack = await startStack();
@@ -127,39 +126,12 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
       { what: 'the high-value case' },
     );
     const carla = await stack.admin('POST', '/admin/users', { email: 'carla@ourteam.example', role: 'compliance' });
-    const browser = await timedPhase('chromium', () =>
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
-    );
-    t.teardown(() => browser.close());
+    const browser = await launchChromium(t);
     const page = await (await browser.newContext()).newPage();
     const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-    });
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', 'carla@ourteam.example');
-    await page.fill('input[name=password]', carla.body.password);
-    await page.click('button[type=submit]');
+    watchProblems(page, problems, { responses: false, consoleErrors: notFailedLoad });
     // The first sign-in replaces the one-time password (/setup) before any page opens.
-    const chosen = 'carla checks cases with a long passphrase';
-    await page.locator('#setup-password').waitFor();
-    await page.fill('#new-password', chosen);
-    await page.fill('#repeat-password', chosen);
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-    await page.locator('header .who').waitFor();
+    await signIn(page, stack.adminUrl, { email: 'carla@ourteam.example', password: carla.body.password, chosen: 'carla checks cases with a long passphrase' });
     await page.click('nav a[href="/aml"]');
     // The queue shows production unless the switch says the sandbox (issue #61): this case is the sandbox's.
     await page.locator('.env-switch button[data-env=sandbox]').click();

@@ -4,12 +4,12 @@
 // (its first version, then a change saying what changed, both kept). At 1280 and 390 px; finance is
 // not offered AML and the admin API refuses it the assessment.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import pg from 'pg';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const PASSPHRASE = 'amber harbour silver orchard twelve';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -73,54 +73,16 @@ t.test('the AML analysis clock and the internal risk assessment', async (t) => {
   const fin = await stack.admin('POST', '/admin/users', { email: 'fabio.analysis@ourteam.example', role: 'finance' });
   t.equal(officer.status, 201);
   t.equal(fin.status, 201);
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  const setUp = new Set<string>();
-  async function signedIn(who: { body: any }, width: number, watch = true): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    if (watch) {
-      page.on('response', (r) => {
-        if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-      });
-    }
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    page.on('dialog', (d) => void d.accept());
-    const email = who.body.user.email as string;
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', setUp.has(email) ? PASSPHRASE : who.body.password);
-    await page.click('button[type=submit]');
-    if (!setUp.has(email)) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.locator('#setup-password button[type=submit]').click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp.add(email);
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const { problems, signedIn } = await consoleBrowser(t, stack.adminUrl, {
+    passphrase: PASSPHRASE,
+    context: { locale: 'en-GB' },
+    acceptDialogs: true,
+  });
   const fits = async (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
   for (const width of [1280, 390]) {
     t.test(`${width} px: the analysis clock in the queue and on the case`, async (t) => {
-      const page = await signedIn(officer, width);
+      const page = await signedIn(officer.body, width);
       await page.goto(`${stack.adminUrl}/aml?environment=sandbox`);
       const near = page.locator(`tr[data-case-row="${nearCase}"] [data-analysis-state]`);
       const late = page.locator(`tr[data-case-row="${lateCase}"] [data-analysis-state]`);
@@ -142,7 +104,7 @@ t.test('the AML analysis clock and the internal risk assessment', async (t) => {
   }
 
   t.test('1280 px: the first version of the internal risk assessment', async (t) => {
-    const page = await signedIn(officer, 1280);
+    const page = await signedIn(officer.body, 1280);
     await page.goto(`${stack.adminUrl}/aml?view=assessment`);
     await page.locator('form[aria-label="Choose the operator"] .picker input[type=search]').fill('Analysis');
     await page.locator(`button[data-choice="${op.operator.id}"]`).click();
@@ -171,7 +133,7 @@ t.test('the AML analysis clock and the internal risk assessment', async (t) => {
   });
 
   t.test('390 px: a change, saying what changed', async (t) => {
-    const page = await signedIn(officer, 390);
+    const page = await signedIn(officer.body, 390);
     await page.goto(`${stack.adminUrl}/aml?view=assessment&operatorId=${op.operator.id}`);
     const form = page.locator('form[aria-label="New version of the risk assessment"]');
     await form.locator('input[name=change]').waitFor();
@@ -186,7 +148,8 @@ t.test('the AML analysis clock and the internal risk assessment', async (t) => {
   });
 
   t.test('finance: no AML, the assessment refused', async (t) => {
-    const page = await signedIn(fin, 1280, false);
+    // Its refusals are what this test checks: not problems.
+    const page = await signedIn(fin.body, 1280, { responses: false });
     t.equal(await page.locator('header nav a[href="/aml"]').count(), 0, 'not in the navigation');
     const api = await page.request.get(`${stack.adminUrl}/admin/aml/operators/${op.operator.id}/risk-assessments`);
     t.equal(api.status(), 403, 'the admin API refuses it');

@@ -5,11 +5,10 @@
 // script error.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const PASSPHRASE = 'amber harbour quiet lantern seventy';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -60,46 +59,9 @@ t.test('the AML duties in the console', async (t) => {
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'clara.duties@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201);
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  let setUp = false;
-  async function signedIn(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    page.on('dialog', (d) => d.accept());
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', officer.body.user.email);
-    await page.fill('input[name=password]', setUp ? PASSPHRASE : officer.body.password);
-    await page.click('button[type=submit]');
-    if (!setUp) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp = true;
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE, context: { acceptDownloads: true }, acceptDialogs: true });
+  const { problems } = browser;
+  const signedIn = (width: number) => browser.signedIn(officer.body, width);
 
   t.test("a case's COS deadline, in the queue and on the case", async (t) => {
     const page = await signedIn(1280);

@@ -7,11 +7,10 @@
 // CSV the admin API gives.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const PASSPHRASE = 'copper meadow quiet lantern ninety';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -66,47 +65,9 @@ t.test('compliance sees the whole money picture', async (t) => {
   const cashier = await stack.admin('POST', '/admin/users', { email: 'fabio.finance@ourteam.example', role: 'finance' });
   t.equal(cashier.status, 201, 'a finance person');
   const people = { compliance: officer.body, finance: cashier.body } as const;
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  const setUp = new Set<string>();
-
-  async function signedIn(width: number, role: keyof typeof people = 'compliance'): Promise<Page> {
-    const who = people[role];
-    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', who.user.email);
-    await page.fill('input[name=password]', setUp.has(role) ? PASSPHRASE : who.password);
-    await page.click('button[type=submit]');
-    if (!setUp.has(role)) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp.add(role);
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE, context: { acceptDownloads: true } });
+  const { problems } = browser;
+  const signedIn = (width: number, role: keyof typeof people = 'compliance') => browser.signedIn(people[role], width);
 
   for (const [role, width] of [
     ['compliance', 1280],

@@ -9,13 +9,13 @@
 // health (a token we never issued, a bad signature). At 1280 px and on a 390 px phone, with no request
 // refused and no page error.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { betsySignature, signHub88 } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSPHRASE = 'amber harbour steady violin forty';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
@@ -25,34 +25,10 @@ t.test('a Hub88 connector on the Providers page', async (t) => {
   const created = await stack.admin('POST', '/admin/users', { email: 'hugo.connectors@ourteam.example', role: 'admin' });
   t.equal(created.status, 201, 'an admin of our team');
   const hub88 = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  let passwordSet = false;
+  const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE, acceptDialogs: true });
+  const { problems } = browser;
   async function signedIn(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    page.on('dialog', (d) => void d.accept());
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', created.body.user.email);
-    await page.fill('input[name=password]', passwordSet ? PASSPHRASE : created.body.password);
-    await page.click('button[type=submit]');
-    if (!passwordSet) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      passwordSet = true;
-    }
-    await page.locator('header .who').waitFor();
+    const page = await browser.signedIn(created.body, width);
     await page.goto(`${stack.adminUrl}/providers`);
     await page.locator('form[aria-label="New provider"]').waitFor();
     return page;

@@ -5,12 +5,11 @@
 // figures beside the certified RTP, a game outside its certificate marked. At 1280 px and on a 390 px
 // phone, with no request refused and no page error.
 import t from 'tap';
-import { timedPhase } from '@bo/service-kit/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import pg from 'pg';
 import { startStack } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSPHRASE = 'amber harbour steady violin forty';
 const DAY = 86_400_000;
 const brasilia = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(ms));
@@ -58,43 +57,10 @@ t.test('the game register on the Providers page', async (t) => {
     [provider.id, op.operator.id, op.production.brandId, drift.id, `${lastMonth}-15T12:00:00-03:00`],
   );
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  let passwordSet = false;
+  const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE });
+  const { problems } = browser;
   async function signedIn(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', created.body.user.email);
-    await page.fill('input[name=password]', passwordSet ? PASSPHRASE : created.body.password);
-    await page.click('button[type=submit]');
-    if (!passwordSet) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      passwordSet = true;
-    }
-    await page.locator('header .who').waitFor();
+    const page = await browser.signedIn(created.body, width);
     await page.goto(`${stack.adminUrl}/providers?provider=${encodeURIComponent(provider.id)}`);
     await page.locator(`article[data-provider="${provider.id}"] section[aria-label="Game register"] table`).waitFor();
     return page;

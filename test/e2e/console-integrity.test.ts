@@ -5,13 +5,12 @@
 // placed a hold (403 FOUR_EYES_REQUIRED); a second compliance officer releases it with a reason; the
 // export links are there; no request refused but the ones a step expects, no page error.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import pg from 'pg';
-import { timedPhase } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack, uniq } from './support/stack.ts';
 import { activatedPerson, type ActivatedPerson } from './support/people.ts';
+import { consoleBrowser, phoneHeight } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 const SLIP = {
   sport: 'football',
@@ -53,34 +52,14 @@ t.test('integrity holds on the console', async (t) => {
   const clara = await activatedPerson(stack.adminUrl, root, { email: 'clara.integrity@ourteam.example', role: 'compliance', token: false });
   const diego = await activatedPerson(stack.adminUrl, root, { email: 'diego.integrity@ourteam.example', role: 'compliance', token: false });
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
+  const browser = await consoleBrowser(t, stack.adminUrl, {
+    context: { locale: 'en-US' },
+    height: phoneHeight,
+    watch: { label: (email, width) => `${email} ${width}` },
+  });
+  const { problems } = browser;
   async function signedIn(who: ActivatedPerson, width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${who.email} ${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${who.email} ${width}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', who.email);
-    await page.fill('input[name=password]', who.password);
-    await page.click('button[type=submit]');
-    await page.locator('header .who').waitFor();
+    const page = await browser.signedIn(who, width);
     await page.goto(`${stack.adminUrl}/integrity`);
     await page.locator('main h1').waitFor();
     return page;

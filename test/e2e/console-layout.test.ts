@@ -4,14 +4,13 @@
 // are text, and links only when they are https URLs, and operators and brands are shown by name.
 // CONSOLE_SCREENSHOTS=<dir> keeps a screenshot of each page at each width (<page>-<width>.png).
 import t from 'tap';
-import { timedPhase } from '@bo/service-kit/testing';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startStack, uniq } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { consoleBrowser, notFailedLoad, phoneHeight } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 const key = () => ({ 'idempotency-key': uniq('k') });
 const WIDTHS = [1280, 390] as const;
@@ -68,51 +67,15 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
   const CHOSEN_PASSWORD = 'layout check, a long passphrase of our own';
   const created = await stack.admin('POST', '/admin/users', { email, role: 'admin' });
   t.equal(created.status, 201, 'an admin account');
-  let password: string = created.body.password;
-  let oneTime = true;
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
+  const browser = await consoleBrowser(t, stack.adminUrl, {
+    passphrase: CHOSEN_PASSWORD,
+    height: phoneHeight,
+    watch: { responses: false, consoleErrors: notFailedLoad },
+  });
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
-  const problems: string[] = [];
-
-  async function signedIn(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
-    const page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`${width}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', password);
-    await page.click('button[type=submit]');
-    if (oneTime) {
-      // The first sign-in replaces the one-time password (/setup) before any page opens.
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', CHOSEN_PASSWORD);
-      await page.fill('#repeat-password', CHOSEN_PASSWORD);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      password = CHOSEN_PASSWORD;
-      oneTime = false;
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const { problems } = browser;
+  const signedIn = (width: number) => browser.signedIn(created.body, width);
 
   /** Opens a page and waits until nothing on it says "Loading…" any more. */
   async function open(page: Page, url: string): Promise<void> {

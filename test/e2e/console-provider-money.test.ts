@@ -5,11 +5,10 @@
 // reconciliation with two uploaded daily statements (one ties, one does not: its differences by
 // transaction id). At 1280 and 390 px; support is not offered the page and the admin API refuses it.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { timedPhase } from '@bo/service-kit/testing';
+import type { Page } from 'playwright-core';
 import { startStack, uniq, playerInput } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const PASSPHRASE = 'amber harbour copper meadow ninety';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -79,55 +78,17 @@ t.test('provider money for finance', async (t) => {
   const sup = await stack.admin('POST', '/admin/users', { email: 'sara.money@ourteam.example', role: 'support' });
   t.equal(fin.status, 201);
   t.equal(sup.status, 201);
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  const setUp = new Set<string>();
-  async function signedIn(who: { body: any }, width: number, watch = true): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'pt-BR' });
-    const page = await context.newPage();
-    if (watch) {
-      page.on('response', (r) => {
-        if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-      });
-    }
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    page.on('dialog', (d) => void d.accept());
-    const email = who.body.user.email as string;
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', setUp.has(email) ? PASSPHRASE : who.body.password);
-    await page.click('button[type=submit]');
-    if (!setUp.has(email)) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.locator('#setup-password button[type=submit]').click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp.add(email);
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const { problems, signedIn } = await consoleBrowser(t, stack.adminUrl, {
+    passphrase: PASSPHRASE,
+    context: { locale: 'pt-BR' },
+    acceptDialogs: true,
+  });
   const fits = async (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
   const month = today.slice(0, 7);
 
   for (const width of [1280, 390]) {
     t.test(`${width} px: finance sets the share, reads the month and the reconciliation`, async (t) => {
-      const page = await signedIn(fin, width);
+      const page = await signedIn(fin.body, width);
       await page.goto(`${stack.adminUrl}/providers?provider=prv_sandbox`);
       const card = page.locator('article[data-provider=prv_sandbox]');
       await card.locator('details[open]').waitFor();
@@ -166,7 +127,8 @@ t.test('provider money for finance', async (t) => {
   }
 
   t.test('support: no Providers page, the admin API refuses the money', async (t) => {
-    const page = await signedIn(sup, 390, false);
+    // Its refusals are what this test checks: not problems.
+    const page = await signedIn(sup.body, 390, { responses: false });
     t.equal(await page.locator('header nav a[href="/providers"]').count(), 0, 'not in the navigation');
     await page.goto(`${stack.adminUrl}/providers?provider=prv_sandbox`);
     await page.locator('main p.error', { hasText: 'adminListProviders' }).locator('code', { hasText: 'FORBIDDEN_ROLE' }).waitFor();

@@ -4,11 +4,10 @@
 // both at 390 px with no form and no Make; support has no Regulator files and the admin API refuses it
 // the monthly report.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { timedPhase } from '@bo/service-kit/testing';
+import type { Page } from 'playwright-core';
 import { startStack } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSPHRASE = 'amber harbour golden river eighty';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 const CNPJ = '11.222.333/0001-81';
@@ -32,48 +31,15 @@ t.test('the SIGAP duties in the console', async (t) => {
   const [y, m] = today.split('-').map(Number) as [number, number];
   const lastMonth = m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  async function signedIn(who: { body: any }, width: number, watch = true): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-GB' });
-    const page = await context.newPage();
-    if (watch) {
-      page.on('response', (r) => {
-        if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-      });
-    }
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-    page.on('dialog', (d) => void d.accept());
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', who.body.user.email);
-    await page.fill('input[name=password]', who.body.password);
-    await page.click('button[type=submit]');
-    await page.locator('#setup-password').waitFor();
-    await page.fill('#new-password', PASSPHRASE);
-    await page.fill('#repeat-password', PASSPHRASE);
-    await page.locator('#setup-password button[type=submit]').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const { problems, signedIn } = await consoleBrowser(t, stack.adminUrl, {
+    passphrase: PASSPHRASE,
+    context: { locale: 'en-GB' },
+    acceptDialogs: true,
+  });
   const fits = async (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
   t.test('1280 px: compliance registers the CNPJ and makes last month', async (t) => {
-    const page = await signedIn(people.compliance, 1280);
+    const page = await signedIn(people.compliance.body, 1280);
     await page.goto(`${stack.adminUrl}/reports`);
     const cnpj = page.locator('section[aria-label="Operator CNPJ"]');
     await cnpj.locator('.picker input[type=search]').fill('Sigap Duties');
@@ -103,7 +69,7 @@ t.test('the SIGAP duties in the console', async (t) => {
   });
 
   t.test('390 px: finance reads both, changes neither', async (t) => {
-    const page = await signedIn(people.finance, 390);
+    const page = await signedIn(people.finance.body, 390);
     await page.goto(`${stack.adminUrl}/reports`);
     const cnpj = page.locator('section[aria-label="Operator CNPJ"]');
     await cnpj.locator('.picker input[type=search]').fill('Sigap Duties');
@@ -122,7 +88,8 @@ t.test('the SIGAP duties in the console', async (t) => {
   });
 
   t.test('support: no Regulator files, the monthly report refused', async (t) => {
-    const page = await signedIn(people.support, 1280, false);
+    // Its refusals are what this test checks: not problems.
+    const page = await signedIn(people.support.body, 1280, { responses: false });
     t.equal(await page.locator('header nav a[href="/reports"]').count(), 0, 'not in the navigation');
     const api = await page.request.get(`${stack.adminUrl}/admin/reports/sigap/monthly/${op.production.brandId}/${lastMonth}`);
     t.equal(api.status(), 403, 'the admin API refuses it');

@@ -4,11 +4,10 @@
 // and the kept files listed, at 1280 px and on a 390 px phone; finance sees the files but is not
 // offered the sending.
 import t from 'tap';
-import { timedPhase } from '@bo/service-kit/testing';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startStack } from './support/stack.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSPHRASE = 'copper meadow quiet lantern ninety';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 
@@ -28,46 +27,9 @@ t.test('SIGAP files on the Regulator files page', async (t) => {
   const officer = await stack.admin('POST', '/admin/users', { email: 'sara.sigap@ourteam.example', role: 'compliance' });
   const cashier = await stack.admin('POST', '/admin/users', { email: 'fred.sigap@ourteam.example', role: 'finance' });
   const people = { compliance: officer.body, finance: cashier.body } as const;
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
-  const setUp = new Set<string>();
-  async function signedIn(width: number, role: keyof typeof people): Promise<Page> {
-    const who = people[role];
-    const context = await browser.newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${role} ${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${role} ${width}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', who.user.email);
-    await page.fill('input[name=password]', setUp.has(role) ? PASSPHRASE : who.password);
-    await page.click('button[type=submit]');
-    if (!setUp.has(role)) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', PASSPHRASE);
-      await page.fill('#repeat-password', PASSPHRASE);
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-      setUp.add(role);
-    }
-    await page.locator('header .who').waitFor();
-    return page;
-  }
+  const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE });
+  const { problems } = browser;
+  const signedIn = (width: number, role: keyof typeof people) => browser.signedIn(people[role], width, { label: `${role} ${width}` });
   const openDay = async (page: Page) => {
     await page.goto(`${stack.adminUrl}/reports`);
     const form = page.locator('form[aria-label="SIGAP day"]');

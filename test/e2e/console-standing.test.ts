@@ -7,11 +7,11 @@
 // autoexcluido, whose history names her (on a player our team suspended, the page says the suspension
 // comes back when it ends); the Status never offers autoexcluido by hand.
 import t from 'tap';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import type { Locator, Page } from 'playwright-core';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
+import { choosePassword, launchChromium, submitSignIn, watchProblems } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const PASSPHRASE = 'copper meadow quiet lantern ninety';
 const DAY = 86_400_000;
@@ -39,44 +39,19 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'lia.compliance@ourteam.example', role: 'compliance' });
   t.equal(officer.status, 201, 'a compliance officer');
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
+  const browser = await launchChromium(t);
   const problems: string[] = [];
   const page: Page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.on('response', (r) => {
+  watchProblems(page, problems, {
     // The refusals this test provokes are the only 4xx expected.
-    const refusal = r.status() === 409 && r.request().method() === 'PUT' && /\/admin\/players\/[^/]+\/limits$/.test(new URL(r.url()).pathname);
-    if (r.status() >= 400 && !refusal) problems.push(`${r.status()} ${r.request().method()} ${r.url()}`);
+    responses: (r) => !(r.status() === 409 && r.request().method() === 'PUT' && /\/admin\/players\/[^/]+\/limits$/.test(new URL(r.url()).pathname)),
+    method: true,
+    consoleErrors: (text) => !/409/.test(text),
   });
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/409/.test(m.text())) problems.push(m.text());
-  });
-  await page.goto(`${stack.adminUrl}/`);
-  await page.fill('input[name=email]', officer.body.user.email);
-  await page.fill('input[name=password]', officer.body.password);
-  await page.click('button[type=submit]');
+  await submitSignIn(page, stack.adminUrl, officer.body.user.email, officer.body.password);
   // The first sign-in's setup: her own password in place of the one-time one.
   await page.locator('#setup-password').or(page.locator('header .who')).first().waitFor();
-  if (await page.locator('#setup-password').isVisible()) {
-    await page.fill('#new-password', PASSPHRASE);
-    await page.fill('#repeat-password', PASSPHRASE);
-    await page.getByRole('button', { name: 'Change password' }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-  }
+  if (await page.locator('#setup-password').isVisible()) await choosePassword(page, PASSPHRASE);
   await page.locator('header .who').waitFor();
 
   const fileOf = (id: string) => (stack.admin('GET', `/admin/players/${id}`) as Promise<{ body: any }>).then((r) => r.body);

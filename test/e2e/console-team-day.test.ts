@@ -17,12 +17,12 @@
 //    queue in one request, every button reachable at 390 px (the withdrawal queue and the Team page).
 // No page logs a script error, and no request fails but the refusals each step expects.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { timedPhase, waitFor } from '@bo/service-kit/testing';
+import type { Page } from 'playwright-core';
+import { waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, playerInput, startStack, uniq } from './support/stack.ts';
 import { activatedPerson, type ActivatedPerson } from './support/people.ts';
+import { consoleBrowser, phoneHeight } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const LIMITS = [
   { type: 'loss', period: 'day', value: '100000.00' },
@@ -111,44 +111,25 @@ t.test('a day of the team in the console', async (t) => {
     ada: await person('ada.day@ourteam.example', 'admin'),
   };
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
-  const problems: string[] = [];
   /** Refusals a step expects, by URL part and status: anything else 4xx or 5xx is a problem. */
   const expected: Array<[string, number]> = [];
   const adminRequests: string[] = [];
+  const browser = await consoleBrowser(t, stack.adminUrl, {
+    context: { locale: 'en-US' },
+    height: phoneHeight,
+    watch: {
+      label: (email, width) => `${email} ${width}`,
+      responses: (r) => !expected.some(([part, status]) => r.url().includes(part) && r.status() === status),
+      consoleErrors: (text) => !/Failed to load resource/.test(text),
+    },
+    onPage: (page) =>
+      page.on('request', (r) => {
+        if (r.url().includes('/admin/')) adminRequests.push(r.url().replace(stack.adminUrl, ''));
+      }),
+  });
+  const { problems } = browser;
   async function signedIn(who: ActivatedPerson, width: number, lang?: 'pt'): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, locale: 'en-US' });
-    const page = await context.newPage();
-    page.on('response', (r) => {
-      if (r.status() >= 400 && !expected.some(([part, status]) => r.url().includes(part) && r.status() === status))
-        problems.push(`${who.email} ${width}: ${r.status()} ${r.url()}`);
-    });
-    page.on('request', (r) => {
-      if (r.url().includes('/admin/')) adminRequests.push(r.url().replace(stack.adminUrl, ''));
-    });
-    page.on('pageerror', (e) => problems.push(`${who.email} ${width}: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(`${who.email} ${width}: ${m.text()}`);
-    });
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', who.email);
-    await page.fill('input[name=password]', who.password);
-    await page.click('button[type=submit]');
-    await page.locator('header .who').waitFor();
+    const page = await browser.signedIn(who, width);
     if (lang) {
       await page.locator('header select[aria-label=Language]').selectOption(lang);
       await page.locator('header select[aria-label=Idioma]').waitFor();

@@ -9,12 +9,12 @@
 // person who approved.
 import t, { type Test } from 'tap';
 import qrcode from 'qrcode-generator';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import type { BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
 import { totpCode } from './support/people.ts';
+import { launchChromium, phoneHeight, signIn as signInThroughForm, watchProblems } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WIDTHS = [1280, 390] as const;
 const key = () => ({ 'idempotency-key': uniq('k') });
 // A passphrase of each person's own (the policy refuses one with the e-mail or its name part in it).
@@ -36,51 +36,22 @@ function expectedQrPath(text: string): string {
 t.test('console: team, QR code, holds before the click, signed-out visits', async (t) => {
   const stack = await startStack();
   t.teardown(() => stack.close());
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
+  const browser = await launchChromium(t);
   const problems: string[] = [];
 
   async function newPage(width: number): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: phoneHeight(width) } });
     const page = await context.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') problems.push(`${width} ${page.url()}: ${m.text()}`);
     });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.request().method()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
+    watchProblems(page, problems, { label: `${width}`, method: true });
     return page;
   }
 
   /** Signs in through the form; a one-time password goes through /setup first. */
-  async function signIn(page: Page, email: string, password: string, oneTime: boolean): Promise<void> {
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', email);
-    await page.fill('input[name=password]', password);
-    await page.click('button[type=submit]');
-    if (oneTime) {
-      await page.locator('#setup-password').waitFor();
-      await page.fill('#new-password', CHOSEN(email));
-      await page.fill('#repeat-password', CHOSEN(email));
-      await page.getByRole('button', { name: 'Change password' }).click();
-      await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-    }
-    await page.locator('header .who').waitFor();
-  }
+  const signIn = (page: Page, email: string, password: string, oneTime: boolean) =>
+    signInThroughForm(page, stack.adminUrl, { email, password, chosen: oneTime ? CHOSEN(email) : undefined });
 
   const person = async (email: string, role: string) => {
     const created = await stack.admin('POST', '/admin/users', { email, role });

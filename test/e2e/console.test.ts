@@ -15,11 +15,12 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { OperatorClient } from '@bo/contracts';
-import { waitFor, timedPhase } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack, type Stack, REGISTRATION_DATA } from './support/stack.ts';
+import { launchChromium, notFailedLoad, submitSignIn, watchProblems } from './support/console-browser.ts';
 
 /** The audit log of a target once it has `rows` rows: a decision's row comes through its service's outbox, a moment after the answer. */
 const auditOf = (stack: Stack, target: string, rows: number) =>
@@ -31,7 +32,6 @@ const auditOf = (stack: Stack, target: string, rows: number) =>
     { what: `the audit rows of ${target}` },
   );
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 /** The password a person chooses at their first sign-in: long, not their e-mail, not a common one. */
 const chosenPassword = (email: string) => `${email.split('@')[0]}-chose-this-passphrase-7`;
@@ -73,21 +73,7 @@ t.test('team console in a browser', async (t) => {
     people[name] = { id: created.body.user.id, email, password: created.body.password, oneTime: true };
   }
 
-  const browser: Browser = await timedPhase('chromium', () =>
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    }),
-  );
-  t.teardown(() => browser.close());
+  const browser = await launchChromium(t);
   const problems: string[] = [];
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const shot = async (page: Page, name: string) => {
@@ -153,17 +139,12 @@ t.test('team console in a browser', async (t) => {
     // HTTP refusals the pages show (401 before sign-in, 403 of a refused action) log a "Failed to
     // load resource" line: those are checked where they happen; a script error, a CSP violation or
     // a missing page asset is a problem.
-    page.on('console', (m) => {
-      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(`${name}: ${m.text()}`);
+    watchProblems(page, problems, {
+      label: name,
+      responses: (r) => (r.status() === 404 && !r.url().endsWith('/favicon.ico')) || r.status() >= 500,
+      consoleErrors: notFailedLoad,
     });
-    page.on('response', (r) => {
-      if ((r.status() === 404 && !r.url().endsWith('/favicon.ico')) || r.status() >= 500) problems.push(`${name}: ${r.status()} ${r.url()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
-    await page.goto(`${stack.adminUrl}/`);
-    await page.fill('input[name=email]', people[name]!.email);
-    await page.fill('input[name=password]', people[name]!.password);
-    await page.click('button[type=submit]');
+    await submitSignIn(page, stack.adminUrl, people[name]!.email, people[name]!.password);
     if (people[name]!.oneTime) await setUp(page, name, landing);
     await page.waitForURL(`${stack.adminUrl}${landing}`);
     await page.locator('header .who').waitFor();
@@ -532,14 +513,9 @@ t.test('team console in a browser', async (t) => {
     const oneTime = rita.password;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`rita: ${e.message}`));
-    const submitSignIn = async (password: string) => {
-      await page.goto(`${stack.adminUrl}/`);
-      await page.fill('input[name=email]', rita.email);
-      await page.fill('input[name=password]', password);
-      await page.click('button[type=submit]');
-    };
-    await submitSignIn(oneTime);
+    watchProblems(page, problems, { label: 'rita', responses: false });
+    const submit = (password: string) => submitSignIn(page, stack.adminUrl, rita.email, password);
+    await submit(oneTime);
     await page.waitForURL(`${stack.adminUrl}/setup?next=${encodeURIComponent('/players')}`);
     const form = page.getByRole('form', { name: 'Change password' });
     await form.locator('#new-password').fill('password1234');
@@ -555,7 +531,7 @@ t.test('team console in a browser', async (t) => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${stack.adminUrl}/`);
 
-    await submitSignIn(oneTime);
+    await submit(oneTime);
     await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
     t.pass('the one-time password is refused once replaced');
 
@@ -580,10 +556,10 @@ t.test('team console in a browser', async (t) => {
     t.equal(cli.status, 0, cli.stderr);
     const reset = JSON.parse(cli.stdout) as { password: string };
     t.match(reset.password, /^[A-Za-z0-9_-]{24}$/, 'the CLI prints a new one-time password');
-    await submitSignIn(chosenPassword(rita.email));
+    await submit(chosenPassword(rita.email));
     await page.locator('#status', { hasText: 'Wrong e-mail or password' }).waitFor();
     t.pass('the chosen password is gone after the reset');
-    await submitSignIn(reset.password);
+    await submit(reset.password);
     await page.waitForURL(/\/setup\?next=/);
     await page.locator('#setup-password').waitFor();
     t.pass('the new one-time password leads to /setup again');

@@ -1,0 +1,146 @@
+// The console's browser tests share one way to start Chromium, to note what goes wrong in a page
+// (a failed request, a script error, an error in the browser console) and to sign a person in
+// through the form, choosing their own password at the first sign-in (/setup). What differs between
+// the files (locale, a phone's height, downloads, dialogs, which failures a test provokes on purpose,
+// how a problem is labelled) is passed as options, so each file still says it.
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
+import { timedPhase } from '@bo/service-kit/testing';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Headless in a container (no sandbox, no GPU), and none of Chrome's own traffic or first-run pages. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A tap test, or anything else that runs a function when it ends. */
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+/** Chromium for this test: its start noted as the 'chromium' phase (`npm run test:timings`), closed when the test ends. */
+export async function launchChromium(t: Teardown): Promise<Browser> {
+  const browser = await timedPhase('chromium', () => chromium.launch({ executablePath: CHROMIUM, args: FLAGS }));
+  t.teardown(() => browser.close());
+  return browser;
+}
+
+export interface WatchOptions {
+  /** Starts each problem's line (`<label>: …`), to say which page it came from; no prefix without it. */
+  label?: string;
+  /** Which failed responses (status 400 and up) are problems: all of them unless a test provokes some; false: none watched. */
+  responses?: boolean | ((r: Response) => boolean);
+  /** A failed response's line names the request's method too. */
+  method?: boolean;
+  /** Which errors in the browser console are problems: none watched unless asked; true: all of them. */
+  consoleErrors?: boolean | ((text: string) => boolean);
+}
+
+/**
+ * For `consoleErrors`: all but the line Chromium logs for a refused request ("Failed to load resource: …
+ * 404"), which the response (or the test that provoked it) speaks for.
+ */
+export const notFailedLoad = (text: string) => !text.startsWith('Failed to load resource');
+
+/** Notes in `problems` what goes wrong in `page`: failed responses, uncaught script errors and, when asked, console errors. */
+export function watchProblems(page: Page, problems: string[], options: WatchOptions = {}): void {
+  const { label, responses = true, method = false, consoleErrors = false } = options;
+  const note = (text: string) => problems.push(label === undefined ? text : `${label}: ${text}`);
+  if (responses) {
+    page.on('response', (r) => {
+      if (r.status() >= 400 && (responses === true || responses(r))) note(`${r.status()} ${method ? `${r.request().method()} ` : ''}${r.url()}`);
+    });
+  }
+  page.on('pageerror', (e) => note(e.message));
+  if (consoleErrors) {
+    page.on('console', (m) => {
+      if (m.type() === 'error' && (consoleErrors === true || consoleErrors(m.text()))) note(m.text());
+    });
+  }
+}
+
+/** A console account as POST /admin/users answers it (`{ user: { email }, password }`) or as activatedPerson gives it. */
+export type Person = { email: string; password: string } | { user: { email: string }; password: string };
+const emailOf = (who: Person) => ('user' in who ? who.user.email : who.email);
+
+/** Fills the sign-in form at `/` and submits it; what follows (/setup, a page, a refusal) is the caller's to wait for. */
+export async function submitSignIn(page: Page, adminUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${adminUrl}/`);
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('button[type=submit]');
+}
+
+/** The first sign-in's /setup: the one-time password replaced by `chosen` before any page opens. */
+export async function choosePassword(page: Page, chosen: string): Promise<void> {
+  await page.locator('#setup-password').waitFor();
+  await page.fill('#new-password', chosen);
+  await page.fill('#repeat-password', chosen);
+  await page.locator('#setup-password').getByRole('button', { name: 'Change password' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
+}
+
+/**
+ * Signs in through the form and waits for the signed-in header. With `chosen`, the password is a
+ * one-time one: /setup replaces it by `chosen` first.
+ */
+export async function signIn(page: Page, adminUrl: string, who: { email: string; password: string; chosen?: string }): Promise<void> {
+  await submitSignIn(page, adminUrl, who.email, who.password);
+  if (who.chosen !== undefined) await choosePassword(page, who.chosen);
+  await page.locator('header .who').waitFor();
+}
+
+/** For `height`: a 390 px phone as tall as one (390 × 844), where a test looks at what fits on its screen. */
+export const phoneHeight = (width: number) => (width === 390 ? 844 : 900);
+
+export interface ConsoleBrowserOptions {
+  /** The password each person chooses at their first sign-in; without it, people come with their own already (activatedPerson). */
+  passphrase?: string;
+  /** Every context's options besides the viewport: locale, acceptDownloads. */
+  context?: Omit<BrowserContextOptions, 'viewport'>;
+  /** The viewport's height at a width: 900 unless a file checks a real phone (390 × 844). */
+  height?: (width: number) => number;
+  /** Say yes to every confirm() the console asks (a change that stops something asks first). */
+  acceptDialogs?: boolean;
+  /** What counts as a problem (see WatchOptions); a problem's label is the page's width unless `label` makes it from the person's e-mail too. */
+  watch?: Omit<WatchOptions, 'label'> & { label?: (email: string, width: number) => string };
+  /** Anything else a file listens to on each page, set before the sign-in. */
+  onPage?: (page: Page) => void;
+}
+
+export interface ConsoleBrowser {
+  /** What went wrong on any page opened by signedIn: a test at the end expects none. */
+  problems: string[];
+  /** A page of its own (a new context) at `width`, its person signed in; `watch` adjusts what counts as a problem on it. */
+  signedIn(who: Person, width: number, watch?: WatchOptions): Promise<Page>;
+}
+
+/** Chromium for the console, and people signed in to it, each page watched for problems. */
+export async function consoleBrowser(t: Teardown, adminUrl: string, options: ConsoleBrowserOptions = {}): Promise<ConsoleBrowser> {
+  const browser = await launchChromium(t);
+  const problems: string[] = [];
+  /** Who chose their own password already: their next sign-in skips /setup. */
+  const setUp = new Set<string>();
+  const { passphrase, height = () => 900, watch: { label = (_email: string, width: number) => `${width}`, ...watch } = {} } = options;
+  async function signedIn(who: Person, width: number, override: WatchOptions = {}): Promise<Page> {
+    const context = await browser.newContext({ ...options.context, viewport: { width, height: height(width) } });
+    const page = await context.newPage();
+    const email = emailOf(who);
+    watchProblems(page, problems, { ...watch, label: label(email, width), ...override });
+    if (options.acceptDialogs) page.on('dialog', (d) => void d.accept());
+    options.onPage?.(page);
+    if (passphrase === undefined) await signIn(page, adminUrl, { email, password: who.password });
+    else if (setUp.has(email)) await signIn(page, adminUrl, { email, password: passphrase });
+    else {
+      await signIn(page, adminUrl, { email, password: who.password, chosen: passphrase });
+      setUp.add(email);
+    }
+    return page;
+  }
+  return { problems, signedIn };
+}
