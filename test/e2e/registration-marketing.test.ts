@@ -9,12 +9,11 @@
 // player page in Chromium at 1280 px and on a 390 px phone shows the registration's completeness and the
 // marketing permission, with no request refused and no page error.
 import t from 'tap';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { timedPhase, waitFor } from '@bo/service-kit/testing';
+import { waitFor } from '@bo/service-kit/testing';
 import { REGISTRATION_DATA, startStack, uniq } from './support/stack.ts';
 import { startWebhookReceiver } from './support/webhook-receiver.ts';
+import { consoleBrowser } from './support/console-browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSPHRASE = 'copper meadow quiet lantern ninety';
 const key = () => ({ 'idempotency-key': uniq('k') });
 const LIMITS = [
@@ -117,34 +116,9 @@ t.test('registration data and marketing permission, through the gateway and the 
   t.test('the player page shows the registration and the marketing permission', async (t) => {
     const officer = await stack.admin('POST', '/admin/users', { email: 'rita.compliance@ourteam.example', role: 'compliance' });
     t.equal(officer.status, 201);
-    const browser: Browser = await timedPhase('chromium', () =>
-      chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] }),
-    );
-    t.teardown(() => browser.close());
-    const problems: string[] = [];
-    let setUp = false;
-    const signedIn = async (width: number): Promise<Page> => {
-      const context = await browser.newContext({ viewport: { width, height: 900 } });
-      const page = await context.newPage();
-      page.on('response', (r) => {
-        if (r.status() >= 400) problems.push(`${width}: ${r.status()} ${r.url()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`${width}: ${e.message}`));
-      await page.goto(`${stack.adminUrl}/`);
-      await page.fill('input[name=email]', officer.body.user.email);
-      await page.fill('input[name=password]', setUp ? PASSPHRASE : officer.body.password);
-      await page.click('button[type=submit]');
-      if (!setUp) {
-        await page.locator('#setup-password').waitFor();
-        await page.fill('#new-password', PASSPHRASE);
-        await page.fill('#repeat-password', PASSPHRASE);
-        await page.getByRole('button', { name: 'Change password' }).click();
-        await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
-        setUp = true;
-      }
-      await page.locator('header .who').waitFor();
-      return page;
-    };
+    const browser = await consoleBrowser(t, stack.adminUrl, { passphrase: PASSPHRASE });
+    const { problems } = browser;
+    const signedIn = (width: number) => browser.signedIn(officer.body, width);
     for (const width of [1280, 390]) {
       const page = await signedIn(width);
       await page.goto(`${stack.adminUrl}/players?id=${id}`);

@@ -9,11 +9,21 @@ import { chromium } from 'playwright-core';
 import { connect } from '@nats-io/transport-node';
 import { playRoutes, walletGames } from '../src/index.ts';
 import { createLaunchTokenSigner } from '@bo/wallet/testing';
-import { LAUNCH_SECRET, scopes, startFakeProvider, startGamesStack, testNatsUrl, testPrefix, timedPhase, tokenOf } from '@bo/test-support';
+import {
+  CHROMIUM_LAUNCH,
+  CHROMIUM_PATH,
+  LAUNCH_SECRET,
+  scopes,
+  startFakeProvider,
+  startGamesStack,
+  testNatsUrl,
+  testPrefix,
+  timedPhase,
+  tokenOf,
+} from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 
 // `npm test` finds or installs a Chromium and names it here.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('launch page plugin', async (t) => {
   const prefix = testPrefix('play');
@@ -183,21 +193,8 @@ t.test('launch page plugin', async (t) => {
   });
 
   t.test('in a real browser: the page renders, one round plays, the balance follows the recorded outcome', async (t) => {
-    t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
-    const browser = await timedPhase('chromium', () =>
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
-    );
+    t.ok(fs.existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
+    const browser = await timedPhase('chromium', () => chromium.launch(CHROMIUM_LAUNCH));
     t.teardown(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 560, height: 720 } });
     const consoleErrors: string[] = [];
@@ -254,20 +251,7 @@ t.test('launch page plugin', async (t) => {
     );
   });
   t.test('in a real browser, real money: the page shows the wallet, plays, and the ledger has the round', async (t) => {
-    const browser = await timedPhase('chromium', () =>
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      }),
-    );
+    const browser = await timedPhase('chromium', () => chromium.launch(CHROMIUM_LAUNCH));
     t.teardown(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 560, height: 760 } });
     const consoleErrors: string[] = [];
@@ -336,9 +320,7 @@ t.test('launch page plugin', async (t) => {
   });
 
   t.test('in a real browser: the reality check stops play until the player acknowledges it', async (t) => {
-    const browser = await timedPhase('chromium', () =>
-      chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] }),
-    );
+    const browser = await timedPhase('chromium', () => chromium.launch(CHROMIUM_LAUNCH));
     t.teardown(() => browser.close());
     const page = await browser.newPage({ viewport: { width: 560, height: 820 } });
     const consoleErrors: string[] = [];

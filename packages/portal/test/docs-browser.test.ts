@@ -11,8 +11,9 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { chromium } from 'playwright-core';
 import { apiIndexRoute, publicDocsRoutes } from '../src/index.ts';
+// Chromium's launch, shared by every browser test (this workspace does not depend on test-support: taken by path).
+import { CHROMIUM_LAUNCH } from '../../test-support/src/chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.PORTAL_SCREENSHOTS;
 const FIRST_LOAD_LIMIT = 1_500_000;
 const SERVER_URL = 'https://api.example.com/api/v1';
@@ -31,10 +32,7 @@ t.test('the API reference in Chromium', async (t) => {
   apiIndexRoute(app, { apiPrefix: '/api/v1' });
   await app.register(publicDocsRoutes, { prefix: '/api/v1', publicBaseUrl: 'https://api.example.com', apiPrefix: '/api/v1' });
   const origin = await app.listen({ host: '127.0.0.1', port: 0 });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   t.teardown(() => browser.close());
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const quickStart = readmeQuickStart();

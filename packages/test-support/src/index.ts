@@ -30,3 +30,4 @@ export { setComplianceProfile } from './compliance.ts';
 export { certifiedGame, PUT_CERTIFICATE_SUBJECT } from './game-register.ts';
 // A test's NATS server and a prefix of its own, for tests that need no more of the kit (the launch page's).
 export { testNatsUrl, testPrefix, timedPhase } from '@bo/service-kit/testing';
+export { CHROMIUM_LAUNCH, CHROMIUM_PATH } from './chromium.ts';

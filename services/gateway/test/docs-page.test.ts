@@ -5,9 +5,8 @@
 // any request. Weight, console and controls at two widths: packages/portal/test/docs-browser.test.ts.
 import t from 'tap';
 import { chromium, type Request } from 'playwright-core';
+import { CHROMIUM_LAUNCH } from '@bo/test-support';
 import { startHarness } from './support/harness.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 t.test('API reference page in Chromium', async (t) => {
   const h = await startHarness();
@@ -34,10 +33,7 @@ t.test('API reference page in Chromium', async (t) => {
   );
   await bundle.arrayBuffer();
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   t.teardown(() => browser.close());
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const requests: Request[] = [];

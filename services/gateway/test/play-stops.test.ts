@@ -12,13 +12,12 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { startHarness } from './support/harness.ts';
-import { startGamesStack } from '@bo/test-support';
+import { CHROMIUM_LAUNCH, CHROMIUM_PATH, startGamesStack } from '@bo/test-support';
 import { randomCpf } from '@bo/service-kit/testing';
 import type { OperatorScope } from '@bo/contracts';
 import { gamesServices } from '@bo/wallet/testing';
 import type { RunningGateway } from '../src/gateway.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const clickId = () => `click-${randomBytes(8).toString('hex')}`;
 
 t.test('play stops at the next round', async (t) => {
@@ -203,8 +202,8 @@ t.test('play stops at the next round', async (t) => {
   });
 
   t.test('in a real browser: the open page of a suspended operator says why and stops offering Play', async (t) => {
-    t.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    t.ok(fs.existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} is installed (apt-get install chromium, or set CHROMIUM_PATH)`);
+    const browser = await chromium.launch(CHROMIUM_LAUNCH);
     t.teardown(() => browser.close());
     const op = await h.createOperator({ name: 'Watched Bets' });
     const { real } = await sessions(op);

@@ -5,18 +5,8 @@
 // how a problem is labelled) is passed as options, so each file still says it.
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { timedPhase } from '@bo/service-kit/testing';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Headless in a container (no sandbox, no GPU), and none of Chrome's own traffic or first-run pages. */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+// The launch every browser test shares (the e2e workspace does not depend on test-support: taken by path, like people.ts).
+import { CHROMIUM_LAUNCH } from '../../../packages/test-support/src/chromium.ts';
 
 /** A tap test, or anything else that runs a function when it ends. */
 interface Teardown {
@@ -25,7 +15,7 @@ interface Teardown {
 
 /** Chromium for this test: its start noted as the 'chromium' phase (`npm run test:timings`), closed when the test ends. */
 export async function launchChromium(t: Teardown): Promise<Browser> {
-  const browser = await timedPhase('chromium', () => chromium.launch({ executablePath: CHROMIUM, args: FLAGS }));
+  const browser = await timedPhase('chromium', () => chromium.launch(CHROMIUM_LAUNCH));
   t.teardown(() => browser.close());
   return browser;
 }
