@@ -1,6 +1,6 @@
-// What the connector simulations (Hub88, Evolution, Betsy) share around their own protocol's play:
-// the sessions played by a few workers at once, and the closing checks of a run (each player's wallet
-// as the run's own book says it must be, and the ledger verified).
+// What the simulations share around their own protocol's play: the sessions played by a few workers
+// at once (native and connectors), and a connector run's closing checks (each player's wallet as
+// the run's own book says it must be, and the ledger verified).
 import type { AdminSide } from './admin-side.ts';
 import { fromCents, toCents } from './money.ts';
 import type { OperatorSide } from './operator-side.ts';

@@ -5,6 +5,7 @@
 import type { ProviderKind } from '@bo/contracts';
 import { AdminSide, type SimProvider } from './admin-side.ts';
 import { Book, type Accepted, type Counts } from './book.ts';
+import { playSessions } from './connector-run.ts';
 import { startLaunchServer, type LaunchServer } from './launch-server.ts';
 import { toCents } from './money.ts';
 import { OperatorSide } from './operator-side.ts';
@@ -149,11 +150,7 @@ export async function runSimulation(opts: SimulationOptions): Promise<Simulation
         await casinoSession(s, { rounds: opts.rounds, seed: n, expire });
       }
     };
-    let next = 0;
-    const worker = async () => {
-      while (next < opts.sessions) await play(next++);
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, opts.sessions)) }, worker));
+    await playSessions(opts.sessions, opts.concurrency, play);
     log(`${opts.sessions} sessions played; settling ${settlements.length} sportsbook sessions' open bets`);
     // Sports bets settle later: after the sessions ended (their settlement needs no live session).
     for (const settle of settlements) await settle();
