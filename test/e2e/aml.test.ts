@@ -140,7 +140,9 @@ t.test('AML: watch, case, four eyes, audit, payout hold', async (t) => {
     t.match(await row.textContent(), /High value/, 'the case in the queue, with its rule');
     await row.getByRole('link', { name: 'High value' }).click();
     const card = page.locator(`article[data-case="${mc.id}"]`);
-    await card.locator('text=Lia Prado').waitFor();
+    // The player's file loads after the card (its own requests): its link to the player says it is there.
+    // (A bare text locator would match the heading too, and fail strict mode once both are on the page.)
+    await card.getByRole('link', { name: 'Lia Prado' }).waitFor();
     t.match((await card.textContent())?.replace(/\u00a0/g, ' '), /R\$ 60\.000,00/, 'its evidence and the player file, the amount as the locale writes it');
     await card.locator('select[name=status]').selectOption('under_review');
     await card.locator('input[name=reason]').fill('source of funds asked');
