@@ -1,6 +1,6 @@
 // Reads turbo's streamed output of the workspaces' tap runs (`@bo/x:test: <TAP line>`) and prints
 // one line per finished test file, with the failing assertions and their diagnostics when it
-// failed; keeps each workspace's summary (`# { total, pass, fail }`) for the final count, and each
+// failed (kept, so the run's last lines can say them again); keeps each workspace's summary (`# { total, pass, fail }`) for the final count, and each
 // file's wall time (npm test writes them to .data/test-timings.json: `npm run test:timings`).
 
 interface FileState {
@@ -32,7 +32,7 @@ const LEAF = /^(\s+)(not )?ok \d+ - (.*)$/;
 export class TapProgress {
   readonly #print: (line: string) => void;
   readonly #workspaces = new Map<string, Workspace>();
-  readonly #failedFiles: string[] = [];
+  readonly #failures: Array<{ file: string; details: string[] }> = [];
   readonly #timings: FileTiming[] = [];
   readonly #now: () => number;
 
@@ -86,8 +86,9 @@ export class TapProgress {
     const skipped = /# SKIP/i.test(rest) ? ', skipped' : '';
     this.#print(`[test] ${ok ? 'ok  ' : 'FAIL'} ${workspace} ${file}  (${state.assertions} assertions, ${seconds} s${skipped})`);
     if (ok) return;
-    this.#failedFiles.push(`${workspace} ${file}`);
-    for (const detail of failureDetails(state.lines)) this.#print(`       ${detail}`);
+    const details = failureDetails(state.lines);
+    this.#failures.push({ file: `${workspace} ${file}`, details });
+    for (const detail of details) this.#print(`       ${detail}`);
   }
 
   totals(): { passed: number; failed: number; suites: number } {
@@ -103,8 +104,9 @@ export class TapProgress {
     return { passed, failed, suites };
   }
 
-  failedFiles(): string[] {
-    return [...this.#failedFiles];
+  /** Each failed file with its failing assertions (as printed when it ended), for the run's closing lines. */
+  failures(): Array<{ file: string; details: string[] }> {
+    return this.#failures.map((f) => ({ file: f.file, details: [...f.details] }));
   }
 
   timings(): FileTiming[] {

@@ -25,6 +25,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data');
 const say = (msg: string) => console.log(`[test] ${msg}`);
 const startedAt = Date.now();
+/** How many lines of each failure the run's last lines repeat. */
+const FAILURE_RECAP_LINES = 12;
 
 if (!process.versions.node.startsWith('24.')) {
   console.error(`npm test must run on the pinned Node 24 (got ${process.versions.node}); run npm install so the node devDependency is installed.`);
@@ -212,7 +214,13 @@ if (totals.suites === 0) {
   failed++;
   say('no test suite reported a result');
 }
-for (const f of progress.failedFiles()) say(`failed: ${f}`);
+// A failure's reason again at the end, where a reader of the output's last lines (a CI log cut to
+// its tail) finds it: its first lines, the whole of it printed above and in the log file.
+for (const { file, details } of progress.failures()) {
+  say(`failed: ${file}`);
+  for (const line of details.slice(0, FAILURE_RECAP_LINES)) console.log(`       ${line}`);
+  if (details.length > FAILURE_RECAP_LINES) console.log(`       … ${details.length - FAILURE_RECAP_LINES} more lines above`);
+}
 dropTemplate();
 await infra.stop();
 const seconds = Math.round((Date.now() - startedAt) / 1000);

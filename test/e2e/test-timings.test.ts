@@ -38,6 +38,7 @@ t.test('each file is timed from the end of the one before it in its workspace', 
     { workspace: '@bo/a', file: 'test/two.test.ts', ok: true, assertions: 1, wallMs: 2_000, tapMs: 100 },
   ]);
   t.match(printed[0], '[test] ok   @bo/a test/one.test.ts  (1 assertions, 0.7 s)');
+  t.same(progress.failures(), [{ file: '@bo/b test/other.test.ts', details: ['not ok - broke'] }], "a failed file keeps its reason for the run's last lines");
 });
 
 t.test('the report: totals, workspaces, the slowest files first with their noted phases', async (t) => {
