@@ -1,7 +1,8 @@
 // Reads turbo's streamed output of the workspaces' tap runs (`@bo/x:test: <TAP line>`) and prints
 // one line per finished test file, with the failing assertions and their diagnostics when it
-// failed (kept, so the run's last lines can say them again); keeps each workspace's summary (`# { total, pass, fail }`) for the final count, and each
-// file's wall time (npm test writes them to .data/test-timings.json: `npm run test:timings`).
+// failed (kept too: the run's last lines say them again); keeps each workspace's summary
+// (`# { total, pass, fail }`) for the final count, and each file's wall time (npm test writes them
+// to .data/test-timings.json: `npm run test:timings`).
 
 interface FileState {
   name: string;
