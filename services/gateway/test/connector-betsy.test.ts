@@ -472,6 +472,13 @@ t.test('Betsy connector', async (t) => {
     );
     await put(settleOf(spend, 60));
     t.equal(await balanceOf(s), 15, 'the next win repays the debt first: 60 - 45');
+    // The repaid part went on to the provider: it is no change of the bet's payout, which is still 60.
+    okMove(t, await put(settleOf(spend, 60)), spend.transactionId, 'that settle sent again (Betsy retries until answered)');
+    t.equal(await balanceOf(s), 15, 'moves nothing: the payout in force is 60, the repayment no correction of it');
+    await put(settleOf(spend, 70));
+    t.equal(await balanceOf(s), 25, 'resettled to 70: +10, the difference from 60');
+    await put(settleOf(spend, 60));
+    t.equal(await balanceOf(s), 15, 'and back to 60: -10');
 
     const c = betBody(s, { amount: 5 });
     await place(c);
@@ -494,6 +501,8 @@ t.test('Betsy connector', async (t) => {
     t.equal(await balanceOf(s), 0, 'none of them moves money');
     await put(settleOf(away, 45, 'refund'));
     t.equal(await balanceOf(s), 15, 'a refund of 45 repays the 30 owed first');
+    okMove(t, await put(settleOf(away, 45, 'refund')), away.transactionId, 'the refund sent again');
+    t.equal(await balanceOf(s), 15, 'moves nothing');
   });
 
   t.test('rollbacks: the stake back once; of a bet never received, recorded and the late bet refused; of a rolled-back bet, a settle is 20', async (t) => {
@@ -655,7 +664,7 @@ t.test('Betsy connector', async (t) => {
     // balance did not cover included: that part is the player's debt to the provider).
     const payouts = await games.sql<{ payout: string }>(
       `select (r.won + coalesce((select sum(requested) from wallet.provider_transactions t
-                                  where t.provider_id = r.provider_id and t.round_id = r.round_id and t.kind = 'correction'), 0))::text as payout
+                                  where t.provider_id = r.provider_id and t.round_id = r.round_id and t.kind = 'correction' and t.repays is null), 0))::text as payout
        from wallet.provider_rounds r where r.provider_id = ? and r.round_id = any(?) order by r.round_id`,
       [provider.id, bets.map((b) => b.transactionId)],
     );

@@ -173,7 +173,13 @@ export async function launchedPlayer(
   return row;
 }
 
-/** A round (a bet slip) as a sportsbook connector reads it (connectorMessages.round): its payout is its wins and its corrections as asked. */
+/**
+ * A round (a bet slip) as a sportsbook connector reads it (connectorMessages.round): its payout is its
+ * wins and its corrections as asked. A credit's repayment of the player's debt (its `repays` row) is
+ * no correction of the payout: it moves the credit on to the provider, and is left out of the payout.
+ * It still counts in `corrections`, which only numbers the next correction: so a number once taken
+ * is never read as free again.
+ */
 export interface ConnectorRoundRow {
   roundId: string;
   environment: Environment;
@@ -193,7 +199,7 @@ export async function findConnectorRound(sql: SqlRunner, providerId: string, rou
             coalesce(t.last_at, r.opened_at) as "lastAt"
      from wallet.provider_rounds r
      left join lateral (
-       select sum(requested) filter (where kind = 'correction') as corrected, count(*) filter (where kind = 'correction') as corrections,
+       select sum(requested) filter (where kind = 'correction' and repays is null) as corrected, count(*) filter (where kind = 'correction') as corrections,
               max(created_at) as last_at
        from wallet.provider_transactions where provider_id = r.provider_id and round_id = r.round_id
      ) t on true
