@@ -145,3 +145,36 @@ export function failureDetails(lines: string[]): string[] {
   }
   return out.length ? out : lines.slice(-15);
 }
+
+/**
+ * A failure's lines for the run's closing recap: its `not ok` lines and what tap says of them, without
+ * the source excerpt and the stack (the `at:` block kept as one `file:line`), so the diff fits.
+ */
+export function failureRecap(details: string[]): string[] {
+  const out: string[] = [];
+  let skipping: number | undefined;
+  for (let i = 0; i < details.length; i++) {
+    const line = details[i]!;
+    const indent = line.length - line.trimStart().length;
+    if (skipping !== undefined && (indent > skipping || line.trim() === '')) continue;
+    skipping = undefined;
+    const key = line.match(/^(\s+)(stack|source|at):/);
+    if (!key) {
+      out.push(line);
+      continue;
+    }
+    skipping = indent;
+    if (key[2] !== 'at') continue;
+    // `at:` then `fileName:` and `lineNumber:` one level deeper.
+    const block: string[] = [];
+    for (let j = i + 1; j < details.length && details[j]!.length - details[j]!.trimStart().length > indent; j++) block.push(details[j]!.trim());
+    const field = (name: string) =>
+      block
+        .find((l) => l.startsWith(`${name}:`))
+        ?.slice(name.length + 1)
+        .trim();
+    const file = field('fileName');
+    if (file) out.push(`${key[1]}at: ${file}:${field('lineNumber') ?? '?'}`);
+  }
+  return out;
+}

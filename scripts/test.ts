@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { resolveInfra } from './local-infra.ts';
 import { failureText, StartupError } from './startup-error.ts';
 import { onStopRequest } from './stop-signals.ts';
-import { TapProgress } from './tap-progress.ts';
+import { failureRecap, TapProgress } from './tap-progress.ts';
 import { findOrInstallChromium } from './test-browser.ts';
 import { turboTestArgs } from './turbo-test-args.ts';
 import { selectTests } from './test-selection.ts';
@@ -215,11 +215,12 @@ if (totals.suites === 0) {
   say('no test suite reported a result');
 }
 // A failure's reason again at the end, where a reader of the output's last lines (a CI log cut to
-// its tail) finds it: its first lines, the whole of it printed above and in the log file.
+// its tail) finds it: its assertions and diffs, the whole of it printed above and in the log file.
 for (const { file, details } of progress.failures()) {
   say(`failed: ${file}`);
-  for (const line of details.slice(0, FAILURE_RECAP_LINES)) console.log(`       ${line}`);
-  if (details.length > FAILURE_RECAP_LINES) console.log(`       … ${details.length - FAILURE_RECAP_LINES} more lines above`);
+  const recap = failureRecap(details);
+  for (const line of recap.slice(0, FAILURE_RECAP_LINES)) console.log(`       ${line}`);
+  if (recap.length > FAILURE_RECAP_LINES) console.log(`       … ${recap.length - FAILURE_RECAP_LINES} more lines above`);
 }
 dropTemplate();
 await infra.stop();

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TapProgress } from '../../scripts/tap-progress.ts';
+import { failureDetails, failureRecap, TapProgress } from '../../scripts/tap-progress.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -39,6 +39,45 @@ t.test('each file is timed from the end of the one before it in its workspace', 
   ]);
   t.match(printed[0], '[test] ok   @bo/a test/one.test.ts  (1 assertions, 0.7 s)');
   t.same(progress.failures(), [{ file: '@bo/b test/other.test.ts', details: ['not ok - broke'] }], "a failed file keeps its reason for the run's last lines");
+});
+
+t.test("a failure's recap at the run's end: its assertion and its diff, the source and the stack left out", async (t) => {
+  // As tap 21 prints a failed assertion (in a clean-clone run of 2026-11-27 the recap's 12 lines ended before the diff).
+  const lines = [
+    '    # Subtest: rollbacks',
+    '        not ok 1 - the player is back where the bets started',
+    '          ---',
+    '          compare: ===',
+    '          at:',
+    '            fileName: test/connector-betsy.test.ts',
+    '            lineNumber: 668',
+    '            columnNumber: 7',
+    '            typeName: Test',
+    '          stack: |',
+    '            Test.<anonymous> (test/connector-betsy.test.ts:668:7)',
+    '          source: >2',
+    '                const owed = 0;',
+    '            ------^',
+    '          diff: |',
+    '            --- expected',
+    '            +++ actual',
+    '            @@ -1,1 +1,1 @@',
+    '            -100',
+    '            +135',
+    '          ...',
+    '        1..1',
+  ];
+  t.same(failureRecap(failureDetails(lines)), [
+    'rollbacks › not ok - the player is back where the bets started',
+    '  compare: ===',
+    '  at: test/connector-betsy.test.ts:668',
+    '  diff: |',
+    '    --- expected',
+    '    +++ actual',
+    '    @@ -1,1 +1,1 @@',
+    '    -100',
+    '    +135',
+  ]);
 });
 
 t.test('the report: totals, workspaces, the slowest files first with their noted phases', async (t) => {
