@@ -6,9 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spaHttpRegistry } from '../../src/impediments/registry/spa-http.ts';
 
-type Reply = { status: number; body?: unknown; delayMs?: number };
+/** A scripted reply; `never` holds the request open without an answer (the timeout's case). */
+type Reply = { status: number; body?: unknown } | { never: true };
 
-async function fakeRegistry(t: Test, replies: Reply[]) {
+/** A reply's deadline far beyond what a loaded machine needs: only a reply that never comes times out. */
+const ANSWERED_TIMEOUT_MS = 30_000;
+
+async function fakeRegistry(t: Test, replies: Reply[], timeoutMs = ANSWERED_TIMEOUT_MS) {
   const seen: Array<{ path: string; auth: string | undefined; body: unknown }> = [];
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -16,13 +20,17 @@ async function fakeRegistry(t: Test, replies: Reply[]) {
     req.on('end', () => {
       seen.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw || 'null') });
       const r = replies.shift() ?? { status: 500 };
-      setTimeout(() => res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify(r.body ?? {})), r.delayMs ?? 0);
+      if ('never' in r) return;
+      res.writeHead(r.status, { 'content-type': 'application/json' }).end(JSON.stringify(r.body ?? {}));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  t.teardown(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { seen, registry: spaHttpRegistry({ baseUrl, token: 'spa-token-for-tests', timeoutMs: 300, retries: 2 }) };
+  return { seen, registry: spaHttpRegistry({ baseUrl, token: 'spa-token-for-tests', timeoutMs, retries: 2 }) };
 }
 
 const caller = { operatorId: 'op_A' };
@@ -50,11 +58,8 @@ t.test('an outage is retried, then unavailable; a 4xx is not retried; a slow ans
   t.same(await refused.registry.check('52998224725', caller), { result: 'unavailable', why: 'HTTP 401' });
   t.equal(refused.seen.length, 1, 'not retried');
 
-  const slow = await fakeRegistry(t, [
-    { status: 200, delayMs: 2000 },
-    { status: 200, delayMs: 2000 },
-    { status: 200, delayMs: 2000 },
-  ]);
+  // Replies that never come: every attempt is cut at its timeout, however busy the machine.
+  const slow = await fakeRegistry(t, [{ never: true }, { never: true }, { never: true }], 300);
   t.same(await slow.registry.check('52998224725', caller), { result: 'unavailable', why: 'TimeoutError' });
 
   const garbled = await fakeRegistry(t, [{ status: 200, body: { what: 'is this' } }]);
