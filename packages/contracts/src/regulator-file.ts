@@ -345,5 +345,6 @@ export const dailyFilesAdminOperations = defineOperations({
     status: 200,
     timeoutMs: MAKING_TIMEOUT_MS,
     download: true,
+    errors: ['BRAND_NOT_FOUND'],
   },
 });

@@ -229,6 +229,7 @@ export const responsibleGamingAdminOperations = defineOperations({
     params: AdminPlayerParams,
     response: AdminResponsibleGamingSchema,
     status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
   adminLiftSelfExclusion: {
     id: 'adminLiftSelfExclusion',

@@ -5,7 +5,7 @@
 // history and the events. Usage comes from payments and the wallet: here a fake of each answers
 // with fixed numbers (their real counting is tested in their suites).
 import t from 'tap';
-import { PLAYER_STATE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, WALLET_RG_USAGE_SUBJECT, rpcSubject, type RgUsageRequest } from '@bo/contracts';
+import { PLAYER_STATE_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, WALLET_RG_USAGE_SUBJECT, adminOperations, rpcSubject, type RgUsageRequest } from '@bo/contracts';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { admin, errorCode, setComplianceProfile, internal, newKey, okBody, scopes, startPlayers } from './harness.ts';
 import { playersService } from '../src/service.ts';
@@ -77,6 +77,16 @@ t.test('responsible gaming', async (t) => {
     errorCode(t, await setLimit('plr_unknown', 'loss', 'day', '1'), 'PLAYER_NOT_FOUND');
     errorCode(t, await h.call('players.rg.get', scopes.aSandbox, { params: { playerId: p.id } }), 'PLAYER_NOT_FOUND', "another brand's player is not found");
 
+    errorCode(
+      t,
+      await h.call('players.admin.rg', admin, { params: { id: 'plr_unknown' } }),
+      'PLAYER_NOT_FOUND',
+      'the admin read of a player that does not exist',
+    );
+    t.ok(
+      (adminOperations.adminGetResponsibleGaming.errors as readonly string[] | undefined)?.includes('PLAYER_NOT_FOUND'),
+      'and its refusal is in the documented list',
+    );
     const file = okBody<any>(t, await h.call('players.admin.rg', admin, { params: { id: p.id } }), 200);
     t.same(
       file.history.map((c: any) => [c.kind, c.type, c.period, c.oldValue, c.newValue, c.by]).reverse(),

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import type { DailyFileCheck, DailyFileSummary } from '@bo/contracts';
+import { adminOperations, type DailyFileCheck, type DailyFileSummary } from '@bo/contracts';
 import { startGateway, loadGatewayConfig } from '@bo/gateway';
 import { operatorsService } from '@bo/operators';
 import { testNatsUrl } from '@bo/service-kit/testing';
@@ -60,6 +60,9 @@ t.test('daily files on the admin API and the CLI', async (t) => {
     { status: 404, body: { error: { code: 'BRAND_NOT_FOUND', details: { brandId: 'brd_never_seen' } } } },
     'a brand that is none of ours: refused',
   );
+  const download = await get(`/admin/reports/daily/files/brd_never_seen/${date}/download`);
+  t.match({ status: download.status, body: await download.json() }, { status: 404, body: { error: { code: 'BRAND_NOT_FOUND' } } }, 'nor downloaded');
+  t.ok((adminOperations.adminDownloadDailyFile.errors as readonly string[] | undefined)?.includes('BRAND_NOT_FOUND'), 'a refusal its documented list names');
   t.match(
     await json(`/admin/reports/daily?brandId=Demo%20Operator&date=${date}&timeZone=America%2FSao_Paulo`),
     { status: 404, body: { error: { code: 'BRAND_NOT_FOUND' } } },
