@@ -20,7 +20,7 @@
 // whole (`must:<what>`) and the caller reads again what happened.
 import type { BetSlip, Environment, LedgerType, PromotionType, ProviderTransactionKind } from '@bo/contracts';
 import { formatMoney, subMoney, type SqlRunner } from '@bo/service-kit';
-import { playerAccountId, postOnPlayerRow } from '../../ledger/index.ts';
+import { createPlayerAccount, playerAccountId, postOnPlayerRow, type PlayerRowPosting } from '../../ledger/index.ts';
 import type { OutboxPart } from './sports-events.ts';
 import { VALID_CERTIFICATE } from './game-register.ts';
 import { creditCounterParts, roundCounterParts, UNCOUNTED, usageUndo, usageUpsert, type RoundLimits } from '../../rg/index.ts';
@@ -345,8 +345,9 @@ const fundingParams = (c: ZeroMove) => [c.providerFunded ?? false, c.campaignId 
 
 /**
  * Posts a win, a rollback or a correction that moves money (amount ≠ 0). A debit (a correction's)
- * only when `available − held` covers it; undefined when nothing was written (no account, not
- * enough for a debit, this transaction id is taken). Throws `must:round` / `must:bet` when the
+ * only when `available − held` covers it; undefined when nothing was written (not enough for a
+ * debit, no account for a debit, this transaction id is taken). A credit creates the player's
+ * account when it does not exist yet. Throws `must:round` / `must:bet` when the
  * round or the bet is no longer as the caller read it.
  */
 export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<PostedMove | undefined> {
@@ -359,7 +360,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
   const usage = c.kind === 'rollback' ? usageUndo('u', c.usageAt ?? c.at, wagered, netLoss) : usageUpsert('u', c.at, wagered, netLoss, '0');
   const change = roundChange(c, moved);
   const debt = debtChange(c);
-  const { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, {
+  const posting: PlayerRowPosting = {
     accountId: playerAccountId(c.brandId, c.playerId, c.currency),
     brandId: c.brandId,
     currency: c.currency,
@@ -441,8 +442,21 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
       ],
     }),
     returning: `a.available - a.held as balance_after, a.at, ${mustOf(c)}${debt?.must ? `, ${debt.must}` : ''}`,
-  });
+  };
+  let { row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, posting);
+  // Issue #66: a credit to a player whose wallet never held money (a free bet's win, a promotion's
+  // prize before any deposit) finds no account row to update, and wrote nothing. The account is
+  // created at 0.00 (committed on its own, as a first deposit creates it; nothing to undo if the
+  // credit then fails) and the credit posted again, once: its conditions are checked as always.
+  if (!row && !debit && !(await accountExists(sql, posting.accountId))) {
+    await createPlayerAccount(sql, c.brandId, c.playerId, c.currency);
+    ({ row } = await postOnPlayerRow<{ balance_after: string; at: Date }>(sql, posting));
+  }
   return row ? { balanceAfter: formatMoney(row.balance_after), createdAt: row.at } : undefined;
+}
+
+async function accountExists(sql: SqlRunner, accountId: string): Promise<boolean> {
+  return (await sql.query<{ one: number }>('select 1 as one from wallet.accounts where id = ?', [accountId])).length > 0;
 }
 
 /**
