@@ -14,6 +14,8 @@ export interface CallShape {
   requested?: string;
   currency?: string;
   betTransactionId?: string;
+  /** Issue #66: the call's game, when it names one (Hub88: "… round, user or game"). */
+  gameCode?: string;
 }
 
 /** The fields an earlier row under the same id keeps of its call. */
@@ -27,6 +29,8 @@ export interface KeptCall {
   currency: string;
   betTransactionId: string | null;
   neverReceived: boolean;
+  /** Null when the earlier call named none (or was recorded before games were kept): not compared. */
+  gameCode?: string | null;
 }
 
 /**
@@ -49,6 +53,7 @@ export function assertSameCall(kept: KeptCall, call: CallShape): void {
   if (call.currency !== undefined && kept.currency !== call.currency) differs.push('currency');
   if (call.requested !== undefined && compareMoney(kept.requested, call.requested) !== 0) differs.push('amount');
   if ((call.betTransactionId ?? null) !== kept.betTransactionId) differs.push('betTransactionId');
+  if (call.gameCode !== undefined && kept.gameCode != null && kept.gameCode !== call.gameCode) differs.push('gameCode');
   if (differs.length > 0) throw new AppError('TRANSACTION_CONFLICT', undefined, { transactionId: kept.transactionId, differs });
 }
 

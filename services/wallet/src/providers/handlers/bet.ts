@@ -47,6 +47,7 @@ async function replayOf(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     roundId: body.roundId,
     requested: `-${body.amount}`,
     currency: body.currency,
+    gameCode: body.gameCode,
   });
   return toResult(kept, true);
 }
@@ -139,6 +140,7 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
     playerId: session.playerId,
     currency: session.currency,
     gameId: session.betGame!.id,
+    gameCode: body.gameCode,
     amount: body.amount,
     slip: body.slip ?? null,
     ...(body.jackpotContribution === undefined ? {} : { jackpotContribution: body.jackpotContribution }),

@@ -75,6 +75,7 @@ async function freeBet(
     roundKind: session.providerKind === 'sportsbook' ? ('sports' as const) : ('casino' as const),
     operatorId: session.operatorId,
     gameId: session.betGame.id,
+    gameCode: body.gameCode,
     amount: body.amount,
     campaignId: body.rewardId ?? null,
     at: now,
@@ -99,6 +100,7 @@ export function providerFreeBet(ctx: ProvidersContext): HandlerOf<typeof provide
       roundId: b.roundId,
       requested: `-${b.amount}`,
       currency: b.currency,
+      gameCode: b.gameCode,
     };
     try {
       return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => freeBet(ctx, scope, b, req.ctx.requestId, session)) };
@@ -154,6 +156,7 @@ async function promoCredit(ctx: ProvidersContext, scope: ProviderScope, body: Pr
     providerFunded: true,
     campaignId: body.promotionId,
     promotionType: body.promotionType,
+    ...(body.gameCode === undefined ? {} : { gameCode: body.gameCode }),
     ...(freeRounds ? { ledgerType: 'FREE_BET_WIN' as const } : {}),
     at: ruleClock.now(),
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, brandId, scope.providerId, currency),
@@ -199,6 +202,7 @@ export function providerPromoCredit(ctx: ProvidersContext): HandlerOf<typeof pro
       roundId: b.promotionId,
       requested: b.amount,
       currency: b.currency,
+      ...(b.gameCode === undefined ? {} : { gameCode: b.gameCode }),
     };
     return { status: 200, body: await settled(ctx, scope.providerId, b.transactionId, call, () => promoCredit(ctx, scope, b, req.ctx.requestId)) };
   };

@@ -107,8 +107,8 @@ export async function settled(
   }
 }
 
-/** A win; a connector's may name the bet it pays (`betTransactionId`), kept on its row as part of its identity. */
-type WinCall = ProviderWin & { betTransactionId?: string };
+/** A win; a connector's may name the bet it pays (`betTransactionId`) and its game (`gameCode`), kept on its row as part of its identity. */
+type WinCall = ProviderWin & { betTransactionId?: string; gameCode?: string };
 
 /**
  * The facts of a casino round kept from its bet (handlers/round-facts.ts), when they name this
@@ -175,6 +175,7 @@ async function winOnRound(ctx: ProvidersContext, scope: ProviderScope, body: Win
     roundClosed: body.roundClosed ?? true,
     outcome: body.outcome ?? null,
     ...(body.betTransactionId === undefined ? {} : { betTransactionId: body.betTransactionId }),
+    ...(body.gameCode === undefined ? {} : { gameCode: body.gameCode }),
     at: ruleClock.now(),
     clearingAccountId: await ensureProviderClearingAccount(ctx.deps.sql, round.brandId, providerId, round.currency),
     // issue #44 item 7: `sports_bet.settled`, written by the win's own statement when it closes a sports bet.
@@ -351,6 +352,7 @@ async function settledWin(ctx: ProvidersContext, scope: ProviderScope, b: WinCal
     requested: b.amount,
     currency: b.currency,
     ...(b.betTransactionId === undefined ? {} : { betTransactionId: b.betTransactionId }),
+    ...(b.gameCode === undefined ? {} : { gameCode: b.gameCode }),
   };
   return settled(ctx, scope.providerId, b.transactionId, call, () => win(ctx, scope, b, keptTried), 'on-refusal');
 }

@@ -95,8 +95,21 @@ export class ProvidersConnectors0003 extends Migration {
   }
 }
 
+/**
+ * Issue #66: the game is part of a transaction's identity (Hub88's statuses: a duplicate is the same
+ * transaction id with "a different … round, user or game"): the provider's game code of a bet, a
+ * free bet, and a win or credit that names one. Null on rows before it (and on calls naming none):
+ * not compared then.
+ */
+export class ProvidersConnectors0004GameCode extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.provider_transactions add column if not exists game_code text');
+  }
+}
+
 export const providerConnectorMigrations = [
   { name: 'ProvidersConnectors0001', class: ProvidersConnectors0001 },
   { name: 'ProvidersConnectors0002', class: ProvidersConnectors0002 },
   { name: 'ProvidersConnectors0003', class: ProvidersConnectors0003 },
+  { name: 'ProvidersConnectors0004GameCode', class: ProvidersConnectors0004GameCode },
 ];

@@ -74,6 +74,8 @@ export interface BetPosting extends TransactionKey {
   certifiedOnly?: boolean;
   /** Issue #59 item 1: the part of the stake that goes to the provider's jackpot pools (0 up to the amount), recorded with the bet. */
   jackpotContribution?: string;
+  /** Issue #66: the provider's game code, recorded as part of the transaction's identity. */
+  gameCode?: string;
 }
 
 const MUST_FAILED = /^must:([a-z_]+)$/;
@@ -143,8 +145,8 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
                and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
                and wallet.provider_rounds.environment = excluded.environment and wallet.provider_rounds.funding = 'player'
            returning 1),
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, jackpot_contribution)
-           select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at, ?::numeric from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, jackpot_contribution, game_code)
+           select ?, ?, ?, ?, 'bet', ?, null, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at, ?::numeric, ? from a
            returning 1),
      s as (update wallet.provider_sessions set last_activity_at = ?::timestamptz,
              expires_at = greatest(expires_at, ?::timestamptz + make_interval(secs => idle_seconds))
@@ -176,6 +178,7 @@ export async function postBet(sql: SqlRunner, b: BetPosting, limits?: RoundLimit
         `-${amount}`,
         bet!.playerEntryId,
         b.jackpotContribution === undefined ? null : formatMoney(b.jackpotContribution),
+        b.gameCode ?? null,
         b.at,
         b.at,
         b.session.id,
@@ -207,6 +210,8 @@ export interface CreditPosting extends TransactionKey {
   amount: string;
   /** A rollback's bet. */
   betTransactionId?: string;
+  /** Issue #66: the call's game, when it names one (a connector's win, a promotional credit): part of its identity. */
+  gameCode?: string;
   /** When the move counts in the player's usage: a rollback's, when its bet was placed (the bet is undone where it counted). */
   usageAt?: Date;
   /** A win: the round closes with it (settled), with the sports outcome when given. */
@@ -383,9 +388,9 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
     },
     alsoWith: ([move, repayment]) => ({
       // The prize clock: the credit's own time (a.at) against the deadline, in the statement that credits it.
-      text: `${change ? `${change.text},\n     ` : ''}x as (insert into wallet.provider_transactions (${TX_COLUMNS}, event_ended_at, prize_due_at, prize_on_time, ${FUNDING_COLUMNS})
+      text: `${change ? `${change.text},\n     ` : ''}x as (insert into wallet.provider_transactions (${TX_COLUMNS}, event_ended_at, prize_due_at, prize_on_time, ${FUNDING_COLUMNS}, game_code)
            select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, ?::numeric, a.available - a.held, ?, a.at,
-                  ?::timestamptz, ?::timestamptz, case when ?::timestamptz is null then null else a.at <= ?::timestamptz end, ?, ?, ? from a
+                  ?::timestamptz, ?::timestamptz, case when ?::timestamptz is null then null else a.at <= ?::timestamptz end, ?, ?, ?, ? from a
            returning 1),${
              repay
                ? `
@@ -420,6 +425,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
         c.prizeClock?.dueAt ?? null,
         c.prizeClock?.dueAt ?? null,
         ...fundingParams(c),
+        c.gameCode ?? null,
         ...(repay
           ? [
               c.environment,
@@ -478,8 +484,8 @@ export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = t
     `with a as materialized (select date_trunc('milliseconds', clock_timestamp()) as at,
                           coalesce((select available - held from wallet.accounts where id = ?), 0) as balance),
      ${change ? `${change.text},` : ''}
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS})
-           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, ?, ?, ? from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS}, game_code)
+           select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, ?, ?, ?, ? from a
            returning 1)${debt ? `,\n     ${debt.text}` : ''}${change ? outboxCte(c.outbox) : ''}
      select a.balance as balance_after, a.at${change ? `, ${mustOf(c)}` : ''}, (select count(*) from x) as written from a`,
     [
@@ -497,6 +503,7 @@ export async function postZeroMove(sql: SqlRunner, c: ZeroMove, roundChanges = t
       c.currency,
       formatMoney(c.requested),
       ...fundingParams(c),
+      c.gameCode ?? null,
       ...(debt?.params ?? []),
       ...(change ? (c.outbox?.params ?? []) : []),
     ],
@@ -560,6 +567,8 @@ export interface FreeBetPosting extends Omit<TransactionKey, 'clearingAccountId'
   gameId: string;
   amount: string;
   campaignId: string | null;
+  /** Issue #66: the free bet's game, part of its identity. */
+  gameCode?: string;
 }
 
 /**
@@ -581,8 +590,8 @@ export async function postFreeBet(sql: SqlRunner, f: FreeBetPosting): Promise<Po
                and wallet.provider_rounds.brand_id = excluded.brand_id and wallet.provider_rounds.currency = excluded.currency
                and wallet.provider_rounds.environment = excluded.environment and wallet.provider_rounds.funding = 'provider'
            returning 1),
-     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS})
-           select ?, ?, ?, ?, 'free_bet', ?, null, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, true, ?, null from a
+     x as (insert into wallet.provider_transactions (${TX_COLUMNS}, ${FUNDING_COLUMNS}, game_code)
+           select ?, ?, ?, ?, 'free_bet', ?, null, ?, ?, ?, ?::numeric, 0, a.balance, null, a.at, true, ?, null, ? from a
            returning 1)
      select a.balance as balance_after, a.at, wallet.must(exists (select 1 from r), 'round') from a`,
     [
@@ -607,6 +616,7 @@ export async function postFreeBet(sql: SqlRunner, f: FreeBetPosting): Promise<Po
       f.currency,
       `-${amount}`,
       f.campaignId,
+      f.gameCode ?? null,
     ],
   );
   const row = rows[0]!;

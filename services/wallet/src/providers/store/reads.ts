@@ -20,12 +20,15 @@ export interface TransactionRow {
   balanceAfter: string;
   rolledBackBy: string | null;
   neverReceived: boolean;
+  /** Issue #66: the call's game code, when it named one (null before the column). */
+  gameCode: string | null;
   createdAt: string;
 }
 
 const TX_FIELDS = `select id, environment, provider_id as "providerId", transaction_id as "transactionId", kind, round_id as "roundId",
   bet_transaction_id as "betTransactionId", brand_id as "brandId", player_id as "playerId", currency, requested::text, moved::text,
-  balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", created_at as "createdAt"`;
+  balance_after::text as "balanceAfter", rolled_back_by as "rolledBackBy", never_received as "neverReceived", game_code as "gameCode",
+  created_at as "createdAt"`;
 const TX_SELECT = `${TX_FIELDS}
   from wallet.provider_transactions`;
 
