@@ -137,6 +137,8 @@ const transactionFields = {
   reward_uuid: OptionalText,
   request_uuid: Text,
   is_free: OptionalFlag,
+  /** A promotion the game supplier funds (Hub88's changelog, May 2025): a bet of 0, then its win. */
+  is_supplier_promo: OptionalFlag,
   is_aggregated: OptionalFlag,
   game_code: OptionalText,
   currency: Text,
@@ -146,7 +148,8 @@ const transactionFields = {
 };
 
 export const Hub88BetRequestSchema = Type.Object({ ...transactionFields, token: Text, game_code: Text });
-export const Hub88WinRequestSchema = Type.Object({ ...transactionFields, reference_transaction_uuid: Text });
+/** A win names its bet; a supplier promotion's may not (the connector refuses any other win without one: RS_ERROR_WRONG_SYNTAX). */
+export const Hub88WinRequestSchema = Type.Object({ ...transactionFields, reference_transaction_uuid: Type.Optional(Nullable(Text)) });
 export const Hub88RollbackRequestSchema = Type.Object({
   user: Text,
   transaction_uuid: Text,

@@ -69,7 +69,7 @@ export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptio
 
   /** Opens the provider to the operator (once its connector is set up). */
   const enable = () => admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
-  /** A player, KYC approved, with `funds` deposited and a game session of `gameId` opened; its id. */
+  /** A player, KYC approved, with `funds` deposited ('0.00': none, a player who never deposited) and a game session of `gameId` opened; its id. */
   const fundedPlayer = async (funds: string, gameId: string) => {
     const player = ok<{ id: string }>(
       await call('players.create', {
@@ -79,12 +79,13 @@ export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptio
       }),
     ).id;
     ok(await call('players.admin.kycDecision', { scope: { kind: 'admin', actor: 'test' }, params: { id: player }, body: { status: 'aprovado' } }));
-    ok(
-      await call(WALLET_SUBJECTS.credit, {
-        scope: internalScope(),
-        body: { brandId: live.brandId, playerId: player, currency: 'BRL', amount: funds, depositId: `dep_${randomBytes(6).toString('hex')}` },
-      }),
-    );
+    if (funds !== '0.00')
+      ok(
+        await call(WALLET_SUBJECTS.credit, {
+          scope: internalScope(),
+          body: { brandId: live.brandId, playerId: player, currency: 'BRL', amount: funds, depositId: `dep_${randomBytes(6).toString('hex')}` },
+        }),
+      );
     ok(await call('games.sessions.create', { scope: live, params: { playerId: player }, body: { gameId } }));
     return player;
   };

@@ -81,6 +81,12 @@ export async function userBalance(c: Hub88Context, r: Hub88BalanceRequest): Prom
   return accepted(r.request_uuid, r.user ?? reply.body.playerId, reply.body.currency, reply.body.balance);
 }
 
+/**
+ * A call's game as the wallet keys it (part of its transaction's identity), when it can: a code
+ * the wallet cannot key (a space, over 128 characters) is left out rather than refuse a win owed.
+ */
+const keyableGame = (gameCode: string | null | undefined) => (gameCode && /^[\x21-\x7e]{1,128}$/.test(gameCode) ? { gameCode } : {});
+
 /** Our transaction id of the win of 0.00 that closes a round whose bet says `round_closed: true`. */
 const hub88CloseId = (transactionUuid: string) => `close:${transactionUuid}`;
 
@@ -114,12 +120,27 @@ async function paidOnSettledRound(
   return reply.ok ? accepted(r.request_uuid, r.user, reply.body.currency, reply.body.balance) : refusalOf(call, r.request_uuid, r.user, reply.error);
 }
 
+/**
+ * A supplier promotion's zero bet (`is_supplier_promo: true`, amount 0; Hub88's changelog, May 2025):
+ * it only announces the promotion's win, so it moves and records nothing, and is answered RS_OK with
+ * the balance (its token one we issued to this user, its session possibly ended). Its transaction_uuid
+ * taken by a call we recorded is a duplicate. The win pays the promotion (supplierPromoWin).
+ */
+async function supplierPromoBet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Answer> {
+  if (await c.wallet.transaction(c.scope, r.transaction_uuid, c.requestId)) return refused(r.request_uuid, r.user, 'RS_ERROR_DUPLICATE_TRANSACTION');
+  const reply = await c.wallet.balance(c.scope, r.token, c.requestId);
+  if (!reply.ok) return refusalOf('bet', r.request_uuid, r.user, reply.error);
+  if (reply.body.currency !== r.currency) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_CURRENCY');
+  return accepted(r.request_uuid, r.user, reply.body.currency, reply.body.balance);
+}
+
 export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Answer> {
   const amount = hub88AmountToMoney(r.amount);
   if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
   const owner = await c.tokens.playerOf(c.wallet, c.scope, r.token, c.requestId);
   if (!owner.ok) return refusalOf('bet', r.request_uuid, r.user, owner.error as ErrorBody);
   if (owner.playerId !== r.user) return refused(r.request_uuid, r.user, 'RS_ERROR_INVALID_TOKEN');
+  if (r.is_supplier_promo === true && amount === '0.00') return supplierPromoBet(c, r);
   const body = {
     transactionId: r.transaction_uuid,
     token: r.token,
@@ -131,10 +152,16 @@ export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Ans
   // A free bet (Hub88's Freebets API, `is_free: true`, issue #59 item 1): its stake is not the
   // player's, so nothing is taken; its round's wins are FREE_BET_WIN (docs/connectors-hub88.md, "Free
   // bets"). Under Brazil's rules it is refused (BONUS_FORBIDDEN: an advantage before a bet).
+  // A supplier promotion's bet of an amount is a free bet too (Hub88: `is_free: true` is implied).
   const reply =
-    r.is_free === true
+    r.is_free === true || r.is_supplier_promo === true
       ? await c.wallet.freeBet(c.scope, { ...body, ...(r.reward_uuid ? { rewardId: r.reward_uuid } : {}) }, c.requestId)
       : await c.wallet.bet(c.scope, body, c.requestId);
+  // A bet sent again after its rollback (issue #66): the wallet replays its first answer, but the bet
+  // no longer stands (its stake was refunded); Hub88 must never be told it does. Read on replays only.
+  if (reply.ok && reply.body.replayed && (await c.wallet.transaction(c.scope, r.transaction_uuid, c.requestId))?.rolledBack) {
+    return refused(r.request_uuid, r.user, 'RS_ERROR_DUPLICATE_TRANSACTION');
+  }
   // `round_closed: true` on a bet: the round ends with it, no win will come (Hub88: "denotes when
   // the round is closed"). It is settled at once by a win of 0.00, which moves no money, under an id
   // of ours; a retry of the bet closes it again (a replay). A round the close cannot settle (its
@@ -156,13 +183,53 @@ export async function bet(c: Hub88Context, r: Hub88BetRequest): Promise<Hub88Ans
   return moved('bet', r, reply);
 }
 
+/**
+ * A supplier promotion's win (`is_supplier_promo: true`; Hub88's changelog, May 2025): money the game
+ * supplier funds, owed whether or not its zero bet reached us, and possibly after its round and the
+ * session ended. Paid as the provider wallet's promotional credit (PROMO_CREDIT, `promo_win`) under
+ * its transaction_uuid (exactly once; a retry answers the first answer), its promotion the round (or
+ * the bet it names). Its token, when sent, must be one we issued to this user (Hub88: "verified to be
+ * valid"), its expiry not checked. Under Brazil's rules the wallet's rule for a promotional credit
+ * holds (BONUS_FORBIDDEN with no paid bet of the player with the provider before it).
+ */
+async function supplierPromoWin(c: Hub88Context, r: Hub88WinRequest, amount: string): Promise<Hub88Answer> {
+  if (r.token) {
+    const owner = await c.tokens.playerOf(c.wallet, c.scope, r.token, c.requestId);
+    if (!owner.ok) return refusalOf('win', r.request_uuid, r.user, owner.error as ErrorBody);
+    if (owner.playerId !== r.user) return refused(r.request_uuid, r.user, 'RS_ERROR_INVALID_TOKEN');
+  }
+  // Nothing owed: the balance (Hub88 sends a promotion's win with an amount).
+  if (amount === '0.00') {
+    const player = await c.wallet.player(c.scope, r.user, c.requestId);
+    return player ? accepted(r.request_uuid, r.user, player.currency, player.balance) : refused(r.request_uuid, r.user, 'RS_ERROR_UNKNOWN');
+  }
+  const reply = await c.wallet.promoCredit(
+    c.scope,
+    {
+      transactionId: r.transaction_uuid,
+      playerId: r.user,
+      amount,
+      currency: r.currency,
+      promotionType: 'promo_win',
+      promotionId: r.round ?? r.reference_transaction_uuid ?? r.transaction_uuid,
+      ...keyableGame(r.game_code),
+    },
+    c.requestId,
+  );
+  return moved('win', r, reply);
+}
+
 export async function win(c: Hub88Context, r: Hub88WinRequest): Promise<Hub88Answer> {
   const amount = hub88AmountToMoney(r.amount);
   if (amount === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_TYPES');
+  if (r.is_supplier_promo === true) return supplierPromoWin(c, r, amount);
+  // Only a supplier promotion's win may name no bet.
+  if (!r.reference_transaction_uuid) return refused(r.request_uuid, r.user, 'RS_ERROR_WRONG_SYNTAX');
+  const betId = r.reference_transaction_uuid;
   // The bet this win pays must be one we took, of this user, not rolled back ("wasn't processed or was
   // rolled back"): the wallet's win of a bet checks it (ROUND_NOT_FOUND otherwise). Its round is the
   // call's, or (none sent) the bet's, read here.
-  const roundId = r.round ?? (await c.wallet.transaction(c.scope, r.reference_transaction_uuid, c.requestId))?.roundId;
+  const roundId = r.round ?? (await c.wallet.transaction(c.scope, betId, c.requestId))?.roundId;
   if (roundId === undefined) return refused(r.request_uuid, r.user, 'RS_ERROR_TRANSACTION_DOES_NOT_EXIST');
   // Its bet is part of a win's identity: the same transaction_uuid naming another bet is a duplicate.
   const reply = await c.wallet.winOfBet(
@@ -174,7 +241,9 @@ export async function win(c: Hub88Context, r: Hub88WinRequest): Promise<Hub88Ans
       amount,
       currency: r.currency,
       roundClosed: r.round_closed !== false,
-      betTransactionId: r.reference_transaction_uuid,
+      betTransactionId: betId,
+      // The game is part of a transaction's identity too (Hub88's statuses: "… round, user or game").
+      ...keyableGame(r.game_code),
     },
     c.requestId,
   );

@@ -19,7 +19,8 @@ const LIMITS = ['time_limit', 'wager_limit', 'loss_limit'] as const;
 
 /** The mapping, most specific rows first (the first that matches answers). */
 export const HUB88_REFUSALS: readonly Hub88Refusal[] = [
-  { code: 'SESSION_TOKEN_INVALID', status: 'RS_ERROR_INVALID_TOKEN', calls: ['bet', 'balance'] },
+  // A supplier promotion's win is checked for its token too (issue #66).
+  { code: 'SESSION_TOKEN_INVALID', status: 'RS_ERROR_INVALID_TOKEN', calls: ['bet', 'win', 'balance'] },
   { code: 'SESSION_TOKEN_EXPIRED', status: 'RS_ERROR_TOKEN_EXPIRED', calls: ['bet'] },
   { code: 'CURRENCY_MISMATCH', status: 'RS_ERROR_WRONG_CURRENCY', calls: ['bet', 'win'] },
   { code: 'PROVIDER_DISABLED', status: 'RS_ERROR_INVALID_PARTNER', calls: ['bet'] },
@@ -41,8 +42,9 @@ export const HUB88_REFUSALS: readonly Hub88Refusal[] = [
   { code: 'PLAYER_NOT_ACTIVE', status: 'RS_ERROR_USER_DISABLED', calls: ['bet'] },
   { code: 'PLAYER_NOT_FOUND', status: 'RS_ERROR_USER_DISABLED', calls: ['bet'] },
   { code: 'INSUFFICIENT_FUNDS', status: 'RS_ERROR_NOT_ENOUGH_MONEY', calls: ['bet'] },
-  // Brazil's rules: a free bet is an advantage before a bet (issue #59 item 1); Hub88 has no status for it.
-  { code: 'BONUS_FORBIDDEN', status: 'RS_ERROR_UNKNOWN', calls: ['bet'] },
+  // Brazil's rules: a free bet is an advantage before a bet (issue #59 item 1), and so is a supplier
+  // promotion's win to a player with no paid bet before it (issue #66); Hub88 has no status for it.
+  { code: 'BONUS_FORBIDDEN', status: 'RS_ERROR_UNKNOWN', calls: ['bet', 'win'] },
   { code: 'TRANSACTION_CONFLICT', status: 'RS_ERROR_DUPLICATE_TRANSACTION', calls: ['bet', 'win', 'rollback'] },
   // The bet's id was taken by its rollback, which reached us first: the id is used for another action.
   { code: 'BET_ROLLED_BACK', status: 'RS_ERROR_DUPLICATE_TRANSACTION', calls: ['bet'] },
