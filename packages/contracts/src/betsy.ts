@@ -3,8 +3,9 @@
 // sportsbook calls `{PARTNER_API_URL}` for the player's data and balance (`POST /user/profile`,
 // `POST /user/balance`) and for every money move on one path, `/payment/bet`: `POST` type 1 places
 // a bet, `PUT` type 1 unsettles it, type 2 settles (or resettles, or cashes out) it, type 3 rolls
-// it back. Every call carries `x-sign-jws`, a detached JWS (HS256 with the PARTNER_SECRET) of the
-// raw body; amounts are decimal numbers; an error is HTTP 400 `{ code, message }`.
+// it back, type 5 sends the bet's latest data (its odds, selections, status: no money). Every call
+// carries `x-sign-jws`, a detached JWS (HS256 with the PARTNER_SECRET) of the raw body; amounts are
+// decimal numbers; an error is HTTP 400 `{ code, message }`.
 // The schemas here are the one source of the wire shapes: the gateway's connector
 // (services/gateway/src/connectors/betsy/), the simulator and the tests use them.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -62,9 +63,9 @@ export const betsyError = (code: BetsyErrorCode, detail?: string): BetsyError =>
 
 /** The paths under the base URL we hand Betsy (its PARTNER_API_URL, one per provider and environment). */
 export const BETSY_PATHS = { profile: '/user/profile', balance: '/user/balance', bet: '/payment/bet' } as const;
-/** `/payment/bet`'s `type`: with POST, 1 is a place bet; with PUT, 1 an unsettle, 2 a settle, 3 a rollback. */
-export const BETSY_BET_TYPES = { place: 1, unsettle: 1, settle: 2, rollback: 3 } as const;
-export type BetsyCall = 'profile' | 'balance' | 'place' | 'unsettle' | 'settle' | 'rollback';
+/** `/payment/bet`'s `type`: with POST, 1 is a place bet; with PUT, 1 an unsettle, 2 a settle, 3 a rollback, 5 a bet data update. */
+export const BETSY_BET_TYPES = { place: 1, unsettle: 1, settle: 2, rollback: 3, update: 5 } as const;
+export type BetsyCall = 'profile' | 'balance' | 'place' | 'unsettle' | 'settle' | 'rollback' | 'update';
 
 /** The header carrying the detached JWS of every call. */
 export const BETSY_SIGNATURE_HEADER = 'x-sign-jws';
@@ -200,6 +201,30 @@ export const BetsySettleRequestSchema = Type.Object({
 export const BetsyUnsettleRequestSchema = Type.Object({ ...common, type: Type.Literal(1), token: Optional(Token), resultType: Optional(Type.String()) });
 /** A rollback: the bet's transactionId and why (`errorCode`: Betsy's rollback reasons). */
 export const BetsyRollbackRequestSchema = Type.Object({ ...common, type: Type.Literal(3), token: Optional(Token), errorCode: Optional(Type.Integer()) });
+/**
+ * A bet data update (Betsy's "Bet data update", `PUT` type 5): the bet's latest actual state, before or
+ * after its settle; no money. Its bet and user are required; what the state carries (the place bet's
+ * members: `amount`, `coefficient`, `ticketType`, `metadata`, and a `status`) is kept as sent, any
+ * member Betsy adds included. Its order among the bet's updates (docs/connectors-betsy.md, "Bet data
+ * updates"): `version` when sent, else `updatedAt`; an update without either is older than any with one.
+ */
+export const BetsyBetUpdateRequestSchema = Type.Object({
+  requestId: common.requestId,
+  transactionId: Id,
+  userId: UserId,
+  type: Type.Literal(5),
+  currency: Type.Optional(Currency),
+  amount: Optional(Type.Number({ minimum: 0 })),
+  coefficient: Optional(Type.Number()),
+  token: Optional(Type.String({ maxLength: 256 })),
+  ticketType: Optional(Type.String({ maxLength: 32 })),
+  status: Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+  resultType: Optional(Type.String({ maxLength: 32 })),
+  metadata: Optional(Type.Array(Type.Object({}), { maxItems: 50 })),
+  version: Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  updatedAt: Optional(Type.String({ minLength: 10, maxLength: 40 })),
+});
+export type BetsyBetUpdateRequest = Static<typeof BetsyBetUpdateRequestSchema>;
 export type BetsyProfileRequest = Static<typeof BetsyProfileRequestSchema>;
 export type BetsyBalanceRequest = Static<typeof BetsyBalanceRequestSchema>;
 export type BetsyPlaceBetRequest = Static<typeof BetsyPlaceBetRequestSchema>;
@@ -214,6 +239,7 @@ export const BETSY_REQUEST_SCHEMAS = {
   unsettle: BetsyUnsettleRequestSchema,
   settle: BetsySettleRequestSchema,
   rollback: BetsyRollbackRequestSchema,
+  update: BetsyBetUpdateRequestSchema,
 } as const;
 export type BetsyRequest<C extends BetsyCall> = Static<(typeof BETSY_REQUEST_SCHEMAS)[C]>;
 
@@ -229,9 +255,9 @@ export function checkBetsyRequest<C extends BetsyCall>(call: C, body: unknown): 
 }
 
 /** Which `/payment/bet` call a method and `type` make; undefined for any other pair. */
-export function betsyBetCall(method: string, type: unknown): 'place' | 'unsettle' | 'settle' | 'rollback' | undefined {
+export function betsyBetCall(method: string, type: unknown): 'place' | 'unsettle' | 'settle' | 'rollback' | 'update' | undefined {
   if (method === 'POST') return type === 1 ? 'place' : undefined;
-  if (method === 'PUT') return type === 1 ? 'unsettle' : type === 2 ? 'settle' : type === 3 ? 'rollback' : undefined;
+  if (method === 'PUT') return type === 1 ? 'unsettle' : type === 2 ? 'settle' : type === 3 ? 'rollback' : type === 5 ? 'update' : undefined;
   return undefined;
 }
 
@@ -295,6 +321,34 @@ export function betsySlipOf(r: BetsyPlaceBetRequest, coefficientOf: (holder: unk
     betType,
     legs,
   };
+}
+
+const legCheck = TypeCompiler.Compile(BetsyLegSchema);
+
+/**
+ * A bet data update's legs as our slip (as a place bet's: betsySlipOf), when it carries them whole:
+ * every `metadata` item a leg of the place bet's shape, the slip's `coefficient` and `ticketType`.
+ * Undefined otherwise (the update is kept as sent all the same).
+ */
+export function betsyUpdateSlipOf(r: BetsyBetUpdateRequest, coefficientOf: (holder: unknown) => string | undefined): BetSlip | undefined {
+  const legs = r.metadata ?? [];
+  if (legs.length === 0 || typeof r.coefficient !== 'number' || typeof r.ticketType !== 'string' || r.ticketType === '') return undefined;
+  if (!legs.every((l) => legCheck.Check(l))) return undefined;
+  const placed = { ...r, ticketType: r.ticketType, metadata: legs } as unknown as BetsyPlaceBetRequest;
+  // The legs are the request's own objects; the slip's coefficient is the request's.
+  return betsySlipOf(placed, (holder) => coefficientOf(holder === placed ? r : holder));
+}
+
+/**
+ * A bet data update's place among the bet's updates: its `version`, else its `updatedAt` in epoch
+ * milliseconds (`2021-03-05 11:08:00` read as UTC, or an ISO time), else null (older than any update
+ * with one). `'unreadable'`: an `updatedAt` we cannot read.
+ */
+export function betsyUpdateOrder(r: BetsyBetUpdateRequest): number | null | 'unreadable' {
+  if (typeof r.version === 'number') return r.version;
+  if (typeof r.updatedAt !== 'string') return null;
+  const at = eventStartOf(r.updatedAt);
+  return at === undefined ? 'unreadable' : Date.parse(at);
 }
 
 // ---- the answers ------------------------------------------------------------------------------------

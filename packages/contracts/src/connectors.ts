@@ -14,6 +14,7 @@ import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
 import { KEY_ROTATION_OVERLAP_MINUTES } from './admin.ts';
 import { ProviderTransactionResultSchema, ProviderWinBody } from './providers.ts';
+import { BetSlipSchema } from './bet-slip.ts';
 import type { HUB88_STATUSES } from './hub88.ts';
 import type { EVOLUTION_STATUSES } from './evolution.ts';
 import type { BetsyHealthStatus } from './betsy.ts';
@@ -454,6 +455,28 @@ export const connectorMessages = defineMessages({
     subject: 'wallet.connector.round',
     body: Type.Object({ roundId: Type.String({ minLength: 1, maxLength: 256 }) }),
     reply: Type.Object({ round: Nullable(ConnectorRoundSchema) }),
+  },
+  /**
+   * A sportsbook's data update of one of its bets (Betsy's "Bet data update"; provider scope): kept
+   * with the bet's earlier ones, no money. `state` is the request's JSON text as sent (its numbers
+   * exact); the same state again (its requestId and token aside) is the update already kept,
+   * answered with its time. `version` orders the bet's updates (null: older than any with one); `slip` is the state's
+   * legs as our slip when they read as one. `update` null: no such bet of the player's.
+   */
+  betUpdate: {
+    subject: 'wallet.connector.betUpdate',
+    body: Type.Object(
+      {
+        roundId: Type.String({ minLength: 1, maxLength: 256 }),
+        playerId: Type.String({ minLength: 1, maxLength: 64 }),
+        version: Nullable(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+        state: Type.String({ minLength: 2, maxLength: 65_536 }),
+        slip: Nullable(BetSlipSchema),
+        status: Nullable(Type.String({ maxLength: 64 })),
+      },
+      { additionalProperties: false },
+    ),
+    reply: Type.Object({ update: Nullable(Type.Object({ receivedAt: Timestamp })) }),
   },
   /** The gateway's counts of answers since its last report (internal scope), added to the last 24 hours' health. */
   health: {

@@ -324,6 +324,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
           outcome: 'won',
           openedAt: T0,
           closedAt: T1,
+          update: { status: 'won', slip: SLIP, version: 3, updates: 3, receivedAt: T1 },
         },
       ],
       nextCursor: null,

@@ -36,6 +36,23 @@ export const PlayerRoundSchema = Type.Object(
     outcome: Nullable(SportsOutcomeSchema),
     openedAt: Timestamp,
     closedAt: Nullable(Timestamp),
+    /**
+     * A sports bet's latest state as its sportsbook last sent it (a bet data update: its odds,
+     * selections and status now; docs/connectors-betsy.md), moving no money; `slip` stays the bet
+     * as placed. Null when none came.
+     */
+    update: Nullable(
+      Type.Object(
+        {
+          status: Nullable(Type.String({ description: "The bet's status in the sportsbook's words" })),
+          slip: Nullable(BetSlipSchema),
+          version: Nullable(Type.Integer({ description: 'Its order among the updates (the sportsbook’s version, or its time in ms)' })),
+          updates: Type.Integer({ minimum: 1, description: 'How many different updates of the bet came' }),
+          receivedAt: Timestamp,
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false, $id: 'PlayerRound' },
 );

@@ -485,6 +485,15 @@ export interface PlayerRound {
   /** format: date-time */
   openedAt: string;
   closedAt: string | null;
+  update: {
+    status: string | null;
+    slip: BetSlip | null;
+    version: number | null;
+    /** How many different updates of the bet came; from 1 to ∞ */
+    updates: number;
+    /** format: date-time */
+    receivedAt: string;
+  } | null;
 }
 
 export interface PublishTermsVersion {

@@ -5,7 +5,11 @@
 // - a win with no answer is sent again (the same transaction_uuid) until it is answered;
 // - a repeated transaction_uuid is answered as the first time (its balance then), and the same
 //   uuid with other data is RS_ERROR_DUPLICATE_TRANSACTION;
-// - the token is not checked on wins and rollbacks (they may come after the session).
+// - the token is not checked on wins and rollbacks (they may come after the session);
+// - a free bet (is_free) takes nothing and its win is paid; a supplier promotion (is_supplier_promo)
+//   is a bet of 0, then its win, which Hub88 may send without the bet (issue #66). Each session also
+//   plays both for a player who never deposited; under Brazil's rules (br-spa) the free bet and that
+//   player's promotion win are refused (an advantage before a bet), and nothing moves.
 // Our team's part is done on the admin API first: the provider registered with protocol hub88,
 // the connector's settings, Hub88's public key uploaded, a key pair of ours made (its public key
 // trusted by the simulated Games API), the game list synced, the games offered to the operator.
@@ -56,6 +60,14 @@ export interface Hub88SimulationSummary {
     retries: number;
     /** Final statuses other than RS_OK, by status. */
     refusals: Record<string, number>;
+    /** Issue #66: players who never deposited (a free bet and supplier promotions each). */
+    newcomers: number;
+    /** Free bets (is_free) and their wins paid. */
+    freeBets: number;
+    freeBetWins: number;
+    /** Supplier promotions' zero bets, and their wins paid (with or without the zero bet). */
+    promoZeroBets: number;
+    promoWins: number;
   };
   /** Our calls to the simulated Games API refused for their signature (must be 0). */
   gamesApiRefused: number;
@@ -96,6 +108,11 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
     lostAnswers: 0,
     retries: 0,
     refusals: {},
+    newcomers: 0,
+    freeBets: 0,
+    freeBetWins: 0,
+    promoZeroBets: 0,
+    promoWins: 0,
   };
   const problems: string[] = [];
   const skipped: string[] = [];
@@ -107,6 +124,8 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
     // Our team's part.
     const me = await operator.me();
     const environment = me.environment === 'production' ? 'production' : 'sandbox';
+    // Brazil's rules refuse an advantage before a bet: a free bet, and a promotion's prize to a player with no paid bet.
+    const brSpa = me.profile === 'br-spa';
     const hub88Keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const provider = await admin.call(
       'POST',
@@ -294,6 +313,81 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
         await placeBet(bet('1.00'), 'RS_ERROR_TOKEN_EXPIRED', 'a bet after the session');
       } else skipped.push(`session ${launched.sessionId}: the win after the session ended (it ends at ${new Date(ends).toISOString()})`);
       await pay(b4, '2.00');
+      await newcomer(n, game);
+    };
+
+    /**
+     * Issue #66: a player who never deposited (no wallet account yet): a free bet of 1.00 and its win
+     * of 2.00, a supplier promotion's zero bet and its win of 1.50 (sent again: its first answer), and a
+     * promotion's win of 0.75 whose zero bet never arrived. Under br-spa the free bet is refused (Hub88
+     * rolls it back) and the promotion wins too (RS_ERROR_UNKNOWN; sent once here, as Hub88 would send
+     * them again and again): nothing moves.
+     */
+    const newcomer = async (n: number, game: { id: string; gameCode: string }) => {
+      const player = await operator.fundedPlayer(`hub88-new-${n}`, '0.00');
+      expected.set(player, 0n);
+      counts.newcomers++;
+      await operator.openSession(player, game.id);
+      const launch = [...games.launches.values()].find((l) => l.user === player);
+      if (!launch) throw new Error(`player ${player}: Hub88 was never asked for its game URL`);
+      const tx = (amount: string, over: Record<string, unknown> = {}) => ({
+        user: player,
+        transaction_uuid: randomUUID(),
+        token: launch.token,
+        round: randomUUID(),
+        round_closed: false,
+        request_uuid: randomUUID(),
+        game_code: game.gameCode,
+        currency: 'BRL',
+        amount: moneyToHub88Amount(amount),
+        ...over,
+      });
+      const refused = brSpa ? 'RS_ERROR_UNKNOWN' : 'RS_OK';
+      // A free bet: nothing taken; its win paid (br-spa: refused, and Hub88 rolls it back).
+      const free = tx('1.00', { is_free: true, reward_uuid: randomUUID() });
+      counts.bets++;
+      counts.freeBets++;
+      check('a free bet of a player who never deposited', player, await answered('bet', free), refused, free.transaction_uuid);
+      if (brSpa) {
+        counts.rolledBackByPolicy++;
+        const rb = {
+          user: player,
+          transaction_uuid: randomUUID(),
+          round: free.round,
+          request_uuid: randomUUID(),
+          reference_transaction_uuid: free.transaction_uuid,
+        };
+        counts.rollbacks++;
+        check('the rollback of a refused free bet', player, await answered('rollback', rb), 'RS_OK', rb.transaction_uuid);
+      } else {
+        const w = { ...tx('2.00'), reference_transaction_uuid: free.transaction_uuid, round: free.round, round_closed: true };
+        const a = await answered('win', w);
+        counts.wins++;
+        if (a.status === 'RS_OK') {
+          counts.freeBetWins++;
+          move(player, '2.00');
+        }
+        check("a free bet's win to a player who never deposited", player, a, 'RS_OK', w.transaction_uuid);
+      }
+      // A supplier promotion: its zero bet moves nothing; its win is paid, and sent again answers the first answer.
+      const zero = tx('0.00', { is_supplier_promo: true });
+      counts.bets++;
+      counts.promoZeroBets++;
+      check("a supplier promotion's zero bet", player, await answered('bet', zero), 'RS_OK');
+      const promoWin = async (what: string, w: Record<string, unknown> & { transaction_uuid: string; amount: number }) => {
+        const a = await answered('win', w);
+        counts.wins++;
+        if (a.status === 'RS_OK' && !firsts.has(w.transaction_uuid)) {
+          counts.promoWins++;
+          move(player, hub88AmountToMoney(w.amount)!);
+        }
+        check(what, player, a, refused, w.transaction_uuid);
+      };
+      const promo = { ...tx('1.50', { is_supplier_promo: true }), reference_transaction_uuid: zero.transaction_uuid, round: zero.round, round_closed: true };
+      await promoWin("a supplier promotion's win", promo);
+      if (!brSpa) await promoWin("a supplier promotion's win sent again", { ...promo, request_uuid: randomUUID() });
+      const orphan = { ...tx('0.75', { is_supplier_promo: true }), reference_transaction_uuid: randomUUID(), round_closed: true };
+      await promoWin("a supplier promotion's win whose zero bet never arrived", orphan);
     };
     await playSessions(opts.sessions, opts.concurrency, play);
 

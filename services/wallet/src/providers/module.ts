@@ -32,6 +32,7 @@ import { gameRegisterHandlers } from './handlers/game-register.ts';
 import { registerGameRegisterMetrics } from './handlers/game-register-metrics.ts';
 // Issue #59 items 1-3: provider-funded bets and credits, reconciliation, what the brand owes a provider.
 import { providerMoneyMigrations } from './store/provider-money-migrations.ts';
+import { providerBetUpdateMigrations } from './store/bet-update-migrations.ts';
 import { providerFreeBet, providerJackpotWin, providerPromoCredit } from './handlers/provider-funded.ts';
 import { hub88StatementHandlers } from './handlers/hub88-statements.ts';
 import { providerMoneyHandlers } from './handlers/provider-money.ts';
@@ -60,6 +61,7 @@ export const providersModule: ServiceModule<WalletConfig> = {
     ...providerSessionMigrations,
     ...providerGameRegisterMigrations,
     ...providerMoneyMigrations,
+    ...providerBetUpdateMigrations,
   ],
   background: (deps) => {
     // Read when scraped: nothing to stop.

@@ -4,12 +4,14 @@
 // answers), one of the provider's transactions by id (what a win or rollback references), the
 // answers its connectors gave (their health), one of its rounds (a sportsbook's bet slip: what a
 // settle, resettle or rollback of it must know), and a win naming its bet (the provider wallet's win,
-// settle.ts, with the bet in its identity). Reads, but the health's counts and that win.
+// settle.ts, with the bet in its identity), and a sportsbook's data update of a bet (kept beside
+// it, no money). Reads, but the health's counts, that win and the bet updates.
 import { connectorMessages as m, type ConnectorSettings } from '@bo/contracts';
 import { handle, internalScopeOf, isoTime, providerScopeOf, type Handler } from '@bo/service-kit';
 import { stakeableNow } from '../../ledger/index.ts';
 import { connectorSettings, recordConnectorHealth, secretsInForce, theirKeysInForce } from '../store/connectors.ts';
 import { findConnectorRound, findTransaction, launchedPlayer } from '../store/reads.ts';
+import { recordBetUpdate } from '../store/bet-updates.ts';
 import { findProvider } from '../store/registry.ts';
 import { connectorWin } from './settle.ts';
 import type { ProvidersContext } from './context.ts';
@@ -80,6 +82,11 @@ export function connectorCallHandlers(ctx: ProvidersContext): Record<string, Han
       if (!r || r.environment !== scope.environment) return { status: 200, body: { round: null } };
       const { environment: _environment, ...round } = r;
       return { status: 200, body: { round } };
+    }),
+    ...handle(m.betUpdate, async (req) => {
+      const scope = providerScopeOf(req);
+      const kept = await recordBetUpdate(sql, { providerId: scope.providerId, environment: scope.environment, ...req.body });
+      return { status: 200, body: { update: kept ?? null } };
     }),
     ...handle(m.win, connectorWin(ctx)),
     ...handle(m.health, async (req) => {
