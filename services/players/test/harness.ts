@@ -48,6 +48,8 @@ export interface CallOptions {
   query?: Record<string, unknown>;
   body?: unknown;
   key?: string;
+  /** The reply's deadline: a ceiling far above what a busy machine needs (a crash test shortens it for a reply that never comes). */
+  timeoutMs?: number;
 }
 
 let keys = 0;
@@ -116,7 +118,7 @@ export function callPlayers<R = any>(nc: NatsConnection, prefix: string, subject
       query: opts.query ?? {},
       body: opts.body ?? {},
     },
-    { prefix, timeoutMs: 5000 },
+    { prefix, timeoutMs: opts.timeoutMs ?? 30_000 },
   );
 }
 
@@ -132,7 +134,8 @@ export async function readEvents(
   const consumer = await jetstream(nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
   const out: Array<{ subject: string; brandId?: string; operatorId?: string; msgId?: string; event: DomainEvent }> = [];
   while (out.length < total) {
-    const m = await consumer.next({ expires: 2000 });
+    // A ceiling for a message the stream holds (it comes at once), not a pace.
+    const m = await consumer.next({ expires: 30_000 });
     if (!m) throw new Error(`stream ${stream}: expected ${total} messages, read ${out.length}`);
     out.push({
       subject: m.subject,
@@ -158,7 +161,8 @@ export async function startPlayers(
     DATABASE_URL: db.url,
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: prefix,
-    RPC_TIMEOUT_MS: 5000,
+    // A deadline far above what a busy machine needs: no test here waits on it.
+    RPC_TIMEOUT_MS: 30_000,
     OUTBOX_POLL_MS: 50,
   });
   t.teardown(async () => {

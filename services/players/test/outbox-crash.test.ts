@@ -13,6 +13,12 @@ const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 type Child = ServiceProcess;
 
+/**
+ * The deadline of a call into a crash point: its reply never comes (the process dies), so this is how
+ * long the test waits for nothing. The retry of the same call, answered, gets the harness's 30 s.
+ */
+const CRASHING_CALL_MS = 5000;
+
 function startChild(env: Record<string, string>): Promise<Child> {
   return spawnServiceProcess('players', MAIN, env);
 }
@@ -25,7 +31,8 @@ async function waitReady(nc: NatsConnection, prefix: string): Promise<void> {
           nc,
           'players.find',
           { ctx: { requestId: 'ready', scope: scopes.aSandbox }, params: {}, query: { externalId: 'ready' }, body: {} },
-          { prefix, timeoutMs: 500 },
+          // A ceiling for an answer that comes: a process not yet listening is "no responders" at once.
+          { prefix, timeoutMs: 30_000 },
         );
         return r.ok;
       } catch (e) {
@@ -73,13 +80,14 @@ t.test('outbox survives crashes of the players process', async (t) => {
     const player = created.ok ? (created.body as any) : undefined;
 
     const key = newKey();
-    const submit = () =>
+    const submit = (timeoutMs?: number) =>
       callPlayers(nc, prefix, 'players.kyc.submit', scopes.aSandbox, {
         params: { playerId: player.id },
         body: { documentType: 'rg', reference: 'crash-doc' },
         key,
+        timeoutMs,
       });
-    await t.rejects(submit(), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died');
+    await t.rejects(submit(CRASHING_CALL_MS), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died');
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL', 'killed at the crash point');
     t.match(crashing.stderrTail(), /crash point players\.kyc\.after-commit/);
@@ -114,9 +122,9 @@ t.test('outbox survives crashes of the players process', async (t) => {
     const player = created.ok ? (created.body as any) : undefined;
     const admin = { kind: 'admin' as const, actor: 'user:carla@ourteam.example', personId: 'usr_carla' };
     const key = newKey();
-    const decide = () =>
-      callPlayers(nc, prefix, 'players.admin.kycDecision', admin, { params: { id: player.id }, body: { status: 'aprovado', reason: 'ok' }, key });
-    await t.rejects(decide(), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died after the commit');
+    const decide = (timeoutMs?: number) =>
+      callPlayers(nc, prefix, 'players.admin.kycDecision', admin, { params: { id: player.id }, body: { status: 'aprovado', reason: 'ok' }, key, timeoutMs });
+    await t.rejects(decide(CRASHING_CALL_MS), { code: 'SERVICE_UNAVAILABLE' }, 'no reply: the process died after the commit');
     t.equal((await crashing.exited).signal, 'SIGKILL');
     const audits = async () =>
       (
@@ -144,9 +152,11 @@ t.test('outbox survives crashes of the players process', async (t) => {
     t.ok(player, 'player created (no event, so no publish yet)');
 
     // The reply may or may not leave before the relay's publish kills the process.
-    await callPlayers(nc, prefix, 'players.kyc.decide', scopes.aSandbox, { params: { playerId: player.id }, body: { status: 'aprovado' } }).catch(
-      () => undefined,
-    );
+    await callPlayers(nc, prefix, 'players.kyc.decide', scopes.aSandbox, {
+      params: { playerId: player.id },
+      body: { status: 'aprovado' },
+      timeoutMs: CRASHING_CALL_MS,
+    }).catch(() => undefined);
     const exit = await crashing.exited;
     t.equal(exit.signal, 'SIGKILL');
     t.match(crashing.stderrTail(), /crash point players\.outbox\.after-publish/);
