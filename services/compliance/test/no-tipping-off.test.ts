@@ -4,7 +4,7 @@
 // none of it mentions the case, a risk level, a rule or compliance. The refusal to pay is our
 // team's (admin API); the operator sees a withdrawal still approved.
 import t from 'tap';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { DeliverPolicy } from '@nats-io/jetstream';
 import { eventsStreamName } from '@bo/contracts';
 import { webhooksService } from '@bo/webhooks';
@@ -12,6 +12,33 @@ import { waitFor } from '@bo/service-kit/testing';
 import { adminScope, errorOf, key, ok, startComplianceStack } from './support/stack.ts';
 
 const REVEALING = /aml|risk|case|compliance|siscoaf|coaf|suspicious|in_and_out|high_value|split_deposits|velocity|sanction|pep\b/i;
+
+/**
+ * Every event of the stream (what webhooks deliver), once every service's outbox has published what
+ * it wrote: read up to the stream's count, not until a quiet second (a busy machine has longer ones).
+ */
+async function allEvents(s: Awaited<ReturnType<typeof startComplianceStack>>): Promise<string[]> {
+  await waitFor(
+    async () => {
+      const { rows } = await s.db.query<{ schema: string }>(`select table_schema as schema from information_schema.tables where table_name = 'outbox'`);
+      for (const { schema } of rows) {
+        if ((await s.db.query(`select 1 from "${schema}".outbox where published_at is null limit 1`)).rowCount) return false;
+      }
+      return true;
+    },
+    { what: 'every outbox drained' },
+  );
+  const stream = eventsStreamName(s.prefix);
+  const { state } = await (await jetstreamManager(s.nc)).streams.info(stream);
+  const consumer = await jetstream(s.nc).consumers.get(stream, { deliver_policy: DeliverPolicy.All });
+  const bodies: string[] = [];
+  while (bodies.length < state.messages) {
+    const m = await consumer.next({ expires: 30_000 });
+    if (!m) throw new Error(`read ${bodies.length} of ${state.messages} events`);
+    bodies.push(m.string());
+  }
+  return bodies;
+}
 
 t.test('nothing an operator reads reveals a case', async (t) => {
   const s = await startComplianceStack(t, 'amltip');
@@ -69,13 +96,7 @@ t.test('nothing an operator reads reveals a case', async (t) => {
   t.match((answers.withdrawal as { body: { status: string } }).body.status, 'approved', 'the withdrawal just waits, approved');
 
   // Every event of the stream (what webhooks deliver): KYC, deposits, withdrawals, nothing else.
-  const consumer = await jetstream(s.nc).consumers.get(eventsStreamName(s.prefix), { deliver_policy: DeliverPolicy.All });
-  const bodies: string[] = [];
-  for (;;) {
-    const m = await consumer.next({ expires: 1000 });
-    if (!m) break;
-    bodies.push(m.string());
-  }
+  const bodies = await allEvents(s);
   t.ok(bodies.length >= 3, 'the stream has the player events');
   t.same(
     bodies.filter((b) => REVEALING.test(b)),
@@ -112,18 +133,12 @@ t.test('a sanctions freeze and its lift tell the operator the status only', asyn
   ] as const) {
     ok(await s.call('compliance.admin.cases.decide', { scope: { kind: 'admin', actor }, params: { id: c!.id }, body: { status, reason: 'homonym' } }));
   }
-  await waitFor(async () => (await s.db.query('select count(*)::int as n from players.outbox where published_at is null')).rows[0].n === 0, {
-    what: 'outbox drained',
-  });
-  const consumer = await jetstream(s.nc).consumers.get(eventsStreamName(s.prefix), { deliver_policy: DeliverPolicy.All });
   const changes: unknown[] = [];
   const revealing: string[] = [];
-  for (;;) {
-    const m = await consumer.next({ expires: 1000 });
-    if (!m) break;
-    const e = m.json<{ type: string; data: unknown }>();
+  for (const body of await allEvents(s)) {
+    const e = JSON.parse(body) as { type: string; data: unknown };
     if (e.type === 'player.status.changed') changes.push(e.data);
-    if (REVEALING.test(m.string())) revealing.push(m.string());
+    if (REVEALING.test(body)) revealing.push(body);
   }
   t.same(revealing, [], 'no event says anything about the hit');
   const externalId = (ok(await s.call('players.get', { scope: op, params: { playerId: p } })) as { externalId: string }).externalId;
