@@ -23,7 +23,14 @@ t.test('PSP key-owner lookup', async (t) => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.teardown(() => new Promise<void>((r) => server.close(() => r())));
-  const keys = pspHttpKeyDirectory({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'psp-token', timeoutMs: 500, retries: 2 });
+  // A reply's deadline far beyond what a busy machine needs: a normal reply that passed it would be
+  // retried, and the retry would take the next scripted reply (every later answer one off).
+  const keys = pspHttpKeyDirectory({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token: 'psp-token',
+    timeoutMs: 30_000,
+    retries: 2,
+  });
   const caller = { operatorId: 'op_A' };
   t.same(await keys.ownerOf('ana@example.com', caller), { result: 'found', cpf: '52998224725' });
   t.equal(paths[0], '/pix/keys/ana%40example.com/owner Bearer psp-token');
