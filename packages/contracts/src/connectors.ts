@@ -438,7 +438,12 @@ export const connectorMessages = defineMessages({
         ...ProviderWinBody.properties,
         betTransactionId: Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'The bet this win pays.' }),
         gameCode: Type.Optional(
-          Type.String({ minLength: 1, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: "The win's game, when the connector's call names one: part of its identity." }),
+          Type.String({
+            minLength: 1,
+            maxLength: 128,
+            pattern: '^[\\x21-\\x7e]+$',
+            description: "The win's game, when the connector's call names one: part of its identity.",
+          }),
         ),
       },
       { additionalProperties: false },

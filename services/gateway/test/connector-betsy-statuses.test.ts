@@ -7,7 +7,7 @@ import t from 'tap';
 import type { BetsyCall } from '@bo/contracts';
 import { BETSY_REFUSALS, betsyCodeOf } from '../src/connectors/betsy/index.ts';
 
-const CALLS: BetsyCall[] = ['profile', 'balance', 'place', 'unsettle', 'settle', 'rollback'];
+const CALLS: BetsyCall[] = ['profile', 'balance', 'place', 'unsettle', 'settle', 'rollback', 'update'];
 
 t.test('each row answers its code on its calls', async (t) => {
   for (const row of BETSY_REFUSALS) {

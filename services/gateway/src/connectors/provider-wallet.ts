@@ -1,7 +1,8 @@
 // The provider wallet as a connector reaches it: its own operations (bet, win, rollback, correction,
 // balance, …: the handlers /provider/v1 reaches, on the same NATS subjects, under the provider's
-// scope), the win that names its bet (the same handler, connectorMessages.win) and the connector
-// reads (a player the provider had a session of, one of its transactions or rounds by id).
+// scope), the win that names its bet (the same handler, connectorMessages.win), the connector
+// reads (a player the provider had a session of, one of its transactions or rounds by id) and a
+// sportsbook's data update of a bet (kept beside it, no money: connectorMessages.betUpdate).
 // Nothing here moves money itself or keeps an answer: the wallet's transaction ids do.
 import {
   connectorMessages,
@@ -37,13 +38,15 @@ export interface ProviderWallet {
   transaction(scope: ProviderScope, transactionId: string, requestId: string): Promise<ConnectorReply<'transaction'>['transaction']>;
   /** One of its rounds (a sportsbook's bet slip) by id: status, stake, payout, corrections. */
   round(scope: ProviderScope, roundId: string, requestId: string): Promise<ConnectorReply<'round'>['round']>;
+  /** A sportsbook's data update of a player's bet, kept (once for the same state): when, or null (no such bet of the player's). */
+  betUpdate(scope: ProviderScope, body: Static<typeof connectorMessages.betUpdate.body>, requestId: string): Promise<ConnectorReply<'betUpdate'>['update']>;
 }
 
 export function providerWallet(o: { nc: NatsConnection; prefix: string; timeoutMs: number }): ProviderWallet {
   const ask = <R>(subject: string, scope: ProviderScope, body: unknown, requestId: string) =>
     requestOperation<R>(o.nc, subject, { ctx: { requestId, scope }, params: {}, query: {}, body }, { prefix: o.prefix, timeoutMs: o.timeoutMs });
-  /** A read that must answer: a refusal of it is a fault of ours (thrown, answered as an unknown error). */
-  const read = async <K extends 'player' | 'transaction' | 'round'>(
+  /** A read (or a bet update) that must answer: a refusal of it is a fault of ours (thrown, answered as an unknown error). */
+  const read = async <K extends 'player' | 'transaction' | 'round' | 'betUpdate'>(
     k: K,
     scope: ProviderScope,
     body: unknown,
@@ -67,5 +70,6 @@ export function providerWallet(o: { nc: NatsConnection; prefix: string; timeoutM
     player: async (scope, playerId, requestId) => (await read('player', scope, { playerId }, requestId)).player,
     transaction: async (scope, transactionId, requestId) => (await read('transaction', scope, { transactionId }, requestId)).transaction,
     round: async (scope, roundId, requestId) => (await read('round', scope, { roundId }, requestId)).round,
+    betUpdate: async (scope, body, requestId) => (await read('betUpdate', scope, body, requestId)).update,
   };
 }

@@ -12,6 +12,9 @@
 //                         (a debit the balance does not cover is the player's debt: never refused);
 //                         once it is there the bet's result is final: a settle of another payout
 //                         is 20, an unsettle or another rollback moves nothing
+//   PUT  /payment/bet 5   bet data update: the bet's latest state (odds, selections, status), kept
+//                         by the wallet beside the bet with its earlier ones (wallet.connector.betUpdate);
+//                         no money, before or after its settle
 // Betsy names the bet, not the settlement: a settle's identity is its bet and payout, so a settle
 // sent again with the payout in force moves nothing (a cash-out's too, its token then not asked
 // again: the session may have ended since), and each change of payout is one correction
@@ -23,8 +26,11 @@ import {
   betsyError,
   betsyOutcome,
   betsySlipOf,
+  betsyUpdateOrder,
+  betsyUpdateSlipOf,
   type BetsyAnswer,
   type BetsyBalanceRequest,
+  type BetsyBetUpdateRequest,
   type BetsyCall,
   type BetsyError,
   type BetsyPlaceBetRequest,
@@ -49,6 +55,8 @@ export interface BetsyContext {
   tokens: TokenPlayers;
   /** The exact text of a request member's number (JSON.parse's source text), for its holder object. */
   sourceOf: (holder: unknown, key: 'amount' | 'coefficient') => string | undefined;
+  /** The request's JSON text as Betsy sent it (a bet data update is kept so: its numbers exact). */
+  raw: string;
 }
 
 export type BetsyResult = { ok: true; answer: BetsyAnswer } | { ok: false; error: BetsyError };
@@ -307,4 +315,40 @@ export async function rollback(c: BetsyContext, r: BetsyRollbackRequest): Promis
     if (!reply.ok && reply.error.code === 'BET_ALREADY_SETTLED' && attempt === 0) continue;
     return moved('rollback', r.transactionId, reply);
   }
+}
+
+/** The most of a bet data update we keep (the wallet's limit): a larger one is code 5. */
+const MAX_UPDATE_TEXT = 65_536;
+
+/**
+ * A bet data update (Betsy's "Bet data update"): "the latest actual state of a bet", sent before or
+ * after its settle. The wallet keeps it beside the bet, with the bet's earlier updates; no money
+ * moves and the bet's status, stake and payout stay the money calls'. The answer is the other calls'
+ * (the bet's id, and when this state was first kept: a copy sent again, or twenty at once, is
+ * answered alike and kept once). An update older than the one in force (a lower `version` or
+ * `updatedAt`) is kept in the history and answered too: the latest stays. A bet we do not have, or
+ * another user's, is 5, as a settle of it.
+ */
+export async function update(c: BetsyContext, r: BetsyBetUpdateRequest): Promise<BetsyResult> {
+  const version = betsyUpdateOrder(r);
+  if (version === 'unreadable') return failed(5, 'an updatedAt we cannot read');
+  if (Buffer.byteLength(c.raw) > MAX_UPDATE_TEXT) return failed(5, `more than ${MAX_UPDATE_TEXT} bytes`);
+  const round = await betOf(c, r);
+  if (!round) return failed(5, 'no bet of the user with this transactionId');
+  if (r.currency !== undefined && r.currency !== round.currency) return failed(5, `the bet's currency is ${round.currency}`);
+  const status = r.status ?? r.resultType ?? null;
+  const kept = await c.wallet.betUpdate(
+    c.scope,
+    {
+      roundId: r.transactionId,
+      playerId: r.userId,
+      version,
+      state: c.raw,
+      slip: betsyUpdateSlipOf(r, (holder) => c.sourceOf(holder, 'coefficient')) ?? null,
+      status: status === null ? null : String(status),
+    },
+    c.requestId,
+  );
+  if (!kept) return failed(5, 'no bet of the user with this transactionId');
+  return done(r.transactionId, kept.receivedAt);
 }

@@ -1,7 +1,7 @@
 // Betsy's partner backend API on our public port (docs/connectors-betsy.md): the PARTNER_API_URL we
 // hand Betsy is `/connectors/betsy/<providerId>/<environment>`, under which it calls
 // `POST /user/profile`, `POST /user/balance`, and `/payment/bet` (POST type 1: place; PUT type 1:
-// unsettle, 2: settle, 3: rollback). Before a call runs: the provider is a Betsy connector of ours,
+// unsettle, 2: settle, 3: rollback, 5: bet data update). Before a call runs: the provider is a Betsy connector of ours,
 // the caller is in its allow-list and `x-sign-jws` is a detached JWS of the raw body with one of
 // Betsy's partner secrets in force (else code 1), the body is JSON of the call's shape (else code 5).
 // A success is HTTP 200 with the call's payload; every error HTTP 400 `{ code, message }`, as Betsy
@@ -26,11 +26,11 @@ import {
 import { parseJsonObject } from '@bo/http-kit';
 import type { ConnectorTools } from '../connector.ts';
 import { TokenPlayers } from '../token-players.ts';
-import { balance, place, profile, rollback, settle, unsettle, type BetsyContext, type BetsyResult } from './calls.ts';
+import { balance, place, profile, rollback, settle, unsettle, update, type BetsyContext, type BetsyResult } from './calls.ts';
 
 type Params = { providerId: string; environment: string };
 
-const CALLS: { [C in BetsyCall]: (c: BetsyContext, r: never) => Promise<BetsyResult> } = { profile, balance, place, unsettle, settle, rollback };
+const CALLS: { [C in BetsyCall]: (c: BetsyContext, r: never) => Promise<BetsyResult> } = { profile, balance, place, unsettle, settle, rollback, update };
 
 const header = (req: FastifyRequest, name: string) => {
   const v = req.headers[name];
@@ -75,6 +75,7 @@ export async function betsyRoutes(app: FastifyInstance, tools: ConnectorTools): 
       wallet: tools.wallet,
       tokens,
       sourceOf: parsed.sourceOf,
+      raw: raw.toString('utf8'),
     };
     return { result: await CALLS[call](ctx, checked.request as never), counted };
   }
