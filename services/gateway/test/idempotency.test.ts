@@ -2,16 +2,21 @@
 // released, expiry. A counting stand-in service shows how many requests reached the domain.
 import t from 'tap';
 import { startHarness } from './support/harness.ts';
-import { fakeService, sleep } from './support/fake-service.ts';
+import { fakeService } from './support/fake-service.ts';
 import { deleteExpiredStoredAnswers } from '@bo/service-kit';
+import { waitFor } from '@bo/service-kit/testing';
 
 const player = { externalId: 'ext-1', name: 'Ana Souza', email: 'ana@example.com', cpf: '529.982.247-25', birthDate: '1990-05-17' };
 // Each key gets a body of its own: the same signed bytes sent with two keys in one second are one
 // signature with two keys, refused (SIGNATURE_REUSED, signature-binding.test.ts).
 const playerFor = (externalId: string) => ({ ...player, externalId });
+const TTL_SECONDS = 3600;
 
 t.test('idempotency', async (t) => {
-  const h = await startHarness({ IDEMPOTENCY_TTL_SECONDS: '2', RPC_TIMEOUT_MS: '800' });
+  // Keys live an hour and answers have the harness's 30 s: however busy the machine, a key does not
+  // expire and an answer is not timed out between two requests of a test. The expiry is tested by
+  // ageing a key (below); the timeout on an answer that never comes, by a replica of short deadline.
+  const h = await startHarness({ IDEMPOTENCY_TTL_SECONDS: String(TTL_SECONDS) });
   const fake = await fakeService(h, 'players.create');
   t.teardown(async () => {
     await fake.close();
@@ -59,11 +64,27 @@ t.test('idempotency', async (t) => {
 
   t.test('concurrent requests with one key: one runs, the others are told it is in progress', async (t) => {
     const before = fake.calls.length;
+    // The one that runs is held until the seven others have been answered (an event, not a time:
+    // on a busy machine they may take long to arrive); a ceiling lets the assertions say what came.
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const ceiling = setTimeout(release, 60_000);
+    t.teardown(() => clearTimeout(ceiling));
     fake.respond = async (req) => {
-      await sleep(300);
+      await released;
       return { ok: true, status: 201, body: { ok: req.body } };
     };
-    const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/players', playerFor('ext-race'), key('race-0001'))));
+    let answered = 0;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        c.post('/players', playerFor('ext-race'), key('race-0001')).then((r) => {
+          if (++answered === 7) release();
+          return r;
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     t.equal(statuses.filter((s) => s === 201).length, 1);
     const busy = results.filter((r) => r.status === 409);
@@ -99,12 +120,17 @@ t.test('idempotency', async (t) => {
   });
 
   t.test('5xx releases the key so the same key can be retried', async (t) => {
+    // The answer that never comes is waited for on a replica of short deadline, which knows the
+    // operator already (its credentials cached): only the lost answer meets that deadline.
+    const quickReplica = await h.startReplica({ RPC_TIMEOUT_MS: '800', CREDENTIAL_CACHE_TTL_MS: '600000' });
+    const quick = h.clientFor(op.sandbox, quickReplica);
+    await waitFor(async () => (await quick.get('/me')).status === 200, { what: 'the short-deadline replica knows the operator' });
     const before = fake.calls.length;
     fake.respond = async () => ({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'boom' } });
     const failed = await c.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
     t.equal(failed.status, 500);
     fake.respond = async () => 'silence';
-    const timedOut = await c.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
+    const timedOut = await quick.post('/players', playerFor('ext-5xx'), key('retry-5xx-01'));
     t.equal(timedOut.status, 503);
     t.equal(timedOut.body.error.code, 'SERVICE_UNAVAILABLE');
     t.ok(timedOut.headers.get('retry-after'));
@@ -115,16 +141,23 @@ t.test('idempotency', async (t) => {
     t.equal(fake.calls.length - before, 3, 'each retry after a 5xx reaches the service (which dedupes on the key)');
   });
 
-  t.test('keys expire (TTL shortened to 2 s for the test) and are cleaned up', async (t) => {
+  t.test('keys expire (aged past the TTL by the test) and are cleaned up', async (t) => {
+    // A key's age is moved past the TTL instead of waited for: the same check (created_at against
+    // the TTL), with no time a busy machine could stretch between two requests.
+    const age = () =>
+      h.operators.sql.query(
+        `update stand_ins.processed_requests set created_at = created_at - make_interval(secs => ?) where idempotency_key = 'expire-0001'`,
+        [TTL_SECONDS + 60],
+      );
     const before = fake.calls.length;
     t.equal((await c.post('/players', playerFor('ext-expire'), key('expire-0001'))).status, 201);
-    await sleep(2200);
+    await age();
     const again = await c.post('/players', playerFor('ext-expire'), key('expire-0001'));
     t.equal(again.headers.get('idempotent-replayed'), null, 'an expired key runs again');
     t.equal(fake.calls.length - before, 2);
-    await sleep(2200);
+    await age();
     // The owning service's retention loop (the kit's retention.ts) deletes them.
-    const removed = await deleteExpiredStoredAnswers(h.operators.sql, 'stand_ins', 2, 1000);
+    const removed = await deleteExpiredStoredAnswers(h.operators.sql, 'stand_ins', TTL_SECONDS, 1000);
     t.ok(removed >= 1, `cleanup removed ${removed} expired keys`);
     const left = await h.operators.sql.query<{ n: number }>(`select count(*)::int n from stand_ins.processed_requests where idempotency_key = 'expire-0001'`);
     t.equal(left[0]!.n, 0);

@@ -17,7 +17,7 @@ interface EndpointRow {
 }
 
 t.test('endpoint changes reach the webhooks service as events, also when it starts late', async (t) => {
-  const h = await startHarness({ RPC_TIMEOUT_MS: '1000' });
+  const h = await startHarness();
   t.teardown(() => h.close());
   const operatorsDb = h.operators.orm.em.fork();
 

@@ -72,7 +72,9 @@ export async function startHarness(env: Record<string, string> = {}, opts: { db?
     PORT: '0',
     ADMIN_PORT: '0',
     ADMIN_TOKEN,
-    RPC_TIMEOUT_MS: '2000',
+    // A deadline far above what a busy machine needs (a ceiling, not a pace): a test of a timeout
+    // sets its own, short, for an answer that never comes.
+    RPC_TIMEOUT_MS: '30000',
     LOG_LEVEL: 'warn',
     ...env,
   };
