@@ -16,6 +16,8 @@ const dataDir = path.resolve(option('--data') ?? path.join(root, '.data'));
 interface Run {
   startedAt: string;
   seconds: number;
+  /** The share of the machine's cores busy over the run (0–1; runs before it was kept have none). */
+  cpuBusy?: number;
   filters: string[];
   passed: number;
   failed: number;
@@ -84,6 +86,7 @@ function report(run: Run, phases: Map<string, Record<Phase, number>>, dirs: Map<
   return {
     startedAt: run.startedAt,
     seconds: run.seconds,
+    ...(run.cpuBusy === undefined ? {} : { cpuBusy: run.cpuBusy }),
     filters: run.filters,
     passed: run.passed,
     failed: run.failed,
@@ -109,7 +112,7 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
     process.exit(0);
   }
   console.log(
-    `npm test${r.filters.length ? ` -- ${r.filters.join(' ')}` : ''} of ${r.startedAt}: ${r.seconds} s in all, ${r.passed} passed, ${r.failed} failed`,
+    `npm test${r.filters.length ? ` -- ${r.filters.join(' ')}` : ''} of ${r.startedAt}: ${r.seconds} s in all${r.cpuBusy === undefined ? '' : ` (cores ${Math.round(r.cpuBusy * 100)}% busy)`}, ${r.passed} passed, ${r.failed} failed`,
   );
   console.log(`  static checks ${s(r.checksMs)}; ${r.files} test files, ${s(r.fileWallSumMs)} of their wall times added up (several run at once)`);
   console.log(`  noted phases, all files: ${PHASES.map((p) => `${p} ${s(r.phaseTotalsMs[p])}`).join(', ')}`);

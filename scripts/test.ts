@@ -1,6 +1,6 @@
 // `npm test`: the one test command (README, .ci/run). Finds or starts Postgres and NATS the way
 // `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
-// lints, checks dependencies, runs every workspace's tap suite through turbo, prints a line per finished test file as it
+// lints, checks dependencies, runs every workspace's tap suite (through turbo, the e2e suite beside it), prints a line per finished test file as it
 // finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
 // `npm test -- <names>` is the fast path for a change: the typecheck, then only the named workspaces or
 // test files (scripts/test-selection.ts), without turbo. The whole output is kept in .data/test-output.log, the
@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import readline from 'node:readline';
@@ -25,6 +26,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const dataDir = path.join(root, '.data');
 const say = (msg: string) => console.log(`[test] ${msg}`);
 const startedAt = Date.now();
+const cpuAtStart = os.cpus();
 /** How many lines of each failure the run's last lines repeat. */
 const FAILURE_RECAP_LINES = 12;
 
@@ -36,6 +38,9 @@ if (!process.versions.node.startsWith('24.')) {
 
 let infra: Awaited<ReturnType<typeof resolveInfra>> | undefined;
 let turbo: ReturnType<typeof spawn> | undefined;
+/** The tap runs started without turbo (the e2e suite; a selection's workspaces), stopped with it. */
+const taps = new Set<ReturnType<typeof spawn>>();
+const E2E_WORKSPACE = '@bo/e2e';
 // The database every test database is cloned from (scripts/test-template-db.ts), dropped at the end.
 const templateDb = `bo_template_${randomBytes(4).toString('hex')}`;
 let templateMade = false;
@@ -47,8 +52,9 @@ onStopRequest((why) => {
   if (interrupted) return;
   interrupted = true;
   say(`stopping (${why})…`);
+  for (const child of taps) child.kill('SIGTERM');
   if (turbo && turbo.exitCode === null) turbo.kill('SIGTERM');
-  else {
+  else if (taps.size === 0) {
     dropTemplate();
     void infra?.stop().then(() => process.exit(130));
   }
@@ -58,6 +64,7 @@ onStopRequest((why) => {
 async function fail(err: unknown): Promise<never> {
   console.error(`[test] ${failureText(err, 'npm test')}`);
   if (turbo && turbo.exitCode === null) turbo.kill('SIGTERM');
+  for (const child of taps) child.kill('SIGTERM');
   dropTemplate();
   await infra?.stop().catch(() => undefined);
   console.log('0 passed, 1 failed');
@@ -161,9 +168,14 @@ const progress = new TapProgress((line) => console.log(line));
 const code = selection ? await runSelected(selection.runs) : await runEverySuite();
 await new Promise<void>((resolve) => raw.end(resolve));
 
-/** Every workspace's suite, through turbo (two at a time); its exit code. */
-async function runEverySuite(): Promise<number | null> {
-  turbo = spawn('turbo', turboTestArgs([]), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Every workspace's suite; the worst exit code. The e2e suite, the longest by far (two files at a time,
+ * ~60% of the files' time), starts at once beside turbo's two at a time for the rest: turbo would start it
+ * last (it orders workspaces by their dependencies, and e2e depends on them all), leaving its last ten
+ * minutes alone on the machine.
+ */
+async function runEverySuite(): Promise<number> {
+  turbo = spawn('turbo', turboTestArgs([`--filter=!${E2E_WORKSPACE}`]), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   readline.createInterface({ input: turbo.stdout! }).on('line', (line) => {
     raw.write(`${line}\n`);
     progress.line(line);
@@ -173,29 +185,18 @@ async function runEverySuite(): Promise<number | null> {
     'error',
     (err) => void fail(new StartupError(`turbo could not be started (${err.message}).\n  Fix: run npm ci, so node_modules/.bin/turbo is installed.`)),
   );
-  return new Promise<number | null>((resolve) => turbo!.once('close', (c) => resolve(c)));
+  const turboExit = new Promise<number>((resolve) => turbo!.once('close', (c) => resolve(c ?? 1)));
+  const codes = await Promise.all([turboExit, runTap({ name: E2E_WORKSPACE, dir: path.join(root, 'test/e2e') })]);
+  return codes.find((c) => c !== 0) ?? 0;
 }
 
 /** The selected workspaces' tap runs (their own tap settings, the named files or all), two at a time; 0 when every one exited 0. */
 async function runSelected(runs: NonNullable<typeof selection>['runs']): Promise<number> {
-  const tap = path.join(root, 'node_modules/.bin/tap');
   const queue = [...runs];
   let worst = 0;
   const one = async (): Promise<void> => {
     for (let r = queue.shift(); r; r = queue.shift()) {
-      const child = spawn(tap, r.files ?? [], { cwd: r.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      // Each line as turbo would have prefixed it, so the progress reads both alike.
-      const prefixed = (line: string) => {
-        const text = `${r!.name}:test: ${line}`;
-        raw.write(`${text}\n`);
-        progress.line(text);
-      };
-      readline.createInterface({ input: child.stdout! }).on('line', prefixed);
-      child.stderr!.on('data', (d: Buffer) => raw.write(d));
-      const exit = await new Promise<number>((resolve) => {
-        child.once('close', (c) => resolve(c ?? 1));
-        child.once('error', () => resolve(1));
-      });
+      const exit = await runTap(r);
       if (exit !== 0) worst = exit;
     }
   };
@@ -203,12 +204,32 @@ async function runSelected(runs: NonNullable<typeof selection>['runs']): Promise
   return worst;
 }
 
+/** One workspace's tap run (its own tap settings; the given files or all), its lines prefixed as turbo prefixes them; its exit code. */
+async function runTap(run: { name: string; dir: string; files?: string[] }): Promise<number> {
+  const child = spawn(path.join(root, 'node_modules/.bin/tap'), run.files ?? [], { cwd: run.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  taps.add(child);
+  const prefixed = (line: string) => {
+    const text = `${run.name}:test: ${line}`;
+    raw.write(`${text}\n`);
+    progress.line(text);
+  };
+  readline.createInterface({ input: child.stdout! }).on('line', prefixed);
+  child.stderr!.on('data', (d: Buffer) => raw.write(d));
+  return new Promise<number>((resolve) => {
+    child.once('close', (c) => {
+      taps.delete(child);
+      resolve(c ?? 1);
+    });
+    child.once('error', () => resolve(1));
+  });
+}
+
 const totals = progress.totals();
 passed += totals.passed;
 failed += totals.failed;
 if (code !== 0 && totals.failed === 0) {
   failed++;
-  say(`${selection ? 'tap' : 'turbo'} exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`);
+  say(`a suite's runner exited with ${code} although no assertion failed (a suite crashed?): see ${path.relative(root, logFile)}`);
 }
 if (totals.suites === 0) {
   failed++;
@@ -225,10 +246,30 @@ for (const { file, details } of progress.failures()) {
 dropTemplate();
 await infra.stop();
 const seconds = Math.round((Date.now() - startedAt) / 1000);
+// How busy the machine's cores were over the run (this run and anything beside it): near 100% the run is
+// bound by CPU, and only less work makes it shorter; well below, more at once would (docs/testing.md).
+const cpuBusy = machineBusy(cpuAtStart, os.cpus());
 writeFileSync(
   path.join(dataDir, 'test-timings.json'),
-  `${JSON.stringify({ startedAt: new Date(startedAt).toISOString(), seconds, filters: process.argv.slice(2), passed, failed, checks: checkTimings, files: progress.timings() }, null, 1)}\n`,
+  `${JSON.stringify({ startedAt: new Date(startedAt).toISOString(), seconds, cpuBusy, filters: process.argv.slice(2), passed, failed, checks: checkTimings, files: progress.timings() }, null, 1)}\n`,
 );
-say(`${seconds} s; the whole output is in ${path.relative(root, logFile)} (npm run test:timings: the slowest files)`);
+say(
+  `${seconds} s (the machine's ${os.cpus().length} cores ${Math.round(cpuBusy * 100)}% busy); the whole output is in ${path.relative(root, logFile)} (npm run test:timings: the slowest files)`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(interrupted ? 130 : failed === 0 ? 0 : 1);
+
+/** The share of the cores' time spent busy between two readings of os.cpus(). */
+function machineBusy(before: os.CpuInfo[], after: os.CpuInfo[]): number {
+  let busy = 0;
+  let all = 0;
+  after.forEach((cpu, i) => {
+    const was = before[i]?.times;
+    if (!was) return;
+    const idle = cpu.times.idle - was.idle;
+    const total = Object.values(cpu.times).reduce((a, b) => a + b, 0) - Object.values(was).reduce((a, b) => a + b, 0);
+    busy += total - idle;
+    all += total;
+  });
+  return all > 0 ? Number((busy / all).toFixed(3)) : 0;
+}

@@ -93,6 +93,7 @@ t.test('the report: totals, workspaces, the slowest files first with their noted
     JSON.stringify({
       startedAt: '2026-11-26T12:00:00.000Z',
       seconds: 100,
+      cpuBusy: 0.874,
       filters: [],
       passed: 148,
       failed: 1,
@@ -119,7 +120,7 @@ t.test('the report: totals, workspaces, the slowest files first with their noted
   const json = run('--json', '--top', '2');
   t.equal(json.status, 0, json.stderr);
   const r = JSON.parse(json.stdout);
-  t.match(r, { seconds: 100, passed: 148, failed: 1, checksMs: 1500, files: 3, fileWallSumMs: 155_000 });
+  t.match(r, { seconds: 100, cpuBusy: 0.874, passed: 148, failed: 1, checksMs: 1500, files: 3, fileWallSumMs: 155_000 });
   t.match(r.phaseTotalsMs, { 'system start': 20_000, wait: 7_500, chromium: 1_200, 'service start': 800 });
   t.same(
     r.workspaces.map((w: { name: string; ms: number; files: number }) => [w.name, w.ms, w.files]),
@@ -135,6 +136,7 @@ t.test('the report: totals, workspaces, the slowest files first with their noted
   );
   const text = run();
   t.equal(text.status, 0);
+  t.match(text.stdout, '100 s in all (cores 87% busy), 148 passed, 1 failed', "how busy the machine's cores were");
   t.match(text.stdout, /90\.0 s\s+test\/e2e\/journey\.test\.ts\s+40 assertions\s+system start 20\.0 s, wait 7\.5 s/);
   t.match(text.stdout, /5\.0 s\s+services\/players\/test\/kyc\.test\.ts\s+96 assertions\s+service start 0\.8 s/);
   const none = spawnSync(process.execPath, [path.join(ROOT, 'scripts/test-timings.ts'), '--data', path.join(dir, 'nothing')], { encoding: 'utf8' });
