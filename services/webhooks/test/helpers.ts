@@ -43,7 +43,9 @@ export async function startStack(t: Teardown, overrides: Partial<WebhooksConfig>
     NATS_URL: testNatsUrl(),
     NATS_PREFIX: prefix,
     WEBHOOK_RETRY_SCHEDULE_MS: '30,30,30,30,30,30,30',
-    WEBHOOK_TIMEOUT_MS: 3000,
+    // A receiver's answer is waited for far longer than a busy machine needs (a normal answer cut at
+    // the deadline would be an extra attempt); a test of a hanging receiver sets its own, short.
+    WEBHOOK_TIMEOUT_MS: 30_000,
     WEBHOOK_POLL_MS: 50,
     WEBHOOK_LEASE_GRACE_MS: 500,
     ...overrides,
@@ -211,7 +213,7 @@ export async function startReceiver(secret: string, reply: (n: number, req: Rece
       for (const res of heldResponses) res.writeHead(status).end('released');
       heldResponses.clear();
     },
-    waitForRequests: (n, timeoutMs = 15_000) => waitFor(async () => requests.length >= n && requests, { timeoutMs, what: `${n} webhook requests` }),
+    waitForRequests: (n, timeoutMs = 60_000) => waitFor(async () => requests.length >= n && requests, { timeoutMs, what: `${n} webhook requests` }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
