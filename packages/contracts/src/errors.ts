@@ -51,6 +51,7 @@ export const ERROR_CATALOGUE = {
   AML_CASE_NOT_FOUND: { status: 404, message: 'AML case not found.' },
   AML_RISK_SUBJECT_NOT_FOUND: { status: 404, message: 'No such subject in the AML risk register.' },
   GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
+  GAME_SESSION_NOT_FOUND: { status: 404, message: 'Game session not found.' },
   COMPLIANCE_CHANGE_NOT_FOUND: { status: 404, message: 'The operator has no compliance profile change with this id.' },
   // Issue #61: a regulator file is made only for a brand of ours, never for a name typed by hand.
   BRAND_NOT_FOUND: { status: 404, message: "No brand of ours has this id: regulator files are made only for our operators' brands." },

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
+import { EmptyObject, List, Money, MoneyInput, Nullable, Timestamp, idOf } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { defineMessages } from './messages.ts';
-import { PlayerIdParams } from './players.ts';
+import { AdminPlayerIdParams, PlayerIdParams } from './players.ts';
 
 export const GameSchema = Type.Object(
   {
@@ -35,6 +35,41 @@ export type GameSession = Static<typeof GameSessionSchema>;
 export const CreateGameSessionSchema = Type.Object({ gameId: Type.String({ minLength: 1, maxLength: 64 }) }, { $id: 'CreateGameSession' });
 export type CreateGameSession = Static<typeof CreateGameSessionSchema>;
 
+/**
+ * A game session ended (issue #66 item 9): by the operator (`POST …/game-sessions/{sessionId}/end`, or
+ * all of a player's at once), by our team, or by the player's self-exclusion, pause or impediment.
+ * Once ended its page is 410 and a provider's bets on its token are refused (their wins and rollbacks
+ * still settle). `endedAt`: when it ended; a session that ended on its own (its time or inactivity
+ * window ran out) answers that time.
+ */
+export const EndedGameSessionSchema = Type.Object(
+  {
+    id: idOf('gs'),
+    playerId: idOf('plr'),
+    gameId: Type.String(),
+    mode: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
+    createdAt: Timestamp,
+    endedAt: Timestamp,
+  },
+  { additionalProperties: false, $id: 'EndedGameSession' },
+);
+export type EndedGameSession = Static<typeof EndedGameSessionSchema>;
+
+export const GameSessionIdParams = Type.Object({
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+  sessionId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+/** Our team's end of a player's open sessions: why, kept in the audit row. */
+export const AdminEndGameSessionsSchema = Type.Object(
+  {
+    brandId: Type.String({ minLength: 1, maxLength: 64, description: "The player's brand (from the player's file)" }),
+    reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why our team ends them (kept in the audit row)' }),
+  },
+  { $id: 'AdminEndGameSessions' },
+);
+export type AdminEndGameSessions = Static<typeof AdminEndGameSessionsSchema>;
+
 export const gameOperations = defineOperations({
   listGames: {
     id: 'listGames',
@@ -58,6 +93,51 @@ export const gameOperations = defineOperations({
     response: GameSessionSchema,
     status: 201,
     errors: ['PLAYER_NOT_FOUND', 'GAME_NOT_FOUND', 'KYC_NOT_APPROVED', 'RG_BLOCKED', 'PLAYER_NOT_ACTIVE', 'PROVIDER_UNAVAILABLE'],
+  },
+  endGameSession: {
+    id: 'endGameSession',
+    method: 'POST',
+    path: '/players/:playerId/game-sessions/:sessionId/end',
+    subject: 'games.sessions.end',
+    tag: 'Games',
+    summary: "End a player's game session now (the player logged out): its page stops and a provider's bets on it are refused; wins and rollbacks still settle",
+    params: GameSessionIdParams,
+    body: EmptyObject,
+    response: EndedGameSessionSchema,
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND', 'GAME_SESSION_NOT_FOUND'],
+  },
+  endPlayerGameSessions: {
+    id: 'endPlayerGameSessions',
+    method: 'POST',
+    path: '/players/:playerId/game-sessions/end',
+    subject: 'games.sessions.endAll',
+    tag: 'Games',
+    summary: 'End every open game session of a player now (the player logged out); answers the sessions it ended',
+    params: PlayerIdParams,
+    body: EmptyObject,
+    response: List(EndedGameSessionSchema),
+    status: 200,
+    idempotent: true,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+});
+
+/** Our team's side (admin API): ending a player's open sessions when it must (audited). */
+export const gameSessionAdminOperations = defineOperations({
+  adminEndGameSessions: {
+    id: 'adminEndGameSessions',
+    method: 'POST',
+    path: '/admin/players/:id/game-sessions/end',
+    subject: 'games.admin.sessions.end',
+    tag: 'Admin',
+    summary: 'End every open game session of a player now (audited with the reason); answers the sessions it ended',
+    params: AdminPlayerIdParams,
+    body: AdminEndGameSessionsSchema,
+    response: List(EndedGameSessionSchema),
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
   },
 });
 

@@ -372,9 +372,13 @@ export {
   PlayRoundResultSchema,
   PlaySessionViewSchema,
   ROULETTE_PICKS,
+  EndedGameSessionSchema,
   gameOperations,
   gamePlayMessages,
+  gameSessionAdminOperations,
+  type AdminEndGameSessions,
   type CreateGameSession,
+  type EndedGameSession,
   type Game,
   type GameKind,
   type GameMode,
@@ -463,7 +467,7 @@ import { termsOperations } from './terms.ts';
 import { screeningSandboxOperations } from './screening-sandbox.ts';
 import { paymentOperations } from './payments.ts';
 import { walletOperations } from './wallet.ts';
-import { gameOperations } from './games.ts';
+import { gameOperations, gameSessionAdminOperations } from './games.ts';
 import { webhookOperations } from './webhooks.ts';
 import { playerRoundOperations, providerClearingOperations, providerReportOperations } from './provider-reads.ts';
 import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
@@ -516,6 +520,8 @@ export const adminOperations = {
   ...brandAdminOperations,
   // Issue #60 item 3: integrity holds on sports prizes and the suspicious-betting export.
   ...integrityAdminOperations,
+  // Issue #66 item 9: our team ends a player's open game sessions.
+  ...gameSessionAdminOperations,
 };
 export * from './brands.ts';
 export * from './provider-reads.ts';

@@ -367,6 +367,18 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
       createdAt: T0,
     },
   },
+  endGameSession: {
+    params: { playerId: PLAYER_ID, sessionId: 'gs_01934b7e8c8e7c3a9f2d1b0a34343434' },
+    body: {},
+    response: { id: 'gs_01934b7e8c8e7c3a9f2d1b0a34343434', playerId: PLAYER_ID, gameId: 'gm_aviator_demo', mode: 'demo', createdAt: T0, endedAt: T1 },
+  },
+  endPlayerGameSessions: {
+    params: { playerId: PLAYER_ID },
+    body: {},
+    response: {
+      data: [{ id: 'gs_01934b7e8c8e7c3a9f2d1b0a34343434', playerId: PLAYER_ID, gameId: 'gm_aviator_demo', mode: 'demo', createdAt: T0, endedAt: T1 }],
+    },
+  },
   testWebhook: {
     response: {
       eventId: 'evt_01934b7e8c8e7c3a9f2d1b0a99887766',
@@ -685,6 +697,10 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   listGames: 'The game catalogue available to the brand.',
   createGameSession:
     'Opens a game session and returns the `gameUrl` to open in the player browser (for example in an iframe). In sandbox it is a demonstration session with a fictitious balance. Requires KYC `aprovado` and player status `ativo`.',
+  endGameSession:
+    "Ends one of the player's game sessions now, e.g. when the player logs out of your site. At once its page answers 410 `GAME_SESSION_ENDED` and a third-party provider's bets on its session token are refused (`SESSION_TOKEN_EXPIRED` on the provider wallet API, each aggregator's closest status in its own protocol), while the wins, rollbacks and corrections of bets already taken still settle: money owed to the player is always paid. An ended session is never revived: open a new one. Idempotent: a session already ended (by you, by the player's self-exclusion, pause or impediment, or by its own time or inactivity window) answers 200 with when it ended. A session of another player, brand or environment answers 404 `GAME_SESSION_NOT_FOUND`. The body may be empty or omitted.",
+  endPlayerGameSessions:
+    'Ends every open game session of the player now (e.g. at logout, without keeping their ids), as `endGameSession` ends one, and answers the sessions it ended (an empty `data` when none was open). Idempotent. The body may be empty or omitted.',
   testWebhook:
     'Sends one `webhook.test` delivery now to the webhook URL configured for the environment of the key and reports how it went. No URL configured answers 409 `WEBHOOK_NOT_CONFIGURED`.',
   listWebhookEvents:

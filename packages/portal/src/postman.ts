@@ -486,7 +486,25 @@ const FLOW: FlowStep[] = [
     tests: [
       json,
       `pm.test('a demo session with a gameUrl', () => { pm.expect(body.mode).to.eql('demo'); pm.expect(body.gameUrl).to.match(/^https?:\\/\\//); });`,
+      `pm.collectionVariables.set('gameSessionId', body.id);`,
     ],
+  },
+  {
+    op: 'endGameSession',
+    name: 'End the game session (the player logged out)',
+    params: { playerId: '{{playerId}}', sessionId: '{{gameSessionId}}' },
+    body: {},
+    tests: [
+      json,
+      `pm.test('ended', () => { pm.expect(body.id).to.eql(pm.collectionVariables.get('gameSessionId')); pm.expect(body.endedAt).to.be.a('string'); });`,
+    ],
+  },
+  {
+    op: 'endPlayerGameSessions',
+    name: "End the player's open game sessions",
+    params: { playerId: '{{playerId}}' },
+    body: {},
+    tests: [json, `pm.test('none left open', () => pm.expect(body.data).to.eql([]));`],
   },
   {
     op: 'listPlayerRounds',
@@ -630,7 +648,7 @@ export function buildPostmanCollection(operations: Record<string, Operation>, se
     info: {
       name: 'Operator Gaming Back-Office API',
       description:
-        "Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection, as often as you like: it registers a player with a fresh valid CPF (made by the pre-request script) and its loss and time limits, submits and approves KYC, deposits by pix and confirms with the player as payer, reads the wallet and ledger, withdraws to the player's own PIX key (their CPF; approve, pay, cancel), opens a game session and sends a test webhook, chaining ids through collection variables. It passes under the compliance profiles br-spa (the demo operator `npm start` creates) and off.",
+        "Set baseUrl, operatorKey and operatorSecret (a sandbox bk_test_ key and its sk_ secret), then run the collection, as often as you like: it registers a player with a fresh valid CPF (made by the pre-request script) and its loss and time limits, submits and approves KYC, deposits by pix and confirms with the player as payer, reads the wallet and ledger, withdraws to the player's own PIX key (their CPF; approve, pay, cancel), opens a game session and ends it, and sends a test webhook, chaining ids through collection variables. It passes under the compliance profiles br-spa (the demo operator `npm start` creates) and off.",
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     event: [script('prerequest', [PRE_REQUEST]), script('test', [COLLECTION_TEST])],
@@ -638,7 +656,19 @@ export function buildPostmanCollection(operations: Record<string, Operation>, se
       { key: 'baseUrl', value: serverUrl },
       { key: 'operatorKey', value: 'bk_test_...' },
       { key: 'operatorSecret', value: 'sk_test_...' },
-      ...['currency', 'cpf', 'pixKey', 'playerId', 'externalId', 'depositId', 'failedDepositId', 'withdrawalId', 'cancelWithdrawalId', 'gameId'].map((key) => ({
+      ...[
+        'currency',
+        'cpf',
+        'pixKey',
+        'playerId',
+        'externalId',
+        'depositId',
+        'failedDepositId',
+        'withdrawalId',
+        'cancelWithdrawalId',
+        'gameId',
+        'gameSessionId',
+      ].map((key) => ({
         key,
         value: '',
       })),

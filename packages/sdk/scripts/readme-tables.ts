@@ -41,6 +41,8 @@ export const SDK_METHODS: Record<string, string> = {
   cancelWithdrawal: 'withdrawals.cancel',
   listGames: 'games.list',
   createGameSession: 'games.createSession',
+  endGameSession: 'games.endSession',
+  endPlayerGameSessions: 'games.endSessions',
   listPlayerRounds: 'games.rounds',
   testWebhook: 'webhooks.test',
   listWebhookEvents: 'webhooks.events',

@@ -12,6 +12,7 @@ import {
   type CreatePlayer,
   type CreateWithdrawal,
   type Deposit,
+  type EndedGameSession,
   type FailDeposit,
   type Game,
   type GameSession,
@@ -221,6 +222,12 @@ export class BackOffice {
     /** Opens a session; send the player's browser to `gameUrl`. */
     createSession: (playerId: string, body: CreateGameSession, opts?: ReadOptions): Promise<GameSession> =>
       this.#body('createGameSession', { params: { playerId }, body }, opts),
+    /** Ends a session now (the player logged out): its page stops, a provider's bets on it are refused, wins and rollbacks still settle. Idempotent. */
+    endSession: (playerId: string, sessionId: string, opts?: RequestOptions): Promise<EndedGameSession> =>
+      this.#body('endGameSession', { params: { playerId, sessionId }, body: {} }, opts),
+    /** Ends every open session of the player now; answers the sessions it ended. Idempotent. */
+    endSessions: (playerId: string, opts?: RequestOptions): Promise<{ data: EndedGameSession[] }> =>
+      this.#body('endPlayerGameSessions', { params: { playerId }, body: {} }, opts),
     /** One page of the player's third-party provider rounds and sports bets, newest first; pass `nextCursor` back as `cursor`. */
     rounds: (playerId: string, query: { limit?: number; cursor?: string } = {}, opts?: ReadOptions): Promise<PlayerRoundsPage> =>
       this.#body('listPlayerRounds', { params: { playerId }, query }, opts),

@@ -54,6 +54,7 @@ export const ERROR_STATUSES = {
   AML_CASE_NOT_FOUND: 404,
   AML_RISK_SUBJECT_NOT_FOUND: 404,
   GAME_NOT_FOUND: 404,
+  GAME_SESSION_NOT_FOUND: 404,
   COMPLIANCE_CHANGE_NOT_FOUND: 404,
   BRAND_NOT_FOUND: 404,
   IDEMPOTENCY_CONFLICT: 409,
@@ -282,6 +283,19 @@ export interface DepositPayer {
   bank?: string;
   /** length 1 to 64 */
   account?: string;
+}
+
+export interface EndedGameSession {
+  /** Opaque identifier (gs_...); length 1 to 64 */
+  id: string;
+  /** Opaque identifier (plr_...); length 1 to 64 */
+  playerId: string;
+  gameId: string;
+  mode: "demo" | "real";
+  /** format: date-time */
+  createdAt: string;
+  /** format: date-time */
+  endedAt: string;
 }
 
 export interface FailDeposit {
@@ -797,6 +811,8 @@ export const OPERATIONS = {
   sandboxRemovePixKey: { id: 'sandboxRemovePixKey', method: 'DELETE', path: '/sandbox/pix-keys/{key}', pathParams: ['key'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Remove a PIX key from the simulated payment provider's key directory" },
   listGames: { id: 'listGames', method: 'GET', path: '/games', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The game catalogue" },
   createGameSession: { id: 'createGameSession', method: 'POST', path: '/players/{playerId}/game-sessions', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: true, status: 201, summary: "Open a game session and get the gameUrl for the player browser" },
+  endGameSession: { id: 'endGameSession', method: 'POST', path: '/players/{playerId}/game-sessions/{sessionId}/end', pathParams: ['playerId', 'sessionId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "End a player's game session now (the player logged out): its page stops and a provider's bets on it are refused; wins and rollbacks still settle" },
+  endPlayerGameSessions: { id: 'endPlayerGameSessions', method: 'POST', path: '/players/{playerId}/game-sessions/end', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "End every open game session of a player now (the player logged out); answers the sessions it ended" },
   listPlayerRounds: { id: 'listPlayerRounds', method: 'GET', path: '/players/{playerId}/rounds', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "A player's third-party provider rounds and sports bets, newest first" },
   testWebhook: { id: 'testWebhook', method: 'POST', path: '/webhooks/test', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Send one webhook.test delivery now to the configured URL" },
   listWebhookEvents: { id: 'listWebhookEvents', method: 'GET', path: '/webhooks/events', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Recent events sent to your webhook endpoint, newest first, with their delivery state" },
@@ -1247,6 +1263,30 @@ export interface OperationTypes {
     query: undefined;
     body: CreateGameSession;
     response: GameSession;
+  };
+  /** POST /players/{playerId}/game-sessions/{sessionId}/end: End a player's game session now (the player logged out): its page stops and a provider's bets on it are refused; wins and rollbacks still settle */
+  endGameSession: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+      /** length 1 to 64 */
+      sessionId: string;
+    };
+    query: undefined;
+    body: Record<string, unknown>;
+    response: EndedGameSession;
+  };
+  /** POST /players/{playerId}/game-sessions/end: End every open game session of a player now (the player logged out); answers the sessions it ended */
+  endPlayerGameSessions: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: Record<string, unknown>;
+    response: {
+      data: EndedGameSession[];
+    };
   };
   /** GET /players/{playerId}/rounds: A player's third-party provider rounds and sports bets, newest first */
   listPlayerRounds: {

@@ -61,6 +61,7 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     WITHDRAWAL_NOT_FOUND: 'NotFoundError',
     AML_CASE_NOT_FOUND: 'NotFoundError',
     GAME_NOT_FOUND: 'NotFoundError',
+    GAME_SESSION_NOT_FOUND: 'NotFoundError',
     IDEMPOTENCY_CONFLICT: 'ConflictError',
     IDEMPOTENCY_IN_PROGRESS: 'ConflictError',
     PLAYER_ALREADY_EXISTS: 'ConflictError',

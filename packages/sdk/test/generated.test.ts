@@ -42,6 +42,8 @@ t.test('the operation table matches publicOperations', async (t) => {
       'createDeposit',
       'createPlayer',
       'createWithdrawal',
+      'endGameSession',
+      'endPlayerGameSessions',
       'failDeposit',
       'pausePlayer',
       'publishTermsVersion',
@@ -54,7 +56,7 @@ t.test('the operation table matches publicOperations', async (t) => {
       'submitKyc',
       'updatePlayer',
     ],
-    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, 1.4.0: terms versions and acceptances, the communications log, and issue #60: the registration data and the marketing consent',
+    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, 1.4.0: terms versions and acceptances, the communications log, issue #60: the registration data and the marketing consent, and issue #66: the end of game sessions',
   );
 });
 

@@ -155,8 +155,10 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         sandboxAddScreeningEntry: true,
         sandboxAddPixKey: true,
         createGameSession: true,
+        endGameSession: false,
+        endPlayerGameSessions: false,
       },
-      'bodies with required fields are required; confirm, fail and cancel may be omitted',
+      'bodies with required fields are required; confirm, fail, cancel and the end of game sessions may be omitted',
     );
     t.notMatch(text, /"additionalProperties":false/, 'no closed objects');
     t.notMatch(text, /"format":"(cpf|calendar-date|adult-birth-date)"/, 'no custom formats');

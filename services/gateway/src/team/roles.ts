@@ -150,6 +150,9 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminReleaseIntegrityHold: ['compliance'],
   adminForfeitIntegrityHold: ['compliance'],
   adminSuspiciousBettingExport: ['compliance'],
+  // Ending a player's open game sessions (issue #66 item 9): compliance, and support when an operator
+  // asks for it; audited with the reason. Not a person's decision: it stops play, moves no money.
+  adminEndGameSessions: ['compliance', 'support'],
 };
 
 /**

@@ -1,7 +1,7 @@
 // The games module of the wallet service: catalogue, game sessions and the rounds played on the
 // launch page. It lives in the wallet because real-money play moves money and must share the
 // ledger's transactions (docs/games.md). Configuration is read when the service starts.
-import { endPlayerSessionsMessages, gameOperations, gamePlayMessages } from '@bo/contracts';
+import { endPlayerSessionsMessages, gameOperations, gamePlayMessages, gameSessionAdminOperations } from '@bo/contracts';
 import { handle, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { createLaunchTokenSigner } from './domain/launch-token.ts';
@@ -15,7 +15,7 @@ import { createGameSession } from './handlers/create-session.ts';
 import { playSession } from './handlers/play-session.ts';
 import { playOwner } from './handlers/play-owner.ts';
 import { playRound, playRoundMessage } from './handlers/play-round.ts';
-import { endPlayerSessions } from './handlers/end-sessions.ts';
+import { adminEndGameSessions, endAllGameSessions, endGameSession, endPlayerSessions } from './handlers/end-sessions.ts';
 import { playHeartbeat } from './handlers/play-heartbeat.ts';
 
 import { ROUND_GROUP, roundStatements, type RoundPosting } from './store/game-round.ts';
@@ -54,6 +54,9 @@ export function createGamesModule(opts: GamesModuleOptions = {}): ServiceModule<
         ...handle(playRoundMessage, playRound(ctx)),
         ...handle(gamePlayMessages.heartbeat, playHeartbeat(ctx)),
         ...handle(endPlayerSessionsMessages.end, endPlayerSessions(ctx)),
+        ...handle(gameOperations.endGameSession, endGameSession(ctx)),
+        ...handle(gameOperations.endPlayerGameSessions, endAllGameSessions(ctx)),
+        ...handle(gameSessionAdminOperations.adminEndGameSessions, adminEndGameSessions(ctx)),
       };
     },
     groupCommits: [ROUND_GROUP],

@@ -1,6 +1,6 @@
 // The games' rows read and written with the kit's plain SQL (no unit of work, no identity map):
-// the real-money hot path's looks at a session and its rounds, the launch page's small reads, and
-// the end of a player's open sessions. The ORM's reads are session-rows.ts.
+// the real-money hot path's looks at a session and its rounds and the launch page's small reads (the
+// end of sessions is session-ends.ts). The ORM's reads are session-rows.ts.
 import { AppError, type Environment } from '@bo/contracts';
 import { formatMoney, onlyRow, type SqlRunner } from '@bo/service-kit';
 import { sessionOver } from '../domain/rounds.ts';
@@ -98,13 +98,4 @@ export async function sessionNet(sql: SqlRunner, sessionId: string): Promise<{ n
 export async function sessionOperatorId(sql: SqlRunner, sessionId: string): Promise<string | undefined> {
   const [row] = await sql.query<{ operatorId: string }>('select operator_id as "operatorId" from wallet.game_sessions where id = ?', [sessionId]);
   return row?.operatorId;
-}
-
-/** Ends the player's open sessions at `now` (their expires_at moved to it, ended_at set); how many were open. */
-export async function endOpenSessions(sql: SqlRunner, brandId: string, playerId: string, now: Date): Promise<number> {
-  const rows = await sql.query(
-    'update wallet.game_sessions set expires_at = ?, ended_at = ? where brand_id = ? and player_id = ? and expires_at > ? returning id',
-    [now, now, brandId, playerId, now],
-  );
-  return rows.length;
 }

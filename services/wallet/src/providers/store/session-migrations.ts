@@ -13,4 +13,29 @@ export class ProvidersSessions0001 extends Migration {
   }
 }
 
-export const providerSessionMigrations = [{ name: 'ProvidersSessions0001', class: ProvidersSessions0001 }];
+// Issue #66 item 9: a session ended before its time (the operator's end, our team's, the player's
+// self-exclusion, pause or impediment: games/store/session-ends.ts) keeps its end. `ended_at` is when;
+// its `expires_at` is moved to that time in the same statement. A bet that read the session a moment
+// before the end and posts after it (its statement moves the end on: greatest(expires_at, at + window))
+// would otherwise revive it: the trigger keeps an ended session's end as it is, whatever updates the row.
+export class ProvidersSessions0002EndedAt extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.provider_sessions add column if not exists ended_at timestamptz');
+    // A game session's provider sessions, found when it ends.
+    this.addSql('create index if not exists provider_sessions_game_session on wallet.provider_sessions (game_session_id)');
+    this.addSql(`create or replace function wallet.provider_session_stays_ended() returns trigger language plpgsql as $$
+      begin
+        new.expires_at := old.expires_at;
+        new.ended_at := old.ended_at;
+        return new;
+      end $$`);
+    this.addSql('drop trigger if exists provider_sessions_stay_ended on wallet.provider_sessions');
+    this.addSql(`create trigger provider_sessions_stay_ended before update on wallet.provider_sessions
+      for each row when (old.ended_at is not null) execute function wallet.provider_session_stays_ended()`);
+  }
+}
+
+export const providerSessionMigrations = [
+  { name: 'ProvidersSessions0001', class: ProvidersSessions0001 },
+  { name: 'ProvidersSessions0002EndedAt', class: ProvidersSessions0002EndedAt },
+];
