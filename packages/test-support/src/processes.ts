@@ -29,7 +29,8 @@ export function processGroup<N extends ServiceName>(t: Test, baseEnv: Record<str
       await running.get(name)?.stop();
       const child = await spawnService(name, { ...baseEnv, ...env });
       running.set(name, child);
-      const deadline = Date.now() + 10_000;
+      // A ceiling a busy machine does not reach (a started process answers at once when quiet).
+      const deadline = Date.now() + 60_000;
       while (!(await answers(name))) {
         if (Date.now() > deadline) throw new Error(`${name} started but does not answer:\n${child.stderrTail()}`);
         await new Promise((r) => setTimeout(r, 50));

@@ -46,7 +46,8 @@ export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptio
       PUBLIC_BASE_URL: gw.publicUrl,
     },
     async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' }, timeoutMs: 1000 });
+      // A ceiling for an answer that comes: a wallet not yet listening is "no responders" at once.
+      const r = await call('wallet.admin.verifyLedger', { scope: { kind: 'admin', actor: 'test' }, timeoutMs: 30_000 });
       return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
     },
   );

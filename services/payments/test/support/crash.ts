@@ -5,13 +5,16 @@ import type { OperationReply } from '@bo/contracts';
 import { FAST_RECONCILER } from './stack.ts';
 import { errorOf, adminScope, type Stack, type processGroup } from '@bo/test-support';
 
-/** True once the service answers a harmless request (any reply but "no answer"). */
+/**
+ * True once the service answers a harmless request (any reply but "no answer"). The deadline is a
+ * ceiling for an answer that comes: a process not yet listening is "no responders" at once.
+ */
 export function answers(stack: Stack) {
   return async (name: 'wallet' | 'payments'): Promise<boolean> => {
     const reply =
       name === 'wallet'
-        ? await stack.call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 })
-        : await stack.call('payments.admin.withdrawals', { scope: adminScope, query: { limit: 1 }, timeoutMs: 1000 });
+        ? await stack.call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 30_000 })
+        : await stack.call('payments.admin.withdrawals', { scope: adminScope, query: { limit: 1 }, timeoutMs: 30_000 });
     return reply.ok || reply.error.code !== 'SERVICE_UNAVAILABLE';
   };
 }

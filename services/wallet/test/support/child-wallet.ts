@@ -25,7 +25,7 @@ export function walletProcess(t: Test, baseEnv: Record<string, string | number>,
       await current?.stop();
       current = await spawnWallet({ ...baseEnv, ...env });
       // "started" is logged once subscriptions are flushed; asking once more costs little.
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 60_000;
       while (!(await answers())) {
         if (Date.now() > deadline) throw new Error(`wallet started but does not answer:\n${current.stderrTail()}`);
         await new Promise((r) => setTimeout(r, 50));
@@ -59,7 +59,8 @@ export async function walletCrashStack(t: Test, label: string, env: Record<strin
       ...env,
     },
     async () => {
-      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 1000 });
+      // A ceiling for an answer that comes: a wallet not yet listening is "no responders" at once.
+      const r = await call('wallet.admin.verifyLedger', { scope: adminScope, timeoutMs: 30_000 });
       return r.ok || r.error.code !== 'SERVICE_UNAVAILABLE';
     },
   );
