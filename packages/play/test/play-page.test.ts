@@ -35,7 +35,9 @@ t.test('launch page plugin', async (t) => {
   });
   // No operatorRefusal: the gateway's operator check is played through the real gateway in
   // services/gateway/test/play-stops.test.ts.
-  await app.register(playRoutes, { games: walletGames({ nc, prefix, timeoutMs: 3000 }), publicBaseUrl: 'http://127.0.0.1' });
+  // The wallet's answers are waited for 30 s, a ceiling a busy machine does not reach ("no wallet
+  // answering" below is "no responders", told at once).
+  await app.register(playRoutes, { games: walletGames({ nc, prefix, timeoutMs: 30_000 }), publicBaseUrl: 'http://127.0.0.1' });
   // Listen first: the wallet builds gameUrl from PUBLIC_BASE_URL, which is this address.
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const provider = await startFakeProvider(t);
