@@ -417,6 +417,79 @@ t.test('the provider wallet API', async (t) => {
     }
   });
 
+  test('twenty copies of one rollback at once, of the first bet of a round of two: each answered as the first, refunded once (issue #66 item 7)', async (t) => {
+    // The race: a copy that waited for the player's row lock read the id as free (its statement's
+    // snapshot), and took the stake off the round's row (re-read under its lock) a second time
+    // before its insert met the id taken: staked below zero, `provider_rounds_staked_check`, a 500.
+    // Ten rounds, each first bet larger than the second, so a second decrement goes below zero.
+    const { player, token } = await sessionOf(t, '200.00');
+    const odd: string[] = [];
+    const rollbackIds: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const first = bet(token, { amount: '10.00' });
+      const second = bet(token, { amount: '5.00', roundId: first.roundId });
+      await p('bet', first);
+      await p('bet', second);
+      const rb = { transactionId: txId('rb'), playerId: player, betTransactionId: first.transactionId, roundId: first.roundId };
+      rollbackIds.push(rb.transactionId);
+      const copies = (await Promise.all(Array.from({ length: 20 }, () => p('rollback', rb)))) as any[];
+      const applied = copies.filter((c) => c.ok && c.body.replayed === false);
+      if (applied.length !== 1) odd.push(`round ${i + 1}: ${applied.length} copies applied`);
+      for (const c of copies) {
+        if (!c.ok) odd.push(`round ${i + 1}: ${c.error.code}`);
+        else if (JSON.stringify({ ...c.body, replayed: false }) !== JSON.stringify(applied[0]?.body)) odd.push(`round ${i + 1}: ${JSON.stringify(c.body)}`);
+      }
+      const [round] = await h.sql(`select status, bets, staked from wallet.provider_rounds where provider_id = ? and round_id = ?`, [
+        provider.id,
+        first.roundId,
+      ]);
+      if (JSON.stringify(round) !== JSON.stringify({ status: 'open', bets: 1, staked: '5.00' })) odd.push(`round ${i + 1}: ${JSON.stringify(round)}`);
+    }
+    t.same(odd, [], 'in each round one copy applied, every copy answered its answer (never a 500), the first bet left the round once');
+    t.match(((await p('balance', { token })) as any).body, { balance: '150.00' }, '200.00 − 10 × 5.00: each first bet refunded once');
+    const ledger = await h.sql<{ n: number }>(`select count(*)::int as n from wallet.ledger_transactions where source = any(?::text[]) and type = 'ROLLBACK'`, [
+      rollbackIds.map((id) => `provider:${provider.id}:${id}`),
+    ]);
+    t.same(ledger, [{ n: 10 }], 'one ledger refund per rollback');
+    const [usage] = await h.sql<{ wagered: string }>(`select sum(wagered)::text as wagered from wallet.rg_usage where account_id = ?`, [
+      `acct:player:${live.brandId}:${player}:BRL`,
+    ]);
+    t.equal(usage!.wagered, '50.00', "the player's usage counts each refunded stake out once (10 × 5.00 wagered)");
+  });
+
+  test('every amount answered has two decimals, whatever form the call wrote it in (issue #66 item 8)', async (t) => {
+    const { player, token } = await sessionOf(t);
+    const money = /^-?\d+\.\d{2}$/;
+    /** Each amount of an answer (moved, balance, repaid, …) that is not in our money's form. */
+    const odd = (body: any) => Object.entries(body ?? {}).filter(([k, v]) => ['moved', 'balance', 'repaid', 'netResult'].includes(k) && !money.test(String(v)));
+    const b = bet(token, { amount: '0.5' });
+    const first = (await p('bet', b)) as any;
+    t.match(first.body, { moved: '-0.50', balance: '99.50' }, 'a bet of "0.5" moved -0.50');
+    const again = (await p('bet', b)) as any;
+    t.same({ ...again.body, replayed: false }, first.body, 'its replay is the same answer');
+    const b2 = bet(token, { amount: '1.1', roundId: b.roundId });
+    t.match(((await p('bet', b2)) as any).body, { moved: '-1.10' });
+    const rb = (await p('rollback', { transactionId: txId('rb'), playerId: player, betTransactionId: b2.transactionId, roundId: b.roundId })) as any;
+    t.match(rb.body, { moved: '1.10', balance: '99.50' });
+    const w = (await p('win', { transactionId: txId('win'), playerId: player, roundId: b.roundId, amount: '2.5', currency: 'BRL' })) as any;
+    t.match(w.body, { moved: '2.50', balance: '102.00' });
+    const c = (await p('correction', {
+      transactionId: txId('cor'),
+      playerId: player,
+      roundId: b.roundId,
+      amount: '-0.5',
+      currency: 'BRL',
+      reason: 'r',
+    })) as any;
+    t.match(c.body, { moved: '-0.50', balance: '101.50' });
+    const reads = [first, again, rb, w, c, await p('balance', { token }), await p('authenticate', { token }), await p('refreshSession', { token })] as any[];
+    t.same(
+      reads.flatMap((r) => odd(r.body)),
+      [],
+      'every amount of every answer has two decimals',
+    );
+  });
+
   test('a win and a rollback of the same bet at once: exactly one of them applies', async (t) => {
     const { player, token } = await sessionOf(t, '10.00');
     const b = bet(token);

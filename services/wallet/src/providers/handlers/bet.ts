@@ -19,7 +19,7 @@ import {
   type providerOperations,
   type RgRules,
 } from '@bo/contracts';
-import { crashPoint, playerStatesOf, providerScopeOf, ruleClock, uniqueViolation, type HandlerOf } from '@bo/service-kit';
+import { crashPoint, playerStatesOf, providerScopeOf, ruleClock, subMoney, uniqueViolation, type HandlerOf } from '@bo/service-kit';
 import { ensureProviderClearingAccount, playerAccountId, stakeableNow } from '../../ledger/index.ts';
 import { announceLimitReached, assertPlayerExists, assertPlayerMayPlay, hashSessionToken } from '../../games/index.ts';
 import { checkRoundLimits, needsRoundGuard, recordActivity, roundLimitsOf, seedCounters } from '../../rg/index.ts';
@@ -182,7 +182,8 @@ async function placeBet(ctx: ProvidersContext, scope: ProviderScope, body: Provi
       playerId: session.playerId,
       roundId: body.roundId,
       currency: session.currency,
-      moved: `-${bet.amount}`,
+      // Our money's form, two decimals (issue #66 item 8: a bet of "0.5" answered "-0.5"; its replay, read from its row, "-0.50").
+      moved: subMoney(0, bet.amount),
       balance: posted.balanceAfter,
       replayed: false,
       createdAt: posted.createdAt instanceof Date ? posted.createdAt.toISOString() : new Date(posted.createdAt).toISOString(),

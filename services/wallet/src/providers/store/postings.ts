@@ -281,6 +281,8 @@ const LEDGER_TYPE = { win: 'WIN', rollback: 'ROLLBACK', correction: 'CORRECTION'
  * A zero move has no `a` update; its `a` is always one row.
  */
 const MOVED = 'exists (select 1 from a)';
+/** A rollback's statement took its bet (`b`, roundChange): only then does it change the round and the player's usage. */
+const ROLLBACK_TOOK_BET = 'exists (select 1 from b)';
 
 /** A win's bet is a live bet of its player: taken, not rolled back, not the placeholder of a bet never received. */
 const LIVE_BET = `exists (select 1 from wallet.provider_transactions where provider_id = ? and transaction_id = ? and environment = ? and player_id = ?
@@ -317,14 +319,20 @@ function roundChange(c: ZeroMove, moved: string): { text: string; params: unknow
     case 'rollback':
       // The round of a bet with a win is settled: its bets are not rolled back (but by our refund at an
       // impediment closing, which refunds every open bet in full). A round whose last bet is rolled back is voided.
+      // The bet first, and the round only when this statement took the bet (`b`): issue #66 item 7. A copy
+      // of this rollback that waited for the player's row lock went on with its snapshot's reading of the
+      // id (free), and its UPDATE of the round re-read the row the first copy had changed: it took the
+      // stake off the round a second time (below zero: `provider_rounds_staked_check`, a 500) before its
+      // insert met the id taken. The bet's row, re-read under its lock, is rolled back by then: `b` is
+      // empty, so the round (and the usage: ROLLBACK_TOOK_BET) is not touched and `must:bet` reads again.
       return {
-        text: `r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
+        text: `b as (update wallet.provider_transactions set rolled_back_by = ?
+           where provider_id = ? and transaction_id = ? and kind in ('bet', 'free_bet') and rolled_back_by is null and ${MOVED} returning 1),
+     r as (update wallet.provider_rounds set bets = bets - 1, staked = staked - ?::numeric,
                   status = case when bets = 1 then 'voided' else status end,
                   closed_at = case when bets = 1 then (select at from a) else closed_at end
-                where ${where} and status = 'open'${c.closingRefund ? '' : ' and wins = 0'} and ${MOVED} returning *),
-     b as (update wallet.provider_transactions set rolled_back_by = ?
-           where provider_id = ? and transaction_id = ? and kind in ('bet', 'free_bet') and rolled_back_by is null and ${MOVED} returning 1)`,
-        params: [moved, ...key, c.transactionId, c.providerId, c.betTransactionId],
+                where ${where} and status = 'open'${c.closingRefund ? '' : ' and wins = 0'} and ${MOVED} and ${ROLLBACK_TOOK_BET} returning *)`,
+        params: [c.transactionId, c.providerId, c.betTransactionId, moved, ...key],
       };
     case 'correction':
       return {
@@ -362,7 +370,7 @@ export async function postMove(sql: SqlRunner, c: CreditPosting): Promise<Posted
   const wagered = c.kind === 'rollback' ? negated(moved) : '0.00';
   // What the player's money changed by: a repayment takes part of the credit back.
   const netLoss = negated(repay ? subMoney(moved, repay) : moved);
-  const usage = c.kind === 'rollback' ? usageUndo('u', c.usageAt ?? c.at, wagered, netLoss) : usageUpsert('u', c.at, wagered, netLoss, '0');
+  const usage = c.kind === 'rollback' ? usageUndo('u', c.usageAt ?? c.at, wagered, netLoss, ROLLBACK_TOOK_BET) : usageUpsert('u', c.at, wagered, netLoss, '0');
   const change = roundChange(c, moved);
   const debt = debtChange(c);
   const posting: PlayerRowPosting = {

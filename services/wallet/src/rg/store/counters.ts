@@ -112,12 +112,13 @@ export function usageUpsert(name: string, at: Date, wagered: string, netLoss: st
 /**
  * The CTE that takes an undone stake back out of the usage of the hour it was added to (a
  * provider's rollback, at its bet's time): an UPDATE, since that hour's row holds the stake (an
- * insert of a negative stake would fail the row's check before it met the row).
+ * insert of a negative stake would fail the row's check before it met the row). `onlyIf`: a
+ * condition of the statement's (SQL) the undo also needs (a provider's rollback: that it took its bet).
  */
-export function usageUndo(name: string, at: Date, wagered: string, netLoss: string): SqlPart {
+export function usageUndo(name: string, at: Date, wagered: string, netLoss: string, onlyIf?: string): SqlPart {
   return {
     text: `${name} as (update wallet.rg_usage u set wagered = u.wagered + ?::numeric, net_loss = u.net_loss + ?::numeric
-           from a where u.account_id = a.id and u.hour = date_trunc('hour', ?::timestamptz, 'UTC')
+           from a where u.account_id = a.id and u.hour = date_trunc('hour', ?::timestamptz, 'UTC')${onlyIf ? ` and ${onlyIf}` : ''}
            returning 1)`,
     params: [wagered, netLoss, at],
   };
