@@ -32,6 +32,8 @@ const IN_FLIGHT = 4;
 const FUNDS = '1000.00';
 const NO_RETRY = { deadlineMs: 0 };
 const MAX_CENTS = 100_000_000n;
+/** A win's, a correction's: 9,999,999,999,999.99 (issue #66 item 5: a prize pays more than a bet). */
+const MAX_WIN_CENTS = 999_999_999_999_999n;
 
 const OPERATIONS = ['authenticate', 'balance', 'bets', 'wins', 'rollbacks', 'corrections'] as const;
 type Op = (typeof OPERATIONS)[number];
@@ -86,11 +88,11 @@ const validAmount = {
   ),
   wins: fc.oneof(
     { weight: 8, arbitrary: centsIn(0n, 10_000n) },
-    { weight: 1, arbitrary: fc.constantFrom('0', '0.0', '0.00', '0.01', '1000000', '1000000.00') },
+    { weight: 1, arbitrary: fc.constantFrom('0', '0.0', '0.00', '0.01', '1000000', '1000000.00', '63727092.34', '9999999999999.99') },
   ),
   corrections: fc.oneof(
     { weight: 8, arbitrary: fc.oneof(centsIn(1n, 5000n), centsIn(-5000n, -1n)) },
-    { weight: 1, arbitrary: fc.constantFrom('0.01', '-0.01', '1000000.00', '-1000000.00', '-1000000') },
+    { weight: 1, arbitrary: fc.constantFrom('0.01', '-0.01', '1000000.00', '-1000000.00', '-1000000', '63727092.34', '-9999999999999.99') },
   ),
 };
 /** Amounts no range takes, or that only some take: zeros and "-0", just and far beyond the ranges, malformed, other types. */
@@ -98,7 +100,18 @@ const edgeAmount: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom('0', '0.0', '0.00', '-0', '-0.0', '-0.00', '00', '-00.00') },
   {
     weight: 3,
-    arbitrary: fc.constantFrom('1000000.01', '1000001', '5000000.00', '99999999.00', '9999999.99', '-1000000.01', '-5000000.00', `1${'0'.repeat(400)}`),
+    arbitrary: fc.constantFrom(
+      '1000000.01',
+      '1000001',
+      '5000000.00',
+      '99999999.00',
+      '9999999.99',
+      '-1000000.01',
+      '-5000000.00',
+      '10000000000000.00',
+      '-10000000000000.00',
+      `1${'0'.repeat(400)}`,
+    ),
   },
   { weight: 2, arbitrary: centsIn(-5000n, -1n) },
   {
@@ -239,14 +252,14 @@ function centsOf(v: unknown): bigint | undefined {
 }
 
 const WRITTEN = /^-?(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
-/** The documented range of a call's amount (docs/providers.md): bets 0.01–1,000,000.00, wins 0–1,000,000.00, corrections non-zero within ±1,000,000.00; "-0" is none of them. */
+/** The documented range of a call's amount (docs/providers.md): bets 0.01–1,000,000.00, wins 0–9,999,999,999,999.99, corrections non-zero within ±9,999,999,999,999.99; "-0" is none of them. */
 function inRange(op: Op, v: unknown): boolean {
   if (typeof v !== 'string' || !WRITTEN.test(v)) return false;
   const c = centsOf(v)!;
   const negative = v.startsWith('-');
   if (op === 'bets') return !negative && c >= 1n && c <= MAX_CENTS;
-  if (op === 'wins') return !negative && c >= 0n && c <= MAX_CENTS;
-  return c !== 0n && c >= -MAX_CENTS && c <= MAX_CENTS;
+  if (op === 'wins') return !negative && c >= 0n && c <= MAX_WIN_CENTS;
+  return c !== 0n && c >= -MAX_WIN_CENTS && c <= MAX_WIN_CENTS;
 }
 
 t.test(`the provider API fuzzed: ${CALLS} signed calls`, async (t) => {
@@ -377,10 +390,10 @@ t.test(`the provider API fuzzed: ${CALLS} signed calls`, async (t) => {
   const badRows = rows.rows.filter((r) => {
     const q = centsOf(r.requested)!;
     const m = centsOf(r.moved)!;
-    if (m < -MAX_CENTS || m > MAX_CENTS) return true;
+    if (m < -MAX_WIN_CENTS || m > MAX_WIN_CENTS) return true;
     if (r.kind === 'bet') return r.never_received ? q !== 0n : q > -1n || q < -MAX_CENTS || m !== q;
-    if (r.kind === 'win') return q < 0n || q > MAX_CENTS || m !== q;
-    if (r.kind === 'correction') return q === 0n || q < -MAX_CENTS || q > MAX_CENTS;
+    if (r.kind === 'win') return q < 0n || q > MAX_WIN_CENTS || m !== q;
+    if (r.kind === 'correction') return q === 0n || q < -MAX_WIN_CENTS || q > MAX_WIN_CENTS;
     return q < 0n || q > MAX_CENTS;
   });
   t.same(badRows.slice(0, 10), [], `every recorded transaction within its range (${rows.rows.length} rows)`);
@@ -390,9 +403,9 @@ t.test(`the provider API fuzzed: ${CALLS} signed calls`, async (t) => {
     [`provider:${casino.providerId}:%`],
   );
   t.same(
-    ledger.rows.filter((r) => centsOf(r.amount)! === 0n || centsOf(r.amount)! < -MAX_CENTS || centsOf(r.amount)! > MAX_CENTS),
+    ledger.rows.filter((r) => centsOf(r.amount)! === 0n || centsOf(r.amount)! < -MAX_WIN_CENTS || centsOf(r.amount)! > MAX_WIN_CENTS),
     [],
-    `every ledger transaction of the provider moves 0.01 to 1,000,000.00 (${ledger.rows.length})`,
+    `every ledger transaction of the provider moves 0.01 to 9,999,999,999,999.99 either way (${ledger.rows.length})`,
   );
   const funds = centsOf(FUNDS)!;
   const wallets = await Promise.all(players.map(async (p) => `${p.playerId} ${await p.wallet()}`));

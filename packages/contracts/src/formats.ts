@@ -78,19 +78,37 @@ function cents(amount: string): bigint {
   return BigInt(`${whole}${fraction.padEnd(2, '0')}`);
 }
 
-/** Written as a request amount and at most MAX_AMOUNT, 0 included (the bounds an admin sets; a provider's win). */
+/**
+ * The largest win a provider may pay (issue #66 item 5): 13 digits before the point. A bet keeps
+ * MAX_AMOUNT; a prize (a jackpot, a live table's multiplier) pays more. Our money columns are
+ * numeric(20,2), 18 digits before the point: a balance, a round, a day's totals and the clearing
+ * account's sums hold a hundred thousand of the largest wins (docs/providers.md, "How large a win").
+ */
+export const MAX_WIN_AMOUNT = '9999999999999.99';
+
+/** Written as a request amount and at most MAX_AMOUNT, 0 included (the bounds an admin sets). */
 function isAmountUpToMax(value: string): boolean {
   return value.length <= MAX_AMOUNT.length && AMOUNT.test(value) && cents(value) <= cents(MAX_AMOUNT);
+}
+
+/** A provider's win: written as a request amount, 0 up to MAX_WIN_AMOUNT. */
+function isWinAmount(value: string): boolean {
+  return value.length <= MAX_WIN_AMOUNT.length && AMOUNT.test(value) && cents(value) <= cents(MAX_WIN_AMOUNT);
+}
+
+/** A prize with no round to settle (a jackpot win, a promotional credit): 0.01 up to MAX_WIN_AMOUNT. */
+function isPrizeAmount(value: string): boolean {
+  return isWinAmount(value) && cents(value) > 0n;
+}
+
+/** A signed correction: a prize's range either way (a win resettled), never 0 (nor "-0"). */
+function isSignedWinAmount(value: string): boolean {
+  return isPrizeAmount(value.startsWith('-') ? value.slice(1) : value);
 }
 
 /** A stake: 0.01 up to MAX_AMOUNT (a provider's bet; docs/providers.md). */
 function isStakeAmount(value: string): boolean {
   return isAmountUpToMax(value) && cents(value) > 0n;
-}
-
-/** A signed correction: a stake's range either way, never 0 (nor "-0": a minus sign needs money after it). */
-function isSignedNonZeroAmount(value: string): boolean {
-  return isStakeAmount(value.startsWith('-') ? value.slice(1) : value);
 }
 
 // The published forms of these formats (openapi.ts): exact patterns of the same ranges, so a
@@ -99,10 +117,16 @@ function isSignedNonZeroAmount(value: string): boolean {
 const STAKE = '(0\\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,5}(\\.[0-9]{1,2})?|1000000(\\.00?)?)';
 /** 0.01 to 1000000.00, at most 2 decimals, no leading zero. */
 export const STAKE_AMOUNT_PATTERN = `^${STAKE}$`;
-/** Either sign of a stake's range: 0 and -0 never. */
-export const SIGNED_NON_ZERO_AMOUNT_PATTERN = `^-?${STAKE}$`;
 /** 0 to 1000000.00, at most 2 decimals, no leading zero. */
 export const AMOUNT_UP_TO_MAX_PATTERN = `^(0(\\.00?)?|${STAKE})$`;
+// A prize: 0.01 up to MAX_WIN_AMOUNT, 13 digits before the point at most.
+const PRIZE = '(0\\.(0[1-9]|[1-9][0-9]?)|[1-9][0-9]{0,12}(\\.[0-9]{1,2})?)';
+/** 0.01 to 9999999999999.99 (MAX_WIN_AMOUNT), at most 2 decimals, no leading zero. */
+export const PRIZE_AMOUNT_PATTERN = `^${PRIZE}$`;
+/** 0 to MAX_WIN_AMOUNT (a win: 0 settles a lost round). */
+export const WIN_AMOUNT_PATTERN = `^(0(\\.00?)?|${PRIZE})$`;
+/** Either sign of a prize's range: 0 and -0 never. */
+export const SIGNED_WIN_AMOUNT_PATTERN = `^-?${PRIZE}$`;
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 /** An IPv4 or IPv6 address as the bettor's device reached the operator (no port, no zone). */
@@ -130,7 +154,9 @@ export function registerFormats(): void {
   FormatRegistry.Set('date-time', isIsoDateTime);
   FormatRegistry.Set('amount-up-to-max', isAmountUpToMax);
   FormatRegistry.Set('stake-amount', isStakeAmount);
-  FormatRegistry.Set('signed-non-zero-amount', isSignedNonZeroAmount);
+  FormatRegistry.Set('win-amount', isWinAmount);
+  FormatRegistry.Set('prize-amount', isPrizeAmount);
+  FormatRegistry.Set('signed-win-amount', isSignedWinAmount);
   FormatRegistry.Set('ip-address', isIpAddress);
   FormatRegistry.Set('uri', (v) => {
     try {

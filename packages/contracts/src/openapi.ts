@@ -6,7 +6,15 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { EventDataSchemas, type EventType } from './events.ts';
 import { API_VERSION } from './common.ts';
-import { AMOUNT_UP_TO_MAX_PATTERN, MAX_AMOUNT, SIGNED_NON_ZERO_AMOUNT_PATTERN, STAKE_AMOUNT_PATTERN } from './formats.ts';
+import {
+  AMOUNT_UP_TO_MAX_PATTERN,
+  MAX_AMOUNT,
+  MAX_WIN_AMOUNT,
+  PRIZE_AMOUNT_PATTERN,
+  SIGNED_WIN_AMOUNT_PATTERN,
+  STAKE_AMOUNT_PATTERN,
+  WIN_AMOUNT_PATTERN,
+} from './formats.ts';
 import { ERROR_CATALOGUE, type ErrorCode } from './errors.ts';
 import { openApiPath, type Operation } from './operations.ts';
 import { OPERATION_DESCRIPTIONS, OPERATION_EXAMPLES, WEBHOOK_EXAMPLES, type OperationExample } from './openapi-examples.ts';
@@ -34,10 +42,20 @@ const FORMAT_REPLACEMENTS: Record<string, Json> = {
     maxLength: MAX_AMOUNT.length,
     description: `Decimal string with at most 2 decimals, from 0.01 up to ${MAX_AMOUNT}.`,
   },
-  'signed-non-zero-amount': {
-    pattern: SIGNED_NON_ZERO_AMOUNT_PATTERN,
-    maxLength: MAX_AMOUNT.length + 1,
-    description: `Signed decimal string with at most 2 decimals, not zero, from -${MAX_AMOUNT} up to ${MAX_AMOUNT}.`,
+  'win-amount': {
+    pattern: WIN_AMOUNT_PATTERN,
+    maxLength: MAX_WIN_AMOUNT.length,
+    description: `Decimal string with at most 2 decimals, from 0 up to ${MAX_WIN_AMOUNT}.`,
+  },
+  'prize-amount': {
+    pattern: PRIZE_AMOUNT_PATTERN,
+    maxLength: MAX_WIN_AMOUNT.length,
+    description: `Decimal string with at most 2 decimals, from 0.01 up to ${MAX_WIN_AMOUNT}.`,
+  },
+  'signed-win-amount': {
+    pattern: SIGNED_WIN_AMOUNT_PATTERN,
+    maxLength: MAX_WIN_AMOUNT.length + 1,
+    description: `Signed decimal string with at most 2 decimals, not zero, from -${MAX_WIN_AMOUNT} up to ${MAX_WIN_AMOUNT}.`,
   },
 };
 

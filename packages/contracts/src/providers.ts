@@ -90,16 +90,19 @@ export type ProviderSessionRefresh = Static<typeof ProviderSessionRefreshSchema>
 // wallet and the published document refuse alike (422 VALIDATION_ERROR naming the field).
 /** A bet: 0.01 up to 1000000.00. */
 const StakeAmount = Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['10.00'] });
-/** A win: 0 allowed (a lost round or bet settles with a win of 0.00), up to 1000000.00. */
+/**
+ * A win: 0 allowed (a lost round or bet settles with a win of 0.00), up to 9999999999999.99
+ * (MAX_WIN_AMOUNT, issue #66 item 5: a jackpot or a live table's multiplier pays far more than a bet).
+ */
 const CreditAmount = Type.String({
-  format: 'amount-up-to-max',
-  description: 'Decimal string, 0 up to 1000000.00 (at most 2 decimals); 0 settles a lost round or bet.',
+  format: 'win-amount',
+  description: 'Decimal string, 0 up to 9999999999999.99 (at most 2 decimals); 0 settles a lost round or bet.',
   examples: ['25.50'],
 });
-/** A correction: signed, never zero (nor -0), within ±1000000.00. */
+/** A correction: signed, never zero (nor -0), within a win's range either way (a win resettled). */
 const CorrectionAmount = Type.String({
-  format: 'signed-non-zero-amount',
-  description: 'Signed decimal string, + a credit, − a debit: not zero, from -1000000.00 up to 1000000.00 (at most 2 decimals).',
+  format: 'signed-win-amount',
+  description: 'Signed decimal string, + a credit, − a debit: not zero, from -9999999999999.99 up to 9999999999999.99 (at most 2 decimals).',
   examples: ['-15.00'],
 });
 
@@ -214,7 +217,7 @@ export const ProviderPromoCreditBody = Type.Object(
   {
     transactionId: ProviderRef("The provider's id of this credit."),
     playerId: idOf('plr'),
-    amount: Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['50.00'] }),
+    amount: Type.String({ format: 'prize-amount', description: 'Decimal string, 0.01 up to 9999999999999.99 (at most 2 decimals).', examples: ['50.00'] }),
     currency: Currency,
     promotionType: Type.Union(
       PROMOTION_TYPES.map((t) => Type.Literal(t)),
@@ -233,7 +236,7 @@ export const ProviderJackpotWinBody = Type.Object(
     playerId: idOf('plr'),
     roundId: Type.Optional(ProviderRef('The round whose bet won the jackpot, when the prize comes with one.')),
     jackpotId: ProviderRef('Your id of the jackpot (the pool) that paid.'),
-    amount: Type.String({ format: 'stake-amount', description: 'Decimal string, 0.01 up to 1000000.00 (at most 2 decimals).', examples: ['1000.00'] }),
+    amount: Type.String({ format: 'prize-amount', description: 'Decimal string, 0.01 up to 9999999999999.99 (at most 2 decimals).', examples: ['1000.00'] }),
     currency: Currency,
   },
   { additionalProperties: false, $id: 'ProviderJackpotWin' },

@@ -8,7 +8,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { validationError, type ValidationIssue } from './errors.ts';
-import { MAX_AMOUNT } from './formats.ts';
+import { MAX_AMOUNT, MAX_WIN_AMOUNT } from './formats.ts';
 
 export type MessagePart = 'body' | 'query' | 'path' | 'header';
 
@@ -24,8 +24,10 @@ function issueMessage(e: { message: string; schema: TSchema; type?: ValueErrorTy
   if (s.format === 'date-time') return 'Must be an ISO 8601 UTC date-time.';
   if (s.format === 'amount-up-to-max') return `Must be a decimal string with at most 2 decimals, from 0 up to ${MAX_AMOUNT} (e.g. 1000.00).`;
   if (s.format === 'stake-amount') return `Must be a decimal string with at most 2 decimals, from 0.01 up to ${MAX_AMOUNT} (e.g. 10.00).`;
-  if (s.format === 'signed-non-zero-amount')
-    return `Must be a signed decimal string with at most 2 decimals, not zero, from -${MAX_AMOUNT} up to ${MAX_AMOUNT} (e.g. -15.00 or 15.00).`;
+  if (s.format === 'win-amount') return `Must be a decimal string with at most 2 decimals, from 0 up to ${MAX_WIN_AMOUNT} (e.g. 25.50).`;
+  if (s.format === 'prize-amount') return `Must be a decimal string with at most 2 decimals, from 0.01 up to ${MAX_WIN_AMOUNT} (e.g. 1000.00).`;
+  if (s.format === 'signed-win-amount')
+    return `Must be a signed decimal string with at most 2 decimals, not zero, from -${MAX_WIN_AMOUNT} up to ${MAX_WIN_AMOUNT} (e.g. -15.00 or 15.00).`;
   return e.message;
 }
 

@@ -83,7 +83,7 @@ t.test('provider inputs as documented', async (t) => {
     t.equal(await recorded(body.transactionId), 0, `${op} of ${JSON.stringify(body.amount)}: nothing recorded`);
   };
 
-  test('amounts: a bet 0.01 to 1000000.00, a win 0 to 1000000.00, a correction non-zero within ±1000000.00; beyond is a 422', async (t) => {
+  test('amounts: a bet 0.01 to 1000000.00; a win 0 to 9999999999999.99, a correction non-zero within ±9999999999999.99; beyond is a 422', async (t) => {
     const { player, token } = await sessionOf(t, '1000000.00');
     await h.credit(live, player, '1000000.00');
     for (const amount of ['0', '0.00', '1000000.01', '99999999.00', '5000000.00']) await refusedAmount(t, 'bet', bet(token, { amount }));
@@ -94,16 +94,61 @@ t.test('provider inputs as documented', async (t) => {
     const min = bet(token, { amount: '0.01', roundId: b.roundId });
     t.match((await p('bet', min)).body, { moved: '-0.01', balance: '999999.99' }, 'a bet of 0.01: taken');
     const win = (amount: string) => ({ transactionId: txId('win'), playerId: player, roundId: b.roundId, amount, currency: 'BRL', roundClosed: false });
-    for (const amount of ['5000000.00', '1000000.01', '-0', '-1.00']) await refusedAmount(t, 'win', win(amount));
+    for (const amount of ['10000000000000.00', '10000000000000', '99999999999999.99', '-0', '-1.00']) await refusedAmount(t, 'win', win(amount));
     t.equal(await balanceOf(token), '999999.99', 'no win beyond the range was credited');
     t.match((await p('win', win('1000000.00'))).body, { moved: '1000000.00', balance: '1999999.99' }, 'a win of 1000000.00: credited');
-    t.match((await p('win', { ...win('0'), roundClosed: true })).body, { moved: '0.00', balance: '1999999.99' }, 'a win of 0 settles');
+    // Issue #66 item 5: Evolution's "big payouts can be processed" credits 63,727,092.34; a prize may be far larger than a bet.
+    const big = win('63727092.34');
+    t.match((await p('win', big)).body, { moved: '63727092.34', balance: '65727092.33' }, 'a win of 63727092.34: credited');
+    t.match((await p('win', big)).body, { moved: '63727092.34', balance: '65727092.33', replayed: true }, 'its retry: its first answer');
+    const largest = win('9999999999999.99');
+    t.match((await p('win', largest)).body, { moved: '9999999999999.99', balance: '10000065727092.32' }, 'the largest win: credited');
+    const ledger = await h.sql<{ source: string; amount: string }>(
+      `select t.source, e.amount::text from wallet.ledger_entries e join wallet.ledger_transactions t on t.id = e.transaction_id
+       where t.source = any(?::text[]) and e.account_seq is not null order by e.account_seq`,
+      [[big, largest].map((w) => `provider:${provider.id}:${w.transactionId}`)],
+    );
+    t.same(
+      ledger.map((l) => l.amount),
+      ['63727092.34', '9999999999999.99'],
+      "each credited once on the player's account, to the cent",
+    );
+    const [round] = await h.sql(`select won::text from wallet.provider_rounds where provider_id = ? and round_id = ?`, [provider.id, b.roundId]);
+    t.same(round, { won: '10000064727092.33' }, "the round's payout holds them");
+    t.match((await p('win', { ...win('0'), roundClosed: true })).body, { moved: '0.00', balance: '10000065727092.32' }, 'a win of 0 settles');
 
     const correction = (amount: string) => ({ transactionId: txId('c'), playerId: player, roundId: b.roundId, amount, currency: 'BRL', reason: 'resettled' });
-    for (const amount of ['-0', '0', '0.00', '-0.00', '1000000.01', '-1000000.01']) await refusedAmount(t, 'correction', correction(amount));
-    t.equal(await balanceOf(token), '1999999.99', 'no correction beyond the range moved money');
+    for (const amount of ['-0', '0', '0.00', '-0.00', '10000000000000.00', '-10000000000000.00']) await refusedAmount(t, 'correction', correction(amount));
+    t.equal(await balanceOf(token), '10000065727092.32', 'no correction beyond the range moved money');
+    t.match(
+      (await p('correction', correction('-9999999999999.99'))).body,
+      { moved: '-9999999999999.99', balance: '65727092.33' },
+      'a correction of -9999999999999.99 (the largest win resettled lost): taken',
+    );
+    t.match((await p('correction', correction('-63727092.34'))).body, { moved: '-63727092.34', balance: '1999999.99' });
     t.match((await p('correction', correction('-1000000.00'))).body, { moved: '-1000000.00', balance: '999999.99' }, 'a correction of -1000000.00: taken');
     t.match((await p('correction', correction('0.01'))).body, { moved: '0.01', balance: '1000000.00' }, 'a correction of 0.01: credited');
+  });
+
+  test('a jackpot win and a promotional credit: 0.01 to 9999999999999.99 (issue #66 item 5)', async (t) => {
+    const { player, token } = await sessionOf(t, '10.00');
+    const b = bet(token, { amount: '1.00' });
+    await p('bet', b);
+    const jackpot = (amount: string) => ({ transactionId: txId('jp'), playerId: player, jackpotId: 'mega', roundId: b.roundId, amount, currency: 'BRL' });
+    const promo = (amount: string) => ({
+      transactionId: txId('pc'),
+      playerId: player,
+      amount,
+      currency: 'BRL',
+      promotionType: 'tournament_prize',
+      promotionId: 'cup',
+    });
+    for (const amount of ['0', '10000000000000.00']) {
+      await refusedAmount(t, 'jackpotWin', jackpot(amount));
+      await refusedAmount(t, 'promoCredit', promo(amount));
+    }
+    t.match((await p('jackpotWin', jackpot('48211907.55'))).body, { moved: '48211907.55', balance: '48211916.55' }, 'a jackpot of 48211907.55: paid');
+    t.match((await p('promoCredit', promo('2500000.00'))).body, { moved: '2500000.00', balance: '50711916.55' }, 'a tournament prize of 2500000.00: paid');
   });
 
   test("a bet id is bound to its player: another player's token under it is a conflict, never the first player's answer", async (t) => {
