@@ -328,7 +328,7 @@ export function missesRequiredLimits(rules: RgRules | undefined, now: Date): boo
   return limitsInForce(rules, 'loss', now).length === 0 || limitsInForce(rules, 'time', now).length === 0;
 }
 
-/** `games.sessions.endForPlayer`: the wallet ends a player's open game sessions and their provider sessions (a self-exclusion, a pause, an impediment hit). */
+/** `games.sessions.endForPlayer`: the wallet ends a player's open game sessions (a self-exclusion, an impediment hit); their provider sessions stay, each bet refused by the player's check with its reason. */
 export const END_PLAYER_SESSIONS_SUBJECT = 'games.sessions.endForPlayer';
 export const endPlayerSessionsMessages = defineMessages({
   end: {

@@ -1,7 +1,9 @@
-// A self-excluded or paused player's open game sessions end at once (the pause too since issue #66
-// item 9), and so do those of a player restricted by an impediment hit (impediments/flows/eligibility.ts
-// afterRestriction): the wallet is asked (request-reply) after the commit and before the answer; it
-// ends their provider sessions with them (a provider's bets on the token are refused). Should it not answer, play still stops:
+// A self-excluded player's open game sessions end at once, and so do those of a player restricted by
+// an impediment hit (impediments/flows/eligibility.ts afterRestriction): the wallet is asked
+// (request-reply) after the commit and before the answer. A pause leaves them open: the page shows
+// why it may not play, and every round and provider bet re-checks the player. A provider's bets on a
+// self-excluded, paused or impeded player's session are refused by that check with the reason (issue
+// #66 item 9: docs/games.md, "Ending a session"). Should it not answer, play still stops:
 // every round re-reads the player's status (wallet games/handlers/player-check.ts).
 import { END_PLAYER_SESSIONS_SUBJECT } from '@bo/contracts';
 import type { ServiceDeps } from '@bo/service-kit';

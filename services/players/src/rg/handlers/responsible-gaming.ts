@@ -141,7 +141,7 @@ export function pausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof 
   return async (req) => {
     const scope = operatorScopeOf(req);
     const until = new Date(req.body.until);
-    const answer = await playerChange(deps, req, scope, 'players.rg.pause', async (tx, player, _compliance, now) => {
+    return playerChange(deps, req, scope, 'players.rg.pause', async (tx, player, _compliance, now) => {
       const ahead = until.getTime() - now.getTime();
       if (ahead < PAUSE_MIN_HOURS * 3_600_000 - PAUSE_SLACK_MS || ahead > PAUSE_MAX_HOURS * 3_600_000 + PAUSE_SLACK_MS) {
         throw validationError('body', [{ path: '/until', message: 'must be from 24 hours to 6 weeks ahead' }]);
@@ -155,10 +155,6 @@ export function pausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof 
         data: { until: until.toISOString() },
       });
     });
-    // After the commit and before the answer, as for a self-exclusion: the wallet ends the player's
-    // open game sessions (issue #66 item 9), so a paused player's provider bets stop on their token too.
-    await endGameSessions(deps, scope.brandId, req.params.playerId);
-    return answer;
   };
 }
 

@@ -3,10 +3,11 @@
 //   or every open one of the player; idempotent (an ended session is answered as it ended);
 // - games.admin.sessions.end: our team's, every open one of the player, audited with the reason in the
 //   change's own transaction;
-// - games.sessions.endForPlayer: asked by the players service after a self-exclusion, a pause or an
-//   impediment hit commits and before it answers.
-// Each ends the provider sessions launched for them too (store/session-ends.ts): a provider's next bet
-// on the token is refused, its wins and rollbacks still settle.
+// - games.sessions.endForPlayer: asked by the players service after a self-exclusion or an impediment
+//   hit commits and before it answers: our games' sessions end; a provider's bets are refused by the
+//   player's check with the reason (store/session-ends.ts endSessionsOfRestricted).
+// The operator's and our team's end the provider sessions launched for them too: a provider's next bet
+// on the token is refused as on an expired session, its wins and rollbacks still settle.
 import {
   AppError,
   PLAYER_STATE_SUBJECT,
@@ -18,7 +19,7 @@ import {
 } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, internalScopeOf, operatorScopeOf, ruleClock, writeDecisionAudit, type HandlerOf } from '@bo/service-kit';
 import { assertPlayerExists } from '../domain/eligibility.ts';
-import { endPlayerSessions as endAllOf, endPlayerSessionsIn, endSession } from '../store/session-ends.ts';
+import { endPlayerSessions as endAllOf, endPlayerSessionsIn, endSession, endSessionsOfRestricted } from '../store/session-ends.ts';
 import type { GamesContext } from './context.ts';
 
 async function playerOf(ctx: GamesContext, brandId: string, playerId: string, requestId: string): Promise<PlayerState> {
@@ -76,7 +77,6 @@ export function adminEndGameSessions(ctx: GamesContext): HandlerOf<typeof gameSe
 export function endPlayerSessions(ctx: GamesContext): HandlerOf<typeof endPlayerSessionsMessages.end> {
   return async (req) => {
     internalScopeOf(req);
-    const ended = await endAllOf(ctx.deps.sql, req.body.brandId, req.body.playerId, ruleClock.now());
-    return { status: 200, body: { ended: ended.length } };
+    return { status: 200, body: { ended: await endSessionsOfRestricted(ctx.deps.sql, req.body.brandId, req.body.playerId, ruleClock.now()) } };
   };
 }

@@ -54,18 +54,40 @@ const view = (r: SessionEndRow, endedAt: Date): EndedGameSession => ({
 async function endRows(tx: SqlRunner, rows: SessionEndRow[], now: Date): Promise<Set<string>> {
   const open = rows.filter((r) => isOpen(r, now)).map((r) => r.id);
   if (open.length === 0) return new Set();
-  // A session ended in the millisecond it was created still ends after it (both tables check expires_at > created_at).
-  await tx.query(
-    `update wallet.provider_sessions set expires_at = greatest(?::timestamptz, created_at + interval '1 millisecond'), ended_at = ?::timestamptz
-     where game_session_id = any(?::text[]) and ended_at is null`,
-    [now, now, open],
-  );
+  await endProviderSessions(tx, open, now);
+  // A session ended in the millisecond it was created still ends after it (the table checks expires_at > created_at).
   await tx.query(
     `update wallet.game_sessions set expires_at = greatest(least(expires_at, ?::timestamptz), created_at + interval '1 millisecond'), ended_at = ?::timestamptz
      where id = any(?::text[]) and ended_at is null`,
     [now, now, open],
   );
   return new Set(open);
+}
+
+/** The provider sessions launched for `sessions`, ended at `now` (a trigger keeps them ended). */
+async function endProviderSessions(tx: SqlRunner, sessions: string[], now: Date): Promise<void> {
+  await tx.query(
+    `update wallet.provider_sessions set expires_at = greatest(?::timestamptz, created_at + interval '1 millisecond'), ended_at = ?::timestamptz
+     where game_session_id = any(?::text[]) and ended_at is null`,
+    [now, now, sessions],
+  );
+}
+
+/**
+ * The end a self-exclusion or an impediment hit asks for (games.sessions.endForPlayer): the player's own
+ * sessions of our games end (their page is 410 GAME_SESSION_ENDED), their provider sessions are left as
+ * they are: the provider's next bet is refused by the player's check with the reason in the protocol's
+ * status for it (RG_BLOCKED self_excluded / impeded: Hub88 RS_ERROR_USER_DISABLED, Evolution
+ * ACCOUNT_LOCKED, Betsy 14 or 9), which tells the provider more than an expired token would; its wins and
+ * rollbacks settle. How many ended.
+ */
+export async function endSessionsOfRestricted(sql: Sql, brandId: string, playerId: string, now: Date): Promise<number> {
+  const rows = await sql.query(
+    `update wallet.game_sessions set expires_at = greatest(?::timestamptz, created_at + interval '1 millisecond'), ended_at = ?::timestamptz
+     where brand_id = ? and player_id = ? and expires_at > ? and ended_at is null returning id`,
+    [now, now, brandId, playerId, now],
+  );
+  return rows.length;
 }
 
 /**
