@@ -175,7 +175,7 @@ await new Promise<void>((resolve) => raw.end(resolve));
  * minutes alone on the machine.
  */
 async function runEverySuite(): Promise<number> {
-  turbo = spawn('turbo', turboTestArgs([`--filter=!${E2E_WORKSPACE}`]), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  turbo = spawn('turbo', turboTestArgs([`!${E2E_WORKSPACE}`]), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   readline.createInterface({ input: turbo.stdout! }).on('line', (line) => {
     raw.write(`${line}\n`);
     progress.line(line);
