@@ -240,6 +240,60 @@ t.test('providers play on the wallet through the gateway, each transaction exact
     t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '49.00', 'the stake taken once');
   });
 
+  t.test('twenty copies of every money call at once, in rounds of one bet and of two, each answered as the first (issue #66 items 5, 7, 8)', async (t) => {
+    const { s, client } = await handSession('100.00');
+    const ids: string[] = [];
+    const money = /^-?\d+\.\d{2}$/;
+    /** Twenty copies of one call at once: each 200, each the first answer (replayed aside), one applied; its moved and balance as expected. */
+    const twenty = async (op: Parameters<typeof client.call>[0], body: { transactionId: string }, moved: string, balance: string, what: string) => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => client.call(op, body)));
+      const applied = answers.filter((a) => a.status === 200 && a.body.replayed === false);
+      const distinct = new Set(answers.map((a) => `${a.status} ${JSON.stringify({ ...a.body, replayed: false })}`));
+      t.same(
+        { statuses: [...new Set(answers.map((a) => a.status))], distinct: distinct.size, applied: applied.length },
+        { statuses: [200], distinct: 1, applied: 1 },
+        `${what}: twenty copies, one applied, each answered as the first`,
+      );
+      t.match(applied[0]?.body, { moved, balance }, `${what}: moved ${moved}, the balance ${balance}`);
+      t.ok(money.test(applied[0]?.body.moved) && money.test(applied[0]?.body.balance), `${what}: amounts in two decimals`);
+      ids.push(body.transactionId);
+    };
+    // A round of one bet, won big; corrected.
+    const one = s.betBody('0.5');
+    await twenty('bets', one, '-0.50', '99.50', 'a bet of "0.5"');
+    await twenty('wins', s.winBody(one.roundId, '63727092.34'), '63727092.34', '63727191.84', 'a win of 63,727,092.34');
+    const correction = {
+      transactionId: `cor-${randomBytes(6).toString('hex')}`,
+      playerId: s.playerId,
+      roundId: one.roundId,
+      amount: '-63727000.00',
+      currency: 'BRL',
+      reason: 'resettled',
+    };
+    await twenty('corrections', correction, '-63727000.00', '191.84', 'a correction');
+    // A round of two bets: the first rolled back, the round then won.
+    const first = s.betBody('10.00');
+    const second = s.betBody('5.00', { roundId: first.roundId });
+    await twenty('bets', first, '-10.00', '181.84', 'the first bet of a round of two');
+    await twenty('bets', second, '-5.00', '176.84', 'the second bet');
+    await twenty('rollbacks', s.rollbackBody(first), '10.00', '186.84', 'a rollback of the first bet');
+    await twenty('wins', s.winBody(first.roundId, '3.00'), '3.00', '189.84', 'the win of the round');
+    // A round of one bet, rolled back.
+    const lone = s.betBody('2.00');
+    await twenty('bets', lone, '-2.00', '187.84', 'a bet');
+    await twenty('rollbacks', s.rollbackBody(lone), '2.00', '189.84', 'its rollback');
+    t.equal((await op.sandboxClient.get(`/players/${s.playerId}/wallet`)).body.available, '189.84', 'each call moved money once');
+    const ledger = await db.query('select source, count(*)::int as n from wallet.ledger_transactions where source = any($1::text[]) group by source', [
+      ids.map((x) => `provider:${casino.providerId}:${x}`),
+    ]);
+    const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : 1);
+    t.same(
+      ledger.rows.sort(bySource),
+      ids.map((x) => ({ source: `provider:${casino.providerId}:${x}`, n: 1 })).sort(bySource),
+      'one ledger transaction per call',
+    );
+  });
+
   t.test('a disabled provider takes no bets; its wins and rollbacks still settle', async (t) => {
     const { s, book } = await handSession();
     const open = s.betBody('5.00');

@@ -398,6 +398,50 @@ t.test('Betsy connector', async (t) => {
     t.equal(await balanceOf(s), 92.5, 'one correction: the stake back, the payout taken (4 - 10)');
   });
 
+  t.test('twenty copies of every money call at once, each answered as the first; a big payout paid (issue #66 items 5, 7)', async (t) => {
+    // Betsy's bet is a bet slip of its own (its round): a round of several bets does not occur.
+    const s = await session(t);
+    const sources: string[] = [];
+    /** Twenty copies of one call at once: each answer the same (HTTP 200, the bet's id and the time of its first answer). */
+    const twenty = async (send: () => Promise<{ http: number; body: unknown }>, what: string) => {
+      const answers = await Promise.all(Array.from({ length: 20 }, send));
+      const distinct = [...new Set(answers.map((a) => `${a.http} ${JSON.stringify(a.body)}`))];
+      t.same(
+        { answers: distinct.length, http: answers[0]!.http },
+        { answers: 1, http: 200 },
+        `${what}: twenty copies, each answered as the first (${distinct[0]})`,
+      );
+    };
+    const won = betBody(s, { amount: 7 });
+    await twenty(() => place(won), 'a place bet');
+    const settle = settleOf(won, 63727092.34);
+    await twenty(() => put(settle), 'a settle of 63,727,092.34');
+    t.equal(await balanceOf(s), 63727185.34, 'the stake taken once, the payout paid once');
+    const resettle = settleOf(won, 3, 'won');
+    await twenty(() => put(resettle), 'a resettle down to 3.00');
+    t.equal(await balanceOf(s), 96, 'one correction of the difference');
+    sources.push(won.transactionId, `settle:${won.transactionId}`, `resettle:${won.transactionId}:1`);
+    const open = betBody(s, { amount: 2.5 });
+    await place(open);
+    const rb = rollbackOf(open);
+    await twenty(() => put(rb), 'a rollback of an open bet');
+    t.equal(await balanceOf(s), 96, 'one refund');
+    sources.push(open.transactionId, `rollback:${open.transactionId}`);
+    const settled = betBody(s, { amount: 4 });
+    await place(settled);
+    await put(settleOf(settled, 10));
+    const takeBack = rollbackOf(settled, 50);
+    await twenty(() => put(takeBack), 'a rollback of a settled bet');
+    t.equal(await balanceOf(s), 96, 'one correction: the stake back, the payout taken (4 - 10)');
+    sources.push(settled.transactionId, `settle:${settled.transactionId}`, `rollback:${settled.transactionId}`);
+    const ledger = await games.sql<{ source: string; n: number }>(
+      `select source, count(*)::int as n from wallet.ledger_transactions where source = any(?::text[]) group by source`,
+      [sources.map((x) => `provider:${provider.id}:${x}`)],
+    );
+    const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : 1);
+    t.same(ledger.sort(bySource), sources.map((x) => ({ source: `provider:${provider.id}:${x}`, n: 1 })).sort(bySource), 'one ledger transaction per call');
+  });
+
   t.test('settles: won, lost, refund, cashout (the token verified); a resettle moves the difference; an unsettle reverts', async (t) => {
     const s = await session(t);
     const lost = betBody(s, { amount: 10 });

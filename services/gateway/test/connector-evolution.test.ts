@@ -276,6 +276,62 @@ t.test('Evolution connector', async (t) => {
     t.equal(await balanceOf(s), 102.5);
   });
 
+  t.test(
+    'twenty copies of every money call at once, in rounds of one bet and of two, each answered as the first; a big payout paid (issue #66 items 5, 7)',
+    async (t) => {
+      const s = await session(t);
+      const sources: string[] = [];
+      /** Twenty copies of one call at once: each answer the same (status, balance, uuid); the balance the one expected. */
+      const twenty = async (path: string, body: { uuid?: string }, balance: number, what: string) => {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => call(path, body)));
+        t.same(
+          [...new Set(answers.map((a) => `${a.http} ${JSON.stringify(a.body)}`))],
+          [`200 ${JSON.stringify({ status: 'OK', balance, bonus: 0, uuid: body.uuid })}`],
+          `${what}: twenty copies, each answered as the first`,
+        );
+      };
+      // A round of one bet, its credit Evolution's big payout (Test_debitCreditWithBigPayout: 63,727,092.34).
+      const one = debitBody(s, { amount: 7 });
+      await twenty('/debit', one, 93, 'a debit');
+      const big = creditOf(one, 63727092.34);
+      await twenty('/credit', big, 63727185.34, 'a big payout');
+      sources.push(one.transaction.id, `credit:${big.transaction.id}`);
+      // A round of two bets (two debits of one bet, Evolution's refId): the first cancelled, the second credited.
+      const first = debitBody(s, { amount: 10 });
+      const second = debitBody(s, { amount: 5, round: first.game.id, refId: first.transaction.refId });
+      await twenty('/debit', first, 63727175.34, 'the first debit of a round of two');
+      await twenty('/debit', second, 63727170.34, 'the second debit');
+      await twenty('/cancel', cancelOf(first), 63727180.34, 'a cancel of the first debit');
+      const won = creditOf(second, 3);
+      await twenty('/credit', won, 63727183.34, 'the credit of the round');
+      sources.push(first.transaction.id, second.transaction.id, `cancel:${first.transaction.id}`, `credit:${won.transaction.id}`);
+      // A round of one bet, cancelled.
+      const lone = debitBody(s, { amount: 2 });
+      await twenty('/debit', lone, 63727181.34, 'a debit');
+      await twenty('/cancel', cancelOf(lone), 63727183.34, 'its cancel');
+      sources.push(lone.transaction.id, `cancel:${lone.transaction.id}`);
+      // A promotional payout (a jackpot).
+      const promoId = id();
+      const promo = {
+        sid: s.sid,
+        userId: s.player,
+        currency: 'BRL',
+        game: null,
+        promoTransaction: { type: 'JackpotWin', id: promoId, amount: 1250000.5 },
+        uuid: randomUUID(),
+      };
+      await twenty('/promo_payout', promo, 64977183.84, 'a jackpot payout of 1,250,000.50');
+      sources.push(`promo:${promoId}`);
+      t.equal(await balanceOf(s), 64977183.84, 'each call moved money once');
+      const ledger = await games.sql<{ source: string; n: number }>(
+        `select source, count(*)::int as n from wallet.ledger_transactions where source = any(?::text[]) group by source`,
+        [sources.map((x) => `provider:${provider.id}:${x}`)],
+      );
+      const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : 1);
+      t.same(ledger.sort(bySource), sources.map((x) => ({ source: `provider:${provider.id}:${x}`, n: 1 })).sort(bySource), 'one ledger transaction per call');
+    },
+  );
+
   t.test("cancels and credits: valkyrie's copy of Evolution's licensee cases", async (t) => {
     const s = await session(t);
     // debitCancel, then debitCancelBetAlreadySettled: the cancel sent again answers as the first ("BET_ALREADY_SETTLED or OK").

@@ -308,6 +308,47 @@ t.test('Hub88 connector', async (t) => {
     t.equal(await balanceOf(s), '102.50');
   });
 
+  t.test(
+    'twenty copies of every money call at once, in rounds of one bet and of two, each answered as the first; a big win paid (issue #66 items 5, 7)',
+    async (t) => {
+      const s = await session(t);
+      const ids: string[] = [];
+      /** Twenty copies of one call at once: each answer the same, its balance the one expected. */
+      const twenty = async (path: string, body: { request_uuid: string; transaction_uuid: string }, balance: string, what: string) => {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => call(path, body)));
+        t.same(
+          [...new Set(answers.map((a) => `${a.http} ${JSON.stringify(a.body)}`))],
+          [`200 ${JSON.stringify({ user: s.player, status: 'RS_OK', request_uuid: body.request_uuid, currency: 'BRL', balance: units(balance) })}`],
+          `${what}: twenty copies, each answered as the first`,
+        );
+        ids.push(body.transaction_uuid);
+      };
+      // A round of one bet, won big (a jackpot's or a multiplier's prize, beyond a bet's cap).
+      const one = betBody(s, { amount: units('7.00') });
+      await twenty('/transaction/bet', one, '93.00', 'a bet');
+      await twenty('/transaction/win', winBody(s, one, { amount: units('63727092.34') }), '63727185.34', 'a win of 63,727,092.34');
+      // A round of two bets: the first rolled back, the round then won.
+      const first = betBody(s, { amount: units('10.00') });
+      const second = betBody(s, { amount: units('5.00'), round: first.round });
+      await twenty('/transaction/bet', first, '63727175.34', 'the first bet of a round of two');
+      await twenty('/transaction/bet', second, '63727170.34', 'the second bet');
+      await twenty('/transaction/rollback', rollbackBody(s, first), '63727180.34', 'a rollback of the first bet');
+      await twenty('/transaction/win', winBody(s, second, { amount: units('3.00') }), '63727183.34', 'the win of the round');
+      // A round of one bet, rolled back.
+      const lone = betBody(s, { amount: units('2.00') });
+      await twenty('/transaction/bet', lone, '63727181.34', 'a bet');
+      await twenty('/transaction/rollback', rollbackBody(s, lone), '63727183.34', 'its rollback');
+      t.equal(await balanceOf(s), '63727183.34', 'each call moved money once');
+      const sources = ids.map((x) => `provider:${provider.id}:${x}`);
+      const ledger = await games.sql<{ source: string; n: number }>(
+        `select source, count(*)::int as n from wallet.ledger_transactions where source = any(?::text[]) group by source`,
+        [sources],
+      );
+      const bySource = (a: { source: string }, b: { source: string }) => (a.source < b.source ? -1 : 1);
+      t.same(ledger.sort(bySource), sources.map((source) => ({ source, n: 1 })).sort(bySource), 'one ledger transaction per call');
+    },
+  );
+
   t.test('rollbacks: once; before their bet (RS_OK, the bet then refused); of a bet settled; never a second refund', async (t) => {
     const s = await session(t);
     const b = betBody(s);
