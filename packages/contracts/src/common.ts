@@ -5,7 +5,7 @@ export const ENVIRONMENTS = ['sandbox', 'production'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 export const EnvironmentSchema = Type.Union([Type.Literal('sandbox'), Type.Literal('production')]);
 
-export const API_VERSION = '1.3.0';
+export const API_VERSION = '1.4.0';
 
 /** Amount in a request: positive, at most 2 decimals, at most 1000000.00 (the bounds checked in domain code). */
 export const MoneyInput = Type.String({

@@ -149,7 +149,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: {
       operator: { id: 'op_01934b7e8c8e7c3a9f2d1b0a00000001', name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: 'br_01934b7e8c8e7c3a9f2d1b0a00000002', name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
-      apiVersion: '1.3.0',
+      apiVersion: '1.4.0',
       compliance: {
         profile: 'br-spa',
         timeZone: 'America/Sao_Paulo',

@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 /** The API version these types were generated from. */
-export const API_VERSION = '1.3.0';
+export const API_VERSION = '1.4.0';
 
 export type PlayerStatus = "ativo" | "suspenso" | "bloqueado" | "autoexcluido" | "encerrado" | "restrito";
 export type KycStatus = "nao_iniciado" | "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";

@@ -17,7 +17,7 @@ t.test('public documentation routes', async (t) => {
   t.match(openapi.rid, /^req_/);
   const doc = JSON.parse(openapi.text);
   t.equal(doc.openapi, '3.1.0');
-  t.equal(doc.info.version, '1.3.0');
+  t.equal(doc.info.version, '1.4.0');
   const opIds = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
   const publicRoutes = ['getChangelog', 'getDocs', 'getOpenApi', 'getPostmanCollection', 'getSdkReadme', 'getSigningSnippets', 'getTestVectors'];
   t.same(opIds.sort(), [...Object.values(publicOperations).map((o) => o.id), ...publicRoutes].sort(), 'every operation and public route is documented once');

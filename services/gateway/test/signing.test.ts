@@ -36,7 +36,7 @@ t.test('request authentication', async (t) => {
     t.same(me.body, {
       operator: { id: op.operator.id, name: 'Acme Bets', environment: 'sandbox' },
       brand: { id: op.sandbox.brandId, name: 'Acme Bets (sandbox)', currency: 'BRL', isSandbox: true },
-      apiVersion: '1.3.0',
+      apiVersion: '1.4.0',
       // The harness's stand-in of the players service: an operator our team never set (docs/players.md).
       compliance: { profile: 'off', timeZone: 'America/Sao_Paulo', coolingOffHours: 24, realityCheckMinutes: 60, rules: [] },
     });
