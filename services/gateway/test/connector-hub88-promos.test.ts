@@ -7,14 +7,14 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hub88AmountToMoney, signHub88, type Hub88Answer, type OperatorScope } from '@bo/contracts';
+import { hub88AmountToMoney, type OperatorScope } from '@bo/contracts';
 import { startGamesStack, startHub88Standin } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 import { startHarness } from './support/harness.ts';
+import { hub88Units, setUpHub88Connector } from './support/hub88-connector.ts';
 
 const uuid = () => randomUUID();
-/** Hub88's units: 1.00 is 100000. */
-const units = (money: string) => Math.round(Number(money) * 100) * 1000;
+const units = hub88Units;
 
 t.test('Hub88: free bets and supplier promotions of a player who never deposited; the game in the identity; a bet after its rollback', async (t) => {
   const h = await startHarness({ RPC_TIMEOUT_MS: '30000' });
@@ -28,37 +28,18 @@ t.test('Hub88: free bets and supplier promotions of a player who never deposited
     { game_code: 'clt_dragonrising', name: 'Dragon Rising', category: 'Video Slots', enabled: true },
     { game_code: 'clt_wildwest', name: 'Wild West', category: 'Video Slots', enabled: true },
   ]);
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const r = await h.admin(method, path, body);
-    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body;
-  };
-  const provider = await admin('POST', '/admin/providers', { name: `Hub88 promos ${randomBytes(3).toString('hex')}`, kind: 'casino', protocol: 'hub88' });
-  const P = `/admin/providers/${provider.id}/connector/production`;
-  await admin('PUT', P, { settings: { operatorId: 66, apiBaseUrl: hub88.url } });
-  await admin('POST', `${P}/their-keys`, { publicKey: hub88.keys.publicKeyPem });
-  hub88.trust((await admin('POST', `${P}/our-keys`, {})).publicKey);
-  await admin('POST', `${P}/sync-games`);
-  await admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
-  const dragon = ((await admin('GET', `/admin/providers/${provider.id}/games`)).data as Array<{ id: string; gameCode: string }>).find(
-    (g) => g.gameCode === 'clt_dragonrising',
-  )!;
-  const base = `${gw.publicUrl}/connectors/hub88/${provider.id}/production`;
-
-  const call = async (path: string, body: unknown): Promise<Hub88Answer> => {
-    const text = JSON.stringify(body);
-    const res = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub88-signature': signHub88(text, hub88.keys.privateKey) },
-      body: text,
-    });
-    return (await res.json()) as Hub88Answer;
-  };
+  const connector = await setUpHub88Connector(h, hub88, {
+    operatorId: live.operatorId,
+    name: `Hub88 promos ${randomBytes(3).toString('hex')}`,
+    hub88OperatorId: 66,
+  });
+  const dragonId = connector.gameId('clt_dragonrising');
+  const call = connector.call;
   /** A player with a Hub88 session; `funds` '0.00': a player who never deposited (no wallet account). */
   const session = async (t: Test, funds: string) => {
     const player = await games.createPlayer(live, { kyc: 'aprovado' });
     if (funds !== '0.00') await games.credit(live, player, funds);
-    await games.openSession(t, live, player, dragon.id);
+    await games.openSession(t, live, player, dragonId);
     return { player, token: String(hub88.gameUrlRequests.at(-1)!.body.token) };
   };
   type S = { player: string; token: string };
@@ -98,7 +79,7 @@ t.test('Hub88: free bets and supplier promotions of a player who never deposited
     games.sql<{ type: string; amount: string }>(
       `select e.type, e.amount::text from wallet.ledger_transactions lt join wallet.ledger_entries e on e.transaction_id = lt.id
        where lt.source = ? and e.account_seq is not null`,
-      [`provider:${provider.id}:${transactionId}`],
+      [`provider:${connector.providerId}:${transactionId}`],
     );
   /** Twenty copies of a call at once: the set of their (status, balance). */
   const twenty = async (path: string, body: unknown) =>

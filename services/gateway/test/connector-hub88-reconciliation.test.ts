@@ -7,14 +7,14 @@
 // listed as an uploaded statement's day is.
 import t from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { signHub88, type Hub88Answer, type OperatorScope } from '@bo/contracts';
+import type { OperatorScope } from '@bo/contracts';
 import { startGamesStack, startHub88Standin } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 import { startHarness } from './support/harness.ts';
+import { hub88Units, setUpHub88Connector } from './support/hub88-connector.ts';
 
 const uuid = () => randomUUID();
-/** Hub88's units: 1.00 is 100000. */
-const units = (money: string) => Math.round(Number(money) * 100) * 1000;
+const units = hub88Units;
 
 t.test("Hub88's Transactions API: a day fetched and reconciled", async (t) => {
   const h = await startHarness({ RPC_TIMEOUT_MS: '30000' });
@@ -31,32 +31,14 @@ t.test("Hub88's Transactions API: a day fetched and reconciled", async (t) => {
     return r.body;
   };
 
-  const provider = await admin('POST', '/admin/providers', { name: `Hub88 ${randomBytes(3).toString('hex')}`, kind: 'casino', protocol: 'hub88' });
-  const P = `/admin/providers/${provider.id}/connector`;
-  await admin('PUT', `${P}/production`, { settings: { operatorId: 4242, apiBaseUrl: hub88.url } });
-  await admin('POST', `${P}/production/their-keys`, { publicKey: hub88.keys.publicKeyPem });
-  const ours = await admin('POST', `${P}/production/our-keys`, {});
-  hub88.trust(ours.publicKey);
-  await admin('POST', `${P}/production/sync-games`);
-  const dragon = ((await admin('GET', `/admin/providers/${provider.id}/games`)).data as Array<{ id: string; gameCode: string }>).find(
-    (g) => g.gameCode === 'clt_dragonrising',
-  )!;
-  await admin('PUT', `/admin/providers/${provider.id}/operators/${live.operatorId}`, { enabled: true });
-  const base = `${gw.publicUrl}/connectors/hub88/${provider.id}/production`;
-  const call = async (path: string, body: unknown): Promise<Hub88Answer> => {
-    const text = JSON.stringify(body);
-    const res = await fetch(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub88-signature': signHub88(text, hub88.keys.privateKey) },
-      body: text,
-    });
-    return (await res.json()) as Hub88Answer;
-  };
+  const connector = await setUpHub88Connector(h, hub88, { operatorId: live.operatorId });
+  const provider = { id: connector.providerId };
+  const call = connector.call;
 
   // A day of play: four bets and a win, each through Hub88's Wallet API.
   const player = await games.createPlayer(live, { kyc: 'aprovado' });
   await games.credit(live, player, '100.00');
-  await games.openSession(t, live, player, dragon.id);
+  await games.openSession(t, live, player, connector.gameId('clt_dragonrising'));
   const token = String(hub88.gameUrlRequests.at(-1)!.body.token);
   const bet = (amount: string) => ({
     user: player,

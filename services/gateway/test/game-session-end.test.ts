@@ -9,15 +9,15 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { betsySignature, hub88AmountToMoney, signHub88, signRequest, type OperatorScope } from '@bo/contracts';
+import { betsySignature, signRequest, type OperatorScope } from '@bo/contracts';
 import { startEvolutionStandin, startFakeProvider, startGamesStack, startHub88Standin } from '@bo/test-support';
 import { gamesServices } from '@bo/wallet/testing';
 import { startHarness } from './support/harness.ts';
+import { hub88Units, setUpHub88Connector } from './support/hub88-connector.ts';
 
 const uuid = () => randomUUID();
 const hex = () => randomBytes(6).toString('hex');
-/** Hub88's units: 1.00 is 100000. */
-const units = (money: string) => Math.round(Number(money) * 100) * 1000;
+const units = hub88Units;
 
 t.test('ending game sessions', async (t) => {
   // A deadline no call of a busy machine reaches: these tests are about answers, not about timeouts.
@@ -188,25 +188,9 @@ t.test('ending game sessions', async (t) => {
   };
 
   const hub88 = await startHub88Standin(t, [{ game_code: 'clt_dragonrising', name: 'Dragon Rising', category: 'Video Slots', enabled: true }]);
-  const hub88Provider = await admin('POST', '/admin/providers', { name: `Hub88 ${hex()}`, kind: 'casino', protocol: 'hub88' });
-  const H = `/admin/providers/${hub88Provider.id}/connector`;
-  await admin('PUT', `${H}/production`, { settings: { operatorId: 4242, apiBaseUrl: hub88.url } });
-  await admin('POST', `${H}/production/their-keys`, { publicKey: hub88.keys.publicKeyPem });
-  hub88.trust((await admin('POST', `${H}/production/our-keys`, {})).publicKey);
-  await admin('POST', `${H}/production/sync-games`);
-  const dragon = ((await admin('GET', `/admin/providers/${hub88Provider.id}/games`)).data as Array<{ id: string; gameCode: string }>).find(
-    (g) => g.gameCode === 'clt_dragonrising',
-  )!;
-  await admin('PUT', `/admin/providers/${hub88Provider.id}/operators/${live.operatorId}`, { enabled: true });
-  const hub88Call = async (path: string, body: unknown) => {
-    const text = JSON.stringify(body);
-    const res = await fetch(`${gw.publicUrl}/connectors/hub88/${hub88Provider.id}/production${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub88-signature': signHub88(text, hub88.keys.privateKey) },
-      body: text,
-    });
-    return (await res.json()) as any;
-  };
+  const hub88Connector = await setUpHub88Connector(h, hub88, { operatorId: live.operatorId, name: `Hub88 ${hex()}` });
+  const dragon = { id: hub88Connector.gameId('clt_dragonrising') };
+  const hub88Call = hub88Connector.call;
 
   const evo = await startEvolutionStandin(t);
   const evoProvider = await admin('POST', '/admin/providers', { name: `Evolution ${hex()}`, kind: 'casino', protocol: 'evolution' });
