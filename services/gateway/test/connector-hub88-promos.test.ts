@@ -115,7 +115,7 @@ t.test('Hub88: free bets and supplier promotions of a player who never deposited
     t.match(await call('/transaction/win', { ...orphan, request_uuid: uuid() }), { status: 'RS_OK', balance: units('8.00') }, 'sent again: the first answer');
     const { reference_transaction_uuid: _, ...unreferenced } = winBody(s, lost, '1.25', { is_supplier_promo: true });
     t.match(await call('/transaction/win', unreferenced), { status: 'RS_OK', balance: units('9.25') }, 'a promotion win naming no bet: paid');
-    const { reference_transaction_uuid: __, is_supplier_promo: ___, ...plainUnreferenced } = winBody(s, lost, '1.00', { is_supplier_promo: true });
+    const { reference_transaction_uuid: __, ...plainUnreferenced } = winBody(s, lost, '1.00');
     t.match(await call('/transaction/win', plainUnreferenced), { status: 'RS_ERROR_WRONG_SYNTAX' }, 'any other win naming no bet: refused');
     t.equal(await balanceOf(s), '9.25', 'nothing moved');
     t.same(await ledgerOf(orphan.transaction_uuid), [{ type: 'PROMO_CREDIT', amount: '3.00' }], 'one credit');
