@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { API_VERSION } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import {
   AuthenticationError,
@@ -91,7 +92,7 @@ t.test('operator journey through the SDK', async (t) => {
   const sdk = new BackOffice({ baseUrl, key: op.sandbox.key, secret: op.sandbox.secret, webhookSecret: op.sandbox.webhookSecret });
 
   const me = await sdk.me.get();
-  t.match(me, { operator: { id: op.operator.id, environment: 'sandbox' }, brand: { isSandbox: true, currency: 'BRL' }, apiVersion: '1.3.0' });
+  t.match(me, { operator: { id: op.operator.id, environment: 'sandbox' }, brand: { isSandbox: true, currency: 'BRL' }, apiVersion: API_VERSION });
 
   const test = await sdk.webhooks.test();
   t.match(test, { url: receiver.url, delivered: true, statusCode: 204, error: null });

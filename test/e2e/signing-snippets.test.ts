@@ -13,6 +13,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { API_VERSION } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { startStack, uniq } from './support/stack.ts';
 
@@ -342,7 +343,7 @@ t.test('every signing snippet runs unmodified against the real system', async (t
       JSON.parse(await run('bash', [file], work, '', { BASE: stack.publicUrl, KEY: cred.key, SECRET: cred.secret, ...env }));
     const [me, created, found, hook] = signTasks('bash').map((s) => ({ METHOD: s.method, P: s.path, BODY: s.body }));
     const before = deliveries.length;
-    t.equal((await sh(me!)).apiVersion, '1.3.0', 'bash: GET /me with the default empty body');
+    t.equal((await sh(me!)).apiVersion, API_VERSION, 'bash: GET /me with the default empty body');
     const player = await sh(created!);
     t.equal(player.name, 'João Müller', 'bash: POST with a non-ASCII body');
     t.equal((await sh(found!)).data?.[0]?.id, player.id, 'bash: GET with a percent-encoded query');
