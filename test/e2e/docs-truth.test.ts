@@ -50,11 +50,15 @@ t.test('every package.json carries the API version', async (t) => {
     'test/e2e/package.json',
   ];
   const versions = Object.fromEntries(manifests.map((p) => [p, (JSON.parse(read(p)) as { version?: string }).version]));
+  // The SDK operators install is versioned as a package of its own (a change to its methods that breaks a
+  // caller is a new major version: 2.0.0 speaks API 1.4.0); its README says which API each version speaks.
+  const sdk = 'packages/sdk/package.json';
   t.same(
-    Object.entries(versions).filter(([, v]) => v !== API_VERSION),
+    Object.entries(versions).filter(([p, v]) => p !== sdk && v !== API_VERSION),
     [],
-    `root and workspace versions are the API version ${API_VERSION} (packages/contracts API_VERSION)`,
+    `root and workspace versions are the API version ${API_VERSION} (packages/contracts API_VERSION), the SDK aside`,
   );
+  t.match(read('packages/sdk/README.md'), `- ${versions[sdk]} (API ${API_VERSION})`, "the SDK's README says which API its version speaks");
   const lock = JSON.parse(read('package-lock.json')) as { version: string; packages: Record<string, { version?: string }> };
   t.equal(lock.version, API_VERSION, 'and package-lock.json agrees');
 });
