@@ -149,7 +149,8 @@ for (const [label, cmd, args] of selection ? checks.slice(0, 1) : checks) {
     say(`ok   ${label}`);
   } else {
     failed++;
-    process.stdout.write(r.stdout + r.stderr);
+    // A command that could not be started (not on PATH) has no output, only its error.
+    process.stdout.write(`${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `${r.error.message}\n` : ''}`);
     say(`FAIL ${label} (${cmd} ${args.join(' ')})`);
   }
 }
