@@ -221,7 +221,9 @@ t.test('installing the SDK directory by path builds it, or says what to do', asy
   const other = scratchProject(dir, 'other');
   const failure = await runClean('npm', [...NPM_INSTALL, copy], { cwd: other, env }).then(
     () => 'installed',
-    (e: { stderr?: string }) => String(e.stderr),
+    // Its output and how it ended, whole: once, under load, npm failed here with nothing on stderr.
+    (e: { stderr?: string; stdout?: string; code?: unknown; signal?: unknown }) =>
+      `${e.stderr ?? ''}${e.stdout ?? ''}\n(npm exited with ${String(e.code)}, signal ${String(e.signal)})`,
   );
   t.match(failure, /cannot build dist\/ because TypeScript is not installed[\s\S]*npm pack -w @bo\/sdk/, 'the error names the cause and the fix');
 });
