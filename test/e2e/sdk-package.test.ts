@@ -203,8 +203,9 @@ t.test('installing the SDK directory by path builds it, or says what to do', asy
   const node20 = nodeRelease(OTHER_NODES[0]!);
   // As in a fresh clone: nothing built.
   rmSync(path.join(SDK_DIR, 'dist'), { recursive: true, force: true });
-  // npm run on Node 20, as the other project's (the build itself uses the monorepo's tools).
-  const env = { ...process.env, PATH: `${path.dirname(node20)}:${process.env.PATH}` };
+  // npm run on Node 20, as the other project's (the build itself uses the monorepo's tools). npm's own log
+  // level, whatever the caller's: under `npm run -s …` (npm_config_loglevel=silent) the failure below said nothing.
+  const env = { ...process.env, PATH: `${path.dirname(node20)}:${process.env.PATH}`, npm_config_loglevel: 'notice' };
   const app = scratchProject(dir, 'app');
   await runClean('npm', [...NPM_INSTALL, SDK_DIR], { cwd: app, env });
   const esm = await attempt(
@@ -221,7 +222,7 @@ t.test('installing the SDK directory by path builds it, or says what to do', asy
   const other = scratchProject(dir, 'other');
   const failure = await runClean('npm', [...NPM_INSTALL, copy], { cwd: other, env }).then(
     () => 'installed',
-    // Its output and how it ended, whole: once, under load, npm failed here with nothing on stderr.
+    // Its output and how it ended, whole.
     (e: { stderr?: string; stdout?: string; code?: unknown; signal?: unknown }) =>
       `${e.stderr ?? ''}${e.stdout ?? ''}\n(npm exited with ${String(e.code)}, signal ${String(e.signal)})`,
   );
