@@ -88,6 +88,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'USER_ID [--show-password]',
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-password` }),
   },
+  // Issue #69: a second admin confirms a person's power before their first decision.
+  'users confirm': { usage: 'USER_ID', run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/confirm` }) },
   'users reset-second-factor': {
     usage: 'USER_ID',
     run: (a) => ({ method: 'POST', path: `/admin/users/${need(a._[2], 'USER_ID')}/reset-second-factor` }),

@@ -21,6 +21,7 @@ import { OperatorClient } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { ADMIN_TOKEN, startStack, type Stack, REGISTRATION_DATA } from './support/stack.ts';
 import { launchChromium, notFailedLoad, submitSignIn, watchProblems } from './support/console-browser.ts';
+import { confirmPerson } from './support/people.ts';
 
 /** The audit log of a target once it has `rows` rows: a decision's row comes through its service's outbox, a moment after the answer. */
 const auditOf = (stack: Stack, target: string, rows: number) =>
@@ -130,6 +131,8 @@ t.test('team console in a browser', async (t) => {
     await page.waitForURL(`${stack.adminUrl}${landing}`);
     person.password = chosenPassword(person.email);
     person.oneTime = false;
+    // Issue #69: a second admin confirms the person's power before their first decision.
+    await confirmPerson(stack.adminUrl, { authorization: `Bearer ${ADMIN_TOKEN}` }, person.id);
   }
 
   /** A person in their own browser context, signed in through the form at `/` (through /setup the first time). */

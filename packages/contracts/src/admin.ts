@@ -99,6 +99,19 @@ export const TeamMemberSchema = Type.Object(
     disabledAt: Nullable(Timestamp),
     /** Whether the person signs in to the console with a TOTP code too. */
     secondFactor: Type.Boolean(),
+    /** Who added the person (`user:<e-mail>`, `admin` for ADMIN_TOKEN, `token:<name>`, `stand-in:<label>`); null before issue #69. */
+    addedBy: Type.Optional(Nullable(Type.String())),
+    /** Whether the person replaced their one-time password (and turned TOTP on where the role requires it). */
+    activated: Type.Optional(Type.Boolean()),
+    /**
+     * When a second admin's confirmation gave the person their power (issue #69): until then they
+     * decide nothing (403 PERSON_NOT_CONFIRMED). People of before issue #69 were confirmed by the migration.
+     */
+    confirmedAt: Type.Optional(Nullable(Timestamp)),
+    /** The admins who confirmed the person's current credential, oldest first (two for a person added by nobody). */
+    confirmedBy: Type.Optional(Type.Array(Type.Object({ actor: Type.String(), actorId: Type.String(), at: Timestamp }))),
+    /** Confirmations still needed before the person decides (0 once confirmed). */
+    confirmationsNeeded: Type.Optional(Type.Integer()),
   },
   { $id: 'TeamMember' },
 );
@@ -152,6 +165,21 @@ export const teamAdminOperations = defineOperations({
     response: TeamMemberSchema,
     status: 200,
     errors: ['TEAM_MEMBER_NOT_FOUND'],
+  },
+  // Four eyes that one admin cannot defeat (issue #69): a person's power is confirmed by a second,
+  // distinct, activated admin before their first decision (docs/console.md, "Confirmed people").
+  adminConfirmUser: {
+    id: 'adminConfirmUser',
+    subject: 'operators.admin.confirmUser',
+    method: 'POST',
+    path: '/admin/users/:id/confirm',
+    tag: 'Admin',
+    summary:
+      "Confirm a person's power, as a second admin: not the one who added them (or last reset their password), never oneself; the person must have set up their account. A person added by ADMIN_TOKEN or a service token takes two admins' confirmations (the first two admins of a deployment confirm each other)",
+    params: TeamIdParams,
+    response: TeamMemberSchema,
+    status: 200,
+    errors: ['TEAM_MEMBER_NOT_FOUND', 'TEAM_MEMBER_NOT_ACTIVATED', 'FOUR_EYES_REQUIRED', 'PERSON_NOT_CONFIRMED', 'PERSON_REQUIRED'],
   },
   adminResetSecondFactor: {
     id: 'adminResetSecondFactor',

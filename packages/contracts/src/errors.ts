@@ -31,6 +31,11 @@ export const ERROR_CATALOGUE = {
     message:
       'A personal API token is made by its owner only, from their own console session (the Account page, POST /admin/account/tokens); admins issue service tokens (no person), list and revoke any token.',
   },
+  PERSON_NOT_CONFIRMED: {
+    status: 403,
+    message:
+      "Your power is not confirmed yet: a second admin (not the one who added you, or who last reset your password) confirms you on the console's Team page or with `npm run admin -- users confirm USER_ID` (POST /admin/users/{id}/confirm). Until then you read, and decide nothing.",
+  },
   CSRF_TOKEN_INVALID: { status: 403, message: "A console request that changes something must carry the session's X-CSRF-Token." },
   FOUR_EYES_REQUIRED: { status: 403, message: 'A withdrawal approved by one person must be paid by another.' },
   AML_REVIEW_REQUIRED: { status: 403, message: "The player's payouts wait for a compliance review." },
@@ -65,6 +70,11 @@ export const ERROR_CATALOGUE = {
   },
   TERMS_VERSION_EXISTS: { status: 409, message: 'The brand has already published a terms version with this name.' },
   TOTP_ALREADY_ENABLED: { status: 409, message: 'Two-factor sign-in is already on; our admin team can reset it.' },
+  TEAM_MEMBER_NOT_ACTIVATED: {
+    status: 409,
+    message:
+      'This person has not set up their account yet (their own password, and two-factor sign-in where the role requires it), or is disabled: confirm them once they have.',
+  },
   TEAM_MEMBER_ALREADY_EXISTS: { status: 409, message: 'A team member with this e-mail, or a token with this name, already exists.' },
   DEPOSIT_ALREADY_EXISTS: { status: 409, message: 'A deposit with this externalReference already exists.' },
   DEPOSIT_NOT_PENDING: { status: 409, message: 'The deposit is not pending.' },

@@ -46,6 +46,11 @@ export const AdminIdentitySchema = Type.Object({
   root: Type.Boolean(),
   personId: Type.Optional(Type.String()),
   setupRequired: Type.Optional(Type.Array(SetupStepSchema)),
+  /**
+   * A team member's (issue #69): whether a second admin confirmed their power. False: they decide
+   * nothing and manage nobody (403 PERSON_NOT_CONFIRMED). Absent: not a team member.
+   */
+  confirmed: Type.Optional(Type.Boolean()),
 });
 export type AdminIdentity = Static<typeof AdminIdentitySchema>;
 

@@ -24,7 +24,7 @@ export {
 } from './games.ts';
 export { startHub88Standin, type Hub88Standin } from './hub88.ts';
 export { startEvolutionStandin, type EvolutionStandin } from './evolution.ts';
-export { activatedPerson, chosenPassword, firstConsoleSignIn, totpCode, type ActivatedPerson } from './console.ts';
+export { activatedPerson, chosenPassword, confirmPerson, firstConsoleSignIn, totpCode, type ActivatedPerson } from './console.ts';
 export { outboxAudits } from './audit.ts';
 export { setComplianceProfile } from './compliance.ts';
 export { certifiedGame, PUT_CERTIFICATE_SUBJECT } from './game-register.ts';

@@ -6,7 +6,7 @@
 // at its first step that grants power, in production and outside it. Outside production
 // X-Admin-Actor carries a stand-in's label, never a team member's name.
 import t, { type Test } from 'tap';
-import { activatedPerson, firstConsoleSignIn, totpCode } from '@bo/test-support';
+import { activatedPerson, confirmPerson, firstConsoleSignIn, totpCode } from '@bo/test-support';
 import { startHarness, ADMIN_TOKEN, type Harness } from './support/harness.ts';
 import { fakeService, type FakeService } from './support/fake-service.ts';
 
@@ -229,6 +229,10 @@ t.test('outside production', async (t) => {
     const refused = await bearer(url, eve.token!)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
     t.same([refused.status, refused.body.error.code], [403, 'ACCOUNT_SETUP_REQUIRED'], 'a reset: not activated until she chooses a new password');
     await firstConsoleSignIn(url, eve.email, reset.body.password, `${eve.password}-again`);
-    t.equal((await bearer(url, eve.token!)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' })).status, 200, 'activated again');
+    // Whoever reset it saw the new one-time password: a second admin confirms her again (issue #69).
+    const unconfirmed = await bearer(url, eve.token!)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' });
+    t.same([unconfirmed.status, unconfirmed.body.error.code], [403, 'PERSON_NOT_CONFIRMED'], 'activated again, her confirmation ended by the reset');
+    await confirmPerson(url, { authorization: `Bearer ${ADMIN_TOKEN}` }, eve.id);
+    t.equal((await bearer(url, eve.token!)('POST', '/admin/withdrawals/wd_1/decision', { decision: 'approve' })).status, 200, 'confirmed again: decides');
   });
 });

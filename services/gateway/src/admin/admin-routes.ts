@@ -17,7 +17,7 @@ import {
 } from '../edge/idempotency/http-idempotency.ts';
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
-import { isOwnTokenOperation, isPersonDecision, needsOwnSession, roleMayCall } from '../team/roles.ts';
+import { isOwnTokenOperation, isPersonDecision, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
 import { fileDownloader } from './file-download.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
@@ -105,6 +105,14 @@ function personRequired(identity: AdminIdentity, operationId: string): AppError 
   );
 }
 
+function personNotConfirmed(identity: AdminIdentity, operationId: string): AppError {
+  return new AppError(
+    'PERSON_NOT_CONFIRMED',
+    `${identity.actor.replace(/^user:/, '')} is not confirmed yet (${operationId}): a second admin, not the one who added you or last reset your password, confirms you on the console's Team page or with \`npm run admin -- users confirm ${identity.personId}\` (POST /admin/users/${identity.personId}/confirm). Until then you read, and decide nothing.`,
+    { userId: identity.personId },
+  );
+}
+
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   app.addHook('preValidation', async (req) => {
     const op = req.routeOptions.config.op;
@@ -123,6 +131,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!identity) throw new AppError('UNAUTHORIZED');
     if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
     if (isPersonDecision(op.id) && !identity.personId) throw personRequired(identity, op.id);
+    // A team member's power starts once a second admin confirmed it (issue #69): until then, no decision.
+    if (identity.confirmed === false && needsConfirmedPerson(op.id)) throw personNotConfirmed(identity, op.id);
     checkTokenOwner(identity, !auth, op.id);
     req.adminIdentity = identity;
     // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics

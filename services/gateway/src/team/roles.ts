@@ -190,10 +190,34 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminRequestComplianceChange',
   'adminConfirmComplianceChange',
   'adminCancelComplianceChange',
+  // Confirming a person's power (issue #69): one person vouches for another.
+  'adminConfirmUser',
 ]);
 
 export function isPersonDecision(operationId: string): boolean {
   return DECISIONS.has(operationId);
+}
+
+/**
+ * The team's people and tokens: an admin not yet confirmed manages nobody, else admin X adds admin A,
+ * A adds two people, and X, who did not add them, confirms them both (issue #69).
+ */
+const TEAM_POWER: ReadonlySet<string> = new Set([
+  'adminCreateUser',
+  'adminDisableUser',
+  'adminResetPassword',
+  'adminResetSecondFactor',
+  'adminCreateToken',
+  'adminRevokeToken',
+]);
+
+/**
+ * What a person whose power no second admin confirmed yet may not do (issue #69; 403
+ * PERSON_NOT_CONFIRMED): decisions and the team's people and tokens. Confirming others is left to
+ * the operators service, which lets the first two admins of a deployment confirm each other.
+ */
+export function needsConfirmedPerson(operationId: string): boolean {
+  return operationId !== 'adminConfirmUser' && (DECISIONS.has(operationId) || TEAM_POWER.has(operationId));
 }
 
 /**

@@ -15,13 +15,14 @@ function ownerOf(req: Parameters<typeof adminScopeOf>[0]): string {
 export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler> {
   const { team } = rt;
   return {
-    ...handle(ops.adminCreateUser, async (req) => ({ status: 201, body: await team.createMember(req.body, ...actorAndRequest(req)) })),
+    ...handle(ops.adminCreateUser, async (req) => ({ status: 201, body: await team.createMember(req.body, adminScopeOf(req), req.ctx.requestId) })),
+    ...handle(ops.adminConfirmUser, async (req) => ({ body: await team.confirmMember(req.params.id, adminScopeOf(req), req.ctx.requestId) })),
     ...handle(ops.adminListUsers, async (req) => {
       adminScopeOf(req);
       return { body: { data: await team.listMembers() } };
     }),
     ...handle(ops.adminDisableUser, async (req) => ({ body: await team.disableMember(req.params.id, ...actorAndRequest(req)) })),
-    ...handle(ops.adminResetPassword, async (req) => ({ body: await team.resetPassword(req.params.id, ...actorAndRequest(req)) })),
+    ...handle(ops.adminResetPassword, async (req) => ({ body: await team.resetPassword(req.params.id, adminScopeOf(req), req.ctx.requestId) })),
     ...handle(ops.adminResetSecondFactor, async (req) => ({ body: await team.resetSecondFactor(req.params.id, ...actorAndRequest(req)) })),
     ...handle(ops.adminCreateToken, async (req) => ({ status: 201, body: await team.createToken(req.body, ...actorAndRequest(req)) })),
     ...handle(ops.adminListTokens, async (req) => {

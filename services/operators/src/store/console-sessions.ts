@@ -231,12 +231,14 @@ export class ConsoleSessions {
       csrf_token: string;
       second_factor: boolean;
       password_must_change: boolean;
+      confirmed: boolean;
     }>(
       `update operators.console_sessions s set last_seen_at = now()
          from operators.team_members m
         where s.token_hash = ? and m.id = s.member_id and m.disabled_at is null
           and s.expires_at > now() and s.last_seen_at > now() - make_interval(mins => ?)
-        returning m.id, m.email, m.role, s.csrf_token, m.totp_enabled_at is not null as second_factor, m.password_must_change`,
+        returning m.id, m.email, m.role, s.csrf_token, m.totp_enabled_at is not null as second_factor, m.password_must_change,
+          m.confirmed_at is not null as confirmed`,
       [sha256(token), this.#policy.idleMinutes],
     );
     const r = rows[0];
@@ -251,6 +253,7 @@ export class ConsoleSessions {
           memberId: r.id,
           secondFactor: r.second_factor,
           setupRequired: this.#setupRequired(r),
+          confirmed: r.confirmed,
         }
       : undefined;
   }

@@ -119,6 +119,17 @@ export const TeamMemberEntity = defineEntity({
     totpEnabledAt: p.datetime().nullable(),
     /** The last TOTP time step used: a code is accepted once. */
     totpLastStep: p.bigint('number').nullable(),
+    /** Who added the person, as the audit log names them (issue #69); null: before issue #69. */
+    addedBy: p.text().nullable(),
+    addedById: p.text().nullable(),
+    /**
+     * Who issued the person's current credential: the admin who added them, or who last reset their
+     * password (both saw a one-time password). That person never confirms them. Null: nobody
+     * (ADMIN_TOKEN in production, a service token), so two other admins must.
+     */
+    issuedById: p.text().nullable(),
+    /** When the confirmations the person needs were given: their power starts then (issue #69). */
+    confirmedAt: p.datetime().nullable(),
   },
   indexes: [{ name: 'team_members_email', expression: 'create unique index "team_members_email" on "operators"."team_members" (lower(email))' }],
 });
@@ -138,6 +149,20 @@ export const ServiceTokenEntity = defineEntity({
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
+  },
+});
+
+/** A second admin's confirmation of a person's current credential (issue #69); a password reset deletes them. */
+export const TeamMemberConfirmationEntity = defineEntity({
+  name: 'TeamMemberConfirmation',
+  tableName: 'team_member_confirmations',
+  schema: 'operators',
+  properties: {
+    memberId: p.text().primary(),
+    confirmedById: p.text().primary(),
+    /** The confirming admin as the audit log names them (`user:<e-mail>`, or a stand-in outside production). */
+    confirmedBy: p.text(),
+    confirmedAt: p.datetime(),
   },
 });
 
@@ -185,4 +210,5 @@ export const operatorEntities = [
   ServiceTokenEntity,
   ConsoleSessionEntity,
   SignInThrottleEntity,
+  TeamMemberConfirmationEntity,
 ];

@@ -140,6 +140,24 @@ export class DecisionsByPeople extends Migration {
   }
 }
 
+/**
+ * Four eyes that one admin cannot defeat (issue #69): who added a person, who issued their current
+ * credential, the confirmations of their power. The people of before were given their power by the
+ * rules of before: they are confirmed here (their audit rows say who added them; GET /admin/users
+ * shows them confirmed by nobody), so a deployment keeps deciding after the upgrade.
+ */
+export class ConfirmedPeople extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "operators"."team_member_confirmations" ("member_id" text not null, "confirmed_by_id" text not null, "confirmed_by" text not null, "confirmed_at" timestamptz not null, primary key ("member_id", "confirmed_by_id"))',
+    );
+    this.addSql(
+      'alter table "operators"."team_members" add "added_by" text null, add "added_by_id" text null, add "issued_by_id" text null, add "confirmed_at" timestamptz null',
+    );
+    this.addSql('update "operators"."team_members" set "confirmed_at" = now()');
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -153,4 +171,5 @@ export const operatorMigrations = [
   { name: '0005_running_requests', class: kitMigration(kit.runningRequests) },
   { name: '0006_one_time_password_limits', class: OneTimePasswordLimits },
   { name: '0007_decisions_by_people', class: DecisionsByPeople },
+  { name: '0008_confirmed_people', class: ConfirmedPeople },
 ];

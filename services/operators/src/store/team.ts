@@ -10,6 +10,14 @@ import { hashPassword } from '../domain/passwords.ts';
 import { setupSteps } from '../domain/account-setup.ts';
 import { recordAudit } from './audit.ts';
 
+/** Who acts on the team: the audit log's name and, for a person (or a stand-in outside production), their id. */
+interface Adder {
+  actor: string;
+  personId?: string;
+}
+/** The audit row's actorId: a team member's id, never a stand-in's `actor:` one. */
+const memberIdOf = (by: Adder) => (by.personId && !by.personId.startsWith('actor:') ? by.personId : null);
+
 const TOKEN_FORMAT = /^bo_tok_([0-9a-f]{32})_([A-Za-z0-9_-]{43})$/;
 
 interface MemberRow {
@@ -19,8 +27,23 @@ interface MemberRow {
   created_at: Date | string;
   disabled_at: Date | string | null;
   second_factor: boolean;
+  password_must_change: boolean;
+  added_by: string | null;
+  issued_by_id: string | null;
+  confirmed_at: Date | string | null;
+  confirmations: { actor: string; actorId: string; at: string }[];
 }
-const MEMBER_COLUMNS = 'id, email, role, created_at, disabled_at, totp_enabled_at is not null as second_factor';
+// `team_members.id`, qualified: the list of confirmations is read in a RETURNING too.
+const MEMBER_COLUMNS = `id, email, role, created_at, disabled_at, totp_enabled_at is not null as second_factor, password_must_change,
+  added_by, issued_by_id, confirmed_at,
+  coalesce((select json_agg(json_build_object('actor', c.confirmed_by, 'actorId', c.confirmed_by_id, 'at', c.confirmed_at) order by c.confirmed_at)
+              from operators.team_member_confirmations c where c.member_id = team_members.id), '[]'::json) as confirmations`;
+/**
+ * How many admins confirm a person (issue #69): one, not the person who issued their credential; two
+ * when nobody we know issued it (ADMIN_TOKEN in production, a service token), since its holder may be
+ * any admin. The founding pair of a deployment is the exception (confirm()).
+ */
+const confirmationsRequired = (issuedById: string | null) => (issuedById === null ? 2 : 1);
 interface TokenRow {
   id: string;
   name: string;
@@ -30,13 +53,18 @@ interface TokenRow {
   revoked_at: Date | string | null;
   last_used_at: Date | string | null;
 }
-const memberView = (r: MemberRow) => ({
+const memberView = (r: MemberRow, totpRequiredRoles: readonly AdminRole[]) => ({
   id: r.id,
   email: r.email,
   role: r.role,
   createdAt: isoTime(r.created_at),
   disabledAt: isoTime(r.disabled_at),
   secondFactor: r.second_factor,
+  addedBy: r.added_by,
+  activated: setupSteps({ role: r.role, passwordMustChange: r.password_must_change, secondFactor: r.second_factor }, totpRequiredRoles).length === 0,
+  confirmedAt: isoTime(r.confirmed_at),
+  confirmedBy: r.confirmations.map((c) => ({ actor: c.actor, actorId: c.actorId, at: isoTime(c.at)! })),
+  confirmationsNeeded: r.confirmed_at !== null ? 0 : Math.max(0, confirmationsRequired(r.issued_by_id) - r.confirmations.length),
 });
 const tokenView = (r: TokenRow) => ({
   id: r.id,
@@ -82,6 +110,7 @@ export class TeamAccess {
       email: string | null;
       password_must_change: boolean | null;
       second_factor: boolean | null;
+      confirmed: boolean | null;
     }>(
       `update operators.service_tokens t set last_used_at = now()
         where t.id = ? and t.secret_hash = ? and t.revoked_at is null
@@ -89,7 +118,8 @@ export class TeamAccess {
         returning t.name, t.role, t.member_id,
           (select email from operators.team_members m where m.id = t.member_id) as email,
           (select password_must_change from operators.team_members m where m.id = t.member_id) as password_must_change,
-          (select totp_enabled_at is not null from operators.team_members m where m.id = t.member_id) as second_factor`,
+          (select totp_enabled_at is not null from operators.team_members m where m.id = t.member_id) as second_factor,
+          (select confirmed_at is not null from operators.team_members m where m.id = t.member_id) as confirmed`,
       [`tok_${m[1]}`, sha256(bearer)],
     );
     const r = rows[0];
@@ -99,31 +129,44 @@ export class TeamAccess {
       { role: r.role, passwordMustChange: r.password_must_change === true, secondFactor: r.second_factor === true },
       this.#totpRequiredRoles,
     );
-    return { actor: `user:${r.email}`, role: r.role, root: false, personId: r.member_id, setupRequired };
+    return { actor: `user:${r.email}`, role: r.role, root: false, personId: r.member_id, setupRequired, confirmed: r.confirmed === true };
   }
 
-  async createMember(input: { email: string; role: AdminRole }, actor: string, requestId: string) {
+  readonly #view = (r: MemberRow) => memberView(r, this.#totpRequiredRoles);
+
+  async createMember(input: { email: string; role: AdminRole }, by: Adder, requestId: string) {
     const password = oneTimePassword();
-    const row: MemberRow = { id: newId('teamMember'), email: input.email, role: input.role, created_at: new Date(), disabled_at: null, second_factor: false };
+    const id = newId('teamMember');
     const hash = await hashPassword(password);
-    await this.#sql.transaction(async (tx) => {
-      await tx
-        .query(
-          `insert into operators.team_members (id, email, role, password_hash, password_must_change, one_time_password_expires_at, created_at)
-           values (?, ?, ?, ?, true, now() + make_interval(hours => ?), ?)`,
-          [row.id, row.email, row.role, hash, this.#oneTimePasswordHours, row.created_at],
+    const user = await this.#sql.transaction(async (tx) => {
+      const [row] = await tx
+        .query<MemberRow>(
+          `insert into operators.team_members (id, email, role, password_hash, password_must_change, one_time_password_expires_at, created_at,
+             added_by, added_by_id, issued_by_id)
+           values (?, ?, ?, ?, true, now() + make_interval(hours => ?), now(), ?, ?, ?) returning ${MEMBER_COLUMNS}`,
+          [id, input.email, input.role, hash, this.#oneTimePasswordHours, by.actor, by.personId ?? null, by.personId ?? null],
         )
         .catch((e) => {
           throw uniqueViolation(e) !== undefined ? new AppError('TEAM_MEMBER_ALREADY_EXISTS') : e;
         });
-      await recordAudit(tx, { actor, action: 'adminCreateUser', target: `team_member:${row.id}`, before: null, after: memberView(row), requestId });
+      const view = this.#view(row!);
+      await recordAudit(tx, {
+        actor: by.actor,
+        actorId: memberIdOf(by),
+        action: 'adminCreateUser',
+        target: `team_member:${id}`,
+        before: null,
+        after: view,
+        requestId,
+      });
+      return view;
     });
-    return { user: memberView(row), password };
+    return { user, password };
   }
 
   async listMembers() {
     const rows = await this.#sql.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members order by created_at`);
-    return rows.map(memberView);
+    return rows.map(this.#view);
   }
 
   async disableMember(id: string, actor: string, requestId: string) {
@@ -139,40 +182,131 @@ export class TeamAccess {
         actor,
         action: 'adminDisableUser',
         target: `team_member:${id}`,
-        before: memberView(before),
-        after: memberView(after),
+        before: this.#view(before),
+        after: this.#view(after),
         requestId,
       });
-      return memberView(after);
+      return this.#view(after);
     });
   }
 
   /**
    * For a person who forgot their password: a new one-time password (shown once, expiring like the
    * first), which the next sign-in must replace; the old one no longer signs in; their sessions end now.
+   * The admin who resets it saw the new one: the person's confirmations end, and another admin
+   * confirms them again once they set up (issue #69), exactly as after their addition.
    */
-  async resetPassword(id: string, actor: string, requestId: string) {
+  async resetPassword(id: string, by: Adder, requestId: string) {
     const password = oneTimePassword();
     const hash = await hashPassword(password);
     return this.#sql.transaction(async (tx) => {
-      const [user] = await tx.query<MemberRow>(
-        `update operators.team_members
-            set password_hash = ?, password_must_change = true, one_time_password_used_at = null,
-                one_time_password_expires_at = now() + make_interval(hours => ?)
-          where id = ? returning ${MEMBER_COLUMNS}`,
-        [hash, this.#oneTimePasswordHours, id],
+      const [before] = await tx.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members where id = ? for update`, [id]);
+      if (!before) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      await tx.query(`delete from operators.team_member_confirmations where member_id = ?`, [id]);
+      const user = onlyRow(
+        await tx.query<MemberRow>(
+          `update operators.team_members
+              set password_hash = ?, password_must_change = true, one_time_password_used_at = null,
+                  one_time_password_expires_at = now() + make_interval(hours => ?), issued_by_id = ?, confirmed_at = null
+            where id = ? returning ${MEMBER_COLUMNS}`,
+          [hash, this.#oneTimePasswordHours, by.personId ?? null, id],
+        ),
       );
-      if (!user) throw new AppError('TEAM_MEMBER_NOT_FOUND');
       await tx.query(`delete from operators.console_sessions where member_id = ?`, [id]);
       await recordAudit(tx, {
-        actor,
+        actor: by.actor,
+        actorId: memberIdOf(by),
         action: 'adminResetPassword',
         target: `team_member:${id}`,
-        before: null,
-        after: { oneTimePassword: true, sessionsEnded: true },
+        before: { confirmedAt: isoTime(before.confirmed_at) },
+        after: { oneTimePassword: true, sessionsEnded: true, confirmedAt: null, confirmationsNeeded: this.#view(user).confirmationsNeeded },
         requestId,
       });
-      return { user: memberView(user), password };
+      return { user: this.#view(user), password };
+    });
+  }
+
+  /**
+   * A second admin confirms a person's power (issue #69). The confirmer is never the person, nor who
+   * issued their current credential (compared by id); the person has set up their account (so the
+   * one-time password the issuer saw is spent, and whoever holds the account now chose its password);
+   * the confirmer is confirmed themself. A person issued by nobody we know (ADMIN_TOKEN in production,
+   * a service token) takes two confirmations. Bootstrap: while the deployment has fewer than two
+   * confirmed, enabled admins, an admin ADMIN_TOKEN added may confirm another such admin, unconfirmed,
+   * and one confirmation is enough: the first two admins confirm each other. Outside production a
+   * stand-in (ADMIN_TOKEN with X-Admin-Actor, `actor:` ids) confirms as a confirmed admin would, as it
+   * decides anything there. Confirming someone already confirmed changes nothing.
+   */
+  async confirmMember(id: string, by: Adder, requestId: string) {
+    const confirmerId = by.personId;
+    if (!confirmerId) throw new AppError('PERSON_REQUIRED', 'A person confirms a person: sign in to the console, or use your personal API token.');
+    return this.#sql.transaction(async (tx) => {
+      // One confirmation at a time in the deployment: two founders' confirmations cannot both see "fewer than two".
+      await tx.query(`select pg_advisory_xact_lock(hashtext('operators.team_member_confirmations'))`);
+      const [m] = await tx.query<MemberRow>(`select ${MEMBER_COLUMNS} from operators.team_members where id = ? for update`, [id]);
+      if (!m) throw new AppError('TEAM_MEMBER_NOT_FOUND');
+      if (m.disabled_at !== null || !this.#view(m).activated) {
+        throw new AppError('TEAM_MEMBER_NOT_ACTIVATED', undefined, { userId: m.id, disabled: m.disabled_at !== null });
+      }
+      if (m.confirmed_at !== null) return this.#view(m);
+      if (confirmerId === m.id) throw new AppError('FOUR_EYES_REQUIRED', 'Nobody confirms themselves: a second admin confirms you.');
+      if (confirmerId === m.issued_by_id) {
+        throw new AppError(
+          'FOUR_EYES_REQUIRED',
+          'You added this person, or last reset their password, and so saw their one-time password: another admin confirms them (compared by id).',
+        );
+      }
+      const standIn = confirmerId.startsWith('actor:');
+      const [confirmer] = standIn
+        ? []
+        : await tx.query<{ role: AdminRole; issued_by_id: string | null; confirmed_at: string | null; disabled_at: string | null }>(
+            `select role, issued_by_id, confirmed_at, disabled_at from operators.team_members where id = ?`,
+            [confirmerId],
+          );
+      if (!standIn && (!confirmer || confirmer.disabled_at !== null || confirmer.role !== 'admin')) {
+        throw new AppError('FORBIDDEN_ROLE', 'An admin confirms a person.');
+      }
+      const [{ n }] = (await tx.query<{ n: number }>(
+        `select count(*)::int as n from operators.team_members where role = 'admin' and confirmed_at is not null and disabled_at is null`,
+      )) as [{ n: number }];
+      const founders = n < 2 && m.role === 'admin' && m.issued_by_id === null && (standIn || confirmer!.issued_by_id === null);
+      if (!standIn && confirmer!.confirmed_at === null && !founders) {
+        throw new AppError('PERSON_NOT_CONFIRMED', 'Your own power is not confirmed yet: a confirmed admin confirms others.');
+      }
+      // Confirming twice counts once.
+      if (m.confirmations.some((c) => c.actorId === confirmerId)) return this.#view(m);
+      await tx.query(
+        `insert into operators.team_member_confirmations (member_id, confirmed_by_id, confirmed_by, confirmed_at) values (?, ?, ?, now())
+         on conflict do nothing`,
+        [m.id, confirmerId, by.actor],
+      );
+      const given = m.confirmations.filter((c) => c.actorId !== confirmerId).length + 1;
+      const complete = given >= (founders ? 1 : confirmationsRequired(m.issued_by_id));
+      const after = onlyRow(
+        await tx.query<MemberRow>(
+          `update operators.team_members set confirmed_at = case when ? then now() else null end where id = ? returning ${MEMBER_COLUMNS}`,
+          [complete, m.id],
+        ),
+      );
+      const view = this.#view(after);
+      await recordAudit(tx, {
+        actor: by.actor,
+        actorId: memberIdOf(by),
+        action: 'adminConfirmUser',
+        target: `team_member:${m.id}`,
+        before: { confirmedAt: null, confirmedBy: this.#view(m).confirmedBy },
+        // Who added them, that they activated their account themselves, who confirmed: the whole chain in one row.
+        after: {
+          addedBy: m.added_by,
+          activated: true,
+          confirmedAt: view.confirmedAt,
+          confirmedBy: view.confirmedBy,
+          confirmationsNeeded: view.confirmationsNeeded,
+          ...(founders ? { foundingPair: true } : {}),
+        },
+        requestId,
+      });
+      return view;
     });
   }
 
@@ -192,11 +326,11 @@ export class TeamAccess {
         actor,
         action: 'adminResetSecondFactor',
         target: `team_member:${id}`,
-        before: memberView(before),
-        after: memberView(after),
+        before: this.#view(before),
+        after: this.#view(after),
         requestId,
       });
-      return memberView(after);
+      return this.#view(after);
     });
   }
 
