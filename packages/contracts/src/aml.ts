@@ -216,7 +216,8 @@ export const amlAdminOperations = defineOperations({
       openedBefore: Type.Optional(Timestamp),
       /**
        * `newest` (default) or `oldest` first: the oldest is the one waiting longest; `risk`: the riskiest
-       * first, `amount`: the largest first (each then the one waiting longest: issue #61).
+       * first and the largest first within a risk level (issue #70), `amount`: the largest first (each then
+       * the one waiting longest: issue #61).
        */
       order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest'), Type.Literal('risk'), Type.Literal('amount')])),
       /** One environment's cases (the console shows production unless asked for the sandbox); both when absent. */

@@ -116,7 +116,8 @@ export function adminListCases(
     const oldest = q.order === 'oldest';
     const by = q.order === 'risk' || q.order === 'amount' ? q.order : undefined;
     // Bound to the environment too when one is asked (a cursor of both environments stays as it was).
-    const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order, q.cos]
+    // `risk` orders by amount within a level since issue #70: its cursor says so (one of before is refused, not misread).
+    const scope = [q.playerId, q.status, q.risk, q.rule, q.operatorId, q.brandId, assignee, q.openedBefore, q.order === 'risk' ? 'risk,amount' : q.order, q.cos]
       .map((v) => v ?? '')
       .concat(q.environment ? [q.environment] : []);
     const limit = q.limit ?? 50;

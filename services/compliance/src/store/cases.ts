@@ -49,8 +49,8 @@ export interface CaseFilter {
   /** Oldest first (else newest first). */
   oldest: boolean;
   /**
-   * The riskiest (`risk`) or the largest (`amount`) first, then the one waiting longest: issue #61.
-   * Else by age (`oldest`).
+   * The riskiest (`risk`: then the largest within a risk level, issue #70) or the largest (`amount`)
+   * first, then the one waiting longest: issue #61. Else by age (`oldest`).
    */
   by?: 'risk' | 'amount';
   /** After this position of the order (a cursor). */
@@ -59,15 +59,15 @@ export interface CaseFilter {
 }
 
 /**
- * A case's place in the `by` order, as a cursor keeps it (`at`): the rank or the amount, then the
- * opening time, joined by `|`; and back.
+ * A case's place in the `by` order, as a cursor keeps it (`at`): the rank and the amount (`risk`) or the
+ * amount, then the opening time, joined by `|`; and back.
  */
 export function rankedPosition(by: 'risk' | 'amount', c: Pick<AmlCaseRow, 'riskRank' | 'amount' | 'openedAt'>): string {
-  return `${by === 'risk' ? c.riskRank : c.amount}|${c.openedAt.toISOString()}`;
+  return `${by === 'risk' ? `${c.riskRank}|${c.amount}` : c.amount}|${c.openedAt.toISOString()}`;
 }
-function positionParts(at: string): { key: string; openedAt: Date } {
-  const [key, iso] = at.split('|');
-  return { key: key ?? '', openedAt: new Date(iso ?? '') };
+function positionParts(at: string): { keys: string[]; openedAt: Date } {
+  const parts = at.split('|');
+  return { keys: parts.slice(0, -1), openedAt: new Date(parts.at(-1) ?? '') };
 }
 
 /** A page of the queue. */
@@ -87,18 +87,24 @@ export function listCases(orm: MikroORM, f: CaseFilter): Promise<AmlCaseRow[]> {
   };
   const and: object[] = [...(f.openedBefore ? [{ openedAt: { $lt: new Date(f.openedBefore) } }] : [])];
   if (f.by) {
-    // The key descending (riskiest, largest), then the one waiting longest, then the id.
-    const key = f.by === 'risk' ? 'riskRank' : 'amount';
+    // The keys descending (riskiest, then largest; or largest), then the one waiting longest, then the id.
+    const keys = f.by === 'risk' ? (['riskRank', 'amount'] as const) : (['amount'] as const);
     if (f.after) {
-      const { key: k, openedAt } = positionParts(f.after.at);
-      const value = f.by === 'risk' ? Number(k) : k;
+      const { keys: at, openedAt } = positionParts(f.after.at);
+      const values = keys.map((k, i) => (k === 'riskRank' ? Number(at[i]) : (at[i] ?? '')));
+      // After the position: a smaller first key; or the same first key and a smaller second; … then later, then a greater id.
+      const same = (n: number) => Object.fromEntries(keys.slice(0, n).map((k, i) => [k, values[i]]));
       and.push({
-        $or: [{ [key]: { $lt: value } }, { [key]: value, openedAt: { $gt: openedAt } }, { [key]: value, openedAt, id: { $gt: f.after.id } }],
+        $or: [
+          ...keys.map((k, i) => ({ ...same(i), [k]: { $lt: values[i] } })),
+          { ...same(keys.length), openedAt: { $gt: openedAt } },
+          { ...same(keys.length), openedAt, id: { $gt: f.after.id } },
+        ],
       });
     }
     if (and.length) where.$and = and;
     return orm.em.fork().find(AmlCaseEntity, where as FilterQuery<AmlCaseRow>, {
-      orderBy: [{ [key]: 'desc' }, { openedAt: 'asc' }, { id: 'asc' }],
+      orderBy: [...keys.map((k) => ({ [k]: 'desc' as const })), { openedAt: 'asc' }, { id: 'asc' }],
       limit: f.limit,
     });
   }

@@ -1,8 +1,8 @@
 // Issue #61 on the compliance service (real Postgres, NATS and the players, wallet and payments
 // services): the in-and-out rule's partial cash-out of own-account money is medium and holds no
 // payout (200 of 1,000; 30 of 100), and cashing out the rest raises the case to high; the queue names
-// each case's player and amount, sorts the riskiest and the largest first with a cursor that follows
-// the order, and shows one environment at a time; and a case that holds payouts is dismissed only by a
+// each case's player and amount, sorts the riskiest first (the largest first within a risk level) and
+// the largest first, with a cursor that follows the order, and shows one environment at a time; and a case that holds payouts is dismissed only by a
 // second person after a review, with a reason (a case that holds none, by its reviewer as before).
 import t from 'tap';
 import type { AmlCase, AmlCaseSummary } from '@bo/contracts';
@@ -69,12 +69,12 @@ t.test('the queue a compliance team works in', async (t) => {
     );
     const risk = ok(await list({ status: 'open', brandId: op.brandId, order: 'risk', limit: 2 }));
     t.same(
-      risk.data.map((c) => [c.playerName, c.risk]),
+      risk.data.map((c) => [c.playerName, c.risk, c.amount]),
       [
-        [names.get(partial.p), 'high'],
-        [names.get(full.p), 'high'],
+        [names.get(full.p), 'high', '3900.00'],
+        [names.get(partial.p), 'high', '1900.00'],
       ],
-      'the high cases first, the one waiting longest first among them',
+      'the high cases first, the largest first among them though opened later (issue #70)',
     );
     const rest = ok(await list({ status: 'open', brandId: op.brandId, order: 'risk', limit: 2, cursor: risk.nextCursor }));
     t.same(
