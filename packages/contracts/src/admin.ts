@@ -85,9 +85,11 @@ export type RotatedKey = Static<typeof RotatedKeySchema>;
 
 /**
  * Our team's roles: compliance (KYC, player status, limits), finance (withdrawals, ledger), support
- * (read, redeliver webhooks), admin (operators, keys, team). Service tokens for automation carry a role too.
+ * (read, redeliver webhooks), admin (operators, keys, team), and regulator (issue #69: the Ministry's
+ * inspectors read what the law lets them read across operators, and change nothing). Service tokens
+ * for automation carry a role too.
  */
-export const ADMIN_ROLES = ['compliance', 'finance', 'support', 'admin'] as const;
+export const ADMIN_ROLES = ['compliance', 'finance', 'support', 'admin', 'regulator'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 const AdminRoleSchema = Type.Union(ADMIN_ROLES.map((r) => Type.Literal(r)));
 export const TeamMemberSchema = Type.Object(

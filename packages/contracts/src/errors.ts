@@ -31,6 +31,10 @@ export const ERROR_CATALOGUE = {
     message:
       'A personal API token is made by its owner only, from their own console session (the Account page, POST /admin/account/tokens); admins issue service tokens (no person), list and revoke any token.',
   },
+  READ_ONLY_ROLE: {
+    status: 403,
+    message: 'The regulator role reads, and changes nothing: every change is refused to it, at the gateway and in every service.',
+  },
   PERSON_NOT_CONFIRMED: {
     status: 403,
     message:

@@ -16,7 +16,16 @@ export const OperatorScopeSchema = Type.Object({
  * (four eyes compares it), absent for a caller who is not a person (ADMIN_TOKEN in production, a
  * named service token): the gateway refuses those on a decision (PERSON_REQUIRED).
  */
-export const AdminScopeSchema = Type.Object({ kind: Type.Literal('admin'), actor: Type.String(), personId: Type.Optional(Type.String()) });
+export const AdminScopeSchema = Type.Object({
+  kind: Type.Literal('admin'),
+  actor: Type.String(),
+  personId: Type.Optional(Type.String()),
+  /**
+   * The caller's role reads only (the regulator's inspectors, issue #69): every service refuses it a
+   * change (403 READ_ONLY_ROLE) whatever the gateway let through.
+   */
+  readOnly: Type.Optional(Type.Literal(true)),
+});
 export const InternalScopeSchema = Type.Object({ kind: Type.Literal('internal'), service: Type.String() });
 /** A game provider calling the provider wallet API (/provider/v1) with its credential for one environment. */
 export const ProviderScopeSchema = Type.Object({ kind: Type.Literal('provider'), providerId: Type.String(), environment: EnvironmentSchema });

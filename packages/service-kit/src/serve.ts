@@ -40,6 +40,8 @@ export type Handler = (req: OperationRequest<any, any, any>, env?: HandlerEnv) =
 /** An operation of the contract's tables, or an internal message: a subject and the schemas of its parts. */
 export interface Routed {
   subject?: string;
+  /** An admin operation's HTTP method: a change (anything but GET) is refused to a read-only scope. */
+  method?: string;
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
@@ -75,7 +77,10 @@ const PARTS: Array<[key: 'params' | 'query' | 'body', part: MessagePart]> = [
 export function handle<M extends Routed & { subject: string }>(m: M, fn: HandlerOf<M>, opts: HandleOptions = {}): Record<string, Handler> {
   const checks = PARTS.filter(([key]) => m[key] !== undefined).map(([key, part]) => [key, compilePart(m[key]!, part)] as const);
   const answers = opts.answers ?? 'kit';
+  const changes = m.method !== undefined && m.method !== 'GET';
   const run = async (req: OperationRequest<unknown, unknown, unknown>): Promise<HandlerResult> => {
+    // A read-only role (the regulator, issue #69) changes nothing, here too: not only at the gateway.
+    if (changes && req.ctx?.scope?.kind === 'admin' && req.ctx.scope.readOnly) throw new AppError('READ_ONLY_ROLE');
     const checked: Record<string, unknown> = { ...req };
     for (const [key, check] of checks) {
       const r = check(req[key]);

@@ -17,7 +17,7 @@ import {
 } from '../edge/idempotency/http-idempotency.ts';
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
-import { isOwnTokenOperation, isPersonDecision, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
+import { isOwnTokenOperation, isPersonDecision, isReadOnlyRole, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
 import { fileDownloader } from './file-download.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
@@ -129,7 +129,11 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       identity = session;
     }
     if (!identity) throw new AppError('UNAUTHORIZED');
-    if (!roleMayCall(identity.role, op.id)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
+    // The regulator reads and changes nothing (issue #69): every change refused before anything else is asked.
+    if (isReadOnlyRole(identity.role) && op.method !== 'GET') {
+      throw new AppError('READ_ONLY_ROLE', `The ${identity.role} role reads, and changes nothing (${op.id}).`);
+    }
+    if (!roleMayCall(identity.role, op.id, op.method)) throw new AppError('FORBIDDEN_ROLE', `The ${identity.role} role does not allow ${op.id}.`);
     if (isPersonDecision(op.id) && !identity.personId) throw personRequired(identity, op.id);
     // A team member's power starts once a second admin confirmed it (issue #69): until then, no decision.
     if (identity.confirmed === false && needsConfirmedPerson(op.id)) throw personNotConfirmed(identity, op.id);
@@ -146,7 +150,12 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
 
   const context = (req: FastifyRequest, key: ClaimedKey | undefined = req.idempotency): RequestContext => ({
     requestId: req.id,
-    scope: { kind: 'admin', actor: actorOf(req), ...(req.adminIdentity?.personId ? { personId: req.adminIdentity.personId } : {}) },
+    scope: {
+      kind: 'admin',
+      actor: actorOf(req),
+      ...(req.adminIdentity?.personId ? { personId: req.adminIdentity.personId } : {}),
+      ...(req.adminIdentity && isReadOnlyRole(req.adminIdentity.role) ? { readOnly: true as const } : {}),
+    },
     // The owning service keeps the key's answer (sealed at rest where it can carry a secret).
     ...(key ? { idempotencyKey: key.key, idempotencyFingerprint: key.fingerprint } : {}),
   });

@@ -236,6 +236,22 @@ export function needsOwnSession(operationId: string): boolean {
   return FROM_OWN_SESSION.has(operationId);
 }
 
-export function roleMayCall(role: AdminRole, operationId: string): boolean {
+/**
+ * The regulator's inspectors (issue #69; Portaria SPA/MF 722/2024: secure and unrestricted access to
+ * the operation's systems and data) read every read of the admin API across operators (players,
+ * money, bets, regulator files, the audit log, AML and responsible-gaming cases, the read log) except
+ * our own security's: the team's people and tokens and operators' API keys. They change nothing:
+ * every other method is refused (READ_ONLY_ROLE, admin-routes.ts), and every service refuses a change
+ * to their read-only scope again (service-kit serve.ts). Every read of theirs is recorded.
+ */
+const NOT_FOR_THE_REGULATOR: ReadonlySet<string> = new Set(['adminListUsers', 'adminListTokens', 'adminListOwnTokens', 'adminListOperatorCredentials']);
+
+/** A role that reads and changes nothing (the regulator): every admin change is refused to it. */
+export function isReadOnlyRole(role: AdminRole): boolean {
+  return role === 'regulator';
+}
+
+export function roleMayCall(role: AdminRole, operationId: string, method = 'GET'): boolean {
+  if (role === 'regulator') return method === 'GET' && !NOT_FOR_THE_REGULATOR.has(operationId);
   return role === 'admin' || (ROLES_BY_OPERATION[operationId]?.includes(role) ?? false);
 }

@@ -12,6 +12,7 @@ export interface AccountState {
 export function setupSteps(m: AccountState, totpRequiredRoles: readonly AdminRole[]): SetupStep[] {
   const steps: SetupStep[] = [];
   if (m.passwordMustChange) steps.push('password');
-  if (!m.secondFactor && totpRequiredRoles.includes(m.role)) steps.push('secondFactor');
+  // The regulator's inspectors sign in with TOTP whatever the setting (issue #69): they read every operator's players.
+  if (!m.secondFactor && (totpRequiredRoles.includes(m.role) || m.role === 'regulator')) steps.push('secondFactor');
   return steps;
 }

@@ -158,6 +158,18 @@ export class ConfirmedPeople extends Migration {
   }
 }
 
+/** The regulator's read-only role (issue #69): a person or a service token may carry it. */
+export class RegulatorRole extends Migration {
+  override async up(): Promise<void> {
+    for (const table of ['team_members', 'service_tokens']) {
+      this.addSql(`alter table "operators"."${table}" drop constraint "${table}_role_check"`);
+      this.addSql(
+        `alter table "operators"."${table}" add constraint "${table}_role_check" check (role in ('compliance', 'finance', 'support', 'admin', 'regulator'))`,
+      );
+    }
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -172,4 +184,5 @@ export const operatorMigrations = [
   { name: '0006_one_time_password_limits', class: OneTimePasswordLimits },
   { name: '0007_decisions_by_people', class: DecisionsByPeople },
   { name: '0008_confirmed_people', class: ConfirmedPeople },
+  { name: '0009_regulator_role', class: RegulatorRole },
 ];
