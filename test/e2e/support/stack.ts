@@ -54,6 +54,13 @@ export interface StackOptions {
   databaseUrlOf?: (c: Component, url: string) => string;
   /** More environment for one component (e.g. its METRICS_PORT). */
   envOf?: (c: Component) => Record<string, string>;
+  /**
+   * A database of the caller's instead of a new test database, and a NATS prefix of the caller's
+   * instead of a new one: close() then leaves both (the restore drill starts the system again on a
+   * restored copy of the database, with the same JetStream streams).
+   */
+  database?: TestDatabase;
+  prefix?: string;
 }
 
 export async function startStack(
@@ -63,8 +70,8 @@ export async function startStack(
 ): Promise<Stack> {
   const infra = await infrastructure();
   const startedAt = performance.now();
-  const db = await createTestDatabase('e2e');
-  const prefix = testPrefix('e2e');
+  const db = opts.database ?? (await createTestDatabase('e2e'));
+  const prefix = opts.prefix ?? testPrefix('e2e');
   const [port, adminPort] = [await freePort(), await freePort()];
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -203,8 +210,8 @@ export async function startStack(
       for (const r of replicas) if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
       await Promise.all([...procs.keys()].map((c) => stack.kill(c, 'SIGTERM')));
       await Promise.all(replicas.map((r) => r.exit));
-      await cleanupNatsPrefix(prefix);
-      await db.drop();
+      if (!opts.prefix) await cleanupNatsPrefix(prefix);
+      if (!opts.database) await db.drop();
     },
   };
   // Services first: each runs its own migrations; then the gateway.

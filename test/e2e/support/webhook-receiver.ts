@@ -9,6 +9,8 @@ export interface Received {
   raw: Buffer;
   verified: boolean;
   headers: http.IncomingHttpHeaders;
+  /** When it arrived (ms). */
+  at: number;
 }
 
 export async function startWebhookReceiver(secret: string): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
@@ -23,7 +25,7 @@ export async function startWebhookReceiver(secret: string): Promise<{ url: strin
       const got = Buffer.from(String(req.headers['x-webhook-signature'] ?? ''), 'hex');
       const verified = got.length === expected.length && timingSafeEqual(got, expected);
       const body = JSON.parse(raw.toString('utf8'));
-      received.push({ id: String(req.headers['x-webhook-id']), type: body.type, body, raw, verified, headers: req.headers });
+      received.push({ id: String(req.headers['x-webhook-id']), type: body.type, body, raw, verified, headers: req.headers, at: Date.now() });
       res.writeHead(verified ? 204 : 401).end();
     });
   });

@@ -39,6 +39,8 @@ export interface Hub88SimulationOptions {
   timeoutMs: number;
   maxExpiryWaitMs: number;
   log?: (line: string) => void;
+  /** Each Wallet API call answered, as Hub88's own record of what it was told (the restore drill compares it with a restored wallet). */
+  onAnswer?: (call: Hub88WalletCall, body: Record<string, unknown>, answer: Hub88Answer) => void;
 }
 
 export interface Hub88SimulationSummary {
@@ -155,7 +157,10 @@ export async function runHub88Simulation(opts: Hub88SimulationOptions): Promise<
       const deadline = Date.now() + opts.retryDeadlineMs;
       for (let attempt = 0; ; attempt++) {
         const r = await wallet.send(call, body);
-        if (r.ok) return r.answer;
+        if (r.ok) {
+          opts.onAnswer?.(call, body, r.answer);
+          return r.answer;
+        }
         if (Date.now() > deadline) throw new Error(`${call} ${String(body.transaction_uuid ?? body.request_uuid)}: no answer (${r.failure})`);
         counts.retries++;
         await sleep(Math.min(2000, 100 * 2 ** Math.min(attempt, 5)));
