@@ -498,10 +498,64 @@ export const operatorAdminOperations = defineOperations({
   },
 });
 
+/**
+ * Personal data of a player the admin API answers with (issue #69): masked unless the request reveals
+ * it (`?reveal=`), and every read of any of them recorded. The names are the response's keys.
+ */
+export const PERSONAL_DATA_FIELDS = ['cpf', 'phone', 'address', 'signupIp'] as const;
+export type PersonalDataField = (typeof PERSONAL_DATA_FIELDS)[number];
+const PersonalDataFieldSchema = Type.Union(PERSONAL_DATA_FIELDS.map((f) => Type.Literal(f)));
+
+/** One read by our team of a player's personal data (or, by a regulator, of anything): who, which player, what, when, where from. */
+export const PersonalDataReadSchema = Type.Object(
+  {
+    id: Type.String(),
+    /** Who read, as the audit log names them, their team-member id (null for ADMIN_TOKEN or a service token) and their role. */
+    actor: Type.String(),
+    actorId: Nullable(Type.String()),
+    role: Type.String(),
+    /** The player whose data was read; null for a regulator's read that named no player. */
+    playerId: Nullable(Type.String()),
+    /** The personal fields the answer carried for that player (masked unless revealed). */
+    fields: Type.Array(PersonalDataFieldSchema),
+    /** Those shown whole, on a deliberate reveal. */
+    revealed: Type.Array(PersonalDataFieldSchema),
+    /** The admin operation and its route (`GET /admin/players/:id`: the template, never a query that could hold a CPF). */
+    operation: Type.String(),
+    route: Type.String(),
+    requestId: Type.String(),
+    at: Timestamp,
+  },
+  { $id: 'PersonalDataRead' },
+);
+
+export const personalDataReadOperations = defineOperations({
+  adminListPersonalDataReads: {
+    id: 'adminListPersonalDataReads',
+    subject: 'operators.admin.listPersonalDataReads',
+    method: 'GET',
+    path: '/admin/personal-data-reads',
+    tag: 'Admin',
+    summary: "Who of our team read which player's personal data, when and from where (reveals and every regulator read included), newest first",
+    query: Type.Object({
+      playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** A team member's id. */
+      actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** Only reads that revealed something (`true`). */
+      revealed: Type.Optional(Type.Boolean()),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+      startingAfter: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    response: Type.Object({ data: Type.Array(PersonalDataReadSchema), hasMore: Type.Boolean() }),
+    status: 200,
+  },
+});
+
 /** The admin API's operations but the providers' (index.ts adds them: providers.ts reads this module). */
 export const baseAdminOperations = {
   ...operatorAdminOperations,
   ...teamAdminOperations,
+  ...personalDataReadOperations,
   ...playerAdminOperations,
   ...paymentAdminOperations,
   ...webhookAdminOperations,

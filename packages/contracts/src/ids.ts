@@ -12,6 +12,8 @@ export const ID_PREFIXES = {
   event: 'evt',
   request: 'req',
   audit: 'aud',
+  /** A read of a player's personal data by our team (issue #69). */
+  personalDataRead: 'pdr',
   hold: 'hld',
   delivery: 'dlv',
   gameRound: 'gr',

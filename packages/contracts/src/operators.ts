@@ -137,6 +137,28 @@ export const operatorMessages = defineMessages({
     body: Person,
     reply: Type.Object({ secret: Type.String(), uri: Type.String() }),
   },
+  // Issue #69: the gateway records our team's reads of players' personal data (and every read of a
+  // regulator) before it answers them: one insert, rows for every player the answer named.
+  recordPersonalDataReads: {
+    subject: 'operators.reads.record',
+    body: Type.Object({
+      actor: Type.String({ maxLength: 300 }),
+      actorId: Nullable(Type.String({ maxLength: 64 })),
+      role: Type.String({ maxLength: 32 }),
+      operation: Type.String({ maxLength: 64 }),
+      route: Type.String({ maxLength: 300 }),
+      requestId: Type.String({ maxLength: 128 }),
+      reads: Type.Array(
+        Type.Object({
+          playerId: Nullable(Type.String({ maxLength: 64 })),
+          fields: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 16 }),
+          revealed: Type.Array(Type.String({ maxLength: 32 }), { maxItems: 16 }),
+        }),
+        { minItems: 1, maxItems: 1000 },
+      ),
+    }),
+    reply: Type.Object({ recorded: Type.Integer() }),
+  },
   confirmSecondFactor: {
     subject: 'operators.console.confirmSecondFactor',
     body: Type.Composite([Person, Origin, Type.Object({ code: Type.String({ maxLength: 16 }) })]),

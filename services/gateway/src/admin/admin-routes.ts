@@ -4,7 +4,7 @@
 // decision or not, is audited by the service that makes it, in the change's transaction: the
 // gateway writes no audit row.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { AppError, adminOperations, validationError, type AdminIdentity, type Operation, type RequestContext } from '@bo/contracts';
+import { AppError, adminOperations, validationError, type AdminIdentity, type Operation, type PersonalDataField, type RequestContext } from '@bo/contracts';
 import { safeEqual } from '@bo/service-kit/edge';
 import { forwarder, registerOperations, type ForwardDeps } from '../edge/operations.ts';
 import { jsonObjectBody } from '@bo/http-kit';
@@ -19,6 +19,7 @@ import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { isOwnTokenOperation, isPersonDecision, isReadOnlyRole, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
 import { fileDownloader } from './file-download.ts';
+import { maskPersonalData, parseReveal, readsToRecord, type PersonalDataRead } from './personal-data.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
 export interface AdminRouteDeps extends ForwardDeps {
@@ -113,6 +114,29 @@ function personNotConfirmed(identity: AdminIdentity, operationId: string): AppEr
   );
 }
 
+/** What a read asked to see whole (`?reveal=`); nothing unless asked. */
+const revealed = new WeakMap<FastifyRequest, ReadonlySet<PersonalDataField>>();
+
+/**
+ * Records our team's read before it is answered (issue #69): a read that cannot be recorded is not
+ * answered (503, as any service that does not answer).
+ */
+async function recordReads(deps: AdminRouteDeps, req: FastifyRequest, op: Operation, reads: PersonalDataRead[]): Promise<void> {
+  const identity = req.adminIdentity;
+  if (!identity) return;
+  const toRecord = readsToRecord(identity, reads);
+  if (toRecord.length === 0) return;
+  await deps.operators.recordPersonalDataReads({
+    actor: actorOf(req),
+    actorId: identity.personId && !identity.personId.startsWith('actor:') ? identity.personId : null,
+    role: identity.role,
+    operation: op.id,
+    route: `${op.method} ${req.routeOptions.url ?? op.path}`,
+    requestId: req.id,
+    reads: toRecord,
+  });
+}
+
 export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): Promise<void> {
   app.addHook('preValidation', async (req) => {
     const op = req.routeOptions.config.op;
@@ -139,6 +163,12 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (identity.confirmed === false && needsConfirmedPerson(op.id)) throw personNotConfirmed(identity, op.id);
     checkTokenOwner(identity, !auth, op.id);
     req.adminIdentity = identity;
+    // `?reveal=` (issue #69) is the gateway's, on every read: taken off before the operation's own query is validated.
+    const query = req.query as Record<string, unknown> | undefined;
+    if (op.method === 'GET' && query && 'reveal' in query) {
+      revealed.set(req, parseReveal(query.reveal));
+      delete query.reveal;
+    }
     // Every admin mutation takes an optional Idempotency-Key, with the public API's semantics
     // (the admin API is not HMAC-signed: no signature to bind to the key).
     const key = op.method !== 'GET' ? idempotencyKeyOf(req, false) : undefined;
@@ -167,7 +197,12 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!op.subject) continue;
     // A file (read only): streamed chunk by chunk.
     if (op.download) {
-      handlers[op.id] = fileDownloader(op, deps, context);
+      const download = fileDownloader(op, deps, context);
+      // A regulator's download is a read like any other: recorded before the file streams.
+      handlers[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
+        await recordReads(deps, req, op, []);
+        return download(req, reply);
+      };
       continue;
     }
     const changesOperator = op.method !== 'GET' && op.subject.startsWith(OPERATORS_ADMIN);
@@ -175,6 +210,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
       const { result } = await forwarder(op, deps, context)(req, reply);
       const operatorId = (req.params as { id?: string } | undefined)?.id;
       if (result.ok && changesOperator && operatorId) deps.onOperatorChanged(operatorId);
+      // A read: players' personal data masked but what was revealed, and the read recorded before it is answered.
+      if (result.ok && op.method === 'GET') await recordReads(deps, req, op, maskPersonalData(op.id, result.body, revealed.get(req) ?? new Set()));
       // Nothing to audit here: the service that made the change wrote its row in the change's transaction.
       return reply.send(result.ok ? result.body : undefined);
     };

@@ -17,6 +17,8 @@ export interface OperatorsClient {
   identifyToken(bearer: string, requestId: string): Promise<Static<typeof m.identifyToken.reply>['identity']>;
   /** The console's accounts port (@bo/console). */
   accounts: ConsoleAccounts<SessionIdentity>;
+  /** Records our team's reads of players' personal data (issue #69), before the gateway answers them. */
+  recordPersonalDataReads(reads: Static<typeof m.recordPersonalDataReads.body>): Promise<void>;
 }
 
 export function operatorsClient(o: { nc: NatsConnection; natsPrefix: string; rpcTimeoutMs: number }): OperatorsClient {
@@ -50,6 +52,9 @@ export function operatorsClient(o: { nc: NatsConnection; natsPrefix: string; rpc
       confirmSecondFactor: async (who, code, origin) => {
         await ask(m.confirmSecondFactor, { memberId: who.memberId, email: who.email, secondFactor: who.secondFactor, code, ...origin }, origin.requestId);
       },
+    },
+    recordPersonalDataReads: async (reads) => {
+      await ask(m.recordPersonalDataReads, reads, reads.requestId);
     },
   };
 }

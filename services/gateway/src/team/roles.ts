@@ -51,6 +51,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // revoking them is admin's.
   adminListOperatorCredentials: ['compliance', 'finance', 'support'],
   adminListAudit: ['compliance', 'finance', 'support'],
+  // Who read which player's personal data (issue #69): compliance (and the regulator, who reads everything).
+  adminListPersonalDataReads: ['compliance'],
   // AML cases, risk levels and rule thresholds: compliance only (confidential, issue #28).
   adminListAmlCases: ['compliance'],
   adminGetAmlCase: ['compliance'],

@@ -1,7 +1,8 @@
 // The admin operations on our team (people, service tokens) and the audit log.
-import { AppError, operatorAdminOperations, teamAdminOperations as ops } from '@bo/contracts';
+import { AppError, operatorAdminOperations, personalDataReadOperations, teamAdminOperations as ops } from '@bo/contracts';
 import { adminScopeOf, handle, type Handler } from '@bo/service-kit';
 import { listAudit } from '../store/audit.ts';
+import { listPersonalDataReads } from '../store/personal-data-reads.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 import { actorAndRequest } from './admin-actor.ts';
 
@@ -40,6 +41,10 @@ export function adminTeamHandlers(rt: OperatorsRuntime): Record<string, Handler>
     ...handle(ops.adminRevokeOwnToken, async (req) => ({
       body: await team.revokeToken(req.params.id, ...actorAndRequest(req), ownerOf(req)),
     })),
+    ...handle(personalDataReadOperations.adminListPersonalDataReads, async (req) => {
+      adminScopeOf(req);
+      return { body: await listPersonalDataReads(rt.deps.sql, req.query) };
+    }),
     ...handle(operatorAdminOperations.adminListAudit, async (req) => {
       adminScopeOf(req);
       return { body: await listAudit(rt.deps.sql, req.query) };

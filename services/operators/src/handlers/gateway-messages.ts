@@ -7,6 +7,7 @@ import { brandMessages, operatorMessages as m } from '@bo/contracts';
 import { handle, internalScopeOf, type Handler } from '@bo/service-kit';
 import { credentialByKeyHash, operatorStatus } from '../store/credentials.ts';
 import { brandById } from '../store/brands.ts';
+import { recordPersonalDataReads } from '../store/personal-data-reads.ts';
 import type { OperatorsRuntime } from '../runtime.ts';
 
 export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Handler> {
@@ -52,6 +53,10 @@ export function gatewayMessageHandlers(rt: OperatorsRuntime): Record<string, Han
     ...handle(m.startSecondFactor, async (req) => {
       internalScopeOf(req);
       return { body: await rt.sessions.startSecondFactor(req.body) };
+    }),
+    ...handle(m.recordPersonalDataReads, async (req) => {
+      internalScopeOf(req);
+      return { body: { recorded: await recordPersonalDataReads(sql, req.body) } };
     }),
     ...handle(m.confirmSecondFactor, async (req) => {
       internalScopeOf(req);

@@ -166,6 +166,33 @@ export const TeamMemberConfirmationEntity = defineEntity({
   },
 });
 
+/** Who of our team read which player's personal data (issue #69; store/personal-data-reads.ts). */
+export const PersonalDataReadEntity = defineEntity({
+  name: 'PersonalDataRead',
+  tableName: 'personal_data_reads',
+  schema: 'operators',
+  properties: {
+    id: p.text().primary(),
+    actor: p.text(),
+    actorId: p.text().nullable(),
+    role: p.text(),
+    playerId: p.text().nullable(),
+    fields: p.array(),
+    revealed: p.array(),
+    operation: p.text(),
+    route: p.text(),
+    requestId: p.text(),
+    at: p.datetime(),
+  },
+  indexes: [
+    {
+      name: 'personal_data_reads_player',
+      expression: 'create index "personal_data_reads_player" on "operators"."personal_data_reads" ("player_id", "at" desc)',
+    },
+    { name: 'personal_data_reads_actor', expression: 'create index "personal_data_reads_actor" on "operators"."personal_data_reads" ("actor_id", "at" desc)' },
+  ],
+});
+
 export const ConsoleSessionEntity = defineEntity({
   name: 'ConsoleSession',
   tableName: 'console_sessions',
@@ -211,4 +238,5 @@ export const operatorEntities = [
   ConsoleSessionEntity,
   SignInThrottleEntity,
   TeamMemberConfirmationEntity,
+  PersonalDataReadEntity,
 ];

@@ -170,6 +170,17 @@ export class RegulatorRole extends Migration {
   }
 }
 
+/** Who read what (issue #69): our team's reads of players' personal data, and every read of a regulator. */
+export class PersonalDataReads extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "operators"."personal_data_reads" ("id" text not null, "actor" text not null, "actor_id" text null, "role" text not null, "player_id" text null, "fields" text[] not null, "revealed" text[] not null, "operation" text not null, "route" text not null, "request_id" text not null, "at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "personal_data_reads_player" on "operators"."personal_data_reads" ("player_id", "at" desc)');
+    this.addSql('create index "personal_data_reads_actor" on "operators"."personal_data_reads" ("actor_id", "at" desc)');
+  }
+}
+
 export const operatorMigrations = [
   { name: '0001_create_operators_schema', class: CreateOperatorsSchema },
   // The kit's tables: the outbox, and the stored answers its retention loop keeps trimmed.
@@ -185,4 +196,5 @@ export const operatorMigrations = [
   { name: '0007_decisions_by_people', class: DecisionsByPeople },
   { name: '0008_confirmed_people', class: ConfirmedPeople },
   { name: '0009_regulator_role', class: RegulatorRole },
+  { name: '0010_personal_data_reads', class: PersonalDataReads },
 ];
