@@ -120,7 +120,7 @@ export async function afterTReport(query: Query, movements: Movement[], deliveri
       withdrawalId: m.id,
       party: m.party,
       amount: m.amount,
-      restoredStatus: statuses.get(m.id) ?? 'unknown (created after T)',
+      restoredStatus: statuses.get(m.id) ?? 'none (requested after T)',
     })),
     depositsConfirmed: forgotten.filter((m) => m.kind === 'deposit'),
     rounds: forgotten.filter((m) => m.kind === 'round'),

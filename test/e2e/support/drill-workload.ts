@@ -49,6 +49,7 @@ export class DrillWorkload {
   #players: string[] = [];
   #launch: LaunchServer | undefined;
   #providers: SimProvider[] = [];
+  #approved: string[] = [];
 
   private readonly op: CreatedOperator;
   private readonly team: Team;
@@ -184,6 +185,29 @@ export class DrillWorkload {
         }
       }),
     );
+  }
+
+  /** Each player's withdrawal approved by the first person and left for payment (paid after T: the restored one is approved, not paid). */
+  async approveForLater(sys: SystemUrls): Promise<void> {
+    const live = this.#live(sys);
+    for (const player of this.#players) {
+      const w = await this.#post(
+        live,
+        `/players/${player}/withdrawals`,
+        { amount: '7.00', currency: 'BRL', method: 'pix', destination: 'key' },
+        201,
+        'withdrawal',
+      );
+      await this.#admin(sys, this.team.approver, `/admin/withdrawals/${w.id}/decision`, { decision: 'approve' }, 'approve');
+      this.#approved.push(w.id);
+    }
+  }
+
+  async payApproved(sys: SystemUrls): Promise<void> {
+    for (const id of this.#approved.splice(0)) {
+      const paid = await this.#admin(sys, this.team.payer, `/admin/withdrawals/${id}/decision`, { decision: 'pay' }, 'pay');
+      if (paid?.status === 'paid') this.#note({ kind: 'payout', id, party: `${this.op.operator.id}/production`, amount: '7.00' });
+    }
   }
 
   async #payout(sys: SystemUrls, live: OperatorClient, player: string, party: string): Promise<void> {

@@ -163,6 +163,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     );
     say(`standby ${standby.name} on 127.0.0.1:${standby.port}, made from the backup, streams from the primary`);
     await play(stack);
+    await workload.approveForLater(stack);
 
     // ---------------------------------------------------------------- 2. the restore point T
     // Between two phases: no request is under way, so every movement is on one side of T.
@@ -171,7 +172,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     const restorePoint = { name: 'drill-T', lsn: point!.lsn, at: new Date(tMark).toISOString() };
     const beforeT = workload.movements.length;
     say(`restore point drill-T at ${restorePoint.lsn} (${restorePoint.at}), after ${beforeT} acknowledged money movements`);
-    await play(stack);
+    await Promise.all([play(stack), workload.payApproved(stack)]);
     const afterTMoney = workload.movements.filter((m) => m.at >= tMark && (m.kind === 'deposit' || m.kind === 'payout'));
     // The world hears of them: each deposit's and payout's webhook delivered.
     await waitFor(
