@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { API_VERSION } from '@bo/contracts';
+import { API_VERSION, eventsStreamName, eventsWildcard, internalEventsWildcard } from '@bo/contracts';
 import { loadConfig, productionRefusal, providerSecretsOf, secretSettingsOf } from '@bo/service-kit';
 import { GatewayConfigSchema } from '../../services/gateway/src/config.ts';
 import { PlayersConfigSchema } from '../../services/players/src/config.ts';
@@ -18,7 +18,16 @@ import { WebhooksConfigSchema } from '../../services/webhooks/src/config.ts';
 import { OperatorsConfigSchema } from '../../services/operators/src/config.ts';
 import { ComplianceConfigSchema } from '../../services/compliance/src/config.ts';
 import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy, type Peer } from './network-policy-flows.ts';
-import { AUTH_BEGIN, NATS_COMPONENTS, natsPasswordVariable, withGeneratedAuthorization, type NatsComponent } from './nats-identities.ts';
+import {
+  AUTH_BEGIN,
+  MIRROR_USER,
+  NATS_COMPONENTS,
+  mirrorDeliverPrefix,
+  mirroredStreams,
+  natsPasswordVariable,
+  withGeneratedAuthorization,
+  type NatsComponent,
+} from './nats-identities.ts';
 
 type Doc = Record<string, any>;
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -36,6 +45,19 @@ const NATS_TLS_SECRET = 'nats-server-tls';
 const POSTGRES_EXAMPLE = 'postgres-cluster.example.yaml';
 /** How the public API enters (TLS at an ingress controller), applied by hand. */
 const INGRESS_EXAMPLE = 'ingress.example.yaml';
+/** The second site (issue #67): its replica Cluster, applied there by hand, and its kustomize overlays
+ * (deploy/second-site: standby and active), which hold its NATS side and the mirrors. */
+const REPLICA_EXAMPLE = 'postgres-replica-cluster.example.yaml';
+const SECOND_SITE = path.resolve(DIR, '../second-site');
+const NATS_SECOND_SITE = 'deploy/second-site/active';
+/** The scheduled restore test: a Role in the database's namespace, applied by hand. */
+const RESTORE_TEST_EXAMPLE = 'restore-test.example.yaml';
+const RESTORE_TEST_SCRIPT = 'restore-test.ts';
+const BARMAN_PLUGIN = 'barman-cloud.cloudnative-pg.io';
+/** Applied by hand, never by kustomize. */
+const BY_HAND = [SECRET_TEMPLATE, PROVIDER_TEMPLATE, NATS_TEMPLATE, POSTGRES_EXAMPLE, INGRESS_EXAMPLE, REPLICA_EXAMPLE, RESTORE_TEST_EXAMPLE];
+/** Examples whose objects are not the primary site's back-office namespace's (their own checks below). */
+const OTHER_PLACES = [POSTGRES_EXAMPLE, INGRESS_EXAMPLE, REPLICA_EXAMPLE, RESTORE_TEST_EXAMPLE];
 /** The Prometheus Operator's resources and the dashboards: a kustomization of its own. */
 const MONITORING = 'monitoring';
 /** Files of the monitoring folder that are no Kubernetes resource: the alerts' plain rules and their promtool tests. */
@@ -80,6 +102,14 @@ function check(ok: unknown, what: string): void {
   else failures.push(what);
 }
 const read = (file: string) => readFileSync(path.join(DIR, file), 'utf8');
+/** A file of the second site's overlays, parsed (none when absent). */
+const secondSite = (rel: string): Doc[] => {
+  const f = path.join(SECOND_SITE, rel);
+  if (!existsSync(f)) return [];
+  const list = parseAllDocuments(readFileSync(f, 'utf8'));
+  for (const d of list) check(d.errors.length === 0 && d.warnings.length === 0, `deploy/second-site/${rel}: ${[...d.errors, ...d.warnings].map((e) => e.message).join('; ')}`);
+  return list.map((d) => d.toJS() as Doc).filter(Boolean);
+};
 
 // 1. Every YAML file parses without errors or warnings.
 const files = readdirSync(DIR)
@@ -102,8 +132,7 @@ const resources: string[] = kustomization.resources ?? [];
 for (const r of resources) check(existsSync(path.join(DIR, r)), `kustomization lists missing file ${r}`);
 for (const f of files) {
   if (f === 'kustomization.yaml') continue;
-  if (f === SECRET_TEMPLATE || f === PROVIDER_TEMPLATE || f === NATS_TEMPLATE || f === POSTGRES_EXAMPLE || f === INGRESS_EXAMPLE)
-    check(!resources.includes(f), `${f} must not be applied by kustomize`);
+  if (BY_HAND.includes(f)) check(!resources.includes(f), `${f} must not be applied by kustomize`);
   else check(resources.includes(f), `kustomization.yaml does not list ${f}`);
 }
 
@@ -135,7 +164,7 @@ for (const f of dashboardFiles)
   check(dashboardGenerator?.files?.includes(`dashboards/${f}`), `${MONITORING}/kustomization.yaml: dashboards/${f} in the ConfigMap labelled grafana_dashboard`);
 
 const all = [...docsByFile.entries()]
-  .filter(([f]) => f !== 'kustomization.yaml' && f !== POSTGRES_EXAMPLE && f !== INGRESS_EXAMPLE)
+  .filter(([f]) => f !== 'kustomization.yaml' && !OTHER_PLACES.includes(f))
   .flatMap(([file, ds]) => ds.map((d) => ({ file, d })))
   .concat(
     [...monitoringDocs.entries()]
@@ -163,7 +192,8 @@ for (const [k, v] of Object.entries(providerData)) check(/REPLACE-ME/.test(v), `
 const natsSecret = ofKind('Secret').find((s) => s.metadata.name === NATS_SECRET_NAME);
 check(natsSecret, `no ${NATS_SECRET_NAME} Secret template (${NATS_TEMPLATE})`);
 const natsData: Record<string, string> = natsSecret?.stringData ?? {};
-const NATS_KEYS = NATS_COMPONENTS.map(natsPasswordVariable);
+// Each component's password, and the `mirror` user's (the other site's NATS over the leafnode).
+const NATS_KEYS = [...NATS_COMPONENTS, MIRROR_USER].map(natsPasswordVariable);
 for (const k of NATS_KEYS) check(Object.keys(natsData).includes(k), `NATS credentials template lacks ${k}`);
 for (const k of Object.keys(natsData)) check(NATS_KEYS.includes(k), `NATS credentials template key ${k} is no component's NATS password`);
 for (const [k, v] of Object.entries(natsData)) check(/REPLACE-?ME/.test(v), `NATS credentials template value ${k} is not a placeholder`);
@@ -179,6 +209,23 @@ check(configData.NODE_ENV === 'production', 'ConfigMap sets NODE_ENV=production 
 
 // 4. Workloads: security, resources, drain.
 const workloads = [...ofKind('Deployment'), ...ofKind('StatefulSet')];
+// The batch pods of every file (the examples' too: the restore test, the monthly archival mark, the
+// mirrors' Job) keep the same pod and container security settings and resources.
+const everyDoc = [...docsByFile.entries()]
+  .flatMap(([file, ds]) => ds.map((d) => ({ file, d })))
+  .concat(secondSite('active/nats-mirrors.yaml').map((d) => ({ file: 'deploy/second-site/active/nats-mirrors.yaml', d })));
+for (const { file, d } of everyDoc.filter(({ d }) => d.kind === 'Job' || d.kind === 'CronJob')) {
+  const name = `${file}: ${d.kind} ${d.metadata?.name}`;
+  const pod = (d.kind === 'CronJob' ? d.spec?.jobTemplate?.spec?.template?.spec : d.spec?.template?.spec) ?? {};
+  check(pod.securityContext?.runAsNonRoot === true, `${name}: pod must run as non-root`);
+  check(pod.securityContext?.seccompProfile?.type === 'RuntimeDefault', `${name}: seccomp RuntimeDefault`);
+  for (const c of pod.containers ?? []) {
+    check(c.securityContext?.readOnlyRootFilesystem === true, `${name}/${c.name}: read-only root filesystem`);
+    check(c.securityContext?.allowPrivilegeEscalation === false, `${name}/${c.name}: no privilege escalation`);
+    check((c.securityContext?.capabilities?.drop ?? []).includes('ALL'), `${name}/${c.name}: drop all capabilities`);
+    check(c.resources?.requests?.cpu && c.resources?.requests?.memory && c.resources?.limits?.memory, `${name}/${c.name}: cpu/memory requests and a memory limit`);
+  }
+}
 for (const w of workloads) {
   const name = `${w.kind} ${w.metadata.name}`;
   const pod = w.spec?.template?.spec ?? {};
@@ -449,8 +496,137 @@ const databaseHost = (() => {
 })();
 check(databaseHost === `${pg?.metadata?.name}-rw.${pg?.metadata?.namespace}:5432`, `Secret template: DATABASE_URL at the Cluster's -rw Service (${databaseHost})`);
 
+// 7c. Backups and the second site (issue #67; docs/continuity.md). The primary site's Cluster archives
+// every WAL segment and its base backups through the Barman Cloud plugin into an ObjectStore of its
+// own, encrypted, with a point-in-time window; a ScheduledBackup takes one a day; a monthly Job marks
+// the newest backup of that store archival (kept five years); and the second site's replica Cluster
+// follows this one from its archive (and by streaming), archives into a store of its own, and keeps the
+// same role Secret, so promoting it changes nothing for the applications.
+const docsOf = (file: string, kind: string) => (docsByFile.get(file) ?? []).filter((d) => d.kind === kind);
+const secondSiteActive = secondSite('active/kustomization.yaml')[0] ?? {};
+const secondSiteStandby = secondSite('standby/kustomization.yaml')[0] ?? {};
+const secondSiteMirrors = secondSite('active/nats-mirrors.yaml');
+const secondSiteOf = (kind: string) => secondSiteMirrors.filter((d) => d.kind === kind);
+check(
+  JSON.stringify(secondSiteActive.resources) === JSON.stringify(['../../k8s', 'nats-mirrors.yaml']) &&
+    (secondSiteActive.patches ?? []).some((x: Doc) => x.path === 'nats-site.yaml'),
+  'deploy/second-site/active: the primary site\'s manifests, its mirrors and its nats-site',
+);
+check(
+  JSON.stringify(secondSiteStandby.resources) === JSON.stringify(['../active']) &&
+    (secondSiteStandby.patches ?? []).some((x: Doc) => x.target?.kind === 'HorizontalPodAutoscaler' && /\$patch: delete/.test(x.patch ?? '')) &&
+    (secondSiteStandby.patches ?? []).some((x: Doc) => x.target?.kind === 'Deployment' && /path: \/spec\/replicas\s+value: 0/.test(x.patch ?? '')),
+  'deploy/second-site/standby: the active site with no autoscaler and no application replica',
+);
+const archiverOf = (cluster: Doc | undefined) =>
+  (cluster?.spec?.plugins ?? []).find((x: Doc) => x.name === BARMAN_PLUGIN && x.isWALArchiver === true)?.parameters ?? {};
+const storeNamed = (file: string, name: string | undefined) => docsOf(file, 'ObjectStore').find((o) => o.metadata?.name === name);
+const externalNamed = (cluster: Doc | undefined, name: string | undefined) => (cluster?.spec?.externalClusters ?? []).find((e: Doc) => e.name === name);
+const checkBackups = (file: string, cluster: Doc | undefined) => {
+  const archiver = archiverOf(cluster);
+  const store = storeNamed(file, archiver.barmanObjectName);
+  check(store?.apiVersion === 'barmancloud.cnpg.io/v1', `${file}: the Cluster archives its WAL through the Barman Cloud plugin into an ObjectStore of the file (${archiver.barmanObjectName})`);
+  check(archiver.serverName && archiver.serverName !== cluster?.metadata?.name, `${file}: the archive's serverName names the site (${archiver.serverName}), not the Cluster both sites share`);
+  const cfg = store?.spec?.configuration ?? {};
+  check(/^s3:\/\//.test(cfg.destinationPath ?? ''), `${file}: ${archiver.barmanObjectName} is a bucket (destinationPath)`);
+  check(/^\d+d$/.test(store?.spec?.retentionPolicy ?? ''), `${file}: ${archiver.barmanObjectName} has a point-in-time window (retentionPolicy "30d")`);
+  check(cfg.wal?.encryption && cfg.data?.encryption, `${file}: WAL and base backups encrypted at rest (wal.encryption, data.encryption)`);
+  check(cfg.wal?.compression, `${file}: WAL compressed`);
+  check(cluster?.spec?.postgresql?.parameters?.archive_timeout, `${file}: archive_timeout set (what a restore from the archive alone can lose)`);
+  const daily = docsOf(file, 'ScheduledBackup').find((b) => b.spec?.cluster?.name === cluster?.metadata?.name);
+  check(
+    daily?.spec?.method === 'plugin' && daily.spec.pluginConfiguration?.name === BARMAN_PLUGIN,
+    `${file}: a ScheduledBackup of the Cluster through the Barman Cloud plugin`,
+  );
+  check(String(daily?.spec?.schedule ?? '').trim().split(/\s+/).length === 6, `${file}: the ScheduledBackup's schedule has CloudNativePG's six fields (seconds first)`);
+  const keep = docsOf(file, 'CronJob').find((j) => (j.spec?.jobTemplate?.spec?.template?.spec?.containers?.[0]?.command ?? [])[0] === 'barman-cloud-backup-keep');
+  const keepArgs: string[] = keep?.spec?.jobTemplate?.spec?.template?.spec?.containers?.[0]?.command ?? [];
+  check(keep && String(keep.spec.schedule).trim().split(/\s+/).length === 5, `${file}: a monthly CronJob marks a backup archival (barman-cloud-backup-keep)`);
+  check(
+    keepArgs.includes('--target=standalone') && keepArgs.includes(cfg.destinationPath) && keepArgs.includes(archiver.serverName),
+    `${file}: the monthly mark keeps a standalone backup of the Cluster's own store and server name`,
+  );
+  return { archiver, cfg };
+};
+const primarySite = checkBackups(POSTGRES_EXAMPLE, pg);
+const replicaPg = docsOf(REPLICA_EXAMPLE, 'Cluster')[0];
+check(replicaPg, `${REPLICA_EXAMPLE}: the second site's Cluster`);
+const secondSiteBackups = checkBackups(REPLICA_EXAMPLE, replicaPg);
+check(
+  replicaPg?.metadata?.name === pg?.metadata?.name && replicaPg?.metadata?.namespace === pg?.metadata?.namespace,
+  `${REPLICA_EXAMPLE}: the same Cluster name and namespace as the primary's, so DATABASE_URL is the same on both sites`,
+);
+check(pg?.spec?.replica?.self && pg.spec.replica.primary === pg.spec.replica.self, `${POSTGRES_EXAMPLE}: the primary of the distributed topology (replica.primary is itself)`);
+check(
+  replicaPg?.spec?.replica?.primary === pg?.spec?.replica?.self && replicaPg?.spec?.replica?.self !== pg?.spec?.replica?.self,
+  `${REPLICA_EXAMPLE}: a member of the same topology that follows the primary site (replica.primary ${pg?.spec?.replica?.self})`,
+);
+check(pg?.spec?.replica?.source === replicaPg?.spec?.replica?.self, `${POSTGRES_EXAMPLE}: once demoted, it follows the second site (replica.source)`);
+const followed = externalNamed(replicaPg, replicaPg?.spec?.replica?.source);
+const followedStore = storeNamed(REPLICA_EXAMPLE, followed?.plugin?.parameters?.barmanObjectName);
+check(
+  followedStore?.spec?.configuration?.destinationPath === primarySite.cfg.destinationPath && followed?.plugin?.parameters?.serverName === primarySite.archiver.serverName,
+  `${REPLICA_EXAMPLE}: it reads the primary site's archive (its bucket and server name)`,
+);
+check(followed?.connectionParameters?.host && followed?.sslCert && followed?.sslRootCert, `${REPLICA_EXAMPLE}: and streams from the primary site over TLS with a client certificate`);
+check(!followedStore?.spec?.retentionPolicy, `${REPLICA_EXAMPLE}: the primary's archive is read from here, its retention left to the primary site`);
+check(replicaPg?.spec?.bootstrap?.recovery?.source === replicaPg?.spec?.replica?.source, `${REPLICA_EXAMPLE}: bootstrapped from the primary site's backups`);
+check(
+  secondSiteBackups.cfg.destinationPath !== primarySite.cfg.destinationPath && secondSiteBackups.archiver.serverName !== primarySite.archiver.serverName,
+  `${REPLICA_EXAMPLE}: archives into its own bucket and server name, never the primary's`,
+);
+check(
+  replicaPg?.spec?.bootstrap?.recovery?.secret?.name === pg?.spec?.bootstrap?.initdb?.secret?.name,
+  `${REPLICA_EXAMPLE}: the same role Secret as the primary (${pg?.spec?.bootstrap?.initdb?.secret?.name}): the password is unchanged when promoted`,
+);
+check(
+  replicaPg?.spec?.instances >= 2 && replicaPg?.spec?.minSyncReplicas >= 1 && replicaPg?.spec?.affinity?.podAntiAffinityType === 'required',
+  `${REPLICA_EXAMPLE}: once promoted, a primary with a synchronous standby on another node`,
+);
+// The restore test: the application image runs its script on this site's archive, into a scratch
+// Cluster of its own name; its Role cannot touch the live Cluster.
+const restoreJob = docsOf(RESTORE_TEST_EXAMPLE, 'CronJob')[0];
+const restorePod = restoreJob?.spec?.jobTemplate?.spec?.template?.spec ?? {};
+const restoreContainer = restorePod.containers?.[0] ?? {};
+const restoreEnv = Object.fromEntries((restoreContainer.env ?? []).map((e: Doc) => [e.name, e.value]));
+check(restoreContainer.image === IMAGE, `${RESTORE_TEST_EXAMPLE}: the restore test runs the application image ${IMAGE}`);
+check(
+  JSON.stringify(restoreContainer.command) === JSON.stringify(['node', `deploy/k8s/${RESTORE_TEST_SCRIPT}`]) && existsSync(path.join(DIR, RESTORE_TEST_SCRIPT)),
+  `${RESTORE_TEST_EXAMPLE}: the restore test runs node deploy/k8s/${RESTORE_TEST_SCRIPT}`,
+);
+check(
+  restoreEnv.RESTORE_OBJECT_STORE === primarySite.archiver.barmanObjectName && restoreEnv.RESTORE_SERVER_NAME === primarySite.archiver.serverName,
+  `${RESTORE_TEST_EXAMPLE}: it restores this site's archive (${primarySite.archiver.barmanObjectName}, ${primarySite.archiver.serverName})`,
+);
+check(restoreEnv.RESTORE_NAMESPACE === pg?.metadata?.namespace, `${RESTORE_TEST_EXAMPLE}: its scratch Cluster in the database's namespace (where the ObjectStore is)`);
+const scratchName = restoreEnv.RESTORE_SCRATCH_CLUSTER;
+check(scratchName && scratchName !== pg?.metadata?.name, `${RESTORE_TEST_EXAMPLE}: the scratch Cluster has a name of its own (${scratchName})`);
+check(restoreEnv.RESTORE_IMAGE_NAME === pg?.spec?.imageName, `${RESTORE_TEST_EXAMPLE}: the scratch Cluster runs the live Cluster's Postgres image`);
+const restoreRole = docsOf(RESTORE_TEST_EXAMPLE, 'Role')[0];
+check(restoreRole?.metadata?.namespace === pg?.metadata?.namespace, `${RESTORE_TEST_EXAMPLE}: its Role is in the database's namespace`);
+for (const rule of restoreRole?.rules ?? []) {
+  const names: string[] | undefined = rule.resourceNames;
+  check(
+    names ? names.every((n) => n === scratchName || n.startsWith(`${scratchName}-`)) : JSON.stringify(rule.verbs) === '["create"]',
+    `${RESTORE_TEST_EXAMPLE}: the Role reaches the scratch Cluster and its Secrets only (${JSON.stringify(rule)})`,
+  );
+}
+const restoreBinding = docsOf(RESTORE_TEST_EXAMPLE, 'RoleBinding')[0];
+check(
+  restoreBinding?.roleRef?.name === restoreRole?.metadata?.name &&
+    restoreBinding?.subjects?.some((x: Doc) => x.kind === 'ServiceAccount' && x.name === restorePod.serviceAccountName && x.namespace === restoreJob?.metadata?.namespace),
+  `${RESTORE_TEST_EXAMPLE}: the Role is bound to the restore test's ServiceAccount`,
+);
+const dockerfileText = existsSync(path.join(DIR, 'Dockerfile')) ? read('Dockerfile') : '';
+check(
+  new RegExp(`^COPY deploy/k8s/${RESTORE_TEST_SCRIPT.replace('.', '\\.')} \\./deploy/k8s/$`, 'm').test(dockerfileText) &&
+    new RegExp(`^!deploy/k8s/${RESTORE_TEST_SCRIPT.replace('.', '\\.')}$`, 'm').test(existsSync(path.join(DIR, 'Dockerfile.dockerignore')) ? read('Dockerfile.dockerignore') : ''),
+  `Dockerfile: the image carries deploy/k8s/${RESTORE_TEST_SCRIPT} (the restore test's CronJob runs it)`,
+);
+
 // 8. NetworkPolicies: who may connect to whom.
-const policies = ofKind('NetworkPolicy') as NetworkPolicy[];
+// The restore test's and the mirrors' Job's policies apply in the same namespace (applied by hand).
+const policies = [...ofKind('NetworkPolicy'), ...docsOf(RESTORE_TEST_EXAMPLE, 'NetworkPolicy'), ...secondSiteOf('NetworkPolicy')] as NetworkPolicy[];
 const NS: Labels = { 'kubernetes.io/metadata.name': kustomization.namespace ?? 'back-office' };
 const podLabels = (name: string): Labels => workloads.find((w) => w.metadata.name === name)?.spec?.template?.metadata?.labels ?? {};
 const inCluster = (name: string): Peer => ({ namespace: NS, pod: podLabels(name) });
@@ -459,9 +635,10 @@ const monitoring: Peer = { namespace: { 'kubernetes.io/metadata.name': 'monitori
 const adminTools: Peer = { namespace: { 'kubernetes.io/metadata.name': 'ops', 'back-office/admin-access': 'true' }, pod: { app: 'vpn' } };
 const dns: Peer = { namespace: { 'kubernetes.io/metadata.name': 'kube-system' }, pod: { 'k8s-app': 'kube-dns' } };
 const postgres: Peer = { ip: '10.20.30.40' };
+// CloudNativePG labels each instance with its Cluster and its role (a pooler's pods are `pooler`).
 const postgresInCluster: Peer = {
   namespace: { 'kubernetes.io/metadata.name': pg?.metadata?.namespace ?? '' },
-  pod: { 'cnpg.io/cluster': pg?.metadata?.name ?? '' },
+  pod: { 'cnpg.io/cluster': pg?.metadata?.name ?? '', 'cnpg.io/podRole': 'instance' },
 };
 const internet: Peer = { ip: '93.184.216.34' };
 const cloudMetadata: Peer = { ip: '169.254.169.254' };
@@ -538,6 +715,110 @@ for (const app of Object.keys(COMPONENTS)) {
   if (app !== 'webhooks') check(!egress(app, internet, tcp(4318)), `${app} never reaches an OTLP endpoint on the internet (name the collector's range, never 0.0.0.0/0)`);
 }
 
+// 8c. The restore test reaches its scratch Cluster (never the live one), the Pushgateway and the
+// Kubernetes API, and nothing reaches it.
+const restoreLabels: Labels = restorePod && restoreJob ? (restoreJob.spec.jobTemplate.spec.template.metadata?.labels ?? {}) : {};
+const restoreEgress = (to: Peer, flow: Flow) => allowsEgress(policies, NS, restoreLabels, to, flow);
+const scratchPods: Peer = {
+  namespace: { 'kubernetes.io/metadata.name': pg?.metadata?.namespace ?? '' },
+  pod: { 'cnpg.io/cluster': scratchName ?? '', 'cnpg.io/podRole': 'instance' },
+};
+// A Cluster restored beside the live one (docs/runbook.md, "Restore from backup"): the services reach it without a policy change.
+for (const app of Object.keys(COMPONENTS).filter((a) => a !== 'gateway'))
+  check(egress(app, { ...postgresInCluster, pod: { 'cnpg.io/cluster': 'back-office-db-restored', 'cnpg.io/podRole': 'instance' } }, tcp(5432)), `${app} reaches a Cluster restored beside the live one`);
+const pushgateway: Peer = { namespace: { 'kubernetes.io/metadata.name': 'monitoring' }, pod: { 'app.kubernetes.io/name': 'prometheus-pushgateway' } };
+check(restoreEgress(scratchPods, tcp(5432)), 'restore test reaches its scratch Cluster on 5432');
+check(!restoreEgress(postgresInCluster, tcp(5432)) && !restoreEgress(postgres, tcp(5432)), 'restore test never reaches the live Cluster (nor any other Postgres)');
+check(restoreEgress(pushgateway, tcp(9091)), 'restore test reaches the Pushgateway on 9091');
+const apiBlocks = (policies.find((x) => x.metadata.name === 'restore-test')?.spec.egress ?? []).flatMap((r) => (r.to ?? []).map((t) => t.ipBlock)).filter((b) => b !== undefined);
+check(apiBlocks.length > 0 && apiBlocks.every((b) => Number(b.cidr.split('/')[1]) >= 16), 'restore test: the Kubernetes API by its address range (no wider than a /16)');
+for (const b of apiBlocks) check(restoreEgress({ ip: b.cidr.split('/')[0]! }, tcp(443)), `restore test reaches the Kubernetes API ${b.cidr} on 443`);
+check(!restoreEgress(internet, tcp(443)) && !restoreEgress(inCluster('nats'), tcp(4222)), 'restore test reaches neither the internet nor NATS');
+check(!allowsIngress(policies, NS, restoreLabels, monitoring, tcp(9464)) && !allowsIngress(policies, NS, restoreLabels, inCluster('gateway'), tcp(3000)), 'nothing connects to the restore test');
+
+// 8d. JetStream on the second site (deploy/second-site): each site a JetStream domain of its
+// own (nats-site), the leafnode between them on 7422 from and to the other site's range alone, the
+// `mirror` user in the authorization block, and the mirrors of the streams the services create.
+const primaryNatsSite = ofKind('ConfigMap').find((c) => c.metadata?.name === 'nats-site')?.data ?? {};
+const secondNatsSite = secondSite('active/nats-site.yaml').find((c) => c.kind === 'ConfigMap' && c.metadata?.name === 'nats-site')?.data ?? {};
+const domainOf = (site: Record<string, string>) => /^\s*domain:\s*(\S+)\s*$/m.exec(site['jetstream.conf'] ?? '')?.[1];
+const primaryDomain = domainOf(primaryNatsSite);
+check(primaryDomain && domainOf(secondNatsSite) && primaryDomain !== domainOf(secondNatsSite), `nats-site: each site its own JetStream domain (${primaryDomain}, ${domainOf(secondNatsSite)})`);
+// nats-server resolves an include from the config file's folder: the site's files must be where the StatefulSet mounts nats-site.
+const natsMounts: Doc[] = natsContainer.volumeMounts ?? [];
+const natsVolumes: Doc[] = nats?.spec?.template?.spec?.volumes ?? [];
+const mountOf = (configMap: string) => natsMounts.find((m) => natsVolumes.some((v) => v.name === m.name && v.configMap?.name === configMap))?.mountPath;
+const jsBlock = /jetstream\s*\{([^}]*)\}/s.exec(natsConf)?.[1] ?? '';
+for (const [what, text, file] of [
+  ['the JetStream domain', jsBlock, 'jetstream.conf'],
+  ['the leafnode', natsConf.replace(jsBlock, ''), 'leafnodes.conf'],
+] as const) {
+  const included = /include\s+"([^"]+)"/.exec(text)?.[1] ?? '';
+  const at = path.posix.join(mountOf('nats-config') ?? '', included);
+  check(included && at === path.posix.join(mountOf('nats-site') ?? '-', file), `nats.conf: includes ${what} from nats-site's ${file} (resolved from the config's folder: ${at})`);
+}
+check(/leafnodes\s*\{[^]*listen:\s*0\.0\.0\.0:7422[^]*tls\s*\{/.test(primaryNatsSite['leafnodes.conf'] ?? ''), 'nats-site: the primary site listens for leafnodes on 7422 over TLS');
+check(/remotes:[^]*url:\s*\$NATS_LEAFNODE_URL[^]*ca_file:/.test(secondNatsSite['leafnodes.conf'] ?? ''), `${NATS_SECOND_SITE}: the second site's leafnode connects to the primary's ($NATS_LEAFNODE_URL), verifying its CA`);
+check(natsContainer.ports?.some((x: Doc) => x.containerPort === 7422), 'nats: the leafnode port 7422 on the pods');
+check(new RegExp(`user: ${MIRROR_USER}\\n\\s*password: \\$${natsPasswordVariable(MIRROR_USER)}\\n\\s*allowed_connection_types: \\["STANDARD", "LEAFNODE"\\]`).test(natsConf), `nats.conf: the ${MIRROR_USER} user, its password from $${natsPasswordVariable(MIRROR_USER)}`);
+const otherSite: Peer = { ip: (policies.find((x) => x.metadata.name === 'nats')?.spec.ingress ?? []).flatMap((r) => (r.from ?? []).map((f) => f.ipBlock?.cidr)).find(Boolean)?.split('/')[0] ?? '' };
+check('ip' in otherSite && otherSite.ip !== '', 'nats: the other site named by its address range');
+check(allowsIngress(policies, NS, podLabels('nats'), otherSite, tcp(7422)) && egress('nats', otherSite, tcp(7422)), 'nats: the leafnode 7422 open from and to the other site');
+check(!allowsIngress(policies, NS, podLabels('nats'), otherSite, tcp(4222)) && !allowsIngress(policies, NS, podLabels('nats'), internet, tcp(7422)), "nats: the other site reaches the leafnode port alone, and nobody else reaches it");
+check(!egress('nats', internet, tcp(443)), 'nats reaches nothing on the internet');
+const leafService = ofKind('Service').find((x) => x.spec?.ports?.some((p: Doc) => p.port === 7422));
+check(leafService?.spec?.type === 'LoadBalancer' && leafService.spec.externalTrafficPolicy === 'Local' && (leafService.spec.loadBalancerSourceRanges ?? []).length > 0, 'nats-leafnodes: a load balancer for the other site only (source ranges, client address kept)');
+const outboxText = readFileSync(path.join(REPO, 'packages/service-kit/src/outbox.ts'), 'utf8');
+const outboxNanos = (field: string) => {
+  const expr = new RegExp(`${field}:\\s*([\\d_ *]+),`).exec(outboxText)?.[1] ?? '';
+  return expr ? expr.split('*').reduce((a, x) => a * Number(x.trim().replaceAll('_', '')), 1) : NaN;
+};
+const streamConfigs = secondSiteOf('ConfigMap').find((c) => c.metadata?.name === 'nats-mirror-streams')?.data ?? {};
+for (const stream of mirroredStreams(natsPrefix)) {
+  const parse = (key: string) => {
+    try {
+      return JSON.parse(streamConfigs[key] ?? '') as Doc;
+    } catch {
+      return undefined;
+    }
+  };
+  const mirror = parse(`${stream}.mirror.json`);
+  const promoted = parse(`${stream}.promoted.json`);
+  check(
+    mirror?.name === stream && mirror.mirror?.name === stream && !mirror.subjects && mirror.mirror?.external?.api === `$JS.${primaryDomain}.API`,
+    `${NATS_SECOND_SITE}: ${stream} mirrors the primary site's ${stream} through its domain's API`,
+  );
+  check(String(mirror?.mirror?.external?.deliver ?? '').startsWith(`${mirrorDeliverPrefix(natsPrefix)}.`), `${NATS_SECOND_SITE}: ${stream}'s messages delivered where the ${MIRROR_USER} user may receive them`);
+  const wildcard = stream === eventsStreamName(natsPrefix) ? eventsWildcard(natsPrefix) : internalEventsWildcard(natsPrefix);
+  check(promoted?.name === stream && !promoted.mirror && JSON.stringify(promoted.subjects) === JSON.stringify([wildcard]), `${NATS_SECOND_SITE}: ${stream} promoted takes the services' subjects (${wildcard})`);
+  for (const c of [mirror, promoted]) {
+    check(
+      c?.storage === 'file' && c.retention === 'limits' && c.max_age === outboxNanos('max_age') && c.duplicate_window === outboxNanos('duplicate_window') && String(c.num_replicas) === configData.NATS_REPLICAS,
+      `${NATS_SECOND_SITE}: ${stream} kept as outbox.ts creates it (file, limits, max_age, duplicate window, NATS_REPLICAS)`,
+    );
+  }
+}
+const mirrorJob = secondSiteOf('Job').find((j) => j.metadata?.name === 'nats-mirror-streams')?.spec?.template?.spec?.containers?.[0] ?? {};
+const mirrorJobEnv = (name: string) => (mirrorJob.env ?? []).find((e: Doc) => e.name === name);
+check(
+  mirrorJobEnv('NATS_USER')?.value === MIRROR_USER &&
+    mirrorJobEnv('NATS_PASSWORD')?.valueFrom?.secretKeyRef?.name === NATS_SECRET_NAME &&
+    mirrorJobEnv('NATS_PASSWORD')?.valueFrom?.secretKeyRef?.key === natsPasswordVariable(MIRROR_USER),
+  `${NATS_SECOND_SITE}: the mirrors' Job connects as ${MIRROR_USER} with its password from ${NATS_SECRET_NAME}`,
+);
+const mirrorJobLabels: Labels = secondSiteOf('Job').find((j) => j.metadata?.name === 'nats-mirror-streams')?.spec?.template?.metadata?.labels ?? {};
+const promoteJob = secondSiteOf('Job').find((j) => j.metadata?.name === 'nats-promote-mirrors');
+check(promoteJob?.spec?.suspend === true, `${NATS_SECOND_SITE}: the mirrors' promotion waits, suspended, for the runbook to start it`);
+check(
+  JSON.stringify(promoteJob?.spec?.template?.metadata?.labels) === JSON.stringify(mirrorJobLabels) && /stream edit "\$s" --config "\/streams\/\$s\.promoted\.json"/.test(String(promoteJob?.spec?.template?.spec?.containers?.[0]?.command)),
+  `${NATS_SECOND_SITE}: the promotion edits each mirror into its promoted configuration, under the mirrors' Job's NetworkPolicies`,
+);
+check(
+  allowsEgress(policies, NS, mirrorJobLabels, inCluster('nats'), tcp(4222)) && allowsIngress(policies, NS, podLabels('nats'), { namespace: NS, pod: mirrorJobLabels }, tcp(4222)),
+  `${NATS_SECOND_SITE}: the mirrors' Job reaches NATS on 4222`,
+);
+check(!allowsEgress(policies, NS, mirrorJobLabels, internet, tcp(443)), `${NATS_SECOND_SITE}: the mirrors' Job reaches nothing else`);
+
 // 10. Monitoring: every process scraped as its own job, NATS's monitoring endpoint through the
 // exporter (one container per node), the rules and the flows that scraping needs.
 const podMonitors = ofKind('PodMonitor');
@@ -575,6 +856,14 @@ for (const pod of natsPods) {
 check(reaches(inCluster('nats-exporter'), 'nats', tcp(8222), 'nats-exporter'), 'nats-exporter reaches the nats monitoring port 8222');
 check(!reaches(inCluster('players'), 'nats', tcp(8222), 'players') && !reaches(outside, 'nats', tcp(8222)), 'the nats monitoring port is closed to all but the exporter');
 check(!egress('nats-exporter', internet, tcp(443)) && !egress('nats-exporter', inCluster('nats'), tcp(4222)), 'nats-exporter reaches nothing but the monitoring port');
+const postgresMonitor = podMonitors.find((x) => x.spec?.selector?.matchLabels?.['cnpg.io/cluster'] === pg?.metadata?.name);
+check(
+  postgresMonitor?.spec?.namespaceSelector?.matchNames?.includes(pg?.metadata?.namespace) &&
+    (postgresMonitor.spec.podMetricsEndpoints ?? []).some(
+      (e: Doc) => e.port === 'metrics' && (e.relabelings ?? []).some((r: Doc) => r.targetLabel === 'job' && r.replacement === 'postgres'),
+    ),
+  "a PodMonitor scrapes the database's instances (CloudNativePG's exporter, the backup plugin's series) as job \"postgres\"",
+);
 const prometheusRule = ofKind('PrometheusRule')[0];
 check(
   (prometheusRule?.spec?.groups ?? []).some((g: Doc) => (g.rules ?? []).some((r: Doc) => r.alert && /^docs\/runbook\.md#/.test(r.annotations?.runbook_url ?? ''))),

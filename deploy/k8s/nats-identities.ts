@@ -269,6 +269,37 @@ export function natsPermissions(prefix: string, component: NatsComponent, identi
   return { publish: [...publish], subscribe: [...subscribe] };
 }
 
+/**
+ * The second site's identity (docs/continuity.md, "JetStream on the second site"): the streams a site
+ * mirrors from the other, where their messages arrive, and the one user both ends of the leafnode
+ * connection between the sites use. On the site that is mirrored, the other site's NATS connects
+ * as this user (a leafnode, permissions read as a client's): it may create and delete its mirrors'
+ * consumers on these streams only, through the other domain's JetStream API, answer their flow
+ * control and receive their messages; it cannot publish an event, call a service or hear a request.
+ * On the mirroring site, the mirror Job (deploy/second-site/active/nats-mirrors.yaml) connects as the same user
+ * to create the mirrors and, on a fail-over, to promote them.
+ */
+export const MIRROR_USER = 'mirror';
+export const mirroredStreams = (prefix: string) => [eventsStreamName(prefix), internalStreamName(prefix)];
+/** The subject prefix a mirror's messages are delivered on across the leafnode connection. */
+export const mirrorDeliverPrefix = (prefix: string) => `${prefix}.mirror`;
+
+export function mirrorPermissions(prefix: string): NatsPermissions {
+  const publish: string[] = ['$JS.API.INFO', '$JS.API.STREAM.NAMES', '$JS.API.STREAM.LIST'];
+  for (const s of mirroredStreams(prefix)) {
+    // Across the leafnode, into the mirrored site's domain (`$JS.<domain>.API`, either site's).
+    publish.push(`$JS.*.API.STREAM.INFO.${s}`, `$JS.*.API.CONSUMER.CREATE.${s}`, `$JS.*.API.CONSUMER.CREATE.${s}.>`, `$JS.*.API.CONSUMER.DELETE.${s}.>`);
+    publish.push(`$JS.FC.${s}.>`);
+    // On its own site: the mirror streams themselves (created, read, promoted), never deleted or purged.
+    publish.push(`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.CREATE.${s}`, `$JS.API.STREAM.UPDATE.${s}`, `$JS.API.STREAM.MSG.GET.${s}`);
+  }
+  return {
+    publish,
+    // The mirrors' messages, the JetStream API's answers to the leafnode's requests, its own inbox.
+    subscribe: [`${mirrorDeliverPrefix(prefix)}.>`, '$JSC.R.>', `${natsInboxPrefix(MIRROR_USER)}.>`],
+  };
+}
+
 /** The environment variable that carries a component's NATS password into the NATS server's pod. */
 export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${component.toUpperCase()}`;
 
@@ -278,15 +309,16 @@ export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${comp
  * it was given (`allow_responses`). `passwords` replaces the variables with values (the test's
  * server, which has no such environment).
  */
-export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent, string>>): string {
+export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent | typeof MIRROR_USER, string>>): string {
   const list = (items: string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
+  const passwordOf = (user: NatsComponent | typeof MIRROR_USER) =>
+    passwords?.[user] !== undefined ? JSON.stringify(passwords[user]) : `$${natsPasswordVariable(user)}`;
   const users = NATS_COMPONENTS.map((c) => {
     const p = natsPermissions(prefix, c);
-    const password = passwords?.[c] !== undefined ? JSON.stringify(passwords[c]) : `$${natsPasswordVariable(c)}`;
     return [
       `    {`,
       `      user: ${c}`,
-      `      password: ${password}`,
+      `      password: ${passwordOf(c)}`,
       `      permissions: {`,
       `        publish: { allow: ${list(p.publish)} }`,
       `        subscribe: { allow: ${list(p.subscribe)} }`,
@@ -295,6 +327,23 @@ export function natsAuthorization(prefix: string, passwords?: Partial<Record<Nat
       `    }`,
     ].join('\n');
   });
+  // The other site's mirrors (a test's server given passwords without it runs without the user).
+  if (!passwords || passwords[MIRROR_USER] !== undefined) {
+    const p = mirrorPermissions(prefix);
+    users.push(
+      [
+        `    {`,
+        `      user: ${MIRROR_USER}`,
+        `      password: ${passwordOf(MIRROR_USER)}`,
+        `      allowed_connection_types: ${list(['STANDARD', 'LEAFNODE'])}`,
+        `      permissions: {`,
+        `        publish: { allow: ${list(p.publish)} }`,
+        `        subscribe: { allow: ${list(p.subscribe)} }`,
+        `      }`,
+        `    }`,
+      ].join('\n'),
+    );
+  }
   return [`authorization {`, `  users: [`, ...users, `  ]`, `}`].join('\n');
 }
 

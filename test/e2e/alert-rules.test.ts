@@ -18,6 +18,8 @@ const TEST_FILES = [
   'back-office.games.rules.test.yaml',
   'back-office.duties.rules.test.yaml',
   'back-office.reconciliation.rules.test.yaml',
+  'back-office.continuity.rules.test.yaml',
+  'back-office.continuity-daily.rules.test.yaml',
 ];
 
 interface Rule {

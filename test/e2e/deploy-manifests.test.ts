@@ -7,7 +7,9 @@
 // out, the SDK's sources let in, a process or a NATS node not scraped, the ingress example routed to
 // the admin port or its hops not TRUST_PROXY, traces let out to anywhere, a component without its
 // NATS identity or the NATS CA, the NATS permissions edited by hand (a gateway allowed a wallet
-// credit), routes that do not verify each other.
+// credit), routes that do not verify each other; and (issue #67) backups not encrypted, the monthly
+// copy not standalone, the second site archiving into the primary's store, the restore test able to
+// reach or delete the live Cluster, a mirror addressing its own domain, the leafnode open to anyone.
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,16 +31,20 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; out: s
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, out })));
 }
 
-/** check-manifests.ts on a copy of deploy/k8s where `file` had `from` replaced by `to`. */
+/**
+ * check-manifests.ts on a copy of deploy/k8s where `file` (from deploy/k8s: the second site's overlays
+ * are `../second-site/…`, copied beside it) had `from` replaced by `to`.
+ */
 async function checkBroken(t: Test, file: string, from: string | RegExp, to: string) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bo-k8s-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  cpSync(K8S, dir, { recursive: true });
-  const before = readFileSync(path.join(dir, file), 'utf8');
+  cpSync(path.dirname(K8S), dir, { recursive: true });
+  const k8s = path.join(dir, 'k8s');
+  const before = readFileSync(path.join(k8s, file), 'utf8');
   const after = before.replace(from, to);
   t.not(after, before, `${file} was changed`);
-  writeFileSync(path.join(dir, file), after);
-  return run(process.execPath, [path.join(K8S, 'check-manifests.ts'), dir]);
+  writeFileSync(path.join(k8s, file), after);
+  return run(process.execPath, [path.join(K8S, 'check-manifests.ts'), k8s]);
 }
 
 t.test('the real manifests pass, through the npm script on the pinned Node', async (t) => {
@@ -180,4 +186,60 @@ t.test('a copy with one fault fails, naming it', async (t) => {
   );
   t.equal(otlpAnywhere.code, 1);
   t.match(otlpAnywhere.out, /not ok - players never reaches an OTLP endpoint on the internet/);
+});
+
+t.test('the backups, the second site and the restore test (issue #67): a copy with one fault fails, naming it', async (t) => {
+  const unencrypted = await checkBroken(t, 'postgres-cluster.example.yaml', /\n {6}encryption: aws:kms\n {6}maxParallel/, '\n      maxParallel');
+  t.equal(unencrypted.code, 1);
+  t.match(unencrypted.out, /not ok - postgres-cluster.example.yaml: WAL and base backups encrypted at rest/);
+
+  const unkept = await checkBroken(t, 'postgres-cluster.example.yaml', '- --target=standalone', '- --target=full');
+  t.equal(unkept.code, 1);
+  t.match(unkept.out, /not ok - postgres-cluster.example.yaml: the monthly mark keeps a standalone backup/);
+
+  // The second site must never archive into the primary site's store.
+  const sharedArchive = await checkBroken(
+    t,
+    'postgres-replica-cluster.example.yaml',
+    /(isWALArchiver: true\n {6}parameters:\n {8}barmanObjectName: )back-office-db-site-b/,
+    '$1back-office-db-site-a',
+  );
+  t.equal(sharedArchive.code, 1);
+  t.match(sharedArchive.out, /not ok - postgres-replica-cluster.example.yaml: archives into its own bucket and server name, never the primary's/);
+
+  const liveReached = await checkBroken(t, 'restore-test.example.yaml', 'cnpg.io/cluster: back-office-db-restore-test', 'cnpg.io/cluster: back-office-db');
+  t.equal(liveReached.code, 1);
+  t.match(liveReached.out, /not ok - restore test never reaches the live Cluster/);
+
+  const liveDeletable = await checkBroken(
+    t,
+    'restore-test.example.yaml',
+    'resourceNames: ["back-office-db-restore-test"]',
+    'resourceNames: ["back-office-db-restore-test", "back-office-db"]',
+  );
+  t.equal(liveDeletable.code, 1);
+  t.match(liveDeletable.out, /not ok - restore-test.example.yaml: the Role reaches the scratch Cluster and its Secrets only/);
+
+  const ownDomain = await checkBroken(
+    t,
+    '../second-site/active/nats-mirrors.yaml',
+    /"api": "\$JS\.site-a\.API", "deliver": "bo\.mirror\.bo_EVENTS"/,
+    '"api": "$JS.site-b.API", "deliver": "bo.mirror.bo_EVENTS"',
+  );
+  t.equal(ownDomain.code, 1);
+  t.match(ownDomain.out, /not ok - deploy\/second-site\/active: bo_EVENTS mirrors the primary site's bo_EVENTS through its domain's API/);
+
+  // A second site in standby runs no application (it would write to a database in recovery).
+  const standbyRuns = await checkBroken(t, '../second-site/standby/kustomization.yaml', /value: 0/, 'value: 2');
+  t.equal(standbyRuns.code, 1);
+  t.match(standbyRuns.out, /not ok - deploy\/second-site\/standby: the active site with no autoscaler and no application replica/);
+
+  const leafFromAnywhere = await checkBroken(
+    t,
+    'network-policies.yaml',
+    "# PLACEHOLDER: the other site's address range (RFC 5737 documentation range until known).\n        - ipBlock:\n            cidr: 198.51.100.0/24",
+    "# PLACEHOLDER: the other site's address range (RFC 5737 documentation range until known).\n        - ipBlock:\n            cidr: 0.0.0.0/0",
+  );
+  t.equal(leafFromAnywhere.code, 1);
+  t.match(leafFromAnywhere.out, /not ok - nats: the other site reaches the leafnode port alone, and nobody else reaches it/);
 });
