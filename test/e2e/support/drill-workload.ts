@@ -50,6 +50,7 @@ export class DrillWorkload {
   #launch: LaunchServer | undefined;
   #providers: SimProvider[] = [];
   #approved: string[] = [];
+  #payouts = 0;
 
   private readonly op: CreatedOperator;
   private readonly team: Team;
@@ -211,17 +212,13 @@ export class DrillWorkload {
   }
 
   async #payout(sys: SystemUrls, live: OperatorClient, player: string, party: string): Promise<void> {
-    const w = await this.#post(
-      live,
-      `/players/${player}/withdrawals`,
-      { amount: '5.00', currency: 'BRL', method: 'pix', destination: 'key' },
-      201,
-      'withdrawal',
-    );
+    // Each its own amount: two equal withdrawals of a player signed in the same second are one signature (SIGNATURE_REUSED).
+    const amount = (5 + (this.#payouts++ % 100) / 100).toFixed(2);
+    const w = await this.#post(live, `/players/${player}/withdrawals`, { amount, currency: 'BRL', method: 'pix', destination: 'key' }, 201, 'withdrawal');
     if (!w) return;
     if (!(await this.#admin(sys, this.team.approver, `/admin/withdrawals/${w.id}/decision`, { decision: 'approve' }, 'approve'))) return;
     const paid = await this.#admin(sys, this.team.payer, `/admin/withdrawals/${w.id}/decision`, { decision: 'pay' }, 'pay');
-    if (paid?.status === 'paid') this.#note({ kind: 'payout', id: w.id, party, amount: '5.00' });
+    if (paid?.status === 'paid') this.#note({ kind: 'payout', id: w.id, party, amount });
   }
 
   /** Provider play on `/provider/v1` (one session of the simulator's aggregator) and one Hub88 session through its connector. */
