@@ -85,8 +85,15 @@ t.test('compliance sees the whole money picture', async (t) => {
       await file.locator('.balance').waitFor();
       t.match((await file.locator('.balance').textContent())!.replace(/\u00a0/g, ' '), /Balance\s+R\$ 2\.000,00/, 'the wallet');
       const own = file.locator(`tr[data-deposit="${dep.body.id}"] [data-payer]`);
-      t.match(await own.textContent(), /^529\.982\.247-25 Rui Lima 260$/, 'a deposit with its payer');
       const stranger = file.locator(`tr[data-deposit="${dep2.body.id}"] [data-payer]`);
+      // Issue #69: a payer's CPF is masked by default, and a stranger is told apart all the same.
+      t.match(await own.textContent(), /^\*\*\*\.982\.247-\*\* Rui Lima 260$/, 'a deposit with its payer, the CPF masked');
+      t.match(await stranger.textContent(), /^\*\*\*\.444\.777-\*\* Lia Reis not the player$/, 'a payer who is not the player, marked while masked');
+      // A deliberate reveal (recorded by the gateway) shows the payers' CPFs whole.
+      await file.locator('button[data-reveal]').click();
+      await file.locator('[data-personal-data=revealed]').waitFor();
+      await file.locator(`tr[data-deposit="${dep.body.id}"] [data-payer="52998224725"]`).waitFor();
+      t.match(await own.textContent(), /^529\.982\.247-25 Rui Lima 260$/, 'a deposit with its payer, revealed');
       t.match(await stranger.textContent(), /111\.444\.777-35 Lia Reis not the player/, 'a payer who is not the player, marked');
       const row = file.locator(`tr[data-withdrawal-row="${w.body.id}"]`);
       t.match(await row.textContent(), /52998224725.*Under review\s*AML review/, 'a withdrawal with its destination and its hold');

@@ -125,7 +125,12 @@ t.test('registration data and marketing permission, through the gateway and the 
       const file = page.locator(`article[data-player="${id}"]`);
       await file.locator('[data-registration]').waitFor();
       t.equal(await file.locator('[data-registration]').getAttribute('data-registration'), 'complete', `${width}: complete`);
-      t.match(await file.locator('[data-address]').textContent(), /Rua Augusta, 1500, Consolação, São Paulo\/SP, CEP 01304001/, `${width}: the address`);
+      // Issue #69: the address is masked but its city and state; Reveal reads it whole, a read the gateway records.
+      const address = file.locator('[data-address]');
+      t.equal(await address.textContent(), '***, ***, ***, São Paulo/SP, CEP ***', `${width}: the address masked by default`);
+      await file.locator('button[data-reveal]').click();
+      await file.locator('[data-personal-data=revealed]').waitFor();
+      t.match(await address.textContent(), /Rua Augusta, 1500, Consolação, São Paulo\/SP, CEP 01304001/, `${width}: the address, revealed`);
       t.equal(await file.locator('[data-marketing]').getAttribute('data-marketing'), 'off', `${width}: marketing off`);
       t.match(await file.locator('[data-marketing]').textContent(), /no consent; blocked by self-exclusion/, `${width}: and why`);
       await page.goto(`${stack.adminUrl}/players?id=${waiting.body.id}`);
@@ -138,5 +143,12 @@ t.test('registration data and marketing permission, through the gateway and the 
       await page.context().close();
     }
     t.same(problems, [], 'no request refused, no page error');
+    const reads = await stack.admin('GET', `/admin/personal-data-reads?playerId=${id}&revealed=true`);
+    t.equal(reads.status, 200);
+    t.same(
+      reads.body.data.map((r: any) => [r.actor, r.role, r.route, [...r.revealed].sort()]),
+      [1280, 390].map(() => ['user:rita.compliance@ourteam.example', 'compliance', 'GET /admin/players/:id', ['address', 'cpf', 'phone', 'signupIp']]),
+      'each reveal recorded: who, whose file, what it showed whole',
+    );
   });
 });

@@ -139,7 +139,8 @@ const cpfShown = (cpf) => (/^\d{11}$/.test(cpf ?? '') ? `${cpf.slice(0, 3)}.${cp
 /** Who paid a deposit, as the PSP reported it; marked when it is not the player (a payer-mismatch's evidence). */
 function Payer({ paidBy, playerCpf }) {
   if (!paidBy) return html`<span class="muted">—</span>`;
-  const other = playerCpf && paidBy.cpf !== playerCpf.replace(/\D/g, '');
+  // Digits against digits: whole, or both masked alike by the admin API (issue #69: the middle six of each).
+  const other = playerCpf && paidBy.cpf.replace(/\D/g, '') !== playerCpf.replace(/\D/g, '');
   return html`<span data-payer=${paidBy.cpf}>${cpfShown(paidBy.cpf)}${paidBy.name ? ` ${paidBy.name}` : ''}${
     paidBy.bank ? html` <span class="muted">${paidBy.bank}${paidBy.account ? ` ${paidBy.account}` : ''}</span>` : null
   }${other ? html` <strong class="hold">${say('não é o apostador', 'not the player')}</strong>` : null}</span>`;
@@ -149,15 +150,16 @@ function Payer({ paidBy, playerCpf }) {
  * A player's whole money picture, for everyone on the team (compliance included: the player page and
  * an AML case): wallet, ledger, deposits with their payer, withdrawals with destination and holds.
  */
-export function Money({ player }) {
+export function Money({ player, reveal = false }) {
   const state = useLoad(async () => {
     const [ledger, deposits, withdrawals] = await Promise.all([
       api('GET', `/admin/players/${encodeURIComponent(player.id)}/ledger${query({ brandId: player.brandId, limit: 20 })}`),
-      api('GET', `/admin/deposits${query({ playerId: player.id, limit: 20 })}`),
+      // The payers' CPFs masked unless the player file was revealed (issue #69).
+      api('GET', `/admin/deposits${query({ playerId: player.id, limit: 20, reveal: reveal ? 'cpf' : undefined })}`),
       api('GET', `/admin/withdrawals${query({ playerId: player.id, limit: 20 })}`),
     ]);
     return { ledger, deposits: deposits.data, withdrawals: withdrawals.data };
-  }, [player.id]);
+  }, [player.id, reveal]);
   return html`<${Loaded} state=${state}>${({ ledger, deposits, withdrawals }) => html`
     <section><h3>${say('Carteira', 'Wallet')}</h3><p class="balance">${say('Saldo', 'Balance')} <strong>${money(ledger.wallet.available, ledger.wallet.currency)}</strong>, ${say('sacável', 'withdrawable')} ${money(ledger.wallet.withdrawable, ledger.wallet.currency)}</p></section>
     <section><h3>${say('Razão', 'Ledger')}</h3><${LedgerTable} entries=${ledger.entries} /></section>
@@ -199,9 +201,19 @@ function Marketing({ m }) {
   return html`<dd data-marketing=${m.allowed ? 'allowed' : 'off'}>${m.allowed ? say('permitido', 'allowed') : say('desligado', 'off')} (${consent}${blocked})</dd>`;
 }
 
+/**
+ * A player's file. The admin API masks the CPF, phone, address and sign-up IP (issue #69); Reveal
+ * reads them whole, a deliberate read the gateway records (who, which player, which fields).
+ */
 function PlayerFile({ id }) {
-  const state = useLoad(() => api('GET', `/admin/players/${encodeURIComponent(id)}`), [id]);
-  return html`<${Loaded} state=${state}>${(file) => html`<article class="card" data-player=${file.player.id}>
+  // The player whose file was revealed: another player opens masked again.
+  const [revealedId, setRevealedId] = useState(undefined);
+  const reveal = revealedId === id;
+  const state = useLoad(
+    async () => ({ file: await api('GET', `/admin/players/${encodeURIComponent(id)}${query({ reveal: reveal ? 'all' : undefined })}`), revealed: reveal }),
+    [id, reveal],
+  );
+  return html`<${Loaded} state=${state}>${({ file, revealed }) => html`<article class="card" data-player=${file.player.id}>
     <h2>${file.player.name} <small><code>${file.player.externalId}</code></small></h2>
     <dl class="profile">
       <dt>Id</dt><dd><code>${file.player.id}</code></dd>
@@ -223,10 +235,23 @@ function PlayerFile({ id }) {
       }</dd>
       <dt>KYC</dt><dd><strong>${label(file.kyc.status)}</strong> ${say('desde', 'since')} ${time(file.kyc.updatedAt)}</dd>
     </dl>
+    <p class="muted" data-personal-data=${revealed ? 'revealed' : 'masked'}>${
+      revealed
+        ? say(
+            'CPF, telefone, endereço e IP do cadastro revelados: esta leitura fica registrada.',
+            'CPF, phone, address and sign-up IP revealed: this read is recorded.',
+          )
+        : html`${say('CPF, telefone, endereço e IP do cadastro mascarados; revelar fica registrado.', 'CPF, phone, address and sign-up IP masked; a reveal is recorded.')} <button
+            type="button"
+            data-reveal
+            disabled=${reveal}
+            onClick=${() => setRevealedId(id)}
+          >${say('Revelar', 'Reveal')}</button>`
+    }</p>
     <div class="columns"><${StatusForm} player=${file.player} standing=${file.standing} onDone=${state.reload} /><${LimitsForm} limits=${file.limits} standing=${file.standing} onDone=${state.reload} /></div>
     <${ResponsibleGaming} player=${file.player} onDone=${state.reload} />
     <${PlayerKyc} file=${file} />
-    <${Money} player=${file.player} />
+    <${Money} player=${file.player} reveal=${reveal} />
   </article>`}<//>`;
 }
 
