@@ -6,11 +6,11 @@
 // transaction id). At 1280 and 390 px; support is not offered the page and the admin API refuses it.
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { startStack, uniq, playerInput } from './support/stack.ts';
+import { ADMIN_TOKEN, startStack, uniq, playerInput } from './support/stack.ts';
+import { activatedPerson } from './support/people.ts';
 import { consoleBrowser } from './support/console-browser.ts';
 
 const key = () => ({ 'idempotency-key': uniq('k') });
-const PASSPHRASE = 'amber harbour copper meadow ninety';
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
 const plain = (s: string | null) =>
   (s ?? '')
@@ -74,12 +74,11 @@ t.test('provider money for finance', async (t) => {
   );
   t.match(up2, { status: 200, body: { day: { ties: false, theirsOnly: 1 } } }, 'today does not tie');
 
-  const fin = await stack.admin('POST', '/admin/users', { email: 'fabio.money@ourteam.example', role: 'finance' });
-  const sup = await stack.admin('POST', '/admin/users', { email: 'sara.money@ourteam.example', role: 'support' });
-  t.equal(fin.status, 201);
-  t.equal(sup.status, 201);
+  // People who set up their accounts already: the browser speaks Portuguese, and /setup with it (issue #70).
+  const root = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const fin = { body: await activatedPerson(stack.adminUrl, root, { email: 'fabio.money@ourteam.example', role: 'finance', token: false }) };
+  const sup = { body: await activatedPerson(stack.adminUrl, root, { email: 'sara.money@ourteam.example', role: 'support', token: false }) };
   const { problems, signedIn } = await consoleBrowser(t, stack.adminUrl, {
-    passphrase: PASSPHRASE,
     context: { locale: 'pt-BR' },
     acceptDialogs: true,
   });

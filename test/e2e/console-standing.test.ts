@@ -154,7 +154,11 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
     await form.locator('input[name=selfExcludedUntil]').fill(day(Date.now() + 20 * DAY));
     await form.getByRole('button', { name: 'Save limits' }).click();
     await status.locator('p.muted[data-held-by="self_exclusion"]').waitFor();
-    t.match(await status.locator('p.muted').textContent(), /ends by itself[\s\S]*goes back to suspenso/, 'the flow that ends it, and the status it gives back');
+    t.match(
+      await status.locator('p.muted').textContent(),
+      /ends by itself[\s\S]*goes back to Suspended/,
+      'the flow that ends it, and the status it gives back',
+    );
     t.equal((await fileOf(suspended)).player.status, 'autoexcluido', 'self-excluded meanwhile');
   });
 

@@ -4,7 +4,7 @@
 // authenticator app, then a first code to confirm it).
 import { useState } from 'preact/hooks';
 import qrcode from 'qrcode-generator';
-import { html, api, useAction, ErrorNote } from './kit.js';
+import { html, api, useAction, ErrorNote, say } from './kit.js';
 
 /**
  * The `otpauth:` URI as a QR code to scan, drawn here (an SVG path of the dark modules): the secret
@@ -45,14 +45,14 @@ export function PasswordForm({ currentLabel, onDone }) {
     <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required />`
         : null
     }
-    <label for="new-password">New password (at least 12 characters, not your e-mail, not a common password)</label>
+    <label for="new-password">${say('Nova senha (ao menos 12 caracteres, não o seu e-mail, não uma senha comum)', 'New password (at least 12 characters, not your e-mail, not a common password)')}</label>
     <input id="new-password" name="newPassword" type="password" autocomplete="new-password" minlength="12" required />
-    <label for="repeat-password">New password again</label>
+    <label for="repeat-password">${say('Repita a nova senha', 'New password again')}</label>
     <input id="repeat-password" name="repeatPassword" type="password" autocomplete="new-password" minlength="12" required />
-    <div><button type="submit" disabled=${change.busy}>Change password</button></div>
-    ${mismatch ? html`<p class="error" role="alert">The two new passwords differ.</p>` : null}
+    <div><button type="submit" disabled=${change.busy}>${say('Trocar a senha', 'Change password')}</button></div>
+    ${mismatch ? html`<p class="error" role="alert">${say('As duas novas senhas diferem.', 'The two new passwords differ.')}</p>` : null}
     <${ErrorNote} error=${change.error} />
-    ${change.error?.details?.issues?.map((i) => html`<p class="error">${i.path === '/currentPassword' ? currentLabel : 'New password'}: ${i.message}.</p>`)}
+    ${change.error?.details?.issues?.map((i) => html`<p class="error">${i.path === '/currentPassword' ? currentLabel : say('Nova senha', 'New password')}: ${i.message}.</p>`)}
   </form>`;
 }
 
@@ -69,15 +69,18 @@ export function SecondFactorSetup({ onDone }) {
     }
   };
   if (!setup)
-    return html`<button type="button" onClick=${begin} disabled=${start.busy}>Set up two-factor sign-in</button><${ErrorNote} error=${start.error} />`;
+    return html`<button type="button" onClick=${begin} disabled=${start.busy}>${say('Configurar o login em duas etapas', 'Set up two-factor sign-in')}</button><${ErrorNote} error=${start.error} />`;
   return html`<section class="card">
-    <p>Add this account to your authenticator app (Google Authenticator, 1Password, Aegis…): scan the code, open the link on your phone, or type the key.</p>
-    <${QrCode} text=${setup.uri} label="QR code of the authenticator key" />
-    <p>Key: <code id="totp-secret">${setup.secret}</code></p>
-    <p><a href=${setup.uri}>Open in an authenticator app</a></p>
+    <p>${say(
+      'Adicione esta conta ao seu app autenticador (Google Authenticator, 1Password, Aegis…): leia o código, abra o link no celular ou digite a chave.',
+      'Add this account to your authenticator app (Google Authenticator, 1Password, Aegis…): scan the code, open the link on your phone, or type the key.',
+    )}</p>
+    <${QrCode} text=${setup.uri} label=${say('QR code da chave do autenticador', 'QR code of the authenticator key')} />
+    <p>${say('Chave', 'Key')}: <code id="totp-secret">${setup.secret}</code></p>
+    <p><a href=${setup.uri}>${say('Abrir em um app autenticador', 'Open in an authenticator app')}</a></p>
     <form class="inline" onSubmit=${finish} aria-label="Confirm two-factor">
-      <label>Code from the app <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required /></label>
-      <button type="submit" disabled=${confirm.busy}>Turn on</button><${ErrorNote} error=${confirm.error} />
+      <label>${say('Código do app', 'Code from the app')} <input name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required /></label>
+      <button type="submit" disabled=${confirm.busy}>${say('Ligar', 'Turn on')}</button><${ErrorNote} error=${confirm.error} />
     </form>
   </section>`;
 }

@@ -4,7 +4,7 @@
 // only the setup page opens, without the navigation: the admin API refuses everything else.
 // Compliance and admin see the notice of br-spa rules turned off, or asked to be (notices.js).
 import { render } from 'preact';
-import { html, session, api, say } from './kit.js';
+import { html, session, api, say, label } from './kit.js';
 import { LANGUAGES, chooseLanguage, language } from './language.js';
 import { KycPage } from './page-kyc.js';
 import { WithdrawalsPage } from './page-withdrawals.js';
@@ -69,7 +69,7 @@ function Shell({ user }) {
   document.documentElement.lang = language() === 'pt' ? 'pt-BR' : 'en';
   return html`<header>
       <nav aria-label="Console">${mine.map((p) => html`<a href=${p.path} aria-current=${p === current ? 'page' : undefined}>${p.title()}</a>`)}</nav>
-      <span class="who"><a href="/account">${user.email}</a> · <strong>${user.role}</strong> <${LanguageSwitch} /> <button type="button" class="link" onClick=${signOut}>${say('Sair', 'Sign out')}</button></span>
+      <span class="who"><a href="/account">${user.email}</a> · <strong data-role=${user.role}>${label(user.role)}</strong> <${LanguageSwitch} /> <button type="button" class="link" onClick=${signOut}>${say('Sair', 'Sign out')}</button></span>
     </header>
     <main>${!settingUp && (user.role === 'admin' || user.role === 'compliance') ? html`<${ComplianceNotices} />` : null}<h1>${current.title()}</h1><${current.page} /></main>`;
 }

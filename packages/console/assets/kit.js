@@ -1,14 +1,14 @@
 // What every console page shares: htm bound to Preact, the admin API client (session cookie, CSRF
-// token and an Idempotency-Key on every change), a loader hook, and small views.
+// token and an Idempotency-Key on every change), a loader hook, and small views. The words and the
+// formatters are language.js's (re-exported here for the pages); the session is session.js's.
 import { h } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
-import { label, locale, say } from './language.js';
+import { session } from './session.js';
+import { DEFAULT_ZONE, brandName, day, label, say, time, utcTime } from './language.js';
 
 export const html = htm.bind(h);
-
-/** The signed-in person: `{ user: { email, role }, csrfToken }`, set once by the app. */
-export const session = { current: undefined };
+export { session };
 
 /** An error of the admin API, with its envelope's code (FORBIDDEN_ROLE, FOUR_EYES_REQUIRED, …). */
 export class ApiError extends Error {
@@ -160,32 +160,25 @@ function useOperatorNames() {
 }
 
 /**
- * A player's (or a withdrawal's) operator and brand by name, with the brand's environment: an
- * operator's production brand bears its name, its sandbox brand the name and `(sandbox)`. The ids
- * stay in the tooltip; shown as ids until the names are known.
+ * A player's (or a withdrawal's) operator and brand by name: an operator's production brand bears its
+ * name, its sandbox brand the name and `(Sandbox)`, with the sandbox mark. The ids stay in the tooltip;
+ * "…" until the names are known.
  */
 export function OperatorBrand({ player }) {
   const name = useOperatorNames()?.get(player.operatorId);
-  const brand = name === undefined ? `${player.brandId} (${label(player.environment)})` : `${name} (${label(player.environment)})`;
-  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${name ?? player.operatorId} / ${brand}</span> <${EnvMark} environment=${player.environment} />`;
+  // Until the names are in: a placeholder, never the ids (they stay in the tooltip).
+  if (name === undefined) return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>…</span>`;
+  // The brand bears its operator's name: "Rio Bets", its sandbox brand "Rio Bets (Sandbox)", marked.
+  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${brandName(name, player.environment)}</span> <${EnvMark} environment=${player.environment} />`;
 }
 
-/**
- * One clock (issue #61): every time in the brand's zone (its operator's compliance profile; Brasília for
- * br-spa and for the profile off, the default), written in the person's language, the UTC time on hover.
- * Where no brand is concerned (the team's own tokens, the audit log), the default zone.
- */
-export const DEFAULT_ZONE = 'America/Sao_Paulo';
-const ZONE_NAMES = { 'America/Sao_Paulo': 'Brasília' };
-export const zoneName = (zone) => ZONE_NAMES[zone] ?? zone.split('/').at(-1).replaceAll('_', ' ');
-/** The UTC time, as the tooltip shows it. */
-export const utcTime = (iso) => `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC`;
-/** A time as text in `zone` (the default zone unless given), with the zone's name. */
-export const time = (iso, zone = DEFAULT_ZONE) =>
-  iso ? `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short', timeZone: zone })} ${zoneName(zone)}` : '—';
+/** An operator by name, its id on hover (the id until the names are in, and for an operator not listed). */
+export function OperatorName({ operatorId }) {
+  const names = useOperatorNames();
+  const name = names?.get(operatorId);
+  return html`<span class="owner" title=${operatorId} data-operator-name=${operatorId}>${name ?? (names ? operatorId : '…')}</span>`;
+}
 
-/** A calendar day (`2026-11-25`, a brand's day) as the person's locale writes it (25/11/2026); no zone moves it. */
-export const day = (date) => (date ? new Date(`${date}T12:00:00Z`).toLocaleDateString(locale(), { timeZone: 'UTC' }) : '—');
 /** A calendar day as an element: the locale's date, the ISO day kept in `datetime`. */
 export const Day = ({ date }) => html`<time datetime=${date}>${day(date)}</time>`;
 
@@ -277,7 +270,7 @@ export function useBrands() {
   return brands;
 }
 /** A brand as people read it: its operator's name and its environment (the id on hover). */
-export const brandTitle = (b) => `${b.operatorName}${b.environment === 'sandbox' ? ` (${label('sandbox')})` : ''}`;
+export const brandTitle = (b) => brandName(b.operatorName, b.environment);
 /** A brand id shown by name; an id that is no brand of ours is said to be so. */
 export function BrandName({ brandId }) {
   const brands = useBrands();
@@ -287,7 +280,26 @@ export function BrandName({ brandId }) {
     return html`<span class="owner unknown" title=${brandId} data-unknown-brand>${say('Marca desconhecida', 'No brand of ours')} <code>${brandId}</code></span>`;
   return html`<span class="owner" title=${brandId} data-brand=${brandId}>${brandTitle(b)}</span>`;
 }
-export { money, label, say } from './language.js';
-/** How the audit log and approvals name the signed-in person. */
+export {
+  money,
+  signedMoney,
+  label,
+  say,
+  percent,
+  time,
+  utcTime,
+  day,
+  monthName,
+  zoneName,
+  DEFAULT_ZONE,
+  cpf,
+  cnpj,
+  brandName,
+  phone,
+  person,
+  locale,
+  language,
+} from './language.js';
+/** How the audit log and approvals name the signed-in person (compared with the API's, never shown: person() is). */
 export const me = () => `user:${session.current?.user.email}`;
 export const may = (...roles) => roles.includes(session.current?.user.role) || session.current?.user.role === 'admin';

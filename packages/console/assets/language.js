@@ -1,7 +1,10 @@
-// One language per person (issue #61): the console's labels in Portuguese or English, as the person
-// chooses (kept per person in this browser: `bo-console-language:<e-mail>`), never a raw code; money
-// as its currency's country writes it (R$ 60.000,00), with Intl.
-import { session } from './kit.js';
+// The console's words (issue #70): one module the kit and every page take them from. The person's
+// language (issue #61: Portuguese or English, kept per person in this browser as
+// `bo-console-language:<e-mail>`), every code the API answers with as people read it, and one formatter
+// each for what a page writes: money, calendar days and times, CPFs, phones, percentages, who acted.
+// No page writes a value as the database holds it (50000.00, 1988-03-14, 52998224725, user:ana@…).
+// It imports only the session (not the kit, which imports it).
+import { session } from './session.js';
 
 export const LANGUAGES = [
   ['pt', 'Português'],
@@ -34,7 +37,7 @@ export function chooseLanguage(lang) {
 export const locale = () => (language() === 'pt' ? 'pt-BR' : 'en-GB');
 
 /** Every code the API answers with, as people read it: [Portuguese, English]. */
-const CODES = {
+export const CODES = {
   // Player status and KYC
   ativo: ['Ativo', 'Active'],
   suspenso: ['Suspenso', 'Suspended'],
@@ -55,6 +58,23 @@ const CODES = {
   rne: ['RNE', 'Foreigner ID (RNE)'],
   selfie: ['Selfie', 'Selfie'],
   comprovante_residencia: ['Comprovante de residência', 'Proof of address'],
+  // Ledger entry types (contracts' LEDGER_TYPES)
+  DEPOSIT: ['Depósito', 'Deposit'],
+  WITHDRAWAL: ['Saque', 'Withdrawal'],
+  BET: ['Aposta', 'Bet'],
+  WIN: ['Prêmio', 'Win'],
+  ROLLBACK: ['Estorno', 'Rollback'],
+  CORRECTION: ['Correção', 'Correction'],
+  UNCLAIMED_HOLD: ['Saldo retido para o apostador', 'Held for the bettor'],
+  UNCLAIMED_RETURN: ['Devolução ao apostador', 'Returned to the bettor'],
+  FUND_TRANSFER: ['Transferência aos fundos', 'Transfer to the funds'],
+  FUND_PAYOUT: ['Pagamento aos fundos', 'Paid to the funds'],
+  FREE_BET_WIN: ['Prêmio de aposta grátis', 'Free bet win'],
+  PROMO_CREDIT: ['Crédito promocional', 'Promotional credit'],
+  JACKPOT_WIN: ['Prêmio de jackpot', 'Jackpot win'],
+  INTEGRITY_HOLD: ['Retenção por integridade', 'Integrity hold'],
+  INTEGRITY_RELEASE: ['Prêmio liberado após análise', 'Released after review'],
+  INTEGRITY_FORFEIT: ['Prêmio perdido (integridade)', 'Forfeited (integrity)'],
   // Withdrawals
   under_review: ['Em análise', 'Under review'],
   approved: ['Aprovado', 'Approved'],
@@ -101,6 +121,7 @@ const CODES = {
   legal_destinations: ['Destinações legais', 'Legal destinations'],
   // Limits
   deposit: ['Depósito', 'Deposit'],
+  withdrawal: ['Saque', 'Withdrawal'],
   loss: ['Perda', 'Loss'],
   wager: ['Apostas', 'Wager'],
   time: ['Tempo', 'Time'],
@@ -140,10 +161,22 @@ const CODES = {
   near: ['Perto do prazo', 'Near its deadline'],
   concluded: ['Concluída no prazo', 'Concluded in time'],
   concluded_late: ['Concluída com atraso', 'Concluded late'],
+  // The risk register of team members, partners and suppliers (issue #46)
+  team_member: ['Funcionário', 'Team member'],
+  partner: ['Parceiro', 'Partner'],
+  supplier: ['Fornecedor', 'Supplier'],
+  ended: ['Encerrado', 'Ended'],
   // Operators, API keys and the team (issue #61 item 6)
   active: ['Ativo', 'Active'],
   suspended: ['Suspenso', 'Suspended'],
   expiring: ['Expirando', 'Expiring'],
+  expired: ['Expirada', 'Expired'],
+  // Webhook deliveries
+  delivered: ['Entregue', 'Delivered'],
+  // The yearly AML reports (issue #46)
+  made_late: ['Gerado com atraso', 'Made late'],
+  // Who acted, by the services' own names
+  'aml-watch': ['monitoramento de PLD', 'the AML watch'],
   revoked: ['Revogado', 'Revoked'],
   disabled: ['Desativado', 'Disabled'],
   off: ['Desligado', 'Off'],
@@ -174,11 +207,19 @@ const CODES = {
   system: ['sistema', 'system'],
 };
 
-/** A code as people read it in the person's language; an unknown code's words without underscores. */
+/**
+ * Codes a page asked words for and this module has none: noted on the page (the page test,
+ * test/e2e/console-pages.test.ts, fails on each), shown meanwhile as words without underscores.
+ */
+globalThis.__consoleUnknownCodes ??= new Set();
+const unknownCodes = globalThis.__consoleUnknownCodes;
+
+/** A code as people read it in the person's language. */
 export function label(code) {
   if (code === null || code === undefined) return '—';
-  const known = CODES[code];
+  const known = Object.hasOwn(CODES, code) ? CODES[code] : undefined;
   if (known) return known[language() === 'pt' ? 0 : 1];
+  unknownCodes.add(String(code));
   return String(code).replaceAll('_', ' ');
 }
 
@@ -191,8 +232,90 @@ export function money(amount, currency = 'BRL') {
   const where = currency === 'BRL' ? 'pt-BR' : locale();
   try {
     // The decimal string as it is (Intl formats a string exactly; no float in between).
-    return new Intl.NumberFormat(where, { style: 'currency', currency }).format(String(amount));
+    // A minus sign, not the hyphen Intl writes ("-R$ 50,00" reads as a dash before the amount).
+    return new Intl.NumberFormat(where, { style: 'currency', currency }).format(String(amount)).replace(/^-/, '\u2212');
   } catch {
     return `${amount} ${currency}`;
   }
+}
+
+/** A percentage as the locale writes it (10,00% in Portuguese); the decimal string as it is. */
+export function percent(p) {
+  if (p === null || p === undefined || p === '') return '—';
+  return `${new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(String(p))}%`;
+}
+
+/**
+ * One clock (issue #61): every time in the brand's zone (Brasília for br-spa and for the profile off,
+ * the default), written in the person's language; the UTC time on hover (kit.js's ZonedTime).
+ */
+export const DEFAULT_ZONE = 'America/Sao_Paulo';
+const ZONE_NAMES = { 'America/Sao_Paulo': 'Brasília' };
+export const zoneName = (zone) => ZONE_NAMES[zone] ?? zone.split('/').at(-1).replaceAll('_', ' ');
+/** The UTC time, as the tooltip shows it. */
+export const utcTime = (iso) => `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' })} UTC`;
+/** A time as text in `zone` (the default zone unless given), with the zone's name. */
+export const time = (iso, zone = DEFAULT_ZONE) =>
+  iso ? `${new Date(iso).toLocaleString(locale(), { dateStyle: 'short', timeStyle: 'short', timeZone: zone })} ${zoneName(zone)}` : '—';
+/**
+ * A calendar day (`2026-11-25`: a brand's day, a birth date, a month's first day) as the locale writes
+ * it (25/11/2026 in both: en-GB); no zone moves it. A full ISO time given is read as its UTC day.
+ */
+export const day = (date) => (date ? new Date(`${String(date).slice(0, 10)}T12:00:00Z`).toLocaleDateString(locale(), { timeZone: 'UTC' }) : '—');
+/** A month (`2026-11`) as the locale writes it: "novembro de 2026", "November 2026". */
+export const monthName = (month) =>
+  month ? new Date(`${String(month).slice(0, 7)}-15T12:00:00Z`).toLocaleDateString(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }) : '—';
+
+/** A CPF as people write it (000.000.000-00), with or without its punctuation as given. */
+export function cpf(value) {
+  if (value === null || value === undefined || value === '') return '—';
+  const d = String(value).replace(/\D/g, '');
+  return d.length === 11 ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}` : String(value);
+}
+
+/** A CNPJ as people write it (00.000.000/0000-00). */
+export function cnpj(value) {
+  if (value === null || value === undefined || value === '') return '—';
+  const d = String(value).replace(/\D/g, '');
+  return d.length === 14 ? `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}` : String(value);
+}
+
+/** A phone as people write it: a Brazilian one +55 (11) 98765-4321; another as given, E.164. */
+export function phone(value) {
+  if (value === null || value === undefined || value === '') return '—';
+  const m = /^\+55(\d{2})(\d{4,5})(\d{4})$/.exec(String(value).replace(/[\s()-]/g, ''));
+  return m ? `+55 (${m[1]}) ${m[2]}-${m[3]}` : String(value);
+}
+
+/**
+ * Who acted, as people read it: a person by e-mail (the audit's `user:` prefix is the API's, not
+ * theirs), a token or a stand-in by its name marked as such, the system's automatic steps in words.
+ */
+export function person(actor) {
+  if (actor === null || actor === undefined || actor === '') return '—';
+  const [, kind, rest] = /^([a-z-]+):(.+)$/.exec(String(actor)) ?? [];
+  if (kind === 'user') return rest;
+  if (kind === 'token') return say(`token ${rest}`, `token ${rest}`);
+  // `actor:` is the audit's id of whoever `rest` names (`actor:stand-in:fin`).
+  if (kind === 'actor') return /^[a-z-]+:/.test(rest) ? person(rest) : say(`${rest} (substituto)`, `${rest} (stand-in)`);
+  if (kind === 'stand-in') return say(`${rest} (substituto)`, `${rest} (stand-in)`);
+  if (kind === 'system' || kind === 'rule') return `${label('system')} (${label(rest)})`;
+  return label(actor);
+}
+
+/**
+ * A brand as people name it: its operator's name, and for the sandbox brand "(Sandbox)" (never the
+ * environment's own label in brackets: "Rio Bets (Sandbox (testes))" before issue #70).
+ */
+export const brandName = (operatorName, environment) => (environment === 'sandbox' ? `${operatorName} (Sandbox)` : operatorName);
+
+/**
+ * An amount with its direction, as a ledger reads it: "+R$ 100,00" in, "−R$ 50,00" out (a minus sign,
+ * not the hyphen Intl writes: "-R$ 50,00" read as a dash before the amount).
+ */
+export function signedMoney(amount, currency = 'BRL') {
+  if (amount === null || amount === undefined || amount === '') return '—';
+  const text = money(String(amount).replace(/^-/, ''), currency);
+  const n = Number(amount);
+  return n < 0 ? `\u2212${text}` : n > 0 ? `+${text}` : text;
 }

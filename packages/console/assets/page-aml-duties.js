@@ -22,9 +22,14 @@ import {
   zoneName,
   me,
   money,
+  cpf,
+  cnpj,
+  day,
+  person,
+  label,
   say,
+  locale,
 } from './kit.js';
-import { locale } from './language.js';
 
 /** Seconds as our team reads a deadline: "1 d 4 h", "3 h 20 min", "12 min". */
 export function duration(seconds) {
@@ -36,11 +41,11 @@ export function duration(seconds) {
 }
 
 const COS_STATE = {
-  due: (c) => `${duration(c.secondsLeft)} left`,
-  near: (c) => `${duration(c.secondsLeft)} left — file it now`,
-  overdue: (c) => `overdue by ${duration(c.secondsLeft)}`,
-  filed: () => 'filed on time',
-  filed_late: () => 'filed late',
+  due: (c) => say(`restam ${duration(c.secondsLeft)}`, `${duration(c.secondsLeft)} left`),
+  near: (c) => say(`restam ${duration(c.secondsLeft)} — envie agora`, `${duration(c.secondsLeft)} left — file it now`),
+  overdue: (c) => say(`vencida há ${duration(c.secondsLeft)}`, `overdue by ${duration(c.secondsLeft)}`),
+  filed: () => say('enviada no prazo', 'filed on time'),
+  filed_late: () => say('enviada com atraso', 'filed late'),
 };
 /** A COS's state in one line (the queue's cell, the case's badge). */
 export const CosLeft = ({ cos }) =>
@@ -91,8 +96,8 @@ export function EndOfDay({ iso, zone }) {
   const at = new Date(iso);
   const hm = at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone });
   if (hm !== '00:00') return html`<${ZonedTime} iso=${iso} zone=${zone} />`;
-  const day = new Date(at.getTime() - 1).toLocaleDateString(locale(), { dateStyle: 'short', timeZone: zone });
-  return html`<time datetime=${iso} title=${utcTime(iso)} data-end-of-day>${say(`até o fim de ${day}`, `by the end of ${day}`)} ${zoneName(zone)}</time>`;
+  const lastDay = new Date(at.getTime() - 1).toLocaleDateString(locale(), { dateStyle: 'short', timeZone: zone });
+  return html`<time datetime=${iso} title=${utcTime(iso)} data-end-of-day>${say(`até o fim de ${lastDay}`, `by the end of ${lastDay}`)} ${zoneName(zone)}</time>`;
 }
 
 /** A case's COS deadline, once our team decided to report it; the decision form until then (a case under review). */
@@ -100,11 +105,18 @@ export function CosDeadline({ c, onDone }) {
   if (c.cos) {
     const k = c.cos;
     return html`<section aria-label="COS deadline" data-cos=${k.state}>
-      <h3>COS to COAF</h3>
-      <p>Decided by ${k.decidedBy} <${ZonedTime} iso=${k.decidedAt} zone=${c.timeZone} /> — “${k.reason}”</p>
+      <h3>${say('COS ao COAF', 'COS to COAF')}</h3>
+      <p>${say('Decidida por', 'Decided by')} ${person(k.decidedBy)} <${ZonedTime} iso=${k.decidedAt} zone=${c.timeZone} /> — “${k.reason}”</p>
       <p>${say('Prazo', 'Due')} <strong><${EndOfDay} iso=${k.dueAt} zone=${c.timeZone} /></strong> ${say('(o fim do próximo dia útil)', '(the end of the next business day)')} · <${CosLeft} cos=${k} />
-        ${k.filedAt ? html` · filed <${ZonedTime} iso=${k.filedAt} zone=${c.timeZone} />` : null}</p>
-      ${k.filedAt ? null : html`<p class="note">File it in Siscoaf (the COS download below), then record the decision “reported” with the receipt.</p>`}
+        ${k.filedAt ? html` · ${say('enviada', 'filed')} <${ZonedTime} iso=${k.filedAt} zone=${c.timeZone} />` : null}</p>
+      ${
+        k.filedAt
+          ? null
+          : html`<p class="note">${say(
+              `Envie-a no Siscoaf (a COS para baixar abaixo) e registre a decisão “${label('reported')}” com o recibo.`,
+              `File it in Siscoaf (the COS download below), then record the decision “${label('reported')}” with the receipt.`,
+            )}</p>`
+      }
     </section>`;
   }
   return c.status === 'under_review' ? html`<${ReportDecision} c=${c} onDone=${onDone} />` : null;
@@ -119,9 +131,19 @@ function ReportDecision({ c, onDone }) {
     if (await action.run(() => api('POST', `/admin/aml/cases/${encodeURIComponent(c.id)}/report-decision`, { reason }))) onDone();
   };
   return html`<form class="decide" onSubmit=${submit} aria-label=${`Decide to report case ${c.id}`}>
-    <label>Decide to report to COAF <input name="reason" required maxlength="2000" placeholder="why (the COS is then due by the end of the next business day)" /></label>
-    <button type="submit" disabled=${action.busy}>Decide to report</button>
-    ${reviewedByMe ? html`<p class="note">Four eyes: you took this case under review, so another person decides to report it.</p>` : null}
+    <label>${say('Decidir comunicar ao COAF', 'Decide to report to COAF')} <input name="reason" required maxlength="2000" placeholder=${say(
+      'por quê (a COS vence então no fim do próximo dia útil)',
+      'why (the COS is then due by the end of the next business day)',
+    )} /></label>
+    <button type="submit" disabled=${action.busy}>${say('Decidir comunicar', 'Decide to report')}</button>
+    ${
+      reviewedByMe
+        ? html`<p class="note">${say(
+            'Quatro olhos: você colocou este caso em análise, então outra pessoa decide comunicá-lo.',
+            'Four eyes: you took this case under review, so another person decides to report it.',
+          )}</p>`
+        : null
+    }
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -148,7 +170,7 @@ export function CosQueue() {
               <td data-label=${say('Apostador', 'Player')}><a href=${`/aml${query({ case: c.id })}`} title=${`${c.id} · ${c.playerId}`} data-player-name>${c.playerName ?? c.playerId}</a></td>
               <td data-label=${say('Valor', 'Amount')} class="num" data-amount=${c.amount}>${money(c.amount)}</td>
               <td data-label=${say('Operador / marca', 'Operator / brand')}><${OperatorBrand} player=${c} /></td>
-              <td data-label=${say('Decidido por', 'Decided by')}>${c.cos.decidedBy}</td>
+              <td data-label=${say('Decidido por', 'Decided by')}>${person(c.cos.decidedBy)}</td>
               <td data-label=${say('Prazo', 'Due')} data-due><${EndOfDay} iso=${c.cos.dueAt} zone=${c.timeZone} /></td>
               <td data-label=${say('Resta', 'Left')}><${CosLeft} cos=${c.cos} /></td>
             </tr>`,
@@ -160,21 +182,20 @@ export function CosQueue() {
 /** The AML page's views. */
 export function Links() {
   return html`<nav class="toolbar" aria-label="AML views">
-    <a href="/aml">Cases</a> · <a href="/aml?view=cos">COS to file</a> · <a href="/aml?view=register">Risk register</a> · <a href="/aml?view=annual">Yearly reports</a> · <a href="/aml?view=assessment">${say('Avaliação interna de risco', 'Internal risk assessment')}</a>
+    <a href="/aml">${say('Casos', 'Cases')}</a> · <a href="/aml?view=cos">${say('COS a enviar', 'COS to file')}</a> · <a href="/aml?view=register">${say(
+      'Registro de riscos',
+      'Risk register',
+    )}</a> · <a href="/aml?view=annual">${say('Relatórios anuais', 'Yearly reports')}</a> · <a href="/aml?view=assessment">${say('Avaliação interna de risco', 'Internal risk assessment')}</a>
   </nav>`;
 }
 
-const KINDS = [
-  ['team_member', 'Funcionário / Team member'],
-  ['partner', 'Parceiro / Partner'],
-  ['supplier', 'Fornecedor / Supplier'],
-];
-const kindLabel = (k) => KINDS.find(([v]) => v === k)?.[1] ?? k;
+const KINDS = ['team_member', 'partner', 'supplier'];
+const kindLabel = (k) => label(k);
 const RATINGS = ['high', 'medium', 'low'];
 
 function useOperatorNames() {
   const ops = useLoad(() => api('GET', '/admin/operators').then((p) => p.data));
-  return { list: ops.data ?? [], name: (id) => (id ? ((ops.data ?? []).find((o) => o.id === id)?.name ?? id) : 'ours') };
+  return { list: ops.data ?? [], name: (id) => (id ? ((ops.data ?? []).find((o) => o.id === id)?.name ?? id) : say('nosso', 'ours')) };
 }
 
 function AddSubject({ operators, onAdded }) {
@@ -198,15 +219,20 @@ function AddSubject({ operators, onAdded }) {
     }
   };
   return html`<form class="decide" onSubmit=${submit} aria-label="Register a subject">
-    <label>Kind <select name="kind">${KINDS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select></label>
-    <label>Name <input name="name" required maxlength="200" /></label>
-    <label>CPF / CNPJ <input name="document" maxlength="18" placeholder="required for a partner or supplier" /></label>
-    <label>Team member id <input name="teamMemberId" maxlength="36" placeholder="usr_… (one of ours)" /></label>
-    <label>Operator <select name="operatorId"><option value="">ours (every operator)</option>${operators.map((o) => html`<option value=${o.id}>${o.name}</option>`)}</select></label>
-    <label>Rating <select name="rating">${RATINGS.map((r) => html`<option value=${r}>${r}</option>`)}</select></label>
-    <label>Rationale <input name="rationale" required maxlength="2000" placeholder="why this rating" /></label>
-    <button type="submit" disabled=${action.busy}>Register</button>
-    <p class="muted">Reviewed again after 6 months (high), 12 (medium) or 24 (low).</p>
+    <label>${say('Tipo', 'Kind')} <select name="kind">${KINDS.map((v) => html`<option value=${v}>${label(v)}</option>`)}</select></label>
+    <label>${say('Nome', 'Name')} <input name="name" required maxlength="200" /></label>
+    <label>CPF / CNPJ <input name="document" maxlength="18" placeholder=${say('obrigatório para parceiro ou fornecedor', 'required for a partner or supplier')} /></label>
+    <label>${say('Id do membro da equipe', 'Team member id')} <input name="teamMemberId" maxlength="36" placeholder=${say('usr_… (um dos nossos)', 'usr_… (one of ours)')} /></label>
+    <label>${say('Operador', 'Operator')} <select name="operatorId"><option value="">${say('nosso (todos os operadores)', 'ours (every operator)')}</option>${operators.map(
+      (o) => html`<option value=${o.id}>${o.name}</option>`,
+    )}</select></label>
+    <label>${say('Classificação', 'Rating')} <select name="rating">${RATINGS.map((r) => html`<option value=${r}>${label(r)}</option>`)}</select></label>
+    <label>${say('Justificativa', 'Rationale')} <input name="rationale" required maxlength="2000" placeholder=${say('por que esta classificação', 'why this rating')} /></label>
+    <button type="submit" disabled=${action.busy}>${say('Registrar', 'Register')}</button>
+    <p class="muted">${say(
+      `Revisado de novo após 6 meses (${label('high').toLowerCase()}), 12 (${label('medium').toLowerCase()}) ou 24 (${label('low').toLowerCase()}).`,
+      `Reviewed again after 6 months (${label('high').toLowerCase()}), 12 (${label('medium').toLowerCase()}) or 24 (${label('low').toLowerCase()}).`,
+    )}</p>
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
@@ -228,29 +254,39 @@ function Subject({ id, names }) {
   const finish = async (e) => {
     e.preventDefault();
     const reason = e.currentTarget.reason.value.trim();
-    if (!confirm('End the relationship? No review will be due; the subject and its ratings are kept.')) return;
+    if (
+      !confirm(
+        say(
+          'Encerrar a relação? Nenhuma revisão será devida; o sujeito e suas classificações ficam guardados.',
+          'End the relationship? No review will be due; the subject and its ratings are kept.',
+        ),
+      )
+    )
+      return;
     if (await end.run(() => api('POST', `/admin/aml/risk-subjects/${encodeURIComponent(id)}/end`, { reason }))) subject.reload();
   };
-  return html`<p><a href="/aml?view=register">← Risk register</a></p>
+  const documentShown = (d) => (String(d).replace(/\D/g, '').length === 14 ? cnpj(d) : cpf(d));
+  const pastDue = html` <strong class="hold">${say('revisão vencida', 'past due')}</strong>`;
+  return html`<p><a href="/aml?view=register">← ${say('Registro de riscos', 'Risk register')}</a></p>
     <${Loaded} state=${subject}>${(s) => html`<article class="card" data-subject=${s.id}>
-      <h2>${s.name} <small>${kindLabel(s.kind)} · ${names(s.operatorId)} · <strong>${s.rating}</strong> · ${s.status}</small></h2>
-      <p class="muted">${s.document ? html`Document <code>${s.document}</code> · ` : null}${s.teamMemberId ? html`Team member <code>${s.teamMemberId}</code> · ` : null}
-        review due ${time(s.reviewDueAt)}${s.reviewOverdue ? html` <strong class="hold">past due</strong>` : null}</p>
-      ${s.endedAt ? html`<p class="note">Ended ${time(s.endedAt)} by ${s.endedBy} — “${s.endReason}”</p>` : null}
-      <section><h3>Ratings</h3><ol>${s.history.map(
+      <h2>${s.name} <small>${kindLabel(s.kind)} · ${names(s.operatorId)} · <strong data-rating=${s.rating}>${label(s.rating)}</strong> · ${label(s.status)}</small></h2>
+      <p class="muted">${s.document ? html`${say('Documento', 'Document')} ${documentShown(s.document)} · ` : null}${s.teamMemberId ? html`${say('Membro da equipe', 'Team member')} <code>${s.teamMemberId}</code> · ` : null}
+        ${say('revisão até', 'review due')} ${time(s.reviewDueAt)}${s.reviewOverdue ? pastDue : null}</p>
+      ${s.endedAt ? html`<p class="note">${say('Encerrado', 'Ended')} ${time(s.endedAt)} ${say('por', 'by')} ${person(s.endedBy)} — “${s.endReason}”</p>` : null}
+      <section><h3>${say('Classificações', 'Ratings')}</h3><ol>${s.history.map(
         (h) =>
-          html`<li><strong>${h.rating}</strong> by ${h.ratedBy} ${time(h.ratedAt)} — “${h.rationale}” <span class="muted">(review due ${time(h.reviewDueAt)})</span></li>`,
+          html`<li><strong>${label(h.rating)}</strong> ${say('por', 'by')} ${person(h.ratedBy)} ${time(h.ratedAt)} — “${h.rationale}” <span class="muted">(${say('revisão até', 'review due')} ${time(h.reviewDueAt)})</span></li>`,
       )}</ol></section>
       ${
         s.status === 'active'
           ? html`<form class="decide" onSubmit=${rate} aria-label="Review the rating">
-              <label>New rating <select name="rating">${RATINGS.map((r) => html`<option value=${r} selected=${r === s.rating}>${r}</option>`)}</select></label>
-              <label>Rationale <input name="rationale" required maxlength="2000" /></label>
-              <button type="submit" disabled=${review.busy}>Record the review</button><${ErrorNote} error=${review.error} />
+              <label>${say('Nova classificação', 'New rating')} <select name="rating">${RATINGS.map((r) => html`<option value=${r} selected=${r === s.rating}>${label(r)}</option>`)}</select></label>
+              <label>${say('Justificativa', 'Rationale')} <input name="rationale" required maxlength="2000" /></label>
+              <button type="submit" disabled=${review.busy}>${say('Registrar a revisão', 'Record the review')}</button><${ErrorNote} error=${review.error} />
             </form>
             <form class="decide" onSubmit=${finish} aria-label="End the relationship">
-              <label>Reason <input name="reason" required maxlength="2000" placeholder="the contract ended, the person left" /></label>
-              <button type="submit" class="danger" disabled=${end.busy}>End</button><${ErrorNote} error=${end.error} />
+              <label>${say('Motivo', 'Reason')} <input name="reason" required maxlength="2000" placeholder=${say('o contrato terminou, a pessoa saiu', 'the contract ended, the person left')} /></label>
+              <button type="submit" class="danger" disabled=${end.busy}>${say('Encerrar', 'End')}</button><${ErrorNote} error=${end.error} />
             </form>`
           : null
       }
@@ -271,28 +307,31 @@ export function RiskRegister() {
   };
   return html`<div>
     <${Links} />
-    <p class="muted">Know your employee, partner and supplier (Portaria SPA/MF 1.143/2024): each rated with its rationale, and reviewed by its date. The reviews past due come first.</p>
+    <p class="muted">${say(
+      'Conheça seu funcionário, parceiro e fornecedor (Portaria SPA/MF 1.143/2024): cada um classificado com a justificativa e revisado na data. As revisões vencidas vêm primeiro.',
+      'Know your employee, partner and supplier (Portaria SPA/MF 1.143/2024): each rated with its rationale, and reviewed by its date. The reviews past due come first.',
+    )}</p>
     <${AddSubject} operators=${ops.list} onAdded=${list.reload} />
     <form class="inline filters" aria-label="Filter the register" onSubmit=${(e) => e.preventDefault()}>
-      <label>Kind <select onChange=${set('kind')}><option value="">any</option>${KINDS.map(([v, l]) => html`<option value=${v}>${l}</option>`)}</select></label>
-      <label>Review <select onChange=${set('reviewDue')}><option value="">any</option><option value="overdue">past due</option></select></label>
-      <label>Status <select onChange=${set('status')}><option value="">active</option><option value="ended">ended</option></select></label>
+      <label>${say('Tipo', 'Kind')} <select onChange=${set('kind')}><option value="">${say('qualquer', 'any')}</option>${KINDS.map((v) => html`<option value=${v}>${label(v)}</option>`)}</select></label>
+      <label>${say('Revisão', 'Review')} <select onChange=${set('reviewDue')}><option value="">${say('qualquer', 'any')}</option><option value="overdue">${say('vencida', 'past due')}</option></select></label>
+      <label>${say('Situação', 'Status')} <select onChange=${set('status')}><option value="">${label('active')}</option><option value="ended">${label('ended')}</option></select></label>
     </form>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p class="empty">No subject matches.</p>`
-        : html`<table class="stack risk-register"><thead><tr><th>Name</th><th>Kind</th><th>Operator</th><th>Rating</th><th>Review due</th><th>Rated by</th></tr></thead>
+        ? html`<p class="empty">${say('Nenhum sujeito corresponde.', 'No subject matches.')}</p>`
+        : html`<table class="stack risk-register"><thead><tr><th>${say('Nome', 'Name')}</th><th>${say('Tipo', 'Kind')}</th><th>${say('Operador', 'Operator')}</th><th>${say('Classificação', 'Rating')}</th><th>${say('Revisão até', 'Review due')}</th><th>${say('Classificado por', 'Rated by')}</th></tr></thead>
           <tbody>${page.data.map(
             (s) => html`<tr data-subject-row=${s.id} data-overdue=${s.reviewOverdue}>
-              <td data-label="Name"><a href=${`/aml${query({ view: 'register', subject: s.id })}`}>${s.name}</a></td>
-              <td data-label="Kind">${kindLabel(s.kind)}</td>
-              <td data-label="Operator">${ops.name(s.operatorId)}</td>
-              <td data-label="Rating"><strong>${s.rating}</strong></td>
-              <td data-label="Review due">${time(s.reviewDueAt)}${s.reviewOverdue ? html` <strong class="hold">past due</strong>` : null}</td>
-              <td data-label="Rated by">${s.ratedBy}</td>
+              <td data-label=${say('Nome', 'Name')}><a href=${`/aml${query({ view: 'register', subject: s.id })}`}>${s.name}</a></td>
+              <td data-label=${say('Tipo', 'Kind')}>${kindLabel(s.kind)}</td>
+              <td data-label=${say('Operador', 'Operator')}>${ops.name(s.operatorId)}</td>
+              <td data-label=${say('Classificação', 'Rating')}><strong data-rating=${s.rating}>${label(s.rating)}</strong></td>
+              <td data-label=${say('Revisão até', 'Review due')}>${time(s.reviewDueAt)}${s.reviewOverdue ? html` <strong class="hold">${say('vencida', 'past due')}</strong>` : null}</td>
+              <td data-label=${say('Classificado por', 'Rated by')}>${person(s.ratedBy)}</td>
             </tr>`,
           )}</tbody></table>
-          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>Next page</button>` : null}`}<//>
+          ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}`}<//>
   </div>`;
 }
 
@@ -316,13 +355,13 @@ function AnnualRow({ r, name, onMade }) {
     if (full?.file) download(full);
   };
   return html`<tr data-annual-row=${r.operatorId} data-state=${r.state}>
-    <td data-label="Operator">${name(r.operatorId)}</td>
-    <td data-label="State"><strong>${r.state.replace('_', ' ')}</strong></td>
-    <td data-label="Due">${r.dueDate} <span class="muted">(no occurrence: ${r.noOccurrenceDueDate})</span></td>
-    <td data-label="Latest">${latest ? html`v${latest.version} ${time(latest.madeAt)} by ${latest.madeBy} <code title="SHA-256">${latest.sha256.slice(0, 12)}…</code>` : '—'}</td>
+    <td data-label=${say('Operador', 'Operator')}>${name(r.operatorId)}</td>
+    <td data-label=${say('Estado', 'State')}><strong>${label(r.state)}</strong></td>
+    <td data-label=${say('Prazo', 'Due')}>${day(r.dueDate)} <span class="muted">(${say('sem ocorrência', 'no occurrence')}: ${day(r.noOccurrenceDueDate)})</span></td>
+    <td data-label=${say('Última', 'Latest')}>${latest ? html`v${latest.version} ${time(latest.madeAt)} ${say('por', 'by')} ${person(latest.madeBy)} <code title="SHA-256">${latest.sha256.slice(0, 12)}…</code>` : '—'}</td>
     <td>
-      <button type="button" onClick=${run} disabled=${make.busy}>${latest ? 'Make again' : 'Make'}</button>
-      ${latest ? html` <button type="button" onClick=${fetchFile} disabled=${get.busy}>Download</button>` : null}
+      <button type="button" onClick=${run} disabled=${make.busy}>${latest ? say('Gerar de novo', 'Make again') : say('Gerar', 'Make')}</button>
+      ${latest ? html` <button type="button" onClick=${fetchFile} disabled=${get.busy}>${say('Baixar', 'Download')}</button>` : null}
       <${ErrorNote} error=${make.error ?? get.error} />
     </td>
   </tr>`;
@@ -335,15 +374,17 @@ export function AnnualReports() {
   const list = useLoad(() => api('GET', `/admin/aml/annual-reports${query({ year })}`), [year]);
   return html`<div>
     <${Links} />
-    <p class="muted">The yearly report each operator sends the SPA by 1 February, made from the year's cases, COS and risk register and kept with its SHA-256;
-      with no COS filed, it carries the "no occurrence" statement (sent through SIGAP by January's last business day).</p>
-    <label>Year <select onChange=${(e) => setYear(Number(e.currentTarget.value))}>${[0, 1, 2].map(
+    <p class="muted">${say(
+      'O relatório anual que cada operador envia à SPA até 1º de fevereiro, feito dos casos, COS e registro de riscos do ano e guardado com o SHA-256; sem COS enviada, leva a declaração de “sem ocorrência” (enviada pelo SIGAP até o último dia útil de janeiro).',
+      'The yearly report each operator sends the SPA by 1 February, made from the year\'s cases, COS and risk register and kept with its SHA-256; with no COS filed, it carries the "no occurrence" statement (sent through SIGAP by January\'s last business day).',
+    )}</p>
+    <label>${say('Ano', 'Year')} <select onChange=${(e) => setYear(Number(e.currentTarget.value))}>${[0, 1, 2].map(
       (n) => html`<option value=${thisYear - n} selected=${year === thisYear - n}>${thisYear - n}</option>`,
     )}</select></label>
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
-        ? html`<p class="empty">No operator had production activity in ${year}.</p>`
-        : html`<table class="stack annual-reports"><thead><tr><th>Operator</th><th>State</th><th>Due</th><th>Latest version</th><th></th></tr></thead>
+        ? html`<p class="empty">${say(`Nenhum operador teve atividade em produção em ${year}.`, `No operator had production activity in ${year}.`)}</p>`
+        : html`<table class="stack annual-reports"><thead><tr><th>${say('Operador', 'Operator')}</th><th>${say('Estado', 'State')}</th><th>${say('Prazo', 'Due')}</th><th>${say('Última versão', 'Latest version')}</th><th></th></tr></thead>
           <tbody>${page.data.map((r) => html`<${AnnualRow} r=${r} name=${ops.name} onMade=${list.reload} />`)}</tbody></table>`}<//>
   </div>`;
 }

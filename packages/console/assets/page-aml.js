@@ -22,6 +22,8 @@ import {
   age,
   me,
   money,
+  cpf,
+  person,
   label,
   say,
 } from './kit.js';
@@ -57,12 +59,12 @@ function Evidence({ items, zone, payers }) {
     <tbody>${items.map(
       (
         e,
-      ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label=${say('Regra', 'Rule')}><strong>${ruleLabel(e.rule)}</strong></td><td data-label=${say('O que', 'What')}>${e.summary}</td>
+      ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label=${say('Regra', 'Rule')}><strong>${ruleLabel(e.rule)}</strong></td><td data-label=${say('O que', 'What')}><q data-verbatim lang="en" title=${say('como a regra o escreveu', 'as the rule wrote it')}>${e.summary}</q></td>
         <td data-label=${say('Eventos', 'Events')}>${(e.facts.events ?? []).map((x) => {
           const payer = e.rule === 'payer_mismatch' ? payers?.get(x.reference) : undefined;
           return html`<div><code>${x.reference ?? x.id}</code> ${label(x.type)} ${x.amount ? money(x.amount) : ''} <span class="muted"><${ZonedTime} iso=${x.at} zone=${zone} /></span>${
             payer
-              ? html` · <span data-evidence-payer=${payer.cpf}>${say('pago por', 'paid by')} ${payer.cpf}${payer.name ? ` ${payer.name}` : ''}</span>`
+              ? html` · <span data-evidence-payer=${payer.cpf}>${say('pago por', 'paid by')} ${cpf(payer.cpf)}${payer.name ? ` ${payer.name}` : ''}</span>`
               : null
           }</div>`;
         })}</td></tr>`,
@@ -72,7 +74,7 @@ function Evidence({ items, zone, payers }) {
 function Steps({ steps, zone }) {
   return html`<ol>${steps.map(
     (s) =>
-      html`<li><strong>${label(s.status)}</strong> ${say('por', 'by')} ${s.by} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — “${s.reason}”${s.receipt ? html` · ${say('recibo', 'receipt')} <code>${s.receipt}</code>` : null}</li>`,
+      html`<li><strong>${label(s.status)}</strong> ${say('por', 'by')} ${person(s.by)} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — <q data-verbatim>${s.reason}</q>${s.receipt ? html` · ${say('recibo', 'receipt')} <code>${s.receipt}</code>` : null}</li>`,
   )}</ol>`;
 }
 
@@ -85,9 +87,9 @@ function PlayerFile({ c }) {
     return { player, risk };
   }, [c.id]);
   return html`<${Loaded} state=${file}>${({ player, risk }) => html`
-    <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${player.player.cpf} · ${say('situação', 'status')} ${label(player.player.status)} · KYC ${label(player.player.kycStatus)}</p>
+    <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${cpf(player.player.cpf)} · ${say('situação', 'status')} ${label(player.player.status)} · KYC ${label(player.player.kycStatus)}</p>
     <p>${say('Risco', 'Risk')} <strong>${label(risk.level)}</strong></p>
-    <ul>${risk.history.map((h) => html`<li>${label(h.level)} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> ${say('por', 'by')} ${h.by} — ${h.reason}</li>`)}</ul>
+    <ul>${risk.history.map((h) => html`<li>${label(h.level)} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> ${say('por', 'by')} ${person(h.by)} — <q data-verbatim lang="en" title=${say('como a regra o escreveu', 'as the rule wrote it')}>${h.reason}</q></li>`)}</ul>
     <details><summary>KYC</summary><${PlayerKyc} file=${player} /></details>
     <details open><summary>${say('Dinheiro: carteira, razão, depósitos com o pagador, saques com destino e retenções', 'Money: wallet, ledger, deposits with their payer, withdrawals with destination and holds')}</summary><${Money} player=${player.player} /></details>
   `}<//>`;
@@ -114,7 +116,7 @@ function Assignment({ c, onDone }) {
   const give = (assignee) => action.run(() => api('PUT', `/admin/aml/cases/${encodeURIComponent(c.id)}/assignee`, { assignee })).then((r) => r && onDone());
   const mine = c.assignee === me();
   return html`<p class="actions" aria-label="Assignment">
-    ${c.assignee ? html`${say('Com', 'Assigned to')} <strong data-assignee=${c.assignee}>${mine ? say('você', 'you') : c.assignee}</strong> ${say('desde', 'since')} <${ZonedTime} iso=${c.assignedAt} zone=${c.timeZone} />` : html`<span class="muted">${say('Ninguém trabalha nele ainda.', 'Nobody works it yet.')}</span>`}
+    ${c.assignee ? html`${say('Com', 'Assigned to')} <strong data-assignee=${c.assignee}>${mine ? say('você', 'you') : person(c.assignee)}</strong> ${say('desde', 'since')} <${ZonedTime} iso=${c.assignedAt} zone=${c.timeZone} />` : html`<span class="muted">${say('Ninguém trabalha nele ainda.', 'Nobody works it yet.')}</span>`}
     ${mine ? null : html` <button type="button" onClick=${() => give('me')} disabled=${action.busy}>${say('Assumir', 'Assign to me')}</button>`}
     ${c.assignee ? html` <button type="button" onClick=${() => give(null)} disabled=${action.busy}>${say('Liberar', 'Unassign')}</button>` : null}
     <${ErrorNote} error=${action.error} />
@@ -196,7 +198,14 @@ function CasePage({ id }) {
 /** The queue's filters, kept in the address so a filtered queue can be shared. */
 function Filters({ filters, onChange }) {
   const set = (name) => (e) => onChange({ ...filters, [name]: e.currentTarget.value || undefined });
-  return html`<form class="inline filters" aria-label=${say('Filtrar casos', 'Filter cases')} onSubmit=${(e) => e.preventDefault()}>
+  // Folded on a phone, where they would fill the first screen before the first case (issue #70); open
+  // on a wider screen, or when a filter is set. The order stays in the summary.
+  const chosen = Object.entries(filters).filter(([k, v]) => v && k !== 'order').length;
+  const open = chosen > 0 || matchMedia('(min-width: 48rem)').matches;
+  const order = ORDERS().find(([o]) => o === (filters.order ?? 'risk'))?.[1];
+  return html`<details class="filters" open=${open} data-filters>
+    <summary>${say('Filtros e ordem', 'Filters and order')}: ${order}${chosen ? say(` · ${chosen} filtro(s)`, ` · ${chosen} filter(s)`) : ''}</summary>
+    <form class="inline filters" aria-label=${say('Filtrar casos', 'Filter cases')} onSubmit=${(e) => e.preventDefault()}>
     <label>${say('Ordem', 'Order')} <select name="order" onChange=${set('order')}>${ORDERS().map(
       ([o, text]) => html`<option value=${o} selected=${(filters.order ?? 'risk') === o}>${text}</option>`,
     )}</select></label>
@@ -213,7 +222,7 @@ function Filters({ filters, onChange }) {
     <label>${say('Idade', 'Age')} <select name="olderThanDays" onChange=${set('olderThanDays')}>${AGES().map(
       ([d, text]) => html`<option value=${d} selected=${(filters.olderThanDays ?? '') === d}>${text}</option>`,
     )}</select></label>
-  </form>`;
+  </form></details>`;
 }
 
 const FILTER_KEYS = ['risk', 'rule', 'operatorId', 'assignee', 'olderThanDays', 'order'];
@@ -249,7 +258,7 @@ function Queue() {
       ${
         page.data.length === 0
           ? html`<p class="empty">${say('Nenhum caso corresponde.', 'No case matches.')}</p>`
-          : html`<table class="stack cases"><thead><tr><th>${say('Risco', 'Risk')}</th><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Regras', 'Rules')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Aberto', 'Opened')}</th><th>${say('Idade', 'Age')}</th><th>${say('Situação', 'Status')}</th><th>${say('Análise (30 dias)', 'Analysis (30 days)')}</th><th>COS</th><th>${say('Responsável', 'Assignee')}</th><th></th></tr></thead>
+          : html`<table class="stack cases"><thead><tr><th>${say('Risco', 'Risk')}</th><th>${say('Apostador', 'Player')}</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Regras', 'Rules')}</th><th>${say('Operador / marca', 'Operator / brand')}</th><th>${say('Aberto', 'Opened')}</th><th>${say('Situação', 'Status')}</th><th>${say('Análise (30 dias)', 'Analysis (30 days)')}</th><th>COS</th><th>${say('Responsável', 'Assignee')}</th></tr></thead>
         <tbody>${page.data.map(
           (c) => html`<tr data-case-row=${c.id} data-risk=${c.risk} data-environment=${c.environment}>
             <td data-label=${say('Risco', 'Risk')}><strong class=${`risk risk-${c.risk}`}>${label(c.risk)}</strong></td>
@@ -257,13 +266,11 @@ function Queue() {
             <td data-label=${say('Valor', 'Amount')} class="num" data-amount=${c.amount}>${money(c.amount)}</td>
             <td data-label=${say('Regras', 'Rules')}><a href=${caseLink(c.id)}>${c.rules.map(ruleLabel).join(', ')}</a></td>
             <td data-label=${say('Operador / marca', 'Operator / brand')}><${OperatorBrand} player=${c} /></td>
-            <td data-label=${say('Aberto', 'Opened')}><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /></td>
-            <td data-label=${say('Idade', 'Age')}>${age(c.openedAt)}</td>
-            <td data-label=${say('Situação', 'Status')}>${label(c.status)}</td>
+            <td data-label=${say('Aberto', 'Opened')}><${ZonedTime} iso=${c.openedAt} zone=${c.timeZone} /> <small data-age>(${age(c.openedAt)})</small></td>
+            <td data-label=${say('Situação', 'Status')}>${label(c.status)}${c.holdsPayouts ? html` <strong class="hold">${say('pagamento retido', 'payout held')}</strong>` : null}</td>
             <td data-label=${say('Análise (30 dias)', 'Analysis (30 days)')}><${AnalysisLeft} analysis=${c.analysis} zone=${c.timeZone} /></td>
             <td data-label="COS"><${CosLeft} cos=${c.cos} /></td>
-            <td data-label=${say('Responsável', 'Assignee')}>${c.assignee ?? '—'}</td>
-            <td>${c.holdsPayouts ? html`<strong class="hold">${say('pagamento retido', 'payout held')}</strong>` : null}</td>
+            <td data-label=${say('Responsável', 'Assignee')} data-assignee=${c.assignee ?? ''}>${person(c.assignee)}</td>
           </tr>`,
         )}</tbody></table>`
       }

@@ -4,7 +4,7 @@
 // correct one: admins) and RTP as measured in a month beside the certified RTP. Under br-spa a game
 // without a valid certificate takes no bets.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, may, money, say } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, Day, may, money, percent, say } from './kit.js';
 
 const STATE = {
   valid: ['válido', 'valid'],
@@ -33,7 +33,7 @@ export function CertificateWarnings() {
               <td data-label=${say('Provedor', 'Provider')}><a href=${`/providers?provider=${encodeURIComponent(w.providerId)}`}>${w.providerName}</a></td>
               <td data-label=${say('Jogo', 'Game')}>${w.name} <small><code>${w.gameCode}</code></small></td>
               <td data-label=${say('Certificado', 'Certificate')}><code>${w.certificateNumber}</code></td>
-              <td data-label=${say('Válido até', 'Valid until')}>${w.validUntil}</td>
+              <td data-label=${say('Válido até', 'Valid until')}><${Day} date=${w.validUntil} /></td>
               <td data-label=${say('Estado', 'State')}><strong>${stateLabel(w.state)}</strong> ${daysLeft(w.daysLeft)}</td>
             </tr>`,
           )}</tbody></table>
@@ -49,7 +49,7 @@ function RecordCertificate({ base, games, onDone }) {
     const v = (name) => f[name].value.trim();
     const body = {
       laboratory: v('laboratory'),
-      certifiedRtp: v('certifiedRtp'),
+      certifiedRtp: v('certifiedRtp')?.replace(',', '.'),
       version: v('version'),
       issuedOn: v('issuedOn'),
       validUntil: v('validUntil'),
@@ -66,7 +66,7 @@ function RecordCertificate({ base, games, onDone }) {
     <label>${say('Jogo', 'Game')} <select name="gameCode" required>${games.map((g) => html`<option value=${g.gameCode}>${g.name} (${g.gameCode})</option>`)}</select></label>
     <label>${say('Laboratório', 'Laboratory')} <input name="laboratory" required maxlength="200" /></label>
     <label>${say('Número do certificado', 'Certificate number')} <input name="certificateNumber" required maxlength="128" /></label>
-    <label>${say('RTP certificado (%)', 'Certified RTP (%)')} <input name="certifiedRtp" required inputmode="decimal" pattern="[0-9]{1,3}(\\.[0-9]{1,2})?" placeholder="96.50" /></label>
+    <label>${say('RTP certificado (%)', 'Certified RTP (%)')} <input name="certifiedRtp" required inputmode="decimal" pattern="[0-9]{1,3}([.,][0-9]{1,2})?" placeholder=${say('96,50', '96.50')} /></label>
     <label>${say('Volatilidade (desvio padrão, opcional)', 'Volatility (standard deviation, optional)')} <input name="volatility" inputmode="decimal" pattern="[0-9]{1,3}(\\.[0-9]{1,2})?" /></label>
     <label>${say('Versão do jogo', 'Game version')} <input name="version" required maxlength="64" /></label>
     <label>${say('Emitido em', 'Issued on')} <input name="issuedOn" type="date" required /></label>
@@ -98,10 +98,10 @@ export function GameRegister({ base }) {
               <td data-label=${say('Estado', 'State')} class=${g.state === 'valid' ? '' : 'warn'}><strong>${stateLabel(g.state)}</strong> ${daysLeft(g.daysLeft)}</td>
               <td data-label=${say('Certificado', 'Certificate')}>${c ? html`<code>${c.certificateNumber}</code>` : '—'}</td>
               <td data-label=${say('Laboratório', 'Laboratory')}>${c?.laboratory ?? '—'}</td>
-              <td data-label="RTP" class="num">${c ? `${c.certifiedRtp}%` : '—'}</td>
+              <td data-label="RTP" class="num">${c ? percent(c.certifiedRtp) : '—'}</td>
               <td data-label=${say('Versão', 'Version')}>${c?.version ?? '—'}</td>
-              <td data-label=${say('Válido', 'Valid')}>${c ? `${c.issuedOn} – ${c.validUntil}` : '—'}</td>
-              <td data-label=${say('Referência', 'Reference')}>${c?.regulatorReference ?? '—'}</td>
+              <td data-label=${say('Válido', 'Valid')}>${c ? html`<${Day} date=${c.issuedOn} /> – <${Day} date=${c.validUntil} />` : '—'}</td>
+              <td data-label=${say('Referência', 'Reference')}>${c?.regulatorReference ? html`<code>${c.regulatorReference}</code>` : '—'}</td>
             </tr>`;
           })}</tbody></table>`
       }
@@ -145,8 +145,8 @@ export function MeasuredRtp({ base }) {
               <td data-label=${say('Rodadas', 'Rounds')} class="num">${g.rounds}</td>
               <td data-label=${say('Apostas', 'Stakes')} class="num">${g.currency ? money(g.stakes, g.currency) : '—'}</td>
               <td data-label=${say('Prêmios', 'Wins')} class="num">${g.currency ? money(g.wins, g.currency) : '—'}</td>
-              <td data-label=${say('RTP medido', 'Measured RTP')} class="num" data-measured>${g.measuredRtp === null ? '—' : `${g.measuredRtp}%`}</td>
-              <td data-label=${say('RTP certificado', 'Certified RTP')} class="num">${g.certifiedRtp === null ? '—' : `${g.certifiedRtp}%`}</td>
+              <td data-label=${say('RTP medido', 'Measured RTP')} class="num" data-measured>${g.measuredRtp === null ? '—' : percent(g.measuredRtp)}</td>
+              <td data-label=${say('RTP certificado', 'Certified RTP')} class="num">${g.certifiedRtp === null ? '—' : percent(g.certifiedRtp)}</td>
               <td data-label=${say('Tolerância', 'Tolerance')} class="num">${g.tolerance === null ? '—' : `± ${g.tolerance}`}</td>
               <td data-label=${say('Resultado', 'Verdict')}>${verdict(g)}</td>
             </tr>`,

@@ -2,7 +2,7 @@
 // list, newest first, or one CPF; put a CPF on it with its category and a note (the production br-spa
 // players it restricts at once are shown); take one off after a confirmation (that lifts nothing).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, say } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, cpf as cpfShown, person, label, say } from './kit.js';
 
 /**
  * The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES): each with its label in Portuguese
@@ -21,9 +21,10 @@ const CATEGORIES = [
   ['court_or_administrative_order', 'Decisão judicial ou administrativa', 'Court or administrative order', 'barred by a court or administrative order'],
   ['relative', 'Cônjuge ou parente até 2º grau', 'Relative', 'a spouse or relative to the 2nd degree of one of the above'],
 ];
-const LABELS = new Map(CATEGORIES.map(([code, pt, en]) => [code, `${pt} / ${en}`]));
-/** A category as our team reads it: Portuguese / English, the code on hover. */
-export const CategoryLabel = ({ code }) => html`<span title=${code} data-category=${code}>${LABELS.get(code) ?? code}</span>`;
+const LABELS = new Map(CATEGORIES.map(([code, pt, en]) => [code, [pt, en]]));
+/** A category as our team reads it, in the person's language (the law's words in Portuguese), the code on hover. */
+const categoryName = (code) => (LABELS.has(code) ? say(...LABELS.get(code)) : label(code));
+export const CategoryLabel = ({ code }) => html`<span title=${code} data-category=${code}>${categoryName(code)}</span>`;
 
 function AddEntry({ onAdded }) {
   const action = useAction();
@@ -41,7 +42,7 @@ function AddEntry({ onAdded }) {
   };
   return html`<form class="decide" onSubmit=${submit} aria-label="Add to the list">
     <label>CPF <input name="cpf" required maxlength="14" placeholder="000.000.000-00" /></label>
-    <label>${say('Categoria', 'Category')} <select name="category">${CATEGORIES.map(([c, pt, en, what]) => html`<option value=${c} title=${what}>${pt} / ${en}</option>`)}</select></label>
+    <label>${say('Categoria', 'Category')} <select name="category">${CATEGORIES.map(([c, , , what]) => html`<option value=${c} title=${what}>${categoryName(c)}</option>`)}</select></label>
     <label>${say('Nota', 'Note')} <input name="note" required maxlength="500" placeholder=${say('por quê: a fonte, a relação, a referência da ordem', "why: the source, the relation, the order's reference")} /></label>
     <button type="submit" disabled=${action.busy}>${say('Incluir na lista', 'Add to the list')}</button>
     ${
@@ -100,7 +101,7 @@ export function ImpedimentsPage() {
         : html`<table class="stack impediments"><thead><tr><th>CPF</th><th>${say('Categoria', 'Category')}</th><th>${say('Nota', 'Note')}</th><th>${say('Incluído por', 'Added by')}</th><th>${say('Quando', 'When')}</th><th></th></tr></thead>
           <tbody>${page.data.map(
             (e) =>
-              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${e.cpf}</code></td><td data-label=${say('Categoria', 'Category')}><${CategoryLabel} code=${e.category} /></td><td data-label=${say('Nota', 'Note')}>${e.note}</td><td data-label=${say('Incluído por', 'Added by')}>${e.addedBy}</td><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.addedAt} /></td>
+              html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${cpfShown(e.cpf)}</code></td><td data-label=${say('Categoria', 'Category')}><${CategoryLabel} code=${e.category} /></td><td data-label=${say('Nota', 'Note')}>${e.note}</td><td data-label=${say('Incluído por', 'Added by')}>${person(e.addedBy)}</td><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.addedAt} /></td>
                 <td><${Remove} entry=${e} onRemoved=${reload} /></td></tr>`,
           )}</tbody></table>
           ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}`}<//>

@@ -5,7 +5,7 @@
 // hold (the wallet answers FOUR_EYES_REQUIRED; the buttons are not offered to them); and the
 // suspicious-betting export (JSON or CSV) of a range. Production unless the switch says the sandbox.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, money, say, may, me } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, money, person, say, may, me } from './kit.js';
 
 const STATUSES = [
   ['held', () => say('Retidos', 'Held')],
@@ -108,7 +108,7 @@ export function IntegrityPage() {
           : html`<table class="stack integrity"><thead><tr><th>${say('Retido em', 'Held')}</th><th class="num">${say('Valor retido', 'Held amount')}</th><th>${say('Marca', 'Brand')}</th><th>${say('Apostador', 'Player')}</th><th>${say('Bilhete', 'Slip')}</th><th>${say('Motivo', 'Reason')}</th><th>${say('Prazo do prêmio', 'Prize deadline')}</th><th>${say('Situação', 'Status')}</th><th></th></tr></thead>
             <tbody>${rows.map(
               (h) => html`<tr data-integrity-hold=${h.id} data-environment=${h.environment}>
-                <td data-label=${say('Retido em', 'Held')}><${ZonedTime} iso=${h.placedAt} /> <span class="muted">${h.placedBy}</span></td>
+                <td data-label=${say('Retido em', 'Held')}><${ZonedTime} iso=${h.placedAt} /> <span class="muted">${person(h.placedBy)}</span></td>
                 <td data-label=${say('Valor retido', 'Held amount')} class="num">${money(h.heldAmount, h.currency)}</td>
                 <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${h.brandId} /> <${EnvMark} environment=${h.environment} /></td>
                 <td data-label=${say('Apostador', 'Player')}><${Player} id=${h.playerId} /></td>
@@ -117,7 +117,7 @@ export function IntegrityPage() {
                 <td data-label=${say('Prazo do prêmio', 'Prize deadline')}>${
                   h.prizeClock?.dueAt ? html`<${ZonedTime} iso=${h.prizeClock.dueAt} /> ${h.prizeClock.resumedAt ? '' : say('(pausado)', '(paused)')}` : '—'
                 }</td>
-                <td data-label=${say('Situação', 'Status')}>${statusName(h.status)}${h.decisionReason ? html`<br /><span class="muted">${h.decidedBy}: ${h.decisionReason}</span>` : null}</td>
+                <td data-label=${say('Situação', 'Status')}>${statusName(h.status)}${h.decisionReason ? html`<br /><span class="muted">${person(h.decidedBy)}: ${h.decisionReason}</span>` : null}</td>
                 <td>${h.status === 'held' && may('compliance') ? html`<${DecideForm} hold=${h} onDone=${list.reload} />` : null}</td>
               </tr>`,
             )}</tbody></table>`

@@ -14,6 +14,7 @@ import {
   Reference,
   ZonedTime,
   may,
+  person,
   label,
   say,
 } from './kit.js';
@@ -51,7 +52,7 @@ export function PlayerKyc({ file }) {
       ${file.kyc.history.length === 0 ? html`<p class="muted">${say('Nenhuma mudança ainda.', 'No change yet.')}</p>` : null}
       <ul>${file.kyc.history.map(
         (c) => html`<li>${label(c.previousStatus)} → <strong>${label(c.status)}</strong> <span class="muted"><${ZonedTime} iso=${c.at} /></span>
-          ${c.actor ? html` ${say('por', 'by')} ${c.actor}` : html` <span class="muted">${say('(envio ou sandbox)', '(submission or sandbox)')}</span>`}${c.reason ? html` — “${c.reason}”` : null}</li>`,
+          ${c.actor ? html` ${say('por', 'by')} ${person(c.actor)}` : html` <span class="muted">${say('(envio ou sandbox)', '(submission or sandbox)')}</span>`}${c.reason ? html` — “${c.reason}”` : null}</li>`,
       )}</ul>
     </section>
   </div>`;

@@ -5,7 +5,7 @@
 // changed with a reason; turning br-spa off is requested by one person and confirmed (or cancelled)
 // by another, admin or compliance (issue #56).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me, label, say, money, ZonedTime } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, time, may, me, label, say, money, person, ZonedTime } from './kit.js';
 
 function Field({ label, name, value, onSave, placeholder }) {
   const action = useAction();
@@ -130,8 +130,8 @@ function PendingChange({ change, onDone }) {
   };
   return html`<div class="notice" role="status" data-change=${change.id}>
     <p>${say(
-      html`<strong>O desligamento das regras br-spa</strong> foi pedido por ${change.requestedBy} em <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. Aguarda uma segunda pessoa até <${ZonedTime} iso=${change.expiresAt} />.`,
-      html`<strong>Turning the br-spa rules off</strong> was requested by ${change.requestedBy} <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. It waits for a second person until <${ZonedTime} iso=${change.expiresAt} />.`,
+      html`<strong>O desligamento das regras br-spa</strong> foi pedido por ${person(change.requestedBy)} em <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. Aguarda uma segunda pessoa até <${ZonedTime} iso=${change.expiresAt} />.`,
+      html`<strong>Turning the br-spa rules off</strong> was requested by ${person(change.requestedBy)} <${ZonedTime} iso=${change.requestedAt} />: “${change.reason}”. It waits for a second person until <${ZonedTime} iso=${change.expiresAt} />.`,
     )}</p>
     ${
       may('compliance')
@@ -179,7 +179,7 @@ function Compliance({ operatorId, admin }) {
     <h3>${say('Perfil de compliance', 'Compliance profile')}</h3>
     <${Loaded} state=${current}>${(c) =>
       html`<p>${say('Perfil', 'Profile')} <strong data-profile=${c.profile}>${label(c.profile)}</strong> (${say('períodos em', 'periods in')} ${c.timeZone})${
-        c.updatedBy ? html`<span class="muted">, ${say('definido por', 'set by')} ${c.updatedBy} <${ZonedTime} iso=${c.updatedAt} /></span>` : null
+        c.updatedBy ? html`<span class="muted">, ${say('definido por', 'set by')} ${person(c.updatedBy)} <${ZonedTime} iso=${c.updatedAt} /></span>` : null
       }</p>`}<//>
     <${Loaded} state=${pending}>${(p) => p.data.map((c) => html`<${PendingChange} key=${c.id} change=${c} onDone=${reload} />`)}<//>
     ${
@@ -220,12 +220,12 @@ function Operator({ op, onChange }) {
           ${['sandbox', 'production'].map(
             (
               env,
-            ) => html`<${Field} label=${say(`URL do webhook (${label(env)})`, `Webhook URL (${env})`)} name="url" value=${op.webhookUrls[env] ?? ''} placeholder=${say('nenhuma', 'none')}
+            ) => html`<${Field} label=${say(`URL do webhook — ${label(env)}`, `Webhook URL (${env})`)} name="url" value=${op.webhookUrls[env] ?? ''} placeholder=${say('nenhuma', 'none')}
               onSave=${save((v) => api('PUT', `${path}/webhooks/${env}`, { url: v || null }))} />`,
           )}
           <${Loaded} state=${fourEyes}>${(
             f,
-          ) => html`<${Field} label=${say('Quatro olhos a partir do valor (0.00: todo saque)', 'Four eyes from amount (0.00: every withdrawal)')} name="minAmount" value=${f.minAmount}
+          ) => html`<${Field} label=${say(`Quatro olhos a partir do valor (${money('0.00')}: todo saque)`, `Four eyes from amount (${money('0.00')}: every withdrawal)`)} name="minAmount" value=${f.minAmount}
             onSave=${(v) => api('PUT', `${path}/four-eyes`, { minAmount: v }).then(fourEyes.reload)} />`}<//>
           <${Loaded} state=${autoApproval}>${(
             a,

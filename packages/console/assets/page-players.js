@@ -3,7 +3,29 @@
 // chose (limits, usage, pending changes, history; compliance lifts an indefinite self-exclusion),
 // wallet, ledger, deposits and withdrawals.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, OperatorBrand, When, time, money, may, label, say, plain } from './kit.js';
+import {
+  html,
+  api,
+  query,
+  useLoad,
+  useAction,
+  useEnvironment,
+  Loaded,
+  ErrorNote,
+  OperatorBrand,
+  When,
+  ZonedTime,
+  time,
+  day,
+  money,
+  cpf,
+  phone,
+  person,
+  may,
+  label,
+  say,
+  plain,
+} from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
 
@@ -20,10 +42,54 @@ function StatusForm({ player, standing, onDone }) {
   };
   return html`<form onSubmit=${submit} aria-label="Player status">
     <label>${say('Situação', 'Status')} <select name="status" disabled=${!may('compliance')}>${standing.statuses.map((s) => html`<option value=${s} selected=${s === player.status}>${label(s)}</option>`)}</select></label>
-    ${standing.flow ? html`<p class="muted" data-held-by=${standing.heldBy}>${plain(standing.flow)}</p>` : null}
+    ${standing.flow ? html`<p class="muted" data-held-by=${standing.heldBy}>${holdNote(standing)}</p>` : null}
     ${may('compliance') && !standing.heldBy ? html`<button type="submit" disabled=${action.busy}>${say('Salvar situação', 'Save status')}</button>` : null}
     <${ErrorNote} error=${action.error} />
   </form>`;
+}
+
+/**
+ * What holds the status and the flow that ends it, in the person's language (issue #70: the API's
+ * `flow` is an English sentence for developers, with paths): from `heldBy` and its details, and what
+ * the self-exclusion's end gives back (the status the API's sentence names, as a word).
+ */
+function holdNote(standing) {
+  const { heldBy, flow } = standing;
+  // The times the API's sentence carries (its term's end; when an indefinite one may be lifted).
+  const details = {
+    until: /ends by itself at (\d{4}-\d{2}-\d{2}T[\d:.]+Z)/.exec(flow)?.[1],
+    liftableAt: /from (\d{4}-\d{2}-\d{2}T[\d:.]+Z)/.exec(flow)?.[1],
+  };
+  const back = /goes back to (\w+)/.exec(flow)?.[1];
+  const stays = /stays (\w+)/.exec(flow)?.[1];
+  const after = back
+    ? say(
+        ` Quando ela terminar, o apostador volta a ${label(back)}, a situação de antes.`,
+        ` When it ends, the player goes back to ${label(back)}, the status before it.`,
+      )
+    : stays
+      ? say(` Quando ela terminar, o apostador continua ${label(stays)}.`, ` When it ends, the player stays ${label(stays)}.`)
+      : '';
+  if (heldBy === 'sanctions_freeze')
+    return say(
+      'Um congelamento por sanções mantém a situação do apostador: só a decisão do caso de sanções dele o levanta (arquivado, com um motivo).',
+      "A sanctions freeze holds this player's status: only the decision of the player's sanctions case lifts it (dismissed, with a reason).",
+    );
+  if (heldBy === 'impediment')
+    return say(
+      'Uma restrição por impedimento mantém a situação do apostador: a conta se encerra sozinha após o prazo de saque, e a pessoa só volta por um novo cadastro.',
+      "An impediment restriction holds this player's status: the account closes by itself after the withdrawal window, and the person comes back only through a new registration.",
+    );
+  if (heldBy === 'self_exclusion' && details.until)
+    return html`${say('Uma autoexclusão mantém a situação do apostador: o prazo termina sozinho em', "A self-exclusion holds this player's status: its term ends by itself at")} <${ZonedTime} iso=${details.until} />.${after}`;
+  if (heldBy === 'self_exclusion' && details.liftableAt)
+    return html`${say(
+      'Uma autoexclusão por prazo indeterminado mantém a situação do apostador: só o compliance a levanta, com um motivo, a partir de',
+      "An indefinite self-exclusion holds this player's status: only compliance lifts it, with a reason, from",
+    )} <${ZonedTime} iso=${details.liftableAt} />.${after}`;
+  if (heldBy === 'self_exclusion')
+    return `${say('Uma autoexclusão mantém a situação do apostador: só o compliance a levanta, com um motivo.', "A self-exclusion holds this player's status: only compliance lifts it, with a reason.")}${after}`;
+  return plain(flow);
 }
 
 /**
@@ -45,23 +111,44 @@ function LimitsForm({ limits, standing, onDone }) {
   };
   const readOnly = !may('compliance');
   return html`<form onSubmit=${submit} aria-label="Responsible-gaming limits">
-    <label>Daily deposit limit <input name="dailyDepositLimit" inputmode="decimal" value=${limits.dailyDepositLimit ?? ''} placeholder="none" readOnly=${readOnly} /></label>
-    <label>Self-excluded until <input name="selfExcludedUntil" type="date" value=${limits.selfExcludedUntil ? limits.selfExcludedUntil.slice(0, 10) : ''} readOnly=${readOnly} /></label>
+    <label>${say('Limite diário de depósito (R$)', 'Daily deposit limit (R$)')} <input name="dailyDepositLimit" inputmode="decimal" value=${limits.dailyDepositLimit ?? ''} placeholder=${say('nenhum', 'none')} readOnly=${readOnly} /></label>
+    ${limits.dailyDepositLimit ? html`<p class="muted" data-deposit-limit>${money(limits.dailyDepositLimit)} ${say('por dia', 'a day')}</p>` : null}
+    <label>${say('Autoexcluído até', 'Self-excluded until')} <input name="selfExcludedUntil" type="date" value=${limits.selfExcludedUntil ? limits.selfExcludedUntil.slice(0, 10) : ''} readOnly=${readOnly} /></label>
     ${
       readOnly
         ? null
         : html`<p class="muted" data-self-exclusion-note>${
             standing.heldBy === 'self_exclusion' || limits.selfExcludedUntil
-              ? 'A self-exclusion runs: a later date lengthens it; it is never ended or shortened here (Status names the flow that ends it).'
-              : 'A date starts a self-exclusion until then (autoexcluido); it ends by itself.'
+              ? say(
+                  'Uma autoexclusão está em curso: uma data posterior a prolonga; aqui ela nunca é encerrada nem encurtada (a Situação diz o fluxo que a encerra).',
+                  'A self-exclusion runs: a later date lengthens it; it is never ended or shortened here (Status names the flow that ends it).',
+                )
+              : say(
+                  `Uma data inicia uma autoexclusão até ela (${label('autoexcluido')}); ela termina sozinha.`,
+                  `A date starts a self-exclusion until then (${label('autoexcluido')}); it ends by itself.`,
+                )
           }</p>
-      <button type="submit" disabled=${action.busy}>Save limits</button>`
+      <button type="submit" disabled=${action.busy}>${say('Salvar limites', 'Save limits')}</button>`
     }
     <${ErrorNote} error=${action.error} />
   </form>`;
 }
 
-const shown = (type, v) => (v === null || v === undefined ? '—' : type === 'time' ? `${v} min` : v);
+/** A limit's value as people read it: money (R$ 50.000,00), or minutes for a time limit. */
+const shown = (type, v) => (v === null || v === undefined ? '—' : type === 'time' ? `${v} min` : money(v));
+
+/**
+ * A value of the responsible-gaming history as people read it: a limit as money or minutes, a pause's
+ * or a self-exclusion's end as a time, "without end" for an indefinite one, a status as its word.
+ */
+function historyValue(c, v) {
+  if (v === null || v === undefined || v === '') return '—';
+  if (v === 'indefinite') return say('sem fim', 'without end');
+  if (/^\d{4}-\d{2}-\d{2}T/.test(v)) return html`<${ZonedTime} iso=${v} />`;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return day(v);
+  if (/^-?\d+(\.\d+)?$/.test(v)) return c.kind === 'limit' ? shown(c.type, v) : v;
+  return label(v);
+}
 
 /** Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion. Our team never raises a limit here. */
 function ResponsibleGaming({ player, onDone }) {
@@ -82,7 +169,7 @@ function ResponsibleGaming({ player, onDone }) {
     responsibleGaming: rg,
     history,
   }) => html`<section aria-label="Responsible gaming">
-    <h3>${say('Jogo responsável', 'Responsible gaming')} <small class="muted">${say('perfil', 'profile')} ${profile}, ${say('alerta de realidade a cada', 'reality check every')} ${rg.realityCheckMinutes} min</small></h3>
+    <h3>${say('Jogo responsável', 'Responsible gaming')} <small class="muted">${say('perfil', 'profile')} ${label(profile)}, ${say('alerta de realidade a cada', 'reality check every')} ${rg.realityCheckMinutes} min</small></h3>
     ${
       rg.limits.length === 0
         ? html`<p class="muted">${say('Nenhum limite.', 'No limits.')}</p>`
@@ -125,23 +212,20 @@ function ResponsibleGaming({ player, onDone }) {
         : html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Mudança', 'Change')}</th><th>${say('Antes', 'Old')}</th><th>${say('Depois', 'New')}</th><th>${say('Vale de', 'Effective')}</th><th>${say('Quem', 'Who')}</th><th>${say('Motivo', 'Reason')}</th></tr></thead>
       <tbody>${history.map(
         (c) =>
-          html`<tr><td>${time(c.at)}</td><td data-kind=${c.kind}>${label(c.kind)}${c.type ? ` ${label(c.type)}/${label(c.period)}` : ''}</td><td>${c.oldValue ?? '—'}</td><td>${c.newValue ?? '—'}</td><td>${
+          html`<tr><td>${time(c.at)}</td><td data-kind=${c.kind}>${label(c.kind)}${c.type ? ` ${label(c.type)}/${label(c.period)}` : ''}</td><td>${historyValue(c, c.oldValue)}</td><td>${historyValue(c, c.newValue)}</td><td>${
             c.effectiveAt ? time(c.effectiveAt) : '—'
-          }</td><td>${label(c.by)}${c.actor ? ` (${c.actor})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
+          }</td><td>${label(c.by)}${c.actor ? ` (${person(c.actor)})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
       )}</tbody></table>`
     }
   </section>`}<//>`;
 }
-
-/** A CPF as people read it (000.000.000-00). */
-const cpfShown = (cpf) => (/^\d{11}$/.test(cpf ?? '') ? `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}` : (cpf ?? '—'));
 
 /** Who paid a deposit, as the PSP reported it; marked when it is not the player (a payer-mismatch's evidence). */
 function Payer({ paidBy, playerCpf }) {
   if (!paidBy) return html`<span class="muted">—</span>`;
   // Digits against digits: whole, or both masked alike by the admin API (issue #69: the middle six of each).
   const other = playerCpf && paidBy.cpf.replace(/\D/g, '') !== playerCpf.replace(/\D/g, '');
-  return html`<span data-payer=${paidBy.cpf}>${cpfShown(paidBy.cpf)}${paidBy.name ? ` ${paidBy.name}` : ''}${
+  return html`<span data-payer=${paidBy.cpf}>${cpf(paidBy.cpf)}${paidBy.name ? ` ${paidBy.name}` : ''}${
     paidBy.bank ? html` <span class="muted">${paidBy.bank}${paidBy.account ? ` ${paidBy.account}` : ''}</span>` : null
   }${other ? html` <strong class="hold">${say('não é o apostador', 'not the player')}</strong>` : null}</span>`;
 }
@@ -218,8 +302,8 @@ function PlayerFile({ id }) {
     <dl class="profile">
       <dt>Id</dt><dd><code>${file.player.id}</code></dd>
       <dt>${say('Operador / marca', 'Operator / brand')}</dt><dd><${OperatorBrand} player=${file.player} /></dd>
-      <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd>${file.player.cpf}</dd>
-      <dt>${say('Telefone', 'Phone')}</dt><dd>${file.player.phone ?? '—'}</dd><dt>${say('Nascimento', 'Birth date')}</dt><dd>${file.player.birthDate ?? '—'}</dd>
+      <dt>E-mail</dt><dd>${file.player.email}</dd><dt>CPF</dt><dd data-cpf>${cpf(file.player.cpf)}</dd>
+      <dt>${say('Telefone', 'Phone')}</dt><dd data-phone>${phone(file.player.phone)}</dd><dt>${say('Nascimento', 'Birth date')}</dt><dd data-birth-date=${file.player.birthDate ?? ''}>${day(file.player.birthDate)}</dd>
       <dt>${say('Moeda', 'Currency')}</dt><dd>${file.player.currency}</dd><dt>${say('Criado', 'Created')}</dt><dd>${time(file.player.createdAt)}</dd>
       <dt>${say('Gênero', 'Gender')}</dt><dd data-gender=${file.player.gender ?? ''}>${file.player.gender ? label(file.player.gender) : '—'}</dd><dt>${say('IP do cadastro', 'Sign-up IP')}</dt><dd data-signup-ip>${file.player.signupIp ?? '—'}</dd>
       <dt>${say('Endereço', 'Address')}</dt><dd data-address>${addressLine(file.player.address)}</dd>

@@ -6,8 +6,26 @@
 // (its CSV), the revenue share with its history (finance sets it), and reconciliation with the
 // provider's daily statements: the days and whether each ties, a day's differences by transaction id.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, money, label, may, say } from './kit.js';
-import { locale } from './language.js';
+import {
+  html,
+  api,
+  query,
+  useLoad,
+  useAction,
+  Loaded,
+  ErrorNote,
+  ZonedTime,
+  BrandName,
+  EnvMark,
+  Day,
+  money,
+  percent,
+  monthName,
+  person,
+  label,
+  may,
+  say,
+} from './kit.js';
 
 /** A provider's clearing balance per brand and currency now. */
 export function Clearing({ base }) {
@@ -69,10 +87,8 @@ export function DailyReport({ base }) {
 const thisMonth = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
 const daysBefore = (day, n) => new Date(Date.parse(`${day}T12:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
-/** A percentage as the locale writes it (10,00% in Portuguese); the decimal string as it is. */
-const percent = (p) => `${new Intl.NumberFormat(locale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(String(p))}%`;
-/** A count and its amount, as a cell reads them. */
-const figure = (f, currency) => html`${f.count} · ${money(f.amount, currency)}`;
+/** A count and its amount, as a cell reads them: the amount, its count under it (a statement's cells stay narrow: issue #70). */
+const figure = (f, currency) => html`${money(String(f.amount).replace(/^-/, ''), currency)}<br /><small>${f.count}×</small>`;
 
 /** What each brand owes the provider for a month, per brand and currency, tied to the clearing account (issue #59 item 3). */
 export function MonthStatement({ base, changed }) {
@@ -101,15 +117,15 @@ export function MonthStatement({ base, changed }) {
           <tbody>${s.brands.map((b) => {
             const c = b.currency;
             return html`<tr data-statement=${`${b.brandId}/${c}`} data-ties=${b.ties}>
-              <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${b.brandId} /> <span class="muted">${c} · <${ZonedTime} iso=${b.from} zone=${b.timeZone} /></span></td>
+              <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${b.brandId} /><br /><small>${c} · ${say('desde', 'from')} <${ZonedTime} iso=${b.from} zone=${b.timeZone} /></small></td>
               ${cell(say('Apostas', 'Bets'), figure(b.bets, c))}
               ${cell(say('Prêmios', 'Wins'), figure(b.wins, c))}
-              ${cell(say('Estornos e correções', 'Rollbacks and corrections'), html`${figure(b.rollbacks, c)} / ${figure(b.corrections, c)}`)}
+              ${cell(say('Estornos e correções', 'Rollbacks and corrections'), html`${money(b.rollbacks.amount, c)} <small>(${b.rollbacks.count}×)</small><br />${money(b.corrections.amount, c)} <small>(${b.corrections.count}×)</small>`)}
               ${cell(say('Apostas grátis do provedor', 'Provider-funded stakes'), figure(b.freeBets, c))}
-              ${cell(say('Créditos do provedor', 'Provider-funded credits'), html`${money(b.providerFundedCredits, c)} <span class="muted">(${b.freeBetWins.count + b.promoCredits.count + b.jackpotWins.count})</span>`)}
-              ${cell(say('Jackpot: contribuições / prêmios', 'Jackpot: contributions / wins'), html`${money(b.jackpotContributions.amount, c)} / ${money(b.jackpotWins.amount, c)}`)}
-              ${cell('GGR', html`${money(b.ggr, c)} <span class="muted">(${say('líquido', 'net')} ${money(b.netGgr, c)})</span>`)}
-              ${cell(say('Participação', 'Revenue share'), html`${b.sharePercent === null ? say('não definida', 'not set') : percent(b.sharePercent)} · ${money(b.revenueShare, c)}`, { 'data-share': b.sharePercent ?? '' })}
+              ${cell(say('Créditos do provedor', 'Provider-funded credits'), html`${money(b.providerFundedCredits, c)}<br /><small>${b.freeBetWins.count + b.promoCredits.count + b.jackpotWins.count}×</small>`)}
+              ${cell(say('Jackpot: contribuições / prêmios', 'Jackpot: contributions / wins'), html`${money(b.jackpotContributions.amount, c)}<br />${money(b.jackpotWins.amount, c)}`)}
+              ${cell('GGR', html`${money(b.ggr, c)}<br /><small>${say('líquido', 'net')} ${money(b.netGgr, c)}</small>`)}
+              ${cell(say('Participação', 'Revenue share'), html`${b.sharePercent === null ? say('não definida', 'not set') : percent(b.sharePercent)}<br />${money(b.revenueShare, c)}`, { 'data-share': b.sharePercent ?? '' })}
               ${cell(say('Devido', 'Amount due'), html`<strong>${money(b.amountDue, c)}</strong>`, { 'data-amount-due': b.amountDue })}
               <td data-label=${say('Confere com o razão', 'Ties to the ledger')}>${
                 b.ties ? say('sim', 'yes') : html`<strong class="error">${say('não', 'no')} (${say('razão', 'ledger')} ${money(b.ledgerNet, c)})</strong>`
@@ -130,8 +146,8 @@ export function RevenueShares({ base, onChange }) {
     if (
       !confirm(
         say(
-          `Definir a participação em ${body.sharePercent}% a partir de ${body.effectiveFrom}?`,
-          `Set the revenue share to ${body.sharePercent}% from ${body.effectiveFrom} on?`,
+          `Definir a participação em ${percent(body.sharePercent)} a partir de ${monthName(body.effectiveFrom)}?`,
+          `Set the revenue share to ${percent(body.sharePercent)} from ${monthName(body.effectiveFrom)} on?`,
         ),
       )
     )
@@ -150,10 +166,10 @@ export function RevenueShares({ base, onChange }) {
         : html`<table class="stack revenue-shares"><thead><tr><th>${say('A partir de', 'From')}</th><th class="num">%</th><th>${say('Motivo', 'Reason')}</th><th>${say('Por', 'By')}</th></tr></thead>
           <tbody>${page.data.map(
             (r, i) => html`<tr data-share-row=${r.effectiveFrom} data-current=${i === 0}>
-              <td data-label=${say('A partir de', 'From')}>${r.effectiveFrom}</td>
+              <td data-label=${say('A partir de', 'From')} data-month=${r.effectiveFrom}>${monthName(r.effectiveFrom)}</td>
               <td data-label="%" class="num" data-percent=${r.sharePercent}>${percent(r.sharePercent)}</td>
               <td data-label=${say('Motivo', 'Reason')}>${r.reason}</td>
-              <td data-label=${say('Por', 'By')}>${r.setBy} <span class="muted"><${ZonedTime} iso=${r.createdAt} /></span></td>
+              <td data-label=${say('Por', 'By')}>${person(r.setBy)} <span class="muted"><${ZonedTime} iso=${r.createdAt} /></span></td>
             </tr>`,
           )}</tbody></table>`}<//>
     ${
@@ -187,7 +203,7 @@ function ReconciliationDay({ base, date, environment }) {
       : html`<table class="stack reconciliation-differences" data-differences=${date}><thead><tr><th>${say('Transação', 'Transaction')}</th><th>${say('Diferença', 'Difference')}</th><th>${say('Nossa', 'Ours')}</th><th>${say('Do provedor', 'Theirs')}</th></tr></thead>
         <tbody>${d.differences.map(
           (x) => html`<tr data-difference=${x.transactionId} data-category=${x.category}>
-            <td data-label=${say('Transação', 'Transaction')}><code>${x.transactionId}</code>${x.ours?.playerId || x.theirs?.playerId ? html` <span class="muted" title=${x.ours?.roundId ?? x.theirs?.roundId ?? ''}>${x.ours?.playerId ?? x.theirs?.playerId}</span>` : null}</td>
+            <td data-label=${say('Transação', 'Transaction')}><code>${x.transactionId}</code>${x.ours?.playerId || x.theirs?.playerId ? html` <code class="muted" title=${x.ours?.roundId ?? x.theirs?.roundId ?? ''}>${x.ours?.playerId ?? x.theirs?.playerId}</code>` : null}</td>
             <td data-label=${say('Diferença', 'Difference')}><strong>${label(x.category)}</strong>${x.fields.length ? html` <span class="muted">(${x.fields.map(label).join(', ')})</span>` : null}</td>
             <td data-label=${say('Nossa', 'Ours')}><${Side} side=${x.ours} /></td>
             <td data-label=${say('Do provedor', 'Theirs')}><${Side} side=${x.theirs} /></td>
@@ -197,9 +213,19 @@ function ReconciliationDay({ base, date, environment }) {
 
 /** Reconciliation with the provider's daily statements: the days, tie or not, a day's differences (issue #59 item 2). */
 export function Reconciliations({ base }) {
-  const [range, setRange] = useState({ from: daysBefore(today(), 30), to: today(), environment: 'production' });
+  // Opens on the environment that has statements in the range: production's, else the sandbox's when only it
+  // has some (issue #70: it opened on production with only sandbox statements); the person's choice after that.
+  const [range, setRange] = useState({ from: daysBefore(today(), 30), to: today(), environment: undefined });
   const [open, setOpen] = useState(undefined);
-  const days = useLoad(() => api('GET', `${base}/reconciliations${query(range)}`), [base, JSON.stringify(range)]);
+  const days = useLoad(async () => {
+    const list = (environment) => api('GET', `${base}/reconciliations${query({ ...range, environment })}`);
+    if (range.environment) return { environment: range.environment, page: await list(range.environment) };
+    const production = await list('production');
+    if (production.data.length > 0) return { environment: 'production', page: production };
+    const sandbox = await list('sandbox');
+    return sandbox.data.length > 0 ? { environment: 'sandbox', page: sandbox } : { environment: 'production', page: production };
+  }, [base, JSON.stringify(range)]);
+  const shown = range.environment ?? days.data?.environment ?? 'production';
   return html`<section aria-label="Reconciliation">
     <h3>${say('Conciliação com o extrato diário do provedor', "Reconciliation with the provider's daily statement")}</h3>
     <form class="inline" onSubmit=${(e) => {
@@ -211,17 +237,17 @@ export function Reconciliations({ base }) {
       <label>${say('De', 'From')} <input name="from" type="date" value=${range.from} required /></label>
       <label>${say('Até', 'To')} <input name="to" type="date" value=${range.to} required /></label>
       <label>${say('Ambiente', 'Environment')} <select name="environment">${['production', 'sandbox'].map(
-        (env) => html`<option value=${env} selected=${env === range.environment}>${label(env)}</option>`,
+        (env) => html`<option value=${env} selected=${env === shown}>${label(env)}</option>`,
       )}</select></label>
       <button type="submit">${say('Mostrar', 'Show')}</button>
     </form>
-    <${Loaded} state=${days}>${(page) =>
+    <${Loaded} state=${days}>${({ page }) =>
       page.data.length === 0
         ? html`<p class="empty">${say('Nenhum extrato conciliado nestes dias.', 'No statement reconciled on these days.')}</p>`
         : html`<table class="stack reconciliations"><thead><tr><th>${say('Dia', 'Day')}</th><th>${say('Confere', 'Ties')}</th><th class="num">${say('Conferidas', 'Matched')}</th><th class="num">${say('Só nossas', 'Ours only')}</th><th class="num">${say('Só do provedor', 'Theirs only')}</th><th class="num">${say('Valor difere', 'Amount differs')}</th><th class="num">${say('Situação difere', 'Status differs')}</th><th>${say('Conciliado', 'Reconciled')}</th><th></th></tr></thead>
           <tbody>${page.data.map(
             (d) => html`<tr data-reconciliation=${d.date} data-ties=${d.ties} data-environment=${d.environment}>
-              <td data-label=${say('Dia', 'Day')}>${new Date(`${d.date}T12:00:00Z`).toLocaleDateString(locale(), { timeZone: 'UTC' })} <${EnvMark} environment=${d.environment} /></td>
+              <td data-label=${say('Dia', 'Day')}><${Day} date=${d.date} /> <${EnvMark} environment=${d.environment} /></td>
               <td data-label=${say('Confere', 'Ties')}>${d.ties ? say('sim', 'yes') : html`<strong class="error" data-untied>${say('não', 'no')}</strong>`}</td>
               <td data-label=${say('Conferidas', 'Matched')} class="num">${d.matched}</td>
               <td data-label=${say('Só nossas', 'Ours only')} class="num">${d.oursOnly}</td>
@@ -232,6 +258,6 @@ export function Reconciliations({ base }) {
               <td>${d.ties ? null : html`<button type="button" aria-expanded=${open === d.date} onClick=${() => setOpen(open === d.date ? undefined : d.date)}>${say('Diferenças', 'Differences')}</button>`}</td>
             </tr>`,
           )}</tbody></table>
-          ${open ? html`<h4>${say('Diferenças de', 'Differences of')} ${open}</h4><${ReconciliationDay} base=${base} date=${open} environment=${range.environment} />` : null}`}<//>
+          ${open ? html`<h4>${say('Diferenças de', 'Differences of')} <${Day} date=${open} /></h4><${ReconciliationDay} base=${base} date=${open} environment=${shown} />` : null}`}<//>
   </section>`;
 }

@@ -3,7 +3,7 @@
 // one they were given, then turn on two-factor sign-in if their role requires it. Then on to the
 // page they came for.
 import { useState } from 'preact/hooks';
-import { html, session } from './kit.js';
+import { html, session, say } from './kit.js';
 import { PasswordForm, SecondFactorSetup } from './account-forms.js';
 
 /** Only a path of this console: never another origin. */
@@ -22,15 +22,21 @@ export function SetupPage() {
   };
   if (steps.includes('password'))
     return html`<section class="card" id="setup-password">
-      <h2>Choose your password</h2>
-      <p>You signed in with a one-time password, which is now spent. Choose your own to continue${steps.includes('secondFactor') ? '; then set up two-factor sign-in' : ''}.</p>
+      <h2>${say('Escolha sua senha', 'Choose your password')}</h2>
+      <p>${say(
+        `Você entrou com uma senha de uso único, que agora está gasta. Escolha a sua para continuar${steps.includes('secondFactor') ? '; depois configure o login em duas etapas' : ''}.`,
+        `You signed in with a one-time password, which is now spent. Choose your own to continue${steps.includes('secondFactor') ? '; then set up two-factor sign-in' : ''}.`,
+      )}</p>
       <${PasswordForm} onDone=${() => done('password')} />
     </section>`;
   if (steps.includes('secondFactor'))
     return html`<section class="card" id="setup-second-factor">
-      <h2>Set up two-factor sign-in</h2>
-      <p>Your role signs in with a code from an authenticator app as well as the password. Set it up to continue.</p>
+      <h2>${say('Configure o login em duas etapas', 'Set up two-factor sign-in')}</h2>
+      <p>${say(
+        'Sua função entra com um código de um app autenticador além da senha. Configure-o para continuar.',
+        'Your role signs in with a code from an authenticator app as well as the password. Set it up to continue.',
+      )}</p>
       <${SecondFactorSetup} onDone=${() => done('secondFactor')} />
     </section>`;
-  return html`<p>Your account is set up. <a href=${nextPage()}>Continue</a></p>`;
+  return html`<p>${say('Sua conta está configurada.', 'Your account is set up.')} <a href=${nextPage()}>${say('Continuar', 'Continue')}</a></p>`;
 }

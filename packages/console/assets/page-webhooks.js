@@ -1,12 +1,12 @@
 // Webhook deliveries by event or operator, newest attempt first, with redelivery (support).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, may } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, may, label, say } from './kit.js';
 
 function Redeliver({ eventId }) {
   const action = useAction();
   if (!may('support')) return null;
-  return html`<button type="button" disabled=${action.busy} onClick=${() => action.run(() => api('POST', `/admin/webhook-deliveries/${encodeURIComponent(eventId)}/redeliver`))}>Redeliver</button>
-    ${action.done ? html`<span class="ok">scheduled</span>` : null}<${ErrorNote} error=${action.error} />`;
+  return html`<button type="button" disabled=${action.busy} onClick=${() => action.run(() => api('POST', `/admin/webhook-deliveries/${encodeURIComponent(eventId)}/redeliver`))}>${say('Reenviar', 'Redeliver')}</button>
+    ${action.done ? html`<span class="ok">${say('agendado', 'scheduled')}</span>` : null}<${ErrorNote} error=${action.error} />`;
 }
 
 export function WebhooksPage() {
@@ -24,21 +24,21 @@ export function WebhooksPage() {
   };
   return html`<div>
     <form class="search" onSubmit=${submit} aria-label="Delivery filter">
-      <label>Operator <select name="operatorId"><option value="">—</option>
+      <label>${say('Operador', 'Operator')} <select name="operatorId"><option value="">—</option>
         <${Loaded} state=${operators}>${(p) => p.data.map((o) => html`<option value=${o.id} selected=${o.id === filter.operatorId}>${o.name}</option>`)}<//></select></label>
-      <label>or event id <input name="eventId" value=${filter.eventId} maxlength="64" /></label>
-      <button type="submit">Show deliveries</button>
+      <label>${say('ou id do evento', 'or event id')} <input name="eventId" value=${filter.eventId} maxlength="64" /></label>
+      <button type="submit">${say('Mostrar entregas', 'Show deliveries')}</button>
     </form>
     <${Loaded} state=${log}>${(page) =>
       page === undefined
-        ? html`<p class="muted">Choose an operator or an event.</p>`
+        ? html`<p class="muted">${say('Escolha um operador ou um evento.', 'Choose an operator or an event.')}</p>`
         : page.data.length === 0
-          ? html`<p class="empty">No delivery.</p>`
-          : html`<table class="stack"><thead><tr><th>When</th><th>Event</th><th>Attempt</th><th>URL</th><th>Outcome</th><th>HTTP</th><th>Error</th><th></th></tr></thead>
+          ? html`<p class="empty">${say('Nenhuma entrega.', 'No delivery.')}</p>`
+          : html`<table class="stack deliveries"><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Evento', 'Event')}</th><th>${say('Tentativa', 'Attempt')}</th><th>URL</th><th>${say('Resultado', 'Outcome')}</th><th>HTTP</th><th>${say('Erro', 'Error')}</th><th></th></tr></thead>
             <tbody>${page.data.map(
               (
                 d,
-              ) => html`<tr><td data-label="When"><${ZonedTime} iso=${d.at} /></td><td data-label="Event"><code>${d.eventId}</code></td><td data-label="Attempt">${d.attempt}</td><td data-label="URL">${d.url}</td><td data-label="Outcome">${d.outcome ?? '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label="Error">${d.error ?? ''}</td>
+              ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${d.at} /></td><td data-label=${say('Evento', 'Event')}><code>${d.eventId}</code></td><td data-label=${say('Tentativa', 'Attempt')}>${d.attempt}</td><td data-label="URL"><code>${d.url}</code></td><td data-label=${say('Resultado', 'Outcome')}>${d.outcome ? label(d.outcome) : '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label=${say('Erro', 'Error')}>${d.error ? html`<code>${d.error}</code>` : ''}</td>
                 <td><${Redeliver} eventId=${d.eventId} /></td></tr>`,
             )}</tbody></table>`}<//>
   </div>`;

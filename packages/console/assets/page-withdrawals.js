@@ -22,6 +22,8 @@ import {
   OperatorBrand,
   ZonedTime,
   money,
+  signedMoney,
+  person,
   label,
   say,
   may,
@@ -66,7 +68,7 @@ export function LedgerTable({ entries, zone }) {
   return html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Tipo', 'Type')}</th><th class="num">${say('Valor', 'Amount')}</th><th class="num">${say('Saldo depois', 'Balance after')}</th><th>${say('Referência', 'Reference')}</th></tr></thead>
     <tbody>${entries.map(
       (e) =>
-        html`<tr><td><${ZonedTime} iso=${e.createdAt} zone=${zone} /></td><td>${label(e.type)}</td><td class="num">${money(e.amount, e.currency)}</td><td class="num">${money(e.balanceAfter, e.currency)}</td><td><code>${e.referenceId}</code></td></tr>`,
+        html`<tr><td><${ZonedTime} iso=${e.createdAt} zone=${zone} /></td><td data-type=${e.type}>${label(e.type)}</td><td class="num">${signedMoney(e.amount, e.currency)}</td><td class="num">${money(e.balanceAfter, e.currency)}</td><td><code>${e.referenceId}</code></td></tr>`,
     )}</tbody></table>`;
 }
 
@@ -75,7 +77,7 @@ export function WithdrawalTable({ rows, highlight, zone }) {
   return html`<table><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Destino', 'Destination')}</th><th>${say('Situação', 'Status')}</th><th>${say('Aprovado por', 'Approved by')}</th></tr></thead>
     <tbody>${rows.map(
       (w) =>
-        html`<tr class=${w.id === highlight ? 'current' : ''} data-withdrawal-row=${w.id}><td><${ZonedTime} iso=${w.createdAt} zone=${zone} /></td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${label(w.method)}</td><td><code>${w.destination}</code></td><td>${label(w.status)}${w.heldForAmlReview ? html` <strong class="hold">${say('análise PLD', 'AML review')}</strong>` : null}</td><td>${w.approvedBy ?? '—'}</td></tr>`,
+        html`<tr class=${w.id === highlight ? 'current' : ''} data-withdrawal-row=${w.id}><td><${ZonedTime} iso=${w.createdAt} zone=${zone} /></td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${label(w.method)}</td><td><code>${w.destination}</code></td><td>${label(w.status)}${w.heldForAmlReview ? html` <strong class="hold">${say('análise PLD', 'AML review')}</strong>` : null}</td><td>${person(w.approvedBy)}</td></tr>`,
     )}</tbody></table>`;
 }
 
@@ -193,7 +195,7 @@ function Card({ card, now, onDone }) {
         : html`<p class="muted">${say('Saldo indisponível agora.', 'The balance could not be read just now.')}</p>`
     }
     <p class="muted"><code>${w.id}</code> · <${OperatorBrand} player=${w} /> · ${say('pedido', 'requested')} <${ZonedTime} iso=${w.createdAt} zone=${zone} /><${PayoutDue} w=${w} now=${now} zone=${zone} /> · <strong>${label(w.status)}</strong>${
-      w.approvedBy ? ` · ${say('aprovado por', 'approved by')} ${w.approvedBy}` : ''
+      w.approvedBy ? html` · ${say('aprovado por', 'approved by')} <span data-approved-by=${w.approvedBy}>${person(w.approvedBy)}</span>` : ''
     }${w.heldForAmlReview ? html` · <strong class="hold" data-hold="aml">${say('análise PLD', 'AML review')}</strong>` : null}</p>
     <${History} w=${w} zone=${zone} />
     <${Decisions} card=${card} onDone=${onDone} />
