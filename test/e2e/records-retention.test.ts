@@ -14,6 +14,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const DELETABLE: Record<string, string> = {
   'operators.console_sessions': 'sign-in sessions of our team (the sign-ins themselves are in the audit log)',
   'operators.sign_in_throttle': 'failure counters for the sign-in backoff',
+  'operators.team_member_confirmations':
+    "the confirmations of a team member's current credential, ended by a password reset (issue #69): each confirmation and the reset that ends them stay in the audit log (adminConfirmUser, adminResetPassword)",
   'payments.simulated_pix_keys': "the PSP key-owner simulator's list (sandbox)",
   'players.simulated_impediments': "the SPA registry simulator's list (sandbox)",
   'players.internal_impediments': 'an entry of our internal impediments list (its removal is audited with the entry as it was)',
