@@ -199,7 +199,7 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     await pending.waitFor();
     t.match(
       await pending.textContent(),
-      /requested by user:team-admin@ourteam\.example .*the operator left Brazil.*waits for a second person/s,
+      /requested by team-admin@ourteam\.example .*the operator left Brazil.*waits for a second person/s,
       'who asked, why, and that it waits',
     );
     t.equal(await card.locator('[data-profile=br-spa]').count(), 1, 'the rules are still on');
@@ -207,7 +207,8 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     t.ok(await pending.getByRole('button', { name: 'Confirm' }).isDisabled(), 'four eyes: her own request cannot be confirmed by her');
     t.match(await pending.locator('[data-reason=four-eyes]').textContent(), /another person confirms/);
     await page.reload();
-    await page.locator('aside.notices p[data-status=pending]', { hasText: id }).waitFor();
+    // The notice names the operator (its id on hover: issue #70).
+    await page.locator(`aside.notices p[data-status=pending]:has([title="${id}"])`).waitFor();
     t.pass('the notice is on her pages too');
     const wide = await fits(page);
     t.ok(wide.page <= wide.screen, `the operators page fits 1280 px (page ${wide.page} px)`);
@@ -217,7 +218,7 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     const phone = await newPage(390);
     phone.on('dialog', (d) => void d.accept());
     await signIn(phone, carla.user.email, carla.password, true);
-    const notice = phone.locator('aside.notices p[data-status=pending]', { hasText: id });
+    const notice = phone.locator(`aside.notices p[data-status=pending]:has([title="${id}"])`);
     await notice.waitFor();
     t.match(await notice.textContent(), /Br-spa rules off requested.*the operator left Brazil/s, 'compliance is told before she looks for it');
     await notice.getByRole('link').click();
@@ -228,10 +229,10 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
     await phone.locator(`article[data-operator="${id}"] [data-profile=off]`).waitFor();
     t.equal((await stack.admin('GET', `/admin/operators/${id}/compliance`)).body.profile, 'off', 'a second person turned the rules off');
     await phone.reload();
-    await phone.locator('aside.notices p[data-status=confirmed]', { hasText: id }).waitFor();
+    await phone.locator(`aside.notices p[data-status=confirmed]:has([title="${id}"])`).waitFor();
     t.match(
-      await phone.locator('aside.notices p[data-status=confirmed]', { hasText: id }).textContent(),
-      /turned off.*confirmed by user:carla\.compliance@ourteam\.example \(“checked with legal”\)/s,
+      await phone.locator(`aside.notices p[data-status=confirmed]:has([title="${id}"])`).textContent(),
+      /turned off.*confirmed by carla\.compliance@ourteam\.example \(“checked with legal”\)/s,
       'the notice says who turned them off, and why',
     );
     const narrow = await fits(phone);

@@ -300,6 +300,8 @@ export function person(actor) {
   if (kind === 'actor') return /^[a-z-]+:/.test(rest) ? person(rest) : say(`${rest} (substituto)`, `${rest} (stand-in)`);
   if (kind === 'stand-in') return say(`${rest} (substituto)`, `${rest} (stand-in)`);
   if (kind === 'system' || kind === 'rule') return `${label('system')} (${label(rest)})`;
+  // A person's id where the API gives no e-mail (a revenue share's setBy): shown as it is, never as a code's words.
+  if (/^[a-z]+_[0-9a-z]{8,}$/.test(actor)) return String(actor);
   return label(actor);
 }
 
