@@ -33,9 +33,9 @@ t.test('Betsy calls survive a wallet killed between its money statement and its 
   const game = await admin('PUT', `/admin/providers/${provider.id}/games/sportsbook`, { name: 'Sportsbook', category: 'sports' });
   await enable();
 
-  const betsyCall = async (method: 'POST' | 'PUT', path: string, body: unknown): Promise<BetsyWireAnswer & { http: number }> => {
+  const betsyCall = async (method: 'POST' | 'PUT', path: string, body: unknown, at = base): Promise<BetsyWireAnswer & { http: number }> => {
     const raw = JSON.stringify(body);
-    const res = await fetch(`${base}${path}`, {
+    const res = await fetch(`${at}${path}`, {
       method,
       headers: { 'content-type': 'application/json', 'x-sign-jws': betsySignature(raw, secret) },
       body: raw,
@@ -81,8 +81,8 @@ t.test('Betsy calls survive a wallet killed between its money statement and its 
   const balanceOf = async (s: S) =>
     (await betsyCall('POST', '/user/balance', { userId: s.player, currency: 'BRL', token: s.token, requestId: randomUUID() })).amount;
   const crashAt = (t: Test, point: string, method: 'POST' | 'PUT', body: unknown) =>
-    killWalletAt(t, point, async () => {
-      t.match(await betsyCall(method, '/payment/bet', body), { http: 400, code: 100 }, 'Betsy hears its system error');
+    killWalletAt(t, point, async (crashBase) => {
+      t.match(await betsyCall(method, '/payment/bet', body, crashBase), { http: 400, code: 100 }, 'Betsy hears its system error');
     });
   /** Betsy's rollback policy: sent until answered. */
   const rollbackUntilAnswered = async (b: Bet) => {

@@ -23,8 +23,8 @@ t.test('Evolution calls survive a wallet killed between its money statement and 
   const game = await admin('PUT', `/admin/providers/${provider.id}/games/crashtable01`, { name: 'Crash Table', category: 'live' });
   await enable();
 
-  const evoCall = async (path: string, body: unknown): Promise<EvolutionWireAnswer> => {
-    const res = await fetch(`${base}${path}?authToken=${evo.authToken}`, {
+  const evoCall = async (path: string, body: unknown, at = base): Promise<EvolutionWireAnswer> => {
+    const res = await fetch(`${at}${path}?authToken=${evo.authToken}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -50,8 +50,8 @@ t.test('Evolution calls survive a wallet killed between its money statement and 
   const balanceOf = async (s: { player: string; sid: string }) =>
     (await evoCall('/balance', { sid: s.sid, userId: s.player, currency: 'BRL', uuid: randomUUID() })).balance;
   const crashAt = (t: Test, point: string, path: string, body: unknown) =>
-    killWalletAt(t, point, async () => {
-      t.match(await evoCall(path, body), { status: 'TEMPORARY_ERROR', retransmission: true }, 'Evolution hears a temporary error, to send again');
+    killWalletAt(t, point, async (crashBase) => {
+      t.match(await evoCall(path, body, crashBase), { status: 'TEMPORARY_ERROR', retransmission: true }, 'Evolution hears a temporary error, to send again');
     });
 
   t.test('killed after a debit commits: Evolution cancels it, the stake comes back once', async (t) => {

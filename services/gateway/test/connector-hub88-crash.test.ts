@@ -26,9 +26,9 @@ t.test('Hub88 calls survive a wallet killed between its money statement and its 
   await enable();
   const game = (await admin('GET', `/admin/providers/${provider.id}/games`)).data[0];
 
-  const hub88Call = async (path: string, body: unknown): Promise<Hub88Answer> => {
+  const hub88Call = async (path: string, body: unknown, at = base): Promise<Hub88Answer> => {
     const text = JSON.stringify(body);
-    const res = await fetch(`${base}${path}`, {
+    const res = await fetch(`${at}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub88-signature': signHub88(text, hub88.keys.privateKey) },
       body: text,
@@ -61,8 +61,8 @@ t.test('Hub88 calls survive a wallet killed between its money statement and its 
   const balanceOf = async (s: { player: string; token: string }) =>
     hub88AmountToMoney((await hub88Call('/user/balance', { user: s.player, token: s.token, request_uuid: randomUUID() })).balance);
   const crashAt = (t: Test, point: string, path: string, body: unknown) =>
-    killWalletAt(t, point, async () => {
-      t.equal((await hub88Call(path, body)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
+    killWalletAt(t, point, async (crashBase) => {
+      t.equal((await hub88Call(path, body, crashBase)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
     });
 
   t.test('killed after a bet commits: Hub88 rolls it back, the stake comes back once', async (t) => {

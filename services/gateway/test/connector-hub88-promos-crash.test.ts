@@ -23,9 +23,9 @@ t.test("Hub88 free bets' and supplier promotions' wins of a player who never dep
   await enable();
   const game = (await admin('GET', `/admin/providers/${provider.id}/games`)).data[0];
 
-  const hub88Call = async (path: string, body: unknown): Promise<Hub88Answer> => {
+  const hub88Call = async (path: string, body: unknown, at = base): Promise<Hub88Answer> => {
     const text = JSON.stringify(body);
-    const res = await fetch(`${base}${path}`, {
+    const res = await fetch(`${at}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub88-signature': signHub88(text, hub88.keys.privateKey) },
       body: text,
@@ -59,8 +59,8 @@ t.test("Hub88 free bets' and supplier promotions' wins of a player who never dep
       ),
     );
   const crashAt = (t: Test, point: string, body: unknown) =>
-    killWalletAt(t, point, async () => {
-      t.equal((await hub88Call('/transaction/win', body)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
+    killWalletAt(t, point, async (crashBase) => {
+      t.equal((await hub88Call('/transaction/win', body, crashBase)).status, 'RS_ERROR_UNKNOWN', 'Hub88 hears no answer');
     });
 
   t.test("killed after a free bet's win commits: sent again 20 times at once, each the first answer, one credit", async (t) => {

@@ -1,5 +1,6 @@
-// What the connector crash tests (issue #58) share: the real gateway with a short deadline (this is
-// about timeouts: the provider hears "no answer" soon after the wallet dies), the players service,
+// What the connector crash tests (issue #58) share: the real gateway (its deadline a ceiling for
+// answers that come, as everywhere) and a second replica with a short one that carries only the call
+// the wallet dies in (the provider hears "no answer" soon after the wallet dies), the players service,
 // and the wallet as a real child process that a test kills between its money statement and its
 // answer (CRASH_AT) and starts again; an operator with its production scope ("live") and a provider
 // of the protocol under test, whose connector the test sets up. Removes everything in teardown.
@@ -25,7 +26,10 @@ export interface ConnectorCrashOptions {
 export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptions) {
   const db = await createTestDatabase(o.label);
   const prefix = testPrefix(o.label);
-  const h = await startHarness({ RPC_TIMEOUT_MS: '1500' }, { db, prefix });
+  const h = await startHarness({}, { db, prefix });
+  // Only the call into a crash point goes through this replica: a loaded machine's normal answers
+  // (the provider's retries after the wallet is back) never meet its 1.5 s (issue #71).
+  const impatient = await h.startReplica({ RPC_TIMEOUT_MS: '1500' });
   const players = await startServiceWith(playersService, configOf(BaseConfigSchema, { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix }));
   t.teardown(async () => {
     await players.stop();
@@ -97,10 +101,14 @@ export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptio
        where t.source = ? and e.account_seq is not null`,
       [`provider:${provider.id}:${transactionId}`],
     );
-  /** Starts the wallet to die at `point`, runs `send` (the provider's call, which hears no answer), checks that it died there, and starts it again. */
-  const killWalletAt = async (t: Test, point: string, send: () => Promise<void>) => {
+  const base = (gateway: { publicUrl: string }) => `${gateway.publicUrl}/connectors/${o.protocol}/${provider.id}/production`;
+  /**
+   * Starts the wallet to die at `point`, runs `send` with the impatient replica's base (the provider's
+   * call, which hears no answer), checks that it died there, and starts it again.
+   */
+  const killWalletAt = async (t: Test, point: string, send: (crashBase: string) => Promise<void>) => {
     const victim = await wallet.start('wallet', { CRASH_AT: point });
-    await send();
+    await send(base(impatient));
     t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
     await wallet.start('wallet');
   };
@@ -124,7 +132,7 @@ export async function startConnectorCrashHarness(t: Test, o: ConnectorCrashOptio
     /** The admin API's path of the provider's production connector. */
     connector: `/admin/providers/${provider.id}/connector/production`,
     /** Where the provider calls us through the gateway. */
-    base: `${gw.publicUrl}/connectors/${o.protocol}/${provider.id}/production`,
+    base: base(gw),
     enable,
     fundedPlayer,
     ledgerOf,
