@@ -38,6 +38,8 @@ import {
   regulatorFileMessages,
   regulatorProviderMessages,
   sanctionsFreezeMessages,
+  PERSONAL_DATA_SERVICES,
+  personalDataMessages,
   rpcSubject,
   simulatedImpedimentsChangedSubject,
   walletLedgerDayMessages,
@@ -144,7 +146,16 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
     players: service('players', {
       ...decides,
       // The closing after an impediment hit asks the wallet to refund open bets and record the account, then payments for the balance.
-      calls: [WALLET_RG_USAGE_SUBJECT, WALLET_RG_DEMO_NEXT_DAY_SUBJECT, PAYMENTS_RG_USAGE_SUBJECT, END_PLAYER_SESSIONS_SUBJECT, IMPEDED_CLOSE_SUBJECT, CLOSEOUT_SUBJECT],
+      // A player's data request and the retention sweep ask every service that holds personal data (issue #69).
+      calls: [
+        WALLET_RG_USAGE_SUBJECT,
+        WALLET_RG_DEMO_NEXT_DAY_SUBJECT,
+        PAYMENTS_RG_USAGE_SUBJECT,
+        END_PLAYER_SESSIONS_SUBJECT,
+        IMPEDED_CLOSE_SUBJECT,
+        CLOSEOUT_SUBJECT,
+        ...PERSONAL_DATA_SERVICES.filter((s) => s !== 'players').flatMap((s) => subjectsOf(personalDataMessages(s))),
+      ],
       broadcasts: [playerChangedSubject(prefix), simulatedImpedimentsChangedSubject(prefix)],
       hears: [simulatedImpedimentsChangedSubject(prefix)],
     }),

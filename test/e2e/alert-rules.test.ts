@@ -20,6 +20,7 @@ const TEST_FILES = [
   'back-office.reconciliation.rules.test.yaml',
   'back-office.continuity.rules.test.yaml',
   'back-office.continuity-daily.rules.test.yaml',
+  'back-office.privacy.rules.test.yaml',
 ];
 
 interface Rule {

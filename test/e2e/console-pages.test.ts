@@ -244,7 +244,7 @@ const GIVEAWAYS: Record<Lang, string[]> = {
 /** Capitals a page may write: acronyms and the shared terms; any other run of capitals is a code (DEPOSIT, BET_PLACED). */
 const ACRONYMS = new Set(
   (
-    'CPF CPFs CNPJ KYC PIX TED RG CNH RNE COS AML PLD BRL USD EUR CSV JSON GGR SPA MF SIGAP COAF UTC API TOTP QR IP IPs URL CEP SP RTP FIES ' +
+    'CPF CPFs CNPJ KYC PIX TED RG CNH RNE COS AML PLD BRL USD EUR CSV JSON GGR SPA MF SIGAP COAF UTC API TOTP QR IP IPs URL CEP SP RTP FIES LGPD ' +
     'FUNCAP ID PEM GLI PSP PEP SHA OK UF HMAC RSA XSD CS2 E2E SLA ISO GMT LTDA EIRELI SA ME CLI HTTP II III IV VI VII VIII IX XI'
   ).split(' '),
 );
@@ -589,6 +589,8 @@ t.test('every console page, read as the team reads it', async (t) => {
     { name: 'fund-transfers', url: '/fund-transfers', roles: ['finance', 'compliance', 'admin'] },
     { name: 'integrity', url: '/integrity', roles: ['compliance', 'finance', 'admin'], ready: 'tr[data-integrity-hold]' },
     { name: 'integrity-sandbox', url: env('/integrity'), roles: ['compliance', 'admin'] },
+    // Issue #69: the data requests (none open: each is answered at once) and who read what (the player pages read above).
+    { name: 'privacy', url: '/privacy', roles: ['compliance', 'admin'], ready: 'tr[data-read]' },
     { name: 'account', url: '/account', roles: ['compliance', 'finance', 'support', 'admin'] },
   ].filter((p) => ONLY.length === 0 || ONLY.some((part) => p.name.includes(part)));
 

@@ -22,6 +22,7 @@ import { TeamPage } from './page-team.js';
 import { ProvidersPage } from './page-providers.js';
 import { FundTransfersPage, UnclaimedPage } from './page-unclaimed.js';
 import { IntegrityPage } from './page-integrity.js';
+import { PrivacyPage } from './page-privacy.js';
 import { ComplianceNotices } from './notices.js';
 
 // Titles in the person's language (issue #61); the path stays the page's name.
@@ -45,6 +46,8 @@ const PAGES = [
   { path: '/fund-transfers', title: () => say('Transferências aos fundos', 'Fund transfers'), page: FundTransfersPage, roles: ['finance', 'compliance'] },
   // Integrity holds on sports prizes and the suspicious-betting export (issue #60 item 3).
   { path: '/integrity', title: () => say('Retenções por integridade', 'Integrity holds'), page: IntegrityPage, roles: ['compliance', 'finance'] },
+  // Players' data requests under the LGPD and who read personal data (issue #69; docs/privacy.md).
+  { path: '/privacy', title: () => say('Privacidade', 'Privacy'), page: PrivacyPage, roles: ['compliance'] },
   { path: '/account', title: () => say('Conta', 'Account'), page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 

@@ -205,6 +205,16 @@ export const CODES = {
   operator: ['operador', 'operator'],
   team: ['equipe', 'team'],
   system: ['sistema', 'system'],
+  // A player's data requests under the LGPD and who read personal data (issue #69)
+  access: ['Acesso', 'Access'],
+  portability: ['Portabilidade', 'Portability'],
+  deletion: ['Eliminação', 'Deletion'],
+  received: ['Recebido', 'Received'],
+  answered: ['Respondido', 'Answered'],
+  partly_refused: ['Em parte recusado (dever legal)', 'Partly refused (a legal duty)'],
+  cpf: ['CPF', 'CPF'],
+  ip: ['IP do cadastro', 'sign-up IP'],
+  regulator: ['Fiscalização (somente leitura)', 'Regulator (read-only)'],
 };
 
 /**

@@ -69,6 +69,7 @@ const CONSOLE_PAGES = [
   'unclaimed',
   'fund-transfers',
   'integrity',
+  'privacy',
   'setup',
 ] as const;
 const PAGE_SHELL = `<!doctype html>

@@ -55,6 +55,11 @@ export const ERROR_CATALOGUE = {
   TEAM_MEMBER_NOT_FOUND: { status: 404, message: 'No such team member or token.' },
   CREDENTIAL_NOT_FOUND: { status: 404, message: 'The operator has no credential with this id.' },
   PLAYER_NOT_FOUND: { status: 404, message: 'Player not found.' },
+  DATA_REQUEST_NOT_FOUND: { status: 404, message: 'The player has no data request with this id.' },
+  DATA_REQUEST_NO_FILE: {
+    status: 409,
+    message: 'Only an answered access or portability request has a file: read the request for its status and answer.',
+  },
   DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },
   AML_CASE_NOT_FOUND: { status: 404, message: 'AML case not found.' },

@@ -14,6 +14,8 @@ export const ID_PREFIXES = {
   audit: 'aud',
   /** A read of a player's personal data by our team (issue #69). */
   personalDataRead: 'pdr',
+  /** A player's data request under the LGPD, filed by the operator (issue #69). */
+  dataRequest: 'dsr',
   hold: 'hld',
   delivery: 'dlv',
   gameRound: 'gr',

@@ -475,6 +475,7 @@ import { webhookOperations } from './webhooks.ts';
 import { playerRoundOperations, providerClearingOperations, providerReportOperations } from './provider-reads.ts';
 import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
 import { marketingAdminOperations, marketingOperations } from './marketing.ts';
+import { dataRequestAdminOperations, dataRequestOperations } from './personal-data.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -485,6 +486,8 @@ export const publicOperations = {
   ...termsOperations,
   ...communicationOperations,
   ...marketingOperations,
+  // Issue #69 item 1: a player's data request under the LGPD.
+  ...dataRequestOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,
@@ -520,6 +523,7 @@ export const adminOperations = {
   ...sigapDutiesOperations,
   ...afterHitAdminOperations,
   ...marketingAdminOperations,
+  ...dataRequestAdminOperations,
   ...brandAdminOperations,
   // Issue #60 item 3: integrity holds on sports prizes and the suspicious-betting export.
   ...integrityAdminOperations,
@@ -537,4 +541,5 @@ export * from './standing.ts';
 export * from './screening-sandbox.ts';
 export * from './after-hit.ts';
 export * from './marketing.ts';
+export * from './personal-data.ts';
 export * from './integrity.ts';

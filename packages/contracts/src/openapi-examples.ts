@@ -34,6 +34,20 @@ const player = {
   createdAt: T0,
   marketing: { consent: false, allowed: false, blockedBy: null, consentChangedAt: null },
 };
+const DATA_REQUEST_ID = 'dsr_01934b7e8c8e7c3a9f2d1b0a00000009';
+const dataRequest = {
+  id: DATA_REQUEST_ID,
+  object: 'data_request',
+  playerId: PLAYER_ID,
+  type: 'access',
+  status: 'answered',
+  reference: 'ticket-4821',
+  corrections: null,
+  receivedAt: '2026-11-21T10:00:00.000Z',
+  dueAt: '2026-12-06T10:00:00.000Z',
+  answeredAt: '2026-11-21T10:00:01.000Z',
+  answer: { file: { records: 412, sha256: '9f2c4e1a0b7d3c5e8f6a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e' } },
+};
 const ADDRESS = {
   street: 'Av. Paulista',
   number: '1000',
@@ -249,6 +263,43 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     response: communication,
   },
   listCommunications: { params: { playerId: PLAYER_ID }, query: { limit: 50 }, response: { data: [communication], nextCursor: null } },
+  fileDataRequest: { params: { playerId: PLAYER_ID }, body: { type: 'access', reference: 'ticket-4821' }, response: dataRequest },
+  listDataRequests: { params: { playerId: PLAYER_ID }, response: { data: [dataRequest] } },
+  getDataRequest: { params: { playerId: PLAYER_ID, requestId: DATA_REQUEST_ID }, response: dataRequest },
+  getDataRequestFile: {
+    params: { playerId: PLAYER_ID, requestId: DATA_REQUEST_ID },
+    response: {
+      format: 'bo.personal-data/1',
+      requestId: DATA_REQUEST_ID,
+      playerId: PLAYER_ID,
+      controller: { operatorId: 'op_01934b7e8c8e7c3a9f2d1b0a00000001', brandId: 'br_01934b7e8c8e7c3a9f2d1b0a00000002' },
+      generatedAt: T1,
+      categories: [
+        {
+          category: 'contact',
+          title: 'Contact and address',
+          purpose: 'Reach the bettor about the account, its limits and its money; the address of the registration',
+          legalBasis: {
+            basis: 'performance of a contract and legal obligation (art. 7, II and V)',
+            law: 'Lei 9.613/1998, art. 10, I',
+            url: 'https://www.planalto.gov.br/ccivil_03/leis/l9613.htm',
+          },
+          retention: 'while the account is open and 5 years after it is closed (Lei 9.613/1998, art. 10, I, II and §2)',
+          keptUntil: null,
+          tables: [
+            {
+              table: 'players.registration_changes',
+              fieldsOfOtherCategories: {},
+              rows: [{ field: 'email', old_value: 'ana@example.com', new_value: 'ana.souza@example.com', at: T1 }],
+            },
+          ],
+        },
+      ],
+      notShown: [
+        { category: 'aml', title: 'Anti-money-laundering', law: 'Lei 9.613/1998, art. 11, II', url: 'https://www.planalto.gov.br/ccivil_03/leis/l9613.htm' },
+      ],
+    },
+  },
   findPlayers: { query: { externalId: 'user-42' }, response: { data: [player] } },
   getPlayer: { params: { playerId: PLAYER_ID }, response: player },
   reportLogin: { params: { playerId: PLAYER_ID }, response: { allowed: true } },
@@ -639,6 +690,12 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   recordCommunication:
     'Records a message you sent the player: its `channel`, its `kind` (after an impediment hit, Instrução Normativa SPA/MF 31/2025 asks you to tell the bettor why the account is blocked and until when they may withdraw, and to keep every such communication), when you sent it (`sentAt`, never in the future) and what it said (`summary`). Records are kept five years (`retainUntil`) and never changed; any player of your brand, under any compliance profile.',
   listCommunications: 'The messages recorded for the player, newest `sentAt` first, page by page.',
+  fileDataRequest:
+    "Files your player's request under Brazil's data protection law (LGPD art. 18): `access` and `portability` are answered with a JSON file of every personal datum we hold about the player, by category, with its purpose, legal basis and retention (AML data never: Lei 9.613/1998 art. 11, II); `correction` changes the registration fields in `corrections` the way PATCH `/players/{playerId}` does (never the CPF nor the birth date); `deletion` anonymises what no legal duty keeps (the marketing consent, connection records older than six months) and refuses the rest, `partly_refused`, naming each duty and `keptUntil`. Answered at once when every service answers; else `received`, answered within the law's 15 days (`dueAt`). docs/privacy.md.",
+  listDataRequests: "The player's data requests, newest first.",
+  getDataRequest: "One data request with its status and answer. 404 `DATA_REQUEST_NOT_FOUND` for an unknown id or another player's request.",
+  getDataRequestFile:
+    'The file of an answered `access` or `portability` request: JSON of the format `bo.personal-data/1`, its SHA-256 the one `answer.file.sha256` names. 409 `DATA_REQUEST_NO_FILE` before the answer or for another type.',
   findPlayers: 'Finds the player with your `externalId`. The list is empty when none exists.',
   updatePlayer:
     "Completes or corrects the player's registration data: any of `name`, `email`, `phone`, `gender`, `signupIp` (for a player registered without it) and `address`, at least one. The CPF and the birth date never change (422 `VALIDATION_ERROR` at `/cpf`, `/birthDate`). Each field that changes is kept with its value before and after, who and when (our team reads them). Under `br-spa`, a player missing registration data (Portaria SPA/MF 1.231/2024 art. 31 as amended by 2.579/2025) is refused deposits and bets with 403 `RG_BLOCKED` (`details.reason` `registration_incomplete`, `details.missing`) until it is complete (art. 34 sole paragraph): completing it lifts the refusal before this answers and sends `player.registration_completed`; `registration` says what is still missing.",

@@ -206,6 +206,42 @@ const FLOW: FlowStep[] = [
     tests: [json, `pm.test('a list for the day', () => { pm.expect(body.date).to.eql('2026-01-05'); pm.expect(body.data).to.be.an('array'); });`],
   },
   {
+    op: 'fileDataRequest',
+    name: "File the player's access request under the LGPD",
+    params: { playerId: '{{playerId}}' },
+    body: { type: 'access', reference: 'ticket-42' },
+    status: 201,
+    tests: [
+      json,
+      `pm.test('answered with its file', () => { pm.expect(body).to.include({ type: 'access', status: 'answered', reference: 'ticket-42' }); pm.expect(body.answer.file.sha256).to.have.lengthOf(64); });`,
+      "pm.collectionVariables.set('dataRequestId', body.id);",
+    ],
+  },
+  {
+    op: 'listDataRequests',
+    name: "The player's data requests",
+    params: { playerId: '{{playerId}}' },
+    tests: [json, `pm.test('the request is listed', () => pm.expect(body.data.map((r) => r.id)).to.include(pm.collectionVariables.get('dataRequestId')));`],
+  },
+  {
+    op: 'getDataRequest',
+    name: 'One data request with its answer',
+    params: { playerId: '{{playerId}}', requestId: '{{dataRequestId}}' },
+    tests: [
+      json,
+      `pm.test('answered within the 15 days', () => { pm.expect(body.status).to.eql('answered'); pm.expect(body.dueAt > body.answeredAt).to.eql(true); });`,
+    ],
+  },
+  {
+    op: 'getDataRequestFile',
+    name: "The access request's file: every personal datum by category",
+    params: { playerId: '{{playerId}}', requestId: '{{dataRequestId}}' },
+    tests: [
+      json,
+      `pm.test("the player's registration in it", () => { pm.expect(body.format).to.eql('bo.personal-data/1'); pm.expect(body.categories.find((c) => c.category === 'identity').tables[0].rows[0].id).to.eql(pm.collectionVariables.get('playerId')); });`,
+    ],
+  },
+  {
     op: 'reportLogin',
     name: "Report a login (under br-spa: the day's impediment check)",
     params: { playerId: '{{playerId}}' },

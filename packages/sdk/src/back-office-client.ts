@@ -129,6 +129,21 @@ export class BackOffice {
     ): Promise<{ data: Communication[]; nextCursor: string | null }> => this.#body('listCommunications', { params: { playerId }, query }, opts),
   };
 
+  /** A player's data requests under the LGPD (docs/privacy.md): access, portability, correction, deletion. */
+  readonly dataRequests = {
+    /** File the bettor's request; access and portability are answered with a file, within the law's 15 days. */
+    file: (playerId: string, body: OperationTypes['fileDataRequest']['body'], opts?: RequestOptions): Promise<OperationTypes['fileDataRequest']['response']> =>
+      this.#body('fileDataRequest', { params: { playerId }, body }, opts),
+    /** The player's requests, newest first. */
+    list: (playerId: string, opts?: ReadOptions): Promise<OperationTypes['listDataRequests']['response']> =>
+      this.#body('listDataRequests', { params: { playerId } }, opts),
+    get: (playerId: string, requestId: string, opts?: ReadOptions): Promise<OperationTypes['getDataRequest']['response']> =>
+      this.#body('getDataRequest', { params: { playerId, requestId } }, opts),
+    /** An answered access or portability request's file (409 DATA_REQUEST_NO_FILE otherwise). */
+    download: (playerId: string, requestId: string, opts?: ReadOptions): Promise<unknown> =>
+      this.#body('getDataRequestFile', { params: { playerId, requestId } }, opts),
+  };
+
   /** Who must not be sent marketing (docs/players.md, "Marketing permission"). */
   readonly marketing = {
     /** The players of this brand who must not be contacted with marketing on `date`, with why; page with `after` = the previous `nextAfter`. */

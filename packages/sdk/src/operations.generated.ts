@@ -51,6 +51,8 @@ export const ERROR_STATUSES = {
   TEAM_MEMBER_NOT_FOUND: 404,
   CREDENTIAL_NOT_FOUND: 404,
   PLAYER_NOT_FOUND: 404,
+  DATA_REQUEST_NOT_FOUND: 404,
+  DATA_REQUEST_NO_FILE: 409,
   DEPOSIT_NOT_FOUND: 404,
   WITHDRAWAL_NOT_FOUND: 404,
   AML_CASE_NOT_FOUND: 404,
@@ -252,6 +254,55 @@ export interface CreateWithdrawal {
   destination: string;
 }
 
+export interface DataRequest {
+  /** Opaque identifier (dsr_...); length 1 to 64 */
+  id: string;
+  object: "data_request";
+  playerId: string;
+  type: "access" | "portability" | "correction" | "deletion";
+  status: "received" | "answered" | "partly_refused";
+  reference: string | null;
+  corrections: (Record<string, unknown>) | null;
+  /** format: date-time */
+  receivedAt: string;
+  /** format: date-time */
+  dueAt: string;
+  answeredAt: string | null;
+  answer: {
+    file?: {
+      records: number;
+      sha256: string;
+    };
+    corrected?: {
+      field: string;
+      before: unknown;
+      after: unknown;
+    }[];
+    anonymised?: string[];
+    kept?: {
+      category: string;
+      duty: string;
+      dutyUrl: string;
+      keptUntil: string | null;
+    }[];
+  } | null;
+}
+
+export interface DataRequestCorrections {
+  /** length 2 to 200 */
+  name?: string;
+  /** format: email; at most 254 characters */
+  email?: string;
+  /** pattern: `^\+?[0-9]{10,15}$` */
+  phone?: string;
+  gender?: "feminino" | "masculino" | "outro" | "nao_informado";
+  address?: PlayerAddress;
+  /** never changes after registration */
+  cpf?: unknown;
+  /** never changes after registration */
+  birthDate?: unknown;
+}
+
 export interface Deposit {
   /** Opaque identifier (dep_...); length 1 to 64 */
   id: string;
@@ -304,6 +355,13 @@ export interface EndedGameSession {
 export interface FailDeposit {
   /** at most 500 characters */
   reason?: string;
+}
+
+export interface FileDataRequest {
+  type: "access" | "portability" | "correction" | "deletion";
+  corrections?: DataRequestCorrections;
+  /** length 1 to 200 */
+  reference?: string;
 }
 
 export interface Game {
@@ -799,6 +857,10 @@ export const OPERATIONS = {
   listCommunications: { id: 'listCommunications', method: 'GET', path: '/players/{playerId}/communications', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The messages recorded for the player, newest sent first" },
   setMarketingConsent: { id: 'setMarketingConsent', method: 'PUT', path: '/players/{playerId}/marketing-consent', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 200, summary: "Record the bettor's marketing consent given or withdrawn (it cannot be given while a self-exclusion, pause, impediment or closing lasts)" },
   listMarketingSuppressions: { id: 'listMarketingSuppressions', method: 'GET', path: '/marketing/suppressions', pathParams: [], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The players of your brand who must not be contacted with marketing on a day (self-excluded, paused, impeded, closed, or who withdrew consent)" },
+  fileDataRequest: { id: 'fileDataRequest', method: 'POST', path: '/players/{playerId}/data-requests', pathParams: ['playerId'], idempotent: true, sandboxOnly: false, hasBody: true, status: 201, summary: "File your player's data request under the LGPD (access, portability, correction, deletion): answered at once when every service answers, else within the law's 15 days" },
+  listDataRequests: { id: 'listDataRequests', method: 'GET', path: '/players/{playerId}/data-requests', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Your player's data requests, newest first" },
+  getDataRequest: { id: 'getDataRequest', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "One data request with its answer" },
+  getDataRequestFile: { id: 'getDataRequestFile', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}/file', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON)" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -1105,6 +1167,52 @@ export interface OperationTypes {
     };
     body: undefined;
     response: MarketingSuppressionList;
+  };
+  /** POST /players/{playerId}/data-requests: File your player's data request under the LGPD (access, portability, correction, deletion): answered at once when every service answers, else within the law's 15 days */
+  fileDataRequest: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: FileDataRequest;
+    response: DataRequest;
+  };
+  /** GET /players/{playerId}/data-requests: Your player's data requests, newest first */
+  listDataRequests: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: {
+      data: DataRequest[];
+    };
+  };
+  /** GET /players/{playerId}/data-requests/{requestId}: One data request with its answer */
+  getDataRequest: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+      /** length 1 to 64 */
+      requestId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: DataRequest;
+  };
+  /** GET /players/{playerId}/data-requests/{requestId}/file: An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON) */
+  getDataRequestFile: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+      /** length 1 to 64 */
+      requestId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: unknown;
   };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
   sandboxAddScreeningEntry: {

@@ -56,6 +56,10 @@ const callEveryOperation = {
   recordCommunication: (s) =>
     s.players.recordCommunication('plr_1', { channel: 'email', kind: 'impediment_notice', sentAt: '2026-11-21T10:00:00.000Z', summary: 'Blocked.' }),
   listCommunications: (s) => s.players.communications('plr_1', { limit: 10 }),
+  fileDataRequest: (s) => s.dataRequests.file('plr_1', { type: 'access' }),
+  listDataRequests: (s) => s.dataRequests.list('plr_1'),
+  getDataRequest: (s) => s.dataRequests.get('plr_1', 'dsr_1'),
+  getDataRequestFile: (s) => s.dataRequests.download('plr_1', 'dsr_1'),
 } satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
@@ -123,6 +127,10 @@ const expected: Record<OperationId, { method: string; target: string; body: unkn
     body: { channel: 'email', kind: 'impediment_notice', sentAt: '2026-11-21T10:00:00.000Z', summary: 'Blocked.' },
   },
   listCommunications: { method: 'GET', target: '/api/v1/players/plr_1/communications?limit=10', body: '' },
+  fileDataRequest: { method: 'POST', target: '/api/v1/players/plr_1/data-requests', body: { type: 'access' } },
+  listDataRequests: { method: 'GET', target: '/api/v1/players/plr_1/data-requests', body: '' },
+  getDataRequest: { method: 'GET', target: '/api/v1/players/plr_1/data-requests/dsr_1', body: '' },
+  getDataRequestFile: { method: 'GET', target: '/api/v1/players/plr_1/data-requests/dsr_1/file', body: '' },
 };
 
 t.test('every operation sends the contract request, signed', async (t) => {

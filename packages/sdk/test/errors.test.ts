@@ -60,6 +60,8 @@ t.test('every catalogue code maps to the class of its status', async (t) => {
     NOT_FOUND: 'NotFoundError',
     OPERATOR_NOT_FOUND: 'NotFoundError',
     PLAYER_NOT_FOUND: 'NotFoundError',
+    DATA_REQUEST_NOT_FOUND: 'NotFoundError',
+    DATA_REQUEST_NO_FILE: 'ConflictError',
     DEPOSIT_NOT_FOUND: 'NotFoundError',
     WITHDRAWAL_NOT_FOUND: 'NotFoundError',
     AML_CASE_NOT_FOUND: 'NotFoundError',

@@ -45,6 +45,7 @@ t.test('the operation table matches publicOperations', async (t) => {
       'endGameSession',
       'endPlayerGameSessions',
       'failDeposit',
+      'fileDataRequest',
       'pausePlayer',
       'publishTermsVersion',
       'recordCommunication',
@@ -56,7 +57,7 @@ t.test('the operation table matches publicOperations', async (t) => {
       'submitKyc',
       'updatePlayer',
     ],
-    'the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, 1.4.0: terms versions and acceptances, the communications log, issue #60: the registration data and the marketing consent, and issue #66: the end of game sessions',
+    "the seven idempotent operations of the contract, the redelivery of 1.2.0, the responsible-gaming changes of 1.3.0, 1.4.0: terms versions and acceptances, the communications log, issue #60: the registration data and the marketing consent, issue #66: the end of game sessions, and issue #69: a player's data request",
   );
 });
 

@@ -138,3 +138,13 @@ export {
   type ServiceMetrics,
 } from './metrics.ts';
 export { waitForJetStream } from './startup-wait.ts';
+export {
+  anonymiseIn,
+  anonymisePersonalData,
+  exportPersonalData,
+  personalDataCoverage,
+  personalDataHandlers,
+  KIT_TABLES_WITHOUT_PLAYERS,
+  type PersonalDataCatalogue,
+  type PlayerTable,
+} from './personal-data.ts';

@@ -17,7 +17,8 @@ import {
   sigapAdminOperations,
   sigapDutiesOperations,
 } from '@bo/contracts';
-import { handle, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
+import { handle, personalDataHandlers, type ServiceDefinition, type ServiceDeps } from '@bo/service-kit';
+import { compliancePersonalData } from './store/personal-data.ts';
 import { ComplianceConfigSchema, type ComplianceConfig } from './config.ts';
 import { adminAddScreeningEntry, adminListScreeningEntries, adminRemoveScreeningEntry, adminRescreen } from './handlers/admin-screening.ts';
 import { sandboxAddScreeningEntry, sandboxRemoveScreeningEntry } from './handlers/sandbox-screening.ts';
@@ -125,6 +126,8 @@ export function createComplianceService(
       };
     },
     handlers: (deps, { screening, players, sigap, screeningPort }) => ({
+      // What compliance holds about a player, for the players service's data requests (issue #69).
+      ...personalDataHandlers(deps, compliancePersonalData),
       ...handle(amlAdminOperations.adminListAmlCases, adminListCases(deps, now)),
       ...handle(amlAdminOperations.adminGetAmlCase, adminGetCase(deps, now)),
       ...handle(amlAdminOperations.adminAssignAmlCase, adminAssignCase(deps, now)),

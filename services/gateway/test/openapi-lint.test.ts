@@ -137,6 +137,7 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         createPlayer: true,
         updatePlayer: true,
         setMarketingConsent: true,
+        fileDataRequest: true,
         publishTermsVersion: true,
         acceptTerms: true,
         recordCommunication: true,

@@ -3,7 +3,8 @@
 // gateway forwards the admin operations on them here and asks the messages of contracts'
 // operators.ts; it keeps only a cache of credentials, dropped by the broadcast each change makes
 // before it answers (broadcast/operator-changes.ts).
-import { DEV_MASTER_KEY, startLoop, type ServiceDefinition } from '@bo/service-kit';
+import { DEV_MASTER_KEY, personalDataHandlers, startLoop, type ServiceDefinition } from '@bo/service-kit';
+import { operatorsPersonalData } from './store/personal-data.ts';
 import { OperatorsConfigSchema } from './config.ts';
 import { operatorEntities } from './store/entities.ts';
 import { operatorMigrations } from './store/migrations.ts';
@@ -29,7 +30,13 @@ export function operatorsServiceWith(opts: { now?: () => number } = {}): Service
       if (deps.config.SECRETS_MASTER_KEY === DEV_MASTER_KEY) deps.log.warn('SECRETS_MASTER_KEY is the development default; set it in production');
       return operatorsRuntime(deps, opts.now ?? Date.now);
     },
-    handlers: (_deps, rt) => ({ ...adminOperatorHandlers(rt), ...adminTeamHandlers(rt), ...gatewayMessageHandlers(rt) }),
+    handlers: (deps, rt) => ({
+      ...adminOperatorHandlers(rt),
+      ...adminTeamHandlers(rt),
+      ...gatewayMessageHandlers(rt),
+      // What this service holds about a player, for the players service's data requests (issue #69).
+      ...personalDataHandlers(deps, operatorsPersonalData),
+    }),
     background: (deps, rt) => {
       const cleanup = startLoop({
         name: 'console session cleanup',

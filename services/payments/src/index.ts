@@ -1,2 +1,3 @@
 export { paymentsService } from './service.ts';
 export { PaymentsConfigSchema, type PaymentsConfig } from './config.ts';
+export { paymentsPersonalData } from './store/personal-data.ts';

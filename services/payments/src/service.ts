@@ -10,7 +10,8 @@ import {
   regulatorFileMessages,
   rgUsageMessages,
 } from '@bo/contracts';
-import { handle, type ServiceDefinition } from '@bo/service-kit';
+import { handle, personalDataHandlers, type ServiceDefinition } from '@bo/service-kit';
+import { paymentsPersonalData } from './store/personal-data.ts';
 import { paymentsMigrations, PAYMENTS_SCHEMA } from './store/migrations.ts';
 import { adminListDeposits, confirmDeposit, createDeposit, failDeposit } from './handlers/deposits.ts';
 import {
@@ -62,6 +63,8 @@ export function paymentsServiceWith(onSetup?: (own: OwnAccount) => void): Servic
     groupCommits: [CREATE_GROUP, INTENT_GROUP, COMPLETION_GROUP],
     setup: (deps) => setupOwnAccount(deps, onSetup),
     handlers: (deps, own) => ({
+      // What payments holds about a player, for the players service's data requests (issue #69).
+      ...personalDataHandlers(deps, paymentsPersonalData),
       ...handle(ops.createDeposit, createDeposit(deps), ANSWERED_BY_EFFECT),
       ...handle(ops.confirmDeposit, confirmDeposit(deps, own), ANSWERED_BY_EFFECT),
       ...handle(ops.failDeposit, failDeposit(deps), ANSWERED_BY_EFFECT),

@@ -53,6 +53,10 @@ export const PlayersConfigSchema = Type.Composite([
      * (IN SPA/MF 31/2025), unless the operator's compliance settings name their own (issue #46 item 4).
      */
     CENTRAL_SELF_EXCLUSION_URL: Type.String({ default: DEFAULT_CENTRAL_SELF_EXCLUSION_URL, pattern: '^https://', maxLength: 2048 }),
+    /** How often data requests a service did not answer are tried again and the retention sweep runs (issue #69). */
+    PRIVACY_LOOP_MS: Type.Integer({ minimum: 10, default: 300_000 }),
+    /** Players per retention sweep step (each anonymised in every service). */
+    RETENTION_SWEEP_BATCH: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
   }),
 ]);
 export type PlayersConfig = Static<typeof PlayersConfigSchema>;

@@ -12,6 +12,7 @@ import { kycModule } from './kyc/index.ts';
 import { marketingModule } from './marketing/index.ts';
 import type { PlayersModule } from './module.ts';
 import { playersModule } from './players/index.ts';
+import { privacyModule } from './privacy/index.ts';
 import { rgModule } from './rg/index.ts';
 import { playerEntities, playerMigrations } from './store/index.ts';
 
@@ -48,7 +49,7 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
  * The modules, made with the eligibility collaborators. Impediments before rg: their background
  * tasks are the sweep, the closing, then the self-exclusion terms (readiness lists them in this order).
  */
-const modulesWith = (elig: Eligibility): PlayersModule[] => [playersModule(elig), kycModule, impedimentsModule(elig), rgModule, marketingModule];
+const modulesWith = (elig: Eligibility): PlayersModule[] => [playersModule(elig), kycModule, impedimentsModule(elig), rgModule, marketingModule, privacyModule];
 
 /** The service with its eligibility collaborators chosen (tests pass a clock they move, and see the simulator). */
 export function playersServiceWith(opts: EligibilityOptions = {}): ServiceDefinition<typeof PlayersConfigSchema, Eligibility> {

@@ -4,3 +4,4 @@ export { walletService, walletServiceWith } from './service.ts';
 export { WalletConfigSchema, type WalletConfig } from './config.ts';
 export type { GamesModuleOptions, Rng } from './games/index.ts';
 export { rollUpClearing } from './ledger/index.ts';
+export { walletPersonalData } from './store/index.ts';

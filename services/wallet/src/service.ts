@@ -1,7 +1,8 @@
 // The wallet service: the ledger and balances, responsible gaming's usage and counters, and the
 // games domain and the game providers' wallet API, which live here because real-money play moves money and must share the ledger's
 // transactions (see docs/architecture.md). Each module is reached through its face (index.ts).
-import { composeService } from '@bo/service-kit';
+import { composeService, personalDataHandlers } from '@bo/service-kit';
+import { walletPersonalData } from './store/index.ts';
 import { WalletConfigSchema } from './config.ts';
 import { ledgerModule } from './ledger/index.ts';
 import { rgModule } from './rg/index.ts';
@@ -20,6 +21,8 @@ export function walletServiceWith(games: GamesModuleOptions = {}) {
     providersModule,
     unclaimedModule,
     integrityModule,
+    // What the wallet holds about a player, for the players service's data requests (issue #69).
+    { entities: [], migrations: [], handlers: (deps) => personalDataHandlers(deps, walletPersonalData) },
   ]);
   // The return of unclaimed funds is a decision: its audit row goes to the internal stream, for the operators service's audit log.
   return { ...wallet, internalEvents: true };

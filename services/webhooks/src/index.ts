@@ -2,3 +2,4 @@
 export { webhooksService } from './service.ts';
 export { WebhooksConfigSchema, type WebhooksConfig } from './config.ts';
 export { webhooksConsumerName } from './delivery/event-consumer.ts';
+export { webhooksPersonalData } from './store/personal-data.ts';

@@ -2,7 +2,8 @@
 // the gateway), intake of every domain event from JetStream into Postgres, and delivery of each
 // event to the operator with signatures, retries and a complete attempt log.
 import { webhookAdminOperations, webhookMessages, webhookOperations } from '@bo/contracts';
-import { DEV_MASTER_KEY, handle, type ServiceDefinition } from '@bo/service-kit';
+import { DEV_MASTER_KEY, handle, personalDataHandlers, type ServiceDefinition } from '@bo/service-kit';
+import { webhooksPersonalData } from './store/personal-data.ts';
 import { retryScheduleOf, WebhooksConfigSchema } from './config.ts';
 import { maxAttemptsOf } from './domain/retry-schedule.ts';
 import { startDeliveryWorker } from './delivery/delivery-worker.ts';
@@ -43,7 +44,9 @@ export const webhooksService: ServiceDefinition<typeof WebhooksConfigSchema, Web
     };
     return rt;
   },
-  handlers: (_deps, rt) => ({
+  handlers: (deps, rt) => ({
+    // Nothing about a player but the events as sent (personal-data.ts): the export answers it (issue #69).
+    ...personalDataHandlers(deps, webhooksPersonalData),
     ...handle(webhookOperations.testWebhook, testWebhook(rt)),
     ...handle(webhookOperations.listWebhookEvents, listWebhookEvents(rt)),
     ...handle(webhookOperations.listWebhookEventAttempts, listWebhookEventAttempts(rt)),

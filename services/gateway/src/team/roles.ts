@@ -53,6 +53,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListAudit: ['compliance', 'finance', 'support'],
   // Who read which player's personal data (issue #69): compliance (and the regulator, who reads everything).
   adminListPersonalDataReads: ['compliance'],
+  // Players' data requests under the LGPD and their 15-day clock (issue #69): compliance answers for them.
+  adminListDataRequests: ['compliance', 'support'],
   // AML cases, risk levels and rule thresholds: compliance only (confidential, issue #28).
   adminListAmlCases: ['compliance'],
   adminGetAmlCase: ['compliance'],

@@ -6,3 +6,4 @@
 export { marketingModule } from './module.ts';
 export { marketingBlockOf, marketingPermission, type MarketingFields } from './domain/marketing.ts';
 export { beginMarketingBlock, endMarketingBlock } from './handlers/blocks.ts';
+export { changeMarketingConsent } from './handlers/consent.ts';

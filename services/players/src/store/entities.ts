@@ -6,6 +6,8 @@
 // are the kit's, not entities (the kit's db.ts keeps the ORM's schema tools off them).
 import { defineEntity, p } from '@mikro-orm/core';
 import {
+  DATA_REQUEST_STATUSES,
+  DATA_REQUEST_TYPES,
   COMMUNICATION_CHANNELS,
   COMMUNICATION_KINDS,
   DOCUMENT_TYPES,
@@ -120,6 +122,8 @@ export const PlayerEntity = defineEntity({
     /** The bettor's marketing consent (issue #60): given or withdrawn through the operator, forced off by a block. */
     marketingConsent: p.boolean().default(false),
     marketingConsentChangedAt: p.datetime().nullable(),
+    /** When the retention sweep anonymised the player in every service (issue #69; five years after the account was closed). */
+    anonymisedAt: p.datetime().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -488,7 +492,8 @@ export const TermsAcceptanceEntity = defineEntity({
       name: 'terms_acceptances_append_only',
       timing: 'before',
       events: ['update', 'delete'],
-      body: "raise exception 'terms_acceptances is append-only: % refused', tg_op using errcode = 'P0001';",
+      // An anonymisation (issue #69) may overwrite the IP, never delete a row.
+      body: "if tg_op = 'UPDATE' and current_setting('bo.anonymising', true) = 'on' then return new; end if; raise exception 'terms_acceptances is append-only: % refused', tg_op using errcode = 'P0001';",
     },
   ],
 });
@@ -561,7 +566,8 @@ export const RegistrationChangeEntity = defineEntity({
       name: 'registration_changes_append_only',
       timing: 'before',
       events: ['update', 'delete'],
-      body: "raise exception 'registration_changes is append-only: % refused', tg_op using errcode = 'P0001';",
+      // An anonymisation (issue #69) may overwrite a value, never delete a row: the kit's transaction sets bo.anonymising.
+      body: "if tg_op = 'UPDATE' and current_setting('bo.anonymising', true) = 'on' then return new; end if; raise exception 'registration_changes is append-only: % refused', tg_op using errcode = 'P0001';",
     },
   ],
 });
@@ -592,6 +598,38 @@ export const MarketingSuppressionEntity = defineEntity({
 });
 export type MarketingSuppressionRow = InstanceType<typeof MarketingSuppressionEntity.class>;
 
+/**
+ * A player's data request under the LGPD (issue #69; privacy/): filed by the operator, answered at once
+ * when every service answers (else by the privacy loop), due 15 days after it was received (art. 19, II).
+ * `answer_file`: the access or portability file as answered (JSON), its SHA-256 in `answer`.
+ */
+export const DataRequestEntity = defineEntity({
+  name: 'DataRequest',
+  tableName: 'data_requests',
+  schema: 'players',
+  properties: {
+    id: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p.text(),
+    playerId: () => playerOf('data_requests'),
+    type: p.text().check(oneOf('type', DATA_REQUEST_TYPES)),
+    status: p.text().check(oneOf('status', DATA_REQUEST_STATUSES)),
+    reference: p.text().nullable().check('length(reference) >= 1 and length(reference) <= 200'),
+    corrections: p.json().nullable(),
+    receivedAt: p.datetime(),
+    dueAt: p.datetime(),
+    answeredAt: p.datetime().nullable(),
+    answer: p.json().nullable(),
+    answerFile: p.text().nullable(),
+    requestId: p.text(),
+  },
+  indexes: [
+    byPlayer('data_requests', 'received_at'),
+    { name: 'data_requests_open', expression: `create index "data_requests_open" on "players"."data_requests" ("due_at") where status = 'received'` },
+  ],
+});
+
 export const playerEntities = [
   PlayerEntity,
   KycSubmissionEntity,
@@ -610,4 +648,5 @@ export const playerEntities = [
   CommunicationEntity,
   RegistrationChangeEntity,
   MarketingSuppressionEntity,
+  DataRequestEntity,
 ];

@@ -461,6 +461,46 @@ export class AfterHitPlayersRestricted extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create). */
+export class DataRequestsAndAnonymisation extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."data_requests" ("id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "player_id" text not null, "type" text not null, "status" text not null, "reference" text null, "corrections" jsonb null, "received_at" timestamptz not null, "due_at" timestamptz not null, "answered_at" timestamptz null, "answer" jsonb null, "answer_file" text null, "request_id" text not null, primary key ("id"))',
+    );
+    this.addSql('create index "data_requests_by_player" on "players"."data_requests" ("player_id", "received_at" desc, "id" desc)');
+    this.addSql('create index "data_requests_open" on "players"."data_requests" ("due_at") where status = \'received\'');
+    this.addSql('alter table "players"."players" add "anonymised_at" timestamptz null');
+    this.addSql('drop trigger if exists "registration_changes_append_only" on "players"."registration_changes"');
+    this.addSql('drop function if exists "players"."registration_changes_registration_changes_append_only_fn"()');
+    this.addSql(
+      "create or replace function \"players\".\"registration_changes_registration_changes_append_only_fn\"() returns trigger as $$ begin if tg_op = 'UPDATE' and current_setting('bo.anonymising', true) = 'on' then return new; end if; raise exception 'registration_changes is append-only: % refused', tg_op using errcode = 'P0001'; end; $$ language plpgsql",
+    );
+    this.addSql(
+      'create trigger "registration_changes_append_only" BEFORE UPDATE OR DELETE on "players"."registration_changes" for each ROW execute function "players"."registration_changes_registration_changes_append_only_fn"()',
+    );
+    this.addSql('drop trigger if exists "terms_acceptances_append_only" on "players"."terms_acceptances"');
+    this.addSql('drop function if exists "players"."terms_acceptances_terms_acceptances_append_only_fn"()');
+    this.addSql(
+      "create or replace function \"players\".\"terms_acceptances_terms_acceptances_append_only_fn\"() returns trigger as $$ begin if tg_op = 'UPDATE' and current_setting('bo.anonymising', true) = 'on' then return new; end if; raise exception 'terms_acceptances is append-only: % refused', tg_op using errcode = 'P0001'; end; $$ language plpgsql",
+    );
+    this.addSql(
+      'create trigger "terms_acceptances_append_only" BEFORE UPDATE OR DELETE on "players"."terms_acceptances" for each ROW execute function "players"."terms_acceptances_terms_acceptances_append_only_fn"()',
+    );
+    this.addSql(
+      'alter table "players"."data_requests" add constraint "data_requests_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+    this.addSql(
+      "alter table \"players\".\"data_requests\" add constraint \"data_requests_type_check\" check (type in ('access', 'portability', 'correction', 'deletion'))",
+    );
+    this.addSql(
+      'alter table "players"."data_requests" add constraint "data_requests_status_check" check (status in (\'received\', \'answered\', \'partly_refused\'))',
+    );
+    this.addSql(
+      'alter table "players"."data_requests" add constraint "data_requests_reference_check" check (length(reference) >= 1 and length(reference) <= 200)',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -485,4 +525,5 @@ export const playerMigrations = [
   { name: '0018_status_before_self_exclusion', class: StatusBeforeSelfExclusion },
   { name: '0019_registration_data_and_marketing', class: RegistrationDataAndMarketing },
   { name: '0020_after_hit_players_restricted', class: AfterHitPlayersRestricted },
+  { name: '0021_data_requests_and_anonymisation', class: DataRequestsAndAnonymisation },
 ];

@@ -9,6 +9,45 @@ import { marketingBlockOf, marketingPermission } from '../domain/marketing.ts';
 import { recordConsentChange } from '../store/consent-changes.ts';
 import { beginSuppression, endSuppression } from '../store/suppressions.ts';
 
+/**
+ * Gives or withdraws the locked player's consent (flushed here): kept with who and when, the
+ * suppression list follows it, and `player.marketing_changed` tells the operator. The PUT and a data
+ * request's deletion (privacy/: the consent withdrawn) both change it through here.
+ */
+export async function changeMarketingConsent(
+  tx: Parameters<typeof recordConsentChange>[0],
+  deps: ServiceDeps,
+  player: Awaited<ReturnType<typeof lockPlayer>>,
+  consent: boolean,
+  author: { by: 'operator' | 'team'; actor: string; requestId: string },
+  now: Date,
+) {
+  recordConsentChange(tx, { playerId: player.id, oldValue: player.marketingConsent, newValue: consent, ...author, at: now });
+  player.marketingConsent = consent;
+  player.marketingConsentChangedAt = now;
+  player.updatedAt = now;
+  if (consent) await endSuppression(sqlIn(tx), player.id, 'consent_withdrawn', now);
+  else await beginSuppression(sqlIn(tx), player, 'consent_withdrawn', now, null);
+  await tx.flush();
+  const view = marketingPermission(player, now);
+  await writeEvent(
+    sqlIn(tx),
+    deps.schema,
+    { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
+    'player.marketing_changed',
+    {
+      playerId: player.id,
+      externalId: player.externalId,
+      consent: view.consent,
+      allowed: view.allowed,
+      blockedBy: view.blockedBy,
+      reason: consent ? 'consent_given' : 'consent_withdrawn',
+      at: now.toISOString(),
+    },
+  );
+  return view;
+}
+
 export function setMarketingConsent(deps: ServiceDeps): HandlerOf<typeof marketingOperations.setMarketingConsent> {
   return async (req) => {
     const scope = operatorScopeOf(req);
@@ -19,36 +58,13 @@ export function setMarketingConsent(deps: ServiceDeps): HandlerOf<typeof marketi
       const blockedBy = marketingBlockOf(player, now);
       if (consent && blockedBy) throw new AppError('MARKETING_BLOCKED', undefined, { blockedBy });
       if (player.marketingConsent === consent) return { status: 200, body: marketingPermission(player, now) };
-      recordConsentChange(tx, {
-        playerId: player.id,
-        oldValue: player.marketingConsent,
-        newValue: consent,
-        by: 'operator',
-        actor: `operator:${scope.operatorId}`,
-        requestId: req.ctx.requestId,
-        at: now,
-      });
-      player.marketingConsent = consent;
-      player.marketingConsentChangedAt = now;
-      player.updatedAt = now;
-      if (consent) await endSuppression(sqlIn(tx), player.id, 'consent_withdrawn', now);
-      else await beginSuppression(sqlIn(tx), player, 'consent_withdrawn', now, null);
-      await tx.flush();
-      const view = marketingPermission(player, now);
-      await writeEvent(
-        sqlIn(tx),
-        deps.schema,
-        { operatorId: player.operatorId, brandId: player.brandId, environment: player.environment },
-        'player.marketing_changed',
-        {
-          playerId: player.id,
-          externalId: player.externalId,
-          consent: view.consent,
-          allowed: view.allowed,
-          blockedBy: view.blockedBy,
-          reason: consent ? 'consent_given' : 'consent_withdrawn',
-          at: now.toISOString(),
-        },
+      const view = await changeMarketingConsent(
+        tx,
+        deps,
+        player,
+        consent,
+        { by: 'operator', actor: `operator:${scope.operatorId}`, requestId: req.ctx.requestId },
+        now,
       );
       return { status: 200, body: view };
     });

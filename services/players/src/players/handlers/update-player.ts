@@ -23,28 +23,45 @@ function keptValue(body: UpdatePlayer, field: Field): unknown {
   return field === 'address' ? keptAddress(body.address!) : value;
 }
 
+/** Who changes a registration: `operator` (through the API, with its key) or `team`, and the request. */
+export interface RegistrationChangeAuthor {
+  by: 'operator' | 'team';
+  actor: string;
+  requestId: string;
+}
+
+/**
+ * Changes the fields the body names on the locked player (flushed by the caller), each kept with its
+ * value before and after; answers the fields that changed. The PATCH and a data request's correction
+ * (privacy/) both change a registration through here.
+ */
+export function applyRegistrationChanges(
+  tx: Parameters<typeof recordRegistrationChange>[0],
+  player: Awaited<ReturnType<typeof lockPlayer>>,
+  body: UpdatePlayer,
+  author: RegistrationChangeAuthor,
+  now: Date,
+): { field: string; before: unknown; after: unknown }[] {
+  const changed: { field: string; before: unknown; after: unknown }[] = [];
+  for (const field of FIELDS) {
+    const next = keptValue(body, field);
+    if (next === undefined || sameValue(player[field], next)) continue;
+    const before = player[field] ?? null;
+    recordRegistrationChange(tx, { playerId: player.id, field, oldValue: before, newValue: next, ...author, at: now });
+    Object.assign(player, { [field]: next });
+    player.updatedAt = now;
+    changed.push({ field, before, after: next });
+  }
+  return changed;
+}
+
 export function updatePlayer(deps: ServiceDeps): HandlerOf<typeof playerOperations.updatePlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     return runOnce(ormTransactor(deps.orm.em), deps.schema, requestKeyOf(req.ctx), 'players.update', async (tx) => {
       const player = await lockPlayer(tx, { id: req.params.playerId, brandId: scope.brandId });
       const now = ruleClock.now();
-      for (const field of FIELDS) {
-        const next = keptValue(req.body, field);
-        if (next === undefined || sameValue(player[field], next)) continue;
-        recordRegistrationChange(tx, {
-          playerId: player.id,
-          field,
-          oldValue: player[field] ?? null,
-          newValue: next,
-          by: 'operator',
-          actor: `operator:${scope.operatorId}`,
-          requestId: req.ctx.requestId,
-          at: now,
-        });
-        Object.assign(player, { [field]: next });
-        player.updatedAt = now;
-      }
+      applyRegistrationChanges(tx, player, req.body, { by: 'operator', actor: `operator:${scope.operatorId}`, requestId: req.ctx.requestId }, now);
       await tx.flush();
       const missing = await registrationMissingOf(tx, player, now);
       if (missing) await announceRegistration(tx, deps, player, missing);

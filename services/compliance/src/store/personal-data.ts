@@ -1,0 +1,46 @@
+// What compliance holds about a player (issue #69; docs/privacy.md): AML cases with their evidence and
+// steps, the player's risk, sanctions screening, the money it watched, and the regulator's daily file
+// lines. AML data is never shown to the player (Lei 9.613/1998, art. 11, II: no tipping-off); the
+// screening's copy of the identity and the destinations watched are anonymised when the duty ends.
+import { KIT_TABLES_WITHOUT_PLAYERS, type PersonalDataCatalogue } from '@bo/service-kit';
+
+const ofPlayer = 'player_id = ?';
+const ofCases = 'case_id in (select id from compliance.cases where player_id = ?)';
+
+export const compliancePersonalData: PersonalDataCatalogue = {
+  service: 'compliance',
+  schema: 'compliance',
+  players: {
+    cases: { category: 'aml', rowsOf: ofPlayer, orderBy: 'opened_at, id' },
+    case_evidence: { category: 'aml', rowsOf: ofCases, orderBy: 'id' },
+    case_steps: { category: 'aml', rowsOf: ofCases, orderBy: 'id' },
+    player_risk: { category: 'aml', rowsOf: ofPlayer, orderBy: 'player_id' },
+    player_risk_history: { category: 'aml', rowsOf: ofPlayer, orderBy: 'id' },
+    screened_players: {
+      category: 'aml',
+      rowsOf: ofPlayer,
+      orderBy: 'player_id',
+      anonymise: { cpf: `'00000000000'`, name: `'Anonimizado'`, birth_date: 'null' },
+    },
+    screening_simulator_entries: {
+      category: 'aml',
+      rowsOf: 'cpf = (select cpf from compliance.screened_players where player_id = ?)',
+      orderBy: 'created_at, id',
+    },
+    watched_money: { category: 'aml', rowsOf: ofPlayer, orderBy: 'occurred_at, event_id', anonymise: { destination: 'null' } },
+    daily_file_lines: { category: 'play', rowsOf: ofPlayer, orderBy: 'date, part, ref' },
+  },
+  none: {
+    ...KIT_TABLES_WITHOUT_PLAYERS,
+    annual_reports: "an operator's annual AML report",
+    brand_rules: "a brand's AML thresholds",
+    daily_reports: "a brand's daily report: its lines (daily_file_lines) name the players",
+    operator_cnpjs: "an operator's CNPJ",
+    risk_assessments: "an operator's risk assessment",
+    risk_subjects: 'the risk of staff, partners and suppliers (not bettors)',
+    risk_subject_ratings: "a risk subject's ratings",
+    // The regulator's files as filed hold bettors' CPFs: kept as sent, by the duty to report (Portaria SPA/MF 722/2024).
+    sigap_files: "the regulator's files as filed (kept as sent; a player's lines are in daily_file_lines)",
+    sigap_monthly_reports: "the regulator's monthly reports as filed",
+  },
+};
