@@ -54,13 +54,16 @@ export const KIT_TABLES_WITHOUT_PLAYERS: Record<string, string> = {
   schema_migrations: 'the migrations run',
 };
 
-/** Every row about the player, table by table, as JSON (numbers as text, times as ISO strings). */
+/** Every row about the player, table by table, as JSON (a column's number as its exact text, times as ISO strings). */
 export async function exportPersonalData(sql: SqlRunner, c: PersonalDataCatalogue, playerId: string): Promise<PersonalDataExport> {
   const tables: PersonalDataTable[] = [];
   for (const [table, t] of Object.entries(c.players)) {
     const internal = (t.internal ?? []).map((col) => `- '${col}'`).join(' ');
     const rows = await sql.query<{ row: Record<string, unknown> }>(
-      `select to_jsonb(x) ${internal} as row from ${ident(c.schema)}.${ident(table)} x where ${t.rowsOf} order by ${t.orderBy}`,
+      // A number leaves as its text (`100.00`, never the float 100): money is never a float, here too.
+      `select (select coalesce(jsonb_object_agg(key, case when jsonb_typeof(value) = 'number' then to_jsonb(value #>> '{}') else value end), '{}')
+                 from jsonb_each(to_jsonb(x) ${internal})) as row
+         from ${ident(c.schema)}.${ident(table)} x where ${t.rowsOf} order by ${t.orderBy}`,
       [playerId],
     );
     tables.push({ table: `${c.schema}.${table}`, category: t.category, columns: t.columns ?? {}, rows: rows.map((r) => r.row) });

@@ -183,6 +183,7 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
     t.notMatch(JSON.stringify(body), /compliance\.(cases|watched_money|screened_players|player_risk)/, 'no AML table');
     const deposits = body.categories.find((c: any) => c.category === 'money').tables.find((x: any) => x.table === 'payments.deposits').rows;
     t.equal(deposits[0].payer_cpf, mariaCpf, 'the deposit with its payer');
+    t.equal(deposits[0].amount, '100.00', 'its amount as the text of the NUMERIC, never a float');
     t.notOk('confirm_key' in deposits[0], 'internal columns left out');
     const identity = body.categories.find((c: any) => c.category === 'identity');
     t.match(
