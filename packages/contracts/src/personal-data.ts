@@ -51,7 +51,7 @@ export interface PersonalDataCategory {
 export const PERSONAL_DATA_CATEGORIES = {
   identity: {
     title: 'Identity',
-    purpose: 'Identify the bettor, check age and impediments, one account per CPF, report to the regulator',
+    purpose: 'Identify the bettor (the registration, its sign-up IP included), check age and impediments, one account per CPF, report to the regulator',
     legalBasis: { basis: 'legal obligation (art. 7, II)', cite: 'Lei 14.790/2023, arts. 23 and 26; Lei 9.613/1998, art. 10, I', url: BETTING_LAW_URL },
     retention: { kind: 'relationship', years: 5, duty: AML_RECORDS },
     shownToPlayer: true,
@@ -114,7 +114,7 @@ export const PERSONAL_DATA_CATEGORIES = {
   },
   connection: {
     title: 'Connection records',
-    purpose: 'The IP address the bettor registered and accepted terms from, for security and fraud',
+    purpose: 'The IP address the bettor accepted terms from, for security and fraud',
     legalBasis: { basis: 'legal obligation and legitimate interest (art. 7, II and IX)', cite: 'Lei 12.965/2014, art. 15', url: MARCO_CIVIL_URL },
     retention: { kind: 'collection', months: 6, duty: { cite: 'Lei 12.965/2014, art. 15', url: MARCO_CIVIL_URL } },
     shownToPlayer: true,

@@ -6,33 +6,21 @@
 // retention sweep that anonymises a player five years after the account closed, restartable, with the
 // ledger still verifying and every amount kept.
 import t from 'tap';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { PERSONAL_DATA_SERVICES, personalDataMessages, retentionTableRows, type DataRequest, type Deposit, type OperatorScope } from '@bo/contracts';
+import { PERSONAL_DATA_SERVICES, personalDataMessages, retentionTableRows, type DataRequest, type OperatorScope } from '@bo/contracts';
 import { operatorsPersonalData, operatorsService } from '@bo/operators';
-import { paymentsPersonalData, paymentsService } from '@bo/payments';
-import { playersPersonalData, playersService } from '@bo/players';
+import { paymentsPersonalData } from '@bo/payments';
+import { playersPersonalData } from '@bo/players';
 import { walletPersonalData, walletService } from '@bo/wallet';
 import { webhooksPersonalData, webhooksService } from '@bo/webhooks';
 import { personalDataCoverage, sqlOnPool, type PersonalDataCatalogue } from '@bo/service-kit';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
-import {
-  BR_SPA_LIMITS,
-  adminScope,
-  assertLedgerSound,
-  createPlayer,
-  errorOf,
-  gatewayScope,
-  internalScope,
-  ok,
-  operatorScope,
-  setStatus,
-  startStack,
-  tokenOf,
-} from '@bo/test-support';
-import { compliancePersonalData, complianceService } from '../src/index.ts';
+import { adminScope, assertLedgerSound, errorOf, internalScope, ok, operatorScope, setStatus } from '@bo/test-support';
+import { compliancePersonalData } from '../src/index.ts';
+import { key, startComplianceStack } from './support/stack.ts';
 
 const CATALOGUES: PersonalDataCatalogue[] = [
   playersPersonalData,
@@ -42,7 +30,6 @@ const CATALOGUES: PersonalDataCatalogue[] = [
   operatorsPersonalData,
   webhooksPersonalData,
 ];
-const key = (label: string) => `${label}-${randomBytes(8).toString('hex')}`;
 const DAY = 86_400_000;
 
 t.test("docs/privacy.md's retention table is the code's", async (t) => {
@@ -58,64 +45,20 @@ t.test("docs/privacy.md's retention table is the code's", async (t) => {
 });
 
 t.test('personal data: the catalogues, data requests and the retention sweep', async (t) => {
-  const stack = await startStack(t, 'privacy', [operatorsService]);
-  await stack.start(playersService, { PRIVACY_LOOP_MS: 200 });
-  await stack.start(walletService);
-  await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });
-  await stack.start(complianceService, { PROFILE_CACHE_MS: 0 });
+  const stack = await startComplianceStack(t, 'privacy', { players: { PRIVACY_LOOP_MS: 200 } });
+  await stack.start(operatorsService);
   await stack.start(webhooksService);
   t.teardown(() => setRuleClockOffset(0));
   const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
   t.teardown(() => db.end());
   const sql = sqlOnPool(db);
-  const { call } = stack;
+  const { call, cpfOf } = stack;
   // br-spa: the deposit keeps its payer (Ordinance 615/2024), the registration its sign-up IP.
-  const scope: OperatorScope = operatorScope('lgpd', 'sandbox');
-  ok(
-    await call('players.admin.setCompliance', {
-      scope: adminScope,
-      params: { id: scope.operatorId },
-      body: { profile: 'br-spa', reason: 'the operator is licensed in Brazil' },
-    }),
-  );
-
-  const cpfOf = async (playerId: string) =>
-    ok<{ player: { cpf: string } }>(await call('players.admin.get', { scope: adminScope, params: { id: playerId } })).player.cpf;
+  const scope: OperatorScope = await stack.brSpaOperator('sandbox');
   const player = async () => {
-    const id = await createPlayer(call, scope, { kyc: 'aprovado', limits: BR_SPA_LIMITS });
+    const id = await stack.player(scope);
     ok(await call('players.marketing.setConsent', { scope, key: key('mkt'), params: { playerId: id }, body: { consent: true } }));
     return id;
-  };
-  const deposit = async (playerId: string, amount: string) => {
-    const dep = ok<Deposit>(
-      await call('payments.deposits.create', {
-        scope,
-        key: key('dep'),
-        params: { playerId },
-        body: { amount, currency: 'BRL', method: 'pix', externalReference: key('ref') },
-      }),
-    );
-    return ok<Deposit>(
-      await call('payments.deposits.confirm', {
-        scope,
-        key: key('conf'),
-        params: { depositId: dep.id },
-        body: { payer: { cpf: await cpfOf(playerId), name: 'Maria Teste' } },
-      }),
-    );
-  };
-  const play = async (playerId: string, rounds: number) => {
-    const session = ok<{ gameUrl: string }>(
-      await call('games.sessions.create', { scope, key: key('gs'), params: { playerId }, body: { gameId: 'gm_dice_classic' } }),
-    );
-    for (let i = 0; i < rounds; i++)
-      ok(
-        await call('games.play.round', {
-          scope: gatewayScope,
-          params: { token: tokenOf(session.gameUrl) },
-          body: { amount: '1.00', target: '50', clientRoundId: key('round') },
-        }),
-      );
   };
   const file = (playerId: string, body: Record<string, unknown>) =>
     call<DataRequest>('players.dataRequests.file', { scope, key: key('dsr'), params: { playerId }, body });
@@ -143,17 +86,13 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
   });
 
   const maria = await player();
-  await deposit(maria, '100.00');
-  await play(maria, 3);
-  const withdrawal = ok<{ id: string }>(
-    await call('payments.withdrawals.create', {
-      scope,
-      key: key('wd'),
-      params: { playerId: maria },
-      body: { amount: '10.00', currency: 'BRL', method: 'pix', destination: await cpfOf(maria) },
-    }),
-  );
+  await stack.deposit(scope, maria, '100.00', 'Maria Teste');
+  await stack.play(scope, maria, '1.00', 3);
+  const withdrawal = await stack.withdraw(scope, maria, '10.00');
   const mariaCpf = await cpfOf(maria);
+  // Terms accepted from an IP: a connection record, kept six months.
+  ok(await call('players.terms.versions.publish', { scope, key: key('terms'), body: { version: '2026.1' } }));
+  ok(await call('players.terms.accept', { scope, key: key('accept'), params: { playerId: maria }, body: { version: '2026.1', ip: '203.0.113.9' } }));
 
   await t.test('access: every category of every service, the AML data never, the file as answered', async (t) => {
     const request = ok<DataRequest>(await file(maria, { type: 'access', reference: 'ticket-1' }));
@@ -247,10 +186,11 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
     t.match(
       kept.connection,
       { duty: 'Lei 12.965/2014, art. 15', keptUntil: /^\d{4}-\d{2}-\d{2}$/ },
-      'the sign-up IP, six months old at most, kept until its months end',
+      "the terms acceptance's IP, younger than six months, kept until its months end",
     );
     const now = ok<any>(await call('players.get', { scope, params: { playerId: maria } }));
     t.match(now.marketing, { consent: false, allowed: false }, 'the marketing consent withdrawn');
+    t.match(now, { signupIp: '198.51.100.7', registration: { complete: true } }, 'the sign-up IP kept with the registration: it stays complete');
     t.equal(await cpfOf(maria), mariaCpf, 'the CPF kept');
   });
 
@@ -272,6 +212,37 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
       ok<{ data: any[] }>(await call('players.admin.dataRequests', { scope: adminScope, query: { overdue: true } })).data,
       [],
       'nothing overdue once answered',
+    );
+    setRuleClockOffset(0);
+  });
+
+  await t.test("six months on: a terms acceptance's IP anonymised, the registration untouched and still complete", async (t) => {
+    // A request the wallet cannot answer meanwhile waits for it, and holds up nothing else.
+    await stack.stop('wallet');
+    const waiting = ok<DataRequest>(await file(maria, { type: 'access' }));
+    t.equal(waiting.status, 'received', 'an access request the wallet cannot answer');
+    setRuleClockOffset(200 * DAY);
+    await waitFor(async () => (await sql.query(`select 1 from players.terms_acceptances where player_id = ? and ip = ''`, [maria])).length === 1, {
+      what: "the sweep anonymises the terms acceptance's IP",
+    });
+    t.pass('the sweep ran while the request waited');
+    await stack.start(walletService);
+    await waitFor(
+      async () => ok<DataRequest>(await call('players.dataRequests.get', { scope, params: { playerId: maria, requestId: waiting.id } })).status === 'answered',
+      {
+        what: 'the waiting request answered once the wallet is back',
+      },
+    );
+    const now = ok<any>(await call('players.get', { scope, params: { playerId: maria } }));
+    t.match(
+      now,
+      { signupIp: '198.51.100.7', registration: { complete: true } },
+      'the sign-up IP kept: br-spa requires it, so the player may still deposit and bet',
+    );
+    t.same(
+      await sql.query('select version from players.terms_acceptances where player_id = ?', [maria]),
+      [{ version: '2026.1' }],
+      'the acceptance itself kept',
     );
     setRuleClockOffset(0);
   });

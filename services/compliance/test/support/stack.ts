@@ -27,7 +27,8 @@ export interface ComplianceStack extends Stack {
   player(scope: OperatorScope): Promise<string>;
   /** The player's CPF (what br-spa's payer and payout rules compare with). */
   cpfOf(playerId: string): Promise<string>;
-  deposit(scope: OperatorScope, playerId: string, amount: string): Promise<Deposit>;
+  /** A deposit confirmed with the player as its payer (`payerName`: the PSP's name of the account, when given). */
+  deposit(scope: OperatorScope, playerId: string, amount: string, payerName?: string): Promise<Deposit>;
   withdraw(scope: OperatorScope, playerId: string, amount: string, destination?: string): Promise<Withdrawal>;
   /** Real-money dice rounds of `amount` each through a game session (BET entries in the ledger). */
   play(scope: OperatorScope, playerId: string, amount: string, rounds: number): Promise<void>;
@@ -40,9 +41,11 @@ export interface ComplianceStack extends Stack {
 export async function startComplianceStack(
   t: Test,
   label: string,
-  opts: { now?: () => Date; config?: Record<string, unknown> } = {},
+  opts: { now?: () => Date; config?: Record<string, unknown>; players?: Record<string, unknown> } = {},
 ): Promise<ComplianceStack> {
-  const stack = await startStack(t, label, [playersService, walletService]);
+  const stack = await startStack(t, label);
+  await stack.start(playersService, opts.players);
+  await stack.start(walletService);
   await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });
   await stack.start(opts.now ? createComplianceService({ now: opts.now }) : complianceService, { PROFILE_CACHE_MS: 0, ...opts.config });
   const db = new pg.Client({ connectionString: stack.databaseUrl });
@@ -76,7 +79,7 @@ export async function startComplianceStack(
     },
     // br-spa asks for a loss and a time limit before money moves (responsible gaming).
     player: (scope: OperatorScope) => createPlayer(call, scope, { kyc: 'aprovado', limits: BR_SPA_LIMITS }),
-    async deposit(scope: OperatorScope, playerId: string, amount: string) {
+    async deposit(scope: OperatorScope, playerId: string, amount: string, payerName?: string) {
       const dep = ok<Deposit>(
         await call('payments.deposits.create', {
           scope,
@@ -86,7 +89,7 @@ export async function startComplianceStack(
         }),
       );
       // br-spa: the payer is the player (the player's own CPF).
-      const payer = { cpf: await cpfOf(playerId) };
+      const payer = { cpf: await cpfOf(playerId), ...(payerName ? { name: payerName } : {}) };
       return ok<Deposit>(await call('payments.deposits.confirm', { scope, key: key('conf'), params: { depositId: dep.id }, body: { payer } }));
     },
     async withdraw(scope: OperatorScope, playerId: string, amount: string, to?: string) {

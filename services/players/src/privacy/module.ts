@@ -37,7 +37,9 @@ function startPrivacyLoop(deps: ServiceDeps<PlayersConfig>): BackgroundTask {
     maxBackoffMs: deps.config.PRIVACY_LOOP_MS * 8,
     run: async () => {
       const open = (await openDataRequests(deps.sql, BATCH)).filter((r) => r.type === 'access' || r.type === 'portability');
-      for (const r of open) await answerWithFile(deps, r);
+      // A request a service cannot answer yet waits for the next pass; it never holds up the others or the sweep.
+      for (const r of open)
+        await answerWithFile(deps, r).catch((err) => deps.log.warn({ err, dataRequest: r.id }, 'data request not answered yet: the privacy loop tries again'));
       const swept = await retentionSweepPass(deps, deps.config.RETENTION_SWEEP_BATCH);
       return swept.more;
     },

@@ -1,7 +1,8 @@
 // What the players schema holds about a player, by category (issue #69; docs/privacy.md): the
 // registration itself, KYC, impediment checks, responsible gaming, communications, marketing consent
 // and connection records. The CPF, name and birth date are anonymised only when the duty that keeps
-// them ends (five years after the account is closed): never while the account is open.
+// them ends (five years after the account is closed): never while the account is open. Only a terms
+// acceptance's IP is a connection record, anonymised six months after it was collected.
 import { KIT_TABLES_WITHOUT_PLAYERS, type PersonalDataCatalogue } from '@bo/service-kit';
 
 const ofPlayer = 'player_id = ?';
@@ -15,12 +16,12 @@ export const playersPersonalData: PersonalDataCatalogue = {
       category: 'identity',
       rowsOf: 'id = ?',
       orderBy: 'id',
-      collectedAt: 'created_at',
+      // The sign-up IP is registration data br-spa requires (Portaria SPA/MF 1.231/2024 art. 31 as
+      // amended): kept with the registration, never as a connection record (its loss would block the player).
       columns: {
         email: 'contact',
         phone: 'contact',
         address: 'contact',
-        signup_ip: 'connection',
         marketing_consent: 'marketing',
         marketing_consent_changed_at: 'marketing',
       },

@@ -5,7 +5,7 @@ import type { SqlRunner } from '@bo/service-kit';
 
 export interface RetentionFacts {
   closedAt: Date | null;
-  /** The newest connection datum (sign-up IP, a terms acceptance's IP) still held, or null. */
+  /** The newest connection datum (a terms acceptance's IP) still held, or null. */
   newestConnection: Date | null;
   /** The newest connection datum collected at or after `since` (still inside its months), or null. */
   youngestKeptConnection: Date | null;
@@ -13,10 +13,8 @@ export interface RetentionFacts {
 
 export async function retentionFacts(sql: SqlRunner, playerId: string, since: Date): Promise<RetentionFacts> {
   const [row] = await sql.query<{ closed_at: Date | null; newest: Date | null; youngest: Date | null }>(
-    `with p as (select id, status, created_at, signup_ip from players.players where id = ?),
-          collected as (
-            select created_at as at from p where signup_ip is not null
-            union all select accepted_at from players.terms_acceptances t, p where t.player_id = p.id and t.ip <> '')
+    `with p as (select id, status from players.players where id = ?),
+          collected as (select accepted_at as at from players.terms_acceptances t, p where t.player_id = p.id and t.ip <> '')
      select (select max(h.at) from players.player_status_history h, p where h.player_id = p.id and h.status = 'encerrado' and p.status = 'encerrado') as closed_at,
             (select max(at) from collected) as newest,
             (select max(at) from collected where at >= ?) as youngest`,
@@ -38,14 +36,11 @@ export async function playersPastRetention(sql: SqlRunner, closedBefore: Date, l
   return rows.map((r) => r.id);
 }
 
-/** Players with a connection datum collected before `before` still held. */
+/** Players with a connection datum (a terms acceptance's IP) collected before `before` still held. */
 export async function playersWithOldConnections(sql: SqlRunner, before: Date, limit: number): Promise<string[]> {
   const rows = await sql.query<{ id: string }>(
-    `select p.id from players.players p
-      where (p.signup_ip is not null and p.created_at < ?)
-         or exists (select 1 from players.terms_acceptances t where t.player_id = p.id and t.ip <> '' and t.accepted_at < ?)
-      order by p.id limit ?`,
-    [before, before, limit],
+    `select distinct player_id as id from players.terms_acceptances where ip <> '' and accepted_at < ? order by player_id limit ?`,
+    [before, limit],
   );
   return rows.map((r) => r.id);
 }
