@@ -98,7 +98,7 @@ t.test('the API reference in Chromium', async (t) => {
 
       const icon = await page
         .locator('link[rel="icon"]')
-        .getAttribute('href', { timeout: 1000 })
+        .getAttribute('href', { timeout: 10_000 })
         .catch(() => null);
       t.match(icon, /^\/api\/v1\/docs\/assets\/favicon\.[0-9a-f]{16}\.svg$/, 'the page links its favicon');
       t.same(
@@ -110,7 +110,7 @@ t.test('the API reference in Chromium', async (t) => {
       t.equal(
         await page
           .locator('#sdk-quick-start')
-          .textContent({ timeout: 1000 })
+          .textContent({ timeout: 10_000 })
           .catch(() => null),
         quickStart,
         "the SDK's quick start is the README's",

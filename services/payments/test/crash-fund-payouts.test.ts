@@ -11,7 +11,7 @@ import { WALLET_SUBJECTS, type FundPayout } from '@bo/contracts';
 import { waitFor } from '@bo/service-kit/testing';
 import { processGroup } from '@bo/test-support';
 import { adminScope, assertLedgerSound, createPlayer, internalScope, ok, operatorScope, startPaymentsStack } from './support/stack.ts';
-import { answers, childEnv } from './support/crash.ts';
+import { answers, childEnv, CALLS_INTO_A_DYING_WALLET } from './support/crash.ts';
 
 const DAY = 86_400_000;
 
@@ -96,12 +96,14 @@ t.test('the payment of a fund transfer converges after a crash at every point', 
     t.test(`killed at ${point}`, async (t) => {
       const playerId = await dueHold('40.01');
       const victim = await procs.start(side, { CRASH_AT: point });
+      if (side === 'wallet') await procs.start('payments', CALLS_INTO_A_DYING_WALLET);
       // The run transfers the hold and asks payments to pay it; payments' loop pays, and the victim dies
       // half-way (a dying wallet may not answer the run itself: its answer is not read).
       await call('wallet.admin.unclaimed.run', { scope: adminScope, timeoutMs: 10_000 });
       t.equal((await victim.exited).signal, 'SIGKILL', `${side} died at ${point}`);
       t.match(victim.stderrTail(), `crash point ${point}: exiting`);
       await procs.start(side);
+      if (side === 'wallet') await procs.start('payments');
       await converges(t, playerId);
     });
   }

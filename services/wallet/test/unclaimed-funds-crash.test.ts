@@ -15,10 +15,11 @@ t.test('the unclaimed-funds job survives a crash half-way, moving each amount on
   const { stack, call, sql, wallet } = await walletCrashStack(t, 'unclcrash', { UNCLAIMED_FUNDS_INTERVAL_MS: 0 });
   await wallet.start();
   const brand = operatorScope('live', 'production');
-  const run = () => call<{ holdsCreated: number; transfersRecorded: number }>('wallet.admin.unclaimed.run', { scope: adminScope, timeoutMs: 5000 });
+  // A run that answers has 30 s; the one the wallet dies in is never answered, and its 5 s only end the wait.
+  const run = (timeoutMs = 30_000) => call<{ holdsCreated: number; transfersRecorded: number }>('wallet.admin.unclaimed.run', { scope: adminScope, timeoutMs });
   const crashingRun = async (t: Test, point: string) => {
     const victim = await wallet.start({ CRASH_AT: point });
-    t.equal(errorOf(await run())?.code, 'SERVICE_UNAVAILABLE', 'the run never answers');
+    t.equal(errorOf(await run(5000))?.code, 'SERVICE_UNAVAILABLE', 'the run never answers');
     t.equal((await victim.exited).signal, 'SIGKILL', `the wallet died at ${point}`);
     await wallet.start();
   };

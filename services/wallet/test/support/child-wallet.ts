@@ -53,7 +53,9 @@ export async function walletCrashStack(t: Test, label: string, env: Record<strin
       DATABASE_URL: stack.databaseUrl,
       NATS_URL: stack.config.NATS_URL,
       NATS_PREFIX: stack.prefix,
-      RPC_TIMEOUT_MS: 1500,
+      // The wallet's calls go to services that never die in these tests: a ceiling for an answer
+      // that comes, on a machine as loaded as CI's.
+      RPC_TIMEOUT_MS: 30_000,
       GAME_LAUNCH_SECRET: LAUNCH_SECRET,
       PUBLIC_BASE_URL: 'http://games.test:3000',
       ...env,
