@@ -2,8 +2,11 @@
 // compliance reads the players' data requests the operator filed through its API (the open ones
 // first, every one under "All", each type and status in the chosen language, the operator by name)
 // and who read which player's personal data (a reveal marked, with who and which data), at 1280 and
-// 390 px; support, whose role is not the page's, is not offered it.
+// 390 px; support, whose role is not the page's, is not offered it. And an access file larger than
+// one NATS message, streamed whole to the operator through the gateway.
 import t from 'tap';
+import { createHash } from 'node:crypto';
+import pg from 'pg';
 import { ADMIN_TOKEN, startStack, uniq } from './support/stack.ts';
 import { consoleBrowser } from './support/console-browser.ts';
 
@@ -26,6 +29,34 @@ t.test("the privacy page: players' data requests and who read what", async (t) =
   t.match(access, { status: 201, body: { status: 'answered' } }, 'an access request, answered');
   const deletion = await c.post(`/players/${playerId}/data-requests`, { type: 'deletion' }, key());
   t.match(deletion, { status: 201, body: { status: 'partly_refused' } }, 'a deletion, partly refused');
+  await t.test('a file larger than one NATS message: streamed whole through the gateway', async (t) => {
+    const sent = await c.post(
+      `/players/${playerId}/communications`,
+      { channel: 'email', kind: 'impediment_notice', sentAt: new Date().toISOString(), summary: 'Sua conta está bloqueada: '.repeat(8), reference: 'msg-1' },
+      key(),
+    );
+    t.equal(sent.status, 201, 'a communication recorded');
+    // Copies of it, as years of messages would be: the file then passes 1 MB (the NATS server's max_payload).
+    const db = new pg.Client({ connectionString: stack.db.url });
+    await db.connect();
+    t.teardown(() => db.end());
+    await db.query(
+      `insert into players.communications
+       select (jsonb_populate_record(null::players.communications, to_jsonb(m) || jsonb_build_object('id', m.id || '_' || g))).*
+         from players.communications m, generate_series(1, 4000) g where m.player_id = $1`,
+      [playerId],
+    );
+    const big = await c.post(`/players/${playerId}/data-requests`, { type: 'access' }, key());
+    t.match(big, { status: 201, body: { status: 'answered' } }, 'answered');
+    const file = await c.get(`/players/${playerId}/data-requests/${big.body.id}/file`);
+    t.equal(file.status, 200);
+    t.match(file.headers.get('content-type'), /^application\/json/, 'as JSON');
+    t.ok(Buffer.byteLength(file.text) > 1_048_576, `${Buffer.byteLength(file.text)} bytes, more than one message`);
+    t.equal(createHash('sha256').update(file.text).digest('hex'), big.body.answer.file.sha256, 'whole: the SHA-256 the answer names');
+    const messages = file.body.categories.find((x: { category: string }) => x.category === 'communications').tables[0].rows;
+    t.equal(messages.length, 4001, 'every message in it');
+  });
+
   // A read of our team that reveals the CPF, recorded by the gateway.
   const revealed = await fetch(`${stack.adminUrl}/admin/players/${playerId}?reveal=cpf`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   t.equal(revealed.status, 200, 'a read that reveals the CPF');

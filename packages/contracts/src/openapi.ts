@@ -442,11 +442,19 @@ export function buildOpenApi(operations: Record<string, Operation>, opts: OpenAp
       [op.status]: {
         description: op.summary,
         headers: hdr(...successHeaders),
-        content: { 'application/json': { schema: toJsonSchema(op.response, components), ...(example ? { example: example.response } : {}) } },
+        content: {
+          'application/json': {
+            // A file is streamed whole (the chunks are between the gateway and the service): its own format, not FileChunk.
+            schema: op.download ? { type: 'object', description: 'The file, whole.' } : toJsonSchema(op.response, components),
+            ...(example ? { example: example.response } : {}),
+          },
+        },
       },
     };
     for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[status] = errorResponse(status, byStatus.get(status)!, surface.rateLimited);
-    const params = [...parameters('path', op.params, components, example?.params), ...parameters('query', op.query, components, example?.query)];
+    // A download's `cursor` is the gateway's, while it pages through the file: never the caller's.
+    const query = op.download && op.query ? Type.Omit(op.query, ['cursor']) : op.query;
+    const params = [...parameters('path', op.params, components, example?.params), ...parameters('query', query, components, example?.query)];
     // Required on idempotent operations; every other mutation accepts one with the same semantics.
     if (surface.idempotencyKeys && op.method !== 'GET') {
       params.push({

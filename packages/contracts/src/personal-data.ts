@@ -9,6 +9,7 @@ import { Nullable, Timestamp, idOf } from './common.ts';
 import type { MessageDefinition } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { UpdatePlayerSchema } from './players.ts';
+import { FileChunkSchema } from './regulator-file.ts';
 
 const literals = <const T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v))) as TUnion<TLiteral<T[number]>[]>;
 
@@ -287,7 +288,13 @@ export const dataRequestOperations = defineOperations({
     summary:
       'An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON)',
     params: RequestParams,
-    response: Type.Unknown(),
+    query: Type.Object({
+      /** The gateway's, while it pages through the file: a caller never sends it. */
+      cursor: Type.Optional(Type.String({ maxLength: 32 })),
+    }),
+    // The file is streamed: the players service answers it chunk by chunk, each within a NATS message.
+    response: FileChunkSchema,
+    download: true,
     status: 200,
     timeoutMs: 60_000,
     errors: ['PLAYER_NOT_FOUND', 'DATA_REQUEST_NOT_FOUND', 'DATA_REQUEST_NO_FILE'],
@@ -320,7 +327,20 @@ export const dataRequestAdminOperations = defineOperations({
 
 // ---- Between services: what each holds on a player ----
 
-export const PersonalDataOfSchema = Type.Object({ playerId: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+/** Where a page of a service's export stopped: the table, and how many of its rows came before. */
+export const PersonalDataCursorSchema = Type.Object(
+  { table: Type.String({ minLength: 1 }), offset: Type.Integer({ minimum: 0 }) },
+  { additionalProperties: false },
+);
+export type PersonalDataCursor = Static<typeof PersonalDataCursorSchema>;
+export const PersonalDataOfSchema = Type.Object(
+  {
+    playerId: Type.String({ minLength: 1 }),
+    /** The previous page's `next`: a service answers what it holds in pages, each within a NATS message. */
+    after: Type.Optional(PersonalDataCursorSchema),
+  },
+  { additionalProperties: false },
+);
 /** One table's rows about the player, whole but for the columns the catalogue calls internal. */
 export const PersonalDataTableSchema = Type.Object({
   table: Type.String(),
@@ -330,7 +350,12 @@ export const PersonalDataTableSchema = Type.Object({
   rows: Type.Array(Type.Record(Type.String(), Type.Unknown())),
 });
 export type PersonalDataTable = Static<typeof PersonalDataTableSchema>;
-export const PersonalDataExportSchema = Type.Object({ service: Type.String(), tables: Type.Array(PersonalDataTableSchema) });
+export const PersonalDataExportSchema = Type.Object({
+  service: Type.String(),
+  tables: Type.Array(PersonalDataTableSchema),
+  /** Where the next page starts; absent or null on the last page. */
+  next: Type.Optional(Nullable(PersonalDataCursorSchema)),
+});
 export type PersonalDataExport = Static<typeof PersonalDataExportSchema>;
 
 export const AnonymiseSchema = Type.Object(

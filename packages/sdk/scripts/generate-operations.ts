@@ -131,9 +131,11 @@ export function renderOperationsFile(operations: Record<string, Operation> = pub
   for (const op of Object.values(operations)) {
     const pathParams = [...op.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
     const params = op.params ? w.typeOf(op.params as Schema) : 'undefined';
-    const query = op.query ? w.typeOf(op.query as Schema) : 'undefined';
+    // A download answers the file itself, streamed whole: its chunks and their cursor stay between the
+    // gateway and the service, never in the caller's types.
+    const query = op.download ? 'undefined' : op.query ? w.typeOf(op.query as Schema) : 'undefined';
     const body = op.body ? w.typeOf(op.body as Schema) : 'undefined';
-    const response = w.typeOf(op.response as Schema);
+    const response = op.download ? 'unknown' : w.typeOf(op.response as Schema);
     table.push(
       `  ${op.id}: { id: '${op.id}', method: '${op.method}', path: '${openApiPath(op.path)}', pathParams: [${pathParams.map((p) => `'${p}'`).join(', ')}], ` +
         `idempotent: ${op.idempotent === true}, sandboxOnly: ${op.sandboxOnly === true}, hasBody: ${op.body !== undefined}, status: ${op.status}, summary: ${JSON.stringify(op.summary)} },`,

@@ -73,7 +73,8 @@ export function signatureOf(op: Operation): string {
   const name = SDK_METHODS[op.id];
   if (!name) throw new Error(`no SDK method named for operation ${op.id}: add it to SDK_METHODS and the client`);
   const args = [...op.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
-  if (op.query) args.push(required(op.query) ? 'query' : 'query?');
+  // A download's only query is the gateway's cursor: never the caller's.
+  if (op.query && !op.download) args.push(required(op.query) ? 'query' : 'query?');
   if (op.body) args.push(required(op.body) ? 'body' : 'body?');
   args.push('opts?');
   return `${name}(${args.join(', ')})`;

@@ -142,6 +142,7 @@ export {
   anonymiseIn,
   anonymisePersonalData,
   exportPersonalData,
+  EXPORT_PAGE_CHARS,
   personalDataCoverage,
   personalDataHandlers,
   KIT_TABLES_WITHOUT_PLAYERS,

@@ -6,7 +6,14 @@
 // idempotent: a row already anonymised is not changed again). Every other table of the schema is
 // listed as holding nothing about a player, with why; a test reads the schema and fails on a table the
 // catalogue does not name (personalDataCoverage below).
-import { personalDataMessages, type Anonymised, type PersonalDataCategoryName, type PersonalDataExport, type PersonalDataTable } from '@bo/contracts';
+import {
+  personalDataMessages,
+  type Anonymised,
+  type PersonalDataCategoryName,
+  type PersonalDataCursor,
+  type PersonalDataExport,
+  type PersonalDataTable,
+} from '@bo/contracts';
 import { handle, type Handler } from './serve.ts';
 import type { ServiceDeps } from './service.ts';
 import type { SqlRunner } from './sql.ts';
@@ -54,21 +61,56 @@ export const KIT_TABLES_WITHOUT_PLAYERS: Record<string, string> = {
   schema_migrations: 'the migrations run',
 };
 
-/** Every row about the player, table by table, as JSON (a column's number as its exact text, times as ISO strings). */
-export async function exportPersonalData(sql: SqlRunner, c: PersonalDataCatalogue, playerId: string): Promise<PersonalDataExport> {
+/**
+ * How much of a service's export one NATS message carries, in characters of JSON (a character of
+ * Portuguese text is at most two bytes of UTF-8: half of the server's 1 MB `max_payload`, with room).
+ */
+export const EXPORT_PAGE_CHARS = 250_000;
+/** Rows read from a table at a time while a page fills. */
+const EXPORT_ROWS_AT_A_TIME = 500;
+
+/**
+ * Every row about the player, table by table, as JSON (a column's number as its exact text, times as
+ * ISO strings), in pages: from `after` (a previous page's `next`) until about `pageChars` characters
+ * are taken (at least one row, so every page moves on); `next` says where the following page starts.
+ * Rows are read in the catalogue's order, so an offset names the same rows from page to page.
+ */
+export async function exportPersonalData(
+  sql: SqlRunner,
+  c: PersonalDataCatalogue,
+  playerId: string,
+  page: { after?: PersonalDataCursor; pageChars?: number } = {},
+): Promise<PersonalDataExport> {
+  const names = Object.keys(c.players);
+  const first = page.after ? names.indexOf(page.after.table) : 0;
+  if (first < 0) throw new Error(`no table ${page.after!.table} in ${c.service}'s personal-data catalogue`);
+  const budget = page.pageChars ?? Number.POSITIVE_INFINITY;
   const tables: PersonalDataTable[] = [];
-  for (const [table, t] of Object.entries(c.players)) {
+  let taken = 0;
+  for (const table of names.slice(first)) {
+    const t = c.players[table]!;
     const internal = (t.internal ?? []).map((col) => `- '${col}'`).join(' ');
-    const rows = await sql.query<{ row: Record<string, unknown> }>(
-      // A number leaves as its text (`100.00`, never the float 100): money is never a float, here too.
-      `select (select coalesce(jsonb_object_agg(key, case when jsonb_typeof(value) = 'number' then to_jsonb(value #>> '{}') else value end), '{}')
-                 from jsonb_each(to_jsonb(x) ${internal})) as row
-         from ${ident(c.schema)}.${ident(table)} x where ${t.rowsOf} order by ${t.orderBy}`,
-      [playerId],
-    );
-    tables.push({ table: `${c.schema}.${table}`, category: t.category, columns: t.columns ?? {}, rows: rows.map((r) => r.row) });
+    const out: PersonalDataTable = { table: `${c.schema}.${table}`, category: t.category, columns: t.columns ?? {}, rows: [] };
+    tables.push(out);
+    let offset = page.after && table === page.after.table ? page.after.offset : 0;
+    for (;;) {
+      const rows = await sql.query<{ row: Record<string, unknown> }>(
+        // A number leaves as its text (`100.00`, never the float 100): money is never a float, here too.
+        `select (select coalesce(jsonb_object_agg(key, case when jsonb_typeof(value) = 'number' then to_jsonb(value #>> '{}') else value end), '{}')
+                   from jsonb_each(to_jsonb(x) ${internal})) as row
+           from ${ident(c.schema)}.${ident(table)} x where ${t.rowsOf} order by ${t.orderBy} limit ? offset ?`,
+        [playerId, EXPORT_ROWS_AT_A_TIME, offset],
+      );
+      for (const { row } of rows) {
+        if (taken > 0 && taken >= budget) return { service: c.service, tables, next: { table, offset } };
+        out.rows.push(row);
+        taken += JSON.stringify(row).length;
+        offset++;
+      }
+      if (rows.length < EXPORT_ROWS_AT_A_TIME) break;
+    }
   }
-  return { service: c.service, tables };
+  return { service: c.service, tables, next: null };
 }
 
 /**
@@ -115,7 +157,14 @@ export function anonymisePersonalData(
 export function personalDataHandlers(deps: ServiceDeps, c: PersonalDataCatalogue): Record<string, Handler> {
   const m = personalDataMessages(c.service);
   return {
-    ...handle(m.export, async (req) => ({ status: 200, body: await exportPersonalData(deps.sql, c, req.body.playerId) }), { answers: 'none' }),
+    ...handle(
+      m.export,
+      async (req) => ({
+        status: 200,
+        body: await exportPersonalData(deps.sql, c, req.body.playerId, { ...(req.body.after ? { after: req.body.after } : {}), pageChars: EXPORT_PAGE_CHARS }),
+      }),
+      { answers: 'none' },
+    ),
     ...handle(
       m.anonymise,
       async (req) => ({

@@ -10,13 +10,21 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { PERSONAL_DATA_SERVICES, personalDataMessages, retentionTableRows, type DataRequest, type OperatorScope } from '@bo/contracts';
+import {
+  PERSONAL_DATA_SERVICES,
+  personalDataMessages,
+  retentionTableRows,
+  type DataRequest,
+  type FileChunk,
+  type OperatorScope,
+  type PersonalDataExport,
+} from '@bo/contracts';
 import { operatorsPersonalData, operatorsService } from '@bo/operators';
 import { paymentsPersonalData } from '@bo/payments';
 import { playersPersonalData } from '@bo/players';
 import { walletPersonalData, walletService } from '@bo/wallet';
 import { webhooksPersonalData, webhooksService } from '@bo/webhooks';
-import { personalDataCoverage, sqlOnPool, type PersonalDataCatalogue } from '@bo/service-kit';
+import { exportPersonalData, personalDataCoverage, sqlOnPool, type PersonalDataCatalogue } from '@bo/service-kit';
 import { setRuleClockOffset, waitFor } from '@bo/service-kit/testing';
 import { adminScope, assertLedgerSound, errorOf, internalScope, ok, operatorScope, setStatus } from '@bo/test-support';
 import { compliancePersonalData } from '../src/index.ts';
@@ -62,8 +70,18 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
   };
   const file = (playerId: string, body: Record<string, unknown>) =>
     call<DataRequest>('players.dataRequests.file', { scope, key: key('dsr'), params: { playerId }, body });
-  const fileOf = async (playerId: string, requestId: string) =>
-    ok<any>(await call('players.dataRequests.download', { scope, params: { playerId, requestId } }));
+  // The file as the gateway streams it: chunk after chunk, each one message, joined.
+  const fileTextOf = async (playerId: string, requestId: string) => {
+    let text = '';
+    let cursor: string | null | undefined;
+    do {
+      const chunk = ok<FileChunk>(await call('players.dataRequests.download', { scope, params: { playerId, requestId }, query: cursor ? { cursor } : {} }));
+      text += chunk.chunk;
+      cursor = chunk.nextCursor;
+    } while (cursor);
+    return text;
+  };
+  const fileOf = async (playerId: string, requestId: string) => JSON.parse(await fileTextOf(playerId, requestId));
 
   await t.test('every table of every schema is in a catalogue, and a new one is found', async (t) => {
     for (const c of CATALOGUES) t.same(await personalDataCoverage(sql, c), [], `${c.schema}: every table named, every named column there`);
@@ -98,8 +116,9 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
     const request = ok<DataRequest>(await file(maria, { type: 'access', reference: 'ticket-1' }));
     t.match(request, { type: 'access', status: 'answered', reference: 'ticket-1', playerId: maria }, 'answered at once: every service answered');
     t.equal(new Date(request.dueAt).getTime() - new Date(request.receivedAt).getTime(), 15 * DAY, 'due 15 days after it was received');
-    const body = await fileOf(maria, request.id);
-    t.equal(createHash('sha256').update(JSON.stringify(body)).digest('hex'), request.answer!.file!.sha256, 'the file is the one the answer names');
+    const text = await fileTextOf(maria, request.id);
+    t.equal(createHash('sha256').update(text).digest('hex'), request.answer!.file!.sha256, 'the file is the one the answer names');
+    const body = JSON.parse(text);
     const tables = (category: string) => (body.categories.find((c: any) => c.category === category)?.tables ?? []).map((x: any) => x.table);
     t.same(tables('identity').slice(0, 1), ['players.players'], 'identity: the registration');
     t.equal(body.categories.find((c: any) => c.category === 'identity').tables[0].rows[0].cpf, mariaCpf, 'with the CPF whole');
@@ -145,6 +164,56 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
           `${x.table}: every column exported`,
         );
       }
+  });
+
+  await t.test("a service's export in pages: each within a message, together the whole", async (t) => {
+    // Enough deposits (failed copies of Maria's: no money moved) that the file passes one NATS message (1 MB).
+    await sql.query(
+      `insert into payments.deposits
+       select (jsonb_populate_record(null::payments.deposits,
+                 to_jsonb(d) || jsonb_build_object('id', d.id || '_' || g, 'external_reference', 'bulk-' || g, 'status', 'failed',
+                                              'confirmed_at', null, 'failed_at', d.created_at))).*
+         from payments.deposits d, generate_series(1, 3000) g where d.player_id = ?`,
+      [maria],
+    );
+    t.teardown(() => sql.query(`delete from payments.deposits where player_id = ? and external_reference like 'bulk-%'`, [maria]));
+    const whole = await exportPersonalData(sql, paymentsPersonalData, maria);
+    const pages: PersonalDataExport[] = [];
+    let after: PersonalDataExport['next'];
+    do {
+      const page = ok<PersonalDataExport>(
+        await call(personalDataMessages('payments').export.subject, {
+          scope: internalScope('players'),
+          body: { playerId: maria, ...(after ? { after } : {}) },
+        }),
+      );
+      pages.push(page);
+      after = page.next;
+    } while (after);
+    t.ok(pages.length > 1 && pages.every((p) => Buffer.byteLength(JSON.stringify(p)) < 1_000_000), `${pages.length} pages, each within one message`);
+    const joined = pages
+      .flatMap((p) => p.tables)
+      .filter((x) => x.table === 'payments.deposits')
+      .flatMap((x) => x.rows);
+    t.same(joined, whole.tables.find((x) => x.table === 'payments.deposits')!.rows, 'the pages joined are every row once, in order');
+    t.equal(joined.length, 3001);
+
+    const request = ok<DataRequest>(await file(maria, { type: 'access' }));
+    t.equal(request.status, 'answered', 'the access request is answered');
+    const text = await fileTextOf(maria, request.id);
+    t.ok(Buffer.byteLength(text) > 1_048_576, `a file of ${Buffer.byteLength(text)} bytes, larger than one message`);
+    t.equal(createHash('sha256').update(text).digest('hex'), request.answer!.file!.sha256, 'read whole, chunk by chunk');
+    const deposits = JSON.parse(text)
+      .categories.find((c: any) => c.category === 'money')
+      .tables.find((x: any) => x.table === 'payments.deposits').rows;
+    t.equal(deposits.length, 3001, 'with every deposit');
+    t.equal(
+      errorOf(
+        await call('players.dataRequests.download', { scope, params: { playerId: maria, requestId: request.id }, query: { cursor: String(text.length + 1) } }),
+      )?.code,
+      'VALIDATION_ERROR',
+      'a cursor past the end is refused',
+    );
   });
 
   await t.test('portability: the same machine-readable file', async (t) => {

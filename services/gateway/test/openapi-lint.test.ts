@@ -112,7 +112,13 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
     for (const op of ops) {
       const o = doc.paths[op.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')][op.method.toLowerCase()];
       const ex = OPERATION_EXAMPLES[op.id];
-      t.ok(Value.Check(op.response, ex!.response), `${op.id}: the response example is valid`);
+      // A download's example is the file itself (its chunks stay between the gateway and the service), never its cursor.
+      if (op.download)
+        t.ok(
+          typeof ex!.response === 'object' && !('chunk' in (ex!.response as object)) && !o.parameters.some((p: any) => p.name === 'cursor'),
+          `${op.id}: the file's example, no cursor`,
+        );
+      else t.ok(Value.Check(op.response, ex!.response), `${op.id}: the response example is valid`);
       if (op.body) {
         t.ok(Value.Check(op.body, ex!.body), `${op.id}: the request example is valid`);
         t.ok(o.requestBody.content['application/json'].example, `${op.id}: request example shown`);

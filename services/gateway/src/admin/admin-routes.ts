@@ -18,7 +18,7 @@ import {
 import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { isOwnTokenOperation, isPersonDecision, isReadOnlyRole, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
-import { fileDownloader } from './file-download.ts';
+import { fileDownloader } from '../edge/file-download.ts';
 import { maskPersonalData, parseReveal, readsToRecord, type PersonalDataRead } from './personal-data.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 

@@ -1,5 +1,5 @@
-// An admin operation whose answer is a file (`download: true` in the contract: the daily regulator
-// files). The owning service answers it chunk by chunk (`FileChunk`: a piece of the file and the
+// An operation whose answer is a file (`download: true` in the contract: the daily regulator
+// files, an access request's personal-data file). The owning service answers it chunk by chunk (`FileChunk`: a piece of the file and the
 // cursor of the next), each within the NATS payload limit; the gateway streams the chunks as one
 // HTTP response with the file's content type and name. A refusal of the first chunk is the usual
 // error envelope; a chunk that fails later cuts the response short (the caller sees a truncated
@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, requestOperation, type FileChunk, type Operation, type RequestContext } from '@bo/contracts';
-import type { ForwardDeps } from '../edge/operations.ts';
+import type { ForwardDeps } from './operations.ts';
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'download';
 

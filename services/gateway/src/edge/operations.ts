@@ -1,11 +1,13 @@
 // Registers every operation of the contract table: a gateway-local handler where one exists
-// (GET /me), otherwise a forwarder to the owning service over NATS request-reply.
+// (GET /me), a file streamed chunk by chunk (`download`), otherwise a forwarder to the owning service
+// over NATS request-reply.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 import { sendRequest } from '@bo/service-kit/edge';
 import { context, trace } from '@opentelemetry/api';
+import { fileDownloader } from './file-download.ts';
 import type { ClaimedKey } from './idempotency/keys-in-flight.ts';
 
 /** The query of an operation that takes no parameters: any names, ignored. */
@@ -68,10 +70,13 @@ export function registerOperations(
   for (const op of Object.values(operations)) {
     const handler =
       local[op.id] ??
-      (async (req: FastifyRequest, reply: FastifyReply) => {
-        const { result } = await forwarder(op, deps, context)(req, reply);
-        return reply.send(result.body);
-      });
+      // A file: streamed chunk by chunk, each chunk one message from the owning service.
+      (op.download
+        ? fileDownloader(op, deps, context)
+        : async (req: FastifyRequest, reply: FastifyReply) => {
+            const { result } = await forwarder(op, deps, context)(req, reply);
+            return reply.send(result.body);
+          });
     if (!op.subject && !local[op.id]) throw new Error(`operation ${op.id} has neither a subject nor a local handler`);
     app.route({
       method: op.method,

@@ -1,7 +1,9 @@
 // What the webhooks service holds about a player (issue #69; docs/privacy.md): the events sent to the
 // operator (the controller) carry the player's id and what each event says; they are copies of what the
-// other services hold, kept as sent for redelivery and its proof. Not exported (the operator received
-// each), not anonymised (a signed body cannot change): see docs/privacy.md, "What is left".
+// other services hold, kept as sent for redelivery and its proof, and deleted after
+// WEBHOOK_EVENT_RETENTION_DAYS (30: store/event-retention.ts). Not exported (each datum is in the file
+// from its own service), not anonymised (a signed body cannot change, and it is gone within 30 days):
+// docs/privacy.md, "The webhooks service's events".
 import { KIT_TABLES_WITHOUT_PLAYERS, type PersonalDataCatalogue } from '@bo/service-kit';
 
 export const webhooksPersonalData: PersonalDataCatalogue = {

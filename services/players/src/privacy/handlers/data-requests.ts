@@ -25,7 +25,7 @@ import { answerWithFile } from '../flows/answer.ts';
 import {
   adminDataRequests,
   answerDataRequest,
-  dataRequestFileOf,
+  dataRequestFileChunk,
   dataRequestOf,
   dataRequestsOfPlayer,
   insertDataRequest,
@@ -110,13 +110,32 @@ export function getDataRequest(deps: ServiceDeps): HandlerOf<typeof dataRequestO
   };
 }
 
+/**
+ * Characters of the file per chunk (code points, as Postgres counts them): with JSON's escaping and
+ * two bytes of UTF-8 for an accented letter, well inside one NATS message.
+ */
+const FILE_CHUNK_CHARS = 100_000;
+
 export function getDataRequestFile(deps: ServiceDeps): HandlerOf<typeof dataRequestOperations.getDataRequestFile> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const row = await requestOfPlayer(deps, scope.brandId, req.params.playerId, req.params.requestId);
-    const file = row.status === 'answered' ? await dataRequestFileOf(deps.sql, row.id) : null;
-    if (file === null) throw new AppError('DATA_REQUEST_NO_FILE', undefined, { type: row.type, status: row.status });
-    return { status: 200, body: JSON.parse(file) };
+    const start = req.query.cursor === undefined ? 0 : Number(req.query.cursor);
+    if (!Number.isSafeInteger(start) || start < 0 || start > 2 ** 31 - 1)
+      throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
+    const piece = row.status === 'answered' ? await dataRequestFileChunk(deps.sql, row.id, start, FILE_CHUNK_CHARS) : null;
+    if (piece === null) throw new AppError('DATA_REQUEST_NO_FILE', undefined, { type: row.type, status: row.status });
+    if (start > piece.length) throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
+    const end = start + piece.chunk.length;
+    return {
+      status: 200,
+      body: {
+        filename: `personal-data-${row.id}.json`,
+        contentType: 'application/json; charset=utf-8',
+        chunk: piece.chunk,
+        nextCursor: end < piece.length ? String(end) : null,
+      },
+    };
   };
 }
 

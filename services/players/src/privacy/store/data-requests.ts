@@ -78,9 +78,16 @@ export async function dataRequestOf(sql: SqlRunner, id: string, playerId?: strin
   return row;
 }
 
-export async function dataRequestFileOf(sql: SqlRunner, id: string): Promise<string | null> {
-  const [row] = await sql.query<{ answer_file: string | null }>('select answer_file from players.data_requests where id = ?', [id]);
-  return row?.answer_file ?? null;
+/**
+ * `chars` characters of an answered request's file from `start` (code points: substr counts as
+ * length does, so a chunk never splits a character), and the file's length; null without a file.
+ */
+export async function dataRequestFileChunk(sql: SqlRunner, id: string, start: number, chars: number): Promise<{ chunk: string; length: number } | null> {
+  const [row] = await sql.query<{ chunk: string | null; length: number | null }>(
+    'select substr(answer_file, ?::int + 1, ?::int) as chunk, length(answer_file) as length from players.data_requests where id = ?',
+    [start, chars, id],
+  );
+  return row?.chunk == null || row.length == null ? null : { chunk: row.chunk, length: Number(row.length) };
 }
 
 export async function dataRequestsOfPlayer(sql: SqlRunner, playerId: string): Promise<DataRequestRow[]> {
