@@ -167,12 +167,13 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
   });
 
   await t.test("a service's export in pages: each within a message, together the whole", async (t) => {
-    // Enough deposits (failed copies of Maria's: no money moved) that the file passes one NATS message (1 MB).
+    // Enough deposits (failed copies of Maria's: no money moved) that the file passes one NATS message (1 MB);
+    // each payer's name holds a character outside the BMP (one code point, two JS characters) across every chunk.
     await sql.query(
       `insert into payments.deposits
        select (jsonb_populate_record(null::payments.deposits,
                  to_jsonb(d) || jsonb_build_object('id', d.id || '_' || g, 'external_reference', 'bulk-' || g, 'status', 'failed',
-                                              'confirmed_at', null, 'failed_at', d.created_at))).*
+                                              'confirmed_at', null, 'failed_at', d.created_at, 'payer_name', 'Maria 🎰 Teste'))).*
          from payments.deposits d, generate_series(1, 3000) g where d.player_id = ?`,
       [maria],
     );
@@ -207,6 +208,7 @@ t.test('personal data: the catalogues, data requests and the retention sweep', a
       .categories.find((c: any) => c.category === 'money')
       .tables.find((x: any) => x.table === 'payments.deposits').rows;
     t.equal(deposits.length, 3001, 'with every deposit');
+    t.equal(deposits.filter((d: any) => d.payer_name === 'Maria 🎰 Teste').length, 3000, 'a character outside the BMP never split nor repeated between chunks');
     t.equal(
       errorOf(
         await call('players.dataRequests.download', { scope, params: { playerId: maria, requestId: request.id }, query: { cursor: String(text.length + 1) } }),

@@ -126,7 +126,8 @@ export function getDataRequestFile(deps: ServiceDeps): HandlerOf<typeof dataRequ
     const piece = row.status === 'answered' ? await dataRequestFileChunk(deps.sql, row.id, start, FILE_CHUNK_CHARS) : null;
     if (piece === null) throw new AppError('DATA_REQUEST_NO_FILE', undefined, { type: row.type, status: row.status });
     if (start > piece.length) throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
-    const end = start + piece.chunk.length;
+    // In code points, as substr counted them (a JS string's length counts a character outside the BMP twice).
+    const end = Math.min(start + FILE_CHUNK_CHARS, piece.length);
     return {
       status: 200,
       body: {
