@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, requestOperation, type FileChunk, type Operation, type RequestContext } from '@bo/contracts';
-import type { ForwardDeps } from './operations.ts';
+import type { ForwardDeps } from './forward-deps.ts';
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'download';
 

@@ -2,22 +2,18 @@
 // (GET /me), a file streamed chunk by chunk (`download`), otherwise a forwarder to the owning service
 // over NATS request-reply.
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { Type } from '@sinclair/typebox';
 import { AppError, requestOperation, type Operation, type RequestContext } from '@bo/contracts';
 import { sendRequest } from '@bo/service-kit/edge';
 import { context, trace } from '@opentelemetry/api';
 import { fileDownloader } from './file-download.ts';
+import type { ForwardDeps } from './forward-deps.ts';
 import type { ClaimedKey } from './idempotency/keys-in-flight.ts';
 
 /** The query of an operation that takes no parameters: any names, ignored. */
 const NO_QUERY = Type.Object({});
 
-export interface ForwardDeps {
-  nc: NatsConnection;
-  natsPrefix: string;
-  rpcTimeoutMs: number;
-}
+export type { ForwardDeps } from './forward-deps.ts';
 
 /** The operator request's context for its service; `key` when the request's claim has already been let go (the recorder). */
 export function operatorContext(req: FastifyRequest, key: ClaimedKey | undefined = req.idempotency): RequestContext {
