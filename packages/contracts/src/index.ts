@@ -131,6 +131,16 @@ export {
   type RiskSubjectWithHistory,
 } from './aml-duties.ts';
 export {
+  HARM_LEVELS,
+  HARM_MARKERS,
+  HarmMarkerHitSchema,
+  HarmThresholdsSchema,
+  type HarmLevel,
+  type HarmMarker,
+  type HarmMarkerHit,
+  type HarmThresholds,
+} from './harm.ts';
+export {
   SigapMonthlyReportSchema,
   SigapOperatorSchema,
   sigapDutiesOperations,

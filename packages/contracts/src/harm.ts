@@ -1,0 +1,102 @@
+// Players at risk of gambling harm (issue #68): the behaviour markers the compliance service computes
+// from a player's money and play, the level they add up to, and the thresholds our team sets per
+// operator. Separate from the AML risk (aml.ts, `PlayerRisk`): that one is about money laundering,
+// this one about the player being harmed. docs/player-protection.md gives each marker and default.
+import { Type, type Static } from '@sinclair/typebox';
+import { Money } from './common.ts';
+
+export const HARM_MARKERS = [
+  'deposit_escalation',
+  'deposit_frequency',
+  'loss_escalation',
+  'chasing',
+  'night_play',
+  'long_days',
+  'cancelled_withdrawals',
+  'limits_loosened',
+  'limits_reached',
+  'stake_escalation',
+  'stake_variability',
+  'failed_deposits',
+  'reality_checks_dismissed',
+] as const;
+export type HarmMarker = (typeof HARM_MARKERS)[number];
+
+/** `none`: no marker; then by the markers' added weights (HarmThresholds.levelAt). */
+export const HARM_LEVELS = ['none', 'low', 'medium', 'high'] as const;
+export type HarmLevel = (typeof HARM_LEVELS)[number];
+
+const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
+const Factor = Type.Number({ minimum: 1, maximum: 100 });
+
+export const HarmThresholdsSchema = Type.Object(
+  {
+    /** The recent window the markers look at, in days (ending on the day assessed). */
+    recentDays: Type.Integer({ minimum: 1, maximum: 31 }),
+    /** The player's own baseline: this many days before the recent window. */
+    baselineDays: Type.Integer({ minimum: 7, maximum: 365 }),
+    /** Account markers (cancelled withdrawals, limits loosened) look this many days back. */
+    accountDays: Type.Integer({ minimum: 1, maximum: 365 }),
+    /** deposit_escalation: the recent deposits at least this many times the baseline's, scaled to the window ... */
+    depositFactor: Factor,
+    /** ... the baseline never under this amount per recent window (a new player's, or a small one's). */
+    depositFloor: Money,
+    /** deposit_frequency: the recent count of deposits this many times the baseline's ... */
+    depositCountFactor: Factor,
+    /** ... the baseline never under this many deposits per recent window. */
+    depositCountFloor: Count(1000),
+    /** loss_escalation: the recent net loss (stakes less wins) this many times the baseline's ... */
+    lossFactor: Factor,
+    /** ... the baseline never under this loss per recent window. */
+    lossFloor: Money,
+    /** chasing: this many deposits or more, each made within chasingMinutes of play that ended in a loss. */
+    chasingDeposits: Count(1000),
+    chasingMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    /** night_play: at least this percent of the recent window's play between 00:00 and 06:00 (the operator's time) ... */
+    nightPercent: Type.Integer({ minimum: 1, maximum: 100 }),
+    /** ... and at least this many minutes of it. */
+    nightMinutes: Count(10_000),
+    /** long_days: this many days of the recent window or more with at least longDayMinutes of play. */
+    longDays: Count(31),
+    longDayMinutes: Count(1440),
+    /** cancelled_withdrawals: this many withdrawals or more cancelled by the player in accountDays. */
+    cancelledWithdrawals: Count(1000),
+    /** limits_loosened: this many limits raised or removed in accountDays. */
+    limitsLoosened: Count(1000),
+    /** limits_reached: this many refusals by a limit in the recent window. */
+    limitsReached: Count(1000),
+    /** stake_escalation: the recent mean stake this many times the baseline's (both of at least minBets bets). */
+    stakeFactor: Factor,
+    /** stake_variability: the recent stakes' coefficient of variation (sd / mean) at least this ... */
+    stakeVariation: Type.Number({ minimum: 0.1, maximum: 100 }),
+    /** The bets a stake marker needs in a window before it says anything. */
+    minBets: Count(100_000),
+    /** failed_deposits: this many declined or failed deposits in the recent window. */
+    failedDeposits: Count(1000),
+    /** reality_checks_dismissed: this many reality checks acknowledged to play on in the recent window. */
+    realityChecksDismissed: Count(10_000),
+    /** The markers' added weights at which each level starts (a strong marker weighs 2, others 1). */
+    levelAt: Type.Object({ low: Count(100), medium: Count(100), high: Count(100) }),
+  },
+  { $id: 'HarmThresholds' },
+);
+export type HarmThresholds = Static<typeof HarmThresholdsSchema>;
+
+/** One marker that fired: its value against its threshold, the player's own baseline where it has one, and the days it read. */
+export const HarmMarkerHitSchema = Type.Object(
+  {
+    marker: Type.Union(HARM_MARKERS.map((m) => Type.Literal(m))),
+    weight: Type.Integer({ minimum: 1 }),
+    /** What was measured (an amount, a count, a percent, a ratio), as a decimal string. */
+    value: Type.String(),
+    /** What it was held to: the threshold, or the baseline times the factor. */
+    threshold: Type.String(),
+    /** The player's own baseline over the same length of time, for a marker that compares with it. */
+    baseline: Type.Optional(Type.String()),
+    from: Type.String({ format: 'calendar-date' }),
+    to: Type.String({ format: 'calendar-date' }),
+    summary: Type.String(),
+  },
+  { $id: 'HarmMarkerHit' },
+);
+export type HarmMarkerHit = Static<typeof HarmMarkerHitSchema>;

@@ -1,0 +1,45 @@
+// npm run -w @bo/compliance harm:simulate [-- --players N --escalating M --days D --seed S --thresholds JSON]
+// The harm markers against a simulated population (src/harm/simulation.ts), with the default
+// thresholds (the figures docs/player-protection.md records) or some of them changed, as an
+// operator's override would (`--thresholds '{"depositFactor":4}'`).
+import { parseArgs } from 'node:util';
+import { harmThresholdsOf } from '../src/harm/harm-thresholds.ts';
+import { detectionFigures, median, simulatePopulation } from '../src/harm/simulation.ts';
+
+const { values } = parseArgs({
+  options: {
+    players: { type: 'string', default: '1000' },
+    escalating: { type: 'string', default: '100' },
+    days: { type: 'string', default: '120' },
+    seed: { type: 'string', default: '68' },
+    thresholds: { type: 'string', default: '{}' },
+  },
+});
+const thresholds = harmThresholdsOf(JSON.parse(values.thresholds));
+const population = simulatePopulation({
+  seed: Number(values.seed),
+  recreational: Number(values.players),
+  escalating: Number(values.escalating),
+  days: Number(values.days),
+});
+console.log(
+  `${values.players} recreational players, ${values.escalating} escalating, ${values.days} days, seed ${values.seed}, thresholds ${values.thresholds}`,
+);
+for (const level of ['medium', 'high'] as const) {
+  const f = detectionFigures(population, thresholds, level);
+  const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
+  console.log(`\nlevel ${level} or above:`);
+  console.log(`  escalating found by their peak loss: ${f.found} of ${f.escalating} (${pct(f.found, f.escalating)})`);
+  console.log(
+    `  days before the peak loss: median ${median(f.leadDays)}, quartiles ${f.leadDays[Math.floor(f.leadDays.length / 4)] ?? 0}–${f.leadDays[Math.floor((3 * f.leadDays.length) / 4)] ?? 0}`,
+  );
+  console.log(`  recreational flagged: ${f.flagged} of ${f.recreational} (${pct(f.flagged, f.recreational)})`);
+  for (const [kind, k] of Object.entries(f.flaggedByKind)) console.log(`    ${kind}: ${k.flagged} of ${k.of} (${pct(k.flagged, k.of)})`);
+  const tally = (t: Record<string, number>) =>
+    Object.entries(t)
+      .sort((a, b) => b[1] - a[1])
+      .map(([m, n]) => `${m} ${n}`)
+      .join(', ');
+  console.log(`  markers on the day an escalating player reached it: ${tally(f.markerDays)}`);
+  console.log(`  markers on the day a recreational player reached it: ${tally(f.wrongMarkerDays)}`);
+}

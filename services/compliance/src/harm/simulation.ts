@@ -1,0 +1,250 @@
+// A simulated population for the harm markers (issue #68 item 5): most players recreational (some
+// of them high spenders, some who play at night), some whose play escalates towards a peak loss.
+// Each player's days are generated from a seeded random stream, then assessed day by day with the
+// real assessPlayer and the given thresholds: how many escalating players reach a level, how many
+// days before their peak loss, and how many recreational players reach it wrongly. The shapes of
+// escalation follow the markers studies cited in docs/player-protection.md; the figures are the
+// simulation's, not a field study's.
+import type { HarmLevel, HarmMarker, HarmThresholds } from '@bo/contracts';
+import { addDays, emptyDay, type PlayerDay } from './player-day.ts';
+import { assessPlayer } from './markers.ts';
+
+export interface SimulationOptions {
+  seed: number;
+  recreational: number;
+  escalating: number;
+  days: number;
+}
+
+export type SimulatedKind = 'recreational' | 'high_spender' | 'night_worker' | 'escalating';
+
+export interface SimulatedPlayer {
+  id: string;
+  kind: SimulatedKind;
+  days: PlayerDay[];
+  /** An escalating player's day of the largest 7-day net loss. */
+  peakDay?: string;
+}
+
+/** mulberry32: a small seeded generator, so a run is the same every time. */
+function randomStream(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+  return {
+    next,
+    between: (lo: number, hi: number) => lo + (hi - lo) * next(),
+    chance: (p: number) => next() < p,
+    /** A log-normal draw around `median`. */
+    logNormal: (median: number, sigma: number) => median * Math.exp(sigma * normal()),
+    count: (mean: number) => {
+      // Poisson by inversion: small means only.
+      let k = 0;
+      let p = Math.exp(-mean);
+      let s = p;
+      const u = next();
+      while (u > s && k < 1000) {
+        k++;
+        p *= mean / k;
+        s += p;
+      }
+      return k;
+    },
+  };
+}
+type Random = ReturnType<typeof randomStream>;
+
+const START = '2026-01-05';
+const cents = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
+
+/** How a player behaves on a day: the knobs escalation turns. */
+interface Habit {
+  weeklyBudget: number;
+  playDaysPerWeek: number;
+  minutes: number;
+  nightShare: number;
+  stakeMean: number;
+  stakeSpread: number;
+  afterLossShare: number;
+  cancelPerWeek: number;
+  loosenPerMonth: number;
+  failedShare: number;
+  reachedPerWeek: number;
+}
+
+function dayOf(r: Random, day: string, h: Habit): PlayerDay {
+  const d = emptyDay(day);
+  if (!r.chance(h.playDaysPerWeek / 7)) return d;
+  const deposits = Math.max(1, r.count(1.2));
+  const depositSum = Math.max(10, r.logNormal(h.weeklyBudget / h.playDaysPerWeek, 0.3));
+  d.deposits = deposits;
+  d.depositSum = cents(depositSum);
+  for (let i = 0; i < deposits; i++) {
+    if (r.chance(h.afterLossShare)) d.depositsAfterLoss++;
+    if (r.chance(h.failedShare)) d.failedDeposits++;
+  }
+  d.minutesPlayed = Math.max(5, Math.round(r.logNormal(h.minutes, 0.35)));
+  d.nightMinutes = Math.round(d.minutesPlayed * Math.min(1, Math.max(0, h.nightShare + r.between(-0.15, 0.15))));
+  d.realityChecksDismissed = Math.floor(d.minutesPlayed / 60);
+  // Stakes: a log-normal spread around the habit's mean; the sum of squares is what the variability marker reads.
+  const bets = Math.max(1, Math.round(d.minutesPlayed * r.between(0.5, 1.5)));
+  let sum = 0;
+  let squares = 0;
+  const sigma = Math.sqrt(Math.log(1 + h.stakeSpread * h.stakeSpread));
+  for (let i = 0; i < bets; i++) {
+    const stake = Math.max(0.1, Math.round(h.stakeMean * Math.exp(sigma * (r.next() * 2 - 1) * 1.7 - (sigma * sigma) / 2) * 100) / 100);
+    sum += stake;
+    squares += stake * stake;
+  }
+  d.bets = bets;
+  d.stakeSum = cents(sum);
+  d.stakeSquares = cents(squares);
+  // What comes back: a day's return to player around 92%, some days well up, some well down.
+  d.winSum = cents(Math.max(0, sum * Math.min(2.5, Math.max(0, 0.92 + r.between(-0.35, 0.35)))));
+  if (r.chance(h.cancelPerWeek / 7)) d.withdrawalsCancelled = 1;
+  if (r.chance(h.loosenPerMonth / 30)) d.limitsRaised = 1;
+  if (r.chance(h.reachedPerWeek / 7)) d.limitsReached = 1;
+  return d;
+}
+
+function habitOf(r: Random, kind: SimulatedKind): Habit {
+  const spender = kind === 'high_spender';
+  const weeklyBudget = spender ? r.logNormal(4000, 0.4) : r.logNormal(150, 0.8);
+  const playDaysPerWeek = r.between(1, spender ? 6 : 4.5);
+  const minutes = r.between(25, spender ? 150 : 100);
+  const betsPerWeek = playDaysPerWeek * minutes;
+  return {
+    weeklyBudget,
+    playDaysPerWeek,
+    minutes,
+    nightShare: kind === 'night_worker' ? r.between(0.5, 0.8) : r.between(0, 0.25),
+    // A stake such that a week's expected loss (8% of stakes) is about the week's deposits.
+    stakeMean: Math.max(0.2, weeklyBudget / (betsPerWeek * 0.08)),
+    stakeSpread: r.between(0.3, 1),
+    afterLossShare: r.between(0, 0.1),
+    cancelPerWeek: r.between(0, 0.1),
+    loosenPerMonth: r.between(0, 0.3),
+    failedShare: r.between(0, 0.05),
+    reachedPerWeek: r.between(0, 0.2),
+  };
+}
+
+/** An escalating player's habit at progress p (0 at onset, 1 at the peak): the markers studies' shape. */
+function escalated(h: Habit, p: number, severity: number): Habit {
+  const grow = 1 + (severity - 1) * p * p;
+  return {
+    weeklyBudget: h.weeklyBudget * grow,
+    playDaysPerWeek: Math.min(7, h.playDaysPerWeek + (7 - h.playDaysPerWeek) * p),
+    minutes: h.minutes * (1 + 2 * p),
+    nightShare: Math.min(0.9, h.nightShare + 0.5 * p),
+    stakeMean: h.stakeMean * (1 + (severity / 2) * p),
+    stakeSpread: h.stakeSpread + 2.5 * p,
+    afterLossShare: Math.min(0.8, h.afterLossShare + 0.6 * p),
+    cancelPerWeek: Math.min(3, h.cancelPerWeek + 1.5 * p),
+    loosenPerMonth: h.loosenPerMonth + 3 * p,
+    failedShare: Math.min(0.5, h.failedShare + 0.3 * p),
+    reachedPerWeek: h.reachedPerWeek + 3 * p,
+  };
+}
+
+const weekLoss = (days: PlayerDay[], i: number) => days.slice(Math.max(0, i - 6), i + 1).reduce((s, d) => s + Number(d.stakeSum) - Number(d.winSum), 0);
+
+/** The population: recreational players (a tenth high spenders, a tenth night workers) and escalating ones. */
+export function simulatePopulation(o: SimulationOptions): SimulatedPlayer[] {
+  const r = randomStream(o.seed);
+  const players: SimulatedPlayer[] = [];
+  for (let i = 0; i < o.recreational + o.escalating; i++) {
+    const kind: SimulatedKind = i >= o.recreational ? 'escalating' : i % 10 === 0 ? 'high_spender' : i % 10 === 1 ? 'night_worker' : 'recreational';
+    const habit = habitOf(r, kind);
+    const onset = Math.floor(r.between(35, Math.max(36, o.days - 45)));
+    const length = Math.floor(r.between(14, 42));
+    const severity = r.between(4, 12);
+    const days: PlayerDay[] = [];
+    for (let n = 0; n < o.days; n++) {
+      const day = addDays(START, n);
+      if (kind !== 'escalating' || n < onset) days.push(dayOf(r, day, habit));
+      else if (n <= onset + length) days.push(dayOf(r, day, escalated(habit, (n - onset) / length, severity)));
+      // After the peak the player stops (closes the account or self-excludes): no more days.
+    }
+    const player: SimulatedPlayer = { id: `sim_${i}`, kind, days };
+    if (kind === 'escalating') {
+      let peak = 0;
+      for (let n = 1; n < days.length; n++) if (weekLoss(days, n) > weekLoss(days, peak)) peak = n;
+      player.peakDay = days[peak]!.day;
+    }
+    players.push(player);
+  }
+  return players;
+}
+
+export interface DetectionFigures {
+  level: HarmLevel;
+  escalating: number;
+  /** Escalating players who reached the level on or before their peak loss day. */
+  found: number;
+  /** Days between reaching the level and the peak loss, for each player found (sorted). */
+  leadDays: number[];
+  recreational: number;
+  /** Recreational players (any kind) who reached the level on any day. */
+  flagged: number;
+  flaggedByKind: Record<Exclude<SimulatedKind, 'escalating'>, { of: number; flagged: number }>;
+  /** How often each marker fired on the day an escalating player reached the level: what finding them rests on. */
+  markerDays: Partial<Record<HarmMarker, number>>;
+  /** The same for the recreational players flagged: what the wrong flags rest on. */
+  wrongMarkerDays: Partial<Record<HarmMarker, number>>;
+}
+
+const LEVEL_ORDER: HarmLevel[] = ['none', 'low', 'medium', 'high'];
+
+/** Each player assessed on each day from the start of their history; the first day at or over `level` counts. */
+export function detectionFigures(players: SimulatedPlayer[], t: HarmThresholds, level: HarmLevel): DetectionFigures {
+  const at = LEVEL_ORDER.indexOf(level);
+  const out: DetectionFigures = {
+    level,
+    escalating: 0,
+    found: 0,
+    leadDays: [],
+    recreational: 0,
+    flagged: 0,
+    flaggedByKind: { recreational: { of: 0, flagged: 0 }, high_spender: { of: 0, flagged: 0 }, night_worker: { of: 0, flagged: 0 } },
+    markerDays: {},
+    wrongMarkerDays: {},
+  };
+  for (const p of players) {
+    const since = p.days[0]?.day;
+    let reached: string | undefined;
+    for (const d of p.days) {
+      const a = assessPlayer(p.days, d.day, t, since);
+      if (LEVEL_ORDER.indexOf(a.level) >= at) {
+        reached = d.day;
+        const tally = p.kind === 'escalating' ? out.markerDays : out.wrongMarkerDays;
+        for (const m of a.markers) tally[m.marker] = (tally[m.marker] ?? 0) + 1;
+        break;
+      }
+    }
+    if (p.kind === 'escalating') {
+      out.escalating++;
+      if (reached !== undefined && reached <= p.peakDay!) {
+        out.found++;
+        out.leadDays.push(Math.round((Date.parse(p.peakDay!) - Date.parse(reached)) / 86_400_000));
+      }
+    } else {
+      out.recreational++;
+      out.flaggedByKind[p.kind].of++;
+      if (reached !== undefined) {
+        out.flagged++;
+        out.flaggedByKind[p.kind].flagged++;
+      }
+    }
+  }
+  out.leadDays.sort((a, b) => a - b);
+  return out;
+}
+
+export const median = (xs: number[]) => (xs.length === 0 ? 0 : xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2);
