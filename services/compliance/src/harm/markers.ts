@@ -6,7 +6,7 @@
 // docs/player-protection.md gives each marker, its default and its source.
 import type { HarmLevel, HarmMarker, HarmMarkerHit, HarmThresholds } from '@bo/contracts';
 import { formatMoney, Money } from '@bo/service-kit';
-import { addDays, windowsOf, type PlayerDay } from './player-day.ts';
+import { addDays, daysBetween, windowsOf, type PlayerDay } from './player-day.ts';
 
 /** Means, spreads and ratios need more than money's two decimal places (a R$ 0,20 stake's variance). */
 const Decimal = Money.clone({ DECIMAL_PLACES: 12 });
@@ -101,8 +101,6 @@ function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: n
   return t;
 }
 
-const DAY_MS = 86_400_000;
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 const loss = (t: Totals) => maxOf(t.stakeSum.minus(t.winSum), new Decimal(0));
 function maxOf(a: Decimal, b: Decimal): Decimal {
   return a.gte(b) ? a : b;

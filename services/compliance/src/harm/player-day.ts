@@ -60,6 +60,11 @@ export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** How many calendar days from `from` to `to`, both counted. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
+}
+
 /** The windows an assessment on `asOf` reads: recent (ending on asOf), the baseline before it, and the account window. */
 export function windowsOf(asOf: string, t: Pick<HarmThresholds, 'recentDays' | 'baselineDays' | 'accountDays'>) {
   const recentFrom = addDays(asOf, 1 - t.recentDays);

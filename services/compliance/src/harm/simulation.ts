@@ -6,7 +6,7 @@
 // escalation follow the markers studies cited in docs/player-protection.md; the figures are the
 // simulation's, not a field study's.
 import type { HarmLevel, HarmMarker, HarmThresholds } from '@bo/contracts';
-import { addDays, emptyDay, type PlayerDay } from './player-day.ts';
+import { addDays, daysBetween, emptyDay, type PlayerDay } from './player-day.ts';
 import { assessPlayer } from './markers.ts';
 
 export interface SimulationOptions {
@@ -153,6 +153,7 @@ function escalated(h: Habit, p: number, severity: number): Habit {
   };
 }
 
+/** A 7-day net loss, in plain numbers: it only picks the simulated peak day, it is never money of ours. */
 const weekLoss = (days: PlayerDay[], i: number) => days.slice(Math.max(0, i - 6), i + 1).reduce((s, d) => s + Number(d.stakeSum) - Number(d.winSum), 0);
 
 /** The population: recreational players (a tenth high spenders, a tenth night workers) and escalating ones. */
@@ -232,7 +233,7 @@ export function detectionFigures(players: SimulatedPlayer[], t: HarmThresholds, 
       out.escalating++;
       if (reached !== undefined && reached <= p.peakDay!) {
         out.found++;
-        out.leadDays.push(Math.round((Date.parse(p.peakDay!) - Date.parse(reached)) / 86_400_000));
+        out.leadDays.push(daysBetween(reached, p.peakDay!) - 1);
       }
     } else {
       out.recreational++;
