@@ -163,8 +163,8 @@ t.test('npm start in a checkout under a folder only root may enter', async (t) =
   const tree = descendants(s.npm.pid!);
   process.kill(-s.npm.pid!, 'SIGINT');
   t.same(await leftAfterStop(tree, 'every process to stop after Ctrl-C'), [], 'it stops every process on Ctrl-C');
-  t.match(s.output(), /\[start\] stopped/);
-  t.notMatch(s.output(), STACK_LINE, 'no stack trace');
+  t.match(await s.finalOutput(), /\[start\] stopped/);
+  t.notMatch(await s.finalOutput(), STACK_LINE, 'no stack trace');
 
   // What `npm test` starts when no Postgres answers: a throwaway cluster, from the same checkout.
   const script = `const { startEmbeddedPostgres } = await import(${JSON.stringify(path.join(app, 'scripts/local-infra.ts'))});

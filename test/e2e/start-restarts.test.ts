@@ -81,6 +81,6 @@ t.test('npm start restarts a process that dies and keeps the others running', as
   const tree = descendants(s.npm.pid!);
   process.kill(-s.npm.pid!, 'SIGINT');
   t.same(await leftAfterStop(tree, 'every process to stop after Ctrl-C'), [], 'no process is left behind');
-  t.match(s.output(), /\[start\] stopped/, 'the start script stopped in order');
+  t.match(await s.finalOutput(), /\[start\] stopped/, 'the start script stopped in order');
   t.equal(alive(s.script), false, 'the start script exited');
 });

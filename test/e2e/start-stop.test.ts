@@ -34,7 +34,7 @@ for (const [how, signal] of ways) {
     signal(s);
     const left = await leftAfterStop(s.tree, `every process to stop after ${how}`);
     t.same(left, [], 'no process is left behind');
-    t.match(s.output(), /\[start\] stopped/, 'the start script stopped in order');
+    t.match(await s.finalOutput(), /\[start\] stopped/, 'the start script stopped in order');
     const portOpen = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       () => true,
       () => false,

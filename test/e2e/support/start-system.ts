@@ -63,7 +63,14 @@ export function pidOf(tree: Map<number, string>, command: RegExp): number {
 
 export interface Started {
   npm: ChildProcess;
+  /** What npm start printed so far. */
   output: () => string;
+  /**
+   * Everything it printed, once its output is closed (every process holding the pipe has exited;
+   * at most a minute). After a stop, read this, not output(): the last line ("[start] stopped") can
+   * still be in the pipe when the processes are already gone (a loaded run, 2026-11-27).
+   */
+  finalOutput: () => Promise<string>;
   /** Every process `npm start` ran once it was up. */
   tree: Map<number, string>;
   /** The start script's pid. */
@@ -102,6 +109,10 @@ export async function startSystem(opts: {
     },
   });
   let out = '';
+  let closed = false;
+  npm.on('close', () => {
+    closed = true;
+  });
   npm.stdout!.on('data', (d: Buffer) => {
     out += d;
   });
@@ -115,7 +126,11 @@ export async function startSystem(opts: {
   });
   if (!out.includes('Back-office API is up')) throw new Error(`npm start failed:\n${out}`);
   const tree = descendants(npm.pid!);
-  return { npm, output: () => out, tree, script: pidOf(tree, /scripts\/start\.ts/) };
+  const finalOutput = async () => {
+    await waitFor(async () => closed, { timeoutMs: 60_000, intervalMs: 100, what: "npm start's output to close" }).catch(() => undefined);
+    return out;
+  };
+  return { npm, output: () => out, finalOutput, tree, script: pidOf(tree, /scripts\/start\.ts/) };
 }
 
 /** Waits until none of these processes is left; returns those still alive after a minute. */
