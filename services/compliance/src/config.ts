@@ -54,6 +54,11 @@ export const ComplianceConfigSchema = Type.Composite([
     NODE_ENV: Type.Optional(Type.String()),
     /** How often the loop counts the operators whose yearly AML report of last year is overdue (bo_aml_annual_reports_overdue). */
     AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
+    /**
+     * The harm feed of players at risk (issue #68; docs/player-protection.md): off until it counts in
+     * batches. Counting and assessing each deposit on its own cost 12% more CPU per deposit in the bench.
+     */
+    HARM_FEED: Type.Boolean({ default: false }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

@@ -43,6 +43,7 @@ import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
 import { complianceEntities } from './store/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
+import { harmFeed } from './harm/harm-feed.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
 import { adminReportDecision } from './handlers/admin-report-decision.ts';
@@ -172,23 +173,27 @@ export function createComplianceService(
       ...handle(amlRiskAssessmentOperations.adminListAmlRiskAssessments, adminListRiskAssessments(deps, now)),
       ...handle(amlRiskAssessmentOperations.adminSaveAmlRiskAssessment, adminSaveRiskAssessment(deps, now)),
     }),
-    background: (deps, { screening, sigap }) => [
-      startEventWatch({
-        nc: deps.nc,
-        prefix: deps.prefix,
-        replicas: deps.config.NATS_REPLICAS,
-        sql: deps.sql,
-        log: deps.log,
-        profiles: operatorProfiles(deps, deps.config.PROFILE_CACHE_MS),
-        screening,
-        ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
-        metrics: watchMetrics(deps.metrics),
-        call: (subject, body) => deps.call(subject, body),
-      }),
-      startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
-      startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
-      startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
-    ],
+    background: (deps, { screening, sigap }) => {
+      const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
+      return [
+        startEventWatch({
+          nc: deps.nc,
+          prefix: deps.prefix,
+          replicas: deps.config.NATS_REPLICAS,
+          sql: deps.sql,
+          log: deps.log,
+          profiles,
+          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles }) } : {}),
+          screening,
+          ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
+          metrics: watchMetrics(deps.metrics),
+          call: (subject, body) => deps.call(subject, body),
+        }),
+        startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
+        startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
+        startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
+      ];
+    },
   };
 }
 

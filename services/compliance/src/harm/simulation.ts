@@ -6,6 +6,8 @@
 // escalation follow the markers studies cited in docs/player-protection.md; the figures are the
 // simulation's, not a field study's.
 import type { HarmLevel, HarmMarker, HarmThresholds } from '@bo/contracts';
+import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { addDays, daysBetween, emptyDay, type PlayerDay } from './player-day.ts';
 import { assessPlayer } from './markers.ts';
 
@@ -26,16 +28,10 @@ export interface SimulatedPlayer {
   peakDay?: string;
 }
 
-/** mulberry32: a small seeded generator, so a run is the same every time. */
+/** A seeded stream (pure-rand's xoroshiro128+), so a run is the same every time. */
 function randomStream(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = xoroshiro128plus(seed);
+  const next = () => uniformFloat64(rng);
   const normal = () => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
   return {
     next,

@@ -6,7 +6,8 @@
 // or joins) uses the kit's plain `sql` (store/watch.ts). The kit's own tables (outbox,
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
-import { SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES } from '@bo/contracts';
+import { HARM_LEVELS, SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES, type HarmLevel } from '@bo/contracts';
+import { HARM_EVENT_KINDS } from '../harm/harm-events.ts';
 import {
   AML_CASE_STATUSES,
   AML_RULES,
@@ -486,6 +487,107 @@ export const RiskAssessmentEntity = defineEntity({
   },
 });
 
+/**
+ * A money event the harm feed counted (issue #68): each once (a redelivery finds it here), with the
+ * operator's calendar day it was counted on.
+ */
+export const HarmEventEntity = defineEntity({
+  name: 'HarmEvent',
+  tableName: 'harm_events',
+  schema: 'compliance',
+  properties: {
+    eventId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    playerId: p.text(),
+    kind: p.text().check(oneOf('kind', HARM_EVENT_KINDS)),
+    amount: p.decimal('string').precision(20).scale(2).nullable(),
+    /** YYYY-MM-DD in the operator's time zone. */
+    day: p.text().check(`day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+    occurredAt: p.datetime(),
+  },
+  indexes: [{ name: 'harm_events_by_player', properties: ['playerId', 'occurredAt'] }],
+});
+
+/** A player's day as the harm markers read it (src/harm/player-day.ts): counts and sums, never each round. */
+export const HarmDayEntity = defineEntity({
+  name: 'HarmDay',
+  tableName: 'harm_days',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    day: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    deposits: p.integer().default(0),
+    depositSum: p.decimal('string').precision(20).scale(2).default('0.00'),
+    failedDeposits: p.integer().default(0),
+    depositsAfterLoss: p.integer().default(0),
+    withdrawalsCancelled: p.integer().default(0),
+    bets: p.integer().default(0),
+    stakeSum: p.decimal('string').precision(20).scale(2).default('0.00'),
+    stakeSquares: p.decimal('string').precision(30).scale(4).default('0.0000'),
+    winSum: p.decimal('string').precision(20).scale(2).default('0.00'),
+    minutesPlayed: p.integer().default(0),
+    nightMinutes: p.integer().default(0),
+    limitsRaised: p.integer().default(0),
+    limitsRemoved: p.integer().default(0),
+    limitsReached: p.integer().default(0),
+    realityChecksDismissed: p.integer().default(0),
+  },
+});
+
+/** A player's current harm level and the markers it rests on (none: no row). */
+export const HarmLevelEntity = defineEntity({
+  name: 'HarmLevel',
+  tableName: 'harm_levels',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    level: p.text().$type<HarmLevel>().check(oneOf('level', HARM_LEVELS)),
+    score: p.integer(),
+    markers: p.json<unknown[]>(),
+    /** The day assessed (the operator's calendar day of the event that led to it). */
+    assessedOn: p.text(),
+    updatedAt: p.datetime(),
+  },
+  indexes: [{ name: 'harm_levels_by_level', properties: ['level', 'updatedAt'] }],
+});
+
+/** Every change of a player's harm level: from and to, the markers that came and went, and all of them. */
+export const HarmLevelHistoryEntity = defineEntity({
+  name: 'HarmLevelHistory',
+  tableName: 'harm_level_history',
+  schema: 'compliance',
+  properties: {
+    id: p.bigint().primary().autoincrement(),
+    playerId: p.text(),
+    fromLevel: p.text().$type<HarmLevel>().check(oneOf('from_level', HARM_LEVELS)),
+    toLevel: p.text().$type<HarmLevel>().check(oneOf('to_level', HARM_LEVELS)),
+    added: p.array(),
+    removed: p.array(),
+    markers: p.json<unknown[]>(),
+    /** The event whose counting changed the level. */
+    eventId: p.text(),
+    at: p.datetime(),
+  },
+  indexes: [{ name: 'harm_level_history_by_player', properties: ['playerId', 'id'] }],
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -505,4 +607,8 @@ export const complianceEntities = [
   OperatorCnpjEntity,
   SigapMonthlyReportEntity,
   RiskAssessmentEntity,
+  HarmEventEntity,
+  HarmDayEntity,
+  HarmLevelEntity,
+  HarmLevelHistoryEntity,
 ];

@@ -270,6 +270,41 @@ export class RegulatorDuties extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmMarkers extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_days" ("player_id" text not null, "day" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "deposits" int not null default 0, "deposit_sum" numeric(20,2) not null default \'0.00\', "failed_deposits" int not null default 0, "deposits_after_loss" int not null default 0, "withdrawals_cancelled" int not null default 0, "bets" int not null default 0, "stake_sum" numeric(20,2) not null default \'0.00\', "stake_squares" numeric(30,4) not null default \'0.0000\', "win_sum" numeric(20,2) not null default \'0.00\', "minutes_played" int not null default 0, "night_minutes" int not null default 0, "limits_raised" int not null default 0, "limits_removed" int not null default 0, "limits_reached" int not null default 0, "reality_checks_dismissed" int not null default 0, primary key ("player_id", "day"))',
+    );
+    this.addSql(
+      'create table "compliance"."harm_events" ("event_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "player_id" text not null, "kind" text not null, "amount" numeric(20,2) null, "day" text not null, "occurred_at" timestamptz not null, primary key ("event_id"))',
+    );
+    this.addSql('create index "harm_events_by_player" on "compliance"."harm_events" ("player_id", "occurred_at")');
+    this.addSql(
+      'create table "compliance"."harm_levels" ("player_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "level" text not null, "score" int not null, "markers" jsonb not null, "assessed_on" text not null, "updated_at" timestamptz not null, primary key ("player_id"))',
+    );
+    this.addSql('create index "harm_levels_by_level" on "compliance"."harm_levels" ("level", "updated_at")');
+    this.addSql(
+      'create table "compliance"."harm_level_history" ("id" bigserial primary key, "player_id" text not null, "from_level" text not null, "to_level" text not null, "added" text[] not null, "removed" text[] not null, "markers" jsonb not null, "event_id" text not null, "at" timestamptz not null)',
+    );
+    this.addSql('create index "harm_level_history_by_player" on "compliance"."harm_level_history" ("player_id", "id")');
+    this.addSql('alter table "compliance"."harm_days" add constraint "harm_days_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql('alter table "compliance"."harm_events" add constraint "harm_events_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql(
+      'alter table "compliance"."harm_events" add constraint "harm_events_kind_check" check (kind in (\'deposit\', \'failed_deposit\', \'cancelled_withdrawal\'))',
+    );
+    this.addSql('alter table "compliance"."harm_events" add constraint "harm_events_day_check" check (day ~ \'^[0-9]{4}-[0-9]{2}-[0-9]{2}$\')');
+    this.addSql('alter table "compliance"."harm_levels" add constraint "harm_levels_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql("alter table \"compliance\".\"harm_levels\" add constraint \"harm_levels_level_check\" check (level in ('none', 'low', 'medium', 'high'))");
+    this.addSql(
+      "alter table \"compliance\".\"harm_level_history\" add constraint \"harm_level_history_from_level_check\" check (from_level in ('none', 'low', 'medium', 'high'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"harm_level_history\" add constraint \"harm_level_history_to_level_check\" check (to_level in ('none', 'low', 'medium', 'high'))",
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -296,4 +331,5 @@ export const complianceMigrations = [
   { name: '0012_amlrest_duties', class: AmlrestDuties },
   { name: '0013_console_team_day', class: ConsoleTeamDay },
   { name: '0014_regulator_duties', class: RegulatorDuties },
+  { name: '0015_harm_markers', class: HarmMarkers },
 ];

@@ -1,6 +1,6 @@
 // What compliance holds about a player (issue #69; docs/privacy.md): AML cases with their evidence and
-// steps, the player's risk, sanctions screening, the money it watched, and the regulator's daily file
-// lines. AML data is never shown to the player (Lei 9.613/1998, art. 11, II: no tipping-off); the
+// steps, the player's risk, sanctions screening, the money it watched, the regulator's daily file
+// lines, and the harm markers' days and levels (issue #68). AML data is never shown to the player (Lei 9.613/1998, art. 11, II: no tipping-off); the
 // screening's copy of the identity and the destinations watched are anonymised when the duty ends.
 import { KIT_TABLES_WITHOUT_PLAYERS, type PersonalDataCatalogue } from '@bo/service-kit';
 
@@ -29,6 +29,11 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     },
     watched_money: { category: 'aml', rowsOf: ofPlayer, orderBy: 'occurred_at, event_id', anonymise: { destination: 'null' } },
     daily_file_lines: { category: 'play', rowsOf: ofPlayer, orderBy: 'date, part, ref' },
+    // The harm markers' counts and levels (issue #68): the monitoring Lei 14.790/2023 art. 23 §3 asks for.
+    harm_events: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'occurred_at, event_id' },
+    harm_days: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'day' },
+    harm_levels: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
+    harm_level_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
   },
   none: {
     ...KIT_TABLES_WITHOUT_PLAYERS,

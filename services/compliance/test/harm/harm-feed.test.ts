@@ -1,0 +1,140 @@
+// The harm feed through the real watch (issue #68): events on the real events stream, the players
+// service answering the operator's profile and time zone, the compliance service counting each
+// event once into the player's day and keeping the level with each change of it.
+import t from 'tap';
+import pg from 'pg';
+import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import { EVENT_HEADERS, eventSubject, newId, type OperatorScope } from '@bo/contracts';
+import { playersService } from '@bo/players';
+import { operatorScope, startStack } from '@bo/test-support';
+import { waitFor } from '@bo/service-kit/testing';
+import { complianceService } from '../../src/service.ts';
+
+type Kind = 'deposit' | 'failed_deposit' | 'cancelled_withdrawal';
+
+/** One event as payments' outbox relay would publish it; `msgId` apart from the event's id to get past JetStream's own dedupe, as a redelivery would. */
+async function publish(
+  nc: NatsConnection,
+  prefix: string,
+  scope: OperatorScope,
+  e: { id?: string; kind: Kind; playerId: string; amount: string; at: Date; msgId?: string },
+) {
+  const id = e.id ?? newId('event');
+  const at = e.at.toISOString();
+  const money = { playerId: e.playerId, amount: e.amount, currency: 'BRL', method: 'pix', createdAt: at, updatedAt: at };
+  const [type, data] =
+    e.kind === 'cancelled_withdrawal'
+      ? [
+          'withdrawal.status_changed',
+          { withdrawal: { ...money, id: newId('withdrawal'), destination: 'pix:key', status: 'cancelled' }, previousStatus: 'under_review' },
+        ]
+      : e.kind === 'deposit'
+        ? [
+            'deposit.confirmed',
+            { ...money, id: newId('deposit'), status: 'confirmed', confirmedAt: at, failedAt: null, failureReason: null, externalReference: `r-${id}` },
+          ]
+        : [
+            'deposit.failed',
+            {
+              deposit: {
+                ...money,
+                id: newId('deposit'),
+                status: 'failed',
+                confirmedAt: null,
+                failedAt: at,
+                failureReason: 'declined',
+                externalReference: `r-${id}`,
+              },
+              refundRequired: false,
+            },
+          ];
+  const h = natsHeaders();
+  h.set(EVENT_HEADERS.operatorId, scope.operatorId);
+  h.set(EVENT_HEADERS.brandId, scope.brandId);
+  await jetstream(nc).publish(
+    eventSubject(prefix, scope.environment, type as string),
+    JSON.stringify({ id, type, createdAt: at, environment: scope.environment, data }),
+    {
+      msgID: e.msgId ?? id,
+      headers: h,
+    },
+  );
+  return id;
+}
+
+t.test('the harm feed counts each event once into its day and keeps each change of level', async (t) => {
+  const s = await startStack(t, 'harmfeed', [playersService]);
+  await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true });
+  const db = new pg.Client({ connectionString: s.databaseUrl });
+  await db.connect();
+  t.teardown(() => db.end());
+  const rows = async (q: string, params: unknown[]) => (await db.query(q, params)).rows;
+  const counted = (playerId: string, n: number) =>
+    waitFor(async () => Number((await rows('select count(*)::int as n from compliance.harm_events where player_id = $1', [playerId]))[0].n) >= n, {
+      what: `${n} events of ${playerId} counted`,
+    });
+
+  // An operator on the default profile: the AML watch leaves it alone, the harm feed does not.
+  const op = operatorScope('harm', 'production');
+  const player = `plr_harm_${newId('event').slice(-8)}`;
+  const today = new Date();
+  const noonUtc = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 15));
+  // 02:00 UTC is 23:00 of the day before in São Paulo (the profile's time zone).
+  const lateNight = new Date(noonUtc.getTime() - 13 * 3_600_000);
+  const saoPauloDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(d);
+
+  const first = await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc });
+  await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '50.50', at: noonUtc });
+  await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '20.00', at: lateNight });
+  // The first deposit again under another message id: JetStream takes it, the feed must not count it.
+  await publish(s.nc, s.prefix, op, { id: first, msgId: newId('event'), kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc });
+  await counted(player, 3);
+  const marker = await publish(s.nc, s.prefix, op, { kind: 'failed_deposit', playerId: player, amount: '10.00', at: noonUtc });
+  await counted(player, 4);
+  await waitFor(async () => (await rows('select 1 from compliance.harm_events where event_id = $1', [marker])).length === 1, {
+    what: 'the marker event counted',
+  });
+
+  t.same(
+    await rows('select day, deposits, deposit_sum::text as sum, failed_deposits as failed from compliance.harm_days where player_id = $1 order by day', [
+      player,
+    ]),
+    [
+      { day: saoPauloDay(lateNight), deposits: 1, sum: '20.00', failed: 0 },
+      { day: saoPauloDay(noonUtc), deposits: 2, sum: '150.50', failed: 1 },
+    ],
+    "each event once, on its day in the operator's time zone (02:00 UTC is the day before in São Paulo)",
+  );
+  t.equal(
+    (await rows('select count(*)::int as n from compliance.watched_money where player_id = $1', [player]))[0].n,
+    0,
+    'the AML watch left a default-profile operator alone',
+  );
+  t.same(await rows('select level from compliance.harm_levels where player_id = $1', [player]), [], 'no marker: no level kept');
+
+  // Two cancelled withdrawals (weight 2: low), then three failed deposits in all (weight 1 more: medium).
+  const other = `plr_harm_${newId('event').slice(-8)}`;
+  for (const kind of ['cancelled_withdrawal', 'cancelled_withdrawal', 'failed_deposit', 'failed_deposit', 'failed_deposit'] as const) {
+    await publish(s.nc, s.prefix, op, { kind, playerId: other, amount: '80.00', at: noonUtc });
+  }
+  await counted(other, 5);
+  const history = await rows('select from_level, to_level, added, removed, markers from compliance.harm_level_history where player_id = $1 order by id', [
+    other,
+  ]);
+  t.same(
+    history.map((h) => [h.from_level, h.to_level, h.added, h.removed]),
+    [
+      ['none', 'low', ['cancelled_withdrawals'], []],
+      ['low', 'medium', ['failed_deposits'], []],
+    ],
+    'each change of level once, with the markers that came',
+  );
+  const [level] = await rows('select level, score, markers, operator_id, environment from compliance.harm_levels where player_id = $1', [other]);
+  t.match(level, { level: 'medium', score: 3, operator_id: op.operatorId, environment: 'production' });
+  t.match(level.markers, [
+    { marker: 'cancelled_withdrawals', value: '2', threshold: '2', weight: 2 },
+    { marker: 'failed_deposits', value: '3', threshold: '3', weight: 1 },
+  ]);
+  t.match(level.markers[1].summary, /3 deposits declined or failed in the last 7 days/);
+});
