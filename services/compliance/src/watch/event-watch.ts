@@ -56,7 +56,7 @@ export interface EventWatchOptions {
   call<R>(subject: string, body: unknown): Promise<R>;
   /** The watch's metrics (watch-metrics.ts); none in a test that does not read them. */
   metrics?: WatchMetrics;
-  /** The harm feed (issue #68), handed every operator's deposits and cancelled withdrawals, whatever its profile. */
+  /** The harm feed (issue #68; HARM_FEED), handed every operator's deposits, declined deposits and cancelled withdrawals, whatever its profile. */
   harm?: HarmFeed;
 }
 
