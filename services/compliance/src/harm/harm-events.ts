@@ -2,6 +2,7 @@
 // or failed (for any reason: the UKGC's "failed deposits" are the player's, whatever the PSP said),
 // or a withdrawal the player cancelled (its money back in play). Any other event: nothing.
 import type { Deposit, Withdrawal } from '@bo/contracts';
+import type { EventBody } from '../watch/money-events.ts';
 
 export const HARM_EVENT_KINDS = ['deposit', 'failed_deposit', 'cancelled_withdrawal'] as const;
 export type HarmEventKind = (typeof HARM_EVENT_KINDS)[number];
@@ -12,13 +13,6 @@ export interface HarmEvent {
   kind: HarmEventKind;
   amount: string;
   at: Date;
-}
-
-interface EventBody {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: unknown;
 }
 
 export function harmEventOf(e: EventBody): HarmEvent | undefined {

@@ -7,7 +7,8 @@ import type { MoneyEvent } from '../domain/rules.ts';
 
 export type WatchedEvent = (MoneyEvent & { playerId: string }) | (Omit<MoneyEvent, 'kind'> & { kind: 'failed_deposit'; playerId: string });
 
-interface EventBody {
+/** A domain event's envelope as the events stream carries it. */
+export interface EventBody {
   id: string;
   type: string;
   createdAt: string;
