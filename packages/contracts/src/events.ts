@@ -8,6 +8,7 @@ import { KycStatusSchema, PlayerStatusSchema, REGISTRATION_ITEMS } from './playe
 import { MARKETING_BLOCKS, MARKETING_CHANGE_REASONS } from './marketing.ts';
 import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
+import { HarmLevelChangedSchema } from './harm.ts';
 
 export const EVENT_TYPES = [
   'kyc.status_changed',
@@ -30,6 +31,7 @@ export const EVENT_TYPES = [
   'player.registration_incomplete',
   'player.registration_completed',
   'player.marketing_changed',
+  'player.risk_level_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -163,6 +165,11 @@ export const EventDataSchemas = {
     reason: Type.Union(MARKETING_CHANGE_REASONS.map((r) => Type.Literal(r))),
     at: Timestamp,
   }),
+  /**
+   * The player's level of risk of gambling harm moved (issue #68, docs/player-protection.md), with every
+   * marker fired and those that came and went; GET /players/{playerId}/harm-level reads it as it stands.
+   */
+  'player.risk_level_changed': HarmLevelChangedSchema,
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

@@ -3,7 +3,9 @@
 // operator. Separate from the AML risk (aml.ts, `PlayerRisk`): that one is about money laundering,
 // this one about the player being harmed. docs/player-protection.md gives each marker and default.
 import { Type, type Static } from '@sinclair/typebox';
-import { Money } from './common.ts';
+import { Money, Nullable, Timestamp } from './common.ts';
+import { defineOperations } from './operations.ts';
+import { PlayerIdParams } from './players.ts';
 
 export const HARM_MARKERS = [
   'deposit_escalation',
@@ -25,6 +27,8 @@ export type HarmMarker = (typeof HARM_MARKERS)[number];
 /** `none`: no marker; then by the markers' added weights (HarmThresholds.levelAt). */
 export const HARM_LEVELS = ['none', 'low', 'medium', 'high'] as const;
 export type HarmLevel = (typeof HARM_LEVELS)[number];
+export const HarmLevelSchema = Type.Union(HARM_LEVELS.map((l) => Type.Literal(l)));
+export const HarmMarkerSchema = Type.Union(HARM_MARKERS.map((m) => Type.Literal(m)));
 
 const Count = (max: number) => Type.Integer({ minimum: 1, maximum: max });
 const Factor = Type.Number({ minimum: 1, maximum: 100 });
@@ -85,7 +89,7 @@ export type HarmThresholds = Static<typeof HarmThresholdsSchema>;
 /** One marker that fired: its value against its threshold, the player's own baseline where it has one, and the days it read. */
 export const HarmMarkerHitSchema = Type.Object(
   {
-    marker: Type.Union(HARM_MARKERS.map((m) => Type.Literal(m))),
+    marker: HarmMarkerSchema,
     weight: Type.Integer({ minimum: 1 }),
     /** What was measured (an amount, a count, a percent, a ratio), as a decimal string. */
     value: Type.String(),
@@ -100,3 +104,50 @@ export const HarmMarkerHitSchema = Type.Object(
   { $id: 'HarmMarkerHit' },
 );
 export type HarmMarkerHit = Static<typeof HarmMarkerHitSchema>;
+
+/**
+ * A player's harm level as it stands, with the markers behind it (never a bare score): what the
+ * operator's front-end acts on (docs/player-protection.md says what each level asks of it).
+ */
+export const PlayerHarmLevelSchema = Type.Object(
+  {
+    playerId: Type.String(),
+    level: HarmLevelSchema,
+    /** The fired markers' added weights: the level's measure, read with the markers, never alone. */
+    score: Type.Integer({ minimum: 0 }),
+    markers: Type.Array(HarmMarkerHitSchema),
+    /** The day (the operator's time zone) the level was last assessed; null: never assessed above none. */
+    assessedOn: Nullable(Type.String({ format: 'calendar-date' })),
+    updatedAt: Nullable(Timestamp),
+  },
+  { $id: 'PlayerHarmLevel' },
+);
+export type PlayerHarmLevel = Static<typeof PlayerHarmLevelSchema>;
+
+/** `player.risk_level_changed`: a player's harm level moved, with the markers that came and went. */
+export const HarmLevelChangedSchema = Type.Object({
+  playerId: Type.String(),
+  previousLevel: HarmLevelSchema,
+  level: HarmLevelSchema,
+  score: Type.Integer({ minimum: 0 }),
+  markers: Type.Array(HarmMarkerHitSchema),
+  added: Type.Array(HarmMarkerSchema),
+  removed: Type.Array(HarmMarkerSchema),
+  assessedOn: Type.String({ format: 'calendar-date' }),
+});
+
+export const harmOperations = defineOperations({
+  getPlayerHarmLevel: {
+    id: 'getPlayerHarmLevel',
+    method: 'GET',
+    path: '/players/:playerId/harm-level',
+    subject: 'compliance.harm.level',
+    tag: 'Responsible gaming',
+    summary:
+      "The player's level of risk of gambling harm with the markers behind it (each with its value, threshold, the player's own baseline and its days); `none` with no markers for a player never assessed above it",
+    params: PlayerIdParams,
+    response: PlayerHarmLevelSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND'],
+  },
+});

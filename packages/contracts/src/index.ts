@@ -130,16 +130,7 @@ export {
   type RiskSubjectKind,
   type RiskSubjectWithHistory,
 } from './aml-duties.ts';
-export {
-  HARM_LEVELS,
-  HARM_MARKERS,
-  HarmMarkerHitSchema,
-  HarmThresholdsSchema,
-  type HarmLevel,
-  type HarmMarker,
-  type HarmMarkerHit,
-  type HarmThresholds,
-} from './harm.ts';
+export * from './harm.ts';
 export {
   SigapMonthlyReportSchema,
   SigapOperatorSchema,
@@ -486,6 +477,7 @@ import { playerRoundOperations, providerClearingOperations, providerReportOperat
 import { afterHitAdminOperations, communicationOperations } from './after-hit.ts';
 import { marketingAdminOperations, marketingOperations } from './marketing.ts';
 import { dataRequestAdminOperations, dataRequestOperations } from './personal-data.ts';
+import { harmOperations } from './harm.ts';
 
 /** Every public operation under /api/v1. */
 export const publicOperations = {
@@ -498,6 +490,8 @@ export const publicOperations = {
   ...marketingOperations,
   // Issue #69 item 1: a player's data request under the LGPD.
   ...dataRequestOperations,
+  // Issue #68: the player's level of risk of gambling harm.
+  ...harmOperations,
   ...screeningSandboxOperations,
   ...walletOperations,
   ...paymentOperations,

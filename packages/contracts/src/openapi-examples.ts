@@ -129,6 +129,38 @@ const communication = {
   retainUntil: '2031-11-21T10:05:00.000Z',
 };
 
+/** A player's harm markers as the compliance service writes them (issue #68). */
+const HARM_MARKERS_FIRED = [
+  {
+    marker: 'deposit_escalation',
+    weight: 2,
+    value: '4200.00',
+    threshold: '1350.00',
+    baseline: '450.00',
+    from: '2026-11-15',
+    to: '2026-11-21',
+    summary: "deposits of 4200.00 in the last 7 days: 3× or more the player's usual 450.00 (floor 200.00), and more than their largest 7 days before (900.00)",
+  },
+  {
+    marker: 'cancelled_withdrawals',
+    weight: 2,
+    value: '3',
+    threshold: '2',
+    from: '2026-10-23',
+    to: '2026-11-21',
+    summary: '3 withdrawals cancelled by the player in the last 30 days (threshold 2)',
+  },
+  {
+    marker: 'night_play',
+    weight: 1,
+    value: '64',
+    threshold: '50',
+    from: '2026-11-15',
+    to: '2026-11-21',
+    summary: "64% of the last 7 days' play between 00:00 and 06:00 (312 minutes)",
+  },
+];
+
 export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   getResponsibleGaming: { params: { playerId: PLAYER_ID }, response: responsibleGaming },
   setLimit: { params: { playerId: PLAYER_ID, type: 'loss', period: 'day' }, body: { value: '300.00' }, response: responsibleGaming },
@@ -265,6 +297,10 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
   listCommunications: { params: { playerId: PLAYER_ID }, query: { limit: 50 }, response: { data: [communication], nextCursor: null } },
   fileDataRequest: { params: { playerId: PLAYER_ID }, body: { type: 'access', reference: 'ticket-4821' }, response: dataRequest },
   listDataRequests: { params: { playerId: PLAYER_ID }, response: { data: [dataRequest] } },
+  getPlayerHarmLevel: {
+    params: { playerId: PLAYER_ID },
+    response: { playerId: PLAYER_ID, level: 'high', score: 5, markers: HARM_MARKERS_FIRED, assessedOn: '2026-11-21', updatedAt: T1 },
+  },
   getDataRequest: { params: { playerId: PLAYER_ID, requestId: DATA_REQUEST_ID }, response: dataRequest },
   getDataRequestFile: {
     params: { playerId: PLAYER_ID, requestId: DATA_REQUEST_ID },
@@ -654,6 +690,22 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     environment: 'production',
     data: { playerId: PLAYER_ID, externalId: 'user-42', consent: false, allowed: false, blockedBy: 'self_exclusion', reason: 'self_exclusion', at: T1 },
   },
+  'player.risk_level_changed': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000025',
+    type: 'player.risk_level_changed',
+    createdAt: T1,
+    environment: 'production',
+    data: {
+      playerId: PLAYER_ID,
+      previousLevel: 'medium',
+      level: 'high',
+      score: 5,
+      markers: HARM_MARKERS_FIRED,
+      added: ['night_play'],
+      removed: [],
+      assessedOn: '2026-11-21',
+    },
+  },
   'sports_bet.settled': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000021',
     type: 'sports_bet.settled',
@@ -693,6 +745,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
   fileDataRequest:
     "Files your player's request under Brazil's data protection law (LGPD art. 18): `access` and `portability` are answered with a JSON file of every personal datum we hold about the player, by category, with its purpose, legal basis and retention (AML data never: Lei 9.613/1998 art. 11, II); `correction` changes the registration fields in `corrections` the way PATCH `/players/{playerId}` does (never the CPF nor the birth date); `deletion` anonymises what no legal duty keeps (the marketing consent, connection records older than six months) and refuses the rest, `partly_refused`, naming each duty and `keptUntil`. Answered at once when every service answers; else `received`, answered within the law's 15 days (`dueAt`). docs/privacy.md.",
   listDataRequests: "The player's data requests, newest first.",
+  getPlayerHarmLevel:
+    "The player's level of risk of gambling harm (`none`, `low`, `medium`, `high`), assessed from their deposits, declined deposits and cancelled withdrawals each time one comes, against the player's own baseline (docs/player-protection.md gives each marker, its default threshold and its source). Never a bare score: each marker fired comes with its value, its threshold, the player's baseline where it compares with one, and the days it read. `player.risk_level_changed` tells you when the level moves. A level is a signal for your player-protection team and front-end (a message, a reality check, a contact), never a decision about the player. 404 `PLAYER_NOT_FOUND` for an unknown id or another brand's player.",
   getDataRequest: "One data request with its status and answer. 404 `DATA_REQUEST_NOT_FOUND` for an unknown id or another player's request.",
   getDataRequestFile:
     'The file of an answered `access` or `portability` request: JSON of the format `bo.personal-data/1`, its SHA-256 the one `answer.file.sha256` names. 409 `DATA_REQUEST_NO_FILE` before the answer or for another type.',

@@ -358,6 +358,15 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'getPlayerHarmLevel',
+    name: "Responsible gaming: the player's level of risk of gambling harm, with the markers behind it",
+    params: { playerId: '{{playerId}}' },
+    tests: [
+      json,
+      `pm.test('a level with its markers', () => { pm.expect(['none', 'low', 'medium', 'high']).to.include(body.level); pm.expect(body.markers).to.be.an('array'); });`,
+    ],
+  },
+  {
     op: 'createDeposit',
     name: 'Create a deposit',
     params: { playerId: '{{playerId}}' },

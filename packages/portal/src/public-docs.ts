@@ -58,6 +58,7 @@ const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
   'player.registration_completed': 'br-spa: the registration data announced incomplete is now complete; the restriction is lifted',
   'player.marketing_changed':
     "The player's marketing permission changed: consent given or withdrawn, or forced off by a self-exclusion, pause, impediment or closing",
+  'player.risk_level_changed': "The player's level of risk of gambling harm moved, with every marker behind it and those that came and went",
 };
 
 export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({

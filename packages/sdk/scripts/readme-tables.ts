@@ -31,6 +31,7 @@ export const SDK_METHODS: Record<string, string> = {
   getKyc: 'kyc.get',
   submitKyc: 'kyc.submit',
   getResponsibleGaming: 'responsibleGaming.get',
+  getPlayerHarmLevel: 'responsibleGaming.harmLevel',
   setLimit: 'responsibleGaming.setLimit',
   removeLimit: 'responsibleGaming.removeLimit',
   pausePlayer: 'responsibleGaming.pause',

@@ -26,6 +26,7 @@ import {
   type OperationTypes,
   type Pause,
   type Player,
+  type PlayerHarmLevel,
   type ResponsibleGaming,
   type SetLimit,
   type SandboxImpediment,
@@ -187,6 +188,8 @@ export class BackOffice {
       this.#body('pausePlayer', { params: { playerId }, body }, opts),
     selfExclude: (playerId: string, body: { months: number } | { indefinite: true }, opts?: RequestOptions): Promise<ResponsibleGaming> =>
       this.#body('selfExclude', { params: { playerId }, body }, opts),
+    /** The player's level of risk of gambling harm with the markers behind it (docs/player-protection.md). */
+    harmLevel: (playerId: string, opts?: ReadOptions): Promise<PlayerHarmLevel> => this.#body('getPlayerHarmLevel', { params: { playerId } }, opts),
   };
 
   readonly kyc = {

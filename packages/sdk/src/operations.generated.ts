@@ -15,7 +15,7 @@ export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
 export type PaymentMethod = "pix" | "ted" | "debit_card" | "prepaid_card";
 /** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */
 export type CurrencyCode = "BRL";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled', 'player.registration_incomplete', 'player.registration_completed', 'player.marketing_changed'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled', 'player.registration_incomplete', 'player.registration_completed', 'player.marketing_changed', 'player.risk_level_changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -388,6 +388,20 @@ export interface GameSession {
   createdAt: string;
 }
 
+export interface HarmMarkerHit {
+  marker: "deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "reality_checks_dismissed";
+  /** from 1 to ∞ */
+  weight: number;
+  value: string;
+  threshold: string;
+  baseline?: string;
+  /** format: calendar-date */
+  from: string;
+  /** format: calendar-date */
+  to: string;
+  summary: string;
+}
+
 export interface KycDecision {
   status: "pendente" | "em_analise" | "documento_solicitado" | "aprovado" | "reprovado" | "expirado";
 }
@@ -533,6 +547,16 @@ export interface PlayerAddress {
   state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
   /** CEP, 00000-000 or 00000000; pattern: `^[0-9]{5}-?[0-9]{3}$` */
   postalCode: string;
+}
+
+export interface PlayerHarmLevel {
+  playerId: string;
+  level: "none" | "low" | "medium" | "high";
+  /** from 0 to ∞ */
+  score: number;
+  markers: HarmMarkerHit[];
+  assessedOn: string | null;
+  updatedAt: string | null;
 }
 
 export interface PlayerRound {
@@ -783,7 +807,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -861,6 +885,7 @@ export const OPERATIONS = {
   listDataRequests: { id: 'listDataRequests', method: 'GET', path: '/players/{playerId}/data-requests', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Your player's data requests, newest first" },
   getDataRequest: { id: 'getDataRequest', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "One data request with its answer" },
   getDataRequestFile: { id: 'getDataRequestFile', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}/file', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON)" },
+  getPlayerHarmLevel: { id: 'getPlayerHarmLevel', method: 'GET', path: '/players/{playerId}/harm-level', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's level of risk of gambling harm with the markers behind it (each with its value, threshold, the player's own baseline and its days); `none` with no markers for a player never assessed above it" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -1214,6 +1239,16 @@ export interface OperationTypes {
     body: undefined;
     response: unknown;
   };
+  /** GET /players/{playerId}/harm-level: The player's level of risk of gambling harm with the markers behind it (each with its value, threshold, the player's own baseline and its days); `none` with no markers for a player never assessed above it */
+  getPlayerHarmLevel: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: undefined;
+    response: PlayerHarmLevel;
+  };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */
   sandboxAddScreeningEntry: {
     params: undefined;
@@ -1432,7 +1467,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -1,7 +1,7 @@
 // Event bodies as docs/decisions.md describes them ("Events"): `{ id, type, createdAt, environment, data }`.
 // Written by hand over the generated resource types, because the contracts describe events as a
 // TypeScript interface rather than a schema; test/types.test.ts checks they match.
-import type { Deposit, EventType, KycStatus, PlayerStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';
+import type { Deposit, EventType, HarmMarkerHit, KycStatus, PlayerHarmLevel, PlayerStatus, Withdrawal, WithdrawalStatus } from './operations.generated.ts';
 
 export interface WebhookEventData {
   'kyc.status_changed': { playerId: string; externalId: string | null; previousStatus: KycStatus; status: KycStatus };
@@ -85,6 +85,17 @@ export interface WebhookEventData {
     blockedBy: 'self_exclusion' | 'pause' | 'impediment' | 'closed' | null;
     reason: 'consent_given' | 'consent_withdrawn' | 'self_exclusion' | 'pause' | 'impediment' | 'closed';
     at: string;
+  };
+  /** The player's level of risk of gambling harm moved: every marker fired, those that came and went. */
+  'player.risk_level_changed': {
+    playerId: string;
+    previousLevel: PlayerHarmLevel['level'];
+    level: PlayerHarmLevel['level'];
+    score: number;
+    markers: HarmMarkerHit[];
+    added: HarmMarkerHit['marker'][];
+    removed: HarmMarkerHit['marker'][];
+    assessedOn: string;
   };
 }
 

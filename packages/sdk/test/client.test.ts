@@ -60,6 +60,7 @@ const callEveryOperation = {
   listDataRequests: (s) => s.dataRequests.list('plr_1'),
   getDataRequest: (s) => s.dataRequests.get('plr_1', 'dsr_1'),
   getDataRequestFile: (s) => s.dataRequests.download('plr_1', 'dsr_1'),
+  getPlayerHarmLevel: (s) => s.responsibleGaming.harmLevel('plr_1'),
 } satisfies Record<OperationId, (s: BackOffice) => Promise<unknown>>;
 
 const expected: Record<OperationId, { method: string; target: string; body: unknown }> = {
@@ -131,6 +132,7 @@ const expected: Record<OperationId, { method: string; target: string; body: unkn
   listDataRequests: { method: 'GET', target: '/api/v1/players/plr_1/data-requests', body: '' },
   getDataRequest: { method: 'GET', target: '/api/v1/players/plr_1/data-requests/dsr_1', body: '' },
   getDataRequestFile: { method: 'GET', target: '/api/v1/players/plr_1/data-requests/dsr_1/file', body: '' },
+  getPlayerHarmLevel: { method: 'GET', target: '/api/v1/players/plr_1/harm-level', body: '' },
 };
 
 t.test('every operation sends the contract request, signed', async (t) => {

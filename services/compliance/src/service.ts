@@ -14,6 +14,7 @@ import {
   dailyFilesAdminOperations,
   screeningAdminOperations,
   screeningSandboxOperations,
+  harmOperations,
   sigapAdminOperations,
   sigapDutiesOperations,
 } from '@bo/contracts';
@@ -44,6 +45,7 @@ import { complianceEntities } from './store/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { harmFeed } from './harm/harm-feed.ts';
+import { getPlayerHarmLevel } from './handlers/harm-level.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
 import { adminReportDecision } from './handlers/admin-report-decision.ts';
@@ -141,6 +143,8 @@ export function createComplianceService(
       ...handle(screeningAdminOperations.adminAddScreeningEntry, adminAddScreeningEntry(deps, screening, screeningPort)),
       ...handle(screeningAdminOperations.adminRemoveScreeningEntry, adminRemoveScreeningEntry(deps)),
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
+      // The operator's read of its player's harm level (issue #68).
+      ...handle(harmOperations.getPlayerHarmLevel, getPlayerHarmLevel(deps)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
       ...handle(screeningSandboxOperations.sandboxRemoveScreeningEntry, sandboxRemoveScreeningEntry(deps)),
       ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
@@ -183,7 +187,7 @@ export function createComplianceService(
           sql: deps.sql,
           log: deps.log,
           profiles,
-          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles }) } : {}),
+          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles, outbox: deps.outbox }) } : {}),
           screening,
           ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
           metrics: watchMetrics(deps.metrics),

@@ -1,7 +1,7 @@
 // The harm feed's statements (issue #68), in the kit's plain `sql`: count an event once into the
 // player's day, read the player's days, keep the player's level and each change of it.
 import type { HarmMarkerHit } from '@bo/contracts';
-import type { SqlRunner } from '@bo/service-kit';
+import { writeEvent, type SqlRunner } from '@bo/service-kit';
 import type { HarmEvent } from '../harm/harm-events.ts';
 import type { Assessment, changeOf } from '../harm/markers.ts';
 import type { PlayerDay } from '../harm/player-day.ts';
@@ -9,52 +9,57 @@ import type { PlayerRef } from './watch.ts';
 
 const S = 'compliance';
 
+/** An event to count, with the day it falls on in its operator's time zone. */
+export interface HarmEventToCount {
+  p: PlayerRef;
+  e: HarmEvent;
+  day: string;
+}
+
 /**
- * Takes the player's harm lock (one player's counting and assessment at a time, across replicas),
- * records the event once and adds it to its day, in one statement. False when it was recorded
- * already (a redelivery): nothing is counted twice.
+ * Takes the harm lock of every player of the batch (one player's counting and assessment at a time,
+ * across replicas; in key order, so two batches never wait on each other), records each event once
+ * and adds the new ones to their days, in one statement. Returns the events recorded now: a
+ * redelivery is not among them, and nothing is counted twice.
  */
-export async function countHarmEvent(tx: SqlRunner, p: PlayerRef, e: HarmEvent, day: string): Promise<boolean> {
-  const deposit = e.kind === 'deposit';
-  const [row] = await tx.query<{ n: number }>(
-    `with locked as (select pg_advisory_xact_lock(hashtextextended('harm/' || ?::text, 0))),
+export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventToCount[]): Promise<Set<string>> {
+  const col = <T>(f: (r: HarmEventToCount) => T) => items.map(f);
+  const rows = await tx.query<{ event_id: string }>(
+    `with locked as (
+       select count(pg_advisory_xact_lock(k)) as n
+         from (select distinct hashtextextended('harm/' || p, 0) as k from unnest(?::text[]) as l(p) order by 1 offset 0) keys),
      recorded as (
        insert into ${S}.harm_events (event_id, operator_id, brand_id, environment, player_id, kind, amount, day, occurred_at)
-       select ?, ?, ?, ?, ?, ?, ?::numeric, ?, ?::timestamptz from locked
-       on conflict (event_id) do nothing returning event_id),
+       select r.* from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::timestamptz[]) as r, locked
+       on conflict (event_id) do nothing
+       returning event_id, operator_id, brand_id, environment, player_id, kind, amount, day),
      counted as (
        insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, failed_deposits, withdrawals_cancelled)
-       select ?, ?, ?, ?, ?, ?::int, ?::numeric, ?::int, ?::int from recorded
+       select player_id, day, min(operator_id), min(brand_id), min(environment),
+              count(*) filter (where kind = 'deposit'), coalesce(sum(amount) filter (where kind = 'deposit'), 0),
+              count(*) filter (where kind = 'failed_deposit'), count(*) filter (where kind = 'cancelled_withdrawal')
+         from recorded group by player_id, day
        on conflict (player_id, day) do update set
          deposits = harm_days.deposits + excluded.deposits,
          deposit_sum = harm_days.deposit_sum + excluded.deposit_sum,
          failed_deposits = harm_days.failed_deposits + excluded.failed_deposits,
-         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled
-       returning 1)
-     select count(*)::int as n from counted`,
+         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled)
+     -- A data-modifying WITH runs once whether read or not: the days are counted.
+     select event_id from recorded`,
     [
-      p.playerId,
-      e.eventId,
-      p.operatorId,
-      p.brandId,
-      p.environment,
-      p.playerId,
-      e.kind,
-      e.amount,
-      day,
-      e.at,
-      p.playerId,
-      day,
-      p.operatorId,
-      p.brandId,
-      p.environment,
-      deposit ? 1 : 0,
-      deposit ? e.amount : '0',
-      e.kind === 'failed_deposit' ? 1 : 0,
-      e.kind === 'cancelled_withdrawal' ? 1 : 0,
+      col((r) => r.p.playerId),
+      col((r) => r.e.eventId),
+      col((r) => r.p.operatorId),
+      col((r) => r.p.brandId),
+      col((r) => r.p.environment),
+      col((r) => r.p.playerId),
+      col((r) => r.e.kind),
+      col((r) => r.e.amount),
+      col((r) => r.day),
+      col((r) => r.e.at),
     ],
   );
-  return row!.n === 1;
+  return new Set(rows.map((r) => r.event_id));
 }
 
 export interface StoredHarmLevel {
@@ -63,33 +68,37 @@ export interface StoredHarmLevel {
   assessedOn: string;
 }
 
+export interface HarmState {
+  days: PlayerDay[];
+  since: string | undefined;
+  stored: StoredHarmLevel | undefined;
+}
+
 /**
- * What an assessment reads, in one statement: the player's days from `from` on, their first day
- * counted (the first day with us the markers know) and their kept level.
+ * What the assessments read, in one statement: each player's days from their `from` on, their first
+ * day counted (the first day with us the markers know) and their kept level.
  */
-export async function harmStateOf(
-  tx: SqlRunner,
-  playerId: string,
-  from: string,
-): Promise<{ days: PlayerDay[]; since: string | undefined; stored: StoredHarmLevel | undefined }> {
-  const [row] = await tx.query<{ days: PlayerDay[] | null; since: string | null; stored: StoredHarmLevel | null }>(
-    `select
+export async function harmStatesOf(tx: SqlRunner, players: ReadonlyArray<{ playerId: string; from: string }>): Promise<Map<string, HarmState>> {
+  const rows = await tx.query<{ player_id: string; days: PlayerDay[] | null; since: string | null; stored: StoredHarmLevel | null }>(
+    `select q.player_id,
        (select json_agg(d order by d.day) from (
           select day, deposits, deposit_sum::text as "depositSum", failed_deposits as "failedDeposits", deposits_after_loss as "depositsAfterLoss",
                  withdrawals_cancelled as "withdrawalsCancelled", bets, stake_sum::text as "stakeSum", stake_squares::text as "stakeSquares",
                  win_sum::text as "winSum", minutes_played as "minutesPlayed", night_minutes as "nightMinutes", limits_raised as "limitsRaised",
                  limits_removed as "limitsRemoved", limits_reached as "limitsReached", reality_checks_dismissed as "realityChecksDismissed"
-            from ${S}.harm_days where player_id = ? and day >= ?) d) as days,
-       (select min(day) from ${S}.harm_days where player_id = ?) as since,
-       (select json_build_object('level', level, 'markers', markers, 'assessedOn', assessed_on) from ${S}.harm_levels where player_id = ?) as stored`,
-    [playerId, from, playerId, playerId],
+            from ${S}.harm_days where player_id = q.player_id and day >= q.from_day) d) as days,
+       (select min(day) from ${S}.harm_days where player_id = q.player_id) as since,
+       (select json_build_object('level', level, 'markers', markers, 'assessedOn', assessed_on) from ${S}.harm_levels where player_id = q.player_id) as stored
+     from unnest(?::text[], ?::text[]) as q(player_id, from_day)`,
+    [players.map((p) => p.playerId), players.map((p) => p.from)],
   );
-  return { days: row?.days ?? [], since: row?.since ?? undefined, stored: row?.stored ?? undefined };
+  return new Map(rows.map((r) => [r.player_id, { days: r.days ?? [], since: r.since ?? undefined, stored: r.stored ?? undefined }]));
 }
 
 /**
  * Keeps the player's assessment (a player never above `none` has no row) and, when the level moved,
- * a history row with the markers that came and went.
+ * a history row with the markers that came and went and the operator's `player.risk_level_changed`.
+ * True when it wrote that event (the outbox relay is woken after the commit).
  */
 export async function saveHarmLevel(
   tx: SqlRunner,
@@ -98,8 +107,8 @@ export async function saveHarmLevel(
   change: ReturnType<typeof changeOf>,
   cause: { eventId: string; at: Date },
   stored: StoredHarmLevel | undefined,
-): Promise<void> {
-  if (!stored && a.level === 'none') return;
+): Promise<boolean> {
+  if (!stored && a.level === 'none') return false;
   await tx.query(
     `insert into ${S}.harm_levels (player_id, operator_id, brand_id, environment, level, score, markers, assessed_on, updated_at)
      values (?, ?, ?, ?, ?, ?, ?::jsonb, ?, now())
@@ -107,10 +116,34 @@ export async function saveHarmLevel(
        assessed_on = excluded.assessed_on, updated_at = excluded.updated_at`,
     [p.playerId, p.operatorId, p.brandId, p.environment, a.level, a.score, JSON.stringify(a.markers), a.asOf],
   );
-  if (!change.levelChanged) return;
+  if (!change.levelChanged) return false;
   await tx.query(
     `insert into ${S}.harm_level_history (player_id, from_level, to_level, added, removed, markers, event_id, at)
      values (?, ?, ?, ?::text[], ?::text[], ?::jsonb, ?, ?)`,
     [p.playerId, change.from, change.to, change.added, change.removed, JSON.stringify(a.markers), cause.eventId, cause.at],
   );
+  await writeEvent(tx, S, p, 'player.risk_level_changed', {
+    playerId: p.playerId,
+    previousLevel: change.from,
+    level: change.to,
+    score: a.score,
+    markers: a.markers,
+    added: change.added,
+    removed: change.removed,
+    assessedOn: a.asOf,
+  });
+  return true;
+}
+
+/** A player's kept level (none: never assessed above `none`), in the environment asked. */
+export async function harmLevelOf(
+  sql: SqlRunner,
+  playerId: string,
+  environment: PlayerRef['environment'],
+): Promise<{ level: Assessment['level']; score: number; markers: HarmMarkerHit[]; assessedOn: string; updatedAt: Date } | undefined> {
+  const [row] = await sql.query<{ level: Assessment['level']; score: number; markers: HarmMarkerHit[]; assessed_on: string; updated_at: Date }>(
+    `select level, score, markers, assessed_on, updated_at from ${S}.harm_levels where player_id = ? and environment = ?`,
+    [playerId, environment],
+  );
+  return row && { level: row.level, score: row.score, markers: row.markers, assessedOn: row.assessed_on, updatedAt: row.updated_at };
 }

@@ -4,10 +4,11 @@
 import t from 'tap';
 import pg from 'pg';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
-import { jetstream } from '@nats-io/jetstream';
-import { EVENT_HEADERS, eventSubject, newId, type OperatorScope } from '@bo/contracts';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { Value } from '@sinclair/typebox/value';
+import { EVENT_HEADERS, domainEventSchema, eventSubject, eventsStreamName, newId, type DomainEvent, type OperatorScope } from '@bo/contracts';
 import { playersService } from '@bo/players';
-import { operatorScope, startStack } from '@bo/test-support';
+import { createPlayer, errorOf, ok, operatorScope, startStack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService } from '../../src/service.ts';
 
@@ -63,6 +64,23 @@ async function publish(
   return id;
 }
 
+/** Every `player.risk_level_changed` on the events stream, oldest first (what the webhooks service delivers). */
+async function levelChanges(nc: NatsConnection, prefix: string): Promise<Array<{ event: DomainEvent<'player.risk_level_changed'>; brandId?: string }>> {
+  const stream = eventsStreamName(prefix);
+  const total = (await (await jetstreamManager(nc)).streams.info(stream)).state.messages;
+  const consumer = await jetstream(nc).consumers.get(stream);
+  const out: Array<{ event: DomainEvent<'player.risk_level_changed'>; brandId?: string }> = [];
+  for (let read = 0; read < total; read++) {
+    // A ceiling for a message the stream holds (it comes at once), not a pace.
+    const m = await consumer.next({ expires: 30_000 });
+    if (!m) throw new Error(`expected ${total} events, read ${read}`);
+    const event = m.json<DomainEvent>();
+    if (event.type === 'player.risk_level_changed')
+      out.push({ event: event as DomainEvent<'player.risk_level_changed'>, brandId: m.headers?.get(EVENT_HEADERS.brandId) });
+  }
+  return out;
+}
+
 t.test('the harm feed counts each event once into its day and keeps each change of level', async (t) => {
   const s = await startStack(t, 'harmfeed', [playersService]);
   await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true });
@@ -113,8 +131,15 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   );
   t.same(await rows('select level from compliance.harm_levels where player_id = $1', [player]), [], 'no marker: no level kept');
 
-  // Two cancelled withdrawals (weight 2: low), then three failed deposits in all (weight 1 more: medium).
-  const other = `plr_harm_${newId('event').slice(-8)}`;
+  // A registered player (the operator reads its level): two cancelled withdrawals (weight 2: low), then
+  // three failed deposits in all (weight 1 more: medium).
+  const other = await createPlayer(s.call, op);
+  const levelOf = (scope: OperatorScope, playerId: string) => s.call('compliance.harm.level', { scope, params: { playerId }, timeoutMs: 30_000 });
+  t.same(
+    ok(await levelOf(op, other)),
+    { playerId: other, level: 'none', score: 0, markers: [], assessedOn: null, updatedAt: null },
+    'the operator reads none for a player never assessed above it',
+  );
   for (const kind of ['cancelled_withdrawal', 'cancelled_withdrawal', 'failed_deposit', 'failed_deposit', 'failed_deposit'] as const) {
     await publish(s.nc, s.prefix, op, { kind, playerId: other, amount: '80.00', at: noonUtc });
   }
@@ -137,4 +162,28 @@ t.test('the harm feed counts each event once into its day and keeps each change 
     { marker: 'failed_deposits', value: '3', threshold: '3', weight: 1 },
   ]);
   t.match(level.markers[1].summary, /3 deposits declined or failed in the last 7 days/);
+
+  // The operator's signals: the read, and one player.risk_level_changed per change of level.
+  t.match(
+    ok(await levelOf(op, other)),
+    { playerId: other, level: 'medium', score: 3, markers: level.markers, assessedOn: saoPauloDay(noonUtc), updatedAt: String },
+    "the operator reads the level with its markers (its day in the operator's time zone)",
+  );
+  t.equal(errorOf(await levelOf(op, `plr_${newId('event').slice(-12)}`))?.code, 'PLAYER_NOT_FOUND', 'an unknown player: 404');
+  t.equal(errorOf(await levelOf(operatorScope('other', 'production'), other))?.code, 'PLAYER_NOT_FOUND', "another brand's key: 404, nothing read");
+  await waitFor(async () => (await levelChanges(s.nc, s.prefix)).length >= 2, { what: 'two level changes on the events stream' });
+  const changes = await levelChanges(s.nc, s.prefix);
+  t.same(
+    changes.map(({ event: e, brandId }) => [e.data.playerId, e.data.previousLevel, e.data.level, e.data.added, e.data.removed, brandId]),
+    [
+      [other, 'none', 'low', ['cancelled_withdrawals'], [], op.brandId],
+      [other, 'low', 'medium', ['failed_deposits'], [], op.brandId],
+    ],
+    "one event per change of level, to the player's brand, with the markers that came",
+  );
+  t.ok(
+    changes.every(({ event }) => Value.Check(domainEventSchema('player.risk_level_changed'), event)),
+    'each event is what the contract (and the OpenAPI webhooks) describe',
+  );
+  t.same(changes[1]!.event.data.markers, level.markers, 'every marker behind the level, with its evidence');
 });
