@@ -26,8 +26,11 @@ interface Run {
 }
 
 const PHASES = ['system start', 'process start', 'service start', 'database', 'wait', 'chromium'] as const;
-/** `process`: a test file's own process lifetime (scripts/test-process-clock.mjs), its wall time. */
-type Phase = (typeof PHASES)[number] | 'process';
+/**
+ * `process`: a test file's own process lifetime (scripts/test-process-clock.mjs), its wall time; `cpu`:
+ * the CPU of that process and of the children it reaped (services, Chromium).
+ */
+type Phase = (typeof PHASES)[number] | 'process' | 'cpu';
 
 /** Workspace name → its folder, from the workspaces' package.json files. */
 function workspaceDirs(): Map<string, string> {
@@ -55,8 +58,8 @@ function phasesByFile(): Map<string, Record<Phase, number>> {
     } catch {
       continue;
     }
-    if (!note.file || !note.phase || typeof note.ms !== 'number' || !(note.phase === 'process' || PHASES.includes(note.phase))) continue;
-    const sums = out.get(note.file) ?? (Object.fromEntries([...PHASES, 'process'].map((p) => [p, 0])) as Record<Phase, number>);
+    if (!note.file || !note.phase || typeof note.ms !== 'number' || !(note.phase === 'process' || note.phase === 'cpu' || PHASES.includes(note.phase))) continue;
+    const sums = out.get(note.file) ?? (Object.fromEntries([...PHASES, 'process', 'cpu'].map((p) => [p, 0])) as Record<Phase, number>);
     sums[note.phase] += note.ms;
     out.set(note.file, sums);
   }
@@ -75,13 +78,15 @@ function report(run: Run, phases: Map<string, Record<Phase, number>>, dirs: Map<
   });
   const sum = files.reduce((a, f) => a + f.wallMs, 0);
   const checks = run.checks.reduce((a, c) => a + c.ms, 0);
-  const byWorkspace = new Map<string, { files: number; ms: number }>();
+  const byWorkspace = new Map<string, { files: number; ms: number; cpuMs: number }>();
   for (const f of files) {
-    const w = byWorkspace.get(f.workspace) ?? { files: 0, ms: 0 };
+    const w = byWorkspace.get(f.workspace) ?? { files: 0, ms: 0, cpuMs: 0 };
     w.files++;
     w.ms += f.wallMs;
+    w.cpuMs += f.phases?.cpu ?? 0;
     byWorkspace.set(f.workspace, w);
   }
+  const cpuSum = files.reduce((a, f) => a + (f.phases?.cpu ?? 0), 0);
   const phaseTotals = Object.fromEntries(PHASES.map((p) => [p, files.reduce((a, f) => a + (f.phases?.[p] ?? 0), 0)])) as Record<Phase, number>;
   return {
     startedAt: run.startedAt,
@@ -93,9 +98,14 @@ function report(run: Run, phases: Map<string, Record<Phase, number>>, dirs: Map<
     checksMs: checks,
     files: files.length,
     fileWallSumMs: sum,
+    fileCpuSumMs: cpuSum,
     phaseTotalsMs: phaseTotals,
     workspaces: [...byWorkspace].map(([name, w]) => ({ name, ...w })).sort((a, b) => b.ms - a.ms),
     slowest: [...files].sort((a, b) => b.wallMs - a.wallMs).slice(0, top),
+    costliest: files
+      .filter((f) => f.phases?.cpu)
+      .sort((a, b) => b.phases!.cpu - a.phases!.cpu)
+      .slice(0, top),
   };
 }
 
@@ -115,14 +125,20 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
     `npm test${r.filters.length ? ` -- ${r.filters.join(' ')}` : ''} of ${r.startedAt}: ${r.seconds} s in all${r.cpuBusy === undefined ? '' : ` (cores ${Math.round(r.cpuBusy * 100)}% busy)`}, ${r.passed} passed, ${r.failed} failed`,
   );
   console.log(`  static checks ${s(r.checksMs)}; ${r.files} test files, ${s(r.fileWallSumMs)} of their wall times added up (several run at once)`);
+  if (r.fileCpuSumMs > 0)
+    console.log(`  their CPU (each file's process and the services and browsers it started; not Postgres's or NATS's): ${s(r.fileCpuSumMs)}`);
   console.log(`  noted phases, all files: ${PHASES.map((p) => `${p} ${s(r.phaseTotalsMs[p])}`).join(', ')}`);
-  console.log('\nBy workspace (file wall time, files):');
-  for (const w of r.workspaces) console.log(`  ${pad(w.name, 18)} ${pad(s(w.ms), 9)} ${w.files}`);
+  console.log('\nBy workspace (file wall time, CPU, files):');
+  for (const w of r.workspaces) console.log(`  ${pad(w.name, 18)} ${pad(s(w.ms), 9)} ${pad(w.cpuMs ? s(w.cpuMs) : '', 9)} ${w.files}`);
   console.log(`\nThe slowest ${r.slowest.length} files (wall; phases noted by the test helpers; phases may overlap):`);
   for (const f of r.slowest) {
     const noted = PHASES.filter((p) => (f.phases?.[p] ?? 0) >= 50)
       .map((p) => `${p} ${s(f.phases![p])}`)
       .join(', ');
     console.log(`  ${pad(s(f.wallMs), 8)} ${pad(f.path, 52)} ${pad(`${f.assertions} assertions`, 17)} ${noted}`);
+  }
+  if (r.costliest.length > 0) {
+    console.log(`\nThe costliest ${r.costliest.length} files (CPU, their children's included; the suite is bound by CPU: this is what a file takes from the others):`);
+    for (const f of r.costliest) console.log(`  ${pad(s(f.phases!.cpu), 8)} ${pad(f.path, 52)} wall ${s(f.wallMs)}`);
   }
 }

@@ -25,8 +25,9 @@ const population = simulatePopulation({
 console.log(
   `${values.players} recreational players, ${values.escalating} escalating, ${values.days} days, seed ${values.seed}, thresholds ${values.thresholds}`,
 );
+const figures = detectionFigures(population, thresholds, ['medium', 'high']);
 for (const level of ['medium', 'high'] as const) {
-  const f = detectionFigures(population, thresholds, level);
+  const f = figures[level];
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(1)}%`;
   console.log(`\nlevel ${level} or above:`);
   console.log(`  escalating found by their peak loss: ${f.found} of ${f.escalating} (${pct(f.found, f.escalating)})`);

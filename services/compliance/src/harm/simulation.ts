@@ -199,10 +199,12 @@ export interface DetectionFigures {
 
 const LEVEL_ORDER: HarmLevel[] = ['none', 'low', 'medium', 'high'];
 
-/** Each player assessed on each day from the start of their history; the first day at or over `level` counts. */
-export function detectionFigures(players: SimulatedPlayer[], t: HarmThresholds, level: HarmLevel): DetectionFigures {
-  const at = LEVEL_ORDER.indexOf(level);
-  const out: DetectionFigures = {
+/**
+ * Each player assessed on each day from the start of their history, once for all `levels`: for each
+ * level, the first day at or over it counts.
+ */
+export function detectionFigures<L extends HarmLevel>(players: SimulatedPlayer[], t: HarmThresholds, levels: readonly L[]): Record<L, DetectionFigures> {
+  const empty = (level: HarmLevel): DetectionFigures => ({
     level,
     escalating: 0,
     found: 0,
@@ -212,35 +214,41 @@ export function detectionFigures(players: SimulatedPlayer[], t: HarmThresholds, 
     flaggedByKind: { recreational: { of: 0, flagged: 0 }, high_spender: { of: 0, flagged: 0 }, night_worker: { of: 0, flagged: 0 } },
     markerDays: {},
     wrongMarkerDays: {},
-  };
+  });
+  const out = Object.fromEntries(levels.map((level) => [level, empty(level)])) as Record<L, DetectionFigures>;
   for (const p of players) {
     const since = p.days[0]?.day;
-    let reached: string | undefined;
+    const reached = new Map<L, string>();
     for (const d of p.days) {
+      if (reached.size === levels.length) break;
       const a = assessPlayer(p.days, d.day, t, since);
-      if (LEVEL_ORDER.indexOf(a.level) >= at) {
-        reached = d.day;
-        const tally = p.kind === 'escalating' ? out.markerDays : out.wrongMarkerDays;
+      for (const level of levels) {
+        if (reached.has(level) || LEVEL_ORDER.indexOf(a.level) < LEVEL_ORDER.indexOf(level)) continue;
+        reached.set(level, d.day);
+        const tally = p.kind === 'escalating' ? out[level].markerDays : out[level].wrongMarkerDays;
         for (const m of a.markers) tally[m.marker] = (tally[m.marker] ?? 0) + 1;
-        break;
       }
     }
-    if (p.kind === 'escalating') {
-      out.escalating++;
-      if (reached !== undefined && reached <= p.peakDay!) {
-        out.found++;
-        out.leadDays.push(daysBetween(reached, p.peakDay!) - 1);
-      }
-    } else {
-      out.recreational++;
-      out.flaggedByKind[p.kind].of++;
-      if (reached !== undefined) {
-        out.flagged++;
-        out.flaggedByKind[p.kind].flagged++;
+    for (const level of levels) {
+      const f = out[level];
+      const day = reached.get(level);
+      if (p.kind === 'escalating') {
+        f.escalating++;
+        if (day !== undefined && day <= p.peakDay!) {
+          f.found++;
+          f.leadDays.push(daysBetween(day, p.peakDay!) - 1);
+        }
+      } else {
+        f.recreational++;
+        f.flaggedByKind[p.kind].of++;
+        if (day !== undefined) {
+          f.flagged++;
+          f.flaggedByKind[p.kind].flagged++;
+        }
       }
     }
   }
-  out.leadDays.sort((a, b) => a - b);
+  for (const level of levels) out[level].leadDays.sort((a, b) => a - b);
   return out;
 }
 
