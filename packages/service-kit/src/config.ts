@@ -28,6 +28,11 @@ export const BaseConfigSchema = Type.Object({
   NATS_TLS_KEY_FILE: Type.Optional(Type.String({ minLength: 1 })),
   RPC_TIMEOUT_MS: Type.Integer({ default: 5000, minimum: 100 }),
   OUTBOX_POLL_MS: Type.Integer({ default: 250, minimum: 10 }),
+  /**
+   * The outbox relay's polls slow down to one per this while they find nothing (each commit's poke
+   * still publishes at once): the longest an event no poke announced waits.
+   */
+  OUTBOX_IDLE_POLL_MS: Type.Integer({ default: 2000, minimum: 10 }),
   /** How long idempotency keys and their stored answers are kept (24 h, docs/decisions.md), at the gateway and in the services. */
   IDEMPOTENCY_TTL_SECONDS: Type.Integer({ default: 86400, minimum: 1 }),
   /** A key whose request is running is held for this long, renewed every third of it while it runs (idempotency/kit-kept.ts, AnswerStore). */

@@ -190,6 +190,8 @@ export function startOutboxRelay(opts: {
   prefix: string;
   log: Logger;
   pollMs?: number;
+  /** While nothing is found, the polls slow down to one per this (a poke after each commit still publishes at once). */
+  idleMaxMs?: number;
   service: string;
   /** Where a row is published: by default an event type to the operators' events stream (`<prefix>.events.<env>.<type>`), any other type to the internal stream. */
   subjectOf?: (row: { environment: string; subject_type: string }) => string;
@@ -316,12 +318,18 @@ export function startOutboxRelay(opts: {
     }
   }
 
-  // Woken after each commit that wrote an event, and polling as the safety net.
+  // Woken after each commit that wrote an event, and polling as the safety net: for rows no poke
+  // announced (a process that died between its commit and its publish, another replica's), slower
+  // while it finds none.
   const loop = startLoop({
     name: `${opts.service} outbox relay`,
     intervalMs: opts.pollMs ?? 250,
+    ...(opts.idleMaxMs ? { idleMaxMs: opts.idleMaxMs } : {}),
     log: opts.log,
-    run: async () => (await publishBatch()) === BATCH,
+    run: async () => {
+      const n = await publishBatch();
+      return n === BATCH ? true : n === 0 ? 'idle' : false;
+    },
   });
   return {
     poke: loop.poke,

@@ -152,6 +152,19 @@ t.test('service kit against real Postgres and NATS', async (t) => {
     t.equal(body.environment, 'sandbox');
   });
 
+  t.test('an event no wake-up announced (a process died after its commit) is found by the polls, slowed while idle', async (t) => {
+    const jsm = await jetstreamManager(svc.nc);
+    const before = (await jsm.streams.info(eventsStreamName(prefix))).state.messages;
+    const out = eventInsertFrom('kit', 'one', { operatorId: 'op_1', brandId: 'brd_1', environment: 'sandbox' }, 'webhook.test', { message: 'unannounced' });
+    // Written, committed, and neither handed over nor poked: only a poll finds it.
+    await svc.sql.query(`with one as (select 1), o as (${out.text}) select 1`, out.params);
+    await waitFor(
+      async () => (await svc.sql.query<{ at: Date | null }>('select published_at as at from kit.outbox where event_id = ?', [out.event.id]))[0]?.at != null,
+      { what: 'the unannounced event published by a poll' },
+    );
+    t.equal((await jsm.streams.info(eventsStreamName(prefix))).state.messages, before + 1, 'in the stream once');
+  });
+
   t.test('an event handed over after its commit is published once, marked, and never again by the relay', async (t) => {
     const jsm = await jetstreamManager(svc.nc);
     const before = (await jsm.streams.info(eventsStreamName(prefix))).state.messages;

@@ -34,6 +34,9 @@ export async function startStack(t: Test, label: string, initial: ServiceDefinit
     NATS_PREFIX: prefix,
     RPC_TIMEOUT_MS: 30_000,
     OUTBOX_POLL_MS: 50,
+    // Slower while idle (each commit's poke publishes at once): a stack's relays polled 140 times a
+    // second between its tests, CPU the other files of the run wanted (issue #71).
+    OUTBOX_IDLE_POLL_MS: 1000,
   });
   const nc = await connect({ servers: testNatsUrl(), name: `test-${label}` });
   const services = new Map<string, RunningService>();
