@@ -58,7 +58,8 @@ function phasesByFile(): Map<string, Record<Phase, number>> {
     } catch {
       continue;
     }
-    if (!note.file || !note.phase || typeof note.ms !== 'number' || !(note.phase === 'process' || note.phase === 'cpu' || PHASES.includes(note.phase))) continue;
+    if (!note.file || !note.phase || typeof note.ms !== 'number' || !(note.phase === 'process' || note.phase === 'cpu' || PHASES.includes(note.phase)))
+      continue;
     const sums = out.get(note.file) ?? (Object.fromEntries([...PHASES, 'process', 'cpu'].map((p) => [p, 0])) as Record<Phase, number>);
     sums[note.phase] += note.ms;
     out.set(note.file, sums);
@@ -138,7 +139,9 @@ if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) {
     console.log(`  ${pad(s(f.wallMs), 8)} ${pad(f.path, 52)} ${pad(`${f.assertions} assertions`, 17)} ${noted}`);
   }
   if (r.costliest.length > 0) {
-    console.log(`\nThe costliest ${r.costliest.length} files (CPU, their children's included; the suite is bound by CPU: this is what a file takes from the others):`);
+    console.log(
+      `\nThe costliest ${r.costliest.length} files (CPU, their children's included; the suite is bound by CPU: this is what a file takes from the others):`,
+    );
     for (const f of r.costliest) console.log(`  ${pad(s(f.phases!.cpu), 8)} ${pad(f.path, 52)} wall ${s(f.wallMs)}`);
   }
 }

@@ -112,7 +112,16 @@ export async function startService<S extends ConfigSchema, X>(
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES, base);
   await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
   if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
-  const outbox = startOutboxRelay({ sql, schema: def.schema, nc, prefix: base.NATS_PREFIX, log, pollMs: base.OUTBOX_POLL_MS, idleMaxMs: base.OUTBOX_IDLE_POLL_MS, service: def.name });
+  const outbox = startOutboxRelay({
+    sql,
+    schema: def.schema,
+    nc,
+    prefix: base.NATS_PREFIX,
+    log,
+    pollMs: base.OUTBOX_POLL_MS,
+    idleMaxMs: base.OUTBOX_IDLE_POLL_MS,
+    service: def.name,
+  });
   const metrics = createServiceMetrics(def.name);
   registerOutboxMetrics(metrics.registry, sql, def.schema);
   registerPoolMetrics(metrics.registry, (await orm.em.getConnection().getNativeClient()) as unknown as PoolCounts);

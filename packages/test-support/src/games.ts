@@ -98,7 +98,14 @@ export async function startGamesStack(
   // for each other is a ceiling no answer of a busy machine reaches (3 s was: 40 rounds at once on one
   // session, each asking the players service, answered SERVICE_UNAVAILABLE under load; issue #71); a
   // service that is not running still answers at once (no responders).
-  const env0 = { DATABASE_URL: db.url, NATS_URL: testNatsUrl(), NATS_PREFIX: prefix, RPC_TIMEOUT_MS: '30000', OUTBOX_POLL_MS: '50', OUTBOX_IDLE_POLL_MS: '1000' };
+  const env0 = {
+    DATABASE_URL: db.url,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: prefix,
+    RPC_TIMEOUT_MS: '30000',
+    OUTBOX_POLL_MS: '50',
+    OUTBOX_IDLE_POLL_MS: '1000',
+  };
   const players = await startService(services.players.service, loadConfig(services.players.config, env0));
   const w = services.wallet(opts.rng);
   const wallet: RunningService = await startService(
