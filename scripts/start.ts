@@ -204,12 +204,28 @@ async function main() {
   }
   supervisor.ready();
   const demoFile = path.join(dataDir, 'demo-operator.json');
-  const admin = (method: string, p: string, body?: unknown) =>
-    fetch(`${adminUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  // A connection the admin port did not take (refused, reset: a clean-clone run saw "fetch failed" right
+  // after the public /readyz answered, issue #71) is tried again until the same deadline; an answer of
+  // any status is the answer.
+  const admin = async (method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+    for (;;) {
+      const sent = await fetch(`${adminUrl}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+        (err: Error & { cause?: { code?: string; message?: string } }) => err,
+      );
+      if (!(sent instanceof Error)) return sent;
+      if (stopping) throw sent;
+      if (Date.now() > readyBy)
+        throw new StartupError(
+          `The admin API on ${adminUrl} did not answer ${method} ${p} (${sent.cause?.code ?? sent.cause?.message ?? sent.message}).\n  Fix: look for the gateway's error above; LOG_LEVEL=debug npm start shows more.`,
+        );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const listed = await admin('GET', '/admin/operators');
   let demo = existsSync(demoFile) ? JSON.parse(readFileSync(demoFile, 'utf8')) : undefined;
   if (!demo || !listed.body.data?.some((o: { id: string }) => o.id === demo.operator.id)) {

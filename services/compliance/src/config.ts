@@ -55,10 +55,12 @@ export const ComplianceConfigSchema = Type.Composite([
     /** How often the loop counts the operators whose yearly AML report of last year is overdue (bo_aml_annual_reports_overdue). */
     AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
     /**
-     * The harm feed of players at risk (issue #68; docs/player-protection.md): off until it counts in
-     * batches. Counting and assessing each deposit on its own cost 12% more CPU per deposit in the bench.
+     * The harm feed of players at risk (issue #68; docs/player-protection.md): off until its counting
+     * costs the bench's deposits under 5% (in the AML watch's small batches it costs 12%: docs/benchmarks.md).
      */
     HARM_FEED: Type.Boolean({ default: false }),
+    /** How often the players the harm feed counted are assessed (each once per pass, however many events came). */
+    HARM_ASSESS_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

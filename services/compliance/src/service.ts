@@ -45,6 +45,7 @@ import { complianceEntities } from './store/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { harmFeed } from './harm/harm-feed.ts';
+import { startHarmAssessments } from './harm/harm-assessments.ts';
 import { getPlayerHarmLevel } from './handlers/harm-level.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
@@ -187,7 +188,7 @@ export function createComplianceService(
           sql: deps.sql,
           log: deps.log,
           profiles,
-          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles, outbox: deps.outbox }) } : {}),
+          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles }) } : {}),
           screening,
           ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
           metrics: watchMetrics(deps.metrics),
@@ -196,6 +197,10 @@ export function createComplianceService(
         startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
         startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
         startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
+        // The players the harm feed counted, each assessed once per pass (issue #68).
+        ...(deps.config.HARM_FEED
+          ? [startHarmAssessments({ sql: deps.sql, outbox: deps.outbox, log: deps.log, intervalMs: deps.config.HARM_ASSESS_INTERVAL_MS })]
+          : []),
       ];
     },
   };

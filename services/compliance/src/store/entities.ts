@@ -545,6 +545,32 @@ export const HarmDayEntity = defineEntity({
   },
 });
 
+/**
+ * A player counted since their last assessment (issue #68): the harm feed counts each event at once and
+ * marks the player here; the assessments loop takes the marked players and assesses each once, however
+ * many events came (src/harm/harm-assessments.ts).
+ */
+export const HarmPendingEntity = defineEntity({
+  name: 'HarmPending',
+  tableName: 'harm_pending',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    /** The latest day counted (YYYY-MM-DD, the operator's time zone): the day to assess as of. */
+    day: p.text(),
+    /** The latest event counted: the cause a change of level names. */
+    eventId: p.text(),
+    countedAt: p.datetime(),
+  },
+  indexes: [{ name: 'harm_pending_by_counted_at', properties: ['countedAt'] }],
+});
+
 /** A player's current harm level and the markers it rests on (none: no row). */
 export const HarmLevelEntity = defineEntity({
   name: 'HarmLevel',
@@ -611,4 +637,5 @@ export const complianceEntities = [
   HarmDayEntity,
   HarmLevelEntity,
   HarmLevelHistoryEntity,
+  HarmPendingEntity,
 ];

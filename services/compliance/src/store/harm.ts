@@ -18,9 +18,10 @@ export interface HarmEventToCount {
 
 /**
  * Takes the harm lock of every player of the batch (one player's counting and assessment at a time,
- * across replicas; in key order, so two batches never wait on each other), records each event once
- * and adds the new ones to their days, in one statement. Returns the events recorded now: a
- * redelivery is not among them, and nothing is counted twice.
+ * across replicas; in key order, so two batches never wait on each other), records each event once,
+ * adds the new ones to their days and marks their players for assessment (harm_pending: the latest
+ * day and event), in one statement. Returns the events recorded now: a redelivery is not among them,
+ * and nothing is counted twice.
  */
 export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventToCount[]): Promise<Set<string>> {
   const col = <T>(f: (r: HarmEventToCount) => T) => items.map(f);
@@ -43,8 +44,14 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
          deposits = harm_days.deposits + excluded.deposits,
          deposit_sum = harm_days.deposit_sum + excluded.deposit_sum,
          failed_deposits = harm_days.failed_deposits + excluded.failed_deposits,
-         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled)
-     -- A data-modifying WITH runs once whether read or not: the days are counted.
+         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled),
+     marked as (
+       insert into ${S}.harm_pending (player_id, operator_id, brand_id, environment, day, event_id, counted_at)
+       select distinct on (player_id) player_id, operator_id, brand_id, environment, day, event_id, now()
+         from recorded order by player_id, day desc, event_id
+       on conflict (player_id) do update set
+         day = greatest(harm_pending.day, excluded.day), event_id = excluded.event_id, counted_at = excluded.counted_at)
+     -- A data-modifying WITH runs once whether read or not: the days are counted, the players marked.
      select event_id from recorded`,
     [
       col((r) => r.p.playerId),
@@ -66,6 +73,44 @@ export interface StoredHarmLevel {
   level: Assessment['level'];
   markers: HarmMarkerHit[];
   assessedOn: string;
+}
+
+/** A player counted since their last assessment: the latest day and event counted. */
+export interface PendingHarmPlayer {
+  p: PlayerRef;
+  day: string;
+  eventId: string;
+  countedAt: Date;
+}
+
+/**
+ * Takes up to `limit` players marked for assessment, longest waiting first, with their harm locks,
+ * inside the caller's transaction: the marks are gone when it commits, and back if it fails. A player
+ * whose lock is held (being counted, or taken by another replica) is left for the next pass: the lock
+ * is tried, never waited for, so this never waits on a count that waits on it.
+ */
+export async function takePendingHarmPlayers(tx: SqlRunner, limit: number): Promise<PendingHarmPlayer[]> {
+  const rows = await tx.query<{
+    player_id: string;
+    operator_id: string;
+    brand_id: string;
+    environment: PlayerRef['environment'];
+    day: string;
+    event_id: string;
+    counted_at: Date;
+  }>(
+    `with got as materialized (
+       select player_id from (select player_id from ${S}.harm_pending order by counted_at limit ?) c
+        where pg_try_advisory_xact_lock(hashtextextended('harm/' || player_id, 0)))
+     delete from ${S}.harm_pending where player_id in (select player_id from got) returning *`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    p: { playerId: r.player_id, operatorId: r.operator_id, brandId: r.brand_id, environment: r.environment },
+    day: r.day,
+    eventId: r.event_id,
+    countedAt: r.counted_at,
+  }));
 }
 
 export interface HarmState {

@@ -305,6 +305,17 @@ export class HarmMarkers extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmPending extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_pending" ("player_id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "day" text not null, "event_id" text not null, "counted_at" timestamptz not null, primary key ("player_id"))',
+    );
+    this.addSql('create index "harm_pending_by_counted_at" on "compliance"."harm_pending" ("counted_at")');
+    this.addSql('alter table "compliance"."harm_pending" add constraint "harm_pending_environment_check" check (environment in (\'sandbox\', \'production\'))');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -332,4 +343,5 @@ export const complianceMigrations = [
   { name: '0013_console_team_day', class: ConsoleTeamDay },
   { name: '0014_regulator_duties', class: RegulatorDuties },
   { name: '0015_harm_markers', class: HarmMarkers },
+  { name: '0016_harm_pending', class: HarmPending },
 ];

@@ -34,6 +34,7 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     harm_days: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'day' },
     harm_levels: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
     harm_level_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
+    harm_pending: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
   },
   none: {
     ...KIT_TABLES_WITHOUT_PLAYERS,

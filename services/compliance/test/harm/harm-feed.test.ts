@@ -83,7 +83,8 @@ async function levelChanges(nc: NatsConnection, prefix: string): Promise<Array<{
 
 t.test('the harm feed counts each event once into its day and keeps each change of level', async (t) => {
   const s = await startStack(t, 'harmfeed', [playersService]);
-  await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true });
+  // The counted players assessed every 50 ms (a minute by default).
+  await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true, HARM_ASSESS_INTERVAL_MS: 50 });
   const db = new pg.Client({ connectionString: s.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
@@ -129,6 +130,11 @@ t.test('the harm feed counts each event once into its day and keeps each change 
     0,
     'the AML watch left a default-profile operator alone',
   );
+  const assessed = (playerId: string) =>
+    waitFor(async () => (await rows('select 1 from compliance.harm_pending where player_id = $1', [playerId])).length === 0, {
+      what: `${playerId} assessed since its last event`,
+    });
+  await assessed(player);
   t.same(await rows('select level from compliance.harm_levels where player_id = $1', [player]), [], 'no marker: no level kept');
 
   // A registered player (the operator reads its level): two cancelled withdrawals (weight 2: low), then
@@ -140,10 +146,18 @@ t.test('the harm feed counts each event once into its day and keeps each change 
     { playerId: other, level: 'none', score: 0, markers: [], assessedOn: null, updatedAt: null },
     'the operator reads none for a player never assessed above it',
   );
-  for (const kind of ['cancelled_withdrawal', 'cancelled_withdrawal', 'failed_deposit', 'failed_deposit', 'failed_deposit'] as const) {
+  // Each step assessed before the next: a pass after both would see medium at once (the assessments
+  // loop takes what was counted since its last pass, however much).
+  for (const kind of ['cancelled_withdrawal', 'cancelled_withdrawal'] as const) {
+    await publish(s.nc, s.prefix, op, { kind, playerId: other, amount: '80.00', at: noonUtc });
+  }
+  await counted(other, 2);
+  await assessed(other);
+  for (const kind of ['failed_deposit', 'failed_deposit', 'failed_deposit'] as const) {
     await publish(s.nc, s.prefix, op, { kind, playerId: other, amount: '80.00', at: noonUtc });
   }
   await counted(other, 5);
+  await assessed(other);
   const history = await rows('select from_level, to_level, added, removed, markers from compliance.harm_level_history where player_id = $1 order by id', [
     other,
   ]);

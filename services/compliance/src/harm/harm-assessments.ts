@@ -1,0 +1,55 @@
+// The harm assessments (issue #68): every HARM_ASSESS_INTERVAL_MS, the players the feed counted since
+// their last assessment (harm_pending) are assessed, each once however many of their events came, in
+// batches. Per batch, in ONE transaction: the players taken with their locks, their days and kept levels
+// read in one statement, each assessed as of the latest day counted, the level kept, and a change of it
+// recorded with `player.risk_level_changed` in the outbox. A batch that fails leaves its players marked.
+//
+// Why not at each event: the money path pays nothing for it (a deposit is counted, not assessed: the
+// bench's figures within 5%, docs/benchmarks.md), and a player who deposits ten times in a minute is
+// assessed once.
+import type { HarmThresholds } from '@bo/contracts';
+import { startLoop, type BackgroundTask, type Logger, type OutboxRelay, type Sql } from '@bo/service-kit';
+import { harmStatesOf, saveHarmLevel, takePendingHarmPlayers } from '../store/harm.ts';
+import { DEFAULT_HARM_THRESHOLDS } from './harm-thresholds.ts';
+import { assessPlayer, changeOf } from './markers.ts';
+import { firstDayRead } from './player-day.ts';
+
+/** Players assessed in one transaction. */
+const ASSESS_BATCH = 100;
+
+export function startHarmAssessments(o: {
+  sql: Sql;
+  outbox: Pick<OutboxRelay, 'poke'>;
+  log: Logger;
+  intervalMs: number;
+  thresholds?: HarmThresholds;
+}): BackgroundTask {
+  const t = o.thresholds ?? DEFAULT_HARM_THRESHOLDS;
+  /** One batch: true when it took a whole batch (more may wait). */
+  const assessBatch = async (): Promise<boolean> => {
+    const { taken, moved } = await o.sql.transaction(
+      async (tx) => {
+        const pending = await takePendingHarmPlayers(tx, ASSESS_BATCH);
+        if (pending.length === 0) return { taken: 0, moved: false };
+        const states = await harmStatesOf(
+          tx,
+          pending.map((x) => ({ playerId: x.p.playerId, from: firstDayRead(x.day, t) })),
+        );
+        let moved = false;
+        for (const { p, day, eventId, countedAt } of pending) {
+          const { days, since, stored } = states.get(p.playerId) ?? { days: [], since: undefined, stored: undefined };
+          // An event of an earlier day (a redelivery after later ones) does not take the assessment back in time.
+          const asOf = stored && stored.assessedOn > day ? stored.assessedOn : day;
+          const assessment = assessPlayer(days, asOf, t, since);
+          if (await saveHarmLevel(tx, p, assessment, changeOf(stored, assessment), { eventId, at: countedAt }, stored)) moved = true;
+        }
+        return { taken: pending.length, moved };
+      },
+      { idempotent: true },
+    );
+    if (moved) o.outbox.poke();
+    return taken === ASSESS_BATCH;
+  };
+  const loop = startLoop({ name: 'harm assessments', intervalMs: o.intervalMs, maxBackoffMs: 60_000, log: o.log, run: assessBatch });
+  return { name: 'harm assessments', stop: () => loop.stop(), problem: loop.problem };
+}
