@@ -27,6 +27,8 @@ const DELETABLE: Record<string, string> = {
   'webhooks.events': 'webhook delivery copies of domain events',
   '<schema>.processed_requests': "stored idempotent answers, kept for their TTL (every service's schema)",
   '<schema>.outbox': "outbox rows already published to JetStream (every service's schema)",
+  '<schema>.harm_pending':
+    "compliance: a player's mark that their harm level is to be assessed again, taken by the assessment (the counts and every level stay: harm_days, harm_levels, harm_level_history)",
 };
 
 /** ORM removals (`em.remove(row)`): the file and the entity, and why it is not a record. */
