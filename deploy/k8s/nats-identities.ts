@@ -55,6 +55,7 @@ import {
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
+import { harmFeedConsumerNames } from '../../services/compliance/src/harm/harm-feed.ts';
 import { auditIntakeConsumerName } from '../../services/operators/src/handlers/audit-intake.ts';
 import { endpointSyncConsumerName } from '../../services/webhooks/src/delivery/endpoint-sync.ts';
 import { webhooksConsumerName } from '../../services/webhooks/src/delivery/event-consumer.ts';
@@ -230,7 +231,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         // Whether a brand is one of ours before a regulator file is made for it (issue #61).
         brandMessages.get.subject,
       ],
-      consumers: [{ stream: events, name: watchConsumerName(prefix) }],
+      // The AML watch, and the harm feed's consumers (issue #68; HARM_FEED).
+      consumers: [watchConsumerName(prefix), ...harmFeedConsumerNames(prefix)].map((name) => ({ stream: events, name })),
     }),
   };
 }

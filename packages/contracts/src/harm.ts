@@ -136,6 +136,59 @@ export const HarmLevelChangedSchema = Type.Object({
   assessedOn: Type.String({ format: 'calendar-date' }),
 });
 
+/** An operator's harm thresholds as the markers use them: our team's defaults until our team sets its own, with a reason. */
+export const OperatorHarmThresholdsSchema = Type.Object(
+  {
+    operatorId: Type.String(),
+    thresholds: HarmThresholdsSchema,
+    /** false: the defaults (docs/player-protection.md gives each with its source). */
+    custom: Type.Boolean(),
+    reason: Nullable(Type.String()),
+    updatedAt: Nullable(Timestamp),
+    updatedBy: Nullable(Type.String()),
+  },
+  { $id: 'OperatorHarmThresholds' },
+);
+export type OperatorHarmThresholds = Static<typeof OperatorHarmThresholdsSchema>;
+
+export const SetHarmThresholdsSchema = Type.Object({
+  /** The whole set (read it first: GET, change what you mean to). */
+  thresholds: HarmThresholdsSchema,
+  /** Why (kept with the thresholds and in the audit log). */
+  reason: Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' }),
+});
+
+const OperatorParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** Our team's side (issue #68 item 2): an operator's thresholds, read and set with a reason (audited). */
+export const harmAdminOperations = defineOperations({
+  adminGetHarmThresholds: {
+    id: 'adminGetHarmThresholds',
+    method: 'GET',
+    path: '/admin/operators/:id/harm-thresholds',
+    subject: 'compliance.admin.harm.thresholds.get',
+    tag: 'Admin',
+    summary: "An operator's thresholds of the harm markers (the defaults until our team sets them)",
+    params: OperatorParams,
+    response: OperatorHarmThresholdsSchema,
+    status: 200,
+  },
+  adminSetHarmThresholds: {
+    id: 'adminSetHarmThresholds',
+    method: 'PUT',
+    path: '/admin/operators/:id/harm-thresholds',
+    subject: 'compliance.admin.harm.thresholds.set',
+    tag: 'Admin',
+    summary:
+      "Set an operator's thresholds of the harm markers, with a reason (a person's decision, audited): the next assessment of each of its players uses them; a level's weights must rise from low to high (422 VALIDATION_ERROR)",
+    params: OperatorParams,
+    body: SetHarmThresholdsSchema,
+    response: OperatorHarmThresholdsSchema,
+    status: 200,
+    errors: ['VALIDATION_ERROR'],
+  },
+});
+
 export const harmOperations = defineOperations({
   getPlayerHarmLevel: {
     id: 'getPlayerHarmLevel',

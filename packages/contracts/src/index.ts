@@ -513,6 +513,7 @@ import { sigapAdminOperations } from './sigap.ts';
 import { sigapDutiesOperations } from './sigap-duties.ts';
 import { brandAdminOperations } from './brands.ts';
 import { integrityAdminOperations } from './integrity.ts';
+import { harmAdminOperations } from './harm.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
 export const adminOperations = {
@@ -533,6 +534,8 @@ export const adminOperations = {
   ...integrityAdminOperations,
   // Issue #66 item 9: our team ends a player's open game sessions.
   ...gameSessionAdminOperations,
+  // Issue #68 item 2: an operator's thresholds of the harm markers.
+  ...harmAdminOperations,
 };
 export * from './brands.ts';
 export * from './provider-reads.ts';

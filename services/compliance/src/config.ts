@@ -59,6 +59,8 @@ export const ComplianceConfigSchema = Type.Composite([
      * costs the bench's deposits under 5% (in the AML watch's small batches it costs 12%: docs/benchmarks.md).
      */
     HARM_FEED: Type.Boolean({ default: false }),
+    /** How long the harm feed's first event of a batch waits for others (nothing waits on a count: a batch of hundreds is one statement). */
+    HARM_FEED_WINDOW_MS: Type.Integer({ minimum: 0, default: 1000 }),
     /** How often the players the harm feed counted are assessed (each once per pass, however many events came). */
     HARM_ASSESS_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
   }),

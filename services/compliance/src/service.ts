@@ -14,6 +14,7 @@ import {
   dailyFilesAdminOperations,
   screeningAdminOperations,
   screeningSandboxOperations,
+  harmAdminOperations,
   harmOperations,
   sigapAdminOperations,
   sigapDutiesOperations,
@@ -29,6 +30,7 @@ import { createScreening, type Screening } from './screening/screening.ts';
 import { screeningSimulator } from './screening/simulator.ts';
 import { adminAssignCase, adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
+import { adminGetHarmThresholds, adminSetHarmThresholds } from './handlers/admin-harm-thresholds.ts';
 import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
 import { adminDownloadDailyFile, adminGetDailyFile, adminListDailyFiles } from './handlers/admin-daily-files.ts';
@@ -44,7 +46,7 @@ import { adminGetPlayerRisk, holdCheck } from './handlers/player-risk.ts';
 import { complianceEntities } from './store/entities.ts';
 import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
-import { harmFeed } from './harm/harm-feed.ts';
+import { harmFeedMetrics, startHarmFeed } from './harm/harm-feed.ts';
 import { startHarmAssessments } from './harm/harm-assessments.ts';
 import { getPlayerHarmLevel } from './handlers/harm-level.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
@@ -146,6 +148,8 @@ export function createComplianceService(
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
       // The operator's read of its player's harm level (issue #68).
       ...handle(harmOperations.getPlayerHarmLevel, getPlayerHarmLevel(deps)),
+      ...handle(harmAdminOperations.adminGetHarmThresholds, adminGetHarmThresholds(deps)),
+      ...handle(harmAdminOperations.adminSetHarmThresholds, adminSetHarmThresholds(deps)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
       ...handle(screeningSandboxOperations.sandboxRemoveScreeningEntry, sandboxRemoveScreeningEntry(deps)),
       ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),
@@ -180,6 +184,7 @@ export function createComplianceService(
     }),
     background: (deps, { screening, sigap }) => {
       const profiles = operatorProfiles(deps, deps.config.PROFILE_CACHE_MS);
+      const harmBatchSize = harmFeedMetrics(deps.metrics);
       return [
         startEventWatch({
           nc: deps.nc,
@@ -188,7 +193,6 @@ export function createComplianceService(
           sql: deps.sql,
           log: deps.log,
           profiles,
-          ...(deps.config.HARM_FEED ? { harm: harmFeed({ sql: deps.sql, profiles }) } : {}),
           screening,
           ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
           metrics: watchMetrics(deps.metrics),
@@ -197,9 +201,22 @@ export function createComplianceService(
         startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
         startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
         startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
-        // The players the harm feed counted, each assessed once per pass (issue #68).
+        // The harm feed's counting, and the players it counted, each assessed once per pass (issue #68).
         ...(deps.config.HARM_FEED
-          ? [startHarmAssessments({ sql: deps.sql, outbox: deps.outbox, log: deps.log, intervalMs: deps.config.HARM_ASSESS_INTERVAL_MS })]
+          ? [
+              ...startHarmFeed({
+                nc: deps.nc,
+                prefix: deps.prefix,
+                replicas: deps.config.NATS_REPLICAS,
+                sql: deps.sql,
+                log: deps.log,
+                profiles,
+                ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,
+                windowMs: deps.config.HARM_FEED_WINDOW_MS,
+                batchSize: harmBatchSize,
+              }),
+              startHarmAssessments({ sql: deps.sql, outbox: deps.outbox, log: deps.log, intervalMs: deps.config.HARM_ASSESS_INTERVAL_MS }),
+            ]
           : []),
       ];
     },

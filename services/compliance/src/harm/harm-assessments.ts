@@ -3,40 +3,40 @@
 // batches. Per batch, in ONE transaction: the players taken with their locks, their days and kept levels
 // read in one statement, each assessed as of the latest day counted, the level kept, and a change of it
 // recorded with `player.risk_level_changed` in the outbox. A batch that fails leaves its players marked.
+// Each player is held to their operator's thresholds (our team's defaults until it sets others).
 //
 // Why not at each event: a deposit pays for its counting only, never for an assessment (about 0.5 ms of
 // CPU in this service and as much in Postgres: docs/benchmarks.md), and a player who deposits ten times
 // in a minute is assessed once.
-import type { HarmThresholds } from '@bo/contracts';
 import { startLoop, type BackgroundTask, type Logger, type OutboxRelay, type Sql } from '@bo/service-kit';
 import { harmStatesOf, saveHarmLevel, takePendingHarmPlayers } from '../store/harm.ts';
-import { DEFAULT_HARM_THRESHOLDS } from './harm-thresholds.ts';
+import { storedHarmThresholds } from '../store/harm-thresholds.ts';
+import { harmThresholdsOf } from './harm-thresholds.ts';
 import { assessPlayer, changeOf } from './markers.ts';
 import { firstDayRead } from './player-day.ts';
 
 /** Players assessed in one transaction. */
 const ASSESS_BATCH = 100;
 
-export function startHarmAssessments(o: {
-  sql: Sql;
-  outbox: Pick<OutboxRelay, 'poke'>;
-  log: Logger;
-  intervalMs: number;
-  thresholds?: HarmThresholds;
-}): BackgroundTask {
-  const t = o.thresholds ?? DEFAULT_HARM_THRESHOLDS;
+export function startHarmAssessments(o: { sql: Sql; outbox: Pick<OutboxRelay, 'poke'>; log: Logger; intervalMs: number }): BackgroundTask {
   /** One batch: true when it took a whole batch (more may wait). */
   const assessBatch = async (): Promise<boolean> => {
     const { taken, moved } = await o.sql.transaction(
       async (tx) => {
         const pending = await takePendingHarmPlayers(tx, ASSESS_BATCH);
         if (pending.length === 0) return { taken: 0, moved: false };
+        const set = await storedHarmThresholds(
+          tx,
+          pending.map((x) => x.p.operatorId),
+        );
+        const thresholdsOf = (operatorId: string) => harmThresholdsOf(set.get(operatorId));
         const states = await harmStatesOf(
           tx,
-          pending.map((x) => ({ playerId: x.p.playerId, from: firstDayRead(x.day, t) })),
+          pending.map((x) => ({ playerId: x.p.playerId, from: firstDayRead(x.day, thresholdsOf(x.p.operatorId)) })),
         );
         let moved = false;
         for (const { p, day, eventId, countedAt } of pending) {
+          const t = thresholdsOf(p.operatorId);
           const { days, since, stored } = states.get(p.playerId) ?? { days: [], since: undefined, stored: undefined };
           // An event of an earlier day (a redelivery after later ones) does not take the assessment back in time.
           const asOf = stored && stored.assessedOn > day ? stored.assessedOn : day;

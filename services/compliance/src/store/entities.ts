@@ -571,6 +571,20 @@ export const HarmPendingEntity = defineEntity({
   indexes: [{ name: 'harm_pending_by_counted_at', properties: ['countedAt'] }],
 });
 
+/** An operator's harm thresholds as our team set them, with the reason (none: the defaults). */
+export const HarmThresholdsEntity = defineEntity({
+  name: 'HarmThresholds',
+  tableName: 'harm_thresholds',
+  schema: 'compliance',
+  properties: {
+    operatorId: p.text().primary(),
+    thresholds: p.json<Record<string, unknown>>(),
+    reason: p.text(),
+    updatedAt: p.datetime(),
+    updatedBy: p.text(),
+  },
+});
+
 /** A player's current harm level and the markers it rests on (none: no row). */
 export const HarmLevelEntity = defineEntity({
   name: 'HarmLevel',
@@ -638,4 +652,5 @@ export const complianceEntities = [
   HarmLevelEntity,
   HarmLevelHistoryEntity,
   HarmPendingEntity,
+  HarmThresholdsEntity,
 ];

@@ -316,6 +316,15 @@ export class HarmPending extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmThresholds extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_thresholds" ("operator_id" text not null, "thresholds" jsonb not null, "reason" text not null, "updated_at" timestamptz not null, "updated_by" text not null, primary key ("operator_id"))',
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -344,4 +353,5 @@ export const complianceMigrations = [
   { name: '0014_regulator_duties', class: RegulatorDuties },
   { name: '0015_harm_markers', class: HarmMarkers },
   { name: '0016_harm_pending', class: HarmPending },
+  { name: '0017_harm_thresholds', class: HarmThresholds },
 ];

@@ -40,6 +40,7 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     ...KIT_TABLES_WITHOUT_PLAYERS,
     annual_reports: "an operator's annual AML report",
     brand_rules: "a brand's AML thresholds",
+    harm_thresholds: "an operator's harm thresholds",
     daily_reports: "a brand's daily report: its lines (daily_file_lines) name the players",
     operator_cnpjs: "an operator's CNPJ",
     risk_assessments: "an operator's risk assessment",

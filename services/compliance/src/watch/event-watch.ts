@@ -21,8 +21,6 @@ import { crashPoint, ensureEventsStream, groupCommit, startDurableConsumer, type
 import { depositRulesBySums, evaluateMoneyRules, type Leaving, type MoneyEvent, type RuleHit } from '../domain/rules.ts';
 import { thresholdsOf } from '../domain/thresholds.ts';
 import { watchedEventOf, type WatchedEvent } from './money-events.ts';
-import { harmEventOf } from '../harm/harm-events.ts';
-import type { HarmFeed } from '../harm/harm-feed.ts';
 import type { WatchMetrics } from './watch-metrics.ts';
 import type { OperatorProfiles } from './operator-profiles.ts';
 import type { Screening } from '../screening/screening.ts';
@@ -56,8 +54,6 @@ export interface EventWatchOptions {
   call<R>(subject: string, body: unknown): Promise<R>;
   /** The watch's metrics (watch-metrics.ts); none in a test that does not read them. */
   metrics?: WatchMetrics;
-  /** The harm feed (issue #68; HARM_FEED), handed every operator's deposits, declined deposits and cancelled withdrawals, whatever its profile. */
-  harm?: HarmFeed;
 }
 
 const DAY = 86_400_000;
@@ -217,8 +213,7 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     const valid = typeof body === 'object' && body !== null && typeof body.id === 'string';
     const e = valid ? watchedEventOf(body) : undefined;
     const kycPlayer = valid && body.type === 'kyc.status_changed' ? (body.data as { playerId?: string }).playerId : undefined;
-    const harmEvent = valid && o.harm ? harmEventOf(body) : undefined;
-    if (!e && !kycPlayer && !harmEvent) {
+    if (!e && !kycPlayer) {
       m.ack();
       return;
     }
@@ -231,12 +226,10 @@ export function startEventWatch(o: EventWatchOptions): BackgroundTask {
     }
     const environment = body.environment as Environment;
     try {
-      if ((e || kycPlayer) && (await o.profiles.profileOf(operatorId)) === 'br-spa') {
+      if ((await o.profiles.profileOf(operatorId)) === 'br-spa') {
         if (e) await watch({ operatorId, brandId, environment, playerId: e.playerId }, e);
         else await o.screening.screenNewPlayer({ operatorId, brandId, environment, playerId: kycPlayer! });
       }
-      // After the AML watch: its own records dedupe a redelivery when only this part failed.
-      if (harmEvent) await o.harm!({ operatorId, brandId, environment, playerId: harmEvent.playerId }, harmEvent);
     } catch (err) {
       o.log.warn({ err, eventId: body.id }, 'could not watch event; it will be redelivered');
       m.nak(1000);

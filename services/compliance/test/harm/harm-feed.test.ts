@@ -1,4 +1,4 @@
-// The harm feed through the real watch (issue #68): events on the real events stream, the players
+// The harm feed through its own consumers (issue #68): events on the real events stream, the players
 // service answering the operator's profile and time zone, the compliance service counting each
 // event once into the player's day and keeping the level with each change of it.
 import t from 'tap';
@@ -6,9 +6,19 @@ import pg from 'pg';
 import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
-import { EVENT_HEADERS, domainEventSchema, eventSubject, eventsStreamName, newId, type DomainEvent, type OperatorScope } from '@bo/contracts';
+import {
+  EVENT_HEADERS,
+  domainEventSchema,
+  eventSubject,
+  eventsStreamName,
+  newId,
+  type DomainEvent,
+  type HarmThresholds,
+  type OperatorHarmThresholds,
+  type OperatorScope,
+} from '@bo/contracts';
 import { playersService } from '@bo/players';
-import { createPlayer, errorOf, ok, operatorScope, startStack } from '@bo/test-support';
+import { adminScope, createPlayer, errorOf, ok, operatorScope, startStack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService } from '../../src/service.ts';
 
@@ -83,8 +93,6 @@ async function levelChanges(nc: NatsConnection, prefix: string): Promise<Array<{
 
 t.test('the harm feed counts each event once into its day and keeps each change of level', async (t) => {
   const s = await startStack(t, 'harmfeed', [playersService]);
-  // The counted players assessed every 50 ms (a minute by default).
-  await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true, HARM_ASSESS_INTERVAL_MS: 50 });
   const db = new pg.Client({ connectionString: s.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
@@ -99,6 +107,28 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   const player = `plr_harm_${newId('event').slice(-8)}`;
   const today = new Date();
   const noonUtc = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate(), 15));
+
+  // Forty deposits of two players waiting on the stream when the service starts: its consumers pull them
+  // at once and count them together, in fewer statements than events.
+  const waiting = [`plr_harmb_${newId('event').slice(-8)}`, `plr_harmc_${newId('event').slice(-8)}`];
+  for (const playerId of waiting) {
+    for (let i = 0; i < 20; i++) await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId, amount: '10.00', at: noonUtc });
+  }
+  // The counted players assessed every 50 ms (a minute by default); a batch waits 300 ms for company (a second by default).
+  await s.start(complianceService, { PROFILE_CACHE_MS: 0, HARM_FEED: true, HARM_ASSESS_INTERVAL_MS: 50, HARM_FEED_WINDOW_MS: 300 });
+  for (const playerId of waiting) await counted(playerId, 20);
+  t.same(
+    await rows('select deposits, deposit_sum::text as sum from compliance.harm_days where player_id = any($1) order by player_id', [waiting]),
+    [
+      { deposits: 20, sum: '200.00' },
+      { deposits: 20, sum: '200.00' },
+    ],
+    'every waiting deposit counted once',
+  );
+  const batches = await s.services.get('compliance')!.metrics.getSingleMetricAsString('bo_harm_feed_batch_events');
+  const statements = Number(/bo_harm_feed_batch_events_count(?:{[^}]*})? (\d+)/.exec(batches)?.[1]);
+  t.equal(Number(/bo_harm_feed_batch_events_sum(?:{[^}]*})? (\d+)/.exec(batches)?.[1]), 40, 'the feed counted the forty events');
+  t.ok(statements < 40, `in fewer statements than events (${statements})`);
   // 02:00 UTC is 23:00 of the day before in São Paulo (the profile's time zone).
   const lateNight = new Date(noonUtc.getTime() - 13 * 3_600_000);
   const saoPauloDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(d);
@@ -200,4 +230,42 @@ t.test('the harm feed counts each event once into its day and keeps each change 
     'each event is what the contract (and the OpenAPI webhooks) describe',
   );
   t.same(changes[1]!.event.data.markers, level.markers, 'every marker behind the level, with its evidence');
+
+  // Our team's thresholds for the operator (item 2): the defaults until set, set with a reason (audited),
+  // used by the next assessment of its players.
+  const team = { ...adminScope, actor: 'user:lead@team', personId: 'tm_lead' };
+  const path = { id: op.operatorId };
+  const defaults = ok<OperatorHarmThresholds>(await s.call('compliance.admin.harm.thresholds.get', { scope: team, params: path }));
+  t.match(defaults, { operatorId: op.operatorId, custom: false, reason: null, updatedBy: null, thresholds: { levelAt: { low: 1, medium: 3, high: 5 } } });
+  const set = (levelAt: HarmThresholds['levelAt'], key: string) =>
+    s.call('compliance.admin.harm.thresholds.set', {
+      scope: team,
+      key,
+      params: path,
+      body: { thresholds: { ...defaults.thresholds, levelAt }, reason: 'the operator asked for earlier interactions' },
+    });
+  t.match(
+    errorOf(await set({ low: 2, medium: 2, high: 4 }, 'harm-thresholds-1')),
+    { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/thresholds/levelAt' }] } },
+    "a level's weights that do not rise: 422, nothing kept",
+  );
+  t.match(ok(await set({ low: 1, medium: 2, high: 3 }, 'harm-thresholds-2')), {
+    custom: true,
+    reason: 'the operator asked for earlier interactions',
+    updatedBy: 'user:lead@team',
+    thresholds: { levelAt: { high: 3 } },
+  });
+  const audits = (await rows(`select payload from compliance.outbox where subject_type = 'audit.recorded'`, []))
+    .map((r) => JSON.parse(r.payload).data)
+    .filter((a) => a.action === 'adminSetHarmThresholds');
+  t.match(
+    audits,
+    [{ target: `harm_thresholds:${op.operatorId}`, before: { custom: false }, after: { custom: true, reason: 'the operator asked for earlier interactions' } }],
+    'one audit row, the set before and after',
+  );
+  // One more declined deposit: the player's score of 3 is high under the operator's thresholds.
+  await publish(s.nc, s.prefix, op, { kind: 'failed_deposit', playerId: other, amount: '80.00', at: noonUtc });
+  await counted(other, 6);
+  await assessed(other);
+  t.match(ok(await levelOf(op, other)), { level: 'high', score: 3 }, "assessed against the operator's thresholds");
 });

@@ -1,7 +1,8 @@
-// The watch across crashes, as a real process: killed after its commit and before its ack (the
-// crash point), then killed at a random moment mid-stream, and started again each time. Every
-// event is counted exactly once: the recorded events, the case, its evidence and the player's
-// risk history come out the same as one uninterrupted run.
+// The watch and the harm feed across crashes, as a real process: killed after the watch's commit and
+// before its ack (its crash point), then after the harm feed's count and before its acks (its own),
+// then at a random moment mid-stream, and started again each time. Every event is counted exactly
+// once: the recorded events, the case, its evidence, the player's risk history and harm days come out
+// the same as one uninterrupted run.
 import t from 'tap';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -11,18 +12,28 @@ import { playersService } from '@bo/players';
 import { adminScope, ok, operatorScope, startStack } from '@bo/test-support';
 import { spawnServiceProcess, testNatsUrl, waitFor } from '@bo/service-kit/testing';
 import { watchConsumerName } from '../../src/watch/event-watch.ts';
+import { harmFeedConsumerNames } from '../../src/harm/harm-feed.ts';
 import { publishMoneyEvent } from '../support/events.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const EVENTS = 20;
 
-t.test('a killed and restarted watch neither loses nor double-counts an event', async (t) => {
+t.test('a killed and restarted watch and harm feed neither lose nor double-count an event', async (t) => {
   const s = await startStack(t, 'amlrestart', [playersService]);
   const db = new pg.Client({ connectionString: s.databaseUrl });
   await db.connect();
   t.teardown(() => db.end());
   const n = async (q: string) => Number((await db.query(q)).rows[0].n);
-  const env = { DATABASE_URL: s.databaseUrl, NATS_URL: testNatsUrl(), NATS_PREFIX: s.prefix, PROFILE_CACHE_MS: 0, WATCH_ACK_WAIT_MS: 2000, LOG_LEVEL: 'info' };
+  const env = {
+    DATABASE_URL: s.databaseUrl,
+    NATS_URL: testNatsUrl(),
+    NATS_PREFIX: s.prefix,
+    PROFILE_CACHE_MS: 0,
+    WATCH_ACK_WAIT_MS: 2000,
+    LOG_LEVEL: 'info',
+    HARM_FEED: 'true',
+    HARM_FEED_WINDOW_MS: 100,
+  };
 
   const op = operatorScope('rst', 'production');
   ok(
@@ -39,10 +50,17 @@ t.test('a killed and restarted watch neither loses nor double-counts an event', 
     await publishMoneyEvent(s.nc, s.prefix, op, { type: 'deposit.confirmed', playerId: player, amount: '9500.00', at: new Date(start + i * 60_000) });
   }
 
-  const first = await spawnServiceProcess('compliance', MAIN, { ...env, CRASH_AT: 'compliance.watch.after-commit' });
+  // The harm feed's batch waits a minute here: the process dies at the watch's first commit, before any count.
+  const first = await spawnServiceProcess('compliance', MAIN, { ...env, HARM_FEED_WINDOW_MS: 60_000, CRASH_AT: 'compliance.watch.after-commit' });
   t.teardown(() => first.stop());
   const died = await first.exited;
   t.equal(died.signal, 'SIGKILL', 'the first process died at the crash point (committed, not acked)');
+  t.equal(await n(`select count(*)::int as n from compliance.harm_events`), 0, 'the harm feed had counted nothing');
+
+  const harmCrash = await spawnServiceProcess('compliance', MAIN, { ...env, CRASH_AT: 'compliance.harm.after-count' });
+  t.teardown(() => harmCrash.stop());
+  t.equal((await harmCrash.exited).signal, 'SIGKILL', "the next died at the harm feed's crash point (counted, not acked)");
+  t.ok((await n(`select count(*)::int as n from compliance.harm_events`)) > 0, 'after counting a batch');
 
   const second = await spawnServiceProcess('compliance', MAIN, env);
   t.teardown(() => second.stop());
@@ -55,8 +73,11 @@ t.test('a killed and restarted watch neither loses nor double-counts an event', 
   const jsm = await jetstreamManager(s.nc);
   await waitFor(
     async () => {
-      const info = await jsm.consumers.info(eventsStreamName(s.prefix), watchConsumerName(s.prefix));
-      return info.num_pending === 0 && info.num_ack_pending === 0;
+      for (const name of [watchConsumerName(s.prefix), ...harmFeedConsumerNames(s.prefix)]) {
+        const info = await jsm.consumers.info(eventsStreamName(s.prefix), name);
+        if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
+      }
+      return true;
     },
     { what: 'every event acked' },
   );
@@ -66,6 +87,12 @@ t.test('a killed and restarted watch neither loses nor double-counts an event', 
   t.equal(await n(`select count(*)::int as n from compliance.case_evidence`), EVENTS - 4, 'one piece of evidence per hitting deposit (the 5th to the 20th)');
   t.equal(await n(`select count(*)::int as n from compliance.case_steps`), 1, 'opened once');
   t.equal(await n(`select count(*)::int as n from compliance.player_risk_history`), 1, 'the risk raised once');
+  t.same(
+    // Summed over days: the hour may cross midnight in the operator's time zone.
+    (await db.query(`select sum(deposits)::int as deposits, sum(deposit_sum)::text as sum from compliance.harm_days where player_id = $1`, [player])).rows,
+    [{ deposits: EVENTS, sum: `${9500 * EVENTS}.00` }],
+    "each deposit counted once into the player's harm day",
+  );
   // Judged as in order whatever order the redeliveries came in: the 5th to the 20th deposit hit.
   const hitBy = await db.query(
     `select w.occurred_at from compliance.case_evidence e join compliance.watched_money w on w.event_id = e.event_id order by w.occurred_at`,
