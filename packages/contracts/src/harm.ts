@@ -189,6 +189,13 @@ export const harmAdminOperations = defineOperations({
   },
 });
 
+/** The sandbox's way to make a player show harm markers: the markers to show (none: a quiet player). */
+export const SandboxHarmMarkersSchema = Type.Object(
+  { markers: Type.Array(HarmMarkerSchema, { uniqueItems: true, maxItems: HARM_MARKERS.length }) },
+  { $id: 'SandboxHarmMarkers' },
+);
+export type SandboxHarmMarkers = Static<typeof SandboxHarmMarkersSchema>;
+
 export const harmOperations = defineOperations({
   getPlayerHarmLevel: {
     id: 'getPlayerHarmLevel',
@@ -202,5 +209,20 @@ export const harmOperations = defineOperations({
     response: PlayerHarmLevelSchema,
     status: 200,
     errors: ['PLAYER_NOT_FOUND'],
+  },
+  sandboxSetHarmMarkers: {
+    id: 'sandboxSetHarmMarkers',
+    method: 'PUT',
+    path: '/sandbox/players/:playerId/harm-markers',
+    subject: 'compliance.sandbox.harmMarkers',
+    tag: 'Sandbox',
+    summary:
+      'Make a sandbox player show exactly the harm markers named (none: a quiet player): a made-up history under your thresholds, assessed at once; answers the level, and sends `player.risk_level_changed` when it moved',
+    params: PlayerIdParams,
+    body: SandboxHarmMarkersSchema,
+    response: PlayerHarmLevelSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'VALIDATION_ERROR'],
+    sandboxOnly: true,
   },
 });

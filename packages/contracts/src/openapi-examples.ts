@@ -349,6 +349,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExample> = {
     params: { playerId: PLAYER_ID },
     response: { playerId: PLAYER_ID, status: 'restrito', impedimentCheckedAt: T0, restrictedAt: T0 },
   },
+  sandboxSetHarmMarkers: {
+    params: { playerId: PLAYER_ID },
+    body: { markers: ['deposit_escalation', 'cancelled_withdrawals', 'night_play'] },
+    response: { playerId: PLAYER_ID, level: 'high', score: 5, markers: HARM_MARKERS_FIRED, assessedOn: '2026-11-21', updatedAt: T1 },
+  },
   sandboxAddScreeningEntry: {
     body: { list: 'sanctions', cpf: '529.982.247-25' },
     response: { id: 'scr_5f0c6d8a1b2e4c7d9e0f1a2b3c4d5e6f', list: 'sanctions', cpf: '52998224725', createdAt: T0 },
@@ -778,6 +783,8 @@ export const OPERATION_DESCRIPTIONS: Record<string, string> = {
     "Sandbox only: runs the player's impediment check now, as the next day's first login would, even when the player was checked today (under `br-spa`; `not_required` under `off`, nobody asked). A hit restricts the player as in production: status `restrito`, `player.restricted`, open game sessions ended, withdrawals only inside the window after the hit, closed after it (walk them with `POST /sandbox/players/{playerId}/next-day`). `outcome` is `impeded` for a player already restricted.",
   sandboxNextDay:
     "Sandbox only: moves the player's day forward by one. The clock cannot move for one player, so what the rules read of the player's past is made a day older: the last impediment check (the next login, deposit or game session checks again), the time of an impediment hit (the withdrawal window shrinks by a day; the player is closed, `encerrado`, once the closing's days have passed), the limits' pending changes (cooling-off), and demo play's usage (the day's loss, wager and time used become yesterday's). Money never moves in time: deposits, withdrawals and their deposit-limit usage keep their times, and so do pauses and self-exclusions. Each call is one more day.",
+  sandboxSetHarmMarkers:
+    "Sandbox only: makes the player show exactly the harm markers in `markers` (an empty list: none, a quiet player), so you can build what your front-end does at each level and marker before going live. The player's harm history is replaced by a made-up one (eight weeks of a usual player, then a recent week with each pattern asked) under your operator's thresholds, and the player is assessed at once: the answer is the level as `GET /players/{playerId}/harm-level` reads it, and `player.risk_level_changed` is sent when the level moved. 422 `VALIDATION_ERROR` when your thresholds make one marker's pattern fire another (the message names them). Events of the player counted afterwards add to the made-up days.",
   sandboxAddScreeningEntry:
     "Sandbox only: puts a CPF on your sandbox's simulated PEP (`pep`) or sanctions (`sanctions`) list; your `br-spa` sandbox players with that CPF are screened again before this answers. A sanctions hit freezes the player (status `bloqueado`: deposits, rounds and withdrawals answer 403 `PLAYER_NOT_ACTIVE`); a PEP hit changes nothing you can see (our compliance team reviews it). The answer names the entry only.",
   sandboxRemoveScreeningEntry:

@@ -358,6 +358,16 @@ const FLOW: FlowStep[] = [
     ],
   },
   {
+    op: 'sandboxSetHarmMarkers',
+    name: 'Sandbox: make the player show two harm markers (chasing losses, night play), assessed at once',
+    params: { playerId: '{{playerId}}' },
+    body: { markers: ['chasing', 'night_play'] },
+    tests: [
+      json,
+      `pm.test('medium, with exactly those markers', () => { pm.expect(body.level).to.eql('medium'); pm.expect(body.markers.map((m) => m.marker)).to.eql(['chasing', 'night_play']); });`,
+    ],
+  },
+  {
     op: 'getPlayerHarmLevel',
     name: "Responsible gaming: the player's level of risk of gambling harm, with the markers behind it",
     params: { playerId: '{{playerId}}' },

@@ -59,6 +59,7 @@ export const SDK_METHODS: Record<string, string> = {
   sandboxRemoveImpediment: 'sandbox.removeImpediment',
   sandboxCheckImpediments: 'sandbox.checkImpediments',
   sandboxNextDay: 'sandbox.nextDay',
+  sandboxSetHarmMarkers: 'sandbox.setHarmMarkers',
   sandboxAddScreeningEntry: 'sandbox.addScreeningEntry',
   sandboxRemoveScreeningEntry: 'sandbox.removeScreeningEntry',
   sandboxAddPixKey: 'sandbox.addPixKey',

@@ -27,6 +27,7 @@ import {
   type Pause,
   type Player,
   type PlayerHarmLevel,
+  type SandboxHarmMarkers,
   type ResponsibleGaming,
   type SetLimit,
   type SandboxImpediment,
@@ -292,6 +293,9 @@ export class BackOffice {
       this.#body('sandboxCheckImpediments', { params: { playerId } }, opts),
     /** Moves the player's day forward: the day's impediment check, the window and closing after a hit, cooling-offs and game usage, a day older. */
     nextDay: (playerId: string, opts?: ReadOptions): Promise<SandboxNextDay> => this.#body('sandboxNextDay', { params: { playerId } }, opts),
+    /** Makes the player show exactly these harm markers (none: a quiet player), assessed at once (docs/player-protection.md). */
+    setHarmMarkers: (playerId: string, markers: SandboxHarmMarkers['markers'], opts?: ReadOptions): Promise<PlayerHarmLevel> =>
+      this.#body('sandboxSetHarmMarkers', { params: { playerId }, body: { markers } }, opts),
     /** Puts a CPF on your sandbox's simulated PEP or sanctions list (your br-spa sandbox players with it are screened again). */
     addScreeningEntry: (body: SandboxScreeningEntry, opts?: ReadOptions): Promise<SandboxScreeningEntryResult> =>
       this.#body('sandboxAddScreeningEntry', { body }, opts),

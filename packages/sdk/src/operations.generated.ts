@@ -645,6 +645,10 @@ export interface ResponsibleGaming {
   centralSelfExclusionUrl: string | null;
 }
 
+export interface SandboxHarmMarkers {
+  markers: Array<"deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "reality_checks_dismissed">;
+}
+
 export interface SandboxImpediment {
   /** Valid CPF, with or without punctuation; format: cpf */
   cpf: string;
@@ -886,6 +890,7 @@ export const OPERATIONS = {
   getDataRequest: { id: 'getDataRequest', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "One data request with its answer" },
   getDataRequestFile: { id: 'getDataRequestFile', method: 'GET', path: '/players/{playerId}/data-requests/{requestId}/file', pathParams: ['playerId', 'requestId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON)" },
   getPlayerHarmLevel: { id: 'getPlayerHarmLevel', method: 'GET', path: '/players/{playerId}/harm-level', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "The player's level of risk of gambling harm with the markers behind it (each with its value, threshold, the player's own baseline and its days); `none` with no markers for a player never assessed above it" },
+  sandboxSetHarmMarkers: { id: 'sandboxSetHarmMarkers', method: 'PUT', path: '/sandbox/players/{playerId}/harm-markers', pathParams: ['playerId'], idempotent: false, sandboxOnly: true, hasBody: true, status: 200, summary: "Make a sandbox player show exactly the harm markers named (none: a quiet player): a made-up history under your thresholds, assessed at once; answers the level, and sends `player.risk_level_changed` when it moved" },
   sandboxAddScreeningEntry: { id: 'sandboxAddScreeningEntry', method: 'POST', path: '/sandbox/screening-entries', pathParams: [], idempotent: false, sandboxOnly: true, hasBody: true, status: 201, summary: "Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers" },
   sandboxRemoveScreeningEntry: { id: 'sandboxRemoveScreeningEntry', method: 'DELETE', path: '/sandbox/screening-entries/{id}', pathParams: ['id'], idempotent: false, sandboxOnly: true, hasBody: false, status: 200, summary: "Take an entry off the key's operator's simulated lists (a removal never lifts a freeze: that is our team's decision)" },
   getWallet: { id: 'getWallet', method: 'GET', path: '/players/{playerId}/wallet', pathParams: ['playerId'], idempotent: false, sandboxOnly: false, hasBody: false, status: 200, summary: "Balances of a player" },
@@ -1247,6 +1252,16 @@ export interface OperationTypes {
     };
     query: undefined;
     body: undefined;
+    response: PlayerHarmLevel;
+  };
+  /** PUT /sandbox/players/{playerId}/harm-markers: Make a sandbox player show exactly the harm markers named (none: a quiet player): a made-up history under your thresholds, assessed at once; answers the level, and sends `player.risk_level_changed` when it moved */
+  sandboxSetHarmMarkers: {
+    params: {
+      /** length 1 to 64 */
+      playerId: string;
+    };
+    query: undefined;
+    body: SandboxHarmMarkers;
     response: PlayerHarmLevel;
   };
   /** POST /sandbox/screening-entries: Put a CPF on the simulated PEP or sanctions list of the key's operator's sandbox; its sandbox players with that CPF are screened again before this answers */

@@ -31,6 +31,7 @@ import { screeningSimulator } from './screening/simulator.ts';
 import { adminAssignCase, adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
 import { adminGetHarmThresholds, adminSetHarmThresholds } from './handlers/admin-harm-thresholds.ts';
+import { sandboxSetHarmMarkers } from './handlers/sandbox-harm-markers.ts';
 import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
 import { adminDownloadDailyFile, adminGetDailyFile, adminListDailyFiles } from './handlers/admin-daily-files.ts';
@@ -148,6 +149,7 @@ export function createComplianceService(
       ...handle(screeningAdminOperations.adminRescreen, adminRescreen(deps, screening)),
       // The operator's read of its player's harm level (issue #68).
       ...handle(harmOperations.getPlayerHarmLevel, getPlayerHarmLevel(deps)),
+      ...handle(harmOperations.sandboxSetHarmMarkers, sandboxSetHarmMarkers(deps, operatorProfiles(deps, deps.config.PROFILE_CACHE_MS))),
       ...handle(harmAdminOperations.adminGetHarmThresholds, adminGetHarmThresholds(deps)),
       ...handle(harmAdminOperations.adminSetHarmThresholds, adminSetHarmThresholds(deps)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),

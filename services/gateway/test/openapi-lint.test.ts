@@ -161,6 +161,7 @@ t.test('the served OpenAPI document lints clean and matches the contract', async
         sandboxAddImpediment: true,
         sandboxAddScreeningEntry: true,
         sandboxAddPixKey: true,
+        sandboxSetHarmMarkers: true,
         createGameSession: true,
         endGameSession: false,
         endPlayerGameSessions: false,

@@ -51,7 +51,7 @@ t.test('public documentation routes', async (t) => {
   t.notMatch(pre, /CryptoJS\./, 'not the deprecated global');
   // cancel and the end of game sessions take an empty object; every other body (POST, the confirm's payer, the limits' PUT) has fields.
   const withFields = postman.item[0].item.filter((i: any) => i.request.body && !/\/(cancel|end)$/.test(i.request.url.raw));
-  t.equal(withFields.length, 26); // with the registration data's PATCH and the marketing consent (issue #60), and a data request (issue #69)
+  t.equal(withFields.length, 27); // with the registration data's PATCH and the marketing consent (issue #60), a data request (issue #69) and the sandbox's harm markers (issue #68)
   for (const item of withFields) t.ok(Object.keys(JSON.parse(item.request.body.raw)).length > 0, `${item.name}: a real body`);
 
   const snippets = JSON.parse((await get('/signing-snippets.json')).text);

@@ -192,3 +192,26 @@ export async function harmLevelOf(
   );
   return row && { level: row.level, score: row.score, markers: row.markers, assessedOn: row.assessed_on, updatedAt: row.updated_at };
 }
+
+/**
+ * The sandbox's made-up history of a player (sandbox-markers.ts), in the caller's transaction: under
+ * the player's harm lock (waited for: a sandbox call, never the money's path), the player's days
+ * replaced by `days` and their mark for assessment dropped (the caller assesses them now).
+ */
+export async function replaceSandboxHarmDays(tx: SqlRunner, p: PlayerRef, days: readonly PlayerDay[]): Promise<void> {
+  if (p.environment !== 'sandbox') throw new Error('made-up harm days are for sandbox players only');
+  await tx.query(`select pg_advisory_xact_lock(hashtextextended('harm/' || ?::text, 0))`, [p.playerId]);
+  await tx.query(`delete from ${S}.harm_days where player_id = ? and environment = 'sandbox'`, [p.playerId]);
+  await tx.query(`delete from ${S}.harm_pending where player_id = ?`, [p.playerId]);
+  await tx.query(
+    `insert into ${S}.harm_days (player_id, operator_id, brand_id, environment, day, deposits, deposit_sum, failed_deposits, deposits_after_loss,
+       withdrawals_cancelled, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes, limits_raised, limits_removed, limits_reached,
+       reality_checks_dismissed)
+     select ?, ?, ?, ?, d.day, d.deposits, d."depositSum", d."failedDeposits", d."depositsAfterLoss", d."withdrawalsCancelled", d.bets, d."stakeSum",
+            d."stakeSquares", d."winSum", d."minutesPlayed", d."nightMinutes", d."limitsRaised", d."limitsRemoved", d."limitsReached", d."realityChecksDismissed"
+       from json_to_recordset(?::json) as d(day text, deposits int, "depositSum" numeric, "failedDeposits" int, "depositsAfterLoss" int,
+            "withdrawalsCancelled" int, bets int, "stakeSum" numeric, "stakeSquares" numeric, "winSum" numeric, "minutesPlayed" int, "nightMinutes" int,
+            "limitsRaised" int, "limitsRemoved" int, "limitsReached" int, "realityChecksDismissed" int)`,
+    [p.playerId, p.operatorId, p.brandId, p.environment, JSON.stringify(days)],
+  );
+}

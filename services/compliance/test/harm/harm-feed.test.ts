@@ -268,4 +268,34 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   await counted(other, 6);
   await assessed(other);
   t.match(ok(await levelOf(op, other)), { level: 'high', score: 3 }, "assessed against the operator's thresholds");
+
+  // The sandbox's way (item 4): a sandbox player made to show two markers, then none.
+  const sandbox = operatorScope('harm', 'sandbox');
+  const tried = await createPlayer(s.call, sandbox);
+  const show = (scope: OperatorScope, playerId: string, markers: string[]) =>
+    s.call('compliance.sandbox.harmMarkers', { scope, params: { playerId }, body: { markers }, timeoutMs: 30_000 });
+  const shown = ok<{ level: string; score: number; markers: Array<{ marker: string }> }>(await show(sandbox, tried, ['chasing', 'night_play']));
+  t.match(shown, { playerId: tried, level: 'medium', score: 3, assessedOn: String }, 'chasing (2) and night play (1): medium at once');
+  t.same(
+    shown.markers.map((m) => m.marker),
+    ['chasing', 'night_play'],
+    'exactly the markers asked',
+  );
+  t.same(ok(await levelOf(sandbox, tried)), shown, 'the read says the same');
+  t.match(ok(await show(sandbox, tried, [])), { level: 'none', score: 0, markers: [] }, 'none asked: a quiet player again');
+  await waitFor(async () => (await levelChanges(s.nc, s.prefix)).filter((c) => c.event.data.playerId === tried).length >= 2, {
+    what: "the sandbox player's two level changes on the events stream",
+  });
+  t.same(
+    (await levelChanges(s.nc, s.prefix))
+      .filter((c) => c.event.data.playerId === tried)
+      .map(({ event: e }) => [e.data.previousLevel, e.data.level, e.data.added, e.data.removed]),
+    [
+      ['none', 'medium', ['chasing', 'night_play'], []],
+      ['medium', 'none', [], ['chasing', 'night_play']],
+    ],
+    'one player.risk_level_changed per change, as for a real one',
+  );
+  t.equal(errorOf(await show(op, other, ['chasing']))?.code, 'SANDBOX_ONLY', 'a production player: refused, nothing made up');
+  t.equal(errorOf(await show(sandbox, `plr_${newId('event').slice(-12)}`, ['chasing']))?.code, 'PLAYER_NOT_FOUND', 'an unknown player: 404');
 });
