@@ -55,8 +55,8 @@ export const ComplianceConfigSchema = Type.Composite([
     /** How often the loop counts the operators whose yearly AML report of last year is overdue (bo_aml_annual_reports_overdue). */
     AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
     /**
-     * The harm feed of players at risk (issue #68; docs/player-protection.md): off until its counting
-     * costs the bench's deposits under 5% (in the AML watch's small batches it costs 12%: docs/benchmarks.md).
+     * The harm feed of players at risk (issue #68; docs/player-protection.md): its counting costs the bench's
+     * deposits 2% (docs/benchmarks.md); off by default until a whole suite run has run with it on.
      */
     HARM_FEED: Type.Boolean({ default: false }),
     /** How long the harm feed's first event of a batch waits for others (nothing waits on a count: a batch of hundreds is one statement). */
