@@ -1,7 +1,7 @@
-// The harm feed (issue #68): durable consumers of its own on the events stream (one for deposits,
-// one for withdrawals: JetStream 2.9 filters a consumer on one subject), shared by the replicas. Each
-// deposit, declined deposit and cancelled withdrawal of any operator's player (both environments,
-// apart: a player is of one) is counted once into the player's day in the operator's time zone, and
+// The harm feed (issue #68): durable consumers of its own on the events stream (deposits,
+// withdrawals, players' events: JetStream 2.9 filters a consumer on one subject), shared by the
+// replicas. Each deposit, declined deposit, cancelled withdrawal, limit the player loosened and
+// refusal by a limit, of any operator's player (both environments, apart: a player is of one), is counted once into the player's day in the operator's time zone, and
 // the player marked for assessment, in ONE statement (atomic on its own): a redelivery counts
 // nothing. The message is acked after that statement. The assessments loop (harm-assessments.ts)
 // assesses each marked player once, however many events came.
@@ -25,6 +25,8 @@ import { harmEventOf } from './harm-events.ts';
 const FEEDS = [
   { name: 'deposits', types: 'deposit.*' },
   { name: 'withdrawals', types: 'withdrawal.*' },
+  // A player's limits raised, removed and reached (and the player's other events, few, acked unread).
+  { name: 'players', types: 'player.>' },
 ] as const;
 
 export function harmFeedConsumerNames(prefix: string): string[] {

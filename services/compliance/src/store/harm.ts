@@ -35,16 +35,21 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
        on conflict (event_id) do nothing
        returning event_id, operator_id, brand_id, environment, player_id, kind, amount, day),
      counted as (
-       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, failed_deposits, withdrawals_cancelled)
+       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, failed_deposits, withdrawals_cancelled,
+                                   limits_raised, limits_removed, limits_reached)
        select player_id, day, min(operator_id), min(brand_id), min(environment),
               count(*) filter (where kind = 'deposit'), coalesce(sum(amount) filter (where kind = 'deposit'), 0),
-              count(*) filter (where kind = 'failed_deposit'), count(*) filter (where kind = 'cancelled_withdrawal')
+              count(*) filter (where kind = 'failed_deposit'), count(*) filter (where kind = 'cancelled_withdrawal'),
+              count(*) filter (where kind = 'limit_raised'), count(*) filter (where kind = 'limit_removed'), count(*) filter (where kind = 'limit_reached')
          from recorded group by player_id, day
        on conflict (player_id, day) do update set
          deposits = harm_days.deposits + excluded.deposits,
          deposit_sum = harm_days.deposit_sum + excluded.deposit_sum,
          failed_deposits = harm_days.failed_deposits + excluded.failed_deposits,
-         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled),
+         withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled,
+         limits_raised = harm_days.limits_raised + excluded.limits_raised,
+         limits_removed = harm_days.limits_removed + excluded.limits_removed,
+         limits_reached = harm_days.limits_reached + excluded.limits_reached),
      marked as (
        insert into ${S}.harm_pending (player_id, operator_id, brand_id, environment, day, event_id, counted_at)
        select distinct on (player_id) player_id, operator_id, brand_id, environment, day, event_id, now()

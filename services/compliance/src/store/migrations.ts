@@ -325,6 +325,16 @@ export class HarmThresholds extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmLimitEvents extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."harm_events" drop constraint "harm_events_kind_check"');
+    this.addSql(
+      "alter table \"compliance\".\"harm_events\" add constraint \"harm_events_kind_check\" check (kind in ('deposit', 'failed_deposit', 'cancelled_withdrawal', 'limit_raised', 'limit_removed', 'limit_reached'))",
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -354,4 +364,5 @@ export const complianceMigrations = [
   { name: '0015_harm_markers', class: HarmMarkers },
   { name: '0016_harm_pending', class: HarmPending },
   { name: '0017_harm_thresholds', class: HarmThresholds },
+  { name: '0018_harm_limit_events', class: HarmLimitEvents },
 ];

@@ -24,6 +24,28 @@ import { complianceService } from '../../src/service.ts';
 
 type Kind = 'deposit' | 'failed_deposit' | 'cancelled_withdrawal';
 
+/** Any event as its service's outbox relay would publish it. */
+async function publishEvent(
+  nc: NatsConnection,
+  prefix: string,
+  scope: OperatorScope,
+  type: string,
+  data: Record<string, unknown>,
+  at: Date,
+  o: { id?: string; msgId?: string | undefined } = {},
+) {
+  const id = o.id ?? newId('event');
+  const h = natsHeaders();
+  h.set(EVENT_HEADERS.operatorId, scope.operatorId);
+  h.set(EVENT_HEADERS.brandId, scope.brandId);
+  await jetstream(nc).publish(
+    eventSubject(prefix, scope.environment, type),
+    JSON.stringify({ id, type, createdAt: at.toISOString(), environment: scope.environment, data }),
+    { msgID: o.msgId ?? id, headers: h },
+  );
+  return id;
+}
+
 /** One event as payments' outbox relay would publish it; `msgId` apart from the event's id to get past JetStream's own dedupe, as a redelivery would. */
 async function publish(
   nc: NatsConnection,
@@ -60,18 +82,7 @@ async function publish(
               refundRequired: false,
             },
           ];
-  const h = natsHeaders();
-  h.set(EVENT_HEADERS.operatorId, scope.operatorId);
-  h.set(EVENT_HEADERS.brandId, scope.brandId);
-  await jetstream(nc).publish(
-    eventSubject(prefix, scope.environment, type as string),
-    JSON.stringify({ id, type, createdAt: at, environment: scope.environment, data }),
-    {
-      msgID: e.msgId ?? id,
-      headers: h,
-    },
-  );
-  return id;
+  return publishEvent(nc, prefix, scope, type as string, data, e.at, { id, msgId: e.msgId });
 }
 
 /** Every `player.risk_level_changed` on the events stream, oldest first (what the webhooks service delivers). */
@@ -298,4 +309,33 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   );
   t.equal(errorOf(await show(op, other, ['chasing']))?.code, 'SANDBOX_ONLY', 'a production player: refused, nothing made up');
   t.equal(errorOf(await show(sandbox, `plr_${newId('event').slice(-12)}`, ['chasing']))?.code, 'PLAYER_NOT_FOUND', 'an unknown player: 404');
+
+  // A player's limits from the players service's events: raised and removed by the player (through the
+  // operator) count as loosened, a new limit, a lower one and our team's change do not; each refusal counts.
+  const limited = `plr_harml_${newId('event').slice(-8)}`;
+  const limitEvent = (type: string, data: Record<string, unknown>) =>
+    publishEvent(s.nc, s.prefix, op, type, { playerId: limited, externalId: null, type: 'deposit', period: 'day', ...data }, noonUtc);
+  const change = (previousValue: string | null, value: string | null, by = 'operator') =>
+    limitEvent('player.limits.changed', { previousValue, value, by, effectiveAt: noonUtc.toISOString() });
+  await change(null, '100.00');
+  await change('100.00', '500.00');
+  await change('500.00', '200.00');
+  await change('200.00', '900.00', 'team');
+  await change('200.00', null);
+  for (let i = 0; i < 3; i++) await limitEvent('player.limit.reached', { value: '200.00', resetsAt: noonUtc.toISOString() });
+  await counted(limited, 5);
+  t.same(
+    await rows(
+      'select sum(limits_raised)::int as raised, sum(limits_removed)::int as removed, sum(limits_reached)::int as reached from compliance.harm_days where player_id = $1',
+      [limited],
+    ),
+    [{ raised: 1, removed: 1, reached: 3 }],
+    "one raise and one removal by the player, three refusals: a new limit, a lower one and our team's change not counted",
+  );
+  await assessed(limited);
+  t.same(
+    (await rows('select markers from compliance.harm_levels where player_id = $1', [limited]))[0]?.markers.map((m: { marker: string }) => m.marker),
+    ['limits_loosened', 'limits_reached'],
+    'both limit markers fire from the events',
+  );
 });
