@@ -1,10 +1,11 @@
 // The harm feed (issue #68): durable consumers of its own on the events stream (deposits,
 // withdrawals, players' events: JetStream 2.9 filters a consumer on one subject), shared by the
 // replicas. Each deposit, declined deposit, cancelled withdrawal, limit the player loosened and
-// refusal by a limit, of any operator's player (both environments, apart: a player is of one), is counted once into the player's day in the operator's time zone, and
-// the player marked for assessment, in ONE statement (atomic on its own): a redelivery counts
-// nothing. The message is acked after that statement. The assessments loop (harm-assessments.ts)
-// assesses each marked player once, however many events came.
+// refusal by a limit, of any operator's player (both environments, apart: a player is of one), is
+// counted once into the player's day in the operator's time zone, and the player marked for
+// assessment, in ONE statement (atomic on its own): a redelivery counts nothing. The message is
+// acked after that statement. The assessments loop (harm-assessments.ts) assesses each marked
+// player once, however many events came.
 //
 // Why its own consumers, pulling hundreds at a time: nothing waits on a count (a player is assessed
 // once a minute), so a batch waits up to HARM_FEED_WINDOW_MS for company and a statement counts
@@ -61,7 +62,7 @@ export function harmFeedMetrics(registry: Registry): Histogram {
 }
 
 export function startHarmFeed(o: HarmFeedOptions): BackgroundTask[] {
-  // One batcher for both consumers: a deposit and a withdrawal of one second share a statement.
+  // One batcher for the three consumers: the events of one second share a statement, whatever their kind.
   const count = groupCommit<HarmEventToCount, void>({ max: HARM_BATCH, windowMs: o.windowMs }, async (items) => {
     o.batchSize.observe(items.length);
     // One statement, its own transaction (its locks held to its end): no begin and commit to wait for.
