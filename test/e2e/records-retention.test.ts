@@ -29,6 +29,8 @@ const DELETABLE: Record<string, string> = {
   '<schema>.outbox': "outbox rows already published to JetStream (every service's schema)",
   '<schema>.harm_pending':
     "compliance: a player's mark that their harm level is to be assessed again, taken by the assessment (the counts and every level stay: harm_days, harm_levels, harm_level_history)",
+  '<schema>.harm_days':
+    "compliance: a sandbox player's harm days (environment = 'sandbox' only), replaced by the sandbox's made-up history (PUT /sandbox/players/{id}/harm-markers); counts derived from the money's own records, which stay, and every level stays in harm_level_history",
 };
 
 /** ORM removals (`em.remove(row)`): the file and the entity, and why it is not a record. */

@@ -56,9 +56,9 @@ export const ComplianceConfigSchema = Type.Composite([
     AML_DUTIES_INTERVAL_MS: Type.Integer({ minimum: 1000, default: 600_000 }),
     /**
      * The harm feed of players at risk (issue #68; docs/player-protection.md): its counting costs the bench's
-     * deposits 2% (docs/benchmarks.md); off by default until a whole suite run has run with it on.
+     * deposits 2% (docs/benchmarks.md). Off: no player is assessed, every one reads `none`.
      */
-    HARM_FEED: Type.Boolean({ default: false }),
+    HARM_FEED: Type.Boolean({ default: true }),
     /** How long the harm feed's first event of a batch waits for others (nothing waits on a count: a batch of hundreds is one statement). */
     HARM_FEED_WINDOW_MS: Type.Integer({ minimum: 0, default: 1000 }),
     /** How often the players the harm feed counted are assessed (each once per pass, however many events came). */
