@@ -8,8 +8,7 @@ import { localDateOf } from '../domain/business-days.ts';
 import { sandboxHarmAssessment } from '../harm/sandbox-markers.ts';
 import { harmThresholdsOf } from '../harm/harm-thresholds.ts';
 import { changeOf } from '../harm/markers.ts';
-import { harmStatesOf, replaceSandboxHarmDays, saveHarmLevel } from '../store/harm.ts';
-import { storedHarmThresholds } from '../store/harm-thresholds.ts';
+import { harmStatesOf, replaceSandboxHarmDays, saveHarmLevel, storedHarmThresholds } from '../store/harm.ts';
 import type { OperatorProfiles } from '../watch/operator-profiles.ts';
 import { harmLevelView, requireBrandPlayer } from './harm-level.ts';
 

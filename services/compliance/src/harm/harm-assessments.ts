@@ -9,8 +9,7 @@
 // CPU in this service and as much in Postgres: docs/benchmarks.md), and a player who deposits ten times
 // in a minute is assessed once.
 import { startLoop, type BackgroundTask, type Logger, type OutboxRelay, type Sql } from '@bo/service-kit';
-import { harmStatesOf, saveHarmLevel, takePendingHarmPlayers } from '../store/harm.ts';
-import { storedHarmThresholds } from '../store/harm-thresholds.ts';
+import { harmStatesOf, saveHarmLevel, storedHarmThresholds, takePendingHarmPlayers } from '../store/harm.ts';
 import { harmThresholdsOf } from './harm-thresholds.ts';
 import { assessPlayer, changeOf } from './markers.ts';
 import { firstDayRead } from './player-day.ts';

@@ -1,13 +1,10 @@
 // An operator's harm thresholds as our team set them (compliance.harm_thresholds, issue #68): read,
-// set under the row's lock with the reason (team-settings.ts), and read in SQL by the assessments
-// for the operators of a batch.
-import type { HarmThresholds } from '@bo/contracts';
+// and set under the row's lock with the reason (team-settings.ts). Entities; the assessments read
+// them in SQL (harm.ts, storedHarmThresholds).
 import type { SqlRunner } from '@bo/service-kit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { HarmThresholdsEntity } from './entities.ts';
 import { setUnderRowLock } from './team-settings.ts';
-
-const S = 'compliance';
 
 export interface HarmThresholdsRow {
   operatorId: string;
@@ -28,13 +25,4 @@ export function setHarmThresholds<T>(
   audit: (before: HarmThresholdsRow | null, after: HarmThresholdsRow, tx: SqlRunner) => Promise<T>,
 ): Promise<T> {
   return setUnderRowLock<HarmThresholdsRow, T>(orm, HarmThresholdsEntity, 'operatorId', { ...set, updatedAt: new Date() }, audit);
-}
-
-/** The stored thresholds of those of `operatorIds` our team set (the others: none, the defaults). */
-export async function storedHarmThresholds(tx: SqlRunner, operatorIds: readonly string[]): Promise<Map<string, Partial<HarmThresholds>>> {
-  const rows = await tx.query<{ operator_id: string; thresholds: Partial<HarmThresholds> }>(
-    `select operator_id, thresholds from ${S}.harm_thresholds where operator_id = any(?::text[])`,
-    [[...new Set(operatorIds)]],
-  );
-  return new Map(rows.map((r) => [r.operator_id, r.thresholds]));
 }

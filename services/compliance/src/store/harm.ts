@@ -1,6 +1,6 @@
 // The harm feed's statements (issue #68), in the kit's plain `sql`: count an event once into the
 // player's day, read the player's days, keep the player's level and each change of it.
-import type { HarmMarkerHit } from '@bo/contracts';
+import type { HarmMarkerHit, HarmThresholds } from '@bo/contracts';
 import { writeEvent, type SqlRunner } from '@bo/service-kit';
 import type { HarmEvent } from '../harm/harm-events.ts';
 import type { Assessment, changeOf } from '../harm/markers.ts';
@@ -219,4 +219,13 @@ export async function replaceSandboxHarmDays(tx: SqlRunner, p: PlayerRef, days: 
             "limitsRaised" int, "limitsRemoved" int, "limitsReached" int, "realityChecksDismissed" int)`,
     [p.playerId, p.operatorId, p.brandId, p.environment, JSON.stringify(days)],
   );
+}
+
+/** The stored thresholds of those of `operatorIds` our team set (the others: none, the defaults). */
+export async function storedHarmThresholds(tx: SqlRunner, operatorIds: readonly string[]): Promise<Map<string, Partial<HarmThresholds>>> {
+  const rows = await tx.query<{ operator_id: string; thresholds: Partial<HarmThresholds> }>(
+    `select operator_id, thresholds from ${S}.harm_thresholds where operator_id = any(?::text[])`,
+    [[...new Set(operatorIds)]],
+  );
+  return new Map(rows.map((r) => [r.operator_id, r.thresholds]));
 }
