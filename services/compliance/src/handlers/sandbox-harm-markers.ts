@@ -27,7 +27,7 @@ export function sandboxSetHarmMarkers(
     const thresholds = harmThresholdsOf((await storedHarmThresholds(deps.sql, [scope.operatorId])).get(scope.operatorId));
     const made = sandboxHarmAssessment(new Set(req.body.markers), asOf, thresholds);
     if (made.missing.length > 0 || made.extra.length > 0) {
-      const why = [...made.missing.map((m) => `${m} cannot fire without another marker`), ...made.extra.map((m) => `${m} would fire too`)].join('; ');
+      const why = [...made.missing.map((m) => `${m} does not fire under them`), ...made.extra.map((m) => `${m} would fire too`)].join('; ');
       throw new AppError('VALIDATION_ERROR', `Your thresholds do not let these markers show alone: ${why}.`, {
         in: 'body',
         issues: [{ path: '/markers', message: why }],
