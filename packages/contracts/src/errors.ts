@@ -63,6 +63,7 @@ export const ERROR_CATALOGUE = {
   DEPOSIT_NOT_FOUND: { status: 404, message: 'Deposit not found.' },
   WITHDRAWAL_NOT_FOUND: { status: 404, message: 'Withdrawal not found.' },
   AML_CASE_NOT_FOUND: { status: 404, message: 'AML case not found.' },
+  HARM_CASE_NOT_FOUND: { status: 404, message: 'Harm case not found.' },
   AML_RISK_SUBJECT_NOT_FOUND: { status: 404, message: 'No such subject in the AML risk register.' },
   GAME_NOT_FOUND: { status: 404, message: 'Game not found.' },
   GAME_SESSION_NOT_FOUND: { status: 404, message: 'Game session not found.' },
@@ -90,6 +91,7 @@ export const ERROR_CATALOGUE = {
   WITHDRAWAL_NOT_CANCELLABLE: { status: 409, message: 'Only a withdrawal under review can be cancelled.' },
   WITHDRAWAL_INVALID_TRANSITION: { status: 409, message: 'The withdrawal state does not allow this decision.' },
   AML_CASE_INVALID_TRANSITION: { status: 409, message: 'The AML case state does not allow this decision.' },
+  HARM_CASE_CLOSED: { status: 409, message: 'The harm case is closed: a new rise of the player to high opens another.' },
   AML_RISK_SUBJECT_CONFLICT: {
     status: 409,
     message: 'The AML risk register already holds this subject (details.subjectId), or the subject has ended.',

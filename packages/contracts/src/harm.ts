@@ -3,7 +3,7 @@
 // operator. Separate from the AML risk (aml.ts, `PlayerRisk`): that one is about money laundering,
 // this one about the player being harmed. docs/player-protection.md gives each marker and default.
 import { Type, type Static } from '@sinclair/typebox';
-import { Money, Nullable, Timestamp } from './common.ts';
+import { EnvironmentSchema, Money, Nullable, Page, Timestamp, pageQuery } from './common.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -186,6 +186,176 @@ export const harmAdminOperations = defineOperations({
     response: OperatorHarmThresholdsSchema,
     status: 200,
     errors: ['VALIDATION_ERROR'],
+  },
+});
+
+/** A harm case's life: open while our team follows the player, closed with the outcome it saw. */
+export const HARM_CASE_STATUSES = ['open', 'closed'] as const;
+export type HarmCaseStatus = (typeof HARM_CASE_STATUSES)[number];
+/** How an interaction reached the player; `note`: our team's own record (a review, a decision to wait), no contact. */
+export const HARM_INTERACTION_CHANNELS = ['operator_message', 'phone', 'email', 'chat', 'note'] as const;
+export type HarmInteractionChannel = (typeof HARM_INTERACTION_CHANNELS)[number];
+/** What our team saw after its interactions, named when it closes the case. */
+export const HARM_CASE_OUTCOMES = ['play_reduced', 'play_unchanged', 'self_excluded', 'not_at_risk', 'unreachable'] as const;
+export type HarmCaseOutcome = (typeof HARM_CASE_OUTCOMES)[number];
+
+const CalendarDate = Type.String({ format: 'calendar-date' });
+
+/** One interaction with the player (or about them), as a person of our team recorded it. */
+export const HarmInteractionSchema = Type.Object(
+  {
+    id: Type.String(),
+    channel: Type.Union(HARM_INTERACTION_CHANNELS.map((c) => Type.Literal(c))),
+    /** What was said or done. */
+    summary: Type.String(),
+    /** The operator's id of its message to the player (channel `operator_message`). */
+    operatorMessageId: Nullable(Type.String()),
+    /** When to look at the player again (the case's follow-up date from then on). */
+    followUpOn: Nullable(CalendarDate),
+    by: Type.String(),
+    at: Timestamp,
+  },
+  { $id: 'HarmInteraction' },
+);
+export type HarmInteraction = Static<typeof HarmInteractionSchema>;
+
+/**
+ * A player our team follows because their harm level reached `high` (opened by the assessment that moved
+ * it there). While open, it follows the player's level, score, markers and recent deposits at each assessment.
+ */
+export const HarmCaseSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    operatorId: Type.String(),
+    brandId: Type.String(),
+    environment: EnvironmentSchema,
+    playerId: Type.String(),
+    /** As screened at the player's KYC; null before it. */
+    playerName: Nullable(Type.String()),
+    status: Type.Union(HARM_CASE_STATUSES.map((c) => Type.Literal(c))),
+    /** The player's level, score and markers at the latest assessment while the case was open. */
+    level: HarmLevelSchema,
+    score: Type.Integer({ minimum: 0 }),
+    markers: Type.Array(HarmMarkerHitSchema),
+    /** The player's deposits over the thresholds' recent window, at the same assessment. */
+    recentDeposits: Money,
+    /** The day of that assessment (the operator's time zone). */
+    assessedOn: CalendarDate,
+    interactions: Type.Integer({ minimum: 0 }),
+    /** The latest interaction's follow-up date; null: none asked. */
+    followUpOn: Nullable(CalendarDate),
+    openedAt: Timestamp,
+    updatedAt: Timestamp,
+    outcome: Nullable(Type.Union(HARM_CASE_OUTCOMES.map((c) => Type.Literal(c)))),
+    closedAt: Nullable(Timestamp),
+    closedBy: Nullable(Type.String()),
+    closeReason: Nullable(Type.String()),
+  },
+  { $id: 'HarmCaseSummary' },
+);
+export type HarmCaseSummary = Static<typeof HarmCaseSummarySchema>;
+
+/** A harm case with its interactions and the player's changes of level since it opened, oldest first. */
+export const HarmCaseSchema = Type.Intersect(
+  [
+    HarmCaseSummarySchema,
+    Type.Object({
+      interactionLog: Type.Array(HarmInteractionSchema),
+      levelChanges: Type.Array(
+        Type.Object({
+          from: HarmLevelSchema,
+          to: HarmLevelSchema,
+          added: Type.Array(HarmMarkerSchema),
+          removed: Type.Array(HarmMarkerSchema),
+          at: Timestamp,
+        }),
+      ),
+    }),
+  ],
+  { $id: 'HarmCase' },
+);
+export type HarmCase = Static<typeof HarmCaseSchema>;
+
+const Reason = Type.String({ minLength: 3, maxLength: 2000, pattern: '\\S' });
+
+export const RecordHarmInteractionSchema = Type.Object({
+  channel: Type.Union(HARM_INTERACTION_CHANNELS.map((c) => Type.Literal(c))),
+  /** What was said or done, as a person would read it later. */
+  summary: Reason,
+  /** Required with `operator_message`: the operator's id of its message, to find it in the operator's own records. */
+  operatorMessageId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /** When to look at the player again. */
+  followUpOn: Type.Optional(CalendarDate),
+});
+
+export const CloseHarmCaseSchema = Type.Object({
+  outcome: Type.Union(HARM_CASE_OUTCOMES.map((c) => Type.Literal(c))),
+  /** What was seen (did the player's play change?), kept with the case and in the audit log. */
+  reason: Reason,
+});
+
+const HarmCaseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** Our team's harm cases (issue #68 item 3): the queue, a case, its interactions and its closing. */
+export const harmCaseAdminOperations = defineOperations({
+  adminListHarmCases: {
+    id: 'adminListHarmCases',
+    method: 'GET',
+    path: '/admin/harm/cases',
+    subject: 'compliance.admin.harm.cases.list',
+    tag: 'Admin',
+    summary:
+      'Harm cases, the riskiest first (level, then score, then recent deposits, then the one waiting longest), filtered by status, environment, operator, player and follow-up due',
+    query: Type.Object({
+      status: Type.Optional(Type.Union(HARM_CASE_STATUSES.map((c) => Type.Literal(c)))),
+      environment: Type.Optional(EnvironmentSchema),
+      operatorId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      /** `due`: open cases whose follow-up date has come (today in UTC or before). */
+      followUp: Type.Optional(Type.Literal('due')),
+      ...pageQuery(200),
+    }),
+    response: Page(HarmCaseSummarySchema),
+    status: 200,
+  },
+  adminGetHarmCase: {
+    id: 'adminGetHarmCase',
+    method: 'GET',
+    path: '/admin/harm/cases/:id',
+    subject: 'compliance.admin.harm.cases.get',
+    tag: 'Admin',
+    summary: "A harm case with its interactions and the changes of the player's level since it opened",
+    params: HarmCaseParams,
+    response: HarmCaseSchema,
+    status: 200,
+    errors: ['HARM_CASE_NOT_FOUND'],
+  },
+  adminRecordHarmInteraction: {
+    id: 'adminRecordHarmInteraction',
+    method: 'POST',
+    path: '/admin/harm/cases/:id/interactions',
+    subject: 'compliance.admin.harm.cases.interaction',
+    tag: 'Admin',
+    summary:
+      "Record an interaction with the player (what was said or done, the channel, the operator's message id, a follow-up date): a person's record, audited; an open case only",
+    params: HarmCaseParams,
+    body: RecordHarmInteractionSchema,
+    response: HarmCaseSchema,
+    status: 200,
+    errors: ['HARM_CASE_NOT_FOUND', 'HARM_CASE_CLOSED', 'VALIDATION_ERROR'],
+  },
+  adminCloseHarmCase: {
+    id: 'adminCloseHarmCase',
+    method: 'POST',
+    path: '/admin/harm/cases/:id/close',
+    subject: 'compliance.admin.harm.cases.close',
+    tag: 'Admin',
+    summary: "Close a harm case with the outcome seen (did the player's play change?) and a reason: a person's decision, audited",
+    params: HarmCaseParams,
+    body: CloseHarmCaseSchema,
+    response: HarmCaseSchema,
+    status: 200,
+    errors: ['HARM_CASE_NOT_FOUND', 'HARM_CASE_CLOSED'],
   },
 });
 

@@ -23,6 +23,9 @@ export const ID_PREFIXES = {
   serviceToken: 'tok',
   credential: 'cred',
   amlCase: 'aml',
+  // Issue #68 item 3: our team's harm cases and each interaction recorded in one.
+  harmCase: 'hcs',
+  harmInteraction: 'hin',
   provider: 'prv',
   providerSession: 'pss',
   providerTransaction: 'ptx',

@@ -513,7 +513,7 @@ import { sigapAdminOperations } from './sigap.ts';
 import { sigapDutiesOperations } from './sigap-duties.ts';
 import { brandAdminOperations } from './brands.ts';
 import { integrityAdminOperations } from './integrity.ts';
-import { harmAdminOperations } from './harm.ts';
+import { harmAdminOperations, harmCaseAdminOperations } from './harm.ts';
 
 /** Every operation of the admin API (ADMIN_PORT). */
 export const adminOperations = {
@@ -536,6 +536,8 @@ export const adminOperations = {
   ...gameSessionAdminOperations,
   // Issue #68 item 2: an operator's thresholds of the harm markers.
   ...harmAdminOperations,
+  // Issue #68 item 3: our team's harm cases and interactions.
+  ...harmCaseAdminOperations,
 };
 export * from './brands.ts';
 export * from './provider-reads.ts';

@@ -15,6 +15,7 @@ import {
   screeningAdminOperations,
   screeningSandboxOperations,
   harmAdminOperations,
+  harmCaseAdminOperations,
   harmOperations,
   sigapAdminOperations,
   sigapDutiesOperations,
@@ -31,6 +32,7 @@ import { screeningSimulator } from './screening/simulator.ts';
 import { adminAssignCase, adminDecideCase, adminGetCase, adminListCases } from './handlers/admin-cases.ts';
 import { adminGetRules, adminSetRules } from './handlers/admin-rules.ts';
 import { adminGetHarmThresholds, adminSetHarmThresholds } from './handlers/admin-harm-thresholds.ts';
+import { adminCloseHarmCase, adminGetHarmCase, adminListHarmCases, adminRecordHarmInteraction } from './handlers/admin-harm-cases.ts';
 import { sandboxSetHarmMarkers } from './handlers/sandbox-harm-markers.ts';
 import { adminCos, adminNoOccurrence } from './handlers/admin-files.ts';
 import { adminDailyReport } from './handlers/admin-daily-report.ts';
@@ -152,6 +154,11 @@ export function createComplianceService(
       ...handle(harmOperations.sandboxSetHarmMarkers, sandboxSetHarmMarkers(deps, operatorProfiles(deps, deps.config.PROFILE_CACHE_MS))),
       ...handle(harmAdminOperations.adminGetHarmThresholds, adminGetHarmThresholds(deps)),
       ...handle(harmAdminOperations.adminSetHarmThresholds, adminSetHarmThresholds(deps)),
+      // Our team's harm cases and interactions (issue #68 item 3).
+      ...handle(harmCaseAdminOperations.adminListHarmCases, adminListHarmCases(deps)),
+      ...handle(harmCaseAdminOperations.adminGetHarmCase, adminGetHarmCase(deps)),
+      ...handle(harmCaseAdminOperations.adminRecordHarmInteraction, adminRecordHarmInteraction(deps)),
+      ...handle(harmCaseAdminOperations.adminCloseHarmCase, adminCloseHarmCase(deps)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
       ...handle(screeningSandboxOperations.sandboxRemoveScreeningEntry, sandboxRemoveScreeningEntry(deps)),
       ...handle(cosAdminOperations.adminAmlCos, adminCos(deps, players)),

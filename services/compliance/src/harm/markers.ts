@@ -39,6 +39,8 @@ export interface Assessment {
   /** The fired markers' added weights. */
   score: number;
   markers: HarmMarkerHit[];
+  /** The deposits of the recent window (a harm case's amount: the queue's order within a level and score). */
+  recentDeposits: string;
 }
 
 interface Totals {
@@ -305,7 +307,7 @@ export function assessPlayer(days: PlayerDay[], asOf: string, t: HarmThresholds,
   }
 
   const score = hits.reduce((s, h) => s + h.weight, 0);
-  return { asOf, level: levelOf(score, t), score, markers: hits };
+  return { asOf, level: levelOf(score, t), score, markers: hits, recentDeposits: recent.depositSum.toFixed(2) };
 }
 
 export function levelOf(score: number, t: Pick<HarmThresholds, 'levelAt'>): HarmLevel {

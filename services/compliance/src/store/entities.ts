@@ -6,7 +6,15 @@
 // or joins) uses the kit's plain `sql` (store/watch.ts). The kit's own tables (outbox,
 // stored answers) are not entities.
 import { defineEntity, p } from '@mikro-orm/core';
-import { HARM_LEVELS, SIGAP_FILE_STATUSES, SIGAP_FILE_TYPES, type HarmLevel } from '@bo/contracts';
+import {
+  HARM_CASE_OUTCOMES,
+  HARM_CASE_STATUSES,
+  HARM_INTERACTION_CHANNELS,
+  HARM_LEVELS,
+  SIGAP_FILE_STATUSES,
+  SIGAP_FILE_TYPES,
+  type HarmLevel,
+} from '@bo/contracts';
 import { HARM_EVENT_KINDS } from '../harm/harm-events.ts';
 import {
   AML_CASE_STATUSES,
@@ -628,6 +636,81 @@ export const HarmLevelHistoryEntity = defineEntity({
   indexes: [{ name: 'harm_level_history_by_player', properties: ['playerId', 'id'] }],
 });
 
+/**
+ * A player our team follows because their harm level reached `high` (issue #68 item 3): opened by the
+ * assessment that moved them there, kept current by each assessment while open (level, score, markers,
+ * recent deposits), closed by a person with the outcome seen. One open case per player at most.
+ */
+export const HarmCaseEntity = defineEntity({
+  name: 'HarmCase',
+  tableName: 'harm_cases',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    playerId: p.text(),
+    status: p.text().check(oneOf('status', HARM_CASE_STATUSES)),
+    level: p.text().$type<HarmLevel>().check(oneOf('level', HARM_LEVELS)),
+    /** The level's place (none 0 … high 3): the queue's first key. */
+    levelRank: p.integer(),
+    score: p.integer(),
+    markers: p.json<unknown[]>(),
+    recentDeposits: p.decimal('string').precision(20).scale(2),
+    assessedOn: p.text(),
+    /** The player's change of level that opened it (harm_level_history): the case shows the changes from it on. */
+    firstChangeId: p.bigint(),
+    interactions: p.integer().default(0),
+    followUpOn: p.text().nullable(),
+    openedAt: p.datetime(),
+    updatedAt: p.datetime(),
+    outcome: p
+      .text()
+      .nullable()
+      .check(`outcome is null or outcome in (${HARM_CASE_OUTCOMES.map((o) => `'${o}'`).join(', ')})`),
+    closedAt: p.datetime().nullable(),
+    closedBy: p.text().nullable(),
+    closeReason: p.text().nullable(),
+  },
+  indexes: [
+    { name: 'harm_cases_by_player', properties: ['playerId', 'openedAt'] },
+    // The queue's order: the riskiest first, then the largest, then the one waiting longest.
+    {
+      name: 'harm_cases_queue',
+      expression:
+        'create index "harm_cases_queue" on "compliance"."harm_cases" ("status", "level_rank" desc, "score" desc, "recent_deposits" desc, "opened_at", "id")',
+    },
+  ],
+  uniques: [
+    {
+      name: 'harm_cases_one_open',
+      expression: `create unique index "harm_cases_one_open" on "compliance"."harm_cases" ("player_id") where status = 'open'`,
+    },
+  ],
+});
+
+/** An interaction recorded in a harm case: what was said or done, through which channel, by whom. */
+export const HarmInteractionEntity = defineEntity({
+  name: 'HarmInteraction',
+  tableName: 'harm_interactions',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    caseId: p.text(),
+    channel: p.text().check(oneOf('channel', HARM_INTERACTION_CHANNELS)),
+    summary: p.text(),
+    operatorMessageId: p.text().nullable(),
+    followUpOn: p.text().nullable(),
+    by: p.text(),
+    at: p.datetime(),
+  },
+  indexes: [{ name: 'harm_interactions_by_case', properties: ['caseId', 'at'] }],
+});
+
 export const complianceEntities = [
   AmlCaseEntity,
   AmlCaseStepEntity,
@@ -653,4 +736,6 @@ export const complianceEntities = [
   HarmLevelHistoryEntity,
   HarmPendingEntity,
   HarmThresholdsEntity,
+  HarmCaseEntity,
+  HarmInteractionEntity,
 ];

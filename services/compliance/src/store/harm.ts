@@ -5,6 +5,7 @@ import { writeEvent, type SqlRunner } from '@bo/service-kit';
 import type { HarmEvent } from '../harm/harm-events.ts';
 import type { Assessment, changeOf } from '../harm/markers.ts';
 import type { PlayerDay } from '../harm/player-day.ts';
+import { followHarmCase } from './harm-cases.ts';
 import type { PlayerRef } from './watch.ts';
 
 const S = 'compliance';
@@ -147,8 +148,9 @@ export async function harmStatesOf(tx: SqlRunner, players: ReadonlyArray<{ playe
 
 /**
  * Keeps the player's assessment (a player never above `none` has no row) and, when the level moved,
- * a history row with the markers that came and went and the operator's `player.risk_level_changed`.
- * True when it wrote that event (the outbox relay is woken after the commit).
+ * a history row with the markers that came and went and the operator's `player.risk_level_changed`;
+ * the player's harm case follows (harm-cases.ts). True when it wrote that event (the outbox relay is
+ * woken after the commit).
  */
 export async function saveHarmLevel(
   tx: SqlRunner,
@@ -166,23 +168,28 @@ export async function saveHarmLevel(
        assessed_on = excluded.assessed_on, updated_at = excluded.updated_at`,
     [p.playerId, p.operatorId, p.brandId, p.environment, a.level, a.score, JSON.stringify(a.markers), a.asOf],
   );
-  if (!change.levelChanged) return false;
-  await tx.query(
-    `insert into ${S}.harm_level_history (player_id, from_level, to_level, added, removed, markers, event_id, at)
-     values (?, ?, ?, ?::text[], ?::text[], ?::jsonb, ?, ?)`,
-    [p.playerId, change.from, change.to, change.added, change.removed, JSON.stringify(a.markers), cause.eventId, cause.at],
-  );
-  await writeEvent(tx, S, p, 'player.risk_level_changed', {
-    playerId: p.playerId,
-    previousLevel: change.from,
-    level: change.to,
-    score: a.score,
-    markers: a.markers,
-    added: change.added,
-    removed: change.removed,
-    assessedOn: a.asOf,
-  });
-  return true;
+  let changeId: string | undefined;
+  if (change.levelChanged) {
+    const [history] = await tx.query<{ id: string }>(
+      `insert into ${S}.harm_level_history (player_id, from_level, to_level, added, removed, markers, event_id, at)
+       values (?, ?, ?, ?::text[], ?::text[], ?::jsonb, ?, ?) returning id::text`,
+      [p.playerId, change.from, change.to, change.added, change.removed, JSON.stringify(a.markers), cause.eventId, cause.at],
+    );
+    changeId = history?.id;
+    await writeEvent(tx, S, p, 'player.risk_level_changed', {
+      playerId: p.playerId,
+      previousLevel: change.from,
+      level: change.to,
+      score: a.score,
+      markers: a.markers,
+      added: change.added,
+      removed: change.removed,
+      assessedOn: a.asOf,
+    });
+  }
+  // Our team's case follows the assessment; a move to high opens one (issue #68 item 3).
+  await followHarmCase(tx, p, a, changeId);
+  return change.levelChanged;
 }
 
 /** A player's kept level (none: never assessed above `none`), in the environment asked. */

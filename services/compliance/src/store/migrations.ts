@@ -335,6 +335,33 @@ export class HarmLimitEvents extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmCases extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_cases" ("id" text not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "player_id" text not null, "status" text not null, "level" text not null, "level_rank" int not null, "score" int not null, "markers" jsonb not null, "recent_deposits" numeric(20,2) not null, "assessed_on" text not null, "first_change_id" bigint not null, "interactions" int not null default 0, "follow_up_on" text null, "opened_at" timestamptz not null, "updated_at" timestamptz not null, "outcome" text null, "closed_at" timestamptz null, "closed_by" text null, "close_reason" text null, primary key ("id"))',
+    );
+    this.addSql('create index "harm_cases_by_player" on "compliance"."harm_cases" ("player_id", "opened_at")');
+    this.addSql(
+      'create index "harm_cases_queue" on "compliance"."harm_cases" ("status", "level_rank" desc, "score" desc, "recent_deposits" desc, "opened_at", "id")',
+    );
+    this.addSql('create unique index "harm_cases_one_open" on "compliance"."harm_cases" ("player_id") where status = \'open\'');
+    this.addSql(
+      'create table "compliance"."harm_interactions" ("id" text not null, "case_id" text not null, "channel" text not null, "summary" text not null, "operator_message_id" text null, "follow_up_on" text null, "by" text not null, "at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "harm_interactions_by_case" on "compliance"."harm_interactions" ("case_id", "at")');
+    this.addSql('alter table "compliance"."harm_cases" add constraint "harm_cases_environment_check" check (environment in (\'sandbox\', \'production\'))');
+    this.addSql('alter table "compliance"."harm_cases" add constraint "harm_cases_status_check" check (status in (\'open\', \'closed\'))');
+    this.addSql("alter table \"compliance\".\"harm_cases\" add constraint \"harm_cases_level_check\" check (level in ('none', 'low', 'medium', 'high'))");
+    this.addSql(
+      "alter table \"compliance\".\"harm_cases\" add constraint \"harm_cases_outcome_check\" check (outcome is null or outcome in ('play_reduced', 'play_unchanged', 'self_excluded', 'not_at_risk', 'unreachable'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"harm_interactions\" add constraint \"harm_interactions_channel_check\" check (channel in ('operator_message', 'phone', 'email', 'chat', 'note'))",
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -365,4 +392,5 @@ export const complianceMigrations = [
   { name: '0016_harm_pending', class: HarmPending },
   { name: '0017_harm_thresholds', class: HarmThresholds },
   { name: '0018_harm_limit_events', class: HarmLimitEvents },
+  { name: '0019_harm_cases', class: HarmCases },
 ];

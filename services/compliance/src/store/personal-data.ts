@@ -35,6 +35,13 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     harm_levels: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
     harm_level_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
     harm_pending: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
+    // Our team's harm cases and what it said or did (issue #68 item 3): the player may read them (not AML).
+    harm_cases: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'opened_at, id' },
+    harm_interactions: {
+      category: 'responsibleGaming',
+      rowsOf: 'case_id in (select id from compliance.harm_cases where player_id = ?)',
+      orderBy: 'at, id',
+    },
   },
   none: {
     ...KIT_TABLES_WITHOUT_PLAYERS,

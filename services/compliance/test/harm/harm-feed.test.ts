@@ -279,6 +279,11 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   await counted(other, 6);
   await assessed(other);
   t.match(ok(await levelOf(op, other)), { level: 'high', score: 3 }, "assessed against the operator's thresholds");
+  t.match(
+    await rows(`select status, level, score, environment from compliance.harm_cases where player_id = $1`, [other]),
+    [{ status: 'open', level: 'high', score: 3, environment: 'production' }],
+    'the move to high opened a case for our team, in the same transaction',
+  );
 
   // The sandbox's way (item 4): a sandbox player made to show two markers, then none.
   const sandbox = operatorScope('harm', 'sandbox');
