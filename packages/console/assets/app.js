@@ -23,6 +23,7 @@ import { ProvidersPage } from './page-providers.js';
 import { FundTransfersPage, UnclaimedPage } from './page-unclaimed.js';
 import { IntegrityPage } from './page-integrity.js';
 import { PrivacyPage } from './page-privacy.js';
+import { HarmPage } from './page-harm.js';
 import { ComplianceNotices } from './notices.js';
 
 // Titles in the person's language (issue #61); the path stays the page's name.
@@ -33,6 +34,8 @@ const PAGES = [
   { path: '/operators', title: () => say('Operadores', 'Operators'), page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/webhooks', title: () => say('Entregas de webhooks', 'Webhook deliveries'), page: WebhooksPage, roles: ['support', 'finance'] },
   { path: '/aml', title: () => say('Casos de PLD', 'AML cases'), page: AmlPage, roles: ['compliance'] },
+  // Players at risk of harm: our team's cases and interactions (issue #68; docs/player-protection.md).
+  { path: '/harm', title: () => say('Jogo responsável: casos', 'Players at risk'), page: HarmPage, roles: ['compliance'] },
   { path: '/reports', title: () => say('Arquivos regulatórios', 'Regulator files'), page: ReportsPage, roles: ['compliance', 'finance'] },
   { path: '/impediments', title: () => say('Impedimentos', 'Impediments'), page: ImpedimentsPage, roles: ['compliance'] },
   { path: '/audit', title: () => say('Registro de auditoria', 'Audit log'), page: AuditPage, roles: ['compliance', 'finance', 'support'] },

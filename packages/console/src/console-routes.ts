@@ -59,6 +59,7 @@ const CONSOLE_PAGES = [
   'operators',
   'webhooks',
   'aml',
+  'harm',
   'reports',
   'impediments',
   'audit',

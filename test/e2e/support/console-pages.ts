@@ -455,6 +455,26 @@ export function consolePagesTest(lang: Lang): void {
     );
     t.equal((await asPerson(people.compliance!, 'PUT', `/admin/aml/cases/${brunoCase.id}/assignee`, { assignee: 'me' })).status, 200, 'a case assigned');
 
+    // A player at risk of harm (issue #68): Sandra made to show markers enough for high (a sandbox case), and
+    // an interaction recorded by a person, with its follow-up date.
+    t.equal(
+      (await sbx.request('PUT', `/sandbox/players/${sandra.id}/harm-markers`, { markers: ['chasing', 'cancelled_withdrawals', 'deposit_escalation'] })).status,
+      200,
+    );
+    const harmCase = (await stack.admin('GET', '/admin/harm/cases?environment=sandbox')).body.data[0];
+    t.equal(
+      (
+        await asPerson(people.compliance!, 'POST', `/admin/harm/cases/${harmCase.id}/interactions`, {
+          channel: 'operator_message',
+          summary: 'mensagem sobre limites enviada pelo operador',
+          operatorMessageId: 'msg-4471',
+          followUpOn: dayIn(-7),
+        })
+      ).status,
+      200,
+      'an interaction recorded',
+    );
+
     // The regulator files: yesterday's of both brands, an older production day never sent (overdue).
     const [yesterday, older] = [dayIn(1), dayIn(3)];
     for (const brand of [op.production.brandId, op.sandbox.brandId])
@@ -599,6 +619,9 @@ export function consolePagesTest(lang: Lang): void {
       { name: 'integrity', url: '/integrity', roles: ['compliance', 'finance', 'admin'], ready: 'tr[data-integrity-hold]' },
       { name: 'integrity-sandbox', url: env('/integrity'), roles: ['compliance', 'admin'] },
       // Issue #69: the data requests (none open: each is answered at once) and who read what (the player pages read above).
+      { name: 'harm', url: '/harm', roles: ['compliance', 'admin'] },
+      { name: 'harm-sandbox', url: env('/harm'), roles: ['compliance', 'admin'], ready: 'tr[data-harm-case-row]' },
+      { name: 'harm-case', url: `/harm?case=${harmCase.id}`, roles: ['compliance', 'admin'], ready: 'article[data-harm-case]' },
       { name: 'privacy', url: '/privacy', roles: ['compliance', 'admin'], ready: 'tr[data-read]' },
       { name: 'account', url: '/account', roles: ['compliance', 'finance', 'support', 'admin'] },
     ].filter((p) => ONLY.length === 0 || ONLY.some((part) => p.name.includes(part)));
