@@ -73,9 +73,12 @@ t.test('keys past their 24 h are forgotten by payments', async (t) => {
 
     await age('update payments.withdrawals set created_at = $age where request_key = $1', k);
     await age('update payments.processed_requests set created_at = $age where idempotency_key = $1', k);
-    await waitFor(async () => (await storedAnswers(k)) === 0, { what: 'the withdrawal key forgotten' });
+    // Forgotten twice, on the row and as a stored answer, in two steps of a pass: a pass whose first step ran
+    // before the ageing above forgets the answer only, and the next one the row's key. Both are waited for.
+    const rowKey = async () => (await sql.query('select request_key from payments.withdrawals where id = $1', [first.id])).rows[0].request_key;
+    await waitFor(async () => (await storedAnswers(k)) === 0 && (await rowKey()) === null, { what: 'the withdrawal key forgotten on its row and its answer' });
     const row = (await sql.query('select request_key, request_fingerprint from payments.withdrawals where id = $1', [first.id])).rows[0];
-    t.same(row, { request_key: null, request_fingerprint: null }, 'the key is cleared on the row');
+    t.same(row, { request_key: null, request_fingerprint: null }, 'the key and its fingerprint are cleared on the row');
     const kept = (await sql.query(`select request_key from payments.withdrawals where id = 'wd_reserving_test'`)).rows[0];
     t.equal(kept.request_key, reservingKey, 'the reserving row still holds its key');
 
