@@ -150,7 +150,10 @@ function historyValue(c, v) {
   return label(v);
 }
 
-/** Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion. Our team never raises a limit here. */
+/**
+ * Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion and
+ * pauses a player (a measure after an interaction). Our team never raises a limit nor shortens a pause here.
+ */
 function ResponsibleGaming({ player, onDone }) {
   // Read again whenever the file is (a new `player`): a status or limits change shows in the history at once.
   const state = useLoad(() => api('GET', `/admin/players/${encodeURIComponent(player.id)}/responsible-gaming`), [player]);
@@ -163,6 +166,17 @@ function ResponsibleGaming({ player, onDone }) {
       onDone();
     }
   };
+  const pause = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const body = { until: new Date(`${form.until.value}T00:00:00`).toISOString(), reason: form.reason.value.trim() };
+    if (await action.run(() => api('POST', `/admin/players/${encodeURIComponent(player.id)}/pause`, body))) {
+      form.reset();
+      state.reload();
+      onDone();
+    }
+  };
+  const dayAhead = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
   return html`<${Loaded} state=${state}>${({
     profile,
     selfExclusionLiftableAt,
@@ -201,6 +215,17 @@ function ResponsibleGaming({ player, onDone }) {
         ? html`<form onSubmit=${lift} aria-label="Lift the self-exclusion">
         <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
         <button type="submit" disabled=${action.busy}>${say('Levantar a autoexclusão por prazo indeterminado', 'Lift the indefinite self-exclusion')}</button>
+        <${ErrorNote} error=${action.error} />
+      </form>`
+        : null
+    }
+    ${
+      // Our team's pause, a measure after an interaction with the player (issue #68): from 24 hours to 6 weeks, never shortening one.
+      may('compliance')
+        ? html`<form onSubmit=${pause} aria-label="Pause the player" data-team-pause>
+        <label>${say('Pausar até', 'Pause until')} <input type="date" name="until" required min=${dayAhead(2)} max=${dayAhead(42)} /></label>
+        <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+        <button type="submit" disabled=${action.busy}>${say('Pausar o apostador', 'Pause the player')}</button>
         <${ErrorNote} error=${action.error} />
       </form>`
         : null

@@ -231,6 +231,20 @@ export const responsibleGamingAdminOperations = defineOperations({
     status: 200,
     errors: ['PLAYER_NOT_FOUND'],
   },
+  adminPausePlayer: {
+    id: 'adminPausePlayer',
+    method: 'POST',
+    path: '/admin/players/:id/pause',
+    subject: 'players.admin.pause',
+    tag: 'Admin',
+    summary:
+      'Our team pauses a player (a measure after an interaction with them, issue #68): from 24 hours to 6 weeks ahead, with a reason, audited; a running pause is never shortened (409 PAUSE_ACTIVE)',
+    params: AdminPlayerParams,
+    body: Type.Object({ until: Type.String({ format: 'date-time' }), reason: Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' }) }),
+    response: AdminResponsibleGamingSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'PAUSE_ACTIVE', 'VALIDATION_ERROR'],
+  },
   adminLiftSelfExclusion: {
     id: 'adminLiftSelfExclusion',
     method: 'POST',

@@ -154,6 +154,31 @@ t.test('responsible gaming', async (t) => {
     setRuleClockOffset(0);
   });
 
+  t.test("our team's pause (a measure after an interaction): the same bounds, a reason, audited, never shortened", async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'rg-3t' });
+    const pause = (ms: number, reason = 'agreed with the player after a call') =>
+      h.call('players.admin.pause', admin, { params: { id: p.id }, body: { until: new Date(Date.now() + ms).toISOString(), reason } });
+    errorCode(t, await pause(23 * HOUR), 'VALIDATION_ERROR', 'less than 24 h');
+    errorCode(t, await pause(43 * DAY), 'VALIDATION_ERROR', 'more than 6 weeks');
+    errorCode(t, await pause(2 * DAY, ''), 'VALIDATION_ERROR', 'a reason is required');
+    const body = okBody<any>(t, await pause(7 * DAY), 200);
+    const until = body.responsibleGaming.pause.until;
+    t.ok(Date.parse(until) > Date.now() + 6 * DAY, 'a week ahead');
+    t.match(body.history[0], { kind: 'pause', by: 'team', actor: 'compliance@team', reason: 'agreed with the player after a call', newValue: until });
+    t.match(
+      await h.lastAudit(`player:${p.id}`),
+      { before: { pausedUntil: null }, after: { pausedUntil: until, reason: 'agreed with the player after a call' } },
+      'audited with the reason',
+    );
+    t.match(okBody<any>(t, await state(p.id), 200).rg, { pausedUntil: until }, 'the enforcing services see it');
+    t.ok(
+      (await h.events()).some((e) => e.event.type === 'player.paused' && (e.event.data as any).playerId === p.id),
+      'the operator is told, as for its own pause',
+    );
+    errorCode(t, await pause(2 * DAY), 'PAUSE_ACTIVE', 'never shortened by our team either');
+  });
+
   t.test('self-exclusion: autoexcluido at once, never shortened, a fixed term ends by itself', async (t) => {
     setRuleClockOffset(0);
     const p = await h.createPlayer(t, scope, { externalId: 'rg-4' });

@@ -14,6 +14,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // A player's limits, usage and history: everyone reads; lifting an indefinite self-exclusion is compliance's.
   adminGetResponsibleGaming: ['compliance', 'finance', 'support'],
   adminLiftSelfExclusion: ['compliance'],
+  adminPausePlayer: ['compliance'],
   // Money out and the ledger: finance decides; compliance and support read the queue and a player's
   // withdrawals (compliance sees the whole money picture of a player or a case: issue #41).
   adminListWithdrawals: ['finance', 'compliance', 'support'],
@@ -182,6 +183,7 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminSetAmlRules',
   'adminSetHarmThresholds',
   'adminRecordHarmInteraction',
+  'adminPausePlayer',
   'adminCloseHarmCase',
   'adminAddScreeningEntry',
   'adminRemoveScreeningEntry',

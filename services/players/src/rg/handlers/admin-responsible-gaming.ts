@@ -1,7 +1,8 @@
 // Our team and a player's responsible gaming: the console reads limits, pending changes, usage
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
 // run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction): the status it replaced
-// comes back (domain/standing.ts endSelfExclusion). Our team never raises a limit.
+// comes back (domain/standing.ts endSelfExclusion); compliance pauses a player, a measure after an
+// interaction with them (issue #68), audited likewise. Our team never raises a limit nor shortens a pause.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -10,6 +11,7 @@ import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts'
 import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { rgView } from './rg-view.ts';
+import { runningPauseBefore } from './responsible-gaming.ts';
 
 /**
  * When compliance may lift the player's indefinite self-exclusion; null when they have none. Its
@@ -71,6 +73,42 @@ export function adminLiftSelfExclusion(deps: ServiceDeps<PlayersConfig>): Handle
         after: { status: player.status, reason: req.body.reason },
       });
       return { status: 200, body };
+    });
+    deps.outbox.poke();
+    return answer;
+  };
+}
+
+export function adminPausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminPausePlayer> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const until = new Date(req.body.until);
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockPlayer(tx, { id: req.params.id });
+      const now = ruleClock.now();
+      const running = runningPauseBefore(player, until, now);
+      await commitRgChange(tx, deps, player, now, {
+        history: {
+          kind: 'pause',
+          oldValue: running?.toISOString() ?? null,
+          newValue: until.toISOString(),
+          effectiveAt: now,
+          by: 'team',
+          actor: scope.actor,
+          reason: req.body.reason,
+        },
+        set: { pausedUntil: until },
+        event: 'player.paused',
+        data: { until: until.toISOString() },
+      });
+      const body = await adminView(deps, tx, player, now);
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminPausePlayer',
+        target: `player:${player.id}`,
+        before: { pausedUntil: running?.toISOString() ?? null },
+        after: { pausedUntil: until.toISOString(), reason: req.body.reason },
+      });
+      return { status: 200 as const, body };
     });
     deps.outbox.poke();
     return answer;

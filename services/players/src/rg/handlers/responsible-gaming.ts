@@ -137,17 +137,27 @@ export function removeLimit(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof 
   };
 }
 
+/**
+ * The player's running pause (null: none), once `until` is checked as a pause asked at `now`: from
+ * 24 hours to 6 weeks ahead (422), and never before a running pause's end (409 PAUSE_ACTIVE). The
+ * operator's pause and our team's share it.
+ */
+export function runningPauseBefore(player: Pick<PlayerRow, 'pausedUntil'>, until: Date, now: Date): Date | null {
+  const ahead = until.getTime() - now.getTime();
+  if (ahead < PAUSE_MIN_HOURS * 3_600_000 - PAUSE_SLACK_MS || ahead > PAUSE_MAX_HOURS * 3_600_000 + PAUSE_SLACK_MS) {
+    throw validationError('body', [{ path: '/until', message: 'must be from 24 hours to 6 weeks ahead' }]);
+  }
+  const running = player.pausedUntil && player.pausedUntil.getTime() > now.getTime() ? player.pausedUntil : null;
+  if (running && until.getTime() < running.getTime()) throw new AppError('PAUSE_ACTIVE', undefined, { until: running.toISOString() });
+  return running;
+}
+
 export function pausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingOperations.pausePlayer> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const until = new Date(req.body.until);
     return playerChange(deps, req, scope, 'players.rg.pause', async (tx, player, _compliance, now) => {
-      const ahead = until.getTime() - now.getTime();
-      if (ahead < PAUSE_MIN_HOURS * 3_600_000 - PAUSE_SLACK_MS || ahead > PAUSE_MAX_HOURS * 3_600_000 + PAUSE_SLACK_MS) {
-        throw validationError('body', [{ path: '/until', message: 'must be from 24 hours to 6 weeks ahead' }]);
-      }
-      const running = player.pausedUntil && player.pausedUntil.getTime() > now.getTime() ? player.pausedUntil : null;
-      if (running && until.getTime() < running.getTime()) throw new AppError('PAUSE_ACTIVE', undefined, { until: running.toISOString() });
+      const running = runningPauseBefore(player, until, now);
       await commitRgChange(tx, deps, player, now, {
         history: { kind: 'pause', oldValue: running?.toISOString() ?? null, newValue: until.toISOString(), effectiveAt: now, by: 'operator' },
         set: { pausedUntil: until },
