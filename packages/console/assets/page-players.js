@@ -152,7 +152,8 @@ function historyValue(c, v) {
 
 /**
  * Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion and
- * pauses a player (a measure after an interaction). Our team never raises a limit nor shortens a pause here.
+ * pauses a player or makes a limit stricter (measures after an interaction). Our team never raises a limit nor
+ * shortens a pause here.
  */
 function ResponsibleGaming({ player, onDone }) {
   // Read again whenever the file is (a new `player`): a status or limits change shows in the history at once.
@@ -171,6 +172,18 @@ function ResponsibleGaming({ player, onDone }) {
     const form = e.currentTarget;
     const body = { until: new Date(`${form.until.value}T00:00:00`).toISOString(), reason: form.reason.value.trim() };
     if (await action.run(() => api('POST', `/admin/players/${encodeURIComponent(player.id)}/pause`, body))) {
+      form.reset();
+      state.reload();
+      onDone();
+    }
+  };
+  const stricter = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const type = form.type.value;
+    const value = type === 'time' ? Number(form.value.value) : form.value.value.trim().replace(',', '.');
+    const path = `/admin/players/${encodeURIComponent(player.id)}/limits/${type}/${form.period.value}`;
+    if (await action.run(() => api('PUT', path, { value, reason: form.reason.value.trim() }))) {
       form.reset();
       state.reload();
       onDone();
@@ -227,6 +240,13 @@ function ResponsibleGaming({ player, onDone }) {
         <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
         <button type="submit" disabled=${action.busy}>${say('Pausar o apostador', 'Pause the player')}</button>
         <${ErrorNote} error=${action.error} />
+      </form>
+      <form onSubmit=${stricter} aria-label="A stricter limit" data-team-limit>
+        <label>${say('Limite mais restrito', 'A stricter limit')} <select name="type">${['deposit', 'loss', 'wager', 'time'].map((ty) => html`<option value=${ty}>${label(ty)}</option>`)}</select></label>
+        <label>${say('Período', 'Period')} <select name="period">${['day', 'week', 'month'].map((pe) => html`<option value=${pe}>${label(pe)}</option>`)}</select></label>
+        <label>${say('Valor (R$, ou minutos para tempo)', 'Value (R$, or minutes for time)')} <input name="value" required inputmode="decimal" maxlength="20" /></label>
+        <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+        <button type="submit" disabled=${action.busy}>${say('Aplicar', 'Apply')}</button>
       </form>`
         : null
     }

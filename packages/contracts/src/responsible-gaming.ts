@@ -231,6 +231,26 @@ export const responsibleGamingAdminOperations = defineOperations({
     status: 200,
     errors: ['PLAYER_NOT_FOUND'],
   },
+  adminSetStricterLimit: {
+    id: 'adminSetStricterLimit',
+    method: 'PUT',
+    path: '/admin/players/:id/limits/:type/:period',
+    subject: 'players.admin.stricterLimit',
+    tag: 'Admin',
+    summary:
+      'Our team sets a stricter limit of any type and period (a measure after an interaction with the player, issue #68): a new limit, or one lower than the limit in force, at once, with a reason, audited; never a higher one (422 VALIDATION_ERROR): only the player loosens their limits',
+    params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), type: LimitTypeSchema, period: LimitPeriodSchema }),
+    body: Type.Object(
+      {
+        value: Type.Union([MoneyBoundInput, Type.Integer({ minimum: 1, maximum: 44_640 })]),
+        reason: Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' }),
+      },
+      { additionalProperties: false },
+    ),
+    response: AdminResponsibleGamingSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'VALIDATION_ERROR'],
+  },
   adminPausePlayer: {
     id: 'adminPausePlayer',
     method: 'POST',

@@ -179,6 +179,41 @@ t.test('responsible gaming', async (t) => {
     errorCode(t, await pause(2 * DAY), 'PAUSE_ACTIVE', 'never shortened by our team either');
   });
 
+  t.test("our team's stricter limit (a measure after an interaction): at once, with a reason, audited, never looser", async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'rg-3s' });
+    const stricter = (type: string, period: string, value: unknown, reason = 'agreed with the player after a call') =>
+      h.call('players.admin.stricterLimit', admin, { params: { id: p.id, type, period }, body: { value, reason } });
+    okBody(t, await setLimit(p.id, 'loss', 'day', '200.00'), 200);
+    const raise = okBody<any>(t, await setLimit(p.id, 'loss', 'day', '500.00'), 200).limits[0];
+    t.equal(raise.pending.value, '500.00', "the player's own raise waits for its cooling-off");
+    const lowered = okBody<any>(t, await stricter('loss', 'day', '100.00'), 200);
+    t.match(lowered.responsibleGaming.limits, [{ type: 'loss', period: 'day', value: '100.00', pending: null }], 'lower: at once, the waiting raise dropped');
+    t.match(lowered.history[0], { kind: 'limit', type: 'loss', period: 'day', newValue: '100.00', by: 'team', actor: 'compliance@team' });
+    t.match(await h.lastAudit(`player:${p.id}`), {
+      before: { type: 'loss', period: 'day', value: '200.00' },
+      after: { value: '100.00', reason: 'agreed with the player after a call' },
+    });
+    const added = okBody<any>(t, await stricter('time', 'week', 600), 200).responsibleGaming.limits;
+    t.match(
+      added.find((l: any) => l.type === 'time'),
+      { period: 'week', value: 600, pending: null },
+      'a new limit: at once',
+    );
+    errorCode(t, await stricter('loss', 'day', '100.00'), 'VALIDATION_ERROR', 'the same value is not stricter');
+    errorCode(t, await stricter('loss', 'day', '150.00'), 'VALIDATION_ERROR', 'never looser');
+    errorCode(t, await stricter('time', 'week', '60'), 'VALIDATION_ERROR', 'time is whole minutes');
+    errorCode(t, await stricter('loss', 'day', '50.00', ''), 'VALIDATION_ERROR', 'a reason is required');
+    t.match(
+      okBody<any>(t, await state(p.id), 200).rg.limits,
+      [
+        { type: 'loss', period: 'day', value: '100.00' },
+        { type: 'time', period: 'week' },
+      ],
+      'the enforcing services see them',
+    );
+  });
+
   t.test('self-exclusion: autoexcluido at once, never shortened, a fixed term ends by itself', async (t) => {
     setRuleClockOffset(0);
     const p = await h.createPlayer(t, scope, { externalId: 'rg-4' });

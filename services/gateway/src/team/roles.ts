@@ -15,6 +15,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminGetResponsibleGaming: ['compliance', 'finance', 'support'],
   adminLiftSelfExclusion: ['compliance'],
   adminPausePlayer: ['compliance'],
+  adminSetStricterLimit: ['compliance'],
   // Money out and the ledger: finance decides; compliance and support read the queue and a player's
   // withdrawals (compliance sees the whole money picture of a player or a case: issue #41).
   adminListWithdrawals: ['finance', 'compliance', 'support'],
@@ -184,6 +185,7 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminSetHarmThresholds',
   'adminRecordHarmInteraction',
   'adminPausePlayer',
+  'adminSetStricterLimit',
   'adminCloseHarmCase',
   'adminAddScreeningEntry',
   'adminRemoveScreeningEntry',

@@ -5,7 +5,7 @@
 import { playerAdminOperations, responsibleGamingAdminOperations, responsibleGamingOperations } from '@bo/contracts';
 import { handle } from '@bo/service-kit';
 import { ANSWERED_BY_EFFECT, type PlayersModule } from '../module.ts';
-import { adminGetResponsibleGaming, adminLiftSelfExclusion, adminPausePlayer } from './handlers/admin-responsible-gaming.ts';
+import { adminGetResponsibleGaming, adminLiftSelfExclusion, adminPausePlayer, adminSetStricterLimit } from './handlers/admin-responsible-gaming.ts';
 import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { getResponsibleGaming, pausePlayer, removeLimit, selfExclude, setLimit } from './handlers/responsible-gaming.ts';
 import { startSelfExclusionTerms } from './handlers/self-exclusion-terms.ts';
@@ -24,6 +24,7 @@ export const rgModule: PlayersModule = {
     ...handle(responsibleGamingOperations.selfExclude, selfExclude(deps), ANSWERED_BY_EFFECT),
     ...handle(responsibleGamingAdminOperations.adminLiftSelfExclusion, adminLiftSelfExclusion(deps)),
     ...handle(responsibleGamingAdminOperations.adminPausePlayer, adminPausePlayer(deps)),
+    ...handle(responsibleGamingAdminOperations.adminSetStricterLimit, adminSetStricterLimit(deps)),
     ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
   }),
   background: (deps) => [startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],

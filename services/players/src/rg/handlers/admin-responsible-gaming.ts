@@ -2,16 +2,18 @@
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
 // run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction): the status it replaced
 // comes back (domain/standing.ts endSelfExclusion); compliance pauses a player, a measure after an
-// interaction with them (issue #68), audited likewise. Our team never raises a limit nor shortens a pause.
-import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, type responsibleGamingAdminOperations } from '@bo/contracts';
-import { adminScopeOf, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+// interaction with them (issue #68), and makes a limit stricter, each audited likewise. Our team never
+// raises a limit nor shortens a pause.
+import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, validationError, type responsibleGamingAdminOperations } from '@bo/contracts';
+import { adminScopeOf, compareMoney, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts';
 import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { rgView } from './rg-view.ts';
-import { runningPauseBefore } from './responsible-gaming.ts';
+import { settle, storedValue } from '../domain/rg-limits.ts';
+import { changeLimit, runningPauseBefore } from './responsible-gaming.ts';
 
 /**
  * When compliance may lift the player's indefinite self-exclusion; null when they have none. Its
@@ -107,6 +109,49 @@ export function adminPausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<ty
         target: `player:${player.id}`,
         before: { pausedUntil: running?.toISOString() ?? null },
         after: { pausedUntil: until.toISOString(), reason: req.body.reason },
+      });
+      return { status: 200 as const, body };
+    });
+    deps.outbox.poke();
+    return answer;
+  };
+}
+
+/**
+ * A stricter limit of our team's (a measure after an interaction, issue #68): a new limit, or one lower
+ * than the limit in force, at once (a raise the player asked for and still waits is dropped with it);
+ * never a higher one: only the player loosens their limits, through the operator.
+ */
+export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminSetStricterLimit> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const { type, period } = req.params;
+    const next = storedValue(type, req.body.value);
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockPlayer(tx, { id: req.params.id });
+      const now = ruleClock.now();
+      const row = (await limitRows(tx, player.id)).find((r) => r.type === type && r.period === period);
+      const inForce = row ? settle(row, now).value : null;
+      if (inForce !== null && compareMoney(next, inForce) >= 0) {
+        throw validationError('body', [
+          { path: '/value', message: `must be lower than the limit in force (${inForce}): our team only makes a limit stricter` },
+        ]);
+      }
+      const compliance = await complianceOf(tx, player.operatorId);
+      await changeLimit(
+        tx,
+        deps,
+        player,
+        { type, period, next, by: 'team', actor: scope.actor, coolingOffHours: compliance.coolingOffHours, profile: compliance.profile },
+        now,
+      );
+      await tx.flush();
+      const body = await adminView(deps, tx, player, now);
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminSetStricterLimit',
+        target: `player:${player.id}`,
+        before: { type, period, value: inForce },
+        after: { type, period, value: next, reason: req.body.reason },
       });
       return { status: 200 as const, body };
     });
