@@ -68,7 +68,7 @@ const CASE_COLUMNS = `id, operator_id as "operatorId", brand_id as "brandId", en
  * while the player stays high is not opened again until the level falls and rises once more.
  */
 export async function followHarmCase(tx: SqlRunner, p: PlayerRef, a: Assessment, openedBy: string | undefined): Promise<void> {
-  const rank = LEVEL_RANK[a.level];
+  const assessed = [a.level, LEVEL_RANK[a.level], a.score, JSON.stringify(a.markers), a.recentDeposits, a.asOf];
   await tx.query(
     `with followed as (
        update ${S}.harm_cases set level = ?, level_rank = ?, score = ?, markers = ?::jsonb, recent_deposits = ?, assessed_on = ?, updated_at = now()
@@ -78,25 +78,16 @@ export async function followHarmCase(tx: SqlRunner, p: PlayerRef, a: Assessment,
      select ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?::jsonb, ?, ?, ?::bigint, 0, date_trunc('milliseconds', now()), now()
       where ?::boolean and not exists (select 1 from followed)
      on conflict (player_id) where status = 'open' do nothing`,
+    // The assessment's columns, in the same order for the update and the insert.
     [
-      a.level,
-      rank,
-      a.score,
-      JSON.stringify(a.markers),
-      a.recentDeposits,
-      a.asOf,
+      ...assessed,
       p.playerId,
       newId('harmCase'),
       p.operatorId,
       p.brandId,
       p.environment,
       p.playerId,
-      a.level,
-      rank,
-      a.score,
-      JSON.stringify(a.markers),
-      a.recentDeposits,
-      a.asOf,
+      ...assessed,
       openedBy ?? '0',
       openedBy !== undefined && a.level === 'high',
     ],
