@@ -203,6 +203,13 @@ t.test('responsible gaming', async (t) => {
     errorCode(t, await stricter('loss', 'day', '100.00'), 'VALIDATION_ERROR', 'the same value is not stricter');
     errorCode(t, await stricter('loss', 'day', '150.00'), 'VALIDATION_ERROR', 'never looser');
     errorCode(t, await stricter('time', 'week', '60'), 'VALIDATION_ERROR', 'time is whole minutes');
+    const looserTime = await stricter('time', 'week', 700);
+    t.match(
+      looserTime.ok ? null : looserTime.error.details,
+      { in: 'body', issues: [{ path: '/value', message: /limit in force \(600 minutes\)/ }] },
+      'a looser time limit refused, the limit in force in minutes as the API shows it',
+    );
+    t.match(await h.lastAudit(`player:${p.id}`), { after: { type: 'time', value: 600 } }, 'the audit in the same units');
     errorCode(t, await stricter('loss', 'day', '50.00', ''), 'VALIDATION_ERROR', 'a reason is required');
     t.match(
       okBody<any>(t, await state(p.id), 200).rg.limits,

@@ -12,7 +12,7 @@ import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts'
 import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { rgView } from './rg-view.ts';
-import { settle, storedValue } from '../domain/rg-limits.ts';
+import { settle, shownValue, storedValue } from '../domain/rg-limits.ts';
 import { changeLimit, runningPauseBefore } from './responsible-gaming.ts';
 
 /**
@@ -132,9 +132,12 @@ export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): Handler
       const now = ruleClock.now();
       const row = (await limitRows(tx, player.id)).find((r) => r.type === type && r.period === period);
       const inForce = row ? settle(row, now).value : null;
+      // Shown as the API shows limits: money as "200.00", time in whole minutes.
+      const shown = (stored: string | null) => (stored === null ? null : shownValue(type, stored));
       if (inForce !== null && compareMoney(next, inForce) >= 0) {
+        const unit = type === 'time' ? ' minutes' : '';
         throw validationError('body', [
-          { path: '/value', message: `must be lower than the limit in force (${inForce}): our team only makes a limit stricter` },
+          { path: '/value', message: `must be lower than the limit in force (${shown(inForce)}${unit}): our team only makes a limit stricter` },
         ]);
       }
       const compliance = await complianceOf(tx, player.operatorId);
@@ -150,8 +153,8 @@ export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): Handler
       await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
         action: 'adminSetStricterLimit',
         target: `player:${player.id}`,
-        before: { type, period, value: inForce },
-        after: { type, period, value: next, reason: req.body.reason },
+        before: { type, period, value: shown(inForce) },
+        after: { type, period, value: shown(next), reason: req.body.reason },
       });
       return { status: 200 as const, body };
     });
