@@ -44,6 +44,7 @@ import {
   simulatedImpedimentsChangedSubject,
   walletLedgerDayMessages,
   walletStakesMessages,
+  harmPlayMessages,
   webhookMessages,
   walletOperations,
   providerOperations,
@@ -228,8 +229,10 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         OPERATOR_COMPLIANCE_SUBJECT,
         'players.admin.get',
         'players.admin.status',
-        // Whether a brand is one of ours before a regulator file is made for it (issue #61).
+        // Whether a brand is one of ours before a regulator file is made for it (issue #61), and whose the hours of play are.
         brandMessages.get.subject,
+        // The hours of play the harm days read (issue #68).
+        harmPlayMessages.playHours.subject,
       ],
       // The AML watch, and the harm feed's consumers (issue #68; HARM_FEED).
       consumers: [watchConsumerName(prefix), ...harmFeedConsumerNames(prefix)].map((name) => ({ stream: events, name })),

@@ -4,6 +4,7 @@
 // this one about the player being harmed. docs/player-protection.md gives each marker and default.
 import { Type, type Static } from '@sinclair/typebox';
 import { EnvironmentSchema, Money, Nullable, Page, Timestamp, pageQuery } from './common.ts';
+import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
 
@@ -394,5 +395,38 @@ export const harmOperations = defineOperations({
     status: 200,
     errors: ['PLAYER_NOT_FOUND', 'VALIDATION_ERROR'],
     sandboxOnly: true,
+  },
+});
+
+/**
+ * `wallet.harm.playHours`: what real-money play the wallet counted per player and UTC hour
+ * (wallet.rg_usage, written by each round's and provider bet's own statement): stakes, their count
+ * and the sum of their squares, what was lost net, and the seconds played. Asked by the compliance
+ * service's harm play pass (issue #68: play into the harm days), from an hour on, in pages ordered by
+ * hour, brand and player (`after`: the last row of the page before). A player's accounts in several
+ * currencies are added together.
+ */
+export const HarmPlayHoursRequestSchema = Type.Object({
+  fromHour: Timestamp,
+  after: Type.Optional(Type.Object({ hour: Timestamp, brandId: Type.String({ maxLength: 64 }), playerId: Type.String({ maxLength: 64 }) })),
+  limit: Type.Integer({ minimum: 1, maximum: 5000 }),
+});
+export const HarmPlayHourSchema = Type.Object({
+  brandId: Type.String(),
+  playerId: Type.String(),
+  /** The UTC hour's start. */
+  hour: Timestamp,
+  bets: Type.Integer({ minimum: 0 }),
+  stakeSum: Money,
+  stakeSquares: Type.String({ description: 'The sum of each stake squared (a decimal string)' }),
+  netLoss: Money,
+  secondsPlayed: Type.Integer({ minimum: 0 }),
+});
+export type HarmPlayHour = Static<typeof HarmPlayHourSchema>;
+export const harmPlayMessages = defineMessages({
+  playHours: {
+    subject: 'wallet.harm.playHours',
+    body: HarmPlayHoursRequestSchema,
+    reply: Type.Object({ hours: Type.Array(HarmPlayHourSchema) }),
   },
 });

@@ -63,6 +63,8 @@ export const ComplianceConfigSchema = Type.Composite([
     HARM_FEED_WINDOW_MS: Type.Integer({ minimum: 0, default: 1000 }),
     /** How often the players the harm feed counted are assessed (each once per pass, however many events came). */
     HARM_ASSESS_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
+    /** How often the harm feed reads the wallet's hours of play into the players' days (stakes, bets, wins, time, night). */
+    HARM_PLAY_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

@@ -51,6 +51,7 @@ import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { harmFeedMetrics, startHarmFeed } from './harm/harm-feed.ts';
 import { startHarmAssessments } from './harm/harm-assessments.ts';
+import { startHarmPlayPass } from './harm/harm-play.ts';
 import { getPlayerHarmLevel } from './handlers/harm-level.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
 import { registerCaseMetrics, watchMetrics } from './watch/watch-metrics.ts';
@@ -225,6 +226,7 @@ export function createComplianceService(
                 batchSize: harmBatchSize,
               }),
               startHarmAssessments({ sql: deps.sql, outbox: deps.outbox, log: deps.log, intervalMs: deps.config.HARM_ASSESS_INTERVAL_MS }),
+              startHarmPlayPass({ sql: deps.sql, call: deps.call, profiles, log: deps.log, intervalMs: deps.config.HARM_PLAY_INTERVAL_MS }),
             ]
           : []),
       ];

@@ -579,6 +579,51 @@ export const HarmPendingEntity = defineEntity({
   indexes: [{ name: 'harm_pending_by_counted_at', properties: ['countedAt'] }],
 });
 
+/**
+ * A player's real-money play in a UTC hour as the wallet counted it (wallet.rg_usage), read by the harm
+ * play pass (src/harm/harm-play.ts) and kept as read: a pass sets each hour (never adds), so reading an
+ * hour again counts nothing twice. `day` and `night` are the hour's in the operator's time zone; the
+ * player's day (harm_days) holds the sums of its hours.
+ */
+export const HarmPlayHourEntity = defineEntity({
+  name: 'HarmPlayHour',
+  tableName: 'harm_play_hours',
+  schema: 'compliance',
+  properties: {
+    playerId: p.text().primary(),
+    hour: p.datetime().primary(),
+    operatorId: p.text(),
+    brandId: p.text(),
+    environment: p
+      .text()
+      .$type<Environment>()
+      .check(oneOf('environment', ['sandbox', 'production'])),
+    /** YYYY-MM-DD in the operator's time zone. */
+    day: p.text().check(`day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
+    /** The hour starts between 00:00 and 06:00 in the operator's time zone. */
+    night: p.boolean(),
+    bets: p.integer(),
+    stakeSum: p.decimal('string').precision(20).scale(2),
+    stakeSquares: p.decimal('string').precision(30).scale(4),
+    netLoss: p.decimal('string').precision(20).scale(2),
+    secondsPlayed: p.integer(),
+  },
+  indexes: [{ name: 'harm_play_hours_by_day', properties: ['playerId', 'day'] }],
+});
+
+/** Where the harm play pass reads the wallet's hours from (one row): the hour before its last pass began. */
+export const HarmPlayReadEntity = defineEntity({
+  name: 'HarmPlayRead',
+  tableName: 'harm_play_read',
+  schema: 'compliance',
+  properties: {
+    id: p.integer().primary().autoincrement(false).check('id = 1'),
+    readFrom: p.datetime(),
+    /** When the last pass ended (a test waits for passes on it). */
+    passedAt: p.datetime(),
+  },
+});
+
 /** An operator's harm thresholds as our team set them, with the reason (none: the defaults). */
 export const HarmThresholdsEntity = defineEntity({
   name: 'HarmThresholds',
@@ -735,6 +780,8 @@ export const complianceEntities = [
   HarmLevelEntity,
   HarmLevelHistoryEntity,
   HarmPendingEntity,
+  HarmPlayHourEntity,
+  HarmPlayReadEntity,
   HarmThresholdsEntity,
   HarmCaseEntity,
   HarmInteractionEntity,

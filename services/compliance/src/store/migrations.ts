@@ -362,6 +362,24 @@ export class HarmCases extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmPlayHours extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_play_hours" ("player_id" text not null, "hour" timestamptz not null, "operator_id" text not null, "brand_id" text not null, "environment" text not null, "day" text not null, "night" boolean not null, "bets" int not null, "stake_sum" numeric(20,2) not null, "stake_squares" numeric(30,4) not null, "net_loss" numeric(20,2) not null, "seconds_played" int not null, primary key ("player_id", "hour"))',
+    );
+    this.addSql('create index "harm_play_hours_by_day" on "compliance"."harm_play_hours" ("player_id", "day")');
+    this.addSql(
+      'create table "compliance"."harm_play_read" ("id" int not null, "read_from" timestamptz not null, "passed_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql(
+      'alter table "compliance"."harm_play_hours" add constraint "harm_play_hours_environment_check" check (environment in (\'sandbox\', \'production\'))',
+    );
+    this.addSql('alter table "compliance"."harm_play_hours" add constraint "harm_play_hours_day_check" check (day ~ \'^[0-9]{4}-[0-9]{2}-[0-9]{2}$\')');
+    this.addSql('alter table "compliance"."harm_play_read" add constraint "harm_play_read_id_check" check (id = 1)');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -393,4 +411,5 @@ export const complianceMigrations = [
   { name: '0017_harm_thresholds', class: HarmThresholds },
   { name: '0018_harm_limit_events', class: HarmLimitEvents },
   { name: '0019_harm_cases', class: HarmCases },
+  { name: '0020_harm_play_hours', class: HarmPlayHours },
 ];

@@ -35,6 +35,7 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     harm_levels: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
     harm_level_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
     harm_pending: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'player_id' },
+    harm_play_hours: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'hour' },
     // Our team's harm cases and what it said or did (issue #68 item 3): the player may read them (not AML).
     harm_cases: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'opened_at, id' },
     harm_interactions: {
@@ -48,6 +49,7 @@ export const compliancePersonalData: PersonalDataCatalogue = {
     annual_reports: "an operator's annual AML report",
     brand_rules: "a brand's AML thresholds",
     harm_thresholds: "an operator's harm thresholds",
+    harm_play_read: "where the harm play pass reads the wallet's hours from",
     daily_reports: "a brand's daily report: its lines (daily_file_lines) name the players",
     operator_cnpjs: "an operator's CNPJ",
     risk_assessments: "an operator's risk assessment",

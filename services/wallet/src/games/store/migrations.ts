@@ -228,6 +228,38 @@ export class Games0009SandboxRgUsage extends Migration {
   }
 }
 
+/**
+ * Play into the harm days (issue #68; docs/player-protection.md): each hour's usage also counts its
+ * bets and the sum of their stakes squared (with the stakes' sum, their spread without keeping every
+ * stake), in the same statement that adds the stake. The compliance service reads the hours played
+ * since its last pass (`rg_usage_hour`). The hours played before it are counted from their rounds and
+ * providers' bets, as verifyLedger recomputes them (rg/store/usage.ts usageDrift, as of this migration).
+ */
+export class Games0010RgUsageBets extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table wallet.rg_usage
+      add column bets integer not null default 0 check (bets >= 0),
+      add column stake_squares numeric not null default 0 check (stake_squares >= 0)`);
+    this.addSql('create index rg_usage_hour on wallet.rg_usage (hour)');
+    // On a new database the providers module's tables come later, and there is nothing to count yet.
+    this.addSql(`do $$ begin
+      if to_regclass('wallet.provider_transactions') is not null then
+        with m as (select e.account_id, date_trunc('hour', g.created_at, 'UTC') as hour, g.amount as wagered
+                     from wallet.game_rounds g join wallet.ledger_entries e on e.id = g.bet_entry_id
+                   union all
+                   select e.account_id, date_trunc('hour', coalesce(b.created_at, e.created_at), 'UTC'),
+                          case p.kind when 'bet' then -p.moved when 'rollback' then -p.moved else 0 end
+                     from wallet.provider_transactions p join wallet.ledger_entries e on e.id = p.entry_id
+                     left join wallet.provider_transactions b
+                       on p.kind = 'rollback' and b.provider_id = p.provider_id and b.transaction_id = p.bet_transaction_id),
+             r as (select account_id, hour, sum(sign(wagered))::int as bets, sum(sign(wagered) * wagered * wagered) as stake_squares from m group by 1, 2)
+        update wallet.rg_usage u set bets = greatest(r.bets, 0), stake_squares = greatest(r.stake_squares, 0)
+          from r where r.account_id = u.account_id and r.hour = u.hour;
+      end if;
+    end $$`);
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
@@ -238,4 +270,5 @@ export const gameMigrations = [
   { name: 'Games0007RoundOutcomeAsText', class: Games0007RoundOutcomeAsText },
   { name: 'Games0008SessionEndedAt', class: Games0008SessionEndedAt },
   { name: 'Games0009SandboxRgUsage', class: Games0009SandboxRgUsage },
+  { name: 'Games0010RgUsageBets', class: Games0010RgUsageBets },
 ];

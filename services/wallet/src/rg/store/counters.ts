@@ -14,7 +14,7 @@
 // The counters are columns of the ledger's account row (wallet.accounts.rg_*), written only here
 // and by the round's statement with the parts built here.
 import type { LimitPeriod } from '@bo/contracts';
-import type { SqlRunner } from '@bo/service-kit';
+import { Money, type SqlRunner } from '@bo/service-kit';
 import type { RoundLimits, RoundUsage } from '../domain/round-limits.ts';
 import { parseUsage, usageQuery } from './usage.ts';
 
@@ -98,16 +98,22 @@ export function creditCounterParts(at: Date, wageredDelta: string, netLossDelta:
  * `seconds`: the SQL of the seconds the move counts (`a.rg_gap_seconds` for a counted activity, `0`).
  */
 export function usageUpsert(name: string, at: Date, wagered: string, netLoss: string, seconds: 'a.rg_gap_seconds' | '0', a = 'a'): SqlPart {
+  // A stake is a bet (a win or a correction stakes nothing): counted with its square, for the harm days' spread of stakes.
+  const bets = new Money(wagered).gt(0) ? 1 : 0;
   return {
-    text: `${name} as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played)
-           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric, ${seconds} from ${a}
+    text: `${name} as (insert into wallet.rg_usage (account_id, hour, wagered, net_loss, seconds_played, bets, stake_squares)
+           select a.id, date_trunc('hour', ?::timestamptz, 'UTC'), ?::numeric, ?::numeric, ${seconds}, ${bets}, ?::numeric from ${a}
            on conflict (account_id, hour) do update
              set wagered = wallet.rg_usage.wagered + excluded.wagered, net_loss = wallet.rg_usage.net_loss + excluded.net_loss,
-                 seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played
+                 seconds_played = wallet.rg_usage.seconds_played + excluded.seconds_played,
+                 bets = wallet.rg_usage.bets + excluded.bets, stake_squares = wallet.rg_usage.stake_squares + excluded.stake_squares
            returning 1)`,
-    params: [at, wagered, netLoss],
+    params: [at, wagered, netLoss, bets ? squared(wagered) : '0'],
   };
 }
+
+/** A stake squared, exactly (NUMERIC in the statement: no float). */
+const squared = (amount: string) => new Money(amount).times(amount).toFixed();
 
 /**
  * The CTE that takes an undone stake back out of the usage of the hour it was added to (a
@@ -116,11 +122,14 @@ export function usageUpsert(name: string, at: Date, wagered: string, netLoss: st
  * condition of the statement's (SQL) the undo also needs (a provider's rollback: that it took its bet).
  */
 export function usageUndo(name: string, at: Date, wagered: string, netLoss: string, onlyIf?: string): SqlPart {
+  // An undone stake (wagered < 0) takes its bet and its square back out with it.
+  const undone = new Money(wagered).lt(0);
   return {
-    text: `${name} as (update wallet.rg_usage u set wagered = u.wagered + ?::numeric, net_loss = u.net_loss + ?::numeric
+    text: `${name} as (update wallet.rg_usage u set wagered = u.wagered + ?::numeric, net_loss = u.net_loss + ?::numeric,
+             bets = greatest(u.bets - ${undone ? 1 : 0}, 0), stake_squares = greatest(u.stake_squares - ?::numeric, 0)
            from a where u.account_id = a.id and u.hour = date_trunc('hour', ?::timestamptz, 'UTC')${onlyIf ? ` and ${onlyIf}` : ''}
            returning 1)`,
-    params: [wagered, netLoss, at],
+    params: [wagered, netLoss, undone ? squared(wagered) : '0', at],
   };
 }
 

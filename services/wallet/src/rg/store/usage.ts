@@ -55,12 +55,14 @@ export async function playerAccountIdsOf(sql: SqlRunner, brandId: string, player
 
 /**
  * verifyLedger's sibling check: every account's usage by hour recomputed from its real-money
- * rounds (stake, stake − payout) and its providers' transactions; the hours where the two differ.
+ * rounds (stake, stake − payout, a bet and its stake squared) and its providers' transactions; the
+ * hours where the two differ.
  */
 export async function usageDrift(tx: SqlRunner): Promise<{ account_id: string; hour: Date; stored: string; computed: string }[]> {
+  const stored = (t: string) =>
+    `coalesce(${t}.wagered, 0) || '/' || coalesce(${t}.net_loss, 0) || '/' || coalesce(${t}.bets, 0) || '/' || coalesce(${t}.stake_squares, 0)`;
   return tx.query(
-    `with r as (select account_id, hour, sum(wagered) as wagered, sum(net_loss) as net_loss from (
-                  select e.account_id, date_trunc('hour', g.created_at, 'UTC') as hour, g.amount as wagered, g.amount - g.payout as net_loss
+    `with m as (select e.account_id, date_trunc('hour', g.created_at, 'UTC') as hour, g.amount as wagered, g.amount - g.payout as net_loss
                   from wallet.game_rounds g join wallet.ledger_entries e on e.id = g.bet_entry_id
                   union all
                   -- A provider's bet stakes what it moved; its rollback takes the stake back; every move counts, negated, as net loss.
@@ -68,11 +70,13 @@ export async function usageDrift(tx: SqlRunner): Promise<{ account_id: string; h
                   select e.account_id, date_trunc('hour', coalesce(b.created_at, e.created_at), 'UTC'),
                          case p.kind when 'bet' then -p.moved when 'rollback' then -p.moved else 0 end, -p.moved
                   from wallet.provider_transactions p join wallet.ledger_entries e on e.id = p.entry_id
-                  left join wallet.provider_transactions b on p.kind = 'rollback' and b.provider_id = p.provider_id and b.transaction_id = p.bet_transaction_id) m
-                group by 1, 2)
-     select coalesce(u.account_id, r.account_id) as account_id, coalesce(u.hour, r.hour) as hour,
-            coalesce(u.wagered, 0) || '/' || coalesce(u.net_loss, 0) as stored, coalesce(r.wagered, 0) || '/' || coalesce(r.net_loss, 0) as computed
-     from (select * from wallet.rg_usage where wagered <> 0 or net_loss <> 0) u full join r on r.account_id = u.account_id and r.hour = u.hour
-     where coalesce(u.wagered, 0) <> coalesce(r.wagered, 0) or coalesce(u.net_loss, 0) <> coalesce(r.net_loss, 0)`,
+                  left join wallet.provider_transactions b on p.kind = 'rollback' and b.provider_id = p.provider_id and b.transaction_id = p.bet_transaction_id),
+     -- A stake is a bet with its square; an undone stake (negative) takes both back.
+     r as (select account_id, hour, sum(wagered) as wagered, sum(net_loss) as net_loss, sum(sign(wagered))::int as bets, sum(sign(wagered) * wagered * wagered) as stake_squares
+             from m group by 1, 2)
+     select coalesce(u.account_id, r.account_id) as account_id, coalesce(u.hour, r.hour) as hour, ${stored('u')} as stored, ${stored('r')} as computed
+     from (select * from wallet.rg_usage where wagered <> 0 or net_loss <> 0 or bets <> 0) u full join r on r.account_id = u.account_id and r.hour = u.hour
+     where coalesce(u.wagered, 0) <> coalesce(r.wagered, 0) or coalesce(u.net_loss, 0) <> coalesce(r.net_loss, 0)
+        or coalesce(u.bets, 0) <> coalesce(r.bets, 0) or coalesce(u.stake_squares, 0) <> coalesce(r.stake_squares, 0)`,
   );
 }
