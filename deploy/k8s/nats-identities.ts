@@ -231,8 +231,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         'players.admin.status',
         // Whether a brand is one of ours before a regulator file is made for it (issue #61), and whose the hours of play are.
         brandMessages.get.subject,
-        // The hours of play the harm days read (issue #68).
-        harmPlayMessages.playHours.subject,
+        // The play the harm days read (issue #68): its hours, and the play before each deposit.
+        ...subjectsOf(harmPlayMessages),
       ],
       // The AML watch, and the harm feed's consumers (issue #68; HARM_FEED).
       consumers: [watchConsumerName(prefix), ...harmFeedConsumerNames(prefix)].map((name) => ({ stream: events, name })),

@@ -83,6 +83,8 @@ t.test("one true paragraph about the game page's heartbeat, the same in docs/gam
   t.match(games, /once a minute while the player used the page \(a pointer or key input\) in the last 5 minutes and the page is visible/);
   t.match(page, /const hb = await heartbeat\(\);/, 'and one at each reality check');
   t.match(games, /once more at each reality check/);
+  t.match(page, /body: JSON\.stringify\(\{ realityCheck: 'acknowledged' \}\)/, 'and one when the player acknowledges it');
+  t.match(games, /once when the player acknowledges a reality check to play on/);
   const wallet = read('services/wallet/src/games/handlers/play-heartbeat.ts');
   t.match(wallet, /session\.mode === 'real'\) await recordActivity/);
   t.match(wallet, /else await recordDemoActivity/);

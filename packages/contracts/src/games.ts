@@ -243,10 +243,12 @@ export const PlayHeartbeatSchema = Type.Object(
   { $id: 'PlayHeartbeat' },
 );
 export type PlayHeartbeat = Static<typeof PlayHeartbeatSchema>;
+/** What the page says with a heartbeat: `realityCheck: 'acknowledged'` when the player chose to play on after a reality check. */
+export const PlayHeartbeatInputSchema = Type.Object({ realityCheck: Type.Optional(Type.Literal('acknowledged')) }, { additionalProperties: false });
 
 export const gamePlayMessages = defineMessages({
   session: { subject: GAME_PLAY_SUBJECTS.session, params: PlayParamsSchema, reply: PlaySessionViewSchema },
   round: { subject: GAME_PLAY_SUBJECTS.round, params: PlayParamsSchema, body: PlayRoundInputSchema, reply: PlayRoundResultSchema },
   owner: { subject: GAME_PLAY_SUBJECTS.owner, params: PlayParamsSchema, reply: PlayOwnerSchema },
-  heartbeat: { subject: GAME_PLAY_SUBJECTS.heartbeat, params: PlayParamsSchema, reply: PlayHeartbeatSchema },
+  heartbeat: { subject: GAME_PLAY_SUBJECTS.heartbeat, params: PlayParamsSchema, body: PlayHeartbeatInputSchema, reply: PlayHeartbeatSchema },
 });

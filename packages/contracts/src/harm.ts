@@ -401,7 +401,8 @@ export const harmOperations = defineOperations({
 /**
  * `wallet.harm.playHours`: what real-money play the wallet counted per player and UTC hour
  * (wallet.rg_usage, written by each round's and provider bet's own statement): stakes, their count
- * and the sum of their squares, what was lost net, and the seconds played. Asked by the compliance
+ * and the sum of their squares, what was lost net, the seconds played and the reality checks
+ * acknowledged. Asked by the compliance
  * service's harm play pass (issue #68: play into the harm days), from an hour on, in pages ordered by
  * hour, brand and player (`after`: the last row of the page before). A player's accounts in several
  * currencies are added together.
@@ -421,12 +422,36 @@ export const HarmPlayHourSchema = Type.Object({
   stakeSquares: Type.String({ description: 'The sum of each stake squared (a decimal string)' }),
   netLoss: Money,
   secondsPlayed: Type.Integer({ minimum: 0 }),
+  /** Reality checks the player acknowledged to play on (the play page's). */
+  realityChecks: Type.Integer({ minimum: 0 }),
 });
 export type HarmPlayHour = Static<typeof HarmPlayHourSchema>;
+/**
+ * `wallet.harm.lossesBefore`: for each deposit, whether the player's play in the `minutes` before it
+ * ended in a loss (their bets, wins and rollbacks in that window add up below zero): the `chasing`
+ * marker's deposit after a loss. Asked by the harm feed once per batch of deposits it counts.
+ */
+export const HarmLossesBeforeRequestSchema = Type.Object({
+  deposits: Type.Array(
+    Type.Object({
+      brandId: Type.String({ maxLength: 64 }),
+      playerId: Type.String({ maxLength: 64 }),
+      at: Timestamp,
+      minutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    }),
+    { maxItems: 1000 },
+  ),
+});
 export const harmPlayMessages = defineMessages({
   playHours: {
     subject: 'wallet.harm.playHours',
     body: HarmPlayHoursRequestSchema,
     reply: Type.Object({ hours: Type.Array(HarmPlayHourSchema) }),
+  },
+  lossesBefore: {
+    subject: 'wallet.harm.lossesBefore',
+    body: HarmLossesBeforeRequestSchema,
+    /** In the order of the deposits asked. */
+    reply: Type.Object({ afterLoss: Type.Array(Type.Boolean()) }),
   },
 });

@@ -174,6 +174,14 @@
       if (hb) realityText.textContent = `${played} Net result of this session: ${hb.netResult} ${S.currency}.`;
     }, S.realityCheckMinutes * 60000);
     $('reality-continue').addEventListener('click', () => {
+      // Told to the wallet: a reality check dismissed to play on is one of the markers of gambling harm.
+      fetch(`${base}/heartbeat`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ realityCheck: 'acknowledged' }),
+        credentials: 'omit',
+        cache: 'no-store',
+      }).catch(() => undefined);
       checking = false;
       reality.hidden = true;
       btn.disabled = !S.playable;

@@ -24,8 +24,11 @@ import { pageHeaders, renderErrorPage, renderGamePage } from './page.ts';
 export interface PlayGames {
   session(token: string, requestId: string): Promise<OperationReply<PlaySessionView>>;
   round(token: string, requestId: string, body: Record<string, unknown>): Promise<OperationReply>;
-  /** games.play.heartbeat: the page is in use (time played counts); the session's net result. Absent: heartbeats answer 204. */
-  heartbeat?(token: string, requestId: string): Promise<OperationReply>;
+  /**
+   * games.play.heartbeat: the page is in use (time played counts), or (`realityCheck: 'acknowledged'`) the
+   * player played on after a reality check; the session's net result. Absent: heartbeats answer 204.
+   */
+  heartbeat?(token: string, requestId: string, body: Record<string, unknown>): Promise<OperationReply>;
 }
 
 /** The refusal of a token's page or round by the host (its own reasons, or its token), or undefined. */
@@ -110,9 +113,9 @@ export async function playRoutes(app: FastifyInstance, opts: PlayRoutesOptions):
     ask: (token, requestId, body) => opts.games.round(token, requestId, body),
   });
   jsonRoute('/play/:token/heartbeat', {
-    read: () => undefined,
+    read: (req) => parseJsonObject(req.body as Buffer | undefined),
     offered: () => opts.games.heartbeat !== undefined,
-    ask: (token, requestId) => opts.games.heartbeat!(token, requestId),
+    ask: (token, requestId, body) => opts.games.heartbeat!(token, requestId, body),
     status: 200,
   });
 }

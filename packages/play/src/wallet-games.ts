@@ -26,6 +26,6 @@ export function walletGames(o: WalletGamesOptions): PlayGames {
   return {
     session: (token, requestId) => ask<PlaySessionView>(gamePlayMessages.session.subject, token, requestId, {}),
     round: (token, requestId, body) => ask(gamePlayMessages.round.subject, token, requestId, body),
-    heartbeat: (token, requestId) => ask(gamePlayMessages.heartbeat.subject, token, requestId, {}),
+    heartbeat: (token, requestId, body) => ask(gamePlayMessages.heartbeat.subject, token, requestId, body),
   };
 }

@@ -331,10 +331,15 @@ t.test('launch page plugin', async (t) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
     // A player with a limit carries the operator's responsible-gaming settings: a reality check every 60 minutes.
-    const limited = await h.createPlayer(scopes.sandbox, { kyc: 'aprovado' });
-    const set = await h.call('players.rg.setLimit', scopes.sandbox, { params: { playerId: limited, type: 'loss', period: 'day' }, body: { value: '500.00' } });
+    // Real money: the acknowledgement is counted in the wallet's usage (a harm marker, issue #68).
+    const limited = await h.createPlayer(scopes.production, { kyc: 'aprovado' });
+    await h.credit(scopes.production, limited, '50.00');
+    const set = await h.call('players.rg.setLimit', scopes.production, {
+      params: { playerId: limited, type: 'loss', period: 'day' },
+      body: { value: '500.00' },
+    });
     t.equal(set.ok, true, 'a loss limit set');
-    const s = await h.openSession(t, scopes.sandbox, limited, 'gm_dice_classic');
+    const s = await h.openSession(t, scopes.production, limited, 'gm_dice_classic');
     await page.clock.install();
     await page.goto(s.gameUrl);
     t.equal(await page.isHidden('#reality-check'), true, 'no reality check at first');
@@ -354,8 +359,15 @@ t.test('launch page plugin', async (t) => {
     await page.dispatchEvent('#bet-form', 'submit');
     t.equal(await page.locator('#history li').count(), 1, 'no round while the check is shown');
 
+    const told = page.waitForResponse((r) => r.url().endsWith('/heartbeat') && (r.request().postData() ?? '').includes('acknowledged'));
     await page.click('#reality-continue');
     t.equal(await page.isHidden('#reality-check'), true);
+    t.equal((await told).status(), 200, 'the acknowledgement told to the wallet');
+    const [usage] = await h.sql(
+      'select coalesce(sum(u.reality_checks), 0)::int as n from wallet.rg_usage u join wallet.accounts a on a.id = u.account_id where a.player_id = ?',
+      [limited],
+    );
+    t.equal(usage.n, 1, "one reality check dismissed in the hour's usage (a harm marker)");
     t.equal(await page.isEnabled('#play'), true, 'play continues after the acknowledgement');
     await page.click('#play');
     await page.locator('#history li').nth(1).waitFor({ timeout: 15_000 });

@@ -219,6 +219,7 @@ export function createComplianceService(
                 prefix: deps.prefix,
                 replicas: deps.config.NATS_REPLICAS,
                 sql: deps.sql,
+                call: deps.call,
                 log: deps.log,
                 profiles,
                 ackWaitMs: deps.config.WATCH_ACK_WAIT_MS,

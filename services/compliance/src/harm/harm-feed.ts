@@ -3,7 +3,9 @@
 // replicas. Each deposit, declined deposit, cancelled withdrawal, limit the player loosened and
 // refusal by a limit, of any operator's player (both environments, apart: a player is of one), is
 // counted once into the player's day in the operator's time zone, and the player marked for
-// assessment, in ONE statement (atomic on its own): a redelivery counts nothing. The message is
+// assessment, in ONE statement (atomic on its own): a redelivery counts nothing. A deposit is also
+// counted as one after a loss when the wallet says the player's play in the operator's
+// `chasingMinutes` before it ended in a loss (one question per batch). The message is
 // acked after that statement. The assessments loop (harm-assessments.ts) assesses each marked
 // player once, however many events came.
 //
@@ -14,10 +16,20 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { JsMsg } from '@nats-io/jetstream';
 import { Histogram, type Registry } from 'prom-client';
-import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, type Environment } from '@bo/contracts';
-import { crashPoint, ensureEventsStream, groupCommit, startDurableConsumer, type BackgroundTask, type Logger, type Sql } from '@bo/service-kit';
+import { ENVIRONMENTS, EVENT_HEADERS, eventsStreamName, harmPlayMessages, type Environment } from '@bo/contracts';
+import {
+  crashPoint,
+  ensureEventsStream,
+  groupCommit,
+  startDurableConsumer,
+  type BackgroundTask,
+  type Logger,
+  type ServiceDeps,
+  type Sql,
+} from '@bo/service-kit';
 import { localDateOf } from '../domain/business-days.ts';
-import { countHarmEvents, type HarmEventToCount } from '../store/harm.ts';
+import { countHarmEvents, storedHarmThresholds, type HarmEventToCount } from '../store/harm.ts';
+import { harmThresholdsOf } from './harm-thresholds.ts';
 import type { OperatorProfiles } from '../watch/operator-profiles.ts';
 import type { EventBody } from '../watch/money-events.ts';
 import { harmEventOf } from './harm-events.ts';
@@ -42,6 +54,8 @@ export interface HarmFeedOptions {
   prefix: string;
   replicas: number;
   sql: Sql;
+  /** The wallet's read of the play before each deposit (the chasing marker's deposits after a loss). */
+  call: ServiceDeps['call'];
   log: Logger;
   profiles: Pick<OperatorProfiles, 'complianceOf'>;
   ackWaitMs: number;
@@ -62,11 +76,42 @@ export function harmFeedMetrics(registry: Registry): Histogram {
 }
 
 export function startHarmFeed(o: HarmFeedOptions): BackgroundTask[] {
+  /**
+   * The batch's deposits made within their operator's `chasingMinutes` of play that ended in a loss:
+   * one question to the wallet for the whole batch (it holds the rounds' entries).
+   */
+  async function depositsAfterLoss(items: readonly HarmEventToCount[]): Promise<Set<string>> {
+    const deposits = items.filter((i) => i.e.kind === 'deposit');
+    if (deposits.length === 0) return new Set();
+    const set = await storedHarmThresholds(
+      o.sql,
+      deposits.map((d) => d.p.operatorId),
+    );
+    const asked = {
+      deposits: deposits.map((d) => ({
+        brandId: d.p.brandId,
+        playerId: d.p.playerId,
+        at: d.e.at.toISOString(),
+        minutes: harmThresholdsOf(set.get(d.p.operatorId)).chasingMinutes,
+      })),
+    };
+    try {
+      const { afterLoss } = await o.call<{ afterLoss: boolean[] }>(harmPlayMessages.lossesBefore.subject, asked);
+      return new Set(deposits.filter((_, i) => afterLoss[i]).map((d) => d.e.eventId));
+    } catch (err) {
+      // The deposits still count: a wallet that cannot answer (it credits every deposit, so this is rare)
+      // costs the chasing marker these deposits, never the deposits themselves.
+      o.log.warn({ err, deposits: deposits.length }, 'the wallet did not say which deposits came after a loss; counted without');
+      return new Set();
+    }
+  }
+
   // One batcher for the three consumers: the events of one second share a statement, whatever their kind.
   const count = groupCommit<HarmEventToCount, void>({ max: HARM_BATCH, windowMs: o.windowMs }, async (items) => {
     o.batchSize.observe(items.length);
+    const afterLoss = await depositsAfterLoss(items);
     // One statement, its own transaction (its locks held to its end): no begin and commit to wait for.
-    await countHarmEvents(o.sql, items);
+    await countHarmEvents(o.sql, items, afterLoss);
     return items.map(() => undefined);
   });
 

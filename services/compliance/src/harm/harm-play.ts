@@ -1,6 +1,6 @@
 // The harm play pass (issue #68; docs/player-protection.md, "Play"): every HARM_PLAY_INTERVAL_MS, the
 // hours of real-money play the wallet counted (wallet.rg_usage: stakes, bets, their squares, net loss,
-// seconds played; harmPlayMessages.playHours) are read from the hour before the last pass began, and
+// seconds played, reality checks acknowledged; harmPlayMessages.playHours) are read from the hour before the last pass began, and
 // each player's days brought to the sums of their hours (store/harm-play.ts): the stake, loss and time
 // markers read them. A player whose days changed is marked for assessment, as the harm feed marks them.
 //
@@ -78,6 +78,7 @@ export function startHarmPlayPass(o: HarmPlayOptions): BackgroundTask {
       stakeSquares: h.stakeSquares,
       netLoss: h.netLoss,
       secondsPlayed: h.secondsPlayed,
+      realityChecks: h.realityChecks,
     };
   }
 

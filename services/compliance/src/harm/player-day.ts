@@ -1,8 +1,8 @@
 // A player's day as the harm markers read it (issue #68): counts and sums kept per calendar day in
 // the operator's time zone, so a marker over weeks reads a few dozen rows, never every round. The money
 // and limit fields are fed by the events the services already produce (harm-feed.ts), the play fields
-// by the wallet's hours of play (harm-play.ts); `depositsAfterLoss` and `realityChecksDismissed` are
-// not fed yet (docs/player-protection.md, "What is left").
+// by the wallet's hours of play (harm-play.ts), `depositsAfterLoss` by the wallet's answer for each
+// deposit the feed counts; `realityChecksDismissed` is not fed yet (docs/player-protection.md, "What is left").
 import type { HarmThresholds } from '@bo/contracts';
 
 export interface PlayerDay {

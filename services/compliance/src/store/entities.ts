@@ -607,6 +607,7 @@ export const HarmPlayHourEntity = defineEntity({
     stakeSquares: p.decimal('string').precision(30).scale(4),
     netLoss: p.decimal('string').precision(20).scale(2),
     secondsPlayed: p.integer(),
+    realityChecks: p.integer().default(0),
   },
   indexes: [{ name: 'harm_play_hours_by_day', properties: ['playerId', 'day'] }],
 });

@@ -18,6 +18,7 @@ export interface PlayHourToKeep {
   stakeSquares: string;
   netLoss: string;
   secondsPlayed: number;
+  realityChecks: number;
 }
 
 /**
@@ -34,13 +35,16 @@ export async function keepPlayHours(tx: SqlRunner, hours: readonly PlayHourToKee
     [col((h) => h.p.playerId)],
   );
   const changed = await tx.query<{ player_id: string; day: string }>(
-    `insert into ${S}.harm_play_hours as h (player_id, hour, operator_id, brand_id, environment, day, night, bets, stake_sum, stake_squares, net_loss, seconds_played)
-     select * from unnest(?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::int[], ?::numeric[], ?::numeric[], ?::numeric[], ?::int[])
+    `insert into ${S}.harm_play_hours as h (player_id, hour, operator_id, brand_id, environment, day, night, bets, stake_sum, stake_squares, net_loss,
+                                           seconds_played, reality_checks)
+     select * from unnest(?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::int[], ?::numeric[], ?::numeric[], ?::numeric[],
+                          ?::int[], ?::int[])
      on conflict (player_id, hour) do update set
        day = excluded.day, night = excluded.night, bets = excluded.bets, stake_sum = excluded.stake_sum, stake_squares = excluded.stake_squares,
-       net_loss = excluded.net_loss, seconds_played = excluded.seconds_played
-     where (h.day, h.night, h.bets, h.stake_sum, h.stake_squares, h.net_loss, h.seconds_played)
-           is distinct from (excluded.day, excluded.night, excluded.bets, excluded.stake_sum, excluded.stake_squares, excluded.net_loss, excluded.seconds_played)
+       net_loss = excluded.net_loss, seconds_played = excluded.seconds_played, reality_checks = excluded.reality_checks
+     where (h.day, h.night, h.bets, h.stake_sum, h.stake_squares, h.net_loss, h.seconds_played, h.reality_checks)
+           is distinct from (excluded.day, excluded.night, excluded.bets, excluded.stake_sum, excluded.stake_squares, excluded.net_loss, excluded.seconds_played,
+                             excluded.reality_checks)
      returning player_id, day`,
     [
       col((h) => h.p.playerId),
@@ -55,6 +59,7 @@ export async function keepPlayHours(tx: SqlRunner, hours: readonly PlayHourToKee
       col((h) => h.stakeSquares),
       col((h) => h.netLoss),
       col((h) => h.secondsPlayed),
+      col((h) => h.realityChecks),
     ],
   );
   if (changed.length === 0) return 0;
@@ -64,15 +69,17 @@ export async function keepPlayHours(tx: SqlRunner, hours: readonly PlayHourToKee
      sums as (
        select h.player_id, h.day, min(h.operator_id) as operator_id, min(h.brand_id) as brand_id, min(h.environment) as environment,
               sum(h.bets)::int as bets, sum(h.stake_sum) as stake_sum, sum(h.stake_squares) as stake_squares, sum(h.stake_sum - h.net_loss) as win_sum,
-              (sum(h.seconds_played) / 60)::int as minutes_played, (coalesce(sum(h.seconds_played) filter (where h.night), 0) / 60)::int as night_minutes
+              (sum(h.seconds_played) / 60)::int as minutes_played, (coalesce(sum(h.seconds_played) filter (where h.night), 0) / 60)::int as night_minutes,
+              sum(h.reality_checks)::int as reality_checks
          from ${S}.harm_play_hours h join days d on d.player_id = h.player_id and d.day = h.day
         group by h.player_id, h.day),
      kept as (
-       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes)
-       select player_id, day, operator_id, brand_id, environment, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes from sums
+       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes,
+                                   reality_checks_dismissed)
+       select player_id, day, operator_id, brand_id, environment, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes, reality_checks from sums
        on conflict (player_id, day) do update set
          bets = excluded.bets, stake_sum = excluded.stake_sum, stake_squares = excluded.stake_squares, win_sum = excluded.win_sum,
-         minutes_played = excluded.minutes_played, night_minutes = excluded.night_minutes
+         minutes_played = excluded.minutes_played, night_minutes = excluded.night_minutes, reality_checks_dismissed = excluded.reality_checks_dismissed
        returning player_id)
      insert into ${S}.harm_pending (player_id, operator_id, brand_id, environment, day, event_id, counted_at)
      select distinct on (player_id) player_id, operator_id, brand_id, environment, day, 'play:' || day, now()

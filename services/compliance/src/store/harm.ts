@@ -20,11 +20,11 @@ export interface HarmEventToCount {
 /**
  * Takes the harm lock of every player of the batch (one player's counting and assessment at a time,
  * across replicas; in key order, so two batches never wait on each other), records each event once,
- * adds the new ones to their days and marks their players for assessment (harm_pending: the latest
- * day and event), in one statement. Returns the events recorded now: a redelivery is not among them,
- * and nothing is counted twice.
+ * adds the new ones to their days (a deposit among `afterLoss` also as a deposit after a loss) and
+ * marks their players for assessment (harm_pending: the latest day and event), in one statement.
+ * Returns the events recorded now: a redelivery is not among them, and nothing is counted twice.
  */
-export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventToCount[]): Promise<Set<string>> {
+export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventToCount[], afterLoss: ReadonlySet<string> = new Set()): Promise<Set<string>> {
   const col = <T>(f: (r: HarmEventToCount) => T) => items.map(f);
   const rows = await tx.query<{ event_id: string }>(
     `with locked as (
@@ -36,16 +36,18 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
        on conflict (event_id) do nothing
        returning event_id, operator_id, brand_id, environment, player_id, kind, amount, day),
      counted as (
-       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, failed_deposits, withdrawals_cancelled,
-                                   limits_raised, limits_removed, limits_reached)
+       insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, deposits_after_loss, failed_deposits,
+                                   withdrawals_cancelled, limits_raised, limits_removed, limits_reached)
        select player_id, day, min(operator_id), min(brand_id), min(environment),
               count(*) filter (where kind = 'deposit'), coalesce(sum(amount) filter (where kind = 'deposit'), 0),
+              count(*) filter (where kind = 'deposit' and event_id = any(?::text[])),
               count(*) filter (where kind = 'failed_deposit'), count(*) filter (where kind = 'cancelled_withdrawal'),
               count(*) filter (where kind = 'limit_raised'), count(*) filter (where kind = 'limit_removed'), count(*) filter (where kind = 'limit_reached')
          from recorded group by player_id, day
        on conflict (player_id, day) do update set
          deposits = harm_days.deposits + excluded.deposits,
          deposit_sum = harm_days.deposit_sum + excluded.deposit_sum,
+         deposits_after_loss = harm_days.deposits_after_loss + excluded.deposits_after_loss,
          failed_deposits = harm_days.failed_deposits + excluded.failed_deposits,
          withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled,
          limits_raised = harm_days.limits_raised + excluded.limits_raised,
@@ -70,6 +72,7 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
       col((r) => r.e.amount),
       col((r) => r.day),
       col((r) => r.e.at),
+      [...afterLoss],
     ],
   );
   return new Set(rows.map((r) => r.event_id));

@@ -380,6 +380,13 @@ export class HarmPlayHours extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmRealityChecks extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."harm_play_hours" add "reality_checks" int not null default 0');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -412,4 +419,5 @@ export const complianceMigrations = [
   { name: '0018_harm_limit_events', class: HarmLimitEvents },
   { name: '0019_harm_cases', class: HarmCases },
   { name: '0020_harm_play_hours', class: HarmPlayHours },
+  { name: '0021_harm_reality_checks', class: HarmRealityChecks },
 ];

@@ -2,18 +2,20 @@
 // real-money rounds through the wallet, its hours read by the compliance service's play pass into the
 // player's days as the wallet counted them (bets, stakes, their squares, wins), an hour read again
 // counting nothing twice, a player whose stakes rose found by the stake marker through the whole
-// path; and the store's own rules on made-up hours (the operator's day and night, minutes, a day's
-// hours set and never added).
+// path, a deposit after lost rounds counted as one after a loss (chasing) and one after a win or
+// without play not; and the store's own rules on made-up hours (the operator's day and night,
+// minutes, a day's hours set and never added).
 import t from 'tap';
 import pg from 'pg';
 import { COMPLIANCE_DEFAULTS } from '@bo/contracts';
 import { sqlOnPool } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
+import { gatewayScope, ok, scriptedRng, tokenOf } from '@bo/test-support';
 import { isNightHour, localHourOf } from '../../src/harm/harm-play.ts';
 import { addDays } from '../../src/harm/player-day.ts';
 import { localDateOf } from '../../src/domain/business-days.ts';
 import { keepPlayHours } from '../../src/store/harm-play.ts';
-import { startComplianceStack } from '../support/stack.ts';
+import { key, startComplianceStack } from '../support/stack.ts';
 
 const ZONE = COMPLIANCE_DEFAULTS.timeZone;
 
@@ -27,7 +29,9 @@ t.test("the operator's hour and night", async (t) => {
 });
 
 t.test('the wallet’s hours of play in the harm days', async (t) => {
-  const stack = await startComplianceStack(t, 'harmplay', { config: { HARM_PLAY_INTERVAL_MS: 50, HARM_ASSESS_INTERVAL_MS: 50 } });
+  // Dice rounds lost or won as a subtest needs (roll-under 50: a roll of 99 loses, 1 wins 2.0204×); crypto random otherwise.
+  const rng = scriptedRng();
+  const stack = await startComplianceStack(t, 'harmplay', { config: { HARM_PLAY_INTERVAL_MS: 50, HARM_ASSESS_INTERVAL_MS: 50 }, rng });
   const db = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
   t.teardown(() => db.end());
   const sql = sqlOnPool(db);
@@ -102,6 +106,49 @@ t.test('the wallet’s hours of play in the harm days', async (t) => {
     );
   });
 
+  await t.test("the play page's reality checks acknowledged, in the player's day", async (t) => {
+    const dora = await stack.player(scope);
+    await stack.deposit(scope, dora, '50.00');
+    await stack.watched(dora, 1);
+    const session = ok<{ gameUrl: string }>(
+      await stack.call('games.sessions.create', { scope, key: key('gs'), params: { playerId: dora }, body: { gameId: 'gm_dice_classic' } }),
+    );
+    const heartbeat = (body: Record<string, unknown>) =>
+      stack.call('games.play.heartbeat', { scope: gatewayScope, params: { token: tokenOf(session.gameUrl) }, body });
+    for (const body of [{ realityCheck: 'acknowledged' }, {}, { realityCheck: 'acknowledged' }]) ok(await heartbeat(body));
+    t.equal((await heartbeat({ realityCheck: 'dismissed' })).ok, false, 'a heartbeat saying anything else is refused');
+    const dismissed = async () =>
+      (await sql.query<{ n: string }>('select coalesce(sum(reality_checks_dismissed), 0)::text as n from compliance.harm_days where player_id = ?', [dora]))[0]!
+        .n;
+    await waitFor(async () => (await dismissed()) === '2', { what: "Dora's two reality checks in her days" });
+    await passes(1);
+    t.equal(await dismissed(), '2', 'two acknowledged, the plain heartbeat not, and a pass later still two');
+  });
+
+  await t.test('a deposit after lost rounds counted as one after a loss; after a win, or without play, not', async (t) => {
+    const caio = await stack.player(scope);
+    await stack.deposit(scope, caio, '100.00');
+    rng.push(99, 99);
+    await stack.play(scope, caio, '5.00', 2);
+    await stack.deposit(scope, caio, '20.00');
+    rng.push(1);
+    await stack.play(scope, caio, '20.00', 1);
+    await stack.deposit(scope, caio, '30.00');
+    const counted = async () =>
+      (
+        await sql.query<{ deposits: string; after_loss: string }>(
+          'select sum(deposits)::text as deposits, sum(deposits_after_loss)::text as after_loss from compliance.harm_days where player_id = ?',
+          [caio],
+        )
+      )[0]!;
+    await waitFor(async () => (await counted()).deposits === '3', { what: "Caio's three deposits counted" });
+    t.same(
+      await counted(),
+      { deposits: '3', after_loss: '1' },
+      'the first (no play before it) and the third (the 30 minutes before it ended 10.40 up: two rounds of 5.00 lost, one of 20.00 won) are not; the second, after two lost rounds, is',
+    );
+  });
+
   await t.test("made-up hours: the operator's day and night, minutes, a day's hours set and never added", async (t) => {
     const p = { playerId: 'ply_harm_play_hours', operatorId: scope.operatorId, brandId: scope.brandId, environment: 'production' as const };
     const hour = (iso: string, seconds: number, bets = 0) => {
@@ -116,6 +163,7 @@ t.test('the wallet’s hours of play in the harm days', async (t) => {
         stakeSquares: String(bets),
         netLoss: '0.00',
         secondsPlayed: seconds,
+        realityChecks: 0,
       };
     };
     const hours = [

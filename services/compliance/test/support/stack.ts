@@ -8,8 +8,8 @@ import pg from 'pg';
 import type { AmlCase, AmlCaseSummary, Deposit, OperatorScope, Withdrawal } from '@bo/contracts';
 import { paymentsService } from '@bo/payments';
 import { playersService } from '@bo/players';
-import { walletService } from '@bo/wallet';
-import { BR_SPA_LIMITS, adminScope, createPlayer, gatewayScope, ok, operatorScope, startStack, tokenOf, type Stack } from '@bo/test-support';
+import { walletService, walletServiceWith } from '@bo/wallet';
+import { BR_SPA_LIMITS, adminScope, createPlayer, gatewayScope, ok, operatorScope, startStack, tokenOf, type Rng, type Stack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService, createComplianceService } from '../../src/service.ts';
 
@@ -41,11 +41,12 @@ export interface ComplianceStack extends Stack {
 export async function startComplianceStack(
   t: Test,
   label: string,
-  opts: { now?: () => Date; config?: Record<string, unknown>; players?: Record<string, unknown> } = {},
+  /** `rng`: the games' random source (scriptedRng: a round lost or won as the test needs). */
+  opts: { now?: () => Date; config?: Record<string, unknown>; players?: Record<string, unknown>; rng?: Rng } = {},
 ): Promise<ComplianceStack> {
   const stack = await startStack(t, label);
   await stack.start(playersService, opts.players);
-  await stack.start(walletService);
+  await stack.start(opts.rng ? walletServiceWith({ rng: opts.rng }) : walletService);
   await stack.start(paymentsService, { RECONCILE_INTERVAL_MS: 100, RECONCILE_AFTER_MS: 300 });
   await stack.start(opts.now ? createComplianceService({ now: opts.now }) : complianceService, { PROFILE_CACHE_MS: 0, ...opts.config });
   const db = new pg.Client({ connectionString: stack.databaseUrl });

@@ -12,6 +12,16 @@ export {
   type RoundLimits,
   type RoundUsage,
 } from './domain/round-limits.ts';
-export { counterDrift, creditCounterParts, recordActivity, roundCounterParts, seedCounters, UNCOUNTED, usageUndo, usageUpsert } from './store/counters.ts';
+export {
+  counterDrift,
+  creditCounterParts,
+  recordActivity,
+  recordRealityCheck,
+  roundCounterParts,
+  seedCounters,
+  UNCOUNTED,
+  usageUndo,
+  usageUpsert,
+} from './store/counters.ts';
 export { addDemoStake, recordDemoActivity } from './store/demo-usage.ts';
 export { periodUsage, usageDrift } from './store/usage.ts';

@@ -10,7 +10,7 @@ import { handle, internalScopeOf, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { walletDemoNextDay } from './handlers/demo-next-day.ts';
 import { walletRgUsage } from './handlers/wallet-usage.ts';
-import { playHoursFrom } from './store/play-hours.ts';
+import { lossesBefore, playHoursFrom } from './store/play-hours.ts';
 
 export const rgModule: ServiceModule<WalletConfig> = {
   entities: [],
@@ -22,6 +22,11 @@ export const rgModule: ServiceModule<WalletConfig> = {
     ...handle(harmPlayMessages.playHours, async (req) => {
       internalScopeOf(req);
       return { body: { hours: await playHoursFrom(deps.sql, req.body) } };
+    }),
+    // The harm feed's deposits after a loss (the chasing marker).
+    ...handle(harmPlayMessages.lossesBefore, async (req) => {
+      internalScopeOf(req);
+      return { body: { afterLoss: await lossesBefore(deps.sql, req.body.deposits) } };
     }),
   }),
 };

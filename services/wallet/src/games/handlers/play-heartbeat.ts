@@ -1,11 +1,13 @@
 // games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. For
 // a player with responsible-gaming rules the time since the player's last activity counts as
 // played (the rg module's recordActivity; a demo session's on demo play's own record,
-// recordDemoActivity); the answer is the session's net result for the page's reality check.
+// recordDemoActivity); the answer is the session's net result for the page's reality check. A
+// heartbeat that says the player acknowledged a reality check to play on counts it in the hour's
+// usage of a real-money session (the harm markers read it, issue #68).
 import type { gamePlayMessages } from '@bo/contracts';
 import { internalScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { playerAccountId } from '../../ledger/index.ts';
-import { needsRoundGuard, recordActivity, recordDemoActivity } from '../../rg/index.ts';
+import { needsRoundGuard, recordActivity, recordDemoActivity, recordRealityCheck } from '../../rg/index.ts';
 import { sessionNet } from '../store/round-records.ts';
 import type { GamesContext } from './context.ts';
 import { openSessionByToken } from './play-session.ts';
@@ -17,8 +19,9 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     const { session } = await openSessionByToken(ctx, ctx.deps.orm.em.fork(), req.params.token);
     const state = await assertStillMayPlay(ctx, session, req.ctx.requestId);
     const now = ruleClock.now();
+    const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
+    if (req.body?.realityCheck === 'acknowledged' && session.mode === 'real') await recordRealityCheck(ctx.deps.sql, accountId, now);
     if (needsRoundGuard(state.rg, now)) {
-      const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
       if (session.mode === 'real') await recordActivity(ctx.deps.sql, accountId, now);
       else await recordDemoActivity(ctx.deps.sql, { accountId, brandId: session.brandId, playerId: session.playerId }, now);
     }

@@ -260,6 +260,13 @@ export class Games0010RgUsageBets extends Migration {
   }
 }
 
+/** Reality checks the player acknowledged to play on, by hour (the play page's heartbeat; issue #68's harm markers). */
+export class Games0011RgUsageRealityChecks extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table wallet.rg_usage add column reality_checks integer not null default 0 check (reality_checks >= 0)');
+  }
+}
+
 export const gameMigrations = [
   { name: 'Games0001CreateTables', class: Games0001CreateTables },
   { name: 'Games0002SeedCatalogue', class: Games0002SeedCatalogue },
@@ -271,4 +278,5 @@ export const gameMigrations = [
   { name: 'Games0008SessionEndedAt', class: Games0008SessionEndedAt },
   { name: 'Games0009SandboxRgUsage', class: Games0009SandboxRgUsage },
   { name: 'Games0010RgUsageBets', class: Games0010RgUsageBets },
+  { name: 'Games0011RgUsageRealityChecks', class: Games0011RgUsageRealityChecks },
 ];

@@ -134,6 +134,19 @@ export function usageUndo(name: string, at: Date, wagered: string, netLoss: stri
 }
 
 /**
+ * Counts a reality check the player acknowledged to play on in the hour's usage (the harm markers'
+ * `reality_checks_dismissed`, issue #68); nothing without an account.
+ */
+export async function recordRealityCheck(sql: SqlRunner, accountId: string, at: Date): Promise<void> {
+  await sql.query(
+    `insert into wallet.rg_usage (account_id, hour, reality_checks)
+     select id, date_trunc('hour', ?::timestamptz, 'UTC'), 1 from wallet.accounts where id = ?
+     on conflict (account_id, hour) do update set reality_checks = wallet.rg_usage.reality_checks + 1`,
+    [at, accountId],
+  );
+}
+
+/**
  * Counts the player's activity at `at` (a heartbeat, or a round before its checks): one statement
  * that locks the account row, moves the last activity on and adds the seconds to wallet.rg_usage
  * and to the counters whose period holds `at`. The seconds counted; undefined without an account.
