@@ -202,6 +202,7 @@ export const CODES = {
   limit: ['limite', 'limit'],
   self_exclusion_ended: ['fim da autoexclusão', 'self-exclusion ended'],
   self_exclusion_lifted: ['autoexclusão levantada', 'self-exclusion lifted'],
+  reality_check: ['alerta de realidade', 'reality check'],
   operator: ['operador', 'operator'],
   team: ['equipe', 'team'],
   system: ['sistema', 'system'],

@@ -146,14 +146,14 @@ function historyValue(c, v) {
   if (v === 'indefinite') return say('sem fim', 'without end');
   if (/^\d{4}-\d{2}-\d{2}T/.test(v)) return html`<${ZonedTime} iso=${v} />`;
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return day(v);
-  if (/^-?\d+(\.\d+)?$/.test(v)) return c.kind === 'limit' ? shown(c.type, v) : v;
+  if (/^-?\d+(\.\d+)?$/.test(v)) return c.kind === 'limit' ? shown(c.type, v) : c.kind === 'reality_check' ? `${v} min` : v;
   return label(v);
 }
 
 /**
  * Limits, pending changes, usage and the full history; compliance lifts an indefinite self-exclusion and
- * pauses a player or makes a limit stricter (measures after an interaction). Our team never raises a limit nor
- * shortens a pause here.
+ * pauses a player, makes a limit stricter or shows the reality check more often (measures after an
+ * interaction). Our team never raises a limit, shortens a pause nor spaces reality checks out here.
  */
 function ResponsibleGaming({ player, onDone }) {
   // Read again whenever the file is (a new `player`): a status or limits change shows in the history at once.
@@ -184,6 +184,16 @@ function ResponsibleGaming({ player, onDone }) {
     const value = type === 'time' ? Number(form.value.value) : form.value.value.trim().replace(',', '.');
     const path = `/admin/players/${encodeURIComponent(player.id)}/limits/${type}/${form.period.value}`;
     if (await action.run(() => api('PUT', path, { value, reason: form.reason.value.trim() }))) {
+      form.reset();
+      state.reload();
+      onDone();
+    }
+  };
+  const realityCheck = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const body = { minutes: Number(form.minutes.value), reason: form.reason.value.trim() };
+    if (await action.run(() => api('PUT', `/admin/players/${encodeURIComponent(player.id)}/reality-check`, body))) {
       form.reset();
       state.reload();
       onDone();
@@ -247,6 +257,11 @@ function ResponsibleGaming({ player, onDone }) {
         <label>${say('Valor (R$, ou minutos para tempo)', 'Value (R$, or minutes for time)')} <input name="value" required inputmode="decimal" maxlength="20" /></label>
         <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
         <button type="submit" disabled=${action.busy}>${say('Aplicar', 'Apply')}</button>
+      </form>
+      <form onSubmit=${realityCheck} aria-label="Reality check more often" data-team-reality-check>
+        <label>${say('Alerta de realidade a cada (minutos)', 'Reality check every (minutes)')} <input type="number" name="minutes" required min="1" max=${Math.max(1, rg.realityCheckMinutes - 1)} /></label>
+        <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="500" /></label>
+        <button type="submit" disabled=${action.busy}>${say('Mostrar mais vezes', 'Show it more often')}</button>
       </form>`
         : null
     }

@@ -409,6 +409,8 @@ export const harmOperations = defineOperations({
  */
 export const HarmPlayHoursRequestSchema = Type.Object({
   fromHour: Timestamp,
+  /** Before this hour (exclusive): the play pass reads one hour at a time, so a page sorts that hour's rows only. */
+  toHour: Type.Optional(Timestamp),
   after: Type.Optional(Type.Object({ hour: Timestamp, brandId: Type.String({ maxLength: 64 }), playerId: Type.String({ maxLength: 64 }) })),
   limit: Type.Integer({ minimum: 1, maximum: 5000 }),
 });
@@ -446,7 +448,8 @@ export const harmPlayMessages = defineMessages({
   playHours: {
     subject: 'wallet.harm.playHours',
     body: HarmPlayHoursRequestSchema,
-    reply: Type.Object({ hours: Type.Array(HarmPlayHourSchema) }),
+    /** `nextHour`, with `toHour` and the window's last page: the first hour at or after `toHour` that holds play (null: none yet). */
+    reply: Type.Object({ hours: Type.Array(HarmPlayHourSchema), nextHour: Type.Optional(Nullable(Timestamp)) }),
   },
   lossesBefore: {
     subject: 'wallet.harm.lossesBefore',

@@ -190,7 +190,7 @@ export const responsibleGamingOperations = defineOperations({
 
 export const RgHistoryItemSchema = Type.Object(
   {
-    /** `limit`, `pause`, `self_exclusion`, `self_exclusion_ended`, `self_exclusion_lifted`. */
+    /** `limit`, `pause`, `self_exclusion`, `self_exclusion_ended`, `self_exclusion_lifted`, `reality_check` (our team's, more often). */
     kind: Type.String(),
     type: Nullable(LimitTypeSchema),
     period: Nullable(LimitPeriodSchema),
@@ -264,6 +264,23 @@ export const responsibleGamingAdminOperations = defineOperations({
     response: AdminResponsibleGamingSchema,
     status: 200,
     errors: ['PLAYER_NOT_FOUND', 'PAUSE_ACTIVE', 'VALIDATION_ERROR'],
+  },
+  adminSetRealityCheck: {
+    id: 'adminSetRealityCheck',
+    method: 'PUT',
+    path: '/admin/players/:id/reality-check',
+    subject: 'players.admin.realityCheck',
+    tag: 'Admin',
+    summary:
+      "Our team shows a player the reality check more often (a measure after an interaction with them, issue #68): every `minutes`, fewer than the interval in force (the operator's, or our team's earlier one), at once, with a reason, audited; never less often (422 VALIDATION_ERROR)",
+    params: AdminPlayerParams,
+    body: Type.Object(
+      { minutes: Type.Integer({ minimum: 1, maximum: 1440 }), reason: Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' }) },
+      { additionalProperties: false },
+    ),
+    response: AdminResponsibleGamingSchema,
+    status: 200,
+    errors: ['PLAYER_NOT_FOUND', 'VALIDATION_ERROR'],
   },
   adminLiftSelfExclusion: {
     id: 'adminLiftSelfExclusion',

@@ -221,6 +221,39 @@ t.test('responsible gaming', async (t) => {
     );
   });
 
+  t.test("our team's reality check more often (a measure after an interaction): at once, read by the enforcing services, never less often", async (t) => {
+    setRuleClockOffset(0);
+    const p = await h.createPlayer(t, scope, { externalId: 'rg-3r' });
+    const every = (minutes: unknown, reason = 'agreed with the player after a call') =>
+      h.call('players.admin.realityCheck', admin, { params: { id: p.id }, body: { minutes, reason } });
+    t.equal(okBody<any>(t, await rg(p.id), 200).realityCheckMinutes, 60, "the operator's interval at first");
+    t.equal(okBody<any>(t, await state(p.id), 200).rg, undefined, 'no rules for a player of an off operator without limits');
+    const set = okBody<any>(t, await every(20), 200);
+    t.equal(set.responsibleGaming.realityCheckMinutes, 20, 'every 20 minutes, at once');
+    t.match(set.history[0], { kind: 'reality_check', oldValue: '60', newValue: '20', by: 'team', actor: 'compliance@team' });
+    t.match(await h.lastAudit(`player:${p.id}`), {
+      before: { realityCheckMinutes: 60 },
+      after: { realityCheckMinutes: 20, reason: 'agreed with the player after a call' },
+    });
+    t.equal(okBody<any>(t, await rg(p.id), 200).realityCheckMinutes, 20, "the operator's read says so");
+    t.match(
+      okBody<any>(t, await state(p.id), 200).rg,
+      { realityCheckMinutes: 20 },
+      'the wallet and the providers read it (the rules now exist for this player)',
+    );
+    errorCode(t, await every(20), 'VALIDATION_ERROR', 'the same interval is not more often');
+    const lessOften = await every(45);
+    t.match(
+      lessOften.ok ? null : lessOften.error.details,
+      { in: 'body', issues: [{ path: '/minutes', message: /interval in force \(20 minutes\)/ }] },
+      'never less often, the interval in force named',
+    );
+    errorCode(t, await every(10, ''), 'VALIDATION_ERROR', 'a reason is required');
+    errorCode(t, await every(0), 'VALIDATION_ERROR', 'a minute at least');
+    okBody(t, await every(10), 200);
+    t.match(okBody<any>(t, await state(p.id), 200).rg, { realityCheckMinutes: 10 }, 'more often again: 10');
+  });
+
   t.test('self-exclusion: autoexcluido at once, never shortened, a fixed term ends by itself', async (t) => {
     setRuleClockOffset(0);
     const p = await h.createPlayer(t, scope, { externalId: 'rg-4' });

@@ -85,15 +85,29 @@ export function startHarmPlayPass(o: HarmPlayOptions): BackgroundTask {
   async function pass(): Promise<void> {
     const began = ruleClock.now();
     const readFrom = (await playReadFrom(o.sql)) ?? new Date(began.getTime() - FIRST_READ_DAYS * 24 * HOUR_MS);
-    const fromHour = new Date(Math.floor(readFrom.getTime() / HOUR_MS) * HOUR_MS).toISOString();
-    let after: { hour: string; brandId: string; playerId: string } | undefined;
-    for (;;) {
-      const { hours } = await o.call<{ hours: HarmPlayHour[] }>(harmPlayMessages.playHours.subject, { fromHour, ...(after ? { after } : {}), limit: PAGE });
-      const keep = (await Promise.all(hours.map(toKeep))).filter((h) => h !== undefined);
-      await o.sql.transaction((tx) => keepPlayHours(tx, keep), { idempotent: true });
-      const last = hours.at(-1);
-      if (hours.length < PAGE || !last) break;
-      after = { hour: last.hour, brandId: last.brandId, playerId: last.playerId };
+    // One hour at a time (the first pass reads weeks): each page sorts that hour's rows only, and the
+    // wallet says which hour holds play next, so the hours nobody played are never asked for.
+    let hour: number | null = Math.floor(readFrom.getTime() / HOUR_MS) * HOUR_MS;
+    while (hour !== null && hour <= began.getTime()) {
+      const window: { fromHour: string; toHour: string } = { fromHour: new Date(hour).toISOString(), toHour: new Date(hour + HOUR_MS).toISOString() };
+      let after: { hour: string; brandId: string; playerId: string } | undefined;
+      let next: string | null = null;
+      for (;;) {
+        const page: { hours: HarmPlayHour[]; nextHour?: string | null } = await o.call(harmPlayMessages.playHours.subject, {
+          ...window,
+          ...(after ? { after } : {}),
+          limit: PAGE,
+        });
+        const keep = (await Promise.all(page.hours.map(toKeep))).filter((h) => h !== undefined);
+        if (keep.length > 0) await o.sql.transaction((tx) => keepPlayHours(tx, keep), { idempotent: true });
+        const last = page.hours.at(-1);
+        if (page.hours.length < PAGE || !last) {
+          next = page.nextHour ?? null;
+          break;
+        }
+        after = { hour: last.hour, brandId: last.brandId, playerId: last.playerId };
+      }
+      hour = next === null ? null : Date.parse(next);
     }
     // The hour under way and the one before stay open to the wallet's late moves (a win credited after
     // the hour turned counts in the hour it is credited in; a rollback in its bet's): read again next pass.

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { COMPLIANCE_DEFAULTS } from '@bo/contracts';
 import { sqlOnPool } from '@bo/service-kit';
 import { waitFor } from '@bo/service-kit/testing';
-import { gatewayScope, ok, scriptedRng, tokenOf } from '@bo/test-support';
+import { gatewayScope, internalScope, ok, scriptedRng, tokenOf } from '@bo/test-support';
 import { isNightHour, localHourOf } from '../../src/harm/harm-play.ts';
 import { addDays } from '../../src/harm/player-day.ts';
 import { localDateOf } from '../../src/domain/business-days.ts';
@@ -77,6 +77,18 @@ t.test('the wallet’s hours of play in the harm days', async (t) => {
     t.same(days, await walletOf(ana), "the wins too, as the wallet's usage has them");
     await passes(2);
     t.same(await daysOf(ana), days, 'two passes later, the same: each hour kept as read, never added');
+    // The wallet's read: an hour nobody played answers nothing, and names the next hour that holds play.
+    const [{ h: played }] = (await sql.query<{ h: Date }>(
+      'select min(u.hour) as h from wallet.rg_usage u join wallet.accounts a on a.id = u.account_id where a.player_id = ?',
+      [ana],
+    )) as [{ h: Date }];
+    const empty = ok<{ hours: unknown[]; nextHour: string | null }>(
+      await stack.call('wallet.harm.playHours', {
+        scope: internalScope('compliance'),
+        body: { fromHour: '2026-01-01T00:00:00.000Z', toHour: '2026-01-01T01:00:00.000Z', limit: 10 },
+      }),
+    );
+    t.same(empty, { hours: [], nextHour: new Date(played).toISOString() }, 'an empty hour, and the next one played: the hour of her rounds');
   });
 
   await t.test('a player whose stakes rose: found by the stake marker through the wallet', async (t) => {

@@ -16,6 +16,7 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminLiftSelfExclusion: ['compliance'],
   adminPausePlayer: ['compliance'],
   adminSetStricterLimit: ['compliance'],
+  adminSetRealityCheck: ['compliance'],
   // Money out and the ledger: finance decides; compliance and support read the queue and a player's
   // withdrawals (compliance sees the whole money picture of a player or a case: issue #41).
   adminListWithdrawals: ['finance', 'compliance', 'support'],
@@ -186,6 +187,7 @@ const DECISIONS: ReadonlySet<string> = new Set([
   'adminRecordHarmInteraction',
   'adminPausePlayer',
   'adminSetStricterLimit',
+  'adminSetRealityCheck',
   'adminCloseHarmCase',
   'adminAddScreeningEntry',
   'adminRemoveScreeningEntry',

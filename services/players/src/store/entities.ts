@@ -92,6 +92,8 @@ export const PlayerEntity = defineEntity({
       .check(oneOf('status_before_self_exclusion', ['ativo', 'suspenso', 'bloqueado', 'encerrado'])),
     /** A pause the player chose: no deposits, sessions or rounds before it. */
     pausedUntil: p.datetime().nullable(),
+    /** Our team's reality check for this player, more often than the operator's (issue #68); null: the operator's. */
+    realityCheckMinutes: p.integer().nullable().check('reality_check_minutes >= 1'),
     /** br-spa: the last time the SPA registry answered "not impeded" for this player (docs/eligibility.md). */
     impedimentCheckedAt: p.datetime().nullable(),
     /** br-spa: when an impediment hit made the player `restrito` (the withdrawal window and the closing count from here). */
@@ -273,7 +275,7 @@ export const ComplianceChangeEntity = defineEntity({
 });
 export type ComplianceChangeRow = InstanceType<typeof ComplianceChangeEntity.class>;
 
-export const RG_HISTORY_KINDS = ['limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted'] as const;
+export const RG_HISTORY_KINDS = ['limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted', 'reality_check'] as const;
 export type RgHistoryKind = (typeof RG_HISTORY_KINDS)[number];
 export type RgChangeBy = 'operator' | 'team' | 'system';
 

@@ -501,6 +501,18 @@ export class DataRequestsAndAnonymisation extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create). */
+export class RealityCheckMinutes extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "players"."players" add "reality_check_minutes" int null');
+    this.addSql('alter table "players"."players" add constraint "players_reality_check_minutes_check" check (reality_check_minutes >= 1)');
+    this.addSql('alter table "players"."rg_history" drop constraint "rg_history_kind_check"');
+    this.addSql(
+      "alter table \"players\".\"rg_history\" add constraint \"rg_history_kind_check\" check (kind in ('limit', 'pause', 'self_exclusion', 'self_exclusion_ended', 'self_exclusion_lifted', 'reality_check'))",
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -526,4 +538,5 @@ export const playerMigrations = [
   { name: '0019_registration_data_and_marketing', class: RegistrationDataAndMarketing },
   { name: '0020_after_hit_players_restricted', class: AfterHitPlayersRestricted },
   { name: '0021_data_requests_and_anonymisation', class: DataRequestsAndAnonymisation },
+  { name: '0022_reality_check_minutes', class: RealityCheckMinutes },
 ];

@@ -10,7 +10,7 @@ import { handle, internalScopeOf, type ServiceModule } from '@bo/service-kit';
 import type { WalletConfig } from '../config.ts';
 import { walletDemoNextDay } from './handlers/demo-next-day.ts';
 import { walletRgUsage } from './handlers/wallet-usage.ts';
-import { lossesBefore, playHoursFrom } from './store/play-hours.ts';
+import { lossesBefore, nextPlayHour, playHoursFrom } from './store/play-hours.ts';
 
 export const rgModule: ServiceModule<WalletConfig> = {
   entities: [],
@@ -21,7 +21,10 @@ export const rgModule: ServiceModule<WalletConfig> = {
     // The compliance service's harm play pass (issue #68): the hours played since its last pass.
     ...handle(harmPlayMessages.playHours, async (req) => {
       internalScopeOf(req);
-      return { body: { hours: await playHoursFrom(deps.sql, req.body) } };
+      const hours = await playHoursFrom(deps.sql, req.body);
+      // The window's last page says where play resumes, so a pass skips the hours nobody played.
+      const last = req.body.toHour !== undefined && hours.length < req.body.limit;
+      return { body: { hours, ...(last ? { nextHour: await nextPlayHour(deps.sql, req.body.toHour!) } : {}) } };
     }),
     // The harm feed's deposits after a loss (the chasing marker).
     ...handle(harmPlayMessages.lossesBefore, async (req) => {

@@ -17,23 +17,28 @@ export function settledLimits(rows: RgLimitFields[], now: Date): SettledLimit[] 
   return rows.map((r) => settle(r, now)).filter((l) => l.value !== null);
 }
 
+/** The reality check's interval for the player: our team's when it set one (always shorter), else the operator's. */
+export function realityCheckMinutesOf(player: { realityCheckMinutes?: number | null }, compliance: Pick<OperatorCompliance, 'realityCheckMinutes'>): number {
+  return Math.min(compliance.realityCheckMinutes, player.realityCheckMinutes ?? Number.POSITIVE_INFINITY);
+}
+
 /**
  * What payments and the wallet enforce (players.state). Undefined for a player of an `off`
  * operator with no limit and no pause: v1.1's answer, unchanged.
  */
 export function rgRules(
-  player: { pausedUntil?: Date | null },
+  player: { pausedUntil?: Date | null; realityCheckMinutes?: number | null },
   compliance: OperatorCompliance,
   rows: RgLimitFields[],
   now: Date,
   terms: TermsDue | null = null,
 ): RgRules | undefined {
   const limits = rows.flatMap((r) => toRuleLimit(settle(r, now)) ?? []);
-  if (compliance.profile === 'off' && limits.length === 0 && player.pausedUntil == null) return undefined;
+  if (compliance.profile === 'off' && limits.length === 0 && player.pausedUntil == null && player.realityCheckMinutes == null) return undefined;
   return {
     profile: compliance.profile,
     timeZone: compliance.timeZone,
-    realityCheckMinutes: compliance.realityCheckMinutes,
+    realityCheckMinutes: realityCheckMinutesOf(player, compliance),
     pausedUntil: player.pausedUntil ? player.pausedUntil.toISOString() : null,
     limits,
     // br-spa only: the terms version to accept before the next deposit or game session.

@@ -2,14 +2,15 @@
 // and the full history; compliance lifts an indefinite self-exclusion, with a reason, once it has
 // run INDEFINITE_SELF_EXCLUSION_MIN_DAYS (audited in the lift's transaction): the status it replaced
 // comes back (domain/standing.ts endSelfExclusion); compliance pauses a player, a measure after an
-// interaction with them (issue #68), and makes a limit stricter, each audited likewise. Our team never
-// raises a limit nor shortens a pause.
+// interaction with them (issue #68), makes a limit stricter and shows the reality check more often,
+// each audited likewise. Our team never raises a limit, shortens a pause nor spaces reality checks out.
 import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, validationError, type responsibleGamingAdminOperations } from '@bo/contracts';
 import { adminScopeOf, compareMoney, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts';
-import { complianceOf, historyOf, limitRows } from '../store/limits.ts';
+import { complianceOf, historyOf, limitRows, recordChange } from '../store/limits.ts';
+import { realityCheckMinutesOf } from '../domain/limits-view.ts';
 import { commitRgChange, selfExclusionEnd } from './rg-change.ts';
 import { rgView } from './rg-view.ts';
 import { settle, shownValue, storedValue } from '../domain/rg-limits.ts';
@@ -159,6 +160,49 @@ export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): Handler
       return { status: 200 as const, body };
     });
     deps.outbox.poke();
+    return answer;
+  };
+}
+
+/**
+ * Our team's reality check for the player, more often than the one in force (a measure after an
+ * interaction, issue #68): at once, on the game pages the player opens next and in the rules the
+ * wallet and providers read (players.state); never less often (422): the operator's interval, or
+ * our team's earlier one, stays the longest the player sees.
+ */
+export function adminSetRealityCheck(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminSetRealityCheck> {
+  return async (req) => {
+    const scope = adminScopeOf(req);
+    const { minutes, reason } = req.body;
+    const answer = await deps.orm.em.fork().transactional(async (tx) => {
+      const player = await lockPlayer(tx, { id: req.params.id });
+      const now = ruleClock.now();
+      const inForce = realityCheckMinutesOf(player, await complianceOf(tx, player.operatorId));
+      if (minutes >= inForce) {
+        throw validationError('body', [
+          { path: '/minutes', message: `must be fewer than the reality check's interval in force (${inForce} minutes): our team only shows it more often` },
+        ]);
+      }
+      recordChange(tx, player.id, now, {
+        kind: 'reality_check',
+        oldValue: String(inForce),
+        newValue: String(minutes),
+        effectiveAt: now,
+        by: 'team',
+        actor: scope.actor,
+        reason,
+      });
+      Object.assign(player, { realityCheckMinutes: minutes, updatedAt: now });
+      await tx.flush();
+      const body = await adminView(deps, tx, player, now);
+      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
+        action: 'adminSetRealityCheck',
+        target: `player:${player.id}`,
+        before: { realityCheckMinutes: inForce },
+        after: { realityCheckMinutes: minutes, reason },
+      });
+      return { status: 200 as const, body };
+    });
     return answer;
   };
 }

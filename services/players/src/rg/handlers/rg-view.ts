@@ -13,7 +13,7 @@ import type { ServiceDeps, SqlRunner } from '@bo/service-kit';
 import type { PlayersConfig } from '../../config.ts';
 import type { PlayerRow, RgLimitRow } from '../../store/index.ts';
 import { centralSelfExclusionUrl } from '../domain/compliance-profile.ts';
-import { settledLimits } from '../domain/limits-view.ts';
+import { realityCheckMinutesOf, settledLimits } from '../domain/limits-view.ts';
 import { shownValue, type SettledLimit } from '../domain/rg-limits.ts';
 import { periodEnds } from '../store/periods.ts';
 
@@ -64,7 +64,7 @@ export async function rgView(
     selfExclusion: selfExcluded
       ? { since: player.selfExcludedSince!.toISOString(), until: player.selfExcludedUntil ? player.selfExcludedUntil.toISOString() : null }
       : null,
-    realityCheckMinutes: compliance.realityCheckMinutes,
+    realityCheckMinutes: realityCheckMinutesOf(player, compliance),
     centralSelfExclusionUrl: centralSelfExclusionUrl(compliance, deps.config.CENTRAL_SELF_EXCLUSION_URL),
   };
 }

@@ -7,7 +7,7 @@ import type { SqlRunner } from '@bo/service-kit';
 
 export async function playHoursFrom(
   sql: SqlRunner,
-  q: { fromHour: string; after?: { hour: string; brandId: string; playerId: string }; limit: number },
+  q: { fromHour: string; toHour?: string; after?: { hour: string; brandId: string; playerId: string }; limit: number },
 ): Promise<HarmPlayHour[]> {
   const after = q.after ? [q.after.hour, q.after.brandId, q.after.playerId] : [q.fromHour, '', ''];
   const rows = await sql.query<{
@@ -24,11 +24,11 @@ export async function playHoursFrom(
     `select a.brand_id, a.player_id, u.hour, sum(u.bets)::int as bets, sum(u.wagered)::text as stake_sum, sum(u.stake_squares)::text as stake_squares,
             sum(u.net_loss)::text as net_loss, sum(u.seconds_played)::int as seconds_played, sum(u.reality_checks)::int as reality_checks
        from wallet.rg_usage u join wallet.accounts a on a.id = u.account_id
-      where u.hour >= ?::timestamptz and (u.hour, a.brand_id, a.player_id) > (?::timestamptz, ?, ?)
+      where u.hour >= ?::timestamptz and u.hour < coalesce(?::timestamptz, 'infinity') and (u.hour, a.brand_id, a.player_id) > (?::timestamptz, ?, ?)
       group by u.hour, a.brand_id, a.player_id
       order by u.hour, a.brand_id, a.player_id
       limit ?`,
-    [q.fromHour, ...after, q.limit],
+    [q.fromHour, q.toHour ?? null, ...after, q.limit],
   );
   return rows.map((r) => ({
     brandId: r.brand_id,
@@ -41,6 +41,12 @@ export async function playHoursFrom(
     secondsPlayed: r.seconds_played,
     realityChecks: r.reality_checks,
   }));
+}
+
+/** The first hour at or after `from` that holds play (one read of the `rg_usage_hour` index); null when none. */
+export async function nextPlayHour(sql: SqlRunner, from: string): Promise<string | null> {
+  const [row] = await sql.query<{ next: Date | string | null }>('select min(hour) as next from wallet.rg_usage where hour >= ?::timestamptz', [from]);
+  return row?.next ? new Date(row.next).toISOString() : null;
 }
 
 /**
