@@ -389,6 +389,8 @@ export const ConnectorTransactionSchema = Type.Object({
   /** What it asked, unsigned (a bet's stake, a win's credit), and in which currency. */
   amount: Type.String(),
   currency: Type.String(),
+  /** When it was first taken: what a copy of the call that made it is answered with. */
+  createdAt: Timestamp,
 });
 
 /** A round (bet slip) as a sportsbook connector reads it (connectorMessages.round). */

@@ -1,8 +1,10 @@
 // The harm play pass (issue #68; docs/player-protection.md, "Play"): every HARM_PLAY_INTERVAL_MS, the
 // hours of real-money play the wallet counted (wallet.rg_usage: stakes, bets, their squares, net loss,
-// seconds played, reality checks acknowledged; harmPlayMessages.playHours) are read from the hour before the last pass began, and
-// each player's days brought to the sums of their hours (store/harm-play.ts): the stake, loss and time
-// markers read them. A player whose days changed is marked for assessment, as the harm feed marks them.
+// seconds played, reality checks acknowledged; harmPlayMessages.playHours) are read from the hour
+// before the last pass began, and each player's days brought to the sums of their hours
+// (store/harm-play.ts): the stake, loss, time and reality-check markers read them. A player whose days
+// changed is marked for assessment, as the harm feed marks them. Every replica may run it: what a
+// pass keeps is the wallet's figures, so two passes at once keep the same (under each player's lock).
 //
 // Why a read and not an event per round: a round pays for nothing here (the wallet's statement already
 // adds its stake to the hour's usage), and a pass reads a page of a thousand player-hours in one

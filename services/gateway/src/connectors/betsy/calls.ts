@@ -156,7 +156,12 @@ const ourFault = (call: BetsyCall) => refused(call, { code: 'TRANSACTION_CONFLIC
  * result can no longer change (a settle is code 20, an unsettle or another rollback moves nothing).
  */
 async function rolledBackAfterSettle(c: BetsyContext, betId: string): Promise<boolean> {
-  return (await c.wallet.transaction(c.scope, rollbackId(betId), c.requestId)) !== null;
+  return (await settledBetRollback(c, betId)) !== null;
+}
+
+/** A settled bet's rollback correction, when it is in the ledger: every copy of the rollback is answered with its time. */
+function settledBetRollback(c: BetsyContext, betId: string) {
+  return c.wallet.transaction(c.scope, rollbackId(betId), c.requestId);
 }
 
 /**
@@ -285,10 +290,12 @@ export async function rollback(c: BetsyContext, r: BetsyRollbackRequest): Promis
     if (round?.status === 'settled') {
       // Betsy takes back a bet it settled: the stake returns and the payout goes, as one correction;
       // what the balance does not cover is the player's debt (docs/providers.md), never a refusal.
-      // Sent again (until answered, as Betsy does), it finds its correction and moves nothing more.
-      if (await rolledBackAfterSettle(c, r.transactionId)) {
+      // Sent again (until answered, as Betsy does), it finds its correction and moves nothing more, and is
+      // answered as the copy that posted it was: with the correction's time (the bet's latest move may be later).
+      const posted = await settledBetRollback(c, r.transactionId);
+      if (posted) {
         await holdRolledBack(c, r);
-        return done(round.roundId, round.lastAt);
+        return done(round.roundId, posted.createdAt);
       }
       const rolledBack = await repay(
         c,
@@ -298,10 +305,13 @@ export async function rollback(c: BetsyContext, r: BetsyRollbackRequest): Promis
         rollbackId(r.transactionId),
         `Rolled back by the sportsbook (errorCode ${r.errorCode ?? 'none'})`,
       );
-      // 'taken': a copy of this rollback, which read another payout, posted it first: rolled back all the same.
+      // 'taken': a copy of this rollback, which read another payout, posted it first: rolled back all the same,
+      // and answered with that correction's time, as that copy was.
       if (rolledBack !== 'taken' && !rolledBack.ok) return rolledBack;
       await holdRolledBack(c, r);
-      return rolledBack === 'taken' ? done(round.roundId, round.lastAt) : rolledBack;
+      if (rolledBack !== 'taken') return rolledBack;
+      const taken = await settledBetRollback(c, r.transactionId);
+      return done(round.roundId, taken?.createdAt ?? round.lastAt);
     }
     // Open: the stake back. Voided or never received: recorded, nothing moves (a bet arriving later is refused).
     const reply = await c.wallet.rollback(

@@ -71,6 +71,7 @@ export function connectorCallHandlers(ctx: ProvidersContext): Record<string, Han
             neverReceived: t.neverReceived,
             amount: t.requested.replace(/^-/, ''),
             currency: t.currency,
+            createdAt: t.createdAt,
           },
         },
       };
