@@ -53,6 +53,7 @@ import {
   connectorMessages,
   fundPayoutMessages,
   impedimentNoticeMessages,
+  teamMeasureMessages,
 } from '@bo/contracts';
 import { natsInboxPrefix } from '@bo/service-kit';
 import { watchConsumerName } from '../../services/compliance/src/watch/event-watch.ts';
@@ -229,6 +230,8 @@ export function natsIdentities(prefix: string): Record<NatsComponent, NatsIdenti
         OPERATOR_COMPLIANCE_SUBJECT,
         'players.admin.get',
         'players.admin.status',
+        // A measure taken from a harm case, applied by the players service (issue #68).
+        ...subjectsOf(teamMeasureMessages),
         // Whether a brand is one of ours before a regulator file is made for it (issue #61), and whose the hours of play are.
         brandMessages.get.subject,
         // The play the harm days read (issue #68): its hours, and the play before each deposit.

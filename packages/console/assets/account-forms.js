@@ -51,8 +51,7 @@ export function PasswordForm({ currentLabel, onDone }) {
     <input id="repeat-password" name="repeatPassword" type="password" autocomplete="new-password" minlength="12" required />
     <div><button type="submit" disabled=${change.busy}>${say('Trocar a senha', 'Change password')}</button></div>
     ${mismatch ? html`<p class="error" role="alert">${say('As duas novas senhas diferem.', 'The two new passwords differ.')}</p>` : null}
-    <${ErrorNote} error=${change.error} />
-    ${change.error?.details?.issues?.map((i) => html`<p class="error">${i.path === '/currentPassword' ? currentLabel : say('Nova senha', 'New password')}: ${i.message}.</p>`)}
+    <${ErrorNote} error=${change.error} fieldLabel=${(path) => (path === '/currentPassword' ? currentLabel : say('Nova senha', 'New password'))} />
   </form>`;
 }
 

@@ -121,7 +121,17 @@ export function plain(text) {
   return parts.length === 1 ? cleaned : parts.map((p, i) => (i % 2 === 1 ? html`<${ZonedTime} iso=${p} />` : p));
 }
 
-export const ErrorNote = ({ error }) => (error ? html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${plain(error.message)}</p>` : null);
+/**
+ * A refusal: its code and message, and what each field was refused for in the rules' own words (as the
+ * API wrote them), after the field's name when the form names it (`fieldLabel(path)`).
+ */
+export const ErrorNote = ({ error, fieldLabel }) => {
+  if (!error) return null;
+  const issues = Array.isArray(error.details?.issues) ? error.details.issues.filter((i) => i?.message) : [];
+  return html`<p class="error" role="alert"><code>${error.code ?? 'ERROR'}</code> ${plain(error.message)}${issues.map(
+    (i) => html` ${fieldLabel ? `${fieldLabel(i.path)}: ` : ''}<q data-verbatim lang="en">${plain(i.message)}</q>.`,
+  )}</p>`;
+};
 
 /** What `useLoad` loaded, given to `children` (`undefined` too: a loader may have nothing to load); "Loading…" until then. */
 export function Loaded({ state, children }) {

@@ -240,6 +240,12 @@ export const CODES = {
   self_excluded: ['Autoexcluído', 'Self-excluded'],
   not_at_risk: ['Sem risco após análise', 'Not at risk after review'],
   unreachable: ['Sem contato', 'Unreachable'],
+  // The measures taken from a harm case, and what the rules answered
+  measure: ['Medida', 'Measure'],
+  stricter_limit: ['Limite mais restrito', 'Stricter limit'],
+  recommend_self_exclusion: ['Recomendação de autoexclusão', 'Recommendation to self-exclude'],
+  applied: ['Aplicada', 'Applied'],
+  refused: ['Recusada', 'Refused'],
 };
 
 /**

@@ -47,9 +47,8 @@ function OwnTokens({ secondFactor }) {
     <form class="inline" onSubmit=${create} aria-label="Make a personal token">
       <label>${say('Nome', 'Name')} <input name="name" required minlength="2" maxlength="64" pattern="[A-Za-z0-9_.\\-]+" /></label>
       ${secondFactor ? html`<label>${say('Código do app', 'Code from the app')} <input name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required /></label>` : null}
-      <button type="submit" disabled=${make.busy}>${say('Fazer token', 'Make token')}</button><${ErrorNote} error=${make.error} />
+      <button type="submit" disabled=${make.busy}>${say('Fazer token', 'Make token')}</button><${ErrorNote} error=${make.error} fieldLabel=${(path) => (path === '/totp' ? say('Código', 'Code') : say('Nome', 'Name'))} />
     </form>
-    ${make.error?.details?.issues?.map((i) => html`<p class="error">${i.path === '/totp' ? say('Código', 'Code') : i.path}: ${i.message}.</p>`)}
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">${say('Nenhum token ainda.', 'No token yet.')}</p>`

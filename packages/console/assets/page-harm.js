@@ -4,7 +4,9 @@
 // interactions and the follow-up date; production unless the switch says the sandbox; open, closed, or
 // only the open ones whose follow-up is due. A case's own page (`/harm?case=ID`): each marker with what it
 // measured against what it was held to, the player's changes of level, the interactions, the form to
-// record one (the operator's message names its id) and the closing with the outcome seen.
+// record one (the operator's message names its id), the measures taken from the case with the form to take
+// one (a pause, a stricter limit, a reality check more often, a recommendation to self-exclude) and the
+// closing with the outcome seen.
 import { useState } from 'preact/hooks';
 import {
   html,
@@ -32,7 +34,9 @@ const TABS = () => [
   ['due', say('Acompanhamento vencido', 'Follow-up due')],
   ['closed', say('Encerrados', 'Closed')],
 ];
+/** The channels a person records by hand (`measure` is the case's own record of a measure taken). */
 const CHANNELS = ['operator_message', 'phone', 'email', 'chat', 'note'];
+const MEASURES = ['pause', 'stricter_limit', 'reality_check', 'recommend_self_exclusion'];
 const OUTCOMES = ['play_reduced', 'play_unchanged', 'self_excluded', 'not_at_risk', 'unreachable'];
 /** The markers whose figures are amounts (the others count, or are a percent or a ratio). */
 const IN_MONEY = new Set(['deposit_escalation', 'loss_escalation', 'stake_escalation']);
@@ -103,6 +107,84 @@ function RecordInteraction({ c, onDone }) {
   </form>`;
 }
 
+/** What a measure set, in the person's language: the pause's end, the limit, the reality check's interval. */
+function MeasureDetail({ m }) {
+  const d = m.detail;
+  if (m.measure === 'pause') return html`${say('até', 'until')} <${ZonedTime} iso=${d.until} />`;
+  if (m.measure === 'reality_check') return say(`a cada ${d.minutes} min`, `every ${d.minutes} min`);
+  if (m.measure === 'stricter_limit')
+    return `${label(d.type)} / ${label(d.period)}: ${d.type === 'time' ? `${Number(d.value).toLocaleString(locale())} min` : money(d.value)}`;
+  return '';
+}
+
+function Measures({ items }) {
+  if (items.length === 0) return html`<p class="empty">${say('Nenhuma medida tomada ainda.', 'No measure taken yet.')}</p>`;
+  return html`<ol class="measures">${items.map(
+    (
+      m,
+    ) => html`<li data-measure=${m.measure} data-measure-status=${m.status}><strong>${label(m.measure)}</strong> <${MeasureDetail} m=${m} /> · ${label(m.status)}
+      ${say('por', 'by')} ${person(m.by)} <span class="muted"><${ZonedTime} iso=${m.requestedAt} /></span> — <q data-verbatim>${m.reason}</q>${
+        m.refusal ? html` · <q data-verbatim lang="en" title=${say('como as regras o escreveram', 'as the rules wrote it')}>${m.refusal.message}</q>` : null
+      }</li>`,
+  )}</ol>`;
+}
+
+/** A measure from the case: applied by the player's own rules (never looser, never shorter), recorded in the case at once. */
+function TakeMeasure({ c, onDone }) {
+  const action = useAction();
+  const [measure, setMeasure] = useState('pause');
+  const [type, setType] = useState('deposit');
+  const dayAhead = (days) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const submit = async (e) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const body = { measure, reason: form.reason.value.trim() };
+    if (measure === 'pause') body.until = new Date(`${form.until.value}T00:00:00`).toISOString();
+    if (measure === 'stricter_limit') {
+      body.type = type;
+      body.period = form.period.value;
+      body.value = type === 'time' ? Number(form.value.value) : form.value.value.trim().replace(',', '.');
+    }
+    if (measure === 'reality_check') body.minutes = Number(form.minutes.value);
+    if (form.followUpOn.value) body.followUpOn = form.followUpOn.value;
+    if (await action.run(() => api('POST', `/admin/harm/cases/${encodeURIComponent(c.id)}/measures`, body))) {
+      form.reset();
+      onDone();
+    }
+  };
+  return html`<form class="stacked" aria-label=${say('Tomar uma medida', 'Take a measure')} onSubmit=${submit} data-take-measure>
+    <label>${say('Medida', 'Measure')} <select name="measure" onChange=${(e) => setMeasure(e.currentTarget.value)}>${MEASURES.map(
+      (m) => html`<option value=${m} selected=${m === measure}>${label(m)}</option>`,
+    )}</select></label>
+    ${measure === 'pause' ? html`<label>${say('Pausar até', 'Pause until')} <input type="date" name="until" required min=${dayAhead(2)} max=${dayAhead(42)} /></label>` : null}
+    ${
+      measure === 'stricter_limit'
+        ? html`<label>${say('Limite', 'Limit')} <select name="type" onChange=${(e) => setType(e.currentTarget.value)}>${[
+            'deposit',
+            'loss',
+            'wager',
+            'time',
+          ].map((ty) => html`<option value=${ty} selected=${ty === type}>${label(ty)}</option>`)}</select></label>
+      <label>${say('Período', 'Period')} <select name="period">${['day', 'week', 'month'].map((pe) => html`<option value=${pe}>${label(pe)}</option>`)}</select></label>
+      <label>${type === 'time' ? say('Minutos', 'Minutes') : say('Valor (R$)', 'Amount (R$)')} <input name="value" required inputmode="decimal" maxlength="20" /></label>`
+        : null
+    }
+    ${measure === 'reality_check' ? html`<label>${say('Alerta de realidade a cada (minutos)', 'Reality check every (minutes)')} <input type="number" name="minutes" required min="1" max="1440" /></label>` : null}
+    ${
+      measure === 'recommend_self_exclusion'
+        ? html`<p class="muted">${say(
+            'O operador recebe a recomendação (webhook) e a leva ao apostador, com a sua autoexclusão e a plataforma central da SPA.',
+            "The operator receives the recommendation (a webhook) and takes it to the player, with its self-exclusion and the SPA's central platform.",
+          )}</p>`
+        : null
+    }
+    <label>${say('Motivo', 'Reason')} <textarea name="reason" required minlength="3" maxlength="500"></textarea></label>
+    <label>${say('Acompanhar em', 'Follow up on')} <input type="date" name="followUpOn" min=${new Date().toISOString().slice(0, 10)} /></label>
+    <button type="submit" disabled=${action.busy}>${say('Tomar a medida', 'Take the measure')}</button>
+    <${ErrorNote} error=${action.error} />
+  </form>`;
+}
+
 function CloseCase({ c, onDone }) {
   const action = useAction();
   const submit = async (e) => {
@@ -141,9 +223,11 @@ function CasePage({ id }) {
           }${ch.removed.length ? html` · ${say('saíram', 'went')}: ${ch.removed.map(label).join(', ')}` : null}</li>`,
       )}</ol></section>
       <section><h3>${say('Interações', 'Interactions')}</h3><${Interactions} items=${c.interactionLog} /></section>
+      <section><h3>${say('Medidas', 'Measures')}</h3><${Measures} items=${c.measures} /></section>
       ${
         c.status === 'open' && may('compliance')
           ? html`<section><h3>${say('Nova interação', 'New interaction')}</h3><${RecordInteraction} c=${c} onDone=${full.reload} /></section>
+        <section><h3>${say('Nova medida', 'New measure')}</h3><${TakeMeasure} c=${c} onDone=${full.reload} /></section>
         <section><h3>${say('Encerrar', 'Close')}</h3><${CloseCase} c=${c} onDone=${full.reload} /></section>`
           : null
       }

@@ -8,7 +8,7 @@ import { KycStatusSchema, PlayerStatusSchema, REGISTRATION_ITEMS } from './playe
 import { MARKETING_BLOCKS, MARKETING_CHANGE_REASONS } from './marketing.ts';
 import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 import { BetSlipSchema, SPORTS_OUTCOMES } from './bet-slip.ts';
-import { HarmLevelChangedSchema } from './harm.ts';
+import { HarmLevelChangedSchema, SelfExclusionRecommendedSchema } from './harm.ts';
 
 export const EVENT_TYPES = [
   'kyc.status_changed',
@@ -32,6 +32,7 @@ export const EVENT_TYPES = [
   'player.registration_completed',
   'player.marketing_changed',
   'player.risk_level_changed',
+  'player.self_exclusion_recommended',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -170,6 +171,7 @@ export const EventDataSchemas = {
    * marker fired and those that came and went; GET /players/{playerId}/harm-level reads it as it stands.
    */
   'player.risk_level_changed': HarmLevelChangedSchema,
+  'player.self_exclusion_recommended': SelfExclusionRecommendedSchema,
 } as const;
 
 export type EventDataByType = { [K in EventType]: Static<(typeof EventDataSchemas)[K]> };

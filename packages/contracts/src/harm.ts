@@ -3,10 +3,11 @@
 // operator. Separate from the AML risk (aml.ts, `PlayerRisk`): that one is about money laundering,
 // this one about the player being harmed. docs/player-protection.md gives each marker and default.
 import { Type, type Static } from '@sinclair/typebox';
-import { EnvironmentSchema, Money, Nullable, Page, Timestamp, pageQuery } from './common.ts';
+import { EnvironmentSchema, Money, MoneyBoundInput, Nullable, Page, Timestamp, pageQuery } from './common.ts';
 import { defineMessages } from './messages.ts';
 import { defineOperations } from './operations.ts';
 import { PlayerIdParams } from './players.ts';
+import { LimitPeriodSchema, LimitTypeSchema } from './responsible-gaming.ts';
 
 export const HARM_MARKERS = [
   'deposit_escalation',
@@ -137,6 +138,21 @@ export const HarmLevelChangedSchema = Type.Object({
   assessedOn: Type.String({ format: 'calendar-date' }),
 });
 
+/**
+ * `player.self_exclusion_recommended`: our team, following the player's harm case, recommends that the
+ * player self-exclude. The operator tells the player (its own self-exclusion and the SPA's central
+ * platform), and may tell our team its message's id; nothing about the player changes by itself.
+ */
+export const SelfExclusionRecommendedSchema = Type.Object({
+  playerId: Type.String(),
+  /** The player's level and markers when our team decided. */
+  level: HarmLevelSchema,
+  score: Type.Integer({ minimum: 0 }),
+  markers: Type.Array(HarmMarkerHitSchema),
+  assessedOn: Type.String({ format: 'calendar-date' }),
+  recommendedAt: Timestamp,
+});
+
 /** An operator's harm thresholds as the markers use them: our team's defaults until our team sets its own, with a reason. */
 export const OperatorHarmThresholdsSchema = Type.Object(
   {
@@ -193,8 +209,11 @@ export const harmAdminOperations = defineOperations({
 /** A harm case's life: open while our team follows the player, closed with the outcome it saw. */
 export const HARM_CASE_STATUSES = ['open', 'closed'] as const;
 export type HarmCaseStatus = (typeof HARM_CASE_STATUSES)[number];
-/** How an interaction reached the player; `note`: our team's own record (a review, a decision to wait), no contact. */
-export const HARM_INTERACTION_CHANNELS = ['operator_message', 'phone', 'email', 'chat', 'note'] as const;
+/**
+ * How an interaction reached the player; `note`: our team's own record (a review, a decision to wait), no
+ * contact; `measure`: a measure taken from the case (`adminTakeHarmMeasure`), recorded by the case itself.
+ */
+export const HARM_INTERACTION_CHANNELS = ['operator_message', 'phone', 'email', 'chat', 'note', 'measure'] as const;
 export type HarmInteractionChannel = (typeof HARM_INTERACTION_CHANNELS)[number];
 /** What our team saw after its interactions, named when it closes the case. */
 export const HARM_CASE_OUTCOMES = ['play_reduced', 'play_unchanged', 'self_excluded', 'not_at_risk', 'unreachable'] as const;
@@ -213,12 +232,55 @@ export const HarmInteractionSchema = Type.Object(
     operatorMessageId: Nullable(Type.String()),
     /** When to look at the player again (the case's follow-up date from then on). */
     followUpOn: Nullable(CalendarDate),
+    /** The measure this interaction records (channel `measure`): one of the case's `measures`. */
+    measureId: Nullable(Type.String()),
     by: Type.String(),
     at: Timestamp,
   },
   { $id: 'HarmInteraction' },
 );
 export type HarmInteraction = Static<typeof HarmInteractionSchema>;
+
+/**
+ * The measures our team may take from a harm case (issue #68 item 3), each a person's decision: a pause,
+ * a stricter limit, a reality check more often (applied by the players service, as on the player's page),
+ * and a recommendation to self-exclude, sent to the operator as `player.self_exclusion_recommended`. None
+ * lifts a self-exclusion or an impediment, loosens a limit or shortens a pause.
+ */
+export const HARM_MEASURES = ['pause', 'stricter_limit', 'reality_check', 'recommend_self_exclusion'] as const;
+export type HarmMeasureKind = (typeof HARM_MEASURES)[number];
+/** `pending`: asked of the players service, not answered yet (a reconciler finishes it); `refused`: the rules said no. */
+export const HARM_MEASURE_STATUSES = ['pending', 'applied', 'refused'] as const;
+export type HarmMeasureStatus = (typeof HARM_MEASURE_STATUSES)[number];
+
+/** What a measure sets: `until` (pause), `type`, `period` and `value` (stricter limit), `minutes` (reality check); none to recommend. */
+export const HarmMeasureDetailSchema = Type.Object({
+  until: Type.Optional(Timestamp),
+  type: Type.Optional(LimitTypeSchema),
+  period: Type.Optional(LimitPeriodSchema),
+  /** Money as "200.00"; a time limit in minutes. */
+  value: Type.Optional(Type.String()),
+  minutes: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type HarmMeasureDetail = Static<typeof HarmMeasureDetailSchema>;
+
+/** A measure taken from a harm case, with what the rules answered. */
+export const HarmMeasureSchema = Type.Object(
+  {
+    id: Type.String(),
+    measure: Type.Union(HARM_MEASURES.map((m) => Type.Literal(m))),
+    detail: HarmMeasureDetailSchema,
+    reason: Type.String(),
+    status: Type.Union(HARM_MEASURE_STATUSES.map((m) => Type.Literal(m))),
+    /** Why it was refused (the players service's error), null otherwise. */
+    refusal: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
+    by: Type.String(),
+    requestedAt: Timestamp,
+    settledAt: Nullable(Timestamp),
+  },
+  { $id: 'HarmMeasure' },
+);
+export type HarmMeasure = Static<typeof HarmMeasureSchema>;
 
 /**
  * A player our team follows because their harm level reached `high` (opened by the assessment that moved
@@ -262,6 +324,8 @@ export const HarmCaseSchema = Type.Intersect(
     HarmCaseSummarySchema,
     Type.Object({
       interactionLog: Type.Array(HarmInteractionSchema),
+      /** The measures taken from the case, oldest first. */
+      measures: Type.Array(HarmMeasureSchema),
       levelChanges: Type.Array(
         Type.Object({
           from: HarmLevelSchema,
@@ -294,6 +358,29 @@ export const CloseHarmCaseSchema = Type.Object({
   /** What was seen (did the player's play change?), kept with the case and in the audit log. */
   reason: Reason,
 });
+
+/**
+ * A measure from the case: `measure` says which, and its fields are the player's admin operation's
+ * (`until` for a pause; `type`, `period` and `value` for a stricter limit; `minutes` for a reality check;
+ * none but the reason to recommend self-exclusion). Recorded in the case as an interaction (channel
+ * `measure`) once applied.
+ */
+export const TakeHarmMeasureSchema = Type.Object(
+  {
+    measure: Type.Union(HARM_MEASURES.map((m) => Type.Literal(m))),
+    until: Type.Optional(Type.String({ format: 'date-time' })),
+    type: Type.Optional(LimitTypeSchema),
+    period: Type.Optional(LimitPeriodSchema),
+    value: Type.Optional(Type.Union([MoneyBoundInput, Type.Integer({ minimum: 1, maximum: 44_640 })])),
+    minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+    /** Why (kept with the measure, in the player's history and in the audit log). */
+    reason: Type.String({ minLength: 3, maxLength: 500, pattern: '\\S' }),
+    /** When to look at the player again (the case's follow-up date once applied). */
+    followUpOn: Type.Optional(CalendarDate),
+  },
+  { additionalProperties: false },
+);
+export type TakeHarmMeasure = Static<typeof TakeHarmMeasureSchema>;
 
 const HarmCaseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -344,6 +431,20 @@ export const harmCaseAdminOperations = defineOperations({
     response: HarmCaseSchema,
     status: 200,
     errors: ['HARM_CASE_NOT_FOUND', 'HARM_CASE_CLOSED', 'VALIDATION_ERROR'],
+  },
+  adminTakeHarmMeasure: {
+    id: 'adminTakeHarmMeasure',
+    method: 'POST',
+    path: '/admin/harm/cases/:id/measures',
+    subject: 'compliance.admin.harm.cases.measure',
+    tag: 'Admin',
+    summary:
+      "Take a measure from the case (a pause, a stricter limit, a reality check more often, a recommendation to self-exclude sent to the operator): a person's decision, applied by the rules of the player's own operations, recorded in the case at once and audited; an open case only",
+    params: HarmCaseParams,
+    body: TakeHarmMeasureSchema,
+    response: HarmCaseSchema,
+    status: 200,
+    errors: ['HARM_CASE_NOT_FOUND', 'HARM_CASE_CLOSED', 'PAUSE_ACTIVE', 'VALIDATION_ERROR'],
   },
   adminCloseHarmCase: {
     id: 'adminCloseHarmCase',
@@ -456,5 +557,42 @@ export const harmPlayMessages = defineMessages({
     body: HarmLossesBeforeRequestSchema,
     /** In the order of the deposits asked. */
     reply: Type.Object({ afterLoss: Type.Array(Type.Boolean()) }),
+  },
+});
+
+/**
+ * `players.rg.teamMeasure`: a measure the compliance service takes from a harm case, applied by the players
+ * service under the same rules as the player's admin operation it names (a pause, a stricter limit, a
+ * reality check more often), audited there with the person who decided. Idempotent by `measureId`: a
+ * measure asked again (the reconciler, after the compliance service stopped before keeping the answer)
+ * answers `applied: false` and changes nothing.
+ */
+export const TeamMeasureSchema = Type.Object({
+  measureId: Type.String({ minLength: 1, maxLength: 64 }),
+  caseId: Type.String({ minLength: 1, maxLength: 64 }),
+  playerId: Type.String({ minLength: 1, maxLength: 64 }),
+  measure: Type.Union([Type.Literal('pause'), Type.Literal('stricter_limit'), Type.Literal('reality_check')]),
+  until: Type.Optional(Type.String({ format: 'date-time' })),
+  type: Type.Optional(LimitTypeSchema),
+  period: Type.Optional(LimitPeriodSchema),
+  value: Type.Optional(Type.Union([Type.String(), Type.Integer()])),
+  minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+  reason: Type.String({ minLength: 1 }),
+  /** Who decided, as the audit rows name them (the person behind the case's request). */
+  author: Type.Object({
+    actor: Type.String(),
+    personId: Type.Optional(Type.String()),
+    requestId: Type.String(),
+    idempotencyKey: Type.Optional(Type.String()),
+  }),
+});
+export type TeamMeasure = Static<typeof TeamMeasureSchema>;
+
+export const teamMeasureMessages = defineMessages({
+  take: {
+    subject: 'players.rg.teamMeasure',
+    body: TeamMeasureSchema,
+    /** false: this measure was applied before (asked again), nothing changed now. */
+    reply: Type.Object({ applied: Type.Boolean() }),
   },
 });

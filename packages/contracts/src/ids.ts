@@ -26,6 +26,7 @@ export const ID_PREFIXES = {
   // Issue #68 item 3: our team's harm cases and each interaction recorded in one.
   harmCase: 'hcs',
   harmInteraction: 'hin',
+  harmMeasure: 'hms',
   provider: 'prv',
   providerSession: 'pss',
   providerTransaction: 'ptx',

@@ -711,6 +711,20 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
       assessedOn: '2026-11-21',
     },
   },
+  'player.self_exclusion_recommended': {
+    id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000026',
+    type: 'player.self_exclusion_recommended',
+    createdAt: T1,
+    environment: 'production',
+    data: {
+      playerId: PLAYER_ID,
+      level: 'high',
+      score: 5,
+      markers: HARM_MARKERS_FIRED,
+      assessedOn: '2026-11-21',
+      recommendedAt: T1,
+    },
+  },
   'sports_bet.settled': {
     id: 'evt_01934b7e8c8e7c3a9f2d1b0a00000021',
     type: 'sports_bet.settled',

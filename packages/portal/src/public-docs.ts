@@ -59,6 +59,8 @@ const WEBHOOK_EVENT_SUMMARIES: Record<EventType, string> = {
   'player.marketing_changed':
     "The player's marketing permission changed: consent given or withdrawn, or forced off by a self-exclusion, pause, impediment or closing",
   'player.risk_level_changed': "The player's level of risk of gambling harm moved, with every marker behind it and those that came and went",
+  'player.self_exclusion_recommended':
+    "Our team, following the player's harm case, recommends that the player self-exclude: tell the player, with your self-exclusion and the SPA's central platform",
 };
 
 export const WEBHOOK_EVENTS = Object.entries(WEBHOOK_EVENT_SUMMARIES).map(([type, summary]) => ({

@@ -15,7 +15,7 @@ export type WithdrawalDecisionValue = "approve" | "reject" | "pay";
 export type PaymentMethod = "pix" | "ted" | "debit_card" | "prepaid_card";
 /** A deposit's or withdrawal's currency: the player's, the brand's (BRL unless our team set another: cast). */
 export type CurrencyCode = "BRL";
-export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled', 'player.registration_incomplete', 'player.registration_completed', 'player.marketing_changed', 'player.risk_level_changed'] as const;
+export const EVENT_TYPES = ['kyc.status_changed', 'deposit.confirmed', 'withdrawal.status_changed', 'webhook.test', 'credential.rotated', 'credential.revoked', 'player.limits.changed', 'player.limit.reached', 'player.paused', 'player.self_excluded', 'player.self_exclusion.ended', 'deposit.failed', 'player.restricted', 'player.closed', 'player.status.changed', 'sports_bet.placed', 'sports_bet.settled', 'player.registration_incomplete', 'player.registration_completed', 'player.marketing_changed', 'player.risk_level_changed', 'player.self_exclusion_recommended'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Every error code of the contract's catalogue with its HTTP status. */
@@ -813,7 +813,7 @@ export interface WebhookAttempt {
 
 export interface WebhookEventSummary {
   id: string;
-  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed";
+  type: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed" | "player.self_exclusion_recommended";
   environment: "sandbox" | "production";
   /** format: date-time */
   createdAt: string;
@@ -1484,7 +1484,7 @@ export interface OperationTypes {
       limit?: number;
       /** length 1 to 512 */
       cursor?: string;
-      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed";
+      type?: "kyc.status_changed" | "deposit.confirmed" | "withdrawal.status_changed" | "webhook.test" | "credential.rotated" | "credential.revoked" | "player.limits.changed" | "player.limit.reached" | "player.paused" | "player.self_excluded" | "player.self_exclusion.ended" | "deposit.failed" | "player.restricted" | "player.closed" | "player.status.changed" | "sports_bet.placed" | "sports_bet.settled" | "player.registration_incomplete" | "player.registration_completed" | "player.marketing_changed" | "player.risk_level_changed" | "player.self_exclusion_recommended";
       /** `pending`: attempts remain (due at `nextAttemptAt`); `delivered`: a 2xx arrived; `failed`: every attempt failed; `no_endpoint`: no URL was configured when it was due (not retried; redeliver it once a URL is set). */
       deliveryStatus?: "pending" | "delivered" | "failed" | "no_endpoint";
     };

@@ -97,6 +97,15 @@ export interface WebhookEventData {
     removed: HarmMarkerHit['marker'][];
     assessedOn: string;
   };
+  /** Our team, following the player's harm case, recommends that the player self-exclude: tell the player. */
+  'player.self_exclusion_recommended': {
+    playerId: string;
+    level: PlayerHarmLevel['level'];
+    score: number;
+    markers: HarmMarkerHit[];
+    assessedOn: string;
+    recommendedAt: string;
+  };
 }
 
 interface BetLeg {

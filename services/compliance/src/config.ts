@@ -65,6 +65,8 @@ export const ComplianceConfigSchema = Type.Composite([
     HARM_ASSESS_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
     /** How often the harm feed reads the wallet's hours of play into the players' days (stakes, bets, wins, time, night). */
     HARM_PLAY_INTERVAL_MS: Type.Integer({ default: 60_000, minimum: 10 }),
+    /** How long a measure taken from a harm case may wait for the players service's answer before the reconciler asks again (and how often it looks). */
+    HARM_MEASURE_RETRY_MS: Type.Integer({ default: 30_000, minimum: 10 }),
   }),
 ]);
 export type ComplianceConfig = Static<typeof ComplianceConfigSchema>;

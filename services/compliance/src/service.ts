@@ -51,6 +51,8 @@ import { COMPLIANCE_SCHEMA, complianceMigrations } from './store/migrations.ts';
 import { startEventWatch } from './watch/event-watch.ts';
 import { harmFeedMetrics, startHarmFeed } from './harm/harm-feed.ts';
 import { startHarmAssessments } from './harm/harm-assessments.ts';
+import { startHarmMeasureReconciler } from './harm/harm-measures.ts';
+import { adminTakeHarmMeasure } from './handlers/admin-harm-measures.ts';
 import { startHarmPlayPass } from './harm/harm-play.ts';
 import { getPlayerHarmLevel } from './handlers/harm-level.ts';
 import { operatorProfiles } from './watch/operator-profiles.ts';
@@ -159,6 +161,7 @@ export function createComplianceService(
       ...handle(harmCaseAdminOperations.adminListHarmCases, adminListHarmCases(deps)),
       ...handle(harmCaseAdminOperations.adminGetHarmCase, adminGetHarmCase(deps)),
       ...handle(harmCaseAdminOperations.adminRecordHarmInteraction, adminRecordHarmInteraction(deps)),
+      ...handle(harmCaseAdminOperations.adminTakeHarmMeasure, adminTakeHarmMeasure(deps)),
       ...handle(harmCaseAdminOperations.adminCloseHarmCase, adminCloseHarmCase(deps)),
       ...handle(screeningSandboxOperations.sandboxAddScreeningEntry, sandboxAddScreeningEntry(deps, screening)),
       ...handle(screeningSandboxOperations.sandboxRemoveScreeningEntry, sandboxRemoveScreeningEntry(deps)),
@@ -211,6 +214,16 @@ export function createComplianceService(
         startDailyFileJob(deps, { intervalMs: deps.config.DAILY_FILE_INTERVAL_MS, now, log: deps.log }),
         startSigapJob({ ...sigap, metrics: deps.metrics }, { intervalMs: deps.config.SIGAP_INTERVAL_MS, now, log: deps.log }),
         startAnnualReportsWatch(deps, { intervalMs: deps.config.AML_DUTIES_INTERVAL_MS, now, log: deps.log }),
+        // The measures taken from harm cases whose request stopped before the players service's answer was kept.
+        startHarmMeasureReconciler({
+          sql: deps.sql,
+          schema: deps.schema,
+          call: deps.call,
+          outbox: deps.outbox,
+          log: deps.log,
+          intervalMs: deps.config.HARM_MEASURE_RETRY_MS,
+          retryAfterMs: deps.config.HARM_MEASURE_RETRY_MS,
+        }),
         // The harm feed's counting, and the players it counted, each assessed once per pass (issue #68).
         ...(deps.config.HARM_FEED
           ? [

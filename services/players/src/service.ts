@@ -37,7 +37,8 @@ function announcesChange(deps: ServiceDeps, handlers: Record<string, Handler>): 
         } finally {
           // Also after a failure: it may have come after the commit, and a needless drop costs one call.
           const params = req.params as { id?: string; playerId?: string } | undefined;
-          const playerId = params?.id ?? params?.playerId;
+          // An internal message (no path) names its player in its body.
+          const playerId = params?.id ?? params?.playerId ?? (req.body as { playerId?: string } | undefined)?.playerId;
           if (playerId) deps.nc.publish(playerChangedSubject(deps.prefix), JSON.stringify({ playerId } satisfies PlayerChanged));
         }
       },

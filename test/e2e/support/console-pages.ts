@@ -474,6 +474,16 @@ export function consolePagesTest(lang: Lang): void {
       200,
       'an interaction recorded',
     );
+    // Two measures from the case: a reality check more often (applied by the players service) and a recommendation to self-exclude.
+    for (const measure of [
+      { measure: 'reality_check', minutes: 10, reason: 'sessões longas à noite' },
+      { measure: 'recommend_self_exclusion', reason: 'o apostador perguntou como parar' },
+    ])
+      t.equal(
+        (await asPerson(people.compliance!, 'POST', `/admin/harm/cases/${harmCase.id}/measures`, measure)).status,
+        200,
+        `a measure taken: ${measure.measure}`,
+      );
 
     // The regulator files: yesterday's of both brands, an older production day never sent (overdue).
     const [yesterday, older] = [dayIn(1), dayIn(3)];

@@ -2,7 +2,7 @@
 // cursor), one case with its interactions and the player's changes of level, a person's interaction
 // (what was said or done, the channel, the operator's message id, a follow-up date) and the closing with
 // the outcome seen. Each change audited in its transaction. Admin scope only.
-import { AppError, type HarmCase, type HarmCaseSummary, type harmCaseAdminOperations } from '@bo/contracts';
+import { AppError, type HarmCase, type HarmCaseSummary, type HarmMeasure, type harmCaseAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, formatMoney, isoTime, listCursor, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
 import {
@@ -14,11 +14,12 @@ import {
   type HarmInteractionRow,
   type HarmLevelChangeRow,
 } from '../store/harm-cases.ts';
+import type { HarmMeasureRow } from '../store/harm-measures.ts';
 import { withPlayerNames } from './admin-cases.ts';
 
 type CaseFacts = Omit<HarmCaseSummary, 'playerName'>;
 
-function summaryOf(c: HarmCaseRow): CaseFacts {
+export function summaryOf(c: HarmCaseRow): CaseFacts {
   return {
     id: c.id,
     operatorId: c.operatorId,
@@ -42,10 +43,30 @@ function summaryOf(c: HarmCaseRow): CaseFacts {
   };
 }
 
-function caseView(found: { row: HarmCaseRow; interactions: HarmInteractionRow[]; changes: HarmLevelChangeRow[] }): Omit<HarmCase, 'playerName'> {
+function measureView(m: HarmMeasureRow): HarmMeasure {
+  return {
+    id: m.id,
+    measure: m.measure,
+    detail: m.detail,
+    reason: m.reason,
+    status: m.status,
+    refusal: m.refusal,
+    by: m.by,
+    requestedAt: isoTime(m.requestedAt),
+    settledAt: m.settledAt ? isoTime(m.settledAt) : null,
+  };
+}
+
+function caseView(found: {
+  row: HarmCaseRow;
+  interactions: HarmInteractionRow[];
+  changes: HarmLevelChangeRow[];
+  measures: HarmMeasureRow[];
+}): Omit<HarmCase, 'playerName'> {
   return {
     ...summaryOf(found.row),
     interactionLog: found.interactions.map((i) => ({ ...i, at: isoTime(i.at) })),
+    measures: found.measures.map(measureView),
     levelChanges: found.changes.map((c) => ({ ...c, at: isoTime(c.at) }) as HarmCase['levelChanges'][number]),
   };
 }
@@ -72,7 +93,7 @@ export function adminListHarmCases(deps: ServiceDeps<ComplianceConfig>): Handler
   };
 }
 
-async function namedCase(deps: ServiceDeps<ComplianceConfig>, id: string): Promise<HarmCase> {
+export async function namedCase(deps: ServiceDeps<ComplianceConfig>, id: string): Promise<HarmCase> {
   const found = await harmCaseWithHistory(deps.sql, id);
   if (!found) throw new AppError('HARM_CASE_NOT_FOUND');
   const [named] = await withPlayerNames(deps.orm, [caseView(found)]);
@@ -87,7 +108,7 @@ export function adminGetHarmCase(deps: ServiceDeps<ComplianceConfig>): HandlerOf
 }
 
 /** Today in UTC (YYYY-MM-DD): a follow-up date before it is refused, one on it is due at once. */
-const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
+export const todayUtc = (now: Date) => now.toISOString().slice(0, 10);
 
 export function adminRecordHarmInteraction(
   deps: ServiceDeps<ComplianceConfig>,
@@ -97,6 +118,9 @@ export function adminRecordHarmInteraction(
     const scope = adminScopeOf(req);
     const i = req.body;
     const invalid = (path: string, message: string) => new AppError('VALIDATION_ERROR', undefined, { in: 'body', issues: [{ path, message }] });
+    if (i.channel === 'measure') {
+      throw invalid('/channel', 'A measure is recorded by the case when it is taken (POST /admin/harm/cases/{id}/measures), not by hand.');
+    }
     if (i.channel === 'operator_message' && !i.operatorMessageId) {
       throw invalid('/operatorMessageId', "An interaction through the operator's message names its id (the operator's record of what the player was sent).");
     }
@@ -111,6 +135,7 @@ export function adminRecordHarmInteraction(
         summary: i.summary,
         operatorMessageId: i.operatorMessageId ?? null,
         followUpOn: i.followUpOn ?? null,
+        measureId: null,
         by: scope.actor,
       };
       await tx.addInteraction(c.id, interaction);

@@ -10,6 +10,8 @@ import {
   HARM_CASE_OUTCOMES,
   HARM_CASE_STATUSES,
   HARM_INTERACTION_CHANNELS,
+  HARM_MEASURES,
+  HARM_MEASURE_STATUSES,
   HARM_LEVELS,
   SIGAP_FILE_STATUSES,
   SIGAP_FILE_TYPES,
@@ -751,10 +753,47 @@ export const HarmInteractionEntity = defineEntity({
     summary: p.text(),
     operatorMessageId: p.text().nullable(),
     followUpOn: p.text().nullable(),
+    /** The measure it records (channel `measure`). */
+    measureId: p.text().nullable(),
     by: p.text(),
     at: p.datetime(),
   },
   indexes: [{ name: 'harm_interactions_by_case', properties: ['caseId', 'at'] }],
+});
+
+/**
+ * A measure taken from a harm case (issue #68): kept `pending` before the players service is asked
+ * (the intent), then `applied` or `refused` with the answer. A pending one left by a stop is asked
+ * again by the reconciler (the players service keeps each measure id once), with its author.
+ */
+export const HarmMeasureEntity = defineEntity({
+  name: 'HarmMeasure',
+  tableName: 'harm_measures',
+  schema: 'compliance',
+  properties: {
+    id: p.text().primary(),
+    caseId: p.text(),
+    playerId: p.text(),
+    measure: p.text().check(oneOf('measure', HARM_MEASURES)),
+    detail: p.json<Record<string, unknown>>(),
+    reason: p.text(),
+    status: p.text().check(oneOf('status', HARM_MEASURE_STATUSES)),
+    /** The players service's refusal ({ code, message }). */
+    refusal: p.json<{ code: string; message: string }>().nullable(),
+    by: p.text(),
+    /** The audit rows' author (the person, their request and key), for the reconciler's retry. */
+    author: p.json<Record<string, string>>(),
+    followUpOn: p.text().nullable(),
+    requestedAt: p.datetime(),
+    settledAt: p.datetime().nullable(),
+  },
+  indexes: [
+    { name: 'harm_measures_by_case', properties: ['caseId', 'requestedAt'] },
+    {
+      name: 'harm_measures_pending',
+      expression: `create index "harm_measures_pending" on "compliance"."harm_measures" ("requested_at") where status = 'pending'`,
+    },
+  ],
 });
 
 export const complianceEntities = [
@@ -786,4 +825,5 @@ export const complianceEntities = [
   HarmThresholdsEntity,
   HarmCaseEntity,
   HarmInteractionEntity,
+  HarmMeasureEntity,
 ];

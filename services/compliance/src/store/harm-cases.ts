@@ -6,6 +6,7 @@ import type { HarmCaseOutcome, HarmCaseStatus, HarmInteractionChannel, HarmLevel
 import { newId } from '@bo/contracts';
 import { isoTime, type Sql, type SqlRunner } from '@bo/service-kit';
 import type { Assessment } from '../harm/markers.ts';
+import { measuresOfCase, type HarmMeasureRow } from './harm-measures.ts';
 import type { PlayerRef } from './watch.ts';
 
 const S = 'compliance';
@@ -43,6 +44,7 @@ export interface HarmInteractionRow {
   summary: string;
   operatorMessageId: string | null;
   followUpOn: string | null;
+  measureId: string | null;
   by: string;
   at: string;
 }
@@ -150,12 +152,12 @@ export async function listHarmCases(sql: SqlRunner, f: HarmCaseFilter): Promise<
 export async function harmCaseWithHistory(
   sql: SqlRunner,
   id: string,
-): Promise<{ row: HarmCaseRow; interactions: HarmInteractionRow[]; changes: HarmLevelChangeRow[] } | undefined> {
+): Promise<{ row: HarmCaseRow; interactions: HarmInteractionRow[]; changes: HarmLevelChangeRow[]; measures: HarmMeasureRow[] } | undefined> {
   const [row] = await sql.query<HarmCaseRow>(`select ${CASE_COLUMNS} from ${S}.harm_cases where id = ?`, [id]);
   if (!row) return undefined;
-  const [interactions, changes] = await Promise.all([
+  const [interactions, changes, measures] = await Promise.all([
     sql.query<HarmInteractionRow>(
-      `select id, channel, summary, operator_message_id as "operatorMessageId", follow_up_on as "followUpOn", by, at
+      `select id, channel, summary, operator_message_id as "operatorMessageId", follow_up_on as "followUpOn", measure_id as "measureId", by, at
          from ${S}.harm_interactions where case_id = ? order by at, id`,
       [id],
     ),
@@ -165,8 +167,9 @@ export async function harmCaseWithHistory(
         where player_id = ? and id >= ?::bigint and (?::timestamptz is null or at <= ?::timestamptz) order by id`,
       [row.playerId, row.firstChangeId, row.closedAt, row.closedAt],
     ),
+    measuresOfCase(sql, id),
   ]);
-  return { row, interactions, changes };
+  return { row, interactions, changes, measures };
 }
 
 /** A change of a case by a person, in one transaction, under the case's row lock. */
@@ -186,10 +189,10 @@ export function inHarmCaseTransaction<T>(sql: Sql, work: (tx: HarmCaseTx) => Pro
       lock: async (id) => (await tx.query<HarmCaseRow>(`select ${CASE_COLUMNS} from ${S}.harm_cases where id = ? for update`, [id]))[0],
       addInteraction: async (caseId, i) => {
         await tx.query(
-          `with kept as (insert into ${S}.harm_interactions (id, case_id, channel, summary, operator_message_id, follow_up_on, by, at)
-                         values (?, ?, ?, ?, ?, ?, ?, now()))
+          `with kept as (insert into ${S}.harm_interactions (id, case_id, channel, summary, operator_message_id, follow_up_on, measure_id, by, at)
+                         values (?, ?, ?, ?, ?, ?, ?, ?, now()))
            update ${S}.harm_cases set interactions = interactions + 1, follow_up_on = ?, updated_at = now() where id = ?`,
-          [newId('harmInteraction'), caseId, i.channel, i.summary, i.operatorMessageId, i.followUpOn, i.by, i.followUpOn, caseId],
+          [newId('harmInteraction'), caseId, i.channel, i.summary, i.operatorMessageId, i.followUpOn, i.measureId, i.by, i.followUpOn, caseId],
         );
       },
       close: async (caseId, c) => {

@@ -387,6 +387,28 @@ export class HarmRealityChecks extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmMeasures extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "compliance"."harm_measures" ("id" text not null, "case_id" text not null, "player_id" text not null, "measure" text not null, "detail" jsonb not null, "reason" text not null, "status" text not null, "refusal" jsonb null, "by" text not null, "author" jsonb not null, "follow_up_on" text null, "requested_at" timestamptz not null, "settled_at" timestamptz null, primary key ("id"))',
+    );
+    this.addSql('create index "harm_measures_by_case" on "compliance"."harm_measures" ("case_id", "requested_at")');
+    this.addSql('create index "harm_measures_pending" on "compliance"."harm_measures" ("requested_at") where status = \'pending\'');
+    this.addSql('alter table "compliance"."harm_interactions" drop constraint "harm_interactions_channel_check"');
+    this.addSql('alter table "compliance"."harm_interactions" add "measure_id" text null');
+    this.addSql(
+      "alter table \"compliance\".\"harm_interactions\" add constraint \"harm_interactions_channel_check\" check (channel in ('operator_message', 'phone', 'email', 'chat', 'note', 'measure'))",
+    );
+    this.addSql(
+      "alter table \"compliance\".\"harm_measures\" add constraint \"harm_measures_measure_check\" check (measure in ('pause', 'stricter_limit', 'reality_check', 'recommend_self_exclusion'))",
+    );
+    this.addSql(
+      'alter table "compliance"."harm_measures" add constraint "harm_measures_status_check" check (status in (\'pending\', \'applied\', \'refused\'))',
+    );
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -420,4 +442,5 @@ export const complianceMigrations = [
   { name: '0019_harm_cases', class: HarmCases },
   { name: '0020_harm_play_hours', class: HarmPlayHours },
   { name: '0021_harm_reality_checks', class: HarmRealityChecks },
+  { name: '0022_harm_measures', class: HarmMeasures },
 ];

@@ -43,6 +43,8 @@ export const compliancePersonalData: PersonalDataCatalogue = {
       rowsOf: 'case_id in (select id from compliance.harm_cases where player_id = ?)',
       orderBy: 'at, id',
     },
+    // The measures our team took from the case (a pause, a limit, a reality check, a recommendation to self-exclude).
+    harm_measures: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'requested_at, id' },
   },
   none: {
     ...KIT_TABLES_WITHOUT_PLAYERS,

@@ -1,8 +1,8 @@
 // The responsible-gaming module (docs/responsible-gaming.md): a player's limits, pauses and
 // self-exclusion through the operator's API, our team's view, its lift of an indefinite
-// self-exclusion, its pause of a player, stricter limit and more frequent reality check, v1.1's admin limits, and the end of fixed self-exclusion terms (a loop). Every
+// self-exclusion, its pause of a player, stricter limit and more frequent reality check (also from a harm case), v1.1's admin limits, and the end of fixed self-exclusion terms (a loop). Every
 // change is broadcast to the enforcing services' caches by the root (`announced`).
-import { playerAdminOperations, responsibleGamingAdminOperations, responsibleGamingOperations } from '@bo/contracts';
+import { playerAdminOperations, responsibleGamingAdminOperations, responsibleGamingOperations, teamMeasureMessages } from '@bo/contracts';
 import { handle } from '@bo/service-kit';
 import { ANSWERED_BY_EFFECT, type PlayersModule } from '../module.ts';
 import {
@@ -15,6 +15,7 @@ import {
 import { adminSetPlayerLimits } from './handlers/admin-set-limits.ts';
 import { getResponsibleGaming, pausePlayer, removeLimit, selfExclude, setLimit } from './handlers/responsible-gaming.ts';
 import { startSelfExclusionTerms } from './handlers/self-exclusion-terms.ts';
+import { takeTeamMeasure } from './handlers/team-measure.ts';
 
 export const rgModule: PlayersModule = {
   entities: [],
@@ -32,6 +33,8 @@ export const rgModule: PlayersModule = {
     ...handle(responsibleGamingAdminOperations.adminPausePlayer, adminPausePlayer(deps)),
     ...handle(responsibleGamingAdminOperations.adminSetStricterLimit, adminSetStricterLimit(deps)),
     ...handle(responsibleGamingAdminOperations.adminSetRealityCheck, adminSetRealityCheck(deps)),
+    // The same measures taken from a harm case by the compliance service (issue #68).
+    ...handle(teamMeasureMessages.take, takeTeamMeasure(deps)),
     ...handle(playerAdminOperations.adminSetPlayerLimits, adminSetPlayerLimits(deps)),
   }),
   background: (deps) => [startSelfExclusionTerms(deps, deps.config.RG_TERMS_INTERVAL_MS)],

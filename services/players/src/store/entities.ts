@@ -331,6 +331,26 @@ export const RgHistoryEntity = defineEntity({
 });
 export type RgHistoryRow = InstanceType<typeof RgHistoryEntity.class>;
 
+/**
+ * A measure our team took from a player's harm case (issue #68: the compliance service's
+ * `players.rg.teamMeasure`), kept in the transaction that applied it under the case's measure id: the
+ * same measure asked again (its reconciler, after a stop) changes nothing twice.
+ */
+export const TeamMeasureEntity = defineEntity({
+  name: 'TeamMeasure',
+  tableName: 'team_measures',
+  schema: 'players',
+  properties: {
+    /** The compliance service's measure id. */
+    id: p.text().primary(),
+    playerId: () => playerOf('team_measures'),
+    caseId: p.text(),
+    measure: p.text(),
+    appliedAt: p.datetime(),
+  },
+  indexes: [byPlayer('team_measures', 'applied_at')],
+});
+
 /** When a question was asked; `internal_listing`: our team put the player's CPF on the internal list. */
 export const IMPEDIMENT_MOMENTS = ['registration', 'login', 'deposit', 'game_session', 'sweep', 'internal_listing'] as const;
 export type ImpedimentMoment = (typeof IMPEDIMENT_MOMENTS)[number];
@@ -640,6 +660,7 @@ export const playerEntities = [
   ComplianceChangeEntity,
   RgLimitEntity,
   RgHistoryEntity,
+  TeamMeasureEntity,
   ImpedimentCheckEntity,
   SimulatedImpedimentEntity,
   ImpedimentSweepEntity,

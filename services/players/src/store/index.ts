@@ -15,6 +15,7 @@ export {
   PlayerEntity,
   playerEntities,
   RgHistoryEntity,
+  TeamMeasureEntity,
   RgLimitEntity,
   TermsAcceptanceEntity,
   TermsVersionEntity,

@@ -513,6 +513,19 @@ export class RealityCheckMinutes extends Migration {
   }
 }
 
+/** Generated from the entities (npm run migration:create). */
+export class TeamMeasures extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "players"."team_measures" ("id" text not null, "player_id" text not null, "case_id" text not null, "measure" text not null, "applied_at" timestamptz not null, primary key ("id"))',
+    );
+    this.addSql('create index "team_measures_by_player" on "players"."team_measures" ("player_id", "applied_at" desc, "id" desc)');
+    this.addSql(
+      'alter table "players"."team_measures" add constraint "team_measures_player_id_fkey" foreign key ("player_id") references "players"."players" ("id") on update no action on delete no action',
+    );
+  }
+}
+
 export const playerMigrations = [
   { name: '0001_create_players_schema', class: CreatePlayersSchema },
   { name: '0002_stored_answers_as_text', class: kitMigration(processedRequestsKeepTextSql('players')) },
@@ -539,4 +552,5 @@ export const playerMigrations = [
   { name: '0020_after_hit_players_restricted', class: AfterHitPlayersRestricted },
   { name: '0021_data_requests_and_anonymisation', class: DataRequestsAndAnonymisation },
   { name: '0022_reality_check_minutes', class: RealityCheckMinutes },
+  { name: '0023_team_measures', class: TeamMeasures },
 ];

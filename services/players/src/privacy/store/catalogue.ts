@@ -53,6 +53,8 @@ export const playersPersonalData: PersonalDataCatalogue = {
     player_status_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
     rg_limits: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
     rg_history: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'id' },
+    // The measures our team took from the player's harm case, each kept once (issue #68).
+    team_measures: { category: 'responsibleGaming', rowsOf: ofPlayer, orderBy: 'applied_at, id' },
     communications: { category: 'communications', rowsOf: ofPlayer, orderBy: 'recorded_at, id' },
     marketing_suppressions: { category: 'marketing', rowsOf: ofPlayer, orderBy: 'id' },
     terms_acceptances: {

@@ -4,8 +4,25 @@
 // comes back (domain/standing.ts endSelfExclusion); compliance pauses a player, a measure after an
 // interaction with them (issue #68), makes a limit stricter and shows the reality check more often,
 // each audited likewise. Our team never raises a limit, shortens a pause nor spaces reality checks out.
-import { AppError, INDEFINITE_SELF_EXCLUSION_MIN_DAYS, validationError, type responsibleGamingAdminOperations } from '@bo/contracts';
-import { adminScopeOf, compareMoney, decisionAuthorOf, ruleClock, sqlIn, writeDecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import {
+  AppError,
+  INDEFINITE_SELF_EXCLUSION_MIN_DAYS,
+  validationError,
+  type LimitPeriod,
+  type LimitType,
+  type responsibleGamingAdminOperations,
+} from '@bo/contracts';
+import {
+  adminScopeOf,
+  compareMoney,
+  decisionAuthorOf,
+  ruleClock,
+  sqlIn,
+  writeDecisionAudit,
+  type DecisionAuthor,
+  type HandlerOf,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { lockPlayer, requirePlayer, type PlayerRow } from '../../store/index.ts';
@@ -82,36 +99,51 @@ export function adminLiftSelfExclusion(deps: ServiceDeps<PlayersConfig>): Handle
   };
 }
 
+/** Who decided a measure (the audit row's author), and what else its audit row names (the harm case's measure). */
+interface MeasureBy {
+  author: DecisionAuthor;
+  also?: Record<string, string>;
+}
+
+/** Our team's pause of the player, from 24 hours to 6 weeks, never shortening a running one; audited. */
+export async function pauseByTeam(
+  tx: EntityManager,
+  deps: ServiceDeps<PlayersConfig>,
+  player: PlayerRow,
+  now: Date,
+  m: MeasureBy & { until: Date; reason: string },
+) {
+  const running = runningPauseBefore(player, m.until, now);
+  await commitRgChange(tx, deps, player, now, {
+    history: {
+      kind: 'pause',
+      oldValue: running?.toISOString() ?? null,
+      newValue: m.until.toISOString(),
+      effectiveAt: now,
+      by: 'team',
+      actor: m.author.actor,
+      reason: m.reason,
+    },
+    set: { pausedUntil: m.until },
+    event: 'player.paused',
+    data: { until: m.until.toISOString() },
+  });
+  await writeDecisionAudit(sqlIn(tx), deps.schema, m.author, {
+    action: 'adminPausePlayer',
+    target: `player:${player.id}`,
+    before: { pausedUntil: running?.toISOString() ?? null },
+    after: { pausedUntil: m.until.toISOString(), reason: m.reason, ...m.also },
+  });
+}
+
 export function adminPausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminPausePlayer> {
   return async (req) => {
-    const scope = adminScopeOf(req);
-    const until = new Date(req.body.until);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
-      const running = runningPauseBefore(player, until, now);
-      await commitRgChange(tx, deps, player, now, {
-        history: {
-          kind: 'pause',
-          oldValue: running?.toISOString() ?? null,
-          newValue: until.toISOString(),
-          effectiveAt: now,
-          by: 'team',
-          actor: scope.actor,
-          reason: req.body.reason,
-        },
-        set: { pausedUntil: until },
-        event: 'player.paused',
-        data: { until: until.toISOString() },
-      });
-      const body = await adminView(deps, tx, player, now);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
-        action: 'adminPausePlayer',
-        target: `player:${player.id}`,
-        before: { pausedUntil: running?.toISOString() ?? null },
-        after: { pausedUntil: until.toISOString(), reason: req.body.reason },
-      });
-      return { status: 200 as const, body };
+      await pauseByTeam(tx, deps, player, now, { until: new Date(req.body.until), reason: req.body.reason, author });
+      return { status: 200 as const, body: await adminView(deps, tx, player, now) };
     });
     deps.outbox.poke();
     return answer;
@@ -121,43 +153,53 @@ export function adminPausePlayer(deps: ServiceDeps<PlayersConfig>): HandlerOf<ty
 /**
  * A stricter limit of our team's (a measure after an interaction, issue #68): a new limit, or one lower
  * than the limit in force, at once (a raise the player asked for and still waits is dropped with it);
- * never a higher one: only the player loosens their limits, through the operator.
+ * never a higher one: only the player loosens their limits, through the operator. Audited.
  */
+export async function stricterLimitByTeam(
+  tx: EntityManager,
+  deps: ServiceDeps<PlayersConfig>,
+  player: PlayerRow,
+  now: Date,
+  m: MeasureBy & { type: LimitType; period: LimitPeriod; value: string | number; reason: string },
+) {
+  const { type, period } = m;
+  const next = storedValue(type, m.value);
+  const row = (await limitRows(tx, player.id)).find((r) => r.type === type && r.period === period);
+  const inForce = row ? settle(row, now).value : null;
+  // Shown as the API shows limits: money as "200.00", time in whole minutes.
+  const shown = (stored: string | null) => (stored === null ? null : shownValue(type, stored));
+  if (inForce !== null && compareMoney(next, inForce) >= 0) {
+    const unit = type === 'time' ? ' minutes' : '';
+    throw validationError('body', [
+      { path: '/value', message: `must be lower than the limit in force (${shown(inForce)}${unit}): our team only makes a limit stricter` },
+    ]);
+  }
+  const compliance = await complianceOf(tx, player.operatorId);
+  await changeLimit(
+    tx,
+    deps,
+    player,
+    { type, period, next, by: 'team', actor: m.author.actor, coolingOffHours: compliance.coolingOffHours, profile: compliance.profile },
+    now,
+  );
+  await tx.flush();
+  await writeDecisionAudit(sqlIn(tx), deps.schema, m.author, {
+    action: 'adminSetStricterLimit',
+    target: `player:${player.id}`,
+    before: { type, period, value: shown(inForce) },
+    after: { type, period, value: shown(next), reason: m.reason, ...m.also },
+  });
+}
+
 export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminSetStricterLimit> {
   return async (req) => {
-    const scope = adminScopeOf(req);
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const { type, period } = req.params;
-    const next = storedValue(type, req.body.value);
     const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
-      const row = (await limitRows(tx, player.id)).find((r) => r.type === type && r.period === period);
-      const inForce = row ? settle(row, now).value : null;
-      // Shown as the API shows limits: money as "200.00", time in whole minutes.
-      const shown = (stored: string | null) => (stored === null ? null : shownValue(type, stored));
-      if (inForce !== null && compareMoney(next, inForce) >= 0) {
-        const unit = type === 'time' ? ' minutes' : '';
-        throw validationError('body', [
-          { path: '/value', message: `must be lower than the limit in force (${shown(inForce)}${unit}): our team only makes a limit stricter` },
-        ]);
-      }
-      const compliance = await complianceOf(tx, player.operatorId);
-      await changeLimit(
-        tx,
-        deps,
-        player,
-        { type, period, next, by: 'team', actor: scope.actor, coolingOffHours: compliance.coolingOffHours, profile: compliance.profile },
-        now,
-      );
-      await tx.flush();
-      const body = await adminView(deps, tx, player, now);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
-        action: 'adminSetStricterLimit',
-        target: `player:${player.id}`,
-        before: { type, period, value: shown(inForce) },
-        after: { type, period, value: shown(next), reason: req.body.reason },
-      });
-      return { status: 200 as const, body };
+      await stricterLimitByTeam(tx, deps, player, now, { type, period, value: req.body.value, reason: req.body.reason, author });
+      return { status: 200 as const, body: await adminView(deps, tx, player, now) };
     });
     deps.outbox.poke();
     return answer;
@@ -168,41 +210,45 @@ export function adminSetStricterLimit(deps: ServiceDeps<PlayersConfig>): Handler
  * Our team's reality check for the player, more often than the one in force (a measure after an
  * interaction, issue #68): at once, on the game pages the player opens next and in the rules the
  * wallet and providers read (players.state); never less often (422): the operator's interval, or
- * our team's earlier one, stays the longest the player sees.
+ * our team's earlier one, stays the longest the player sees. Audited.
  */
+export async function realityCheckByTeam(tx: EntityManager, player: PlayerRow, now: Date, schema: string, m: MeasureBy & { minutes: number; reason: string }) {
+  const { minutes, reason } = m;
+  const inForce = realityCheckMinutesOf(player, await complianceOf(tx, player.operatorId));
+  if (minutes >= inForce) {
+    throw validationError('body', [
+      { path: '/minutes', message: `must be fewer than the reality check's interval in force (${inForce} minutes): our team only shows it more often` },
+    ]);
+  }
+  recordChange(tx, player.id, now, {
+    kind: 'reality_check',
+    oldValue: String(inForce),
+    newValue: String(minutes),
+    effectiveAt: now,
+    by: 'team',
+    actor: m.author.actor,
+    reason,
+  });
+  Object.assign(player, { realityCheckMinutes: minutes, updatedAt: now });
+  await tx.flush();
+  await writeDecisionAudit(sqlIn(tx), schema, m.author, {
+    action: 'adminSetRealityCheck',
+    target: `player:${player.id}`,
+    before: { realityCheckMinutes: inForce },
+    after: { realityCheckMinutes: minutes, reason, ...m.also },
+  });
+}
+
 export function adminSetRealityCheck(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeof responsibleGamingAdminOperations.adminSetRealityCheck> {
   return async (req) => {
-    const scope = adminScopeOf(req);
-    const { minutes, reason } = req.body;
+    const author = decisionAuthorOf(adminScopeOf(req), req.ctx);
     const answer = await deps.orm.em.fork().transactional(async (tx) => {
       const player = await lockPlayer(tx, { id: req.params.id });
       const now = ruleClock.now();
-      const inForce = realityCheckMinutesOf(player, await complianceOf(tx, player.operatorId));
-      if (minutes >= inForce) {
-        throw validationError('body', [
-          { path: '/minutes', message: `must be fewer than the reality check's interval in force (${inForce} minutes): our team only shows it more often` },
-        ]);
-      }
-      recordChange(tx, player.id, now, {
-        kind: 'reality_check',
-        oldValue: String(inForce),
-        newValue: String(minutes),
-        effectiveAt: now,
-        by: 'team',
-        actor: scope.actor,
-        reason,
-      });
-      Object.assign(player, { realityCheckMinutes: minutes, updatedAt: now });
-      await tx.flush();
-      const body = await adminView(deps, tx, player, now);
-      await writeDecisionAudit(sqlIn(tx), deps.schema, decisionAuthorOf(scope, req.ctx), {
-        action: 'adminSetRealityCheck',
-        target: `player:${player.id}`,
-        before: { realityCheckMinutes: inForce },
-        after: { realityCheckMinutes: minutes, reason },
-      });
-      return { status: 200 as const, body };
+      await realityCheckByTeam(tx, player, now, deps.schema, { minutes: req.body.minutes, reason: req.body.reason, author });
+      return { status: 200 as const, body: await adminView(deps, tx, player, now) };
     });
+    deps.outbox.poke();
     return answer;
   };
 }
