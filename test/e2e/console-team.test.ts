@@ -11,8 +11,8 @@ import t, { type Test } from 'tap';
 import qrcode from 'qrcode-generator';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@bo/service-kit/testing';
-import { startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
-import { totpCode } from './support/people.ts';
+import { ADMIN_TOKEN, startStack, uniq, REGISTRATION_DATA } from './support/stack.ts';
+import { activatedPerson, totpCode } from './support/people.ts';
 import { launchChromium, phoneHeight, signIn as signInThroughForm, watchProblems } from './support/console-browser.ts';
 
 const WIDTHS = [1280, 390] as const;
@@ -166,6 +166,25 @@ t.test('console: team, QR code, holds before the click, signed-out visits', asyn
       await page.locator(`tr[data-token="${name}"]`).getByRole('button', { name: 'Revoke' }).click();
       await page.locator(`tr[data-token="${name}"][data-status=revoked]`).waitFor();
       t.equal((await asToken()).status, 401, 'revoked: refused');
+
+      // An inspector (issue #69): a role the page offers; set up, she waits for two admins' confirmations
+      // (ADMIN_TOKEN added her), and this admin's Confirm gives one of them.
+      t.equal(await add.locator('select[name=role] option[value=regulator]').count(), 1, 'the regulator role is offered');
+      const inspector = await activatedPerson(
+        stack.adminUrl,
+        { authorization: `Bearer ${ADMIN_TOKEN}` },
+        { email: `insp.${width}@fazenda.example`, role: 'regulator', token: false, confirm: false },
+      );
+      const needed = ((await stack.admin('GET', '/admin/users')).body.data as { email: string; confirmationsNeeded: number }[]).find(
+        (u) => u.email === inspector.email,
+      )!.confirmationsNeeded;
+      await page.reload();
+      const row = page.locator(`tr[data-user="${inspector.email}"]`);
+      await row.getByText(`awaits confirmation (${needed})`).waitFor();
+      await row.getByRole('button', { name: 'Confirm' }).click();
+      // The last confirmation needed gives her power and names who gave it; an earlier one leaves one fewer to give.
+      await row.getByText(needed === 1 ? `confirmed by ${admin.user.email}` : `awaits confirmation (${needed - 1})`).waitFor();
+      t.match(await row.textContent(), /Regulator \(read-only\)/, 'a confirmation given from the page, the role named');
 
       // Disabled: sign-ins refused.
       await page.locator(`tr[data-user="${email}"]`).getByRole('button', { name: 'Disable' }).click();

@@ -27,30 +27,37 @@ import { HarmPage } from './page-harm.js';
 import { ComplianceNotices } from './notices.js';
 
 // Titles in the person's language (issue #61); the path stays the page's name.
+// `regulator` (issue #69): the Ministry's inspectors read players, money, bets, the regulator files, the
+// audit log, the AML and harm cases and the read log; every form on those pages is another role's.
 const PAGES = [
-  { path: '/kyc', title: () => say('Fila de KYC', 'KYC queue'), page: KycPage, roles: ['compliance', 'support'] },
-  { path: '/withdrawals', title: () => say('Saques', 'Withdrawals'), page: WithdrawalsPage, roles: ['finance', 'compliance', 'support'] },
-  { path: '/players', title: () => say('Apostadores', 'Players'), page: PlayersPage, roles: ['compliance', 'finance', 'support'] },
+  { path: '/kyc', title: () => say('Fila de KYC', 'KYC queue'), page: KycPage, roles: ['compliance', 'support', 'regulator'] },
+  { path: '/withdrawals', title: () => say('Saques', 'Withdrawals'), page: WithdrawalsPage, roles: ['finance', 'compliance', 'support', 'regulator'] },
+  { path: '/players', title: () => say('Apostadores', 'Players'), page: PlayersPage, roles: ['compliance', 'finance', 'support', 'regulator'] },
   { path: '/operators', title: () => say('Operadores', 'Operators'), page: OperatorsPage, roles: ['compliance', 'finance', 'support'] },
   { path: '/webhooks', title: () => say('Entregas de webhooks', 'Webhook deliveries'), page: WebhooksPage, roles: ['support', 'finance'] },
-  { path: '/aml', title: () => say('Casos de PLD', 'AML cases'), page: AmlPage, roles: ['compliance'] },
+  { path: '/aml', title: () => say('Casos de PLD', 'AML cases'), page: AmlPage, roles: ['compliance', 'regulator'] },
   // Players at risk of harm: our team's cases and interactions (issue #68; docs/player-protection.md).
-  { path: '/harm', title: () => say('Jogo responsável: casos', 'Players at risk'), page: HarmPage, roles: ['compliance'] },
-  { path: '/reports', title: () => say('Arquivos regulatórios', 'Regulator files'), page: ReportsPage, roles: ['compliance', 'finance'] },
-  { path: '/impediments', title: () => say('Impedimentos', 'Impediments'), page: ImpedimentsPage, roles: ['compliance'] },
-  { path: '/audit', title: () => say('Registro de auditoria', 'Audit log'), page: AuditPage, roles: ['compliance', 'finance', 'support'] },
-  { path: '/ledger', title: () => say('Razão', 'Ledger'), page: LedgerPage, roles: ['finance'] },
+  { path: '/harm', title: () => say('Jogo responsável: casos', 'Players at risk'), page: HarmPage, roles: ['compliance', 'regulator'] },
+  { path: '/reports', title: () => say('Arquivos regulatórios', 'Regulator files'), page: ReportsPage, roles: ['compliance', 'finance', 'regulator'] },
+  { path: '/impediments', title: () => say('Impedimentos', 'Impediments'), page: ImpedimentsPage, roles: ['compliance', 'regulator'] },
+  { path: '/audit', title: () => say('Registro de auditoria', 'Audit log'), page: AuditPage, roles: ['compliance', 'finance', 'support', 'regulator'] },
+  { path: '/ledger', title: () => say('Razão', 'Ledger'), page: LedgerPage, roles: ['finance', 'regulator'] },
   { path: '/team', title: () => say('Equipe', 'Team'), page: TeamPage, roles: [] },
   // Game providers: finance reads their money (clearing balances, daily reports, debts, open rounds);
   // admins change them, their keys, operators and games (docs/providers.md, issue #61).
   { path: '/providers', title: () => say('Provedores', 'Providers'), page: ProvidersPage, roles: ['finance'] },
   // Unclaimed funds after an impediment hit and their transfers to FIES and FUNCAP (issue #61).
-  { path: '/unclaimed', title: () => say('Saldos não reclamados', 'Unclaimed funds'), page: UnclaimedPage, roles: ['finance', 'compliance'] },
-  { path: '/fund-transfers', title: () => say('Transferências aos fundos', 'Fund transfers'), page: FundTransfersPage, roles: ['finance', 'compliance'] },
+  { path: '/unclaimed', title: () => say('Saldos não reclamados', 'Unclaimed funds'), page: UnclaimedPage, roles: ['finance', 'compliance', 'regulator'] },
+  {
+    path: '/fund-transfers',
+    title: () => say('Transferências aos fundos', 'Fund transfers'),
+    page: FundTransfersPage,
+    roles: ['finance', 'compliance', 'regulator'],
+  },
   // Integrity holds on sports prizes and the suspicious-betting export (issue #60 item 3).
-  { path: '/integrity', title: () => say('Retenções por integridade', 'Integrity holds'), page: IntegrityPage, roles: ['compliance', 'finance'] },
+  { path: '/integrity', title: () => say('Retenções por integridade', 'Integrity holds'), page: IntegrityPage, roles: ['compliance', 'finance', 'regulator'] },
   // Players' data requests under the LGPD and who read personal data (issue #69; docs/privacy.md).
-  { path: '/privacy', title: () => say('Privacidade', 'Privacy'), page: PrivacyPage, roles: ['compliance'] },
+  { path: '/privacy', title: () => say('Privacidade', 'Privacy'), page: PrivacyPage, roles: ['compliance', 'regulator'] },
   { path: '/account', title: () => say('Conta', 'Account'), page: AccountPage, roles: ['compliance', 'finance', 'support'] },
 ];
 

@@ -21,6 +21,7 @@ import {
   utcTime,
   zoneName,
   me,
+  may,
   money,
   cpf,
   cnpj,
@@ -119,7 +120,7 @@ export function CosDeadline({ c, onDone }) {
       }
     </section>`;
   }
-  return c.status === 'under_review' ? html`<${ReportDecision} c=${c} onDone=${onDone} />` : null;
+  return c.status === 'under_review' && may('compliance') ? html`<${ReportDecision} c=${c} onDone=${onDone} />` : null;
 }
 
 function ReportDecision({ c, onDone }) {
@@ -278,7 +279,7 @@ function Subject({ id, names }) {
           html`<li><strong>${label(h.rating)}</strong> ${say('por', 'by')} ${person(h.ratedBy)} ${time(h.ratedAt)} — “${h.rationale}” <span class="muted">(${say('revisão até', 'review due')} ${time(h.reviewDueAt)})</span></li>`,
       )}</ol></section>
       ${
-        s.status === 'active'
+        s.status === 'active' && may('compliance')
           ? html`<form class="decide" onSubmit=${rate} aria-label="Review the rating">
               <label>${say('Nova classificação', 'New rating')} <select name="rating">${RATINGS.map((r) => html`<option value=${r} selected=${r === s.rating}>${label(r)}</option>`)}</select></label>
               <label>${say('Justificativa', 'Rationale')} <input name="rationale" required maxlength="2000" /></label>
@@ -311,7 +312,7 @@ export function RiskRegister() {
       'Conheça seu funcionário, parceiro e fornecedor (Portaria SPA/MF 1.143/2024): cada um classificado com a justificativa e revisado na data. As revisões vencidas vêm primeiro.',
       'Know your employee, partner and supplier (Portaria SPA/MF 1.143/2024): each rated with its rationale, and reviewed by its date. The reviews past due come first.',
     )}</p>
-    <${AddSubject} operators=${ops.list} onAdded=${list.reload} />
+    ${may('compliance') ? html`<${AddSubject} operators=${ops.list} onAdded=${list.reload} />` : null}
     <form class="inline filters" aria-label="Filter the register" onSubmit=${(e) => e.preventDefault()}>
       <label>${say('Tipo', 'Kind')} <select onChange=${set('kind')}><option value="">${say('qualquer', 'any')}</option>${KINDS.map((v) => html`<option value=${v}>${label(v)}</option>`)}</select></label>
       <label>${say('Revisão', 'Review')} <select onChange=${set('reviewDue')}><option value="">${say('qualquer', 'any')}</option><option value="overdue">${say('vencida', 'past due')}</option></select></label>
@@ -360,7 +361,7 @@ function AnnualRow({ r, name, onMade }) {
     <td data-label=${say('Prazo', 'Due')}>${day(r.dueDate)} <span class="muted">(${say('sem ocorrência', 'no occurrence')}: ${day(r.noOccurrenceDueDate)})</span></td>
     <td data-label=${say('Última', 'Latest')}>${latest ? html`v${latest.version} ${time(latest.madeAt)} ${say('por', 'by')} ${person(latest.madeBy)} <code title="SHA-256">${latest.sha256.slice(0, 12)}…</code>` : '—'}</td>
     <td>
-      <button type="button" onClick=${run} disabled=${make.busy}>${latest ? say('Gerar de novo', 'Make again') : say('Gerar', 'Make')}</button>
+      ${may('compliance') ? html`<button type="button" onClick=${run} disabled=${make.busy}>${latest ? say('Gerar de novo', 'Make again') : say('Gerar', 'Make')}</button>` : null}
       ${latest ? html` <button type="button" onClick=${fetchFile} disabled=${get.busy}>${say('Baixar', 'Download')}</button>` : null}
       <${ErrorNote} error=${make.error ?? get.error} />
     </td>

@@ -21,6 +21,7 @@ import {
   ZonedTime,
   age,
   me,
+  may,
   money,
   cpf,
   person,
@@ -184,14 +185,14 @@ function CasePage({ id }) {
             )}</p>`
           : null
       }
-      <${Assignment} c=${c} onDone=${full.reload} />
+      ${may('compliance') ? html`<${Assignment} c=${c} onDone=${full.reload} />` : null}
       <section><h3>${say('Evidências', 'Evidence')}</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
       <section><h3>${say('Passos', 'Steps')}</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
       <section><h3>${say('Apostador', 'Player')}</h3><${PlayerFile} c=${c} /></section>
       <${AnalysisClock} c=${c} />
       <${CosDeadline} c=${c} onDone=${full.reload} />
       <${CosExport} c=${c} />
-      <${Decide} c=${c} onDone=${full.reload} />
+      ${may('compliance') ? html`<${Decide} c=${c} onDone=${full.reload} />` : null}
     </article>`}<//>`;
 }
 

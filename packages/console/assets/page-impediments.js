@@ -2,7 +2,7 @@
 // list, newest first, or one CPF; put a CPF on it with its category and a note (the production br-spa
 // players it restricts at once are shown); take one off after a confirmation (that lifts nothing).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, cpf as cpfShown, person, label, say } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, cpf as cpfShown, may, person, label, say } from './kit.js';
 
 /**
  * The categories of the contract (INTERNAL_IMPEDIMENT_CATEGORIES): each with its label in Portuguese
@@ -90,7 +90,7 @@ export function ImpedimentsPage() {
       'Quem não pode apostar segundo a Lei 14.790/2023 art. 26, mantido pelo nosso compliance. As marcas de produção de operadores br-spa o consultam no cadastro, no primeiro login do dia e na varredura, como o cadastro da SPA; ao operador só se diz "Esta pessoa não pode apostar com este operador."',
       'Who may not bet under Lei 14.790/2023 art. 26, kept by our compliance team. Production brands of br-spa operators consult it at registration, at the first login of the day and in the sweep, as the SPA registry; operators are only ever told "This person cannot bet with this operator."',
     )}</p>
-    <${AddEntry} onAdded=${reload} />
+    ${may('compliance') ? html`<${AddEntry} onAdded=${reload} />` : null}
     <form class="search" onSubmit=${search} aria-label="Find a CPF">
       <label>CPF <input name="cpf" value=${cpf} maxlength="14" placeholder=${say('todos', 'all')} /></label>
       <button type="submit">${say('Buscar', 'Find')}</button>
@@ -102,7 +102,7 @@ export function ImpedimentsPage() {
           <tbody>${page.data.map(
             (e) =>
               html`<tr data-cpf=${e.cpf}><td data-label="CPF"><code>${cpfShown(e.cpf)}</code></td><td data-label=${say('Categoria', 'Category')}><${CategoryLabel} code=${e.category} /></td><td data-label=${say('Nota', 'Note')}>${e.note}</td><td data-label=${say('Incluído por', 'Added by')}>${person(e.addedBy)}</td><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.addedAt} /></td>
-                <td><${Remove} entry=${e} onRemoved=${reload} /></td></tr>`,
+                <td>${may('compliance') ? html`<${Remove} entry=${e} onRemoved=${reload} />` : null}</td></tr>`,
           )}</tbody></table>
           ${page.nextCursor ? html`<button type="button" onClick=${() => setCursor(page.nextCursor)}>${say('Próxima página', 'Next page')}</button>` : null}`}<//>
   </div>`;

@@ -4,7 +4,7 @@
 // (newest year and version first, each readable in full), and the form that keeps a new version (the
 // year's first, or a change of its last, saying what changed), started from the year's last version.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, ZonedTime, label, say } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ZonedTime, may, label, say } from './kit.js';
 import { OperatorPicker } from './pickers.js';
 import { Links } from './page-aml-duties.js';
 
@@ -141,7 +141,7 @@ export function RiskAssessments() {
                     ? html`<p class="empty">${say('Nenhuma versão ainda.', 'No version yet.')}</p>`
                     : r.data.map((v) => html`<${Version} v=${v} />`)
                 }</section>
-                <${NewVersion} key=${`${operatorId}/${r.data.length}`} operatorId=${operatorId} currentYear=${r.currentYear} versions=${r.data} onSaved=${list.reload} />`
+                ${may('compliance') ? html`<${NewVersion} key=${`${operatorId}/${r.data.length}`} operatorId=${operatorId} currentYear=${r.currentYear} versions=${r.data} onSaved=${list.reload} />` : null}`
               : null}<//>`
         : html`<p class="muted">${say('Escolha um operador.', 'Choose an operator.')}</p>`
     }

@@ -3,12 +3,24 @@
 // personal tokens are made by their own people on /account, issue #56). A one-time password or a
 // service token's secret is shown once, here, to the admin who asked: never printed to a terminal or logged.
 import { useState } from 'preact/hooks';
-import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, ZonedTime, may, label, say } from './kit.js';
+import { html, api, useLoad, useAction, Loaded, ErrorNote, ShownOnce, ZonedTime, may, label, person, say } from './kit.js';
 
-const ROLES = ['compliance', 'finance', 'support', 'admin'];
+/** The roles an admin gives; `regulator`: the Ministry's inspectors, who read and change nothing (issue #69). */
+const ROLES = ['compliance', 'finance', 'support', 'admin', 'regulator'];
 
 function RoleSelect() {
   return html`<select name="role" required>${ROLES.map((r) => html`<option value=${r}>${label(r)}</option>`)}</select>`;
+}
+
+/** Set up, but not yet confirmed by enough admins: the Confirm button's person. */
+const awaitsConfirmation = (u) => u.activated === true && (u.confirmationsNeeded ?? 0) > 0;
+
+/** A person's standing: waiting to set up their account, waiting for a confirmation, or active (confirmed, and by whom). */
+function standing(u) {
+  if (u.activated === false) return say('aguarda a configuração da conta', 'awaits their account set-up');
+  if (awaitsConfirmation(u)) return say(`aguarda confirmação (${u.confirmationsNeeded})`, `awaits confirmation (${u.confirmationsNeeded})`);
+  const by = (u.confirmedBy ?? []).map((c) => person(c.actor)).join(', ');
+  return by ? `${label('active')} · ${say('confirmada por', 'confirmed by')} ${by}` : label('active');
 }
 
 function People({ list, onShown }) {
@@ -53,6 +65,13 @@ function People({ list, onShown }) {
       `Turn off two-factor sign-in for ${u.email}? They set it up again at their next sign-in if their role requires it.`,
     ),
   );
+  // Four eyes on people (issue #69): a second admin confirms a person's power before their first decision.
+  const confirmPower = simple('confirm', (u) =>
+    say(
+      `Confirmar o poder de ${u.email} (${label(u.role)})? Só um administrador que não incluiu a pessoa confirma.`,
+      `Confirm the power of ${u.email} (${label(u.role)})? Only an admin who did not add them confirms.`,
+    ),
+  );
   const disable = simple('disable', (u) =>
     say(
       `Desativar ${u.email}? As sessões e os logins dessa pessoa são recusados a partir de agora.`,
@@ -72,11 +91,12 @@ function People({ list, onShown }) {
       <tbody>${page.data.map(
         (u) => html`<tr data-user=${u.email} data-status=${u.disabledAt ? 'disabled' : 'active'}>
           <td data-label="E-mail">${u.email}</td><td data-label=${role}>${label(u.role)}</td><td data-label=${twoFactor}>${u.secondFactor ? say('ligado', 'on') : say('desligado', 'off')}</td><td data-label=${added}><${ZonedTime} iso=${u.createdAt} /></td>
-          <td data-label=${status}>${u.disabledAt ? html`${label('disabled')} <${ZonedTime} iso=${u.disabledAt} />` : label('active')}</td>
+          <td data-label=${status}>${u.disabledAt ? html`${label('disabled')} <${ZonedTime} iso=${u.disabledAt} />` : standing(u)}</td>
           <td>${
             u.disabledAt
               ? null
               : html`<div class="actions">
+                  ${awaitsConfirmation(u) ? html`<button type="button" disabled=${act.busy} onClick=${() => confirmPower(u)} data-confirm-person>${say('Confirmar', 'Confirm')}</button>` : null}
                   <button type="button" disabled=${act.busy} onClick=${() => resetPassword(u)}>${say('Nova senha', 'Reset password')}</button>
                   ${u.secondFactor ? html`<button type="button" disabled=${act.busy} onClick=${() => resetSecondFactor(u)}>${say('Zerar dois fatores', 'Reset two-factor')}</button>` : null}
                   <button type="button" class="danger" disabled=${act.busy} onClick=${() => disable(u)}>${say('Desativar', 'Disable')}</button>

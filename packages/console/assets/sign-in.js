@@ -3,7 +3,8 @@
 const form = document.getElementById('sign-in');
 const status = document.getElementById('status');
 const signOut = document.getElementById('sign-out');
-const HOME = { compliance: '/kyc', finance: '/withdrawals', support: '/players', admin: '/operators' };
+// The regulator's inspectors (issue #69) start at the players, the first thing they read.
+const HOME = { compliance: '/kyc', finance: '/withdrawals', support: '/players', admin: '/operators', regulator: '/players' };
 
 /** Only a path of this console: never another origin. */
 function nextPage(role) {

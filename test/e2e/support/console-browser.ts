@@ -7,7 +7,7 @@ import { chromium, type Browser, type BrowserContextOptions, type Page, type Res
 import { timedPhase } from '@bo/service-kit/testing';
 // The launch every browser test shares (the e2e workspace does not depend on test-support: taken by path, like people.ts).
 import { CHROMIUM_LAUNCH } from '../../../packages/test-support/src/chromium.ts';
-import { confirmPerson } from './people.ts';
+import { confirmPerson, totpCode } from './people.ts';
 import { ADMIN_TOKEN } from './stack.ts';
 
 /** A tap test, or anything else that runs a function when it ends. */
@@ -57,7 +57,8 @@ export function watchProblems(page: Page, problems: string[], options: WatchOpti
 }
 
 /** A console account as POST /admin/users answers it (`{ user: { email }, password }`) or as activatedPerson gives it. */
-export type Person = { email: string; password: string } | { user: { email: string }; password: string };
+/** `totpSecret`: a person who signs in with a code from their authenticator too (activatedPerson's). */
+export type Person = ({ email: string; password: string } | { user: { email: string }; password: string }) & { totpSecret?: string };
 const emailOf = (who: Person) => ('user' in who ? who.user.email : who.email);
 
 /** Fills the sign-in form at `/` and submits it; what follows (/setup, a page, a refusal) is the caller's to wait for. */
@@ -77,12 +78,39 @@ export async function choosePassword(page: Page, chosen: string): Promise<void> 
   await page.waitForURL((url) => !url.pathname.startsWith('/setup'));
 }
 
+const TOTP_STEP_MS = 30_000;
+/** The last time step whose code a sign-in here used, per secret: the server takes each step once. */
+const usedSteps = new Map<string, number>();
+
+/**
+ * A code the server takes (one step either side of its clock, each step once): the step after the last
+ * one used, counting the current one as used (the person's activation may have spent it). When the next
+ * step is spent too, the code waits for the clock's step to move on: TOTP's own time, nothing else to wait for.
+ */
+async function unusedTotpCode(secret: string): Promise<string> {
+  for (;;) {
+    const current = Math.floor(Date.now() / TOTP_STEP_MS);
+    const step = Math.max(usedSteps.get(secret) ?? current, current) + 1;
+    if (step <= current + 1) {
+      usedSteps.set(secret, step);
+      return totpCode(secret, step * TOTP_STEP_MS);
+    }
+    await new Promise((r) => setTimeout(r, (current + 1) * TOTP_STEP_MS - Date.now() + 50));
+  }
+}
+
 /**
  * Signs in through the form and waits for the signed-in header. With `chosen`, the password is a
  * one-time one: /setup replaces it by `chosen` first.
  */
-export async function signIn(page: Page, adminUrl: string, who: { email: string; password: string; chosen?: string }): Promise<void> {
+export async function signIn(page: Page, adminUrl: string, who: { email: string; password: string; chosen?: string; totpSecret?: string }): Promise<void> {
   await submitSignIn(page, adminUrl, who.email, who.password);
+  if (who.totpSecret) {
+    // The password was right: the form asks for the code (its 401 TOTP_REQUIRED is the question, not a problem).
+    await page.locator('input[name=totp]').waitFor();
+    await page.fill('input[name=totp]', await unusedTotpCode(who.totpSecret));
+    await page.click('button[type=submit]');
+  }
   if (who.chosen !== undefined) await choosePassword(page, who.chosen);
   await page.locator('header .who').waitFor();
   if (who.chosen !== undefined) await confirmOnceSetUp(adminUrl, who.email);
@@ -138,10 +166,19 @@ export async function consoleBrowser(t: Teardown, adminUrl: string, options: Con
     const context = await browser.newContext({ ...options.context, viewport: { width, height: height(width) } });
     const page = await context.newPage();
     const email = emailOf(who);
-    watchProblems(page, problems, { ...watch, label: label(email, width), ...override });
+    const watching = { ...watch, ...override };
+    const { responses = true } = watching;
+    // A sign-in with a code first answers 401 TOTP_REQUIRED, the form's question for the code.
+    const asksCode = (r: Response) =>
+      who.totpSecret !== undefined && r.status() === 401 && r.request().method() === 'POST' && new URL(r.url()).pathname === '/console/session';
+    watchProblems(page, problems, {
+      ...watching,
+      label: label(email, width),
+      responses: responses && ((r) => !asksCode(r) && (responses === true || responses(r))),
+    });
     if (options.acceptDialogs) page.on('dialog', (d) => void d.accept());
     options.onPage?.(page);
-    if (passphrase === undefined) await signIn(page, adminUrl, { email, password: who.password });
+    if (passphrase === undefined) await signIn(page, adminUrl, { email, password: who.password, totpSecret: who.totpSecret });
     else if (setUp.has(email)) await signIn(page, adminUrl, { email, password: passphrase });
     else {
       await signIn(page, adminUrl, { email, password: who.password, chosen: passphrase });

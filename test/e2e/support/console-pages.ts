@@ -439,6 +439,8 @@ export function consolePagesTest(lang: Lang): void {
       finance: await person('fatima.pages@ourteam.example', 'finance'),
       support: await person('sara.pages@ourteam.example', 'support'),
       admin: await person('ada.pages@ourteam.example', 'admin'),
+      // The Ministry's inspector (issue #69): reads, changes nothing, so makes no token of her own.
+      regulator: await activatedPerson(stack.adminUrl, root, { email: 'rita.pages@fazenda.example', role: 'regulator', token: false }),
     };
     t.equal((await stack.admin('POST', '/admin/tokens', { name: 'bi-export', role: 'support' })).status, 201, 'a service token');
     const asPerson = (who: ActivatedPerson, method: string, p: string, body?: unknown) =>
@@ -595,44 +597,44 @@ export function consolePagesTest(lang: Lang): void {
       { name: 'withdrawals', url: '/withdrawals', roles: ['finance', 'compliance', 'support', 'admin'], ready: 'article[data-withdrawal]' },
       { name: 'withdrawals-approved', url: '/withdrawals?status=approved', roles: ['finance', 'admin'], ready: 'article[data-withdrawal]' },
       { name: 'withdrawals-sandbox', url: env('/withdrawals'), roles: ['finance', 'admin'], ready: 'article[data-withdrawal]' },
-      { name: 'players-search', url: '/players?q=Espera', roles: ['compliance', 'finance', 'support', 'admin'], ready: 'tr[data-player-row]' },
+      { name: 'players-search', url: '/players?q=Espera', roles: ['regulator', 'compliance', 'finance', 'support', 'admin'], ready: 'tr[data-player-row]' },
       { name: 'players-search-sandbox', url: env('/players?q=Espera'), roles: ['compliance', 'admin'], ready: 'tr[data-player-row]' },
       {
         name: 'player-bruno',
         url: `/players?id=${bruno.id}`,
-        roles: ['compliance', 'finance', 'support', 'admin'],
+        roles: ['regulator', 'compliance', 'finance', 'support', 'admin'],
         ready: 'section[aria-label="Responsible gaming"]',
       },
       { name: 'player-davi', url: `/players?id=${davi}`, roles: ['compliance', 'admin'], ready: 'section[aria-label="Responsible gaming"]' },
       { name: 'player-ana', url: `/players?id=${ana.id}`, roles: ['finance', 'admin'], ready: 'section[aria-label="Responsible gaming"]' },
       { name: 'operators', url: '/operators', roles: ['compliance', 'finance', 'support', 'admin'], ready: 'tr[data-credential]' },
       { name: 'webhooks', url: `/webhooks?operatorId=${op.operator.id}`, roles: ['support', 'finance', 'admin'] },
-      { name: 'aml', url: '/aml', roles: ['compliance', 'admin'], ready: 'tr[data-case-row]' },
+      { name: 'aml', url: '/aml', roles: ['regulator', 'compliance', 'admin'], ready: 'tr[data-case-row]' },
       { name: 'aml-sandbox', url: env('/aml'), roles: ['compliance', 'admin'], ready: 'tr[data-case-row]' },
-      { name: 'aml-case', url: `/aml?case=${brunoCase.id}`, roles: ['compliance', 'admin'], ready: 'article[data-case]' },
+      { name: 'aml-case', url: `/aml?case=${brunoCase.id}`, roles: ['regulator', 'compliance', 'admin'], ready: 'article[data-case]' },
       { name: 'aml-case-cos', url: `/aml?case=${gilCase.id}`, roles: ['compliance'], ready: 'article[data-case]' },
       { name: 'aml-cos', url: '/aml?view=cos', roles: ['compliance', 'admin'] },
-      { name: 'aml-register', url: '/aml?view=register', roles: ['compliance', 'admin'] },
+      { name: 'aml-register', url: '/aml?view=register', roles: ['regulator', 'compliance', 'admin'] },
       { name: 'aml-annual', url: '/aml?view=annual', roles: ['compliance', 'admin'] },
       { name: 'aml-assessment', url: '/aml?view=assessment', roles: ['compliance', 'admin'] },
-      { name: 'reports', url: '/reports', roles: ['compliance', 'finance', 'admin'], ready: 'tr[data-file]' },
+      { name: 'reports', url: '/reports', roles: ['regulator', 'compliance', 'finance', 'admin'], ready: 'tr[data-file]' },
       { name: 'reports-sandbox', url: env('/reports'), roles: ['compliance', 'finance', 'admin'], ready: 'tr[data-file]' },
-      { name: 'impediments', url: '/impediments', roles: ['compliance', 'admin'] },
-      { name: 'audit', url: '/audit', roles: ['compliance', 'finance', 'support', 'admin'] },
-      { name: 'ledger', url: '/ledger', roles: ['finance', 'admin'] },
+      { name: 'impediments', url: '/impediments', roles: ['regulator', 'compliance', 'admin'] },
+      { name: 'audit', url: '/audit', roles: ['regulator', 'compliance', 'finance', 'support', 'admin'] },
+      { name: 'ledger', url: '/ledger', roles: ['regulator', 'finance', 'admin'] },
       { name: 'team', url: '/team', roles: ['admin'] },
       { name: 'providers', url: '/providers?provider=prv_sandbox', roles: ['finance', 'admin'], ready: 'section[aria-label="Month statement"] table' },
       { name: 'providers-casino', url: `/providers?provider=${casino.id}`, roles: ['admin'], ready: 'section[aria-label="Game register"] table' },
       { name: 'unclaimed', url: '/unclaimed', roles: ['finance', 'compliance', 'admin'] },
       { name: 'unclaimed-sandbox', url: env('/unclaimed'), roles: ['finance', 'admin'] },
       { name: 'fund-transfers', url: '/fund-transfers', roles: ['finance', 'compliance', 'admin'] },
-      { name: 'integrity', url: '/integrity', roles: ['compliance', 'finance', 'admin'], ready: 'tr[data-integrity-hold]' },
+      { name: 'integrity', url: '/integrity', roles: ['regulator', 'compliance', 'finance', 'admin'], ready: 'tr[data-integrity-hold]' },
       { name: 'integrity-sandbox', url: env('/integrity'), roles: ['compliance', 'admin'] },
       // Issue #69: the data requests (none open: each is answered at once) and who read what (the player pages read above).
       { name: 'harm', url: '/harm', roles: ['compliance', 'admin'] },
       { name: 'harm-sandbox', url: env('/harm'), roles: ['compliance', 'admin'], ready: 'tr[data-harm-case-row]' },
-      { name: 'harm-case', url: `/harm?case=${harmCase.id}`, roles: ['compliance', 'admin'], ready: 'article[data-harm-case]' },
-      { name: 'privacy', url: '/privacy', roles: ['compliance', 'admin'], ready: 'tr[data-read]' },
+      { name: 'harm-case', url: `/harm?case=${harmCase.id}`, roles: ['regulator', 'compliance', 'admin'], ready: 'article[data-harm-case]' },
+      { name: 'privacy', url: '/privacy', roles: ['regulator', 'compliance', 'admin'], ready: 'tr[data-read]' },
       { name: 'account', url: '/account', roles: ['compliance', 'finance', 'support', 'admin'] },
     ].filter((p) => ONLY.length === 0 || ONLY.some((part) => p.name.includes(part)));
 
@@ -648,7 +650,7 @@ export function consolePagesTest(lang: Lang): void {
 
     for (const width of [1280, 390]) {
       t.test(`${lang} at ${width} px`, async (t) => {
-        for (const role of ['compliance', 'finance', 'support', 'admin']) {
+        for (const role of ['compliance', 'finance', 'support', 'admin', 'regulator']) {
           const mine = PAGES.filter((p) => p.roles.includes(role));
           if (mine.length === 0) continue;
           const page = await browser.signedIn(people[role]!, width);
@@ -664,6 +666,15 @@ export function consolePagesTest(lang: Lang): void {
               (e: Error) => t.fail(`${lang} ${width} ${role} ${p.name}: did not load (${e.message.split('\n')[0]})`),
             );
             if (!loaded) continue;
+            // The inspector reads: no form or button of a decision is offered to her (issue #69).
+            if (role === 'regulator') {
+              const offered = await page
+                .locator(
+                  'main form.decide, main form[data-take-measure], main form[data-record-interaction], main form[data-close-case], main form[data-team-pause], main button.danger',
+                )
+                .count();
+              t.equal(offered, 0, `${lang} ${width} regulator ${p.name}: nothing that changes anything`);
+            }
             // The page's promises, where it makes them.
             if (p.name === 'aml') {
               const rows = await page
