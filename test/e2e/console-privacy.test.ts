@@ -6,6 +6,7 @@
 // one NATS message, streamed whole to the operator through the gateway.
 import t from 'tap';
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { ADMIN_TOKEN, startStack, uniq } from './support/stack.ts';
 import { consoleBrowser } from './support/console-browser.ts';
@@ -85,10 +86,33 @@ t.test("the privacy page: players' data requests and who read what", async (t) =
         'the access request: its type, status and operator by name',
       );
       t.match(await row(deletion.body.id).innerText(), /Deletion[\s\S]*Partly refused \(a legal duty\)/, 'the deletion, partly refused by a legal duty');
+      t.equal(await row(deletion.body.id).locator('a[data-file]').count(), 0, 'a deletion has no file to download');
+      if (width === 1280) {
+        // The access answer's file, downloaded as the operator reads it, and the read recorded with every field revealed.
+        const [download] = await Promise.all([page.waitForEvent('download'), row(access.body.id).locator('a[data-file]').click()]);
+        const path = await download.path();
+        t.equal(
+          createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+          access.body.answer.file.sha256,
+          'the file downloaded from the console is the answer: the SHA-256 it names',
+        );
+        await page.reload();
+      }
       const reads = page.locator('section[data-section="reads"]');
-      const reveal = reads.locator('tr[data-revealed="true"]').first();
+      const reveal = reads.locator('tr[data-revealed="true"]', { hasText: 'GET /admin/players/:id' }).first();
       await reveal.waitFor();
       t.match(await reveal.innerText(), /CPF[\s\S]*GET \/admin\/players\/:id/, 'the reveal: which data, from which route');
+      if (width === 1280) {
+        const fileRead = reads.locator('tr[data-revealed="true"]', { hasText: 'GET /admin/players/:playerId/data-requests/:requestId/file' });
+        await fileRead.waitFor();
+        t.match(
+          await fileRead.innerText(),
+          /lara\.privacy@ourteam\.example[\s\S]*CPF, phone, address, sign-up IP\s+CPF, phone, address, sign-up IP/,
+          'the download: her read, every field revealed',
+        );
+      }
       if (width === 390) {
         const fits = await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth');
         t.ok(fits, 'nothing wider than the phone');

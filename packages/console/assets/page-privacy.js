@@ -1,7 +1,8 @@
 // Personal data under the LGPD (issue #69; docs/privacy.md), for compliance: the players' data requests
 // the operators filed, the open ones first by the day the law's 15 days end (overdue marked), and who
-// of our team read which player's personal data, each reveal marked. Reads only: an operator files a
-// request through its API, and every service answers it.
+// of our team read which player's personal data, each reveal marked. An answered access or portability
+// request's file is downloaded here as the operator reads it (the read recorded, every field revealed).
+// Nothing else changes here: an operator files a request through its API, and every service answers it.
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, Loaded, ZonedTime, OperatorName, label, person, say } from './kit.js';
 
@@ -12,6 +13,12 @@ const VIEWS = [
 ];
 
 const Player = ({ id }) => html`<a href=${`/players${query({ id })}`} title=${id}>${say('ver apostador', 'open the player')}</a>`;
+/** The answer's file, whole: only an answered access or portability request has one. */
+const hasFile = (r) => r.status === 'answered' && (r.type === 'access' || r.type === 'portability');
+const FileLink = ({ r }) =>
+  hasFile(r)
+    ? html`<a href=${`/admin/players/${encodeURIComponent(r.playerId)}/data-requests/${encodeURIComponent(r.id)}/file`} download data-file>${say('Baixar (JSON)', 'Download (JSON)')}</a>`
+    : '—';
 const codes = (list) => (list.length === 0 ? '—' : list.map((c) => label(c)).join(', '));
 
 function DataRequests() {
@@ -29,7 +36,7 @@ function DataRequests() {
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">${say('Nenhum pedido aqui.', 'No request here.')}</p>`
-        : html`<table class="stack data-requests"><thead><tr><th>${say('Prazo', 'Due')}</th><th>${say('Recebido', 'Received')}</th><th>${say('Tipo', 'Type')}</th><th>${say('Situação', 'Status')}</th><th>${say('Operador', 'Operator')}</th><th>${say('Apostador', 'Player')}</th><th>${say('Respondido', 'Answered')}</th></tr></thead>
+        : html`<table class="stack data-requests"><thead><tr><th>${say('Prazo', 'Due')}</th><th>${say('Recebido', 'Received')}</th><th>${say('Tipo', 'Type')}</th><th>${say('Situação', 'Status')}</th><th>${say('Operador', 'Operator')}</th><th>${say('Apostador', 'Player')}</th><th>${say('Respondido', 'Answered')}</th><th>${say('Arquivo', 'File')}</th></tr></thead>
           <tbody>${page.data.map(
             (r) => html`<tr data-request=${r.id} data-overdue=${String(r.overdue)}>
               <td data-label=${say('Prazo', 'Due')}><${ZonedTime} iso=${r.dueAt} />${r.overdue ? html` <strong class="late">${say('após o prazo', 'overdue')}</strong>` : null}</td>
@@ -39,6 +46,7 @@ function DataRequests() {
               <td data-label=${say('Operador', 'Operator')}><${OperatorName} operatorId=${r.operatorId} /></td>
               <td data-label=${say('Apostador', 'Player')}><${Player} id=${r.playerId} /></td>
               <td data-label=${say('Respondido', 'Answered')}>${r.answeredAt ? html`<${ZonedTime} iso=${r.answeredAt} />` : '—'}</td>
+              <td data-label=${say('Arquivo', 'File')}><${FileLink} r=${r} /></td>
             </tr>`,
           )}</tbody></table>`}<//>
   </section>`;

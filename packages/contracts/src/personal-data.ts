@@ -323,6 +323,25 @@ export const dataRequestAdminOperations = defineOperations({
     response: Type.Object({ data: Type.Array(DataRequestAdminSchema) }),
     status: 200,
   },
+  adminGetDataRequestFile: {
+    id: 'adminGetDataRequestFile',
+    method: 'GET',
+    path: '/admin/players/:playerId/data-requests/:requestId/file',
+    subject: 'players.admin.dataRequests.download',
+    tag: 'Admin',
+    summary:
+      "An access or portability answer's file, as the operator reads it: every personal datum we hold on the player, whole (the read is recorded with every field revealed)",
+    params: RequestParams,
+    query: Type.Object({
+      /** The gateway's, while it pages through the file: a caller never sends it. */
+      cursor: Type.Optional(Type.String({ maxLength: 32 })),
+    }),
+    response: FileChunkSchema,
+    download: true,
+    status: 200,
+    timeoutMs: 60_000,
+    errors: ['DATA_REQUEST_NOT_FOUND', 'DATA_REQUEST_NO_FILE'],
+  },
 });
 
 // ---- Between services: what each holds on a player ----

@@ -39,8 +39,23 @@ t.test("our team's reads of personal data", async (t) => {
     status: 200,
     body: { data: [{ id: 'dep_1', playerId: 'plr_ana', amount: '10.00', payer: { cpf: '11144477735', name: 'Someone Else' } }] },
   });
+  // An access request's file: one chunk of JSON, or refused for a request without one.
+  const accessFile = await fakeService(h, 'players.admin.dataRequests.download');
+  accessFile.respond = async (req) =>
+    req.params.requestId === 'dsr_deletion'
+      ? { ok: false, error: { code: 'DATA_REQUEST_NO_FILE', message: 'No file.' } }
+      : {
+          ok: true,
+          status: 200,
+          body: {
+            filename: 'personal-data-dsr_1.json',
+            contentType: 'application/json; charset=utf-8',
+            chunk: JSON.stringify({ player: ANA }),
+            nextCursor: null,
+          },
+        };
   t.teardown(async () => {
-    for (const f of [file, search, deposits]) await f.close();
+    for (const f of [file, search, deposits, accessFile]) await f.close();
     await h.close();
   });
   const url = h.gateways[0]!.adminUrl;
@@ -103,6 +118,29 @@ t.test("our team's reads of personal data", async (t) => {
     const dep = await get(clara)('/admin/deposits?playerId=plr_ana');
     t.equal(dep.body.data[0].payer.cpf, '***.444.777-**', "a deposit's payer is masked too");
     t.match(await log(`actorId=${clara.id}&playerId=plr_ana`), [{ operation: 'adminListDeposits', fields: ['cpf'] }]);
+  });
+
+  t.test("an access request's file: whole, for compliance only, recorded as a read of every field revealed once answered", async (t) => {
+    const path = (id: string) => `/admin/players/plr_ana/data-requests/${id}/file`;
+    const got = await get(clara)(path('dsr_1'));
+    t.equal(got.status, 200);
+    t.equal(got.body.player.cpf, '123.456.789-09', 'the file is the answer the operator reads: nothing masked');
+    const [row] = (await log(`actorId=${clara.id}&playerId=plr_ana`)).filter((r) => r.operation === 'adminGetDataRequestFile');
+    t.match(row, { role: 'compliance', route: 'GET /admin/players/:playerId/data-requests/:requestId/file' });
+    t.same(
+      [row.fields.sort(), row.revealed.sort()],
+      [
+        ['address', 'cpf', 'phone', 'signupIp'],
+        ['address', 'cpf', 'phone', 'signupIp'],
+      ],
+      'every field, revealed',
+    );
+    const before = (await log(`actorId=${clara.id}&playerId=plr_ana`)).length;
+    const refused = await get(clara)(path('dsr_deletion'));
+    t.same([refused.status, refused.body.error.code], [409, 'DATA_REQUEST_NO_FILE']);
+    t.equal((await log(`actorId=${clara.id}&playerId=plr_ana`)).length, before, 'a refused download read nothing: nothing recorded');
+    const support = await get(sam)(path('dsr_1'));
+    t.same([support.status, support.body.error.code], [403, 'FORBIDDEN_ROLE'], "support lists the requests, and does not read a player's file");
   });
 
   t.test('compliance reads the log; support does not', async (t) => {

@@ -19,7 +19,7 @@ import type { ClaimedKey } from '../edge/idempotency/keys-in-flight.ts';
 import type { OperatorsClient } from '../edge/operators-client.ts';
 import { isOwnTokenOperation, isPersonDecision, isReadOnlyRole, needsConfirmedPerson, needsOwnSession, roleMayCall } from '../team/roles.ts';
 import { fileDownloader } from '../edge/file-download.ts';
-import { maskPersonalData, parseReveal, readsToRecord, type PersonalDataRead } from './personal-data.ts';
+import { fileReads, maskPersonalData, parseReveal, readsToRecord, type PersonalDataRead } from './personal-data.ts';
 import { checkCsrf, sessionTokenOf } from '@bo/console';
 
 export interface AdminRouteDeps extends ForwardDeps {
@@ -197,12 +197,9 @@ export async function adminRoutes(app: FastifyInstance, deps: AdminRouteDeps): P
     if (!op.subject) continue;
     // A file (read only): streamed chunk by chunk.
     if (op.download) {
-      const download = fileDownloader(op, deps, context);
-      // A regulator's download is a read like any other: recorded before the file streams.
-      handlers[op.id] = async (req: FastifyRequest, reply: FastifyReply) => {
-        await recordReads(deps, req, op, []);
-        return download(req, reply);
-      };
+      // Recorded once the service answered and before the file streams: a player's personal-data file
+      // as a read of every field revealed, any other file as a regulator's read like any other.
+      handlers[op.id] = fileDownloader(op, deps, context, (req) => recordReads(deps, req, op, fileReads(op.id, req.params)));
       continue;
     }
     const changesOperator = op.method !== 'GET' && op.subject.startsWith(OPERATORS_ADMIN);

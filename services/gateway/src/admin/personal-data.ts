@@ -105,6 +105,16 @@ export function maskPersonalData(operationId: string, body: unknown, reveal: Rea
   return [...reads].map(([playerId, r]) => ({ playerId, fields: [...r.fields], revealed: [...r.revealed] }));
 }
 
+/** Files that are one player's personal data whole (an access request's answer): the route names the player. */
+const PERSONAL_DATA_FILES: ReadonlySet<string> = new Set(['adminGetDataRequestFile']);
+
+/** What a download reads: every field of the player it names, revealed, for a personal-data file; else nothing personal. */
+export function fileReads(operationId: string, params: unknown): PersonalDataRead[] {
+  const playerId = (params as { playerId?: unknown } | undefined)?.playerId;
+  if (!PERSONAL_DATA_FILES.has(operationId) || typeof playerId !== 'string') return [];
+  return [{ playerId, fields: [...PERSONAL_DATA_FIELDS], revealed: [...PERSONAL_DATA_FIELDS] }];
+}
+
 /** What the read log gets for one answer: its players' reads, and for a regulator a row even when it carried none. */
 export function readsToRecord(identity: AdminIdentity, reads: PersonalDataRead[]): PersonalDataRead[] {
   if (reads.length > 0) return reads;

@@ -11,7 +11,16 @@ import type { ForwardDeps } from './forward-deps.ts';
 
 const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'download';
 
-export function fileDownloader(op: Operation, deps: ForwardDeps, contextOf: (req: FastifyRequest) => RequestContext) {
+/**
+ * `beforeStream` runs once the first chunk is in hand and before a byte is sent (the admin API records
+ * its read there: a refused download was never read).
+ */
+export function fileDownloader(
+  op: Operation,
+  deps: ForwardDeps,
+  contextOf: (req: FastifyRequest) => RequestContext,
+  beforeStream?: (req: FastifyRequest) => Promise<void>,
+) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const ask = async (cursor: string | undefined): Promise<FileChunk> => {
       const query = { ...((req.query as Record<string, unknown> | undefined) ?? {}) };
@@ -27,6 +36,7 @@ export function fileDownloader(op: Operation, deps: ForwardDeps, contextOf: (req
     };
     const first = await ask(undefined);
     req.answeredByService = true;
+    await beforeStream?.(req);
     async function* rest(): AsyncGenerator<string> {
       yield first.chunk;
       for (let next = first.nextCursor; next; ) {

@@ -58,6 +58,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   adminListPersonalDataReads: ['compliance'],
   // Players' data requests under the LGPD and their 15-day clock (issue #69): compliance answers for them.
   adminListDataRequests: ['compliance', 'support'],
+  // An answer's file holds every personal datum of the player, whole: compliance's (the read recorded, every field revealed).
+  adminGetDataRequestFile: ['compliance'],
   // AML cases, risk levels and rule thresholds: compliance only (confidential, issue #28).
   adminListAmlCases: ['compliance'],
   adminGetAmlCase: ['compliance'],

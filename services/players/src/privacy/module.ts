@@ -8,7 +8,14 @@ import { ANSWERED_BY_EFFECT, type PlayersModule } from '../module.ts';
 import { playersPersonalData } from './store/catalogue.ts';
 import { answerWithFile } from './flows/answer.ts';
 import { anonymisedCounter, retentionSweepPass } from './flows/retention-sweep.ts';
-import { adminListDataRequests, fileDataRequest, getDataRequest, getDataRequestFile, listDataRequests } from './handlers/data-requests.ts';
+import {
+  adminGetDataRequestFile,
+  adminListDataRequests,
+  fileDataRequest,
+  getDataRequest,
+  getDataRequestFile,
+  listDataRequests,
+} from './handlers/data-requests.ts';
 import { dataRequestCounts, openDataRequests } from './store/data-requests.ts';
 
 const BATCH = 20;
@@ -57,6 +64,7 @@ export const privacyModule: PlayersModule = {
     ...handle(dataRequestOperations.getDataRequest, getDataRequest(deps)),
     ...handle(dataRequestOperations.getDataRequestFile, getDataRequestFile(deps)),
     ...handle(dataRequestAdminOperations.adminListDataRequests, adminListDataRequests(deps)),
+    ...handle(dataRequestAdminOperations.adminGetDataRequestFile, adminGetDataRequestFile(deps)),
   }),
   background: (deps) => [startPrivacyLoop(deps)],
 };

@@ -30,6 +30,7 @@ import {
   dataRequestsOfPlayer,
   insertDataRequest,
   toDataRequest,
+  type DataRequestRow,
 } from '../store/data-requests.ts';
 import { retentionFacts } from '../store/player-facts.ts';
 
@@ -116,27 +117,42 @@ export function getDataRequest(deps: ServiceDeps): HandlerOf<typeof dataRequestO
  */
 const FILE_CHUNK_CHARS = 100_000;
 
+/** One chunk of an answered request's file from the caller's cursor (the operator's read and our team's alike). */
+async function fileChunkOf(deps: ServiceDeps, row: DataRequestRow, cursor: string | undefined) {
+  const start = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isSafeInteger(start) || start < 0 || start > 2 ** 31 - 1)
+    throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
+  const piece = row.status === 'answered' ? await dataRequestFileChunk(deps.sql, row.id, start, FILE_CHUNK_CHARS) : null;
+  if (piece === null) throw new AppError('DATA_REQUEST_NO_FILE', undefined, { type: row.type, status: row.status });
+  if (start > piece.length) throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
+  // In code points, as substr counted them (a JS string's length counts a character outside the BMP twice).
+  const end = Math.min(start + FILE_CHUNK_CHARS, piece.length);
+  return {
+    status: 200 as const,
+    body: {
+      filename: `personal-data-${row.id}.json`,
+      contentType: 'application/json; charset=utf-8',
+      chunk: piece.chunk,
+      nextCursor: end < piece.length ? String(end) : null,
+    },
+  };
+}
+
 export function getDataRequestFile(deps: ServiceDeps): HandlerOf<typeof dataRequestOperations.getDataRequestFile> {
   return async (req) => {
     const scope = operatorScopeOf(req);
     const row = await requestOfPlayer(deps, scope.brandId, req.params.playerId, req.params.requestId);
-    const start = req.query.cursor === undefined ? 0 : Number(req.query.cursor);
-    if (!Number.isSafeInteger(start) || start < 0 || start > 2 ** 31 - 1)
-      throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
-    const piece = row.status === 'answered' ? await dataRequestFileChunk(deps.sql, row.id, start, FILE_CHUNK_CHARS) : null;
-    if (piece === null) throw new AppError('DATA_REQUEST_NO_FILE', undefined, { type: row.type, status: row.status });
-    if (start > piece.length) throw validationError('query', [{ path: '/cursor', message: 'must be a cursor of this download' }]);
-    // In code points, as substr counted them (a JS string's length counts a character outside the BMP twice).
-    const end = Math.min(start + FILE_CHUNK_CHARS, piece.length);
-    return {
-      status: 200,
-      body: {
-        filename: `personal-data-${row.id}.json`,
-        contentType: 'application/json; charset=utf-8',
-        chunk: piece.chunk,
-        nextCursor: end < piece.length ? String(end) : null,
-      },
-    };
+    return fileChunkOf(deps, row, req.query.cursor);
+  };
+}
+
+/** The same file for our team (compliance answers for the operator; the gateway records the read). */
+export function adminGetDataRequestFile(deps: ServiceDeps): HandlerOf<typeof dataRequestAdminOperations.adminGetDataRequestFile> {
+  return async (req) => {
+    adminScopeOf(req);
+    const row = await dataRequestOf(deps.sql, req.params.requestId, req.params.playerId);
+    if (!row) throw new AppError('DATA_REQUEST_NOT_FOUND');
+    return fileChunkOf(deps, row, req.query.cursor);
   };
 }
 
