@@ -230,6 +230,7 @@ export const CODES = {
   stake_escalation: ['Apostas em escalada', 'Escalating stakes'],
   stake_variability: ['Apostas muito variáveis', 'Highly variable stakes'],
   failed_deposits: ['Depósitos recusados', 'Declined deposits'],
+  payment_methods: ['Vários meios de pagamento', 'Several payment methods'],
   reality_checks_dismissed: ['Alertas de tempo ignorados', 'Reality checks dismissed'],
   operator_message: ['Mensagem do operador', "Operator's message"],
   email: ['E-mail', 'E-mail'],

@@ -22,6 +22,7 @@ export const HARM_MARKERS = [
   'stake_escalation',
   'stake_variability',
   'failed_deposits',
+  'payment_methods',
   'reality_checks_dismissed',
 ] as const;
 export type HarmMarker = (typeof HARM_MARKERS)[number];
@@ -79,6 +80,8 @@ export const HarmThresholdsSchema = Type.Object(
     minBets: Count(100_000),
     /** failed_deposits: this many declined or failed deposits in the recent window. */
     failedDeposits: Count(1000),
+    /** payment_methods: deposits (credited or declined) through this many payment methods or more in the recent window. */
+    paymentMethods: Count(100),
     /** reality_checks_dismissed: this many reality checks acknowledged to play on in the recent window. */
     realityChecksDismissed: Count(10_000),
     /** The markers' added weights at which each level starts (a strong marker weighs 2, others 1). */

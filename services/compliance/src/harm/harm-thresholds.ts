@@ -26,6 +26,7 @@ export const DEFAULT_HARM_THRESHOLDS: HarmThresholds = {
   stakeVariation: 2,
   minBets: 30,
   failedDeposits: 3,
+  paymentMethods: 3,
   realityChecksDismissed: 14,
   levelAt: { low: 1, medium: 3, high: 5 },
 };

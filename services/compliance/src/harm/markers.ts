@@ -30,6 +30,7 @@ export const MARKER_WEIGHTS: Record<HarmMarker, number> = {
   stake_escalation: 1,
   stake_variability: 1,
   failed_deposits: 1,
+  payment_methods: 1,
   reality_checks_dismissed: 1,
 };
 
@@ -48,6 +49,8 @@ interface Totals {
   deposits: number;
   depositSum: Decimal;
   failedDeposits: number;
+  /** The distinct payment methods of the window's deposits, credited or declined. */
+  methods: Set<string>;
   depositsAfterLoss: number;
   withdrawalsCancelled: number;
   bets: number;
@@ -68,6 +71,7 @@ function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: n
     deposits: 0,
     depositSum: new Decimal(0),
     failedDeposits: 0,
+    methods: new Set(),
     depositsAfterLoss: 0,
     withdrawalsCancelled: 0,
     bets: 0,
@@ -87,6 +91,7 @@ function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: n
     t.deposits += d.deposits;
     t.depositSum = t.depositSum.plus(d.depositSum);
     t.failedDeposits += d.failedDeposits;
+    for (const m of d.depositMethods) t.methods.add(m);
     t.depositsAfterLoss += d.depositsAfterLoss;
     t.withdrawalsCancelled += d.withdrawalsCancelled;
     t.bets += d.bets;
@@ -294,6 +299,16 @@ export function assessPlayer(days: PlayerDay[], asOf: string, t: HarmThresholds,
       `${recent.failedDeposits} deposits declined or failed in ${recentDays}`,
       String(recent.failedDeposits),
       String(t.failedDeposits),
+    );
+  }
+  if (recent.methods.size >= t.paymentMethods) {
+    const methods = [...recent.methods].sort();
+    fire(
+      'payment_methods',
+      w.recent.from,
+      `deposits through ${methods.length} payment methods (${methods.join(', ')}) in ${recentDays}`,
+      String(methods.length),
+      String(t.paymentMethods),
     );
   }
   if (recent.realityChecksDismissed >= t.realityChecksDismissed) {

@@ -12,6 +12,8 @@ export interface PlayerDay {
   depositSum: string;
   /** Deposits declined or failed (never credited). */
   failedDeposits: number;
+  /** The payment methods of the day's deposits, credited or declined (distinct, lower case, sorted). */
+  depositMethods: string[];
   /** Deposits made within chasingMinutes of play that ended in a loss. */
   depositsAfterLoss: number;
   /** Withdrawals the player cancelled (the money went back to play). */
@@ -39,6 +41,7 @@ export function emptyDay(day: string): PlayerDay {
     deposits: 0,
     depositSum: '0',
     failedDeposits: 0,
+    depositMethods: [],
     depositsAfterLoss: 0,
     withdrawalsCancelled: 0,
     bets: 0,

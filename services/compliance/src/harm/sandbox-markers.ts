@@ -6,7 +6,7 @@
 // recent window, and the others stay under their thresholds. The assessment of these days is checked
 // against the markers asked: thresholds under which one pattern would fire another (a floor of one
 // deposit, say) make the request fail, never show something else.
-import type { HarmMarker, HarmThresholds } from '@bo/contracts';
+import { BR_SPA_METHODS, type HarmMarker, type HarmThresholds } from '@bo/contracts';
 import { Money } from '@bo/service-kit';
 import { assessPlayer, type Assessment } from './markers.ts';
 import { addDays, emptyDay, windowsOf, type PlayerDay } from './player-day.ts';
@@ -42,6 +42,9 @@ function stakePattern(s: number, v: number | undefined): Bets {
   }
 }
 
+/** `n` payment methods: the br-spa ones first, then made-up names. */
+const methodNames = (n: number) => Array.from({ length: n }, (_, i) => BR_SPA_METHODS[i] ?? `method_${i + 1}`);
+
 const money = (cents: bigint) => new Money(cents.toString()).div(100).toFixed(2);
 const squares = (cents2: bigint) => new Money(cents2.toString()).div(10_000).toFixed(4);
 const ceilMoney = (v: InstanceType<typeof Decimal>) => v.decimalPlaces(2, Decimal.ROUND_CEIL);
@@ -59,6 +62,7 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
     ...emptyDay(addDays(w.baseline.from, i * t.recentDays)),
     deposits: 1,
     depositSum: BASE_DEPOSIT,
+    depositMethods: ['pix'],
     bets: betsPerRow,
     stakeSum: money(BigInt(betsPerRow * BASE_STAKE_CENTS)),
     stakeSquares: squares(BigInt(betsPerRow * BASE_STAKE_CENTS * BASE_STAKE_CENTS)),
@@ -82,6 +86,9 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
     const bar = Decimal.max(scaled(rows), t.depositCountFloor).times(t.depositCountFactor);
     today.deposits = Math.max(today.deposits, bar.integerValue(Decimal.ROUND_CEIL).toNumber());
   }
+  // Several payment methods: a deposit through each (the quiet player pays by PIX alone).
+  const methods = asked('payment_methods') ? methodNames(t.paymentMethods) : ['pix'];
+  if (asked('payment_methods')) today.deposits = Math.max(today.deposits, methods.length);
   let depositSum = new Decimal(today.deposits);
   if (asked('deposit_escalation')) {
     const bar = Decimal.max(Decimal.max(scaled(new Decimal(BASE_DEPOSIT).times(rows).toString()), t.depositFloor).times(t.depositFactor), BASE_DEPOSIT);
@@ -91,6 +98,7 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
   today.depositSum = depositSum.toFixed(2);
 
   if (asked('failed_deposits')) today.failedDeposits = t.failedDeposits;
+  if (today.deposits + today.failedDeposits > 0) today.depositMethods = methods;
   if (asked('cancelled_withdrawals')) today.withdrawalsCancelled = t.cancelledWithdrawals;
   if (asked('limits_loosened')) today.limitsRaised = t.limitsLoosened;
   if (asked('limits_reached')) today.limitsReached = t.limitsReached;

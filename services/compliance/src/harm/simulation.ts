@@ -5,7 +5,7 @@
 // days before their peak loss, and how many recreational players reach it wrongly. The shapes of
 // escalation follow the markers studies cited in docs/player-protection.md; the figures are the
 // simulation's, not a field study's.
-import type { HarmLevel, HarmMarker, HarmThresholds } from '@bo/contracts';
+import { BR_SPA_METHODS, type HarmLevel, type HarmMarker, type HarmThresholds } from '@bo/contracts';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { addDays, daysBetween, emptyDay, type PlayerDay } from './player-day.ts';
@@ -72,9 +72,22 @@ interface Habit {
   loosenPerMonth: number;
   failedShare: number;
   reachedPerWeek: number;
+  /** The payment methods the player deposits through (a fraction: sometimes one more). */
+  methods: number;
 }
 
-function dayOf(r: Random, day: string, h: Habit): PlayerDay {
+/**
+ * The day's deposits' payment methods, each drawn from the player's own few. From a stream of its own
+ * (`m`): the other draws, and so the other markers' figures, stay as they were before methods were drawn.
+ */
+function methodsOf(m: Random, deposits: number, h: Habit): string[] {
+  const own = Math.min(BR_SPA_METHODS.length, Math.floor(h.methods) + (m.chance(h.methods % 1) ? 1 : 0));
+  const used = new Set<string>();
+  for (let i = 0; i < deposits; i++) used.add(BR_SPA_METHODS[Math.floor(m.next() * own)]!);
+  return [...used].sort();
+}
+
+function dayOf(r: Random, m: Random, day: string, h: Habit): PlayerDay {
   const d = emptyDay(day);
   if (!r.chance(h.playDaysPerWeek / 7)) return d;
   const deposits = Math.max(1, r.count(1.2));
@@ -85,6 +98,7 @@ function dayOf(r: Random, day: string, h: Habit): PlayerDay {
     if (r.chance(h.afterLossShare)) d.depositsAfterLoss++;
     if (r.chance(h.failedShare)) d.failedDeposits++;
   }
+  d.depositMethods = methodsOf(m, deposits + d.failedDeposits, h);
   d.minutesPlayed = Math.max(5, Math.round(r.logNormal(h.minutes, 0.35)));
   d.nightMinutes = Math.round(d.minutesPlayed * Math.min(1, Math.max(0, h.nightShare + r.between(-0.15, 0.15))));
   d.realityChecksDismissed = Math.floor(d.minutesPlayed / 60);
@@ -109,7 +123,7 @@ function dayOf(r: Random, day: string, h: Habit): PlayerDay {
   return d;
 }
 
-function habitOf(r: Random, kind: SimulatedKind): Habit {
+function habitOf(r: Random, m: Random, kind: SimulatedKind): Habit {
   const spender = kind === 'high_spender';
   const weeklyBudget = spender ? r.logNormal(4000, 0.4) : r.logNormal(150, 0.8);
   const playDaysPerWeek = r.between(1, spender ? 6 : 4.5);
@@ -128,6 +142,8 @@ function habitOf(r: Random, kind: SimulatedKind): Habit {
     loosenPerMonth: r.between(0, 0.3),
     failedShare: r.between(0, 0.05),
     reachedPerWeek: r.between(0, 0.2),
+    // Most pay one way; a fifth keep a second (a card beside PIX).
+    methods: m.chance(0.2) ? 2 : 1,
   };
 }
 
@@ -146,6 +162,8 @@ function escalated(h: Habit, p: number, severity: number): Habit {
     loosenPerMonth: h.loosenPerMonth + 3 * p,
     failedShare: Math.min(0.5, h.failedShare + 0.3 * p),
     reachedPerWeek: h.reachedPerWeek + 3 * p,
+    // Declined, they try another card or account.
+    methods: h.methods + 2 * p,
   };
 }
 
@@ -155,18 +173,19 @@ const weekLoss = (days: PlayerDay[], i: number) => days.slice(Math.max(0, i - 6)
 /** The population: recreational players (a tenth high spenders, a tenth night workers) and escalating ones. */
 export function simulatePopulation(o: SimulationOptions): SimulatedPlayer[] {
   const r = randomStream(o.seed);
+  const m = randomStream(o.seed + 1_000_003);
   const players: SimulatedPlayer[] = [];
   for (let i = 0; i < o.recreational + o.escalating; i++) {
     const kind: SimulatedKind = i >= o.recreational ? 'escalating' : i % 10 === 0 ? 'high_spender' : i % 10 === 1 ? 'night_worker' : 'recreational';
-    const habit = habitOf(r, kind);
+    const habit = habitOf(r, m, kind);
     const onset = Math.floor(r.between(35, Math.max(36, o.days - 45)));
     const length = Math.floor(r.between(14, 42));
     const severity = r.between(4, 12);
     const days: PlayerDay[] = [];
     for (let n = 0; n < o.days; n++) {
       const day = addDays(START, n);
-      if (kind !== 'escalating' || n < onset) days.push(dayOf(r, day, habit));
-      else if (n <= onset + length) days.push(dayOf(r, day, escalated(habit, (n - onset) / length, severity)));
+      if (kind !== 'escalating' || n < onset) days.push(dayOf(r, m, day, habit));
+      else if (n <= onset + length) days.push(dayOf(r, m, day, escalated(habit, (n - onset) / length, severity)));
       // After the peak the player stops (closes the account or self-excludes): no more days.
     }
     const player: SimulatedPlayer = { id: `sim_${i}`, kind, days };

@@ -516,6 +516,8 @@ export const HarmEventEntity = defineEntity({
     playerId: p.text(),
     kind: p.text().check(oneOf('kind', HARM_EVENT_KINDS)),
     amount: p.decimal('string').precision(20).scale(2).nullable(),
+    /** A deposit's payment method, lower case (the payment_methods marker); null for any other event. */
+    method: p.text().nullable(),
     /** YYYY-MM-DD in the operator's time zone. */
     day: p.text().check(`day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
     occurredAt: p.datetime(),
@@ -540,6 +542,8 @@ export const HarmDayEntity = defineEntity({
     deposits: p.integer().default(0),
     depositSum: p.decimal('string').precision(20).scale(2).default('0.00'),
     failedDeposits: p.integer().default(0),
+    /** The day's deposits' payment methods, credited or declined: distinct, lower case, sorted. */
+    depositMethods: p.array().defaultRaw("'{}'"),
     depositsAfterLoss: p.integer().default(0),
     withdrawalsCancelled: p.integer().default(0),
     bets: p.integer().default(0),

@@ -31,17 +31,19 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
        select count(pg_advisory_xact_lock(k)) as n
          from (select distinct hashtextextended('harm/' || p, 0) as k from unnest(?::text[]) as l(p) order by 1 offset 0) keys),
      recorded as (
-       insert into ${S}.harm_events (event_id, operator_id, brand_id, environment, player_id, kind, amount, day, occurred_at)
-       select r.* from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::timestamptz[]) as r, locked
+       insert into ${S}.harm_events (event_id, operator_id, brand_id, environment, player_id, kind, amount, method, day, occurred_at)
+       select r.* from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::text[], ?::text[], ?::timestamptz[]) as r, locked
        on conflict (event_id) do nothing
-       returning event_id, operator_id, brand_id, environment, player_id, kind, amount, day),
+       returning event_id, operator_id, brand_id, environment, player_id, kind, amount, method, day),
      counted as (
        insert into ${S}.harm_days (player_id, day, operator_id, brand_id, environment, deposits, deposit_sum, deposits_after_loss, failed_deposits,
-                                   withdrawals_cancelled, limits_raised, limits_removed, limits_reached)
+                                   deposit_methods, withdrawals_cancelled, limits_raised, limits_removed, limits_reached)
        select player_id, day, min(operator_id), min(brand_id), min(environment),
               count(*) filter (where kind = 'deposit'), coalesce(sum(amount) filter (where kind = 'deposit'), 0),
               count(*) filter (where kind = 'deposit' and event_id = any(?::text[])),
-              count(*) filter (where kind = 'failed_deposit'), count(*) filter (where kind = 'cancelled_withdrawal'),
+              count(*) filter (where kind = 'failed_deposit'),
+              coalesce(array_agg(distinct method order by method) filter (where method is not null), '{}'),
+              count(*) filter (where kind = 'cancelled_withdrawal'),
               count(*) filter (where kind = 'limit_raised'), count(*) filter (where kind = 'limit_removed'), count(*) filter (where kind = 'limit_reached')
          from recorded group by player_id, day
        on conflict (player_id, day) do update set
@@ -49,6 +51,9 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
          deposit_sum = harm_days.deposit_sum + excluded.deposit_sum,
          deposits_after_loss = harm_days.deposits_after_loss + excluded.deposits_after_loss,
          failed_deposits = harm_days.failed_deposits + excluded.failed_deposits,
+         -- A day's methods as a set: a method the day already had is not added again.
+         deposit_methods = case when excluded.deposit_methods <@ harm_days.deposit_methods then harm_days.deposit_methods
+           else array(select distinct m from unnest(harm_days.deposit_methods || excluded.deposit_methods) as u(m) order by m) end,
          withdrawals_cancelled = harm_days.withdrawals_cancelled + excluded.withdrawals_cancelled,
          limits_raised = harm_days.limits_raised + excluded.limits_raised,
          limits_removed = harm_days.limits_removed + excluded.limits_removed,
@@ -70,6 +75,7 @@ export async function countHarmEvents(tx: SqlRunner, items: readonly HarmEventTo
       col((r) => r.p.playerId),
       col((r) => r.e.kind),
       col((r) => r.e.amount),
+      col((r) => r.e.method),
       col((r) => r.day),
       col((r) => r.e.at),
       [...afterLoss],
@@ -136,7 +142,8 @@ export async function harmStatesOf(tx: SqlRunner, players: ReadonlyArray<{ playe
   const rows = await tx.query<{ player_id: string; days: PlayerDay[] | null; since: string | null; stored: StoredHarmLevel | null }>(
     `select q.player_id,
        (select json_agg(d order by d.day) from (
-          select day, deposits, deposit_sum::text as "depositSum", failed_deposits as "failedDeposits", deposits_after_loss as "depositsAfterLoss",
+          select day, deposits, deposit_sum::text as "depositSum", failed_deposits as "failedDeposits", deposit_methods as "depositMethods",
+                 deposits_after_loss as "depositsAfterLoss",
                  withdrawals_cancelled as "withdrawalsCancelled", bets, stake_sum::text as "stakeSum", stake_squares::text as "stakeSquares",
                  win_sum::text as "winSum", minutes_played as "minutesPlayed", night_minutes as "nightMinutes", limits_raised as "limitsRaised",
                  limits_removed as "limitsRemoved", limits_reached as "limitsReached", reality_checks_dismissed as "realityChecksDismissed"
@@ -219,12 +226,13 @@ export async function replaceSandboxHarmDays(tx: SqlRunner, p: PlayerRef, days: 
   await tx.query(`delete from ${S}.harm_days where player_id = ? and environment = 'sandbox'`, [p.playerId]);
   await tx.query(`delete from ${S}.harm_pending where player_id = ?`, [p.playerId]);
   await tx.query(
-    `insert into ${S}.harm_days (player_id, operator_id, brand_id, environment, day, deposits, deposit_sum, failed_deposits, deposits_after_loss,
-       withdrawals_cancelled, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes, limits_raised, limits_removed, limits_reached,
-       reality_checks_dismissed)
-     select ?, ?, ?, ?, d.day, d.deposits, d."depositSum", d."failedDeposits", d."depositsAfterLoss", d."withdrawalsCancelled", d.bets, d."stakeSum",
-            d."stakeSquares", d."winSum", d."minutesPlayed", d."nightMinutes", d."limitsRaised", d."limitsRemoved", d."limitsReached", d."realityChecksDismissed"
-       from json_to_recordset(?::json) as d(day text, deposits int, "depositSum" numeric, "failedDeposits" int, "depositsAfterLoss" int,
+    `insert into ${S}.harm_days (player_id, operator_id, brand_id, environment, day, deposits, deposit_sum, failed_deposits, deposit_methods,
+       deposits_after_loss, withdrawals_cancelled, bets, stake_sum, stake_squares, win_sum, minutes_played, night_minutes, limits_raised,
+       limits_removed, limits_reached, reality_checks_dismissed)
+     select ?, ?, ?, ?, d.day, d.deposits, d."depositSum", d."failedDeposits", d."depositMethods", d."depositsAfterLoss", d."withdrawalsCancelled",
+            d.bets, d."stakeSum", d."stakeSquares", d."winSum", d."minutesPlayed", d."nightMinutes", d."limitsRaised", d."limitsRemoved",
+            d."limitsReached", d."realityChecksDismissed"
+       from json_to_recordset(?::json) as d(day text, deposits int, "depositSum" numeric, "failedDeposits" int, "depositMethods" text[], "depositsAfterLoss" int,
             "withdrawalsCancelled" int, bets int, "stakeSum" numeric, "stakeSquares" numeric, "winSum" numeric, "minutesPlayed" int, "nightMinutes" int,
             "limitsRaised" int, "limitsRemoved" int, "limitsReached" int, "realityChecksDismissed" int)`,
     [p.playerId, p.operatorId, p.brandId, p.environment, JSON.stringify(days)],

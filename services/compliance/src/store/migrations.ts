@@ -409,6 +409,14 @@ export class HarmMeasures extends Migration {
   }
 }
 
+/** Generated from the entities (scripts/create-migration.ts). */
+export class HarmPaymentMethods extends Migration {
+  override async up(): Promise<void> {
+    this.addSql('alter table "compliance"."harm_days" add "deposit_methods" text[] not null default \'{}\'');
+    this.addSql('alter table "compliance"."harm_events" add "method" text null');
+  }
+}
+
 export const complianceMigrations = [
   {
     name: '0001_kit_tables',
@@ -443,4 +451,5 @@ export const complianceMigrations = [
   { name: '0020_harm_play_hours', class: HarmPlayHours },
   { name: '0021_harm_reality_checks', class: HarmRealityChecks },
   { name: '0022_harm_measures', class: HarmMeasures },
+  { name: '0023_harm_payment_methods', class: HarmPaymentMethods },
 ];

@@ -51,11 +51,11 @@ async function publish(
   nc: NatsConnection,
   prefix: string,
   scope: OperatorScope,
-  e: { id?: string; kind: Kind; playerId: string; amount: string; at: Date; msgId?: string },
+  e: { id?: string; kind: Kind; playerId: string; amount: string; at: Date; msgId?: string; method?: string },
 ) {
   const id = e.id ?? newId('event');
   const at = e.at.toISOString();
-  const money = { playerId: e.playerId, amount: e.amount, currency: 'BRL', method: 'pix', createdAt: at, updatedAt: at };
+  const money = { playerId: e.playerId, amount: e.amount, currency: 'BRL', method: e.method ?? 'pix', createdAt: at, updatedAt: at };
   const [type, data] =
     e.kind === 'cancelled_withdrawal'
       ? [
@@ -144,11 +144,12 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   const lateNight = new Date(noonUtc.getTime() - 13 * 3_600_000);
   const saoPauloDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(d);
 
-  const first = await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc });
-  await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '50.50', at: noonUtc });
+  // The methods as operators name them: `PIX` and `pix` are one method (the payment_methods marker counts them).
+  const first = await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc, method: 'PIX' });
+  await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '50.50', at: noonUtc, method: 'debit_card ' });
   await publish(s.nc, s.prefix, op, { kind: 'deposit', playerId: player, amount: '20.00', at: lateNight });
   // The first deposit again under another message id: JetStream takes it, the feed must not count it.
-  await publish(s.nc, s.prefix, op, { id: first, msgId: newId('event'), kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc });
+  await publish(s.nc, s.prefix, op, { id: first, msgId: newId('event'), kind: 'deposit', playerId: player, amount: '100.00', at: noonUtc, method: 'PIX' });
   await counted(player, 3);
   const marker = await publish(s.nc, s.prefix, op, { kind: 'failed_deposit', playerId: player, amount: '10.00', at: noonUtc });
   await counted(player, 4);
@@ -157,14 +158,15 @@ t.test('the harm feed counts each event once into its day and keeps each change 
   });
 
   t.same(
-    await rows('select day, deposits, deposit_sum::text as sum, failed_deposits as failed from compliance.harm_days where player_id = $1 order by day', [
-      player,
-    ]),
+    await rows(
+      'select day, deposits, deposit_sum::text as sum, failed_deposits as failed, deposit_methods as methods from compliance.harm_days where player_id = $1 order by day',
+      [player],
+    ),
     [
-      { day: saoPauloDay(lateNight), deposits: 1, sum: '20.00', failed: 0 },
-      { day: saoPauloDay(noonUtc), deposits: 2, sum: '150.50', failed: 1 },
+      { day: saoPauloDay(lateNight), deposits: 1, sum: '20.00', failed: 0, methods: ['pix'] },
+      { day: saoPauloDay(noonUtc), deposits: 2, sum: '150.50', failed: 1, methods: ['debit_card', 'pix'] },
     ],
-    "each event once, on its day in the operator's time zone (02:00 UTC is the day before in São Paulo)",
+    "each event once, on its day in the operator's time zone (02:00 UTC is the day before in São Paulo), with the day's payment methods, each once (a declined deposit's too)",
   );
   t.equal(
     (await rows('select count(*)::int as n from compliance.watched_money where player_id = $1', [player]))[0].n,

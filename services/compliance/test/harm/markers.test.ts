@@ -124,6 +124,27 @@ t.test('chasing, cancelled withdrawals, limits, failed deposits, reality checks:
   t.equal(hit(history(cases[1]![1]), 'cancelled_withdrawals')!.from, addDays(AS_OF, -29), 'an account marker reads 30 days');
 });
 
+t.test('payment_methods: several ways to pay in one week, not over months; a declined deposit counts its method', async (t) => {
+  const methods = ['pix', 'debit_card', 'prepaid_card'];
+  // R$ 100 a week either way; the one pays three ways in the recent week, the other a new way every few weeks.
+  const scattered = history((n) =>
+    n % 7 === 0 || n >= 38 ? { deposits: 1, depositSum: n >= 38 ? '33.33' : '100.00', depositMethods: [methods[n % 3]!] } : undefined,
+  );
+  const h = hit(scattered, 'payment_methods');
+  t.match(h, { value: '3', threshold: '3', weight: 1, from: addDays(AS_OF, -6), to: AS_OF });
+  t.match(h!.summary, /deposits through 3 payment methods \(debit_card, pix, prepaid_card\) in the last 7 days/);
+  const steady = history((n) => (n % 7 === 0 || n === 41 ? { deposits: 1, depositSum: '100.00', depositMethods: [methods[((n / 7) % 3) | 0]!] } : undefined));
+  t.notOk(hit(steady, 'payment_methods'), 'three methods over six weeks, one or two a week: quiet');
+  const declinedThenAnother = history((n) =>
+    n === 40
+      ? { failedDeposits: 2, depositMethods: ['debit_card', 'prepaid_card'] }
+      : n === 41
+        ? { deposits: 1, depositSum: '50.00', depositMethods: ['pix'] }
+        : undefined,
+  );
+  t.ok(hit(declinedThenAnother, 'payment_methods'), "two cards declined, then PIX: the declined deposits' methods count");
+});
+
 t.test('night_play and long_days: time of day and length of play, not money', async (t) => {
   const nights = history((n) => (recent(n) ? { minutesPlayed: 60, nightMinutes: 40 } : undefined));
   t.match(hit(nights, 'night_play'), { value: '66', threshold: '50' });
