@@ -231,6 +231,7 @@ export const CODES = {
   stake_variability: ['Apostas muito variáveis', 'Highly variable stakes'],
   failed_deposits: ['Depósitos recusados', 'Declined deposits'],
   payment_methods: ['Vários meios de pagamento', 'Several payment methods'],
+  new_player_intensity: ['Novo apostador intenso', 'Intense new player'],
   reality_checks_dismissed: ['Alertas de tempo ignorados', 'Reality checks dismissed'],
   operator_message: ['Mensagem do operador', "Operator's message"],
   email: ['E-mail', 'E-mail'],

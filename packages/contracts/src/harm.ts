@@ -24,6 +24,7 @@ export const HARM_MARKERS = [
   'failed_deposits',
   'payment_methods',
   'reality_checks_dismissed',
+  'new_player_intensity',
 ] as const;
 export type HarmMarker = (typeof HARM_MARKERS)[number];
 
@@ -84,6 +85,14 @@ export const HarmThresholdsSchema = Type.Object(
     paymentMethods: Count(100),
     /** reality_checks_dismissed: this many reality checks acknowledged to play on in the recent window. */
     realityChecksDismissed: Count(10_000),
+    /**
+     * new_player_intensity, for a player with less than half a baseline of history and a recent window at
+     * least: play on this percent of their days or more (with deposits of depositFloor × depositFactor a
+     * recent window on average) ...
+     */
+    newPlayerPlayPercent: Type.Integer({ minimum: 1, maximum: 100 }),
+    /** ... and the later half's mean stake this many times the earlier half's (each half of minBets / 2 bets at least). */
+    newPlayerStakeRise: Factor,
     /** The markers' added weights at which each level starts (a strong marker weighs 2, others 1). */
     levelAt: Type.Object({ low: Count(100), medium: Count(100), high: Count(100) }),
   },

@@ -391,7 +391,7 @@ export interface GameSession {
 }
 
 export interface HarmMarkerHit {
-  marker: "deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "payment_methods" | "reality_checks_dismissed";
+  marker: "deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "payment_methods" | "reality_checks_dismissed" | "new_player_intensity";
   /** from 1 to ∞ */
   weight: number;
   value: string;
@@ -648,7 +648,7 @@ export interface ResponsibleGaming {
 }
 
 export interface SandboxHarmMarkers {
-  markers: Array<"deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "payment_methods" | "reality_checks_dismissed">;
+  markers: Array<"deposit_escalation" | "deposit_frequency" | "loss_escalation" | "chasing" | "night_play" | "long_days" | "cancelled_withdrawals" | "limits_loosened" | "limits_reached" | "stake_escalation" | "stake_variability" | "failed_deposits" | "payment_methods" | "reality_checks_dismissed" | "new_player_intensity">;
 }
 
 export interface SandboxImpediment {

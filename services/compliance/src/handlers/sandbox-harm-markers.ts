@@ -5,7 +5,7 @@
 import { AppError, type harmOperations } from '@bo/contracts';
 import { operatorScopeOf, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { localDateOf } from '../domain/business-days.ts';
-import { sandboxHarmAssessment } from '../harm/sandbox-markers.ts';
+import { impossibleTogether, sandboxHarmAssessment } from '../harm/sandbox-markers.ts';
 import { harmThresholdsOf } from '../harm/harm-thresholds.ts';
 import { changeOf } from '../harm/markers.ts';
 import { harmStatesOf, replaceSandboxHarmDays, saveHarmLevel, storedHarmThresholds } from '../store/harm.ts';
@@ -25,6 +25,13 @@ export function sandboxSetHarmMarkers(
     const { timeZone } = await profiles.complianceOf(scope.operatorId);
     const asOf = localDateOf(new Date(), timeZone);
     const thresholds = harmThresholdsOf((await storedHarmThresholds(deps.sql, [scope.operatorId])).get(scope.operatorId));
+    const impossible = impossibleTogether(new Set(req.body.markers));
+    if (impossible) {
+      throw new AppError('VALIDATION_ERROR', `These markers never show together: ${impossible}.`, {
+        in: 'body',
+        issues: [{ path: '/markers', message: impossible }],
+      });
+    }
     const made = sandboxHarmAssessment(new Set(req.body.markers), asOf, thresholds);
     if (made.missing.length > 0 || made.extra.length > 0) {
       const why = [...made.missing.map((m) => `${m} does not fire under them`), ...made.extra.map((m) => `${m} would fire too`)].join('; ');

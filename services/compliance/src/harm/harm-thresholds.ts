@@ -28,6 +28,8 @@ export const DEFAULT_HARM_THRESHOLDS: HarmThresholds = {
   failedDeposits: 3,
   paymentMethods: 3,
   realityChecksDismissed: 14,
+  newPlayerPlayPercent: 50,
+  newPlayerStakeRise: 1.5,
   levelAt: { low: 1, medium: 3, high: 5 },
 };
 

@@ -32,6 +32,7 @@ export const MARKER_WEIGHTS: Record<HarmMarker, number> = {
   failed_deposits: 1,
   payment_methods: 1,
   reality_checks_dismissed: 1,
+  new_player_intensity: 2,
 };
 
 export interface Assessment {
@@ -63,6 +64,8 @@ interface Totals {
   limitsReached: number;
   realityChecksDismissed: number;
   longDays: number;
+  /** Days with at least one bet. */
+  playDays: number;
 }
 
 function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: number): Totals {
@@ -84,6 +87,7 @@ function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: n
     limitsReached: 0,
     realityChecksDismissed: 0,
     longDays: 0,
+    playDays: 0,
   };
   for (const d of days) {
     if (d.day < from || d.day > to) continue;
@@ -104,6 +108,7 @@ function totalsOf(days: PlayerDay[], from: string, to: string, longDayMinutes: n
     t.limitsReached += d.limitsReached;
     t.realityChecksDismissed += d.realityChecksDismissed;
     if (d.minutesPlayed >= longDayMinutes) t.longDays++;
+    if (d.bets > 0) t.playDays++;
   }
   return t;
 }
@@ -321,8 +326,38 @@ export function assessPlayer(days: PlayerDay[], asOf: string, t: HarmThresholds,
     );
   }
 
+  const newcomer = newPlayerIntensity(days, first, asOf, t, hasBaseline);
+  if (newcomer) fire('new_player_intensity', first, newcomer.summary, newcomer.value, newcomer.threshold);
+
   const score = hits.reduce((s, h) => s + h.weight, 0);
   return { asOf, level: levelOf(score, t), score, markers: hits, recentDeposits: recent.depositSum.toFixed(2) };
+}
+
+/**
+ * A player new to us who is intense from the start (Braverman and Shaffer's first month: frequent and
+ * intensive betting with an increasing wager size): before the escalation markers can compare them with
+ * their usual, at least a recent window with us, play on most of their days, deposits a week of what
+ * would be an escalation from the floor, and a later half's mean stake well above the earlier half's.
+ */
+function newPlayerIntensity(days: PlayerDay[], first: string, asOf: string, t: HarmThresholds, hasBaseline: boolean) {
+  const withUs = first > asOf ? 0 : daysBetween(first, asOf);
+  if (hasBaseline || withUs < t.recentDays) return undefined;
+  const middle = addDays(first, Math.floor(withUs / 2));
+  const all = totalsOf(days, first, asOf, t.longDayMinutes);
+  const early = totalsOf(days, first, addDays(middle, -1), t.longDayMinutes);
+  const late = totalsOf(days, middle, asOf, t.longDayMinutes);
+  const weekly = all.depositSum.times(t.recentDays).div(withUs);
+  const bar = new Decimal(t.depositFloor).times(t.depositFactor);
+  const halfBets = Math.ceil(t.minBets / 2);
+  if (all.playDays * 100 < t.newPlayerPlayPercent * withUs || weekly.lt(bar) || early.bets < halfBets || late.bets < halfBets) return undefined;
+  if (meanStake(early).isZero()) return undefined;
+  const rise = meanStake(late).div(meanStake(early));
+  if (rise.lt(t.newPlayerStakeRise)) return undefined;
+  return {
+    value: ratio(rise),
+    threshold: String(t.newPlayerStakeRise),
+    summary: `new to us ${withUs} days ago: played on ${all.playDays} of them, deposits of ${formatMoney(weekly)} a ${t.recentDays}-day window on average (${formatMoney(bar)} or more), the mean stake up from ${formatMoney(meanStake(early))} to ${formatMoney(meanStake(late))} (${ratio(rise)}×, ${t.newPlayerStakeRise}× or more)`,
+  };
 }
 
 export function levelOf(score: number, t: Pick<HarmThresholds, 'levelAt'>): HarmLevel {

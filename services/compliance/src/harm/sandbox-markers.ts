@@ -3,7 +3,9 @@
 // operator's developer sees the read and the webhook of each before going live. A quiet baseline
 // (a deposit and a few bets a week, before the recent window) gives the markers that compare the
 // player with themselves a usual to escalate from; every marker asked then adds its pattern to the
-// recent window, and the others stay under their thresholds. The assessment of these days is checked
+// recent window, and the others stay under their thresholds. A new player (new_player_intensity) has
+// no baseline: their history is the recent window alone, so the four markers that compare a player
+// with their usual never show with it (refused by name). The assessment of these days is checked
 // against the markers asked: thresholds under which one pattern would fire another (a floor of one
 // deposit, say) make the request fail, never show something else.
 import { BR_SPA_METHODS, type HarmMarker, type HarmThresholds } from '@bo/contracts';
@@ -56,7 +58,9 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
 
   // The baseline: one row per recent-window length from its first day (any window of that length
   // holds one: the largest week is one row), its bets enough for the stake markers.
-  const rows = Math.max(1, Math.floor(t.baselineDays / t.recentDays));
+  // A new player (new_player_intensity) has no baseline: their history is the recent window alone.
+  const newcomer = asked('new_player_intensity');
+  const rows = newcomer ? 0 : Math.max(1, Math.floor(t.baselineDays / t.recentDays));
   const betsPerRow = Math.ceil(t.minBets / rows);
   const baseline: PlayerDay[] = Array.from({ length: rows }, (_, i) => ({
     ...emptyDay(addDays(w.baseline.from, i * t.recentDays)),
@@ -107,9 +111,12 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
   // Bets, when a stake or loss marker is asked: a pattern of the mean and spread asked, repeated to
   // the bets a stake marker needs and the stakes a loss needs.
   if (asked('stake_escalation') || asked('stake_variability') || asked('loss_escalation')) {
-    const stake = asked('stake_escalation') ? Math.ceil(t.stakeFactor * BASE_STAKE_CENTS * 1.2) : QUIET_STAKE_CENTS;
+    // A newcomer's today is in their later half: its pattern at their raised stake keeps the rise.
+    const stake = asked('stake_escalation') ? Math.ceil(t.stakeFactor * BASE_STAKE_CENTS * 1.2) : newcomer ? newcomerStake(t) : QUIET_STAKE_CENTS;
     const pattern = stakePattern(stake, asked('stake_variability') ? t.stakeVariation : undefined);
     let copies = Math.ceil(t.minBets / pattern.count);
+    // A newcomer's steady bets beside it would flatten the spread: the pattern twenty times their number.
+    if (newcomer) copies = Math.max(copies, Math.ceil((20 * newcomerBetsPerDay(t) * t.recentDays) / pattern.count));
     let lossCents = 0n;
     if (asked('loss_escalation')) {
       const bar = new Decimal(t.lossFloor).times(t.lossFactor);
@@ -131,6 +138,26 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
   };
   const quietMinutes = Math.min(30, t.longDayMinutes - 1);
   today.minutesPlayed = quietMinutes;
+  // A newcomer intense from the start: every day of the window played, a deposit a day that adds up to
+  // the escalation's bar from the floor, the later half's stakes past the rise.
+  if (newcomer) {
+    const middle = addDays(w.recent.from, Math.floor(t.recentDays / 2));
+    const bar = new Decimal(t.depositFloor).times(t.depositFactor);
+    const perDay = ceilMoney(bar.div(t.recentDays)).plus(1);
+    const betsADay = newcomerBetsPerDay(t);
+    for (let i = 0; i < t.recentDays; i++) {
+      const d = dayOf(i);
+      const stake = d.day < middle ? BASE_STAKE_CENTS : newcomerStake(t);
+      d.deposits += 1;
+      d.depositSum = new Decimal(d.depositSum).plus(perDay).toFixed(2);
+      if (d.depositMethods.length === 0) d.depositMethods = ['pix'];
+      d.bets += betsADay;
+      d.stakeSum = new Decimal(d.stakeSum).plus(money(BigInt(betsADay * stake))).toFixed(2);
+      d.stakeSquares = new Decimal(d.stakeSquares).plus(squares(BigInt(betsADay * stake * stake))).toFixed(4);
+      d.winSum = new Decimal(d.winSum).plus(money(BigInt(betsADay * stake))).toFixed(2);
+      d.minutesPlayed = Math.max(d.minutesPlayed, quietMinutes);
+    }
+  }
   if (asked('long_days')) for (let i = 0; i < Math.min(t.longDays, t.recentDays); i++) dayOf(i).minutesPlayed = t.longDayMinutes;
   if (asked('night_play')) {
     let left = t.nightMinutes - recent.reduce((s, d) => s + d.minutesPlayed, 0);
@@ -143,7 +170,23 @@ export function sandboxHarmDays(markers: ReadonlySet<HarmMarker>, asOf: string, 
     }
     for (const d of recent) d.nightMinutes = d.minutesPlayed;
   }
-  return [...baseline, ...recent];
+  return [...baseline, ...recent].sort((a, b) => (a.day < b.day ? -1 : 1));
+}
+
+/** A newcomer's bets a day: each half of the window (the earlier has the fewer days) minBets / 2 at least. */
+const newcomerBetsPerDay = (t: HarmThresholds) => Math.ceil(Math.ceil(t.minBets / 2) / Math.max(1, Math.floor(t.recentDays / 2)));
+
+/** A newcomer's later stake: past the rise with room to spare (cents). */
+const newcomerStake = (t: HarmThresholds) => Math.ceil(t.newPlayerStakeRise * BASE_STAKE_CENTS * 1.2);
+
+/** The markers that compare a player with their usual: a new player, who has none, never shows them. */
+const NEEDS_A_USUAL: readonly HarmMarker[] = ['deposit_escalation', 'deposit_frequency', 'loss_escalation', 'stake_escalation'];
+
+/** Why `markers` cannot show together whatever the thresholds (a new player's with a usual's), if they cannot. */
+export function impossibleTogether(markers: ReadonlySet<HarmMarker>): string | undefined {
+  const usual = NEEDS_A_USUAL.filter((m) => markers.has(m));
+  if (!markers.has('new_player_intensity') || usual.length === 0) return undefined;
+  return `new_player_intensity is a player's before they have a usual to compare with, and ${usual.join(', ')} compare${usual.length === 1 ? 's' : ''} a player with theirs: never together`;
 }
 
 /** The markers asked that did not fire, and those that fired unasked. */

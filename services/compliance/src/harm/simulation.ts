@@ -15,16 +15,20 @@ export interface SimulationOptions {
   seed: number;
   recreational: number;
   escalating: number;
+  /** Players harmed from their first days (Braverman and Shaffer's first month): from streams of their own. */
+  newcomers?: number;
   days: number;
 }
 
-export type SimulatedKind = 'recreational' | 'high_spender' | 'night_worker' | 'escalating';
+export type SimulatedKind = 'recreational' | 'high_spender' | 'night_worker' | 'escalating' | 'newcomer';
+type HarmedKind = 'escalating' | 'newcomer';
+const isHarmed = (kind: SimulatedKind): kind is HarmedKind => kind === 'escalating' || kind === 'newcomer';
 
 export interface SimulatedPlayer {
   id: string;
   kind: SimulatedKind;
   days: PlayerDay[];
-  /** An escalating player's day of the largest 7-day net loss. */
+  /** A harmed player's day of the largest 7-day net loss. */
   peakDay?: string;
 }
 
@@ -188,15 +192,41 @@ export function simulatePopulation(o: SimulationOptions): SimulatedPlayer[] {
       else if (n <= onset + length) days.push(dayOf(r, m, day, escalated(habit, (n - onset) / length, severity)));
       // After the peak the player stops (closes the account or self-excludes): no more days.
     }
-    const player: SimulatedPlayer = { id: `sim_${i}`, kind, days };
-    if (kind === 'escalating') {
-      let peak = 0;
-      for (let n = 1; n < days.length; n++) if (weekLoss(days, n) > weekLoss(days, peak)) peak = n;
-      player.peakDay = days[peak]!.day;
+    players.push(harmedOrNot({ id: `sim_${i}`, kind, days }));
+  }
+  // Newcomers: recreational habits that escalate from their first week, over two to four weeks. Their own
+  // streams: the players above are the same with or without them.
+  const nr = randomStream(o.seed + 2_000_003);
+  const nm = randomStream(o.seed + 3_000_005);
+  for (let j = 0; j < (o.newcomers ?? 0); j++) {
+    const habit = habitOf(nr, nm, 'recreational');
+    const onset = Math.floor(nr.between(0, 7));
+    const length = Math.floor(nr.between(14, 28));
+    const severity = nr.between(4, 12);
+    const days: PlayerDay[] = [];
+    for (let n = 0; n <= Math.min(o.days - 1, onset + length); n++) {
+      const day = addDays(START, n);
+      days.push(dayOf(nr, nm, day, n < onset ? habit : escalated(habit, (n - onset) / length, severity)));
     }
-    players.push(player);
+    players.push(harmedOrNot({ id: `sim_new_${j}`, kind: 'newcomer', days }));
   }
   return players;
+}
+
+/** A harmed player with the day of their largest week's loss. */
+function harmedOrNot(player: SimulatedPlayer): SimulatedPlayer {
+  if (!isHarmed(player.kind)) return player;
+  let peak = 0;
+  for (let n = 1; n < player.days.length; n++) if (weekLoss(player.days, n) > weekLoss(player.days, peak)) peak = n;
+  return { ...player, peakDay: player.days[peak]!.day };
+}
+
+/** Harmed players of one kind: how many, how many reached the level on or before their peak loss day, and how early. */
+export interface Found {
+  of: number;
+  found: number;
+  /** Days between reaching the level and the peak loss, for each player found (sorted). */
+  leadDays: number[];
 }
 
 export interface DetectionFigures {
@@ -206,11 +236,13 @@ export interface DetectionFigures {
   found: number;
   /** Days between reaching the level and the peak loss, for each player found (sorted). */
   leadDays: number[];
+  /** The newcomers harmed from their first days, apart. */
+  newcomers: Found;
   recreational: number;
   /** Recreational players (any kind) who reached the level on any day. */
   flagged: number;
-  flaggedByKind: Record<Exclude<SimulatedKind, 'escalating'>, { of: number; flagged: number }>;
-  /** How often each marker fired on the day an escalating player reached the level: what finding them rests on. */
+  flaggedByKind: Record<Exclude<SimulatedKind, HarmedKind>, { of: number; flagged: number }>;
+  /** How often each marker fired on the day an escalating player (or a newcomer) reached the level: what finding them rests on. */
   markerDays: Partial<Record<HarmMarker, number>>;
   /** The same for the recreational players flagged: what the wrong flags rest on. */
   wrongMarkerDays: Partial<Record<HarmMarker, number>>;
@@ -228,6 +260,7 @@ export function detectionFigures<L extends HarmLevel>(players: SimulatedPlayer[]
     escalating: 0,
     found: 0,
     leadDays: [],
+    newcomers: { of: 0, found: 0, leadDays: [] },
     recreational: 0,
     flagged: 0,
     flaggedByKind: { recreational: { of: 0, flagged: 0 }, high_spender: { of: 0, flagged: 0 }, night_worker: { of: 0, flagged: 0 } },
@@ -244,14 +277,20 @@ export function detectionFigures<L extends HarmLevel>(players: SimulatedPlayer[]
       for (const level of levels) {
         if (reached.has(level) || LEVEL_ORDER.indexOf(a.level) < LEVEL_ORDER.indexOf(level)) continue;
         reached.set(level, d.day);
-        const tally = p.kind === 'escalating' ? out[level].markerDays : out[level].wrongMarkerDays;
+        const tally = isHarmed(p.kind) ? out[level].markerDays : out[level].wrongMarkerDays;
         for (const m of a.markers) tally[m.marker] = (tally[m.marker] ?? 0) + 1;
       }
     }
     for (const level of levels) {
       const f = out[level];
       const day = reached.get(level);
-      if (p.kind === 'escalating') {
+      if (p.kind === 'newcomer') {
+        f.newcomers.of++;
+        if (day !== undefined && day <= p.peakDay!) {
+          f.newcomers.found++;
+          f.newcomers.leadDays.push(daysBetween(day, p.peakDay!) - 1);
+        }
+      } else if (p.kind === 'escalating') {
         f.escalating++;
         if (day !== undefined && day <= p.peakDay!) {
           f.found++;
@@ -267,7 +306,10 @@ export function detectionFigures<L extends HarmLevel>(players: SimulatedPlayer[]
       }
     }
   }
-  for (const level of levels) out[level].leadDays.sort((a, b) => a - b);
+  for (const level of levels) {
+    out[level].leadDays.sort((a, b) => a - b);
+    out[level].newcomers.leadDays.sort((a, b) => a - b);
+  }
   return out;
 }
 

@@ -314,6 +314,16 @@ t.test('the harm feed counts each event once into its day and keeps each change 
     ],
     'one player.risk_level_changed per change, as for a real one',
   );
+  t.match(
+    errorOf(await show(sandbox, tried, ['new_player_intensity', 'stake_escalation'])),
+    { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/markers', message: /new_player_intensity .*stake_escalation/ }] } },
+    'a new player with a usual to escalate from: refused, both named',
+  );
+  t.match(
+    ok(await show(sandbox, tried, ['new_player_intensity'])),
+    { level: 'low', score: 2, markers: [{ marker: 'new_player_intensity', weight: 2 }] },
+    'a new player intense from the start: the history is their first week, and it shows alone',
+  );
   t.equal(errorOf(await show(op, other, ['chasing']))?.code, 'SANDBOX_ONLY', 'a production player: refused, nothing made up');
   t.equal(errorOf(await show(sandbox, `plr_${newId('event').slice(-12)}`, ['chasing']))?.code, 'PLAYER_NOT_FOUND', 'an unknown player: 404');
 

@@ -70,6 +70,50 @@ t.test('a player new to us has no usual: the escalation markers wait for half a 
   t.same(assessPlayer(newcomer, AS_OF, T), a, 'without `since`, the first day of the history is the first day with us');
 });
 
+t.test("new_player_intensity: intense from the first weeks (Braverman and Shaffer's first month), not a newcomer who spends as much steadily", async (t) => {
+  const since = addDays(AS_OF, -13); // two weeks with us: no baseline yet
+  const fresh = (n: number) => n >= 28; // history() counts from START: day 28 is `since`
+  const days = (stake: (n: number) => number, plays: (n: number) => boolean = () => true) =>
+    history((n) => (fresh(n) && plays(n) ? { deposits: 1, depositSum: '150.00', minutesPlayed: 40, ...bets(Array(20).fill(stake(n)), 1) } : undefined));
+  const newcomer = (d: PlayerDay[], asOf = AS_OF) => assessPlayer(d, asOf, T, since).markers.find((m) => m.marker === 'new_player_intensity');
+  const rising = days((n) => (n < 35 ? 1 : 2));
+  const h = newcomer(rising);
+  t.match(h, { value: '2.00', threshold: '1.5', weight: 2, from: since, to: AS_OF }, 'fires: the later week staked twice the first');
+  t.match(
+    h!.summary,
+    /new to us 14 days ago: played on 14 of them, deposits of 1050\.00 a 7-day window on average \(900\.00 or more\), the mean stake up from 1\.00 to 2\.00/,
+  );
+  t.notOk(newcomer(days(() => 1.5)), 'the same deposits and play at a steady stake: quiet');
+  t.notOk(
+    newcomer(
+      days(
+        (n) => (n < 35 ? 1 : 2),
+        (n) => n % 3 === 0,
+      ),
+    ),
+    'the same rise on a third of the days: not frequent, quiet',
+  );
+  t.notOk(
+    newcomer(history((n) => (fresh(n) ? { deposits: 1, depositSum: '50.00', ...bets(Array(20).fill(n < 35 ? 1 : 2), 1) } : undefined))),
+    'small deposits: not intensive, quiet',
+  );
+  t.notOk(newcomer(rising, addDays(since, 5)), 'under a week with us: too soon to say');
+  const settled = assessPlayer(
+    history((n) => ({ deposits: 1, depositSum: '150.00', ...bets(Array(20).fill(n < 35 ? 1 : 2), 1) })),
+    AS_OF,
+    T,
+    START,
+  );
+  t.notOk(
+    settled.markers.some((m) => m.marker === 'new_player_intensity'),
+    'a player with a usual (42 days with us) is read by the escalation markers instead',
+  );
+  t.ok(
+    settled.markers.some((m) => m.marker === 'stake_escalation'),
+    'the same rise after 42 days: stake_escalation',
+  );
+});
+
 t.test('deposit_frequency: many more deposits than usual, not larger ones', async (t) => {
   const frequent = history((n) => (recent(n) ? { deposits: 2, depositSum: '40.00' } : n % 7 === 0 ? { deposits: 1, depositSum: '280.00' } : undefined));
   t.match(hit(frequent, 'deposit_frequency'), { value: '14', baseline: '1.0', threshold: '9.0' });
@@ -217,9 +261,18 @@ t.test("the level adds the weights; the thresholds are the operator's over the d
 });
 
 t.test('the simulated population: the same every run, escalating players found before their peak loss, few recreational flagged', async (t) => {
-  const population = simulatePopulation({ seed: 7, recreational: 60, escalating: 12, days: 100 });
-  t.same(simulatePopulation({ seed: 7, recreational: 60, escalating: 12, days: 100 }), population, 'seeded: the same population');
+  const population = simulatePopulation({ seed: 7, recreational: 60, escalating: 12, newcomers: 12, days: 100 });
+  t.same(simulatePopulation({ seed: 7, recreational: 60, escalating: 12, newcomers: 12, days: 100 }), population, 'seeded: the same population');
+  t.same(
+    simulatePopulation({ seed: 7, recreational: 60, escalating: 12, days: 100 }),
+    population.filter((p) => p.kind !== 'newcomer'),
+    'the newcomers from streams of their own: the others the same without them',
+  );
   t.equal(population.filter((p) => p.kind === 'escalating').length, 12);
+  t.ok(
+    population.filter((p) => p.kind === 'newcomer').every((p) => p.days[0]!.day === population[0]!.days[0]!.day && p.peakDay! <= addDays(p.days[0]!.day, 35)),
+    "each newcomer's peak loss within their first five weeks",
+  );
   const { high, medium } = detectionFigures(population, T, ['medium', 'high']);
   t.ok(high.found >= 8, `most escalating players reach high by their peak loss (${high.found} of 12)`);
   t.ok(high.flagged <= 3, `few recreational players reach high (${high.flagged} of 60)`);
@@ -228,4 +281,6 @@ t.test('the simulated population: the same every run, escalating players found b
     'each found on or before the peak',
   );
   t.ok(medium.found >= high.found, 'medium finds at least as many as high');
+  t.equal(high.newcomers.of, 12, 'the newcomers counted apart');
+  t.ok(medium.newcomers.found >= 9, `most newcomers reach medium by their peak loss (${medium.newcomers.found} of 12)`);
 });

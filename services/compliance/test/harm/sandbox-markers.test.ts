@@ -4,7 +4,7 @@
 import t from 'tap';
 import { HARM_MARKERS, type HarmMarker } from '@bo/contracts';
 import { DEFAULT_HARM_THRESHOLDS as T, harmThresholdsOf } from '../../src/harm/harm-thresholds.ts';
-import { sandboxHarmAssessment } from '../../src/harm/sandbox-markers.ts';
+import { impossibleTogether, sandboxHarmAssessment } from '../../src/harm/sandbox-markers.ts';
 
 const AS_OF = '2026-11-28';
 const fired = (markers: HarmMarker[], thresholds = T) => {
@@ -20,23 +20,40 @@ t.test('each marker alone fires alone, with its evidence', async (t) => {
   }
 });
 
-t.test('none: a quiet player; all: every marker, the level high', async (t) => {
+/** The markers that compare a player with their usual, which a new player (new_player_intensity) has not. */
+const USUAL: HarmMarker[] = ['deposit_escalation', 'deposit_frequency', 'loss_escalation', 'stake_escalation'];
+/** Every marker but the new player's; and the new player's with every marker a new player can show. */
+const WITH_A_USUAL = HARM_MARKERS.filter((m) => m !== 'new_player_intensity');
+const AS_A_NEWCOMER = HARM_MARKERS.filter((m) => !USUAL.includes(m));
+
+t.test('none: a quiet player; all that can show together: every one, the level high', async (t) => {
   t.same(fired([]).fired, [], 'no marker asked: none fires');
   t.equal(fired([]).assessment.level, 'none');
-  const all = fired([...HARM_MARKERS]);
-  t.same(all.fired, [...HARM_MARKERS].sort(), 'all asked: all fire');
-  t.equal(all.assessment.level, 'high');
+  for (const set of [WITH_A_USUAL, AS_A_NEWCOMER]) {
+    const all = fired(set);
+    t.same(all.fired, [...set].sort(), `all of ${set.length} asked: all fire`);
+    t.equal(all.assessment.level, 'high');
+  }
 });
 
-t.test('every pair fires exactly as asked', async (t) => {
+t.test('every pair fires exactly as asked; a new player with a usual is refused by name', async (t) => {
   const wrong: string[] = [];
+  let impossible = 0;
   for (const [i, a] of HARM_MARKERS.entries()) {
     for (const b of HARM_MARKERS.slice(i + 1)) {
+      const why = impossibleTogether(new Set([a, b]));
+      if ((a === 'new_player_intensity' && USUAL.includes(b)) || (b === 'new_player_intensity' && USUAL.includes(a))) {
+        impossible++;
+        if (!why?.includes(a === 'new_player_intensity' ? b : a)) wrong.push(`${a}+${b}: not refused by name`);
+        continue;
+      }
+      if (why) wrong.push(`${a}+${b}: refused (${why})`);
       const { fired: got } = fired([a, b]);
       if (got.join() !== [a, b].sort().join()) wrong.push(`${a}+${b}: ${got.join()}`);
     }
   }
   t.same(wrong, [], `all ${(HARM_MARKERS.length * (HARM_MARKERS.length - 1)) / 2} pairs`);
+  t.equal(impossible, USUAL.length, 'the four that compare with a usual, each refused with the new player');
 });
 
 t.test("under an operator's other thresholds too", async (t) => {
@@ -56,7 +73,7 @@ t.test("under an operator's other thresholds too", async (t) => {
   for (const [name, thresholds] of Object.entries(sets)) {
     const wrong = HARM_MARKERS.map((m) => ({ m, got: fired([m], thresholds).fired })).filter(({ m, got }) => got.join() !== m);
     t.same(wrong, [], `${name}: each marker alone`);
-    t.same(fired([...HARM_MARKERS], thresholds).fired, [...HARM_MARKERS].sort(), `${name}: all of them`);
+    for (const set of [WITH_A_USUAL, AS_A_NEWCOMER]) t.same(fired(set, thresholds).fired, [...set].sort(), `${name}: all of ${set.length} together`);
   }
 });
 
