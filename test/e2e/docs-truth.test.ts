@@ -87,6 +87,7 @@ t.test("one true paragraph about the game page's heartbeat, the same in docs/gam
   t.match(games, /once when the player acknowledges a reality check to play on/);
   const wallet = read('services/wallet/src/games/handlers/play-heartbeat.ts');
   t.match(wallet, /session\.mode === 'real'\) await recordActivity/);
-  t.match(wallet, /else await recordDemoActivity/);
-  t.match(games, /on the player's account for a real session, on demo play's own record for a demo \(sandbox\) session/);
+  t.match(wallet, /else if \(needsRoundGuard\(state\.rg, now\)\) await recordDemoActivity/);
+  t.match(games, /on the player's account for a real session, whatever the player's rules/);
+  t.match(games, /on demo play's own record for a demo \(sandbox\) session of a player with rules/);
 });

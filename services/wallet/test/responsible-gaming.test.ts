@@ -159,6 +159,27 @@ t.test('responsible gaming on real-money play', async (t) => {
     await assertLedgerSound(t, h);
   });
 
+  t.test("a player without limits: the page's heartbeats count time played all the same (the harm markers' minutes), the rounds not", async (t) => {
+    const player = await funded();
+    at('2030-12-05T22:00:00-03:00');
+    const token = tokenOf((await h.openSession(t, live, player, 'gm_dice_classic')).gameUrl);
+    t.equal(reason(await lose(token, '2.50')), 'ok:201');
+    const beat = () => h.call('games.play.heartbeat', gatewayScope, { params: { token } });
+    // The round before counts nothing (its statement is left as it is): the first beat starts the count.
+    for (const time of ['22:01:00', '22:02:00', '22:02:30', '22:20:00']) {
+      at(`2030-12-05T${time}-03:00`);
+      t.equal((await beat()).ok, true);
+    }
+    const [usage] = await h.sql<{ seconds: number }>(
+      'select coalesce(sum(u.seconds_played), 0)::int as seconds from wallet.rg_usage u join wallet.accounts a on a.id = u.account_id where a.player_id = ?',
+      [player],
+    );
+    // Each beat's clock is set a few milliseconds before it is read: a gap may floor a second short.
+    t.ok(usage!.seconds >= 88 && usage!.seconds <= 90, `a minute and half a minute; the 17.5 idle minutes after them not (${usage!.seconds} s)`);
+    setRuleClockOffset(0);
+    await assertLedgerSound(t, h);
+  });
+
   t.test("pause and self-exclusion: no session, no round; a self-exclusion (the player's or our team's) ends the open sessions", async (t) => {
     setRuleClockOffset(0);
     const player = await funded();

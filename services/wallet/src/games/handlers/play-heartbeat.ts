@@ -1,7 +1,7 @@
-// games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. For
-// a player with responsible-gaming rules the time since the player's last activity counts as
-// played (the rg module's recordActivity; a demo session's on demo play's own record,
-// recordDemoActivity); the answer is the session's net result for the page's reality check. A
+// games.play.heartbeat (gateway launch page, POST /play/:token/heartbeat): the page is in use. The
+// time since the player's last activity counts as played (the rg module's recordActivity), for every
+// real-money player; a demo session's for a player with responsible-gaming rules, on demo play's own
+// record (recordDemoActivity); the answer is the session's net result for the page's reality check. A
 // heartbeat that says the player acknowledged a reality check to play on counts it in the hour's
 // usage of a real-money session (the harm markers read it, issue #68).
 import type { gamePlayMessages } from '@bo/contracts';
@@ -21,10 +21,10 @@ export function playHeartbeat(ctx: GamesContext): HandlerOf<typeof gamePlayMessa
     const now = ruleClock.now();
     const accountId = playerAccountId(session.brandId, session.playerId, session.currency);
     if (req.body?.realityCheck === 'acknowledged' && session.mode === 'real') await recordRealityCheck(ctx.deps.sql, accountId, now);
-    if (needsRoundGuard(state.rg, now)) {
-      if (session.mode === 'real') await recordActivity(ctx.deps.sql, accountId, now);
-      else await recordDemoActivity(ctx.deps.sql, { accountId, brandId: session.brandId, playerId: session.playerId }, now);
-    }
+    // Real-money time counts for every player (the harm markers' minutes, issue #68), off the round's
+    // statement: a player without limits has no time limit to check it against, only their days to read.
+    if (session.mode === 'real') await recordActivity(ctx.deps.sql, accountId, now);
+    else if (needsRoundGuard(state.rg, now)) await recordDemoActivity(ctx.deps.sql, { accountId, brandId: session.brandId, playerId: session.playerId }, now);
     return { status: 200, body: { sessionId: session.id, ...(await sessionNet(ctx.deps.sql, session.id)) } };
   };
 }

@@ -9,7 +9,7 @@ import { AppError, type ProviderScope, type providerOperations } from '@bo/contr
 import { formatMoney, playerStatesOf, providerScopeOf, ruleClock, type HandlerOf } from '@bo/service-kit';
 import { assertPlayerExists, assertPlayerMayPlay, hashSessionToken } from '../../games/index.ts';
 import { playerAccountId, stakeableNow } from '../../ledger/index.ts';
-import { needsRoundGuard, recordActivity } from '../../rg/index.ts';
+import { recordActivity } from '../../rg/index.ts';
 import { findSession, type SessionStanding } from '../store/reads.ts';
 import { sessionNetSince, touchSession } from '../store/sessions.ts';
 import type { ProvidersContext } from './context.ts';
@@ -60,8 +60,9 @@ export function providerRefreshSession(ctx: ProvidersContext): HandlerOf<typeof 
     assertPlayerExists(state);
     assertPlayerMayPlay(state, now);
     const session = await liveSessionTouched(ctx, scope, req.body.token, now);
-    // The time since the player's last activity counts as played (5 idle minutes stop counting), as a heartbeat's.
-    if (needsRoundGuard(state.rg, now)) await recordActivity(ctx.deps.sql, playerAccountId(session.brandId, session.playerId, session.currency), now);
+    // The time since the player's last activity counts as played (5 idle minutes stop counting), as a
+    // heartbeat's, for every player (the harm markers' minutes; a time limit's when the player has one).
+    await recordActivity(ctx.deps.sql, playerAccountId(session.brandId, session.playerId, session.currency), now);
     return {
       status: 200,
       body: {
