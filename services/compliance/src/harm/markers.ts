@@ -356,7 +356,7 @@ function newPlayerIntensity(days: PlayerDay[], first: string, asOf: string, t: H
   return {
     value: ratio(rise),
     threshold: String(t.newPlayerStakeRise),
-    summary: `new to us ${withUs} days ago: played on ${all.playDays} of them, deposits of ${formatMoney(weekly)} a ${t.recentDays}-day window on average (${formatMoney(bar)} or more), the mean stake up from ${formatMoney(meanStake(early))} to ${formatMoney(meanStake(late))} (${ratio(rise)}×, ${t.newPlayerStakeRise}× or more)`,
+    summary: `with us for ${withUs} days: played on ${all.playDays} of them, deposits of ${formatMoney(weekly)} a ${t.recentDays}-day window on average (${formatMoney(bar)} or more), the mean stake up from ${formatMoney(meanStake(early))} to ${formatMoney(meanStake(late))} (${ratio(rise)}×, ${t.newPlayerStakeRise}× or more)`,
   };
 }
 

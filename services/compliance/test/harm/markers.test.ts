@@ -81,7 +81,7 @@ t.test("new_player_intensity: intense from the first weeks (Braverman and Shaffe
   t.match(h, { value: '2.00', threshold: '1.5', weight: 2, from: since, to: AS_OF }, 'fires: the later week staked twice the first');
   t.match(
     h!.summary,
-    /new to us 14 days ago: played on 14 of them, deposits of 1050\.00 a 7-day window on average \(900\.00 or more\), the mean stake up from 1\.00 to 2\.00/,
+    /with us for 14 days: played on 14 of them, deposits of 1050\.00 a 7-day window on average \(900\.00 or more\), the mean stake up from 1\.00 to 2\.00/,
   );
   t.notOk(newcomer(days(() => 1.5)), 'the same deposits and play at a steady stake: quiet');
   t.notOk(
