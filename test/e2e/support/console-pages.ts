@@ -457,10 +457,15 @@ export function consolePagesTest(lang: Lang): void {
     );
     t.equal((await asPerson(people.compliance!, 'PUT', `/admin/aml/cases/${brunoCase.id}/assignee`, { assignee: 'me' })).status, 200, 'a case assigned');
 
-    // A player at risk of harm (issue #68): Sandra made to show markers enough for high (a sandbox case), and
+    // A player at risk of harm (issue #68): Sandra made to show markers enough for high (a sandbox case: a new
+    // player intense from the start, paying several ways, who chases losses and cancels withdrawals), and
     // an interaction recorded by a person, with its follow-up date.
     t.equal(
-      (await sbx.request('PUT', `/sandbox/players/${sandra.id}/harm-markers`, { markers: ['chasing', 'cancelled_withdrawals', 'deposit_escalation'] })).status,
+      (
+        await sbx.request('PUT', `/sandbox/players/${sandra.id}/harm-markers`, {
+          markers: ['chasing', 'cancelled_withdrawals', 'payment_methods', 'new_player_intensity'],
+        })
+      ).status,
       200,
     );
     const harmCase = (await stack.admin('GET', '/admin/harm/cases?environment=sandbox')).body.data[0];
