@@ -238,6 +238,22 @@ export type DataRequest = Static<typeof DataRequestSchema>;
 const PlayerParams = Type.Object({ playerId: Type.String({ minLength: 1, maxLength: 64 }) });
 const RequestParams = Type.Object({ playerId: Type.String({ minLength: 1, maxLength: 64 }), requestId: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/**
+ * An answer's file, for the operator and for our team alike: streamed, the players service answering it
+ * chunk by chunk (each within a NATS message) at the gateway's cursor.
+ */
+const ANSWER_FILE = {
+  params: RequestParams,
+  query: Type.Object({
+    /** The gateway's, while it pages through the file: a caller never sends it. */
+    cursor: Type.Optional(Type.String({ maxLength: 32 })),
+  }),
+  response: FileChunkSchema,
+  download: true,
+  status: 200,
+  timeoutMs: 60_000,
+} as const;
+
 export const dataRequestOperations = defineOperations({
   fileDataRequest: {
     id: 'fileDataRequest',
@@ -287,16 +303,7 @@ export const dataRequestOperations = defineOperations({
     tag: 'Players',
     summary:
       'An access or portability answer: every personal datum we hold on the player, by category, with its legal basis and the end of its retention (JSON)',
-    params: RequestParams,
-    query: Type.Object({
-      /** The gateway's, while it pages through the file: a caller never sends it. */
-      cursor: Type.Optional(Type.String({ maxLength: 32 })),
-    }),
-    // The file is streamed: the players service answers it chunk by chunk, each within a NATS message.
-    response: FileChunkSchema,
-    download: true,
-    status: 200,
-    timeoutMs: 60_000,
+    ...ANSWER_FILE,
     errors: ['PLAYER_NOT_FOUND', 'DATA_REQUEST_NOT_FOUND', 'DATA_REQUEST_NO_FILE'],
   },
 });
@@ -331,15 +338,7 @@ export const dataRequestAdminOperations = defineOperations({
     tag: 'Admin',
     summary:
       "An access or portability answer's file, as the operator reads it: every personal datum we hold on the player, whole (the read is recorded with every field revealed)",
-    params: RequestParams,
-    query: Type.Object({
-      /** The gateway's, while it pages through the file: a caller never sends it. */
-      cursor: Type.Optional(Type.String({ maxLength: 32 })),
-    }),
-    response: FileChunkSchema,
-    download: true,
-    status: 200,
-    timeoutMs: 60_000,
+    ...ANSWER_FILE,
     errors: ['DATA_REQUEST_NOT_FOUND', 'DATA_REQUEST_NO_FILE'],
   },
 });
