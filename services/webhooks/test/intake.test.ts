@@ -3,6 +3,9 @@
 // slots and for its last one, claims racing intakes, a lapsed lease, records handing their slot to
 // waiting deliveries, two replicas with a hanging endpoint, a small pool.
 import t from 'tap';
+import pino from 'pino';
+import type { Sql } from '@bo/service-kit';
+import { startDeliveryWorker } from '../src/delivery/delivery-worker.ts';
 import { waitFor } from '@bo/service-kit/testing';
 import { claimDueAttempts, recordAttemptResult } from '../src/store/delivery-queue.ts';
 import { ingestEvent, ingestEvents, type IntakeOutcome } from '../src/store/event-intake.ts';
@@ -297,4 +300,81 @@ t.test("a replica's pool limit holds for the attempts its intake starts", async 
   );
   t.ok(rx.maxConcurrent() <= 2, 'never more than the pool');
   t.equal(rx.requests.length, 6, 'each event sent once');
+});
+
+t.test('a claim pass and the intake never fill the same places of the pool', async (t) => {
+  // The stack's own worker (one place) is kept busy by a hanging attempt of another operator and
+  // polls rarely, so only the worker under test claims op_gate's deliveries.
+  const stack = await startStack(t, { WEBHOOK_CONCURRENCY: 1, WEBHOOK_POLL_MS: 600_000 });
+  const secret = newWebhookSecret();
+  const busy = await startReceiver(secret, () => 'hang');
+  t.teardown(() => busy.close());
+  const rx = await startReceiver(secret, () => 'hang');
+  t.teardown(() => rx.close());
+  await configure(stack, 'op_busy', busy.url, secret);
+  await configure(stack, 'op_gate', rx.url, secret);
+  await publishEvent(stack.svc.nc, stack.prefix, { operatorId: 'op_busy', environment: 'sandbox' }, 'deposit.confirmed', deposit('dep_busy'));
+  await waitFor(async () => busy.held() === 1, { what: "the stack's worker busy" });
+
+  // The worker under test: its first claim pass is held at its transaction until the gate opens.
+  const sql = ownSql(t, stack);
+  let entered!: () => void;
+  const claimEntered = new Promise<void>((resolve) => (entered = resolve));
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let claimDone!: Promise<unknown>;
+  let gated = false;
+  const gatedSql: Sql = {
+    query: (text, params) => sql.query(text, params),
+    transaction(fn, opts) {
+      if (gated) return sql.transaction(fn, opts);
+      gated = true;
+      entered();
+      const done = gate.then(() => sql.transaction(fn, opts));
+      claimDone = done.catch(() => undefined);
+      return done;
+    },
+  };
+  const c = stack.config;
+  const leaseMs = 60_000;
+  const worker = startDeliveryWorker({
+    sql: gatedSql,
+    log: pino({ level: 'silent' }),
+    attempt: { masterKey: c.SECRETS_MASTER_KEY, timeoutMs: 50_000, policy: { allowHttp: c.WEBHOOK_ALLOW_HTTP, allowPrivate: c.WEBHOOK_ALLOW_PRIVATE } },
+    schedule: [30],
+    concurrency: 2,
+    perEndpoint: 16,
+    pollMs: 600_000,
+    leaseMs,
+  });
+  t.teardown(() => worker.stop());
+  await claimEntered;
+
+  // Four events arrive while the pass looks: the intake takes what room the pool has, as the consumer does.
+  const room = worker.reserve(4);
+  t.equal(room, 0, 'while a claim pass looks, its places are not offered to the intake');
+  const events = [0, 1, 2, 3].map(() => eventFor('op_gate'));
+  const outcomes = await ingestEvents(sql, events, { maxAttempts: 8, room, perEndpoint: 16, leaseMs });
+  const started = startedOf(outcomes);
+  for (const a of started) worker.startReserved(a);
+  for (let i = started.length; i < room; i++) worker.startReserved(undefined);
+  if (outcomes.some((o) => o.stored === 'waiting')) worker.noteWaiting();
+
+  open();
+  await claimDone;
+  await waitFor(async () => rx.held() === 2, { what: 'two requests hanging' });
+  const [live] = await sql.query<{ n: string }>(LIVE_LEASES, ['op_gate']);
+  t.equal(Number(live!.n), 2, 'two live leases: the pool of two is full, not twice over');
+  await waitFor(
+    async () => {
+      rx.releaseAll(200);
+      const [r] = await sql.query<{ n: string }>(`select count(*) n from webhooks.deliveries where operator_id = 'op_gate' and status = 'delivered'`);
+      return Number(r!.n) === 4;
+    },
+    { what: 'all delivered', timeoutMs: 60_000 },
+  );
+  busy.releaseAll(200);
+  t.ok(rx.maxConcurrent() <= 2, 'never more than the pool');
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set(events.map((e) => e.id)), 'each event sent once');
+  t.equal(rx.requests.length, 4);
 });

@@ -7,7 +7,7 @@
 // LOCKED).
 import { crashPoint, startLoop, type Logger, type Sql } from '@bo/service-kit';
 import { nextStepAfter, type AttemptResult, type NextStep } from '../domain/retry-schedule.ts';
-import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type RecordOutcome } from '../store/delivery-queue.ts';
+import { claimDueAttempts, isDeadlock, recordAttemptResult, type ClaimedAttempt, type ClaimResult, type RecordOutcome } from '../store/delivery-queue.ts';
 import { performAttempt, type AttemptSettings } from './attempt.ts';
 import { createRecordBatcher } from './record-batcher.ts';
 import { forgetEventOrigin, inEventTrace } from './delivery-origins.ts';
@@ -148,7 +148,17 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     const free = room();
     if (free <= 0) return false;
     const notesBefore = notes;
-    const { attempts, heldBack } = await claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    // The places this pass may fill are held while it looks: an intake meanwhile finds them taken
+    // and stores its deliveries waiting (noted: the loop runs again). Offered to both, they were
+    // filled twice: the pool ran up to twice its size (docs/testing.md, a loaded run of 8d69ff3).
+    reserved += free;
+    let claimed: ClaimResult;
+    try {
+      claimed = await claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    } finally {
+      reserved -= free;
+    }
+    const { attempts, heldBack } = claimed;
     // A delivery noted meanwhile may have been stored after this pass looked.
     waiting = heldBack || notes !== notesBefore;
     for (const c of attempts) start(c);
