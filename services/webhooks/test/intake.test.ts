@@ -350,31 +350,44 @@ t.test('a claim pass and the intake never fill the same places of the pool', asy
   t.teardown(() => worker.stop());
   await claimEntered;
 
-  // Four events arrive while the pass looks: the intake takes what room the pool has, as the consumer does.
-  const room = worker.reserve(4);
-  t.equal(room, 0, 'while a claim pass looks, its places are not offered to the intake');
+  // While the pass looks, four deliveries come due (left waiting by another replica's intake, say),
+  // and an intake asks for the pool's room: it is given what the pass leaves, once the pass is done.
   const events = [0, 1, 2, 3].map(() => eventFor('op_gate'));
-  const outcomes = await ingestEvents(sql, events, { maxAttempts: 8, room, perEndpoint: 16, leaseMs });
-  const started = startedOf(outcomes);
-  for (const a of started) worker.startReserved(a);
-  for (let i = started.length; i < room; i++) worker.startReserved(undefined);
-  if (outcomes.some((o) => o.stored === 'waiting')) worker.noteWaiting();
-
+  const waiting = await ingestEvents(sql, events, { maxAttempts: 8, room: 0, perEndpoint: 16, leaseMs });
+  t.same(
+    waiting.map((o) => o.stored),
+    ['waiting', 'waiting', 'waiting', 'waiting'],
+    'four deliveries due, none started',
+  );
+  let granted: number | undefined;
+  const reserving = Promise.resolve(worker.reserve(2)).then((n) => (granted = n));
+  await sql.query('select 1');
+  t.equal(granted, undefined, 'the intake is not given the places of a claim pass under way');
   open();
   await claimDone;
+  await reserving;
+  t.equal(granted, 0, 'the pass filled the pool; the intake is given no place');
+  // The intake's two events, stored with the room it was given, as the consumer does.
+  const more = [0, 1].map(() => eventFor('op_gate'));
+  const outcomes = await ingestEvents(sql, more, { maxAttempts: 8, room: granted!, perEndpoint: 16, leaseMs });
+  const started = startedOf(outcomes);
+  for (const a of started) worker.startReserved(a);
+  for (let i = started.length; i < granted!; i++) worker.startReserved(undefined);
+  if (outcomes.some((o) => o.stored === 'waiting')) worker.noteWaiting();
   await waitFor(async () => rx.held() === 2, { what: 'two requests hanging' });
   const [live] = await sql.query<{ n: string }>(LIVE_LEASES, ['op_gate']);
   t.equal(Number(live!.n), 2, 'two live leases: the pool of two is full, not twice over');
   await waitFor(
     async () => {
       rx.releaseAll(200);
+      worker.poke(); // its poll, which would find the other two due
       const [r] = await sql.query<{ n: string }>(`select count(*) n from webhooks.deliveries where operator_id = 'op_gate' and status = 'delivered'`);
-      return Number(r!.n) === 4;
+      return Number(r!.n) === 6;
     },
     { what: 'all delivered', timeoutMs: 60_000 },
   );
   busy.releaseAll(200);
   t.ok(rx.maxConcurrent() <= 2, 'never more than the pool');
-  t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set(events.map((e) => e.id)), 'each event sent once');
-  t.equal(rx.requests.length, 4);
+  t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set([...events, ...more].map((e) => e.id)), 'each event sent once');
+  t.equal(rx.requests.length, 6);
 });

@@ -42,8 +42,8 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'exhausted' | 'supersede
 export interface DeliveryWorker {
   /** Look for due deliveries now (something became due). */
   poke(): void;
-  /** Holds up to `n` places in the pool for attempts the intake may lease; how many it got. */
-  reserve(n: number): number;
+  /** Holds up to `n` places in the pool for attempts the intake may lease, once a claim pass under way has taken its own; how many it got. */
+  reserve(n: number): Promise<number>;
   /** Runs an attempt the intake leased in a reserved place, or gives one place back (undefined). */
   startReserved(c: ClaimedAttempt | undefined): void;
   /** A delivery was stored due but not started (no room): the claim loop should look once room frees. */
@@ -56,6 +56,8 @@ export interface DeliveryWorker {
 export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   const inFlight = new Set<Promise<void>>();
   let reserved = 0;
+  /** The claim pass under way, whose room is not the intake's to take until it has started its attempts. */
+  let claiming: Promise<unknown> | undefined;
   // Whether a due delivery may be waiting for room: only then does a finished attempt wake the
   // claim loop (a claim transaction after every attempt would cost more than the attempt's intake).
   let waiting = false;
@@ -148,15 +150,16 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     const free = room();
     if (free <= 0) return false;
     const notesBefore = notes;
-    // The places this pass may fill are held while it looks: an intake meanwhile finds them taken
-    // and stores its deliveries waiting (noted: the loop runs again). Offered to both, they were
-    // filled twice: the pool ran up to twice its size (docs/testing.md, a loaded run of 8d69ff3).
-    reserved += free;
+    // The places this pass may fill are its own while it looks: an intake waits for the pass to
+    // start what it claimed (reserve, below). Offered to both, they were filled twice and the pool
+    // ran up to twice its size (docs/testing.md, a loaded run of 8d69ff3).
+    const pass = claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+    claiming = pass;
     let claimed: ClaimResult;
     try {
-      claimed = await claimDueAttempts(o.sql, { room: free, perEndpoint: o.perEndpoint, leaseMs: o.leaseMs });
+      claimed = await pass;
     } finally {
-      reserved -= free;
+      claiming = undefined;
     }
     const { attempts, heldBack } = claimed;
     // A delivery noted meanwhile may have been stored after this pass looked.
@@ -171,7 +174,9 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
   return {
     poke: loop.poke,
     problem: loop.problem,
-    reserve(n) {
+    async reserve(n) {
+      // Its attempts are started in the same turn as the pass ends, before this continues.
+      while (claiming) await claiming.catch(() => undefined);
       const granted = Math.max(0, Math.min(n, room()));
       reserved += granted;
       return granted;

@@ -68,7 +68,7 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
 
   /** Stores a batch in one statement, starts the attempts it leased, then acks every message. */
   async function store(batch: Array<{ m: JsMsg; event: EventToStore }>): Promise<void> {
-    const room = o.worker.reserve(batch.length);
+    const room = await o.worker.reserve(batch.length);
     let outcomes: IntakeOutcome[];
     try {
       outcomes = await ingestEvents(
