@@ -72,6 +72,8 @@ export interface ActivatedPerson {
   csrfToken: string;
   /** The base32 TOTP secret when two-factor sign-in is on (`totpCode(secret, at)` gives a code). */
   totpSecret?: string;
+  /** The code that turned TOTP on (spent): computing it again later may land in the next 30 s step. */
+  enrolmentCode?: string;
   /** Their own personal API token (`bo_tok_…`), made from their session; absent with `token: false`. */
   token?: string;
   tokenId?: string;
@@ -176,9 +178,11 @@ export async function activatedPerson(
     return answer;
   };
   let totpSecret: string | undefined;
+  let enrolmentCode: string | undefined;
   if (o.secondFactor || s.setupRequired.includes('secondFactor')) {
     totpSecret = (await asPerson('/console/second-factor')).secret as string;
-    await asPerson('/console/second-factor/confirm', { code: totpCode(totpSecret) });
+    enrolmentCode = totpCode(totpSecret);
+    await asPerson('/console/second-factor/confirm', { code: enrolmentCode });
   }
   const person: ActivatedPerson = {
     id: made.user.id,
@@ -187,7 +191,7 @@ export async function activatedPerson(
     password: s.password,
     cookie: s.cookie,
     csrfToken: s.csrfToken,
-    ...(totpSecret ? { totpSecret } : {}),
+    ...(totpSecret ? { totpSecret, enrolmentCode } : {}),
   };
   if (o.confirm !== false) await confirmPerson(adminUrl, adminHeaders, made.user.id);
   if (o.token === false) return person;

@@ -113,7 +113,7 @@ t.test('in production (NODE_ENV=production, TOTP required of admin and finance)'
     const asBea = session(url, bea);
     const noCode = await asBea('POST', '/admin/account/tokens', { name: 'bea-cli' });
     t.same([noCode.status, noCode.body.error.details.issues[0].path], [422, '/totp'], 'TOTP on: a code is required');
-    const reused = await asBea('POST', '/admin/account/tokens', { name: 'bea-cli', totp: totpCode(bea.totpSecret!) });
+    const reused = await asBea('POST', '/admin/account/tokens', { name: 'bea-cli', totp: bea.enrolmentCode });
     t.same([reused.status, reused.body.error.details.issues[0].path], [422, '/totp'], 'the code her enrolment used is spent');
     const fresh = totpCode(bea.totpSecret!, Date.now() + 30_000);
     const made = await asBea('POST', '/admin/account/tokens', { name: 'bea-cli', totp: fresh });
