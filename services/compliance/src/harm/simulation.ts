@@ -60,7 +60,8 @@ function randomStream(seed: number) {
 }
 type Random = ReturnType<typeof randomStream>;
 
-const START = '2026-01-05';
+/** The population's first day (a Monday). */
+export const SIMULATION_START = '2026-01-05';
 const cents = (v: number) => (Math.round(v * 100) / 100).toFixed(2);
 
 /** How a player behaves on a day: the knobs escalation turns. */
@@ -187,7 +188,7 @@ export function simulatePopulation(o: SimulationOptions): SimulatedPlayer[] {
     const severity = r.between(4, 12);
     const days: PlayerDay[] = [];
     for (let n = 0; n < o.days; n++) {
-      const day = addDays(START, n);
+      const day = addDays(SIMULATION_START, n);
       if (kind !== 'escalating' || n < onset) days.push(dayOf(r, m, day, habit));
       else if (n <= onset + length) days.push(dayOf(r, m, day, escalated(habit, (n - onset) / length, severity)));
       // After the peak the player stops (closes the account or self-excludes): no more days.
@@ -205,7 +206,7 @@ export function simulatePopulation(o: SimulationOptions): SimulatedPlayer[] {
     const severity = nr.between(4, 12);
     const days: PlayerDay[] = [];
     for (let n = 0; n <= Math.min(o.days - 1, onset + length); n++) {
-      const day = addDays(START, n);
+      const day = addDays(SIMULATION_START, n);
       days.push(dayOf(nr, nm, day, n < onset ? habit : escalated(habit, (n - onset) / length, severity)));
     }
     players.push(harmedOrNot({ id: `sim_new_${j}`, kind: 'newcomer', days }));

@@ -151,7 +151,7 @@ t.test('harm cases: opened at high, the riskiest first, followed, interactions, 
   );
 
   // Each person's change audited, in its transaction.
-  const audits = (await db.query(`select payload from compliance.outbox where subject_type = 'audit.recorded'`)).rows
+  const audits = (await db.query(`select payload from compliance.outbox where subject_type = 'audit.recorded' order by seq`)).rows
     .map((r) => JSON.parse(r.payload).data)
     .filter((a) => a.target === `harm_case:${caseId}`);
   t.same(

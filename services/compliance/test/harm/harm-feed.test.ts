@@ -3,13 +3,12 @@
 // event once into the player's day and keeping the level with each change of it.
 import t from 'tap';
 import pg from 'pg';
-import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Value } from '@sinclair/typebox/value';
 import {
   EVENT_HEADERS,
   domainEventSchema,
-  eventSubject,
   eventsStreamName,
   newId,
   type DomainEvent,
@@ -21,69 +20,7 @@ import { playersService } from '@bo/players';
 import { adminScope, createPlayer, errorOf, ok, operatorScope, startStack } from '@bo/test-support';
 import { waitFor } from '@bo/service-kit/testing';
 import { complianceService } from '../../src/service.ts';
-
-type Kind = 'deposit' | 'failed_deposit' | 'cancelled_withdrawal';
-
-/** Any event as its service's outbox relay would publish it. */
-async function publishEvent(
-  nc: NatsConnection,
-  prefix: string,
-  scope: OperatorScope,
-  type: string,
-  data: Record<string, unknown>,
-  at: Date,
-  o: { id?: string; msgId?: string | undefined } = {},
-) {
-  const id = o.id ?? newId('event');
-  const h = natsHeaders();
-  h.set(EVENT_HEADERS.operatorId, scope.operatorId);
-  h.set(EVENT_HEADERS.brandId, scope.brandId);
-  await jetstream(nc).publish(
-    eventSubject(prefix, scope.environment, type),
-    JSON.stringify({ id, type, createdAt: at.toISOString(), environment: scope.environment, data }),
-    { msgID: o.msgId ?? id, headers: h },
-  );
-  return id;
-}
-
-/** One event as payments' outbox relay would publish it; `msgId` apart from the event's id to get past JetStream's own dedupe, as a redelivery would. */
-async function publish(
-  nc: NatsConnection,
-  prefix: string,
-  scope: OperatorScope,
-  e: { id?: string; kind: Kind; playerId: string; amount: string; at: Date; msgId?: string; method?: string },
-) {
-  const id = e.id ?? newId('event');
-  const at = e.at.toISOString();
-  const money = { playerId: e.playerId, amount: e.amount, currency: 'BRL', method: e.method ?? 'pix', createdAt: at, updatedAt: at };
-  const [type, data] =
-    e.kind === 'cancelled_withdrawal'
-      ? [
-          'withdrawal.status_changed',
-          { withdrawal: { ...money, id: newId('withdrawal'), destination: 'pix:key', status: 'cancelled' }, previousStatus: 'under_review' },
-        ]
-      : e.kind === 'deposit'
-        ? [
-            'deposit.confirmed',
-            { ...money, id: newId('deposit'), status: 'confirmed', confirmedAt: at, failedAt: null, failureReason: null, externalReference: `r-${id}` },
-          ]
-        : [
-            'deposit.failed',
-            {
-              deposit: {
-                ...money,
-                id: newId('deposit'),
-                status: 'failed',
-                confirmedAt: null,
-                failedAt: at,
-                failureReason: 'declined',
-                externalReference: `r-${id}`,
-              },
-              refundRequired: false,
-            },
-          ];
-  return publishEvent(nc, prefix, scope, type as string, data, e.at, { id, msgId: e.msgId });
-}
+import { publishEvent, publishMoneyEvent as publish } from '../support/published-events.ts';
 
 /** Every `player.risk_level_changed` on the events stream, oldest first (what the webhooks service delivers). */
 async function levelChanges(nc: NatsConnection, prefix: string): Promise<Array<{ event: DomainEvent<'player.risk_level_changed'>; brandId?: string }>> {

@@ -192,8 +192,9 @@ t.test('harm measures: taken from the case, applied by the rules, recorded once,
     'each measure applied once by the players service',
   );
   t.equal((await rg()).history.filter((h) => h.by === 'team').length, 6, "six team changes in the player's history");
+  // In the order written: the relay's update of a published row moves it in the table, so an unordered read is not.
   const audits = async (schema: string, target: string) =>
-    (await db.query(`select payload from ${schema}.outbox where subject_type = 'audit.recorded'`)).rows
+    (await db.query(`select payload from ${schema}.outbox where subject_type = 'audit.recorded' order by seq`)).rows
       .map((r) => JSON.parse(r.payload).data)
       .filter((a) => a.target === target);
   t.same(
