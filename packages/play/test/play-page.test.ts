@@ -154,7 +154,9 @@ t.test('launch page plugin', async (t) => {
       [r.id],
     );
     t.same(bet, { amount: '-1.00' }, 'the bet is in the ledger');
-    const tooMuch = await app.inject({ method: 'POST', url, payload: { amount: '100.00', clientRoundId: 'page-real-0002' } });
+    // A cent more than the balance the round left: a fixed 100.00 was played when the slot paid 100× (a run of 2026-11-28).
+    const overBalance = ((Math.round(Number(r.balanceAfter) * 100) + 1) / 100).toFixed(2);
+    const tooMuch = await app.inject({ method: 'POST', url, payload: { amount: overBalance, clientRoundId: 'page-real-0002' } });
     t.equal(tooMuch.statusCode, 422);
     t.match(tooMuch.json(), { error: { code: 'INSUFFICIENT_FUNDS', details: { balance: r.balanceAfter } } });
 
