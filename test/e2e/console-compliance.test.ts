@@ -89,14 +89,20 @@ t.test('compliance sees the whole money picture', async (t) => {
       // Issue #69: a payer's CPF is masked by default, and a stranger is told apart all the same.
       t.match(await own.textContent(), /^\*\*\*\.982\.247-\*\* Rui Lima 260$/, 'a deposit with its payer, the CPF masked');
       t.match(await stranger.textContent(), /^\*\*\*\.444\.777-\*\* Lia Reis not the player$/, 'a payer who is not the player, marked while masked');
-      // A deliberate reveal (recorded by the gateway) shows the payers' CPFs whole.
+      const row = file.locator(`tr[data-withdrawal-row="${w.body.id}"]`);
+      t.match(
+        await row.textContent(),
+        /PIX\*\*\*\.982\.247-\*\*.*Under review\s*AML review/,
+        'a withdrawal with its destination, a CPF key masked, and its hold',
+      );
+      // A deliberate reveal (recorded by the gateway) shows the payers' CPFs whole, and the destination's.
       await file.locator('button[data-reveal]').click();
       await file.locator('[data-personal-data=revealed]').waitFor();
       await file.locator(`tr[data-deposit="${dep.body.id}"] [data-payer="52998224725"]`).waitFor();
       t.match(await own.textContent(), /^529\.982\.247-25 Rui Lima 260$/, 'a deposit with its payer, revealed');
       t.match(await stranger.textContent(), /111\.444\.777-35 Lia Reis not the player/, 'a payer who is not the player, marked');
-      const row = file.locator(`tr[data-withdrawal-row="${w.body.id}"]`);
-      t.match(await row.textContent(), /52998224725.*Under review\s*AML review/, 'a withdrawal with its destination and its hold');
+      await row.getByText('52998224725').waitFor();
+      t.match(await row.textContent(), /PIX52998224725.*Under review\s*AML review/, 'a withdrawal with its destination revealed and its hold');
       await file.locator('section h3', { hasText: 'Ledger' }).waitFor();
       const wide = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
       t.ok(wide.page <= wide.screen, `fits ${width} px`);

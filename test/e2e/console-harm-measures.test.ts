@@ -126,6 +126,12 @@ t.test("a harm case's measures are taken through the page's forms", async (t) =>
     ['applied', 'refused', 'applied', 'applied'],
     'the page shows each with what the rules answered',
   );
+  t.match(
+    await page.locator('ol.measures > li').first().textContent(),
+    /· Applied by \S/,
+    'who took it, a word apart from the status (a line break in the template had run them together: "Appliedby")',
+  );
+  t.match(await page.locator('ol.interactions > li', { hasText: 'op-msg-5150' }).textContent(), /op-msg-5150\s+by \S/, 'and who recorded an interaction');
 
   // On the player's page: the pause form.
   const until = new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);

@@ -75,7 +75,7 @@ function Interactions({ items }) {
     (
       i,
     ) => html`<li data-interaction=${i.id}><strong>${label(i.channel)}</strong>${i.operatorMessageId ? html` <code title=${say('id da mensagem do operador', "the operator's message id")}>${i.operatorMessageId}</code>` : null}
-      ${say('por', 'by')} ${person(i.by)} <span class="muted"><${ZonedTime} iso=${i.at} /></span> — <q data-verbatim>${i.summary}</q>${
+      ${' '}${say('por', 'by')} ${person(i.by)} <span class="muted"><${ZonedTime} iso=${i.at} /></span> — <q data-verbatim>${i.summary}</q>${
         i.followUpOn ? html` · ${say('acompanhar em', 'follow up on')} <${Day} date=${i.followUpOn} />` : null
       }</li>`,
   )}</ol>`;
@@ -123,7 +123,7 @@ function Measures({ items }) {
     (
       m,
     ) => html`<li data-measure=${m.measure} data-measure-status=${m.status}><strong>${label(m.measure)}</strong> <${MeasureDetail} m=${m} /> · ${label(m.status)}
-      ${say('por', 'by')} ${person(m.by)} <span class="muted"><${ZonedTime} iso=${m.requestedAt} /></span> — <q data-verbatim>${m.reason}</q>${
+      ${' '}${say('por', 'by')} ${person(m.by)} <span class="muted"><${ZonedTime} iso=${m.requestedAt} /></span> — <q data-verbatim>${m.reason}</q>${
         m.refusal ? html` · <q data-verbatim lang="en" title=${say('como as regras o escreveram', 'as the rules wrote it')}>${m.refusal.message}</q>` : null
       }</li>`,
   )}</ol>`;
@@ -207,7 +207,7 @@ function CasePage({ id }) {
       <p><a href="/harm">${say('← Fila', '← Queue')}</a></p>
       <h2><${PlayerCell} c=${c} /> · <${Level} level=${c.level} /> · ${statusWord(c.status)}</h2>
       <p><${OperatorBrand} player=${c} /> · ${say('pontos', 'score')} ${c.score} · ${say('depósitos recentes', 'recent deposits')} ${money(c.recentDeposits)} · ${say('avaliado em', 'assessed on')} <${Day} date=${c.assessedOn} />
-        · ${say('aberto', 'opened')} <${ZonedTime} iso=${c.openedAt} /> · <a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${say('ver apostador (limites, pausa)', 'open the player (limits, pause)')}</a></p>
+        ${' '}· ${say('aberto', 'opened')} <${ZonedTime} iso=${c.openedAt} /> · <a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${say('ver apostador (limites, pausa)', 'open the player (limits, pause)')}</a></p>
       ${
         c.status === 'closed'
           ? html`<p class="note" data-outcome=${c.outcome}>${say('Encerrado', 'Closed')}: <strong>${label(c.outcome)}</strong> ${say('por', 'by')} ${person(c.closedBy)} <span class="muted"><${ZonedTime} iso=${c.closedAt} /></span> — <q data-verbatim>${c.closeReason}</q></p>`

@@ -298,9 +298,9 @@ export function Money({ player, reveal = false }) {
   const state = useLoad(async () => {
     const [ledger, deposits, withdrawals] = await Promise.all([
       api('GET', `/admin/players/${encodeURIComponent(player.id)}/ledger${query({ brandId: player.brandId, limit: 20 })}`),
-      // The payers' CPFs masked unless the player file was revealed (issue #69).
+      // The payers' CPFs, and the destinations that are a CPF or a phone, masked unless the player file was revealed (issue #69).
       api('GET', `/admin/deposits${query({ playerId: player.id, limit: 20, reveal: reveal ? 'cpf' : undefined })}`),
-      api('GET', `/admin/withdrawals${query({ playerId: player.id, limit: 20 })}`),
+      api('GET', `/admin/withdrawals${query({ playerId: player.id, limit: 20, reveal: reveal ? 'cpf,phone' : undefined })}`),
     ]);
     return { ledger, deposits: deposits.data, withdrawals: withdrawals.data };
   }, [player.id, reveal]);

@@ -7,7 +7,7 @@ import t from 'tap';
 import { activatedPerson } from '@bo/test-support';
 import { startHarness, ADMIN_TOKEN } from './support/harness.ts';
 import { fakeService } from './support/fake-service.ts';
-import { maskCpf, maskIp, maskPhone } from '../src/admin/personal-data.ts';
+import { maskCpf, maskIp, maskPersonalData, maskPhone } from '../src/admin/personal-data.ts';
 
 const ANA = {
   id: 'plr_ana',
@@ -25,6 +25,43 @@ t.test('the masks', async (t) => {
   t.equal(maskPhone('+5511987654321'), '+*********4321');
   t.equal(maskIp('203.0.113.7'), '203.0.*.*');
   t.equal(maskIp('2001:db8::1'), '2001:db8:*');
+});
+
+t.test("a payout's destination that is the player's CPF or phone", async (t) => {
+  const queue = () => ({
+    data: [
+      { id: 'wd_1', playerId: 'plr_ana', method: 'pix', destination: '11144477735' },
+      { id: 'wd_2', playerId: 'plr_bia', method: 'pix', destination: '+5521912345678' },
+      { id: 'wd_3', playerId: 'plr_ana', method: 'ted', destination: '341/0001/12345-6/111.444.777-35' },
+      { id: 'wd_4', playerId: 'plr_bia', method: 'pix', destination: 'bia@example.com' },
+      { id: 'wd_5', playerId: 'plr_bia', method: 'pix', destination: '123e4567-e89b-12d3-a456-426614174000' },
+    ],
+  });
+  const masked = queue();
+  const reads = maskPersonalData('adminListWithdrawalQueue', masked, new Set());
+  t.same(
+    masked.data.map((w) => w.destination),
+    ['***.444.777-**', '+*********5678', '341/0001/12345-6/***.444.777-**', 'bia@example.com', '123e4567-e89b-12d3-a456-426614174000'],
+    'a CPF key, a phone key and a TED holder masked as the fields they are; an e-mail or random key as given',
+  );
+  t.same(
+    reads,
+    [
+      { playerId: 'plr_ana', fields: ['cpf'], revealed: [] },
+      { playerId: 'plr_bia', fields: ['phone'], revealed: [] },
+    ],
+    'recorded as reads of those fields of the player the withdrawal is of',
+  );
+  const whole = queue();
+  t.same(maskPersonalData('adminListWithdrawalQueue', whole, new Set(['cpf'])), [
+    { playerId: 'plr_ana', fields: ['cpf'], revealed: ['cpf'] },
+    { playerId: 'plr_bia', fields: ['phone'], revealed: [] },
+  ]);
+  t.same(
+    whole.data.map((w) => w.destination).slice(0, 3),
+    ['11144477735', '+*********5678', '341/0001/12345-6/111.444.777-35'],
+    '?reveal=cpf shows the CPF keys whole, not the phone',
+  );
 });
 
 t.test("our team's reads of personal data", async (t) => {

@@ -1,5 +1,5 @@
 // Who read what (issue #69; LGPD arts. 37 and 46): a player's CPF, phone, address and sign-up IP in
-// an admin answer are masked unless the request reveals them (`?reveal=cpf,phone,address,ip`, or
+// an admin answer (a payout's destination too, where it is a CPF or a phone) are masked unless the request reveals them (`?reveal=cpf,phone,address,ip`, or
 // `all`), and every answer that carried any of them is recorded before it is sent: who, which
 // players, which fields (and which were revealed), the operation and its route. A regulator's every
 // read is recorded, personal data or not. One place for every admin read, whichever service
@@ -64,6 +64,19 @@ const MASKS: Record<PersonalDataField, (v: unknown) => unknown> = {
   address: maskAddress,
 };
 
+/**
+ * A payout's destination that is a CPF or a phone: a PIX key that is the player's CPF (`11144477735`) or
+ * phone (`+5511…`), a TED account's holder CPF (`bank/branch/account/holderCpf`). The field it is, and the
+ * destination masked as that field is; undefined for any other destination (an e-mail or random key).
+ */
+function personalDestination(destination: string): { field: PersonalDataField; masked: string } | undefined {
+  const parts = destination.split('/');
+  const last = parts.at(-1)!.trim();
+  if (/^[0-9]{11}$/.test(last.replace(/[.\-\s]/g, ''))) return { field: 'cpf', masked: [...parts.slice(0, -1), maskCpf(last)].join('/') };
+  if (parts.length === 1 && /^\+[0-9]{10,15}$/.test(last)) return { field: 'phone', masked: maskPhone(last) };
+  return undefined;
+}
+
 export interface PersonalDataRead {
   playerId: string | null;
   fields: PersonalDataField[];
@@ -90,14 +103,19 @@ export function maskPersonalData(operationId: string, body: unknown, reveal: Rea
     if (!node || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     const own = typeof o.id === 'string' && o.id.startsWith('plr_') ? o.id : typeof o.playerId === 'string' ? o.playerId : player;
+    const carried = (field: PersonalDataField): boolean => {
+      const read = reads.get(own) ?? { fields: new Set(), revealed: new Set() };
+      reads.set(own, read);
+      read.fields.add(field);
+      if (reveal.has(field)) read.revealed.add(field);
+      return reveal.has(field);
+    };
     for (const [k, v] of Object.entries(o)) {
+      const destination = k === 'destination' && typeof v === 'string' ? personalDestination(v) : undefined;
       if (carriesPersonalData(k, v)) {
-        const field = k as PersonalDataField;
-        const read = reads.get(own) ?? { fields: new Set(), revealed: new Set() };
-        reads.set(own, read);
-        read.fields.add(field);
-        if (reveal.has(field)) read.revealed.add(field);
-        else o[k] = MASKS[field](v);
+        if (!carried(k as PersonalDataField)) o[k] = MASKS[k as PersonalDataField](v);
+      } else if (destination) {
+        if (!carried(destination.field)) o[k] = destination.masked;
       } else if (v && typeof v === 'object') walk(v, own);
     }
   };
