@@ -4,7 +4,7 @@
 // whole file as JSON, each part as CSV); a day's file checked now (made first when the day is over
 // and the job has not made it), for a brand picked from ours: never a name typed (issue #61).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, Day, money, say, label } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, Day, money, say, label, may } from './kit.js';
 import { BrandPicker } from './pickers.js';
 import { SigapSection } from './page-sigap.js';
 
@@ -87,7 +87,7 @@ export function ReportsPage() {
     <form class="search" onSubmit=${submitDay} aria-label=${say('Verificar um dia', 'Check a day')}>
       <${BrandPicker} name="brandId" value=${dayBrand} onChange=${setDayBrand} required=${true} />
       <label>${say('Dia', 'Day')} <input name="date" type="date" required /></label>
-      <button type="submit" disabled=${action.busy || !dayBrand}>${action.busy ? say('Verificando…', 'Checking…') : say('Gerar ou verificar', 'Make or check')}</button>
+      <button type="submit" disabled=${action.busy || !dayBrand}>${action.busy ? say('Verificando…', 'Checking…') : may('compliance', 'finance') ? say('Gerar ou verificar', 'Make or check') : say('Verificar', 'Check')}</button>
     </form>
     <${ErrorNote} error=${action.error} />
     ${check ? html`<${Check} check=${check} />` : null}

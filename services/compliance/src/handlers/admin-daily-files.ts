@@ -8,18 +8,29 @@ import { adminScopeOf, isoTime, listCursor, type HandlerOf, type ServiceDeps } f
 import type { ComplianceConfig } from '../config.ts';
 import { totalsOf } from '../domain/daily-file.ts';
 import { brandZone } from '../reports/brand-zone.ts';
-import { checkAndKeep, summaryOf } from '../reports/daily-file-check.ts';
+import { checkAndKeep, checkFile, summaryOf } from '../reports/daily-file-check.ts';
 import { ensureFile, type MakerDeps } from '../reports/daily-file-maker.ts';
-import { listFiles, type FileRow } from '../store/daily-files.ts';
+import { keptFile, listFiles, type FileRow } from '../store/daily-files.ts';
 import { CSV_COLUMNS, csvChunk, jsonChunk } from '../reports/file-layout.ts';
 
 /** A calendar date of this century or later (Date.UTC reads years below 100 as 19xx). */
 const isDate = (date: string) =>
   date >= '2000-01-01' && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
 
-/** The kept file of the brand's day (made now when it is due), or a 422 naming why there is none. */
-export async function fileFor(deps: MakerDeps, brandId: string, date: string, now: Date): Promise<FileRow> {
+/**
+ * The kept file of the brand's day (made now when it is due), or a 422 naming why there is none. A
+ * read-only role (the regulator, issue #69) reads kept files only: it never makes one.
+ */
+export async function fileFor(deps: MakerDeps, brandId: string, date: string, now: Date, readOnly = false): Promise<FileRow> {
   if (!isDate(date)) throw validationError('path', [{ path: '/date', message: 'must be a calendar date' }]);
+  if (readOnly) {
+    const found = await keptFile(deps.sql, brandId, date);
+    if (!found?.lines_made_at)
+      throw validationError('path', [
+        { path: '/date', message: "no file is kept for this day yet: the system makes it once the day is over in the brand's time zone" },
+      ]);
+    return found;
+  }
   const kept = await ensureFile(deps, brandId, date, () => brandZone(deps, brandId), now);
   if ('notOver' in kept) throw validationError('path', [{ path: '/date', message: "the day is not over yet in the brand's time zone" }]);
   return kept.row;
@@ -40,9 +51,10 @@ export function adminListDailyFiles(deps: ServiceDeps<ComplianceConfig>): Handle
 
 const downloadPath = (brandId: string, date: string) => `/admin/reports/daily/files/${encodeURIComponent(brandId)}/${date}/download`;
 
-async function checked(deps: MakerDeps, brandId: string, date: string, now: Date) {
-  const row = await fileFor(deps, brandId, date, now);
-  const { problems, lineTotals } = await checkAndKeep(deps, row, now);
+/** The file checked now; the check kept with it, but for a read-only role's read (which changes nothing). */
+async function checked(deps: MakerDeps, brandId: string, date: string, now: Date, readOnly = false) {
+  const row = await fileFor(deps, brandId, date, now, readOnly);
+  const { problems, lineTotals } = readOnly ? await checkFile(deps, row) : await checkAndKeep(deps, row, now);
   const t = totalsOf(row.accounts);
   const totals = { opening: t.opening, deposits: t.deposits, withdrawals: t.withdrawals, bets: t.bets, wins: t.wins, other: t.other, closing: t.closing };
   return {
@@ -60,9 +72,9 @@ async function checked(deps: MakerDeps, brandId: string, date: string, now: Date
 
 export function adminGetDailyFile(deps: ServiceDeps, now: () => Date): HandlerOf<typeof dailyFilesAdminOperations.adminGetDailyFile> {
   return async (req) => {
-    adminScopeOf(req);
+    const readOnly = adminScopeOf(req).readOnly === true;
     const { brandId, date } = req.params;
-    const { check } = await checked(deps, brandId, date, now());
+    const { check } = await checked(deps, brandId, date, now(), readOnly);
     const base = downloadPath(brandId, date);
     const csv = Object.fromEntries((Object.keys(CSV_COLUMNS) as DailyFilePart[]).map((part) => [part, `${base}?format=csv&part=${part}`]));
     return { status: 200, body: { ...check, downloads: { json: `${base}?format=json`, csv } } };
@@ -71,7 +83,7 @@ export function adminGetDailyFile(deps: ServiceDeps, now: () => Date): HandlerOf
 
 export function adminDownloadDailyFile(deps: ServiceDeps, now: () => Date): HandlerOf<typeof dailyFilesAdminOperations.adminDownloadDailyFile> {
   return async (req) => {
-    adminScopeOf(req);
+    const readOnly = adminScopeOf(req).readOnly === true;
     const { brandId, date } = req.params;
     const { format = 'json', part, cursor } = req.query;
     if (format === 'csv' && !part)
@@ -82,11 +94,11 @@ export function adminDownloadDailyFile(deps: ServiceDeps, now: () => Date): Hand
     // The first chunk makes the file if it is due (and, as JSON, carries the check made now); the
     // following ones read the kept file.
     if (!cursor) {
-      if (format === 'csv') return { status: 200, body: await csvChunk(deps, await fileFor(deps, brandId, date, now()), part!, undefined) };
-      const { row, check } = await checked(deps, brandId, date, now());
+      if (format === 'csv') return { status: 200, body: await csvChunk(deps, await fileFor(deps, brandId, date, now(), readOnly), part!, undefined) };
+      const { row, check } = await checked(deps, brandId, date, now(), readOnly);
       return { status: 200, body: await jsonChunk(deps, row, check, undefined) };
     }
-    const row = await fileFor(deps, brandId, date, now());
+    const row = await fileFor(deps, brandId, date, now(), readOnly);
     return { status: 200, body: format === 'csv' ? await csvChunk(deps, row, part!, cursor) : await jsonChunk(deps, row, {}, cursor) };
   };
 }

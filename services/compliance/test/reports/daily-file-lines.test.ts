@@ -82,7 +82,20 @@ t.test('a day of deposits, rounds, a payout and status changes: each line listed
     details: { in: 'path', issues: [{ path: '/date' }] },
   });
   shift = 2 * 86_400_000;
+  // The regulator (a read-only role, issue #69) reads kept files only: a due day not yet made stays unmade.
+  const regulator = { ...adminScope, actor: 'user:inspetora@spa', readOnly: true as const };
+  t.match(errorOf(await s.call('compliance.admin.reports.files.get', { scope: regulator, params: { brandId: op.brandId, date } })), {
+    code: 'VALIDATION_ERROR',
+    details: { in: 'path', issues: [{ path: '/date', message: /no file is kept for this day yet/ }] },
+  });
+  const kept = async () =>
+    (await s.db.query('select count(*)::int as n, max(checked_at) as checked from compliance.daily_reports where brand_id = $1', [op.brandId])).rows[0];
+  t.equal((await kept()).n, 0, "the regulator's read made no file");
   const file = await fileOf(s, op.brandId, date);
+  const checkedBefore = (await kept()).checked;
+  const read = ok<DailyFileCheck>(await s.call('compliance.admin.reports.files.get', { scope: regulator, params: { brandId: op.brandId, date } }));
+  t.same([read.ties, read.counts], [file.ties, file.counts], 'the kept file, checked for the regulator');
+  t.same((await kept()).checked, checkedBefore, 'and the check not kept: the read changed nothing');
   t.equal(file.ties, true, 'the file ties');
   t.same(file.problems, []);
   t.match(file, { timeZone, timeZoneSource: 'profile', operatorId: op.operatorId, date });
