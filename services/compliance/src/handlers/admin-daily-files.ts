@@ -9,8 +9,8 @@ import type { ComplianceConfig } from '../config.ts';
 import { totalsOf } from '../domain/daily-file.ts';
 import { brandZone } from '../reports/brand-zone.ts';
 import { checkAndKeep, checkFile, summaryOf } from '../reports/daily-file-check.ts';
-import { ensureFile, type MakerDeps } from '../reports/daily-file-maker.ts';
-import { keptFile, listFiles, type FileRow } from '../store/daily-files.ts';
+import { ensureFile, madeFileOnly, type MakerDeps } from '../reports/daily-file-maker.ts';
+import { listFiles, type FileRow } from '../store/daily-files.ts';
 import { CSV_COLUMNS, csvChunk, jsonChunk } from '../reports/file-layout.ts';
 
 /** A calendar date of this century or later (Date.UTC reads years below 100 as 19xx). */
@@ -23,14 +23,7 @@ const isDate = (date: string) =>
  */
 export async function fileFor(deps: MakerDeps, brandId: string, date: string, now: Date, readOnly = false): Promise<FileRow> {
   if (!isDate(date)) throw validationError('path', [{ path: '/date', message: 'must be a calendar date' }]);
-  if (readOnly) {
-    const found = await keptFile(deps.sql, brandId, date);
-    if (!found?.lines_made_at)
-      throw validationError('path', [
-        { path: '/date', message: "no file is kept for this day yet: the system makes it once the day is over in the brand's time zone" },
-      ]);
-    return found;
-  }
+  if (readOnly) return madeFileOnly(deps.sql, brandId, date, 'path');
   const kept = await ensureFile(deps, brandId, date, () => brandZone(deps, brandId), now);
   if ('notOver' in kept) throw validationError('path', [{ path: '/date', message: "the day is not over yet in the brand's time zone" }]);
   return kept.row;

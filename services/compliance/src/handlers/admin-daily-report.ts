@@ -8,12 +8,13 @@ import { validationError, type DailyFile, type dailyFileAdminOperations } from '
 import { adminScopeOf, isoTime, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import { totalsOf } from '../domain/daily-file.ts';
 import { brandOfOurs, brandZone } from '../reports/brand-zone.ts';
-import { checkAndKeep } from '../reports/daily-file-check.ts';
-import { ensureFile } from '../reports/daily-file-maker.ts';
+import { checkAndKeep, checkFile } from '../reports/daily-file-check.ts';
+import { ensureFile, madeFileOnly } from '../reports/daily-file-maker.ts';
+import type { FileRow } from '../store/daily-files.ts';
 
 export function adminDailyReport(deps: ServiceDeps, now: () => Date): HandlerOf<typeof dailyFileAdminOperations.adminDailyReport> {
   return async (req) => {
-    adminScopeOf(req);
+    const readOnly = adminScopeOf(req).readOnly === true;
     const { brandId, date, timeZone } = req.query;
     if (timeZone !== undefined) {
       try {
@@ -26,10 +27,18 @@ export function adminDailyReport(deps: ServiceDeps, now: () => Date): HandlerOf<
     // Made only for a brand of ours (404 BRAND_NOT_FOUND otherwise, issue #61), in the zone asked or the brand's.
     const zone = async () => (timeZone ? { timeZone, source: 'query' as const, ...(await brandOfOurs(deps, brandId)) } : brandZone(deps, brandId));
     const at = now();
-    const kept = await ensureFile(deps, brandId, date, zone, at);
-    if ('notOver' in kept) throw validationError('query', [{ path: '/date', message: 'the day is not over yet in the time zone' }]);
-    const { row } = kept;
-    const { problems } = await checkAndKeep(deps, row, at);
+    // A read-only role (the regulator, issue #69) reads the kept file checked now: it makes nothing and keeps no check.
+    let row: FileRow;
+    let problems: string[];
+    if (readOnly) {
+      row = await madeFileOnly(deps.sql, brandId, date, 'query');
+      ({ problems } = await checkFile(deps, row));
+    } else {
+      const kept = await ensureFile(deps, brandId, date, zone, at);
+      if ('notOver' in kept) throw validationError('query', [{ path: '/date', message: 'the day is not over yet in the time zone' }]);
+      row = kept.row;
+      ({ problems } = await checkAndKeep(deps, row, at));
+    }
     const file: DailyFile = {
       brandId,
       date,

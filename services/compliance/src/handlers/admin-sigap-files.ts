@@ -6,7 +6,7 @@
 import { AppError, validationError, type SigapDay, type sigapAdminOperations } from '@bo/contracts';
 import { adminScopeOf, decisionAuthorOf, listCursor, writeDecisionAudit, type DecisionAudit, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { ComplianceConfig } from '../config.ts';
-import { contentOf, ensureSigapDay, fileView, resendType, submitDay, type SigapDeps } from '../reports/sigap-files.ts';
+import { contentOf, ensureSigapDay, fileView, keptSigapDay, resendType, submitDay, type SigapDeps } from '../reports/sigap-files.ts';
 import { listSigapFiles } from '../store/sigap-files.ts';
 
 /** Characters per download chunk: a chunk stays well under the NATS payload limit, escaped as JSON. */
@@ -57,8 +57,9 @@ export function adminListSigapFiles(
 
 export function adminGetSigapDay(deps: SigapDeps, now: () => Date): HandlerOf<typeof sigapAdminOperations.adminGetSigapDay> {
   return async (req) => {
-    adminScopeOf(req);
-    return { status: 200, body: await ensureSigapDay(deps, req.params.brandId, req.params.date, now()) };
+    // A read-only role (the regulator, issue #69) reads the day as kept: the files are made by our team's read or the daily job.
+    const read = adminScopeOf(req).readOnly === true ? keptSigapDay : ensureSigapDay;
+    return { status: 200, body: await read(deps, req.params.brandId, req.params.date, now()) };
   };
 }
 

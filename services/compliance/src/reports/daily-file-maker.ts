@@ -32,8 +32,9 @@ import {
   type RegulatorStatusChange,
   type RegulatorWithdrawal,
   type WalletMove,
+  validationError,
 } from '@bo/contracts';
-import { isoTime, type ServiceDeps } from '@bo/service-kit';
+import { isoTime, type ServiceDeps, type SqlRunner } from '@bo/service-kit';
 import { dayBounds } from '../domain/daily-file.ts';
 import { keepHeader, keepLines, keptFile, lineCounts, markLinesMade, type FileRow, type Line, type LinePart } from '../store/daily-files.ts';
 import type { BrandZone } from './brand-zone.ts';
@@ -214,6 +215,19 @@ export async function countsOf(deps: MakerDeps, row: Pick<FileRow, 'brand_id' | 
  * The kept file of a brand's day, made now if the day is over and it was not made (or holds the
  * ledger part only). `zone` is asked only when the file is new; a kept file keeps its own.
  */
+/**
+ * The brand's day as kept, its lines made, for a reader that never makes one: a read-only role (the
+ * regulator, issue #69) reads what the system made, and a day it has not made yet is a 422 at `where`.
+ */
+export async function madeFileOnly(sql: SqlRunner, brandId: string, date: string, where: 'path' | 'query'): Promise<FileRow> {
+  const found = await keptFile(sql, brandId, date);
+  if (!found?.lines_made_at)
+    throw validationError(where, [
+      { path: '/date', message: "no file is kept for this day yet: the system makes it once the day is over in the brand's time zone" },
+    ]);
+  return found;
+}
+
 export async function ensureFile(
   deps: MakerDeps,
   brandId: string,

@@ -33,7 +33,7 @@ import { LEGAL_DESTINATIONS_RATE, SIGAP_LAYOUT, sigapFileName, statusCodeOf } fr
 import type { SigapAnswer, SigapPort, SigapSubmission } from '../sigap/port.ts';
 import { brandZone, dayBefore } from './brand-zone.ts';
 import { checkAndKeep } from './daily-file-check.ts';
-import { ensureFile, type MakerDeps } from './daily-file-maker.ts';
+import { ensureFile, madeFileOnly, type MakerDeps } from './daily-file-maker.ts';
 import { brandEnvironment } from '../store/brands.ts';
 import { operatorCnpj } from '../store/sigap-duties.ts';
 import { cnpjProblem } from '../domain/cnpj.ts';
@@ -367,6 +367,13 @@ function dayOf(row: FileRow, files: SigapRow[], problems: string[], now: Date): 
  * The SIGAP files of a brand's day, each type made if it was not (from the daily file, made first
  * when the day is over and it was not, and checked now: nothing is made from a file that does not tie).
  */
+/** The day as kept, for a read-only role (the regulator, issue #69): nothing made or checked anew; 422 when its daily file is not made yet. */
+export async function keptSigapDay(deps: SigapDeps, brandId: string, date: string, now: Date): Promise<SigapDay> {
+  if (!isDate(date)) throw validationError('path', [{ path: '/date', message: 'must be a calendar date' }]);
+  const row = await madeFileOnly(deps.sql, brandId, date, 'path');
+  return dayOf(row, await filesOf(deps, brandId, date), row.ties === false ? (row.problems ?? []) : [], now);
+}
+
 export async function ensureSigapDay(deps: SigapDeps, brandId: string, date: string, now: Date): Promise<SigapDay> {
   const row = await dailyFileOf(deps, brandId, date, now);
   let files = await filesOf(deps, brandId, date);

@@ -45,7 +45,13 @@ t.test('the daily file ties to the ledger, and a corrupted row does not', async 
   t.match(errorOf(await read()), { code: 'VALIDATION_ERROR', details: { issues: [{ path: '/date' }] } }, 'the day is not over: no file');
 
   shift = 2 * 86_400_000;
+  // The regulator (read-only, issue #69) reads kept files only: the day is over, the file not made, and her read makes none.
+  const regulator = { ...adminScope, actor: 'user:inspetora@spa', readOnly: true as const };
+  const readAs = (scope: typeof regulator) => s.call<DailyFile>('compliance.admin.reports.daily', { scope, query: { brandId: op.brandId, date, timeZone } });
+  t.match(errorOf(await readAs(regulator)), { code: 'VALIDATION_ERROR', details: { in: 'query', issues: [{ path: '/date', message: /no file is kept/ }] } });
+  t.equal((await s.db.query('select count(*)::int as n from compliance.daily_reports where brand_id = $1', [op.brandId])).rows[0].n, 0, 'none made');
   const file = ok(await read());
+  t.same(ok(await readAs(regulator)), file, 'once made, she reads it as our team does');
   t.equal(file.ties, true, 'ties to the ledger');
   t.same(file.problems, []);
   t.equal(file.accounts.length, 2, 'both players');

@@ -107,8 +107,21 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
     'no SIGAP file for a day not over',
   );
   shift = 2 * 86_400_000;
+  // The regulator (read-only, issue #69) reads the day as kept: before the daily file is made, nothing to read, nothing made.
+  const regulator = { ...adminScope, actor: 'user:inspetora@spa', readOnly: true as const };
+  t.match(
+    errorOf(await s.call('compliance.admin.sigap.day.get', { scope: regulator, params: { brandId: op.brandId, date } })),
+    { code: 'VALIDATION_ERROR', details: { in: 'path', issues: [{ path: '/date', message: /no file is kept for this day yet/ }] } },
+    "the regulator's read of a day not made: refused, and it makes nothing",
+  );
+  t.equal((await s.db.query('select count(*)::int as n from compliance.daily_reports where brand_id = $1', [op.brandId])).rows[0].n, 0, 'no daily file made');
   const daily = ok<DailyFileCheck>(await s.call('compliance.admin.reports.files.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
   t.equal(daily.ties, true, 'the daily file ties');
+  t.same(
+    ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: regulator, params: { brandId: op.brandId, date } })).files,
+    [],
+    'the daily file made, the SIGAP files not yet: the regulator reads none and makes none',
+  );
 
   const made = ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: adminScope, params: { brandId: op.brandId, date } }));
   t.match(made, { brandId: op.brandId, date, timeZone, accepted: false, dailyFileTies: true, problems: [] }, 'made, not sent yet');
@@ -131,6 +144,11 @@ t.test('a day of activity: SIGAP files the simulator accepts; corrupted ones rej
     again.files.map((f) => f.id),
     made.files.map((f) => f.id),
     'made once',
+  );
+  t.same(
+    ok<SigapDay>(await s.call('compliance.admin.sigap.day.get', { scope: regulator, params: { brandId: op.brandId, date } })).files.map((f) => f.id),
+    made.files.map((f) => f.id),
+    'the regulator reads the files made',
   );
 
   // What the files say, from the daily file's lines.
