@@ -4,6 +4,7 @@
 // NATS_URL: the local ones by default), removed at the end. Prints what the system found, the level kept at
 // each day's end, beside what the markers find assessing every player on every day.
 import { parseArgs } from 'node:util';
+import { POPULATION_OPTIONS } from './population-options.ts';
 import pg from 'pg';
 import type { Test } from 'tap';
 import { playersService } from '@bo/players';
@@ -14,13 +15,7 @@ import { detectionFigures, median, SIMULATION_START, simulatePopulation } from '
 import { playPopulationThroughSystem, systemFigures } from '../test/support/harm-population.ts';
 
 const { values } = parseArgs({
-  options: {
-    players: { type: 'string', default: '1000' },
-    escalating: { type: 'string', default: '100' },
-    newcomers: { type: 'string', default: '100' },
-    days: { type: 'string', default: '120' },
-    seed: { type: 'string', default: '68' },
-  },
+  options: { ...POPULATION_OPTIONS },
 });
 const days = Number(values.days);
 const population = simulatePopulation({

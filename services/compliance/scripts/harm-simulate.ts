@@ -3,18 +3,12 @@
 // thresholds (the figures docs/player-protection.md records) or some of them changed, as an
 // operator's override would (`--thresholds '{"depositFactor":4}'`).
 import { parseArgs } from 'node:util';
+import { POPULATION_OPTIONS } from './population-options.ts';
 import { harmThresholdsOf } from '../src/harm/harm-thresholds.ts';
 import { detectionFigures, median, simulatePopulation } from '../src/harm/simulation.ts';
 
 const { values } = parseArgs({
-  options: {
-    players: { type: 'string', default: '1000' },
-    escalating: { type: 'string', default: '100' },
-    newcomers: { type: 'string', default: '100' },
-    days: { type: 'string', default: '120' },
-    seed: { type: 'string', default: '68' },
-    thresholds: { type: 'string', default: '{}' },
-  },
+  options: { ...POPULATION_OPTIONS, thresholds: { type: 'string', default: '{}' } },
 });
 const thresholds = harmThresholdsOf(JSON.parse(values.thresholds));
 const population = simulatePopulation({
