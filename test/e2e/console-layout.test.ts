@@ -153,13 +153,17 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
       await card.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
       const owner = await card.locator('.owner').textContent();
       t.match(owner, /Layout Bets/, `${url}: the operator by name`);
-      t.match(owner, /Layout Bets \(Sandbox\)/, `${url}: the brand by name`);
+      t.equal(
+        await card.locator('.owner + [data-env-mark=sandbox]').textContent(),
+        'Sandbox',
+        `${url}: the brand by name, marked Sandbox beside it (said once: no "(Sandbox)" in the name)`,
+      );
       t.notMatch(owner, /op_|brd_/, `${url}: no raw id shown`);
     }
     await open(page, `/players?q=${encodeURIComponent('payee@example.com')}&environment=sandbox`);
     const row = page.locator('tbody tr', { hasText: 'layout-payee' });
     await row.locator('.owner', { hasText: 'Layout Bets' }).waitFor();
-    t.match(await row.textContent(), /Layout Bets \(Sandbox\)/, 'the search results name the brand');
+    t.equal(await row.locator('.owner + [data-env-mark=sandbox]').count(), 1, 'the search results name the brand, marked Sandbox');
     await page.context().close();
   });
 

@@ -106,7 +106,11 @@ t.test('provider money for finance', async (t) => {
       t.equal(await row.getAttribute('data-ties'), 'true', 'the month ties to the ledger');
       t.equal(plain(await row.locator('[data-amount-due]').textContent()), 'R$ 2,00', 'the amount due at 10% of the GGR, as the locale writes it');
       await row.locator(`[data-brand="${op.sandbox.brandId}"]`).waitFor(); // the brands' names, read once per page
-      t.match(plain(await row.textContent()), /Money Console Bets \(Sandbox/, 'the brand by name');
+      t.equal(
+        `${await row.locator(`[data-brand="${op.sandbox.brandId}"]`).textContent()} · ${await row.locator(`[data-brand="${op.sandbox.brandId}"] + [data-env-mark=sandbox]`).textContent()}`,
+        'Money Console Bets · Sandbox (testes)',
+        'the brand by name, marked Sandbox once',
+      );
       const csv = await page.request.get(`${stack.adminUrl}${await card.locator('a[data-statement-csv]').getAttribute('href')}`);
       t.equal(csv.status(), 200, 'the CSV downloads');
       t.match(await csv.text(), new RegExp(`^provider_id,month,brand_id[^\\n]*\\nprv_sandbox,${month},${op.sandbox.brandId},BRL`), 'one line per brand');

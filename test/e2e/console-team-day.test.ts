@@ -462,7 +462,8 @@ t.test('a day of the team in the console', async (t) => {
         'the brand owes the provider what the player lost',
       );
       await clearing.locator(`[data-brand="${op.sandbox.brandId}"]`).waitFor(); // the brands' names, read once per page
-      t.match(plain(await clearing.textContent()), /Rio Bets \(Sandbox\)/, 'the brand by name');
+      t.equal(await clearing.locator(`[data-brand="${op.sandbox.brandId}"] + [data-env-mark=sandbox]`).count(), 1, 'the brand by name, marked Sandbox once');
+      t.notMatch(plain(await clearing.textContent()), /\(Sandbox\)/, 'not "(Sandbox)" beside the mark');
       const dayRow = card.locator(`tr[data-provider-day="${op.sandbox.brandId}/BRL"]`);
       await dayRow.waitFor({ timeout: 5000 }).catch(async () => {
         // The report shows yesterday first: today's play is on today's report.
@@ -554,11 +555,10 @@ t.test('a day of the team in the console', async (t) => {
       const head = await text(page, `${card} summary`);
       t.match(head, /cassino.*protocolo.*ativo.*desde/, `${width}: the provider's kind and status in Portuguese`);
       t.notMatch(head, /\bcasino\b|\benabled\b|\bsince\b/, `${width}: no raw code`);
-      // Each section loads on its own: wait until each shows its table (the headers, exactly: a heading or a form
-      // label holding the same words is there while the section still loads).
-      await page.locator(`${card} section[aria-label="Chaves do provedor"]`).getByRole('columnheader', { name: 'Ambiente', exact: true }).waitFor();
-      await page.locator(`${card} section[aria-label="Operadores atendidos"]`).getByRole('columnheader', { name: 'Oferecido', exact: true }).waitFor();
-      await page.locator(`${card} section[aria-label="Jogos do provedor"]`).getByRole('columnheader', { name: 'Código do jogo', exact: true }).waitFor();
+      // Each section loads on its own: wait until each shows its table (on a phone these read as cards, their
+      // headers hidden: the table itself, which comes with the answer).
+      for (const section of ['Chaves do provedor', 'Operadores atendidos', 'Jogos do provedor'])
+        await page.locator(`${card} section[aria-label="${section}"] table`).waitFor({ state: 'attached' });
       const admin = plain(
         (
           await page

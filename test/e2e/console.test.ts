@@ -468,11 +468,42 @@ t.test('team console in a browser', async (t) => {
     await page.goto(`${stack.adminUrl}/audit?actor=user:bruno@ourteam.example`);
     await page.locator('table.audit').waitFor();
     t.same(
-      await page.locator('table.audit tbody tr td:nth-child(3)').allTextContents(),
+      await page.locator('table.audit tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action'))),
       ['adminWithdrawalDecision', 'consoleChangePassword', 'consoleSignIn'],
       "the audit log filtered by one person's actions: the pay, the first sign-in and its new password",
     );
+    t.same(
+      await page.locator('table.audit tbody tr td:nth-child(3)').allTextContents(),
+      ['Withdrawal decision', 'Password changed', 'Console sign-in'],
+      'each action in words, not its code name',
+    );
+    t.match(
+      await page.locator('table.audit tbody tr[data-action="adminWithdrawalDecision"] li[data-field="status"]').textContent(),
+      /^Status: Approved → Paid$/,
+      'what the decision changed: the status, from before to after, in words',
+    );
     await shot(page, 'audit');
+    // Pages of 25, newest first: 30 changes of one operator's rate limit fill more than one.
+    for (let i = 1; i <= 30; i++) await stack.admin('PUT', `/admin/operators/${op.operator.id}/rate-limit`, { perMinute: 600 + i });
+    await waitFor(
+      async () =>
+        (await stack.admin('GET', `/admin/audit?target=operator:${op.operator.id}&action=adminSetRateLimit&limit=200`)).body.data.length === 30 || undefined,
+      { what: 'the 30 rows' },
+    );
+    await page.goto(`${stack.adminUrl}/audit?target=operator:${op.operator.id}&action=adminSetRateLimit`);
+    const perMinute = () =>
+      page
+        .locator('table.audit tbody li[data-field="rateLimitPerMinute"]')
+        .evaluateAll((items) => items.map((li) => li.textContent?.split('→').at(-1)?.trim()));
+    await waitFor(async () => (await page.locator('table.audit tbody tr').count()) === 25 || undefined, { what: 'the first page of 25' });
+    const first = await perMinute();
+    t.equal(first[0], '630', 'the newest first');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.locator('table.audit tbody tr').first().locator('li[data-field="rateLimitPerMinute"]', { hasText: '605' }).waitFor();
+    t.same(await perMinute(), ['605', '604', '603', '602', '601'], 'the next page: the five older ones, none twice');
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.locator('table.audit tbody tr').first().locator('li[data-field="rateLimitPerMinute"]', { hasText: '630' }).waitFor();
+    t.equal((await perMinute()).length, 25, 'back to the first page');
     await page.context().close();
   });
 

@@ -125,6 +125,16 @@ export function plain(text) {
  * A refusal: its code and message, and what each field was refused for in the rules' own words (as the
  * API wrote them), after the field's name when the form names it (`fieldLabel(path)`).
  */
+/**
+ * What a rule or a marker saw (evidence-words.js): its sentence in the person's language, a list's own
+ * entry quoted as written; or, for a record whose figures cannot be read, the service's sentence marked
+ * as English and as written.
+ */
+export const SawWords = ({ words }) =>
+  words.verbatim !== undefined
+    ? html`<q data-verbatim lang="en" title=${say('como o serviço o escreveu', 'as the service wrote it')}>${words.verbatim}</q>`
+    : html`<span data-saw>${words.text}${words.quoted ? html`: <q data-verbatim>${words.quoted}</q>` : null}</span>`;
+
 export const ErrorNote = ({ error, fieldLabel }) => {
   if (!error) return null;
   const issues = Array.isArray(error.details?.issues) ? error.details.issues.filter((i) => i?.message) : [];
@@ -178,8 +188,8 @@ export function OperatorBrand({ player }) {
   const name = useOperatorNames()?.get(player.operatorId);
   // Until the names are in: a placeholder, never the ids (they stay in the tooltip).
   if (name === undefined) return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>…</span>`;
-  // The brand bears its operator's name: "Rio Bets", its sandbox brand "Rio Bets (Sandbox)", marked.
-  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${brandName(name, player.environment)}</span> <${EnvMark} environment=${player.environment} />`;
+  // The brand bears its operator's name: "Rio Bets", its sandbox brand marked Sandbox (said once, issue #70).
+  return html`<span class="owner" title=${`${player.operatorId} / ${player.brandId}`}>${name}</span> <${EnvMark} environment=${player.environment} />`;
 }
 
 /** An operator by name, its id on hover (the id until the names are in, and for an operator not listed). */
@@ -281,14 +291,14 @@ export function useBrands() {
 }
 /** A brand as people read it: its operator's name and its environment (the id on hover). */
 export const brandTitle = (b) => brandName(b.operatorName, b.environment);
-/** A brand id shown by name; an id that is no brand of ours is said to be so. */
+/** A brand id shown by its operator's name, a sandbox brand marked; an id that is no brand of ours is said to be so. */
 export function BrandName({ brandId }) {
   const brands = useBrands();
   const b = brands?.find((x) => x.id === brandId);
   if (!brands) return html`<span class="owner" title=${brandId}>…</span>`;
   if (!b)
     return html`<span class="owner unknown" title=${brandId} data-unknown-brand>${say('Marca desconhecida', 'No brand of ours')} <code>${brandId}</code></span>`;
-  return html`<span class="owner" title=${brandId} data-brand=${brandId}>${brandTitle(b)}</span>`;
+  return html`<span class="owner" title=${brandId} data-brand=${brandId}>${b.operatorName}</span>${b.environment === 'sandbox' ? html` <${EnvMark} environment=${b.environment} />` : null}`;
 }
 export {
   money,
@@ -296,6 +306,7 @@ export {
   label,
   say,
   percent,
+  count,
   time,
   utcTime,
   day,

@@ -282,6 +282,12 @@ export function money(amount, currency = 'BRL') {
   }
 }
 
+/** A count, a factor or a ratio as the locale writes it (1.234; 2,5 in Portuguese); the decimal string as it is. */
+export function count(n) {
+  if (n === null || n === undefined || n === '') return '—';
+  return new Intl.NumberFormat(locale(), { maximumFractionDigits: 2 }).format(String(n));
+}
+
 /** A percentage as the locale writes it (10,00% in Portuguese); the decimal string as it is. */
 export function percent(p) {
   if (p === null || p === undefined || p === '') return '—';

@@ -52,12 +52,12 @@ function OwnTokens({ secondFactor }) {
     <${Loaded} state=${list}>${(page) =>
       page.data.length === 0
         ? html`<p class="empty">${say('Nenhum token ainda.', 'No token yet.')}</p>`
-        : html`<table class="team">
+        : html`<table class="stack team">
       <thead><tr><th>${say('Nome', 'Name')}</th><th>${say('Função', 'Role')}</th><th>${say('Feito', 'Made')}</th><th>${say('Último uso', 'Last used')}</th><th>${say('Situação', 'Status')}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (tk) => html`<tr data-token=${tk.name} data-status=${tk.revokedAt ? 'revoked' : 'active'}>
-          <td><code>${tk.name}</code></td><td>${label(tk.role)}</td><td><${ZonedTime} iso=${tk.createdAt} /></td><td><${ZonedTime} iso=${tk.lastUsedAt} /></td>
-          <td>${tk.revokedAt ? html`${label('revoked')} <${ZonedTime} iso=${tk.revokedAt} />` : label('active')}</td>
+          <td data-label=${say('Nome', 'Name')}><code>${tk.name}</code></td><td data-label=${say('Função', 'Role')}>${label(tk.role)}</td><td data-label=${say('Feito', 'Made')}><${ZonedTime} iso=${tk.createdAt} /></td><td data-label=${say('Último uso', 'Last used')}><${ZonedTime} iso=${tk.lastUsedAt} /></td>
+          <td data-label=${say('Situação', 'Status')}>${tk.revokedAt ? html`${label('revoked')} <${ZonedTime} iso=${tk.revokedAt} />` : label('active')}</td>
           <td>${tk.revokedAt ? null : html`<button type="button" class="danger" disabled=${act.busy} onClick=${() => revoke(tk)}>${say('Revogar', 'Revoke')}</button>`}</td>
         </tr>`,
       )}</tbody>

@@ -27,7 +27,9 @@ import {
   person,
   label,
   say,
+  SawWords,
 } from './kit.js';
+import { amlEvidenceWords } from './evidence-words.js';
 import { OperatorPicker } from './pickers.js';
 import { PlayerKyc } from './page-kyc.js';
 import { Money } from './page-players.js';
@@ -60,7 +62,7 @@ function Evidence({ items, zone, payers }) {
     <tbody>${items.map(
       (
         e,
-      ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label=${say('Regra', 'Rule')}><strong>${ruleLabel(e.rule)}</strong></td><td data-label=${say('O que', 'What')}><q data-verbatim lang="en" title=${say('como a regra o escreveu', 'as the rule wrote it')}>${e.summary}</q></td>
+      ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.at} zone=${zone} /></td><td data-label=${say('Regra', 'Rule')}><strong>${ruleLabel(e.rule)}</strong></td><td data-label=${say('O que', 'What')}><${SawWords} words=${amlEvidenceWords(e)} /></td>
         <td data-label=${say('Eventos', 'Events')}>${(e.facts.events ?? []).map((x) => {
           const payer = e.rule === 'payer_mismatch' ? payers?.get(x.reference) : undefined;
           return html`<div><code>${x.reference ?? x.id}</code> ${label(x.type)} ${x.amount ? money(x.amount) : ''} <span class="muted"><${ZonedTime} iso=${x.at} zone=${zone} /></span>${
@@ -72,10 +74,22 @@ function Evidence({ items, zone, payers }) {
     )}</tbody></table>`;
 }
 
-function Steps({ steps, zone }) {
+/** Why a player's risk rose: the watch writes `case <id>: <rule>` (store/watch.ts), said here in words; anything else as written. */
+function RiskReason({ reason }) {
+  const [, id, rule] = /^case (\S+): ([a-z_]+)$/.exec(reason ?? '') ?? [];
+  return id ? html`${say('caso', 'case')} <code>${id}</code>: ${label(rule)}` : html`<q data-verbatim>${reason}</q>`;
+}
+
+/** A step's reason: a person's as they wrote it; the watch's, which is an evidence's summary, written as that evidence. */
+function Reason({ reason, evidence }) {
+  const e = evidence.find((x) => x.summary === reason);
+  return e ? html`<${SawWords} words=${amlEvidenceWords(e)} />` : html`<q data-verbatim>${reason}</q>`;
+}
+
+function Steps({ steps, zone, evidence }) {
   return html`<ol>${steps.map(
     (s) =>
-      html`<li><strong>${label(s.status)}</strong> ${say('por', 'by')} ${person(s.by)} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — <q data-verbatim>${s.reason}</q>${s.receipt ? html` · ${say('recibo', 'receipt')} <code>${s.receipt}</code>` : null}</li>`,
+      html`<li><strong>${label(s.status)}</strong> ${say('por', 'by')} ${person(s.by)} <span class="muted"><${ZonedTime} iso=${s.at} zone=${zone} /></span> — <${Reason} reason=${s.reason} evidence=${evidence} />${s.receipt ? html` · ${say('recibo', 'receipt')} <code>${s.receipt}</code>` : null}</li>`,
   )}</ol>`;
 }
 
@@ -90,7 +104,7 @@ function PlayerFile({ c }) {
   return html`<${Loaded} state=${file}>${({ player, risk }) => html`
     <p><a href=${`/players?id=${encodeURIComponent(c.playerId)}`}>${player.player.name}</a> <code>${player.player.externalId}</code> · CPF ${cpf(player.player.cpf)} · ${say('situação', 'status')} ${label(player.player.status)} · KYC ${label(player.player.kycStatus)}</p>
     <p>${say('Risco', 'Risk')} <strong>${label(risk.level)}</strong></p>
-    <ul>${risk.history.map((h) => html`<li>${label(h.level)} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> ${say('por', 'by')} ${person(h.by)} — <q data-verbatim lang="en" title=${say('como a regra o escreveu', 'as the rule wrote it')}>${h.reason}</q></li>`)}</ul>
+    <ul>${risk.history.map((h) => html`<li>${label(h.level)} <span class="muted"><${ZonedTime} iso=${h.at} zone=${c.timeZone} /></span> ${say('por', 'by')} ${person(h.by)} — <${RiskReason} reason=${h.reason} /></li>`)}</ul>
     <details><summary>KYC</summary><${PlayerKyc} file=${player} /></details>
     <details open><summary>${say('Dinheiro: carteira, razão, depósitos com o pagador, saques com destino e retenções', 'Money: wallet, ledger, deposits with their payer, withdrawals with destination and holds')}</summary><${Money} player=${player.player} /></details>
   `}<//>`;
@@ -187,7 +201,7 @@ function CasePage({ id }) {
       }
       ${may('compliance') ? html`<${Assignment} c=${c} onDone=${full.reload} />` : null}
       <section><h3>${say('Evidências', 'Evidence')}</h3><${Evidence} items=${c.evidence} zone=${c.timeZone} payers=${payers} /></section>
-      <section><h3>${say('Passos', 'Steps')}</h3><${Steps} steps=${c.steps} zone=${c.timeZone} /></section>
+      <section><h3>${say('Passos', 'Steps')}</h3><${Steps} steps=${c.steps} zone=${c.timeZone} evidence=${c.evidence} /></section>
       <section><h3>${say('Apostador', 'Player')}</h3><${PlayerFile} c=${c} /></section>
       <${AnalysisClock} c=${c} />
       <${CosDeadline} c=${c} onDone=${full.reload} />

@@ -25,8 +25,10 @@ import {
   label,
   say,
   may,
-  locale,
+  count,
+  SawWords,
 } from './kit.js';
+import { harmMarkerWords } from './evidence-words.js';
 
 /** The queue's tabs: the case's status, and the open cases whose follow-up date has come. */
 const TABS = () => [
@@ -44,8 +46,7 @@ const IN_MONEY = new Set(['deposit_escalation', 'loss_escalation', 'stake_escala
 const figure = (marker, value) => {
   if (value === undefined || value === null) return '—';
   if (IN_MONEY.has(marker)) return money(value);
-  const n = Number(value).toLocaleString(locale(), { maximumFractionDigits: 2 });
-  return marker === 'night_play' ? `${n}%` : n;
+  return marker === 'night_play' ? `${count(value)}%` : count(value);
 };
 const caseLink = (id) => `/harm${query({ case: id })}`;
 const statusWord = (status) => (status === 'open' ? say('Aberto', 'Open') : say('Encerrado', 'Closed'));
@@ -53,7 +54,7 @@ const Level = ({ level }) => html`<strong class=${`risk risk-${level}`} data-lev
 const PlayerCell = ({ c }) =>
   html`<a href=${caseLink(c.id)} title=${c.playerId} data-player-name>${c.playerName ?? html`<span class="muted">${say('sem nome ainda', 'no name yet')}</span>`}</a>`;
 
-/** Each marker that fired: what it measured, what it was held to, the player's own usual, its days; the service's sentence as written. */
+/** Each marker that fired: what it measured, what it was held to, the player's own usual, its days, and that in a sentence. */
 function Markers({ markers }) {
   if (markers.length === 0) return html`<p class="empty">${say('Nenhum marcador no momento.', 'No marker now.')}</p>`;
   return html`<table class="stack markers"><thead><tr><th>${say('Marcador', 'Marker')}</th><th class="num">${say('Medido', 'Measured')}</th><th class="num">${say('Limiar', 'Threshold')}</th><th class="num">${say('Usual do apostador', "Player's usual")}</th><th>${say('Dias', 'Days')}</th><th>${say('O que viu', 'What it saw')}</th></tr></thead>
@@ -64,7 +65,7 @@ function Markers({ markers }) {
         <td data-label=${say('Limiar', 'Threshold')} class="num">${figure(m.marker, m.threshold)}</td>
         <td data-label=${say('Usual do apostador', "Player's usual")} class="num">${figure(m.marker, m.baseline)}</td>
         <td data-label=${say('Dias', 'Days')}><${Day} date=${m.from} /> – <${Day} date=${m.to} /></td>
-        <td data-label=${say('O que viu', 'What it saw')}><q data-verbatim lang="en" title=${say('como o marcador o escreveu', 'as the marker wrote it')}>${m.summary}</q></td>
+        <td data-label=${say('O que viu', 'What it saw')}><${SawWords} words=${harmMarkerWords(m)} /></td>
       </tr>`,
     )}</tbody></table>`;
 }
@@ -112,8 +113,7 @@ function MeasureDetail({ m }) {
   const d = m.detail;
   if (m.measure === 'pause') return html`${say('até', 'until')} <${ZonedTime} iso=${d.until} />`;
   if (m.measure === 'reality_check') return say(`a cada ${d.minutes} min`, `every ${d.minutes} min`);
-  if (m.measure === 'stricter_limit')
-    return `${label(d.type)} / ${label(d.period)}: ${d.type === 'time' ? `${Number(d.value).toLocaleString(locale())} min` : money(d.value)}`;
+  if (m.measure === 'stricter_limit') return `${label(d.type)} / ${label(d.period)}: ${d.type === 'time' ? `${count(d.value)} min` : money(d.value)}`;
   return '';
 }
 

@@ -5,7 +5,7 @@
 // hold (the wallet answers FOUR_EYES_REQUIRED; the buttons are not offered to them); and the
 // suspicious-betting export (JSON or CSV) of a range. Production unless the switch says the sandbox.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, money, person, say, may, me } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, money, person, say, may, me } from './kit.js';
 
 const STATUSES = [
   ['held', () => say('Retidos', 'Held')],
@@ -110,7 +110,7 @@ export function IntegrityPage() {
               (h) => html`<tr data-integrity-hold=${h.id} data-environment=${h.environment}>
                 <td data-label=${say('Retido em', 'Held')}><${ZonedTime} iso=${h.placedAt} /> <span class="muted">${person(h.placedBy)}</span></td>
                 <td data-label=${say('Valor retido', 'Held amount')} class="num">${money(h.heldAmount, h.currency)}</td>
-                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${h.brandId} /> <${EnvMark} environment=${h.environment} /></td>
+                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${h.brandId} /></td>
                 <td data-label=${say('Apostador', 'Player')}><${Player} id=${h.playerId} /></td>
                 <td data-label=${say('Bilhete', 'Slip')}><code title=${h.providerId}>${h.roundId}</code></td>
                 <td data-label=${say('Motivo', 'Reason')}>${h.reason}${h.evidence ? html`<br /><span class="muted">${h.evidence}</span>` : null}</td>

@@ -88,12 +88,12 @@ function Keys({ operatorId, admin }) {
   return html`<section class="keys" aria-label=${say('Chaves de API', 'API keys')}>
     <h3>${say('Chaves de API', 'API keys')}</h3>
     ${issued ? html`<${IssuedKey} issued=${issued} />` : null}
-    <${Loaded} state=${list}>${(page) => html`<table class="keys">
+    <${Loaded} state=${list}>${(page) => html`<table class="stack keys">
       <thead><tr><th>${say('Ambiente', 'Environment')}</th><th>${say('Chave', 'Key')}</th><th>${say('Situação', 'Status')}</th><th>${say('Criada', 'Created')}</th><th>${say('Para', 'Stops')}</th>${admin ? html`<th></th>` : null}</tr></thead>
       <tbody>${page.data.map(
         (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
-          <td>${label(k.environment)}</td><td><code>${k.keyPrefix}…</code></td><td>${label(k.status)}</td><td><${ZonedTime} iso=${k.createdAt} /></td>
-          <td>${k.revokedAt ? html`${say('revogada', 'revoked')} <${ZonedTime} iso=${k.revokedAt} />` : html`<${ZonedTime} iso=${k.expiresAt} />`}</td>
+          <td data-label=${say('Ambiente', 'Environment')}>${label(k.environment)}</td><td data-label=${say('Chave', 'Key')}><code>${k.keyPrefix}…</code></td><td data-label=${say('Situação', 'Status')}>${label(k.status)}</td><td data-label=${say('Criada', 'Created')}><${ZonedTime} iso=${k.createdAt} /></td>
+          <td data-label=${say('Para', 'Stops')}>${k.revokedAt ? html`${say('revogada', 'revoked')} <${ZonedTime} iso=${k.revokedAt} />` : html`<${ZonedTime} iso=${k.expiresAt} />`}</td>
           ${admin ? html`<td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>${say('Revogar', 'Revoke')}</button>` : null}</td>` : null}
         </tr>`,
       )}</tbody>

@@ -210,10 +210,10 @@ function ResponsibleGaming({ player, onDone }) {
     ${
       rg.limits.length === 0
         ? html`<p class="muted">${say('Nenhum limite.', 'No limits.')}</p>`
-        : html`<table><thead><tr><th>${say('Limite', 'Limit')}</th><th>${say('Período', 'Period')}</th><th class="num">${say('Valor', 'Value')}</th><th class="num">${say('Usado', 'Used')}</th><th>${say('Renova', 'Resets')}</th><th>${say('Pendente', 'Pending')}</th></tr></thead>
+        : html`<table class="stack"><thead><tr><th>${say('Limite', 'Limit')}</th><th>${say('Período', 'Period')}</th><th class="num">${say('Valor', 'Value')}</th><th class="num">${say('Usado', 'Used')}</th><th>${say('Renova', 'Resets')}</th><th>${say('Pendente', 'Pending')}</th></tr></thead>
       <tbody>${rg.limits.map(
         (l) =>
-          html`<tr><td>${label(l.type)}</td><td>${label(l.period)}</td><td class="num">${shown(l.type, l.value)}</td><td class="num">${shown(l.type, l.used)}</td><td>${time(l.resetsAt)}</td><td>${
+          html`<tr><td data-label=${say('Limite', 'Limit')}>${label(l.type)}</td><td data-label=${say('Período', 'Period')}>${label(l.period)}</td><td data-label=${say('Valor', 'Value')} class="num">${shown(l.type, l.value)}</td><td data-label=${say('Usado', 'Used')} class="num">${shown(l.type, l.used)}</td><td data-label=${say('Renova', 'Resets')}>${time(l.resetsAt)}</td><td data-label=${say('Pendente', 'Pending')}>${
             l.pending
               ? `${l.pending.value === null ? say('remoção', 'removal') : shown(l.type, l.pending.value)} ${say('a partir de', 'from')} ${time(l.pending.effectiveAt)}`
               : '—'
@@ -269,12 +269,12 @@ function ResponsibleGaming({ player, onDone }) {
     ${
       history.length === 0
         ? html`<p class="muted">${say('Nenhuma mudança.', 'No changes.')}</p>`
-        : html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Mudança', 'Change')}</th><th>${say('Antes', 'Old')}</th><th>${say('Depois', 'New')}</th><th>${say('Vale de', 'Effective')}</th><th>${say('Quem', 'Who')}</th><th>${say('Motivo', 'Reason')}</th></tr></thead>
+        : html`<table class="stack"><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Mudança', 'Change')}</th><th>${say('Antes', 'Old')}</th><th>${say('Depois', 'New')}</th><th>${say('Vale de', 'Effective')}</th><th>${say('Quem', 'Who')}</th><th>${say('Motivo', 'Reason')}</th></tr></thead>
       <tbody>${history.map(
         (c) =>
-          html`<tr><td>${time(c.at)}</td><td data-kind=${c.kind}>${label(c.kind)}${c.type ? ` ${label(c.type)}/${label(c.period)}` : ''}</td><td>${historyValue(c, c.oldValue)}</td><td>${historyValue(c, c.newValue)}</td><td>${
+          html`<tr><td data-label=${say('Quando', 'When')}>${time(c.at)}</td><td data-label=${say('Mudança', 'Change')} data-kind=${c.kind}>${label(c.kind)}${c.type ? ` ${label(c.type)}/${label(c.period)}` : ''}</td><td data-label=${say('Antes', 'Old')}>${historyValue(c, c.oldValue)}</td><td data-label=${say('Depois', 'New')}>${historyValue(c, c.newValue)}</td><td data-label=${say('Vale de', 'Effective')}>${
             c.effectiveAt ? time(c.effectiveAt) : '—'
-          }</td><td>${label(c.by)}${c.actor ? ` (${person(c.actor)})` : ''}</td><td>${c.reason ?? ''}</td></tr>`,
+          }</td><td data-label=${say('Quem', 'Who')}>${label(c.by)}${c.actor ? ` (${person(c.actor)})` : ''}</td><td data-label=${say('Motivo', 'Reason')}>${c.reason ?? ''}</td></tr>`,
       )}</tbody></table>`
     }
   </section>`}<//>`;
@@ -310,10 +310,10 @@ export function Money({ player, reveal = false }) {
     <section><h3>${say('Depósitos', 'Deposits')}</h3>${
       deposits.length === 0
         ? html`<p class="muted">${say('Nenhum.', 'None.')}</p>`
-        : html`<table><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Referência', 'Reference')}</th><th>${say('Pagador', 'Payer')}</th><th>${say('Situação', 'Status')}</th></tr></thead>
+        : html`<table class="stack"><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Referência', 'Reference')}</th><th>${say('Pagador', 'Payer')}</th><th>${say('Situação', 'Status')}</th></tr></thead>
           <tbody>${deposits.map(
             (d) =>
-              html`<tr data-deposit=${d.id}><td>${time(d.createdAt)}</td><td><code>${d.id}</code></td><td class="num">${money(d.amount, d.currency)}</td><td>${label(d.method)}</td><td><code>${d.externalReference}</code></td><td><${Payer} paidBy=${d.paidBy} playerCpf=${player.cpf} /></td><td>${label(d.status)}</td></tr>`,
+              html`<tr data-deposit=${d.id}><td data-label=${say('Criado', 'Created')}>${time(d.createdAt)}</td><td data-label=${'Id'}><code>${d.id}</code></td><td data-label=${say('Valor', 'Amount')} class="num">${money(d.amount, d.currency)}</td><td data-label=${say('Meio', 'Method')}>${label(d.method)}</td><td data-label=${say('Referência', 'Reference')}><code>${d.externalReference}</code></td><td data-label=${say('Pagador', 'Payer')}><${Payer} paidBy=${d.paidBy} playerCpf=${player.cpf} /></td><td data-label=${say('Situação', 'Status')}>${label(d.status)}</td></tr>`,
           )}</tbody></table>`
     }</section>
     <section><h3>${say('Saques', 'Withdrawals')}</h3><${WithdrawalTable} rows=${withdrawals} /></section>

@@ -42,7 +42,7 @@ export function Clearing({ base }) {
         : html`<table class="stack clearing"><thead><tr><th>${say('Marca', 'Brand')}</th><th class="num">${say('Saldo', 'Balance')}</th><th>${say('Posição', 'Position')}</th></tr></thead>
           <tbody>${page.data.map(
             (c) => html`<tr data-clearing=${`${c.brandId}/${c.currency}`} data-position=${c.position} data-environment=${c.environment}>
-              <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${c.brandId} /> <${EnvMark} environment=${c.environment} /></td>
+              <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${c.brandId} /></td>
               <td data-label=${say('Saldo', 'Balance')} class="num" data-balance=${c.balance}>${money(c.balance, c.currency)}</td>
               <td data-label=${say('Posição', 'Position')}>${label(c.position)}</td>
             </tr>`,

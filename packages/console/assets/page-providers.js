@@ -65,12 +65,12 @@ function Keys({ base }) {
           <table><thead><tr><th>${say('Chave', 'Key')}</th><th>${say('Segredo', 'Secret')}</th></tr></thead><tbody><tr><td><code>${issued.key}</code></td><td><code class="secret">${issued.secret}</code></td></tr></tbody></table></div>`
         : null
     }
-    <${Loaded} state=${list}>${(page) => html`<table class="keys">
+    <${Loaded} state=${list}>${(page) => html`<table class="stack keys">
       <thead><tr><th>${say('Ambiente', 'Environment')}</th><th>${say('Chave', 'Key')}</th><th>${say('Situação', 'Status')}</th><th>${say('Criada', 'Created')}</th><th>${say('Para', 'Stops')}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
-          <td>${label(k.environment)}</td><td><code>${k.keyPrefix}…</code></td><td>${label(k.status)}</td><td><${ZonedTime} iso=${k.createdAt} /></td>
-          <td><${Stops} k=${k} /></td>
+          <td data-label=${say('Ambiente', 'Environment')}>${label(k.environment)}</td><td data-label=${say('Chave', 'Key')}><code>${k.keyPrefix}…</code></td><td data-label=${say('Situação', 'Status')}>${label(k.status)}</td><td data-label=${say('Criada', 'Created')}><${ZonedTime} iso=${k.createdAt} /></td>
+          <td data-label=${say('Para', 'Stops')}><${Stops} k=${k} /></td>
           <td>${k.status === 'active' || k.status === 'expiring' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>${say('Revogar', 'Revoke')}</button>` : null}</td>
         </tr>`,
       )}</tbody></table>`}<//>
@@ -90,11 +90,11 @@ function Operators({ base, provider, onChange }) {
     action.run(() => api('PUT', `${base}/operators/${encodeURIComponent(operatorId)}`, { enabled })).then((r) => r && onChange());
   return html`<section aria-label=${say('Operadores atendidos', 'Operators offered')}>
     <h3>${say('Operadores aos quais seus jogos são oferecidos', 'Operators its games are offered to')}</h3>
-    <${Loaded} state=${operators}>${(page) => html`<table>
+    <${Loaded} state=${operators}>${(page) => html`<table class="stack">
       <thead><tr><th>${say('Operador', 'Operator')}</th><th>${say('Oferecido', 'Offered')}</th><th></th></tr></thead>
       <tbody>${page.data.map((op) => {
         const on = provider.operatorIds.includes(op.id);
-        return html`<tr data-operator=${op.id}><td>${op.name} <code>${op.id}</code></td><td>${on ? say('sim', 'yes') : say('não', 'no')}</td>
+        return html`<tr data-operator=${op.id}><td data-label=${say('Operador', 'Operator')}>${op.name} <code>${op.id}</code></td><td data-label=${say('Oferecido', 'Offered')}>${on ? say('sim', 'yes') : say('não', 'no')}</td>
           <td><button type="button" disabled=${action.busy} onClick=${() => set(op.id, !on)}>${on ? say('Retirar', 'Withdraw') : say('Oferecer', 'Offer')}</button></td></tr>`;
       })}</tbody></table>`}<//>
     <${ErrorNote} error=${action.error} />
@@ -116,11 +116,13 @@ function Games({ base }) {
   };
   return html`<section aria-label=${say('Jogos do provedor', 'Provider games')}>
     <h3>${say('Jogos', 'Games')}</h3>
-    <${Loaded} state=${list}>${(page) => html`<table>
+    <${Loaded} state=${list}>${(page) => html`<table class="stack">
       <thead><tr><th>${say('Código do jogo', 'Game code')}</th><th>${say('Nosso id', 'Our id')}</th><th>${say('Nome', 'Name')}</th><th>${say('Categoria', 'Category')}</th><th>${say('Ativo', 'Enabled')}</th><th></th></tr></thead>
       <tbody>${page.data.map(
-        (g) => html`<tr data-game=${g.gameCode}><td><code>${g.gameCode}</code></td><td><code>${g.id}</code></td><td>${g.name}</td><td>${g.category}</td>
-          <td>${g.enabled ? say('sim', 'yes') : say('não', 'no')}</td>
+        (
+          g,
+        ) => html`<tr data-game=${g.gameCode}><td data-label=${say('Código do jogo', 'Game code')}><code>${g.gameCode}</code></td><td data-label=${say('Nosso id', 'Our id')}><code>${g.id}</code></td><td data-label=${say('Nome', 'Name')}>${g.name}</td><td data-label=${say('Categoria', 'Category')}>${g.category}</td>
+          <td data-label=${say('Ativo', 'Enabled')}>${g.enabled ? say('sim', 'yes') : say('não', 'no')}</td>
           <td><button type="button" disabled=${action.busy} onClick=${() => put(g.gameCode, { name: g.name, category: g.category, enabled: !g.enabled })}>${g.enabled ? say('Desativar', 'Disable') : say('Ativar', 'Enable')}</button></td></tr>`,
       )}</tbody></table>`}<//>
     <form class="inline" onSubmit=${add} aria-label=${say('Incluir um jogo', 'Add a game')}>

@@ -4,7 +4,7 @@
 // whole file as JSON, each part as CSV); a day's file checked now (made first when the day is over
 // and the job has not made it), for a brand picked from ours: never a name typed (issue #61).
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, Day, money, say, label, may } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, Day, money, say, label, may } from './kit.js';
 import { BrandPicker } from './pickers.js';
 import { SigapSection } from './page-sigap.js';
 
@@ -107,7 +107,7 @@ export function ReportsPage() {
             <tbody>${page.data.map(
               (f) => html`<tr data-file=${`${f.brandId}/${f.date}`} data-environment=${f.environment ?? 'unknown'}>
                 <td data-label=${say('Dia', 'Day')} data-date=${f.date}><${Day} date=${f.date} /></td>
-                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /> <${EnvMark} environment=${f.environment} /></td>
+                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /></td>
                 <td data-label=${say('Fuso', 'Time zone')}>${f.timeZone} <span class="muted">(${source(f.timeZoneSource)})</span></td>
                 <td data-label=${say('Verificação', 'Check')}>${ties(f.ties)} <span class="muted"><${ZonedTime} iso=${f.checkedAt} zone=${f.timeZone} /></span></td>
                 <td data-label=${say('Gerado', 'Made')}><${ZonedTime} iso=${f.madeAt} zone=${f.timeZone} /></td>

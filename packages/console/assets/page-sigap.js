@@ -38,7 +38,7 @@ function FilesTable({ files, zone }) {
     <tbody>${files.map(
       (f) => html`<tr data-sigap-file=${f.id} data-timeliness=${f.timeliness ?? 'replaced'} class=${f.supersededAt ? 'muted' : ''}>
         <td data-label=${say('Dia', 'Day')}><${CalendarDay} date=${f.date} /></td>
-        <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /> <${EnvMark} environment=${f.environment} /></td>
+        <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${f.brandId} /></td>
         <td data-label=${say('Tipo', 'Type')}>${label(f.fileType)}</td>
         <td data-label=${say('Versão', 'Version')}>${f.version}${f.supersededAt ? say(' (substituída)', ' (replaced)') : ''}${f.correction ? html`<br /><span class="muted">${f.correction}</span>` : null}</td>
         <td data-label=${say('Parte', 'Part')}>${f.part} ${say('de', 'of')} ${f.parts}</td>

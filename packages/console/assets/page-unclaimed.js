@@ -5,7 +5,7 @@
 // reference, after a confirmation naming the amount; and the transfers the job recorded after those
 // days, each with its two halves. Production unless the switch says the sandbox.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, EnvMark, money, label, say, may } from './kit.js';
+import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, money, label, say, may } from './kit.js';
 
 const STATUSES = ['held', 'returned', 'transferred'];
 
@@ -57,7 +57,7 @@ export function UnclaimedPage() {
             <tbody>${rows.map(
               (h) => html`<tr data-unclaimed=${h.id} data-environment=${h.environment}>
                 <td data-label=${say('Valor', 'Amount')} class="num">${money(h.amount, h.currency)}</td>
-                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${h.brandId} /> <${EnvMark} environment=${h.environment} /></td>
+                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${h.brandId} /></td>
                 <td data-label=${say('Apostador', 'Player')}><${Player} id=${h.playerId} /></td>
                 <td data-label=${say('Retido', 'Held')}><${ZonedTime} iso=${h.heldAt} /></td>
                 <td data-label=${say('Comunicado', 'Told')}>${h.noticeSentAt ? html`<${ZonedTime} iso=${h.noticeSentAt} />` : say('ainda não', 'not yet')}</td>
@@ -91,7 +91,7 @@ export function FundTransfersPage() {
                 <td data-label=${say('Valor', 'Amount')} class="num">${money(x.amount, x.currency)}</td>
                 <td data-label="FIES" class="num">${money(x.fies, x.currency)}</td>
                 <td data-label="FUNCAP" class="num">${money(x.funcap, x.currency)}</td>
-                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${x.brandId} /> <${EnvMark} environment=${x.environment} /></td>
+                <td data-label=${say('Marca', 'Brand')}><${BrandName} brandId=${x.brandId} /></td>
                 <td data-label=${say('Apostador', 'Player')}><${Player} id=${x.playerId} /></td>
                 <td data-label=${say('Base legal', 'Legal basis')}>${x.legalBasis}</td>
               </tr>`,

@@ -65,19 +65,19 @@ function PayoutDue({ w, now, zone }) {
 
 export function LedgerTable({ entries, zone }) {
   if (entries.length === 0) return html`<p class="muted">${say('Nenhum lançamento.', 'No ledger entries.')}</p>`;
-  return html`<table><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Tipo', 'Type')}</th><th class="num">${say('Valor', 'Amount')}</th><th class="num">${say('Saldo depois', 'Balance after')}</th><th>${say('Referência', 'Reference')}</th></tr></thead>
+  return html`<table class="stack"><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Tipo', 'Type')}</th><th class="num">${say('Valor', 'Amount')}</th><th class="num">${say('Saldo depois', 'Balance after')}</th><th>${say('Referência', 'Reference')}</th></tr></thead>
     <tbody>${entries.map(
       (e) =>
-        html`<tr><td><${ZonedTime} iso=${e.createdAt} zone=${zone} /></td><td data-type=${e.type}>${label(e.type)}</td><td class="num">${signedMoney(e.amount, e.currency)}</td><td class="num">${money(e.balanceAfter, e.currency)}</td><td><code>${e.referenceId}</code></td></tr>`,
+        html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${e.createdAt} zone=${zone} /></td><td data-label=${say('Tipo', 'Type')} data-type=${e.type}>${label(e.type)}</td><td data-label=${say('Valor', 'Amount')} class="num">${signedMoney(e.amount, e.currency)}</td><td data-label=${say('Saldo depois', 'Balance after')} class="num">${money(e.balanceAfter, e.currency)}</td><td data-label=${say('Referência', 'Reference')}><code>${e.referenceId}</code></td></tr>`,
     )}</tbody></table>`;
 }
 
 export function WithdrawalTable({ rows, highlight, zone }) {
   if (rows.length === 0) return html`<p class="muted">${say('Nenhum.', 'None.')}</p>`;
-  return html`<table><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Destino', 'Destination')}</th><th>${say('Situação', 'Status')}</th><th>${say('Aprovado por', 'Approved by')}</th></tr></thead>
+  return html`<table class="stack"><thead><tr><th>${say('Criado', 'Created')}</th><th>Id</th><th class="num">${say('Valor', 'Amount')}</th><th>${say('Meio', 'Method')}</th><th>${say('Destino', 'Destination')}</th><th>${say('Situação', 'Status')}</th><th>${say('Aprovado por', 'Approved by')}</th></tr></thead>
     <tbody>${rows.map(
       (w) =>
-        html`<tr class=${w.id === highlight ? 'current' : ''} data-withdrawal-row=${w.id}><td><${ZonedTime} iso=${w.createdAt} zone=${zone} /></td><td><code>${w.id}</code></td><td class="num">${money(w.amount, w.currency)}</td><td>${label(w.method)}</td><td><code>${w.destination}</code></td><td>${label(w.status)}${w.heldForAmlReview ? html` <strong class="hold">${say('análise PLD', 'AML review')}</strong>` : null}</td><td>${person(w.approvedBy)}</td></tr>`,
+        html`<tr class=${w.id === highlight ? 'current' : ''} data-withdrawal-row=${w.id}><td data-label=${say('Criado', 'Created')}><${ZonedTime} iso=${w.createdAt} zone=${zone} /></td><td data-label=${'Id'}><code>${w.id}</code></td><td data-label=${say('Valor', 'Amount')} class="num">${money(w.amount, w.currency)}</td><td data-label=${say('Meio', 'Method')}>${label(w.method)}</td><td data-label=${say('Destino', 'Destination')}><code>${w.destination}</code></td><td data-label=${say('Situação', 'Status')}>${label(w.status)}${w.heldForAmlReview ? html` <strong class="hold">${say('análise PLD', 'AML review')}</strong>` : null}</td><td data-label=${say('Aprovado por', 'Approved by')}>${person(w.approvedBy)}</td></tr>`,
     )}</tbody></table>`;
 }
 

@@ -1,6 +1,7 @@
 // The watch's rules, as plain functions over a player's money history (what the watch recorded)
 // and the event being looked at: each returns a hit with its evidence, or nothing. Amounts are
-// decimal strings, computed with the kit's Money (bignumber.js).
+// decimal strings, computed with the kit's Money (bignumber.js). A hit's facts hold every figure of its
+// summary: the console writes the sentence from them in the reader's language (issue #70).
 import type { AmlRule, AmlThresholds, RiskLevel, WalletLargestWin } from '@bo/contracts';
 import { formatMoney, Money } from '@bo/service-kit';
 
@@ -60,7 +61,7 @@ export function largeWinOut(event: MoneyEvent, win: WalletLargestWin | null | un
   return {
     rule: 'high_value',
     summary: `withdrawal of ${event.amount} within ${t.inAndOutHours} h of a win of ${win.amount} at or over ${t.highValue}`,
-    facts: { threshold: t.highValue, win, events: [brief(event)] },
+    facts: { threshold: t.highValue, win, hours: t.inAndOutHours, events: [brief(event)] },
   };
 }
 
@@ -90,7 +91,7 @@ export function splitDeposits(event: MoneyEvent, history: MoneyEvent[], t: AmlTh
   return {
     rule: 'split_deposits',
     summary: `${near.length} deposits in ${t.splitHours} h each between ${formatMoney(floor)} and ${t.splitThreshold}, together ${sum(near)}`,
-    facts: { threshold: t.splitThreshold, floor: formatMoney(floor), count: near.length, total: sum(near), events: near.map(brief) },
+    facts: { threshold: t.splitThreshold, floor: formatMoney(floor), count: near.length, total: sum(near), hours: t.splitHours, events: near.map(brief) },
   };
 }
 
@@ -116,7 +117,7 @@ export function inAndOut(event: MoneyEvent, history: MoneyEvent[], stakes: strin
   const bar = new Money(deposited).times(t.inAndOutStakePercent).div(100);
   if (new Money(stakes).gte(bar)) return undefined;
   const summary = `withdrawal of ${event.amount} within ${t.inAndOutHours} h of deposits of ${deposited}, stakes ${stakes} (under ${t.inAndOutStakePercent}%)`;
-  const facts = { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, events: [...deposits.map(brief), brief(event)] };
+  const facts = { deposited, stakes, stakePercentBar: t.inAndOutStakePercent, hours: t.inAndOutHours, events: [...deposits.map(brief), brief(event)] };
   const partialPercent = t.inAndOutPartialPercent ?? PARTIAL_PERCENT_DEFAULT;
   const withdrawals = within(history, 'withdrawal', from, end);
   const cashedOut = sum(withdrawals.some((w) => w.eventId === event.eventId) ? withdrawals : [...withdrawals, event]);
@@ -162,7 +163,7 @@ export function velocity(event: MoneyEvent, history: MoneyEvent[], t: AmlThresho
   return {
     rule: 'velocity',
     summary: `${event.kind}s of ${recent} in 24 h, ${t.velocityFactor}× or more the daily average of ${dailyAverage} over the 30 days before`,
-    facts: { recent, dailyAverage, factor: t.velocityFactor, events: lastDay.map(brief) },
+    facts: { kind: event.kind, recent, dailyAverage, factor: t.velocityFactor, events: lastDay.map(brief) },
   };
 }
 

@@ -6,6 +6,7 @@ import {
   evaluateMoneyRules,
   highValue,
   inAndOut,
+  largeWinOut,
   riskOfRule,
   sharedDestination,
   splitDeposits,
@@ -94,6 +95,35 @@ t.test("a deposit judged on its window's sums agrees with the rules on its histo
     else t.same(bySums, onHistory, `${what}: the same hits as on the history`);
   }
   t.equal(depositRulesBySums(ev('withdrawal', '10.00', 0), windowOf(ev('deposit', '1.00', 0), []), T), undefined, 'a withdrawal is never judged on sums');
+});
+
+t.test("every figure of a hit's summary is in its facts: the console writes the sentence from them", async (t) => {
+  const figures = (value: unknown): string[] =>
+    value === null || value === undefined ? [] : typeof value === 'object' ? Object.values(value as object).flatMap(figures) : [String(value)];
+  const dep = ev('deposit', '1000.00', 47);
+  const small = ev('withdrawal', '200.00', 1);
+  const wd = ev('withdrawal', '900.00', 0);
+  const band = [1, 2, 3, 4].map((h) => ev('deposit', '9000.00', h));
+  const fifth = ev('deposit', '9999.99', 0);
+  const big = ev('deposit', '5000.00', 0);
+  const hits = [
+    highValue(ev('withdrawal', '60000.00', 0), T),
+    largeWinOut(ev('withdrawal', '100.00', 0), { amount: '60000.00', referenceId: 'ptx_1', at: new Date(now).toISOString() }, T),
+    splitDeposits(fifth, [...band, fifth], T),
+    inAndOut(wd, [dep, wd], '0.00', T),
+    inAndOut(small, [dep, small], '0.00', T),
+    inAndOut(wd, [dep, wd], '0.00', T, 'paused'),
+    velocity(big, [ev('deposit', '300.00', 24 * 10), big], T),
+  ];
+  t.equal(hits.filter(Boolean).length, hits.length, 'each rule fired');
+  for (const hit of hits) {
+    const have = new Set(figures(hit!.facts));
+    // 24 h and 30 days are velocity's own windows, named in its sentence, not settings.
+    const missing = [...hit!.summary.matchAll(/\d+(?:\.\d+)?/g)].map((m) => m[0]).filter((n) => !have.has(n) && n !== '24' && n !== '30');
+    t.same(missing, [], `${hit!.rule}: ${hit!.summary}`);
+  }
+  t.equal(inAndOut(wd, [dep, wd], '0.00', T, 'paused')!.facts.leaving, 'paused', 'why the player is leaving, by its code');
+  t.equal(velocity(big, [ev('deposit', '300.00', 24 * 10), big], T)!.facts.kind, 'deposit', "velocity's kind");
 });
 
 t.test('shared destination and the risk of each rule', async (t) => {
