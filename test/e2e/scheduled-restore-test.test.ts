@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
-import { createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
+import { cleanupNatsPrefix, createTestDatabase, spawnServiceProcess, testNatsUrl, testPrefix } from '@bo/service-kit/testing';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCRIPT = path.join(ROOT, 'deploy/k8s/restore-test.ts');
@@ -97,10 +97,13 @@ t.test('the scheduled restore test', async (t) => {
   // The restored copy: a database the wallet migrated, as a restore of the live one holds its schema.
   const db = await createTestDatabase('restoretest', { empty: true });
   t.teardown(() => db.drop());
+  // The wallet's start makes its streams under this prefix: removed after the test, as every test's are.
+  const prefix = testPrefix('restoretest');
+  t.teardown(() => cleanupNatsPrefix(prefix));
   const wallet = await spawnServiceProcess('wallet', path.join(ROOT, 'services/wallet/src/main.ts'), {
     DATABASE_URL: db.url,
     NATS_URL: testNatsUrl(),
-    NATS_PREFIX: testPrefix('restoretest'),
+    NATS_PREFIX: prefix,
   });
   await wallet.stop();
   const sql = new pg.Client({ connectionString: db.url });
