@@ -119,6 +119,26 @@ export async function onFreePort<T>(
 
 const addressInUse = (err: unknown) => /address already in use/i.test(err instanceof Error ? err.message : String(err));
 
+/**
+ * The ports browsers and `fetch` refuse to connect to (the Fetch Standard's "bad ports",
+ * https://fetch.spec.whatwg.org/#port-blocking): the console on such a port would not open, and
+ * start's own check that the API answers fails with "bad port".
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([
+  0, 1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137,
+  139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** A port the API is reached on (PORT, ADMIN_PORT) must be one browsers and `fetch` connect to. */
+export function assertPortReachable(port: number, variable: string): void {
+  if (!FETCH_BLOCKED_PORTS.has(port)) return;
+  throw new StartupError(
+    `Port ${port} is one browsers and fetch refuse to connect to (the Fetch Standard's port blocking).\n` +
+      `  Fix: choose another port: ${variable}=${port + 100} npm start`,
+  );
+}
+
 /** Refuses early, with the variable to change, when a port we must listen on is taken. */
 export async function assertPortFree(host: string, port: number, variable: string): Promise<void> {
   const taken = await new Promise<boolean>((resolve) => {

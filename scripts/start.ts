@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { assertPortFree, persistentValue, resolveInfra, type LocalServer } from './local-infra.ts';
+import { assertPortFree, assertPortReachable, persistentValue, resolveInfra, type LocalServer } from './local-infra.ts';
 import { failureText, StartupError } from './startup-error.ts';
 import { startDataDir } from './start-data-dir.ts';
 import { onStopRequest } from './stop-signals.ts';
@@ -141,6 +141,8 @@ async function main() {
   const HOST = process.env.HOST ?? '127.0.0.1';
   const PORT = process.env.PORT ?? '3000';
   const ADMIN_PORT = process.env.ADMIN_PORT ?? '3001';
+  assertPortReachable(Number(PORT), 'PORT');
+  assertPortReachable(Number(ADMIN_PORT), 'ADMIN_PORT');
   await assertPortFree(HOST, Number(PORT), 'PORT');
   await assertPortFree(process.env.ADMIN_HOST ?? HOST, Number(ADMIN_PORT), 'ADMIN_PORT');
   const metricsBase = Number(process.env.METRICS_PORT ?? 9464);

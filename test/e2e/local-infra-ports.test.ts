@@ -6,7 +6,7 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, onFreePort, startNatsOn } from '../../scripts/local-infra.ts';
+import { assertPortReachable, FETCH_BLOCKED_PORTS, freePort, onFreePort, startNatsOn } from '../../scripts/local-infra.ts';
 
 const inUse = (err: unknown) => /address already in use/i.test(String(err));
 
@@ -80,4 +80,29 @@ t.test('nats-server: a port another server took meanwhile, and it starts on anot
   });
   t.not(second, port, 'the second server listens elsewhere');
   t.match(said, [new RegExp(`port ${port} was taken meanwhile`)]);
+});
+
+t.test("the ports fetch refuses: start's list is fetch's own, and start refuses them for PORT and ADMIN_PORT", async (t) => {
+  // A CI run's start-stop test once drew ADMIN_PORT 3659: start came up, then its own check that the
+  // admin API answered failed with "bad port". fetch refuses such a port before connecting, so asking
+  // every port up to 10080 is quick; nothing listens on most of them, and a refusal to connect is a
+  // different error.
+  const refused: number[] = [];
+  for (let port = 1; port <= 10_080; port++) {
+    const cause = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(5_000) }).then(
+      () => undefined,
+      (e: Error & { cause?: Error }) => e.cause?.message,
+    );
+    if (cause === 'bad port') refused.push(port);
+  }
+  t.same(
+    refused,
+    [...FETCH_BLOCKED_PORTS].filter((p) => p > 0),
+    'the list is the ports fetch refuses',
+  );
+  t.throws(
+    () => assertPortReachable(3659, 'ADMIN_PORT'),
+    /Port 3659 is one browsers and fetch refuse to connect to[\s\S]*Fix: choose another port: ADMIN_PORT=3759 npm start/,
+  );
+  t.doesNotThrow(() => assertPortReachable(3660, 'ADMIN_PORT'));
 });

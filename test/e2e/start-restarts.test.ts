@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { OperatorClient } from '@bo/contracts';
 import { randomCpf, waitFor } from '@bo/service-kit/testing';
+import { freePortBlock } from '../../scripts/local-infra.ts';
 import { alive, descendants, leftAfterStop, pidOf, startSystem } from './support/start-system.ts';
 
 const dataDir = path.join('/tmp', `bo-start-restarts-${randomBytes(4).toString('hex')}`);
@@ -15,9 +16,9 @@ mkdirSync(dataDir, { recursive: true, mode: 0o755 });
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
 
 t.test('npm start restarts a process that dies and keeps the others running', async (t) => {
-  // Clear of start-stop.test.ts's ports (3400-3810).
-  const port = 5500 + (process.pid % 200) * 2;
-  const s = await startSystem({ port, dataDir });
+  // PORT, ADMIN_PORT and the six metrics ports in one free block (start-stop.test.ts does the same).
+  const port = await freePortBlock(8);
+  const s = await startSystem({ port, metricsPort: port + 2, dataDir });
   t.teardown(() => {
     if (s.npm.exitCode === null) process.kill(-s.npm.pid!, 'SIGKILL');
   });

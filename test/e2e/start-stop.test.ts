@@ -6,6 +6,7 @@ import t from 'tap';
 import { mkdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { freePortBlock } from '../../scripts/local-infra.ts';
 import { leftAfterStop, startSystem, type Started } from './support/start-system.ts';
 
 const dataDir = path.join('/tmp', `bo-start-stop-${randomBytes(4).toString('hex')}`);
@@ -20,13 +21,12 @@ const ways: Array<[string, (s: Started) => void]> = [
   ['npm killed outright (SIGKILL)', (s) => process.kill(s.npm.pid!, 'SIGKILL')],
 ];
 
-let port = 3400 + (process.pid % 200) * 2;
-// Each run also takes the metrics ports port+4000 … port+4005 (7400-7810: clear of NATS (4222),
-// Postgres (5432) and the other local servers).
 for (const [how, signal] of ways) {
   t.test(`npm start stops every process on ${how}`, async (t) => {
-    port += 2;
-    const s = await startSystem({ port, dataDir });
+    // PORT, ADMIN_PORT and the six metrics ports, in one block clear of the ephemeral range and of
+    // the ports fetch refuses (a port from the process id once drew ADMIN_PORT 3659: "bad port").
+    const port = await freePortBlock(8);
+    const s = await startSystem({ port, metricsPort: port + 2, dataDir });
     const commands = [...s.tree.values()].join('\n');
     t.match(commands, /postgres -D/, 'it runs an embedded Postgres');
     t.match(commands, /nats-server -js/, 'and a nats-server');

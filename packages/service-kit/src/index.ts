@@ -2,7 +2,7 @@
 // `@bo/service-kit/testing` subpath (testing.ts), never in a running service.
 export { Migration, entitySchemaDrift, kitMigration, openDatabase, type DatabaseOptions, type MikroORM } from './db.ts';
 export { kitTables, type KitTables } from './kit-tables.ts';
-export { isoTime, onlyRow, openSql, prepare, sqlIn, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
+export { inOneSnapshot, isoTime, onlyRow, openSql, ormInOneSnapshot, prepare, sqlIn, sqlOnPool, uniqueViolation, type Sql, type SqlRunner } from './sql.ts';
 export { startLoop, type Loop, type LoopOptions } from './loop.ts';
 export { startDurableConsumer, type DurableConsumerConfig, type DurableConsumerOptions } from './durable-consumer.ts';
 export { BaseConfigSchema, LOG_LEVELS, configOf, loadConfig, type BaseConfig } from './config.ts';

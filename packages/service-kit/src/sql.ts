@@ -114,6 +114,28 @@ export function sqlOnPool(pool: Pool): Sql {
   };
 }
 
+/**
+ * `fn`'s reads in one snapshot (a REPEATABLE READ, READ ONLY transaction). A resource read from
+ * several tables (a case, its interactions, its measures) by separate statements on the pool can be
+ * read half before and half after another transaction's commit: a measure shown applied while the
+ * case's log lacks the interaction the same commit wrote. Read-only, so run again whole if its
+ * connection is lost.
+ */
+export function inOneSnapshot<T>(sql: Sql, fn: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  return sql.transaction(
+    async (tx) => {
+      await tx.query('set transaction isolation level repeatable read, read only');
+      return fn(tx);
+    },
+    { idempotent: true },
+  );
+}
+
+/** As `inOneSnapshot`, with the ORM's entity manager: `fn` reads through the forked manager it is given. */
+export function ormInOneSnapshot<T>(orm: MikroORM, fn: (em: EntityManager) => Promise<T>): Promise<T> {
+  return orm.em.fork().transactional(fn, { isolationLevel: 'repeatable read', readOnly: true });
+}
+
 /** The row of a statement that always returns exactly one (an aggregate, `insert … returning`, a CTE's final select). */
 export function onlyRow<T>(rows: readonly T[]): T {
   const row = rows[0];

@@ -4,7 +4,7 @@
 // transaction (`sqlIn`). Entities only; the watch opens and joins cases in SQL (watch.ts), and the
 // counts read in SQL are in case-counts.ts.
 import type { AmlCaseStatus } from '@bo/contracts';
-import { sqlIn, type SqlRunner } from '@bo/service-kit';
+import { ormInOneSnapshot, sqlIn, type SqlRunner } from '@bo/service-kit';
 import { LockMode, type EntityManager, type FilterQuery, type MikroORM } from '@mikro-orm/postgresql';
 import { AmlCaseEntity, AmlCaseStepEntity, AmlEvidenceEntity, ScreenedPlayerEntity, type AmlCaseRow } from './entities.ts';
 
@@ -124,18 +124,20 @@ export async function playerNames(orm: MikroORM, playerIds: string[]): Promise<M
 }
 
 async function historyOf(em: EntityManager, caseId: string): Promise<CaseHistory> {
-  const [steps, evidence] = await Promise.all([
-    em.find(AmlCaseStepEntity, { caseId }, { orderBy: { id: 'asc' } }),
-    em.find(AmlEvidenceEntity, { caseId }, { orderBy: { id: 'asc' } }),
-  ]);
+  const steps = await em.find(AmlCaseStepEntity, { caseId }, { orderBy: { id: 'asc' } });
+  const evidence = await em.find(AmlEvidenceEntity, { caseId }, { orderBy: { id: 'asc' } });
   return { steps, evidence };
 }
 
-/** A case with its steps and evidence, oldest first; undefined when there is none. */
-export async function caseWithHistory(orm: MikroORM, id: string): Promise<{ row: AmlCaseRow; history: CaseHistory } | undefined> {
-  const em = orm.em.fork();
-  const row = await em.findOne(AmlCaseEntity, { id });
-  return row ? { row, history: await historyOf(em, id) } : undefined;
+/**
+ * A case with its steps and evidence, oldest first, in one snapshot (a step committed meanwhile shows
+ * with the status it set); undefined when there is none.
+ */
+export function caseWithHistory(orm: MikroORM, id: string): Promise<{ row: AmlCaseRow; history: CaseHistory } | undefined> {
+  return ormInOneSnapshot(orm, async (em) => {
+    const row = await em.findOne(AmlCaseEntity, { id });
+    return row ? { row, history: await historyOf(em, id) } : undefined;
+  });
 }
 
 /** A change of cases in one transaction. */

@@ -4,7 +4,7 @@
 // case's row lock, with the audit row written by the caller on the same transaction.
 import type { HarmCaseOutcome, HarmCaseStatus, HarmInteractionChannel, HarmLevel, HarmMarkerHit } from '@bo/contracts';
 import { newId } from '@bo/contracts';
-import { isoTime, type Sql, type SqlRunner } from '@bo/service-kit';
+import { inOneSnapshot, isoTime, type Sql, type SqlRunner } from '@bo/service-kit';
 import type { Assessment } from '../harm/markers.ts';
 import { measuresOfCase, type HarmMeasureRow } from './harm-measures.ts';
 import type { PlayerRef } from './watch.ts';
@@ -148,28 +148,33 @@ export async function listHarmCases(sql: SqlRunner, f: HarmCaseFilter): Promise<
   );
 }
 
-/** A case with its interactions and the player's changes of level since it opened, oldest first. */
+/**
+ * A case with its interactions and the player's changes of level since it opened, oldest first, read
+ * in one snapshot: a measure settled meanwhile shows with its interaction, or neither.
+ */
 export async function harmCaseWithHistory(
-  sql: SqlRunner,
+  sql: Sql,
   id: string,
 ): Promise<{ row: HarmCaseRow; interactions: HarmInteractionRow[]; changes: HarmLevelChangeRow[]; measures: HarmMeasureRow[] } | undefined> {
-  const [row] = await sql.query<HarmCaseRow>(`select ${CASE_COLUMNS} from ${S}.harm_cases where id = ?`, [id]);
-  if (!row) return undefined;
-  const [interactions, changes, measures] = await Promise.all([
-    sql.query<HarmInteractionRow>(
-      `select id, channel, summary, operator_message_id as "operatorMessageId", follow_up_on as "followUpOn", measure_id as "measureId", by, at
+  return inOneSnapshot(sql, async (tx) => {
+    const [row] = await tx.query<HarmCaseRow>(`select ${CASE_COLUMNS} from ${S}.harm_cases where id = ?`, [id]);
+    if (!row) return undefined;
+    const [interactions, changes, measures] = await Promise.all([
+      tx.query<HarmInteractionRow>(
+        `select id, channel, summary, operator_message_id as "operatorMessageId", follow_up_on as "followUpOn", measure_id as "measureId", by, at
          from ${S}.harm_interactions where case_id = ? order by at, id`,
-      [id],
-    ),
-    // A closed case's history ends at its closing.
-    sql.query<HarmLevelChangeRow>(
-      `select from_level as "from", to_level as "to", added, removed, at from ${S}.harm_level_history
+        [id],
+      ),
+      // A closed case's history ends at its closing.
+      tx.query<HarmLevelChangeRow>(
+        `select from_level as "from", to_level as "to", added, removed, at from ${S}.harm_level_history
         where player_id = ? and id >= ?::bigint and (?::timestamptz is null or at <= ?::timestamptz) order by id`,
-      [row.playerId, row.firstChangeId, row.closedAt, row.closedAt],
-    ),
-    measuresOfCase(sql, id),
-  ]);
-  return { row, interactions, changes, measures };
+        [row.playerId, row.firstChangeId, row.closedAt, row.closedAt],
+      ),
+      measuresOfCase(tx, id),
+    ]);
+    return { row, interactions, changes, measures };
+  });
 }
 
 /** A change of a case by a person, in one transaction, under the case's row lock. */

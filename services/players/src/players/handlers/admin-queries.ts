@@ -1,7 +1,7 @@
 // What our team reads about players, across brands: the KYC queue, the search by id, externalId,
 // CPF or e-mail, and one player's file (KYC submissions and history, limits, what holds the status).
 import { KYC_REVIEW_STATUSES, type playerAdminOperations } from '@bo/contracts';
-import { adminScopeOf, listCursor, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
+import { adminScopeOf, listCursor, ormInOneSnapshot, ruleClock, type HandlerOf, type ServiceDeps } from '@bo/service-kit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlayersConfig } from '../../config.ts';
 import { requirePlayer, type PlayerRow } from '../../store/index.ts';
@@ -16,8 +16,11 @@ import { registrationMissingOf } from './registration.ts';
 
 const toAdminPlayer = (row: PlayerRow) => ({ ...toPlayer(row), operatorId: row.operatorId, brandId: row.brandId, environment: row.environment });
 
+/** A player's file; read in the caller's snapshot (ormInOneSnapshot), so a KYC decision shows in its status and its history alike. */
 async function playerFile(em: EntityManager, row: PlayerRow) {
-  const [submissions, history, acceptances] = await Promise.all([listKycSubmissions(em, row.id), listKycHistory(em, row.id), acceptancesOf(em, row.id)]);
+  const submissions = await listKycSubmissions(em, row.id);
+  const history = await listKycHistory(em, row.id);
+  const acceptances = await acceptancesOf(em, row.id);
   return {
     player: toAdminPlayer(row),
     standing: standingOf(row),
@@ -41,12 +44,14 @@ async function playerFile(em: EntityManager, row: PlayerRow) {
 export function adminGetPlayer(deps: ServiceDeps): HandlerOf<typeof playerAdminOperations.adminGetPlayer> {
   return async (req) => {
     adminScopeOf(req);
-    const em = deps.orm.em.fork();
-    const row = await requirePlayer(em, { id: req.params.id });
-    // The registration data's completeness and every change of it (issue #60): the player's file only, not the queue's.
-    const [missing, changes] = await Promise.all([registrationMissingOf(em, row, ruleClock.now()), registrationChangesOf(em, row.id)]);
-    const registration = { status: missing ? registrationStatus(missing) : null, changes };
-    return { status: 200, body: { ...(await playerFile(em, row)), registration } };
+    return ormInOneSnapshot(deps.orm, async (em) => {
+      const row = await requirePlayer(em, { id: req.params.id });
+      // The registration data's completeness and every change of it (issue #60): the player's file only, not the queue's.
+      const missing = await registrationMissingOf(em, row, ruleClock.now());
+      const changes = await registrationChangesOf(em, row.id);
+      const registration = { status: missing ? registrationStatus(missing) : null, changes };
+      return { status: 200, body: { ...(await playerFile(em, row)), registration } };
+    });
   };
 }
 
@@ -72,17 +77,18 @@ export function adminKycQueue(deps: ServiceDeps<PlayersConfig>): HandlerOf<typeo
     const environment = req.query.environment;
     const bound = environment ? [status, environment] : [status];
     const after = req.query.cursor ? cursors.decode(bound, req.query.cursor) : undefined;
-    const em = deps.orm.em.fork();
-    const rows = await kycQueuePage(em, status, limit, after, environment);
-    const { data: page, nextCursor } = cursors.page(
-      bound,
-      rows,
-      limit,
-      (r) => r,
-      (r) => ({ at: r.kycUpdatedAt.toISOString(), id: r.id }),
-    );
-    const data = [];
-    for (const row of page) data.push(await playerFile(em, row));
-    return { status: 200, body: { data, nextCursor } };
+    return ormInOneSnapshot(deps.orm, async (em) => {
+      const rows = await kycQueuePage(em, status, limit, after, environment);
+      const { data: page, nextCursor } = cursors.page(
+        bound,
+        rows,
+        limit,
+        (r) => r,
+        (r) => ({ at: r.kycUpdatedAt.toISOString(), id: r.id }),
+      );
+      const data = [];
+      for (const row of page) data.push(await playerFile(em, row));
+      return { status: 200 as const, body: { data, nextCursor } };
+    });
   };
 }

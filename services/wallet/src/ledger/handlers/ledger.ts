@@ -11,7 +11,17 @@ import {
   type OperatorScope,
   type PlayerState,
 } from '@bo/contracts';
-import { adminScopeOf, handle, internalScopeOf, isPositiveWithin, listCursor, operatorScopeOf, type Handler, type ServiceDeps } from '@bo/service-kit';
+import {
+  adminScopeOf,
+  handle,
+  inOneSnapshot,
+  internalScopeOf,
+  isPositiveWithin,
+  listCursor,
+  operatorScopeOf,
+  type Handler,
+  type ServiceDeps,
+} from '@bo/service-kit';
 import type { WalletConfig } from '../../config.ts';
 import { CREDIT_GROUP, captureHold, creditDeposit, creditStatements, holdWithdrawal, releaseHold, type CreditPosting } from '../store/commands.ts';
 import { readEntries, readWallet } from '../store/queries.ts';
@@ -90,11 +100,13 @@ export function ledgerHandlers(deps: ServiceDeps<WalletConfig>): Record<string, 
       const { brandId } = req.query;
       const state = await players.get(brandId, req.params.id);
       if (!state.exists || !state.currency) throw new AppError('PLAYER_NOT_FOUND');
-      const [wallet, entries] = await Promise.all([
-        readWallet(deps.sql, brandId, state.playerId, state.currency),
-        readEntries(deps.sql, brandId, state.playerId, req.query.limit ?? 20),
-      ]);
-      return { body: { wallet, entries: entries.items } };
+      const currency = state.currency;
+      // In one snapshot: the balance is the one the entries shown lead to, not one a move committed between two reads.
+      return inOneSnapshot(deps.sql, async (tx) => {
+        const wallet = await readWallet(tx, brandId, state.playerId, currency);
+        const entries = await readEntries(tx, brandId, state.playerId, req.query.limit ?? 20);
+        return { body: { wallet, entries: entries.items } };
+      });
     }),
   };
 }
