@@ -13,16 +13,29 @@ const CANDIDATES = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
+/** Debian's Portuguese pack for Chromium, from chromium-l10n. */
+const LANGUAGE_PACK = '/usr/lib/chromium/locales/pt-BR.pak';
+
+const install = (packages: string) =>
+  spawnSync('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages}`], { stdio: 'ignore' }).status === 0;
+
 export function findOrInstallChromium(say: (msg: string) => void): string | undefined {
   const given = process.env.CHROMIUM_PATH;
   if (given) return given;
-  const found = CANDIDATES.find((p) => existsSync(p));
-  if (found) return found;
   const canApt = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
+  const found = CANDIDATES.find((p) => existsSync(p));
+  if (found) {
+    // Debian's Chromium speaks en-US only without its language packs: the console's page test opens a
+    // browser in Portuguese too, whose date inputs are then written dd/mm/aaaa as a Brazilian's are.
+    if (found === '/usr/bin/chromium' && canApt && !existsSync(LANGUAGE_PACK)) {
+      say("installing Chromium's language packs for the browser tests (apt-get install chromium-l10n)…");
+      install('chromium-l10n');
+    }
+    return found;
+  }
   if (canApt) {
-    say('installing Chromium for the browser tests (apt-get install chromium)…');
-    const r = spawnSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'ignore' });
-    if (r.status === 0 && existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+    say('installing Chromium for the browser tests (apt-get install chromium chromium-l10n)…');
+    if (install('chromium chromium-l10n') && existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   }
   say(
     'No Chromium found: the browser tests will fail.\n' +

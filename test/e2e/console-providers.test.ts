@@ -41,6 +41,15 @@ t.test('the Providers page', async (t) => {
     await card.waitFor();
     const provider = await providerNamed('Console Slots Co');
     t.match(provider, { kind: 'casino', status: 'enabled' }, 'registered, enabled');
+    // A new provider's empty lists say so (a stacked table with no row showed nothing at 390 px).
+    for (const [section, says] of [
+      ['Provider keys', 'No key yet: issue one below.'],
+      ['Provider games', 'No game yet: add one below.'],
+    ]) {
+      const empty = card.locator(`section[aria-label="${section}"] p[data-empty]`);
+      await empty.waitFor();
+      t.equal(await empty.textContent(), says, `${section}: the empty list says so`);
+    }
 
     await card.getByRole('button', { name: 'Issue sandbox key' }).click();
     const secret = card.locator('.secrets code.secret');

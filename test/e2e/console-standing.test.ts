@@ -101,9 +101,10 @@ t.test('the older limits form never ends or shortens a self-exclusion, in the br
   t.test('a fixed term: the form as opened keeps it, an earlier or empty date is refused, a later one lengthens it', async (t) => {
     const form = await limitsForm(term);
     t.equal(await form.locator('input[name=selfExcludedUntil]').inputValue(), termUntil.slice(0, 10), 'its end, as a day');
-    await form.locator('input[name=dailyDepositLimit]').fill('300.00');
+    // Typed as the language writes it (thousands marked), sent as the API takes it (issue #70).
+    await form.locator('input[name=dailyDepositLimit]').fill('1,300.00');
     await form.getByRole('button', { name: 'Save limits' }).click();
-    await waitFor(async () => (await fileOf(term)).limits.dailyDepositLimit === '300.00', { what: 'the deposit limit saved' });
+    await waitFor(async () => (await fileOf(term)).limits.dailyDepositLimit === '1300.00', { what: 'the deposit limit saved' });
     t.equal((await fileOf(term)).limits.selfExcludedUntil, termUntil, 'saved as opened: the term unchanged, to the millisecond');
 
     t.match(await refusedWith(term, ''), /STANDING_HAS_OWN_FLOW[\s\S]*ends by itself/, 'an empty field: refused, naming its end');

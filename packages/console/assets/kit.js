@@ -307,6 +307,8 @@ export {
   say,
   percent,
   count,
+  decimalShown,
+  decimalTyped,
   time,
   utcTime,
   day,

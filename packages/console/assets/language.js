@@ -282,6 +282,40 @@ export function money(amount, currency = 'BRL') {
   }
 }
 
+/**
+ * A decimal a person typed, as the API takes it ("50000.00"): in Portuguese "50.000,00", "50000,5" or
+ * "R$ 1.500"; in English "50,000.00" or "1,500". With both marks, the last is the decimal one; with one
+ * mark, groups of three after the language's thousands mark are thousands, and a single mark otherwise
+ * is the decimal one ("50000.5" in Portuguese: 50000.5). Text that is no number comes back trimmed, for
+ * the API's refusal to name.
+ */
+export function decimalTyped(text) {
+  const typed = String(text ?? '').trim();
+  const t = typed.replace(/R\$|\s/g, '');
+  const group = language() === 'pt' ? '.' : ',';
+  const marks = [...t.matchAll(/[.,]/g)].map((m) => m[0]);
+  let out = t;
+  if (marks.includes('.') && marks.includes(',')) {
+    const decimal = marks.at(-1);
+    const other = decimal === '.' ? ',' : '.';
+    const head = t.slice(0, t.lastIndexOf(decimal));
+    // The other mark only between groups of three ("1,5.00" is no number).
+    if (new RegExp(`^-?\\d{1,3}(\\${other}\\d{3})*$`).test(head)) out = `${head.replaceAll(other, '')}.${t.slice(t.lastIndexOf(decimal) + 1)}`;
+  } else if (marks.length > 0) {
+    const mark = marks[0];
+    const thousands = new RegExp(`^-?\\d{1,3}(\\${mark}\\d{3})+$`);
+    if (mark === group && thousands.test(t)) out = t.replaceAll(mark, '');
+    else if (marks.length === 1) out = t.replace(mark, '.');
+  }
+  return /^-?\d+(\.\d+)?$/.test(out) ? out : typed;
+}
+
+/** An API decimal ("50000.00") as an input shows it for editing: 50000,00 in Portuguese, no thousands marks. */
+export function decimalShown(value) {
+  if (value === null || value === undefined || value === '') return '';
+  return language() === 'pt' ? String(value).replace('.', ',') : String(value);
+}
+
 /** A count, a factor or a ratio as the locale writes it (1.234; 2,5 in Portuguese); the decimal string as it is. */
 export function count(n) {
   if (n === null || n === undefined || n === '') return '—';

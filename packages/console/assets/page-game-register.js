@@ -4,7 +4,7 @@
 // correct one: admins) and RTP as measured in a month beside the certified RTP. Under br-spa a game
 // without a valid certificate takes no bets.
 import { useState } from 'preact/hooks';
-import { html, api, query, useLoad, useAction, Loaded, ErrorNote, Day, may, money, percent, say } from './kit.js';
+import { html, api, query, useLoad, useAction, Loaded, ErrorNote, Day, may, money, percent, say, decimalTyped } from './kit.js';
 
 const STATE = {
   valid: ['válido', 'valid'],
@@ -49,7 +49,7 @@ function RecordCertificate({ base, games, onDone }) {
     const v = (name) => f[name].value.trim();
     const body = {
       laboratory: v('laboratory'),
-      certifiedRtp: v('certifiedRtp')?.replace(',', '.'),
+      certifiedRtp: decimalTyped(v('certifiedRtp')),
       version: v('version'),
       issuedOn: v('issuedOn'),
       validUntil: v('validUntil'),

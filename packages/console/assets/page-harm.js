@@ -27,6 +27,7 @@ import {
   may,
   count,
   SawWords,
+  decimalTyped,
 } from './kit.js';
 import { harmMarkerWords } from './evidence-words.js';
 
@@ -143,7 +144,7 @@ function TakeMeasure({ c, onDone }) {
     if (measure === 'stricter_limit') {
       body.type = type;
       body.period = form.period.value;
-      body.value = type === 'time' ? Number(form.value.value) : form.value.value.trim().replace(',', '.');
+      body.value = type === 'time' ? Number(form.value.value) : decimalTyped(form.value.value);
     }
     if (measure === 'reality_check') body.minutes = Number(form.minutes.value);
     if (form.followUpOn.value) body.followUpOn = form.followUpOn.value;

@@ -25,6 +25,8 @@ import {
   label,
   say,
   plain,
+  decimalShown,
+  decimalTyped,
 } from './kit.js';
 import { PlayerKyc } from './page-kyc.js';
 import { LedgerTable, WithdrawalTable } from './page-withdrawals.js';
@@ -104,14 +106,14 @@ function LimitsForm({ limits, standing, onDone }) {
     const f = e.currentTarget;
     const until = f.selfExcludedUntil.value;
     const body = {
-      dailyDepositLimit: f.dailyDepositLimit.value.trim() || null,
+      dailyDepositLimit: decimalTyped(f.dailyDepositLimit.value) || null,
       selfExcludedUntil: until ? new Date(`${until}T00:00:00Z`).toISOString() : null,
     };
     if (await action.run(() => api('PUT', `/admin/players/${encodeURIComponent(limits.playerId)}/limits`, body))) onDone();
   };
   const readOnly = !may('compliance');
   return html`<form onSubmit=${submit} aria-label="Responsible-gaming limits">
-    <label>${say('Limite diário de depósito (R$)', 'Daily deposit limit (R$)')} <input name="dailyDepositLimit" inputmode="decimal" value=${limits.dailyDepositLimit ?? ''} placeholder=${say('nenhum', 'none')} readOnly=${readOnly} /></label>
+    <label>${say('Limite diário de depósito (R$)', 'Daily deposit limit (R$)')} <input name="dailyDepositLimit" inputmode="decimal" value=${decimalShown(limits.dailyDepositLimit)} placeholder=${say('nenhum', 'none')} readOnly=${readOnly} /></label>
     ${limits.dailyDepositLimit ? html`<p class="muted" data-deposit-limit>${money(limits.dailyDepositLimit)} ${say('por dia', 'a day')}</p>` : null}
     <label>${say('Autoexcluído até', 'Self-excluded until')} <input name="selfExcludedUntil" type="date" value=${limits.selfExcludedUntil ? limits.selfExcludedUntil.slice(0, 10) : ''} readOnly=${readOnly} /></label>
     ${
@@ -181,7 +183,7 @@ function ResponsibleGaming({ player, onDone }) {
     e.preventDefault();
     const form = e.currentTarget;
     const type = form.type.value;
-    const value = type === 'time' ? Number(form.value.value) : form.value.value.trim().replace(',', '.');
+    const value = type === 'time' ? Number(form.value.value) : decimalTyped(form.value.value);
     const path = `/admin/players/${encodeURIComponent(player.id)}/limits/${type}/${form.period.value}`;
     if (await action.run(() => api('PUT', path, { value, reason: form.reason.value.trim() }))) {
       form.reset();

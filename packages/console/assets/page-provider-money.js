@@ -25,6 +25,7 @@ import {
   label,
   may,
   say,
+  decimalTyped,
 } from './kit.js';
 
 /** A provider's clearing balance per brand and currency now. */
@@ -142,7 +143,7 @@ export function RevenueShares({ base, onChange }) {
   const submit = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    const body = { effectiveFrom: f.effectiveFrom.value, sharePercent: f.sharePercent.value.trim().replace(',', '.'), reason: f.reason.value.trim() };
+    const body = { effectiveFrom: f.effectiveFrom.value, sharePercent: decimalTyped(f.sharePercent.value), reason: f.reason.value.trim() };
     if (
       !confirm(
         say(

@@ -65,7 +65,10 @@ function Keys({ base }) {
           <table><thead><tr><th>${say('Chave', 'Key')}</th><th>${say('Segredo', 'Secret')}</th></tr></thead><tbody><tr><td><code>${issued.key}</code></td><td><code class="secret">${issued.secret}</code></td></tr></tbody></table></div>`
         : null
     }
-    <${Loaded} state=${list}>${(page) => html`<table class="stack keys">
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p data-empty>${say('Nenhuma chave ainda: emita uma abaixo.', 'No key yet: issue one below.')}</p>`
+        : html`<table class="stack keys">
       <thead><tr><th>${say('Ambiente', 'Environment')}</th><th>${say('Chave', 'Key')}</th><th>${say('Situação', 'Status')}</th><th>${say('Criada', 'Created')}</th><th>${say('Para', 'Stops')}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (k) => html`<tr data-credential=${k.id} data-status=${k.status}>
@@ -116,7 +119,10 @@ function Games({ base }) {
   };
   return html`<section aria-label=${say('Jogos do provedor', 'Provider games')}>
     <h3>${say('Jogos', 'Games')}</h3>
-    <${Loaded} state=${list}>${(page) => html`<table class="stack">
+    <${Loaded} state=${list}>${(page) =>
+      page.data.length === 0
+        ? html`<p data-empty>${say('Nenhum jogo ainda: adicione um abaixo.', 'No game yet: add one below.')}</p>`
+        : html`<table class="stack">
       <thead><tr><th>${say('Código do jogo', 'Game code')}</th><th>${say('Nosso id', 'Our id')}</th><th>${say('Nome', 'Name')}</th><th>${say('Categoria', 'Category')}</th><th>${say('Ativo', 'Enabled')}</th><th></th></tr></thead>
       <tbody>${page.data.map(
         (
@@ -380,7 +386,10 @@ function ConnectorEnvironment({ base, protocol, env, onChange }) {
     ${p.secrets.length > 0 ? html`<${Secrets} c=${c} env=${env} names=${p.secrets} action=${action} onChange=${onChange} />` : null}
     ${
       p.keys
-        ? html`<table class="stack connector-keys"><thead><tr><th>${h.whose}</th><th>${h.fingerprint}</th><th>${h.status}</th><th>${h.from}</th><th>${h.stops}</th><th></th></tr></thead>
+        ? html`${
+            env.keys.length === 0
+              ? html`<p data-empty>${say('Nenhuma chave ainda: envie a deles abaixo.', 'No key yet: upload theirs below.')}</p>`
+              : html`<table class="stack connector-keys"><thead><tr><th>${h.whose}</th><th>${h.fingerprint}</th><th>${h.status}</th><th>${h.from}</th><th>${h.stops}</th><th></th></tr></thead>
       <tbody>${env.keys.map(
         (k) => html`<tr data-key=${k.id} data-owner=${k.owner} data-status=${k.status}>
           <td data-label=${h.whose}>${whose(k.owner)}</td><td data-label=${h.fingerprint}><code>${k.fingerprint.slice(0, 16)}…</code></td><td data-label=${h.status}>${label(k.status)}</td>
@@ -392,7 +401,8 @@ function ConnectorEnvironment({ base, protocol, env, onChange }) {
           }
             ${k.status !== 'revoked' && k.status !== 'expired' ? html`<button type="button" class="danger" disabled=${action.busy} onClick=${() => revoke(k)}>${say('Revogar', 'Revoke')}</button>` : null}</td>
         </tr>`,
-      )}</tbody></table>
+      )}</tbody></table>`
+          }
     <form onSubmit=${upload} aria-label=${say('Enviar a chave pública deles', 'Upload their public key')}>
       <label>${say('A chave pública deles (PEM)', 'Their public key (PEM)')} <textarea name="publicKey" rows="4" required placeholder="-----BEGIN PUBLIC KEY-----"></textarea></label>
       <label class="inline">${say('Sobreposição em minutos (a chave deles em uso continua verificando por esse tempo; 0: imediatamente)', 'Overlap in minutes (their key in use keeps verifying that long; 0: at once)')} <input name="overlapMinutes" type="number" min="0" max="10080" /></label>

@@ -23,7 +23,7 @@ t.teardown(async () => {
 
 const count = async (on: SqlRunner) => Number((await on.query<{ n: string }>('select count(*) as n from snap.rows'))[0]!.n);
 /** Two reads with another connection's commit between them. */
-const twoReads = async (on: SqlRunner) => {
+const twoReads = async (on: SqlRunner): Promise<[number, number]> => {
   const first = await count(on);
   await admin.query('insert into snap.rows default values');
   return [first, await count(on)];

@@ -8,3 +8,14 @@ export const CHROMIUM_LAUNCH = {
   executablePath: CHROMIUM_PATH,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
+
+/**
+ * CHROMIUM_LAUNCH for a browser whose own language is `lang` (pt-BR, en-US), as a person's is: its date
+ * and number inputs are written as that language writes them (29/11/2026 and 1234,5 in Portuguese),
+ * which a page's locale (Playwright's `locale`) does not change. Needs the language's pack (Debian's
+ * chromium-l10n; without it, en-US).
+ */
+export function chromiumLaunchIn(lang: string) {
+  const posix = lang.replace('-', '_');
+  return { ...CHROMIUM_LAUNCH, args: [...CHROMIUM_LAUNCH.args, `--lang=${lang}`], env: { ...process.env, LANGUAGE: posix, LANG: `${posix}.UTF-8` } };
+}

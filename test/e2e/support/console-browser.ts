@@ -6,7 +6,7 @@
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { timedPhase } from '@bo/service-kit/testing';
 // The launch every browser test shares (the e2e workspace does not depend on test-support: taken by path, like people.ts).
-import { CHROMIUM_LAUNCH } from '../../../packages/test-support/src/chromium.ts';
+import { CHROMIUM_LAUNCH, chromiumLaunchIn } from '../../../packages/test-support/src/chromium.ts';
 import { confirmPerson, totpCode } from './people.ts';
 import { ADMIN_TOKEN } from './stack.ts';
 
@@ -16,8 +16,8 @@ interface Teardown {
 }
 
 /** Chromium for this test: its start noted as the 'chromium' phase (`npm run test:timings`), closed when the test ends. */
-export async function launchChromium(t: Teardown): Promise<Browser> {
-  const browser = await timedPhase('chromium', () => chromium.launch(CHROMIUM_LAUNCH));
+export async function launchChromium(t: Teardown, lang?: string): Promise<Browser> {
+  const browser = await timedPhase('chromium', () => chromium.launch(lang ? chromiumLaunchIn(lang) : CHROMIUM_LAUNCH));
   t.teardown(() => browser.close());
   return browser;
 }
@@ -138,6 +138,8 @@ export interface ConsoleBrowserOptions {
   passphrase?: string;
   /** Every context's options besides the viewport: locale, acceptDownloads. */
   context?: Omit<BrowserContextOptions, 'viewport'>;
+  /** The browser's own language (pt-BR, en-US): its date and number inputs follow it (chromiumLaunchIn); en-US unless said. */
+  browserLanguage?: string;
   /** The viewport's height at a width: 900 unless a file checks a real phone (390 × 844). */
   height?: (width: number) => number;
   /** Say yes to every confirm() the console asks (a change that stops something asks first). */
@@ -157,7 +159,7 @@ export interface ConsoleBrowser {
 
 /** Chromium for the console, and people signed in to it, each page watched for problems. */
 export async function consoleBrowser(t: Teardown, adminUrl: string, options: ConsoleBrowserOptions = {}): Promise<ConsoleBrowser> {
-  const browser = await launchChromium(t);
+  const browser = await launchChromium(t, options.browserLanguage);
   const problems: string[] = [];
   /** Who chose their own password already: their next sign-in skips /setup. */
   const setUp = new Set<string>();

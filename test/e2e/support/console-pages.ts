@@ -590,17 +590,26 @@ export function consolePagesTest(lang: Lang): void {
     // Last: the sandbox key rotated at once, so the old one reads as expired (nothing signs with it after this).
     t.equal((await stack.admin('POST', `/admin/operators/${op.operator.id}/credentials/sandbox/rotate`, { overlapMinutes: 0 })).status, 201);
 
-    // The browser of a person of that language (navigator.language, Accept-Language). Its date inputs are
-    // the browser's own: Debian's Chromium without its chromium-l10n package writes them mm/dd/yyyy whatever
-    // the locale (docs/console.md, "What the screenshots' review found").
+    // The browser of a person of that language (navigator.language, Accept-Language), itself in that
+    // language: its date inputs are the browser's own and follow its language (dd/mm/aaaa in Portuguese),
+    // not the page's (docs/console.md, "What the screenshots' review found").
     const browser = await consoleBrowser(t, stack.adminUrl, {
       context: { locale: lang === 'pt' ? 'pt-BR' : 'en-US' },
+      browserLanguage: lang === 'pt' ? 'pt-BR' : 'en-US',
       height: phoneHeight,
       watch: { label: (email, width) => `${email} ${width}`, consoleErrors: (text) => !/Failed to load resource/.test(text) },
     });
     // A browser of its own for /setup: its people sign in with a one-time password, never set up.
-    const setupBrowser = await launchChromium(t);
+    const setupBrowser = await launchChromium(t, lang === 'pt' ? 'pt-BR' : 'en-US');
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+    // The browser itself in the person's language, as a Brazilian's is (its date inputs follow it, not the page).
+    const bare = await setupBrowser.newContext();
+    t.equal(
+      await (await bare.newPage()).evaluate(() => navigator.language),
+      lang === 'pt' ? 'pt-BR' : 'en-US',
+      "the browser's own language, which its date inputs are written in",
+    );
+    await bare.close();
 
     const env = (url: string) => `${url}${url.includes('?') ? '&' : '?'}environment=sandbox`;
     /** Each page with the URLs it is read at: the environments where it has the switch, the views and items it opens. */
