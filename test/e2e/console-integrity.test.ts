@@ -69,7 +69,9 @@ t.test('integrity holds on the console', async (t) => {
   t.test('at 1280 px: one officer holds a slip through the form; the page offers her no decision', async (t) => {
     const page = await signedIn(clara, 1280);
     const form = page.locator('form[aria-label="Hold a prize"]');
-    await form.locator('input[name=providerId]').fill(provider.id);
+    // The sportsbook chosen by its name (compliance reads the providers' list: issue #70).
+    await form.locator('.picker input[type=search]').fill('Integrity');
+    await form.locator(`button[data-choice="${provider.id}"]`).click();
     await form.locator('input[name=roundId]').fill(slips[0]!);
     await form.locator('input[name=reason]').fill('odds moved against the market before kick-off');
     await form.locator('textarea[name=evidence]').fill('monitor alert 42');

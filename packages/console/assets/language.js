@@ -40,6 +40,9 @@ export const locale = () => (language() === 'pt' ? 'pt-BR' : 'en-GB');
 export const CODES = {
   // Player status and KYC
   ativo: ['Ativo', 'Active'],
+  // A game provider's kind
+  casino: ['Cassino', 'Casino'],
+  sportsbook: ['Apostas esportivas', 'Sportsbook'],
   suspenso: ['Suspenso', 'Suspended'],
   bloqueado: ['Bloqueado', 'Blocked'],
   autoexcluido: ['Autoexcluído', 'Self-excluded'],

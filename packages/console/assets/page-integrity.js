@@ -6,6 +6,7 @@
 // suspicious-betting export (JSON or CSV) of a range. Production unless the switch says the sandbox.
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, useEnvironment, Loaded, ErrorNote, ZonedTime, BrandName, money, person, say, may, me } from './kit.js';
+import { ProviderPicker } from './pickers.js';
 
 const STATUSES = [
   ['held', () => say('Retidos', 'Held')],
@@ -16,20 +17,25 @@ const statusName = (s) => (STATUSES.find(([code]) => code === s)?.[1] ?? (() => 
 
 const Player = ({ id }) => html`<a href=${`/players${query({ id })}`} title=${id}>${say('ver apostador', 'open the player')}</a>`;
 
+/** A slip is held at its sportsbook, chosen by name (only sportsbooks take slips). */
 function PlaceForm({ onDone }) {
   const action = useAction();
+  const providers = useLoad(() => api('GET', '/admin/providers'));
+  const [providerId, setProviderId] = useState('');
   const submit = async (e) => {
     e.preventDefault();
     const f = e.currentTarget;
-    const body = { providerId: f.providerId.value.trim(), roundId: f.roundId.value.trim(), reason: f.reason.value.trim() };
+    const body = { providerId, roundId: f.roundId.value.trim(), reason: f.reason.value.trim() };
     const evidence = f.evidence.value.trim();
     if (await action.run(() => api('POST', '/admin/integrity/holds', evidence ? { ...body, evidence } : body))) {
       f.reset();
+      setProviderId('');
       onDone();
     }
   };
+  const sportsbooks = providers.data?.data.filter((p) => p.kind === 'sportsbook');
   return html`<form class="integrity-place" aria-label=${say('Reter um prêmio', 'Hold a prize')} onSubmit=${submit}>
-    <label>${say('Provedor (prv_…)', 'Provider (prv_…)')} <input name="providerId" required maxlength="64" /></label>
+    <${ProviderPicker} providers=${sportsbooks} value=${providerId} onChange=${setProviderId} required label=${say('Casa de apostas esportivas', 'Sportsbook')} />
     <label>${say('Bilhete (id da aposta do provedor)', "Slip (the provider's bet id)")} <input name="roundId" required maxlength="128" /></label>
     <label>${say('Motivo', 'Reason')} <input name="reason" required minlength="3" maxlength="2000" /></label>
     <label>${say('Evidências', 'Evidence')} <textarea name="evidence" maxlength="8000"></textarea></label>

@@ -507,7 +507,8 @@ function Provider({ provider, onChange, open }) {
 }
 
 /** A provider's kind and status in the person's language (English as the API writes them). */
-const kindName = (kind) => (kind === 'casino' ? say('cassino', 'casino') : kind === 'sportsbook' ? say('apostas esportivas', 'sportsbook') : kind);
+/** A provider's kind mid-sentence (language.js's words, in lower case). */
+const kindName = (kind) => label(kind).toLowerCase();
 const statusName = (status) => (status === 'enabled' ? say('ativo', 'enabled') : status === 'disabled' ? say('desativado', 'disabled') : label(status));
 
 function CreateProvider({ onCreated }) {

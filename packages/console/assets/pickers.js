@@ -116,7 +116,11 @@ export function PlayerPicker({ name = 'playerId', environment, value, onChange, 
 }
 
 /** A game provider, by name. */
-export function ProviderPicker({ providers, name = 'providerId', value, onChange, label: fieldLabel }) {
-  const options = (providers ?? []).map((p) => ({ id: p.id, title: p.name, detail: `${p.kind} · ${label(p.status === 'enabled' ? 'ativo' : 'suspenso')}` }));
-  return html`<${Picker} name=${name} label=${fieldLabel ?? say('Provedor', 'Provider')} options=${options} value=${value} onChange=${onChange} />`;
+export function ProviderPicker({ providers, name = 'providerId', value, onChange, required, label: fieldLabel }) {
+  const options = (providers ?? []).map((p) => ({
+    id: p.id,
+    title: p.name,
+    detail: `${label(p.kind)} · ${label(p.status === 'enabled' ? 'ativo' : 'suspenso')}`,
+  }));
+  return html`<${Picker} name=${name} label=${fieldLabel ?? say('Provedor', 'Provider')} options=${options} value=${value} onChange=${onChange} required=${required} />`;
 }

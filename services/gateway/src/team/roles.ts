@@ -91,7 +91,8 @@ const ROLES_BY_OPERATION: Record<string, readonly AdminRole[]> = {
   // Provider money for finance (issue #61): the providers and their games, what each brand owes a
   // provider or is owed (its clearing balance), players' debts and rounds left open, read; changing a
   // provider, its keys, operators, games and connectors stays admin's.
-  adminListProviders: ['finance'],
+  // Compliance too: it holds a sports slip's prize on /integrity, naming the sportsbook by its name (issue #70).
+  adminListProviders: ['finance', 'compliance'],
   adminGetProvider: ['finance'],
   adminListProviderGames: ['finance'],
   adminListOpenRounds: ['finance'],
