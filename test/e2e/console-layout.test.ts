@@ -147,7 +147,8 @@ t.test('console pages at 1280 px and on a 390 px phone', async (t) => {
       const links = await card.locator('.submissions a').evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), rel: a.getAttribute('rel') })));
       t.same(links, [{ href: 'https://files.example.com/kyc/selfie-0001.jpg', rel: 'noopener noreferrer' }], `${url}: only the https reference is a link`);
       const text = await card.locator('.submissions').textContent();
-      t.match(text, /s3:\/\/docs\/rg-front/, `${url}: the s3 reference is shown as text`);
+      t.equal(await card.locator('.submissions a').textContent(), 'open the document', `${url}: the link says what it opens, not the URL`);
+      t.match(text, /in the operator's files: s3:\/\/docs\/rg-front/, `${url}: the s3 reference is shown as text, said to be the operator's`);
       t.match(text, /javascript:alert\(1\)/, `${url}: and anything else too`);
       // The names arrive with the operators' list: shown once it is in.
       await card.locator('.owner', { hasText: 'Layout Bets' }).waitFor();

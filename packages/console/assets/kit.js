@@ -151,8 +151,9 @@ export function Loaded({ state, children }) {
 }
 
 /**
- * A KYC document reference as the operator sent it: a link only when it is an https URL (opened
- * without handing over this page), text otherwise (`s3://…`, a file name, anything else).
+ * A KYC document as the operator refers to it (we never hold the document): "open the document", a
+ * link, when the reference is an https URL (opened without handing over this page); otherwise the
+ * reference as text, said to be the operator's (`s3://…`, a file name, anything else).
  */
 export function Reference({ value }) {
   let url;
@@ -161,8 +162,8 @@ export function Reference({ value }) {
   } catch {
     url = undefined;
   }
-  if (url?.protocol !== 'https:') return html`<code>${value}</code>`;
-  return html`<a href=${url.href} target="_blank" rel="noopener noreferrer"><code>${value}</code></a>`;
+  if (url?.protocol !== 'https:') return html`<span class="muted">${say('no arquivo do operador:', "in the operator's files:")}</span> <code>${value}</code>`;
+  return html`<a href=${url.href} target="_blank" rel="noopener noreferrer" title=${value}>${say('abrir o documento', 'open the document')}</a>`;
 }
 
 // The operators' names, read once per page load (every role may list operators).
