@@ -555,10 +555,10 @@ t.test('a day of the team in the console', async (t) => {
       const head = await text(page, `${card} summary`);
       t.match(head, /cassino.*protocolo.*ativo.*desde/, `${width}: the provider's kind and status in Portuguese`);
       t.notMatch(head, /\bcasino\b|\benabled\b|\bsince\b/, `${width}: no raw code`);
-      // Each section loads on its own: wait until each shows its table (on a phone these read as cards, their
-      // headers hidden: the table itself, which comes with the answer).
+      // Each section loads on its own: wait until each shows its table, or says it has none (on a phone tables
+      // read as cards, their headers hidden: the table itself, which comes with the answer).
       for (const section of ['Chaves do provedor', 'Operadores atendidos', 'Jogos do provedor'])
-        await page.locator(`${card} section[aria-label="${section}"] table`).waitFor({ state: 'attached' });
+        await page.locator(`${card} section[aria-label="${section}"]`).locator('table, p[data-empty]').first().waitFor({ state: 'attached' });
       const admin = plain(
         (
           await page

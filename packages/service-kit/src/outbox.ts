@@ -161,9 +161,20 @@ async function ensureStream(nc: NatsConnection, name: string, subjects: string, 
   } catch (e) {
     // Another replica may have created it in the meantime.
     await jsm.streams.info(name).catch(() => {
-      throw e;
+      throw streamCreateError(name, e);
     });
   }
+}
+
+/**
+ * The server's refusal to create a stream with everything it said: a clean-clone run once failed here
+ * with a JetStream API error whose message was empty. The error stays the cause, so a "not now"
+ * (isUnavailable) is still waited out.
+ */
+function streamCreateError(name: string, e: unknown): Error {
+  const api = e as { message?: string; code?: unknown; status?: unknown; apiError?: () => unknown };
+  const said = typeof api.apiError === 'function' ? JSON.stringify(api.apiError()) : String(api.message ?? e);
+  return new Error(`creating the stream ${name} was refused: ${api.message || '(no description)'}; the server said ${said}`, { cause: e });
 }
 
 export interface OutboxRelay {

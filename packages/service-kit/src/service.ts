@@ -110,8 +110,15 @@ export async function startService<S extends ConfigSchema, X>(
   const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, log });
   const sql = await openSql(orm);
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES, base);
-  await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
-  if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
+  try {
+    await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
+    if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
+  } catch (e) {
+    // A start that fails here leaves nothing open: a process (a test's) would otherwise wait on them.
+    await nc.close().catch(() => undefined);
+    await orm.close(true);
+    throw e;
+  }
   const outbox = startOutboxRelay({
     sql,
     schema: def.schema,
