@@ -218,6 +218,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     say(`standby promoted; first deposit accepted ${standbyMs} ms after the primary was lost; ledger verifies: ${standbyLedger}`);
     // The other scenario now: a bad statement or migration, whose cure is going back to T.
     await stack.close();
+    const standbyStoppedAt = Date.now();
     await standby.stop();
 
     // What archiving alone would have lost: the archive restored to its end (the lost primary's timeline).
@@ -330,7 +331,18 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     if (presence.unexpected.length)
       problems.push(`acknowledged after T, present after the restore to T: ${presence.unexpected.map(key).slice(0, 5).join(', ')}`);
     if (reusedIds.length) problems.push(`event ids delivered with two meanings: ${reusedIds.join(', ')}`);
-    if (afterTResent.length) problems.push(`after-T events sent again by the restored system: ${afterTResent.join(', ')}`);
+    if (afterTResent.length) {
+      // Each with its type and every receipt, in ms from the restore's start (T, the primary's loss and the
+      // system's stop before it are negative): which system sent what, and when.
+      const at = (ms: number) => `${ms - restoreFrom} ms`;
+      const told = afterTResent.map((id) => {
+        const got = deliveries().filter((d) => d.id === id);
+        return `${id} (${got[0]?.type}; received at ${got.map((d) => at(d.at)).join(', ')})`;
+      });
+      problems.push(
+        `after-T events sent again by the restored system: ${told.join('; ')} [T at ${at(tMark)}, primary lost at ${at(lostAt)}, the system on the standby stopped at ${at(standbyStoppedAt)}]`,
+      );
+    }
     if (deliveredTwice.length) problems.push(`delivered again after JetStream's loss: ${deliveredTwice.join(', ')}`);
     if (auditRowsAfter !== auditRowsBefore) problems.push(`audit rows ${auditRowsBefore} before JetStream's loss, ${auditRowsAfter} after the republish`);
     return {
