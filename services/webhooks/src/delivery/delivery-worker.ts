@@ -177,6 +177,8 @@ export function startDeliveryWorker(o: DeliveryWorkerOptions): DeliveryWorker {
     async reserve(n) {
       // Its attempts are started in the same turn as the pass ends, before this continues.
       while (claiming) await claiming.catch(() => undefined);
+      // Stopping: what the intake still stores waits for the claim loop of the next process or replica.
+      if (stopping) return 0;
       const granted = Math.max(0, Math.min(n, room()));
       reserved += granted;
       return granted;

@@ -13,6 +13,7 @@ import type { EventToStore } from '../store/delivery-queue.ts';
 import { ingestEvents, type IntakeOutcome } from '../store/event-intake.ts';
 import type { DeliveryWorker } from './delivery-worker.ts';
 import { noteEventOrigin } from './delivery-origins.ts';
+import { IntakeBatches } from './intake-batches.ts';
 
 export function webhooksConsumerName(prefix: string): string {
   return `${prefix}_webhooks`;
@@ -61,13 +62,11 @@ export function parseEventMessage(m: { data: Uint8Array; headers?: { get(k: stri
 
 export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
   const parallel = o.parallel ?? 4;
-  const handling = new Set<Promise<void>>();
 
-  const pending: Array<{ m: JsMsg; event: EventToStore }> = [];
-  let pumpQueued = false;
+  type Taken = { m: JsMsg; event: EventToStore };
 
   /** Stores a batch in one statement, starts the attempts it leased, then acks every message. */
-  async function store(batch: Array<{ m: JsMsg; event: EventToStore }>): Promise<void> {
+  async function store(batch: Taken[]): Promise<void> {
     const room = await o.worker.reserve(batch.length);
     let outcomes: IntakeOutcome[];
     try {
@@ -100,30 +99,13 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
     for (const b of batch) b.m.ack();
   }
 
-  /** Starts batches of what has arrived, while fewer than `parallel` are being stored. */
-  function pump(): void {
-    pumpQueued = false;
-    while (pending.length > 0 && handling.size < parallel) {
-      // Distinct event ids per batch (one statement inserts them); a repeat waits for the next.
-      const ids = new Set<string>();
-      const batch: typeof pending = [];
-      for (let i = 0; i < pending.length && batch.length < MAX_BATCH; ) {
-        const item = pending[i]!;
-        if (ids.has(item.event.id)) {
-          i++;
-          continue;
-        }
-        ids.add(item.event.id);
-        batch.push(item);
-        pending.splice(i, 1);
-      }
-      const p: Promise<void> = store(batch).finally(() => {
-        handling.delete(p);
-        pump();
-      });
-      handling.add(p);
-    }
-  }
+  const batches = new IntakeBatches<Taken>({
+    store,
+    idOf: (b) => b.event.id,
+    parallel,
+    maxBatch: MAX_BATCH,
+    onError: (err) => o.log.warn({ err }, 'an intake batch failed; its messages not acknowledged come again (the insert dedupes)'),
+  });
 
   const intake = startDurableConsumer({
     name: 'events consumer',
@@ -146,13 +128,8 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
         return;
       }
       noteEventOrigin(event.id);
-      pending.push({ m, event });
-      // What arrived together (same socket read) is taken as one batch, once this turn is over.
-      if (!pumpQueued) {
-        pumpQueued = true;
-        setImmediate(pump);
-      }
-      while (pending.length >= MAX_BATCH && handling.size >= parallel) await Promise.race(handling);
+      batches.add({ m, event });
+      await batches.room();
     },
     log: o.log,
   });
@@ -162,7 +139,8 @@ export function startEventConsumer(o: EventConsumerOptions): BackgroundTask {
     problem: intake.problem,
     async stop() {
       await intake.stop();
-      while (handling.size > 0) await Promise.allSettled([...handling]);
+      // Everything taken is stored and acknowledged while the connection is still open.
+      await batches.settle();
     },
   };
 }
