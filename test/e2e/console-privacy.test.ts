@@ -63,6 +63,16 @@ t.test("the privacy page: players' data requests and who read what", async (t) =
   // A read of our team that reveals the CPF, recorded by the gateway.
   const revealed = await fetch(`${stack.adminUrl}/admin/players/${playerId}?reveal=cpf`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   t.equal(revealed.status, 200, 'a read that reveals the CPF');
+  // Another player's file read (masked): the filter below must leave it out.
+  const other = await c.post(
+    '/players',
+    { externalId: uniq('pv'), name: 'Otto Outro', email: 'otto@example.com', cpf: '111.444.777-35', birthDate: '1985-02-11' },
+    key(),
+  );
+  t.equal(other.status, 201, 'another player');
+  const otherId = other.body.id as string;
+  const otherRead = await fetch(`${stack.adminUrl}/admin/players/${otherId}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  t.equal(otherRead.status, 200, "the other player's file read");
 
   const officer = await stack.admin('POST', '/admin/users', { email: 'lara.privacy@ourteam.example', role: 'compliance' });
   const helper = await stack.admin('POST', '/admin/users', { email: 'tom.privacy@ourteam.example', role: 'support' });
@@ -112,6 +122,26 @@ t.test("the privacy page: players' data requests and who read what", async (t) =
           /lara\.privacy@ourteam\.example[\s\S]*CPF, phone, address, sign-up IP\s+CPF, phone, address, sign-up IP/,
           'the download: her read, every field revealed',
         );
+        // One player's reads, the player chosen by name (no id typed): the other player's read leaves the list.
+        const playerRows = (id: string) => reads.locator(`tr[data-read][data-player="${id}"]`);
+        await playerRows(otherId).first().waitFor();
+        const picker = reads.locator('[data-picker="playerId"]');
+        await picker.locator('input[type="search"]').fill('Rita Priv');
+        await picker.locator(`button[data-choice="${playerId}"]`).click();
+        await reads.getByRole('button', { name: 'Filter' }).click();
+        await playerRows(otherId).first().waitFor({ state: 'detached' });
+        const shown = await reads.locator('tr[data-read]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')));
+        t.ok(shown.length > 0 && shown.every((id) => id === playerId), `only Rita's reads (${shown.length})`);
+        // A link's ?playerId= is shown by the player's name, and filters.
+        await page.goto(`${stack.adminUrl}/privacy?playerId=${otherId}`);
+        await picker.locator(`[data-chosen="${otherId}"]`, { hasText: 'Otto Outro' }).waitFor();
+        await playerRows(otherId).first().waitFor();
+        const linked = await reads.locator('tr[data-read]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-player')));
+        t.ok(
+          linked.every((id) => id === otherId),
+          "the link's player by name, and only his reads",
+        );
+        await page.goto(`${stack.adminUrl}/privacy`);
       }
       if (width === 390) {
         const fits = await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth');

@@ -5,6 +5,7 @@
 // Nothing else changes here: an operator files a request through its API, and every service answers it.
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, Loaded, ZonedTime, OperatorName, label, person, say } from './kit.js';
+import { PlayerPicker } from './pickers.js';
 
 const VIEWS = [
   { id: 'open', filter: { status: 'received' }, title: () => say('Abertos', 'Open') },
@@ -71,7 +72,7 @@ function Reads() {
       "Every read of a player's personal data by our team (CPF, phone, address, IP), masked or revealed, and every read of a regulator (LGPD, arts. 37 and 46).",
     )}</p>
     <form class="search" onSubmit=${submit} aria-label=${say('Filtrar leituras', 'Filter the reads')}>
-      <label>${say('Apostador', 'Player')} <input name="playerId" value=${filter.playerId} placeholder="plr_…" /></label>
+      <${PlayerPicker} value=${filter.playerId} />
       <label><input type="checkbox" name="revealed" checked=${filter.revealed} /> ${say('Só revelações', 'Reveals only')}</label>
       <button type="submit">${say('Filtrar', 'Filter')}</button>
     </form>
@@ -81,7 +82,7 @@ function Reads() {
         : html`<table class="stack reads"><thead><tr><th>${say('Quando', 'When')}</th><th>${say('Quem', 'Who')}</th><th>${say('Papel', 'Role')}</th><th>${say('Apostador', 'Player')}</th><th>${say('Dados', 'Data')}</th><th>${say('Revelados', 'Revealed')}</th><th>${say('Onde', 'Where')}</th></tr></thead>
           <tbody>${page.data.map(
             // The route is the API's template as recorded (never a query): shown as code, verbatim.
-            (r) => html`<tr data-read=${r.id} data-revealed=${String(r.revealed.length > 0)}>
+            (r) => html`<tr data-read=${r.id} data-player=${r.playerId ?? ''} data-revealed=${String(r.revealed.length > 0)}>
               <td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${r.at} /></td>
               <td data-label=${say('Quem', 'Who')} title=${r.actor}>${person(r.actor)}</td>
               <td data-label=${say('Papel', 'Role')}>${label(r.role)}</td>

@@ -1,4 +1,5 @@
-// Webhook deliveries by event or operator, newest attempt first, with redelivery (support).
+// Webhook deliveries by event or operator, newest attempt first, with redelivery (support). An event is
+// named by what happened, its id beside it (a link to that event's attempts).
 import { useState } from 'preact/hooks';
 import { html, api, query, useLoad, useAction, Loaded, ErrorNote, ZonedTime, may, label, say } from './kit.js';
 
@@ -8,6 +9,10 @@ function Redeliver({ eventId }) {
   return html`<button type="button" disabled=${action.busy} onClick=${() => action.run(() => api('POST', `/admin/webhook-deliveries/${encodeURIComponent(eventId)}/redeliver`))}>${say('Reenviar', 'Redeliver')}</button>
     ${action.done ? html`<span class="ok">${say('agendado', 'scheduled')}</span>` : null}<${ErrorNote} error=${action.error} />`;
 }
+
+/** An event by what happened; its id beside it, as the operator's logs and support tickets quote it. */
+const EventName = ({ d }) =>
+  html`<span data-event-type=${d.eventType}>${label(d.eventType)}</span> <small><a href=${`/webhooks${query({ eventId: d.eventId })}`} title=${say('Todas as tentativas deste evento', 'Every attempt of this event')}><code>${d.eventId}</code></a></small>`;
 
 export function WebhooksPage() {
   const params = new URLSearchParams(location.search);
@@ -23,7 +28,7 @@ export function WebhooksPage() {
     setFilter({ operatorId: f.operatorId.value, eventId: f.eventId.value.trim() });
   };
   return html`<div>
-    <form class="search" onSubmit=${submit} aria-label="Delivery filter">
+    <form class="search" onSubmit=${submit} aria-label=${say('Filtrar entregas', 'Filter the deliveries')}>
       <label>${say('Operador', 'Operator')} <select name="operatorId"><option value="">—</option>
         <${Loaded} state=${operators}>${(p) => p.data.map((o) => html`<option value=${o.id} selected=${o.id === filter.operatorId}>${o.name}</option>`)}<//></select></label>
       <label>${say('ou id do evento', 'or event id')} <input name="eventId" value=${filter.eventId} maxlength="64" /></label>
@@ -38,7 +43,7 @@ export function WebhooksPage() {
             <tbody>${page.data.map(
               (
                 d,
-              ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${d.at} /></td><td data-label=${say('Evento', 'Event')}><code>${d.eventId}</code></td><td data-label=${say('Tentativa', 'Attempt')}>${d.attempt}</td><td data-label="URL"><code>${d.url}</code></td><td data-label=${say('Resultado', 'Outcome')}>${d.outcome ? label(d.outcome) : '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label=${say('Erro', 'Error')}>${d.error ? html`<code>${d.error}</code>` : ''}</td>
+              ) => html`<tr><td data-label=${say('Quando', 'When')}><${ZonedTime} iso=${d.at} /></td><td data-label=${say('Evento', 'Event')}><${EventName} d=${d} /></td><td data-label=${say('Tentativa', 'Attempt')}>${d.attempt}</td><td data-label="URL"><code>${d.url}</code></td><td data-label=${say('Resultado', 'Outcome')}>${d.outcome ? label(d.outcome) : '—'}</td><td data-label="HTTP">${d.statusCode ?? '—'}</td><td data-label=${say('Erro', 'Error')}>${d.error ? html`<code>${d.error}</code>` : ''}</td>
                 <td><${Redeliver} eventId=${d.eventId} /></td></tr>`,
             )}</tbody></table>`}<//>
   </div>`;

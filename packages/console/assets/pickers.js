@@ -17,7 +17,7 @@ const norm = (s) =>
  * A combobox: a search box, the matching choices (each a button), and the hidden input the form reads.
  * `options`: [{ id, title, detail }]; `search(text)`: the choices for a text (async) instead.
  */
-export function Picker({ name, label: fieldLabel, options, search, value, onChange, placeholder, required }) {
+export function Picker({ name, label: fieldLabel, options, search, lookup, value, onChange, placeholder, required }) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [found, setFound] = useState([]);
@@ -25,6 +25,18 @@ export function Picker({ name, label: fieldLabel, options, search, value, onChan
   useEffect(() => {
     if (!value) setChosen(undefined);
     else if (options) setChosen(options.find((o) => o.id === value));
+    else if (lookup && chosen?.id !== value) {
+      // A value given by a link (`?playerId=`): shown by its name once found, by its id if it is not.
+      let live = true;
+      const byId = { id: value, title: value };
+      lookup(value).then(
+        (o) => live && setChosen(o ?? byId),
+        () => live && setChosen(byId),
+      );
+      return () => {
+        live = false;
+      };
+    }
   }, [value, options]);
   useEffect(() => {
     if (!search || text.trim().length < 3) return;
@@ -105,13 +117,17 @@ export function OperatorPicker({ name = 'operatorId', value, onChange, required,
   return html`<${Picker} name=${name} label=${fieldLabel ?? say('Operador', 'Operator')} options=${options} value=${value} onChange=${onChange} required=${required} />`;
 }
 
-/** A player of `environment` (both when absent), found by name, CPF, e-mail or externalId as one types. */
+/**
+ * A player of `environment` (both when absent), found by name, CPF, e-mail or externalId as one types;
+ * a `value` given (a link's `?playerId=`) is shown by the player's name.
+ */
 export function PlayerPicker({ name = 'playerId', environment, value, onChange, required, label: fieldLabel }) {
   const search = (q) =>
     api('GET', `/admin/players${query({ q, environment })}`).then((page) =>
       page.data.map((p) => ({ id: p.id, title: p.name, detail: `${p.email} · ${label(p.environment)}` })),
     );
-  return html`<${Picker} name=${name} label=${fieldLabel ?? say('Apostador', 'Player')} search=${search} value=${value} onChange=${onChange} required=${required}
+  const lookup = (id) => search(id).then((list) => list.find((o) => o.id === id));
+  return html`<${Picker} name=${name} label=${fieldLabel ?? say('Apostador', 'Player')} search=${search} lookup=${lookup} value=${value} onChange=${onChange} required=${required}
     placeholder=${say('Nome, CPF ou e-mail', 'Name, CPF or e-mail')} />`;
 }
 

@@ -141,6 +141,8 @@ export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const DeliveryLogItemSchema = Type.Object({
   eventId: Type.String(),
+  /** What the event says happened (`deposit.confirmed`): the console names the event by it. */
+  eventType: Type.String(),
   attempt: Type.Integer(),
   url: Type.String(),
   statusCode: Nullable(Type.Integer()),

@@ -111,6 +111,10 @@ t.test('a failing receiver gets the same event again until it answers 2xx', asyn
   t.match(log.find((l) => l.attempt === 3)!.error, /timeout/);
   t.match(log.find((l) => l.attempt === 2)!.error, /redirect/);
   t.ok(log.every((l) => l.url === rx.url && typeof l.durationMs === 'number'));
+  t.ok(
+    log.every((l) => l.eventType === event.type),
+    `every attempt names its event's type (${event.type})`,
+  );
 });
 
 t.test('a receiver that always fails gets exactly 8 attempts, then the delivery is failed', async (t) => {

@@ -630,7 +630,7 @@ export function consolePagesTest(lang: Lang): void {
       { name: 'player-davi', url: `/players?id=${davi}`, roles: ['compliance', 'admin'], ready: 'section[aria-label="Responsible gaming"]' },
       { name: 'player-ana', url: `/players?id=${ana.id}`, roles: ['finance', 'admin'], ready: 'section[aria-label="Responsible gaming"]' },
       { name: 'operators', url: '/operators', roles: ['compliance', 'finance', 'support', 'admin'], ready: 'tr[data-credential]' },
-      { name: 'webhooks', url: `/webhooks?operatorId=${op.operator.id}`, roles: ['support', 'finance', 'admin'] },
+      { name: 'webhooks', url: `/webhooks?operatorId=${op.operator.id}`, roles: ['support', 'finance', 'admin'], ready: 'td [data-event-type]' },
       { name: 'aml', url: '/aml', roles: ['regulator', 'compliance', 'admin'], ready: 'tr[data-case-row]' },
       { name: 'aml-sandbox', url: env('/aml'), roles: ['compliance', 'admin'], ready: 'tr[data-case-row]' },
       { name: 'aml-case', url: `/aml?case=${brunoCase.id}`, roles: ['regulator', 'compliance', 'admin'], ready: 'article[data-case]' },
@@ -722,6 +722,13 @@ export function consolePagesTest(lang: Lang): void {
                   `${lang} ${role} aml at 390 px: the first case whole on the first screen (${Math.round(box.top)}-${Math.round(box.bottom)} px of 844), the filters folded`,
                 );
               }
+            }
+            if (p.name === 'webhooks') {
+              t.same(
+                await page.locator('td [data-event-type="webhook.test"]').first().textContent(),
+                lang === 'pt' ? 'Teste do webhook' : 'Webhook test',
+                `${lang} ${width} ${role} webhooks: an event named by what happened, not only its id`,
+              );
             }
             if (p.name === 'providers') {
               const rec = page.locator('article[data-provider=prv_sandbox] section[aria-label="Reconciliation"]');

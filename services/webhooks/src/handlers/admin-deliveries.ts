@@ -15,6 +15,7 @@ export function adminListDeliveries(rt: WebhooksRuntime): HandlerOf<typeof webho
     const rows = await attemptLog(rt.deps.sql, { eventId: q.eventId, operatorId: q.operatorId }, LIMIT);
     const data: DeliveryLogItem[] = rows.map((r) => ({
       eventId: r.event_id,
+      eventType: r.event_type,
       attempt: r.attempt,
       url: r.url,
       statusCode: r.status_code,

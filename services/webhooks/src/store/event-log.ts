@@ -7,6 +7,7 @@ import { ListFilters } from './list-filters.ts';
 
 export interface AttemptLogRow {
   event_id: string;
+  event_type: string;
   attempt: number;
   url: string;
   status_code: number | null;
@@ -19,11 +20,11 @@ export interface AttemptLogRow {
 
 /** Our team's attempt log, newest first, of one event and/or one operator (all when neither is given). */
 export function attemptLog(sql: SqlRunner, by: { eventId?: string; operatorId?: string }, limit: number): Promise<AttemptLogRow[]> {
-  const filters = new ListFilters().given(by.eventId, 'event_id = ?').given(by.operatorId, 'operator_id = ?');
+  const filters = new ListFilters().given(by.eventId, 'a.event_id = ?').given(by.operatorId, 'a.operator_id = ?');
   return sql.query<AttemptLogRow>(
-    `select event_id, attempt, url, status_code, error, started_at, duration_ms, delivery_id, outcome
-     from webhooks.attempts ${filters.where()}
-     order by id desc limit ?`,
+    `select a.event_id, e.type as event_type, a.attempt, a.url, a.status_code, a.error, a.started_at, a.duration_ms, a.delivery_id, a.outcome
+     from webhooks.attempts a join webhooks.events e on e.id = a.event_id ${filters.where()}
+     order by a.id desc limit ?`,
     [...filters.params, limit],
   );
 }
