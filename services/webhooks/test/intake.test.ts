@@ -391,3 +391,24 @@ t.test('a claim pass and the intake never fill the same places of the pool', asy
   t.same(new Set(rx.requests.map((r) => r.webhookId)), new Set([...events, ...more].map((e) => e.id)), 'each event sent once');
   t.equal(rx.requests.length, 6);
 });
+
+t.test('a stopping worker gives the intake no place: what it still stores waits for the next claim loop', async (t) => {
+  const stack = await startStack(t, { WEBHOOK_POLL_MS: 600_000 });
+  const c = stack.config;
+  const worker = startDeliveryWorker({
+    sql: ownSql(t, stack),
+    log: pino({ level: 'silent' }),
+    attempt: { masterKey: c.SECRETS_MASTER_KEY, timeoutMs: 50_000, policy: { allowHttp: c.WEBHOOK_ALLOW_HTTP, allowPrivate: c.WEBHOOK_ALLOW_PRIVATE } },
+    schedule: [30],
+    concurrency: 4,
+    perEndpoint: 16,
+    pollMs: 600_000,
+    leaseMs: 60_000,
+  });
+  const granted = await worker.reserve(2);
+  t.equal(granted, 2, 'running: the places asked for');
+  for (let i = 0; i < granted; i++) worker.startReserved(undefined);
+  const stopping = worker.stop();
+  t.equal(await worker.reserve(2), 0, 'stopping: none, so no attempt starts after the stop');
+  await stopping;
+});
