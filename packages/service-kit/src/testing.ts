@@ -1,6 +1,7 @@
 // Test resources: every test file gets its own database and NATS prefix and removes them after.
 import { randomBytes, randomInt } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -172,7 +173,21 @@ export interface ServiceProcess {
 }
 
 /**
- * A service as a real child process (`node services/<svc>/src/main.ts`), for crash tests: start it
+ * The file a test starts a service process from: under `npm test` its bundle
+ * (BO_TEST_SERVICE_BUNDLES, scripts/test-service-bundles.ts: the same code in one file, a third of
+ * the CPU to start), else `main` itself (a test file run by hand).
+ */
+export function serviceEntry(main: string | URL): string {
+  const file = main instanceof URL ? fileURLToPath(main) : main;
+  const bundles = process.env.BO_TEST_SERVICE_BUNDLES;
+  const service = /[/\\]services[/\\]([^/\\]+)[/\\]src[/\\]main\.ts$/.exec(file)?.[1];
+  if (!bundles || !service) return file;
+  const bundle = path.join(bundles, `${service}.mjs`);
+  return existsSync(bundle) ? bundle : file;
+}
+
+/**
+ * A service as a real child process (`node services/<svc>/src/main.ts`, or its bundle: serviceEntry), for crash tests: start it
  * with CRASH_AT=<point>, let it die there, start it again without, check the invariants. Resolves
  * once the service logged that it started (its subscriptions are registered by then).
  */
@@ -180,7 +195,7 @@ export async function spawnServiceProcess(name: string, main: string | URL, env:
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete childEnv.CRASH_AT;
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = String(v);
-  const proc: ChildProcess = spawn(process.execPath, [main instanceof URL ? fileURLToPath(main) : main], {
+  const proc: ChildProcess = spawn(process.execPath, [serviceEntry(main)], {
     env: childEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { OperatorClient, type ClientResponse, type CreatedOperator } from '@bo/contracts';
-import { cleanupNatsPrefix, createTestDatabase, notePhase, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
+import { cleanupNatsPrefix, createTestDatabase, notePhase, serviceEntry, testPrefix, waitFor, type TestDatabase } from '@bo/service-kit/testing';
 import { infrastructure } from './infrastructure.ts';
 import { freePortBlock } from '../../../scripts/local-infra.ts';
 
@@ -104,7 +104,7 @@ export async function startStack(
 
   const replicas: { child: ChildProcess; exit: Promise<number | null> }[] = [];
   const spawnComponent = (c: Component, more: Record<string, string>): ChildProcess => {
-    const child = spawn(process.execPath, [path.join(ROOT, `services/${c}/src/main.ts`)], {
+    const child = spawn(process.execPath, [serviceEntry(path.join(ROOT, `services/${c}/src/main.ts`))], {
       cwd: ROOT,
       env: { ...env, ...more },
       stdio: ['ignore', 'pipe', 'pipe'],
