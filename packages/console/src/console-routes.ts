@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError, collectIssues, isAppError, validationError } from '@bo/contracts';
@@ -84,6 +84,11 @@ const CSP = `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src
 const ASSET = /^[a-z][a-z-]*\.(js|css)$/;
 const CONTENT_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
 const ASSETS = path.join(import.meta.dirname, '../assets');
+/** A file the console serves, read once: its text and the tag it is asked again by. */
+interface Asset {
+  body: string;
+  etag: string;
+}
 const SignIn = TypeCompiler.Compile(
   Type.Object({
     email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -121,8 +126,10 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
         .header('content-security-policy', CSP)
         .header('x-frame-options', 'DENY')
         .header('x-content-type-options', 'nosniff')
-        .header('referrer-policy', 'no-referrer')
-        .header('cache-control', 'no-store');
+        .header('referrer-policy', 'no-referrer');
+      // The pages and every answer are never kept; the scripts and styles (no one's data) are kept and asked
+      // again each time (assets below).
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     }
     return payload;
   });
@@ -130,29 +137,40 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
   app.get('/favicon.ico', async (_req, reply) => reply.type('image/svg+xml').send(ICON));
   for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
   // Files are read once, on first use; a name outside the pattern or the vendor list is 404.
-  const cache = new Map<string, string>();
-  const cached = (key: string, file: string): string => {
-    let body = cache.get(key);
-    if (body === undefined) {
+  const cache = new Map<string, Asset>();
+  const cached = (key: string, file: string): Asset => {
+    let asset = cache.get(key);
+    if (asset === undefined) {
+      let body: string;
       try {
         body = readFileSync(file, 'utf8');
       } catch {
         throw new AppError('NOT_FOUND');
       }
-      cache.set(key, body);
+      asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+      cache.set(key, asset);
     }
-    return body;
+    return asset;
+  };
+  // Kept by the browser and asked again on every page (no-cache): a new version is taken at once, an unchanged
+  // one answered 304, and the browser reuses the code it compiled (each page of the console loads some thirty
+  // modules: compiled again on every page while they were no-store).
+  const sendAsset = (req: FastifyRequest, reply: FastifyReply, type: string, asset: Asset) => {
+    reply.header('cache-control', 'no-cache').header('etag', asset.etag);
+    const asked = (req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+    if (asked.includes(asset.etag)) return reply.code(304).send();
+    return reply.type(type).send(asset.body);
   };
   app.get('/console/:file', async (req, reply) => {
     const file = (req.params as { file: string }).file;
     if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
-    return reply.type(CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js']).send(cached(file, path.join(ASSETS, file)));
+    return sendAsset(req, reply, CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js'], cached(file, path.join(ASSETS, file)));
   });
   app.get('/console/vendor/:file', async (req, reply) => {
     const file = (req.params as { file: string }).file;
     const vendored = VENDOR[file];
     if (!vendored) throw new AppError('NOT_FOUND');
-    return reply.type(CONTENT_TYPES.js).send(cached(`vendor/${file}`, vendored));
+    return sendAsset(req, reply, CONTENT_TYPES.js, cached(`vendor/${file}`, vendored));
   });
 
   app.post('/console/session', async (req, reply) => {

@@ -111,6 +111,21 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
     const res = await app.inject({ method: 'GET', url: `/console/${m[1]}` });
     t.same([res.statusCode, res.body], [200, readFileSync(path.join(ASSETS, m[1]!), 'utf8')], `${m[1]} is served`);
   }
+  // Scripts and styles are kept and asked again (no-cache): unchanged, 304 without a body; the pages stay no-store.
+  t.same([appJs.headers['cache-control'], appJs.headers['x-content-type-options']], ['no-cache', 'nosniff'], 'app.js: kept, asked again each time');
+  const etag = String(appJs.headers.etag);
+  t.match(etag, /^"[A-Za-z0-9_-]{22}"$/, 'app.js has a tag of its content');
+  const again = await app.inject({ method: 'GET', url: '/console/app.js', headers: { 'if-none-match': `W/"x", ${etag}` } });
+  t.same([again.statusCode, again.body, again.headers.etag], [304, '', etag], 'unchanged: 304, no body');
+  const other = await app.inject({ method: 'GET', url: '/console/kit.js', headers: { 'if-none-match': etag } });
+  t.same([other.statusCode, other.headers['cache-control']], [200, 'no-cache'], "another file's tag: the file");
+  t.not(other.headers.etag, etag, 'each file its own tag');
+  const vendorAgain = await app.inject({ method: 'GET', url: '/console/vendor/preact.mjs' });
+  t.equal(
+    (await app.inject({ method: 'GET', url: '/console/vendor/preact.mjs', headers: { 'if-none-match': String(vendorAgain.headers.etag) } })).statusCode,
+    304,
+    'a vendored module too',
+  );
   const css = await app.inject({ method: 'GET', url: '/console/console.css' });
   t.same([css.headers['content-type'], css.body], ['text/css; charset=utf-8', readFileSync(path.join(ASSETS, 'console.css'), 'utf8')]);
   for (const [file, specifier] of [

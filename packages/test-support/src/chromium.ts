@@ -1,7 +1,11 @@
 // Chromium for every browser test, driven by playwright-core (never a downloaded browser build): where
 // it is (`npm test` finds or installs it and passes CHROMIUM_PATH; scripts/test-browser.ts) and how it
-// starts. No import here, so a workspace without this package's dependencies may take it by path.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// starts. Node's own modules only, so a workspace without this package's dependencies may take it by path.
+import { existsSync } from 'node:fs';
+
+/** Debian's headless shell where it is installed (as `npm test` installs it: scripts/test-browser.ts), else its full browser. */
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
 /** chromium.launch's options: headless in a container (no sandbox, no GPU), and none of Chrome's own traffic or first-run pages (a closed network refuses it). */
 export const CHROMIUM_LAUNCH = {

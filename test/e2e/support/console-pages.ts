@@ -288,12 +288,17 @@ function findIn(page: Page, lang: Lang): Promise<Finding[]> {
       // Placeholders and button labels of inputs are words too.
       for (const input of document.querySelectorAll('main input[placeholder]')) if (visible(input)) pieces.push({ text: input.placeholder, el: input });
       const words = new Set(giveaways);
+      // Every raw code in one expression, made once a page: one expression per code and text was most of the
+      // browser's CPU in this test (77 codes over a thousand texts a page, some 200 pages a language). Zero-width,
+      // so a code inside another (self_excluded in player.self_excluded) is found too; the longest first.
+      const escaped = [...rawCodes].sort((a, b) => b.length - a.length).map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const rawCode = new RegExp(`(?<![\\p{L}\\p{N}_-])(?=(${escaped.join('|')})(?![\\p{L}\\p{N}_-]))`, 'gu');
       for (const { text } of pieces) {
         const clean = text
           .replace(/\S+@\S+/g, ' ') // e-mail addresses
           .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, ' '); // URLs, s3:// references
         for (const w of clean.split(/[^\p{L}\p{N}'_-]+/u)) if (words.has(w)) note(`a word of the other language (${w})`, text);
-        for (const code of rawCodes) if (new RegExp(`(^|[^\\p{L}\\p{N}_-])${code}($|[^\\p{L}\\p{N}_-])`, 'u').test(clean)) note(`a raw code (${code})`, text);
+        for (const m of clean.matchAll(rawCode)) note(`a raw code (${m[1]})`, text);
         for (const m of clean.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b/g)) if (!acronyms.includes(m[0])) note(`a raw code (${m[0]})`, text);
         if (/\b\d{4}-\d{2}(-\d{2})?\b/.test(clean)) note('a raw ISO date or month', text);
         // Portuguese writes 50.000,00: any 0.00 is unformatted; English writes 50,000.00: a long one without its commas is.
@@ -609,6 +614,25 @@ export function consolePagesTest(lang: Lang): void {
       lang === 'pt' ? 'pt-BR' : 'en-US',
       "the browser's own language, which its date inputs are written in",
     );
+    // The reader itself finds what it looks for: raw codes (one inside another too), an ISO date, a word of
+    // the other language; and nothing in a clean text.
+    const nested = RAW_CODES.find((c) => c.split('.').some((part) => part !== c && RAW_CODES.includes(part))) ?? 'none';
+    const inner = nested.split('.').find((part) => part !== nested && RAW_CODES.includes(part)) ?? 'none';
+    const planted = [...RAW_CODES.slice(0, 2), nested, inner];
+    const otherWord = GIVEAWAYS[lang][0]!;
+    const probe = await bare.newPage();
+    await probe.setContent(
+      `<main><h1>${lang === 'pt' ? 'Casos' : 'Cases'}</h1>${planted
+        .slice(0, 3)
+        .map((c) => `<p>(${c})</p>`)
+        .join('')}<p>2026-11-29</p><p>x ${otherWord} y</p><p>Carla Dias</p></main>`,
+    );
+    const seen = (await findIn(probe, lang)).map((f) => f.what);
+    for (const c of planted) t.ok(seen.includes(`a raw code (${c})`), `the reader finds the raw code ${c}`);
+    t.ok(seen.includes('a raw ISO date or month'), 'the reader finds an ISO date');
+    t.ok(seen.includes(`a word of the other language (${otherWord})`), `the reader finds ${otherWord}`);
+    await probe.setContent('<main><h1>Carla Dias</h1><p>Carla Dias</p></main>');
+    t.same(await findIn(probe, lang), [], 'and nothing in a clean text');
     await bare.close();
 
     const env = (url: string) => `${url}${url.includes('?') ? '&' : '?'}environment=sandbox`;
