@@ -8,10 +8,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FileTiming } from './tap-progress.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
-const dataDir = path.resolve(option('--data') ?? path.join(root, '.data'));
+const given = option('--data');
+// The checkout the run was made in: the one holding the data folder (another clone's, with --data), whose paths
+// the phases name.
+const dataDir = path.resolve(given ?? path.join(import.meta.dirname, '../.data'));
+const root = given && existsSync(path.join(dataDir, '../test/e2e/package.json')) ? path.resolve(dataDir, '..') : path.resolve(import.meta.dirname, '..');
 
 interface Run {
   startedAt: string;
