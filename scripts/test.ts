@@ -1,5 +1,6 @@
 // `npm test`: the one test command (README, .ci/run). Finds or starts Postgres and NATS the way
-// `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), typechecks,
+// `npm start` does (scripts/local-infra.ts; throwaway servers, stopped afterwards), bundles the services the tests
+// start as processes (scripts/test-service-bundles.ts), typechecks,
 // lints, checks dependencies, runs every workspace's tap suite (through turbo, the e2e suite beside it), prints a line per finished test file as it
 // finishes, and ends with one line `N passed, M failed` (assertions; the typecheck counts as one).
 // `npm test -- <names>` is the fast path for a change: the typecheck, then only the named workspaces or
