@@ -59,10 +59,19 @@ t.test('the API reference in Chromium', async (t) => {
       // Bytes received per request (headers and encoded body), from Chromium's network layer.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
+      // Each request counts for the visit that sent it: a request of the first visit that ends during the
+      // second (the page's own fetch of its icon, say) is not the second visit's download.
+      let visit = 1;
       const received = new Map<string, number>();
       const urls = new Map<string, string>();
-      cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-      cdp.on('Network.loadingFinished', (e) => received.set(urls.get(e.requestId) ?? e.requestId, e.encodedDataLength));
+      const sentIn = new Map<string, number>();
+      cdp.on('Network.requestWillBeSent', (e) => {
+        urls.set(e.requestId, e.request.url);
+        sentIn.set(e.requestId, visit);
+      });
+      cdp.on('Network.loadingFinished', (e) => {
+        if (sentIn.get(e.requestId) === visit) received.set(urls.get(e.requestId) ?? e.requestId, e.encodedDataLength);
+      });
       // Failures seen by the network layer: it also sees the browser's own request for the tab's icon.
       cdp.on('Network.responseReceived', (e) => {
         if (e.response.status >= 400) problems.push(`${e.response.status}: ${e.response.url}`);
@@ -102,7 +111,7 @@ t.test('the API reference in Chromium', async (t) => {
         .catch(() => null);
       t.match(icon, /^\/api\/v1\/docs\/assets\/favicon\.[0-9a-f]{16}\.svg$/, 'the page links its favicon');
       t.same(
-        await page.evaluate(`fetch(${JSON.stringify(icon)}).then((r) => [r.status, r.headers.get('content-type')])`),
+        await page.evaluate(`fetch(${JSON.stringify(icon)}).then(async (r) => (await r.arrayBuffer(), [r.status, r.headers.get('content-type')]))`),
         [200, 'image/svg+xml'],
         'and it is served',
       );
@@ -127,6 +136,7 @@ t.test('the API reference in Chromium', async (t) => {
 
       // A second visit downloads the page and the document again, not the hashed assets.
       received.clear();
+      visit = 2;
       await page.goto(`${origin}/api/v1/docs`);
       await page.waitForSelector('body[data-try-it-ready="true"]');
       const assets = [...received].filter(([url]) => url.includes('/docs/assets/'));
