@@ -22,7 +22,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const LOADED_BY_NODE = ['pg', 'pg-native', 'pino', '@opentelemetry/*', 'import-in-the-middle', 'import-in-the-middle/*'];
 
 /** Our own sources (not node_modules): where import.meta is written in as literals. */
-const OWN_SOURCE = /\/(services|packages)\/[^/]+\/src\/.*\.ts$/;
+const OWN_SOURCE = /\/((services|packages)\/[^/]+\/src|deploy\/k8s)\/.*\.ts$/;
 
 /** Each of our files keeps its own import.meta.url, dirname and filename in the bundle. */
 const ownLocations: Plugin = {
@@ -52,16 +52,26 @@ export function serviceMains(repoRoot = root): Record<string, string> {
 
 /** Builds every service's bundle into outDir (emptied first). */
 export async function buildServiceBundles(outDir: string, repoRoot = root): Promise<string[]> {
-  rmSync(outDir, { recursive: true, force: true });
   const mains = serviceMains(repoRoot);
+  await bundleOwnCode(mains, outDir);
+  return Object.keys(mains);
+}
+
+/**
+ * Bundles each entry point (by the name its .mjs gets) into outDir, emptied first, as the services are
+ * bundled: our files keep their locations, what tracing patches stays outside, shared code in chunks.
+ * `deploy-manifests` bundles the manifests' check the same way (36 runs of it in one file).
+ */
+export async function bundleOwnCode(entryPoints: Record<string, string>, outDir: string): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
   await build({
-    entryPoints: mains,
+    entryPoints,
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     // What a module imports later (import()) stays a later load: tracing starts before pg, pino and
     // http load (main.ts), and the OpenTelemetry SDK loads only in a process that traces. What the
-    // services share is in shared chunks.
+    // entry points share is in shared chunks.
     splitting: true,
     chunkNames: 'shared/[name]-[hash]',
     platform: 'node',
@@ -75,7 +85,6 @@ export async function buildServiceBundles(outDir: string, repoRoot = root): Prom
     plugins: [ownLocations],
     logLevel: 'error',
   });
-  return Object.keys(mains);
 }
 
 if (import.meta.main) {
