@@ -112,7 +112,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
       return url;
     };
     const prefix = testPrefix('drill');
-    const env = { WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000', RECONCILE_INTERVAL_MS: '500', RECONCILE_AFTER_MS: '1000', LOG_LEVEL: 'error' };
+    const env = { WEBHOOK_RETRY_SCHEDULE_MS: '200,400,800,1600,3200,5000,5000', RECONCILE_INTERVAL_MS: '500', RECONCILE_AFTER_MS: '1000', LOG_LEVEL: 'warn' };
     const systemOn = async (c: Cluster) => {
       const database: TestDatabase = { url: await serveFrom(c), name: 'backoffice', drop: async () => undefined };
       const s = await startStack(env, COMPONENTS, { database, prefix });
@@ -339,8 +339,16 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
         const got = deliveries().filter((d) => d.id === id);
         return `${id} (${got[0]?.type}; received at ${got.map((d) => at(d.at)).join(', ')})`;
       });
+      // What the systems' webhooks and payments services said of them, or of a batch they could not store or acknowledge.
+      const said = stacks.flatMap((s, i) =>
+        (['webhooks', 'payments'] as const).flatMap((c) =>
+          (s.logs.get(c) ?? [])
+            .filter((line) => afterTResent.some((id) => line.includes(id)) || /intake batch|redelivered|not acknowledged|publish/.test(line))
+            .map((line) => `system ${i + 1} ${c}: ${line.slice(0, 400)}`),
+        ),
+      );
       problems.push(
-        `after-T events sent again by the restored system: ${told.join('; ')} [T at ${at(tMark)}, primary lost at ${at(lostAt)}, the system on the standby stopped at ${at(standbyStoppedAt)}]`,
+        `after-T events sent again by the restored system: ${told.join('; ')} [T at ${at(tMark)}, primary lost at ${at(lostAt)}, the system on the standby stopped at ${at(standbyStoppedAt)}]${said.length ? `; the services said:\n${said.slice(-20).join('\n')}` : '; the services said nothing of them'}`,
       );
     }
     if (deliveredTwice.length) problems.push(`delivered again after JetStream's loss: ${deliveredTwice.join(', ')}`);
