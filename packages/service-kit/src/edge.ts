@@ -7,7 +7,7 @@ export { armCrashPoints } from './crash.ts';
 export { createLogger, logContext, withLogContext, type Logger } from './log.ts';
 export { runMain } from './main.ts';
 export { startMetricsServer } from './metrics.ts';
-export { connectNats, ensureStreamReplicas } from './nats.ts';
+export { connectNats, ensureStreamReplicas, logConnectionEvents } from './nats.ts';
 export { operatorStatusLease } from './operator-status-lease.ts';
 export { secretKey } from './production-secrets.ts';
 export { createReadiness, jetStreamReadiness, natsReadiness } from './readiness.ts';

@@ -73,7 +73,15 @@ export {
   type OutboxRow,
 } from './outbox.ts';
 export { operatorStatusLease, type OperatorStatus, type OperatorStatusLease } from './operator-status-lease.ts';
-export { coalesceWrites, connectNats, ensureStreamReplicas, natsIdentityOptions, natsInboxPrefix, type NatsIdentitySettings } from './nats.ts';
+export {
+  coalesceWrites,
+  connectNats,
+  ensureStreamReplicas,
+  logConnectionEvents,
+  natsIdentityOptions,
+  natsInboxPrefix,
+  type NatsIdentitySettings,
+} from './nats.ts';
 export {
   composeService,
   startService,

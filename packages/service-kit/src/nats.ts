@@ -2,6 +2,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { accessSync, constants } from 'node:fs';
 import { connect, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { RequestError, RequestOne } from '@nats-io/nats-core/internal';
+import type { Logger } from './log.ts';
 
 /** The base settings that say who this process is to NATS and how it reaches it (config.ts). */
 export interface NatsIdentitySettings {
@@ -72,6 +73,25 @@ export async function connectNats(url: string, name: string, coalesce = true, id
   if (coalesce) coalesceWrites(nc);
   settledRequestsEndQuietly();
   return nc;
+}
+
+/**
+ * Logs what happens to a connection that a service should hear of: lost and back, the server's
+ * errors (a permission refused), pings unanswered, the server going away (lame duck). Without it a
+ * process cut from NATS for a while said nothing of it: a publish or an ack written while it
+ * reconnects waits in the client's buffer, and one that never leaves it is found only by what went
+ * missing. (A server that finds a client too slow cuts it: that is a disconnect here.)
+ */
+export function logConnectionEvents(nc: NatsConnection, log: Pick<Logger, 'warn' | 'error'>): void {
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') log.warn({ server: s.server }, 'NATS connection lost; reconnecting');
+      else if (s.type === 'reconnect') log.warn({ server: s.server }, 'NATS connection back');
+      else if (s.type === 'error') log.error({ err: s.error }, 'NATS server error');
+      else if (s.type === 'staleConnection') log.warn('NATS connection stale (pings unanswered); reconnecting');
+      else if (s.type === 'ldm') log.warn({ server: s.server }, 'NATS server going away (lame duck mode)');
+    }
+  })().catch(() => undefined);
 }
 
 /** The parts of nats.js' single-reply request (v3, internal) that `settledRequestsEndQuietly` relies on. */

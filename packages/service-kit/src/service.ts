@@ -10,7 +10,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import { callOperation, type RequestContext } from '@bo/contracts';
 import { openDatabase, type Migration } from './db.ts';
 import { openSql, type Sql } from './sql.ts';
-import { connectNats } from './nats.ts';
+import { connectNats, logConnectionEvents } from './nats.ts';
 import { ensureEventsStream, ensureInternalStream, startOutboxRelay, type OutboxRelay } from './outbox.ts';
 import { serveOperations, type Handler, type Server } from './serve.ts';
 import { AnswerStore } from './idempotency/kit-kept.ts';
@@ -110,6 +110,7 @@ export async function startService<S extends ConfigSchema, X>(
   const orm = await openDatabase({ databaseUrl: base.DATABASE_URL, schema: def.schema, entities: def.entities, migrations: def.migrations, log });
   const sql = await openSql(orm);
   const nc = await connectNats(base.NATS_URL, def.name, base.NATS_COALESCE_WRITES, base);
+  logConnectionEvents(nc, log);
   try {
     await waitForJetStream(() => ensureEventsStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);
     if (def.internalEvents) await waitForJetStream(() => ensureInternalStream(nc, base.NATS_PREFIX, base.NATS_REPLICAS), log);

@@ -8,6 +8,7 @@ import { isUnavailable as isNatsUnavailable, newId, publicOperations } from '@bo
 import {
   armCrashPoints,
   connectNats,
+  logConnectionEvents,
   createLogger,
   createReadiness,
   isJetStreamUnavailable,
@@ -271,6 +272,7 @@ async function serveWhenConnected(config: GatewayConfig, o: ServeOptions): Promi
     waitMs,
   );
   o.onConnected(nc);
+  logConnectionEvents(nc, log);
   const opened: Array<{ stop(): void }> = [];
   try {
     const forward = { nc, natsPrefix: config.NATS_PREFIX, rpcTimeoutMs: config.RPC_TIMEOUT_MS };

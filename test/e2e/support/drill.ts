@@ -343,7 +343,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
       const said = stacks.flatMap((s, i) =>
         (['webhooks', 'payments'] as const).flatMap((c) =>
           (s.logs.get(c) ?? [])
-            .filter((line) => afterTResent.some((id) => line.includes(id)) || /intake batch|redelivered|not acknowledged|publish/.test(line))
+            .filter((line) => afterTResent.some((id) => line.includes(id)) || /intake batch|redelivered|not acknowledged|publish|NATS/.test(line))
             .map((line) => `system ${i + 1} ${c}: ${line.slice(0, 400)}`),
         ),
       );
