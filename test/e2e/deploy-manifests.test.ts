@@ -33,7 +33,7 @@ function run(cmd: string, args: string[]): Promise<{ code: number | null; out: s
 }
 
 // The copies are checked by check-manifests.ts bundled into one file (as `npm test` bundles the services):
-// the same code, a third of the CPU of a start from its sources, 36 times over. The real manifests are
+// the same code for under half the CPU of a start from its sources, 36 times over. The real manifests are
 // checked from the sources, through the npm script. The bundle is made inside the repository, where Node
 // finds the packages it leaves outside (pg).
 mkdirSync(path.join(ROOT, '.data'), { recursive: true });
