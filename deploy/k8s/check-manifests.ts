@@ -21,6 +21,7 @@ import { allowsEgress, allowsIngress, type Flow, type Labels, type NetworkPolicy
 import {
   AUTH_BEGIN,
   MIRROR_USER,
+  RESTORE_USER,
   NATS_COMPONENTS,
   mirrorDeliverPrefix,
   mirroredStreams,
@@ -192,8 +193,9 @@ for (const [k, v] of Object.entries(providerData)) check(/REPLACE-ME/.test(v), `
 const natsSecret = ofKind('Secret').find((s) => s.metadata.name === NATS_SECRET_NAME);
 check(natsSecret, `no ${NATS_SECRET_NAME} Secret template (${NATS_TEMPLATE})`);
 const natsData: Record<string, string> = natsSecret?.stringData ?? {};
-// Each component's password, and the `mirror` user's (the other site's NATS over the leafnode).
-const NATS_KEYS = [...NATS_COMPONENTS, MIRROR_USER].map(natsPasswordVariable);
+// Each component's password, the `mirror` user's (the other site's NATS over the leafnode) and the
+// `restore` user's (a restore to a point in time makes JetStream forget with it).
+const NATS_KEYS = [...NATS_COMPONENTS, MIRROR_USER, RESTORE_USER].map(natsPasswordVariable);
 for (const k of NATS_KEYS) check(Object.keys(natsData).includes(k), `NATS credentials template lacks ${k}`);
 for (const k of Object.keys(natsData)) check(NATS_KEYS.includes(k), `NATS credentials template key ${k} is no component's NATS password`);
 for (const [k, v] of Object.entries(natsData)) check(/REPLACE-?ME/.test(v), `NATS credentials template value ${k} is not a placeholder`);

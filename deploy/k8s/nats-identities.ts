@@ -319,6 +319,23 @@ export function mirrorPermissions(prefix: string): NatsPermissions {
   };
 }
 
+/**
+ * The identity of a restore to a point in time (docs/runbook.md, "Restore from backup"): the one that
+ * makes JetStream forget the old system's history (scripts/jetstream-forget.ts). It may read the events
+ * and internal streams' state, list their consumers and purge them; it cannot publish an event, read
+ * one, call a service or delete a stream.
+ */
+export const RESTORE_USER = 'restore';
+
+export function restorePermissions(prefix: string): NatsPermissions {
+  const publish: string[] = ['$JS.API.INFO'];
+  for (const s of mirroredStreams(prefix)) publish.push(`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.PURGE.${s}`, `$JS.API.CONSUMER.LIST.${s}`);
+  return { publish, subscribe: [`${natsInboxPrefix(RESTORE_USER)}.>`] };
+}
+
+/** The users beside the components': each with its password variable and its own block. */
+type OtherUser = typeof MIRROR_USER | typeof RESTORE_USER;
+
 /** The environment variable that carries a component's NATS password into the NATS server's pod. */
 export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${component.toUpperCase()}`;
 
@@ -328,9 +345,9 @@ export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${comp
  * it was given (`allow_responses`). `passwords` replaces the variables with values (the test's
  * server, which has no such environment).
  */
-export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent | typeof MIRROR_USER, string>>): string {
+export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent | OtherUser, string>>): string {
   const list = (items: string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
-  const passwordOf = (user: NatsComponent | typeof MIRROR_USER) =>
+  const passwordOf = (user: NatsComponent | OtherUser) =>
     passwords?.[user] !== undefined ? JSON.stringify(passwords[user]) : `$${natsPasswordVariable(user)}`;
   const users = NATS_COMPONENTS.map((c) => {
     const p = natsPermissions(prefix, c);
@@ -355,6 +372,22 @@ export function natsAuthorization(prefix: string, passwords?: Partial<Record<Nat
         `      user: ${MIRROR_USER}`,
         `      password: ${passwordOf(MIRROR_USER)}`,
         `      allowed_connection_types: ${list(['STANDARD', 'LEAFNODE'])}`,
+        `      permissions: {`,
+        `        publish: { allow: ${list(p.publish)} }`,
+        `        subscribe: { allow: ${list(p.subscribe)} }`,
+        `      }`,
+        `    }`,
+      ].join('\n'),
+    );
+  }
+  // The restore's (likewise).
+  if (!passwords || passwords[RESTORE_USER] !== undefined) {
+    const p = restorePermissions(prefix);
+    users.push(
+      [
+        `    {`,
+        `      user: ${RESTORE_USER}`,
+        `      password: ${passwordOf(RESTORE_USER)}`,
         `      permissions: {`,
         `        publish: { allow: ${list(p.publish)} }`,
         `        subscribe: { allow: ${list(p.subscribe)} }`,

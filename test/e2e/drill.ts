@@ -35,7 +35,7 @@ function printDrill(r: DrillResult, print: (line: string) => void = console.log)
     `RTO, restore to T from the backup: ${seconds(r.rto.restoreMs)} (restore and WAL replay ${seconds(r.rto.restoreParts.restoreAndRecoveryMs)}, system start to the first accepted deposit ${seconds(r.rto.restoreParts.systemStartMs)})`,
   );
   print(
-    `events: ${r.events.owedAfterRestore} held by the restored database, all delivered; ids with two meanings: ${r.events.reusedIds.length}; after-T events sent again: ${r.events.afterTResent.length}`,
+    `events: ${r.events.owedAfterRestore} held by the restored database, all delivered; ids with two meanings: ${r.events.reusedIds.length}; after-T events of the old system sent by the restored one: ${r.events.oldHistorySent.length} (JetStream forgot ${r.events.forgotten.map((f) => `${f.purged} in ${f.stream}`).join(', ')}; ${r.events.leftInJetStream} of them untaken or unacknowledged by the webhooks service)`,
   );
   const j = r.jetStream;
   print(

@@ -2,8 +2,9 @@
 // block deploy/k8s/nats.yaml carries (rendered by nats-identities.ts, the one source), refuses a
 // client without credentials, refuses the gateway's identity a wallet credit and the events, lets
 // payments' identity ask the wallet, and runs the real wallet process under its own identity over
-// TLS without a single permission violation; then the whole system, each process under its own
-// identity, takes a deposit through to the wallet and the webhooks' event log.
+// TLS without a single permission violation; the restore's identity purges the streams and does nothing
+// else; then the whole system, each process under its own identity, takes a deposit through to the
+// wallet and the webhooks' event log.
 import t, { type Test } from 'tap';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,13 +12,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { eventsStreamName, eventsWildcard, requestOperation, WALLET_SUBJECTS } from '@bo/contracts';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { eventSubject, eventsStreamName, eventsWildcard, requestOperation, WALLET_SUBJECTS } from '@bo/contracts';
 import { connectNats, ensureEventsStream } from '@bo/service-kit';
 import { createTestDatabase, spawnServiceProcess, testPrefix, waitFor } from '@bo/service-kit/testing';
 import { freePort } from '../../scripts/local-infra.ts';
 import { COMPONENTS, playerInput, startStack, uniq } from './support/stack.ts';
-import { NATS_COMPONENTS, natsAuthorization, type NatsComponent } from '../../deploy/k8s/nats-identities.ts';
+import { NATS_COMPONENTS, RESTORE_USER, natsAuthorization, type NatsComponent } from '../../deploy/k8s/nats-identities.ts';
+import { forgetJetStreamHistory } from '../../scripts/jetstream-forget.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NATS_SERVER = '/usr/sbin/nats-server';
@@ -50,8 +52,11 @@ openssl(
 );
 
 // A password per component, letter first (nats-server reads them as config values).
-const passwords = Object.fromEntries(NATS_COMPONENTS.map((c) => [c, `p${randomBytes(24).toString('hex')}`])) as Record<NatsComponent, string>;
-const identity = (user: NatsComponent) => ({ NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA_FILE: file('ca.crt') });
+const passwords = Object.fromEntries([...NATS_COMPONENTS, RESTORE_USER].map((c) => [c, `p${randomBytes(24).toString('hex')}`])) as Record<
+  NatsComponent | typeof RESTORE_USER,
+  string
+>;
+const identity = (user: NatsComponent | typeof RESTORE_USER) => ({ NATS_USER: user, NATS_PASSWORD: passwords[user], NATS_TLS_CA_FILE: file('ca.crt') });
 
 let url = '';
 let serverLog = '';
@@ -87,7 +92,7 @@ t.teardown(async () => {
 });
 
 /** A connection with one component's identity (what the kit makes of its NATS_* settings). */
-async function as(t: Test, user: NatsComponent): Promise<NatsConnection> {
+async function as(t: Test, user: NatsComponent | typeof RESTORE_USER): Promise<NatsConnection> {
   const nc = await connectNats(url, `test-${user}`, true, identity(user));
   t.teardown(() => nc.close());
   return nc;
@@ -185,6 +190,18 @@ t.test("the gateway's identity cannot read events; not even through JetStream", 
     jsm.consumers.add(eventsStreamName(prefix), { durable_name: 'peek', filter_subject: eventsWildcard(prefix) }),
     'a JetStream consumer on the events stream: refused',
   );
+});
+
+t.test("the restore's identity makes JetStream forget the old history, and can do nothing else", async (t) => {
+  const payments = await as(t, 'payments');
+  await ensureEventsStream(payments, prefix, 1);
+  await jetstream(payments).publish(eventSubject(prefix, 'production', 'deposit.confirmed'), '{}', { msgID: `restore-${randomBytes(8).toString('hex')}` });
+  const restore = await as(t, RESTORE_USER);
+  const [events] = await forgetJetStreamHistory(restore, prefix);
+  t.ok(events?.stream === eventsStreamName(prefix) && events.purged >= 1, 'it purged the events stream (npm run jetstream:forget)');
+  const refused = firstPermissionError(restore);
+  restore.publish(eventSubject(prefix, 'production', 'deposit.confirmed'), '{}');
+  t.match(await refused, /Permissions Violation for Publish/, 'it cannot publish an event');
 });
 
 t.test('the whole system under its identities: a deposit credited, its event in the webhooks log', async (t) => {

@@ -9,9 +9,12 @@
 //  3. the primary lost under traffic (SIGKILL, its data folder removed): the standby promoted and
 //     the system started on it (RTO: to the first accepted deposit; RPO: acknowledged money it lacks);
 //     what archiving alone would have lost (the archive restored to its end);
-//  4. the archive restored to T into a new cluster, and the system on it: the ledger verifies,
-//     every movement acknowledged before T is there once and none after it, the after-T report;
-//     events: what the restored outboxes owe reaches the operator, no event id means two things;
+//  4. the archive restored to T into a new cluster, JetStream made to forget the old system's history
+//     (the runbook's `jetstream:forget`, then `outbox:republish` from before T), and the system on it:
+//     the ledger verifies, every movement acknowledged before T is there once and none after it, the
+//     after-T report; events: what the restored outboxes owe reaches the operator, no event id means
+//     two things, and nothing the old system published after T reaches anyone from the restored one
+//     (one such event is left untaken in JetStream on purpose);
 //  5. JetStream lost entirely (its store removed) while the restored system runs: the outboxes
 //     published again (scripts/outbox-republish.ts), every event still owed delivered, none twice.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,13 +24,15 @@ import type { TestDatabase } from '@bo/service-kit/testing';
 import { testPrefix, waitFor } from '@bo/service-kit/testing';
 import { freePort, startNatsServer, type InfraOptions, type LocalServer } from '../../../scripts/local-infra.ts';
 import { republishOutboxes } from '../../../scripts/outbox-republish.ts';
+import { forgetJetStreamHistory, type StreamForgotten } from '../../../scripts/jetstream-forget.ts';
+import { connect } from '@nats-io/transport-node';
 import { ADMIN_TOKEN, COMPONENTS, startStack, type Stack } from './stack.ts';
 import { activatedPerson } from './people.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { findOrInstallTools, startDrillPostgres, type Cluster } from '../../../scripts/pgbackrest.ts';
 import { DrillWorkload, type Movement } from './drill-workload.ts';
-import { afterTReport, checkPresence, eventsOwed, idsWithTwoMeanings, lostMovements, type AfterTReport, type Delivery } from './drill-checks.ts';
+import { afterTReport, checkPresence, eventsOwed, idsWithTwoMeanings, knownEventIds, lostMovements, type AfterTReport, type Delivery } from './drill-checks.ts';
 
 export interface DrillOptions {
   /** Production players, each playing its turns at once. */
@@ -57,7 +62,15 @@ export interface DrillResult {
   ledger: { standby: boolean; restored: boolean; afterJetStreamLoss: boolean };
   presence: { missingBeforeT: string[]; doubled: string[]; afterTPresent: string[] };
   afterT: AfterTReport;
-  events: { owedAfterRestore: number; reusedIds: string[]; afterTResent: string[] };
+  events: {
+    owedAfterRestore: number;
+    reusedIds: string[];
+    /** Messages the webhooks service had not taken or acknowledged when JetStream was made to forget. */
+    leftInJetStream: number;
+    forgotten: StreamForgotten[];
+    /** Events the old system made that the restored database does not know, delivered by the restored system. */
+    oldHistorySent: string[];
+  };
   jetStream: {
     republished: Record<string, number>;
     owedWhileLost: number;
@@ -216,6 +229,14 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     const standbyLost = await lostMovements((t, v) => standby.query(t, v, 'backoffice'), workload.movements, lostAt);
     const standbyLedger = await ledgerOk(stack);
     say(`standby promoted; first deposit accepted ${standbyMs} ms after the primary was lost; ledger verifies: ${standbyLedger}`);
+    // An after-T event JetStream still holds when the system stops: published while the webhooks
+    // service is away, so nobody took it (what a consumer stopped mid-batch leaves too).
+    await stack.kill('webhooks', 'SIGKILL');
+    await workload.firstDeposit(stack);
+    await waitFor(async () => (await unpublished((t, v) => standby.query(t, v, 'backoffice'))) === 0, {
+      timeoutMs: 60_000,
+      what: 'the last deposit on the standby published',
+    });
     // The other scenario now: a bad statement or migration, whose cure is going back to T.
     await stack.close();
     const standbyStoppedAt = Date.now();
@@ -237,6 +258,11 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     const afterT = await afterTReport(rq, workload.movements, deliveries(), tMark);
     const presence = await checkPresence(rq, workload.movements, tMark, true);
     const owed = await eventsOwed(rq, [op.operator.id]);
+    const knownAtRestore = await knownEventIds(rq);
+    // The runbook's step before the system starts on the restored cluster (docs/runbook.md, "Restore from backup").
+    const nc = await connect({ servers: nats.url });
+    const forgotten = await forgetJetStreamHistory(nc, prefix).finally(() => nc.close());
+    await republishOutboxes(restored.url('backoffice'), new Date(tMark - 15 * 60_000));
     const systemFrom = Date.now();
     stack = await systemOn(restored);
     await workload.firstDeposit(stack);
@@ -262,14 +288,17 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
           .join(', ')}`,
       ),
     );
-    const afterTIds = new Set(afterT.webhooks.map((w) => w.eventId));
-    const afterTResent = [
+    // Made before the restore began and unknown to the restored database: the old system's history after T.
+    const oldHistory = (d: Delivery) => d.at >= restoreFrom && !knownAtRestore.has(d.id) && Date.parse(String(d.body.createdAt)) < restoreFrom;
+    const oldHistorySent = [
       ...new Set(
         deliveries()
-          .filter((d) => d.at >= restoreFrom && afterTIds.has(d.id))
+          .filter(oldHistory)
           .map((d) => d.id),
       ),
     ];
+    const webhooksConsumer = forgotten.flatMap((f) => f.consumers).find((c) => c.name.endsWith('_webhooks'));
+    const leftInJetStream = (webhooksConsumer?.notTaken ?? 0) + (webhooksConsumer?.notAcknowledged ?? 0);
 
     // ---------------------------------------------------------------- 5. JetStream lost entirely
     // Events published while the webhooks service is away sit only in JetStream: then JetStream goes.
@@ -331,11 +360,11 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     if (presence.unexpected.length)
       problems.push(`acknowledged after T, present after the restore to T: ${presence.unexpected.map(key).slice(0, 5).join(', ')}`);
     if (reusedIds.length) problems.push(`event ids delivered with two meanings: ${reusedIds.join(', ')}`);
-    if (afterTResent.length) {
+    if (oldHistorySent.length) {
       // Each with its type and every receipt, in ms from the restore's start (T, the primary's loss and the
       // system's stop before it are negative): which system sent what, and when.
       const at = (ms: number) => `${ms - restoreFrom} ms`;
-      const told = afterTResent.map((id) => {
+      const told = oldHistorySent.map((id) => {
         const got = deliveries().filter((d) => d.id === id);
         return `${id} (${got[0]?.type}; received at ${got.map((d) => at(d.at)).join(', ')})`;
       });
@@ -343,12 +372,12 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
       const said = stacks.flatMap((s, i) =>
         (['webhooks', 'payments'] as const).flatMap((c) =>
           (s.logs.get(c) ?? [])
-            .filter((line) => afterTResent.some((id) => line.includes(id)) || /intake batch|redelivered|not acknowledged|publish|NATS/.test(line))
+            .filter((line) => oldHistorySent.some((id) => line.includes(id)) || /intake batch|redelivered|not acknowledged|publish|NATS/.test(line))
             .map((line) => `system ${i + 1} ${c}: ${line.slice(0, 400)}`),
         ),
       );
       problems.push(
-        `after-T events sent again by the restored system: ${told.join('; ')} [T at ${at(tMark)}, primary lost at ${at(lostAt)}, the system on the standby stopped at ${at(standbyStoppedAt)}]${said.length ? `; the services said:\n${said.slice(-20).join('\n')}` : '; the services said nothing of them'}`,
+        `after-T events of the old system sent by the restored one: ${told.join('; ')} [T at ${at(tMark)}, primary lost at ${at(lostAt)}, the system on the standby stopped at ${at(standbyStoppedAt)}]${said.length ? `; the services said:\n${said.slice(-20).join('\n')}` : '; the services said nothing of them'}`,
       );
     }
     if (deliveredTwice.length) problems.push(`delivered again after JetStream's loss: ${deliveredTwice.join(', ')}`);
@@ -367,7 +396,7 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
       ledger: { standby: standbyLedger, restored: restoredLedger, afterJetStreamLoss },
       presence: { missingBeforeT: presence.missing.map(key), doubled: presence.doubled.map(key), afterTPresent: presence.unexpected.map(key) },
       afterT,
-      events: { owedAfterRestore: owed.length, reusedIds, afterTResent },
+      events: { owedAfterRestore: owed.length, reusedIds, leftInJetStream, forgotten, oldHistorySent },
       jetStream: {
         republished,
         owedWhileLost: owedWhileLost.length,
