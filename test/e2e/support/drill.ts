@@ -26,6 +26,8 @@ import { freePort, startNatsServer, type InfraOptions, type LocalServer } from '
 import { republishOutboxes } from '../../../scripts/outbox-republish.ts';
 import { forgetJetStreamHistory, type StreamForgotten } from '../../../scripts/jetstream-forget.ts';
 import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { eventsStreamName } from '@bo/contracts';
 import { ADMIN_TOKEN, COMPONENTS, startStack, type Stack } from './stack.ts';
 import { activatedPerson } from './people.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
@@ -261,7 +263,8 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
     const knownAtRestore = await knownEventIds(rq);
     // The runbook's step before the system starts on the restored cluster (docs/runbook.md, "Restore from backup").
     const nc = await connect({ servers: nats.url });
-    const forgotten = await forgetJetStreamHistory(nc, prefix).finally(() => nc.close());
+    closers.push(() => nc.close());
+    const forgotten = await forgetJetStreamHistory(nc, prefix);
     await republishOutboxes(restored.url('backoffice'), new Date(tMark - 15 * 60_000));
     const systemFrom = Date.now();
     stack = await systemOn(restored);
@@ -288,6 +291,20 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
           .join(', ')}`,
       ),
     );
+    // Settled: every consumer of the events stream took and acknowledged all it holds, and the webhooks
+    // service made every delivery it owes. Whatever the old history left in JetStream would be at the
+    // receivers by now.
+    const jsm = await jetstreamManager(nc);
+    const pendingDeliveries = async () =>
+      Number((await rq<{ n: string }>(`select count(*)::text as n from webhooks.deliveries where status = 'pending'`))[0]!.n);
+    await waitFor(
+      async () => {
+        for await (const c of jsm.consumers.list(eventsStreamName(prefix))) if (c.num_pending + c.num_ack_pending > 0) return false;
+        return (await pendingDeliveries()) === 0;
+      },
+      { timeoutMs: 120_000, what: 'the restored system settled: JetStream taken, every delivery made' },
+    );
+    await nc.close();
     // Made before the restore began and unknown to the restored database: the old system's history after T.
     const oldHistory = (d: Delivery) => d.at >= restoreFrom && !knownAtRestore.has(d.id) && Date.parse(String(d.body.createdAt)) < restoreFrom;
     const oldHistorySent = [
@@ -327,8 +344,6 @@ export async function runDrill(o: DrillOptions): Promise<DrillResult> {
       what: 'the events published before the loss delivered',
     }).catch(() => problems.push(`events lost with JetStream: ${owedWhileLost.filter((id) => !delivered().has(id)).join(', ')}`));
     // Settled: every outbox published again and no delivery left to make.
-    const pendingDeliveries = async () =>
-      Number((await rq<{ n: string }>(`select count(*)::text as n from webhooks.deliveries where status = 'pending'`))[0]!.n);
     await waitFor(async () => (await unpublished(rq)) + (await pendingDeliveries()) === 0, { timeoutMs: 120_000, what: 'the republished events settled' });
     // Webhooks are delivered at least once: an answer slower than the attempt's deadline (a loaded
     // machine) is tried again by the same delivery, and the receiver sees the event twice by design.
