@@ -329,6 +329,7 @@ export const RESTORE_USER = 'restore';
 
 export function restorePermissions(prefix: string): NatsPermissions {
   const publish: string[] = ['$JS.API.INFO'];
+  // The events and internal streams: the two the second site mirrors.
   for (const s of mirroredStreams(prefix)) publish.push(`$JS.API.STREAM.INFO.${s}`, `$JS.API.STREAM.PURGE.${s}`, `$JS.API.CONSUMER.LIST.${s}`);
   return { publish, subscribe: [`${natsInboxPrefix(RESTORE_USER)}.>`] };
 }

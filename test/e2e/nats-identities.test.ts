@@ -2,8 +2,8 @@
 // block deploy/k8s/nats.yaml carries (rendered by nats-identities.ts, the one source), refuses a
 // client without credentials, refuses the gateway's identity a wallet credit and the events, lets
 // payments' identity ask the wallet, and runs the real wallet process under its own identity over
-// TLS without a single permission violation; the restore's identity purges the streams and does nothing
-// else; then the whole system, each process under its own identity, takes a deposit through to the
+// TLS without a single permission violation; the restore's identity purges the streams and cannot
+// publish an event; then the whole system, each process under its own identity, takes a deposit through to the
 // wallet and the webhooks' event log.
 import t, { type Test } from 'tap';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -192,7 +192,7 @@ t.test("the gateway's identity cannot read events; not even through JetStream", 
   );
 });
 
-t.test("the restore's identity makes JetStream forget the old history, and can do nothing else", async (t) => {
+t.test("the restore's identity makes JetStream forget the old history, and cannot publish an event", async (t) => {
   const payments = await as(t, 'payments');
   await ensureEventsStream(payments, prefix, 1);
   await jetstream(payments).publish(eventSubject(prefix, 'production', 'deposit.confirmed'), '{}', { msgID: `restore-${randomBytes(8).toString('hex')}` });
