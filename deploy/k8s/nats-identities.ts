@@ -348,55 +348,25 @@ export const natsPasswordVariable = (component: string) => `NATS_PASSWORD_${comp
  */
 export function natsAuthorization(prefix: string, passwords?: Partial<Record<NatsComponent | OtherUser, string>>): string {
   const list = (items: string[]) => `[${items.map((s) => JSON.stringify(s)).join(', ')}]`;
-  const passwordOf = (user: NatsComponent | OtherUser) =>
-    passwords?.[user] !== undefined ? JSON.stringify(passwords[user]) : `$${natsPasswordVariable(user)}`;
-  const users = NATS_COMPONENTS.map((c) => {
-    const p = natsPermissions(prefix, c);
-    return [
+  /** One user's block: `connectionTypes` and `allowResponses` only where the user has them. */
+  const block = (user: NatsComponent | OtherUser, p: NatsPermissions, o: { connectionTypes?: string[]; allowResponses?: boolean } = {}) =>
+    [
       `    {`,
-      `      user: ${c}`,
-      `      password: ${passwordOf(c)}`,
+      `      user: ${user}`,
+      `      password: ${passwords?.[user] !== undefined ? JSON.stringify(passwords[user]) : `$${natsPasswordVariable(user)}`}`,
+      ...(o.connectionTypes ? [`      allowed_connection_types: ${list(o.connectionTypes)}`] : []),
       `      permissions: {`,
       `        publish: { allow: ${list(p.publish)} }`,
       `        subscribe: { allow: ${list(p.subscribe)} }`,
-      `        allow_responses: true`,
+      ...(o.allowResponses ? [`        allow_responses: true`] : []),
       `      }`,
       `    }`,
     ].join('\n');
-  });
-  // The other site's mirrors (a test's server given passwords without it runs without the user).
-  if (!passwords || passwords[MIRROR_USER] !== undefined) {
-    const p = mirrorPermissions(prefix);
-    users.push(
-      [
-        `    {`,
-        `      user: ${MIRROR_USER}`,
-        `      password: ${passwordOf(MIRROR_USER)}`,
-        `      allowed_connection_types: ${list(['STANDARD', 'LEAFNODE'])}`,
-        `      permissions: {`,
-        `        publish: { allow: ${list(p.publish)} }`,
-        `        subscribe: { allow: ${list(p.subscribe)} }`,
-        `      }`,
-        `    }`,
-      ].join('\n'),
-    );
-  }
-  // The restore's (likewise).
-  if (!passwords || passwords[RESTORE_USER] !== undefined) {
-    const p = restorePermissions(prefix);
-    users.push(
-      [
-        `    {`,
-        `      user: ${RESTORE_USER}`,
-        `      password: ${passwordOf(RESTORE_USER)}`,
-        `      permissions: {`,
-        `        publish: { allow: ${list(p.publish)} }`,
-        `        subscribe: { allow: ${list(p.subscribe)} }`,
-        `      }`,
-        `    }`,
-      ].join('\n'),
-    );
-  }
+  const users = NATS_COMPONENTS.map((c) => block(c, natsPermissions(prefix, c), { allowResponses: true }));
+  // The other site's mirrors and the restore's (a test's server given passwords without one runs without that user).
+  if (!passwords || passwords[MIRROR_USER] !== undefined)
+    users.push(block(MIRROR_USER, mirrorPermissions(prefix), { connectionTypes: ['STANDARD', 'LEAFNODE'] }));
+  if (!passwords || passwords[RESTORE_USER] !== undefined) users.push(block(RESTORE_USER, restorePermissions(prefix)));
   return [`authorization {`, `  users: [`, ...users, `  ]`, `}`].join('\n');
 }
 
