@@ -7,12 +7,13 @@
 // It notes its CPU too, its children's included: the suite is bound by CPU, so a file's CPU, not its wall
 // time, is what it takes from the others (`npm run test:timings` lists the most costly).
 //
-// It also keeps tap's processinfo hook from recording the modules of a process that is not a test file
-// (a service, the CLI, npm). tap loads that hook into every Node process a test starts, and it reads each
-// module loaded again and measures its lines, for coverage and `tap --changed`: npm test uses neither,
-// and it cost ~0.3 s of CPU per process start (~40% of a service's start), over a thousand starts a run
-// (issue #71). This module is loaded first (scripts/test.ts), so the hook reads the exclusion set here:
-// every file. The tap runner sets its own exclusion for the test files' processes, which record as before.
+// It also keeps tap's processinfo hook from recording the modules of any process: tap loads that hook into
+// every Node process under a test, and it reads each module loaded again and measures its lines, for
+// coverage and `tap --changed`: npm test uses neither (package.json's tap settings disable coverage). It
+// cost ~0.3 s of CPU per process start (~40% of a service's start, over a thousand starts a run), and as
+// much again in each of the ~310 test files' own processes, which load the services' sources (issue #71).
+// This module is loaded first (scripts/test.ts), so the hook reads the exclusion set here (every file),
+// not the one the tap runner hands its test files.
 import { appendFileSync, readFileSync } from 'node:fs';
 
 /**
@@ -34,7 +35,7 @@ function cpuMs() {
 
 const file = process.argv[1];
 const isTestFile = Boolean(file && /\.test\.[cm]?[jt]s$/.test(file));
-if (!isTestFile) process.env._TAPJS_PROCESSINFO_EXCLUDE_ = '/./';
+process.env._TAPJS_PROCESSINFO_EXCLUDE_ = '/./';
 const phases = process.env.BO_TEST_PHASES;
 if (phases && isTestFile) {
   process.once('exit', () => {

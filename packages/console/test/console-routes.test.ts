@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '@bo/contracts';
 import { envelope, toAppError } from '@bo/http-kit';
 import { consoleRoutes, type ConsoleAccounts, type ConsoleIdentity } from '../src/index.ts';
+import { ASSET_VERSION } from '../src/console-routes.ts';
 
 const TOKEN = 'T'.repeat(43);
 const CSRF = 'csrf-token-of-the-session';
@@ -81,16 +82,19 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   const { app } = await build(t);
   const signIn = await app.inject({ method: 'GET', url: '/' });
   t.equal(signIn.statusCode, 200);
-  t.match(signIn.body, /<script src="\/console\/sign-in\.js"><\/script>/);
+  const v = `/console/v/${ASSET_VERSION}`;
+  t.match(ASSET_VERSION, /^[A-Za-z0-9_-]{16}$/, 'one version for every script and style');
+  t.ok(signIn.body.includes(`<script src="${v}/sign-in.js"></script>`) && signIn.body.includes(`href="${v}/console.css"`), 'the sign-in page names its assets under the version');
   for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account', 'team', 'providers']) {
     const res = await app.inject({ method: 'GET', url: `/${page}` });
     const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
     t.same(JSON.parse(map).imports, {
-      preact: '/console/vendor/preact.mjs',
-      'preact/hooks': '/console/vendor/hooks.mjs',
-      htm: '/console/vendor/htm.mjs',
-      'qrcode-generator': '/console/vendor/qrcode.mjs',
+      preact: `${v}/vendor/preact.mjs`,
+      'preact/hooks': `${v}/vendor/hooks.mjs`,
+      htm: `${v}/vendor/htm.mjs`,
+      'qrcode-generator': `${v}/vendor/qrcode.mjs`,
     });
+    t.ok(res.body.includes(`<script type="module" src="${v}/app.js">`) && res.body.includes(`href="${v}/console.css"`), `/${page}: its script and style under the version`);
     t.match(res.body, /<link rel="icon" href="\/favicon\.ico"/, `/${page}: names the icon it is served`);
     t.equal(
       res.headers['content-security-policy'],
@@ -111,7 +115,8 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
     const res = await app.inject({ method: 'GET', url: `/console/${m[1]}` });
     t.same([res.statusCode, res.body], [200, readFileSync(path.join(ASSETS, m[1]!), 'utf8')], `${m[1]} is served`);
   }
-  // Scripts and styles are kept and asked again (no-cache): unchanged, 304 without a body; the pages stay no-store.
+  // Without a version (an older page's links), scripts and styles are kept and asked again (no-cache):
+  // unchanged, 304 without a body; the pages stay no-store.
   t.same([appJs.headers['cache-control'], appJs.headers['x-content-type-options']], ['no-cache', 'nosniff'], 'app.js: kept, asked again each time');
   const etag = String(appJs.headers.etag);
   t.match(etag, /^"[A-Za-z0-9_-]{22}"$/, 'app.js has a tag of its content');
@@ -126,6 +131,22 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
     304,
     'a vendored module too',
   );
+  // Under this version (what the pages name): the same files, kept for a year and never asked again; the
+  // modules app.js imports by relative path resolve under it too. Under another version (a page from before
+  // a release): today's files, asked again each time, never kept under the old name.
+  for (const url of [`${v}/app.js`, `${v}/page-kyc.js`, `${v}/console.css`, `${v}/vendor/preact.mjs`]) {
+    const res = await app.inject({ method: 'GET', url });
+    t.same([res.statusCode, res.headers['cache-control']], [200, 'public, max-age=31536000, immutable'], `${url}: kept, not asked again`);
+  }
+  t.equal((await app.inject({ method: 'GET', url: `${v}/app.js` })).body, appJs.body, 'the versioned app.js is the file');
+  for (const url of ['/console/v/0123456789abcdef/app.js', '/console/v/0123456789abcdef/vendor/htm.mjs']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.same([res.statusCode, res.headers['cache-control']], [200, 'no-cache'], `${url}: another version, today's file, asked again`);
+  }
+  for (const url of [`${v}/nope.js`, `${v}/vendor/react.mjs`, `${v}/..%2Fsrc%2Findex.ts`]) {
+    const res = await app.inject({ method: 'GET', url });
+    t.same([res.statusCode, res.json().error.code], [404, 'NOT_FOUND'], `${url} is not served`);
+  }
   const css = await app.inject({ method: 'GET', url: '/console/console.css' });
   t.same([css.headers['content-type'], css.body], ['text/css; charset=utf-8', readFileSync(path.join(ASSETS, 'console.css'), 'utf8')]);
   for (const [file, specifier] of [
