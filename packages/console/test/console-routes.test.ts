@@ -84,7 +84,10 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
   t.equal(signIn.statusCode, 200);
   const v = `/console/v/${ASSET_VERSION}`;
   t.match(ASSET_VERSION, /^[A-Za-z0-9_-]{16}$/, 'one version for every script and style');
-  t.ok(signIn.body.includes(`<script src="${v}/sign-in.js"></script>`) && signIn.body.includes(`href="${v}/console.css"`), 'the sign-in page names its assets under the version');
+  t.ok(
+    signIn.body.includes(`<script src="${v}/sign-in.js"></script>`) && signIn.body.includes(`href="${v}/console.css"`),
+    'the sign-in page names its assets under the version',
+  );
   for (const page of ['kyc', 'withdrawals', 'players', 'operators', 'webhooks', 'aml', 'impediments', 'audit', 'ledger', 'account', 'team', 'providers']) {
     const res = await app.inject({ method: 'GET', url: `/${page}` });
     const map = res.body.match(/<script type="importmap">(.*?)<\/script>/)?.[1] ?? '';
@@ -94,7 +97,10 @@ t.test('pages and assets, from this package, under the CSP', async (t) => {
       htm: `${v}/vendor/htm.mjs`,
       'qrcode-generator': `${v}/vendor/qrcode.mjs`,
     });
-    t.ok(res.body.includes(`<script type="module" src="${v}/app.js">`) && res.body.includes(`href="${v}/console.css"`), `/${page}: its script and style under the version`);
+    t.ok(
+      res.body.includes(`<script type="module" src="${v}/app.js">`) && res.body.includes(`href="${v}/console.css"`),
+      `/${page}: its script and style under the version`,
+    );
     t.match(res.body, /<link rel="icon" href="\/favicon\.ico"/, `/${page}: names the icon it is served`);
     t.equal(
       res.headers['content-security-policy'],
