@@ -33,22 +33,32 @@ const VENDOR: Record<string, string> = {
 };
 const ASSET = /^[a-z][a-z-]*\.(js|css)$/;
 const ASSETS = path.join(import.meta.dirname, '../assets');
+/** A file the console serves: its text and the tag of its content it is asked again by. */
+interface Asset {
+  body: string;
+  etag: string;
+}
+const asset = (file: string): Asset => {
+  const body = readFileSync(file, 'utf8');
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
+};
+/** Every script and style the console serves (`app.js`, `vendor/preact.mjs`), read once as the process starts. */
+const FILES = new Map<string, Asset>([
+  ...readdirSync(ASSETS)
+    .filter((f) => ASSET.test(f))
+    .sort()
+    .map((f): [string, Asset] => [f, asset(path.join(ASSETS, f))]),
+  ...Object.entries(VENDOR).map(([f, file]): [string, Asset] => [`vendor/${f}`, asset(file)]),
+]);
 /**
- * One tag for every script and style this process serves (their contents, hashed): the pages name their
- * assets under `/console/v/<version>/`, answered as kept for a year, so a page after the first loads its
- * thirty-odd modules from the browser's cache without asking (a third of the browser's work per page,
- * issue #71). A new release is a new version, so a changed file is never read from an old cache.
+ * One tag for all of them (their names and contents, hashed): the pages name their assets under
+ * `/console/v/<version>/`, answered as kept for a year, so a page after the first loads its thirty-odd
+ * modules from the browser's cache without asking (a third of the browser's work per page, issue #71).
+ * A release that changes a file is a new version, so a changed file is never read from an old cache.
  */
 export const ASSET_VERSION = (() => {
   const hash = createHash('sha256');
-  const files = [
-    ...readdirSync(ASSETS)
-      .filter((f) => ASSET.test(f))
-      .sort()
-      .map((f) => [f, path.join(ASSETS, f)]),
-    ...Object.entries(VENDOR).map(([f, file]) => [`vendor/${f}`, file]),
-  ];
-  for (const [name, file] of files) hash.update(`${name}\0`).update(readFileSync(file!)).update('\0');
+  for (const [name, { etag }] of FILES) hash.update(`${name} ${etag}\n`);
   return hash.digest('base64url').slice(0, 16);
 })();
 const ASSETS_URL = `/console/v/${ASSET_VERSION}`;
@@ -104,11 +114,6 @@ const PAGE_SHELL = `<!doctype html>
 const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'`;
 const CSP = `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src 'self'; connect-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 const CONTENT_TYPES = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' } as const;
-/** A file the console serves, read once: its text and the tag it is asked again by. */
-interface Asset {
-  body: string;
-  etag: string;
-}
 const SignIn = TypeCompiler.Compile(
   Type.Object({
     email: Type.String({ minLength: 3, maxLength: 254 }),
@@ -156,43 +161,22 @@ export async function consoleRoutes<Who extends ConsoleIdentity>(app: FastifyIns
   app.get('/', async (_req, reply) => reply.type('text/html; charset=utf-8').send(SIGN_IN_PAGE));
   app.get('/favicon.ico', async (_req, reply) => reply.type('image/svg+xml').send(ICON));
   for (const page of CONSOLE_PAGES) app.get(`/${page}`, async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE_SHELL));
-  // Files are read once, on first use; a name outside the pattern or the vendor list is 404.
-  const cache = new Map<string, Asset>();
-  const cached = (key: string, file: string): Asset => {
-    let asset = cache.get(key);
-    if (asset === undefined) {
-      let body: string;
-      try {
-        body = readFileSync(file, 'utf8');
-      } catch {
-        throw new AppError('NOT_FOUND');
-      }
-      asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
-      cache.set(key, asset);
-    }
-    return asset;
-  };
   // Under this process's version (the pages' links): kept for a year, never asked again. Under another version
   // (a page loaded before a release, asking after it) or none (an older page's links): the files as they are
   // now, kept and asked again each time (no-cache: an unchanged one is answered 304 and the browser reuses the
-  // code it compiled), so an old page never holds a new file in its cache under its old name.
-  const sendAsset = (req: FastifyRequest, reply: FastifyReply, type: string, asset: Asset, version?: string) => {
+  // code it compiled), so an old page never holds a new file in its cache under its old name. A name that is
+  // not one of FILES is 404.
+  const sendAsset = (req: FastifyRequest, reply: FastifyReply, name: string) => {
+    const asset = FILES.get(name);
+    if (!asset) throw new AppError('NOT_FOUND');
+    const { version } = req.params as { version?: string };
     reply.header('cache-control', version === ASSET_VERSION ? 'public, max-age=31536000, immutable' : 'no-cache').header('etag', asset.etag);
     const asked = (req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
     if (asked.includes(asset.etag)) return reply.code(304).send();
-    return reply.type(type).send(asset.body);
+    return reply.type(name.endsWith('.css') ? CONTENT_TYPES.css : CONTENT_TYPES.js).send(asset.body);
   };
-  const ownAsset = (req: FastifyRequest, reply: FastifyReply) => {
-    const { file, version } = req.params as { file: string; version?: string };
-    if (!ASSET.test(file)) throw new AppError('NOT_FOUND');
-    return sendAsset(req, reply, CONTENT_TYPES[file.endsWith('.css') ? 'css' : 'js'], cached(file, path.join(ASSETS, file)), version);
-  };
-  const vendorAsset = (req: FastifyRequest, reply: FastifyReply) => {
-    const { file, version } = req.params as { file: string; version?: string };
-    const vendored = VENDOR[file];
-    if (!vendored) throw new AppError('NOT_FOUND');
-    return sendAsset(req, reply, CONTENT_TYPES.js, cached(`vendor/${file}`, vendored), version);
-  };
+  const ownAsset = (req: FastifyRequest, reply: FastifyReply) => sendAsset(req, reply, (req.params as { file: string }).file);
+  const vendorAsset = (req: FastifyRequest, reply: FastifyReply) => sendAsset(req, reply, `vendor/${(req.params as { file: string }).file}`);
   app.get('/console/v/:version/:file', ownAsset);
   app.get('/console/v/:version/vendor/:file', vendorAsset);
   app.get('/console/:file', ownAsset);
